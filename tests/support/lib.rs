@@ -1,0 +1,1 @@
+//! Shared scalar references for the behaviour tests.

@@ -1,0 +1,1 @@
+//! Holds no code: the cases live in `ui/`.
