@@ -1,1 +1,163 @@
-//! placeholder
+//! Fixed-size matrices with the semantics of Clang's matrix types extension
+//! (`T __attribute__((matrix_type(R, C)))`), and the `matrix!` kernel DSL
+//! that brings the extension's syntax to Rust.
+//!
+//! [`Matrix<T, R, C>`](Matrix) is an `R`×`C` matrix of an [`Element`] type
+//! `T`: `i8 i16 i32 i64 u8 u16 u32 u64 f32 f64`, and `half::f16` (C's
+//! `_Float16`) with the `f16` feature.
+//!
+//! ```
+//! use matrix_core::Matrix;
+//!
+//! type M2x3 = Matrix<f32, 2, 3>;
+//! type M3x2 = Matrix<f32, 3, 2>;
+//!
+//! let a = M2x3::from_fn(|r, c| (10 * r + c) as f32);
+//! let b = M3x2::from_fn(|r, c| (r + 2 * c + 1) as f32);
+//! let p = a * b; // Matrix<f32, 2, 2>: rustc checks the inner dimension
+//! assert_eq!(p.to_rows(), [[8.0, 14.0], [68.0, 134.0]]);
+//! assert_eq!(a.transpose()[(2, 1)], 12.0);
+//! assert_eq!((a + 1.0)[(1, 2)], 13.0);
+//! assert_eq!(format!("{p}"), "[[8, 14],\n [68, 134]]");
+//! ```
+//!
+//! # Layout: the same bytes as Clang
+//!
+//! A `Matrix<T, R, C>` is `#[repr(C)]`, **column-major** and unpadded, as
+//! the specification's "Decisions for the Implementation" lay out a matrix
+//! type: element `(r, c)` is at flat index `c * R + r`,
+//! `size_of == R * C * size_of::<T>()` and `align_of == align_of::<T>()`.
+//! A `*const Matrix<f32, 4, 4>` and a C `float
+//! __attribute__((matrix_type(4, 4))) *` point at the same memory.
+//!
+//! ```
+//! use matrix_core::Matrix;
+//!
+//! let m = Matrix::<f32, 2, 3>::from_fn(|r, c| (10 * r + c) as f32);
+//! assert_eq!(m.as_slice(), &[0.0, 10.0, 1.0, 11.0, 2.0, 12.0]);
+//! assert_eq!(size_of::<Matrix<f32, 2, 3>>(), 24);
+//! assert_eq!(align_of::<Matrix<f64, 3, 3>>(), align_of::<f64>());
+//! ```
+//!
+//! # Arithmetic semantics
+//!
+//! * **Integers wrap.** Every integer matrix operation (`+ - *`, the sums
+//!   and products inside a matrix product, the scalar forms) uses
+//!   `wrapping_*`, as Clang's code does; nothing panics on overflow.
+//!   Division uses `wrapping_div` (`MIN / -1 == MIN`), and integer division
+//!   by zero panics, where C has undefined behaviour.
+//! * **No contraction.** Every float multiply and add is rounded on its
+//!   own; nothing is fused into an FMA.
+//! * **Summation order of a product.** Each element of `a * b` is
+//!   `a[r][0]*b[0][c]`, then for `k = 1..K` the running sum plus
+//!   `a[r][k]*b[k][c]`: it starts from the first product, not from `0.0`,
+//!   and adds in `k` order. That is bit for bit what Clang computes with
+//!   `-ffp-contract=off`.
+//! * **Conversions** ([`Matrix::cast`], [`CastFrom`]) are Rust's `as`:
+//!   float to integer truncates toward zero and saturates, NaN becomes 0.
+//!
+//! ```
+//! use matrix_core::Matrix;
+//!
+//! // wrapping, element-wise and inside a product
+//! let u = Matrix::<u8, 2, 2>::from_rows([[200, 255], [100, 0]]);
+//! assert_eq!((u + u).to_rows(), [[144, 254], [200, 0]]);
+//! assert_eq!((u * u).to_rows(), [[220, 56], [32, 156]]);
+//! let i = Matrix::<i32, 1, 2>::from_rows([[i32::MAX, 1]]);
+//! assert_eq!((i * Matrix::<i32, 2, 1>::splat(1))[(0, 0)], i32::MIN);
+//!
+//! // the sum starts at the first product and runs in k order
+//! let neg_zero = Matrix::<f64, 1, 1>::splat(-0.0) * Matrix::<f64, 1, 1>::splat(1.0);
+//! assert!(neg_zero[(0, 0)].is_sign_negative());
+//! let a = Matrix::<f64, 1, 3>::from_rows([[1e20, 1.0, -1e20]]);
+//! assert_eq!((a * Matrix::<f64, 3, 1>::splat(1.0))[(0, 0)], 0.0);
+//!
+//! // casts are `as`
+//! let f = Matrix::<f32, 1, 3>::from_rows([[-1.7, 3e9, f32::NAN]]);
+//! assert_eq!(f.cast::<i32>().to_rows(), [[-1, i32::MAX, 0]]);
+//! ```
+//!
+//! # Operators outside the macro
+//!
+//! `+` and `-` of two matrices of one type; `*` of a `Matrix<T, R, K>` and
+//! a `Matrix<T, K, C>`; `+ - * /` of a matrix and a scalar of its element
+//! type, and `+ - *` of a scalar and a matrix; `+= -= *= /=`, where
+//! `a *= b` takes a scalar or a `Matrix<T, C, C>` (so the type of `a` is
+//! kept). Shapes that do not fit are rustc type errors. There is no unary
+//! minus and no ordering, as in the specification.
+//!
+//! ```
+//! use matrix_core::Matrix;
+//!
+//! let mut a = Matrix::<i32, 2, 3>::splat(2);
+//! a *= Matrix::<i32, 3, 3>::identity();
+//! a -= 1;
+//! a /= 2; // truncates toward zero
+//! assert_eq!(a, Matrix::splat(0));
+//! assert_eq!(10 - Matrix::<i32, 1, 2>::from_rows([[1, 2]]), Matrix::from_rows([[9, 8]]));
+//! ```
+//!
+//! ```compile_fail
+//! use matrix_core::Matrix;
+//! // a 2x3 times a 2x3: the inner dimensions differ
+//! let _ = Matrix::<f32, 2, 3>::zero() * Matrix::<f32, 2, 3>::zero();
+//! ```
+//!
+//! # Features
+//!
+//! * `macros` (default): re-exports the [`matrix!`](macro@matrix) macro.
+//! * `f16`: `half::f16` as an element type.
+//! * `force-scalar`: the portable scalar backend whatever the target
+//!   supports; [`BACKEND`] names the backend compiled in.
+
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+mod element;
+mod matrix;
+mod ops;
+#[doc(hidden)]
+pub mod private;
+pub mod simd;
+
+pub use element::{CastFrom, Element};
+pub use matrix::{LengthError, Matrix};
+pub use simd::BACKEND;
+
+/// Clang's matrix types extension as a Rust DSL.
+///
+/// A block of matrix typedefs, in the specification's own spelling, and
+/// kernels: Rust functions whose bodies the macro type-checks with Clang's
+/// rules (shape errors are compile errors, worded as Clang words them) and
+/// lowers to code over [`Matrix`].
+///
+/// ```ignore
+/// use matrix_core::matrix;
+///
+/// matrix! {
+///     pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+///     typedef i32 mi4x4_t __attribute__((matrix_type(4, 4)));
+///
+///     /// `a * b + c`, summed as Clang sums it with `-ffp-contract=off`.
+///     pub fn madd(a: m4x4_t, b: m4x4_t, c: m4x4_t) -> m4x4_t {
+///         a * b + c
+///     }
+///
+///     pub fn load(src: &[f32]) -> m4x4_t {
+///         __builtin_matrix_column_major_load(src, 4, 4, 8)
+///     }
+///
+///     pub fn trace_like(m: m4x4_t, i: usize) -> f32 {
+///         m[i][i] + __builtin_matrix_transpose(m)[0][3]
+///     }
+/// }
+/// ```
+///
+/// Each typedef becomes `type NAME = ::matrix_core::Matrix<ELEM, R, C>;`.
+/// Inside kernels, matrices support `m[r][c]` (a dynamic index out of range
+/// panics), `+ -` of two matrices or a matrix and a scalar, `*` (product or
+/// scalar), `/` by a scalar, the compound assignments, `expr as NAME`
+/// (element-wise `as`), and the builtins `__builtin_matrix_transpose`,
+/// `__builtin_matrix_column_major_load` and
+/// `__builtin_matrix_column_major_store` (the stride is optional).
+#[cfg(feature = "macros")]
+pub use matrix_macros::matrix;

@@ -1,0 +1,680 @@
+//! The value type: layout, constructors, element access, formatting.
+
+use core::fmt;
+use core::ops::{Index, IndexMut};
+
+use crate::element::Element;
+
+/// A fixed-size `R`×`C` matrix of `T`, laid out exactly as Clang lays out
+/// `T __attribute__((matrix_type(R, C)))`.
+///
+/// # Layout
+///
+/// `#[repr(C)]` around one `[[T; R]; C]`: the elements are stored in
+/// **column-major** order with no padding, so
+/// `size_of::<Matrix<T, R, C>>() == R * C * size_of::<T>()` and
+/// `align_of::<Matrix<T, R, C>>() == align_of::<T>()`. A pointer to a
+/// `Matrix<f32, 4, 4>` may be passed to C code that expects a
+/// `float __attribute__((matrix_type(4, 4)))`, and the reverse.
+///
+/// ```
+/// use matrix_core::Matrix;
+///
+/// let m = Matrix::<f32, 2, 3>::from_rows([[0.0, 1.0, 2.0], [10.0, 11.0, 12.0]]);
+/// assert_eq!(m.as_slice(), &[0.0, 10.0, 1.0, 11.0, 2.0, 12.0]);
+/// assert_eq!(size_of::<Matrix<f32, 2, 3>>(), 24);
+/// assert_eq!(align_of::<Matrix<f32, 2, 3>>(), 4);
+/// ```
+///
+/// # Indexing
+///
+/// `m[(r, c)]` is row `r`, column `c`; an index outside the matrix panics
+/// with the index and the allowed range.
+///
+/// ```
+/// use matrix_core::Matrix;
+///
+/// let mut m = Matrix::<i32, 2, 2>::identity();
+/// m[(0, 1)] = 7;
+/// assert_eq!(m.to_rows(), [[1, 7], [0, 1]]);
+/// assert_eq!(m.get(2, 0), None);
+/// ```
+///
+/// # Arithmetic
+///
+/// `+` and `-` of two matrices of one type, the matrix product `*` (whose
+/// inner dimensions rustc checks through the const generics), and `+ - * /`
+/// with a scalar of the element type. Integer arithmetic wraps; see the
+/// [crate documentation](crate) for the exact semantics, including the
+/// summation order of a product.
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Matrix<T: Element, const R: usize, const C: usize> {
+    /// Column `c` is `columns[c]`; element `(r, c)` is `columns[c][r]`.
+    columns: [[T; R]; C],
+}
+
+/// The error of [`Matrix::try_from_column_major`] and
+/// [`Matrix::try_from_row_major`]: the slice does not have exactly
+/// `R * C` elements.
+///
+/// ```
+/// use matrix_core::Matrix;
+///
+/// let err = Matrix::<f32, 4, 3>::try_from_row_major(&[0.0; 10]).unwrap_err();
+/// assert_eq!(err.expected(), 12);
+/// assert_eq!(err.actual(), 10);
+/// assert_eq!(err.to_string(), "a 4x3 matrix needs 12 elements, but the slice has 10");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LengthError {
+    rows: usize,
+    cols: usize,
+    actual: usize,
+}
+
+impl LengthError {
+    /// The number of elements the matrix needs, `R * C`.
+    pub const fn expected(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The length of the slice that was given.
+    pub const fn actual(&self) -> usize {
+        self.actual
+    }
+}
+
+impl fmt::Display for LengthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a {}x{} matrix needs {} elements, but the slice has {}",
+            self.rows,
+            self.cols,
+            self.expected(),
+            self.actual
+        )
+    }
+}
+
+impl core::error::Error for LengthError {}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn length_panic(function: &str, err: LengthError) -> ! {
+    panic!("Matrix::{function}: {err}")
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn index_panic(row: usize, col: usize, rows: usize, cols: usize) -> ! {
+    panic!("matrix index ({row}, {col}) is outside the allowed range [0, {rows}) x [0, {cols})")
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn line_panic(which: &str, index: usize, bound: usize) -> ! {
+    panic!("matrix {which} index {index} is outside the allowed range [0, {bound})")
+}
+
+impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
+    /// The number of rows, `R`.
+    pub const ROWS: usize = R;
+    /// The number of columns, `C`.
+    pub const COLS: usize = C;
+
+    /// The matrix whose column `c` is `columns[c]`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_columns([[1, 2], [3, 4], [5, 6]]);
+    /// assert_eq!(m.to_rows(), [[1, 3, 5], [2, 4, 6]]);
+    /// ```
+    #[inline]
+    pub const fn from_columns(columns: [[T; R]; C]) -> Self {
+        Self { columns }
+    }
+
+    /// The matrix whose row `r` is `rows[r]`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(m[(1, 0)], 4);
+    /// assert_eq!(m.as_slice(), &[1, 4, 2, 5, 3, 6]);
+    /// ```
+    #[inline]
+    pub fn from_rows(rows: [[T; C]; R]) -> Self {
+        Self::from_fn(|r, c| rows[r][c])
+    }
+
+    /// The matrix whose elements, column after column, are `elements`.
+    ///
+    /// # Panics
+    ///
+    /// If `elements.len() != R * C`, naming both lengths.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::<u8, 2, 2>::from_column_major(&[1, 2, 3, 4]);
+    /// assert_eq!(m.to_rows(), [[1, 3], [2, 4]]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn from_column_major(elements: &[T]) -> Self {
+        match Self::try_from_column_major(elements) {
+            Ok(m) => m,
+            Err(err) => length_panic("from_column_major", err),
+        }
+    }
+
+    /// The matrix whose elements, row after row, are `elements`.
+    ///
+    /// # Panics
+    ///
+    /// If `elements.len() != R * C`, naming both lengths.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::<u8, 2, 2>::from_row_major(&[1, 2, 3, 4]);
+    /// assert_eq!(m.to_rows(), [[1, 2], [3, 4]]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn from_row_major(elements: &[T]) -> Self {
+        match Self::try_from_row_major(elements) {
+            Ok(m) => m,
+            Err(err) => length_panic("from_row_major", err),
+        }
+    }
+
+    /// Like [`from_column_major`](Self::from_column_major), but returns a
+    /// [`LengthError`] instead of panicking.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// assert!(Matrix::<f64, 2, 2>::try_from_column_major(&[1.0; 4]).is_ok());
+    /// assert!(Matrix::<f64, 2, 2>::try_from_column_major(&[1.0; 5]).is_err());
+    /// ```
+    #[inline]
+    pub fn try_from_column_major(elements: &[T]) -> Result<Self, LengthError> {
+        Self::check_len(elements.len())?;
+        let mut m = Self::zero();
+        m.as_mut_slice().copy_from_slice(elements);
+        Ok(m)
+    }
+
+    /// Like [`from_row_major`](Self::from_row_major), but returns a
+    /// [`LengthError`] instead of panicking.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::<i16, 1, 3>::try_from_row_major(&[1, 2, 3]).unwrap();
+    /// assert_eq!(m.to_rows(), [[1, 2, 3]]);
+    /// ```
+    #[inline]
+    pub fn try_from_row_major(elements: &[T]) -> Result<Self, LengthError> {
+        Self::check_len(elements.len())?;
+        Ok(Self::from_fn(|r, c| elements[r * C + c]))
+    }
+
+    #[inline]
+    fn check_len(actual: usize) -> Result<(), LengthError> {
+        // `R * C` cannot overflow: a `[[T; R]; C]` of that many elements exists.
+        if actual == R * C {
+            Ok(())
+        } else {
+            Err(LengthError {
+                rows: R,
+                cols: C,
+                actual,
+            })
+        }
+    }
+
+    /// The matrix with every element equal to `value`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// assert_eq!(Matrix::<i32, 2, 2>::splat(3).to_rows(), [[3, 3], [3, 3]]);
+    /// ```
+    #[inline]
+    pub const fn splat(value: T) -> Self {
+        Self {
+            columns: [[value; R]; C],
+        }
+    }
+
+    /// The matrix of zeros (`0`, or `+0.0`).
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// assert_eq!(Matrix::<f32, 3, 2>::zero(), Matrix::splat(0.0));
+    /// ```
+    #[inline]
+    pub const fn zero() -> Self {
+        Self::splat(T::ZERO)
+    }
+
+    /// The matrix whose element `(r, c)` is `f(r, c)`; `f` is called in
+    /// column-major order.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::<u32, 2, 3>::from_fn(|r, c| (10 * r + c) as u32);
+    /// assert_eq!(m.to_rows(), [[0, 1, 2], [10, 11, 12]]);
+    /// ```
+    #[inline]
+    pub fn from_fn(mut f: impl FnMut(usize, usize) -> T) -> Self {
+        Self {
+            columns: core::array::from_fn(|c| core::array::from_fn(|r| f(r, c))),
+        }
+    }
+
+    /// The element at row `r`, column `c`, or `None` outside the matrix.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
+    /// assert_eq!(m.get(1, 0), Some(3));
+    /// assert_eq!(m.get(0, 2), None);
+    /// ```
+    #[inline]
+    pub fn get(&self, r: usize, c: usize) -> Option<T> {
+        if r < R && c < C {
+            Some(self.columns[c][r])
+        } else {
+            None
+        }
+    }
+
+    /// A mutable reference to the element at row `r`, column `c`, or `None`
+    /// outside the matrix.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let mut m = Matrix::<i32, 2, 2>::zero();
+    /// *m.get_mut(0, 1).unwrap() = 5;
+    /// assert_eq!(m.to_rows(), [[0, 5], [0, 0]]);
+    /// assert!(m.get_mut(2, 1).is_none());
+    /// ```
+    #[inline]
+    pub fn get_mut(&mut self, r: usize, c: usize) -> Option<&mut T> {
+        if r < R && c < C {
+            Some(&mut self.columns[c][r])
+        } else {
+            None
+        }
+    }
+
+    /// The elements in column-major order (the memory order).
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
+    /// assert_eq!(m.as_slice(), &[1, 3, 2, 4]);
+    /// ```
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        self.columns.as_flattened()
+    }
+
+    /// The elements in column-major order, mutably.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let mut m = Matrix::<i32, 2, 2>::zero();
+    /// m.as_mut_slice()[1] = 9; // row 1, column 0
+    /// assert_eq!(m[(1, 0)], 9);
+    /// ```
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        self.columns.as_flattened_mut()
+    }
+
+    /// The columns, borrowed: `as_columns()[c][r]` is element `(r, c)`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
+    /// assert_eq!(m.as_columns()[1], [2, 4]);
+    /// ```
+    #[inline]
+    pub const fn as_columns(&self) -> &[[T; R]; C] {
+        &self.columns
+    }
+
+    /// The columns, mutably borrowed.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let mut m = Matrix::<i32, 2, 2>::zero();
+    /// m.as_columns_mut()[1] = [7, 8];
+    /// assert_eq!(m.to_rows(), [[0, 7], [0, 8]]);
+    /// ```
+    #[inline]
+    pub const fn as_columns_mut(&mut self) -> &mut [[T; R]; C] {
+        &mut self.columns
+    }
+
+    /// The rows, copied out: `to_rows()[r][c]` is element `(r, c)`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_columns([[1, 2], [3, 4]]);
+    /// assert_eq!(m.to_rows(), [[1, 3], [2, 4]]);
+    /// ```
+    #[inline]
+    pub fn to_rows(&self) -> [[T; C]; R] {
+        core::array::from_fn(|r| core::array::from_fn(|c| self.columns[c][r]))
+    }
+
+    /// The columns, copied out: `to_columns()[c][r]` is element `(r, c)`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
+    /// assert_eq!(m.to_columns(), [[1, 3], [2, 4]]);
+    /// ```
+    #[inline]
+    pub const fn to_columns(&self) -> [[T; R]; C] {
+        self.columns
+    }
+
+    /// Column `c`, copied out.
+    ///
+    /// # Panics
+    ///
+    /// If `c >= C`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(m.column(2), [3, 6]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn column(&self, c: usize) -> [T; R] {
+        if c >= C {
+            line_panic("column", c, C);
+        }
+        self.columns[c]
+    }
+
+    /// Row `r`, copied out.
+    ///
+    /// # Panics
+    ///
+    /// If `r >= R`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(m.row(1), [4, 5, 6]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn row(&self, r: usize) -> [T; C] {
+        if r >= R {
+            line_panic("row", r, R);
+        }
+        core::array::from_fn(|c| self.columns[c][r])
+    }
+
+    /// The transpose: element `(r, c)` of the result is element `(c, r)` of
+    /// `self`. The specification's `__builtin_matrix_transpose`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(m.transpose().to_rows(), [[1, 4], [2, 5], [3, 6]]);
+    /// ```
+    #[inline]
+    pub fn transpose(self) -> Matrix<T, C, R> {
+        Matrix::from_fn(|r, c| self.columns[r][c])
+    }
+
+    /// Converts every element with Rust's `as` (see [`CastFrom`](crate::CastFrom)):
+    /// float to integer truncates toward zero and saturates, NaN becomes 0.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[-1.7f32, 1.7], [2.5, f32::NAN]]);
+    /// assert_eq!(m.cast::<i32>().to_rows(), [[-1, 1], [2, 0]]);
+    /// assert_eq!(m.cast::<u8>().to_rows(), [[0, 1], [2, 0]]);
+    /// ```
+    #[inline]
+    pub fn cast<U: Element>(self) -> Matrix<U, R, C> {
+        self.map(T::cast_to::<U>)
+    }
+
+    /// Applies `f` to every element, in column-major order.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, -2], [-3, 4]]);
+    /// assert_eq!(m.map(|x: i32| x.abs()).to_rows(), [[1, 2], [3, 4]]);
+    /// assert_eq!(m.map(|x| x as f64 / 2.0).to_rows(), [[0.5, -1.0], [-1.5, 2.0]]);
+    /// ```
+    #[inline]
+    pub fn map<U: Element>(self, mut f: impl FnMut(T) -> U) -> Matrix<U, R, C> {
+        Matrix::from_fn(|r, c| f(self.columns[c][r]))
+    }
+
+    /// Combines the elements of `self` and `other` pairwise with `f`, in
+    /// column-major order.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let a = Matrix::from_rows([[1, 2], [3, 4]]);
+    /// let b = Matrix::from_rows([[10, 20], [30, 40]]);
+    /// assert_eq!(a.zip_map(b, |x, y| x.max(y / 15)).to_rows(), [[1, 2], [3, 4]]);
+    /// assert_eq!(a.zip_map(b, |x, y| y - x).to_rows(), [[9, 18], [27, 36]]);
+    /// ```
+    #[inline]
+    pub fn zip_map<U: Element, V: Element>(
+        self,
+        other: Matrix<U, R, C>,
+        mut f: impl FnMut(T, U) -> V,
+    ) -> Matrix<V, R, C> {
+        Matrix::from_fn(|r, c| f(self.columns[c][r], other.columns[c][r]))
+    }
+
+    /// Sets every element to `value`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let mut m = Matrix::<f32, 2, 2>::identity();
+    /// m.fill(0.5);
+    /// assert_eq!(m, Matrix::splat(0.5));
+    /// ```
+    #[inline]
+    pub fn fill(&mut self, value: T) {
+        self.as_mut_slice().fill(value);
+    }
+}
+
+impl<T: Element, const N: usize> Matrix<T, N, N> {
+    /// The identity matrix: ones on the diagonal, zeros elsewhere.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// assert_eq!(Matrix::<i8, 2, 2>::identity().to_rows(), [[1, 0], [0, 1]]);
+    /// ```
+    #[inline]
+    pub fn identity() -> Self {
+        Self::from_fn(|r, c| if r == c { T::ONE } else { T::ZERO })
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> Default for Matrix<T, R, C> {
+    /// The zero matrix.
+    #[inline]
+    fn default() -> Self {
+        Self::zero()
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> From<[[T; R]; C]> for Matrix<T, R, C> {
+    /// The matrix of these columns, as [`Matrix::from_columns`].
+    #[inline]
+    fn from(columns: [[T; R]; C]) -> Self {
+        Self::from_columns(columns)
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> Index<(usize, usize)> for Matrix<T, R, C> {
+    type Output = T;
+
+    /// Element `(row, column)`.
+    ///
+    /// # Panics
+    ///
+    /// Outside the matrix, e.g. `matrix index (4, 0) is outside the allowed
+    /// range [0, 4) x [0, 4)`.
+    #[inline]
+    #[track_caller]
+    fn index(&self, (r, c): (usize, usize)) -> &T {
+        if r >= R || c >= C {
+            index_panic(r, c, R, C);
+        }
+        &self.columns[c][r]
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> IndexMut<(usize, usize)> for Matrix<T, R, C> {
+    /// Element `(row, column)`, mutably.
+    ///
+    /// # Panics
+    ///
+    /// Outside the matrix, as [`Index`].
+    #[inline]
+    #[track_caller]
+    fn index_mut(&mut self, (r, c): (usize, usize)) -> &mut T {
+        if r >= R || c >= C {
+            index_panic(r, c, R, C);
+        }
+        &mut self.columns[c][r]
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> fmt::Display for Matrix<T, R, C> {
+    /// The rows, one per line: `[[1, 2, 3],\n [4, 5, 6]]`. The formatter's
+    /// options (width, precision, fill, sign) apply to every element.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1.0f32, 2.5], [-3.0, 4.0]]);
+    /// assert_eq!(format!("{m}"), "[[1, 2.5],\n [-3, 4]]");
+    /// assert_eq!(format!("{m:.2}"), "[[1.00, 2.50],\n [-3.00, 4.00]]");
+    /// assert_eq!(format!("{m:5}"), "[[    1,   2.5],\n [   -3,     4]]");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for r in 0..R {
+            if r > 0 {
+                f.write_str(",\n ")?;
+            }
+            f.write_str("[")?;
+            for (c, column) in self.columns.iter().enumerate() {
+                if c > 0 {
+                    f.write_str(", ")?;
+                }
+                fmt::Display::fmt(&column[r], f)?;
+            }
+            f.write_str("]")?;
+        }
+        f.write_str("]")
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> fmt::Debug for Matrix<T, R, C> {
+    /// `Matrix<float, 2x2> [[1.0, 2.0], [3.0, 4.0]]`: the element's C name,
+    /// the shape, then the rows with the elements' `Debug`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(format!("{m:?}"), "Matrix<int, 2x3> [[1, 2, 3], [4, 5, 6]]");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Matrix<{}, {}x{}> ", T::C_NAME, R, C)?;
+        let mut rows = f.debug_list();
+        for r in 0..R {
+            rows.entry(&RowDebug {
+                matrix: self,
+                row: r,
+            });
+        }
+        rows.finish()
+    }
+}
+
+/// One row of a matrix, for `Debug`.
+struct RowDebug<'a, T: Element, const R: usize, const C: usize> {
+    matrix: &'a Matrix<T, R, C>,
+    row: usize,
+}
+
+impl<T: Element, const R: usize, const C: usize> fmt::Debug for RowDebug<'_, T, R, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.matrix.columns.iter().map(|column| &column[self.row]))
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_shapes() {
+        let m = Matrix::<i32, 1, 3>::from_rows([[1, 2, 3]]);
+        assert_eq!(m.to_string(), "[[1, 2, 3]]");
+        let m = Matrix::<i32, 3, 1>::from_rows([[1], [2], [3]]);
+        assert_eq!(m.to_string(), "[[1],\n [2],\n [3]]");
+        let m = Matrix::<u8, 2, 2>::from_rows([[1, 2], [3, 4]]);
+        assert_eq!(format!("{m:<3}"), "[[1  , 2  ],\n [3  , 4  ]]");
+    }
+
+    #[test]
+    fn debug_alternate() {
+        let m = Matrix::<i32, 2, 2>::identity();
+        assert_eq!(
+            format!("{m:#?}"),
+            "Matrix<int, 2x2> [\n    [\n        1,\n        0,\n    ],\n    [\n        0,\n        1,\n    ],\n]"
+        );
+    }
+}

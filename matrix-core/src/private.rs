@@ -1,0 +1,408 @@
+//! Items that only the expansion of `matrix!` names. Not public API: no
+//! semver guarantees, hidden from the documentation.
+
+use core::fmt;
+
+pub use crate::{Element, Matrix};
+
+// ---------------------------------------------------------------------------
+// Dynamic indices
+
+/// The value of an index, for a panic message (any integer type fits).
+#[derive(Clone, Copy)]
+pub enum IndexValue {
+    /// A signed value.
+    Signed(i128),
+    /// An unsigned value.
+    Unsigned(u128),
+}
+
+impl fmt::Display for IndexValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Signed(v) => fmt::Display::fmt(v, f),
+            Self::Unsigned(v) => fmt::Display::fmt(v, f),
+        }
+    }
+}
+
+/// An integer type that may index a matrix or give a stride at run time:
+/// every primitive integer.
+pub trait IndexInt: Copy {
+    /// The value as a `usize`, or `None` if it is negative or too large.
+    fn to_usize(self) -> Option<usize>;
+    /// The value, for a message.
+    fn value(self) -> IndexValue;
+}
+
+macro_rules! index_int {
+    ($variant:ident, $wide:ty: $($t:ty),*) => {$(
+        impl IndexInt for $t {
+            #[inline(always)]
+            fn to_usize(self) -> Option<usize> {
+                usize::try_from(self).ok()
+            }
+            #[inline]
+            fn value(self) -> IndexValue {
+                IndexValue::$variant(self as $wide)
+            }
+        }
+    )*};
+}
+
+index_int!(Signed, i128: i8, i16, i32, i64, i128, isize);
+index_int!(Unsigned, u128: u8, u16, u32, u64, u128, usize);
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn index_panic(which: &str, index: IndexValue, bound: usize) -> ! {
+    panic!("matrix {which} index {index} is outside the allowed range [0, {bound})")
+}
+
+/// `index` as a `usize`, checked against the number of rows.
+///
+/// # Panics
+///
+/// If `index` is negative or `>= rows`:
+/// `matrix row index -1 is outside the allowed range [0, 4)`.
+#[inline(always)]
+#[track_caller]
+pub fn row_index<I: IndexInt>(index: I, rows: usize) -> usize {
+    match index.to_usize() {
+        Some(i) if i < rows => i,
+        _ => index_panic("row", index.value(), rows),
+    }
+}
+
+/// `index` as a `usize`, checked against the number of columns.
+///
+/// # Panics
+///
+/// If `index` is negative or `>= cols`:
+/// `matrix column index 4 is outside the allowed range [0, 4)`.
+#[inline(always)]
+#[track_caller]
+pub fn column_index<I: IndexInt>(index: I, cols: usize) -> usize {
+    match index.to_usize() {
+        Some(i) if i < cols => i,
+        _ => index_panic("column", index.value(), cols),
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn stride_panic(stride: IndexValue, rows: usize) -> ! {
+    panic!("stride {stride} must be greater or equal to the number of rows ({rows})")
+}
+
+/// A run-time stride as a `usize`, checked against the number of rows.
+///
+/// # Panics
+///
+/// If `stride` is negative or below `rows`:
+/// `stride 3 must be greater or equal to the number of rows (4)`.
+#[inline(always)]
+#[track_caller]
+pub fn stride<I: IndexInt>(stride: I, rows: usize) -> usize {
+    match stride.to_usize() {
+        Some(s) if s >= rows => s,
+        _ => stride_panic(stride.value(), rows),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Column-major load and store
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn extent_panic(what: &str, rows: usize, cols: usize, stride: usize, len: usize) -> ! {
+    match extent(rows, cols, stride) {
+        Some(needed) => panic!(
+            "column-major {what} of a {rows}x{cols} matrix with stride {stride} needs \
+             {needed} elements, but the slice has {len}"
+        ),
+        None => panic!(
+            "column-major {what} of a {rows}x{cols} matrix with stride {stride} needs \
+             more than usize::MAX elements, but the slice has {len}"
+        ),
+    }
+}
+
+/// `(C - 1) * stride + R`, the number of elements a load or store touches,
+/// or `None` on overflow. Zero for `C == 0`.
+#[inline(always)]
+const fn extent(rows: usize, cols: usize, stride: usize) -> Option<usize> {
+    if cols == 0 {
+        return Some(0);
+    }
+    match (cols - 1).checked_mul(stride) {
+        Some(n) => n.checked_add(rows),
+        None => None,
+    }
+}
+
+/// Checks the stride and the slice length of a load or store.
+#[inline(always)]
+#[track_caller]
+fn check_extent(what: &str, rows: usize, cols: usize, stride: usize, len: usize) {
+    if stride < rows {
+        stride_panic(IndexValue::Unsigned(stride as u128), rows);
+    }
+    match extent(rows, cols, stride) {
+        Some(needed) if needed <= len => {}
+        _ => extent_panic(what, rows, cols, stride, len),
+    }
+}
+
+/// `__builtin_matrix_column_major_load(src, R, C, stride)`: column `c` of
+/// the result is `src[c*stride .. c*stride + R]`.
+///
+/// # Panics
+///
+/// If `stride < R`, or if `src` is shorter than `(C-1)*stride + R`:
+/// `column-major load of a 4x3 matrix with stride 5 needs 14 elements, but
+/// the slice has 10`.
+#[inline]
+#[track_caller]
+pub fn column_major_load<T: Element, const R: usize, const C: usize>(
+    src: &[T],
+    stride: usize,
+) -> Matrix<T, R, C> {
+    check_extent("load", R, C, stride, src.len());
+    let mut m = Matrix::<T, R, C>::zero();
+    for (c, column) in m.as_columns_mut().iter_mut().enumerate() {
+        let start = c * stride;
+        column.copy_from_slice(&src[start..start + R]);
+    }
+    m
+}
+
+/// [`column_major_load`] from a raw pointer.
+///
+/// # Panics
+///
+/// If `stride < R`.
+///
+/// # Safety
+///
+/// `src` must be valid for reads of `(C-1)*stride + R` elements of `T` (it
+/// need not be aligned), and those elements must be initialised. Only the
+/// elements `src[c*stride + r]` for `r < R`, `c < C` are read.
+#[inline]
+#[track_caller]
+pub unsafe fn column_major_load_ptr<T: Element, const R: usize, const C: usize>(
+    src: *const T,
+    stride: usize,
+) -> Matrix<T, R, C> {
+    if stride < R {
+        stride_panic(IndexValue::Unsigned(stride as u128), R);
+    }
+    let mut m = Matrix::<T, R, C>::zero();
+    for (c, column) in m.as_columns_mut().iter_mut().enumerate() {
+        for (r, x) in column.iter_mut().enumerate() {
+            // SAFETY: `c < C` and `r < R <= stride`, so `c*stride + r <
+            // (C-1)*stride + R`, an offset within the region the caller
+            // guarantees valid for reads; that bound fits in `isize` because
+            // the region exists. `read_unaligned` needs no alignment.
+            *x = unsafe { src.add(c * stride + r).read_unaligned() };
+        }
+    }
+    m
+}
+
+/// `__builtin_matrix_column_major_store(m, dst, stride)`: column `c` of `m`
+/// goes to `dst[c*stride .. c*stride + R]`; the elements between columns
+/// are left untouched.
+///
+/// # Panics
+///
+/// If `stride < R`, or if `dst` is shorter than `(C-1)*stride + R`:
+/// `column-major store of a 4x3 matrix with stride 5 needs 14 elements, but
+/// the slice has 10`.
+#[inline]
+#[track_caller]
+pub fn column_major_store<T: Element, const R: usize, const C: usize>(
+    m: Matrix<T, R, C>,
+    dst: &mut [T],
+    stride: usize,
+) {
+    check_extent("store", R, C, stride, dst.len());
+    for (c, column) in m.as_columns().iter().enumerate() {
+        let start = c * stride;
+        dst[start..start + R].copy_from_slice(column);
+    }
+}
+
+/// [`column_major_store`] through a raw pointer.
+///
+/// # Panics
+///
+/// If `stride < R`.
+///
+/// # Safety
+///
+/// `dst` must be valid for writes of `(C-1)*stride + R` elements of `T` (it
+/// need not be aligned). Only the elements `dst[c*stride + r]` for `r < R`,
+/// `c < C` are written; the others are left untouched.
+#[inline]
+#[track_caller]
+pub unsafe fn column_major_store_ptr<T: Element, const R: usize, const C: usize>(
+    m: Matrix<T, R, C>,
+    dst: *mut T,
+    stride: usize,
+) {
+    if stride < R {
+        stride_panic(IndexValue::Unsigned(stride as u128), R);
+    }
+    for (c, column) in m.as_columns().iter().enumerate() {
+        for (r, &x) in column.iter().enumerate() {
+            // SAFETY: `c < C` and `r < R <= stride`, so `c*stride + r <
+            // (C-1)*stride + R`, an offset within the region the caller
+            // guarantees valid for writes; that bound fits in `isize` because
+            // the region exists. `write_unaligned` needs no alignment, and
+            // `T: Copy` has no destructor to run on the overwritten value.
+            unsafe { dst.add(c * stride + r).write_unaligned(x) };
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Scalar conversion
+
+/// Converts a scalar to an element type with Rust's `as` semantics (`bool`
+/// as 0 or 1; `half::f16` through `f32`). The expansion converts a scalar
+/// variable that meets a matrix with [`convert`].
+pub trait ConvertTo<T>: Copy {
+    /// `self as T`.
+    fn convert(self) -> T;
+}
+
+macro_rules! convert_from {
+    ($($src:ty => $from:ident),* $(,)?) => {$(
+        impl<T: Element> ConvertTo<T> for $src {
+            #[inline(always)]
+            fn convert(self) -> T {
+                T::$from(self)
+            }
+        }
+    )*};
+}
+
+convert_from! {
+    i8 => from_i8, i16 => from_i16, i32 => from_i32, i64 => from_i64, i128 => from_i128,
+    u8 => from_u8, u16 => from_u16, u32 => from_u32, u64 => from_u64, u128 => from_u128,
+    f32 => from_f32, f64 => from_f64,
+}
+
+#[cfg(feature = "f16")]
+convert_from! { half::f16 => from_f16 }
+
+impl<T: Element> ConvertTo<T> for isize {
+    #[inline(always)]
+    fn convert(self) -> T {
+        // `isize` is at most 64 bits wide, so this widening is exact.
+        T::from_i64(self as i64)
+    }
+}
+
+impl<T: Element> ConvertTo<T> for usize {
+    #[inline(always)]
+    fn convert(self) -> T {
+        // `usize` is at most 64 bits wide, so this widening is exact.
+        T::from_u64(self as u64)
+    }
+}
+
+impl<T: Element> ConvertTo<T> for bool {
+    #[inline(always)]
+    fn convert(self) -> T {
+        T::from_u8(self as u8)
+    }
+}
+
+/// `s as T`: the conversion of a scalar that meets a matrix of `T`.
+///
+/// ```
+/// use matrix_core::private::convert;
+///
+/// assert_eq!(convert::<i32, _>(2.5f64), 2);
+/// assert_eq!(convert::<u8, _>(300i32), 44);
+/// assert_eq!(convert::<f32, _>(true), 1.0);
+/// ```
+#[inline(always)]
+pub fn convert<T, S: ConvertTo<T>>(s: S) -> T {
+    s.convert()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_values() {
+        assert_eq!(row_index(3u8, 4), 3);
+        assert_eq!(column_index(0i64, 1), 0);
+        assert_eq!(
+            row_index(u128::from(u64::MAX) - 1, usize::MAX),
+            usize::MAX - 1
+        );
+        assert_eq!(stride(4i32, 4), 4);
+        assert_eq!(stride(0usize, 0), 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "matrix row index -1 is outside the allowed range [0, 4)")]
+    fn negative_row() {
+        row_index(-1i32, 4);
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "matrix column index 340282366920938463463374607431768211455 is outside the allowed range [0, 4)"
+    )]
+    fn huge_column() {
+        column_index(u128::MAX, 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "stride -2 must be greater or equal to the number of rows (4)")]
+    fn negative_stride() {
+        stride(-2i8, 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "needs more than usize::MAX elements, but the slice has 3")]
+    fn overflowing_extent() {
+        let _ = column_major_load::<u8, 2, 3>(&[0; 3], usize::MAX);
+    }
+
+    #[test]
+    fn zero_columns() {
+        let m = column_major_load::<u8, 2, 0>(&[], 2);
+        column_major_store(m, &mut [], 2);
+    }
+
+    #[test]
+    fn pointer_forms() {
+        let src: [i16; 7] = [0, 1, 2, 3, 4, 5, 6];
+        // SAFETY: a 2x3 load with stride 2 reads (3-1)*2 + 2 = 6 <= 7 elements.
+        let m = unsafe { column_major_load_ptr::<i16, 2, 3>(src.as_ptr(), 2) };
+        assert_eq!(m.to_rows(), [[0, 2, 4], [1, 3, 5]]);
+        let mut dst = [-1i16; 8];
+        // SAFETY: a 2x3 store with stride 3 writes within (3-1)*3 + 2 = 8 elements.
+        unsafe { column_major_store_ptr(m, dst.as_mut_ptr(), 3) };
+        assert_eq!(dst, [0, 1, -1, 2, 3, -1, 4, 5]);
+    }
+
+    #[test]
+    fn conversions() {
+        assert_eq!(convert::<u32, _>(-1i32), u32::MAX);
+        assert_eq!(convert::<i8, _>(-129i128), 127);
+        assert_eq!(convert::<f64, _>(usize::MAX), 18446744073709551615.0);
+        assert_eq!(convert::<i64, _>(f32::NEG_INFINITY), i64::MIN);
+        assert_eq!(convert::<u16, _>(false), 0);
+    }
+}
