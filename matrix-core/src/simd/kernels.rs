@@ -1,0 +1,556 @@
+//! Shape-generic building blocks written once over the vocabulary.
+//!
+//! Every matrix here is a column-major slice without padding: element
+//! `(r, c)` of an `R x C` matrix is `s[c * R + r]`, the layout of
+//! [`Matrix::as_slice`](crate::Matrix) and of Clang's `matrix_type`.
+//!
+//! # Summation order
+//!
+//! Products follow the contract: `out[r][c] = a[r][0] * b[0][c]`, then
+//! `out[r][c] = out[r][c] + a[r][k] * b[k][c]` for `k = 1..K`, each
+//! operation rounded, when `CONTRACT` is `false`. The SIMD lanes run over
+//! `r` and `c` only, never over `k`, so the result is bit for bit the naive
+//! loop in that order (and clang's `-ffp-contract=off` output). With
+//! `CONTRACT = true` each `+ a*b` step is one fused multiply-add on backends
+//! that have FMA ([`SimdVector::FUSED`]), in the same `k` order. The fused
+//! `a * b + c` kernels add `c` after the last step, as the contract's
+//! expression does.
+//!
+//! # Tiling
+//!
+//! [`gemm_with`] keeps a register tile of `MV` vectors (rows) by `NC`
+//! columns of the result in accumulators: per step `k` it loads `MV`
+//! vectors of column `k` of `a`, broadcasts `NC` elements of row `k` of `b`
+//! and issues `MV * NC` independent multiply-adds. The tile is 4 x 4 vectors
+//! where 32 vector registers exist (AVX-512) and narrower elsewhere; row
+//! tails use partial loads and stores, column tails a 4- or 1-column tile.
+//! Depths above [`KC`] are split into blocks whose partial sums go through
+//! the output, which keeps the order (and the bits) unchanged.
+
+use super::{F32Vec, F64Vec, Group4, I32Vec, SimdVector, madd};
+
+/// Depth of one `k` block of [`gemm_with`].
+pub const KC: usize = 256;
+
+/// Accumulator registers a tile may use on this target.
+const ACC_BUDGET: usize = if cfg!(target_feature = "avx512f") {
+    16
+} else {
+    12
+};
+
+/// The operands of one product, checked once.
+struct Gemm<'a, E> {
+    m: usize,
+    k: usize,
+    a: &'a [E],
+    b: &'a [E],
+    addend: Option<&'a [E]>,
+}
+
+/// `out = a * b` (or `a * b + addend`) for column-major `a` (`m x k`),
+/// `b` (`k x n`), `addend` and `out` (`m x n`), with the vector type `V`.
+///
+/// `FUSE` selects [`SimdVector::mul_add`] for each step (contraction) over
+/// [`SimdVector::mul_then_add`]; see the module documentation for the order.
+/// This is the generic entry point; [`gemm_f32`] and friends pick the vector
+/// type for the shape on the active backend.
+///
+/// # Panics
+/// If a slice's length is not its shape's element count, or a dimension is
+/// zero.
+#[inline(always)]
+pub fn gemm_with<V: SimdVector, const FUSE: bool>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[V::Elem],
+    b: &[V::Elem],
+    addend: Option<&[V::Elem]>,
+    out: &mut [V::Elem],
+) {
+    assert!(m > 0 && k > 0 && n > 0, "zero matrix size");
+    assert_eq!(a.len(), m * k, "left operand is not {m}x{k}");
+    assert_eq!(b.len(), k * n, "right operand is not {k}x{n}");
+    assert_eq!(out.len(), m * n, "result is not {m}x{n}");
+    if let Some(c) = addend {
+        assert_eq!(c.len(), m * n, "addend is not {m}x{n}");
+    }
+    let l = V::LANES;
+    let nv = m.div_ceil(l);
+    let last = m - (nv - 1) * l;
+    let mut k0 = 0;
+    while k0 < k {
+        let k1 = if k - k0 > KC { k0 + KC } else { k };
+        let p = Gemm {
+            m,
+            k,
+            a,
+            b,
+            addend: if k1 == k { addend } else { None },
+        };
+        let mut v0 = 0;
+        while v0 < nv {
+            let mv = if nv - v0 >= 4 { 4 } else { nv - v0 };
+            let tail = if v0 + mv == nv { last } else { l };
+            let i0 = v0 * l;
+            match mv {
+                4 => col_tiles::<V, FUSE, 4>(&p, i0, tail, k0, k1, n, out),
+                3 => col_tiles::<V, FUSE, 3>(&p, i0, tail, k0, k1, n, out),
+                2 => col_tiles::<V, FUSE, 2>(&p, i0, tail, k0, k1, n, out),
+                _ => col_tiles::<V, FUSE, 1>(&p, i0, tail, k0, k1, n, out),
+            }
+            v0 += mv;
+        }
+        k0 = k1;
+    }
+}
+
+/// All column tiles of one row block of `MV` vectors.
+#[inline(always)]
+fn col_tiles<V: SimdVector, const FUSE: bool, const MV: usize>(
+    p: &Gemm<'_, V::Elem>,
+    i0: usize,
+    tail: usize,
+    k0: usize,
+    k1: usize,
+    n: usize,
+    out: &mut [V::Elem],
+) {
+    let mut j0 = 0;
+    // The widest tile the registers allow for MV vectors per column.
+    let nc = ACC_BUDGET / MV;
+    while j0 + nc <= n {
+        match MV {
+            1 => {
+                if ACC_BUDGET == 16 {
+                    tile::<V, FUSE, MV, 16>(p, i0, tail, j0, k0, k1, out)
+                } else {
+                    tile::<V, FUSE, MV, 12>(p, i0, tail, j0, k0, k1, out)
+                }
+            }
+            2 => {
+                if ACC_BUDGET == 16 {
+                    tile::<V, FUSE, MV, 8>(p, i0, tail, j0, k0, k1, out)
+                } else {
+                    tile::<V, FUSE, MV, 6>(p, i0, tail, j0, k0, k1, out)
+                }
+            }
+            3 => {
+                if ACC_BUDGET == 16 {
+                    tile::<V, FUSE, MV, 5>(p, i0, tail, j0, k0, k1, out)
+                } else {
+                    tile::<V, FUSE, MV, 4>(p, i0, tail, j0, k0, k1, out)
+                }
+            }
+            _ => {
+                if ACC_BUDGET == 16 {
+                    tile::<V, FUSE, MV, 4>(p, i0, tail, j0, k0, k1, out)
+                } else {
+                    tile::<V, FUSE, MV, 3>(p, i0, tail, j0, k0, k1, out)
+                }
+            }
+        }
+        j0 += nc;
+    }
+    while nc > 4 && j0 + 4 <= n {
+        tile::<V, FUSE, MV, 4>(p, i0, tail, j0, k0, k1, out);
+        j0 += 4;
+    }
+    while j0 < n {
+        tile::<V, FUSE, MV, 1>(p, i0, tail, j0, k0, k1, out);
+        j0 += 1;
+    }
+}
+
+/// Loads vector `v` of the row block at `i0` of column `kk` of `a`.
+#[inline(always)]
+fn load_a<V: SimdVector, const MV: usize>(
+    p: &Gemm<'_, V::Elem>,
+    i0: usize,
+    tail: usize,
+    kk: usize,
+    v: usize,
+) -> V {
+    let off = kk * p.m + i0 + v * V::LANES;
+    if v == MV - 1 && tail < V::LANES {
+        V::load_partial(p.a, off, tail)
+    } else {
+        V::load(p.a, off)
+    }
+}
+
+/// One register tile: rows `i0..i0 + MV * LANES` (the last vector holding
+/// `tail` rows), columns `j0..j0 + NC`, steps `k0..k1`.
+#[inline(always)]
+fn tile<V: SimdVector, const FUSE: bool, const MV: usize, const NC: usize>(
+    p: &Gemm<'_, V::Elem>,
+    i0: usize,
+    tail: usize,
+    j0: usize,
+    k0: usize,
+    k1: usize,
+    out: &mut [V::Elem],
+) {
+    let (m, k) = (p.m, p.k);
+    let mut acc = [[V::zero(); MV]; NC];
+    let mut kk = k0;
+    if k0 == 0 {
+        // acc = a[r][0] * b[0][c]
+        let av: [V; MV] = core::array::from_fn(|v| load_a::<V, MV>(p, i0, tail, 0, v));
+        for (c, col) in acc.iter_mut().enumerate() {
+            let bb = V::broadcast(p.b, (j0 + c) * k);
+            for (x, a) in col.iter_mut().zip(av) {
+                *x = a.mul(bb);
+            }
+        }
+        kk = 1;
+    } else {
+        for (c, col) in acc.iter_mut().enumerate() {
+            for (v, x) in col.iter_mut().enumerate() {
+                let off = (j0 + c) * m + i0 + v * V::LANES;
+                *x = if v == MV - 1 && tail < V::LANES {
+                    V::load_partial(out, off, tail)
+                } else {
+                    V::load(out, off)
+                };
+            }
+        }
+    }
+    while kk < k1 {
+        // acc = acc + a[r][kk] * b[kk][c]
+        let av: [V; MV] = core::array::from_fn(|v| load_a::<V, MV>(p, i0, tail, kk, v));
+        for (c, col) in acc.iter_mut().enumerate() {
+            let bb = V::broadcast(p.b, (j0 + c) * k + kk);
+            for (x, a) in col.iter_mut().zip(av) {
+                *x = madd::<V, FUSE>(a, bb, *x);
+            }
+        }
+        kk += 1;
+    }
+    for (c, col) in acc.iter().enumerate() {
+        for (v, x) in col.iter().enumerate() {
+            let off = (j0 + c) * m + i0 + v * V::LANES;
+            let partial = v == MV - 1 && tail < V::LANES;
+            let mut x = *x;
+            if let Some(addend) = p.addend {
+                let y = if partial {
+                    V::load_partial(addend, off, tail)
+                } else {
+                    V::load(addend, off)
+                };
+                x = x.add(y);
+            }
+            if partial {
+                x.store_partial(out, off, tail);
+            } else {
+                x.store(out, off);
+            }
+        }
+    }
+}
+
+/// The 4x4 product (or `a * b + addend`) with one group of four lanes per
+/// column: for each vector of result columns, `acc = A[:,0] * B[0][j]`, then
+/// `acc = acc + A[:,k] * B[k][j]`, with `A[:,k]` broadcast to every group
+/// ([`Group4::broadcast_x4`]) and `B[k][j]` spread over column `j`'s group
+/// ([`Group4::dup_in_x4`]). On AVX-512 that is one register: 4 broadcasts,
+/// 4 in-lane shuffles and 4 FMAs (or 4 multiplies and 3 adds).
+///
+/// # Panics
+/// If `V::LANES` is not 4, 8 or 16 (checked at compile time).
+#[inline(always)]
+pub fn mul_4x4_with<V: Group4, const FUSE: bool>(
+    a: &[V::Elem; 16],
+    b: &[V::Elem; 16],
+    addend: Option<&[V::Elem; 16]>,
+) -> [V::Elem; 16] {
+    const { assert!(V::LANES == 4 || V::LANES == 8 || V::LANES == 16) };
+    let a0 = V::broadcast_x4(a, 0);
+    let a1 = V::broadcast_x4(a, 4);
+    let a2 = V::broadcast_x4(a, 8);
+    let a3 = V::broadcast_x4(a, 12);
+    let mut out = [V::Elem::default(); 16];
+    let mut i = 0;
+    while i < 16 {
+        let bv = V::load(b, i);
+        let mut acc = a0.mul(bv.dup_in_x4::<0>());
+        acc = madd::<V, FUSE>(a1, bv.dup_in_x4::<1>(), acc);
+        acc = madd::<V, FUSE>(a2, bv.dup_in_x4::<2>(), acc);
+        acc = madd::<V, FUSE>(a3, bv.dup_in_x4::<3>(), acc);
+        if let Some(c) = addend {
+            acc = acc.add(V::load(c, i));
+        }
+        acc.store(&mut out, i);
+        i += V::LANES;
+    }
+    out
+}
+
+/// 4x4 `f32` product on the active backend (one `zmm` on AVX-512, two `ymm`
+/// on AVX2, four `xmm` on SSE2). `CONTRACT` fuses each step into an FMA.
+#[inline]
+pub fn mul_4x4_f32<const CONTRACT: bool>(a: &[f32; 16], b: &[f32; 16]) -> [f32; 16] {
+    mul_4x4_with::<F32Vec, CONTRACT>(a, b, None)
+}
+
+/// 4x4 `f32` `a * b + c` on the active backend; `c` is added after the
+/// product, as in the contract.
+#[inline]
+pub fn madd_4x4_f32<const CONTRACT: bool>(
+    a: &[f32; 16],
+    b: &[f32; 16],
+    c: &[f32; 16],
+) -> [f32; 16] {
+    mul_4x4_with::<F32Vec, CONTRACT>(a, b, Some(c))
+}
+
+/// 4x4 `i32` product on the active backend; wrapping.
+#[inline]
+pub fn mul_4x4_i32(a: &[i32; 16], b: &[i32; 16]) -> [i32; 16] {
+    mul_4x4_with::<I32Vec, false>(a, b, None)
+}
+
+/// 4x4 `f64` product on the active backend: two `zmm` with in-lane shuffles
+/// on AVX-512; elsewhere one column per vector with broadcast loads.
+#[inline]
+pub fn mul_4x4_f64<const CONTRACT: bool>(a: &[f64; 16], b: &[f64; 16]) -> [f64; 16] {
+    cfg_if::cfg_if! {
+        if #[cfg(all(not(feature = "force-scalar"), target_arch = "x86_64",
+                     target_feature = "avx512f", target_feature = "avx2",
+                     target_feature = "fma"))] {
+            mul_4x4_with::<F64Vec, CONTRACT>(a, b, None)
+        } else {
+            let mut out = [0.0; 16];
+            gemm_with::<F64Vec, CONTRACT>(4, 4, 4, a, b, None, &mut out);
+            out
+        }
+    }
+}
+
+macro_rules! gemm_entry {
+    ($(#[$doc:meta])* $name:ident, $madd:ident, $t:ty, $pick:ident) => {
+        $(#[$doc])*
+        ///
+        /// # Panics
+        /// If a slice's length is not its shape's element count, or a
+        /// dimension is zero (both checked against the constants, so free
+        /// when the slices come from matrices of those shapes).
+        #[inline]
+        pub fn $name<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
+            a: &[$t],
+            b: &[$t],
+            out: &mut [$t],
+        ) {
+            $pick!(M, K, N, CONTRACT, a, b, None, out);
+        }
+
+        /// `out = a * b + addend`, the fused form of the same product: the
+        /// addend is added after the last step of each sum.
+        ///
+        /// # Panics
+        /// As the product.
+        #[inline]
+        pub fn $madd<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
+            a: &[$t],
+            b: &[$t],
+            addend: &[$t],
+            out: &mut [$t],
+        ) {
+            $pick!(M, K, N, CONTRACT, a, b, Some(addend), out);
+        }
+    };
+}
+
+/// Picks the `f32` vector width for `M` rows on the active backend: the
+/// 4-lane type for 4 rows, 8 lanes for 8 rows, the widest otherwise.
+macro_rules! pick_f32 {
+    ($m:expr, $k:expr, $n:expr, $c:expr, $a:expr, $b:expr, $add:expr, $out:expr) => {{
+        cfg_if::cfg_if! {
+            if #[cfg(all(not(feature = "force-scalar"), target_arch = "x86_64",
+                         target_feature = "avx512f", target_feature = "avx2",
+                         target_feature = "fma"))] {
+                if $m == 4 {
+                    gemm_with::<super::sse2::F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                } else if $m == 8 {
+                    gemm_with::<super::avx2::F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                } else {
+                    gemm_with::<F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                }
+            } else if #[cfg(all(not(feature = "force-scalar"), target_arch = "x86_64",
+                                target_feature = "avx2", target_feature = "fma"))] {
+                if $m == 4 {
+                    gemm_with::<super::sse2::F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                } else {
+                    gemm_with::<F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                }
+            } else {
+                gemm_with::<F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+            }
+        }
+    }};
+}
+
+/// Picks the `f64` vector width for `M` rows on the active backend.
+macro_rules! pick_f64 {
+    ($m:expr, $k:expr, $n:expr, $c:expr, $a:expr, $b:expr, $add:expr, $out:expr) => {{
+        cfg_if::cfg_if! {
+            if #[cfg(all(not(feature = "force-scalar"), target_arch = "x86_64",
+                         target_feature = "avx512f", target_feature = "avx2",
+                         target_feature = "fma"))] {
+                if $m <= 4 {
+                    gemm_with::<super::avx2::F64Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                } else {
+                    gemm_with::<F64Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                }
+            } else {
+                gemm_with::<F64Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+            }
+        }
+    }};
+}
+
+/// Picks the `i32` vector type (no contraction for integers).
+macro_rules! pick_i32 {
+    ($m:expr, $k:expr, $n:expr, $c:expr, $a:expr, $b:expr, $add:expr, $out:expr) => {{
+        let _ = $c;
+        gemm_with::<I32Vec, false>($m, $k, $n, $a, $b, $add, $out)
+    }};
+}
+
+gemm_entry!(
+    /// `out = a * b` for column-major `f32` matrices `a` (`M x K`), `b`
+    /// (`K x N`), `out` (`M x N`) on the active backend, in the contract's
+    /// order; `CONTRACT` fuses each step into an FMA where the backend has
+    /// one.
+    gemm_f32, gemm_madd_f32, f32, pick_f32
+);
+gemm_entry!(
+    /// `out = a * b` for column-major `f64` matrices `a` (`M x K`), `b`
+    /// (`K x N`), `out` (`M x N`) on the active backend, in the contract's
+    /// order; `CONTRACT` fuses each step into an FMA where the backend has
+    /// one.
+    gemm_f64, gemm_madd_f64, f64, pick_f64
+);
+gemm_entry!(
+    /// `out = a * b` for column-major `i32` matrices `a` (`M x K`), `b`
+    /// (`K x N`), `out` (`M x N`), wrapping; `CONTRACT` has no effect.
+    gemm_i32, gemm_madd_i32, i32, pick_i32
+);
+
+/// Transposes the column-major `rows x cols` matrix `src` into the
+/// column-major `cols x rows` matrix `dst`, for any element type, in
+/// cache-friendly 8x8 blocks.
+///
+/// # Panics
+/// If a slice's length is not `rows * cols`.
+#[inline]
+pub fn transpose<T: Copy>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
+    assert_eq!(src.len(), rows * cols, "source is not {rows}x{cols}");
+    assert_eq!(dst.len(), rows * cols, "destination is not {cols}x{rows}");
+    const B: usize = 8;
+    for c0 in (0..cols).step_by(B) {
+        for r0 in (0..rows).step_by(B) {
+            for c in c0..(c0 + B).min(cols) {
+                for r in r0..(r0 + B).min(rows) {
+                    dst[r * cols + c] = src[c * rows + r];
+                }
+            }
+        }
+    }
+}
+
+/// Transposes the column-major `R x C` `f32` matrix `src` into the
+/// column-major `C x R` matrix `dst`: whole 4x4 tiles with the backend's
+/// shuffles ([`super::transpose_4x4_f32_strided`]), the edges element by
+/// element. 4x4 and 8x8 use the backend's dedicated transposes.
+///
+/// # Panics
+/// If a slice's length is not `R * C`.
+#[inline]
+pub fn transpose_f32<const R: usize, const C: usize>(src: &[f32], dst: &mut [f32]) {
+    assert_eq!(src.len(), R * C, "source is not {R}x{C}");
+    assert_eq!(dst.len(), R * C, "destination is not {C}x{R}");
+    if R == 4 && C == 4 {
+        let s: &[f32; 16] = src.try_into().expect("checked length");
+        dst.copy_from_slice(&super::transpose_4x4_f32(s));
+        return;
+    }
+    if R == 8 && C == 8 {
+        let s: &[f32; 64] = src.try_into().expect("checked length");
+        dst.copy_from_slice(&super::transpose_8x8_f32(s));
+        return;
+    }
+    let (r4, c4) = (R / 4 * 4, C / 4 * 4);
+    for c0 in (0..c4).step_by(4) {
+        for r0 in (0..r4).step_by(4) {
+            super::transpose_4x4_f32_strided(src, c0 * R + r0, R, dst, r0 * C + c0, C);
+        }
+    }
+    for c in 0..C {
+        let rs = if c < c4 { r4 } else { 0 };
+        for r in rs..R {
+            dst[r * C + c] = src[c * R + r];
+        }
+    }
+}
+
+/// Element-wise `out[i] = f([inputs[0][i], inputs[1][i], ...])` over vectors
+/// of `V`: whole vectors first, then one partial vector for the tail.
+/// A chain such as `a + b * s - c` is one call with a closure over
+/// [`SimdVector`] operations, so each element is loaded and stored once.
+/// `f` must be lane-wise (the tail's unused lanes hold zeros).
+///
+/// # Panics
+/// If an input's length differs from `out`'s.
+#[inline(always)]
+pub fn map<V: SimdVector, const K: usize>(
+    inputs: [&[V::Elem]; K],
+    out: &mut [V::Elem],
+    f: impl Fn([V; K]) -> V,
+) {
+    let n = out.len();
+    for s in inputs {
+        assert_eq!(s.len(), n, "operand lengths differ");
+    }
+    let l = V::LANES;
+    let mut i = 0;
+    while i + l <= n {
+        f(inputs.map(|s| V::load(s, i))).store(out, i);
+        i += l;
+    }
+    if i < n {
+        let t = n - i;
+        f(inputs.map(|s| V::load_partial(s, i, t))).store_partial(out, i, t);
+    }
+}
+
+/// [`map`] with the active backend's `f32` vector, [`F32Vec`].
+#[inline(always)]
+pub fn map_f32<const K: usize>(
+    inputs: [&[f32]; K],
+    out: &mut [f32],
+    f: impl Fn([F32Vec; K]) -> F32Vec,
+) {
+    map::<F32Vec, K>(inputs, out, f)
+}
+
+/// [`map`] with the active backend's `f64` vector, [`F64Vec`].
+#[inline(always)]
+pub fn map_f64<const K: usize>(
+    inputs: [&[f64]; K],
+    out: &mut [f64],
+    f: impl Fn([F64Vec; K]) -> F64Vec,
+) {
+    map::<F64Vec, K>(inputs, out, f)
+}
+
+/// [`map`] with the active backend's `i32` vector, [`I32Vec`] (wrapping).
+#[inline(always)]
+pub fn map_i32<const K: usize>(
+    inputs: [&[i32]; K],
+    out: &mut [i32],
+    f: impl Fn([I32Vec; K]) -> I32Vec,
+) {
+    map::<I32Vec, K>(inputs, out, f)
+}
