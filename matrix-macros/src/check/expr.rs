@@ -1,0 +1,979 @@
+//! Typing kernel bodies: statements and expressions.
+
+use super::literal::NumLit;
+use super::{Env, resolve_type};
+use crate::consteval;
+use crate::diag::{self, Axis, Diagnostics, Loc};
+use crate::ir::{ArithOp, Arm, Block, Expr, ExprKind, Index, Stmt};
+use crate::types::{MatTy, Scalar, SeqKind, Ty};
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use std::collections::HashMap;
+
+pub(super) struct Checker<'a> {
+    pub(super) env: &'a Env,
+    pub(super) diags: &'a mut Diagnostics,
+    scopes: Vec<HashMap<String, Ty>>,
+    ret: Ty,
+}
+
+/// An expression that already reported its error: typed `Error` so nothing
+/// about it is reported again.
+pub(super) fn poisoned(loc: Loc) -> Expr {
+    Expr::new(ExprKind::Verbatim(TokenStream::new()), Ty::Error, loc)
+}
+
+/// Looks through parentheses and invisible groups.
+pub(super) fn strip(expr: &syn::Expr) -> (&syn::Expr, bool) {
+    match expr {
+        syn::Expr::Paren(p) => (strip(&p.expr).0, true),
+        syn::Expr::Group(g) => strip(&g.expr),
+        other => (other, false),
+    }
+}
+
+impl<'a> Checker<'a> {
+    pub(super) fn new(env: &'a Env, diags: &'a mut Diagnostics, ret: Ty) -> Self {
+        Checker {
+            env,
+            diags,
+            scopes: vec![HashMap::new()],
+            ret,
+        }
+    }
+
+    pub(super) fn bind(&mut self, name: &str, ty: Ty) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), ty);
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<Ty> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+    }
+
+    pub(super) fn error(&mut self, loc: Loc, message: impl std::fmt::Display) -> Expr {
+        self.diags.error(loc, message);
+        poisoned(loc)
+    }
+
+    /// The body of a kernel; its tail expression is checked against `ret`.
+    pub(super) fn kernel_body(&mut self, block: &syn::Block, ret: &Ty) -> Block {
+        let (body, tail) = self.block(block);
+        if let Some((ty, loc)) = tail {
+            if !compatible(ret, &ty) {
+                self.diags.error(loc, diag::returning(&ty, ret));
+            }
+        }
+        body
+    }
+
+    /// A block in its own scope, and the type and location of its tail.
+    fn block(&mut self, block: &syn::Block) -> (Block, Option<(Ty, Loc)>) {
+        self.scopes.push(HashMap::new());
+        let mut stmts = Vec::new();
+        let mut tail = None;
+        let count = block.stmts.len();
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            let checked = self.stmt(stmt);
+            if i + 1 == count {
+                if let Stmt::Expr { expr, semi: false } = &checked {
+                    tail = Some((expr.ty.clone(), expr.loc));
+                }
+            }
+            stmts.push(checked);
+        }
+        self.scopes.pop();
+        (Block { stmts }, tail)
+    }
+
+    fn block_expr_ty(&mut self, block: &syn::Block) -> (Block, Ty) {
+        let (b, tail) = self.block(block);
+        (b, tail.map_or(Ty::Unit, |t| t.0))
+    }
+
+    fn stmt(&mut self, stmt: &syn::Stmt) -> Stmt {
+        match stmt {
+            syn::Stmt::Local(local) => self.local(local),
+            syn::Stmt::Expr(e, semi) => Stmt::Expr {
+                expr: self.expr(e),
+                semi: semi.is_some(),
+            },
+            syn::Stmt::Item(item) => Stmt::Verbatim(item.to_token_stream()),
+            syn::Stmt::Macro(m) => Stmt::Verbatim(m.to_token_stream()),
+        }
+    }
+
+    fn local(&mut self, local: &syn::Local) -> Stmt {
+        let (pat, declared) = match &local.pat {
+            syn::Pat::Type(pt) => {
+                let (ty, tokens) = resolve_type(&pt.ty, self.env, self.diags);
+                ((*pt.pat).clone(), Some((ty, tokens)))
+            }
+            other => (other.clone(), None),
+        };
+        let init = local.init.as_ref().map(|i| self.expr(&i.expr));
+        let diverge =
+            local
+                .init
+                .as_ref()
+                .and_then(|i| i.diverge.as_ref())
+                .map(|(_, e)| match &**e {
+                    syn::Expr::Block(b) => self.block(&b.block).0,
+                    other => Block {
+                        stmts: vec![Stmt::Expr {
+                            expr: self.expr(other),
+                            semi: false,
+                        }],
+                    },
+                });
+        if let (Some((ty, _)), Some(init)) = (&declared, &init) {
+            if !compatible(ty, &init.ty) {
+                self.diags.error(init.loc, diag::initializing(ty, &init.ty));
+            }
+        }
+        let bound = match (&declared, &init) {
+            (Some((ty, _)), _) => ty.clone(),
+            (None, Some(init)) => init.ty.clone(),
+            (None, None) => Ty::unknown(),
+        };
+        self.bind_pat(&pat, bound);
+        Stmt::Let {
+            attrs: local.attrs.clone(),
+            pat,
+            ty: declared.map(|d| d.1),
+            init,
+            diverge,
+        }
+    }
+
+    /// Binds the names a pattern introduces; a bare name gets `ty`.
+    fn bind_pat(&mut self, pat: &syn::Pat, ty: Ty) {
+        match pat {
+            syn::Pat::Ident(pi) => {
+                self.bind(
+                    &pi.ident.to_string(),
+                    if pi.by_ref.is_some() {
+                        Ty::unknown()
+                    } else {
+                        ty
+                    },
+                );
+                if let Some((_, sub)) = &pi.subpat {
+                    self.bind_pat(sub, Ty::unknown());
+                }
+            }
+            syn::Pat::Type(pt) => {
+                let (ty, _) = resolve_type(&pt.ty, self.env, self.diags);
+                self.bind_pat(&pt.pat, ty);
+            }
+            syn::Pat::Paren(p) => self.bind_pat(&p.pat, ty),
+            syn::Pat::Reference(r) => self.bind_pat(&r.pat, Ty::unknown()),
+            syn::Pat::Tuple(t) => t.elems.iter().for_each(|p| self.bind_pat(p, Ty::unknown())),
+            syn::Pat::TupleStruct(t) => {
+                t.elems.iter().for_each(|p| self.bind_pat(p, Ty::unknown()))
+            }
+            syn::Pat::Slice(s) => s.elems.iter().for_each(|p| self.bind_pat(p, Ty::unknown())),
+            syn::Pat::Or(o) => o.cases.iter().for_each(|p| self.bind_pat(p, Ty::unknown())),
+            syn::Pat::Struct(s) => s
+                .fields
+                .iter()
+                .for_each(|f| self.bind_pat(&f.pat, Ty::unknown())),
+            _ => {}
+        }
+    }
+
+    pub(super) fn expr(&mut self, e: &syn::Expr) -> Expr {
+        let loc = Loc::of(e);
+        match e {
+            syn::Expr::Lit(lit) => {
+                let ty = match &lit.lit {
+                    syn::Lit::Int(i) => {
+                        Scalar::from_rust_name(i.suffix()).map_or(Ty::IntLiteral, Ty::Scalar)
+                    }
+                    syn::Lit::Float(f) => {
+                        Scalar::from_rust_name(f.suffix()).map_or(Ty::FloatLiteral, Ty::Scalar)
+                    }
+                    syn::Lit::Bool(_) => Ty::Scalar(Scalar::Bool),
+                    syn::Lit::Char(_) => Ty::Scalar(Scalar::Char),
+                    syn::Lit::Str(_) => Ty::Other(Some("&str".into())),
+                    _ => Ty::unknown(),
+                };
+                Expr::new(ExprKind::Verbatim(e.to_token_stream()), ty, loc)
+            }
+            syn::Expr::Path(p) => {
+                let ty = match p.path.get_ident().map(|i| i.to_string()) {
+                    Some(name) => self
+                        .lookup(&name)
+                        .or_else(|| self.env.const_types.get(&name).cloned())
+                        .unwrap_or_else(Ty::unknown),
+                    None => Ty::unknown(),
+                };
+                Expr::new(ExprKind::Path(e.to_token_stream()), ty, loc)
+            }
+            syn::Expr::Paren(p) => {
+                let inner = self.expr(&p.expr);
+                let ty = inner.ty.clone();
+                Expr::new(ExprKind::Paren(Box::new(inner)), ty, loc)
+            }
+            syn::Expr::Group(g) => {
+                let inner = self.expr(&g.expr);
+                let ty = inner.ty.clone();
+                Expr::new(ExprKind::Group(Box::new(inner)), ty, loc)
+            }
+            syn::Expr::Binary(b) => self.binary(b, loc),
+            syn::Expr::Unary(u) => self.unary(u, loc),
+            syn::Expr::Index(i) => self.index(i, loc),
+            syn::Expr::Assign(a) => self.assign(a, loc),
+            syn::Expr::Cast(c) => self.cast(c, loc),
+            syn::Expr::Reference(r) => {
+                if let (syn::Expr::Index(outer), _) = strip(&r.expr) {
+                    if let (syn::Expr::Index(inner), _) = strip(&outer.expr) {
+                        let base = self.expr(&inner.expr);
+                        if base.ty.is_matrix() {
+                            return self.error(loc, diag::ADDRESS_OF_ELEMENT);
+                        }
+                    }
+                }
+                let inner = self.expr(&r.expr);
+                let mutable = r.mutability.is_some();
+                let ty = match &inner.ty {
+                    Ty::Seq { elem, .. } => Ty::Seq {
+                        elem: elem.clone(),
+                        kind: SeqKind::Slice,
+                        mutable,
+                    },
+                    Ty::Error => Ty::Error,
+                    other => Ty::Ref {
+                        inner: Box::new(other.clone()),
+                        mutable,
+                    },
+                };
+                Expr::new(
+                    ExprKind::Reference {
+                        mutable,
+                        expr: Box::new(inner),
+                    },
+                    ty,
+                    loc,
+                )
+            }
+            syn::Expr::Call(c) => self.call(c, loc),
+            syn::Expr::MethodCall(m) => self.method_call(m, loc),
+            syn::Expr::Block(b) => {
+                let (block, ty) = self.block_expr_ty(&b.block);
+                Expr::new(
+                    ExprKind::Block {
+                        label: b.label.clone(),
+                        block,
+                        unsafety: false,
+                    },
+                    ty,
+                    loc,
+                )
+            }
+            syn::Expr::Unsafe(u) => {
+                let (block, ty) = self.block_expr_ty(&u.block);
+                Expr::new(
+                    ExprKind::Block {
+                        label: None,
+                        block,
+                        unsafety: true,
+                    },
+                    ty,
+                    loc,
+                )
+            }
+            syn::Expr::If(i) => self.if_expr(i, loc),
+            syn::Expr::While(w) => {
+                self.scopes.push(HashMap::new());
+                let cond = self.condition(&w.cond);
+                let (body, _) = self.block(&w.body);
+                self.scopes.pop();
+                Expr::new(
+                    ExprKind::While {
+                        label: w.label.clone(),
+                        cond: Box::new(cond),
+                        body,
+                    },
+                    Ty::Unit,
+                    loc,
+                )
+            }
+            syn::Expr::Loop(l) => {
+                let (body, _) = self.block(&l.body);
+                Expr::new(
+                    ExprKind::Loop {
+                        label: l.label.clone(),
+                        body,
+                    },
+                    Ty::unknown(),
+                    loc,
+                )
+            }
+            syn::Expr::ForLoop(f) => {
+                let iter = self.expr(&f.expr);
+                self.scopes.push(HashMap::new());
+                self.bind_pat(&f.pat, Ty::unknown());
+                let (body, _) = self.block(&f.body);
+                self.scopes.pop();
+                let kind = ExprKind::For {
+                    label: f.label.clone(),
+                    pat: (*f.pat).clone(),
+                    iter: Box::new(iter),
+                    body,
+                };
+                Expr::new(kind, Ty::Unit, loc)
+            }
+            syn::Expr::Match(m) => {
+                let scrutinee = self.expr(&m.expr);
+                let mut arms = Vec::new();
+                let mut ty = None;
+                for arm in &m.arms {
+                    self.scopes.push(HashMap::new());
+                    // syn 3 folds a guard into the pattern: `pat if guard`.
+                    let (pat, guard) = match &arm.pat {
+                        syn::Pat::Guard(g) => ((*g.pat).clone(), Some(&*g.guard)),
+                        other => (other.clone(), None),
+                    };
+                    self.bind_pat(&pat, Ty::unknown());
+                    let guard = guard.map(|g| self.expr(g));
+                    let body = self.expr(&arm.body);
+                    self.scopes.pop();
+                    ty.get_or_insert_with(|| body.ty.clone());
+                    arms.push(Arm { pat, guard, body });
+                }
+                let kind = ExprKind::Match {
+                    expr: Box::new(scrutinee),
+                    arms,
+                };
+                Expr::new(kind, ty.unwrap_or_else(Ty::unknown), loc)
+            }
+            syn::Expr::Let(l) => {
+                let value = self.expr(&l.expr);
+                self.bind_pat(&l.pat, Ty::unknown());
+                let kind = ExprKind::Let {
+                    pat: (*l.pat).clone(),
+                    expr: Box::new(value),
+                };
+                Expr::new(kind, Ty::Scalar(Scalar::Bool), loc)
+            }
+            syn::Expr::Return(r) => {
+                let value = r.expr.as_ref().map(|v| self.expr(v));
+                let ty = value.as_ref().map_or(Ty::Unit, |v| v.ty.clone());
+                if !compatible(&self.ret, &ty) {
+                    let at = value.as_ref().map_or(loc, |v| v.loc);
+                    self.diags.error(at, diag::returning(&ty, &self.ret));
+                }
+                Expr::new(ExprKind::Return(value.map(Box::new)), Ty::unknown(), loc)
+            }
+            syn::Expr::Break(b) => {
+                let value = b.expr.as_ref().map(|v| Box::new(self.expr(v)));
+                Expr::new(
+                    ExprKind::Break {
+                        label: b.label.clone(),
+                        expr: value,
+                    },
+                    Ty::unknown(),
+                    loc,
+                )
+            }
+            syn::Expr::Continue(c) => {
+                Expr::new(ExprKind::Continue(c.label.clone()), Ty::unknown(), loc)
+            }
+            syn::Expr::Field(f) => {
+                let base = self.expr(&f.base);
+                Expr::new(
+                    ExprKind::Field {
+                        base: Box::new(base),
+                        member: f.member.clone(),
+                    },
+                    Ty::unknown(),
+                    loc,
+                )
+            }
+            syn::Expr::Tuple(t) => {
+                let elems: Vec<Expr> = t.elems.iter().map(|e| self.expr(e)).collect();
+                let ty = if elems.is_empty() {
+                    Ty::Unit
+                } else {
+                    Ty::unknown()
+                };
+                Expr::new(ExprKind::Tuple(elems), ty, loc)
+            }
+            syn::Expr::Array(a) => {
+                let elems: Vec<Expr> = a.elems.iter().map(|e| self.expr(e)).collect();
+                let elem = elems.first().map_or_else(Ty::unknown, |e| e.ty.clone());
+                let ty = Ty::Seq {
+                    elem: Box::new(elem),
+                    kind: SeqKind::Array,
+                    mutable: true,
+                };
+                Expr::new(ExprKind::Array(elems), ty, loc)
+            }
+            syn::Expr::Repeat(r) => {
+                let value = self.expr(&r.expr);
+                let ty = Ty::Seq {
+                    elem: Box::new(value.ty.clone()),
+                    kind: SeqKind::Array,
+                    mutable: true,
+                };
+                Expr::new(
+                    ExprKind::Repeat {
+                        expr: Box::new(value),
+                        len: r.len.to_token_stream(),
+                    },
+                    ty,
+                    loc,
+                )
+            }
+            syn::Expr::Range(r) => {
+                let start = r.start.as_ref().map(|s| Box::new(self.expr(s)));
+                let end = r.end.as_ref().map(|s| Box::new(self.expr(s)));
+                Expr::new(
+                    ExprKind::Range {
+                        start,
+                        end,
+                        limits: r.limits,
+                    },
+                    Ty::Other(Some("range".into())),
+                    loc,
+                )
+            }
+            syn::Expr::Try(t) => {
+                let inner = self.expr(&t.expr);
+                Expr::new(ExprKind::Try(Box::new(inner)), Ty::unknown(), loc)
+            }
+            // Closures, macros, async and the rest: emitted as written. Matrix
+            // operations inside them use `Matrix`'s own operators.
+            other => Expr::new(
+                ExprKind::Verbatim(other.to_token_stream()),
+                Ty::unknown(),
+                loc,
+            ),
+        }
+    }
+
+    /// An `if`/`while` condition: a matrix is not a condition.
+    fn condition(&mut self, cond: &syn::Expr) -> Expr {
+        let checked = self.expr(cond);
+        if checked.ty.is_matrix() {
+            return self.error(checked.loc, diag::requires_scalar_condition(&checked.ty));
+        }
+        checked
+    }
+
+    fn if_expr(&mut self, i: &syn::ExprIf, loc: Loc) -> Expr {
+        self.scopes.push(HashMap::new());
+        let cond = self.condition(&i.cond);
+        let (then, then_ty) = self.block_expr_ty(&i.then_branch);
+        self.scopes.pop();
+        let otherwise = i.else_branch.as_ref().map(|(_, e)| self.expr(e));
+        let ty = match &otherwise {
+            None => Ty::Unit,
+            Some(other) => {
+                if let (Ty::Matrix(a), Ty::Matrix(b)) = (&then_ty, &other.ty) {
+                    if !a.same_type(b) {
+                        return self
+                            .error(loc, diag::incompatible_operand_types(&then_ty, &other.ty));
+                    }
+                }
+                then_ty
+            }
+        };
+        let kind = ExprKind::If {
+            cond: Box::new(cond),
+            then,
+            otherwise: otherwise.map(Box::new),
+        };
+        Expr::new(kind, ty, loc)
+    }
+
+    fn binary(&mut self, b: &syn::ExprBinary, loc: Loc) -> Expr {
+        use syn::BinOp as B;
+        let lhs = self.expr(&b.left);
+        let rhs = self.expr(&b.right);
+        let compound = matches!(
+            b.op,
+            B::AddAssign(_)
+                | B::SubAssign(_)
+                | B::MulAssign(_)
+                | B::DivAssign(_)
+                | B::RemAssign(_)
+                | B::BitXorAssign(_)
+                | B::BitAndAssign(_)
+                | B::BitOrAssign(_)
+                | B::ShlAssign(_)
+                | B::ShrAssign(_)
+        );
+        if lhs.ty.is_error() || rhs.ty.is_error() {
+            return poisoned(loc);
+        }
+        if compound {
+            return self.compound(b, lhs, rhs, loc);
+        }
+        if !lhs.ty.is_matrix() && !rhs.ty.is_matrix() {
+            let ty = scalar_binary_type(&b.op, &lhs.ty, &rhs.ty);
+            return Expr::new(
+                ExprKind::Binary {
+                    op: b.op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                ty,
+                loc,
+            );
+        }
+        let op = match b.op {
+            B::Add(_) => ArithOp::Add,
+            B::Sub(_) => ArithOp::Sub,
+            B::Mul(_) => ArithOp::Mul,
+            B::Div(_) => ArithOp::Div,
+            _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
+        };
+        self.matrix_arith(op, lhs, rhs, &b.right, &b.left, loc)
+    }
+
+    /// `lhs op rhs` where at least one side is a matrix; `rsrc`/`lsrc` are
+    /// the operands as written (a literal converts at expansion time).
+    pub(super) fn matrix_arith(
+        &mut self,
+        op: ArithOp,
+        lhs: Expr,
+        rhs: Expr,
+        rsrc: &syn::Expr,
+        lsrc: &syn::Expr,
+        loc: Loc,
+    ) -> Expr {
+        let invalid = diag::invalid_operands(&lhs.ty, &rhs.ty);
+        match (lhs.ty.clone(), rhs.ty.clone()) {
+            (Ty::Matrix(l), Ty::Matrix(r)) => match op {
+                ArithOp::Add | ArithOp::Sub if l.same_type(&r) => {
+                    let kind = ExprKind::Elementwise {
+                        op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    };
+                    Expr::new(kind, Ty::Matrix(l), loc)
+                }
+                ArithOp::Mul if l.elem == r.elem && l.cols == r.rows => {
+                    let ty = Ty::Matrix(MatTy::unnamed(l.elem, l.rows, r.cols));
+                    Expr::new(
+                        ExprKind::Product {
+                            lhs: Box::new(lhs),
+                            rhs: Box::new(rhs),
+                        },
+                        ty,
+                        loc,
+                    )
+                }
+                _ => self.error(loc, invalid),
+            },
+            (Ty::Matrix(m), s) if s.is_scalar_like() => {
+                let Some(scalar) = self.to_element(rhs, rsrc, m.elem) else {
+                    return poisoned(loc);
+                };
+                let kind = ExprKind::WithScalar {
+                    op,
+                    matrix: Box::new(lhs),
+                    scalar: Box::new(scalar),
+                    scalar_first: false,
+                };
+                Expr::new(kind, Ty::Matrix(m), loc)
+            }
+            (s, Ty::Matrix(m)) if s.is_scalar_like() && op != ArithOp::Div => {
+                let Some(scalar) = self.to_element(lhs, lsrc, m.elem) else {
+                    return poisoned(loc);
+                };
+                let kind = ExprKind::WithScalar {
+                    op,
+                    matrix: Box::new(rhs),
+                    scalar: Box::new(scalar),
+                    scalar_first: true,
+                };
+                Expr::new(kind, Ty::Matrix(m), loc)
+            }
+            _ => self.error(loc, invalid),
+        }
+    }
+
+    /// A scalar meeting a matrix, converted to the element type: a literal at
+    /// expansion time (an error where Clang warns), a variable with `as`.
+    pub(super) fn to_element(
+        &mut self,
+        scalar: Expr,
+        src: &syn::Expr,
+        elem: Scalar,
+    ) -> Option<Expr> {
+        let loc = scalar.loc;
+        if let Some(lit) = NumLit::of(src) {
+            return match super::literal::convert(lit, elem, loc.start) {
+                Ok(tokens) => Some(Expr::new(
+                    ExprKind::ConstScalar(tokens),
+                    Ty::Scalar(elem),
+                    loc,
+                )),
+                Err(message) => {
+                    self.diags.error(loc, message);
+                    None
+                }
+            };
+        }
+        if matches!(scalar.ty, Ty::Scalar(s) if s == elem) {
+            return Some(scalar);
+        }
+        Some(Expr::new(
+            ExprKind::ConvertScalar {
+                expr: Box::new(scalar),
+                to: elem,
+            },
+            Ty::Scalar(elem),
+            loc,
+        ))
+    }
+
+    fn compound(&mut self, b: &syn::ExprBinary, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
+        use syn::BinOp as B;
+        if let Ty::Matrix(place_ty) = lhs.ty.clone() {
+            let op = match b.op {
+                B::AddAssign(_) => ArithOp::Add,
+                B::SubAssign(_) => ArithOp::Sub,
+                B::MulAssign(_) => ArithOp::Mul,
+                B::DivAssign(_) => ArithOp::Div,
+                _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
+            };
+            if !lhs.is_place() {
+                return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
+            }
+            let current = Expr::new(ExprKind::PlaceValue, lhs.ty.clone(), lhs.loc);
+            let value = self.matrix_arith(op, current, rhs, &b.right, &b.left, loc);
+            match &value.ty {
+                Ty::Error => return poisoned(loc),
+                Ty::Matrix(result) if !result.same_type(&place_ty) => {
+                    return self.error(loc, diag::assigning(&lhs.ty, &value.ty));
+                }
+                _ => {}
+            }
+            let kind = ExprKind::MatrixCompound {
+                place: Box::new(lhs),
+                value: Box::new(value),
+            };
+            return Expr::new(kind, Ty::Unit, loc);
+        }
+        if rhs.ty.is_matrix() {
+            return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
+        }
+        Expr::new(
+            ExprKind::CompoundAssign {
+                op: b.op,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            Ty::Unit,
+            loc,
+        )
+    }
+
+    fn assign(&mut self, a: &syn::ExprAssign, loc: Loc) -> Expr {
+        let lhs = self.expr(&a.left);
+        let rhs = self.expr(&a.right);
+        if lhs.ty.is_error() || rhs.ty.is_error() {
+            return poisoned(loc);
+        }
+        if let ExprKind::Element { base, .. } = &lhs.kind {
+            if !base.is_place() {
+                return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
+            }
+        }
+        if (lhs.ty.is_matrix() || rhs.ty.is_matrix()) && !compatible(&lhs.ty, &rhs.ty) {
+            return self.error(loc, diag::assigning(&lhs.ty, &rhs.ty));
+        }
+        Expr::new(
+            ExprKind::Assign {
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            Ty::Unit,
+            loc,
+        )
+    }
+
+    fn unary(&mut self, u: &syn::ExprUnary, loc: Loc) -> Expr {
+        let inner = self.expr(&u.expr);
+        let ty = match (&u.op, &inner.ty) {
+            (_, Ty::Error) => return poisoned(loc),
+            (syn::UnOp::Deref(_), Ty::Matrix(_)) => {
+                return self.error(loc, diag::indirection_requires_pointer(&inner.ty));
+            }
+            (_, Ty::Matrix(_)) => return self.error(loc, diag::invalid_unary_argument(&inner.ty)),
+            (syn::UnOp::Deref(_), Ty::Ref { inner: t, .. }) => (**t).clone(),
+            (syn::UnOp::Deref(_), Ty::Ptr { elem, .. }) => (**elem).clone(),
+            (syn::UnOp::Deref(_), _) => Ty::unknown(),
+            (_, other) => other.clone(),
+        };
+        Expr::new(
+            ExprKind::Unary {
+                op: u.op,
+                expr: Box::new(inner),
+            },
+            ty,
+            loc,
+        )
+    }
+
+    fn index(&mut self, i: &syn::ExprIndex, loc: Loc) -> Expr {
+        let (inner_expr, separated) = strip(&i.expr);
+        if let syn::Expr::Index(inner) = inner_expr {
+            let base = self.expr(&inner.expr);
+            if let Ty::Matrix(m) = base.ty.clone() {
+                if separated {
+                    return self.error(loc, diag::SEPARATED_SUBSCRIPTS);
+                }
+                let row = self.subscript(&inner.index, Axis::Row, m.rows);
+                let col = self.subscript(&i.index, Axis::Column, m.cols);
+                let (Some(row), Some(col)) = (row, col) else {
+                    return poisoned(loc);
+                };
+                let kind = ExprKind::Element {
+                    base: Box::new(base),
+                    row,
+                    col,
+                    shape: m.clone(),
+                };
+                return Expr::new(kind, Ty::Scalar(m.elem), loc);
+            }
+            let first = self.plain_index(base, &inner.index, Loc::of(inner));
+            let first = if separated {
+                let ty = first.ty.clone();
+                let l = first.loc;
+                Expr::new(ExprKind::Paren(Box::new(first)), ty, l)
+            } else {
+                first
+            };
+            return self.plain_index(first, &i.index, loc);
+        }
+        let base = self.expr(&i.expr);
+        if base.ty.is_matrix() {
+            return self.error(loc, diag::SINGLE_SUBSCRIPT);
+        }
+        self.plain_index(base, &i.index, loc)
+    }
+
+    /// Indexing something that is not a matrix (slices, arrays, `Vec`).
+    fn plain_index(&mut self, base: Expr, index: &syn::Expr, loc: Loc) -> Expr {
+        if base.ty.is_matrix() {
+            return self.error(loc, diag::SINGLE_SUBSCRIPT);
+        }
+        let idx = self.expr(index);
+        let ty = match (&base.ty, &idx.kind) {
+            (Ty::Error, _) => Ty::Error,
+            (Ty::Seq { elem, mutable, .. }, ExprKind::Range { .. }) => Ty::Seq {
+                elem: elem.clone(),
+                kind: SeqKind::Slice,
+                mutable: *mutable,
+            },
+            (Ty::Seq { elem, .. }, _) => (**elem).clone(),
+            _ => Ty::unknown(),
+        };
+        Expr::new(
+            ExprKind::Index {
+                base: Box::new(base),
+                index: Box::new(idx),
+            },
+            ty,
+            loc,
+        )
+    }
+
+    /// One subscript of `m[r][c]`: constant ones are range-checked here.
+    pub(super) fn subscript(&mut self, index: &syn::Expr, axis: Axis, bound: u64) -> Option<Index> {
+        let loc = Loc::of(index);
+        if let Some(v) = consteval::eval(index, &self.env.consts) {
+            if v < 0 || v >= i128::from(bound) {
+                self.diags.error(loc, diag::index_out_of_range(axis, bound));
+                return None;
+            }
+            return Some(Index::Const(v as u64));
+        }
+        let checked = self.expr(index);
+        if checked.ty.is_error() {
+            return None;
+        }
+        if !checked.ty.is_integer_like() {
+            self.diags.error(loc, diag::index_not_integer(axis));
+            return None;
+        }
+        Some(Index::Dynamic(Box::new(checked)))
+    }
+
+    fn cast(&mut self, c: &syn::ExprCast, loc: Loc) -> Expr {
+        let inner = self.expr(&c.expr);
+        let (target, tokens) = resolve_type(&c.ty, self.env, self.diags);
+        match (inner.ty.clone(), target.clone()) {
+            (Ty::Error, _) | (_, Ty::Error) => poisoned(loc),
+            (Ty::Matrix(from), Ty::Matrix(to)) => {
+                if !from.same_shape(&to) {
+                    return self.error(loc, diag::cast_between_sizes(&target, &inner.ty));
+                }
+                Expr::new(
+                    ExprKind::MatrixCast {
+                        expr: Box::new(inner),
+                        to: to.clone(),
+                    },
+                    target,
+                    loc,
+                )
+            }
+            (s, Ty::Matrix(to)) if s.is_scalar_like() => {
+                // The specification's scalar-to-matrix conversion (a broadcast);
+                // explicit, so a literal converts silently, as in a C cast.
+                let scalar = Expr::new(
+                    ExprKind::ConvertScalar {
+                        expr: Box::new(inner),
+                        to: to.elem,
+                    },
+                    Ty::Scalar(to.elem),
+                    loc,
+                );
+                Expr::new(
+                    ExprKind::Splat {
+                        scalar: Box::new(scalar),
+                        to: to.clone(),
+                    },
+                    target,
+                    loc,
+                )
+            }
+            (_, Ty::Matrix(_)) => self.error(loc, diag::cast_incompatible(&target, &inner.ty)),
+            (Ty::Matrix(_), _) => self.error(loc, diag::cast_incompatible(&inner.ty, &target)),
+            _ => Expr::new(
+                ExprKind::Cast {
+                    expr: Box::new(inner),
+                    ty: tokens,
+                },
+                target,
+                loc,
+            ),
+        }
+    }
+
+    fn call(&mut self, c: &syn::ExprCall, loc: Loc) -> Expr {
+        if let syn::Expr::Path(p) = &*c.func {
+            if let Some(ident) = p.path.get_ident() {
+                let name = ident.to_string();
+                if name.starts_with("__builtin_matrix_") {
+                    return self.builtin(&name, c, loc);
+                }
+                if self.lookup(&name).is_none() {
+                    if let Some(sig) = self.env.kernels.get(&name).cloned() {
+                        return self.kernel_call(c, &sig.params, sig.ret, loc);
+                    }
+                }
+            }
+        }
+        let func = self.expr(&c.func);
+        let args = c.args.iter().map(|a| self.expr(a)).collect();
+        Expr::new(
+            ExprKind::Call {
+                func: Box::new(func),
+                args,
+            },
+            Ty::unknown(),
+            loc,
+        )
+    }
+
+    fn kernel_call(&mut self, c: &syn::ExprCall, params: &[Ty], ret: Ty, loc: Loc) -> Expr {
+        let func = self.expr(&c.func);
+        let args: Vec<Expr> = c.args.iter().map(|a| self.expr(a)).collect();
+        if args.len() < params.len() {
+            return self.error(
+                loc,
+                diag::too_few_arguments(&params.len().to_string(), args.len()),
+            );
+        }
+        if args.len() > params.len() {
+            return self.error(
+                loc,
+                diag::too_many_arguments(&params.len().to_string(), args.len()),
+            );
+        }
+        let mut ok = true;
+        for (arg, param) in args.iter().zip(params) {
+            if arg.ty.is_error() {
+                ok = false;
+            } else if (arg.ty.is_matrix() || param.is_matrix()) && !compatible(param, &arg.ty) {
+                self.diags.error(arg.loc, diag::passing(&arg.ty, param));
+                ok = false;
+            }
+        }
+        if !ok {
+            return poisoned(loc);
+        }
+        Expr::new(
+            ExprKind::Call {
+                func: Box::new(func),
+                args,
+            },
+            ret,
+            loc,
+        )
+    }
+
+    fn method_call(&mut self, m: &syn::ExprMethodCall, loc: Loc) -> Expr {
+        let receiver = self.expr(&m.receiver);
+        let args: Vec<Expr> = m.args.iter().map(|a| self.expr(a)).collect();
+        let mut ty = Ty::unknown();
+        if let Ty::Matrix(mat) = &receiver.ty {
+            let method = m.method.to_string();
+            if method == "transpose" && args.is_empty() {
+                ty = Ty::Matrix(MatTy::unnamed(mat.elem, mat.cols, mat.rows));
+            } else if method == "cast" {
+                if let Some(turbofish) = &m.turbofish {
+                    if let Some(syn::GenericArgument::Type(t)) = turbofish.args.first() {
+                        if let (Ty::Scalar(s), _) = resolve_type(t, self.env, self.diags) {
+                            if s.is_element() {
+                                ty = Ty::Matrix(MatTy::unnamed(s, mat.rows, mat.cols));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let kind = ExprKind::MethodCall {
+            receiver: Box::new(receiver),
+            method: m.method.clone(),
+            turbofish: m.turbofish.as_ref().map(|t| t.to_token_stream()),
+            args,
+        };
+        Expr::new(kind, ty, loc)
+    }
+}
+
+/// Whether a value of type `from` may be used where `to` is expected,
+/// as far as the matrix rules go (other mismatches are rustc's to report).
+pub(super) fn compatible(to: &Ty, from: &Ty) -> bool {
+    match (to, from) {
+        (Ty::Error, _) | (_, Ty::Error) => true,
+        (Ty::Matrix(a), Ty::Matrix(b)) => a.same_type(b),
+        (Ty::Matrix(_), Ty::Other(None)) | (Ty::Other(None), Ty::Matrix(_)) => true,
+        (Ty::Matrix(_), _) | (_, Ty::Matrix(_)) => false,
+        _ => true,
+    }
+}
+
+/// The type of a binary operation on two non-matrix operands.
+fn scalar_binary_type(op: &syn::BinOp, lhs: &Ty, rhs: &Ty) -> Ty {
+    use syn::BinOp as B;
+    match op {
+        B::Eq(_) | B::Ne(_) | B::Lt(_) | B::Le(_) | B::Gt(_) | B::Ge(_) | B::And(_) | B::Or(_) => {
+            Ty::Scalar(Scalar::Bool)
+        }
+        _ => match (lhs, rhs) {
+            (Ty::Scalar(s), _) | (_, Ty::Scalar(s)) => Ty::Scalar(*s),
+            (Ty::FloatLiteral, _) | (_, Ty::FloatLiteral) => Ty::FloatLiteral,
+            (Ty::IntLiteral, Ty::IntLiteral) => Ty::IntLiteral,
+            _ => Ty::unknown(),
+        },
+    }
+}

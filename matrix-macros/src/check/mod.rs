@@ -1,0 +1,533 @@
+//! AST to typed IR: resolves typedefs, infers the shape and element type of
+//! every matrix expression, and applies every rule of the specification.
+//!
+//! Errors are collected, not returned: a kernel with errors becomes a stub
+//! (its signature with an unreachable body) so one mistake does not cascade
+//! into rustc errors, and every error of the block is reported at once.
+
+mod builtins;
+mod expr;
+pub(crate) mod literal;
+
+use crate::consteval::{self, Consts};
+use crate::diag::{self, Diagnostics, Loc};
+use crate::ir::{self, Contract};
+use crate::parse::{self, Item, ctype};
+use crate::types::{MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty};
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote_spanned};
+use std::collections::HashMap;
+
+/// A checked block, ready to emit.
+pub(crate) struct Program {
+    pub(crate) typedefs: Vec<TypedefDecl>,
+    pub(crate) kernels: Vec<ir::Kernel>,
+    /// `const` items and other Rust items, emitted as written.
+    pub(crate) items: Vec<TokenStream>,
+}
+
+pub(crate) struct TypedefDecl {
+    pub(crate) attrs: Vec<syn::Attribute>,
+    pub(crate) vis: syn::Visibility,
+    pub(crate) name: syn::Ident,
+    /// The type it names, or `None` when it is invalid.
+    pub(crate) target: Option<Resolved>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Resolved {
+    Matrix(MatTy),
+    Scalar(Scalar),
+}
+
+/// The signature of a kernel of the block, for calls between kernels.
+#[derive(Clone)]
+struct KernelSig {
+    params: Vec<Ty>,
+    ret: Ty,
+}
+
+/// Everything a kernel body is checked against.
+struct Env {
+    typedefs: HashMap<String, Option<Resolved>>,
+    consts: Consts,
+    const_types: HashMap<String, Ty>,
+    kernels: HashMap<String, KernelSig>,
+}
+
+pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
+    let mut contract = Contract::Off;
+    for attr in &block.inner_attrs {
+        if let Some(c) = fp_contract(attr, diags) {
+            contract = c;
+        }
+    }
+    let mut env = Env {
+        typedefs: HashMap::new(),
+        consts: Consts::new(),
+        const_types: HashMap::new(),
+        kernels: HashMap::new(),
+    };
+    // Constants first: typedef dimensions may name them.
+    for item in &block.items {
+        if let Item::Const(c) = item {
+            if let Some(v) = consteval::eval(&c.expr, &env.consts) {
+                env.consts.insert(c.ident.to_string(), v);
+            }
+        }
+    }
+    // Scalar typedefs, then matrix typedefs (whose element may be a scalar typedef).
+    let mut typedefs = Vec::new();
+    let mut order: Vec<&parse::Typedef> = block
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Typedef(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    order.sort_by_key(|t| t.dims.is_some());
+    for typedef in order {
+        let target = resolve_typedef(typedef, &env, diags);
+        let name = typedef.name.to_string();
+        if let (Some(Some(Resolved::Matrix(old))), Some(Resolved::Matrix(new))) =
+            (env.typedefs.get(&name), &target)
+        {
+            if !old.same_type(new) {
+                diags.error(Loc::of(&typedef.name), diag::typedef_redefinition(new, old));
+            }
+            continue; // an identical redefinition is allowed, as in C
+        }
+        env.typedefs.insert(name, target.clone());
+        typedefs.push(TypedefDecl {
+            attrs: typedef.attrs.clone(),
+            vis: typedef.vis.clone(),
+            name: typedef.name.clone(),
+            target,
+        });
+    }
+    for item in &block.items {
+        if let Item::Const(c) = item {
+            let mut scratch = Diagnostics::default();
+            let ty = resolve_type(&c.ty, &env, &mut scratch).0;
+            env.const_types.insert(c.ident.to_string(), ty);
+        }
+    }
+    // Kernel signatures, so kernels may call each other in any order.
+    let mut sigs = Vec::new();
+    for item in &block.items {
+        if let Item::Kernel(f) = item {
+            let before = diags.len();
+            let sig = resolve_signature(&f.sig, &env, diags);
+            env.kernels.insert(
+                f.sig.ident.to_string(),
+                KernelSig {
+                    params: sig.params.iter().map(|p| p.1.clone()).collect(),
+                    ret: sig.ret.clone(),
+                },
+            );
+            sigs.push((sig, diags.len() > before));
+        }
+    }
+    let mut kernels = Vec::new();
+    let mut items = Vec::new();
+    let mut sigs = sigs.into_iter();
+    for item in block.items {
+        match item {
+            Item::Kernel(f) => {
+                let Some((sig, sig_errors)) = sigs.next() else {
+                    continue;
+                };
+                kernels.push(check_kernel(f, sig, sig_errors, contract, &env, diags));
+            }
+            Item::Const(c) => items.push(c.to_token_stream()),
+            Item::Other(i) => items.push(i.to_token_stream()),
+            Item::Typedef(_) => {}
+        }
+    }
+    Program {
+        typedefs,
+        kernels,
+        items,
+    }
+}
+
+/// `#[fp_contract(fast)]` / `#[fp_contract(off)]`, or `None` for another attribute.
+fn fp_contract(attr: &syn::Attribute, diags: &mut Diagnostics) -> Option<Contract> {
+    if !attr.path().is_ident("fp_contract") {
+        return None;
+    }
+    let mode = attr
+        .parse_args::<syn::Ident>()
+        .map(|i| i.to_string())
+        .unwrap_or_default();
+    match mode.as_str() {
+        "fast" => Some(Contract::Fast),
+        "off" => Some(Contract::Off),
+        other => {
+            diags.error(Loc::of(attr), diag::unknown_fp_contract(other));
+            None
+        }
+    }
+}
+
+fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Option<Resolved> {
+    let elem = resolve_element(&t.elem, env);
+    let Some(dims) = &t.dims else {
+        // A scalar typedef: any scalar is fine.
+        return match elem {
+            Some(s) => Some(Resolved::Scalar(s)),
+            None => {
+                diags.error(t.elem.loc, format!("unknown type name '{}'", t.elem.text));
+                None
+            }
+        };
+    };
+    let elem = match elem {
+        Some(s) if s.is_element() => Some(s),
+        _ => {
+            diags.error(
+                t.elem.loc,
+                diag::invalid_element_type(&element_spelling(&t.elem, elem)),
+            );
+            None
+        }
+    };
+    let shape = dimensions(&dims.rows, &dims.cols, &env.consts, diags);
+    let (elem, (rows, cols)) = (elem?, shape?);
+    Some(Resolved::Matrix(MatTy {
+        elem,
+        rows,
+        cols,
+        name: Some(t.name.to_string()),
+    }))
+}
+
+fn element_spelling(spelling: &parse::ElemSpelling, scalar: Option<Scalar>) -> String {
+    match (scalar, spelling.rust_type.is_some()) {
+        (Some(s), true) => s.c_name().to_string(),
+        _ => spelling.text.clone(),
+    }
+}
+
+fn resolve_element(spelling: &parse::ElemSpelling, env: &Env) -> Option<Scalar> {
+    if let Some(s) = ctype::scalar_from_words(&spelling.words) {
+        return Some(s);
+    }
+    if let [single] = spelling.words.as_slice() {
+        if let Some(Some(Resolved::Scalar(s))) = env.typedefs.get(single) {
+            return Some(*s);
+        }
+    }
+    None
+}
+
+/// Checks `R` and `C` of a matrix type, reporting Clang's errors.
+fn dimensions(
+    rows: &syn::Expr,
+    cols: &syn::Expr,
+    consts: &Consts,
+    diags: &mut Diagnostics,
+) -> Option<(u64, u64)> {
+    let r = consteval::eval(rows, consts);
+    let c = consteval::eval(cols, consts);
+    let mut ok = true;
+    for (value, expr) in [(r, rows), (c, cols)] {
+        if value.is_none() {
+            diags.error(Loc::of(expr), diag::REQUIRES_INTEGER_CONSTANT);
+            ok = false;
+        }
+    }
+    let (r, c) = (r?, c?);
+    if r == 0 || c == 0 {
+        diags.error(
+            Loc::of(if r == 0 { rows } else { cols }),
+            diag::ZERO_MATRIX_SIZE,
+        );
+        return None;
+    }
+    // Negative values read as huge unsigned ones, as in Clang.
+    let too_large = |v: i128| v < 0 || v > i128::from(MAX_DIMENSION);
+    if too_large(r) {
+        diags.error(Loc::of(rows), diag::ROW_SIZE_TOO_LARGE);
+        return None;
+    }
+    if too_large(c) {
+        diags.error(Loc::of(cols), diag::COLUMN_SIZE_TOO_LARGE);
+        return None;
+    }
+    ok.then_some((r as u64, c as u64))
+}
+
+/// A Rust type as the checker sees it, and its tokens with C spellings and
+/// `Matrix<..>` resolved (`float` becomes `f32`, `Matrix<f32, N, 4>` becomes
+/// `::matrix_core::Matrix<f32, 3, 4>`).
+fn resolve_type(ty: &syn::Type, env: &Env, diags: &mut Diagnostics) -> (Ty, TokenStream) {
+    let span = Loc::of(ty).start;
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last();
+            if let Some(ident) = p.path.get_ident() {
+                let name = ident.to_string();
+                match env.typedefs.get(&name) {
+                    Some(Some(Resolved::Matrix(m))) => {
+                        return (Ty::Matrix(m.clone()), ty.to_token_stream());
+                    }
+                    Some(Some(Resolved::Scalar(s))) => {
+                        return (Ty::Scalar(*s), ty.to_token_stream());
+                    }
+                    Some(None) => return (Ty::Error, ty.to_token_stream()),
+                    None => {}
+                }
+                if let Some(s) = Scalar::from_rust_name(&name) {
+                    return (Ty::Scalar(s), ty.to_token_stream());
+                }
+                if name != "char" && ctype::is_c_type_word(&name) {
+                    if let Some(s) = ctype::from_c_spelling(&[name]) {
+                        return (Ty::Scalar(s), s.to_tokens(ident.span()));
+                    }
+                }
+            }
+            if let Some(last) = last {
+                if last.ident == "Matrix" {
+                    return resolve_matrix_path(last, env, diags, span);
+                }
+                if last.ident == "Vec" {
+                    if let syn::PathArguments::AngleBracketed(args) = &last.arguments {
+                        if let Some(syn::GenericArgument::Type(inner)) = args.args.first() {
+                            let (elem, tokens) = resolve_type(inner, env, diags);
+                            let vec = quote_spanned!(span=> ::std::vec::Vec<#tokens>);
+                            return (
+                                Ty::Seq {
+                                    elem: Box::new(elem),
+                                    kind: SeqKind::Vec,
+                                    mutable: true,
+                                },
+                                vec,
+                            );
+                        }
+                    }
+                }
+            }
+            (Ty::Other(Some(spelling(ty))), ty.to_token_stream())
+        }
+        syn::Type::Reference(r) => {
+            let mutable = r.mutability.is_some();
+            let (inner, tokens) = resolve_type(&r.elem, env, diags);
+            let lifetime = &r.lifetime;
+            let mutability = &r.mutability;
+            let out = quote_spanned!(span=> & #lifetime #mutability #tokens);
+            let ty = match inner {
+                Ty::Seq { elem, .. } => Ty::Seq {
+                    elem,
+                    kind: SeqKind::Slice,
+                    mutable,
+                },
+                Ty::Error => Ty::Error,
+                inner => Ty::Ref {
+                    inner: Box::new(inner),
+                    mutable,
+                },
+            };
+            (ty, out)
+        }
+        syn::Type::Slice(s) => {
+            let (elem, tokens) = resolve_type(&s.elem, env, diags);
+            (
+                Ty::Seq {
+                    elem: Box::new(elem),
+                    kind: SeqKind::Slice,
+                    mutable: false,
+                },
+                quote_spanned!(span=> [#tokens]),
+            )
+        }
+        syn::Type::Array(a) => {
+            let (elem, tokens) = resolve_type(&a.elem, env, diags);
+            let len = &a.len;
+            (
+                Ty::Seq {
+                    elem: Box::new(elem),
+                    kind: SeqKind::Array,
+                    mutable: true,
+                },
+                quote_spanned!(span=> [#tokens; #len]),
+            )
+        }
+        syn::Type::Ptr(p) => {
+            let (elem, tokens) = resolve_type(&p.elem, env, diags);
+            let mutable = matches!(p.mutability, syn::PointerMutability::Mut(_));
+            let out = if mutable {
+                quote_spanned!(span=> *mut #tokens)
+            } else {
+                quote_spanned!(span=> *const #tokens)
+            };
+            (
+                Ty::Ptr {
+                    elem: Box::new(elem),
+                    mutable,
+                },
+                out,
+            )
+        }
+        syn::Type::Paren(p) => resolve_type(&p.elem, env, diags),
+        syn::Type::Group(g) => resolve_type(&g.elem, env, diags),
+        syn::Type::Tuple(t) if t.elems.is_empty() => (Ty::Unit, ty.to_token_stream()),
+        syn::Type::Tuple(t) => {
+            let elems: Vec<TokenStream> = t
+                .elems
+                .iter()
+                .map(|e| resolve_type(e, env, diags).1)
+                .collect();
+            (
+                Ty::Other(Some(spelling(ty))),
+                quote_spanned!(span=> (#(#elems,)*)),
+            )
+        }
+        _ => (Ty::Other(Some(spelling(ty))), ty.to_token_stream()),
+    }
+}
+
+fn spelling(ty: &syn::Type) -> String {
+    ty.to_token_stream()
+        .to_string()
+        .replace(" ,", ",")
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace("& ", "&")
+}
+
+/// `Matrix<T, R, C>` inside the block: checked like a typedef.
+fn resolve_matrix_path(
+    seg: &syn::PathSegment,
+    env: &Env,
+    diags: &mut Diagnostics,
+    span: Span,
+) -> (Ty, TokenStream) {
+    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return (Ty::Other(Some("Matrix".into())), seg.to_token_stream());
+    };
+    let args: Vec<&syn::GenericArgument> = args.args.iter().collect();
+    let [syn::GenericArgument::Type(elem_ty), rows, cols] = args.as_slice() else {
+        diags.error(Loc::of(seg), "expected `Matrix<T, ROWS, COLUMNS>`");
+        return (Ty::Error, seg.to_token_stream());
+    };
+    let spelling = parse::elem_spelling_of_type(elem_ty);
+    let elem = match &spelling.words[..] {
+        [single] => Scalar::from_rust_name(single).or_else(|| match env.typedefs.get(single) {
+            Some(Some(Resolved::Scalar(s))) => Some(*s),
+            _ => None,
+        }),
+        _ => None,
+    };
+    let elem = match elem {
+        Some(s) if s.is_element() => Some(s),
+        _ => {
+            diags.error(
+                spelling.loc,
+                diag::invalid_element_type(&element_spelling(&spelling, elem)),
+            );
+            None
+        }
+    };
+    let (Some(rows), Some(cols)) = (parse::generic_expr(rows), parse::generic_expr(cols)) else {
+        diags.error(Loc::of(seg), diag::REQUIRES_INTEGER_CONSTANT);
+        return (Ty::Error, seg.to_token_stream());
+    };
+    let shape = dimensions(&rows, &cols, &env.consts, diags);
+    match (elem, shape) {
+        (Some(elem), Some((r, c))) => {
+            let m = MatTy::unnamed(elem, r, c);
+            let tokens = m.to_tokens(span);
+            (Ty::Matrix(m), tokens)
+        }
+        _ => (
+            Ty::Error,
+            quote_spanned!(span=> ::matrix_core::private::InvalidMatrixType),
+        ),
+    }
+}
+
+/// A kernel's parameters and return type.
+struct Signature {
+    params: Vec<(Option<syn::Ident>, Ty)>,
+    ret: Ty,
+    rewritten: syn::Signature,
+}
+
+fn resolve_signature(sig: &syn::Signature, env: &Env, diags: &mut Diagnostics) -> Signature {
+    let mut rewritten = sig.clone();
+    let mut params = Vec::new();
+    for input in rewritten.inputs.iter_mut() {
+        match input {
+            syn::FnArg::Typed(pt) => {
+                let (ty, tokens) = resolve_type(&pt.ty, env, diags);
+                let name = match &*pt.pat {
+                    syn::Pat::Ident(pi) => Some(pi.ident.clone()),
+                    _ => None,
+                };
+                if let Ok(t) = syn::parse2::<syn::Type>(tokens) {
+                    *pt.ty = t;
+                }
+                params.push((name, ty));
+            }
+            syn::FnArg::Receiver(r) => {
+                diags.error(
+                    Loc::of(r),
+                    "kernels are free functions: `self` is not allowed here",
+                );
+            }
+        }
+    }
+    let ret = match &mut rewritten.output {
+        syn::ReturnType::Default => Ty::Unit,
+        syn::ReturnType::Type(_, ty) => {
+            let (resolved, tokens) = resolve_type(ty, env, diags);
+            if let Ok(t) = syn::parse2::<syn::Type>(tokens) {
+                **ty = t;
+            }
+            resolved
+        }
+    };
+    Signature {
+        params,
+        ret,
+        rewritten,
+    }
+}
+
+fn check_kernel(
+    f: syn::ItemFn,
+    sig: Signature,
+    sig_errors: bool,
+    block_contract: Contract,
+    env: &Env,
+    diags: &mut Diagnostics,
+) -> ir::Kernel {
+    let mut contract = block_contract;
+    let mut attrs = Vec::new();
+    for attr in f.attrs {
+        match fp_contract(&attr, diags) {
+            Some(c) => contract = c,
+            None if attr.path().is_ident("fp_contract") => {}
+            None => attrs.push(attr),
+        }
+    }
+    let before = diags.len();
+    let mut checker = expr::Checker::new(env, diags, sig.ret.clone());
+    for (name, ty) in &sig.params {
+        if let Some(name) = name {
+            checker.bind(&name.to_string(), ty.clone());
+        }
+    }
+    let body = checker.kernel_body(&f.block, &sig.ret);
+    let stub = sig_errors || diags.len() > before;
+    ir::Kernel {
+        attrs,
+        vis: f.vis,
+        sig: sig.rewritten,
+        contract,
+        body,
+        stub,
+    }
+}

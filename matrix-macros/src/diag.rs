@@ -1,0 +1,239 @@
+//! Every message the macro can produce, worded as Clang words it, and the
+//! collector that reports all of a block's errors together.
+//!
+//! Clang's `(aka '...')` parts are left out; types are spelled by
+//! [`crate::types`]. Messages that Clang has no text for (the DSL's own
+//! syntax) are marked as ours.
+
+use crate::types::{MatTy, Ty};
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use std::fmt::Display;
+
+/// A source range: the first and last token of a construct.
+///
+/// Stable Rust cannot join spans, but `compile_error!` emitted with a start
+/// and an end span underlines the whole range.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Loc {
+    pub(crate) start: Span,
+    pub(crate) end: Span,
+}
+
+impl Loc {
+    pub(crate) fn of(node: &impl ToTokens) -> Loc {
+        let mut tokens = node.to_token_stream().into_iter();
+        let Some(first) = tokens.next() else {
+            return Loc::from(Span::call_site());
+        };
+        let start = first.span();
+        let end = tokens.last().map_or(start, |t| t.span());
+        Loc { start, end }
+    }
+
+    pub(crate) fn to(self, other: Loc) -> Loc {
+        Loc {
+            start: self.start,
+            end: other.end,
+        }
+    }
+}
+
+impl From<Span> for Loc {
+    fn from(span: Span) -> Loc {
+        Loc {
+            start: span,
+            end: span,
+        }
+    }
+}
+
+/// The errors of one macro invocation.
+#[derive(Default)]
+pub(crate) struct Diagnostics {
+    errors: Vec<syn::Error>,
+}
+
+impl Diagnostics {
+    pub(crate) fn error(&mut self, loc: Loc, message: impl Display) {
+        self.errors.push(error_at(loc, message));
+    }
+
+    pub(crate) fn push(&mut self, error: syn::Error) {
+        self.errors.push(error);
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.errors.len()
+    }
+
+    pub(crate) fn to_compile_errors(&self) -> TokenStream {
+        self.errors
+            .iter()
+            .map(syn::Error::to_compile_error)
+            .collect()
+    }
+}
+
+/// An error underlining `loc` from its first to its last token.
+pub(crate) fn error_at(loc: Loc, message: impl Display) -> syn::Error {
+    // syn spans an error built from tokens from the first token to the last.
+    let mut start = proc_macro2::Punct::new('<', proc_macro2::Spacing::Alone);
+    start.set_span(loc.start);
+    let mut end = proc_macro2::Punct::new('>', proc_macro2::Spacing::Alone);
+    end.set_span(loc.end);
+    let tokens: TokenStream = [
+        proc_macro2::TokenTree::Punct(start),
+        proc_macro2::TokenTree::Punct(end),
+    ]
+    .into_iter()
+    .collect();
+    syn::Error::new_spanned(tokens, message)
+}
+
+// ---- Types and declarations -------------------------------------------------
+
+pub(crate) fn invalid_element_type(spelling: &str) -> String {
+    format!("invalid matrix element type '{spelling}'")
+}
+pub(crate) const ZERO_MATRIX_SIZE: &str = "zero matrix size";
+pub(crate) const ROW_SIZE_TOO_LARGE: &str = "matrix row size too large";
+pub(crate) const COLUMN_SIZE_TOO_LARGE: &str = "matrix column size too large";
+pub(crate) const REQUIRES_INTEGER_CONSTANT: &str =
+    "matrix_type attribute requires an integer constant";
+pub(crate) const REQUIRES_TWO_ARGUMENTS: &str =
+    "'matrix_type' attribute requires exactly 2 arguments";
+pub(crate) fn typedef_redefinition(new: &MatTy, old: &MatTy) -> String {
+    format!(
+        "typedef redefinition with different types ('{}' vs '{}')",
+        MatTy {
+            name: None,
+            ..new.clone()
+        },
+        MatTy {
+            name: None,
+            ..old.clone()
+        }
+    )
+}
+/// Ours: the DSL's declaration syntax.
+pub(crate) const EXPECTED_MATRIX_TYPE_ATTRIBUTE: &str =
+    "expected `__attribute__((matrix_type(ROWS, COLUMNS)))` after the typedef name";
+/// Ours: what a block may hold.
+pub(crate) const EXPECTED_ITEM: &str =
+    "expected a typedef, a `const` item or a kernel `fn` in `matrix!`";
+/// Ours: the contraction setting.
+pub(crate) fn unknown_fp_contract(mode: &str) -> String {
+    format!("unknown fp_contract mode '{mode}': expected 'fast' or 'off'")
+}
+
+// ---- Operators ---------------------------------------------------------------
+
+pub(crate) fn invalid_operands(lhs: &Ty, rhs: &Ty) -> String {
+    format!("invalid operands to binary expression ('{lhs}' and '{rhs}')")
+}
+pub(crate) fn invalid_unary_argument(ty: &Ty) -> String {
+    format!("invalid argument type '{ty}' to unary expression")
+}
+pub(crate) fn indirection_requires_pointer(ty: &Ty) -> String {
+    format!("indirection requires pointer operand ('{ty}' invalid)")
+}
+pub(crate) fn requires_scalar_condition(ty: &Ty) -> String {
+    format!("statement requires expression of scalar type ('{ty}' invalid)")
+}
+pub(crate) fn incompatible_operand_types(lhs: &Ty, rhs: &Ty) -> String {
+    format!("incompatible operand types ('{lhs}' and '{rhs}')")
+}
+pub(crate) const NOT_ASSIGNABLE: &str = "expression is not assignable";
+
+// ---- Conversions ---------------------------------------------------------------
+
+pub(crate) fn assigning(to: &Ty, from: &Ty) -> String {
+    format!("assigning to '{to}' from incompatible type '{from}'")
+}
+pub(crate) fn initializing(to: &Ty, from: &Ty) -> String {
+    format!("initializing '{to}' with an expression of incompatible type '{from}'")
+}
+pub(crate) fn returning(from: &Ty, to: &Ty) -> String {
+    format!("returning '{from}' from a function with incompatible result type '{to}'")
+}
+pub(crate) fn passing(from: &Ty, to: &Ty) -> String {
+    format!("passing '{from}' to parameter of incompatible type '{to}'")
+}
+pub(crate) fn cast_between_sizes(to: &Ty, from: &Ty) -> String {
+    format!("conversion between matrix types '{to}' and '{from}' of different size is not allowed")
+}
+pub(crate) fn cast_incompatible(matrix: &Ty, other: &Ty) -> String {
+    format!(
+        "conversion between matrix type '{matrix}' and incompatible type '{other}' is not allowed"
+    )
+}
+pub(crate) fn literal_changes_value(from: &str, to: &str, old: &str, new: &str) -> String {
+    format!("implicit conversion from '{from}' to '{to}' changes value from {old} to {new}")
+}
+pub(crate) fn literal_out_of_range(from: &str, to: &str) -> String {
+    format!("implicit conversion of out of range value from '{from}' to '{to}' is undefined")
+}
+
+// ---- Subscripts ----------------------------------------------------------------
+
+pub(crate) fn index_out_of_range(axis: Axis, bound: u64) -> String {
+    format!("matrix {axis} index is outside the allowed range [0, {bound})")
+}
+pub(crate) fn index_not_integer(axis: Axis) -> String {
+    format!("matrix {axis} index is not an integer")
+}
+pub(crate) const SINGLE_SUBSCRIPT: &str =
+    "single subscript expressions are not allowed for matrix values";
+pub(crate) const SEPARATED_SUBSCRIPTS: &str =
+    "matrix row and column subscripts cannot be separated by any expression";
+pub(crate) const ADDRESS_OF_ELEMENT: &str = "address of matrix element requested";
+
+/// Which subscript of `m[r][c]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Axis {
+    Row,
+    Column,
+}
+
+impl Display for Axis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Axis::Row => "row",
+            Axis::Column => "column",
+        })
+    }
+}
+
+// ---- Builtins ------------------------------------------------------------------
+
+pub(crate) fn argument_must_be_matrix(ordinal: &str, was: &Ty) -> String {
+    format!("{ordinal} argument must be a matrix (was '{was}')")
+}
+pub(crate) fn argument_must_be_element_pointer(ordinal: &str, was: &Ty) -> String {
+    format!("{ordinal} argument must be a pointer to a valid matrix element type (was '{was}')")
+}
+pub(crate) fn dimension_not_constant(axis: Axis) -> String {
+    format!("{axis} argument must be a constant unsigned integer expression")
+}
+pub(crate) fn dimension_out_of_range(axis: Axis) -> String {
+    format!("{axis} dimension is outside the allowed range [1, 1048575]")
+}
+pub(crate) const STRIDE_TOO_SMALL: &str = "stride must be greater or equal to the number of rows";
+pub(crate) const STORE_TO_READ_ONLY: &str = "cannot store matrix to read-only pointer";
+pub(crate) fn pointee_mismatch(pointee: &Ty, elem: &Ty) -> String {
+    format!(
+        "the pointee of the 2nd argument must match the element type of the 1st argument ('{pointee}' != '{elem}')"
+    )
+}
+pub(crate) fn too_few_arguments(expected: &str, have: usize) -> String {
+    format!("too few arguments to function call, expected {expected}, have {have}")
+}
+pub(crate) fn too_many_arguments(expected: &str, have: usize) -> String {
+    format!("too many arguments to function call, expected {expected}, have {have}")
+}
+pub(crate) fn unknown_builtin(name: &str) -> String {
+    format!("use of unknown builtin '{name}'")
+}
+/// Ours: a load needs to know its element type.
+pub(crate) const LOAD_SOURCE_UNKNOWN: &str = "1st argument must be a pointer to a valid matrix element type (was an expression of unknown type: pass a `&[T]`, `&mut [T]`, `[T; N]`, `Vec<T>` or `*const T` the kernel declares)";

@@ -1,0 +1,323 @@
+//! C-style casts `(NAME) expr` in kernel bodies.
+//!
+//! Rust has no such syntax, so before a body is parsed, every parenthesised
+//! type name followed by an operand is rewritten to `operand as NAME` inside
+//! an invisible group, which keeps C's precedence (a cast binds tighter than
+//! any binary operator) without adding parentheses rustc would lint.
+//! Whether `(x)` is a cast is decided as in C: by whether `x` names a type.
+
+use super::ctype;
+use proc_macro2::{Delimiter, Group, Ident, Spacing, TokenStream, TokenTree};
+use std::collections::HashSet;
+
+/// Rewrites every C-style cast in `tokens`. `type_names` are the block's
+/// typedef names; Rust primitives, C scalar spellings and `Matrix<..>` are
+/// always type names.
+pub(crate) fn rewrite(tokens: TokenStream, type_names: &HashSet<String>) -> TokenStream {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    rewrite_trees(&trees, type_names).into_iter().collect()
+}
+
+fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree> {
+    let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
+    let mut i = 0;
+    while i < trees.len() {
+        if let Some(ty) = cast_type_at(trees, i, out.last(), names) {
+            let end = operand_end(trees, i + 1, names);
+            if end > i + 1 {
+                let span = trees[i].span();
+                let mut inner = rewrite_trees(&trees[i + 1..end], names);
+                inner.push(TokenTree::Ident(Ident::new("as", span)));
+                inner.extend(ty);
+                let mut group = Group::new(Delimiter::None, inner.into_iter().collect());
+                group.set_span(span);
+                out.push(TokenTree::Group(group));
+                i = end;
+                continue;
+            }
+        }
+        out.push(match &trees[i] {
+            TokenTree::Group(g) => {
+                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                let mut new = Group::new(
+                    g.delimiter(),
+                    rewrite_trees(&inner, names).into_iter().collect(),
+                );
+                new.set_span(g.span());
+                TokenTree::Group(new)
+            }
+            other => other.clone(),
+        });
+        i += 1;
+    }
+    out
+}
+
+/// If `trees[i]` is a parenthesised type name in cast position, the Rust type.
+fn cast_type_at(
+    trees: &[TokenTree],
+    i: usize,
+    prev: Option<&TokenTree>,
+    names: &HashSet<String>,
+) -> Option<Vec<TokenTree>> {
+    let TokenTree::Group(group) = &trees[i] else {
+        return None;
+    };
+    if group.delimiter() != Delimiter::Parenthesis {
+        return None;
+    }
+    let cast_position = match prev {
+        None => true,
+        Some(TokenTree::Punct(p)) => p.as_char() != '.',
+        Some(TokenTree::Ident(id)) => {
+            matches!(
+                id.to_string().as_str(),
+                "return" | "break" | "in" | "if" | "while" | "match" | "else"
+            )
+        }
+        Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::None,
+        Some(TokenTree::Literal(_)) => false,
+    };
+    if !cast_position || !starts_operand(trees.get(i + 1), trees, i + 1, names) {
+        return None;
+    }
+    type_in_parens(group, names)
+}
+
+/// The Rust spelling of the type a parenthesised group names, if it names one.
+fn type_in_parens(group: &Group, names: &HashSet<String>) -> Option<Vec<TokenTree>> {
+    let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+    let span = group.span();
+    let words: Option<Vec<String>> = inner
+        .iter()
+        .map(|t| match t {
+            TokenTree::Ident(id) => Some(id.to_string()),
+            _ => None,
+        })
+        .collect();
+    if let Some(words) = words {
+        if let [single] = words.as_slice() {
+            if names.contains(single) || crate::types::Scalar::from_rust_name(single).is_some() {
+                return Some(vec![inner[0].clone()]);
+            }
+        }
+        if words.iter().all(|w| ctype::is_c_type_word(w)) {
+            let scalar = ctype::from_c_spelling(&words)?;
+            return Some(scalar.to_tokens(span).into_iter().collect());
+        }
+        return None;
+    }
+    // `Matrix<T, R, C>`
+    match inner.as_slice() {
+        [
+            TokenTree::Ident(id),
+            TokenTree::Punct(lt),
+            ..,
+            TokenTree::Punct(gt),
+        ] if id == "Matrix" && lt.as_char() == '<' && gt.as_char() == '>' => Some(inner),
+        _ => None,
+    }
+}
+
+fn starts_operand(
+    tree: Option<&TokenTree>,
+    trees: &[TokenTree],
+    at: usize,
+    names: &HashSet<String>,
+) -> bool {
+    match tree {
+        Some(TokenTree::Literal(_)) => true,
+        Some(TokenTree::Ident(id)) => !matches!(
+            id.to_string().as_str(),
+            "as" | "else"
+                | "in"
+                | "for"
+                | "if"
+                | "while"
+                | "loop"
+                | "match"
+                | "let"
+                | "fn"
+                | "return"
+        ),
+        Some(TokenTree::Group(g)) => match g.delimiter() {
+            Delimiter::Parenthesis | Delimiter::Bracket | Delimiter::None => true,
+            Delimiter::Brace => false,
+        },
+        Some(TokenTree::Punct(p)) => match p.as_char() {
+            '-' | '!' | '*' | '&' => {
+                // `&&` and `*=`-like pairs are binary operators, not prefixes.
+                p.spacing() == Spacing::Alone || operand_end(trees, at, names) > at
+            }
+            _ => false,
+        },
+        None => false,
+    }
+}
+
+/// The end (exclusive) of the unary expression starting at `start`.
+fn operand_end(trees: &[TokenTree], start: usize, names: &HashSet<String>) -> usize {
+    let mut j = start;
+    // Prefix operators.
+    while let Some(TokenTree::Punct(p)) = trees.get(j) {
+        match p.as_char() {
+            '-' | '!' | '*' => j += 1,
+            '&' => {
+                j += 1;
+                if let Some(TokenTree::Ident(id)) = trees.get(j) {
+                    if id == "mut" {
+                        j += 1;
+                    }
+                }
+            }
+            _ => return start,
+        }
+    }
+    // A nested cast takes the rest of the unary expression.
+    if let Some(TokenTree::Group(g)) = trees.get(j) {
+        if g.delimiter() == Delimiter::Parenthesis
+            && type_in_parens(g, names).is_some()
+            && starts_operand(trees.get(j + 1), trees, j + 1, names)
+        {
+            return operand_end(trees, j + 1, names);
+        }
+    }
+    // The primary expression.
+    match trees.get(j) {
+        Some(TokenTree::Literal(_)) | Some(TokenTree::Group(_)) => j += 1,
+        Some(TokenTree::Ident(_)) => {
+            j += 1;
+            loop {
+                if is_path_sep(trees, j) {
+                    j += 2;
+                    match trees.get(j) {
+                        Some(TokenTree::Ident(_)) => j += 1,
+                        Some(TokenTree::Punct(p)) if p.as_char() == '<' => {
+                            j = skip_angles(trees, j)
+                        }
+                        _ => return start,
+                    }
+                } else {
+                    break;
+                }
+            }
+            // A macro call `name!(...)`.
+            if let (Some(TokenTree::Punct(p)), Some(TokenTree::Group(_))) =
+                (trees.get(j), trees.get(j + 1))
+            {
+                if p.as_char() == '!' {
+                    j += 2;
+                }
+            }
+        }
+        _ => return start,
+    }
+    // Postfix: calls, indexing, fields, methods, `?`.
+    loop {
+        match trees.get(j) {
+            Some(TokenTree::Group(g))
+                if matches!(g.delimiter(), Delimiter::Parenthesis | Delimiter::Bracket) =>
+            {
+                j += 1
+            }
+            Some(TokenTree::Punct(p)) if p.as_char() == '?' => j += 1,
+            Some(TokenTree::Punct(p)) if p.as_char() == '.' && p.spacing() == Spacing::Alone => {
+                match trees.get(j + 1) {
+                    Some(TokenTree::Ident(_)) | Some(TokenTree::Literal(_)) => {
+                        j += 2;
+                        if is_path_sep(trees, j) {
+                            if let Some(TokenTree::Punct(p)) = trees.get(j + 2) {
+                                if p.as_char() == '<' {
+                                    j = skip_angles(trees, j + 2);
+                                }
+                            }
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    j
+}
+
+fn is_path_sep(trees: &[TokenTree], j: usize) -> bool {
+    matches!(
+        (trees.get(j), trees.get(j + 1)),
+        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+            if a.as_char() == ':' && a.spacing() == Spacing::Joint && b.as_char() == ':'
+    )
+}
+
+/// Skips `<...>` starting at the `<` at `j`; returns the index after `>`.
+fn skip_angles(trees: &[TokenTree], mut j: usize) -> usize {
+    let mut depth = 0usize;
+    while let Some(tree) = trees.get(j) {
+        if let TokenTree::Punct(p) = tree {
+            match p.as_char() {
+                '<' => depth += 1,
+                '>' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return j + 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        j += 1;
+    }
+    j
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rw(src: &str) -> String {
+        let names: HashSet<String> = ["m4x4_t".to_string()].into_iter().collect();
+        let out = rewrite(src.parse().unwrap(), &names);
+        // Show invisible groups as «...» to check precedence.
+        fn show(ts: TokenStream) -> String {
+            ts.into_iter()
+                .map(|t| match t {
+                    TokenTree::Group(g) if g.delimiter() == Delimiter::None => {
+                        format!("«{}»", show(g.stream()))
+                    }
+                    TokenTree::Group(g) => {
+                        let (o, c) = match g.delimiter() {
+                            Delimiter::Parenthesis => ("(", ")"),
+                            Delimiter::Bracket => ("[", "]"),
+                            _ => ("{", "}"),
+                        };
+                        format!("{o}{}{c}", show(g.stream()))
+                    }
+                    other => other.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+        show(out)
+    }
+
+    #[test]
+    fn casts_become_as() {
+        assert_eq!(rw("(m4x4_t) a * b"), "«a as m4x4_t» * b");
+        assert_eq!(rw("(float) x"), "«x as f32»");
+        assert_eq!(rw("(unsigned int) - x [1] [2]"), "«- x [1] [2] as u32»");
+        assert_eq!(
+            rw("(m4x4_t) (int) a.b(c)"),
+            "««a . b (c) as i32» as m4x4_t»"
+        );
+        assert_eq!(rw("f((double) y, 2)"), "f («y as f64» , 2)");
+    }
+
+    #[test]
+    fn leaves_rust_alone() {
+        assert_eq!(rw("(x) - y"), "(x) - y");
+        assert_eq!(rw("foo (a) + 1"), "foo (a) + 1");
+        assert_eq!(rw("x . (f32)"), "x . (f32)");
+        assert_eq!(rw("(f32)"), "(f32)");
+    }
+}

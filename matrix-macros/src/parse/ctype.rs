@@ -1,0 +1,89 @@
+//! C spellings of element types (`unsigned long long`, `int8_t`, `_Float16`).
+
+use crate::types::Scalar;
+
+/// The scalar a C type spelling names, on every target (`char` is `i8` and
+/// `long` is `i64`, as the contract fixes them).
+pub(crate) fn from_c_spelling(words: &[String]) -> Option<Scalar> {
+    let joined = words.join(" ");
+    Some(match joined.as_str() {
+        "float" => Scalar::F32,
+        "double" => Scalar::F64,
+        "_Float16" => Scalar::F16,
+        "char" | "signed char" | "int8_t" => Scalar::I8,
+        "unsigned char" | "uint8_t" => Scalar::U8,
+        "short" | "short int" | "signed short" | "signed short int" | "int16_t" => Scalar::I16,
+        "unsigned short" | "unsigned short int" | "uint16_t" => Scalar::U16,
+        "int" | "signed" | "signed int" | "int32_t" => Scalar::I32,
+        "unsigned" | "unsigned int" | "uint32_t" => Scalar::U32,
+        "long"
+        | "long int"
+        | "signed long"
+        | "signed long int"
+        | "long long"
+        | "long long int"
+        | "signed long long"
+        | "signed long long int"
+        | "int64_t" => Scalar::I64,
+        "unsigned long"
+        | "unsigned long int"
+        | "unsigned long long"
+        | "unsigned long long int"
+        | "uint64_t" => Scalar::U64,
+        _ => return None,
+    })
+}
+
+/// Words that can only be part of a C type spelling.
+pub(crate) fn is_c_type_word(word: &str) -> bool {
+    matches!(
+        word,
+        "float"
+            | "double"
+            | "char"
+            | "short"
+            | "int"
+            | "long"
+            | "signed"
+            | "unsigned"
+            | "_Float16"
+            | "_Bool"
+            | "__int128"
+            | "__fp16"
+            | "__bf16"
+            | "__float128"
+    ) || (word.ends_with("_t") && (word.starts_with("int") || word.starts_with("uint")))
+}
+
+/// A scalar spelled either way: a C spelling or a Rust primitive name.
+pub(crate) fn scalar_from_words(words: &[String]) -> Option<Scalar> {
+    if let [single] = words {
+        if let Some(s) = Scalar::from_rust_name(single) {
+            return Some(s);
+        }
+    }
+    from_c_spelling(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn c_spellings_follow_the_contract() {
+        assert_eq!(from_c_spelling(&words("char")), Some(Scalar::I8));
+        assert_eq!(from_c_spelling(&words("long")), Some(Scalar::I64));
+        assert_eq!(
+            from_c_spelling(&words("unsigned long long")),
+            Some(Scalar::U64)
+        );
+        assert_eq!(from_c_spelling(&words("unsigned")), Some(Scalar::U32));
+        assert_eq!(from_c_spelling(&words("uint16_t")), Some(Scalar::U16));
+        assert_eq!(from_c_spelling(&words("long double")), None);
+        assert_eq!(scalar_from_words(&words("f32")), Some(Scalar::F32));
+    }
+}

@@ -1,0 +1,405 @@
+//! Tokens to AST: the items of a `matrix!` block.
+//!
+//! A block holds typedefs (C's `typedef ELEM NAME __attribute__((matrix_type(R, C)));`
+//! or Rust's `type NAME = Matrix<T, R, C>;`), `const` items, kernels (`fn`
+//! items whose bodies may use C-style casts), and any other Rust item, which
+//! passes through untouched.
+
+mod ccast;
+pub(crate) mod ctype;
+
+use crate::diag::{self, Diagnostics, Loc};
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use std::collections::HashSet;
+use syn::parse::{ParseStream, Parser};
+use syn::{Attribute, Expr, Ident, Token, Visibility};
+
+/// A parsed `matrix!` block.
+pub(crate) struct Block {
+    /// `#![fp_contract(fast)]` and other inner attributes.
+    pub(crate) inner_attrs: Vec<Attribute>,
+    pub(crate) items: Vec<Item>,
+}
+
+pub(crate) enum Item {
+    Typedef(Typedef),
+    Const(syn::ItemConst),
+    Kernel(syn::ItemFn),
+    /// Any other Rust item, emitted as written.
+    Other(syn::Item),
+}
+
+/// `typedef ELEM NAME __attribute__((matrix_type(R, C)));`, or a plain scalar
+/// `typedef ELEM NAME;`.
+pub(crate) struct Typedef {
+    pub(crate) attrs: Vec<Attribute>,
+    pub(crate) vis: Visibility,
+    pub(crate) name: Ident,
+    pub(crate) elem: ElemSpelling,
+    /// The `matrix_type(R, C)` arguments; `None` for a scalar typedef.
+    pub(crate) dims: Option<Dims>,
+}
+
+pub(crate) struct Dims {
+    pub(crate) rows: Expr,
+    pub(crate) cols: Expr,
+}
+
+/// How a typedef spells its element type.
+pub(crate) struct ElemSpelling {
+    /// The words (`unsigned`, `long`) or the type's tokens, as written.
+    pub(crate) text: String,
+    /// The Rust type, when the spelling was a Rust type rather than C words.
+    pub(crate) rust_type: Option<syn::Type>,
+    pub(crate) words: Vec<String>,
+    pub(crate) loc: Loc,
+}
+
+/// Parses a block, recovering at item boundaries so every syntax error is
+/// reported; the items that did parse are returned too.
+pub(crate) fn parse_block(input: TokenStream, diags: &mut Diagnostics) -> Block {
+    let trees: Vec<TokenTree> = input.into_iter().collect();
+    let mut chunks = split_items(&trees);
+
+    let mut inner_attrs = Vec::new();
+    if let Some(first) = chunks.first() {
+        let parsed = Attribute::parse_inner.parse2(first.iter().cloned().collect());
+        if let Ok(attrs) = parsed {
+            if !attrs.is_empty() {
+                inner_attrs = attrs;
+                chunks.remove(0);
+            }
+        }
+    }
+    // Kernel bodies need the typedef names (C casts), so collect them first.
+    let type_names = typedef_names(&chunks);
+    let mut items = Vec::new();
+    for chunk in chunks {
+        let tokens: TokenStream = chunk.into_iter().collect();
+        match (|input: ParseStream| parse_item(input, &type_names)).parse2(tokens) {
+            Ok(item) => items.push(item),
+            Err(err) => diags.push(err),
+        }
+    }
+    Block { inner_attrs, items }
+}
+
+/// Splits the block at item boundaries: after a top-level `;` or a braced
+/// group that is not followed by `;`-terminated continuation (`else`).
+fn split_items(trees: &[TokenTree]) -> Vec<Vec<TokenTree>> {
+    let mut chunks = Vec::new();
+    let mut current = Vec::new();
+    let mut i = 0;
+    // Inner attributes come first, as their own chunk.
+    while let (
+        Some(TokenTree::Punct(hash)),
+        Some(TokenTree::Punct(bang)),
+        Some(TokenTree::Group(g)),
+    ) = (trees.get(i), trees.get(i + 1), trees.get(i + 2))
+    {
+        if hash.as_char() == '#' && bang.as_char() == '!' && g.delimiter() == Delimiter::Bracket {
+            current.extend_from_slice(&trees[i..i + 3]);
+            i += 3;
+        } else {
+            break;
+        }
+    }
+    if !current.is_empty() {
+        chunks.push(std::mem::take(&mut current));
+    }
+    while i < trees.len() {
+        let tree = &trees[i];
+        current.push(tree.clone());
+        let ends = match tree {
+            TokenTree::Punct(p) => p.as_char() == ';',
+            // A brace group ends an item unless it is a `const` initializer
+            // or a type (`= {`), which continue to a `;`.
+            TokenTree::Group(g) => g.delimiter() == Delimiter::Brace && !has_equals(&current),
+            _ => false,
+        };
+        if ends {
+            chunks.push(std::mem::take(&mut current));
+        }
+        i += 1;
+    }
+    if !current.is_empty() {
+        chunks.push(current);
+    }
+    chunks
+}
+
+fn has_equals(chunk: &[TokenTree]) -> bool {
+    chunk
+        .iter()
+        .any(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '='))
+}
+
+/// The names declared by `typedef ... NAME ...;` and `type NAME = ...;`.
+fn typedef_names(chunks: &[Vec<TokenTree>]) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for chunk in chunks {
+        let idents: Vec<String> = chunk
+            .iter()
+            .filter_map(|t| match t {
+                TokenTree::Ident(id) => Some(id.to_string()),
+                _ => None,
+            })
+            .collect();
+        if let Some(pos) = idents.iter().position(|w| w == "typedef") {
+            let before_attr = idents[pos + 1..]
+                .iter()
+                .take_while(|w| *w != "__attribute__");
+            if let Some(name) = before_attr.last() {
+                names.insert(name.clone());
+            }
+        } else if let Some(pos) = idents.iter().position(|w| w == "type") {
+            if let Some(name) = idents.get(pos + 1) {
+                names.insert(name.clone());
+            }
+        }
+    }
+    names
+}
+
+fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<Item> {
+    let attrs = input.call(Attribute::parse_outer)?;
+    let ahead = input.fork();
+    let _: Visibility = ahead.parse()?;
+    if ahead.peek(Ident) && ahead.fork().parse::<Ident>()? == "typedef" {
+        let vis: Visibility = input.parse()?;
+        let _typedef: Ident = input.parse()?;
+        return parse_typedef(input, attrs, vis).map(Item::Typedef);
+    }
+    if ahead.peek(Token![type]) {
+        let item: syn::ItemType = input.parse()?;
+        let mut item = item;
+        item.attrs.splice(0..0, attrs);
+        return Ok(match rust_typedef(&item) {
+            Some(typedef) => Item::Typedef(typedef),
+            None => Item::Other(syn::Item::Type(item)),
+        });
+    }
+    if ahead.peek(Token![const]) && !ahead.peek2(Token![fn]) && !ahead.peek2(Token![unsafe]) {
+        let mut item: syn::ItemConst = input.parse()?;
+        item.attrs.splice(0..0, attrs);
+        return Ok(Item::Const(item));
+    }
+    if ahead.peek(Token![fn])
+        || ahead.peek(Token![unsafe])
+        || ahead.peek(Token![const])
+        || ahead.peek(Token![extern])
+        || ahead.peek(Token![async])
+    {
+        let vis: Visibility = input.parse()?;
+        let sig: syn::Signature = input.parse()?;
+        let body: proc_macro2::Group = input.parse()?;
+        if body.delimiter() != Delimiter::Brace {
+            return Err(syn::Error::new(
+                body.span(),
+                "expected a function body `{ ... }`",
+            ));
+        }
+        let rewritten = ccast::rewrite(TokenStream::from(TokenTree::Group(body)), type_names);
+        let block: syn::Block = syn::parse2(rewritten)?;
+        return Ok(Item::Kernel(syn::ItemFn {
+            attrs,
+            vis,
+            modifiers: Default::default(),
+            sig,
+            block: Box::new(block),
+        }));
+    }
+    let mut item: syn::Item = input
+        .parse()
+        .map_err(|e| syn::Error::new(e.span(), diag::EXPECTED_ITEM))?;
+    if let Some(item_attrs) = item_attrs_mut(&mut item) {
+        item_attrs.splice(0..0, attrs);
+    }
+    Ok(Item::Other(item))
+}
+
+fn item_attrs_mut(item: &mut syn::Item) -> Option<&mut Vec<Attribute>> {
+    Some(match item {
+        syn::Item::Enum(i) => &mut i.attrs,
+        syn::Item::Fn(i) => &mut i.attrs,
+        syn::Item::Impl(i) => &mut i.attrs,
+        syn::Item::Mod(i) => &mut i.attrs,
+        syn::Item::Static(i) => &mut i.attrs,
+        syn::Item::Struct(i) => &mut i.attrs,
+        syn::Item::Trait(i) => &mut i.attrs,
+        syn::Item::Union(i) => &mut i.attrs,
+        syn::Item::Use(i) => &mut i.attrs,
+        syn::Item::Macro(i) => &mut i.attrs,
+        _ => return None,
+    })
+}
+
+/// `type NAME = Matrix<T, R, C>;` is a typedef in the Rust spelling.
+fn rust_typedef(item: &syn::ItemType) -> Option<Typedef> {
+    let syn::Type::Path(path) = &*item.ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Matrix" || path.qself.is_some() {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let args: Vec<&syn::GenericArgument> = args.args.iter().collect();
+    let [syn::GenericArgument::Type(elem), rows, cols] = args.as_slice() else {
+        return None;
+    };
+    Some(Typedef {
+        attrs: item.attrs.clone(),
+        vis: item.vis.clone(),
+        name: item.ident.clone(),
+        elem: elem_spelling_of_type(elem),
+        dims: Some(Dims {
+            rows: generic_expr(rows)?,
+            cols: generic_expr(cols)?,
+        }),
+    })
+}
+
+/// A const generic argument as an expression (`4`, `N`, `{ N + 1 }`).
+pub(crate) fn generic_expr(arg: &syn::GenericArgument) -> Option<Expr> {
+    match arg {
+        syn::GenericArgument::Const(expr) => Some(match expr {
+            Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                syn::Stmt::Expr(e, None) => e.clone(),
+                _ => expr.clone(),
+            },
+            _ => expr.clone(),
+        }),
+        // `N` parses as a type path.
+        syn::GenericArgument::Type(syn::Type::Path(p)) if p.qself.is_none() => {
+            Some(Expr::Path(syn::ExprPath {
+                attrs: vec![],
+                qself: None,
+                path: p.path.clone(),
+            }))
+        }
+        _ => None,
+    }
+}
+
+pub(crate) fn elem_spelling_of_type(ty: &syn::Type) -> ElemSpelling {
+    let text = quote::ToTokens::to_token_stream(ty)
+        .to_string()
+        .replace(" ", "");
+    let words = match ty {
+        syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+            vec![p.path.get_ident().unwrap().to_string()]
+        }
+        _ => Vec::new(),
+    };
+    ElemSpelling {
+        text,
+        rust_type: Some(ty.clone()),
+        words,
+        loc: Loc::of(ty),
+    }
+}
+
+fn parse_typedef(
+    input: ParseStream,
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+) -> syn::Result<Typedef> {
+    // Everything up to `__attribute__` or `;`: the element words, then the name.
+    let mut before: Vec<TokenTree> = Vec::new();
+    while !input.is_empty() && !input.peek(Token![;]) {
+        if input.peek(Ident) && input.fork().parse::<Ident>()? == "__attribute__" {
+            break;
+        }
+        before.push(input.parse()?);
+    }
+    let Some(TokenTree::Ident(name)) = before.pop() else {
+        return Err(input.error("expected the typedef's name before `__attribute__`"));
+    };
+    if before.is_empty() {
+        return Err(syn::Error::new(
+            name.span(),
+            "expected an element type before the typedef's name",
+        ));
+    }
+    let elem_tokens: TokenStream = before.iter().cloned().collect();
+    let all_words: Option<Vec<String>> = before
+        .iter()
+        .map(|t| match t {
+            TokenTree::Ident(id) => Some(id.to_string()),
+            _ => None,
+        })
+        .collect();
+    let elem = match all_words {
+        Some(words) if words.len() > 1 || words.iter().all(|w| ctype::is_c_type_word(w)) => {
+            ElemSpelling {
+                text: words.join(" "),
+                rust_type: None,
+                words,
+                loc: Loc::of(&elem_tokens),
+            }
+        }
+        _ => match syn::parse2::<syn::Type>(elem_tokens.clone()) {
+            Ok(ty) => elem_spelling_of_type(&ty),
+            Err(_) => ElemSpelling {
+                text: elem_tokens.to_string(),
+                rust_type: None,
+                words: Vec::new(),
+                loc: Loc::of(&elem_tokens),
+            },
+        },
+    };
+    let dims = if input.peek(Token![;]) {
+        None
+    } else {
+        let attr: Ident = input.parse()?;
+        Some(parse_attribute(input, Loc::of(&attr))?)
+    };
+    input.parse::<Token![;]>()?;
+    if !input.is_empty() {
+        return Err(input.error("expected `;` after the typedef"));
+    }
+    Ok(Typedef {
+        attrs,
+        vis,
+        name,
+        elem,
+        dims,
+    })
+}
+
+/// `((matrix_type(R, C)))` after `__attribute__`.
+fn parse_attribute(input: ParseStream, attr_loc: Loc) -> syn::Result<Dims> {
+    let wrong = |loc: Loc| diag::error_at(loc, diag::EXPECTED_MATRIX_TYPE_ATTRIBUTE);
+    let outer: proc_macro2::Group = input.parse().map_err(|_| wrong(attr_loc))?;
+    let inner = single_paren_group(outer.stream()).ok_or_else(|| wrong(Loc::of(&outer)))?;
+    let mut trees = inner.stream().into_iter();
+    let (Some(TokenTree::Ident(kind)), Some(TokenTree::Group(args)), None) =
+        (trees.next(), trees.next(), trees.next())
+    else {
+        return Err(wrong(Loc::of(&inner)));
+    };
+    if kind != "matrix_type" || args.delimiter() != Delimiter::Parenthesis {
+        return Err(wrong(Loc::of(&inner)));
+    }
+    let exprs =
+        syn::punctuated::Punctuated::<Expr, Token![,]>::parse_terminated.parse2(args.stream())?;
+    let mut exprs: Vec<Expr> = exprs.into_iter().collect();
+    match (exprs.pop(), exprs.pop(), exprs.is_empty()) {
+        (Some(cols), Some(rows), true) => Ok(Dims { rows, cols }),
+        _ => Err(diag::error_at(
+            Loc::of(&kind).to(Loc::from(args.span())),
+            diag::REQUIRES_TWO_ARGUMENTS,
+        )),
+    }
+}
+
+fn single_paren_group(stream: TokenStream) -> Option<proc_macro2::Group> {
+    let mut trees = stream.into_iter();
+    match (trees.next(), trees.next()) {
+        (Some(TokenTree::Group(g)), None) if g.delimiter() == Delimiter::Parenthesis => Some(g),
+        _ => None,
+    }
+}

@@ -1,0 +1,352 @@
+//! The types the checker reasons about, and how Clang spells them in messages.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote_spanned;
+use std::fmt;
+
+/// Clang's limit on each matrix dimension (2^20 - 1).
+pub(crate) const MAX_DIMENSION: u64 = 1_048_575;
+
+/// A Rust primitive scalar type the checker knows by name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub(crate) enum Scalar {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F16,
+    F32,
+    F64,
+    I128,
+    U128,
+    Isize,
+    Usize,
+    Bool,
+    Char,
+}
+
+impl Scalar {
+    /// The Rust spelling of a primitive type name, if it is one.
+    pub(crate) fn from_rust_name(name: &str) -> Option<Scalar> {
+        Some(match name {
+            "i8" => Scalar::I8,
+            "i16" => Scalar::I16,
+            "i32" => Scalar::I32,
+            "i64" => Scalar::I64,
+            "u8" => Scalar::U8,
+            "u16" => Scalar::U16,
+            "u32" => Scalar::U32,
+            "u64" => Scalar::U64,
+            "f16" => Scalar::F16,
+            "f32" => Scalar::F32,
+            "f64" => Scalar::F64,
+            "i128" => Scalar::I128,
+            "u128" => Scalar::U128,
+            "isize" => Scalar::Isize,
+            "usize" => Scalar::Usize,
+            "bool" => Scalar::Bool,
+            "char" => Scalar::Char,
+            _ => return None,
+        })
+    }
+
+    /// Whether a matrix may hold this type (the contract's element types).
+    pub(crate) fn is_element(self) -> bool {
+        !matches!(
+            self,
+            Scalar::I128
+                | Scalar::U128
+                | Scalar::Isize
+                | Scalar::Usize
+                | Scalar::Bool
+                | Scalar::Char
+        )
+    }
+
+    pub(crate) fn is_float(self) -> bool {
+        matches!(self, Scalar::F16 | Scalar::F32 | Scalar::F64)
+    }
+
+    pub(crate) fn is_integer(self) -> bool {
+        !self.is_float() && !matches!(self, Scalar::Bool | Scalar::Char)
+    }
+
+    pub(crate) fn is_signed(self) -> bool {
+        matches!(
+            self,
+            Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 | Scalar::I128 | Scalar::Isize
+        )
+    }
+
+    /// Width in bits (usize and isize are taken as 64-bit, the host's width).
+    pub(crate) fn bits(self) -> u32 {
+        match self {
+            Scalar::I8 | Scalar::U8 | Scalar::Bool => 8,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 => 16,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 | Scalar::Char => 32,
+            Scalar::I64 | Scalar::U64 | Scalar::F64 | Scalar::Isize | Scalar::Usize => 64,
+            Scalar::I128 | Scalar::U128 => 128,
+        }
+    }
+
+    /// The name Clang prints; a type with no C name is spelled as Rust writes it.
+    pub(crate) fn c_name(self) -> &'static str {
+        match self {
+            Scalar::I8 => "signed char",
+            Scalar::I16 => "short",
+            Scalar::I32 => "int",
+            Scalar::I64 => "long",
+            Scalar::U8 => "unsigned char",
+            Scalar::U16 => "unsigned short",
+            Scalar::U32 => "unsigned int",
+            Scalar::U64 => "unsigned long",
+            Scalar::F16 => "_Float16",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+            Scalar::I128 => "i128",
+            Scalar::U128 => "u128",
+            Scalar::Isize => "isize",
+            Scalar::Usize => "usize",
+            Scalar::Bool => "bool",
+            Scalar::Char => "char",
+        }
+    }
+
+    /// The Rust type, as tokens carrying `span`.
+    pub(crate) fn to_tokens(self, span: Span) -> TokenStream {
+        match self {
+            Scalar::F16 => quote_spanned!(span=> ::matrix_core::f16),
+            _ => {
+                let ident = syn::Ident::new(self.rust_name(), span);
+                quote_spanned!(span=> #ident)
+            }
+        }
+    }
+
+    pub(crate) fn rust_name(self) -> &'static str {
+        match self {
+            Scalar::I8 => "i8",
+            Scalar::I16 => "i16",
+            Scalar::I32 => "i32",
+            Scalar::I64 => "i64",
+            Scalar::U8 => "u8",
+            Scalar::U16 => "u16",
+            Scalar::U32 => "u32",
+            Scalar::U64 => "u64",
+            Scalar::F16 => "f16",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+            Scalar::I128 => "i128",
+            Scalar::U128 => "u128",
+            Scalar::Isize => "isize",
+            Scalar::Usize => "usize",
+            Scalar::Bool => "bool",
+            Scalar::Char => "char",
+        }
+    }
+}
+
+/// A matrix type: element, shape, and the typedef name it was reached through.
+///
+/// Two matrix types are the same type when element and shape agree; the name
+/// only decides how a message spells it.
+#[derive(Clone, Debug)]
+pub(crate) struct MatTy {
+    pub(crate) elem: Scalar,
+    pub(crate) rows: u64,
+    pub(crate) cols: u64,
+    pub(crate) name: Option<String>,
+}
+
+impl MatTy {
+    pub(crate) fn unnamed(elem: Scalar, rows: u64, cols: u64) -> MatTy {
+        MatTy {
+            elem,
+            rows,
+            cols,
+            name: None,
+        }
+    }
+
+    pub(crate) fn same_type(&self, other: &MatTy) -> bool {
+        self.elem == other.elem && self.rows == other.rows && self.cols == other.cols
+    }
+
+    pub(crate) fn same_shape(&self, other: &MatTy) -> bool {
+        self.rows == other.rows && self.cols == other.cols
+    }
+
+    /// `::matrix_core::Matrix<T, R, C>` as tokens.
+    pub(crate) fn to_tokens(&self, span: Span) -> TokenStream {
+        let elem = self.elem.to_tokens(span);
+        let rows = usize_lit(self.rows, span);
+        let cols = usize_lit(self.cols, span);
+        quote_spanned!(span=> ::matrix_core::Matrix<#elem, #rows, #cols>)
+    }
+}
+
+/// A `usize` literal with a span.
+pub(crate) fn usize_lit(value: u64, span: Span) -> proc_macro2::Literal {
+    let mut lit = proc_macro2::Literal::usize_unsuffixed(value as usize);
+    lit.set_span(span);
+    lit
+}
+
+impl fmt::Display for MatTy {
+    /// Clang's spelling: the typedef name, or the bare attribute form.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.name {
+            Some(name) => f.write_str(name),
+            None => write!(
+                f,
+                "{} __attribute__((matrix_type({}, {})))",
+                self.elem.c_name(),
+                self.rows,
+                self.cols
+            ),
+        }
+    }
+}
+
+/// What a sequence of elements is, for loads and stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SeqKind {
+    /// `[T]` behind a reference, or `Vec<T>` / `[T; N]` reached through one.
+    Slice,
+    /// `[T; N]` held by value.
+    Array,
+    /// `Vec<T>` held by value.
+    Vec,
+}
+
+/// The type of an expression, as far as the checker can tell.
+#[derive(Clone, Debug)]
+pub(crate) enum Ty {
+    Matrix(MatTy),
+    Scalar(Scalar),
+    /// An unsuffixed integer literal (C's `int`, or `long` when it does not fit).
+    IntLiteral,
+    /// An unsuffixed float literal (C's `double`).
+    FloatLiteral,
+    /// A sequence of elements: `&[T]`, `&mut [T]`, `[T; N]`, `Vec<T>`.
+    Seq {
+        elem: Box<Ty>,
+        kind: SeqKind,
+        mutable: bool,
+    },
+    /// A raw pointer `*const T` / `*mut T`.
+    Ptr {
+        elem: Box<Ty>,
+        mutable: bool,
+    },
+    /// A reference to a non-sequence `&T` / `&mut T`.
+    Ref {
+        inner: Box<Ty>,
+        mutable: bool,
+    },
+    Unit,
+    /// A type the checker does not model, with its Rust spelling when known.
+    Other(Option<String>),
+    /// The type of an expression that already has an error: never reported again.
+    Error,
+}
+
+impl Ty {
+    pub(crate) fn unknown() -> Ty {
+        Ty::Other(None)
+    }
+
+    pub(crate) fn is_matrix(&self) -> bool {
+        matches!(self, Ty::Matrix(_))
+    }
+
+    pub(crate) fn is_error(&self) -> bool {
+        matches!(self, Ty::Error)
+    }
+
+    /// A value that can meet a matrix as its scalar operand: a known scalar,
+    /// a literal, or a value of a type the checker does not model (converted
+    /// with `as` semantics; rustc rejects it if it is not a number).
+    pub(crate) fn is_scalar_like(&self) -> bool {
+        match self {
+            Ty::Scalar(s) => *s != Scalar::Char,
+            Ty::IntLiteral | Ty::FloatLiteral | Ty::Other(None) => true,
+            _ => false,
+        }
+    }
+
+    /// A value known to be an integer (for indices).
+    pub(crate) fn is_integer_like(&self) -> bool {
+        match self {
+            Ty::Scalar(s) => s.is_integer(),
+            Ty::IntLiteral | Ty::Other(None) | Ty::Error => true,
+            _ => false,
+        }
+    }
+
+    /// The element of a sequence, pointer, or reference to a sequence.
+    pub(crate) fn pointee(&self) -> Option<(&Ty, bool, bool)> {
+        match self {
+            Ty::Seq { elem, mutable, .. } => Some((elem, *mutable, false)),
+            Ty::Ptr { elem, mutable } => Some((elem, *mutable, true)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    /// The spelling used inside `'...'` in messages.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Matrix(m) => m.fmt(f),
+            Ty::Scalar(s) => f.write_str(s.c_name()),
+            Ty::IntLiteral => f.write_str("int"),
+            Ty::FloatLiteral => f.write_str("double"),
+            Ty::Seq {
+                elem,
+                kind,
+                mutable,
+            } => match kind {
+                SeqKind::Slice if *mutable => write!(f, "&mut [{}]", RustSpelling(elem)),
+                SeqKind::Slice => write!(f, "&[{}]", RustSpelling(elem)),
+                SeqKind::Array => write!(f, "[{}; _]", RustSpelling(elem)),
+                SeqKind::Vec => write!(f, "Vec<{}>", RustSpelling(elem)),
+            },
+            Ty::Ptr { elem, mutable } => {
+                write!(
+                    f,
+                    "*{} {}",
+                    if *mutable { "mut" } else { "const" },
+                    RustSpelling(elem)
+                )
+            }
+            Ty::Ref { inner, mutable } => {
+                write!(
+                    f,
+                    "&{}{}",
+                    if *mutable { "mut " } else { "" },
+                    RustSpelling(inner)
+                )
+            }
+            Ty::Unit => f.write_str("()"),
+            Ty::Other(Some(s)) => f.write_str(s),
+            Ty::Other(None) | Ty::Error => f.write_str("_"),
+        }
+    }
+}
+
+/// A type inside a Rust type constructor: scalars by their Rust names.
+struct RustSpelling<'a>(&'a Ty);
+
+impl fmt::Display for RustSpelling<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Ty::Scalar(s) => f.write_str(s.rust_name()),
+            other => other.fmt(f),
+        }
+    }
+}
