@@ -105,7 +105,7 @@
 //!
 //! # Features
 //!
-//! * `macros` (default): re-exports the [`matrix!`](macro@matrix) macro.
+//! * `macros` (default): re-exports the `matrix!` macro, the kernel DSL.
 //! * `f16`: `half::f16` as an element type.
 //! * `force-scalar`: the portable scalar backend whatever the target
 //!   supports; [`BACKEND`] names the backend compiled in.

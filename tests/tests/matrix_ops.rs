@@ -1,0 +1,336 @@
+//! The `std::ops` impls of `Matrix` against the scalar reference, over every
+//! element type and a spread of shapes, plus wrapping and the summation
+//! order of the product.
+
+use std::ops::{Add, Mul, Sub};
+
+use matrix_core::Matrix;
+use matrix_tests::{Rng, Scalar, assert_same, elementwise, matmul, scalar_with, with_scalar};
+
+// ---------------------------------------------------------------------------
+// Every operator against the reference
+
+/// `s + m`, `s - m`, `s * m` exist for each concrete element type only; this
+/// bound names them for a generic test.
+trait ScalarLhs<const R: usize, const C: usize>:
+    Scalar
+    + Add<Matrix<Self, R, C>, Output = Matrix<Self, R, C>>
+    + Sub<Matrix<Self, R, C>, Output = Matrix<Self, R, C>>
+    + Mul<Matrix<Self, R, C>, Output = Matrix<Self, R, C>>
+    + for<'a> Add<&'a Matrix<Self, R, C>, Output = Matrix<Self, R, C>>
+    + for<'a> Sub<&'a Matrix<Self, R, C>, Output = Matrix<Self, R, C>>
+    + for<'a> Mul<&'a Matrix<Self, R, C>, Output = Matrix<Self, R, C>>
+{
+}
+
+impl<T, const R: usize, const C: usize> ScalarLhs<R, C> for T where
+    T: Scalar
+        + Add<Matrix<T, R, C>, Output = Matrix<T, R, C>>
+        + Sub<Matrix<T, R, C>, Output = Matrix<T, R, C>>
+        + Mul<Matrix<T, R, C>, Output = Matrix<T, R, C>>
+        + for<'a> Add<&'a Matrix<T, R, C>, Output = Matrix<T, R, C>>
+        + for<'a> Sub<&'a Matrix<T, R, C>, Output = Matrix<T, R, C>>
+        + for<'a> Mul<&'a Matrix<T, R, C>, Output = Matrix<T, R, C>>
+{
+}
+
+/// Element-wise `+ -`, the four scalar forms on the right, the three on
+/// the left, and the compound assignments, by value and by reference.
+#[allow(clippy::op_ref)]
+fn check_elementwise<T: ScalarLhs<R, C>, const R: usize, const C: usize>(rng: &mut Rng) {
+    let name = format!("{} {R}x{C}", T::C_NAME);
+    let a = rng.vec::<T>(R * C);
+    let b = rng.vec::<T>(R * C);
+    let s = rng.scalar::<T>();
+    let d = rng.nonzero::<T>();
+    let ma = Matrix::<T, R, C>::from_column_major(&a);
+    let mb = Matrix::<T, R, C>::from_column_major(&b);
+
+    let sum = elementwise(&a, &b, T::ref_add);
+    let diff = elementwise(&a, &b, T::ref_sub);
+    assert_same((ma + mb).as_slice(), &sum, &format!("{name}: a + b"));
+    assert_same((&ma + &mb).as_slice(), &sum, &format!("{name}: &a + &b"));
+    assert_same((ma + &mb).as_slice(), &sum, &format!("{name}: a + &b"));
+    assert_same((&ma + mb).as_slice(), &sum, &format!("{name}: &a + b"));
+    assert_same((ma - mb).as_slice(), &diff, &format!("{name}: a - b"));
+    assert_same((&ma - &mb).as_slice(), &diff, &format!("{name}: &a - &b"));
+    assert_same((ma - &mb).as_slice(), &diff, &format!("{name}: a - &b"));
+    assert_same((&ma - mb).as_slice(), &diff, &format!("{name}: &a - b"));
+
+    let plus_s = with_scalar(&a, s, T::ref_add);
+    let minus_s = with_scalar(&a, s, T::ref_sub);
+    let times_s = with_scalar(&a, s, T::ref_mul);
+    let div_d = with_scalar(&a, d, T::ref_div);
+    assert_same((ma + s).as_slice(), &plus_s, &format!("{name}: a + s"));
+    assert_same((ma - s).as_slice(), &minus_s, &format!("{name}: a - s"));
+    assert_same((ma * s).as_slice(), &times_s, &format!("{name}: a * s"));
+    assert_same((ma / d).as_slice(), &div_d, &format!("{name}: a / s"));
+    assert_same((&ma + s).as_slice(), &plus_s, &format!("{name}: &a + s"));
+    assert_same((&ma - s).as_slice(), &minus_s, &format!("{name}: &a - s"));
+    assert_same((&ma * s).as_slice(), &times_s, &format!("{name}: &a * s"));
+    assert_same((&ma / d).as_slice(), &div_d, &format!("{name}: &a / s"));
+
+    let s_plus = scalar_with(s, &a, T::ref_add);
+    let s_minus = scalar_with(s, &a, T::ref_sub);
+    let s_times = scalar_with(s, &a, T::ref_mul);
+    assert_same((s + ma).as_slice(), &s_plus, &format!("{name}: s + a"));
+    assert_same((s - ma).as_slice(), &s_minus, &format!("{name}: s - a"));
+    assert_same((s * ma).as_slice(), &s_times, &format!("{name}: s * a"));
+    assert_same((s + &ma).as_slice(), &s_plus, &format!("{name}: s + &a"));
+    assert_same((s - &ma).as_slice(), &s_minus, &format!("{name}: s - &a"));
+    assert_same((s * &ma).as_slice(), &s_times, &format!("{name}: s * &a"));
+
+    let mut m = ma;
+    m += mb;
+    assert_same(m.as_slice(), &sum, &format!("{name}: a += b"));
+    let mut m = ma;
+    m += &mb;
+    assert_same(m.as_slice(), &sum, &format!("{name}: a += &b"));
+    let mut m = ma;
+    m -= mb;
+    assert_same(m.as_slice(), &diff, &format!("{name}: a -= b"));
+    let mut m = ma;
+    m -= &mb;
+    assert_same(m.as_slice(), &diff, &format!("{name}: a -= &b"));
+    let mut m = ma;
+    m += s;
+    assert_same(m.as_slice(), &plus_s, &format!("{name}: a += s"));
+    let mut m = ma;
+    m -= s;
+    assert_same(m.as_slice(), &minus_s, &format!("{name}: a -= s"));
+    let mut m = ma;
+    m *= s;
+    assert_same(m.as_slice(), &times_s, &format!("{name}: a *= s"));
+    let mut m = ma;
+    m /= d;
+    assert_same(m.as_slice(), &div_d, &format!("{name}: a /= s"));
+}
+
+/// The product `Matrix<T, R, K> * Matrix<T, K, C>` in all reference forms.
+#[allow(clippy::op_ref)]
+fn check_product<T: Scalar, const R: usize, const K: usize, const C: usize>(rng: &mut Rng) {
+    let name = format!("{} {R}x{K} * {K}x{C}", T::C_NAME);
+    let a = rng.vec::<T>(R * K);
+    let b = rng.vec::<T>(K * C);
+    let ma = Matrix::<T, R, K>::from_column_major(&a);
+    let mb = Matrix::<T, K, C>::from_column_major(&b);
+    let expected = matmul(&a, &b, R, K, C);
+    let p: Matrix<T, R, C> = ma * mb;
+    assert_same(p.as_slice(), &expected, &name);
+    assert_same((&ma * &mb).as_slice(), &expected, &format!("{name} (&, &)"));
+    assert_same((ma * &mb).as_slice(), &expected, &format!("{name} (_, &)"));
+    assert_same((&ma * mb).as_slice(), &expected, &format!("{name} (&, _)"));
+}
+
+/// `a *= b` with a square `b` keeps `a`'s type and equals `a * b`.
+fn check_mul_assign<T: Scalar, const R: usize, const C: usize>(rng: &mut Rng) {
+    let name = format!("{} {R}x{C} *= {C}x{C}", T::C_NAME);
+    let a = rng.vec::<T>(R * C);
+    let b = rng.vec::<T>(C * C);
+    let expected = matmul(&a, &b, R, C, C);
+    let mut m = Matrix::<T, R, C>::from_column_major(&a);
+    let mb = Matrix::<T, C, C>::from_column_major(&b);
+    m *= mb;
+    assert_same(m.as_slice(), &expected, &name);
+    let mut m = Matrix::<T, R, C>::from_column_major(&a);
+    m *= &mb;
+    assert_same(m.as_slice(), &expected, &format!("{name} (&)"));
+}
+
+/// Every operator on every shape of the brief, for one element type.
+fn check_all_ops<T>(seed: u64)
+where
+    T: ScalarLhs<1, 5>
+        + ScalarLhs<5, 1>
+        + ScalarLhs<3, 5>
+        + ScalarLhs<7, 7>
+        + ScalarLhs<13, 9>
+        + ScalarLhs<16, 16>,
+{
+    let mut rng = Rng::new(seed);
+    for _ in 0..4 {
+        check_elementwise::<T, 1, 5>(&mut rng);
+        check_elementwise::<T, 5, 1>(&mut rng);
+        check_elementwise::<T, 3, 5>(&mut rng);
+        check_elementwise::<T, 7, 7>(&mut rng);
+        check_elementwise::<T, 13, 9>(&mut rng);
+        check_elementwise::<T, 16, 16>(&mut rng);
+
+        check_product::<T, 1, 1, 1>(&mut rng);
+        check_product::<T, 1, 5, 1>(&mut rng);
+        check_product::<T, 5, 1, 5>(&mut rng);
+        check_product::<T, 1, 5, 3>(&mut rng);
+        check_product::<T, 5, 3, 1>(&mut rng);
+        check_product::<T, 3, 5, 2>(&mut rng);
+        check_product::<T, 7, 7, 7>(&mut rng);
+        check_product::<T, 13, 9, 13>(&mut rng);
+        check_product::<T, 9, 13, 9>(&mut rng);
+        check_product::<T, 16, 16, 16>(&mut rng);
+        check_product::<T, 2, 17, 3>(&mut rng);
+
+        check_mul_assign::<T, 1, 5>(&mut rng);
+        check_mul_assign::<T, 7, 7>(&mut rng);
+        check_mul_assign::<T, 13, 9>(&mut rng);
+        check_mul_assign::<T, 16, 16>(&mut rng);
+    }
+}
+
+macro_rules! ops_tests {
+    ($($name:ident: $t:ty),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            check_all_ops::<$t>(stringify!($name).len() as u64 * 7919);
+        }
+    )*};
+}
+
+ops_tests!(
+    ops_i8: i8,
+    ops_i16: i16,
+    ops_i32: i32,
+    ops_i64: i64,
+    ops_u8: u8,
+    ops_u16: u16,
+    ops_u32: u32,
+    ops_u64: u64,
+    ops_f32: f32,
+    ops_f64: f64,
+);
+
+// ---------------------------------------------------------------------------
+// Clang's runtime results (catalog section H), outside the macro
+
+#[test]
+fn spec_examples() {
+    // H2: f2x3(10r+c) * f3x2(r+2c+1)
+    let a = Matrix::<f32, 2, 3>::from_fn(|r, c| (10 * r + c) as f32);
+    let b = Matrix::<f32, 3, 2>::from_fn(|r, c| (r + 2 * c + 1) as f32);
+    assert_eq!((a * b).to_rows(), [[8.0, 14.0], [68.0, 134.0]]);
+    // H6
+    let m = Matrix::<f32, 2, 2>::from_rows([[1.0, 2.0], [3.0, 4.0]]);
+    assert_eq!((m + 1.0).to_rows(), [[2.0, 3.0], [4.0, 5.0]]);
+    assert_eq!((10.0 - m).to_rows(), [[9.0, 8.0], [7.0, 6.0]]);
+    assert_eq!((m / 2.0).to_rows(), [[0.5, 1.0], [1.5, 2.0]]);
+    assert_eq!((m * 0.5).to_rows(), [[0.5, 1.0], [1.5, 2.0]]);
+    // H8: integer division truncates toward zero
+    let i = Matrix::<i32, 2, 2>::from_rows([[1, -1], [7, -7]]);
+    assert_eq!((i / 2).to_rows(), [[0, 0], [3, -3]]);
+}
+
+// ---------------------------------------------------------------------------
+// Integer wrapping
+
+#[test]
+fn integer_addition_wraps() {
+    let a = Matrix::<u8, 1, 1>::splat(200);
+    assert_eq!((a + 100)[(0, 0)], 44);
+    assert_eq!((a + Matrix::splat(100))[(0, 0)], 44);
+    let m = Matrix::<i32, 1, 2>::from_rows([[i32::MAX, i32::MIN]]);
+    // H14
+    assert_eq!(
+        (m + Matrix::from_rows([[1, -1]])).to_rows(),
+        [[i32::MIN, i32::MAX]]
+    );
+    assert_eq!((m * 2).to_rows(), [[-2, 0]]);
+    assert_eq!((m - 1).to_rows(), [[i32::MAX - 1, i32::MAX]]);
+    assert_eq!((0u32 - Matrix::<u32, 1, 1>::splat(1))[(0, 0)], u32::MAX);
+    let mut c = m;
+    c += 1;
+    c -= Matrix::splat(2);
+    assert_eq!(c.to_rows(), [[i32::MAX - 1, i32::MAX]]);
+}
+
+#[test]
+fn integer_product_wraps() {
+    // H12: unsigned char [[200, 100], [255, 0]]
+    let u = Matrix::<u8, 2, 2>::from_rows([[200, 100], [255, 0]]);
+    assert_eq!((u + u).to_rows(), [[144, 200], [254, 0]]);
+    assert_eq!((u * u).to_rows(), [[220, 32], [56, 156]]);
+    // H14: [INT_MAX, 1] * [1; 1]
+    let a = Matrix::<i32, 1, 2>::from_rows([[i32::MAX, 1]]);
+    let b = Matrix::<i32, 2, 1>::splat(1);
+    assert_eq!((a * b)[(0, 0)], i32::MIN);
+    // The products wrap too.
+    let big = Matrix::<i64, 1, 1>::splat(i64::MAX);
+    assert_eq!((big * big)[(0, 0)], 1);
+}
+
+#[test]
+fn integer_division_wraps_at_min_over_minus_one() {
+    let m = Matrix::<i8, 1, 2>::from_rows([[i8::MIN, 5]]);
+    assert_eq!((m / -1).to_rows(), [[i8::MIN, -5]]);
+}
+
+#[test]
+#[should_panic(expected = "divide by zero")]
+fn integer_division_by_zero_panics() {
+    let _ = Matrix::<i32, 2, 2>::splat(1) / 0;
+}
+
+#[test]
+#[should_panic(expected = "divide by zero")]
+fn integer_division_assign_by_zero_panics() {
+    let mut m = Matrix::<u16, 3, 1>::splat(1);
+    m /= 0;
+}
+
+#[test]
+fn float_division_by_zero_is_ieee() {
+    let m = Matrix::<f64, 1, 3>::from_rows([[1.0, -1.0, 0.0]]) / 0.0;
+    assert_eq!(m[(0, 0)], f64::INFINITY);
+    assert_eq!(m[(0, 1)], f64::NEG_INFINITY);
+    assert!(m[(0, 2)].is_nan());
+}
+
+// ---------------------------------------------------------------------------
+// Summation order of the product
+
+#[test]
+fn product_of_negative_zero_is_negative_zero() {
+    // H15: the sum starts at the first product, not at +0.0.
+    let p = Matrix::<f32, 1, 1>::splat(-0.0) * Matrix::<f32, 1, 1>::splat(1.0);
+    assert_eq!(p[(0, 0)].to_bits(), (-0.0f32).to_bits());
+    let p = Matrix::<f64, 1, 1>::splat(-0.0) * Matrix::<f64, 1, 1>::splat(1.0);
+    assert_eq!(p[(0, 0)].to_bits(), (-0.0f64).to_bits());
+    // and in a longer sum of negative zeros
+    let p = Matrix::<f64, 1, 3>::splat(-0.0) * Matrix::<f64, 3, 1>::splat(2.0);
+    assert_eq!(p[(0, 0)].to_bits(), (-0.0f64).to_bits());
+}
+
+#[test]
+fn product_sums_in_k_order() {
+    // H16: (1e20 + 1) - 1e20 == 0, left to right.
+    let a = Matrix::<f64, 1, 3>::from_rows([[1e20, 1.0, -1e20]]);
+    let ones = Matrix::<f64, 3, 1>::splat(1.0);
+    assert_eq!((a * ones)[(0, 0)], 0.0);
+    let a = Matrix::<f32, 1, 3>::from_rows([[1e20, 1.0, -1e20]]);
+    assert_eq!((a * Matrix::<f32, 3, 1>::splat(1.0))[(0, 0)], 0.0);
+    // Reversing the order would give 1.
+    let a = Matrix::<f64, 1, 3>::from_rows([[1e20, -1e20, 1.0]]);
+    assert_eq!((a * ones)[(0, 0)], 1.0);
+}
+
+#[test]
+fn product_is_not_fused() {
+    // H17: x = 1 + 2^-12; [1, x] * [-(1 + 2^-11); x]. x*x = 1 + 2^-11 + 2^-24
+    // rounds to 1 + 2^-11 in f32, so the unfused sum is exactly 0; an FMA
+    // would keep the 2^-24.
+    let x = 1.0f32 + 2f32.powi(-12);
+    let y = -(1.0f32 + 2f32.powi(-11));
+    let a = Matrix::<f32, 1, 2>::from_rows([[1.0, x]]);
+    let b = Matrix::<f32, 2, 1>::from_rows([[y], [x]]);
+    assert_eq!((a * b)[(0, 0)], 0.0);
+    // The case is sensitive: a fused multiply-add gives 2^-24.
+    assert_eq!(x.mul_add(x, y), 2f32.powi(-24));
+    // The same rows inside a bigger product, on every row and column.
+    let a = Matrix::<f32, 8, 2>::from_fn(|_, c| if c == 0 { 1.0 } else { x });
+    let b = Matrix::<f32, 2, 8>::from_fn(|r, _| if r == 0 { y } else { x });
+    assert_eq!(a * b, Matrix::zero());
+}
+
+#[test]
+fn product_with_empty_inner_dimension_is_zero() {
+    let a = Matrix::<f32, 3, 0>::zero();
+    let b = Matrix::<f32, 0, 2>::zero();
+    assert_eq!(a * b, Matrix::<f32, 3, 2>::zero());
+}
