@@ -406,3 +406,13 @@ mod tests {
         assert_eq!(convert::<u16, _>(false), 0);
     }
 }
+
+/// The type an invalid typedef names: the macro has already reported the
+/// typedef's error, and this stand-in keeps the rest of the block from
+/// producing further errors about it.
+#[derive(Clone, Copy, Debug)]
+pub struct InvalidMatrixType;
+
+/// C's `_Float16`, as the expansion names it.
+#[cfg(feature = "f16")]
+pub use half::f16;

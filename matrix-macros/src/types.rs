@@ -119,7 +119,7 @@ impl Scalar {
     /// The Rust type, as tokens carrying `span`.
     pub(crate) fn to_tokens(self, span: Span) -> TokenStream {
         match self {
-            Scalar::F16 => quote_spanned!(span=> ::matrix_core::f16),
+            Scalar::F16 => quote_spanned!(span=> ::matrix_core::private::f16),
             _ => {
                 let ident = syn::Ident::new(self.rust_name(), span);
                 quote_spanned!(span=> #ident)
