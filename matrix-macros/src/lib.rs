@@ -15,6 +15,9 @@ mod ir;
 mod parse;
 mod types;
 
+#[cfg(test)]
+mod fuzz_tests;
+
 /// Expands a block of matrix typedefs, constants and kernels. See `matrix_core::matrix`.
 #[proc_macro]
 pub fn matrix(input: proc_macro::TokenStream) -> proc_macro::TokenStream {

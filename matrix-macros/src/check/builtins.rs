@@ -1,6 +1,6 @@
 //! The specification's builtins and the RFC's older ones.
 
-use super::expr::{Checker, poisoned};
+use super::expr::Checker;
 use crate::consteval;
 use crate::diag::{self, Axis, Loc};
 use crate::ir::{ArithOp, Expr, ExprKind, Stride};
@@ -42,7 +42,7 @@ impl Checker<'_> {
         match name {
             "__builtin_matrix_transpose" => {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let ty = Ty::Matrix(MatTy::unnamed(ty.elem, ty.cols, ty.rows));
                 Expr::new(ExprKind::Transpose(Box::new(m)), ty, loc)
@@ -55,7 +55,7 @@ impl Checker<'_> {
             }
             "__builtin_matrix_insert" => {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let row = self.subscript(args[1], Axis::Row, ty.rows);
                 let col = self.subscript(args[2], Axis::Column, ty.cols);
@@ -65,7 +65,7 @@ impl Checker<'_> {
                 }
                 let value = self.to_element(value, args[3], ty.elem);
                 let (Some(row), Some(col), Some(value)) = (row, col, value) else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let kind = ExprKind::Insert {
                     matrix: Box::new(m),
@@ -77,12 +77,12 @@ impl Checker<'_> {
             }
             "__builtin_matrix_extract" => {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let row = self.subscript(args[1], Axis::Row, ty.rows);
                 let col = self.subscript(args[2], Axis::Column, ty.cols);
                 let (Some(row), Some(col)) = (row, col) else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let elem = ty.elem;
                 let kind = ExprKind::Element {
@@ -95,7 +95,7 @@ impl Checker<'_> {
             }
             "__builtin_matrix_scalar_multiply" => {
                 let Some((m, _)) = self.matrix_arg(args[0], "1st") else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let s = self.expr(args[1]);
                 self.matrix_arith(ArithOp::Mul, m, s, args[1], args[0], loc)
@@ -105,7 +105,7 @@ impl Checker<'_> {
                 let a = self.matrix_arg(args[0], "1st");
                 let b = self.matrix_arg(args[1], "2nd");
                 let (Some((a, _)), Some((b, _))) = (a, b) else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let op = match name {
                     "__builtin_matrix_add" => ArithOp::Add,
@@ -194,7 +194,7 @@ impl Checker<'_> {
         let (Some((elem, pointer)), Some(rows), Some(cols), Some(stride)) =
             (source, rows, cols, stride)
         else {
-            return poisoned(loc);
+            return self.poisoned(loc);
         };
         let to = MatTy::unnamed(elem, rows, cols);
         let ty = Ty::Matrix(to.clone());
@@ -214,10 +214,10 @@ impl Checker<'_> {
         let matrix = self.matrix_arg(args[0], "1st");
         let dst = self.expr(args[1]);
         let Some((matrix, ty)) = matrix else {
-            return poisoned(loc);
+            return self.poisoned(loc);
         };
         let pointer = match dst.ty.pointee() {
-            _ if dst.ty.is_error() => return poisoned(loc),
+            _ if dst.ty.is_error() => return self.poisoned(loc),
             Some((pointee, mutable, pointer)) => {
                 if !mutable {
                     return self.error(loc, diag::STORE_TO_READ_ONLY);
@@ -237,7 +237,7 @@ impl Checker<'_> {
             }
         };
         let Some(stride) = self.stride(args.get(2), ty.rows) else {
-            return poisoned(loc);
+            return self.poisoned(loc);
         };
         let kind = ExprKind::Store {
             matrix: Box::new(matrix),

@@ -15,12 +15,8 @@ pub(super) struct Checker<'a> {
     pub(super) diags: &'a mut Diagnostics,
     scopes: Vec<HashMap<String, Ty>>,
     ret: Ty,
-}
-
-/// An expression that already reported its error: typed `Error` so nothing
-/// about it is reported again.
-pub(super) fn poisoned(loc: Loc) -> Expr {
-    Expr::new(ExprKind::Verbatim(TokenStream::new()), Ty::Error, loc)
+    /// Some expression could not be typed: the kernel must become a stub.
+    pub(super) poisoned: bool,
 }
 
 /// Looks through parentheses and invisible groups.
@@ -39,6 +35,7 @@ impl<'a> Checker<'a> {
             diags,
             scopes: vec![HashMap::new()],
             ret,
+            poisoned: false,
         }
     }
 
@@ -54,7 +51,14 @@ impl<'a> Checker<'a> {
 
     pub(super) fn error(&mut self, loc: Loc, message: impl std::fmt::Display) -> Expr {
         self.diags.error(loc, message);
-        poisoned(loc)
+        self.poisoned(loc)
+    }
+
+    /// An expression that cannot be typed (its error is reported, or an
+    /// operand's was): typed `Error` so nothing about it is reported again.
+    pub(super) fn poisoned(&mut self, loc: Loc) -> Expr {
+        self.poisoned = true;
+        Expr::new(ExprKind::Verbatim(TokenStream::new()), Ty::Error, loc)
     }
 
     /// The body of a kernel; its tail expression is checked against `ret`.
@@ -507,7 +511,7 @@ impl<'a> Checker<'a> {
                 | B::ShrAssign(_)
         );
         if lhs.ty.is_error() || rhs.ty.is_error() {
-            return poisoned(loc);
+            return self.poisoned(loc);
         }
         if compound {
             return self.compound(b, lhs, rhs, loc);
@@ -571,7 +575,7 @@ impl<'a> Checker<'a> {
             },
             (Ty::Matrix(m), s) if s.is_scalar_like() => {
                 let Some(scalar) = self.to_element(rhs, rsrc, m.elem) else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let kind = ExprKind::WithScalar {
                     op,
@@ -583,7 +587,7 @@ impl<'a> Checker<'a> {
             }
             (s, Ty::Matrix(m)) if s.is_scalar_like() && op != ArithOp::Div => {
                 let Some(scalar) = self.to_element(lhs, lsrc, m.elem) else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let kind = ExprKind::WithScalar {
                     op,
@@ -648,7 +652,7 @@ impl<'a> Checker<'a> {
             let current = Expr::new(ExprKind::PlaceValue, lhs.ty.clone(), lhs.loc);
             let value = self.matrix_arith(op, current, rhs, &b.right, &b.left, loc);
             match &value.ty {
-                Ty::Error => return poisoned(loc),
+                Ty::Error => return self.poisoned(loc),
                 Ty::Matrix(result) if !result.same_type(&place_ty) => {
                     return self.error(loc, diag::assigning(&lhs.ty, &value.ty));
                 }
@@ -678,7 +682,7 @@ impl<'a> Checker<'a> {
         let lhs = self.expr(&a.left);
         let rhs = self.expr(&a.right);
         if lhs.ty.is_error() || rhs.ty.is_error() {
-            return poisoned(loc);
+            return self.poisoned(loc);
         }
         if let ExprKind::Element { base, .. } = &lhs.kind {
             if !base.is_place() {
@@ -701,7 +705,7 @@ impl<'a> Checker<'a> {
     fn unary(&mut self, u: &syn::ExprUnary, loc: Loc) -> Expr {
         let inner = self.expr(&u.expr);
         let ty = match (&u.op, &inner.ty) {
-            (_, Ty::Error) => return poisoned(loc),
+            (_, Ty::Error) => return self.poisoned(loc),
             (syn::UnOp::Deref(_), Ty::Matrix(_)) => {
                 return self.error(loc, diag::indirection_requires_pointer(&inner.ty));
             }
@@ -732,7 +736,7 @@ impl<'a> Checker<'a> {
                 let row = self.subscript(&inner.index, Axis::Row, m.rows);
                 let col = self.subscript(&i.index, Axis::Column, m.cols);
                 let (Some(row), Some(col)) = (row, col) else {
-                    return poisoned(loc);
+                    return self.poisoned(loc);
                 };
                 let kind = ExprKind::Element {
                     base: Box::new(base),
@@ -810,7 +814,7 @@ impl<'a> Checker<'a> {
         let inner = self.expr(&c.expr);
         let (target, tokens) = resolve_type(&c.ty, self.env, self.diags);
         match (inner.ty.clone(), target.clone()) {
-            (Ty::Error, _) | (_, Ty::Error) => poisoned(loc),
+            (Ty::Error, _) | (_, Ty::Error) => self.poisoned(loc),
             (Ty::Matrix(from), Ty::Matrix(to)) => {
                 if !from.same_shape(&to) {
                     return self.error(loc, diag::cast_between_sizes(&target, &inner.ty));
@@ -908,7 +912,7 @@ impl<'a> Checker<'a> {
             }
         }
         if !ok {
-            return poisoned(loc);
+            return self.poisoned(loc);
         }
         Expr::new(
             ExprKind::Call {

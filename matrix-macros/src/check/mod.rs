@@ -521,7 +521,7 @@ fn check_kernel(
         }
     }
     let body = checker.kernel_body(&f.block, &sig.ret);
-    let stub = sig_errors || diags.len() > before;
+    let stub = sig_errors || checker.poisoned || diags.len() > before;
     ir::Kernel {
         attrs,
         vis: f.vis,

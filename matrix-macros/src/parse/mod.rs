@@ -10,6 +10,7 @@ pub(crate) mod ctype;
 
 use crate::diag::{self, Diagnostics, Loc};
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use quote::ToTokens;
 use std::collections::HashSet;
 use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Expr, Ident, Token, Visibility};
@@ -315,8 +316,12 @@ fn parse_typedef(
         }
         before.push(input.parse()?);
     }
-    let Some(TokenTree::Ident(name)) = before.pop() else {
-        return Err(input.error("expected the typedef's name before `__attribute__`"));
+    let name = match before.pop() {
+        // `syn::Ident`'s parser refuses keywords, which cannot name a type.
+        Some(TokenTree::Ident(name)) if syn::parse2::<Ident>(name.to_token_stream()).is_ok() => {
+            name
+        }
+        _ => return Err(input.error("expected the typedef's name before `__attribute__`")),
     };
     if before.is_empty() {
         return Err(syn::Error::new(

@@ -1,0 +1,182 @@
+//! The front end never panics: random mutations of valid blocks (dropped,
+//! swapped and duplicated tokens, huge literals, nested groups) are fed to
+//! the expansion, which must return tokens that parse as Rust items, with a
+//! `compile_error!` among them where the input was wrong.
+//!
+//! `MATRIX_FUZZ_CASES` sets the number of cases (default 3000; CI runs 100000).
+
+use crate::expand::expand;
+use proc_macro2::{Delimiter, Group, Literal, Punct, Spacing, TokenStream, TokenTree};
+use proptest::prelude::*;
+
+const SEEDS: &[&str] = &[
+    r#"pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+       pub fn madd(a: m4x4_t, b: m4x4_t, c: m4x4_t) -> m4x4_t { a * b + c }"#,
+    r#"typedef double d2x3_t __attribute__((matrix_type(2, 3)));
+       typedef double d3x2_t __attribute__((matrix_type(3, 2)));
+       const N: usize = 2;
+       fn f(a: d2x3_t, s: f32, i: usize) -> d3x2_t {
+           let mut t = __builtin_matrix_transpose(a * s - 1);
+           t[i][1] += 2.0;
+           t[N][0] = t[0][1];
+           if t[0][0] > 0.5 { t } else { (d3x2_t) a.transpose() }
+       }"#,
+    r#"#![fp_contract(fast)]
+       typedef int i4_t __attribute__((matrix_type(N, 2 * 2)));
+       const N: usize = 4;
+       type m_t = Matrix<u8, 3, { N - 1 }>;
+       fn g(src: &[i32], dst: &mut [i32], k: i64) {
+           let m = __builtin_matrix_column_major_load(src, 4, 4, 5);
+           __builtin_matrix_column_major_store(m * m + k, dst, 4);
+           for j in 0..4 { let x = m[j][3 - j]; }
+       }"#,
+    r#"typedef unsigned long long u_t __attribute__((matrix_type(1, 7)));
+       fn h(x: u_t, p: *const u64) -> u64 {
+           let y = unsafe { __builtin_matrix_column_major_load(p, 1, 7) };
+           __builtin_matrix_extract(__builtin_matrix_insert(x + y, 0, 6, 300), 0, 6)
+       }"#,
+];
+
+/// One mutation of a flattened token list.
+#[derive(Clone, Debug)]
+enum Mutation {
+    Drop(usize),
+    Swap(usize),
+    Duplicate(usize),
+    HugeLiteral(usize),
+    Nest(usize, u8),
+    Insert(usize, char),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        any::<usize>().prop_map(Mutation::Drop),
+        any::<usize>().prop_map(Mutation::Swap),
+        any::<usize>().prop_map(Mutation::Duplicate),
+        any::<usize>().prop_map(Mutation::HugeLiteral),
+        (any::<usize>(), 0u8..3).prop_map(|(i, d)| Mutation::Nest(i, d)),
+        (
+            any::<usize>(),
+            prop::sample::select(vec![
+                '-', '*', '/', '[', ';', ',', '#', '&', '!', '<', '>', '='
+            ])
+        )
+            .prop_map(|(i, c)| Mutation::Insert(i, c)),
+    ]
+}
+
+/// Applies a mutation at a position of the token tree, recursing into the
+/// group that holds it, so mutations reach kernel bodies and attributes.
+fn apply(trees: &mut Vec<TokenTree>, m: &Mutation) {
+    if trees.is_empty() {
+        return;
+    }
+    let at = match m {
+        Mutation::Drop(i)
+        | Mutation::Swap(i)
+        | Mutation::Duplicate(i)
+        | Mutation::HugeLiteral(i)
+        | Mutation::Nest(i, _)
+        | Mutation::Insert(i, _) => *i,
+    };
+    let i = at % trees.len();
+    // Half the time, go inside a group instead of mutating at this level.
+    if let TokenTree::Group(g) = &trees[i] {
+        if (at / trees.len()) % 2 == 0 {
+            let mut inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            let shifted = shift(m, at / trees.len() / 2);
+            apply(&mut inner, &shifted);
+            let mut new = Group::new(g.delimiter(), inner.into_iter().collect());
+            new.set_span(g.span());
+            trees[i] = TokenTree::Group(new);
+            return;
+        }
+    }
+    match m {
+        Mutation::Drop(_) => {
+            trees.remove(i);
+        }
+        Mutation::Swap(_) => {
+            let j = (i + 1) % trees.len();
+            trees.swap(i, j);
+        }
+        Mutation::Duplicate(_) => {
+            let t = trees[i].clone();
+            trees.insert(i, t);
+        }
+        Mutation::HugeLiteral(_) => {
+            let lit = match at % 4 {
+                0 => Literal::u128_unsuffixed(u128::MAX),
+                1 => Literal::f64_unsuffixed(1.0e308),
+                2 => Literal::i64_suffixed(i64::MIN),
+                _ => Literal::u64_unsuffixed(1 << 40),
+            };
+            trees[i] = TokenTree::Literal(lit);
+        }
+        Mutation::Nest(_, depth) => {
+            let mut t = trees[i].clone();
+            for level in 0..=*depth {
+                let delim = [
+                    Delimiter::Parenthesis,
+                    Delimiter::Bracket,
+                    Delimiter::Brace,
+                    Delimiter::None,
+                ][usize::from(level) % 4];
+                t = TokenTree::Group(Group::new(delim, TokenStream::from(t)));
+            }
+            trees[i] = t;
+        }
+        Mutation::Insert(_, c) => {
+            let tree = match c {
+                '[' => TokenTree::Group(Group::new(Delimiter::Bracket, TokenStream::new())),
+                c => TokenTree::Punct(Punct::new(*c, Spacing::Alone)),
+            };
+            trees.insert(i, tree);
+        }
+    }
+}
+
+fn shift(m: &Mutation, at: usize) -> Mutation {
+    match m {
+        Mutation::Drop(_) => Mutation::Drop(at),
+        Mutation::Swap(_) => Mutation::Swap(at),
+        Mutation::Duplicate(_) => Mutation::Duplicate(at),
+        Mutation::HugeLiteral(_) => Mutation::HugeLiteral(at),
+        Mutation::Nest(_, d) => Mutation::Nest(at, *d),
+        Mutation::Insert(_, c) => Mutation::Insert(at, *c),
+    }
+}
+
+fn cases() -> u32 {
+    std::env::var("MATRIX_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000)
+}
+
+#[test]
+fn seeds_expand_without_errors() {
+    for seed in SEEDS {
+        let out = expand(seed.parse().unwrap()).to_string();
+        assert!(
+            !out.contains("compile_error"),
+            "seed reported an error: {out}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_blocks_never_panic(seed in 0..SEEDS.len(), mutations in prop::collection::vec(mutation(), 1..6)) {
+        let mut trees: Vec<TokenTree> = SEEDS[seed].parse::<TokenStream>().unwrap().into_iter().collect();
+        for m in &mutations {
+            apply(&mut trees, m);
+        }
+        let out = expand(trees.into_iter().collect());
+        // Whatever came in, what goes out is a list of items (with
+        // `compile_error!` invocations among them where the input was wrong).
+        prop_assert!(syn::parse2::<syn::File>(out.clone()).is_ok(), "output does not parse: {}", out);
+    }
+}
