@@ -110,8 +110,6 @@
 //! * `force-scalar`: the portable scalar backend whatever the target
 //!   supports; [`BACKEND`] names the backend compiled in.
 
-#![forbid(unsafe_op_in_unsafe_fn)]
-
 mod element;
 mod matrix;
 mod ops;
