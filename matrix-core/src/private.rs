@@ -337,6 +337,19 @@ pub fn convert<T, S: ConvertTo<T>>(s: S) -> T {
     s.convert()
 }
 
+// ---------------------------------------------------------------------------
+// Names the expansion spells
+
+/// The type an invalid typedef names: the macro has already reported the
+/// typedef's error, and this stand-in keeps the rest of the block from
+/// producing further errors about it.
+#[derive(Clone, Copy, Debug)]
+pub struct InvalidMatrixType;
+
+/// C's `_Float16`, as the expansion names it.
+#[cfg(feature = "f16")]
+pub use half::f16;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,13 +419,3 @@ mod tests {
         assert_eq!(convert::<u16, _>(false), 0);
     }
 }
-
-/// The type an invalid typedef names: the macro has already reported the
-/// typedef's error, and this stand-in keeps the rest of the block from
-/// producing further errors about it.
-#[derive(Clone, Copy, Debug)]
-pub struct InvalidMatrixType;
-
-/// C's `_Float16`, as the expansion names it.
-#[cfg(feature = "f16")]
-pub use half::f16;
