@@ -39,7 +39,7 @@ pub(crate) enum Stmt {
         attrs: Vec<syn::Attribute>,
         pat: syn::Pat,
         ty: Option<TokenStream>,
-        init: Option<Expr>,
+        init: Option<Box<Expr>>,
         diverge: Option<Block>,
     },
     Expr {

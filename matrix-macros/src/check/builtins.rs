@@ -63,7 +63,7 @@ impl Checker<'_> {
                 if value.ty.is_matrix() {
                     return self.error(value.loc, diag::assigning(&Ty::Scalar(ty.elem), &value.ty));
                 }
-                let value = self.to_element(value, args[3], ty.elem);
+                let value = self.element_operand(value, args[3], ty.elem);
                 let (Some(row), Some(col), Some(value)) = (row, col, value) else {
                     return self.poisoned(loc);
                 };

@@ -146,7 +146,7 @@ impl<'a> Checker<'a> {
             attrs: local.attrs.clone(),
             pat,
             ty: declared.map(|d| d.1),
-            init,
+            init: init.map(Box::new),
             diverge,
         }
     }
@@ -574,7 +574,7 @@ impl<'a> Checker<'a> {
                 _ => self.error(loc, invalid),
             },
             (Ty::Matrix(m), s) if s.is_scalar_like() => {
-                let Some(scalar) = self.to_element(rhs, rsrc, m.elem) else {
+                let Some(scalar) = self.element_operand(rhs, rsrc, m.elem) else {
                     return self.poisoned(loc);
                 };
                 let kind = ExprKind::WithScalar {
@@ -586,7 +586,7 @@ impl<'a> Checker<'a> {
                 Expr::new(kind, Ty::Matrix(m), loc)
             }
             (s, Ty::Matrix(m)) if s.is_scalar_like() && op != ArithOp::Div => {
-                let Some(scalar) = self.to_element(lhs, lsrc, m.elem) else {
+                let Some(scalar) = self.element_operand(lhs, lsrc, m.elem) else {
                     return self.poisoned(loc);
                 };
                 let kind = ExprKind::WithScalar {
@@ -603,7 +603,7 @@ impl<'a> Checker<'a> {
 
     /// A scalar meeting a matrix, converted to the element type: a literal at
     /// expansion time (an error where Clang warns), a variable with `as`.
-    pub(super) fn to_element(
+    pub(super) fn element_operand(
         &mut self,
         scalar: Expr,
         src: &syn::Expr,

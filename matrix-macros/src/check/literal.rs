@@ -114,9 +114,7 @@ pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream
         }
         LitValue::Float(f) if to.is_integer() => {
             let truncated = f.trunc() + 0.0; // -0.0 prints as 0, as in clang
-            let (min, max) = int_range(to);
-            if !(truncated >= min as f64 && truncated <= max as f64)
-                || !in_range_exact(truncated, to)
+            if !in_range_exact(truncated, to)
             {
                 return Err(diag::literal_out_of_range(lit.c_type(), to.c_name()));
             }

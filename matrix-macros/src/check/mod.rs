@@ -82,7 +82,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
         .items
         .iter()
         .filter_map(|i| match i {
-            Item::Typedef(t) => Some(t),
+            Item::Typedef(t) => Some(&**t),
             _ => None,
         })
         .collect();
@@ -138,7 +138,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
                 let Some((sig, sig_errors)) = sigs.next() else {
                     continue;
                 };
-                kernels.push(check_kernel(f, sig, sig_errors, contract, &env, diags));
+                kernels.push(check_kernel(*f, sig, sig_errors, contract, &env, diags));
             }
             Item::Const(c) => items.push(c.to_token_stream()),
             Item::Other(i) => items.push(i.to_token_stream()),

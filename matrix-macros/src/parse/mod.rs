@@ -23,9 +23,9 @@ pub(crate) struct Block {
 }
 
 pub(crate) enum Item {
-    Typedef(Typedef),
+    Typedef(Box<Typedef>),
     Const(syn::ItemConst),
-    Kernel(syn::ItemFn),
+    Kernel(Box<syn::ItemFn>),
     /// Any other Rust item, emitted as written.
     Other(syn::Item),
 }
@@ -169,14 +169,14 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
     if ahead.peek(Ident) && ahead.fork().parse::<Ident>()? == "typedef" {
         let vis: Visibility = input.parse()?;
         let _typedef: Ident = input.parse()?;
-        return parse_typedef(input, attrs, vis).map(Item::Typedef);
+        return parse_typedef(input, attrs, vis).map(|t| Item::Typedef(Box::new(t)));
     }
     if ahead.peek(Token![type]) {
         let item: syn::ItemType = input.parse()?;
         let mut item = item;
         item.attrs.splice(0..0, attrs);
         return Ok(match rust_typedef(&item) {
-            Some(typedef) => Item::Typedef(typedef),
+            Some(typedef) => Item::Typedef(Box::new(typedef)),
             None => Item::Other(syn::Item::Type(item)),
         });
     }
@@ -202,13 +202,13 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
         }
         let rewritten = ccast::rewrite(TokenStream::from(TokenTree::Group(body)), type_names);
         let block: syn::Block = syn::parse2(rewritten)?;
-        return Ok(Item::Kernel(syn::ItemFn {
+        return Ok(Item::Kernel(Box::new(syn::ItemFn {
             attrs,
             vis,
             modifiers: Default::default(),
             sig,
             block: Box::new(block),
-        }));
+        })));
     }
     let mut item: syn::Item = input
         .parse()
