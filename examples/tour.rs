@@ -4,7 +4,7 @@
 //!
 //! Run it with `cargo run --release --example tour`.
 
-use matrix_core::{matrix, Matrix};
+use matrix_core::{Matrix, matrix};
 
 matrix! {
     /// A homogeneous 2-D transform.
@@ -22,7 +22,7 @@ matrix! {
     /// Rotation by the angle whose cosine and sine are `c` and `s`, then a
     /// translation by (`tx`, `ty`).
     pub fn rotate_translate(c: f32, s: f32, tx: f32, ty: f32) -> m4x4_t {
-        let mut m = (m4x4_t) 0;
+        let mut m = (m4x4_t) 0.0; // a C cast: broadcast
         m[0][0] = c;
         m[0][1] = -s;
         m[1][0] = s;
@@ -61,13 +61,16 @@ fn solve(n: normal_t, r: coeffs_t) -> coeffs_t {
     let mut a = n.to_rows();
     let mut b = [r[(0, 0)], r[(1, 0)], r[(2, 0)]];
     for col in 0..3 {
-        let pivot = (col..3).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs())).unwrap();
+        let pivot = (col..3)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap();
         a.swap(col, pivot);
         b.swap(col, pivot);
         for row in col + 1..3 {
             let f = a[row][col] / a[col][col];
-            for k in col..3 {
-                a[row][k] -= f * a[col][k];
+            let pivot_row = a[col];
+            for (x, p) in a[row].iter_mut().zip(pivot_row).skip(col) {
+                *x -= f * p;
             }
             b[row] -= f * b[col];
         }
@@ -82,8 +85,20 @@ fn solve(n: normal_t, r: coeffs_t) -> coeffs_t {
 
 fn main() {
     // 1. Transform a batch of points: a square and its diagonals' midpoints.
-    let corners = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5)];
-    let xyzw: Vec<f32> = corners.iter().flat_map(|&(x, y)| [x, y, 0.0, 1.0]).collect();
+    let corners = [
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (1.0, 1.0),
+        (0.0, 1.0),
+        (0.5, 0.0),
+        (1.0, 0.5),
+        (0.5, 1.0),
+        (0.0, 0.5),
+    ];
+    let xyzw: Vec<f32> = corners
+        .iter()
+        .flat_map(|&(x, y)| [x, y, 0.0, 1.0])
+        .collect();
     let angle = std::f32::consts::FRAC_PI_2;
     let m = rotate_translate(angle.cos(), angle.sin(), 2.0, 1.0);
     let moved = transform(m, load_points(&xyzw));

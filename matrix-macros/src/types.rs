@@ -189,11 +189,11 @@ impl MatTy {
     }
 }
 
-/// A `usize` literal with a span.
-pub(crate) fn usize_lit(value: u64, span: Span) -> proc_macro2::Literal {
-    let mut lit = proc_macro2::Literal::usize_unsuffixed(value as usize);
-    lit.set_span(span);
-    lit
+/// A `usize` literal the expansion writes. It keeps the call-site span:
+/// lints read the source text under a literal's span, and this literal has
+/// none of its own.
+pub(crate) fn usize_lit(value: u64, _span: Span) -> proc_macro2::Literal {
+    proc_macro2::Literal::usize_unsuffixed(value as usize)
 }
 
 impl fmt::Display for MatTy {

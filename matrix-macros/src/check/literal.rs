@@ -114,8 +114,7 @@ pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream
         }
         LitValue::Float(f) if to.is_integer() => {
             let truncated = f.trunc() + 0.0; // -0.0 prints as 0, as in clang
-            if !in_range_exact(truncated, to)
-            {
+            if !in_range_exact(truncated, to) {
                 return Err(diag::literal_out_of_range(lit.c_type(), to.c_name()));
             }
             if truncated != f {
@@ -212,7 +211,7 @@ fn round_to_float(v: i128, to: Scalar) -> f64 {
 }
 
 fn int_literal(v: i128, to: Scalar, span: Span) -> TokenStream {
-    let mut lit = match to {
+    let lit = match to {
         Scalar::I8 => Literal::i8_suffixed(v as i8),
         Scalar::I16 => Literal::i16_suffixed(v as i16),
         Scalar::I32 => Literal::i32_suffixed(v as i32),
@@ -223,7 +222,6 @@ fn int_literal(v: i128, to: Scalar, span: Span) -> TokenStream {
         Scalar::U64 => Literal::u64_suffixed(v as u64),
         _ => return float_literal(v as f64, to, span),
     };
-    lit.set_span(span);
     quote_spanned!(span=> #lit)
 }
 
@@ -232,8 +230,7 @@ fn float_literal(f: f64, to: Scalar, span: Span) -> TokenStream {
         Scalar::F32 => {
             let v = f as f32;
             if v.is_finite() {
-                let mut lit = Literal::f32_suffixed(v);
-                lit.set_span(span);
+                let lit = Literal::f32_suffixed(v);
                 quote_spanned!(span=> #lit)
             } else if v > 0.0 {
                 quote_spanned!(span=> ::core::primitive::f32::INFINITY)
@@ -242,13 +239,11 @@ fn float_literal(f: f64, to: Scalar, span: Span) -> TokenStream {
             }
         }
         Scalar::F64 => {
-            let mut lit = Literal::f64_suffixed(f);
-            lit.set_span(span);
+            let lit = Literal::f64_suffixed(f);
             quote_spanned!(span=> #lit)
         }
         _ => {
-            let mut lit = Literal::f64_suffixed(f);
-            lit.set_span(span);
+            let lit = Literal::f64_suffixed(f);
             let ty = to.to_tokens(span);
             quote_spanned!(span=> ::matrix_core::private::convert::<#ty, _>(#lit))
         }

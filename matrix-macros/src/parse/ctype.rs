@@ -56,13 +56,12 @@ pub(crate) fn is_c_type_word(word: &str) -> bool {
 }
 
 /// A scalar spelled either way: a C spelling or a Rust primitive name.
+/// The C meaning wins: in a typedef, `char` is C's `char`, not Rust's.
 pub(crate) fn scalar_from_words(words: &[String]) -> Option<Scalar> {
-    if let [single] = words {
-        if let Some(s) = Scalar::from_rust_name(single) {
-            return Some(s);
-        }
-    }
-    from_c_spelling(words)
+    from_c_spelling(words).or_else(|| match words {
+        [single] => Scalar::from_rust_name(single),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -85,5 +84,6 @@ mod tests {
         assert_eq!(from_c_spelling(&words("uint16_t")), Some(Scalar::U16));
         assert_eq!(from_c_spelling(&words("long double")), None);
         assert_eq!(scalar_from_words(&words("f32")), Some(Scalar::F32));
+        assert_eq!(scalar_from_words(&words("char")), Some(Scalar::I8));
     }
 }

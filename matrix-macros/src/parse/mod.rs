@@ -314,7 +314,11 @@ fn parse_typedef(
         if input.peek(Ident) && input.fork().parse::<Ident>()? == "__attribute__" {
             break;
         }
-        before.push(input.parse()?);
+        // A `macro_rules!` fragment (`$t:ty`) arrives as an invisible group.
+        match input.parse()? {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::None => before.extend(g.stream()),
+            tree => before.push(tree),
+        }
     }
     let name = match before.pop() {
         // `syn::Ident`'s parser refuses keywords, which cannot name a type.

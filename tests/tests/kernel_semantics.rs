@@ -1,0 +1,99 @@
+//! The contract's decisions, through kernels: wrapping integers, the float
+//! summation order of a product, scalar conversion, casts. The expected
+//! values are clang-19's (see clang-behaviour.md, section H).
+
+use matrix_core::{Matrix, matrix};
+
+matrix! {
+    typedef float f2x2 __attribute__((matrix_type(2, 2)));
+    typedef int i2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned u2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned char uc2x2 __attribute__((matrix_type(2, 2)));
+    typedef char c2x2 __attribute__((matrix_type(2, 2)));
+    typedef double d1x1 __attribute__((matrix_type(1, 1)));
+    typedef double d1x3 __attribute__((matrix_type(1, 3)));
+    typedef double d3x1 __attribute__((matrix_type(3, 1)));
+    typedef float f1x2 __attribute__((matrix_type(1, 2)));
+    typedef float f2x1 __attribute__((matrix_type(2, 1)));
+    typedef float f1x1 __attribute__((matrix_type(1, 1)));
+
+    pub fn uc_sum_and_product(a: uc2x2) -> (uc2x2, uc2x2) { (a + a, a * a) }
+    pub fn i_add_literal(a: i2x2) -> i2x2 { a + 2.0 }
+    pub fn i_div(a: i2x2) -> i2x2 { a / 2 }
+    pub fn i_mul_var(a: i2x2, s: f64) -> i2x2 { a * s }
+    pub fn u_minus_one(a: u2x2) -> u2x2 { a + -1 }
+    pub fn c_plus(a: c2x2) -> c2x2 { a + 100 }
+    pub fn i_wrap(a: i2x2, b: i2x2) -> (i2x2, i2x2) { (a + b, a * 2) }
+    pub fn f_to_i(a: f2x2) -> i2x2 { (i2x2) a }
+    pub fn product_1x1(a: d1x1, b: d1x1) -> d1x1 { a * b }
+    pub fn product_1x3(a: d1x3, b: d3x1) -> d1x1 { a * b }
+    pub fn product_1x2(a: f1x2, b: f2x1) -> f1x1 { a * b }
+    #[fp_contract(fast)]
+    pub fn product_1x2_fast(a: f1x2, b: f2x1) -> f1x1 { a * b }
+    pub fn broadcast(x: f64) -> f2x2 { x as f2x2 }
+    pub fn elementwise_fma_shape(a: f2x2, s: float, c: f2x2) -> f2x2 { a * s + c }
+}
+
+#[test]
+fn integer_matrix_arithmetic_wraps_in_the_element_type() {
+    // H12: unsigned char wraps mod 256, in the sum and inside the product.
+    let a = uc2x2::from_rows([[200, 255], [100, 0]]);
+    let (sum, product) = uc_sum_and_product(a);
+    assert_eq!(sum, uc2x2::from_rows([[144, 254], [200, 0]]));
+    assert_eq!(product, uc2x2::from_rows([[220, 56], [32, 156]]));
+    // H14: INT_MAX + 1 and INT_MIN * 2 wrap, never panic (also in debug).
+    let x = i2x2::from_rows([[i32::MAX, i32::MIN], [0, 1]]);
+    let one = i2x2::from_rows([[1, -1], [0, 0]]);
+    let (s, d) = i_wrap(x, one);
+    assert_eq!(s, i2x2::from_rows([[i32::MIN, i32::MAX], [0, 1]]));
+    assert_eq!(d, i2x2::from_rows([[-2, 0], [0, 2]]));
+}
+
+#[test]
+fn scalars_convert_to_the_element_type_first() {
+    let a = i2x2::from_rows([[1, 7], [-1, -7]]);
+    assert_eq!(i_add_literal(a), i2x2::from_rows([[3, 9], [1, -5]]));
+    // H8: C division truncates toward zero.
+    assert_eq!(i_div(a), i2x2::from_rows([[0, 3], [0, -3]]));
+    // H9: the scalar becomes (int)2.9 == 2 before the multiply.
+    assert_eq!(i_mul_var(a, 2.9), i2x2::from_rows([[2, 14], [-2, -14]]));
+    // H10: -1 becomes UINT_MAX, the sum wraps.
+    let u = u2x2::from_rows([[0, 2], [1, 3]]);
+    assert_eq!(u_minus_one(u), u2x2::from_rows([[u32::MAX, 1], [0, 2]]));
+    let c = c2x2::from_rows([[0, 27], [100, -1]]);
+    assert_eq!(c_plus(c), c2x2::from_rows([[100, 127], [-56, 99]]));
+}
+
+#[test]
+fn float_to_integer_casts_truncate_toward_zero() {
+    // H13.
+    let f = f2x2::from_rows([[-1.7, 2.5], [1.7, -0.5]]);
+    assert_eq!(f_to_i(f), i2x2::from_rows([[-1, 2], [1, 0]]));
+}
+
+#[test]
+fn a_product_sums_from_the_first_term_in_k_order_without_fusing() {
+    // H15: the sum starts at the first product, so (-0.0) * 1.0 stays -0.0.
+    let z = product_1x1(d1x1::splat(-0.0), d1x1::splat(1.0));
+    assert!(z[(0, 0)] == 0.0 && z[(0, 0)].is_sign_negative());
+    // H16: (1e20 + 1) - 1e20 == 0, left to right.
+    let p = product_1x3(d1x3::from_rows([[1e20, 1.0, -1e20]]), d3x1::splat(1.0));
+    assert_eq!(p[(0, 0)], 0.0);
+    // H17 (float): [1, x] * [-(1 + 2^-11); x] with x = 1 + 2^-12 is 0
+    // unfused, because x * x rounds; a fused multiply-add gives 2^-24.
+    let x = 1.0 + 2f32.powi(-12);
+    let a = f1x2::from_rows([[1.0, x]]);
+    let b = f2x1::from_rows([[-(1.0 + 2f32.powi(-11))], [x]]);
+    assert_eq!(product_1x2(a, b)[(0, 0)], 0.0);
+    assert_eq!(f32::mul_add(x, x, -(1.0 + 2f32.powi(-11))), 2f32.powi(-24));
+    // `#[fp_contract(fast)]` allows fusing: either result is then correct.
+    let fast = product_1x2_fast(a, b)[(0, 0)];
+    assert!(fast == 0.0 || fast == 2f32.powi(-24));
+}
+
+#[test]
+fn a_scalar_cast_to_a_matrix_type_broadcasts() {
+    assert_eq!(broadcast(2.5), Matrix::splat(2.5f32));
+    let r = elementwise_fma_shape(f2x2::splat(3.0), 2.0, f2x2::identity());
+    assert_eq!(r, f2x2::from_rows([[7.0, 6.0], [6.0, 7.0]]));
+}

@@ -1,0 +1,192 @@
+//! Every operation of the `matrix!` DSL against the plain scalar reference in
+//! `tests/support`, for every element type and the shapes 1xN, Nx1,
+//! 3x5 * 5x2, 7x7, 13x9 * 9x13 and 16x16, on random inputs (integers over
+//! their whole range, so wrapping is exercised).
+
+use matrix_tests::{
+    Rng, Scalar, assert_same, elementwise, load, matmul, scalar_with, store, transpose, with_scalar,
+};
+
+macro_rules! kernel_suite {
+    ($($module:ident: $t:ident,)*) => {$(
+        mod $module {
+            use super::*;
+            use matrix_core::{matrix, Matrix};
+
+            matrix! {
+                pub typedef $t m1x5 __attribute__((matrix_type(1, 5)));
+                pub typedef $t m5x1 __attribute__((matrix_type(5, 1)));
+                pub typedef $t m3x5 __attribute__((matrix_type(3, 5)));
+                pub typedef $t m5x2 __attribute__((matrix_type(5, 2)));
+                pub typedef $t m7x7 __attribute__((matrix_type(7, 7)));
+                pub typedef $t m13x9 __attribute__((matrix_type(13, 9)));
+                pub typedef $t m9x13 __attribute__((matrix_type(9, 13)));
+                pub typedef $t m16x16 __attribute__((matrix_type(16, 16)));
+                pub typedef f64 d7x7 __attribute__((matrix_type(7, 7)));
+
+                pub fn add_1x5(a: m1x5, b: m1x5) -> m1x5 { a + b }
+                pub fn sub_5x1(a: m5x1, b: m5x1) -> m5x1 { a - b }
+                pub fn dot(a: m1x5, b: m5x1) -> Matrix<$t, 1, 1> { a * b }
+                pub fn outer(a: m5x1, b: m1x5) -> Matrix<$t, 5, 5> { a * b }
+                pub fn prod_3x5_5x2(a: m3x5, b: m5x2) -> Matrix<$t, 3, 2> { a * b }
+                pub fn prod_7x7(a: m7x7, b: m7x7) -> m7x7 { a * b }
+                pub fn prod_13x9_9x13(a: m13x9, b: m9x13) -> Matrix<$t, 13, 13> { a * b }
+                pub fn madd_16x16(a: m16x16, b: m16x16, c: m16x16) -> m16x16 { a * b + c }
+                pub fn with_scalars(a: m7x7, s: $t) -> m7x7 { (a * s + s - a) / s }
+                pub fn scalar_first(a: m13x9, s: $t) -> m13x9 { s - a + s * a }
+                pub fn transpose_13x9(a: m13x9) -> m9x13 { __builtin_matrix_transpose(a) }
+                pub fn load_13x9(src: &[$t], stride: usize) -> m13x9 {
+                    __builtin_matrix_column_major_load(src, 13, 9, stride)
+                }
+                pub fn store_3x5(m: m3x5, dst: &mut [$t], stride: usize) {
+                    __builtin_matrix_column_major_store(m, dst, stride);
+                }
+                pub fn compound(a: m7x7, b: m7x7, s: $t) -> m7x7 {
+                    let mut r = a;
+                    r += b;
+                    r -= a;
+                    r *= b;
+                    r *= s;
+                    r
+                }
+                pub fn elements(a: m7x7, row: usize, col: i64, v: $t) -> m7x7 {
+                    let mut m = a;
+                    m[row][col] = v;
+                    m[0][6] = m[row][col];
+                    m
+                }
+                pub fn to_f64(a: m7x7) -> d7x7 { a as d7x7 }
+                pub fn rfc(a: m7x7, b: m7x7, s: $t) -> m7x7 {
+                    let p = __builtin_matrix_multiply(__builtin_matrix_add(a, b), __builtin_matrix_sub(a, b));
+                    __builtin_matrix_insert(__builtin_matrix_scalar_multiply(p, s), 6, 0, __builtin_matrix_extract(a, 1, 2))
+                }
+            }
+
+            fn random<const R: usize, const C: usize>(rng: &mut Rng) -> Matrix<$t, R, C> {
+                Matrix::from_column_major(&rng.vec::<$t>(R * C))
+            }
+
+            #[test]
+            fn elementwise_and_products_equal_the_reference() {
+                let mut rng = Rng::new(0x5eed_0000 + stringify!($t).len() as u64);
+                for _ in 0..8 {
+                    let (a, b): (m1x5, m1x5) = (random(&mut rng), random(&mut rng));
+                    assert_same(add_1x5(a, b).as_slice(), &elementwise(a.as_slice(), b.as_slice(), <$t>::ref_add), "1x5 +");
+                    let (c, d): (m5x1, m5x1) = (random(&mut rng), random(&mut rng));
+                    assert_same(sub_5x1(c, d).as_slice(), &elementwise(c.as_slice(), d.as_slice(), <$t>::ref_sub), "5x1 -");
+                    assert_same(dot(a, c).as_slice(), &matmul(a.as_slice(), c.as_slice(), 1, 5, 1), "1x5 * 5x1");
+                    assert_same(outer(c, a).as_slice(), &matmul(c.as_slice(), a.as_slice(), 5, 1, 5), "5x1 * 1x5");
+                    let (e, f): (m3x5, m5x2) = (random(&mut rng), random(&mut rng));
+                    assert_same(prod_3x5_5x2(e, f).as_slice(), &matmul(e.as_slice(), f.as_slice(), 3, 5, 2), "3x5 * 5x2");
+                    let (g, h): (m7x7, m7x7) = (random(&mut rng), random(&mut rng));
+                    assert_same(prod_7x7(g, h).as_slice(), &matmul(g.as_slice(), h.as_slice(), 7, 7, 7), "7x7 * 7x7");
+                    let (i, j): (m13x9, m9x13) = (random(&mut rng), random(&mut rng));
+                    assert_same(prod_13x9_9x13(i, j).as_slice(), &matmul(i.as_slice(), j.as_slice(), 13, 9, 13), "13x9 * 9x13");
+                    let (k, l, m): (m16x16, m16x16, m16x16) = (random(&mut rng), random(&mut rng), random(&mut rng));
+                    let expected = elementwise(&matmul(k.as_slice(), l.as_slice(), 16, 16, 16), m.as_slice(), <$t>::ref_add);
+                    assert_same(madd_16x16(k, l, m).as_slice(), &expected, "16x16 a * b + c");
+                }
+            }
+
+            #[test]
+            fn scalar_operations_equal_the_reference() {
+                let mut rng = Rng::new(0x5ca1_0000 + stringify!($t).len() as u64);
+                for _ in 0..8 {
+                    let a: m7x7 = random(&mut rng);
+                    let s: $t = rng.nonzero();
+                    let step = with_scalar(a.as_slice(), s, <$t>::ref_mul);
+                    let step = with_scalar(&step, s, <$t>::ref_add);
+                    let step = elementwise(&step, a.as_slice(), <$t>::ref_sub);
+                    let expected = with_scalar(&step, s, <$t>::ref_div);
+                    assert_same(with_scalars(a, s).as_slice(), &expected, "(a * s + s - a) / s");
+                    let b: m13x9 = random(&mut rng);
+                    let left = scalar_with(s, b.as_slice(), <$t>::ref_sub);
+                    let right = scalar_with(s, b.as_slice(), <$t>::ref_mul);
+                    assert_same(scalar_first(b, s).as_slice(), &elementwise(&left, &right, <$t>::ref_add), "s - a + s * a");
+                }
+            }
+
+            #[test]
+            fn transpose_load_store_equal_the_reference() {
+                let mut rng = Rng::new(0x10ad_0000 + stringify!($t).len() as u64);
+                let a: m13x9 = random(&mut rng);
+                assert_same(transpose_13x9(a).as_slice(), &transpose(a.as_slice(), 13, 9), "transpose 13x9");
+                for stride in [13, 14, 20] {
+                    let src = rng.vec::<$t>(8 * stride + 13);
+                    assert_same(load_13x9(&src, stride).as_slice(), &load(&src, 13, 9, stride), "load 13x9");
+                    let m: m3x5 = random(&mut rng);
+                    let dst0 = rng.vec::<$t>(4 * stride + 3);
+                    let (mut got, mut expected) = (dst0.clone(), dst0);
+                    store_3x5(m, &mut got, stride);
+                    store(m.as_slice(), 3, 5, &mut expected, stride);
+                    assert_same(&got, &expected, "store 3x5 leaves the gaps untouched");
+                }
+            }
+
+            #[test]
+            fn compound_assignment_element_access_and_casts() {
+                let mut rng = Rng::new(0xc0de_0000 + stringify!($t).len() as u64);
+                let (a, b): (m7x7, m7x7) = (random(&mut rng), random(&mut rng));
+                let s: $t = rng.scalar();
+                let r = elementwise(&elementwise(a.as_slice(), b.as_slice(), <$t>::ref_add), a.as_slice(), <$t>::ref_sub);
+                let r = with_scalar(&matmul(&r, b.as_slice(), 7, 7, 7), s, <$t>::ref_mul);
+                assert_same(compound(a, b, s).as_slice(), &r, "+= -= *= *=");
+
+                let v: $t = rng.scalar();
+                let out = elements(a, 3, 5, v);
+                let mut expected = a;
+                expected[(3, 5)] = v;
+                expected[(0, 6)] = v;
+                assert_eq!(out, expected);
+
+                let wide = to_f64(a);
+                for (w, x) in wide.as_slice().iter().zip(a.as_slice()) {
+                    assert_eq!(w.to_bits(), (*x as f64).to_bits());
+                }
+
+                let sum = elementwise(a.as_slice(), b.as_slice(), <$t>::ref_add);
+                let diff = elementwise(a.as_slice(), b.as_slice(), <$t>::ref_sub);
+                let mut expected = with_scalar(&matmul(&sum, &diff, 7, 7, 7), s, <$t>::ref_mul);
+                expected[6] = a[(1, 2)];
+                assert_same(rfc(a, b, s).as_slice(), &expected, "RFC builtins");
+            }
+
+            #[test]
+            #[should_panic(expected = "matrix row index 7 is outside the allowed range [0, 7)")]
+            fn a_dynamic_row_out_of_range_panics() {
+                elements(Matrix::zero(), 7, 0, <$t as matrix_core::Element>::ONE);
+            }
+
+            #[test]
+            #[should_panic(expected = "matrix column index -1 is outside the allowed range [0, 7)")]
+            fn a_negative_dynamic_column_panics() {
+                elements(Matrix::zero(), 0, -1, <$t as matrix_core::Element>::ONE);
+            }
+
+            #[test]
+            #[should_panic(expected = "needs 117 elements, but the slice has 116")]
+            fn a_short_slice_panics() {
+                load_13x9(&vec![<$t as matrix_core::Element>::ZERO; 116], 13);
+            }
+
+            #[test]
+            #[should_panic(expected = "stride 12 must be greater or equal to the number of rows (13)")]
+            fn a_dynamic_stride_below_the_rows_panics() {
+                load_13x9(&vec![<$t as matrix_core::Element>::ZERO; 200], 12);
+            }
+        }
+    )*};
+}
+
+kernel_suite! {
+    i8_kernels: i8,
+    i16_kernels: i16,
+    i32_kernels: i32,
+    i64_kernels: i64,
+    u8_kernels: u8,
+    u16_kernels: u16,
+    u32_kernels: u32,
+    u64_kernels: u64,
+    f32_kernels: f32,
+    f64_kernels: f64,
+}
