@@ -1,0 +1,13 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+    pub typedef float m4x3_t __attribute__((matrix_type(4, 3)));
+
+    pub fn add_assign(mut a: m4x4_t, c: m4x3_t) -> m4x4_t {
+        a += c;
+        a
+    }
+}
+
+fn main() {}

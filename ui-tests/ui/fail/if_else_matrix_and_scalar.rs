@@ -1,0 +1,11 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+
+    pub fn pick(t: bool, a: m4x4_t) -> m4x4_t {
+        if t { a } else { 1.0 }
+    }
+}
+
+fn main() {}

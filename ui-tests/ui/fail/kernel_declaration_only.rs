@@ -1,0 +1,9 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+
+    pub fn f(a: m4x4_t) -> m4x4_t;
+}
+
+fn main() {}

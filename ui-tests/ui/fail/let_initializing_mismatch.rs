@@ -1,0 +1,13 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+    pub typedef double d4x4_t __attribute__((matrix_type(4, 4)));
+
+    pub fn init(a: m4x4_t) -> d4x4_t {
+        let x: d4x4_t = a;
+        x
+    }
+}
+
+fn main() {}

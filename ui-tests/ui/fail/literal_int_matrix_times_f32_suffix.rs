@@ -1,0 +1,11 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef int i4x4_t __attribute__((matrix_type(4, 4)));
+
+    pub fn mul(i: i4x4_t) -> i4x4_t {
+        i * 2.5f32
+    }
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+    pub typedef double d4x4_t __attribute__((matrix_type(4, 4)));
+
+    pub fn ret(x: d4x4_t, early: bool) -> m4x4_t {
+        if early {
+            return x;
+        }
+        m4x4_t::splat(0.0)
+    }
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x3_t __attribute__((matrix_type(4, 3)));
+
+    pub fn multiply(c: m4x3_t, d: m4x3_t) -> m4x3_t {
+        __builtin_matrix_multiply(c, d)
+    }
+}
+
+fn main() {}

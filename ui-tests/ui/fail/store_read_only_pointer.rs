@@ -1,0 +1,13 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+
+    pub unsafe fn store(a: m4x4_t, dst: *const f32) {
+        unsafe {
+            __builtin_matrix_column_major_store(a, dst, 4);
+        }
+    }
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+
+    let x = 1;
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef String s2x2_t __attribute__((matrix_type(2, 2)));
+}
+
+fn main() {}

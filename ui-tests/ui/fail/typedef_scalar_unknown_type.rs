@@ -1,0 +1,7 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef real_number real;
+}
+
+fn main() {}

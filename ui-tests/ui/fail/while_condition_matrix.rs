@@ -1,0 +1,11 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+
+    pub fn spin(a: m4x4_t) {
+        while a {}
+    }
+}
+
+fn main() {}
