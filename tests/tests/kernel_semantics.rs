@@ -17,21 +17,21 @@ matrix! {
     typedef float f2x1 __attribute__((matrix_type(2, 1)));
     typedef float f1x1 __attribute__((matrix_type(1, 1)));
 
-    pub fn uc_sum_and_product(a: uc2x2) -> (uc2x2, uc2x2) { (a + a, a * a) }
-    pub fn i_add_literal(a: i2x2) -> i2x2 { a + 2.0 }
-    pub fn i_div(a: i2x2) -> i2x2 { a / 2 }
-    pub fn i_mul_var(a: i2x2, s: f64) -> i2x2 { a * s }
-    pub fn u_minus_one(a: u2x2) -> u2x2 { a + -1 }
-    pub fn c_plus(a: c2x2) -> c2x2 { a + 100 }
-    pub fn i_wrap(a: i2x2, b: i2x2) -> (i2x2, i2x2) { (a + b, a * 2) }
-    pub fn f_to_i(a: f2x2) -> i2x2 { (i2x2) a }
-    pub fn product_1x1(a: d1x1, b: d1x1) -> d1x1 { a * b }
-    pub fn product_1x3(a: d1x3, b: d3x1) -> d1x1 { a * b }
-    pub fn product_1x2(a: f1x2, b: f2x1) -> f1x1 { a * b }
+    fn uc_sum_and_product(a: uc2x2) -> (uc2x2, uc2x2) { (a + a, a * a) }
+    fn i_add_literal(a: i2x2) -> i2x2 { a + 2.0 }
+    fn i_div(a: i2x2) -> i2x2 { a / 2 }
+    fn i_mul_var(a: i2x2, s: f64) -> i2x2 { a * s }
+    fn u_minus_one(a: u2x2) -> u2x2 { a + -1 }
+    fn c_plus(a: c2x2) -> c2x2 { a + 100 }
+    fn i_wrap(a: i2x2, b: i2x2) -> (i2x2, i2x2) { (a + b, a * 2) }
+    fn f_to_i(a: f2x2) -> i2x2 { (i2x2) a }
+    fn product_1x1(a: d1x1, b: d1x1) -> d1x1 { a * b }
+    fn product_1x3(a: d1x3, b: d3x1) -> d1x1 { a * b }
+    fn product_1x2(a: f1x2, b: f2x1) -> f1x1 { a * b }
     #[fp_contract(fast)]
-    pub fn product_1x2_fast(a: f1x2, b: f2x1) -> f1x1 { a * b }
-    pub fn broadcast(x: f64) -> f2x2 { x as f2x2 }
-    pub fn elementwise_fma_shape(a: f2x2, s: float, c: f2x2) -> f2x2 { a * s + c }
+    fn product_1x2_fast(a: f1x2, b: f2x1) -> f1x1 { a * b }
+    fn broadcast(x: f64) -> f2x2 { x as f2x2 }
+    fn elementwise_fma_shape(a: f2x2, s: float, c: f2x2) -> f2x2 { a * s + c }
 }
 
 #[test]
