@@ -1,1 +1,19 @@
-//! Oracle support.
+//! Differential tests of the `matrix!` macro against clang-19.
+//!
+//! One AST ([`ast`]) is generated at random ([`generate`]) and printed twice
+//! ([`emit`]): as C with Clang's matrix extension and as a `matrix!` block.
+//! A fixed corpus generated from a seed is checked in under `corpus/`
+//! ([`corpus`]); the tests compile the C side with clang-19 and compare
+//! every output of every kernel, bit for bit, with the Rust side, and check
+//! that ill-typed mutants ([`mutate`]) are rejected by both with the same
+//! message on the same line ([`harness`]). See `oracle/README.md`.
+
+pub mod ast;
+pub mod corpus;
+pub mod emit;
+pub mod generate;
+pub mod harness;
+pub mod mutate;
+pub mod prng;
+pub mod rt;
+pub mod ty;

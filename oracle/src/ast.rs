@@ -1,0 +1,406 @@
+//! The one AST from which a kernel is printed both as C and as a `matrix!`
+//! kernel.
+
+use crate::ty::{Elem, IdxTy, MatTy};
+
+/// How a runner draws a value (the same in C and Rust; see [`crate::rt`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Domain {
+    /// An integer in `lo..=hi`, converted to the target type.
+    Int(i64, i64),
+    /// 64 random bits, truncated to the (integer) target type.
+    Full,
+    /// `k / 2^shift` for an integer `k` in `lo..=hi` (exact in `f32`).
+    Dyadic(i64, i64, u32),
+    /// One of a few integers.
+    IntChoice(Vec<i64>),
+    /// One of a few floats (written exactly in both languages).
+    FloatChoice(Vec<f64>),
+}
+
+/// The kind of a kernel parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamKind {
+    /// A matrix passed by value.
+    Mat(MatTy, Domain),
+    /// A scalar of an element type.
+    Scalar(Elem, Domain),
+    /// A dynamic index, drawn in `0..bound`.
+    Index(IdxTy, u32),
+    /// A dynamic stride (`usize`, C `unsigned long`), drawn in `lo..=hi`.
+    Stride(u32, u32),
+    /// A source of loads: `&[T]`, C `const T *`, with `len` elements.
+    Src(Elem, usize, Domain),
+    /// A destination of stores: `&mut [T]`, C `T *`, with `len` elements
+    /// whose initial values are drawn too (so gaps are compared).
+    Dst(Elem, usize, Domain),
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// Its name (the same in both languages).
+    pub name: String,
+    /// Its type and how its value is drawn.
+    pub kind: ParamKind,
+}
+
+/// Binary operators of the corpus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+}
+
+impl BinOp {
+    /// The operator's spelling.
+    pub fn sym(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+        }
+    }
+
+    /// Its precedence level (see [`Prec`]).
+    pub fn prec(self) -> Prec {
+        match self {
+            BinOp::Add | BinOp::Sub => Prec::Add,
+            BinOp::Mul | BinOp::Div => Prec::Mul,
+        }
+    }
+}
+
+/// Precedence levels shared by the two printers (C and Rust agree on them
+/// for everything the corpus uses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Prec {
+    /// `+ -`
+    Add,
+    /// `* /`
+    Mul,
+    /// Rust `as`.
+    As,
+    /// Unary minus, C-style cast.
+    Unary,
+    /// Subscript, call.
+    Postfix,
+    /// Names, literals, parenthesised expressions.
+    Primary,
+}
+
+/// The spelling of a matrix cast in Rust.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastStyle {
+    /// `x as NAME`
+    As,
+    /// `(NAME) x`, the C spelling the DSL accepts.
+    CStyle,
+}
+
+/// A stride argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stride {
+    /// A literal.
+    Const(u32),
+    /// A `Stride` parameter.
+    Param(String),
+}
+
+/// A subscript.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Idx {
+    /// A literal index.
+    Const(u32),
+    /// An `Index` parameter or a loop variable.
+    Var(String),
+}
+
+/// A matrix-valued expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MExpr {
+    /// A parameter or local.
+    Var(String),
+    /// `a + b`, `a - b` (same type) or `a * b` (matrix product).
+    Bin(BinOp, Box<MExpr>, Box<MExpr>),
+    /// `m op s` or, with `scalar_left`, `s op m`.
+    Scalar {
+        /// The operator.
+        op: BinOp,
+        /// The matrix operand.
+        m: Box<MExpr>,
+        /// The scalar operand.
+        s: Box<SExpr>,
+        /// Whether the scalar is the left operand.
+        scalar_left: bool,
+    },
+    /// `__builtin_matrix_transpose(m)`
+    Transpose(Box<MExpr>),
+    /// An element-wise conversion to another type of the same shape.
+    Cast {
+        /// The target type (always named by its typedef).
+        to: MatTy,
+        /// The Rust spelling.
+        style: CastStyle,
+        /// The operand.
+        e: Box<MExpr>,
+    },
+    /// `__builtin_matrix_column_major_load(src, rows, cols, stride)`
+    Load {
+        /// A `Src` parameter.
+        src: String,
+        /// Rows of the result.
+        rows: u32,
+        /// Columns of the result.
+        cols: u32,
+        /// The stride.
+        stride: Stride,
+    },
+}
+
+/// Suffix of an integer literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntSuffix {
+    /// none (`int`)
+    None,
+    /// Rust `u32`, C `u`
+    U32,
+    /// Rust `i64`, C `L`
+    I64,
+    /// Rust `u64`, C `UL`
+    U64,
+}
+
+/// Suffix of a float literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatSuffix {
+    /// none (`double`)
+    None,
+    /// Rust `f32`, C `f`
+    F32,
+}
+
+/// A literal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Lit {
+    /// An integer literal, possibly negative (printed as unary minus).
+    Int(i64, IntSuffix),
+    /// A float literal (finite; printed so that both languages read the
+    /// same double).
+    Float(f64, FloatSuffix),
+}
+
+/// A scalar-valued expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SExpr {
+    /// A `Scalar` parameter.
+    Param(String),
+    /// A literal.
+    Lit(Lit),
+    /// `m[r][c]`
+    Elem {
+        /// The matrix.
+        m: Box<MExpr>,
+        /// Row.
+        r: Idx,
+        /// Column.
+        c: Idx,
+    },
+    /// `e as T`, C `(T)e`.
+    Cast(Elem, Box<SExpr>),
+}
+
+/// The right-hand side of a compound assignment.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rhs {
+    /// A matrix.
+    M(MExpr),
+    /// A scalar.
+    S(SExpr),
+}
+
+/// How a `let` spells its type in Rust (C always declares it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Annot {
+    /// `let t = e;`
+    None,
+    /// `let t: NAME = e;`
+    Typedef,
+    /// `let t: Matrix<T, R, C> = e;`
+    Generic,
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `let [mut] name[: ty] = init;`
+    Let {
+        /// Local name.
+        name: String,
+        /// Its type.
+        ty: MatTy,
+        /// Rust annotation.
+        annot: Annot,
+        /// Initialiser.
+        init: MExpr,
+    },
+    /// `name = e;`
+    Assign {
+        /// A local.
+        name: String,
+        /// Same type as the local.
+        e: MExpr,
+    },
+    /// `name op= rhs;`
+    Compound {
+        /// A local.
+        name: String,
+        /// The operator.
+        op: BinOp,
+        /// The operand.
+        rhs: Rhs,
+    },
+    /// `name[r][c] (op)= v;`
+    ElemSet {
+        /// A local.
+        name: String,
+        /// Row.
+        r: Idx,
+        /// Column.
+        c: Idx,
+        /// `None` for plain `=`.
+        op: Option<BinOp>,
+        /// Value of the element type.
+        v: SExpr,
+    },
+    /// `for var in 0..bound { body }` (C: `for (int var = 0; ...)`).
+    For {
+        /// Loop variable.
+        var: String,
+        /// Upper bound (exclusive).
+        bound: u32,
+        /// The single statement of the body (an `ElemSet`).
+        body: Box<Stmt>,
+    },
+    /// `__builtin_matrix_column_major_store(m, dst, stride);`
+    Store {
+        /// The matrix.
+        m: MExpr,
+        /// A `Dst` parameter.
+        dst: String,
+        /// The stride.
+        stride: Stride,
+    },
+}
+
+/// What a kernel returns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ret {
+    /// A matrix.
+    Mat(MatTy, MExpr),
+    /// A scalar.
+    Scalar(Elem, SExpr),
+    /// Nothing (the kernel only stores).
+    Unit,
+}
+
+/// A kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// Its name (`k0042`).
+    pub name: String,
+    /// Parameters in order; the runner draws them in this order.
+    pub params: Vec<Param>,
+    /// Locals that some statement mutates (they get `let mut`).
+    pub mutated: Vec<String>,
+    /// Statements.
+    pub body: Vec<Stmt>,
+    /// The return value.
+    pub ret: Ret,
+    /// In Rust, `return e;` instead of a tail expression.
+    pub explicit_return: bool,
+    /// The seed of the inputs.
+    pub input_seed: u64,
+}
+
+impl Kernel {
+    /// The parameter named `name`.
+    pub fn param(&self, name: &str) -> Option<&Param> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    /// Every matrix type the kernel names (for typedefs).
+    pub fn mat_types(&self) -> Vec<MatTy> {
+        let mut v = Vec::new();
+        for p in &self.params {
+            if let ParamKind::Mat(t, _) = &p.kind {
+                v.push(*t);
+            }
+        }
+        for s in &self.body {
+            stmt_types(s, &mut v);
+        }
+        match &self.ret {
+            Ret::Mat(t, e) => {
+                v.push(*t);
+                expr_types(e, &mut v);
+            }
+            Ret::Scalar(_, s) => sexpr_types(s, &mut v),
+            Ret::Unit => {}
+        }
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+fn stmt_types(s: &Stmt, v: &mut Vec<MatTy>) {
+    match s {
+        Stmt::Let { ty, init, .. } => {
+            v.push(*ty);
+            expr_types(init, v);
+        }
+        Stmt::Assign { e, .. } => expr_types(e, v),
+        Stmt::Compound { rhs, .. } => match rhs {
+            Rhs::M(e) => expr_types(e, v),
+            Rhs::S(s) => sexpr_types(s, v),
+        },
+        Stmt::ElemSet { v: val, .. } => sexpr_types(val, v),
+        Stmt::For { body, .. } => stmt_types(body, v),
+        Stmt::Store { m, .. } => expr_types(m, v),
+    }
+}
+
+fn expr_types(e: &MExpr, v: &mut Vec<MatTy>) {
+    match e {
+        MExpr::Var(_) | MExpr::Load { .. } => {}
+        MExpr::Bin(_, a, b) => {
+            expr_types(a, v);
+            expr_types(b, v);
+        }
+        MExpr::Scalar { m, s, .. } => {
+            expr_types(m, v);
+            sexpr_types(s, v);
+        }
+        MExpr::Transpose(m) => expr_types(m, v),
+        MExpr::Cast { to, e, .. } => {
+            v.push(*to);
+            expr_types(e, v);
+        }
+    }
+}
+
+fn sexpr_types(s: &SExpr, v: &mut Vec<MatTy>) {
+    match s {
+        SExpr::Param(_) | SExpr::Lit(_) => {}
+        SExpr::Elem { m, .. } => expr_types(m, v),
+        SExpr::Cast(_, e) => sexpr_types(e, v),
+    }
+}

@@ -1,0 +1,126 @@
+//! Every corpus kernel, compiled by clang-19 (`-fenable-matrix
+//! -ffp-contract=off -O1`) and by the `matrix!` macro, computes the same
+//! outputs, bit for bit, on the same inputs (drawn from the kernel's seed
+//! by the same SplitMix64 in C and in Rust). Floats compare by their bits,
+//! except that any NaN equals any NaN.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::process::Command;
+
+use matrix_oracle::harness::{self, Mismatch};
+use matrix_oracle::rt::Runner;
+
+include!("../corpus/chunks.rs");
+
+struct ChunkResult {
+    kernels: usize,
+    agreeing: usize,
+    compared_values: usize,
+    mismatches: Vec<Mismatch>,
+}
+
+fn check_chunk(clang: &std::path::Path, name: &str, kernels: &[(&str, Runner)]) -> ChunkResult {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("matrix-oracle");
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let src = harness::crate_dir()
+        .join("corpus")
+        .join(format!("{name}.c"));
+    let exe = dir.join(name);
+    let warnings = harness::compile_c(clang, &src, &exe);
+    // A literal whose value changes is a warning in clang and an error in
+    // the DSL: the well-typed corpus must have none.
+    assert!(
+        !warnings.contains("implicit conversion"),
+        "{name}.c: clang warns about a conversion; the corpus is not well-typed:\n{warnings}"
+    );
+    let (ok, stdout, stderr) = harness::run(&mut Command::new(&exe));
+    assert!(ok, "{name}: the C program failed:\n{stderr}");
+    let c = harness::parse_c_outputs(&stdout);
+    let mut res = ChunkResult {
+        kernels: kernels.len(),
+        agreeing: 0,
+        compared_values: 0,
+        mismatches: Vec::new(),
+    };
+    for &(k, runner) in kernels {
+        let rust = match catch_unwind(AssertUnwindSafe(runner)) {
+            Ok(r) => r,
+            Err(e) => {
+                let msg = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                res.mismatches.push(Mismatch {
+                    kernel: k.into(),
+                    what: format!("the Rust kernel panicked: {msg}"),
+                });
+                continue;
+            }
+        };
+        res.compared_values += rust.iter().map(|o| o.bits.len()).sum::<usize>();
+        let m = harness::compare(k, &rust, c.get(k));
+        if m.is_empty() {
+            res.agreeing += 1;
+        }
+        res.mismatches.extend(m);
+    }
+    res
+}
+
+#[test]
+fn kernels_agree_with_clang() {
+    let Some(clang) = harness::require_clang("kernels_agree_with_clang") else {
+        return;
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(CHUNKS.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(&(name, kernels)) = CHUNKS.get(i) else {
+                        break;
+                    };
+                    let r = check_chunk(&clang, name, kernels);
+                    results.lock().unwrap().push((name, r));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.0);
+    let (mut kernels, mut agreeing, mut values) = (0, 0, 0);
+    let mut mismatches = Vec::new();
+    for (_, r) in results {
+        kernels += r.kernels;
+        agreeing += r.agreeing;
+        values += r.compared_values;
+        mismatches.extend(r.mismatches);
+    }
+    eprintln!(
+        "matrix-oracle: {agreeing} of {kernels} kernels agree with clang-19 ({values} values compared)"
+    );
+    if !mismatches.is_empty() {
+        let mut by_kernel: Vec<String> = mismatches.iter().map(|m| m.kernel.clone()).collect();
+        by_kernel.dedup();
+        let mut report = String::new();
+        for m in mismatches.iter().take(60) {
+            report.push_str(&format!("  {}: {}\n", m.kernel, m.what));
+        }
+        if mismatches.len() > 60 {
+            report.push_str(&format!("  ... and {} more\n", mismatches.len() - 60));
+        }
+        panic!(
+            "{} kernel(s) disagree with clang-19 ({} mismatching values or failures); \
+             kernels are in oracle/corpus/kernels_NN.{{rs,c}}:\n{report}",
+            by_kernel.len(),
+            mismatches.len()
+        );
+    }
+}
