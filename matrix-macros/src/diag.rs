@@ -116,6 +116,9 @@ pub(crate) fn typedef_redefinition(new: &MatTy, old: &MatTy) -> String {
         }
     )
 }
+/// Ours: the parser's.
+pub(crate) const EXPECTED_FUNCTION_BODY: &str = "expected a function body `{ ... }`";
+pub(crate) const EXPECTED_SEMICOLON_AFTER_TYPEDEF: &str = "expected `;` after the typedef";
 /// Ours: the DSL's declaration syntax.
 pub(crate) const EXPECTED_MATRIX_TYPE_ATTRIBUTE: &str =
     "expected `__attribute__((matrix_type(ROWS, COLUMNS)))` after the typedef name";
@@ -209,6 +212,10 @@ impl Display for Axis {
 
 pub(crate) fn argument_must_be_matrix(ordinal: &str, was: &Ty) -> String {
     format!("{ordinal} argument must be a matrix (was '{was}')")
+}
+/// Ours: the RFC's `__builtin_matrix_scalar_multiply(m, s)` takes a scalar.
+pub(crate) fn argument_must_be_scalar(ordinal: &str, was: &Ty) -> String {
+    format!("{ordinal} argument must be a scalar (was '{was}')")
 }
 pub(crate) fn argument_must_be_element_pointer(ordinal: &str, was: &Ty) -> String {
     format!("{ordinal} argument must be a pointer to a valid matrix element type (was '{was}')")

@@ -37,7 +37,8 @@ impl Checker<'_> {
             } else {
                 format!("at most {max}")
             };
-            return self.error(loc, diag::too_many_arguments(&expected, args.len()));
+            let extra = Loc::of(args[max]).to(Loc::of(args[args.len() - 1]));
+            return self.error(extra, diag::too_many_arguments(&expected, args.len()));
         }
         match name {
             "__builtin_matrix_transpose" => {
@@ -98,6 +99,9 @@ impl Checker<'_> {
                     return self.poisoned(loc);
                 };
                 let s = self.expr(args[1]);
+                if !s.ty.is_scalar_like() && !s.ty.is_error() {
+                    return self.error(s.loc, diag::argument_must_be_scalar("2nd", &s.ty));
+                }
                 self.matrix_arith(ArithOp::Mul, m, s, args[1], args[0], loc)
             }
             _ => {
@@ -220,11 +224,14 @@ impl Checker<'_> {
             _ if dst.ty.is_error() => return self.poisoned(loc),
             Some((pointee, mutable, pointer)) => {
                 if !mutable {
-                    return self.error(loc, diag::STORE_TO_READ_ONLY);
+                    return self.error(dst.loc, diag::STORE_TO_READ_ONLY);
                 }
                 if !matches!(pointee, Ty::Scalar(s) if *s == ty.elem) {
                     let pointee = pointee.clone();
-                    return self.error(loc, diag::pointee_mismatch(&pointee, &Ty::Scalar(ty.elem)));
+                    return self.error(
+                        dst.loc,
+                        diag::pointee_mismatch(&pointee, &Ty::Scalar(ty.elem)),
+                    );
                 }
                 pointer
             }

@@ -221,7 +221,17 @@ impl<'a> Checker<'a> {
                 Expr::new(ExprKind::Paren(Box::new(inner)), ty, loc)
             }
             syn::Expr::Group(g) => {
-                let inner = self.expr(&g.expr);
+                // A rewritten C cast `(T) x`: its `as` carries the span of `(T)`.
+                let inner = match &*g.expr {
+                    syn::Expr::Cast(c) => {
+                        let loc = Loc {
+                            start: c.as_token.span,
+                            end: Loc::of(&c.expr).end,
+                        };
+                        self.cast(c, loc)
+                    }
+                    other => self.expr(other),
+                };
                 let ty = inner.ty.clone();
                 Expr::new(ExprKind::Group(Box::new(inner)), ty, loc)
             }
@@ -476,11 +486,9 @@ impl<'a> Checker<'a> {
         let ty = match &otherwise {
             None => Ty::Unit,
             Some(other) => {
-                if let (Ty::Matrix(a), Ty::Matrix(b)) = (&then_ty, &other.ty) {
-                    if !a.same_type(b) {
-                        return self
-                            .error(loc, diag::incompatible_operand_types(&then_ty, &other.ty));
-                    }
+                if (then_ty.is_matrix() || other.ty.is_matrix()) && !compatible(&then_ty, &other.ty)
+                {
+                    return self.error(loc, diag::incompatible_operand_types(&then_ty, &other.ty));
                 }
                 then_ty
             }
@@ -897,8 +905,9 @@ impl<'a> Checker<'a> {
             );
         }
         if args.len() > params.len() {
+            let extra = Loc::of(&c.args[params.len()]).to(Loc::of(&c.args[args.len() - 1]));
             return self.error(
-                loc,
+                extra,
                 diag::too_many_arguments(&params.len().to_string(), args.len()),
             );
         }

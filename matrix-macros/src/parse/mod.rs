@@ -193,13 +193,10 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
     {
         let vis: Visibility = input.parse()?;
         let sig: syn::Signature = input.parse()?;
-        let body: proc_macro2::Group = input.parse()?;
-        if body.delimiter() != Delimiter::Brace {
-            return Err(syn::Error::new(
-                body.span(),
-                "expected a function body `{ ... }`",
-            ));
+        if !input.peek(syn::token::Brace) {
+            return Err(input.error(diag::EXPECTED_FUNCTION_BODY));
         }
+        let body: proc_macro2::Group = input.parse()?;
         let rewritten = ccast::rewrite(TokenStream::from(TokenTree::Group(body)), type_names);
         let block: syn::Block = syn::parse2(rewritten)?;
         return Ok(Item::Kernel(Box::new(syn::ItemFn {
@@ -366,10 +363,10 @@ fn parse_typedef(
         let attr: Ident = input.parse()?;
         Some(parse_attribute(input, Loc::of(&attr))?)
     };
-    input.parse::<Token![;]>()?;
-    if !input.is_empty() {
-        return Err(input.error("expected `;` after the typedef"));
+    if !input.peek(Token![;]) {
+        return Err(input.error(diag::EXPECTED_SEMICOLON_AFTER_TYPEDEF));
     }
+    input.parse::<Token![;]>()?;
     Ok(Typedef {
         attrs,
         vis,
