@@ -21,9 +21,10 @@
 //! [`gemm_with`] keeps a register tile of `MV` vectors (rows) by `NC`
 //! columns of the result in accumulators: per step `k` it loads `MV`
 //! vectors of column `k` of `a`, broadcasts `NC` elements of row `k` of `b`
-//! and issues `MV * NC` independent multiply-adds. The tile is 4 x 4 vectors
-//! where 32 vector registers exist (AVX-512) and narrower elsewhere; row
-//! tails use partial loads and stores, column tails a 4- or 1-column tile.
+//! and issues `MV * NC` independent multiply-adds. The tile is up to 4 x 4
+//! vectors (1 x 16, 2 x 8) where 32 vector registers exist (AVX-512), and
+//! up to 2 x 6 (1 x 12) with 16; row tails use partial loads and stores,
+//! column tails a 4- or 1-column tile.
 //! Depths above [`KC`] are split into blocks whose partial sums go through
 //! the output, which keeps the order (and the bits) unchanged.
 
@@ -32,12 +33,13 @@ use super::{F32Vec, F64Vec, Group4, I32Vec, SimdVector, madd};
 /// Depth of one `k` block of [`gemm_with`].
 pub const KC: usize = 256;
 
-/// Accumulator registers a tile may use on this target.
-const ACC_BUDGET: usize = if cfg!(target_feature = "avx512f") {
-    16
-} else {
-    12
-};
+/// Whether the target has 32 vector registers (AVX-512) rather than 16.
+const REGS32: bool = cfg!(target_feature = "avx512f");
+
+/// The most vectors per column in one register tile: with 16 registers,
+/// `2 x 6` accumulators plus two vectors of `a`, a broadcast and a product
+/// fill them exactly; with 32 registers, `4 x 4`.
+const MAX_MV: usize = if REGS32 { 4 } else { 2 };
 
 /// The operands of one product, checked once.
 struct Gemm<'a, E> {
@@ -91,7 +93,7 @@ pub fn gemm_with<V: SimdVector, const FUSE: bool>(
         };
         let mut v0 = 0;
         while v0 < nv {
-            let mv = if nv - v0 >= 4 { 4 } else { nv - v0 };
+            let mv = if nv - v0 >= MAX_MV { MAX_MV } else { nv - v0 };
             let tail = if v0 + mv == nv { last } else { l };
             let i0 = v0 * l;
             match mv {
@@ -118,38 +120,24 @@ fn col_tiles<V: SimdVector, const FUSE: bool, const MV: usize>(
     out: &mut [V::Elem],
 ) {
     let mut j0 = 0;
-    // The widest tile the registers allow for MV vectors per column.
-    let nc = ACC_BUDGET / MV;
+    // The widest tile the registers allow for MV vectors per column
+    // (accumulators, MV vectors of `a`, a broadcast and a product).
+    let nc = match (REGS32, MV) {
+        (true, 1) => 16,
+        (true, 2) => 8,
+        (true, 3) => 5,
+        (true, _) => 4,
+        (false, 1) => 12,
+        (false, _) => 6,
+    };
     while j0 + nc <= n {
-        match MV {
-            1 => {
-                if ACC_BUDGET == 16 {
-                    tile::<V, FUSE, MV, 16>(p, i0, tail, j0, k0, k1, out)
-                } else {
-                    tile::<V, FUSE, MV, 12>(p, i0, tail, j0, k0, k1, out)
-                }
-            }
-            2 => {
-                if ACC_BUDGET == 16 {
-                    tile::<V, FUSE, MV, 8>(p, i0, tail, j0, k0, k1, out)
-                } else {
-                    tile::<V, FUSE, MV, 6>(p, i0, tail, j0, k0, k1, out)
-                }
-            }
-            3 => {
-                if ACC_BUDGET == 16 {
-                    tile::<V, FUSE, MV, 5>(p, i0, tail, j0, k0, k1, out)
-                } else {
-                    tile::<V, FUSE, MV, 4>(p, i0, tail, j0, k0, k1, out)
-                }
-            }
-            _ => {
-                if ACC_BUDGET == 16 {
-                    tile::<V, FUSE, MV, 4>(p, i0, tail, j0, k0, k1, out)
-                } else {
-                    tile::<V, FUSE, MV, 3>(p, i0, tail, j0, k0, k1, out)
-                }
-            }
+        match (REGS32, MV) {
+            (true, 1) => tile::<V, FUSE, MV, 16>(p, i0, tail, j0, k0, k1, out),
+            (true, 2) => tile::<V, FUSE, MV, 8>(p, i0, tail, j0, k0, k1, out),
+            (true, 3) => tile::<V, FUSE, MV, 5>(p, i0, tail, j0, k0, k1, out),
+            (true, _) => tile::<V, FUSE, MV, 4>(p, i0, tail, j0, k0, k1, out),
+            (false, 1) => tile::<V, FUSE, MV, 12>(p, i0, tail, j0, k0, k1, out),
+            (false, _) => tile::<V, FUSE, MV, 6>(p, i0, tail, j0, k0, k1, out),
         }
         j0 += nc;
     }
@@ -315,21 +303,13 @@ pub fn mul_4x4_i32(a: &[i32; 16], b: &[i32; 16]) -> [i32; 16] {
 /// on AVX-512; elsewhere one column per vector with broadcast loads.
 #[inline]
 pub fn mul_4x4_f64<const CONTRACT: bool>(a: &[f64; 16], b: &[f64; 16]) -> [f64; 16] {
-    cfg_if::cfg_if! {
-        if #[cfg(all(not(feature = "force-scalar"), target_arch = "x86_64",
-                     target_feature = "avx512f", target_feature = "avx2",
-                     target_feature = "fma"))] {
-            mul_4x4_with::<F64Vec, CONTRACT>(a, b, None)
-        } else {
-            let mut out = [0.0; 16];
-            gemm_with::<F64Vec, CONTRACT>(4, 4, 4, a, b, None, &mut out);
-            out
-        }
-    }
+    let mut out = [0.0; 16];
+    gemm_f64::<4, 4, 4, CONTRACT>(a, b, &mut out);
+    out
 }
 
 macro_rules! gemm_entry {
-    ($(#[$doc:meta])* $name:ident, $madd:ident, $t:ty, $pick:ident) => {
+    ($(#[$doc:meta])* $name:ident, $madd:ident, $t:ty, $pick:ident, $four:ident) => {
         $(#[$doc])*
         ///
         /// # Panics
@@ -342,6 +322,10 @@ macro_rules! gemm_entry {
             b: &[$t],
             out: &mut [$t],
         ) {
+            if let Some(r) = $four::<M, K, N, CONTRACT>(a, b, None) {
+                out.copy_from_slice(&r);
+                return;
+            }
             $pick!(M, K, N, CONTRACT, a, b, None, out);
         }
 
@@ -357,9 +341,78 @@ macro_rules! gemm_entry {
             addend: &[$t],
             out: &mut [$t],
         ) {
+            if let Some(r) = $four::<M, K, N, CONTRACT>(a, b, Some(addend)) {
+                out.copy_from_slice(&r);
+                return;
+            }
             $pick!(M, K, N, CONTRACT, a, b, Some(addend), out);
         }
     };
+}
+
+/// The 4x4x4 case of [`gemm_f32`] through [`mul_4x4_with`]; `None` for
+/// other shapes.
+#[inline(always)]
+fn four_f32<const M: usize, const K: usize, const N: usize, const C: bool>(
+    a: &[f32],
+    b: &[f32],
+    addend: Option<&[f32]>,
+) -> Option<[f32; 16]> {
+    if M != 4 || K != 4 || N != 4 {
+        return None;
+    }
+    let (a, b) = (a.try_into().ok()?, b.try_into().ok()?);
+    let c = match addend {
+        Some(c) => Some(c.try_into().ok()?),
+        None => None,
+    };
+    Some(mul_4x4_with::<F32Vec, C>(a, b, c))
+}
+
+/// The 4x4x4 case of [`gemm_i32`]; `None` for other shapes.
+#[inline(always)]
+fn four_i32<const M: usize, const K: usize, const N: usize, const C: bool>(
+    a: &[i32],
+    b: &[i32],
+    addend: Option<&[i32]>,
+) -> Option<[i32; 16]> {
+    if M != 4 || K != 4 || N != 4 {
+        return None;
+    }
+    let (a, b) = (a.try_into().ok()?, b.try_into().ok()?);
+    let c = match addend {
+        Some(c) => Some(c.try_into().ok()?),
+        None => None,
+    };
+    Some(mul_4x4_with::<I32Vec, false>(a, b, c))
+}
+
+/// The 4x4x4 case of [`gemm_f64`] where a vector holds a group of four
+/// (AVX-512); `None` for other shapes and backends.
+#[inline(always)]
+fn four_f64<const M: usize, const K: usize, const N: usize, const C: bool>(
+    a: &[f64],
+    b: &[f64],
+    addend: Option<&[f64]>,
+) -> Option<[f64; 16]> {
+    cfg_if::cfg_if! {
+        if #[cfg(all(not(feature = "force-scalar"), target_arch = "x86_64",
+                     target_feature = "avx512f", target_feature = "avx2",
+                     target_feature = "fma"))] {
+            if M != 4 || K != 4 || N != 4 {
+                return None;
+            }
+            let (a, b) = (a.try_into().ok()?, b.try_into().ok()?);
+            let c = match addend {
+                Some(c) => Some(c.try_into().ok()?),
+                None => None,
+            };
+            Some(mul_4x4_with::<F64Vec, C>(a, b, c))
+        } else {
+            let _ = (a, b, addend);
+            None
+        }
+    }
 }
 
 /// Picks the `f32` vector width for `M` rows on the active backend: the
@@ -423,19 +476,19 @@ gemm_entry!(
     /// (`K x N`), `out` (`M x N`) on the active backend, in the contract's
     /// order; `CONTRACT` fuses each step into an FMA where the backend has
     /// one.
-    gemm_f32, gemm_madd_f32, f32, pick_f32
+    gemm_f32, gemm_madd_f32, f32, pick_f32, four_f32
 );
 gemm_entry!(
     /// `out = a * b` for column-major `f64` matrices `a` (`M x K`), `b`
     /// (`K x N`), `out` (`M x N`) on the active backend, in the contract's
     /// order; `CONTRACT` fuses each step into an FMA where the backend has
     /// one.
-    gemm_f64, gemm_madd_f64, f64, pick_f64
+    gemm_f64, gemm_madd_f64, f64, pick_f64, four_f64
 );
 gemm_entry!(
     /// `out = a * b` for column-major `i32` matrices `a` (`M x K`), `b`
     /// (`K x N`), `out` (`M x N`), wrapping; `CONTRACT` has no effect.
-    gemm_i32, gemm_madd_i32, i32, pick_i32
+    gemm_i32, gemm_madd_i32, i32, pick_i32, four_i32
 );
 
 /// Transposes the column-major `rows x cols` matrix `src` into the
