@@ -14,34 +14,34 @@ macro_rules! kernel_suite {
             use matrix_core::{matrix, Matrix};
 
             matrix! {
-                pub typedef $t m1x5 __attribute__((matrix_type(1, 5)));
-                pub typedef $t m5x1 __attribute__((matrix_type(5, 1)));
-                pub typedef $t m3x5 __attribute__((matrix_type(3, 5)));
-                pub typedef $t m5x2 __attribute__((matrix_type(5, 2)));
-                pub typedef $t m7x7 __attribute__((matrix_type(7, 7)));
-                pub typedef $t m13x9 __attribute__((matrix_type(13, 9)));
-                pub typedef $t m9x13 __attribute__((matrix_type(9, 13)));
-                pub typedef $t m16x16 __attribute__((matrix_type(16, 16)));
-                pub typedef f64 d7x7 __attribute__((matrix_type(7, 7)));
+                typedef $t m1x5 __attribute__((matrix_type(1, 5)));
+                typedef $t m5x1 __attribute__((matrix_type(5, 1)));
+                typedef $t m3x5 __attribute__((matrix_type(3, 5)));
+                typedef $t m5x2 __attribute__((matrix_type(5, 2)));
+                typedef $t m7x7 __attribute__((matrix_type(7, 7)));
+                typedef $t m13x9 __attribute__((matrix_type(13, 9)));
+                typedef $t m9x13 __attribute__((matrix_type(9, 13)));
+                typedef $t m16x16 __attribute__((matrix_type(16, 16)));
+                typedef f64 d7x7 __attribute__((matrix_type(7, 7)));
 
-                pub fn add_1x5(a: m1x5, b: m1x5) -> m1x5 { a + b }
-                pub fn sub_5x1(a: m5x1, b: m5x1) -> m5x1 { a - b }
-                pub fn dot(a: m1x5, b: m5x1) -> Matrix<$t, 1, 1> { a * b }
-                pub fn outer(a: m5x1, b: m1x5) -> Matrix<$t, 5, 5> { a * b }
-                pub fn prod_3x5_5x2(a: m3x5, b: m5x2) -> Matrix<$t, 3, 2> { a * b }
-                pub fn prod_7x7(a: m7x7, b: m7x7) -> m7x7 { a * b }
-                pub fn prod_13x9_9x13(a: m13x9, b: m9x13) -> Matrix<$t, 13, 13> { a * b }
-                pub fn madd_16x16(a: m16x16, b: m16x16, c: m16x16) -> m16x16 { a * b + c }
-                pub fn with_scalars(a: m7x7, s: $t) -> m7x7 { (a * s + s - a) / s }
-                pub fn scalar_first(a: m13x9, s: $t) -> m13x9 { s - a + s * a }
-                pub fn transpose_13x9(a: m13x9) -> m9x13 { __builtin_matrix_transpose(a) }
-                pub fn load_13x9(src: &[$t], stride: usize) -> m13x9 {
+                fn add_1x5(a: m1x5, b: m1x5) -> m1x5 { a + b }
+                fn sub_5x1(a: m5x1, b: m5x1) -> m5x1 { a - b }
+                fn dot(a: m1x5, b: m5x1) -> Matrix<$t, 1, 1> { a * b }
+                fn outer(a: m5x1, b: m1x5) -> Matrix<$t, 5, 5> { a * b }
+                fn prod_3x5_5x2(a: m3x5, b: m5x2) -> Matrix<$t, 3, 2> { a * b }
+                fn prod_7x7(a: m7x7, b: m7x7) -> m7x7 { a * b }
+                fn prod_13x9_9x13(a: m13x9, b: m9x13) -> Matrix<$t, 13, 13> { a * b }
+                fn madd_16x16(a: m16x16, b: m16x16, c: m16x16) -> m16x16 { a * b + c }
+                fn with_scalars(a: m7x7, s: $t) -> m7x7 { (a * s + s - a) / s }
+                fn scalar_first(a: m13x9, s: $t) -> m13x9 { s - a + s * a }
+                fn transpose_13x9(a: m13x9) -> m9x13 { __builtin_matrix_transpose(a) }
+                fn load_13x9(src: &[$t], stride: usize) -> m13x9 {
                     __builtin_matrix_column_major_load(src, 13, 9, stride)
                 }
-                pub fn store_3x5(m: m3x5, dst: &mut [$t], stride: usize) {
+                fn store_3x5(m: m3x5, dst: &mut [$t], stride: usize) {
                     __builtin_matrix_column_major_store(m, dst, stride);
                 }
-                pub fn compound(a: m7x7, b: m7x7, s: $t) -> m7x7 {
+                fn compound(a: m7x7, b: m7x7, s: $t) -> m7x7 {
                     let mut r = a;
                     r += b;
                     r -= a;
@@ -49,14 +49,14 @@ macro_rules! kernel_suite {
                     r *= s;
                     r
                 }
-                pub fn elements(a: m7x7, row: usize, col: i64, v: $t) -> m7x7 {
+                fn elements(a: m7x7, row: usize, col: i64, v: $t) -> m7x7 {
                     let mut m = a;
                     m[row][col] = v;
                     m[0][6] = m[row][col];
                     m
                 }
-                pub fn to_f64(a: m7x7) -> d7x7 { a as d7x7 }
-                pub fn rfc(a: m7x7, b: m7x7, s: $t) -> m7x7 {
+                fn to_f64(a: m7x7) -> d7x7 { a as d7x7 }
+                fn rfc(a: m7x7, b: m7x7, s: $t) -> m7x7 {
                     let p = __builtin_matrix_multiply(__builtin_matrix_add(a, b), __builtin_matrix_sub(a, b));
                     __builtin_matrix_insert(__builtin_matrix_scalar_multiply(p, s), 6, 0, __builtin_matrix_extract(a, 1, 2))
                 }
@@ -166,13 +166,13 @@ macro_rules! kernel_suite {
             #[test]
             #[should_panic(expected = "needs 117 elements, but the slice has 116")]
             fn a_short_slice_panics() {
-                load_13x9(&vec![<$t as matrix_core::Element>::ZERO; 116], 13);
+                load_13x9(&[<$t as matrix_core::Element>::ZERO; 116], 13);
             }
 
             #[test]
             #[should_panic(expected = "stride 12 must be greater or equal to the number of rows (13)")]
             fn a_dynamic_stride_below_the_rows_panics() {
-                load_13x9(&vec![<$t as matrix_core::Element>::ZERO; 200], 12);
+                load_13x9(&[<$t as matrix_core::Element>::ZERO; 200], 12);
             }
         }
     )*};
