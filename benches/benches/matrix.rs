@@ -1,0 +1,481 @@
+//! Criterion benchmarks, named as mathbench names its operations
+//! (`matrix mul 4x4 f32`, `matrix transpose 4x4`, ...), one column per
+//! implementation:
+//!
+//! * `matrix-core`: the `Matrix` operators outside the macro;
+//! * `simd exact` / `simd fma`: `matrix_core::simd::kernels` called directly,
+//!   without and with contraction;
+//! * `glam`: `Mat4` / `DMat4` (4x4 only);
+//! * `nalgebra`: `SMatrix`;
+//! * `clang-19 off` / `clang-19 fast`: Clang's matrix types, built by
+//!   build.rs with `-ffp-contract=off`, and with `-ffp-contract=fast
+//!   -mprefer-vector-width=512` (skipped without clang-19);
+//! * `dsl exact` / `dsl fast`: the `matrix!` kernels (feature `dsl`).
+//!
+//! Operands sit at fixed page offsets and each criterion iteration runs
+//! `BATCH` operations; see the crate documentation. Times are per batch;
+//! `run.sh` divides them by `BATCH`.
+
+use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
+use matrix_benches::*;
+
+type Group<'a> = BenchmarkGroup<'a, WallTime>;
+
+/// Benchmarks `f` on `a`, `b` (placed at their offsets) into `out`.
+fn col2<X: Copy, O: Copy>(
+    g: &mut Group<'_>,
+    id: &str,
+    a: X,
+    b: X,
+    out: O,
+    f: impl Fn(&X, &X, &mut O),
+) {
+    let a = Placed::new(a, OFFSET_A);
+    let b = Placed::new(b, OFFSET_B);
+    let mut o = Placed::new(out, OFFSET_OUT);
+    g.bench_function(id, |bch| bch.iter(|| batch2(&*a, &*b, &mut *o, &f)));
+}
+
+/// As [`col2`] with an addend `c`.
+fn col3<X: Copy, O: Copy>(
+    g: &mut Group<'_>,
+    id: &str,
+    [a, b, c]: [X; 3],
+    out: O,
+    f: impl Fn(&X, &X, &X, &mut O),
+) {
+    let a = Placed::new(a, OFFSET_A);
+    let b = Placed::new(b, OFFSET_B);
+    let c = Placed::new(c, OFFSET_C);
+    let mut o = Placed::new(out, OFFSET_OUT);
+    g.bench_function(id, |bch| bch.iter(|| batch3(&*a, &*b, &*c, &mut *o, &f)));
+}
+
+/// As [`col2`] for one operand.
+fn col1<X: Copy, O: Copy>(g: &mut Group<'_>, id: &str, a: X, out: O, f: impl Fn(&X, &mut O)) {
+    let a = Placed::new(a, OFFSET_A);
+    let mut o = Placed::new(out, OFFSET_OUT);
+    g.bench_function(id, |bch| bch.iter(|| batch1(&*a, &mut *o, &f)));
+}
+
+/// A clang-19 column: `f(a, b, out, BATCH)` runs the batch loop in C.
+#[cfg(has_clang19)]
+fn clang2<T: Copy + Default, const NN: usize>(
+    g: &mut Group<'_>,
+    id: &str,
+    a: [T; NN],
+    b: [T; NN],
+    f: fn(&[T; NN], &[T; NN], &mut [T; NN], usize),
+) {
+    let a = Placed::new(a, OFFSET_A);
+    let b = Placed::new(b, OFFSET_B);
+    let mut o = Placed::new([T::default(); NN], OFFSET_OUT);
+    g.bench_function(id, |bch| {
+        bch.iter(|| f(black_box(&*a), black_box(&*b), black_box(&mut *o), BATCH))
+    });
+}
+
+/// A clang-19 kernel of `a * b + c`: `f(a, b, c, out, iterations)`.
+#[cfg(has_clang19)]
+type CMadd<T, const NN: usize> = fn(&[T; NN], &[T; NN], &[T; NN], &mut [T; NN], usize);
+
+/// A clang-19 column of `a * b + c`.
+#[cfg(has_clang19)]
+fn clang3<T: Copy + Default, const NN: usize>(
+    g: &mut Group<'_>,
+    id: &str,
+    [a, b, c]: [[T; NN]; 3],
+    f: CMadd<T, NN>,
+) {
+    let a = Placed::new(a, OFFSET_A);
+    let b = Placed::new(b, OFFSET_B);
+    let c = Placed::new(c, OFFSET_C);
+    let mut o = Placed::new([T::default(); NN], OFFSET_OUT);
+    g.bench_function(id, |bch| {
+        bch.iter(|| {
+            f(
+                black_box(&*a),
+                black_box(&*b),
+                black_box(&*c),
+                black_box(&mut *o),
+                BATCH,
+            )
+        })
+    });
+}
+
+/// A clang-19 column of a transpose.
+#[cfg(has_clang19)]
+fn clang1<T: Copy + Default, const NN: usize>(
+    g: &mut Group<'_>,
+    id: &str,
+    a: [T; NN],
+    f: fn(&[T; NN], &mut [T; NN], usize),
+) {
+    let a = Placed::new(a, OFFSET_A);
+    let mut o = Placed::new([T::default(); NN], OFFSET_OUT);
+    g.bench_function(id, |bch| {
+        bch.iter(|| f(black_box(&*a), black_box(&mut *o), BATCH))
+    });
+}
+
+/// `matrix mul NxN T`: every column but glam's and the DSL's.
+macro_rules! mul_group {
+    ($c:expr, $t:ty, $n:literal, $data:ident, $gemm:ident, $clang:ident, $extra:expr) => {{
+        const NN: usize = $n * $n;
+        type M = matrix_core::Matrix<$t, $n, $n>;
+        type S = nalgebra::SMatrix<$t, $n, $n>;
+        let (da, db) = ($data::<NN>(1), $data::<NN>(2));
+        let mut g = $c.benchmark_group(concat!("matrix mul ", $n, "x", $n, " ", stringify!($t)));
+        let from = |d: &[$t; NN]| M::from_column_major(d);
+        col2(
+            &mut g,
+            "matrix-core",
+            from(&da),
+            from(&db),
+            M::zero(),
+            |a, b, o| *o = a * b,
+        );
+        col2(
+            &mut g,
+            "simd exact",
+            da,
+            db,
+            [<$t>::default(); NN],
+            |a, b, o| matrix_core::simd::kernels::$gemm::<$n, $n, $n, false>(a, b, o),
+        );
+        if stringify!($t) != "i32" {
+            col2(
+                &mut g,
+                "simd fma",
+                da,
+                db,
+                [<$t>::default(); NN],
+                |a, b, o| matrix_core::simd::kernels::$gemm::<$n, $n, $n, true>(a, b, o),
+            );
+        }
+        let from = |d: &[$t; NN]| S::from_column_slice(d);
+        col2(
+            &mut g,
+            "nalgebra",
+            from(&da),
+            from(&db),
+            S::zeros(),
+            |a, b, o| a.mul_to(b, o),
+        );
+        #[cfg(has_clang19)]
+        {
+            clang2(&mut g, "clang-19 off", da, db, clang::off::$clang);
+            clang2(&mut g, "clang-19 fast", da, db, clang::fast::$clang);
+        }
+        let extra: fn(&mut Group<'_>, [$t; NN], [$t; NN]) = $extra;
+        extra(&mut g, da, db);
+        g.finish();
+    }};
+}
+
+fn products(c: &mut Criterion) {
+    mul_group!(c, f32, 4, data_f32, gemm_f32, mul_f32_4, |g, a, b| {
+        col2(
+            g,
+            "glam",
+            glam::Mat4::from_cols_array(&a),
+            glam::Mat4::from_cols_array(&b),
+            glam::Mat4::ZERO,
+            |a, b, o| *o = *a * *b,
+        );
+        #[cfg(feature = "dsl")]
+        dsl::mul_4x4_f32(g, a, b);
+    });
+    mul_group!(c, f32, 8, data_f32, gemm_f32, mul_f32_8, |_g, _a, _b| {
+        #[cfg(feature = "dsl")]
+        dsl::mul_8x8_f32(_g, _a, _b);
+    });
+    mul_group!(c, f32, 16, data_f32, gemm_f32, mul_f32_16, |_g, _a, _b| {
+        #[cfg(feature = "dsl")]
+        dsl::mul_16x16_f32(_g, _a, _b);
+    });
+    mul_group!(c, f32, 32, data_f32, gemm_f32, mul_f32_32, |_g, _a, _b| {
+        #[cfg(feature = "dsl")]
+        dsl::mul_32x32_f32(_g, _a, _b);
+    });
+    mul_group!(c, f32, 64, data_f32, gemm_f32, mul_f32_64, |_g, _a, _b| {
+        #[cfg(feature = "dsl")]
+        dsl::mul_64x64_f32(_g, _a, _b);
+    });
+    mul_group!(c, f64, 4, data_f64, gemm_f64, mul_f64_4, |g, a, b| {
+        col2(
+            g,
+            "glam",
+            glam::DMat4::from_cols_array(&a),
+            glam::DMat4::from_cols_array(&b),
+            glam::DMat4::ZERO,
+            |a, b, o| *o = *a * *b,
+        );
+        #[cfg(feature = "dsl")]
+        dsl::mul_4x4_f64(g, a, b);
+    });
+    mul_group!(c, f64, 8, data_f64, gemm_f64, mul_f64_8, |_g, _a, _b| {
+        #[cfg(feature = "dsl")]
+        dsl::mul_8x8_f64(_g, _a, _b);
+    });
+    mul_group!(c, i32, 4, data_i32, gemm_i32, mul_i32_4, |_g, _a, _b| {
+        #[cfg(feature = "dsl")]
+        dsl::mul_4x4_i32(_g, _a, _b);
+    });
+}
+
+/// `matrix madd NxN f32`: `a * b + c`.
+macro_rules! madd_group {
+    ($c:expr, $n:literal, $clang:ident, $extra:expr) => {{
+        const NN: usize = $n * $n;
+        type M = matrix_core::Matrix<f32, $n, $n>;
+        type S = nalgebra::SMatrix<f32, $n, $n>;
+        let d = [data_f32::<NN>(1), data_f32::<NN>(2), data_f32::<NN>(3)];
+        let mut g = $c.benchmark_group(concat!("matrix madd ", $n, "x", $n, " f32"));
+        let from = |d: &[f32; NN]| M::from_column_major(d);
+        col3(
+            &mut g,
+            "matrix-core",
+            d.each_ref().map(from),
+            M::zero(),
+            |a, b, c, o| *o = a * b + *c,
+        );
+        col3(&mut g, "simd exact", d, [0.0; NN], |a, b, c, o| {
+            matrix_core::simd::kernels::gemm_madd_f32::<$n, $n, $n, false>(a, b, c, o)
+        });
+        col3(&mut g, "simd fma", d, [0.0; NN], |a, b, c, o| {
+            matrix_core::simd::kernels::gemm_madd_f32::<$n, $n, $n, true>(a, b, c, o)
+        });
+        let from = |d: &[f32; NN]| S::from_column_slice(d);
+        col3(
+            &mut g,
+            "nalgebra",
+            d.each_ref().map(from),
+            S::zeros(),
+            |a, b, c, o| *o = a * b + c,
+        );
+        #[cfg(has_clang19)]
+        {
+            clang3(&mut g, "clang-19 off", d, clang::off::$clang);
+            clang3(&mut g, "clang-19 fast", d, clang::fast::$clang);
+        }
+        let extra: fn(&mut Group<'_>, [[f32; NN]; 3]) = $extra;
+        extra(&mut g, d);
+        g.finish();
+    }};
+}
+
+fn madds(c: &mut Criterion) {
+    madd_group!(c, 4, madd_f32_4, |g, d| {
+        let [a, b, c] = d.map(|x| glam::Mat4::from_cols_array(&x));
+        col3(g, "glam", [a, b, c], glam::Mat4::ZERO, |a, b, c, o| {
+            *o = *a * *b + *c
+        });
+        #[cfg(feature = "dsl")]
+        dsl::madd_4x4_f32(g, d);
+    });
+    madd_group!(c, 8, madd_f32_8, |_g, _d| {
+        #[cfg(feature = "dsl")]
+        dsl::madd_8x8_f32(_g, _d);
+    });
+}
+
+/// `matrix transpose NxN` (f32).
+macro_rules! transpose_group {
+    ($c:expr, $n:literal, $simd:path, $clang:ident, $extra:expr) => {{
+        const NN: usize = $n * $n;
+        type M = matrix_core::Matrix<f32, $n, $n>;
+        type S = nalgebra::SMatrix<f32, $n, $n>;
+        let d = data_f32::<NN>(1);
+        let mut g = $c.benchmark_group(concat!("matrix transpose ", $n, "x", $n));
+        col1(
+            &mut g,
+            "matrix-core",
+            M::from_column_major(&d),
+            M::zero(),
+            |a, o| *o = a.transpose(),
+        );
+        col1(&mut g, "simd exact", d, [0.0; NN], |a, o| *o = $simd(a));
+        col1(
+            &mut g,
+            "nalgebra",
+            S::from_column_slice(&d),
+            S::zeros(),
+            |a, o| a.transpose_to(o),
+        );
+        #[cfg(has_clang19)]
+        {
+            clang1(&mut g, "clang-19 off", d, clang::off::$clang);
+            clang1(&mut g, "clang-19 fast", d, clang::fast::$clang);
+        }
+        let extra: fn(&mut Group<'_>, [f32; NN]) = $extra;
+        extra(&mut g, d);
+        g.finish();
+    }};
+}
+
+fn transposes(c: &mut Criterion) {
+    transpose_group!(
+        c,
+        4,
+        matrix_core::simd::transpose_4x4_f32,
+        transpose_f32_4,
+        |g, d| {
+            col1(
+                g,
+                "glam",
+                glam::Mat4::from_cols_array(&d),
+                glam::Mat4::ZERO,
+                |a, o| *o = a.transpose(),
+            );
+            #[cfg(feature = "dsl")]
+            dsl::transpose_4x4(g, d);
+        }
+    );
+    transpose_group!(
+        c,
+        8,
+        matrix_core::simd::transpose_8x8_f32,
+        transpose_f32_8,
+        |_g, _d| {
+            #[cfg(feature = "dsl")]
+            dsl::transpose_8x8(_g, _d);
+        }
+    );
+}
+
+/// Column (f): the `matrix!` macro's kernels, in the DSL syntax of the
+/// contract. Off by default (feature `dsl`) until the macro lowers them.
+#[cfg(feature = "dsl")]
+mod dsl {
+    use super::{Group, col1, col2, col3};
+    use matrix_core::{Matrix, matrix};
+
+    matrix! {
+        typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+        typedef float m8x8_t __attribute__((matrix_type(8, 8)));
+        typedef float m16x16_t __attribute__((matrix_type(16, 16)));
+        typedef float m32x32_t __attribute__((matrix_type(32, 32)));
+        typedef float m64x64_t __attribute__((matrix_type(64, 64)));
+        typedef double d4x4_t __attribute__((matrix_type(4, 4)));
+        typedef double d8x8_t __attribute__((matrix_type(8, 8)));
+        typedef int i4x4_t __attribute__((matrix_type(4, 4)));
+
+        pub fn k_mul_4x4_f32(a: m4x4_t, b: m4x4_t) -> m4x4_t { a * b }
+        pub fn k_mul_8x8_f32(a: m8x8_t, b: m8x8_t) -> m8x8_t { a * b }
+        pub fn k_mul_16x16_f32(a: m16x16_t, b: m16x16_t) -> m16x16_t { a * b }
+        pub fn k_mul_32x32_f32(a: m32x32_t, b: m32x32_t) -> m32x32_t { a * b }
+        pub fn k_mul_64x64_f32(a: m64x64_t, b: m64x64_t) -> m64x64_t { a * b }
+        pub fn k_mul_4x4_f64(a: d4x4_t, b: d4x4_t) -> d4x4_t { a * b }
+        pub fn k_mul_8x8_f64(a: d8x8_t, b: d8x8_t) -> d8x8_t { a * b }
+        pub fn k_mul_4x4_i32(a: i4x4_t, b: i4x4_t) -> i4x4_t { a * b }
+        pub fn k_madd_4x4_f32(a: m4x4_t, b: m4x4_t, c: m4x4_t) -> m4x4_t { a * b + c }
+        pub fn k_madd_8x8_f32(a: m8x8_t, b: m8x8_t, c: m8x8_t) -> m8x8_t { a * b + c }
+        pub fn k_transpose_4x4(a: m4x4_t) -> m4x4_t { __builtin_matrix_transpose(a) }
+        pub fn k_transpose_8x8(a: m8x8_t) -> m8x8_t { __builtin_matrix_transpose(a) }
+
+        #[fp_contract(fast)]
+        pub fn f_mul_4x4_f32(a: m4x4_t, b: m4x4_t) -> m4x4_t { a * b }
+        #[fp_contract(fast)]
+        pub fn f_mul_8x8_f32(a: m8x8_t, b: m8x8_t) -> m8x8_t { a * b }
+        #[fp_contract(fast)]
+        pub fn f_mul_16x16_f32(a: m16x16_t, b: m16x16_t) -> m16x16_t { a * b }
+        #[fp_contract(fast)]
+        pub fn f_mul_32x32_f32(a: m32x32_t, b: m32x32_t) -> m32x32_t { a * b }
+        #[fp_contract(fast)]
+        pub fn f_mul_64x64_f32(a: m64x64_t, b: m64x64_t) -> m64x64_t { a * b }
+        #[fp_contract(fast)]
+        pub fn f_mul_4x4_f64(a: d4x4_t, b: d4x4_t) -> d4x4_t { a * b }
+        #[fp_contract(fast)]
+        pub fn f_mul_8x8_f64(a: d8x8_t, b: d8x8_t) -> d8x8_t { a * b }
+        #[fp_contract(fast)]
+        pub fn f_madd_4x4_f32(a: m4x4_t, b: m4x4_t, c: m4x4_t) -> m4x4_t { a * b + c }
+        #[fp_contract(fast)]
+        pub fn f_madd_8x8_f32(a: m8x8_t, b: m8x8_t, c: m8x8_t) -> m8x8_t { a * b + c }
+    }
+
+    macro_rules! mul {
+        ($name:ident, $t:ty, $n:literal, $exact:ident, $fast:expr) => {
+            pub(super) fn $name(g: &mut Group<'_>, a: [$t; $n * $n], b: [$t; $n * $n]) {
+                type M = Matrix<$t, $n, $n>;
+                let (a, b) = (M::from_column_major(&a), M::from_column_major(&b));
+                col2(g, "dsl exact", a, b, M::zero(), |a, b, o| {
+                    *o = $exact(*a, *b)
+                });
+                let fast: Option<fn(M, M) -> M> = $fast;
+                if let Some(f) = fast {
+                    col2(g, "dsl fast", a, b, M::zero(), move |a, b, o| {
+                        *o = f(*a, *b)
+                    });
+                }
+            }
+        };
+    }
+    mul!(mul_4x4_f32, f32, 4, k_mul_4x4_f32, Some(f_mul_4x4_f32));
+    mul!(mul_8x8_f32, f32, 8, k_mul_8x8_f32, Some(f_mul_8x8_f32));
+    mul!(
+        mul_16x16_f32,
+        f32,
+        16,
+        k_mul_16x16_f32,
+        Some(f_mul_16x16_f32)
+    );
+    mul!(
+        mul_32x32_f32,
+        f32,
+        32,
+        k_mul_32x32_f32,
+        Some(f_mul_32x32_f32)
+    );
+    mul!(
+        mul_64x64_f32,
+        f32,
+        64,
+        k_mul_64x64_f32,
+        Some(f_mul_64x64_f32)
+    );
+    mul!(mul_4x4_f64, f64, 4, k_mul_4x4_f64, Some(f_mul_4x4_f64));
+    mul!(mul_8x8_f64, f64, 8, k_mul_8x8_f64, Some(f_mul_8x8_f64));
+    mul!(mul_4x4_i32, i32, 4, k_mul_4x4_i32, None);
+
+    macro_rules! madd {
+        ($name:ident, $n:literal, $exact:ident, $fast:ident) => {
+            pub(super) fn $name(g: &mut Group<'_>, d: [[f32; $n * $n]; 3]) {
+                type M = Matrix<f32, $n, $n>;
+                let m = d.map(|x| M::from_column_major(&x));
+                col3(g, "dsl exact", m, M::zero(), |a, b, c, o| {
+                    *o = $exact(*a, *b, *c)
+                });
+                col3(g, "dsl fast", m, M::zero(), |a, b, c, o| {
+                    *o = $fast(*a, *b, *c)
+                });
+            }
+        };
+    }
+    madd!(madd_4x4_f32, 4, k_madd_4x4_f32, f_madd_4x4_f32);
+    madd!(madd_8x8_f32, 8, k_madd_8x8_f32, f_madd_8x8_f32);
+
+    macro_rules! transpose {
+        ($name:ident, $n:literal, $k:ident) => {
+            pub(super) fn $name(g: &mut Group<'_>, d: [f32; $n * $n]) {
+                type M = Matrix<f32, $n, $n>;
+                col1(
+                    g,
+                    "dsl exact",
+                    M::from_column_major(&d),
+                    M::zero(),
+                    |a, o| *o = $k(*a),
+                );
+            }
+        };
+    }
+    transpose!(transpose_4x4, 4, k_transpose_4x4);
+    transpose!(transpose_8x8, 8, k_transpose_8x8);
+}
+
+criterion_group!(benches, products, madds, transposes);
+criterion_main!(benches);

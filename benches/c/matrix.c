@@ -1,0 +1,69 @@
+/* clang-19 matrix-type kernels for the benchmarks (column (e)).
+ *
+ * Built twice by build.rs with `-O3 -fenable-matrix -march=native`: once with
+ * `-ffp-contract=off` (SUFFIX _off) and once with `-ffp-contract=fast
+ * -mprefer-vector-width=512` (SUFFIX _fast).
+ *
+ * Every kernel runs `n` iterations of one operation on the same operands,
+ * with a compiler barrier between iterations (the operands are reloaded and
+ * the result stored each time), so the call overhead across the FFI is
+ * amortised exactly as the Rust columns' batch loop is.
+ */
+#include <stddef.h>
+
+#ifndef SUFFIX
+#error "build.rs defines SUFFIX"
+#endif
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+#define NAME(x) CAT(x, SUFFIX)
+
+#define BARRIER(a, b, o) __asm__ volatile("" : : "r"(a), "r"(b), "r"(o) : "memory")
+
+#define MUL(T, TNAME, N)                                                      \
+    typedef T CAT(TNAME, N) __attribute__((matrix_type(N, N)));              \
+    void NAME(clang_mul_##TNAME##_##N)(const T *a, const T *b, T *out,      \
+                                        size_t n) {                          \
+        for (size_t i = 0; i < n; i++) {                                     \
+            CAT(TNAME, N) x = __builtin_matrix_column_major_load(a, N, N, N); \
+            CAT(TNAME, N) y = __builtin_matrix_column_major_load(b, N, N, N); \
+            __builtin_matrix_column_major_store(x * y, out, N);              \
+            BARRIER(a, b, out);                                              \
+        }                                                                    \
+    }
+
+#define MADD(T, TNAME, N)                                                     \
+    void NAME(clang_madd_##TNAME##_##N)(const T *a, const T *b, const T *c, \
+                                         T *out, size_t n) {                 \
+        for (size_t i = 0; i < n; i++) {                                     \
+            CAT(TNAME, N) x = __builtin_matrix_column_major_load(a, N, N, N); \
+            CAT(TNAME, N) y = __builtin_matrix_column_major_load(b, N, N, N); \
+            CAT(TNAME, N) z = __builtin_matrix_column_major_load(c, N, N, N); \
+            __builtin_matrix_column_major_store(x * y + z, out, N);          \
+            BARRIER(a, b, out);                                              \
+            BARRIER(c, c, c);                                                \
+        }                                                                    \
+    }
+
+#define TRANSPOSE(T, TNAME, N)                                                \
+    void NAME(clang_transpose_##TNAME##_##N)(const T *a, T *out, size_t n) { \
+        for (size_t i = 0; i < n; i++) {                                     \
+            CAT(TNAME, N) x = __builtin_matrix_column_major_load(a, N, N, N); \
+            __builtin_matrix_column_major_store(__builtin_matrix_transpose(x), \
+                                                out, N);                     \
+            BARRIER(a, a, out);                                              \
+        }                                                                    \
+    }
+
+MUL(float, f32x, 4)
+MUL(float, f32x, 8)
+MUL(float, f32x, 16)
+MUL(float, f32x, 32)
+MUL(float, f32x, 64)
+MUL(double, f64x, 4)
+MUL(double, f64x, 8)
+MUL(int, i32x, 4)
+MADD(float, f32x, 4)
+MADD(float, f32x, 8)
+TRANSPOSE(float, f32x, 4)
+TRANSPOSE(float, f32x, 8)

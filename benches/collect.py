@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Collects criterion's estimates into BENCHMARKS.md and an SVG bar chart.
+
+Called by benches/run.sh. Reads <criterion dir>/**/new/benchmark.json (the
+group and function ids) and estimates.json (the mean, in ns per criterion
+iteration) of the default-target run and of the native run, divides by the
+benchmark's BATCH (operations per iteration, see benches/src/lib.rs) and
+writes one table per run plus a grouped bar chart.
+"""
+
+import argparse
+import json
+import os
+import re
+import time
+
+BATCH = 16  # matrix_benches::BATCH
+
+COLUMNS = [
+    "matrix-core",
+    "simd exact",
+    "simd fma",
+    "glam",
+    "nalgebra",
+    "clang-19 off",
+    "clang-19 fast",
+    "dsl exact",
+    "dsl fast",
+]
+COLORS = {
+    "matrix-core": "#4e79a7",
+    "simd exact": "#f28e2b",
+    "simd fma": "#e15759",
+    "glam": "#76b7b2",
+    "nalgebra": "#59a14f",
+    "clang-19 off": "#edc948",
+    "clang-19 fast": "#b07aa1",
+    "dsl exact": "#ff9da7",
+    "dsl fast": "#9c755f",
+}
+
+
+def group_order(name):
+    """Products by type and size, then madd, transpose."""
+    kind = 0 if " mul " in name else 1 if " madd " in name else 2
+    m = re.search(r"(\d+)x(\d+)", name)
+    n = int(m.group(1)) if m else 0
+    ty = {"f32": 0, "f64": 1, "i32": 2}.get(name.split()[-1], 0)
+    return (kind, ty, n, name)
+
+
+def load(root):
+    """{group: {function: ns per operation}}"""
+    out = {}
+    if not os.path.isdir(root):
+        return out
+    for dirpath, _dirs, files in os.walk(root):
+        if os.path.basename(dirpath) != "new" or "estimates.json" not in files:
+            continue
+        with open(os.path.join(dirpath, "benchmark.json")) as f:
+            bench = json.load(f)
+        with open(os.path.join(dirpath, "estimates.json")) as f:
+            est = json.load(f)
+        group, func = bench["group_id"], bench["function_id"]
+        out.setdefault(group, {})[func] = est["mean"]["point_estimate"] / BATCH
+    return out
+
+
+def fmt_time(ns):
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.2f} µs"
+    if ns >= 10:
+        return f"{ns:.1f} ns"
+    return f"{ns:.2f} ns"
+
+
+def flops(group):
+    """Floating-point operations of one product, or None."""
+    m = re.match(r"matrix (mul|madd) (\d+)x\d+ (f32|f64)", group)
+    if not m:
+        return None
+    n = int(m.group(2))
+    return 2 * n**3 + (n * n if m.group(1) == "madd" else 0)
+
+
+def table(results):
+    groups = sorted(results, key=group_order)
+    cols = [c for c in COLUMNS if any(c in results[g] for g in groups)]
+    lines = ["| benchmark | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    for g in groups:
+        row = results[g]
+        best = min(row.values())
+        cells = []
+        for c in cols:
+            if c not in row:
+                cells.append("–")
+                continue
+            t = row[c]
+            cell = fmt_time(t)
+            fl = flops(g)
+            if fl and t > 0:
+                cell += f" ({fl / t:.0f} GF/s)"
+            if t == best:
+                cell = f"**{cell}**"
+            cells.append(cell)
+        lines.append(f"| {g} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+    except OSError:
+        return "unknown", "?", "?"
+    model = re.search(r"model name\s*:\s*(.*)", text)
+    mhz = re.search(r"cpu MHz\s*:\s*(.*)", text)
+    cores = len(re.findall(r"^processor\s*:", text, re.M))
+    return (model.group(1) if model else "unknown", mhz.group(1) if mhz else "?", cores)
+
+
+def svg(default, native, path):
+    """Small multiples: one panel per benchmark, one bar pair per column
+    (default target light, native dark), bar length relative to the slowest
+    in the panel, labelled with the native (or default) time."""
+    groups = sorted(set(default) | set(native), key=group_order)
+    panel_w, bar_h, gap, label_w = 560, 9, 4, 110
+    y = 50
+    parts = []
+    for g in groups:
+        cols = [c for c in COLUMNS if c in default.get(g, {}) or c in native.get(g, {})]
+        values = [v for r in (default.get(g, {}), native.get(g, {})) for v in r.values()]
+        vmax = max(values) if values else 1.0
+        parts.append(
+            f'<text x="10" y="{y + 12}" font-weight="bold" font-size="13">{g}</text>'
+        )
+        y += 20
+        for c in cols:
+            parts.append(
+                f'<text x="{label_w - 6}" y="{y + bar_h + 3}" font-size="11" '
+                f'text-anchor="end">{c}</text>'
+            )
+            for i, (run, opacity) in enumerate(((default, 0.45), (native, 1.0))):
+                v = run.get(g, {}).get(c)
+                if v is None:
+                    continue
+                w = max(1.0, (panel_w - 90) * v / vmax)
+                yy = y + i * bar_h
+                parts.append(
+                    f'<rect x="{label_w}" y="{yy}" width="{w:.1f}" height="{bar_h - 1}" '
+                    f'fill="{COLORS[c]}" fill-opacity="{opacity}"/>'
+                )
+                parts.append(
+                    f'<text x="{label_w + w + 4:.1f}" y="{yy + bar_h - 1}" font-size="9">'
+                    f'{fmt_time(v)}</text>'
+                )
+            y += 2 * bar_h + gap
+        y += 12
+    width = label_w + panel_w + 20
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y + 10}" '
+        f'font-family="sans-serif">\n'
+        f'<rect width="100%" height="100%" fill="white"/>\n'
+        f'<text x="10" y="20" font-size="15" font-weight="bold">Time per operation '
+        f"(shorter is better; bars relative to the slowest in each panel)</text>\n"
+        f'<text x="10" y="38" font-size="11">light: default target (SSE2) · dark: '
+        f"-C target-cpu=native</text>\n"
+    )
+    with open(path, "w") as f:
+        f.write(head + "\n".join(parts) + "\n</svg>\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("default", "native", "load", "rustc", "clang", "native-features",
+              "default-features", "md", "svg"):
+        ap.add_argument("--" + a, required=True)
+    args = ap.parse_args()
+    default, native = load(args.default), load(args.native)
+    model, mhz, cores = cpu_model()
+    load_before, _, load_after = args.load.partition("|")
+    svg(default, native, args.svg)
+    md = f"""# Benchmarks
+
+Generated by `benches/run.sh` on {time.strftime('%Y-%m-%d %H:%M %Z')}; do not
+edit by hand. Times are the mean per operation (criterion's mean estimate
+divided by the batch of {BATCH} operations per iteration); products also show
+GFLOP/s (`2 N³` flops, `+ N²` for `a * b + c`). **Bold** is the fastest
+column of a row. Chart: [benches/benchmarks.svg](benches/benchmarks.svg).
+
+## Machine
+
+- CPU: {model}, {cores} logical cores, {mhz} MHz reported by /proc/cpuinfo
+- `{args.rustc}`; `{args.clang}`
+- default target features: `{args.default_features.strip()}`
+- native target features (vector subset): `{args.native_features.strip()}`
+- load average (1, 5, 15 min) before the runs: {load_before}; after: {load_after}.
+  The machine is shared with other builds, so absolute numbers carry noise
+  of tens of percent; compare columns within one row.
+
+## Columns
+
+- **matrix-core**: `Matrix` operators outside the macro (`&a * &b`,
+  `a * b + c`, `transpose()`).
+- **simd exact / simd fma**: `matrix_core::simd::kernels` called directly
+  (`gemm_f32::<M, K, N, false|true>`, `gemm_madd_f32`, `gemm_f64`,
+  `gemm_i32`, `transpose_4x4_f32`, `transpose_8x8_f32`); *exact* is the
+  contract's order bit for bit (no FMA), *fma* contracts each step.
+- **glam**: `Mat4` / `DMat4` (4x4 only). **nalgebra**: `SMatrix` (`mul_to`,
+  `transpose_to`).
+- **clang-19 off / fast**: Clang's matrix types in `benches/c/matrix.c`,
+  `-O3 -fenable-matrix -march=native` with `-ffp-contract=off`, resp.
+  `-ffp-contract=fast -mprefer-vector-width=512`; always built for the
+  native CPU, in both tables. Each call runs the batch loop in C.
+- **dsl exact / fast**: the `matrix!` kernels (feature `dsl`, not run yet).
+
+Operands sit at fixed offsets within page-aligned allocations (`a` at 0x040,
+`b` at 0x440, `c` at 0x840, the result at 0xC40), so 4K aliasing between
+the result's stores and the operands' loads is the same in every run; see
+`benches/src/lib.rs`.
+
+## Default target (`x86_64`, SSE2 backend)
+
+{table(default) if default else "(no results)"}
+
+## `RUSTFLAGS='-C target-cpu=native'` (AVX-512 backend)
+
+{table(native) if native else "(no results)"}
+"""
+    with open(args.md, "w") as f:
+        f.write(md)
+
+
+if __name__ == "__main__":
+    main()

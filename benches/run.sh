@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs the criterion benchmarks twice, at the default target (x86_64: SSE2)
+# and with RUSTFLAGS='-C target-cpu=native', then collects criterion's
+# estimates (<target>/criterion/**/new/estimates.json) into BENCHMARKS.md
+# and benches/benchmarks.svg at the workspace root.
+#
+#   benches/run.sh                 # both runs, short measurement times
+#   BENCH_ARGS='--measurement-time 5' benches/run.sh
+#   BENCH_FILTER='matrix mul 4x4' benches/run.sh
+#   COLLECT_ONLY=1 benches/run.sh  # rewrite the report from existing results
+#
+# The default run uses $CARGO_TARGET_DIR (default <root>/target), the native
+# run $CARGO_TARGET_DIR/native, so the two builds do not invalidate each
+# other and their criterion directories stay apart.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+ARGS=${BENCH_ARGS:---warm-up-time 1 --measurement-time 2}
+FILTER=${BENCH_FILTER:-}
+
+run() {
+    local dir=$1 flags=$2
+    rm -rf "$dir/criterion"
+    # shellcheck disable=SC2086
+    CARGO_TARGET_DIR=$dir RUSTFLAGS=$flags \
+        cargo bench -p matrix-benches --bench matrix -- $ARGS ${FILTER:+"$FILTER"}
+}
+
+if [ -z "${COLLECT_ONLY:-}" ]; then
+    LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+    run "$TARGET" ""
+    run "$TARGET/native" "-C target-cpu=native"
+    LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+    echo "$LOAD_BEFORE|$LOAD_AFTER" > "$TARGET/native/bench-load.txt"
+fi
+
+python3 "$ROOT/benches/collect.py" \
+    --default "$TARGET/criterion" \
+    --native "$TARGET/native/criterion" \
+    --load "$(cat "$TARGET/native/bench-load.txt" 2>/dev/null || echo '?|?')" \
+    --rustc "$(rustc -V)" \
+    --clang "$( (clang-19 --version 2>/dev/null || echo 'clang-19 not found') | head -1)" \
+    --native-features "$(rustc --print cfg -C target-cpu=native | sed -n 's/^target_feature="\(.*\)"/\1/p' | grep -E '^(sse2|sse4.1|avx|avx2|fma|avx512f|avx512vl|avx512dq|avx512bw)$' | tr '\n' ' ')" \
+    --default-features "$(rustc --print cfg | sed -n 's/^target_feature="\(.*\)"/\1/p' | tr '\n' ' ')" \
+    --md "$ROOT/BENCHMARKS.md" \
+    --svg "$ROOT/benches/benchmarks.svg"
+echo "wrote $ROOT/BENCHMARKS.md and $ROOT/benches/benchmarks.svg"
