@@ -6,950 +6,1075 @@ use matrix_core::Matrix;
 use matrix_oracle::rt;
 
 matrix! {
-    typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef char i8m1x7 __attribute__((matrix_type(1, 7)));
-    typedef signed char i8m1x11 __attribute__((matrix_type(1, 11)));
-    typedef signed char i8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
-    typedef i8 i8m3x5 __attribute__((matrix_type(3, 5)));
-    typedef char i8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef int8_t i8m4x7 __attribute__((matrix_type(4, 7)));
-    typedef i8 i8m5x5 __attribute__((matrix_type(5, 5)));
-    typedef int8_t i8m6x3 __attribute__((matrix_type(6, 3)));
-    typedef int8_t i8m6x6 __attribute__((matrix_type(6, 6)));
-    typedef int8_t i8m7x3 __attribute__((matrix_type(7, 3)));
-    typedef int8_t i8m10x5 __attribute__((matrix_type(10, 5)));
-    typedef int8_t i8m11x11 __attribute__((matrix_type(11, 11)));
-    typedef signed char i8m13x13 __attribute__((matrix_type(13, 13)));
-    typedef int16_t i16m1x6 __attribute__((matrix_type(1, 6)));
-    typedef int16_t i16m2x8 __attribute__((matrix_type(2, 8)));
-    typedef int16_t i16m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int16_t i16m3x5 __attribute__((matrix_type(3, 5)));
-    typedef i16 i16m4x6 __attribute__((matrix_type(4, 6)));
-    typedef int16_t i16m5x6 __attribute__((matrix_type(5, 6)));
+    const K2: usize = 2;
+    const K3: usize = 3;
+    const K4: usize = 4;
+    const K5: usize = 5;
+    const K8: usize = 8;
+    typedef i8 i8m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef int8_t i8m1x11 __attribute__((matrix_type(1, 11)));
+    pub(crate) typedef int8_t i8m2x2 __attribute__((matrix_type(2, 2)));
+    typedef int8_t i8m2x3 __attribute__((matrix_type(2, 3)));
+    pub typedef int8_t i8m2x16 __attribute__((matrix_type(2, 16)));
+    pub typedef char i8m3x3 __attribute__((matrix_type(8 - K5, K3)));
+    pub typedef i8 i8m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int8_t i8m3x5 __attribute__((matrix_type(3, 5)));
+    pub typedef int8_t i8m4x3 __attribute__((matrix_type(4, 3)));
+    typedef i8 i8m4x4 __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef signed char i8m4x7 __attribute__((matrix_type(4, 7)));
+    typedef signed char i8m6x3 __attribute__((matrix_type(6, 3)));
+    pub typedef int8_t i8m6x6 __attribute__((matrix_type(6, 6)));
+    typedef i8 i8m6x8 __attribute__((matrix_type(6, 8)));
+    pub(crate) typedef int8_t i8m7x16 __attribute__((matrix_type(7, 16)));
+    pub typedef int8_t i8m8x5 __attribute__((matrix_type(8, 5)));
+    typedef char i8m8x6 __attribute__((matrix_type(8, 6)));
+    typedef int8_t i8m8x7 __attribute__((matrix_type(8, 7)));
+    typedef int8_t i8m8x8 __attribute__((matrix_type(8, 8)));
+    typedef int8_t i8m8x16 __attribute__((matrix_type(8, 16)));
+    pub(crate) typedef i8 i8m10x5 __attribute__((matrix_type((K4 * 10) / K4, (K4 * 5) / K4)));
+    typedef i8 i8m10x8 __attribute__((matrix_type(10, 8)));
+    typedef char i8m11x1 __attribute__((matrix_type(11, 1)));
+    typedef signed char i8m14x4 __attribute__((matrix_type(14, 4)));
+    pub typedef int8_t i8m16x8 __attribute__((matrix_type(16, 8)));
+    pub(crate) typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef i16 i16m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef short i16m2x12 __attribute__((matrix_type(4 - K2, K8 + 4)));
+    pub typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
+    typedef short i16m3x4 __attribute__((matrix_type((K4 * 3) / K4, (K2 * 4) / K2)));
+    typedef i16 i16m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef short i16m3x6 __attribute__((matrix_type(3, 6)));
+    pub(crate) typedef short i16m3x7 __attribute__((matrix_type(3, 7)));
+    typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int16_t i16m4x6 __attribute__((matrix_type(4, 6)));
+    typedef short i16m5x2 __attribute__((matrix_type(5, 2)));
+    typedef short i16m5x12 __attribute__((matrix_type(5, 12)));
     typedef int16_t i16m6x3 __attribute__((matrix_type(6, 3)));
-    typedef i16 i16m6x4 __attribute__((matrix_type(6, 4)));
-    typedef i16 i16m8x3 __attribute__((matrix_type(8, 3)));
-    typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef i32 i32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef i32 i32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef int32_t i32m4x8 __attribute__((matrix_type(4, 8)));
+    typedef int16_t i16m6x6 __attribute__((matrix_type((K3 * 6) / K3, (K8 * 6) / K8)));
+    typedef int16_t i16m7x5 __attribute__((matrix_type(7, 5)));
+    pub(crate) typedef int16_t i16m8x1 __attribute__((matrix_type(8, 1)));
+    pub(crate) typedef short i16m8x3 __attribute__((matrix_type(8, 3)));
+    pub typedef i16 i16m8x5 __attribute__((matrix_type(13 - K5, K2 + 3)));
+    typedef short i16m12x3 __attribute__((matrix_type(12, 3)));
+    pub typedef int32_t i32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef int32_t i32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef i32 i32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef i32 i32m1x7 __attribute__((matrix_type(1, 7)));
+    typedef i32 i32m4x1 __attribute__((matrix_type(4, 1)));
     typedef int32_t i32m4x12 __attribute__((matrix_type(4, 12)));
     typedef i32 i32m6x1 __attribute__((matrix_type(6, 1)));
-    typedef i32 i32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef int i32m6x12 __attribute__((matrix_type(6, 12)));
-    typedef i32 i32m8x1 __attribute__((matrix_type(8, 1)));
-    typedef i32 i32m8x3 __attribute__((matrix_type(8, 3)));
-    typedef i32 i32m9x8 __attribute__((matrix_type(9, 8)));
-    typedef int i32m10x5 __attribute__((matrix_type(10, 5)));
-    typedef i32 i32m12x6 __attribute__((matrix_type(12, 6)));
-    typedef int32_t i32m14x4 __attribute__((matrix_type(14, 4)));
-    typedef i32 i32m16x6 __attribute__((matrix_type(16, 6)));
-    typedef int64_t i64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef int64_t i64m1x3 __attribute__((matrix_type(1, 3)));
-    typedef i64 i64m1x8 __attribute__((matrix_type(1, 8)));
-    typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef i64 i64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef long long i64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef i64 i64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int64_t i64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef long i64m3x9 __attribute__((matrix_type(3, 9)));
-    typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef long i64m7x1 __attribute__((matrix_type(7, 1)));
-    typedef i64 i64m7x4 __attribute__((matrix_type(7, 4)));
-    typedef i64 i64m8x1 __attribute__((matrix_type(8, 1)));
-    typedef i64 i64m9x4 __attribute__((matrix_type(9, 4)));
-    typedef u8 u8m1x5 __attribute__((matrix_type(1, 5)));
-    typedef u8 u8m2x2 __attribute__((matrix_type(2, 2)));
-    typedef uint8_t u8m3x6 __attribute__((matrix_type(3, 6)));
-    typedef uint8_t u8m3x7 __attribute__((matrix_type(3, 7)));
-    typedef uint8_t u8m3x13 __attribute__((matrix_type(3, 13)));
-    typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
-    typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
-    typedef uint8_t u8m5x2 __attribute__((matrix_type(5, 2)));
-    typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
-    typedef uint8_t u8m6x1 __attribute__((matrix_type(6, 1)));
-    typedef u8 u8m6x2 __attribute__((matrix_type(6, 2)));
+    typedef int32_t i32m6x7 __attribute__((matrix_type(6, 7)));
+    typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
+    pub(crate) typedef i32 i32m8x3 __attribute__((matrix_type(8, 3)));
+    pub typedef int i32m10x7 __attribute__((matrix_type(10, 7)));
+    typedef int i32m16x6 __attribute__((matrix_type(16, 6)));
+    typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int64_t i64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef int64_t i64m4x16 __attribute__((matrix_type(K3 + 1, (K4 * 16) / K4)));
+    typedef int64_t i64m16x4 __attribute__((matrix_type(18 - K2, 7 - K3)));
+    typedef u8 u8m1x1 __attribute__((matrix_type((K2 * 1) / K2, 4 - K3)));
+    typedef unsigned char u8m2x2 __attribute__((matrix_type((K2 * 2) / K2, 5 - K3)));
+    typedef u8 u8m3x2 __attribute__((matrix_type(3, 2)));
+    pub(crate) typedef unsigned char u8m4x7 __attribute__((matrix_type(4, 7)));
+    pub typedef uint8_t u8m6x2 __attribute__((matrix_type(6, 2)));
     typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
-    typedef unsigned char u8m6x6 __attribute__((matrix_type(6, 6)));
-    typedef uint8_t u8m6x13 __attribute__((matrix_type(6, 13)));
-    typedef uint8_t u8m7x1 __attribute__((matrix_type(7, 1)));
-    typedef u8 u8m9x4 __attribute__((matrix_type(9, 4)));
-    typedef unsigned char u8m9x6 __attribute__((matrix_type(9, 6)));
-    typedef unsigned char u8m10x7 __attribute__((matrix_type(10, 7)));
-    typedef u16 u16m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned short u16m2x2 __attribute__((matrix_type(2, 2)));
-    typedef uint16_t u16m2x3 __attribute__((matrix_type(2, 3)));
-    typedef u16 u16m2x5 __attribute__((matrix_type(2, 5)));
-    typedef u16 u16m3x2 __attribute__((matrix_type(3, 2)));
-    typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
-    typedef u16 u16m4x3 __attribute__((matrix_type(4, 3)));
-    typedef uint16_t u16m4x5 __attribute__((matrix_type(4, 5)));
-    typedef u16 u16m5x1 __attribute__((matrix_type(5, 1)));
-    typedef unsigned short u16m5x10 __attribute__((matrix_type(5, 10)));
-    typedef u16 u16m7x2 __attribute__((matrix_type(7, 2)));
-    typedef uint16_t u16m8x3 __attribute__((matrix_type(8, 3)));
-    typedef uint32_t u32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef uint32_t u32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned u32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned u32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef unsigned int u32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef unsigned u32m6x6 __attribute__((matrix_type(6, 6)));
-    typedef unsigned u32m6x8 __attribute__((matrix_type(6, 8)));
-    typedef uint32_t u32m8x3 __attribute__((matrix_type(8, 3)));
-    typedef unsigned int u32m11x1 __attribute__((matrix_type(11, 1)));
-    typedef uint32_t u32m11x2 __attribute__((matrix_type(11, 2)));
-    typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
+    pub(crate) typedef u8 u8m10x7 __attribute__((matrix_type(10, 7)));
+    typedef uint8_t u8m14x2 __attribute__((matrix_type(14, 2)));
+    typedef unsigned char u8m14x3 __attribute__((matrix_type(14, 3)));
+    typedef uint16_t u16m1x3 __attribute__((matrix_type(1, 3)));
+    pub typedef uint16_t u16m2x1 __attribute__((matrix_type(2, 1)));
+    typedef uint16_t u16m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef u16 u16m3x1 __attribute__((matrix_type(3, 1)));
+    typedef u16 u16m3x6 __attribute__((matrix_type(3, 6)));
+    typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef uint16_t u16m4x8 __attribute__((matrix_type(4, 8)));
+    pub(crate) typedef u16 u16m5x2 __attribute__((matrix_type(5, 2)));
+    typedef uint16_t u16m6x4 __attribute__((matrix_type(6, 4)));
+    typedef u16 u16m6x6 __attribute__((matrix_type(6, 6)));
+    pub typedef unsigned short u16m6x8 __attribute__((matrix_type(6, 8)));
+    typedef u16 u16m6x13 __attribute__((matrix_type((K3 * 6) / K3, 16 - K3)));
+    typedef unsigned short u16m7x8 __attribute__((matrix_type(K5 + 2, (K5 * 8) / K5)));
+    typedef u16 u16m8x3 __attribute__((matrix_type(8, 3)));
+    typedef unsigned short u16m8x6 __attribute__((matrix_type(8, 6)));
+    typedef uint16_t u16m8x12 __attribute__((matrix_type(8, 12)));
+    pub(crate) typedef u16 u16m12x8 __attribute__((matrix_type(12, 8)));
+    typedef unsigned short u16m14x4 __attribute__((matrix_type(14, 4)));
+    pub typedef unsigned int u32m1x2 __attribute__((matrix_type((K3 * 1) / K3, (K5 * 2) / K5)));
+    pub(crate) typedef uint32_t u32m2x10 __attribute__((matrix_type(2, 10)));
+    typedef unsigned int u32m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef u32 u32m5x2 __attribute__((matrix_type(5, 2)));
+    pub(crate) typedef unsigned int u32m6x8 __attribute__((matrix_type(6, 8)));
+    typedef unsigned u32m8x2 __attribute__((matrix_type(8, 2)));
+    typedef uint32_t u32m8x5 __attribute__((matrix_type(8, 5)));
+    pub typedef unsigned u32m10x4 __attribute__((matrix_type(10, 4)));
+    typedef unsigned int u32m11x1 __attribute__((matrix_type(K4 + 7, 0 + 1)));
+    typedef u32 u32m13x2 __attribute__((matrix_type(13, 2)));
+    pub typedef uint64_t u64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef u64 u64m1x2 __attribute__((matrix_type(1, 2)));
     typedef u64 u64m1x3 __attribute__((matrix_type(1, 3)));
-    typedef u64 u64m1x4 __attribute__((matrix_type(1, 4)));
+    pub typedef u64 u64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef unsigned long long u64m1x5 __attribute__((matrix_type(1, 5)));
     typedef unsigned long u64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef u64 u64m2x6 __attribute__((matrix_type(2, 6)));
-    typedef uint64_t u64m2x7 __attribute__((matrix_type(2, 7)));
-    typedef u64 u64m3x6 __attribute__((matrix_type(3, 6)));
-    typedef u64 u64m3x7 __attribute__((matrix_type(3, 7)));
-    typedef unsigned long long u64m3x8 __attribute__((matrix_type(3, 8)));
-    typedef unsigned long u64m6x2 __attribute__((matrix_type(6, 2)));
+    typedef unsigned long long u64m1x7 __attribute__((matrix_type(1, 7)));
+    pub typedef unsigned long long u64m1x9 __attribute__((matrix_type(1, 9)));
+    typedef u64 u64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned long long u64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef uint64_t u64m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef u64 u64m3x3 __attribute__((matrix_type(3, 3)));
+    typedef unsigned long u64m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef unsigned long long u64m3x6 __attribute__((matrix_type(3, 6)));
+    typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef uint64_t u64m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef unsigned long long u64m5x4 __attribute__((matrix_type(5, 4)));
     typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-    typedef uint64_t u64m6x6 __attribute__((matrix_type(6, 6)));
-    typedef uint64_t u64m7x4 __attribute__((matrix_type(7, 4)));
-    typedef u64 u64m7x7 __attribute__((matrix_type(7, 7)));
-    typedef unsigned long u64m8x6 __attribute__((matrix_type(8, 6)));
-    typedef f32 f32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef float f32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef f32 f32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef f32 f32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef f32 f32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef float f32m6x1 __attribute__((matrix_type(6, 1)));
-    typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
-    typedef f32 f32m7x4 __attribute__((matrix_type(7, 4)));
-    typedef f32 f32m8x3 __attribute__((matrix_type(8, 3)));
-    typedef f64 f64m1x8 __attribute__((matrix_type(1, 8)));
-    typedef double f64m2x8 __attribute__((matrix_type(2, 8)));
-    typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef double f64m3x6 __attribute__((matrix_type(3, 6)));
-    typedef double f64m3x8 __attribute__((matrix_type(3, 8)));
-    typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef double f64m6x3 __attribute__((matrix_type(6, 3)));
-    typedef f64 f64m6x8 __attribute__((matrix_type(6, 8)));
-    typedef double f64m6x16 __attribute__((matrix_type(6, 16)));
-    typedef double f64m8x3 __attribute__((matrix_type(8, 3)));
+    typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
+    typedef unsigned long long u64m7x4 __attribute__((matrix_type(7, 4)));
+    typedef unsigned long u64m7x5 __attribute__((matrix_type(7, 5)));
+    pub typedef u64 u64m7x8 __attribute__((matrix_type(7, 8)));
+    pub(crate) typedef unsigned long u64m7x12 __attribute__((matrix_type(7, 12)));
+    pub typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
+    typedef uint64_t u64m9x3 __attribute__((matrix_type(9, 3)));
+    pub(crate) typedef float f32m1x2 __attribute__((matrix_type((K2 * 1) / K2, 10 - K8)));
+    pub typedef float f32m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef f32 f32m2x2 __attribute__((matrix_type(2, 2)));
+    pub typedef float f32m2x3 __attribute__((matrix_type(2, 3)));
+    pub typedef f32 f32m3x3 __attribute__((matrix_type(3, 3)));
+    pub typedef f32 f32m3x13 __attribute__((matrix_type(K2 + 1, 16 - K3)));
+    typedef float f32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef f32 f32m4x3 __attribute__((matrix_type(K2 + 2, K2 + 1)));
+    typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef f32 f32m4x6 __attribute__((matrix_type(4, 6)));
+    typedef f32 f32m7x3 __attribute__((matrix_type(7, 3)));
+    typedef f32 f32m7x6 __attribute__((matrix_type(7, 6)));
+    pub typedef f32 f32m7x13 __attribute__((matrix_type(7, 13)));
+    typedef f32 f32m8x4 __attribute__((matrix_type(8, 4)));
+    typedef f32 f32m10x1 __attribute__((matrix_type(K8 + 2, 5 - K4)));
+    typedef f64 f64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef f64 f64m2x7 __attribute__((matrix_type(2, 7)));
+    pub typedef double f64m3x8 __attribute__((matrix_type(3, 8)));
+    typedef double f64m4x3 __attribute__((matrix_type(12 - K8, (K8 * 3) / K8)));
+    typedef f64 f64m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef f64 f64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef f64 f64m5x3 __attribute__((matrix_type(5, 3)));
+    typedef double f64m5x13 __attribute__((matrix_type(5, 13)));
+    pub typedef f64 f64m6x6 __attribute__((matrix_type(6, 6)));
+    pub typedef double f64m6x8 __attribute__((matrix_type(6, 8)));
+    typedef double f64m6x11 __attribute__((matrix_type(8 - K2, 10 + 1)));
+    typedef double f64m8x3 __attribute__((matrix_type(12 - K4, 11 - K8)));
     typedef f64 f64m8x6 __attribute__((matrix_type(8, 6)));
     typedef double f64m8x8 __attribute__((matrix_type(8, 8)));
-    typedef double f64m8x16 __attribute__((matrix_type(8, 16)));
-    typedef double f64m16x6 __attribute__((matrix_type(16, 6)));
+    typedef f64 f64m8x9 __attribute__((matrix_type(8, 9)));
+    pub typedef f64 f64m8x11 __attribute__((matrix_type(8, 11)));
+    typedef double f64m9x4 __attribute__((matrix_type(9, 4)));
+    pub(crate) typedef f64 f64m11x6 __attribute__((matrix_type(11, 6)));
+    typedef f64 f64m13x1 __attribute__((matrix_type(13, 1)));
+    pub(crate) typedef i8 i8m2x2_b __attribute__((matrix_type(2, 2)));
+    typedef i8 i8m3x5_b __attribute__((matrix_type(6 - K3, 4 + 1)));
+    typedef int8_t i8m8x5_b __attribute__((matrix_type(8, 5)));
+    pub(crate) typedef int8_t i8m8x7_b __attribute__((matrix_type(8, 7)));
+    typedef int32_t i32m6x1_b __attribute__((matrix_type(6, 1)));
+    pub(crate) typedef i32 i32m8x1_b __attribute__((matrix_type(8, 1)));
+    typedef long long i64m16x4_b __attribute__((matrix_type(16, 4)));
+    typedef uint8_t u8m2x2_b __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef uint8_t u8m3x2_b __attribute__((matrix_type(3, 2)));
+    typedef uint8_t u8m7x4_b __attribute__((matrix_type(7, 4)));
+    typedef u16 u16m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef uint16_t u16m2x8_b __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef uint16_t u16m6x13_b __attribute__((matrix_type(6, 13)));
+    typedef uint16_t u16m12x8_b __attribute__((matrix_type(12, 8)));
+    typedef u32 u32m1x2_b __attribute__((matrix_type(3 - K2, (K8 * 2) / K8)));
+    pub typedef uint32_t u32m11x1_b __attribute__((matrix_type(11, 1)));
+    typedef unsigned u32m13x2_b __attribute__((matrix_type(13, 2)));
+    pub(crate) typedef unsigned long long u64m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef u64 u64m2x3_b __attribute__((matrix_type(2, 3)));
+    pub(crate) typedef u64 u64m3x6_b __attribute__((matrix_type(3, 6)));
+    typedef unsigned long u64m4x1_b __attribute__((matrix_type(4, 1)));
+    typedef u64 u64m5x4_b __attribute__((matrix_type(K2 + 3, K3 + 1)));
+    pub typedef float f32m2x1_b __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef float f32m3x13_b __attribute__((matrix_type((K8 * 3) / K8, K8 + 5)));
+    pub(crate) typedef f32 f32m4x6_b __attribute__((matrix_type(4, 6)));
+    typedef f64 f64m5x3_b __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef double f64m5x13_b __attribute__((matrix_type(5, 13)));
 
-    pub fn k0200(n0: usize, src0: &[u8], a0: u8m6x2, i0: i32, a1: i32m6x1, i1: usize, i2: i64, i3: u16, i4: u32, a2: u8m6x1, s0: u64, src1: &[u8], a3: u8m1x5, s1: i64, a4: u8m5x2) -> u8m6x2 {
-        let mut t0: u8m6x2 = __builtin_matrix_column_major_load(src0, 6, 2, n0) - a0;
-        t0[i0][0] = 5;
-        t0[0][1] = t0[3][0];
-        let t1: u8m6x2 = t0[4][i4] + t0 + t0;
-        (-1 - a2 * s0 * __builtin_matrix_column_major_load(src1, 1, 1, 3)) * (a3 / s1 + (a3 + a3)) * a4
+    pub fn k0200(a0: u8m6x2, src0: &[u8], src1: &[u8], i0: i32, i1: u32, i2: i64, a1: u64m4x3, a2: u64m3x3, a3: u64m3x4) -> u64m3x3 {
+        let mut t0 = a0 * __builtin_matrix_column_load(src0, 2, 2, K3 + 2) - __builtin_matrix_transpose(__builtin_matrix_column_load(src1, 2, 6, 6 - K3));
+        for l0 in 0..6 { t0[l0][0] = t0[5][6 - K5]; }
+        if i0 < 3 { t0[i1][1] = 2; }
+        let t1: u64m3x4 = __builtin_matrix_transpose(a1 + a1) + a2 * a3;
+        __builtin_matrix_add(a2, a2)
     }
 
-    pub fn k0201(src0: &[i8], src1: &[i8], n0: usize, dst0: &mut [i8], src2: &[f64], n1: usize, dst1: &mut [f64], a0: u64m6x3, s0: i8, a1: u64m3x8, src3: &[u64], a2: u64m8x6) -> u64m6x6 {
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 8, 16, 8) + __builtin_matrix_column_major_load(src1, 8, 16, 10), dst0, n0);
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, 2, 5, 2), dst1, n1);
-        s0 * a0 * (a1 + a1) * (__builtin_matrix_column_major_load(src3, 8, 6, 11) + a2 - 8)
+    pub fn k0201(a0: i8m8x8, a1: i8m8x16, n0: usize, dst0: &mut [i8], a2: i8m16x8, i0: i32, n1: usize, src0: &[i8], a3: i8m8x7_b, a4: i8m7x16, src1: &[u8], a5: Matrix<u8, 1, 1>, i1: usize, s0: f64, i2: u16) -> u8m1x1 {
+        __builtin_matrix_column_store(a0 * a1, dst0, n0);
+        let t0 = __builtin_matrix_transpose(__builtin_matrix_insert(a2, 11, 7, a2[7][i0])) + (__builtin_matrix_column_major_load(src0, 8, 7, n1) - a3) * a4;
+        __builtin_matrix_insert(__builtin_matrix_sub(__builtin_matrix_column_major_load(src1, 1, 1, K4), a5), i1, 0, s0) + __builtin_matrix_insert(a5, 3 - K3, 0, t0[i2][5 - K3])
     }
 
-    pub fn k0202(a0: f32m7x4, src0: &[f32], a1: f32m4x3, s0: u32) -> f32m7x3 {
-        a0 * (__builtin_matrix_column_major_load(src0, 4, 3, 4) - a1 / s0) * 7
+    /// Kernel `k0202` of the oracle corpus.
+    pub fn k0202(src0: &[i64], s0: i64, a0: f32m3x13_b, a1: f32m7x3, s1: i64) -> f32m7x3 {
+        __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 13, 10) as f32m7x13, 2, (K5 * 1) / K5, s0) * __builtin_matrix_transpose(a0) - (a1 + s1)
     }
 
-    pub fn k0203(a0: i8m6x6) -> i8m6x6 {
-        __builtin_matrix_transpose(__builtin_matrix_transpose(a0))
+    #[inline(never)]
+    pub fn k0203(src0: &[i8]) -> i8m6x6 {
+        return (i8m6x6) __builtin_matrix_column_load(src0, 6, 6, 7 + 1);
     }
 
-    pub fn k0204(n0: usize, src0: &[i8], a0: i32m10x5, n1: usize, src1: &[u64], dst0: &mut [i32], a1: i8m5x5) -> i8m10x5 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, 10, 5, n0) + a0 as i8m10x5;
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src1, 10, 5, n1) as i32m10x5, dst0, 11);
-        t0 *= __builtin_matrix_transpose(a1);
-        return t0;
+    /// Kernel `k0204` of the oracle corpus.
+    pub fn k0204(a0: i8m10x8, a1: i8m8x5_b, i0: u16, a2: i8m8x5, a3: i8m8x5_b, n0: usize, dst0: &mut [i8]) {
+        let mut t0: Matrix<i8, 10, 5> = 2 + a0 * a1;
+        if i0 < 2 { t0 *= 7; }
+        for l0 in 0..5 { t0[4][l0] = a1[7][3]; }
+        __builtin_matrix_column_major_store(a2 - a3, dst0, n0);
     }
 
-    pub fn k0205(a0: u8m4x6, i0: i64, a1: u8m6x4, dst0: &mut [i16], a2: u32m6x6, s0: f64) -> u8m4x6 {
-        __builtin_matrix_column_major_store((4.0 - a0 * a0[i0][2] + __builtin_matrix_transpose(a1)) as f32m4x6 as i16m4x6, dst0, 6);
-        return __builtin_matrix_transpose((6u64 - a2 as u8m6x6) * (7 * (a1 + a1)) / s0);
+    /// Kernel `k0205` of the oracle corpus.
+    pub fn k0205(a0: i16m3x6, s0: f32, a1: i16m3x4, s1: f64, dst0: &mut [i16], a2: f32m4x6_b, a3: f32m4x6) -> f32m4x6 {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0 * s0) * (a1 + a1) - s1 as f32), dst0, 6);
+        a2 + a3 + a2
     }
 
-    pub fn k0206(src0: &[f64], s0: i16, a0: f64m3x6, a1: f64m3x6, a2: f64m6x3, s1: i8, a3: f64m3x8, a4: f64m8x6, dst0: &mut [f64], s2: f64, a5: f64m3x6) {
-        let mut t0: Matrix<f64, 5, 3> = s0 * __builtin_matrix_column_major_load(src0, 5, 3, 5) - 4.75;
-        t0 *= __builtin_matrix_transpose((a0 - a1) * (a2 / s1));
-        __builtin_matrix_column_major_store(a3 * a4, dst0, 5);
-        t0[3][0] = s2;
-        let t1 = a1 - a5;
+    pub fn k0206(a0: Matrix<f64, 5, 3>, a1: f64m5x3_b, s0: i8, s1: f64, i0: u32, a2: f64m5x3, s2: u8, a3: f64m5x13_b, a4: f64m13x1, a5: f64m5x1, n0: usize, src0: &[f64], dst0: &mut [f64], src1: &[f64], i1: i32) -> f64m4x8 {
+        let mut t0: f64m5x3 = __builtin_matrix_scalar_multiply(a0, 12) + a1 / s0 - s1;
+        t0[i0][1] /= 2.0;
+        let t1: f64m5x3 = t0 - a1[3][0] + a2;
+        t0 /= s2;
+        __builtin_matrix_column_major_store((a3 * a4 + a5) * __builtin_matrix_column_major_load(src0, 1, 3, n0), dst0, 7);
+        __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 4, 8, 6) + 9, 2, i1, 5e-1)
     }
 
-    pub fn k0207(src0: &[u64], a0: u64m3x7, s0: f32, dst0: &mut [u64], a1: u16m7x2, a2: u16m2x2, a3: u16m2x1, s1: f64, dst1: &mut [u16], a4: u16m2x3, s2: i16, a5: u16m3x2, a6: u16m3x2) -> u16m2x2 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 7, 5) - a0) / s0, dst0, 8);
-        __builtin_matrix_column_major_store(s1 * (a1 * a2 * a3), dst1, 7);
-        a4 / s2 * (a5 - a6)
+    pub fn k0207(a0: u64m7x8, a1: u64m8x2, a2: u64m2x3_b, a3: u64m7x3, i0: u8, s0: f32, dst0: &mut [u64], src0: &[f64], a4: f64m2x7, src1: &[f64], a5: u64m7x8, s1: i16) -> u64m7x8 {
+        __builtin_matrix_column_major_store(a0 * (a1 * a2) + __builtin_matrix_insert(a3, K2 + 2, i0, s0), dst0, 7);
+        let t0: f64m2x2 = (__builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 1 + 1, 4) + __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src1, 7, 2, K5 + 3))) * 2.7;
+        return a5 / s1;
     }
 
-    pub fn k0208(a0: i8m4x3, n0: usize, src0: &[i8], n1: usize, src1: &[i8], a1: i8m4x7, dst0: &mut [i8], src2: &[i8], a2: i8m4x3, s0: u64) -> i8m4x3 {
-        __builtin_matrix_column_major_store(a0 * __builtin_matrix_column_major_load(src0, 3, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 7, n1) - a1, dst0, 7);
-        __builtin_matrix_column_major_load(src2, 4, 3, 6) + a0 - (s0 + a2)
+    pub fn k0208(a0: i8m4x7, s0: u8, s1: u8, n0: usize, dst0: &mut [i8], a1: i8m4x3, s2: i64, s3: i64, s4: u64, a2: i8m3x5_b, src0: &[i8]) -> i8m4x7 {
+        __builtin_matrix_column_major_store(-3i64 * (4i64 - (s0 + s1 - a0)), dst0, n0);
+        return s4 * __builtin_matrix_insert(a1, 1, 2, s2 - s3) * a2 * __builtin_matrix_column_major_load(src0, 5, 7, 6);
     }
 
-    pub fn k0209(src0: &[u16], a0: u16m2x5, n0: usize, src1: &[u16], a1: u16m4x5, src2: &[u16], a2: u16m5x10, src3: &[u16], a3: f64m8x3, a4: i32m6x2, a5: u32m6x2, i0: u32, s0: u32, i1: i32, src4: &[i64], src5: &[i64], a6: i64m4x2, s1: f64, s2: i16, a7: u16m5x10) -> u16m5x10 {
-        let t0 = (i16m8x3) a3;
-        let mut t1 = (u32m6x2) a4 + a5;
-        t1 /= 3;
-        t1[i0][1] = a1[1][i1] as u32;
-        let t2 = (__builtin_matrix_column_major_load(src4, 4, 7, 6) * __builtin_matrix_column_major_load(src5, 7, 2, 7) - a6 * s1) * s2 + a6;
-        a7
+    pub fn k0209(a0: Matrix<i16, 8, 5>, s0: u64, i0: u32, i1: u32, i2: usize, a1: i16m5x12, a2: i16m12x3, a3: i16m12x3, n0: usize, src0: &[i16], s1: i16, s2: i16, n1: usize, src1: &[i16], i3: u32, s3: u64, a4: i16m5x2, a5: i16m2x12, i4: u16, s4: i16, a6: i16m8x1, a7: i16m1x3, a8: u8m7x4_b, src2: &[u8]) -> u8m4x7 {
+        let mut t0 = __builtin_matrix_insert(a0 / s0, i0, i1, 2) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
+        let t1 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 5, 12, n1), i3, 6, s3) + a4 * a5;
+        t0[0][i4] = s4;
+        t0 = a6 * a7;
+        let t2: i16m8x1 = a6;
+        __builtin_matrix_transpose(a8 - __builtin_matrix_column_load(src2, 7, 4, 9))
     }
 
-    pub fn k0210(src0: &[f32], s0: u32, s1: i32, dst0: &mut [u8], a0: i64m8x1, dst1: &mut [i64], a1: i64m8x1) {
-        __builtin_matrix_column_major_store(((__builtin_matrix_column_major_load(src0, 2, 2, 3) - s0) as i64m2x2 - s1) as u8m2x2, dst0, 5);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst1, 1);
-        let t0 = a1;
+    pub fn k0210(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b) -> u8m3x2 {
+        __builtin_matrix_column_major_store((s0 as i64 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8i64) + a0 * 3.0) / 7u32, dst0, 4);
+        let mut t0: u8m2x2_b = s1 as i32 * __builtin_matrix_add(a0, a0);
+        if i0 < 3 { t0[i1][i2] = 2; }
+        return (u8m3x2) a1;
     }
 
-    pub fn k0211(a0: i64m7x4, n0: usize, src0: &[u64], s0: i64, i0: i32, i1: i64, a1: u64m7x7, n1: usize, dst0: &mut [u64], a2: u16m5x1, s1: i32) -> u16m5x1 {
-        let mut t0 = (u64m7x4) a0 - __builtin_matrix_column_major_load(src0, 7, 4, n0);
-        t0 /= s0;
-        t0[2][0] = t0[2][3];
-        t0[i0][i1] = t0[5][1];
-        __builtin_matrix_column_major_store(a1 * t0, dst0, n1);
-        a2 - s1
+    pub fn k0211(src0: &[u64], a0: u64m7x5, a1: u64m5x4_b, a2: u16m8x3, n0: usize, src1: &[u16], a3: u16m2x8_b, a4: u16m2x1_b, a5: u16m1x3, a6: u16m3x6, a7: u16m6x6, src2: &[u16], a8: u8m14x2, src3: &[u8], s0: f64) -> u8m14x2 {
+        let t0: u64m7x4 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 4, 8), 5, 1, -1) - a0 * a1;
+        let t1: u16m8x6 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
+        let t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
+        let mut t3: u16m6x13_b = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
+        t3 /= 7;
+        return a8 * __builtin_matrix_column_load(src3, 2, 2, K4) - s0 - a8 * -1;
     }
 
-    pub fn k0212(a0: u32m6x8, s0: i8, s1: u32, i0: u32, a1: f32m7x4) -> f32m7x4 {
-        let mut t0: u32m6x8 = s0 * a0 * a0[2][4];
-        for l0 in 0..6 { t0[l0][4] = s1; }
-        t0[0][i0] = 1;
+    /// Kernel `k0212` of the oracle corpus.
+    pub fn k0212(a0: u32m6x8, n0: usize, src0: &[u32], a1: u32m13x2_b, s0: i64, s1: i64, i0: u8, s2: u16, a2: Matrix<u32, 8, 2>, dst0: &mut [u32], i1: i64, a3: i16m8x5, s3: i8, i2: u32, i3: u8, i4: u8, a4: u32m5x2, a5: u32m5x2, a6: u16m5x2) -> u32m8x2 {
+        let mut t0: Matrix<u32, 6, 8> = a0 + a0;
+        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_transpose(__builtin_matrix_column_load(src0, 13, 6, n0)) * a1, 7 - K4, 0, s0 - s1), i0, 1, s2) * __builtin_matrix_transpose(a2), dst0, 7);
+        t0[i1][6] = a0[5][2];
+        __builtin_matrix_insert(__builtin_matrix_insert(a3, 2, 0, s3) as u32m8x5, i2, i3, a3[i4][0]) * (a4 - a5 + a6 as u32m5x2)
+    }
+
+    #[inline]
+    pub fn k0213(a0: Matrix<i32, 4, 1>, a1: i32m1x1, a2: i32m1x1, n0: usize, src0: &[i32], n1: usize, dst0: &mut [i32], a3: i8m2x16, n2: usize, dst1: &mut [i8], i0: usize, s0: i64, i1: u8, i2: u32) -> i32 {
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0, a1) * (a2 * __builtin_matrix_column_major_load(src0, 1, 1, n0)), dst0, n1);
+        __builtin_matrix_column_store(__builtin_matrix_transpose(a3 as i8m2x16), dst1, n2);
+        let mut t0 = a0;
+        t0 /= 3_i64;
+        for l0 in 0..4 { t0[l0][0] = s0 as i32; }
+        __builtin_matrix_extract(a1, i1, i2)
+    }
+
+    pub fn k0214(a0: i8m1x4, a1: i8m4x4, dst0: &mut [i8], src0: &[i16], s0: f32, a2: i16m2x4, a3: Matrix<i8, 1, 4>, src1: &[i8]) -> i8m1x4 {
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0, a1) - a0, dst0, 2);
+        let t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 4, (K4 * 4) / K4) + s0 + a2);
+        a3 + __builtin_matrix_column_major_load(src1, 1, 4, (K8 * 2) / K8) - (a0 - a0) + a0
+    }
+
+    pub fn k0215(a0: f32m2x1_b, a1: f32m1x2, s0: u32, a2: i8m3x4, i0: usize, i1: u8, s1: i32, a3: i8m4x3, a4: i8m2x2_b, s2: u8, i2: usize) -> i8m2x2 {
+        let t0 = a0 * (a1 - s0);
+        let t1 = __builtin_matrix_insert(a2, i0, i1, s1) * (a3 + a3);
+        return __builtin_matrix_insert(a4 / s2, 0, i2, a2[1][0]);
+    }
+
+    pub fn k0216(n0: usize, src0: &[i16], a0: i16m4x6, a1: i16m6x6, a2: i16m6x6, s0: u64) -> i16m4x6 {
+        (__builtin_matrix_column_major_load(src0, 4, 6, n0) - a0) * (a1 + a2) / s0
+    }
+
+    pub fn k0217(a0: f32m4x4, a1: f32m4x1, a2: u64m1x7, a3: f32m7x6, s0: u16, i0: u16, a4: f32m4x6, a5: f32m4x3, a6: f32m4x2, a7: Matrix<f32, 2, 3>, s1: u64) -> f32m4x3 {
+        let t0: f32m4x3 = __builtin_matrix_multiply(a0 * a1, a2 as f32m1x7) * __builtin_matrix_insert(a3 / s0, i0, 2, a3[0][1]) * (__builtin_matrix_transpose(a4) * a5);
+        a6 * a7 / s1
+    }
+
+    pub fn k0218(a0: f32m4x4, a1: f32m4x1, a2: u64m1x7, a3: f32m7x6, s0: u16, i0: u16, a4: f32m4x6, a5: f32m4x3, a6: f32m4x2, a7: f32m2x3, s1: u64, a8: u64m3x6_b, a9: u64m6x3, src0: &[u64], n0: usize, src1: &[u64], a10: Matrix<u64, 8, 2>, src2: &[u64], s2: f32, n1: usize, src3: &[u64], s3: u64) -> u64m3x6 {
+        let mut t0 = k0217(a0, a1, a2, a3, s0, i0, a4, a5, a6, a7, s1);
+        t0 *= (u32m3x3) __builtin_matrix_multiply(a8, a9) as f32m3x3;
+        __builtin_matrix_multiply((__builtin_matrix_column_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, (K5 * 8) / K5, n0)) * a10 + __builtin_matrix_scalar_multiply(__builtin_matrix_column_major_load(src2, 3, 2, 4), s2), __builtin_matrix_column_major_load(src3, 2, 8 - K2, n1) + s3)
+    }
+
+    pub fn k0219(a0: i64m4x3, s0: i8, a1: i64m4x3, s1: f32, s2: i16) -> i64m3x4 {
+        let t0 = __builtin_matrix_transpose(__builtin_matrix_insert(a0, 2, 4 - K3, s0));
+        return __builtin_matrix_transpose((s1 * a1 + __builtin_matrix_add(a1, a0)) / 1) * s2 as u8;
+    }
+
+    pub fn k0220(a0: i16m3x7, s0: u8, s1: i32, a1: i16m7x5, a2: i32m6x1_b, a3: i32m1x7, s2: f32, s3: u64) -> i32m6x7 {
+        let t0 = s0 as u64 * a0 / s1 * a1;
+        s3 - a2 * a3 / s2
+    }
+
+    /// Kernel `k0221` of the oracle corpus.
+    #[inline]
+    pub fn k0221(a0: i8m1x11, a1: Matrix<u16, 3, 1>, s0: u16, a2: i8m11x1, a3: i8m11x1) -> i8m1x11 {
+        let t0: i8m1x11 = a0;
+        let t1: Matrix<u16, 1, 3> = __builtin_matrix_transpose(__builtin_matrix_sub(a1, a1));
+        let t2: u16m1x3 = (t1 - t1 + s0) / 3;
+        __builtin_matrix_transpose(a2 - a3)
+    }
+
+    pub fn k0222(n0: usize, src0: &[f32], n1: usize, src1: &[i8], n2: usize, src2: &[i8], i0: i32, s0: f64, a0: i8m8x6, s1: u16) -> i8m6x8 {
+        let t0: f32m8x4 = __builtin_matrix_column_major_load(src0, 8, 4, n0);
+        __builtin_matrix_insert(__builtin_matrix_multiply(__builtin_matrix_column_load(src1, (K8 * 6) / K8, 4, n1), __builtin_matrix_column_major_load(src2, 4, 11 - K3, n2)), i0, 4, s0) + (__builtin_matrix_transpose(a0) + s1 as u64)
+    }
+
+    pub fn k0223(a0: u32m1x2, s0: i32, a1: u32m1x2, a2: u32m1x2_b, a3: u32m1x2, i0: u16, s1: i64, a4: u64m1x2, a5: u64m2x5) -> u64m1x5 {
+        let mut t0 = __builtin_matrix_add(a0 - s0, __builtin_matrix_add(a1 - -1, a2 - a3));
+        t0[i0][0] = s1 as u32;
+        (a4 - a4) * (a5 - a5)
+    }
+
+    /// Kernel `k0224` of the oracle corpus.
+    pub fn k0224(src0: &[i32], a0: i32m4x12, a1: i32m1x4, s0: f64, n0: usize, src1: &[i32], s1: i32, a2: i32m4x12, a3: i32m4x12, dst0: &mut [i32]) {
+        let t0 = __builtin_matrix_column_major_load(src0, 7 - K3, 12, 6) + a0;
+        let mut t1 = s0 + a1;
+        let mut t2: i32m1x4 = __builtin_matrix_column_major_load(src1, 1, 8 - K4, n0) * s1 as i8;
+        for l0 in 0..4 { t2[0][l0] *= 2; }
+        t1[0][6 - K5] = -8_;
+        __builtin_matrix_column_store(a2 + a3 - t0, dst0, 6);
+    }
+
+    pub fn k0225(a0: f64m6x8, a1: f64m8x11, a2: Matrix<f64, 11, 6>, a3: f64m8x6, a4: f64m6x11) -> f64m11x6 {
+        let t0: f64m6x6 = __builtin_matrix_multiply(a0, __builtin_matrix_sub(a1 * a2, a3 - a3));
+        __builtin_matrix_transpose(a4)
+    }
+
+    #[inline]
+    pub fn k0226(a0: u64m2x1_b, a1: u64m1x9, a2: u64m9x3, a3: Matrix<u64, 2, 3>, s0: u32, n0: usize, src0: &[u8], s1: u64) -> u8m14x3 {
+        let mut t0: i8m2x3 = (__builtin_matrix_multiply(a0 * a1, a2) + a3 - a3) as i8m2x3;
+        t0 += s0;
+        __builtin_matrix_column_major_load(src0, 14, 3, n0) * s1 / 0x7
+    }
+
+    pub fn k0227(a0: i8m4x7, src0: &[i8], s0: i64, s1: i8, a1: u16m6x4, a2: u16m4x8, a3: u16m8x12, a4: u16m12x8_b, s2: i64) -> u16 {
+        let t0: i8m4x7 = s1 + (a0 - a0 - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 7, 4, 8))) / s0;
+        let t1: u16m6x8 = (a1 - a1) * a2 * __builtin_matrix_multiply(a3, a4) * s2;
+        a1[4][K2]
+    }
+
+    #[inline]
+    pub fn k0228(src0: &[i64], n0: usize, dst0: &mut [i64], a0: f64m8x9, a1: f64m9x4, s0: u16, a2: f64m4x3, i0: usize, s1: f64, s2: i64, i1: i64, a3: Matrix<f64, 8, 8>, a4: f64m3x8, i2: i64) -> f64 {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 4, 2, 4), dst0, n0);
+        let mut t0 = (s0 as u64 - a0 * a1) * __builtin_matrix_insert(a2, 1, i0, s1) - s2;
+        for l0 in 0..3 { t0[7][l0] *= a0[(K2 * 0) / K2][i1]; }
+        t0 = a3 * __builtin_matrix_transpose(__builtin_matrix_sub(a4, a4));
+        a1[(K5 * 2) / K5][i2]
+    }
+
+    pub fn k0229(src0: &[f32], a0: i32m6x7, src1: &[i32], i0: usize) -> u8 {
+        __builtin_matrix_extract((a0 * __builtin_matrix_column_major_load(src1, 7, 8 - K4, 9)) as u8m6x4, 4, i0)
+    }
+
+    pub fn k0230(a0: i64m16x4_b, n0: usize, src0: &[i64], a1: Matrix<u16, 14, 4>, n1: usize, src1: &[u16], s0: i16, a2: u16m4x4, s1: u16, s2: u16, a3: i8m14x4, i0: u8, a4: i64m4x16) -> i64m16x4 {
+        let mut t0 = a0 + (__builtin_matrix_column_major_load(src0, 16, 4, n0) + 9);
+        t0[9][3] += 6;
+        let t1 = (a1 - __builtin_matrix_column_major_load(src1, 14, (K3 * 4) / K3, n1) + s0) * __builtin_matrix_transpose(a2 - s1 as i64) - s2 + (u16m14x4) __builtin_matrix_insert(a3, 10, 1, t0[6 - K3][i0]);
+        __builtin_matrix_transpose(a4)
+    }
+
+    pub fn k0231(src0: &[i32], a0: i32m16x6, src1: &[u64], n0: usize, src2: &[u64], a1: u16m7x8) -> u16m7x8 {
+        let t0 = __builtin_matrix_column_load(src0, 6 - K5, 16, 2) * (a0 - a0);
+        let t1 = __builtin_matrix_column_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
         a1
     }
 
-    pub fn k0213(a0: i32m4x1, s0: i32, dst0: &mut [i32], n0: usize, src0: &[f64], src1: &[f64], s1: u8, dst1: &mut [i32], a1: i64m7x1, a2: f64m3x6, dst2: &mut [f64], a3: i64m1x3, a4: i64m3x2, a5: i64m2x1, a6: i8m1x7, i0: u16) -> i8 {
-        __builtin_matrix_column_major_store((a0 + s0) * -3, dst0, 5);
-        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 4, 3, n0) * __builtin_matrix_column_major_load(src1, 3, 1, 5)) as i32m4x1 + s1, dst1, 6);
-        let mut t0: Matrix<i64, 7, 1> = a1 / 1;
-        __builtin_matrix_column_major_store(a2, dst2, 5);
-        t0 *= (a3 + a3) * a4 * a5;
-        (a6 * a1[1][0] - a6)[i0][5]
+    pub fn k0232(src0: &[u64], s0: u64, src1: &[u64], s1: u64) -> u64m1x3 {
+        let t0: u64m1x3 = (s0 * __builtin_matrix_column_major_load(src0, 1, 3, 2)) as u64m1x3;
+        __builtin_matrix_column_load(src1, (K3 * 1) / K3, 3, 4) * s1 as u8 - t0
     }
 
-    pub fn k0214(n0: usize, src0: &[i8], a0: i8m1x4, dst0: &mut [i8], a1: u64m1x4, n1: usize, dst1: &mut [i8], a2: i64m9x4, a3: u8m4x6, s0: u32) -> u8m9x6 {
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 1, 1, n0) * a0 * 5, dst0, 2);
-        __builtin_matrix_column_major_store((i8m1x4) (a1 * -1 - a1), dst1, n1);
-        a2 as u8m9x4 * (s0 + a3)
+    pub fn k0233(a0: i32m8x1_b, i0: usize, s0: u64, src0: &[i32], n0: usize, src1: &[i32], n1: usize, dst0: &mut [i32]) {
+        let t0 = __builtin_matrix_insert(a0, 0, i0, s0 as u32) * __builtin_matrix_column_major_load(src0, 1, 3, 3);
+        __builtin_matrix_column_store(__builtin_matrix_column_load(src1, 8, 3, n0), dst0, n1);
     }
 
-    pub fn k0215(a0: f32m2x2, a1: f32m2x2, s0: i8, s1: f32, a2: f32m2x3, n0: usize, src0: &[f32], a3: f32m3x2) -> f32m2x2 {
-        let mut t0 = __builtin_matrix_transpose(a0) + (a1 - s0 as f64);
-        t0[0][0] /= 0.5;
-        a2 * (__builtin_matrix_column_major_load(src0, 3, 2, n0) - a3) - 4
+    pub fn k0234(src0: &[u64], a0: u32m11x1_b, s0: u64, s1: u64) -> u32m11x1 {
+        let t0 = (0x0 + __builtin_matrix_column_major_load(src0, 1, 6, (K3 * 2) / K3)) * -1;
+        (a0 + a0) * (s0 * s1) - -1 + 74
     }
 
-    pub fn k0216(a0: i16m6x4) -> i16m4x6 {
-        return __builtin_matrix_transpose(a0);
+    pub fn k0235(a0: i8m1x11, a1: u16m3x1, s0: u16, a2: i8m11x1, a3: i8m11x1, a4: i8m1x11, s1: i16, s2: i8, src0: &[i8], a5: i8m11x1, i0: u16, s3: f32, a6: i8m1x11, dst0: &mut [i8]) {
+        let t0: i8m1x11 = k0221(a0, a1, s0, a2, a3);
+        __builtin_matrix_column_major_store(__builtin_matrix_sub(s2 as u64 - (s1 + a4 - -5), __builtin_matrix_column_major_load(src0, 1, (K2 * 11) / K2, 8 - K4)) - (__builtin_matrix_insert(__builtin_matrix_transpose(a5), 0, i0, s3 as f64) + a6), dst0, 3);
     }
 
-    pub fn k0217(a0: f32m4x6, src0: &[i64], a1: f32m1x3, a2: f32m4x4, a3: f32m4x4, a4: f32m4x6) -> f32m4x6 {
-        let t0: f32m4x3 = a0 * ((f32m6x1) __builtin_matrix_column_major_load(src0, 6, 1, 7) * a1);
-        return (a2 + a3) * a4;
+    pub fn k0236(src0: &[u32], a0: u32m11x1_b, a1: i16m6x3, src1: &[i16], a2: i16m3x2, s0: u16, a3: i16m8x3, dst0: &mut [i16], a4: i16m3x2, s1: f32, s2: f32, a5: i16m3x2, s3: i64) -> i16m3x2 {
+        let mut t0: Matrix<u32, 11, 1> = __builtin_matrix_column_major_load(src0, 11, 1, 11) + a0;
+        __builtin_matrix_column_major_store(a1 * __builtin_matrix_column_major_load(src1, 3, 2, 6) * __builtin_matrix_transpose(a2) * s0 * __builtin_matrix_transpose(a3), dst0, 7);
+        for l0 in 0..1 { t0[1][l0] /= 2; }
+        s3 * ((a4 - s1) / s2 - (__builtin_matrix_insert(a5, 1, 1, -0x4i64) - a2))
     }
 
-    pub fn k0218(n0: usize, src0: &[i64], a0: i64m1x2, s0: i64, a1: i32m12x6, s1: f32, s2: i16) -> i32m12x6 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, 3, 1, n0) * a0;
-        for l0 in 0..2 { t0[0][l0] -= s0; }
-        s1 * (a1 + a1) + s2 + a1
-    }
-
-    pub fn k0219(a0: f64m3x4, s0: i8, s1: f32, a1: i64m3x4) -> i64m3x4 {
-        let t0 = (i64m3x4) (a0 + a0 + s0) * s1;
-        a1
-    }
-
-    pub fn k0220(a0: i16m5x6, a1: i16m6x3, src0: &[i16], a2: i16m3x5, a3: u16m3x4) -> u16m3x4 {
-        let t0: i16m3x5 = __builtin_matrix_transpose(a0 * a1) + (__builtin_matrix_column_major_load(src0, 3, 5, 5) - a2);
-        return a3;
-    }
-
-    pub fn k0221(a0: i8m1x11, s0: u16, a1: i8m1x11, a2: i8m11x11, src0: &[u16], src1: &[u16], a3: u16m8x3, n0: usize, src2: &[u16], a4: u32m4x3, a5: u16m4x3, a6: u16m3x4) -> u16m4x3 {
-        let t0 = (s0 * a0 - a1) * a2;
-        let t1 = __builtin_matrix_column_major_load(src0, 4, 5, 7) * __builtin_matrix_column_major_load(src1, 5, 8, 8) * a3 * __builtin_matrix_column_major_load(src2, 3, 3, n0);
-        let t2 = (u16m4x3) a4 - a5;
-        __builtin_matrix_transpose(a6)
-    }
-
-    pub fn k0222(n0: usize, src0: &[f32], n1: usize, dst0: &mut [f32], n2: usize, src1: &[u8], a0: u8m4x1, a1: u8m4x1, n3: usize, src2: &[u8]) -> u8m7x1 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 4, 8, n0)), dst0, n1);
-        __builtin_matrix_column_major_load(src1, 7, 4, n2) * (a0 - a1) - __builtin_matrix_column_major_load(src2, 7, 1, n3)
-    }
-
-    pub fn k0223(src0: &[i16], s0: i16, a0: i8m7x3, a1: i8m7x3, a2: i8m7x3, a3: i8m7x3, a4: i64m1x8, a5: f64m1x8) -> f64m1x8 {
-        let t0: u32m1x2 = __builtin_matrix_column_major_load(src0, 1, 2, 3) as u32m1x2 + s0 as i8 + -1;
-        let t1: Matrix<i8, 7, 3> = a0 + a1 - a2 - (a1[1][0] - a3);
-        (f64m1x8) a4 + a5
-    }
-
-    pub fn k0224(a0: i32m4x12, s0: u32, s1: i32, i0: i64, a1: i32m4x6, a2: i32m4x6, a3: i32m6x12, s2: i16, dst0: &mut [i32], a4: i32m4x6, a5: i8m13x13, a6: i8m13x13) -> i8m13x13 {
-        let mut t0: Matrix<i32, 4, 12> = a0 - s0;
-        t0[2][11] = t0[i0][9];
-        let t1: i32m4x12 = (a1 + a2 - a2) * a3;
-        __builtin_matrix_column_major_store(a1 + s2 as f32, dst0, 4);
-        let t2 = a4;
-        a5 - a6 + a6
-    }
-
-    pub fn k0225(src0: &[f64], a0: f64m6x16, a1: f64m16x6, n0: usize, dst0: &mut [f64], a2: f64m16x6, a3: f64m6x8, a4: f64m8x16) -> f64m6x16 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose((__builtin_matrix_column_major_load(src0, 6, 16, 9) + a0) * a1), dst0, n0);
-        __builtin_matrix_transpose(a2) - a3 * a4 - a0
-    }
-
-    pub fn k0226(a0: i8m2x3, a1: i8m2x4, a2: i8m4x3, a3: i8m2x3, i0: u16, i1: usize, i2: u16, i3: usize, a4: f32m6x1) -> i8m2x4 {
-        let mut t0 = (-4i64 - (a0 + a0 + a1 * a2) - (a3 + a3 + a3)) / -2;
-        t0[i0][0] = t0[i3][1];
-        a1 + __builtin_matrix_transpose(a4)[0][0]
-    }
-
-    pub fn k0227(a0: u8m4x4, src0: &[u8], a1: u8m5x3, a2: u8m3x7, n0: usize, dst0: &mut [i8], a3: f64m2x8, src1: &[u8], src2: &[u8], n1: usize, src3: &[u8]) -> u8m5x3 {
-        __builtin_matrix_column_major_store(((a0 - a0[3][1]) * (__builtin_matrix_column_major_load(src0, 4, 5, 5) * a1) * a2) as i8m4x7, dst0, n0);
-        let t0: Matrix<i16, 2, 8> = a3 as i16m2x8;
-        return __builtin_matrix_transpose(9i64 - __builtin_matrix_column_major_load(src1, 4, 5, 6)) * (__builtin_matrix_column_major_load(src2, 4, 3, 7) + __builtin_matrix_column_major_load(src3, 4, 3, n1));
-    }
-
-    pub fn k0228(src0: &[i64], s0: u64, a0: f32m8x3, a1: i32m8x3, a2: u32m8x3, src1: &[u64], dst0: &mut [u64], a3: i32m9x8, a4: i8m3x5, a5: i8m3x5) -> i8m3x5 {
-        let t0: i64m4x2 = __builtin_matrix_column_major_load(src0, 4, 2, 4) - s0 as u64;
-        let t1 = (f64m8x3) (a1 as u32m8x3 - a2 - -1);
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src1, 3, 2, 5), dst0, 4);
-        let t2: Matrix<i32, 9, 8> = a3;
-        a4 - (a5 + a4) - (a4 + a4)
-    }
-
-    pub fn k0229(a0: u8m4x6, a1: u8m6x4, i0: u8) -> u8 {
-        (__builtin_matrix_transpose(a0) - a1)[3][i0]
-    }
-
-    pub fn k0230(src0: &[i64], src1: &[i64], s0: i8, a0: i64m3x4, dst0: &mut [i64], a1: i32m4x4, a2: i32m4x4, a3: i32m4x2, dst1: &mut [i32], a4: i32m4x4, s1: i32, a5: i32m4x4) -> i32m4x4 {
-        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 16, 3, 17) + __builtin_matrix_column_major_load(src1, 16, 3, 17) - s0) * a0, dst0, 18);
-        __builtin_matrix_column_major_store(a1 / 7 * a2 * a3, dst1, 4);
-        let t0 = a4 - s1;
-        return a5;
-    }
-
-    pub fn k0231(src0: &[i32], a0: i32m16x6, dst0: &mut [i32], a1: i64m3x4, n0: usize, src1: &[i64], a2: i64m3x9, a3: i64m9x4, s0: i8, dst1: &mut [i64], a4: f64m8x8, src2: &[f64], a5: f64m8x8, n1: usize, src3: &[f64]) -> f64m8x8 {
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 1, 16, 2) * a0, dst0, 2);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a1) - __builtin_matrix_column_major_load(src1, 4, 3, n0) - __builtin_matrix_transpose(a2 * a3) - s0, dst1, 7);
-        a4 - __builtin_matrix_column_major_load(src2, 8, 8, 9) - (a5 + __builtin_matrix_column_major_load(src3, 8, 8, n1))
-    }
-
-    pub fn k0232(a0: u64m1x3, a1: u64m3x6, a2: u64m6x3, s0: u16, a3: u64m6x3, src0: &[u64], s1: i64, src1: &[u64], s2: u32, a4: u32m2x1, i0: u8, a5: u64m3x6) -> u64m3x6 {
-        let t0 = (a0 - a0) * a1 * (s0 * a2);
-        __builtin_matrix_transpose((a3 - __builtin_matrix_column_major_load(src0, 6, 3, 8)) * s1 * (__builtin_matrix_column_major_load(src1, 3, 3, 5) + s2 + (0 + a4)[i0][0])) + a5
-    }
-
-    pub fn k0233(a0: i16m8x3, a1: i16m3x3, dst0: &mut [i32], a2: i16m3x3, s0: i64) -> i16m3x3 {
-        __builtin_matrix_column_major_store((i32m8x3) (a0 * a1), dst0, 9);
-        s0 - a2
-    }
-
-    pub fn k0234(a0: u64m1x2, a1: u64m2x6, a2: u64m1x6, dst0: &mut [u64], a3: i16m1x6, s0: i32, a4: u64m6x2) -> u64m1x2 {
-        __builtin_matrix_column_major_store(a0 * a1 + a2, dst0, 2);
-        (u64m1x6) a3 / s0 * a4
-    }
-
-    pub fn k0235(a0: u8m3x6, a1: u8m3x6, a2: u8m3x6, s0: f64, a3: u8m3x6, a4: u8m6x13, a5: i64m3x3, s1: i16) -> i64m3x3 {
-        let t0: u8m3x13 = (s0 * (a0 + (a1 + a2)) - a3) * a4;
-        return a5 + s1;
-    }
-
-    pub fn k0236(src0: &[u32], a0: u32m11x1, a1: u32m11x2, a2: u32m2x1, a3: u32m1x4, src1: &[u32], i0: u32, i1: i32, i2: i32, a4: u64m2x7, s0: i16) -> u64m2x7 {
-        let t0 = __builtin_matrix_column_major_load(src0, 11, 1, 11) + a0;
-        let mut t1 = a1 * a2 * (a3 * __builtin_matrix_column_major_load(src1, 4, 1, 6));
-        t1[9][i0] = a2[i2][0];
-        a4 + s0 + 9
-    }
-
-    pub fn k0237(src0: &[u64], a0: u64m1x1, i0: i64) -> u64m1x1 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, 1, 1, 3) - a0;
-        for l0 in 0..1 { t0[l0][0] = a0[i0][0]; }
-        __builtin_matrix_transpose(t0)
+    pub fn k0237(a0: u64m1x4, a1: u64m4x1_b, a2: u64m1x4, s0: u8, a3: u64m1x4, src0: &[u64], src1: &[u64], s1: u64, n0: usize, dst0: &mut [u64], a4: u64m1x1, n1: usize, src2: &[u64], a5: u64m1x1, n2: usize, src3: &[i8], src4: &[u64], i0: usize, i1: u8, s2: f64) -> u64m1x1 {
+        let t0 = a0 * a1;
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a2, 0, 2, s0) + a3 + __builtin_matrix_column_major_load(src0, 1, 12 + 1, 3) * __builtin_matrix_column_load(src1, 13, 4, 14) + (a2 / 1 - s1), dst0, n0);
+        __builtin_matrix_sub((a4 * __builtin_matrix_column_major_load(src2, 1, 1, n1) + __builtin_matrix_transpose(a5)) as u64m1x1, __builtin_matrix_insert(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src3, 1, 6 - K5, n2) as u64m1x1, __builtin_matrix_column_major_load(src4, 1, 1, 1)), i0, i1, s2))
     }
 
     pub fn k0238(a0: i8m6x3) -> i8m6x3 {
-        a0 + a0
+        a0
     }
 
-    pub fn k0239(a0: u8m10x7, s0: u32, n0: usize, src0: &[i32], a1: i32m4x2, a2: i32m14x4, a3: i32m4x8, a4: i32m8x1, dst0: &mut [i32], i0: usize, s1: u8, s2: u8, src1: &[u32], src2: &[u32], a5: u32m3x1) -> u32m3x1 {
-        let mut t0 = a0 * s0 + 5;
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 14, 4, n0) * a1) * (a2 * (a3 * a4)), dst0, 2);
-        t0[7][3] = 5;
-        t0[2][i0] = s2;
-        return __builtin_matrix_column_major_load(src1, 3, 3, 5) * __builtin_matrix_column_major_load(src2, 3, 3, 5) * a5;
+    pub fn k0239(a0: f32m10x1, a1: f32m1x7, s0: u8, a2: i32m10x7, i0: i32, s1: u16, a3: u32m2x10, a4: u32m2x10, i1: u32, src0: &[u32], a5: u32m10x4, dst0: &mut [u32], src1: &[u16], a6: u16m4x4) -> u16m4x4 {
+        let mut t0: Matrix<u8, 10, 7> = a2 as u8m10x7;
+        t0[(K3 * 7) / K3][i0] /= 2;
+        t0 -= s1;
+        __builtin_matrix_column_store(__builtin_matrix_insert(a3 * a4[1][i1] + __builtin_matrix_column_major_load(src0, 2, 10, 4), 0, 8, 0x1i64) * a5, dst0, 2);
+        __builtin_matrix_column_major_load(src1, 4, 4, (K4 * 6) / K4) + a6
     }
 }
 
 fn run_k0200() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcff5313bd4952134);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src0 = rt::vec::<u8>(&mut rng, 16, rt::Dom::Full);
-    let a0 = u8m6x2::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a1 = i32m6x1::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a0 = u8m6x2::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
+    let src0 = rt::vec::<u8>(&mut rng, 7, rt::Dom::Full);
+    let src1 = rt::vec::<u8>(&mut rng, 19, rt::Dom::Int(0, 16));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
     let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let i4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a2 = u8m6x1::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16));
-    let a3 = u8m1x5::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Int(0, 16)));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a4 = u8m5x2::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Int(0, 16)));
-    let r = k0200(n0, &src0, a0, i0, a1, i1, i2, i3, i4, a2, s0, &src1, a3, s1, a4);
+    let a1 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a2 = u64m3x3::from_column_major(&rt::vec::<u64>(&mut rng, 9, rt::Dom::Full));
+    let a3 = u64m3x4::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Full));
+    let r = k0200(a0, &src0, &src1, i0, i1, i2, a1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0201() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8ac9244de3adb95c);
-    let src0 = rt::vec::<i8>(&mut rng, 129, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<i8>(&mut rng, 158, rt::Dom::Full);
+    let a0 = i8m8x8::from_column_major(&rt::vec::<i8>(&mut rng, 64, rt::Dom::Full));
+    let a1 = i8m8x16::from_column_major(&rt::vec::<i8>(&mut rng, 128, rt::Dom::Int(-8, 8)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 174, rt::Dom::Full);
-    let src2 = rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let mut dst1 = rt::vec::<f64>(&mut rng, 23, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u64m3x8::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
-    let src3 = rt::vec::<u64>(&mut rng, 64, rt::Dom::Int(0, 16));
-    let a2 = u64m8x6::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Full));
-    let r = k0201(&src0, &src1, n0, &mut dst0, &src2, n1, &mut dst1, a0, s0, a1, &src3, a2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let mut dst0 = rt::vec::<i8>(&mut rng, 174, rt::Dom::Int(-8, 8));
+    let a2 = i8m16x8::from_column_major(&rt::vec::<i8>(&mut rng, 128, rt::Dom::Int(-8, 8)));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src0 = rt::vec::<i8>(&mut rng, 76, rt::Dom::Int(-8, 8));
+    let a3 = i8m8x7::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Int(-8, 8)));
+    let a4 = i8m7x16::from_column_major(&rt::vec::<i8>(&mut rng, 112, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16));
+    let a5 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Full));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let r = k0201(a0, a1, n0, &mut dst0, a2, i0, n1, &src0, a3, a4, &src1, a5, i1, s0, i2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0202() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x85d9f503739bafbe);
-    let a0 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = k0202(a0, &src0, a1, s0);
+    let src0 = rt::vec::<i64>(&mut rng, 127, rt::Dom::Int(-8, 8));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = f32m3x13::from_column_major(&rt::vec::<f32>(&mut rng, 39, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m7x3::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0202(&src0, s0, a0, a1, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0203() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa3355dc4ad0dbd22);
-    let a0 = i8m6x6::from_column_major(&rt::vec::<i8>(&mut rng, 36, rt::Dom::Int(-8, 8)));
-    let r = k0203(a0);
+    let src0 = rt::vec::<i8>(&mut rng, 46, rt::Dom::Int(-8, 8));
+    let r = k0203(&src0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0204() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf72101ce58e9e2f2);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
-    let src0 = rt::vec::<i8>(&mut rng, 64, rt::Dom::Int(-8, 8));
-    let a0 = i32m10x5::from_column_major(&rt::vec::<i32>(&mut rng, 50, rt::Dom::Int(-8, 8)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
-    let src1 = rt::vec::<u64>(&mut rng, 63, rt::Dom::Int(0, 16));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 54, rt::Dom::Int(-8, 8));
-    let a1 = i8m5x5::from_column_major(&rt::vec::<i8>(&mut rng, 25, rt::Dom::Int(-8, 8)));
-    let r = k0204(n0, &src0, a0, n1, &src1, &mut dst0, a1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = i8m10x8::from_column_major(&rt::vec::<i8>(&mut rng, 80, rt::Dom::Int(-8, 8)));
+    let a1 = i8m8x5::from_column_major(&rt::vec::<i8>(&mut rng, 40, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = i8m8x5::from_column_major(&rt::vec::<i8>(&mut rng, 40, rt::Dom::Full));
+    let a3 = i8m8x5::from_column_major(&rt::vec::<i8>(&mut rng, 40, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 53, rt::Dom::Full);
+    k0204(a0, a1, i0, a2, a3, n0, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0205() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1347955362370de6);
-    let a0 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = u8m6x4::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full));
+    let a0 = i16m3x6::from_column_major(&rt::vec::<i16>(&mut rng, 18, rt::Dom::Full));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = i16m3x4::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
     let mut dst0 = rt::vec::<i16>(&mut rng, 35, rt::Dom::Int(-8, 8));
-    let a2 = u32m6x6::from_column_major(&rt::vec::<u32>(&mut rng, 36, rt::Dom::Full));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
-    let r = k0205(a0, i0, a1, &mut dst0, a2, s0);
+    let a2 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0205(a0, s0, a1, s1, &mut dst0, a2, a3);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0206() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x380a18ca85cc6347);
-    let src0 = rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = f64m3x6::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f64m3x6::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m6x3::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a3 = f64m3x8::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m8x6::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 30, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a5 = f64m3x6::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    k0206(&src0, s0, a0, a1, a2, s1, a3, a4, &mut dst0, s2, a5);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a0 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a1 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a2 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a3 = f64m5x13::from_column_major(&rt::vec::<f64>(&mut rng, 65, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f64m13x1::from_column_major(&rt::vec::<f64>(&mut rng, 13, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f64m5x1::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src0 = rt::vec::<f64>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2));
+    let src1 = rt::vec::<f64>(&mut rng, 47, rt::Dom::Dyadic(-32, 32, 2));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let r = k0206(a0, a1, s0, s1, i0, a2, s2, a3, a4, a5, n0, &src0, &mut dst0, &src1, i1);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0207() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa07538bc1a18a7f6);
-    let src0 = rt::vec::<u64>(&mut rng, 33, rt::Dom::Int(0, 16));
-    let a0 = u64m3x7::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Int(0, 16)));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 25, rt::Dom::Full);
-    let a1 = u16m7x2::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Int(0, 16)));
-    let a2 = u16m2x2::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
-    let a3 = u16m2x1::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let mut dst1 = rt::vec::<u16>(&mut rng, 9, rt::Dom::Int(0, 16));
-    let a4 = u16m2x3::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a5 = u16m3x2::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
-    let a6 = u16m3x2::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
-    let r = k0207(&src0, a0, s0, &mut dst0, a1, a2, a3, s1, &mut dst1, a4, s2, a5, a6);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let a0 = u64m7x8::from_column_major(&rt::vec::<u64>(&mut rng, 56, rt::Dom::Int(0, 16)));
+    let a1 = u64m8x2::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Full));
+    let a2 = u64m2x3::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
+    let a3 = u64m7x3::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 22, rt::Dom::Full);
+    let src0 = rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = f64m2x7::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
+    let src1 = rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2));
+    let a5 = u64m7x8::from_column_major(&rt::vec::<u64>(&mut rng, 56, rt::Dom::Full));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let r = k0207(a0, a1, a2, a3, i0, s0, &mut dst0, &src0, a4, &src1, a5, s1);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0208() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x302a4517e3d94c94);
-    let a0 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Full);
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src1 = rt::vec::<i8>(&mut rng, 25, rt::Dom::Int(-8, 8));
-    let a1 = i8m4x7::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 46, rt::Dom::Int(-8, 8));
-    let src2 = rt::vec::<i8>(&mut rng, 17, rt::Dom::Full);
-    let a2 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0208(a0, n0, &src0, n1, &src1, a1, &mut dst0, &src2, a2, s0);
+    let a0 = i8m4x7::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Full));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 47, rt::Dom::Int(-8, 8));
+    let a1 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = i8m3x5::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let src0 = rt::vec::<i8>(&mut rng, 41, rt::Dom::Int(-8, 8));
+    let r = k0208(a0, s0, s1, n0, &mut dst0, a1, s2, s3, s4, a2, &src0);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0209() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf4263a8dc7a0f14e);
-    let src0 = rt::vec::<u16>(&mut rng, 19, rt::Dom::Full);
-    let a0 = u16m2x5::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src1 = rt::vec::<u16>(&mut rng, 41, rt::Dom::Int(0, 16));
-    let a1 = u16m4x5::from_column_major(&rt::vec::<u16>(&mut rng, 20, rt::Dom::Int(0, 16)));
-    let src2 = rt::vec::<u16>(&mut rng, 51, rt::Dom::Int(0, 16));
-    let a2 = u16m5x10::from_column_major(&rt::vec::<u16>(&mut rng, 50, rt::Dom::Full));
-    let src3 = rt::vec::<u16>(&mut rng, 30, rt::Dom::Int(0, 16));
-    let a3 = f64m8x3::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = i32m6x2::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
-    let a5 = u32m6x2::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let src4 = rt::vec::<i64>(&mut rng, 42, rt::Dom::Full);
-    let src5 = rt::vec::<i64>(&mut rng, 15, rt::Dom::Full);
-    let a6 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a7 = u16m5x10::from_column_major(&rt::vec::<u16>(&mut rng, 50, rt::Dom::Int(0, 16)));
-    let r = k0209(&src0, a0, n0, &src1, a1, &src2, a2, &src3, a3, a4, a5, i0, s0, i1, &src4, &src5, a6, s1, s2, a7);
+    let a0 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a1 = i16m5x12::from_column_major(&rt::vec::<i16>(&mut rng, 60, rt::Dom::Int(-8, 8)));
+    let a2 = i16m12x3::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let a3 = i16m12x3::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(12, 15));
+    let src0 = rt::vec::<i16>(&mut rng, 44, rt::Dom::Full);
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src1 = rt::vec::<i16>(&mut rng, 94, rt::Dom::Int(-8, 8));
+    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a4 = i16m5x2::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Int(-8, 8)));
+    let a5 = i16m2x12::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let i4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s4: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a6 = i16m8x1::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let a7 = i16m1x3::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
+    let a8 = u8m7x4::from_column_major(&rt::vec::<u8>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let src2 = rt::vec::<u8>(&mut rng, 35, rt::Dom::Int(0, 16));
+    let r = k0209(a0, s0, i0, i1, i2, a1, a2, a3, n0, &src0, s1, s2, n1, &src1, i3, s3, a4, a5, i4, s4, a6, a7, a8, &src2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0210() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbf0ff06a3501714a);
-    let src0 = rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 9, rt::Dom::Full);
-    let a0 = i64m8x1::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let mut dst1 = rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let a1 = i64m8x1::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
-    k0210(&src0, s0, s1, &mut dst0, a0, &mut dst1, a1);
-    vec![rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a0 = u8m2x2::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 7, rt::Dom::Full);
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let r = k0210(n0, &src0, s0, a0, &mut dst0, s1, i0, i1, i2, i3, i4, a1);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0211() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4ab2fd07f5496d77);
-    let a0 = i64m7x4::from_column_major(&rt::vec::<i64>(&mut rng, 28, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src0 = rt::vec::<u64>(&mut rng, 39, rt::Dom::Int(0, 16));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = u64m7x7::from_column_major(&rt::vec::<u64>(&mut rng, 49, rt::Dom::Full));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 38, rt::Dom::Int(0, 16));
-    let a2 = u16m5x1::from_column_major(&rt::vec::<u16>(&mut rng, 5, rt::Dom::Full));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0211(a0, n0, &src0, s0, i0, i1, a1, n1, &mut dst0, a2, s1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<u64>(&mut rng, 33, rt::Dom::Int(0, 16));
+    let a0 = u64m7x5::from_column_major(&rt::vec::<u64>(&mut rng, 35, rt::Dom::Int(0, 16)));
+    let a1 = u64m5x4::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Full));
+    let a2 = u16m8x3::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src1 = rt::vec::<u16>(&mut rng, 33, rt::Dom::Full);
+    let a3 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let a4 = u16m2x1::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Full));
+    let a5 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let a6 = u16m3x6::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Int(0, 16)));
+    let a7 = u16m6x6::from_column_major(&rt::vec::<u16>(&mut rng, 36, rt::Dom::Full));
+    let src2 = rt::vec::<u16>(&mut rng, 79, rt::Dom::Int(0, 16));
+    let a8 = u8m14x2::from_column_major(&rt::vec::<u8>(&mut rng, 28, rt::Dom::Full));
+    let src3 = rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = k0211(&src0, a0, a1, a2, n0, &src1, a3, a4, a5, a6, a7, &src2, a8, &src3, s0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0212() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfdfe90023cb1b442);
     let a0 = u32m6x8::from_column_major(&rt::vec::<u32>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a1 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0212(a0, s0, s1, i0, a1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(13, 16));
+    let src0 = rt::vec::<u32>(&mut rng, 95, rt::Dom::Full);
+    let a1 = u32m13x2::from_column_major(&rt::vec::<u32>(&mut rng, 26, rt::Dom::Full));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = u32m8x2::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 56, rt::Dom::Full);
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let a3 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Full));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a4 = u32m5x2::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Full));
+    let a5 = u32m5x2::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Int(0, 16)));
+    let a6 = u16m5x2::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full));
+    let r = k0212(a0, n0, &src0, a1, s0, s1, i0, s2, a2, &mut dst0, i1, a3, s3, i2, i3, i4, a4, a5, a6);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0213() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcf935ce5f55843d5);
     let a0 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 6, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let mut dst1 = rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8));
-    let a1 = i64m7x1::from_column_major(&rt::vec::<i64>(&mut rng, 7, rt::Dom::Full));
-    let a2 = f64m3x6::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let mut dst2 = rt::vec::<f64>(&mut rng, 30, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = i64m1x3::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let a4 = i64m3x2::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
-    let a5 = i64m2x1::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)));
-    let a6 = i8m1x7::from_column_major(&rt::vec::<i8>(&mut rng, 7, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let r = k0213(a0, s0, &mut dst0, n0, &src0, &src1, s1, &mut dst1, a1, a2, &mut dst2, a3, a4, a5, a6, i0);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1), rt::Output::new("dst2", &dst2)]
+    let a1 = i32m1x1::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Int(-8, 8)));
+    let a2 = i32m1x1::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src0 = rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8));
+    let a3 = i8m2x16::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Full));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(16, 19));
+    let mut dst1 = rt::vec::<i8>(&mut rng, 35, rt::Dom::Int(-8, 8));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = k0213(a0, a1, a2, n0, &src0, n1, &mut dst0, a3, n2, &mut dst1, i0, s0, i1, i2);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0214() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7f5fe5052f75324a);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<i8>(&mut rng, 2, rt::Dom::Full);
-    let a0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 8, rt::Dom::Full);
-    let a1 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let mut dst1 = rt::vec::<i8>(&mut rng, 14, rt::Dom::Full);
-    let a2 = i64m9x4::from_column_major(&rt::vec::<i64>(&mut rng, 36, rt::Dom::Full));
-    let a3 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0214(n0, &src0, a0, &mut dst0, a1, n1, &mut dst1, a2, a3, s0);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let a0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
+    let a1 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 9, rt::Dom::Int(-8, 8));
+    let src0 = rt::vec::<i16>(&mut rng, 14, rt::Dom::Full);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let a3 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i8>(&mut rng, 7, rt::Dom::Int(-8, 8));
+    let r = k0214(a0, a1, &mut dst0, &src0, s0, a2, a3, &src1);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0215() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeac9934df5a065dd);
-    let a0 = f32m2x2::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m2x2::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = f32m2x3::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = f32m3x2::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0215(a0, a1, s0, s1, a2, n0, &src0, a3);
+    let a0 = f32m2x1::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a4 = i8m2x2::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = k0215(a0, a1, s0, a2, i0, i1, s1, a3, a4, s2, i2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0216() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa20cdeee5396649d);
-    let a0 = i16m6x4::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let r = k0216(a0);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src0 = rt::vec::<i16>(&mut rng, 41, rt::Dom::Full);
+    let a0 = i16m4x6::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let a1 = i16m6x6::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let a2 = i16m6x6::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let r = k0216(n0, &src0, a0, a1, a2, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0217() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc37876ab4d78e825);
-    let a0 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let a1 = f32m1x3::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let a0 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m4x1::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = u64m1x7::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let a3 = f32m7x6::from_column_major(&rt::vec::<f32>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
     let a4 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0217(a0, &src0, a1, a2, a3, a4);
+    let a5 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f32m4x2::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f32m2x3::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let r = k0217(a0, a1, a2, a3, s0, i0, a4, a5, a6, a7, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0218() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x713d9042ce792750);
+    let a0 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m4x1::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = u64m1x7::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let a3 = f32m7x6::from_column_major(&rt::vec::<f32>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let a4 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f32m4x2::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f32m2x3::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a8 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Int(0, 16)));
+    let a9 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
+    let src0 = rt::vec::<u64>(&mut rng, 32, rt::Dom::Int(0, 16));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8));
-    let a0 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i32m12x6::from_column_major(&rt::vec::<i32>(&mut rng, 72, rt::Dom::Int(-8, 8)));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0218(n0, &src0, a0, s0, a1, s1, s2);
+    let src1 = rt::vec::<u64>(&mut rng, 47, rt::Dom::Full);
+    let a10 = u64m8x2::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let src2 = rt::vec::<u64>(&mut rng, 7, rt::Dom::Full);
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src3 = rt::vec::<u64>(&mut rng, 28, rt::Dom::Full);
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0218(a0, a1, a2, a3, s0, i0, a4, a5, a6, a7, s1, a8, a9, &src0, n0, &src1, a10, &src2, s2, n1, &src3, s3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0219() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5d1cc477f415b68a);
-    let a0 = f64m3x4::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let a0 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
     let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
     let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let r = k0219(a0, s0, s1, a1);
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0219(a0, s0, a1, s1, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0220() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x704dfe5f86d2441d);
-    let a0 = i16m5x6::from_column_major(&rt::vec::<i16>(&mut rng, 30, rt::Dom::Int(-8, 8)));
-    let a1 = i16m6x3::from_column_major(&rt::vec::<i16>(&mut rng, 18, rt::Dom::Full));
-    let src0 = rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8));
-    let a2 = i16m3x5::from_column_major(&rt::vec::<i16>(&mut rng, 15, rt::Dom::Full));
-    let a3 = u16m3x4::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let r = k0220(a0, a1, &src0, a2, a3);
+    let a0 = i16m3x7::from_column_major(&rt::vec::<i16>(&mut rng, 21, rt::Dom::Full));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a1 = i16m7x5::from_column_major(&rt::vec::<i16>(&mut rng, 35, rt::Dom::Full));
+    let a2 = i32m6x1::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
+    let a3 = i32m1x7::from_column_major(&rt::vec::<i32>(&mut rng, 7, rt::Dom::Full));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0220(a0, s0, s1, a1, a2, a3, s2, s3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0221() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2df174e81dd5ec0e);
-    let a0 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
-    let a2 = i8m11x11::from_column_major(&rt::vec::<i8>(&mut rng, 121, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<u16>(&mut rng, 32, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<u16>(&mut rng, 63, rt::Dom::Full);
-    let a3 = u16m8x3::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src2 = rt::vec::<u16>(&mut rng, 17, rt::Dom::Int(0, 16));
-    let a4 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let a5 = u16m4x3::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a6 = u16m3x4::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Full));
-    let r = k0221(a0, s0, a1, a2, &src0, &src1, a3, n0, &src2, a4, a5, a6);
+    let a0 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Full));
+    let a1 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
+    let a3 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
+    let r = k0221(a0, a1, s0, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0222() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0292e0271a26e446);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<f32>(&mut rng, 55, rt::Dom::Dyadic(-32, 32, 2));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let mut dst0 = rt::vec::<f32>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2));
-    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src1 = rt::vec::<u8>(&mut rng, 39, rt::Dom::Int(0, 16));
-    let a0 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let a1 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let n3: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src2 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16));
-    let r = k0222(n0, &src0, n1, &mut dst0, n2, &src1, a0, a1, n3, &src2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src0 = rt::vec::<f32>(&mut rng, 43, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src1 = rt::vec::<i8>(&mut rng, 33, rt::Dom::Full);
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src2 = rt::vec::<i8>(&mut rng, 54, rt::Dom::Int(-8, 8));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = i8m8x6::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Full));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0222(n0, &src0, n1, &src1, n2, &src2, i0, s0, a0, s1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0223() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd1fca216e9494e53);
-    let src0 = rt::vec::<i16>(&mut rng, 6, rt::Dom::Full);
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i8m7x3::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Full));
-    let a1 = i8m7x3::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Int(-8, 8)));
-    let a2 = i8m7x3::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Int(-8, 8)));
-    let a3 = i8m7x3::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Full));
-    let a4 = i64m1x8::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a5 = f64m1x8::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0223(&src0, s0, a0, a1, a2, a3, a4, a5);
+    let a0 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let a2 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let a3 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = u64m1x2::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let a5 = u64m2x5::from_column_major(&rt::vec::<u64>(&mut rng, 10, rt::Dom::Full));
+    let r = k0223(a0, s0, a1, a2, a3, i0, s1, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0224() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0abc8737a3ffde5d);
+    let src0 = rt::vec::<i32>(&mut rng, 70, rt::Dom::Full);
     let a0 = i32m4x12::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Int(-8, 8)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src1 = rt::vec::<i32>(&mut rng, 13, rt::Dom::Int(-8, 8));
     let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = i32m4x6::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Full));
-    let a2 = i32m4x6::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Full));
-    let a3 = i32m6x12::from_column_major(&rt::vec::<i32>(&mut rng, 72, rt::Dom::Int(-8, 8)));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 25, rt::Dom::Int(-8, 8));
-    let a4 = i32m4x6::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let a5 = i8m13x13::from_column_major(&rt::vec::<i8>(&mut rng, 169, rt::Dom::Full));
-    let a6 = i8m13x13::from_column_major(&rt::vec::<i8>(&mut rng, 169, rt::Dom::Full));
-    let r = k0224(a0, s0, s1, i0, a1, a2, a3, s2, &mut dst0, a4, a5, a6);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a2 = i32m4x12::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let a3 = i32m4x12::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 72, rt::Dom::Int(-8, 8));
+    k0224(&src0, a0, a1, s0, n0, &src1, s1, a2, a3, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0225() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x705e3e9e5993dd6a);
-    let src0 = rt::vec::<f64>(&mut rng, 142, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = f64m6x16::from_column_major(&rt::vec::<f64>(&mut rng, 96, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f64m16x6::from_column_major(&rt::vec::<f64>(&mut rng, 96, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 51, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = f64m16x6::from_column_major(&rt::vec::<f64>(&mut rng, 96, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f64m6x8::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m8x16::from_column_major(&rt::vec::<f64>(&mut rng, 128, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0225(&src0, a0, a1, n0, &mut dst0, a2, a3, a4);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = f64m6x8::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m8x11::from_column_major(&rt::vec::<f64>(&mut rng, 88, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m11x6::from_column_major(&rt::vec::<f64>(&mut rng, 66, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f64m8x6::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f64m6x11::from_column_major(&rt::vec::<f64>(&mut rng, 66, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0225(a0, a1, a2, a3, a4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0226() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x43a083fc14aa07c9);
-    let a0 = i8m2x3::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
-    let a1 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a2 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let a3 = i8m2x3::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a4 = f32m6x1::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0226(a0, a1, a2, a3, i0, i1, i2, i3, a4);
+    let a0 = u64m2x1::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full));
+    let a1 = u64m1x9::from_column_major(&rt::vec::<u64>(&mut rng, 9, rt::Dom::Int(0, 16)));
+    let a2 = u64m9x3::from_column_major(&rt::vec::<u64>(&mut rng, 27, rt::Dom::Full));
+    let a3 = u64m2x3::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(14, 17));
+    let src0 = rt::vec::<u8>(&mut rng, 49, rt::Dom::Int(0, 16));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0226(a0, a1, a2, a3, s0, n0, &src0, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0227() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbe137495b03d78ad);
-    let a0 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let src0 = rt::vec::<u8>(&mut rng, 26, rt::Dom::Int(0, 16));
-    let a1 = u8m5x3::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let a2 = u8m3x7::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 47, rt::Dom::Int(-8, 8));
-    let a3 = f64m2x8::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let src1 = rt::vec::<u8>(&mut rng, 30, rt::Dom::Int(0, 16));
-    let src2 = rt::vec::<u8>(&mut rng, 20, rt::Dom::Int(0, 16));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src3 = rt::vec::<u8>(&mut rng, 19, rt::Dom::Full);
-    let r = k0227(a0, &src0, a1, a2, n0, &mut dst0, a3, &src1, &src2, n1, &src3);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = i8m4x7::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Int(-8, 8)));
+    let src0 = rt::vec::<i8>(&mut rng, 33, rt::Dom::Int(-8, 8));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u16m6x4::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a2 = u16m4x8::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Full));
+    let a3 = u16m8x12::from_column_major(&rt::vec::<u16>(&mut rng, 96, rt::Dom::Int(0, 16)));
+    let a4 = u16m12x8::from_column_major(&rt::vec::<u16>(&mut rng, 96, rt::Dom::Full));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0227(a0, &src0, s0, s1, a1, a2, a3, a4, s2);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0228() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6b4aaacfca6e7681);
-    let src0 = rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = f32m8x3::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = i32m8x3::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Full));
-    let a2 = u32m8x3::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u64>(&mut rng, 8, rt::Dom::Full);
-    let mut dst0 = rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16));
-    let a3 = i32m9x8::from_column_major(&rt::vec::<i32>(&mut rng, 72, rt::Dom::Full));
-    let a4 = i8m3x5::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Int(-8, 8)));
-    let a5 = i8m3x5::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Full));
-    let r = k0228(&src0, s0, a0, a1, a2, &src1, &mut dst0, a3, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<i64>(&mut rng, 8, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst0 = rt::vec::<i64>(&mut rng, 12, rt::Dom::Full);
+    let a0 = f64m8x9::from_column_major(&rt::vec::<f64>(&mut rng, 72, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a1 = f64m9x4::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
+    let a3 = f64m8x8::from_column_major(&rt::vec::<f64>(&mut rng, 64, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f64m3x8::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = k0228(&src0, n0, &mut dst0, a0, a1, s0, a2, i0, s1, s2, i1, a3, a4, i2);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0229() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x05b66fc236b58925);
-    let a0 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a1 = u8m6x4::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = k0229(a0, a1, i0);
+    let src0 = rt::vec::<f32>(&mut rng, 29, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = i32m6x7::from_column_major(&rt::vec::<i32>(&mut rng, 42, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i32>(&mut rng, 35, rt::Dom::Full);
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = k0229(&src0, a0, &src1, i0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0230() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2b9fb35598f73dc7);
-    let src0 = rt::vec::<i64>(&mut rng, 51, rt::Dom::Full);
-    let src1 = rt::vec::<i64>(&mut rng, 50, rt::Dom::Int(-8, 8));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i64>(&mut rng, 70, rt::Dom::Int(-8, 8));
-    let a1 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
-    let a2 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let a3 = i32m4x2::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
-    let mut dst1 = rt::vec::<i32>(&mut rng, 8, rt::Dom::Full);
-    let a4 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a5 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let r = k0230(&src0, &src1, s0, a0, &mut dst0, a1, a2, a3, &mut dst1, a4, s1, a5);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let a0 = i64m16x4::from_column_major(&rt::vec::<i64>(&mut rng, 64, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(16, 19));
+    let src0 = rt::vec::<i64>(&mut rng, 74, rt::Dom::Full);
+    let a1 = u16m14x4::from_column_major(&rt::vec::<u16>(&mut rng, 56, rt::Dom::Full));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(14, 17));
+    let src1 = rt::vec::<u16>(&mut rng, 65, rt::Dom::Full);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u16m4x4::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i8m14x4::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = i64m4x16::from_column_major(&rt::vec::<i64>(&mut rng, 64, rt::Dom::Full));
+    let r = k0230(a0, n0, &src0, a1, n1, &src1, s0, a2, s1, s2, a3, i0, a4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0231() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb3826c5fdbc054f7);
-    let src0 = rt::vec::<i32>(&mut rng, 32, rt::Dom::Full);
+    let src0 = rt::vec::<i32>(&mut rng, 31, rt::Dom::Int(-8, 8));
     let a0 = i32m16x6::from_column_major(&rt::vec::<i32>(&mut rng, 96, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8));
-    let a1 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src1 = rt::vec::<i64>(&mut rng, 20, rt::Dom::Int(-8, 8));
-    let a2 = i64m3x9::from_column_major(&rt::vec::<i64>(&mut rng, 27, rt::Dom::Int(-8, 8)));
-    let a3 = i64m9x4::from_column_major(&rt::vec::<i64>(&mut rng, 36, rt::Dom::Int(-8, 8)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst1 = rt::vec::<i64>(&mut rng, 20, rt::Dom::Int(-8, 8));
-    let a4 = f64m8x8::from_column_major(&rt::vec::<f64>(&mut rng, 64, rt::Dom::Dyadic(-32, 32, 2)));
-    let src2 = rt::vec::<f64>(&mut rng, 71, rt::Dom::Dyadic(-32, 32, 2));
-    let a5 = f64m8x8::from_column_major(&rt::vec::<f64>(&mut rng, 64, rt::Dom::Dyadic(-32, 32, 2)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src3 = rt::vec::<f64>(&mut rng, 85, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0231(&src0, a0, &mut dst0, a1, n0, &src1, a2, a3, s0, &mut dst1, a4, &src2, a5, n1, &src3);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let src1 = rt::vec::<u64>(&mut rng, 106, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src2 = rt::vec::<u64>(&mut rng, 117, rt::Dom::Full);
+    let a1 = u16m7x8::from_column_major(&rt::vec::<u16>(&mut rng, 56, rt::Dom::Int(0, 16)));
+    let r = k0231(&src0, a0, &src1, n0, &src2, a1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0232() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc2d717bc50080e2d);
-    let a0 = u64m1x3::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let a1 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let a2 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let src0 = rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<u64>(&mut rng, 15, rt::Dom::Full);
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a4 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a5 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let r = k0232(a0, a1, a2, s0, a3, &src0, s1, &src1, s2, a4, i0, a5);
+    let src0 = rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src1 = rt::vec::<u64>(&mut rng, 10, rt::Dom::Full);
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0232(&src0, s0, &src1, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0233() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x87285158c60047aa);
-    let a0 = i16m8x3::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let a1 = i16m3x3::from_column_major(&rt::vec::<i16>(&mut rng, 9, rt::Dom::Full));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 28, rt::Dom::Full);
-    let a2 = i16m3x3::from_column_major(&rt::vec::<i16>(&mut rng, 9, rt::Dom::Full));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0233(a0, a1, &mut dst0, a2, s0);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = i32m8x1::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src1 = rt::vec::<i32>(&mut rng, 31, rt::Dom::Int(-8, 8));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 32, rt::Dom::Full);
+    k0233(a0, i0, s0, &src0, n0, &src1, n1, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0234() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7d7a5a972724d146);
-    let a0 = u64m1x2::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full));
-    let a1 = u64m2x6::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a2 = u64m1x6::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 11, rt::Dom::Full);
-    let a3 = i16m1x6::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Full));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a4 = u64m6x2::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let r = k0234(a0, a1, a2, &mut dst0, a3, s0, a4);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<u64>(&mut rng, 11, rt::Dom::Int(0, 16));
+    let a0 = u32m11x1::from_column_major(&rt::vec::<u32>(&mut rng, 11, rt::Dom::Int(0, 16)));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let r = k0234(&src0, a0, s0, s1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0235() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcae62dabaad231fb);
-    let a0 = u8m3x6::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let a1 = u8m3x6::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Full));
-    let a2 = u8m3x6::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a3 = u8m3x6::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let a4 = u8m6x13::from_column_major(&rt::vec::<u8>(&mut rng, 78, rt::Dom::Int(0, 16)));
-    let a5 = i64m3x3::from_column_major(&rt::vec::<i64>(&mut rng, 9, rt::Dom::Full));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0235(a0, a1, a2, s0, a3, a4, a5, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Full));
+    let a1 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
+    let a3 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
+    let a4 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Full));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src0 = rt::vec::<i8>(&mut rng, 41, rt::Dom::Full);
+    let a5 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a6 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 31, rt::Dom::Int(-8, 8));
+    k0235(a0, a1, s0, a2, a3, a4, s1, s2, &src0, a5, i0, s3, a6, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0236() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd4ecf4171d35f48a);
-    let src0 = rt::vec::<u32>(&mut rng, 11, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<u32>(&mut rng, 11, rt::Dom::Full);
     let a0 = u32m11x1::from_column_major(&rt::vec::<u32>(&mut rng, 11, rt::Dom::Full));
-    let a1 = u32m11x2::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Full));
-    let a2 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let a3 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(0, 16));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a4 = u64m2x7::from_column_major(&rt::vec::<u64>(&mut rng, 14, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0236(&src0, a0, a1, a2, a3, &src1, i0, i1, i2, a4, s0);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = i16m6x3::from_column_major(&rt::vec::<i16>(&mut rng, 18, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i16>(&mut rng, 9, rt::Dom::Full);
+    let a2 = i16m3x2::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = i16m8x3::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 57, rt::Dom::Full);
+    let a4 = i16m3x2::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
+    let a5 = i16m3x2::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Full));
+    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0236(&src0, a0, a1, &src1, a2, s0, a3, &mut dst0, a4, s1, s2, a5, s3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0237() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x03ea4c6da39c19ac);
-    let src0 = rt::vec::<u64>(&mut rng, 1, rt::Dom::Full);
-    let a0 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let r = k0237(&src0, a0, i0);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let a1 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let a2 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let src0 = rt::vec::<u64>(&mut rng, 38, rt::Dom::Full);
+    let src1 = rt::vec::<u64>(&mut rng, 56, rt::Dom::Int(0, 16));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16));
+    let a4 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src2 = rt::vec::<u64>(&mut rng, 2, rt::Dom::Full);
+    let a5 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src3 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8));
+    let src4 = rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = k0237(a0, a1, a2, s0, a3, &src0, &src1, s1, n0, &mut dst0, a4, n1, &src2, a5, n2, &src3, &src4, i0, i1, s2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0238() -> Vec<rt::Output> {
@@ -961,22 +1086,21 @@ fn run_k0238() -> Vec<rt::Output> {
 
 fn run_k0239() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfc49cd5e22f95b5c);
-    let a0 = u8m10x7::from_column_major(&rt::vec::<u8>(&mut rng, 70, rt::Dom::Int(0, 16)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(14, 17));
-    let src0 = rt::vec::<i32>(&mut rng, 65, rt::Dom::Full);
-    let a1 = i32m4x2::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
-    let a2 = i32m14x4::from_column_major(&rt::vec::<i32>(&mut rng, 56, rt::Dom::Int(-8, 8)));
-    let a3 = i32m4x8::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Int(-8, 8)));
-    let a4 = i32m8x1::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<u32>(&mut rng, 14, rt::Dom::Int(0, 16));
-    let src2 = rt::vec::<u32>(&mut rng, 13, rt::Dom::Int(0, 16));
-    let a5 = u32m3x1::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full));
-    let r = k0239(a0, s0, n0, &src0, a1, a2, a3, a4, &mut dst0, i0, s1, s2, &src1, &src2, a5);
+    let a0 = f32m10x1::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m1x7::from_column_major(&rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a2 = i32m10x7::from_column_major(&rt::vec::<i32>(&mut rng, 70, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = u32m2x10::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full));
+    let a4 = u32m2x10::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
+    let src0 = rt::vec::<u32>(&mut rng, 39, rt::Dom::Full);
+    let a5 = u32m10x4::from_column_major(&rt::vec::<u32>(&mut rng, 40, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 10, rt::Dom::Full);
+    let src1 = rt::vec::<u16>(&mut rng, 23, rt::Dom::Full);
+    let a6 = u16m4x4::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
+    let r = k0239(a0, a1, s0, a2, i0, s1, a3, a4, i1, &src0, a5, &mut dst0, &src1, a6);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 

@@ -36,6 +36,36 @@ pub enum ParamKind {
     Dst(Elem, usize, Domain),
 }
 
+/// How a matrix type is spelled in Rust (C always uses a typedef name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TyName {
+    /// The type's typedef (`f32m4x4`).
+    Typedef,
+    /// A second typedef of the same type (`f32m4x4_b`), in both languages.
+    Alias,
+    /// `Matrix<f32, 4, 4>` (Rust only; C uses the typedef).
+    Generic,
+}
+
+impl TyName {
+    /// The Rust spelling of `t`.
+    pub fn rust(self, t: &MatTy) -> String {
+        match self {
+            TyName::Typedef => t.name(),
+            TyName::Alias => t.alias(),
+            TyName::Generic => format!("Matrix<{}, {}, {}>", t.elem.rust(), t.rows, t.cols),
+        }
+    }
+
+    /// The C spelling of `t`.
+    pub fn c(self, t: &MatTy) -> String {
+        match self {
+            TyName::Alias => t.alias(),
+            _ => t.name(),
+        }
+    }
+}
+
 /// A kernel parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Param {
@@ -43,6 +73,8 @@ pub struct Param {
     pub name: String,
     /// Its type and how its value is drawn.
     pub kind: ParamKind,
+    /// How a matrix parameter's type is spelled.
+    pub tyname: TyName,
 }
 
 /// Binary operators of the corpus.
@@ -112,6 +144,9 @@ pub enum Stride {
     Const(u32),
     /// A `Stride` parameter.
     Param(String),
+    /// A constant expression over literals and the block's `const` items
+    /// (the same text in both languages), with its value.
+    Expr(String, u32),
 }
 
 /// A subscript.
@@ -121,6 +156,61 @@ pub enum Idx {
     Const(u32),
     /// An `Index` parameter or a loop variable.
     Var(String),
+    /// A constant expression (see [`Stride::Expr`]).
+    Expr(String, u32),
+}
+
+/// A constant dimension of a load: the value and, optionally, a constant
+/// expression spelling it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dim {
+    /// The value.
+    pub value: u32,
+    /// A constant expression with that value, or `None` for the literal.
+    pub text: Option<String>,
+}
+
+impl Dim {
+    /// A literal dimension.
+    pub fn lit(value: u32) -> Dim {
+        Dim { value, text: None }
+    }
+
+    /// How it is printed.
+    pub fn show(&self) -> String {
+        self.text.clone().unwrap_or_else(|| self.value.to_string())
+    }
+}
+
+/// Operators that also have an RFC builtin spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RfcOp {
+    /// `__builtin_matrix_add`
+    Add,
+    /// `__builtin_matrix_sub`
+    Sub,
+    /// `__builtin_matrix_multiply`
+    Multiply,
+}
+
+impl RfcOp {
+    /// The builtin's name.
+    pub fn builtin(self) -> &'static str {
+        match self {
+            RfcOp::Add => "__builtin_matrix_add",
+            RfcOp::Sub => "__builtin_matrix_sub",
+            RfcOp::Multiply => "__builtin_matrix_multiply",
+        }
+    }
+
+    /// The C operator it means.
+    pub fn op(self) -> BinOp {
+        match self {
+            RfcOp::Add => BinOp::Add,
+            RfcOp::Sub => BinOp::Sub,
+            RfcOp::Multiply => BinOp::Mul,
+        }
+    }
 }
 
 /// A matrix-valued expression.
@@ -157,11 +247,39 @@ pub enum MExpr {
         /// A `Src` parameter.
         src: String,
         /// Rows of the result.
-        rows: u32,
+        rows: Dim,
         /// Columns of the result.
-        cols: u32,
+        cols: Dim,
         /// The stride.
         stride: Stride,
+        /// Rust spells it `__builtin_matrix_column_load` (the RFC's name).
+        rfc: bool,
+    },
+    /// An RFC builtin in Rust (`__builtin_matrix_add(a, b)`), the operator
+    /// in C.
+    Rfc(RfcOp, Box<MExpr>, Box<MExpr>),
+    /// `__builtin_matrix_scalar_multiply(m, s)` in Rust, `m * s` in C.
+    RfcScale(Box<MExpr>, Box<SExpr>),
+    /// `__builtin_matrix_insert(m, r, c, x)` in Rust; in C a statement
+    /// expression that copies `m` and sets the element.
+    Insert {
+        /// A number unique in the kernel (names C's temporary).
+        id: u32,
+        /// The matrix.
+        m: Box<MExpr>,
+        /// Row.
+        r: Idx,
+        /// Column.
+        c: Idx,
+        /// The new element (converted to the element type).
+        x: Box<SExpr>,
+    },
+    /// A call of an earlier kernel of the same chunk.
+    Call {
+        /// The callee.
+        kernel: String,
+        /// Parameter names of the caller, one per callee parameter.
+        args: Vec<String>,
     },
 }
 
@@ -178,6 +296,26 @@ pub enum IntSuffix {
     U64,
 }
 
+/// How an integer literal is written (the value is the same).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntForm {
+    /// `12`
+    Dec,
+    /// `0xc`
+    Hex,
+    /// Rust `1_2` (C `12`)
+    Underscore,
+}
+
+/// How a float literal is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatForm {
+    /// `2.5`
+    Plain,
+    /// `25e-1`
+    Exp,
+}
+
 /// Suffix of a float literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FloatSuffix {
@@ -191,10 +329,10 @@ pub enum FloatSuffix {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Lit {
     /// An integer literal, possibly negative (printed as unary minus).
-    Int(i64, IntSuffix),
+    Int(i64, IntSuffix, IntForm),
     /// A float literal (finite; printed so that both languages read the
     /// same double).
-    Float(f64, FloatSuffix),
+    Float(f64, FloatSuffix, FloatForm),
 }
 
 /// A scalar-valued expression.
@@ -204,7 +342,7 @@ pub enum SExpr {
     Param(String),
     /// A literal.
     Lit(Lit),
-    /// `m[r][c]`
+    /// `m[r][c]`, or in Rust `__builtin_matrix_extract(m, r, c)`.
     Elem {
         /// The matrix.
         m: Box<MExpr>,
@@ -212,9 +350,13 @@ pub enum SExpr {
         r: Idx,
         /// Column.
         c: Idx,
+        /// Rust uses the RFC's `__builtin_matrix_extract`.
+        rfc: bool,
     },
     /// `e as T`, C `(T)e`.
     Cast(Elem, Box<SExpr>),
+    /// `a op b` on two scalars of one type (`+ - *`), never overflowing.
+    Bin(BinOp, Box<SExpr>, Box<SExpr>),
 }
 
 /// The right-hand side of a compound assignment.
@@ -233,6 +375,8 @@ pub enum Annot {
     None,
     /// `let t: NAME = e;`
     Typedef,
+    /// `let t: NAME_b = e;` (the alias typedef, in both languages)
+    Alias,
     /// `let t: Matrix<T, R, C> = e;`
     Generic,
 }
@@ -297,6 +441,17 @@ pub enum Stmt {
         dst: String,
         /// The stride.
         stride: Stride,
+        /// Rust spells it `__builtin_matrix_column_store` (the RFC's name).
+        rfc: bool,
+    },
+    /// `if var < bound { body }` on an `Index` parameter.
+    If {
+        /// The parameter.
+        var: String,
+        /// The bound compared with.
+        bound: u32,
+        /// The single statement of the body.
+        body: Box<Stmt>,
     },
 }
 
@@ -328,12 +483,54 @@ pub struct Kernel {
     pub explicit_return: bool,
     /// The seed of the inputs.
     pub input_seed: u64,
+    /// Rust-only lines before the `fn` (doc comments, attributes).
+    pub attrs: Vec<String>,
+    /// Open findings (`oracle/FINDINGS.md`) whose pattern the generator
+    /// steered this kernel around; [`Kernel::unavoided`] puts them back.
+    pub avoided: Vec<String>,
 }
 
 impl Kernel {
+    /// The kernel as generated before steering around open findings.
+    pub fn unavoided(&self) -> Kernel {
+        let mut k = self.clone();
+        for f in &self.avoided {
+            match f.as_str() {
+                // F2: the tail was turned into `return e;`.
+                "F2" => k.explicit_return = false,
+                other => panic!("unknown finding {other}"),
+            }
+        }
+        k.avoided.clear();
+        k
+    }
+
     /// The parameter named `name`.
     pub fn param(&self, name: &str) -> Option<&Param> {
         self.params.iter().find(|p| p.name == name)
+    }
+
+    /// The matrix types the kernel spells with their alias typedef.
+    pub fn aliases(&self) -> Vec<MatTy> {
+        let mut v = Vec::new();
+        for p in &self.params {
+            if let (ParamKind::Mat(t, _), TyName::Alias) = (&p.kind, p.tyname) {
+                v.push(*t);
+            }
+        }
+        for s in &self.body {
+            if let Stmt::Let {
+                ty,
+                annot: Annot::Alias,
+                ..
+            } = s
+            {
+                v.push(*ty);
+            }
+        }
+        v.sort();
+        v.dedup();
+        v
     }
 
     /// Every matrix type the kernel names (for typedefs).
@@ -373,19 +570,19 @@ fn stmt_types(s: &Stmt, v: &mut Vec<MatTy>) {
             Rhs::S(s) => sexpr_types(s, v),
         },
         Stmt::ElemSet { v: val, .. } => sexpr_types(val, v),
-        Stmt::For { body, .. } => stmt_types(body, v),
+        Stmt::For { body, .. } | Stmt::If { body, .. } => stmt_types(body, v),
         Stmt::Store { m, .. } => expr_types(m, v),
     }
 }
 
 fn expr_types(e: &MExpr, v: &mut Vec<MatTy>) {
     match e {
-        MExpr::Var(_) | MExpr::Load { .. } => {}
-        MExpr::Bin(_, a, b) => {
+        MExpr::Var(_) | MExpr::Load { .. } | MExpr::Call { .. } => {}
+        MExpr::Bin(_, a, b) | MExpr::Rfc(_, a, b) => {
             expr_types(a, v);
             expr_types(b, v);
         }
-        MExpr::Scalar { m, s, .. } => {
+        MExpr::Scalar { m, s, .. } | MExpr::RfcScale(m, s) | MExpr::Insert { m, x: s, .. } => {
             expr_types(m, v);
             sexpr_types(s, v);
         }
@@ -402,5 +599,9 @@ fn sexpr_types(s: &SExpr, v: &mut Vec<MatTy>) {
         SExpr::Param(_) | SExpr::Lit(_) => {}
         SExpr::Elem { m, .. } => expr_types(m, v),
         SExpr::Cast(_, e) => sexpr_types(e, v),
+        SExpr::Bin(_, a, b) => {
+            sexpr_types(a, v);
+            sexpr_types(b, v);
+        }
     }
 }

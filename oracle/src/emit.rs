@@ -25,6 +25,7 @@ fn stride(s: &Stride) -> String {
     match s {
         Stride::Const(n) => n.to_string(),
         Stride::Param(p) => p.clone(),
+        Stride::Expr(t, _) => t.clone(),
     }
 }
 
@@ -32,7 +33,26 @@ fn idx(i: &Idx) -> String {
     match i {
         Idx::Const(n) => n.to_string(),
         Idx::Var(v) => v.clone(),
+        Idx::Expr(t, _) => t.clone(),
     }
+}
+
+/// The block's `const` items (Rust) / enumerators (C) that constant
+/// expressions may name.
+pub const CONSTS: &[(&str, u32)] = &[("K2", 2), ("K3", 3), ("K4", 4), ("K5", 5), ("K8", 8)];
+
+/// The `const` items inside a `matrix!` block.
+pub fn rs_consts() -> Vec<String> {
+    CONSTS
+        .iter()
+        .map(|(n, v)| format!("const {n}: usize = {v};"))
+        .collect()
+}
+
+/// The same constants in C.
+pub fn c_consts() -> String {
+    let items: Vec<String> = CONSTS.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    format!("enum {{ {} }};", items.join(", "))
 }
 
 /// Prints a float so that C's and Rust's readers return the same double.
@@ -48,7 +68,7 @@ pub fn float_text(v: f64) -> String {
 /// Prints a literal; negative literals are unary minus expressions.
 pub fn lit(l: &Lit, lang: Lang) -> (String, Prec) {
     let (text, neg) = match *l {
-        Lit::Int(v, suf) => {
+        Lit::Int(v, suf, form) => {
             let s = match (lang, suf) {
                 (_, IntSuffix::None) => "",
                 (Lang::Rust, IntSuffix::U32) => "u32",
@@ -58,15 +78,29 @@ pub fn lit(l: &Lit, lang: Lang) -> (String, Prec) {
                 (Lang::C, IntSuffix::I64) => "L",
                 (Lang::C, IntSuffix::U64) => "UL",
             };
-            (format!("{v}{s}"), v < 0)
+            let mag = v.unsigned_abs();
+            let digits = match (form, lang) {
+                (IntForm::Hex, _) => format!("0x{mag:x}"),
+                (IntForm::Underscore, Lang::Rust) => {
+                    let d = mag.to_string();
+                    format!("{}_{}", &d[..1], &d[1..])
+                }
+                _ => mag.to_string(),
+            };
+            let sign = if v < 0 { "-" } else { "" };
+            (format!("{sign}{digits}{s}"), v < 0)
         }
-        Lit::Float(v, suf) => {
+        Lit::Float(v, suf, form) => {
             let s = match (lang, suf) {
                 (_, FloatSuffix::None) => "",
                 (Lang::Rust, FloatSuffix::F32) => "f32",
                 (Lang::C, FloatSuffix::F32) => "f",
             };
-            (format!("{}{s}", float_text(v)), v.is_sign_negative())
+            let t = match form {
+                FloatForm::Plain => float_text(v),
+                FloatForm::Exp => format!("{v:e}"),
+            };
+            (format!("{t}{s}"), v.is_sign_negative())
         }
     };
     (text, if neg { Prec::Unary } else { Prec::Primary })
@@ -115,13 +149,77 @@ pub fn mexpr(e: &MExpr, lang: Lang) -> (String, Prec) {
             rows,
             cols,
             stride: st,
-        } => (
-            format!(
-                "__builtin_matrix_column_major_load({src}, {rows}, {cols}, {})",
-                stride(st)
+            rfc,
+        } => {
+            let name = if *rfc && lang == Lang::Rust {
+                "__builtin_matrix_column_load"
+            } else {
+                "__builtin_matrix_column_major_load"
+            };
+            (
+                format!(
+                    "{name}({src}, {}, {}, {})",
+                    rows.show(),
+                    cols.show(),
+                    stride(st)
+                ),
+                Prec::Postfix,
+            )
+        }
+        MExpr::Rfc(op, a, b) => match lang {
+            Lang::Rust => (
+                format!(
+                    "{}({}, {})",
+                    op.builtin(),
+                    mexpr(a, lang).0,
+                    mexpr(b, lang).0
+                ),
+                Prec::Postfix,
             ),
-            Prec::Postfix,
-        ),
+            Lang::C => mexpr(&MExpr::Bin(op.op(), a.clone(), b.clone()), lang),
+        },
+        MExpr::RfcScale(m, sc) => match lang {
+            Lang::Rust => (
+                format!(
+                    "__builtin_matrix_scalar_multiply({}, {})",
+                    mexpr(m, lang).0,
+                    sexpr(sc, lang).0
+                ),
+                Prec::Postfix,
+            ),
+            Lang::C => mexpr(
+                &MExpr::Scalar {
+                    op: BinOp::Mul,
+                    m: m.clone(),
+                    s: sc.clone(),
+                    scalar_left: false,
+                },
+                lang,
+            ),
+        },
+        MExpr::Insert { id, m, r, c, x } => match lang {
+            Lang::Rust => (
+                format!(
+                    "__builtin_matrix_insert({}, {}, {}, {})",
+                    mexpr(m, lang).0,
+                    idx(r),
+                    idx(c),
+                    sexpr(x, lang).0
+                ),
+                Prec::Postfix,
+            ),
+            Lang::C => (
+                format!(
+                    "({{ __auto_type ins{id} = {}; ins{id}[{}][{}] = {}; ins{id}; }})",
+                    mexpr(m, lang).0,
+                    idx(r),
+                    idx(c),
+                    sexpr(x, lang).0
+                ),
+                Prec::Primary,
+            ),
+        },
+        MExpr::Call { kernel, args } => (format!("{kernel}({})", args.join(", ")), Prec::Postfix),
     }
 }
 
@@ -140,7 +238,16 @@ pub fn sexpr(s: &SExpr, lang: Lang) -> (String, Prec) {
     match s {
         SExpr::Param(p) => (p.clone(), Prec::Primary),
         SExpr::Lit(l) => lit(l, lang),
-        SExpr::Elem { m, r, c } => (
+        SExpr::Elem { m, r, c, rfc } if *rfc && lang == Lang::Rust => (
+            format!(
+                "__builtin_matrix_extract({}, {}, {})",
+                mexpr(m, lang).0,
+                idx(r),
+                idx(c)
+            ),
+            Prec::Postfix,
+        ),
+        SExpr::Elem { m, r, c, .. } => (
             format!(
                 "{}[{}][{}]",
                 wrap(mexpr(m, lang), Prec::Postfix),
@@ -149,6 +256,12 @@ pub fn sexpr(s: &SExpr, lang: Lang) -> (String, Prec) {
             ),
             Prec::Postfix,
         ),
+        SExpr::Bin(op, a, b) => {
+            let p = op.prec();
+            let l = wrap(sexpr(a, lang), p);
+            let r = wrap(sexpr(b, lang), next(p));
+            (format!("{l} {} {r}", op.sym()), p)
+        }
         SExpr::Cast(t, e) => match lang {
             Lang::Rust => (
                 format!("{} as {}", wrap(sexpr(e, lang), Prec::As), t.rust()),
@@ -183,12 +296,14 @@ pub fn stmt(s: &Stmt, k: &Kernel, lang: Lang) -> String {
                 // An unannotated `let` takes the initialiser's type, typedef
                 // name or none, exactly like C's `__auto_type`.
                 Lang::C if *annot == Annot::None => format!("__auto_type {name} = {e};"),
+                Lang::C if *annot == Annot::Alias => format!("{} {name} = {e};", ty.alias()),
                 Lang::C => format!("{} {name} = {e};", ty.name()),
                 Lang::Rust => {
                     let m = if k.mutated.contains(name) { "mut " } else { "" };
                     let a = match annot {
                         Annot::None => String::new(),
                         Annot::Typedef => format!(": {}", ty.name()),
+                        Annot::Alias => format!(": {}", ty.alias()),
                         Annot::Generic => {
                             format!(": Matrix<{}, {}, {}>", ty.elem.rust(), ty.rows, ty.cols)
                         }
@@ -219,11 +334,26 @@ pub fn stmt(s: &Stmt, k: &Kernel, lang: Lang) -> String {
                 Lang::Rust => format!("for {var} in 0..{bound} {{ {b} }}"),
             }
         }
-        Stmt::Store { m, dst, stride: st } => format!(
-            "__builtin_matrix_column_major_store({}, {dst}, {});",
-            mexpr(m, lang).0,
-            stride(st)
-        ),
+        Stmt::Store {
+            m,
+            dst,
+            stride: st,
+            rfc,
+        } => {
+            let name = if *rfc && lang == Lang::Rust {
+                "__builtin_matrix_column_store"
+            } else {
+                "__builtin_matrix_column_major_store"
+            };
+            format!("{name}({}, {dst}, {});", mexpr(m, lang).0, stride(st))
+        }
+        Stmt::If { var, bound, body } => {
+            let b = stmt(body, k, lang);
+            match lang {
+                Lang::C => format!("if ({var} < {bound}) {{ {b} }}"),
+                Lang::Rust => format!("if {var} < {bound} {{ {b} }}"),
+            }
+        }
     }
 }
 
@@ -235,8 +365,8 @@ pub fn params(k: &Kernel, lang: Lang) -> String {
         .map(|p| {
             let n = &p.name;
             match (&p.kind, lang) {
-                (ParamKind::Mat(t, _), Lang::C) => format!("{} {n}", t.name()),
-                (ParamKind::Mat(t, _), Lang::Rust) => format!("{n}: {}", t.name()),
+                (ParamKind::Mat(t, _), Lang::C) => format!("{} {n}", p.tyname.c(t)),
+                (ParamKind::Mat(t, _), Lang::Rust) => format!("{n}: {}", p.tyname.rust(t)),
                 (ParamKind::Scalar(e, _), Lang::C) => format!("{} {n}", e.c()),
                 (ParamKind::Scalar(e, _), Lang::Rust) => format!("{n}: {}", e.rust()),
                 (ParamKind::Index(t, _), Lang::C) => format!("{} {n}", t.c()),
@@ -288,6 +418,9 @@ pub fn kernel_lines(
         .map(str::to_string)
         .or_else(|| ret_type(&k.ret, lang));
     let ps = params(k, lang);
+    if lang == Lang::Rust {
+        out.extend(k.attrs.iter().cloned());
+    }
     out.push(match (lang, ret) {
         (Lang::C, Some(t)) => format!("{t} {}({ps}) {{", k.name),
         (Lang::C, None) => format!("void {}({ps}) {{", k.name),
@@ -311,24 +444,23 @@ pub fn kernel_lines(
     out
 }
 
-/// A C typedef.
-pub fn c_typedef(t: &MatTy) -> String {
+/// A C typedef named `name` of type `t`, with the dimensions spelled
+/// `dims` (literals or constant expressions).
+pub fn c_typedef(t: &MatTy, name: &str, dims: &(String, String)) -> String {
     format!(
-        "typedef {} {} __attribute__((matrix_type({}, {})));",
+        "typedef {} {name} __attribute__((matrix_type({}, {})));",
         t.elem.c(),
-        t.name(),
-        t.rows,
-        t.cols
+        dims.0,
+        dims.1
     )
 }
 
-/// A `matrix!` typedef with the given element spelling.
-pub fn rs_typedef(t: &MatTy, spelling: &str) -> String {
+/// A `matrix!` typedef with the given visibility prefix and element
+/// spelling.
+pub fn rs_typedef(vis: &str, spelling: &str, name: &str, dims: &(String, String)) -> String {
     format!(
-        "typedef {spelling} {} __attribute__((matrix_type({}, {})));",
-        t.name(),
-        t.rows,
-        t.cols
+        "{vis}typedef {spelling} {name} __attribute__((matrix_type({}, {})));",
+        dims.0, dims.1
     )
 }
 

@@ -506,11 +506,12 @@ pub fn cargo_errors(stdout: &str, file_name: &str) -> (Vec<Diag>, Vec<String>) {
     (here, other)
 }
 
-/// Writes a scratch crate whose `lib.rs` is `lib`, depending on
+/// Writes a scratch crate whose `lib.rs` is `lib` (with the modules
+/// `others` beside it: (file name, text)), depending on
 /// matrix-core by path, in `dir`; runs `cargo check --message-format=json`
 /// with its own target directory (under the workspace's `target/`) and
 /// returns cargo's stdout and stderr.
-pub fn check_scratch_crate(dir: &Path, lib: &str) -> (String, String) {
+pub fn check_scratch_crate(dir: &Path, lib: &str, others: &[(&str, &str)]) -> (String, String) {
     std::fs::create_dir_all(dir).expect("scratch dir");
     let core = crate_dir().join("..").join("matrix-core");
     let toml = format!(
@@ -520,6 +521,9 @@ pub fn check_scratch_crate(dir: &Path, lib: &str) -> (String, String) {
     );
     std::fs::write(dir.join("Cargo.toml"), toml).expect("write Cargo.toml");
     std::fs::write(dir.join("lib.rs"), lib).expect("write lib.rs");
+    for (name, text) in others {
+        std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("write {name}: {e}"));
+    }
     let lock = crate_dir().join("..").join("Cargo.lock");
     if !dir.join("Cargo.lock").exists()
         && let Ok(l) = std::fs::read(&lock)

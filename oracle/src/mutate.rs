@@ -80,6 +80,8 @@ pub struct Mutant {
     pub ret_override: Option<(String, String)>,
     /// Matrix types the added lines name (they get typedefs).
     pub types: Vec<MatTy>,
+    /// Matrix types the added lines name by their alias typedef.
+    pub aliases: Vec<MatTy>,
     /// A bad typedef instead of a kernel: (Rust, C).
     pub typedef: Option<(String, String)>,
 }
@@ -117,6 +119,7 @@ pub const KINDS: &[&str] = &[
     "negative-index",
     "oob-write",
     "oob-const-expr",
+    "oob-const-item",
     "single-subscript",
     "single-subscript-write",
     "separated-subscripts",
@@ -141,6 +144,8 @@ pub const KINDS: &[&str] = &[
     "store-scalar",
     "literal-conversion",
     "typedef-size",
+    "sugar-same-type-product",
+    "sugar-mixed-alias",
 ];
 
 /// Generates `count` mutants, cycling through [`KINDS`], each from a
@@ -165,6 +170,7 @@ struct Ctx<'r> {
     k: Kernel,
     vars: Vec<(String, MatTy)>,
     types: Vec<MatTy>,
+    aliases: Vec<MatTy>,
     z: u32,
 }
 
@@ -178,12 +184,21 @@ impl Ctx<'_> {
         self.k.params.push(Param {
             name: name.clone(),
             kind,
+            tyname: TyName::Typedef,
         });
         name
     }
 
     fn mat(&mut self, t: MatTy) -> String {
         self.param(ParamKind::Mat(t, Domain::Int(0, 1)))
+    }
+
+    /// A new parameter spelled with the alias typedef of `t`.
+    fn mat_alias(&mut self, t: MatTy) -> String {
+        let n = self.param(ParamKind::Mat(t, Domain::Int(0, 1)));
+        self.k.params.last_mut().expect("just pushed").tyname = TyName::Alias;
+        self.aliases.push(t);
+        n
     }
 
     fn small(&mut self) -> u32 {
@@ -270,11 +285,17 @@ fn let_bad_same(e: String) -> (String, String) {
 }
 
 fn mutate(rng: &mut SplitMix64, base: &Kernel, kind: &'static str, name: &str) -> Option<Mutant> {
+    // The ill-typed file holds mutants only, not the kernels a base would
+    // call.
+    if crate::corpus::features(base).contains("call") {
+        return None;
+    }
     let mut k = base.clone();
     k.name = name.to_string();
     let mut vars = Vec::new();
     for p in &k.params {
-        if let ParamKind::Mat(t, _) = &p.kind {
+        // See below: a `Matrix<T, R, C>` spelling has no C counterpart.
+        if let (ParamKind::Mat(t, _), false) = (&p.kind, p.tyname == TyName::Generic) {
             vars.push((p.name.clone(), *t));
         }
     }
@@ -295,6 +316,7 @@ fn mutate(rng: &mut SplitMix64, base: &Kernel, kind: &'static str, name: &str) -
         k,
         vars,
         types: Vec::new(),
+        aliases: Vec::new(),
         z: 0,
     };
     let mut lines: Vec<(String, String)> = Vec::new();
@@ -487,6 +509,14 @@ fn mutate(rng: &mut SplitMix64, base: &Kernel, kind: &'static str, name: &str) -
             let (x, t) = cx.any_var();
             lines.push(let_bad_same(format!("{x}[{} + 1][0]", t.rows - 1)));
             expect = "matrix row index is outside the allowed range";
+        }
+        "oob-const-item" => {
+            // A constant expression over the block's `const` items.
+            let (x, t) = cx.any_var();
+            let extra = cx.rng.below(3) as u32;
+            let e = crate::generate::const_expr(cx.rng, t.cols + extra);
+            lines.push(let_bad_same(format!("{x}[0][{e}]")));
+            expect = "matrix column index is outside the allowed range";
         }
         "single-subscript" => {
             let (x, t) = cx.any_var();
@@ -773,16 +803,65 @@ fn mutate(rng: &mut SplitMix64, base: &Kernel, kind: &'static str, name: &str) -
             let fb = MatTy::new(e, cx.small(), cx.small());
             let (x, t) = cx.var(|t| !t.elem.is_float(), fb);
             let op = *cx.rng.pick(&["+", "-", "*", "/"]);
-            let lit = match (t.elem, cx.rng.below(3)) {
+            let lit = match (t.elem, cx.rng.below(4)) {
                 (_, 0) => "2.5",
+                (_, 1) if t.elem.bits() < 64 => match t.elem.bits() {
+                    8 => "0x100",
+                    16 => "0x1_0000",
+                    _ => "0x1_0000_0000",
+                },
                 (Elem::I8, _) => "200",
                 (Elem::U8, _) => "300",
                 (Elem::I16, _) | (Elem::U16, _) => "70000",
                 (Elem::I32, _) | (Elem::U32, _) => "5000000000",
                 _ => "0.5",
             };
-            lines.push(let_bad_same(format!("{x} {op} {lit}")));
+            // C has no digit separators.
+            let c_lit = lit.replace('_', "");
+            lines.push(let_bad(
+                format!("{x} {op} {lit}"),
+                format!("{x} {op} {c_lit}"),
+            ));
             expect = "implicit conversion from ";
+        }
+        "sugar-same-type-product" => {
+            // clang-19 keeps the typedef of a product whose operands have
+            // the same typedef (the common sugared type).
+            let n = cx.small();
+            let e = *cx.rng.pick(&Elem::ALL);
+            let t = MatTy::new(e, n, n);
+            let x = cx.mat(t);
+            let y = if cx.rng.chance(1, 2) {
+                x.clone()
+            } else {
+                cx.mat(t)
+            };
+            let f = cx.other_elem(e);
+            let u = t.with_elem(f);
+            cx.types.push(u);
+            lines.push((
+                format!("let bad: {} = {x} * {y};", u.name()),
+                format!("{} bad = {x} * {y};", u.name()),
+            ));
+            expect = "initializing ";
+        }
+        "sugar-mixed-alias" => {
+            // Two typedefs of one type: the result has no typedef name.
+            let n = cx.small();
+            let e = *cx.rng.pick(&Elem::ALL);
+            let t = MatTy::new(e, n, n);
+            let x = cx.mat(t);
+            let y = cx.mat_alias(t);
+            let op = *cx.rng.pick(&["+", "-", "*"]);
+            let (l, r) = if cx.rng.chance(1, 2) { (x, y) } else { (y, x) };
+            let f = cx.other_elem(e);
+            let u = t.with_elem(f);
+            cx.types.push(u);
+            lines.push((
+                format!("let bad: {} = {l} {op} {r};", u.name()),
+                format!("{} bad = {l} {op} {r};", u.name()),
+            ));
+            expect = "initializing ";
         }
         "typedef-size" => {
             let e = *cx.rng.pick(&Elem::ALL);
@@ -820,6 +899,7 @@ fn mutate(rng: &mut SplitMix64, base: &Kernel, kind: &'static str, name: &str) -
         bad_line,
         ret_override,
         types: cx.types,
+        aliases: cx.aliases,
         typedef,
     })
 }
@@ -846,26 +926,32 @@ fn mutant_lines(m: &Mutant, lang: Lang) -> Vec<String> {
     lines
 }
 
-fn all_types(ms: &[Mutant]) -> Vec<MatTy> {
+/// The matrix types and alias types the mutants name.
+pub fn all_types(ms: &[Mutant]) -> (Vec<MatTy>, Vec<MatTy>) {
     let mut v = Vec::new();
+    let mut a = Vec::new();
     for m in ms {
         if m.typedef.is_none() {
             v.extend(m.kernel.mat_types());
             v.extend(m.types.iter().copied());
+            a.extend(m.kernel.aliases());
+            a.extend(m.aliases.iter().copied());
         }
     }
     v.sort();
     v.dedup();
-    v
+    a.sort();
+    a.dedup();
+    (v, a)
 }
 
 /// The C file of all mutants (for `clang-19 -fsyntax-only`).
-pub fn c_file(ms: &[Mutant], cmd: &str) -> String {
+pub fn c_file(ms: &[Mutant], cmd: &str, tds: &crate::corpus::Typedefs) -> String {
     let mut out = format!(
         "/* @generated by `{cmd}` */\n/* Ill-typed mutants: clang-19 must reject each marked line. */\n\n"
     );
-    for t in all_types(ms) {
-        out.push_str(&emit::c_typedef(&t));
+    for l in tds.c_lines() {
+        out.push_str(&l);
         out.push('\n');
     }
     for m in ms {
@@ -880,16 +966,20 @@ pub fn c_file(ms: &[Mutant], cmd: &str) -> String {
 
 /// The Rust file of all mutants: the `lib.rs` of a scratch crate, with all
 /// mutants in one `matrix!` block.
-pub fn rs_file(ms: &[Mutant], cmd: &str, rng: &mut SplitMix64) -> String {
+pub fn rs_file(
+    ms: &[Mutant],
+    cmd: &str,
+    tds: &crate::corpus::Typedefs,
+    rng: &mut SplitMix64,
+) -> String {
     let mut out = format!(
         "// @generated by `{cmd}`\n// Ill-typed mutants: the macro must reject each marked line.\n\n"
     );
     out.push_str("#![allow(unused, clippy::all)]\n");
     out.push_str("use matrix_core::matrix;\nuse matrix_core::Matrix;\n\n");
     out.push_str("matrix! {\n");
-    for t in all_types(ms) {
-        let sp = *rng.pick(t.elem.typedef_spellings());
-        out.push_str(&format!("    {}\n", emit::rs_typedef(&t, sp)));
+    for l in tds.rs_lines(rng) {
+        out.push_str(&format!("    {l}\n"));
     }
     for m in ms {
         out.push('\n');
@@ -897,6 +987,8 @@ pub fn rs_file(ms: &[Mutant], cmd: &str, rng: &mut SplitMix64) -> String {
             out.push_str(&format!("    {l}\n"));
         }
     }
-    out.push_str("}\n");
+    out.push_str(
+        "}\n\n// Well-typed kernels the macro must accept (see accept.rs).\nmod accept;\n",
+    );
     out
 }

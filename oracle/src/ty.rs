@@ -181,6 +181,11 @@ impl MatTy {
         format!("{}m{}x{}", self.elem.rust(), self.rows, self.cols)
     }
 
+    /// The name of the alias typedef of this type (`f32m4x3_b`).
+    pub fn alias(&self) -> String {
+        format!("{}_b", self.name())
+    }
+
     /// How clang prints the type when it has no typedef name:
     /// `float __attribute__((matrix_type(4, 3)))`.
     pub fn unnamed(&self) -> String {

@@ -86,9 +86,28 @@ fn mutants_are_rejected_like_clang() {
     let c_errs = by_owner(&harness::clang_errors(&stderr, "ill_typed.c"), &c_own);
 
     // Rust side.
+    // The well-typed kernels of accept.{c,rs}: clang-19 accepts the C.
+    let accept_c = harness::run(
+        Command::new(&clang)
+            .args(["-fenable-matrix", "-fsyntax-only"])
+            .arg("accept.c")
+            .current_dir(&dir),
+    );
+    let accept_c_errors = harness::clang_errors(&accept_c.2, "accept.c");
+    let accept_rs = std::fs::read_to_string(dir.join("accept.rs")).expect("read accept.rs");
+
     let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("oracle-ill-typed");
-    let (stdout, cargo_err) = harness::check_scratch_crate(&scratch, &rs_text);
+    let (stdout, cargo_err) =
+        harness::check_scratch_crate(&scratch, &rs_text, &[("accept.rs", &accept_rs)]);
     let (rs_diags, other) = harness::cargo_errors(&stdout, "lib.rs");
+    let (accept_diags, other) = {
+        let (a, _) = harness::cargo_errors(&stdout, "accept.rs");
+        let other: Vec<String> = other
+            .into_iter()
+            .filter(|m| !a.iter().any(|d| &d.msg == m))
+            .collect();
+        (a, other)
+    };
     assert!(
         !rs_diags.is_empty() || !other.is_empty(),
         "cargo check of the mutants reported no error at all; cargo said:\n{cargo_err}"
@@ -177,6 +196,39 @@ fn mutants_are_rejected_like_clang() {
             d.line, d.msg
         ));
     }
+    for d in &accept_c_errors {
+        report.push_str(&format!(
+            "  accept.c:{}: clang-19 rejects a kernel of the well-typed corpus (generator bug): {}\n",
+            d.line, d.msg
+        ));
+    }
+    let accept_lines: Vec<&str> = accept_rs.lines().collect();
+    for d in &accept_diags {
+        let kernel = accept_lines[..d.line.min(accept_lines.len())]
+            .iter()
+            .rev()
+            .find_map(|l| l.trim_start().strip_prefix("pub fn "))
+            .and_then(|l| l.split('(').next())
+            .unwrap_or("?");
+        report.push_str(&format!(
+            "  accept.rs:{} ({kernel}): the macro rejects a kernel clang-19 accepts: {}\n",
+            d.line, d.msg
+        ));
+    }
+    let n_accept = accept_lines
+        .iter()
+        .filter(|l| l.trim_start().starts_with("pub fn "))
+        .count();
+    eprintln!(
+        "matrix-oracle: {} of {n_accept} kernels in accept.rs (spellings the corpus avoids) accepted by the macro",
+        n_accept.saturating_sub(
+            accept_diags
+                .iter()
+                .map(|d| d.line)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+        )
+    );
     for msg in &other {
         report.push_str(&format!("  cargo: error without a span in lib.rs: {msg}\n"));
     }
