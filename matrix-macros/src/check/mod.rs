@@ -13,7 +13,7 @@ use crate::consteval::{self, Consts};
 use crate::diag::{self, Diagnostics, Loc};
 use crate::ir::{self, Contract};
 use crate::parse::{self, Item, ctype};
-use crate::types::{MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty};
+use crate::types::{MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
 use std::collections::HashMap;
@@ -211,8 +211,14 @@ fn element_spelling(spelling: &parse::ElemSpelling, scalar: Option<Scalar>) -> S
 }
 
 fn resolve_element(spelling: &parse::ElemSpelling, env: &Env) -> Option<Scalar> {
-    if let Some(s) = ctype::scalar_from_words(&spelling.words) {
-        return Some(s);
+    // C words mean C types (`char` is `i8`); a Rust type means the Rust one.
+    let direct = match (&spelling.rust_type, spelling.words.as_slice()) {
+        (None, words) => ctype::from_c_spelling(words),
+        (Some(_), [single]) => Scalar::from_rust_name(single),
+        (Some(_), _) => None,
+    };
+    if direct.is_some() {
+        return direct;
     }
     if let [single] = spelling.words.as_slice() {
         if let Some(Some(Resolved::Scalar(s))) = env.typedefs.get(single) {
@@ -267,6 +273,22 @@ fn resolve_type(ty: &syn::Type, env: &Env, diags: &mut Diagnostics) -> (Ty, Toke
     match ty {
         syn::Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last();
+            if let Some(last) = last.filter(|l| l.ident == "Matrix") {
+                let (ty, tokens) = resolve_matrix_path(last, env, diags, span);
+                let Ty::Matrix(m) = &ty else {
+                    return (ty, tokens);
+                };
+                // The user's own path (and so their import), arguments resolved.
+                let mut path = p.path.clone();
+                if let Some(seg) = path.segments.last_mut() {
+                    let elem = m.elem.to_tokens(span);
+                    let (rows, cols) = (usize_lit(m.rows, span), usize_lit(m.cols, span));
+                    seg.arguments = syn::PathArguments::AngleBracketed(
+                        syn::parse_quote!(<#elem, #rows, #cols>),
+                    );
+                }
+                return (ty, path.to_token_stream());
+            }
             if let Some(ident) = p.path.get_ident() {
                 let name = ident.to_string();
                 match env.typedefs.get(&name) {
@@ -410,7 +432,10 @@ fn resolve_matrix_path(
     let args: Vec<&syn::GenericArgument> = args.args.iter().collect();
     let [syn::GenericArgument::Type(elem_ty), rows, cols] = args.as_slice() else {
         diags.error(Loc::of(seg), "expected `Matrix<T, ROWS, COLUMNS>`");
-        return (Ty::Error, seg.to_token_stream());
+        return (
+            Ty::Error,
+            quote_spanned!(span=> ::matrix_core::private::InvalidMatrixType),
+        );
     };
     let spelling = parse::elem_spelling_of_type(elem_ty);
     let elem = match &spelling.words[..] {
@@ -432,7 +457,10 @@ fn resolve_matrix_path(
     };
     let (Some(rows), Some(cols)) = (parse::generic_expr(rows), parse::generic_expr(cols)) else {
         diags.error(Loc::of(seg), diag::REQUIRES_INTEGER_CONSTANT);
-        return (Ty::Error, seg.to_token_stream());
+        return (
+            Ty::Error,
+            quote_spanned!(span=> ::matrix_core::private::InvalidMatrixType),
+        );
     };
     let shape = dimensions(&rows, &cols, &env.consts, diags);
     match (elem, shape) {
@@ -479,6 +507,11 @@ fn resolve_signature(sig: &syn::Signature, env: &Env, diags: &mut Diagnostics) -
             }
         }
     }
+    // The stub keeps the typed parameters only: a receiver would be a rustc error.
+    rewritten.inputs = std::mem::take(&mut rewritten.inputs)
+        .into_pairs()
+        .filter(|pair| matches!(pair.value(), syn::FnArg::Typed(_)))
+        .collect();
     let ret = match &mut rewritten.output {
         syn::ReturnType::Default => Ty::Unit,
         syn::ReturnType::Type(_, ty) => {

@@ -55,15 +55,6 @@ pub(crate) fn is_c_type_word(word: &str) -> bool {
     ) || (word.ends_with("_t") && (word.starts_with("int") || word.starts_with("uint")))
 }
 
-/// A scalar spelled either way: a C spelling or a Rust primitive name.
-/// The C meaning wins: in a typedef, `char` is C's `char`, not Rust's.
-pub(crate) fn scalar_from_words(words: &[String]) -> Option<Scalar> {
-    from_c_spelling(words).or_else(|| match words {
-        [single] => Scalar::from_rust_name(single),
-        _ => None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,7 +74,6 @@ mod tests {
         assert_eq!(from_c_spelling(&words("unsigned")), Some(Scalar::U32));
         assert_eq!(from_c_spelling(&words("uint16_t")), Some(Scalar::U16));
         assert_eq!(from_c_spelling(&words("long double")), None);
-        assert_eq!(scalar_from_words(&words("f32")), Some(Scalar::F32));
-        assert_eq!(scalar_from_words(&words("char")), Some(Scalar::I8));
+        assert_eq!(from_c_spelling(&words("char")), Some(Scalar::I8));
     }
 }
