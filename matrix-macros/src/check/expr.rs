@@ -559,28 +559,42 @@ impl<'a> Checker<'a> {
     ) -> Expr {
         let invalid = diag::invalid_operands(&lhs.ty, &rhs.ty);
         match (lhs.ty.clone(), rhs.ty.clone()) {
-            (Ty::Matrix(l), Ty::Matrix(r)) => match op {
-                ArithOp::Add | ArithOp::Sub if l.same_type(&r) => {
-                    let kind = ExprKind::Elementwise {
-                        op,
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                    };
-                    Expr::new(kind, Ty::Matrix(l), loc)
-                }
-                ArithOp::Mul if l.elem == r.elem && l.cols == r.rows => {
-                    let ty = Ty::Matrix(MatTy::unnamed(l.elem, l.rows, r.cols));
-                    Expr::new(
-                        ExprKind::Product {
+            (Ty::Matrix(l), Ty::Matrix(r)) => {
+                // Clang's common sugar: one typedef on both sides keeps its
+                // name; two typedefs of one type give the bare type.
+                let common = (l.name == r.name).then(|| l.name.clone()).flatten();
+                match op {
+                    ArithOp::Add | ArithOp::Sub if l.same_type(&r) => {
+                        let ty = Ty::Matrix(MatTy { name: common, ..l });
+                        let kind = ExprKind::Elementwise {
+                            op,
                             lhs: Box::new(lhs),
                             rhs: Box::new(rhs),
-                        },
-                        ty,
-                        loc,
-                    )
+                        };
+                        Expr::new(kind, ty, loc)
+                    }
+                    ArithOp::Mul if l.elem == r.elem && l.cols == r.rows => {
+                        // A product is a new, unnamed type unless both operands
+                        // are of one (square) type, which it then keeps.
+                        let name = if l.same_type(&r) { common } else { None };
+                        let ty = Ty::Matrix(MatTy {
+                            elem: l.elem,
+                            rows: l.rows,
+                            cols: r.cols,
+                            name,
+                        });
+                        Expr::new(
+                            ExprKind::Product {
+                                lhs: Box::new(lhs),
+                                rhs: Box::new(rhs),
+                            },
+                            ty,
+                            loc,
+                        )
+                    }
+                    _ => self.error(loc, invalid),
                 }
-                _ => self.error(loc, invalid),
-            },
+            }
             (Ty::Matrix(m), s) if s.is_scalar_like() => {
                 let Some(scalar) = self.element_operand(rhs, rsrc, m.elem) else {
                     return self.poisoned(loc);

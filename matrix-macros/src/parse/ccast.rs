@@ -75,7 +75,8 @@ fn cast_type_at(
                 "return" | "break" | "in" | "if" | "while" | "match" | "else"
             )
         }
-        Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::None,
+        // After a block (`if c { .. } (T) x`) a new expression starts.
+        Some(TokenTree::Group(g)) => matches!(g.delimiter(), Delimiter::None | Delimiter::Brace),
         Some(TokenTree::Literal(_)) => false,
     };
     if !cast_position || !starts_operand(trees.get(i + 1), trees, i + 1, names) {
@@ -319,5 +320,6 @@ mod tests {
         assert_eq!(rw("foo (a) + 1"), "foo (a) + 1");
         assert_eq!(rw("x . (f32)"), "x . (f32)");
         assert_eq!(rw("(f32)"), "(f32)");
+        assert_eq!(rw("if c { x } (m4x4_t) t"), "if c {x} «t as m4x4_t»");
     }
 }
