@@ -276,6 +276,15 @@ pub fn kernel(rng: &mut SplitMix64, name: &str, callees: &[Kernel]) -> Kernel {
         explicit_return = true;
         avoided.push("F2".to_string());
     }
+    if AVOID_OPEN_FINDINGS
+        && !explicit_return
+        && matches!(&ret, Ret::Scalar(_, SExpr::Elem { m, .. }) if matches!(**m, MExpr::Insert { .. }))
+    {
+        // FINDINGS.md F5: an element of `__builtin_matrix_insert(..)` as the
+        // tail does not compile.
+        explicit_return = true;
+        avoided.push("F5".to_string());
+    }
     let mut attrs = Vec::new();
     if g.rng.chance(1, 4) {
         attrs.push(format!("/// Kernel `{name}` of the oracle corpus."));
@@ -542,7 +551,10 @@ impl KGen<'_> {
                 let k = self.dim();
                 let (a, ia) = self.mexpr(MatTy::new(ty.elem, ty.rows, k), depth - 1);
                 let db = self.rng.below(depth as u64) as u32;
-                let (b, ib) = self.mexpr(MatTy::new(ty.elem, k, ty.cols), db);
+                let (mut b, mut ib) = self.mexpr(MatTy::new(ty.elem, k, ty.cols), db);
+                if clang_crashes_on_product(ty, &b) {
+                    (b, ib) = self.leaf(MatTy::new(ty.elem, k, ty.cols));
+                }
                 let iv = ia.times_iv(ib).times(k).fit(ty.elem);
                 let e = if self.rng.chance(1, 8) {
                     MExpr::Rfc(RfcOp::Multiply, Box::new(a), Box::new(b))
@@ -1211,7 +1223,10 @@ impl KGen<'_> {
             }
             2 => {
                 let sq = MatTy::new(ty.elem, ty.cols, ty.cols);
-                let (e, ie) = self.mexpr(sq, d.min(3));
+                let (mut e, mut ie) = self.mexpr(sq, d.min(3));
+                if clang_crashes_on_product(ty, &e) {
+                    (e, ie) = self.leaf(sq);
+                }
                 (BinOp::Mul, Rhs::M(e), old.times_iv(ie).times(ty.cols))
             }
             3 => {
@@ -1240,6 +1255,17 @@ impl KGen<'_> {
         self.mark_mutated(&name);
         Stmt::Compound { name, op, rhs }
     }
+}
+
+/// FINDINGS.md C1: clang-19 at `-O1` and above crashes (a segfault in
+/// LLVM's LowerMatrixIntrinsics) on an integer product with a 1x1 result
+/// whose right operand is a transpose. The C side could not be compiled,
+/// so the corpus never contains one.
+fn clang_crashes_on_product(result: MatTy, rhs: &MExpr) -> bool {
+    !result.elem.is_float()
+        && result.rows == 1
+        && result.cols == 1
+        && matches!(rhs, MExpr::Transpose(_))
 }
 
 /// Whether Rust text starts with a C-style cast `(NAME) ...`.
