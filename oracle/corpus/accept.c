@@ -4,14 +4,3 @@
    findings): clang-19 accepts them, so must the macro. */
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
-typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m2x2_b __attribute__((matrix_type(2, 2)));
-typedef unsigned char u8m3x2_b __attribute__((matrix_type(3, 2)));
-
-u8m3x2 k0210(unsigned long n0, const unsigned char *src0, unsigned char s0, u8m2x2 a0, unsigned char *dst0, unsigned char s1, unsigned char i0, int i1, unsigned short i2, int i3, unsigned char i4, u8m3x2_b a1) {
-    __builtin_matrix_column_major_store(((long)s0 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8L) + a0 * 3.0) / 7u, dst0, 4);
-    u8m2x2_b t0 = (int)s1 * (a0 + a0);
-    if (i0 < 3) { t0[i1][i2] = 2; }
-    return (u8m3x2) a1;
-}

@@ -11,15 +11,4 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef uint8_t u8m3x2 __attribute__((matrix_type(3, 2)));
-    pub(crate) typedef uint8_t u8m2x2_b __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef uint8_t u8m3x2_b __attribute__((matrix_type(3, 2)));
-
-    pub fn k0210(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b) -> u8m3x2 {
-        __builtin_matrix_column_major_store((s0 as i64 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8i64) + a0 * 3.0) / 7u32, dst0, 4);
-        let mut t0: u8m2x2_b = s1 as i32 * __builtin_matrix_add(a0, a0);
-        if i0 < 3 { t0[i1][i2] = 2; }
-        (u8m3x2) a1
-    }
 }

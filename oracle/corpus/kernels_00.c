@@ -1057,7 +1057,7 @@ f32m2x10 k0035(f32m6x6 a0, unsigned short s0, unsigned long i0, float s1, f32m6x
     f32m6x6 t0 = a0 * s0;
     if (i0 < 3) { t0 /= s1; }
     t0 += __builtin_matrix_transpose(a1) / 2.0f;
-    t0 = (a2 + a3) * (a4 * s2) - 2.25f;
+    t0 = (a2 + a3) * (a4 * s2) - 0.001f;
     t0[0][0] += 3e0;
     return __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3;
 }

@@ -388,7 +388,7 @@ matrix! {
         let mut t0: f32m6x6 = a0 * s0;
         if i0 < 3 { t0 /= s1; }
         t0 += __builtin_matrix_transpose(a1) / 2.0f32;
-        t0 = (a2 + a3) * (a4 * s2) - 2.25f32;
+        t0 = (a2 + a3) * (a4 * s2) - 0.001f32;
         t0[0][0] += 3e0;
         __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3
     }

@@ -319,7 +319,7 @@ static void run_k0164(void) {
 
 f32m1x4 k0165(f32m1x4 a0, f32m1x4 a1, unsigned long n0, const float *src0, unsigned long n1, float *dst0, f32m1x8_b a2, unsigned short s0, f32m8x4_b a3) {
     __builtin_matrix_column_major_store((a0 + a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-    __auto_type t0 = a1 * -6.5;
+    __auto_type t0 = a1 * 1.0000000596046448;
     return (a2 + a2) * s0 * a3;
 }
 
@@ -958,7 +958,7 @@ static void run_k0188(void) {
 }
 
 f64m4x1 k0189(f64m4x1 a0, long i0, int i1) {
-    return ({ __auto_type ins0 = a0; ins0[i0][i1] = -0.75; ins0; });
+    return ({ __auto_type ins0 = a0; ins0[i0][i1] = 0.3f; ins0; });
 }
 
 static void run_k0189(void) {
@@ -978,7 +978,7 @@ f64m7x1 k0190(i32m1x3 a0, const long *src0, i64m4x5 a1, int i0, int i1, double s
     for (int l0 = 0; l0 < 5; l0++) { t1[0][l0] = a1[i4][i5]; }
     t1[0][1] -= (long)s1;
     t1[(K8 * 0) / K8][i6] -= a1[(K2 * 3) / K2][0];
-    return ({ __auto_type ins1 = a2; ins1[i7][0] = 0.1; ins1; });
+    return ({ __auto_type ins1 = a2; ins1[i7][0] = 0.3f; ins1; });
 }
 
 static void run_k0190(void) {

@@ -225,7 +225,7 @@ matrix! {
     /// Kernel `k0165` of the oracle corpus.
     pub fn k0165(a0: Matrix<f32, 1, 4>, a1: f32m1x4, n0: usize, src0: &[f32], n1: usize, dst0: &mut [f32], a2: f32m1x8_b, s0: u16, a3: f32m8x4_b) -> f32m1x4 {
         __builtin_matrix_column_major_store(__builtin_matrix_add(a0, a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-        let t0 = __builtin_matrix_scalar_multiply(a1, -6.5);
+        let t0 = __builtin_matrix_scalar_multiply(a1, 1.0000000596046448);
         __builtin_matrix_add(a2, a2) * s0 * a3
     }
 
@@ -376,7 +376,7 @@ matrix! {
     }
 
     pub fn k0189(a0: f64m4x1, i0: i64, i1: i32) -> f64m4x1 {
-        __builtin_matrix_insert(a0, i0, i1, -0.75)
+        __builtin_matrix_insert(a0, i0, i1, 0.3f32)
     }
 
     /// Kernel `k0190` of the oracle corpus.
@@ -386,7 +386,7 @@ matrix! {
         for l0 in 0..5 { t1[0][l0] = a1[i4][i5]; }
         t1[0][1] -= s1 as i64;
         t1[(K8 * 0) / K8][i6] -= __builtin_matrix_extract(a1, (K2 * 3) / K2, 0);
-        return __builtin_matrix_insert(a2, i7, 0, 0.1);
+        return __builtin_matrix_insert(a2, i7, 0, 0.3f32);
     }
 
     /// Kernel `k0191` of the oracle corpus.

@@ -300,13 +300,15 @@ fn mutate(rng: &mut SplitMix64, base: &Kernel, kind: &'static str, name: &str) -
         }
     }
     for s in &k.body {
-        // A local annotated `Matrix<T, R, C>` has no C spelling of its own
-        // (C names a matrix type only through a typedef), so messages that
-        // name its type could not be compared.
+        // Only locals whose type is spelled by a typedef. A local annotated
+        // `Matrix<T, R, C>` has no C spelling (C names a matrix type only
+        // through a typedef); an unannotated one takes its initialiser's
+        // type name, which may come from a `Matrix<..>` parameter (named
+        // in C) or from an RFC builtin (whose naming clang cannot judge).
         if let Stmt::Let {
             name, ty, annot, ..
         } = s
-            && *annot != Annot::Generic
+            && matches!(annot, Annot::Typedef | Annot::Alias)
         {
             vars.push((name.clone(), *ty));
         }
@@ -562,9 +564,14 @@ fn mutate(rng: &mut SplitMix64, base: &Kernel, kind: &'static str, name: &str) -
             expect = "address of matrix element requested";
         }
         "return-type" => {
-            let Ret::Mat(t, _) = cx.k.ret.clone() else {
+            let Ret::Mat(t, e) = cx.k.ret.clone() else {
                 return None;
             };
+            // The message names the tail's type: it must be spelled alike
+            // in both languages.
+            if !naming_safe(&cx.k, &e) {
+                return None;
+            }
             let u = if cx.rng.chance(1, 2) {
                 let e = cx.other_elem(t.elem);
                 t.with_elem(e)
@@ -902,6 +909,33 @@ fn mutate(rng: &mut SplitMix64, base: &Kernel, kind: &'static str, name: &str) -
         aliases: cx.aliases,
         typedef,
     })
+}
+
+/// Whether the type clang names for `e` is spelled alike by the Rust
+/// kernel: no RFC builtins (clang has none), and every variable typed by a
+/// typedef (see `vars` in `mutate`).
+fn naming_safe(k: &Kernel, e: &MExpr) -> bool {
+    let var_ok = |v: &str| {
+        k.params
+            .iter()
+            .any(|p| p.name == v && matches!(p.tyname, TyName::Typedef | TyName::Alias))
+            || k.body.iter().any(|s| {
+                matches!(s, Stmt::Let { name, annot: Annot::Typedef | Annot::Alias, .. } if name == v)
+            })
+    };
+    fn walk(e: &MExpr, ok: &dyn Fn(&str) -> bool) -> bool {
+        match e {
+            MExpr::Var(v) => ok(v),
+            MExpr::Load { rfc, .. } => !rfc,
+            MExpr::Rfc(..) | MExpr::RfcScale(..) | MExpr::Insert { .. } | MExpr::Call { .. } => {
+                false
+            }
+            MExpr::Bin(_, a, b) => walk(a, ok) && walk(b, ok),
+            MExpr::Scalar { m, .. } => walk(m, ok),
+            MExpr::Transpose(_) | MExpr::Cast { .. } => true,
+        }
+    }
+    walk(e, &var_ok)
 }
 
 fn mutant_lines(m: &Mutant, lang: Lang) -> Vec<String> {
