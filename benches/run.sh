@@ -8,6 +8,8 @@
 #   BENCH_ARGS='--measurement-time 5' benches/run.sh
 #   BENCH_FILTER='matrix mul 4x4' benches/run.sh
 #   COLLECT_ONLY=1 benches/run.sh  # rewrite the report from existing results
+#   BENCH_FEATURES= benches/run.sh # without the dsl columns (default: with
+#                                  # them when `--features dsl` builds)
 #
 # The default run uses $CARGO_TARGET_DIR (default <root>/target), the native
 # run $CARGO_TARGET_DIR/native, so the two builds do not invalidate each
@@ -19,12 +21,23 @@ TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 ARGS=${BENCH_ARGS:---warm-up-time 1 --measurement-time 2}
 FILTER=${BENCH_FILTER:-}
 
+# Column (f), the matrix! kernels, when the macro compiles them.
+if [ -z "${BENCH_FEATURES+x}" ]; then
+    if CARGO_TARGET_DIR=$TARGET cargo check -q -p matrix-benches --benches --features dsl 2>/dev/null; then
+        BENCH_FEATURES=dsl
+    else
+        echo "note: the dsl columns are skipped (matrix-benches --features dsl does not build)"
+        BENCH_FEATURES=
+    fi
+fi
+
 run() {
     local dir=$1 flags=$2
     rm -rf "$dir/criterion"
     # shellcheck disable=SC2086
     CARGO_TARGET_DIR=$dir RUSTFLAGS=$flags \
-        cargo bench -p matrix-benches --bench matrix -- $ARGS ${FILTER:+"$FILTER"}
+        cargo bench -p matrix-benches --bench matrix ${BENCH_FEATURES:+--features "$BENCH_FEATURES"} \
+        -- $ARGS ${FILTER:+"$FILTER"}
 }
 
 if [ -z "${COLLECT_ONLY:-}" ]; then

@@ -399,11 +399,20 @@ mod dsl {
         pub fn f_madd_8x8_f32(a: m8x8_t, b: m8x8_t, c: m8x8_t) -> m8x8_t { a * b + c }
     }
 
+    /// Warns when a `dsl exact` kernel does not compute the contract's
+    /// result (that of the `Matrix` operators).
+    fn check(same: bool, name: &str) {
+        if !same {
+            eprintln!("warning: dsl kernel {name} differs from the contract's result");
+        }
+    }
+
     macro_rules! mul {
         ($name:ident, $t:ty, $n:literal, $exact:ident, $fast:expr) => {
             pub(super) fn $name(g: &mut Group<'_>, a: [$t; $n * $n], b: [$t; $n * $n]) {
                 type M = Matrix<$t, $n, $n>;
                 let (a, b) = (M::from_column_major(&a), M::from_column_major(&b));
+                check($exact(a, b) == &a * &b, stringify!($exact));
                 col2(g, "dsl exact", a, b, M::zero(), |a, b, o| {
                     *o = $exact(*a, *b)
                 });
@@ -448,6 +457,10 @@ mod dsl {
             pub(super) fn $name(g: &mut Group<'_>, d: [[f32; $n * $n]; 3]) {
                 type M = Matrix<f32, $n, $n>;
                 let m = d.map(|x| M::from_column_major(&x));
+                check(
+                    $exact(m[0], m[1], m[2]) == &m[0] * &m[1] + m[2],
+                    stringify!($exact),
+                );
                 col3(g, "dsl exact", m, M::zero(), |a, b, c, o| {
                     *o = $exact(*a, *b, *c)
                 });

@@ -24,7 +24,7 @@
 //! and issues `MV * NC` independent multiply-adds. The tile is up to 4 x 4
 //! vectors (1 x 16, 2 x 8) where 32 vector registers exist (AVX-512), and
 //! up to 2 x 6 (1 x 12) with 16; row tails use partial loads and stores,
-//! column tails a 4- or 1-column tile.
+//! column tails an 8-, 4- or 1-column tile.
 //! Depths above [`KC`] are split into blocks whose partial sums go through
 //! the output, which keeps the order (and the bits) unchanged.
 
@@ -140,6 +140,10 @@ fn col_tiles<V: SimdVector, const FUSE: bool, const MV: usize>(
             (false, _) => tile::<V, FUSE, MV, 6>(p, i0, tail, j0, k0, k1, out),
         }
         j0 += nc;
+    }
+    while nc > 8 && j0 + 8 <= n {
+        tile::<V, FUSE, MV, 8>(p, i0, tail, j0, k0, k1, out);
+        j0 += 8;
     }
     while nc > 4 && j0 + 4 <= n {
         tile::<V, FUSE, MV, 4>(p, i0, tail, j0, k0, k1, out);
