@@ -2,9 +2,9 @@
 //! DSL. Users depend on `matrix-core`, which re-exports it and documents the
 //! language.
 //!
-//! The crate is a pipeline, one module a stage: [`parse`] (tokens to AST),
-//! [`check`] (AST to typed IR, every rule and diagnostic), [`emit`] (typed IR
-//! to tokens naming `::matrix_core`). [`diag`] holds every message.
+//! The crate is a pipeline, one module a stage: `parse` (tokens to AST),
+//! `check` (AST to typed IR, every rule and diagnostic), `emit` (typed IR
+//! to tokens naming `::matrix_core`). `diag` holds every message.
 
 mod check;
 mod consteval;
