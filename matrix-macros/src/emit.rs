@@ -120,6 +120,8 @@ fn operand(e: &Expr) -> TokenStream {
         | ExprKind::If { .. }
         | ExprKind::Match { .. }
         | ExprKind::Block { .. }
+        // Emitted as a block, which would start a statement at a tail's head.
+        | ExprKind::Insert { .. }
         | ExprKind::Return(_)
         | ExprKind::Break { .. } => quote!((#tokens)),
         _ => tokens,

@@ -31,6 +31,8 @@ matrix! {
     #[fp_contract(fast)]
     fn product_1x2_fast(a: f1x2, b: f2x1) -> f1x1 { a * b }
     fn broadcast(x: f64) -> f2x2 { x as f2x2 }
+    fn f32_literal_on_f64(a: d1x1) -> d1x1 { a * 2.7f32 }
+    fn insert_then_read(a: i2x2, s: i32) -> i32 { __builtin_matrix_insert(a, 0, 0, s)[1][1] }
     fn elementwise_fma_shape(a: f2x2, s: float, c: f2x2) -> f2x2 { a * s + c }
 }
 
@@ -96,4 +98,20 @@ fn a_scalar_cast_to_a_matrix_type_broadcasts() {
     assert_eq!(broadcast(2.5), Matrix::splat(2.5f32));
     let r = elementwise_fma_shape(f2x2::splat(3.0), 2.0, f2x2::identity());
     assert_eq!(r, f2x2::from_rows([[7.0, 6.0], [6.0, 7.0]]));
+}
+
+#[test]
+fn a_float_literal_meets_a_double_matrix_with_its_float_value() {
+    // clang-19: (double)2.7f, not 2.7 (oracle finding F6).
+    assert_eq!(
+        f32_literal_on_f64(d1x1::splat(1.0))[(0, 0)],
+        f64::from(2.7f32)
+    );
+}
+
+#[test]
+fn an_element_of_an_insert_can_be_a_tail_expression() {
+    // Oracle finding F5: the insert must not parse as a statement.
+    let a = i2x2::from_rows([[1, 2], [3, 4]]);
+    assert_eq!(insert_then_read(a, 9), 4);
 }

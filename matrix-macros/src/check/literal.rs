@@ -86,7 +86,13 @@ impl NumLit {
 /// Converts a literal to the element type `to`: the element's literal tokens,
 /// or the message Clang warns with when the value changes.
 pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream, String> {
-    match lit.value {
+    // A `float` literal (`2.7f32`) has the value of the nearest float, which
+    // is what converts to the element type, as `(double)2.7f` does in C.
+    let value = match (lit.value, lit.suffix) {
+        (LitValue::Float(f), Some(Scalar::F32)) => LitValue::Float(f64::from(f as f32)),
+        (value, _) => value,
+    };
+    match value {
         LitValue::Bool(b) => Ok(int_literal(i128::from(b), to, span)),
         LitValue::Int(v) if to.is_integer() => {
             if !int_fits(v, lit.source_is_signed(), to) {
@@ -123,15 +129,10 @@ pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream
                 } else {
                     16
                 };
-                let shown = if lit.suffix == Some(Scalar::F32) {
-                    f64::from(f as f32)
-                } else {
-                    f
-                };
                 return Err(diag::literal_changes_value(
                     lit.c_type(),
                     to.c_name(),
-                    &clang_float(shown, digits),
+                    &clang_float(f, digits),
                     &format!("{truncated:.0}"),
                 ));
             }
@@ -396,6 +397,20 @@ mod tests {
         assert_eq!(conv("1e19", Scalar::I64), range("double", "long"));
         assert_eq!(conv("2e9", Scalar::I32), Ok("2000000000i32".into()));
         assert_eq!(conv("2.0", Scalar::I32), Ok("2i32".into()));
+    }
+
+    #[test]
+    fn a_float_literal_keeps_its_float_value() {
+        // clang-19: (double)2.7f == 2.700000047683716 (oracle finding F6).
+        assert_eq!(
+            conv("2.7f32", Scalar::F64),
+            Ok(format!("{}f64", f64::from(2.7f32)))
+        );
+        assert_eq!(
+            conv("0.1f32", Scalar::F64),
+            Ok(format!("{}f64", f64::from(0.1f32)))
+        );
+        assert_eq!(conv("2.7", Scalar::F64), Ok("2.7f64".into()));
     }
 
     #[test]
