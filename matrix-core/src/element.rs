@@ -46,6 +46,25 @@ pub trait Element:
     /// `true` for the floating-point element types.
     const IS_FLOAT: bool;
 
+    /// `out = a * b`, or `a * b + addend`, for the column-major slices of an
+    /// `M x K` and a `K x N` matrix: each sum starts at its first product and
+    /// adds the others in `k` order, then the addend. With `CONTRACT`, a
+    /// multiply-add step may fuse into one rounding. `f32`, `f64` and `i32`
+    /// use the SIMD kernels of the active backend; the other types, this loop.
+    ///
+    /// # Panics
+    /// If a dimension is zero or a slice is not its shape's length.
+    #[doc(hidden)]
+    #[inline]
+    fn gemm<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
+        a: &[Self],
+        b: &[Self],
+        addend: Option<&[Self]>,
+        out: &mut [Self],
+    ) {
+        crate::ops::gemm_in_order(M, K, N, a, b, addend, out);
+    }
+
     /// Matrix addition of two elements: wrapping for integers, IEEE for floats.
     #[doc(hidden)]
     fn add(self, rhs: Self) -> Self;
@@ -150,7 +169,7 @@ macro_rules! from_methods_as {
 
 /// `Element` for the primitive integer types.
 macro_rules! int_element {
-    ($($t:ident => $cname:literal, $from:ident;)*) => {$(
+    ($($t:ident => $cname:literal, $from:ident $(, simd $gemm:ident, $madd:ident)?;)*) => {$(
         impl sealed::Sealed for $t {}
 
         impl Element for $t {
@@ -158,6 +177,21 @@ macro_rules! int_element {
             const ONE: Self = 1;
             const C_NAME: &'static str = $cname;
             const IS_FLOAT: bool = false;
+
+            $(
+                #[inline(always)]
+                fn gemm<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
+                    a: &[Self],
+                    b: &[Self],
+                    addend: Option<&[Self]>,
+                    out: &mut [Self],
+                ) {
+                    match addend {
+                        None => crate::simd::kernels::$gemm::<M, K, N, CONTRACT>(a, b, out),
+                        Some(c) => crate::simd::kernels::$madd::<M, K, N, CONTRACT>(a, b, c, out),
+                    }
+                }
+            )?
 
             #[inline(always)]
             fn add(self, rhs: Self) -> Self {
@@ -198,7 +232,7 @@ macro_rules! int_element {
 
 /// `Element` for `f32` and `f64`.
 macro_rules! float_element {
-    ($($t:ident => $cname:literal, $from:ident, $to:ident;)*) => {$(
+    ($($t:ident => $cname:literal, $from:ident, $to:ident $(, simd $gemm:ident, $madd:ident)?;)*) => {$(
         impl sealed::Sealed for $t {}
 
         impl Element for $t {
@@ -206,6 +240,21 @@ macro_rules! float_element {
             const ONE: Self = 1.0;
             const C_NAME: &'static str = $cname;
             const IS_FLOAT: bool = true;
+
+            $(
+                #[inline(always)]
+                fn gemm<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
+                    a: &[Self],
+                    b: &[Self],
+                    addend: Option<&[Self]>,
+                    out: &mut [Self],
+                ) {
+                    match addend {
+                        None => crate::simd::kernels::$gemm::<M, K, N, CONTRACT>(a, b, out),
+                        Some(c) => crate::simd::kernels::$madd::<M, K, N, CONTRACT>(a, b, c, out),
+                    }
+                }
+            )?
 
             #[inline(always)]
             fn add(self, rhs: Self) -> Self {
@@ -246,7 +295,7 @@ macro_rules! float_element {
 int_element! {
     i8 => "signed char", from_i8;
     i16 => "short", from_i16;
-    i32 => "int", from_i32;
+    i32 => "int", from_i32, simd gemm_i32, gemm_madd_i32;
     i64 => "long", from_i64;
     u8 => "unsigned char", from_u8;
     u16 => "unsigned short", from_u16;
@@ -255,8 +304,8 @@ int_element! {
 }
 
 float_element! {
-    f32 => "float", from_f32, to_f32;
-    f64 => "double", from_f64, to_f64;
+    f32 => "float", from_f32, to_f32, simd gemm_f32, gemm_madd_f32;
+    f64 => "double", from_f64, to_f64, simd gemm_f64, gemm_madd_f64;
 }
 
 #[cfg(feature = "f16")]

@@ -41,41 +41,59 @@ fn map_assign<T: Element, const R: usize, const C: usize>(
     }
 }
 
-/// The matrix product `a * b`, in the contract's summation order.
-///
-/// For each result element,
-/// `res[r][c] = a[r][0]*b[0][c]`, then for `k = 1..K`,
-/// `res[r][c] = res[r][c] + a[r][k]*b[k][c]`: every multiply and every add
-/// rounded separately (no fused multiply-add), and the sum starting from the
-/// first product rather than from zero, so that a 1x1 `(-0.0) * (1.0)` is
-/// `-0.0`. This is Clang's result with `-ffp-contract=off`. Integer
-/// multiplies and adds wrap. With `K == 0` the result is the zero matrix
-/// (the empty sum).
-///
-/// The loops run over `c`, then `k`, then `r` down a column, which keeps
-/// each element's order as above and lets LLVM vectorise the inner loop.
+/// The matrix product through [`Element::gemm`]: SIMD for `f32`, `f64` and
+/// `i32`, the loop below for the rest; the same sums in the same order.
 #[inline]
 pub(crate) fn matmul<T: Element, const R: usize, const K: usize, const C: usize>(
     a: &Matrix<T, R, K>,
     b: &Matrix<T, K, C>,
 ) -> Matrix<T, R, C> {
     let mut out = Matrix::<T, R, C>::zero();
-    let a_cols = a.as_columns();
-    let Some((a_first, a_rest)) = a_cols.split_first() else {
-        return out;
-    };
-    for (acc, b_col) in out.as_columns_mut().iter_mut().zip(b.as_columns()) {
-        let b_first = b_col[0];
-        for (x, &a) in acc.iter_mut().zip(a_first) {
-            *x = Element::mul(a, b_first);
+    // An empty product (K == 0) is the zero matrix; empty results have nothing to compute.
+    if R * K * C != 0 {
+        T::gemm::<R, K, C, false>(a.as_slice(), b.as_slice(), None, out.as_mut_slice());
+    }
+    out
+}
+
+/// `out = a * b (+ addend)` in the contract's order, element by element:
+/// `out[r][c] = a[r][0]*b[0][c]`, then `+ a[r][k]*b[k][c]` for `k = 1..K`,
+/// each operation rounded (wrapping for integers), then `+ addend[r][c]`.
+/// The loop runs down columns so that it vectorises without changing any
+/// element's order.
+///
+/// # Panics
+/// If a dimension is zero or a slice is not its shape's length.
+pub(crate) fn gemm_in_order<T: Element>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[T],
+    b: &[T],
+    addend: Option<&[T]>,
+    out: &mut [T],
+) {
+    assert!(m > 0 && k > 0 && n > 0, "zero matrix size");
+    assert!(
+        a.len() == m * k && b.len() == k * n && out.len() == m * n,
+        "operand lengths do not match {m}x{k} * {k}x{n}"
+    );
+    for (c, acc) in out.chunks_exact_mut(m).enumerate() {
+        let b_col = &b[c * k..(c + 1) * k];
+        for (x, &a_r) in acc.iter_mut().zip(&a[..m]) {
+            *x = Element::mul(a_r, b_col[0]);
         }
-        for (a_col, &b_k) in a_rest.iter().zip(&b_col[1..]) {
-            for (x, &a) in acc.iter_mut().zip(a_col) {
-                *x = Element::add(*x, Element::mul(a, b_k));
+        for (a_col, &b_k) in a.chunks_exact(m).zip(b_col).skip(1) {
+            for (x, &a_r) in acc.iter_mut().zip(a_col) {
+                *x = Element::add(*x, Element::mul(a_r, b_k));
+            }
+        }
+        if let Some(addend) = addend {
+            for (x, &y) in acc.iter_mut().zip(&addend[c * m..(c + 1) * m]) {
+                *x = Element::add(*x, y);
             }
         }
     }
-    out
 }
 
 // ---------------------------------------------------------------------------

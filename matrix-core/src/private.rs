@@ -340,6 +340,48 @@ pub fn convert<T, S: ConvertTo<T>>(s: S) -> T {
 // ---------------------------------------------------------------------------
 // Names the expansion spells
 
+/// `a * b` for the expansion: `CONTRACT` is the kernel's `#[fp_contract]`
+/// (`true` for `fast`). Without it, bit for bit the contract's order.
+#[inline(always)]
+pub fn product<T: Element, const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
+    a: &Matrix<T, M, K>,
+    b: &Matrix<T, K, N>,
+) -> Matrix<T, M, N> {
+    let mut out = Matrix::<T, M, N>::zero();
+    if M * K * N != 0 {
+        T::gemm::<M, K, N, CONTRACT>(a.as_slice(), b.as_slice(), None, out.as_mut_slice());
+    }
+    out
+}
+
+/// `a * b + c` fused for the expansion: the product's sums are completed,
+/// then `c` is added (no temporary matrix); with `CONTRACT`, steps may fuse.
+#[inline(always)]
+pub fn product_add<
+    T: Element,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const CONTRACT: bool,
+>(
+    a: &Matrix<T, M, K>,
+    b: &Matrix<T, K, N>,
+    c: &Matrix<T, M, N>,
+) -> Matrix<T, M, N> {
+    let mut out = Matrix::<T, M, N>::zero();
+    if M * K * N != 0 {
+        T::gemm::<M, K, N, CONTRACT>(
+            a.as_slice(),
+            b.as_slice(),
+            Some(c.as_slice()),
+            out.as_mut_slice(),
+        );
+    } else {
+        out = *c;
+    }
+    out
+}
+
 /// The type an invalid typedef names: the macro has already reported the
 /// typedef's error, and this stand-in keeps the rest of the block from
 /// producing further errors about it.
