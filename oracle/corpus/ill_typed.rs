@@ -11,600 +11,595 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    pub typedef char i8m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef int8_t i8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef int8_t i8m1x3 __attribute__((matrix_type(1, 3)));
-    typedef i8 i8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
+    typedef char i8m1x3 __attribute__((matrix_type(1, 3)));
+    pub typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
     typedef int8_t i8m1x5 __attribute__((matrix_type(1, 5)));
-    pub(crate) typedef char i8m1x6 __attribute__((matrix_type(1, 6)));
-    typedef i8 i8m1x7 __attribute__((matrix_type(1, 7)));
-    pub typedef i8 i8m1x8 __attribute__((matrix_type(1, 8)));
-    typedef i8 i8m2x1 __attribute__((matrix_type(2, 1)));
-    typedef signed char i8m2x2 __attribute__((matrix_type(2, 2)));
-    typedef signed char i8m2x3 __attribute__((matrix_type((K3 * 2) / K3, (K2 * 3) / K2)));
-    typedef char i8m2x4 __attribute__((matrix_type((K4 * 2) / K4, (K8 * 4) / K8)));
-    pub typedef char i8m2x6 __attribute__((matrix_type(2, 6)));
-    typedef signed char i8m2x7 __attribute__((matrix_type(2, 7)));
+    typedef i8 i8m1x6 __attribute__((matrix_type(1, 6)));
+    typedef char i8m1x7 __attribute__((matrix_type(1, 7)));
+    typedef i8 i8m1x8 __attribute__((matrix_type(1, 8)));
+    pub typedef int8_t i8m2x1 __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef int8_t i8m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef i8 i8m2x3 __attribute__((matrix_type((K3 * 2) / K3, (K2 * 3) / K2)));
+    typedef int8_t i8m2x4 __attribute__((matrix_type((K4 * 2) / K4, (K8 * 4) / K8)));
+    pub typedef int8_t i8m2x6 __attribute__((matrix_type(2, 6)));
+    typedef i8 i8m2x7 __attribute__((matrix_type(2, 7)));
     typedef int8_t i8m3x1 __attribute__((matrix_type(3, 1)));
-    typedef i8 i8m3x3 __attribute__((matrix_type(3, 3)));
-    typedef char i8m3x4 __attribute__((matrix_type(3, 4)));
-    typedef i8 i8m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef i8 i8m3x3 __attribute__((matrix_type(3, 3)));
+    typedef i8 i8m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef i8 i8m3x5 __attribute__((matrix_type(3, 5)));
     pub(crate) typedef char i8m3x7 __attribute__((matrix_type(3, 7)));
-    typedef char i8m3x12 __attribute__((matrix_type(3, 12)));
-    typedef int8_t i8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef char i8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
-    typedef i8 i8m4x5 __attribute__((matrix_type(4, 5)));
-    typedef i8 i8m4x7 __attribute__((matrix_type(4, 7)));
-    typedef int8_t i8m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef int8_t i8m4x14 __attribute__((matrix_type(4, 14)));
-    typedef int8_t i8m5x1 __attribute__((matrix_type(5, 1)));
-    pub typedef char i8m5x5 __attribute__((matrix_type(10 - K5, K5)));
-    typedef i8 i8m6x2 __attribute__((matrix_type(6, 2)));
-    typedef i8 i8m6x4 __attribute__((matrix_type(6, 4)));
-    typedef int8_t i8m6x6 __attribute__((matrix_type(6, 6)));
-    pub(crate) typedef char i8m6x8 __attribute__((matrix_type((K8 * 6) / K8, 10 - K2)));
-    typedef signed char i8m7x2 __attribute__((matrix_type(6 + 1, 4 - K2)));
-    typedef signed char i8m7x3 __attribute__((matrix_type(6 + 1, (K2 * 3) / K2)));
-    typedef char i8m7x4 __attribute__((matrix_type(7, 4)));
-    typedef int8_t i8m7x12 __attribute__((matrix_type(7, 12)));
-    typedef i8 i8m7x14 __attribute__((matrix_type(7, 14)));
-    typedef char i8m8x2 __attribute__((matrix_type(8, 2)));
-    typedef i8 i8m8x3 __attribute__((matrix_type(8, 3)));
-    typedef i8 i8m8x6 __attribute__((matrix_type(8, 6)));
-    typedef i8 i8m8x10 __attribute__((matrix_type(8, 10)));
-    typedef i8 i8m10x3 __attribute__((matrix_type(10, 3)));
-    typedef signed char i8m11x3 __attribute__((matrix_type(11, 3)));
-    typedef signed char i8m11x14 __attribute__((matrix_type(11, 14)));
-    pub(crate) typedef signed char i8m12x3 __attribute__((matrix_type(12, 3)));
-    typedef signed char i8m13x8 __attribute__((matrix_type(13, 8)));
-    typedef char i8m14x2 __attribute__((matrix_type((K2 * 14) / K2, (K3 * 2) / K3)));
-    typedef signed char i8m14x4 __attribute__((matrix_type(16 - K2, K2 + 2)));
-    pub(crate) typedef i8 i8m14x7 __attribute__((matrix_type(14, 7)));
-    typedef char i8m14x12 __attribute__((matrix_type(14, 12)));
-    typedef i8 i8m16x3 __attribute__((matrix_type(16, 3)));
-    typedef i16 i16m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3)));
-    pub(crate) typedef i16 i16m1x6 __attribute__((matrix_type(1, 6)));
-    typedef i16 i16m2x1 __attribute__((matrix_type(2, 1)));
-    typedef int16_t i16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef i16 i16m2x8 __attribute__((matrix_type(2, 8)));
-    typedef int16_t i16m2x12 __attribute__((matrix_type(2, 12)));
-    pub typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int16_t i16m3x2 __attribute__((matrix_type(3, 2)));
-    pub(crate) typedef i16 i16m3x3 __attribute__((matrix_type(3, 3)));
-    typedef short i16m3x4 __attribute__((matrix_type(8 - K5, 12 - K8)));
-    typedef int16_t i16m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef i16 i16m3x7 __attribute__((matrix_type(3, 7)));
-    pub typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef int16_t i16m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef i16 i16m4x5 __attribute__((matrix_type(4, 5)));
-    pub(crate) typedef i16 i16m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef int16_t i16m4x8 __attribute__((matrix_type(4, 8)));
-    pub(crate) typedef int16_t i16m5x1 __attribute__((matrix_type(5, 1)));
-    typedef short i16m5x2 __attribute__((matrix_type(K2 + 3, (K5 * 2) / K5)));
-    pub(crate) typedef i16 i16m5x3 __attribute__((matrix_type(8 - K3, (K5 * 3) / K5)));
-    pub typedef short i16m5x4 __attribute__((matrix_type(5, 4)));
-    typedef int16_t i16m5x5 __attribute__((matrix_type(5, 5)));
-    pub typedef short i16m5x8 __attribute__((matrix_type(5, 8)));
-    typedef i16 i16m5x12 __attribute__((matrix_type(9 - K4, (K4 * 12) / K4)));
-    pub(crate) typedef short i16m6x2 __attribute__((matrix_type(6, 2)));
-    typedef int16_t i16m6x3 __attribute__((matrix_type(6, 3)));
+    typedef i8 i8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef int8_t i8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef signed char i8m4x5 __attribute__((matrix_type(4, 5)));
+    typedef char i8m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef i8 i8m4x7 __attribute__((matrix_type(4, 7)));
+    typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
+    typedef char i8m4x14 __attribute__((matrix_type(4, 14)));
+    pub typedef i8 i8m4x16 __attribute__((matrix_type(4, 16)));
+    pub typedef char i8m5x1 __attribute__((matrix_type(5, 1)));
+    typedef signed char i8m5x8 __attribute__((matrix_type(5, 8)));
+    typedef i8 i8m5x16 __attribute__((matrix_type(10 - K5, (K4 * 16) / K4)));
+    pub(crate) typedef int8_t i8m6x2 __attribute__((matrix_type(6, 2)));
+    typedef i8 i8m6x3 __attribute__((matrix_type(6, 3)));
+    typedef char i8m6x4 __attribute__((matrix_type(6, 4)));
+    pub typedef i8 i8m6x6 __attribute__((matrix_type((K8 * 6) / K8, K3 * 2)));
+    pub typedef signed char i8m6x7 __attribute__((matrix_type(K3 + 3, 10 - K3)));
+    pub(crate) typedef signed char i8m6x8 __attribute__((matrix_type(K3 * 2, 12 - K4)));
+    pub typedef signed char i8m7x2 __attribute__((matrix_type(7, 2)));
+    typedef signed char i8m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef char i8m7x4 __attribute__((matrix_type(7, 4)));
+    typedef signed char i8m7x12 __attribute__((matrix_type(7, 12)));
+    pub typedef i8 i8m7x14 __attribute__((matrix_type(7, 14)));
+    pub(crate) typedef int8_t i8m8x3 __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef char i8m8x4 __attribute__((matrix_type(8, 4)));
+    typedef signed char i8m8x10 __attribute__((matrix_type(8, 10)));
+    pub(crate) typedef signed char i8m8x16 __attribute__((matrix_type(8, 16)));
+    pub typedef char i8m10x3 __attribute__((matrix_type(10, 3)));
+    typedef char i8m11x3 __attribute__((matrix_type(11, 3)));
+    pub typedef int8_t i8m11x14 __attribute__((matrix_type(11, 14)));
+    typedef i8 i8m12x5 __attribute__((matrix_type((K2 * 12) / K2, 7 - K2)));
+    typedef signed char i8m13x8 __attribute__((matrix_type(K3 + 10, 16 - K8)));
+    typedef char i8m14x2 __attribute__((matrix_type(14, 2)));
+    pub(crate) typedef signed char i8m14x4 __attribute__((matrix_type(14, 4)));
+    pub typedef char i8m14x7 __attribute__((matrix_type(14, 7)));
+    typedef int8_t i8m14x12 __attribute__((matrix_type(14, 12)));
+    typedef signed char i8m16x2 __attribute__((matrix_type(16, 2)));
+    typedef int8_t i8m16x3 __attribute__((matrix_type(16, 3)));
+    pub typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef short i16m1x6 __attribute__((matrix_type(1, 6)));
+    pub typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
+    pub typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef short i16m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef int16_t i16m2x6 __attribute__((matrix_type(2, 6)));
+    typedef short i16m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef i16 i16m2x12 __attribute__((matrix_type(2, 12)));
+    pub(crate) typedef int16_t i16m3x1 __attribute__((matrix_type(8 - K5, (K5 * 1) / K5)));
+    pub(crate) typedef int16_t i16m3x2 __attribute__((matrix_type(3, 2)));
+    typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
+    typedef int16_t i16m3x4 __attribute__((matrix_type(3, 4)));
+    typedef i16 i16m3x5 __attribute__((matrix_type(3, 5)));
+    pub typedef short i16m3x7 __attribute__((matrix_type(3, 7)));
+    typedef int16_t i16m3x8 __attribute__((matrix_type(3, 8)));
+    typedef int16_t i16m4x2 __attribute__((matrix_type(4, 2)));
+    typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
+    typedef short i16m4x5 __attribute__((matrix_type(K2 + 2, (K3 * 5) / K3)));
+    pub(crate) typedef int16_t i16m4x6 __attribute__((matrix_type(K3 + 1, K3 * 2)));
+    pub(crate) typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
+    typedef i16 i16m5x2 __attribute__((matrix_type(5, 2)));
+    pub(crate) typedef int16_t i16m5x4 __attribute__((matrix_type(5, 4)));
+    pub typedef i16 i16m5x8 __attribute__((matrix_type(9 - K4, K2 * 4)));
+    pub(crate) typedef short i16m5x12 __attribute__((matrix_type(5, 12)));
+    pub typedef i16 i16m6x2 __attribute__((matrix_type(6, 2)));
+    pub(crate) typedef int16_t i16m6x3 __attribute__((matrix_type(6, 3)));
     typedef short i16m6x4 __attribute__((matrix_type(6, 4)));
-    pub typedef i16 i16m6x5 __attribute__((matrix_type(6, 5)));
-    typedef short i16m6x6 __attribute__((matrix_type((K8 * 6) / K8, 11 - K5)));
-    typedef int16_t i16m6x7 __attribute__((matrix_type(6, 7)));
+    typedef int16_t i16m6x5 __attribute__((matrix_type((K8 * 6) / K8, K4 + 1)));
+    pub(crate) typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef short i16m6x7 __attribute__((matrix_type(6, 7)));
     typedef short i16m6x8 __attribute__((matrix_type(6, 8)));
     typedef i16 i16m7x1 __attribute__((matrix_type(7, 1)));
-    pub typedef short i16m7x2 __attribute__((matrix_type(7, 2)));
-    typedef i16 i16m7x4 __attribute__((matrix_type(7, 4)));
+    pub typedef i16 i16m7x2 __attribute__((matrix_type(7, 2)));
+    typedef short i16m7x4 __attribute__((matrix_type(7, 4)));
     typedef short i16m7x5 __attribute__((matrix_type(7, 5)));
-    typedef int16_t i16m7x6 __attribute__((matrix_type(7, 6)));
-    typedef i16 i16m8x1 __attribute__((matrix_type(8, 1)));
-    pub typedef int16_t i16m8x3 __attribute__((matrix_type(8, 3)));
-    pub(crate) typedef int16_t i16m8x4 __attribute__((matrix_type(8, 4)));
-    typedef i16 i16m8x5 __attribute__((matrix_type(8, 5)));
-    typedef short i16m11x8 __attribute__((matrix_type(11, 8)));
-    typedef short i16m12x3 __attribute__((matrix_type(12, 3)));
-    pub typedef short i16m12x4 __attribute__((matrix_type(12, 4)));
-    pub(crate) typedef i16 i16m12x5 __attribute__((matrix_type(12, 5)));
-    pub typedef short i16m12x6 __attribute__((matrix_type(12, 6)));
-    typedef short i16m12x11 __attribute__((matrix_type(12, 11)));
-    pub(crate) typedef int16_t i16m15x3 __attribute__((matrix_type((K8 * 15) / K8, (K2 * 3) / K2)));
-    pub typedef i32 i32m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef int32_t i32m1x2 __attribute__((matrix_type(1, 2)));
+    pub typedef int16_t i16m8x1 __attribute__((matrix_type(8, 1)));
+    typedef short i16m8x2 __attribute__((matrix_type(8, 2)));
+    typedef i16 i16m8x3 __attribute__((matrix_type(8, 3)));
+    pub typedef int16_t i16m8x4 __attribute__((matrix_type(8, 4)));
+    typedef short i16m8x5 __attribute__((matrix_type(8, 5)));
+    typedef i16 i16m11x8 __attribute__((matrix_type(11, 8)));
+    typedef int16_t i16m12x3 __attribute__((matrix_type(12, 3)));
+    typedef int16_t i16m12x4 __attribute__((matrix_type(12, 4)));
+    pub(crate) typedef short i16m12x5 __attribute__((matrix_type(12, 5)));
+    typedef short i16m12x6 __attribute__((matrix_type(12, 6)));
+    pub(crate) typedef int16_t i16m12x11 __attribute__((matrix_type(14 - K2, K8 + 3)));
+    pub(crate) typedef int16_t i16m16x1 __attribute__((matrix_type(16, 1)));
+    typedef int32_t i32m1x1 __attribute__((matrix_type(1, 1)));
+    pub typedef int32_t i32m1x2 __attribute__((matrix_type(1, 2)));
     pub typedef int32_t i32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef i32 i32m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef i32 i32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef int32_t i32m1x6 __attribute__((matrix_type(1, 6)));
     typedef int i32m1x7 __attribute__((matrix_type(1, 7)));
-    pub(crate) typedef int i32m1x8 __attribute__((matrix_type(1, 8)));
-    typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef i32 i32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef int32_t i32m2x5 __attribute__((matrix_type((K8 * 2) / K8, (K5 * 5) / K5)));
-    typedef int32_t i32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef i32 i32m2x13 __attribute__((matrix_type(2, 13)));
-    pub(crate) typedef i32 i32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int32_t i32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef i32 i32m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
-    pub typedef int i32m3x5 __attribute__((matrix_type(K3, 7 - K2)));
-    pub typedef int32_t i32m3x6 __attribute__((matrix_type(5 - K2, 9 - K3)));
-    typedef int i32m3x13 __attribute__((matrix_type(3, 13)));
-    typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
-    pub typedef int i32m4x4 __attribute__((matrix_type((K8 * 4) / K8, K3 + 1)));
-    typedef int i32m4x5 __attribute__((matrix_type(4, 5)));
-    typedef int32_t i32m4x12 __attribute__((matrix_type(4, 12)));
-    typedef int i32m5x3 __attribute__((matrix_type(5, 3)));
-    typedef int i32m5x4 __attribute__((matrix_type(5, 4)));
-    typedef int32_t i32m5x5 __attribute__((matrix_type((K4 * 5) / K4, 10 - K5)));
+    typedef i32 i32m2x2 __attribute__((matrix_type(2, 2)));
+    pub typedef int32_t i32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef int32_t i32m2x4 __attribute__((matrix_type((K8 * 2) / K8, (K5 * 4) / K5)));
+    pub(crate) typedef int32_t i32m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef i32 i32m2x6 __attribute__((matrix_type(2, 6)));
+    pub(crate) typedef int i32m2x13 __attribute__((matrix_type(2, 13)));
+    typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
+    pub typedef i32 i32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef i32 i32m3x4 __attribute__((matrix_type(K3, K2 * 2)));
+    typedef int32_t i32m3x6 __attribute__((matrix_type(5 - K2, 9 - K3)));
+    pub typedef i32 i32m3x7 __attribute__((matrix_type(3, 7)));
+    typedef int i32m3x16 __attribute__((matrix_type(3, 16)));
+    pub(crate) typedef i32 i32m4x1 __attribute__((matrix_type((K8 * 4) / K8, (K8 * 1) / K8)));
+    typedef i32 i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int32_t i32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef int32_t i32m4x5 __attribute__((matrix_type(4, 5)));
+    typedef i32 i32m4x12 __attribute__((matrix_type(4, 12)));
+    pub(crate) typedef i32 i32m5x3 __attribute__((matrix_type((K4 * 5) / K4, 8 - K5)));
+    typedef i32 i32m5x4 __attribute__((matrix_type(5, 4)));
     typedef i32 i32m5x16 __attribute__((matrix_type(5, 16)));
     typedef int32_t i32m6x1 __attribute__((matrix_type(6, 1)));
-    pub(crate) typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
-    pub typedef i32 i32m6x3 __attribute__((matrix_type(6, 3)));
-    typedef int i32m6x4 __attribute__((matrix_type(6, 4)));
-    pub(crate) typedef int32_t i32m6x5 __attribute__((matrix_type(6, 5)));
-    typedef int32_t i32m6x6 __attribute__((matrix_type(6, 6)));
-    typedef i32 i32m6x7 __attribute__((matrix_type(6, 7)));
-    pub typedef int32_t i32m7x1 __attribute__((matrix_type(7, 1)));
+    pub typedef i32 i32m6x2 __attribute__((matrix_type(6, 2)));
+    pub(crate) typedef int32_t i32m6x3 __attribute__((matrix_type(6, 3)));
+    typedef int i32m6x5 __attribute__((matrix_type(6, 5)));
+    pub typedef int32_t i32m6x6 __attribute__((matrix_type(6, 6)));
+    typedef int32_t i32m6x7 __attribute__((matrix_type(6, 7)));
+    pub typedef int i32m7x1 __attribute__((matrix_type(7, 1)));
     typedef i32 i32m7x2 __attribute__((matrix_type(7, 2)));
-    pub(crate) typedef int32_t i32m7x4 __attribute__((matrix_type(7, 4)));
-    pub typedef int32_t i32m8x1 __attribute__((matrix_type(8, 1)));
-    typedef i32 i32m10x3 __attribute__((matrix_type(10, 3)));
-    pub typedef int32_t i32m13x1 __attribute__((matrix_type(13, 1)));
-    pub(crate) typedef int32_t i32m13x2 __attribute__((matrix_type(13, 2)));
-    pub typedef int i32m13x3 __attribute__((matrix_type(13, 3)));
-    typedef int i32m13x5 __attribute__((matrix_type(13, 5)));
-    typedef int i32m13x8 __attribute__((matrix_type(13, 8)));
-    typedef int32_t i32m14x1 __attribute__((matrix_type(14, 1)));
-    typedef int32_t i32m14x2 __attribute__((matrix_type(14, 2)));
-    pub(crate) typedef int i32m14x3 __attribute__((matrix_type(14, 3)));
-    pub(crate) typedef i32 i32m14x4 __attribute__((matrix_type(14, 4)));
-    typedef i32 i32m16x4 __attribute__((matrix_type(16, 4)));
-    typedef int32_t i32m16x5 __attribute__((matrix_type(16, 5)));
-    typedef i32 i32m16x6 __attribute__((matrix_type(16, 6)));
-    typedef long long i64m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef long long i64m1x3 __attribute__((matrix_type(1, 3)));
-    pub(crate) typedef int64_t i64m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef int64_t i64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef int64_t i64m1x7 __attribute__((matrix_type(1, 7)));
-    pub typedef long long i64m1x10 __attribute__((matrix_type(3 - K2, K8 + 2)));
-    typedef long long i64m1x11 __attribute__((matrix_type(1, 11)));
-    typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef long long i64m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
+    typedef i32 i32m8x1 __attribute__((matrix_type(8, 1)));
+    typedef int32_t i32m10x3 __attribute__((matrix_type(10, 3)));
+    pub typedef int i32m10x7 __attribute__((matrix_type(10, 7)));
+    pub(crate) typedef int i32m13x1 __attribute__((matrix_type(13, 1)));
+    typedef i32 i32m13x2 __attribute__((matrix_type(13, 2)));
+    typedef int32_t i32m13x3 __attribute__((matrix_type(13, 3)));
+    typedef int32_t i32m13x5 __attribute__((matrix_type(13, 5)));
+    typedef i32 i32m13x8 __attribute__((matrix_type(13, 8)));
+    pub typedef i32 i32m14x1 __attribute__((matrix_type(14, 1)));
+    pub(crate) typedef int i32m14x2 __attribute__((matrix_type(14, 2)));
+    pub typedef int i32m14x3 __attribute__((matrix_type(14, 3)));
+    pub(crate) typedef int i32m14x4 __attribute__((matrix_type(14, 4)));
+    typedef int32_t i32m16x6 __attribute__((matrix_type(16, 6)));
+    typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef long long i64m1x3 __attribute__((matrix_type(1, 3)));
+    pub typedef long long i64m1x5 __attribute__((matrix_type(1, 5)));
+    typedef long long i64m1x6 __attribute__((matrix_type(1, 6)));
+    typedef long long i64m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef long i64m1x10 __attribute__((matrix_type(1, 10)));
+    pub(crate) typedef int64_t i64m1x11 __attribute__((matrix_type(3 - K2, 16 - K5)));
+    typedef long long i64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef i64 i64m2x2 __attribute__((matrix_type(2, 2)));
     typedef int64_t i64m2x3 __attribute__((matrix_type(2, 3)));
-    pub typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef long i64m2x5 __attribute__((matrix_type(2, 5)));
+    typedef long long i64m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef int64_t i64m2x5 __attribute__((matrix_type(2, 5)));
     typedef long i64m2x7 __attribute__((matrix_type(2, 7)));
-    pub(crate) typedef int64_t i64m2x8 __attribute__((matrix_type(2, 8)));
-    typedef int64_t i64m2x11 __attribute__((matrix_type(2, 11)));
-    typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef long long i64m3x3 __attribute__((matrix_type(3, 3)));
-    pub(crate) typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef long long i64m3x5 __attribute__((matrix_type(3, 5)));
-    typedef int64_t i64m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef int64_t i64m4x2 __attribute__((matrix_type((K4 * 4) / K4, 6 - K4)));
-    typedef int64_t i64m4x3 __attribute__((matrix_type(4, 3)));
-    pub typedef long i64m4x6 __attribute__((matrix_type(9 - K5, 9 - K3)));
-    typedef int64_t i64m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef long long i64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef int64_t i64m5x2 __attribute__((matrix_type(5, 2)));
-    pub(crate) typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef int64_t i64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef long i64m5x5 __attribute__((matrix_type(5, 5)));
-    typedef int64_t i64m5x6 __attribute__((matrix_type(5, 6)));
-    pub(crate) typedef i64 i64m5x7 __attribute__((matrix_type((K5 * 5) / K5, 6 + 1)));
-    typedef int64_t i64m5x10 __attribute__((matrix_type(5, 10)));
-    pub(crate) typedef i64 i64m6x2 __attribute__((matrix_type(6, 2)));
-    typedef int64_t i64m6x3 __attribute__((matrix_type(5 + 1, 2 + 1)));
-    typedef int64_t i64m6x4 __attribute__((matrix_type(6, 4)));
-    typedef int64_t i64m6x5 __attribute__((matrix_type(6, 5)));
-    pub typedef long long i64m6x6 __attribute__((matrix_type(6, 6)));
-    pub typedef long i64m7x5 __attribute__((matrix_type(7, 5)));
-    typedef i64 i64m7x11 __attribute__((matrix_type(7, 11)));
-    typedef int64_t i64m8x2 __attribute__((matrix_type(8, 2)));
-    typedef long long i64m8x3 __attribute__((matrix_type(K2 * 4, 6 - K3)));
-    pub(crate) typedef i64 i64m8x8 __attribute__((matrix_type(8, 8)));
-    pub(crate) typedef long i64m10x1 __attribute__((matrix_type(10, 1)));
-    pub typedef i64 i64m10x8 __attribute__((matrix_type(10, 8)));
-    typedef long i64m10x11 __attribute__((matrix_type(10, 11)));
-    typedef long long i64m11x5 __attribute__((matrix_type(11, 5)));
-    typedef long long i64m11x10 __attribute__((matrix_type(11, 10)));
-    typedef i64 i64m12x3 __attribute__((matrix_type(K4 + 8, (K2 * 3) / K2)));
+    typedef int64_t i64m2x8 __attribute__((matrix_type(2, 8)));
+    typedef i64 i64m2x11 __attribute__((matrix_type(2, 11)));
+    typedef i64 i64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef int64_t i64m3x3 __attribute__((matrix_type(3, 3)));
+    typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
+    pub typedef long i64m3x6 __attribute__((matrix_type(3, 6)));
+    pub typedef i64 i64m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int64_t i64m4x3 __attribute__((matrix_type((K4 * 4) / K4, (K3 * 3) / K3)));
+    pub(crate) typedef i64 i64m4x4 __attribute__((matrix_type(4, 4)));
+    typedef long i64m4x6 __attribute__((matrix_type(9 - K5, 9 - K3)));
+    pub typedef long long i64m4x8 __attribute__((matrix_type(4, 8)));
+    pub(crate) typedef long i64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
+    typedef i64 i64m5x4 __attribute__((matrix_type(5, 4)));
+    typedef long long i64m5x5 __attribute__((matrix_type(5, 5)));
+    typedef long long i64m5x7 __attribute__((matrix_type(5, 7)));
+    pub(crate) typedef long i64m5x10 __attribute__((matrix_type(5, 10)));
+    typedef long i64m6x2 __attribute__((matrix_type(K4 + 2, 6 - K4)));
+    typedef int64_t i64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef long long i64m6x4 __attribute__((matrix_type(6, 4)));
+    pub typedef int64_t i64m6x5 __attribute__((matrix_type(5 + 1, 10 - K5)));
+    pub(crate) typedef long i64m6x6 __attribute__((matrix_type(6, 6)));
+    pub typedef int64_t i64m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef long long i64m7x5 __attribute__((matrix_type(7, 5)));
+    pub typedef i64 i64m7x11 __attribute__((matrix_type(7, 11)));
+    pub typedef int64_t i64m7x12 __attribute__((matrix_type(7, 12)));
+    pub(crate) typedef long long i64m8x2 __attribute__((matrix_type(8, 2)));
+    pub(crate) typedef i64 i64m8x3 __attribute__((matrix_type(K2 * 4, 6 - K3)));
+    typedef long i64m8x8 __attribute__((matrix_type(8, 8)));
+    typedef long long i64m10x1 __attribute__((matrix_type(10, 1)));
+    typedef long i64m10x8 __attribute__((matrix_type(10, 8)));
+    pub typedef long i64m10x11 __attribute__((matrix_type(10, 11)));
+    typedef i64 i64m11x5 __attribute__((matrix_type(11, 5)));
+    typedef i64 i64m11x10 __attribute__((matrix_type(11, 10)));
+    pub(crate) typedef long long i64m12x3 __attribute__((matrix_type(K4 + 8, (K2 * 3) / K2)));
     typedef int64_t i64m15x2 __attribute__((matrix_type(15, 2)));
-    pub(crate) typedef uint8_t u8m1x1 __attribute__((matrix_type(3 - K2, (K5 * 1) / K5)));
-    pub(crate) typedef u8 u8m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef unsigned char u8m1x3 __attribute__((matrix_type(4 - K3, (K5 * 3) / K5)));
+    typedef uint8_t u8m1x1 __attribute__((matrix_type(3 - K2, (K5 * 1) / K5)));
+    typedef uint8_t u8m1x2 __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef u8 u8m1x3 __attribute__((matrix_type(4 - K3, (K5 * 3) / K5)));
     typedef u8 u8m1x4 __attribute__((matrix_type(1, 4)));
-    pub typedef unsigned char u8m1x6 __attribute__((matrix_type(1, 6)));
-    typedef uint8_t u8m1x8 __attribute__((matrix_type(1, 8)));
-    pub(crate) typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
-    typedef uint8_t u8m2x3 __attribute__((matrix_type(2, 3)));
+    typedef uint8_t u8m1x6 __attribute__((matrix_type(1, 6)));
+    pub(crate) typedef unsigned char u8m1x8 __attribute__((matrix_type(1, 8)));
+    typedef uint8_t u8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u8 u8m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
     typedef u8 u8m2x4 __attribute__((matrix_type(2, 4)));
-    pub typedef u8 u8m2x5 __attribute__((matrix_type(6 - K4, K4 + 1)));
-    pub typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
-    typedef uint8_t u8m3x1 __attribute__((matrix_type((K3 * 3) / K3, 3 - K2)));
-    typedef u8 u8m3x2 __attribute__((matrix_type(3, 2)));
-    pub(crate) typedef uint8_t u8m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef uint8_t u8m2x5 __attribute__((matrix_type(6 - K4, K4 + 1)));
+    typedef u8 u8m2x6 __attribute__((matrix_type(2, 6)));
+    typedef u8 u8m3x1 __attribute__((matrix_type((K3 * 3) / K3, 3 - K2)));
+    typedef uint8_t u8m3x2 __attribute__((matrix_type(3, 2)));
+    typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
     typedef u8 u8m3x6 __attribute__((matrix_type(3, 6)));
-    typedef uint8_t u8m3x7 __attribute__((matrix_type(3, 7)));
-    typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef uint8_t u8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef u8 u8m4x3 __attribute__((matrix_type((K4 * 4) / K4, K2 + 1)));
-    pub(crate) typedef uint8_t u8m4x7 __attribute__((matrix_type(4, 7)));
-    typedef u8 u8m4x15 __attribute__((matrix_type(4, 15)));
+    typedef uint8_t u8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef uint8_t u8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
+    typedef u8 u8m4x7 __attribute__((matrix_type((K4 * 4) / K4, K2 + 5)));
+    typedef uint8_t u8m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef u8 u8m4x15 __attribute__((matrix_type(4, 15)));
     typedef u8 u8m5x1 __attribute__((matrix_type(5, 1)));
-    typedef uint8_t u8m5x2 __attribute__((matrix_type(5, 2)));
-    pub(crate) typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
-    pub typedef unsigned char u8m5x4 __attribute__((matrix_type(5, 4)));
-    typedef u8 u8m5x6 __attribute__((matrix_type(5, 6)));
-    typedef unsigned char u8m6x1 __attribute__((matrix_type(6, 1)));
-    typedef uint8_t u8m6x3 __attribute__((matrix_type(6, 3)));
-    typedef uint8_t u8m6x4 __attribute__((matrix_type(6, 4)));
-    pub(crate) typedef unsigned char u8m6x11 __attribute__((matrix_type(6, 11)));
-    pub typedef uint8_t u8m6x14 __attribute__((matrix_type(6, 14)));
-    pub typedef uint8_t u8m7x2 __attribute__((matrix_type(7, 2)));
-    pub(crate) typedef uint8_t u8m7x3 __attribute__((matrix_type(7, 3)));
-    typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
+    pub typedef uint8_t u8m5x2 __attribute__((matrix_type(5, 2)));
+    typedef u8 u8m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef u8 u8m5x4 __attribute__((matrix_type(5, 4)));
+    typedef uint8_t u8m6x1 __attribute__((matrix_type(6, 1)));
+    pub(crate) typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
+    pub typedef uint8_t u8m6x11 __attribute__((matrix_type(6, 11)));
+    typedef u8 u8m6x14 __attribute__((matrix_type(6, 14)));
+    typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
+    pub typedef uint8_t u8m7x3 __attribute__((matrix_type(7, 3)));
+    pub typedef u8 u8m7x4 __attribute__((matrix_type(7, 4)));
     typedef uint8_t u8m7x8 __attribute__((matrix_type(7, 8)));
-    pub(crate) typedef u8 u8m8x2 __attribute__((matrix_type(8, 2)));
-    typedef uint8_t u8m8x6 __attribute__((matrix_type((K8 * 8) / K8, 10 - K4)));
-    typedef u8 u8m13x2 __attribute__((matrix_type(13, 2)));
-    pub typedef uint8_t u8m13x7 __attribute__((matrix_type(13, 7)));
-    typedef uint8_t u8m14x2 __attribute__((matrix_type(14, 2)));
-    pub(crate) typedef unsigned char u8m14x11 __attribute__((matrix_type(14, 11)));
-    pub typedef u8 u8m16x2 __attribute__((matrix_type(16, 2)));
-    pub typedef uint16_t u16m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef uint16_t u16m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
-    pub typedef u16 u16m1x5 __attribute__((matrix_type(1, 5)));
-    typedef u16 u16m1x11 __attribute__((matrix_type(1, 11)));
+    typedef u8 u8m8x2 __attribute__((matrix_type(8, 2)));
+    typedef uint8_t u8m8x6 __attribute__((matrix_type(8, 6)));
+    typedef u8 u8m10x7 __attribute__((matrix_type(10, 7)));
+    pub(crate) typedef uint8_t u8m14x2 __attribute__((matrix_type(19 - K5, (K2 * 2) / K2)));
+    typedef unsigned char u8m14x11 __attribute__((matrix_type(14, 11)));
+    pub(crate) typedef unsigned char u8m16x2 __attribute__((matrix_type(16, 2)));
+    pub(crate) typedef uint16_t u16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef u16 u16m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef u16 u16m1x16 __attribute__((matrix_type(1, 16)));
     typedef uint16_t u16m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef u16 u16m2x2 __attribute__((matrix_type(2, 2)));
-    typedef u16 u16m2x3 __attribute__((matrix_type(2, 3)));
-    pub(crate) typedef uint16_t u16m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef uint16_t u16m2x5 __attribute__((matrix_type(5 - K3, 8 - K3)));
-    typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
-    typedef uint16_t u16m2x14 __attribute__((matrix_type(2, 14)));
-    typedef uint16_t u16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef uint16_t u16m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef unsigned short u16m3x3 __attribute__((matrix_type(3, 3)));
-    typedef unsigned short u16m3x4 __attribute__((matrix_type((K8 * 3) / K8, 8 - K4)));
-    typedef uint16_t u16m3x5 __attribute__((matrix_type(3, 5)));
-    typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
-    pub typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef uint16_t u16m4x2 __attribute__((matrix_type(K2 * 2, 7 - K5)));
-    pub typedef uint16_t u16m4x4 __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef u16 u16m5x1 __attribute__((matrix_type(5, 1)));
-    typedef u16 u16m5x5 __attribute__((matrix_type(5, 5)));
-    pub(crate) typedef unsigned short u16m5x11 __attribute__((matrix_type(5, 11)));
-    pub typedef u16 u16m6x1 __attribute__((matrix_type(6, 1)));
-    pub(crate) typedef uint16_t u16m6x2 __attribute__((matrix_type((K3 * 6) / K3, 6 - K4)));
+    typedef u16 u16m2x2 __attribute__((matrix_type(2, 2)));
+    pub typedef uint16_t u16m2x3 __attribute__((matrix_type(2, 3)));
+    typedef uint16_t u16m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef uint16_t u16m2x6 __attribute__((matrix_type(2, 6)));
+    typedef u16 u16m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef unsigned short u16m2x9 __attribute__((matrix_type(2, 9)));
+    pub typedef unsigned short u16m2x14 __attribute__((matrix_type(2, 14)));
+    typedef unsigned short u16m3x2 __attribute__((matrix_type((K3 * 3) / K3, 7 - K5)));
+    typedef u16 u16m3x3 __attribute__((matrix_type(3, 3)));
+    typedef uint16_t u16m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef unsigned short u16m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
+    typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
+    typedef uint16_t u16m4x4 __attribute__((matrix_type(9 - K5, 8 - K4)));
+    typedef u16 u16m5x1 __attribute__((matrix_type(5, 1)));
+    typedef uint16_t u16m5x2 __attribute__((matrix_type(5, 2)));
+    typedef u16 u16m5x3 __attribute__((matrix_type(5, 3)));
+    typedef u16 u16m5x5 __attribute__((matrix_type(7 - K2, 9 - K4)));
+    typedef u16 u16m5x11 __attribute__((matrix_type(5, 11)));
+    typedef u16 u16m6x1 __attribute__((matrix_type(6, 1)));
+    typedef uint16_t u16m6x2 __attribute__((matrix_type(6, 2)));
     typedef unsigned short u16m6x3 __attribute__((matrix_type(6, 3)));
-    typedef unsigned short u16m6x5 __attribute__((matrix_type(6, 5)));
-    typedef unsigned short u16m6x6 __attribute__((matrix_type(6, 6)));
-    typedef u16 u16m6x13 __attribute__((matrix_type(6, 13)));
-    pub typedef u16 u16m7x3 __attribute__((matrix_type(7, 3)));
-    typedef unsigned short u16m7x8 __attribute__((matrix_type(7, 8)));
-    pub(crate) typedef unsigned short u16m7x9 __attribute__((matrix_type(7, 9)));
-    typedef uint16_t u16m8x1 __attribute__((matrix_type(8, 1)));
-    pub(crate) typedef u16 u16m8x2 __attribute__((matrix_type(8, 2)));
-    typedef unsigned short u16m8x3 __attribute__((matrix_type(8, 3)));
-    pub typedef uint16_t u16m8x5 __attribute__((matrix_type(8, 5)));
-    typedef unsigned short u16m8x6 __attribute__((matrix_type(8, 6)));
-    pub typedef uint16_t u16m8x7 __attribute__((matrix_type(8, 7)));
+    typedef u16 u16m6x5 __attribute__((matrix_type(6, 5)));
+    typedef u16 u16m6x6 __attribute__((matrix_type((K3 * 6) / K3, K2 + 4)));
+    typedef uint16_t u16m6x13 __attribute__((matrix_type(6, 13)));
+    typedef unsigned short u16m7x1 __attribute__((matrix_type(7, 1)));
+    typedef u16 u16m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef uint16_t u16m7x8 __attribute__((matrix_type(7, 8)));
+    typedef unsigned short u16m7x9 __attribute__((matrix_type(7, 9)));
+    pub(crate) typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
+    typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
+    pub(crate) typedef u16 u16m8x3 __attribute__((matrix_type(8, 3)));
+    typedef unsigned short u16m8x5 __attribute__((matrix_type(8, 5)));
+    typedef u16 u16m8x6 __attribute__((matrix_type(8, 6)));
+    typedef u16 u16m8x7 __attribute__((matrix_type(8, 7)));
     typedef u16 u16m8x8 __attribute__((matrix_type(8, 8)));
-    pub typedef uint16_t u16m8x14 __attribute__((matrix_type(8, 14)));
-    pub(crate) typedef u16 u16m10x1 __attribute__((matrix_type(10, 1)));
-    typedef u16 u16m11x11 __attribute__((matrix_type(11, 11)));
-    pub typedef unsigned short u16m12x5 __attribute__((matrix_type(12, 5)));
+    typedef uint16_t u16m8x14 __attribute__((matrix_type(8, 14)));
+    typedef uint16_t u16m10x1 __attribute__((matrix_type(10, 1)));
+    typedef uint16_t u16m12x5 __attribute__((matrix_type(12, 5)));
     typedef unsigned short u16m13x6 __attribute__((matrix_type(13, 6)));
-    pub typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
-    pub typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef uint32_t u32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef uint32_t u32m1x6 __attribute__((matrix_type((K5 * 1) / K5, (K3 * 6) / K3)));
-    pub typedef u32 u32m1x12 __attribute__((matrix_type(1, 12)));
-    pub typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u16 u16m14x1 __attribute__((matrix_type(14, 1)));
+    typedef u16 u16m16x1 __attribute__((matrix_type(16, 1)));
+    typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned u32m1x3 __attribute__((matrix_type(1, 3)));
+    pub(crate) typedef u32 u32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef unsigned u32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef u32 u32m1x8 __attribute__((matrix_type((K5 * 1) / K5, K4 * 2)));
+    typedef unsigned u32m1x12 __attribute__((matrix_type(1, 12)));
+    pub typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
     typedef uint32_t u32m2x2 __attribute__((matrix_type(2, 2)));
     typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef uint32_t u32m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef unsigned int u32m2x8 __attribute__((matrix_type(2, 8)));
-    pub typedef uint32_t u32m2x12 __attribute__((matrix_type((K4 * 2) / K4, (K8 * 12) / K8)));
-    typedef unsigned u32m2x15 __attribute__((matrix_type(2, 15)));
-    typedef u32 u32m3x2 __attribute__((matrix_type(3, 2)));
+    typedef u32 u32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef u32 u32m2x8 __attribute__((matrix_type(2, 8)));
+    pub typedef u32 u32m2x10 __attribute__((matrix_type((K4 * 2) / K4, 18 - K8)));
+    pub(crate) typedef u32 u32m2x12 __attribute__((matrix_type(2, 12)));
+    typedef u32 u32m2x15 __attribute__((matrix_type(2, 15)));
+    pub(crate) typedef uint32_t u32m3x2 __attribute__((matrix_type(3, 2)));
     typedef u32 u32m3x3 __attribute__((matrix_type(3, 3)));
-    typedef uint32_t u32m3x5 __attribute__((matrix_type(3, 5)));
-    pub(crate) typedef u32 u32m4x1 __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef uint32_t u32m4x2 __attribute__((matrix_type(4, 2)));
-    pub typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef u32 u32m4x4 __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef uint32_t u32m4x5 __attribute__((matrix_type(4, 5)));
-    pub typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef u32 u32m4x12 __attribute__((matrix_type(4, 12)));
-    typedef uint32_t u32m4x15 __attribute__((matrix_type(4, 15)));
-    typedef unsigned u32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef u32 u32m5x5 __attribute__((matrix_type(5, 5)));
-    typedef unsigned int u32m5x10 __attribute__((matrix_type(5, 10)));
-    typedef uint32_t u32m6x1 __attribute__((matrix_type(6, 1)));
-    typedef unsigned u32m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef unsigned u32m6x4 __attribute__((matrix_type(6, 4)));
-    pub(crate) typedef unsigned u32m6x7 __attribute__((matrix_type(K5 + 1, 6 + 1)));
-    pub(crate) typedef unsigned u32m6x12 __attribute__((matrix_type(6, 12)));
-    pub(crate) typedef unsigned int u32m7x1 __attribute__((matrix_type(9 - K2, 6 - K5)));
-    typedef uint32_t u32m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef unsigned u32m7x7 __attribute__((matrix_type(7, 7)));
-    typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
-    typedef u32 u32m8x5 __attribute__((matrix_type(8, 5)));
-    pub(crate) typedef uint32_t u32m11x1 __attribute__((matrix_type(11, 1)));
-    pub(crate) typedef uint32_t u32m11x2 __attribute__((matrix_type(11, 2)));
-    typedef u32 u32m12x7 __attribute__((matrix_type(12, 7)));
-    pub typedef unsigned u32m15x2 __attribute__((matrix_type(15, 2)));
-    typedef u64 u64m1x2 __attribute__((matrix_type(6 - K5, 4 - K2)));
-    typedef unsigned long long u64m1x3 __attribute__((matrix_type(1, 3)));
-    pub(crate) typedef u64 u64m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef u64 u64m1x5 __attribute__((matrix_type((K2 * 1) / K2, (K3 * 5) / K3)));
-    pub(crate) typedef unsigned long u64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef unsigned long long u64m1x7 __attribute__((matrix_type(1, 7)));
+    typedef uint32_t u32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef unsigned u32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef unsigned u32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef u32 u32m4x5 __attribute__((matrix_type(4, 5)));
+    pub(crate) typedef u32 u32m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef uint32_t u32m4x12 __attribute__((matrix_type(4, 12)));
+    typedef unsigned u32m4x15 __attribute__((matrix_type(4, 15)));
+    typedef u32 u32m5x1 __attribute__((matrix_type(5, 1)));
+    pub(crate) typedef u32 u32m5x2 __attribute__((matrix_type(5, 2)));
+    pub typedef uint32_t u32m5x5 __attribute__((matrix_type(5, 5)));
+    typedef unsigned u32m5x10 __attribute__((matrix_type(5, 10)));
+    typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
+    pub typedef unsigned u32m6x3 __attribute__((matrix_type(K5 + 1, K3)));
+    typedef uint32_t u32m6x4 __attribute__((matrix_type(6, 4)));
+    pub typedef uint32_t u32m6x7 __attribute__((matrix_type((K3 * 6) / K3, (K5 * 7) / K5)));
+    typedef u32 u32m6x8 __attribute__((matrix_type(6, 8)));
+    typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
+    typedef u32 u32m7x2 __attribute__((matrix_type(7, 2)));
+    typedef unsigned int u32m7x7 __attribute__((matrix_type(7, 7)));
+    typedef uint32_t u32m8x2 __attribute__((matrix_type(8, 2)));
+    typedef u32 u32m8x4 __attribute__((matrix_type(8, 4)));
+    typedef unsigned u32m8x5 __attribute__((matrix_type(8, 5)));
+    typedef u32 u32m8x16 __attribute__((matrix_type(8, 16)));
+    pub typedef unsigned u32m9x1 __attribute__((matrix_type(14 - K5, (K2 * 1) / K2)));
+    pub typedef u32 u32m9x4 __attribute__((matrix_type(9, 4)));
+    typedef unsigned int u32m10x4 __attribute__((matrix_type(10, 4)));
+    pub typedef unsigned int u32m11x1 __attribute__((matrix_type(K8 + 3, (K2 * 1) / K2)));
+    typedef uint32_t u32m11x2 __attribute__((matrix_type(11, 2)));
+    typedef uint32_t u32m13x2 __attribute__((matrix_type(13, 2)));
+    typedef u32 u32m15x2 __attribute__((matrix_type(15, 2)));
+    pub(crate) typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
+    pub typedef u64 u64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef uint64_t u64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef unsigned long u64m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef uint64_t u64m1x6 __attribute__((matrix_type(1, 6)));
+    pub(crate) typedef uint64_t u64m1x7 __attribute__((matrix_type(1, 7)));
     typedef u64 u64m1x11 __attribute__((matrix_type(1, 11)));
-    typedef u64 u64m1x14 __attribute__((matrix_type(1, 14)));
+    typedef unsigned long u64m1x14 __attribute__((matrix_type((K4 * 1) / K4, 17 - K3)));
     pub(crate) typedef u64 u64m1x15 __attribute__((matrix_type(1, 15)));
-    typedef unsigned long long u64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned long long u64m2x5 __attribute__((matrix_type(2, 5)));
-    pub typedef u64 u64m2x6 __attribute__((matrix_type(2, 6)));
-    typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
-    typedef unsigned long long u64m2x8 __attribute__((matrix_type(2, 8)));
-    typedef unsigned long long u64m3x1 __attribute__((matrix_type(3, 1)));
-    pub typedef uint64_t u64m3x2 __attribute__((matrix_type(11 - K8, 10 - K8)));
-    typedef unsigned long long u64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef uint64_t u64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef unsigned long u64m3x5 __attribute__((matrix_type((K5 * 3) / K5, (K5 * 5) / K5)));
-    pub(crate) typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
-    typedef unsigned long long u64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef uint64_t u64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
-    pub typedef u64 u64m4x8 __attribute__((matrix_type(4, 8)));
-    typedef u64 u64m4x14 __attribute__((matrix_type(4, 14)));
-    pub(crate) typedef unsigned long u64m4x15 __attribute__((matrix_type(4, 15)));
-    typedef u64 u64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef unsigned long u64m5x2 __attribute__((matrix_type(10 - K5, 6 - K4)));
-    pub(crate) typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef u64 u64m5x6 __attribute__((matrix_type(5, 6)));
-    pub typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
-    typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef unsigned long long u64m6x7 __attribute__((matrix_type(8 - K2, 11 - K4)));
-    typedef unsigned long long u64m7x1 __attribute__((matrix_type(7, 1)));
-    typedef uint64_t u64m7x3 __attribute__((matrix_type(9 - K2, 11 - K8)));
-    typedef unsigned long long u64m7x4 __attribute__((matrix_type(7, 4)));
+    typedef uint64_t u64m2x1 __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef unsigned long u64m2x2 __attribute__((matrix_type(1 + 1, (K5 * 2) / K5)));
+    typedef uint64_t u64m2x5 __attribute__((matrix_type(2, 5)));
+    typedef u64 u64m2x6 __attribute__((matrix_type(2, 6)));
+    pub typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
+    pub typedef unsigned long long u64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef unsigned long long u64m3x2 __attribute__((matrix_type(3, 2)));
+    pub typedef uint64_t u64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef uint64_t u64m3x5 __attribute__((matrix_type(3, 5)));
+    typedef unsigned long long u64m3x6 __attribute__((matrix_type(3, 6)));
+    pub typedef uint64_t u64m3x8 __attribute__((matrix_type(3, 8)));
+    typedef uint64_t u64m4x1 __attribute__((matrix_type(9 - K5, (K4 * 1) / K4)));
+    typedef u64 u64m4x7 __attribute__((matrix_type(4, 7)));
+    pub typedef u64 u64m4x14 __attribute__((matrix_type(4, 14)));
+    typedef unsigned long u64m4x15 __attribute__((matrix_type(4, 15)));
+    pub(crate) typedef uint64_t u64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef unsigned long u64m5x2 __attribute__((matrix_type(8 - K3, 4 - K2)));
+    typedef unsigned long long u64m5x4 __attribute__((matrix_type(5, 4)));
+    typedef unsigned long u64m5x6 __attribute__((matrix_type(7 - K2, K3 + 3)));
+    typedef uint64_t u64m5x8 __attribute__((matrix_type(5, 8)));
+    typedef unsigned long long u64m6x1 __attribute__((matrix_type(6, 1)));
+    typedef unsigned long long u64m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef uint64_t u64m6x7 __attribute__((matrix_type(6, 7)));
+    typedef uint64_t u64m7x1 __attribute__((matrix_type((K3 * 7) / K3, (K3 * 1) / K3)));
+    typedef u64 u64m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef unsigned long long u64m7x4 __attribute__((matrix_type(7, 4)));
     typedef uint64_t u64m7x5 __attribute__((matrix_type(7, 5)));
-    pub typedef unsigned long long u64m7x9 __attribute__((matrix_type(7, 9)));
-    pub(crate) typedef u64 u64m7x12 __attribute__((matrix_type(7, 12)));
-    typedef unsigned long long u64m8x2 __attribute__((matrix_type(11 - K3, (K2 * 2) / K2)));
-    typedef unsigned long u64m8x4 __attribute__((matrix_type(8, 4)));
-    pub(crate) typedef uint64_t u64m8x5 __attribute__((matrix_type(8, 5)));
-    pub typedef u64 u64m8x6 __attribute__((matrix_type(8, 6)));
-    typedef unsigned long u64m8x7 __attribute__((matrix_type(8, 7)));
-    pub(crate) typedef unsigned long u64m11x11 __attribute__((matrix_type(11, 11)));
-    typedef uint64_t u64m12x4 __attribute__((matrix_type(12, 4)));
-    pub typedef uint64_t u64m13x2 __attribute__((matrix_type(K3 + 10, 1 + 1)));
-    pub(crate) typedef u64 u64m13x6 __attribute__((matrix_type((K4 * 13) / K4, K2 + 4)));
-    pub typedef unsigned long long u64m13x7 __attribute__((matrix_type(13, 7)));
-    typedef uint64_t u64m14x2 __attribute__((matrix_type(14, 2)));
-    pub typedef unsigned long long u64m14x6 __attribute__((matrix_type(14, 6)));
-    typedef u64 u64m14x11 __attribute__((matrix_type(22 - K8, 13 - K2)));
-    typedef u64 u64m15x1 __attribute__((matrix_type(K3 + 12, 0 + 1)));
-    typedef u64 u64m15x3 __attribute__((matrix_type(15, 3)));
-    typedef uint64_t u64m16x6 __attribute__((matrix_type(16, 6)));
-    typedef f32 f32m1x1 __attribute__((matrix_type(3 - K2, 9 - K8)));
-    typedef f32 f32m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
-    pub typedef f32 f32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef unsigned long long u64m7x12 __attribute__((matrix_type(7, 12)));
+    pub(crate) typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
+    typedef uint64_t u64m8x5 __attribute__((matrix_type(8, 5)));
+    typedef u64 u64m8x6 __attribute__((matrix_type(7 + 1, (K3 * 6) / K3)));
+    pub typedef u64 u64m8x7 __attribute__((matrix_type((K3 * 8) / K3, (K2 * 7) / K2)));
+    typedef u64 u64m12x4 __attribute__((matrix_type(12, 4)));
+    typedef unsigned long long u64m13x2 __attribute__((matrix_type(13, 2)));
+    typedef unsigned long long u64m13x6 __attribute__((matrix_type(13, 6)));
+    typedef uint64_t u64m13x7 __attribute__((matrix_type(15 - K2, 11 - K4)));
+    pub(crate) typedef unsigned long u64m14x11 __attribute__((matrix_type(K2 + 12, 14 - K3)));
+    typedef uint64_t u64m15x1 __attribute__((matrix_type(15, 1)));
+    pub typedef uint64_t u64m16x1 __attribute__((matrix_type(16, 1)));
+    pub typedef u64 u64m16x6 __attribute__((matrix_type(K3 + 13, 11 - K5)));
+    typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef f32 f32m1x3 __attribute__((matrix_type(1, 3)));
+    pub typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
     typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef float f32m1x7 __attribute__((matrix_type(1, 7)));
-    typedef float f32m1x8 __attribute__((matrix_type((K2 * 1) / K2, K8)));
-    pub(crate) typedef float f32m1x11 __attribute__((matrix_type(1, 11)));
-    pub typedef f32 f32m1x14 __attribute__((matrix_type(1, 14)));
-    pub(crate) typedef float f32m1x16 __attribute__((matrix_type(1, 16)));
-    typedef float f32m2x2 __attribute__((matrix_type(2, 2)));
-    pub typedef f32 f32m2x3 __attribute__((matrix_type(2, 3)));
-    pub(crate) typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
-    pub typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef f32 f32m2x6 __attribute__((matrix_type(2, 6)));
-    pub(crate) typedef float f32m2x8 __attribute__((matrix_type(2, 8)));
-    pub typedef f32 f32m2x9 __attribute__((matrix_type(2, 9)));
+    pub typedef float f32m1x7 __attribute__((matrix_type((K2 * 1) / K2, (K4 * 7) / K4)));
+    typedef float f32m1x11 __attribute__((matrix_type(1, 11)));
+    pub typedef float f32m1x14 __attribute__((matrix_type(1, 14)));
+    typedef f32 f32m1x16 __attribute__((matrix_type(1, 16)));
+    typedef f32 f32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef f32 f32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef f32 f32m2x5 __attribute__((matrix_type(2, 5)));
+    pub typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
+    typedef f32 f32m2x8 __attribute__((matrix_type(2, 8)));
+    typedef float f32m2x9 __attribute__((matrix_type(2, 9)));
     typedef float f32m2x10 __attribute__((matrix_type(2, 10)));
     pub typedef f32 f32m2x14 __attribute__((matrix_type(2, 14)));
-    pub typedef f32 f32m3x1 __attribute__((matrix_type(3, 1)));
-    pub typedef float f32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef float f32m3x3 __attribute__((matrix_type(3, 3)));
-    typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef f32 f32m3x5 __attribute__((matrix_type(8 - K5, 4 + 1)));
-    pub(crate) typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
-    typedef float f32m3x13 __attribute__((matrix_type(3, 13)));
-    typedef float f32m3x14 __attribute__((matrix_type(3, 14)));
-    pub(crate) typedef f32 f32m4x6 __attribute__((matrix_type(4, 6)));
+    typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef f32 f32m3x2 __attribute__((matrix_type(3, 2)));
+    typedef f32 f32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef f32 f32m3x6 __attribute__((matrix_type(8 - K5, K2 * 3)));
+    typedef f32 f32m3x7 __attribute__((matrix_type(3, 7)));
+    typedef float f32m3x8 __attribute__((matrix_type(3, 8)));
+    pub typedef f32 f32m3x13 __attribute__((matrix_type(3, 13)));
+    pub(crate) typedef float f32m3x14 __attribute__((matrix_type(3, 14)));
+    typedef float f32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
+    pub typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef f32 f32m4x4 __attribute__((matrix_type(4, 4)));
+    pub typedef f32 f32m4x6 __attribute__((matrix_type(4, 6)));
     typedef f32 f32m4x7 __attribute__((matrix_type(4, 7)));
-    pub(crate) typedef f32 f32m4x8 __attribute__((matrix_type(4, 8)));
+    typedef f32 f32m4x8 __attribute__((matrix_type(4, 8)));
     typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
-    pub(crate) typedef f32 f32m5x5 __attribute__((matrix_type(5, 5)));
+    pub(crate) typedef f32 f32m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef float f32m5x5 __attribute__((matrix_type(5, 5)));
     typedef float f32m5x7 __attribute__((matrix_type(5, 7)));
-    pub(crate) typedef f32 f32m6x1 __attribute__((matrix_type(6, 1)));
-    pub(crate) typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
+    typedef float f32m6x1 __attribute__((matrix_type(6, 1)));
+    pub typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
     typedef f32 f32m6x3 __attribute__((matrix_type(6, 3)));
     pub(crate) typedef f32 f32m6x6 __attribute__((matrix_type(6, 6)));
-    typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
-    typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
-    pub(crate) typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
-    typedef f32 f32m7x5 __attribute__((matrix_type(7, 5)));
-    typedef float f32m7x6 __attribute__((matrix_type(7, 6)));
-    typedef f32 f32m7x13 __attribute__((matrix_type(6 + 1, 16 - K3)));
-    pub typedef f32 f32m8x1 __attribute__((matrix_type(8, 1)));
-    pub(crate) typedef f32 f32m8x3 __attribute__((matrix_type(8, 3)));
-    typedef f32 f32m8x4 __attribute__((matrix_type(8, 4)));
-    typedef f32 f32m9x1 __attribute__((matrix_type(9, 1)));
-    pub(crate) typedef f32 f32m11x3 __attribute__((matrix_type(11, 3)));
-    typedef float f32m12x3 __attribute__((matrix_type(12, 3)));
-    typedef float f32m12x8 __attribute__((matrix_type(12, 8)));
-    pub typedef f32 f32m13x4 __attribute__((matrix_type(13, 4)));
-    typedef f32 f32m14x2 __attribute__((matrix_type(14, 2)));
-    pub typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
-    pub typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef f64 f64m1x3 __attribute__((matrix_type(1, 3)));
-    pub typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef f64 f64m1x5 __attribute__((matrix_type(1, 5)));
-    typedef f64 f64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef double f64m1x14 __attribute__((matrix_type(1, 14)));
-    typedef f64 f64m1x15 __attribute__((matrix_type((K5 * 1) / K5, K4 + 11)));
-    typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef f64 f64m2x2 __attribute__((matrix_type((K8 * 2) / K8, 1 + 1)));
-    pub typedef f64 f64m2x3 __attribute__((matrix_type(K2, (K8 * 3) / K8)));
-    typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef double f64m2x6 __attribute__((matrix_type(2, 6)));
-    pub(crate) typedef f64 f64m2x7 __attribute__((matrix_type(7 - K5, (K3 * 7) / K3)));
+    pub typedef f32 f32m7x2 __attribute__((matrix_type(6 + 1, K2)));
+    typedef f32 f32m7x3 __attribute__((matrix_type(7, 3)));
+    typedef float f32m7x5 __attribute__((matrix_type(7, 5)));
+    pub(crate) typedef f32 f32m7x6 __attribute__((matrix_type(7, 6)));
+    typedef f32 f32m7x13 __attribute__((matrix_type(7, 13)));
+    pub(crate) typedef f32 f32m8x4 __attribute__((matrix_type(8, 4)));
+    typedef float f32m9x1 __attribute__((matrix_type(9, 1)));
+    typedef f32 f32m10x1 __attribute__((matrix_type(10, 1)));
+    typedef f32 f32m11x3 __attribute__((matrix_type(11, 3)));
+    typedef f32 f32m12x3 __attribute__((matrix_type(12, 3)));
+    typedef f32 f32m13x4 __attribute__((matrix_type(13, 4)));
+    pub typedef float f32m14x2 __attribute__((matrix_type(14, 2)));
+    typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef f64 f64m1x2 __attribute__((matrix_type(1, 2)));
+    pub typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef f64 f64m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef double f64m1x6 __attribute__((matrix_type((K5 * 1) / K5, (K3 * 6) / K3)));
+    pub(crate) typedef f64 f64m1x14 __attribute__((matrix_type(1, 14)));
+    pub(crate) typedef f64 f64m1x15 __attribute__((matrix_type((K3 * 1) / K3, 14 + 1)));
+    typedef double f64m2x1 __attribute__((matrix_type(K2, 4 - K3)));
+    typedef f64 f64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef double f64m2x4 __attribute__((matrix_type(7 - K5, 7 - K3)));
+    pub typedef f64 f64m2x6 __attribute__((matrix_type(2, 6)));
+    pub(crate) typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
+    typedef f64 f64m2x14 __attribute__((matrix_type(10 - K8, (K4 * 14) / K4)));
     pub typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef f64 f64m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef f64 f64m3x4 __attribute__((matrix_type((K8 * 3) / K8, K2 * 2)));
-    pub(crate) typedef f64 f64m3x6 __attribute__((matrix_type(3, 6)));
-    typedef double f64m3x8 __attribute__((matrix_type(3, 8)));
-    typedef double f64m3x15 __attribute__((matrix_type(3, 15)));
-    pub(crate) typedef f64 f64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef f64 f64m3x14 __attribute__((matrix_type(3, 14)));
+    pub typedef f64 f64m3x15 __attribute__((matrix_type(3, 15)));
+    pub typedef double f64m4x1 __attribute__((matrix_type(4, 1)));
     typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef f64 f64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef double f64m4x6 __attribute__((matrix_type(K4, (K4 * 6) / K4)));
-    typedef f64 f64m4x7 __attribute__((matrix_type(4, 7)));
+    typedef f64 f64m4x3 __attribute__((matrix_type(K4, 6 - K3)));
+    typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
+    typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
     typedef f64 f64m4x15 __attribute__((matrix_type(4, 15)));
-    pub(crate) typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef f64 f64m5x2 __attribute__((matrix_type(5, 2)));
-    typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
-    pub typedef double f64m5x5 __attribute__((matrix_type(5, 5)));
-    typedef f64 f64m5x7 __attribute__((matrix_type(5, 7)));
-    pub typedef double f64m5x15 __attribute__((matrix_type(5, 15)));
-    pub(crate) typedef f64 f64m6x1 __attribute__((matrix_type(6, 1)));
-    typedef f64 f64m6x2 __attribute__((matrix_type(6, 2)));
-    pub typedef f64 f64m6x4 __attribute__((matrix_type(6, 4)));
-    pub(crate) typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
-    pub(crate) typedef double f64m6x9 __attribute__((matrix_type(6, 9)));
-    typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
+    pub typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
+    typedef f64 f64m5x3 __attribute__((matrix_type(5, 3)));
+    typedef double f64m5x5 __attribute__((matrix_type(5, 5)));
+    pub(crate) typedef double f64m5x7 __attribute__((matrix_type(5, 7)));
+    typedef double f64m5x15 __attribute__((matrix_type(5, 15)));
+    typedef f64 f64m6x1 __attribute__((matrix_type(6, 1)));
+    typedef f64 f64m6x4 __attribute__((matrix_type(6, 4)));
+    typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
+    typedef double f64m6x8 __attribute__((matrix_type(6, 8)));
+    typedef f64 f64m6x9 __attribute__((matrix_type(6, 9)));
+    typedef f64 f64m7x1 __attribute__((matrix_type(7, 1)));
     pub(crate) typedef f64 f64m7x4 __attribute__((matrix_type(7, 4)));
-    pub typedef f64 f64m7x6 __attribute__((matrix_type(7, 6)));
-    pub(crate) typedef f64 f64m8x2 __attribute__((matrix_type(8, 2)));
+    typedef f64 f64m8x2 __attribute__((matrix_type(8, 2)));
     typedef f64 f64m8x3 __attribute__((matrix_type(8, 3)));
-    typedef f64 f64m8x4 __attribute__((matrix_type(8, 4)));
-    typedef f64 f64m8x9 __attribute__((matrix_type(8, 9)));
-    typedef double f64m8x15 __attribute__((matrix_type(K4 + 4, 23 - K8)));
-    typedef f64 f64m9x3 __attribute__((matrix_type(9, 3)));
-    typedef f64 f64m9x4 __attribute__((matrix_type(9, 4)));
-    pub typedef double f64m10x10 __attribute__((matrix_type(K2 + 8, (K4 * 10) / K4)));
-    pub(crate) typedef f64 f64m13x1 __attribute__((matrix_type(13, 1)));
-    typedef f64 f64m13x8 __attribute__((matrix_type(12 + 1, 10 - K2)));
-    typedef double f64m15x1 __attribute__((matrix_type(15, 1)));
-    typedef f64 f64m15x3 __attribute__((matrix_type(15, 3)));
+    typedef double f64m8x9 __attribute__((matrix_type(8, 9)));
+    typedef f64 f64m10x10 __attribute__((matrix_type(10, 10)));
+    typedef f64 f64m13x1 __attribute__((matrix_type(17 - K4, 6 - K5)));
+    typedef f64 f64m13x8 __attribute__((matrix_type(13, 8)));
     typedef f64 f64m15x16 __attribute__((matrix_type(15, 16)));
-    pub typedef i8 i8m2x2_b __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef char i8m2x4_b __attribute__((matrix_type(2, 4)));
-    typedef char i8m2x7_b __attribute__((matrix_type((K2 * 2) / K2, K2 + 5)));
-    pub(crate) typedef i8 i8m3x3_b __attribute__((matrix_type(3, 3)));
-    pub(crate) typedef i8 i8m3x4_b __attribute__((matrix_type(3, 4)));
-    pub typedef int8_t i8m3x7_b __attribute__((matrix_type(3, 7)));
+    typedef signed char i8m2x2_b __attribute__((matrix_type(K2, 10 - K8)));
+    pub typedef char i8m2x4_b __attribute__((matrix_type(2, 4)));
+    typedef signed char i8m2x7_b __attribute__((matrix_type(1 + 1, (K4 * 7) / K4)));
+    pub typedef i8 i8m3x3_b __attribute__((matrix_type(3, 3)));
+    typedef char i8m3x4_b __attribute__((matrix_type(3, 4)));
+    typedef char i8m3x7_b __attribute__((matrix_type(3, 7)));
     typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef signed char i8m4x3_b __attribute__((matrix_type(4, 3)));
-    typedef int8_t i8m7x2_b __attribute__((matrix_type(7, 2)));
-    pub typedef i8 i8m8x3_b __attribute__((matrix_type(8, 3)));
+    typedef char i8m7x2_b __attribute__((matrix_type(7, 2)));
+    typedef char i8m8x3_b __attribute__((matrix_type(K8, 6 - K3)));
     typedef char i8m14x2_b __attribute__((matrix_type(14, 2)));
-    typedef signed char i8m14x7_b __attribute__((matrix_type(14, 7)));
-    typedef short i16m2x1_b __attribute__((matrix_type(2, 1)));
-    pub typedef short i16m3x4_b __attribute__((matrix_type(3, 4)));
+    typedef i8 i8m14x7_b __attribute__((matrix_type(14, 7)));
+    typedef i16 i16m2x1_b __attribute__((matrix_type(2, 1)));
+    pub typedef int16_t i16m3x4_b __attribute__((matrix_type(3, 4)));
+    pub typedef short i16m3x8_b __attribute__((matrix_type(3, 8)));
+    pub(crate) typedef int16_t i16m4x2_b __attribute__((matrix_type(4, 2)));
     pub typedef short i16m5x8_b __attribute__((matrix_type(5, 8)));
-    pub typedef i16 i16m6x5_b __attribute__((matrix_type(11 - K5, (K2 * 5) / K2)));
+    typedef i16 i16m6x5_b __attribute__((matrix_type(6, 5)));
     typedef short i16m6x6_b __attribute__((matrix_type(6, 6)));
-    pub typedef int16_t i16m12x11_b __attribute__((matrix_type(12, 11)));
-    typedef int32_t i32m1x8_b __attribute__((matrix_type(1, 8)));
-    pub typedef int32_t i32m2x4_b __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef i32 i32m2x5_b __attribute__((matrix_type(2, 5)));
-    typedef i32 i32m3x4_b __attribute__((matrix_type(3, 4)));
-    typedef i32 i32m3x6_b __attribute__((matrix_type(3, 6)));
-    typedef i32 i32m3x13_b __attribute__((matrix_type(3, 13)));
-    pub(crate) typedef i32 i32m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef i32 i32m4x4_b __attribute__((matrix_type(4, 4)));
+    typedef i16 i16m8x2_b __attribute__((matrix_type(8, 2)));
+    typedef i16 i16m12x11_b __attribute__((matrix_type(12, 11)));
+    typedef short i16m16x1_b __attribute__((matrix_type(16, 1)));
+    typedef int32_t i32m1x2_b __attribute__((matrix_type(6 - K5, (K2 * 2) / K2)));
+    pub(crate) typedef int32_t i32m2x4_b __attribute__((matrix_type(2, 4)));
+    pub typedef int i32m2x5_b __attribute__((matrix_type(2, 5)));
+    pub typedef int i32m3x2_b __attribute__((matrix_type(3, 2)));
+    pub(crate) typedef int32_t i32m3x4_b __attribute__((matrix_type(3, 4)));
+    pub typedef i32 i32m3x6_b __attribute__((matrix_type(3, 6)));
+    typedef i32 i32m4x1_b __attribute__((matrix_type(4, 1)));
+    pub typedef int32_t i32m4x4_b __attribute__((matrix_type(4, 4)));
     typedef int i32m6x1_b __attribute__((matrix_type(6, 1)));
-    pub typedef int32_t i32m6x6_b __attribute__((matrix_type(6, 6)));
-    typedef int32_t i32m7x4_b __attribute__((matrix_type(7, 4)));
-    pub(crate) typedef int32_t i32m14x1_b __attribute__((matrix_type(14, 1)));
-    typedef int32_t i32m14x2_b __attribute__((matrix_type(14, 2)));
+    typedef int i32m6x6_b __attribute__((matrix_type(6, 6)));
+    pub typedef i32 i32m7x4_b __attribute__((matrix_type(7, 4)));
+    typedef int i32m14x1_b __attribute__((matrix_type(14, 1)));
+    pub(crate) typedef i32 i32m14x2_b __attribute__((matrix_type(14, 2)));
     typedef long i64m1x2_b __attribute__((matrix_type(1, 2)));
-    typedef int64_t i64m1x6_b __attribute__((matrix_type(4 - K3, K3 * 2)));
-    typedef long i64m1x11_b __attribute__((matrix_type(1, 11)));
-    pub(crate) typedef int64_t i64m2x1_b __attribute__((matrix_type(2, 1)));
-    pub typedef int64_t i64m2x7_b __attribute__((matrix_type(2, 7)));
-    typedef long i64m3x3_b __attribute__((matrix_type(3, 3)));
-    pub typedef int64_t i64m3x4_b __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef int64_t i64m5x3_b __attribute__((matrix_type(8 - K3, (K4 * 3) / K4)));
-    pub(crate) typedef i64 i64m5x5_b __attribute__((matrix_type(5, 5)));
-    pub typedef long long i64m8x3_b __attribute__((matrix_type(8, 3)));
-    typedef long long i64m12x3_b __attribute__((matrix_type(12, 3)));
-    typedef unsigned char u8m1x4_b __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef uint8_t u8m1x8_b __attribute__((matrix_type((K3 * 1) / K3, (K5 * 8) / K5)));
-    typedef uint8_t u8m2x2_b __attribute__((matrix_type(2, 2)));
-    typedef u8 u8m2x3_b __attribute__((matrix_type(2, 3)));
-    typedef unsigned char u8m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef u8 u8m4x1_b __attribute__((matrix_type(4, 1)));
+    typedef i64 i64m1x6_b __attribute__((matrix_type(1, 6)));
+    pub typedef i64 i64m1x11_b __attribute__((matrix_type(1, 11)));
+    typedef int64_t i64m2x7_b __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef int64_t i64m3x3_b __attribute__((matrix_type((K4 * 3) / K4, 7 - K4)));
+    pub(crate) typedef long i64m3x4_b __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef long long i64m4x4_b __attribute__((matrix_type(4, 4)));
+    typedef long i64m5x3_b __attribute__((matrix_type(5, 3)));
+    typedef long i64m8x3_b __attribute__((matrix_type(8, 3)));
+    pub typedef i64 i64m12x3_b __attribute__((matrix_type(12, 3)));
+    pub typedef unsigned char u8m1x4_b __attribute__((matrix_type(9 - K8, K4)));
+    typedef u8 u8m1x8_b __attribute__((matrix_type(1, 8)));
+    typedef unsigned char u8m2x2_b __attribute__((matrix_type(2, 2)));
+    pub typedef u8 u8m2x3_b __attribute__((matrix_type(2, 3)));
+    typedef uint8_t u8m3x2_b __attribute__((matrix_type(3, 2)));
+    typedef unsigned char u8m4x1_b __attribute__((matrix_type(K2 + 2, 0 + 1)));
+    typedef uint8_t u8m4x8_b __attribute__((matrix_type(4, 8)));
     typedef u8 u8m7x2_b __attribute__((matrix_type(7, 2)));
-    typedef uint8_t u8m7x4_b __attribute__((matrix_type(7, 4)));
-    pub(crate) typedef unsigned short u16m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef uint16_t u16m2x6_b __attribute__((matrix_type(2, 6)));
-    typedef uint16_t u16m2x8_b __attribute__((matrix_type(2, 8)));
-    typedef u16 u16m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef u16 u16m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef unsigned short u16m5x5_b __attribute__((matrix_type(5, 5)));
-    typedef u16 u16m6x1_b __attribute__((matrix_type(14 - K8, 9 - K8)));
-    pub(crate) typedef uint16_t u16m6x13_b __attribute__((matrix_type(6, 13)));
-    typedef u16 u16m10x1_b __attribute__((matrix_type(10, 1)));
-    typedef u32 u32m1x2_b __attribute__((matrix_type(1, 2)));
-    pub typedef u32 u32m2x8_b __attribute__((matrix_type((K3 * 2) / K3, 16 - K8)));
-    pub(crate) typedef unsigned u32m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef u32 u32m4x2_b __attribute__((matrix_type(4, 2)));
-    pub typedef u32 u32m8x4_b __attribute__((matrix_type(8, 4)));
+    pub typedef uint8_t u8m7x4_b __attribute__((matrix_type(7, 4)));
+    typedef uint16_t u16m1x16_b __attribute__((matrix_type(1, 16)));
+    typedef unsigned short u16m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef unsigned short u16m2x6_b __attribute__((matrix_type(2, 6)));
+    typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
+    typedef uint16_t u16m3x2_b __attribute__((matrix_type(3, 2)));
+    pub typedef unsigned short u16m4x1_b __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef unsigned short u16m5x5_b __attribute__((matrix_type(5, 5)));
+    typedef u16 u16m6x1_b __attribute__((matrix_type(6, 1)));
+    typedef uint16_t u16m6x13_b __attribute__((matrix_type(6, 13)));
+    pub(crate) typedef uint16_t u16m7x1_b __attribute__((matrix_type(K3 + 4, 9 - K8)));
+    pub(crate) typedef u16 u16m10x1_b __attribute__((matrix_type(10, 1)));
+    pub typedef u32 u32m1x2_b __attribute__((matrix_type(1, 2)));
+    typedef uint32_t u32m2x8_b __attribute__((matrix_type(2, 8)));
+    typedef u32 u32m4x1_b __attribute__((matrix_type(K4, 6 - K5)));
+    pub(crate) typedef u32 u32m4x2_b __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef unsigned int u32m8x4_b __attribute__((matrix_type(8, 4)));
     typedef unsigned int u32m11x1_b __attribute__((matrix_type(11, 1)));
-    pub typedef unsigned long long u64m1x14_b __attribute__((matrix_type((K8 * 1) / K8, 18 - K4)));
-    pub typedef unsigned long u64m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef uint64_t u64m2x8_b __attribute__((matrix_type(2, 8)));
-    typedef uint64_t u64m5x4_b __attribute__((matrix_type(5, 4)));
-    typedef u64 u64m6x3_b __attribute__((matrix_type(6, 3)));
-    pub typedef unsigned long long u64m14x6_b __attribute__((matrix_type(14, 6)));
-    typedef f32 f32m1x7_b __attribute__((matrix_type((K3 * 1) / K3, 6 + 1)));
-    typedef f32 f32m1x8_b __attribute__((matrix_type(1, 8)));
+    pub typedef u32 u32m13x2_b __attribute__((matrix_type(13, 2)));
+    typedef uint64_t u64m1x1_b __attribute__((matrix_type((K8 * 1) / K8, (K3 * 1) / K3)));
+    typedef unsigned long long u64m1x14_b __attribute__((matrix_type(1, 14)));
+    typedef u64 u64m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef u64 u64m5x4_b __attribute__((matrix_type(5, 4)));
+    pub(crate) typedef unsigned long long u64m5x8_b __attribute__((matrix_type(5, 8)));
+    typedef unsigned long u64m6x3_b __attribute__((matrix_type(6, 3)));
+    typedef u64 u64m16x1_b __attribute__((matrix_type(K4 * 4, (K4 * 1) / K4)));
+    typedef f32 f32m1x7_b __attribute__((matrix_type(1, 7)));
     typedef f32 f32m1x11_b __attribute__((matrix_type(1, 11)));
     typedef f32 f32m2x5_b __attribute__((matrix_type(2, 5)));
-    pub typedef f32 f32m2x9_b __attribute__((matrix_type(2, 9)));
-    pub(crate) typedef f32 f32m3x3_b __attribute__((matrix_type(3, 3)));
+    typedef float f32m2x9_b __attribute__((matrix_type(2, 9)));
     typedef float f32m3x6_b __attribute__((matrix_type(3, 6)));
+    pub typedef f32 f32m3x7_b __attribute__((matrix_type(3, 7)));
     typedef float f32m3x13_b __attribute__((matrix_type(3, 13)));
-    typedef float f32m4x6_b __attribute__((matrix_type(4, 6)));
+    typedef f32 f32m4x6_b __attribute__((matrix_type(4, 6)));
     typedef float f32m5x1_b __attribute__((matrix_type(4 + 1, 6 - K5)));
-    typedef float f32m7x6_b __attribute__((matrix_type((K4 * 7) / K4, K2 * 3)));
-    pub(crate) typedef f32 f32m8x4_b __attribute__((matrix_type(K2 * 4, 7 - K3)));
-    typedef f32 f32m13x4_b __attribute__((matrix_type(13, 4)));
-    typedef double f64m1x5_b __attribute__((matrix_type(1, 5)));
-    typedef f64 f64m1x6_b __attribute__((matrix_type(1, 6)));
-    typedef f64 f64m2x2_b __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef float f32m13x4_b __attribute__((matrix_type(17 - K4, 8 - K4)));
+    typedef double f64m1x6_b __attribute__((matrix_type(5 - K4, 14 - K8)));
+    typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
     pub typedef f64 f64m2x3_b __attribute__((matrix_type(2, 3)));
-    typedef f64 f64m2x4_b __attribute__((matrix_type(2, 4)));
-    typedef double f64m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
-    pub typedef f64 f64m4x15_b __attribute__((matrix_type(4, 15)));
-    pub(crate) typedef double f64m5x2_b __attribute__((matrix_type(5, 2)));
-    typedef double f64m5x5_b __attribute__((matrix_type(5, 5)));
-    pub(crate) typedef f64 f64m8x2_b __attribute__((matrix_type(K5 + 3, (K3 * 2) / K3)));
-    pub typedef f64 f64m8x3_b __attribute__((matrix_type(8, 3)));
-    pub(crate) typedef double f64m9x3_b __attribute__((matrix_type(9, 3)));
-    typedef double f64m13x8_b __attribute__((matrix_type(13, 8)));
+    typedef double f64m2x4_b __attribute__((matrix_type(2, 4)));
+    typedef f64 f64m4x1_b __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
+    typedef double f64m4x15_b __attribute__((matrix_type(4, 15)));
+    pub typedef f64 f64m5x2_b __attribute__((matrix_type(5, 2)));
+    pub(crate) typedef double f64m5x5_b __attribute__((matrix_type(5, 5)));
+    pub(crate) typedef f64 f64m8x2_b __attribute__((matrix_type(8, 2)));
+    pub(crate) typedef f64 f64m13x8_b __attribute__((matrix_type(13, 8)));
 
     #[inline(never)]
     pub fn m000(src0: &[u64], a0: u64m12x4, s0: u32, a1: u64m1x4, dst0: &mut [u64], a2: u16m2x6, a3: u16m2x6, a4: u16m2x6, n0: usize, dst1: &mut [u16], a5: u64m2x6, z0: u32m2x3, z1: u32m5x5) -> u64m2x6 {
@@ -1012,12 +1007,11 @@ matrix! {
         __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, (K5 * 2) / K5, 5 - K2))
     }
 
-    /// Kernel `k0165` of the oracle corpus.
-    pub fn m055(a0: Matrix<f32, 1, 4>, a1: f32m1x4, n0: usize, src0: &[f32], n1: usize, dst0: &mut [f32], a2: f32m1x8_b, s0: u16, a3: f32m8x4_b) -> f32m1x4 {
+    pub fn m055(a0: Matrix<f32, 1, 4>, a1: f32m1x4, n0: usize, src0: &[f32], n1: usize, dst0: &mut [f32], a2: u16m7x1_b, s0: i32, s1: i32, a3: u16m1x16_b, a4: u16m16x1) -> u16m7x1 {
         __builtin_matrix_column_major_store(__builtin_matrix_add(a0, a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-        let t0 = __builtin_matrix_scalar_multiply(a1, 1.0000000596046448);
-        let bad = a1[0 + 1][0]; // M055
-        __builtin_matrix_add(a2, a2) * s0 * a3
+        let t0 = a1 * 2.7;
+        let bad = a2[6 + 1][0]; // M055
+        return (-1 - a2) * (s0 - s1) * a3 * a4;
     }
 
     /// Kernel `k0224` of the oracle corpus.
@@ -1123,113 +1117,101 @@ matrix! {
         __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 13, 10) as f32m7x13, 2, (K5 * 1) / K5, s0) * __builtin_matrix_transpose(a0) - (a1 + s1)
     }
 
-    pub fn m068(a0: Matrix<f64, 1, 1>, s0: i8, i0: u32, s1: u16, s2: f64, a1: u8m1x1, a2: u8m1x4, a3: u8m1x4, a4: f64m4x6, s3: i32, src0: &[f64], dst0: &mut [f64], a5: f32m3x3_b, a6: f64m8x4, src1: &[f64], a7: f64m7x6, src2: &[f64], a8: f64m6x2, src3: &[f32], a9: i16m5x1, src4: &[i16], src5: &[i16], a10: f32m7x6_b, a11: i16m7x6, n0: usize, src6: &[i16], s4: i8, z0: &mut [f64]) -> i16m5x3 {
-        __builtin_matrix_column_major_store((s2 - __builtin_matrix_insert(__builtin_matrix_insert(a0, 0, 0, 0.1) - s0, 0, i0, s1)) * (__builtin_matrix_sub(a1 * a2, a3 - a3) as f64m1x4 * ((a4 + s3) * __builtin_matrix_column_major_load(src0, K4 + 2, 6 - K4, 6))), dst0, 4);
-        let mut t0 = a5 + a5;
-        t0 *= 18u32;
-        let t1: f64m4x6 = __builtin_matrix_transpose(a6) * __builtin_matrix_multiply(__builtin_matrix_column_major_load(src1, 8, 7, K3 + 8), a7) * ((__builtin_matrix_column_load(src2, 6, 2, 9) + a8) * (f64m2x6) __builtin_matrix_column_major_load(src3, 2, 6, 2));
-        __builtin_matrix_column_major_store(a8, z0, 2); // M068
-        __builtin_matrix_multiply(__builtin_matrix_multiply(a9 * __builtin_matrix_column_major_load(src4, 1, 13 - K5, 4), __builtin_matrix_column_major_load(src5, K2 + 6, 7, 11)) * (a10 as i16m7x6 + a11), __builtin_matrix_column_major_load(src6, 6, (K2 * 3) / K2, n0)) + s4
+    pub fn m068(a0: u64m2x2, dst0: &mut [u64], i0: u16, z0: f32m2x3, z1: &mut [u32]) -> u64 {
+        __builtin_matrix_column_store(a0 * a0 - a0, dst0, 3);
+        __builtin_matrix_column_major_store(z0, z1, 2); // M068
+        a0[0 + 1][i0]
     }
 
-    pub fn m069(a0: u64m1x15, i0: u8, s0: u16, z0: &mut [u16]) -> u64m1x15 {
+    pub fn m069(a0: u64m1x15, i0: u8, s0: u16, z0: &[u64]) -> u64m1x15 {
         __builtin_matrix_column_major_store(a0, z0, 1); // M069
         __builtin_matrix_insert(a0, i0, 10, s0)
     }
 
+    /// Kernel `k0125` of the oracle corpus.
+    pub fn m070(a0: u16m2x9, dst0: &mut [u16], a1: Matrix<u16, 2, 9>, s0: f64, a2: i8m4x8, a3: i8m4x8, n0: usize, src0: &[i8], a4: i8m16x2, a5: i8m4x16, z0: &[f32]) -> i8m4x16 {
+        __builtin_matrix_column_major_store(a0 + a0, dst0, K2 * 2);
+        let mut t0: u16m2x9 = a0 - a1;
+        t0 -= s0;
+        let bad = __builtin_matrix_column_major_load(z0, 1, 1048576, 1); // M070
+        return __builtin_matrix_multiply((a2 + a3) * __builtin_matrix_column_major_load(src0, 8, (K4 * 2) / K4, n0), __builtin_matrix_transpose(a4)) - a5;
+    }
+
+    pub fn m071(a0: f32m4x3, dst0: &mut [i64], src0: &[i8], a1: i8m3x4, a2: i8m3x4, a3: i8m4x8, a4: i8m8x4, a5: i8m8x4, a6: i8m8x4, z0: &[u8], z1: usize) -> i8m8x4 {
+        __builtin_matrix_column_major_store((a0[2][1] - a0) as i64m4x3, dst0, (K4 * 5) / K4);
+        let mut t0: i8m3x4 = __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 3, 4, K2 + 1), a1) - __builtin_matrix_insert(a2, 2, 2, 119);
+        t0 *= __builtin_matrix_multiply(a3 * (a4 - a5), a3 * a6);
+        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M071
+        a5
+    }
+
     #[allow(unused_variables)]
-    pub fn m070(src0: &[f32], a0: f32m7x4, a1: f32m7x4, a2: Matrix<f32, 7, 4>, s0: i16, s1: i16, s2: u32, a3: f32m7x4, s3: i8, a4: u64m14x2, a5: u64m2x8_b, src1: &[u64], a6: u64m7x4, i0: u8, a7: u64m4x2, n0: usize, src2: &[u64], z0: &[f32]) -> u64m7x9 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, K4 + 3, 4, K4 + 5) - a0 + a1 + __builtin_matrix_insert(a0 - a2, 0, 3, s0 - s1);
-        t0 -= s2 as i32;
-        let t1: f32m7x4 = __builtin_matrix_insert(a3 + s3 as i32, 4, 1, a1[6][0]);
-        let t2: u64m14x6_b = a4 * a5 * __builtin_matrix_column_load(src1, 8, 6, 11);
-        __builtin_matrix_column_major_store(a1, z0, 7); // M070
-        __builtin_matrix_insert(a6, i0, 1, 3) * (a7 * __builtin_matrix_column_major_load(src2, 2, 9, n0))
+    pub fn m072(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, i0: u8, i1: u8, a3: f32m1x2, n0: usize, src0: &[f32], src1: &[f32], z0: i64) -> f32m6x2 {
+        let mut t0 = __builtin_matrix_transpose((a0 + s0) * a1);
+        t0 *= s1;
+        let bad = __builtin_matrix_transpose(z0); // M072
+        return (__builtin_matrix_insert(a2, 4, 0, 1.0000000596046448) - a0[i0][i1]) * a3 + (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 2, n0), 0, 1, -1.5) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
     }
 
-    /// Kernel `k0133` of the oracle corpus.
-    pub fn m071(a0: u64m4x8, i0: u16, src0: &[i64], i1: i64, s0: u64, a1: Matrix<i8, 4, 8>, z0: &[f64]) -> u64m8x4 {
-        let mut t0: Matrix<u64, 8, 4> = __builtin_matrix_transpose(a0);
-        if i0 < 4 { t0 -= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, K2 + 2, 8, 6) as u64m4x8); }
-        if i1 < 1 { t0[K4 + 3][0] = __builtin_matrix_extract(t0, 3, 2); }
-        let bad = __builtin_matrix_column_major_load(z0, 1, 1048576, 1); // M071
-        __builtin_matrix_transpose(a1 as u64m4x8)
-    }
-
-    /// Kernel `k0081` of the oracle corpus.
-    #[inline(never)]
-    pub fn m072(a0: i32m16x4, a1: i32m4x5, i0: i64, i1: i32, a2: f64m3x8, a3: f64m8x3_b, a4: f64m8x15, a5: f64m8x15, a6: Matrix<f64, 15, 1>, a7: f64m1x4, s0: u8, a8: Matrix<f64, 4, 3>, a9: f64m8x3, src0: &[u8], s1: u16, src1: &[u8], src2: &[u8], src3: &[i8], src4: &[i8], i2: usize, i3: u32, z0: &[u64], z1: usize) -> f64m15x1 {
-        let mut t0: i32m16x5 = __builtin_matrix_scalar_multiply((a0 + a0) * a1, 5);
-        for l0 in 0..5 { t0[0][l0] = a0[i1][0]; }
-        let t1 = __builtin_matrix_transpose(a2) + (a3 + a3) + (__builtin_matrix_multiply((a4 - a5) * a6, (a7 + s0) * a8) - (a9 + a9 + 2.75f32));
-        let t2 = (__builtin_matrix_column_major_load(src0, 3, 2, 5) + s1) * (__builtin_matrix_column_major_load(src1, 2, 2, 9 - K5) * __builtin_matrix_column_major_load(src2, 2, 7, 5));
-        let bad = __builtin_matrix_column_major_load(z0, 2, z1, 2); // M072
-        __builtin_matrix_insert((f64m15x1) (__builtin_matrix_column_major_load(src3, 15, 1, 16) - __builtin_matrix_column_load(src4, K3 * 5, 1, 18)), i2, 0, a4[i3][5])
+    pub fn m073(n0: usize, src0: &[i64], a0: f64m4x3, n1: usize, src1: &[i64], z0: i64m2x4) -> i64m4x3 {
+        let bad = __builtin_matrix_transpose(z0, z0); // M073
+        __builtin_matrix_add(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 4, n0)), a0 as i64m4x3) + __builtin_matrix_column_major_load(src1, 4, 3, n1)
     }
 
     /// Kernel `k0264` of the oracle corpus.
-    pub fn m073(a0: i32m5x3, i0: i32, a1: i32m3x4, s0: f32, s1: f64, a2: f32m5x5, s2: i8, a3: f32m5x1_b, a4: f32m5x1, src0: &[f32], src1: &[f64], a5: f64m8x2_b, s3: i64, src2: &[f64], dst0: &mut [f64], z0: u16) {
+    pub fn m074(a0: i32m5x3, i0: i32, a1: i32m3x4, s0: f32, s1: f64, a2: f32m5x5, s2: i8, a3: f32m5x1_b, a4: f32m5x1, src0: &[f32], src1: &[f64], a5: f64m8x2_b, s3: i64, src2: &[f64], dst0: &mut [f64], z0: u16, z1: &mut [u16]) {
         let mut t0 = __builtin_matrix_insert(a0, 3, i0, 5u32) * (a1 - s0);
         for l0 in 0..5 { t0[l0][1] = -0x8; }
         let mut t1: f32m5x5 = (a2 + s2) as f32m5x5 + __builtin_matrix_insert((a3 - a4) * __builtin_matrix_column_load(src0, 1, K2 + 3, 2), 2, 3, 7u32);
         t1[2][2] *= a2[2][1];
         __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src1, 8, 2, 9) - a5) / s3 * __builtin_matrix_column_major_load(src2, 2, 3, 5), dst0, 11);
-        let bad = __builtin_matrix_transpose(z0); // M073
-    }
-
-    /// Kernel `k0072` of the oracle corpus.
-    pub fn m074(a0: Matrix<f32, 12, 8>, a1: Matrix<f32, 8, 3>, z0: f64, z1: &mut [f64]) -> f32m12x3 {
         __builtin_matrix_column_major_store(z0, z1, 1); // M074
-        a0 * a1
     }
 
-    /// Kernel `k0133` of the oracle corpus.
-    pub fn m075(a0: u64m4x8, i0: u16, src0: &[i64], i1: i64, s0: u64, a1: Matrix<i8, 4, 8>) -> u64m8x4 {
-        let mut t0: Matrix<u64, 8, 4> = __builtin_matrix_transpose(a0);
-        if i0 < 4 { t0 -= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, K2 + 2, 8, 6) as u64m4x8); }
-        if i1 < 1 { t0[K4 + 3][0] = __builtin_matrix_extract(t0, 3, 2); }
-        let bad = a0 - 0.5; // M075
-        __builtin_matrix_transpose(a1 as u64m4x8)
+    typedef f64 bad_m075 __attribute__((matrix_type(3, 0))); // M075
+
+    /// Kernel `k0212` of the oracle corpus.
+    pub fn m076(a0: u32m6x8, n0: usize, src0: &[u32], a1: u32m13x2_b, s0: i64, s1: i64, i0: u8, s2: u16, a2: Matrix<u32, 8, 2>, dst0: &mut [u32], i1: i64, a3: i16m8x5, s3: i8, i2: u32, i3: u8, i4: u8, a4: u32m5x2, a5: u32m5x2, a6: u16m5x2, z0: u32m3x3, z1: u32m3x3) -> u32m8x2 {
+        let mut t0: Matrix<u32, 6, 8> = a0 + a0;
+        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_transpose(__builtin_matrix_column_load(src0, 13, 6, n0)) * a1, 7 - K4, 0, s0 - s1), i0, 1, s2) * __builtin_matrix_transpose(a2), dst0, 7);
+        t0[i1][6] = a0[5][2];
+        let bad: u16m3x3 = z0 * z1; // M076
+        __builtin_matrix_insert(__builtin_matrix_insert(a3, 2, 0, s3) as u32m8x5, i2, i3, a3[i4][0]) * (a4 - a5 + a6 as u32m5x2)
     }
 
-    typedef i64 bad_m076 __attribute__((matrix_type(1048576, 2))); // M076
-
-    pub fn m077(a0: u16m11x11, dst0: &mut [u64], src0: &[u16], a1: u16m1x11, src1: &[u8], z0: f64m5x5, z1: f64m5x5) -> u8m5x2 {
-        __builtin_matrix_column_major_store((u64m11x11) (a0 + a0[6][0]), dst0, 13);
-        let t0: u16m11x11 = __builtin_matrix_multiply(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 1, K8 + 3, 4)), a1);
-        let bad: i8m5x5 = z0 * z1; // M077
-        __builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 5, 2, 6)))
+    pub fn m077(src0: &[f32], i0: u32, s0: i32, a0: u64m5x8_b, a1: u64m5x8_b, i1: u32, z0: i64m4x4, z1: i64m4x4_b) -> u64 {
+        let mut t0 = __builtin_matrix_column_major_load(src0, 3, 7, 4);
+        t0[0][i0] += s0 as f32;
+        let bad: i32m4x4 = z0 - z1; // M077
+        return __builtin_matrix_transpose(__builtin_matrix_add(a0, a1))[i1][3];
     }
 
-    #[allow(unused_variables)]
-    pub fn m078(a0: i64m2x1_b, z0: i64m5x5, z1: i64m5x5_b) -> u64m2x1 {
-        let bad: f32m5x5 = z1 * z0; // M078
-        return __builtin_matrix_transpose(__builtin_matrix_transpose(a0) as u64m1x2);
+    /// Kernel `k0164` of the oracle corpus.
+    pub fn m078(a0: i8m4x1_b, s0: i8, s1: i64, src0: &[i8], a1: Matrix<i8, 3, 1>, a2: i8m3x1, dst0: &mut [i8], a3: i8m3x1, dst1: &mut [i8], a4: f32m5x3, s2: u8, s3: u16, s4: i8, s5: i8, z0: i8m4x6) -> f32m5x3 {
+        __builtin_matrix_column_store((a0 + s0 as i64 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * __builtin_matrix_add(a1, a2), dst0, (K5 * 5) / K5);
+        __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
+        let bad = a0 + z0; // M078
+        return __builtin_matrix_insert(a4 - a4 + __builtin_matrix_insert(a4 * s2, 1, 2, s3 as i16), 3, 1, s4 - s5);
     }
 
-    pub fn m079(a0: i64m8x8, a1: i64m8x2, dst0: &mut [i64], a2: i64m2x4, a3: Matrix<i64, 4, 6>, s0: u64, a4: i64m6x4, a5: i64m4x8, n0: usize, dst1: &mut [i64], a6: f64m3x4, n1: usize, dst2: &mut [f64], a7: i64m8x3_b, s1: i64, s2: i64, src0: &[i64], a8: i64m12x3_b, a9: i64m3x6, src1: &[i64], a10: u32m7x2, z0: u16m3x1, z1: u16m2x4) -> u32m7x2 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
-        let t0: i64m8x8 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_load(src1, (K5 * 6) / K5, 8, 9));
-        let bad = z0 + z1; // M079
-        a10
+    pub fn m079(a0: u16m2x14, a1: u16m14x1, a2: u16m2x1, i0: usize, s0: i64, z0: u16m6x2) -> u16m2x1 {
+        let bad = a0 - z0; // M079
+        __builtin_matrix_multiply(a0, a1) as u16m2x1 + __builtin_matrix_insert((u16m2x1) a2, 1, i0, s0)
     }
 
-    #[allow(unused_variables)]
-    pub fn m080(a0: i8m4x3_b, z0: i64m5x2, z1: i64m5x6) -> i8m4x3 {
-        let bad = z0 - z1; // M080
-        a0
+    pub fn m080(src0: &[i8], s0: u16, a0: i8m5x8, s1: u8, a1: i8m8x16, s2: u32, s3: f64, z0: u32m8x16) -> i8m5x16 {
+        let bad = a1 - z0; // M080
+        (s1 - __builtin_matrix_scalar_multiply(__builtin_matrix_column_major_load(src0, 13 - K8, 5, K4 + 1) / -2, s0) * a0) * (a1 / s2 + s3)
     }
 
     /// Kernel `k0090` of the oracle corpus.
-    pub fn m081(a0: f64m2x3_b, src0: &[f64], a1: f64m2x3, a2: f64m2x3, s0: u32, a3: Matrix<i64, 1, 3>, z0: f32m2x3) -> u16m1x3 {
+    pub fn m081(a0: f64m2x3_b, src0: &[f64], a1: f64m2x3, a2: f64m2x3, s0: u32, a3: Matrix<i64, 1, 3>, z0: f64m1x1) -> u16m1x3 {
         let t0: f64m2x3 = a0 - (a0[0][1] - __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 2, 3, 4) + a1, a2) + s0 as u8);
-        let bad = a2 + z0; // M081
+        let bad = a2 * z0; // M081
         0x3 + a3 as u16m1x3
     }
 
-    pub fn m082(a0: i32m5x16, s0: u8, i0: u16, s1: i32, s2: i32, s3: u8, src0: &[f32], n0: usize, src1: &[f32], src2: &[f32], i1: u8, i2: u8, z0: f64m4x2, z1: f64m3x1) -> f32m12x3 {
+    pub fn m082(a0: i32m5x16, s0: u8, i0: u16, s1: i32, s2: i32, s3: u8, src0: &[f32], n0: usize, src1: &[f32], src2: &[f32], i1: u8, i2: u8, z0: f64m4x2, z1: u32m2x1) -> f32m12x3 {
         let mut t0 = a0 + s0;
         t0[(K8 * 3) / K8][i0] = s2;
         t0[2][19 - K5] = s3 as i32;
@@ -1237,714 +1219,731 @@ matrix! {
         __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2]
     }
 
-    pub fn m083(a0: i32m3x1, n0: usize, src0: &[i32], src1: &[i32], i0: u32, s0: i16, a1: i8m4x2, a2: i8m2x3, a3: Matrix<i8, 4, 5>, src2: &[i8], a4: i8m3x3, src3: &[i8], i1: u16, s1: i8, i2: u8, a5: f64m1x4, a6: f64m4x7, src4: &[f64], n1: usize, src5: &[f64], i3: i64, a7: i8m3x12, s2: u32, a8: i8m12x3, n2: usize, src6: &[i8], s3: u64, z0: i64m1x5, z1: i16m5x5) -> i8m3x3 {
+    /// Kernel `k0138` of the oracle corpus.
+    pub fn m083(a0: i32m3x1, n0: usize, src0: &[i32], src1: &[i32], i0: u32, s0: i16, a1: i8m4x2, a2: i8m2x3, a3: Matrix<i8, 4, 5>, src2: &[i8], a4: i8m3x3, src3: &[i8], i1: u16, s1: i8, i2: u8, a5: f64m1x4, a6: f64m4x7, src4: &[f64], n1: usize, src5: &[f64], i3: i64, n2: usize, src6: &[i8], a7: i8m12x5, z0: i64m1x5, z1: i64m1x5) -> i8m4x5 {
         let mut t0 = (__builtin_matrix_transpose(a0) + __builtin_matrix_column_load(src0, 6 - K5, 3, n0) - __builtin_matrix_insert(__builtin_matrix_column_load(src1, 1, 3, 1), i0, 2, s0)) as i8m1x3 * __builtin_matrix_add(__builtin_matrix_transpose(a1 * a2) * a3, __builtin_matrix_column_major_load(src2, 3, 5, 5) + a4 * __builtin_matrix_column_major_load(src3, 3, 5, 6));
         t0[i1][0] = s1;
         t0[i2][2] = a3[0][0];
-        let t1: f64m1x5_b = __builtin_matrix_insert(a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)), 0, i3, 1.23456e2f32);
-        let bad = z0 * z1; // M083
-        (a7 + s2) * __builtin_matrix_sub(a8, __builtin_matrix_column_load(src6, 12, 3, n2)) / s3
+        let t1 = __builtin_matrix_insert(a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)), 0, i3, 1e-1f32);
+        let bad = z0 / z1; // M083
+        __builtin_matrix_column_major_load(src6, 4, 12, n2) * a7
+    }
+
+    /// Kernel `k0264` of the oracle corpus.
+    pub fn m084(a0: i32m5x3, i0: i32, a1: i32m3x4, s0: f32, s1: f64, a2: f32m5x5, s2: i8, a3: f32m5x1_b, a4: f32m5x1, src0: &[f32], src1: &[f64], a5: f64m8x2_b, s3: i64, src2: &[f64], dst0: &mut [f64], z0: u16) {
+        let mut t0 = __builtin_matrix_insert(a0, 3, i0, 5u32) * (a1 - s0);
+        for l0 in 0..5 { t0[l0][1] = -0x8; }
+        let mut t1: f32m5x5 = (a2 + s2) as f32m5x5 + __builtin_matrix_insert((a3 - a4) * __builtin_matrix_column_load(src0, 1, K2 + 3, 2), 2, 3, 7u32);
+        t1[2][2] *= a2[2][1];
+        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src1, 8, 2, 9) - a5) / s3 * __builtin_matrix_column_major_load(src2, 2, 3, 5), dst0, 11);
+        let bad = z0 / a5; // M084
     }
 
     #[inline(never)]
-    pub fn m084(a0: Matrix<i8, 6, 8>, n0: usize, src0: &[i8], i0: usize, z0: i64m4x2, z1: i64m4x2) -> i8 {
-        let bad = z0 / z1; // M084
-        return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, (K8 * 8) / K8, 2, n0))[4 - K4][i0];
+    pub fn m085(src0: &[i32], s0: u32, i0: i32, z0: u32m3x3) -> i32 {
+        let bad = 1.5 / z0; // M085
+        (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0]
     }
 
-    /// Kernel `k0145` of the oracle corpus.
-    pub fn m085(a0: Matrix<i16, 7, 2>, a1: i8m2x3, a2: i8m3x3, src0: &[i8], z0: i32) -> i8m2x3 {
-        let t0: i8m7x3 = a0 as i8m7x2 * a1 * a2;
-        let bad = z0 / t0; // M085
-        __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, (K5 * 2) / K5, 5 - K2))
+    pub fn m086(a0: f32m1x11_b, a1: i32m1x3, a2: i32m3x4, a3: i8m1x4, a4: i8m1x4, s0: i32, z0: u16m5x1) -> i8m1x4 {
+        let t0 = a0;
+        let t1: i8m1x4 = ((a1 + a1) * (a2 / 2_)) as i8m1x4;
+        let bad = -z0; // M086
+        t1 - a3 - a4 - s0
     }
 
-    /// Kernel `k0175` of the oracle corpus.
-    #[inline]
-    pub fn m086(a0: i32m1x8, a1: i32m1x8_b, src0: &[i32], src1: &[i32], s0: i32, dst0: &mut [i32]) {
-        __builtin_matrix_column_major_store((a0 + a1) * (__builtin_matrix_column_major_load(src0, 8, 9, 11) * __builtin_matrix_column_major_load(src1, K2 + 7, 8 - K4, 10)) / s0, dst0, 3);
-        let bad = 2 / a1; // M086
+    pub fn m087(a0: i64m8x8, a1: i64m8x2, dst0: &mut [i64], a2: i64m2x4, a3: Matrix<i64, 4, 6>, s0: u64, a4: i64m6x4, a5: i64m4x8, n0: usize, dst1: &mut [i64], a6: f64m3x4, n1: usize, dst2: &mut [f64], a7: i64m8x3_b, s1: i64, s2: i64, src0: &[i64], a8: i64m12x3_b, a9: i64m3x6, src1: &[i64], a10: u32m7x2) -> u32m7x2 {
+        __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
+        let t0: i64m8x8 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_load(src1, (K5 * 6) / K5, 8, 9));
+        let bad = !a2; // M087
+        a10
     }
 
-    #[inline(never)]
-    pub fn m087(src0: &[u64], a0: u64m3x3, i0: i32, a1: f64m15x3, a2: i16m15x3, i1: i64, i2: usize, s0: u64, a3: u64m3x1, src1: &[u64], s1: i32, z0: i32m3x5) -> u64m3x3 {
-        let mut t0 = __builtin_matrix_scalar_multiply(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 15, 3, 18), a0), 4);
-        for l0 in 0..15 { t0[l0][2] = t0[i0][2]; }
-        let t1 = a2 as u64m15x3;
-        t0[i1][1] /= 2;
-        let bad = -z0; // M087
-        a0 - __builtin_matrix_transpose(a3 * __builtin_matrix_column_major_load(src1, 1, 3, 2)) * s1
+    pub fn m088(n0: usize, src0: &[f32], a0: f32m4x7, s0: u32, a1: Matrix<f32, 7, 5>, i0: i64, a2: i32m6x2, a3: i32m6x2, i1: usize, s1: f32, i2: i32, a4: Matrix<f32, 7, 3>, a5: f32m3x5, s2: f32) -> f32m7x5 {
+        let mut t0: f32m5x7 = __builtin_matrix_insert(s0 + __builtin_matrix_column_major_load(src0, K2 + 3, 4, n0) * a0, 2, 4, a0[3][(K4 * 1) / K4]);
+        t0 = __builtin_matrix_transpose(__builtin_matrix_insert(8u64 * a1, i0, 1, (a2 + a3)[(K2 * 4) / K2][i1]));
+        t0[4][3] *= s1;
+        let bad = a3 <= a3; // M088
+        __builtin_matrix_extract(a2, 0, i2) * a1 - (s2 - a4 * a5)
     }
 
-    pub fn m088(a0: f32m1x1, s0: u32, n0: usize, dst0: &mut [f32], src0: &[f32], src1: &[f32], a1: f32m8x1, z0: u32m1x3) -> f32m1x1 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(s0 - a0), dst0, n0);
-        let bad = !z0; // M088
-        (__builtin_matrix_column_major_load(src0, 1, 8, 2) + __builtin_matrix_column_load(src1, 1, 8, 6 - K5)) * a1
+    pub fn m089(src0: &[f32], n0: usize, src1: &[f32], i0: usize, i1: u32, a0: u64m16x1_b, a1: i32m1x2_b, a2: i32m2x4_b, z0: i32m4x2) -> i32m1x4 {
+        let mut t0 = __builtin_matrix_column_major_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, 8, n0);
+        if i0 < 2 { t0[0][1] -= t0[1][i1]; }
+        let mut t1: i16m16x1_b = a0 as i16m16x1;
+        t1[12][0] = __builtin_matrix_extract(t1, 9, 0);
+        let bad = z0 % 3; // M089
+        a1 * (i32m2x4) a2
     }
 
-    pub fn m089(a0: f32m13x4_b, i0: u16, i1: i64) -> f32m13x4 {
-        let bad = a0 <= 1; // M089
-        a0 + __builtin_matrix_extract(a0, i0, i1) - a0
+    pub fn m090(a0: i64m7x12, n0: usize, dst0: &mut [i64], a1: i32m3x2_b, a2: u64m3x1, s0: u64, src0: &[u64], dst1: &mut [u64], a3: f64m4x2, s1: i64, s2: i64) -> f64m2x4 {
+        __builtin_matrix_column_store(a0 / 5_, dst0, n0);
+        __builtin_matrix_column_major_store((u64m3x2) (a1 - 1) + a2 * s0 * __builtin_matrix_column_major_load(src0, 1, (K8 * 2) / K8, 4), dst1, 4);
+        let bad = a2 | 1; // M090
+        return __builtin_matrix_transpose((s1 + s2) * a3);
     }
 
-    pub fn m090(a0: Matrix<i16, 4, 3>, a1: Matrix<f64, 4, 3>, s0: u64, a2: Matrix<f64, 3, 1>, dst0: &mut [f64], a3: f64m3x4, n0: usize, src0: &[f64], i0: i64, i1: u32, s1: f64, i2: u8, a4: i32m1x2, a5: f32m2x9_b, a6: f32m9x1) -> f32m1x1 {
-        __builtin_matrix_column_major_store((__builtin_matrix_sub(a0 as f64m4x3, a1) + a1 * s0) * __builtin_matrix_sub(a2, a2), dst0, 7);
-        let mut t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
-        t0[i0][2] = a1[0][1];
-        t0[i1][(K4 * 1) / K4] = s1;
-        t0[3][1] = t0[11 - K8][i2];
-        let bad = a4 % 3; // M090
-        a4 as f32m1x2 * a5 * a6
-    }
-
-    pub fn m091(a0: f64m4x15_b, i0: u32, i1: u32, i2: u8, src0: &[f64], a1: f64m1x15, z0: i64m6x5) -> f64m4x15 {
+    pub fn m091(a0: f64m4x15_b, i0: u32, i1: u32, i2: u8, src0: &[f64], a1: f64m1x15, z0: f64m4x15) -> f64m4x15 {
         let mut t0: f64m4x15 = a0[i0][i1] + a0;
         t0[(K5 * 1) / K5][2] = a0[i2][7];
-        let bad = z0 | 1; // M091
+        let bad = t0 || z0; // M091
         __builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 7) * a1 - t0
     }
 
-    /// Kernel `k0279` of the oracle corpus.
-    pub fn m092(a0: u8m13x7, a1: u8m7x2, a2: Matrix<u8, 13, 2>, s0: u32, s1: u32, n0: usize, dst0: &mut [u8], z0: f64m4x4, z1: f64m4x4) {
-        __builtin_matrix_column_major_store((a0 * a1 - a2) / 2i64 + (s0 + s1), dst0, n0);
-        let bad = z0 && z1; // M092
+    pub fn m092(a0: f32m10x1, a1: f32m1x7, s0: u8, a2: i32m10x7, i0: i32, s1: u16, a3: u32m2x10, a4: u32m2x10, i1: u32, src0: &[u32], a5: u32m10x4, dst0: &mut [u32], src1: &[u16], a6: u16m4x4) -> u16m4x4 {
+        let mut t0: Matrix<u8, 10, 7> = a2 as u8m10x7;
+        t0[(K3 * 7) / K3][i0] /= 2;
+        t0 -= s1;
+        __builtin_matrix_column_store(__builtin_matrix_insert(a3 * a4[1][i1] + __builtin_matrix_column_major_load(src0, 2, 10, 4), 0, 8, 0x1i64) * a5, dst0, 2);
+        let bad = a5 as i16m4x3; // M092
+        __builtin_matrix_column_major_load(src1, 4, 4, (K4 * 6) / K4) + a6
     }
 
-    pub fn m093(n0: usize, src0: &[f32], n1: usize, src1: &[i8], n2: usize, src2: &[i8], i0: i32, s0: f64, a0: i8m8x6, s1: u16) -> i8m6x8 {
-        let t0: f32m8x4 = __builtin_matrix_column_major_load(src0, 8, 4, n0);
-        let bad = t0 as u16m1x5; // M093
-        __builtin_matrix_insert(__builtin_matrix_multiply(__builtin_matrix_column_load(src1, (K8 * 6) / K8, 4, n1), __builtin_matrix_column_major_load(src2, 4, 11 - K3, n2)), i0, 4, s0) + (__builtin_matrix_transpose(a0) + s1 as u64)
+    pub fn m093(a0: Matrix<f32, 1, 4>, a1: f32m1x4, n0: usize, src0: &[f32], n1: usize, dst0: &mut [f32], a2: u16m7x1_b, s0: i32, s1: i32, a3: u16m1x16_b, a4: u16m16x1) -> u16m7x1 {
+        __builtin_matrix_column_major_store(__builtin_matrix_add(a0, a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
+        let t0 = a1 * 2.7;
+        let bad = a3 as i32; // M093
+        return (-1 - a2) * (s0 - s1) * a3 * a4;
     }
 
-    pub fn m094(a0: u8m2x6, a1: i32m2x6, n0: usize, src0: &[f64], a2: u8m2x1, i0: u32, i1: i64, a3: u8m2x1, a4: u8m1x1, a5: u8m1x3, a6: u8m3x1, a7: u8m1x6, z0: u64m5x6) -> u8m2x6 {
-        let t0 = __builtin_matrix_transpose(a0 as i32m2x6 - a1) + __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 6, n0) as i32m2x6);
-        let bad = z0[5][1]; // M094
-        (__builtin_matrix_insert(a2, i0, i1, 0) - a3) * (a4 * a5 * (a6 * a7))
+    pub fn m094(a0: f32m4x4, a1: f32m4x1, a2: u64m1x7, a3: f32m7x6, s0: u16, i0: u16, a4: f32m4x6, a5: f32m4x3, a6: f32m4x2, a7: Matrix<f32, 2, 3>, s1: u64) -> f32m4x3 {
+        let t0: f32m4x3 = __builtin_matrix_multiply(a0 * a1, a2 as f32m1x7) * __builtin_matrix_insert(a3 / s0, i0, 2, a3[0][1]) * (__builtin_matrix_transpose(a4) * a5);
+        let bad = a1[4][0]; // M094
+        a6 * a7 / s1
     }
 
-    pub fn m095(src0: &[f32], s0: i32, src1: &[f32], s1: u8, a0: f32m2x5, i0: i32, i1: i64, i2: u16, n0: usize, src2: &[f32], z0: i32m6x4) -> f32m2x5 {
-        let t0: Matrix<f32, 2, 5> = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 1 + 1, 5, 5), 2 - K2, 3, s0 as u8) - __builtin_matrix_column_major_load(src1, 2, 5, 2) / s1 + a0;
-        let mut t1: f32m2x5 = a0;
-        if i0 < 2 { t1[0][3] = t0[i1][2]; }
-        if i2 < 1 { t1 /= 0x8; }
-        let bad = z0[2][6]; // M095
-        __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 5, 2, n0))
+    pub fn m095(src0: &[f32], n0: usize, src1: &[f32], i0: usize, i1: u32, a0: u64m16x1_b, a1: i32m1x2_b, a2: i32m2x4_b, z0: u64m6x3) -> i32m1x4 {
+        let mut t0 = __builtin_matrix_column_major_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, 8, n0);
+        if i0 < 2 { t0[0][1] -= t0[1][i1]; }
+        let mut t1: i16m16x1_b = a0 as i16m16x1;
+        t1[12][0] = __builtin_matrix_extract(t1, 9, 0);
+        let bad = z0[5][5]; // M095
+        a1 * (i32m2x4) a2
     }
 
-    pub fn m096(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i8m1x4) -> i16m2x4 {
+    #[allow(unused_variables)]
+    pub fn m096(a0: i32m2x2, a1: i32m2x4, s0: i64, s1: i64, i0: i64, dst0: &mut [i32], a2: u64m2x1, a3: u64m1x2, a4: u64m1x2, a5: u64m2x1, z0: i16m2x5) -> u64m2x1 {
+        __builtin_matrix_column_major_store(a1[0][i0] - (a0 - a0) * __builtin_matrix_insert(a1, 5 - K5, 2, s0 - s1), dst0, 4);
         let bad = z0[-1][0]; // M096
-        (i16m2x4) a0 - a1
+        __builtin_matrix_multiply(__builtin_matrix_transpose(a2 * a3), __builtin_matrix_add(__builtin_matrix_transpose(a4), a5))
     }
 
-    pub fn m097(a0: i16m8x4, n0: usize, src0: &[i16], s0: u64, s1: i8, a1: u32m8x5, src1: &[u32], a2: u32m7x2) -> i8m8x2 {
-        let mut t0 = (a0 * __builtin_matrix_column_major_load(src0, 4, 2, n0) / s0) as i8m8x2;
-        t0[1][1] = s1;
+    pub fn m097(a0: f32m6x3, a1: f32m6x3, a2: f32m3x7_b, a3: f64m6x8, a4: f64m8x3, n0: usize, src0: &[u32], src1: &[u32], n1: usize, src2: &[i8], a5: Matrix<i8, 7, 4>, a6: i16m4x2_b, s0: i32, s1: i32) -> i16m4x2 {
+        let t0: Matrix<i16, 6, 7> = ((a0 - a1) * a2) as i16m6x7;
+        let t1 = (__builtin_matrix_column_major_load(src0, (K3 * 6) / K3, 3, n0) + __builtin_matrix_column_major_load(src1, 6, 3, 9)) as i8m6x3 * __builtin_matrix_column_major_load(src2, 3, 4, n1) * __builtin_matrix_transpose(a5);
         let mut bad = a2;
-        bad[7][0] = 1; // M097
-        (a1 * __builtin_matrix_column_major_load(src1, 5, 7, 7) * a2) as i8m8x2
+        bad[3][0] = 1.5; // M097
+        a6 * (s0 + s1)
     }
 
-    pub fn m098(a0: i8m1x4, a1: i8m4x4, dst0: &mut [i8], src0: &[i16], s0: f32, a2: i16m2x4, a3: Matrix<i8, 1, 4>, src1: &[i8], z0: i16m3x3) -> i8m1x4 {
-        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0, a1) - a0, dst0, 2);
-        let t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 4, (K4 * 4) / K4) + s0 + a2);
-        let bad = z0[0][K2 + 3]; // M098
-        a3 + __builtin_matrix_column_major_load(src1, 1, 4, (K8 * 2) / K8) - (a0 - a0) + a0
+    pub fn m098(a0: u8m7x3, src0: &[u8], n0: usize, dst0: &mut [u8], a1: i32m6x3, src1: &[u64], a2: u64m2x1_b, a3: Matrix<i16, 1, 3>) -> u8m7x3 {
+        __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 7, 3, 10), dst0, n0);
+        let t0: i32m6x3 = a1 * -2;
+        let bad = a2[1 + 1][0]; // M098
+        return (u8m7x3) (u64m7x3) (__builtin_matrix_column_major_load(src1, 7, 2, 10) * a2 * a3 as u64m1x3);
     }
 
     pub fn m099(src0: &[u32], i0: u8, a0: u32m4x15, a1: Matrix<u32, 4, 3>, src1: &[u32], a2: Matrix<u32, 2, 15>, a3: u32m15x2, a4: u32m2x4, a5: f64m1x3, s0: u16) -> f64m1x3 {
         let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 4, 18 - K3, 5), 3, i0, 9) + 0i64 - a0 + (a1 * (__builtin_matrix_column_major_load(src1, 3, (K3 * 2) / K3, 3) * a2) - 6u64) + __builtin_matrix_transpose(a3 * a4);
-        let bad = a0[2]; // M099
+        let bad = a0[0][K3 + 13]; // M099
         a5 as f64m1x3 + s0
     }
 
-    pub fn m100(a0: u32m2x3) -> u32m2x3 {
-        let mut bad = a0;
-        bad[0] = 1; // M100
-        a0 + a0
+    pub fn m100(src0: &[i32], s0: i8, s1: u16, a0: i32m3x7, i0: usize, s2: f64, a1: Matrix<i32, 7, 4>, a2: i32m4x1, a3: i32m1x5, dst0: &mut [i32], a4: u16m2x6, s3: u16, s4: u16, n0: usize, src1: &[i32], i1: u16, i2: i64, s5: i8, i3: i32, z0: i64m6x3) -> i32m3x7 {
+        let mut t0 = __builtin_matrix_insert(-0x1i64 + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0), (K4 * 1) / K4, 5, s1);
+        __builtin_matrix_column_major_store((a0 / 2 - __builtin_matrix_add(__builtin_matrix_extract(a0, i0, 4) + a0, a0 / s2)) * (a1 * a2) * a3, dst0, 4);
+        t0[0][2] -= 0x1;
+        t0 += (s3 + s4 - a4) as i32m2x6;
+        let t1 = __builtin_matrix_insert(__builtin_matrix_column_load(src1, (K3 * 2) / K3, 8 - K2, n0), i1, i2, s5) - (i32m2x6) t0 + -4;
+        let bad = z0[4]; // M100
+        __builtin_matrix_insert(__builtin_matrix_insert(a0, 2, 6, 234), (K4 * 0) / K4, i3, 0u64)
     }
 
-    pub fn m101(a0: i32m3x3, a1: i32m3x13_b, s0: f64, src0: &[u16], i0: u16, s1: f64, n0: usize, dst0: &mut [u16], z0: i16m1x2) {
-        let t0 = __builtin_matrix_transpose(a0 * a1 - s0 as u16 - a1);
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_column_load(src0, 6, 1, 9), 2, i0, s1 as i8), dst0, n0);
-        let bad = (z0[0])[0]; // M101
+    pub fn m101(a0: u64m1x1_b, i0: i64, s0: u64, a1: i64m3x3, a2: i32m3x16, n0: usize, src0: &[i32], a3: u8m1x1, a4: u8m1x1, n1: usize, src1: &[i16], a5: i16m7x1) -> i16m7x1 {
+        let mut t0: u64m1x1 = a0 - a0[0][i0];
+        for l0 in 0..1 { t0[0][l0] += s0; }
+        let t1 = (i32m3x3) a1 * a2 + __builtin_matrix_column_major_load(src0, 3, 16, n0);
+        t0 *= (a3 - __builtin_matrix_sub(a3, a4)[0][0]) as u64m1x1;
+        let mut bad = a3;
+        bad[0] = 1; // M101
+        __builtin_matrix_column_major_load(src1, 7, 1, n1) - a5
     }
 
-    /// Kernel `k0133` of the oracle corpus.
-    pub fn m102(a0: u64m4x8, i0: u16, src0: &[i64], i1: i64, s0: u64, a1: Matrix<i8, 4, 8>, z0: i32m5x5, z1: f64) -> u64m8x4 {
-        let mut t0: Matrix<u64, 8, 4> = __builtin_matrix_transpose(a0);
-        if i0 < 4 { t0 -= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, K2 + 2, 8, 6) as u64m4x8); }
-        if i1 < 1 { t0[K4 + 3][0] = __builtin_matrix_extract(t0, 3, 2); }
-        let bad = z0[z1][0]; // M102
-        __builtin_matrix_transpose(a1 as u64m4x8)
+    /// Kernel `k0284` of the oracle corpus.
+    pub fn m102(src0: &[u8], a0: u8m8x6, a1: u64m8x2, a2: u64m6x3, a3: u64m3x2, i0: u32, a4: u64m3x6, n0: usize, src1: &[i16], a5: i16m4x6, a6: u64m3x5, a7: u64m5x6, s0: i64, i1: u32, s1: f32) -> u64m3x6 {
+        let mut t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
+        t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
+        if i0 < 1 { t0 *= __builtin_matrix_transpose(__builtin_matrix_insert(a4, 2, 3, -1)) * (a4 * 0); }
+        let bad = (a6[0])[0]; // M102
+        __builtin_matrix_insert((__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) as u64m3x6 - a6 * a7 / s0, 1, i1, s1)
     }
 
-    pub fn m103(a0: u32m6x7, a1: Matrix<u32, 6, 12>, n0: usize, src0: &[u32], a2: u32m12x7, i0: u32, i1: i32, i2: u16, z0: u8m5x6) -> u32m6x7 {
-        let mut t0: u32m6x7 = a0;
-        t0 = t0;
-        let bad = &z0[0][0]; // M103
-        __builtin_matrix_insert(__builtin_matrix_add(a1, __builtin_matrix_column_major_load(src0, 6, 20 - K8, n0)), 4, 2, -1) * __builtin_matrix_insert(a2, i0, i1, a0[1][i2])
+    pub fn m103(a0: f32m4x3, dst0: &mut [i64], src0: &[i8], a1: i8m3x4, a2: i8m3x4, a3: i8m4x8, a4: i8m8x4, a5: i8m8x4, a6: i8m8x4, z0: f32) -> i8m8x4 {
+        __builtin_matrix_column_major_store((a0[2][1] - a0) as i64m4x3, dst0, (K4 * 5) / K4);
+        let mut t0: i8m3x4 = __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 3, 4, K2 + 1), a1) - __builtin_matrix_insert(a2, 2, 2, 119);
+        t0 *= __builtin_matrix_multiply(a3 * (a4 - a5), a3 * a6);
+        let bad = a3[z0][0]; // M103
+        a5
     }
 
-    pub fn m104(a0: Matrix<u16, 8, 5>, src0: &[u16], n0: usize, src1: &[f64], s0: u16, a1: f64m5x1, s1: f64, a2: f64m5x2_b, a3: f64m2x7, a4: f64m7x1) -> f64m5x1 {
-        let t0 = __builtin_matrix_transpose(__builtin_matrix_multiply(a0, __builtin_matrix_column_load(src0, 5, 2, 8)));
-        let mut t1: Matrix<f64, 5, 1> = __builtin_matrix_column_major_load(src1, K5, 1, n0) * s0 + a1;
-        for l0 in 0..5 { t1[l0][0] += s1; }
-        let bad: i32m7x1 = __builtin_matrix_transpose(a4); // M104
-        a2 * (a3 * a4) - 14
+    pub fn m104(a0: u8m4x8_b, s0: i32, i0: u32, src0: &[u8], dst0: &mut [u8], n0: usize, dst1: &mut [u8], n1: usize, src1: &[i64], a1: i64m7x3, s1: u64, a2: i64m7x5, n2: usize, src2: &[i64], s2: i32) -> i64m7x3 {
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(__builtin_matrix_insert(s0 - a0, i0, 2, -1), __builtin_matrix_column_major_load(src0, 8, 4, 9)), dst0, 4);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a0 + a0, K2 + 1, 4 + 1, -1), dst1, n0);
+        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, (K3 * 7) / K3, 3, n1) + a1, 3, 2, s1);
+        let bad = &a1[0][0]; // M104
+        __builtin_matrix_insert(__builtin_matrix_multiply(a2, __builtin_matrix_column_major_load(src2, 5, 3, n2)), 1, 1, s2 as u8)
     }
 
-    pub fn m105(a0: i32m2x4, n0: usize, src0: &[i32], n1: usize, src1: &[i32], i0: usize, i1: i64, a1: f64m2x4, i2: u32, a2: i32m4x1_b, a3: i32m1x1, n2: usize, src2: &[u64], a4: u64m6x3_b, src3: &[u64], a5: u64m3x8, a6: u64m8x7, z0: u8m6x3, z1: i64m6x3) -> u64m6x3 {
-        let mut t0 = __builtin_matrix_multiply(a0 + a0, __builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
-        if i0 < 1 { t0[i1][0] = -6; }
-        t0 = __builtin_matrix_insert(a1 as i32m2x4, 1, i2, (a2 * a3)[1][0]) * -1_ + t0;
+    pub fn m105(a0: f64m4x15_b, i0: u32, i1: u32, i2: u8, src0: &[f64], a1: f64m1x15, z0: i64m6x2, z1: i64m6x6, z2: i64m6x4) -> f64m4x15 {
+        let mut t0: f64m4x15 = a0[i0][i1] + a0;
+        t0[(K5 * 1) / K5][2] = a0[i2][7];
         let mut bad = z0;
-        bad = z1; // M105
-        __builtin_matrix_add(__builtin_matrix_column_major_load(src2, 6, 8 - K5, n2), a4) - a4 + 136u64 - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6)
+        bad = z1 * z2; // M105
+        __builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 7) * a1 - t0
     }
 
-    /// Kernel `k0101` of the oracle corpus.
-    pub fn m106(a0: f64m9x4, src0: &[f64], s0: u64, s1: u64, s2: u32, a1: f64m9x4, s3: u16, a2: f64m9x3_b, a3: f64m3x6, a4: Matrix<f64, 6, 4>, a5: f64m9x4, s4: u64, s5: u64, z0: f64m9x4, z1: f64m4x6) -> f64m9x4 {
-        let mut t0 = (s0 + s1 + a0 * __builtin_matrix_column_major_load(src0, 4, 9, 4)) * (a0 * s2 + a1);
-        t0 *= s3;
-        t0 = __builtin_matrix_extract(a0, 1, 3) * a2 * a3 * (a4 - a4) - (s4 + a5);
-        let mut bad = a1;
-        bad = z0 * z1; // M106
-        (a0 - a5) / s5
-    }
-
-    pub fn m107(a0: Matrix<i16, 7, 6>, s0: i16, n0: usize, src0: &[i16], s1: i32, s2: f32, n1: usize, dst0: &mut [i16], z0: i16m7x1) {
-        let mut t0: i16m6x7 = __builtin_matrix_transpose(a0 - a0);
-        for l0 in 0..6 { t0[l0][4] -= a0[1][2]; }
-        for l1 in 0..7 { t0[5][l1] = a0[3][2]; }
-        __builtin_matrix_column_major_store((6_ - (s1 as i64 + __builtin_matrix_column_major_load(src0, 7, 6, n0))) as i16m7x6 + a0 + (a0 * s2) as i16m7x6, dst0, n1);
-        let mut bad = t0;
-        bad *= z0; // M107
-    }
-
-    /// Kernel `k0288` of the oracle corpus.
-    pub fn m108(a0: i32m2x2, src0: &[i32], n0: usize, src1: &[i32], n1: usize, dst0: &mut [i32], z0: i32m3x2) {
-        __builtin_matrix_column_major_store(a0 * (__builtin_matrix_column_major_load(src0, 2, 3, 3) * __builtin_matrix_column_major_load(src1, 3, 4, n0)), dst0, n1);
-        let mut bad = a0;
-        bad *= z0; // M108
-    }
-
-    pub fn m109(a0: f32m4x8, s0: i64, i0: i32, z0: u32m1x2, z1: u32m3x5) -> f32 {
-        let mut t0: f32m8x4 = __builtin_matrix_transpose(a0);
-        for l0 in 0..8 { t0[l0][3] = t0[0][2]; }
+    pub fn m106(a0: Matrix<i16, 3, 8>, n0: usize, src0: &[i16], src1: &[i16], a1: i16m3x8_b, a2: i16m8x2_b, i0: u8, i1: u16, i2: i64, a3: f64m2x3, a4: f64m3x14, i3: i64, z0: u32m1x3, z1: u32m3x4) -> f64m2x14 {
+        let mut t0: Matrix<i16, 3, 2> = (a0 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 8, n0) + __builtin_matrix_column_major_load(src1, 3, K3 + 5, 3) + (a1 - a1)) * a2;
+        if i0 < 1 { t0[9 - K8][i1] /= 3; }
         let mut bad = z0;
-        bad += z1; // M109
-        ((a0 - a0) * s0)[3 - K2][i0]
+        bad *= z1; // M106
+        __builtin_matrix_insert(a3 * a4, 1, i3, 0u64)
     }
 
-    pub fn m110(a0: f32m11x3, a1: f32m3x6_b, dst0: &mut [f32], n0: usize, src0: &[f32], i0: u8, a2: f32m4x6_b, z0: &[f32]) -> f32m3x6 {
+    pub fn m107(src0: &[u32], z0: u16m2x3, z1: u16m5x3) -> u8m4x2 {
+        let mut bad = z0;
+        bad *= z1; // M107
+        __builtin_matrix_column_major_load(src0, 4, 6 - K4, 7) as u8m4x2
+    }
+
+    #[inline]
+    pub fn m108(a0: f64m4x1, s0: i32, a1: u32m9x1, i0: i32, i1: u8, a2: Matrix<u32, 1, 8>, a3: u32m8x4, src0: &[u32], z0: f64m4x1) -> u32m8x4 {
+        let mut t0: f64m4x1 = a0;
+        t0 /= s0;
+        let t1: Matrix<u32, 9, 4> = __builtin_matrix_insert(a1, i0, i1, 0i64) * (a2 * a3) as u32m1x4;
+        let mut bad = a0;
+        bad /= z0; // M108
+        __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, (K4 * 8) / K4, 8, 11), a3)
+    }
+
+    pub fn m109(a0: f32m11x3, a1: f32m3x6_b, dst0: &mut [f32], n0: usize, src0: &[f32], i0: u8, a2: f32m4x6_b, z0: &[f32]) -> f32m3x6 {
         __builtin_matrix_column_major_store(a0 * a1, dst0, 12);
         let t0 = a1 - a1 - a1;
-        let bad = __builtin_matrix_column_major_load(z0, 4, 5, 0); // M110
+        let bad = __builtin_matrix_column_major_load(z0, 4, 5, 0); // M109
         a0[8][i0] * __builtin_matrix_column_major_load(src0, 3, 4, n0) * a2
     }
 
-    pub fn m111(a0: u32m1x1, a1: u32m1x1, n0: usize, dst0: &mut [u32], a2: i8m14x7_b, a3: i8m14x7, s0: i8, a4: i8m14x4, a5: i8m4x7, a6: i8m14x4, a7: i8m4x2, a8: i8m2x7_b, a9: i8m14x4, i0: i32, a10: i8m14x2_b, a11: i8m2x4, z0: &mut [i8]) -> i8m14x4 {
+    pub fn m110(a0: u32m1x1, a1: u32m1x1, n0: usize, dst0: &mut [u32], a2: i8m14x7_b, a3: i8m14x7, s0: i8, a4: i8m14x4, a5: i8m4x7, a6: i8m14x4, a7: i8m4x2, a8: i8m2x7_b, a9: i8m14x4, i0: i32, a10: i8m14x2_b, a11: i8m2x4, z0: &mut [i8]) -> i8m14x4 {
         __builtin_matrix_column_major_store(a0 + a1, dst0, n0);
         let t0 = a2 - a2 - a3 + (s0 + a3 + (a4 * a5)[2][0]) + __builtin_matrix_multiply(a6, a7 * a8);
-        __builtin_matrix_column_major_store(a8, z0, 0); // M111
+        __builtin_matrix_column_major_store(a8, z0, 0); // M110
         return __builtin_matrix_insert(a9, 2, i0, (a10 * a11)[0][1]);
     }
 
-    pub fn m112(a0: f64m1x2, i0: u32, i1: i64, a1: i8m3x3, z0: &[i8]) -> i8m3x3 {
+    pub fn m111(a0: f64m1x2, i0: u32, i1: i64, a1: i8m3x3, z0: &[i8]) -> i8m3x3 {
         let mut t0: f64m1x2 = __builtin_matrix_insert(__builtin_matrix_insert(a0, 0, 1, __builtin_matrix_extract(a0, 0, i0)), (K5 * 0) / K5, 0, 16i64);
         if i1 < 1 { t0[0][1] += -1.25; }
-        __builtin_matrix_column_major_store(a1, z0, 3); // M112
+        __builtin_matrix_column_major_store(a1, z0, 3); // M111
         a1
     }
 
-    pub fn m113(a0: i16m3x4_b, n0: usize, src0: &[u16], dst0: &mut [i16], a1: u64m1x4, a2: u64m4x15, a3: u64m1x15, a4: u64m15x1, z0: &[u64]) -> u64m1x15 {
+    pub fn m112(a0: i16m3x4_b, n0: usize, src0: &[u16], dst0: &mut [i16], a1: u64m1x4, a2: u64m4x15, a3: u64m1x15, a4: u64m15x1, z0: &[u64]) -> u64m1x15 {
         __builtin_matrix_column_major_store(a0 + (i16m3x4) __builtin_matrix_column_major_load(src0, 3, 4, n0), dst0, 5);
         let mut t0: u64m1x15 = a1 * a2;
         t0 += a3;
-        let bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); // M113
+        let bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); // M112
         __builtin_matrix_transpose(a4)
     }
 
     /// Kernel `k0261` of the oracle corpus.
-    pub fn m114(a0: u16m2x8_b, a1: u16m2x8, s0: f32, a2: u16m2x8, s1: f64, a3: i64m2x1, src0: &[i64], dst0: &mut [i8], z0: &[u8], z1: usize) {
+    pub fn m113(a0: u16m2x8_b, a1: u16m2x8, s0: f32, a2: u16m2x8, s1: f64, a3: i64m2x1, src0: &[i64], dst0: &mut [i8], z0: &[u8], z1: usize) {
         let mut t0 = s0 - (a0 + a1) + a2;
         t0 /= s1;
         __builtin_matrix_column_major_store(__builtin_matrix_transpose((a3 - __builtin_matrix_column_major_load(src0, 2, 1, (K5 * 5) / K5)) as i8m2x1 / -2), dst0, 3);
-        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M114
+        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M113
     }
 
-    pub fn m115(a0: f32m4x8, s0: i64, i0: i32, z0: i8) -> f32 {
+    pub fn m114(a0: f32m4x8, s0: i64, i0: i32, z0: i8) -> f32 {
         let mut t0: f32m8x4 = __builtin_matrix_transpose(a0);
         for l0 in 0..8 { t0[l0][3] = t0[0][2]; }
-        let bad = __builtin_matrix_transpose(z0); // M115
+        let bad = __builtin_matrix_transpose(z0); // M114
         ((a0 - a0) * s0)[3 - K2][i0]
     }
 
-    pub fn m116(a0: i16m3x7, s0: u8, s1: i32, a1: i16m7x5, a2: i32m6x1_b, a3: i32m1x7, s2: f32, s3: u64) -> i32m6x7 {
+    pub fn m115(a0: i16m3x7, s0: u8, s1: i32, a1: i16m7x5, a2: i32m6x1_b, a3: i32m1x7, s2: f32, s3: u64) -> i32m6x7 {
         let t0 = s0 as u64 * a0 / s1 * a1;
-        let bad = __builtin_matrix_transpose(a1, a1); // M116
+        let bad = __builtin_matrix_transpose(a1, a1); // M115
         s3 - a2 * a3 / s2
     }
 
     /// Kernel `k0164` of the oracle corpus.
-    pub fn m117(a0: i8m4x1_b, s0: i8, s1: i64, src0: &[i8], a1: Matrix<i8, 3, 1>, a2: i8m3x1, dst0: &mut [i8], a3: i8m3x1, dst1: &mut [i8], a4: f32m5x3, s2: u8, s3: u16, s4: i8, s5: i8, z0: i32, z1: &mut [i32]) -> f32m5x3 {
+    pub fn m116(a0: i8m4x1_b, s0: i8, s1: i64, src0: &[i8], a1: Matrix<i8, 3, 1>, a2: i8m3x1, dst0: &mut [i8], a3: i8m3x1, dst1: &mut [i8], a4: f32m5x3, s2: u8, s3: u16, s4: i8, s5: i8, z0: i32, z1: &mut [i32]) -> f32m5x3 {
         __builtin_matrix_column_store((a0 + s0 as i64 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * __builtin_matrix_add(a1, a2), dst0, (K5 * 5) / K5);
         __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-        __builtin_matrix_column_major_store(z0, z1, 1); // M117
+        __builtin_matrix_column_major_store(z0, z1, 1); // M116
         return __builtin_matrix_insert(a4 - a4 + __builtin_matrix_insert(a4 * s2, 1, 2, s3 as i16), 3, 1, s4 - s5);
     }
 
-    pub fn m118(a0: i64m1x2_b, i0: u16) -> i64 {
-        let bad = a0 / 0.5; // M118
+    pub fn m117(a0: i64m1x2_b, i0: u16) -> i64 {
+        let bad = a0 / 0.5; // M117
         (a0 - 0)[0][i0]
     }
 
-    typedef i32 bad_m119 __attribute__((matrix_type(1048576, 2))); // M119
+    typedef i32 bad_m118 __attribute__((matrix_type(1048576, 2))); // M118
 
-    pub fn m120(a0: i64m7x11, a1: i64m7x11, src0: &[u16], a2: u16m3x3, z0: u16m5x5) -> u16m7x3 {
+    pub fn m119(a0: i64m7x11, a1: i64m7x11, src0: &[u16], a2: u16m3x3, z0: u16m5x5) -> u16m7x3 {
         let t0 = a0 - a1;
-        let bad: i64m5x5 = z0 * z0; // M120
+        let bad: i64m5x5 = z0 * z0; // M119
         __builtin_matrix_column_major_load(src0, 7, 3, 10 - K3) * a2
     }
 
-    pub fn m121(src0: &[u64], z0: u16m5x5, z1: u16m5x5_b) -> u64m6x3 {
-        let bad: f64m5x5 = z1 - z0; // M121
+    pub fn m120(src0: &[u64], z0: u16m5x5, z1: u16m5x5_b) -> u64m6x3 {
+        let bad: f64m5x5 = z1 - z0; // M120
         __builtin_matrix_column_major_load(src0, 6, 3, 6)
     }
 
-    pub fn m122(a0: f32m1x3, a1: f32m3x1, i0: i32, i1: u8, src0: &[f32], a2: f32m1x1, src1: &[f32], z0: f32m2x4) -> f32m1x3 {
+    pub fn m121(a0: f32m1x3, a1: f32m3x1, i0: i32, i1: u8, src0: &[f32], a2: f32m1x1, src1: &[f32], z0: f32m2x4) -> f32m1x3 {
         let mut t0: f32m1x1 = __builtin_matrix_transpose(a0 * a1);
         t0[0][3 - K3] /= 4.0;
         t0[0][i1] = 3.0;
         t0 *= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 9 - K8, 1, 4)) + (a2 + a2);
         t0 *= __builtin_matrix_transpose(a2);
-        let bad = t0 + z0; // M122
+        let bad = t0 + z0; // M121
         return __builtin_matrix_column_load(src1, 1, 3, 3);
     }
 
-    pub fn m123(a0: f32m1x11_b, a1: i32m1x3, a2: i32m3x4, a3: i8m1x4, a4: i8m1x4, s0: i32, z0: u8m3x2, z1: u8m4x2) -> i8m1x4 {
+    pub fn m122(a0: f32m1x11_b, a1: i32m1x3, a2: i32m3x4, a3: i8m1x4, a4: i8m1x4, s0: i32, z0: u8m3x2, z1: u8m4x2) -> i8m1x4 {
         let t0 = a0;
         let t1: i8m1x4 = ((a1 + a1) * (a2 / 2_)) as i8m1x4;
-        let bad = z0 - z1; // M123
+        let bad = z0 - z1; // M122
         t1 - a3 - a4 - s0
     }
 
     /// Kernel `k0278` of the oracle corpus.
-    pub fn m124(a0: u8m6x4, i0: usize, z0: i16m6x4) -> u8m6x4 {
-        let bad = a0 + z0; // M124
+    pub fn m123(a0: u8m6x4, i0: usize, z0: i16m6x4) -> u8m6x4 {
+        let bad = a0 + z0; // M123
         -1 - (a0[4][i0] + a0)
     }
 
     /// Kernel `k0056` of the oracle corpus.
-    pub fn m125(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: f64m6x4) {
+    pub fn m124(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: f64m6x4) {
         let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
         if i0 < 3 { t0 *= 9; }
         __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
         let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
-        let bad = t1 * z0; // M125
+        let bad = t1 * z0; // M124
     }
 
     /// Kernel `k0191` of the oracle corpus.
-    pub fn m126(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: i32m7x1) -> f32m2x6 {
+    pub fn m125(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: i32m7x1) -> f32m2x6 {
         __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
         __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (__builtin_matrix_multiply(a2, a3) + __builtin_matrix_add(a2, a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
         let t0: Matrix<u16, 3, 2> = a1 * a4 - 0x8;
-        let bad = a0 * z0; // M126
+        let bad = a0 * z0; // M125
         ((a5 - __builtin_matrix_extract(t0, (K5 * 1) / K5, 1)) * -0.75 - __builtin_matrix_extract(a4, 1, (K8 * 1) / K8)) * (s1 as i32 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)))
     }
 
-    pub fn m127(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i8m1x1, z1: i8m1x1) -> i16m2x4 {
-        let bad = z0 / z1; // M127
+    pub fn m126(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i8m1x1, z1: i8m1x1) -> i16m2x4 {
+        let bad = z0 / z1; // M126
         (i16m2x4) a0 - a1
     }
 
-    pub fn m128(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b, z0: f32m2x6) -> u8m3x2 {
+    pub fn m127(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b, z0: f32m2x6) -> u8m3x2 {
         __builtin_matrix_column_major_store((s0 as i64 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8i64) + a0 * 3.0) / 7u32, dst0, 4);
         let mut t0: u8m2x2_b = s1 as i32 * __builtin_matrix_add(a0, a0);
         if i0 < 3 { t0[i1][i2] = 2; }
-        let bad = -z0; // M128
+        let bad = -z0; // M127
         (u8m3x2) a1
     }
 
     /// Kernel `k0287` of the oracle corpus.
-    pub fn m129(a0: u16m2x6_b, z0: u16m2x6) -> i8m2x6 {
-        let bad = a0 == z0; // M129
+    pub fn m128(a0: u16m2x6_b, z0: u16m2x6) -> i8m2x6 {
+        let bad = a0 == z0; // M128
         (2 - a0) as i8m2x6
     }
 
-    pub fn m130(a0: i32m2x4, n0: usize, src0: &[i32], n1: usize, src1: &[i32], i0: usize, i1: i64, a1: f64m2x4, i2: u32, a2: i32m4x1_b, a3: i32m1x1, n2: usize, src2: &[u64], a4: u64m6x3_b, src3: &[u64], a5: u64m3x8, a6: u64m8x7) -> u64m6x3 {
+    pub fn m129(a0: i32m2x4, n0: usize, src0: &[i32], n1: usize, src1: &[i32], i0: usize, i1: i64, a1: f64m2x4, i2: u32, a2: i32m4x1_b, a3: i32m1x1, n2: usize, src2: &[u64], a4: u64m6x3_b, src3: &[u64], a5: u64m3x8, a6: u64m8x7) -> u64m6x3 {
         let mut t0 = __builtin_matrix_multiply(a0 + a0, __builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
         if i0 < 1 { t0[i1][0] = -6; }
         t0 = __builtin_matrix_insert(a1 as i32m2x4, 1, i2, (a2 * a3)[1][0]) * -1_ + t0;
-        let bad = a3 % 3; // M130
+        let bad = a3 % 3; // M129
         __builtin_matrix_add(__builtin_matrix_column_major_load(src2, 6, 8 - K5, n2), a4) - a4 + 136u64 - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6)
     }
 
-    pub fn m131(a0: u32m1x2, a1: Matrix<u32, 1, 4>, a2: u32m4x2_b, z0: u8m5x2) -> u32m2x2 {
-        let bad = z0 as i16m4x3; // M131
+    pub fn m130(a0: u32m1x2, a1: Matrix<u32, 1, 4>, a2: u32m4x2_b, z0: u8m5x2) -> u32m2x2 {
+        let bad = z0 as i16m4x3; // M130
         return __builtin_matrix_multiply(__builtin_matrix_transpose(a0), a1) * a2;
     }
 
-    pub fn m132(a0: u8m4x1, s0: u16) -> u8m4x1 {
-        let bad = a0 as u16; // M132
+    pub fn m131(a0: u8m4x1, s0: u16) -> u8m4x1 {
+        let bad = a0 as u16; // M131
         a0 - s0
     }
 
-    pub fn m133(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8) -> u64m1x7 {
+    pub fn m132(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8) -> u64m1x7 {
         let mut t0 = a0;
         if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
-        let bad = a2[7][0]; // M133
+        let bad = a2[7][0]; // M132
         __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
     }
 
     /// Kernel `k0248` of the oracle corpus.
-    pub fn m134(a0: Matrix<f64, 7, 4>, a1: Matrix<i16, 7, 4>, i0: i32, i1: i64, src0: &[u32], a2: u32m3x3, src1: &[u16], a3: u16m4x1_b, s0: f64, z0: i32m6x1) -> u16m6x1 {
+    pub fn m133(a0: Matrix<f64, 7, 4>, a1: Matrix<i16, 7, 4>, i0: i32, i1: i64, src0: &[u32], a2: u32m3x3, src1: &[u16], a3: u16m4x1_b, s0: f64, z0: i32m6x1) -> u16m6x1 {
         let mut t0 = __builtin_matrix_insert(a0 as i16m7x4 + a1, i0, 3, a0[4][i1]);
         t0[0][3] += 6;
         let t1: Matrix<u32, 3, 3> = __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 3, 4) + a2 + a2 - a2 * a2;
-        let bad = z0[0][1]; // M134
+        let bad = z0[0][1]; // M133
         s0 * (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 6, 7)) * a3 / 4)
     }
 
     /// Kernel `k0164` of the oracle corpus.
-    pub fn m135(a0: i8m4x1_b, s0: i8, s1: i64, src0: &[i8], a1: Matrix<i8, 3, 1>, a2: i8m3x1, dst0: &mut [i8], a3: i8m3x1, dst1: &mut [i8], a4: f32m5x3, s2: u8, s3: u16, s4: i8, s5: i8) -> f32m5x3 {
+    pub fn m134(a0: i8m4x1_b, s0: i8, s1: i64, src0: &[i8], a1: Matrix<i8, 3, 1>, a2: i8m3x1, dst0: &mut [i8], a3: i8m3x1, dst1: &mut [i8], a4: f32m5x3, s2: u8, s3: u16, s4: i8, s5: i8) -> f32m5x3 {
         __builtin_matrix_column_store((a0 + s0 as i64 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * __builtin_matrix_add(a1, a2), dst0, (K5 * 5) / K5);
         __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-        let bad = a0[-1][0]; // M135
+        let bad = a0[-1][0]; // M134
         return __builtin_matrix_insert(a4 - a4 + __builtin_matrix_insert(a4 * s2, 1, 2, s3 as i16), 3, 1, s4 - s5);
     }
 
-    pub fn m136(a0: f32m6x6, s0: u16, i0: usize, s1: f32, a1: f32m6x6, a2: f32m6x3, a3: Matrix<f32, 6, 3>, a4: f32m3x6, s2: i16, src0: &[f32], s3: i8) -> f32m2x10 {
+    pub fn m135(a0: f32m6x6, s0: u16, i0: usize, s1: f32, a1: f32m6x6, a2: f32m6x3, a3: Matrix<f32, 6, 3>, a4: f32m3x6, s2: i16, src0: &[f32], s3: i8) -> f32m2x10 {
         let mut t0: f32m6x6 = a0 * s0;
         if i0 < 3 { t0 /= s1; }
         t0 += __builtin_matrix_transpose(a1) / 2.0f32;
-        t0 = (a2 + a3) * (a4 * s2) - 0.001f32;
+        t0 = (a2 + a3) * (a4 * s2) - 1.0000000596046448f32;
         t0[0][0] += 3e0;
         let mut bad = a1;
-        bad[6][0] = 1.5; // M136
+        bad[6][0] = 1.5; // M135
         __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3
     }
 
-    pub fn m137(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
+    pub fn m136(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
         let mut t0: i32m14x4 = a0 * a1 * __builtin_matrix_transpose(a2);
         t0[i0][i1] = 1;
         let mut t1 = a1 as i32m3x4;
         let t2: i32m14x3 = (s0 - a3 + __builtin_matrix_add(a4, a4)) * a5;
         for l0 in 0..4 { t1[2][l0] = 7; }
         __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-        let bad = a6[2 + 1][0]; // M137
+        let bad = a6[2 + 1][0]; // M136
     }
 
-    pub fn m138(a0: u8m7x3, src0: &[u8], n0: usize, dst0: &mut [u8], a1: i32m6x3, src1: &[u64], a2: u64m2x1_b, a3: Matrix<i16, 1, 3>) -> u8m7x3 {
+    pub fn m137(a0: u8m7x3, src0: &[u8], n0: usize, dst0: &mut [u8], a1: i32m6x3, src1: &[u64], a2: u64m2x1_b, a3: Matrix<i16, 1, 3>) -> u8m7x3 {
         __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 7, 3, 10), dst0, n0);
         let t0: i32m6x3 = a1 * -2;
-        let bad = a0[0][3 + 1]; // M138
+        let bad = a0[0][3 + 1]; // M137
         return (u8m7x3) (u64m7x3) (__builtin_matrix_column_major_load(src1, 7, 2, 10) * a2 * a3 as u64m1x3);
     }
 
-    pub fn m139(src0: &[i8], a0: i8m1x7, a1: i8m7x2_b, a2: i8m2x2_b, s0: i16) -> i8m1x2 {
-        let bad = a2[1]; // M139
+    pub fn m138(src0: &[i8], a0: i8m1x7, a1: i8m7x2_b, a2: i8m2x2_b, s0: i16) -> i8m1x2 {
+        let bad = a2[1]; // M138
         __builtin_matrix_column_major_load(src0, 1, 1, 1) * a0 * a1 * (s0 + (a2 + a2))
     }
 
-    pub fn m140(a0: Matrix<i16, 8, 5>, s0: u64, i0: u32, i1: u32, i2: usize, a1: i16m5x12, a2: i16m12x3, a3: i16m12x3, n0: usize, src0: &[i16], s1: i16, s2: i16, n1: usize, src1: &[i16], i3: u32, s3: u64, a4: i16m5x2, a5: i16m2x12, i4: u16, s4: i16, a6: i16m8x1, a7: i16m1x3, a8: u8m7x4_b, src2: &[u8], z0: i16m6x6) -> u8m4x7 {
+    pub fn m139(a0: Matrix<i16, 8, 5>, s0: u64, i0: u32, i1: u32, i2: usize, a1: i16m5x12, a2: i16m12x3, a3: i16m12x3, n0: usize, src0: &[i16], s1: i16, s2: i16, n1: usize, src1: &[i16], i3: u32, s3: u64, a4: i16m5x2, a5: i16m2x12, i4: u16, s4: i16, a6: i16m8x1, a7: i16m1x3, a8: u8m7x4_b, src2: &[u8], z0: i16m6x6) -> u8m4x7 {
         let mut t0 = __builtin_matrix_insert(a0 / s0, i0, i1, 2) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
         let t1 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 5, 12, n1), i3, 6, s3) + a4 * a5;
         t0[0][i4] = s4;
         t0 = a6 * a7;
         let t2: i16m8x1 = a6;
         let mut bad = z0;
-        bad[0] = 1; // M140
+        bad[0] = 1; // M139
         __builtin_matrix_transpose(a8 - __builtin_matrix_column_load(src2, 7, 4, 9))
     }
 
-    pub fn m141(a0: i32m3x1, n0: usize, src0: &[i32], src1: &[i32], i0: u32, s0: i16, a1: i8m4x2, a2: i8m2x3, a3: Matrix<i8, 4, 5>, src2: &[i8], a4: i8m3x3, src3: &[i8], i1: u16, s1: i8, i2: u8, a5: f64m1x4, a6: f64m4x7, src4: &[f64], n1: usize, src5: &[f64], i3: i64, a7: i8m3x12, s2: u32, a8: i8m12x3, n2: usize, src6: &[i8], s3: u64, z0: u8m2x5) -> i8m3x3 {
+    /// Kernel `k0138` of the oracle corpus.
+    pub fn m140(a0: i32m3x1, n0: usize, src0: &[i32], src1: &[i32], i0: u32, s0: i16, a1: i8m4x2, a2: i8m2x3, a3: Matrix<i8, 4, 5>, src2: &[i8], a4: i8m3x3, src3: &[i8], i1: u16, s1: i8, i2: u8, a5: f64m1x4, a6: f64m4x7, src4: &[f64], n1: usize, src5: &[f64], i3: i64, n2: usize, src6: &[i8], a7: i8m12x5, z0: u8m2x5) -> i8m4x5 {
         let mut t0 = (__builtin_matrix_transpose(a0) + __builtin_matrix_column_load(src0, 6 - K5, 3, n0) - __builtin_matrix_insert(__builtin_matrix_column_load(src1, 1, 3, 1), i0, 2, s0)) as i8m1x3 * __builtin_matrix_add(__builtin_matrix_transpose(a1 * a2) * a3, __builtin_matrix_column_major_load(src2, 3, 5, 5) + a4 * __builtin_matrix_column_major_load(src3, 3, 5, 6));
         t0[i1][0] = s1;
         t0[i2][2] = a3[0][0];
-        let t1: f64m1x5_b = __builtin_matrix_insert(a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)), 0, i3, 1.23456e2f32);
-        let bad = (z0[0])[0]; // M141
-        (a7 + s2) * __builtin_matrix_sub(a8, __builtin_matrix_column_load(src6, 12, 3, n2)) / s3
+        let t1 = __builtin_matrix_insert(a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)), 0, i3, 1e-1f32);
+        let bad = (z0[0])[0]; // M140
+        __builtin_matrix_column_major_load(src6, 4, 12, n2) * a7
     }
 
-    pub fn m142(a0: u8m5x4, a1: u8m5x4, src0: &[u8], a2: Matrix<u8, 2, 4>, a3: u8m4x3, a4: u64m5x2, s0: u8, i0: u16, a5: u64m5x1, n0: usize, src1: &[u64], z0: f32) -> u64m5x2 {
+    pub fn m141(a0: u8m5x4, a1: u8m5x4, src0: &[u8], a2: Matrix<u8, 2, 4>, a3: u8m4x3, a4: u64m5x2, s0: u8, i0: u16, a5: u64m5x1, n0: usize, src1: &[u64], z0: f32) -> u64m5x2 {
         let t0: u8m5x3 = (a0 - a1) * __builtin_matrix_column_load(src0, 4, 2, 5) * __builtin_matrix_multiply(a2, a3);
-        let bad = a0[z0][0]; // M142
+        let bad = a0[z0][0]; // M141
         return __builtin_matrix_insert(s0 * a4, i0, 0, 4) + a5 * __builtin_matrix_column_major_load(src1, 1, 2, n0);
     }
 
-    pub fn m143(a0: Matrix<i16, 4, 3>, a1: Matrix<f64, 4, 3>, s0: u64, a2: Matrix<f64, 3, 1>, dst0: &mut [f64], a3: f64m3x4, n0: usize, src0: &[f64], i0: i64, i1: u32, s1: f64, i2: u8, a4: i32m1x2, a5: f32m2x9_b, a6: f32m9x1) -> i32m1x1 {
+    pub fn m142(a0: Matrix<i16, 4, 3>, a1: Matrix<f64, 4, 3>, s0: u64, a2: Matrix<f64, 3, 1>, dst0: &mut [f64], a3: f64m3x4, n0: usize, src0: &[f64], i0: i64, i1: u32, s1: f64, i2: u8, a4: i32m1x2, a5: f32m2x9_b, a6: f32m9x1) -> i32m1x1 {
         __builtin_matrix_column_major_store((__builtin_matrix_sub(a0 as f64m4x3, a1) + a1 * s0) * __builtin_matrix_sub(a2, a2), dst0, 7);
         let mut t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
         t0[i0][2] = a1[0][1];
         t0[i1][(K4 * 1) / K4] = s1;
         t0[3][1] = t0[11 - K8][i2];
-        a4 as f32m1x2 * a5 * a6 // M143
+        a4 as f32m1x2 * a5 * a6 // M142
     }
 
-    pub fn m144(a0: i32m5x16, s0: u8, i0: u16, s1: i32, s2: i32, s3: u8, src0: &[f32], n0: usize, src1: &[f32], src2: &[f32], i1: u8, i2: u8) -> f32m12x3 {
+    pub fn m143(a0: i32m5x16, s0: u8, i0: u16, s1: i32, s2: i32, s3: u8, src0: &[f32], n0: usize, src1: &[f32], src2: &[f32], i1: u8, i2: u8) -> f32m12x3 {
         let mut t0 = a0 + s0;
         t0[(K8 * 3) / K8][i0] = s2;
         t0[2][19 - K5] = s3 as i32;
-        let bad: i32m6x6 = __builtin_matrix_transpose(a0); // M144
+        let bad: i32m6x6 = __builtin_matrix_transpose(a0); // M143
         __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2]
     }
 
-    pub fn m145(a0: u8m6x4, n0: usize, dst0: &mut [u8], a1: u32m11x2, dst1: &mut [u32], z0: i8m6x4) -> u8 {
+    pub fn m144(a0: u8m6x4, n0: usize, dst0: &mut [u8], a1: u32m11x2, dst1: &mut [u32], z0: i8m6x4) -> u8 {
         __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, n0);
         __builtin_matrix_column_store(a1, dst1, (K4 * 11) / K4);
         let mut bad = a0;
-        bad = z0; // M145
+        bad = z0; // M144
         return a0[0][1];
     }
 
     /// Kernel `k0191` of the oracle corpus.
-    pub fn m146(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: i8m1x4, z1: i8m1x5, z2: i8m5x1) -> f32m2x6 {
+    pub fn m145(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: i8m1x4, z1: i8m1x5, z2: i8m5x1) -> f32m2x6 {
         __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
         __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (__builtin_matrix_multiply(a2, a3) + __builtin_matrix_add(a2, a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
         let t0: Matrix<u16, 3, 2> = a1 * a4 - 0x8;
         let mut bad = z0;
-        bad = z1 * z2; // M146
+        bad = z1 * z2; // M145
         ((a5 - __builtin_matrix_extract(t0, (K5 * 1) / K5, 1)) * -0.75 - __builtin_matrix_extract(a4, 1, (K8 * 1) / K8)) * (s1 as i32 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)))
     }
 
-    pub fn m147(src0: &[u64], a0: u64m7x5, a1: u64m5x4_b, a2: u16m8x3, n0: usize, src1: &[u16], a3: u16m2x8_b, a4: u16m2x1_b, a5: u16m1x3, a6: u16m3x6, a7: u16m6x6, src2: &[u16], a8: u8m14x2, src3: &[u8], s0: f64, z0: u16m6x5) -> u8m14x2 {
+    pub fn m146(src0: &[u64], a0: u64m7x5, a1: u64m5x4_b, a2: u16m8x3, n0: usize, src1: &[u16], a3: u16m2x8_b, a4: u16m2x1_b, a5: u16m1x3, a6: u16m3x6, a7: u16m6x6, src2: &[u16], a8: u8m14x2, src3: &[u8], s0: f64, z0: u16m6x5) -> u8m14x2 {
         let t0: u64m7x4 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 4, 8), 5, 1, -1) - a0 * a1;
         let t1: u16m8x6 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
         let t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
         let mut t3: u16m6x13_b = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
         t3 /= 7;
         let mut bad = a6;
-        bad *= z0; // M147
+        bad *= z0; // M146
         return a8 * __builtin_matrix_column_load(src3, 2, 2, K4) - s0 - a8 * -1;
     }
 
     #[allow(unused_variables)]
-    pub fn m148(a0: u32m2x2, i0: i64, s0: u8, a1: Matrix<u32, 2, 8>, z0: u32m3x2) -> u32m2x8 {
+    pub fn m147(a0: u32m2x2, i0: i64, s0: u8, a1: Matrix<u32, 2, 8>, z0: u32m3x2) -> u32m2x8 {
         let mut bad = a0;
-        bad *= z0; // M148
+        bad *= z0; // M147
         __builtin_matrix_insert(a0, 0, i0, s0) * (a1 * 122)
     }
 
-    pub fn m149(src0: &[i64], a0: Matrix<i64, 1, 10>, s0: i16, z0: u8m3x5, z1: u8m6x1) -> f64m10x10 {
+    pub fn m148(src0: &[i64], a0: Matrix<i64, 1, 10>, s0: i16, z0: u8m3x5, z1: u8m6x1) -> f64m10x10 {
         let mut bad = z0;
-        bad -= z1; // M149
+        bad -= z1; // M148
         (__builtin_matrix_column_load(src0, 10, 1, 13) * a0) as f64m10x10 * s0
     }
 
-    pub fn m150(src0: &[u32], i0: u8, a0: u32m4x15, a1: Matrix<u32, 4, 3>, src1: &[u32], a2: Matrix<u32, 2, 15>, a3: u32m15x2, a4: u32m2x4, a5: f64m1x3, s0: u16, z0: i64m3x5, z1: i64m3x5) -> f64m1x3 {
+    pub fn m149(src0: &[u32], i0: u8, a0: u32m4x15, a1: Matrix<u32, 4, 3>, src1: &[u32], a2: Matrix<u32, 2, 15>, a3: u32m15x2, a4: u32m2x4, a5: f64m1x3, s0: u16, z0: i64m3x5, z1: i64m3x5) -> f64m1x3 {
         let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 4, 18 - K3, 5), 3, i0, 9) + 0i64 - a0 + (a1 * (__builtin_matrix_column_major_load(src1, 3, (K3 * 2) / K3, 3) * a2) - 6u64) + __builtin_matrix_transpose(a3 * a4);
         let mut bad = z0;
-        bad /= z1; // M150
+        bad /= z1; // M149
         a5 as f64m1x3 + s0
     }
 
-    pub fn m151(a0: u8m1x8_b, n0: usize, src0: &[u8], a1: u8m1x4, a2: u8m1x4_b, n1: usize, src1: &[u8], z0: &[i32]) -> u8m1x4 {
+    pub fn m150(a0: u8m1x8_b, n0: usize, src0: &[u8], a1: u8m1x4, a2: u8m1x4_b, n1: usize, src1: &[u8], z0: &[i32]) -> u8m1x4 {
         let t0: u8m4x1 = __builtin_matrix_transpose(a0 / 4 * (__builtin_matrix_column_major_load(src0, 8, 1, n0) * a1));
-        let bad = __builtin_matrix_column_major_load(z0, 3, 6, 2); // M151
+        let bad = __builtin_matrix_column_major_load(z0, 3, 6, 2); // M150
         __builtin_matrix_sub(a2, a2) + (a2 - __builtin_matrix_column_major_load(src1, 1, 4, n1))
     }
 
-    pub fn m152(a0: i64m6x4, a1: i64m4x3, a2: i64m3x2, i0: u16, i1: usize, a3: f64m2x1, i2: i32, i3: u8, s0: f64, a4: i32m8x1, n0: usize, dst0: &mut [i32], a5: i64m2x1, i4: i64, s1: f32, s2: f32, z0: &mut [i64]) -> f64m2x1 {
+    pub fn m151(a0: i64m6x4, a1: i64m4x3, a2: i64m3x2, i0: u16, i1: usize, a3: f64m2x1, i2: i32, i3: u8, s0: f64, a4: i32m8x1, n0: usize, dst0: &mut [i32], a5: i64m2x1, i4: i64, s1: f32, s2: f32, z0: &mut [i64]) -> f64m2x1 {
         let mut t0 = a0 * a1 * a2;
         if i0 < 4 { t0[i1][0] += a3[1][0] as i64; }
         t0 -= __builtin_matrix_insert(t0, i2, i3, s0);
         __builtin_matrix_column_major_store(a4 + a4, dst0, n0);
-        __builtin_matrix_column_major_store(a0, z0, 2); // M152
+        __builtin_matrix_column_major_store(a0, z0, 2); // M151
         (__builtin_matrix_insert(__builtin_matrix_insert(a5, (K2 * 0) / K2, 0, a0[i4][2]), 1, 0, s1 + s2) - (a5 - a5)) as f64m2x1
     }
 
-    pub fn m153(a0: f64m4x1, i0: i64, i1: i32, z0: &[f64]) -> f64m4x1 {
-        __builtin_matrix_column_major_store(a0, z0, 4); // M153
-        __builtin_matrix_insert(a0, i0, i1, 0.3f32)
+    pub fn m152(a0: f64m4x1, i0: i64, i1: i32, z0: &[f64]) -> f64m4x1 {
+        __builtin_matrix_column_major_store(a0, z0, 4); // M152
+        __builtin_matrix_insert(a0, i0, i1, 2.7f32)
     }
 
     /// Kernel `k0299` of the oracle corpus.
-    pub fn m154(a0: i8m11x3, a1: i8m3x4, a2: Matrix<i8, 4, 14>, i0: i64, a3: i8m3x7_b, a4: i8m7x3, i1: usize, s0: i32, s1: i32, z0: &[u32]) -> i8m3x4 {
+    pub fn m153(a0: i8m11x3, a1: i8m3x4, a2: Matrix<i8, 4, 14>, i0: i64, a3: i8m3x7_b, a4: i8m7x3, i1: usize, s0: i32, s1: i32, z0: &[u32]) -> i8m3x4 {
         let mut t0 = a0 * a1 * a2;
         t0[9][i0] = -2;
         t0 *= 3;
-        let bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); // M154
+        let bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); // M153
         return __builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_multiply(a3, __builtin_matrix_multiply(a4, a1)), 2, i1, s0), 1, 0, s1 as i8);
     }
 
-    pub fn m155(a0: f32m1x3, a1: f32m3x1, i0: i32, i1: u8, src0: &[f32], a2: f32m1x1, src1: &[f32], z0: &[i32], z1: usize) -> f32m1x3 {
+    pub fn m154(a0: f32m1x3, a1: f32m3x1, i0: i32, i1: u8, src0: &[f32], a2: f32m1x1, src1: &[f32], z0: &[i32], z1: usize) -> f32m1x3 {
         let mut t0: f32m1x1 = __builtin_matrix_transpose(a0 * a1);
         t0[0][3 - K3] /= 4.0;
         t0[0][i1] = 3.0;
         t0 *= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 9 - K8, 1, 4)) + (a2 + a2);
         t0 *= __builtin_matrix_transpose(a2);
-        let bad = __builtin_matrix_column_major_load(z0, 2, z1, 2); // M155
+        let bad = __builtin_matrix_column_major_load(z0, 2, z1, 2); // M154
         return __builtin_matrix_column_load(src1, 1, 3, 3);
     }
 
     /// Kernel `k0017` of the oracle corpus.
-    pub fn m156(a0: u8m1x2, a1: u8m2x4, a2: i8m3x3_b, i0: i32, s0: i16, dst0: &mut [i8], a3: i64m4x2, z0: i64m5x4) -> i64m4x2 {
+    pub fn m155(a0: u8m1x2, a1: u8m2x4, a2: i8m3x3_b, i0: i32, s0: i16, dst0: &mut [i8], a3: i64m4x2, z0: i64m5x4) -> i64m4x2 {
         let mut t0 = a0 * (a1 - a1);
         __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_extract(a0, i0, 0) - a2, 0, 2, s0), dst0, 4);
         t0[2 - K2][3] = a0[0][4 - K4];
-        let bad = __builtin_matrix_transpose(z0, z0); // M156
+        let bad = __builtin_matrix_transpose(z0, z0); // M155
         a3
     }
 
     /// Kernel `k0170` of the oracle corpus.
-    pub fn m157(a0: f64m4x3, n0: usize, src0: &[f64], a1: f64m5x7, s0: u64, s1: u64, n1: usize, src1: &[f64], z0: i32, z1: &mut [i32]) -> f64m5x7 {
+    pub fn m156(a0: f64m4x3, n0: usize, src0: &[f64], a1: f64m5x7, s0: u64, s1: u64, n1: usize, src1: &[f64], z0: i32, z1: &mut [i32]) -> f64m5x7 {
         let mut t0 = a0 * (__builtin_matrix_column_major_load(src0, 3, 5, n0) * a1);
         t0 -= s0 + s1;
-        __builtin_matrix_column_major_store(z0, z1, 1); // M157
+        __builtin_matrix_column_major_store(z0, z1, 1); // M156
         return __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 7, n1), 3, 4, 2.25e0f32) * __builtin_matrix_extract(a0, 0, 0);
     }
 
     /// Kernel `k0144` of the oracle corpus.
-    pub fn m158(src0: &[i8], a0: i8m6x2, s0: u8, a1: i64m2x2, i0: i32, s1: f64, s2: f64, i1: u16, i2: usize, s3: i8, s4: u16, a2: f32m3x6, z0: i8m1x2) -> f32m6x3 {
+    pub fn m157(src0: &[i8], a0: i8m6x2, s0: u8, a1: i64m2x2, i0: i32, s1: f64, s2: f64, i1: u16, i2: usize, s3: i8, s4: u16, a2: f32m3x6, z0: i8m1x2) -> f32m6x3 {
         let mut t0 = __builtin_matrix_multiply(__builtin_matrix_column_load(src0, 3, 6, (K2 * 6) / K2), a0) as i64m3x2 / s0 * __builtin_matrix_insert(a1, i0, 0, s1 + s2);
         t0[i1][i2] = s3 as i64;
         t0 *= s4;
-        let bad = z0 / 2.5; // M158
+        let bad = z0 / 2.5; // M157
         __builtin_matrix_transpose(a2)
     }
 
-    typedef u16 bad_m159 __attribute__((matrix_type(2, 1048576))); // M159
+    typedef u16 bad_m158 __attribute__((matrix_type(2, 1048576))); // M158
 
-    pub fn m160(src0: &[u8], src1: &[u8], src2: &[u8], s0: i64, dst0: &mut [u8], a0: f64m3x2, a1: f64m2x4_b, n0: usize, src3: &[f64], a2: i64m2x3, s1: f32, z0: f64m5x5, z1: f64m5x5_b) -> i32m2x3 {
+    pub fn m159(src0: &[u8], src1: &[u8], src2: &[u8], s0: i64, dst0: &mut [u8], a0: f64m3x2, a1: f64m2x4_b, n0: usize, src3: &[f64], a2: i64m2x3, s1: f32, z0: f64m5x5, z1: f64m5x5_b) -> i32m2x3 {
         __builtin_matrix_column_major_store(s0 as u64 + (__builtin_matrix_column_major_load(src0, 6, 8, (K5 * 7) / K5) * __builtin_matrix_column_load(src1, 8, 1, 11 - K3) - __builtin_matrix_column_major_load(src2, K2 + 4, 1, 9)), dst0, 7);
         let t0: f64m3x4 = __builtin_matrix_multiply(a0, a1) + __builtin_matrix_column_major_load(src3, 3, K2 * 2, n0);
-        let bad: u32m5x5 = z0 - z1; // M160
+        let bad: u32m5x5 = z0 - z1; // M159
         return a2 as i32m2x3 * s1;
     }
 
-    pub fn m161(a0: i64m1x2_b, i0: u16, z0: i64m6x5) -> i64 {
-        let bad = a0 + z0; // M161
+    pub fn m160(a0: i64m1x2_b, i0: u16, z0: i64m6x5) -> i64 {
+        let bad = a0 + z0; // M160
         (a0 - 0)[0][i0]
     }
 
-    pub fn m162(a0: u16m13x6, z0: u16m6x3) -> u16m13x6 {
-        let bad = a0 - z0; // M162
+    pub fn m161(a0: u16m13x6, z0: u16m6x3) -> u16m13x6 {
+        let bad = a0 - z0; // M161
         return a0;
     }
 
     /// Kernel `k0056` of the oracle corpus.
-    pub fn m163(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: u32m1x6) {
+    pub fn m162(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: u32m1x6) {
         let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
         if i0 < 3 { t0 *= 9; }
         __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
         let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
-        let bad = a0 - z0; // M163
+        let bad = a0 - z0; // M162
     }
 
-    pub fn m164(a0: Matrix<i16, 8, 5>, s0: u64, i0: u32, i1: u32, i2: usize, a1: i16m5x12, a2: i16m12x3, a3: i16m12x3, n0: usize, src0: &[i16], s1: i16, s2: i16, n1: usize, src1: &[i16], i3: u32, s3: u64, a4: i16m5x2, a5: i16m2x12, i4: u16, s4: i16, a6: i16m8x1, a7: i16m1x3, a8: u8m7x4_b, src2: &[u8], z0: i16m6x4) -> u8m4x7 {
+    pub fn m163(a0: Matrix<i16, 8, 5>, s0: u64, i0: u32, i1: u32, i2: usize, a1: i16m5x12, a2: i16m12x3, a3: i16m12x3, n0: usize, src0: &[i16], s1: i16, s2: i16, n1: usize, src1: &[i16], i3: u32, s3: u64, a4: i16m5x2, a5: i16m2x12, i4: u16, s4: i16, a6: i16m8x1, a7: i16m1x3, a8: u8m7x4_b, src2: &[u8], z0: i16m6x4) -> u8m4x7 {
         let mut t0 = __builtin_matrix_insert(a0 / s0, i0, i1, 2) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
         let t1 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 5, 12, n1), i3, 6, s3) + a4 * a5;
         t0[0][i4] = s4;
         t0 = a6 * a7;
         let t2: i16m8x1 = a6;
-        let bad = a1 * z0; // M164
+        let bad = a1 * z0; // M163
         __builtin_matrix_transpose(a8 - __builtin_matrix_column_load(src2, 7, 4, 9))
     }
 
     /// Kernel `k0150` of the oracle corpus.
     #[inline(never)]
-    pub fn m165(a0: i8m3x4_b, src0: &[i8], src1: &[i8], a1: i8m1x7, s0: u32, z0: f64m7x1) -> i8m3x7 {
-        let bad = a1 * z0; // M165
+    pub fn m164(a0: i8m3x4_b, src0: &[i8], src1: &[i8], a1: i8m1x7, s0: u32, z0: f64m7x1) -> i8m3x7 {
+        let bad = a1 * z0; // M164
         s0 as i32 * __builtin_matrix_multiply(a0 * __builtin_matrix_column_major_load(src0, 4, 1, 5), __builtin_matrix_column_major_load(src1, 1, 7, 5 - K3) + a1)
     }
 
-    pub fn m166(a0: i8m8x10, i0: usize, a1: i32m10x3, a2: i8m8x3_b, src0: &[i8], i1: i32, i2: usize, s0: i8, s1: u32, z0: i16) -> i8m8x3 {
-        let bad = z0 / a1; // M166
+    pub fn m165(a0: i8m8x10, i0: usize, a1: i32m10x3, a2: i8m8x3_b, src0: &[i8], i1: i32, i2: usize, s0: i8, s1: u32, z0: i16) -> i8m8x3 {
+        let bad = z0 / a1; // M165
         return s1 - __builtin_matrix_add((a0 + __builtin_matrix_extract(a0, 7, i0)) * a1 as i8m10x3, a2 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 8, 3, 11), i1, i2, s0));
     }
 
     #[inline(never)]
-    pub fn m167(a0: Matrix<i8, 6, 8>, n0: usize, src0: &[i8], i0: usize, z0: u16m3x3) -> i8 {
-        let bad = 2.0 / z0; // M167
+    pub fn m166(a0: Matrix<i8, 6, 8>, n0: usize, src0: &[i8], i0: usize, z0: u16m3x3) -> i8 {
+        let bad = 2.0 / z0; // M166
         return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, (K8 * 8) / K8, 2, n0))[4 - K4][i0];
     }
 
-    pub fn m168(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, s2: i8, n0: usize, src0: &[f32], n1: usize, src1: &[f32], a3: f32m6x2) -> f32m6x2 {
+    #[allow(unused_variables)]
+    pub fn m167(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, i0: u8, i1: u8, a3: f32m1x2, n0: usize, src0: &[f32], src1: &[f32]) -> f32m6x2 {
         let mut t0 = __builtin_matrix_transpose((a0 + s0) * a1);
         t0 *= s1;
-        let bad = -a3; // M168
-        (s2 as u64 + __builtin_matrix_insert(a2, 4, 0, 1.1)) * __builtin_matrix_column_major_load(src0, 1, 2, n0) + (__builtin_matrix_column_major_load(src1, 6, 2, n1) + a3) as f32m6x2
+        let bad = -a3; // M167
+        return (__builtin_matrix_insert(a2, 4, 0, 1.0000000596046448) - a0[i0][i1]) * a3 + (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 2, n0), 0, 1, -1.5) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
     }
 
-    pub fn m169(src0: &[u64], a0: u32m11x1_b, s0: u64, s1: u64) -> u32m11x1 {
+    pub fn m168(src0: &[u64], a0: u32m11x1_b, s0: u64, s1: u64) -> u32m11x1 {
         let t0 = (0x0 + __builtin_matrix_column_major_load(src0, 1, 6, (K3 * 2) / K3)) * -1;
-        let bad = !a0; // M169
+        let bad = !a0; // M168
         (a0 + a0) * (s0 * s1) - -1 + 74
     }
 
-    pub fn m170(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i16m2x4) -> i16m2x4 {
-        let bad = a1 > z0; // M170
+    pub fn m169(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i16m2x4) -> i16m2x4 {
+        let bad = a1 > z0; // M169
         (i16m2x4) a0 - a1
     }
 
-    pub fn m171(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8, z0: i8m16x3) -> u64m1x7 {
+    pub fn m170(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8, z0: i8m16x3) -> u64m1x7 {
         let mut t0 = a0;
         if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
-        let bad = a0 % z0; // M171
+        let bad = a0 % z0; // M170
         __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
     }
 
     #[inline(never)]
-    pub fn m172(a0: f64m4x1_b, src0: &[f64], s0: u8, src1: &[f64], a1: f64m4x6, a2: f64m6x1, n0: usize, dst0: &mut [f64], a3: f64m4x1, a4: f32m1x3, a5: f32m3x1, a6: f32m1x16, s1: i16, z0: i32m2x2) -> f32m1x16 {
+    pub fn m171(a0: f64m4x1_b, src0: &[f64], s0: u8, src1: &[f64], a1: f64m4x6, a2: f64m6x1, n0: usize, dst0: &mut [f64], a3: f64m4x1, a4: f32m1x3, a5: f32m3x1, a6: f32m1x16, s1: i16, z0: i32m2x2) -> f32m1x16 {
         __builtin_matrix_column_major_store(a0 * __builtin_matrix_column_load(src0, 1, 1, 4 - K2) / s0 - __builtin_matrix_add(__builtin_matrix_column_load(src1, 4, 6, 5), a1) * a2, dst0, n0);
         let t0 = 0.5f32 + a3;
-        let bad = z0 ^ 1; // M172
+        let bad = z0 ^ 1; // M171
         a4 * a5 * (a6 - 2) + s1
     }
 
-    pub fn m173(n0: usize, src0: &[f64], a0: f64m6x9, src1: &[f64], a1: f64m8x9, a2: i8m1x3, src2: &[i8], z0: f64m6x9) -> i8m1x8 {
+    pub fn m172(n0: usize, src0: &[f64], a0: f64m6x9, src1: &[f64], a1: f64m8x9, a2: i8m1x3, src2: &[i8], z0: f64m6x9) -> i8m1x8 {
         let t0: f64m8x9 = __builtin_matrix_column_major_load(src0, 8, 6, n0) * a0 - (__builtin_matrix_column_load(src1, K2 * 4, 9, 8) + a1);
-        let bad = a0 || z0; // M173
+        let bad = a0 || z0; // M172
         a2 * __builtin_matrix_column_major_load(src2, 3, 8, K2 + 1)
     }
 
-    pub fn m174(a0: u64m6x3, a1: Matrix<u64, 6, 3>, a2: u64m6x1, s0: i16, src0: &[u64], a3: u64m6x3, dst0: &mut [u64], n0: usize, src1: &[u64], a4: u64m13x7, a5: u64m7x4, a6: u64m3x4, i0: u32, i1: u32, s1: u64, s2: u64, a7: Matrix<u64, 3, 8>, a8: u64m3x8, src2: &[u64], a9: u64m4x14, n1: usize, src3: &[u64]) -> u64m4x14 {
+    pub fn m173(a0: u64m6x3, a1: Matrix<u64, 6, 3>, a2: u64m6x1, s0: i16, src0: &[u64], a3: u64m6x3, dst0: &mut [u64], n0: usize, src1: &[u64], a4: u64m13x7, a5: u64m7x4, a6: u64m3x4, i0: u32, i1: u32, s1: u64, s2: u64, a7: Matrix<u64, 3, 8>, a8: u64m3x8, src2: &[u64], a9: u64m4x14, n1: usize, src3: &[u64]) -> u64m4x14 {
         __builtin_matrix_column_store(a0 - a1 - (__builtin_matrix_multiply(__builtin_matrix_scalar_multiply(a2, s0), __builtin_matrix_column_major_load(src0, 1, 3, 1)) + a3), dst0, 7);
         let t0 = __builtin_matrix_column_major_load(src1, 6, 13, n0) * __builtin_matrix_multiply(a4, a5) * __builtin_matrix_transpose(__builtin_matrix_insert(a6, i0, i1, s1 * s2));
         let mut t1 = a7;
         t1 = a2[3][0] + (__builtin_matrix_add(a8, a7) + t1) - __builtin_matrix_column_major_load(src2, 3, 8, 3);
-        let bad = (i32m3x1) a2; // M174
+        let bad = (i32m3x1) a2; // M173
         a9 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src3, 4, 14, n1), 2, 11, 2) / 5 + a9
     }
 
-    pub fn m175(a0: i64m8x8, a1: i64m8x2, dst0: &mut [i64], a2: i64m2x4, a3: Matrix<i64, 4, 6>, s0: u64, a4: i64m6x4, a5: i64m4x8, n0: usize, dst1: &mut [i64], a6: f64m3x4, n1: usize, dst2: &mut [f64], a7: i64m8x3_b, s1: i64, s2: i64, src0: &[i64], a8: i64m12x3_b, a9: i64m3x6, src1: &[i64], a10: u32m7x2) -> u32m7x2 {
+    pub fn m174(a0: i64m8x8, a1: i64m8x2, dst0: &mut [i64], a2: i64m2x4, a3: Matrix<i64, 4, 6>, s0: u64, a4: i64m6x4, a5: i64m4x8, n0: usize, dst1: &mut [i64], a6: f64m3x4, n1: usize, dst2: &mut [f64], a7: i64m8x3_b, s1: i64, s2: i64, src0: &[i64], a8: i64m12x3_b, a9: i64m3x6, src1: &[i64], a10: u32m7x2) -> u32m7x2 {
         __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
         __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
         __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
         let t0: i64m8x8 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_load(src1, (K5 * 6) / K5, 8, 9));
-        let bad = a8 as f32; // M175
+        let bad = a8 as f32; // M174
         a10
     }
 
-    pub fn m176(a0: Matrix<i16, 3, 1>, dst0: &mut [i16], a1: f32m3x1, s0: i64, i0: u32, s1: u32) -> f32m3x1 {
+    pub fn m175(a0: Matrix<i16, 3, 1>, dst0: &mut [i16], a1: f32m3x1, s0: i64, i0: u32, s1: u32) -> f32m3x1 {
         __builtin_matrix_column_major_store(a0 - 7, dst0, 3);
-        let bad = a1[2][3]; // M176
+        let bad = a1[2][3]; // M175
         __builtin_matrix_insert(s0 - a1, i0, 0, s1)
     }
 
-    pub fn m177(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
+    pub fn m176(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
         let mut t0: i32m14x4 = a0 * a1 * __builtin_matrix_transpose(a2);
         t0[i0][i1] = 1;
         let mut t1 = a1 as i32m3x4;
         let t2: i32m14x3 = (s0 - a3 + __builtin_matrix_add(a4, a4)) * a5;
         for l0 in 0..4 { t1[2][l0] = 7; }
         __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-        let bad = t2[-1][0]; // M177
+        let bad = t2[-1][0]; // M176
     }
 
     /// Kernel `k0040` of the oracle corpus.
-    pub fn m178(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2, z0: f32m2x2) -> u16m2x1 {
+    pub fn m177(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2, z0: f32m2x2) -> u16m2x1 {
         let t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-        let bad = z0[1 + 1][0]; // M178
+        let bad = z0[1 + 1][0]; // M177
         __builtin_matrix_column_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1)
     }
 
-    pub fn m179(a0: u32m1x2, s0: i32, a1: u32m1x2, a2: u32m1x2_b, a3: u32m1x2, i0: u16, s1: i64, a4: u64m1x2, a5: u64m2x5) -> u64m1x5 {
+    pub fn m178(a0: u32m1x2, s0: i32, a1: u32m1x2, a2: u32m1x2_b, a3: u32m1x2, i0: u16, s1: i64, a4: u64m1x2, a5: u64m2x5) -> u64m1x5 {
         let mut t0 = __builtin_matrix_add(a0 - s0, __builtin_matrix_add(a1 - -1, a2 - a3));
         t0[i0][0] = s1 as u32;
-        let bad = a2[0][5 - K3]; // M179
+        let bad = a2[0][5 - K3]; // M178
         (a4 - a4) * (a5 - a5)
+    }
+
+    pub fn m179(a0: f32m13x4_b, i0: u16, i1: i64) -> f32m13x4 {
+        let bad = a0[7]; // M179
+        a0 + __builtin_matrix_extract(a0, i0, i1) - a0
     }
 }
 

@@ -219,7 +219,7 @@ static void run_k0002(void) {
 f32m1x2 k0003(u16m6x2 a0, u16m2x14 a1, u64m6x14 a2, u64m14x3 a3, unsigned char s0, f32m1x2 a4) {
     u64m6x3 t0 = ((u64m6x14) (u16m6x14) (a0 * a1) - a2) * a3;
     t0 /= s0;
-    return 0.3f + a4;
+    return a4 + 1e-3;
 }
 
 static void run_k0003(void) {
@@ -1057,7 +1057,7 @@ f32m2x10 k0035(f32m6x6 a0, unsigned short s0, unsigned long i0, float s1, f32m6x
     f32m6x6 t0 = a0 * s0;
     if (i0 < 3) { t0 /= s1; }
     t0 += __builtin_matrix_transpose(a1) / 2.0f;
-    t0 = (a2 + a3) * (a4 * s2) - 0.001f;
+    t0 = (a2 + a3) * (a4 * s2) - 1.0000000596046448f;
     t0[0][0] += 3e0;
     return __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3;
 }

@@ -193,7 +193,7 @@ matrix! {
     pub fn k0003(a0: u16m6x2, a1: u16m2x14, a2: u64m6x14, a3: u64m14x3, s0: u8, a4: Matrix<f32, 1, 2>) -> f32m1x2 {
         let mut t0: u64m6x3 = ((u64m6x14) (u16m6x14) (a0 * a1) - a2) * a3;
         t0 /= s0;
-        0.3f32 + a4
+        return a4 + 1e-3;
     }
 
     pub fn k0004(src0: &[u64], a0: u64m8x4_b, n0: usize, src1: &[u64], a1: i8m3x4, s0: u32, s1: u32, a2: i8m4x3) -> i8m4x3 {
@@ -388,7 +388,7 @@ matrix! {
         let mut t0: f32m6x6 = a0 * s0;
         if i0 < 3 { t0 /= s1; }
         t0 += __builtin_matrix_transpose(a1) / 2.0f32;
-        t0 = (a2 + a3) * (a4 * s2) - 0.001f32;
+        t0 = (a2 + a3) * (a4 * s2) - 1.0000000596046448f32;
         t0[0][0] += 3e0;
         __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3
     }

@@ -11,227 +11,221 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef int8_t i8m1x1 __attribute__((matrix_type(1, 1)));
+    typedef i8 i8m1x1 __attribute__((matrix_type(1, 1)));
     typedef i8 i8m1x3 __attribute__((matrix_type(0 + 1, K2 + 1)));
     typedef signed char i8m1x5 __attribute__((matrix_type(1, 5)));
-    typedef i8 i8m1x7 __attribute__((matrix_type(1, 7)));
-    typedef int8_t i8m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef signed char i8m2x3 __attribute__((matrix_type(2, 3)));
-    pub typedef signed char i8m2x5 __attribute__((matrix_type(4 - K2, 4 + 1)));
-    pub typedef int8_t i8m3x3 __attribute__((matrix_type(3, 3)));
-    typedef char i8m3x4 __attribute__((matrix_type((K5 * 3) / K5, 3 + 1)));
+    pub typedef i8 i8m1x7 __attribute__((matrix_type(1, 7)));
+    pub typedef char i8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef char i8m2x3 __attribute__((matrix_type(2, 3)));
+    typedef int8_t i8m2x5 __attribute__((matrix_type(4 - K2, 4 + 1)));
+    typedef i8 i8m3x3 __attribute__((matrix_type(3, 3)));
+    typedef signed char i8m3x4 __attribute__((matrix_type((K5 * 3) / K5, 3 + 1)));
     typedef i8 i8m3x7 __attribute__((matrix_type(3, 7)));
-    pub(crate) typedef int8_t i8m3x12 __attribute__((matrix_type(3, 12)));
     typedef int8_t i8m4x2 __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef char i8m4x5 __attribute__((matrix_type(4, 5)));
-    typedef i8 i8m4x8 __attribute__((matrix_type(4, 8)));
-    typedef int8_t i8m4x16 __attribute__((matrix_type(4, 16)));
-    pub typedef signed char i8m5x4 __attribute__((matrix_type(5, 4)));
-    typedef signed char i8m6x2 __attribute__((matrix_type(6, 2)));
-    typedef signed char i8m7x2 __attribute__((matrix_type(7, 2)));
-    typedef char i8m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef signed char i8m4x5 __attribute__((matrix_type(4, 5)));
+    pub typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef int8_t i8m4x16 __attribute__((matrix_type(4, 16)));
+    typedef char i8m5x4 __attribute__((matrix_type(5, 4)));
+    typedef i8 i8m6x2 __attribute__((matrix_type(6, 2)));
+    pub(crate) typedef int8_t i8m7x2 __attribute__((matrix_type(7, 2)));
+    typedef int8_t i8m7x3 __attribute__((matrix_type(7, 3)));
     pub(crate) typedef char i8m8x3 __attribute__((matrix_type(8, 3)));
-    typedef char i8m8x4 __attribute__((matrix_type(8, 4)));
-    typedef char i8m8x7 __attribute__((matrix_type(8, 7)));
-    pub(crate) typedef int8_t i8m11x3 __attribute__((matrix_type(11, 3)));
-    pub(crate) typedef int8_t i8m12x3 __attribute__((matrix_type(12, 3)));
-    pub typedef char i8m16x2 __attribute__((matrix_type((K5 * 16) / K5, (K5 * 2) / K5)));
-    typedef int16_t i16m1x1 __attribute__((matrix_type(1, 1)));
-    pub typedef int16_t i16m2x6 __attribute__((matrix_type(2, 6)));
+    typedef i8 i8m8x4 __attribute__((matrix_type(8, 4)));
+    typedef int8_t i8m8x7 __attribute__((matrix_type(8, 7)));
+    pub typedef signed char i8m11x3 __attribute__((matrix_type(11, 3)));
+    typedef signed char i8m12x5 __attribute__((matrix_type(12, 5)));
+    typedef signed char i8m16x2 __attribute__((matrix_type(16, 2)));
+    typedef i16 i16m1x1 __attribute__((matrix_type(4 - K3, 0 + 1)));
+    pub(crate) typedef i16 i16m2x6 __attribute__((matrix_type(2, 6)));
     typedef i16 i16m3x6 __attribute__((matrix_type(3, 6)));
-    pub typedef int16_t i16m3x12 __attribute__((matrix_type(3, 12)));
-    typedef i16 i16m4x2 __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef short i16m4x8 __attribute__((matrix_type(K2 + 2, K8)));
-    typedef int16_t i16m5x1 __attribute__((matrix_type(5, 1)));
-    pub typedef short i16m5x3 __attribute__((matrix_type(5, 3)));
-    typedef int16_t i16m5x8 __attribute__((matrix_type(5, 8)));
+    typedef int16_t i16m3x12 __attribute__((matrix_type(3, 12)));
+    pub(crate) typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef i16 i16m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef short i16m5x8 __attribute__((matrix_type(K2 + 3, K8)));
     typedef int16_t i16m7x2 __attribute__((matrix_type(7, 2)));
-    typedef short i16m7x6 __attribute__((matrix_type(7, 6)));
     pub typedef int16_t i16m14x1 __attribute__((matrix_type(14, 1)));
-    typedef i16 i16m14x3 __attribute__((matrix_type(19 - K5, (K4 * 3) / K4)));
-    typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef i16 i16m14x3 __attribute__((matrix_type(14, 3)));
+    pub typedef int32_t i32m1x2 __attribute__((matrix_type(1, 2)));
     typedef i32 i32m1x3 __attribute__((matrix_type(1, 3)));
-    pub(crate) typedef int32_t i32m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef i32 i32m1x6 __attribute__((matrix_type(6 - K5, 8 - K2)));
-    pub(crate) typedef i32 i32m1x7 __attribute__((matrix_type(1, 7)));
-    typedef i32 i32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef i32 i32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef i32 i32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef int32_t i32m2x5 __attribute__((matrix_type(2, 5)));
-    pub typedef int32_t i32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef int32_t i32m2x13 __attribute__((matrix_type(2, 13)));
+    pub(crate) typedef int i32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef int32_t i32m1x6 __attribute__((matrix_type(9 - K8, K5 + 1)));
+    pub typedef int i32m1x7 __attribute__((matrix_type(1, 7)));
+    typedef int32_t i32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef int32_t i32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef int i32m2x4 __attribute__((matrix_type(4 - K2, K4)));
+    pub typedef int32_t i32m2x5 __attribute__((matrix_type(2, 5)));
+    typedef i32 i32m2x6 __attribute__((matrix_type(2, 6)));
+    typedef int i32m2x13 __attribute__((matrix_type(2, 13)));
     typedef i32 i32m3x1 __attribute__((matrix_type(3, 1)));
-    pub typedef i32 i32m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef int i32m3x7 __attribute__((matrix_type(3, 7)));
-    typedef i32 i32m3x8 __attribute__((matrix_type(3, 8)));
-    typedef i32 i32m3x13 __attribute__((matrix_type(K2 + 1, (K2 * 13) / K2)));
-    pub(crate) typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef int i32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef i32 i32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef int i32m5x8 __attribute__((matrix_type(5, 8)));
+    pub(crate) typedef int32_t i32m3x2 __attribute__((matrix_type(3, 2)));
+    pub typedef i32 i32m3x7 __attribute__((matrix_type(3, 7)));
+    pub(crate) typedef i32 i32m3x8 __attribute__((matrix_type(3, 8)));
+    typedef i32 i32m3x13 __attribute__((matrix_type(3, 13)));
+    typedef i32 i32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef i32 i32m4x6 __attribute__((matrix_type(4, 6)));
+    typedef int32_t i32m5x1 __attribute__((matrix_type(5, 1)));
+    pub typedef int32_t i32m5x8 __attribute__((matrix_type(K2 + 3, K3 + 5)));
     typedef int32_t i32m6x5 __attribute__((matrix_type(6, 5)));
     typedef i32 i32m7x4 __attribute__((matrix_type(7, 4)));
-    pub(crate) typedef i32 i32m7x7 __attribute__((matrix_type(7, 7)));
-    pub(crate) typedef int32_t i32m8x1 __attribute__((matrix_type(8, 1)));
-    typedef int i32m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef i32 i32m7x7 __attribute__((matrix_type(7, 7)));
+    pub typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
+    typedef i32 i32m8x4 __attribute__((matrix_type(8, 4)));
     typedef i32 i32m8x5 __attribute__((matrix_type(8, 5)));
-    pub typedef int i32m13x2 __attribute__((matrix_type(12 + 1, (K3 * 2) / K3)));
+    pub(crate) typedef int32_t i32m13x2 __attribute__((matrix_type(13, 2)));
     typedef int i32m13x5 __attribute__((matrix_type(13, 5)));
     typedef i32 i32m14x1 __attribute__((matrix_type(14, 1)));
     typedef int i32m14x2 __attribute__((matrix_type(14, 2)));
-    pub(crate) typedef int32_t i32m14x5 __attribute__((matrix_type(14, 5)));
-    pub(crate) typedef int i32m14x6 __attribute__((matrix_type((K2 * 14) / K2, 11 - K5)));
-    typedef i64 i64m1x7 __attribute__((matrix_type(3 - K2, K5 + 2)));
-    typedef long long i64m1x10 __attribute__((matrix_type(1, 10)));
-    typedef i64 i64m2x2 __attribute__((matrix_type(7 - K5, 5 - K3)));
-    typedef i64 i64m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef long i64m2x16 __attribute__((matrix_type(2, 16)));
-    pub(crate) typedef long long i64m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef int64_t i64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int64_t i64m3x4 __attribute__((matrix_type(6 - K3, 6 - K2)));
-    pub typedef long long i64m3x9 __attribute__((matrix_type(3, 9)));
-    pub(crate) typedef long i64m4x2 __attribute__((matrix_type((K3 * 4) / K3, (K5 * 2) / K5)));
-    pub(crate) typedef long i64m4x3 __attribute__((matrix_type(12 - K8, K3)));
-    pub typedef int64_t i64m4x8 __attribute__((matrix_type(4, 8)));
-    typedef int64_t i64m4x10 __attribute__((matrix_type(4, 10)));
-    typedef long long i64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef i64 i64m7x12 __attribute__((matrix_type(7, 12)));
-    pub typedef i64 i64m8x3 __attribute__((matrix_type((K5 * 8) / K5, (K3 * 3) / K3)));
-    pub(crate) typedef int64_t i64m9x3 __attribute__((matrix_type(K5 + 4, 6 - K3)));
-    typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned char u8m1x4 __attribute__((matrix_type((K3 * 1) / K3, (K3 * 4) / K3)));
-    pub(crate) typedef unsigned char u8m4x3 __attribute__((matrix_type(K2 + 2, 11 - K8)));
-    pub typedef u8 u8m4x6 __attribute__((matrix_type(4, 6)));
-    pub typedef uint8_t u8m4x7 __attribute__((matrix_type(4, 7)));
-    typedef uint8_t u8m4x15 __attribute__((matrix_type(K2 + 2, 17 - K2)));
-    typedef uint8_t u8m6x2 __attribute__((matrix_type((K8 * 6) / K8, 7 - K5)));
-    typedef u8 u8m6x10 __attribute__((matrix_type((K5 * 6) / K5, K2 + 8)));
-    typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
-    typedef u8 u8m10x4 __attribute__((matrix_type(10, 4)));
-    typedef uint8_t u8m15x4 __attribute__((matrix_type(15, 4)));
-    typedef u8 u8m15x6 __attribute__((matrix_type(15, 6)));
-    typedef uint16_t u16m1x2 __attribute__((matrix_type(5 - K4, 5 - K3)));
-    typedef u16 u16m2x2 __attribute__((matrix_type(2, 2)));
-    typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef u16 u16m2x9 __attribute__((matrix_type(2, 9)));
-    pub typedef unsigned short u16m6x7 __attribute__((matrix_type(6, 7)));
-    pub(crate) typedef unsigned short u16m7x4 __attribute__((matrix_type(7, 4)));
-    pub typedef uint16_t u16m13x6 __attribute__((matrix_type((K3 * 13) / K3, K4 + 2)));
-    typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned u32m2x3 __attribute__((matrix_type((K8 * 2) / K8, 2 + 1)));
-    pub(crate) typedef u32 u32m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef uint32_t u32m2x10 __attribute__((matrix_type(2, 10)));
-    typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
-    pub(crate) typedef unsigned u32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef unsigned u32m6x7 __attribute__((matrix_type(6, 7)));
-    typedef u32 u32m6x10 __attribute__((matrix_type(6, 10)));
-    pub(crate) typedef unsigned u32m6x12 __attribute__((matrix_type(6, 12)));
-    typedef unsigned int u32m9x6 __attribute__((matrix_type(9, 6)));
-    pub(crate) typedef unsigned u32m9x10 __attribute__((matrix_type(9, 10)));
+    typedef int32_t i32m14x5 __attribute__((matrix_type((K4 * 14) / K4, 7 - K2)));
+    typedef i32 i32m14x6 __attribute__((matrix_type(14, 6)));
+    pub(crate) typedef i64 i64m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef i64 i64m1x10 __attribute__((matrix_type(1, 10)));
+    typedef int64_t i64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef long long i64m2x6 __attribute__((matrix_type(K2, 11 - K5)));
+    pub typedef long i64m2x16 __attribute__((matrix_type(K2, K2 + 14)));
+    typedef long long i64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef long long i64m3x3 __attribute__((matrix_type(5 - K2, K3)));
+    typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef long i64m3x9 __attribute__((matrix_type(3, 9)));
+    pub(crate) typedef long long i64m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i64 i64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef long long i64m4x8 __attribute__((matrix_type(K3 + 1, K8)));
+    typedef i64 i64m4x10 __attribute__((matrix_type(4, 10)));
+    typedef i64 i64m5x3 __attribute__((matrix_type(K4 + 1, K2 + 1)));
+    pub typedef long i64m7x12 __attribute__((matrix_type(15 - K8, 15 - K3)));
+    pub(crate) typedef long long i64m8x3 __attribute__((matrix_type(8, 3)));
+    pub typedef int64_t i64m9x3 __attribute__((matrix_type(9, 3)));
+    typedef u8 u8m1x8 __attribute__((matrix_type(1, 8)));
+    pub typedef u8 u8m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef unsigned char u8m4x3 __attribute__((matrix_type(K4, (K3 * 3) / K3)));
+    pub(crate) typedef uint8_t u8m4x6 __attribute__((matrix_type((K5 * 4) / K5, 9 - K3)));
+    pub typedef u8 u8m4x7 __attribute__((matrix_type(4, 7)));
+    typedef uint8_t u8m4x15 __attribute__((matrix_type(3 + 1, (K4 * 15) / K4)));
+    typedef uint8_t u8m6x2 __attribute__((matrix_type(11 - K5, 10 - K8)));
+    typedef u8 u8m6x10 __attribute__((matrix_type(6, 10)));
+    pub typedef uint8_t u8m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef u8 u8m7x8 __attribute__((matrix_type(K2 + 5, K2 * 4)));
+    typedef unsigned char u8m10x4 __attribute__((matrix_type(9 + 1, K4)));
+    typedef unsigned char u8m15x4 __attribute__((matrix_type((K2 * 15) / K2, (K3 * 4) / K3)));
+    pub(crate) typedef unsigned char u8m15x6 __attribute__((matrix_type(15, 6)));
+    pub typedef u16 u16m1x2 __attribute__((matrix_type(1, 2)));
+    pub typedef uint16_t u16m2x2 __attribute__((matrix_type(2, 2)));
+    typedef uint16_t u16m2x6 __attribute__((matrix_type(2, 6)));
+    typedef uint16_t u16m2x9 __attribute__((matrix_type((K5 * 2) / K5, 17 - K8)));
+    typedef u16 u16m4x8 __attribute__((matrix_type(4, 8)));
+    typedef unsigned short u16m6x7 __attribute__((matrix_type(6, 7)));
+    typedef u16 u16m7x4 __attribute__((matrix_type(7, 4)));
+    typedef uint16_t u16m13x6 __attribute__((matrix_type(13, 6)));
+    typedef unsigned u32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned int u32m2x3 __attribute__((matrix_type(4 - K2, K2 + 1)));
+    typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
+    typedef uint32_t u32m2x10 __attribute__((matrix_type((K8 * 2) / K8, K5 * 2)));
+    typedef uint32_t u32m6x1 __attribute__((matrix_type(6, 1)));
+    pub typedef unsigned int u32m6x2 __attribute__((matrix_type(6, 2)));
+    pub(crate) typedef uint32_t u32m6x7 __attribute__((matrix_type(6, 7)));
+    pub typedef unsigned int u32m6x10 __attribute__((matrix_type(6, 10)));
+    typedef unsigned int u32m6x12 __attribute__((matrix_type(6, 12)));
+    typedef unsigned u32m9x6 __attribute__((matrix_type(9, 6)));
+    pub(crate) typedef u32 u32m9x10 __attribute__((matrix_type(9, 10)));
     pub typedef uint32_t u32m12x7 __attribute__((matrix_type(12, 7)));
-    typedef u64 u64m2x8 __attribute__((matrix_type((K2 * 2) / K2, 10 - K2)));
-    pub typedef u64 u64m3x1 __attribute__((matrix_type(3, 1)));
-    pub typedef u64 u64m3x2 __attribute__((matrix_type(K2 + 1, 6 - K4)));
-    pub typedef u64 u64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef u64 u64m3x7 __attribute__((matrix_type(3, 7)));
+    typedef unsigned long long u64m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef unsigned long u64m3x2 __attribute__((matrix_type(7 - K4, (K5 * 2) / K5)));
+    typedef u64 u64m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef unsigned long u64m3x7 __attribute__((matrix_type(K2 + 1, 6 + 1)));
     typedef unsigned long long u64m3x8 __attribute__((matrix_type(3, 8)));
-    pub typedef u64 u64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
-    pub typedef unsigned long u64m4x8 __attribute__((matrix_type(4, 8)));
-    typedef u64 u64m4x14 __attribute__((matrix_type(4, 14)));
-    typedef uint64_t u64m6x1 __attribute__((matrix_type(6, 1)));
-    typedef u64 u64m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef unsigned long long u64m7x1 __attribute__((matrix_type(7, 1)));
-    typedef uint64_t u64m7x4 __attribute__((matrix_type(10 - K3, (K4 * 4) / K4)));
-    pub(crate) typedef unsigned long u64m7x9 __attribute__((matrix_type(7, 9)));
-    pub typedef unsigned long long u64m8x4 __attribute__((matrix_type(8, 4)));
-    typedef u64 u64m13x7 __attribute__((matrix_type(13, 7)));
-    typedef uint64_t u64m14x2 __attribute__((matrix_type(14, 2)));
-    typedef unsigned long long u64m14x6 __attribute__((matrix_type(14, 6)));
-    pub(crate) typedef float f32m1x1 __attribute__((matrix_type(3 - K2, (K5 * 1) / K5)));
-    typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef f32 f32m1x5 __attribute__((matrix_type(1, 5)));
-    pub(crate) typedef float f32m1x6 __attribute__((matrix_type(5 - K4, K2 + 4)));
-    pub(crate) typedef float f32m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef unsigned long u64m4x2 __attribute__((matrix_type(4, 2)));
+    pub typedef uint64_t u64m4x7 __attribute__((matrix_type(4, 7)));
+    typedef u64 u64m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef u64 u64m4x14 __attribute__((matrix_type(4, 14)));
+    pub typedef u64 u64m6x1 __attribute__((matrix_type(6, 1)));
+    pub typedef u64 u64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef u64 u64m7x1 __attribute__((matrix_type(7, 1)));
+    typedef unsigned long long u64m7x4 __attribute__((matrix_type(7, 4)));
+    pub typedef u64 u64m7x9 __attribute__((matrix_type(7, 9)));
+    typedef unsigned long u64m8x4 __attribute__((matrix_type((K4 * 8) / K4, (K4 * 4) / K4)));
+    pub typedef unsigned long u64m13x7 __attribute__((matrix_type(13, 7)));
+    typedef u64 u64m14x2 __attribute__((matrix_type(14, 2)));
+    typedef uint64_t u64m14x6 __attribute__((matrix_type(14, 6)));
+    typedef f32 f32m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef f32 f32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef float f32m1x4 __attribute__((matrix_type(3 - K2, (K5 * 4) / K5)));
+    pub(crate) typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef f32 f32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef f32 f32m1x7 __attribute__((matrix_type(5 - K4, (K8 * 7) / K8)));
     typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
-    pub typedef f32 f32m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef float f32m3x3 __attribute__((matrix_type(5 - K2, K2 + 1)));
-    pub typedef f32 f32m3x6 __attribute__((matrix_type(3, 6)));
-    pub typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
-    pub typedef f32 f32m4x8 __attribute__((matrix_type(K3 + 1, (K3 * 8) / K3)));
-    typedef f32 f32m4x16 __attribute__((matrix_type(4, 16)));
-    typedef f32 f32m6x1 __attribute__((matrix_type(6, 1)));
-    pub typedef f32 f32m6x2 __attribute__((matrix_type(6, 2)));
-    pub(crate) typedef f32 f32m6x3 __attribute__((matrix_type(6, 3)));
-    typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
-    typedef float f32m7x2 __attribute__((matrix_type(K5 + 2, 10 - K8)));
-    typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
-    typedef f32 f32m7x6 __attribute__((matrix_type(7, 6)));
-    typedef float f32m8x2 __attribute__((matrix_type(8, 2)));
-    typedef float f32m8x16 __attribute__((matrix_type(8, 16)));
-    typedef float f32m16x4 __attribute__((matrix_type(16, 4)));
-    typedef f64 f64m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef f64 f64m1x3 __attribute__((matrix_type(1, 3)));
-    pub typedef f64 f64m1x4 __attribute__((matrix_type(1, 4)));
-    pub typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
+    typedef f32 f32m2x6 __attribute__((matrix_type(2, 6)));
+    pub(crate) typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef float f32m3x6 __attribute__((matrix_type(5 - K2, (K8 * 6) / K8)));
+    typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
+    typedef float f32m4x16 __attribute__((matrix_type(K3 + 1, K2 + 14)));
+    pub typedef f32 f32m6x1 __attribute__((matrix_type(6, 1)));
+    pub typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
+    pub typedef f32 f32m6x3 __attribute__((matrix_type(6, 3)));
+    pub typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
+    typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
+    pub typedef f32 f32m7x4 __attribute__((matrix_type(K5 + 2, (K4 * 4) / K4)));
+    typedef f32 f32m8x2 __attribute__((matrix_type(8, 2)));
+    typedef f32 f32m8x16 __attribute__((matrix_type(8, 16)));
+    pub typedef f32 f32m16x4 __attribute__((matrix_type(16, 4)));
+    pub(crate) typedef f64 f64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
     typedef f64 f64m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef f64 f64m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
     typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef double f64m2x5 __attribute__((matrix_type(2, 5)));
-    pub typedef double f64m2x6 __attribute__((matrix_type(2, 6)));
-    typedef double f64m2x16 __attribute__((matrix_type(10 - K8, K8 + 8)));
-    typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
-    pub(crate) typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef f64 f64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef f64 f64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
+    typedef f64 f64m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef f64 f64m2x16 __attribute__((matrix_type(2, 16)));
+    pub typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
+    pub typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef f64 f64m3x5 __attribute__((matrix_type((K5 * 3) / K5, 4 + 1)));
+    pub(crate) typedef f64 f64m4x2 __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
     typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
-    pub typedef f64 f64m5x2 __attribute__((matrix_type(5, 2)));
-    typedef f64 f64m6x2 __attribute__((matrix_type(6, 2)));
-    typedef double f64m7x2 __attribute__((matrix_type(6 + 1, 6 - K4)));
-    pub typedef f64 f64m7x6 __attribute__((matrix_type(7, 6)));
-    pub(crate) typedef f64 f64m8x4 __attribute__((matrix_type(8, 4)));
-    typedef double f64m10x10 __attribute__((matrix_type(10, 10)));
-    typedef char i8m2x5_b __attribute__((matrix_type(7 - K5, (K3 * 5) / K3)));
-    pub typedef char i8m3x4_b __attribute__((matrix_type(3, 4)));
-    pub typedef i16 i16m4x2_b __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef i16 i16m4x8_b __attribute__((matrix_type(4, 8)));
-    pub typedef int16_t i16m5x8_b __attribute__((matrix_type(8 - K3, 10 - K2)));
-    typedef int16_t i16m14x3_b __attribute__((matrix_type(14, 3)));
-    pub(crate) typedef int32_t i32m1x3_b __attribute__((matrix_type(1, 3)));
-    typedef int i32m1x6_b __attribute__((matrix_type(1, 6)));
-    pub(crate) typedef int32_t i32m2x5_b __attribute__((matrix_type(2, 5)));
+    pub typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
+    typedef double f64m5x8 __attribute__((matrix_type(5, 8)));
+    typedef f64 f64m7x2 __attribute__((matrix_type(7, 2)));
+    pub(crate) typedef double f64m10x10 __attribute__((matrix_type(10, 10)));
+    typedef i8 i8m2x5_b __attribute__((matrix_type((K5 * 2) / K5, (K4 * 5) / K4)));
+    typedef i8 i8m3x4_b __attribute__((matrix_type(3, 4)));
+    typedef i16 i16m4x2_b __attribute__((matrix_type(4, 2)));
+    typedef int16_t i16m4x8_b __attribute__((matrix_type(4, 8)));
+    pub typedef int16_t i16m5x8_b __attribute__((matrix_type(8 - K3, K5 + 3)));
+    typedef short i16m14x3_b __attribute__((matrix_type(14, 3)));
+    typedef i32 i32m1x3_b __attribute__((matrix_type(1, 3)));
+    pub typedef i32 i32m1x6_b __attribute__((matrix_type(1, 6)));
+    pub(crate) typedef i32 i32m2x5_b __attribute__((matrix_type(4 - K2, (K2 * 5) / K2)));
     typedef int i32m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef int32_t i32m3x8_b __attribute__((matrix_type(3, 8)));
-    typedef int i32m6x5_b __attribute__((matrix_type(6, 5)));
-    typedef int32_t i32m14x2_b __attribute__((matrix_type(14, 2)));
-    typedef int32_t i32m14x6_b __attribute__((matrix_type(14, 6)));
+    typedef int i32m3x8_b __attribute__((matrix_type(3, 8)));
+    pub typedef int32_t i32m6x5_b __attribute__((matrix_type(6, 5)));
+    pub typedef i32 i32m14x2_b __attribute__((matrix_type(14, 2)));
+    pub(crate) typedef i32 i32m14x6_b __attribute__((matrix_type(14, 6)));
     pub typedef int64_t i64m3x4_b __attribute__((matrix_type(3, 4)));
-    pub typedef long i64m5x3_b __attribute__((matrix_type(5, 3)));
-    typedef u8 u8m6x2_b __attribute__((matrix_type(K3 + 3, (K4 * 2) / K4)));
-    typedef unsigned int u32m6x10_b __attribute__((matrix_type(6, 10)));
-    pub typedef uint64_t u64m2x8_b __attribute__((matrix_type((K5 * 2) / K5, K8)));
-    typedef unsigned long long u64m4x7_b __attribute__((matrix_type(4, 7)));
-    pub(crate) typedef unsigned long u64m14x6_b __attribute__((matrix_type(14, 6)));
-    typedef float f32m1x7_b __attribute__((matrix_type(1, 7)));
-    typedef f32 f32m2x5_b __attribute__((matrix_type(2, 5)));
-    pub typedef f32 f32m3x3_b __attribute__((matrix_type(3, 3)));
-    typedef f32 f32m4x3_b __attribute__((matrix_type(4, 3)));
-    typedef float f32m7x6_b __attribute__((matrix_type(7, 6)));
-    pub typedef double f64m1x5_b __attribute__((matrix_type(1, 5)));
-    typedef f64 f64m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef double f64m2x2_b __attribute__((matrix_type(4 - K2, 4 - K2)));
-    pub typedef double f64m2x3_b __attribute__((matrix_type(K2, K3)));
-    typedef double f64m2x5_b __attribute__((matrix_type(5 - K3, 13 - K8)));
-    typedef double f64m4x7_b __attribute__((matrix_type(4, 7)));
+    typedef int64_t i64m5x3_b __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef uint8_t u8m6x2_b __attribute__((matrix_type(6, 2)));
+    typedef unsigned char u8m7x8_b __attribute__((matrix_type(7, 8)));
+    pub(crate) typedef unsigned int u32m6x10_b __attribute__((matrix_type(6, 10)));
+    typedef unsigned long long u64m2x8_b __attribute__((matrix_type(2, 8)));
+    typedef unsigned long long u64m4x7_b __attribute__((matrix_type(K4, K4 + 3)));
+    typedef u64 u64m14x6_b __attribute__((matrix_type(14, 6)));
+    typedef float f32m1x7_b __attribute__((matrix_type(6 - K5, (K2 * 7) / K2)));
+    typedef float f32m2x5_b __attribute__((matrix_type(2, 5)));
+    pub typedef float f32m4x3_b __attribute__((matrix_type(4, 3)));
+    pub typedef double f64m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
+    typedef f64 f64m2x3_b __attribute__((matrix_type(2, 3)));
+    pub typedef double f64m2x5_b __attribute__((matrix_type(2, 5)));
+    typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
 
     pub fn k0120(src0: &[f64], n0: usize, src1: &[f64], a0: Matrix<f64, 5, 2>, s0: u8, s1: i32, a1: f64m2x5_b, src2: &[f64], i0: u16) -> f64m2x5 {
         let t0: f64m2x5 = __builtin_matrix_column_load(src0, 2, 5, (K2 * 5) / K2);
         let t1 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src1, 5, 2, n0) - a0) * s0 as u8) / s1;
         let t2: Matrix<f64, 2, 5> = a1;
-        __builtin_matrix_insert(__builtin_matrix_insert(t0, 0, 0, __builtin_matrix_column_major_load(src2, 2, 5, 5)[0][0]) * __builtin_matrix_extract(t0, 1, i0), 1, 4 - K3, 0.3)
+        __builtin_matrix_insert(__builtin_matrix_insert(t0, 0, 0, __builtin_matrix_column_major_load(src2, 2, 5, 5)[0][0]) * __builtin_matrix_extract(t0, 1, i0), 1, 4 - K3, 0.3f32)
     }
 
     pub fn k0121(src0: &[i32], s0: i8, s1: u16, a0: i32m3x7, i0: usize, s2: f64, a1: Matrix<i32, 7, 4>, a2: i32m4x1, a3: i32m1x5, dst0: &mut [i32], a4: u16m2x6, s3: u16, s4: u16, n0: usize, src1: &[i32], i1: u16, i2: i64, s5: i8, i3: i32) -> i32m3x7 {
@@ -249,10 +243,11 @@ matrix! {
         t0[1][i0] - t0
     }
 
-    pub fn k0123(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, s2: i8, n0: usize, src0: &[f32], n1: usize, src1: &[f32], a3: f32m6x2) -> f32m6x2 {
+    #[allow(unused_variables)]
+    pub fn k0123(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, i0: u8, i1: u8, a3: f32m1x2, n0: usize, src0: &[f32], src1: &[f32]) -> f32m6x2 {
         let mut t0 = __builtin_matrix_transpose((a0 + s0) * a1);
         t0 *= s1;
-        (s2 as u64 + __builtin_matrix_insert(a2, 4, 0, 1.1)) * __builtin_matrix_column_major_load(src0, 1, 2, n0) + (__builtin_matrix_column_major_load(src1, 6, 2, n1) + a3) as f32m6x2
+        return (__builtin_matrix_insert(a2, 4, 0, 1.0000000596046448) - a0[i0][i1]) * a3 + (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 2, n0), 0, 1, -1.5) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
     }
 
     pub fn k0124(a0: f32m4x3, dst0: &mut [i64], src0: &[i8], a1: i8m3x4, a2: i8m3x4, a3: i8m4x8, a4: i8m8x4, a5: i8m8x4, a6: i8m8x4) -> i8m8x4 {
@@ -345,9 +340,9 @@ matrix! {
 
     /// Kernel `k0136` of the oracle corpus.
     #[inline]
-    pub fn k0136(a0: f64m3x2, dst0: &mut [f64], s0: u16, i0: i64, i1: usize, s1: u8, a1: i16m4x8_b, s2: f32, a2: i16m4x8) -> i16m4x8 {
+    pub fn k0136(a0: f64m3x2, dst0: &mut [f64], s0: i32, i0: i64, i1: usize, s1: u8, a1: i16m4x8_b, s2: f32, a2: i16m4x8) -> i16m4x8 {
         __builtin_matrix_column_major_store(a0 + a0, dst0, 5);
-        let mut t0 = __builtin_matrix_insert(a0, 0, 1, 0.1f32) as f64m3x2 * s0;
+        let mut t0 = s0 * (f64m3x2) __builtin_matrix_insert(a0, 0, 1, 1.1f32);
         t0[i0][i1] += s1 as f64;
         return s2 as u8 * a1 + (a2 - a2) + a1;
     }
@@ -360,12 +355,13 @@ matrix! {
         __builtin_matrix_transpose((a2 * a3 - a4 * __builtin_matrix_column_major_load(src2, 10, 16, n0)) as f32m4x16 - a5 / 1i64 * a6)
     }
 
-    pub fn k0138(a0: i32m3x1, n0: usize, src0: &[i32], src1: &[i32], i0: u32, s0: i16, a1: i8m4x2, a2: i8m2x3, a3: Matrix<i8, 4, 5>, src2: &[i8], a4: i8m3x3, src3: &[i8], i1: u16, s1: i8, i2: u8, a5: f64m1x4, a6: f64m4x7, src4: &[f64], n1: usize, src5: &[f64], i3: i64, a7: i8m3x12, s2: u32, a8: i8m12x3, n2: usize, src6: &[i8], s3: u64) -> i8m3x3 {
+    /// Kernel `k0138` of the oracle corpus.
+    pub fn k0138(a0: i32m3x1, n0: usize, src0: &[i32], src1: &[i32], i0: u32, s0: i16, a1: i8m4x2, a2: i8m2x3, a3: Matrix<i8, 4, 5>, src2: &[i8], a4: i8m3x3, src3: &[i8], i1: u16, s1: i8, i2: u8, a5: f64m1x4, a6: f64m4x7, src4: &[f64], n1: usize, src5: &[f64], i3: i64, n2: usize, src6: &[i8], a7: i8m12x5) -> i8m4x5 {
         let mut t0 = (__builtin_matrix_transpose(a0) + __builtin_matrix_column_load(src0, 6 - K5, 3, n0) - __builtin_matrix_insert(__builtin_matrix_column_load(src1, 1, 3, 1), i0, 2, s0)) as i8m1x3 * __builtin_matrix_add(__builtin_matrix_transpose(a1 * a2) * a3, __builtin_matrix_column_major_load(src2, 3, 5, 5) + a4 * __builtin_matrix_column_major_load(src3, 3, 5, 6));
         t0[i1][0] = s1;
         t0[i2][2] = a3[0][0];
-        let t1: f64m1x5_b = __builtin_matrix_insert(a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)), 0, i3, 1.23456e2f32);
-        (a7 + s2) * __builtin_matrix_sub(a8, __builtin_matrix_column_load(src6, 12, 3, n2)) / s3
+        let t1 = __builtin_matrix_insert(a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)), 0, i3, 1e-1f32);
+        __builtin_matrix_column_major_load(src6, 4, 12, n2) * a7
     }
 
     pub fn k0139(a0: u64m3x7, a1: i32m3x2, src0: &[i32], n0: usize, src1: &[i32]) -> i32m3x13 {
@@ -482,12 +478,12 @@ matrix! {
         a0[i0][i1] - __builtin_matrix_column_major_load(src0, 2 + 1, 1, 6) * a0 as i32m1x7
     }
 
-    pub fn k0158(a0: Matrix<f64, 1, 1>, s0: i8, i0: u32, s1: u16, s2: f64, a1: u8m1x1, a2: u8m1x4, a3: u8m1x4, a4: f64m4x6, s3: i32, src0: &[f64], dst0: &mut [f64], a5: f32m3x3_b, a6: f64m8x4, src1: &[f64], a7: f64m7x6, src2: &[f64], a8: f64m6x2, src3: &[f32], a9: i16m5x1, src4: &[i16], src5: &[i16], a10: f32m7x6_b, a11: i16m7x6, n0: usize, src6: &[i16], s4: i8) -> i16m5x3 {
-        __builtin_matrix_column_major_store((s2 - __builtin_matrix_insert(__builtin_matrix_insert(a0, 0, 0, 0.1) - s0, 0, i0, s1)) * (__builtin_matrix_sub(a1 * a2, a3 - a3) as f64m1x4 * ((a4 + s3) * __builtin_matrix_column_major_load(src0, K4 + 2, 6 - K4, 6))), dst0, 4);
-        let mut t0 = a5 + a5;
-        t0 *= 18u32;
-        let t1: f64m4x6 = __builtin_matrix_transpose(a6) * __builtin_matrix_multiply(__builtin_matrix_column_major_load(src1, 8, 7, K3 + 8), a7) * ((__builtin_matrix_column_load(src2, 6, 2, 9) + a8) * (f64m2x6) __builtin_matrix_column_major_load(src3, 2, 6, 2));
-        __builtin_matrix_multiply(__builtin_matrix_multiply(a9 * __builtin_matrix_column_major_load(src4, 1, 13 - K5, 4), __builtin_matrix_column_major_load(src5, K2 + 6, 7, 11)) * (a10 as i16m7x6 + a11), __builtin_matrix_column_major_load(src6, 6, (K2 * 3) / K2, n0)) + s4
+    pub fn k0158(a0: Matrix<f64, 1, 1>, i0: u32, i1: u8, src0: &[f64], s0: i8, n0: usize, src1: &[f64], dst0: &mut [f64], a1: f32m3x1, a2: f64m1x5, i2: u16, i3: i32, i4: i32, s1: f64, a3: u16m13x6, a4: f64m4x3, i5: usize, s2: f64, a5: f64m5x8, i6: i64, i7: u8, a6: u8m4x1, a7: Matrix<u8, 1, 8>, src2: &[u8], a8: u8m7x8, a9: u8m7x8_b) -> u16m4x8 {
+        __builtin_matrix_column_major_store((0.3f32 + __builtin_matrix_insert(7 + __builtin_matrix_insert(a0, 0, 0, 0.3), i0, 0, a0[0][i1])) * ((__builtin_matrix_column_major_load(src0, 1, 2, 3) / s0 - -6.0) * __builtin_matrix_column_major_load(src1, 2, 2, n0)), dst0, 2);
+        let mut t0 = __builtin_matrix_insert(__builtin_matrix_multiply(a1 as f64m3x1, __builtin_matrix_insert(a2, 0, i2, a0[0][i3])), 2, i4, 7.25);
+        for l0 in 0..5 { t0[0][l0] = s1; }
+        let t1 = k0155(a3);
+        (u16m4x8) __builtin_matrix_insert(a6 * a7 * __builtin_matrix_column_major_load(src2, 8, 7, 8) * (a8 + (a9 - a9)[6][6]), 0, 4, 0)
     }
 
     /// Kernel `k0159` of the oracle corpus.
@@ -562,13 +558,13 @@ fn run_k0123() -> Vec<rt::Output> {
     let a1 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
     let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let a2 = f32m6x1::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src1 = rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = f32m6x2::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0123(a0, s0, a1, s1, a2, s2, n0, &src0, n1, &src1, a3);
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a3 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src0 = rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2));
+    let src1 = rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0123(a0, s0, a1, s1, a2, i0, i1, a3, n0, &src0, &src1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -804,7 +800,7 @@ fn run_k0136() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x57612619c2e5e565);
     let a0 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
     let mut dst0 = rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
     let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
@@ -860,13 +856,10 @@ fn run_k0138() -> Vec<rt::Output> {
     let n1: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
     let src5 = rt::vec::<f64>(&mut rng, 47, rt::Dom::Dyadic(-32, 32, 2));
     let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let a7 = i8m3x12::from_column_major(&rt::vec::<i8>(&mut rng, 36, rt::Dom::Int(-8, 8)));
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a8 = i8m12x3::from_column_major(&rt::vec::<i8>(&mut rng, 36, rt::Dom::Full));
-    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(12, 15));
-    let src6 = rt::vec::<i8>(&mut rng, 43, rt::Dom::Full);
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = k0138(a0, n0, &src0, &src1, i0, s0, a1, a2, a3, &src2, a4, &src3, i1, s1, i2, a5, a6, &src4, n1, &src5, i3, a7, s2, a8, n2, &src6, s3);
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src6 = rt::vec::<i8>(&mut rng, 82, rt::Dom::Full);
+    let a7 = i8m12x5::from_column_major(&rt::vec::<i8>(&mut rng, 60, rt::Dom::Int(-8, 8)));
+    let r = k0138(a0, n0, &src0, &src1, i0, s0, a1, a2, a3, &src2, a4, &src3, i1, s1, i2, a5, a6, &src4, n1, &src5, i3, n2, &src6, a7);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -1140,33 +1133,32 @@ fn run_k0157() -> Vec<rt::Output> {
 fn run_k0158() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xef933166023b451a);
     let a0 = f64m1x1::from_column_major(&rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let src0 = rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src1 = rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m1x5::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i4: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = u16m13x6::from_column_major(&rt::vec::<u16>(&mut rng, 78, rt::Dom::Full));
+    let a4 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let i5: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
     let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Full));
-    let a2 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let a3 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let a4 = f64m4x6::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let src0 = rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 5, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
-    let a5 = f32m3x3::from_column_major(&rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = f64m8x4::from_column_major(&rt::vec::<f64>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2)));
-    let src1 = rt::vec::<f64>(&mut rng, 76, rt::Dom::Dyadic(-32, 32, 2));
-    let a7 = f64m7x6::from_column_major(&rt::vec::<f64>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
-    let src2 = rt::vec::<f64>(&mut rng, 17, rt::Dom::Dyadic(-32, 32, 2));
-    let a8 = f64m6x2::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let src3 = rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
-    let a9 = i16m5x1::from_column_major(&rt::vec::<i16>(&mut rng, 5, rt::Dom::Int(-8, 8)));
-    let src4 = rt::vec::<i16>(&mut rng, 31, rt::Dom::Int(-8, 8));
-    let src5 = rt::vec::<i16>(&mut rng, 76, rt::Dom::Int(-8, 8));
-    let a10 = f32m7x6::from_column_major(&rt::vec::<f32>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
-    let a11 = i16m7x6::from_column_major(&rt::vec::<i16>(&mut rng, 42, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src6 = rt::vec::<i16>(&mut rng, 26, rt::Dom::Full);
-    let s4: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0158(a0, s0, i0, s1, s2, a1, a2, a3, a4, s3, &src0, &mut dst0, a5, a6, &src1, a7, &src2, a8, &src3, a9, &src4, &src5, a10, a11, n0, &src6, s4);
+    let a5 = f64m5x8::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2)));
+    let i6: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let i7: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a6 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a7 = u8m1x8::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let src2 = rt::vec::<u8>(&mut rng, 58, rt::Dom::Int(0, 16));
+    let a8 = u8m7x8::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Full));
+    let a9 = u8m7x8::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Full));
+    let r = k0158(a0, i0, i1, &src0, s0, n0, &src1, &mut dst0, a1, a2, i2, i3, i4, s1, a3, a4, i5, s2, a5, i6, i7, a6, a7, &src2, a8, a9);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 

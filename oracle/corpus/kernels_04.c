@@ -66,42 +66,45 @@ typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
 typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned char u8m11x5 __attribute__((matrix_type(11, 5)));
 typedef unsigned short u16m1x1 __attribute__((matrix_type(5 - K4, (K5 * 1) / K5)));
+typedef unsigned short u16m1x16 __attribute__((matrix_type(1, 16)));
 typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned short u16m2x2 __attribute__((matrix_type(2, 2)));
 typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
 typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned short u16m3x3 __attribute__((matrix_type(3, 3)));
-typedef unsigned short u16m4x8 __attribute__((matrix_type(9 - K5, K2 + 6)));
+typedef unsigned short u16m3x3 __attribute__((matrix_type((K5 * 3) / K5, (K4 * 3) / K4)));
+typedef unsigned short u16m4x8 __attribute__((matrix_type(4, 8)));
 typedef unsigned short u16m6x1 __attribute__((matrix_type(6, 1)));
+typedef unsigned short u16m7x1 __attribute__((matrix_type(7, 1)));
 typedef unsigned short u16m7x6 __attribute__((matrix_type(7, 6)));
 typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
 typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
 typedef unsigned short u16m8x3 __attribute__((matrix_type(8, 3)));
 typedef unsigned short u16m8x8 __attribute__((matrix_type(8, 8)));
+typedef unsigned short u16m16x1 __attribute__((matrix_type(16, 1)));
 typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned int u32m1x5 __attribute__((matrix_type(1, 5)));
+typedef unsigned int u32m1x5 __attribute__((matrix_type(9 - K8, (K3 * 5) / K3)));
 typedef unsigned int u32m1x6 __attribute__((matrix_type(1, 6)));
 typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned int u32m2x3 __attribute__((matrix_type(7 - K5, (K8 * 3) / K8)));
+typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned int u32m2x5 __attribute__((matrix_type(2, 5)));
 typedef unsigned int u32m2x8 __attribute__((matrix_type(2, 8)));
 typedef unsigned int u32m2x11 __attribute__((matrix_type(2, 11)));
 typedef unsigned int u32m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned int u32m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned int u32m3x3 __attribute__((matrix_type(7 - K4, (K2 * 3) / K2)));
 typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned int u32m4x3 __attribute__((matrix_type(9 - K5, (K2 * 3) / K2)));
+typedef unsigned int u32m4x1 __attribute__((matrix_type(9 - K5, 5 - K4)));
+typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
 typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8)));
-typedef unsigned int u32m5x3 __attribute__((matrix_type(10 - K5, (K8 * 3) / K8)));
-typedef unsigned int u32m5x10 __attribute__((matrix_type(5, 10)));
+typedef unsigned int u32m5x3 __attribute__((matrix_type(5, 3)));
+typedef unsigned int u32m5x10 __attribute__((matrix_type((K8 * 5) / K8, K5 * 2)));
 typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
 typedef unsigned int u32m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned int u32m8x3 __attribute__((matrix_type((K4 * 8) / K4, K3)));
+typedef unsigned int u32m8x3 __attribute__((matrix_type(16 - K8, (K3 * 3) / K3)));
 typedef unsigned int u32m8x11 __attribute__((matrix_type(8, 11)));
 typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned long u64m1x4 __attribute__((matrix_type((K4 * 1) / K4, (K5 * 4) / K5)));
+typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
 typedef unsigned long u64m1x5 __attribute__((matrix_type(1, 5)));
 typedef unsigned long u64m1x6 __attribute__((matrix_type(1, 6)));
 typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
@@ -110,31 +113,29 @@ typedef unsigned long u64m2x12 __attribute__((matrix_type(2, 12)));
 typedef unsigned long u64m2x13 __attribute__((matrix_type(2, 13)));
 typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
 typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
-typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned long u64m4x1 __attribute__((matrix_type((K2 * 4) / K2, 0 + 1)));
 typedef unsigned long u64m4x4 __attribute__((matrix_type(4, 4)));
 typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
-typedef unsigned long u64m5x4 __attribute__((matrix_type(K3 + 2, 9 - K5)));
+typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
 typedef unsigned long u64m6x4 __attribute__((matrix_type(6, 4)));
 typedef unsigned long u64m6x8 __attribute__((matrix_type(6, 8)));
 typedef unsigned long u64m7x2 __attribute__((matrix_type(7, 2)));
 typedef unsigned long u64m7x6 __attribute__((matrix_type(7, 6)));
 typedef unsigned long u64m7x7 __attribute__((matrix_type(7, 7)));
 typedef unsigned long u64m13x2 __attribute__((matrix_type(13, 2)));
-typedef unsigned long u64m14x1 __attribute__((matrix_type(14, 1)));
+typedef unsigned long u64m14x1 __attribute__((matrix_type(17 - K3, (K3 * 1) / K3)));
 typedef unsigned long u64m14x4 __attribute__((matrix_type(14, 4)));
 typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
-typedef float f32m1x3 __attribute__((matrix_type(4 - K3, 2 + 1)));
+typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
 typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
-typedef float f32m1x8 __attribute__((matrix_type(1, 8)));
-typedef float f32m1x16 __attribute__((matrix_type(1, 16)));
+typedef float f32m1x16 __attribute__((matrix_type(5 - K4, K8 + 8)));
 typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
-typedef float f32m2x8 __attribute__((matrix_type((K8 * 2) / K8, (K5 * 8) / K5)));
+typedef float f32m2x8 __attribute__((matrix_type(2, 8)));
 typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
 typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
-typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
+typedef float f32m6x2 __attribute__((matrix_type(K3 * 2, 6 - K4)));
 typedef float f32m6x8 __attribute__((matrix_type(6, 8)));
-typedef float f32m8x1 __attribute__((matrix_type(K3 + 5, 0 + 1)));
-typedef float f32m8x4 __attribute__((matrix_type(8, 4)));
+typedef float f32m8x1 __attribute__((matrix_type(8, 1)));
 typedef float f32m12x3 __attribute__((matrix_type(12, 3)));
 typedef double f64m1x15 __attribute__((matrix_type(1, 15)));
 typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
@@ -144,14 +145,14 @@ typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
 typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
 typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
 typedef double f64m4x15 __attribute__((matrix_type(4, 15)));
-typedef double f64m5x7 __attribute__((matrix_type(5, 7)));
-typedef double f64m6x1 __attribute__((matrix_type(K2 * 3, 6 - K5)));
+typedef double f64m5x7 __attribute__((matrix_type((K4 * 5) / K4, K5 + 2)));
+typedef double f64m6x1 __attribute__((matrix_type(6, 1)));
 typedef double f64m6x4 __attribute__((matrix_type(6, 4)));
 typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
-typedef double f64m7x2 __attribute__((matrix_type(7, 2)));
-typedef signed char i8m2x4_b __attribute__((matrix_type((K8 * 2) / K8, K4)));
-typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1)));
-typedef signed char i8m7x1_b __attribute__((matrix_type(K4 + 3, 5 - K4)));
+typedef double f64m7x2 __attribute__((matrix_type(10 - K3, (K8 * 2) / K8)));
+typedef signed char i8m2x4_b __attribute__((matrix_type(2, 4)));
+typedef signed char i8m4x1_b __attribute__((matrix_type((K3 * 4) / K3, 5 - K4)));
+typedef signed char i8m7x1_b __attribute__((matrix_type(7, 1)));
 typedef signed char i8m9x8_b __attribute__((matrix_type(9, 8)));
 typedef short i16m1x3_b __attribute__((matrix_type(1, 3)));
 typedef int i32m1x8_b __attribute__((matrix_type(1, 8)));
@@ -159,22 +160,22 @@ typedef int i32m3x13_b __attribute__((matrix_type(3, 13)));
 typedef long i64m1x4_b __attribute__((matrix_type(1, 4)));
 typedef long i64m2x7_b __attribute__((matrix_type(2, 7)));
 typedef long i64m3x3_b __attribute__((matrix_type(3, 3)));
+typedef unsigned short u16m1x16_b __attribute__((matrix_type(1, 16)));
 typedef unsigned short u16m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned short u16m6x1_b __attribute__((matrix_type(6, 1)));
+typedef unsigned short u16m6x1_b __attribute__((matrix_type(10 - K4, 4 - K3)));
+typedef unsigned short u16m7x1_b __attribute__((matrix_type(7, 1)));
 typedef unsigned int u32m2x3_b __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m2x11_b __attribute__((matrix_type((K3 * 2) / K3, (K3 * 11) / K3)));
+typedef unsigned int u32m2x11_b __attribute__((matrix_type(2, 11)));
 typedef unsigned int u32m3x2_b __attribute__((matrix_type(3, 2)));
 typedef unsigned int u32m4x3_b __attribute__((matrix_type(4, 3)));
 typedef unsigned long u64m4x1_b __attribute__((matrix_type(4, 1)));
 typedef unsigned long u64m4x7_b __attribute__((matrix_type(4, 7)));
 typedef unsigned long u64m6x4_b __attribute__((matrix_type(6, 4)));
-typedef unsigned long u64m6x8_b __attribute__((matrix_type(6, 8)));
+typedef unsigned long u64m6x8_b __attribute__((matrix_type((K8 * 6) / K8, 13 - K5)));
 typedef unsigned long u64m14x4_b __attribute__((matrix_type(14, 4)));
-typedef float f32m1x8_b __attribute__((matrix_type(1, 8)));
-typedef float f32m6x2_b __attribute__((matrix_type((K8 * 6) / K8, (K4 * 2) / K4)));
-typedef float f32m8x4_b __attribute__((matrix_type(8, 4)));
-typedef double f64m4x1_b __attribute__((matrix_type(K2 * 2, 5 - K4)));
-typedef double f64m4x7_b __attribute__((matrix_type(6 - K2, (K5 * 7) / K5)));
+typedef float f32m6x2_b __attribute__((matrix_type((K4 * 6) / K4, (K8 * 2) / K8)));
+typedef double f64m4x1_b __attribute__((matrix_type(6 - K2, (K2 * 1) / K2)));
+typedef double f64m4x7_b __attribute__((matrix_type(4, 7)));
 typedef double f64m4x15_b __attribute__((matrix_type(4, 15)));
 
 u32m1x4 k0160(i64m1x4 a0, i64m1x4_b a1, unsigned char s0, unsigned short i0, unsigned short i1, const unsigned int *src0, const unsigned int *src1, u32m5x3 a2, u32m3x3 a3, long s1, f32m12x3 a4, unsigned long n0, const unsigned int *src2, unsigned int s2, u32m3x4 a5) {
@@ -317,10 +318,10 @@ static void run_k0164(void) {
     rt_out_i8("k0164", "dst1", dst1, 3);
 }
 
-f32m1x4 k0165(f32m1x4 a0, f32m1x4 a1, unsigned long n0, const float *src0, unsigned long n1, float *dst0, f32m1x8_b a2, unsigned short s0, f32m8x4_b a3) {
+u16m7x1 k0165(f32m1x4 a0, f32m1x4 a1, unsigned long n0, const float *src0, unsigned long n1, float *dst0, u16m7x1_b a2, int s0, int s1, u16m1x16_b a3, u16m16x1 a4) {
     __builtin_matrix_column_major_store((a0 + a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-    __auto_type t0 = a1 * 1.0000000596046448;
-    return (a2 + a2) * s0 * a3;
+    __auto_type t0 = a1 * 2.7;
+    return (-1 - a2) * (s0 - s1) * a3 * a4;
 }
 
 static void run_k0165(void) {
@@ -334,14 +335,17 @@ static void run_k0165(void) {
     float src0[5]; rt_fill_f32(&rng, src0, 5, RT_DOM_FCHOICE(src0_dom));
     unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
     float dst0[1]; rt_fill_f32(&rng, dst0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a2_b[8]; rt_fill_f32(&rng, a2_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x8 a2 = __builtin_matrix_column_major_load(a2_b, 1, 8, 1);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    float a3_b[32]; rt_fill_f32(&rng, a3_b, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m8x4 a3 = __builtin_matrix_column_major_load(a3_b, 8, 4, 8);
-    f32m1x4 r = k0165(a0, a1, n0, src0, n1, dst0, a2, s0, a3);
-    float r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f32("k0165", "ret", r_b, 4);
+    unsigned short a2_b[7]; rt_fill_u16(&rng, a2_b, 7, RT_DOM_INT(0LL, 16LL));
+    u16m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short a3_b[16]; rt_fill_u16(&rng, a3_b, 16, RT_DOM_FULL);
+    u16m1x16 a3 = __builtin_matrix_column_major_load(a3_b, 1, 16, 1);
+    unsigned short a4_b[16]; rt_fill_u16(&rng, a4_b, 16, RT_DOM_FULL);
+    u16m16x1 a4 = __builtin_matrix_column_major_load(a4_b, 16, 1, 16);
+    u16m7x1 r = k0165(a0, a1, n0, src0, n1, dst0, a2, s0, s1, a3, a4);
+    unsigned short r_b[7]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_u16("k0165", "ret", r_b, 7);
     rt_out_f32("k0165", "dst0", dst0, 1);
 }
 
@@ -958,7 +962,7 @@ static void run_k0188(void) {
 }
 
 f64m4x1 k0189(f64m4x1 a0, long i0, int i1) {
-    return ({ __auto_type ins0 = a0; ins0[i0][i1] = 0.3f; ins0; });
+    return ({ __auto_type ins0 = a0; ins0[i0][i1] = 2.7f; ins0; });
 }
 
 static void run_k0189(void) {
@@ -978,7 +982,7 @@ f64m7x1 k0190(i32m1x3 a0, const long *src0, i64m4x5 a1, int i0, int i1, double s
     for (int l0 = 0; l0 < 5; l0++) { t1[0][l0] = a1[i4][i5]; }
     t1[0][1] -= (long)s1;
     t1[(K8 * 0) / K8][i6] -= a1[(K2 * 3) / K2][0];
-    return ({ __auto_type ins1 = a2; ins1[i7][0] = 0.3f; ins1; });
+    return ({ __auto_type ins1 = a2; ins1[i7][0] = 1.0000000596046448f; ins1; });
 }
 
 static void run_k0190(void) {

@@ -374,7 +374,7 @@ static void run_k0206(void) {
 
 void k0207(u64m7x8 a0, u64m8x2 a1, u64m2x3_b a2, u64m7x3 a3, unsigned char i0, float s0, unsigned long *dst0, const double *src0, f64m2x7 a4, const double *src1) {
     __builtin_matrix_column_major_store(a0 * (a1 * a2) + ({ __auto_type ins0 = a3; ins0[K2 + 2][i0] = s0; ins0; }), dst0, 7);
-    f64m2x2 t0 = (__builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 1 + 1, 4) + a4 * __builtin_matrix_column_major_load(src1, 7, 2, K5 + 3)) * 0.3;
+    f64m2x2 t0 = (__builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 1 + 1, 4) + a4 * __builtin_matrix_column_major_load(src1, 7, 2, K5 + 3)) * 1.0000000596046448;
 }
 
 static void run_k0207(void) {

@@ -247,7 +247,7 @@ matrix! {
 
     pub fn k0207(a0: u64m7x8, a1: u64m8x2, a2: u64m2x3_b, a3: u64m7x3, i0: u8, s0: f32, dst0: &mut [u64], src0: &[f64], a4: f64m2x7, src1: &[f64]) {
         __builtin_matrix_column_major_store(a0 * (a1 * a2) + __builtin_matrix_insert(a3, K2 + 2, i0, s0), dst0, 7);
-        let t0: f64m2x2 = (__builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 1 + 1, 4) + __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src1, 7, 2, K5 + 3))) * 0.3;
+        let t0: f64m2x2 = (__builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 1 + 1, 4) + __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src1, 7, 2, K5 + 3))) * 1.0000000596046448;
     }
 
     pub fn k0208(a0: i8m4x7, s0: u8, s1: u8, n0: usize, dst0: &mut [i8], a1: i8m4x3, s2: i64, s3: i64, s4: u64, a2: i8m3x5_b, src0: &[i8]) -> i8m4x7 {

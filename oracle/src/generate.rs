@@ -800,13 +800,17 @@ impl KGen<'_> {
                     // Not exact in binary; 1.0000000596046448 is exactly
                     // 1 + 2^-24 as a double, which ties to 1.0f (double
                     // rounding: C converts the double literal to float).
-                    let v =
-                        *self
-                            .rng
-                            .pick(&[0.1, 0.3, 1.1, 2.7, 1e-3, 123.456, 1.0000000596046448]);
+                    let v = if self.rng.chance(1, 3) {
+                        1.0000000596046448
+                    } else {
+                        *self.rng.pick(&[0.1, 0.3, 1.1, 2.7, 1e-3, 123.456])
+                    };
                     // A float literal meeting a double matrix keeps its
-                    // float rounding: worth drawing often.
-                    let s = if e == Elem::F64 && self.rng.chance(1, 2) {
+                    // float rounding, and a float literal is rounded once,
+                    // from its decimal to float (`1.0000000596046448f32` is
+                    // 1 + 2^-23, not 1): both worth drawing often.
+                    let s = if (e == Elem::F64 || v == 1.0000000596046448) && self.rng.chance(1, 2)
+                    {
                         FloatSuffix::F32
                     } else {
                         self.float_suffix()
