@@ -382,6 +382,23 @@ pub fn product_add<
     out
 }
 
+/// `c + a * b` for the expansion: [`product_add`] with the operands in the
+/// order the expression evaluates them.
+#[inline(always)]
+pub fn addend_plus_product<
+    T: Element,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const CONTRACT: bool,
+>(
+    c: &Matrix<T, M, N>,
+    a: &Matrix<T, M, K>,
+    b: &Matrix<T, K, N>,
+) -> Matrix<T, M, N> {
+    product_add::<T, M, K, N, CONTRACT>(a, b, c)
+}
+
 /// The type an invalid typedef names: the macro has already reported the
 /// typedef's error, and this stand-in keeps the rest of the block from
 /// producing further errors about it.

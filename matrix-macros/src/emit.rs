@@ -5,7 +5,7 @@
 //! Nothing here decides semantics: the checker did.
 
 use crate::check::{Program, Resolved};
-use crate::ir::{ArithOp, Block, Expr, ExprKind, Index, Kernel, Stmt, Stride};
+use crate::ir::{ArithOp, Block, Contract, Expr, ExprKind, Index, Kernel, Stmt, Stride};
 use crate::types::{MatTy, SeqKind, Ty, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
@@ -201,10 +201,21 @@ fn expr(e: &Expr) -> TokenStream {
             let (s, m) = (expr(scalar), expr(matrix));
             quote_spanned!(span=> #f(#s, #m))
         }
-        ExprKind::Product { lhs, rhs } => {
-            let (l, r) = (expr(lhs), expr(rhs));
-            quote_spanned!(span=> ::core::ops::Mul::mul(#l, #r))
-        }
+        ExprKind::Product { lhs, rhs, contract } => product(lhs, rhs, None, *contract, span, &expr),
+        ExprKind::ProductAdd {
+            lhs,
+            rhs,
+            addend,
+            addend_first,
+            contract,
+        } => product(
+            lhs,
+            rhs,
+            Some((addend, *addend_first)),
+            *contract,
+            span,
+            &expr,
+        ),
         ExprKind::Transpose(m) => {
             let m = expr(m);
             quote_spanned!(span=> ::matrix_core::Matrix::transpose(#m))
@@ -463,6 +474,41 @@ fn expr(e: &Expr) -> TokenStream {
     }
 }
 
+/// A product, or a fused product-add, on the runtime's product kernel; the
+/// operands are passed in source order so they are evaluated in it.
+fn product(
+    lhs: &Expr,
+    rhs: &Expr,
+    addend: Option<(&Expr, bool)>,
+    contract: Contract,
+    span: Span,
+    operand_tokens: &dyn Fn(&Expr) -> TokenStream,
+) -> TokenStream {
+    let (Ty::Matrix(a), Ty::Matrix(b)) = (&lhs.ty, &rhs.ty) else {
+        return quote!(());
+    };
+    let elem = a.elem.to_tokens(span);
+    let (m, k, n) = (
+        usize_lit(a.rows, span),
+        usize_lit(a.cols, span),
+        usize_lit(b.cols, span),
+    );
+    let fast = contract == Contract::Fast;
+    let (l, r) = (operand_tokens(lhs), operand_tokens(rhs));
+    let generics = quote_spanned!(span=> ::<#elem, #m, #k, #n, #fast>);
+    match addend {
+        None => quote_spanned!(span=> ::matrix_core::private::product #generics(&#l, &#r)),
+        Some((c, false)) => {
+            let c = operand_tokens(c);
+            quote_spanned!(span=> ::matrix_core::private::product_add #generics(&#l, &#r, &#c))
+        }
+        Some((c, true)) => {
+            let c = operand_tokens(c);
+            quote_spanned!(span=> ::matrix_core::private::addend_plus_product #generics(&#c, &#l, &#r))
+        }
+    }
+}
+
 /// Emits the value of a compound assignment, reading the place for
 /// [`ExprKind::PlaceValue`].
 fn with_place(value: &Expr, place: &TokenStream) -> TokenStream {
@@ -483,10 +529,21 @@ fn with_place(value: &Expr, place: &TokenStream) -> TokenStream {
             let (l, r) = (side(lhs), side(rhs));
             quote_spanned!(span=> #f(#l, #r))
         }
-        ExprKind::Product { lhs, rhs } => {
-            let (l, r) = (side(lhs), side(rhs));
-            quote_spanned!(span=> ::core::ops::Mul::mul(#l, #r))
-        }
+        ExprKind::Product { lhs, rhs, contract } => product(lhs, rhs, None, *contract, span, &side),
+        ExprKind::ProductAdd {
+            lhs,
+            rhs,
+            addend,
+            addend_first,
+            contract,
+        } => product(
+            lhs,
+            rhs,
+            Some((addend, *addend_first)),
+            *contract,
+            span,
+            &side,
+        ),
         _ => expr(value),
     }
 }

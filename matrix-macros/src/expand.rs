@@ -1,7 +1,7 @@
-//! The pipeline: parse, check, emit; errors are appended as `compile_error!`s.
+//! The pipeline: parse, check, lower, emit; errors are appended as `compile_error!`s.
 
 use crate::diag::Diagnostics;
-use crate::{check, emit, parse};
+use crate::{check, emit, lower, parse};
 use proc_macro2::TokenStream;
 
 /// Expands a `matrix!` block. Never panics: every problem with the input is
@@ -10,7 +10,8 @@ use proc_macro2::TokenStream;
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
     let mut diags = Diagnostics::default();
     let block = parse::parse_block(input, &mut diags);
-    let program = check::check(block, &mut diags);
+    let mut program = check::check(block, &mut diags);
+    lower::lower(&mut program.kernels);
     let mut out = emit::emit(&program);
     out.extend(diags.to_compile_errors());
     out

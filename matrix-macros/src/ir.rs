@@ -13,8 +13,7 @@ pub(crate) struct Kernel {
     pub(crate) vis: syn::Visibility,
     /// The signature with C spellings and `Matrix<..>` resolved to Rust types.
     pub(crate) sig: syn::Signature,
-    /// Read by the lowering: whether multiply-add may fuse.
-    #[allow(dead_code)] // the SIMD lowering (issue 4) is its reader
+    /// Whether multiply-add may fuse (`#[fp_contract(fast)]`).
     pub(crate) contract: Contract,
     pub(crate) body: Block,
     /// The kernel had errors: emit a stub with its signature only.
@@ -94,10 +93,20 @@ pub(crate) enum ExprKind {
         scalar: Box<Expr>,
         scalar_first: bool,
     },
-    /// `a * b` on two matrices.
+    /// `a * b` on two matrices; the lowering sets the contraction.
     Product {
         lhs: Box<Expr>,
         rhs: Box<Expr>,
+        contract: Contract,
+    },
+    /// `a * b + c` (or `c + a * b`, `addend_first`) fused by the lowering:
+    /// the product's sums are completed, then the addend is added.
+    ProductAdd {
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+        addend: Box<Expr>,
+        addend_first: bool,
+        contract: Contract,
     },
     Transpose(Box<Expr>),
     /// A scalar variable converted to an element type with `as` semantics.
@@ -282,5 +291,175 @@ impl Expr {
             ExprKind::Paren(e) | ExprKind::Group(e) => e.is_place(),
             _ => false,
         }
+    }
+}
+
+impl Block {
+    /// Visits every expression of the block, children before parents.
+    pub(crate) fn for_each_expr_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        for stmt in &mut self.stmts {
+            match stmt {
+                Stmt::Let { init, diverge, .. } => {
+                    if let Some(init) = init {
+                        init.for_each_expr_mut(f);
+                    }
+                    if let Some(block) = diverge {
+                        block.for_each_expr_mut(f);
+                    }
+                }
+                Stmt::Expr { expr, .. } => expr.for_each_expr_mut(f),
+                Stmt::Verbatim(_) => {}
+            }
+        }
+    }
+}
+
+impl Expr {
+    /// Visits this expression and every expression inside it, children first.
+    pub(crate) fn for_each_expr_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        fn each(exprs: &mut [Expr], f: &mut impl FnMut(&mut Expr)) {
+            exprs.iter_mut().for_each(|e| e.for_each_expr_mut(f));
+        }
+        fn index(i: &mut Index, f: &mut impl FnMut(&mut Expr)) {
+            if let Index::Dynamic(e) = i {
+                e.for_each_expr_mut(f);
+            }
+        }
+        fn stride(s: &mut Stride, f: &mut impl FnMut(&mut Expr)) {
+            if let Stride::Dynamic(e) = s {
+                e.for_each_expr_mut(f);
+            }
+        }
+        match &mut self.kind {
+            ExprKind::Elementwise { lhs, rhs, .. }
+            | ExprKind::Product { lhs, rhs, .. }
+            | ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Assign { lhs, rhs }
+            | ExprKind::CompoundAssign { lhs, rhs, .. }
+            | ExprKind::Index {
+                base: lhs,
+                index: rhs,
+            } => {
+                lhs.for_each_expr_mut(f);
+                rhs.for_each_expr_mut(f);
+            }
+            ExprKind::ProductAdd {
+                lhs, rhs, addend, ..
+            } => {
+                lhs.for_each_expr_mut(f);
+                rhs.for_each_expr_mut(f);
+                addend.for_each_expr_mut(f);
+            }
+            ExprKind::WithScalar { matrix, scalar, .. } => {
+                matrix.for_each_expr_mut(f);
+                scalar.for_each_expr_mut(f);
+            }
+            ExprKind::Transpose(e)
+            | ExprKind::ConvertScalar { expr: e, .. }
+            | ExprKind::MatrixCast { expr: e, .. }
+            | ExprKind::Splat { scalar: e, .. }
+            | ExprKind::Unary { expr: e, .. }
+            | ExprKind::Paren(e)
+            | ExprKind::Group(e)
+            | ExprKind::Let { expr: e, .. }
+            | ExprKind::Field { base: e, .. }
+            | ExprKind::Reference { expr: e, .. }
+            | ExprKind::Cast { expr: e, .. }
+            | ExprKind::Repeat { expr: e, .. }
+            | ExprKind::Try(e) => e.for_each_expr_mut(f),
+            ExprKind::Element { base, row, col, .. } => {
+                base.for_each_expr_mut(f);
+                index(row, f);
+                index(col, f);
+            }
+            ExprKind::Load { src, stride: s, .. } => {
+                src.for_each_expr_mut(f);
+                stride(s, f);
+            }
+            ExprKind::Store {
+                matrix,
+                dst,
+                stride: s,
+                ..
+            } => {
+                matrix.for_each_expr_mut(f);
+                dst.for_each_expr_mut(f);
+                stride(s, f);
+            }
+            ExprKind::Insert {
+                matrix,
+                row,
+                col,
+                value,
+            } => {
+                matrix.for_each_expr_mut(f);
+                index(row, f);
+                index(col, f);
+                value.for_each_expr_mut(f);
+            }
+            ExprKind::MatrixCompound { place, value } => {
+                place.for_each_expr_mut(f);
+                value.for_each_expr_mut(f);
+            }
+            ExprKind::Call { func, args } => {
+                func.for_each_expr_mut(f);
+                each(args, f);
+            }
+            ExprKind::MethodCall { receiver, args, .. } => {
+                receiver.for_each_expr_mut(f);
+                each(args, f);
+            }
+            ExprKind::Block { block, .. } | ExprKind::Loop { body: block, .. } => {
+                block.for_each_expr_mut(f)
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                cond.for_each_expr_mut(f);
+                then.for_each_expr_mut(f);
+                if let Some(o) = otherwise {
+                    o.for_each_expr_mut(f);
+                }
+            }
+            ExprKind::While { cond, body, .. } => {
+                cond.for_each_expr_mut(f);
+                body.for_each_expr_mut(f);
+            }
+            ExprKind::For { iter, body, .. } => {
+                iter.for_each_expr_mut(f);
+                body.for_each_expr_mut(f);
+            }
+            ExprKind::Match { expr, arms } => {
+                expr.for_each_expr_mut(f);
+                for arm in arms {
+                    if let Some(g) = &mut arm.guard {
+                        g.for_each_expr_mut(f);
+                    }
+                    arm.body.for_each_expr_mut(f);
+                }
+            }
+            ExprKind::Return(e) | ExprKind::Break { expr: e, .. } => {
+                if let Some(e) = e {
+                    e.for_each_expr_mut(f);
+                }
+            }
+            ExprKind::Tuple(es) | ExprKind::Array(es) => each(es, f),
+            ExprKind::Range { start, end, .. } => {
+                if let Some(e) = start {
+                    e.for_each_expr_mut(f);
+                }
+                if let Some(e) = end {
+                    e.for_each_expr_mut(f);
+                }
+            }
+            ExprKind::ConstScalar(_)
+            | ExprKind::PlaceValue
+            | ExprKind::Path(_)
+            | ExprKind::Verbatim(_)
+            | ExprKind::Continue(_) => {}
+        }
+        f(self);
     }
 }

@@ -3,8 +3,9 @@
 //! language.
 //!
 //! The crate is a pipeline, one module a stage: `parse` (tokens to AST),
-//! `check` (AST to typed IR, every rule and diagnostic), `emit` (typed IR
-//! to tokens naming `::matrix_core`). `diag` holds every message.
+//! `check` (AST to typed IR, every rule and diagnostic), `lower` (how each
+//! operation runs: product kernels, fusion), `emit` (lowered IR to tokens
+//! naming `::matrix_core`). `diag` holds every message.
 
 mod check;
 mod consteval;
@@ -12,6 +13,7 @@ mod diag;
 mod emit;
 mod expand;
 mod ir;
+mod lower;
 mod parse;
 mod types;
 

@@ -32,6 +32,12 @@ matrix! {
     fn product_1x2_fast(a: f1x2, b: f2x1) -> f1x1 { a * b }
     fn broadcast(x: f64) -> f2x2 { x as f2x2 }
     fn f32_literal_on_f64(a: d1x1) -> d1x1 { a * 2.7f32 }
+    fn accumulate(a: f2x2, b: f2x2, c: f2x2) -> f2x2 {
+        let mut r = c;
+        r += a * b;
+        r = (a * b) + r;
+        r
+    }
     fn insert_then_read(a: i2x2, s: i32) -> i32 { __builtin_matrix_insert(a, 0, 0, s)[1][1] }
     fn elementwise_fma_shape(a: f2x2, s: float, c: f2x2) -> f2x2 { a * s + c }
 }
@@ -114,4 +120,14 @@ fn an_element_of_an_insert_can_be_a_tail_expression() {
     // Oracle finding F5: the insert must not parse as a statement.
     let a = i2x2::from_rows([[1, 2], [3, 4]]);
     assert_eq!(insert_then_read(a, 9), 4);
+}
+
+#[test]
+fn a_compound_sum_of_products_is_two_fused_steps() {
+    let (a, b, c) = (
+        f2x2::from_rows([[1.0, 2.0], [3.0, 4.0]]),
+        f2x2::identity(),
+        f2x2::splat(0.5),
+    );
+    assert_eq!(accumulate(a, b, c), a + a + c);
 }

@@ -4,7 +4,7 @@ use super::literal::NumLit;
 use super::{Env, resolve_type};
 use crate::consteval;
 use crate::diag::{self, Axis, Diagnostics, Loc};
-use crate::ir::{ArithOp, Arm, Block, Expr, ExprKind, Index, Stmt};
+use crate::ir::{ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt};
 use crate::types::{MatTy, Scalar, SeqKind, Ty};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -587,6 +587,7 @@ impl<'a> Checker<'a> {
                             ExprKind::Product {
                                 lhs: Box::new(lhs),
                                 rhs: Box::new(rhs),
+                                contract: Contract::Off,
                             },
                             ty,
                             loc,

@@ -38,10 +38,19 @@ impl NumLit {
                         suffix: Scalar::from_rust_name(int.suffix()),
                     })
                 }
-                syn::Lit::Float(float) => Some(NumLit {
-                    value: LitValue::Float(float.base10_parse::<f64>().ok()?),
-                    suffix: Scalar::from_rust_name(float.suffix()),
-                }),
+                syn::Lit::Float(float) => {
+                    let suffix = Scalar::from_rust_name(float.suffix());
+                    // A `float` literal rounds from its decimal text once, to
+                    // `f32` (rounding through `f64` first can land on a tie).
+                    let value = match suffix {
+                        Some(Scalar::F32) => f64::from(float.base10_parse::<f32>().ok()?),
+                        _ => float.base10_parse::<f64>().ok()?,
+                    };
+                    Some(NumLit {
+                        value: LitValue::Float(value),
+                        suffix,
+                    })
+                }
                 syn::Lit::Bool(b) => Some(NumLit {
                     value: LitValue::Bool(b.value),
                     suffix: None,
@@ -86,13 +95,7 @@ impl NumLit {
 /// Converts a literal to the element type `to`: the element's literal tokens,
 /// or the message Clang warns with when the value changes.
 pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream, String> {
-    // A `float` literal (`2.7f32`) has the value of the nearest float, which
-    // is what converts to the element type, as `(double)2.7f` does in C.
-    let value = match (lit.value, lit.suffix) {
-        (LitValue::Float(f), Some(Scalar::F32)) => LitValue::Float(f64::from(f as f32)),
-        (value, _) => value,
-    };
-    match value {
+    match lit.value {
         LitValue::Bool(b) => Ok(int_literal(i128::from(b), to, span)),
         LitValue::Int(v) if to.is_integer() => {
             if !int_fits(v, lit.source_is_signed(), to) {
@@ -411,6 +414,12 @@ mod tests {
             Ok(format!("{}f64", f64::from(0.1f32)))
         );
         assert_eq!(conv("2.7", Scalar::F64), Ok("2.7f64".into()));
+        // Just above the tie between 1 and 1 + 2^-23: rounds up, as clang's
+        // 1.0000000596046448f does; through f64 it would land on the tie.
+        assert_eq!(
+            conv("1.0000000596046448f32", Scalar::F64),
+            Ok(format!("{}f64", 1.0f64 + 2f64.powi(-23)))
+        );
     }
 
     #[test]
