@@ -9,7 +9,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{Group4, SimdVector, sealed::Sealed, sse2::partial};
+use super::{Group4, SimdFloat, SimdVector, sealed::Sealed, sse2::partial};
 
 /// Eight `f32` lanes in an `__m256`.
 #[derive(Clone, Copy, Debug)]
@@ -343,3 +343,19 @@ pub fn transpose_8x8_f32(src: &[f32; 64]) -> [f32; 64] {
 }
 
 pub use super::sse2::transpose_4x4_f32_strided;
+
+impl SimdFloat for F32Vec {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        // SAFETY: AVX2 is enabled.
+        Self(unsafe { _mm256_div_ps(self.0, rhs.0) })
+    }
+}
+
+impl SimdFloat for F64Vec {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        // SAFETY: AVX2 is enabled.
+        Self(unsafe { _mm256_div_pd(self.0, rhs.0) })
+    }
+}

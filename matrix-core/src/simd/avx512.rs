@@ -18,7 +18,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{Group4, SimdVector, sealed::Sealed};
+use super::{Group4, SimdFloat, SimdVector, sealed::Sealed};
 
 /// Sixteen `f32` lanes in an `__m512`.
 #[derive(Clone, Copy, Debug)]
@@ -386,3 +386,19 @@ pub fn transpose_8x8_f32(src: &[f32; 64]) -> [f32; 64] {
 }
 
 pub use super::sse2::transpose_4x4_f32_strided;
+
+impl SimdFloat for F32Vec {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        // SAFETY: AVX-512F is enabled.
+        Self(unsafe { _mm512_div_ps(self.0, rhs.0) })
+    }
+}
+
+impl SimdFloat for F64Vec {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        // SAFETY: AVX-512F is enabled.
+        Self(unsafe { _mm512_div_pd(self.0, rhs.0) })
+    }
+}

@@ -556,7 +556,10 @@ pub fn transpose_f32<const R: usize, const C: usize>(src: &[f32], dst: &mut [f32
 /// of `V`: whole vectors first, then one partial vector for the tail.
 /// A chain such as `a + b * s - c` is one call with a closure over
 /// [`SimdVector`] operations, so each element is loaded and stored once.
-/// `f` must be lane-wise (the tail's unused lanes hold zeros).
+/// `f` must be lane-wise (the tail's unused lanes hold zeros, which are
+/// computed on and never stored; float division by them is harmless).
+/// Scalars enter as captured [`SimdVector::splat`]s, `matrix / scalar` as
+/// [`SimdFloat::div`](super::SimdFloat::div).
 ///
 /// # Panics
 /// If an input's length differs from `out`'s.

@@ -6,8 +6,9 @@
 //! * the vector types [`F32Vec`], [`F64Vec`] and [`I32Vec`], which implement
 //!   [`SimdVector`] (lane count, unaligned and partial loads and stores,
 //!   splat, broadcast of one element from memory, `add`, `sub`, `mul`,
-//!   `mul_add`) and, where a vector holds whole groups of four lanes,
-//!   [`Group4`] (the in-lane shuffles a 4x4 product needs);
+//!   `mul_add`), [`SimdFloat`] for the float types (`div`) and, where a
+//!   vector holds whole groups of four lanes, [`Group4`] (the in-lane
+//!   shuffles a 4x4 product needs);
 //! * the free functions `transpose_4x4_f32`, `transpose_8x8_f32` and
 //!   `transpose_4x4_f32_strided`.
 //!
@@ -193,6 +194,13 @@ pub trait SimdVector: Copy + core::fmt::Debug + sealed::Sealed {
         self.store(&mut v, 0);
         v
     }
+}
+
+/// Float-only vocabulary: division (for the contract's `matrix / scalar`),
+/// correctly rounded as the scalar `/` is.
+pub trait SimdFloat: SimdVector {
+    /// Lane-wise `self / rhs`.
+    fn div(self, rhs: Self) -> Self;
 }
 
 /// Shuffles within groups of four lanes, for vectors whose lane count is a

@@ -9,7 +9,7 @@
 //! `fma` target feature; otherwise it is a multiplication then an addition
 //! (a software FMA would be far slower than the unfused form).
 
-use super::{Group4, SimdVector, sealed::Sealed};
+use super::{Group4, SimdFloat, SimdVector, sealed::Sealed};
 
 macro_rules! scalar_vector {
     ($(#[$doc:meta])* $name:ident, $t:ty, $lanes:expr, $fused:expr,
@@ -166,5 +166,19 @@ pub fn transpose_4x4_f32_strided(
         for r in 0..4 {
             dst[r * dst_stride + c] = src[c * src_stride + r];
         }
+    }
+}
+
+impl SimdFloat for F32Vec {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        self.zip(rhs, |a, b| a / b)
+    }
+}
+
+impl SimdFloat for F64Vec {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        self.zip(rhs, |a, b| a / b)
     }
 }

@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{Group4, SimdVector, sealed::Sealed};
+use super::{Group4, SimdFloat, SimdVector, sealed::Sealed};
 
 /// Four `f32` lanes in an `__m128`.
 #[derive(Clone, Copy, Debug)]
@@ -342,5 +342,21 @@ pub fn transpose_4x4_f32_strided(
     let t = transpose4(cols);
     for (j, v) in t.into_iter().enumerate() {
         F32Vec(v).store(dst, dst_offset + j * dst_stride);
+    }
+}
+
+impl SimdFloat for F32Vec {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        // SAFETY: SSE2 is enabled.
+        Self(unsafe { _mm_div_ps(self.0, rhs.0) })
+    }
+}
+
+impl SimdFloat for F64Vec {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        // SAFETY: SSE2 is enabled.
+        Self(unsafe { _mm_div_pd(self.0, rhs.0) })
     }
 }

@@ -110,7 +110,7 @@ macro_rules! backend_tests {
     ($backend:ident) => {
         mod $backend {
             use super::super::$backend as be;
-            use super::super::{Group4, SimdVector};
+            use super::super::{Group4, SimdFloat, SimdVector};
             use super::*;
 
             fn lanes_roundtrip<V: SimdVector>(data: &[V::Elem]) {
@@ -246,6 +246,21 @@ macro_rules! backend_tests {
                     .to_vec()[0];
                 let unfused = a * b + c;
                 assert_eq!(v == unfused, !<be::F32Vec as SimdVector>::FUSED);
+            }
+
+            fn div<V: SimdFloat>(data: &[V::Elem], f: impl Fn(V::Elem, V::Elem) -> V::Elem) {
+                let l = V::LANES;
+                let got = V::load(data, 0).div(V::load(data, l)).to_vec();
+                let want: Vec<_> = (0..l).map(|i| f(data[i], data[l + i])).collect();
+                assert_eq!(got, want);
+            }
+
+            #[test]
+            fn vectors_div() {
+                for seed in 0..8 {
+                    div::<be::F32Vec>(&data_f32(32, seed), |a, b| a / b);
+                    div::<be::F64Vec>(&data_f64(32, seed), |a, b| a / b);
+                }
             }
 
             #[test]
