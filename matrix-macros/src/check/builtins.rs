@@ -74,7 +74,7 @@ impl Checker<'_> {
                     col,
                     value: Box::new(value),
                 };
-                Expr::new(kind, Ty::Matrix(MatTy { name: None, ..ty }), loc)
+                Expr::new(kind, Ty::Matrix(ty), loc)
             }
             "__builtin_matrix_extract" => {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
