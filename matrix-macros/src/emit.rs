@@ -180,42 +180,10 @@ fn as_slice(e: &Expr, mutable: bool) -> TokenStream {
 fn expr(e: &Expr) -> TokenStream {
     let span = e.loc.start;
     match &e.kind {
-        ExprKind::Elementwise { op, lhs, rhs }
-        | ExprKind::WithScalar {
-            op,
-            matrix: lhs,
-            scalar: rhs,
-            scalar_first: false,
-        } => {
-            let f = op_trait(*op, span);
-            let (l, r) = (expr(lhs), expr(rhs));
-            quote_spanned!(span=> #f(#l, #r))
-        }
-        ExprKind::WithScalar {
-            op,
-            matrix,
-            scalar,
-            scalar_first: true,
-        } => {
-            let f = op_trait(*op, span);
-            let (s, m) = (expr(scalar), expr(matrix));
-            quote_spanned!(span=> #f(#s, #m))
-        }
-        ExprKind::Product { lhs, rhs, contract } => product(lhs, rhs, None, *contract, span, &expr),
-        ExprKind::ProductAdd {
-            lhs,
-            rhs,
-            addend,
-            addend_first,
-            contract,
-        } => product(
-            lhs,
-            rhs,
-            Some((addend, *addend_first)),
-            *contract,
-            span,
-            &expr,
-        ),
+        ExprKind::Elementwise { .. }
+        | ExprKind::WithScalar { .. }
+        | ExprKind::Product { .. }
+        | ExprKind::ProductAdd { .. } => arithmetic(e, &expr),
         ExprKind::Transpose(m) => {
             let m = expr(m);
             quote_spanned!(span=> ::matrix_core::Matrix::transpose(#m))
@@ -512,12 +480,18 @@ fn product(
 /// Emits the value of a compound assignment, reading the place for
 /// [`ExprKind::PlaceValue`].
 fn with_place(value: &Expr, place: &TokenStream) -> TokenStream {
-    let span = value.loc.start;
     let side = |e: &Expr| match e.kind {
         ExprKind::PlaceValue => place.clone(),
         _ => expr(e),
     };
-    match &value.kind {
+    arithmetic(value, &side)
+}
+
+/// The matrix arithmetic nodes, their operands emitted by `operand`
+/// (ordinarily [`expr`]; for a compound assignment, one that reads the place).
+fn arithmetic(e: &Expr, operand: &dyn Fn(&Expr) -> TokenStream) -> TokenStream {
+    let span = e.loc.start;
+    match &e.kind {
         ExprKind::Elementwise { op, lhs, rhs }
         | ExprKind::WithScalar {
             op,
@@ -526,10 +500,22 @@ fn with_place(value: &Expr, place: &TokenStream) -> TokenStream {
             scalar_first: false,
         } => {
             let f = op_trait(*op, span);
-            let (l, r) = (side(lhs), side(rhs));
+            let (l, r) = (operand(lhs), operand(rhs));
             quote_spanned!(span=> #f(#l, #r))
         }
-        ExprKind::Product { lhs, rhs, contract } => product(lhs, rhs, None, *contract, span, &side),
+        ExprKind::WithScalar {
+            op,
+            matrix,
+            scalar,
+            scalar_first: true,
+        } => {
+            let f = op_trait(*op, span);
+            let (s, m) = (operand(scalar), operand(matrix));
+            quote_spanned!(span=> #f(#s, #m))
+        }
+        ExprKind::Product { lhs, rhs, contract } => {
+            product(lhs, rhs, None, *contract, span, operand)
+        }
         ExprKind::ProductAdd {
             lhs,
             rhs,
@@ -542,8 +528,8 @@ fn with_place(value: &Expr, place: &TokenStream) -> TokenStream {
             Some((addend, *addend_first)),
             *contract,
             span,
-            &side,
+            operand,
         ),
-        _ => expr(value),
+        _ => operand(e),
     }
 }
