@@ -67,8 +67,12 @@ fn emit_kernel(k: &Kernel) -> TokenStream {
         };
     }
     let body = block(&k.body);
+    // A kernel is a thin wrapper around shape-specialised code: let callers
+    // in other codegen units and crates inline it, unless the user decided.
+    let inline = (!attrs.iter().any(|a| a.path().is_ident("inline"))).then(|| quote!(#[inline]));
     quote! {
         #(#attrs)*
+        #inline
         #vis #sig #body
     }
 }

@@ -81,16 +81,16 @@ fn apply(trees: &mut Vec<TokenTree>, m: &Mutation) {
     };
     let i = at % trees.len();
     // Half the time, go inside a group instead of mutating at this level.
-    if let TokenTree::Group(g) = &trees[i] {
-        if (at / trees.len()) % 2 == 0 {
-            let mut inner: Vec<TokenTree> = g.stream().into_iter().collect();
-            let shifted = shift(m, at / trees.len() / 2);
-            apply(&mut inner, &shifted);
-            let mut new = Group::new(g.delimiter(), inner.into_iter().collect());
-            new.set_span(g.span());
-            trees[i] = TokenTree::Group(new);
-            return;
-        }
+    if let TokenTree::Group(g) = &trees[i]
+        && (at / trees.len()).is_multiple_of(2)
+    {
+        let mut inner: Vec<TokenTree> = g.stream().into_iter().collect();
+        let shifted = shift(m, at / trees.len() / 2);
+        apply(&mut inner, &shifted);
+        let mut new = Group::new(g.delimiter(), inner.into_iter().collect());
+        new.set_span(g.span());
+        trees[i] = TokenTree::Group(new);
+        return;
     }
     match m {
         Mutation::Drop(_) => {

@@ -9,12 +9,8 @@
 //! moves, which neither read nor write the lanes outside the mask (masked-off
 //! lanes never fault).
 //!
-//! The AVX-512 intrinsics are stable since Rust 1.89, above the workspace's
-//! `rust-version`; older compilers can build every other backend, and this
-//! one is compiled only when the build enables `avx512f`.
-
-// Only compiled with `avx512f` enabled, which needs Rust >= 1.89 anyway.
-#![allow(clippy::incompatible_msrv)]
+//! The AVX-512 intrinsics are stable since Rust 1.89, the workspace's
+//! `rust-version`.
 
 use core::arch::x86_64::*;
 

@@ -64,10 +64,10 @@ impl<'a> Checker<'a> {
     /// The body of a kernel; its tail expression is checked against `ret`.
     pub(super) fn kernel_body(&mut self, block: &syn::Block, ret: &Ty) -> Block {
         let (body, tail) = self.block(block);
-        if let Some((ty, loc)) = tail {
-            if !compatible(ret, &ty) {
-                self.diags.error(loc, diag::returning(&ty, ret));
-            }
+        if let Some((ty, loc)) = tail
+            && !compatible(ret, &ty)
+        {
+            self.diags.error(loc, diag::returning(&ty, ret));
         }
         body
     }
@@ -80,10 +80,10 @@ impl<'a> Checker<'a> {
         let count = block.stmts.len();
         for (i, stmt) in block.stmts.iter().enumerate() {
             let checked = self.stmt(stmt);
-            if i + 1 == count {
-                if let Stmt::Expr { expr, semi: false } = &checked {
-                    tail = Some((expr.ty.clone(), expr.loc));
-                }
+            if i + 1 == count
+                && let Stmt::Expr { expr, semi: false } = &checked
+            {
+                tail = Some((expr.ty.clone(), expr.loc));
             }
             stmts.push(checked);
         }
@@ -131,10 +131,10 @@ impl<'a> Checker<'a> {
                         }],
                     },
                 });
-        if let (Some((ty, _)), Some(init)) = (&declared, &init) {
-            if !compatible(ty, &init.ty) {
-                self.diags.error(init.loc, diag::initializing(ty, &init.ty));
-            }
+        if let (Some((ty, _)), Some(init)) = (&declared, &init)
+            && !compatible(ty, &init.ty)
+        {
+            self.diags.error(init.loc, diag::initializing(ty, &init.ty));
         }
         let bound = match (&declared, &init) {
             (Some((ty, _)), _) => ty.clone(),
@@ -241,12 +241,12 @@ impl<'a> Checker<'a> {
             syn::Expr::Assign(a) => self.assign(a, loc),
             syn::Expr::Cast(c) => self.cast(c, loc),
             syn::Expr::Reference(r) => {
-                if let (syn::Expr::Index(outer), _) = strip(&r.expr) {
-                    if let (syn::Expr::Index(inner), _) = strip(&outer.expr) {
-                        let base = self.expr(&inner.expr);
-                        if base.ty.is_matrix() {
-                            return self.error(loc, diag::ADDRESS_OF_ELEMENT);
-                        }
+                if let (syn::Expr::Index(outer), _) = strip(&r.expr)
+                    && let (syn::Expr::Index(inner), _) = strip(&outer.expr)
+                {
+                    let base = self.expr(&inner.expr);
+                    if base.ty.is_matrix() {
+                        return self.error(loc, diag::ADDRESS_OF_ELEMENT);
                     }
                 }
                 let inner = self.expr(&r.expr);
@@ -707,10 +707,10 @@ impl<'a> Checker<'a> {
         if lhs.ty.is_error() || rhs.ty.is_error() {
             return self.poisoned(loc);
         }
-        if let ExprKind::Element { base, .. } = &lhs.kind {
-            if !base.is_place() {
-                return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
-            }
+        if let ExprKind::Element { base, .. } = &lhs.kind
+            && !base.is_place()
+        {
+            return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
         }
         if (lhs.ty.is_matrix() || rhs.ty.is_matrix()) && !compatible(&lhs.ty, &rhs.ty) {
             return self.error(loc, diag::assigning(&lhs.ty, &rhs.ty));
@@ -885,17 +885,17 @@ impl<'a> Checker<'a> {
     }
 
     fn call(&mut self, c: &syn::ExprCall, loc: Loc) -> Expr {
-        if let syn::Expr::Path(p) = &*c.func {
-            if let Some(ident) = p.path.get_ident() {
-                let name = ident.to_string();
-                if name.starts_with("__builtin_matrix_") {
-                    return self.builtin(&name, c, loc);
-                }
-                if self.lookup(&name).is_none() {
-                    if let Some(sig) = self.env.kernels.get(&name).cloned() {
-                        return self.kernel_call(c, &sig.params, sig.ret, loc);
-                    }
-                }
+        if let syn::Expr::Path(p) = &*c.func
+            && let Some(ident) = p.path.get_ident()
+        {
+            let name = ident.to_string();
+            if name.starts_with("__builtin_matrix_") {
+                return self.builtin(&name, c, loc);
+            }
+            if self.lookup(&name).is_none()
+                && let Some(sig) = self.env.kernels.get(&name).cloned()
+            {
+                return self.kernel_call(c, &sig.params, sig.ret, loc);
             }
         }
         let func = self.expr(&c.func);
@@ -956,16 +956,13 @@ impl<'a> Checker<'a> {
             let method = m.method.to_string();
             if method == "transpose" && args.is_empty() {
                 ty = Ty::Matrix(MatTy::unnamed(mat.elem, mat.cols, mat.rows));
-            } else if method == "cast" {
-                if let Some(turbofish) = &m.turbofish {
-                    if let Some(syn::GenericArgument::Type(t)) = turbofish.args.first() {
-                        if let (Ty::Scalar(s), _) = resolve_type(t, self.env, self.diags) {
-                            if s.is_element() {
-                                ty = Ty::Matrix(MatTy::unnamed(s, mat.rows, mat.cols));
-                            }
-                        }
-                    }
-                }
+            } else if method == "cast"
+                && let Some(turbofish) = &m.turbofish
+                && let Some(syn::GenericArgument::Type(t)) = turbofish.args.first()
+                && let (Ty::Scalar(s), _) = resolve_type(t, self.env, self.diags)
+                && s.is_element()
+            {
+                ty = Ty::Matrix(MatTy::unnamed(s, mat.rows, mat.cols));
             }
         }
         let kind = ExprKind::MethodCall {

@@ -70,10 +70,10 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
     };
     // Constants first: typedef dimensions may name them.
     for item in &block.items {
-        if let Item::Const(c) = item {
-            if let Some(v) = consteval::eval(&c.expr, &env.consts) {
-                env.consts.insert(c.ident.to_string(), v);
-            }
+        if let Item::Const(c) = item
+            && let Some(v) = consteval::eval(&c.expr, &env.consts)
+        {
+            env.consts.insert(c.ident.to_string(), v);
         }
     }
     // Scalar typedefs, then matrix typedefs (whose element may be a scalar typedef).
@@ -220,10 +220,10 @@ fn resolve_element(spelling: &parse::ElemSpelling, env: &Env) -> Option<Scalar> 
     if direct.is_some() {
         return direct;
     }
-    if let [single] = spelling.words.as_slice() {
-        if let Some(Some(Resolved::Scalar(s))) = env.typedefs.get(single) {
-            return Some(*s);
-        }
+    if let [single] = spelling.words.as_slice()
+        && let Some(Some(Resolved::Scalar(s))) = env.typedefs.get(single)
+    {
+        return Some(*s);
     }
     None
 }
@@ -304,31 +304,31 @@ fn resolve_type(ty: &syn::Type, env: &Env, diags: &mut Diagnostics) -> (Ty, Toke
                 if let Some(s) = Scalar::from_rust_name(&name) {
                     return (Ty::Scalar(s), ty.to_token_stream());
                 }
-                if name != "char" && ctype::is_c_type_word(&name) {
-                    if let Some(s) = ctype::from_c_spelling(&[name]) {
-                        return (Ty::Scalar(s), s.to_tokens(ident.span()));
-                    }
+                if name != "char"
+                    && ctype::is_c_type_word(&name)
+                    && let Some(s) = ctype::from_c_spelling(&[name])
+                {
+                    return (Ty::Scalar(s), s.to_tokens(ident.span()));
                 }
             }
             if let Some(last) = last {
                 if last.ident == "Matrix" {
                     return resolve_matrix_path(last, env, diags, span);
                 }
-                if last.ident == "Vec" {
-                    if let syn::PathArguments::AngleBracketed(args) = &last.arguments {
-                        if let Some(syn::GenericArgument::Type(inner)) = args.args.first() {
-                            let (elem, tokens) = resolve_type(inner, env, diags);
-                            let vec = quote_spanned!(span=> ::std::vec::Vec<#tokens>);
-                            return (
-                                Ty::Seq {
-                                    elem: Box::new(elem),
-                                    kind: SeqKind::Vec,
-                                    mutable: true,
-                                },
-                                vec,
-                            );
-                        }
-                    }
+                if last.ident == "Vec"
+                    && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+                    && let Some(syn::GenericArgument::Type(inner)) = args.args.first()
+                {
+                    let (elem, tokens) = resolve_type(inner, env, diags);
+                    let vec = quote_spanned!(span=> ::std::vec::Vec<#tokens>);
+                    return (
+                        Ty::Seq {
+                            elem: Box::new(elem),
+                            kind: SeqKind::Vec,
+                            mutable: true,
+                        },
+                        vec,
+                    );
                 }
             }
             (Ty::Other(Some(spelling(ty))), ty.to_token_stream())

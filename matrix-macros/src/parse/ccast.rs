@@ -97,10 +97,10 @@ fn type_in_parens(group: &Group, names: &HashSet<String>) -> Option<Vec<TokenTre
         })
         .collect();
     if let Some(words) = words {
-        if let [single] = words.as_slice() {
-            if names.contains(single) || crate::types::Scalar::from_rust_name(single).is_some() {
-                return Some(vec![inner[0].clone()]);
-            }
+        if let [single] = words.as_slice()
+            && (names.contains(single) || crate::types::Scalar::from_rust_name(single).is_some())
+        {
+            return Some(vec![inner[0].clone()]);
         }
         if words.iter().all(|w| ctype::is_c_type_word(w)) {
             let scalar = ctype::from_c_spelling(&words)?;
@@ -165,23 +165,22 @@ fn operand_end(trees: &[TokenTree], start: usize, names: &HashSet<String>) -> us
             '-' | '!' | '*' => j += 1,
             '&' => {
                 j += 1;
-                if let Some(TokenTree::Ident(id)) = trees.get(j) {
-                    if id == "mut" {
-                        j += 1;
-                    }
+                if let Some(TokenTree::Ident(id)) = trees.get(j)
+                    && id == "mut"
+                {
+                    j += 1;
                 }
             }
             _ => return start,
         }
     }
     // A nested cast takes the rest of the unary expression.
-    if let Some(TokenTree::Group(g)) = trees.get(j) {
-        if g.delimiter() == Delimiter::Parenthesis
-            && type_in_parens(g, names).is_some()
-            && starts_operand(trees.get(j + 1), trees, j + 1, names)
-        {
-            return operand_end(trees, j + 1, names);
-        }
+    if let Some(TokenTree::Group(g)) = trees.get(j)
+        && g.delimiter() == Delimiter::Parenthesis
+        && type_in_parens(g, names).is_some()
+        && starts_operand(trees.get(j + 1), trees, j + 1, names)
+    {
+        return operand_end(trees, j + 1, names);
     }
     // The primary expression.
     match trees.get(j) {
@@ -205,10 +204,9 @@ fn operand_end(trees: &[TokenTree], start: usize, names: &HashSet<String>) -> us
             // A macro call `name!(...)`.
             if let (Some(TokenTree::Punct(p)), Some(TokenTree::Group(_))) =
                 (trees.get(j), trees.get(j + 1))
+                && p.as_char() == '!'
             {
-                if p.as_char() == '!' {
-                    j += 2;
-                }
+                j += 2;
             }
         }
         _ => return start,
@@ -226,12 +224,11 @@ fn operand_end(trees: &[TokenTree], start: usize, names: &HashSet<String>) -> us
                 match trees.get(j + 1) {
                     Some(TokenTree::Ident(_)) | Some(TokenTree::Literal(_)) => {
                         j += 2;
-                        if is_path_sep(trees, j) {
-                            if let Some(TokenTree::Punct(p)) = trees.get(j + 2) {
-                                if p.as_char() == '<' {
-                                    j = skip_angles(trees, j + 2);
-                                }
-                            }
+                        if is_path_sep(trees, j)
+                            && let Some(TokenTree::Punct(p)) = trees.get(j + 2)
+                            && p.as_char() == '<'
+                        {
+                            j = skip_angles(trees, j + 2);
                         }
                     }
                     _ => break,

@@ -65,11 +65,11 @@ pub(crate) fn parse_block(input: TokenStream, diags: &mut Diagnostics) -> Block 
     let mut inner_attrs = Vec::new();
     if let Some(first) = chunks.first() {
         let parsed = Attribute::parse_inner.parse2(first.iter().cloned().collect());
-        if let Ok(attrs) = parsed {
-            if !attrs.is_empty() {
-                inner_attrs = attrs;
-                chunks.remove(0);
-            }
+        if let Ok(attrs) = parsed
+            && !attrs.is_empty()
+        {
+            inner_attrs = attrs;
+            chunks.remove(0);
         }
     }
     // Kernel bodies need the typedef names (C casts), so collect them first.
@@ -153,10 +153,10 @@ fn typedef_names(chunks: &[Vec<TokenTree>]) -> HashSet<String> {
             if let Some(name) = before_attr.last() {
                 names.insert(name.clone());
             }
-        } else if let Some(pos) = idents.iter().position(|w| w == "type") {
-            if let Some(name) = idents.get(pos + 1) {
-                names.insert(name.clone());
-            }
+        } else if let Some(pos) = idents.iter().position(|w| w == "type")
+            && let Some(name) = idents.get(pos + 1)
+        {
+            names.insert(name.clone());
         }
     }
     names
