@@ -152,9 +152,10 @@ pub(crate) enum ExprKind {
         col: Index,
         value: Box<Expr>,
     },
-    /// `place op= value` on a matrix place, evaluated as `place = place op value`
-    /// with the place evaluated once; `value` is the whole `place op value`
-    /// whose left operand is [`ExprKind::PlaceValue`].
+    /// `place op= value` on a matrix place, evaluated as `place = place op value`:
+    /// the place is read, then written (an index expression inside it runs
+    /// twice). `value` is the whole `place op value`, whose left operand is
+    /// [`ExprKind::PlaceValue`].
     MatrixCompound {
         place: Box<Expr>,
         value: Box<Expr>,
