@@ -354,6 +354,30 @@ macro_rules! gemm_entry {
     };
 }
 
+/// The operands of a 4x4x4 product as arrays.
+///
+/// # Panics
+/// If a slice does not hold 16 elements. Panicking here, rather than falling
+/// back to the general path, leaves that path unreachable for 4x4x4, so a
+/// 4x4 entry point compiles to the short kernel alone and inlines into its
+/// caller (whose by-value operands then need no stack copies).
+#[inline(always)]
+fn four_by_four<'a, E>(
+    a: &'a [E],
+    b: &'a [E],
+    addend: Option<&'a [E]>,
+) -> (&'a [E; 16], &'a [E; 16], Option<&'a [E; 16]>) {
+    let array = |s: &'a [E], what: &str| -> &'a [E; 16] {
+        s.try_into()
+            .unwrap_or_else(|_| panic!("{what} is not 4x4 (holds {} elements)", s.len()))
+    };
+    (
+        array(a, "left operand"),
+        array(b, "right operand"),
+        addend.map(|c| array(c, "addend")),
+    )
+}
+
 /// The 4x4x4 case of [`gemm_f32`] through [`mul_4x4_with`]; `None` for
 /// other shapes.
 #[inline(always)]
@@ -365,11 +389,7 @@ fn four_f32<const M: usize, const K: usize, const N: usize, const C: bool>(
     if M != 4 || K != 4 || N != 4 {
         return None;
     }
-    let (a, b) = (a.try_into().ok()?, b.try_into().ok()?);
-    let c = match addend {
-        Some(c) => Some(c.try_into().ok()?),
-        None => None,
-    };
+    let (a, b, c) = four_by_four(a, b, addend);
     Some(mul_4x4_with::<F32Vec, C>(a, b, c))
 }
 
@@ -383,11 +403,7 @@ fn four_i32<const M: usize, const K: usize, const N: usize, const C: bool>(
     if M != 4 || K != 4 || N != 4 {
         return None;
     }
-    let (a, b) = (a.try_into().ok()?, b.try_into().ok()?);
-    let c = match addend {
-        Some(c) => Some(c.try_into().ok()?),
-        None => None,
-    };
+    let (a, b, c) = four_by_four(a, b, addend);
     Some(mul_4x4_with::<I32Vec, false>(a, b, c))
 }
 
@@ -406,11 +422,7 @@ fn four_f64<const M: usize, const K: usize, const N: usize, const C: bool>(
             if M != 4 || K != 4 || N != 4 {
                 return None;
             }
-            let (a, b) = (a.try_into().ok()?, b.try_into().ok()?);
-            let c = match addend {
-                Some(c) => Some(c.try_into().ok()?),
-                None => None,
-            };
+            let (a, b, c) = four_by_four(a, b, addend);
             Some(mul_4x4_with::<F64Vec, C>(a, b, c))
         } else {
             let _ = (a, b, addend);
