@@ -399,6 +399,129 @@ pub fn addend_plus_product<
     product_add::<T, M, K, N, CONTRACT>(a, b, c)
 }
 
+/// Whether a product under `#[fp_contract(fast)]` fuses each step into one
+/// FMA in this build: the SIMD backends' [`SimdVector::FUSED`]
+/// (`target_feature = "fma"`). The expansion's straight-line products
+/// (debug builds) follow it, so a kernel gives the same bits at every
+/// optimisation level.
+///
+/// [`SimdVector::FUSED`]: crate::simd::SimdVector::FUSED
+pub const FUSED_MUL_ADD: bool = <crate::simd::F32Vec as crate::simd::SimdVector>::FUSED;
+
+/// `a * b + c` rounded once, for the expansion's straight-line products.
+#[inline(always)]
+pub fn mul_add_f32(a: f32, b: f32, c: f32) -> f32 {
+    a.mul_add(b, c)
+}
+
+/// `a * b + c` rounded once, for the expansion's straight-line products.
+#[inline(always)]
+pub fn mul_add_f64(a: f64, b: f64, c: f64) -> f64 {
+    a.mul_add(b, c)
+}
+
+/// Element types whose SIMD product kernels read a transposed right operand
+/// in place: `a * transpose(b)` runs without a transposed copy of `b`.
+pub trait TransposedRhsProduct: Element {
+    /// `out = a * transpose(bt)` (plus `addend`), `bt` column-major `N x K`.
+    #[doc(hidden)]
+    fn gemm_transposed_rhs<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
+        a: &[Self],
+        bt: &[Self],
+        addend: Option<&[Self]>,
+        out: &mut [Self],
+    );
+}
+
+macro_rules! transposed_rhs_product {
+    ($($t:ty => $kernel:ident),*) => {$(
+        impl TransposedRhsProduct for $t {
+            #[inline(always)]
+            fn gemm_transposed_rhs<
+                const M: usize,
+                const K: usize,
+                const N: usize,
+                const CONTRACT: bool,
+            >(
+                a: &[Self],
+                bt: &[Self],
+                addend: Option<&[Self]>,
+                out: &mut [Self],
+            ) {
+                crate::simd::kernels::$kernel::<M, K, N, CONTRACT, true>(a, bt, addend, out);
+            }
+        }
+    )*};
+}
+transposed_rhs_product!(f32 => gemm_bt_f32, f64 => gemm_bt_f64, i32 => gemm_bt_i32);
+
+/// `a * transpose(bt)` for the expansion, `bt` read in place; the sums in the
+/// contract's order, as [`product`].
+#[inline(always)]
+pub fn product_transposed_rhs<
+    T: TransposedRhsProduct,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const CONTRACT: bool,
+>(
+    a: &Matrix<T, M, K>,
+    bt: &Matrix<T, N, K>,
+) -> Matrix<T, M, N> {
+    let mut out = Matrix::<T, M, N>::zero();
+    if M * K * N != 0 {
+        T::gemm_transposed_rhs::<M, K, N, CONTRACT>(
+            a.as_slice(),
+            bt.as_slice(),
+            None,
+            out.as_mut_slice(),
+        );
+    }
+    out
+}
+
+/// `a * transpose(bt) + c` for the expansion, as [`product_add`].
+#[inline(always)]
+pub fn product_add_transposed_rhs<
+    T: TransposedRhsProduct,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const CONTRACT: bool,
+>(
+    a: &Matrix<T, M, K>,
+    bt: &Matrix<T, N, K>,
+    c: &Matrix<T, M, N>,
+) -> Matrix<T, M, N> {
+    let mut out = *c;
+    if M * K * N != 0 {
+        T::gemm_transposed_rhs::<M, K, N, CONTRACT>(
+            a.as_slice(),
+            bt.as_slice(),
+            Some(c.as_slice()),
+            out.as_mut_slice(),
+        );
+    }
+    out
+}
+
+/// `c + a * transpose(bt)`: [`product_add_transposed_rhs`] with the
+/// operands in source order.
+#[inline(always)]
+pub fn addend_plus_product_transposed_rhs<
+    T: TransposedRhsProduct,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const CONTRACT: bool,
+>(
+    c: &Matrix<T, M, N>,
+    a: &Matrix<T, M, K>,
+    bt: &Matrix<T, N, K>,
+) -> Matrix<T, M, N> {
+    product_add_transposed_rhs::<T, M, K, N, CONTRACT>(a, bt, c)
+}
+
 /// The type an invalid typedef names: the macro has already reported the
 /// typedef's error, and this stand-in keeps the rest of the block from
 /// producing further errors about it.
@@ -411,6 +534,14 @@ pub use half::f16;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn both_float_widths_fuse_alike() {
+        use crate::simd::{F32Vec, F64Vec, SimdVector};
+        assert_eq!(super::FUSED_MUL_ADD, <F64Vec as SimdVector>::FUSED);
+        assert_eq!(super::FUSED_MUL_ADD, <F32Vec as SimdVector>::FUSED);
+        assert_eq!(super::FUSED_MUL_ADD, cfg!(target_feature = "fma"));
+    }
+
     use super::*;
 
     #[test]

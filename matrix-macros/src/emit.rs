@@ -5,8 +5,8 @@
 //! Nothing here decides semantics: the checker did.
 
 use crate::check::{Program, Resolved};
-use crate::ir::{ArithOp, Block, Contract, Expr, ExprKind, Index, Kernel, Stmt, Stride};
-use crate::types::{MatTy, SeqKind, Ty, usize_lit};
+use crate::ir::{ArithOp, Block, Contract, Expr, ExprKind, Index, Kernel, MapBody, Stmt, Stride};
+use crate::types::{MatTy, Scalar, SeqKind, Ty, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 
@@ -126,6 +126,9 @@ fn operand(e: &Expr) -> TokenStream {
         | ExprKind::Block { .. }
         // Emitted as a block, which would start a statement at a tail's head.
         | ExprKind::Insert { .. }
+        | ExprKind::Map { .. }
+        | ExprKind::Product { .. }
+        | ExprKind::ProductAdd { .. }
         | ExprKind::Return(_)
         | ExprKind::Break { .. } => quote!((#tokens)),
         _ => tokens,
@@ -187,7 +190,8 @@ fn expr(e: &Expr) -> TokenStream {
         ExprKind::Elementwise { .. }
         | ExprKind::WithScalar { .. }
         | ExprKind::Product { .. }
-        | ExprKind::ProductAdd { .. } => arithmetic(e, &expr),
+        | ExprKind::ProductAdd { .. }
+        | ExprKind::Map { .. } => arithmetic(e, &expr),
         ExprKind::Transpose(m) => {
             let m = expr(m);
             quote_spanned!(span=> ::matrix_core::Matrix::transpose(#m))
@@ -446,8 +450,25 @@ fn expr(e: &Expr) -> TokenStream {
     }
 }
 
+/// The matrix under a `__builtin_matrix_transpose` operand, if it is one.
+fn transposed(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Paren(inner) | ExprKind::Group(inner) => transposed(inner),
+        ExprKind::Transpose(inner) => Some(inner),
+        _ => None,
+    }
+}
+
+/// Element types whose kernels read a transposed right operand in place
+/// (`private::TransposedRhsProduct`).
+fn reads_transposed_rhs(elem: Scalar) -> bool {
+    matches!(elem, Scalar::F32 | Scalar::F64 | Scalar::I32)
+}
+
 /// A product, or a fused product-add, on the runtime's product kernel; the
-/// operands are passed in source order so they are evaluated in it.
+/// operands are passed in source order so they are evaluated in it. A
+/// transposed right operand is read in place where the kernel can
+/// (`a * transpose(b)` needs no transposed copy of `b`).
 fn product(
     lhs: &Expr,
     rhs: &Expr,
@@ -459,6 +480,41 @@ fn product(
     let (Ty::Matrix(a), Ty::Matrix(b)) = (&lhs.ty, &rhs.ty) else {
         return quote!(());
     };
+    // `half::f16` products round through `f32` in the runtime; keep them there.
+    if a.rows * a.cols * b.cols <= STRAIGHT_LINE_TERMS && a.elem != Scalar::F16 {
+        return straight_line_product(lhs, rhs, addend, contract, span, operand_tokens);
+    }
+    let folded_rhs = transposed(rhs).filter(|_| reads_transposed_rhs(a.elem));
+    let r = operand_tokens(folded_rhs.unwrap_or(rhs));
+    let l = operand_tokens(lhs);
+    let c = addend.map(|(c, _)| operand_tokens(c));
+    kernel_call(
+        a,
+        b,
+        addend.map(|(_, first)| first),
+        contract,
+        folded_rhs.is_some(),
+        span,
+        &l,
+        &r,
+        c.as_ref(),
+    )
+}
+
+/// The call of the runtime's product kernel on operand tokens `l`, `r` (the
+/// untransposed matrix when `folded_rhs`) and `c`, passed in source order.
+#[allow(clippy::too_many_arguments)]
+fn kernel_call(
+    a: &MatTy,
+    b: &MatTy,
+    addend_first: Option<bool>,
+    contract: Contract,
+    folded_rhs: bool,
+    span: Span,
+    l: &TokenStream,
+    r: &TokenStream,
+    c: Option<&TokenStream>,
+) -> TokenStream {
     let elem = a.elem.to_tokens(span);
     let (m, k, n) = (
         usize_lit(a.rows, span),
@@ -466,19 +522,194 @@ fn product(
         usize_lit(b.cols, span),
     );
     let fast = contract == Contract::Fast;
-    let (l, r) = (operand_tokens(lhs), operand_tokens(rhs));
     let generics = quote_spanned!(span=> ::<#elem, #m, #k, #n, #fast>);
-    match addend {
-        None => quote_spanned!(span=> ::matrix_core::private::product #generics(&#l, &#r)),
-        Some((c, false)) => {
-            let c = operand_tokens(c);
-            quote_spanned!(span=> ::matrix_core::private::product_add #generics(&#l, &#r, &#c))
+    let suffix = if folded_rhs { "_transposed_rhs" } else { "" };
+    let f = |name: &str| {
+        let f = format_ident!("{}{}", name, suffix, span = span);
+        quote_spanned!(span=> ::matrix_core::private::#f #generics)
+    };
+    match (addend_first, c) {
+        (Some(false), Some(c)) => {
+            let f = f("product_add");
+            quote_spanned!(span=> #f(&#l, &#r, &#c))
         }
-        Some((c, true)) => {
-            let c = operand_tokens(c);
-            quote_spanned!(span=> ::matrix_core::private::addend_plus_product #generics(&#c, &#l, &#r))
+        (Some(true), Some(c)) => {
+            let f = f("addend_plus_product");
+            quote_spanned!(span=> #f(&#c, &#l, &#r))
+        }
+        _ => {
+            let f = f("product");
+            quote_spanned!(span=> #f(&#l, &#r))
         }
     }
+}
+
+/// The largest product (`M * K * N` multiply-adds, an 8x8 by 8x8) written
+/// out element by element for debug builds.
+const STRAIGHT_LINE_TERMS: u64 = 512;
+
+/// A product (or product-add) small enough to write out: the operands are
+/// evaluated once, in source order; then in debug builds
+/// (`debug_assertions`) every element is one expression over the operands'
+/// elements, and otherwise the runtime's SIMD kernel runs.
+///
+/// Why: at opt-level 0 the kernel's vocabulary is not inlined and a 4x4
+/// product costs hundreds of calls, while the written-out form is a few
+/// hundred plain instructions. Both compute every sum in the same order
+/// (`a[r][0] * b[0][c]`, then `+ a[r][k] * b[k][c]` for each `k`, then the
+/// addend), and under `#[fp_contract(fast)]` both fuse the steps exactly
+/// when `private::FUSED_MUL_ADD` says the kernel does, so the bits do not
+/// depend on the profile. A transposed operand is read in place in the
+/// written-out form (its elements are named the other way round).
+fn straight_line_product(
+    lhs: &Expr,
+    rhs: &Expr,
+    addend: Option<(&Expr, bool)>,
+    contract: Contract,
+    span: Span,
+    operand_tokens: &dyn Fn(&Expr) -> TokenStream,
+) -> TokenStream {
+    let (Ty::Matrix(a), Ty::Matrix(b)) = (&lhs.ty, &rhs.ty) else {
+        return quote!(());
+    };
+    let elem = a.elem;
+    let (m, k, n) = (a.rows, a.cols, b.cols);
+    let fast = contract == Contract::Fast;
+    let site = Span::mixed_site();
+    let (name_a, name_b, name_c) = (
+        format_ident!("__product_lhs", span = site),
+        format_ident!("__product_rhs", span = site),
+        format_ident!("__product_addend", span = site),
+    );
+    // A transposed operand is bound untransposed.
+    let (lhs_inner, rhs_inner) = (transposed(lhs), transposed(rhs));
+    // The operands, bound in source order (the addend first for `c + a * b`).
+    let bind = |name: &proc_macro2::Ident, e: &Expr| {
+        let value = operand_tokens(e);
+        quote_spanned!(span=> let #name = #value;)
+    };
+    let mut lets = Vec::new();
+    if let Some((c, true)) = addend {
+        lets.push(bind(&name_c, c));
+    }
+    lets.push(bind(&name_a, lhs_inner.unwrap_or(lhs)));
+    lets.push(bind(&name_b, rhs_inner.unwrap_or(rhs)));
+    if let Some((c, false)) = addend {
+        lets.push(bind(&name_c, c));
+    }
+
+    // `let [[x_0_0, x_1_0, ..], ..] = *as_columns(&x);`: one local per
+    // element, named by its place in the operand as the product uses it.
+    let element =
+        |prefix: &str, r: u64, c: u64| format_ident!("__{}_{}_{}", prefix, r, c, span = site);
+    let destructure = |name: &proc_macro2::Ident, prefix: &str, rows: u64, cols: u64, t: bool| {
+        // Stored `rows x cols`; when transposed, stored element (r, c) is
+        // the operand's (c, r).
+        let (rows, cols) = if t { (cols, rows) } else { (rows, cols) };
+        let columns = (0..cols).map(|c| {
+            let column = (0..rows).map(|r| {
+                if t {
+                    element(prefix, c, r)
+                } else {
+                    element(prefix, r, c)
+                }
+            });
+            quote!([#(#column),*])
+        });
+        quote_spanned!(span=> let [#(#columns),*] = *::matrix_core::Matrix::as_columns(&#name);)
+    };
+    let unpack_a = destructure(&name_a, "a", m, k, lhs_inner.is_some());
+    let unpack_b = destructure(&name_b, "b", k, n, rhs_inner.is_some());
+    let unpack_c = addend.map(|_| destructure(&name_c, "c", m, n, false));
+
+    let elem_tokens = elem.to_tokens(span);
+    let (m_lit, n_lit) = (usize_lit(m, span), usize_lit(n, span));
+    let sums = |fused: bool| {
+        let columns = (0..n).map(|c| {
+            let column = (0..m).map(|r| {
+                let (a0, b0) = (element("a", r, 0), element("b", 0, c));
+                let mut acc = if elem.is_float() {
+                    quote!(#a0 * #b0)
+                } else {
+                    quote!(#a0.wrapping_mul(#b0))
+                };
+                for step in 1..k {
+                    let (x, y) = (element("a", r, step), element("b", step, c));
+                    acc = if !elem.is_float() {
+                        // Wrapping, as the contract has it; `#[inline(always)]`
+                        // in `core`, so no call even at opt-level 0.
+                        quote!(#acc.wrapping_add(#x.wrapping_mul(#y)))
+                    } else if fused {
+                        let f = if elem == Scalar::F64 {
+                            quote!(::matrix_core::private::mul_add_f64)
+                        } else {
+                            quote!(::matrix_core::private::mul_add_f32)
+                        };
+                        quote!(#f(#x, #y, #acc))
+                    } else {
+                        quote!(#acc + #x * #y)
+                    };
+                }
+                if addend.is_some() {
+                    let z = element("c", r, c);
+                    acc = if elem.is_float() {
+                        quote!(#acc + #z)
+                    } else {
+                        quote!(#acc.wrapping_add(#z))
+                    };
+                }
+                acc
+            });
+            quote!([#(#column),*])
+        });
+        quote_spanned!(span=> ::matrix_core::Matrix::<#elem_tokens, #m_lit, #n_lit>::from_columns([#(#columns),*]))
+    };
+    let written_out = if fast && elem.is_float() {
+        let (fused, unfused) = (sums(true), sums(false));
+        quote_spanned!(span=> if ::matrix_core::private::FUSED_MUL_ADD { #fused } else { #unfused })
+    } else {
+        sums(false)
+    };
+
+    // The kernel's operands: a transposed left operand is transposed (the
+    // kernel reads columns of it); a transposed right one is read in place
+    // where the kernel can.
+    let transpose =
+        |name: &proc_macro2::Ident| quote_spanned!(span=> ::matrix_core::Matrix::transpose(#name));
+    let l = if lhs_inner.is_some() {
+        transpose(&name_a)
+    } else {
+        quote!(#name_a)
+    };
+    let fold = rhs_inner.is_some() && reads_transposed_rhs(elem);
+    let r = if rhs_inner.is_some() && !fold {
+        transpose(&name_b)
+    } else {
+        quote!(#name_b)
+    };
+    let c = quote!(#name_c);
+    let kernel = kernel_call(
+        a,
+        b,
+        addend.map(|(_, first)| first),
+        contract,
+        fold,
+        span,
+        &l,
+        &r,
+        addend.map(|_| &c),
+    );
+    quote_spanned! {span=> {
+        #(#lets)*
+        if ::core::cfg!(debug_assertions) {
+            #unpack_a
+            #unpack_b
+            #unpack_c
+            #written_out
+        } else {
+            #kernel
+        }
+    }}
 }
 
 /// Emits the value of a compound assignment, reading the place for
@@ -534,6 +765,123 @@ fn arithmetic(e: &Expr, operand: &dyn Fn(&Expr) -> TokenStream) -> TokenStream {
             span,
             operand,
         ),
+        ExprKind::Map { inputs, body } => map(e, inputs, body, operand),
         _ => operand(e),
+    }
+}
+
+/// An element-wise chain in one pass: each input evaluated once, in source
+/// order, then one loop over the elements of the result.
+fn map(
+    e: &Expr,
+    inputs: &[Expr],
+    body: &MapBody,
+    operand: &dyn Fn(&Expr) -> TokenStream,
+) -> TokenStream {
+    let span = e.loc.start;
+    let Ty::Matrix(out) = &e.ty else {
+        return quote!(());
+    };
+    let site = Span::mixed_site();
+    let names: Vec<_> = (0..inputs.len())
+        .map(|n| format_ident!("__map_input{}", n, span = site))
+        .collect();
+    let i = format_ident!("__map_i", span = site);
+    let lets = inputs.iter().zip(&names).map(|(input, name)| {
+        let value = operand(input);
+        match &input.ty {
+            // Bound by value, then viewed as a column-major slice.
+            Ty::Matrix(_) => quote_spanned! {span=>
+                let #name = #value;
+                let #name = ::matrix_core::Matrix::as_slice(&#name);
+            },
+            Ty::Scalar(s) => {
+                let ty = s.to_tokens(span);
+                quote_spanned!(span=> let #name: #ty = #value;)
+            }
+            _ => quote_spanned!(span=> let #name = #value;),
+        }
+    });
+    let element = map_body(body, inputs, &names, &i, span);
+    let ty = out.to_tokens(span);
+    let len = usize_lit(out.rows * out.cols, span);
+    let result = format_ident!("__map_result", span = site);
+    let dst = format_ident!("__map_dst", span = site);
+    quote_spanned! {span=> {
+        #(#lets)*
+        let mut #result = <#ty>::zero();
+        let #dst = ::matrix_core::Matrix::as_mut_slice(&mut #result);
+        let mut #i = 0usize;
+        while #i < #len {
+            #dst[#i] = #element;
+            #i += 1;
+        }
+        #result
+    }}
+}
+
+/// The expression computing one element of a map, at index `i`.
+fn map_body(
+    body: &MapBody,
+    inputs: &[Expr],
+    names: &[proc_macro2::Ident],
+    i: &proc_macro2::Ident,
+    span: Span,
+) -> TokenStream {
+    match body {
+        MapBody::Input(n) => {
+            let name = &names[*n];
+            match inputs[*n].ty {
+                Ty::Matrix(_) => quote_spanned!(span=> #name[#i]),
+                _ => quote_spanned!(span=> #name),
+            }
+        }
+        MapBody::Op { op, elem, lhs, rhs } => {
+            let (l, r) = (
+                map_operand(lhs, inputs, names, i, span),
+                map_operand(rhs, inputs, names, i, span),
+            );
+            if elem.is_float() {
+                let op = match op {
+                    ArithOp::Add => quote_spanned!(span=> +),
+                    ArithOp::Sub => quote_spanned!(span=> -),
+                    ArithOp::Mul => quote_spanned!(span=> *),
+                    ArithOp::Div => quote_spanned!(span=> /),
+                };
+                quote_spanned!(span=> #l #op #r)
+            } else {
+                // Integer matrix arithmetic wraps (the contract); these
+                // methods are `#[inline(always)]`, so no call even at
+                // opt-level 0. Division by zero panics as `Matrix`'s does.
+                let f = match op {
+                    ArithOp::Add => quote_spanned!(span=> wrapping_add),
+                    ArithOp::Sub => quote_spanned!(span=> wrapping_sub),
+                    ArithOp::Mul => quote_spanned!(span=> wrapping_mul),
+                    ArithOp::Div => quote_spanned!(span=> wrapping_div),
+                };
+                let ty = elem.to_tokens(span);
+                quote_spanned!(span=> <#ty>::#f(#l, #r))
+            }
+        }
+        MapBody::Cast { expr, to } => {
+            let inner = map_operand(expr, inputs, names, i, span);
+            let to = to.to_tokens(span);
+            quote_spanned!(span=> #inner as #to)
+        }
+    }
+}
+
+/// [`map_body`] as an operand: parenthesised unless it is an input.
+fn map_operand(
+    body: &MapBody,
+    inputs: &[Expr],
+    names: &[proc_macro2::Ident],
+    i: &proc_macro2::Ident,
+    span: Span,
+) -> TokenStream {
+    let tokens = map_body(body, inputs, names, i, span);
+    match body {
+        MapBody::Input(_) => tokens,
+        _ => quote_spanned!(span=> (#tokens)),
     }
 }

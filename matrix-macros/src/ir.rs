@@ -109,6 +109,14 @@ pub(crate) enum ExprKind {
         contract: Contract,
     },
     Transpose(Box<Expr>),
+    /// A chain of element-wise operations fused by the lowering into one
+    /// pass: the `inputs` (matrices, and scalars broadcast to every element)
+    /// are evaluated once, in source order, then every element of the result
+    /// is `body` over the inputs' elements at its position.
+    Map {
+        inputs: Vec<Expr>,
+        body: MapBody,
+    },
     /// A scalar variable converted to an element type with `as` semantics.
     ConvertScalar {
         expr: Box<Expr>,
@@ -267,6 +275,40 @@ pub(crate) enum ExprKind {
         limits: syn::RangeLimits,
     },
     Try(Box<Expr>),
+}
+
+/// The per-element computation of an [`ExprKind::Map`].
+pub(crate) enum MapBody {
+    /// The element of input `n` (a scalar input is the same for every element).
+    Input(usize),
+    /// One element-wise operation in the element type `elem`.
+    Op {
+        op: ArithOp,
+        elem: Scalar,
+        lhs: Box<MapBody>,
+        rhs: Box<MapBody>,
+    },
+    /// `as` conversion of an element (a matrix cast).
+    Cast { expr: Box<MapBody>, to: Scalar },
+}
+
+impl MapBody {
+    /// The same computation with every input index moved up by `offset`.
+    pub(crate) fn shifted(self, offset: usize) -> MapBody {
+        match self {
+            MapBody::Input(n) => MapBody::Input(n + offset),
+            MapBody::Op { op, elem, lhs, rhs } => MapBody::Op {
+                op,
+                elem,
+                lhs: Box::new(lhs.shifted(offset)),
+                rhs: Box::new(rhs.shifted(offset)),
+            },
+            MapBody::Cast { expr, to } => MapBody::Cast {
+                expr: Box::new(expr.shifted(offset)),
+                to,
+            },
+        }
+    }
 }
 
 pub(crate) struct Arm {
@@ -446,7 +488,9 @@ impl Expr {
                     e.for_each_expr_mut(f);
                 }
             }
-            ExprKind::Tuple(es) | ExprKind::Array(es) => each(es, f),
+            ExprKind::Tuple(es) | ExprKind::Array(es) | ExprKind::Map { inputs: es, .. } => {
+                each(es, f)
+            }
             ExprKind::Range { start, end, .. } => {
                 if let Some(e) = start {
                     e.for_each_expr_mut(f);

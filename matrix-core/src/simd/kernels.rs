@@ -44,9 +44,12 @@ const MAX_MV: usize = if REGS32 { 4 } else { 2 };
 /// The operands of one product, checked once.
 struct Gemm<'a, E> {
     m: usize,
-    k: usize,
     a: &'a [E],
     b: &'a [E],
+    /// Where `b[k][j]` is: `b[j * b_col + k * b_row]` (`k` and `1` when `b`
+    /// is stored as it is used, `1` and `n` when it is stored transposed).
+    b_col: usize,
+    b_row: usize,
     addend: Option<&'a [E]>,
 }
 
@@ -71,6 +74,27 @@ pub fn gemm_with<V: SimdVector, const FUSE: bool>(
     addend: Option<&[V::Elem]>,
     out: &mut [V::Elem],
 ) {
+    gemm_with_layout::<V, FUSE, false>(m, k, n, a, b, addend, out);
+}
+
+/// [`gemm_with`], with the right operand stored transposed when `BT`:
+/// `b` is then the column-major `n x k` matrix whose transpose is the
+/// product's right operand. The transpose costs nothing: it only changes
+/// the address each broadcast of `b[k][j]` reads, so `a * transpose(b)`
+/// needs no transposed copy.
+///
+/// # Panics
+/// As [`gemm_with`].
+#[inline(always)]
+pub fn gemm_with_layout<V: SimdVector, const FUSE: bool, const BT: bool>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[V::Elem],
+    b: &[V::Elem],
+    addend: Option<&[V::Elem]>,
+    out: &mut [V::Elem],
+) {
     assert!(m > 0 && k > 0 && n > 0, "zero matrix size");
     assert_eq!(a.len(), m * k, "left operand is not {m}x{k}");
     assert_eq!(b.len(), k * n, "right operand is not {k}x{n}");
@@ -86,9 +110,10 @@ pub fn gemm_with<V: SimdVector, const FUSE: bool>(
         let k1 = if k - k0 > KC { k0 + KC } else { k };
         let p = Gemm {
             m,
-            k,
             a,
             b,
+            b_col: if BT { 1 } else { k },
+            b_row: if BT { n } else { 1 },
             addend: if k1 == k { addend } else { None },
         };
         let mut v0 = 0;
@@ -184,14 +209,14 @@ fn tile<V: SimdVector, const FUSE: bool, const MV: usize, const NC: usize>(
     k1: usize,
     out: &mut [V::Elem],
 ) {
-    let (m, k) = (p.m, p.k);
+    let m = p.m;
     let mut acc = [[V::zero(); MV]; NC];
     let mut kk = k0;
     if k0 == 0 {
         // acc = a[r][0] * b[0][c]
         let av: [V; MV] = core::array::from_fn(|v| load_a::<V, MV>(p, i0, tail, 0, v));
         for (c, col) in acc.iter_mut().enumerate() {
-            let bb = V::broadcast(p.b, (j0 + c) * k);
+            let bb = V::broadcast(p.b, (j0 + c) * p.b_col);
             for (x, a) in col.iter_mut().zip(av) {
                 *x = a.mul(bb);
             }
@@ -213,7 +238,7 @@ fn tile<V: SimdVector, const FUSE: bool, const MV: usize, const NC: usize>(
         // acc = acc + a[r][kk] * b[kk][c]
         let av: [V; MV] = core::array::from_fn(|v| load_a::<V, MV>(p, i0, tail, kk, v));
         for (c, col) in acc.iter_mut().enumerate() {
-            let bb = V::broadcast(p.b, (j0 + c) * k + kk);
+            let bb = V::broadcast(p.b, (j0 + c) * p.b_col + kk * p.b_row);
             for (x, a) in col.iter_mut().zip(av) {
                 *x = madd::<V, FUSE>(a, bb, *x);
             }
@@ -313,7 +338,7 @@ pub fn mul_4x4_f64<const CONTRACT: bool>(a: &[f64; 16], b: &[f64; 16]) -> [f64; 
 }
 
 macro_rules! gemm_entry {
-    ($(#[$doc:meta])* $name:ident, $madd:ident, $t:ty, $pick:ident, $four:ident) => {
+    ($(#[$doc:meta])* $name:ident, $madd:ident, $bt:ident, $t:ty, $pick:ident, $four:ident) => {
         $(#[$doc])*
         ///
         /// # Panics
@@ -326,11 +351,7 @@ macro_rules! gemm_entry {
             b: &[$t],
             out: &mut [$t],
         ) {
-            if let Some(r) = $four::<M, K, N, CONTRACT>(a, b, None) {
-                out.copy_from_slice(&r);
-                return;
-            }
-            $pick!(M, K, N, CONTRACT, a, b, None, out);
+            $bt::<M, K, N, CONTRACT, false>(a, b, None, out);
         }
 
         /// `out = a * b + addend`, the fused form of the same product: the
@@ -345,11 +366,34 @@ macro_rules! gemm_entry {
             addend: &[$t],
             out: &mut [$t],
         ) {
-            if let Some(r) = $four::<M, K, N, CONTRACT>(a, b, Some(addend)) {
+            $bt::<M, K, N, CONTRACT, false>(a, b, Some(addend), out);
+        }
+
+        /// The same product (with an optional addend), whose right operand
+        /// is stored transposed when `BT`: `b` is then the column-major
+        /// `N x K` matrix whose transpose is multiplied, read in place (see
+        /// [`gemm_with_layout`]).
+        ///
+        /// # Panics
+        /// As the product.
+        #[inline]
+        pub fn $bt<
+            const M: usize,
+            const K: usize,
+            const N: usize,
+            const CONTRACT: bool,
+            const BT: bool,
+        >(
+            a: &[$t],
+            b: &[$t],
+            addend: Option<&[$t]>,
+            out: &mut [$t],
+        ) {
+            if let Some(r) = $four::<M, K, N, CONTRACT, BT>(a, b, addend) {
                 out.copy_from_slice(&r);
                 return;
             }
-            $pick!(M, K, N, CONTRACT, a, b, Some(addend), out);
+            $pick!(M, K, N, CONTRACT, BT, a, b, addend, out);
         }
     };
 }
@@ -378,10 +422,21 @@ fn four_by_four<'a, E>(
     )
 }
 
+/// A 4x4 right operand as the product uses it: transposed when `BT` (16
+/// moves, which the compiler turns into a few shuffles).
+#[inline(always)]
+fn transposed_if<E: Copy, const BT: bool>(b: &[E; 16]) -> [E; 16] {
+    if BT {
+        core::array::from_fn(|i| b[(i % 4) * 4 + i / 4])
+    } else {
+        *b
+    }
+}
+
 /// The 4x4x4 case of [`gemm_f32`] through [`mul_4x4_with`]; `None` for
 /// other shapes.
 #[inline(always)]
-fn four_f32<const M: usize, const K: usize, const N: usize, const C: bool>(
+fn four_f32<const M: usize, const K: usize, const N: usize, const C: bool, const BT: bool>(
     a: &[f32],
     b: &[f32],
     addend: Option<&[f32]>,
@@ -390,12 +445,12 @@ fn four_f32<const M: usize, const K: usize, const N: usize, const C: bool>(
         return None;
     }
     let (a, b, c) = four_by_four(a, b, addend);
-    Some(mul_4x4_with::<F32Vec, C>(a, b, c))
+    Some(mul_4x4_with::<F32Vec, C>(a, &transposed_if::<_, BT>(b), c))
 }
 
 /// The 4x4x4 case of [`gemm_i32`]; `None` for other shapes.
 #[inline(always)]
-fn four_i32<const M: usize, const K: usize, const N: usize, const C: bool>(
+fn four_i32<const M: usize, const K: usize, const N: usize, const C: bool, const BT: bool>(
     a: &[i32],
     b: &[i32],
     addend: Option<&[i32]>,
@@ -404,13 +459,17 @@ fn four_i32<const M: usize, const K: usize, const N: usize, const C: bool>(
         return None;
     }
     let (a, b, c) = four_by_four(a, b, addend);
-    Some(mul_4x4_with::<I32Vec, false>(a, b, c))
+    Some(mul_4x4_with::<I32Vec, false>(
+        a,
+        &transposed_if::<_, BT>(b),
+        c,
+    ))
 }
 
 /// The 4x4x4 case of [`gemm_f64`] where a vector holds a group of four
 /// (AVX-512); `None` for other shapes and backends.
 #[inline(always)]
-fn four_f64<const M: usize, const K: usize, const N: usize, const C: bool>(
+fn four_f64<const M: usize, const K: usize, const N: usize, const C: bool, const BT: bool>(
     a: &[f64],
     b: &[f64],
     addend: Option<&[f64]>,
@@ -423,7 +482,7 @@ fn four_f64<const M: usize, const K: usize, const N: usize, const C: bool>(
                 return None;
             }
             let (a, b, c) = four_by_four(a, b, addend);
-            Some(mul_4x4_with::<F64Vec, C>(a, b, c))
+            Some(mul_4x4_with::<F64Vec, C>(a, &transposed_if::<_, BT>(b), c))
         } else {
             let _ = (a, b, addend);
             None
@@ -434,27 +493,27 @@ fn four_f64<const M: usize, const K: usize, const N: usize, const C: bool>(
 /// Picks the `f32` vector width for `M` rows on the active backend: the
 /// 4-lane type for 4 rows, 8 lanes for 8 rows, the widest otherwise.
 macro_rules! pick_f32 {
-    ($m:expr, $k:expr, $n:expr, $c:expr, $a:expr, $b:expr, $add:expr, $out:expr) => {{
+    ($m:expr, $k:expr, $n:expr, $c:ident, $bt:ident, $a:expr, $b:expr, $add:expr, $out:expr) => {{
         cfg_if::cfg_if! {
             if #[cfg(all(not(feature = "force-scalar"), target_arch = "x86_64",
                          target_feature = "avx512f", target_feature = "avx2",
                          target_feature = "fma"))] {
                 if $m == 4 {
-                    gemm_with::<super::sse2::F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                    gemm_with_layout::<super::sse2::F32Vec, $c, $bt>($m, $k, $n, $a, $b, $add, $out)
                 } else if $m == 8 {
-                    gemm_with::<super::avx2::F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                    gemm_with_layout::<super::avx2::F32Vec, $c, $bt>($m, $k, $n, $a, $b, $add, $out)
                 } else {
-                    gemm_with::<F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                    gemm_with_layout::<F32Vec, $c, $bt>($m, $k, $n, $a, $b, $add, $out)
                 }
             } else if #[cfg(all(not(feature = "force-scalar"), target_arch = "x86_64",
                                 target_feature = "avx2", target_feature = "fma"))] {
                 if $m == 4 {
-                    gemm_with::<super::sse2::F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                    gemm_with_layout::<super::sse2::F32Vec, $c, $bt>($m, $k, $n, $a, $b, $add, $out)
                 } else {
-                    gemm_with::<F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                    gemm_with_layout::<F32Vec, $c, $bt>($m, $k, $n, $a, $b, $add, $out)
                 }
             } else {
-                gemm_with::<F32Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                gemm_with_layout::<F32Vec, $c, $bt>($m, $k, $n, $a, $b, $add, $out)
             }
         }
     }};
@@ -462,18 +521,18 @@ macro_rules! pick_f32 {
 
 /// Picks the `f64` vector width for `M` rows on the active backend.
 macro_rules! pick_f64 {
-    ($m:expr, $k:expr, $n:expr, $c:expr, $a:expr, $b:expr, $add:expr, $out:expr) => {{
+    ($m:expr, $k:expr, $n:expr, $c:ident, $bt:ident, $a:expr, $b:expr, $add:expr, $out:expr) => {{
         cfg_if::cfg_if! {
             if #[cfg(all(not(feature = "force-scalar"), target_arch = "x86_64",
                          target_feature = "avx512f", target_feature = "avx2",
                          target_feature = "fma"))] {
                 if $m <= 4 {
-                    gemm_with::<super::avx2::F64Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                    gemm_with_layout::<super::avx2::F64Vec, $c, $bt>($m, $k, $n, $a, $b, $add, $out)
                 } else {
-                    gemm_with::<F64Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                    gemm_with_layout::<F64Vec, $c, $bt>($m, $k, $n, $a, $b, $add, $out)
                 }
             } else {
-                gemm_with::<F64Vec, $c>($m, $k, $n, $a, $b, $add, $out)
+                gemm_with_layout::<F64Vec, $c, $bt>($m, $k, $n, $a, $b, $add, $out)
             }
         }
     }};
@@ -481,9 +540,9 @@ macro_rules! pick_f64 {
 
 /// Picks the `i32` vector type (no contraction for integers).
 macro_rules! pick_i32 {
-    ($m:expr, $k:expr, $n:expr, $c:expr, $a:expr, $b:expr, $add:expr, $out:expr) => {{
+    ($m:expr, $k:expr, $n:expr, $c:ident, $bt:ident, $a:expr, $b:expr, $add:expr, $out:expr) => {{
         let _ = $c;
-        gemm_with::<I32Vec, false>($m, $k, $n, $a, $b, $add, $out)
+        gemm_with_layout::<I32Vec, false, $bt>($m, $k, $n, $a, $b, $add, $out)
     }};
 }
 
@@ -492,19 +551,19 @@ gemm_entry!(
     /// (`K x N`), `out` (`M x N`) on the active backend, in the contract's
     /// order; `CONTRACT` fuses each step into an FMA where the backend has
     /// one.
-    gemm_f32, gemm_madd_f32, f32, pick_f32, four_f32
+    gemm_f32, gemm_madd_f32, gemm_bt_f32, f32, pick_f32, four_f32
 );
 gemm_entry!(
     /// `out = a * b` for column-major `f64` matrices `a` (`M x K`), `b`
     /// (`K x N`), `out` (`M x N`) on the active backend, in the contract's
     /// order; `CONTRACT` fuses each step into an FMA where the backend has
     /// one.
-    gemm_f64, gemm_madd_f64, f64, pick_f64, four_f64
+    gemm_f64, gemm_madd_f64, gemm_bt_f64, f64, pick_f64, four_f64
 );
 gemm_entry!(
     /// `out = a * b` for column-major `i32` matrices `a` (`M x K`), `b`
     /// (`K x N`), `out` (`M x N`), wrapping; `CONTRACT` has no effect.
-    gemm_i32, gemm_madd_i32, i32, pick_i32, four_i32
+    gemm_i32, gemm_madd_i32, gemm_bt_i32, i32, pick_i32, four_i32
 );
 
 /// Transposes the column-major `rows x cols` matrix `src` into the

@@ -350,6 +350,86 @@ macro_rules! backend_tests {
                 products::<be::F32Vec, be::F64Vec, be::I32Vec>();
             }
 
+            /// `b` (`k x n`) stored transposed, as `gemm_with_layout::<_, _, true>`
+            /// reads it: the column-major `n x k` matrix.
+            fn stored_transposed<T: Copy>(k: usize, n: usize, b: &[T]) -> Vec<T> {
+                let mut bt = b.to_vec();
+                for j in 0..n {
+                    for kk in 0..k {
+                        bt[kk * n + j] = b[j * k + kk];
+                    }
+                }
+                bt
+            }
+
+            #[test]
+            fn gemm_reads_a_transposed_right_operand_in_place() {
+                for m in 1..=17 {
+                    for k in KS {
+                        for n in NS {
+                            let s = (m, k, n);
+                            let seed = (m * 400 + k * 20 + n) as u32;
+                            let (a, b) = (data_f32(m * k, seed), data_f32(k * n, seed + 1));
+                            let bt = stored_transposed(k, n, &b);
+                            let c = data_f32(m * n, seed + 2);
+                            let mut out = vec![0.0; m * n];
+                            gemm_with_layout::<be::F32Vec, true, true>(
+                                m, k, n, &a, &bt, None, &mut out,
+                            );
+                            let want = ref_f32(s, &a, &b, be::F32Vec::FUSED);
+                            assert_eq!(bits32(&out), bits32(&want), "{s:?}");
+                            gemm_with_layout::<be::F32Vec, false, true>(
+                                m,
+                                k,
+                                n,
+                                &a,
+                                &bt,
+                                Some(&c),
+                                &mut out,
+                            );
+                            let want: Vec<f32> = ref_f32(s, &a, &b, false)
+                                .iter()
+                                .zip(&c)
+                                .map(|(p, c)| p + c)
+                                .collect();
+                            assert_eq!(bits32(&out), bits32(&want), "madd {s:?}");
+
+                            let (a, b) = (data_f64(m * k, seed), data_f64(k * n, seed + 1));
+                            let bt = stored_transposed(k, n, &b);
+                            let mut out = vec![0.0; m * n];
+                            gemm_with_layout::<be::F64Vec, false, true>(
+                                m, k, n, &a, &bt, None, &mut out,
+                            );
+                            assert_eq!(bits64(&out), bits64(&ref_f64(s, &a, &b, false)), "{s:?}");
+
+                            let (a, b) = (data_i32(m * k, seed), data_i32(k * n, seed + 1));
+                            let bt = stored_transposed(k, n, &b);
+                            let mut out = vec![0; m * n];
+                            gemm_with_layout::<be::I32Vec, false, true>(
+                                m, k, n, &a, &bt, None, &mut out,
+                            );
+                            assert_eq!(out, ref_i32(s, &a, &b), "{s:?}");
+                        }
+                    }
+                }
+                // The 4x4x4 entry points, which transpose in registers.
+                let (a, b) = (data_f32(16, 7), data_f32(16, 8));
+                let bt = stored_transposed(4, 4, &b);
+                let mut out = vec![0.0; 16];
+                gemm_bt_f32::<4, 4, 4, false, true>(&a, &bt, None, &mut out);
+                assert_eq!(bits32(&out), bits32(&ref_f32((4, 4, 4), &a, &b, false)));
+                let (a, b) = (data_f64(16, 7), data_f64(16, 8));
+                let bt = stored_transposed(4, 4, &b);
+                let mut out = vec![0.0; 16];
+                gemm_bt_f64::<4, 4, 4, false, true>(&a, &bt, None, &mut out);
+                assert_eq!(bits64(&out), bits64(&ref_f64((4, 4, 4), &a, &b, false)));
+                let (a, b) = (data_i32(16, 7), data_i32(16, 8));
+                let bt = stored_transposed(4, 4, &b);
+                let mut out = vec![0; 16];
+                gemm_bt_i32::<4, 4, 4, false, true>(&a, &bt, None, &mut out);
+                assert_eq!(out, ref_i32((4, 4, 4), &a, &b));
+            }
+
             #[test]
             fn gemm_deep_k_blocks_bit_exact() {
                 // k > KC: partial sums go through the output between blocks.
