@@ -116,6 +116,19 @@ def table(results):
     return "\n".join(lines)
 
 
+def dev_ratio(dev):
+    """The dev-profile target: the DSL's 4x4 f32 product against glam's."""
+    row = dev.get("matrix mul 4x4 f32", {})
+    if "dsl exact" not in row or "glam" not in row:
+        return ""
+    ratio = row["dsl exact"][1] / row["glam"][1]
+    return (
+        f"In this run the `matrix!` 4x4 `f32` product takes "
+        f"{fmt_time(row['dsl exact'][1])}, {ratio:.2f}x glam's "
+        f"{fmt_time(row['glam'][1])}."
+    )
+
+
 def cpu_model():
     try:
         with open("/proc/cpuinfo") as f:
@@ -185,8 +198,10 @@ def main():
     for a in ("default", "native", "load", "rustc", "clang", "native-features",
               "default-features", "md", "svg"):
         ap.add_argument("--" + a, required=True)
+    ap.add_argument("--dev", default="")
     args = ap.parse_args()
     default, native = load(args.default), load(args.native)
+    dev = load(args.dev) if args.dev else {}
     model, mhz, cores = cpu_model()
     load_before, _, load_after = args.load.partition("|")
     svg(default, native, args.svg)
@@ -243,6 +258,17 @@ the result's stores and the operands' loads is the same in every run; see
 ## `RUSTFLAGS='-C target-cpu=native'` (AVX-512 backend)
 
 {table(native) if native else "(no results)"}
+
+## Dev profile (opt-level 0, debug assertions, default target)
+
+What `cargo build` users run: `cargo bench` with the bench profile set to
+the dev profile's code generation (see run.sh), for the 4x4 groups and the
+element-wise chain. The `matrix!` kernels write products of up to 512
+multiply-adds out element by element in debug builds, and run element-wise
+chains as one loop, so they need no call per element; the other columns
+call their (uninlined) helpers. {dev_ratio(dev)}
+
+{table(dev) if dev else "(no results: run benches/run.sh without SKIP_DEV)"}
 """
     with open(args.md, "w") as f:
         f.write(md)

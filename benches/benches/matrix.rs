@@ -378,6 +378,13 @@ mod dsl {
         pub fn k_madd_8x8_f32(a: m8x8_t, b: m8x8_t, c: m8x8_t) -> m8x8_t { a * b + c }
         pub fn k_transpose_4x4(a: m4x4_t) -> m4x4_t { __builtin_matrix_transpose(a) }
         pub fn k_transpose_8x8(a: m8x8_t) -> m8x8_t { __builtin_matrix_transpose(a) }
+        pub fn k_chain_4x4(a: m4x4_t, b: m4x4_t, c: m4x4_t) -> m4x4_t { (a + b) * 0.5f32 - c }
+        pub fn k_chain_16x16(a: m16x16_t, b: m16x16_t, c: m16x16_t) -> m16x16_t {
+            (a + b) * 0.5f32 - c
+        }
+        pub fn k_mul_bt_16x16(a: m16x16_t, b: m16x16_t) -> m16x16_t {
+            a * __builtin_matrix_transpose(b)
+        }
 
         #[fp_contract(fast)]
         pub fn f_mul_4x4_f32(a: m4x4_t, b: m4x4_t) -> m4x4_t { a * b }
@@ -470,7 +477,119 @@ mod dsl {
     }
     transpose!(transpose_4x4, 4, k_transpose_4x4);
     transpose!(transpose_8x8, 8, k_transpose_8x8);
+
+    macro_rules! chain {
+        ($name:ident, $n:literal, $k:ident) => {
+            pub(super) fn $name(g: &mut Group<'_>, d: [[f32; $n * $n]; 3]) {
+                type M = Matrix<f32, $n, $n>;
+                let m = d.map(|x| M::from_column_major(&x));
+                check(
+                    $k(m[0], m[1], m[2]) == (m[0] + m[1]) * 0.5 - m[2],
+                    stringify!($k),
+                );
+                col3(g, "dsl exact", m, M::zero(), |a, b, c, o| {
+                    *o = $k(*a, *b, *c)
+                });
+            }
+        };
+    }
+    chain!(chain_4x4, 4, k_chain_4x4);
+    chain!(chain_16x16, 16, k_chain_16x16);
+
+    pub(super) fn mul_bt_16x16(g: &mut Group<'_>, a: [f32; 256], b: [f32; 256]) {
+        type M = Matrix<f32, 16, 16>;
+        let (a, b) = (M::from_column_major(&a), M::from_column_major(&b));
+        check(
+            k_mul_bt_16x16(a, b) == &a * &b.transpose(),
+            "k_mul_bt_16x16",
+        );
+        col2(g, "dsl exact", a, b, M::zero(), |a, b, o| {
+            *o = k_mul_bt_16x16(*a, *b)
+        });
+    }
 }
 
-criterion_group!(benches, products, madds, transposes);
+/// `matrix chain NxN f32`: the element-wise chain `(a + b) * 0.5 - c`.
+macro_rules! chain_group {
+    ($c:expr, $n:literal, $extra:expr) => {{
+        const NN: usize = $n * $n;
+        type M = matrix_core::Matrix<f32, $n, $n>;
+        type S = nalgebra::SMatrix<f32, $n, $n>;
+        let d = [data_f32::<NN>(1), data_f32::<NN>(2), data_f32::<NN>(3)];
+        let mut g = $c.benchmark_group(concat!("matrix chain ", $n, "x", $n, " f32"));
+        let from = |d: &[f32; NN]| M::from_column_major(d);
+        col3(
+            &mut g,
+            "matrix-core",
+            d.each_ref().map(from),
+            M::zero(),
+            |a, b, c, o| *o = (*a + *b) * 0.5 - *c,
+        );
+        let from = |d: &[f32; NN]| S::from_column_slice(d);
+        col3(
+            &mut g,
+            "nalgebra",
+            d.each_ref().map(from),
+            S::zeros(),
+            |a, b, c, o| *o = (a + b) * 0.5 - c,
+        );
+        let extra: fn(&mut Group<'_>, [[f32; NN]; 3]) = $extra;
+        extra(&mut g, d);
+        g.finish();
+    }};
+}
+
+fn chains(c: &mut Criterion) {
+    chain_group!(c, 4, |g, d| {
+        let [a, b, c] = d.map(|x| glam::Mat4::from_cols_array(&x));
+        col3(g, "glam", [a, b, c], glam::Mat4::ZERO, |a, b, c, o| {
+            *o = (*a + *b) * 0.5 - *c
+        });
+        #[cfg(feature = "dsl")]
+        dsl::chain_4x4(g, d);
+    });
+    chain_group!(c, 16, |_g, _d| {
+        #[cfg(feature = "dsl")]
+        dsl::chain_16x16(_g, _d);
+    });
+}
+
+/// `matrix mul a*bT 16x16 f32`: a product with a transposed right operand.
+fn transposed_products(c: &mut Criterion) {
+    const NN: usize = 256;
+    type M = matrix_core::Matrix<f32, 16, 16>;
+    type S = nalgebra::SMatrix<f32, 16, 16>;
+    let (da, db) = (data_f32::<NN>(1), data_f32::<NN>(2));
+    let mut g = c.benchmark_group("matrix mul a*bT 16x16 f32");
+    let from = |d: &[f32; NN]| M::from_column_major(d);
+    col2(
+        &mut g,
+        "matrix-core",
+        from(&da),
+        from(&db),
+        M::zero(),
+        |a, b, o| *o = a * &b.transpose(),
+    );
+    let from = |d: &[f32; NN]| S::from_column_slice(d);
+    col2(
+        &mut g,
+        "nalgebra",
+        from(&da),
+        from(&db),
+        S::zeros(),
+        |a, b, o| a.mul_to(&b.transpose(), o),
+    );
+    #[cfg(feature = "dsl")]
+    dsl::mul_bt_16x16(&mut g, da, db);
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    products,
+    madds,
+    transposes,
+    chains,
+    transposed_products
+);
 criterion_main!(benches);
