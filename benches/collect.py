@@ -26,6 +26,7 @@ COLUMNS = [
     "clang-19 fast",
     "dsl exact",
     "dsl fast",
+    "copy",
 ]
 COLORS = {
     "matrix-core": "#4e79a7",
@@ -37,6 +38,7 @@ COLORS = {
     "clang-19 fast": "#b07aa1",
     "dsl exact": "#ff9da7",
     "dsl fast": "#9c755f",
+    "copy": "#bab0ac",
 }
 
 
@@ -242,6 +244,8 @@ own speed. **Bold** is the fastest column of a row.
   `-O3 -fenable-matrix -march=native` with `-ffp-contract=off`, resp.
   `-ffp-contract=fast -mprefer-vector-width=512`; always built for the
   native CPU, in both tables. Each call runs the batch loop in C.
+- **copy** (transposes only): `*out = *a`, the same bytes moved without
+  permuting them: the floor the batch loop itself sets.
 - **dsl exact / fast**: the `matrix!` kernels (`benches/benches/matrix.rs`,
   module `dsl`, feature `dsl`; run.sh enables it when it compiles), without
   and with `#[fp_contract(fast)]`.

@@ -301,6 +301,9 @@ macro_rules! transpose_group {
             |a, o| *o = a.transpose(),
         );
         col1(&mut g, "simd exact", d, [0.0; NN], |a, o| *o = $simd(a));
+        // The harness's floor: a plain copy moves the same bytes, so a
+        // transpose can be no faster than this column.
+        col1(&mut g, "copy", d, [0.0; NN], |a, o| *o = *a);
         col1(
             &mut g,
             "nalgebra",

@@ -420,6 +420,15 @@ pub fn mul_add_f64(a: f64, b: f64, c: f64) -> f64 {
     a.mul_add(b, c)
 }
 
+/// `transpose(m)` for `f32` on the SIMD transposes (a 4x4 is one permute on
+/// AVX-512; larger shapes go by 4x4 tiles).
+#[inline(always)]
+pub fn transpose_f32<const R: usize, const C: usize>(m: &Matrix<f32, R, C>) -> Matrix<f32, C, R> {
+    let mut out = Matrix::<f32, C, R>::zero();
+    crate::simd::kernels::transpose_f32::<R, C>(m.as_slice(), out.as_mut_slice());
+    out
+}
+
 /// Element types whose SIMD product kernels read a transposed right operand
 /// in place: `a * transpose(b)` runs without a transposed copy of `b`.
 pub trait TransposedRhsProduct: Element {

@@ -193,8 +193,13 @@ fn expr(e: &Expr) -> TokenStream {
         | ExprKind::ProductAdd { .. }
         | ExprKind::Map { .. } => arithmetic(e, &expr),
         ExprKind::Transpose(m) => {
+            let is_f32 = matches!(&m.ty, Ty::Matrix(t) if t.elem == Scalar::F32);
             let m = expr(m);
-            quote_spanned!(span=> ::matrix_core::Matrix::transpose(#m))
+            if is_f32 {
+                quote_spanned!(span=> ::matrix_core::private::transpose_f32(&#m))
+            } else {
+                quote_spanned!(span=> ::matrix_core::Matrix::transpose(#m))
+            }
         }
         ExprKind::ConvertScalar { expr: inner, to } => {
             let inner = expr(inner);
