@@ -679,8 +679,13 @@ fn straight_line_product(
     // The kernel's operands: a transposed left operand is transposed (the
     // kernel reads columns of it); a transposed right one is read in place
     // where the kernel can.
-    let transpose =
-        |name: &proc_macro2::Ident| quote_spanned!(span=> ::matrix_core::Matrix::transpose(#name));
+    let transpose = |name: &proc_macro2::Ident| {
+        if elem == Scalar::F32 {
+            quote_spanned!(span=> ::matrix_core::private::transpose_f32(&#name))
+        } else {
+            quote_spanned!(span=> ::matrix_core::Matrix::transpose(#name))
+        }
+    };
     let l = if lhs_inner.is_some() {
         transpose(&name_a)
     } else {
