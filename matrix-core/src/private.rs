@@ -347,9 +347,24 @@ pub fn product<T: Element, const M: usize, const K: usize, const N: usize, const
     a: &Matrix<T, M, K>,
     b: &Matrix<T, K, N>,
 ) -> Matrix<T, M, N> {
+    run_product::<T, M, K, N>(None, |c, out| {
+        T::gemm::<M, K, N, CONTRACT>(a.as_slice(), b.as_slice(), c, out)
+    })
+}
+
+/// The result of a product kernel: `gemm(addend, out)` writes every element
+/// of `out`; when a dimension is zero the product is empty and the result is
+/// the addend (or zero).
+#[inline(always)]
+fn run_product<T: Element, const M: usize, const K: usize, const N: usize>(
+    addend: Option<&Matrix<T, M, N>>,
+    gemm: impl FnOnce(Option<&[T]>, &mut [T]),
+) -> Matrix<T, M, N> {
     let mut out = Matrix::<T, M, N>::zero();
     if M * K * N != 0 {
-        T::gemm::<M, K, N, CONTRACT>(a.as_slice(), b.as_slice(), None, out.as_mut_slice());
+        gemm(addend.map(Matrix::as_slice), out.as_mut_slice());
+    } else if let Some(c) = addend {
+        out = *c;
     }
     out
 }
@@ -368,18 +383,9 @@ pub fn product_add<
     b: &Matrix<T, K, N>,
     c: &Matrix<T, M, N>,
 ) -> Matrix<T, M, N> {
-    let mut out = Matrix::<T, M, N>::zero();
-    if M * K * N != 0 {
-        T::gemm::<M, K, N, CONTRACT>(
-            a.as_slice(),
-            b.as_slice(),
-            Some(c.as_slice()),
-            out.as_mut_slice(),
-        );
-    } else {
-        out = *c;
-    }
-    out
+    run_product::<T, M, K, N>(Some(c), |c, out| {
+        T::gemm::<M, K, N, CONTRACT>(a.as_slice(), b.as_slice(), c, out)
+    })
 }
 
 /// `c + a * b` for the expansion: [`product_add`] with the operands in the
@@ -477,16 +483,9 @@ pub fn product_transposed_rhs<
     a: &Matrix<T, M, K>,
     bt: &Matrix<T, N, K>,
 ) -> Matrix<T, M, N> {
-    let mut out = Matrix::<T, M, N>::zero();
-    if M * K * N != 0 {
-        T::gemm_transposed_rhs::<M, K, N, CONTRACT>(
-            a.as_slice(),
-            bt.as_slice(),
-            None,
-            out.as_mut_slice(),
-        );
-    }
-    out
+    run_product::<T, M, K, N>(None, |c, out| {
+        T::gemm_transposed_rhs::<M, K, N, CONTRACT>(a.as_slice(), bt.as_slice(), c, out)
+    })
 }
 
 /// `a * transpose(bt) + c` for the expansion, as [`product_add`].
@@ -502,16 +501,9 @@ pub fn product_add_transposed_rhs<
     bt: &Matrix<T, N, K>,
     c: &Matrix<T, M, N>,
 ) -> Matrix<T, M, N> {
-    let mut out = *c;
-    if M * K * N != 0 {
-        T::gemm_transposed_rhs::<M, K, N, CONTRACT>(
-            a.as_slice(),
-            bt.as_slice(),
-            Some(c.as_slice()),
-            out.as_mut_slice(),
-        );
-    }
-    out
+    run_product::<T, M, K, N>(Some(c), |c, out| {
+        T::gemm_transposed_rhs::<M, K, N, CONTRACT>(a.as_slice(), bt.as_slice(), c, out)
+    })
 }
 
 /// `c + a * transpose(bt)`: [`product_add_transposed_rhs`] with the
