@@ -571,7 +571,7 @@ fn transposed_products(c: &mut Criterion) {
         from(&da),
         from(&db),
         M::zero(),
-        |a, b, o| *o = a * &b.transpose(),
+        |a, b, o| *o = a * b.transpose(),
     );
     let from = |d: &[f32; NN]| S::from_column_slice(d);
     col2(
