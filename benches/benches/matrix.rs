@@ -502,10 +502,7 @@ mod dsl {
     pub(super) fn mul_bt_16x16(g: &mut Group<'_>, a: [f32; 256], b: [f32; 256]) {
         type M = Matrix<f32, 16, 16>;
         let (a, b) = (M::from_column_major(&a), M::from_column_major(&b));
-        check(
-            k_mul_bt_16x16(a, b) == &a * &b.transpose(),
-            "k_mul_bt_16x16",
-        );
+        check(k_mul_bt_16x16(a, b) == a * b.transpose(), "k_mul_bt_16x16");
         col2(g, "dsl exact", a, b, M::zero(), |a, b, o| {
             *o = k_mul_bt_16x16(*a, *b)
         });
