@@ -50,7 +50,10 @@ pub trait Element:
     /// `M x K` and a `K x N` matrix: each sum starts at its first product and
     /// adds the others in `k` order, then the addend. With `CONTRACT`, a
     /// multiply-add step may fuse into one rounding. `f32`, `f64` and `i32`
-    /// use the SIMD kernels of the active backend; the other types, this loop.
+    /// use the SIMD kernels of the active backend; `i8 u8 i16 u16 u32` the
+    /// `i32` kernel through [`simd::widen`](crate::simd::widen) for the
+    /// shapes where that measured faster, and this loop for the others;
+    /// `i64` and `u64` this loop.
     ///
     /// # Panics
     /// If a dimension is zero or a slice is not its shape's length.
@@ -62,7 +65,7 @@ pub trait Element:
         addend: Option<&[Self]>,
         out: &mut [Self],
     ) {
-        crate::ops::gemm_in_order(M, K, N, a, b, addend, out);
+        crate::ops::gemm_in_order::<Self, M, K, N>(a, b, addend, out);
     }
 
     /// Matrix addition of two elements: wrapping for integers, IEEE for floats.
@@ -169,7 +172,8 @@ macro_rules! from_methods_as {
 
 /// `Element` for the primitive integer types.
 macro_rules! int_element {
-    ($($t:ident => $cname:literal, $from:ident $(, simd $gemm:ident, $madd:ident)?;)*) => {$(
+    ($($t:ident => $cname:literal, $from:ident
+        $(, simd $gemm:ident, $madd:ident)? $(, widen $wide:ident)?;)*) => {$(
         impl sealed::Sealed for $t {}
 
         impl Element for $t {
@@ -177,6 +181,22 @@ macro_rules! int_element {
             const ONE: Self = 1;
             const C_NAME: &'static str = $cname;
             const IS_FLOAT: bool = false;
+
+            // `widen gemm`: the product on the `i32` kernel, the operands
+            // widened and the result truncated back (exact: the contract's
+            // wrapping arithmetic is `i32`'s truncated to the type's width),
+            // where `simd::widen::pays` measured that it is faster.
+            $(
+                #[inline(always)]
+                fn gemm<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
+                    a: &[Self],
+                    b: &[Self],
+                    addend: Option<&[Self]>,
+                    out: &mut [Self],
+                ) {
+                    crate::simd::widen::$wide::<Self, M, K, N>(a, b, addend, out)
+                }
+            )?
 
             $(
                 #[inline(always)]
@@ -293,13 +313,13 @@ macro_rules! float_element {
 }
 
 int_element! {
-    i8 => "signed char", from_i8;
-    i16 => "short", from_i16;
+    i8 => "signed char", from_i8, widen gemm;
+    i16 => "short", from_i16, widen gemm;
     i32 => "int", from_i32, simd gemm_i32, gemm_madd_i32;
     i64 => "long", from_i64;
-    u8 => "unsigned char", from_u8;
-    u16 => "unsigned short", from_u16;
-    u32 => "unsigned int", from_u32;
+    u8 => "unsigned char", from_u8, widen gemm;
+    u16 => "unsigned short", from_u16, widen gemm;
+    u32 => "unsigned int", from_u32, widen gemm;
     u64 => "unsigned long", from_u64;
 }
 

@@ -42,7 +42,8 @@ fn map_assign<T: Element, const R: usize, const C: usize>(
 }
 
 /// The matrix product through [`Element::gemm`]: SIMD for `f32`, `f64` and
-/// `i32`, the loop below for the rest; the same sums in the same order.
+/// `i32`, and for the narrower integers and `u32` (widened to `i32`) where
+/// that pays, the loop below for the rest; the same results.
 #[inline]
 pub(crate) fn matmul<T: Element, const R: usize, const K: usize, const C: usize>(
     a: &Matrix<T, R, K>,
@@ -62,17 +63,22 @@ pub(crate) fn matmul<T: Element, const R: usize, const K: usize, const C: usize>
 /// The loop runs down columns so that it vectorises without changing any
 /// element's order.
 ///
+/// The dimensions are const parameters so that each shape gets its own
+/// copy with known trip counts, which LLVM unrolls and vectorises whether
+/// or not it inlines the call: with run-time dimensions an out-of-line
+/// call (the usual case once a crate has a few products) was 3x slower for
+/// 4x4 (`i64`: 97 ns against 35 ns, `-C target-cpu=native`).
+///
 /// # Panics
 /// If a dimension is zero or a slice is not its shape's length.
-pub(crate) fn gemm_in_order<T: Element>(
-    m: usize,
-    k: usize,
-    n: usize,
+#[inline]
+pub(crate) fn gemm_in_order<T: Element, const M: usize, const K: usize, const N: usize>(
     a: &[T],
     b: &[T],
     addend: Option<&[T]>,
     out: &mut [T],
 ) {
+    let (m, k, n) = (M, K, N);
     assert!(m > 0 && k > 0 && n > 0, "zero matrix size");
     assert!(
         a.len() == m * k && b.len() == k * n && out.len() == m * n,

@@ -53,6 +53,7 @@
 
 pub mod kernels;
 pub mod scalar;
+pub mod widen;
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub mod sse2;

@@ -1,0 +1,261 @@
+//! Criterion benchmarks of integer matrix products for the element types
+//! without a vector type of their own (`i8 u8 i16 u16 u32 i64 u64`), named
+//! as `benches/matrix.rs` names its groups (`matrix mul 16x16 i16`,
+//! `matrix madd 16x16 u8`; a non-square product is `matrix mul 3x5x2 i16`,
+//! `M x K` times `K x N`). Columns:
+//!
+//! * `matrix-core`: the `Matrix` operator (`&a * &b`, `&a * &b + c`), which
+//!   takes the widened `i32` kernel where `simd::widen::pays` says so and
+//!   the in-order loop elsewhere;
+//! * `widened`: `simd::widen::gemm_widened`, the `i32` kernel with the
+//!   conversions, whatever the shape (the measurement behind `pays`);
+//! * `scalar loop`: the in-order loop of `matrix_core::ops` (a copy: it is
+//!   private), what every one of these types used before;
+//! * `simd i32`: `simd::kernels::gemm_i32` on `i32` operands of the same
+//!   shape, the floor a conversion-free path could reach (a zero-copy
+//!   reinterpretation of `u32` as `i32` would run exactly this).
+//!
+//! Operands sit at fixed page offsets and each criterion iteration runs
+//! `BATCH` operations, as in `benches/matrix.rs`; times are per batch.
+//!
+//! ```sh
+//! RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
+//!     cargo bench -p matrix-benches --bench integers -- --warm-up-time 1 --measurement-time 2
+//! ```
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
+use matrix_benches::{OFFSET_A, OFFSET_B, OFFSET_C, OFFSET_OUT, Placed, batch2, batch3};
+use matrix_core::simd::kernels::gemm_i32;
+use matrix_core::simd::widen::{Widen, gemm_widened};
+use matrix_core::{Element, Matrix};
+
+type Group<'a> = BenchmarkGroup<'a, WallTime>;
+
+/// Deterministic values over the whole range of `T` (wrapping happens).
+fn data<T: Element, const R: usize, const C: usize>(seed: u64) -> [[T; R]; C] {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    std::array::from_fn(|_| {
+        std::array::from_fn(|_| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            T::from_u64(x >> 11)
+        })
+    })
+}
+
+/// The in-order loop of `matrix_core::ops::gemm_in_order`, line for line
+/// (that function is private): down columns, `a[r][0] * b[0][c]` first,
+/// then each further product added in `k` order, wrapping, then the addend.
+#[inline(always)]
+fn scalar_loop<T: Element, const M: usize, const K: usize, const N: usize>(
+    a: &[T],
+    b: &[T],
+    addend: Option<&[T]>,
+    out: &mut [T],
+) {
+    let (m, k) = (M, K);
+    assert!(a.len() == M * K && b.len() == K * N && out.len() == M * N);
+    for (c, acc) in out.chunks_exact_mut(m).enumerate() {
+        let b_col = &b[c * k..(c + 1) * k];
+        for (x, &a_r) in acc.iter_mut().zip(&a[..m]) {
+            *x = Element::mul(a_r, b_col[0]);
+        }
+        for (a_col, &b_k) in a.chunks_exact(m).zip(b_col).skip(1) {
+            for (x, &a_r) in acc.iter_mut().zip(a_col) {
+                *x = Element::add(*x, Element::mul(a_r, b_k));
+            }
+        }
+        if let Some(addend) = addend {
+            for (x, &y) in acc.iter_mut().zip(&addend[c * m..(c + 1) * m]) {
+                *x = Element::add(*x, y);
+            }
+        }
+    }
+}
+
+/// Benchmarks `f` on `a`, `b` (placed at their offsets) into `out`.
+fn col2<X: Copy, Y: Copy, O: Copy>(
+    g: &mut Group<'_>,
+    id: &str,
+    a: X,
+    b: Y,
+    out: O,
+    f: impl Fn(&X, &Y, &mut O),
+) {
+    let a = Placed::new(a, OFFSET_A);
+    let b = Placed::new(b, OFFSET_B);
+    let mut o = Placed::new(out, OFFSET_OUT);
+    g.bench_function(id, |bch| bch.iter(|| batch2(&*a, &*b, &mut *o, &f)));
+}
+
+/// As [`col2`] with an addend `c`.
+fn col3<X: Copy, Y: Copy, O: Copy>(
+    g: &mut Group<'_>,
+    id: &str,
+    (a, b, c): (X, Y, O),
+    out: O,
+    f: impl Fn(&X, &Y, &O, &mut O),
+) {
+    let a = Placed::new(a, OFFSET_A);
+    let b = Placed::new(b, OFFSET_B);
+    let c = Placed::new(c, OFFSET_C);
+    let mut o = Placed::new(out, OFFSET_OUT);
+    g.bench_function(id, |bch| bch.iter(|| batch3(&*a, &*b, &*c, &mut *o, &f)));
+}
+
+/// The group name: `matrix mul 4x4 i16`, or `matrix mul 3x5x2 i16`.
+fn name<T>(op: &str, m: usize, k: usize, n: usize) -> String {
+    let t = std::any::type_name::<T>();
+    if m == k && k == n {
+        format!("matrix {op} {m}x{n} {t}")
+    } else {
+        format!("matrix {op} {m}x{k}x{n} {t}")
+    }
+}
+
+/// `matrix mul` of `T` for an `M x K` by `K x N` product: `matrix-core`
+/// and `scalar loop`, then the columns `extra` adds.
+fn mul<T: Element, const M: usize, const K: usize, const N: usize>(
+    c: &mut Criterion,
+    extra: impl Fn(&mut Group<'_>, [[T; M]; K], [[T; K]; N]),
+) {
+    let (da, db) = (data::<T, M, K>(1), data::<T, K, N>(2));
+    let mut g = c.benchmark_group(name::<T>("mul", M, K, N));
+    let (ma, mb) = (
+        Matrix::<T, M, K>::from_column_major(da.as_flattened()),
+        Matrix::<T, K, N>::from_column_major(db.as_flattened()),
+    );
+    col2(&mut g, "matrix-core", ma, mb, Matrix::zero(), |a, b, o| {
+        *o = a * b
+    });
+    col2(
+        &mut g,
+        "scalar loop",
+        da,
+        db,
+        [[T::ZERO; M]; N],
+        |a, b, o| {
+            scalar_loop::<T, M, K, N>(
+                a.as_flattened(),
+                b.as_flattened(),
+                None,
+                o.as_flattened_mut(),
+            )
+        },
+    );
+    extra(&mut g, da, db);
+    g.finish();
+}
+
+/// [`mul`] with the `widened` and `simd i32` columns.
+fn mul_widened<T: Widen, const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
+    mul::<T, M, K, N>(c, |g, da, db| {
+        col2(g, "widened", da, db, [[T::ZERO; M]; N], |a, b, o| {
+            gemm_widened::<T, M, K, N>(
+                a.as_flattened(),
+                b.as_flattened(),
+                None,
+                o.as_flattened_mut(),
+            )
+        });
+        col2(
+            g,
+            "simd i32",
+            da.map(|col| col.map(Widen::widen)),
+            db.map(|col| col.map(Widen::widen)),
+            [[0i32; M]; N],
+            |a, b, o| {
+                gemm_i32::<M, K, N, false>(a.as_flattened(), b.as_flattened(), o.as_flattened_mut())
+            },
+        );
+    });
+}
+
+/// `matrix madd` (`a * b + c`) of `T`: `matrix-core`, `widened` and
+/// `scalar loop`.
+fn madd_widened<T: Widen, const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
+    let (da, db, dc) = (data::<T, M, K>(1), data::<T, K, N>(2), data::<T, M, N>(3));
+    let mut g = c.benchmark_group(name::<T>("madd", M, K, N));
+    let ops = (
+        Matrix::<T, M, K>::from_column_major(da.as_flattened()),
+        Matrix::<T, K, N>::from_column_major(db.as_flattened()),
+        Matrix::<T, M, N>::from_column_major(dc.as_flattened()),
+    );
+    col3(&mut g, "matrix-core", ops, Matrix::zero(), |a, b, c, o| {
+        *o = a * b + *c
+    });
+    col3(
+        &mut g,
+        "widened",
+        (da, db, dc),
+        [[T::ZERO; M]; N],
+        |a, b, c, o| {
+            gemm_widened::<T, M, K, N>(
+                a.as_flattened(),
+                b.as_flattened(),
+                Some(c.as_flattened()),
+                o.as_flattened_mut(),
+            )
+        },
+    );
+    col3(
+        &mut g,
+        "scalar loop",
+        (da, db, dc),
+        [[T::ZERO; M]; N],
+        |a, b, c, o| {
+            scalar_loop::<T, M, K, N>(
+                a.as_flattened(),
+                b.as_flattened(),
+                Some(c.as_flattened()),
+                o.as_flattened_mut(),
+            )
+        },
+    );
+    g.finish();
+}
+
+/// Every widened type at one shape.
+macro_rules! widened_types {
+    ($c:expr, $m:literal, $k:literal, $n:literal) => {
+        mul_widened::<i8, $m, $k, $n>($c);
+        mul_widened::<u8, $m, $k, $n>($c);
+        mul_widened::<i16, $m, $k, $n>($c);
+        mul_widened::<u16, $m, $k, $n>($c);
+        mul_widened::<u32, $m, $k, $n>($c);
+    };
+}
+
+fn products(c: &mut Criterion) {
+    widened_types!(c, 4, 4, 4);
+    widened_types!(c, 8, 8, 8);
+    widened_types!(c, 16, 16, 16);
+    widened_types!(c, 32, 32, 32);
+    // Where the thresholds of `simd::widen::pays` lie.
+    widened_types!(c, 3, 5, 2);
+    widened_types!(c, 12, 12, 12);
+    widened_types!(c, 16, 4, 16);
+    widened_types!(c, 16, 8, 16);
+    widened_types!(c, 8, 16, 8);
+}
+
+fn madds(c: &mut Criterion) {
+    madd_widened::<i8, 4, 4, 4>(c);
+    madd_widened::<u16, 4, 4, 4>(c);
+    madd_widened::<i16, 16, 16, 16>(c);
+    madd_widened::<u8, 16, 16, 16>(c);
+    madd_widened::<u32, 16, 16, 16>(c);
+}
+
+/// `i64` and `u64` stay on the loop; these groups show what it costs.
+fn wide(c: &mut Criterion) {
+    mul::<i64, 4, 4, 4>(c, |_, _, _| {});
+    mul::<i64, 8, 8, 8>(c, |_, _, _| {});
+    mul::<i64, 16, 16, 16>(c, |_, _, _| {});
+    mul::<u64, 16, 16, 16>(c, |_, _, _| {});
+}
+
+criterion_group!(benches, products, madds, wide);
+criterion_main!(benches);
