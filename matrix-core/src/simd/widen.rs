@@ -42,34 +42,37 @@
 //! `u32` needs no conversion, and LLVM sees it: the widening copies of the
 //! operands compile away and the kernel reads the `u32` slices directly, so
 //! a zero-copy reinterpretation (which safe Rust has no way to spell for
-//! slices) would only save the copy of the result (AVX-512, 16 products:
-//! 16x16 3.59 us widened against 2.68 us for the `i32` kernel on `i32`
-//! operands, 4x4 68 against 59 ns; noisy).
+//! slices) would only save the copy of the result: on AVX-512, 16x16
+//! takes 227 ns widened against 211 ns for the `i32` kernel on `i32`
+//! operands, and 4x4 3.2 ns against 3.4 ns.
 //!
 //! # When it is used
 //!
 //! [`pays`] decides per shape at compile time (the shape is const), from
 //! `cargo bench -p matrix-benches --bench integers` on a 2-core AVX-512
-//! machine shared with other builds (so noisy: compare within a row),
-//! each figure the time of 16 products, `widened` against the loop:
+//! machine shared with other builds (so noisy: a difference under about
+//! 20% is not one). Nanoseconds per product, `widened` / `scalar loop`:
 //!
 //! | shape | backend | `i8` | `u8` | `i16` | `u16` | `u32` |
 //! |---|---|---|---|---|---|---|
-//! | 4x4x4 | AVX-512 | 175 / 358 ns | 156 / 346 | 302 / 297 | 179 / 246 | 68 / 173 |
-//! | 8x8x8 | AVX-512 | 1.30 / 0.94 us | 0.72 / 0.92 | 1.23 / 0.79 | 1.28 / 0.72 | 0.68 / 1.04 |
-//! | 16x16x16 | AVX-512 | 4.86 / 16.3 us | 4.94 / 16.9 | 3.96 / 12.4 | 4.35 / 11.0 | 3.59 / 13.6 |
-//! | 16x4x16 | AVX-512 | 1.49 / 4.20 us | 1.55 / 4.33 | 1.49 / 1.33 | 1.72 / 1.99 | 1.12 / 1.84 |
-//! | 3x5x2 | AVX-512 | 508 / 184 ns | | 552 / 199 | 519 / 178 | 545 / 192 |
-//! | 4x4x4 | AVX2 | 244 / 313 ns | 303 / 282 | 273 / 260 | 262 / 284 | 92 / 211 |
-//! | 8x8x8 | AVX2 | 1.29 / 1.42 us | 1.23 / 0.96 | 1.11 / 0.89 | | 0.58 / 0.89 |
-//! | 16x16x16 | AVX2 | 5.46 / 19.1 us | 5.06 / 19.3 | 5.97 / 17.6 | 4.46 / 14.8 | 4.47 / 11.1 |
-//! | 16x8x16 | AVX2 | 3.30 / 10.7 us | 2.62 / 9.69 | 2.67 / 5.94 | | |
-//! | 4x4x4 | SSE2 | 355 / 258 ns | 385 / 286 | 337 / 197 | 352 / 196 | 275 / 395 |
-//! | 8x8x8 | SSE2 | 2.56 / 1.45 us | 2.35 / 1.40 | 2.54 / 0.82 | 2.22 / 0.73 | 2.43 / 3.72 |
-//! | 16x16x16 | SSE2 | 23.5 / 18.4 us | 17.9 / 15.4 | 26.0 / 12.2 | 22.7 / 11.7 | 16.4 / 40.6 |
+//! | 4x4x4 | AVX-512 | 9.1 / 20.8 | 10.3 / 19.4 | 11.7 / 14.2 | 10.6 / 11.0 | 3.2 / 13.0 |
+//! | 8x8x8 | AVX-512 | 70 / 51 | 42 / 62 | 67 / 57 | 81 / 72 | 57 / 70 |
+//! | 12x12x12 | AVX-512 | 209 / 259 | 184 / 253 | 175 / 133 | 159 / 136 | 113 / 191 |
+//! | 16x16x16 | AVX-512 | 310 / 1082 | 290 / 1064 | 270 / 680 | 264 / 798 | 227 / 852 |
+//! | 16x4x16 | AVX-512 | 96 / 291 | 97 / 292 | 116 / 134 | 97 / 115 | 73 / 176 |
+//! | 16x8x16 | AVX-512 | 133 / 503 | 135 / 519 | 172 / 316 | 153 / 306 | 121 / 350 |
+//! | 3x5x2 | AVX-512 | 33 / 12 | 37 / 12 | 37 / 8 | 34 / 10 | 33 / 14 |
+//! | 4x4x4 | AVX2 | 15 / 20 | 19 / 18 | 17 / 16 | 16 / 18 | 5.7 / 13 |
+//! | 8x8x8 | AVX2 | 81 / 89 | 77 / 60 | 69 / 56 | 76 / 50 | 36 / 56 |
+//! | 16x16x16 | AVX2 | 341 / 1192 | 316 / 1208 | 373 / 1100 | 278 / 926 | 279 / 697 |
+//! | 16x8x16 | AVX2 | 206 / 667 | 164 / 606 | 167 / 371 | 177 / 431 | |
+//! | 4x4x4 | SSE2 | 22 / 16 | 24 / 18 | 21 / 12 | 22 / 12 | 17 / 25 |
+//! | 8x8x8 | SSE2 | 160 / 91 | 147 / 87 | 159 / 51 | 139 / 46 | 152 / 232 |
+//! | 16x16x16 | SSE2 | 1468 / 1153 | 1118 / 963 | 1623 / 765 | 1416 / 732 | 1027 / 2540 |
+//! | 16x4x16 | SSE2 | 357 / 217 | 462 / 266 | 368 / 135 | 424 / 120 | 385 / 627 |
 //!
 //! So the narrow types are widened on AVX2 and AVX-512 from 16 rows and a
-//! depth of 8 (and for 4x4x4 on AVX-512, where the product is one register),
+//! depth of 4 (and for 4x4x4 on AVX-512, where the product is one register),
 //! never on SSE2, where the loop's 16-bit multiplication outruns the
 //! emulated 32-bit one; `u32` on every SIMD backend for 4x4x4, whole
 //! vectors of rows, or 8 rows and more. Small and ragged shapes (3x5x2)
@@ -165,9 +168,10 @@ const AVX512: bool = cfg!(all(
 pub const NARROW_ROWS: usize = 16;
 
 /// The least depth `K` at which a narrow type's product is widened: the
-/// conversions cost about what a few steps of the product do (16x4x16
-/// `i16` was slower widened).
-pub const MIN_DEPTH: usize = 8;
+/// conversions cost about what a few steps of the product do. At depth 4
+/// (16x4x16) the bytes gained 3x and the 16-bit types were even (one run
+/// 15% faster, one 12% slower); at depth 1 (16x1x16) `i16` was 6x slower.
+pub const MIN_DEPTH: usize = 4;
 
 /// Whether [`gemm_widened`] beats the in-order loop for an `m x k` by
 /// `k x n` product of `T` on the active backend, as measured (see the
