@@ -27,6 +27,9 @@ COLUMNS = [
     "dsl exact",
     "dsl fast",
     "copy",
+    "scalar loop",
+    "widened",
+    "simd i32",
 ]
 COLORS = {
     "matrix-core": "#4e79a7",
@@ -39,15 +42,20 @@ COLORS = {
     "dsl exact": "#ff9da7",
     "dsl fast": "#9c755f",
     "copy": "#bab0ac",
+    "scalar loop": "#86bcb6",
+    "widened": "#d37295",
+    "simd i32": "#79706e",
 }
 
 
 def group_order(name):
-    """Products by type and size, then madd, transpose."""
-    kind = 0 if " mul " in name else 1 if " madd " in name else 2
+    """Products by type and size, then madd, transpose, chains."""
+    kind = 0 if " mul " in name else 1 if " madd " in name else 2 if "transpose" in name else 3
     m = re.search(r"(\d+)x(\d+)", name)
     n = int(m.group(1)) if m else 0
-    ty = {"f32": 0, "f64": 1, "i32": 2}.get(name.split()[-1], 0)
+    types = ["f32", "f64", "i32", "u32", "i16", "u16", "i8", "u8", "i64", "u64"]
+    last = name.split()[-1]
+    ty = types.index(last) if last in types else 0
     return (kind, ty, n, name)
 
 
@@ -244,6 +252,10 @@ own speed. **Bold** is the fastest column of a row.
   `-O3 -fenable-matrix -march=native` with `-ffp-contract=off`, resp.
   `-ffp-contract=fast -mprefer-vector-width=512`; always built for the
   native CPU, in both tables. Each call runs the batch loop in C.
+- **scalar loop / widened / simd i32** (integer groups, `benches/benches/integers.rs`):
+  the contract-order loop, the narrow types widened onto the `i32` kernel
+  (`matrix_core::simd::widen`, forced whatever the shape), and the `i32`
+  kernel on `i32` data (the floor); `matrix-core` picks per shape.
 - **copy** (transposes only): `*out = *a`, the same bytes moved without
   permuting them: the floor the batch loop itself sets.
 - **dsl exact / fast**: the `matrix!` kernels (`benches/benches/matrix.rs`,

@@ -40,7 +40,8 @@ run() {
     rm -rf "$dir/criterion"
     # shellcheck disable=SC2086
     CARGO_TARGET_DIR=$dir RUSTFLAGS=$flags \
-        cargo bench -p matrix-benches --bench matrix ${BENCH_FEATURES:+--features "$BENCH_FEATURES"} \
+        cargo bench -p matrix-benches --bench matrix --bench integers \
+        ${BENCH_FEATURES:+--features "$BENCH_FEATURES"} \
         -- $ARGS ${FILTER:+"$FILTER"}
 }
 

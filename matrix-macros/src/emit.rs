@@ -127,6 +127,7 @@ fn operand(e: &Expr) -> TokenStream {
         // Emitted as a block, which would start a statement at a tail's head.
         | ExprKind::Insert { .. }
         | ExprKind::Map { .. }
+        | ExprKind::Transpose(_)
         | ExprKind::Product { .. }
         | ExprKind::ProductAdd { .. }
         | ExprKind::Return(_)
@@ -192,15 +193,7 @@ fn expr(e: &Expr) -> TokenStream {
         | ExprKind::Product { .. }
         | ExprKind::ProductAdd { .. }
         | ExprKind::Map { .. } => arithmetic(e, &expr),
-        ExprKind::Transpose(m) => {
-            let is_f32 = matches!(&m.ty, Ty::Matrix(t) if t.elem == Scalar::F32);
-            let m = expr(m);
-            if is_f32 {
-                quote_spanned!(span=> ::matrix_core::private::transpose_f32(&#m))
-            } else {
-                quote_spanned!(span=> ::matrix_core::Matrix::transpose(#m))
-            }
-        }
+        ExprKind::Transpose(m) => transpose(m, span),
         ExprKind::ConvertScalar { expr: inner, to } => {
             let inner = expr(inner);
             let to = to.to_tokens(span);
@@ -455,6 +448,50 @@ fn expr(e: &Expr) -> TokenStream {
     }
 }
 
+/// The largest transpose (in elements) written out in debug builds.
+const STRAIGHT_LINE_TRANSPOSE: u64 = 256;
+
+/// `transpose(m)`: `f32` on the SIMD transposes; in debug builds, up to
+/// 16x16, written out as one array of the elements in their new places
+/// (at opt-level 0 that is a few moves, not a call per element).
+fn transpose(m: &Expr, span: Span) -> TokenStream {
+    let Ty::Matrix(shape) = &m.ty else {
+        return quote!(());
+    };
+    let value = expr(m);
+    let site = Span::mixed_site();
+    let name = format_ident!("__transpose_operand", span = site);
+    let kernel = if shape.elem == Scalar::F32 {
+        quote_spanned!(span=> ::matrix_core::private::transpose_f32(#name))
+    } else {
+        quote_spanned!(span=> ::matrix_core::Matrix::transpose(*#name))
+    };
+    if shape.rows * shape.cols > STRAIGHT_LINE_TRANSPOSE || shape.elem == Scalar::F16 {
+        return quote_spanned!(span=> { let #name = &#value; #kernel });
+    }
+    let element = |r: u64, c: u64| format_ident!("__t_{}_{}", r, c, span = site);
+    let columns = (0..shape.cols).map(|c| {
+        let column = (0..shape.rows).map(|r| element(r, c));
+        quote!([#(#column),*])
+    });
+    // Column `r` of the result is row `r` of the operand.
+    let transposed = (0..shape.rows).map(|r| {
+        let row = (0..shape.cols).map(|c| element(r, c));
+        quote!([#(#row),*])
+    });
+    let elem = shape.elem.to_tokens(span);
+    let (rows, cols) = (usize_lit(shape.cols, span), usize_lit(shape.rows, span));
+    quote_spanned! {span=> {
+        let #name = &#value;
+        if ::core::cfg!(debug_assertions) {
+            let [#(#columns),*] = *::matrix_core::Matrix::as_columns(#name);
+            ::matrix_core::Matrix::<#elem, #rows, #cols>::from_columns([#(#transposed),*])
+        } else {
+            #kernel
+        }
+    }}
+}
+
 /// The matrix under a `__builtin_matrix_transpose` operand, if it is one.
 fn transposed(e: &Expr) -> Option<&Expr> {
     match &e.kind {
@@ -589,9 +626,12 @@ fn straight_line_product(
     // A transposed operand is bound untransposed.
     let (lhs_inner, rhs_inner) = (transposed(lhs), transposed(rhs));
     // The operands, bound in source order (the addend first for `c + a * b`).
+    // By reference: an operand that is a place (a parameter, `*p`) is then
+    // read where it is, with no copy; any other is a temporary that the
+    // `let` keeps alive.
     let bind = |name: &proc_macro2::Ident, e: &Expr| {
         let value = operand_tokens(e);
-        quote_spanned!(span=> let #name = #value;)
+        quote_spanned!(span=> let #name = &#value;)
     };
     let mut lets = Vec::new();
     if let Some((c, true)) = addend {
@@ -621,7 +661,7 @@ fn straight_line_product(
             });
             quote!([#(#column),*])
         });
-        quote_spanned!(span=> let [#(#columns),*] = *::matrix_core::Matrix::as_columns(&#name);)
+        quote_spanned!(span=> let [#(#columns),*] = *::matrix_core::Matrix::as_columns(#name);)
     };
     let unpack_a = destructure(&name_a, "a", m, k, lhs_inner.is_some());
     let unpack_b = destructure(&name_b, "b", k, n, rhs_inner.is_some());
@@ -681,23 +721,23 @@ fn straight_line_product(
     // where the kernel can.
     let transpose = |name: &proc_macro2::Ident| {
         if elem == Scalar::F32 {
-            quote_spanned!(span=> ::matrix_core::private::transpose_f32(&#name))
+            quote_spanned!(span=> ::matrix_core::private::transpose_f32(#name))
         } else {
-            quote_spanned!(span=> ::matrix_core::Matrix::transpose(#name))
+            quote_spanned!(span=> ::matrix_core::Matrix::transpose(*#name))
         }
     };
     let l = if lhs_inner.is_some() {
         transpose(&name_a)
     } else {
-        quote!(#name_a)
+        quote!((*#name_a))
     };
     let fold = rhs_inner.is_some() && reads_transposed_rhs(elem);
     let r = if rhs_inner.is_some() && !fold {
         transpose(&name_b)
     } else {
-        quote!(#name_b)
+        quote!((*#name_b))
     };
-    let c = quote!(#name_c);
+    let c = quote!((*#name_c));
     let kernel = kernel_call(
         a,
         b,
@@ -800,7 +840,8 @@ fn map(
     let lets = inputs.iter().zip(&names).map(|(input, name)| {
         let value = operand(input);
         match &input.ty {
-            // Bound by value, then viewed as a column-major slice.
+            // Bound by value, as C evaluates an operand, then viewed as a
+            // column-major slice.
             Ty::Matrix(_) => quote_spanned! {span=>
                 let #name = #value;
                 let #name = ::matrix_core::Matrix::as_slice(&#name);
