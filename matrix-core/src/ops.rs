@@ -17,6 +17,7 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 use crate::element::Element;
 use crate::matrix::Matrix;
+use crate::simd::kernels::check_product;
 
 /// `a[i] = f(a[i], b[i])` for every element.
 #[inline(always)]
@@ -79,11 +80,7 @@ pub(crate) fn gemm_in_order<T: Element, const M: usize, const K: usize, const N:
     out: &mut [T],
 ) {
     let (m, k, n) = (M, K, N);
-    assert!(m > 0 && k > 0 && n > 0, "zero matrix size");
-    assert!(
-        a.len() == m * k && b.len() == k * n && out.len() == m * n,
-        "operand lengths do not match {m}x{k} * {k}x{n}"
-    );
+    check_product((m, k, n), a, b, addend, out);
     for (c, acc) in out.chunks_exact_mut(m).enumerate() {
         let b_col = &b[c * k..(c + 1) * k];
         for (x, &a_r) in acc.iter_mut().zip(&a[..m]) {

@@ -340,69 +340,32 @@ pub fn convert<T, S: ConvertTo<T>>(s: S) -> T {
 // ---------------------------------------------------------------------------
 // Names the expansion spells
 
-/// `a * b` for the expansion: `CONTRACT` is the kernel's `#[fp_contract]`
-/// (`true` for `fast`). Without it, bit for bit the contract's order.
+/// `a * b`, or the fused `a * b + c` when `addend` is `c`, for the
+/// expansion: `CONTRACT` is the kernel's `#[fp_contract]` (`true` for
+/// `fast`). Without it, bit for bit the contract's order; the addend is
+/// added after each sum is complete, with no temporary matrix.
+///
+/// The expansion evaluates the operands in source order before the call.
+/// The kernel is called directly, not through a closure: a closure this
+/// size is not always inlined, and then the operands are copied for it.
 #[inline(always)]
 pub fn product<T: Element, const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
     a: &Matrix<T, M, K>,
     b: &Matrix<T, K, N>,
-) -> Matrix<T, M, N> {
-    run_product::<T, M, K, N>(None, |c, out| {
-        T::gemm::<M, K, N, CONTRACT>(a.as_slice(), b.as_slice(), c, out)
-    })
-}
-
-/// The result of a product kernel: `gemm(addend, out)` writes every element
-/// of `out`; when a dimension is zero the product is empty and the result is
-/// the addend (or zero).
-#[inline(always)]
-fn run_product<T: Element, const M: usize, const K: usize, const N: usize>(
     addend: Option<&Matrix<T, M, N>>,
-    gemm: impl FnOnce(Option<&[T]>, &mut [T]),
 ) -> Matrix<T, M, N> {
     let mut out = Matrix::<T, M, N>::zero();
-    if M * K * N != 0 {
-        gemm(addend.map(Matrix::as_slice), out.as_mut_slice());
-    } else if let Some(c) = addend {
-        out = *c;
+    if M * K * N == 0 {
+        // An empty sum: the addend, or zero.
+        return addend.copied().unwrap_or(out);
     }
+    T::gemm::<M, K, N, CONTRACT>(
+        a.as_slice(),
+        b.as_slice(),
+        addend.map(Matrix::as_slice),
+        out.as_mut_slice(),
+    );
     out
-}
-
-/// `a * b + c` fused for the expansion: the product's sums are completed,
-/// then `c` is added (no temporary matrix); with `CONTRACT`, steps may fuse.
-#[inline(always)]
-pub fn product_add<
-    T: Element,
-    const M: usize,
-    const K: usize,
-    const N: usize,
-    const CONTRACT: bool,
->(
-    a: &Matrix<T, M, K>,
-    b: &Matrix<T, K, N>,
-    c: &Matrix<T, M, N>,
-) -> Matrix<T, M, N> {
-    run_product::<T, M, K, N>(Some(c), |c, out| {
-        T::gemm::<M, K, N, CONTRACT>(a.as_slice(), b.as_slice(), c, out)
-    })
-}
-
-/// `c + a * b` for the expansion: [`product_add`] with the operands in the
-/// order the expression evaluates them.
-#[inline(always)]
-pub fn addend_plus_product<
-    T: Element,
-    const M: usize,
-    const K: usize,
-    const N: usize,
-    const CONTRACT: bool,
->(
-    c: &Matrix<T, M, N>,
-    a: &Matrix<T, M, K>,
-    b: &Matrix<T, K, N>,
-) -> Matrix<T, M, N> {
-    product_add::<T, M, K, N, CONTRACT>(a, b, c)
 }
 
 /// Whether a product under `#[fp_contract(fast)]` fuses each step into one
@@ -470,8 +433,9 @@ macro_rules! transposed_rhs_product {
 }
 transposed_rhs_product!(f32 => gemm_bt_f32, f64 => gemm_bt_f64, i32 => gemm_bt_i32);
 
-/// `a * transpose(bt)` for the expansion, `bt` read in place; the sums in the
-/// contract's order, as [`product`].
+/// `a * transpose(bt)`, or with `addend` `a * transpose(bt) + c`, for the
+/// expansion, `bt` read in place; the sums in the contract's order, as
+/// [`product`].
 #[inline(always)]
 pub fn product_transposed_rhs<
     T: TransposedRhsProduct,
@@ -482,45 +446,19 @@ pub fn product_transposed_rhs<
 >(
     a: &Matrix<T, M, K>,
     bt: &Matrix<T, N, K>,
+    addend: Option<&Matrix<T, M, N>>,
 ) -> Matrix<T, M, N> {
-    run_product::<T, M, K, N>(None, |c, out| {
-        T::gemm_transposed_rhs::<M, K, N, CONTRACT>(a.as_slice(), bt.as_slice(), c, out)
-    })
-}
-
-/// `a * transpose(bt) + c` for the expansion, as [`product_add`].
-#[inline(always)]
-pub fn product_add_transposed_rhs<
-    T: TransposedRhsProduct,
-    const M: usize,
-    const K: usize,
-    const N: usize,
-    const CONTRACT: bool,
->(
-    a: &Matrix<T, M, K>,
-    bt: &Matrix<T, N, K>,
-    c: &Matrix<T, M, N>,
-) -> Matrix<T, M, N> {
-    run_product::<T, M, K, N>(Some(c), |c, out| {
-        T::gemm_transposed_rhs::<M, K, N, CONTRACT>(a.as_slice(), bt.as_slice(), c, out)
-    })
-}
-
-/// `c + a * transpose(bt)`: [`product_add_transposed_rhs`] with the
-/// operands in source order.
-#[inline(always)]
-pub fn addend_plus_product_transposed_rhs<
-    T: TransposedRhsProduct,
-    const M: usize,
-    const K: usize,
-    const N: usize,
-    const CONTRACT: bool,
->(
-    c: &Matrix<T, M, N>,
-    a: &Matrix<T, M, K>,
-    bt: &Matrix<T, N, K>,
-) -> Matrix<T, M, N> {
-    product_add_transposed_rhs::<T, M, K, N, CONTRACT>(a, bt, c)
+    let mut out = Matrix::<T, M, N>::zero();
+    if M * K * N == 0 {
+        return addend.copied().unwrap_or(out);
+    }
+    T::gemm_transposed_rhs::<M, K, N, CONTRACT>(
+        a.as_slice(),
+        bt.as_slice(),
+        addend.map(Matrix::as_slice),
+        out.as_mut_slice(),
+    );
+    out
 }
 
 /// The type an invalid typedef names: the macro has already reported the

@@ -69,7 +69,19 @@ fn emit_kernel(k: &Kernel) -> TokenStream {
     let body = block(&k.body);
     // A kernel is a thin wrapper around shape-specialised code: let callers
     // in other codegen units and crates inline it, unless the user decided.
-    let inline = (!attrs.iter().any(|a| a.path().is_ident("inline"))).then(|| quote!(#[inline]));
+    // A small one is always inlined in optimised builds, so that its
+    // by-value matrices are not copied for the call (see the lowering's
+    // `INLINE_WORK`); debug builds keep one copy of its written-out body.
+    let user_decided = attrs.iter().any(|a| a.path().is_ident("inline"));
+    let inline = if user_decided {
+        None
+    } else if k.inline_when_optimised {
+        Some(
+            quote!(#[cfg_attr(debug_assertions, inline)] #[cfg_attr(not(debug_assertions), inline(always))]),
+        )
+    } else {
+        Some(quote!(#[inline]))
+    };
     quote! {
         #(#attrs)*
         #inline
@@ -507,55 +519,15 @@ fn reads_transposed_rhs(elem: Scalar) -> bool {
     matches!(elem, Scalar::F32 | Scalar::F64 | Scalar::I32)
 }
 
-/// A product, or a fused product-add, on the runtime's product kernel; the
-/// operands are passed in source order so they are evaluated in it. A
-/// transposed right operand is read in place where the kernel can
-/// (`a * transpose(b)` needs no transposed copy of `b`).
-fn product(
-    lhs: &Expr,
-    rhs: &Expr,
-    addend: Option<(&Expr, bool)>,
-    contract: Contract,
-    span: Span,
-    operand_tokens: &dyn Fn(&Expr) -> TokenStream,
-) -> TokenStream {
-    let (Ty::Matrix(a), Ty::Matrix(b)) = (&lhs.ty, &rhs.ty) else {
-        return quote!(());
-    };
-    // `half::f16` products round through `f32` in the runtime; keep them there.
-    if a.rows * a.cols * b.cols <= STRAIGHT_LINE_TERMS && a.elem != Scalar::F16 {
-        return straight_line_product(lhs, rhs, addend, contract, span, operand_tokens);
-    }
-    let folded_rhs = transposed(rhs).filter(|_| reads_transposed_rhs(a.elem));
-    let r = operand_tokens(folded_rhs.unwrap_or(rhs));
-    let l = operand_tokens(lhs);
-    let c = addend.map(|(c, _)| operand_tokens(c));
-    kernel_call(
-        a,
-        b,
-        addend.map(|(_, first)| first),
-        contract,
-        folded_rhs.is_some(),
-        span,
-        &l,
-        &r,
-        c.as_ref(),
-    )
-}
-
 /// The call of the runtime's product kernel on operand tokens `l`, `r` (the
-/// untransposed matrix when `folded_rhs`) and `c`, passed in source order.
-#[allow(clippy::too_many_arguments)]
+/// untransposed matrix when `folded_rhs`) and the addend `c`.
 fn kernel_call(
     a: &MatTy,
     b: &MatTy,
-    addend_first: Option<bool>,
     contract: Contract,
     folded_rhs: bool,
     span: Span,
-    l: &TokenStream,
-    r: &TokenStream,
-    c: Option<&TokenStream>,
+    (l, r, c): (&TokenStream, &TokenStream, Option<&TokenStream>),
 ) -> TokenStream {
     let elem = a.elem.to_tokens(span);
     let (m, k, n) = (
@@ -564,46 +536,42 @@ fn kernel_call(
         usize_lit(b.cols, span),
     );
     let fast = contract == Contract::Fast;
-    let generics = quote_spanned!(span=> ::<#elem, #m, #k, #n, #fast>);
-    let suffix = if folded_rhs { "_transposed_rhs" } else { "" };
-    let f = |name: &str| {
-        let f = format_ident!("{}{}", name, suffix, span = span);
-        quote_spanned!(span=> ::matrix_core::private::#f #generics)
+    let f = if folded_rhs {
+        quote_spanned!(span=> product_transposed_rhs)
+    } else {
+        quote_spanned!(span=> product)
     };
-    match (addend_first, c) {
-        (Some(false), Some(c)) => {
-            let f = f("product_add");
-            quote_spanned!(span=> #f(&#l, &#r, &#c))
-        }
-        (Some(true), Some(c)) => {
-            let f = f("addend_plus_product");
-            quote_spanned!(span=> #f(&#c, &#l, &#r))
-        }
-        _ => {
-            let f = f("product");
-            quote_spanned!(span=> #f(&#l, &#r))
-        }
-    }
+    let c = match c {
+        Some(c) => quote_spanned!(span=> ::core::option::Option::Some(&#c)),
+        None => quote_spanned!(span=> ::core::option::Option::None),
+    };
+    quote_spanned!(span=> ::matrix_core::private::#f::<#elem, #m, #k, #n, #fast>(&#l, &#r, #c))
 }
 
 /// The largest product (`M * K * N` multiply-adds, an 8x8 by 8x8) written
 /// out element by element for debug builds.
 const STRAIGHT_LINE_TERMS: u64 = 512;
 
-/// A product (or product-add) small enough to write out: the operands are
-/// evaluated once, in source order; then in debug builds
-/// (`debug_assertions`) every element is one expression over the operands'
-/// elements, and otherwise the runtime's SIMD kernel runs.
+/// A product, or a fused product-add, on the runtime's product kernel
+/// (`private::product`). The operands are evaluated once, in source order
+/// (the addend first for `c + a * b`), and bound by reference: an operand
+/// that is a place (a parameter, `*p`) is read where it is.
 ///
-/// Why: at opt-level 0 the kernel's vocabulary is not inlined and a 4x4
-/// product costs hundreds of calls, while the written-out form is a few
-/// hundred plain instructions. Both compute every sum in the same order
+/// A transposed right operand is read in place where the kernel can
+/// (`a * transpose(b)` needs no transposed copy of `b`); a transposed left
+/// operand is transposed first, as the kernel streams its columns.
+///
+/// Products of up to [`STRAIGHT_LINE_TERMS`] multiply-adds are also written
+/// out, element by element, for debug builds (`debug_assertions`). Why: at
+/// opt-level 0 the kernel's vocabulary is not inlined and a 4x4 product
+/// costs hundreds of calls, while the written-out form is a few hundred
+/// plain instructions. Both compute every sum in the same order
 /// (`a[r][0] * b[0][c]`, then `+ a[r][k] * b[k][c]` for each `k`, then the
 /// addend), and under `#[fp_contract(fast)]` both fuse the steps exactly
 /// when `private::FUSED_MUL_ADD` says the kernel does, so the bits do not
 /// depend on the profile. A transposed operand is read in place in the
 /// written-out form (its elements are named the other way round).
-fn straight_line_product(
+fn product(
     lhs: &Expr,
     rhs: &Expr,
     addend: Option<(&Expr, bool)>,
@@ -641,6 +609,37 @@ fn straight_line_product(
     lets.push(bind(&name_b, rhs_inner.unwrap_or(rhs)));
     if let Some((c, false)) = addend {
         lets.push(bind(&name_c, c));
+    }
+
+    // The kernel's operands: a transposed left operand is transposed (the
+    // kernel reads columns of it); a transposed right one is read in place
+    // where the kernel can.
+    let transpose = |name: &proc_macro2::Ident| {
+        if elem == Scalar::F32 {
+            quote_spanned!(span=> ::matrix_core::private::transpose_f32(#name))
+        } else {
+            quote_spanned!(span=> ::matrix_core::Matrix::transpose(*#name))
+        }
+    };
+    let l = if lhs_inner.is_some() {
+        transpose(&name_a)
+    } else {
+        quote!((*#name_a))
+    };
+    let fold = rhs_inner.is_some() && reads_transposed_rhs(elem);
+    let r = if rhs_inner.is_some() && !fold {
+        transpose(&name_b)
+    } else {
+        quote!((*#name_b))
+    };
+    let c = quote!((*#name_c));
+    let kernel = kernel_call(a, b, contract, fold, span, (&l, &r, addend.map(|_| &c)));
+    // `half::f16` products round through `f32` in the runtime; keep them there.
+    if m * k * n > STRAIGHT_LINE_TERMS || elem == Scalar::F16 {
+        return quote_spanned! {span=> {
+            #(#lets)*
+            #kernel
+        }};
     }
 
     // `let [[x_0_0, x_1_0, ..], ..] = *as_columns(&x);`: one local per
@@ -716,39 +715,6 @@ fn straight_line_product(
         sums(false)
     };
 
-    // The kernel's operands: a transposed left operand is transposed (the
-    // kernel reads columns of it); a transposed right one is read in place
-    // where the kernel can.
-    let transpose = |name: &proc_macro2::Ident| {
-        if elem == Scalar::F32 {
-            quote_spanned!(span=> ::matrix_core::private::transpose_f32(#name))
-        } else {
-            quote_spanned!(span=> ::matrix_core::Matrix::transpose(*#name))
-        }
-    };
-    let l = if lhs_inner.is_some() {
-        transpose(&name_a)
-    } else {
-        quote!((*#name_a))
-    };
-    let fold = rhs_inner.is_some() && reads_transposed_rhs(elem);
-    let r = if rhs_inner.is_some() && !fold {
-        transpose(&name_b)
-    } else {
-        quote!((*#name_b))
-    };
-    let c = quote!((*#name_c));
-    let kernel = kernel_call(
-        a,
-        b,
-        addend.map(|(_, first)| first),
-        contract,
-        fold,
-        span,
-        &l,
-        &r,
-        addend.map(|_| &c),
-    );
     quote_spanned! {span=> {
         #(#lets)*
         if ::core::cfg!(debug_assertions) {

@@ -18,6 +18,9 @@ pub(crate) struct Kernel {
     pub(crate) body: Block,
     /// The kernel had errors: emit a stub with its signature only.
     pub(crate) stub: bool,
+    /// Set by the lowering for kernels small enough to be
+    /// `#[inline(always)]` in optimised builds.
+    pub(crate) inline_when_optimised: bool,
 }
 
 /// Floating-point contraction (`#[fp_contract(fast)]`).

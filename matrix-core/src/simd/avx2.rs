@@ -53,7 +53,7 @@ impl SimdVector for F32Vec {
     }
     #[inline(always)]
     fn store_partial(self, dst: &mut [f32], offset: usize, n: usize) {
-        assert!(n <= 8, "partial store of {n} lanes, at most 8");
+        super::check_lanes(n, 8);
         let mut buf = [0.0; 8];
         self.store(&mut buf, 0);
         dst[offset..offset + n].copy_from_slice(&buf[..n]);
@@ -140,7 +140,7 @@ impl SimdVector for F64Vec {
     }
     #[inline(always)]
     fn store_partial(self, dst: &mut [f64], offset: usize, n: usize) {
-        assert!(n <= 4, "partial store of {n} lanes, at most 4");
+        super::check_lanes(n, 4);
         let mut buf = [0.0; 4];
         self.store(&mut buf, 0);
         dst[offset..offset + n].copy_from_slice(&buf[..n]);
@@ -223,7 +223,7 @@ impl SimdVector for I32Vec {
     }
     #[inline(always)]
     fn store_partial(self, dst: &mut [i32], offset: usize, n: usize) {
-        assert!(n <= 8, "partial store of {n} lanes, at most 8");
+        super::check_lanes(n, 8);
         let mut buf = [0; 8];
         self.store(&mut buf, 0);
         dst[offset..offset + n].copy_from_slice(&buf[..n]);

@@ -33,7 +33,7 @@ impl Sealed for I32Vec {}
 /// The mask of the first `n` of `lanes` lanes, checking `n <= lanes`.
 #[inline(always)]
 fn first(n: usize, lanes: usize) -> u16 {
-    assert!(n <= lanes, "partial access of {n} lanes, at most {lanes}");
+    super::check_lanes(n, lanes);
     ((1u32 << n) - 1) as u16
 }
 

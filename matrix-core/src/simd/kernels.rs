@@ -33,6 +33,20 @@ use super::{F32Vec, F64Vec, Group4, I32Vec, SimdVector, madd};
 /// Depth of one `k` block of [`gemm_with`].
 pub const KC: usize = 256;
 
+/// The largest product, in multiply-adds (`M * K * N`), that the shape's
+/// entry points ([`gemm_f32`] and the others) inline into every caller; a
+/// 16x16 by 16x16 product is 4096.
+///
+/// Why inline so much: a kernel left out of line needs its operands in
+/// memory. A caller holding them by value, as a `matrix!` kernel's
+/// parameters are held, copies them there first, and on AVX-512 it copies
+/// them with 32-byte stores that the kernel's 64-byte loads cannot forward
+/// from. Measured through a `matrix!` kernel with `fast` contraction, an
+/// 8x8 product took 22 ns called and 12 ns inlined, a 16x16 one 92 ns and
+/// 52 ns. Inlined, the copies vanish. Past this size the kernel's own time
+/// hides them, and its code (a loop over register tiles) is better shared.
+pub const INLINE_MACS: usize = 4096;
+
 /// Whether the target has 32 vector registers (AVX-512) rather than 16.
 const REGS32: bool = cfg!(target_feature = "avx512f");
 
@@ -95,13 +109,7 @@ pub fn gemm_with_layout<V: SimdVector, const FUSE: bool, const BT: bool>(
     addend: Option<&[V::Elem]>,
     out: &mut [V::Elem],
 ) {
-    assert!(m > 0 && k > 0 && n > 0, "zero matrix size");
-    assert_eq!(a.len(), m * k, "left operand is not {m}x{k}");
-    assert_eq!(b.len(), k * n, "right operand is not {k}x{n}");
-    assert_eq!(out.len(), m * n, "result is not {m}x{n}");
-    if let Some(c) = addend {
-        assert_eq!(c.len(), m * n, "addend is not {m}x{n}");
-    }
+    check_product((m, k, n), a, b, addend, out);
     let l = V::LANES;
     let nv = m.div_ceil(l);
     let last = m - (nv - 1) * l;
@@ -131,6 +139,58 @@ pub fn gemm_with_layout<V: SimdVector, const FUSE: bool, const BT: bool>(
         }
         k0 = k1;
     }
+}
+
+/// Panics unless `a` (`m x k`), `b` (`k x n`), the addend and `out` (`m x
+/// n`) have their shapes' lengths and no dimension is zero.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_product<E>(
+    (m, k, n): (usize, usize, usize),
+    a: &[E],
+    b: &[E],
+    addend: Option<&[E]>,
+    out: &[E],
+) {
+    if m == 0 || k == 0 || n == 0 {
+        zero_size()
+    }
+    check_shape("left operand", a.len(), m, k);
+    check_shape("right operand", b.len(), k, n);
+    check_shape("result", out.len(), m, n);
+    if let Some(c) = addend {
+        check_shape("addend", c.len(), m, n);
+    }
+}
+
+/// Panics unless a slice of `len` elements holds a `rows x cols` matrix.
+///
+/// Why not `assert_eq!`: its message takes the addresses of the dimensions,
+/// and an address that escapes, even into a panic that never runs, keeps
+/// LLVM from treating the dimensions as the constants they are once a
+/// kernel is inlined for one shape. An 8x8 product was compiled into
+/// run-time loops that way, at a quarter of its speed, in some callers and
+/// not others. The message is built out of line, from values.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_shape(what: &'static str, len: usize, rows: usize, cols: usize) {
+    if len != rows * cols {
+        wrong_shape(what, len, rows, cols)
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn wrong_shape(what: &'static str, len: usize, rows: usize, cols: usize) -> ! {
+    panic!("{what} is not {rows}x{cols} (holds {len} elements)")
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn zero_size() -> ! {
+    panic!("zero matrix size")
 }
 
 /// All column tiles of one row block of `MV` vectors.
@@ -345,7 +405,7 @@ macro_rules! gemm_entry {
         /// If a slice's length is not its shape's element count, or a
         /// dimension is zero (both checked against the constants, so free
         /// when the slices come from matrices of those shapes).
-        #[inline]
+        #[inline(always)]
         pub fn $name<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
             a: &[$t],
             b: &[$t],
@@ -359,7 +419,7 @@ macro_rules! gemm_entry {
         ///
         /// # Panics
         /// As the product.
-        #[inline]
+        #[inline(always)]
         pub fn $madd<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
             a: &[$t],
             b: &[$t],
@@ -374,9 +434,12 @@ macro_rules! gemm_entry {
         /// `N x K` matrix whose transpose is multiplied, read in place (see
         /// [`gemm_with_layout`]).
         ///
+        /// Up to [`INLINE_MACS`] multiply-adds the kernel is inlined into
+        /// every caller, larger ones are called.
+        ///
         /// # Panics
         /// As the product.
-        #[inline]
+        #[inline(always)]
         pub fn $bt<
             const M: usize,
             const K: usize,
@@ -389,11 +452,45 @@ macro_rules! gemm_entry {
             addend: Option<&[$t]>,
             out: &mut [$t],
         ) {
-            if let Some(r) = $four::<M, K, N, CONTRACT, BT>(a, b, addend) {
-                out.copy_from_slice(&r);
-                return;
+            #[inline(always)]
+            fn body<
+                const M: usize,
+                const K: usize,
+                const N: usize,
+                const CONTRACT: bool,
+                const BT: bool,
+            >(
+                a: &[$t],
+                b: &[$t],
+                addend: Option<&[$t]>,
+                out: &mut [$t],
+            ) {
+                if let Some(r) = $four::<M, K, N, CONTRACT, BT>(a, b, addend) {
+                    out.copy_from_slice(&r);
+                    return;
+                }
+                $pick!(M, K, N, CONTRACT, BT, a, b, addend, out);
             }
-            $pick!(M, K, N, CONTRACT, BT, a, b, addend, out);
+            #[inline]
+            fn called<
+                const M: usize,
+                const K: usize,
+                const N: usize,
+                const CONTRACT: bool,
+                const BT: bool,
+            >(
+                a: &[$t],
+                b: &[$t],
+                addend: Option<&[$t]>,
+                out: &mut [$t],
+            ) {
+                body::<M, K, N, CONTRACT, BT>(a, b, addend, out);
+            }
+            if M * K * N <= INLINE_MACS {
+                body::<M, K, N, CONTRACT, BT>(a, b, addend, out);
+            } else {
+                called::<M, K, N, CONTRACT, BT>(a, b, addend, out);
+            }
         }
     };
 }
@@ -411,9 +508,9 @@ fn four_by_four<'a, E>(
     b: &'a [E],
     addend: Option<&'a [E]>,
 ) -> (&'a [E; 16], &'a [E; 16], Option<&'a [E; 16]>) {
-    let array = |s: &'a [E], what: &str| -> &'a [E; 16] {
-        s.try_into()
-            .unwrap_or_else(|_| panic!("{what} is not 4x4 (holds {} elements)", s.len()))
+    let array = |s: &'a [E], what: &'static str| -> &'a [E; 16] {
+        check_shape(what, s.len(), 4, 4);
+        s.try_into().unwrap_or_else(|_| unreachable!())
     };
     (
         array(a, "left operand"),
@@ -574,8 +671,8 @@ gemm_entry!(
 /// If a slice's length is not `rows * cols`.
 #[inline]
 pub fn transpose<T: Copy>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
-    assert_eq!(src.len(), rows * cols, "source is not {rows}x{cols}");
-    assert_eq!(dst.len(), rows * cols, "destination is not {cols}x{rows}");
+    check_shape("source", src.len(), rows, cols);
+    check_shape("destination", dst.len(), cols, rows);
     const B: usize = 8;
     for c0 in (0..cols).step_by(B) {
         for r0 in (0..rows).step_by(B) {
@@ -597,8 +694,8 @@ pub fn transpose<T: Copy>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
 /// If a slice's length is not `R * C`.
 #[inline]
 pub fn transpose_f32<const R: usize, const C: usize>(src: &[f32], dst: &mut [f32]) {
-    assert_eq!(src.len(), R * C, "source is not {R}x{C}");
-    assert_eq!(dst.len(), R * C, "destination is not {C}x{R}");
+    check_shape("source", src.len(), R, C);
+    check_shape("destination", dst.len(), C, R);
     if R == 4 && C == 4 {
         let s: &[f32; 16] = src.try_into().expect("checked length");
         dst.copy_from_slice(&super::transpose_4x4_f32(s));
@@ -642,7 +739,7 @@ pub fn map<V: SimdVector, const K: usize>(
 ) {
     let n = out.len();
     for s in inputs {
-        assert_eq!(s.len(), n, "operand lengths differ");
+        assert!(s.len() == n, "operand lengths differ");
     }
     let l = V::LANES;
     let mut i = 0;

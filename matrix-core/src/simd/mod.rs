@@ -114,6 +114,24 @@ cfg_if::cfg_if! {
     }
 }
 
+/// Panics unless a partial load or store of `n` lanes fits in `lanes`.
+/// The message is built out of line from values, for the reason given at
+/// [`kernels::check_shape`]: a formatted `assert!` takes `n`'s address.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_lanes(n: usize, lanes: usize) {
+    if n > lanes {
+        too_many_lanes(n, lanes)
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn too_many_lanes(n: usize, lanes: usize) -> ! {
+    panic!("partial access of {n} lanes, at most {lanes}")
+}
+
 mod sealed {
     /// Keeps [`super::SimdVector`] implementable only inside this module.
     pub trait Sealed {}

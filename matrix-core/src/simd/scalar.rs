@@ -52,14 +52,14 @@ macro_rules! scalar_vector {
             }
             #[inline(always)]
             fn load_partial(src: &[$t], offset: usize, n: usize) -> Self {
-                assert!(n <= $lanes, "partial load of {n} lanes, at most {}", $lanes);
+                super::check_lanes(n, $lanes);
                 let mut out = [<$t>::default(); $lanes];
                 out[..n].copy_from_slice(&src[offset..offset + n]);
                 Self(out)
             }
             #[inline(always)]
             fn store_partial(self, dst: &mut [$t], offset: usize, n: usize) {
-                assert!(n <= $lanes, "partial store of {n} lanes, at most {}", $lanes);
+                super::check_lanes(n, $lanes);
                 dst[offset..offset + n].copy_from_slice(&self.0[..n]);
             }
             #[inline(always)]

@@ -34,7 +34,7 @@ pub(crate) fn partial<T: Copy + Default, const N: usize>(
     offset: usize,
     n: usize,
 ) -> [T; N] {
-    assert!(n <= N, "partial load of {n} lanes, at most {N}");
+    super::check_lanes(n, N);
     let mut buf = [T::default(); N];
     buf[..n].copy_from_slice(&src[offset..offset + n]);
     buf
@@ -68,7 +68,7 @@ impl SimdVector for F32Vec {
     }
     #[inline(always)]
     fn store_partial(self, dst: &mut [f32], offset: usize, n: usize) {
-        assert!(n <= 4, "partial store of {n} lanes, at most 4");
+        super::check_lanes(n, 4);
         let mut buf = [0.0; 4];
         self.store(&mut buf, 0);
         dst[offset..offset + n].copy_from_slice(&buf[..n]);
@@ -151,7 +151,7 @@ impl SimdVector for F64Vec {
     }
     #[inline(always)]
     fn store_partial(self, dst: &mut [f64], offset: usize, n: usize) {
-        assert!(n <= 2, "partial store of {n} lanes, at most 2");
+        super::check_lanes(n, 2);
         let mut buf = [0.0; 2];
         self.store(&mut buf, 0);
         dst[offset..offset + n].copy_from_slice(&buf[..n]);
@@ -216,7 +216,7 @@ impl SimdVector for I32Vec {
     }
     #[inline(always)]
     fn store_partial(self, dst: &mut [i32], offset: usize, n: usize) {
-        assert!(n <= 4, "partial store of {n} lanes, at most 4");
+        super::check_lanes(n, 4);
         let mut buf = [0; 4];
         self.store(&mut buf, 0);
         dst[offset..offset + n].copy_from_slice(&buf[..n]);

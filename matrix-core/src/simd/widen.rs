@@ -81,7 +81,7 @@
 //! [`Element::gemm`](crate::Element) calls for these types);
 //! [`gemm_widened`] always widens.
 
-use super::kernels::{gemm_i32, gemm_with};
+use super::kernels::{check_product, gemm_i32, gemm_with};
 use super::{I32Vec, SimdVector};
 use crate::element::Element;
 
@@ -230,13 +230,7 @@ pub fn gemm_widened<T: Widen, const M: usize, const K: usize, const N: usize>(
     addend: Option<&[T]>,
     out: &mut [T],
 ) {
-    assert!(M > 0 && K > 0 && N > 0, "zero matrix size");
-    assert_eq!(a.len(), M * K, "left operand is not {M}x{K}");
-    assert_eq!(b.len(), K * N, "right operand is not {K}x{N}");
-    assert_eq!(out.len(), M * N, "result is not {M}x{N}");
-    if let Some(c) = addend {
-        assert_eq!(c.len(), M * N, "addend is not {M}x{N}");
-    }
+    check_product((M, K, N), a, b, addend, out);
     let most = max(M * K, max(K * N, M * N));
     if most <= SMALL {
         small::<T, M, K, N>(a, b, addend, out);

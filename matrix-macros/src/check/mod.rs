@@ -562,5 +562,6 @@ fn check_kernel(
         contract,
         body,
         stub,
+        inline_when_optimised: false,
     }
 }

@@ -6,7 +6,8 @@
 //!   and `i32`, with the kernel's contraction setting: without
 //!   `#[fp_contract(fast)]` its sums are bit for bit the contract's order;
 //!   with it, each multiply-add step may be one FMA.
-//! * `a * b + c` and `c + a * b` fuse into one pass (`product_add`): the
+//! * `a * b + c` and `c + a * b` fuse into one pass (`private::product` with
+//!   an addend): the
 //!   product's sums are completed in registers, then `c` is added before
 //!   the result is stored, with no temporary matrix. The order of every
 //!   rounding is the unfused expression's, so fusing needs no permission.
@@ -16,6 +17,8 @@
 //!   result is computed in one loop, with no temporary matrix per
 //!   operation. The loop has a constant trip count, which the compiler
 //!   vectorises; at opt-level 0 it costs no call per element for floats.
+//! * A kernel whose work is bounded and small ([`INLINE_WORK`]) is
+//!   `#[inline(always)]` in optimised builds.
 
 use crate::ir::{ArithOp, Contract, Expr, ExprKind, Kernel, MapBody};
 use crate::types::{Scalar, Ty};
@@ -27,7 +30,46 @@ pub(crate) fn lower(kernels: &mut [Kernel]) {
         kernel
             .body
             .for_each_expr_mut(&mut |e| lower_expr(e, contract));
+        kernel.inline_when_optimised = work(&mut kernel.body).is_some_and(|w| w <= INLINE_WORK);
     }
+}
+
+/// The most element operations (see [`work`]) of a kernel that is
+/// `#[inline(always)]` in optimised builds: a 16x16 by 16x16 product.
+///
+/// Why: a kernel takes and returns matrices by value. Called out of line,
+/// its caller copies each operand to memory first (and on AVX-512 copies
+/// with 32-byte stores that the kernel's 64-byte loads cannot forward
+/// from), which costs more than a small kernel's work: `a * b + c` at 4x4
+/// measured 19 ns called, 2.3 ns inlined. Inlined, the operands are read
+/// where they are. It matches the runtime's own limit for inlining a
+/// product (`matrix_core::simd::kernels::INLINE_MACS`).
+const INLINE_WORK: u64 = 4096;
+
+/// A kernel body's work in element operations, or `None` when a loop makes
+/// it unbounded: a product counts its multiply-adds, any other matrix
+/// operation its elements.
+fn work(body: &mut crate::ir::Block) -> Option<u64> {
+    let mut total = Some(0u64);
+    body.for_each_expr_mut(&mut |e| {
+        let elements = |ty: &Ty| match ty {
+            Ty::Matrix(m) => m.rows * m.cols,
+            _ => 0,
+        };
+        let w = match &e.kind {
+            ExprKind::While { .. } | ExprKind::Loop { .. } | ExprKind::For { .. } => None,
+            ExprKind::Product { lhs, rhs, .. } | ExprKind::ProductAdd { lhs, rhs, .. } => {
+                match (&lhs.ty, &rhs.ty) {
+                    (Ty::Matrix(a), Ty::Matrix(b)) => Some(a.rows * a.cols * b.cols),
+                    _ => Some(0),
+                }
+            }
+            ExprKind::Path(_) | ExprKind::Paren(_) | ExprKind::Group(_) => Some(0),
+            _ => Some(elements(&e.ty)),
+        };
+        total = total.zip(w).map(|(t, w)| t.saturating_add(w));
+    });
+    total
 }
 
 fn lower_expr(e: &mut Expr, kernel_contract: Contract) {
