@@ -19,7 +19,7 @@ matrix-core = { path = "$root/matrix-core" }
 [workspace]
 TOML
 
-# 50 kernels: products, fused multiply-adds, element-wise chains, scalar
+# 50 kernels, each with one caller: products, fused multiply-adds, element-wise chains, scalar
 # operations, transposes, loads and stores, over f32/f64/i32 and shapes
 # from 2x2 to 16x16.
 python3 - "$work/src/lib.rs" <<'PY'
@@ -31,6 +31,7 @@ for t in types:
     for n in shapes:
         out.append(f"    pub typedef {t} {t}_{n} __attribute__((matrix_type({n}, {n})));")
 k = 0
+calls = []
 while k < 50:
     t = types[k % 3]
     n = shapes[k % len(shapes)]
@@ -44,9 +45,14 @@ while k < 50:
     ][k % 5]
     c = "c" if "c" in body.replace("__builtin", "") else "_c"
     out.append(f"    pub fn k{k}(a: {m}, b: {m}, {c}: {m}) -> {m} {{ {body} }}")
+    calls.append(f"#[inline(never)]\npub fn call_k{k}(a: &{m}, b: &{m}, c: &{m}) -> {m} {{\n    k{k}(*a, *b, *c)\n}}")
     k += 1
 out.append("    pub fn io(src: &[f32], dst: &mut [f32]) { let m = __builtin_matrix_column_major_load(src, 16, 16, 20); __builtin_matrix_column_major_store(m * m, dst, 16); }")
 out.append("}")
+# Kernels are `#[inline]` (small ones `#[inline(always)]`), so a crate that
+# only defines them compiles none of their code: one caller each makes the
+# crate compile every kernel once, where it is used, as a program would.
+out += calls
 open(sys.argv[1], "w").write("\n".join(out) + "\n")
 PY
 
