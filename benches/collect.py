@@ -139,6 +139,102 @@ def dev_ratio(dev):
     )
 
 
+README_COLUMNS = [
+    "matrix-core",
+    "dsl exact",
+    "dsl fast",
+    "simd exact",
+    "simd fma",
+    "glam",
+    "nalgebra",
+    "clang-19 off",
+    "clang-19 fast",
+    "copy",
+]
+README_NATIVE = [
+    "matrix mul 4x4 f32",
+    "matrix mul 8x8 f32",
+    "matrix mul 16x16 f32",
+    "matrix mul 32x32 f32",
+    "matrix mul 64x64 f32",
+    "matrix mul 4x4 f64",
+    "matrix mul 8x8 f64",
+    "matrix mul 4x4 i32",
+    "matrix madd 4x4 f32",
+    "matrix madd 8x8 f32",
+    "matrix mul a*bT 16x16 f32",
+    "matrix chain 16x16 f32",
+    "matrix transpose 4x4",
+    "matrix transpose 8x8",
+]
+README_DEFAULT = ["matrix mul 4x4 f32", "matrix madd 4x4 f32", "matrix mul 4x4 i32"]
+README_DEV = [
+    "matrix mul 4x4 f32",
+    "matrix mul 4x4 f64",
+    "matrix mul 4x4 i32",
+    "matrix madd 4x4 f32",
+    "matrix chain 4x4 f32",
+    "matrix chain 16x16 f32",
+    "matrix transpose 4x4",
+]
+README_START = "<!-- benchmarks: written by benches/collect.py -->"
+README_END = "<!-- end of benchmarks -->"
+
+
+def short_ns(ns):
+    """ns with three significant digits, thousands separated."""
+    if ns >= 100:
+        return f"{ns:,.0f}"
+    if ns >= 10:
+        return f"{ns:.1f}"
+    return f"{ns:.2f}"
+
+
+def short_table(results, groups, columns=README_COLUMNS):
+    """Fastest sample per operation in ns, for README.md."""
+    groups = [g for g in groups if g in results]
+    cols = [c for c in columns if any(c in results[g] for g in groups)]
+    lines = ["| operation | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    for g in groups:
+        row = results[g]
+        best = min(row[c][1] for c in cols if c in row)
+        cells = []
+        for c in cols:
+            if c not in row:
+                cells.append("–")
+            elif row[c][1] == best:
+                cells.append(f"**{short_ns(row[c][1])}**")
+            else:
+                cells.append(short_ns(row[c][1]))
+        lines.append(f"| {g.removeprefix('matrix ')} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_readme(path, default, native, dev):
+    """Replaces the text between README_START and README_END in README.md."""
+    with open(path) as f:
+        text = f.read()
+    start, end = text.find(README_START), text.find(README_END)
+    if start < 0 or end < start:
+        raise SystemExit(f"{path}: no benchmark markers")
+    body = f"""{README_START}
+`-C target-cpu=native` (AVX-512):
+
+{short_table(native, README_NATIVE)}
+
+Default target (SSE2; clang-19 is in BENCHMARKS.md, built for the native
+CPU):
+
+{short_table(default, README_DEFAULT, [c for c in README_COLUMNS if not c.startswith("clang")])}
+
+Dev profile (`cargo build` settings, default target):
+
+{short_table(dev, README_DEV, ["matrix-core", "dsl exact", "dsl fast", "glam", "nalgebra"])}
+"""
+    with open(path, "w") as f:
+        f.write(text[:start] + body + text[end:])
+
+
 def cpu_model():
     try:
         with open("/proc/cpuinfo") as f:
@@ -209,6 +305,7 @@ def main():
               "default-features", "md", "svg"):
         ap.add_argument("--" + a, required=True)
     ap.add_argument("--dev", default="")
+    ap.add_argument("--readme", default="")
     args = ap.parse_args()
     default, native = load(args.default), load(args.native)
     dev = load(args.dev) if args.dev else {}
@@ -288,6 +385,8 @@ call their (uninlined) helpers. {dev_ratio(dev)}
 """
     with open(args.md, "w") as f:
         f.write(md)
+    if args.readme:
+        write_readme(args.readme, default, native, dev)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 # SSE2), with RUSTFLAGS='-C target-cpu=native', and at the dev profile's
 # settings (opt-level 0, debug assertions, overflow checks; default target;
 # the 4x4 groups and the chain only), then collects criterion's estimates
-# (<target>/criterion/**/new/estimates.json) into BENCHMARKS.md and
-# benches/benchmarks.svg at the workspace root.
+# (<target>/criterion/**/new/estimates.json) into BENCHMARKS.md,
+# benches/benchmarks.svg and the tables of README.md.
 #
 #   benches/run.sh                 # both runs, short measurement times
 #   BENCH_ARGS='--measurement-time 5' benches/run.sh
@@ -75,5 +75,6 @@ python3 "$ROOT/benches/collect.py" \
     --native-features "$(rustc --print cfg -C target-cpu=native | sed -n 's/^target_feature="\(.*\)"/\1/p' | grep -E '^(sse2|sse4.1|avx|avx2|fma|avx512f|avx512vl|avx512dq|avx512bw)$' | tr '\n' ' ')" \
     --default-features "$(rustc --print cfg | sed -n 's/^target_feature="\(.*\)"/\1/p' | tr '\n' ' ')" \
     --md "$ROOT/BENCHMARKS.md" \
-    --svg "$ROOT/benches/benchmarks.svg"
-echo "wrote $ROOT/BENCHMARKS.md and $ROOT/benches/benchmarks.svg"
+    --svg "$ROOT/benches/benchmarks.svg" \
+    --readme "$ROOT/README.md"
+echo "wrote $ROOT/BENCHMARKS.md, $ROOT/benches/benchmarks.svg and README.md's tables"

@@ -33,9 +33,10 @@ use super::{F32Vec, F64Vec, Group4, I32Vec, SimdVector, madd};
 /// Depth of one `k` block of [`gemm_with`].
 pub const KC: usize = 256;
 
-/// The largest product, in multiply-adds (`M * K * N`), that the shape's
-/// entry points ([`gemm_f32`] and the others) inline into every caller; a
-/// 16x16 by 16x16 product is 4096.
+/// The largest product, in vector multiply-adds (`M * K * N / LANES` of the
+/// element's vector on the active backend), that the shape's entry points
+/// ([`gemm_f32`] and the others) inline into every caller: a 16x16 by 16x16
+/// `f32` product on AVX-512, 8x8 by 8x16 on SSE2.
 ///
 /// Why inline so much: a kernel left out of line needs its operands in
 /// memory. A caller holding them by value, as a `matrix!` kernel's
@@ -43,9 +44,15 @@ pub const KC: usize = 256;
 /// them with 32-byte stores that the kernel's 64-byte loads cannot forward
 /// from. Measured through a `matrix!` kernel with `fast` contraction, an
 /// 8x8 product took 22 ns called and 12 ns inlined, a 16x16 one 92 ns and
-/// 52 ns. Inlined, the copies vanish. Past this size the kernel's own time
-/// hides them, and its code (a loop over register tiles) is better shared.
-pub const INLINE_MACS: usize = 4096;
+/// 52 ns. Inlined, the copies vanish.
+///
+/// Why in vector operations: the inlined code grows with them. Counted in
+/// multiply-adds, the same limit let a 16x16 SSE2 product (four times the
+/// instructions of the AVX-512 one) inline sixteen times into the
+/// benchmark's batch loop, which then ran 20% to 50% slower than the called
+/// kernel. Past the limit the kernel's own time hides the copies, and its
+/// code (a loop over register tiles) is better shared.
+pub const INLINE_VECTOR_MACS: usize = 256;
 
 /// Whether the target has 32 vector registers (AVX-512) rather than 16.
 const REGS32: bool = cfg!(target_feature = "avx512f");
@@ -398,7 +405,7 @@ pub fn mul_4x4_f64<const CONTRACT: bool>(a: &[f64; 16], b: &[f64; 16]) -> [f64; 
 }
 
 macro_rules! gemm_entry {
-    ($(#[$doc:meta])* $name:ident, $madd:ident, $bt:ident, $t:ty, $pick:ident, $four:ident) => {
+    ($(#[$doc:meta])* $name:ident, $madd:ident, $bt:ident, $t:ty, $vec:ty, $pick:ident, $four:ident) => {
         $(#[$doc])*
         ///
         /// # Panics
@@ -434,8 +441,8 @@ macro_rules! gemm_entry {
         /// `N x K` matrix whose transpose is multiplied, read in place (see
         /// [`gemm_with_layout`]).
         ///
-        /// Up to [`INLINE_MACS`] multiply-adds the kernel is inlined into
-        /// every caller, larger ones are called.
+        /// Up to [`INLINE_VECTOR_MACS`] vector multiply-adds the kernel is
+        /// inlined into every caller, larger ones are called.
         ///
         /// # Panics
         /// As the product.
@@ -486,7 +493,7 @@ macro_rules! gemm_entry {
             ) {
                 body::<M, K, N, CONTRACT, BT>(a, b, addend, out);
             }
-            if M * K * N <= INLINE_MACS {
+            if M * K * N <= INLINE_VECTOR_MACS * <$vec as SimdVector>::LANES {
                 body::<M, K, N, CONTRACT, BT>(a, b, addend, out);
             } else {
                 called::<M, K, N, CONTRACT, BT>(a, b, addend, out);
@@ -648,19 +655,19 @@ gemm_entry!(
     /// (`K x N`), `out` (`M x N`) on the active backend, in the contract's
     /// order; `CONTRACT` fuses each step into an FMA where the backend has
     /// one.
-    gemm_f32, gemm_madd_f32, gemm_bt_f32, f32, pick_f32, four_f32
+    gemm_f32, gemm_madd_f32, gemm_bt_f32, f32, F32Vec, pick_f32, four_f32
 );
 gemm_entry!(
     /// `out = a * b` for column-major `f64` matrices `a` (`M x K`), `b`
     /// (`K x N`), `out` (`M x N`) on the active backend, in the contract's
     /// order; `CONTRACT` fuses each step into an FMA where the backend has
     /// one.
-    gemm_f64, gemm_madd_f64, gemm_bt_f64, f64, pick_f64, four_f64
+    gemm_f64, gemm_madd_f64, gemm_bt_f64, f64, F64Vec, pick_f64, four_f64
 );
 gemm_entry!(
     /// `out = a * b` for column-major `i32` matrices `a` (`M x K`), `b`
     /// (`K x N`), `out` (`M x N`), wrapping; `CONTRACT` has no effect.
-    gemm_i32, gemm_madd_i32, gemm_bt_i32, i32, pick_i32, four_i32
+    gemm_i32, gemm_madd_i32, gemm_bt_i32, i32, I32Vec, pick_i32, four_i32
 );
 
 /// Transposes the column-major `rows x cols` matrix `src` into the
