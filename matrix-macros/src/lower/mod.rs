@@ -278,6 +278,23 @@ mod tests {
     const TYPEDEF: &str = "typedef float m_t __attribute__((matrix_type(4, 4)));";
 
     #[test]
+    fn small_loop_free_kernels_are_inlined_and_others_are_not() {
+        let kernels = lowered(
+            "typedef float m_t __attribute__((matrix_type(16, 16)));
+             typedef float l_t __attribute__((matrix_type(17, 16)));
+             fn product(a: m_t, b: m_t) -> m_t { a * b }
+             fn product_add(a: m_t, b: m_t, c: m_t) -> m_t { a * b + c }
+             fn larger(a: l_t, b: m_t) -> l_t { a * b }
+             fn looped(a: m_t) -> m_t { let mut r = a; for _ in 0..2 { r = r + a; } r }",
+        );
+        let inlined: Vec<bool> = kernels.iter().map(|k| k.inline_when_optimised).collect();
+        // 16x16x16 = 4096 multiply-adds is the limit (a fused addend adds
+        // no work of its own); a 17th row takes a product past it; a loop
+        // makes the work unbounded.
+        assert_eq!(inlined, [true, true, false, false]);
+    }
+
+    #[test]
     fn a_product_plus_a_matrix_fuses_either_way_round() {
         let ks = lowered(&format!(
             "{TYPEDEF} fn f(a: m_t, b: m_t, c: m_t) -> m_t {{ a * b + c }} fn g(a: m_t, b: m_t, c: m_t) -> m_t {{ c + a * b }}"
