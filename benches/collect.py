@@ -18,34 +18,34 @@ BATCH = 16  # matrix_benches::BATCH
 
 COLUMNS = [
     "matrix-core",
-    "simd exact",
-    "simd fma",
+    "dispatch(||)",
+    "dsl exact",
+    "dsl fast",
+    "dsl #[dispatch]",
     "glam",
     "nalgebra",
     "clang-19 off",
     "clang-19 fast",
-    "dsl exact",
-    "dsl fast",
     "copy",
     "scalar loop",
-    "widened",
     "simd i32",
 ]
 COLORS = {
     "matrix-core": "#4e79a7",
-    "simd exact": "#f28e2b",
-    "simd fma": "#e15759",
+    "dispatch(||)": "#f28e2b",
+    "dsl exact": "#ff9da7",
+    "dsl fast": "#9c755f",
+    "dsl #[dispatch]": "#e15759",
     "glam": "#76b7b2",
     "nalgebra": "#59a14f",
     "clang-19 off": "#edc948",
     "clang-19 fast": "#b07aa1",
-    "dsl exact": "#ff9da7",
-    "dsl fast": "#9c755f",
     "copy": "#bab0ac",
     "scalar loop": "#86bcb6",
-    "widened": "#d37295",
     "simd i32": "#79706e",
 }
+# Columns of the runs before the dispatch layer, matched to today's.
+BEFORE_COLUMNS = {"simd exact": None, "simd fma": None, "widened": None}
 
 
 def group_order(name):

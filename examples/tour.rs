@@ -121,5 +121,5 @@ fn main() {
         coeffs[(1, 0)],
         coeffs[(2, 0)]
     );
-    println!("SIMD backend: {}", matrix_core::BACKEND);
+    println!("SIMD backend: {}", matrix_core::Backend::active());
 }

@@ -5,13 +5,11 @@
 //! `M x K` times `K x N`). Columns:
 //!
 //! * `matrix-core`: the `Matrix` operator (`&a * &b`, `&a * &b + c`), which
-//!   takes the widened `i32` kernel where `simd::widen::pays` says so and
-//!   the in-order loop elsewhere;
-//! * `widened`: `simd::widen::gemm_widened`, the `i32` kernel with the
-//!   conversions, whatever the shape (the measurement behind `pays`);
-//! * `scalar loop`: the in-order loop of `matrix_core::ops` (a copy: it is
-//!   private), what every one of these types used before;
-//! * `simd i32`: `simd::kernels::gemm_i32` on `i32` operands of the same
+//!   takes the widened `i32` kernel where it measured faster for the shape
+//!   and backend, and the in-order loop elsewhere;
+//! * `scalar loop`: the in-order loop of the kernels (a copy: it is
+//!   private), what every one of these types used before widening;
+//! * `simd i32`: `Matrix<i32, ..>`'s product on `i32` operands of the same
 //!   shape, the floor a conversion-free path could reach (a zero-copy
 //!   reinterpretation of `u32` as `i32` would run exactly this).
 //!
@@ -26,30 +24,48 @@
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use matrix_benches::{OFFSET_A, OFFSET_B, OFFSET_C, OFFSET_OUT, Placed, batch2, batch3};
-use matrix_core::simd::kernels::gemm_i32;
-use matrix_core::simd::widen::{Widen, gemm_widened};
-use matrix_core::{Element, Matrix};
+use matrix_core::{CastFrom, Element, Matrix};
 
 type Group<'a> = BenchmarkGroup<'a, WallTime>;
 
+/// The integer element types of these groups: wrapping arithmetic.
+trait Int: Element + CastFrom<u64> {
+    fn wrapping_add(self, rhs: Self) -> Self;
+    fn wrapping_mul(self, rhs: Self) -> Self;
+}
+
+macro_rules! int {
+    ($($t:ty),*) => {$(
+        impl Int for $t {
+            fn wrapping_add(self, rhs: Self) -> Self {
+                <$t>::wrapping_add(self, rhs)
+            }
+            fn wrapping_mul(self, rhs: Self) -> Self {
+                <$t>::wrapping_mul(self, rhs)
+            }
+        }
+    )*};
+}
+int!(i8, u8, i16, u16, u32, i64, u64);
+
 /// Deterministic values over the whole range of `T` (wrapping happens).
-fn data<T: Element, const R: usize, const C: usize>(seed: u64) -> [[T; R]; C] {
+fn data<T: Int, const R: usize, const C: usize>(seed: u64) -> [[T; R]; C] {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     std::array::from_fn(|_| {
         std::array::from_fn(|_| {
             x = x
                 .wrapping_mul(6_364_136_223_846_793_005)
                 .wrapping_add(1_442_695_040_888_963_407);
-            T::from_u64(x >> 11)
+            T::cast_from(x >> 11)
         })
     })
 }
 
-/// The in-order loop of `matrix_core::ops::gemm_in_order`, line for line
-/// (that function is private): down columns, `a[r][0] * b[0][c]` first,
-/// then each further product added in `k` order, wrapping, then the addend.
+/// The in-order loop of the kernels, line for line (it is private): down
+/// columns, `a[r][0] * b[0][c]` first, then each further product added in
+/// `k` order, wrapping, then the addend.
 #[inline(always)]
-fn scalar_loop<T: Element, const M: usize, const K: usize, const N: usize>(
+fn scalar_loop<T: Int, const M: usize, const K: usize, const N: usize>(
     a: &[T],
     b: &[T],
     addend: Option<&[T]>,
@@ -60,16 +76,16 @@ fn scalar_loop<T: Element, const M: usize, const K: usize, const N: usize>(
     for (c, acc) in out.chunks_exact_mut(m).enumerate() {
         let b_col = &b[c * k..(c + 1) * k];
         for (x, &a_r) in acc.iter_mut().zip(&a[..m]) {
-            *x = Element::mul(a_r, b_col[0]);
+            *x = a_r.wrapping_mul(b_col[0]);
         }
         for (a_col, &b_k) in a.chunks_exact(m).zip(b_col).skip(1) {
             for (x, &a_r) in acc.iter_mut().zip(a_col) {
-                *x = Element::add(*x, Element::mul(a_r, b_k));
+                *x = x.wrapping_add(a_r.wrapping_mul(b_k));
             }
         }
         if let Some(addend) = addend {
             for (x, &y) in acc.iter_mut().zip(&addend[c * m..(c + 1) * m]) {
-                *x = Element::add(*x, y);
+                *x = x.wrapping_add(y);
             }
         }
     }
@@ -117,7 +133,7 @@ fn name<T>(op: &str, m: usize, k: usize, n: usize) -> String {
 
 /// `matrix mul` of `T` for an `M x K` by `K x N` product: `matrix-core`
 /// and `scalar loop`, then the columns `extra` adds.
-fn mul<T: Element, const M: usize, const K: usize, const N: usize>(
+fn mul<T: Int, const M: usize, const K: usize, const N: usize>(
     c: &mut Criterion,
     extra: impl Fn(&mut Group<'_>, [[T; M]; K], [[T; K]; N]),
 ) {
@@ -149,33 +165,26 @@ fn mul<T: Element, const M: usize, const K: usize, const N: usize>(
     g.finish();
 }
 
-/// [`mul`] with the `widened` and `simd i32` columns.
-fn mul_widened<T: Widen, const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
+/// [`mul`] with the `simd i32` column.
+fn mul_widened<T: Int, const M: usize, const K: usize, const N: usize>(c: &mut Criterion)
+where
+    i32: CastFrom<T>,
+{
     mul::<T, M, K, N>(c, |g, da, db| {
-        col2(g, "widened", da, db, [[T::ZERO; M]; N], |a, b, o| {
-            gemm_widened::<T, M, K, N>(
-                a.as_flattened(),
-                b.as_flattened(),
-                None,
-                o.as_flattened_mut(),
-            )
-        });
+        let widen = |d: &[T]| d.iter().map(|&x| i32::cast_from(x)).collect::<Vec<_>>();
         col2(
             g,
             "simd i32",
-            da.map(|col| col.map(Widen::widen)),
-            db.map(|col| col.map(Widen::widen)),
-            [[0i32; M]; N],
-            |a, b, o| {
-                gemm_i32::<M, K, N, false>(a.as_flattened(), b.as_flattened(), o.as_flattened_mut())
-            },
+            Matrix::<i32, M, K>::from_column_major(&widen(da.as_flattened())),
+            Matrix::<i32, K, N>::from_column_major(&widen(db.as_flattened())),
+            Matrix::zero(),
+            |a, b, o| *o = a * b,
         );
     });
 }
 
-/// `matrix madd` (`a * b + c`) of `T`: `matrix-core`, `widened` and
-/// `scalar loop`.
-fn madd_widened<T: Widen, const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
+/// `matrix madd` (`a * b + c`) of `T`: `matrix-core` and `scalar loop`.
+fn madd_widened<T: Int, const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
     let (da, db, dc) = (data::<T, M, K>(1), data::<T, K, N>(2), data::<T, M, N>(3));
     let mut g = c.benchmark_group(name::<T>("madd", M, K, N));
     let ops = (
@@ -186,20 +195,6 @@ fn madd_widened<T: Widen, const M: usize, const K: usize, const N: usize>(c: &mu
     col3(&mut g, "matrix-core", ops, Matrix::zero(), |a, b, c, o| {
         *o = a * b + *c
     });
-    col3(
-        &mut g,
-        "widened",
-        (da, db, dc),
-        [[T::ZERO; M]; N],
-        |a, b, c, o| {
-            gemm_widened::<T, M, K, N>(
-                a.as_flattened(),
-                b.as_flattened(),
-                Some(c.as_flattened()),
-                o.as_flattened_mut(),
-            )
-        },
-    );
     col3(
         &mut g,
         "scalar loop",
@@ -233,7 +228,7 @@ fn products(c: &mut Criterion) {
     widened_types!(c, 8, 8, 8);
     widened_types!(c, 16, 16, 16);
     widened_types!(c, 32, 32, 32);
-    // Where the thresholds of `simd::widen::pays` lie.
+    // Where the thresholds of the widening's choice lie.
     widened_types!(c, 3, 5, 2);
     widened_types!(c, 12, 12, 12);
     widened_types!(c, 16, 4, 16);

@@ -2,21 +2,23 @@
 //! (`matrix mul 4x4 f32`, `matrix transpose 4x4`, ...), one column per
 //! implementation:
 //!
-//! * `matrix-core`: the `Matrix` operators outside the macro;
-//! * `simd exact` / `simd fma`: `matrix_core::simd::kernels` called directly,
-//!   without and with contraction;
+//! * `matrix-core`: the `Matrix` operators outside the macro (each checks
+//!   the detected backend);
+//! * `dispatch(||)` (4x4): the same batch loop inside
+//!   `matrix_core::dispatch`, compiled for the detected backend;
 //! * `glam`: `Mat4` / `DMat4` (4x4 only);
 //! * `nalgebra`: `SMatrix`;
 //! * `clang-19 off` / `clang-19 fast`: Clang's matrix types, built by
 //!   build.rs with `-ffp-contract=off`, and with `-ffp-contract=fast
 //!   -mprefer-vector-width=512` (skipped without clang-19);
-//! * `dsl exact` / `dsl fast`: the `matrix!` kernels (feature `dsl`).
+//! * `dsl exact` / `dsl fast`: the `matrix!` kernels (feature `dsl`);
+//! * `dsl #[dispatch]` (4x4): a `#[dispatch]` kernel running the whole batch,
+//!   compiled once per backend.
 //!
 //! Operands sit at fixed page offsets and each criterion iteration runs
 //! `BATCH` operations; see the crate documentation. Times are per batch;
 //! `run.sh` divides them by `BATCH`.
 
-#[cfg(has_clang19)]
 use std::hint::black_box;
 
 use criterion::measurement::WallTime;
@@ -38,6 +40,68 @@ fn col2<X: Copy, O: Copy>(
     let b = Placed::new(b, OFFSET_B);
     let mut o = Placed::new(out, OFFSET_OUT);
     g.bench_function(id, |bch| bch.iter(|| batch2(&*a, &*b, &mut *o, &f)));
+}
+
+/// As [`col2`], with the batch loop inside `matrix_core::dispatch`: compiled
+/// for the detected backend, every operation still checking it.
+fn col2_dispatched<X: Copy, O: Copy>(
+    g: &mut Group<'_>,
+    id: &str,
+    a: X,
+    b: X,
+    out: O,
+    f: impl Fn(&X, &X, &mut O),
+) {
+    let a = Placed::new(a, OFFSET_A);
+    let b = Placed::new(b, OFFSET_B);
+    let mut o = Placed::new(out, OFFSET_OUT);
+    g.bench_function(id, |bch| {
+        bch.iter(|| matrix_core::dispatch(|| batch2(&*a, &*b, &mut *o, &f)))
+    });
+}
+
+/// A column whose `f` runs a whole batch: `f(a, b, out)` on [`BATCH`]
+/// operands each (a `#[dispatch]` kernel looping over them).
+#[cfg(feature = "dsl")]
+fn col2_batch<X: Copy, O: Copy>(
+    g: &mut Group<'_>,
+    id: &str,
+    a: X,
+    b: X,
+    out: O,
+    f: impl Fn(&[X; BATCH], &[X; BATCH], &mut [O; BATCH]),
+) {
+    let a = Placed::new([a; BATCH], OFFSET_A);
+    let b = Placed::new([b; BATCH], OFFSET_B);
+    let mut o = Placed::new([out; BATCH], OFFSET_OUT);
+    g.bench_function(id, |bch| {
+        bch.iter(|| f(black_box(&*a), black_box(&*b), black_box(&mut *o)))
+    });
+}
+
+/// As [`col2_batch`] with an addend `c`.
+#[cfg(feature = "dsl")]
+fn col3_batch<X: Copy, O: Copy>(
+    g: &mut Group<'_>,
+    id: &str,
+    [a, b, c]: [X; 3],
+    out: O,
+    f: impl Fn(&[X; BATCH], &[X; BATCH], &[X; BATCH], &mut [O; BATCH]),
+) {
+    let a = Placed::new([a; BATCH], OFFSET_A);
+    let b = Placed::new([b; BATCH], OFFSET_B);
+    let c = Placed::new([c; BATCH], OFFSET_C);
+    let mut o = Placed::new([out; BATCH], OFFSET_OUT);
+    g.bench_function(id, |bch| {
+        bch.iter(|| {
+            f(
+                black_box(&*a),
+                black_box(&*b),
+                black_box(&*c),
+                black_box(&mut *o),
+            )
+        })
+    });
 }
 
 /// As [`col2`] with an addend `c`.
@@ -125,7 +189,7 @@ fn clang1<T: Copy + Default, const NN: usize>(
 
 /// `matrix mul NxN T`: every column but glam's and the DSL's.
 macro_rules! mul_group {
-    ($c:expr, $t:ty, $n:literal, $data:ident, $gemm:ident, $clang:ident, $extra:expr) => {{
+    ($c:expr, $t:ty, $n:literal, $data:ident, $clang:ident, $extra:expr) => {{
         const NN: usize = $n * $n;
         type M = matrix_core::Matrix<$t, $n, $n>;
         type S = nalgebra::SMatrix<$t, $n, $n>;
@@ -140,22 +204,15 @@ macro_rules! mul_group {
             M::zero(),
             |a, b, o| *o = a * b,
         );
-        col2(
-            &mut g,
-            "simd exact",
-            da,
-            db,
-            [<$t>::default(); NN],
-            |a, b, o| matrix_core::simd::kernels::$gemm::<$n, $n, $n, false>(a, b, o),
-        );
-        if stringify!($t) != "i32" {
-            col2(
+        if $n == 4 {
+            let from = |d: &[$t; NN]| M::from_column_major(d);
+            col2_dispatched(
                 &mut g,
-                "simd fma",
-                da,
-                db,
-                [<$t>::default(); NN],
-                |a, b, o| matrix_core::simd::kernels::$gemm::<$n, $n, $n, true>(a, b, o),
+                "dispatch(||)",
+                from(&da),
+                from(&db),
+                M::zero(),
+                |a, b, o| *o = a * b,
             );
         }
         let from = |d: &[$t; NN]| S::from_column_slice(d);
@@ -179,7 +236,7 @@ macro_rules! mul_group {
 }
 
 fn products(c: &mut Criterion) {
-    mul_group!(c, f32, 4, data_f32, gemm_f32, mul_f32_4, |g, a, b| {
+    mul_group!(c, f32, 4, data_f32, mul_f32_4, |g, a, b| {
         col2(
             g,
             "glam",
@@ -191,23 +248,23 @@ fn products(c: &mut Criterion) {
         #[cfg(feature = "dsl")]
         dsl::mul_4x4_f32(g, a, b);
     });
-    mul_group!(c, f32, 8, data_f32, gemm_f32, mul_f32_8, |_g, _a, _b| {
+    mul_group!(c, f32, 8, data_f32, mul_f32_8, |_g, _a, _b| {
         #[cfg(feature = "dsl")]
         dsl::mul_8x8_f32(_g, _a, _b);
     });
-    mul_group!(c, f32, 16, data_f32, gemm_f32, mul_f32_16, |_g, _a, _b| {
+    mul_group!(c, f32, 16, data_f32, mul_f32_16, |_g, _a, _b| {
         #[cfg(feature = "dsl")]
         dsl::mul_16x16_f32(_g, _a, _b);
     });
-    mul_group!(c, f32, 32, data_f32, gemm_f32, mul_f32_32, |_g, _a, _b| {
+    mul_group!(c, f32, 32, data_f32, mul_f32_32, |_g, _a, _b| {
         #[cfg(feature = "dsl")]
         dsl::mul_32x32_f32(_g, _a, _b);
     });
-    mul_group!(c, f32, 64, data_f32, gemm_f32, mul_f32_64, |_g, _a, _b| {
+    mul_group!(c, f32, 64, data_f32, mul_f32_64, |_g, _a, _b| {
         #[cfg(feature = "dsl")]
         dsl::mul_64x64_f32(_g, _a, _b);
     });
-    mul_group!(c, f64, 4, data_f64, gemm_f64, mul_f64_4, |g, a, b| {
+    mul_group!(c, f64, 4, data_f64, mul_f64_4, |g, a, b| {
         col2(
             g,
             "glam",
@@ -219,11 +276,11 @@ fn products(c: &mut Criterion) {
         #[cfg(feature = "dsl")]
         dsl::mul_4x4_f64(g, a, b);
     });
-    mul_group!(c, f64, 8, data_f64, gemm_f64, mul_f64_8, |_g, _a, _b| {
+    mul_group!(c, f64, 8, data_f64, mul_f64_8, |_g, _a, _b| {
         #[cfg(feature = "dsl")]
         dsl::mul_8x8_f64(_g, _a, _b);
     });
-    mul_group!(c, i32, 4, data_i32, gemm_i32, mul_i32_4, |_g, _a, _b| {
+    mul_group!(c, i32, 4, data_i32, mul_i32_4, |_g, _a, _b| {
         #[cfg(feature = "dsl")]
         dsl::mul_4x4_i32(_g, _a, _b);
     });
@@ -245,12 +302,20 @@ macro_rules! madd_group {
             M::zero(),
             |a, b, c, o| *o = a * b + *c,
         );
-        col3(&mut g, "simd exact", d, [0.0; NN], |a, b, c, o| {
-            matrix_core::simd::kernels::gemm_madd_f32::<$n, $n, $n, false>(a, b, c, o)
-        });
-        col3(&mut g, "simd fma", d, [0.0; NN], |a, b, c, o| {
-            matrix_core::simd::kernels::gemm_madd_f32::<$n, $n, $n, true>(a, b, c, o)
-        });
+        if $n == 4 {
+            let [a, b, c] = d.each_ref().map(from);
+            let a = Placed::new(a, OFFSET_A);
+            let b = Placed::new(b, OFFSET_B);
+            let c = Placed::new(c, OFFSET_C);
+            let mut o = Placed::new(M::zero(), OFFSET_OUT);
+            g.bench_function("dispatch(||)", |bch| {
+                bch.iter(|| {
+                    matrix_core::dispatch(|| {
+                        batch3(&*a, &*b, &*c, &mut *o, |a, b, c, o| *o = a * b + *c)
+                    })
+                })
+            });
+        }
         let from = |d: &[f32; NN]| S::from_column_slice(d);
         col3(
             &mut g,
@@ -287,7 +352,7 @@ fn madds(c: &mut Criterion) {
 
 /// `matrix transpose NxN` (f32).
 macro_rules! transpose_group {
-    ($c:expr, $n:literal, $simd:path, $clang:ident, $extra:expr) => {{
+    ($c:expr, $n:literal, $clang:ident, $extra:expr) => {{
         const NN: usize = $n * $n;
         type M = matrix_core::Matrix<f32, $n, $n>;
         type S = nalgebra::SMatrix<f32, $n, $n>;
@@ -300,7 +365,6 @@ macro_rules! transpose_group {
             M::zero(),
             |a, o| *o = a.transpose(),
         );
-        col1(&mut g, "simd exact", d, [0.0; NN], |a, o| *o = $simd(a));
         // The harness's floor: a plain copy moves the same bytes, so a
         // transpose can be no faster than this column.
         col1(&mut g, "copy", d, [0.0; NN], |a, o| *o = *a);
@@ -323,40 +387,28 @@ macro_rules! transpose_group {
 }
 
 fn transposes(c: &mut Criterion) {
-    transpose_group!(
-        c,
-        4,
-        matrix_core::simd::transpose_4x4_f32,
-        transpose_f32_4,
-        |g, d| {
-            col1(
-                g,
-                "glam",
-                glam::Mat4::from_cols_array(&d),
-                glam::Mat4::ZERO,
-                |a, o| *o = a.transpose(),
-            );
-            #[cfg(feature = "dsl")]
-            dsl::transpose_4x4(g, d);
-        }
-    );
-    transpose_group!(
-        c,
-        8,
-        matrix_core::simd::transpose_8x8_f32,
-        transpose_f32_8,
-        |_g, _d| {
-            #[cfg(feature = "dsl")]
-            dsl::transpose_8x8(_g, _d);
-        }
-    );
+    transpose_group!(c, 4, transpose_f32_4, |g, d| {
+        col1(
+            g,
+            "glam",
+            glam::Mat4::from_cols_array(&d),
+            glam::Mat4::ZERO,
+            |a, o| *o = a.transpose(),
+        );
+        #[cfg(feature = "dsl")]
+        dsl::transpose_4x4(g, d);
+    });
+    transpose_group!(c, 8, transpose_f32_8, |_g, _d| {
+        #[cfg(feature = "dsl")]
+        dsl::transpose_8x8(_g, _d);
+    });
 }
 
 /// Column (f): the `matrix!` macro's kernels, in the DSL syntax of the
 /// contract. Off by default (feature `dsl`) until the macro lowers them.
 #[cfg(feature = "dsl")]
 mod dsl {
-    use super::{Group, col1, col2, col3};
+    use super::{Group, col1, col2, col2_batch, col3, col3_batch};
     use matrix_core::{Matrix, matrix};
 
     matrix! {
@@ -389,6 +441,37 @@ mod dsl {
             a * __builtin_matrix_transpose(b)
         }
 
+        /// A batch of products, compiled once per backend.
+        #[dispatch]
+        pub fn d_mul_4x4_f32(a: &[m4x4_t; 16], b: &[m4x4_t; 16], out: &mut [m4x4_t; 16]) {
+            for i in 0..16 {
+                out[i] = a[i] * b[i];
+            }
+        }
+        #[dispatch]
+        pub fn d_mul_4x4_f64(a: &[d4x4_t; 16], b: &[d4x4_t; 16], out: &mut [d4x4_t; 16]) {
+            for i in 0..16 {
+                out[i] = a[i] * b[i];
+            }
+        }
+        #[dispatch]
+        pub fn d_mul_4x4_i32(a: &[i4x4_t; 16], b: &[i4x4_t; 16], out: &mut [i4x4_t; 16]) {
+            for i in 0..16 {
+                out[i] = a[i] * b[i];
+            }
+        }
+        #[dispatch]
+        pub fn d_madd_4x4_f32(
+            a: &[m4x4_t; 16],
+            b: &[m4x4_t; 16],
+            c: &[m4x4_t; 16],
+            out: &mut [m4x4_t; 16],
+        ) {
+            for i in 0..16 {
+                out[i] = a[i] * b[i] + c[i];
+            }
+        }
+
         #[fp_contract(fast)]
         pub fn f_mul_4x4_f32(a: m4x4_t, b: m4x4_t) -> m4x4_t { a * b }
         #[fp_contract(fast)]
@@ -418,7 +501,7 @@ mod dsl {
     }
 
     macro_rules! mul {
-        ($name:ident, $t:ty, $n:literal, $exact:ident $(, $fast:ident)?) => {
+        ($name:ident, $t:ty, $n:literal, $exact:ident $(, fast $fast:ident)? $(, dispatch $batch:ident)?) => {
             pub(super) fn $name(g: &mut Group<'_>, a: [$t; $n * $n], b: [$t; $n * $n]) {
                 type M = Matrix<$t, $n, $n>;
                 let (a, b) = (M::from_column_major(&a), M::from_column_major(&b));
@@ -431,20 +514,26 @@ mod dsl {
                 $(col2(g, "dsl fast", a, b, M::zero(), |a, b, o| {
                     *o = $fast(*a, *b)
                 });)?
+                $(
+                    let mut out = [M::zero(); 16];
+                    $batch(&[a; 16], &[b; 16], &mut out);
+                    check(out[15] == &a * &b, stringify!($batch));
+                    col2_batch(g, "dsl #[dispatch]", a, b, M::zero(), |a, b, o| $batch(a, b, o));
+                )?
             }
         };
     }
-    mul!(mul_4x4_f32, f32, 4, k_mul_4x4_f32, f_mul_4x4_f32);
-    mul!(mul_8x8_f32, f32, 8, k_mul_8x8_f32, f_mul_8x8_f32);
-    mul!(mul_16x16_f32, f32, 16, k_mul_16x16_f32, f_mul_16x16_f32);
-    mul!(mul_32x32_f32, f32, 32, k_mul_32x32_f32, f_mul_32x32_f32);
-    mul!(mul_64x64_f32, f32, 64, k_mul_64x64_f32, f_mul_64x64_f32);
-    mul!(mul_4x4_f64, f64, 4, k_mul_4x4_f64, f_mul_4x4_f64);
-    mul!(mul_8x8_f64, f64, 8, k_mul_8x8_f64, f_mul_8x8_f64);
-    mul!(mul_4x4_i32, i32, 4, k_mul_4x4_i32);
+    mul!(mul_4x4_f32, f32, 4, k_mul_4x4_f32, fast f_mul_4x4_f32, dispatch d_mul_4x4_f32);
+    mul!(mul_8x8_f32, f32, 8, k_mul_8x8_f32, fast f_mul_8x8_f32);
+    mul!(mul_16x16_f32, f32, 16, k_mul_16x16_f32, fast f_mul_16x16_f32);
+    mul!(mul_32x32_f32, f32, 32, k_mul_32x32_f32, fast f_mul_32x32_f32);
+    mul!(mul_64x64_f32, f32, 64, k_mul_64x64_f32, fast f_mul_64x64_f32);
+    mul!(mul_4x4_f64, f64, 4, k_mul_4x4_f64, fast f_mul_4x4_f64, dispatch d_mul_4x4_f64);
+    mul!(mul_8x8_f64, f64, 8, k_mul_8x8_f64, fast f_mul_8x8_f64);
+    mul!(mul_4x4_i32, i32, 4, k_mul_4x4_i32, dispatch d_mul_4x4_i32);
 
     macro_rules! madd {
-        ($name:ident, $n:literal, $exact:ident, $fast:ident) => {
+        ($name:ident, $n:literal, $exact:ident, $fast:ident $(, dispatch $batch:ident)?) => {
             pub(super) fn $name(g: &mut Group<'_>, d: [[f32; $n * $n]; 3]) {
                 type M = Matrix<f32, $n, $n>;
                 let m = d.map(|x| M::from_column_major(&x));
@@ -458,10 +547,16 @@ mod dsl {
                 col3(g, "dsl fast", m, M::zero(), |a, b, c, o| {
                     *o = $fast(*a, *b, *c)
                 });
+                $(
+                    let mut out = [M::zero(); 16];
+                    $batch(&[m[0]; 16], &[m[1]; 16], &[m[2]; 16], &mut out);
+                    check(out[15] == &m[0] * &m[1] + m[2], stringify!($batch));
+                    col3_batch(g, "dsl #[dispatch]", m, M::zero(), |a, b, c, o| $batch(a, b, c, o));
+                )?
             }
         };
     }
-    madd!(madd_4x4_f32, 4, k_madd_4x4_f32, f_madd_4x4_f32);
+    madd!(madd_4x4_f32, 4, k_madd_4x4_f32, f_madd_4x4_f32, dispatch d_madd_4x4_f32);
     madd!(madd_8x8_f32, 8, k_madd_8x8_f32, f_madd_8x8_f32);
 
     macro_rules! transpose {

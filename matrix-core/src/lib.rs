@@ -103,23 +103,55 @@
 //! let _ = Matrix::<f32, 2, 3>::zero() * Matrix::<f32, 2, 3>::zero();
 //! ```
 //!
+//! # Backends: every CPU at its best, from one build
+//!
+//! Every x86-64 build holds the kernels of every backend — SSE2, AVX2 with
+//! FMA, AVX-512 — and runs those of the best one the CPU has, detected once
+//! ([`Backend::active`]). A binary built with plain `cargo build --release`
+//! runs AVX2 code on an AVX2 machine and AVX-512 code on an AVX-512 one,
+//! with bit-identical results (except under `#[fp_contract(fast)]`, where a
+//! backend with FMA rounds each multiply-add once). Other targets run the
+//! portable scalar backend.
+//!
+//! Each matrix operation checks the detected backend once (a load and a
+//! predictable branch) and runs its kernel. For hot loops of small
+//! operations, where even that matters, compile the loop for the backend:
+//! [`dispatch`] runs a closure inside code compiled for it, and
+//! `#[dispatch]` on a `matrix!` kernel compiles the whole kernel once per
+//! backend with no check inside.
+//!
+//! ```
+//! use matrix_core::{Backend, Matrix};
+//!
+//! println!("running on {}", Backend::active());
+//! let m = Matrix::<f32, 8, 8>::identity();
+//! assert_eq!(m * m, m);
+//! ```
+//!
+//! The environment variable `MATRIX_CORE_BACKEND` (`scalar`, `sse2`,
+//! `avx2`, `avx512`) picks another supported backend, for tests and
+//! benchmarks.
+//!
 //! # Features
 //!
 //! * `macros` (default): re-exports the `matrix!` macro, the kernel DSL.
 //! * `f16`: `half::f16` as an element type.
-//! * `force-scalar`: the portable scalar backend whatever the target
-//!   supports; [`BACKEND`] names the backend compiled in.
+//! * `force-scalar`: the portable scalar backend whatever the CPU has.
 
+mod arith;
 mod element;
+mod kernels;
 mod matrix;
 mod ops;
 #[doc(hidden)]
 pub mod private;
-pub mod simd;
+mod simd;
 
-pub use element::{CastFrom, Element};
+pub use arith::CastFrom;
+pub use element::Element;
+pub use kernels::dispatch::dispatch;
 pub use matrix::{LengthError, Matrix};
-pub use simd::BACKEND;
+pub use simd::dispatch::{Backend, UnknownBackend};
 
 /// Clang's matrix types extension as a Rust DSL.
 ///

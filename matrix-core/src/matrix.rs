@@ -444,20 +444,6 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
         core::array::from_fn(|c| self.columns[c][r])
     }
 
-    /// The transpose: element `(r, c)` of the result is element `(c, r)` of
-    /// `self`. The specification's `__builtin_matrix_transpose`.
-    ///
-    /// ```
-    /// use matrix_core::Matrix;
-    ///
-    /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
-    /// assert_eq!(m.transpose().to_rows(), [[1, 4], [2, 5], [3, 6]]);
-    /// ```
-    #[inline]
-    pub fn transpose(self) -> Matrix<T, C, R> {
-        Matrix::from_fn(|r, c| self.columns[r][c])
-    }
-
     /// Converts every element with Rust's `as` (see [`CastFrom`](crate::CastFrom)):
     /// float to integer truncates toward zero and saturates, NaN becomes 0.
     ///

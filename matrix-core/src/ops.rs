@@ -1,101 +1,239 @@
-//! Arithmetic on [`Matrix`]: the `std::ops` traits, with the shapes checked
-//! by rustc through the const generics.
+//! Arithmetic on [`Matrix`]: the operations the operators and the `matrix!`
+//! expansion share, and the `std::ops` traits, with the shapes checked by
+//! rustc through the const generics.
 //!
 //! * `a + b`, `a - b`: two matrices of one type, element-wise.
 //! * `a * b`: `Matrix<T, R, K> * Matrix<T, K, C> -> Matrix<T, R, C>`, the
-//!   matrix product, summed in the contract's order (see [`matmul`]).
+//!   matrix product, summed in the contract's order (see [`product`]).
 //! * `m + s`, `m - s`, `m * s`, `m / s` and `s + m`, `s - m`, `s * m`: a
 //!   scalar of the element type, broadcast.
 //! * `+= -=` with a matrix or a scalar, `*=` with a scalar or a
 //!   `Matrix<T, C, C>`, `/=` with a scalar.
 //!
-//! Every operator also takes its matrix operands by reference. Integer
-//! operations wrap; integer division by zero panics. There is no unary
-//! minus and no ordering: the specification has neither.
+//! Every operator also takes its matrix operands by reference, and runs on
+//! the detected backend ([`Auto`]). Integer operations wrap; integer
+//! division by zero panics. There is no unary minus and no ordering: the
+//! specification has neither.
 
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
+use crate::arith::Arith;
 use crate::element::Element;
+use crate::kernels::Isa;
+use crate::kernels::dispatch::{Auto, Closure, Dispatch, Op};
+use crate::kernels::gemm::{DYN_MIN_WORK, INLINE_VECTOR_MACS, Operands};
 use crate::matrix::Matrix;
-use crate::simd::kernels::check_product;
 
-/// `a[i] = f(a[i], b[i])` for every element.
+// ---------------------------------------------------------------------------
+// The operations
+
+/// The left operand of a product: a matrix, or the transpose of one.
+#[derive(Clone, Copy, Debug)]
+pub enum Lhs<'a, T: Element, const M: usize, const K: usize> {
+    /// `a`.
+    Plain(&'a Matrix<T, M, K>),
+    /// `transpose(a)`: transposed before the product, whose kernel streams
+    /// the columns of its left operand.
+    Transposed(&'a Matrix<T, K, M>),
+}
+
+/// The right operand of a product: a matrix, or the transpose of one.
+#[derive(Clone, Copy, Debug)]
+pub enum Rhs<'a, T: Element, const K: usize, const N: usize> {
+    /// `b`.
+    Plain(&'a Matrix<T, K, N>),
+    /// `transpose(b)`: read in place (the kernel's broadcasts only change
+    /// address), with no transposed copy.
+    Transposed(&'a Matrix<T, N, K>),
+}
+
+/// `lhs * rhs`, or `lhs * rhs + addend`, on `d`. Without `FUSE` every sum
+/// is bit for bit the contract's order: `a[r][0]*b[0][c]`, then each
+/// further `+ a[r][k]*b[k][c]` in `k` order, each rounded, then the addend.
+/// With `FUSE` (`#[fp_contract(fast)]`) each multiply-add step rounds once
+/// where the backend has FMA.
+#[inline(always)]
+pub(crate) fn product<
+    D: Dispatch,
+    T: Element,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+>(
+    d: D,
+    lhs: Lhs<'_, T, M, K>,
+    rhs: Rhs<'_, T, K, N>,
+    addend: Option<&Matrix<T, M, N>>,
+) -> Matrix<T, M, N> {
+    if M * K * N == 0 {
+        // An empty sum: the addend, or zero.
+        return addend.copied().unwrap_or(Matrix::zero());
+    }
+    d.run(Product::<T, M, K, N, FUSE> { lhs, rhs, addend })
+}
+
+/// A product as an [`Op`]: which kernel runs for which size.
+struct Product<'a, T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool> {
+    lhs: Lhs<'a, T, M, K>,
+    rhs: Rhs<'a, T, K, N>,
+    addend: Option<&'a Matrix<T, M, N>>,
+}
+
+impl<T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool> Op
+    for Product<'_, T, M, K, N, FUSE>
+{
+    type Output = Matrix<T, M, N>;
+
+    #[inline(always)]
+    fn run<S: Isa>(self, s: S) -> Matrix<T, M, N> {
+        let transposed;
+        let a = match self.lhs {
+            Lhs::Plain(a) => a,
+            Lhs::Transposed(at) => {
+                transposed = transpose_on(s, at);
+                &transposed
+            }
+        };
+        let (b, bt) = match self.rhs {
+            Rhs::Plain(b) => (b.as_slice(), false),
+            Rhs::Transposed(b) => (b.as_slice(), true),
+        };
+        let mut out = Matrix::<T, M, N>::zero();
+        let p = Operands {
+            m: M,
+            k: K,
+            n: N,
+            a: a.as_slice(),
+            b,
+            bt,
+            addend: self.addend.map(Matrix::as_slice),
+        };
+        let work = M * K * N;
+        if cfg!(debug_assertions) || work > DYN_MIN_WORK {
+            T::product_dyn(s, FUSE, &p, out.as_mut_slice());
+        } else if work <= INLINE_VECTOR_MACS * T::lanes::<S>() {
+            T::product::<S, FUSE>(s, &p, out.as_mut_slice());
+        } else {
+            called::<S, T, M, K, N, FUSE>(s, &p, out.as_mut_slice());
+        }
+        out
+    }
+}
+
+/// A medium-sized product, out of line but with its shape constant inside.
+#[inline]
+fn called<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool>(
+    s: S,
+    p: &Operands<'_, T>,
+    out: &mut [T],
+) {
+    let p = Operands {
+        m: M,
+        k: K,
+        n: N,
+        ..*p
+    };
+    T::product::<S, FUSE>(s, &p, out);
+}
+
+/// `transpose(m)` on `d`.
+#[inline(always)]
+pub(crate) fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize>(
+    d: D,
+    m: &Matrix<T, R, C>,
+) -> Matrix<T, C, R> {
+    struct Transpose<'a, T: Element, const R: usize, const C: usize>(&'a Matrix<T, R, C>);
+    impl<T: Element, const R: usize, const C: usize> Op for Transpose<'_, T, R, C> {
+        type Output = Matrix<T, C, R>;
+        #[inline(always)]
+        fn run<S: Isa>(self, s: S) -> Matrix<T, C, R> {
+            transpose_on(s, self.0)
+        }
+    }
+    d.run_portable(R * C, Transpose(m))
+}
+
+/// `transpose(m)` with backend `S`'s kernel for `T`.
+#[inline(always)]
+fn transpose_on<S: Isa, T: Element, const R: usize, const C: usize>(
+    s: S,
+    m: &Matrix<T, R, C>,
+) -> Matrix<T, C, R> {
+    let mut out = Matrix::<T, C, R>::zero();
+    T::transpose(s, R, C, m.as_slice(), out.as_mut_slice());
+    out
+}
+
+/// A matrix whose elements `fill` writes (each of them, in column-major
+/// order), as one element-wise pass on `d`: `fill`'s loop is compiled for
+/// the backend that runs it.
+#[inline(always)]
+pub(crate) fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize>(
+    d: D,
+    fill: impl FnOnce(&mut [T]),
+) -> Matrix<T, R, C> {
+    let mut out = Matrix::<T, R, C>::zero();
+    d.run_portable(R * C, Closure(|| fill(out.as_mut_slice())));
+    out
+}
+
+/// `a[i] = f(a[i], b[i])` for every element, as one pass on [`Auto`].
 #[inline(always)]
 fn zip_assign<T: Element, const R: usize, const C: usize>(
     a: &mut Matrix<T, R, C>,
     b: &Matrix<T, R, C>,
     f: impl Fn(T, T) -> T,
 ) {
-    for (x, &y) in a.as_mut_slice().iter_mut().zip(b.as_slice()) {
-        *x = f(*x, y);
-    }
+    Auto.run_portable(
+        R * C,
+        Closure(|| {
+            for (x, &y) in a.as_mut_slice().iter_mut().zip(b.as_slice()) {
+                *x = f(*x, y);
+            }
+        }),
+    );
 }
 
-/// `a[i] = f(a[i])` for every element.
+/// `a[i] = f(a[i])` for every element, as one pass on [`Auto`].
 #[inline(always)]
 fn map_assign<T: Element, const R: usize, const C: usize>(
     a: &mut Matrix<T, R, C>,
     f: impl Fn(T) -> T,
 ) {
-    for x in a.as_mut_slice() {
-        *x = f(*x);
-    }
+    Auto.run_portable(
+        R * C,
+        Closure(|| {
+            for x in a.as_mut_slice() {
+                *x = f(*x);
+            }
+        }),
+    );
 }
 
-/// The matrix product through [`Element::gemm`]: SIMD for `f32`, `f64` and
-/// `i32`, and for the narrower integers and `u32` (widened to `i32`) where
-/// that pays, the loop below for the rest; the same results.
+/// The matrix product of the operators: [`product`] on [`Auto`].
 #[inline]
-pub(crate) fn matmul<T: Element, const R: usize, const K: usize, const C: usize>(
+fn matmul<T: Element, const R: usize, const K: usize, const C: usize>(
     a: &Matrix<T, R, K>,
     b: &Matrix<T, K, C>,
 ) -> Matrix<T, R, C> {
-    let mut out = Matrix::<T, R, C>::zero();
-    // An empty product (K == 0) is the zero matrix; empty results have nothing to compute.
-    if R * K * C != 0 {
-        T::gemm::<R, K, C, false>(a.as_slice(), b.as_slice(), None, out.as_mut_slice());
-    }
-    out
+    product::<_, T, R, K, C, false>(Auto, Lhs::Plain(a), Rhs::Plain(b), None)
 }
 
-/// `out = a * b (+ addend)` in the contract's order, element by element:
-/// `out[r][c] = a[r][0]*b[0][c]`, then `+ a[r][k]*b[k][c]` for `k = 1..K`,
-/// each operation rounded (wrapping for integers), then `+ addend[r][c]`.
-/// The loop runs down columns so that it vectorises without changing any
-/// element's order.
-///
-/// The dimensions are const parameters so that each shape gets its own
-/// copy with known trip counts, which LLVM unrolls and vectorises whether
-/// or not it inlines the call: with run-time dimensions an out-of-line
-/// call (the usual case once a crate has a few products) was 3x slower for
-/// 4x4 (`i64`: 97 ns against 35 ns, `-C target-cpu=native`).
-///
-/// # Panics
-/// If a dimension is zero or a slice is not its shape's length.
-#[inline]
-pub(crate) fn gemm_in_order<T: Element, const M: usize, const K: usize, const N: usize>(
-    a: &[T],
-    b: &[T],
-    addend: Option<&[T]>,
-    out: &mut [T],
-) {
-    let (m, k, n) = (M, K, N);
-    check_product((m, k, n), a, b, addend, out);
-    for (c, acc) in out.chunks_exact_mut(m).enumerate() {
-        let b_col = &b[c * k..(c + 1) * k];
-        for (x, &a_r) in acc.iter_mut().zip(&a[..m]) {
-            *x = Element::mul(a_r, b_col[0]);
-        }
-        for (a_col, &b_k) in a.chunks_exact(m).zip(b_col).skip(1) {
-            for (x, &a_r) in acc.iter_mut().zip(a_col) {
-                *x = Element::add(*x, Element::mul(a_r, b_k));
-            }
-        }
-        if let Some(addend) = addend {
-            for (x, &y) in acc.iter_mut().zip(&addend[c * m..(c + 1) * m]) {
-                *x = Element::add(*x, y);
-            }
-        }
+impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
+    /// The transpose: element `(r, c)` of the result is element `(c, r)` of
+    /// `self`. The specification's `__builtin_matrix_transpose`, on the
+    /// same kernels (`f32` on the backend's shuffles).
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(m.transpose().to_rows(), [[1, 4], [2, 5], [3, 6]]);
+    /// ```
+    #[inline]
+    pub fn transpose(self) -> Matrix<T, C, R> {
+        transpose(Auto, &self)
     }
 }
 
@@ -259,7 +397,7 @@ macro_rules! matrix_scalar_op {
             #[inline]
             #[track_caller]
             fn $assign(&mut self, rhs: T) {
-                map_assign(self, |x| Element::$elem(x, rhs));
+                map_assign(self, |x| Arith::$elem(x, rhs));
             }
         }
 
@@ -270,7 +408,7 @@ macro_rules! matrix_scalar_op {
             #[inline]
             #[track_caller]
             fn $method(mut self, rhs: T) -> Self {
-                map_assign(&mut self, |x| Element::$elem(x, rhs));
+                map_assign(&mut self, |x| Arith::$elem(x, rhs));
                 self
             }
         }
@@ -283,7 +421,7 @@ macro_rules! matrix_scalar_op {
             #[track_caller]
             fn $method(self, rhs: T) -> Matrix<T, R, C> {
                 let mut out = *self;
-                map_assign(&mut out, |x| Element::$elem(x, rhs));
+                map_assign(&mut out, |x| Arith::$elem(x, rhs));
                 out
             }
         }
@@ -312,7 +450,7 @@ macro_rules! scalar_matrix_ops {
             #[doc = concat!("The scalar `", stringify!($method), "` every element: `s ", stringify!($method), " m[i]` (wrapping for integers).")]
             #[inline]
             fn $method(self, mut rhs: Matrix<$t, R, C>) -> Matrix<$t, R, C> {
-                map_assign(&mut rhs, |x| Element::$elem(self, x));
+                map_assign(&mut rhs, |x| Arith::$elem(self, x));
                 rhs
             }
         }
@@ -324,7 +462,7 @@ macro_rules! scalar_matrix_ops {
             #[inline]
             fn $method(self, rhs: &Matrix<$t, R, C>) -> Matrix<$t, R, C> {
                 let mut out = *rhs;
-                map_assign(&mut out, |x| Element::$elem(self, x));
+                map_assign(&mut out, |x| Arith::$elem(self, x));
                 out
             }
         }
@@ -369,6 +507,21 @@ mod tests {
         assert_eq!(c, a * b);
         c -= &c.clone();
         assert_eq!(c, Matrix::zero());
+    }
+
+    #[test]
+    fn transposed_operands_are_read_as_transposed() {
+        let a = Matrix::<i64, 2, 3>::from_fn(|r, c| (10 * r + c) as i64);
+        let b = Matrix::<i64, 3, 2>::from_fn(|r, c| (r + 2 * c + 1) as i64);
+        let at = a.transpose();
+        let bt = b.transpose();
+        let plain = a * b;
+        let via_lhs =
+            product::<_, i64, 2, 3, 2, false>(Auto, Lhs::Transposed(&at), Rhs::Plain(&b), None);
+        let via_rhs =
+            product::<_, i64, 2, 3, 2, false>(Auto, Lhs::Plain(&a), Rhs::Transposed(&bt), None);
+        assert_eq!(via_lhs, plain);
+        assert_eq!(via_rhs, plain);
     }
 
     #[cfg(feature = "f16")]

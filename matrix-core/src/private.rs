@@ -338,127 +338,107 @@ pub fn convert<T, S: ConvertTo<T>>(s: S) -> T {
 }
 
 // ---------------------------------------------------------------------------
-// Names the expansion spells
+// Operations: one call each, on a `Dispatch` (`Auto` outside `#[dispatch]`
+// kernels, the backend's token inside them)
 
-/// `a * b`, or the fused `a * b + c` when `addend` is `c`, for the
-/// expansion: `CONTRACT` is the kernel's `#[fp_contract]` (`true` for
-/// `fast`). Without it, bit for bit the contract's order; the addend is
-/// added after each sum is complete, with no temporary matrix.
+pub use crate::arith::Arith;
+pub use crate::kernels::dispatch::{Auto, Dispatch, KernelBody, dispatch_kernel};
+pub use crate::ops::{Lhs, Rhs};
+
+/// `lhs * rhs`, or the fused `lhs * rhs + c` when `addend` is `c`, on `d`:
+/// `FUSE` is the kernel's `#[fp_contract]` (`true` for `fast`). Without it,
+/// bit for bit the contract's order; the addend is added after each sum is
+/// complete, with no temporary matrix. A transposed right operand is read
+/// in place; a transposed left one is transposed first. Which kernel runs
+/// for the element type, shape and backend is the runtime's choice
+/// ([`Element`]).
 ///
 /// The expansion evaluates the operands in source order before the call.
-/// The kernel is called directly, not through a closure: a closure this
-/// size is not always inlined, and then the operands are copied for it.
 #[inline(always)]
-pub fn product<T: Element, const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
-    a: &Matrix<T, M, K>,
-    b: &Matrix<T, K, N>,
-    addend: Option<&Matrix<T, M, N>>,
-) -> Matrix<T, M, N> {
-    let mut out = Matrix::<T, M, N>::zero();
-    if M * K * N == 0 {
-        // An empty sum: the addend, or zero.
-        return addend.copied().unwrap_or(out);
-    }
-    T::gemm::<M, K, N, CONTRACT>(
-        a.as_slice(),
-        b.as_slice(),
-        addend.map(Matrix::as_slice),
-        out.as_mut_slice(),
-    );
-    out
-}
-
-/// Whether a product under `#[fp_contract(fast)]` fuses each step into one
-/// FMA in this build: the SIMD backends' [`SimdVector::FUSED`]
-/// (`target_feature = "fma"`). The expansion's straight-line products
-/// (debug builds) follow it, so a kernel gives the same bits at every
-/// optimisation level.
-///
-/// [`SimdVector::FUSED`]: crate::simd::SimdVector::FUSED
-pub const FUSED_MUL_ADD: bool = <crate::simd::F32Vec as crate::simd::SimdVector>::FUSED;
-
-/// `a * b + c` rounded once, for the expansion's straight-line products.
-#[inline(always)]
-pub fn mul_add_f32(a: f32, b: f32, c: f32) -> f32 {
-    a.mul_add(b, c)
-}
-
-/// `a * b + c` rounded once, for the expansion's straight-line products.
-#[inline(always)]
-pub fn mul_add_f64(a: f64, b: f64, c: f64) -> f64 {
-    a.mul_add(b, c)
-}
-
-/// `transpose(m)` for `f32` on the SIMD transposes (a 4x4 is one permute on
-/// AVX-512; larger shapes go by 4x4 tiles).
-#[inline(always)]
-pub fn transpose_f32<const R: usize, const C: usize>(m: &Matrix<f32, R, C>) -> Matrix<f32, C, R> {
-    let mut out = Matrix::<f32, C, R>::zero();
-    crate::simd::kernels::transpose_f32::<R, C>(m.as_slice(), out.as_mut_slice());
-    out
-}
-
-/// Element types whose SIMD product kernels read a transposed right operand
-/// in place: `a * transpose(b)` runs without a transposed copy of `b`.
-pub trait TransposedRhsProduct: Element {
-    /// `out = a * transpose(bt)` (plus `addend`), `bt` column-major `N x K`.
-    #[doc(hidden)]
-    fn gemm_transposed_rhs<const M: usize, const K: usize, const N: usize, const CONTRACT: bool>(
-        a: &[Self],
-        bt: &[Self],
-        addend: Option<&[Self]>,
-        out: &mut [Self],
-    );
-}
-
-macro_rules! transposed_rhs_product {
-    ($($t:ty => $kernel:ident),*) => {$(
-        impl TransposedRhsProduct for $t {
-            #[inline(always)]
-            fn gemm_transposed_rhs<
-                const M: usize,
-                const K: usize,
-                const N: usize,
-                const CONTRACT: bool,
-            >(
-                a: &[Self],
-                bt: &[Self],
-                addend: Option<&[Self]>,
-                out: &mut [Self],
-            ) {
-                crate::simd::kernels::$kernel::<M, K, N, CONTRACT, true>(a, bt, addend, out);
-            }
-        }
-    )*};
-}
-transposed_rhs_product!(f32 => gemm_bt_f32, f64 => gemm_bt_f64, i32 => gemm_bt_i32);
-
-/// `a * transpose(bt)`, or with `addend` `a * transpose(bt) + c`, for the
-/// expansion, `bt` read in place; the sums in the contract's order, as
-/// [`product`].
-#[inline(always)]
-pub fn product_transposed_rhs<
-    T: TransposedRhsProduct,
+pub fn product<
+    D: Dispatch,
+    T: Element,
     const M: usize,
     const K: usize,
     const N: usize,
-    const CONTRACT: bool,
+    const FUSE: bool,
 >(
-    a: &Matrix<T, M, K>,
-    bt: &Matrix<T, N, K>,
+    d: D,
+    lhs: Lhs<'_, T, M, K>,
+    rhs: Rhs<'_, T, K, N>,
     addend: Option<&Matrix<T, M, N>>,
 ) -> Matrix<T, M, N> {
-    let mut out = Matrix::<T, M, N>::zero();
-    if M * K * N == 0 {
-        return addend.copied().unwrap_or(out);
-    }
-    T::gemm_transposed_rhs::<M, K, N, CONTRACT>(
-        a.as_slice(),
-        bt.as_slice(),
-        addend.map(Matrix::as_slice),
-        out.as_mut_slice(),
-    );
-    out
+    crate::ops::product::<D, T, M, K, N, FUSE>(d, lhs, rhs, addend)
+}
+
+/// `transpose(m)` on `d`.
+#[inline(always)]
+pub fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize>(
+    d: D,
+    m: &Matrix<T, R, C>,
+) -> Matrix<T, C, R> {
+    crate::ops::transpose(d, m)
+}
+
+/// An element-wise pass on `d`: `fill` writes every element of the result,
+/// in column-major order. Its loop is compiled for the backend that runs
+/// it.
+#[inline(always)]
+pub fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize>(
+    d: D,
+    fill: impl FnOnce(&mut [T]),
+) -> Matrix<T, R, C> {
+    crate::ops::elementwise(d, fill)
+}
+
+/// Whether a product of `T` under `#[fp_contract(fast)]` rounds each
+/// multiply-add once on `d`. The expansion's written-out products (debug
+/// builds) follow it, so a kernel gives the same bits at every optimisation
+/// level.
+#[inline(always)]
+pub fn fuses<T: Element, D: Dispatch>(d: D) -> bool {
+    T::fuses(d)
+}
+
+/// `a + b` of two elements, as matrices add them (wrapping for integers).
+#[inline(always)]
+pub fn add<T: Arith>(a: T, b: T) -> T {
+    a.add(b)
+}
+
+/// `a - b` of two elements, as matrices subtract them (wrapping for
+/// integers).
+#[inline(always)]
+pub fn sub<T: Arith>(a: T, b: T) -> T {
+    a.sub(b)
+}
+
+/// `a * b` of two elements, as matrices multiply them (wrapping for
+/// integers).
+#[inline(always)]
+pub fn mul<T: Arith>(a: T, b: T) -> T {
+    a.mul(b)
+}
+
+/// `a / b` of two elements, as matrices divide them (`wrapping_div` for
+/// integers: panics on a zero divisor).
+#[inline(always)]
+#[track_caller]
+pub fn div<T: Arith>(a: T, b: T) -> T {
+    a.div(b)
+}
+
+/// `a * b + c` rounded once (for integers `a * b + c`, wrapping): a fused
+/// step of a written-out product.
+#[inline(always)]
+pub fn mul_add<T: Arith>(a: T, b: T, c: T) -> T {
+    a.mul_add(b, c)
+}
+
+/// `x as U` between element types (a matrix cast, element by element).
+#[inline(always)]
+pub fn cast<U: Arith, T: Arith>(x: T) -> U {
+    x.cast_to::<U>()
 }
 
 /// The type an invalid typedef names: the macro has already reported the
@@ -473,14 +453,6 @@ pub use half::f16;
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn both_float_widths_fuse_alike() {
-        use crate::simd::{F32Vec, F64Vec, SimdVector};
-        assert_eq!(super::FUSED_MUL_ADD, <F64Vec as SimdVector>::FUSED);
-        assert_eq!(super::FUSED_MUL_ADD, <F32Vec as SimdVector>::FUSED);
-        assert_eq!(super::FUSED_MUL_ADD, cfg!(target_feature = "fma"));
-    }
-
     use super::*;
 
     #[test]

@@ -125,6 +125,16 @@ pub(crate) const EXPECTED_MATRIX_TYPE_ATTRIBUTE: &str =
 /// Ours: what a block may hold.
 pub(crate) const EXPECTED_ITEM: &str =
     "expected a typedef, a `const` item or a kernel `fn` in `matrix!`";
+/// Ours: `#[dispatch]` is a bare attribute.
+pub(crate) const DISPATCH_TAKES_NO_ARGUMENTS: &str =
+    "`#[dispatch]` takes no arguments: write `#[dispatch]` on the kernel";
+/// Ours: what `#[dispatch]` cannot compile once per backend.
+pub(crate) fn dispatch_not_applicable(what: &str) -> String {
+    format!(
+        "`#[dispatch]` cannot apply to {what}: it compiles the kernel once per backend and \
+         chooses one at each call"
+    )
+}
 /// Ours: the contraction setting.
 pub(crate) fn unknown_fp_contract(mode: &str) -> String {
     format!("unknown fp_contract mode '{mode}': expected 'fast' or 'off'")

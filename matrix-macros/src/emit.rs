@@ -5,8 +5,10 @@
 //! Nothing here decides semantics: the checker did.
 
 use crate::check::{Program, Resolved};
-use crate::ir::{ArithOp, Block, Contract, Expr, ExprKind, Index, Kernel, MapBody, Stmt, Stride};
-use crate::types::{MatTy, Scalar, SeqKind, Ty, usize_lit};
+use crate::ir::{
+    ArithOp, Block, Contract, Dispatch, Expr, ExprKind, Index, Kernel, MapBody, Stmt, Stride,
+};
+use crate::types::{MatTy, SeqKind, Ty, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 
@@ -54,25 +56,122 @@ pub(crate) fn emit(program: &Program) -> TokenStream {
 }
 
 fn emit_kernel(k: &Kernel) -> TokenStream {
-    let attrs = &k.attrs;
-    let vis = &k.vis;
-    let sig = &k.sig;
-    if k.stub {
+    let body = if k.stub {
         // The signature alone, so callers still type-check while the body's
         // errors are reported by the macro.
-        return quote! {
-            #(#attrs)*
-            #[allow(unused_variables, unused_mut)]
-            #vis #sig { ::core::unreachable!() }
-        };
+        quote!({ ::core::unreachable!() })
+    } else {
+        block(&k.body)
+    };
+    let body_fn = kernel_body_fn(k, body);
+    let wrapper = match k.dispatch {
+        Dispatch::PerCall if !k.stub => dispatched_wrapper(k),
+        _ => wrapper(k),
+    };
+    quote!(#body_fn #wrapper)
+}
+
+/// The name of the `Dispatch` value every operation of a kernel body runs
+/// on: `private::Auto` outside `#[dispatch]` kernels, a backend token inside.
+fn isa() -> proc_macro2::Ident {
+    format_ident!("__matrix_isa", span = Span::mixed_site())
+}
+
+/// The hidden function holding a kernel's body: the kernel's signature,
+/// generic over where its operations run (`__D`), with the `Dispatch`
+/// value as a first parameter.
+fn body_fn_name(kernel: &syn::Ident) -> proc_macro2::Ident {
+    format_ident!("__matrix_kernel_{}", kernel, span = kernel.span())
+}
+
+/// Where a kernel's attribute goes: the user's function, the hidden body,
+/// or both.
+fn attr_places(attr: &syn::Attribute) -> (bool, bool) {
+    let path = attr.path();
+    let lint_or_cfg = [
+        "cfg",
+        "cfg_attr",
+        "allow",
+        "warn",
+        "deny",
+        "forbid",
+        "track_caller",
+    ]
+    .iter()
+    .any(|name| path.is_ident(name));
+    if path.is_ident("expect") {
+        // Fulfilled by the body, where the user's code is.
+        (false, true)
+    } else if lint_or_cfg {
+        (true, true)
+    } else {
+        (true, false)
     }
-    let body = block(&k.body);
+}
+
+fn kernel_body_fn(k: &Kernel, body: TokenStream) -> TokenStream {
+    let mut sig = k.sig.clone();
+    sig.ident = body_fn_name(&k.sig.ident);
+    sig.abi = None;
+    sig.constness = None;
+    let d = format_ident!("__D", span = Span::mixed_site());
+    let lifetimes = sig
+        .generics
+        .params
+        .iter()
+        .take_while(|p| matches!(p, syn::GenericParam::Lifetime(_)))
+        .count();
+    sig.generics.params.insert(
+        lifetimes,
+        syn::parse_quote!(#d: ::matrix_core::private::Dispatch),
+    );
+    let isa = isa();
+    sig.inputs.insert(0, syn::parse_quote!(#isa: #d));
+    let attrs = k.attrs.iter().filter(|a| attr_places(a).1);
+    quote! {
+        #(#attrs)*
+        #[doc(hidden)]
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, non_snake_case)]
+        #sig #body
+    }
+}
+
+/// The kernel's own parameters renamed `__matrix_arg{i}`, and those names.
+fn forwarded_params(sig: &syn::Signature) -> (syn::Signature, Vec<proc_macro2::Ident>) {
+    let mut sig = sig.clone();
+    let mut names = Vec::new();
+    for (i, input) in sig.inputs.iter_mut().enumerate() {
+        if let syn::FnArg::Typed(pt) = input {
+            let name = format_ident!("__matrix_arg{}", i, span = Span::mixed_site());
+            *pt.pat = syn::parse_quote!(#name);
+            names.push(name);
+        }
+    }
+    (sig, names)
+}
+
+/// The turbofish of a call of the kernel's body with `d` as its backend:
+/// `::<d, T, N>` for the kernel's type and const parameters.
+fn body_turbofish(sig: &syn::Signature, d: TokenStream) -> TokenStream {
+    let params = sig.generics.params.iter().filter_map(|p| match p {
+        syn::GenericParam::Lifetime(_) => None,
+        syn::GenericParam::Type(t) => Some(t.ident.to_token_stream()),
+        syn::GenericParam::Const(c) => Some(c.ident.to_token_stream()),
+    });
+    quote!(::<#d, #(#params),*>)
+}
+
+/// The attributes of the kernel's own function: the user's, and unless the
+/// user decided, how it is inlined.
+fn wrapper_attrs(k: &Kernel) -> TokenStream {
+    let attrs = k.attrs.iter().filter(|a| attr_places(a).0);
     // A kernel is a thin wrapper around shape-specialised code: let callers
     // in other codegen units and crates inline it, unless the user decided.
     // A small one is always inlined in optimised builds, so that its
     // by-value matrices are not copied for the call (see the lowering's
     // `INLINE_WORK`); debug builds keep one copy of its written-out body.
-    let user_decided = attrs.iter().any(|a| a.path().is_ident("inline"));
+    let user_decided = k.attrs.iter().any(|a| a.path().is_ident("inline"));
     let inline = if user_decided {
         None
     } else if k.inline_when_optimised {
@@ -82,10 +181,183 @@ fn emit_kernel(k: &Kernel) -> TokenStream {
     } else {
         Some(quote!(#[inline]))
     };
+    quote!(#(#attrs)* #inline)
+}
+
+/// A call of the kernel's body: `unsafe` when the kernel is an `unsafe fn`
+/// (whose caller took on its obligations).
+fn call_body(k: &Kernel, d: TokenStream, isa: TokenStream, args: &[TokenStream]) -> TokenStream {
+    let body = body_fn_name(&k.sig.ident);
+    let turbofish = body_turbofish(&k.sig, d);
+    let call = quote!(#body #turbofish (#isa, #(#args),*));
+    if matches!(k.sig.safety, syn::Safety::Unsafe(_)) {
+        quote!(unsafe { #call })
+    } else {
+        call
+    }
+}
+
+/// The kernel's function: its body on `private::Auto`, each operation
+/// checking the detected backend.
+fn wrapper(k: &Kernel) -> TokenStream {
+    let attrs = wrapper_attrs(k);
+    let vis = &k.vis;
+    let (sig, args) = forwarded_params(&k.sig);
+    let args: Vec<TokenStream> = args.iter().map(ToTokens::to_token_stream).collect();
+    let auto = quote!(::matrix_core::private::Auto);
+    let call = call_body(k, auto.clone(), auto, &args);
     quote! {
-        #(#attrs)*
-        #inline
-        #vis #sig #body
+        #attrs
+        #vis #sig {
+            #call
+        }
+    }
+}
+
+/// A `#[dispatch]` kernel's function: one check of the backend, then the
+/// body compiled for it (`private::dispatch_kernel`). The body is handed
+/// over as a `private::KernelBody` of the tuple of the arguments, whose
+/// types get named lifetimes (an impl cannot name elided ones).
+fn dispatched_wrapper(k: &Kernel) -> TokenStream {
+    let attrs = wrapper_attrs(k);
+    let vis = &k.vis;
+    let site = Span::mixed_site();
+    let (sig, args) = forwarded_params(&k.sig);
+    let mut lifetimes = Vec::new();
+    let arg_types: Vec<syn::Type> = sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(pt) => {
+                let mut ty = (*pt.ty).clone();
+                name_elided_lifetimes(&mut ty, &mut lifetimes);
+                Some(ty)
+            }
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let output = match &sig.output {
+        syn::ReturnType::Default => quote!(()),
+        syn::ReturnType::Type(_, ty) => ty.to_token_stream(),
+    };
+    let generics = &sig.generics;
+    let where_clause = &generics.where_clause;
+    // The marker type carries the kernel's type and const parameters.
+    let kernel_ty = format_ident!("__MatrixKernel", span = site);
+    let type_params: Vec<TokenStream> = generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Lifetime(_) => None,
+            syn::GenericParam::Type(t) => {
+                let ident = &t.ident;
+                Some(quote!(#ident))
+            }
+            syn::GenericParam::Const(c) => {
+                let (ident, ty) = (&c.ident, &c.ty);
+                Some(quote!(const #ident: #ty))
+            }
+        })
+        .collect();
+    let marker_args = generics.params.iter().filter_map(|p| match p {
+        syn::GenericParam::Lifetime(_) => None,
+        syn::GenericParam::Type(t) => Some(t.ident.to_token_stream()),
+        syn::GenericParam::Const(c) => Some(c.ident.to_token_stream()),
+    });
+    let marker_args: Vec<TokenStream> = marker_args.collect();
+    let phantom_types = generics.params.iter().filter_map(|p| match p {
+        syn::GenericParam::Type(t) => {
+            let ident = &t.ident;
+            Some(quote!(fn() -> #ident))
+        }
+        _ => None,
+    });
+    // Lifetimes first: the kernel's, then the named elided ones.
+    let (user_lifetimes, others): (Vec<_>, Vec<_>) = generics
+        .params
+        .iter()
+        .cloned()
+        .partition(|p| matches!(p, syn::GenericParam::Lifetime(_)));
+    let impl_params: Vec<syn::GenericParam> = user_lifetimes
+        .into_iter()
+        .chain(lifetimes.iter().map(|l| syn::parse_quote!(#l)))
+        .chain(others)
+        .collect();
+    let d = format_ident!("__D", span = site);
+    let isa = isa();
+    let unpacked = format_ident!("__matrix_args", span = site);
+    let fields: Vec<TokenStream> = (0..args.len())
+        .map(|i| {
+            let i = syn::Index::from(i);
+            quote!(#unpacked.#i)
+        })
+        .collect();
+    let call = call_body(k, d.to_token_stream(), isa.to_token_stream(), &fields);
+    quote! {
+        #attrs
+        #vis #sig {
+            struct #kernel_ty<#(#type_params),*>(::core::marker::PhantomData<(#(#phantom_types,)*)>);
+            impl<#(#impl_params),*> ::matrix_core::private::KernelBody<(#(#arg_types,)*)>
+                for #kernel_ty<#(#marker_args),*> #where_clause
+            {
+                type Output = #output;
+                #[inline(always)]
+                fn run<#d: ::matrix_core::private::Dispatch>(
+                    self,
+                    #isa: #d,
+                    #unpacked: (#(#arg_types,)*),
+                ) -> #output {
+                    #call
+                }
+            }
+            ::matrix_core::private::dispatch_kernel(
+                #kernel_ty::<#(#marker_args),*>(::core::marker::PhantomData),
+                (#(#args,)*),
+            )
+        }
+    }
+}
+
+/// Gives every elided lifetime of a parameter type (`&[f32]`, `&'_ T`,
+/// `Foo<'_>`) a name of its own, `'__matrix_lt{i}`, collected in `named`.
+fn name_elided_lifetimes(ty: &mut syn::Type, named: &mut Vec<syn::Lifetime>) {
+    let fresh = |named: &mut Vec<syn::Lifetime>| {
+        let l = syn::Lifetime::new(&format!("'__matrix_lt{}", named.len()), Span::mixed_site());
+        named.push(l.clone());
+        l
+    };
+    match ty {
+        syn::Type::Reference(r) => {
+            if r.lifetime.as_ref().is_none_or(|l| l.ident == "_") {
+                r.lifetime = Some(fresh(named));
+            }
+            name_elided_lifetimes(&mut r.elem, named);
+        }
+        syn::Type::Slice(s) => name_elided_lifetimes(&mut s.elem, named),
+        syn::Type::Array(a) => name_elided_lifetimes(&mut a.elem, named),
+        syn::Type::Ptr(p) => name_elided_lifetimes(&mut p.elem, named),
+        syn::Type::Paren(p) => name_elided_lifetimes(&mut p.elem, named),
+        syn::Type::Group(g) => name_elided_lifetimes(&mut g.elem, named),
+        syn::Type::Tuple(t) => t
+            .elems
+            .iter_mut()
+            .for_each(|e| name_elided_lifetimes(e, named)),
+        syn::Type::Path(p) => {
+            for seg in p.path.segments.iter_mut() {
+                if let syn::PathArguments::AngleBracketed(args) = &mut seg.arguments {
+                    for arg in args.args.iter_mut() {
+                        match arg {
+                            syn::GenericArgument::Lifetime(l) if l.ident == "_" => {
+                                *l = fresh(named);
+                            }
+                            syn::GenericArgument::Type(t) => name_elided_lifetimes(t, named),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -315,6 +587,20 @@ fn expr(e: &Expr) -> TokenStream {
             let args = args.iter().map(expr);
             quote!(#func(#(#args),*))
         }
+        ExprKind::KernelCall {
+            name,
+            args,
+            on_callers_backend,
+        } => {
+            let args = args.iter().map(expr);
+            if *on_callers_backend {
+                let body = body_fn_name(name);
+                let isa = isa();
+                quote!(#body(#isa, #(#args),*))
+            } else {
+                quote!(#name(#(#args),*))
+            }
+        }
         ExprKind::MethodCall {
             receiver,
             method,
@@ -463,9 +749,10 @@ fn expr(e: &Expr) -> TokenStream {
 /// The largest transpose (in elements) written out in debug builds.
 const STRAIGHT_LINE_TRANSPOSE: u64 = 256;
 
-/// `transpose(m)`: `f32` on the SIMD transposes; in debug builds, up to
-/// 16x16, written out as one array of the elements in their new places
-/// (at opt-level 0 that is a few moves, not a call per element).
+/// `transpose(m)` on the runtime's transpose (`private::transpose`); in
+/// debug builds, up to 16x16, written out as one array of the elements in
+/// their new places (at opt-level 0 that is a few moves, not a call per
+/// element).
 fn transpose(m: &Expr, span: Span) -> TokenStream {
     let Ty::Matrix(shape) = &m.ty else {
         return quote!(());
@@ -473,12 +760,9 @@ fn transpose(m: &Expr, span: Span) -> TokenStream {
     let value = expr(m);
     let site = Span::mixed_site();
     let name = format_ident!("__transpose_operand", span = site);
-    let kernel = if shape.elem == Scalar::F32 {
-        quote_spanned!(span=> ::matrix_core::private::transpose_f32(#name))
-    } else {
-        quote_spanned!(span=> ::matrix_core::Matrix::transpose(*#name))
-    };
-    if shape.rows * shape.cols > STRAIGHT_LINE_TRANSPOSE || shape.elem == Scalar::F16 {
+    let isa = isa();
+    let kernel = quote_spanned!(span=> ::matrix_core::private::transpose(#isa, #name));
+    if shape.rows * shape.cols > STRAIGHT_LINE_TRANSPOSE {
         return quote_spanned!(span=> { let #name = &#value; #kernel });
     }
     let element = |r: u64, c: u64| format_ident!("__t_{}_{}", r, c, span = site);
@@ -513,21 +797,18 @@ fn transposed(e: &Expr) -> Option<&Expr> {
     }
 }
 
-/// Element types whose kernels read a transposed right operand in place
-/// (`private::TransposedRhsProduct`).
-fn reads_transposed_rhs(elem: Scalar) -> bool {
-    matches!(elem, Scalar::F32 | Scalar::F64 | Scalar::I32)
-}
-
-/// The call of the runtime's product kernel on operand tokens `l`, `r` (the
-/// untransposed matrix when `folded_rhs`) and the addend `c`.
+/// The call of the runtime's product (`private::product`) on the operands
+/// bound to `l`, `r` and the addend `c`; `l_t` and `r_t` say that `l` and
+/// `r` are the untransposed matrices of transposed operands (the runtime
+/// decides how to read each).
 fn kernel_call(
     a: &MatTy,
     b: &MatTy,
     contract: Contract,
-    folded_rhs: bool,
     span: Span,
-    (l, r, c): (&TokenStream, &TokenStream, Option<&TokenStream>),
+    (l, l_t): (&proc_macro2::Ident, bool),
+    (r, r_t): (&proc_macro2::Ident, bool),
+    c: Option<&proc_macro2::Ident>,
 ) -> TokenStream {
     let elem = a.elem.to_tokens(span);
     let (m, k, n) = (
@@ -536,16 +817,27 @@ fn kernel_call(
         usize_lit(b.cols, span),
     );
     let fast = contract == Contract::Fast;
-    let f = if folded_rhs {
-        quote_spanned!(span=> product_transposed_rhs)
-    } else {
-        quote_spanned!(span=> product)
+    let layout = |transposed: bool| {
+        if transposed {
+            quote_spanned!(span=> Transposed)
+        } else {
+            quote_spanned!(span=> Plain)
+        }
     };
+    let (lhs, rhs) = (layout(l_t), layout(r_t));
     let c = match c {
-        Some(c) => quote_spanned!(span=> ::core::option::Option::Some(&#c)),
+        Some(c) => quote_spanned!(span=> ::core::option::Option::Some(#c)),
         None => quote_spanned!(span=> ::core::option::Option::None),
     };
-    quote_spanned!(span=> ::matrix_core::private::#f::<#elem, #m, #k, #n, #fast>(&#l, &#r, #c))
+    let isa = isa();
+    quote_spanned! {span=>
+        ::matrix_core::private::product::<_, #elem, #m, #k, #n, #fast>(
+            #isa,
+            ::matrix_core::private::Lhs::#lhs(#l),
+            ::matrix_core::private::Rhs::#rhs(#r),
+            #c,
+        )
+    }
 }
 
 /// The largest product (`M * K * N` multiply-adds, an 8x8 by 8x8) written
@@ -557,9 +849,9 @@ const STRAIGHT_LINE_TERMS: u64 = 512;
 /// (the addend first for `c + a * b`), and bound by reference: an operand
 /// that is a place (a parameter, `*p`) is read where it is.
 ///
-/// A transposed right operand is read in place where the kernel can
-/// (`a * transpose(b)` needs no transposed copy of `b`); a transposed left
-/// operand is transposed first, as the kernel streams its columns.
+/// A transposed operand is handed over untransposed, marked as such: the
+/// runtime reads a transposed right operand in place and transposes a left
+/// one first.
 ///
 /// Products of up to [`STRAIGHT_LINE_TERMS`] multiply-adds are also written
 /// out, element by element, for debug builds (`debug_assertions`). Why: at
@@ -568,8 +860,8 @@ const STRAIGHT_LINE_TERMS: u64 = 512;
 /// plain instructions. Both compute every sum in the same order
 /// (`a[r][0] * b[0][c]`, then `+ a[r][k] * b[k][c]` for each `k`, then the
 /// addend), and under `#[fp_contract(fast)]` both fuse the steps exactly
-/// when `private::FUSED_MUL_ADD` says the kernel does, so the bits do not
-/// depend on the profile. A transposed operand is read in place in the
+/// when `private::fuses` says the kernel does on the backend at hand, so
+/// the bits do not depend on the profile. A transposed operand is read in place in the
 /// written-out form (its elements are named the other way round).
 fn product(
     lhs: &Expr,
@@ -611,31 +903,16 @@ fn product(
         lets.push(bind(&name_c, c));
     }
 
-    // The kernel's operands: a transposed left operand is transposed (the
-    // kernel reads columns of it); a transposed right one is read in place
-    // where the kernel can.
-    let transpose = |name: &proc_macro2::Ident| {
-        if elem == Scalar::F32 {
-            quote_spanned!(span=> ::matrix_core::private::transpose_f32(#name))
-        } else {
-            quote_spanned!(span=> ::matrix_core::Matrix::transpose(*#name))
-        }
-    };
-    let l = if lhs_inner.is_some() {
-        transpose(&name_a)
-    } else {
-        quote!((*#name_a))
-    };
-    let fold = rhs_inner.is_some() && reads_transposed_rhs(elem);
-    let r = if rhs_inner.is_some() && !fold {
-        transpose(&name_b)
-    } else {
-        quote!((*#name_b))
-    };
-    let c = quote!((*#name_c));
-    let kernel = kernel_call(a, b, contract, fold, span, (&l, &r, addend.map(|_| &c)));
-    // `half::f16` products round through `f32` in the runtime; keep them there.
-    if m * k * n > STRAIGHT_LINE_TERMS || elem == Scalar::F16 {
+    let kernel = kernel_call(
+        a,
+        b,
+        contract,
+        span,
+        (&name_a, lhs_inner.is_some()),
+        (&name_b, rhs_inner.is_some()),
+        addend.map(|_| &name_c),
+    );
+    if m * k * n > STRAIGHT_LINE_TERMS {
         return quote_spanned! {span=> {
             #(#lets)*
             #kernel
@@ -668,39 +945,25 @@ fn product(
 
     let elem_tokens = elem.to_tokens(span);
     let (m_lit, n_lit) = (usize_lit(m, span), usize_lit(n, span));
+    // The element operations are the runtime's (`private::add` and the
+    // others: wrapping for integers), always inlined, so there is no call
+    // even at opt-level 0.
     let sums = |fused: bool| {
         let columns = (0..n).map(|c| {
             let column = (0..m).map(|r| {
                 let (a0, b0) = (element("a", r, 0), element("b", 0, c));
-                let mut acc = if elem.is_float() {
-                    quote!(#a0 * #b0)
-                } else {
-                    quote!(#a0.wrapping_mul(#b0))
-                };
+                let mut acc = quote!(::matrix_core::private::mul(#a0, #b0));
                 for step in 1..k {
                     let (x, y) = (element("a", r, step), element("b", step, c));
-                    acc = if !elem.is_float() {
-                        // Wrapping, as the contract has it; `#[inline(always)]`
-                        // in `core`, so no call even at opt-level 0.
-                        quote!(#acc.wrapping_add(#x.wrapping_mul(#y)))
-                    } else if fused {
-                        let f = if elem == Scalar::F64 {
-                            quote!(::matrix_core::private::mul_add_f64)
-                        } else {
-                            quote!(::matrix_core::private::mul_add_f32)
-                        };
-                        quote!(#f(#x, #y, #acc))
+                    acc = if fused {
+                        quote!(::matrix_core::private::mul_add(#x, #y, #acc))
                     } else {
-                        quote!(#acc + #x * #y)
+                        quote!(::matrix_core::private::add(#acc, ::matrix_core::private::mul(#x, #y)))
                     };
                 }
                 if addend.is_some() {
                     let z = element("c", r, c);
-                    acc = if elem.is_float() {
-                        quote!(#acc + #z)
-                    } else {
-                        quote!(#acc.wrapping_add(#z))
-                    };
+                    acc = quote!(::matrix_core::private::add(#acc, #z));
                 }
                 acc
             });
@@ -708,9 +971,12 @@ fn product(
         });
         quote_spanned!(span=> ::matrix_core::Matrix::<#elem_tokens, #m_lit, #n_lit>::from_columns([#(#columns),*]))
     };
-    let written_out = if fast && elem.is_float() {
+    let isa = isa();
+    let written_out = if fast {
         let (fused, unfused) = (sums(true), sums(false));
-        quote_spanned!(span=> if ::matrix_core::private::FUSED_MUL_ADD { #fused } else { #unfused })
+        quote_spanned! {span=>
+            if ::matrix_core::private::fuses::<#elem_tokens, _>(#isa) { #fused } else { #unfused }
+        }
     } else {
         sums(false)
     };
@@ -787,7 +1053,8 @@ fn arithmetic(e: &Expr, operand: &dyn Fn(&Expr) -> TokenStream) -> TokenStream {
 }
 
 /// An element-wise chain in one pass: each input evaluated once, in source
-/// order, then one loop over the elements of the result.
+/// order, then one loop over the elements of the result, which the runtime
+/// runs as one element-wise pass (`private::elementwise`).
 fn map(
     e: &Expr,
     inputs: &[Expr],
@@ -820,24 +1087,27 @@ fn map(
         }
     });
     let element = map_body(body, inputs, &names, &i, span);
-    let ty = out.to_tokens(span);
+    let elem = out.elem.to_tokens(span);
+    let (rows, cols) = (usize_lit(out.rows, span), usize_lit(out.cols, span));
     let len = usize_lit(out.rows * out.cols, span);
-    let result = format_ident!("__map_result", span = site);
     let dst = format_ident!("__map_dst", span = site);
+    let isa = isa();
     quote_spanned! {span=> {
         #(#lets)*
-        let mut #result = <#ty>::zero();
-        let #dst = ::matrix_core::Matrix::as_mut_slice(&mut #result);
-        let mut #i = 0usize;
-        while #i < #len {
-            #dst[#i] = #element;
-            #i += 1;
-        }
-        #result
+        ::matrix_core::private::elementwise::<_, #elem, #rows, #cols>(#isa, |#dst: &mut [#elem]| {
+            let mut #i = 0usize;
+            while #i < #len {
+                #dst[#i] = #element;
+                #i += 1;
+            }
+        })
     }}
 }
 
-/// The expression computing one element of a map, at index `i`.
+/// The expression computing one element of a map, at index `i`: the
+/// runtime's element operations (`private::add` and the others: wrapping
+/// for integers, division by zero panicking as `Matrix`'s does), always
+/// inlined, so there is no call per element even at opt-level 0.
 fn map_body(
     body: &MapBody,
     inputs: &[Expr],
@@ -853,52 +1123,23 @@ fn map_body(
                 _ => quote_spanned!(span=> #name),
             }
         }
-        MapBody::Op { op, elem, lhs, rhs } => {
+        MapBody::Op { op, lhs, rhs, .. } => {
             let (l, r) = (
-                map_operand(lhs, inputs, names, i, span),
-                map_operand(rhs, inputs, names, i, span),
+                map_body(lhs, inputs, names, i, span),
+                map_body(rhs, inputs, names, i, span),
             );
-            if elem.is_float() {
-                let op = match op {
-                    ArithOp::Add => quote_spanned!(span=> +),
-                    ArithOp::Sub => quote_spanned!(span=> -),
-                    ArithOp::Mul => quote_spanned!(span=> *),
-                    ArithOp::Div => quote_spanned!(span=> /),
-                };
-                quote_spanned!(span=> #l #op #r)
-            } else {
-                // Integer matrix arithmetic wraps (the contract); these
-                // methods are `#[inline(always)]`, so no call even at
-                // opt-level 0. Division by zero panics as `Matrix`'s does.
-                let f = match op {
-                    ArithOp::Add => quote_spanned!(span=> wrapping_add),
-                    ArithOp::Sub => quote_spanned!(span=> wrapping_sub),
-                    ArithOp::Mul => quote_spanned!(span=> wrapping_mul),
-                    ArithOp::Div => quote_spanned!(span=> wrapping_div),
-                };
-                let ty = elem.to_tokens(span);
-                quote_spanned!(span=> <#ty>::#f(#l, #r))
-            }
+            let f = match op {
+                ArithOp::Add => quote_spanned!(span=> add),
+                ArithOp::Sub => quote_spanned!(span=> sub),
+                ArithOp::Mul => quote_spanned!(span=> mul),
+                ArithOp::Div => quote_spanned!(span=> div),
+            };
+            quote_spanned!(span=> ::matrix_core::private::#f(#l, #r))
         }
         MapBody::Cast { expr, to } => {
-            let inner = map_operand(expr, inputs, names, i, span);
+            let inner = map_body(expr, inputs, names, i, span);
             let to = to.to_tokens(span);
-            quote_spanned!(span=> #inner as #to)
+            quote_spanned!(span=> ::matrix_core::private::cast::<#to, _>(#inner))
         }
-    }
-}
-
-/// [`map_body`] as an operand: parenthesised unless it is an input.
-fn map_operand(
-    body: &MapBody,
-    inputs: &[Expr],
-    names: &[proc_macro2::Ident],
-    i: &proc_macro2::Ident,
-    span: Span,
-) -> TokenStream {
-    let tokens = map_body(body, inputs, names, i, span);
-    match body {
-        MapBody::Input(_) => tokens,
-        _ => quote_spanned!(span=> (#tokens)),
     }
 }

@@ -21,6 +21,19 @@ pub(crate) struct Kernel {
     /// Set by the lowering for kernels small enough to be
     /// `#[inline(always)]` in optimised builds.
     pub(crate) inline_when_optimised: bool,
+    /// `#[dispatch]`: the body is compiled once per backend and chosen once
+    /// per call.
+    pub(crate) dispatch: Dispatch,
+}
+
+/// How a kernel's operations find their backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dispatch {
+    /// Each operation checks the detected backend (`private::Auto`).
+    PerOperation,
+    /// `#[dispatch]`: one check per call of the kernel, then the whole body
+    /// compiled for the backend.
+    PerCall,
 }
 
 /// Floating-point contraction (`#[fp_contract(fast)]`).
@@ -192,6 +205,15 @@ pub(crate) enum ExprKind {
     Call {
         func: Box<Expr>,
         args: Vec<Expr>,
+    },
+    /// A call of another kernel of the block.
+    KernelCall {
+        name: syn::Ident,
+        args: Vec<Expr>,
+        /// The callee's body is called directly, on the caller's backend
+        /// (set by the lowering in `#[dispatch]` kernels), rather than the
+        /// kernel itself.
+        on_callers_backend: bool,
     },
     MethodCall {
         receiver: Box<Expr>,
@@ -451,6 +473,7 @@ impl Expr {
                 func.for_each_expr_mut(f);
                 each(args, f);
             }
+            ExprKind::KernelCall { args, .. } => each(args, f),
             ExprKind::MethodCall { receiver, args, .. } => {
                 receiver.for_each_expr_mut(f);
                 each(args, f);

@@ -13,6 +13,12 @@ use matrix_oracle::rt::Runner;
 
 include!("../corpus/chunks.rs");
 
+/// This binary's tests on every other backend this CPU supports.
+#[test]
+fn on_every_backend() {
+    matrix_tests::rerun_on_every_backend("on_every_backend");
+}
+
 struct ChunkResult {
     kernels: usize,
     agreeing: usize,
@@ -21,7 +27,11 @@ struct ChunkResult {
 }
 
 fn check_chunk(clang: &std::path::Path, name: &str, kernels: &[(&str, Runner)]) -> ChunkResult {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("matrix-oracle");
+    // One directory per backend: the runs on the other backends (child
+    // processes) compile the same chunks while this one runs.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("matrix-oracle")
+        .join(matrix_core::Backend::active().name());
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let src = harness::crate_dir()
         .join("corpus")

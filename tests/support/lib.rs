@@ -261,6 +261,75 @@ impl Rng {
     }
 }
 
+/// Runs the other tests of the calling test binary once more on every
+/// backend this CPU supports besides the active one, each in a child
+/// process with `MATRIX_CORE_BACKEND` set to it, and panics if any of them
+/// fails, with its output. A backend the CPU cannot run is reported as
+/// skipped, by name, on standard error (outside the harness's capture).
+///
+/// Call it from one `#[test]` of each test binary that should cover every
+/// backend, passing that test's name (it is skipped in the children). In
+/// a child, or when the user pinned a backend with `MATRIX_CORE_BACKEND`,
+/// it does nothing. The parent's own arguments (a filter, `--release`
+/// builds' flags) are passed on, so `cargo test NAME` re-runs `NAME` alone.
+///
+/// # Panics
+///
+/// If a child fails or cannot be started.
+pub fn rerun_on_every_backend(this_test: &str) {
+    use matrix_core::Backend;
+    use std::io::Write;
+    use std::process::Command;
+
+    if std::env::var_os(Backend::OVERRIDE_VARIABLE).is_some() {
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let binary = exe
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let active = Backend::active();
+    let mut report = std::io::stderr();
+    let mut failures = Vec::new();
+    for &backend in Backend::ALL {
+        if backend == active {
+            continue;
+        }
+        if !backend.is_supported() {
+            let _ = writeln!(
+                report,
+                "{binary}: backend {backend} SKIPPED (it needs {}, which this CPU lacks)",
+                backend.features().join(" + ")
+            );
+            continue;
+        }
+        let output = Command::new(&exe)
+            .args(std::env::args_os().skip(1))
+            .args(["--skip", this_test])
+            .env(Backend::OVERRIDE_VARIABLE, backend.name())
+            .output()
+            .expect("the test binary runs again");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let summary = stdout
+            .lines()
+            .rfind(|l| l.starts_with("test result"))
+            .unwrap_or("no summary")
+            .to_owned();
+        let _ = writeln!(report, "{binary}: backend {backend}: {summary}");
+        if !output.status.success() {
+            failures.push(format!(
+                "--- backend {backend} ({} {}={}) failed:\n{stdout}\n{}",
+                exe.display(),
+                Backend::OVERRIDE_VARIABLE,
+                backend.name(),
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

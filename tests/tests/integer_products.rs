@@ -1,19 +1,24 @@
 //! Integer matrix products against the scalar reference, for every integer
 //! element type: `i32` on its own kernel, `i8 u8 i16 u16 u32` on the `i32`
-//! kernel through widening (`matrix_core::simd::widen`) where it pays and
-//! on the in-order loop elsewhere, `i64 u64` on the loop. Whichever path a
-//! shape takes, the result must be the wrapping product in the element type.
+//! kernel through widening where it pays and on the in-order loop
+//! elsewhere, `i64 u64` on the loop. Whichever path a shape takes, the
+//! result must be the wrapping product in the element type. (The widened
+//! path itself, on every shape whether it pays or not, is tested in
+//! `matrix-core`'s unit tests on every backend.)
 //!
 //! Inputs are random over the whole range (so every sum wraps) and built
 //! from edge values (`MIN`, `MAX`, `-1`, `0`, `1`), through the `Matrix`
-//! operators (`&a * &b`, `a * b + c`), through `simd::widen` directly (so
-//! that the widened path is tested on every backend, also where the
-//! operators take the loop), and through `matrix!` kernels declared with C
-//! spellings of the element types.
+//! operators (`&a * &b`, `a * b + c`) and through `matrix!` kernels
+//! declared with C spellings of the element types, on every backend this
+//! CPU supports.
 
-use matrix_core::simd::widen::{self, Widen};
 use matrix_core::{Matrix, matrix};
 use matrix_tests::{Rng, Scalar, assert_same, elementwise, matmul};
+
+#[test]
+fn on_every_backend() {
+    matrix_tests::rerun_on_every_backend("on_every_backend");
+}
 
 /// The reference `a * b + c`: the product in the contract's order, then the
 /// addend, element by element.
@@ -59,26 +64,6 @@ fn from_edges<T: Scalar, const R: usize, const C: usize>(
     Matrix::from_column_major(&v)
 }
 
-/// `simd::widen::gemm_widened` (the `i32` kernel whatever the shape, which
-/// the operators take only where it pays on the build's backend) and the
-/// dispatching `simd::widen::gemm` against the reference.
-fn check_widened<T: Scalar + Widen, const M: usize, const K: usize, const N: usize>(
-    a: &[T],
-    b: &[T],
-    c: &[T],
-    what: &str,
-) {
-    let name = |op: &str| format!("{what}: {M}x{K} {op} {K}x{N} {} widened", T::C_NAME);
-    let mut out = vec![T::ZERO; M * N];
-    widen::gemm_widened::<T, M, K, N>(a, b, None, &mut out);
-    assert_same(&out, &matmul(a, b, M, K, N), &name("*"));
-    let sum = madd_reference(a, b, c, (M, K, N));
-    widen::gemm_widened::<T, M, K, N>(a, b, Some(c), &mut out);
-    assert_same(&out, &sum, &name("* +"));
-    widen::gemm::<T, M, K, N>(a, b, Some(c), &mut out);
-    assert_same(&out, &sum, &name("dispatched * +"));
-}
-
 /// One shape: random operands, operands mixing the edge values, and each
 /// edge value alone (a matrix of `MAX` squared, of `MIN` times `-1`, ...).
 fn shape<T: Scalar, const M: usize, const K: usize, const N: usize>(rng: &mut Rng, edges: &[T]) {
@@ -116,57 +101,6 @@ fn all_shapes<T: Scalar>(seed: u64, edges: &[T]) {
     shape::<T, 16, 1, 16>(rng, edges);
     shape::<T, 2, 2, 2>(rng, edges);
     shape::<T, 40, 33, 40>(rng, edges);
-}
-
-/// [`check_widened`] on every shape, random and edge-valued operands.
-fn widened_shape<T: Scalar + Widen, const M: usize, const K: usize, const N: usize>(
-    rng: &mut Rng,
-    edges: &[T],
-) {
-    for round in 0..8 {
-        let pick = |rng: &mut Rng, len: usize| -> Vec<T> {
-            if round < 4 {
-                rng.vec(len)
-            } else {
-                (0..len).map(|_| edges[rng.below(edges.len())]).collect()
-            }
-        };
-        let (a, b, c) = (pick(rng, M * K), pick(rng, K * N), pick(rng, M * N));
-        check_widened::<T, M, K, N>(&a, &b, &c, if round < 4 { "random" } else { "edge values" });
-    }
-}
-
-/// The widened path directly, for the types it serves.
-fn all_widened_shapes<T: Scalar + Widen>(seed: u64, edges: &[T]) {
-    let rng = &mut Rng::new(seed);
-    widened_shape::<T, 1, 1, 1>(rng, edges);
-    widened_shape::<T, 3, 5, 2>(rng, edges);
-    widened_shape::<T, 4, 4, 4>(rng, edges);
-    widened_shape::<T, 7, 7, 7>(rng, edges);
-    widened_shape::<T, 8, 8, 8>(rng, edges);
-    widened_shape::<T, 13, 9, 13>(rng, edges);
-    widened_shape::<T, 16, 16, 16>(rng, edges);
-    widened_shape::<T, 17, 3, 17>(rng, edges);
-    widened_shape::<T, 16, 4, 16>(rng, edges);
-    widened_shape::<T, 40, 33, 40>(rng, edges);
-}
-
-macro_rules! widened_type {
-    ($($name:ident: $t:ty,)*) => {$(
-        #[test]
-        fn $name() {
-            let edges = [<$t>::MIN, <$t>::MAX, -1i64 as $t, 0, 1];
-            all_widened_shapes::<$t>(0x3a1d_0000 + <$t>::BITS as u64, &edges);
-        }
-    )*};
-}
-
-widened_type! {
-    i8_widened: i8,
-    u8_widened: u8,
-    i16_widened: i16,
-    u16_widened: u16,
-    u32_widened: u32,
 }
 
 macro_rules! each_type {

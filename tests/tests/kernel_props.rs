@@ -7,6 +7,12 @@
 use matrix_tests::{Scalar, assert_same, elementwise, load, matmul, store, transpose, with_scalar};
 use proptest::prelude::*;
 
+/// This binary's tests on every other backend this CPU supports.
+#[test]
+fn on_every_backend() {
+    matrix_tests::rerun_on_every_backend("on_every_backend");
+}
+
 fn config() -> ProptestConfig {
     ProptestConfig {
         cases: 24,

@@ -4,6 +4,12 @@
 
 use matrix_core::{Matrix, matrix};
 
+/// This binary's tests on every other backend this CPU supports.
+#[test]
+fn on_every_backend() {
+    matrix_tests::rerun_on_every_backend("on_every_backend");
+}
+
 matrix! {
     typedef float f2x2 __attribute__((matrix_type(2, 2)));
     typedef int i2x2 __attribute__((matrix_type(2, 2)));
@@ -95,11 +101,12 @@ fn a_product_sums_from_the_first_term_in_k_order_without_fusing() {
     assert_eq!(product_1x2(a, b)[(0, 0)], 0.0);
     assert_eq!(f32::mul_add(x, x, -(1.0 + 2f32.powi(-11))), 2f32.powi(-24));
     // `#[fp_contract(fast)]` allows fusing: either result is then correct,
-    // and which one is fixed by the build (FMA available or not), the same
-    // in debug builds (written-out sums) and release builds (SIMD kernel).
+    // and which one is fixed by the backend that runs (FMA or not), the
+    // same in debug builds (written-out sums) and release builds (SIMD
+    // kernel).
     let fast = product_1x2_fast(a, b)[(0, 0)];
     assert!(fast == 0.0 || fast == 2f32.powi(-24));
-    let fused = if matrix_core::private::FUSED_MUL_ADD {
+    let fused = if matrix_core::Backend::active().fuses() {
         2f32.powi(-24)
     } else {
         0.0

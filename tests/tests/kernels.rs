@@ -7,6 +7,12 @@ use matrix_tests::{
     Rng, Scalar, assert_same, elementwise, load, matmul, scalar_with, store, transpose, with_scalar,
 };
 
+/// This binary's tests on every other backend this CPU supports.
+#[test]
+fn on_every_backend() {
+    matrix_tests::rerun_on_every_backend("on_every_backend");
+}
+
 macro_rules! kernel_suite {
     ($($module:ident: $t:ident,)*) => {$(
         mod $module {

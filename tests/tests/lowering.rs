@@ -10,6 +10,12 @@
 
 use matrix_tests::{Rng, Scalar, assert_same, elementwise, matmul, transpose, with_scalar};
 
+/// This binary's tests on every other backend this CPU supports.
+#[test]
+fn on_every_backend() {
+    matrix_tests::rerun_on_every_backend("on_every_backend");
+}
+
 macro_rules! lowering_suite {
     ($($module:ident: $t:ident,)*) => {$(
         mod $module {

@@ -7,6 +7,12 @@ use std::ops::{Add, Mul, Sub};
 use matrix_core::Matrix;
 use matrix_tests::{Rng, Scalar, assert_same, elementwise, matmul, scalar_with, with_scalar};
 
+/// This binary's tests on every other backend this CPU supports.
+#[test]
+fn on_every_backend() {
+    matrix_tests::rerun_on_every_backend("on_every_backend");
+}
+
 // ---------------------------------------------------------------------------
 // Every operator against the reference
 

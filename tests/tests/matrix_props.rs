@@ -5,6 +5,12 @@ use matrix_core::private::{column_major_load, column_major_store};
 use matrix_tests::{assert_same, elementwise, matmul, with_scalar};
 use proptest::prelude::*;
 
+/// This binary's tests on every other backend this CPU supports.
+#[test]
+fn on_every_backend() {
+    matrix_tests::rerun_on_every_backend("on_every_backend");
+}
+
 fn config() -> ProptestConfig {
     ProptestConfig {
         cases: 64,

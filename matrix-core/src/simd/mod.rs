@@ -1,122 +1,51 @@
-//! SIMD vocabulary: one backend per target, chosen at compile time.
+//! The SIMD vocabulary: one set of vector types per backend, all offering
+//! the same operations, so the kernels above are written once.
 //!
-//! Every backend module exposes the same vocabulary, so code that uses it is
-//! written once:
-//!
-//! * the vector types [`F32Vec`], [`F64Vec`] and [`I32Vec`], which implement
-//!   [`SimdVector`] (lane count, unaligned and partial loads and stores,
-//!   splat, broadcast of one element from memory, `add`, `sub`, `mul`,
-//!   `mul_add`), [`SimdFloat`] for the float types (`div`) and, where a
-//!   vector holds whole groups of four lanes, [`Group4`] (the in-lane
-//!   shuffles a 4x4 product needs);
-//! * the free functions `transpose_4x4_f32`, `transpose_8x8_f32` and
-//!   `transpose_4x4_f32_strided`.
-//!
-//! On top of it, [`kernels`] holds the shape-generic building blocks that
-//! the `matrix!` expansion calls (products, fused `a * b + c`, transposes,
-//! element-wise chains).
-//!
-//! # Choosing the backend
-//!
-//! The choice is made from `cfg(target_feature = ...)`, as glam does: a
-//! default `x86_64` build gets [`sse2`], `-C target-feature=+avx2,+fma` gets
-//! `avx2`, and `-C target-cpu=native` on an AVX-512 machine gets `avx512`.
-//! Every other target, and any build with the crate feature `force-scalar`,
-//! gets [`scalar`]. [`BACKEND`] names the one compiled in.
-//!
-//! Each x86 backend module is compiled whenever the build enables its
-//! target features, not only when it is the active one, so that a
-//! `-C target-cpu=native` test run exercises all of them on one machine
-//! (`scalar` is always compiled). A module that is compiled can be used
-//! directly, for instance `simd::avx2::F32Vec` next to the active
-//! `avx512` backend.
+//! * [`SimdVector`]: lane count, loads and stores (whole and partial),
+//!   splat, broadcast from memory, `add`, `sub`, `mul`, `mul_add`;
+//!   [`SimdFloat`] adds division; [`Group4`] the in-lane shuffles a 4x4
+//!   product needs.
+//! * The backends: [`scalar`] (arrays of four lanes, every target), and on
+//!   `x86_64` [`sse2`], [`avx2`] and [`avx512`], each compiled into every
+//!   build whatever its target features ([`dispatch`] decides at run time
+//!   which one runs, and the kernels' `#[target_feature]` boundaries give
+//!   each backend's code its instructions).
 //!
 //! # Safety
 //!
-//! All of the vocabulary is safe to call. Loads and stores take slices and
-//! an offset and check the range (a real bounds check, which the optimizer
-//! removes when the shapes are constants), so no caller can read or write
-//! out of bounds. The `unsafe` blocks are confined to the backend modules;
-//! the only invariant they rely on besides the checked ranges is that the
-//! module is compiled only when its target features are enabled for the
-//! whole build, which the `cfg` below guarantees.
+//! Every constructor of a vector takes its backend's token
+//! ([`dispatch::Token`]), which only detection mints; a vector value
+//! therefore proves that the CPU supports its instructions, and that proof
+//! is the only invariant the `unsafe` intrinsic calls of the x86 modules
+//! rely on. Loads and stores take slices and an offset and check the range
+//! (a real bounds check, which the optimizer removes when the shapes are
+//! constants), so nothing reads or writes out of bounds.
 //!
 //! # Fused multiply-add
 //!
-//! [`SimdVector::mul_add`] computes `self * b + c`. Where the backend has
-//! FMA (`avx2`, `avx512`, and `scalar` when the build enables the `fma`
-//! target feature) it is a true fused multiply-add with one rounding and
-//! [`SimdVector::FUSED`] is `true`; elsewhere it is a multiplication
-//! followed by an addition, each rounded, and `FUSED` is `false`.
-//! [`SimdVector::mul_then_add`] is always the two-rounding form, which is
-//! what the contract's default (no contraction) requires.
+//! [`SimdVector::mul_add`] computes `self * b + c`: with one rounding where
+//! the backend has FMA ([`SimdVector::FUSED`]), otherwise a multiplication
+//! then an addition. [`SimdVector::mul_then_add`] is always the
+//! two-rounding form, which the contract's default (no contraction) needs.
 
-pub mod kernels;
-pub mod scalar;
-pub mod widen;
+pub(crate) mod dispatch;
+pub(crate) mod scalar;
+#[macro_use]
+mod vector;
 
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-pub mod sse2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sse2;
 
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx2",
-    target_feature = "fma"
-))]
-pub mod avx2;
-
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx2",
-    target_feature = "fma"
-))]
-pub mod avx512;
-
-#[cfg(test)]
-mod tests;
-
-cfg_if::cfg_if! {
-    if #[cfg(feature = "force-scalar")] {
-        /// The name of the backend compiled in.
-        pub const BACKEND: &str = "scalar";
-        pub use scalar::{F32Vec, F64Vec, I32Vec};
-        pub use scalar::{transpose_4x4_f32, transpose_8x8_f32, transpose_4x4_f32_strided};
-    } else if #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx2",
-        target_feature = "fma"
-    ))] {
-        /// The name of the backend compiled in.
-        pub const BACKEND: &str = "avx512";
-        pub use avx512::{F32Vec, F64Vec, I32Vec};
-        pub use avx512::{transpose_4x4_f32, transpose_8x8_f32, transpose_4x4_f32_strided};
-    } else if #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    ))] {
-        /// The name of the backend compiled in.
-        pub const BACKEND: &str = "avx2";
-        pub use avx2::{F32Vec, F64Vec, I32Vec};
-        pub use avx2::{transpose_4x4_f32, transpose_8x8_f32, transpose_4x4_f32_strided};
-    } else if #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))] {
-        /// The name of the backend compiled in.
-        pub const BACKEND: &str = "sse2";
-        pub use sse2::{F32Vec, F64Vec, I32Vec};
-        pub use sse2::{transpose_4x4_f32, transpose_8x8_f32, transpose_4x4_f32_strided};
-    } else {
-        /// The name of the backend compiled in.
-        pub const BACKEND: &str = "scalar";
-        pub use scalar::{F32Vec, F64Vec, I32Vec};
-        pub use scalar::{transpose_4x4_f32, transpose_8x8_f32, transpose_4x4_f32_strided};
-    }
-}
+pub(crate) use dispatch::Token;
 
 /// Panics unless a partial load or store of `n` lanes fits in `lanes`.
-/// The message is built out of line from values, for the reason given at
-/// [`kernels::check_shape`]: a formatted `assert!` takes `n`'s address.
+/// The message is built out of line from values: a formatted `assert!`
+/// takes `n`'s address, which keeps LLVM from treating constant shapes as
+/// constants (see `kernels::check_shape`).
 #[inline(always)]
 #[track_caller]
 pub(crate) fn check_lanes(n: usize, lanes: usize) {
@@ -133,43 +62,42 @@ fn too_many_lanes(n: usize, lanes: usize) -> ! {
 }
 
 mod sealed {
-    /// Keeps [`super::SimdVector`] implementable only inside this module.
+    /// Keeps [`super::SimdVector`] implemented by this module's types only.
     pub trait Sealed {}
 }
+pub(crate) use sealed::Sealed;
 
-/// Element types that SIMD vectors hold: `f32`, `f64`, `i32`.
-pub trait SimdElement: Copy + Default + PartialEq + core::fmt::Debug + sealed::Sealed {}
-impl sealed::Sealed for f32 {}
-impl sealed::Sealed for f64 {}
-impl sealed::Sealed for i32 {}
-impl SimdElement for f32 {}
-impl SimdElement for f64 {}
-impl SimdElement for i32 {}
+/// The most lanes a vector has (a 512-bit vector of `f32`): the size of the
+/// buffer of the default partial loads and stores.
+pub(crate) const MAX_LANES: usize = 16;
 
-/// The vocabulary every backend's vector type offers.
+/// The operations every backend's vector types offer.
 ///
-/// Loads and stores address a slice at an element offset; they panic if the
+/// Loads and stores address a slice at an element offset and panic if the
 /// range is out of bounds (never undefined behaviour). Integer arithmetic
 /// wraps.
-pub trait SimdVector: Copy + core::fmt::Debug + sealed::Sealed {
+pub trait SimdVector: Copy + core::fmt::Debug + Sealed {
     /// The element type of one lane.
-    type Elem: SimdElement;
-    /// The number of lanes.
+    type Elem: Copy + Default + PartialEq + core::fmt::Debug;
+    /// The token that proves the CPU runs this vector's instructions.
+    type Token: Token;
+    /// The number of lanes (at most [`MAX_LANES`]).
     const LANES: usize;
     /// Whether [`SimdVector::mul_add`] rounds once (a true FMA).
     const FUSED: bool;
 
     /// Every lane set to `x`.
-    fn splat(x: Self::Elem) -> Self;
+    fn splat(t: Self::Token, x: Self::Elem) -> Self;
     /// Every lane zero.
-    fn zero() -> Self {
-        Self::splat(Self::Elem::default())
+    #[inline(always)]
+    fn zero(t: Self::Token) -> Self {
+        Self::splat(t, Self::Elem::default())
     }
     /// Loads `LANES` elements from `src[offset..offset + LANES]` (unaligned).
     ///
     /// # Panics
     /// If the range is not inside `src`.
-    fn load(src: &[Self::Elem], offset: usize) -> Self;
+    fn load(t: Self::Token, src: &[Self::Elem], offset: usize) -> Self;
     /// Stores the lanes to `dst[offset..offset + LANES]` (unaligned).
     ///
     /// # Panics
@@ -177,22 +105,38 @@ pub trait SimdVector: Copy + core::fmt::Debug + sealed::Sealed {
     fn store(self, dst: &mut [Self::Elem], offset: usize);
     /// Loads `n <= LANES` elements from `src[offset..offset + n]` into the
     /// first `n` lanes; the other lanes are zero. Reads nothing outside the
-    /// range (a masked load on AVX-512, a copy elsewhere).
+    /// range (a copy through a buffer; a masked load on AVX-512).
     ///
     /// # Panics
     /// If `n > LANES` or the range is not inside `src`.
-    fn load_partial(src: &[Self::Elem], offset: usize, n: usize) -> Self;
+    #[inline(always)]
+    fn load_partial(t: Self::Token, src: &[Self::Elem], offset: usize, n: usize) -> Self {
+        check_lanes(n, Self::LANES);
+        let mut buf = [Self::Elem::default(); MAX_LANES];
+        buf[..n].copy_from_slice(&src[offset..offset + n]);
+        Self::load(t, &buf, 0)
+    }
     /// Stores the first `n <= LANES` lanes to `dst[offset..offset + n]`;
     /// writes nothing outside the range.
     ///
     /// # Panics
     /// If `n > LANES` or the range is not inside `dst`.
-    fn store_partial(self, dst: &mut [Self::Elem], offset: usize, n: usize);
-    /// Every lane set to `src[index]` (a broadcast load).
+    #[inline(always)]
+    fn store_partial(self, dst: &mut [Self::Elem], offset: usize, n: usize) {
+        check_lanes(n, Self::LANES);
+        let mut buf = [Self::Elem::default(); MAX_LANES];
+        self.store(&mut buf, 0);
+        dst[offset..offset + n].copy_from_slice(&buf[..n]);
+    }
+    /// Every lane set to `src[index]` (a broadcast load: LLVM folds the
+    /// load into the broadcast).
     ///
     /// # Panics
     /// If `index >= src.len()`.
-    fn broadcast(src: &[Self::Elem], index: usize) -> Self;
+    #[inline(always)]
+    fn broadcast(t: Self::Token, src: &[Self::Elem], index: usize) -> Self {
+        Self::splat(t, src[index])
+    }
     /// Lane-wise `self + rhs` (wrapping for integers).
     fn add(self, rhs: Self) -> Self;
     /// Lane-wise `self - rhs` (wrapping for integers).
@@ -207,15 +151,9 @@ pub trait SimdVector: Copy + core::fmt::Debug + sealed::Sealed {
     fn mul_then_add(self, b: Self, c: Self) -> Self {
         self.mul(b).add(c)
     }
-    /// The lanes as an array-like vector (for tests and debugging).
-    fn to_vec(self) -> Vec<Self::Elem> {
-        let mut v = vec![Self::Elem::default(); Self::LANES];
-        self.store(&mut v, 0);
-        v
-    }
 }
 
-/// Float-only vocabulary: division (for the contract's `matrix / scalar`),
+/// Division, for the float vectors (the contract's `matrix / scalar`),
 /// correctly rounded as the scalar `/` is.
 pub trait SimdFloat: SimdVector {
     /// Lane-wise `self / rhs`.
@@ -233,20 +171,33 @@ pub trait Group4: SimdVector {
     ///
     /// # Panics
     /// If the range is not inside `src`.
-    fn broadcast_x4(src: &[Self::Elem], offset: usize) -> Self;
+    fn broadcast_x4(t: Self::Token, src: &[Self::Elem], offset: usize) -> Self;
     /// In every group of four lanes, lane `L` of the group copied to all four
     /// (`L < 4`, checked at compile time).
     fn dup_in_x4<const L: usize>(self) -> Self;
 }
 
-/// `self * b + c` as [`SimdVector::mul_add`] if `FUSE`, otherwise as
-/// [`SimdVector::mul_then_add`]. Kernels call this with their `CONTRACT`
+/// `a * b + c` as [`SimdVector::mul_add`] if `FUSE`, otherwise as
+/// [`SimdVector::mul_then_add`]. Kernels call this with their contraction
 /// parameter.
 #[inline(always)]
-pub fn madd<V: SimdVector, const FUSE: bool>(a: V, b: V, c: V) -> V {
+pub(crate) fn madd<V: SimdVector, const FUSE: bool>(a: V, b: V, c: V) -> V {
     if FUSE {
         a.mul_add(b, c)
     } else {
         a.mul_then_add(b, c)
+    }
+}
+
+#[cfg(test)]
+impl<V: SimdVector> VecExt for V {}
+
+/// Test helper: a vector's lanes.
+#[cfg(test)]
+pub(crate) trait VecExt: SimdVector {
+    fn lanes(self) -> Vec<Self::Elem> {
+        let mut v = vec![Self::Elem::default(); Self::LANES];
+        self.store(&mut v, 0);
+        v
     }
 }

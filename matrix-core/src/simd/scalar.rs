@@ -3,68 +3,53 @@
 //! It is the reference the other backends are tested against, the backend of
 //! every non-x86 target, and the one the `force-scalar` feature selects.
 //! Four lanes keep the kernels' register tiling meaningful, and LLVM
-//! vectorizes the loops where the target allows. It contains no `unsafe`.
-//!
-//! `mul_add` is a true FMA (`f32::mul_add`) only when the build enables the
-//! `fma` target feature; otherwise it is a multiplication then an addition
-//! (a software FMA would be far slower than the unfused form).
+//! vectorizes the loops where the target allows. It contains no `unsafe`,
+//! and never fuses: `mul_add` is a multiplication then an addition (a
+//! software FMA would be far slower than the unfused form).
 
-use super::{Group4, SimdFloat, SimdVector, sealed::Sealed};
+use super::{Group4, Sealed, SimdFloat, SimdVector, Token};
 
 macro_rules! scalar_vector {
-    ($(#[$doc:meta])* $name:ident, $t:ty, $lanes:expr, $fused:expr,
-     add: $add:expr, sub: $sub:expr, mul: $mul:expr, fma: $fma:expr) => {
+    ($(#[$doc:meta])* $name:ident, $t:ty,
+     add: $add:expr, sub: $sub:expr, mul: $mul:expr) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct $name(pub [$t; $lanes]);
+        ///
+        /// Portable: usable with any backend's token.
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $name<T>([$t; 4], T);
 
-        impl Sealed for $name {}
+        impl<T> Sealed for $name<T> {}
 
-        impl $name {
+        impl<T: Copy> $name<T> {
             #[inline(always)]
             fn zip(self, rhs: Self, f: impl Fn($t, $t) -> $t) -> Self {
                 let mut out = self.0;
                 for (o, r) in out.iter_mut().zip(rhs.0) {
                     *o = f(*o, r);
                 }
-                Self(out)
+                Self(out, self.1)
             }
         }
 
-        impl SimdVector for $name {
+        impl<T: Token> SimdVector for $name<T> {
             type Elem = $t;
-            const LANES: usize = $lanes;
-            const FUSED: bool = $fused;
+            type Token = T;
+            const LANES: usize = 4;
+            const FUSED: bool = false;
 
             #[inline(always)]
-            fn splat(x: $t) -> Self {
-                Self([x; $lanes])
+            fn splat(t: T, x: $t) -> Self {
+                Self([x; 4], t)
             }
             #[inline(always)]
-            fn load(src: &[$t], offset: usize) -> Self {
-                let mut out = [<$t>::default(); $lanes];
-                out.copy_from_slice(&src[offset..offset + $lanes]);
-                Self(out)
+            fn load(t: T, src: &[$t], offset: usize) -> Self {
+                let mut out = [<$t>::default(); 4];
+                out.copy_from_slice(&src[offset..offset + 4]);
+                Self(out, t)
             }
             #[inline(always)]
             fn store(self, dst: &mut [$t], offset: usize) {
-                dst[offset..offset + $lanes].copy_from_slice(&self.0);
-            }
-            #[inline(always)]
-            fn load_partial(src: &[$t], offset: usize, n: usize) -> Self {
-                super::check_lanes(n, $lanes);
-                let mut out = [<$t>::default(); $lanes];
-                out[..n].copy_from_slice(&src[offset..offset + n]);
-                Self(out)
-            }
-            #[inline(always)]
-            fn store_partial(self, dst: &mut [$t], offset: usize, n: usize) {
-                super::check_lanes(n, $lanes);
-                dst[offset..offset + n].copy_from_slice(&self.0[..n]);
-            }
-            #[inline(always)]
-            fn broadcast(src: &[$t], index: usize) -> Self {
-                Self::splat(src[index])
+                dst[offset..offset + 4].copy_from_slice(&self.0);
             }
             #[inline(always)]
             fn add(self, rhs: Self) -> Self {
@@ -80,85 +65,66 @@ macro_rules! scalar_vector {
             }
             #[inline(always)]
             fn mul_add(self, b: Self, c: Self) -> Self {
-                let mut out = self.0;
-                for ((o, b), c) in out.iter_mut().zip(b.0).zip(c.0) {
-                    *o = ($fma)(*o, b, c);
-                }
-                Self(out)
+                self.mul_then_add(b, c)
             }
         }
 
-        impl Group4 for $name {
+        impl<T: Token> Group4 for $name<T> {
             #[inline(always)]
-            fn broadcast_x4(src: &[$t], offset: usize) -> Self {
-                let g = &src[offset..offset + 4];
-                Self(core::array::from_fn(|i| g[i % 4]))
+            fn broadcast_x4(t: T, src: &[$t], offset: usize) -> Self {
+                Self::load(t, src, offset)
             }
             #[inline(always)]
             fn dup_in_x4<const L: usize>(self) -> Self {
                 const { assert!(L < 4, "lane index within a group of four") };
-                Self(core::array::from_fn(|i| self.0[i / 4 * 4 + L]))
+                Self([self.0[L]; 4], self.1)
             }
         }
     };
 }
 
-const FMA: bool = cfg!(target_feature = "fma");
-
-#[inline(always)]
-fn fma32(a: f32, b: f32, c: f32) -> f32 {
-    if FMA { a.mul_add(b, c) } else { a * b + c }
-}
-
-#[inline(always)]
-fn fma64(a: f64, b: f64, c: f64) -> f64 {
-    if FMA { a.mul_add(b, c) } else { a * b + c }
-}
-
 scalar_vector!(
     /// Four `f32` lanes.
-    F32Vec, f32, 4, FMA,
-    add: |a, b| a + b, sub: |a, b| a - b, mul: |a, b| a * b, fma: fma32
+    F32x4, f32,
+    add: |a, b| a + b, sub: |a, b| a - b, mul: |a, b| a * b
 );
 scalar_vector!(
     /// Four `f64` lanes.
-    F64Vec, f64, 4, FMA,
-    add: |a, b| a + b, sub: |a, b| a - b, mul: |a, b| a * b, fma: fma64
+    F64x4, f64,
+    add: |a, b| a + b, sub: |a, b| a - b, mul: |a, b| a * b
 );
 scalar_vector!(
     /// Four `i32` lanes; arithmetic wraps.
-    I32Vec, i32, 4, false,
-    add: i32::wrapping_add, sub: i32::wrapping_sub, mul: i32::wrapping_mul,
-    fma: |a: i32, b: i32, c: i32| a.wrapping_mul(b).wrapping_add(c)
+    I32x4, i32,
+    add: i32::wrapping_add, sub: i32::wrapping_sub, mul: i32::wrapping_mul
 );
 
-/// Transposes a column-major 4x4 matrix.
-#[inline]
-pub fn transpose_4x4_f32(src: &[f32; 16]) -> [f32; 16] {
-    core::array::from_fn(|i| src[(i % 4) * 4 + i / 4])
+impl<T: Token> SimdFloat for F32x4<T> {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        self.zip(rhs, |a, b| a / b)
+    }
 }
 
-/// Transposes a column-major 8x8 matrix.
-#[inline]
-pub fn transpose_8x8_f32(src: &[f32; 64]) -> [f32; 64] {
-    core::array::from_fn(|i| src[(i % 8) * 8 + i / 8])
+impl<T: Token> SimdFloat for F64x4<T> {
+    #[inline(always)]
+    fn div(self, rhs: Self) -> Self {
+        self.zip(rhs, |a, b| a / b)
+    }
 }
 
 /// Transposes the 4x4 block whose element `(r, c)` is
 /// `src[src_offset + c * src_stride + r]` into the block whose element
-/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: a tile of a strided
-/// column-major transpose.
+/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`.
 ///
 /// # Panics
 /// If a block is not inside its slice.
-#[inline]
-pub fn transpose_4x4_f32_strided(
+#[inline(always)]
+pub(crate) fn transpose_4x4_f32_strided(
     src: &[f32],
-    src_offset: usize,
-    src_stride: usize,
+    (src_offset, src_stride): (usize, usize),
     dst: &mut [f32],
-    dst_offset: usize,
-    dst_stride: usize,
+    (dst_offset, dst_stride): (usize, usize),
 ) {
     let src = &src[src_offset..src_offset + 3 * src_stride + 4];
     let dst = &mut dst[dst_offset..dst_offset + 3 * dst_stride + 4];
@@ -166,19 +132,5 @@ pub fn transpose_4x4_f32_strided(
         for r in 0..4 {
             dst[r * dst_stride + c] = src[c * src_stride + r];
         }
-    }
-}
-
-impl SimdFloat for F32Vec {
-    #[inline(always)]
-    fn div(self, rhs: Self) -> Self {
-        self.zip(rhs, |a, b| a / b)
-    }
-}
-
-impl SimdFloat for F64Vec {
-    #[inline(always)]
-    fn div(self, rhs: Self) -> Self {
-        self.zip(rhs, |a, b| a / b)
     }
 }

@@ -911,7 +911,12 @@ impl<'a> Checker<'a> {
     }
 
     fn kernel_call(&mut self, c: &syn::ExprCall, params: &[Ty], ret: Ty, loc: Loc) -> Expr {
-        let func = self.expr(&c.func);
+        let syn::Expr::Path(func) = &*c.func else {
+            unreachable!("a kernel call names the kernel by a path")
+        };
+        let Some(name) = func.path.get_ident().cloned() else {
+            unreachable!("a kernel call names the kernel by one identifier")
+        };
         let args: Vec<Expr> = c.args.iter().map(|a| self.expr(a)).collect();
         if args.len() < params.len() {
             return self.error(
@@ -938,14 +943,12 @@ impl<'a> Checker<'a> {
         if !ok {
             return self.poisoned(loc);
         }
-        Expr::new(
-            ExprKind::Call {
-                func: Box::new(func),
-                args,
-            },
-            ret,
-            loc,
-        )
+        let kind = ExprKind::KernelCall {
+            name,
+            args,
+            on_callers_backend: false,
+        };
+        Expr::new(kind, ret, loc)
     }
 
     fn method_call(&mut self, m: &syn::ExprMethodCall, loc: Loc) -> Expr {

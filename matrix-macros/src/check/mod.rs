@@ -538,8 +538,15 @@ fn check_kernel(
     diags: &mut Diagnostics,
 ) -> ir::Kernel {
     let mut contract = block_contract;
+    let mut dispatch = ir::Dispatch::PerOperation;
     let mut attrs = Vec::new();
     for attr in f.attrs {
+        if attr.path().is_ident(DISPATCH) {
+            if dispatch_attribute(&attr, &f.sig, diags) {
+                dispatch = ir::Dispatch::PerCall;
+            }
+            continue;
+        }
         match fp_contract(&attr, diags) {
             Some(c) => contract = c,
             None if attr.path().is_ident("fp_contract") => {}
@@ -563,5 +570,53 @@ fn check_kernel(
         body,
         stub,
         inline_when_optimised: false,
+        dispatch,
     }
+}
+
+/// The kernel attribute that compiles a kernel once per backend.
+const DISPATCH: &str = "dispatch";
+
+/// Checks `#[dispatch]` on a kernel with signature `sig`: it takes no
+/// arguments, and the kernel must be an ordinary function (chosen at run
+/// time, so not `const`; not `async`) returning a value, not a reference
+/// (the dispatched body cannot tie its result to its arguments' lifetimes).
+/// Reports what is wrong; `true` when it applies.
+fn dispatch_attribute(
+    attr: &syn::Attribute,
+    sig: &syn::Signature,
+    diags: &mut Diagnostics,
+) -> bool {
+    if !matches!(attr.meta, syn::Meta::Path(_)) {
+        diags.error(Loc::of(attr), diag::DISPATCH_TAKES_NO_ARGUMENTS);
+        return false;
+    }
+    let refused = if let Some(c) = &sig.constness {
+        Some((Loc::of(c), "a `const fn`"))
+    } else if let Some(a) = &sig.asyncness {
+        Some((Loc::of(a), "an `async fn`"))
+    } else {
+        match &sig.output {
+            syn::ReturnType::Type(_, ty) if mentions_reference(ty.to_token_stream()) => {
+                Some((Loc::of(ty), "a kernel that returns a reference"))
+            }
+            _ => None,
+        }
+    };
+    match refused {
+        Some((loc, what)) => {
+            diags.error(loc, diag::dispatch_not_applicable(what));
+            false
+        }
+        None => true,
+    }
+}
+
+/// Whether tokens contain a reference or a lifetime.
+fn mentions_reference(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Punct(p) => p.as_char() == '&' || p.as_char() == '\'',
+        proc_macro2::TokenTree::Group(g) => mentions_reference(g.stream()),
+        _ => false,
+    })
 }

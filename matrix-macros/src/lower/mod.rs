@@ -20,17 +20,31 @@
 //! * A kernel whose work is bounded and small ([`INLINE_WORK`]) is
 //!   `#[inline(always)]` in optimised builds.
 
-use crate::ir::{ArithOp, Contract, Expr, ExprKind, Kernel, MapBody};
+use crate::ir::{ArithOp, Contract, Dispatch, Expr, ExprKind, Kernel, MapBody};
 use crate::types::{Scalar, Ty};
 
 /// Lowers every kernel of the block in place.
 pub(crate) fn lower(kernels: &mut [Kernel]) {
     for kernel in kernels.iter_mut().filter(|k| !k.stub) {
         let contract = kernel.contract;
-        kernel
-            .body
-            .for_each_expr_mut(&mut |e| lower_expr(e, contract));
+        let dispatch = kernel.dispatch;
+        kernel.body.for_each_expr_mut(&mut |e| {
+            lower_expr(e, contract);
+            calls_on_callers_backend(e, dispatch);
+        });
         kernel.inline_when_optimised = work(&mut kernel.body).is_some_and(|w| w <= INLINE_WORK);
+    }
+}
+
+/// In a `#[dispatch]` kernel, a call of another kernel of the block runs
+/// that kernel's body on the backend already chosen, with no second check:
+/// the whole call tree is compiled for the backend.
+fn calls_on_callers_backend(e: &mut Expr, dispatch: Dispatch) {
+    if let ExprKind::KernelCall {
+        on_callers_backend, ..
+    } = &mut e.kind
+    {
+        *on_callers_backend = dispatch == Dispatch::PerCall;
     }
 }
 

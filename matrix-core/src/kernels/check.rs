@@ -1,0 +1,50 @@
+//! Shape checks that cost nothing when the shapes are constants.
+//!
+//! Why not `assert_eq!`: its message takes the addresses of the dimensions,
+//! and an address that escapes, even into a panic that never runs, keeps
+//! LLVM from treating the dimensions as the constants they are once a
+//! kernel is inlined for one shape. An 8x8 product was compiled into
+//! run-time loops that way, at a quarter of its speed, in some callers and
+//! not others. The messages are built out of line, from values.
+
+use super::gemm::Operands;
+
+/// Panics unless the operands of a product and `out` have their shapes'
+/// lengths and no dimension is zero.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_product<E>(p: &Operands<'_, E>, out: &[E]) {
+    let (m, k, n) = (p.m, p.k, p.n);
+    if m == 0 || k == 0 || n == 0 {
+        zero_size()
+    }
+    check_shape("left operand", p.a.len(), m, k);
+    check_shape("right operand", p.b.len(), k, n);
+    check_shape("result", out.len(), m, n);
+    if let Some(c) = p.addend {
+        check_shape("addend", c.len(), m, n);
+    }
+}
+
+/// Panics unless a slice of `len` elements holds a `rows x cols` matrix.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_shape(what: &'static str, len: usize, rows: usize, cols: usize) {
+    if len != rows * cols {
+        wrong_shape(what, len, rows, cols)
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn wrong_shape(what: &'static str, len: usize, rows: usize, cols: usize) -> ! {
+    panic!("{what} is not {rows}x{cols} (holds {len} elements)")
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn zero_size() -> ! {
+    panic!("zero matrix size")
+}

@@ -1,0 +1,104 @@
+//! Products with run-time shapes, compiled once per element type and
+//! backend inside `matrix-core`.
+//!
+//! Why: a generic kernel is compiled in the crate that instantiates it, at
+//! that crate's optimisation level, so a debug build of a user's crate ran a
+//! 256x256 `f64` product 280 times slower than a release build, and a
+//! `[profile.dev.package.matrix-core] opt-level = 3` override could not
+//! help. These functions are not generic and not `#[inline]`: they are
+//! compiled with `matrix-core`, so that override gives a debug build their
+//! release speed. Large products run on them in every build (their work
+//! hides the cost of run-time dimensions), and every product does in builds
+//! with debug assertions; see `Element::product` for the thresholds.
+
+use super::dispatch::{call_with_features, with_features};
+use super::gemm::{Operands, gemm_in_order, product_f32, product_f64, product_i32};
+use super::widen;
+use crate::simd::dispatch::{Token, backends};
+
+/// The run-time-shape product of each element type that has one, on one
+/// backend: implemented for every backend token by the table in
+/// `simd::dispatch`. `fuse` is the contraction of `#[fp_contract(fast)]`.
+pub trait DynKernels: Token {
+    /// `out = a * b (+ addend)` for `f32`.
+    fn gemm_f32(self, fuse: bool, p: &Operands<'_, f32>, out: &mut [f32]);
+    /// `out = a * b (+ addend)` for `f64`.
+    fn gemm_f64(self, fuse: bool, p: &Operands<'_, f64>, out: &mut [f64]);
+    /// `out = a * b (+ addend)` for `i32`, wrapping (and for the narrower
+    /// integers, widened to it).
+    fn gemm_i32(self, p: &Operands<'_, i32>, out: &mut [i32]);
+    /// `out = a * b (+ addend)` for `i8`, wrapping.
+    fn gemm_i8(self, p: &Operands<'_, i8>, out: &mut [i8]);
+    /// `out = a * b (+ addend)` for `u8`, wrapping.
+    fn gemm_u8(self, p: &Operands<'_, u8>, out: &mut [u8]);
+    /// `out = a * b (+ addend)` for `i16`, wrapping.
+    fn gemm_i16(self, p: &Operands<'_, i16>, out: &mut [i16]);
+    /// `out = a * b (+ addend)` for `u16`, wrapping.
+    fn gemm_u16(self, p: &Operands<'_, u16>, out: &mut [u16]);
+    /// `out = a * b (+ addend)` for `u32`, wrapping.
+    fn gemm_u32(self, p: &Operands<'_, u32>, out: &mut [u32]);
+    /// `out = a * b (+ addend)` for `i64`, wrapping, in order.
+    fn gemm_i64(self, p: &Operands<'_, i64>, out: &mut [i64]);
+    /// `out = a * b (+ addend)` for `u64`, wrapping, in order.
+    fn gemm_u64(self, p: &Operands<'_, u64>, out: &mut [u64]);
+    /// `out = a * b (+ addend)` for `half::f16`, in order.
+    #[cfg(feature = "f16")]
+    fn gemm_f16(self, p: &Operands<'_, half::f16>, out: &mut [half::f16]);
+}
+
+/// One method of [`DynKernels`]: a non-generic function with the backend's
+/// target features around the generic kernel `$body`.
+macro_rules! dyn_method {
+    ($token:ty, [$($feature:tt),*], $name:ident(|$t:ident| $($arg:ident: $ty:ty),*) => $body:expr) => {
+        fn $name(self, $($arg: $ty),*) {
+            with_features! {
+                [$($feature),*],
+                fn kernel($t: $token, $($arg: $ty),*) {
+                    let _ = $t;
+                    $body
+                }
+            }
+            call_with_features!([$($feature),*], kernel(self, $($arg),*))
+        }
+    };
+}
+
+macro_rules! dyn_impls {
+    ($($(#[$doc:meta])* $name:ident = $code:literal, $text:literal, ($($cfg:tt)*), [$($feature:tt),*];)*) => {$(
+        #[cfg($($cfg)*)]
+        impl DynKernels for crate::simd::dispatch::$name {
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_f32(|t| fuse: bool, p: &Operands<'_, f32>, out: &mut [f32]) => if fuse {
+                    product_f32::<_, true>(t, p, out)
+                } else {
+                    product_f32::<_, false>(t, p, out)
+                });
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_f64(|t| fuse: bool, p: &Operands<'_, f64>, out: &mut [f64]) => if fuse {
+                    product_f64::<_, true>(t, p, out)
+                } else {
+                    product_f64::<_, false>(t, p, out)
+                });
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_i32(|t| p: &Operands<'_, i32>, out: &mut [i32]) => product_i32(t, p, out));
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_i8(|t| p: &Operands<'_, i8>, out: &mut [i8]) => widen::product_dyn(t, p, out));
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_u8(|t| p: &Operands<'_, u8>, out: &mut [u8]) => widen::product_dyn(t, p, out));
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_i16(|t| p: &Operands<'_, i16>, out: &mut [i16]) => widen::product_dyn(t, p, out));
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_u16(|t| p: &Operands<'_, u16>, out: &mut [u16]) => widen::product_dyn(t, p, out));
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32]) => widen::product_dyn(t, p, out));
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_i64(|t| p: &Operands<'_, i64>, out: &mut [i64]) => gemm_in_order(p, out));
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_u64(|t| p: &Operands<'_, u64>, out: &mut [u64]) => gemm_in_order(p, out));
+            #[cfg(feature = "f16")]
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_f16(|t| p: &Operands<'_, half::f16>, out: &mut [half::f16]) => gemm_in_order(p, out));
+        }
+    )*};
+}
+backends!(dyn_impls);

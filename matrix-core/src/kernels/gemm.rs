@@ -1,0 +1,433 @@
+//! Products, written once over the vocabulary.
+//!
+//! Every matrix here is a column-major slice without padding: element
+//! `(r, c)` of an `R x C` matrix is `s[c * R + r]`, the layout of
+//! [`Matrix::as_slice`](crate::Matrix) and of Clang's `matrix_type`.
+//!
+//! # Summation order
+//!
+//! Products follow the contract: `out[r][c] = a[r][0] * b[0][c]`, then
+//! `out[r][c] = out[r][c] + a[r][k] * b[k][c]` for `k = 1..K`, each
+//! operation rounded, when `FUSE` is `false`. The SIMD lanes run over `r`
+//! and `c` only, never over `k`, so the result is bit for bit the naive
+//! loop in that order (and clang's `-ffp-contract=off` output), on every
+//! backend. With `FUSE` each `+ a*b` step is one fused multiply-add on
+//! backends that have FMA ([`SimdVector::FUSED`]), in the same `k` order.
+//! The addend of `a * b + c` is added after the last step, as the
+//! contract's expression does.
+//!
+//! # Tiling
+//!
+//! [`gemm_with`] keeps a register tile of `MV` vectors (rows) by `NC`
+//! columns of the result in accumulators: per step `k` it loads `MV`
+//! vectors of column `k` of `a`, broadcasts `NC` elements of row `k` of `b`
+//! and issues `MV * NC` independent multiply-adds. The tile is up to 4 x 4
+//! vectors (1 x 16, 2 x 8) where 32 vector registers exist (AVX-512), and
+//! up to 2 x 6 (1 x 12) with 16; row tails use partial loads and stores,
+//! column tails an 8-, 4- or 1-column tile. Depths above [`KC`] are split
+//! into blocks whose partial sums go through the output, which keeps the
+//! order (and the bits) unchanged.
+
+use super::Isa;
+use super::check::{check_product, check_shape};
+use crate::arith::Arith;
+use crate::simd::{Group4, SimdVector, madd};
+
+/// Depth of one `k` block of [`gemm_with`].
+pub(crate) const KC: usize = 256;
+
+/// The largest product, in vector multiply-adds (`M * K * N / LANES` of the
+/// element's vector on the backend), that is inlined into its caller where
+/// the caller is compiled for the backend (a `#[dispatch]` kernel, a
+/// `dispatch` closure, a native build): a 16x16 by 16x16 `f32` product on
+/// AVX-512, 8x8 by 8x16 on SSE2.
+///
+/// Why inline so much: a kernel left out of line needs its operands in
+/// memory. A caller holding them by value copies them there first, and on
+/// AVX-512 it copies them with 32-byte stores that the kernel's 64-byte
+/// loads cannot forward from. Measured through a `matrix!` kernel with
+/// `fast` contraction, an 8x8 product took 22 ns called and 12 ns inlined,
+/// a 16x16 one 92 ns and 52 ns.
+///
+/// Why in vector operations: the inlined code grows with them. Counted in
+/// multiply-adds, the same limit let a 16x16 SSE2 product (four times the
+/// instructions of the AVX-512 one) inline sixteen times into a batch loop,
+/// which then ran 20% to 50% slower than the called kernel.
+pub(crate) const INLINE_VECTOR_MACS: usize = 256;
+
+/// The smallest product, in multiply-adds, that runs on the run-time-shape
+/// kernels of [`DynKernels`](super::dynamic::DynKernels) rather than on a
+/// copy compiled for its constant shape.
+pub(crate) const DYN_MIN_WORK: usize = 4096;
+
+/// The operands of one product `out = a * b` (or `a * b + addend`), all
+/// column-major: `a` is `m x k`, `addend` and `out` are `m x n`, and `b` is
+/// `k x n`, or its transpose (`n x k`) when `bt`: `a * transpose(bt)` reads
+/// `bt` in place, since only the address of each element of `b` changes.
+#[derive(Clone, Copy)]
+pub struct Operands<'a, E> {
+    pub(crate) m: usize,
+    pub(crate) k: usize,
+    pub(crate) n: usize,
+    pub(crate) a: &'a [E],
+    pub(crate) b: &'a [E],
+    pub(crate) bt: bool,
+    pub(crate) addend: Option<&'a [E]>,
+}
+
+impl<E> Operands<'_, E> {
+    /// Where `b[kk][j]` is in `self.b`.
+    #[inline(always)]
+    fn b_at(&self, kk: usize, j: usize) -> usize {
+        if self.bt {
+            kk * self.n + j
+        } else {
+            j * self.k + kk
+        }
+    }
+}
+
+/// `out = a * b` (or `a * b + addend`) with the vector type `V`, for any
+/// shape (the dimensions are run-time values; inlined into a caller with
+/// constant ones, LLVM unrolls it for them).
+///
+/// # Panics
+/// If a slice's length is not its shape's element count, or a dimension is
+/// zero.
+#[inline(always)]
+pub(crate) fn gemm_with<V: SimdVector, const FUSE: bool>(
+    t: V::Token,
+    p: &Operands<'_, V::Elem>,
+    out: &mut [V::Elem],
+) where
+    V::Token: Isa,
+{
+    check_product(p, out);
+    let l = V::LANES;
+    let nv = p.m.div_ceil(l);
+    let last = p.m - (nv - 1) * l;
+    let max_mv = if <V::Token as Isa>::REGS32 { 4 } else { 2 };
+    let mut k0 = 0;
+    while k0 < p.k {
+        let k1 = if p.k - k0 > KC { k0 + KC } else { p.k };
+        let block = Block {
+            k0,
+            k1,
+            addend: if k1 == p.k { p.addend } else { None },
+        };
+        let mut v0 = 0;
+        while v0 < nv {
+            let mv = if nv - v0 >= max_mv { max_mv } else { nv - v0 };
+            let rows = Rows {
+                i0: v0 * l,
+                tail: if v0 + mv == nv { last } else { l },
+            };
+            match mv {
+                4 => col_tiles::<V, FUSE, 4>(t, p, &block, rows, out),
+                3 => col_tiles::<V, FUSE, 3>(t, p, &block, rows, out),
+                2 => col_tiles::<V, FUSE, 2>(t, p, &block, rows, out),
+                _ => col_tiles::<V, FUSE, 1>(t, p, &block, rows, out),
+            }
+            v0 += mv;
+        }
+        k0 = k1;
+    }
+}
+
+/// The steps `k0..k1` of a product, and the addend when they are the last.
+struct Block<'a, E> {
+    k0: usize,
+    k1: usize,
+    addend: Option<&'a [E]>,
+}
+
+/// A block of rows: from `i0`, the last vector holding `tail` rows.
+#[derive(Clone, Copy)]
+struct Rows {
+    i0: usize,
+    tail: usize,
+}
+
+/// All column tiles of one block of `MV` vectors of rows.
+#[inline(always)]
+fn col_tiles<V: SimdVector, const FUSE: bool, const MV: usize>(
+    t: V::Token,
+    p: &Operands<'_, V::Elem>,
+    block: &Block<'_, V::Elem>,
+    rows: Rows,
+    out: &mut [V::Elem],
+) where
+    V::Token: Isa,
+{
+    let regs32 = <V::Token as Isa>::REGS32;
+    // The widest tile the registers allow for MV vectors per column
+    // (accumulators, MV vectors of `a`, a broadcast and a product).
+    let nc = match (regs32, MV) {
+        (true, 1) => 16,
+        (true, 2) => 8,
+        (true, 3) => 5,
+        (true, _) => 4,
+        (false, 1) => 12,
+        (false, _) => 6,
+    };
+    let mut j0 = 0;
+    while j0 + nc <= p.n {
+        match (regs32, MV) {
+            (true, 1) => tile::<V, FUSE, MV, 16>(t, p, block, rows, j0, out),
+            (true, 2) => tile::<V, FUSE, MV, 8>(t, p, block, rows, j0, out),
+            (true, 3) => tile::<V, FUSE, MV, 5>(t, p, block, rows, j0, out),
+            (true, _) => tile::<V, FUSE, MV, 4>(t, p, block, rows, j0, out),
+            (false, 1) => tile::<V, FUSE, MV, 12>(t, p, block, rows, j0, out),
+            (false, _) => tile::<V, FUSE, MV, 6>(t, p, block, rows, j0, out),
+        }
+        j0 += nc;
+    }
+    while nc > 8 && j0 + 8 <= p.n {
+        tile::<V, FUSE, MV, 8>(t, p, block, rows, j0, out);
+        j0 += 8;
+    }
+    while nc > 4 && j0 + 4 <= p.n {
+        tile::<V, FUSE, MV, 4>(t, p, block, rows, j0, out);
+        j0 += 4;
+    }
+    while j0 < p.n {
+        tile::<V, FUSE, MV, 1>(t, p, block, rows, j0, out);
+        j0 += 1;
+    }
+}
+
+/// Loads vector `v` of a block of rows of a column-major `m`-row matrix
+/// `s`, at column `col`: a partial load for the last vector of a ragged
+/// block.
+#[inline(always)]
+fn load_rows<V: SimdVector, const MV: usize>(
+    t: V::Token,
+    s: &[V::Elem],
+    m: usize,
+    rows: Rows,
+    col: usize,
+    v: usize,
+) -> V {
+    let off = col * m + rows.i0 + v * V::LANES;
+    if v == MV - 1 && rows.tail < V::LANES {
+        V::load_partial(t, s, off, rows.tail)
+    } else {
+        V::load(t, s, off)
+    }
+}
+
+/// One register tile: rows `rows`, columns `j0..j0 + NC`, the steps of
+/// `block`.
+#[inline(always)]
+fn tile<V: SimdVector, const FUSE: bool, const MV: usize, const NC: usize>(
+    t: V::Token,
+    p: &Operands<'_, V::Elem>,
+    block: &Block<'_, V::Elem>,
+    rows: Rows,
+    j0: usize,
+    out: &mut [V::Elem],
+) {
+    let m = p.m;
+    let mut acc = [[V::zero(t); MV]; NC];
+    let mut kk = block.k0;
+    if block.k0 == 0 {
+        // acc = a[r][0] * b[0][c]
+        let av: [V; MV] = core::array::from_fn(|v| load_rows::<V, MV>(t, p.a, m, rows, 0, v));
+        for (c, col) in acc.iter_mut().enumerate() {
+            let bb = V::broadcast(t, p.b, p.b_at(0, j0 + c));
+            for (x, a) in col.iter_mut().zip(av) {
+                *x = a.mul(bb);
+            }
+        }
+        kk = 1;
+    } else {
+        // The partial sums of the earlier depth blocks.
+        for (c, col) in acc.iter_mut().enumerate() {
+            for (v, x) in col.iter_mut().enumerate() {
+                *x = load_rows::<V, MV>(t, out, m, rows, j0 + c, v);
+            }
+        }
+    }
+    while kk < block.k1 {
+        // acc = acc + a[r][kk] * b[kk][c]
+        let av: [V; MV] = core::array::from_fn(|v| load_rows::<V, MV>(t, p.a, m, rows, kk, v));
+        for (c, col) in acc.iter_mut().enumerate() {
+            let bb = V::broadcast(t, p.b, p.b_at(kk, j0 + c));
+            for (x, a) in col.iter_mut().zip(av) {
+                *x = madd::<V, FUSE>(a, bb, *x);
+            }
+        }
+        kk += 1;
+    }
+    for (c, col) in acc.iter().enumerate() {
+        for (v, x) in col.iter().enumerate() {
+            let off = (j0 + c) * m + rows.i0 + v * V::LANES;
+            let partial = v == MV - 1 && rows.tail < V::LANES;
+            let mut x = *x;
+            if let Some(addend) = block.addend {
+                x = x.add(load_rows::<V, MV>(t, addend, m, rows, j0 + c, v));
+            }
+            if partial {
+                x.store_partial(out, off, rows.tail);
+            } else {
+                x.store(out, off);
+            }
+        }
+    }
+}
+
+/// The 4x4 product (or `a * b + addend`) with one group of four lanes per
+/// column: for each vector of result columns, `acc = A[:,0] * B[0][j]`, then
+/// `acc = acc + A[:,k] * B[k][j]`, with `A[:,k]` broadcast to every group
+/// ([`Group4::broadcast_x4`]) and `B[k][j]` spread over column `j`'s group
+/// ([`Group4::dup_in_x4`]). On AVX-512 that is one register: 4 broadcasts,
+/// 4 in-lane shuffles and 4 FMAs (or 4 multiplies and 3 adds).
+///
+/// # Panics
+/// If `V::LANES` is not 4, 8 or 16 (checked at compile time).
+#[inline(always)]
+pub(crate) fn mul_4x4_with<V: Group4, const FUSE: bool>(
+    t: V::Token,
+    a: &[V::Elem; 16],
+    b: &[V::Elem; 16],
+    addend: Option<&[V::Elem; 16]>,
+    out: &mut [V::Elem; 16],
+) {
+    const { assert!(V::LANES == 4 || V::LANES == 8 || V::LANES == 16) };
+    let a0 = V::broadcast_x4(t, a, 0);
+    let a1 = V::broadcast_x4(t, a, 4);
+    let a2 = V::broadcast_x4(t, a, 8);
+    let a3 = V::broadcast_x4(t, a, 12);
+    let mut i = 0;
+    while i < 16 {
+        let bv = V::load(t, b, i);
+        let mut acc = a0.mul(bv.dup_in_x4::<0>());
+        acc = madd::<V, FUSE>(a1, bv.dup_in_x4::<1>(), acc);
+        acc = madd::<V, FUSE>(a2, bv.dup_in_x4::<2>(), acc);
+        acc = madd::<V, FUSE>(a3, bv.dup_in_x4::<3>(), acc);
+        if let Some(c) = addend {
+            acc = acc.add(V::load(t, c, i));
+        }
+        acc.store(out, i);
+        i += V::LANES;
+    }
+}
+
+/// The operands of a 4x4x4 product as arrays, the right one transposed
+/// back when it is stored transposed (16 moves, which the compiler turns
+/// into a few shuffles), and `out` as an array.
+///
+/// # Panics
+/// If a slice does not hold 16 elements. Panicking here, rather than falling
+/// back to the general path, leaves that path unreachable for 4x4x4, so a
+/// 4x4 product compiles to the short kernel alone and inlines into its
+/// caller.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+pub(crate) fn four_by_four<'o, E: Copy>(
+    p: &Operands<'_, E>,
+    out: &'o mut [E],
+) -> ([E; 16], [E; 16], Option<[E; 16]>, &'o mut [E; 16]) {
+    let array = |s: &[E], what: &'static str| -> [E; 16] {
+        check_shape(what, s.len(), 4, 4);
+        core::array::from_fn(|i| s[i])
+    };
+    check_shape("result", out.len(), 4, 4);
+    let out: &mut [E; 16] = out
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("checked length"));
+    let b = array(p.b, "right operand");
+    let b = if p.bt {
+        core::array::from_fn(|i| b[(i % 4) * 4 + i / 4])
+    } else {
+        b
+    };
+    (
+        array(p.a, "left operand"),
+        b,
+        p.addend.map(|c| array(c, "addend")),
+        out,
+    )
+}
+
+/// Whether a product is the 4x4x4 one.
+#[inline(always)]
+fn is_4x4x4<E>(p: &Operands<'_, E>) -> bool {
+    p.m == 4 && p.k == 4 && p.n == 4
+}
+
+/// The `f32` product on backend `S`: the 4x4x4 one in groups of four lanes,
+/// columns of four or eight rows on vectors of that many lanes, the rest on
+/// the widest vector.
+#[inline(always)]
+pub(crate) fn product_f32<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, f32>, out: &mut [f32]) {
+    if is_4x4x4(p) {
+        let (a, b, c, out) = four_by_four(p, out);
+        mul_4x4_with::<S::F32, FUSE>(s, &a, &b, c.as_ref(), out);
+    } else if p.m == 4 {
+        gemm_with::<S::F32x4, FUSE>(s, p, out);
+    } else if p.m == 8 {
+        gemm_with::<S::F32x8, FUSE>(s, p, out);
+    } else {
+        gemm_with::<S::F32, FUSE>(s, p, out);
+    }
+}
+
+/// The `f64` product on backend `S`: the 4x4x4 one in groups of four lanes
+/// where [`Isa::GROUP4_F64`], up to four rows on vectors of four lanes, the
+/// rest on the widest vector.
+#[inline(always)]
+pub(crate) fn product_f64<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, f64>, out: &mut [f64]) {
+    if S::GROUP4_F64 && is_4x4x4(p) {
+        let (a, b, c, out) = four_by_four(p, out);
+        mul_4x4_with::<S::F64G4, FUSE>(s, &a, &b, c.as_ref(), out);
+    } else if p.m <= 4 {
+        gemm_with::<S::F64x4, FUSE>(s, p, out);
+    } else {
+        gemm_with::<S::F64, FUSE>(s, p, out);
+    }
+}
+
+/// The `i32` product on backend `S` (wrapping): the 4x4x4 one in groups of
+/// four lanes, the rest on the widest vector.
+#[inline(always)]
+pub(crate) fn product_i32<S: Isa>(s: S, p: &Operands<'_, i32>, out: &mut [i32]) {
+    if is_4x4x4(p) {
+        let (a, b, c, out) = four_by_four(p, out);
+        mul_4x4_with::<S::I32, false>(s, &a, &b, c.as_ref(), out);
+    } else {
+        gemm_with::<S::I32, false>(s, p, out);
+    }
+}
+
+/// `out = a * b (+ addend)` in the contract's order, element by element:
+/// `out[r][c] = a[r][0]*b[0][c]`, then `+ a[r][k]*b[k][c]` for `k = 1..K`,
+/// each operation rounded (wrapping for integers), then `+ addend[r][c]`.
+/// The loop runs down columns so that it vectorises without changing any
+/// element's order. The reference the SIMD kernels are tested against, and
+/// the kernel of the element types without SIMD vectors.
+///
+/// # Panics
+/// If a dimension is zero or a slice is not its shape's length.
+#[inline(always)]
+pub(crate) fn gemm_in_order<T: Arith>(p: &Operands<'_, T>, out: &mut [T]) {
+    check_product(p, out);
+    let (m, k) = (p.m, p.k);
+    for (c, acc) in out.chunks_exact_mut(m).enumerate() {
+        for (r, x) in acc.iter_mut().enumerate() {
+            *x = p.a[r].mul(p.b[p.b_at(0, c)]);
+        }
+        for kk in 1..k {
+            let b_k = p.b[p.b_at(kk, c)];
+            let a_col = &p.a[kk * m..(kk + 1) * m];
+            for (x, &a_r) in acc.iter_mut().zip(a_col) {
+                *x = x.add(a_r.mul(b_k));
+            }
+        }
+        if let Some(addend) = p.addend {
+            for (x, &y) in acc.iter_mut().zip(&addend[c * m..(c + 1) * m]) {
+                *x = x.add(y);
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Shape-generic kernels over the SIMD vocabulary, and, per backend, the
+//! vector types they run on.
+//!
+//! * [`Isa`]: a backend token with its vector types and tuning (register
+//!   count, which vector serves which row count, its transposes): every
+//!   per-backend choice of the kernels is made here, in one impl per
+//!   backend.
+//! * [`dispatch`]: where an operation runs — on the detected backend
+//!   ([`Auto`](dispatch::Auto)), or on a token's — through each backend's
+//!   `#[target_feature]` boundary.
+//! * [`gemm`]: the register-tiled product, the 4x4 product, the in-order
+//!   reference; [`dynamic`]: the same, compiled once per backend for
+//!   run-time shapes; [`widen`]: integer products on the `i32` kernel;
+//!   [`transpose`].
+
+pub(crate) mod check;
+pub(crate) mod dispatch;
+pub(crate) mod dynamic;
+pub(crate) mod gemm;
+pub(crate) mod transpose;
+pub(crate) mod widen;
+
+#[cfg(test)]
+mod tests;
+
+use crate::simd::dispatch::Scalar;
+use crate::simd::{Group4, SimdFloat, SimdVector, Token, scalar};
+
+/// A backend token with the vector types and tuning its kernels use.
+///
+/// Implemented by the four backend tokens (the x86 ones on `x86_64`). Every
+/// associated vector type has the token itself as its
+/// [`Token`](SimdVector::Token), so a kernel given `s: S` can build any of
+/// them.
+pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
+    /// Whether the backend has 32 vector registers rather than 16: the
+    /// register tiles of [`gemm::gemm_with`] grow with them.
+    const REGS32: bool;
+    /// Whether the 4x4 `f64` product uses [`gemm::mul_4x4_with`] over
+    /// [`Isa::F64G4`] (where one vector holds two columns: AVX-512) rather
+    /// than the tiled kernel.
+    const GROUP4_F64: bool;
+
+    /// `f32` vectors for columns of four rows.
+    type F32x4: SimdFloat<Elem = f32, Token = Self> + Group4;
+    /// `f32` vectors for columns of eight rows.
+    type F32x8: SimdFloat<Elem = f32, Token = Self> + Group4;
+    /// The widest `f32` vector: other row counts, and the 4x4 product.
+    type F32: SimdFloat<Elem = f32, Token = Self> + Group4;
+    /// `f64` vectors for up to four rows.
+    type F64x4: SimdFloat<Elem = f64, Token = Self>;
+    /// The widest `f64` vector.
+    type F64: SimdFloat<Elem = f64, Token = Self>;
+    /// The `f64` vector of the 4x4 product when [`Isa::GROUP4_F64`].
+    type F64G4: SimdFloat<Elem = f64, Token = Self> + Group4;
+    /// The widest `i32` vector: every `i32` product, the 4x4 one included.
+    type I32: SimdVector<Elem = i32, Token = Self> + Group4;
+
+    /// Transposes a column-major 4x4 `f32` matrix.
+    fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16];
+    /// Transposes a column-major 8x8 `f32` matrix.
+    fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64];
+    /// Transposes the 4x4 block whose element `(r, c)` is
+    /// `src[so + c * ss + r]` into the block whose element `(c, r)` is
+    /// `dst[do + r * ds + c]`, with `(so, ss)` and `(do, ds)` the offsets
+    /// and strides: a tile of a larger transpose.
+    ///
+    /// # Panics
+    /// If a block is not inside its slice.
+    fn transpose_4x4_f32_strided(
+        self,
+        src: &[f32],
+        src_at: (usize, usize),
+        dst: &mut [f32],
+        dst_at: (usize, usize),
+    );
+}
+
+impl Isa for Scalar {
+    const REGS32: bool = false;
+    const GROUP4_F64: bool = false;
+    type F32x4 = scalar::F32x4<Self>;
+    type F32x8 = scalar::F32x4<Self>;
+    type F32 = scalar::F32x4<Self>;
+    type F64x4 = scalar::F64x4<Self>;
+    type F64 = scalar::F64x4<Self>;
+    type F64G4 = scalar::F64x4<Self>;
+    type I32 = scalar::I32x4<Self>;
+
+    #[inline(always)]
+    fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
+        core::array::from_fn(|i| src[(i % 4) * 4 + i / 4])
+    }
+    #[inline(always)]
+    fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
+        core::array::from_fn(|i| src[(i % 8) * 8 + i / 8])
+    }
+    #[inline(always)]
+    fn transpose_4x4_f32_strided(
+        self,
+        src: &[f32],
+        src_at: (usize, usize),
+        dst: &mut [f32],
+        dst_at: (usize, usize),
+    ) {
+        scalar::transpose_4x4_f32_strided(src, src_at, dst, dst_at);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Isa;
+    use crate::simd::dispatch::{Avx2, Avx512, Sse2};
+    use crate::simd::{avx2, avx512, scalar, sse2};
+
+    impl Isa for Sse2 {
+        const REGS32: bool = false;
+        const GROUP4_F64: bool = false;
+        type F32x4 = sse2::F32x4<Self>;
+        type F32x8 = sse2::F32x4<Self>;
+        type F32 = sse2::F32x4<Self>;
+        type F64x4 = sse2::F64x2<Self>;
+        type F64 = sse2::F64x2<Self>;
+        // Not used (`GROUP4_F64` is false): SSE2 has no group of four f64.
+        type F64G4 = scalar::F64x4<Self>;
+        type I32 = sse2::I32x4<Self>;
+
+        #[inline(always)]
+        fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
+            sse2::transpose_4x4_f32(self, src)
+        }
+        #[inline(always)]
+        fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
+            sse2::transpose_8x8_f32(self, src)
+        }
+        #[inline(always)]
+        fn transpose_4x4_f32_strided(
+            self,
+            src: &[f32],
+            src_at: (usize, usize),
+            dst: &mut [f32],
+            dst_at: (usize, usize),
+        ) {
+            sse2::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
+        }
+    }
+
+    /// AVX2: 256-bit vectors, but 128-bit ones (with FMA) for four rows,
+    /// where a 256-bit vector would be half empty. The 4x4 `f64` product
+    /// uses the tiled kernel: one column per vector and broadcasts from
+    /// memory beat in-lane shuffles, which all go through one port.
+    impl Isa for Avx2 {
+        const REGS32: bool = false;
+        const GROUP4_F64: bool = false;
+        type F32x4 = avx2::F32x4<Self>;
+        type F32x8 = avx2::F32x8<Self>;
+        type F32 = avx2::F32x8<Self>;
+        type F64x4 = avx2::F64x4<Self>;
+        type F64 = avx2::F64x4<Self>;
+        type F64G4 = scalar::F64x4<Self>;
+        type I32 = avx2::I32x8<Self>;
+
+        #[inline(always)]
+        fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
+            avx2::transpose_4x4_f32(self, src)
+        }
+        #[inline(always)]
+        fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
+            avx2::transpose_8x8_f32(self, src)
+        }
+        #[inline(always)]
+        fn transpose_4x4_f32_strided(
+            self,
+            src: &[f32],
+            src_at: (usize, usize),
+            dst: &mut [f32],
+            dst_at: (usize, usize),
+        ) {
+            sse2::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
+        }
+    }
+
+    /// AVX-512: 512-bit vectors and 32 registers; 128- and 256-bit AVX2
+    /// vectors for four and eight rows of `f32` and up to four of `f64`. A
+    /// 4x4 product is one register of `f32` (or two of `f64`).
+    impl Isa for Avx512 {
+        const REGS32: bool = true;
+        const GROUP4_F64: bool = true;
+        type F32x4 = avx2::F32x4<Self>;
+        type F32x8 = avx2::F32x8<Self>;
+        type F32 = avx512::F32x16<Self>;
+        type F64x4 = avx2::F64x4<Self>;
+        type F64 = avx512::F64x8<Self>;
+        type F64G4 = avx512::F64x8<Self>;
+        type I32 = avx512::I32x16<Self>;
+
+        #[inline(always)]
+        fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
+            avx512::transpose_4x4_f32(self, src)
+        }
+        #[inline(always)]
+        fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
+            avx512::transpose_8x8_f32(self, src)
+        }
+        #[inline(always)]
+        fn transpose_4x4_f32_strided(
+            self,
+            src: &[f32],
+            src_at: (usize, usize),
+            dst: &mut [f32],
+            dst_at: (usize, usize),
+        ) {
+            sse2::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
+        }
+    }
+}

@@ -1,0 +1,652 @@
+//! Every backend's vocabulary and kernels against scalar references, run on
+//! every backend this CPU supports, in one build; a backend it lacks is
+//! reported as skipped, by name, on standard error.
+
+use super::Isa;
+use super::dispatch::{Dispatch, Op};
+use super::gemm::{
+    KC, Operands, gemm_in_order, gemm_with, mul_4x4_with, product_f32, product_f64, product_i32,
+};
+use super::transpose::{transpose, transpose_f32};
+use super::widen::{self, Widen};
+use crate::arith::Arith;
+use crate::simd::dispatch::{Backend, backends, detected};
+use crate::simd::{Group4, SimdFloat, SimdVector, VecExt};
+
+/// Runs `$suite(token)` for every backend the CPU supports, and reports the
+/// others as skipped.
+macro_rules! every_backend {
+    ($suite:ident; $($(#[$doc:meta])* $name:ident = $code:literal, $text:literal, ($($cfg:tt)*), [$($feature:tt),*];)*) => {{
+        $(
+            #[cfg($($cfg)*)]
+            match detected::<crate::simd::dispatch::$name>() {
+                Some(t) => $suite(t),
+                None => skipped(stringify!($suite), Backend::$name),
+            }
+        )*
+    }};
+}
+
+/// Says, outside the test harness's capture, that a backend was skipped.
+fn skipped(test: &str, backend: Backend) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "matrix-core {test}: backend {backend} SKIPPED (it needs {}, which this CPU lacks)",
+        backend.features().join(" + ")
+    );
+}
+
+/// Deterministic test data with many significant bits, so that a change of
+/// summation order or of rounding changes the result.
+trait Data: Copy + Default + PartialEq + core::fmt::Debug + crate::arith::Arith {
+    fn data(n: usize, seed: u32) -> Vec<Self>;
+    /// Bit patterns, which tell `-0.0` from `+0.0`.
+    fn bits(v: &[Self]) -> Vec<u64>;
+}
+
+fn lcg(n: usize, seed: u32, mut each: impl FnMut(u32)) {
+    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
+    for _ in 0..n {
+        x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        each(x);
+    }
+}
+
+impl Data for f32 {
+    fn data(n: usize, seed: u32) -> Vec<f32> {
+        let mut v = Vec::with_capacity(n);
+        lcg(n, seed, |x| {
+            v.push(((x >> 8) as f32 / (1u32 << 24) as f32 - 0.5) * 4.0 + 1.0 / 3.0)
+        });
+        v
+    }
+    fn bits(v: &[f32]) -> Vec<u64> {
+        v.iter().map(|x| u64::from(x.to_bits())).collect()
+    }
+}
+
+impl Data for f64 {
+    fn data(n: usize, seed: u32) -> Vec<f64> {
+        f32::data(n, seed)
+            .into_iter()
+            .map(|v| v as f64 * (1.0 + 1.0 / 7.0))
+            .collect()
+    }
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+}
+
+impl Data for i32 {
+    fn data(n: usize, seed: u32) -> Vec<i32> {
+        let mut v = Vec::with_capacity(n);
+        lcg(n, seed ^ 0x55, |x| v.push(x as i32));
+        v
+    }
+    fn bits(v: &[i32]) -> Vec<u64> {
+        v.iter().map(|&x| x as u32 as u64).collect()
+    }
+}
+
+/// The contract's product by plain loops: `acc = a[r][0]*b[0][c]`, then
+/// `acc = a[r][k]*b[k][c] + acc` (fused or not) for `k = 1..`, then `+ c`.
+fn reference<E: Data>(
+    (m, k, n): (usize, usize, usize),
+    a: &[E],
+    b: &[E],
+    addend: Option<&[E]>,
+    fused: bool,
+) -> Vec<E> {
+    let mut out = vec![E::default(); m * n];
+    for c in 0..n {
+        for r in 0..m {
+            let mut acc = a[r].mul(b[c * k]);
+            for kk in 1..k {
+                let (x, y) = (a[kk * m + r], b[c * k + kk]);
+                acc = if fused {
+                    x.mul_add(y, acc)
+                } else {
+                    acc.add(x.mul(y))
+                };
+            }
+            if let Some(addend) = addend {
+                acc = acc.add(addend[c * m + r]);
+            }
+            out[c * m + r] = acc;
+        }
+    }
+    out
+}
+
+/// `b` (`k x n`) stored transposed: the column-major `n x k` matrix.
+fn stored_transposed<T: Copy>(k: usize, n: usize, b: &[T]) -> Vec<T> {
+    let mut bt = b.to_vec();
+    for j in 0..n {
+        for kk in 0..k {
+            bt[kk * n + j] = b[j * k + kk];
+        }
+    }
+    bt
+}
+
+fn ref_transpose<T: Copy>(rows: usize, cols: usize, src: &[T]) -> Vec<T> {
+    let mut out = Vec::with_capacity(src.len());
+    for r in 0..rows {
+        for c in 0..cols {
+            out.push(src[c * rows + r]);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// The vocabulary
+
+fn lanes_roundtrip<V: SimdVector>(t: V::Token, data: &[V::Elem]) {
+    let l = V::LANES;
+    for off in 0..=data.len() - l {
+        let v = V::load(t, data, off);
+        assert_eq!(v.lanes(), data[off..off + l].to_vec());
+        let mut out = vec![V::Elem::default(); data.len()];
+        v.store(&mut out, off);
+        assert_eq!(&out[off..off + l], &data[off..off + l]);
+        assert!(out[..off].iter().all(|x| *x == V::Elem::default()));
+        assert!(out[off + l..].iter().all(|x| *x == V::Elem::default()));
+    }
+    for n in 0..=l {
+        for off in [0, 1, data.len() - n] {
+            let got = V::load_partial(t, data, off, n).lanes();
+            assert_eq!(&got[..n], &data[off..off + n], "n={n} off={off}");
+            assert!(got[n..].iter().all(|x| *x == V::Elem::default()));
+            let mut out = vec![V::Elem::default(); data.len()];
+            V::load(t, data, 0).store_partial(&mut out, off, n);
+            assert_eq!(&out[off..off + n], &data[..n]);
+            assert!(out[..off].iter().all(|x| *x == V::Elem::default()));
+            assert!(out[off + n..].iter().all(|x| *x == V::Elem::default()));
+        }
+    }
+    for (i, &x) in data.iter().enumerate() {
+        assert_eq!(V::broadcast(t, data, i).lanes(), vec![x; l]);
+        assert_eq!(V::splat(t, x).lanes(), vec![x; l]);
+    }
+    assert_eq!(V::zero(t).lanes(), vec![V::Elem::default(); l]);
+}
+
+fn arith<V: SimdVector>(t: V::Token, data: &[V::Elem])
+where
+    V::Elem: Data,
+{
+    let l = V::LANES;
+    let (a, b, c) = (
+        V::load(t, data, 0),
+        V::load(t, data, l),
+        V::load(t, data, 2 * l),
+    );
+    let (x, y, z) = (&data[..l], &data[l..2 * l], &data[2 * l..3 * l]);
+    let lanes = |f: &dyn Fn(usize) -> V::Elem| (0..l).map(f).collect::<Vec<_>>();
+    assert_eq!(a.add(b).lanes(), lanes(&|i| x[i].add(y[i])));
+    assert_eq!(a.sub(b).lanes(), lanes(&|i| x[i].sub(y[i])));
+    assert_eq!(a.mul(b).lanes(), lanes(&|i| x[i].mul(y[i])));
+    assert_eq!(
+        a.mul_then_add(b, c).lanes(),
+        lanes(&|i| x[i].mul(y[i]).add(z[i]))
+    );
+    let fused = a.mul_add(b, c).lanes();
+    if V::FUSED {
+        assert_eq!(fused, lanes(&|i| x[i].mul_add(y[i], z[i])));
+    } else {
+        assert_eq!(fused, lanes(&|i| x[i].mul(y[i]).add(z[i])));
+    }
+}
+
+fn div<V: SimdFloat>(t: V::Token, data: &[V::Elem])
+where
+    V::Elem: Data,
+{
+    let l = V::LANES;
+    let got = V::load(t, data, 0).div(V::load(t, data, l)).lanes();
+    let want: Vec<_> = (0..l).map(|i| data[i].div(data[l + i])).collect();
+    assert_eq!(got, want);
+}
+
+fn group4<V: Group4>(t: V::Token, data: &[V::Elem]) {
+    let l = V::LANES;
+    for off in 0..=data.len() - 4 {
+        let got = V::broadcast_x4(t, data, off).lanes();
+        let want: Vec<_> = (0..l).map(|i| data[off + i % 4]).collect();
+        assert_eq!(got, want);
+    }
+    let v = V::load(t, data, 0);
+    let want = |g: usize| (0..l).map(|i| data[i / 4 * 4 + g]).collect::<Vec<_>>();
+    assert_eq!(v.dup_in_x4::<0>().lanes(), want(0));
+    assert_eq!(v.dup_in_x4::<1>().lanes(), want(1));
+    assert_eq!(v.dup_in_x4::<2>().lanes(), want(2));
+    assert_eq!(v.dup_in_x4::<3>().lanes(), want(3));
+}
+
+/// Every operation of one vector type.
+fn vector<V: SimdFloat>(t: V::Token)
+where
+    V::Elem: Data,
+{
+    lanes_roundtrip::<V>(t, &V::Elem::data(41, 1));
+    for seed in 0..8 {
+        arith::<V>(t, &V::Elem::data(48, seed));
+        div::<V>(t, &V::Elem::data(32, seed));
+    }
+}
+
+fn vocabulary<S: Isa>(s: S) {
+    vector::<S::F32x4>(s);
+    vector::<S::F32x8>(s);
+    vector::<S::F32>(s);
+    vector::<S::F64x4>(s);
+    vector::<S::F64>(s);
+    lanes_roundtrip::<S::I32>(s, &i32::data(41, 3));
+    for seed in 0..8 {
+        arith::<S::I32>(s, &i32::data(48, seed));
+    }
+    group4::<S::F32x4>(s, &f32::data(33, 4));
+    group4::<S::F32x8>(s, &f32::data(33, 4));
+    group4::<S::F32>(s, &f32::data(33, 4));
+    group4::<S::I32>(s, &i32::data(33, 5));
+    if S::GROUP4_F64 {
+        group4::<S::F64G4>(s, &f64::data(33, 6));
+    }
+    // The fused form really rounds once where FUSED says so, and the
+    // backend's `fuses` agrees with its vectors.
+    let e = f32::EPSILON;
+    let (a, b, c) = (1.0 + e, 1.0 - e, -1.0f32);
+    let v = <S::F32 as SimdVector>::splat(s, a)
+        .mul_add(
+            <S::F32 as SimdVector>::splat(s, b),
+            <S::F32 as SimdVector>::splat(s, c),
+        )
+        .lanes()[0];
+    assert_eq!(v == a * b + c, !<S::F32 as SimdVector>::FUSED);
+    assert_eq!(s.fuses(), <S::F32 as SimdVector>::FUSED);
+    assert_eq!(s.fuses(), <S::F64 as SimdVector>::FUSED);
+    assert_eq!(S::BACKEND.fuses(), s.fuses());
+}
+
+#[test]
+fn vocabulary_on_every_backend() {
+    backends!(every_backend, vocabulary);
+}
+
+fn out_of_bounds_panics<S: Isa>(s: S) {
+    let caught = |f: &dyn Fn()| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err();
+    let d = f32::data(<S::F32 as SimdVector>::LANES + 2, 1);
+    assert!(caught(&|| {
+        let _ = <S::F32 as SimdVector>::load(s, &d, 3);
+    }));
+    assert!(caught(&|| {
+        let mut d = vec![0.0f64; 5];
+        <S::F64 as SimdVector>::splat(s, 1.0).store_partial(&mut d, 4, 2);
+    }));
+    assert!(caught(&|| {
+        let d = i32::data(64, 1);
+        let _ = <S::I32 as SimdVector>::load_partial(s, &d, 0, <S::I32 as SimdVector>::LANES + 1);
+    }));
+}
+
+#[test]
+fn out_of_bounds_accesses_panic_on_every_backend() {
+    backends!(every_backend, out_of_bounds_panics);
+}
+
+// ---------------------------------------------------------------------------
+// Transposes
+
+fn transposes<S: Isa>(s: S) {
+    for seed in 0..4 {
+        let a = f32::data(64, seed);
+        let a16: [f32; 16] = a[..16].try_into().unwrap();
+        assert_eq!(
+            s.transpose_4x4_f32(&a16).to_vec(),
+            ref_transpose(4, 4, &a16)
+        );
+        let a64: [f32; 64] = a[..].try_into().unwrap();
+        assert_eq!(
+            s.transpose_8x8_f32(&a64).to_vec(),
+            ref_transpose(8, 8, &a64)
+        );
+        // strided: the 4x4 block at (1, 2) of a 6x7 source into a 7x6
+        // destination
+        let src = f32::data(42, seed);
+        let mut d = vec![0.0; 42];
+        s.transpose_4x4_f32_strided(&src, (2 * 6 + 1, 6), &mut d, (7 + 2, 7));
+        for c in 0..4 {
+            for r in 0..4 {
+                assert_eq!(d[(1 + r) * 7 + 2 + c], src[(2 + c) * 6 + 1 + r]);
+            }
+        }
+    }
+    for (rows, cols) in [
+        (1, 1),
+        (4, 4),
+        (8, 8),
+        (5, 7),
+        (12, 9),
+        (16, 16),
+        (17, 3),
+        (33, 13),
+    ] {
+        let src = f32::data(rows * cols, 4);
+        let mut dst = vec![0.0; rows * cols];
+        transpose_f32(s, rows, cols, &src, &mut dst);
+        assert_eq!(dst, ref_transpose(rows, cols, &src), "{rows}x{cols}");
+        transpose(rows, cols, &src, &mut dst);
+        assert_eq!(dst, ref_transpose(rows, cols, &src), "{rows}x{cols}");
+    }
+}
+
+#[test]
+fn transposes_on_every_backend() {
+    backends!(every_backend, transposes);
+}
+
+// ---------------------------------------------------------------------------
+// Products
+
+/// Shapes 1..=17 in every dimension would be 4913 products per type and
+/// backend; every `m` in 1..=17 against a spread of `k` and `n` (including
+/// 1, the lane counts and their neighbours, and 17) covers every tail.
+const KS: [usize; 8] = [1, 2, 3, 4, 5, 8, 9, 17];
+const NS: [usize; 9] = [1, 2, 3, 4, 5, 7, 12, 16, 17];
+
+/// One product kernel, checked against the reference on one shape: plain,
+/// fused, with an addend, and with the right operand stored transposed.
+fn check_product<E: Data>(
+    shape: (usize, usize, usize),
+    seed: u32,
+    fused: bool,
+    run: impl Fn(bool, &Operands<'_, E>, &mut [E]),
+) {
+    let (m, k, n) = shape;
+    let (a, b, c) = (
+        E::data(m * k, seed),
+        E::data(k * n, seed + 1),
+        E::data(m * n, seed + 2),
+    );
+    let bt = stored_transposed(k, n, &b);
+    for (fuse, addend, transposed) in [
+        (false, None, false),
+        (true, None, false),
+        (false, Some(&c[..]), false),
+        (true, Some(&c[..]), false),
+        (false, None, true),
+        (true, Some(&c[..]), true),
+    ] {
+        let p = Operands {
+            m,
+            k,
+            n,
+            a: &a,
+            b: if transposed { &bt } else { &b },
+            bt: transposed,
+            addend,
+        };
+        let mut out = vec![E::default(); m * n];
+        run(fuse, &p, &mut out);
+        let want = reference(shape, &a, &b, addend, fuse && fused);
+        assert_eq!(
+            E::bits(&out),
+            E::bits(&want),
+            "{shape:?} fuse={fuse} addend={} bt={transposed}",
+            addend.is_some()
+        );
+    }
+}
+
+fn products<S: Isa>(s: S) {
+    let fused = s.fuses();
+    for m in 1..=17 {
+        for k in KS {
+            for n in NS {
+                let shape = (m, k, n);
+                let seed = (m * 400 + k * 20 + n) as u32;
+                check_product::<f32>(shape, seed, fused, |fuse, p, out| match fuse {
+                    true => product_f32::<S, true>(s, p, out),
+                    false => product_f32::<S, false>(s, p, out),
+                });
+                check_product::<f64>(shape, seed, fused, |fuse, p, out| match fuse {
+                    true => product_f64::<S, true>(s, p, out),
+                    false => product_f64::<S, false>(s, p, out),
+                });
+                check_product::<i32>(shape, seed, false, |_, p, out| product_i32(s, p, out));
+            }
+        }
+    }
+}
+
+#[test]
+fn products_of_every_small_shape_on_every_backend() {
+    backends!(every_backend, products);
+}
+
+fn run_time_shape_products<S: Isa>(s: S) {
+    let fused = s.fuses();
+    for shape in [
+        (1, 1, 1),
+        (4, 4, 4),
+        (5, 7, 3),
+        (8, 8, 8),
+        (16, 16, 16),
+        (17, 33, 9),
+        (64, 64, 64),
+    ] {
+        let seed = (shape.0 * 7 + shape.2) as u32;
+        check_product::<f32>(shape, seed, fused, |fuse, p, out| s.gemm_f32(fuse, p, out));
+        check_product::<f64>(shape, seed, fused, |fuse, p, out| s.gemm_f64(fuse, p, out));
+        check_product::<i32>(shape, seed, false, |_, p, out| s.gemm_i32(p, out));
+    }
+}
+
+#[test]
+fn run_time_shape_products_on_every_backend() {
+    backends!(every_backend, run_time_shape_products);
+}
+
+fn deep_products<S: Isa>(s: S) {
+    // k > KC: partial sums go through the output between blocks.
+    let wide = <S::F32 as SimdVector>::LANES * 4 + 1;
+    for shape in [(5, KC + 3, 3), (wide, 2 * KC + 1, 6)] {
+        check_product::<f32>(shape, 9, s.fuses(), |fuse, p, out| match fuse {
+            true => gemm_with::<S::F32, true>(s, p, out),
+            false => gemm_with::<S::F32, false>(s, p, out),
+        });
+    }
+}
+
+#[test]
+fn deep_products_on_every_backend() {
+    backends!(every_backend, deep_products);
+}
+
+fn products_4x4<S: Isa>(s: S) {
+    fn arrays<E: Data>(seed: u32) -> [[E; 16]; 3] {
+        [0, 100, 200].map(|o| E::data(16, seed + o).try_into().unwrap())
+    }
+    fn check<V: Group4>(t: V::Token, seed: u32)
+    where
+        V::Elem: Data,
+    {
+        let [a, b, c] = arrays::<V::Elem>(seed);
+        let mut out = [V::Elem::default(); 16];
+        for (fuse, addend) in [(false, None), (true, None), (false, Some(&c))] {
+            if fuse {
+                mul_4x4_with::<V, true>(t, &a, &b, addend, &mut out);
+            } else {
+                mul_4x4_with::<V, false>(t, &a, &b, addend, &mut out);
+            }
+            let want = reference((4, 4, 4), &a, &b, addend.map(|c| &c[..]), fuse && V::FUSED);
+            assert_eq!(V::Elem::bits(&out), V::Elem::bits(&want));
+        }
+    }
+    for seed in 0..16 {
+        check::<S::F32>(s, seed);
+        check::<S::F32x4>(s, seed);
+        check::<S::I32>(s, seed);
+        if S::GROUP4_F64 {
+            check::<S::F64G4>(s, seed);
+        }
+    }
+}
+
+#[test]
+fn products_4x4_on_every_backend() {
+    backends!(every_backend, products_4x4);
+}
+
+/// `T`'s widened product against the in-order loop, for shapes on both
+/// sides of every threshold of `widen::pays` and of the buffers.
+fn widened<S: Isa>(s: S) {
+    fn check<S: Isa, T: Widen>(s: S, from: fn(u32) -> T) {
+        // Random values over the whole range, then the edge values (MIN,
+        // MAX, -1, 0, 1 of the type: every sum wraps).
+        let edges = [
+            0,
+            1,
+            u32::MAX,
+            0x7fff_ffff,
+            0x8000_0000,
+            0x7fff,
+            0x8000,
+            0x7f,
+            0x80,
+            0xff,
+            0xffff,
+        ];
+        let shapes = [
+            (1, 1, 1),
+            (4, 4, 4),
+            (3, 5, 2),
+            (8, 8, 8),
+            (17, 3, 17),
+            (16, 4, 16),
+            (16, 16, 16),
+            (33, 40, 2),
+            (2, 300, 5),
+            (40, 33, 40),
+        ];
+        for ((m, k, n), edge_values) in shapes.into_iter().flat_map(|s| [(s, false), (s, true)]) {
+            let data = |len: usize, seed: u32| -> Vec<T> {
+                i32::data(len, seed)
+                    .into_iter()
+                    .map(|x| match edge_values {
+                        false => from(x as u32),
+                        true => from(edges[x as u32 as usize % edges.len()]),
+                    })
+                    .collect()
+            };
+            let (a, b, c) = (data(m * k, 1), data(k * n, 2), data(m * n, 3));
+            for addend in [None, Some(&c[..])] {
+                let p = Operands {
+                    m,
+                    k,
+                    n,
+                    a: &a,
+                    b: &b,
+                    bt: false,
+                    addend,
+                };
+                let mut want = vec![T::default(); m * n];
+                gemm_in_order(&p, &mut want);
+                let mut out = vec![T::default(); m * n];
+                widen::widened(s, &p, &mut out);
+                assert_eq!(out, want, "widened {m}x{k}x{n}");
+                widen::product(s, &p, &mut out);
+                assert_eq!(out, want, "chosen {m}x{k}x{n}");
+                widen::product_dyn(s, &p, &mut out);
+                assert_eq!(out, want, "run-time shape {m}x{k}x{n}");
+            }
+        }
+    }
+    check::<S, i8>(s, |x| x as i8);
+    check::<S, u8>(s, |x| x as u8);
+    check::<S, i16>(s, |x| x as i16);
+    check::<S, u16>(s, |x| x as u16);
+    check::<S, u32>(s, |x| x);
+}
+
+#[test]
+fn widened_products_on_every_backend() {
+    backends!(every_backend, widened);
+}
+
+#[test]
+fn narrowing_is_as() {
+    for v in [
+        0,
+        1,
+        -1,
+        i32::MIN,
+        i32::MAX,
+        0x1234_5678,
+        -0x80,
+        0x80,
+        0xFFFF,
+        0x1_0000,
+    ] {
+        assert_eq!(i8::narrow(v), v as i8);
+        assert_eq!(u8::narrow(v), v as u8);
+        assert_eq!(i16::narrow(v), v as i16);
+        assert_eq!(u16::narrow(v), v as u16);
+        assert_eq!(u32::narrow(v), v as u32);
+        assert_eq!(u32::narrow(v).widen(), v);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Dispatch
+
+/// An operation that reports the backend it runs on and a kernel's result.
+struct WhereAmI;
+
+impl Op for WhereAmI {
+    type Output = (Backend, Vec<u64>);
+    fn run<S: Isa>(self, s: S) -> Self::Output {
+        let (a, b) = (f32::data(64, 1), f32::data(64, 2));
+        let p = Operands {
+            m: 8,
+            k: 8,
+            n: 8,
+            a: &a,
+            b: &b,
+            bt: false,
+            addend: None,
+        };
+        let mut out = vec![0.0; 64];
+        product_f32::<S, false>(s, &p, &mut out);
+        (S::BACKEND, f32::bits(&out))
+    }
+}
+
+fn tokens_run_their_backend<S: Isa>(s: S) {
+    let (backend, bits) = s.run(WhereAmI);
+    assert_eq!(backend, S::BACKEND);
+    assert_eq!(s.backend(), S::BACKEND);
+    // Exact products are the same bits on every backend.
+    let (_, auto_bits) = super::dispatch::Auto.run(WhereAmI);
+    assert_eq!(bits, auto_bits);
+}
+
+#[test]
+fn tokens_run_their_backend_and_agree() {
+    backends!(every_backend, tokens_run_their_backend);
+    assert_eq!(super::dispatch::Auto.run(WhereAmI).0, Backend::active());
+}
+
+#[test]
+fn narrowed_tokens_prove_implied_backends() {
+    fn check<S: Isa>(s: S) {
+        let scalar = s
+            .narrow::<crate::simd::dispatch::Scalar>()
+            .expect("every backend implies the scalar one");
+        assert_eq!(scalar.run(WhereAmI).0, Backend::Scalar);
+        assert!(s.narrow::<S>().is_some());
+    }
+    backends!(every_backend, check);
+}

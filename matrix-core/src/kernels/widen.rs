@@ -1,0 +1,274 @@
+//! Products of the integer element types the vectors do not hold (`i8`,
+//! `u8`, `i16`, `u16`, `u32`), computed on the `i32` kernel.
+//!
+//! # Why the result is exact
+//!
+//! Integer matrix arithmetic wraps in the element type (the contract), so
+//! a product of `u8`s is computed in the ring of integers modulo 2^8, of
+//! `i16`s modulo 2^16, and so on. The `i32` kernel computes in the ring
+//! modulo 2^32. Reducing modulo 2^w (keeping the low `w` bits, which is
+//! what `v as u8`, `v as i16`, ... do) is a ring homomorphism from the
+//! integers modulo 2^32 onto those modulo 2^w for `w <= 32`: it maps sums to
+//! sums and products to products. So widening every operand to `i32` (any
+//! integer with the same low `w` bits will do; `as i32` sign- or
+//! zero-extends), running the `i32` product, and truncating each result
+//! back with `as` gives exactly the wrapping product in the narrow type,
+//! whatever the order of the additions. `u32` and `i32` are the same ring,
+//! so a `u32` product is bit for bit the `i32` product of the same bits.
+//!
+//! `a * b + c` runs the `i32` product and adds `c` while narrowing the
+//! result, in the narrow type with `wrapping_add`: the addend comes after
+//! the last step of each sum, as the contract says.
+//!
+//! # Buffers
+//!
+//! The widened operands and the `i32` result live in fixed arrays on the
+//! stack up to 256 elements per buffer (16x16), and in `Vec`s above: the
+//! allocation is negligible next to a product of that size. Small ones (up
+//! to 8x8) are in an always-inlined function, so that a 4x4x4 product
+//! widens straight from memory into vector registers.
+//!
+//! # When it is used
+//!
+//! [`pays`] decides per shape and backend, from
+//! `cargo bench -p matrix-benches --bench integers` on a 2-core AVX-512
+//! machine shared with other builds (so noisy: a difference under about
+//! 20% is not one). Nanoseconds per product, `widened` / `scalar loop`:
+//!
+//! | shape | backend | `i8` | `u8` | `i16` | `u16` | `u32` |
+//! |---|---|---|---|---|---|---|
+//! | 4x4x4 | AVX-512 | 9.1 / 20.8 | 10.3 / 19.4 | 11.7 / 14.2 | 10.6 / 11.0 | 3.2 / 13.0 |
+//! | 8x8x8 | AVX-512 | 70 / 51 | 42 / 62 | 67 / 57 | 81 / 72 | 57 / 70 |
+//! | 12x12x12 | AVX-512 | 209 / 259 | 184 / 253 | 175 / 133 | 159 / 136 | 113 / 191 |
+//! | 16x16x16 | AVX-512 | 310 / 1082 | 290 / 1064 | 270 / 680 | 264 / 798 | 227 / 852 |
+//! | 16x4x16 | AVX-512 | 96 / 291 | 97 / 292 | 116 / 134 | 97 / 115 | 73 / 176 |
+//! | 16x8x16 | AVX-512 | 133 / 503 | 135 / 519 | 172 / 316 | 153 / 306 | 121 / 350 |
+//! | 3x5x2 | AVX-512 | 33 / 12 | 37 / 12 | 37 / 8 | 34 / 10 | 33 / 14 |
+//! | 4x4x4 | AVX2 | 15 / 20 | 19 / 18 | 17 / 16 | 16 / 18 | 5.7 / 13 |
+//! | 8x8x8 | AVX2 | 81 / 89 | 77 / 60 | 69 / 56 | 76 / 50 | 36 / 56 |
+//! | 16x16x16 | AVX2 | 341 / 1192 | 316 / 1208 | 373 / 1100 | 278 / 926 | 279 / 697 |
+//! | 16x8x16 | AVX2 | 206 / 667 | 164 / 606 | 167 / 371 | 177 / 431 | |
+//! | 4x4x4 | SSE2 | 22 / 16 | 24 / 18 | 21 / 12 | 22 / 12 | 17 / 25 |
+//! | 8x8x8 | SSE2 | 160 / 91 | 147 / 87 | 159 / 51 | 139 / 46 | 152 / 232 |
+//! | 16x16x16 | SSE2 | 1468 / 1153 | 1118 / 963 | 1623 / 765 | 1416 / 732 | 1027 / 2540 |
+//! | 16x4x16 | SSE2 | 357 / 217 | 462 / 266 | 368 / 135 | 424 / 120 | 385 / 627 |
+//!
+//! So the narrow types are widened on AVX2 and AVX-512 from 16 rows and a
+//! depth of 4 (and for 4x4x4 on AVX-512, where the product is one register),
+//! never on SSE2, where the loop's 16-bit multiplication outruns the
+//! emulated 32-bit one; `u32` on every SIMD backend for 4x4x4, whole
+//! vectors of rows, or 8 rows and more. Small and ragged shapes (3x5x2)
+//! keep the loop: partial vectors of the kernel go through memory.
+
+use super::Isa;
+use super::check::check_product;
+use super::gemm::{Operands, gemm_in_order, product_i32};
+use crate::arith::Arith;
+use crate::simd::SimdVector;
+use crate::simd::dispatch::Backend;
+
+mod sealed {
+    /// Keeps [`super::Widen`] implemented for exactly the types below.
+    pub(crate) trait Sealed {}
+}
+
+/// An integer element type whose products run on the `i32` kernel: its
+/// wrapping arithmetic is the `i32` arithmetic truncated to its width.
+///
+/// Sealed: implemented for `i8`, `u8`, `i16`, `u16` and `u32`.
+pub(crate) trait Widen: Arith + Default + sealed::Sealed {
+    /// Whether the type is narrower than 32 bits, so that widening and
+    /// narrowing are real conversions (for `u32` they are moves of the same
+    /// bits).
+    const NARROW: bool;
+    /// The value as an `i32` with the same low bits: `self as i32`.
+    fn widen(self) -> i32;
+    /// The low bits of `v` as `Self`: `v as Self`.
+    fn narrow(v: i32) -> Self;
+}
+
+macro_rules! widen {
+    ($($t:ty => $narrow:expr),* $(,)?) => {$(
+        impl sealed::Sealed for $t {}
+
+        impl Widen for $t {
+            const NARROW: bool = $narrow;
+            #[inline(always)]
+            fn widen(self) -> i32 {
+                self as i32
+            }
+            #[inline(always)]
+            fn narrow(v: i32) -> Self {
+                v as $t
+            }
+        }
+    )*};
+}
+
+widen!(i8 => true, u8 => true, i16 => true, u16 => true, u32 => false);
+
+/// The row count a narrow type's product must be a multiple of to be
+/// widened: one AVX-512 vector of `i32`, two AVX2 vectors. With fewer or
+/// ragged rows the kernel runs partial vectors through memory, and the
+/// loop, which vectorizes over 16-bit lanes, was as fast or faster (8x8).
+pub(crate) const NARROW_ROWS: usize = 16;
+
+/// The least depth `K` at which a narrow type's product is widened: the
+/// conversions cost about what a few steps of the product do. At depth 4
+/// (16x4x16) the bytes gained 3x and the 16-bit types were even (one run
+/// 15% faster, one 12% slower); at depth 1 (16x1x16) `i16` was 6x slower.
+pub(crate) const MIN_DEPTH: usize = 4;
+
+/// Whether the widened product beats the in-order loop for an `m x k` by
+/// `k x n` product of `T` on backend `S`, as measured (see the module
+/// documentation):
+///
+/// * `u32`, on every SIMD backend (it pays no conversion, only a copy of
+///   the result): the 4x4x4 product, products whose `m` rows fill whole
+///   `i32` vectors, and every product of 8 rows or more;
+/// * `i8 u8 i16 u16` on AVX2 and AVX-512 (which multiply `i32` lanes in one
+///   instruction): products of a multiple of [`NARROW_ROWS`] rows and a
+///   depth of at least [`MIN_DEPTH`]; on AVX-512 also the 4x4x4 product;
+/// * nothing on SSE2 for the narrow types, nothing on the scalar backend.
+pub(crate) fn pays<S: Isa, T: Widen>(m: usize, k: usize, n: usize) -> bool {
+    let four = m == 4 && k == 4 && n == 4;
+    match S::BACKEND {
+        Backend::Scalar => false,
+        b if T::NARROW => {
+            (b == Backend::Avx512 && four)
+                || (b.implies(Backend::Avx2) && m.is_multiple_of(NARROW_ROWS) && k >= MIN_DEPTH)
+        }
+        _ => four || m.is_multiple_of(<S::I32 as SimdVector>::LANES) || m >= 8,
+    }
+}
+
+/// `out = a * b (+ addend)` for `T`, wrapping: on the `i32` kernel where
+/// [`pays`] says so, otherwise with the in-order loop. The two give the
+/// same result.
+///
+/// # Panics
+/// If a dimension is zero or a slice is not its shape's length.
+#[inline(always)]
+pub(crate) fn product<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    if pays::<S, T>(p.m, p.k, p.n) {
+        widened(s, p, out);
+    } else {
+        gemm_in_order(p, out);
+    }
+}
+
+/// [`product`] for run-time shapes: the widened product with its buffers on
+/// the heap and the `i32` kernel of [`DynKernels`], or the in-order loop.
+#[inline(always)]
+pub(crate) fn product_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    if pays::<S, T>(p.m, p.k, p.n) {
+        on_heap(s, p, out);
+    } else {
+        gemm_in_order(p, out);
+    }
+}
+
+/// `out = a * b (+ addend)` for `T`, always on the `i32` kernel: the
+/// operands widened, the product in `i32`, each result truncated back (plus
+/// the addend, in `T`).
+///
+/// # Panics
+/// If a dimension is zero or a slice is not its shape's length.
+#[inline(always)]
+pub(crate) fn widened<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    check_product(p, out);
+    let most = (p.m * p.k).max(p.k * p.n).max(p.m * p.n);
+    if most <= SMALL {
+        in_arrays::<S, T, SMALL>(s, p, out);
+    } else if most <= MEDIUM {
+        on_stack(s, p, out);
+    } else {
+        on_heap(s, p, out);
+    }
+}
+
+/// The most elements per buffer of the always-inlined arrays: 8x8.
+const SMALL: usize = 64;
+
+/// The most elements per buffer on the stack: 16x16 (three buffers, 3 KiB).
+const MEDIUM: usize = 256;
+
+/// The widened product with its buffers in arrays of `CAP` elements.
+#[inline(always)]
+fn in_arrays<S: Isa, T: Widen, const CAP: usize>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    let mut a32 = [0i32; CAP];
+    let mut b32 = [0i32; CAP];
+    let mut o32 = [0i32; CAP];
+    let (a32, b32, o32) = (
+        &mut a32[..p.m * p.k],
+        &mut b32[..p.k * p.n],
+        &mut o32[..p.m * p.n],
+    );
+    widen_into(p.a, a32);
+    widen_into(p.b, b32);
+    let p32 = Operands {
+        m: p.m,
+        k: p.k,
+        n: p.n,
+        a: a32,
+        b: b32,
+        bt: p.bt,
+        addend: None,
+    };
+    product_i32(s, &p32, o32);
+    narrow_into(o32, p.addend, out);
+}
+
+/// [`in_arrays`] for up to [`MEDIUM`] elements, out of line: an
+/// unoptimized build gives a frame room for the arrays of every branch of
+/// its function, and the small shapes' callers must not pay for these.
+#[inline]
+fn on_stack<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    in_arrays::<S, T, MEDIUM>(s, p, out);
+}
+
+/// The widened product with its buffers on the heap and the run-time-shape
+/// `i32` kernel.
+#[inline(never)]
+fn on_heap<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    check_product(p, out);
+    let a32: Vec<i32> = p.a.iter().map(|&x| x.widen()).collect();
+    let b32: Vec<i32> = p.b.iter().map(|&x| x.widen()).collect();
+    let mut o32 = vec![0i32; p.m * p.n];
+    let p32 = Operands {
+        m: p.m,
+        k: p.k,
+        n: p.n,
+        a: &a32,
+        b: &b32,
+        bt: p.bt,
+        addend: None,
+    };
+    s.gemm_i32(&p32, &mut o32);
+    narrow_into(&o32, p.addend, out);
+}
+
+/// `dst[i] = widen(src[i])`.
+#[inline(always)]
+fn widen_into<T: Widen>(src: &[T], dst: &mut [i32]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = s.widen();
+    }
+}
+
+/// `out[i] = narrow(src[i])`, plus `addend[i]` in `T` (wrapping).
+#[inline(always)]
+fn narrow_into<T: Widen>(src: &[i32], addend: Option<&[T]>, out: &mut [T]) {
+    match addend {
+        None => {
+            for (o, &s) in out.iter_mut().zip(src) {
+                *o = T::narrow(s);
+            }
+        }
+        Some(c) => {
+            for ((o, &s), &c) in out.iter_mut().zip(src).zip(c) {
+                *o = T::narrow(s.wrapping_add(c.widen()));
+            }
+        }
+    }
+}

@@ -1,0 +1,425 @@
+//! The one list of backends: [`Backend`], its tokens, and the CPU detection
+//! that decides which backend runs.
+//!
+//! Everything that differs per backend is generated from the table in
+//! [`backends!`]: the enum, the token types, the detection, the
+//! `#[target_feature]` attribute of each backend's compiled code. Nothing
+//! else in the crate spells a backend's target features.
+//!
+//! # Tokens
+//!
+//! Each backend has a zero-sized token type ([`Scalar`], [`Sse2`], [`Avx2`],
+//! [`Avx512`]). A token is a proof that the CPU running the program supports
+//! the backend: this module mints tokens only after detection found the
+//! backend's features ([`active_token`]), or from the token of a backend that
+//! implies them ([`Token::narrow`]); their fields are private to this module.
+//! The vector types of a backend can only be built from its token
+//! (`SimdVector::splat(token, ..)` and the other constructors), so a value of
+//! such a vector is itself a proof, and the `unsafe` intrinsic calls of the
+//! backend modules rely on that proof alone.
+//!
+//! # Which backend runs
+//!
+//! [`Backend::active`] is detected once and cached: the best backend the CPU
+//! supports, or the one named by the `MATRIX_CORE_BACKEND` environment
+//! variable (`scalar`, `sse2`, `avx2`, `avx512`), which tests and benchmarks
+//! use to run one build on every backend. A build whose target features
+//! already include the best backend (`-C target-cpu=native` on an AVX-512
+//! machine) picks it at compile time and ignores the variable; a build with
+//! the `force-scalar` feature always runs [`Backend::Scalar`].
+
+use core::fmt;
+use core::str::FromStr;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// The table of backends, in increasing order of capability: name, the
+/// `cfg` under which the backend exists, and the target features it needs.
+/// `$m` is a macro that receives the whole table, after `$args;` if given.
+macro_rules! backends {
+    ($m:ident $(, $($args:tt)+)?) => {
+        $m! {
+            $($($args)+;)?
+            /// Portable Rust on arrays of four lanes: every target, and the
+            /// reference the others are tested against. Never fuses.
+            Scalar = 1, "scalar", (all()), [];
+            /// 128-bit SSE2, the x86-64 baseline: no FMA (contraction never
+            /// fuses), 32-bit integer multiplication emulated.
+            Sse2 = 2, "sse2", (target_arch = "x86_64"), ["sse2"];
+            /// 256-bit AVX2 with FMA.
+            Avx2 = 3, "avx2", (target_arch = "x86_64"), ["avx2", "fma"];
+            /// 512-bit AVX-512F (with AVX2 and FMA) and 32 vector registers.
+            Avx512 = 4, "avx512", (target_arch = "x86_64"), ["avx512f", "avx2", "fma"];
+        }
+    };
+}
+pub(crate) use backends;
+
+macro_rules! define_backends {
+    ($($(#[$doc:meta])* $name:ident = $code:literal, $text:literal, ($($cfg:tt)*), [$($feature:tt),*];)*) => {
+        /// A SIMD backend: one instruction set the kernels are compiled for.
+        ///
+        /// Every backend of the target is compiled into every build, and the
+        /// one that runs is chosen at run time from the CPU
+        /// ([`Backend::active`]). Results are bit for bit the same on every
+        /// backend, except under `#[fp_contract(fast)]`, where a backend with
+        /// FMA ([`Backend::fuses`]) rounds each multiply-add once.
+        ///
+        /// ```
+        /// use matrix_core::Backend;
+        ///
+        /// let active = Backend::active();
+        /// assert!(active.is_supported());
+        /// assert!(Backend::supported().any(|b| b == active));
+        /// assert_eq!("avx2".parse::<Backend>(), Ok(Backend::Avx2));
+        /// assert_eq!(Backend::Sse2.to_string(), "sse2");
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Backend {
+            $($(#[$doc])* $name = $code,)*
+        }
+
+        impl Backend {
+            /// Every backend, in increasing order of capability.
+            pub const ALL: &'static [Backend] = &[$(Backend::$name),*];
+
+            /// The backend's name, as `MATRIX_CORE_BACKEND` spells it.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Backend::$name => $text,)*
+                }
+            }
+
+            /// The CPU features the backend needs, as
+            /// `is_x86_feature_detected!` names them.
+            pub const fn features(self) -> &'static [&'static str] {
+                match self {
+                    $(Backend::$name => &[$($feature),*],)*
+                }
+            }
+
+            /// Whether this program was compiled with the backend and the CPU
+            /// running it has every feature the backend needs. Detected on
+            /// each call; [`Backend::active`] caches its choice.
+            pub fn is_supported(self) -> bool {
+                match self {
+                    $(Backend::$name => {
+                        #[cfg($($cfg)*)]
+                        let supported = true $(&& feature_detected!($feature))*;
+                        #[cfg(not($($cfg)*))]
+                        let supported = false;
+                        supported
+                    })*
+                }
+            }
+
+            /// Whether the build's target features already include every
+            /// feature of the backend (`-C target-cpu=native`, or
+            /// `-C target-feature=...`), so its code needs no detection.
+            const fn in_target(self) -> bool {
+                match self {
+                    $(Backend::$name => cfg!($($cfg)*) $(&& cfg!(target_feature = $feature))*,)*
+                }
+            }
+
+            const fn from_code(code: u8) -> Option<Backend> {
+                match code {
+                    $($code => Some(Backend::$name),)*
+                    _ => None,
+                }
+            }
+        }
+
+        $(
+            $(#[$doc])*
+            ///
+            /// A token: its existence proves that the CPU supports the
+            /// backend (see the module documentation).
+            #[derive(Clone, Copy, Debug)]
+            pub(crate) struct $name(());
+
+            impl Token for $name {
+                const BACKEND: Backend = Backend::$name;
+                #[inline(always)]
+                fn proven(_: sealed::Proof) -> Self {
+                    $name(())
+                }
+            }
+        )*
+
+        /// A token of the active backend.
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) enum ActiveToken {
+            $($name($name),)*
+        }
+
+        /// The token of the [active](Backend::active) backend.
+        #[inline(always)]
+        pub(crate) fn active_token() -> ActiveToken {
+            match Backend::active() {
+                // The active backend is always a supported one (see `detect`).
+                $(Backend::$name => ActiveToken::$name($name(())),)*
+            }
+        }
+    };
+}
+
+/// `is_x86_feature_detected!` where `std` provides it.
+macro_rules! feature_detected {
+    ($feature:tt) => {
+        std::arch::is_x86_feature_detected!($feature)
+    };
+}
+
+backends!(define_backends);
+
+mod sealed {
+    pub trait Sealed {}
+
+    /// The argument of [`Token::proven`](super::Token::proven): only this
+    /// module can make one, so only this module mints tokens.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Proof(pub(super) ());
+}
+
+/// A backend token (see the module documentation).
+pub trait Token: Copy + fmt::Debug + Send + Sync + 'static + sealed::Sealed {
+    /// The backend this token proves.
+    const BACKEND: Backend;
+
+    /// The token. Only this module can call it (it alone makes a
+    /// [`sealed::Proof`]), after detection or from a stronger proof.
+    #[doc(hidden)]
+    fn proven(proof: sealed::Proof) -> Self;
+
+    /// A token of backend `T` from this one, when this backend implies
+    /// `T`'s features (every x86 backend implies [`Sse2`], AVX-512 implies
+    /// AVX2, every backend implies [`Scalar`]).
+    #[inline(always)]
+    fn narrow<T: Token>(self) -> Option<T> {
+        Self::BACKEND
+            .implies(T::BACKEND)
+            .then(|| T::proven(sealed::Proof(())))
+    }
+}
+
+macro_rules! seal_tokens {
+    ($($(#[$doc:meta])* $name:ident = $code:literal, $text:literal, ($($cfg:tt)*), [$($feature:tt),*];)*) => {
+        $(impl sealed::Sealed for $name {})*
+    };
+}
+backends!(seal_tokens);
+
+impl Backend {
+    /// The environment variable that picks the backend instead of the
+    /// detection: `MATRIX_CORE_BACKEND=sse2 cargo test` runs the tests on the
+    /// SSE2 kernels (see [`Backend::active`]).
+    pub const OVERRIDE_VARIABLE: &'static str = "MATRIX_CORE_BACKEND";
+
+    /// Whether a CPU that supports `self` supports `other` too: every
+    /// feature of `other` is one of `self`'s, or implied by them (the x86
+    /// backends all include SSE2; AVX2 includes SSE2).
+    pub const fn implies(self, other: Backend) -> bool {
+        match (self, other) {
+            (_, Backend::Scalar) => true,
+            (Backend::Scalar, _) => false,
+            // x86: the backends form a chain.
+            (a, b) => a as u8 >= b as u8,
+        }
+    }
+
+    /// Whether `#[fp_contract(fast)]` fuses a multiply-add into one rounding
+    /// on this backend (it has FMA).
+    pub const fn fuses(self) -> bool {
+        matches!(self, Backend::Avx2 | Backend::Avx512)
+    }
+
+    /// The backends this program can run on this CPU, in increasing order.
+    pub fn supported() -> impl Iterator<Item = Backend> {
+        Backend::ALL.iter().copied().filter(|b| b.is_supported())
+    }
+
+    /// The backend the kernels run on: detected once, then cached.
+    ///
+    /// The best [supported](Backend::is_supported) backend, unless the
+    /// `MATRIX_CORE_BACKEND` environment variable names another one (read
+    /// at the first call). A build whose target features include the best
+    /// backend picks it at compile time; the `force-scalar` feature picks
+    /// [`Backend::Scalar`].
+    ///
+    /// # Panics
+    ///
+    /// At the first call, if `MATRIX_CORE_BACKEND` is set to something else
+    /// than a backend's name, or names a backend this CPU cannot run.
+    #[inline(always)]
+    pub fn active() -> Backend {
+        if let Some(b) = STATIC {
+            return b;
+        }
+        match Backend::from_code(ACTIVE.load(Ordering::Relaxed)) {
+            Some(b) => b,
+            None => detect(),
+        }
+    }
+}
+
+/// The backend every CPU of the build's target supports, which code
+/// compiled for the target may use without a boundary: SSE2 on `x86_64`,
+/// the scalar backend elsewhere and with `force-scalar`.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "force-scalar")
+))]
+pub(crate) type Baseline = Sse2;
+/// The backend every CPU of the build's target supports, which code
+/// compiled for the target may use without a boundary: SSE2 on `x86_64`,
+/// the scalar backend elsewhere and with `force-scalar`.
+#[cfg(not(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "force-scalar")
+)))]
+pub(crate) type Baseline = Scalar;
+
+/// A token of backend `T`, if the CPU supports it (detected now): how tests
+/// run kernels on every backend the CPU has.
+#[cfg(test)]
+pub(crate) fn detected<T: Token>() -> Option<T> {
+    T::BACKEND
+        .is_supported()
+        .then(|| T::proven(sealed::Proof(())))
+}
+
+/// The [`Baseline`] token: the build's target guarantees its features.
+#[inline(always)]
+pub(crate) fn baseline() -> Baseline {
+    const { assert!(Baseline::BACKEND.in_target()) };
+    Baseline::proven(sealed::Proof(()))
+}
+
+/// The backend chosen at compile time, if any: `force-scalar`, or a target
+/// whose features include the best backend.
+const STATIC: Option<Backend> = if cfg!(feature = "force-scalar") {
+    Some(Backend::Scalar)
+} else {
+    let best = Backend::ALL[Backend::ALL.len() - 1];
+    if best.in_target() { Some(best) } else { None }
+};
+
+/// The code of the active backend, 0 until [`detect`] ran.
+static ACTIVE: AtomicU8 = AtomicU8::new(0);
+
+#[cold]
+#[inline(never)]
+fn detect() -> Backend {
+    let var = Backend::OVERRIDE_VARIABLE;
+    let chosen = match std::env::var(var) {
+        Ok(name) => match name.parse::<Backend>() {
+            Ok(b) if b.is_supported() => b,
+            Ok(b) => panic!(
+                "{var}={name}: this CPU cannot run the {b} backend \
+                 (it needs {}; supported here: {})",
+                b.features().join(", "),
+                supported_names()
+            ),
+            Err(err) => panic!("{var}={name}: {err}"),
+        },
+        Err(_) => Backend::supported()
+            .last()
+            .unwrap_or_else(|| unreachable!("the scalar backend is always supported")),
+    };
+    ACTIVE.store(chosen as u8, Ordering::Relaxed);
+    chosen
+}
+
+fn supported_names() -> String {
+    Backend::supported()
+        .map(Backend::name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of parsing a [`Backend`] from a name that is not one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownBackend(String);
+
+impl fmt::Display for UnknownBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+        write!(
+            f,
+            "unknown backend '{}': expected one of {}",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl core::error::Error for UnknownBackend {}
+
+impl FromStr for Backend {
+    type Err = UnknownBackend;
+
+    fn from_str(s: &str) -> Result<Backend, UnknownBackend> {
+        Backend::ALL
+            .iter()
+            .copied()
+            .find(|b| b.name() == s)
+            .ok_or_else(|| UnknownBackend(s.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for &b in Backend::ALL {
+            assert_eq!(b.name().parse::<Backend>(), Ok(b));
+        }
+        let err = "avx9".parse::<Backend>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown backend 'avx9': expected one of scalar, sse2, avx2, avx512"
+        );
+    }
+
+    #[test]
+    fn implication_is_a_chain_over_scalar() {
+        assert!(Backend::Avx512.implies(Backend::Avx2));
+        assert!(Backend::Avx2.implies(Backend::Sse2));
+        assert!(Backend::Sse2.implies(Backend::Scalar));
+        assert!(!Backend::Sse2.implies(Backend::Avx2));
+        assert!(!Backend::Scalar.implies(Backend::Sse2));
+        for &b in Backend::ALL {
+            assert!(b.implies(b));
+        }
+    }
+
+    #[test]
+    fn supported_backends_are_implied_by_the_best() {
+        let best = Backend::supported().last().unwrap();
+        for b in Backend::supported() {
+            assert!(best.implies(b), "{best} should imply {b}");
+        }
+        assert!(Backend::Scalar.is_supported());
+        #[cfg(target_arch = "x86_64")]
+        assert!(Backend::Sse2.is_supported());
+    }
+
+    #[test]
+    fn narrowing_follows_implication() {
+        let t = Sse2::proven(sealed::Proof(()));
+        assert!(t.narrow::<Scalar>().is_some());
+        assert!(t.narrow::<Avx2>().is_none());
+        assert!(Avx512::proven(sealed::Proof(())).narrow::<Avx2>().is_some());
+    }
+}
