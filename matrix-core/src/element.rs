@@ -56,7 +56,7 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     #[inline(always)]
     fn product<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, Self>, out: &mut [Self]) {
         let _ = s;
-        gemm::gemm_in_order(p, out);
+        gemm::gemm_in_order(p, false, out);
     }
 
     /// The same product with run-time dimensions, compiled once per backend

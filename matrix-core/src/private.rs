@@ -343,9 +343,10 @@ pub fn convert<T, S: ConvertTo<T>>(s: S) -> T {
 
 pub use crate::arith::Arith;
 pub use crate::kernels::dispatch::{Auto, Dispatch, KernelBody, dispatch_kernel};
-pub use crate::ops::{Lhs, Rhs};
+pub use crate::ops::{Addend, Operand, Plain, Transposed};
 
-/// `lhs * rhs`, or the fused `lhs * rhs + c` when `addend` is `c`, on `d`:
+/// `lhs * rhs`, or the fused `lhs * rhs + c` when `addend` is `&c` (`()`
+/// for none), on `d`:
 /// `FUSE` is the kernel's `#[fp_contract]` (`true` for `fast`). Without it,
 /// bit for bit the contract's order; the addend is added after each sum is
 /// complete, with no temporary matrix. A transposed right operand is read
@@ -364,9 +365,9 @@ pub fn product<
     const FUSE: bool,
 >(
     d: D,
-    lhs: Lhs<'_, T, M, K>,
-    rhs: Rhs<'_, T, K, N>,
-    addend: Option<&Matrix<T, M, N>>,
+    lhs: impl Operand<T, M, K>,
+    rhs: impl Operand<T, K, N>,
+    addend: impl Addend<T, M, N>,
 ) -> Matrix<T, M, N> {
     crate::ops::product::<D, T, M, K, N, FUSE>(d, lhs, rhs, addend)
 }

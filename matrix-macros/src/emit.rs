@@ -109,11 +109,12 @@ fn attr_places(attr: &syn::Attribute) -> (bool, bool) {
     }
 }
 
+/// The body function keeps the kernel's `const`, `async` and `unsafe`: it is
+/// what the kernel runs, so it can be called wherever the kernel can.
 fn kernel_body_fn(k: &Kernel, body: TokenStream) -> TokenStream {
     let mut sig = k.sig.clone();
     sig.ident = body_fn_name(&k.sig.ident);
     sig.abi = None;
-    sig.constness = None;
     let d = format_ident!("__D", span = Span::mixed_site());
     let lifetimes = sig
         .generics
@@ -189,7 +190,10 @@ fn wrapper_attrs(k: &Kernel) -> TokenStream {
 fn call_body(k: &Kernel, d: TokenStream, isa: TokenStream, args: &[TokenStream]) -> TokenStream {
     let body = body_fn_name(&k.sig.ident);
     let turbofish = body_turbofish(&k.sig, d);
-    let call = quote!(#body #turbofish (#isa, #(#args),*));
+    let mut call = quote!(#body #turbofish (#isa, #(#args),*));
+    if k.sig.asyncness.is_some() {
+        call = quote!(#call.await);
+    }
     if matches!(k.sig.safety, syn::Safety::Unsafe(_)) {
         quote!(unsafe { #call })
     } else {
@@ -826,15 +830,15 @@ fn kernel_call(
     };
     let (lhs, rhs) = (layout(l_t), layout(r_t));
     let c = match c {
-        Some(c) => quote_spanned!(span=> ::core::option::Option::Some(#c)),
-        None => quote_spanned!(span=> ::core::option::Option::None),
+        Some(c) => c.to_token_stream(),
+        None => quote_spanned!(span=> ()),
     };
     let isa = isa();
     quote_spanned! {span=>
         ::matrix_core::private::product::<_, #elem, #m, #k, #n, #fast>(
             #isa,
-            ::matrix_core::private::Lhs::#lhs(#l),
-            ::matrix_core::private::Rhs::#rhs(#r),
+            ::matrix_core::private::#lhs(#l),
+            ::matrix_core::private::#rhs(#r),
             #c,
         )
     }

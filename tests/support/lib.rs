@@ -270,8 +270,9 @@ impl Rng {
 /// Call it from one `#[test]` of each test binary that should cover every
 /// backend, passing that test's name (it is skipped in the children). In
 /// a child, or when the user pinned a backend with `MATRIX_CORE_BACKEND`,
-/// it does nothing. The parent's own arguments (a filter, `--release`
-/// builds' flags) are passed on, so `cargo test NAME` re-runs `NAME` alone.
+/// it does nothing. The parent's own arguments are passed on, so
+/// `cargo test NAME` re-runs `NAME` alone, except a filter that selected
+/// this test itself (`cargo test on_every_backend` re-runs every test).
 ///
 /// # Panics
 ///
@@ -289,6 +290,14 @@ pub fn rerun_on_every_backend(this_test: &str) {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // A filter naming this test would select nothing once it is skipped.
+    let args: Vec<std::ffi::OsString> = std::env::args_os()
+        .skip(1)
+        .filter(|a| {
+            let a = a.to_string_lossy();
+            a.starts_with('-') || !this_test.contains(&*a)
+        })
+        .collect();
     let active = Backend::active();
     let mut report = std::io::stderr();
     let mut failures = Vec::new();
@@ -305,7 +314,7 @@ pub fn rerun_on_every_backend(this_test: &str) {
             continue;
         }
         let output = Command::new(&exe)
-            .args(std::env::args_os().skip(1))
+            .args(&args)
             .args(["--skip", this_test])
             .env(Backend::OVERRIDE_VARIABLE, backend.name())
             .output()

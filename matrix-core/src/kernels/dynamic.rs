@@ -7,12 +7,20 @@
 //! `[profile.dev.package.matrix-core] opt-level = 3` override could not
 //! help. These functions are not generic and not `#[inline]`: they are
 //! compiled with `matrix-core`, so that override gives a debug build their
-//! release speed. Large products run on them in every build (their work
-//! hides the cost of run-time dimensions), and every product does in builds
-//! with debug assertions; see `Element::product` for the thresholds.
+//! release speed. Every product of a build with debug assertions runs on
+//! them (optimised builds use copies compiled for each shape, which were
+//! faster: see `ops::Product`).
+//!
+//! They use the widest vector of each backend for every row count (the
+//! kernels' choice of narrower vectors for four or eight rows would
+//! multiply their code), and when `matrix-core` itself is not optimised
+//! (its build script sets `cfg(matrix_core_opt0)`), the in-order loop: at
+//! opt-level 0 every intrinsic is a call, and the plain loop is several
+//! times faster than the SIMD kernel. Both give the same bits (under
+//! `fuse`, the loop fuses exactly where the backend's kernel does).
 
 use super::dispatch::{call_with_features, with_features};
-use super::gemm::{Operands, gemm_in_order, product_f32, product_f64, product_i32};
+use super::gemm::{Operands, gemm_in_order};
 use super::widen;
 use crate::simd::dispatch::{Token, backends};
 
@@ -63,24 +71,37 @@ macro_rules! dyn_method {
     };
 }
 
+/// The run-time-shape product on the widest vector `$v` of backend `$t`,
+/// or, when `matrix-core` is not optimised, the in-order loop.
+macro_rules! simd_or_in_order {
+    ($token:ty, $t:ident, $v:ident, $fuse:expr, $p:ident, $out:ident) => {{
+        // `cfg` attributes, not `cfg!`: at opt-level 0 the SIMD branch would
+        // still be compiled, with a stack slot for every value of every
+        // inlined register tile.
+        #[cfg(matrix_core_opt0)]
+        gemm_in_order($p, $fuse && super::dispatch::Dispatch::fuses($t), $out);
+        #[cfg(not(matrix_core_opt0))]
+        if $fuse {
+            super::gemm::gemm_with::<<$token as super::Isa>::$v, true>($t, $p, $out)
+        } else {
+            super::gemm::gemm_with::<<$token as super::Isa>::$v, false>($t, $p, $out)
+        }
+    }};
+}
+
 macro_rules! dyn_impls {
     ($($(#[$doc:meta])* $name:ident = $code:literal, $text:literal, ($($cfg:tt)*), [$($feature:tt),*];)*) => {$(
         #[cfg($($cfg)*)]
         impl DynKernels for crate::simd::dispatch::$name {
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_f32(|t| fuse: bool, p: &Operands<'_, f32>, out: &mut [f32]) => if fuse {
-                    product_f32::<_, true>(t, p, out)
-                } else {
-                    product_f32::<_, false>(t, p, out)
-                });
+                gemm_f32(|t| fuse: bool, p: &Operands<'_, f32>, out: &mut [f32])
+                    => simd_or_in_order!(crate::simd::dispatch::$name, t, F32, fuse, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_f64(|t| fuse: bool, p: &Operands<'_, f64>, out: &mut [f64]) => if fuse {
-                    product_f64::<_, true>(t, p, out)
-                } else {
-                    product_f64::<_, false>(t, p, out)
-                });
+                gemm_f64(|t| fuse: bool, p: &Operands<'_, f64>, out: &mut [f64])
+                    => simd_or_in_order!(crate::simd::dispatch::$name, t, F64, fuse, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_i32(|t| p: &Operands<'_, i32>, out: &mut [i32]) => product_i32(t, p, out));
+                gemm_i32(|t| p: &Operands<'_, i32>, out: &mut [i32])
+                    => simd_or_in_order!(crate::simd::dispatch::$name, t, I32, false, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_i8(|t| p: &Operands<'_, i8>, out: &mut [i8]) => widen::product_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
@@ -92,12 +113,13 @@ macro_rules! dyn_impls {
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32]) => widen::product_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_i64(|t| p: &Operands<'_, i64>, out: &mut [i64]) => gemm_in_order(p, out));
+                gemm_i64(|t| p: &Operands<'_, i64>, out: &mut [i64]) => gemm_in_order(p, false, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u64(|t| p: &Operands<'_, u64>, out: &mut [u64]) => gemm_in_order(p, out));
+                gemm_u64(|t| p: &Operands<'_, u64>, out: &mut [u64]) => gemm_in_order(p, false, out));
             #[cfg(feature = "f16")]
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_f16(|t| p: &Operands<'_, half::f16>, out: &mut [half::f16]) => gemm_in_order(p, out));
+                gemm_f16(|t| p: &Operands<'_, half::f16>, out: &mut [half::f16])
+                    => gemm_in_order(p, false, out));
         }
     )*};
 }

@@ -27,6 +27,16 @@
 //! column tails an 8-, 4- or 1-column tile. Depths above [`KC`] are split
 //! into blocks whose partial sums go through the output, which keeps the
 //! order (and the bits) unchanged.
+//!
+//! # Everything inlines
+//!
+//! Every function from a backend's `#[target_feature]` boundary down to
+//! the intrinsics is `#[inline(always)]`, and the loops are plain index
+//! loops, not closures (`core::array::from_fn`) or iterator adapters that
+//! carry vectors: a helper LLVM leaves out of line is compiled without the
+//! boundary's target features, and the intrinsics inside it become calls.
+//! Measured: one `array::from_fn` left in the tile made a 64x64 AVX2
+//! product 3x slower.
 
 use super::Isa;
 use super::check::{check_product, check_shape};
@@ -53,12 +63,8 @@ pub(crate) const KC: usize = 256;
 /// multiply-adds, the same limit let a 16x16 SSE2 product (four times the
 /// instructions of the AVX-512 one) inline sixteen times into a batch loop,
 /// which then ran 20% to 50% slower than the called kernel.
+#[cfg(not(debug_assertions))]
 pub(crate) const INLINE_VECTOR_MACS: usize = 256;
-
-/// The smallest product, in multiply-adds, that runs on the run-time-shape
-/// kernels of [`DynKernels`](super::dynamic::DynKernels) rather than on a
-/// copy compiled for its constant shape.
-pub(crate) const DYN_MIN_WORK: usize = 4096;
 
 /// The operands of one product `out = a * b` (or `a * b + addend`), all
 /// column-major: `a` is `m x k`, `addend` and `out` are `m x n`, and `b` is
@@ -103,6 +109,25 @@ pub(crate) fn gemm_with<V: SimdVector, const FUSE: bool>(
     V::Token: Isa,
 {
     check_product(p, out);
+    // Where each element of `b` is: one copy of the kernel per layout, so
+    // the inner loop has no branch on it.
+    if p.bt {
+        blocks::<V, FUSE, true>(t, p, out);
+    } else {
+        blocks::<V, FUSE, false>(t, p, out);
+    }
+}
+
+/// The depth blocks and row blocks of a product whose right operand is
+/// stored transposed when `BT`.
+#[inline(always)]
+fn blocks<V: SimdVector, const FUSE: bool, const BT: bool>(
+    t: V::Token,
+    p: &Operands<'_, V::Elem>,
+    out: &mut [V::Elem],
+) where
+    V::Token: Isa,
+{
     let l = V::LANES;
     let nv = p.m.div_ceil(l);
     let last = p.m - (nv - 1) * l;
@@ -123,10 +148,10 @@ pub(crate) fn gemm_with<V: SimdVector, const FUSE: bool>(
                 tail: if v0 + mv == nv { last } else { l },
             };
             match mv {
-                4 => col_tiles::<V, FUSE, 4>(t, p, &block, rows, out),
-                3 => col_tiles::<V, FUSE, 3>(t, p, &block, rows, out),
-                2 => col_tiles::<V, FUSE, 2>(t, p, &block, rows, out),
-                _ => col_tiles::<V, FUSE, 1>(t, p, &block, rows, out),
+                4 => col_tiles::<V, FUSE, BT, 4>(t, p, &block, rows, out),
+                3 => col_tiles::<V, FUSE, BT, 3>(t, p, &block, rows, out),
+                2 => col_tiles::<V, FUSE, BT, 2>(t, p, &block, rows, out),
+                _ => col_tiles::<V, FUSE, BT, 1>(t, p, &block, rows, out),
             }
             v0 += mv;
         }
@@ -148,9 +173,35 @@ struct Rows {
     tail: usize,
 }
 
-/// All column tiles of one block of `MV` vectors of rows.
+/// All column tiles of one block of `MV` vectors of rows: full vectors,
+/// or with a partial last one (a copy of each tile per case, so the inner
+/// loop has no branch on it).
 #[inline(always)]
-fn col_tiles<V: SimdVector, const FUSE: bool, const MV: usize>(
+fn col_tiles<V: SimdVector, const FUSE: bool, const BT: bool, const MV: usize>(
+    t: V::Token,
+    p: &Operands<'_, V::Elem>,
+    block: &Block<'_, V::Elem>,
+    rows: Rows,
+    out: &mut [V::Elem],
+) where
+    V::Token: Isa,
+{
+    if rows.tail < V::LANES {
+        col_tiles_of::<V, FUSE, BT, MV, true>(t, p, block, rows, out);
+    } else {
+        col_tiles_of::<V, FUSE, BT, MV, false>(t, p, block, rows, out);
+    }
+}
+
+/// [`col_tiles`] for one case of the last vector.
+#[inline(always)]
+fn col_tiles_of<
+    V: SimdVector,
+    const FUSE: bool,
+    const BT: bool,
+    const MV: usize,
+    const PARTIAL: bool,
+>(
     t: V::Token,
     p: &Operands<'_, V::Elem>,
     block: &Block<'_, V::Elem>,
@@ -170,107 +221,170 @@ fn col_tiles<V: SimdVector, const FUSE: bool, const MV: usize>(
         (false, 1) => 12,
         (false, _) => 6,
     };
+    let tile = Tile::<V> { t, p, block, rows };
     let mut j0 = 0;
     while j0 + nc <= p.n {
         match (regs32, MV) {
-            (true, 1) => tile::<V, FUSE, MV, 16>(t, p, block, rows, j0, out),
-            (true, 2) => tile::<V, FUSE, MV, 8>(t, p, block, rows, j0, out),
-            (true, 3) => tile::<V, FUSE, MV, 5>(t, p, block, rows, j0, out),
-            (true, _) => tile::<V, FUSE, MV, 4>(t, p, block, rows, j0, out),
-            (false, 1) => tile::<V, FUSE, MV, 12>(t, p, block, rows, j0, out),
-            (false, _) => tile::<V, FUSE, MV, 6>(t, p, block, rows, j0, out),
+            (true, 1) => tile.run::<FUSE, BT, MV, PARTIAL, 16>(j0, out),
+            (true, 2) => tile.run::<FUSE, BT, MV, PARTIAL, 8>(j0, out),
+            (true, 3) => tile.run::<FUSE, BT, MV, PARTIAL, 5>(j0, out),
+            (true, _) => tile.run::<FUSE, BT, MV, PARTIAL, 4>(j0, out),
+            (false, 1) => tile.run::<FUSE, BT, MV, PARTIAL, 12>(j0, out),
+            (false, _) => tile.run::<FUSE, BT, MV, PARTIAL, 6>(j0, out),
         }
         j0 += nc;
     }
     while nc > 8 && j0 + 8 <= p.n {
-        tile::<V, FUSE, MV, 8>(t, p, block, rows, j0, out);
+        tile.run::<FUSE, BT, MV, PARTIAL, 8>(j0, out);
         j0 += 8;
     }
     while nc > 4 && j0 + 4 <= p.n {
-        tile::<V, FUSE, MV, 4>(t, p, block, rows, j0, out);
+        tile.run::<FUSE, BT, MV, PARTIAL, 4>(j0, out);
         j0 += 4;
     }
     while j0 < p.n {
-        tile::<V, FUSE, MV, 1>(t, p, block, rows, j0, out);
+        tile.run::<FUSE, BT, MV, PARTIAL, 1>(j0, out);
         j0 += 1;
     }
 }
 
-/// Loads vector `v` of a block of rows of a column-major `m`-row matrix
-/// `s`, at column `col`: a partial load for the last vector of a ragged
-/// block.
-#[inline(always)]
-fn load_rows<V: SimdVector, const MV: usize>(
+/// One block of rows at one depth block, whose column tiles [`Tile::run`]
+/// computes.
+struct Tile<'a, V: SimdVector> {
     t: V::Token,
-    s: &[V::Elem],
-    m: usize,
+    p: &'a Operands<'a, V::Elem>,
+    block: &'a Block<'a, V::Elem>,
     rows: Rows,
-    col: usize,
-    v: usize,
-) -> V {
-    let off = col * m + rows.i0 + v * V::LANES;
-    if v == MV - 1 && rows.tail < V::LANES {
-        V::load_partial(t, s, off, rows.tail)
-    } else {
-        V::load(t, s, off)
-    }
 }
 
-/// One register tile: rows `rows`, columns `j0..j0 + NC`, the steps of
-/// `block`.
-#[inline(always)]
-fn tile<V: SimdVector, const FUSE: bool, const MV: usize, const NC: usize>(
-    t: V::Token,
-    p: &Operands<'_, V::Elem>,
-    block: &Block<'_, V::Elem>,
-    rows: Rows,
-    j0: usize,
-    out: &mut [V::Elem],
-) {
-    let m = p.m;
-    let mut acc = [[V::zero(t); MV]; NC];
-    let mut kk = block.k0;
-    if block.k0 == 0 {
-        // acc = a[r][0] * b[0][c]
-        let av: [V; MV] = core::array::from_fn(|v| load_rows::<V, MV>(t, p.a, m, rows, 0, v));
-        for (c, col) in acc.iter_mut().enumerate() {
-            let bb = V::broadcast(t, p.b, p.b_at(0, j0 + c));
-            for (x, a) in col.iter_mut().zip(av) {
-                *x = a.mul(bb);
-            }
-        }
-        kk = 1;
-    } else {
-        // The partial sums of the earlier depth blocks.
-        for (c, col) in acc.iter_mut().enumerate() {
-            for (v, x) in col.iter_mut().enumerate() {
-                *x = load_rows::<V, MV>(t, out, m, rows, j0 + c, v);
-            }
+impl<V: SimdVector> Tile<'_, V> {
+    /// The rows of this block in a column of `m` elements that starts at
+    /// `start`: `MV` vectors, the last one partial when `PARTIAL`. One
+    /// bounds check, after which the loads need none.
+    #[inline(always)]
+    fn column<'s, const MV: usize, const PARTIAL: bool>(
+        &self,
+        s: &'s [V::Elem],
+        start: usize,
+    ) -> &'s [V::Elem] {
+        let len = if PARTIAL {
+            (MV - 1) * V::LANES + self.rows.tail
+        } else {
+            MV * V::LANES
+        };
+        &s[start + self.rows.i0..][..len]
+    }
+
+    /// Vector `v` of a column of this block (see [`Tile::column`]).
+    #[inline(always)]
+    fn load<const MV: usize, const PARTIAL: bool>(&self, col: &[V::Elem], v: usize) -> V {
+        if PARTIAL && v == MV - 1 {
+            V::load_partial(self.t, col, v * V::LANES, self.rows.tail)
+        } else {
+            V::load(self.t, col, v * V::LANES)
         }
     }
-    while kk < block.k1 {
-        // acc = acc + a[r][kk] * b[kk][c]
-        let av: [V; MV] = core::array::from_fn(|v| load_rows::<V, MV>(t, p.a, m, rows, kk, v));
-        for (c, col) in acc.iter_mut().enumerate() {
-            let bb = V::broadcast(t, p.b, p.b_at(kk, j0 + c));
-            for (x, a) in col.iter_mut().zip(av) {
-                *x = madd::<V, FUSE>(a, bb, *x);
+
+    /// Stores vector `v` of a column of this block.
+    #[inline(always)]
+    fn store<const MV: usize, const PARTIAL: bool>(&self, x: V, col: &mut [V::Elem], v: usize) {
+        if PARTIAL && v == MV - 1 {
+            x.store_partial(col, v * V::LANES, self.rows.tail);
+        } else {
+            x.store(col, v * V::LANES);
+        }
+    }
+
+    /// The register tile of columns `j0..j0 + NC`: `MV x NC` accumulators
+    /// over the steps of the depth block.
+    // Index loops, not iterators: with the register tile's arrays indexed
+    // by loop counters LLVM keeps every accumulator in a register.
+    #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
+    fn run<
+        const FUSE: bool,
+        const BT: bool,
+        const MV: usize,
+        const PARTIAL: bool,
+        const NC: usize,
+    >(
+        &self,
+        j0: usize,
+        out: &mut [V::Elem],
+    ) {
+        let (t, p, block) = (self.t, self.p, self.block);
+        let (m, k, n) = (p.m, p.k, p.n);
+        let steps = block.k1 - block.k0;
+        // Where the steps of each column of `b` are: a column of `b` when
+        // it is stored as it is (indexed by the step), the rows of `bt` when
+        // transposed (each step reads `NC` consecutive elements).
+        let mut b_cols: [&[V::Elem]; NC] = [&[]; NC];
+        if !BT {
+            for (c, col) in b_cols.iter_mut().enumerate() {
+                let start = (j0 + c) * k + block.k0;
+                *col = &p.b[start..start + steps];
             }
         }
-        kk += 1;
-    }
-    for (c, col) in acc.iter().enumerate() {
-        for (v, x) in col.iter().enumerate() {
-            let off = (j0 + c) * m + rows.i0 + v * V::LANES;
-            let partial = v == MV - 1 && rows.tail < V::LANES;
-            let mut x = *x;
-            if let Some(addend) = block.addend {
-                x = x.add(load_rows::<V, MV>(t, addend, m, rows, j0 + c, v));
+        let mut acc = [[V::zero(t); MV]; NC];
+        let mut av = [V::zero(t); MV];
+        let mut first = 0;
+        if block.k0 == 0 {
+            // acc = a[r][0] * b[0][c]
+            let a_col = self.column::<MV, PARTIAL>(p.a, 0);
+            for (v, a) in av.iter_mut().enumerate() {
+                *a = self.load::<MV, PARTIAL>(a_col, v);
             }
-            if partial {
-                x.store_partial(out, off, rows.tail);
+            let row: &[V::Elem] = if BT {
+                &p.b[block.k0 * n + j0..][..NC]
             } else {
-                x.store(out, off);
+                &[]
+            };
+            for c in 0..NC {
+                let bb = V::splat(t, if BT { row[c] } else { b_cols[c][0] });
+                for v in 0..MV {
+                    acc[c][v] = av[v].mul(bb);
+                }
+            }
+            first = 1;
+        } else {
+            // The partial sums of the earlier depth blocks.
+            for c in 0..NC {
+                let col = self.column::<MV, PARTIAL>(out, (j0 + c) * m);
+                for v in 0..MV {
+                    acc[c][v] = self.load::<MV, PARTIAL>(col, v);
+                }
+            }
+        }
+        for step in first..steps {
+            // acc = acc + a[r][kk] * b[kk][c]
+            let a_col = self.column::<MV, PARTIAL>(p.a, (block.k0 + step) * m);
+            for (v, a) in av.iter_mut().enumerate() {
+                *a = self.load::<MV, PARTIAL>(a_col, v);
+            }
+            let row: &[V::Elem] = if BT {
+                &p.b[(block.k0 + step) * n + j0..][..NC]
+            } else {
+                &[]
+            };
+            for c in 0..NC {
+                let bb = V::splat(t, if BT { row[c] } else { b_cols[c][step] });
+                for v in 0..MV {
+                    acc[c][v] = madd::<V, FUSE>(av[v], bb, acc[c][v]);
+                }
+            }
+        }
+        for c in 0..NC {
+            let start = (j0 + c) * m;
+            if let Some(addend) = block.addend {
+                let col = self.column::<MV, PARTIAL>(addend, start);
+                for v in 0..MV {
+                    acc[c][v] = acc[c][v].add(self.load::<MV, PARTIAL>(col, v));
+                }
+            }
+            let len = self.column::<MV, PARTIAL>(out, start).len();
+            let col = &mut out[start + self.rows.i0..][..len];
+            for v in 0..MV {
+                self.store::<MV, PARTIAL>(acc[c][v], col, v);
             }
         }
     }
@@ -324,24 +438,26 @@ pub(crate) fn mul_4x4_with<V: Group4, const FUSE: bool>(
 /// caller.
 #[inline(always)]
 #[allow(clippy::type_complexity)]
-pub(crate) fn four_by_four<'o, E: Copy>(
-    p: &Operands<'_, E>,
+pub(crate) fn four_by_four<'p, 'o, E: Copy>(
+    p: &Operands<'p, E>,
     out: &'o mut [E],
-) -> ([E; 16], [E; 16], Option<[E; 16]>, &'o mut [E; 16]) {
-    let array = |s: &[E], what: &'static str| -> [E; 16] {
+) -> (&'p [E; 16], [E; 16], Option<&'p [E; 16]>, &'o mut [E; 16]) {
+    let array = |s: &'p [E], what: &'static str| -> &'p [E; 16] {
         check_shape(what, s.len(), 4, 4);
-        core::array::from_fn(|i| s[i])
+        s.try_into()
+            .unwrap_or_else(|_| unreachable!("checked length"))
     };
     check_shape("result", out.len(), 4, 4);
     let out: &mut [E; 16] = out
         .try_into()
         .unwrap_or_else(|_| unreachable!("checked length"));
-    let b = array(p.b, "right operand");
-    let b = if p.bt {
-        core::array::from_fn(|i| b[(i % 4) * 4 + i / 4])
-    } else {
-        b
-    };
+    let stored = array(p.b, "right operand");
+    let mut b = *stored;
+    if p.bt {
+        for (i, x) in b.iter_mut().enumerate() {
+            *x = stored[(i % 4) * 4 + i / 4];
+        }
+    }
     (
         array(p.a, "left operand"),
         b,
@@ -363,7 +479,7 @@ fn is_4x4x4<E>(p: &Operands<'_, E>) -> bool {
 pub(crate) fn product_f32<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, f32>, out: &mut [f32]) {
     if is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
-        mul_4x4_with::<S::F32, FUSE>(s, &a, &b, c.as_ref(), out);
+        mul_4x4_with::<S::F32, FUSE>(s, a, &b, c, out);
     } else if p.m == 4 {
         gemm_with::<S::F32x4, FUSE>(s, p, out);
     } else if p.m == 8 {
@@ -380,7 +496,7 @@ pub(crate) fn product_f32<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, f32>,
 pub(crate) fn product_f64<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, f64>, out: &mut [f64]) {
     if S::GROUP4_F64 && is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
-        mul_4x4_with::<S::F64G4, FUSE>(s, &a, &b, c.as_ref(), out);
+        mul_4x4_with::<S::F64G4, FUSE>(s, a, &b, c, out);
     } else if p.m <= 4 {
         gemm_with::<S::F64x4, FUSE>(s, p, out);
     } else {
@@ -394,7 +510,7 @@ pub(crate) fn product_f64<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, f64>,
 pub(crate) fn product_i32<S: Isa>(s: S, p: &Operands<'_, i32>, out: &mut [i32]) {
     if is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
-        mul_4x4_with::<S::I32, false>(s, &a, &b, c.as_ref(), out);
+        mul_4x4_with::<S::I32, false>(s, a, &b, c, out);
     } else {
         gemm_with::<S::I32, false>(s, p, out);
     }
@@ -402,32 +518,54 @@ pub(crate) fn product_i32<S: Isa>(s: S, p: &Operands<'_, i32>, out: &mut [i32]) 
 
 /// `out = a * b (+ addend)` in the contract's order, element by element:
 /// `out[r][c] = a[r][0]*b[0][c]`, then `+ a[r][k]*b[k][c]` for `k = 1..K`,
-/// each operation rounded (wrapping for integers), then `+ addend[r][c]`.
-/// The loop runs down columns so that it vectorises without changing any
-/// element's order. The reference the SIMD kernels are tested against, and
-/// the kernel of the element types without SIMD vectors.
+/// each operation rounded (wrapping for integers), or with `fuse` each step
+/// one fused multiply-add, then `+ addend[r][c]`. The reference the SIMD
+/// kernels are tested against, and the kernel of the element types without
+/// SIMD vectors.
+///
+/// The loops are `while` loops over indices: at opt-level 0 an iterator
+/// adapter is a call per element, which this kernel, the product of
+/// unoptimized builds, cannot afford. The innermost loop runs down a
+/// column, so that it vectorises without changing any element's order.
 ///
 /// # Panics
 /// If a dimension is zero or a slice is not its shape's length.
 #[inline(always)]
-pub(crate) fn gemm_in_order<T: Arith>(p: &Operands<'_, T>, out: &mut [T]) {
+pub(crate) fn gemm_in_order<T: Arith>(p: &Operands<'_, T>, fuse: bool, out: &mut [T]) {
     check_product(p, out);
-    let (m, k) = (p.m, p.k);
-    for (c, acc) in out.chunks_exact_mut(m).enumerate() {
-        for (r, x) in acc.iter_mut().enumerate() {
-            *x = p.a[r].mul(p.b[p.b_at(0, c)]);
+    let (m, k, n) = (p.m, p.k, p.n);
+    let mut c = 0;
+    while c < n {
+        let col = &mut out[c * m..(c + 1) * m];
+        let b0 = p.b[p.b_at(0, c)];
+        let mut r = 0;
+        while r < m {
+            col[r] = p.a[r].mul(b0);
+            r += 1;
         }
-        for kk in 1..k {
+        let mut kk = 1;
+        while kk < k {
             let b_k = p.b[p.b_at(kk, c)];
             let a_col = &p.a[kk * m..(kk + 1) * m];
-            for (x, &a_r) in acc.iter_mut().zip(a_col) {
-                *x = x.add(a_r.mul(b_k));
+            let mut r = 0;
+            while r < m {
+                col[r] = if fuse {
+                    a_col[r].mul_add(b_k, col[r])
+                } else {
+                    col[r].add(a_col[r].mul(b_k))
+                };
+                r += 1;
             }
+            kk += 1;
         }
         if let Some(addend) = p.addend {
-            for (x, &y) in acc.iter_mut().zip(&addend[c * m..(c + 1) * m]) {
-                *x = x.add(y);
+            let add = &addend[c * m..(c + 1) * m];
+            let mut r = 0;
+            while r < m {
+                col[r] = col[r].add(add[r]);
+                r += 1;
             }
         }
+        c += 1;
     }
 }

@@ -14,17 +14,30 @@ use crate::simd::dispatch::{Backend, backends, detected};
 use crate::simd::{Group4, SimdFloat, SimdVector, VecExt};
 
 /// Runs `$suite(token)` for every backend the CPU supports, and reports the
-/// others as skipped.
+/// others as skipped. On a thread with a large stack: unoptimized, a kernel
+/// inlined into a test gives a stack slot to every value of every register
+/// tile.
 macro_rules! every_backend {
     ($suite:ident; $($(#[$doc:meta])* $name:ident = $code:literal, $text:literal, ($($cfg:tt)*), [$($feature:tt),*];)*) => {{
         $(
             #[cfg($($cfg)*)]
             match detected::<crate::simd::dispatch::$name>() {
-                Some(t) => $suite(t),
+                Some(t) => on_large_stack(move || $suite(t)),
                 None => skipped(stringify!($suite), Backend::$name),
             }
         )*
     }};
+}
+
+/// Runs `f` on a thread with a 256 MiB stack, forwarding its panic.
+fn on_large_stack(f: impl FnOnce() + Send + 'static) {
+    let thread = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .expect("a test thread");
+    if let Err(panic) = thread.join() {
+        std::panic::resume_unwind(panic);
+    }
 }
 
 /// Says, outside the test harness's capture, that a backend was skipped.
@@ -553,7 +566,7 @@ fn widened<S: Isa>(s: S) {
                     addend,
                 };
                 let mut want = vec![T::default(); m * n];
-                gemm_in_order(&p, &mut want);
+                gemm_in_order(&p, false, &mut want);
                 let mut out = vec![T::default(); m * n];
                 widen::widened(s, &p, &mut out);
                 assert_eq!(out, want, "widened {m}x{k}x{n}");

@@ -153,7 +153,7 @@ pub(crate) fn product<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]
     if pays::<S, T>(p.m, p.k, p.n) {
         widened(s, p, out);
     } else {
-        gemm_in_order(p, out);
+        gemm_in_order(p, false, out);
     }
 }
 
@@ -161,11 +161,13 @@ pub(crate) fn product<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]
 /// the heap and the `i32` kernel of [`DynKernels`], or the in-order loop.
 #[inline(always)]
 pub(crate) fn product_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    #[cfg(matrix_core_opt0)]
+    let _ = s;
+    #[cfg(not(matrix_core_opt0))]
     if pays::<S, T>(p.m, p.k, p.n) {
-        on_heap(s, p, out);
-    } else {
-        gemm_in_order(p, out);
+        return on_heap(s, p, out);
     }
+    gemm_in_order(p, false, out);
 }
 
 /// `out = a * b (+ addend)` for `T`, always on the `i32` kernel: the

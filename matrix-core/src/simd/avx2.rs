@@ -80,7 +80,10 @@ pub(crate) fn transpose_4x4_f32<T: super::Token>(t: T, src: &[f32; 16]) -> [f32;
 /// Transposes a column-major 8x8 `f32` matrix: 24 shuffles.
 #[inline(always)]
 pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32; 64] {
-    let c: [__m256; 8] = core::array::from_fn(|j| F32x8::load(t, src, 8 * j).0);
+    let mut c = [F32x8::zero(t).0; 8];
+    for (j, col) in c.iter_mut().enumerate() {
+        *col = F32x8::load(t, src, 8 * j).0;
+    }
     // SAFETY: the loads above made vectors, so AVX2 is supported.
     let r = unsafe {
         let t0 = _mm256_unpacklo_ps(c[0], c[1]);
@@ -111,8 +114,8 @@ pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32;
         ]
     };
     let mut out = [0.0; 64];
-    for (j, v) in r.into_iter().enumerate() {
-        F32x8(v, t).store(&mut out, 8 * j);
+    for (j, v) in r.iter().enumerate() {
+        F32x8(*v, t).store(&mut out, 8 * j);
     }
     out
 }

@@ -101,7 +101,12 @@ pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32;
     const S0H1: __m512i = idx(t8_index(0, 1));
     const S1H0: __m512i = idx(t8_index(1, 0));
     const S1H1: __m512i = idx(t8_index(1, 1));
-    let z: [__m512; 4] = core::array::from_fn(|q| F32x16::load(t, src, 16 * q).0);
+    let z = [
+        F32x16::load(t, src, 0).0,
+        F32x16::load(t, src, 16).0,
+        F32x16::load(t, src, 32).0,
+        F32x16::load(t, src, 48).0,
+    ];
     // SAFETY: the loads above made vectors, so AVX-512F is supported.
     let out = unsafe {
         // blocks (rows 0..4 | 4..8) x (columns 0..4 | 4..8)
@@ -117,8 +122,8 @@ pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32;
         ]
     };
     let mut o = [0.0; 64];
-    for (q, v) in out.into_iter().enumerate() {
-        F32x16(v, t).store(&mut o, 16 * q);
+    for (q, v) in out.iter().enumerate() {
+        F32x16(*v, t).store(&mut o, 16 * q);
     }
     o
 }

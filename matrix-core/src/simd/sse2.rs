@@ -76,7 +76,12 @@ fn transpose4<T: super::Token>(c: [F32x4<T>; 4]) -> [F32x4<T>; 4] {
             _mm_movehl_ps(t3, t2),
         ]
     };
-    r.map(|v| F32x4(v, t))
+    [
+        F32x4(r[0], t),
+        F32x4(r[1], t),
+        F32x4(r[2], t),
+        F32x4(r[3], t),
+    ]
 }
 
 /// Transposes the 4x4 block whose element `(r, c)` is
@@ -94,8 +99,14 @@ pub(crate) fn transpose_4x4_f32_strided<T: super::Token>(
     dst: &mut [f32],
     (dst_offset, dst_stride): (usize, usize),
 ) {
-    let cols = core::array::from_fn(|j| F32x4::load(t, src, src_offset + j * src_stride));
-    for (j, v) in transpose4(cols).into_iter().enumerate() {
+    let cols = [
+        F32x4::load(t, src, src_offset),
+        F32x4::load(t, src, src_offset + src_stride),
+        F32x4::load(t, src, src_offset + 2 * src_stride),
+        F32x4::load(t, src, src_offset + 3 * src_stride),
+    ];
+    let rows = transpose4(cols);
+    for (j, v) in rows.iter().enumerate() {
         v.store(dst, dst_offset + j * dst_stride);
     }
 }

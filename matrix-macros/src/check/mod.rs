@@ -539,11 +539,14 @@ fn check_kernel(
 ) -> ir::Kernel {
     let mut contract = block_contract;
     let mut dispatch = ir::Dispatch::PerOperation;
+    let mut refused_dispatch = false;
     let mut attrs = Vec::new();
     for attr in f.attrs {
         if attr.path().is_ident(DISPATCH) {
             if dispatch_attribute(&attr, &f.sig, diags) {
                 dispatch = ir::Dispatch::PerCall;
+            } else {
+                refused_dispatch = true;
             }
             continue;
         }
@@ -561,7 +564,9 @@ fn check_kernel(
         }
     }
     let body = checker.kernel_body(&f.block, &sig.ret);
-    let stub = sig_errors || checker.poisoned || diags.len() > before;
+    // A refused `#[dispatch]` stubs the body too: the kernel it asked for
+    // cannot exist, and rustc has nothing to add about the one written.
+    let stub = sig_errors || refused_dispatch || checker.poisoned || diags.len() > before;
     ir::Kernel {
         attrs,
         vis: f.vis,
