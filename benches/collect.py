@@ -44,8 +44,9 @@ COLORS = {
     "scalar loop": "#86bcb6",
     "simd i32": "#79706e",
 }
-# Columns of the runs before the dispatch layer, matched to today's.
-BEFORE_COLUMNS = {"simd exact": None, "simd fma": None, "widened": None}
+# The columns compared with the run before the dispatch layer (commit
+# d05f89c, where the default target ran SSE2 code): those both runs have.
+BEFORE_COLUMNS = ["matrix-core", "dsl exact", "dsl fast"]
 
 
 def group_order(name):
@@ -139,8 +140,35 @@ def dev_ratio(dev):
     )
 
 
+def ratio_table(num, den, columns, num_name, den_name):
+    """For each group and column both runs have: den's time, num's time and
+    num / den (fastest samples)."""
+    groups = sorted(set(num) & set(den), key=group_order)
+    lines = [
+        f"| benchmark | column | {den_name} | {num_name} | ratio |",
+        "|---|---|---|---|---|",
+    ]
+    worst = []
+    for g in groups:
+        for c in columns:
+            if c in num[g] and c in den[g]:
+                a, b = num[g][c][1], den[g][c][1]
+                r = a / b
+                worst.append((r, g, c))
+                lines.append(f"| {g} | {c} | {fmt_time(b)} | {fmt_time(a)} | {r:.2f} |")
+    return "\n".join(lines), sorted(worst, reverse=True)
+
+
+def summary(worst, what):
+    """The rows where the ratio is largest."""
+    if not worst:
+        return "(no rows in common)"
+    top = ", ".join(f"{g} ({c}) {r:.2f}" for r, g, c in worst[:5])
+    return f"Largest {what}: {top}."
+
+
 # README's columns: those of the float groups, in BENCHMARKS.md's order.
-README_COLUMNS = [c for c in COLUMNS if c not in ("scalar loop", "widened", "simd i32")]
+README_COLUMNS = [c for c in COLUMNS if c not in ("scalar loop", "simd i32", "copy")]
 README_NATIVE = [
     "matrix mul 4x4 f32",
     "matrix mul 8x8 f32",
@@ -157,9 +185,20 @@ README_NATIVE = [
     "matrix transpose 4x4",
     "matrix transpose 8x8",
 ]
-README_DEFAULT = ["matrix mul 4x4 f32", "matrix madd 4x4 f32", "matrix mul 4x4 i32"]
+README_DEFAULT = [
+    "matrix mul 4x4 f32",
+    "matrix mul 8x8 f32",
+    "matrix mul 16x16 f32",
+    "matrix mul 64x64 f32",
+    "matrix mul 8x8 f64",
+    "matrix mul 4x4 i32",
+    "matrix madd 4x4 f32",
+    "matrix transpose 8x8",
+]
 README_DEV = [
     "matrix mul 4x4 f32",
+    "matrix mul 8x8 f32",
+    "matrix mul 16x16 f32",
     "matrix mul 4x4 f64",
     "matrix mul 4x4 i32",
     "matrix madd 4x4 f32",
@@ -200,7 +239,7 @@ def short_table(results, groups, columns=README_COLUMNS):
     return "\n".join(lines)
 
 
-def write_readme(path, default, native, dev):
+def write_readme(path, default, native, dev, dev_o3, active):
     """Replaces the text between README_START and README_END in README.md."""
     with open(path) as f:
         text = f.read()
@@ -208,18 +247,21 @@ def write_readme(path, default, native, dev):
     if start < 0 or end < start:
         raise SystemExit(f"{path}: no benchmark markers")
     body = f"""{README_START}
-`-C target-cpu=native` (AVX-512):
+Default target: every backend compiled in, the CPU's best chosen at run
+time ({active} on the machine of this run):
+
+{short_table(default, README_DEFAULT)}
+
+`-C target-cpu=native` (the backend chosen at compile time):
 
 {short_table(native, README_NATIVE)}
 
-Default target (SSE2; clang-19 is in BENCHMARKS.md, built for the native
-CPU):
+Dev profile (`cargo build` settings, default target), and the same with
+`[profile.dev.package.matrix-core] opt-level = 3`:
 
-{short_table(default, README_DEFAULT, [c for c in README_COLUMNS if not c.startswith("clang")])}
+{short_table(dev, README_DEV, ["matrix-core", "dsl exact", "glam", "nalgebra"])}
 
-Dev profile (`cargo build` settings, default target):
-
-{short_table(dev, README_DEV, ["matrix-core", "dsl exact", "dsl fast", "glam", "nalgebra"])}
+{short_table(dev_o3, README_DEV, ["matrix-core", "dsl exact", "glam", "nalgebra"]) if dev_o3 else ""}
 """
     with open(path, "w") as f:
         f.write(text[:start] + body + text[end:])
@@ -282,8 +324,8 @@ def svg(default, native, path):
         f'<rect width="100%" height="100%" fill="white"/>\n'
         f'<text x="10" y="20" font-size="15" font-weight="bold">Time per operation, '
         f"fastest sample (shorter is better; bars relative to the slowest in each panel)</text>\n"
-        f'<text x="10" y="38" font-size="11">light: default target (SSE2) · dark: '
-        f"-C target-cpu=native</text>\n"
+        f'<text x="10" y="38" font-size="11">light: default target (backend chosen '
+        f"at run time) · dark: -C target-cpu=native</text>\n"
     )
     with open(path, "w") as f:
         f.write(head + "\n".join(parts) + "\n</svg>\n")
@@ -292,16 +334,43 @@ def svg(default, native, path):
 def main():
     ap = argparse.ArgumentParser()
     for a in ("default", "native", "load", "rustc", "clang", "native-features",
-              "default-features", "md", "svg"):
+              "default-features", "active", "md", "svg"):
         ap.add_argument("--" + a, required=True)
     ap.add_argument("--dev", default="")
+    ap.add_argument("--dev-o3", default="")
+    ap.add_argument("--before-default", default="")
+    ap.add_argument("--before-native", default="")
     ap.add_argument("--readme", default="")
     args = ap.parse_args()
     default, native = load(args.default), load(args.native)
     dev = load(args.dev) if args.dev else {}
+    dev_o3 = load(args.dev_o3) if args.dev_o3 else {}
+    before_default = load(args.before_default) if args.before_default else {}
+    before_native = load(args.before_native) if args.before_native else {}
     model, mhz, cores = cpu_model()
     load_before, _, load_after = args.load.partition("|")
     svg(default, native, args.svg)
+    ours = ["matrix-core", "dsl exact", "dsl fast", "dsl #[dispatch]", "dispatch(||)"]
+    vs_native, vs_native_worst = ratio_table(default, native, ours, "default", "native")
+    sections = []
+    if before_default or before_native:
+        bd, bd_worst = ratio_table(default, before_default, BEFORE_COLUMNS, "now", "before")
+        bn, bn_worst = ratio_table(native, before_native, BEFORE_COLUMNS, "now", "before")
+        sections.append(f"""## Before and after the dispatch layer
+
+The same benchmarks built from commit d05f89c (before every backend was
+compiled into every build), run on this machine just before this run; a
+ratio below 1 is a speed-up. {summary(bd_worst, "default-target ratios")}
+{summary(bn_worst, "native ratios")}
+
+### Default target
+
+{bd}
+
+### `-C target-cpu=native`
+
+{bn}
+""")
     md = f"""# Benchmarks
 
 Generated by `benches/run.sh` on {time.strftime('%Y-%m-%d %H:%M %Z')}; do not
@@ -318,6 +387,7 @@ own speed. **Bold** is the fastest column of a row.
 ## Machine
 
 - CPU: {model}, {cores} logical cores, {mhz} MHz reported by /proc/cpuinfo
+- backend chosen at run time on this CPU: `{args.active}`
 - `{args.rustc}`; `{args.clang}`
 - default target features: `{args.default_features.strip()}`
 - native target features (vector subset): `{args.native_features.strip()}`
@@ -328,55 +398,70 @@ own speed. **Bold** is the fastest column of a row.
 ## Columns
 
 - **matrix-core**: `Matrix` operators outside the macro (`&a * &b`,
-  `a * b + c`, `transpose()`).
-- **simd exact / simd fma**: `matrix_core::simd::kernels` called directly
-  (`gemm_f32::<M, K, N, false|true>`, `gemm_madd_f32`, `gemm_f64`,
-  `gemm_i32`, `transpose_4x4_f32`, `transpose_8x8_f32`); *exact* is the
-  contract's order bit for bit (no FMA), *fma* contracts each step.
+  `a * b + c`, `transpose()`), each operation checking the detected backend.
+- **dispatch(||)**: the same batch loop inside `matrix_core::dispatch(|| ...)`,
+  one check per batch.
+- **dsl exact / fast**: the `matrix!` kernels (`benches/benches/matrix.rs`,
+  module `dsl`, feature `dsl`; run.sh enables it when it compiles), without
+  and with `#[fp_contract(fast)]`; one backend check per operation.
+- **dsl #[dispatch]**: a `#[dispatch]` kernel taking the whole batch, compiled
+  once per backend, one check per call.
 - **glam**: `Mat4` / `DMat4` (4x4 only). **nalgebra**: `SMatrix` (`mul_to`,
   `transpose_to`).
 - **clang-19 off / fast**: Clang's matrix types in `benches/c/matrix.c`,
   `-O3 -fenable-matrix -march=native` with `-ffp-contract=off`, resp.
   `-ffp-contract=fast -mprefer-vector-width=512`; always built for the
   native CPU, in both tables. Each call runs the batch loop in C.
-- **scalar loop / widened / simd i32** (integer groups, `benches/benches/integers.rs`):
-  the contract-order loop, the narrow types widened onto the `i32` kernel
-  (`matrix_core::simd::widen`, forced whatever the shape), and the `i32`
-  kernel on `i32` data (the floor); `matrix-core` picks per shape.
+- **scalar loop / simd i32** (integer groups, `benches/benches/integers.rs`):
+  the contract-order loop and the `i32` kernel on `i32` data (the floor);
+  `matrix-core` picks per shape (narrow types widened onto the `i32` kernel
+  where that pays).
 - **copy** (transposes only): `*out = *a`, the same bytes moved without
   permuting them: the floor the batch loop itself sets.
-- **dsl exact / fast**: the `matrix!` kernels (`benches/benches/matrix.rs`,
-  module `dsl`, feature `dsl`; run.sh enables it when it compiles), without
-  and with `#[fp_contract(fast)]`.
 
 Operands sit at fixed offsets within page-aligned allocations (`a` at 0x040,
 `b` at 0x440, `c` at 0x840, the result at 0xC40), so 4K aliasing between
 the result's stores and the operands' loads is the same in every run; see
 `benches/src/lib.rs`.
 
-## Default target (`x86_64`, SSE2 backend)
+## Default target (every backend compiled in, `{args.active}` chosen at run time)
 
 {table(default) if default else "(no results)"}
 
-## `RUSTFLAGS='-C target-cpu=native'` (AVX-512 backend)
+## `RUSTFLAGS='-C target-cpu=native'` (the backend chosen at compile time)
 
 {table(native) if native else "(no results)"}
 
+## Default target against native
+
+The price of choosing the backend at run time: each of our columns in the
+default build divided by the same column in the native build (fastest
+samples; below 1 the default build was faster in this run). {summary(vs_native_worst, "ratios")}
+
+{vs_native}
+
+{"".join(sections)}
 ## Dev profile (opt-level 0, debug assertions, default target)
 
 What `cargo build` users run: `cargo bench` with the bench profile set to
-the dev profile's code generation (see run.sh), for the 4x4 groups and the
-element-wise chain. The `matrix!` kernels write products of up to 512
-multiply-adds out element by element in debug builds, and run element-wise
-chains as one loop, so they need no call per element; the other columns
-call their (uninlined) helpers. {dev_ratio(dev)}
+the dev profile's code generation (see run.sh), for the 4x4, 8x8 and 16x16
+groups and the element-wise chains. Debug builds run products on the
+kernels compiled inside matrix-core, so their speed is matrix-core's own
+optimisation level. {dev_ratio(dev)}
 
 {table(dev) if dev else "(no results: run benches/run.sh without SKIP_DEV)"}
+
+### The same with `[profile.dev.package.matrix-core] opt-level = 3`
+
+The override README recommends: matrix-core optimised, the user's crate
+still at opt-level 0.
+
+{table(dev_o3) if dev_o3 else "(no results: run benches/run.sh without SKIP_DEV)"}
 """
     with open(args.md, "w") as f:
         f.write(md)
     if args.readme:
-        write_readme(args.readme, default, native, dev)
+        write_readme(args.readme, default, native, dev, dev_o3, args.active)
 
 
 if __name__ == "__main__":

@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Runs the criterion benchmarks three times: at the default target (x86_64:
-# SSE2), with RUSTFLAGS='-C target-cpu=native', and at the dev profile's
-# settings (opt-level 0, debug assertions, overflow checks; default target;
-# the 4x4 groups and the chain only), then collects criterion's estimates
-# (<target>/criterion/**/new/estimates.json) into BENCHMARKS.md,
-# benches/benchmarks.svg and the tables of README.md.
+# Runs the criterion benchmarks: at the default target (every backend
+# compiled in, the CPU's chosen at run time), with RUSTFLAGS='-C
+# target-cpu=native', and twice at the dev profile's settings (opt-level 0,
+# debug assertions, overflow checks; the 4x4, 8x8 and 16x16 groups and the
+# chains), once as is and once with matrix-core at opt-level 3; then
+# collects criterion's estimates (<target>/criterion/**/new/estimates.json)
+# into BENCHMARKS.md, benches/benchmarks.svg and the tables of README.md.
 #
-#   benches/run.sh                 # both runs, short measurement times
+#   benches/run.sh                 # every run, short measurement times
 #   BENCH_ARGS='--measurement-time 5' benches/run.sh
 #   BENCH_FILTER='matrix mul 4x4' benches/run.sh
 #   COLLECT_ONLY=1 benches/run.sh  # rewrite the report from existing results
-#   SKIP_DEV=1 benches/run.sh      # without the dev-profile run
+#   SKIP_DEV=1 benches/run.sh      # without the dev-profile runs
+#   BEFORE=/path/to/old/checkout benches/run.sh
+#                                  # also the default and native runs of an
+#                                  # older checkout, compared in BENCHMARKS.md
 #   BENCH_FEATURES= benches/run.sh # without the dsl columns (default: with
 #                                  # them when `--features dsl` builds)
 #
 # The default run uses $CARGO_TARGET_DIR (default <root>/target), the native
-# run $CARGO_TARGET_DIR/native and the dev run $CARGO_TARGET_DIR/dev-bench,
+# run $CARGO_TARGET_DIR/native and the dev runs $CARGO_TARGET_DIR/dev-bench
+# and $CARGO_TARGET_DIR/dev-o3-bench (an older checkout: its own target/),
 # so the builds do not invalidate each other and their criterion
 # directories stay apart.
 set -euo pipefail
@@ -35,31 +40,41 @@ if [ -z "${BENCH_FEATURES+x}" ]; then
     fi
 fi
 
+# run DIR RUSTFLAGS [cargo options...]
 run() {
     local dir=$1 flags=$2
+    shift 2
     rm -rf "$dir/criterion"
     # shellcheck disable=SC2086
     CARGO_TARGET_DIR=$dir RUSTFLAGS=$flags \
-        cargo bench -p matrix-benches --bench matrix --bench integers \
+        cargo bench "$@" -p matrix-benches --bench matrix --bench integers \
         ${BENCH_FEATURES:+--features "$BENCH_FEATURES"} \
         -- $ARGS ${FILTER:+"$FILTER"}
 }
 
+# The dev profile's code generation for `cargo bench`: what a `cargo build`
+# user runs. Larger shapes take milliseconds per operation at opt-level 0 in
+# the other libraries, so only the small groups and the chains run.
+dev_run() {
+    CARGO_PROFILE_BENCH_OPT_LEVEL=0 \
+    CARGO_PROFILE_BENCH_DEBUG_ASSERTIONS=true \
+    CARGO_PROFILE_BENCH_OVERFLOW_CHECKS=true \
+    CARGO_PROFILE_BENCH_INCREMENTAL=true \
+    CARGO_PROFILE_BENCH_CODEGEN_UNITS=256 \
+    FILTER=${FILTER:-'4x4|8x8|16x16|chain'} run "$@"
+}
+
 if [ -z "${COLLECT_ONLY:-}" ]; then
     LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+    if [ -n "${BEFORE:-}" ]; then
+        (cd "$BEFORE" && ROOT=$BEFORE TARGET=$BEFORE/target && run "$BEFORE/target" "" \
+            && run "$BEFORE/target/native" "-C target-cpu=native")
+    fi
     run "$TARGET" ""
     run "$TARGET/native" "-C target-cpu=native"
     if [ -z "${SKIP_DEV:-}" ]; then
-        # `cargo bench` with the dev profile's code generation: what a
-        # `cargo build` user runs. Larger shapes take seconds per sample at
-        # opt-level 0 in the other libraries, so only the 4x4 groups and the
-        # element-wise chain run.
-        CARGO_PROFILE_BENCH_OPT_LEVEL=0 \
-        CARGO_PROFILE_BENCH_DEBUG_ASSERTIONS=true \
-        CARGO_PROFILE_BENCH_OVERFLOW_CHECKS=true \
-        CARGO_PROFILE_BENCH_INCREMENTAL=true \
-        CARGO_PROFILE_BENCH_CODEGEN_UNITS=256 \
-        FILTER=${FILTER:-'4x4|chain'} run "$TARGET/dev-bench" ""
+        dev_run "$TARGET/dev-bench" ""
+        dev_run "$TARGET/dev-o3-bench" "" --config 'profile.bench.package.matrix-core.opt-level=3'
     fi
     LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
     echo "$LOAD_BEFORE|$LOAD_AFTER" > "$TARGET/native/bench-load.txt"
@@ -69,6 +84,9 @@ python3 "$ROOT/benches/collect.py" \
     --default "$TARGET/criterion" \
     --native "$TARGET/native/criterion" \
     --dev "$TARGET/dev-bench/criterion" \
+    --dev-o3 "$TARGET/dev-o3-bench/criterion" \
+    ${BEFORE:+--before-default "$BEFORE/target/criterion" --before-native "$BEFORE/target/native/criterion"} \
+    --active "$(CARGO_TARGET_DIR=$TARGET cargo run -q --release -p matrix-benches --bin active-backend)" \
     --load "$(cat "$TARGET/native/bench-load.txt" 2>/dev/null || echo '?|?')" \
     --rustc "$(rustc -V)" \
     --clang "$( (clang-19 --version 2>/dev/null || echo 'clang-19 not found') | head -1)" \

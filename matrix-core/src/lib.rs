@@ -160,12 +160,11 @@ pub use simd::dispatch::{Backend, UnknownBackend};
 /// rules (shape errors are compile errors, worded as Clang words them) and
 /// lowers to code over [`Matrix`].
 ///
-/// ```ignore
+/// ```
 /// use matrix_core::matrix;
 ///
 /// matrix! {
 ///     pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
-///     typedef i32 mi4x4_t __attribute__((matrix_type(4, 4)));
 ///
 ///     /// `a * b + c`, summed as Clang sums it with `-ffp-contract=off`.
 ///     pub fn madd(a: m4x4_t, b: m4x4_t, c: m4x4_t) -> m4x4_t {
@@ -180,14 +179,55 @@ pub use simd::dispatch::{Backend, UnknownBackend};
 ///         m[i][i] + __builtin_matrix_transpose(m)[0][3]
 ///     }
 /// }
+///
+/// let a = m4x4_t::from_fn(|r, c| (r * 4 + c) as f32);
+/// let m = madd(a, m4x4_t::identity(), m4x4_t::splat(1.0));
+/// assert_eq!(m[(2, 3)], 12.0);
+/// let data: Vec<f32> = (0..32).map(|x| x as f32).collect();
+/// assert_eq!(load(&data)[(1, 2)], 17.0); // column 2 starts at 2 * 8
+/// assert_eq!(trace_like(a, 1), 5.0 + 12.0);
 /// ```
 ///
 /// Each typedef becomes `type NAME = ::matrix_core::Matrix<ELEM, R, C>;`.
+/// A typedef of a typedef (`typedef mat44 mat4;`, or `type mat4 = mat44;`
+/// in any order) is an alias: the same type, named as written in messages.
 /// Inside kernels, matrices support `m[r][c]` (a dynamic index out of range
 /// panics), `+ -` of two matrices or a matrix and a scalar, `*` (product or
 /// scalar), `/` by a scalar, the compound assignments, `expr as NAME`
 /// (element-wise `as`), and the builtins `__builtin_matrix_transpose`,
 /// `__builtin_matrix_column_major_load` and
 /// `__builtin_matrix_column_major_store` (the stride is optional).
+///
+/// # Kernel attributes
+///
+/// * `#[fp_contract(fast)]` / `#[fp_contract(off)]` on a kernel, or
+///   `#![fp_contract(...)]` on the block: whether `a * b + c` may round
+///   each multiply-add once (Clang's `-ffp-contract`).
+/// * `#[dispatch]`: the kernel, with its loops and the small products
+///   inlined into it, is compiled once per backend, and each call checks
+///   the CPU's backend once instead of at every operation. Use it on a
+///   kernel that loops over many small matrices. It applies to ordinary
+///   functions returning a value (not `const fn`, not `async fn`, not a
+///   reference).
+///
+/// ```
+/// use matrix_core::matrix;
+///
+/// matrix! {
+///     pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+///
+///     #[dispatch]
+///     pub fn transform_all(ms: &mut [m4x4_t], view: &m4x4_t) {
+///         for i in 0..ms.len() {
+///             ms[i] = *view * ms[i];
+///         }
+///     }
+/// }
+///
+/// let mut ms = vec![m4x4_t::splat(1.0); 100];
+/// let twice = m4x4_t::from_fn(|r, c| if r == c { 2.0 } else { 0.0 });
+/// transform_all(&mut ms, &twice);
+/// assert!(ms.iter().all(|m| *m == m4x4_t::splat(2.0)));
+/// ```
 #[cfg(feature = "macros")]
 pub use matrix_macros::matrix;

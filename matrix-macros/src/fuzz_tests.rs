@@ -35,6 +35,13 @@ const SEEDS: &[&str] = &[
            let y = unsafe { __builtin_matrix_column_major_load(p, 1, 7) };
            __builtin_matrix_extract(__builtin_matrix_insert(x + y, 0, 6, 300), 0, 6)
        }"#,
+    r#"typedef quat_t q2_t;
+       typedef float real;
+       typedef real quat_t __attribute__((matrix_type(2, 2)));
+       type q3_t = q2_t;
+       type Other = Vec<q3_t>;
+       #[dispatch]
+       fn k(a: &q3_t, b: quat_t) -> q2_t { (q2_t) (*a * b + (real) 1) }"#,
 ];
 
 /// One mutation of a flattened token list.

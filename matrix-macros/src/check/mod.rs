@@ -76,18 +76,18 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
             env.consts.insert(c.ident.to_string(), v);
         }
     }
-    // Scalar typedefs, then matrix typedefs (whose element may be a scalar typedef).
+    // Each typedef after the typedefs it names (a matrix typedef's element,
+    // an alias's target), whatever the order they are written in.
     let mut typedefs = Vec::new();
-    let mut order: Vec<&parse::Typedef> = block
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Typedef(t) => Some(&**t),
-            _ => None,
-        })
-        .collect();
-    order.sort_by_key(|t| t.dims.is_some());
-    for typedef in order {
+    let mut passed_through = Vec::new();
+    for typedef in dependency_order(&block.items) {
+        if let Some(item) = &typedef.rust_item
+            && !names_known_type(typedef, &env)
+        {
+            // `type NAME = OTHER;` with `OTHER` the user's own Rust type.
+            passed_through.push(item.to_token_stream());
+            continue;
+        }
         let target = resolve_typedef(typedef, &env, diags);
         let name = typedef.name.to_string();
         if let (Some(Some(Resolved::Matrix(old))), Some(Resolved::Matrix(new))) =
@@ -130,7 +130,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
         }
     }
     let mut kernels = Vec::new();
-    let mut items = Vec::new();
+    let mut items = passed_through;
     let mut sigs = sigs.into_iter();
     for item in block.items {
         match item {
@@ -171,9 +171,63 @@ fn fp_contract(attr: &syn::Attribute, diags: &mut Diagnostics) -> Option<Contrac
     }
 }
 
+/// The block's typedefs, each after the typedefs of the block it names
+/// (its element or its alias's target), otherwise in the order written; a
+/// cycle leaves its typedefs in written order, to be reported as unknown.
+fn dependency_order(items: &[Item]) -> Vec<&parse::Typedef> {
+    let mut pending: Vec<&parse::Typedef> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Typedef(t) => Some(&**t),
+            _ => None,
+        })
+        .collect();
+    let mut ordered = Vec::with_capacity(pending.len());
+    while !pending.is_empty() {
+        let waits = |t: &parse::Typedef, pending: &[&parse::Typedef]| {
+            let [word] = t.elem.words.as_slice() else {
+                return false;
+            };
+            pending
+                .iter()
+                .any(|p| p.name == word && !std::ptr::eq(*p, t))
+        };
+        let ready: Vec<usize> = (0..pending.len())
+            .filter(|&i| !waits(pending[i], &pending))
+            .collect();
+        if ready.is_empty() {
+            ordered.append(&mut pending);
+            break;
+        }
+        for &i in ready.iter().rev() {
+            ordered.push(pending.remove(i));
+        }
+        let done = ordered.len() - ready.len();
+        ordered[done..].reverse();
+    }
+    ordered
+}
+
+/// Whether a typedef names a type the block knows: a C or Rust scalar, or
+/// one of the block's typedefs.
+fn names_known_type(t: &parse::Typedef, env: &Env) -> bool {
+    resolve_element(&t.elem, env).is_some()
+        || matches!(t.elem.words.as_slice(), [w] if matches!(env.typedefs.get(w), Some(Some(_))))
+}
+
 fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Option<Resolved> {
     let elem = resolve_element(&t.elem, env);
     let Some(dims) = &t.dims else {
+        // An alias of a matrix typedef (`typedef mat44 mat4;`) is the same
+        // type, named by the alias in messages, as Clang names it.
+        if let [word] = t.elem.words.as_slice()
+            && let Some(Some(Resolved::Matrix(target))) = env.typedefs.get(word)
+        {
+            return Some(Resolved::Matrix(MatTy {
+                name: Some(t.name.to_string()),
+                ..target.clone()
+            }));
+        }
         // A scalar typedef: any scalar is fine.
         return match elem {
             Some(s) => Some(Resolved::Scalar(s)),

@@ -9,6 +9,7 @@ mod ccast;
 pub(crate) mod ctype;
 
 use crate::diag::{self, Diagnostics, Loc};
+use crate::types::Scalar;
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::HashSet;
@@ -37,8 +38,13 @@ pub(crate) struct Typedef {
     pub(crate) vis: Visibility,
     pub(crate) name: Ident,
     pub(crate) elem: ElemSpelling,
-    /// The `matrix_type(R, C)` arguments; `None` for a scalar typedef.
+    /// The `matrix_type(R, C)` arguments; `None` for a scalar typedef or
+    /// an alias.
     pub(crate) dims: Option<Dims>,
+    /// For `type NAME = OTHER;`, the item as written: when `OTHER` turns out
+    /// to be no matrix or scalar type, it is the user's Rust and passes
+    /// through.
+    pub(crate) rust_item: Option<syn::ItemType>,
 }
 
 pub(crate) struct Dims {
@@ -175,10 +181,12 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
         let item: syn::ItemType = input.parse()?;
         let mut item = item;
         item.attrs.splice(0..0, attrs);
-        return Ok(match rust_typedef(&item) {
-            Some(typedef) => Item::Typedef(Box::new(typedef)),
-            None => Item::Other(syn::Item::Type(item)),
-        });
+        return Ok(
+            match rust_typedef(&item).or_else(|| rust_alias(&item, type_names)) {
+                Some(typedef) => Item::Typedef(Box::new(typedef)),
+                None => Item::Other(syn::Item::Type(item)),
+            },
+        );
     }
     if ahead.peek(Token![const]) && !ahead.peek2(Token![fn]) && !ahead.peek2(Token![unsafe]) {
         let mut item: syn::ItemConst = input.parse()?;
@@ -257,6 +265,29 @@ fn rust_typedef(item: &syn::ItemType) -> Option<Typedef> {
             rows: generic_expr(rows)?,
             cols: generic_expr(cols)?,
         }),
+        rust_item: None,
+    })
+}
+
+/// `type NAME = OTHER;` where `OTHER` is a typedef of the block or a Rust
+/// scalar type: an alias, `typedef OTHER NAME;` in C. Any other `type` item
+/// is the user's own Rust and passes through.
+fn rust_alias(item: &syn::ItemType, type_names: &HashSet<String>) -> Option<Typedef> {
+    let syn::Type::Path(path) = &*item.ty else {
+        return None;
+    };
+    let target = path.path.get_ident().filter(|_| path.qself.is_none())?;
+    let name = target.to_string();
+    if !type_names.contains(&name) && Scalar::from_rust_name(&name).is_none() {
+        return None;
+    }
+    Some(Typedef {
+        attrs: item.attrs.clone(),
+        vis: item.vis.clone(),
+        name: item.ident.clone(),
+        elem: elem_spelling_of_type(&item.ty),
+        dims: None,
+        rust_item: Some(item.clone()),
     })
 }
 
@@ -373,6 +404,7 @@ fn parse_typedef(
         name,
         elem,
         dims,
+        rust_item: None,
     })
 }
 
