@@ -747,6 +747,27 @@ fn expr(e: &Expr) -> TokenStream {
             let inner = operand(inner);
             quote!(#inner?)
         }
+        ExprKind::Closure { head, body } => {
+            let body = expr(body);
+            quote!(#head #body)
+        }
+        ExprKind::Macro { mac, args } => {
+            let path = &mac.path;
+            let bang = &mac.bang_token;
+            let args = args.iter().map(expr);
+            let args = quote!(#(#args),*);
+            let mut tokens = quote!(#path #bang);
+            match &mac.delimiter {
+                syn::MacroDelimiter::Paren(p) => p.surround(&mut tokens, |t| t.extend(args)),
+                syn::MacroDelimiter::Brace(b) => b.surround(&mut tokens, |t| t.extend(args)),
+                syn::MacroDelimiter::Bracket(b) => b.surround(&mut tokens, |t| t.extend(args)),
+            }
+            tokens
+        }
+        ExprKind::NamedArg { name, value } => {
+            let value = expr(value);
+            quote!(#name = #value)
+        }
     }
 }
 

@@ -41,7 +41,11 @@ const SEEDS: &[&str] = &[
        type q3_t = q2_t;
        type Other = Vec<q3_t>;
        #[dispatch]
-       fn k(a: &q3_t, b: quat_t) -> q2_t { (q2_t) (*a * b + (real) 1) }"#,
+       fn k(a: &q3_t, b: quat_t) -> q2_t {
+           let f = |x: q2_t| -> q2_t { x * x };
+           assert_eq!(f(b)[0][1], b[1][0], "{} {x}", a[1][1], x = f(*a)[0][0]);
+           (q2_t) (*a * b + (real) 1)
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

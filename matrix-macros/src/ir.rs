@@ -300,6 +300,23 @@ pub(crate) enum ExprKind {
         limits: syn::RangeLimits,
     },
     Try(Box<Expr>),
+    /// A closure: its head as written (`move |a, b: T| -> R`), its body
+    /// checked like the kernel's.
+    Closure {
+        head: TokenStream,
+        body: Box<Expr>,
+    },
+    /// A formatting or assertion macro of std (`println!`, `assert_eq!`,
+    /// ...): its arguments checked, its format strings as written.
+    Macro {
+        mac: syn::Macro,
+        args: Vec<Expr>,
+    },
+    /// A format macro's named argument, `name = value`.
+    NamedArg {
+        name: TokenStream,
+        value: Box<Expr>,
+    },
 }
 
 /// The per-element computation of an [`ExprKind::Map`].
@@ -434,7 +451,10 @@ impl Expr {
             | ExprKind::Reference { expr: e, .. }
             | ExprKind::Cast { expr: e, .. }
             | ExprKind::Repeat { expr: e, .. }
-            | ExprKind::Try(e) => e.for_each_expr_mut(f),
+            | ExprKind::Try(e)
+            | ExprKind::Closure { body: e, .. }
+            | ExprKind::NamedArg { value: e, .. } => e.for_each_expr_mut(f),
+            ExprKind::Macro { args, .. } => each(args, f),
             ExprKind::Element { base, row, col, .. } => {
                 base.for_each_expr_mut(f);
                 index(row, f);

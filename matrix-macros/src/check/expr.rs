@@ -104,7 +104,13 @@ impl<'a> Checker<'a> {
                 semi: semi.is_some(),
             },
             syn::Stmt::Item(item) => Stmt::Verbatim(item.to_token_stream()),
-            syn::Stmt::Macro(m) => Stmt::Verbatim(m.to_token_stream()),
+            syn::Stmt::Macro(m) => match self.std_macro(&m.mac, Loc::of(m)) {
+                Some(expr) => Stmt::Expr {
+                    expr,
+                    semi: m.semi_token.is_some(),
+                },
+                None => Stmt::Verbatim(m.to_token_stream()),
+            },
         }
     }
 
@@ -224,6 +230,10 @@ impl<'a> Checker<'a> {
                 // A rewritten C cast `(T) x`: its `as` carries the span of `(T)`.
                 let inner = match &*g.expr {
                     syn::Expr::Cast(c) => {
+                        if let Some(name) = unknown_type_name(&c.ty, self.env) {
+                            return self
+                                .error(Loc::of(&c.ty), format!("unknown type name '{name}'"));
+                        }
                         let loc = Loc {
                             start: c.as_token.span,
                             end: Loc::of(&c.expr).end,
@@ -458,13 +468,101 @@ impl<'a> Checker<'a> {
                 let inner = self.expr(&t.expr);
                 Expr::new(ExprKind::Try(Box::new(inner)), Ty::unknown(), loc)
             }
-            // Closures, macros, async and the rest: emitted as written. Matrix
-            // operations inside them use `Matrix`'s own operators.
+            syn::Expr::Closure(c) => self.closure(c, loc),
+            syn::Expr::Macro(m) if let Some(checked) = self.std_macro(&m.mac, loc) => checked,
+            // Other macros, async blocks and the rest: emitted as written.
+            // Matrix operations inside them use `Matrix`'s own operators.
             other => Expr::new(
                 ExprKind::Verbatim(other.to_token_stream()),
                 Ty::unknown(),
                 loc,
             ),
+        }
+    }
+
+    /// A closure: its parameters bound in a scope of their own, its body
+    /// checked with `return` meaning the closure's.
+    fn closure(&mut self, c: &syn::ExprClosure, loc: Loc) -> Expr {
+        self.scopes.push(HashMap::new());
+        for input in &c.inputs {
+            self.bind_pat(input, Ty::unknown());
+        }
+        let ret = match &c.output {
+            syn::ReturnType::Type(_, ty) => resolve_type(ty, self.env, self.diags).0,
+            syn::ReturnType::Default => Ty::unknown(),
+        };
+        let outer = std::mem::replace(&mut self.ret, ret.clone());
+        let body = self.expr(&c.body);
+        if !compatible(&ret, &body.ty) {
+            // On the value returned, as for a kernel: a block's tail.
+            let at = match &*c.body {
+                syn::Expr::Block(b) => match b.block.stmts.last() {
+                    Some(syn::Stmt::Expr(tail, None)) => Loc::of(tail),
+                    _ => body.loc,
+                },
+                _ => body.loc,
+            };
+            self.diags.error(at, diag::returning(&body.ty, &ret));
+        }
+        self.ret = outer;
+        self.scopes.pop();
+        let kind = ExprKind::Closure {
+            head: closure_head(c),
+            body: Box::new(body),
+        };
+        Expr::new(kind, Ty::unknown(), loc)
+    }
+
+    /// `println!(...)`, `assert_eq!(...)` and std's other formatting and
+    /// assertion macros, whose arguments are expressions: each checked, so
+    /// `m[r][c]` and matrix operations mean inside them what they mean
+    /// outside. `None` for any other macro, or arguments that are not a
+    /// list of expressions, which are emitted as written.
+    fn std_macro(&mut self, mac: &syn::Macro, loc: Loc) -> Option<Expr> {
+        use syn::parse::Parser;
+        let name = mac.path.segments.last()?.ident.to_string();
+        let statement_like = STD_STATEMENT_MACROS.contains(&name.as_str());
+        if !statement_like && !STD_VALUE_MACROS.contains(&name.as_str()) {
+            return None;
+        }
+        let parsed = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated
+            .parse2(mac.tokens.clone())
+            .ok()?;
+        let args = parsed.iter().map(|arg| self.macro_arg(arg)).collect();
+        let ty = if statement_like {
+            Ty::Unit
+        } else {
+            Ty::unknown()
+        };
+        let kind = ExprKind::Macro {
+            mac: mac.clone(),
+            args,
+        };
+        Some(Expr::new(kind, ty, loc))
+    }
+
+    /// One argument of a std macro: a string literal (a format string) as
+    /// written, `name = value` with only the value checked.
+    fn macro_arg(&mut self, arg: &syn::Expr) -> Expr {
+        let loc = Loc::of(arg);
+        match arg {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(_),
+                ..
+            }) => Expr::new(
+                ExprKind::Verbatim(arg.to_token_stream()),
+                Ty::unknown(),
+                loc,
+            ),
+            syn::Expr::Assign(a) if is_name(&a.left) => {
+                let value = self.expr(&a.right);
+                let kind = ExprKind::NamedArg {
+                    name: a.left.to_token_stream(),
+                    value: Box::new(value),
+                };
+                Expr::new(kind, Ty::unknown(), loc)
+            }
+            other => self.expr(other),
         }
     }
 
@@ -897,6 +995,11 @@ impl<'a> Checker<'a> {
             {
                 return self.kernel_call(c, &sig.params, sig.ret, loc);
             }
+            if self.lookup(&name).is_none()
+                && let Some(f) = super::cmath::lookup(&name)
+            {
+                return self.math_call(c, &f, loc);
+            }
         }
         let func = self.expr(&c.func);
         let args = c.args.iter().map(|a| self.expr(a)).collect();
@@ -908,6 +1011,53 @@ impl<'a> Checker<'a> {
             Ty::unknown(),
             loc,
         )
+    }
+
+    /// A `<math.h>` function: its arguments converted to its parameter
+    /// type as C converts them (a literal at expansion time), then Rust's
+    /// method of the same operation.
+    fn math_call(&mut self, c: &syn::ExprCall, f: &super::cmath::CMath, loc: Loc) -> Expr {
+        let have = c.args.len();
+        if have < f.arity {
+            return self.error(loc, diag::too_few_arguments(&f.arity.to_string(), have));
+        }
+        if have > f.arity {
+            let extra = Loc::of(&c.args[f.arity]).to(Loc::of(&c.args[have - 1]));
+            return self.error(extra, diag::too_many_arguments(&f.arity.to_string(), have));
+        }
+        let param = Ty::Scalar(f.ty);
+        let mut args = Vec::with_capacity(have);
+        for src in &c.args {
+            let arg = self.expr(src);
+            if arg.ty.is_error() {
+                return self.poisoned(loc);
+            }
+            if arg.ty.is_matrix() {
+                return self.error(arg.loc, diag::passing(&arg.ty, &param));
+            }
+            if matches!(arg.ty, Ty::Other(None)) && NumLit::of(src).is_none() {
+                // Rust's own expression (`iter.sum()`): passed as it is, so
+                // rustc infers it as the parameter type.
+                args.push(arg);
+                continue;
+            }
+            match self.element_operand(arg, src, f.ty) {
+                Some(arg) => args.push(arg),
+                None => return self.poisoned(loc),
+            }
+        }
+        let ty = f.ty.to_tokens(loc.start);
+        let method = syn::Ident::new(f.method, loc.start);
+        let func = Expr::new(
+            ExprKind::Path(quote::quote!(<#ty>::#method)),
+            Ty::unknown(),
+            loc,
+        );
+        let kind = ExprKind::Call {
+            func: Box::new(func),
+            args,
+        };
+        Expr::new(kind, param, loc)
     }
 
     fn kernel_call(&mut self, c: &syn::ExprCall, params: &[Ty], ret: Ty, loc: Loc) -> Expr {
@@ -1005,3 +1155,67 @@ fn scalar_binary_type(op: &syn::BinOp, lhs: &Ty, rhs: &Ty) -> Ty {
         },
     }
 }
+
+/// A closure's tokens before its body: `move |a, b: T| -> R`.
+fn closure_head(c: &syn::ExprClosure) -> TokenStream {
+    let syn::ExprClosure {
+        attrs,
+        lifetimes,
+        constness,
+        asyncness,
+        capture,
+        inputs_begin,
+        inputs,
+        inputs_end,
+        output,
+        ..
+    } = c;
+    quote::quote!(
+        #(#attrs)* #lifetimes #constness #asyncness #capture
+        #inputs_begin #inputs #inputs_end #output
+    )
+}
+
+/// The name of a C cast's type when it is a single name the block does not
+/// know (no typedef, no scalar).
+fn unknown_type_name(ty: &syn::Type, env: &Env) -> Option<String> {
+    let syn::Type::Path(p) = ty else {
+        return None;
+    };
+    let name = p.path.get_ident()?.to_string();
+    let known = env.typedefs.contains_key(&name) || Scalar::from_rust_name(&name).is_some();
+    (!known).then_some(name)
+}
+
+/// Whether an expression is a bare name (a format macro's `name = value`).
+fn is_name(expr: &syn::Expr) -> bool {
+    matches!(expr, syn::Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some())
+}
+
+/// std's macros that format or assert and return `()`.
+const STD_STATEMENT_MACROS: &[&str] = &[
+    "print",
+    "println",
+    "eprint",
+    "eprintln",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+];
+
+/// std's macros whose arguments are expressions and that return a value
+/// (or never return).
+const STD_VALUE_MACROS: &[&str] = &[
+    "format",
+    "write",
+    "writeln",
+    "panic",
+    "unreachable",
+    "todo",
+    "unimplemented",
+    "vec",
+    "dbg",
+];

@@ -6,6 +6,7 @@
 //! into rustc errors, and every error of the block is reported at once.
 
 mod builtins;
+mod cmath;
 mod expr;
 pub(crate) mod literal;
 

@@ -82,7 +82,29 @@ fn cast_type_at(
     if !cast_position || !starts_operand(trees.get(i + 1), trees, i + 1, names) {
         return None;
     }
-    type_in_parens(group, names)
+    type_in_parens(group, names).or_else(|| unknown_name_cast(group, trees.get(i + 1)))
+}
+
+/// `(NAME) x` or `(NAME) 1` where `NAME` is no type the block knows: never
+/// Rust (a parenthesised expression cannot be followed by an operand), so
+/// C's cast, rewritten like the others for the checker to report
+/// `unknown type name 'NAME'`. (`(f)(x)` and `(c) -x` stay Rust.)
+fn unknown_name_cast(group: &Group, next: Option<&TokenTree>) -> Option<Vec<TokenTree>> {
+    let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+    let [TokenTree::Ident(name)] = inner.as_slice() else {
+        return None;
+    };
+    // `syn::Ident`'s parser refuses keywords (`(c) as f32`, `(x) else`).
+    let is_word = |t: &TokenTree| {
+        matches!(t, TokenTree::Ident(_))
+            && syn::parse2::<Ident>(TokenStream::from(t.clone())).is_ok()
+    };
+    let unambiguous = match next {
+        Some(TokenTree::Literal(_)) => true,
+        Some(t @ TokenTree::Ident(_)) => is_word(t),
+        _ => false,
+    };
+    (unambiguous && is_word(&inner[0])).then(|| vec![TokenTree::Ident(name.clone())])
 }
 
 /// The Rust spelling of the type a parenthesised group names, if it names one.
