@@ -113,6 +113,31 @@ mod x86 {
     use crate::simd::dispatch::{Avx2, Avx512, Sse2};
     use crate::simd::{avx2, avx512, scalar, sse2};
 
+    /// The transposes of an `Isa` impl: the 4x4 and 8x8 ones of backend
+    /// module `$m`, the strided 4x4 one of `$strided`.
+    macro_rules! transposes {
+        ($m:ident, strided: $strided:ident) => {
+            #[inline(always)]
+            fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
+                $m::transpose_4x4_f32(self, src)
+            }
+            #[inline(always)]
+            fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
+                $m::transpose_8x8_f32(self, src)
+            }
+            #[inline(always)]
+            fn transpose_4x4_f32_strided(
+                self,
+                src: &[f32],
+                src_at: (usize, usize),
+                dst: &mut [f32],
+                dst_at: (usize, usize),
+            ) {
+                $strided::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
+            }
+        };
+    }
+
     impl Isa for Sse2 {
         const REGS32: bool = false;
         const GROUP4_F64: bool = false;
@@ -125,24 +150,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = sse2::I32x4<Self>;
 
-        #[inline(always)]
-        fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
-            sse2::transpose_4x4_f32(self, src)
-        }
-        #[inline(always)]
-        fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
-            sse2::transpose_8x8_f32(self, src)
-        }
-        #[inline(always)]
-        fn transpose_4x4_f32_strided(
-            self,
-            src: &[f32],
-            src_at: (usize, usize),
-            dst: &mut [f32],
-            dst_at: (usize, usize),
-        ) {
-            sse2::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
-        }
+        transposes!(sse2, strided: sse2);
     }
 
     /// AVX2: 256-bit vectors, but 128-bit ones (with FMA) for four rows,
@@ -160,24 +168,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = avx2::I32x8<Self>;
 
-        #[inline(always)]
-        fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
-            avx2::transpose_4x4_f32(self, src)
-        }
-        #[inline(always)]
-        fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
-            avx2::transpose_8x8_f32(self, src)
-        }
-        #[inline(always)]
-        fn transpose_4x4_f32_strided(
-            self,
-            src: &[f32],
-            src_at: (usize, usize),
-            dst: &mut [f32],
-            dst_at: (usize, usize),
-        ) {
-            sse2::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
-        }
+        transposes!(avx2, strided: sse2);
     }
 
     /// AVX-512: 512-bit vectors and 32 registers; 128- and 256-bit AVX2
@@ -194,23 +185,6 @@ mod x86 {
         type F64G4 = avx512::F64x8<Self>;
         type I32 = avx512::I32x16<Self>;
 
-        #[inline(always)]
-        fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
-            avx512::transpose_4x4_f32(self, src)
-        }
-        #[inline(always)]
-        fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
-            avx512::transpose_8x8_f32(self, src)
-        }
-        #[inline(always)]
-        fn transpose_4x4_f32_strided(
-            self,
-            src: &[f32],
-            src_at: (usize, usize),
-            dst: &mut [f32],
-            dst_at: (usize, usize),
-        ) {
-            sse2::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
-        }
+        transposes!(avx512, strided: sse2);
     }
 }
