@@ -146,12 +146,14 @@ mod ops;
 #[doc(hidden)]
 pub mod private;
 mod simd;
+mod vector;
 
 pub use arith::CastFrom;
 pub use element::Element;
 pub use kernels::dispatch::dispatch;
 pub use matrix::{LengthError, Matrix};
 pub use simd::dispatch::{Backend, UnknownBackend};
+pub use vector::{Lanes, Vector};
 
 /// Clang's matrix types extension as a Rust DSL.
 ///

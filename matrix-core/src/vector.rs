@@ -1,0 +1,525 @@
+//! `Vector<T, N>`: Clang's `T __attribute__((ext_vector_type(N)))` as a
+//! value type, with Clang's size, alignment and element-wise arithmetic.
+
+use core::fmt;
+use core::ops::{
+    Add, AddAssign, Div, DivAssign, Index, IndexMut, Mul, MulAssign, Neg, Sub, SubAssign,
+};
+
+use crate::arith::Arith;
+use crate::element::Element;
+use crate::matrix::Matrix;
+
+/// A fixed-size vector of `N` elements of `T`, laid out exactly as Clang
+/// lays out `T __attribute__((ext_vector_type(N)))`.
+///
+/// # Layout
+///
+/// The `N` elements are stored in order from offset 0, in an array rounded
+/// up to a power-of-two length, and the vector is aligned to its size, as
+/// Clang does: `size_of::<Vector<f32, 3>>() == 16`, and
+/// `align_of::<Vector<f32, 3>>() == 16` (a `float3`), `Vector<f64, 5>` is
+/// 64 bytes. The lanes past `N` are padding, kept zero.
+///
+/// ```
+/// use matrix_core::Vector;
+///
+/// let v = Vector::from_array([1.0f32, 2.0, 3.0]);
+/// assert_eq!(size_of::<Vector<f32, 3>>(), 16);
+/// assert_eq!(align_of::<Vector<f32, 3>>(), 16);
+/// assert_eq!((v + 1.0).to_array(), [2.0, 3.0, 4.0]);
+/// assert_eq!(v * Vector::splat(2.0), Vector::from_array([2.0, 4.0, 6.0]));
+/// assert_eq!(v[2], 3.0);
+/// ```
+///
+/// Vectors of 1 to 16 elements of every [`Element`] type exist (Clang's
+/// `.s0` to `.sF` reach 16); other lengths are refused at compile time.
+///
+/// # Arithmetic
+///
+/// `+ - * /` between two vectors or a vector and a scalar of its element
+/// type, element by element, wrapping for integers (a zero integer divisor
+/// panics); `-v` for signed and float elements. A [`Matrix`] times a vector
+/// is the matrix times the vector as a column, a vector times a matrix the
+/// vector as a row (our extension: Clang has no matrix-vector product);
+/// each sum is in the order of a matrix product's.
+///
+/// ```
+/// use matrix_core::{Matrix, Vector};
+///
+/// let m = Matrix::<f32, 2, 3>::from_rows([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+/// let v = Vector::from_array([1.0, 0.0, -1.0]);
+/// assert_eq!((m * v).to_array(), [-2.0, -2.0]);
+/// assert_eq!((Vector::from_array([1.0, 1.0]) * m).to_array(), [5.0, 7.0, 9.0]);
+/// ```
+#[repr(transparent)]
+pub struct Vector<T: Lanes<N>, const N: usize> {
+    storage: T::Storage,
+}
+
+/// The lengths a vector of an element type may have: 1 to 16, for every
+/// [`Element`] type. Implemented by the library only.
+#[diagnostic::on_unimplemented(
+    message = "a vector of {N} '{Self}' elements is not supported: a vector has 1 to 16 elements",
+    label = "vectors have 1 to 16 elements"
+)]
+pub trait Lanes<const N: usize>: Element {
+    /// The elements rounded up to a power-of-two count, aligned to their
+    /// size.
+    #[doc(hidden)]
+    type Storage: Storage<Self>;
+}
+
+/// The storage of a vector: a power-of-two array of elements, aligned to
+/// its size.
+#[doc(hidden)]
+pub trait Storage<T>: Copy + Send + Sync + 'static {
+    /// Every lane zero.
+    const ZEROED: Self;
+    /// Every lane, the padding too.
+    fn lanes(&self) -> &[T];
+    /// Every lane, the padding too.
+    fn lanes_mut(&mut self) -> &mut [T];
+}
+
+/// A byte count, for [`Align`].
+#[doc(hidden)]
+pub struct Bytes<const B: usize>;
+
+/// The wrapper that aligns a value to `B` bytes.
+#[doc(hidden)]
+pub trait Align {
+    /// `X` aligned to the byte count.
+    type Wrap<X: Copy + Send + Sync + 'static>: Copy + Send + Sync + 'static;
+}
+
+macro_rules! aligned {
+    ($($name:ident = $align:literal),* $(,)?) => {$(
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
+        #[repr(C, align($align))]
+        pub struct $name<X>(X);
+
+        impl Align for Bytes<$align> {
+            type Wrap<X: Copy + Send + Sync + 'static> = $name<X>;
+        }
+
+        impl<T: Element, const P: usize> Storage<T> for $name<[T; P]> {
+            const ZEROED: Self = $name([T::ZERO; P]);
+            #[inline(always)]
+            fn lanes(&self) -> &[T] {
+                &self.0
+            }
+            #[inline(always)]
+            fn lanes_mut(&mut self) -> &mut [T] {
+                &mut self.0
+            }
+        }
+    )*};
+}
+
+aligned! {
+    A1 = 1, A2 = 2, A4 = 4, A8 = 8, A16 = 16, A32 = 32, A64 = 64, A128 = 128,
+}
+
+/// `Lanes<1..=16>` for each element type of the given size in bytes: `N`
+/// lanes stored in `P` (the next power of two), aligned to `P * size`.
+macro_rules! lanes {
+    ($($t:ty => $size:literal),* $(,)?) => {$(
+        lanes!(@each $t, $size;
+            1 1, 2 2, 3 4, 4 4, 5 8, 6 8, 7 8, 8 8,
+            9 16, 10 16, 11 16, 12 16, 13 16, 14 16, 15 16, 16 16);
+    )*};
+    (@each $t:ty, $size:literal; $($n:literal $p:literal),*) => {$(
+        impl Lanes<$n> for $t {
+            type Storage = <Bytes<{ $p * $size }> as Align>::Wrap<[$t; $p]>;
+        }
+    )*};
+}
+
+lanes! {
+    i8 => 1, u8 => 1, i16 => 2, u16 => 2, i32 => 4, u32 => 4, f32 => 4,
+    i64 => 8, u64 => 8, f64 => 8,
+}
+#[cfg(feature = "f16")]
+lanes! { half::f16 => 2 }
+
+impl<T: Lanes<N>, const N: usize> Vector<T, N> {
+    /// The vector with elements `elements`.
+    #[inline]
+    pub fn from_array(elements: [T; N]) -> Self {
+        let mut v = Self::zero();
+        *v.as_mut_array() = elements;
+        v
+    }
+
+    /// Every element `value` (Clang's scalar splat).
+    #[inline]
+    pub fn splat(value: T) -> Self {
+        Self::from_array([value; N])
+    }
+
+    /// Every element zero.
+    #[inline]
+    pub fn zero() -> Self {
+        Vector {
+            storage: <T::Storage as Storage<T>>::ZEROED,
+        }
+    }
+
+    /// The vector whose element `i` is `f(i)`.
+    #[inline]
+    pub fn from_fn(f: impl FnMut(usize) -> T) -> Self {
+        Self::from_array(core::array::from_fn(f))
+    }
+
+    /// The elements, in order.
+    #[inline]
+    pub fn as_array(&self) -> &[T; N] {
+        self.storage.lanes()[..N]
+            .try_into()
+            .expect("a vector's storage holds at least N lanes")
+    }
+
+    /// The elements, in order, to change.
+    #[inline]
+    pub fn as_mut_array(&mut self) -> &mut [T; N] {
+        (&mut self.storage.lanes_mut()[..N])
+            .try_into()
+            .expect("a vector's storage holds at least N lanes")
+    }
+
+    /// The elements, in order.
+    #[inline]
+    pub fn to_array(self) -> [T; N] {
+        *self.as_array()
+    }
+
+    /// The elements as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        self.as_array()
+    }
+
+    /// Element `i`, or `None` outside the vector.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<T> {
+        self.as_array().get(i).copied()
+    }
+
+    /// Each element through `f` (Rust's `as` semantics in `f` are the
+    /// caller's choice).
+    #[inline]
+    pub fn map<U: Lanes<N>>(self, f: impl FnMut(T) -> U) -> Vector<U, N> {
+        Vector::from_array(self.to_array().map(f))
+    }
+
+    /// `f(self[i], other[i])` for every `i`.
+    #[inline]
+    pub fn zip_map<U: Lanes<N>, V: Lanes<N>>(
+        self,
+        other: Vector<U, N>,
+        mut f: impl FnMut(T, U) -> V,
+    ) -> Vector<V, N> {
+        let (a, b) = (self.as_array(), other.as_array());
+        Vector::from_fn(|i| f(a[i], b[i]))
+    }
+
+    /// Every element converted with Rust's `as` (Clang's
+    /// `__builtin_convertvector`).
+    #[inline]
+    pub fn cast<U: Lanes<N>>(self) -> Vector<U, N> {
+        self.map(Arith::cast_to)
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> Clone for Vector<T, N> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> Copy for Vector<T, N> {}
+
+impl<T: Lanes<N>, const N: usize> Default for Vector<T, N> {
+    /// Every element zero.
+    #[inline]
+    fn default() -> Self {
+        Self::zero()
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> PartialEq for Vector<T, N> {
+    /// Whether every element is equal (Rust's `==`; in `matrix!` kernels
+    /// `==` between vectors is Clang's element-wise comparison).
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.as_array() == other.as_array()
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> From<[T; N]> for Vector<T, N> {
+    #[inline]
+    fn from(elements: [T; N]) -> Self {
+        Self::from_array(elements)
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> From<Vector<T, N>> for [T; N] {
+    #[inline]
+    fn from(v: Vector<T, N>) -> Self {
+        v.to_array()
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> fmt::Debug for Vector<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_array()).finish()
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> fmt::Display for Vector<T, N> {
+    /// `(x, y, z)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(")?;
+        for (i, x) in self.as_array().iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            fmt::Display::fmt(x, f)?;
+        }
+        f.write_str(")")
+    }
+}
+
+#[track_caller]
+fn index_panic(i: usize, n: usize) -> ! {
+    panic!("vector index {i} is outside the allowed range [0, {n})")
+}
+
+impl<T: Lanes<N>, const N: usize> Index<usize> for Vector<T, N> {
+    type Output = T;
+
+    /// Element `i`.
+    ///
+    /// # Panics
+    ///
+    /// If `i >= N`, with the index and the allowed range.
+    #[inline]
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        match self.as_array().get(i) {
+            Some(x) => x,
+            None => index_panic(i, N),
+        }
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> IndexMut<usize> for Vector<T, N> {
+    /// Element `i`.
+    ///
+    /// # Panics
+    ///
+    /// If `i >= N`, with the index and the allowed range.
+    #[inline]
+    #[track_caller]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        match self.as_mut_array().get_mut(i) {
+            Some(x) => x,
+            None => index_panic(i, N),
+        }
+    }
+}
+
+macro_rules! elementwise {
+    ($($Trait:ident::$method:ident, $Assign:ident::$assign:ident => $op:ident;)*) => {$(
+        impl<T: Lanes<N>, const N: usize> $Trait for Vector<T, N> {
+            type Output = Self;
+            #[doc = concat!("`", stringify!($method), "`, element by element (wrapping for integers).")]
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: Self) -> Self {
+                self.zip_map(rhs, Arith::$op)
+            }
+        }
+
+        impl<T: Lanes<N>, const N: usize> $Trait<T> for Vector<T, N> {
+            type Output = Self;
+            #[doc = concat!("`", stringify!($method), "` of the scalar and each element (wrapping for integers).")]
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: T) -> Self {
+                self.map(|x| Arith::$op(x, rhs))
+            }
+        }
+
+        impl<T: Lanes<N>, const N: usize> $Assign for Vector<T, N> {
+            #[doc = concat!("`", stringify!($assign), "`, element by element (wrapping for integers).")]
+            #[inline]
+            #[track_caller]
+            fn $assign(&mut self, rhs: Self) {
+                *self = $Trait::$method(*self, rhs);
+            }
+        }
+
+        impl<T: Lanes<N>, const N: usize> $Assign<T> for Vector<T, N> {
+            #[doc = concat!("`", stringify!($assign), "` of the scalar and each element (wrapping for integers).")]
+            #[inline]
+            #[track_caller]
+            fn $assign(&mut self, rhs: T) {
+                *self = $Trait::$method(*self, rhs);
+            }
+        }
+    )*};
+}
+
+elementwise! {
+    Add::add, AddAssign::add_assign => add;
+    Sub::sub, SubAssign::sub_assign => sub;
+    Mul::mul, MulAssign::mul_assign => mul;
+    Div::div, DivAssign::div_assign => div;
+}
+
+/// `scalar op vector` for each element type (the orphan rule forbids a
+/// generic `impl<T> Add<Vector<T, N>> for T`).
+macro_rules! scalar_first {
+    ($($t:ty),* $(,)?) => {$(
+        scalar_first!(@op $t; Add::add => add; Sub::sub => sub; Mul::mul => mul; Div::div => div;);
+    )*};
+    (@op $t:ty; $($Trait:ident::$method:ident => $op:ident;)*) => {$(
+        impl<const N: usize> $Trait<Vector<$t, N>> for $t
+        where
+            $t: Lanes<N>,
+        {
+            type Output = Vector<$t, N>;
+            #[doc = concat!("`", stringify!($method), "` of the scalar and each element (wrapping for integers).")]
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: Vector<$t, N>) -> Vector<$t, N> {
+                rhs.map(|x| Arith::$op(self, x))
+            }
+        }
+    )*};
+}
+
+scalar_first!(i8, u8, i16, u16, i32, u32, i64, u64, f32, f64);
+#[cfg(feature = "f16")]
+scalar_first!(half::f16);
+
+impl<T: Lanes<N> + Neg<Output = T>, const N: usize> Neg for Vector<T, N> {
+    type Output = Self;
+    /// Every element negated.
+    #[inline]
+    fn neg(self) -> Self {
+        self.map(|x| -x)
+    }
+}
+
+/// `sum(a(k) * b(k))` for `k` in order: the first product, then each
+/// further one added, as a matrix product sums.
+#[inline(always)]
+fn dot_in_order<T: Element>(k: usize, a: impl Fn(usize) -> T, b: impl Fn(usize) -> T) -> T {
+    let mut sum = a(0).mul(b(0));
+    for i in 1..k {
+        sum = sum.add(a(i).mul(b(i)));
+    }
+    sum
+}
+
+impl<T, const R: usize, const C: usize> Mul<Vector<T, C>> for Matrix<T, R, C>
+where
+    T: Lanes<R> + Lanes<C>,
+{
+    type Output = Vector<T, R>;
+
+    /// The matrix times `v` as a column: element `r` is row `r` of the
+    /// matrix times `v`, summed in the order of a matrix product.
+    #[inline]
+    fn mul(self, v: Vector<T, C>) -> Vector<T, R> {
+        let (m, v) = (self.as_columns(), v.as_array());
+        Vector::from_fn(|r| dot_in_order(C, |k| m[k][r], |k| v[k]))
+    }
+}
+
+impl<T, const R: usize, const C: usize> Mul<Matrix<T, R, C>> for Vector<T, R>
+where
+    T: Lanes<R> + Lanes<C>,
+{
+    type Output = Vector<T, C>;
+
+    /// `self` as a row times the matrix: element `c` is `self` times
+    /// column `c`, summed in the order of a matrix product.
+    #[inline]
+    fn mul(self, m: Matrix<T, R, C>) -> Vector<T, C> {
+        let (v, m) = (self.as_array(), m.as_columns());
+        Vector::from_fn(|c| dot_in_order(R, |k| v[k], |k| m[c][k]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Clang's rule: the element count rounded up to a power of two, the
+    /// alignment equal to the size.
+    fn clang_size<T, const N: usize>() -> usize {
+        N.next_power_of_two() * size_of::<T>()
+    }
+
+    macro_rules! check_layout {
+        ($($t:ty),*) => {$(
+            check_layout!(@n $t; 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        )*};
+        (@n $t:ty; $($n:literal),*) => {$(
+            assert_eq!(size_of::<Vector<$t, $n>>(), clang_size::<$t, $n>(), "{} x {}", stringify!($t), $n);
+            assert_eq!(align_of::<Vector<$t, $n>>(), clang_size::<$t, $n>(), "{} x {}", stringify!($t), $n);
+            let v = Vector::<$t, $n>::from_fn(|i| i as $t);
+            assert_eq!(v.as_array().as_ptr().cast::<u8>(), (&v as *const Vector<$t, $n>).cast::<u8>());
+        )*};
+    }
+
+    #[test]
+    fn layout_is_clangs() {
+        check_layout!(i8, u8, i16, u16, i32, u32, f32, i64, u64, f64);
+    }
+
+    #[test]
+    fn padding_stays_zero() {
+        let mut v = Vector::<f32, 3>::splat(7.0);
+        v += 1.0;
+        v = v * v - Vector::splat(2.0);
+        assert_eq!(v.storage.lanes(), &[62.0, 62.0, 62.0, 0.0]);
+    }
+
+    #[test]
+    fn arithmetic_wraps_like_matrices() {
+        let v = Vector::from_array([i8::MAX, i8::MIN, 3]);
+        assert_eq!((v + 1).to_array(), [i8::MIN, i8::MIN + 1, 4]);
+        assert_eq!((1 - v).to_array(), [-126, 1i8.wrapping_sub(i8::MIN), -2]);
+        assert_eq!((v * Vector::splat(2)).to_array(), [-2, 0, 6]);
+        assert_eq!(
+            (-Vector::from_array([1.5f64, -0.0])).to_array(),
+            [-1.5, 0.0]
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "vector index 3 is outside the allowed range [0, 3)")]
+    fn index_out_of_range_panics() {
+        let v = Vector::<u16, 3>::zero();
+        let i = v.as_array().len();
+        let _ = v[i];
+    }
+
+    #[test]
+    fn matrix_vector_products_sum_as_a_product_does() {
+        let m = Matrix::<f32, 3, 4>::from_fn(|r, c| 1.0 / (1 + r * 4 + c) as f32);
+        let v = Vector::from_array([0.1f32, 0.2, 0.3, 0.4]);
+        let column = Matrix::<f32, 4, 1>::from_columns([v.to_array()]);
+        assert_eq!((m * v).to_array(), (m * column).to_columns()[0]);
+        let w = Vector::from_array([0.5f32, -0.25, 3.0]);
+        let row = Matrix::<f32, 1, 3>::from_rows([w.to_array()]);
+        assert_eq!((w * m).to_array(), (row * m).to_rows()[0]);
+    }
+}
