@@ -101,6 +101,31 @@ pub(crate) const ROW_SIZE_TOO_LARGE: &str = "matrix row size too large";
 pub(crate) const COLUMN_SIZE_TOO_LARGE: &str = "matrix column size too large";
 pub(crate) const REQUIRES_INTEGER_CONSTANT: &str =
     "matrix_type attribute requires an integer constant";
+pub(crate) const REQUIRES_ONE_ARGUMENT: &str = "'ext_vector_type' attribute takes one argument";
+pub(crate) const VECTOR_REQUIRES_INTEGER_CONSTANT: &str =
+    "ext_vector_type attribute requires an integer constant";
+pub(crate) const ZERO_VECTOR_SIZE: &str = "zero vector size";
+pub(crate) fn invalid_vector_element_type(elem: &str) -> String {
+    format!("invalid vector element type '{elem}'")
+}
+/// Ours: `Vector<T, N>` has 1 to 16 elements (Clang's `.s0` to `.sF`).
+pub(crate) fn vector_too_long(len: i128) -> String {
+    format!("a vector of {len} elements is not supported: vectors have 1 to 16 elements")
+}
+/// `v.q`.
+pub(crate) fn illegal_vector_component(name: &str) -> String {
+    format!("illegal vector component name '{name}'")
+}
+/// `v.w` on a three-element vector.
+pub(crate) fn vector_component_exceeds(ty: &Ty) -> String {
+    format!("vector component access exceeds type '{ty}'")
+}
+pub(crate) const DUPLICATE_COMPONENTS: &str =
+    "vector is not assignable (contains duplicate components)";
+/// Two vectors of different types, or a float scalar with an integer vector.
+pub(crate) fn vector_sizes_differ(lhs: &Ty, rhs: &Ty) -> String {
+    format!("cannot convert between vector values of different size ('{lhs}' and '{rhs}')")
+}
 pub(crate) const REQUIRES_TWO_ARGUMENTS: &str =
     "'matrix_type' attribute requires exactly 2 arguments";
 pub(crate) fn typedef_redefinition(new: &MatTy, old: &MatTy) -> String {
@@ -120,8 +145,9 @@ pub(crate) fn typedef_redefinition(new: &MatTy, old: &MatTy) -> String {
 pub(crate) const EXPECTED_FUNCTION_BODY: &str = "expected a function body `{ ... }`";
 pub(crate) const EXPECTED_SEMICOLON_AFTER_TYPEDEF: &str = "expected `;` after the typedef";
 /// Ours: the DSL's declaration syntax.
-pub(crate) const EXPECTED_MATRIX_TYPE_ATTRIBUTE: &str =
-    "expected `__attribute__((matrix_type(ROWS, COLUMNS)))` after the typedef name";
+pub(crate) const EXPECTED_MATRIX_TYPE_ATTRIBUTE: &str = "expected \
+    `__attribute__((matrix_type(ROWS, COLUMNS)))` or `__attribute__((ext_vector_type(N)))` \
+    after the typedef name";
 /// Ours: what a block may hold.
 pub(crate) const EXPECTED_ITEM: &str =
     "expected a typedef, a `const` item or a kernel `fn` in `matrix!`";

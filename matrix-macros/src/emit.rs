@@ -33,6 +33,16 @@ pub(crate) fn emit(program: &Program) -> TokenStream {
                     m.elem.rust_name()
                 ),
             ),
+            Some(Resolved::Vector(v)) => (
+                v.to_tokens(span),
+                format!(
+                    "`{} __attribute__((ext_vector_type({})))`: a vector of {} `{}`.",
+                    v.elem.c_name(),
+                    v.len,
+                    v.len,
+                    v.elem.rust_name()
+                ),
+            ),
             Some(Resolved::Scalar(s)) => (s.to_tokens(span), format!("`{}`.", s.c_name())),
             None => (
                 quote_spanned!(span=> ::matrix_core::private::InvalidMatrixType),
@@ -415,6 +425,9 @@ fn operand(e: &Expr) -> TokenStream {
         // Emitted as a block, which would start a statement at a tail's head.
         | ExprKind::Insert { .. }
         | ExprKind::Map { .. }
+        | ExprKind::Swizzle { .. }
+        | ExprKind::SwizzleAssign { .. }
+        | ExprKind::VectorCompare { .. }
         | ExprKind::Transpose(_)
         | ExprKind::Product { .. }
         | ExprKind::ProductAdd { .. }
@@ -579,7 +592,17 @@ fn expr(e: &Expr) -> TokenStream {
         ExprKind::PlaceValue => quote!(()),
         ExprKind::Path(tokens) | ExprKind::Verbatim(tokens) => tokens.clone(),
         ExprKind::Binary { op, lhs, rhs } => {
-            let (l, r) = (expr(lhs), expr(rhs));
+            // A vector operation emitted as a block must not start a
+            // statement: parenthesised on the left.
+            let l = expr(lhs);
+            let l = match lhs.kind {
+                ExprKind::Swizzle { .. }
+                | ExprKind::VectorCompare { .. }
+                | ExprKind::Insert { .. }
+                | ExprKind::Map { .. } => quote!((#l)),
+                _ => l,
+            };
+            let r = expr(rhs);
             quote!(#l #op #r)
         }
         ExprKind::Unary { op, expr: inner } => {
@@ -763,6 +786,49 @@ fn expr(e: &Expr) -> TokenStream {
                 syn::MacroDelimiter::Bracket(b) => b.surround(&mut tokens, |t| t.extend(args)),
             }
             tokens
+        }
+        ExprKind::Swizzle { base, lanes, to } => {
+            let v = format_ident!("__matrix_v", span = Span::mixed_site());
+            let base = expr(base);
+            let ty = to.to_tokens(span);
+            let lanes = lanes.iter().map(|&l| usize_lit(l as u64, span));
+            quote_spanned!(span=> { let #v = #base; <#ty>::from_array([#(#v[#lanes]),*]) })
+        }
+        ExprKind::SwizzleAssign {
+            place,
+            lanes,
+            value,
+        } => {
+            let (v, p) = (
+                format_ident!("__matrix_v", span = Span::mixed_site()),
+                format_ident!("__matrix_place", span = Span::mixed_site()),
+            );
+            let (place, value) = (expr(place), expr(value));
+            let from = (0..lanes.len() as u64).map(|i| usize_lit(i, span));
+            let to = lanes.iter().map(|&l| usize_lit(l as u64, span));
+            quote_spanned!(span=> {
+                let #v = #value;
+                let #p = &mut #place;
+                #( #p[#to] = #v[#from]; )*
+            })
+        }
+        ExprKind::VectorCompare { op, lhs, rhs, mask } => {
+            let (l, r, i) = (
+                format_ident!("__matrix_l", span = Span::mixed_site()),
+                format_ident!("__matrix_r", span = Span::mixed_site()),
+                format_ident!("__matrix_i", span = Span::mixed_site()),
+            );
+            let (lhs, rhs) = (expr(lhs), expr(rhs));
+            let ty = mask.to_tokens(span);
+            quote_spanned!(span=> {
+                let (#l, #r) = (#lhs, #rhs);
+                <#ty>::from_fn(|#i| if #l[#i] #op #r[#i] { -1 } else { 0 })
+            })
+        }
+        ExprKind::VectorSplat { scalar, to } => {
+            let scalar = expr(scalar);
+            let ty = to.to_tokens(span);
+            quote_spanned!(span=> <#ty>::splat(#scalar))
         }
         ExprKind::NamedArg { name, value } => {
             let value = expr(value);

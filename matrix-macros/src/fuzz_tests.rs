@@ -46,6 +46,16 @@ const SEEDS: &[&str] = &[
            assert_eq!(f(b)[0][1], b[1][0], "{} {x}", a[1][1], x = f(*a)[0][0]);
            (q2_t) (*a * b + (real) 1)
        }"#,
+    r#"typedef float float4 __attribute__((ext_vector_type(4)));
+       typedef int int4 __attribute__((ext_vector_type(4)));
+       type float2 = Vector<f32, 2>;
+       typedef float m4_t __attribute__((matrix_type(4, 4)));
+       fn v(a: float4, b: float2, m: m4_t, i: usize) -> int4 {
+           let mut c = a.wzyx * 2 + a[i] - m * a;
+           c.xy = b.yx;
+           c.z += b.s1;
+           (c + a.x) < a
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

@@ -312,6 +312,33 @@ pub(crate) enum ExprKind {
         mac: syn::Macro,
         args: Vec<Expr>,
     },
+    /// The lanes `lanes` of a vector, as a new vector of type `to`
+    /// (`v.zyx`).
+    Swizzle {
+        base: Box<Expr>,
+        lanes: Vec<usize>,
+        to: crate::types::VecTy,
+    },
+    /// `place.xy = value`: each selected lane of the place set from the
+    /// value's lanes in order.
+    SwizzleAssign {
+        place: Box<Expr>,
+        lanes: Vec<usize>,
+        value: Box<Expr>,
+    },
+    /// A comparison of two vectors of one type: lane `i` of the `mask`
+    /// vector is -1 where it holds, 0 where not.
+    VectorCompare {
+        op: syn::BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+        mask: crate::types::VecTy,
+    },
+    /// A scalar (already converted) in every lane of a vector of `to`.
+    VectorSplat {
+        scalar: Box<Expr>,
+        to: crate::types::VecTy,
+    },
     /// A format macro's named argument, `name = value`.
     NamedArg {
         name: TokenStream,
@@ -453,8 +480,18 @@ impl Expr {
             | ExprKind::Repeat { expr: e, .. }
             | ExprKind::Try(e)
             | ExprKind::Closure { body: e, .. }
+            | ExprKind::Swizzle { base: e, .. }
+            | ExprKind::VectorSplat { scalar: e, .. }
             | ExprKind::NamedArg { value: e, .. } => e.for_each_expr_mut(f),
             ExprKind::Macro { args, .. } => each(args, f),
+            ExprKind::SwizzleAssign { place, value, .. } => {
+                place.for_each_expr_mut(f);
+                value.for_each_expr_mut(f);
+            }
+            ExprKind::VectorCompare { lhs, rhs, .. } => {
+                lhs.for_each_expr_mut(f);
+                rhs.for_each_expr_mut(f);
+            }
             ExprKind::Element { base, row, col, .. } => {
                 base.for_each_expr_mut(f);
                 index(row, f);

@@ -212,6 +212,42 @@ impl fmt::Display for MatTy {
     }
 }
 
+/// An `ext_vector_type(N)` vector type.
+#[derive(Clone, Debug)]
+pub(crate) struct VecTy {
+    pub(crate) elem: Scalar,
+    pub(crate) len: u64,
+    pub(crate) name: Option<String>,
+}
+
+impl VecTy {
+    pub(crate) fn same_type(&self, other: &VecTy) -> bool {
+        self.elem == other.elem && self.len == other.len
+    }
+
+    /// `::matrix_core::Vector<T, N>` as tokens.
+    pub(crate) fn to_tokens(&self, span: Span) -> TokenStream {
+        let elem = self.elem.to_tokens(span);
+        let len = usize_lit(self.len, span);
+        quote_spanned!(span=> ::matrix_core::Vector<#elem, #len>)
+    }
+}
+
+impl fmt::Display for VecTy {
+    /// Clang's spelling: the typedef name, or the bare attribute form.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.name {
+            Some(name) => f.write_str(name),
+            None => write!(
+                f,
+                "{} __attribute__((ext_vector_type({})))",
+                self.elem.c_name(),
+                self.len
+            ),
+        }
+    }
+}
+
 /// What a sequence of elements is, for loads and stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SeqKind {
@@ -227,6 +263,7 @@ pub(crate) enum SeqKind {
 #[derive(Clone, Debug)]
 pub(crate) enum Ty {
     Matrix(MatTy),
+    Vector(VecTy),
     Scalar(Scalar),
     /// An unsuffixed integer literal (C's `int`, or `long` when it does not fit).
     IntLiteral,
@@ -303,6 +340,7 @@ impl fmt::Display for Ty {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Ty::Matrix(m) => m.fmt(f),
+            Ty::Vector(v) => v.fmt(f),
             Ty::Scalar(s) => f.write_str(s.c_name()),
             Ty::IntLiteral => f.write_str("int"),
             Ty::FloatLiteral => f.write_str("double"),

@@ -407,6 +407,14 @@ impl<'a> Checker<'a> {
             }
             syn::Expr::Field(f) => {
                 let base = self.expr(&f.base);
+                if let Ty::Vector(v) = base.ty.clone() {
+                    let name = match &f.member {
+                        syn::Member::Named(id) => id.to_string(),
+                        syn::Member::Unnamed(i) => i.index.to_string(),
+                    };
+                    let at = Loc::of(&f.member);
+                    return self.vector_component(base, &name, &v, at);
+                }
                 Expr::new(
                     ExprKind::Field {
                         base: Box::new(base),
@@ -622,6 +630,9 @@ impl<'a> Checker<'a> {
         if compound {
             return self.compound(b, lhs, rhs, loc);
         }
+        if matches!(lhs.ty, Ty::Vector(_)) || matches!(rhs.ty, Ty::Vector(_)) {
+            return self.vector_binary(&b.op, lhs, rhs, &b.left, &b.right, loc);
+        }
         if !lhs.ty.is_matrix() && !rhs.ty.is_matrix() {
             let ty = scalar_binary_type(&b.op, &lhs.ty, &rhs.ty);
             return Expr::new(
@@ -809,6 +820,31 @@ impl<'a> Checker<'a> {
             && !base.is_place()
         {
             return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
+        }
+        if let ExprKind::Swizzle { .. } = &lhs.kind {
+            return self.swizzle_assign(lhs, rhs, &a.right, loc);
+        }
+        if let Ty::Vector(v) = &lhs.ty
+            && !matches!(rhs.ty, Ty::Vector(_) | Ty::Other(None))
+        {
+            // A scalar assigned to a vector splats, as in Clang.
+            let to = v.clone();
+            let Some(scalar) = self.element_operand(rhs, &a.right, to.elem) else {
+                return self.poisoned(loc);
+            };
+            let kind = ExprKind::VectorSplat {
+                scalar: Box::new(scalar),
+                to: to.clone(),
+            };
+            let rhs = Expr::new(kind, Ty::Vector(to), loc);
+            let kind = ExprKind::Assign {
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            };
+            return Expr::new(kind, Ty::Unit, loc);
+        }
+        if matches!(lhs.ty, Ty::Vector(_)) && !compatible(&lhs.ty, &rhs.ty) {
+            return self.error(loc, diag::assigning(&lhs.ty, &rhs.ty));
         }
         if (lhs.ty.is_matrix() || rhs.ty.is_matrix()) && !compatible(&lhs.ty, &rhs.ty) {
             return self.error(loc, diag::assigning(&lhs.ty, &rhs.ty));
@@ -1134,8 +1170,10 @@ pub(super) fn compatible(to: &Ty, from: &Ty) -> bool {
     match (to, from) {
         (Ty::Error, _) | (_, Ty::Error) => true,
         (Ty::Matrix(a), Ty::Matrix(b)) => a.same_type(b),
-        (Ty::Matrix(_), Ty::Other(None)) | (Ty::Other(None), Ty::Matrix(_)) => true,
-        (Ty::Matrix(_), _) | (_, Ty::Matrix(_)) => false,
+        (Ty::Vector(a), Ty::Vector(b)) => a.same_type(b),
+        (Ty::Matrix(_) | Ty::Vector(_), Ty::Other(None))
+        | (Ty::Other(None), Ty::Matrix(_) | Ty::Vector(_)) => true,
+        (Ty::Matrix(_) | Ty::Vector(_), _) | (_, Ty::Matrix(_) | Ty::Vector(_)) => false,
         _ => true,
     }
 }

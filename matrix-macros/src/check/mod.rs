@@ -9,12 +9,13 @@ mod builtins;
 mod cmath;
 mod expr;
 pub(crate) mod literal;
+mod vector;
 
 use crate::consteval::{self, Consts};
 use crate::diag::{self, Diagnostics, Loc};
 use crate::ir::{self, Contract};
 use crate::parse::{self, Item, ctype};
-use crate::types::{MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, usize_lit};
+use crate::types::{MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
 use std::collections::HashMap;
@@ -38,7 +39,19 @@ pub(crate) struct TypedefDecl {
 #[derive(Clone, Debug)]
 pub(crate) enum Resolved {
     Matrix(MatTy),
+    Vector(VecTy),
     Scalar(Scalar),
+}
+
+impl Resolved {
+    /// The type a value of this typedef has.
+    fn ty(&self) -> Ty {
+        match self {
+            Resolved::Matrix(m) => Ty::Matrix(m.clone()),
+            Resolved::Vector(v) => Ty::Vector(v.clone()),
+            Resolved::Scalar(s) => Ty::Scalar(*s),
+        }
+    }
 }
 
 /// The signature of a kernel of the block, for calls between kernels.
@@ -221,13 +234,23 @@ fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Op
     let Some(dims) = &t.dims else {
         // An alias of a matrix typedef (`typedef mat44 mat4;`) is the same
         // type, named by the alias in messages, as Clang names it.
-        if let [word] = t.elem.words.as_slice()
-            && let Some(Some(Resolved::Matrix(target))) = env.typedefs.get(word)
-        {
-            return Some(Resolved::Matrix(MatTy {
-                name: Some(t.name.to_string()),
-                ..target.clone()
-            }));
+        let name = Some(t.name.to_string());
+        if let [word] = t.elem.words.as_slice() {
+            match env.typedefs.get(word) {
+                Some(Some(Resolved::Matrix(target))) => {
+                    return Some(Resolved::Matrix(MatTy {
+                        name,
+                        ..target.clone()
+                    }));
+                }
+                Some(Some(Resolved::Vector(target))) => {
+                    return Some(Resolved::Vector(VecTy {
+                        name,
+                        ..target.clone()
+                    }));
+                }
+                _ => {}
+            }
         }
         // A scalar typedef: any scalar is fine.
         return match elem {
@@ -237,6 +260,10 @@ fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Op
                 None
             }
         };
+    };
+    let (rows, cols) = match dims {
+        parse::Dims::Matrix { rows, cols } => (rows, cols),
+        parse::Dims::Vector { len } => return resolve_vector(t, elem, len, env, diags),
     };
     let elem = match elem {
         Some(s) if s.is_element() => Some(s),
@@ -248,7 +275,7 @@ fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Op
             None
         }
     };
-    let shape = dimensions(&dims.rows, &dims.cols, &env.consts, diags);
+    let shape = dimensions(rows, cols, &env.consts, diags);
     let (elem, (rows, cols)) = (elem?, shape?);
     Some(Resolved::Matrix(MatTy {
         elem,
@@ -257,6 +284,53 @@ fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Op
         name: Some(t.name.to_string()),
     }))
 }
+
+/// `typedef ELEM NAME __attribute__((ext_vector_type(N)));`
+fn resolve_vector(
+    t: &parse::Typedef,
+    elem: Option<Scalar>,
+    len: &syn::Expr,
+    env: &Env,
+    diags: &mut Diagnostics,
+) -> Option<Resolved> {
+    let elem = match elem {
+        Some(s) if s.is_element() => Some(s),
+        _ => {
+            let spelling = match t.elem.words.as_slice() {
+                [word] => match env.typedefs.get(word) {
+                    Some(Some(other)) => format!("{}", other.ty()),
+                    _ => element_spelling(&t.elem, elem),
+                },
+                _ => element_spelling(&t.elem, elem),
+            };
+            diags.error(t.elem.loc, diag::invalid_vector_element_type(&spelling));
+            None
+        }
+    };
+    let len = match consteval::eval(len, &env.consts) {
+        None => {
+            diags.error(Loc::of(len), diag::VECTOR_REQUIRES_INTEGER_CONSTANT);
+            None
+        }
+        Some(0) => {
+            diags.error(Loc::of(len), diag::ZERO_VECTOR_SIZE);
+            None
+        }
+        Some(n) if !(1..=MAX_VECTOR_LEN).contains(&n) => {
+            diags.error(Loc::of(len), diag::vector_too_long(n));
+            None
+        }
+        Some(n) => Some(n as u64),
+    };
+    Some(Resolved::Vector(VecTy {
+        elem: elem?,
+        len: len?,
+        name: Some(t.name.to_string()),
+    }))
+}
+
+/// The longest vector: `matrix_core::Vector` has 1 to 16 elements.
+const MAX_VECTOR_LEN: i128 = 16;
 
 fn element_spelling(spelling: &parse::ElemSpelling, scalar: Option<Scalar>) -> String {
     match (scalar, spelling.rust_type.is_some()) {
@@ -344,15 +418,36 @@ fn resolve_type(ty: &syn::Type, env: &Env, diags: &mut Diagnostics) -> (Ty, Toke
                 }
                 return (ty, path.to_token_stream());
             }
+            if let Some(last) = last.filter(|l| l.ident == "Vector")
+                && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+                && let [syn::GenericArgument::Type(elem), len] =
+                    args.args.iter().collect::<Vec<_>>()[..]
+            {
+                let spelling = parse::elem_spelling_of_type(elem);
+                let scalar = resolve_element(&spelling, env);
+                let len = parse::generic_expr(len);
+                let resolved = len.and_then(|len| {
+                    let typedef = parse::Typedef {
+                        attrs: Vec::new(),
+                        vis: syn::Visibility::Inherited,
+                        name: syn::Ident::new("Vector", span),
+                        elem: spelling,
+                        dims: None,
+                        rust_item: None,
+                    };
+                    resolve_vector(&typedef, scalar, &len, env, diags)
+                });
+                return match resolved {
+                    Some(Resolved::Vector(v)) => {
+                        (Ty::Vector(VecTy { name: None, ..v }), ty.to_token_stream())
+                    }
+                    _ => (Ty::Error, ty.to_token_stream()),
+                };
+            }
             if let Some(ident) = p.path.get_ident() {
                 let name = ident.to_string();
                 match env.typedefs.get(&name) {
-                    Some(Some(Resolved::Matrix(m))) => {
-                        return (Ty::Matrix(m.clone()), ty.to_token_stream());
-                    }
-                    Some(Some(Resolved::Scalar(s))) => {
-                        return (Ty::Scalar(*s), ty.to_token_stream());
-                    }
+                    Some(Some(resolved)) => return (resolved.ty(), ty.to_token_stream()),
                     Some(None) => return (Ty::Error, ty.to_token_stream()),
                     None => {}
                 }

@@ -47,9 +47,12 @@ pub(crate) struct Typedef {
     pub(crate) rust_item: Option<syn::ItemType>,
 }
 
-pub(crate) struct Dims {
-    pub(crate) rows: Expr,
-    pub(crate) cols: Expr,
+/// The arguments of a typedef's type attribute.
+pub(crate) enum Dims {
+    /// `matrix_type(R, C)`, or `Matrix<T, R, C>`.
+    Matrix { rows: Expr, cols: Expr },
+    /// `ext_vector_type(N)`, or `Vector<T, N>`.
+    Vector { len: Expr },
 }
 
 /// How a typedef spells its element type.
@@ -246,25 +249,35 @@ fn rust_typedef(item: &syn::ItemType) -> Option<Typedef> {
         return None;
     };
     let last = path.path.segments.last()?;
-    if last.ident != "Matrix" || path.qself.is_some() {
+    if path.qself.is_some() {
         return None;
     }
     let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
         return None;
     };
     let args: Vec<&syn::GenericArgument> = args.args.iter().collect();
-    let [syn::GenericArgument::Type(elem), rows, cols] = args.as_slice() else {
-        return None;
+    let (elem, dims) = match args.as_slice() {
+        [syn::GenericArgument::Type(elem), rows, cols] if last.ident == "Matrix" => (
+            elem,
+            Dims::Matrix {
+                rows: generic_expr(rows)?,
+                cols: generic_expr(cols)?,
+            },
+        ),
+        [syn::GenericArgument::Type(elem), len] if last.ident == "Vector" => (
+            elem,
+            Dims::Vector {
+                len: generic_expr(len)?,
+            },
+        ),
+        _ => return None,
     };
     Some(Typedef {
         attrs: item.attrs.clone(),
         vis: item.vis.clone(),
         name: item.ident.clone(),
         elem: elem_spelling_of_type(elem),
-        dims: Some(Dims {
-            rows: generic_expr(rows)?,
-            cols: generic_expr(cols)?,
-        }),
+        dims: Some(dims),
         rust_item: None,
     })
 }
@@ -408,7 +421,7 @@ fn parse_typedef(
     })
 }
 
-/// `((matrix_type(R, C)))` after `__attribute__`.
+/// `((matrix_type(R, C)))` or `((ext_vector_type(N)))` after `__attribute__`.
 fn parse_attribute(input: ParseStream, attr_loc: Loc) -> syn::Result<Dims> {
     let wrong = |loc: Loc| diag::error_at(loc, diag::EXPECTED_MATRIX_TYPE_ATTRIBUTE);
     let outer: proc_macro2::Group = input.parse().map_err(|_| wrong(attr_loc))?;
@@ -419,18 +432,23 @@ fn parse_attribute(input: ParseStream, attr_loc: Loc) -> syn::Result<Dims> {
     else {
         return Err(wrong(Loc::of(&inner)));
     };
-    if kind != "matrix_type" || args.delimiter() != Delimiter::Parenthesis {
+    let vector = kind == "ext_vector_type";
+    if !(vector || kind == "matrix_type") || args.delimiter() != Delimiter::Parenthesis {
         return Err(wrong(Loc::of(&inner)));
     }
     let exprs =
         syn::punctuated::Punctuated::<Expr, Token![,]>::parse_terminated.parse2(args.stream())?;
     let mut exprs: Vec<Expr> = exprs.into_iter().collect();
+    let arguments = Loc::of(&kind).to(Loc::from(args.span()));
+    if vector {
+        return match (exprs.pop(), exprs.is_empty()) {
+            (Some(len), true) => Ok(Dims::Vector { len }),
+            _ => Err(diag::error_at(arguments, diag::REQUIRES_ONE_ARGUMENT)),
+        };
+    }
     match (exprs.pop(), exprs.pop(), exprs.is_empty()) {
-        (Some(cols), Some(rows), true) => Ok(Dims { rows, cols }),
-        _ => Err(diag::error_at(
-            Loc::of(&kind).to(Loc::from(args.span())),
-            diag::REQUIRES_TWO_ARGUMENTS,
-        )),
+        (Some(cols), Some(rows), true) => Ok(Dims::Matrix { rows, cols }),
+        _ => Err(diag::error_at(arguments, diag::REQUIRES_TWO_ARGUMENTS)),
     }
 }
 

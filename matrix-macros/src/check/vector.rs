@@ -1,0 +1,283 @@
+//! Typing `ext_vector_type` vectors in kernel bodies: components
+//! (`v.x`, `v.zyx`, `v.s3`, `v.hi`), element-wise arithmetic with Clang's
+//! scalar splat, comparisons giving Clang's mask vectors, and matrix-vector
+//! products (our extension).
+
+use super::expr::Checker;
+use crate::diag::{self, Loc};
+use crate::ir::{Expr, ExprKind};
+use crate::types::{MatTy, Scalar, Ty, VecTy};
+
+/// The lanes a component name selects from a vector of `len` elements,
+/// or Clang's error for it.
+fn components(name: &str, ty: &VecTy) -> Result<Vec<usize>, String> {
+    let len = ty.len as usize;
+    let illegal = || diag::illegal_vector_component(name);
+    let exceeds = || diag::vector_component_exceeds(&Ty::Vector(ty.clone()));
+    let half: Vec<usize> = match name {
+        "lo" => (0..len / 2).collect(),
+        "hi" => (len / 2..len).collect(),
+        "even" => (0..len).step_by(2).collect(),
+        "odd" => (1..len).step_by(2).collect(),
+        _ => Vec::new(),
+    };
+    if !half.is_empty() {
+        // Clang rounds an odd length up for these; the extra lane is
+        // padding, which a value cannot read.
+        if len % 2 == 1 {
+            return Err(format!(
+                "'{name}' of a vector of {len} elements reads its padding: `.{name}` needs an even number of elements"
+            ));
+        }
+        return Ok(half);
+    }
+    let lanes: Option<Vec<usize>> =
+        if let Some(hex) = name.strip_prefix('s').or_else(|| name.strip_prefix('S')) {
+            hex.chars()
+                .map(|c| c.to_digit(16).map(|d| d as usize))
+                .collect()
+        } else {
+            let set = |letters: &str| {
+                name.chars()
+                    .map(|c| letters.find(c))
+                    .collect::<Option<Vec<usize>>>()
+            };
+            set("xyzw").or_else(|| set("rgba"))
+        };
+    let lanes = lanes.filter(|l| !l.is_empty()).ok_or_else(illegal)?;
+    if lanes.len() > 16 {
+        return Err(illegal());
+    }
+    if lanes.iter().any(|&l| l >= len) {
+        return Err(exceeds());
+    }
+    Ok(lanes)
+}
+
+/// The mask element of a comparison of `elem` vectors: the signed integer
+/// of its width, as Clang gives.
+fn mask_element(elem: Scalar) -> Scalar {
+    match elem {
+        Scalar::I8 | Scalar::U8 => Scalar::I8,
+        Scalar::I16 | Scalar::U16 | Scalar::F16 => Scalar::I16,
+        Scalar::I32 | Scalar::U32 | Scalar::F32 => Scalar::I32,
+        _ => Scalar::I64,
+    }
+}
+
+/// Whether a scalar of type `s` splats onto a vector of `elem`: Clang
+/// converts any integer, and a float only to a float vector.
+fn splats(s: &Ty, elem: Scalar) -> bool {
+    match s {
+        Ty::Scalar(s) => !s.is_float() || elem.is_float(),
+        Ty::FloatLiteral => elem.is_float(),
+        Ty::IntLiteral | Ty::Other(None) => true,
+        _ => false,
+    }
+}
+
+impl Checker<'_> {
+    /// `v.NAME` on a vector: one lane (a place), or a new vector of the
+    /// selected lanes.
+    pub(super) fn vector_component(
+        &mut self,
+        base: Expr,
+        name: &str,
+        ty: &VecTy,
+        loc: Loc,
+    ) -> Expr {
+        let lanes = match components(name, ty) {
+            Ok(lanes) => lanes,
+            Err(message) => return self.error(loc, message),
+        };
+        if let [lane] = lanes[..] {
+            let lit = crate::types::usize_lit(lane as u64, loc.start);
+            let index = Expr::new(
+                ExprKind::ConstScalar(quote::ToTokens::to_token_stream(&lit)),
+                Ty::Scalar(Scalar::Usize),
+                loc,
+            );
+            let kind = ExprKind::Index {
+                base: Box::new(base),
+                index: Box::new(index),
+            };
+            return Expr::new(kind, Ty::Scalar(ty.elem), loc);
+        }
+        let to = VecTy {
+            elem: ty.elem,
+            len: lanes.len() as u64,
+            name: None,
+        };
+        let kind = ExprKind::Swizzle {
+            base: Box::new(base),
+            lanes,
+            to: to.clone(),
+        };
+        Expr::new(kind, Ty::Vector(to), loc)
+    }
+
+    /// `place.NAME = value` for a swizzle of several lanes: each lane
+    /// assigned, none twice.
+    pub(super) fn swizzle_assign(
+        &mut self,
+        lhs: Expr,
+        rhs: Expr,
+        rsrc: &syn::Expr,
+        loc: Loc,
+    ) -> Expr {
+        let ExprKind::Swizzle { base, lanes, to } = lhs.kind else {
+            unreachable!("called on a swizzle")
+        };
+        let mut seen = lanes.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() != lanes.len() {
+            return self.error(lhs.loc, diag::DUPLICATE_COMPONENTS);
+        }
+        if !base.is_place() {
+            return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
+        }
+        let value = match &rhs.ty {
+            Ty::Vector(v) if v.same_type(&to) => rhs,
+            s if splats(s, to.elem) => {
+                let Some(scalar) = self.element_operand(rhs, rsrc, to.elem) else {
+                    return self.poisoned(loc);
+                };
+                splat(scalar, &to, loc)
+            }
+            _ => return self.error(loc, diag::assigning(&Ty::Vector(to), &rhs.ty)),
+        };
+        let kind = ExprKind::SwizzleAssign {
+            place: base,
+            lanes,
+            value: Box::new(value),
+        };
+        Expr::new(kind, Ty::Unit, loc)
+    }
+
+    /// `lhs op rhs` where a side is a vector: element-wise arithmetic or a
+    /// comparison (a mask vector), a scalar splat onto the vector's type, or
+    /// a matrix times a vector.
+    pub(super) fn vector_binary(
+        &mut self,
+        op: &syn::BinOp,
+        lhs: Expr,
+        rhs: Expr,
+        lsrc: &syn::Expr,
+        rsrc: &syn::Expr,
+        loc: Loc,
+    ) -> Expr {
+        use syn::BinOp as B;
+        let comparison = matches!(
+            op,
+            B::Lt(_) | B::Le(_) | B::Gt(_) | B::Ge(_) | B::Eq(_) | B::Ne(_)
+        );
+        let arithmetic = matches!(op, B::Add(_) | B::Sub(_) | B::Mul(_) | B::Div(_));
+        if let B::Mul(_) = op
+            && let Some(product) = self.matrix_vector(&lhs, &rhs, loc)
+        {
+            return match product {
+                Ok(ty) => Expr::new(
+                    ExprKind::Binary {
+                        op: *op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
+                    ty,
+                    loc,
+                ),
+                Err(message) => self.error(loc, message),
+            };
+        }
+        if !comparison && !arithmetic {
+            return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
+        }
+        let (lhs, rhs, vt) = match (lhs.ty.clone(), rhs.ty.clone()) {
+            (Ty::Vector(l), Ty::Vector(r)) => {
+                if !l.same_type(&r) {
+                    return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
+                }
+                // Clang's common sugar: one typedef on both sides keeps it.
+                let name = (l.name == r.name).then(|| l.name.clone()).flatten();
+                (lhs, rhs, VecTy { name, ..l })
+            }
+            (Ty::Vector(v), s) => {
+                if !splats(&s, v.elem) {
+                    return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
+                }
+                let Some(scalar) = self.element_operand(rhs, rsrc, v.elem) else {
+                    return self.poisoned(loc);
+                };
+                (lhs, splat(scalar, &v, loc), v)
+            }
+            (s, Ty::Vector(v)) => {
+                if !splats(&s, v.elem) {
+                    return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
+                }
+                let Some(scalar) = self.element_operand(lhs, lsrc, v.elem) else {
+                    return self.poisoned(loc);
+                };
+                (splat(scalar, &v, loc), rhs, v)
+            }
+            _ => unreachable!("one side is a vector"),
+        };
+        if comparison {
+            let mask = VecTy {
+                elem: mask_element(vt.elem),
+                len: vt.len,
+                name: None,
+            };
+            let kind = ExprKind::VectorCompare {
+                op: *op,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+                mask: mask.clone(),
+            };
+            return Expr::new(kind, Ty::Vector(mask), loc);
+        }
+        let kind = ExprKind::Binary {
+            op: *op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        };
+        Expr::new(kind, Ty::Vector(vt), loc)
+    }
+
+    /// The type of `m * v` (`v` a column) or `v * m` (`v` a row), Clang's
+    /// operand error when the lengths do not fit, `None` when the operands
+    /// are not a matrix and a vector.
+    fn matrix_vector(&self, lhs: &Expr, rhs: &Expr, _loc: Loc) -> Option<Result<Ty, String>> {
+        let invalid = || diag::invalid_operands(&lhs.ty, &rhs.ty);
+        let fits = |m: &MatTy, v: &VecTy, len: u64| m.elem == v.elem && v.len == len;
+        match (&lhs.ty, &rhs.ty) {
+            (Ty::Matrix(m), Ty::Vector(v)) => Some(if fits(m, v, m.cols) && m.rows <= 16 {
+                Ok(Ty::Vector(VecTy {
+                    elem: m.elem,
+                    len: m.rows,
+                    name: None,
+                }))
+            } else {
+                Err(invalid())
+            }),
+            (Ty::Vector(v), Ty::Matrix(m)) => Some(if fits(m, v, m.rows) && m.cols <= 16 {
+                Ok(Ty::Vector(VecTy {
+                    elem: m.elem,
+                    len: m.cols,
+                    name: None,
+                }))
+            } else {
+                Err(invalid())
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// A scalar (already converted to the element type) as a vector of `to`.
+fn splat(scalar: Expr, to: &VecTy, loc: Loc) -> Expr {
+    let kind = ExprKind::VectorSplat {
+        scalar: Box::new(scalar),
+        to: to.clone(),
+    };
+    Expr::new(kind, Ty::Vector(to.clone()), loc)
+}

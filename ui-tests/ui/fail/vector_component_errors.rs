@@ -1,0 +1,29 @@
+use matrix_core::matrix;
+
+matrix! {
+    typedef float float3 __attribute__((ext_vector_type(3)));
+    typedef float float4 __attribute__((ext_vector_type(4)));
+
+    pub fn illegal(v: float4) -> f32 {
+        v.q
+    }
+
+    pub fn mixed_sets(v: float4) -> f32 {
+        v.xr.x
+    }
+
+    pub fn exceeds(v: float3) -> f32 {
+        v.w
+    }
+
+    pub fn duplicate(mut v: float4, w: float4) -> float4 {
+        v.xx = w.yz;
+        v
+    }
+
+    pub fn odd_half(v: float3) -> f32 {
+        v.hi.x
+    }
+}
+
+fn main() {}
