@@ -120,6 +120,27 @@ pub(crate) fn illegal_vector_component(name: &str) -> String {
 pub(crate) fn vector_component_exceeds(ty: &Ty) -> String {
     format!("vector component access exceeds type '{ty}'")
 }
+/// `(float4){int2_value, 1, 2}`.
+pub(crate) fn initializing_incompatible(to: &Ty, from: &Ty) -> String {
+    format!("initializing '{to}' with an expression of incompatible type '{from}'")
+}
+pub(crate) const EXCESS_VECTOR_ELEMENTS: &str = "excess elements in vector initializer";
+pub(crate) fn illegal_initializer_type(ty: &str) -> String {
+    format!("illegal initializer type '{ty}'")
+}
+pub(crate) const CONVERTVECTOR_LENGTHS: &str =
+    "first two arguments to __builtin_convertvector must have the same number of elements";
+pub(crate) fn invalid_ext_vector_conversion(to: &Ty, from: &Ty) -> String {
+    format!("invalid conversion between ext-vector type '{to}' and '{from}'")
+}
+/// Ours: a cast between vector types of one size reinterprets the bits in
+/// Clang; not supported.
+pub(crate) fn vector_bitcast(to: &Ty, from: &Ty) -> String {
+    format!(
+        "a cast from '{from}' to '{to}' reinterprets the vector's bytes, which kernels do not \
+         support: convert the elements with __builtin_convertvector"
+    )
+}
 pub(crate) const DUPLICATE_COMPONENTS: &str =
     "vector is not assignable (contains duplicate components)";
 /// Two vectors of different types, or a float scalar with an integer vector.

@@ -425,9 +425,7 @@ fn operand(e: &Expr) -> TokenStream {
         // Emitted as a block, which would start a statement at a tail's head.
         | ExprKind::Insert { .. }
         | ExprKind::Map { .. }
-        | ExprKind::Swizzle { .. }
         | ExprKind::SwizzleAssign { .. }
-        | ExprKind::VectorCompare { .. }
         | ExprKind::Transpose(_)
         | ExprKind::Product { .. }
         | ExprKind::ProductAdd { .. }
@@ -592,17 +590,7 @@ fn expr(e: &Expr) -> TokenStream {
         ExprKind::PlaceValue => quote!(()),
         ExprKind::Path(tokens) | ExprKind::Verbatim(tokens) => tokens.clone(),
         ExprKind::Binary { op, lhs, rhs } => {
-            // A vector operation emitted as a block must not start a
-            // statement: parenthesised on the left.
-            let l = expr(lhs);
-            let l = match lhs.kind {
-                ExprKind::Swizzle { .. }
-                | ExprKind::VectorCompare { .. }
-                | ExprKind::Insert { .. }
-                | ExprKind::Map { .. } => quote!((#l)),
-                _ => l,
-            };
-            let r = expr(rhs);
+            let (l, r) = (expr(lhs), expr(rhs));
             quote!(#l #op #r)
         }
         ExprKind::Unary { op, expr: inner } => {
@@ -792,7 +780,8 @@ fn expr(e: &Expr) -> TokenStream {
             let base = expr(base);
             let ty = to.to_tokens(span);
             let lanes = lanes.iter().map(|&l| usize_lit(l as u64, span));
-            quote_spanned!(span=> { let #v = #base; <#ty>::from_array([#(#v[#lanes]),*]) })
+            // A path call, not a block: it may start a statement.
+            quote_spanned!(span=> <#ty>::from_array({ let #v = #base; [#(#v[#lanes]),*] }))
         }
         ExprKind::SwizzleAssign {
             place,
@@ -820,10 +809,31 @@ fn expr(e: &Expr) -> TokenStream {
             );
             let (lhs, rhs) = (expr(lhs), expr(rhs));
             let ty = mask.to_tokens(span);
-            quote_spanned!(span=> {
+            quote_spanned!(span=> <#ty>::from_fn({
                 let (#l, #r) = (#lhs, #rhs);
-                <#ty>::from_fn(|#i| if #l[#i] #op #r[#i] { -1 } else { 0 })
-            })
+                move |#i| if #l[#i] #op #r[#i] { -1 } else { 0 }
+            }))
+        }
+        ExprKind::VectorLiteral { parts, to } => {
+            let ty = to.to_tokens(span);
+            let mut lets = Vec::new();
+            let mut lanes = Vec::new();
+            for (i, part) in parts.iter().enumerate() {
+                let name = format_ident!("__matrix_part{}", i, span = Span::mixed_site());
+                let value = expr(part);
+                lets.push(quote_spanned!(span=> let #name = #value;));
+                match &part.ty {
+                    Ty::Vector(v) => lanes.extend((0..v.len).map(|l| {
+                        let l = usize_lit(l, span);
+                        quote_spanned!(span=> #name[#l])
+                    })),
+                    _ => lanes.push(name.into_token_stream()),
+                }
+            }
+            while (lanes.len() as u64) < to.len {
+                lanes.push(quote_spanned!(span=> ::core::default::Default::default()));
+            }
+            quote_spanned!(span=> <#ty>::from_array({ #(#lets)* [#(#lanes),*] }))
         }
         ExprKind::VectorSplat { scalar, to } => {
             let scalar = expr(scalar);

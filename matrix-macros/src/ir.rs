@@ -334,6 +334,13 @@ pub(crate) enum ExprKind {
         rhs: Box<Expr>,
         mask: crate::types::VecTy,
     },
+    /// A compound literal `(float4){a, v2, b}`: each part a scalar
+    /// (already converted) filling one lane or a vector of the element type
+    /// filling as many, the lanes after them zero.
+    VectorLiteral {
+        parts: Vec<Expr>,
+        to: crate::types::VecTy,
+    },
     /// A scalar (already converted) in every lane of a vector of `to`.
     VectorSplat {
         scalar: Box<Expr>,
@@ -483,7 +490,9 @@ impl Expr {
             | ExprKind::Swizzle { base: e, .. }
             | ExprKind::VectorSplat { scalar: e, .. }
             | ExprKind::NamedArg { value: e, .. } => e.for_each_expr_mut(f),
-            ExprKind::Macro { args, .. } => each(args, f),
+            ExprKind::Macro { args, .. } | ExprKind::VectorLiteral { parts: args, .. } => {
+                each(args, f)
+            }
             ExprKind::SwizzleAssign { place, value, .. } => {
                 place.for_each_expr_mut(f);
                 value.for_each_expr_mut(f);

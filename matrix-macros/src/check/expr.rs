@@ -5,6 +5,7 @@ use super::{Env, resolve_type};
 use crate::consteval;
 use crate::diag::{self, Axis, Diagnostics, Loc};
 use crate::ir::{ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt};
+use crate::parse::COMPOUND_LITERAL;
 use crate::types::{MatTy, Scalar, SeqKind, Ty};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -477,6 +478,9 @@ impl<'a> Checker<'a> {
                 Expr::new(ExprKind::Try(Box::new(inner)), Ty::unknown(), loc)
             }
             syn::Expr::Closure(c) => self.closure(c, loc),
+            syn::Expr::Macro(m) if m.mac.path.is_ident(COMPOUND_LITERAL) => {
+                self.compound_literal(&m.mac, loc)
+            }
             syn::Expr::Macro(m) if let Some(checked) = self.std_macro(&m.mac, loc) => checked,
             // Other macros, async blocks and the rest: emitted as written.
             // Matrix operations inside them use `Matrix`'s own operators.
@@ -799,6 +803,31 @@ impl<'a> Checker<'a> {
         if rhs.ty.is_matrix() {
             return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
         }
+        let rhs = match (&lhs.ty, &rhs.ty) {
+            (Ty::Vector(v), Ty::Vector(r)) if !v.same_type(r) => {
+                return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
+            }
+            (Ty::Vector(_), Ty::Vector(_)) => rhs,
+            (Ty::Vector(v), s) => {
+                if !super::vector::splats(s, v.elem) {
+                    return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
+                }
+                let elem = v.elem;
+                match self.element_operand(rhs, &b.right, elem) {
+                    Some(scalar) => scalar,
+                    None => return self.poisoned(loc),
+                }
+            }
+            // A literal converts to the place's type, as in C (`x *= 2`).
+            (Ty::Scalar(s), _) if s.is_element() && NumLit::of(&b.right).is_some() => {
+                let elem = *s;
+                match self.element_operand(rhs, &b.right, elem) {
+                    Some(scalar) => scalar,
+                    None => return self.poisoned(loc),
+                }
+            }
+            _ => rhs,
+        };
         Expr::new(
             ExprKind::CompoundAssign {
                 op: b.op,
@@ -970,6 +999,17 @@ impl<'a> Checker<'a> {
     fn cast(&mut self, c: &syn::ExprCast, loc: Loc) -> Expr {
         let inner = self.expr(&c.expr);
         let (target, tokens) = resolve_type(&c.ty, self.env, self.diags);
+        if inner.ty.is_error() {
+            return self.poisoned(loc);
+        }
+        if let Ty::Vector(to) = &target {
+            return self.vector_cast(inner, &to.clone(), loc);
+        }
+        if let Ty::Vector(_) = &inner.ty
+            && !target.is_error()
+        {
+            return self.error(loc, diag::invalid_ext_vector_conversion(&inner.ty, &target));
+        }
         match (inner.ty.clone(), target.clone()) {
             (Ty::Error, _) | (_, Ty::Error) => self.poisoned(loc),
             (Ty::Matrix(from), Ty::Matrix(to)) => {
@@ -1025,6 +1065,9 @@ impl<'a> Checker<'a> {
             let name = ident.to_string();
             if name.starts_with("__builtin_matrix_") {
                 return self.builtin(&name, c, loc);
+            }
+            if name == "__builtin_convertvector" {
+                return self.convertvector(c, loc);
             }
             if self.lookup(&name).is_none()
                 && let Some(sig) = self.env.kernels.get(&name).cloned()

@@ -67,7 +67,7 @@ fn mask_element(elem: Scalar) -> Scalar {
 
 /// Whether a scalar of type `s` splats onto a vector of `elem`: Clang
 /// converts any integer, and a float only to a float vector.
-fn splats(s: &Ty, elem: Scalar) -> bool {
+pub(super) fn splats(s: &Ty, elem: Scalar) -> bool {
     match s {
         Ty::Scalar(s) => !s.is_float() || elem.is_float(),
         Ty::FloatLiteral => elem.is_float(),
@@ -270,6 +270,166 @@ impl Checker<'_> {
             }),
             _ => None,
         }
+    }
+}
+
+impl Checker<'_> {
+    /// `(NAME){a, b, ...}` (rewritten to `__matrix_literal!(NAME; a, b, ...)`
+    /// before parsing): each scalar fills one lane, the lanes after them
+    /// are zero. As in clang-19's C, a vector element is refused unless it
+    /// is the literal's only element and of the literal's own type (C has
+    /// no nesting of smaller vectors; OpenCL has).
+    pub(super) fn compound_literal(&mut self, mac: &syn::Macro, loc: Loc) -> Expr {
+        use syn::parse::Parser;
+        let parsed = (|input: syn::parse::ParseStream| {
+            let name: syn::Ident = input.parse()?;
+            input.parse::<syn::Token![;]>()?;
+            let elements =
+                syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated(input)?;
+            Ok((name, elements))
+        })
+        .parse2(mac.tokens.clone());
+        let Ok((name, elements)) = parsed else {
+            return self.error(
+                loc,
+                "expected the elements of a compound literal: `(NAME){a, b}`",
+            );
+        };
+        let to = match self.env.typedefs.get(&name.to_string()) {
+            Some(Some(super::Resolved::Vector(v))) => v.clone(),
+            Some(Some(other)) => {
+                return self.error(
+                    Loc::of(&name),
+                    diag::illegal_initializer_type(&other.ty().to_string()),
+                );
+            }
+            _ => return self.poisoned(loc),
+        };
+        let whole = Ty::Vector(to.clone());
+        let mut parts = Vec::new();
+        for (i, src) in elements.iter().enumerate() {
+            let part = self.expr(src);
+            if part.ty.is_error() {
+                return self.poisoned(loc);
+            }
+            let part = match &part.ty {
+                Ty::Vector(v) if i == 0 && v.same_type(&to) => part,
+                Ty::Vector(_) | Ty::Matrix(_) if i == 0 => {
+                    return self.error(part.loc, diag::initializing_incompatible(&whole, &part.ty));
+                }
+                Ty::Vector(_) | Ty::Matrix(_) => {
+                    let lane = Ty::Scalar(to.elem);
+                    return self.error(part.loc, diag::initializing_incompatible(&lane, &part.ty));
+                }
+                _ => {
+                    let full = matches!(
+                        parts.first(),
+                        Some(Expr {
+                            ty: Ty::Vector(_),
+                            ..
+                        })
+                    );
+                    if full || i as u64 >= to.len {
+                        return self.error(part.loc, diag::EXCESS_VECTOR_ELEMENTS);
+                    }
+                    let Some(scalar) = self.element_operand(part, src, to.elem) else {
+                        return self.poisoned(loc);
+                    };
+                    scalar
+                }
+            };
+            parts.push(part);
+        }
+        let kind = ExprKind::VectorLiteral {
+            parts,
+            to: to.clone(),
+        };
+        Expr::new(kind, whole, loc)
+    }
+
+    /// `(NAME) x` with `NAME` a vector type: a scalar splats (converted as
+    /// by a cast); a vector of another length is Clang's error.
+    pub(super) fn vector_cast(&mut self, inner: Expr, to: &VecTy, loc: Loc) -> Expr {
+        let target = Ty::Vector(to.clone());
+        match &inner.ty {
+            Ty::Vector(v) if v.same_type(to) => inner,
+            Ty::Vector(v)
+                if v.len.next_power_of_two() * v.elem.bytes()
+                    == to.len.next_power_of_two() * to.elem.bytes() =>
+            {
+                self.error(loc, diag::vector_bitcast(&target, &inner.ty))
+            }
+            Ty::Vector(_) | Ty::Matrix(_) => {
+                self.error(loc, diag::invalid_ext_vector_conversion(&target, &inner.ty))
+            }
+            s if s.is_scalar_like() => {
+                let scalar = Expr::new(
+                    ExprKind::ConvertScalar {
+                        expr: Box::new(inner),
+                        to: to.elem,
+                    },
+                    Ty::Scalar(to.elem),
+                    loc,
+                );
+                splat(scalar, to, loc)
+            }
+            _ => self.error(loc, diag::invalid_ext_vector_conversion(&target, &inner.ty)),
+        }
+    }
+
+    /// `__builtin_convertvector(v, NAME)`: each element converted to the
+    /// element type of the vector type `NAME`, of the same length.
+    pub(super) fn convertvector(&mut self, c: &syn::ExprCall, loc: Loc) -> Expr {
+        if c.args.len() != 2 {
+            let have = c.args.len();
+            return self.error(
+                loc,
+                if have < 2 {
+                    diag::too_few_arguments("2", have)
+                } else {
+                    diag::too_many_arguments("2", have)
+                },
+            );
+        }
+        let value = self.expr(&c.args[0]);
+        let target = match &c.args[1] {
+            syn::Expr::Path(p) => {
+                p.path
+                    .get_ident()
+                    .and_then(|id| match self.env.typedefs.get(&id.to_string()) {
+                        Some(Some(super::Resolved::Vector(v))) => Some(v.clone()),
+                        _ => None,
+                    })
+            }
+            _ => None,
+        };
+        let Some(to) = target else {
+            return self.error(
+                Loc::of(&c.args[1]),
+                "second argument to __builtin_convertvector must be a vector type",
+            );
+        };
+        let from = match &value.ty {
+            Ty::Vector(v) => v.clone(),
+            Ty::Error => return self.poisoned(loc),
+            _ => {
+                return self.error(
+                    value.loc,
+                    "first argument to __builtin_convertvector must be a vector",
+                );
+            }
+        };
+        if from.len != to.len {
+            return self.error(loc, diag::CONVERTVECTOR_LENGTHS);
+        }
+        let elem = to.elem.to_tokens(loc.start);
+        let kind = ExprKind::MethodCall {
+            receiver: Box::new(value),
+            method: syn::Ident::new("cast", loc.start),
+            turbofish: Some(quote::quote!(::<#elem>)),
+            args: Vec::new(),
+        };
+        Expr::new(kind, Ty::Vector(to), loc)
     }
 }
 

@@ -22,6 +22,11 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
     let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
     let mut i = 0;
     while i < trees.len() {
+        if let Some(literal) = compound_literal_at(trees, i, out.last(), names) {
+            out.push(literal);
+            i += 2;
+            continue;
+        }
         if let Some(ty) = cast_type_at(trees, i, out.last(), names) {
             let end = operand_end(trees, i + 1, names);
             if end > i + 1 {
@@ -51,6 +56,59 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
         i += 1;
     }
     out
+}
+
+/// The macro call a compound literal `(NAME){a, b, c}` becomes, for the
+/// checker: `__matrix_literal!(NAME; a, b, c)` (its elements rewritten in
+/// turn). `NAME` is one of the block's typedef names.
+pub(crate) const COMPOUND_LITERAL: &str = "__matrix_literal";
+
+fn compound_literal_at(
+    trees: &[TokenTree],
+    i: usize,
+    prev: Option<&TokenTree>,
+    names: &HashSet<String>,
+) -> Option<TokenTree> {
+    let (TokenTree::Group(ty), Some(TokenTree::Group(init))) = (&trees[i], trees.get(i + 1)) else {
+        return None;
+    };
+    if ty.delimiter() != Delimiter::Parenthesis || init.delimiter() != Delimiter::Brace {
+        return None;
+    }
+    // After `if`, `while` or `match` a parenthesised name is a condition.
+    if let Some(TokenTree::Ident(id)) = prev
+        && matches!(id.to_string().as_str(), "if" | "while" | "match")
+    {
+        return None;
+    }
+    let inner: Vec<TokenTree> = ty.stream().into_iter().collect();
+    let [TokenTree::Ident(name)] = inner.as_slice() else {
+        return None;
+    };
+    if !names.contains(&name.to_string()) {
+        return None;
+    }
+    let span = ty.span();
+    let elements: Vec<TokenTree> = init.stream().into_iter().collect();
+    let mut args = vec![
+        TokenTree::Ident(name.clone()),
+        TokenTree::Punct(proc_macro2::Punct::new(';', Spacing::Alone)),
+    ];
+    args.extend(rewrite_trees(&elements, names));
+    let mut group = Group::new(Delimiter::Parenthesis, args.into_iter().collect());
+    group.set_span(init.span());
+    let mut bang = proc_macro2::Punct::new('!', Spacing::Alone);
+    bang.set_span(span);
+    let call: TokenStream = [
+        TokenTree::Ident(Ident::new(COMPOUND_LITERAL, span)),
+        TokenTree::Punct(bang),
+        TokenTree::Group(group),
+    ]
+    .into_iter()
+    .collect();
+    let mut whole = Group::new(Delimiter::None, call);
+    whole.set_span(span);
+    Some(TokenTree::Group(whole))
 }
 
 /// If `trees[i]` is a parenthesised type name in cast position, the Rust type.

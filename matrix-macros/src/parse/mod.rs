@@ -8,6 +8,8 @@
 mod ccast;
 pub(crate) mod ctype;
 
+pub(crate) use ccast::COMPOUND_LITERAL;
+
 use crate::diag::{self, Diagnostics, Loc};
 use crate::types::Scalar;
 use proc_macro2::{Delimiter, TokenStream, TokenTree};

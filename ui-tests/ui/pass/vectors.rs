@@ -53,6 +53,17 @@ matrix! {
         v * m
     }
 
+    pub fn literals(x: f32, v: float2) -> float4 {
+        let a = (float4){x, 1, v.x, v[1]};
+        let b = (float4){v.y, v.x, 2.5f32};
+        let c = (float4)(x) + (float4) 2;
+        (float4){a} + b * c
+    }
+
+    pub fn convert(v: float4) -> int4 {
+        __builtin_convertvector(v * 2, int4)
+    }
+
     pub fn splat_assign(mut v: double2) -> double2 {
         v.y = v.x;
         v = 0.5;
@@ -80,4 +91,10 @@ fn main() {
     assert_eq!(transform(m, v), m * v);
     assert_eq!(row(a, m), a * m);
     assert_eq!(splat_assign(double2::zero()).to_array(), [1.5, 0.5]);
+    let (x, v2) = (3.0, float2::from_array([5.0, 6.0]));
+    let a = float4::from_array([3.0, 1.0, 5.0, 6.0]);
+    let b = float4::from_array([6.0, 5.0, 2.5, 0.0]);
+    assert_eq!(literals(x, v2), a + b * float4::splat(5.0));
+    let f = float4::from_array([1.25, -1.75, 1e9, -0.0]);
+    assert_eq!(convert(f).to_array(), [2, -3, 2_000_000_000, 0]);
 }

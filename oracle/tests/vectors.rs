@@ -1,0 +1,197 @@
+//! Vectors in kernels against clang-19: the same kernels written in C on
+//! `ext_vector_type` and in `matrix!`, run on the same random inputs,
+//! compared bit for bit.
+
+use matrix_core::matrix;
+use matrix_oracle::harness;
+use matrix_oracle::prng::SplitMix64;
+use std::fmt::Write;
+
+matrix! {
+    typedef float float4 __attribute__((ext_vector_type(4)));
+    typedef float float2 __attribute__((ext_vector_type(2)));
+    typedef double double3 __attribute__((ext_vector_type(3)));
+    typedef int int4 __attribute__((ext_vector_type(4)));
+    typedef signed char char4 __attribute__((ext_vector_type(4)));
+    typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
+
+    fn swizzle_arith(a: float4, b: float4, s: f32) -> float4 {
+        (a.wzyx + b * s) / (b.xxyy + 3) - a.s2
+    }
+    fn int_splat(a: int4, k: i64, s: i16) -> int4 {
+        a * 7 + k - s
+    }
+    fn compare(a: float4, b: float4) -> int4 {
+        (a <= b) + (a > 0.5) - (a.yxwz == b)
+    }
+    fn literal(x: f32, v: float2) -> float4 {
+        (float4){x, v.y, v.x, 1} * (float4)(x) + (float4){v.y}
+    }
+    fn assign(mut a: float4, b: float2) -> float4 {
+        a.zx = b;
+        a.y *= 2;
+        a.w = a.x - a.z;
+        a
+    }
+    fn convert(a: float4) -> int4 {
+        __builtin_convertvector(a * 100, int4)
+    }
+    fn doubles(a: double3, b: double3) -> double3 {
+        a.zxy * b - a + a.x
+    }
+    fn chars(a: char4, b: char4) -> char4 {
+        a * b + a.wzyx
+    }
+    fn unsigned(a: uint2, k: u32) -> uint2 {
+        a - k + a.yx * 3
+    }
+}
+
+const C_KERNELS: &str = r#"
+typedef float float4 __attribute__((ext_vector_type(4)));
+typedef float float2 __attribute__((ext_vector_type(2)));
+typedef double double3 __attribute__((ext_vector_type(3)));
+typedef int int4 __attribute__((ext_vector_type(4)));
+typedef signed char char4 __attribute__((ext_vector_type(4)));
+typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
+
+float4 swizzle_arith(float4 a, float4 b, float s) {
+    return (a.wzyx + b * s) / (b.xxyy + 3) - a.s2;
+}
+int4 int_splat(int4 a, long k, short s) { return a * 7 + k - s; }
+int4 compare(float4 a, float4 b) { return (a <= b) + (a > 0.5) - (a.yxwz == b); }
+float4 literal(float x, float2 v) {
+    return (float4){x, v.y, v.x, 1} * (float4)(x) + (float4){v.y};
+}
+float4 assign(float4 a, float2 b) { a.zx = b; a.y *= 2; a.w = a.x - a.z; return a; }
+int4 convert(float4 a) { return __builtin_convertvector(a * 100, int4); }
+double3 doubles(double3 a, double3 b) { return a.zxy * b - a + a.x; }
+char4 chars(char4 a, char4 b) { return a * b + a.wzyx; }
+uint2 unsigned_(uint2 a, unsigned k) { return a - k + a.yx * 3; }
+"#;
+
+/// Inputs per kernel.
+const CASES: usize = 200;
+
+fn small(rng: &mut SplitMix64) -> f64 {
+    // Quarter steps in [-8, 8), some ties, some equal to each other.
+    ((rng.next_u64() % 64) as f64 - 32.0) / 4.0
+}
+
+#[test]
+fn vector_kernels_agree_with_clang() {
+    let Some(clang) = harness::require_clang("vector_kernels_agree_with_clang") else {
+        return;
+    };
+    let mut rng = SplitMix64::new(0x7665_6374);
+    let mut c = String::from(C_KERNELS);
+    c.push_str("#include <stdio.h>\n#include <string.h>\n");
+    c.push_str("static unsigned fb(float x) { unsigned b; memcpy(&b, &x, 4); return b; }\n");
+    c.push_str(
+        "static unsigned long long db(double x) { unsigned long long b; memcpy(&b, &x, 8); return b; }\n",
+    );
+    c.push_str("int main(void) {\n");
+    let mut ours: Vec<String> = Vec::new();
+    let fl = |x: f32| x.to_bits().to_string();
+    for i in 0..CASES {
+        let f4 = |rng: &mut SplitMix64| [0; 4].map(|_| small(rng) as f32);
+        let (a, b, s) = (f4(&mut rng), f4(&mut rng), small(&mut rng) as f32);
+        let lit = |v: [f32; 4]| {
+            format!(
+                "(float4){{{:?}f, {:?}f, {:?}f, {:?}f}}",
+                v[0], v[1], v[2], v[3]
+            )
+        };
+        let bits4 = |v: [f32; 4]| v.map(fl).join(" ");
+        writeln!(c, "  {{ float4 r = swizzle_arith({}, {}, {s:?}f); printf(\"sa {i} %u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}", lit(a), lit(b)).unwrap();
+        let r = swizzle_arith(a.into(), b.into(), s);
+        ours.push(format!("sa {i} {}", bits4(r.to_array())));
+
+        writeln!(c, "  {{ int4 r = compare({}, {}); printf(\"cmp {i} %d %d %d %d\\n\", r.x, r.y, r.z, r.w); }}", lit(a), lit(b)).unwrap();
+        let r = compare(a.into(), b.into()).to_array();
+        ours.push(format!("cmp {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
+
+        let v2 = [a[0], b[1]];
+        writeln!(c, "  {{ float4 r = literal({s:?}f, (float2){{{:?}f, {:?}f}}); printf(\"lit {i} %u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}", v2[0], v2[1]).unwrap();
+        ours.push(format!(
+            "lit {i} {}",
+            bits4(literal(s, v2.into()).to_array())
+        ));
+
+        writeln!(c, "  {{ float4 r = assign({}, (float2){{{:?}f, {:?}f}}); printf(\"asg {i} %u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}", lit(a), v2[0], v2[1]).unwrap();
+        ours.push(format!(
+            "asg {i} {}",
+            bits4(assign(a.into(), v2.into()).to_array())
+        ));
+
+        writeln!(
+            c,
+            "  {{ int4 r = convert({}); printf(\"cv {i} %d %d %d %d\\n\", r.x, r.y, r.z, r.w); }}",
+            lit(a)
+        )
+        .unwrap();
+        let r = convert(a.into()).to_array();
+        ours.push(format!("cv {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
+
+        let d3 = |rng: &mut SplitMix64| [0; 3].map(|_| small(rng) / 3.0);
+        let (x, y) = (d3(&mut rng), d3(&mut rng));
+        let dl = |v: [f64; 3]| format!("(double3){{{:e}, {:e}, {:e}}}", v[0], v[1], v[2]);
+        writeln!(c, "  {{ double3 r = doubles({}, {}); printf(\"dbl {i} %llu %llu %llu\\n\", db(r.x), db(r.y), db(r.z)); }}", dl(x), dl(y)).unwrap();
+        let r = doubles(x.into(), y.into()).to_array();
+        ours.push(format!(
+            "dbl {i} {} {} {}",
+            r[0].to_bits(),
+            r[1].to_bits(),
+            r[2].to_bits()
+        ));
+
+        let ints = [0; 4].map(|_| rng.next_u64() as i32);
+        let (k, sh) = (rng.next_u64() as i64, rng.next_u64() as i16);
+        writeln!(c, "  {{ int4 r = int_splat((int4){{{}, {}, {}, {}}}, {k}L, {sh}); printf(\"int {i} %d %d %d %d\\n\", r.x, r.y, r.z, r.w); }}", ints[0], ints[1], ints[2], ints[3]).unwrap();
+        let r = int_splat(ints.into(), k, sh).to_array();
+        ours.push(format!("int {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
+
+        let (p, q) = (
+            [0; 4].map(|_| rng.next_u64() as i8),
+            [0; 4].map(|_| rng.next_u64() as i8),
+        );
+        writeln!(c, "  {{ char4 r = chars((char4){{{}, {}, {}, {}}}, (char4){{{}, {}, {}, {}}}); printf(\"chr {i} %d %d %d %d\\n\", r.x, r.y, r.z, r.w); }}", p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]).unwrap();
+        let r = chars(p.into(), q.into()).to_array();
+        ours.push(format!("chr {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
+
+        let (u, uk) = ([0; 2].map(|_| rng.next_u64() as u32), rng.next_u64() as u32);
+        writeln!(c, "  {{ uint2 r = unsigned_((uint2){{{}u, {}u}}, {uk}u); printf(\"uns {i} %u %u\\n\", r.x, r.y); }}", u[0], u[1]).unwrap();
+        let r = unsigned(u.into(), uk).to_array();
+        ours.push(format!("uns {i} {} {}", r[0], r[1]));
+    }
+    c.push_str("  return 0;\n}\n");
+
+    let dir = harness::crate_dir().join("../target/oracle-vectors");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (source, exe) = (dir.join("vectors.c"), dir.join("vectors"));
+    std::fs::write(&source, c).unwrap();
+    let (ok, _, err) = harness::run(
+        std::process::Command::new(&clang)
+            .args(["-O1", "-ffp-contract=off", "-Wno-excess-initializers", "-o"])
+            .arg(&exe)
+            .arg(&source),
+    );
+    assert!(ok, "clang-19 failed:\n{err}");
+    let (ok, stdout, err) = harness::run(&mut std::process::Command::new(&exe));
+    assert!(ok, "the C program failed:\n{err}");
+    let theirs: Vec<&str> = stdout.lines().collect();
+    assert_eq!(theirs.len(), ours.len());
+    let differ: Vec<String> = ours
+        .iter()
+        .zip(&theirs)
+        .filter(|(a, b)| a.as_str() != **b)
+        .map(|(a, b)| format!("ours  {a}\nclang {b}"))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{} of {} results differ from clang-19's:\n{}",
+        differ.len(),
+        ours.len(),
+        differ[..differ.len().min(10)].join("\n")
+    );
+}
