@@ -416,29 +416,20 @@ impl<T: Lanes<N> + Neg<Output = T>, const N: usize> Neg for Vector<T, N> {
     }
 }
 
-/// `sum(a(k) * b(k))` for `k` in order: the first product, then each
-/// further one added, as a matrix product sums.
-#[inline(always)]
-fn dot_in_order<T: Element>(k: usize, a: impl Fn(usize) -> T, b: impl Fn(usize) -> T) -> T {
-    let mut sum = a(0).mul(b(0));
-    for i in 1..k {
-        sum = sum.add(a(i).mul(b(i)));
-    }
-    sum
-}
-
 impl<T, const R: usize, const C: usize> Mul<Vector<T, C>> for Matrix<T, R, C>
 where
     T: Lanes<R> + Lanes<C>,
 {
     type Output = Vector<T, R>;
 
-    /// The matrix times `v` as a column: element `r` is row `r` of the
-    /// matrix times `v`, summed in the order of a matrix product.
+    /// The matrix times `v` as a column, on the product kernels: element
+    /// `r` is row `r` of the matrix times `v`, summed as a matrix product
+    /// sums.
     #[inline]
     fn mul(self, v: Vector<T, C>) -> Vector<T, R> {
-        let (m, v) = (self.as_columns(), v.as_array());
-        Vector::from_fn(|r| dot_in_order(C, |k| m[k][r], |k| v[k]))
+        let column = Matrix::<T, C, 1>::from_columns([v.to_array()]);
+        let [out] = (self * column).to_columns();
+        Vector::from_array(out)
     }
 }
 
@@ -448,12 +439,13 @@ where
 {
     type Output = Vector<T, C>;
 
-    /// `self` as a row times the matrix: element `c` is `self` times
-    /// column `c`, summed in the order of a matrix product.
+    /// `self` as a row times the matrix, on the product kernels: element
+    /// `c` is `self` times column `c`, summed as a matrix product sums.
     #[inline]
     fn mul(self, m: Matrix<T, R, C>) -> Vector<T, C> {
-        let (v, m) = (self.as_array(), m.as_columns());
-        Vector::from_fn(|c| dot_in_order(R, |k| v[k], |k| m[c][k]))
+        let row = Matrix::<T, 1, R>::from_rows([self.to_array()]);
+        let [out] = (row * m).to_rows();
+        Vector::from_array(out)
     }
 }
 
@@ -513,13 +505,18 @@ mod tests {
     }
 
     #[test]
-    fn matrix_vector_products_sum_as_a_product_does() {
+    fn matrix_vector_products_sum_in_order() {
+        // The contract's order: the first product, then each further one
+        // added, each rounded.
+        fn dot(k: usize, a: impl Fn(usize) -> f32, b: impl Fn(usize) -> f32) -> f32 {
+            (1..k).fold(a(0) * b(0), |sum, i| sum + a(i) * b(i))
+        }
         let m = Matrix::<f32, 3, 4>::from_fn(|r, c| 1.0 / (1 + r * 4 + c) as f32);
         let v = Vector::from_array([0.1f32, 0.2, 0.3, 0.4]);
-        let column = Matrix::<f32, 4, 1>::from_columns([v.to_array()]);
-        assert_eq!((m * v).to_array(), (m * column).to_columns()[0]);
+        let want: [f32; 3] = core::array::from_fn(|r| dot(4, |k| m[(r, k)], |k| v[k]));
+        assert_eq!((m * v).to_array(), want);
         let w = Vector::from_array([0.5f32, -0.25, 3.0]);
-        let row = Matrix::<f32, 1, 3>::from_rows([w.to_array()]);
-        assert_eq!((w * m).to_array(), (row * m).to_rows()[0]);
+        let want: [f32; 4] = core::array::from_fn(|c| dot(3, |k| w[k], |k| m[(k, c)]));
+        assert_eq!((w * m).to_array(), want);
     }
 }

@@ -835,6 +835,28 @@ fn expr(e: &Expr) -> TokenStream {
             }
             quote_spanned!(span=> <#ty>::from_array({ #(#lets)* [#(#lanes),*] }))
         }
+        ExprKind::Line {
+            matrix,
+            index: i,
+            is_row,
+            bound,
+            value,
+        } => {
+            let axis = if *is_row { "row" } else { "column" };
+            let i = index(i, axis, *bound, span);
+            let m = expr(matrix);
+            match value {
+                None => {
+                    let f = format_ident!("{}", axis, span = span);
+                    quote_spanned!(span=> ::matrix_core::private::#f(&#m, #i))
+                }
+                Some(v) => {
+                    let f = format_ident!("with_{}", axis, span = span);
+                    let v = expr(v);
+                    quote_spanned!(span=> ::matrix_core::private::#f(#m, #i, #v))
+                }
+            }
+        }
         ExprKind::VectorSplat { scalar, to } => {
             let scalar = expr(scalar);
             let ty = to.to_tokens(span);

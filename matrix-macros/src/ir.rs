@@ -341,6 +341,15 @@ pub(crate) enum ExprKind {
         parts: Vec<Expr>,
         to: crate::types::VecTy,
     },
+    /// A matrix's row or column as a vector, or (with `value`) the matrix
+    /// with that line replaced; `bound` is the number of lines.
+    Line {
+        matrix: Box<Expr>,
+        index: Index,
+        is_row: bool,
+        bound: u64,
+        value: Option<Box<Expr>>,
+    },
     /// A scalar (already converted) in every lane of a vector of `to`.
     VectorSplat {
         scalar: Box<Expr>,
@@ -492,6 +501,18 @@ impl Expr {
             | ExprKind::NamedArg { value: e, .. } => e.for_each_expr_mut(f),
             ExprKind::Macro { args, .. } | ExprKind::VectorLiteral { parts: args, .. } => {
                 each(args, f)
+            }
+            ExprKind::Line {
+                matrix,
+                index: i,
+                value,
+                ..
+            } => {
+                matrix.for_each_expr_mut(f);
+                index(i, f);
+                if let Some(v) = value {
+                    v.for_each_expr_mut(f);
+                }
             }
             ExprKind::SwizzleAssign { place, value, .. } => {
                 place.for_each_expr_mut(f);

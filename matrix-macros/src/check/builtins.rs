@@ -4,9 +4,62 @@ use super::expr::Checker;
 use crate::consteval;
 use crate::diag::{self, Axis, Loc};
 use crate::ir::{ArithOp, Expr, ExprKind, Stride};
-use crate::types::{MAX_DIMENSION, MatTy, Ty};
+use crate::types::{MAX_DIMENSION, MatTy, Ty, VecTy};
 
 impl Checker<'_> {
+    /// `__builtin_matrix_column(m, c)` / `_row(m, r)`: the line as a vector;
+    /// `__builtin_matrix_insert_column(m, c, v)` / `_insert_row(m, r, v)`:
+    /// the matrix with the line replaced by the vector (our extension, after
+    /// the first-class matrix proposal; clang-19 has none of the four).
+    fn line(&mut self, name: &str, args: &[&syn::Expr], loc: Loc) -> Expr {
+        let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
+            return self.poisoned(loc);
+        };
+        let is_row = name.ends_with("row");
+        let (axis, bound, len) = if is_row {
+            (Axis::Row, ty.rows, ty.cols)
+        } else {
+            (Axis::Column, ty.cols, ty.rows)
+        };
+        let Some(index) = self.subscript(args[1], axis, bound) else {
+            return self.poisoned(loc);
+        };
+        if len > 16 {
+            return self.error(Loc::of(args[0]), diag::vector_too_long(i128::from(len)));
+        }
+        let line = VecTy {
+            elem: ty.elem,
+            len,
+            name: None,
+        };
+        let value = match args.get(2) {
+            None => None,
+            Some(src) => {
+                let value = self.expr(src);
+                match &value.ty {
+                    Ty::Error => return self.poisoned(loc),
+                    Ty::Vector(v) if v.same_type(&line) => Some(Box::new(value)),
+                    _ => {
+                        let message = diag::passing(&value.ty, &Ty::Vector(line));
+                        return self.error(value.loc, message);
+                    }
+                }
+            }
+        };
+        let ty = match value {
+            None => Ty::Vector(line),
+            Some(_) => Ty::Matrix(ty),
+        };
+        let kind = ExprKind::Line {
+            matrix: Box::new(m),
+            index,
+            is_row,
+            bound,
+            value,
+        };
+        Expr::new(kind, ty, loc)
+    }
+
     pub(super) fn builtin(&mut self, name: &str, call: &syn::ExprCall, loc: Loc) -> Expr {
         let args: Vec<&syn::Expr> = call.args.iter().collect();
         let (min, max) = match name {
@@ -16,6 +69,8 @@ impl Checker<'_> {
             "__builtin_matrix_column_load" => (4, 4),
             "__builtin_matrix_column_store" => (3, 3),
             "__builtin_matrix_insert" => (4, 4),
+            "__builtin_matrix_column" | "__builtin_matrix_row" => (2, 2),
+            "__builtin_matrix_insert_column" | "__builtin_matrix_insert_row" => (3, 3),
             "__builtin_matrix_extract" => (3, 3),
             "__builtin_matrix_add"
             | "__builtin_matrix_sub"
@@ -54,6 +109,10 @@ impl Checker<'_> {
             "__builtin_matrix_column_major_store" | "__builtin_matrix_column_store" => {
                 self.store(&args, loc)
             }
+            "__builtin_matrix_column"
+            | "__builtin_matrix_row"
+            | "__builtin_matrix_insert_column"
+            | "__builtin_matrix_insert_row" => self.line(name, &args, loc),
             "__builtin_matrix_insert" => {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
                     return self.poisoned(loc);

@@ -64,6 +64,12 @@ matrix! {
         __builtin_convertvector(v * 2, int4)
     }
 
+    pub fn lines(m: m3x4_t, v: float3, w: float4, j: usize) -> m3x4_t {
+        let c = __builtin_matrix_column(m, j) + v;
+        let r = __builtin_matrix_row(m, 2) * w;
+        __builtin_matrix_insert_row(__builtin_matrix_insert_column(m, 0, c), 1, r)
+    }
+
     pub fn splat_assign(mut v: double2) -> double2 {
         v.y = v.x;
         v = 0.5;
@@ -91,6 +97,13 @@ fn main() {
     assert_eq!(transform(m, v), m * v);
     assert_eq!(row(a, m), a * m);
     assert_eq!(splat_assign(double2::zero()).to_array(), [1.5, 0.5]);
+    let v3 = float3::from_array([1.0, 2.0, 3.0]);
+    let mut want = m;
+    want.as_columns_mut()[0] = (float3::from_array(m.column(3)) + v3).to_array();
+    for (c, x) in (float4::from_array(m.row(2)) * v).to_array().into_iter().enumerate() {
+        want[(1, c)] = x;
+    }
+    assert_eq!(lines(m, v3, v, 3), want);
     let (x, v2) = (3.0, float2::from_array([5.0, 6.0]));
     let a = float4::from_array([3.0, 1.0, 5.0, 6.0]);
     let b = float4::from_array([6.0, 5.0, 2.5, 0.0]);
