@@ -453,6 +453,53 @@ pub struct InvalidMatrixType;
 #[cfg(feature = "f16")]
 pub use half::f16;
 
+// ---------------------------------------------------------------------------
+// Rows and columns as vectors
+
+/// `__builtin_matrix_column(m, c)`: column `c` (already checked) as a vector.
+#[inline]
+pub fn column<T: Lanes<R>, const R: usize, const C: usize>(
+    m: &Matrix<T, R, C>,
+    c: usize,
+) -> Vector<T, R> {
+    Vector::from_array(m.column(c))
+}
+
+/// `__builtin_matrix_row(m, r)`: row `r` (already checked) as a vector.
+#[inline]
+pub fn row<T: Lanes<C>, const R: usize, const C: usize>(
+    m: &Matrix<T, R, C>,
+    r: usize,
+) -> Vector<T, C> {
+    Vector::from_array(m.row(r))
+}
+
+/// `__builtin_matrix_insert_column(m, c, v)`: `m` with column `c` (already
+/// checked) replaced by `v`.
+#[inline]
+pub fn with_column<T: Lanes<R>, const R: usize, const C: usize>(
+    mut m: Matrix<T, R, C>,
+    c: usize,
+    v: Vector<T, R>,
+) -> Matrix<T, R, C> {
+    m.as_columns_mut()[c] = v.to_array();
+    m
+}
+
+/// `__builtin_matrix_insert_row(m, r, v)`: `m` with row `r` (already
+/// checked) replaced by `v`.
+#[inline]
+pub fn with_row<T: Lanes<C>, const R: usize, const C: usize>(
+    mut m: Matrix<T, R, C>,
+    r: usize,
+    v: Vector<T, C>,
+) -> Matrix<T, R, C> {
+    for (column, x) in m.as_columns_mut().iter_mut().zip(v.to_array()) {
+        column[r] = x;
+    }
+    m
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -521,51 +568,4 @@ mod tests {
         assert_eq!(convert::<i64, _>(f32::NEG_INFINITY), i64::MIN);
         assert_eq!(convert::<u16, _>(false), 0);
     }
-}
-
-// ---------------------------------------------------------------------------
-// Rows and columns as vectors
-
-/// `__builtin_matrix_column(m, c)`: column `c` (already checked) as a vector.
-#[inline]
-pub fn column<T: Lanes<R>, const R: usize, const C: usize>(
-    m: &Matrix<T, R, C>,
-    c: usize,
-) -> Vector<T, R> {
-    Vector::from_array(m.column(c))
-}
-
-/// `__builtin_matrix_row(m, r)`: row `r` (already checked) as a vector.
-#[inline]
-pub fn row<T: Lanes<C>, const R: usize, const C: usize>(
-    m: &Matrix<T, R, C>,
-    r: usize,
-) -> Vector<T, C> {
-    Vector::from_array(m.row(r))
-}
-
-/// `__builtin_matrix_insert_column(m, c, v)`: `m` with column `c` (already
-/// checked) replaced by `v`.
-#[inline]
-pub fn with_column<T: Lanes<R>, const R: usize, const C: usize>(
-    mut m: Matrix<T, R, C>,
-    c: usize,
-    v: Vector<T, R>,
-) -> Matrix<T, R, C> {
-    m.as_columns_mut()[c] = v.to_array();
-    m
-}
-
-/// `__builtin_matrix_insert_row(m, r, v)`: `m` with row `r` (already
-/// checked) replaced by `v`.
-#[inline]
-pub fn with_row<T: Lanes<C>, const R: usize, const C: usize>(
-    mut m: Matrix<T, R, C>,
-    r: usize,
-    v: Vector<T, C>,
-) -> Matrix<T, R, C> {
-    for (column, x) in m.as_columns_mut().iter_mut().zip(v.to_array()) {
-        column[r] = x;
-    }
-    m
 }
