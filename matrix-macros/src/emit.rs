@@ -49,6 +49,11 @@ pub(crate) fn emit(program: &Program) -> TokenStream {
                 String::new(),
             ),
         };
+        // An alias names its target, so the target counts as used.
+        let target = match (&t.alias_of, &t.target) {
+            (Some(of), Some(_)) => of.to_token_stream(),
+            _ => target,
+        };
         let has_doc = attrs.iter().any(|a| a.path().is_ident("doc"));
         let doc = (!has_doc && !doc.is_empty()).then(|| quote!(#[doc = #doc]));
         out.extend(quote_spanned! {span=>

@@ -853,6 +853,16 @@ impl<'a> Checker<'a> {
         if let ExprKind::Swizzle { .. } = &lhs.kind {
             return self.swizzle_assign(lhs, rhs, &a.right, loc);
         }
+        // A literal converts to a scalar place's type, as in C (`m[i][i] = 1`).
+        let rhs = match lhs.ty {
+            Ty::Scalar(s) if s.is_element() && NumLit::of(&a.right).is_some() => {
+                match self.element_operand(rhs, &a.right, s) {
+                    Some(rhs) => rhs,
+                    None => return self.poisoned(loc),
+                }
+            }
+            _ => rhs,
+        };
         if let Ty::Vector(v) = &lhs.ty
             && !matches!(rhs.ty, Ty::Vector(_) | Ty::Other(None))
         {

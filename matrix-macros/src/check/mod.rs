@@ -34,6 +34,9 @@ pub(crate) struct TypedefDecl {
     pub(crate) name: syn::Ident,
     /// The type it names, or `None` when it is invalid.
     pub(crate) target: Option<Resolved>,
+    /// For an alias (`typedef mat44 mat4;`), the typedef of the block it
+    /// names, which the emitted alias names in turn.
+    pub(crate) alias_of: Option<syn::Ident>,
 }
 
 #[derive(Clone, Debug)]
@@ -112,12 +115,19 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
             }
             continue; // an identical redefinition is allowed, as in C
         }
+        let alias_of = match (typedef.dims.is_none(), typedef.elem.words.as_slice()) {
+            (true, [word]) if matches!(env.typedefs.get(word), Some(Some(_))) => {
+                Some(syn::Ident::new(word, typedef.elem.loc.start))
+            }
+            _ => None,
+        };
         env.typedefs.insert(name, target.clone());
         typedefs.push(TypedefDecl {
             attrs: typedef.attrs.clone(),
             vis: typedef.vis.clone(),
             name: typedef.name.clone(),
             target,
+            alias_of,
         });
     }
     for item in &block.items {
