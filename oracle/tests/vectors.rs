@@ -31,6 +31,7 @@ matrix! {
         a.zx = b;
         a.y *= 2;
         a.w = a.x - a.z;
+        a.wy -= b * 0.5;
         a
     }
     fn convert(a: float4) -> int4 {
@@ -63,7 +64,7 @@ int4 compare(float4 a, float4 b) { return (a <= b) + (a > 0.5) - (a.yxwz == b); 
 float4 literal(float x, float2 v) {
     return (float4){x, v.y, v.x, 1} * (float4)(x) + (float4){v.y};
 }
-float4 assign(float4 a, float2 b) { a.zx = b; a.y *= 2; a.w = a.x - a.z; return a; }
+float4 assign(float4 a, float2 b) { a.zx = b; a.y *= 2; a.w = a.x - a.z; a.wy -= b * 0.5; return a; }
 int4 convert(float4 a) { return __builtin_convertvector(a * 100, int4); }
 double3 doubles(double3 a, double3 b) { return a.zxy * b - a + a.x; }
 char4 chars(char4 a, char4 b) { return a * b + a.wzyx; }

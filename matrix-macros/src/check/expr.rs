@@ -774,6 +774,22 @@ impl<'a> Checker<'a> {
 
     fn compound(&mut self, b: &syn::ExprBinary, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
         use syn::BinOp as B;
+        if let ExprKind::Swizzle { .. } = lhs.kind {
+            // `v.xy += w` is `v.xy = v.xy + w`: the place read, then written.
+            let op = match b.op {
+                B::AddAssign(_) => B::Add(Default::default()),
+                B::SubAssign(_) => B::Sub(Default::default()),
+                B::MulAssign(_) => B::Mul(Default::default()),
+                B::DivAssign(_) => B::Div(Default::default()),
+                _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
+            };
+            let current = self.expr(&b.left);
+            let value = self.vector_binary(&op, current, rhs, &b.left, &b.right, loc);
+            if value.ty.is_error() {
+                return value;
+            }
+            return self.swizzle_assign(lhs, value, &b.right, loc);
+        }
         if let Ty::Matrix(place_ty) = lhs.ty.clone() {
             let op = match b.op {
                 B::AddAssign(_) => ArithOp::Add,
