@@ -91,6 +91,28 @@ pub fn column_index<I: IndexInt>(index: I, cols: usize) -> usize {
     }
 }
 
+/// `index` as a `usize`, checked against a vector's length.
+///
+/// # Panics
+///
+/// If `index` is negative or `>= len`:
+/// `vector index 4 is outside the allowed range [0, 4)`.
+#[inline(always)]
+#[track_caller]
+pub fn vector_index<I: IndexInt>(index: I, len: usize) -> usize {
+    match index.to_usize() {
+        Some(i) if i < len => i,
+        _ => vector_index_panic(index.value(), len),
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn vector_index_panic(index: IndexValue, len: usize) -> ! {
+    panic!("vector index {index} is outside the allowed range [0, {len})")
+}
+
 #[cold]
 #[inline(never)]
 #[track_caller]

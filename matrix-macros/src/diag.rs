@@ -141,6 +141,12 @@ pub(crate) fn vector_bitcast(to: &Ty, from: &Ty) -> String {
          support: convert the elements with __builtin_convertvector"
     )
 }
+/// Ours: Clang accepts a constant index past a vector's end (undefined
+/// behaviour); the kernel refuses it, as the runtime refuses a dynamic one.
+pub(crate) fn vector_index_out_of_range(index: i128, len: u64) -> String {
+    format!("vector index {index} is outside the allowed range [0, {len})")
+}
+pub(crate) const VECTOR_INDEX_NOT_INTEGER: &str = "vector index must be an integer";
 pub(crate) const DUPLICATE_COMPONENTS: &str =
     "vector is not assignable (contains duplicate components)";
 /// Two vectors of different types, or a float scalar with an integer vector.

@@ -638,6 +638,26 @@ impl<'a> Checker<'a> {
             return self.vector_binary(&b.op, lhs, rhs, &b.left, &b.right, loc);
         }
         if !lhs.ty.is_matrix() && !rhs.ty.is_matrix() {
+            // An integer literal meeting a float converts to it, as in C
+            // (`x * 2`); Rust would refuse the mixed operation.
+            let float_of = |t: &Ty| matches!(t, Ty::Scalar(s) if s.is_float() && s.is_element());
+            let (lhs, rhs) = match (&lhs.ty, &rhs.ty) {
+                (Ty::Scalar(s), Ty::IntLiteral) if float_of(&lhs.ty) => {
+                    let s = *s;
+                    match self.element_operand(rhs, &b.right, s) {
+                        Some(rhs) => (lhs, rhs),
+                        None => return self.poisoned(loc),
+                    }
+                }
+                (Ty::IntLiteral, Ty::Scalar(s)) if float_of(&rhs.ty) => {
+                    let s = *s;
+                    match self.element_operand(lhs, &b.left, s) {
+                        Some(lhs) => (lhs, rhs),
+                        None => return self.poisoned(loc),
+                    }
+                }
+                _ => (lhs, rhs),
+            };
             let ty = scalar_binary_type(&b.op, &lhs.ty, &rhs.ty);
             return Expr::new(
                 ExprKind::Binary {
@@ -979,6 +999,9 @@ impl<'a> Checker<'a> {
     fn plain_index(&mut self, base: Expr, index: &syn::Expr, loc: Loc) -> Expr {
         if base.ty.is_matrix() {
             return self.error(loc, diag::SINGLE_SUBSCRIPT);
+        }
+        if let Ty::Vector(v) = base.ty.clone() {
+            return self.vector_index(base, index, &v, loc);
         }
         let idx = self.expr(index);
         let ty = match (&base.ty, &idx.kind) {

@@ -4,6 +4,7 @@
 //! products (our extension).
 
 use super::expr::Checker;
+use crate::consteval;
 use crate::diag::{self, Loc};
 use crate::ir::{Expr, ExprKind};
 use crate::types::{MatTy, Scalar, Ty, VecTy};
@@ -114,6 +115,57 @@ impl Checker<'_> {
             to: to.clone(),
         };
         Expr::new(kind, Ty::Vector(to), loc)
+    }
+
+    /// `v[i]`: a lane, as a value and a place. A constant index is checked
+    /// here (Clang accepts any), a dynamic one when it runs.
+    pub(super) fn vector_index(
+        &mut self,
+        base: Expr,
+        index: &syn::Expr,
+        ty: &VecTy,
+        loc: Loc,
+    ) -> Expr {
+        let at = Loc::of(index);
+        let index = match consteval::eval(index, &self.env.consts) {
+            Some(i) if (0..i128::from(ty.len)).contains(&i) => {
+                let lit = crate::types::usize_lit(i as u64, at.start);
+                Expr::new(
+                    ExprKind::ConstScalar(quote::ToTokens::to_token_stream(&lit)),
+                    Ty::Scalar(Scalar::Usize),
+                    at,
+                )
+            }
+            Some(i) => return self.error(at, diag::vector_index_out_of_range(i, ty.len)),
+            None => {
+                let i = self.expr(index);
+                if i.ty.is_error() {
+                    return self.poisoned(loc);
+                }
+                if !i.ty.is_integer_like() {
+                    return self.error(at, diag::VECTOR_INDEX_NOT_INTEGER);
+                }
+                let len = crate::types::usize_lit(ty.len, at.start);
+                let checked =
+                    quote::quote_spanned!(at.start=> ::matrix_core::private::vector_index);
+                let func = Expr::new(ExprKind::Path(checked), Ty::unknown(), at);
+                let len = Expr::new(
+                    ExprKind::ConstScalar(quote::ToTokens::to_token_stream(&len)),
+                    Ty::Scalar(Scalar::Usize),
+                    at,
+                );
+                let kind = ExprKind::Call {
+                    func: Box::new(func),
+                    args: vec![i, len],
+                };
+                Expr::new(kind, Ty::Scalar(Scalar::Usize), at)
+            }
+        };
+        let kind = ExprKind::Index {
+            base: Box::new(base),
+            index: Box::new(index),
+        };
+        Expr::new(kind, Ty::Scalar(ty.elem), loc)
     }
 
     /// `place.NAME = value` for a swizzle of several lanes: each lane

@@ -18,6 +18,11 @@ matrix! {
         v.x + v.y * 10.0 + v.b * 100.0 + v.s3 * 1000.0 + v[1]
     }
 
+    pub fn indexed(mut v: float4, i: i32) -> f32 {
+        v[3] = v[i] * 2;
+        v[3] + v[i as usize]
+    }
+
     pub fn reverse(v: float4) -> float4 {
         v.wzyx
     }
@@ -82,6 +87,12 @@ fn main() {
     let v = float4::from_array([1.0, 2.0, 3.0, 4.0]);
     assert_eq!(components(v), 1.0 + 20.0 + 300.0 + 4000.0 + 2.0);
     assert_eq!(reverse(v).to_array(), [4.0, 3.0, 2.0, 1.0]);
+    assert_eq!(indexed(v, 1), 4.0 + 2.0);
+    let out_of_range = std::panic::catch_unwind(|| indexed(v, 4)).unwrap_err();
+    assert_eq!(
+        out_of_range.downcast_ref::<String>().map(String::as_str),
+        Some("vector index 4 is outside the allowed range [0, 4)")
+    );
     // lo = (1, 2), hi = (3, 4), even = (1, 3), odd = (2, 4)
     assert_eq!(halves(v).to_array(), [1.0 + 6.0 + 1.0 - 2.0, 2.0 + 8.0 + 3.0 - 4.0]);
     let w = float2::from_array([7.0, 8.0]);
