@@ -193,6 +193,39 @@ pub use vector::{Lanes, Vector};
 /// Each typedef becomes `type NAME = ::matrix_core::Matrix<ELEM, R, C>;`.
 /// A typedef of a typedef (`typedef mat44 mat4;`, or `type mat4 = mat44;`
 /// in any order) is an alias: the same type, named as written in messages.
+///
+/// Vectors: `typedef float vec3 __attribute__((ext_vector_type(3)));` (or
+/// `type vec3 = Vector<f32, 3>;`) is a [`Vector`], with Clang's components
+/// and swizzles (`v.x`, `v.zyx`, `v.s3`, `v.hi`, as values and places),
+/// `v[i]`, element-wise arithmetic with Clang's scalar splat, comparisons
+/// giving mask vectors, compound literals `(vec3){a, b, c}`, `(vec3)(s)`
+/// and `__builtin_convertvector(v, T)`; beyond Clang, `m * v`, `v * m` and
+/// `__builtin_matrix_column`/`_row`/`_insert_column`/`_insert_row`. C's
+/// `<math.h>` functions (`sqrtf`, `atan2`, ...) are available, and kernel
+/// code keeps its meaning inside closures and std's formatting and
+/// assertion macros.
+///
+/// ```
+/// use matrix_core::matrix;
+///
+/// matrix! {
+///     typedef float vec3 __attribute__((ext_vector_type(3)));
+///     typedef float mat3 __attribute__((matrix_type(3, 3)));
+///
+///     pub fn cross(a: vec3, b: vec3) -> vec3 {
+///         a.yzx * b.zxy - a.zxy * b.yzx
+///     }
+///
+///     pub fn length(m: mat3, v: vec3) -> f32 {
+///         let w = m * v;
+///         sqrtf(w.x * w.x + w.y * w.y + w.z * w.z)
+///     }
+/// }
+///
+/// let (x, y) = (vec3::from_array([1.0, 0.0, 0.0]), vec3::from_array([0.0, 1.0, 0.0]));
+/// assert_eq!(cross(x, y).to_array(), [0.0, 0.0, 1.0]);
+/// assert_eq!(length(mat3::identity(), vec3::from_array([3.0, 4.0, 0.0])), 5.0);
+/// ```
 /// Inside kernels, matrices support `m[r][c]` (a dynamic index out of range
 /// panics), `+ -` of two matrices or a matrix and a scalar, `*` (product or
 /// scalar), `/` by a scalar, the compound assignments, `expr as NAME`

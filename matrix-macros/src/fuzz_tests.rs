@@ -56,6 +56,15 @@ const SEEDS: &[&str] = &[
            c.z += b.s1;
            (c + a.x) < a
        }"#,
+    r#"typedef float float4 __attribute__((ext_vector_type(4)));
+       typedef int int4 __attribute__((ext_vector_type(4)));
+       typedef float m4_t __attribute__((matrix_type(4, 4)));
+       fn w(a: float4, m: m4_t, x: f32) -> m4_t {
+           let v = (float4){x, 1, a.y, sqrtf(x)} + (float4)(x);
+           let i = __builtin_convertvector(v, int4);
+           let r = __builtin_matrix_row(m, 1) * __builtin_matrix_column(m, 2);
+           __builtin_matrix_insert_column(m, 3, r + (float4) i[2])
+       }"#,
 ];
 
 /// One mutation of a flattened token list.
