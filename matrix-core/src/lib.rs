@@ -142,6 +142,7 @@ mod arith;
 mod element;
 mod kernels;
 mod matrix;
+mod mixed;
 mod ops;
 #[doc(hidden)]
 pub mod private;
@@ -152,6 +153,7 @@ pub use arith::CastFrom;
 pub use element::Element;
 pub use kernels::dispatch::dispatch;
 pub use matrix::{LengthError, Matrix};
+pub use mixed::{KernelAdd, KernelDiv, KernelMul, KernelSub};
 pub use simd::dispatch::{Backend, UnknownBackend};
 pub use vector::{Lanes, Vector};
 

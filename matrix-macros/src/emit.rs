@@ -76,7 +76,9 @@ fn emit_kernel(k: &Kernel) -> TokenStream {
         // errors are reported by the macro.
         quote!({ ::core::unreachable!() })
     } else {
-        block(&k.body)
+        let stmts = k.body.stmts.iter().map(stmt);
+        let traits = operand_traits();
+        quote!({ #traits #(#stmts)* })
     };
     let body_fn = kernel_body_fn(k, body);
     let wrapper = match k.dispatch {
@@ -126,6 +128,17 @@ fn attr_places(attr: &syn::Attribute) -> (bool, bool) {
 
 /// The body function keeps the kernel's `const`, `async` and `unsafe`: it is
 /// what the kernel runs, so it can be called wherever the kernel can.
+/// The traits of the operators whose operand types the macro cannot see
+/// (`matrix_core::Kernel{Add,Sub,Mul,Div}`), in scope in every kernel body.
+fn operand_traits() -> TokenStream {
+    quote! {
+        #[allow(unused_imports)]
+        use ::matrix_core::{
+            KernelAdd as _, KernelDiv as _, KernelMul as _, KernelSub as _,
+        };
+    }
+}
+
 fn kernel_body_fn(k: &Kernel, body: TokenStream) -> TokenStream {
     let mut sig = k.sig.clone();
     sig.ident = body_fn_name(&k.sig.ident);
@@ -605,7 +618,7 @@ fn expr(e: &Expr) -> TokenStream {
         ExprKind::Call { func, args } => {
             let func = operand(func);
             let args = args.iter().map(expr);
-            quote!(#func(#(#args),*))
+            quote_spanned!(span=> #func(#(#args),*))
         }
         ExprKind::KernelCall {
             name,
@@ -629,7 +642,7 @@ fn expr(e: &Expr) -> TokenStream {
         } => {
             let receiver = operand(receiver);
             let args = args.iter().map(expr);
-            quote!(#receiver.#method #turbofish(#(#args),*))
+            quote_spanned!(span=> #receiver.#method #turbofish(#(#args),*))
         }
         ExprKind::Paren(inner) => {
             let inner = expr(inner);

@@ -691,6 +691,12 @@ impl<'a> Checker<'a> {
         loc: Loc,
     ) -> Expr {
         let invalid = diag::invalid_operands(&lhs.ty, &rhs.ty);
+        let unknown = |e: &Expr, src: &syn::Expr| {
+            matches!(e.ty, Ty::Other(None)) && NumLit::of(src).is_none()
+        };
+        if unknown(&lhs, lsrc) || unknown(&rhs, rsrc) {
+            return self.mixed(op, lhs, rhs, loc);
+        }
         match (lhs.ty.clone(), rhs.ty.clone()) {
             (Ty::Matrix(l), Ty::Matrix(r)) => {
                 // Clang's common sugar: one typedef on both sides keeps its
@@ -755,6 +761,43 @@ impl<'a> Checker<'a> {
             }
             _ => self.error(loc, invalid),
         }
+    }
+
+    /// `lhs op rhs` where one side is a matrix and the other a value whose
+    /// type the block cannot see (a kernel or typedef of another block, a
+    /// method's result): never guessed to be a scalar, but decided by rustc
+    /// through `matrix_core::Kernel{Add,Sub,Mul,Div}`, which take a matrix
+    /// of the right shape as a matrix and convert a scalar to the element
+    /// type.
+    fn mixed(&mut self, op: ArithOp, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
+        let known = match (&lhs.ty, &rhs.ty) {
+            (Ty::Matrix(m), _) | (_, Ty::Matrix(m)) => m.clone(),
+            _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
+        };
+        if op == ArithOp::Div && !lhs.ty.is_matrix() {
+            return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
+        }
+        let method = match op {
+            ArithOp::Add => "kernel_add",
+            ArithOp::Sub => "kernel_sub",
+            ArithOp::Mul => "kernel_mul",
+            ArithOp::Div => "kernel_div",
+        };
+        // `+ - /` keep the known matrix's type; a product's shape depends
+        // on the other operand.
+        let ty = match op {
+            ArithOp::Mul => Ty::unknown(),
+            _ => Ty::Matrix(known),
+        };
+        // A method call (the traits are in scope in every kernel body):
+        // rustc reports one error, on the operands.
+        let kind = ExprKind::MethodCall {
+            receiver: Box::new(lhs),
+            method: syn::Ident::new(method, loc.start),
+            turbofish: None,
+            args: vec![rhs],
+        };
+        Expr::new(kind, ty, loc)
     }
 
     /// A scalar meeting a matrix, converted to the element type: a literal at

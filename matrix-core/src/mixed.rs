@@ -1,0 +1,136 @@
+//! What an operator of a `matrix!` kernel accepts when the macro knows only
+//! one operand's type: a matrix meeting a value the block cannot see (a
+//! kernel or typedef of another block, a method's result). rustc decides
+//! from the real types: a matrix of the right shape takes part as a
+//! matrix, a scalar of any arithmetic type converts to the element type
+//! (Rust's `as`), anything else is an error in Clang's words.
+
+use core::ops::{Add, Div, Mul, Sub};
+
+use crate::element::Element;
+use crate::matrix::Matrix;
+use crate::private::ConvertTo;
+
+macro_rules! kernel_trait {
+    ($($(#[$doc:meta])* $Trait:ident::$method:ident, $sym:literal, $label:literal;)*) => {$(
+        $(#[$doc])*
+        #[diagnostic::on_unimplemented(
+            message = "invalid operands to binary expression ('{Self}' and '{Rhs}')",
+            label = $label
+        )]
+        pub trait $Trait<Rhs> {
+            /// The result.
+            type Output;
+            #[doc = concat!("`self ", $sym, " rhs`.")]
+            fn $method(self, rhs: Rhs) -> Self::Output;
+        }
+    )*};
+}
+
+kernel_trait! {
+    /// `a + b` in a kernel where the macro cannot see one operand's type:
+    /// two matrices of one type, or a matrix and a scalar of any
+    /// arithmetic type (converted to the element type).
+    ///
+    /// ```
+    /// use matrix_core::{KernelAdd, Matrix};
+    ///
+    /// let m = Matrix::<f32, 2, 2>::identity();
+    /// assert_eq!(m.kernel_add(1u8), m + 1.0);
+    /// assert_eq!(m.kernel_add(m), m + m);
+    /// ```
+    KernelAdd::kernel_add, "+", "`+` of these operands";
+    /// `a - b` in a kernel where the macro cannot see one operand's type
+    /// (see [`KernelAdd`]).
+    KernelSub::kernel_sub, "-", "`-` of these operands";
+    /// `a * b` in a kernel where the macro cannot see one operand's type:
+    /// a product of matrices of chained shapes, or a matrix and a scalar
+    /// (see [`KernelAdd`]).
+    KernelMul::kernel_mul, "*", "`*` of these operands";
+    /// `a / b` in a kernel where the macro cannot see one operand's type: a
+    /// matrix divided by a scalar (see [`KernelAdd`]).
+    KernelDiv::kernel_div, "/", "`/` of these operands";
+}
+
+// Two matrices: of one type for `+ -`, of chained shapes for `*`.
+macro_rules! matrix_matrix {
+    ($($Trait:ident::$method:ident => $Op:ident::$op:ident;)*) => {$(
+        impl<T: Element, const R: usize, const C: usize> $Trait<Matrix<T, R, C>> for Matrix<T, R, C> {
+            type Output = Matrix<T, R, C>;
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: Matrix<T, R, C>) -> Matrix<T, R, C> {
+                $Op::$op(self, rhs)
+            }
+        }
+    )*};
+}
+
+matrix_matrix! {
+    KernelAdd::kernel_add => Add::add;
+    KernelSub::kernel_sub => Sub::sub;
+}
+
+impl<T: Element, const M: usize, const K: usize, const N: usize> KernelMul<Matrix<T, K, N>>
+    for Matrix<T, M, K>
+{
+    type Output = Matrix<T, M, N>;
+    #[inline]
+    fn kernel_mul(self, rhs: Matrix<T, K, N>) -> Matrix<T, M, N> {
+        self * rhs
+    }
+}
+
+// A matrix and a scalar of any arithmetic type, converted to the element
+// type with `as` semantics; the scalar may come first except for `/`.
+macro_rules! matrix_scalar {
+    ($($s:ty),* $(,)?) => {$(
+        matrix_scalar!(@first $s; KernelAdd::kernel_add => Add::add, KernelSub::kernel_sub => Sub::sub, KernelMul::kernel_mul => Mul::mul, KernelDiv::kernel_div => Div::div);
+        matrix_scalar!(@second $s; KernelAdd::kernel_add => Add::add, KernelSub::kernel_sub => Sub::sub, KernelMul::kernel_mul => Mul::mul);
+    )*};
+    (@first $s:ty; $($Trait:ident::$method:ident => $Op:ident::$op:ident),*) => {$(
+        impl<T: Element, const R: usize, const C: usize> $Trait<$s> for Matrix<T, R, C> {
+            type Output = Matrix<T, R, C>;
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: $s) -> Matrix<T, R, C> {
+                $Op::$op(self, ConvertTo::<T>::convert(rhs))
+            }
+        }
+    )*};
+    (@second $s:ty; $($Trait:ident::$method:ident => $Op:ident::$op:ident),*) => {$(
+        impl<T: Element, const R: usize, const C: usize> $Trait<Matrix<T, R, C>> for $s {
+            type Output = Matrix<T, R, C>;
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: Matrix<T, R, C>) -> Matrix<T, R, C> {
+                let s: T = ConvertTo::<T>::convert(self);
+                $Op::$op(Matrix::splat(s), rhs)
+            }
+        }
+    )*};
+}
+
+matrix_scalar!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
+#[cfg(feature = "f16")]
+matrix_scalar!(half::f16);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matrices_and_scalars_of_any_type() {
+        let m = Matrix::<f32, 2, 2>::from_rows([[1.0, 2.0], [3.0, 4.0]]);
+        assert_eq!(m.kernel_mul(2u8), m * 2.0);
+        assert_eq!(10i64.kernel_sub(m), Matrix::splat(10.0) - m);
+        assert_eq!(m.kernel_add(m), m + m);
+        assert_eq!(
+            m.kernel_mul(Matrix::<f32, 2, 1>::splat(1.0)).to_columns(),
+            [[3.0, 7.0]]
+        );
+        assert_eq!(m.kernel_div(2.0f64), m / 2.0);
+    }
+}
