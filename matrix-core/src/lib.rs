@@ -153,7 +153,7 @@ pub use arith::CastFrom;
 pub use element::Element;
 pub use kernels::dispatch::dispatch;
 pub use matrix::{LengthError, Matrix};
-pub use mixed::{KernelAdd, KernelDiv, KernelMul, KernelSub};
+pub use mixed::{KernelAdd, KernelDiv, KernelIndex, KernelMul, KernelSub};
 pub use simd::dispatch::{Backend, UnknownBackend};
 pub use vector::{Lanes, Vector};
 

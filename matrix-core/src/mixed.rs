@@ -117,6 +117,95 @@ matrix_scalar!(
 #[cfg(feature = "f16")]
 matrix_scalar!(half::f16);
 
+/// `x[r][c]` in a kernel where the macro cannot see `x`'s type (a typedef
+/// or kernel of another block): a matrix's element, with the same checks
+/// (a constant index out of range fails the build, a dynamic one panics);
+/// any other value indexed twice, as Rust indexes it.
+///
+/// ```
+/// use matrix_core::{KernelIndex, Matrix};
+///
+/// let m = Matrix::<i32, 2, 3>::from_rows([[1, 2, 3], [4, 5, 6]]);
+/// assert_eq!(*m.kernel_at(1, 2), 6);
+/// assert_eq!(*m.kernel_at_const::<0, 1>(), 2);
+/// let rows = vec![vec![1, 2], vec![3, 4]];
+/// assert_eq!(*rows.kernel_at(1, 0), 3);
+/// ```
+pub trait KernelIndex {
+    /// The element.
+    type Element: ?Sized;
+    /// Element `(r, c)`.
+    ///
+    /// # Panics
+    ///
+    /// If the index is out of range.
+    fn kernel_at(&self, r: usize, c: usize) -> &Self::Element;
+    /// Element `(r, c)`, to change.
+    ///
+    /// # Panics
+    ///
+    /// If the index is out of range.
+    fn kernel_at_mut(&mut self, r: usize, c: usize) -> &mut Self::Element;
+    /// Element `(R, C)`: for a matrix, an index out of range fails the
+    /// build.
+    fn kernel_at_const<const R: usize, const C: usize>(&self) -> &Self::Element {
+        self.kernel_at(R, C)
+    }
+    /// Element `(R, C)`, to change: for a matrix, an index out of range
+    /// fails the build.
+    fn kernel_at_const_mut<const R: usize, const C: usize>(&mut self) -> &mut Self::Element {
+        self.kernel_at_mut(R, C)
+    }
+}
+
+impl<T: Element, const ROWS: usize, const COLS: usize> KernelIndex for Matrix<T, ROWS, COLS> {
+    type Element = T;
+    #[inline]
+    #[track_caller]
+    fn kernel_at(&self, r: usize, c: usize) -> &T {
+        &self[(r, c)]
+    }
+    #[inline]
+    #[track_caller]
+    fn kernel_at_mut(&mut self, r: usize, c: usize) -> &mut T {
+        &mut self[(r, c)]
+    }
+    #[inline]
+    fn kernel_at_const<const R: usize, const C: usize>(&self) -> &T {
+        const {
+            assert!(R < ROWS, "matrix row index is outside the allowed range");
+            assert!(C < COLS, "matrix column index is outside the allowed range");
+        }
+        &self.as_columns()[C][R]
+    }
+    #[inline]
+    fn kernel_at_const_mut<const R: usize, const C: usize>(&mut self) -> &mut T {
+        const {
+            assert!(R < ROWS, "matrix row index is outside the allowed range");
+            assert!(C < COLS, "matrix column index is outside the allowed range");
+        }
+        &mut self.as_columns_mut()[C][R]
+    }
+}
+
+impl<X> KernelIndex for X
+where
+    X: core::ops::IndexMut<usize> + ?Sized,
+    X::Output: core::ops::IndexMut<usize>,
+{
+    type Element = <X::Output as core::ops::Index<usize>>::Output;
+    #[inline]
+    #[track_caller]
+    fn kernel_at(&self, r: usize, c: usize) -> &Self::Element {
+        &self[r][c]
+    }
+    #[inline]
+    #[track_caller]
+    fn kernel_at_mut(&mut self, r: usize, c: usize) -> &mut Self::Element {
+        &mut self[r][c]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

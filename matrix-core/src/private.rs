@@ -106,6 +106,27 @@ pub fn vector_index<I: IndexInt>(index: I, len: usize) -> usize {
     }
 }
 
+/// A subscript of a value whose type a block cannot see, as a `usize`.
+///
+/// # Panics
+///
+/// If `index` is negative: `index -1 is negative`.
+#[inline(always)]
+#[track_caller]
+pub fn unseen_index<I: IndexInt>(index: I) -> usize {
+    match index.to_usize() {
+        Some(i) => i,
+        None => negative_index_panic(index.value()),
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn negative_index_panic(index: IndexValue) -> ! {
+    panic!("index {index} is negative")
+}
+
 #[cold]
 #[inline(never)]
 #[track_caller]

@@ -134,7 +134,7 @@ fn operand_traits() -> TokenStream {
     quote! {
         #[allow(unused_imports)]
         use ::matrix_core::{
-            KernelAdd as _, KernelDiv as _, KernelMul as _, KernelSub as _,
+            KernelAdd as _, KernelDiv as _, KernelIndex as _, KernelMul as _, KernelSub as _,
         };
     }
 }
@@ -721,13 +721,14 @@ fn expr(e: &Expr) -> TokenStream {
         }
         ExprKind::Continue(label) => quote_spanned!(span=> continue #label),
         ExprKind::Assign { lhs, rhs } => {
-            let (l, r) = (expr(lhs), expr(rhs));
+            let (l, r) = (place(lhs), expr(rhs));
             quote!(#l = #r)
         }
         ExprKind::CompoundAssign { op, lhs, rhs } => {
-            let (l, r) = (expr(lhs), expr(rhs));
+            let (l, r) = (place(lhs), expr(rhs));
             quote!(#l #op #r)
         }
+        ExprKind::UnseenElement { .. } => unseen_element(e, false),
         ExprKind::Field { base, member } => {
             let base = operand(base);
             quote!(#base.#member)
@@ -883,6 +884,46 @@ fn expr(e: &Expr) -> TokenStream {
         ExprKind::NamedArg { name, value } => {
             let value = expr(value);
             quote!(#name = #value)
+        }
+    }
+}
+
+/// An expression written to: an element the block cannot see is reached
+/// mutably.
+fn place(e: &Expr) -> TokenStream {
+    match &e.kind {
+        ExprKind::UnseenElement { .. } => unseen_element(e, true),
+        _ => expr(e),
+    }
+}
+
+/// `x[r][c]` through `matrix_core::KernelIndex`: constant indices as const
+/// parameters (a matrix checks them when the build monomorphises).
+fn unseen_element(e: &Expr, mutable: bool) -> TokenStream {
+    let span = e.loc.start;
+    let ExprKind::UnseenElement { base, row, col } = &e.kind else {
+        unreachable!("called on an element")
+    };
+    let base = operand(base);
+    let method =
+        |name: &str| format_ident!("{}{}", name, if mutable { "_mut" } else { "" }, span = span);
+    match (row, col) {
+        (Index::Const(r), Index::Const(c)) => {
+            let (r, c) = (usize_lit(*r, span), usize_lit(*c, span));
+            let m = method("kernel_at_const");
+            quote_spanned!(span=> (*#base.#m::<#r, #c>()))
+        }
+        _ => {
+            let at = |i: &Index| match i {
+                Index::Const(v) => usize_lit(*v, span).into_token_stream(),
+                Index::Dynamic(d) => {
+                    let d = expr(d);
+                    quote_spanned!(span=> ::matrix_core::private::unseen_index(#d))
+                }
+            };
+            let (r, c) = (at(row), at(col));
+            let m = method("kernel_at");
+            quote_spanned!(span=> (*#base.#m(#r, #c)))
         }
     }
 }

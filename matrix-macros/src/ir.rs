@@ -350,6 +350,13 @@ pub(crate) enum ExprKind {
         bound: u64,
         value: Option<Box<Expr>>,
     },
+    /// `x[r][c]` on a value whose type the block cannot see, through
+    /// `matrix_core::KernelIndex` (constant indices checked by rustc).
+    UnseenElement {
+        base: Box<Expr>,
+        row: Index,
+        col: Index,
+    },
     /// A scalar (already converted) in every lane of a vector of `to`.
     VectorSplat {
         scalar: Box<Expr>,
@@ -415,7 +422,9 @@ impl Expr {
                 op: syn::UnOp::Deref(_),
                 ..
             } => true,
-            ExprKind::Element { base, .. } => base.is_place(),
+            ExprKind::Element { base, .. } | ExprKind::UnseenElement { base, .. } => {
+                base.is_place()
+            }
             ExprKind::Paren(e) | ExprKind::Group(e) => e.is_place(),
             _ => false,
         }
@@ -522,7 +531,8 @@ impl Expr {
                 lhs.for_each_expr_mut(f);
                 rhs.for_each_expr_mut(f);
             }
-            ExprKind::Element { base, row, col, .. } => {
+            ExprKind::Element { base, row, col, .. }
+            | ExprKind::UnseenElement { base, row, col } => {
                 base.for_each_expr_mut(f);
                 index(row, f);
                 index(col, f);

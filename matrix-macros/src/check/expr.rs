@@ -1021,6 +1021,20 @@ impl<'a> Checker<'a> {
                 };
                 return Expr::new(kind, Ty::Scalar(m.elem), loc);
             }
+            if matches!(base.ty, Ty::Other(_)) && !separated {
+                // A value the block cannot see (another block's matrix):
+                // `matrix_core::KernelIndex` decides, with a matrix's checks.
+                let (row, col) = (self.unseen_index(&inner.index), self.unseen_index(&i.index));
+                let (Some(row), Some(col)) = (row, col) else {
+                    return self.poisoned(loc);
+                };
+                let kind = ExprKind::UnseenElement {
+                    base: Box::new(base),
+                    row,
+                    col,
+                };
+                return Expr::new(kind, Ty::unknown(), loc);
+            }
             let first = self.plain_index(base, &inner.index, Loc::of(inner));
             let first = if separated {
                 let ty = first.ty.clone();
@@ -1039,6 +1053,23 @@ impl<'a> Checker<'a> {
     }
 
     /// Indexing something that is not a matrix (slices, arrays, `Vec`).
+    /// A subscript of a value whose type the block cannot see: a constant
+    /// (checked against the matrix's shape by rustc), or any integer.
+    fn unseen_index(&mut self, index: &syn::Expr) -> Option<Index> {
+        if let Some(v) = consteval::eval(index, &self.env.consts) {
+            return match u64::try_from(v) {
+                Ok(v) => Some(Index::Const(v)),
+                Err(_) => {
+                    let message = format!("index {v} is negative");
+                    self.diags.error(Loc::of(index), message);
+                    None
+                }
+            };
+        }
+        let checked = self.expr(index);
+        (!checked.ty.is_error()).then(|| Index::Dynamic(Box::new(checked)))
+    }
+
     fn plain_index(&mut self, base: Expr, index: &syn::Expr, loc: Loc) -> Expr {
         if base.ty.is_matrix() {
             return self.error(loc, diag::SINGLE_SUBSCRIPT);

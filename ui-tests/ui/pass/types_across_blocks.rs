@@ -51,6 +51,18 @@ mod scene {
         pub fn square(m: mat4) -> mat4 {
             m * m
         }
+
+        /// Subscripts of another block's matrix, as values and places.
+        pub fn poke(mut m: mat4, i: i32) -> f32 {
+            m[1][2] = 7.5;
+            m[i][0] += 1.0;
+            m[1][2] + m[i][0] + mat4_identity()[3][3]
+        }
+
+        /// Rust's own nested sequences still index as Rust indexes them.
+        pub fn nested(rows: &Vec<Vec<f32>>) -> f32 {
+            rows[1][0]
+        }
     }
 }
 
@@ -63,4 +75,6 @@ fn main() {
     let camera = scene::Camera { zoom: 0.5 };
     assert_eq!(scene::zoomed(m, &camera), m * 0.5 - 0.5);
     assert_eq!(scene::square(m), m * m);
+    assert_eq!(scene::poke(m, 2), 7.5 + 9.0 + 1.0);
+    assert_eq!(scene::nested(&vec![vec![1.0], vec![2.0]]), 2.0);
 }
