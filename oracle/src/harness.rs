@@ -108,6 +108,29 @@ pub fn compile_c(clang: &Path, source: &Path, exe: &Path) -> String {
     err
 }
 
+/// Writes `source` to `target/oracle-NAME/NAME.c`, compiles it with clang-19
+/// and `flags` (and `-lm`), runs it and returns its standard output.
+///
+/// # Panics
+///
+/// If clang-19 refuses the source or the program fails.
+pub fn run_c_program(clang: &Path, name: &str, source: &str, flags: &[&str]) -> String {
+    let dir = crate_dir().join(format!("../target/oracle-{name}"));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+    let (file, exe) = (dir.join(format!("{name}.c")), dir.join(name));
+    std::fs::write(&file, source).unwrap_or_else(|e| panic!("write {}: {e}", file.display()));
+    let (ok, _, err) = run(Command::new(clang)
+        .args(flags)
+        .arg("-o")
+        .arg(&exe)
+        .arg(&file)
+        .arg("-lm"));
+    assert!(ok, "clang-19 failed on {}:\n{err}", file.display());
+    let (ok, stdout, err) = run(&mut Command::new(&exe));
+    assert!(ok, "{} failed:\n{err}", exe.display());
+    stdout
+}
+
 /// Outputs of one kernel, keyed by label.
 pub type KernelOutputs = BTreeMap<String, (usize, Vec<u64>)>;
 

@@ -168,21 +168,8 @@ fn math_functions_agree_with_clang() {
         .collect();
     let inputs_f: Vec<[f32; 16]> = inputs_d.iter().map(|m| m.map(|x| x as f32)).collect();
 
-    let dir = harness::crate_dir().join("../target/oracle-c-math");
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = dir.join("c_math.c");
-    std::fs::write(&source, c_program(&inputs_f, &inputs_d)).unwrap();
-    let exe = dir.join("c_math");
-    let (ok, _, err) = harness::run(
-        std::process::Command::new(&clang)
-            .args(["-O2", "-o"])
-            .arg(&exe)
-            .arg(&source)
-            .arg("-lm"),
-    );
-    assert!(ok, "clang-19 failed:\n{err}");
-    let (ok, stdout, err) = harness::run(&mut std::process::Command::new(&exe));
-    assert!(ok, "the C program failed:\n{err}");
+    let stdout =
+        harness::run_c_program(&clang, "c-math", &c_program(&inputs_f, &inputs_d), &["-O2"]);
 
     let mut ours: Vec<(String, Vec<u64>)> = Vec::new();
     let flat_f = |f: &dyn Fn(m4x4_t) -> m4x4_t| -> Vec<u64> {

@@ -135,20 +135,12 @@ fn graphics_example_agrees_with_clang() {
         }
     }
     c.push_str("  return 0;\n}\n");
-    let dir = harness::crate_dir().join("../target/oracle-graphics");
-    std::fs::create_dir_all(&dir).unwrap();
-    let (source, exe) = (dir.join("graphics.c"), dir.join("graphics"));
-    std::fs::write(&source, c).unwrap();
-    let (ok, _, err) = harness::run(
-        std::process::Command::new(&clang)
-            .args(["-O1", "-fenable-matrix", "-ffp-contract=off", "-o"])
-            .arg(&exe)
-            .arg(&source)
-            .arg("-lm"),
+    let stdout = harness::run_c_program(
+        &clang,
+        "graphics",
+        &c,
+        &["-O1", "-fenable-matrix", "-ffp-contract=off"],
     );
-    assert!(ok, "clang-19 failed:\n{err}");
-    let (ok, stdout, err) = harness::run(&mut std::process::Command::new(&exe));
-    assert!(ok, "the C program failed:\n{err}");
     let theirs: Vec<u32> = stdout.lines().map(|l| l.parse().unwrap()).collect();
     assert_eq!(theirs.len(), ours.len());
     let differ: Vec<String> = ours

@@ -52,19 +52,7 @@ fn vector_layout_is_clangs() {
         }
     }
     c.push_str("  return 0;\n}\n");
-    let dir = harness::crate_dir().join("../target/oracle-vector-layout");
-    std::fs::create_dir_all(&dir).unwrap();
-    let (source, exe) = (dir.join("layout.c"), dir.join("layout"));
-    std::fs::write(&source, c).unwrap();
-    let (ok, _, err) = harness::run(
-        std::process::Command::new(&clang)
-            .arg("-o")
-            .arg(&exe)
-            .arg(&source),
-    );
-    assert!(ok, "clang-19 failed:\n{err}");
-    let (ok, stdout, err) = harness::run(&mut std::process::Command::new(&exe));
-    assert!(ok, "the C program failed:\n{err}");
+    let stdout = harness::run_c_program(&clang, "vector-layout", &c, &[]);
 
     let ours = rust_layouts!(i8, u8, i16, u16, i32, u32, i64, u64, f32, f64);
     let mut checked = 0;

@@ -167,19 +167,12 @@ fn vector_kernels_agree_with_clang() {
     }
     c.push_str("  return 0;\n}\n");
 
-    let dir = harness::crate_dir().join("../target/oracle-vectors");
-    std::fs::create_dir_all(&dir).unwrap();
-    let (source, exe) = (dir.join("vectors.c"), dir.join("vectors"));
-    std::fs::write(&source, c).unwrap();
-    let (ok, _, err) = harness::run(
-        std::process::Command::new(&clang)
-            .args(["-O1", "-ffp-contract=off", "-Wno-excess-initializers", "-o"])
-            .arg(&exe)
-            .arg(&source),
+    let stdout = harness::run_c_program(
+        &clang,
+        "vectors",
+        &c,
+        &["-O1", "-ffp-contract=off", "-Wno-excess-initializers"],
     );
-    assert!(ok, "clang-19 failed:\n{err}");
-    let (ok, stdout, err) = harness::run(&mut std::process::Command::new(&exe));
-    assert!(ok, "the C program failed:\n{err}");
     let theirs: Vec<&str> = stdout.lines().collect();
     assert_eq!(theirs.len(), ours.len());
     let differ: Vec<String> = ours
