@@ -355,7 +355,10 @@ impl Checker<'_> {
                     diag::illegal_initializer_type(&other.ty().to_string()),
                 );
             }
-            _ => return self.poisoned(loc),
+            Some(None) => return self.poisoned(loc),
+            None => {
+                return self.error(Loc::of(&name), format!("unknown type name '{name}'"));
+            }
         };
         let whole = Ty::Vector(to.clone());
         let mut parts = Vec::new();

@@ -75,9 +75,10 @@ fn compound_literal_at(
     if ty.delimiter() != Delimiter::Parenthesis || init.delimiter() != Delimiter::Brace {
         return None;
     }
-    // After `if`, `while` or `match` a parenthesised name is a condition.
+    // After `if`, `while`, `match` or `in` a parenthesised name is an
+    // expression before a block.
     if let Some(TokenTree::Ident(id)) = prev
-        && matches!(id.to_string().as_str(), "if" | "while" | "match")
+        && matches!(id.to_string().as_str(), "if" | "while" | "match" | "in")
     {
         return None;
     }
@@ -85,7 +86,9 @@ fn compound_literal_at(
     let [TokenTree::Ident(name)] = inner.as_slice() else {
         return None;
     };
-    if !names.contains(&name.to_string()) {
+    // `(x) {` is no Rust elsewhere, so a name the block does not know is
+    // still C's compound literal, for the checker to call unknown.
+    if syn::parse2::<Ident>(TokenStream::from(TokenTree::Ident(name.clone()))).is_err() {
         return None;
     }
     let span = ty.span();

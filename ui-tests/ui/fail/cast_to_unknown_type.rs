@@ -10,6 +10,10 @@ matrix! {
     pub fn g() -> vec4 {
         (vec5) 1.0
     }
+
+    pub fn h(x: f32) -> vec4 {
+        (vec5){x, x}
+    }
 }
 
 fn main() {}
