@@ -1151,14 +1151,7 @@ impl<'a> Checker<'a> {
             (s, Ty::Matrix(to)) if s.is_scalar_like() => {
                 // The specification's scalar-to-matrix conversion (a broadcast);
                 // explicit, so a literal converts silently, as in a C cast.
-                let scalar = Expr::new(
-                    ExprKind::ConvertScalar {
-                        expr: Box::new(inner),
-                        to: to.elem,
-                    },
-                    Ty::Scalar(to.elem),
-                    loc,
-                );
+                let scalar = converted(inner, to.elem, loc);
                 Expr::new(
                     ExprKind::Splat {
                         scalar: Box::new(scalar),
@@ -1389,6 +1382,16 @@ fn unknown_type_name(ty: &syn::Type, env: &Env) -> Option<String> {
     let name = p.path.get_ident()?.to_string();
     let known = env.typedefs.contains_key(&name) || Scalar::from_rust_name(&name).is_some();
     (!known).then_some(name)
+}
+
+/// `inner` converted to `elem` with `as` semantics (an explicit cast's
+/// conversion, before a broadcast).
+pub(super) fn converted(inner: Expr, elem: Scalar, loc: Loc) -> Expr {
+    let kind = ExprKind::ConvertScalar {
+        expr: Box::new(inner),
+        to: elem,
+    };
+    Expr::new(kind, Ty::Scalar(elem), loc)
 }
 
 /// Whether an expression is a bare name (a format macro's `name = value`).

@@ -417,17 +417,7 @@ impl Checker<'_> {
             Ty::Vector(_) | Ty::Matrix(_) => {
                 self.error(loc, diag::invalid_ext_vector_conversion(&target, &inner.ty))
             }
-            s if s.is_scalar_like() => {
-                let scalar = Expr::new(
-                    ExprKind::ConvertScalar {
-                        expr: Box::new(inner),
-                        to: to.elem,
-                    },
-                    Ty::Scalar(to.elem),
-                    loc,
-                );
-                splat(scalar, to, loc)
-            }
+            s if s.is_scalar_like() => splat(super::expr::converted(inner, to.elem, loc), to, loc),
             _ => self.error(loc, diag::invalid_ext_vector_conversion(&target, &inner.ty)),
         }
     }
