@@ -19,6 +19,7 @@
 //! `BATCH` operations; see the crate documentation. Times are per batch;
 //! `run.sh` divides them by `BATCH`.
 
+#[cfg(any(feature = "dsl", has_clang19))]
 use std::hint::black_box;
 
 use criterion::measurement::WallTime;

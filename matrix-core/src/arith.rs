@@ -154,7 +154,7 @@ macro_rules! int_arith {
 
 /// `Arith` for `f32` and `f64`.
 macro_rules! float_arith {
-    ($($t:ident => $from:ident, $to:ident;)*) => {$(
+    ($($t:ident => $from:ident, $to:ident, $fma:path;)*) => {$(
         impl sealed::Sealed for $t {}
 
         impl Arith for $t {
@@ -176,7 +176,15 @@ macro_rules! float_arith {
             }
             #[inline(always)]
             fn mul_add(self, b: Self, c: Self) -> Self {
-                <$t>::mul_add(self, b, c)
+                // `f32::mul_add` is `std`'s (core's is unstable); without
+                // `std`, libm's correctly rounded software fma. It runs only
+                // where a backend fuses (`#[fp_contract(fast)]` on AVX2 or
+                // AVX-512), so `std` builds keep the FMA instruction.
+                #[cfg(feature = "std")]
+                let fused = <$t>::mul_add(self, b, c);
+                #[cfg(not(feature = "std"))]
+                let fused = $fma(self, b, c);
+                fused
             }
             #[inline(always)]
             fn cast_to<U: Arith>(self) -> U {
@@ -210,8 +218,8 @@ int_arith! {
 }
 
 float_arith! {
-    f32 => from_f32, to_f32;
-    f64 => from_f64, to_f64;
+    f32 => from_f32, to_f32, libm::fmaf;
+    f64 => from_f64, to_f64, libm::fma;
 }
 
 #[cfg(feature = "f16")]

@@ -134,13 +134,40 @@
 //!
 //! # Features
 //!
+//! * `std` (default): run-time CPU detection through
+//!   `is_x86_feature_detected!` and the `MATRIX_CORE_BACKEND` override.
+//!   Without it the crate is `#![no_std]` (it uses `alloc`): the backend is
+//!   still chosen at run time, from the crate's own CPUID reading.
 //! * `macros` (default): re-exports the `matrix!` macro, the kernel DSL.
-//! * `f16`: `half::f16` as an element type.
+//! * `serde`: `Serialize`/`Deserialize`; a [`Matrix`] is its rows, each an
+//!   array (`[[1, 2, 3], [4, 5, 6]]` for a 2x3, the order it is written
+//!   in), a [`Vector`] the flat array of its elements.
+//! * `bytemuck`: `Zeroable` and `Pod` for matrices and vectors of `Pod`
+//!   elements (vectors whose padding lanes are bytes of their own, such as
+//!   a 3-element vector's fourth lane, are `Pod` too: the lanes are
+//!   initialised elements).
+//! * `mint`: `From` both ways with `mint`'s column matrices and vectors,
+//!   the common currency of glam, nalgebra, cgmath and ultraviolet.
+//! * `approx`: `AbsDiffEq`, `RelativeEq` and `UlpsEq` for float matrices
+//!   and vectors, element by element.
+//! * `f16`: `half::f16` as an element type. `half` (2.5 and later) needs
+//!   `zerocopy` with its derive macros, which build on `syn` 2 while
+//!   `matrix-macros` builds on `syn` 3: with `f16` a build holds both.
 //! * `force-scalar`: the portable scalar backend whatever the CPU has.
+
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// The widened integer products above 16x16 keep their buffers in `Vec`s,
+// and `UnknownBackend` holds the name it could not parse.
+extern crate alloc;
 
 mod arith;
 mod element;
+mod interop;
+pub mod iter;
 mod kernels;
+mod linalg;
 mod matrix;
 mod mixed;
 mod ops;
@@ -152,6 +179,7 @@ mod vector;
 pub use arith::CastFrom;
 pub use element::Element;
 pub use kernels::dispatch::dispatch;
+pub use linalg::Float;
 pub use matrix::{LengthError, Matrix};
 pub use mixed::{KernelAdd, KernelDiv, KernelIndex, KernelMul, KernelSub};
 pub use simd::dispatch::{Backend, UnknownBackend};

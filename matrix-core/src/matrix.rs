@@ -1,8 +1,9 @@
 //! The value type: layout, constructors, element access, formatting.
 
 use core::fmt;
-use core::ops::{Index, IndexMut};
+use core::ops::{Index, IndexMut, Neg};
 
+use crate::arith::Arith;
 use crate::element::Element;
 
 /// A fixed-size `R`×`C` matrix of `T`, laid out exactly as Clang lays out
@@ -75,11 +76,13 @@ pub struct LengthError {
 
 impl LengthError {
     /// The number of elements the matrix needs, `R * C`.
+    #[must_use]
     pub const fn expected(&self) -> usize {
         self.rows * self.cols
     }
 
     /// The length of the slice that was given.
+    #[must_use]
     pub const fn actual(&self) -> usize {
         self.actual
     }
@@ -135,6 +138,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::from_columns([[1, 2], [3, 4], [5, 6]]);
     /// assert_eq!(m.to_rows(), [[1, 3, 5], [2, 4, 6]]);
     /// ```
+    #[must_use]
     #[inline]
     pub const fn from_columns(columns: [[T; R]; C]) -> Self {
         Self { columns }
@@ -148,10 +152,25 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
     /// assert_eq!(m[(1, 0)], 4);
     /// assert_eq!(m.as_slice(), &[1, 4, 2, 5, 3, 6]);
+    ///
+    /// // a `const fn`: usable in constants
+    /// const FLIP: Matrix<f32, 2, 2> = Matrix::from_rows([[0.0, 1.0], [1.0, 0.0]]);
+    /// assert_eq!(FLIP[(0, 1)], 1.0);
     /// ```
+    #[must_use]
     #[inline]
-    pub fn from_rows(rows: [[T; C]; R]) -> Self {
-        Self::from_fn(|r, c| rows[r][c])
+    pub const fn from_rows(rows: [[T; C]; R]) -> Self {
+        let mut m = Self::zero();
+        let mut c = 0;
+        while c < C {
+            let mut r = 0;
+            while r < R {
+                m.columns[c][r] = rows[r][c];
+                r += 1;
+            }
+            c += 1;
+        }
+        m
     }
 
     /// The matrix whose elements, column after column, are `elements`.
@@ -166,6 +185,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::<u8, 2, 2>::from_column_major(&[1, 2, 3, 4]);
     /// assert_eq!(m.to_rows(), [[1, 3], [2, 4]]);
     /// ```
+    #[must_use]
     #[inline]
     #[track_caller]
     pub fn from_column_major(elements: &[T]) -> Self {
@@ -187,6 +207,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::<u8, 2, 2>::from_row_major(&[1, 2, 3, 4]);
     /// assert_eq!(m.to_rows(), [[1, 2], [3, 4]]);
     /// ```
+    #[must_use]
     #[inline]
     #[track_caller]
     pub fn from_row_major(elements: &[T]) -> Self {
@@ -249,6 +270,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     ///
     /// assert_eq!(Matrix::<i32, 2, 2>::splat(3).to_rows(), [[3, 3], [3, 3]]);
     /// ```
+    #[must_use]
     #[inline]
     pub const fn splat(value: T) -> Self {
         Self {
@@ -263,6 +285,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     ///
     /// assert_eq!(Matrix::<f32, 3, 2>::zero(), Matrix::splat(0.0));
     /// ```
+    #[must_use]
     #[inline]
     pub const fn zero() -> Self {
         Self::splat(T::ZERO)
@@ -277,6 +300,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::<u32, 2, 3>::from_fn(|r, c| (10 * r + c) as u32);
     /// assert_eq!(m.to_rows(), [[0, 1, 2], [10, 11, 12]]);
     /// ```
+    #[must_use]
     #[inline]
     pub fn from_fn(mut f: impl FnMut(usize, usize) -> T) -> Self {
         Self {
@@ -293,6 +317,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// assert_eq!(m.get(1, 0), Some(3));
     /// assert_eq!(m.get(0, 2), None);
     /// ```
+    #[must_use]
     #[inline]
     pub fn get(&self, r: usize, c: usize) -> Option<T> {
         if r < R && c < C {
@@ -330,6 +355,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
     /// assert_eq!(m.as_slice(), &[1, 3, 2, 4]);
     /// ```
+    #[must_use]
     #[inline]
     pub fn as_slice(&self) -> &[T] {
         self.columns.as_flattened()
@@ -357,6 +383,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
     /// assert_eq!(m.as_columns()[1], [2, 4]);
     /// ```
+    #[must_use]
     #[inline]
     pub const fn as_columns(&self) -> &[[T; R]; C] {
         &self.columns
@@ -384,6 +411,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::from_columns([[1, 2], [3, 4]]);
     /// assert_eq!(m.to_rows(), [[1, 3], [2, 4]]);
     /// ```
+    #[must_use]
     #[inline]
     pub fn to_rows(&self) -> [[T; C]; R] {
         core::array::from_fn(|r| core::array::from_fn(|c| self.columns[c][r]))
@@ -397,6 +425,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
     /// assert_eq!(m.to_columns(), [[1, 3], [2, 4]]);
     /// ```
+    #[must_use]
     #[inline]
     pub const fn to_columns(&self) -> [[T; R]; C] {
         self.columns
@@ -414,6 +443,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
     /// assert_eq!(m.column(2), [3, 6]);
     /// ```
+    #[must_use]
     #[inline]
     #[track_caller]
     pub fn column(&self, c: usize) -> [T; R] {
@@ -435,6 +465,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
     /// assert_eq!(m.row(1), [4, 5, 6]);
     /// ```
+    #[must_use]
     #[inline]
     #[track_caller]
     pub fn row(&self, r: usize) -> [T; C] {
@@ -454,6 +485,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// assert_eq!(m.cast::<i32>().to_rows(), [[-1, 1], [2, 0]]);
     /// assert_eq!(m.cast::<u8>().to_rows(), [[0, 1], [2, 0]]);
     /// ```
+    #[must_use]
     #[inline]
     pub fn cast<U: Element>(self) -> Matrix<U, R, C> {
         self.map(T::cast_to::<U>)
@@ -468,6 +500,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// assert_eq!(m.map(|x: i32| x.abs()).to_rows(), [[1, 2], [3, 4]]);
     /// assert_eq!(m.map(|x| x as f64 / 2.0).to_rows(), [[0.5, -1.0], [-1.5, 2.0]]);
     /// ```
+    #[must_use]
     #[inline]
     pub fn map<U: Element>(self, mut f: impl FnMut(T) -> U) -> Matrix<U, R, C> {
         Matrix::from_fn(|r, c| f(self.columns[c][r]))
@@ -484,6 +517,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// assert_eq!(a.zip_map(b, |x, y| x.max(y / 15)).to_rows(), [[1, 2], [3, 4]]);
     /// assert_eq!(a.zip_map(b, |x, y| y - x).to_rows(), [[9, 18], [27, 36]]);
     /// ```
+    #[must_use]
     #[inline]
     pub fn zip_map<U: Element, V: Element>(
         self,
@@ -515,10 +549,21 @@ impl<T: Element, const N: usize> Matrix<T, N, N> {
     /// use matrix_core::Matrix;
     ///
     /// assert_eq!(Matrix::<i8, 2, 2>::identity().to_rows(), [[1, 0], [0, 1]]);
+    ///
+    /// // a `const fn`: usable in constants
+    /// const I3: Matrix<f64, 3, 3> = Matrix::identity();
+    /// assert_eq!(I3[(2, 2)], 1.0);
     /// ```
+    #[must_use]
     #[inline]
-    pub fn identity() -> Self {
-        Self::from_fn(|r, c| if r == c { T::ONE } else { T::ZERO })
+    pub const fn identity() -> Self {
+        let mut m = Self::zero();
+        let mut i = 0;
+        while i < N {
+            m.columns[i][i] = T::ONE;
+            i += 1;
+        }
+        m
     }
 }
 
@@ -535,6 +580,113 @@ impl<T: Element, const R: usize, const C: usize> From<[[T; R]; C]> for Matrix<T,
     #[inline]
     fn from(columns: [[T; R]; C]) -> Self {
         Self::from_columns(columns)
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> From<Matrix<T, R, C>> for [[T; R]; C] {
+    /// The columns of the matrix, as [`Matrix::to_columns`].
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
+    /// let columns: [[i32; 2]; 2] = m.into();
+    /// assert_eq!(columns, [[1, 3], [2, 4]]);
+    /// assert_eq!(Matrix::from(columns), m);
+    /// ```
+    #[inline]
+    fn from(m: Matrix<T, R, C>) -> Self {
+        m.columns
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> AsRef<[T]> for Matrix<T, R, C> {
+    /// The elements in column-major order, as [`Matrix::as_slice`].
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// fn total(xs: impl AsRef<[u32]>) -> u32 {
+    ///     xs.as_ref().iter().sum()
+    /// }
+    /// assert_eq!(total(Matrix::<u32, 2, 3>::splat(2)), 12);
+    /// ```
+    #[inline]
+    fn as_ref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> AsMut<[T]> for Matrix<T, R, C> {
+    /// The elements in column-major order, mutably, as
+    /// [`Matrix::as_mut_slice`].
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let mut m = Matrix::<i32, 2, 2>::zero();
+    /// m.as_mut()[2] = 5; // row 0, column 1
+    /// assert_eq!(m.to_rows(), [[0, 5], [0, 0]]);
+    /// ```
+    #[inline]
+    fn as_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
+    }
+}
+
+/// `-x` as matrix arithmetic negates: IEEE negation for floats (the sign
+/// bit flips, `-0.0` and NaN included), `wrapping_neg` for signed integers
+/// (`-MIN == MIN`, never a panic). Shared by [`Matrix`] and
+/// [`Vector`](crate::Vector).
+#[inline(always)]
+pub(crate) fn negate<T: Element + Neg<Output = T>>(x: T) -> T {
+    if T::IS_FLOAT {
+        -x
+    } else {
+        // 0 - x, wrapping: `wrapping_neg` for the signed integers.
+        Arith::sub(T::ZERO, x)
+    }
+}
+
+impl<T: Element + Neg<Output = T>, const R: usize, const C: usize> Neg for Matrix<T, R, C> {
+    type Output = Self;
+
+    /// Every element negated: IEEE negation for floats, wrapping for signed
+    /// integers (`-i32::MIN == i32::MIN`). Unsigned matrices have no `-`.
+    ///
+    /// This is **beyond Clang's specification**, which has no unary minus
+    /// on matrices: inside `matrix!` kernels `-m` stays an error, as Clang
+    /// reports it; outside them it is the element-wise negation.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1.5f32, -0.0], [2.0, -4.0]]);
+    /// assert_eq!((-m).to_rows(), [[-1.5, 0.0], [-2.0, 4.0]]);
+    /// let i = Matrix::<i8, 1, 2>::from_rows([[i8::MIN, 3]]);
+    /// assert_eq!((-i).to_rows(), [[i8::MIN, -3]]);
+    /// ```
+    #[inline]
+    fn neg(self) -> Self {
+        self.map(negate)
+    }
+}
+
+impl<T: Element + Neg<Output = T>, const R: usize, const C: usize> Neg for &Matrix<T, R, C> {
+    type Output = Matrix<T, R, C>;
+
+    /// Every element negated, as `-*self`: IEEE for floats, wrapping for
+    /// signed integers; beyond Clang's specification, as `-m`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::<i32, 2, 2>::identity();
+    /// assert_eq!(-&m, Matrix::from_rows([[-1, 0], [0, -1]]));
+    /// ```
+    #[inline]
+    fn neg(self) -> Matrix<T, R, C> {
+        -*self
     }
 }
 

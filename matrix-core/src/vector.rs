@@ -8,7 +8,7 @@ use core::ops::{
 
 use crate::arith::Arith;
 use crate::element::Element;
-use crate::matrix::Matrix;
+use crate::matrix::{Matrix, negate};
 
 /// A fixed-size vector of `N` elements of `T`, laid out exactly as Clang
 /// lays out `T __attribute__((ext_vector_type(N)))`.
@@ -146,6 +146,14 @@ lanes! { half::f16 => 2 }
 
 impl<T: Lanes<N>, const N: usize> Vector<T, N> {
     /// The vector with elements `elements`.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::from_array([1, 2, 3]);
+    /// assert_eq!(v[1], 2);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn from_array(elements: [T; N]) -> Self {
         let mut v = Self::zero();
@@ -154,12 +162,26 @@ impl<T: Lanes<N>, const N: usize> Vector<T, N> {
     }
 
     /// Every element `value` (Clang's scalar splat).
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// assert_eq!(Vector::<f32, 3>::splat(0.5).to_array(), [0.5; 3]);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn splat(value: T) -> Self {
         Self::from_array([value; N])
     }
 
     /// Every element zero.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// assert_eq!(Vector::<u8, 4>::zero().to_array(), [0; 4]);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn zero() -> Self {
         Vector {
@@ -168,12 +190,28 @@ impl<T: Lanes<N>, const N: usize> Vector<T, N> {
     }
 
     /// The vector whose element `i` is `f(i)`.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::<u32, 4>::from_fn(|i| (i * i) as u32);
+    /// assert_eq!(v.to_array(), [0, 1, 4, 9]);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn from_fn(f: impl FnMut(usize) -> T) -> Self {
         Self::from_array(core::array::from_fn(f))
     }
 
     /// The elements, in order.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::from_array([1.0f64, 2.0, 3.0]);
+    /// assert_eq!(v.as_array(), &[1.0, 2.0, 3.0]);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn as_array(&self) -> &[T; N] {
         self.storage.lanes()[..N]
@@ -182,6 +220,14 @@ impl<T: Lanes<N>, const N: usize> Vector<T, N> {
     }
 
     /// The elements, in order, to change.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let mut v = Vector::<i16, 3>::zero();
+    /// v.as_mut_array()[2] = 7;
+    /// assert_eq!(v.to_array(), [0, 0, 7]);
+    /// ```
     #[inline]
     pub fn as_mut_array(&mut self) -> &mut [T; N] {
         (&mut self.storage.lanes_mut()[..N])
@@ -189,19 +235,45 @@ impl<T: Lanes<N>, const N: usize> Vector<T, N> {
             .expect("a vector's storage holds at least N lanes")
     }
 
-    /// The elements, in order.
+    /// The elements, in order, copied out.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::from_array([4u8, 5]);
+    /// let [x, y] = v.to_array();
+    /// assert_eq!(x + y, 9);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn to_array(self) -> [T; N] {
         *self.as_array()
     }
 
-    /// The elements as a slice.
+    /// The `N` elements as a slice (the padding lanes are not part of it).
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::from_array([1.0f32, 2.0, 3.0]);
+    /// assert_eq!(v.as_slice().len(), 3);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn as_slice(&self) -> &[T] {
         self.as_array()
     }
 
     /// Element `i`, or `None` outside the vector.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::from_array([1, 2, 3]);
+    /// assert_eq!(v.get(2), Some(3));
+    /// assert_eq!(v.get(3), None);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn get(&self, i: usize) -> Option<T> {
         self.as_array().get(i).copied()
@@ -209,12 +281,29 @@ impl<T: Lanes<N>, const N: usize> Vector<T, N> {
 
     /// Each element through `f` (Rust's `as` semantics in `f` are the
     /// caller's choice).
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::from_array([1, -2, 3]);
+    /// assert_eq!(v.map(|x: i32| x.abs() as f32).to_array(), [1.0, 2.0, 3.0]);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn map<U: Lanes<N>>(self, f: impl FnMut(T) -> U) -> Vector<U, N> {
         Vector::from_array(self.to_array().map(f))
     }
 
     /// `f(self[i], other[i])` for every `i`.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let a = Vector::from_array([1, 5, 3]);
+    /// let b = Vector::from_array([4, 2, 3]);
+    /// assert_eq!(a.zip_map(b, i32::max).to_array(), [4, 5, 3]);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn zip_map<U: Lanes<N>, V: Lanes<N>>(
         self,
@@ -227,6 +316,14 @@ impl<T: Lanes<N>, const N: usize> Vector<T, N> {
 
     /// Every element converted with Rust's `as` (Clang's
     /// `__builtin_convertvector`).
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::from_array([-1.5f32, 300.0, f32::NAN]);
+    /// assert_eq!(v.cast::<u8>().to_array(), [0, 255, 0]);
+    /// ```
+    #[must_use]
     #[inline]
     pub fn cast<U: Lanes<N>>(self) -> Vector<U, N> {
         self.map(Arith::cast_to)
@@ -260,6 +357,14 @@ impl<T: Lanes<N>, const N: usize> PartialEq for Vector<T, N> {
 }
 
 impl<T: Lanes<N>, const N: usize> From<[T; N]> for Vector<T, N> {
+    /// The vector of these elements, as [`Vector::from_array`].
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v: Vector<f32, 2> = [1.0, 2.0].into();
+    /// assert_eq!(v.to_array(), [1.0, 2.0]);
+    /// ```
     #[inline]
     fn from(elements: [T; N]) -> Self {
         Self::from_array(elements)
@@ -267,6 +372,14 @@ impl<T: Lanes<N>, const N: usize> From<[T; N]> for Vector<T, N> {
 }
 
 impl<T: Lanes<N>, const N: usize> From<Vector<T, N>> for [T; N] {
+    /// The elements, as [`Vector::to_array`].
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let a: [i32; 3] = Vector::from_array([1, 2, 3]).into();
+    /// assert_eq!(a, [1, 2, 3]);
+    /// ```
     #[inline]
     fn from(v: Vector<T, N>) -> Self {
         v.to_array()
@@ -409,10 +522,52 @@ scalar_first!(half::f16);
 
 impl<T: Lanes<N> + Neg<Output = T>, const N: usize> Neg for Vector<T, N> {
     type Output = Self;
-    /// Every element negated.
+
+    /// Every element negated: IEEE negation for floats, wrapping for signed
+    /// integers (`-i8::MIN == i8::MIN`, never a panic), as Clang's `-v` on
+    /// an ext vector. Unsigned vectors have no `-` outside kernels.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// assert_eq!((-Vector::from_array([1.5f32, -0.0])).to_array(), [-1.5, 0.0]);
+    /// assert_eq!((-Vector::from_array([i8::MIN, 2])).to_array(), [i8::MIN, -2]);
+    /// ```
     #[inline]
     fn neg(self) -> Self {
-        self.map(|x| -x)
+        self.map(negate)
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> AsRef<[T]> for Vector<T, N> {
+    /// The `N` elements, as [`Vector::as_slice`] (without the padding).
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::from_array([1u8, 2, 3]);
+    /// let s: &[u8] = v.as_ref();
+    /// assert_eq!(s, [1, 2, 3]);
+    /// ```
+    #[inline]
+    fn as_ref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: Lanes<N>, const N: usize> AsMut<[T]> for Vector<T, N> {
+    /// The `N` elements, mutably (without the padding).
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let mut v = Vector::from_array([1u8, 2, 3]);
+    /// v.as_mut().reverse();
+    /// assert_eq!(v.to_array(), [3, 2, 1]);
+    /// ```
+    #[inline]
+    fn as_mut(&mut self) -> &mut [T] {
+        self.as_mut_array()
     }
 }
 

@@ -66,6 +66,8 @@ use super::gemm::{Operands, gemm_in_order, product_i32};
 use crate::arith::Arith;
 use crate::simd::SimdVector;
 use crate::simd::dispatch::Backend;
+use alloc::vec;
+use alloc::vec::Vec;
 
 mod sealed {
     /// Keeps [`super::Widen`] implemented for exactly the types below.

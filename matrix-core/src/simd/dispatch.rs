@@ -164,11 +164,106 @@ macro_rules! define_backends {
     };
 }
 
-/// `is_x86_feature_detected!` where `std` provides it.
+/// Whether the CPU running the program has a target feature of the table:
+/// `is_x86_feature_detected!` where `std` provides it, the crate's own
+/// CPUID reading (the `cpuid` module) without `std`.
+#[cfg(feature = "std")]
 macro_rules! feature_detected {
     ($feature:tt) => {
         std::arch::is_x86_feature_detected!($feature)
     };
+}
+/// Whether the CPU running the program has a target feature of the table:
+/// `is_x86_feature_detected!` where `std` provides it, the crate's own
+/// CPUID reading (the `cpuid` module) without `std`.
+#[cfg(not(feature = "std"))]
+macro_rules! feature_detected {
+    ($feature:tt) => {
+        cpuid::detected($feature)
+    };
+}
+
+/// Run-time detection of the table's target features without `std`: what
+/// `is_x86_feature_detected!` does for them, read once from CPUID and XCR0
+/// and cached in an atomic. Compiled for tests too, which check it against
+/// `is_x86_feature_detected!`.
+#[cfg(all(target_arch = "x86_64", any(test, not(feature = "std"))))]
+mod cpuid {
+    use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
+    use core::sync::atomic::{AtomicU32, Ordering};
+
+    const SSE2: u32 = 1 << 0;
+    const AVX2: u32 = 1 << 1;
+    const FMA: u32 = 1 << 2;
+    const AVX512F: u32 = 1 << 3;
+    /// Set once the other bits are the CPU's.
+    const READ: u32 = 1 << 31;
+
+    /// The detected features, `READ` and the feature bits; 0 until read.
+    static FEATURES: AtomicU32 = AtomicU32::new(0);
+
+    /// Whether the CPU has `feature`, one of the target features that the
+    /// backend table names.
+    #[inline]
+    pub(super) fn detected(feature: &str) -> bool {
+        let bit = match feature {
+            "sse2" => SSE2,
+            "avx2" => AVX2,
+            "fma" => FMA,
+            "avx512f" => AVX512F,
+            _ => unreachable!("the backend table names a feature `cpuid` does not read: {feature}"),
+        };
+        let mut features = FEATURES.load(Ordering::Relaxed);
+        if features & READ == 0 {
+            features = read() | READ;
+            FEATURES.store(features, Ordering::Relaxed);
+        }
+        features & bit != 0
+    }
+
+    /// The features from CPUID leaves 1 and 7, keeping the AVX ones only
+    /// where the operating system saves their registers (XCR0), as
+    /// `is_x86_feature_detected!` does.
+    #[cold]
+    fn read() -> u32 {
+        let max_leaf = __cpuid(0).eax;
+        let leaf1 = __cpuid(1);
+        let leaf7_ebx = if max_leaf >= 7 {
+            __cpuid_count(7, 0).ebx
+        } else {
+            0
+        };
+        let bit = |reg: u32, n: u32| reg & (1 << n) != 0;
+
+        // XCR0 exists when the OS enabled XSAVE (CPUID.1:ECX.OSXSAVE).
+        let xcr0 = if bit(leaf1.ecx, 27) {
+            // SAFETY: `_xgetbv` needs the `xsave` feature, and OSXSAVE says
+            // the OS enabled XGETBV; register 0 (XCR0) always exists then.
+            unsafe { _xgetbv(0) }
+        } else {
+            0
+        };
+        // XMM and YMM state (bits 1, 2); AVX-512 adds the opmask, ZMM_Hi256
+        // and Hi16_ZMM state (bits 5, 6, 7).
+        let os_avx = xcr0 & 0b110 == 0b110;
+        let os_avx512 = os_avx && xcr0 & 0b1110_0000 == 0b1110_0000;
+        let cpu_avx = bit(leaf1.ecx, 28);
+
+        let mut features = 0;
+        if bit(leaf1.edx, 26) {
+            features |= SSE2;
+        }
+        if os_avx && cpu_avx && bit(leaf7_ebx, 5) {
+            features |= AVX2;
+        }
+        if os_avx && cpu_avx && bit(leaf1.ecx, 12) {
+            features |= FMA;
+        }
+        if os_avx512 && bit(leaf7_ebx, 16) {
+            features |= AVX512F;
+        }
+        features
+    }
 }
 
 backends!(define_backends);
@@ -313,26 +408,39 @@ static ACTIVE: AtomicU8 = AtomicU8::new(0);
 #[cold]
 #[inline(never)]
 fn detect() -> Backend {
-    let var = Backend::OVERRIDE_VARIABLE;
-    let chosen = match std::env::var(var) {
-        Ok(name) => match name.parse::<Backend>() {
-            Ok(b) if b.is_supported() => b,
-            Ok(b) => panic!(
-                "{var}={name}: this CPU cannot run the {b} backend \
-                 (it needs {}; supported here: {})",
-                b.features().join(", "),
-                supported_names()
-            ),
-            Err(err) => panic!("{var}={name}: {err}"),
-        },
-        Err(_) => Backend::supported()
+    let chosen = overridden().unwrap_or_else(|| {
+        Backend::supported()
             .last()
-            .unwrap_or_else(|| unreachable!("the scalar backend is always supported")),
-    };
+            .unwrap_or_else(|| unreachable!("the scalar backend is always supported"))
+    });
     ACTIVE.store(chosen as u8, Ordering::Relaxed);
     chosen
 }
 
+/// The backend `MATRIX_CORE_BACKEND` names, if it is set.
+#[cfg(feature = "std")]
+fn overridden() -> Option<Backend> {
+    let var = Backend::OVERRIDE_VARIABLE;
+    let name = std::env::var(var).ok()?;
+    match name.parse::<Backend>() {
+        Ok(b) if b.is_supported() => Some(b),
+        Ok(b) => panic!(
+            "{var}={name}: this CPU cannot run the {b} backend \
+             (it needs {}; supported here: {})",
+            b.features().join(", "),
+            supported_names()
+        ),
+        Err(err) => panic!("{var}={name}: {err}"),
+    }
+}
+
+/// Without `std` there is no environment to read.
+#[cfg(not(feature = "std"))]
+fn overridden() -> Option<Backend> {
+    None
+}
+
+#[cfg(feature = "std")]
 fn supported_names() -> String {
     Backend::supported()
         .map(Backend::name)
@@ -348,17 +456,18 @@ impl fmt::Display for Backend {
 
 /// The error of parsing a [`Backend`] from a name that is not one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownBackend(String);
+pub struct UnknownBackend(alloc::string::String);
 
 impl fmt::Display for UnknownBackend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-        write!(
-            f,
-            "unknown backend '{}': expected one of {}",
-            self.0,
-            names.join(", ")
-        )
+        write!(f, "unknown backend '{}': expected one of ", self.0)?;
+        for (i, b) in Backend::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(b.name())?;
+        }
+        Ok(())
     }
 }
 
@@ -372,7 +481,7 @@ impl FromStr for Backend {
             .iter()
             .copied()
             .find(|b| b.name() == s)
-            .ok_or_else(|| UnknownBackend(s.to_owned()))
+            .ok_or_else(|| UnknownBackend(s.into()))
     }
 }
 
@@ -413,6 +522,24 @@ mod tests {
         assert!(Backend::Scalar.is_supported());
         #[cfg(target_arch = "x86_64")]
         assert!(Backend::Sse2.is_supported());
+    }
+
+    /// The `no_std` detection agrees with `std`'s on every feature of the
+    /// table.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn cpuid_detection_agrees_with_std() {
+        macro_rules! compare {
+            ($($(#[$doc:meta])* $name:ident = $code:literal, $text:literal, ($($cfg:tt)*), [$($feature:tt),*];)*) => {$($(
+                assert_eq!(
+                    cpuid::detected($feature),
+                    std::arch::is_x86_feature_detected!($feature),
+                    "{}",
+                    $feature
+                );
+            )*)*};
+        }
+        backends!(compare);
     }
 
     #[test]
