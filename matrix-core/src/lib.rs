@@ -155,6 +155,7 @@
 //!   `matrix-macros` builds on `syn` 3: with `f16` a build holds both.
 //! * `force-scalar`: the portable scalar backend whatever the CPU has.
 
+#![deny(missing_docs)]
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -295,4 +296,9 @@ pub use vector::{Lanes, Vector};
 /// assert!(ms.iter().all(|m| *m == m4x4_t::splat(2.0)));
 /// ```
 #[cfg(feature = "macros")]
-pub use matrix_macros::matrix;
+#[macro_export]
+macro_rules! matrix {
+    ($($block:tt)*) => {
+        $crate::private::matrix_at! { { $crate } $($block)* }
+    };
+}

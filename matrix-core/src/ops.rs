@@ -211,21 +211,49 @@ where
     }
 }
 
-/// A medium-sized product, out of line but with its shape constant inside.
+/// A medium-sized product, out of line but with its shape constant inside:
+/// `s.run` enters backend `S`'s `#[target_feature]` boundary, which is only
+/// `#[inline]`, so a product too large to inline becomes a function of its
+/// own *compiled with the backend's features*. (A plain generic function
+/// left out of line would be compiled for the build's target, SSE2 in a
+/// default build, and every AVX2 or AVX-512 intrinsic in it would become a
+/// call: a default build ran 16x16 products up to 38 times slower than a
+/// native one that way.)
 #[cfg(not(debug_assertions))]
-#[inline]
+#[inline(always)]
 fn called<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool>(
     s: S,
     p: &Operands<'_, T>,
     out: &mut [T],
 ) {
-    let p = Operands {
-        m: M,
-        k: K,
-        n: N,
-        ..*p
-    };
-    T::product::<S, FUSE>(s, &p, out);
+    struct Called<
+        'a,
+        'p,
+        T: Element,
+        const M: usize,
+        const K: usize,
+        const N: usize,
+        const FUSE: bool,
+    > {
+        p: &'a Operands<'p, T>,
+        out: &'a mut [T],
+    }
+    impl<T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool> Op
+        for Called<'_, '_, T, M, K, N, FUSE>
+    {
+        type Output = ();
+        #[inline(always)]
+        fn run<S: Isa>(self, s: S) {
+            let p = Operands {
+                m: M,
+                k: K,
+                n: N,
+                ..*self.p
+            };
+            T::product::<S, FUSE>(s, &p, self.out);
+        }
+    }
+    s.run(Called::<T, M, K, N, FUSE> { p, out });
 }
 
 /// `transpose(m)` on `d`.
@@ -256,16 +284,24 @@ fn transpose_on<S: Isa, T: Element, const R: usize, const C: usize>(
     out
 }
 
-/// A matrix whose elements `fill` writes (each of them, in column-major
-/// order), as one element-wise pass on `d`: `fill`'s loop is compiled for
-/// the backend that runs it.
+/// A matrix whose elements `fill` writes (each of them), as one
+/// element-wise pass on `d`: `fill`'s loop is compiled for the backend that
+/// runs it. `fill` gets the matrix, not a slice, so that the slices it takes
+/// have their constant length even in a pass the optimiser keeps out of
+/// line.
 #[inline(always)]
 pub(crate) fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize>(
     d: D,
-    fill: impl FnOnce(&mut [T]),
+    fill: impl FnOnce(&mut Matrix<T, R, C>),
 ) -> Matrix<T, R, C> {
     let mut out = Matrix::<T, R, C>::zero();
-    d.run_portable(R * C, Closure(|| fill(out.as_mut_slice())));
+    d.run_portable(
+        R * C,
+        Closure(
+            #[inline(always)]
+            || fill(&mut out),
+        ),
+    );
     out
 }
 
@@ -278,11 +314,14 @@ fn zip_assign<T: Element, const R: usize, const C: usize>(
 ) {
     Auto.run_portable(
         R * C,
-        Closure(|| {
-            for (x, &y) in a.as_mut_slice().iter_mut().zip(b.as_slice()) {
-                *x = f(*x, y);
-            }
-        }),
+        Closure(
+            #[inline(always)]
+            || {
+                for (x, &y) in a.as_mut_slice().iter_mut().zip(b.as_slice()) {
+                    *x = f(*x, y);
+                }
+            },
+        ),
     );
 }
 
@@ -294,11 +333,14 @@ fn map_assign<T: Element, const R: usize, const C: usize>(
 ) {
     Auto.run_portable(
         R * C,
-        Closure(|| {
-            for x in a.as_mut_slice() {
-                *x = f(*x);
-            }
-        }),
+        Closure(
+            #[inline(always)]
+            || {
+                for x in a.as_mut_slice() {
+                    *x = f(*x);
+                }
+            },
+        ),
     );
 }
 

@@ -5,6 +5,10 @@ use core::fmt;
 
 use crate::vector::{Lanes, Vector};
 pub use crate::{Element, Matrix};
+/// The `matrix!` procedural macro, called by `matrix_core::matrix!` with the
+/// path of this crate.
+#[cfg(feature = "macros")]
+pub use matrix_macros::matrix_at;
 
 // ---------------------------------------------------------------------------
 // Dynamic indices
@@ -425,13 +429,13 @@ pub fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize>(
     crate::ops::transpose(d, m)
 }
 
-/// An element-wise pass on `d`: `fill` writes every element of the result,
-/// in column-major order. Its loop is compiled for the backend that runs
+/// An element-wise pass on `d`: `fill` writes every element of the result
+/// (the zero matrix it is given). Its loop is compiled for the backend that runs
 /// it.
 #[inline(always)]
 pub fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize>(
     d: D,
-    fill: impl FnOnce(&mut [T]),
+    fill: impl FnOnce(&mut Matrix<T, R, C>),
 ) -> Matrix<T, R, C> {
     crate::ops::elementwise(d, fill)
 }

@@ -1255,12 +1255,9 @@ fn map(
     let lets = inputs.iter().zip(&names).map(|(input, name)| {
         let value = operand(input);
         match &input.ty {
-            // Bound by value, as C evaluates an operand, then viewed as a
-            // column-major slice.
-            Ty::Matrix(_) => quote_spanned! {span=>
-                let #name = #value;
-                let #name = ::matrix_core::Matrix::as_slice(&#name);
-            },
+            // Bound by value, as C evaluates an operand (viewed as a
+            // column-major slice inside the pass, below).
+            Ty::Matrix(_) => quote_spanned!(span=> let #name = #value;),
             Ty::Scalar(s) => {
                 let ty = s.to_tokens(span);
                 quote_spanned!(span=> let #name: #ty = #value;)
@@ -1268,6 +1265,18 @@ fn map(
             _ => quote_spanned!(span=> let #name = #value;),
         }
     });
+    // The slices are taken inside the pass, so that their length is the
+    // matrix type's constant there even where the optimiser keeps the pass
+    // out of line (a large crate's inlining budget): slices captured from
+    // outside have run-time lengths in an outlined pass, which then checks
+    // bounds and runs one element at a time (measured: 8x slower).
+    let slices = inputs
+        .iter()
+        .zip(&names)
+        .filter(|(input, _)| matches!(input.ty, Ty::Matrix(_)))
+        .map(
+            |(_, name)| quote_spanned!(span=> let #name = ::matrix_core::Matrix::as_slice(&#name);),
+        );
     let element = map_body(body, inputs, &names, &i, span);
     let elem = out.elem.to_tokens(span);
     let (rows, cols) = (usize_lit(out.rows, span), usize_lit(out.cols, span));
@@ -1276,7 +1285,9 @@ fn map(
     let isa = isa();
     quote_spanned! {span=> {
         #(#lets)*
-        ::matrix_core::private::elementwise::<_, #elem, #rows, #cols>(#isa, |#dst: &mut [#elem]| {
+        ::matrix_core::private::elementwise::<_, #elem, #rows, #cols>(#isa, #[inline(always)] |#dst: &mut ::matrix_core::Matrix<#elem, #rows, #cols>| {
+            let #dst = ::matrix_core::Matrix::as_mut_slice(#dst);
+            #(#slices)*
             let mut #i = 0usize;
             while #i < #len {
                 #dst[#i] = #element;

@@ -5,7 +5,10 @@
 //! The crate is a pipeline, one module a stage: `parse` (tokens to AST),
 //! `check` (AST to typed IR, every rule and diagnostic), `lower` (how each
 //! operation runs: product kernels, fusion), `emit` (lowered IR to tokens
-//! naming `::matrix_core`). `diag` holds every message.
+//! naming `::matrix_core`, replaced in `expand` by the path the macro was
+//! reached through). `diag` holds every message.
+
+#![deny(missing_docs)]
 
 mod check;
 mod consteval;
@@ -20,8 +23,14 @@ mod types;
 #[cfg(test)]
 mod fuzz_tests;
 
-/// Expands a block of matrix typedefs, constants and kernels. See `matrix_core::matrix`.
+/// Expands a block of matrix typedefs, constants and kernels whose
+/// expansion names the runtime by the path in the leading brace group:
+/// `matrix_at!({ $crate } block...)`. `matrix_core::matrix!` is a
+/// `macro_rules!` macro that calls this with its `$crate`, so the expansion
+/// works however the user reaches matrix-core (a renamed dependency, a
+/// re-export from another crate). See `matrix_core::matrix`.
+#[doc(hidden)]
 #[proc_macro]
-pub fn matrix(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
-    expand::expand(input.into()).into()
+pub fn matrix_at(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    expand::expand_at(input.into()).into()
 }

@@ -62,6 +62,7 @@
 
 use super::Isa;
 use super::check::check_product;
+use super::dispatch::Op;
 use super::gemm::{Operands, gemm_in_order, product_i32};
 use crate::arith::Arith;
 use crate::simd::SimdVector;
@@ -226,9 +227,24 @@ fn in_arrays<S: Isa, T: Widen, const CAP: usize>(s: S, p: &Operands<'_, T>, out:
 /// [`in_arrays`] for up to [`MEDIUM`] elements, out of line: an
 /// unoptimized build gives a frame room for the arrays of every branch of
 /// its function, and the small shapes' callers must not pay for these.
-#[inline]
+/// Out of line through `s.run`, backend `S`'s `#[target_feature]`
+/// boundary, so that the outlined copy is compiled with the backend's
+/// features (a plain generic function would be compiled for the build's
+/// target, and each of its intrinsics called rather than inlined).
+#[inline(always)]
 fn on_stack<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
-    in_arrays::<S, T, MEDIUM>(s, p, out);
+    struct OnStack<'a, 'p, T: Widen> {
+        p: &'a Operands<'p, T>,
+        out: &'a mut [T],
+    }
+    impl<T: Widen> Op for OnStack<'_, '_, T> {
+        type Output = ();
+        #[inline(always)]
+        fn run<S: Isa>(self, s: S) {
+            in_arrays::<S, T, MEDIUM>(s, self.p, self.out);
+        }
+    }
+    s.run(OnStack { p, out });
 }
 
 /// The widened product with its buffers on the heap and the run-time-shape
