@@ -10,6 +10,7 @@ writes one table per run plus a grouped bar chart.
 
 import argparse
 import json
+import math
 import os
 import re
 import time
@@ -331,6 +332,57 @@ def svg(default, native, path):
         f.write(head + "\n".join(parts) + "\n</svg>\n")
 
 
+SPEEDUP_RIVALS = ["glam", "nalgebra", "clang-19 off"]
+SPEEDUP_OURS = ["matrix-core", "dsl exact", "dsl fast", "dsl #[dispatch]"]
+
+
+def speedup_svg(results, path, caption):
+    """The README's compact chart: for each product of README_NATIVE, how
+    many times faster the fastest of our columns is than each rival (log
+    scale, 1x marked), from the fastest samples of one run."""
+    rows = []
+    for g in README_NATIVE:
+        r = results.get(g, {})
+        ours = [r[c][1] for c in SPEEDUP_OURS if c in r]
+        if not ours:
+            continue
+        rows.append((g.replace("matrix ", ""),
+                     [(c, r[c][1] / min(ours)) for c in SPEEDUP_RIVALS if c in r]))
+    bar_h, label_w, plot_w = 7, 120, 420
+    lo, hi = math.log10(0.5), math.log10(max([x for _, rs in rows for _, x in rs] + [2]))
+    def x_of(v):
+        return label_w + plot_w * (math.log10(v) - lo) / (hi - lo)
+    y = 56
+    parts = []
+    for name, rivals in rows:
+        parts.append(f'<text x="{label_w - 6}" y="{y + 3 * bar_h / 2 + 3}" font-size="10" '
+                     f'text-anchor="end">{name}</text>')
+        for i, (c, v) in enumerate(rivals):
+            x0, x1 = x_of(1.0), x_of(v)
+            parts.append(f'<rect x="{min(x0, x1):.1f}" y="{y + i * bar_h}" '
+                         f'width="{max(abs(x1 - x0), 1):.1f}" height="{bar_h - 1}" '
+                         f'fill="{COLORS[c]}"/>')
+            parts.append(f'<text x="{max(x0, x1) + 3:.1f}" y="{y + i * bar_h + bar_h - 1}" '
+                         f'font-size="7">{v:.1f}x</text>')
+        y += len(rivals) * bar_h + 5
+    legend = " ".join(
+        f'<rect x="{label_w + 140 * i}" y="36" width="9" height="9" fill="{COLORS[c]}"/>'
+        f'<text x="{label_w + 140 * i + 13}" y="44" font-size="10">vs {c}</text>'
+        for i, c in enumerate(SPEEDUP_RIVALS))
+    one = x_of(1.0)
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + plot_w + 40}" '
+        f'height="{y + 8}" font-family="sans-serif">\n'
+        f'<rect width="100%" height="100%" fill="white"/>\n'
+        f'<text x="10" y="16" font-size="12" font-weight="bold">matrix-core speed-up '
+        f'(rival time / our fastest column; right of the line: we are faster)</text>\n'
+        f'<text x="10" y="30" font-size="9">{caption}</text>\n{legend}\n'
+        f'<line x1="{one:.1f}" y1="50" x2="{one:.1f}" y2="{y}" stroke="black" stroke-width="0.7"/>\n'
+    )
+    with open(path, "w") as f:
+        f.write(head + "\n".join(parts) + "\n</svg>\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     for a in ("default", "native", "load", "rustc", "clang", "native-features",
@@ -350,6 +402,8 @@ def main():
     model, mhz, cores = cpu_model()
     load_before, _, load_after = args.load.partition("|")
     svg(default, native, args.svg)
+    speedup_svg(native, os.path.join(os.path.dirname(args.svg), "speedups.svg"),
+                f"-C target-cpu=native, {model}, {cores} cores, fastest of 100 samples")
     ours = ["matrix-core", "dsl exact", "dsl fast", "dsl #[dispatch]", "dispatch(||)"]
     vs_native, vs_native_worst = ratio_table(default, native, ours, "default", "native")
     sections = []

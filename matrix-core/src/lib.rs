@@ -165,6 +165,7 @@ extern crate alloc;
 
 mod arith;
 mod element;
+pub mod guide;
 mod interop;
 pub mod iter;
 mod kernels;
