@@ -318,19 +318,22 @@ def svg(default, native, path):
                 )
             y += 2 * bar_h + gap
         y += 12
-    width = label_w + panel_w + 20
-    head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y + 10}" '
-        f'font-family="sans-serif">\n'
-        f'<rect width="100%" height="100%" fill="white"/>\n'
-        f'<text x="10" y="20" font-size="15" font-weight="bold">Time per operation, '
-        f"fastest sample (shorter is better; bars relative to the slowest in each panel)</text>\n"
-        f'<text x="10" y="38" font-size="11">light: default target (backend chosen '
-        f"at run time) · dark: -C target-cpu=native</text>\n"
-    )
-    with open(path, "w") as f:
-        f.write(head + "\n".join(parts) + "\n</svg>\n")
+    write_svg(path, label_w + panel_w + 20, y + 10, [
+        '<text x="10" y="20" font-size="15" font-weight="bold">Time per operation, '
+        "fastest sample (shorter is better; bars relative to the slowest in each panel)</text>",
+        '<text x="10" y="38" font-size="11">light: default target (backend chosen '
+        "at run time) · dark: -C target-cpu=native</text>",
+    ] + parts)
 
+
+def write_svg(path, width, height, elements):
+    """An SVG document of `elements` on a white background."""
+    with open(path, "w") as f:
+        f.write(
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'font-family="sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n'
+            + "\n".join(elements) + "\n</svg>\n"
+        )
 
 SPEEDUP_RIVALS = ["glam", "nalgebra", "clang-19 off"]
 SPEEDUP_OURS = ["matrix-core", "dsl exact", "dsl fast", "dsl #[dispatch]"]
@@ -370,18 +373,13 @@ def speedup_svg(results, path, caption):
         f'<text x="{label_w + 140 * i + 13}" y="44" font-size="10">vs {c}</text>'
         for i, c in enumerate(SPEEDUP_RIVALS))
     one = x_of(1.0)
-    head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + plot_w + 40}" '
-        f'height="{y + 8}" font-family="sans-serif">\n'
-        f'<rect width="100%" height="100%" fill="white"/>\n'
-        f'<text x="10" y="16" font-size="12" font-weight="bold">matrix-core speed-up '
-        f'(rival time / our fastest column; right of the line: we are faster)</text>\n'
-        f'<text x="10" y="30" font-size="9">{caption}</text>\n{legend}\n'
-        f'<line x1="{one:.1f}" y1="50" x2="{one:.1f}" y2="{y}" stroke="black" stroke-width="0.7"/>\n'
-    )
-    with open(path, "w") as f:
-        f.write(head + "\n".join(parts) + "\n</svg>\n")
-
+    write_svg(path, label_w + plot_w + 40, y + 8, [
+        '<text x="10" y="16" font-size="12" font-weight="bold">matrix-core speed-up '
+        "(rival time / our fastest column; right of the line: we are faster)</text>",
+        f'<text x="10" y="30" font-size="9">{caption}</text>',
+        legend,
+        f'<line x1="{one:.1f}" y1="50" x2="{one:.1f}" y2="{y}" stroke="black" stroke-width="0.7"/>',
+    ] + parts)
 
 def main():
     ap = argparse.ArgumentParser()

@@ -111,15 +111,6 @@ macro_rules! dispatch_impls {
             impl Dispatch for crate::simd::dispatch::$name {
                 #[inline(always)]
                 fn run<O: Op>(self, op: O) -> O::Output {
-                    // A build whose target has the backend's features (SSE2
-                    // in every x86-64 build; all of them under `-C
-                    // target-cpu=native`) compiles everything with them: no
-                    // boundary is needed, and without one the operation
-                    // always inlines into its caller, as a `#[dispatch]`
-                    // kernel's do.
-                    if const { Backend::$name.in_target() } {
-                        return op.run(self);
-                    }
                     with_features! {
                         [$($feature),*],
                         #[inline]

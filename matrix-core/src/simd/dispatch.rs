@@ -116,7 +116,7 @@ macro_rules! define_backends {
             /// Whether the build's target features already include every
             /// feature of the backend (`-C target-cpu=native`, or
             /// `-C target-feature=...`), so its code needs no detection.
-            pub(crate) const fn in_target(self) -> bool {
+            const fn in_target(self) -> bool {
                 match self {
                     $(Backend::$name => cfg!($($cfg)*) $(&& cfg!(target_feature = $feature))*,)*
                 }
