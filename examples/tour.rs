@@ -49,6 +49,12 @@ matrix! {
         (at * a, at * b)
     }
 
+    /// A dense layer with a ReLU, max(W·x + b, 0), on eight inputs at once:
+    /// a multiply-accumulate, then a closure on each element.
+    pub fn dense_relu(w: m4x4_t, x: points_t, b: points_t) -> points_t {
+        __builtin_matrix_map(__builtin_matrix_mad(w, x, b), |v| fmaxf(v, 0.0f32))
+    }
+
     /// The residual b - A·x of a fit.
     pub fn residual(a: design_t, b: samples_t, x: coeffs_t) -> samples_t {
         b - a * x
@@ -121,5 +127,10 @@ fn main() {
         coeffs[(1, 0)],
         coeffs[(2, 0)]
     );
+
+    // 3. The same points through a dense layer with a ReLU.
+    let bias = points_t::splat(-0.5);
+    let activated = dense_relu(m, moved, bias);
+    println!("max(M·p - 0.5, 0), one per column:\n{activated:.2}\n");
     println!("SIMD backend: {}", matrix_core::Backend::active());
 }

@@ -75,6 +75,10 @@
 //! | `__builtin_matrix_column_load(p, rows, cols, stride)`, `__builtin_matrix_column_store(m, p, stride)` | the RFC's names of the loads and stores |
 //! | `__builtin_matrix_column(m, j)`, `__builtin_matrix_row(m, i)` | column `j` or row `i` as a vector (beyond Clang) |
 //! | `__builtin_matrix_insert_column(m, j, v)`, `__builtin_matrix_insert_row(m, i, v)` | the matrix with a column or row replaced (beyond Clang) |
+//! | `__builtin_matrix_map(m, \|x\| expr)` | the closure applied to each element; a matrix of its result type (`\|x\| -> int { .. }` declares it), in one pass with the element-wise operations around it (beyond Clang, after SYCL's `joint_matrix`) |
+//! | `__builtin_matrix_zip(a, b, \|x, y\| expr)` | the closure applied to the elements of two matrices of one shape, position by position (beyond Clang) |
+//! | `__builtin_matrix_fill(m, v)` | a matrix of `m`'s type with every element `v` (converted as in `m + v`); `m` is unchanged (beyond Clang) |
+//! | `__builtin_matrix_mad(a, b, c)` | `a * b + c`, checked and computed as written so; with `signed char`/`unsigned char` operands and an `int` accumulator it widens, exact in `int` (beyond Clang, after the layout-aware intrinsics proposal; [`Matrix::mad`](crate::Matrix::mad) outside the macro) |
 //! | `__builtin_convertvector(v, vec_t)` | each element of a vector converted |
 //! | `sqrtf`, `sinf`, `tanf`, `fabs`, `pow`, ... | C's `<math.h>` functions on scalars |
 //!

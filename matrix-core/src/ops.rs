@@ -130,12 +130,20 @@ pub(crate) fn product<
         // An empty sum: the addend, or zero.
         return addend.or_zero();
     }
-    d.run(Product::<_, _, _, T, M, K, N, FUSE> {
+    let op = Product::<_, _, _, T, M, K, N, FUSE> {
         lhs,
         rhs,
         addend,
         elem: core::marker::PhantomData,
-    })
+    };
+    if T::SMALL_PRODUCTS_INLINE && !FUSE {
+        // Exact: every backend gives the same bits, so a small product (a
+        // 4x4) runs inline on the build's baseline where the type says it
+        // pays. Under `fast` the bits depend on the backend that runs it.
+        d.run_portable(2 * M * K * N, op)
+    } else {
+        d.run(op)
+    }
 }
 
 /// A product as an [`Op`]: which kernel runs for which size. Its operand

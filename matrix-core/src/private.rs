@@ -440,6 +440,20 @@ pub fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize>(
     crate::ops::elementwise(d, fill)
 }
 
+/// `f(x)`: the closure of `__builtin_matrix_map` on one element (a call
+/// rather than a closure expression called in place, which would need an
+/// attribute on an expression to be inlined at opt-level 0).
+#[inline(always)]
+pub fn apply1<X, R>(f: impl FnOnce(X) -> R, x: X) -> R {
+    f(x)
+}
+
+/// `f(x, y)`: the closure of `__builtin_matrix_zip` on one pair of elements.
+#[inline(always)]
+pub fn apply2<X, Y, R>(f: impl FnOnce(X, Y) -> R, x: X, y: Y) -> R {
+    f(x, y)
+}
+
 /// Whether a product of `T` under `#[fp_contract(fast)]` rounds each
 /// multiply-add once on `d`. The expansion's written-out products (debug
 /// builds) follow it, so a kernel gives the same bits at every optimisation

@@ -276,6 +276,32 @@ impl Display for Axis {
 pub(crate) fn argument_must_be_matrix(ordinal: &str, was: &Ty) -> String {
     format!("{ordinal} argument must be a matrix (was '{was}')")
 }
+/// Ours: `__builtin_matrix_zip(a, b, f)` pairs elements of one position.
+pub(crate) fn different_dimensions(builtin: &str, a: &Ty, b: &Ty) -> String {
+    format!("matrix arguments to '{builtin}' must have the same dimensions ('{a}' and '{b}')")
+}
+/// Ours: the element-wise builtins take a closure, one parameter per matrix.
+pub(crate) fn argument_must_be_closure(ordinal: &str, params: usize) -> String {
+    let params = match params {
+        1 => "one parameter",
+        _ => "two parameters",
+    };
+    format!("{ordinal} argument must be a closure with {params}, one element each")
+}
+/// Ours: an element-wise closure's parameter binds one element.
+pub(crate) fn closure_parameter_not_a_name() -> String {
+    "a parameter of an element-wise closure must be a name, or a name and its element type"
+        .to_string()
+}
+/// Ours: an element-wise closure gives one element of the result.
+pub(crate) fn closure_result_not_scalar(was: &Ty) -> String {
+    format!("an element-wise closure must return a valid matrix element type (was '{was}')")
+}
+/// Ours: the result's element type must be known to the macro.
+pub(crate) fn closure_result_unknown() -> String {
+    "cannot infer the element type of this closure's result; declare it, as in `|x| -> float { .. }`"
+        .to_string()
+}
 /// Ours: the RFC's `__builtin_matrix_scalar_multiply(m, s)` takes a scalar.
 pub(crate) fn argument_must_be_scalar(ordinal: &str, was: &Ty) -> String {
     format!("{ordinal} argument must be a scalar (was '{was}')")

@@ -1277,7 +1277,16 @@ fn map(
         .map(
             |(_, name)| quote_spanned!(span=> let #name = ::matrix_core::Matrix::as_slice(&#name);),
         );
-    let element = map_body(body, inputs, &names, &i, span);
+    let element = map_body(
+        body,
+        &MapCtx {
+            inputs,
+            names: &names,
+            i: &i,
+            span,
+            operand,
+        },
+    );
     let elem = out.elem.to_tokens(span);
     let (rows, cols) = (usize_lit(out.rows, span), usize_lit(out.cols, span));
     let len = usize_lit(out.rows * out.cols, span);
@@ -1297,30 +1306,36 @@ fn map(
     }}
 }
 
+/// What the elements of a map are computed from: its inputs, the names
+/// they are bound to, the element index, and the expression emitter (for
+/// the bodies of closures).
+struct MapCtx<'a> {
+    inputs: &'a [Expr],
+    names: &'a [proc_macro2::Ident],
+    i: &'a proc_macro2::Ident,
+    span: Span,
+    operand: &'a dyn Fn(&Expr) -> TokenStream,
+}
+
 /// The expression computing one element of a map, at index `i`: the
 /// runtime's element operations (`private::add` and the others: wrapping
 /// for integers, division by zero panicking as `Matrix`'s does), always
-/// inlined, so there is no call per element even at opt-level 0.
-fn map_body(
-    body: &MapBody,
-    inputs: &[Expr],
-    names: &[proc_macro2::Ident],
-    i: &proc_macro2::Ident,
-    span: Span,
-) -> TokenStream {
+/// inlined, so there is no call per element even at opt-level 0. A
+/// closure of `__builtin_matrix_map`/`_zip` is the user's closure, typed,
+/// called on the elements.
+fn map_body(body: &MapBody, cx: &MapCtx<'_>) -> TokenStream {
+    let span = cx.span;
     match body {
         MapBody::Input(n) => {
-            let name = &names[*n];
-            match inputs[*n].ty {
+            let name = &cx.names[*n];
+            let i = cx.i;
+            match cx.inputs[*n].ty {
                 Ty::Matrix(_) => quote_spanned!(span=> #name[#i]),
                 _ => quote_spanned!(span=> #name),
             }
         }
         MapBody::Op { op, lhs, rhs, .. } => {
-            let (l, r) = (
-                map_body(lhs, inputs, names, i, span),
-                map_body(rhs, inputs, names, i, span),
-            );
+            let (l, r) = (map_body(lhs, cx), map_body(rhs, cx));
             let f = match op {
                 ArithOp::Add => quote_spanned!(span=> add),
                 ArithOp::Sub => quote_spanned!(span=> sub),
@@ -1330,9 +1345,25 @@ fn map_body(
             quote_spanned!(span=> ::matrix_core::private::#f(#l, #r))
         }
         MapBody::Cast { expr, to } => {
-            let inner = map_body(expr, inputs, names, i, span);
+            let inner = map_body(expr, cx);
             let to = to.to_tokens(span);
             quote_spanned!(span=> ::matrix_core::private::cast::<#to, _>(#inner))
+        }
+        MapBody::Closure {
+            params,
+            args,
+            body,
+            out,
+        } => {
+            let typed = params.iter().map(|(name, elem)| {
+                let ty = elem.to_tokens(span);
+                quote_spanned!(span=> #name: #ty)
+            });
+            let args = args.iter().map(|a| map_body(a, cx));
+            let out = out.to_tokens(span);
+            let body = (cx.operand)(body);
+            let apply = format_ident!("apply{}", params.len());
+            quote_spanned!(span=> ::matrix_core::private::#apply(#[inline(always)] |#(#typed),*| -> #out { #body }, #(#args),*))
         }
     }
 }

@@ -382,23 +382,76 @@ pub(crate) enum MapBody {
     },
     /// `as` conversion of an element (a matrix cast).
     Cast { expr: Box<MapBody>, to: Scalar },
+    /// The closure of `__builtin_matrix_map` or `__builtin_matrix_zip`
+    /// applied to the elements `args`: each parameter a name and the
+    /// element type it receives, the body checked like a kernel's, of type
+    /// `out`.
+    Closure {
+        params: Vec<(syn::Ident, Scalar)>,
+        args: Vec<MapBody>,
+        body: Box<Expr>,
+        out: Scalar,
+    },
 }
 
 impl MapBody {
     /// The same computation with every input index moved up by `offset`.
     pub(crate) fn shifted(self, offset: usize) -> MapBody {
+        self.with_inputs(&mut |n| MapBody::Input(n + offset))
+    }
+
+    /// The same computation with each input `n` replaced by `with[n]`
+    /// (each input appears once in a body; one that is not replaced keeps
+    /// its index).
+    pub(crate) fn substituted(self, with: &mut [Option<MapBody>]) -> MapBody {
+        self.with_inputs(&mut |n| {
+            with.get_mut(n)
+                .and_then(Option::take)
+                .unwrap_or(MapBody::Input(n))
+        })
+    }
+
+    /// The same computation with each input `n` replaced by `input(n)`.
+    fn with_inputs(self, input: &mut impl FnMut(usize) -> MapBody) -> MapBody {
         match self {
-            MapBody::Input(n) => MapBody::Input(n + offset),
+            MapBody::Input(n) => input(n),
             MapBody::Op { op, elem, lhs, rhs } => MapBody::Op {
                 op,
                 elem,
-                lhs: Box::new(lhs.shifted(offset)),
-                rhs: Box::new(rhs.shifted(offset)),
+                lhs: Box::new(lhs.with_inputs(input)),
+                rhs: Box::new(rhs.with_inputs(input)),
             },
             MapBody::Cast { expr, to } => MapBody::Cast {
-                expr: Box::new(expr.shifted(offset)),
+                expr: Box::new(expr.with_inputs(input)),
                 to,
             },
+            MapBody::Closure {
+                params,
+                args,
+                body,
+                out,
+            } => MapBody::Closure {
+                params,
+                args: args.into_iter().map(|a| a.with_inputs(input)).collect(),
+                body,
+                out,
+            },
+        }
+    }
+
+    /// Visits the expressions inside the closures of the body.
+    fn for_each_expr_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match self {
+            MapBody::Input(_) => {}
+            MapBody::Op { lhs, rhs, .. } => {
+                lhs.for_each_expr_mut(f);
+                rhs.for_each_expr_mut(f);
+            }
+            MapBody::Cast { expr, .. } => expr.for_each_expr_mut(f),
+            MapBody::Closure { args, body, .. } => {
+                args.iter_mut().for_each(|a| a.for_each_expr_mut(f));
+                body.for_each_expr_mut(f);
+            }
         }
     }
 }
@@ -611,8 +664,10 @@ impl Expr {
                     e.for_each_expr_mut(f);
                 }
             }
-            ExprKind::Tuple(es) | ExprKind::Array(es) | ExprKind::Map { inputs: es, .. } => {
-                each(es, f)
+            ExprKind::Tuple(es) | ExprKind::Array(es) => each(es, f),
+            ExprKind::Map { inputs, body } => {
+                each(inputs, f);
+                body.for_each_expr_mut(f);
             }
             ExprKind::Range { start, end, .. } => {
                 if let Some(e) = start {

@@ -52,7 +52,7 @@ pub trait Dispatch: Copy + sealed::Sealed {
     }
     /// Runs `op`, an operation of `work` element operations whose result
     /// does not depend on the backend (moving data, element-wise IEEE or
-    /// wrapping arithmetic). [`Auto`] runs a small one inline, compiled for
+    /// wrapping arithmetic, an exact product). [`Auto`] runs a small one inline, compiled for
     /// the build's target, rather than through a boundary; a backend token
     /// runs it as [`Dispatch::run`] does.
     #[inline(always)]

@@ -3,8 +3,8 @@
 use super::expr::Checker;
 use crate::consteval;
 use crate::diag::{self, Axis, Loc};
-use crate::ir::{ArithOp, Expr, ExprKind, Stride};
-use crate::types::{MAX_DIMENSION, MatTy, Ty, VecTy};
+use crate::ir::{ArithOp, Expr, ExprKind, MapBody, Stride};
+use crate::types::{MAX_DIMENSION, MatTy, Scalar, Ty, VecTy};
 
 impl Checker<'_> {
     /// `__builtin_matrix_column(m, c)` / `_row(m, r)`: the line as a vector;
@@ -60,6 +60,186 @@ impl Checker<'_> {
         Expr::new(kind, ty, loc)
     }
 
+    /// `__builtin_matrix_map(m, |x| ..)` and `__builtin_matrix_zip(a, b,
+    /// |x, y| ..)` (ours, after SYCL's `joint_matrix` element-wise
+    /// operations): the closure applied to each element (of both matrices,
+    /// of one shape, at one position), giving a matrix of the closure's
+    /// result type. Each parameter receives its matrix's element type; the
+    /// result type is the closure's `-> T`, or its body's scalar type.
+    fn element_fn(&mut self, name: &str, args: &[&syn::Expr], loc: Loc) -> Expr {
+        const ORDINALS: [&str; 3] = ["1st", "2nd", "3rd"];
+        let n = args.len() - 1;
+        let matrices: Vec<_> = args[..n]
+            .iter()
+            .zip(ORDINALS)
+            .map(|(arg, ordinal)| self.matrix_arg(arg, ordinal))
+            .collect();
+        let Some(matrices) = matrices.into_iter().collect::<Option<Vec<_>>>() else {
+            return self.poisoned(loc);
+        };
+        let (inputs, shapes): (Vec<Expr>, Vec<MatTy>) = matrices.into_iter().unzip();
+        let shape = shapes[0].clone();
+        if shapes
+            .iter()
+            .any(|s| (s.rows, s.cols) != (shape.rows, shape.cols))
+        {
+            let (first, last) = (Ty::Matrix(shape), Ty::Matrix(shapes[n - 1].clone()));
+            let at = Loc::of(args[0]).to(Loc::of(args[n - 1]));
+            return self.error(at, diag::different_dimensions(name, &first, &last));
+        }
+        let f = super::expr::strip(args[n]).0;
+        let syn::Expr::Closure(c) = f else {
+            return self.error(Loc::of(f), diag::argument_must_be_closure(ORDINALS[n], n));
+        };
+        if c.inputs.len() != n {
+            let at = Loc::of(&c.inputs_begin).to(Loc::of(&c.inputs_end));
+            return self.error(at, diag::argument_must_be_closure(ORDINALS[n], n));
+        }
+        let declared = match &c.output {
+            syn::ReturnType::Type(_, ty) => {
+                Some((super::resolve_type(ty, self.env, self.diags).0, Loc::of(ty)))
+            }
+            syn::ReturnType::Default => None,
+        };
+        let ret = declared
+            .as_ref()
+            .map_or_else(Ty::unknown, |(t, _)| t.clone());
+        let (params, body) = self.in_closure_scope(ret, |this| {
+            let mut params = Vec::new();
+            for (pat, shape) in c.inputs.iter().zip(&shapes) {
+                if let Some(name) = this.element_param(pat, shape.elem) {
+                    params.push((name, shape.elem));
+                }
+            }
+            (params, this.expr(&c.body))
+        });
+        if params.len() != n {
+            return self.poisoned(loc);
+        }
+        let tail = closure_tail(&c.body);
+        if matches!(body.ty, Ty::Matrix(_) | Ty::Vector(_)) {
+            return self.error(Loc::of(tail), diag::closure_result_not_scalar(&body.ty));
+        }
+        let out = match (&declared, &body.ty) {
+            (Some((Ty::Scalar(s), _)), _) => *s,
+            (Some((Ty::Error, _)), _) | (None, Ty::Error) => return self.poisoned(loc),
+            (Some((other, at)), _) => {
+                return self.error(*at, diag::closure_result_not_scalar(other));
+            }
+            (None, Ty::Scalar(s)) => *s,
+            (None, Ty::IntLiteral) => Scalar::I32,
+            (None, Ty::FloatLiteral) => Scalar::F64,
+            (None, Ty::Other(None)) => {
+                return self.error(Loc::of(tail), diag::closure_result_unknown());
+            }
+            (None, other) => {
+                return self.error(Loc::of(tail), diag::closure_result_not_scalar(other));
+            }
+        };
+        if !out.is_element() {
+            let at = declared.map_or(Loc::of(tail), |(_, at)| at);
+            return self.error(at, diag::closure_result_not_scalar(&Ty::Scalar(out)));
+        }
+        let Some(body) = self.element_operand(body, &c.body, out) else {
+            return self.poisoned(loc);
+        };
+        let body = MapBody::Closure {
+            params,
+            args: (0..n).map(MapBody::Input).collect(),
+            body: Box::new(body),
+            out,
+        };
+        let ty = Ty::Matrix(MatTy::unnamed(out, shape.rows, shape.cols));
+        Expr::new(ExprKind::Map { inputs, body }, ty, loc)
+    }
+
+    /// A parameter of an element-wise closure, bound to the element type
+    /// `elem`: a name, or a name and that type.
+    fn element_param(&mut self, pat: &syn::Pat, elem: Scalar) -> Option<syn::Ident> {
+        let name = |p: &syn::Pat| match p {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => Some(p.ident.clone()),
+            _ => None,
+        };
+        let (ident, annotated) = match pat {
+            syn::Pat::Type(t) => (name(&t.pat), Some(&t.ty)),
+            _ => (name(pat), None),
+        };
+        let Some(ident) = ident else {
+            self.diags
+                .error(Loc::of(pat), diag::closure_parameter_not_a_name());
+            return None;
+        };
+        if let Some(ty) = annotated {
+            let (written, _) = super::resolve_type(ty, self.env, self.diags);
+            if !written.is_error() && !matches!(&written, Ty::Scalar(s) if *s == elem) {
+                self.diags
+                    .error(Loc::of(ty), diag::passing(&Ty::Scalar(elem), &written));
+            }
+        }
+        self.bind(&ident.to_string(), Ty::Scalar(elem));
+        Some(ident)
+    }
+
+    /// `__builtin_matrix_fill(m, v)` (ours, after `joint_matrix_fill`): a
+    /// matrix of `m`'s type with every element `v`, converted as a scalar
+    /// operand of `m + v` is. `m` is evaluated, and unchanged.
+    fn fill(&mut self, args: &[&syn::Expr], loc: Loc) -> Expr {
+        let matrix = self.matrix_arg(args[0], "1st");
+        let value = self.expr(args[1]);
+        if !value.ty.is_scalar_like() && !value.ty.is_error() {
+            return self.error(value.loc, diag::argument_must_be_scalar("2nd", &value.ty));
+        }
+        let Some((m, ty)) = matrix else {
+            return self.poisoned(loc);
+        };
+        let Some(value) = self.element_operand(value, args[1], ty.elem) else {
+            return self.poisoned(loc);
+        };
+        let kind = ExprKind::Map {
+            inputs: vec![m, value],
+            body: MapBody::Input(1),
+        };
+        Expr::new(kind, Ty::Matrix(ty), loc)
+    }
+
+    /// `__builtin_matrix_mad(a, b, c)` (ours, after the layout-aware
+    /// intrinsics proposal): `a * b + c`, checked and computed as written
+    /// so. With `signed char`/`unsigned char` operands and an `int`
+    /// accumulator it widens: each operand is converted to `int` first, so
+    /// every product and sum is exact in `int` (wrapping past its range, as
+    /// integer matrices do).
+    fn mad(&mut self, args: &[&syn::Expr], loc: Loc) -> Expr {
+        let a = self.matrix_arg(args[0], "1st");
+        let b = self.matrix_arg(args[1], "2nd");
+        let c = self.matrix_arg(args[2], "3rd");
+        let (Some((a, a_ty)), Some((b, b_ty)), Some((c, c_ty))) = (a, b, c) else {
+            return self.poisoned(loc);
+        };
+        let bytes = |s: Scalar| matches!(s, Scalar::I8 | Scalar::U8);
+        let (a, b) = if bytes(a_ty.elem) && bytes(b_ty.elem) && c_ty.elem == Scalar::I32 {
+            let widen = |e: Expr, t: &MatTy| {
+                let to = MatTy::unnamed(Scalar::I32, t.rows, t.cols);
+                let (ty, loc) = (Ty::Matrix(to.clone()), e.loc);
+                Expr::new(
+                    ExprKind::MatrixCast {
+                        expr: Box::new(e),
+                        to,
+                    },
+                    ty,
+                    loc,
+                )
+            };
+            (widen(a, &a_ty), widen(b, &b_ty))
+        } else {
+            (a, b)
+        };
+        let product = self.matrix_arith(ArithOp::Mul, a, b, args[1], args[0], loc);
+        if product.ty.is_error() {
+            return product;
+        }
+        self.matrix_arith(ArithOp::Add, product, c, args[2], args[0], loc)
+    }
+
     pub(super) fn builtin(&mut self, name: &str, call: &syn::ExprCall, loc: Loc) -> Expr {
         let args: Vec<&syn::Expr> = call.args.iter().collect();
         let (min, max) = match name {
@@ -72,6 +252,8 @@ impl Checker<'_> {
             "__builtin_matrix_column" | "__builtin_matrix_row" => (2, 2),
             "__builtin_matrix_insert_column" | "__builtin_matrix_insert_row" => (3, 3),
             "__builtin_matrix_extract" => (3, 3),
+            "__builtin_matrix_map" | "__builtin_matrix_fill" => (2, 2),
+            "__builtin_matrix_zip" | "__builtin_matrix_mad" => (3, 3),
             "__builtin_matrix_add"
             | "__builtin_matrix_sub"
             | "__builtin_matrix_multiply"
@@ -153,6 +335,9 @@ impl Checker<'_> {
                 };
                 Expr::new(kind, Ty::Scalar(elem), loc)
             }
+            "__builtin_matrix_map" | "__builtin_matrix_zip" => self.element_fn(name, &args, loc),
+            "__builtin_matrix_fill" => self.fill(&args, loc),
+            "__builtin_matrix_mad" => self.mad(&args, loc),
             "__builtin_matrix_scalar_multiply" => {
                 let Some((m, _)) = self.matrix_arg(args[0], "1st") else {
                     return self.poisoned(loc);
@@ -312,5 +497,16 @@ impl Checker<'_> {
             pointer,
         };
         Expr::new(kind, Ty::Unit, loc)
+    }
+}
+
+/// The value a closure's body gives: a block's tail expression, or the body.
+fn closure_tail(body: &syn::Expr) -> &syn::Expr {
+    match body {
+        syn::Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(tail, None)) => tail,
+            _ => body,
+        },
+        _ => body,
     }
 }

@@ -40,6 +40,17 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Runs `f` in a scope of its own, with `return` returning `ret` (a
+    /// closure's body).
+    pub(super) fn in_closure_scope<R>(&mut self, ret: Ty, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.scopes.push(HashMap::new());
+        let outer = std::mem::replace(&mut self.ret, ret);
+        let result = f(self);
+        self.ret = outer;
+        self.scopes.pop();
+        result
+    }
+
     pub(super) fn bind(&mut self, name: &str, ty: Ty) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(name.to_string(), ty);

@@ -143,6 +143,30 @@ fn fuse_elementwise(e: &mut Expr) {
     let Some(elem) = map_elem(&e.ty) else {
         return;
     };
+    if let ExprKind::Map { inputs, body } = &mut e.kind {
+        // A map the checker made (`__builtin_matrix_map` and the other
+        // element-wise builtins): its inputs that are maps join it.
+        if inputs
+            .iter()
+            .any(|i| matches!(i.kind, ExprKind::Map { .. }))
+        {
+            let mut spliced = Vec::new();
+            let mut with: Vec<Option<MapBody>> = std::mem::take(inputs)
+                .into_iter()
+                .map(|input| {
+                    let input_elem = match &input.ty {
+                        Ty::Scalar(s) => *s,
+                        ty => map_elem(ty).unwrap_or(elem),
+                    };
+                    Some(map_operand(input, input_elem, &mut spliced))
+                })
+                .collect();
+            let old = std::mem::replace(body, MapBody::Input(0));
+            *body = old.substituted(&mut with);
+            *inputs = spliced;
+        }
+        return;
+    }
     let fusable = match &e.kind {
         ExprKind::Elementwise { lhs, rhs, .. } => {
             map_elem(&lhs.ty).is_some() && map_elem(&rhs.ty).is_some()
@@ -389,6 +413,33 @@ mod tests {
             map_inputs(tail(&ks[0])),
             ["a", "b", "const 2f32", "s", "c", "const 4f32", "convert"]
         );
+    }
+
+    #[test]
+    fn an_element_wise_builtin_joins_the_chain_around_it() {
+        let ks = lowered(&format!(
+            "{TYPEDEF} fn f(a: m_t, b: m_t, s: f32) -> m_t {{ \
+             __builtin_matrix_map(a + b * s, |x| x * 2.0f32) - __builtin_matrix_zip(a, b, |x, y| x / y) }}"
+        ));
+        // One pass: the map's and the zip's inputs are the chain's.
+        assert_eq!(map_inputs(tail(&ks[0])), ["a", "b", "s", "a", "b"]);
+        let ExprKind::Map { body, .. } = tail(&ks[0]) else {
+            panic!("not a map");
+        };
+        let MapBody::Op { lhs, rhs, .. } = body else {
+            panic!("not an operation");
+        };
+        let MapBody::Closure { args, .. } = &**lhs else {
+            panic!("not the map's closure");
+        };
+        assert!(matches!(
+            args[0],
+            MapBody::Op {
+                op: ArithOp::Add,
+                ..
+            }
+        ));
+        assert!(matches!(&**rhs, MapBody::Closure { args, .. } if args.len() == 2));
     }
 
     #[test]

@@ -1,0 +1,97 @@
+//! `Matrix::mad`: `a * b + c` in one pass, and its widening form for 8-bit
+//! operands with an `i32` accumulator (the `__builtin_matrix_mad` of
+//! `matrix!`).
+
+use crate::element::Element;
+use crate::kernels::dispatch::Auto;
+use crate::matrix::Matrix;
+use crate::ops::{self, Plain};
+
+/// The element types [`Matrix::mad`] multiplies and accumulates in: `Self`
+/// times `B` plus `A`. Implemented for one type throughout (`T`, `T`, `T`)
+/// and for the widening 8-bit forms: `i8` or `u8` times `i8` or `u8`, plus
+/// `i32`.
+#[diagnostic::on_unimplemented(
+    message = "invalid operand types to '__builtin_matrix_mad' ('{Self}' times '{B}' plus '{A}')",
+    label = "the operands of a multiply-accumulate are of one type, or 8-bit with an `i32` accumulator"
+)]
+pub trait MadOperands<B: Element, A: Element>: Element {
+    /// `a * b + c`.
+    #[doc(hidden)]
+    fn mad<const M: usize, const K: usize, const N: usize>(
+        a: &Matrix<Self, M, K>,
+        b: &Matrix<B, K, N>,
+        c: &Matrix<A, M, N>,
+    ) -> Matrix<A, M, N>;
+}
+
+impl<T: Element> MadOperands<T, T> for T {
+    #[inline]
+    fn mad<const M: usize, const K: usize, const N: usize>(
+        a: &Matrix<T, M, K>,
+        b: &Matrix<T, K, N>,
+        c: &Matrix<T, M, N>,
+    ) -> Matrix<T, M, N> {
+        ops::product::<_, T, M, K, N, false>(Auto, Plain(a), Plain(b), c)
+    }
+}
+
+/// The widening forms: each 8-bit operand converted to `i32` first, so that
+/// every product and sum is exact in `i32` (wrapping past its range).
+macro_rules! widening {
+    ($($a:ty, $b:ty;)*) => {$(
+        impl MadOperands<$b, i32> for $a {
+            #[inline]
+            fn mad<const M: usize, const K: usize, const N: usize>(
+                a: &Matrix<$a, M, K>,
+                b: &Matrix<$b, K, N>,
+                c: &Matrix<i32, M, N>,
+            ) -> Matrix<i32, M, N> {
+                let (a, b) = (a.cast::<i32>(), b.cast::<i32>());
+                ops::product::<_, i32, M, K, N, false>(Auto, Plain(&a), Plain(&b), c)
+            }
+        }
+    )*};
+}
+widening! {
+    i8, i8;
+    i8, u8;
+    u8, i8;
+    u8, u8;
+}
+
+impl<T: Element, const M: usize, const K: usize> Matrix<T, M, K> {
+    /// `self * b + c` in one pass: each sum of the product is completed,
+    /// then `c`'s element added, with the bits of `&self * &b + c`. With
+    /// `i8`/`u8` operands and an `i32` accumulator the product widens: each
+    /// element is converted to `i32` first, so no product or sum overflows
+    /// 8 bits (they wrap in `i32`, as integer matrices do). In `matrix!`,
+    /// `__builtin_matrix_mad(a, b, c)`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let a = Matrix::<f32, 2, 3>::from_rows([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    /// let b = Matrix::<f32, 3, 1>::from_rows([[1.0], [0.5], [0.25]]);
+    /// let c = Matrix::<f32, 2, 1>::splat(10.0);
+    /// assert_eq!(a.mad(&b, &c).to_rows(), [[12.75], [18.0]]);
+    ///
+    /// // Widening: `i8` times `u8` accumulates in `i32`.
+    /// let x = Matrix::<i8, 1, 2>::from_rows([[-128, 127]]);
+    /// let w = Matrix::<u8, 2, 1>::from_rows([[255], [255]]);
+    /// let acc = Matrix::<i32, 1, 1>::splat(1);
+    /// assert_eq!(x.mad(&w, &acc).to_rows(), [[-254]]);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn mad<B: Element, A: Element, const N: usize>(
+        &self,
+        b: &Matrix<B, K, N>,
+        c: &Matrix<A, M, N>,
+    ) -> Matrix<A, M, N>
+    where
+        T: MadOperands<B, A>,
+    {
+        T::mad(self, b, c)
+    }
+}
