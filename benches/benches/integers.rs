@@ -212,6 +212,51 @@ fn madd_widened<T: Int, const M: usize, const K: usize, const N: usize>(c: &mut 
     g.finish();
 }
 
+/// `matrix mad MxKxN u8*i8+i32`: the widening multiply-accumulate of int8
+/// inference (`Matrix::mad`, `__builtin_matrix_mad` in `matrix!`) against
+/// a plain loop in `i32`, as a user would write it.
+fn mad_int8<const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
+    let (da, db, dc) = (
+        data::<u8, M, K>(1),
+        data::<u64, K, N>(2),
+        data::<u64, M, N>(3),
+    );
+    let b = db.map(|col| col.map(|x| x as i8));
+    let acc = dc.map(|col| col.map(|x| (x as i32) >> 8));
+    let mut g = c.benchmark_group(format!("matrix mad {M}x{K}x{N} u8*i8+i32"));
+    let ops = (
+        Matrix::<u8, M, K>::from_column_major(da.as_flattened()),
+        Matrix::<i8, K, N>::from_column_major(b.as_flattened()),
+        Matrix::<i32, M, N>::from_column_major(acc.as_flattened()),
+    );
+    col3(&mut g, "matrix-core", ops, Matrix::zero(), |a, b, c, o| {
+        *o = a.mad(b, c)
+    });
+    col3(
+        &mut g,
+        "plain loop",
+        (da, b, acc),
+        [[0; M]; N],
+        |a, b, c, o| {
+            for j in 0..N {
+                for r in 0..M {
+                    let mut sum = c[j][r];
+                    for k in 0..K {
+                        sum = sum.wrapping_add(i32::from(a[k][r]) * i32::from(b[j][k]));
+                    }
+                    o[j][r] = sum;
+                }
+            }
+        },
+    );
+    g.finish();
+}
+
+fn int8(c: &mut Criterion) {
+    mad_int8::<16, 64, 16>(c);
+    mad_int8::<64, 64, 64>(c);
+}
+
 /// Every widened type at one shape.
 macro_rules! widened_types {
     ($c:expr, $m:literal, $k:literal, $n:literal) => {
@@ -252,5 +297,5 @@ fn wide(c: &mut Criterion) {
     mul::<u64, 16, 16, 16>(c, |_, _, _| {});
 }
 
-criterion_group!(benches, products, madds, wide);
+criterion_group!(benches, products, madds, wide, int8);
 criterion_main!(benches);
