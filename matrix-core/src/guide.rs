@@ -89,7 +89,8 @@
 //! vector is padded to 4): components `.x .y .z .w`, `.r .g .b .a`,
 //! `.s0`..`.sF`, `.hi .lo .even .odd`, swizzles (`v.zyx`, as values and,
 //! without repeats, as assignment targets), `v[i]`, element-wise `+ - * /`,
-//! scalar splat, comparisons giving Clang's `0`/`-1` masks, compound
+//! on integer vectors `% & | ^ << >>` and `!v` (C's `~v`; a zero divisor
+//! or a shift count outside `[0, bits)` panics), scalar splat, comparisons giving Clang's `0`/`-1` masks, compound
 //! literals `(vec3){a, b, c}` and splats `(vec3)(s)`.
 //!
 //! Beyond Clang (clang-19 refuses these): `m * v` takes `v` as a column,

@@ -3,7 +3,9 @@
 
 use core::fmt;
 use core::ops::{
-    Add, AddAssign, Div, DivAssign, Index, IndexMut, Mul, MulAssign, Neg, Sub, SubAssign,
+    Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Div, DivAssign,
+    Index, IndexMut, Mul, MulAssign, Neg, Not, Rem, RemAssign, Shl, ShlAssign, Shr, ShrAssign, Sub,
+    SubAssign,
 };
 
 use crate::arith::Arith;
@@ -520,6 +522,118 @@ scalar_first!(i8, u8, i16, u16, i32, u32, i64, u64, f32, f64);
 #[cfg(feature = "f16")]
 scalar_first!(half::f16);
 
+/// A shift count out of `[0, bits)`: undefined behaviour in C, a panic here.
+#[cold]
+#[track_caller]
+fn shift_panic(count: i128, bits: u32) -> ! {
+    panic!("shift count {count} is outside the allowed range [0, {bits}) of the element type")
+}
+
+/// The operators of integer vectors (Clang's `%`, `&`, `|`, `^`, `<<`,
+/// `>>` and `~`, the last spelled `!` as in Rust), element by element, with
+/// a vector or a scalar on the right: `%` wraps (`MIN % -1 == 0`) and
+/// panics on a zero divisor, as `/` does; a shift count outside `[0, bits)`
+/// panics; `>>` of a signed element is arithmetic, as in Clang.
+macro_rules! integer_ops {
+    ($($t:ty),* $(,)?) => {$(
+        integer_ops!(@op $t;
+            Rem::rem, RemAssign::rem_assign => |x: $t, y: $t| x.wrapping_rem(y);
+            BitAnd::bitand, BitAndAssign::bitand_assign => |x: $t, y: $t| x & y;
+            BitOr::bitor, BitOrAssign::bitor_assign => |x: $t, y: $t| x | y;
+            BitXor::bitxor, BitXorAssign::bitxor_assign => |x: $t, y: $t| x ^ y;
+            Shl::shl, ShlAssign::shl_assign => |x: $t, y: $t| x << shift_count!($t, y);
+            Shr::shr, ShrAssign::shr_assign => |x: $t, y: $t| x >> shift_count!($t, y);
+        );
+
+        impl<const N: usize> Not for Vector<$t, N>
+        where
+            $t: Lanes<N>,
+        {
+            type Output = Self;
+            /// Every bit of every element inverted (C's `~v`). The other
+            /// integer operators work element by element too:
+            ///
+            /// ```
+            /// use matrix_core::Vector;
+            ///
+            /// let v = Vector::from_array([7i32, -8, 5, 12]);
+            /// assert_eq!((!v).to_array(), [-8, 7, -6, -13]);
+            /// assert_eq!((v % 3).to_array(), [1, -2, 2, 0]);
+            /// assert_eq!((v & 6).to_array(), [6, 0, 4, 4]);
+            /// assert_eq!((v << Vector::from_array([1, 2, 3, 4])).to_array(), [14, -32, 40, 192]);
+            /// assert_eq!((v >> 1).to_array(), [3, -4, 2, 6]);
+            /// ```
+            #[inline]
+            fn not(self) -> Self {
+                self.map(|x| !x)
+            }
+        }
+    )*};
+    (@op $t:ty; $($Trait:ident::$method:ident, $Assign:ident::$assign:ident => $f:expr;)*) => {$(
+        impl<const N: usize> $Trait for Vector<$t, N>
+        where
+            $t: Lanes<N>,
+        {
+            type Output = Self;
+            #[doc = concat!("`", stringify!($method), "`, element by element.")]
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: Self) -> Self {
+                self.zip_map(rhs, $f)
+            }
+        }
+
+        impl<const N: usize> $Trait<$t> for Vector<$t, N>
+        where
+            $t: Lanes<N>,
+        {
+            type Output = Self;
+            #[doc = concat!("`", stringify!($method), "` of each element and the scalar.")]
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: $t) -> Self {
+                self.map(|x| ($f)(x, rhs))
+            }
+        }
+
+        impl<const N: usize> $Assign for Vector<$t, N>
+        where
+            $t: Lanes<N>,
+        {
+            #[doc = concat!("`", stringify!($assign), "`, element by element.")]
+            #[inline]
+            #[track_caller]
+            fn $assign(&mut self, rhs: Self) {
+                *self = $Trait::$method(*self, rhs);
+            }
+        }
+
+        impl<const N: usize> $Assign<$t> for Vector<$t, N>
+        where
+            $t: Lanes<N>,
+        {
+            #[doc = concat!("`", stringify!($assign), "` of each element and the scalar.")]
+            #[inline]
+            #[track_caller]
+            fn $assign(&mut self, rhs: $t) {
+                *self = $Trait::$method(*self, rhs);
+            }
+        }
+    )*};
+}
+
+/// A shift count as `u32`, checked against the width of `$t`.
+macro_rules! shift_count {
+    ($t:ty, $y:expr) => {
+        match u32::try_from($y) {
+            Ok(s) if s < <$t>::BITS => s,
+            _ => shift_panic($y as i128, <$t>::BITS),
+        }
+    };
+}
+
+integer_ops!(i8, u8, i16, u16, i32, u32, i64, u64);
+
 impl<T: Lanes<N> + Neg<Output = T>, const N: usize> Neg for Vector<T, N> {
     type Output = Self;
 
@@ -657,6 +771,43 @@ mod tests {
         let v = Vector::<u16, 3>::zero();
         let i = v.as_array().len();
         let _ = v[i];
+    }
+
+    #[test]
+    fn integer_operators_wrap_as_clang_computes() {
+        let v = Vector::from_array([i8::MIN, -7, 7, 1]);
+        assert_eq!((v % Vector::splat(-1)).to_array(), [0, 0, 0, 0]);
+        assert_eq!(
+            (v % Vector::from_array([3, 3, -3, 2])).to_array(),
+            [-2, -1, 1, 1]
+        );
+        assert_eq!((v >> 7).to_array(), [-1, -1, 0, 0]);
+        assert_eq!((v << 7).to_array(), [0, i8::MIN, i8::MIN, i8::MIN]);
+        assert_eq!((Vector::from_array([0xF0u8, 1]) >> 4).to_array(), [0x0F, 0]);
+        let mut w = Vector::from_array([6u32, 5]);
+        w ^= 3;
+        w |= Vector::from_array([8, 0]);
+        w &= !Vector::<u32, 2>::splat(1);
+        assert_eq!(w.to_array(), [12, 6]);
+    }
+
+    #[test]
+    #[should_panic(expected = "shift count 8 is outside the allowed range [0, 8)")]
+    fn shift_count_out_of_range_panics() {
+        let v = Vector::<u8, 2>::splat(1);
+        let _ = v << Vector::splat(8);
+    }
+
+    #[test]
+    #[should_panic(expected = "shift count -1 is outside the allowed range [0, 32)")]
+    fn negative_shift_count_panics() {
+        let _ = Vector::<i32, 4>::splat(1) >> -1;
+    }
+
+    #[test]
+    #[should_panic(expected = "remainder with a divisor of zero")]
+    fn remainder_by_zero_panics() {
+        let _ = Vector::<i16, 2>::splat(1) % 0;
     }
 
     #[test]

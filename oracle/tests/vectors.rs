@@ -14,6 +14,7 @@ matrix! {
     typedef int int4 __attribute__((ext_vector_type(4)));
     typedef signed char char4 __attribute__((ext_vector_type(4)));
     typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
+    typedef unsigned int uint4 __attribute__((ext_vector_type(4)));
 
     fn swizzle_arith(a: float4, b: float4, s: f32) -> float4 {
         (a.wzyx + b * s) / (b.xxyy + 3) - a.s2
@@ -46,6 +47,13 @@ matrix! {
     fn unsigned(a: uint2, k: u32) -> uint2 {
         a - k + a.yx * 3
     }
+    // `!` is Rust's spelling of C's `~`.
+    fn bits(a: int4, b: int4, s: i32) -> int4 {
+        ((a % b) ^ (a & b | s)) + (a >> (b & 31)) - !a
+    }
+    fn ushift(u: uint4, v: uint4) -> uint4 {
+        (u << (v & 31)) | (u >> 3) ^ !v % 7
+    }
 }
 
 const C_KERNELS: &str = r#"
@@ -55,6 +63,7 @@ typedef double double3 __attribute__((ext_vector_type(3)));
 typedef int int4 __attribute__((ext_vector_type(4)));
 typedef signed char char4 __attribute__((ext_vector_type(4)));
 typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
+typedef unsigned int uint4 __attribute__((ext_vector_type(4)));
 
 float4 swizzle_arith(float4 a, float4 b, float s) {
     return (a.wzyx + b * s) / (b.xxyy + 3) - a.s2;
@@ -69,6 +78,8 @@ int4 convert(float4 a) { return __builtin_convertvector(a * 100, int4); }
 double3 doubles(double3 a, double3 b) { return a.zxy * b - a + a.x; }
 char4 chars(char4 a, char4 b) { return a * b + a.wzyx; }
 uint2 unsigned_(uint2 a, unsigned k) { return a - k + a.yx * 3; }
+int4 bits(int4 a, int4 b, int s) { return ((a % b) ^ (a & b | s)) + (a >> (b & 31)) - ~a; }
+uint4 ushift(uint4 u, uint4 v) { return (u << (v & 31)) | (u >> 3) ^ ~v % 7; }
 "#;
 
 /// Inputs per kernel.
@@ -85,6 +96,7 @@ fn vector_kernels_agree_with_clang() {
         return;
     };
     let mut rng = SplitMix64::new(0x7665_6374);
+    let mut bits_rng = SplitMix64::new(0x6269_7473);
     let mut c = String::from(C_KERNELS);
     c.push_str("#include <stdio.h>\n#include <string.h>\n");
     c.push_str("static unsigned fb(float x) { unsigned b; memcpy(&b, &x, 4); return b; }\n");
@@ -164,6 +176,30 @@ fn vector_kernels_agree_with_clang() {
         writeln!(c, "  {{ uint2 r = unsigned_((uint2){{{}u, {}u}}, {uk}u); printf(\"uns {i} %u %u\\n\", r.x, r.y); }}", u[0], u[1]).unwrap();
         let r = unsigned(u.into(), uk).to_array();
         ours.push(format!("uns {i} {} {}", r[0], r[1]));
+
+        // Divisors never zero, and never -1 (`INT_MIN % -1` is undefined in
+        // C). From a generator of their own, so that the inputs above stay
+        // those they were.
+        let rng = &mut bits_rng;
+        let x = [0; 4].map(|_| rng.next_u64() as i32);
+        let y = [0; 4].map(
+            |_| match (rng.next_u64() as i32 >> (rng.next_u64() % 31)) | 1 {
+                -1 => 3,
+                d => d,
+            },
+        );
+        let sv = rng.next_u64() as i32;
+        writeln!(c, "  {{ int4 r = bits((int4){{{}, {}, {}, {}}}, (int4){{{}, {}, {}, {}}}, {sv}); printf(\"bit {i} %d %d %d %d\\n\", r.x, r.y, r.z, r.w); }}", x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]).unwrap();
+        let r = bits(x.into(), y.into(), sv).to_array();
+        ours.push(format!("bit {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
+
+        let (u4, v4) = (
+            [0; 4].map(|_| rng.next_u64() as u32),
+            [0; 4].map(|_| rng.next_u64() as u32),
+        );
+        writeln!(c, "  {{ uint4 r = ushift((uint4){{{}u, {}u, {}u, {}u}}, (uint4){{{}u, {}u, {}u, {}u}}); printf(\"ush {i} %u %u %u %u\\n\", r.x, r.y, r.z, r.w); }}", u4[0], u4[1], u4[2], u4[3], v4[0], v4[1], v4[2], v4[3]).unwrap();
+        let r = ushift(u4.into(), v4.into()).to_array();
+        ours.push(format!("ush {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
     }
     c.push_str("  return 0;\n}\n");
 

@@ -996,6 +996,10 @@ impl<'a> Checker<'a> {
                 return self.error(loc, diag::indirection_requires_pointer(&inner.ty));
             }
             (_, Ty::Matrix(_)) => return self.error(loc, diag::invalid_unary_argument(&inner.ty)),
+            // `!v` is Rust's spelling of C's `~v`: integer vectors only.
+            (syn::UnOp::Not(_), Ty::Vector(v)) if !v.elem.is_integer() => {
+                return self.error(loc, diag::invalid_unary_argument(&inner.ty));
+            }
             (syn::UnOp::Deref(_), Ty::Ref { inner: t, .. }) => (**t).clone(),
             (syn::UnOp::Deref(_), Ty::Ptr { elem, .. }) => (**elem).clone(),
             (syn::UnOp::Deref(_), _) => Ty::unknown(),

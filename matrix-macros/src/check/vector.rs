@@ -241,7 +241,17 @@ impl Checker<'_> {
                 Err(message) => self.error(loc, message),
             };
         }
-        if !comparison && !arithmetic {
+        // `%`, `&`, `|`, `^`, `<<`, `>>`: integer vectors only, as in Clang.
+        let integer_only = matches!(
+            op,
+            B::Rem(_) | B::BitAnd(_) | B::BitOr(_) | B::BitXor(_) | B::Shl(_) | B::Shr(_)
+        );
+        let integer_operands = [&lhs.ty, &rhs.ty].into_iter().all(|t| match t {
+            Ty::Vector(v) => v.elem.is_integer(),
+            other => other.is_integer_like(),
+        });
+        let allowed = comparison || arithmetic || (integer_only && integer_operands);
+        if !allowed {
             return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
         }
         let (lhs, rhs, vt) = match (lhs.ty.clone(), rhs.ty.clone()) {
