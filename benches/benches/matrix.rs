@@ -438,6 +438,9 @@ mod dsl {
         pub fn k_chain_16x16(a: m16x16_t, b: m16x16_t, c: m16x16_t) -> m16x16_t {
             (a + b) * 0.5f32 - c
         }
+        pub fn k_map_16x16(a: m16x16_t, b: m16x16_t, c: m16x16_t) -> m16x16_t {
+            __builtin_matrix_map(a + b, |x| x * x + 0.5f32) - c
+        }
         pub fn k_mul_bt_16x16(a: m16x16_t, b: m16x16_t) -> m16x16_t {
             a * __builtin_matrix_transpose(b)
         }
@@ -595,6 +598,18 @@ mod dsl {
     chain!(chain_4x4, 4, k_chain_4x4);
     chain!(chain_16x16, 16, k_chain_16x16);
 
+    pub(super) fn map_16x16(g: &mut Group<'_>, d: [[f32; 256]; 3]) {
+        type M = Matrix<f32, 16, 16>;
+        let m = d.map(|x| M::from_column_major(&x));
+        check(
+            k_map_16x16(m[0], m[1], m[2]) == (m[0] + m[1]).map(|x| x * x + 0.5) - m[2],
+            "k_map_16x16",
+        );
+        col3(g, "dsl exact", m, M::zero(), |a, b, c, o| {
+            *o = k_map_16x16(*a, *b, *c)
+        });
+    }
+
     pub(super) fn mul_bt_16x16(g: &mut Group<'_>, a: [f32; 256], b: [f32; 256]) {
         type M = Matrix<f32, 16, 16>;
         let (a, b) = (M::from_column_major(&a), M::from_column_major(&b));
@@ -650,6 +665,33 @@ fn chains(c: &mut Criterion) {
     });
 }
 
+/// `matrix map 16x16 f32`: a closure on each element inside an element-wise
+/// chain, `map(a + b, |x| x * x + 0.5) - c` (`__builtin_matrix_map` in the
+/// DSL: one pass; `Matrix::map` between two operators: three).
+fn maps(c: &mut Criterion) {
+    const NN: usize = 256;
+    type M = matrix_core::Matrix<f32, 16, 16>;
+    let d = [data_f32::<NN>(1), data_f32::<NN>(2), data_f32::<NN>(3)];
+    let mut g = c.benchmark_group("matrix map 16x16 f32");
+    let from = |d: &[f32; NN]| M::from_column_major(d);
+    col3(
+        &mut g,
+        "matrix-core",
+        d.each_ref().map(from),
+        M::zero(),
+        |a, b, c, o| *o = (*a + *b).map(|x| x * x + 0.5) - *c,
+    );
+    col3(&mut g, "plain loop", d, [0.0; NN], |a, b, c, o| {
+        for i in 0..NN {
+            let x = a[i] + b[i];
+            o[i] = (x * x + 0.5) - c[i];
+        }
+    });
+    #[cfg(feature = "dsl")]
+    dsl::map_16x16(&mut g, d);
+    g.finish();
+}
+
 /// `matrix mul a*bT 16x16 f32`: a product with a transposed right operand.
 fn transposed_products(c: &mut Criterion) {
     const NN: usize = 256;
@@ -686,6 +728,7 @@ criterion_group!(
     madds,
     transposes,
     chains,
+    maps,
     transposed_products
 );
 criterion_main!(benches);
