@@ -116,7 +116,7 @@ impl Checker<'_> {
         if params.len() != n {
             return self.poisoned(loc);
         }
-        let tail = closure_tail(&c.body);
+        let tail = super::expr::closure_tail(&c.body);
         if matches!(body.ty, Ty::Matrix(_) | Ty::Vector(_)) {
             return self.error(Loc::of(tail), diag::closure_result_not_scalar(&body.ty));
         }
@@ -497,16 +497,5 @@ impl Checker<'_> {
             pointer,
         };
         Expr::new(kind, Ty::Unit, loc)
-    }
-}
-
-/// The value a closure's body gives: a block's tail expression, or the body.
-fn closure_tail(body: &syn::Expr) -> &syn::Expr {
-    match body {
-        syn::Expr::Block(b) => match b.block.stmts.last() {
-            Some(syn::Stmt::Expr(tail, None)) => tail,
-            _ => body,
-        },
-        _ => body,
     }
 }

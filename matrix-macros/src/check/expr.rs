@@ -506,29 +506,21 @@ impl<'a> Checker<'a> {
     /// A closure: its parameters bound in a scope of their own, its body
     /// checked with `return` meaning the closure's.
     fn closure(&mut self, c: &syn::ExprClosure, loc: Loc) -> Expr {
-        self.scopes.push(HashMap::new());
-        for input in &c.inputs {
-            self.bind_pat(input, Ty::unknown());
-        }
         let ret = match &c.output {
             syn::ReturnType::Type(_, ty) => resolve_type(ty, self.env, self.diags).0,
             syn::ReturnType::Default => Ty::unknown(),
         };
-        let outer = std::mem::replace(&mut self.ret, ret.clone());
-        let body = self.expr(&c.body);
+        let body = self.in_closure_scope(ret.clone(), |this| {
+            for input in &c.inputs {
+                this.bind_pat(input, Ty::unknown());
+            }
+            this.expr(&c.body)
+        });
         if !compatible(&ret, &body.ty) {
             // On the value returned, as for a kernel: a block's tail.
-            let at = match &*c.body {
-                syn::Expr::Block(b) => match b.block.stmts.last() {
-                    Some(syn::Stmt::Expr(tail, None)) => Loc::of(tail),
-                    _ => body.loc,
-                },
-                _ => body.loc,
-            };
+            let at = Loc::of(closure_tail(&c.body));
             self.diags.error(at, diag::returning(&body.ty, &ret));
         }
-        self.ret = outer;
-        self.scopes.pop();
         let kind = ExprKind::Closure {
             head: closure_head(c),
             body: Box::new(body),
@@ -1365,6 +1357,17 @@ fn scalar_binary_type(op: &syn::BinOp, lhs: &Ty, rhs: &Ty) -> Ty {
             (Ty::IntLiteral, Ty::IntLiteral) => Ty::IntLiteral,
             _ => Ty::unknown(),
         },
+    }
+}
+
+/// The value a closure's body gives: a block's tail expression, or the body.
+pub(super) fn closure_tail(body: &syn::Expr) -> &syn::Expr {
+    match body {
+        syn::Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(tail, None)) => tail,
+            _ => body,
+        },
+        _ => body,
     }
 }
 
