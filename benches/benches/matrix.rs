@@ -410,7 +410,7 @@ fn transposes(c: &mut Criterion) {
 #[cfg(feature = "dsl")]
 mod dsl {
     use super::{Group, col1, col2, col2_batch, col3, col3_batch};
-    use matrix_core::{Matrix, matrix};
+    use matrix_core::{Matrix, RowMajor, matrix};
 
     matrix! {
         typedef float m4x4_t __attribute__((matrix_type(4, 4)));
@@ -421,8 +421,11 @@ mod dsl {
         typedef double d4x4_t __attribute__((matrix_type(4, 4)));
         typedef double d8x8_t __attribute__((matrix_type(8, 8)));
         typedef int i4x4_t __attribute__((matrix_type(4, 4)));
+        typedef float m16x16r_t __attribute__((matrix_type(16, 16, row_major)));
 
         pub fn k_mul_4x4_f32(a: m4x4_t, b: m4x4_t) -> m4x4_t { a * b }
+        pub fn k_cast_mul_16x16(a: m16x16r_t, b: m16x16_t) -> m16x16_t { (m16x16_t) a * b }
+        pub fn k_rm_mul_16x16(a: m16x16r_t, b: m16x16r_t) -> m16x16r_t { a * b }
         pub fn k_mul_8x8_f32(a: m8x8_t, b: m8x8_t) -> m8x8_t { a * b }
         pub fn k_mul_16x16_f32(a: m16x16_t, b: m16x16_t) -> m16x16_t { a * b }
         pub fn k_mul_32x32_f32(a: m32x32_t, b: m32x32_t) -> m32x32_t { a * b }
@@ -610,6 +613,30 @@ mod dsl {
         });
     }
 
+    /// The DSL's folded conversion: `(m16x16_t) a * b` with `a` row-major.
+    pub(super) fn layouts_16x16(
+        g: &mut Group<'_>,
+        a: (Matrix<f32, 16, 16>, Matrix<f32, 16, 16, RowMajor>),
+        b: (Matrix<f32, 16, 16>, Matrix<f32, 16, 16, RowMajor>),
+    ) {
+        check(k_cast_mul_16x16(a.1, b.0) == a.0 * b.0, "k_cast_mul_16x16");
+        check(
+            k_rm_mul_16x16(a.1, b.1) == (a.0 * b.0).to_layout(),
+            "k_rm_mul_16x16",
+        );
+        col2(
+            g,
+            "dsl cm = (cm) rm * cm",
+            a,
+            b,
+            Matrix::zero(),
+            |a, b, o| *o = k_cast_mul_16x16(a.1, b.0),
+        );
+        col2(g, "dsl rm = rm * rm", a, b, Matrix::default(), |a, b, o| {
+            *o = k_rm_mul_16x16(a.1, b.1)
+        });
+    }
+
     pub(super) fn mul_bt_16x16(g: &mut Group<'_>, a: [f32; 256], b: [f32; 256]) {
         type M = Matrix<f32, 16, 16>;
         let (a, b) = (M::from_column_major(&a), M::from_column_major(&b));
@@ -722,6 +749,54 @@ fn transposed_products(c: &mut Criterion) {
     g.finish();
 }
 
+/// `matrix layouts NxN f32`: products whose operands are row-major
+/// ([`matrix_core::RowMajor`]) against the all-column-major product of
+/// the same shape; the conversions are folded into the kernels' reads
+/// (only a left operand that ends up transposed is converted first).
+macro_rules! layout_group {
+    ($c:expr, $n:literal, $extra:expr) => {{
+        use matrix_core::{ColumnMajor, RowMajor};
+        const NN: usize = $n * $n;
+        type M = matrix_core::Matrix<f32, $n, $n>;
+        type R = matrix_core::Matrix<f32, $n, $n, RowMajor>;
+        let (da, db) = (data_f32::<NN>(1), data_f32::<NN>(2));
+        let mut g = $c.benchmark_group(concat!("matrix layouts ", $n, "x", $n, " f32"));
+        let (a, b) = (M::from_column_major(&da), M::from_column_major(&db));
+        let both = |m: M| (m, m.to_layout::<RowMajor>());
+        let (a, b) = (both(a), both(b));
+        col2(&mut g, "cm = cm * cm", a, b, M::zero(), |a, b, o| {
+            *o = a.0 * b.0
+        });
+        col2(&mut g, "rm = rm * rm", a, b, R::default(), |a, b, o| {
+            *o = a.1 * b.1
+        });
+        col2(&mut g, "cm = cm * rm (mad)", a, b, M::zero(), |a, b, o| {
+            *o = a.0.mad(&b.1, &M::zero())
+        });
+        col2(&mut g, "cm = rm * cm (mad)", a, b, M::zero(), |a, b, o| {
+            *o = a.1.mad(&b.0, &M::zero())
+        });
+        col2(
+            &mut g,
+            "cm = rm * cm, converted first",
+            a,
+            b,
+            M::zero(),
+            |a, b, o| *o = a.1.to_layout::<ColumnMajor>() * b.0,
+        );
+        $extra(&mut g, a, b);
+        g.finish();
+    }};
+}
+
+fn layouts(c: &mut Criterion) {
+    layout_group!(c, 16, |_g: &mut Group<'_>, _a, _b| {
+        #[cfg(feature = "dsl")]
+        dsl::layouts_16x16(_g, _a, _b);
+    });
+    layout_group!(c, 64, |_g: &mut Group<'_>, _a, _b| {});
+}
+
 criterion_group!(
     benches,
     products,
@@ -729,6 +804,7 @@ criterion_group!(
     transposes,
     chains,
     maps,
-    transposed_products
+    transposed_products,
+    layouts
 );
 criterion_main!(benches);

@@ -70,6 +70,7 @@
 //! | `__builtin_matrix_transpose(m)` | the transpose |
 //! | `__builtin_matrix_column_major_load(p, rows, cols[, stride])` | a matrix read column by column from `p` (a slice, array, `Vec` or pointer), `stride` elements apart (default `rows`) |
 //! | `__builtin_matrix_column_major_store(m, p[, stride])` | writes `m` column by column to `p` |
+//! | `__builtin_matrix_row_major_load(p, rows, cols[, stride])`, `__builtin_matrix_row_major_store(m, p[, stride])` | the same, row by row: `stride` is the distance between rows (default `cols`); the load gives a `row_major` matrix (beyond Clang; see section 4b) |
 //! | `__builtin_matrix_add(a, b)`, `_sub`, `_multiply`, `_scalar_multiply(m, s)` | the RFC's spellings of `+`, `-`, `*` and `m * s` |
 //! | `__builtin_matrix_extract(m, r, c)`, `__builtin_matrix_insert(m, r, c, x)` | the RFC's element read, and the matrix with one element replaced |
 //! | `__builtin_matrix_column_load(p, rows, cols, stride)`, `__builtin_matrix_column_store(m, p, stride)` | the RFC's names of the loads and stores |
@@ -95,6 +96,61 @@
 //!
 //! Beyond Clang (clang-19 refuses these): `m * v` takes `v` as a column,
 //! `v * m` as a row, lowered on the product kernels.
+//!
+//! ## 4b. Layouts (beyond Clang)
+//!
+//! A third argument of `matrix_type` chooses the layout:
+//! `matrix_type(R, C, row_major)` stores each row contiguously (the bytes
+//! of clang 22's `-fmatrix-memory-layout=row-major`, and of C's
+//! `float m[R][C]`), `matrix_type(R, C, column_major)` is the default,
+//! Clang's. In Rust the layout is `Matrix`'s fourth parameter:
+//! `Matrix<f32, 4, 4, RowMajor>` (see [`crate::layout`] for the bytes).
+//!
+//! ```
+//! use matrix_core::{Matrix, RowMajor, matrix};
+//!
+//! matrix! {
+//!     typedef float m2x3_t __attribute__((matrix_type(2, 3)));
+//!     typedef float r2x3_t __attribute__((matrix_type(2, 3, row_major)));
+//!     typedef float r3x2_t __attribute__((matrix_type(3, 2, row_major)));
+//!     typedef float r2x2_t __attribute__((matrix_type(2, 2, row_major)));
+//!
+//!     fn gram(a: m2x3_t, b: r3x2_t) -> r2x2_t {
+//!         // Mixing layouts needs a cast; it is folded into the product
+//!         // (the kernel reads `a` in place, as the transpose it stores).
+//!         (r2x3_t) a * b
+//!     }
+//!     fn rows(src: &[f32]) -> r2x3_t {
+//!         __builtin_matrix_row_major_load(src, 2, 3)
+//!     }
+//! }
+//!
+//! let a = rows(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+//! assert_eq!(a[(1, 0)], 4.0);                     // row 1, column 0
+//! let g = gram(Matrix::from(a), a.transpose());
+//! assert_eq!(g.to_rows(), [[14.0, 32.0], [32.0, 77.0]]);
+//! let _: Matrix<f32, 2, 2, RowMajor> = g;
+//! ```
+//!
+//! * Two types that differ only in layout are distinct: `a + b`, `a * b`,
+//!   an assignment or a return mixing them is refused with Clang's words
+//!   (`invalid operands to binary expression ('m2x3_t' and 'r2x3_t')`)
+//!   until a cast `(r2x3_t) a` converts one. `m[r][c]` is row `r`, column
+//!   `c` in every layout; transposes keep the layout; element-wise
+//!   operations, `__builtin_matrix_map`/`_zip`/`_fill` work on either
+//!   (`_zip`'s matrices share one).
+//! * `__builtin_matrix_mad(a, b, c)` takes each operand in its own layout
+//!   and gives `c`'s, with no conversion ([`Matrix::mad`](crate::Matrix::mad)
+//!   outside the macro).
+//! * Products never convert an operand that the kernels can read in place:
+//!   a row-major operand is the transpose of its storage, and a row-major
+//!   result is computed as `out^T = b^T * a^T`. The one conversion left is
+//!   a left operand whose storage is transposed relative to the result's
+//!   (`rm * cm -> cm`, `cm * cm -> rm`), transposed once before the
+//!   product. The bits are the column-major product's in every case.
+//! * The column-major load and store read and write column-major memory
+//!   whatever the matrix's layout (a row-major matrix is converted to
+//!   store it), and the row-major ones row-major memory.
 //!
 //! ## 5. Diagnostics
 //!

@@ -4,6 +4,7 @@
 
 use crate::element::Element;
 use crate::kernels::dispatch::Auto;
+use crate::layout::Layout;
 use crate::matrix::Matrix;
 use crate::ops::{self, Plain};
 
@@ -18,21 +19,21 @@ use crate::ops::{self, Plain};
 pub trait MadOperands<B: Element, A: Element>: Element {
     /// `a * b + c`.
     #[doc(hidden)]
-    fn mad<const M: usize, const K: usize, const N: usize>(
-        a: &Matrix<Self, M, K>,
-        b: &Matrix<B, K, N>,
-        c: &Matrix<A, M, N>,
-    ) -> Matrix<A, M, N>;
+    fn mad<const M: usize, const K: usize, const N: usize, LA: Layout, LB: Layout, LC: Layout>(
+        a: &Matrix<Self, M, K, LA>,
+        b: &Matrix<B, K, N, LB>,
+        c: &Matrix<A, M, N, LC>,
+    ) -> Matrix<A, M, N, LC>;
 }
 
 impl<T: Element> MadOperands<T, T> for T {
     #[inline]
-    fn mad<const M: usize, const K: usize, const N: usize>(
-        a: &Matrix<T, M, K>,
-        b: &Matrix<T, K, N>,
-        c: &Matrix<T, M, N>,
-    ) -> Matrix<T, M, N> {
-        ops::product::<_, T, M, K, N, false>(Auto, Plain(a), Plain(b), c)
+    fn mad<const M: usize, const K: usize, const N: usize, LA: Layout, LB: Layout, LC: Layout>(
+        a: &Matrix<T, M, K, LA>,
+        b: &Matrix<T, K, N, LB>,
+        c: &Matrix<T, M, N, LC>,
+    ) -> Matrix<T, M, N, LC> {
+        ops::product::<_, T, M, K, N, false, LC>(Auto, Plain(a), Plain(b), c)
     }
 }
 
@@ -42,13 +43,20 @@ macro_rules! widening {
     ($($a:ty, $b:ty;)*) => {$(
         impl MadOperands<$b, i32> for $a {
             #[inline]
-            fn mad<const M: usize, const K: usize, const N: usize>(
-                a: &Matrix<$a, M, K>,
-                b: &Matrix<$b, K, N>,
-                c: &Matrix<i32, M, N>,
-            ) -> Matrix<i32, M, N> {
+            fn mad<
+                const M: usize,
+                const K: usize,
+                const N: usize,
+                LA: Layout,
+                LB: Layout,
+                LC: Layout,
+            >(
+                a: &Matrix<$a, M, K, LA>,
+                b: &Matrix<$b, K, N, LB>,
+                c: &Matrix<i32, M, N, LC>,
+            ) -> Matrix<i32, M, N, LC> {
                 let (a, b) = (a.cast::<i32>(), b.cast::<i32>());
-                ops::product::<_, i32, M, K, N, false>(Auto, Plain(&a), Plain(&b), c)
+                ops::product::<_, i32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c)
             }
         }
     )*};
@@ -60,13 +68,20 @@ widening! {
     u8, u8;
 }
 
-impl<T: Element, const M: usize, const K: usize> Matrix<T, M, K> {
+impl<T: Element, const M: usize, const K: usize, LA: Layout> Matrix<T, M, K, LA> {
     /// `self * b + c` in one pass: each sum of the product is completed,
     /// then `c`'s element added, with the bits of `&self * &b + c`. With
     /// `i8`/`u8` operands and an `i32` accumulator the product widens: each
     /// element is converted to `i32` first, so no product or sum overflows
     /// 8 bits (they wrap in `i32`, as integer matrices do). In `matrix!`,
     /// `__builtin_matrix_mad(a, b, c)`.
+    ///
+    /// The three operands may have different [layouts](crate::layout); the
+    /// result has `c`'s. No operand is converted first: the kernels read a
+    /// row-major operand in place (see [`Matrix::to_layout`] for what a
+    /// conversion would cost), except a left operand that ends up
+    /// transposed (`a` column-major with `c` row-major, or `a` row-major
+    /// with `c` column-major), which is transposed once.
     ///
     /// ```
     /// use matrix_core::Matrix;
@@ -84,11 +99,11 @@ impl<T: Element, const M: usize, const K: usize> Matrix<T, M, K> {
     /// ```
     #[must_use]
     #[inline]
-    pub fn mad<B: Element, A: Element, const N: usize>(
+    pub fn mad<B: Element, A: Element, const N: usize, LB: Layout, LC: Layout>(
         &self,
-        b: &Matrix<B, K, N>,
-        c: &Matrix<A, M, N>,
-    ) -> Matrix<A, M, N>
+        b: &Matrix<B, K, N, LB>,
+        c: &Matrix<A, M, N, LC>,
+    ) -> Matrix<A, M, N, LC>
     where
         T: MadOperands<B, A>,
     {

@@ -1,10 +1,13 @@
 //! The value type: layout, constructors, element access, formatting.
 
 use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::marker::PhantomData;
 use core::ops::{Index, IndexMut, Neg};
 
 use crate::arith::Arith;
 use crate::element::Element;
+use crate::layout::{ColumnMajor, Layout, RowMajor};
 
 /// A fixed-size `R`×`C` matrix of `T`, laid out exactly as Clang lays out
 /// `T __attribute__((matrix_type(R, C)))`.
@@ -49,10 +52,38 @@ use crate::element::Element;
 /// [crate documentation](crate) for the exact semantics, including the
 /// summation order of a product.
 #[repr(C)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Matrix<T: Element, const R: usize, const C: usize> {
-    /// Column `c` is `columns[c]`; element `(r, c)` is `columns[c][r]`.
-    columns: [[T; R]; C],
+pub struct Matrix<T: Element, const R: usize, const C: usize, L: Layout = ColumnMajor> {
+    /// Column-major: column `c` is `storage[c]`, element `(r, c)` is
+    /// `storage[c][r]`. Row-major: row `r` is `storage[r]`, element
+    /// `(r, c)` is `storage[r][c]`.
+    storage: L::Storage<T, R, C>,
+    layout: PhantomData<L>,
+}
+
+impl<T: Element, const R: usize, const C: usize, L: Layout> Clone for Matrix<T, R, C, L> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize, L: Layout> Copy for Matrix<T, R, C, L> {}
+
+impl<T: Element, const R: usize, const C: usize, L: Layout> PartialEq for Matrix<T, R, C, L> {
+    /// Element by element (so `NaN != NaN`, `0.0 == -0.0`).
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: Element + Eq, const R: usize, const C: usize, L: Layout> Eq for Matrix<T, R, C, L> {}
+
+impl<T: Element + Hash, const R: usize, const C: usize, L: Layout> Hash for Matrix<T, R, C, L> {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
 }
 
 /// The error of [`Matrix::try_from_column_major`] and
@@ -141,7 +172,10 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     #[must_use]
     #[inline]
     pub const fn from_columns(columns: [[T; R]; C]) -> Self {
-        Self { columns }
+        Self {
+            storage: columns,
+            layout: PhantomData,
+        }
     }
 
     /// The matrix whose row `r` is `rows[r]`.
@@ -165,7 +199,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
         while c < C {
             let mut r = 0;
             while r < R {
-                m.columns[c][r] = rows[r][c];
+                m.storage[c][r] = rows[r][c];
                 r += 1;
             }
             c += 1;
@@ -274,7 +308,8 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     #[inline]
     pub const fn splat(value: T) -> Self {
         Self {
-            columns: [[value; R]; C],
+            storage: [[value; R]; C],
+            layout: PhantomData,
         }
     }
 
@@ -303,9 +338,92 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     #[must_use]
     #[inline]
     pub fn from_fn(mut f: impl FnMut(usize, usize) -> T) -> Self {
+        Self::from_columns(core::array::from_fn(|c| core::array::from_fn(|r| f(r, c))))
+    }
+
+    /// The columns, borrowed: `as_columns()[c][r]` is element `(r, c)`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
+    /// assert_eq!(m.as_columns()[1], [2, 4]);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub const fn as_columns(&self) -> &[[T; R]; C] {
+        &self.storage
+    }
+
+    /// The columns, mutably borrowed.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let mut m = Matrix::<i32, 2, 2>::zero();
+    /// m.as_columns_mut()[1] = [7, 8];
+    /// assert_eq!(m.to_rows(), [[0, 7], [0, 8]]);
+    /// ```
+    #[inline]
+    pub const fn as_columns_mut(&mut self) -> &mut [[T; R]; C] {
+        &mut self.storage
+    }
+
+    /// The columns, copied out: `to_columns()[c][r]` is element `(r, c)`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
+    /// assert_eq!(m.to_columns(), [[1, 3], [2, 4]]);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub const fn to_columns(&self) -> [[T; R]; C] {
+        self.storage
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
+    /// The matrix whose storage is `storage`: its columns (`[[T; R]; C]`)
+    /// in [`ColumnMajor`], its rows (`[[T; C]; R]`) in
+    /// [`RowMajor`](crate::RowMajor).
+    ///
+    /// ```
+    /// use matrix_core::{Matrix, RowMajor};
+    ///
+    /// let m = Matrix::<i32, 2, 3, RowMajor>::from_storage([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(m[(1, 0)], 4);
+    /// assert_eq!(m.as_slice(), &[1, 2, 3, 4, 5, 6]);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub const fn from_storage(storage: L::Storage<T, R, C>) -> Self {
         Self {
-            columns: core::array::from_fn(|c| core::array::from_fn(|r| f(r, c))),
+            storage,
+            layout: PhantomData,
         }
+    }
+
+    /// The storage: the columns in [`ColumnMajor`], the rows in
+    /// [`RowMajor`](crate::RowMajor).
+    #[must_use]
+    #[inline]
+    pub const fn into_storage(self) -> L::Storage<T, R, C> {
+        self.storage
+    }
+
+    /// Every element `value`, in any layout (the layout-generic
+    /// [`Matrix::splat`]).
+    #[inline(always)]
+    pub(crate) fn filled(value: T) -> Self {
+        Self::from_storage(L::splat(value))
+    }
+
+    /// Where element `(r, c)` is in [`as_slice`](Self::as_slice).
+    #[inline(always)]
+    fn offset(r: usize, c: usize) -> usize {
+        L::offset(r, c, R, C)
     }
 
     /// The element at row `r`, column `c`, or `None` outside the matrix.
@@ -321,7 +439,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     #[inline]
     pub fn get(&self, r: usize, c: usize) -> Option<T> {
         if r < R && c < C {
-            Some(self.columns[c][r])
+            Some(self.as_slice()[Self::offset(r, c)])
         } else {
             None
         }
@@ -341,13 +459,14 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     #[inline]
     pub fn get_mut(&mut self, r: usize, c: usize) -> Option<&mut T> {
         if r < R && c < C {
-            Some(&mut self.columns[c][r])
+            Some(&mut self.as_mut_slice()[Self::offset(r, c)])
         } else {
             None
         }
     }
 
-    /// The elements in column-major order (the memory order).
+    /// The elements in memory order: column-major (or row-major, in
+    /// [`RowMajor`](crate::RowMajor)).
     ///
     /// ```
     /// use matrix_core::Matrix;
@@ -358,10 +477,10 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     #[must_use]
     #[inline]
     pub fn as_slice(&self) -> &[T] {
-        self.columns.as_flattened()
+        L::flat::<T, R, C>(&self.storage)
     }
 
-    /// The elements in column-major order, mutably.
+    /// The elements in memory order, mutably.
     ///
     /// ```
     /// use matrix_core::Matrix;
@@ -372,35 +491,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// ```
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
-        self.columns.as_flattened_mut()
-    }
-
-    /// The columns, borrowed: `as_columns()[c][r]` is element `(r, c)`.
-    ///
-    /// ```
-    /// use matrix_core::Matrix;
-    ///
-    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
-    /// assert_eq!(m.as_columns()[1], [2, 4]);
-    /// ```
-    #[must_use]
-    #[inline]
-    pub const fn as_columns(&self) -> &[[T; R]; C] {
-        &self.columns
-    }
-
-    /// The columns, mutably borrowed.
-    ///
-    /// ```
-    /// use matrix_core::Matrix;
-    ///
-    /// let mut m = Matrix::<i32, 2, 2>::zero();
-    /// m.as_columns_mut()[1] = [7, 8];
-    /// assert_eq!(m.to_rows(), [[0, 7], [0, 8]]);
-    /// ```
-    #[inline]
-    pub const fn as_columns_mut(&mut self) -> &mut [[T; R]; C] {
-        &mut self.columns
+        L::flat_mut::<T, R, C>(&mut self.storage)
     }
 
     /// The rows, copied out: `to_rows()[r][c]` is element `(r, c)`.
@@ -414,21 +505,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     #[must_use]
     #[inline]
     pub fn to_rows(&self) -> [[T; C]; R] {
-        core::array::from_fn(|r| core::array::from_fn(|c| self.columns[c][r]))
-    }
-
-    /// The columns, copied out: `to_columns()[c][r]` is element `(r, c)`.
-    ///
-    /// ```
-    /// use matrix_core::Matrix;
-    ///
-    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
-    /// assert_eq!(m.to_columns(), [[1, 3], [2, 4]]);
-    /// ```
-    #[must_use]
-    #[inline]
-    pub const fn to_columns(&self) -> [[T; R]; C] {
-        self.columns
+        core::array::from_fn(|r| core::array::from_fn(|c| self[(r, c)]))
     }
 
     /// Column `c`, copied out.
@@ -450,7 +527,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
         if c >= C {
             line_panic("column", c, C);
         }
-        self.columns[c]
+        core::array::from_fn(|r| self[(r, c)])
     }
 
     /// Row `r`, copied out.
@@ -472,7 +549,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
         if r >= R {
             line_panic("row", r, R);
         }
-        core::array::from_fn(|c| self.columns[c][r])
+        core::array::from_fn(|c| self[(r, c)])
     }
 
     /// Converts every element with Rust's `as` (see [`CastFrom`](crate::CastFrom)):
@@ -487,11 +564,11 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// ```
     #[must_use]
     #[inline]
-    pub fn cast<U: Element>(self) -> Matrix<U, R, C> {
+    pub fn cast<U: Element>(self) -> Matrix<U, R, C, L> {
         self.map(T::cast_to::<U>)
     }
 
-    /// Applies `f` to every element, in column-major order.
+    /// Applies `f` to every element, in memory order.
     ///
     /// ```
     /// use matrix_core::Matrix;
@@ -502,12 +579,16 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// ```
     #[must_use]
     #[inline]
-    pub fn map<U: Element>(self, mut f: impl FnMut(T) -> U) -> Matrix<U, R, C> {
-        Matrix::from_fn(|r, c| f(self.columns[c][r]))
+    pub fn map<U: Element>(self, mut f: impl FnMut(T) -> U) -> Matrix<U, R, C, L> {
+        let mut out = Matrix::<U, R, C, L>::filled(U::ZERO);
+        for (y, &x) in out.as_mut_slice().iter_mut().zip(self.as_slice()) {
+            *y = f(x);
+        }
+        out
     }
 
     /// Combines the elements of `self` and `other` pairwise with `f`, in
-    /// column-major order.
+    /// memory order.
     ///
     /// ```
     /// use matrix_core::Matrix;
@@ -521,10 +602,15 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     #[inline]
     pub fn zip_map<U: Element, V: Element>(
         self,
-        other: Matrix<U, R, C>,
+        other: Matrix<U, R, C, L>,
         mut f: impl FnMut(T, U) -> V,
-    ) -> Matrix<V, R, C> {
-        Matrix::from_fn(|r, c| f(self.columns[c][r], other.columns[c][r]))
+    ) -> Matrix<V, R, C, L> {
+        let mut out = Matrix::<V, R, C, L>::filled(V::ZERO);
+        let pairs = self.as_slice().iter().zip(other.as_slice());
+        for (z, (&x, &y)) in out.as_mut_slice().iter_mut().zip(pairs) {
+            *z = f(x, y);
+        }
+        out
     }
 
     /// Sets every element to `value`.
@@ -560,18 +646,18 @@ impl<T: Element, const N: usize> Matrix<T, N, N> {
         let mut m = Self::zero();
         let mut i = 0;
         while i < N {
-            m.columns[i][i] = T::ONE;
+            m.storage[i][i] = T::ONE;
             i += 1;
         }
         m
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> Default for Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> Default for Matrix<T, R, C, L> {
     /// The zero matrix.
     #[inline]
     fn default() -> Self {
-        Self::zero()
+        Self::filled(T::ZERO)
     }
 }
 
@@ -596,11 +682,31 @@ impl<T: Element, const R: usize, const C: usize> From<Matrix<T, R, C>> for [[T; 
     /// ```
     #[inline]
     fn from(m: Matrix<T, R, C>) -> Self {
-        m.columns
+        m.storage
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> AsRef<[T]> for Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize> From<Matrix<T, R, C>>
+    for Matrix<T, R, C, RowMajor>
+{
+    /// The same matrix, row-major: [`Matrix::to_layout`].
+    #[inline]
+    fn from(m: Matrix<T, R, C>) -> Self {
+        m.to_layout()
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize> From<Matrix<T, R, C, RowMajor>>
+    for Matrix<T, R, C>
+{
+    /// The same matrix, column-major: [`Matrix::to_layout`].
+    #[inline]
+    fn from(m: Matrix<T, R, C, RowMajor>) -> Self {
+        m.to_layout()
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize, L: Layout> AsRef<[T]> for Matrix<T, R, C, L> {
     /// The elements in column-major order, as [`Matrix::as_slice`].
     ///
     /// ```
@@ -617,7 +723,7 @@ impl<T: Element, const R: usize, const C: usize> AsRef<[T]> for Matrix<T, R, C> 
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> AsMut<[T]> for Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> AsMut<[T]> for Matrix<T, R, C, L> {
     /// The elements in column-major order, mutably, as
     /// [`Matrix::as_mut_slice`].
     ///
@@ -648,7 +754,9 @@ pub(crate) fn negate<T: Element + Neg<Output = T>>(x: T) -> T {
     }
 }
 
-impl<T: Element + Neg<Output = T>, const R: usize, const C: usize> Neg for Matrix<T, R, C> {
+impl<T: Element + Neg<Output = T>, const R: usize, const C: usize, L: Layout> Neg
+    for Matrix<T, R, C, L>
+{
     type Output = Self;
 
     /// Every element negated: IEEE negation for floats, wrapping for signed
@@ -672,8 +780,10 @@ impl<T: Element + Neg<Output = T>, const R: usize, const C: usize> Neg for Matri
     }
 }
 
-impl<T: Element + Neg<Output = T>, const R: usize, const C: usize> Neg for &Matrix<T, R, C> {
-    type Output = Matrix<T, R, C>;
+impl<T: Element + Neg<Output = T>, const R: usize, const C: usize, L: Layout> Neg
+    for &Matrix<T, R, C, L>
+{
+    type Output = Matrix<T, R, C, L>;
 
     /// Every element negated, as `-*self`: IEEE for floats, wrapping for
     /// signed integers; beyond Clang's specification, as `-m`.
@@ -685,12 +795,14 @@ impl<T: Element + Neg<Output = T>, const R: usize, const C: usize> Neg for &Matr
     /// assert_eq!(-&m, Matrix::from_rows([[-1, 0], [0, -1]]));
     /// ```
     #[inline]
-    fn neg(self) -> Matrix<T, R, C> {
+    fn neg(self) -> Matrix<T, R, C, L> {
         -*self
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> Index<(usize, usize)> for Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> Index<(usize, usize)>
+    for Matrix<T, R, C, L>
+{
     type Output = T;
 
     /// Element `(row, column)`.
@@ -705,11 +817,13 @@ impl<T: Element, const R: usize, const C: usize> Index<(usize, usize)> for Matri
         if r >= R || c >= C {
             index_panic(r, c, R, C);
         }
-        &self.columns[c][r]
+        &self.as_slice()[Self::offset(r, c)]
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> IndexMut<(usize, usize)> for Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> IndexMut<(usize, usize)>
+    for Matrix<T, R, C, L>
+{
     /// Element `(row, column)`, mutably.
     ///
     /// # Panics
@@ -721,11 +835,11 @@ impl<T: Element, const R: usize, const C: usize> IndexMut<(usize, usize)> for Ma
         if r >= R || c >= C {
             index_panic(r, c, R, C);
         }
-        &mut self.columns[c][r]
+        &mut self.as_mut_slice()[Self::offset(r, c)]
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> fmt::Display for Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> fmt::Display for Matrix<T, R, C, L> {
     /// The rows, one per line: `[[1, 2, 3],\n [4, 5, 6]]`. The formatter's
     /// options (width, precision, fill, sign) apply to every element.
     ///
@@ -744,11 +858,11 @@ impl<T: Element, const R: usize, const C: usize> fmt::Display for Matrix<T, R, C
                 f.write_str(",\n ")?;
             }
             f.write_str("[")?;
-            for (c, column) in self.columns.iter().enumerate() {
+            for c in 0..C {
                 if c > 0 {
                     f.write_str(", ")?;
                 }
-                fmt::Display::fmt(&column[r], f)?;
+                fmt::Display::fmt(&self[(r, c)], f)?;
             }
             f.write_str("]")?;
         }
@@ -756,7 +870,7 @@ impl<T: Element, const R: usize, const C: usize> fmt::Display for Matrix<T, R, C
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> fmt::Debug for Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> fmt::Debug for Matrix<T, R, C, L> {
     /// `Matrix<float, 2x2> [[1.0, 2.0], [3.0, 4.0]]`: the element's C name,
     /// the shape, then the rows with the elements' `Debug`.
     ///
@@ -767,7 +881,11 @@ impl<T: Element, const R: usize, const C: usize> fmt::Debug for Matrix<T, R, C> 
     /// assert_eq!(format!("{m:?}"), "Matrix<int, 2x3> [[1, 2, 3], [4, 5, 6]]");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Matrix<{}, {}x{}> ", T::C_NAME, R, C)?;
+        if L::ROW_MAJOR {
+            write!(f, "Matrix<{}, {}x{}, {}> ", T::C_NAME, R, C, L::NAME)?;
+        } else {
+            write!(f, "Matrix<{}, {}x{}> ", T::C_NAME, R, C)?;
+        }
         let mut rows = f.debug_list();
         for r in 0..R {
             rows.entry(&RowDebug {
@@ -780,15 +898,17 @@ impl<T: Element, const R: usize, const C: usize> fmt::Debug for Matrix<T, R, C> 
 }
 
 /// One row of a matrix, for `Debug`.
-struct RowDebug<'a, T: Element, const R: usize, const C: usize> {
-    matrix: &'a Matrix<T, R, C>,
+struct RowDebug<'a, T: Element, const R: usize, const C: usize, L: Layout> {
+    matrix: &'a Matrix<T, R, C, L>,
     row: usize,
 }
 
-impl<T: Element, const R: usize, const C: usize> fmt::Debug for RowDebug<'_, T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> fmt::Debug
+    for RowDebug<'_, T, R, C, L>
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list()
-            .entries(self.matrix.columns.iter().map(|column| &column[self.row]))
+            .entries((0..C).map(|c| &self.matrix[(self.row, c)]))
             .finish()
     }
 }

@@ -8,6 +8,7 @@
 use core::ops::{Add, Div, Mul, Sub};
 
 use crate::element::Element;
+use crate::layout::Layout;
 use crate::matrix::Matrix;
 use crate::private::ConvertTo;
 
@@ -55,11 +56,11 @@ kernel_trait! {
 // Two matrices: of one type for `+ -`, of chained shapes for `*`.
 macro_rules! matrix_matrix {
     ($($Trait:ident::$method:ident => $Op:ident::$op:ident;)*) => {$(
-        impl<T: Element, const R: usize, const C: usize> $Trait<Matrix<T, R, C>> for Matrix<T, R, C> {
-            type Output = Matrix<T, R, C>;
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Trait<Matrix<T, R, C, L>> for Matrix<T, R, C, L> {
+            type Output = Matrix<T, R, C, L>;
             #[inline]
             #[track_caller]
-            fn $method(self, rhs: Matrix<T, R, C>) -> Matrix<T, R, C> {
+            fn $method(self, rhs: Matrix<T, R, C, L>) -> Matrix<T, R, C, L> {
                 $Op::$op(self, rhs)
             }
         }
@@ -71,12 +72,12 @@ matrix_matrix! {
     KernelSub::kernel_sub => Sub::sub;
 }
 
-impl<T: Element, const M: usize, const K: usize, const N: usize> KernelMul<Matrix<T, K, N>>
-    for Matrix<T, M, K>
+impl<T: Element, const M: usize, const K: usize, const N: usize, L: Layout>
+    KernelMul<Matrix<T, K, N, L>> for Matrix<T, M, K, L>
 {
-    type Output = Matrix<T, M, N>;
+    type Output = Matrix<T, M, N, L>;
     #[inline]
-    fn kernel_mul(self, rhs: Matrix<T, K, N>) -> Matrix<T, M, N> {
+    fn kernel_mul(self, rhs: Matrix<T, K, N, L>) -> Matrix<T, M, N, L> {
         self * rhs
     }
 }
@@ -89,23 +90,23 @@ macro_rules! matrix_scalar {
         matrix_scalar!(@second $s; KernelAdd::kernel_add => Add::add, KernelSub::kernel_sub => Sub::sub, KernelMul::kernel_mul => Mul::mul);
     )*};
     (@first $s:ty; $($Trait:ident::$method:ident => $Op:ident::$op:ident),*) => {$(
-        impl<T: Element, const R: usize, const C: usize> $Trait<$s> for Matrix<T, R, C> {
-            type Output = Matrix<T, R, C>;
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Trait<$s> for Matrix<T, R, C, L> {
+            type Output = Matrix<T, R, C, L>;
             #[inline]
             #[track_caller]
-            fn $method(self, rhs: $s) -> Matrix<T, R, C> {
+            fn $method(self, rhs: $s) -> Matrix<T, R, C, L> {
                 $Op::$op(self, ConvertTo::<T>::convert(rhs))
             }
         }
     )*};
     (@second $s:ty; $($Trait:ident::$method:ident => $Op:ident::$op:ident),*) => {$(
-        impl<T: Element, const R: usize, const C: usize> $Trait<Matrix<T, R, C>> for $s {
-            type Output = Matrix<T, R, C>;
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Trait<Matrix<T, R, C, L>> for $s {
+            type Output = Matrix<T, R, C, L>;
             #[inline]
             #[track_caller]
-            fn $method(self, rhs: Matrix<T, R, C>) -> Matrix<T, R, C> {
+            fn $method(self, rhs: Matrix<T, R, C, L>) -> Matrix<T, R, C, L> {
                 let s: T = ConvertTo::<T>::convert(self);
-                $Op::$op(Matrix::splat(s), rhs)
+                $Op::$op(Matrix::filled(s), rhs)
             }
         }
     )*};
@@ -158,7 +159,9 @@ pub trait KernelIndex {
     }
 }
 
-impl<T: Element, const ROWS: usize, const COLS: usize> KernelIndex for Matrix<T, ROWS, COLS> {
+impl<T: Element, const ROWS: usize, const COLS: usize, L: Layout> KernelIndex
+    for Matrix<T, ROWS, COLS, L>
+{
     type Element = T;
     #[inline]
     #[track_caller]
@@ -176,7 +179,7 @@ impl<T: Element, const ROWS: usize, const COLS: usize> KernelIndex for Matrix<T,
             assert!(R < ROWS, "matrix row index is outside the allowed range");
             assert!(C < COLS, "matrix column index is outside the allowed range");
         }
-        &self.as_columns()[C][R]
+        &self.as_slice()[L::offset(R, C, ROWS, COLS)]
     }
     #[inline]
     fn kernel_at_const_mut<const R: usize, const C: usize>(&mut self) -> &mut T {
@@ -184,7 +187,7 @@ impl<T: Element, const ROWS: usize, const COLS: usize> KernelIndex for Matrix<T,
             assert!(R < ROWS, "matrix row index is outside the allowed range");
             assert!(C < COLS, "matrix column index is outside the allowed range");
         }
-        &mut self.as_columns_mut()[C][R]
+        &mut self.as_mut_slice()[L::offset(R, C, ROWS, COLS)]
     }
 }
 

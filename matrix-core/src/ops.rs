@@ -24,21 +24,34 @@ use crate::kernels::dispatch::{Auto, Closure, Dispatch, Op};
 #[cfg(not(debug_assertions))]
 use crate::kernels::gemm::INLINE_VECTOR_MACS;
 use crate::kernels::gemm::Operands;
+use crate::layout::{ColumnMajor, Layout};
 use crate::matrix::Matrix;
 
 // ---------------------------------------------------------------------------
 // The operations
 
-/// A product's operand as the matrix it is: `a`.
+/// A product's operand as the matrix it is: `a`, in either layout (a
+/// row-major operand is read as the transpose of its column-major
+/// storage, in place).
 #[derive(Clone, Copy, Debug)]
-pub struct Plain<'a, T: Element, const R: usize, const C: usize>(pub &'a Matrix<T, R, C>);
+pub struct Plain<'a, T: Element, const R: usize, const C: usize, L: Layout = ColumnMajor>(
+    pub &'a Matrix<T, R, C, L>,
+);
 
 /// A product's operand as the transpose of the matrix it holds:
 /// `transpose(a)`. The runtime reads a transposed right operand in place
 /// (the kernel's broadcasts only change address) and transposes a left one
 /// first (the kernel streams the columns of its left operand).
 #[derive(Clone, Copy, Debug)]
-pub struct Transposed<'a, T: Element, const R: usize, const C: usize>(pub &'a Matrix<T, R, C>);
+pub struct Transposed<'a, T: Element, const R: usize, const C: usize, L: Layout = ColumnMajor>(
+    pub &'a Matrix<T, R, C, L>,
+);
+
+/// The transpose of an operand, stored where the operand is: the operands
+/// of a row-major product, which runs as `out^T = rhs^T * lhs^T` on the
+/// column-major kernels.
+#[derive(Clone, Copy)]
+struct Flipped<O>(O);
 
 mod sealed {
     pub trait Sealed {}
@@ -54,66 +67,136 @@ pub trait Operand<T: Element, const R: usize, const C: usize>: Copy + sealed::Se
     fn stored(&self) -> &[T];
 }
 
-impl<T: Element, const R: usize, const C: usize> sealed::Sealed for Plain<'_, T, R, C> {}
-impl<T: Element, const R: usize, const C: usize> sealed::Sealed for Transposed<'_, T, R, C> {}
+impl<T: Element, const R: usize, const C: usize, L: Layout> sealed::Sealed
+    for Plain<'_, T, R, C, L>
+{
+}
+impl<T: Element, const R: usize, const C: usize, L: Layout> sealed::Sealed
+    for Transposed<'_, T, R, C, L>
+{
+}
+impl<O> sealed::Sealed for Flipped<O> {}
 
-impl<T: Element, const R: usize, const C: usize> Operand<T, R, C> for Plain<'_, T, R, C> {
-    const TRANSPOSED: bool = false;
+impl<T: Element, const R: usize, const C: usize, L: Layout> Operand<T, R, C>
+    for Plain<'_, T, R, C, L>
+{
+    const TRANSPOSED: bool = L::ROW_MAJOR;
     #[inline(always)]
     fn stored(&self) -> &[T] {
         self.0.as_slice()
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> Operand<T, R, C> for Transposed<'_, T, C, R> {
-    const TRANSPOSED: bool = true;
+impl<T: Element, const R: usize, const C: usize, L: Layout> Operand<T, R, C>
+    for Transposed<'_, T, C, R, L>
+{
+    // A row-major matrix's storage is its transpose, column-major: the
+    // transpose of one is stored as it is.
+    const TRANSPOSED: bool = !L::ROW_MAJOR;
     #[inline(always)]
     fn stored(&self) -> &[T] {
         self.0.as_slice()
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize, O: Operand<T, C, R>> Operand<T, R, C>
+    for Flipped<O>
+{
+    const TRANSPOSED: bool = !O::TRANSPOSED;
+    #[inline(always)]
+    fn stored(&self) -> &[T] {
+        self.0.stored()
     }
 }
 
 /// The addend of a fused `a * b + c`: `&Matrix` for one, `()` for none, a
-/// choice known at compile time. Sealed.
-pub trait Addend<T: Element, const M: usize, const N: usize>: Copy + sealed::Sealed {
-    /// The addend, column-major.
+/// choice known at compile time; `L` is the layout of the result, which is
+/// the addend's. Sealed.
+pub trait Addend<T: Element, const M: usize, const N: usize, L: Layout = ColumnMajor>:
+    Copy + sealed::Sealed
+{
+    /// The addend, in memory order.
     fn slice(&self) -> Option<&[T]>;
     /// The result when the product is empty (`K == 0`): the addend, or zero.
-    fn or_zero(&self) -> Matrix<T, M, N>;
+    fn or_zero(&self) -> Matrix<T, M, N, L>;
 }
 
 impl sealed::Sealed for () {}
-impl<T: Element, const M: usize, const N: usize> sealed::Sealed for &Matrix<T, M, N> {}
+impl<T: Element, const M: usize, const N: usize, L: Layout> sealed::Sealed for &Matrix<T, M, N, L> {}
 
-impl<T: Element, const M: usize, const N: usize> Addend<T, M, N> for () {
+impl<T: Element, const M: usize, const N: usize, L: Layout> Addend<T, M, N, L> for () {
     #[inline(always)]
     fn slice(&self) -> Option<&[T]> {
         None
     }
     #[inline(always)]
-    fn or_zero(&self) -> Matrix<T, M, N> {
-        Matrix::zero()
+    fn or_zero(&self) -> Matrix<T, M, N, L> {
+        Matrix::default()
     }
 }
 
-impl<T: Element, const M: usize, const N: usize> Addend<T, M, N> for &Matrix<T, M, N> {
+impl<T: Element, const M: usize, const N: usize, L: Layout> Addend<T, M, N, L>
+    for &Matrix<T, M, N, L>
+{
     #[inline(always)]
     fn slice(&self) -> Option<&[T]> {
         Some(self.as_slice())
     }
     #[inline(always)]
-    fn or_zero(&self) -> Matrix<T, M, N> {
+    fn or_zero(&self) -> Matrix<T, M, N, L> {
         **self
     }
 }
 
-/// `lhs * rhs`, or `lhs * rhs + addend`, on `d`. Without `FUSE` every sum
-/// is bit for bit the contract's order: `a[r][0]*b[0][c]`, then each
-/// further `+ a[r][k]*b[k][c]` in `k` order, each rounded, then the addend.
-/// With `FUSE` (`#[fp_contract(fast)]`) each multiply-add step rounds once
-/// where the backend has FMA.
+/// `lhs * rhs`, or `lhs * rhs + addend`, on `d`, the result in layout
+/// `L` (the addend's). Without `FUSE` every sum is bit for bit the
+/// contract's order: `a[r][0]*b[0][c]`, then each further
+/// `+ a[r][k]*b[k][c]` in `k` order, each rounded, then the addend. With
+/// `FUSE` (`#[fp_contract(fast)]`) each multiply-add step rounds once where
+/// the backend has FMA.
+///
+/// Every layout runs on the column-major kernels, with no conversion of
+/// any operand but a transposed left one: a row-major operand is the
+/// transpose of its storage, read in place, and a row-major result is
+/// computed as `out^T = rhs^T * lhs^T` (each product commutes exactly, the
+/// `k` order is the same, so the bits are too).
 #[inline(always)]
 pub(crate) fn product<
+    D: Dispatch,
+    T: Element,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    L: Layout,
+>(
+    d: D,
+    lhs: impl Operand<T, M, K>,
+    rhs: impl Operand<T, K, N>,
+    addend: impl Addend<T, M, N, L>,
+) -> Matrix<T, M, N, L> {
+    if M * K * N == 0 {
+        // An empty sum: the addend, or zero.
+        return addend.or_zero();
+    }
+    let mut out = Matrix::<T, M, N, L>::default();
+    if L::ROW_MAJOR {
+        product_into::<D, T, N, K, M, FUSE>(
+            d,
+            Flipped(rhs),
+            Flipped(lhs),
+            addend.slice(),
+            out.as_mut_slice(),
+        );
+    } else {
+        product_into::<D, T, M, K, N, FUSE>(d, lhs, rhs, addend.slice(), out.as_mut_slice());
+    }
+    out
+}
+
+/// `out = lhs * rhs (+ addend)`, all column-major `M x N`, on `d`.
+#[inline(always)]
+fn product_into<
     D: Dispatch,
     T: Element,
     const M: usize,
@@ -124,17 +207,14 @@ pub(crate) fn product<
     d: D,
     lhs: impl Operand<T, M, K>,
     rhs: impl Operand<T, K, N>,
-    addend: impl Addend<T, M, N>,
-) -> Matrix<T, M, N> {
-    if M * K * N == 0 {
-        // An empty sum: the addend, or zero.
-        return addend.or_zero();
-    }
-    let op = Product::<_, _, _, T, M, K, N, FUSE> {
+    addend: Option<&[T]>,
+    out: &mut [T],
+) {
+    let op = Product::<_, _, T, M, K, N, FUSE> {
         lhs,
         rhs,
         addend,
-        elem: core::marker::PhantomData,
+        out,
     };
     if T::SMALL_PRODUCTS_INLINE && !FUSE {
         // Exact: every backend gives the same bits, so a small product (a
@@ -148,74 +228,66 @@ pub(crate) fn product<
 
 /// A product as an [`Op`]: which kernel runs for which size. Its operand
 /// layouts are types, so each boundary is compiled for its own.
-struct Product<L, R, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool> {
+struct Product<'a, L, R, T, const M: usize, const K: usize, const N: usize, const FUSE: bool> {
     lhs: L,
     rhs: R,
-    addend: A,
-    elem: core::marker::PhantomData<T>,
+    addend: Option<&'a [T]>,
+    out: &'a mut [T],
 }
 
-impl<L, R, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool> Op
-    for Product<L, R, A, T, M, K, N, FUSE>
+impl<L, R, T, const M: usize, const K: usize, const N: usize, const FUSE: bool> Op
+    for Product<'_, L, R, T, M, K, N, FUSE>
 where
     T: Element,
     L: Operand<T, M, K>,
     R: Operand<T, K, N>,
-    A: Addend<T, M, N>,
 {
-    type Output = Matrix<T, M, N>;
+    type Output = ();
 
     #[inline(always)]
-    fn run<S: Isa>(self, s: S) -> Matrix<T, M, N> {
-        if L::TRANSPOSED {
-            let mut a = [[T::ZERO; M]; K];
-            T::transpose(s, K, M, self.lhs.stored(), a.as_flattened_mut());
-            self.with_lhs(s, a.as_flattened())
-        } else {
-            self.with_lhs(s, self.lhs.stored())
-        }
-    }
-}
-
-impl<L, R, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool>
-    Product<L, R, A, T, M, K, N, FUSE>
-where
-    T: Element,
-    L: Operand<T, M, K>,
-    R: Operand<T, K, N>,
-    A: Addend<T, M, N>,
-{
-    /// The product with `a`, the left operand as the kernels read it.
-    #[inline(always)]
-    fn with_lhs<S: Isa>(&self, s: S, a: &[T]) -> Matrix<T, M, N> {
-        let mut out = Matrix::<T, M, N>::zero();
-        let p = Operands {
+    fn run<S: Isa>(self, s: S) {
+        let p = |a| Operands {
             m: M,
             k: K,
             n: N,
             a,
             b: self.rhs.stored(),
             bt: R::TRANSPOSED,
-            addend: self.addend.slice(),
+            addend: self.addend,
         };
-        // Debug builds run every product on the kernels compiled inside
-        // matrix-core (at its own optimisation level: see
-        // `kernels::dynamic`); optimised builds on a copy compiled for the
-        // shape, inlined when small. Measured on an AVX2 EPYC, a 64x64 `f32`
-        // product ran in 7.7 us compiled for its shape and 9.7 us on the
-        // run-time-shape kernel, so optimised builds keep constant shapes at
-        // every size. A `cfg` attribute, not `cfg!`: at opt-level 0 the
-        // branch not taken would still be compiled into the caller, with a
-        // stack slot for every value of every inlined register tile.
-        #[cfg(debug_assertions)]
-        T::product_dyn(s, FUSE, &p, out.as_mut_slice());
-        #[cfg(not(debug_assertions))]
-        if M * K * N <= INLINE_VECTOR_MACS * T::lanes::<S>() {
-            T::product::<S, FUSE>(s, &p, out.as_mut_slice());
+        if L::TRANSPOSED {
+            let mut a = [[T::ZERO; M]; K];
+            T::transpose(s, K, M, self.lhs.stored(), a.as_flattened_mut());
+            kernel::<S, T, M, K, N, FUSE>(s, &p(a.as_flattened()), self.out);
         } else {
-            called::<S, T, M, K, N, FUSE>(s, &p, out.as_mut_slice());
+            kernel::<S, T, M, K, N, FUSE>(s, &p(self.lhs.stored()), self.out);
         }
-        out
+    }
+}
+
+/// The product `p` into `out` with backend `S`'s kernel for `T`.
+#[inline(always)]
+fn kernel<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool>(
+    s: S,
+    p: &Operands<'_, T>,
+    out: &mut [T],
+) {
+    // Debug builds run every product on the kernels compiled inside
+    // matrix-core (at its own optimisation level: see `kernels::dynamic`);
+    // optimised builds on a copy compiled for the shape, inlined when
+    // small. Measured on an AVX2 EPYC, a 64x64 `f32` product ran in 7.7 us
+    // compiled for its shape and 9.7 us on the run-time-shape kernel, so
+    // optimised builds keep constant shapes at every size. A `cfg`
+    // attribute, not `cfg!`: at opt-level 0 the branch not taken would
+    // still be compiled into the caller, with a stack slot for every value
+    // of every inlined register tile.
+    #[cfg(debug_assertions)]
+    T::product_dyn(s, FUSE, p, out);
+    #[cfg(not(debug_assertions))]
+    if M * K * N <= INLINE_VECTOR_MACS * T::lanes::<S>() {
+        T::product::<S, FUSE>(s, p, out);
+    } else {
+        called::<S, T, M, K, N, FUSE>(s, p, out);
     }
 }
 
@@ -264,32 +336,53 @@ fn called<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, co
     s.run(Called::<T, M, K, N, FUSE> { p, out });
 }
 
-/// `transpose(m)` on `d`.
+/// `transpose(m)` on `d`, in `m`'s layout.
 #[inline(always)]
-pub(crate) fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize>(
+pub(crate) fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
     d: D,
-    m: &Matrix<T, R, C>,
-) -> Matrix<T, C, R> {
-    struct Transpose<'a, T: Element, const R: usize, const C: usize>(&'a Matrix<T, R, C>);
-    impl<T: Element, const R: usize, const C: usize> Op for Transpose<'_, T, R, C> {
-        type Output = Matrix<T, C, R>;
-        #[inline(always)]
-        fn run<S: Isa>(self, s: S) -> Matrix<T, C, R> {
-            transpose_on(s, self.0)
-        }
-    }
-    d.run_portable(R * C, Transpose(m))
+    m: &Matrix<T, R, C, L>,
+) -> Matrix<T, C, R, L> {
+    let mut out = Matrix::<T, C, R, L>::default();
+    // The storage of either layout is a column-major matrix: `R x C`, or
+    // the `C x R` transpose for row-major; its transpose is the result's.
+    let (rows, cols) = if L::ROW_MAJOR { (C, R) } else { (R, C) };
+    transpose_on(d, rows, cols, m.as_slice(), out.as_mut_slice());
+    out
 }
 
-/// `transpose(m)` with backend `S`'s kernel for `T`.
+/// `dst` = the transpose of `src`, a column-major `rows x cols` matrix, on
+/// [`Auto`].
+#[inline]
+pub(crate) fn transpose_slice<T: Element>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
+    transpose_on(Auto, rows, cols, src, dst);
+}
+
+/// `dst` = the transpose of `src`, a column-major `rows x cols` matrix, on
+/// `d`, with its backend's kernel for `T`.
 #[inline(always)]
-fn transpose_on<S: Isa, T: Element, const R: usize, const C: usize>(
-    s: S,
-    m: &Matrix<T, R, C>,
-) -> Matrix<T, C, R> {
-    let mut out = Matrix::<T, C, R>::zero();
-    T::transpose(s, R, C, m.as_slice(), out.as_mut_slice());
-    out
+fn transpose_on<D: Dispatch, T: Element>(d: D, rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
+    struct Transpose<'a, T> {
+        rows: usize,
+        cols: usize,
+        src: &'a [T],
+        dst: &'a mut [T],
+    }
+    impl<T: Element> Op for Transpose<'_, T> {
+        type Output = ();
+        #[inline(always)]
+        fn run<S: Isa>(self, s: S) {
+            T::transpose(s, self.rows, self.cols, self.src, self.dst);
+        }
+    }
+    d.run_portable(
+        rows * cols,
+        Transpose {
+            rows,
+            cols,
+            src,
+            dst,
+        },
+    );
 }
 
 /// A matrix whose elements `fill` writes (each of them), as one
@@ -298,11 +391,11 @@ fn transpose_on<S: Isa, T: Element, const R: usize, const C: usize>(
 /// have their constant length even in a pass the optimiser keeps out of
 /// line.
 #[inline(always)]
-pub(crate) fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize>(
+pub(crate) fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
     d: D,
-    fill: impl FnOnce(&mut Matrix<T, R, C>),
-) -> Matrix<T, R, C> {
-    let mut out = Matrix::<T, R, C>::zero();
+    fill: impl FnOnce(&mut Matrix<T, R, C, L>),
+) -> Matrix<T, R, C, L> {
+    let mut out = Matrix::<T, R, C, L>::default();
     d.run_portable(
         R * C,
         Closure(
@@ -315,9 +408,9 @@ pub(crate) fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usiz
 
 /// `a[i] = f(a[i], b[i])` for every element, as one pass on [`Auto`].
 #[inline(always)]
-fn zip_assign<T: Element, const R: usize, const C: usize>(
-    a: &mut Matrix<T, R, C>,
-    b: &Matrix<T, R, C>,
+fn zip_assign<T: Element, const R: usize, const C: usize, L: Layout>(
+    a: &mut Matrix<T, R, C, L>,
+    b: &Matrix<T, R, C, L>,
     f: impl Fn(T, T) -> T,
 ) {
     Auto.run_portable(
@@ -335,8 +428,8 @@ fn zip_assign<T: Element, const R: usize, const C: usize>(
 
 /// `a[i] = f(a[i])` for every element, as one pass on [`Auto`].
 #[inline(always)]
-fn map_assign<T: Element, const R: usize, const C: usize>(
-    a: &mut Matrix<T, R, C>,
+fn map_assign<T: Element, const R: usize, const C: usize, L: Layout>(
+    a: &mut Matrix<T, R, C, L>,
     f: impl Fn(T) -> T,
 ) {
     Auto.run_portable(
@@ -354,14 +447,14 @@ fn map_assign<T: Element, const R: usize, const C: usize>(
 
 /// The matrix product of the operators: [`product`] on [`Auto`].
 #[inline]
-fn matmul<T: Element, const R: usize, const K: usize, const C: usize>(
-    a: &Matrix<T, R, K>,
-    b: &Matrix<T, K, C>,
-) -> Matrix<T, R, C> {
-    product::<_, T, R, K, C, false>(Auto, Plain(a), Plain(b), ())
+fn matmul<T: Element, const R: usize, const K: usize, const C: usize, L: Layout>(
+    a: &Matrix<T, R, K, L>,
+    b: &Matrix<T, K, C, L>,
+) -> Matrix<T, R, C, L> {
+    product::<_, T, R, K, C, false, L>(Auto, Plain(a), Plain(b), ())
 }
 
-impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     /// The transpose: element `(r, c)` of the result is element `(c, r)` of
     /// `self`. The specification's `__builtin_matrix_transpose`, on the
     /// same kernels (`f32` on the backend's shuffles).
@@ -373,8 +466,37 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// assert_eq!(m.transpose().to_rows(), [[1, 4], [2, 5], [3, 6]]);
     /// ```
     #[inline]
-    pub fn transpose(self) -> Matrix<T, C, R> {
+    pub fn transpose(self) -> Matrix<T, C, R, L> {
         transpose(Auto, &self)
+    }
+}
+
+impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
+    /// The same matrix in layout `L2`: element `(r, c)` unchanged, the
+    /// memory order `L2`'s (a transpose of the storage when the layouts
+    /// differ, a copy when they agree).
+    ///
+    /// ```
+    /// use matrix_core::{ColumnMajor, Matrix, RowMajor};
+    ///
+    /// let m = Matrix::<i32, 2, 2>::from_rows([[1, 2], [3, 4]]);
+    /// let r = m.to_layout::<RowMajor>();
+    /// assert_eq!(r.as_slice(), &[1, 2, 3, 4]);
+    /// assert_eq!(r.to_layout::<ColumnMajor>(), m);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn to_layout<L2: Layout>(self) -> Matrix<T, R, C, L2> {
+        let mut out = Matrix::<T, R, C, L2>::filled(T::ZERO);
+        if L::ROW_MAJOR == L2::ROW_MAJOR {
+            out.as_mut_slice().copy_from_slice(self.as_slice());
+        } else {
+            // The storage of one is the transpose of the other's: an
+            // `R x C` (column-major) or `C x R` (row-major) transpose.
+            let (rows, cols) = if L::ROW_MAJOR { (C, R) } else { (R, C) };
+            transpose_slice(rows, cols, self.as_slice(), out.as_mut_slice());
+        }
+        out
     }
 }
 
@@ -383,7 +505,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
 
 macro_rules! elementwise_matrix_op {
     ($($Trait:ident::$method:ident, $Assign:ident::$assign:ident => $elem:ident;)*) => {$(
-        impl<T: Element, const R: usize, const C: usize> $Assign for Matrix<T, R, C> {
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Assign for Matrix<T, R, C, L> {
             #[doc = concat!("Element-wise `", stringify!($assign), "` (wrapping for integers).")]
             #[inline]
             fn $assign(&mut self, rhs: Self) {
@@ -391,8 +513,8 @@ macro_rules! elementwise_matrix_op {
             }
         }
 
-        impl<T: Element, const R: usize, const C: usize> $Assign<&Matrix<T, R, C>>
-            for Matrix<T, R, C>
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Assign<&Matrix<T, R, C, L>>
+            for Matrix<T, R, C, L>
         {
             #[doc = concat!("Element-wise `", stringify!($assign), "` (wrapping for integers).")]
             #[inline]
@@ -401,7 +523,7 @@ macro_rules! elementwise_matrix_op {
             }
         }
 
-        impl<T: Element, const R: usize, const C: usize> $Trait for Matrix<T, R, C> {
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Trait for Matrix<T, R, C, L> {
             type Output = Self;
 
             #[doc = concat!("Element-wise `", stringify!($method), "` (wrapping for integers).")]
@@ -412,8 +534,8 @@ macro_rules! elementwise_matrix_op {
             }
         }
 
-        impl<T: Element, const R: usize, const C: usize> $Trait<&Matrix<T, R, C>>
-            for Matrix<T, R, C>
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Trait<&Matrix<T, R, C, L>>
+            for Matrix<T, R, C, L>
         {
             type Output = Self;
 
@@ -425,28 +547,28 @@ macro_rules! elementwise_matrix_op {
             }
         }
 
-        impl<T: Element, const R: usize, const C: usize> $Trait<Matrix<T, R, C>>
-            for &Matrix<T, R, C>
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Trait<Matrix<T, R, C, L>>
+            for &Matrix<T, R, C, L>
         {
-            type Output = Matrix<T, R, C>;
+            type Output = Matrix<T, R, C, L>;
 
             #[doc = concat!("Element-wise `", stringify!($method), "` (wrapping for integers).")]
             #[inline]
-            fn $method(self, rhs: Matrix<T, R, C>) -> Matrix<T, R, C> {
+            fn $method(self, rhs: Matrix<T, R, C, L>) -> Matrix<T, R, C, L> {
                 let mut out = *self;
                 zip_assign(&mut out, &rhs, T::$elem);
                 out
             }
         }
 
-        impl<T: Element, const R: usize, const C: usize> $Trait<&Matrix<T, R, C>>
-            for &Matrix<T, R, C>
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Trait<&Matrix<T, R, C, L>>
+            for &Matrix<T, R, C, L>
         {
-            type Output = Matrix<T, R, C>;
+            type Output = Matrix<T, R, C, L>;
 
             #[doc = concat!("Element-wise `", stringify!($method), "` (wrapping for integers).")]
             #[inline]
-            fn $method(self, rhs: &Matrix<T, R, C>) -> Matrix<T, R, C> {
+            fn $method(self, rhs: &Matrix<T, R, C, L>) -> Matrix<T, R, C, L> {
                 let mut out = *self;
                 zip_assign(&mut out, rhs, T::$elem);
                 out
@@ -463,67 +585,71 @@ elementwise_matrix_op! {
 // ---------------------------------------------------------------------------
 // Matrix * Matrix: the product
 
-impl<T: Element, const R: usize, const K: usize, const C: usize> Mul<Matrix<T, K, C>>
-    for Matrix<T, R, K>
+impl<T: Element, const R: usize, const K: usize, const C: usize, L: Layout> Mul<Matrix<T, K, C, L>>
+    for Matrix<T, R, K, L>
 {
-    type Output = Matrix<T, R, C>;
+    type Output = Matrix<T, R, C, L>;
 
     /// The matrix product, summed in `k` order from the first product, each
     /// operation rounded separately (wrapping for integers).
     #[inline]
-    fn mul(self, rhs: Matrix<T, K, C>) -> Matrix<T, R, C> {
+    fn mul(self, rhs: Matrix<T, K, C, L>) -> Matrix<T, R, C, L> {
         matmul(&self, &rhs)
     }
 }
 
-impl<T: Element, const R: usize, const K: usize, const C: usize> Mul<&Matrix<T, K, C>>
-    for Matrix<T, R, K>
+impl<T: Element, const R: usize, const K: usize, const C: usize, L: Layout> Mul<&Matrix<T, K, C, L>>
+    for Matrix<T, R, K, L>
 {
-    type Output = Matrix<T, R, C>;
+    type Output = Matrix<T, R, C, L>;
 
     /// The matrix product, as for `Matrix * Matrix`.
     #[inline]
-    fn mul(self, rhs: &Matrix<T, K, C>) -> Matrix<T, R, C> {
+    fn mul(self, rhs: &Matrix<T, K, C, L>) -> Matrix<T, R, C, L> {
         matmul(&self, rhs)
     }
 }
 
-impl<T: Element, const R: usize, const K: usize, const C: usize> Mul<Matrix<T, K, C>>
-    for &Matrix<T, R, K>
+impl<T: Element, const R: usize, const K: usize, const C: usize, L: Layout> Mul<Matrix<T, K, C, L>>
+    for &Matrix<T, R, K, L>
 {
-    type Output = Matrix<T, R, C>;
+    type Output = Matrix<T, R, C, L>;
 
     /// The matrix product, as for `Matrix * Matrix`.
     #[inline]
-    fn mul(self, rhs: Matrix<T, K, C>) -> Matrix<T, R, C> {
+    fn mul(self, rhs: Matrix<T, K, C, L>) -> Matrix<T, R, C, L> {
         matmul(self, &rhs)
     }
 }
 
-impl<T: Element, const R: usize, const K: usize, const C: usize> Mul<&Matrix<T, K, C>>
-    for &Matrix<T, R, K>
+impl<T: Element, const R: usize, const K: usize, const C: usize, L: Layout> Mul<&Matrix<T, K, C, L>>
+    for &Matrix<T, R, K, L>
 {
-    type Output = Matrix<T, R, C>;
+    type Output = Matrix<T, R, C, L>;
 
     /// The matrix product, as for `Matrix * Matrix`.
     #[inline]
-    fn mul(self, rhs: &Matrix<T, K, C>) -> Matrix<T, R, C> {
+    fn mul(self, rhs: &Matrix<T, K, C, L>) -> Matrix<T, R, C, L> {
         matmul(self, rhs)
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> MulAssign<Matrix<T, C, C>> for Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> MulAssign<Matrix<T, C, C, L>>
+    for Matrix<T, R, C, L>
+{
     /// `*self = *self * rhs`: the product with a square matrix keeps the type.
     #[inline]
-    fn mul_assign(&mut self, rhs: Matrix<T, C, C>) {
+    fn mul_assign(&mut self, rhs: Matrix<T, C, C, L>) {
         *self = matmul(self, &rhs);
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> MulAssign<&Matrix<T, C, C>> for Matrix<T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> MulAssign<&Matrix<T, C, C, L>>
+    for Matrix<T, R, C, L>
+{
     /// `*self = *self * rhs`: the product with a square matrix keeps the type.
     #[inline]
-    fn mul_assign(&mut self, rhs: &Matrix<T, C, C>) {
+    fn mul_assign(&mut self, rhs: &Matrix<T, C, C, L>) {
         *self = matmul(self, rhs);
     }
 }
@@ -533,7 +659,7 @@ impl<T: Element, const R: usize, const C: usize> MulAssign<&Matrix<T, C, C>> for
 
 macro_rules! matrix_scalar_op {
     ($($Trait:ident::$method:ident, $Assign:ident::$assign:ident => $elem:ident;)*) => {$(
-        impl<T: Element, const R: usize, const C: usize> $Assign<T> for Matrix<T, R, C> {
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Assign<T> for Matrix<T, R, C, L> {
             #[doc = concat!("`", stringify!($assign), "` of the scalar to every element (wrapping for integers).")]
             #[inline]
             #[track_caller]
@@ -542,7 +668,7 @@ macro_rules! matrix_scalar_op {
             }
         }
 
-        impl<T: Element, const R: usize, const C: usize> $Trait<T> for Matrix<T, R, C> {
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Trait<T> for Matrix<T, R, C, L> {
             type Output = Self;
 
             #[doc = concat!("`", stringify!($method), "` of the scalar to every element (wrapping for integers).")]
@@ -554,13 +680,13 @@ macro_rules! matrix_scalar_op {
             }
         }
 
-        impl<T: Element, const R: usize, const C: usize> $Trait<T> for &Matrix<T, R, C> {
-            type Output = Matrix<T, R, C>;
+        impl<T: Element, const R: usize, const C: usize, L: Layout> $Trait<T> for &Matrix<T, R, C, L> {
+            type Output = Matrix<T, R, C, L>;
 
             #[doc = concat!("`", stringify!($method), "` of the scalar to every element (wrapping for integers).")]
             #[inline]
             #[track_caller]
-            fn $method(self, rhs: T) -> Matrix<T, R, C> {
+            fn $method(self, rhs: T) -> Matrix<T, R, C, L> {
                 let mut out = *self;
                 map_assign(&mut out, |x| Arith::$elem(x, rhs));
                 out
@@ -578,30 +704,30 @@ matrix_scalar_op! {
 
 // ---------------------------------------------------------------------------
 // scalar op Matrix: + - * (for each concrete element type: the orphan rule
-// forbids `impl<T> Add<Matrix<T, R, C>> for T`)
+// forbids `impl<T> Add<Matrix<T, R, C, L>> for T`)
 
 macro_rules! scalar_matrix_ops {
     ($($t:ty),* $(,)?) => {$(
         scalar_matrix_ops!(@op $t; Add::add => add; Sub::sub => sub; Mul::mul => mul;);
     )*};
     (@op $t:ty; $($Trait:ident::$method:ident => $elem:ident;)*) => {$(
-        impl<const R: usize, const C: usize> $Trait<Matrix<$t, R, C>> for $t {
-            type Output = Matrix<$t, R, C>;
+        impl<const R: usize, const C: usize, L: Layout> $Trait<Matrix<$t, R, C, L>> for $t {
+            type Output = Matrix<$t, R, C, L>;
 
             #[doc = concat!("The scalar `", stringify!($method), "` every element: `s ", stringify!($method), " m[i]` (wrapping for integers).")]
             #[inline]
-            fn $method(self, mut rhs: Matrix<$t, R, C>) -> Matrix<$t, R, C> {
+            fn $method(self, mut rhs: Matrix<$t, R, C, L>) -> Matrix<$t, R, C, L> {
                 map_assign(&mut rhs, |x| Arith::$elem(self, x));
                 rhs
             }
         }
 
-        impl<const R: usize, const C: usize> $Trait<&Matrix<$t, R, C>> for $t {
-            type Output = Matrix<$t, R, C>;
+        impl<const R: usize, const C: usize, L: Layout> $Trait<&Matrix<$t, R, C, L>> for $t {
+            type Output = Matrix<$t, R, C, L>;
 
             #[doc = concat!("The scalar `", stringify!($method), "` every element: `s ", stringify!($method), " m[i]` (wrapping for integers).")]
             #[inline]
-            fn $method(self, rhs: &Matrix<$t, R, C>) -> Matrix<$t, R, C> {
+            fn $method(self, rhs: &Matrix<$t, R, C, L>) -> Matrix<$t, R, C, L> {
                 let mut out = *rhs;
                 map_assign(&mut out, |x| Arith::$elem(self, x));
                 out
@@ -657,8 +783,10 @@ mod tests {
         let at = a.transpose();
         let bt = b.transpose();
         let plain = a * b;
-        let via_lhs = product::<_, i64, 2, 3, 2, false>(Auto, Transposed(&at), Plain(&b), ());
-        let via_rhs = product::<_, i64, 2, 3, 2, false>(Auto, Plain(&a), Transposed(&bt), ());
+        let via_lhs =
+            product::<_, i64, 2, 3, 2, false, ColumnMajor>(Auto, Transposed(&at), Plain(&b), ());
+        let via_rhs =
+            product::<_, i64, 2, 3, 2, false, ColumnMajor>(Auto, Plain(&a), Transposed(&bt), ());
         assert_eq!(via_lhs, plain);
         assert_eq!(via_rhs, plain);
     }

@@ -4,7 +4,7 @@
 use core::fmt;
 
 use crate::vector::{Lanes, Vector};
-pub use crate::{Element, Matrix};
+pub use crate::{ColumnMajor, Element, Layout, Matrix, RowMajor};
 /// The `matrix!` procedural macro, called by `matrix_core::matrix!` with the
 /// path of this crate.
 #[cfg(feature = "macros")]
@@ -141,53 +141,76 @@ fn vector_index_panic(index: IndexValue, len: usize) -> ! {
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn stride_panic(stride: IndexValue, rows: usize) -> ! {
-    panic!("stride {stride} must be greater or equal to the number of rows ({rows})")
+fn stride_panic<L: Layout>(stride: IndexValue, line: usize) -> ! {
+    let lines = if L::ROW_MAJOR { "columns" } else { "rows" };
+    panic!("stride {stride} must be greater or equal to the number of {lines} ({line})")
 }
 
-/// A run-time stride as a `usize`, checked against the number of rows.
+/// A run-time stride as a `usize`, checked against the length of a line
+/// of memory order `L`: the number of rows of a column-major load or store
+/// (`rows`), the number of columns of a row-major one (`cols`).
 ///
 /// # Panics
 ///
-/// If `stride` is negative or below `rows`:
+/// If `stride` is negative or below the line's length:
 /// `stride 3 must be greater or equal to the number of rows (4)`.
 #[inline(always)]
 #[track_caller]
-pub fn stride<I: IndexInt>(stride: I, rows: usize) -> usize {
+pub fn stride<L: Layout, I: IndexInt>(stride: I, rows: usize, cols: usize) -> usize {
+    let line = line_len::<L>(rows, cols);
     match stride.to_usize() {
-        Some(s) if s >= rows => s,
-        _ => stride_panic(stride.value(), rows),
+        Some(s) if s >= line => s,
+        _ => stride_panic::<L>(stride.value(), line),
     }
 }
 
 // ---------------------------------------------------------------------------
-// Column-major load and store
+// Loads and stores, column-major or row-major memory
+
+/// The length of a line (a column, or a row in `L` row-major) of an
+/// `rows x cols` matrix.
+#[inline(always)]
+const fn line_len<L: Layout>(rows: usize, cols: usize) -> usize {
+    if L::ROW_MAJOR { cols } else { rows }
+}
+
+/// The number of lines of an `rows x cols` matrix in order `L`.
+#[inline(always)]
+const fn line_count<L: Layout>(rows: usize, cols: usize) -> usize {
+    if L::ROW_MAJOR { rows } else { cols }
+}
 
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn extent_panic(what: &str, rows: usize, cols: usize, stride: usize, len: usize) -> ! {
-    match extent(rows, cols, stride) {
+fn extent_panic<L: Layout>(what: &str, rows: usize, cols: usize, stride: usize, len: usize) -> ! {
+    let order = if L::ROW_MAJOR {
+        "row-major"
+    } else {
+        "column-major"
+    };
+    match extent::<L>(rows, cols, stride) {
         Some(needed) => panic!(
-            "column-major {what} of a {rows}x{cols} matrix with stride {stride} needs \
+            "{order} {what} of a {rows}x{cols} matrix with stride {stride} needs \
              {needed} elements, but the slice has {len}"
         ),
         None => panic!(
-            "column-major {what} of a {rows}x{cols} matrix with stride {stride} needs \
+            "{order} {what} of a {rows}x{cols} matrix with stride {stride} needs \
              more than usize::MAX elements, but the slice has {len}"
         ),
     }
 }
 
-/// `(C - 1) * stride + R`, the number of elements a load or store touches,
-/// or `None` on overflow. Zero for `C == 0`.
+/// `(lines - 1) * stride + line`, the number of elements a load or store
+/// touches, or `None` on overflow. Zero for an empty matrix's zero lines.
 #[inline(always)]
-const fn extent(rows: usize, cols: usize, stride: usize) -> Option<usize> {
-    if cols == 0 {
+const fn extent<L: Layout>(rows: usize, cols: usize, stride: usize) -> Option<usize> {
+    let (lines, line) = (line_count::<L>(rows, cols), line_len::<L>(rows, cols));
+    if lines == 0 {
         return Some(0);
     }
-    match (cols - 1).checked_mul(stride) {
-        Some(n) => n.checked_add(rows),
+    match (lines - 1).checked_mul(stride) {
+        Some(n) => n.checked_add(line),
         None => None,
     }
 }
@@ -195,124 +218,151 @@ const fn extent(rows: usize, cols: usize, stride: usize) -> Option<usize> {
 /// Checks the stride and the slice length of a load or store.
 #[inline(always)]
 #[track_caller]
-fn check_extent(what: &str, rows: usize, cols: usize, stride: usize, len: usize) {
-    if stride < rows {
-        stride_panic(IndexValue::Unsigned(stride as u128), rows);
+fn check_extent<L: Layout>(what: &str, rows: usize, cols: usize, stride: usize, len: usize) {
+    let line = line_len::<L>(rows, cols);
+    if stride < line {
+        stride_panic::<L>(IndexValue::Unsigned(stride as u128), line);
     }
-    match extent(rows, cols, stride) {
+    match extent::<L>(rows, cols, stride) {
         Some(needed) if needed <= len => {}
-        _ => extent_panic(what, rows, cols, stride, len),
+        _ => extent_panic::<L>(what, rows, cols, stride, len),
     }
 }
 
-/// `__builtin_matrix_column_major_load(src, R, C, stride)`: column `c` of
-/// the result is `src[c*stride .. c*stride + R]`.
+/// `__builtin_matrix_column_major_load(src, R, C, stride)` (`L` is
+/// [`ColumnMajor`]): column `c` of the result is
+/// `src[c*stride .. c*stride + R]`; `__builtin_matrix_row_major_load` (`L`
+/// is [`RowMajor`]): row `r` is `src[r*stride .. r*stride + C]`. The
+/// result has the memory's layout.
 ///
 /// # Panics
 ///
-/// If `stride < R`, or if `src` is shorter than `(C-1)*stride + R`:
+/// If the stride is below the line's length (`R`, or `C` row-major), or
+/// if `src` is shorter than the extent (`(C-1)*stride + R` column-major):
 /// `column-major load of a 4x3 matrix with stride 5 needs 14 elements, but
 /// the slice has 10`.
 #[inline]
 #[track_caller]
-pub fn column_major_load<T: Element, const R: usize, const C: usize>(
+pub fn load<T: Element, const R: usize, const C: usize, L: Layout>(
     src: &[T],
     stride: usize,
-) -> Matrix<T, R, C> {
-    check_extent("load", R, C, stride, src.len());
-    let mut m = Matrix::<T, R, C>::zero();
-    for (c, column) in m.as_columns_mut().iter_mut().enumerate() {
-        let start = c * stride;
-        column.copy_from_slice(&src[start..start + R]);
+) -> Matrix<T, R, C, L> {
+    check_extent::<L>("load", R, C, stride, src.len());
+    let line = line_len::<L>(R, C);
+    let mut m = Matrix::<T, R, C, L>::default();
+    if line == 0 {
+        return m;
+    }
+    for (i, out) in m.as_mut_slice().chunks_exact_mut(line).enumerate() {
+        let start = i * stride;
+        out.copy_from_slice(&src[start..start + line]);
     }
     m
 }
 
-/// [`column_major_load`] from a raw pointer.
+/// [`load`] from a raw pointer.
 ///
 /// # Panics
 ///
-/// If `stride < R`.
+/// If the stride is below the line's length.
 ///
 /// # Safety
 ///
-/// `src` must be valid for reads of `(C-1)*stride + R` elements of `T` (it
-/// need not be aligned), and those elements must be initialised. Only the
-/// elements `src[c*stride + r]` for `r < R`, `c < C` are read.
+/// `src` must be valid for reads of the extent (`(C-1)*stride + R`
+/// elements of `T` column-major, `(R-1)*stride + C` row-major; it need not
+/// be aligned), and those elements must be initialised. Only the elements
+/// of the matrix's lines are read.
 #[inline]
 #[track_caller]
-pub unsafe fn column_major_load_ptr<T: Element, const R: usize, const C: usize>(
+pub unsafe fn load_ptr<T: Element, const R: usize, const C: usize, L: Layout>(
     src: *const T,
     stride: usize,
-) -> Matrix<T, R, C> {
-    if stride < R {
-        stride_panic(IndexValue::Unsigned(stride as u128), R);
+) -> Matrix<T, R, C, L> {
+    let line = line_len::<L>(R, C);
+    if stride < line {
+        stride_panic::<L>(IndexValue::Unsigned(stride as u128), line);
     }
-    let mut m = Matrix::<T, R, C>::zero();
-    for (c, column) in m.as_columns_mut().iter_mut().enumerate() {
-        for (r, x) in column.iter_mut().enumerate() {
-            // SAFETY: `c < C` and `r < R <= stride`, so `c*stride + r <
-            // (C-1)*stride + R`, an offset within the region the caller
-            // guarantees valid for reads; that bound fits in `isize` because
-            // the region exists. `read_unaligned` needs no alignment.
-            *x = unsafe { src.add(c * stride + r).read_unaligned() };
+    let mut m = Matrix::<T, R, C, L>::default();
+    if line == 0 {
+        return m;
+    }
+    for (i, out) in m.as_mut_slice().chunks_exact_mut(line).enumerate() {
+        for (j, x) in out.iter_mut().enumerate() {
+            // SAFETY: `i < lines` and `j < line <= stride`, so
+            // `i*stride + j < (lines-1)*stride + line`, an offset within
+            // the region the caller guarantees valid for reads; that bound
+            // fits in `isize` because the region exists. `read_unaligned`
+            // needs no alignment.
+            *x = unsafe { src.add(i * stride + j).read_unaligned() };
         }
     }
     m
 }
 
-/// `__builtin_matrix_column_major_store(m, dst, stride)`: column `c` of `m`
-/// goes to `dst[c*stride .. c*stride + R]`; the elements between columns
-/// are left untouched.
+/// `__builtin_matrix_column_major_store(m, dst, stride)` (`L` is
+/// [`ColumnMajor`]): column `c` of `m` goes to
+/// `dst[c*stride .. c*stride + R]`; `__builtin_matrix_row_major_store`
+/// (`L` is [`RowMajor`]): row `r` goes to `dst[r*stride .. r*stride + C]`.
+/// The elements between lines are left untouched. The expansion converts
+/// `m` to the memory's layout first.
 ///
 /// # Panics
 ///
-/// If `stride < R`, or if `dst` is shorter than `(C-1)*stride + R`:
-/// `column-major store of a 4x3 matrix with stride 5 needs 14 elements, but
-/// the slice has 10`.
+/// If the stride is below the line's length, or if `dst` is shorter than
+/// the extent: `column-major store of a 4x3 matrix with stride 5 needs 14
+/// elements, but the slice has 10`.
 #[inline]
 #[track_caller]
-pub fn column_major_store<T: Element, const R: usize, const C: usize>(
-    m: Matrix<T, R, C>,
+pub fn store<T: Element, const R: usize, const C: usize, L: Layout>(
+    m: Matrix<T, R, C, L>,
     dst: &mut [T],
     stride: usize,
 ) {
-    check_extent("store", R, C, stride, dst.len());
-    for (c, column) in m.as_columns().iter().enumerate() {
-        let start = c * stride;
-        dst[start..start + R].copy_from_slice(column);
+    check_extent::<L>("store", R, C, stride, dst.len());
+    let line = line_len::<L>(R, C);
+    if line == 0 {
+        return;
+    }
+    for (i, src) in m.as_slice().chunks_exact(line).enumerate() {
+        let start = i * stride;
+        dst[start..start + line].copy_from_slice(src);
     }
 }
 
-/// [`column_major_store`] through a raw pointer.
+/// [`store`] through a raw pointer.
 ///
 /// # Panics
 ///
-/// If `stride < R`.
+/// If the stride is below the line's length.
 ///
 /// # Safety
 ///
-/// `dst` must be valid for writes of `(C-1)*stride + R` elements of `T` (it
-/// need not be aligned). Only the elements `dst[c*stride + r]` for `r < R`,
-/// `c < C` are written; the others are left untouched.
+/// `dst` must be valid for writes of the extent (see [`load_ptr`]; it need
+/// not be aligned). Only the elements of the matrix's lines are written;
+/// the others are left untouched.
 #[inline]
 #[track_caller]
-pub unsafe fn column_major_store_ptr<T: Element, const R: usize, const C: usize>(
-    m: Matrix<T, R, C>,
+pub unsafe fn store_ptr<T: Element, const R: usize, const C: usize, L: Layout>(
+    m: Matrix<T, R, C, L>,
     dst: *mut T,
     stride: usize,
 ) {
-    if stride < R {
-        stride_panic(IndexValue::Unsigned(stride as u128), R);
+    let line = line_len::<L>(R, C);
+    if stride < line {
+        stride_panic::<L>(IndexValue::Unsigned(stride as u128), line);
     }
-    for (c, column) in m.as_columns().iter().enumerate() {
-        for (r, &x) in column.iter().enumerate() {
-            // SAFETY: `c < C` and `r < R <= stride`, so `c*stride + r <
-            // (C-1)*stride + R`, an offset within the region the caller
-            // guarantees valid for writes; that bound fits in `isize` because
-            // the region exists. `write_unaligned` needs no alignment, and
-            // `T: Copy` has no destructor to run on the overwritten value.
-            unsafe { dst.add(c * stride + r).write_unaligned(x) };
+    if line == 0 {
+        return;
+    }
+    for (i, src) in m.as_slice().chunks_exact(line).enumerate() {
+        for (j, &x) in src.iter().enumerate() {
+            // SAFETY: `i < lines` and `j < line <= stride`, so
+            // `i*stride + j < (lines-1)*stride + line`, an offset within
+            // the region the caller guarantees valid for writes; that bound
+            // fits in `isize` because the region exists. `write_unaligned`
+            // needs no alignment, and `T: Copy` has no destructor to run on
+            // the overwritten value.
+            unsafe { dst.add(i * stride + j).write_unaligned(x) };
         }
     }
 }
@@ -411,21 +461,28 @@ pub fn product<
     const K: usize,
     const N: usize,
     const FUSE: bool,
+    L: Layout,
 >(
     d: D,
     lhs: impl Operand<T, M, K>,
     rhs: impl Operand<T, K, N>,
-    addend: impl Addend<T, M, N>,
-) -> Matrix<T, M, N> {
-    crate::ops::product::<D, T, M, K, N, FUSE>(d, lhs, rhs, addend)
+    addend: impl Addend<T, M, N, L>,
+) -> Matrix<T, M, N, L> {
+    crate::ops::product::<D, T, M, K, N, FUSE, L>(d, lhs, rhs, addend)
 }
 
-/// `transpose(m)` on `d`.
+/// `(m_t) s`: the matrix of layout `L` with every element `s`.
 #[inline(always)]
-pub fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize>(
+pub fn splat<T: Element, const R: usize, const C: usize, L: Layout>(s: T) -> Matrix<T, R, C, L> {
+    Matrix::from_storage(L::splat(s))
+}
+
+/// `transpose(m)` on `d`, in `m`'s layout.
+#[inline(always)]
+pub fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
     d: D,
-    m: &Matrix<T, R, C>,
-) -> Matrix<T, C, R> {
+    m: &Matrix<T, R, C, L>,
+) -> Matrix<T, C, R, L> {
     crate::ops::transpose(d, m)
 }
 
@@ -433,10 +490,10 @@ pub fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize>(
 /// (the zero matrix it is given). Its loop is compiled for the backend that runs
 /// it.
 #[inline(always)]
-pub fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize>(
+pub fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
     d: D,
-    fill: impl FnOnce(&mut Matrix<T, R, C>),
-) -> Matrix<T, R, C> {
+    fill: impl FnOnce(&mut Matrix<T, R, C, L>),
+) -> Matrix<T, R, C, L> {
     crate::ops::elementwise(d, fill)
 }
 
@@ -519,8 +576,8 @@ pub use half::f16;
 
 /// `__builtin_matrix_column(m, c)`: column `c` (already checked) as a vector.
 #[inline]
-pub fn column<T: Lanes<R>, const R: usize, const C: usize>(
-    m: &Matrix<T, R, C>,
+pub fn column<T: Lanes<R>, const R: usize, const C: usize, L: Layout>(
+    m: &Matrix<T, R, C, L>,
     c: usize,
 ) -> Vector<T, R> {
     Vector::from_array(m.column(c))
@@ -528,8 +585,8 @@ pub fn column<T: Lanes<R>, const R: usize, const C: usize>(
 
 /// `__builtin_matrix_row(m, r)`: row `r` (already checked) as a vector.
 #[inline]
-pub fn row<T: Lanes<C>, const R: usize, const C: usize>(
-    m: &Matrix<T, R, C>,
+pub fn row<T: Lanes<C>, const R: usize, const C: usize, L: Layout>(
+    m: &Matrix<T, R, C, L>,
     r: usize,
 ) -> Vector<T, C> {
     Vector::from_array(m.row(r))
@@ -538,25 +595,27 @@ pub fn row<T: Lanes<C>, const R: usize, const C: usize>(
 /// `__builtin_matrix_insert_column(m, c, v)`: `m` with column `c` (already
 /// checked) replaced by `v`.
 #[inline]
-pub fn with_column<T: Lanes<R>, const R: usize, const C: usize>(
-    mut m: Matrix<T, R, C>,
+pub fn with_column<T: Lanes<R>, const R: usize, const C: usize, L: Layout>(
+    mut m: Matrix<T, R, C, L>,
     c: usize,
     v: Vector<T, R>,
-) -> Matrix<T, R, C> {
-    m.as_columns_mut()[c] = v.to_array();
+) -> Matrix<T, R, C, L> {
+    for (r, x) in v.to_array().into_iter().enumerate() {
+        m[(r, c)] = x;
+    }
     m
 }
 
 /// `__builtin_matrix_insert_row(m, r, v)`: `m` with row `r` (already
 /// checked) replaced by `v`.
 #[inline]
-pub fn with_row<T: Lanes<C>, const R: usize, const C: usize>(
-    mut m: Matrix<T, R, C>,
+pub fn with_row<T: Lanes<C>, const R: usize, const C: usize, L: Layout>(
+    mut m: Matrix<T, R, C, L>,
     r: usize,
     v: Vector<T, C>,
-) -> Matrix<T, R, C> {
-    for (column, x) in m.as_columns_mut().iter_mut().zip(v.to_array()) {
-        column[r] = x;
+) -> Matrix<T, R, C, L> {
+    for (c, x) in v.to_array().into_iter().enumerate() {
+        m[(r, c)] = x;
     }
     m
 }
@@ -573,8 +632,8 @@ mod tests {
             row_index(u128::from(u64::MAX) - 1, usize::MAX),
             usize::MAX - 1
         );
-        assert_eq!(stride(4i32, 4), 4);
-        assert_eq!(stride(0usize, 0), 0);
+        assert_eq!(stride::<ColumnMajor, _>(4i32, 4, 1), 4);
+        assert_eq!(stride::<ColumnMajor, _>(0usize, 0, 1), 0);
     }
 
     #[test]
@@ -594,30 +653,30 @@ mod tests {
     #[test]
     #[should_panic(expected = "stride -2 must be greater or equal to the number of rows (4)")]
     fn negative_stride() {
-        stride(-2i8, 4);
+        stride::<ColumnMajor, _>(-2i8, 4, 1);
     }
 
     #[test]
     #[should_panic(expected = "needs more than usize::MAX elements, but the slice has 3")]
     fn overflowing_extent() {
-        let _ = column_major_load::<u8, 2, 3>(&[0; 3], usize::MAX);
+        let _ = load::<u8, 2, 3, ColumnMajor>(&[0; 3], usize::MAX);
     }
 
     #[test]
     fn zero_columns() {
-        let m = column_major_load::<u8, 2, 0>(&[], 2);
-        column_major_store(m, &mut [], 2);
+        let m = load::<u8, 2, 0, ColumnMajor>(&[], 2);
+        store(m, &mut [], 2);
     }
 
     #[test]
     fn pointer_forms() {
         let src: [i16; 7] = [0, 1, 2, 3, 4, 5, 6];
         // SAFETY: a 2x3 load with stride 2 reads (3-1)*2 + 2 = 6 <= 7 elements.
-        let m = unsafe { column_major_load_ptr::<i16, 2, 3>(src.as_ptr(), 2) };
+        let m = unsafe { load_ptr::<i16, 2, 3, ColumnMajor>(src.as_ptr(), 2) };
         assert_eq!(m.to_rows(), [[0, 2, 4], [1, 3, 5]]);
         let mut dst = [-1i16; 8];
         // SAFETY: a 2x3 store with stride 3 writes within (3-1)*3 + 2 = 8 elements.
-        unsafe { column_major_store_ptr(m, dst.as_mut_ptr(), 3) };
+        unsafe { store_ptr(m, dst.as_mut_ptr(), 3) };
         assert_eq!(dst, [0, 1, -1, 2, 3, -1, 4, 5]);
     }
 

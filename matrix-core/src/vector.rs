@@ -10,7 +10,10 @@ use core::ops::{
 
 use crate::arith::Arith;
 use crate::element::Element;
+use crate::kernels::dispatch::Auto;
+use crate::layout::{ColumnMajor, Layout};
 use crate::matrix::{Matrix, negate};
+use crate::ops::{Plain, product};
 
 /// A fixed-size vector of `N` elements of `T`, laid out exactly as Clang
 /// lays out `T __attribute__((ext_vector_type(N)))`.
@@ -685,7 +688,7 @@ impl<T: Lanes<N>, const N: usize> AsMut<[T]> for Vector<T, N> {
     }
 }
 
-impl<T, const R: usize, const C: usize> Mul<Vector<T, C>> for Matrix<T, R, C>
+impl<T, const R: usize, const C: usize, L: Layout> Mul<Vector<T, C>> for Matrix<T, R, C, L>
 where
     T: Lanes<R> + Lanes<C>,
 {
@@ -697,12 +700,14 @@ where
     #[inline]
     fn mul(self, v: Vector<T, C>) -> Vector<T, R> {
         let column = Matrix::<T, C, 1>::from_columns([v.to_array()]);
-        let [out] = (self * column).to_columns();
+        let out =
+            product::<_, T, R, C, 1, false, ColumnMajor>(Auto, Plain(&self), Plain(&column), ());
+        let [out] = out.to_columns();
         Vector::from_array(out)
     }
 }
 
-impl<T, const R: usize, const C: usize> Mul<Matrix<T, R, C>> for Vector<T, R>
+impl<T, const R: usize, const C: usize, L: Layout> Mul<Matrix<T, R, C, L>> for Vector<T, R>
 where
     T: Lanes<R> + Lanes<C>,
 {
@@ -711,9 +716,10 @@ where
     /// `self` as a row times the matrix, on the product kernels: element
     /// `c` is `self` times column `c`, summed as a matrix product sums.
     #[inline]
-    fn mul(self, m: Matrix<T, R, C>) -> Vector<T, C> {
+    fn mul(self, m: Matrix<T, R, C, L>) -> Vector<T, C> {
         let row = Matrix::<T, 1, R>::from_rows([self.to_array()]);
-        let [out] = (row * m).to_rows();
+        let out = product::<_, T, 1, R, C, false, ColumnMajor>(Auto, Plain(&row), Plain(&m), ());
+        let [out] = out.to_rows();
         Vector::from_array(out)
     }
 }

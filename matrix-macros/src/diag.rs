@@ -155,6 +155,17 @@ pub(crate) fn vector_sizes_differ(lhs: &Ty, rhs: &Ty) -> String {
 }
 pub(crate) const REQUIRES_TWO_ARGUMENTS: &str =
     "'matrix_type' attribute requires exactly 2 arguments";
+/// Ours: the layout clause of `matrix_type(R, C, LAYOUT)`.
+pub(crate) const UNKNOWN_LAYOUT: &str =
+    "the layout of a 'matrix_type' is 'column_major' or 'row_major'";
+/// Ours: the fourth parameter of `Matrix<T, R, C, L>` in the Rust spelling.
+pub(crate) const UNKNOWN_RUST_LAYOUT: &str =
+    "the layout of a `Matrix` is `ColumnMajor` or `RowMajor`";
+/// Ours: the element-wise builtins pair elements by memory position, so
+/// their matrices share a layout.
+pub(crate) fn different_layouts(builtin: &str, a: &Ty, b: &Ty) -> String {
+    format!("matrix arguments to '{builtin}' must have the same layout ('{a}' and '{b}')")
+}
 pub(crate) fn typedef_redefinition(new: &MatTy, old: &MatTy) -> String {
     format!(
         "typedef redefinition with different types ('{}' vs '{}')",
@@ -316,6 +327,9 @@ pub(crate) fn dimension_out_of_range(axis: Axis) -> String {
     format!("{axis} dimension is outside the allowed range [1, 1048575]")
 }
 pub(crate) const STRIDE_TOO_SMALL: &str = "stride must be greater or equal to the number of rows";
+/// Ours: the row-major form of Clang's text.
+pub(crate) const STRIDE_TOO_SMALL_ROW_MAJOR: &str =
+    "stride must be greater or equal to the number of columns";
 pub(crate) const STORE_TO_READ_ONLY: &str = "cannot store matrix to read-only pointer";
 pub(crate) fn pointee_mismatch(pointee: &Ty, elem: &Ty) -> String {
     format!(

@@ -8,7 +8,7 @@ use crate::check::{Program, Resolved};
 use crate::ir::{
     ArithOp, Block, Contract, Dispatch, Expr, ExprKind, Index, Kernel, MapBody, Stmt, Stride,
 };
-use crate::types::{MatTy, SeqKind, Ty, usize_lit};
+use crate::types::{Layout, MatTy, SeqKind, Ty, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 
@@ -23,14 +23,15 @@ pub(crate) fn emit(program: &Program) -> TokenStream {
             Some(Resolved::Matrix(m)) => (
                 m.to_tokens(span),
                 format!(
-                    "`{}`: a {}x{} matrix of `{}`, column-major.",
+                    "`{}`: a {}x{} matrix of `{}`, {}.",
                     MatTy {
                         name: None,
                         ..m.clone()
                     },
                     m.rows,
                     m.cols,
-                    m.elem.rust_name()
+                    m.elem.rust_name(),
+                    m.layout.attribute_name().replace('_', "-"),
                 ),
             ),
             Some(Resolved::Vector(v)) => (
@@ -465,14 +466,21 @@ fn index(i: &Index, axis: &str, bound: u64, span: Span) -> TokenStream {
     }
 }
 
-fn stride(s: &Stride, rows: u64, span: Span) -> TokenStream {
-    let rows = usize_lit(rows, span);
+/// The stride of a load or store of an `m`-shaped matrix in memory order
+/// `memory`.
+fn stride(s: &Stride, m: &MatTy, memory: Layout, span: Span) -> TokenStream {
+    let line = match memory {
+        Layout::ColumnMajor => m.rows,
+        Layout::RowMajor => m.cols,
+    };
     match s {
-        Stride::Rows => rows.into_token_stream(),
+        Stride::Dense => usize_lit(line, span).into_token_stream(),
         Stride::Const(v) => usize_lit(*v, span).into_token_stream(),
         Stride::Dynamic(e) => {
             let e = expr(e);
-            quote_spanned!(span=> ::matrix_core::private::stride(#e, #rows))
+            let (rows, cols) = (usize_lit(m.rows, span), usize_lit(m.cols, span));
+            let memory = memory.to_tokens(span);
+            quote_spanned!(span=> ::matrix_core::private::stride::<#memory, _>(#e, #rows, #cols))
         }
     }
 }
@@ -529,14 +537,29 @@ fn expr(e: &Expr) -> TokenStream {
             quote_spanned!(span=> #base[(#r, #c)])
         }
         ExprKind::MatrixCast { expr: inner, to } => {
-            let inner = expr(inner);
-            let elem = to.elem.to_tokens(span);
-            quote_spanned!(span=> ::matrix_core::Matrix::cast::<#elem>(#inner))
+            let Ty::Matrix(from) = &inner.ty else {
+                return quote!(());
+            };
+            let mut value = expr(inner);
+            if from.elem != to.elem {
+                let elem = to.elem.to_tokens(span);
+                value = quote_spanned!(span=> ::matrix_core::Matrix::cast::<#elem>(#value));
+            }
+            if from.layout != to.layout {
+                let layout = to.layout.to_tokens(span);
+                value = quote_spanned!(span=> ::matrix_core::Matrix::to_layout::<#layout>(#value));
+            }
+            value
         }
         ExprKind::Splat { scalar, to } => {
             let s = expr(scalar);
-            let ty = to.to_tokens(span);
-            quote_spanned!(span=> <#ty>::splat(#s))
+            let (elem, rows, cols, layout) = (
+                to.elem.to_tokens(span),
+                usize_lit(to.rows, span),
+                usize_lit(to.cols, span),
+                to.layout.to_tokens(span),
+            );
+            quote_spanned!(span=> ::matrix_core::private::splat::<#elem, #rows, #cols, #layout>(#s))
         }
         ExprKind::Load {
             src,
@@ -549,13 +572,15 @@ fn expr(e: &Expr) -> TokenStream {
                 usize_lit(to.rows, span),
                 usize_lit(to.cols, span),
             );
-            let s = stride(s, to.rows, span);
+            // The result has the memory's layout.
+            let s = stride(s, to, to.layout, span);
+            let memory = to.layout.to_tokens(span);
             if *pointer {
                 let src = expr(src);
-                quote_spanned!(span=> ::matrix_core::private::column_major_load_ptr::<#elem, #rows, #cols>(#src, #s))
+                quote_spanned!(span=> ::matrix_core::private::load_ptr::<#elem, #rows, #cols, #memory>(#src, #s))
             } else {
                 let src = as_slice(src, false);
-                quote_spanned!(span=> ::matrix_core::private::column_major_load::<#elem, #rows, #cols>(#src, #s))
+                quote_spanned!(span=> ::matrix_core::private::load::<#elem, #rows, #cols, #memory>(#src, #s))
             }
         }
         ExprKind::Store {
@@ -563,6 +588,7 @@ fn expr(e: &Expr) -> TokenStream {
             dst,
             stride: s,
             pointer,
+            memory,
         } => {
             let Ty::Matrix(m) = &matrix.ty else {
                 return quote!(());
@@ -572,14 +598,22 @@ fn expr(e: &Expr) -> TokenStream {
                 usize_lit(m.rows, span),
                 usize_lit(m.cols, span),
             );
-            let s = stride(s, m.rows, span);
-            let value = expr(matrix);
+            let s = stride(s, m, *memory, span);
+            let mut value = expr(matrix);
+            let memory = if m.layout == *memory {
+                memory.to_tokens(span)
+            } else {
+                // A matrix of the other layout is converted to the memory's.
+                let memory = memory.to_tokens(span);
+                value = quote_spanned!(span=> ::matrix_core::Matrix::to_layout::<#memory>(#value));
+                memory
+            };
             if *pointer {
                 let dst = expr(dst);
-                quote_spanned!(span=> ::matrix_core::private::column_major_store_ptr::<#elem, #rows, #cols>(#value, #dst, #s))
+                quote_spanned!(span=> ::matrix_core::private::store_ptr::<#elem, #rows, #cols, #memory>(#value, #dst, #s))
             } else {
                 let dst = as_slice(dst, true);
-                quote_spanned!(span=> ::matrix_core::private::column_major_store::<#elem, #rows, #cols>(#value, #dst, #s))
+                quote_spanned!(span=> ::matrix_core::private::store::<#elem, #rows, #cols, #memory>(#value, #dst, #s))
             }
         }
         ExprKind::Insert {
@@ -944,7 +978,8 @@ fn transpose(m: &Expr, span: Span) -> TokenStream {
     let name = format_ident!("__transpose_operand", span = site);
     let isa = isa();
     let kernel = quote_spanned!(span=> ::matrix_core::private::transpose(#isa, #name));
-    if shape.rows * shape.cols > STRAIGHT_LINE_TRANSPOSE {
+    // The written-out form names the elements of a column-major matrix.
+    if shape.rows * shape.cols > STRAIGHT_LINE_TRANSPOSE || shape.layout != Layout::ColumnMajor {
         return quote_spanned!(span=> { let #name = &#value; #kernel });
     }
     let element = |r: u64, c: u64| format_ident!("__t_{}_{}", r, c, span = site);
@@ -970,12 +1005,35 @@ fn transpose(m: &Expr, span: Span) -> TokenStream {
     }}
 }
 
+/// The layout of a matrix expression's value.
+fn layout_of(e: &Expr) -> Layout {
+    match &e.ty {
+        Ty::Matrix(m) => m.layout,
+        _ => Layout::ColumnMajor,
+    }
+}
+
 /// The matrix under a `__builtin_matrix_transpose` operand, if it is one.
 fn transposed(e: &Expr) -> Option<&Expr> {
     match &e.kind {
         ExprKind::Paren(inner) | ExprKind::Group(inner) => transposed(inner),
         ExprKind::Transpose(inner) => Some(inner),
         _ => None,
+    }
+}
+
+/// A product operand with its layout conversions folded: the matrix under
+/// casts that change only the layout (`(m_rm_t) a`), which the runtime
+/// reads in its own layout, in place. A product's value does not depend
+/// on its operands' layouts.
+fn unconverted(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Paren(inner) | ExprKind::Group(inner) => unconverted(inner),
+        ExprKind::MatrixCast { expr: inner, to } => match &inner.ty {
+            Ty::Matrix(from) if from.elem == to.elem => unconverted(inner),
+            _ => e,
+        },
+        _ => e,
     }
 }
 
@@ -986,7 +1044,7 @@ fn transposed(e: &Expr) -> Option<&Expr> {
 fn kernel_call(
     a: &MatTy,
     b: &MatTy,
-    contract: Contract,
+    (out, contract): (Layout, Contract),
     span: Span,
     (l, l_t): (&proc_macro2::Ident, bool),
     (r, r_t): (&proc_macro2::Ident, bool),
@@ -1012,8 +1070,9 @@ fn kernel_call(
         None => quote_spanned!(span=> ()),
     };
     let isa = isa();
+    let out = out.to_tokens(span);
     quote_spanned! {span=>
-        ::matrix_core::private::product::<_, #elem, #m, #k, #n, #fast>(
+        ::matrix_core::private::product::<_, #elem, #m, #k, #n, #fast, #out>(
             #isa,
             ::matrix_core::private::#lhs(#l),
             ::matrix_core::private::#rhs(#r),
@@ -1049,10 +1108,12 @@ fn product(
     lhs: &Expr,
     rhs: &Expr,
     addend: Option<(&Expr, bool)>,
-    contract: Contract,
+    (out, contract): (Layout, Contract),
     span: Span,
     operand_tokens: &dyn Fn(&Expr) -> TokenStream,
 ) -> TokenStream {
+    // Layout conversions of an operand are folded into its read.
+    let (lhs, rhs) = (unconverted(lhs), unconverted(rhs));
     let (Ty::Matrix(a), Ty::Matrix(b)) = (&lhs.ty, &rhs.ty) else {
         return quote!(());
     };
@@ -1088,13 +1149,18 @@ fn product(
     let kernel = kernel_call(
         a,
         b,
-        contract,
+        (out, contract),
         span,
         (&name_a, lhs_inner.is_some()),
         (&name_b, rhs_inner.is_some()),
         addend.map(|_| &name_c),
     );
-    if m * k * n > STRAIGHT_LINE_TERMS {
+    // The written-out form names the elements of column-major matrices.
+    let column_major = |t: &MatTy| t.layout == Layout::ColumnMajor;
+    if m * k * n > STRAIGHT_LINE_TERMS
+        || !(column_major(a) && column_major(b))
+        || out != Layout::ColumnMajor
+    {
         return quote_spanned! {span=> {
             #(#lets)*
             #kernel
@@ -1213,7 +1279,7 @@ fn arithmetic(e: &Expr, operand: &dyn Fn(&Expr) -> TokenStream) -> TokenStream {
             quote_spanned!(span=> #f(#s, #m))
         }
         ExprKind::Product { lhs, rhs, contract } => {
-            product(lhs, rhs, None, *contract, span, operand)
+            product(lhs, rhs, None, (layout_of(e), *contract), span, operand)
         }
         ExprKind::ProductAdd {
             lhs,
@@ -1225,7 +1291,7 @@ fn arithmetic(e: &Expr, operand: &dyn Fn(&Expr) -> TokenStream) -> TokenStream {
             lhs,
             rhs,
             Some((addend, *addend_first)),
-            *contract,
+            (layout_of(e), *contract),
             span,
             operand,
         ),
@@ -1289,12 +1355,16 @@ fn map(
     );
     let elem = out.elem.to_tokens(span);
     let (rows, cols) = (usize_lit(out.rows, span), usize_lit(out.cols, span));
+    let layout = out.layout.to_tokens(span);
+    let out_ty = out.to_tokens(span);
     let len = usize_lit(out.rows * out.cols, span);
     let dst = format_ident!("__map_dst", span = site);
     let isa = isa();
+    // Every matrix input has the result's layout (the checker requires
+    // it), so the pass pairs elements by memory position.
     quote_spanned! {span=> {
         #(#lets)*
-        ::matrix_core::private::elementwise::<_, #elem, #rows, #cols>(#isa, #[inline(always)] |#dst: &mut ::matrix_core::Matrix<#elem, #rows, #cols>| {
+        ::matrix_core::private::elementwise::<_, #elem, #rows, #cols, #layout>(#isa, #[inline(always)] |#dst: &mut #out_ty| {
             let #dst = ::matrix_core::Matrix::as_mut_slice(#dst);
             #(#slices)*
             let mut #i = 0usize;

@@ -5,7 +5,7 @@
 //! any statement are found, typed and lowered.
 
 use crate::diag::Loc;
-use crate::types::{MatTy, Scalar, Ty};
+use crate::types::{Layout, MatTy, Scalar, Ty};
 use proc_macro2::TokenStream;
 
 pub(crate) struct Kernel {
@@ -77,10 +77,11 @@ pub(crate) enum Index {
     Dynamic(Box<Expr>),
 }
 
-/// The column stride of a load or store.
+/// The stride of a load or store: the distance between its columns (or
+/// rows, in row-major memory).
 pub(crate) enum Stride {
-    /// Omitted: the number of rows.
-    Rows,
+    /// Omitted: the length of a line, so the lines are dense.
+    Dense,
     Const(u64),
     Dynamic(Box<Expr>),
 }
@@ -168,6 +169,8 @@ pub(crate) enum ExprKind {
         dst: Box<Expr>,
         stride: Stride,
         pointer: bool,
+        /// The memory's order (`column_major` or `row_major` store).
+        memory: Layout,
     },
     /// `__builtin_matrix_insert(m, r, c, x)`: a copy with one element replaced.
     Insert {

@@ -161,42 +161,102 @@ impl Scalar {
     }
 }
 
-/// A matrix type: element, shape, and the typedef name it was reached through.
+/// The memory layout of a matrix type: the optional third argument of
+/// `matrix_type(R, C, LAYOUT)`, the fourth parameter of `Matrix`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(crate) enum Layout {
+    /// Clang's layout, and the default.
+    #[default]
+    ColumnMajor,
+    RowMajor,
+}
+
+impl Layout {
+    /// Every layout, for lookups by name.
+    const ALL: [Layout; 2] = [Layout::ColumnMajor, Layout::RowMajor];
+
+    /// The spelling in a `matrix_type` attribute.
+    pub(crate) fn attribute_name(self) -> &'static str {
+        match self {
+            Layout::ColumnMajor => "column_major",
+            Layout::RowMajor => "row_major",
+        }
+    }
+
+    /// The runtime's marker type (`matrix_core::RowMajor`).
+    pub(crate) fn rust_name(self) -> &'static str {
+        match self {
+            Layout::ColumnMajor => "ColumnMajor",
+            Layout::RowMajor => "RowMajor",
+        }
+    }
+
+    pub(crate) fn from_attribute_name(name: &str) -> Option<Layout> {
+        Layout::ALL.into_iter().find(|l| l.attribute_name() == name)
+    }
+
+    pub(crate) fn from_rust_name(name: &str) -> Option<Layout> {
+        Layout::ALL.into_iter().find(|l| l.rust_name() == name)
+    }
+
+    /// `::matrix_core::RowMajor` (or `ColumnMajor`) as tokens.
+    pub(crate) fn to_tokens(self, span: Span) -> TokenStream {
+        let ident = syn::Ident::new(self.rust_name(), span);
+        quote_spanned!(span=> ::matrix_core::#ident)
+    }
+}
+
+/// A matrix type: element, shape, layout, and the typedef name it was
+/// reached through.
 ///
-/// Two matrix types are the same type when element and shape agree; the name
-/// only decides how a message spells it.
+/// Two matrix types are the same type when element, shape and layout agree;
+/// the name only decides how a message spells it.
 #[derive(Clone, Debug)]
 pub(crate) struct MatTy {
     pub(crate) elem: Scalar,
     pub(crate) rows: u64,
     pub(crate) cols: u64,
+    pub(crate) layout: Layout,
     pub(crate) name: Option<String>,
 }
 
 impl MatTy {
-    pub(crate) fn unnamed(elem: Scalar, rows: u64, cols: u64) -> MatTy {
+    pub(crate) fn unnamed(elem: Scalar, rows: u64, cols: u64, layout: Layout) -> MatTy {
         MatTy {
             elem,
             rows,
             cols,
+            layout,
             name: None,
         }
     }
 
     pub(crate) fn same_type(&self, other: &MatTy) -> bool {
-        self.elem == other.elem && self.rows == other.rows && self.cols == other.cols
+        self.elem == other.elem
+            && self.rows == other.rows
+            && self.cols == other.cols
+            && self.layout == other.layout
     }
 
     pub(crate) fn same_shape(&self, other: &MatTy) -> bool {
         self.rows == other.rows && self.cols == other.cols
     }
 
-    /// `::matrix_core::Matrix<T, R, C>` as tokens.
+    /// `::matrix_core::Matrix<T, R, C>` (with `, RowMajor` for that
+    /// layout) as tokens.
     pub(crate) fn to_tokens(&self, span: Span) -> TokenStream {
         let elem = self.elem.to_tokens(span);
         let rows = usize_lit(self.rows, span);
         let cols = usize_lit(self.cols, span);
-        quote_spanned!(span=> ::matrix_core::Matrix<#elem, #rows, #cols>)
+        match self.layout {
+            Layout::ColumnMajor => {
+                quote_spanned!(span=> ::matrix_core::Matrix<#elem, #rows, #cols>)
+            }
+            Layout::RowMajor => {
+                let layout = self.layout.to_tokens(span);
+                quote_spanned!(span=> ::matrix_core::Matrix<#elem, #rows, #cols, #layout>)
+            }
+        }
     }
 }
 
@@ -212,13 +272,19 @@ impl fmt::Display for MatTy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.name {
             Some(name) => f.write_str(name),
-            None => write!(
-                f,
-                "{} __attribute__((matrix_type({}, {})))",
-                self.elem.c_name(),
-                self.rows,
-                self.cols
-            ),
+            None => {
+                write!(
+                    f,
+                    "{} __attribute__((matrix_type({}, {}",
+                    self.elem.c_name(),
+                    self.rows,
+                    self.cols
+                )?;
+                if self.layout != Layout::ColumnMajor {
+                    write!(f, ", {}", self.layout.attribute_name())?;
+                }
+                f.write_str(")))")
+            }
         }
     }
 }

@@ -27,27 +27,60 @@ pub fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The clangs the oracle runs: 19 for the specification and vectors, 22
+/// for its row-major layout (`-fmatrix-memory-layout=row-major`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clang {
+    V19,
+    V22,
+}
+
+impl Clang {
+    fn major(self) -> u32 {
+        match self {
+            Clang::V19 => 19,
+            Clang::V22 => 22,
+        }
+    }
+
+    /// The environment variable that points at this clang.
+    fn variable(self) -> &'static str {
+        match self {
+            Clang::V19 => "ORACLE_CLANG",
+            Clang::V22 => "ORACLE_CLANG22",
+        }
+    }
+}
+
 /// Finds clang-19: `$ORACLE_CLANG`, then `clang-19` on `PATH`, then the
 /// Debian/Ubuntu locations. Only a clang whose version is 19 counts.
 /// `ORACLE_NO_CLANG=1` pretends there is none (to try the skip path).
 pub fn find_clang() -> Option<PathBuf> {
+    find(Clang::V19)
+}
+
+/// Finds clang `version` as [`find_clang`] finds clang-19 (`$ORACLE_CLANG22`
+/// for clang 22).
+pub fn find(version: Clang) -> Option<PathBuf> {
     if std::env::var_os("ORACLE_NO_CLANG").is_some_and(|v| v == "1") {
         return None;
     }
+    let major = version.major();
     let mut cands: Vec<PathBuf> = Vec::new();
-    if let Some(p) = std::env::var_os("ORACLE_CLANG") {
+    if let Some(p) = std::env::var_os(version.variable()) {
         cands.push(PathBuf::from(p));
     }
     if let Some(path) = std::env::var_os("PATH") {
         for d in std::env::split_paths(&path) {
-            cands.push(d.join("clang-19"));
+            cands.push(d.join(format!("clang-{major}")));
         }
     }
-    cands.push(PathBuf::from("/usr/bin/clang-19"));
-    cands.push(PathBuf::from("/usr/lib/llvm-19/bin/clang"));
+    cands.push(PathBuf::from(format!("/usr/bin/clang-{major}")));
+    cands.push(PathBuf::from(format!("/usr/lib/llvm-{major}/bin/clang")));
+    let wanted = format!("clang version {major}.");
     cands.into_iter().find(|c| {
         Command::new(c).arg("--version").output().is_ok_and(|o| {
-            o.status.success() && String::from_utf8_lossy(&o.stdout).contains("clang version 19.")
+            o.status.success() && String::from_utf8_lossy(&o.stdout).contains(&wanted)
         })
     })
 }
@@ -55,21 +88,28 @@ pub fn find_clang() -> Option<PathBuf> {
 /// clang-19, or `None` after a loud notice that the test is skipped.
 /// With `CI=true` in the environment a missing clang-19 fails the test.
 pub fn require_clang(test: &str) -> Option<PathBuf> {
-    if let Some(c) = find_clang() {
+    require(Clang::V19, test)
+}
+
+/// Clang `version`, or `None` after a loud notice that the test is skipped;
+/// with `CI=true` a missing clang fails the test.
+pub fn require(version: Clang, test: &str) -> Option<PathBuf> {
+    if let Some(c) = find(version) {
         return Some(c);
     }
+    let (major, variable) = (version.major(), version.variable());
     let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
     let msg = format!(
         "\n\
          ************************************************************************\n\
-         * matrix-oracle: {test} SKIPPED: clang-19 was not found.\n\
+         * matrix-oracle: {test} SKIPPED: clang-{major} was not found.\n\
          * This test compares the matrix! macro with Clang's matrix extension\n\
-         * and needs clang-19 (looked for $ORACLE_CLANG, clang-19 on PATH,\n\
-         * /usr/bin/clang-19, /usr/lib/llvm-19/bin/clang).\n\
-         * Install it with:   apt-get install -y clang-19\n\
-         * (or point ORACLE_CLANG at a clang 19 binary), then rerun\n\
+         * and needs clang-{major} (looked for ${variable}, clang-{major} on PATH,\n\
+         * /usr/bin/clang-{major}, /usr/lib/llvm-{major}/bin/clang).\n\
+         * Install it with:   apt-get install -y clang-{major}\n\
+         * (or point {variable} at a clang {major} binary), then rerun\n\
          *   cargo test -p matrix-oracle\n\
-         * With CI=true a missing clang-19 is a failure, not a skip.\n\
+         * With CI=true a missing clang-{major} is a failure, not a skip.\n\
          ************************************************************************\n"
     );
     if ci {
@@ -125,10 +165,43 @@ pub fn run_c_program(clang: &Path, name: &str, source: &str, flags: &[&str]) -> 
         .arg(&exe)
         .arg(&file)
         .arg("-lm"));
-    assert!(ok, "clang-19 failed on {}:\n{err}", file.display());
+    assert!(
+        ok,
+        "{} failed on {}:\n{err}",
+        clang.display(),
+        file.display()
+    );
     let (ok, stdout, err) = run(&mut Command::new(&exe));
     assert!(ok, "{} failed:\n{err}", exe.display());
     stdout
+}
+
+/// Asserts that a C program printed `ours`, line for line, naming the first
+/// lines that differ (`oracle` names the compiler in the message).
+///
+/// # Panics
+///
+/// If the line counts or any line differ.
+pub fn assert_same_lines(ours: &[String], stdout: &str, oracle: &str) {
+    let theirs: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        theirs.len(),
+        ours.len(),
+        "lines printed by the {oracle} program"
+    );
+    let differ: Vec<String> = ours
+        .iter()
+        .zip(&theirs)
+        .filter(|(a, b)| a.as_str() != **b)
+        .map(|(a, b)| format!("ours  {a}\n{oracle} {b}"))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{} of {} results differ from {oracle}'s:\n{}",
+        differ.len(),
+        ours.len(),
+        differ[..differ.len().min(10)].join("\n")
+    );
 }
 
 /// Outputs of one kernel, keyed by label.

@@ -209,19 +209,5 @@ fn vector_kernels_agree_with_clang() {
         &c,
         &["-O1", "-ffp-contract=off", "-Wno-excess-initializers"],
     );
-    let theirs: Vec<&str> = stdout.lines().collect();
-    assert_eq!(theirs.len(), ours.len());
-    let differ: Vec<String> = ours
-        .iter()
-        .zip(&theirs)
-        .filter(|(a, b)| a.as_str() != **b)
-        .map(|(a, b)| format!("ours  {a}\nclang {b}"))
-        .collect();
-    assert!(
-        differ.is_empty(),
-        "{} of {} results differ from clang-19's:\n{}",
-        differ.len(),
-        ours.len(),
-        differ[..differ.len().min(10)].join("\n")
-    );
+    harness::assert_same_lines(&ours, &stdout, "clang-19");
 }

@@ -1,7 +1,8 @@
 //! Property tests on `Matrix` (modest case counts, so the suite stays fast).
 
+use matrix_core::ColumnMajor;
 use matrix_core::Matrix;
-use matrix_core::private::{column_major_load, column_major_store};
+use matrix_core::private::{load, store};
 use matrix_tests::{assert_same, elementwise, matmul, with_scalar};
 use proptest::prelude::*;
 
@@ -55,8 +56,8 @@ proptest! {
         let m = Matrix::<u16, 4, 3>::from_column_major(&v);
         let len = 2 * stride + 4;
         let mut buffer = vec![fill; len];
-        column_major_store(m, &mut buffer, stride);
-        prop_assert_eq!(column_major_load::<u16, 4, 3>(&buffer, stride), m);
+        store(m, &mut buffer, stride);
+        prop_assert_eq!(load::<u16, 4, 3, ColumnMajor>(&buffer, stride), m);
         // Only the matrix's own elements were written.
         for (i, &x) in buffer.iter().enumerate() {
             if i % stride >= 4 {

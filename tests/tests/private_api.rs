@@ -1,12 +1,12 @@
 //! The `#[doc(hidden)]` items the `matrix!` expansion calls: dynamic index
-//! checks, strides, column-major load and store, scalar conversion.
+//! checks, strides, column- and row-major load and store, scalar
+//! conversion.
 
-use matrix_core::Matrix;
 use matrix_core::private::{
-    column_index, column_major_load, column_major_load_ptr, column_major_store,
-    column_major_store_ptr, convert, row_index, stride,
+    column_index, convert, load, load_ptr, row_index, store, store_ptr, stride,
 };
-use matrix_tests::{Rng, Scalar, assert_same, load, store};
+use matrix_core::{ColumnMajor, Matrix, RowMajor};
+use matrix_tests::{Rng, Scalar, assert_same, load as reference_load, store as reference_store};
 
 // ---------------------------------------------------------------------------
 // Indices and strides
@@ -25,8 +25,8 @@ fn indices_of_every_integer_type() {
     assert_eq!(column_index(0u64, 1), 0);
     assert_eq!(column_index(0u128, 1), 0);
     assert_eq!(column_index(0usize, 1), 0);
-    assert_eq!(stride(7u8, 4), 7);
-    assert_eq!(stride(4i64, 4), 4);
+    assert_eq!(stride::<ColumnMajor, _>(7u8, 4, 1), 7);
+    assert_eq!(stride::<ColumnMajor, _>(4i64, 4, 1), 4);
 }
 
 #[test]
@@ -56,13 +56,13 @@ fn negative_column_index() {
 #[test]
 #[should_panic(expected = "stride 3 must be greater or equal to the number of rows (4)")]
 fn stride_below_rows() {
-    stride(3u32, 4);
+    stride::<ColumnMajor, _>(3u32, 4, 1);
 }
 
 #[test]
 #[should_panic(expected = "stride -4 must be greater or equal to the number of rows (4)")]
 fn negative_stride() {
-    stride(-4i64, 4);
+    stride::<ColumnMajor, _>(-4i64, 4, 1);
 }
 
 // ---------------------------------------------------------------------------
@@ -72,44 +72,44 @@ fn negative_stride() {
 fn load_and_store_spec_examples() {
     // H4: load(src = 0..19, 2, 3, 5) == [[0 5 10] [1 6 11]]
     let src: Vec<i32> = (0..20).collect();
-    let m = column_major_load::<i32, 2, 3>(&src, 5);
+    let m = load::<i32, 2, 3, ColumnMajor>(&src, 5);
     assert_eq!(m.to_rows(), [[0, 5, 10], [1, 6, 11]]);
     // H5: store into all -1 with stride 4 leaves the gaps untouched.
     let mut dst = [-1; 12];
-    column_major_store(m, &mut dst, 4);
+    store(m, &mut dst, 4);
     assert_eq!(dst, [0, 1, -1, -1, 5, 6, -1, -1, 10, 11, -1, -1]);
     // The slice may be exactly (C-1)*stride + R long.
-    let m = column_major_load::<i32, 2, 3>(&src[..12], 5);
+    let m = load::<i32, 2, 3, ColumnMajor>(&src[..12], 5);
     assert_eq!(m.to_rows(), [[0, 5, 10], [1, 6, 11]]);
     let mut dst = [0; 10];
-    column_major_store(m, &mut dst, 4);
+    store(m, &mut dst, 4);
     assert_eq!(dst, [0, 1, 0, 0, 5, 6, 0, 0, 10, 11]);
     // Stride equal to the rows is the dense layout.
-    let dense = column_major_load::<i32, 4, 5>(&src, 4);
+    let dense = load::<i32, 4, 5, ColumnMajor>(&src, 4);
     assert_eq!(dense.as_slice(), &src[..20]);
 }
 
 fn check_load_store<T: Scalar, const R: usize, const C: usize>(rng: &mut Rng, stride: usize) {
     let len = (C - 1) * stride + R + rng.below(3);
     let src = rng.vec::<T>(len);
-    let m = column_major_load::<T, R, C>(&src, stride);
-    let expected = load(&src, R, C, stride);
+    let m = load::<T, R, C, ColumnMajor>(&src, stride);
+    let expected = reference_load(&src, R, C, stride);
     let what = format!("load {} {R}x{C} stride {stride}", T::C_NAME);
     assert_same(m.as_slice(), &expected, &what);
     // SAFETY: `src` holds at least (C-1)*stride + R elements.
-    let p = unsafe { column_major_load_ptr::<T, R, C>(src.as_ptr(), stride) };
+    let p = unsafe { load_ptr::<T, R, C, ColumnMajor>(src.as_ptr(), stride) };
     assert_same(p.as_slice(), &expected, &format!("{what} (pointer)"));
 
     let background = rng.vec::<T>(len);
     let mut dst = background.clone();
-    column_major_store(m, &mut dst, stride);
+    store(m, &mut dst, stride);
     let mut expected_dst = background.clone();
-    store(m.as_slice(), R, C, &mut expected_dst, stride);
+    reference_store(m.as_slice(), R, C, &mut expected_dst, stride);
     let what = format!("store {} {R}x{C} stride {stride}", T::C_NAME);
     assert_same(&dst, &expected_dst, &what);
     let mut dst = background;
     // SAFETY: `dst` holds at least (C-1)*stride + R elements.
-    unsafe { column_major_store_ptr(m, dst.as_mut_ptr(), stride) };
+    unsafe { store_ptr(m, dst.as_mut_ptr(), stride) };
     assert_same(&dst, &expected_dst, &format!("{what} (pointer)"));
 }
 
@@ -141,11 +141,11 @@ fn pointer_forms_accept_unaligned_pointers() {
     let src = bytes[1..].as_ptr().cast::<f32>();
     // SAFETY: `src` points at 12 f32 values (unaligned), and a 3x4 load with
     // stride 3 reads (4-1)*3 + 3 = 12 of them.
-    let m = unsafe { column_major_load_ptr::<f32, 3, 4>(src, 3) };
+    let m = unsafe { load_ptr::<f32, 3, 4, ColumnMajor>(src, 3) };
     assert_eq!(m.as_slice(), &values[..]);
     let dst = bytes[1..].as_mut_ptr().cast::<f32>();
     // SAFETY: as above, for writes.
-    unsafe { column_major_store_ptr(m * 2.0, dst, 3) };
+    unsafe { store_ptr(m * 2.0, dst, 3) };
     let back: Vec<f32> = (0..12)
         .map(|i| f32::from_ne_bytes(bytes[1 + 4 * i..][..4].try_into().unwrap()))
         .collect();
@@ -157,7 +157,7 @@ fn pointer_forms_accept_unaligned_pointers() {
     expected = "column-major load of a 4x3 matrix with stride 5 needs 14 elements, but the slice has 10"
 )]
 fn load_from_short_slice() {
-    let _ = column_major_load::<f32, 4, 3>(&[0.0; 10], 5);
+    let _ = load::<f32, 4, 3, ColumnMajor>(&[0.0; 10], 5);
 }
 
 #[test]
@@ -165,19 +165,19 @@ fn load_from_short_slice() {
     expected = "column-major store of a 4x3 matrix with stride 5 needs 14 elements, but the slice has 13"
 )]
 fn store_to_short_slice() {
-    column_major_store(Matrix::<f32, 4, 3>::zero(), &mut [0.0; 13], 5);
+    store(Matrix::<f32, 4, 3>::zero(), &mut [0.0; 13], 5);
 }
 
 #[test]
 #[should_panic(expected = "stride 3 must be greater or equal to the number of rows (4)")]
 fn load_with_stride_below_rows() {
-    let _ = column_major_load::<u8, 4, 4>(&[0; 100], 3);
+    let _ = load::<u8, 4, 4, ColumnMajor>(&[0; 100], 3);
 }
 
 #[test]
 #[should_panic(expected = "stride 1 must be greater or equal to the number of rows (2)")]
 fn store_with_stride_below_rows() {
-    column_major_store(Matrix::<u8, 2, 2>::zero(), &mut [0; 100], 1);
+    store(Matrix::<u8, 2, 2>::zero(), &mut [0; 100], 1);
 }
 
 #[test]
@@ -186,7 +186,7 @@ fn pointer_load_with_stride_below_rows() {
     let src = [0u8; 100];
     // SAFETY: the call panics on the stride before reading; were it to read,
     // 100 elements cover any 4x4 load with stride 3.
-    let _ = unsafe { column_major_load_ptr::<u8, 4, 4>(src.as_ptr(), 3) };
+    let _ = unsafe { load_ptr::<u8, 4, 4, ColumnMajor>(src.as_ptr(), 3) };
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn pointer_load_with_stride_below_rows() {
 fn pointer_store_with_stride_below_rows() {
     let mut dst = [0u8; 4];
     // SAFETY: the call panics on the stride before writing.
-    unsafe { column_major_store_ptr(Matrix::<u8, 1, 2>::zero(), dst.as_mut_ptr(), 0) };
+    unsafe { store_ptr(Matrix::<u8, 1, 2>::zero(), dst.as_mut_ptr(), 0) };
 }
 
 // ---------------------------------------------------------------------------
@@ -230,4 +230,41 @@ fn convert_is_as() {
         (u + convert::<u32, _>(-1i64)).to_rows(),
         [[u32::MAX, 0], [1, 2]]
     );
+}
+
+// ---------------------------------------------------------------------------
+// Row-major memory
+
+#[test]
+fn row_major_load_and_store() {
+    // Rows of 3 at a stride of 4: row r is src[4r .. 4r + 3].
+    let src: Vec<i32> = (0..12).collect();
+    let m = load::<i32, 3, 3, RowMajor>(&src, 4);
+    assert_eq!(m.to_rows(), [[0, 1, 2], [4, 5, 6], [8, 9, 10]]);
+    let mut dst = [-1; 11];
+    store(m, &mut dst, 4);
+    assert_eq!(dst, [0, 1, 2, -1, 4, 5, 6, -1, 8, 9, 10]);
+    // The pointer forms agree.
+    // SAFETY: `src` holds 12 elements, the extent of a 3x3 load at stride 4
+    // is 11.
+    let p = unsafe { load_ptr::<i32, 3, 3, RowMajor>(src.as_ptr(), 4) };
+    assert_eq!(p, m);
+    let mut via_ptr = [-1; 11];
+    // SAFETY: `via_ptr` holds 11 elements, the extent of the store.
+    unsafe { store_ptr(m, via_ptr.as_mut_ptr(), 4) };
+    assert_eq!(via_ptr, dst);
+}
+
+#[test]
+#[should_panic(
+    expected = "row-major load of a 3x4 matrix with stride 5 needs 14 elements, but the slice has 13"
+)]
+fn row_major_load_from_short_slice() {
+    let _ = load::<f32, 3, 4, RowMajor>(&[0.0; 13], 5);
+}
+
+#[test]
+#[should_panic(expected = "stride 3 must be greater or equal to the number of columns (4)")]
+fn row_major_stride_below_columns() {
+    let _ = stride::<RowMajor, _>(3u32, 9, 4);
 }

@@ -3,8 +3,8 @@
 use super::expr::Checker;
 use crate::consteval;
 use crate::diag::{self, Axis, Loc};
-use crate::ir::{ArithOp, Expr, ExprKind, MapBody, Stride};
-use crate::types::{MAX_DIMENSION, MatTy, Scalar, Ty, VecTy};
+use crate::ir::{ArithOp, Contract, Expr, ExprKind, MapBody, Stride};
+use crate::types::{Layout, MAX_DIMENSION, MatTy, Scalar, Ty, VecTy};
 
 impl Checker<'_> {
     /// `__builtin_matrix_column(m, c)` / `_row(m, r)`: the line as a vector;
@@ -87,6 +87,11 @@ impl Checker<'_> {
             let at = Loc::of(args[0]).to(Loc::of(args[n - 1]));
             return self.error(at, diag::different_dimensions(name, &first, &last));
         }
+        if let Some(other) = shapes.iter().find(|s| s.layout != shape.layout) {
+            let (first, other) = (Ty::Matrix(shape.clone()), Ty::Matrix(other.clone()));
+            let at = Loc::of(args[0]).to(Loc::of(args[n - 1]));
+            return self.error(at, diag::different_layouts(name, &first, &other));
+        }
         let f = super::expr::strip(args[n]).0;
         let syn::Expr::Closure(c) = f else {
             return self.error(Loc::of(f), diag::argument_must_be_closure(ORDINALS[n], n));
@@ -149,7 +154,7 @@ impl Checker<'_> {
             body: Box::new(body),
             out,
         };
-        let ty = Ty::Matrix(MatTy::unnamed(out, shape.rows, shape.cols));
+        let ty = Ty::Matrix(MatTy::unnamed(out, shape.rows, shape.cols, shape.layout));
         Expr::new(ExprKind::Map { inputs, body }, ty, loc)
     }
 
@@ -218,7 +223,7 @@ impl Checker<'_> {
         let bytes = |s: Scalar| matches!(s, Scalar::I8 | Scalar::U8);
         let (a, b) = if bytes(a_ty.elem) && bytes(b_ty.elem) && c_ty.elem == Scalar::I32 {
             let widen = |e: Expr, t: &MatTy| {
-                let to = MatTy::unnamed(Scalar::I32, t.rows, t.cols);
+                let to = MatTy::unnamed(Scalar::I32, t.rows, t.cols, t.layout);
                 let (ty, loc) = (Ty::Matrix(to.clone()), e.loc);
                 Expr::new(
                     ExprKind::MatrixCast {
@@ -233,7 +238,26 @@ impl Checker<'_> {
         } else {
             (a, b)
         };
-        let product = self.matrix_arith(ArithOp::Mul, a, b, args[1], args[0], loc);
+        // The operands' layouts are free; the result has the accumulator's.
+        let product = match (&a.ty, &b.ty) {
+            (Ty::Matrix(l), Ty::Matrix(r)) if l.elem == r.elem && l.cols == r.rows => {
+                // Clang's sugar, as for `a * b`: one square type keeps its name.
+                let name = (l.same_type(r) && l.name == r.name && l.layout == c_ty.layout)
+                    .then(|| l.name.clone())
+                    .flatten();
+                let ty = Ty::Matrix(MatTy {
+                    name,
+                    ..MatTy::unnamed(l.elem, l.rows, r.cols, c_ty.layout)
+                });
+                let kind = ExprKind::Product {
+                    lhs: Box::new(a),
+                    rhs: Box::new(b),
+                    contract: Contract::Off,
+                };
+                Expr::new(kind, ty, loc)
+            }
+            _ => self.matrix_arith(ArithOp::Mul, a, b, args[1], args[0], loc),
+        };
         if product.ty.is_error() {
             return product;
         }
@@ -244,8 +268,8 @@ impl Checker<'_> {
         let args: Vec<&syn::Expr> = call.args.iter().collect();
         let (min, max) = match name {
             "__builtin_matrix_transpose" => (1, 1),
-            "__builtin_matrix_column_major_load" => (3, 4),
-            "__builtin_matrix_column_major_store" => (2, 3),
+            "__builtin_matrix_column_major_load" | "__builtin_matrix_row_major_load" => (3, 4),
+            "__builtin_matrix_column_major_store" | "__builtin_matrix_row_major_store" => (2, 3),
             "__builtin_matrix_column_load" => (4, 4),
             "__builtin_matrix_column_store" => (3, 3),
             "__builtin_matrix_insert" => (4, 4),
@@ -282,15 +306,17 @@ impl Checker<'_> {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
                     return self.poisoned(loc);
                 };
-                let ty = Ty::Matrix(MatTy::unnamed(ty.elem, ty.cols, ty.rows));
+                let ty = Ty::Matrix(MatTy::unnamed(ty.elem, ty.cols, ty.rows, ty.layout));
                 Expr::new(ExprKind::Transpose(Box::new(m)), ty, loc)
             }
             "__builtin_matrix_column_major_load" | "__builtin_matrix_column_load" => {
-                self.load(&args, loc)
+                self.load(&args, loc, Layout::ColumnMajor)
             }
+            "__builtin_matrix_row_major_load" => self.load(&args, loc, Layout::RowMajor),
             "__builtin_matrix_column_major_store" | "__builtin_matrix_column_store" => {
-                self.store(&args, loc)
+                self.store(&args, loc, Layout::ColumnMajor)
             }
+            "__builtin_matrix_row_major_store" => self.store(&args, loc, Layout::RowMajor),
             "__builtin_matrix_column"
             | "__builtin_matrix_row"
             | "__builtin_matrix_insert_column"
@@ -396,15 +422,26 @@ impl Checker<'_> {
     }
 
     /// The optional stride: a constant is checked here, a variable at run time.
-    fn stride(&mut self, arg: Option<&&syn::Expr>, rows: u64) -> Option<Stride> {
+    /// The stride of a load or store in memory order `memory`: at least the
+    /// length of a line, `rows` (a column) or `cols` (a row, row-major).
+    fn stride(
+        &mut self,
+        arg: Option<&&syn::Expr>,
+        (rows, cols): (u64, u64),
+        memory: Layout,
+    ) -> Option<Stride> {
         let Some(arg) = arg else {
-            return Some(Stride::Rows);
+            return Some(Stride::Dense);
+        };
+        let (line, too_small) = match memory {
+            Layout::ColumnMajor => (rows, diag::STRIDE_TOO_SMALL),
+            Layout::RowMajor => (cols, diag::STRIDE_TOO_SMALL_ROW_MAJOR),
         };
         match consteval::eval(arg, &self.env.consts) {
             // A negative constant is a huge size_t in C: a run-time error here.
             Some(v) if v >= 0 => {
-                if v < i128::from(rows) {
-                    self.diags.error(Loc::of(*arg), diag::STRIDE_TOO_SMALL);
+                if v < i128::from(line) {
+                    self.diags.error(Loc::of(*arg), too_small);
                     return None;
                 }
                 Some(Stride::Const(v as u64))
@@ -419,7 +456,8 @@ impl Checker<'_> {
         }
     }
 
-    fn load(&mut self, args: &[&syn::Expr], loc: Loc) -> Expr {
+    /// A load from memory in order `memory`; the result has that layout.
+    fn load(&mut self, args: &[&syn::Expr], loc: Loc, memory: Layout) -> Expr {
         let src = self.expr(args[0]);
         let source = match src.ty.pointee() {
             Some((Ty::Scalar(s), _, pointer)) if s.is_element() => Some((*s, pointer)),
@@ -438,13 +476,16 @@ impl Checker<'_> {
         };
         let rows = self.dimension(args[1], Axis::Row);
         let cols = self.dimension(args[2], Axis::Column);
-        let stride = rows.and_then(|r| self.stride(args.get(3), r));
+        let stride = match (rows, cols) {
+            (Some(r), Some(c)) => self.stride(args.get(3), (r, c), memory),
+            _ => None,
+        };
         let (Some((elem, pointer)), Some(rows), Some(cols), Some(stride)) =
             (source, rows, cols, stride)
         else {
             return self.poisoned(loc);
         };
-        let to = MatTy::unnamed(elem, rows, cols);
+        let to = MatTy::unnamed(elem, rows, cols, memory);
         let ty = Ty::Matrix(to.clone());
         Expr::new(
             ExprKind::Load {
@@ -458,7 +499,8 @@ impl Checker<'_> {
         )
     }
 
-    fn store(&mut self, args: &[&syn::Expr], loc: Loc) -> Expr {
+    /// A store to memory in order `memory`, of a matrix of either layout.
+    fn store(&mut self, args: &[&syn::Expr], loc: Loc, memory: Layout) -> Expr {
         let matrix = self.matrix_arg(args[0], "1st");
         let dst = self.expr(args[1]);
         let Some((matrix, ty)) = matrix else {
@@ -487,7 +529,7 @@ impl Checker<'_> {
                 );
             }
         };
-        let Some(stride) = self.stride(args.get(2), ty.rows) else {
+        let Some(stride) = self.stride(args.get(2), (ty.rows, ty.cols), memory) else {
             return self.poisoned(loc);
         };
         let kind = ExprKind::Store {
@@ -495,6 +537,7 @@ impl Checker<'_> {
             dst: Box::new(dst),
             stride,
             pointer,
+            memory,
         };
         Expr::new(kind, Ty::Unit, loc)
     }

@@ -715,7 +715,9 @@ impl<'a> Checker<'a> {
                         };
                         Expr::new(kind, ty, loc)
                     }
-                    ArithOp::Mul if l.elem == r.elem && l.cols == r.rows => {
+                    ArithOp::Mul
+                        if l.elem == r.elem && l.cols == r.rows && l.layout == r.layout =>
+                    {
                         // A product is a new, unnamed type unless both operands
                         // are of one (square) type, which it then keeps.
                         let name = if l.same_type(&r) { common } else { None };
@@ -723,6 +725,7 @@ impl<'a> Checker<'a> {
                             elem: l.elem,
                             rows: l.rows,
                             cols: r.cols,
+                            layout: l.layout,
                             name,
                         });
                         Expr::new(
@@ -1310,14 +1313,14 @@ impl<'a> Checker<'a> {
         if let Ty::Matrix(mat) = &receiver.ty {
             let method = m.method.to_string();
             if method == "transpose" && args.is_empty() {
-                ty = Ty::Matrix(MatTy::unnamed(mat.elem, mat.cols, mat.rows));
+                ty = Ty::Matrix(MatTy::unnamed(mat.elem, mat.cols, mat.rows, mat.layout));
             } else if method == "cast"
                 && let Some(turbofish) = &m.turbofish
                 && let Some(syn::GenericArgument::Type(t)) = turbofish.args.first()
                 && let (Ty::Scalar(s), _) = resolve_type(t, self.env, self.diags)
                 && s.is_element()
             {
-                ty = Ty::Matrix(MatTy::unnamed(s, mat.rows, mat.cols));
+                ty = Ty::Matrix(MatTy::unnamed(s, mat.rows, mat.cols, mat.layout));
             }
         }
         let kind = ExprKind::MethodCall {

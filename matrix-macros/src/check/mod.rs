@@ -15,7 +15,7 @@ use crate::consteval::{self, Consts};
 use crate::diag::{self, Diagnostics, Loc};
 use crate::ir::{self, Contract};
 use crate::parse::{self, Item, ctype};
-use crate::types::{MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy, usize_lit};
+use crate::types::{Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
 use std::collections::HashMap;
@@ -271,8 +271,8 @@ fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Op
             }
         };
     };
-    let (rows, cols) = match dims {
-        parse::Dims::Matrix { rows, cols } => (rows, cols),
+    let (rows, cols, layout) = match dims {
+        parse::Dims::Matrix { rows, cols, layout } => (rows, cols, layout),
         parse::Dims::Vector { len } => return resolve_vector(t, elem, len, env, diags),
     };
     let elem = match elem {
@@ -286,11 +286,19 @@ fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Op
         }
     };
     let shape = dimensions(rows, cols, &env.consts, diags);
-    let (elem, (rows, cols)) = (elem?, shape?);
+    let layout = match layout {
+        Ok(layout) => Some(*layout),
+        Err(at) => {
+            diags.error(*at, diag::UNKNOWN_RUST_LAYOUT);
+            None
+        }
+    };
+    let (elem, (rows, cols), layout) = (elem?, shape?, layout?);
     Some(Resolved::Matrix(MatTy {
         elem,
         rows,
         cols,
+        layout,
         name: Some(t.name.to_string()),
     }))
 }
@@ -590,12 +598,26 @@ fn resolve_matrix_path(
         return (Ty::Other(Some("Matrix".into())), seg.to_token_stream());
     };
     let args: Vec<&syn::GenericArgument> = args.args.iter().collect();
-    let [syn::GenericArgument::Type(elem_ty), rows, cols] = args.as_slice() else {
+    let [syn::GenericArgument::Type(elem_ty), rows, cols, layout @ ..] = args.as_slice() else {
         diags.error(Loc::of(seg), "expected `Matrix<T, ROWS, COLUMNS>`");
         return (
             Ty::Error,
             quote_spanned!(span=> ::matrix_core::private::InvalidMatrixType),
         );
+    };
+    let layout = match layout {
+        [] => Some(Layout::default()),
+        [l] => {
+            let found = parse::rust_layout(l);
+            if found.is_none() {
+                diags.error(Loc::of(*l), diag::UNKNOWN_RUST_LAYOUT);
+            }
+            found
+        }
+        _ => {
+            diags.error(Loc::of(seg), "expected `Matrix<T, ROWS, COLUMNS>`");
+            None
+        }
     };
     let spelling = parse::elem_spelling_of_type(elem_ty);
     let elem = match &spelling.words[..] {
@@ -623,9 +645,9 @@ fn resolve_matrix_path(
         );
     };
     let shape = dimensions(&rows, &cols, &env.consts, diags);
-    match (elem, shape) {
-        (Some(elem), Some((r, c))) => {
-            let m = MatTy::unnamed(elem, r, c);
+    match (elem, shape, layout) {
+        (Some(elem), Some((r, c)), Some(layout)) => {
+            let m = MatTy::unnamed(elem, r, c, layout);
             let tokens = m.to_tokens(span);
             (Ty::Matrix(m), tokens)
         }

@@ -172,7 +172,11 @@ fn fuse_elementwise(e: &mut Expr) {
             map_elem(&lhs.ty).is_some() && map_elem(&rhs.ty).is_some()
         }
         ExprKind::WithScalar { matrix, .. } => map_elem(&matrix.ty).is_some(),
-        ExprKind::MatrixCast { expr, .. } => map_elem(&expr.ty).is_some(),
+        // A cast of the element type only: a layout conversion moves elements.
+        ExprKind::MatrixCast { expr, to } => {
+            map_elem(&expr.ty).is_some()
+                && matches!(&expr.ty, Ty::Matrix(from) if from.layout == to.layout)
+        }
         _ => false,
     };
     if !fusable {

@@ -11,7 +11,7 @@ pub(crate) mod ctype;
 pub(crate) use ccast::COMPOUND_LITERAL;
 
 use crate::diag::{self, Diagnostics, Loc};
-use crate::types::Scalar;
+use crate::types::{Layout, Scalar};
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::HashSet;
@@ -51,8 +51,13 @@ pub(crate) struct Typedef {
 
 /// The arguments of a typedef's type attribute.
 pub(crate) enum Dims {
-    /// `matrix_type(R, C)`, or `Matrix<T, R, C>`.
-    Matrix { rows: Expr, cols: Expr },
+    /// `matrix_type(R, C[, LAYOUT])`, or `Matrix<T, R, C[, L]>`.
+    Matrix {
+        rows: Expr,
+        cols: Expr,
+        /// The layout, or where a `Matrix`'s fourth argument names none.
+        layout: Result<Layout, Loc>,
+    },
     /// `ext_vector_type(N)`, or `Vector<T, N>`.
     Vector { len: Expr },
 }
@@ -259,13 +264,22 @@ fn rust_typedef(item: &syn::ItemType) -> Option<Typedef> {
     };
     let args: Vec<&syn::GenericArgument> = args.args.iter().collect();
     let (elem, dims) = match args.as_slice() {
-        [syn::GenericArgument::Type(elem), rows, cols] if last.ident == "Matrix" => (
-            elem,
-            Dims::Matrix {
-                rows: generic_expr(rows)?,
-                cols: generic_expr(cols)?,
-            },
-        ),
+        [syn::GenericArgument::Type(elem), rows, cols, layout @ ..]
+            if last.ident == "Matrix" && layout.len() <= 1 =>
+        {
+            let layout = match layout {
+                [l] => rust_layout(l).ok_or_else(|| Loc::of(*l)),
+                _ => Ok(Layout::default()),
+            };
+            (
+                elem,
+                Dims::Matrix {
+                    rows: generic_expr(rows)?,
+                    cols: generic_expr(cols)?,
+                    layout,
+                },
+            )
+        }
         [syn::GenericArgument::Type(elem), len] if last.ident == "Vector" => (
             elem,
             Dims::Vector {
@@ -304,6 +318,19 @@ fn rust_alias(item: &syn::ItemType, type_names: &HashSet<String>) -> Option<Type
         dims: None,
         rust_item: Some(item.clone()),
     })
+}
+
+/// The layout argument of `Matrix<T, R, C, L>`: `ColumnMajor` or
+/// `RowMajor` (any path ending in one).
+pub(crate) fn rust_layout(arg: &syn::GenericArgument) -> Option<Layout> {
+    let syn::GenericArgument::Type(syn::Type::Path(p)) = arg else {
+        return None;
+    };
+    let last = p.path.segments.last()?;
+    if p.qself.is_some() || !last.arguments.is_none() {
+        return None;
+    }
+    Layout::from_rust_name(&last.ident.to_string())
 }
 
 /// A const generic argument as an expression (`4`, `N`, `{ N + 1 }`).
@@ -448,8 +475,23 @@ fn parse_attribute(input: ParseStream, attr_loc: Loc) -> syn::Result<Dims> {
             _ => Err(diag::error_at(arguments, diag::REQUIRES_ONE_ARGUMENT)),
         };
     }
+    // The optional third argument is ours: a layout, named. (Any other
+    // third argument is an extra one, as Clang counts.)
+    let named = |e: &Expr| match e {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
+        _ => None,
+    };
+    let layout = match exprs.get(2).filter(|_| exprs.len() == 3).and_then(named) {
+        Some(name) => {
+            let arg = exprs.pop().expect("three arguments");
+            Layout::from_attribute_name(&name)
+                .ok_or_else(|| diag::error_at(Loc::of(&arg), diag::UNKNOWN_LAYOUT))?
+        }
+        None => Layout::default(),
+    };
+    let layout = Ok(layout);
     match (exprs.pop(), exprs.pop(), exprs.is_empty()) {
-        (Some(cols), Some(rows), true) => Ok(Dims::Matrix { rows, cols }),
+        (Some(cols), Some(rows), true) => Ok(Dims::Matrix { rows, cols, layout }),
         _ => Err(diag::error_at(arguments, diag::REQUIRES_TWO_ARGUMENTS)),
     }
 }

@@ -1,0 +1,138 @@
+//! Memory layouts of a [`Matrix`](crate::Matrix): the fourth type
+//! parameter, [`ColumnMajor`] (the default, Clang's) or [`RowMajor`].
+//!
+//! A layout decides only where element `(r, c)` lives in memory; indexing,
+//! arithmetic and every result are the same in both. Two matrices that
+//! differ only in layout are different types: converting one into the
+//! other is explicit ([`Matrix::to_layout`](crate::Matrix::to_layout),
+//! `From`, or a cast in a `matrix!` kernel).
+//!
+//! # Byte order
+//!
+//! Neither layout has padding; both have the alignment of `T`, and
+//! `size_of` is `R * C * size_of::<T>()`.
+//!
+//! * [`ColumnMajor`]: element `(r, c)` is element `c * R + r` of the
+//!   storage, which is `[[T; R]; C]` (one array per column). Clang's
+//!   `matrix_type(R, C)`.
+//! * [`RowMajor`]: element `(r, c)` is element `r * C + c`, the storage is
+//!   `[[T; C]; R]` (one array per row): clang 22's
+//!   `-fmatrix-memory-layout=row-major`, and the `row_major` clause of a
+//!   `matrix!` typedef. An `R x C` row-major matrix has the bytes of the
+//!   `C x R` column-major matrix that is its transpose, which is how the
+//!   product kernels read it (in place, with no conversion).
+//!
+//! ```
+//! use matrix_core::{Matrix, RowMajor};
+//!
+//! let m = Matrix::<i32, 2, 3>::from_rows([[1, 2, 3], [4, 5, 6]]);
+//! let r: Matrix<i32, 2, 3, RowMajor> = m.to_layout();
+//! assert_eq!(m.as_slice(), &[1, 4, 2, 5, 3, 6]);
+//! assert_eq!(r.as_slice(), &[1, 2, 3, 4, 5, 6]);
+//! assert_eq!(r[(1, 0)], m[(1, 0)]);
+//! ```
+
+use core::fmt::Debug;
+use core::hash::Hash;
+
+use crate::element::Element;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// The memory layout of a [`Matrix`](crate::Matrix): [`ColumnMajor`] or
+/// [`RowMajor`]. Sealed; see the [module documentation](self) for each
+/// layout's byte order.
+#[diagnostic::on_unimplemented(
+    message = "the layout of a `Matrix` is `ColumnMajor` or `RowMajor`, not `{Self}`",
+    label = "not a matrix layout"
+)]
+pub trait Layout:
+    sealed::Sealed + Copy + Default + Debug + Eq + Hash + Send + Sync + 'static
+{
+    /// Whether the rows are contiguous (`RowMajor`) rather than the columns.
+    const ROW_MAJOR: bool;
+
+    /// The spelling of the layout in a `matrix_type` attribute.
+    const NAME: &'static str;
+
+    /// The array an `R x C` matrix of this layout holds: `[[T; R]; C]`
+    /// (columns) or `[[T; C]; R]` (rows).
+    type Storage<T: Element, const R: usize, const C: usize>: Copy + Send + Sync;
+
+    /// The storage, every element filled with `value`.
+    #[doc(hidden)]
+    fn splat<T: Element, const R: usize, const C: usize>(value: T) -> Self::Storage<T, R, C>;
+
+    /// The storage's elements, in memory order.
+    #[doc(hidden)]
+    fn flat<T: Element, const R: usize, const C: usize>(s: &Self::Storage<T, R, C>) -> &[T];
+
+    /// The storage's elements, in memory order.
+    #[doc(hidden)]
+    fn flat_mut<T: Element, const R: usize, const C: usize>(
+        s: &mut Self::Storage<T, R, C>,
+    ) -> &mut [T];
+
+    /// Where element `(r, c)` of an `rows x cols` matrix is in memory.
+    #[inline(always)]
+    fn offset(r: usize, c: usize, rows: usize, cols: usize) -> usize {
+        if Self::ROW_MAJOR {
+            r * cols + c
+        } else {
+            c * rows + r
+        }
+    }
+}
+
+/// Column-major: each column contiguous, Clang's `matrix_type` layout and
+/// the default layout of [`Matrix`](crate::Matrix).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ColumnMajor;
+
+/// Row-major: each row contiguous (clang 22's
+/// `-fmatrix-memory-layout=row-major`, C's `float m[R][C]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RowMajor;
+
+impl sealed::Sealed for ColumnMajor {}
+impl sealed::Sealed for RowMajor {}
+
+impl Layout for ColumnMajor {
+    const ROW_MAJOR: bool = false;
+    const NAME: &'static str = "column_major";
+    type Storage<T: Element, const R: usize, const C: usize> = [[T; R]; C];
+
+    #[inline(always)]
+    fn splat<T: Element, const R: usize, const C: usize>(value: T) -> [[T; R]; C] {
+        [[value; R]; C]
+    }
+    #[inline(always)]
+    fn flat<T: Element, const R: usize, const C: usize>(s: &[[T; R]; C]) -> &[T] {
+        s.as_flattened()
+    }
+    #[inline(always)]
+    fn flat_mut<T: Element, const R: usize, const C: usize>(s: &mut [[T; R]; C]) -> &mut [T] {
+        s.as_flattened_mut()
+    }
+}
+
+impl Layout for RowMajor {
+    const ROW_MAJOR: bool = true;
+    const NAME: &'static str = "row_major";
+    type Storage<T: Element, const R: usize, const C: usize> = [[T; C]; R];
+
+    #[inline(always)]
+    fn splat<T: Element, const R: usize, const C: usize>(value: T) -> [[T; C]; R] {
+        [[value; C]; R]
+    }
+    #[inline(always)]
+    fn flat<T: Element, const R: usize, const C: usize>(s: &[[T; C]; R]) -> &[T] {
+        s.as_flattened()
+    }
+    #[inline(always)]
+    fn flat_mut<T: Element, const R: usize, const C: usize>(s: &mut [[T; C]; R]) -> &mut [T] {
+        s.as_flattened_mut()
+    }
+}

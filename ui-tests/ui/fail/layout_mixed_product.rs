@@ -1,0 +1,13 @@
+use matrix_core::matrix;
+
+matrix! {
+    pub typedef float m4x4_t __attribute__((matrix_type(4, 4)));
+    pub typedef float m4x4r_t __attribute__((matrix_type(4, 4, row_major)));
+
+    // Mixing layouts needs a cast: `(m4x4_t) b`, folded into the product.
+    pub fn f(a: m4x4_t, b: m4x4r_t) -> m4x4_t {
+        a * b
+    }
+}
+
+fn main() {}
