@@ -381,6 +381,18 @@ def speedup_svg(results, path, caption):
         f'<line x1="{one:.1f}" y1="50" x2="{one:.1f}" y2="{y}" stroke="black" stroke-width="0.7"/>',
     ] + parts)
 
+# The hand-kept end of BENCHMARKS.md: groups measured on their own (each
+# table names its command and CPU), carried over by every run.
+RECORDED = "<!-- recorded separately: kept by collect.py -->"
+
+def recorded_section(path):
+    try:
+        old = open(path).read()
+    except OSError:
+        return ""
+    at = old.find(RECORDED)
+    return "\n" + old[at:] if at >= 0 else ""
+
 def main():
     ap = argparse.ArgumentParser()
     for a in ("default", "native", "load", "rustc", "clang", "native-features",
@@ -511,7 +523,7 @@ still at opt-level 0.
 {table(dev_o3) if dev_o3 else "(no results: run benches/run.sh without SKIP_DEV)"}
 """
     with open(args.md, "w") as f:
-        f.write(md)
+        f.write(md + recorded_section(args.md))
     if args.readme:
         write_readme(args.readme, default, native, dev, dev_o3, args.active)
 
