@@ -99,40 +99,31 @@ pub struct RowMajor;
 impl sealed::Sealed for ColumnMajor {}
 impl sealed::Sealed for RowMajor {}
 
-impl Layout for ColumnMajor {
-    const ROW_MAJOR: bool = false;
-    const NAME: &'static str = "column_major";
-    type Storage<T: Element, const R: usize, const C: usize> = [[T; R]; C];
+/// One layout's impl: its lines are `[T; LINE]` arrays, `LINES` of them.
+macro_rules! layout {
+    ($name:ident, $row_major:literal, $spelling:literal, $line:ident, $lines:ident) => {
+        impl Layout for $name {
+            const ROW_MAJOR: bool = $row_major;
+            const NAME: &'static str = $spelling;
+            type Storage<T: Element, const R: usize, const C: usize> = [[T; $line]; $lines];
 
-    #[inline(always)]
-    fn splat<T: Element, const R: usize, const C: usize>(value: T) -> [[T; R]; C] {
-        [[value; R]; C]
-    }
-    #[inline(always)]
-    fn flat<T: Element, const R: usize, const C: usize>(s: &[[T; R]; C]) -> &[T] {
-        s.as_flattened()
-    }
-    #[inline(always)]
-    fn flat_mut<T: Element, const R: usize, const C: usize>(s: &mut [[T; R]; C]) -> &mut [T] {
-        s.as_flattened_mut()
-    }
+            #[inline(always)]
+            fn splat<T: Element, const R: usize, const C: usize>(value: T) -> [[T; $line]; $lines] {
+                [[value; $line]; $lines]
+            }
+            #[inline(always)]
+            fn flat<T: Element, const R: usize, const C: usize>(s: &[[T; $line]; $lines]) -> &[T] {
+                s.as_flattened()
+            }
+            #[inline(always)]
+            fn flat_mut<T: Element, const R: usize, const C: usize>(
+                s: &mut [[T; $line]; $lines],
+            ) -> &mut [T] {
+                s.as_flattened_mut()
+            }
+        }
+    };
 }
 
-impl Layout for RowMajor {
-    const ROW_MAJOR: bool = true;
-    const NAME: &'static str = "row_major";
-    type Storage<T: Element, const R: usize, const C: usize> = [[T; C]; R];
-
-    #[inline(always)]
-    fn splat<T: Element, const R: usize, const C: usize>(value: T) -> [[T; C]; R] {
-        [[value; C]; R]
-    }
-    #[inline(always)]
-    fn flat<T: Element, const R: usize, const C: usize>(s: &[[T; C]; R]) -> &[T] {
-        s.as_flattened()
-    }
-    #[inline(always)]
-    fn flat_mut<T: Element, const R: usize, const C: usize>(s: &mut [[T; C]; R]) -> &mut [T] {
-        s.as_flattened_mut()
-    }
-}
+layout!(ColumnMajor, false, "column_major", R, C);
+layout!(RowMajor, true, "row_major", C, R);

@@ -474,7 +474,7 @@ pub fn product<
 /// `(m_t) s`: the matrix of layout `L` with every element `s`.
 #[inline(always)]
 pub fn splat<T: Element, const R: usize, const C: usize, L: Layout>(s: T) -> Matrix<T, R, C, L> {
-    Matrix::from_storage(L::splat(s))
+    Matrix::filled(s)
 }
 
 /// `transpose(m)` on `d`, in `m`'s layout.

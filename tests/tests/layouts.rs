@@ -176,7 +176,7 @@ fn row_major_load_and_store_in_the_dsl() {
     assert_eq!(&dst[6..10], &[5.0, 6.0, 7.0, 8.0]);
     let mut cm_dst = [0.0f32; 12];
     cm_store_of_rm(m, &mut cm_dst);
-    assert_eq!(cm_dst, *cm(m).as_slice().first_chunk::<12>().unwrap());
+    assert_eq!(&cm_dst[..], cm(m).as_slice());
     let mut rm_dst = [0.0f32; 12];
     rm_store_of_cm(cm(m), &mut rm_dst);
     assert_eq!(&rm_dst[..], m.as_slice());
