@@ -2,13 +2,15 @@
 //! seeds' `joint_matrix` design: `u8` activations times `i8` weights
 //! accumulate in `i32` (`__builtin_matrix_mad`), then a closure on each
 //! element applies the ReLU and requantises to `u8` (`__builtin_matrix_map`,
-//! in the same pass). The integer result is checked against a plain `i32`
-//! loop (it is exact), and the classes it picks against the same network in
-//! `f32`.
+//! in the same pass). The first layer's weights come as a model file ships
+//! them, packed for VNNI and AMX (`packed_b`: four `i8` of a column per
+//! 32-bit word), and are read with `__builtin_matrix_load(.., packed_b)`.
+//! The integer result is checked against a plain `i32` loop (it is exact),
+//! and the classes it picks against the same network in `f32`.
 //!
 //! Run it with `cargo run --release --example int8_mlp`.
 
-use matrix_core::{Matrix, matrix};
+use matrix_core::{Matrix, MemoryLayout, matrix};
 
 matrix! {
     const BATCH: usize = 16;
@@ -24,9 +26,11 @@ matrix! {
     pub typedef signed char w2_t __attribute__((matrix_type(HIDDEN, CLASSES)));
     pub typedef int logits_t __attribute__((matrix_type(BATCH, CLASSES)));
 
-    /// `max(x·W + b, 0) >> shift`, saturated to `u8`: the multiply-accumulate
-    /// widens into `i32`, the closure runs on each accumulator.
-    pub fn hidden_layer(x: input_t, w: w1_t, b: acc1_t, shift: i32) -> hidden_t {
+    /// `max(x·W + b, 0) >> shift`, saturated to `u8`, with `W` read from
+    /// `packed_b` bytes: the multiply-accumulate widens into `i32`, the
+    /// closure runs on each accumulator.
+    pub fn hidden_layer(x: input_t, w: &[i8], b: acc1_t, shift: i32) -> hidden_t {
+        let w = __builtin_matrix_load(w, INPUTS, HIDDEN, packed_b);
         __builtin_matrix_map(__builtin_matrix_mad(x, w, b), |v| -> u8 {
             let r = v >> shift;
             if r < 0 { 0 } else if r > 255 { 255 } else { r }
@@ -88,7 +92,15 @@ fn main() {
     let w2q: w2_t = w2.map(|v| q(v, 127.0) as i8);
     let (b1, b2) = (acc1_t::zero(), logits_t::zero());
 
-    let hidden = hidden_layer(xq, w1q, b1, 9);
+    // The first layer's weights as a model file would hold them.
+    let mut w1_packed = vec![0i8; INPUTS * HIDDEN];
+    w1q.store(&mut w1_packed, MemoryLayout::PackedB);
+    assert_eq!(
+        &w1_packed[..4],
+        &[w1q[(0, 0)], w1q[(1, 0)], w1q[(2, 0)], w1q[(3, 0)]]
+    );
+
+    let hidden = hidden_layer(xq, &w1_packed, b1, 9);
     let logits = output_layer(hidden, w2q, b2);
 
     // Exact: the same integers as a plain loop.

@@ -79,6 +79,7 @@
 //! | `__builtin_matrix_map(m, \|x\| expr)` | the closure applied to each element; a matrix of its result type (`\|x\| -> int { .. }` declares it), in one pass with the element-wise operations around it (beyond Clang, after SYCL's `joint_matrix`) |
 //! | `__builtin_matrix_zip(a, b, \|x, y\| expr)` | the closure applied to the elements of two matrices of one shape, position by position (beyond Clang) |
 //! | `__builtin_matrix_fill(m, v)` | a matrix of `m`'s type with every element `v` (converted as in `m + v`); `m` is unchanged (beyond Clang) |
+//! | `__builtin_matrix_load(p, rows, cols, layout[, stride])`, `__builtin_matrix_store(m, p, layout[, stride])` | a load or store in the memory layout named by the argument: `column_major`, `row_major`, `packed_a` or `packed_b` (VNNI packing; see section 4b); `stride` is the distance between lines (beyond Clang, after the layout-aware intrinsics proposal; [`Matrix::load`](crate::Matrix::load) and [`Matrix::store`](crate::Matrix::store) outside the macro) |
 //! | `__builtin_matrix_mad(a, b, c)` | `a * b + c`, checked and computed as written so; with `signed char`/`unsigned char` operands and an `int` accumulator it widens, exact in `int` (beyond Clang, after the layout-aware intrinsics proposal; [`Matrix::mad`](crate::Matrix::mad) outside the macro) |
 //! | `__builtin_convertvector(v, vec_t)` | each element of a vector converted |
 //! | `sqrtf`, `sinf`, `tanf`, `fabs`, `pow`, ... | C's `<math.h>` functions on scalars |
@@ -151,6 +152,46 @@
 //! * The column-major load and store read and write column-major memory
 //!   whatever the matrix's layout (a row-major matrix is converted to
 //!   store it), and the row-major ones row-major memory.
+//!
+//! ### Memory layouts of loads and stores
+//!
+//! `__builtin_matrix_load(p, rows, cols, layout[, stride])` and
+//! `__builtin_matrix_store(m, p, layout[, stride])` take the memory's
+//! layout as an argument, after the layout-aware load and store of LLVM's
+//! extended matrix proposal: `column_major`, `row_major`, and the two VNNI
+//! packings `packed_a` and `packed_b`, whose exact byte order
+//! [`MemoryLayout`](crate::MemoryLayout) documents. In a packed layout,
+//! `G` consecutive elements (4 of a 1-byte type, 2 of a 2-byte one, 1
+//! otherwise) share a 32-bit word: `packed_b` packs groups of `G` rows of
+//! each column (the layout of a product's right operand that `vpdpbusd`
+//! and AMX read), `packed_a` groups of `G` columns of each row. A load
+//! gives the type layout whose lines the memory's are: column-major for
+//! `column_major` and `packed_a`, row-major for `row_major` and `packed_b`
+//! (cast it to change that; a cast under a product is folded). A store
+//! takes a matrix of either layout and writes zero in the unused places of
+//! a last, partial group.
+//!
+//! ```
+//! use matrix_core::{Matrix, MemoryLayout, matrix};
+//!
+//! matrix! {
+//!     type x_t = Matrix<u8, 2, 8>;
+//!     type acc_t = Matrix<i32, 2, 3>;
+//!
+//!     // An int8 layer whose weights are stored packed for VNNI.
+//!     fn layer(x: x_t, w: &[i8], bias: acc_t) -> acc_t {
+//!         __builtin_matrix_mad(x, __builtin_matrix_load(w, 8, 3, packed_b), bias)
+//!     }
+//! }
+//!
+//! let w = Matrix::<i8, 8, 3>::from_fn(|r, c| (r + c) as i8);
+//! let mut packed = [0i8; 24];
+//! w.store(&mut packed, MemoryLayout::PackedB);
+//! assert_eq!(&packed[..8], &[0, 1, 2, 3, 1, 2, 3, 4]); // rows 0..4 of columns 0 and 1
+//! let x = Matrix::<u8, 2, 8>::splat(1);
+//! let y = layer(x, &packed, Matrix::zero());
+//! assert_eq!(y.row(0), [28, 36, 44]);
+//! ```
 //!
 //! ## 5. Diagnostics
 //!

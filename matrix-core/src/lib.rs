@@ -173,6 +173,7 @@ pub mod layout;
 mod linalg;
 mod mad;
 mod matrix;
+mod memory;
 mod mixed;
 mod ops;
 #[doc(hidden)]
@@ -187,6 +188,7 @@ pub use layout::{ColumnMajor, Layout, RowMajor};
 pub use linalg::Float;
 pub use mad::MadOperands;
 pub use matrix::{LengthError, Matrix};
+pub use memory::MemoryLayout;
 pub use mixed::{KernelAdd, KernelDiv, KernelIndex, KernelMul, KernelSub};
 pub use simd::dispatch::{Backend, UnknownBackend};
 pub use vector::{Lanes, Vector};

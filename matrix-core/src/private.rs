@@ -4,7 +4,7 @@
 use core::fmt;
 
 use crate::vector::{Lanes, Vector};
-pub use crate::{ColumnMajor, Element, Layout, Matrix, RowMajor};
+pub use crate::{ColumnMajor, Element, Layout, Matrix, MemoryLayout, RowMajor};
 /// The `matrix!` procedural macro, called by `matrix_core::matrix!` with the
 /// path of this crate.
 #[cfg(feature = "macros")]
@@ -365,6 +365,88 @@ pub unsafe fn store_ptr<T: Element, const R: usize, const C: usize, L: Layout>(
             unsafe { dst.add(i * stride + j).write_unaligned(x) };
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Loads and stores, packed memory (`__builtin_matrix_load/store` with
+// `packed_a` or `packed_b`; the other two orders use the functions above)
+
+/// A run-time stride of a packed load or store as a `usize`; the load or
+/// store checks it against the line's length.
+///
+/// # Panics
+///
+/// If `stride` is negative.
+#[inline(always)]
+#[track_caller]
+pub fn packed_stride<T: Element, I: IndexInt>(
+    stride: I,
+    memory: MemoryLayout,
+    rows: usize,
+    cols: usize,
+) -> usize {
+    match stride.to_usize() {
+        Some(s) => s,
+        None => memory.stride_panic::<T>(stride.value(), rows, cols),
+    }
+}
+
+/// `__builtin_matrix_load(src, R, C, memory, stride)` from a slice, as a
+/// matrix of layout `L` ([`Matrix::load_strided`]).
+#[inline]
+#[track_caller]
+pub fn load_packed<T: Element, const R: usize, const C: usize, L: Layout>(
+    src: &[T],
+    memory: MemoryLayout,
+    stride: usize,
+) -> Matrix<T, R, C, L> {
+    Matrix::<T, R, C>::load_strided(src, memory, stride).to_layout()
+}
+
+/// [`load_packed`] from a raw pointer.
+///
+/// # Safety
+///
+/// As [`Matrix::load_ptr`]: `src` valid for reads of the extent.
+#[inline]
+#[track_caller]
+pub unsafe fn load_packed_ptr<T: Element, const R: usize, const C: usize, L: Layout>(
+    src: *const T,
+    memory: MemoryLayout,
+    stride: usize,
+) -> Matrix<T, R, C, L> {
+    // SAFETY: the caller's guarantee is `load_ptr`'s.
+    unsafe { Matrix::<T, R, C>::load_ptr(src, memory, stride) }.to_layout()
+}
+
+/// `__builtin_matrix_store(m, dst, memory, stride)` to a slice
+/// ([`Matrix::store_strided`]).
+#[inline]
+#[track_caller]
+pub fn store_packed<T: Element, const R: usize, const C: usize, L: Layout>(
+    m: Matrix<T, R, C, L>,
+    dst: &mut [T],
+    memory: MemoryLayout,
+    stride: usize,
+) {
+    m.store_strided(dst, memory, stride);
+}
+
+/// [`store_packed`] through a raw pointer.
+///
+/// # Safety
+///
+/// As [`Matrix::store_ptr`]: `dst` valid for writes of the extent.
+#[inline]
+#[track_caller]
+pub unsafe fn store_packed_ptr<T: Element, const R: usize, const C: usize, L: Layout>(
+    m: Matrix<T, R, C, L>,
+    dst: *mut T,
+    memory: MemoryLayout,
+    stride: usize,
+) {
+    // SAFETY: the caller's guarantee is `store_ptr`'s.
+    unsafe { m.store_ptr(dst, memory, stride) }
 }
 
 // ---------------------------------------------------------------------------

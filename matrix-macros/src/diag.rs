@@ -330,6 +330,12 @@ pub(crate) const STRIDE_TOO_SMALL: &str = "stride must be greater or equal to th
 /// Ours: the row-major form of Clang's text.
 pub(crate) const STRIDE_TOO_SMALL_ROW_MAJOR: &str =
     "stride must be greater or equal to the number of columns";
+/// Ours: a packed layout's line is a group of rows or columns, interleaved.
+pub(crate) fn packed_stride_too_small(layout: &str, line: u64) -> String {
+    format!("stride must be greater or equal to the length of a {layout} line ({line})")
+}
+/// Ours: the layout argument of `__builtin_matrix_load` and `_store`.
+pub(crate) const UNKNOWN_MEMORY_LAYOUT: &str = "the memory layout of a matrix load or store is 'column_major', 'row_major', 'packed_a' or 'packed_b'";
 pub(crate) const STORE_TO_READ_ONLY: &str = "cannot store matrix to read-only pointer";
 pub(crate) fn pointee_mismatch(pointee: &Ty, elem: &Ty) -> String {
     format!(

@@ -8,7 +8,7 @@ use crate::check::{Program, Resolved};
 use crate::ir::{
     ArithOp, Block, Contract, Dispatch, Expr, ExprKind, Index, Kernel, MapBody, Stmt, Stride,
 };
-use crate::types::{Layout, MatTy, SeqKind, Ty, usize_lit};
+use crate::types::{Layout, MatTy, MemoryLayout, SeqKind, Ty, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 
@@ -468,19 +468,23 @@ fn index(i: &Index, axis: &str, bound: u64, span: Span) -> TokenStream {
 
 /// The stride of a load or store of an `m`-shaped matrix in memory order
 /// `memory`.
-fn stride(s: &Stride, m: &MatTy, memory: Layout, span: Span) -> TokenStream {
-    let line = match memory {
-        Layout::ColumnMajor => m.rows,
-        Layout::RowMajor => m.cols,
-    };
+fn stride(s: &Stride, m: &MatTy, memory: MemoryLayout, span: Span) -> TokenStream {
     match s {
-        Stride::Dense => usize_lit(line, span).into_token_stream(),
+        Stride::Dense => {
+            usize_lit(memory.line_len(m.rows, m.cols, m.elem), span).into_token_stream()
+        }
         Stride::Const(v) => usize_lit(*v, span).into_token_stream(),
         Stride::Dynamic(e) => {
             let e = expr(e);
             let (rows, cols) = (usize_lit(m.rows, span), usize_lit(m.cols, span));
-            let memory = memory.to_tokens(span);
-            quote_spanned!(span=> ::matrix_core::private::stride::<#memory, _>(#e, #rows, #cols))
+            if memory.is_packed() {
+                // The load or store checks it against the packed line.
+                let (elem, memory) = (m.elem.to_tokens(span), memory.to_tokens(span));
+                quote_spanned!(span=> ::matrix_core::private::packed_stride::<#elem, _>(#e, #memory, #rows, #cols))
+            } else {
+                let memory = memory.lines().to_tokens(span);
+                quote_spanned!(span=> ::matrix_core::private::stride::<#memory, _>(#e, #rows, #cols))
+            }
         }
     }
 }
@@ -566,22 +570,38 @@ fn expr(e: &Expr) -> TokenStream {
             to,
             stride: s,
             pointer,
+            memory,
         } => {
             let (elem, rows, cols) = (
                 to.elem.to_tokens(span),
                 usize_lit(to.rows, span),
                 usize_lit(to.cols, span),
             );
-            // The result has the memory's layout.
-            let s = stride(s, to, to.layout, span);
-            let memory = to.layout.to_tokens(span);
-            if *pointer {
-                let src = expr(src);
-                quote_spanned!(span=> ::matrix_core::private::load_ptr::<#elem, #rows, #cols, #memory>(#src, #s))
+            let s = stride(s, to, *memory, span);
+            let src = if *pointer {
+                expr(src)
             } else {
-                let src = as_slice(src, false);
-                quote_spanned!(span=> ::matrix_core::private::load::<#elem, #rows, #cols, #memory>(#src, #s))
-            }
+                as_slice(src, false)
+            };
+            let layout = to.layout.to_tokens(span);
+            let call = match (memory.is_packed(), *pointer) {
+                (false, false) => {
+                    quote_spanned!(span=> load::<#elem, #rows, #cols, #layout>(#src, #s))
+                }
+                (false, true) => {
+                    quote_spanned!(span=> load_ptr::<#elem, #rows, #cols, #layout>(#src, #s))
+                }
+                (true, pointer) => {
+                    let func = if pointer {
+                        quote!(load_packed_ptr)
+                    } else {
+                        quote!(load_packed)
+                    };
+                    let memory = memory.to_tokens(span);
+                    quote_spanned!(span=> #func::<#elem, #rows, #cols, #layout>(#src, #memory, #s))
+                }
+            };
+            quote_spanned!(span=> ::matrix_core::private::#call)
         }
         ExprKind::Store {
             matrix,
@@ -600,21 +620,36 @@ fn expr(e: &Expr) -> TokenStream {
             );
             let s = stride(s, m, *memory, span);
             let mut value = expr(matrix);
-            let memory = if m.layout == *memory {
-                memory.to_tokens(span)
+            let dst = if *pointer {
+                expr(dst)
             } else {
-                // A matrix of the other layout is converted to the memory's.
-                let memory = memory.to_tokens(span);
-                value = quote_spanned!(span=> ::matrix_core::Matrix::to_layout::<#memory>(#value));
-                memory
+                as_slice(dst, true)
             };
-            if *pointer {
-                let dst = expr(dst);
-                quote_spanned!(span=> ::matrix_core::private::store_ptr::<#elem, #rows, #cols, #memory>(#value, #dst, #s))
+            let call = if memory.is_packed() {
+                let func = if *pointer {
+                    quote!(store_packed_ptr)
+                } else {
+                    quote!(store_packed)
+                };
+                let (layout, memory) = (m.layout.to_tokens(span), memory.to_tokens(span));
+                quote_spanned!(span=> #func::<#elem, #rows, #cols, #layout>(#value, #dst, #memory, #s))
             } else {
-                let dst = as_slice(dst, true);
-                quote_spanned!(span=> ::matrix_core::private::store::<#elem, #rows, #cols, #memory>(#value, #dst, #s))
-            }
+                let lines = memory.lines();
+                if m.layout != lines {
+                    // A matrix of the other layout is converted to the memory's.
+                    let lines = lines.to_tokens(span);
+                    value =
+                        quote_spanned!(span=> ::matrix_core::Matrix::to_layout::<#lines>(#value));
+                }
+                let func = if *pointer {
+                    quote!(store_ptr)
+                } else {
+                    quote!(store)
+                };
+                let lines = lines.to_tokens(span);
+                quote_spanned!(span=> #func::<#elem, #rows, #cols, #lines>(#value, #dst, #s))
+            };
+            quote_spanned!(span=> ::matrix_core::private::#call)
         }
         ExprKind::Insert {
             matrix,

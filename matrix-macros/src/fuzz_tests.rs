@@ -65,6 +65,15 @@ const SEEDS: &[&str] = &[
            let r = __builtin_matrix_row(m, 1) * __builtin_matrix_column(m, 2);
            __builtin_matrix_insert_column(m, 3, r + (float4) i[2])
        }"#,
+    r#"typedef signed char b8x4_t __attribute__((matrix_type(8, 4, row_major)));
+       typedef int acc_t __attribute__((matrix_type(2, 4)));
+       type a2x8 = Matrix<u8, 2, 8, ColumnMajor>;
+       fn mlp(x: a2x8, w: &[i8], c: acc_t, out: &mut [i32], s: i64) -> acc_t {
+           let b: b8x4_t = __builtin_matrix_load(w, 8, 4, packed_b, 16);
+           let y = __builtin_matrix_mad(x, b, c);
+           __builtin_matrix_store(y, out, row_major, s);
+           __builtin_matrix_map(__builtin_matrix_fill(y, 3), |v| v * 2 + 1)
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

@@ -5,7 +5,7 @@
 //! any statement are found, typed and lowered.
 
 use crate::diag::Loc;
-use crate::types::{Layout, MatTy, Scalar, Ty};
+use crate::types::{MatTy, MemoryLayout, Scalar, Ty};
 use proc_macro2::TokenStream;
 
 pub(crate) struct Kernel {
@@ -158,19 +158,22 @@ pub(crate) enum ExprKind {
         scalar: Box<Expr>,
         to: MatTy,
     },
+    /// A load from memory in order `memory` (the result has the layout
+    /// whose lines the memory's are).
     Load {
         src: Box<Expr>,
         to: MatTy,
         stride: Stride,
         pointer: bool,
+        memory: MemoryLayout,
     },
     Store {
         matrix: Box<Expr>,
         dst: Box<Expr>,
         stride: Stride,
         pointer: bool,
-        /// The memory's order (`column_major` or `row_major` store).
-        memory: Layout,
+        /// The memory's order.
+        memory: MemoryLayout,
     },
     /// `__builtin_matrix_insert(m, r, c, x)`: a copy with one element replaced.
     Insert {

@@ -93,7 +93,6 @@ impl Scalar {
         }
     }
 
-    /// The name Clang prints; a type with no C name is spelled as Rust writes it.
     /// The size of a value in bytes (`usize` as on 64-bit targets).
     pub(crate) fn bytes(self) -> u64 {
         match self {
@@ -105,6 +104,7 @@ impl Scalar {
         }
     }
 
+    /// The name Clang prints; a type with no C name is spelled as Rust writes it.
     pub(crate) fn c_name(self) -> &'static str {
         match self {
             Scalar::I8 => "signed char",
@@ -203,6 +203,90 @@ impl Layout {
     pub(crate) fn to_tokens(self, span: Span) -> TokenStream {
         let ident = syn::Ident::new(self.rust_name(), span);
         quote_spanned!(span=> ::matrix_core::#ident)
+    }
+}
+
+/// The order of a matrix in memory, for a load or store: the runtime's
+/// `matrix_core::MemoryLayout`. Not part of any type.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum MemoryLayout {
+    ColumnMajor,
+    RowMajor,
+    PackedA,
+    PackedB,
+}
+
+impl MemoryLayout {
+    /// Every memory layout, for lookups by name.
+    pub(crate) const ALL: [MemoryLayout; 4] = [
+        MemoryLayout::ColumnMajor,
+        MemoryLayout::RowMajor,
+        MemoryLayout::PackedA,
+        MemoryLayout::PackedB,
+    ];
+
+    /// The spelling as an argument of `__builtin_matrix_load`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            MemoryLayout::ColumnMajor => "column_major",
+            MemoryLayout::RowMajor => "row_major",
+            MemoryLayout::PackedA => "packed_a",
+            MemoryLayout::PackedB => "packed_b",
+        }
+    }
+
+    pub(crate) fn from_name(name: &str) -> Option<MemoryLayout> {
+        MemoryLayout::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// The type layout whose lines these are: a load gives a matrix of it,
+    /// and a store of a matrix in it copies whole lines. `packed_a` packs
+    /// groups of columns, `packed_b` groups of rows.
+    pub(crate) fn lines(self) -> Layout {
+        match self {
+            MemoryLayout::ColumnMajor | MemoryLayout::PackedA => Layout::ColumnMajor,
+            MemoryLayout::RowMajor | MemoryLayout::PackedB => Layout::RowMajor,
+        }
+    }
+
+    /// Whether this is one of the two packed (VNNI) layouts.
+    pub(crate) fn is_packed(self) -> bool {
+        matches!(self, MemoryLayout::PackedA | MemoryLayout::PackedB)
+    }
+
+    /// The length of a line of a `rows x cols` matrix of `elem`: the
+    /// smallest stride (the runtime's `MemoryLayout::line_len`).
+    pub(crate) fn line_len(self, rows: u64, cols: u64, elem: Scalar) -> u64 {
+        let group = if self.is_packed() && elem.bytes() < 4 {
+            4 / elem.bytes()
+        } else {
+            1
+        };
+        match self.lines() {
+            Layout::ColumnMajor => rows * group,
+            Layout::RowMajor => cols * group,
+        }
+    }
+
+    /// `::matrix_core::MemoryLayout::PackedB` (and so on) as tokens.
+    pub(crate) fn to_tokens(self, span: Span) -> TokenStream {
+        let variant = match self {
+            MemoryLayout::ColumnMajor => "ColumnMajor",
+            MemoryLayout::RowMajor => "RowMajor",
+            MemoryLayout::PackedA => "PackedA",
+            MemoryLayout::PackedB => "PackedB",
+        };
+        let ident = syn::Ident::new(variant, span);
+        quote_spanned!(span=> ::matrix_core::MemoryLayout::#ident)
+    }
+}
+
+impl From<Layout> for MemoryLayout {
+    fn from(layout: Layout) -> MemoryLayout {
+        match layout {
+            Layout::ColumnMajor => MemoryLayout::ColumnMajor,
+            Layout::RowMajor => MemoryLayout::RowMajor,
+        }
     }
 }
 

@@ -4,7 +4,7 @@ use super::expr::Checker;
 use crate::consteval;
 use crate::diag::{self, Axis, Loc};
 use crate::ir::{ArithOp, Contract, Expr, ExprKind, MapBody, Stride};
-use crate::types::{Layout, MAX_DIMENSION, MatTy, Scalar, Ty, VecTy};
+use crate::types::{MAX_DIMENSION, MatTy, MemoryLayout, Scalar, Ty, VecTy};
 
 impl Checker<'_> {
     /// `__builtin_matrix_column(m, c)` / `_row(m, r)`: the line as a vector;
@@ -272,6 +272,8 @@ impl Checker<'_> {
             "__builtin_matrix_column_major_store" | "__builtin_matrix_row_major_store" => (2, 3),
             "__builtin_matrix_column_load" => (4, 4),
             "__builtin_matrix_column_store" => (3, 3),
+            "__builtin_matrix_load" => (4, 5),
+            "__builtin_matrix_store" => (3, 4),
             "__builtin_matrix_insert" => (4, 4),
             "__builtin_matrix_column" | "__builtin_matrix_row" => (2, 2),
             "__builtin_matrix_insert_column" | "__builtin_matrix_insert_row" => (3, 3),
@@ -310,13 +312,29 @@ impl Checker<'_> {
                 Expr::new(ExprKind::Transpose(Box::new(m)), ty, loc)
             }
             "__builtin_matrix_column_major_load" | "__builtin_matrix_column_load" => {
-                self.load(&args, loc, Layout::ColumnMajor)
+                self.load(&args, loc, Some(MemoryLayout::ColumnMajor))
             }
-            "__builtin_matrix_row_major_load" => self.load(&args, loc, Layout::RowMajor),
+            "__builtin_matrix_row_major_load" => {
+                self.load(&args, loc, Some(MemoryLayout::RowMajor))
+            }
+            "__builtin_matrix_load" => {
+                let memory = self.memory_layout(args[3]);
+                let (args, stride) = args.split_at(3);
+                let args: Vec<_> = args.iter().chain(&stride[1..]).copied().collect();
+                self.load(&args, loc, memory)
+            }
             "__builtin_matrix_column_major_store" | "__builtin_matrix_column_store" => {
-                self.store(&args, loc, Layout::ColumnMajor)
+                self.store(&args, loc, Some(MemoryLayout::ColumnMajor))
             }
-            "__builtin_matrix_row_major_store" => self.store(&args, loc, Layout::RowMajor),
+            "__builtin_matrix_row_major_store" => {
+                self.store(&args, loc, Some(MemoryLayout::RowMajor))
+            }
+            "__builtin_matrix_store" => {
+                let memory = self.memory_layout(args[2]);
+                let (args, stride) = args.split_at(2);
+                let args: Vec<_> = args.iter().chain(&stride[1..]).copied().collect();
+                self.store(&args, loc, memory)
+            }
             "__builtin_matrix_column"
             | "__builtin_matrix_row"
             | "__builtin_matrix_insert_column"
@@ -421,27 +439,45 @@ impl Checker<'_> {
         }
     }
 
-    /// The optional stride: a constant is checked here, a variable at run time.
-    /// The stride of a load or store in memory order `memory`: at least the
-    /// length of a line, `rows` (a column) or `cols` (a row, row-major).
+    /// The layout argument of `__builtin_matrix_load/store`: one of the
+    /// memory layouts' names.
+    fn memory_layout(&mut self, arg: &syn::Expr) -> Option<MemoryLayout> {
+        let name = match super::expr::strip(arg).0 {
+            syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        };
+        let layout = name.as_deref().and_then(MemoryLayout::from_name);
+        if layout.is_none() {
+            self.diags.error(Loc::of(arg), diag::UNKNOWN_MEMORY_LAYOUT);
+        }
+        layout
+    }
+
+    /// The optional stride of a load or store of a `rows x cols` matrix of
+    /// `elem` in memory order `memory`: at least the length of a line
+    /// (`rows` for a column, `cols` for a row, times the packing group in
+    /// a packed layout). A constant is checked here, a variable at run
+    /// time.
     fn stride(
         &mut self,
         arg: Option<&&syn::Expr>,
-        (rows, cols): (u64, u64),
-        memory: Layout,
+        (rows, cols, elem): (u64, u64, Scalar),
+        memory: MemoryLayout,
     ) -> Option<Stride> {
         let Some(arg) = arg else {
             return Some(Stride::Dense);
         };
-        let (line, too_small) = match memory {
-            Layout::ColumnMajor => (rows, diag::STRIDE_TOO_SMALL),
-            Layout::RowMajor => (cols, diag::STRIDE_TOO_SMALL_ROW_MAJOR),
-        };
+        let line = memory.line_len(rows, cols, elem);
         match consteval::eval(arg, &self.env.consts) {
             // A negative constant is a huge size_t in C: a run-time error here.
             Some(v) if v >= 0 => {
                 if v < i128::from(line) {
-                    self.diags.error(Loc::of(*arg), too_small);
+                    let message = match memory {
+                        MemoryLayout::ColumnMajor => diag::STRIDE_TOO_SMALL.to_string(),
+                        MemoryLayout::RowMajor => diag::STRIDE_TOO_SMALL_ROW_MAJOR.to_string(),
+                        packed => diag::packed_stride_too_small(packed.name(), line),
+                    };
+                    self.diags.error(Loc::of(*arg), message);
                     return None;
                 }
                 Some(Stride::Const(v as u64))
@@ -456,8 +492,9 @@ impl Checker<'_> {
         }
     }
 
-    /// A load from memory in order `memory`; the result has that layout.
-    fn load(&mut self, args: &[&syn::Expr], loc: Loc, memory: Layout) -> Expr {
+    /// A load from memory in order `memory` (`None`: a layout argument
+    /// already refused); the result has the layout whose lines those are.
+    fn load(&mut self, args: &[&syn::Expr], loc: Loc, memory: Option<MemoryLayout>) -> Expr {
         let src = self.expr(args[0]);
         let source = match src.ty.pointee() {
             Some((Ty::Scalar(s), _, pointer)) if s.is_element() => Some((*s, pointer)),
@@ -476,16 +513,18 @@ impl Checker<'_> {
         };
         let rows = self.dimension(args[1], Axis::Row);
         let cols = self.dimension(args[2], Axis::Column);
-        let stride = match (rows, cols) {
-            (Some(r), Some(c)) => self.stride(args.get(3), (r, c), memory),
+        let stride = match (rows, cols, source, memory) {
+            (Some(r), Some(c), Some((elem, _)), Some(memory)) => {
+                self.stride(args.get(3), (r, c, elem), memory)
+            }
             _ => None,
         };
-        let (Some((elem, pointer)), Some(rows), Some(cols), Some(stride)) =
-            (source, rows, cols, stride)
+        let (Some((elem, pointer)), Some(rows), Some(cols), Some(stride), Some(memory)) =
+            (source, rows, cols, stride, memory)
         else {
             return self.poisoned(loc);
         };
-        let to = MatTy::unnamed(elem, rows, cols, memory);
+        let to = MatTy::unnamed(elem, rows, cols, memory.lines());
         let ty = Ty::Matrix(to.clone());
         Expr::new(
             ExprKind::Load {
@@ -493,14 +532,16 @@ impl Checker<'_> {
                 to,
                 stride,
                 pointer,
+                memory,
             },
             ty,
             loc,
         )
     }
 
-    /// A store to memory in order `memory`, of a matrix of either layout.
-    fn store(&mut self, args: &[&syn::Expr], loc: Loc, memory: Layout) -> Expr {
+    /// A store to memory in order `memory` (`None`: a layout argument
+    /// already refused), of a matrix of either layout.
+    fn store(&mut self, args: &[&syn::Expr], loc: Loc, memory: Option<MemoryLayout>) -> Expr {
         let matrix = self.matrix_arg(args[0], "1st");
         let dst = self.expr(args[1]);
         let Some((matrix, ty)) = matrix else {
@@ -529,7 +570,10 @@ impl Checker<'_> {
                 );
             }
         };
-        let Some(stride) = self.stride(args.get(2), (ty.rows, ty.cols), memory) else {
+        let Some(memory) = memory else {
+            return self.poisoned(loc);
+        };
+        let Some(stride) = self.stride(args.get(2), (ty.rows, ty.cols, ty.elem), memory) else {
             return self.poisoned(loc);
         };
         let kind = ExprKind::Store {
