@@ -24,6 +24,7 @@
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use matrix_benches::{OFFSET_A, OFFSET_B, OFFSET_C, OFFSET_OUT, Placed, batch2, batch3};
+use matrix_core::private::Int8Kernel;
 use matrix_core::{CastFrom, Element, Matrix};
 
 type Group<'a> = BenchmarkGroup<'a, WallTime>;
@@ -232,6 +233,27 @@ fn mad_int8<const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
     col3(&mut g, "matrix-core", ops, Matrix::zero(), |a, b, c, o| {
         *o = a.mad(b, c)
     });
+    // Each int8 kernel on its own, where the CPU has it.
+    for kernel in Int8Kernel::ALL {
+        if !kernel.is_supported() {
+            eprintln!(
+                "matrix mad {M}x{K}x{N}: int8 kernel {} SKIPPED (it needs {})",
+                kernel.name(),
+                kernel.needs()
+            );
+            continue;
+        }
+        let id = format!("kernel {}", kernel.name());
+        col3(&mut g, &id, ops, Matrix::zero(), |a, b, c, o| {
+            let abc = (a.as_slice(), b.as_slice(), c.as_slice());
+            kernel.mad(abc, (M, K, N), o.as_mut_slice());
+        });
+    }
+    // What `Matrix::mad` ran before the int8 kernels: both operands
+    // widened to `i32`, then the `i32` product.
+    col3(&mut g, "widened i32", ops, Matrix::zero(), |a, b, c, o| {
+        *o = a.cast::<i32>() * b.cast::<i32>() + *c
+    });
     col3(
         &mut g,
         "plain loop",
@@ -255,6 +277,9 @@ fn mad_int8<const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
 fn int8(c: &mut Criterion) {
     mad_int8::<16, 64, 16>(c);
     mad_int8::<64, 64, 64>(c);
+    // Where `Int8Kernel::choose` starts packing.
+    mad_int8::<8, 16, 4>(c);
+    mad_int8::<16, 16, 16>(c);
 }
 
 /// Every widened type at one shape.

@@ -4,7 +4,8 @@
 
 use crate::element::Element;
 use crate::kernels::dispatch::Auto;
-use crate::layout::Layout;
+use crate::kernels::int8::Int8Kernel;
+use crate::layout::{ColumnMajor, Layout};
 use crate::matrix::Matrix;
 use crate::ops::{self, Plain};
 
@@ -37,8 +38,10 @@ impl<T: Element> MadOperands<T, T> for T {
     }
 }
 
-/// The widening forms: each 8-bit operand converted to `i32` first, so that
-/// every product and sum is exact in `i32` (wrapping past its range).
+/// The widening forms: exact in `i32` (wrapping past its range), on the
+/// int8 dot-product kernel the CPU has ([`Int8Kernel::choose`]: AMX,
+/// AVX-512 VNNI, AVX-VNNI, AVX2), or with each operand converted to `i32`
+/// first, on the `i32` kernel (small products, SSE2 and scalar backends).
 macro_rules! widening {
     ($($a:ty, $b:ty;)*) => {$(
         impl MadOperands<$b, i32> for $a {
@@ -55,6 +58,12 @@ macro_rules! widening {
                 b: &Matrix<$b, K, N, LB>,
                 c: &Matrix<i32, M, N, LC>,
             ) -> Matrix<i32, M, N, LC> {
+                if let Some(kernel) = Int8Kernel::choose(M, K, N) {
+                    let (a, b, c) = (a.to_layout::<ColumnMajor>(), b.to_layout::<ColumnMajor>(), c.to_layout::<ColumnMajor>());
+                    let mut out = Matrix::<i32, M, N>::zero();
+                    kernel.mad((a.as_slice(), b.as_slice(), c.as_slice()), (M, K, N), out.as_mut_slice());
+                    return out.to_layout();
+                }
                 let (a, b) = (a.cast::<i32>(), b.cast::<i32>());
                 ops::product::<_, i32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c)
             }

@@ -175,10 +175,13 @@ impl MemoryLayout {
         }
         match self.extent::<T>(rows, cols, stride) {
             Some(needed) if needed <= len => {}
-            needed => panic!(
-                "{self} {what} of a {rows}x{cols} matrix with stride {stride} needs {} \
-                 elements, but the buffer has {len}",
-                needed.map_or_else(|| "more than usize::MAX".into(), |n| n.to_string()),
+            Some(needed) => panic!(
+                "{self} {what} of a {rows}x{cols} matrix with stride {stride} needs {needed} \
+                 elements, but the buffer has {len}"
+            ),
+            None => panic!(
+                "{self} {what} of a {rows}x{cols} matrix with stride {stride} needs more than \
+                 usize::MAX elements, but the buffer has {len}"
             ),
         }
     }

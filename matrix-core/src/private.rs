@@ -3,6 +3,7 @@
 
 use core::fmt;
 
+pub use crate::kernels::int8::{Byte, Int8Kernel};
 use crate::vector::{Lanes, Vector};
 pub use crate::{ColumnMajor, Element, Layout, Matrix, MemoryLayout, RowMajor};
 /// The `matrix!` procedural macro, called by `matrix_core::matrix!` with the

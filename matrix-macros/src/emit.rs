@@ -8,7 +8,7 @@ use crate::check::{Program, Resolved};
 use crate::ir::{
     ArithOp, Block, Contract, Dispatch, Expr, ExprKind, Index, Kernel, MapBody, Stmt, Stride,
 };
-use crate::types::{Layout, MatTy, MemoryLayout, SeqKind, Ty, usize_lit};
+use crate::types::{Layout, MatTy, MemoryLayout, Scalar, SeqKind, Ty, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 
@@ -1072,6 +1072,63 @@ fn unconverted(e: &Expr) -> &Expr {
     }
 }
 
+/// The 8-bit matrix under a conversion of it to `int` (`(int_m_t) a`, and
+/// the widening of `__builtin_matrix_mad`), if `e` is one.
+fn widened_byte(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Paren(inner) | ExprKind::Group(inner) => widened_byte(inner),
+        ExprKind::MatrixCast { expr: inner, to } if to.elem == Scalar::I32 => match &inner.ty {
+            Ty::Matrix(from) if matches!(from.elem, Scalar::I8 | Scalar::U8) => {
+                Some(unconverted(inner))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A product (and addend) of two 8-bit matrices widened to `int`, on the
+/// runtime's widening multiply-accumulate (`Matrix::mad`), which runs the
+/// CPU's int8 dot-product kernels: the same wrapping `i32` sums as widening
+/// first, without the widened copies. The operands are evaluated once, in
+/// source order (the addend first for `c + a * b`).
+fn widening_mad(
+    (a, b, addend): (&Expr, &Expr, Option<(&Expr, bool)>),
+    out: Layout,
+    span: Span,
+    operand_tokens: &dyn Fn(&Expr) -> TokenStream,
+) -> TokenStream {
+    let (Ty::Matrix(a_ty), Ty::Matrix(b_ty)) = (&a.ty, &b.ty) else {
+        return quote!(());
+    };
+    let site = Span::mixed_site();
+    let (name_a, name_b, name_c) = (
+        format_ident!("__mad_lhs", span = site),
+        format_ident!("__mad_rhs", span = site),
+        format_ident!("__mad_addend", span = site),
+    );
+    let bind = |name: &proc_macro2::Ident, e: &Expr| {
+        let value = operand_tokens(e);
+        quote_spanned!(span=> let #name = &#value;)
+    };
+    let (m, n) = (usize_lit(a_ty.rows, span), usize_lit(b_ty.cols, span));
+    let layout = out.to_tokens(span);
+    let zero = quote_spanned!(span=> let #name_c = &::matrix_core::Matrix::<i32, #m, #n, #layout>::default(););
+    let (first, last) = match addend {
+        Some((c, true)) => (Some(bind(&name_c, c)), None),
+        Some((c, false)) => (None, Some(bind(&name_c, c))),
+        None => (None, Some(zero)),
+    };
+    let (bind_a, bind_b) = (bind(&name_a, a), bind(&name_b, b));
+    quote_spanned! {span=> {
+        #first
+        #bind_a
+        #bind_b
+        #last
+        ::matrix_core::Matrix::mad(#name_a, #name_b, #name_c)
+    }}
+}
+
 /// The call of the runtime's product (`private::product`) on the operands
 /// bound to `l`, `r` and the addend `c`; `l_t` and `r_t` say that `l` and
 /// `r` are the untransposed matrices of transposed operands (the runtime
@@ -1149,6 +1206,9 @@ fn product(
 ) -> TokenStream {
     // Layout conversions of an operand are folded into its read.
     let (lhs, rhs) = (unconverted(lhs), unconverted(rhs));
+    if let (Some(a), Some(b)) = (widened_byte(lhs), widened_byte(rhs)) {
+        return widening_mad((a, b, addend), out, span, operand_tokens);
+    }
     let (Ty::Matrix(a), Ty::Matrix(b)) = (&lhs.ty, &rhs.ty) else {
         return quote!(());
     };

@@ -11,12 +11,15 @@
 //! * [`gemm`]: the register-tiled product, the 4x4 product, the in-order
 //!   reference; [`dynamic`]: the same, compiled once per backend for
 //!   run-time shapes; [`widen`]: integer products on the `i32` kernel;
-//!   [`transpose`].
+//!   [`int8`] and [`amx`]: the widening 8-bit multiply-accumulate on the
+//!   int8 dot-product instructions; [`transpose`].
 
+pub(crate) mod amx;
 pub(crate) mod check;
 pub(crate) mod dispatch;
 pub(crate) mod dynamic;
 pub(crate) mod gemm;
+pub(crate) mod int8;
 pub(crate) mod transpose;
 pub(crate) mod widen;
 

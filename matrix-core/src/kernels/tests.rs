@@ -3,10 +3,12 @@
 //! reported as skipped, by name, on standard error.
 
 use super::Isa;
+use super::amx;
 use super::dispatch::{Dispatch, Op};
 use super::gemm::{
     KC, Operands, gemm_in_order, gemm_with, mul_4x4_with, product_f32, product_f64, product_i32,
 };
+use super::int8::{self, Int8Kernel};
 use super::transpose::{transpose, transpose_f32};
 use super::widen::{self, Widen};
 use crate::arith::Arith;
@@ -662,4 +664,182 @@ fn narrowed_tokens_prove_implied_backends() {
         assert!(s.narrow::<S>().is_some());
     }
     backends!(every_backend, check);
+}
+
+/// `a * b + c` of 8-bit column-major operands, in order, in `i32`.
+fn int8_reference<A: int8::Byte, B: int8::Byte>(
+    (a, b, c): (&[A], &[B], &[i32]),
+    (m, k, n): (usize, usize, usize),
+) -> Vec<i32> {
+    let value = |x: u8, signed: bool| {
+        if signed {
+            i32::from(x as i8)
+        } else {
+            i32::from(x)
+        }
+    };
+    let mut out = c.to_vec();
+    for j in 0..n {
+        for r in 0..m {
+            for kk in 0..k {
+                let p =
+                    value(a[kk * m + r].bits(), A::SIGNED) * value(b[j * k + kk].bits(), B::SIGNED);
+                out[j * m + r] = out[j * m + r].wrapping_add(p);
+            }
+        }
+    }
+    out
+}
+
+/// Shapes on both sides of every vector, tile and group boundary, with
+/// random bytes and the extremes (every byte 0x80 or 0x7f or 0xff, where
+/// the corrections and the wrapping matter most).
+const INT8_SHAPES: [(usize, usize, usize); 12] = [
+    (1, 1, 1),
+    (3, 5, 2),
+    (8, 16, 4),
+    (9, 17, 5),
+    (16, 64, 16),
+    (17, 65, 15),
+    (32, 128, 48),
+    (33, 3, 7),
+    (16, 0, 16),
+    (64, 64, 64),
+    (20, 100, 40),
+    (15, 63, 17),
+];
+
+/// Runs `run` on every shape, every pair of signs and every fill, against
+/// [`int8_reference`].
+fn int8_suite(name: &str, run: &dyn Fn(Int8Ops<'_>, Shape, &mut [i32])) {
+    fn bytes(n: usize, seed: u32, fill: Option<u8>) -> Vec<u8> {
+        let mut v = Vec::with_capacity(n);
+        lcg(n, seed, |x| v.push(fill.unwrap_or((x >> 13) as u8)));
+        v
+    }
+    for &(m, k, n) in &INT8_SHAPES {
+        for fill in [None, Some(0x80), Some(0x7f), Some(0xff)] {
+            let (ua, ub) = (bytes(m * k, 1, fill), bytes(k * n, 2, fill));
+            let (sa, sb): (Vec<i8>, Vec<i8>) = (
+                ua.iter().map(|&x| x as i8).collect(),
+                ub.iter().map(|&x| x as i8).collect(),
+            );
+            let c: Vec<i32> = i32::data(m * n, 3);
+            let mut out = vec![0; m * n];
+            let shape = (m, k, n);
+            let mut check = |ops: Int8Ops<'_>, want: Vec<i32>, signs: &str| {
+                out.fill(0);
+                run(ops, shape, &mut out);
+                assert_eq!(out, want, "{name} {signs} {m}x{k}x{n} fill {fill:?}");
+            };
+            check(
+                Int8Ops::UU(&ua, &ub, &c),
+                int8_reference((&ua, &ub, &c), shape),
+                "u8*u8",
+            );
+            check(
+                Int8Ops::US(&ua, &sb, &c),
+                int8_reference((&ua, &sb, &c), shape),
+                "u8*i8",
+            );
+            check(
+                Int8Ops::SU(&sa, &ub, &c),
+                int8_reference((&sa, &ub, &c), shape),
+                "i8*u8",
+            );
+            check(
+                Int8Ops::SS(&sa, &sb, &c),
+                int8_reference((&sa, &sb, &c), shape),
+                "i8*i8",
+            );
+        }
+    }
+}
+
+/// `(m, k, n)`: an `m x k` by `k x n` product.
+type Shape = (usize, usize, usize);
+
+/// The operands of one int8 test case, in one of the four pairs of signs.
+enum Int8Ops<'a> {
+    UU(&'a [u8], &'a [u8], &'a [i32]),
+    US(&'a [u8], &'a [i8], &'a [i32]),
+    SU(&'a [i8], &'a [u8], &'a [i32]),
+    SS(&'a [i8], &'a [i8], &'a [i32]),
+}
+
+/// Evaluates `$body` with `$ab` bound to the operands, whatever their signs.
+macro_rules! with_int8_ops {
+    ($ops:expr, |$ab:ident| $body:expr) => {
+        match $ops {
+            Int8Ops::UU(a, b, c) => {
+                let $ab = (a, b, c);
+                $body
+            }
+            Int8Ops::US(a, b, c) => {
+                let $ab = (a, b, c);
+                $body
+            }
+            Int8Ops::SU(a, b, c) => {
+                let $ab = (a, b, c);
+                $body
+            }
+            Int8Ops::SS(a, b, c) => {
+                let $ab = (a, b, c);
+                $body
+            }
+        }
+    };
+}
+
+#[test]
+fn int8_kernels_on_every_int8_kernel_this_cpu_has() {
+    use std::io::Write;
+    for kernel in Int8Kernel::ALL {
+        if !kernel.is_supported() {
+            let _ = writeln!(
+                std::io::stderr(),
+                "matrix-core int8 kernel {} SKIPPED (it needs {}, which this CPU lacks)",
+                kernel.name(),
+                kernel.needs()
+            );
+            continue;
+        }
+        int8_suite(kernel.name(), &|ops, shape, out| {
+            with_int8_ops!(ops, |abc| kernel.mad(abc, shape, out));
+        });
+    }
+}
+
+/// The AMX driver (packing, tiling, the instruction per pair of signs) on
+/// the emulated tiles: every machine runs it, with or without AMX.
+#[test]
+fn amx_driver_on_emulated_tiles() {
+    int8_suite("amx (emulated tiles)", &|ops, shape, out| {
+        let mut tiles = amx::Emulated::new();
+        with_int8_ops!(ops, |abc| amx::mad_on(&mut tiles, abc, shape, out));
+    });
+}
+
+#[test]
+fn int8_kernel_choice_follows_the_backend_and_shape() {
+    // Too small for packing: always the widened i32 kernel.
+    assert_eq!(Int8Kernel::choose(4, 4, 4), None);
+    let chosen = Int8Kernel::choose(16, 64, 16);
+    let vnni = [Int8Kernel::Amx, Int8Kernel::Avx512Vnni, Int8Kernel::AvxVnni];
+    match Backend::active() {
+        Backend::Scalar | Backend::Sse2 => assert_eq!(chosen, None),
+        _ if !vnni.iter().any(|k| k.is_supported()) => assert_eq!(chosen, None),
+        _ => {
+            let kernel = chosen.expect("a VNNI or AMX kernel on AVX2 and AVX-512");
+            assert!(kernel.is_supported() && vnni.contains(&kernel));
+        }
+    }
+    assert!(amx::pays(16, 64, 16) && amx::pays(64, 64, 64));
+    assert!(!amx::pays(17, 64, 16) && !amx::pays(16, 16, 16));
+}
+
+#[test]
+#[should_panic(expected = "operands of a 2x3 by 3x4 multiply-accumulate")]
+fn int8_kernel_checks_its_operands() {
+    Int8Kernel::Portable.mad((&[0u8; 6], &[0i8; 11], &[0; 8]), (2, 3, 4), &mut [0; 8]);
 }

@@ -1,0 +1,678 @@
+//! Widening 8-bit multiply-accumulate, `a * b + c` with `i8`/`u8` operands
+//! and an `i32` accumulator, on the CPU's int8 dot-product instructions:
+//! AMX tiles ([`super::amx`]), AVX-512 VNNI and AVX-VNNI (`vpdpbusd`), and
+//! on AVX2 the same kernel with `vpdpbusd` composed of `vpmaddwd`s. Every
+//! path gives the exact wrapping `i32` result of the plain loop.
+//!
+//! # One instruction, every sign
+//!
+//! `vpdpbusd` multiplies *unsigned* bytes of its first operand by *signed*
+//! bytes of its second and adds each group of four products to a 32-bit
+//! lane. The operands are brought to that form by flipping the top bit,
+//! which is adding or subtracting 128: a signed `a` becomes `a' = a + 128`
+//! (unsigned), an unsigned `b` becomes `b' = b - 128` (signed). With `sa`,
+//! `ub` 1 when `a` is signed and `b` unsigned, and 0 otherwise,
+//!
+//! `a*b = a'*b' + 128*ub*a' - 128*sa*b' - 16384*sa*ub`,
+//!
+//! so each sum over `k` is the dot product of the flipped operands plus a
+//! term per row (`128*ub*Σa'`), a term per column (`-128*sa*Σb'`) and a
+//! constant (`-16384*K*sa*ub`), all in wrapping `i32` arithmetic, which is
+//! the ring the result lives in: exact whatever the order.
+//!
+//! # Packing
+//!
+//! The result is column-major, so a vector holds rows: `a'` is packed in
+//! the [`packed_a`](crate::MemoryLayout::PackedA) order (each 32-bit word
+//! four consecutive `k` of one row, a line per group of four `k`), its rows
+//! padded with zeros to whole vectors and `K` to a multiple of four; each
+//! column of `b'` is a sequence of words of four consecutive `k`,
+//! broadcast to every lane. Padding is zero in both, so it adds nothing.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::amx;
+use crate::simd::dispatch::Backend;
+
+mod sealed {
+    /// Keeps [`super::Byte`] to `i8` and `u8`.
+    pub trait Sealed {}
+    impl Sealed for i8 {}
+    impl Sealed for u8 {}
+}
+
+/// An 8-bit operand type, `i8` or `u8`. Sealed.
+pub trait Byte: sealed::Sealed + Copy {
+    /// Whether the type is signed.
+    const SIGNED: bool;
+    /// The value's bits.
+    fn bits(self) -> u8;
+}
+
+impl Byte for i8 {
+    const SIGNED: bool = true;
+    #[inline(always)]
+    fn bits(self) -> u8 {
+        self as u8
+    }
+}
+
+impl Byte for u8 {
+    const SIGNED: bool = false;
+    #[inline(always)]
+    fn bits(self) -> u8 {
+        self
+    }
+}
+
+/// The kernels of the widening 8-bit multiply-accumulate, from the most
+/// capable: one is chosen per call (by `Int8Kernel::choose`); each can be
+/// run on its own where the CPU has it ([`Int8Kernel::is_supported`]), which
+/// the tests and benchmarks do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Int8Kernel {
+    /// AMX tiles (`tdpbssd`, `tdpbsud`, `tdpbusd`, `tdpbuud`): `amx-tile`
+    /// and `amx-int8`, and the operating system's permission.
+    Amx,
+    /// `vpdpbusd` on 512-bit vectors: `avx512vnni`.
+    Avx512Vnni,
+    /// `vpdpbusd` on 256-bit vectors (VEX): `avxvnni`.
+    AvxVnni,
+    /// The `vpdpbusd` kernel with each dot product made of two `vpmaddwd`:
+    /// `avx2`.
+    Avx2,
+    /// The same kernel in portable Rust: every CPU (the reference of the
+    /// others' packing and corrections, not a fast path).
+    Portable,
+}
+
+impl Int8Kernel {
+    /// Every kernel, the most capable first.
+    pub const ALL: [Int8Kernel; 5] = [
+        Int8Kernel::Amx,
+        Int8Kernel::Avx512Vnni,
+        Int8Kernel::AvxVnni,
+        Int8Kernel::Avx2,
+        Int8Kernel::Portable,
+    ];
+
+    /// The kernel's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Int8Kernel::Amx => "amx",
+            Int8Kernel::Avx512Vnni => "avx512vnni",
+            Int8Kernel::AvxVnni => "avxvnni",
+            Int8Kernel::Avx2 => "avx2",
+            Int8Kernel::Portable => "portable",
+        }
+    }
+
+    /// What the kernel needs, for a message saying why it cannot run.
+    pub const fn needs(self) -> &'static str {
+        match self {
+            Int8Kernel::Amx => "amx-tile + amx-int8 and the kernel's permission (Linux)",
+            Int8Kernel::Avx512Vnni => "avx512f + avx512vnni",
+            Int8Kernel::AvxVnni => "avx2 + avxvnni",
+            Int8Kernel::Avx2 => "avx2",
+            Int8Kernel::Portable => "nothing",
+        }
+    }
+
+    /// Whether this program can run the kernel on this CPU (detected on
+    /// each call but for AMX, whose permission request is made once).
+    pub fn is_supported(self) -> bool {
+        match self {
+            Int8Kernel::Amx => amx::available(),
+            Int8Kernel::Avx512Vnni => detected::avx512vnni(),
+            Int8Kernel::AvxVnni => detected::avxvnni(),
+            Int8Kernel::Avx2 => Backend::Avx2.is_supported(),
+            Int8Kernel::Portable => true,
+        }
+    }
+
+    /// The kernel an `m x k` by `k x n` product runs on, under the active
+    /// backend ([`Backend::active`]): AMX and AVX-512 VNNI need the AVX-512
+    /// backend, AVX-VNNI the AVX2 one. `None` leaves the product to the
+    /// widened `i32` kernel: on SSE2 and the scalar backend, for products
+    /// too small to pay for the packing, and on CPUs with AVX2 but no VNNI,
+    /// where the widened kernel measured faster than [`Int8Kernel::Avx2`]
+    /// (64x64x64 on an AMD EPYC: 15.6 against 24.1 µs; its two `vpmaddwd`
+    /// per dot product and the packing cost more than `vpmulld` saves).
+    pub(crate) fn choose(m: usize, k: usize, n: usize) -> Option<Int8Kernel> {
+        let backend = Backend::active();
+        if backend < Backend::Avx2 || !pays(m, k, n) {
+            return None;
+        }
+        let wide = backend >= Backend::Avx512;
+        [
+            (Int8Kernel::Amx, wide && amx::pays(m, k, n)),
+            (Int8Kernel::Avx512Vnni, wide),
+            (Int8Kernel::AvxVnni, true),
+        ]
+        .into_iter()
+        .find(|&(kernel, allowed)| allowed && kernel.is_supported())
+        .map(|(kernel, _)| kernel)
+    }
+
+    /// `out = a * b + c` on this kernel, every matrix column-major: `a` is
+    /// `m x k`, `b` is `k x n`, `c` and `out` are `m x n`.
+    ///
+    /// # Panics
+    ///
+    /// If the kernel is not supported, or a slice's length is not its
+    /// matrix's.
+    pub fn mad<A: Byte, B: Byte>(
+        self,
+        (a, b, c): (&[A], &[B], &[i32]),
+        (m, k, n): (usize, usize, usize),
+        out: &mut [i32],
+    ) {
+        assert!(
+            self.is_supported(),
+            "the {} int8 kernel needs {}, which this CPU lacks",
+            self.name(),
+            self.needs()
+        );
+        assert!(
+            a.len() == m * k && b.len() == k * n && c.len() == m * n && out.len() == m * n,
+            "operands of a {m}x{k} by {k}x{n} multiply-accumulate"
+        );
+        match self {
+            Int8Kernel::Amx => amx::mad((a, b, c), (m, k, n), out),
+            Int8Kernel::Portable => dot_mad(Portable, (a, b, c), (m, k, n), out),
+            #[cfg(target_arch = "x86_64")]
+            Int8Kernel::Avx2 => {
+                // SAFETY: `is_supported` detected AVX2 above.
+                unsafe { x86::mad_avx2((a, b, c), (m, k, n), out) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Int8Kernel::AvxVnni => {
+                // SAFETY: `is_supported` detected AVX2 and AVX-VNNI above.
+                unsafe { x86::mad_avxvnni((a, b, c), (m, k, n), out) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Int8Kernel::Avx512Vnni => {
+                // SAFETY: `is_supported` detected AVX-512F and AVX-512 VNNI.
+                unsafe { x86::mad_avx512vnni((a, b, c), (m, k, n), out) }
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("no x86 kernel is supported off x86-64"),
+        }
+    }
+}
+
+/// Whether packing can pay for itself: from 8 rows, 4 columns and a depth
+/// of 16 (below that the widened `i32` kernel's register tiles hold the
+/// whole product; a bound from the AVX2 measurements, where packing alone
+/// costs about what a 16x16x16 product does).
+fn pays(m: usize, k: usize, n: usize) -> bool {
+    m >= 8 && n >= 4 && k >= 16
+}
+
+/// CPU features outside the backend table, detected where `std` can.
+mod detected {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    pub(super) fn avx512vnni() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vnni")
+    }
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    pub(super) fn avxvnni() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("avxvnni")
+    }
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+    pub(super) fn avx512vnni() -> bool {
+        false
+    }
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+    pub(super) fn avxvnni() -> bool {
+        false
+    }
+}
+
+/// The flipped operands of a `vpdpbusd` kernel, packed, with the terms
+/// that correct the flip (see the module documentation); `W` is the form
+/// a word of `b'` is stored in for the kernel.
+struct Packed<W> {
+    /// Rows rounded up to whole vectors.
+    mp: usize,
+    /// Groups of four `k`.
+    kq: usize,
+    /// `a'` in `packed_a` order: word `q * mp + r` holds `a'(r, 4q..4q+4)`.
+    a: Vec<u32>,
+    /// `b'`: word `j * kq + q` holds `b'(4q..4q+4, j)`.
+    b: Vec<W>,
+    /// `128 * ub * Σ_k a'(r, k)` per row.
+    row: Vec<i32>,
+    /// `-128 * sa * Σ_k b'(k, j) - 16384 * K * sa * ub` per column.
+    col: Vec<i32>,
+}
+
+impl<W: Copy> Packed<W> {
+    fn new<A: Byte, B: Byte>(
+        a: &[A],
+        b: &[B],
+        (m, k, n): (usize, usize, usize),
+        lanes: usize,
+        word: impl Fn(u32) -> W,
+    ) -> Packed<W> {
+        let (sa, ub) = (A::SIGNED, !B::SIGNED);
+        let flip_a = if sa { 0x80 } else { 0 };
+        let flip_b = if ub { 0x80 } else { 0 };
+        let (mp, kq) = (m.next_multiple_of(lanes), k.div_ceil(4));
+        // Each word of a' written once, from the (up to) four columns of
+        // its group; the row sums after, only where a correction needs them.
+        let mut pa = vec![0u32; kq * mp];
+        for q in 0..kq {
+            let columns = (4 * q..(4 * q + 4).min(k)).map(|kk| &a[kk * m..][..m]);
+            let words = &mut pa[q * mp..][..m];
+            for (i, column) in columns.enumerate() {
+                for (w, &x) in words.iter_mut().zip(column) {
+                    *w |= u32::from(x.bits() ^ flip_a) << (8 * i);
+                }
+            }
+        }
+        let mut row = vec![0i32; m];
+        if ub {
+            for words in pa.chunks_exact(mp) {
+                for (sum, &w) in row.iter_mut().zip(words) {
+                    let bytes = w.to_le_bytes().map(i32::from);
+                    *sum = sum.wrapping_add(bytes[0] + bytes[1] + bytes[2] + bytes[3]);
+                }
+            }
+        }
+        let mut pb = Vec::with_capacity(n * kq);
+        let mut col = vec![0i32; n];
+        for (j, sum) in col.iter_mut().enumerate() {
+            let column = &b[j * k..][..k];
+            for group in column.chunks(4) {
+                let mut raw = 0u32;
+                for (i, &x) in group.iter().enumerate() {
+                    let x = x.bits() ^ flip_b;
+                    raw |= u32::from(x) << (8 * i);
+                    *sum = sum.wrapping_add(i32::from(x as i8));
+                }
+                pb.push(word(raw));
+            }
+        }
+        for sum in &mut row {
+            *sum = sum.wrapping_mul(128);
+        }
+        let constant = if sa && ub {
+            (k as i32).wrapping_mul(-16384)
+        } else {
+            0
+        };
+        for sum in &mut col {
+            *sum = if sa { sum.wrapping_mul(-128) } else { 0 }.wrapping_add(constant);
+        }
+        Packed {
+            mp,
+            kq,
+            a: pa,
+            b: pb,
+            row,
+            col,
+        }
+    }
+}
+
+/// The vector vocabulary of a `vpdpbusd` kernel: `LANES` 32-bit lanes.
+trait Dot: Copy {
+    const LANES: usize;
+    /// `LANES` lanes of one `i32`: the sums.
+    type V: Copy;
+    /// `LANES` words of `a'` (four bytes each) as the kernel multiplies them.
+    type A: Copy;
+    /// A word of `b'` as stored for the kernel.
+    type Word: Copy;
+    /// A word of `b'` broadcast to every lane.
+    type B: Copy;
+    /// A word of four bytes of `b'` as the kernel stores it.
+    fn word(raw: u32) -> Self::Word;
+    fn zero(self) -> Self::V;
+    /// `LANES` words from `src`.
+    fn load(self, src: &[u32]) -> Self::A;
+    fn splat(self, word: Self::Word) -> Self::B;
+    /// Per lane: `acc + Σ_{i<4} a.u8[i] * b.i8[i]`, wrapping.
+    fn dot(self, acc: Self::V, a: Self::A, b: Self::B) -> Self::V;
+    /// The lanes, as `i32`.
+    fn store(self, v: Self::V, dst: &mut [i32]);
+}
+
+/// `out = a * b + c` on a `vpdpbusd` kernel, in register tiles of two
+/// vectors of rows by four columns (then the edges, one vector or one
+/// column at a time).
+#[inline(always)]
+fn dot_mad<D: Dot, A: Byte, B: Byte>(
+    d: D,
+    (a, b, c): (&[A], &[B], &[i32]),
+    (m, k, n): (usize, usize, usize),
+    out: &mut [i32],
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    let p = Packed::new(a, b, (m, k, n), D::LANES, D::word);
+    let edge = |j: usize, out: &mut [i32]| {
+        let mut r0 = 0;
+        while r0 + 2 * D::LANES <= p.mp {
+            tile::<D, 2, 1>(d, &p, (r0, j), (c, m), out);
+            r0 += 2 * D::LANES;
+        }
+        if r0 < p.mp {
+            tile::<D, 1, 1>(d, &p, (r0, j), (c, m), out);
+        }
+    };
+    let mut j = 0;
+    while j + 4 <= n {
+        let mut r0 = 0;
+        while r0 + 2 * D::LANES <= p.mp {
+            tile::<D, 2, 4>(d, &p, (r0, j), (c, m), out);
+            r0 += 2 * D::LANES;
+        }
+        if r0 < p.mp {
+            tile::<D, 1, 4>(d, &p, (r0, j), (c, m), out);
+        }
+        j += 4;
+    }
+    while j < n {
+        edge(j, out);
+        j += 1;
+    }
+}
+
+/// One register tile: `MB` vectors of rows from `r0`, `NB` columns from
+/// `j`, summed over every `k`, then corrected, added to `c` and stored.
+#[inline(always)]
+fn tile<D: Dot, const MB: usize, const NB: usize>(
+    d: D,
+    p: &Packed<D::Word>,
+    (r0, j): (usize, usize),
+    (c, m): (&[i32], usize),
+    out: &mut [i32],
+) {
+    let mut acc = [[d.zero(); NB]; MB];
+    let columns: [&[D::Word]; NB] = core::array::from_fn(|t| &p.b[(j + t) * p.kq..][..p.kq]);
+    for q in 0..p.kq {
+        let rows = &p.a[q * p.mp + r0..][..MB * D::LANES];
+        // A loop, not `array::from_fn`: a closure called from `from_fn`'s
+        // body is compiled outside the `#[target_feature]` boundary, and
+        // the intrinsics in it would not be inlined.
+        let mut x = [d.load(rows); MB];
+        for (i, x) in x.iter_mut().enumerate().skip(1) {
+            *x = d.load(&rows[i * D::LANES..]);
+        }
+        for (t, column) in columns.iter().enumerate() {
+            let w = d.splat(column[q]);
+            for i in 0..MB {
+                acc[i][t] = d.dot(acc[i][t], x[i], w);
+            }
+        }
+    }
+    let mut lanes = [0i32; 16];
+    let lanes = &mut lanes[..D::LANES];
+    for (i, acc) in acc.iter().enumerate() {
+        let first = r0 + i * D::LANES;
+        let rows = m.saturating_sub(first).min(D::LANES);
+        for (t, &v) in acc.iter().enumerate() {
+            d.store(v, lanes);
+            let col = j + t;
+            let (c, out) = (
+                &c[col * m + first..][..rows],
+                &mut out[col * m + first..][..rows],
+            );
+            for (((o, &c), &sum), &row) in out.iter_mut().zip(c).zip(&*lanes).zip(&p.row[first..]) {
+                *o = c
+                    .wrapping_add(sum)
+                    .wrapping_add(row)
+                    .wrapping_add(p.col[col]);
+            }
+        }
+    }
+}
+
+/// The `vpdpbusd` kernel in portable Rust, eight lanes.
+#[derive(Clone, Copy)]
+struct Portable;
+
+impl Dot for Portable {
+    const LANES: usize = 8;
+    type V = [u32; 8];
+    type A = [u32; 8];
+    type Word = u32;
+    type B = u32;
+    fn word(raw: u32) -> u32 {
+        raw
+    }
+    fn zero(self) -> [u32; 8] {
+        [0; 8]
+    }
+    fn load(self, src: &[u32]) -> [u32; 8] {
+        let mut v = [0; 8];
+        v.copy_from_slice(&src[..8]);
+        v
+    }
+    fn splat(self, word: u32) -> u32 {
+        word
+    }
+    fn dot(self, acc: [u32; 8], a: [u32; 8], b: u32) -> [u32; 8] {
+        let w = b.to_le_bytes();
+        core::array::from_fn(|l| {
+            let x = a[l].to_le_bytes();
+            (0..4).fold(acc[l], |s, i| {
+                s.wrapping_add((i32::from(x[i]) * i32::from(w[i] as i8)) as u32)
+            })
+        })
+    }
+    fn store(self, v: [u32; 8], dst: &mut [i32]) {
+        for (d, s) in dst.iter_mut().zip(v) {
+            *d = s as i32;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! The x86 `vpdpbusd` kernels, each behind its `#[target_feature]`
+    //! boundary. Their `Dot` tokens are built only in these functions,
+    //! which the caller enters after detecting the features, so every
+    //! intrinsic call inside runs on a CPU that has it.
+
+    use core::arch::x86_64::*;
+
+    use super::{Byte, Dot, dot_mad};
+
+    /// AVX2: `vpdpbusd` as two `vpmaddwd`, on the even and the odd bytes
+    /// of each word: `a'` zero-extended to 16 bits when loaded, `b'`
+    /// sign-extended when packed (a word becomes the pair of words
+    /// `(b0, b2)`, `(b1, b3)` of 16-bit values). Each 16-bit product pair
+    /// sums exactly in 32 bits.
+    #[derive(Clone, Copy)]
+    struct Avx2(());
+
+    impl Dot for Avx2 {
+        const LANES: usize = 8;
+        type V = __m256i;
+        type A = (__m256i, __m256i);
+        type Word = u64;
+        type B = (__m256i, __m256i);
+        #[inline(always)]
+        fn word(raw: u32) -> u64 {
+            let [b0, b1, b2, b3] = raw
+                .to_le_bytes()
+                .map(|x| u64::from(i16::from(x as i8) as u16));
+            b0 | b2 << 16 | (b1 | b3 << 16) << 32
+        }
+        #[inline(always)]
+        fn zero(self) -> __m256i {
+            // SAFETY: an `Avx2` exists only inside `mad_avx2`, entered
+            // after AVX2 was detected.
+            unsafe { _mm256_setzero_si256() }
+        }
+        #[inline(always)]
+        fn load(self, src: &[u32]) -> (__m256i, __m256i) {
+            assert!(src.len() >= 8);
+            // SAFETY: AVX2 as above; eight words are in bounds (asserted),
+            // and `loadu` needs no alignment.
+            unsafe {
+                let a = _mm256_loadu_si256(src.as_ptr().cast());
+                (
+                    _mm256_and_si256(a, _mm256_set1_epi16(0x00ff)),
+                    _mm256_srli_epi16(a, 8),
+                )
+            }
+        }
+        #[inline(always)]
+        fn splat(self, word: u64) -> (__m256i, __m256i) {
+            // SAFETY: AVX2 as above.
+            unsafe {
+                (
+                    _mm256_set1_epi32(word as i32),
+                    _mm256_set1_epi32((word >> 32) as i32),
+                )
+            }
+        }
+        #[inline(always)]
+        fn dot(self, acc: __m256i, a: (__m256i, __m256i), b: (__m256i, __m256i)) -> __m256i {
+            // SAFETY: AVX2 as above.
+            unsafe {
+                let even = _mm256_madd_epi16(a.0, b.0);
+                let odd = _mm256_madd_epi16(a.1, b.1);
+                _mm256_add_epi32(acc, _mm256_add_epi32(even, odd))
+            }
+        }
+        #[inline(always)]
+        fn store(self, v: __m256i, dst: &mut [i32]) {
+            assert!(dst.len() >= 8);
+            // SAFETY: AVX2 as above; eight lanes fit (asserted).
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), v) }
+        }
+    }
+
+    /// AVX-VNNI: `vpdpbusd` on 256-bit vectors.
+    #[derive(Clone, Copy)]
+    struct AvxVnni(Avx2);
+
+    impl Dot for AvxVnni {
+        const LANES: usize = 8;
+        type V = __m256i;
+        type A = __m256i;
+        type Word = u32;
+        type B = __m256i;
+        #[inline(always)]
+        fn word(raw: u32) -> u32 {
+            raw
+        }
+        #[inline(always)]
+        fn zero(self) -> __m256i {
+            self.0.zero()
+        }
+        #[inline(always)]
+        fn load(self, src: &[u32]) -> __m256i {
+            assert!(src.len() >= 8);
+            // SAFETY: an `AvxVnni` exists only inside `mad_avxvnni`,
+            // entered after AVX2 and AVX-VNNI were detected; eight words
+            // are in bounds (asserted).
+            unsafe { _mm256_loadu_si256(src.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn splat(self, word: u32) -> __m256i {
+            // SAFETY: as above.
+            unsafe { _mm256_set1_epi32(word as i32) }
+        }
+        #[inline(always)]
+        fn dot(self, acc: __m256i, a: __m256i, b: __m256i) -> __m256i {
+            // SAFETY: as above.
+            unsafe { _mm256_dpbusd_avx_epi32(acc, a, b) }
+        }
+        #[inline(always)]
+        fn store(self, v: __m256i, dst: &mut [i32]) {
+            self.0.store(v, dst)
+        }
+    }
+
+    /// AVX-512 VNNI: `vpdpbusd` on 512-bit vectors.
+    #[derive(Clone, Copy)]
+    struct Avx512Vnni(());
+
+    impl Dot for Avx512Vnni {
+        const LANES: usize = 16;
+        type V = __m512i;
+        type A = __m512i;
+        type Word = u32;
+        type B = __m512i;
+        #[inline(always)]
+        fn word(raw: u32) -> u32 {
+            raw
+        }
+        #[inline(always)]
+        fn zero(self) -> __m512i {
+            // SAFETY: an `Avx512Vnni` exists only inside `mad_avx512vnni`,
+            // entered after AVX-512F and AVX-512 VNNI were detected.
+            unsafe { _mm512_setzero_si512() }
+        }
+        #[inline(always)]
+        fn load(self, src: &[u32]) -> __m512i {
+            assert!(src.len() >= 16);
+            // SAFETY: as above; sixteen words are in bounds (asserted).
+            unsafe { _mm512_loadu_si512(src.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn splat(self, word: u32) -> __m512i {
+            // SAFETY: as above.
+            unsafe { _mm512_set1_epi32(word as i32) }
+        }
+        #[inline(always)]
+        fn dot(self, acc: __m512i, a: __m512i, b: __m512i) -> __m512i {
+            // SAFETY: as above.
+            unsafe { _mm512_dpbusd_epi32(acc, a, b) }
+        }
+        #[inline(always)]
+        fn store(self, v: __m512i, dst: &mut [i32]) {
+            assert!(dst.len() >= 16);
+            // SAFETY: as above; sixteen lanes fit (asserted).
+            unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), v) }
+        }
+    }
+
+    type Operands<'a, A, B> = (&'a [A], &'a [B], &'a [i32]);
+
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn mad_avx2<A: Byte, B: Byte>(
+        ops: Operands<'_, A, B>,
+        shape: (usize, usize, usize),
+        out: &mut [i32],
+    ) {
+        dot_mad(Avx2(()), ops, shape, out);
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and AVX-VNNI.
+    #[target_feature(enable = "avx2,avxvnni")]
+    pub(super) unsafe fn mad_avxvnni<A: Byte, B: Byte>(
+        ops: Operands<'_, A, B>,
+        shape: (usize, usize, usize),
+        out: &mut [i32],
+    ) {
+        dot_mad(AvxVnni(Avx2(())), ops, shape, out);
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512F and AVX-512 VNNI.
+    #[target_feature(enable = "avx512f,avx512vnni")]
+    pub(super) unsafe fn mad_avx512vnni<A: Byte, B: Byte>(
+        ops: Operands<'_, A, B>,
+        shape: (usize, usize, usize),
+        out: &mut [i32],
+    ) {
+        dot_mad(Avx512Vnni(()), ops, shape, out);
+    }
+}
