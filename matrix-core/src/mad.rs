@@ -85,6 +85,14 @@ impl<T: Element, const M: usize, const K: usize, LA: Layout> Matrix<T, M, K, LA>
     /// 8 bits (they wrap in `i32`, as integer matrices do). In `matrix!`,
     /// `__builtin_matrix_mad(a, b, c)`.
     ///
+    /// The widening forms run on the int8 dot-product instructions of the
+    /// CPU, chosen at run time: AMX tiles (`tdpbssd` and its kin, after
+    /// asking Linux for the tile state) for products of at least 16 rows,
+    /// 16 columns and a depth of 64 on the AVX-512 backend, then AVX-512
+    /// VNNI or AVX-VNNI (`vpdpbusd`); elsewhere (SSE2, scalar, AVX2
+    /// without VNNI, small products) on the `i32` product kernel. Every
+    /// path gives the same integers.
+    ///
     /// The three operands may have different [layouts](crate::layout); the
     /// result has `c`'s. No operand is converted first: the kernels read a
     /// row-major operand in place (see [`Matrix::to_layout`] for what a

@@ -318,9 +318,7 @@ impl Checker<'_> {
                 self.load(&args, loc, Some(MemoryLayout::RowMajor))
             }
             "__builtin_matrix_load" => {
-                let memory = self.memory_layout(args[3]);
-                let (args, stride) = args.split_at(3);
-                let args: Vec<_> = args.iter().chain(&stride[1..]).copied().collect();
+                let (args, memory) = self.layout_argument(&args, 3);
                 self.load(&args, loc, memory)
             }
             "__builtin_matrix_column_major_store" | "__builtin_matrix_column_store" => {
@@ -330,9 +328,7 @@ impl Checker<'_> {
                 self.store(&args, loc, Some(MemoryLayout::RowMajor))
             }
             "__builtin_matrix_store" => {
-                let memory = self.memory_layout(args[2]);
-                let (args, stride) = args.split_at(2);
-                let args: Vec<_> = args.iter().chain(&stride[1..]).copied().collect();
+                let (args, memory) = self.layout_argument(&args, 2);
                 self.store(&args, loc, memory)
             }
             "__builtin_matrix_column"
@@ -439,8 +435,21 @@ impl Checker<'_> {
         }
     }
 
-    /// The layout argument of `__builtin_matrix_load/store`: one of the
-    /// memory layouts' names.
+    /// The layout argument of `__builtin_matrix_load/store`, at `at`, and
+    /// the other arguments: those of the load or store that names its
+    /// layout in its name.
+    fn layout_argument<'a>(
+        &mut self,
+        args: &[&'a syn::Expr],
+        at: usize,
+    ) -> (Vec<&'a syn::Expr>, Option<MemoryLayout>) {
+        let memory = self.memory_layout(args[at]);
+        let rest = args[..at].iter().chain(&args[at + 1..]).copied().collect();
+        (rest, memory)
+    }
+
+    /// A memory layout's name: `column_major`, `row_major`, `packed_a` or
+    /// `packed_b`.
     fn memory_layout(&mut self, arg: &syn::Expr) -> Option<MemoryLayout> {
         let name = match super::expr::strip(arg).0 {
             syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
