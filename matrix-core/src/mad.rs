@@ -39,9 +39,10 @@ impl<T: Element> MadOperands<T, T> for T {
 }
 
 /// The widening forms: exact in `i32` (wrapping past its range), on the
-/// int8 dot-product kernel the CPU has ([`Int8Kernel::choose`]: AMX,
-/// AVX-512 VNNI, AVX-VNNI, AVX2), or with each operand converted to `i32`
-/// first, on the `i32` kernel (small products, SSE2 and scalar backends).
+/// int8 dot-product kernel the CPU has (`Int8Kernel::choose`: AMX,
+/// AVX-512 VNNI, AVX-VNNI), or with each operand converted to `i32` first,
+/// on the `i32` kernel (small products, SSE2 and scalar backends, AVX2
+/// without VNNI).
 macro_rules! widening {
     ($($a:ty, $b:ty;)*) => {$(
         impl MadOperands<$b, i32> for $a {

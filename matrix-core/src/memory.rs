@@ -326,9 +326,6 @@ fn for_each_place<T>(
         MemoryLayout::PackedB => (rows.next_multiple_of(g), cols),
         _ => (rows, cols),
     };
-    if rows == 0 || cols == 0 {
-        return;
-    }
     for c in 0..cols {
         for r in 0..rows {
             f(r, c);

@@ -466,6 +466,15 @@ fn index(i: &Index, axis: &str, bound: u64, span: Span) -> TokenStream {
     }
 }
 
+/// The runtime's function for a load or store (`what`) in memory order
+/// `memory`: `private::load`, `load_ptr`, `load_packed`, `load_packed_ptr`,
+/// and the same for `store`.
+fn memory_function(what: &str, memory: MemoryLayout, pointer: bool, span: Span) -> syn::Ident {
+    let packed = if memory.is_packed() { "_packed" } else { "" };
+    let pointer = if pointer { "_ptr" } else { "" };
+    format_ident!("{what}{packed}{pointer}", span = span)
+}
+
 /// The stride of a load or store of an `m`-shaped matrix in memory order
 /// `memory`.
 fn stride(s: &Stride, m: &MatTy, memory: MemoryLayout, span: Span) -> TokenStream {
@@ -584,22 +593,12 @@ fn expr(e: &Expr) -> TokenStream {
                 as_slice(src, false)
             };
             let layout = to.layout.to_tokens(span);
-            let call = match (memory.is_packed(), *pointer) {
-                (false, false) => {
-                    quote_spanned!(span=> load::<#elem, #rows, #cols, #layout>(#src, #s))
-                }
-                (false, true) => {
-                    quote_spanned!(span=> load_ptr::<#elem, #rows, #cols, #layout>(#src, #s))
-                }
-                (true, pointer) => {
-                    let func = if pointer {
-                        quote!(load_packed_ptr)
-                    } else {
-                        quote!(load_packed)
-                    };
-                    let memory = memory.to_tokens(span);
-                    quote_spanned!(span=> #func::<#elem, #rows, #cols, #layout>(#src, #memory, #s))
-                }
+            let func = memory_function("load", *memory, *pointer, span);
+            let call = if memory.is_packed() {
+                let memory = memory.to_tokens(span);
+                quote_spanned!(span=> #func::<#elem, #rows, #cols, #layout>(#src, #memory, #s))
+            } else {
+                quote_spanned!(span=> #func::<#elem, #rows, #cols, #layout>(#src, #s))
             };
             quote_spanned!(span=> ::matrix_core::private::#call)
         }
@@ -625,12 +624,8 @@ fn expr(e: &Expr) -> TokenStream {
             } else {
                 as_slice(dst, true)
             };
+            let func = memory_function("store", *memory, *pointer, span);
             let call = if memory.is_packed() {
-                let func = if *pointer {
-                    quote!(store_packed_ptr)
-                } else {
-                    quote!(store_packed)
-                };
                 let (layout, memory) = (m.layout.to_tokens(span), memory.to_tokens(span));
                 quote_spanned!(span=> #func::<#elem, #rows, #cols, #layout>(#value, #dst, #memory, #s))
             } else {
@@ -641,11 +636,6 @@ fn expr(e: &Expr) -> TokenStream {
                     value =
                         quote_spanned!(span=> ::matrix_core::Matrix::to_layout::<#lines>(#value));
                 }
-                let func = if *pointer {
-                    quote!(store_ptr)
-                } else {
-                    quote!(store)
-                };
                 let lines = lines.to_tokens(span);
                 quote_spanned!(span=> #func::<#elem, #rows, #cols, #lines>(#value, #dst, #s))
             };
