@@ -1,8 +1,8 @@
 //! The arithmetic of one element: what every kernel is built from.
 //!
 //! [`Arith`] is implemented for exactly the element types of the contract
-//! (`i8 i16 i32 i64 u8 u16 u32 u64 f32 f64`, and `half::f16` behind the
-//! `f16` feature); [`crate::Element`] builds on it. Integer operations wrap
+//! (`i8 i16 i32 i64 u8 u16 u32 u64 f32 f64`, `half::f16` behind the
+//! `f16` feature and `half::bf16` behind the `bf16` feature); [`crate::Element`] builds on it. Integer operations wrap
 //! (`wrapping_*`; integer division by zero panics), float operations are
 //! IEEE 754, each rounded on its own.
 
@@ -61,6 +61,9 @@ pub trait Arith:
     /// `v as Self`, `f16` going through `f32` (which holds it exactly).
     #[cfg(feature = "f16")]
     fn from_f16(v: half::f16) -> Self;
+    /// `v as Self`, `bf16` going through `f32` (which holds it exactly).
+    #[cfg(feature = "bf16")]
+    fn from_bf16(v: half::bf16) -> Self;
 }
 
 /// Conversion between element types with the semantics of Rust's `as`:
@@ -68,7 +71,9 @@ pub trait Arith:
 /// and saturates (NaN becomes 0), integer to float and float to float round
 /// to nearest. `half::f16` converts through `f32` (exact from `f16`, and
 /// exact or overflowing from every integer), except that `f64` to `f16`
-/// rounds once, directly, as C's `(_Float16)` does.
+/// rounds once, directly, as C's `(_Float16)` does. `half::bf16` converts
+/// as Clang's `(__bf16)` does: an integer through `f32` (so a 64-bit value
+/// may round twice, as it does in Clang), an `f64` once, directly.
 ///
 /// Implemented for every pair of [`Element`](crate::Element) types; it is
 /// what [`Matrix::cast`](crate::Matrix::cast) applies to each element.
@@ -148,6 +153,11 @@ macro_rules! int_arith {
             fn from_f16(v: half::f16) -> Self {
                 v.to_f32() as Self
             }
+            #[cfg(feature = "bf16")]
+            #[inline(always)]
+            fn from_bf16(v: half::bf16) -> Self {
+                v.to_f32() as Self
+            }
         }
     )*};
 }
@@ -202,6 +212,11 @@ macro_rules! float_arith {
             fn from_f16(v: half::f16) -> Self {
                 v.$to()
             }
+            #[cfg(feature = "bf16")]
+            #[inline(always)]
+            fn from_bf16(v: half::bf16) -> Self {
+                v.$to()
+            }
         }
     )*};
 }
@@ -222,96 +237,140 @@ float_arith! {
     f64 => from_f64, to_f64, libm::fma;
 }
 
+/// `f64` to `f32` rounded *to odd*: truncated toward zero, with the last
+/// bit set when inexact. `f32` keeps more than two extra bits over `f16`
+/// and `bf16` everywhere they are finite, so rounding the result to
+/// nearest-even once more gives the correctly rounded 16-bit value: one
+/// rounding, as C's `(_Float16)` and `(__bf16)` of a `double` round.
+/// (`half`'s `from_f64` rounds twice.)
+#[cfg(any(feature = "f16", feature = "bf16"))]
+#[inline]
+fn f64_to_f32_odd(v: f64) -> f32 {
+    let nearest = v as f32;
+    if !nearest.is_finite() || f64::from(nearest) == v {
+        // NaN, exact, or beyond f32 and so far beyond a 16-bit float's range.
+        return nearest;
+    }
+    let mut bits = nearest.to_bits();
+    if f64::from(nearest).abs() > v.abs() {
+        // One step toward zero (sign-magnitude: the magnitude is > 0).
+        bits -= 1;
+    }
+    f32::from_bits(bits | 1)
+}
+
+/// The `Arith` of a 16-bit float: each operation computed in `f32` and
+/// rounded once to the 16-bit type, which is correctly rounded for `+ - *
+/// /` (`f32` has more than twice the precision of either, plus two bits);
+/// conversions from integers through `f32`, from `f64` once (through
+/// [`f64_to_f32_odd`]).
+#[cfg(any(feature = "f16", feature = "bf16"))]
+macro_rules! half_arith {
+    ($t:ty, $from:ident, { $($other:tt)* }, $mul_add:item) => {
+        impl sealed::Sealed for $t {}
+
+        impl Arith for $t {
+            #[inline(always)]
+            fn add(self, rhs: Self) -> Self {
+                self + rhs
+            }
+            #[inline(always)]
+            fn sub(self, rhs: Self) -> Self {
+                self - rhs
+            }
+            #[inline(always)]
+            fn mul(self, rhs: Self) -> Self {
+                self * rhs
+            }
+            #[inline(always)]
+            fn div(self, rhs: Self) -> Self {
+                self / rhs
+            }
+            #[inline(always)]
+            $mul_add
+            #[inline(always)]
+            fn cast_to<U: Arith>(self) -> U {
+                U::$from(self)
+            }
+
+            via_f32!(
+                from_i8: i8, from_i16: i16, from_i32: i32, from_i64: i64, from_i128: i128,
+                from_u8: u8, from_u16: u16, from_u32: u32, from_u64: u64, from_u128: u128,
+                from_f32: f32,
+            );
+
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                Self::from_f32(f64_to_f32_odd(v))
+            }
+            $($other)*
+        }
+    };
+}
+
+/// Every integer converts to a 16-bit float through `f32`.
+#[cfg(any(feature = "f16", feature = "bf16"))]
+macro_rules! via_f32 {
+    ($($name:ident: $src:ty),* $(,)?) => {
+        $(
+            #[inline(always)]
+            fn $name(v: $src) -> Self {
+                Self::from_f32(v as f32)
+            }
+        )*
+    };
+}
+
+// For `f16` the conversion through `f32` is exact below 2^24, and at or
+// above it both roundings overflow `f16` to infinity, so the result is the
+// correctly rounded `as` conversion.
 #[cfg(feature = "f16")]
-mod half_arith {
-    use super::{Arith, sealed};
-    use half::f16;
-
-    impl sealed::Sealed for f16 {}
-
-    /// Every integer converts through `f32`: below 2^24 that is exact, and
-    /// at or above it both roundings overflow `f16` to infinity, so the
-    /// result is the correctly rounded `as` conversion.
-    macro_rules! via_f32 {
-        ($($name:ident: $src:ty),* $(,)?) => {
-            $(
-                #[inline(always)]
-                fn $name(v: $src) -> Self {
-                    f16::from_f32(v as f32)
-                }
-            )*
-        };
-    }
-
-    /// `f64` to `f16`, rounded once to nearest-even, as `as` and C's
-    /// `(_Float16)` round. (`half::f16::from_f64` rounds twice.) The value is
-    /// first rounded to `f32` *to odd*: truncated toward zero, with the last
-    /// bit set when inexact. `f32` keeps more than two extra bits over `f16`
-    /// everywhere `f16` is finite, so rounding that to `f16` gives the
-    /// correctly rounded result.
-    #[inline]
-    pub(super) fn f64_to_f16(v: f64) -> f16 {
-        let nearest = v as f32;
-        if !nearest.is_finite() || f64::from(nearest) == v {
-            // NaN, exact, or beyond f32 and so far beyond f16's range.
-            return f16::from_f32(nearest);
-        }
-        let mut bits = nearest.to_bits();
-        if f64::from(nearest).abs() > v.abs() {
-            // One step toward zero (sign-magnitude: the magnitude is > 0).
-            bits -= 1;
-        }
-        f16::from_f32(f32::from_bits(bits | 1))
-    }
-
-    impl Arith for f16 {
-        // `half` computes each operation in `f32` and rounds once to `f16`,
-        // which is correctly rounded for + - * / (f32 has more than twice
-        // the precision of f16, plus two bits).
+half_arith!(
+    half::f16,
+    from_f16,
+    {
         #[inline(always)]
-        fn add(self, rhs: Self) -> Self {
-            self + rhs
-        }
-        #[inline(always)]
-        fn sub(self, rhs: Self) -> Self {
-            self - rhs
-        }
-        #[inline(always)]
-        fn mul(self, rhs: Self) -> Self {
-            self * rhs
-        }
-        #[inline(always)]
-        fn div(self, rhs: Self) -> Self {
-            self / rhs
-        }
-        /// Rounded once: the product of two `f16` is exact in `f64` (22
-        /// significant bits), and so is its sum with a third (the exponents
-        /// of `f16` span 40 bits), so only the final rounding remains.
-        #[inline(always)]
-        fn mul_add(self, b: Self, c: Self) -> Self {
-            f64_to_f16(self.to_f64() * b.to_f64() + c.to_f64())
-        }
-        #[inline(always)]
-        fn cast_to<U: Arith>(self) -> U {
-            U::from_f16(self)
-        }
-
-        via_f32!(
-            from_i8: i8, from_i16: i16, from_i32: i32, from_i64: i64, from_i128: i128,
-            from_u8: u8, from_u16: u16, from_u32: u32, from_u64: u64, from_u128: u128,
-            from_f32: f32,
-        );
-
-        #[inline(always)]
-        fn from_f64(v: f64) -> Self {
-            f64_to_f16(v)
-        }
-        #[inline(always)]
-        fn from_f16(v: f16) -> Self {
+        fn from_f16(v: half::f16) -> Self {
             v
         }
+        #[cfg(feature = "bf16")]
+        #[inline(always)]
+        fn from_bf16(v: half::bf16) -> Self {
+            half::f16::from_f32(v.to_f32())
+        }
+    },
+    /// Rounded once: the product of two `f16` is exact in `f64` (22
+    /// significant bits), and so is its sum with a third (the exponents
+    /// of `f16` span 40 bits), so only the final rounding remains.
+    fn mul_add(self, b: Self, c: Self) -> Self {
+        Self::from_f64(self.to_f64() * b.to_f64() + c.to_f64())
     }
-}
+);
+
+// For `bf16` (the exponent range of `f32`) an integer of more than 24
+// significant bits rounds twice, first to `f32`: Clang converts
+// `(__bf16)` of an integer the same way (`cvtsi2ss`, then to `bf16`).
+#[cfg(feature = "bf16")]
+half_arith!(
+    half::bf16,
+    from_bf16,
+    {
+        #[inline(always)]
+        fn from_bf16(v: half::bf16) -> Self {
+            v
+        }
+        #[cfg(feature = "f16")]
+        #[inline(always)]
+        fn from_f16(v: half::f16) -> Self {
+            half::bf16::from_f32(v.to_f32())
+        }
+    },
+    /// As Clang computes a contracted `__bf16` multiply-add: fused in `f32`
+    /// (the product of two `bf16` is exact there), then rounded to `bf16`.
+    fn mul_add(self, b: Self, c: Self) -> Self {
+        Self::from_f32(Arith::mul_add(self.to_f32(), b.to_f32(), c.to_f32()))
+    }
+);
 
 #[cfg(test)]
 mod tests {

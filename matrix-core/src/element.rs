@@ -3,7 +3,8 @@
 //!
 //! [`Element`] is sealed: it is implemented for exactly the element types
 //! of the contract (`i8 i16 i32 i64 u8 u16 u32 u64 f32 f64`, and
-//! `half::f16` behind the `f16` feature) and cannot be implemented outside
+//! `half::f16` and `half::bf16` behind the `f16` and `bf16` features) and
+//! cannot be implemented outside
 //! this crate. `bool`, `char`, `i128`, `usize` and every other type are
 //! refused. Its hidden methods are the one place that decides, per element
 //! type, which kernel a product or a transpose runs on a backend.
@@ -20,7 +21,8 @@ use crate::simd::SimdVector;
 /// A type that may be the element of a [`Matrix`](crate::Matrix).
 ///
 /// Sealed: implemented for `i8 i16 i32 i64 u8 u16 u32 u64 f32 f64` and,
-/// with the `f16` feature, `half::f16` (C's `_Float16`).
+/// with the `f16` feature, `half::f16` (C's `_Float16`), and with the `bf16`
+/// feature, `half::bf16` (C's `__bf16`).
 ///
 /// Matrix arithmetic **wraps** for integers (`wrapping_add`, `wrapping_sub`,
 /// `wrapping_mul`, `wrapping_div`; integer division by zero panics) and is
@@ -42,7 +44,8 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     const ONE: Self;
     /// The type's name in C, as Clang spells it in diagnostics: `float`,
     /// `double`, `signed char`, `short`, `int`, `long`, `unsigned char`,
-    /// `unsigned short`, `unsigned int`, `unsigned long`, `_Float16`.
+    /// `unsigned short`, `unsigned int`, `unsigned long`, `_Float16`,
+    /// `__bf16`.
     /// (`i8` is `signed char` and `i64` is `long`, on every target.)
     const C_NAME: &'static str;
     /// `true` for the floating-point element types.
@@ -211,6 +214,10 @@ element! {
 #[cfg(feature = "f16")]
 element! {
     half::f16: half::f16::ZERO, half::f16::ONE, "_Float16", float: true; dyn gemm_f16;
+}
+#[cfg(feature = "bf16")]
+element! {
+    half::bf16: half::bf16::ZERO, half::bf16::ONE, "__bf16", float: true; dyn gemm_bf16;
 }
 
 #[cfg(test)]

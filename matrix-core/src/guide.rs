@@ -34,8 +34,13 @@
 //! ```
 //!
 //! * **Element types**: C's names (`float`, `double`, `_Float16` with the
-//!   `f16` feature, `signed char`, `short`, `int`, `long` and their
-//!   `unsigned` forms) or Rust's (`f32`, `i16`, ...).
+//!   `f16` feature, `__bf16` with the `bf16` feature, `signed char`,
+//!   `short`, `int`, `long` and their `unsigned` forms) or Rust's (`f32`,
+//!   `i16`, `bf16`, ...). A `__bf16` matrix rounds every operation to
+//!   `__bf16`, as Clang's machine code does (checked against clang-19).
+//!   Scalar `__bf16` arithmetic in a kernel is Rust's (`half::bf16`, each
+//!   operation rounded), where Clang keeps a scalar expression in `float`
+//!   until its end.
 //! * **Dimensions** are integer constant expressions of the block's `const`
 //!   items and literals, from 1 to 1048575 each.
 //! * **Kernels** are Rust `fn` items whose bodies follow Clang's rules for
@@ -80,7 +85,7 @@
 //! | `__builtin_matrix_zip(a, b, \|x, y\| expr)` | the closure applied to the elements of two matrices of one shape, position by position (beyond Clang) |
 //! | `__builtin_matrix_fill(m, v)` | a matrix of `m`'s type with every element `v` (converted as in `m + v`); `m` is unchanged (beyond Clang) |
 //! | `__builtin_matrix_load(p, rows, cols, layout[, stride])`, `__builtin_matrix_store(m, p, layout[, stride])` | a load or store in the memory layout named by the argument: `column_major`, `row_major`, `packed_a` or `packed_b` (VNNI packing; see section 4b); `stride` is the distance between lines (beyond Clang, after the layout-aware intrinsics proposal; [`Matrix::load`](crate::Matrix::load) and [`Matrix::store`](crate::Matrix::store) outside the macro) |
-//! | `__builtin_matrix_mad(a, b, c)` | `a * b + c`, checked and computed as written so; with `signed char`/`unsigned char` operands and an `int` accumulator it widens, exact in `int`, and runs on the CPU's int8 dot-product instructions where it has them (AMX tiles, AVX-512 VNNI, AVX-VNNI; a product `(int_m) a * (int_m) b` of 8-bit matrices cast to `int` does too) (beyond Clang, after the layout-aware intrinsics proposal; [`Matrix::mad`](crate::Matrix::mad) outside the macro) |
+//! | `__builtin_matrix_mad(a, b, c)` | `a * b + c`, checked and computed as written so; with `signed char`/`unsigned char` operands and an `int` accumulator it widens, exact in `int`, and runs on the CPU's int8 dot-product instructions where it has them (AMX tiles, AVX-512 VNNI, AVX-VNNI; a product `(int_m) a * (int_m) b` of 8-bit matrices cast to `int` does too); with `__bf16` operands and a `float` accumulator (`bf16` feature) it widens to `float`, with the bits of `(float_m) a * (float_m) b + c` (beyond Clang, after the layout-aware intrinsics proposal; [`Matrix::mad`](crate::Matrix::mad) outside the macro) |
 //! | `__builtin_convertvector(v, vec_t)` | each element of a vector converted |
 //! | `sqrtf`, `sinf`, `tanf`, `fabs`, `pow`, ... | C's `<math.h>` functions on scalars |
 //!

@@ -3,8 +3,9 @@
 //! that brings the extension's syntax to Rust.
 //!
 //! [`Matrix<T, R, C>`](Matrix) is an `R`×`C` matrix of an [`Element`] type
-//! `T`: `i8 i16 i32 i64 u8 u16 u32 u64 f32 f64`, and `half::f16` (C's
-//! `_Float16`) with the `f16` feature.
+//! `T`: `i8 i16 i32 i64 u8 u16 u32 u64 f32 f64`, `half::f16` (C's
+//! `_Float16`) with the `f16` feature and `half::bf16` (C's `__bf16`) with
+//! the `bf16` feature.
 //!
 //! ```
 //! use matrix_core::Matrix;
@@ -153,6 +154,11 @@
 //! * `f16`: `half::f16` as an element type. `half` (2.5 and later) needs
 //!   `zerocopy` with its derive macros, which build on `syn` 2 while
 //!   `matrix-macros` builds on `syn` 3: with `f16` a build holds both.
+//! * `bf16`: `half::bf16` as an element type (each operation computed in
+//!   `f32` and rounded to `bf16`, as Clang computes `__bf16` matrices), and
+//!   the widening [`Matrix::mad`] of `bf16` operands into an `f32`
+//!   accumulator. The same note on `syn` 2 applies.
+//! * `half`: both `f16` and `bf16`.
 //! * `force-scalar`: the portable scalar backend whatever the CPU has.
 
 #![deny(missing_docs)]

@@ -1,6 +1,6 @@
-//! `Matrix::mad`: `a * b + c` in one pass, and its widening form for 8-bit
-//! operands with an `i32` accumulator (the `__builtin_matrix_mad` of
-//! `matrix!`).
+//! `Matrix::mad`: `a * b + c` in one pass, and its widening forms (8-bit
+//! operands with an `i32` accumulator, `bf16` operands with an `f32` one):
+//! the `__builtin_matrix_mad` of `matrix!`.
 
 use crate::element::Element;
 use crate::kernels::dispatch::Auto;
@@ -11,11 +11,11 @@ use crate::ops::{self, Plain};
 
 /// The element types [`Matrix::mad`] multiplies and accumulates in: `Self`
 /// times `B` plus `A`. Implemented for one type throughout (`T`, `T`, `T`)
-/// and for the widening 8-bit forms: `i8` or `u8` times `i8` or `u8`, plus
-/// `i32`.
+/// and for the widening forms: `i8` or `u8` times `i8` or `u8`, plus `i32`;
+/// and, with the `bf16` feature, `bf16` times `bf16` plus `f32`.
 #[diagnostic::on_unimplemented(
     message = "invalid operand types to '__builtin_matrix_mad' ('{Self}' times '{B}' plus '{A}')",
-    label = "the operands of a multiply-accumulate are of one type, or 8-bit with an `i32` accumulator"
+    label = "the operands of a multiply-accumulate are of one type, 8-bit with an `i32` accumulator, or `__bf16` with a `float` accumulator"
 )]
 pub trait MadOperands<B: Element, A: Element>: Element {
     /// `a * b + c`.
@@ -78,13 +78,36 @@ widening! {
     u8, u8;
 }
 
+/// `bf16` times `bf16` plus `f32`: each operand converted to `f32` (exact),
+/// then the `f32` product and sum, on the `f32` kernels of the CPU. The
+/// bits are those of Clang's `(mf) a * (mf) b + c`. AMX's `tdpbf16ps` and
+/// AVX-512 BF16's `vdpbf16ps` are not used: they flush subnormals and add
+/// products in pairs, which gives other bits than the specified sum in `k`
+/// order.
+#[cfg(feature = "bf16")]
+impl MadOperands<half::bf16, f32> for half::bf16 {
+    #[inline]
+    fn mad<const M: usize, const K: usize, const N: usize, LA: Layout, LB: Layout, LC: Layout>(
+        a: &Matrix<half::bf16, M, K, LA>,
+        b: &Matrix<half::bf16, K, N, LB>,
+        c: &Matrix<f32, M, N, LC>,
+    ) -> Matrix<f32, M, N, LC> {
+        let (a, b) = (a.cast::<f32>(), b.cast::<f32>());
+        ops::product::<_, f32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c)
+    }
+}
+
 impl<T: Element, const M: usize, const K: usize, LA: Layout> Matrix<T, M, K, LA> {
     /// `self * b + c` in one pass: each sum of the product is completed,
     /// then `c`'s element added, with the bits of `&self * &b + c`. With
     /// `i8`/`u8` operands and an `i32` accumulator the product widens: each
     /// element is converted to `i32` first, so no product or sum overflows
-    /// 8 bits (they wrap in `i32`, as integer matrices do). In `matrix!`,
-    /// `__builtin_matrix_mad(a, b, c)`.
+    /// 8 bits (they wrap in `i32`, as integer matrices do). With the `bf16`
+    /// feature, `bf16` operands and an `f32` accumulator widen the same way:
+    /// the result has the bits of `a.cast::<f32>() * b.cast::<f32>() + c`
+    /// (AMX's and AVX-512 BF16's bfloat16 dot products are not used: they
+    /// flush subnormals and add products in pairs, so their bits differ).
+    /// In `matrix!`, `__builtin_matrix_mad(a, b, c)`.
     ///
     /// The widening forms run on the int8 dot-product instructions of the
     /// CPU, chosen at run time: AMX tiles (`tdpbssd` and its kin, after

@@ -117,6 +117,8 @@ matrix_scalar!(
 );
 #[cfg(feature = "f16")]
 matrix_scalar!(half::f16);
+#[cfg(feature = "bf16")]
+matrix_scalar!(half::bf16);
 
 /// `x[r][c]` in a kernel where the macro cannot see `x`'s type (a typedef
 /// or kernel of another block): a matrix's element, with the same checks

@@ -739,6 +739,8 @@ macro_rules! scalar_matrix_ops {
 scalar_matrix_ops!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
 #[cfg(feature = "f16")]
 scalar_matrix_ops!(half::f16);
+#[cfg(feature = "bf16")]
+scalar_matrix_ops!(half::bf16);
 
 #[cfg(test)]
 mod tests {

@@ -480,6 +480,8 @@ convert_from! {
 
 #[cfg(feature = "f16")]
 convert_from! { half::f16 => from_f16 }
+#[cfg(feature = "bf16")]
+convert_from! { half::bf16 => from_bf16 }
 
 impl<T: Element> ConvertTo<T> for isize {
     #[inline(always)]
@@ -650,6 +652,9 @@ pub fn cast<U: Arith, T: Arith>(x: T) -> U {
 #[derive(Clone, Copy, Debug)]
 pub struct InvalidMatrixType;
 
+/// C's `__bf16`, as the expansion names it.
+#[cfg(feature = "bf16")]
+pub use half::bf16;
 /// C's `_Float16`, as the expansion names it.
 #[cfg(feature = "f16")]
 pub use half::f16;

@@ -148,6 +148,8 @@ lanes! {
 }
 #[cfg(feature = "f16")]
 lanes! { half::f16 => 2 }
+#[cfg(feature = "bf16")]
+lanes! { half::bf16 => 2 }
 
 impl<T: Lanes<N>, const N: usize> Vector<T, N> {
     /// The vector with elements `elements`.
@@ -524,6 +526,8 @@ macro_rules! scalar_first {
 scalar_first!(i8, u8, i16, u16, i32, u32, i64, u64, f32, f64);
 #[cfg(feature = "f16")]
 scalar_first!(half::f16);
+#[cfg(feature = "bf16")]
+scalar_first!(half::bf16);
 
 /// A shift count out of `[0, bits)`: undefined behaviour in C, a panic here.
 #[cold]

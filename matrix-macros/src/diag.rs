@@ -93,6 +93,10 @@ pub(crate) fn error_at(loc: Loc, message: impl Display) -> syn::Error {
 
 // ---- Types and declarations -------------------------------------------------
 
+/// Ours: a 16-bit float element whose `matrix-core` feature is off.
+pub(crate) fn needs_feature(c_name: &str, feature: &str) -> String {
+    format!("'{c_name}' matrices need the `{feature}` feature of matrix-core")
+}
 pub(crate) fn invalid_element_type(spelling: &str) -> String {
     format!("invalid matrix element type '{spelling}'")
 }

@@ -19,6 +19,7 @@ pub(crate) enum Scalar {
     U32,
     U64,
     F16,
+    BF16,
     F32,
     F64,
     I128,
@@ -42,6 +43,7 @@ impl Scalar {
             "u32" => Scalar::U32,
             "u64" => Scalar::U64,
             "f16" => Scalar::F16,
+            "bf16" => Scalar::BF16,
             "f32" => Scalar::F32,
             "f64" => Scalar::F64,
             "i128" => Scalar::I128,
@@ -67,8 +69,19 @@ impl Scalar {
         )
     }
 
+    /// The `matrix-core` feature a matrix of this element type needs, if
+    /// it is off (`f16`, `bf16`; `matrix-core` turns on the macro's feature
+    /// of the same name).
+    pub(crate) fn missing_feature(self) -> Option<&'static str> {
+        match self {
+            Scalar::F16 if !cfg!(feature = "f16") => Some("f16"),
+            Scalar::BF16 if !cfg!(feature = "bf16") => Some("bf16"),
+            _ => None,
+        }
+    }
+
     pub(crate) fn is_float(self) -> bool {
-        matches!(self, Scalar::F16 | Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::F16 | Scalar::BF16 | Scalar::F32 | Scalar::F64)
     }
 
     pub(crate) fn is_integer(self) -> bool {
@@ -86,7 +99,7 @@ impl Scalar {
     pub(crate) fn bits(self) -> u32 {
         match self {
             Scalar::I8 | Scalar::U8 | Scalar::Bool => 8,
-            Scalar::I16 | Scalar::U16 | Scalar::F16 => 16,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 | Scalar::BF16 => 16,
             Scalar::I32 | Scalar::U32 | Scalar::F32 | Scalar::Char => 32,
             Scalar::I64 | Scalar::U64 | Scalar::F64 | Scalar::Isize | Scalar::Usize => 64,
             Scalar::I128 | Scalar::U128 => 128,
@@ -97,7 +110,7 @@ impl Scalar {
     pub(crate) fn bytes(self) -> u64 {
         match self {
             Scalar::I8 | Scalar::U8 | Scalar::Bool => 1,
-            Scalar::I16 | Scalar::U16 | Scalar::F16 => 2,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 | Scalar::BF16 => 2,
             Scalar::I32 | Scalar::U32 | Scalar::F32 | Scalar::Char => 4,
             Scalar::I64 | Scalar::U64 | Scalar::F64 | Scalar::Isize | Scalar::Usize => 8,
             Scalar::I128 | Scalar::U128 => 16,
@@ -116,6 +129,7 @@ impl Scalar {
             Scalar::U32 => "unsigned int",
             Scalar::U64 => "unsigned long",
             Scalar::F16 => "_Float16",
+            Scalar::BF16 => "__bf16",
             Scalar::F32 => "float",
             Scalar::F64 => "double",
             Scalar::I128 => "i128",
@@ -131,6 +145,7 @@ impl Scalar {
     pub(crate) fn to_tokens(self, span: Span) -> TokenStream {
         match self {
             Scalar::F16 => quote_spanned!(span=> ::matrix_core::private::f16),
+            Scalar::BF16 => quote_spanned!(span=> ::matrix_core::private::bf16),
             _ => {
                 let ident = syn::Ident::new(self.rust_name(), span);
                 quote_spanned!(span=> #ident)
@@ -149,6 +164,7 @@ impl Scalar {
             Scalar::U32 => "u32",
             Scalar::U64 => "u64",
             Scalar::F16 => "f16",
+            Scalar::BF16 => "bf16",
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
             Scalar::I128 => "i128",

@@ -52,6 +52,9 @@ pub trait DynKernels: Token {
     /// `out = a * b (+ addend)` for `half::f16`, in order.
     #[cfg(feature = "f16")]
     fn gemm_f16(self, p: &Operands<'_, half::f16>, out: &mut [half::f16]);
+    /// `out = a * b (+ addend)` for `half::bf16`, in order.
+    #[cfg(feature = "bf16")]
+    fn gemm_bf16(self, p: &Operands<'_, half::bf16>, out: &mut [half::bf16]);
 }
 
 /// One method of [`DynKernels`]: a non-generic function with the backend's
@@ -119,6 +122,10 @@ macro_rules! dyn_impls {
             #[cfg(feature = "f16")]
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_f16(|t| p: &Operands<'_, half::f16>, out: &mut [half::f16])
+                    => gemm_in_order(p, false, out));
+            #[cfg(feature = "bf16")]
+            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
+                gemm_bf16(|t| p: &Operands<'_, half::bf16>, out: &mut [half::bf16])
                     => gemm_in_order(p, false, out));
         }
     )*};

@@ -212,7 +212,8 @@ impl Checker<'_> {
     /// so. With `signed char`/`unsigned char` operands and an `int`
     /// accumulator it widens: each operand is converted to `int` first, so
     /// every product and sum is exact in `int` (wrapping past its range, as
-    /// integer matrices do).
+    /// integer matrices do). `__bf16` operands with a `float` accumulator
+    /// widen to `float` the same way.
     fn mad(&mut self, args: &[&syn::Expr], loc: Loc) -> Expr {
         let a = self.matrix_arg(args[0], "1st");
         let b = self.matrix_arg(args[1], "2nd");
@@ -220,10 +221,9 @@ impl Checker<'_> {
         let (Some((a, a_ty)), Some((b, b_ty)), Some((c, c_ty))) = (a, b, c) else {
             return self.poisoned(loc);
         };
-        let bytes = |s: Scalar| matches!(s, Scalar::I8 | Scalar::U8);
-        let (a, b) = if bytes(a_ty.elem) && bytes(b_ty.elem) && c_ty.elem == Scalar::I32 {
+        let (a, b) = if widens(a_ty.elem, b_ty.elem, c_ty.elem) {
             let widen = |e: Expr, t: &MatTy| {
-                let to = MatTy::unnamed(Scalar::I32, t.rows, t.cols, t.layout);
+                let to = MatTy::unnamed(c_ty.elem, t.rows, t.cols, t.layout);
                 let (ty, loc) = (Ty::Matrix(to.clone()), e.loc);
                 Expr::new(
                     ExprKind::MatrixCast {
@@ -594,4 +594,13 @@ impl Checker<'_> {
         };
         Expr::new(kind, Ty::Unit, loc)
     }
+}
+
+/// Whether `__builtin_matrix_mad` of `a` times `b` plus `c` elements widens
+/// its operands to the accumulator's type: 8-bit integers into `int`,
+/// `__bf16` into `float`.
+fn widens(a: Scalar, b: Scalar, c: Scalar) -> bool {
+    let bytes = |s: Scalar| matches!(s, Scalar::I8 | Scalar::U8);
+    (bytes(a) && bytes(b) && c == Scalar::I32)
+        || (a == Scalar::BF16 && b == Scalar::BF16 && c == Scalar::F32)
 }

@@ -210,6 +210,15 @@ fn round_to_float(v: i128, to: Scalar) -> f64 {
             };
             r * ulp
         }
+        Scalar::BF16 => {
+            // Through float, as Clang converts an integer to __bf16, then
+            // to 8 significant bits, ties to even (a carry out of the
+            // significand reaches the exponent, and past the largest
+            // finite value, infinity).
+            let bits = (v as f32).to_bits();
+            let rounded = bits.wrapping_add(0x7fff + ((bits >> 16) & 1)) & 0xffff_0000;
+            f64::from(f32::from_bits(rounded))
+        }
         _ => v as f64,
     }
 }
@@ -354,6 +363,23 @@ mod tests {
         assert_eq!(conv("-2147483648", Scalar::U32), Ok("2147483648u32".into()));
         assert_eq!(conv("4294967295u32", Scalar::I32), Ok("-1i32".into()));
         assert_eq!(conv("200u32", Scalar::I8), Ok("-56i8".into()));
+    }
+
+    #[test]
+    fn integers_to_bf16_match_clang() {
+        let e = |f: &str, t: &str, a: &str, b: &str| Err(diag::literal_changes_value(f, t, a, b));
+        assert_eq!(conv("257", Scalar::BF16), e("int", "__bf16", "257", "256"));
+        // Through float first, as clang converts: 2^24 + 1 becomes 2^24.
+        assert_eq!(
+            conv("16777217", Scalar::BF16),
+            e("int", "__bf16", "16777217", "16777216")
+        );
+        assert!(conv("256", Scalar::BF16).is_ok());
+        assert!(conv("-384", Scalar::BF16).is_ok());
+        assert_eq!(
+            conv("2049", Scalar::F16),
+            e("int", "_Float16", "2049", "2048")
+        );
     }
 
     #[test]

@@ -275,16 +275,7 @@ fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Op
         parse::Dims::Matrix { rows, cols, layout } => (rows, cols, layout),
         parse::Dims::Vector { len } => return resolve_vector(t, elem, len, env, diags),
     };
-    let elem = match elem {
-        Some(s) if s.is_element() => Some(s),
-        _ => {
-            diags.error(
-                t.elem.loc,
-                diag::invalid_element_type(&element_spelling(&t.elem, elem)),
-            );
-            None
-        }
-    };
+    let elem = matrix_element(elem, &t.elem, diags);
     let shape = dimensions(rows, cols, &env.consts, diags);
     let layout = match layout {
         Ok(layout) => Some(*layout),
@@ -354,6 +345,32 @@ fn element_spelling(spelling: &parse::ElemSpelling, scalar: Option<Scalar>) -> S
     match (scalar, spelling.rust_type.is_some()) {
         (Some(s), true) => s.c_name().to_string(),
         _ => spelling.text.clone(),
+    }
+}
+
+/// The element of a matrix type spelled `spelling`, if `elem` may be one
+/// (reporting Clang's error otherwise, or ours for a 16-bit float whose
+/// feature is off).
+fn matrix_element(
+    elem: Option<Scalar>,
+    spelling: &parse::ElemSpelling,
+    diags: &mut Diagnostics,
+) -> Option<Scalar> {
+    match elem {
+        Some(s) if s.is_element() => match s.missing_feature() {
+            None => Some(s),
+            Some(feature) => {
+                diags.error(spelling.loc, diag::needs_feature(s.c_name(), feature));
+                None
+            }
+        },
+        _ => {
+            diags.error(
+                spelling.loc,
+                diag::invalid_element_type(&element_spelling(spelling, elem)),
+            );
+            None
+        }
     }
 }
 
@@ -627,16 +644,7 @@ fn resolve_matrix_path(
         }),
         _ => None,
     };
-    let elem = match elem {
-        Some(s) if s.is_element() => Some(s),
-        _ => {
-            diags.error(
-                spelling.loc,
-                diag::invalid_element_type(&element_spelling(&spelling, elem)),
-            );
-            None
-        }
-    };
+    let elem = matrix_element(elem, &spelling, diags);
     let (Some(rows), Some(cols)) = (parse::generic_expr(rows), parse::generic_expr(cols)) else {
         diags.error(Loc::of(seg), diag::REQUIRES_INTEGER_CONSTANT);
         return (

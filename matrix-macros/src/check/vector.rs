@@ -60,7 +60,7 @@ fn components(name: &str, ty: &VecTy) -> Result<Vec<usize>, String> {
 fn mask_element(elem: Scalar) -> Scalar {
     match elem {
         Scalar::I8 | Scalar::U8 => Scalar::I8,
-        Scalar::I16 | Scalar::U16 | Scalar::F16 => Scalar::I16,
+        Scalar::I16 | Scalar::U16 | Scalar::F16 | Scalar::BF16 => Scalar::I16,
         Scalar::I32 | Scalar::U32 | Scalar::F32 => Scalar::I32,
         _ => Scalar::I64,
     }

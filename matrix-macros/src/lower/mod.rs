@@ -227,11 +227,11 @@ fn fuse_elementwise(e: &mut Expr) {
 }
 
 /// The element type of a matrix type whose elements a map can compute with
-/// Rust's primitive operators (`half::f16` is left to the operators of
-/// `Matrix`).
+/// Rust's primitive operators (`half::f16` and `half::bf16` are left to the
+/// operators of `Matrix`).
 fn map_elem(ty: &Ty) -> Option<Scalar> {
     match ty {
-        Ty::Matrix(m) if m.elem != Scalar::F16 => Some(m.elem),
+        Ty::Matrix(m) if !matches!(m.elem, Scalar::F16 | Scalar::BF16) => Some(m.elem),
         _ => None,
     }
 }

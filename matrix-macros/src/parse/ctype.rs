@@ -10,6 +10,7 @@ pub(crate) fn from_c_spelling(words: &[String]) -> Option<Scalar> {
         "float" => Scalar::F32,
         "double" => Scalar::F64,
         "_Float16" => Scalar::F16,
+        "__bf16" => Scalar::BF16,
         "char" | "signed char" | "int8_t" => Scalar::I8,
         "unsigned char" | "uint8_t" => Scalar::U8,
         "short" | "short int" | "signed short" | "signed short int" | "int16_t" => Scalar::I16,
