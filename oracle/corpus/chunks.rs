@@ -32,6 +32,14 @@ mod kernels_06 {
 mod kernels_07 {
     include!("kernels_07.rs");
 }
+#[allow(unused, clippy::all)]
+mod row_major_00 {
+    include!("row_major_00.rs");
+}
+#[allow(unused, clippy::all)]
+mod row_major_01 {
+    include!("row_major_01.rs");
+}
 
 /// Every chunk: its name and its kernels.
 pub const CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
@@ -43,4 +51,10 @@ pub const CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
     ("kernels_05", kernels_05::KERNELS),
     ("kernels_06", kernels_06::KERNELS),
     ("kernels_07", kernels_07::KERNELS),
+];
+
+/// Every row-major chunk: its name and its kernels.
+pub const ROW_MAJOR_CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
+    ("row_major_00", row_major_00::KERNELS),
+    ("row_major_01", row_major_01::KERNELS),
 ];

@@ -1,7 +1,7 @@
 //! The one AST from which a kernel is printed both as C and as a `matrix!`
 //! kernel.
 
-use crate::ty::{Elem, IdxTy, MatTy};
+use crate::ty::{Elem, IdxTy, Layout, MatTy};
 
 /// How a runner draws a value (the same in C and Rust; see [`crate::rt`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -48,12 +48,18 @@ pub enum TyName {
 }
 
 impl TyName {
-    /// The Rust spelling of `t`.
-    pub fn rust(self, t: &MatTy) -> String {
+    /// The Rust spelling of `t` in a chunk of layout `layout`.
+    pub fn rust(self, t: &MatTy, layout: Layout) -> String {
         match self {
             TyName::Typedef => t.name(),
             TyName::Alias => t.alias(),
-            TyName::Generic => format!("Matrix<{}, {}, {}>", t.elem.rust(), t.rows, t.cols),
+            TyName::Generic => format!(
+                "Matrix<{}, {}, {}{}>",
+                t.elem.rust(),
+                t.rows,
+                t.cols,
+                layout.generic_suffix()
+            ),
         }
     }
 
@@ -488,6 +494,8 @@ pub struct Kernel {
     /// Open findings (`oracle/FINDINGS.md`) whose pattern the generator
     /// steered this kernel around; [`Kernel::unavoided`] puts them back.
     pub avoided: Vec<String>,
+    /// The layout of its chunk's matrix types.
+    pub layout: Layout,
 }
 
 impl Kernel {

@@ -9,11 +9,15 @@ use crate::emit::{self, Lang};
 use crate::generate;
 use crate::mutate;
 use crate::prng::SplitMix64;
-use crate::ty::MatTy;
+use crate::ty::{Layout, MatTy};
 
 /// Kernels per chunk file (each chunk is one `matrix!` block and one C
 /// program).
 pub const CHUNK: usize = 40;
+
+/// Kernels over row-major matrices, after the others (compared with clang
+/// 22's `-fmatrix-memory-layout=row-major`).
+pub const ROW_MAJOR_KERNELS: usize = 80;
 
 /// Where the checked-in corpus lives, relative to the oracle crate.
 pub const DIR: &str = "corpus";
@@ -41,6 +45,8 @@ pub struct Corpus {
     pub seed: u64,
     /// The kernels.
     pub kernels: Vec<Kernel>,
+    /// The row-major kernels.
+    pub row_major: Vec<Kernel>,
     /// The ill-typed mutants.
     pub mutants: Vec<mutate::Mutant>,
     /// Number of mutants asked for.
@@ -61,9 +67,23 @@ impl Corpus {
         }
         let mut mrng = SplitMix64::new(rng.next_u64());
         let muts = mutate::mutants(&mut mrng, &kernels, mutants);
+        // Drawn from a stream of their own: the other files do not change.
+        let mut rrng = SplitMix64::new(seed ^ 0x524f_575f_4d41_4a52);
+        let mut row_major: Vec<Kernel> = Vec::with_capacity(ROW_MAJOR_KERNELS);
+        for i in 0..ROW_MAJOR_KERNELS {
+            let mut sub = SplitMix64::new(rrng.next_u64());
+            let chunk_start = i / CHUNK * CHUNK;
+            let k = generate::row_major_kernel(
+                &mut sub,
+                &format!("r{i:04}"),
+                &row_major[chunk_start..],
+            );
+            row_major.push(k);
+        }
         Corpus {
             seed,
             kernels,
+            row_major,
             mutants: muts,
             mutant_count: mutants,
         }
@@ -91,9 +111,22 @@ impl Corpus {
                 text: rs_chunk(ks, &cmd, &tds, &mut rng),
             });
         }
+        for (i, ks) in self.row_major.chunks(CHUNK).enumerate() {
+            let mut rng = SplitMix64::new(self.seed ^ (0x524f_5700 + i as u64));
+            let (types, aliases) = types_of(ks);
+            let tds = Typedefs::new(&types, &aliases, &mut rng).with_layout(Layout::RowMajor);
+            files.push(File {
+                path: format!("{DIR}/row_major_{i:02}.c"),
+                text: c_chunk(ks, &cmd, &tds),
+            });
+            files.push(File {
+                path: format!("{DIR}/row_major_{i:02}.rs"),
+                text: rs_chunk(ks, &cmd, &tds, &mut rng),
+            });
+        }
         files.push(File {
             path: format!("{DIR}/chunks.rs"),
-            text: chunks_index(self.chunks(), &cmd),
+            text: chunks_index(self.chunks(), self.row_major.len().div_ceil(CHUNK), &cmd),
         });
         let mut rng = SplitMix64::new(self.seed ^ 0xBAD);
         let (types, aliases) = mutate::all_types(&self.mutants);
@@ -173,6 +206,16 @@ impl Corpus {
                 f.join(",")
             ));
         }
+        for (i, k) in self.row_major.iter().enumerate() {
+            let f: Vec<&str> = features(k).into_iter().collect();
+            s.push_str(&format!(
+                "row_major\t{}\trow_major_{:02}\t0x{:016x}\t{}\n",
+                k.name,
+                i / CHUNK,
+                k.input_seed,
+                f.join(",")
+            ));
+        }
         for m in &self.mutants {
             s.push_str(&format!(
                 "mutant\t{}\till_typed\t{}\t{}: {}\n",
@@ -199,6 +242,8 @@ fn header(cmd: &str, lang: Lang) -> String {
 pub struct Typedefs {
     /// (type, typedef name, (rows, cols) text), in order.
     pub items: Vec<(MatTy, String, (String, String))>,
+    /// The layout of every type (in C, the file's compiler flag).
+    pub layout: Layout,
 }
 
 impl Typedefs {
@@ -223,7 +268,15 @@ impl Typedefs {
             let d = dims(t, rng);
             items.push((*t, t.alias(), d));
         }
-        Typedefs { items }
+        Typedefs {
+            items,
+            layout: Layout::ColumnMajor,
+        }
+    }
+
+    /// The same typedefs in `layout`.
+    pub fn with_layout(self, layout: Layout) -> Typedefs {
+        Typedefs { layout, ..self }
     }
 
     /// The C lines: the constants, then the typedefs.
@@ -242,7 +295,7 @@ impl Typedefs {
         for (t, name, d) in &self.items {
             let sp = *rng.pick(t.elem.typedef_spellings());
             let vis = *rng.pick(&["", "", "", "pub ", "pub(crate) "]);
-            v.push(emit::rs_typedef(vis, sp, name, d));
+            v.push(emit::rs_typedef(vis, sp, name, d, self.layout));
         }
         v
     }
@@ -406,21 +459,32 @@ fn callees(k: &Kernel) -> Vec<String> {
     out
 }
 
-fn chunks_index(n: usize, cmd: &str) -> String {
+fn chunks_index(n: usize, row_major: usize, cmd: &str) -> String {
     let mut out = header(cmd, Lang::Rust);
-    for i in 0..n {
+    let names = |prefix: &'static str, n: usize| (0..n).map(move |i| format!("{prefix}_{i:02}"));
+    for name in names("kernels", n).chain(names("row_major", row_major)) {
         out.push_str(&format!(
-            "#[allow(unused, clippy::all)]\nmod kernels_{i:02} {{\n    include!(\"kernels_{i:02}.rs\");\n}}\n"
+            "#[allow(unused, clippy::all)]\nmod {name} {{\n    include!(\"{name}.rs\");\n}}\n"
         ));
     }
-    out.push_str("\n/// Every chunk: its name and its kernels.\n");
-    out.push_str("pub const CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[\n");
-    for i in 0..n {
+    for (what, konst, prefix, count) in [
+        ("Every chunk", "CHUNKS", "kernels", n),
+        (
+            "Every row-major chunk",
+            "ROW_MAJOR_CHUNKS",
+            "row_major",
+            row_major,
+        ),
+    ] {
+        out.push_str(&format!("\n/// {what}: its name and its kernels.\n"));
         out.push_str(&format!(
-            "    (\"kernels_{i:02}\", kernels_{i:02}::KERNELS),\n"
+            "pub const {konst}: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[\n"
         ));
+        for name in names(prefix, count) {
+            out.push_str(&format!("    (\"{name}\", {name}::KERNELS),\n"));
+        }
+        out.push_str("];\n");
     }
-    out.push_str("];\n");
     out
 }
 

@@ -6,7 +6,7 @@
 //! precedence needs them, so the macro's parser is exercised too.
 
 use crate::ast::*;
-use crate::ty::{Elem, MatTy};
+use crate::ty::{Elem, Layout, MatTy};
 
 /// The target language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,9 +304,7 @@ pub fn stmt(s: &Stmt, k: &Kernel, lang: Lang) -> String {
                         Annot::None => String::new(),
                         Annot::Typedef => format!(": {}", ty.name()),
                         Annot::Alias => format!(": {}", ty.alias()),
-                        Annot::Generic => {
-                            format!(": Matrix<{}, {}, {}>", ty.elem.rust(), ty.rows, ty.cols)
-                        }
+                        Annot::Generic => format!(": {}", TyName::Generic.rust(ty, k.layout)),
                     };
                     format!("let {m}{name}{a} = {e};")
                 }
@@ -366,7 +364,9 @@ pub fn params(k: &Kernel, lang: Lang) -> String {
             let n = &p.name;
             match (&p.kind, lang) {
                 (ParamKind::Mat(t, _), Lang::C) => format!("{} {n}", p.tyname.c(t)),
-                (ParamKind::Mat(t, _), Lang::Rust) => format!("{n}: {}", p.tyname.rust(t)),
+                (ParamKind::Mat(t, _), Lang::Rust) => {
+                    format!("{n}: {}", p.tyname.rust(t, k.layout))
+                }
                 (ParamKind::Scalar(e, _), Lang::C) => format!("{} {n}", e.c()),
                 (ParamKind::Scalar(e, _), Lang::Rust) => format!("{n}: {}", e.rust()),
                 (ParamKind::Index(t, _), Lang::C) => format!("{} {n}", t.c()),
@@ -455,12 +455,20 @@ pub fn c_typedef(t: &MatTy, name: &str, dims: &(String, String)) -> String {
     )
 }
 
-/// A `matrix!` typedef with the given visibility prefix and element
-/// spelling.
-pub fn rs_typedef(vis: &str, spelling: &str, name: &str, dims: &(String, String)) -> String {
+/// A `matrix!` typedef with the given visibility prefix, element spelling
+/// and layout.
+pub fn rs_typedef(
+    vis: &str,
+    spelling: &str,
+    name: &str,
+    dims: &(String, String),
+    layout: Layout,
+) -> String {
     format!(
-        "{vis}typedef {spelling} {name} __attribute__((matrix_type({}, {})));",
-        dims.0, dims.1
+        "{vis}typedef {spelling} {name} __attribute__((matrix_type({}, {}{})));",
+        dims.0,
+        dims.1,
+        layout.attribute_suffix()
     )
 }
 
@@ -551,13 +559,24 @@ pub fn c_runner(k: &Kernel) -> Vec<String> {
                     c_fill(t.elem),
                     t.len()
                 ));
-                body.push(format!(
-                    "    {} {n} = __builtin_matrix_column_major_load({n}_b, {}, {}, {});",
-                    t.name(),
-                    t.rows,
-                    t.cols,
-                    t.rows
-                ));
+                body.push(match k.layout {
+                    Layout::ColumnMajor => format!(
+                        "    {} {n} = __builtin_matrix_column_major_load({n}_b, {}, {}, {});",
+                        t.name(),
+                        t.rows,
+                        t.cols,
+                        t.rows
+                    ),
+                    // The column-major builtins do not exist for row-major
+                    // matrices: element by element, in the same order.
+                    Layout::RowMajor => format!(
+                        "    {} {n}; for (int j = 0; j < {}; j++) for (int i = 0; i < {}; i++) {n}[i][j] = {n}_b[j * {} + i];",
+                        t.name(),
+                        t.cols,
+                        t.rows,
+                        t.rows
+                    ),
+                });
                 args.push(n.clone());
             }
             ParamKind::Scalar(e, d) => {
@@ -606,12 +625,22 @@ pub fn c_runner(k: &Kernel) -> Vec<String> {
     match &k.ret {
         Ret::Mat(t, _) => {
             body.push(format!("    {} r = {call};", t.name()));
-            body.push(format!(
-                "    {} r_b[{}]; __builtin_matrix_column_major_store(r, r_b, {});",
-                t.elem.c(),
-                t.len(),
-                t.rows
-            ));
+            body.push(match k.layout {
+                Layout::ColumnMajor => format!(
+                    "    {} r_b[{}]; __builtin_matrix_column_major_store(r, r_b, {});",
+                    t.elem.c(),
+                    t.len(),
+                    t.rows
+                ),
+                Layout::RowMajor => format!(
+                    "    {} r_b[{}]; for (int j = 0; j < {}; j++) for (int i = 0; i < {}; i++) r_b[j * {} + i] = r[i][j];",
+                    t.elem.c(),
+                    t.len(),
+                    t.cols,
+                    t.rows,
+                    t.rows
+                ),
+            });
             body.push(format!(
                 "    rt_out_{}(\"{}\", \"ret\", r_b, {});",
                 c_fill(t.elem),
@@ -649,13 +678,25 @@ pub fn rs_runner(k: &Kernel) -> Vec<String> {
         let n = &p.name;
         match &p.kind {
             ParamKind::Mat(t, d) => {
-                body.push(format!(
-                    "    let {n} = {}::from_column_major(&rt::vec::<{}>(&mut rng, {}, {}));",
-                    t.name(),
-                    t.elem.rust(),
-                    t.len(),
-                    rs_dom(d)
-                ));
+                body.push(match k.layout {
+                    Layout::ColumnMajor => format!(
+                        "    let {n} = {}::from_column_major(&rt::vec::<{}>(&mut rng, {}, {}));",
+                        t.name(),
+                        t.elem.rust(),
+                        t.len(),
+                        rs_dom(d)
+                    ),
+                    Layout::RowMajor => format!(
+                        "    let {n}: {} = Matrix::<{}, {}, {}>::from_column_major(&rt::vec::<{}>(&mut rng, {}, {})).to_layout();",
+                        t.name(),
+                        t.elem.rust(),
+                        t.rows,
+                        t.cols,
+                        t.elem.rust(),
+                        t.len(),
+                        rs_dom(d)
+                    ),
+                });
                 args.push(n.clone());
             }
             ParamKind::Scalar(e, d) => {
@@ -704,7 +745,14 @@ pub fn rs_runner(k: &Kernel) -> Vec<String> {
     match &k.ret {
         Ret::Mat(..) => {
             body.push(format!("    let r = {call};"));
-            results.push("rt::Output::new(\"ret\", r.as_slice())".to_string());
+            // Column-major order in both languages, whatever the layout.
+            results.push(match k.layout {
+                Layout::ColumnMajor => "rt::Output::new(\"ret\", r.as_slice())".to_string(),
+                Layout::RowMajor => {
+                    "rt::Output::new(\"ret\", r.to_layout::<matrix_core::ColumnMajor>().as_slice())"
+                        .to_string()
+                }
+            });
         }
         Ret::Scalar(..) => {
             body.push(format!("    let r = {call};"));

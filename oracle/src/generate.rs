@@ -11,7 +11,7 @@
 
 use crate::ast::*;
 use crate::prng::SplitMix64;
-use crate::ty::{Elem, IdxTy, MatTy};
+use crate::ty::{Elem, IdxTy, Layout, MatTy};
 
 /// A bound on run-time values: every value lies in `lo..=hi`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -316,6 +316,28 @@ pub fn kernel(rng: &mut SplitMix64, name: &str, callees: &[Kernel]) -> Kernel {
         input_seed,
         attrs,
         avoided,
+        layout: Layout::ColumnMajor,
+    }
+}
+
+/// A random kernel over row-major matrices: one that reads and writes no
+/// memory (the column-major load and store builtins are refused for
+/// row-major matrices by clang 22), drawn again from `rng` until it is so.
+pub fn row_major_kernel(rng: &mut SplitMix64, name: &str, callees: &[Kernel]) -> Kernel {
+    loop {
+        let k = kernel(rng, name, callees);
+        let memory = k.params.iter().any(|p| {
+            matches!(
+                p.kind,
+                ParamKind::Src(..) | ParamKind::Dst(..) | ParamKind::Stride(..)
+            )
+        });
+        if !memory {
+            return Kernel {
+                layout: Layout::RowMajor,
+                ..k
+            };
+        }
     }
 }
 

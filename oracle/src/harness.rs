@@ -135,16 +135,23 @@ pub fn run(cmd: &mut Command) -> (bool, String, String) {
     )
 }
 
-/// Compiles a corpus C chunk into `exe`; returns clang's stderr (warnings).
-pub fn compile_c(clang: &Path, source: &Path, exe: &Path) -> String {
+/// Compiles a corpus C chunk into `exe` with [`RUN_FLAGS`] and `flags`;
+/// returns clang's stderr (warnings).
+pub fn compile_c(clang: &Path, source: &Path, exe: &Path, flags: &[&str]) -> String {
     let (ok, _, err) = run(Command::new(clang)
         .args(RUN_FLAGS)
+        .args(flags)
         .arg("-I")
         .arg(crate_dir().join("c"))
         .arg(source)
         .arg("-o")
         .arg(exe));
-    assert!(ok, "clang-19 failed on {}:\n{err}", source.display());
+    assert!(
+        ok,
+        "{} failed on {}:\n{err}",
+        clang.display(),
+        source.display()
+    );
     err
 }
 

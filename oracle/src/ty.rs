@@ -270,3 +270,34 @@ impl IdxTy {
         }
     }
 }
+
+/// The layout of every matrix type of a kernel's chunk: C has one per
+/// translation unit (column-major, or row-major with clang 22's
+/// `-fmatrix-memory-layout=row-major`), so a chunk is all one or the other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// Clang's default, and `matrix_type(R, C)` in `matrix!`.
+    #[default]
+    ColumnMajor,
+    /// `matrix_type(R, C, row_major)` in `matrix!`; the whole C file
+    /// compiled with `-fmatrix-memory-layout=row-major`.
+    RowMajor,
+}
+
+impl Layout {
+    /// What follows the dimensions in a `matrix!` typedef's attribute.
+    pub fn attribute_suffix(self) -> &'static str {
+        match self {
+            Layout::ColumnMajor => "",
+            Layout::RowMajor => ", row_major",
+        }
+    }
+
+    /// What follows the dimensions of `Matrix<T, R, C>` in Rust.
+    pub fn generic_suffix(self) -> &'static str {
+        match self {
+            Layout::ColumnMajor => "",
+            Layout::RowMajor => ", RowMajor",
+        }
+    }
+}

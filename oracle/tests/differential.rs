@@ -2,13 +2,15 @@
 //! -ffp-contract=off -O1`) and by the `matrix!` macro, computes the same
 //! outputs, bit for bit, on the same inputs (drawn from the kernel's seed
 //! by the same SplitMix64 in C and in Rust). Floats compare by their bits,
-//! except that any NaN equals any NaN.
+//! except that any NaN equals any NaN. The row-major kernels (every type
+//! `matrix_type(R, C, row_major)` in Rust) are compared with clang 22
+//! compiling their C file with `-fmatrix-memory-layout=row-major`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::process::Command;
 
-use matrix_oracle::harness::{self, Mismatch};
+use matrix_oracle::harness::{self, Clang, Mismatch};
 use matrix_oracle::rt::Runner;
 
 include!("../corpus/chunks.rs");
@@ -26,7 +28,11 @@ struct ChunkResult {
     mismatches: Vec<Mismatch>,
 }
 
-fn check_chunk(clang: &std::path::Path, name: &str, kernels: &[(&str, Runner)]) -> ChunkResult {
+fn check_chunk(
+    (clang, flags): (&std::path::Path, &[&str]),
+    name: &str,
+    kernels: &[(&str, Runner)],
+) -> ChunkResult {
     // One directory per backend: the runs on the other backends (child
     // processes) compile the same chunks while this one runs.
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -37,7 +43,7 @@ fn check_chunk(clang: &std::path::Path, name: &str, kernels: &[(&str, Runner)]) 
         .join("corpus")
         .join(format!("{name}.c"));
     let exe = dir.join(name);
-    let warnings = harness::compile_c(clang, &src, &exe);
+    let warnings = harness::compile_c(clang, &src, &exe, flags);
     // A literal whose value changes is a warning in clang and an error in
     // the DSL: the well-typed corpus must have none.
     assert!(
@@ -84,9 +90,33 @@ fn kernels_agree_with_clang() {
     let Some(clang) = harness::require_clang("kernels_agree_with_clang") else {
         return;
     };
+    check_corpus((&clang, &[]), CHUNKS, "clang-19");
+}
+
+#[test]
+fn row_major_kernels_agree_with_clang_22() {
+    let Some(clang) = harness::require(Clang::V22, "row_major_kernels_agree_with_clang_22") else {
+        return;
+    };
+    // At -O0: at -O1 clang 22's matrix lowering crashes on a transposed
+    // operand of a row-major product (`__builtin_matrix_transpose(a) * b`).
+    check_corpus(
+        (&clang, &["-fmatrix-memory-layout=row-major", "-O0"]),
+        ROW_MAJOR_CHUNKS,
+        "clang 22 (row-major)",
+    );
+}
+
+/// Checks `chunks` (two at a time) against `clang` with `flags`, and
+/// reports every disagreement.
+fn check_corpus(
+    clang: (&std::path::Path, &[&str]),
+    chunks: &[(&str, &[(&str, Runner)])],
+    oracle: &str,
+) {
     let threads = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
-        .min(CHUNKS.len());
+        .min(chunks.len());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
@@ -94,10 +124,10 @@ fn kernels_agree_with_clang() {
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    let Some(&(name, kernels)) = CHUNKS.get(i) else {
+                    let Some(&(name, kernels)) = chunks.get(i) else {
                         break;
                     };
-                    let r = check_chunk(&clang, name, kernels);
+                    let r = check_chunk(clang, name, kernels);
                     results.lock().unwrap().push((name, r));
                 }
             });
@@ -114,7 +144,7 @@ fn kernels_agree_with_clang() {
         mismatches.extend(r.mismatches);
     }
     eprintln!(
-        "matrix-oracle: {agreeing} of {kernels} kernels agree with clang-19 ({values} values compared)"
+        "matrix-oracle: {agreeing} of {kernels} kernels agree with {oracle} ({values} values compared)"
     );
     if !mismatches.is_empty() {
         let mut by_kernel: Vec<String> = mismatches.iter().map(|m| m.kernel.clone()).collect();
@@ -127,8 +157,8 @@ fn kernels_agree_with_clang() {
             report.push_str(&format!("  ... and {} more\n", mismatches.len() - 60));
         }
         panic!(
-            "{} kernel(s) disagree with clang-19 ({} mismatching values or failures); \
-             kernels are in oracle/corpus/kernels_NN.{{rs,c}}:\n{report}",
+            "{} kernel(s) disagree with {oracle} ({} mismatching values or failures); \
+             kernels are in oracle/corpus/{{kernels,row_major}}_NN.{{rs,c}}:\n{report}",
             by_kernel.len(),
             mismatches.len()
         );

@@ -45,6 +45,14 @@ matrix! {
     fn to_row_major(a: m3x4_t) -> m3x4r_t {
         (m3x4r_t) a
     }
+    // The Rust spelling of a row-major parameter keeps its layout in the
+    // signature (the oracle's row-major corpus found it dropped).
+    fn rm_generic(a: Matrix<f32, 3, 4, RowMajor>, b: m3x4r_t) -> Matrix<f32, 3, 4, RowMajor> {
+        a - b
+    }
+    fn rm_generic_caller(a: m3x4r_t) -> m3x4r_t {
+        rm_generic(a, a * 2.0f32)
+    }
     fn to_column_major(a: m3x4r_t) -> m3x4_t {
         (m3x4_t) a
     }
@@ -124,6 +132,14 @@ fn cm<L: Layout, const R: usize, const C: usize>(m: Matrix<f32, R, C, L>) -> Mat
 }
 
 /// This binary's tests on every other backend this CPU supports.
+#[test]
+fn a_rust_spelled_row_major_parameter_is_row_major() {
+    let a = Matrix::<f32, 3, 4>::from_fn(|r, c| (r * 4 + c) as f32).to_layout::<RowMajor>();
+    let expected = Matrix::<f32, 3, 4>::from_fn(|r, c| -((r * 4 + c) as f32)).to_layout();
+    assert_eq!(rm_generic_caller(a), expected);
+    assert_eq!(rm_generic(a, a), Matrix::<f32, 3, 4, RowMajor>::default());
+}
+
 #[test]
 fn on_every_backend() {
     matrix_tests::rerun_on_every_backend("on_every_backend");

@@ -442,14 +442,19 @@ fn resolve_type(ty: &syn::Type, env: &Env, diags: &mut Diagnostics) -> (Ty, Toke
                 let Ty::Matrix(m) = &ty else {
                     return (ty, tokens);
                 };
-                // The user's own path (and so their import), arguments resolved.
+                // The user's own path (and so their import), arguments
+                // resolved, the layout kept (as the runtime's path).
                 let mut path = p.path.clone();
                 if let Some(seg) = path.segments.last_mut() {
                     let elem = m.elem.to_tokens(span);
                     let (rows, cols) = (usize_lit(m.rows, span), usize_lit(m.cols, span));
-                    seg.arguments = syn::PathArguments::AngleBracketed(
-                        syn::parse_quote!(<#elem, #rows, #cols>),
-                    );
+                    seg.arguments = syn::PathArguments::AngleBracketed(match m.layout {
+                        Layout::ColumnMajor => syn::parse_quote!(<#elem, #rows, #cols>),
+                        Layout::RowMajor => {
+                            let layout = m.layout.to_tokens(span);
+                            syn::parse_quote!(<#elem, #rows, #cols, #layout>)
+                        }
+                    });
                 }
                 return (ty, path.to_token_stream());
             }
