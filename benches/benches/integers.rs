@@ -274,6 +274,64 @@ fn mad_int8<const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
     g.finish();
 }
 
+/// `matrix mad MxKxN bf16*bf16+f32`: the widening multiply-accumulate of
+/// bfloat16 operands into an `f32` accumulator (`Matrix::mad`) against the
+/// plain loop a user would write (each product in `f32`, summed in `k`
+/// order: the same bits), in the order that vectorises.
+#[cfg(feature = "bf16")]
+fn mad_bf16<const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
+    use matrix_core::private::bf16;
+    let da: [[bf16; M]; K] =
+        data::<u8, M, K>(1).map(|col| col.map(|x| bf16::from_f32((f32::from(x) - 128.0) / 16.0)));
+    let db: [[bf16; K]; N] =
+        data::<u8, K, N>(2).map(|col| col.map(|x| bf16::from_f32(f32::from(x) / 64.0)));
+    let acc: [[f32; M]; N] = data::<u8, M, N>(3).map(|col| col.map(f32::from));
+    let mut g = c.benchmark_group(format!("matrix mad {M}x{K}x{N} bf16*bf16+f32"));
+    let ops = (
+        Matrix::<bf16, M, K>::from_column_major(da.as_flattened()),
+        Matrix::<bf16, K, N>::from_column_major(db.as_flattened()),
+        Matrix::<f32, M, N>::from_column_major(acc.as_flattened()),
+    );
+    col3(&mut g, "matrix-core", ops, Matrix::zero(), |a, b, c, o| {
+        *o = a.mad(b, c)
+    });
+    // Down each column of the result, `k` outermost: the same sums in the
+    // same order, and a loop LLVM vectorises across the rows.
+    col3(
+        &mut g,
+        "plain loop",
+        (da, db, acc),
+        [[0.0; M]; N],
+        |a, b, c, o| {
+            for j in 0..N {
+                let b_j = b[j].map(|x| x.to_f32());
+                for r in 0..M {
+                    o[j][r] = a[0][r].to_f32() * b_j[0];
+                }
+                for k in 1..K {
+                    for r in 0..M {
+                        o[j][r] += a[k][r].to_f32() * b_j[k];
+                    }
+                }
+                for r in 0..M {
+                    o[j][r] += c[j][r];
+                }
+            }
+        },
+    );
+    g.finish();
+}
+
+/// The `bf16` groups, with the `bf16` feature.
+fn bf16_mads(c: &mut Criterion) {
+    #[cfg(feature = "bf16")]
+    {
+        mad_bf16::<16, 32, 16>(c);
+        mad_bf16::<64, 64, 64>(c);
+    }
+    let _ = c;
+}
+
 fn int8(c: &mut Criterion) {
     mad_int8::<16, 64, 16>(c);
     mad_int8::<64, 64, 64>(c);
@@ -322,5 +380,5 @@ fn wide(c: &mut Criterion) {
     mul::<u64, 16, 16, 16>(c, |_, _, _| {});
 }
 
-criterion_group!(benches, products, madds, wide, int8);
+criterion_group!(benches, products, madds, wide, int8, bf16_mads);
 criterion_main!(benches);

@@ -2,9 +2,10 @@
 //!
 //! [`Arith`] is implemented for exactly the element types of the contract
 //! (`i8 i16 i32 i64 u8 u16 u32 u64 f32 f64`, `half::f16` behind the
-//! `f16` feature and `half::bf16` behind the `bf16` feature); [`crate::Element`] builds on it. Integer operations wrap
-//! (`wrapping_*`; integer division by zero panics), float operations are
-//! IEEE 754, each rounded on its own.
+//! `f16` feature and `half::bf16` behind the `bf16` feature);
+//! [`crate::Element`] builds on it. Integer operations wrap (`wrapping_*`;
+//! integer division by zero panics), float operations are IEEE 754, each
+//! rounded on its own.
 
 mod sealed {
     /// The private supertrait that seals [`Arith`](super::Arith).
@@ -162,28 +163,36 @@ macro_rules! int_arith {
     )*};
 }
 
+/// The four operations of a float type: its own operators, each rounded
+/// once as IEEE 754 specifies.
+macro_rules! ieee_ops {
+    () => {
+        #[inline(always)]
+        fn add(self, rhs: Self) -> Self {
+            self + rhs
+        }
+        #[inline(always)]
+        fn sub(self, rhs: Self) -> Self {
+            self - rhs
+        }
+        #[inline(always)]
+        fn mul(self, rhs: Self) -> Self {
+            self * rhs
+        }
+        #[inline(always)]
+        fn div(self, rhs: Self) -> Self {
+            self / rhs
+        }
+    };
+}
+
 /// `Arith` for `f32` and `f64`.
 macro_rules! float_arith {
     ($($t:ident => $from:ident, $to:ident, $fma:path;)*) => {$(
         impl sealed::Sealed for $t {}
 
         impl Arith for $t {
-            #[inline(always)]
-            fn add(self, rhs: Self) -> Self {
-                self + rhs
-            }
-            #[inline(always)]
-            fn sub(self, rhs: Self) -> Self {
-                self - rhs
-            }
-            #[inline(always)]
-            fn mul(self, rhs: Self) -> Self {
-                self * rhs
-            }
-            #[inline(always)]
-            fn div(self, rhs: Self) -> Self {
-                self / rhs
-            }
+            ieee_ops!();
             #[inline(always)]
             fn mul_add(self, b: Self, c: Self) -> Self {
                 // `f32::mul_add` is `std`'s (core's is unstable); without
@@ -270,22 +279,7 @@ macro_rules! half_arith {
         impl sealed::Sealed for $t {}
 
         impl Arith for $t {
-            #[inline(always)]
-            fn add(self, rhs: Self) -> Self {
-                self + rhs
-            }
-            #[inline(always)]
-            fn sub(self, rhs: Self) -> Self {
-                self - rhs
-            }
-            #[inline(always)]
-            fn mul(self, rhs: Self) -> Self {
-                self * rhs
-            }
-            #[inline(always)]
-            fn div(self, rhs: Self) -> Self {
-                self / rhs
-            }
+            ieee_ops!();
             #[inline(always)]
             $mul_add
             #[inline(always)]
@@ -365,8 +359,8 @@ half_arith!(
             half::bf16::from_f32(v.to_f32())
         }
     },
-    /// As Clang computes a contracted `__bf16` multiply-add: fused in `f32`
-    /// (the product of two `bf16` is exact there), then rounded to `bf16`.
+    /// Fused in `f32` (the product of two `bf16` is exact there, so only
+    /// the sum rounds), then rounded to `bf16`.
     fn mul_add(self, b: Self, c: Self) -> Self {
         Self::from_f32(Arith::mul_add(self.to_f32(), b.to_f32(), c.to_f32()))
     }
