@@ -345,16 +345,21 @@ impl MatTy {
     /// `::matrix_core::Matrix<T, R, C>` (with `, RowMajor` for that
     /// layout) as tokens.
     pub(crate) fn to_tokens(&self, span: Span) -> TokenStream {
+        let args = self.generic_args(span);
+        quote_spanned!(span=> ::matrix_core::Matrix #args)
+    }
+
+    /// `<T, R, C>`, or `<T, R, C, ::matrix_core::RowMajor>`: the arguments
+    /// of `Matrix` for this type.
+    pub(crate) fn generic_args(&self, span: Span) -> TokenStream {
         let elem = self.elem.to_tokens(span);
         let rows = usize_lit(self.rows, span);
         let cols = usize_lit(self.cols, span);
         match self.layout {
-            Layout::ColumnMajor => {
-                quote_spanned!(span=> ::matrix_core::Matrix<#elem, #rows, #cols>)
-            }
+            Layout::ColumnMajor => quote_spanned!(span=> <#elem, #rows, #cols>),
             Layout::RowMajor => {
                 let layout = self.layout.to_tokens(span);
-                quote_spanned!(span=> ::matrix_core::Matrix<#elem, #rows, #cols, #layout>)
+                quote_spanned!(span=> <#elem, #rows, #cols, #layout>)
             }
         }
     }

@@ -57,29 +57,17 @@ impl Corpus {
     /// Generates `count` kernels and `mutants` mutants from `seed`.
     pub fn generate(seed: u64, count: usize, mutants: usize) -> Corpus {
         let mut rng = SplitMix64::new(seed);
-        let mut kernels: Vec<Kernel> = Vec::with_capacity(count);
-        for i in 0..count {
-            let mut sub = SplitMix64::new(rng.next_u64());
-            // A kernel may call the earlier kernels of its chunk.
-            let chunk_start = i / CHUNK * CHUNK;
-            let k = generate::kernel(&mut sub, &format!("k{i:04}"), &kernels[chunk_start..]);
-            kernels.push(k);
-        }
+        let kernels = draw(&mut rng, count, 'k', generate::kernel);
         let mut mrng = SplitMix64::new(rng.next_u64());
         let muts = mutate::mutants(&mut mrng, &kernels, mutants);
         // Drawn from a stream of their own: the other files do not change.
         let mut rrng = SplitMix64::new(seed ^ 0x524f_575f_4d41_4a52);
-        let mut row_major: Vec<Kernel> = Vec::with_capacity(ROW_MAJOR_KERNELS);
-        for i in 0..ROW_MAJOR_KERNELS {
-            let mut sub = SplitMix64::new(rrng.next_u64());
-            let chunk_start = i / CHUNK * CHUNK;
-            let k = generate::row_major_kernel(
-                &mut sub,
-                &format!("r{i:04}"),
-                &row_major[chunk_start..],
-            );
-            row_major.push(k);
-        }
+        let row_major = draw(
+            &mut rrng,
+            ROW_MAJOR_KERNELS,
+            'r',
+            generate::row_major_kernel,
+        );
         Corpus {
             seed,
             kernels,
@@ -98,31 +86,24 @@ impl Corpus {
     pub fn files(&self) -> Vec<File> {
         let mut files = Vec::new();
         let cmd = command(self.seed, self.kernels.len(), self.mutant_count);
-        for (i, ks) in self.kernels.chunks(CHUNK).enumerate() {
-            let mut rng = SplitMix64::new(self.seed ^ (0xC0FF_EE00 + i as u64));
-            let (types, aliases) = types_of(ks);
-            let tds = Typedefs::new(&types, &aliases, &mut rng);
-            files.push(File {
-                path: format!("{DIR}/kernels_{i:02}.c"),
-                text: c_chunk(ks, &cmd, &tds),
-            });
-            files.push(File {
-                path: format!("{DIR}/kernels_{i:02}.rs"),
-                text: rs_chunk(ks, &cmd, &tds, &mut rng),
-            });
-        }
-        for (i, ks) in self.row_major.chunks(CHUNK).enumerate() {
-            let mut rng = SplitMix64::new(self.seed ^ (0x524f_5700 + i as u64));
-            let (types, aliases) = types_of(ks);
-            let tds = Typedefs::new(&types, &aliases, &mut rng).with_layout(Layout::RowMajor);
-            files.push(File {
-                path: format!("{DIR}/row_major_{i:02}.c"),
-                text: c_chunk(ks, &cmd, &tds),
-            });
-            files.push(File {
-                path: format!("{DIR}/row_major_{i:02}.rs"),
-                text: rs_chunk(ks, &cmd, &tds, &mut rng),
-            });
+        let chunk_sets = [
+            (&self.kernels, "kernels", 0xC0FF_EE00, Layout::ColumnMajor),
+            (&self.row_major, "row_major", 0x524f_5700, Layout::RowMajor),
+        ];
+        for (kernels, prefix, stream, layout) in chunk_sets {
+            for (i, ks) in kernels.chunks(CHUNK).enumerate() {
+                let mut rng = SplitMix64::new(self.seed ^ (stream + i as u64));
+                let (types, aliases) = types_of(ks);
+                let tds = Typedefs::new(&types, &aliases, &mut rng).with_layout(layout);
+                files.push(File {
+                    path: format!("{DIR}/{prefix}_{i:02}.c"),
+                    text: c_chunk(ks, &cmd, &tds),
+                });
+                files.push(File {
+                    path: format!("{DIR}/{prefix}_{i:02}.rs"),
+                    text: rs_chunk(ks, &cmd, &tds, &mut rng),
+                });
+            }
         }
         files.push(File {
             path: format!("{DIR}/chunks.rs"),
@@ -299,6 +280,28 @@ impl Typedefs {
         }
         v
     }
+}
+
+/// `count` kernels named `{prefix}0000`..., each from a seed drawn from
+/// `rng`, made by `make`; a kernel may call the earlier kernels of its chunk.
+fn draw(
+    rng: &mut SplitMix64,
+    count: usize,
+    prefix: char,
+    make: fn(&mut SplitMix64, &str, &[Kernel]) -> Kernel,
+) -> Vec<Kernel> {
+    let mut kernels: Vec<Kernel> = Vec::with_capacity(count);
+    for i in 0..count {
+        let mut sub = SplitMix64::new(rng.next_u64());
+        let chunk_start = i / CHUNK * CHUNK;
+        let k = make(
+            &mut sub,
+            &format!("{prefix}{i:04}"),
+            &kernels[chunk_start..],
+        );
+        kernels.push(k);
+    }
+    kernels
 }
 
 fn types_of(ks: &[Kernel]) -> (Vec<MatTy>, Vec<MatTy>) {

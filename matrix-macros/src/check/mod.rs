@@ -15,7 +15,7 @@ use crate::consteval::{self, Consts};
 use crate::diag::{self, Diagnostics, Loc};
 use crate::ir::{self, Contract};
 use crate::parse::{self, Item, ctype};
-use crate::types::{Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy, usize_lit};
+use crate::types::{Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
 use std::collections::HashMap;
@@ -446,15 +446,8 @@ fn resolve_type(ty: &syn::Type, env: &Env, diags: &mut Diagnostics) -> (Ty, Toke
                 // resolved, the layout kept (as the runtime's path).
                 let mut path = p.path.clone();
                 if let Some(seg) = path.segments.last_mut() {
-                    let elem = m.elem.to_tokens(span);
-                    let (rows, cols) = (usize_lit(m.rows, span), usize_lit(m.cols, span));
-                    seg.arguments = syn::PathArguments::AngleBracketed(match m.layout {
-                        Layout::ColumnMajor => syn::parse_quote!(<#elem, #rows, #cols>),
-                        Layout::RowMajor => {
-                            let layout = m.layout.to_tokens(span);
-                            syn::parse_quote!(<#elem, #rows, #cols, #layout>)
-                        }
-                    });
+                    let args = m.generic_args(span);
+                    seg.arguments = syn::PathArguments::AngleBracketed(syn::parse_quote!(#args));
                 }
                 return (ty, path.to_token_stream());
             }

@@ -70,10 +70,11 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     println!(
-        "{} {} kernels in {} chunks and {} mutants (seed {seed}) under oracle/{}",
+        "{} {} kernels in {} chunks, {} row-major kernels and {} mutants (seed {seed}) under oracle/{}",
         if check { "checked" } else { "wrote" },
         corpus.kernels.len(),
         corpus.chunks(),
+        corpus.row_major.len(),
         corpus.mutants.len(),
         matrix_oracle::corpus::DIR
     );
