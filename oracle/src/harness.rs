@@ -155,14 +155,17 @@ pub fn compile_c(clang: &Path, source: &Path, exe: &Path, flags: &[&str]) -> Str
     err
 }
 
-/// Writes `source` to `target/oracle-NAME/NAME.c`, compiles it with clang-19
-/// and `flags` (and `-lm`), runs it and returns its standard output.
+/// Writes `source` to `target/oracle-NAME-BACKEND/NAME.c`, compiles it with
+/// clang and `flags` (and `-lm`), runs it and returns its standard output.
+/// One directory per backend: a suite's runs on the other backends (child
+/// processes) compile the same program while this one runs it.
 ///
 /// # Panics
 ///
-/// If clang-19 refuses the source or the program fails.
+/// If clang refuses the source or the program fails.
 pub fn run_c_program(clang: &Path, name: &str, source: &str, flags: &[&str]) -> String {
-    let dir = crate_dir().join(format!("../target/oracle-{name}"));
+    let backend = matrix_core::Backend::active().name();
+    let dir = crate_dir().join(format!("../target/oracle-{name}-{backend}"));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
     let (file, exe) = (dir.join(format!("{name}.c")), dir.join(name));
     std::fs::write(&file, source).unwrap_or_else(|e| panic!("write {}: {e}", file.display()));
