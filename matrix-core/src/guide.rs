@@ -42,13 +42,59 @@
 //!   operation rounded), where Clang keeps a scalar expression in `float`
 //!   until its end.
 //! * **Dimensions** are integer constant expressions of the block's `const`
-//!   items and literals, from 1 to 1048575 each.
+//!   items and literals, from 1 to 1048575 each, or a kernel's const generic
+//!   parameters (see *Generic kernels* below).
 //! * **Kernels** are Rust `fn` items whose bodies follow Clang's rules for
 //!   matrix and vector operands; everything else in them is Rust. Kernels
 //!   and typedefs of other blocks and modules can be used (their operators
 //!   are the same traits, [`KernelAdd`](crate::KernelAdd) and the others);
 //!   only the block that declares a type checks shapes at compile time
 //!   with Clang's words, the others get rustc's checks.
+//!
+//! ### Generic kernels
+//!
+//! A kernel may take its dimensions as const generic parameters, as
+//! Clang's C++ templates take template-dependent ones; every operation and
+//! builtin takes them, `Matrix<T, R, C>` in the body too:
+//!
+//! ```
+//! use matrix_core::{matrix, Matrix};
+//!
+//! matrix! {
+//!     typedef float m3_t __attribute__((matrix_type(3, 3)));
+//!
+//!     pub fn trace<const N: usize>(m: Matrix<f32, N, N>) -> f32 {
+//!         let mut sum: f32 = 0.0;
+//!         for i in 0..N {
+//!             sum += m[i][i];
+//!         }
+//!         sum
+//!     }
+//!     pub fn gram<const R: usize, const C: usize>(src: &[f64]) -> Matrix<f64, C, C> {
+//!         let a: Matrix<f64, R, C> = __builtin_matrix_column_major_load(src, R, C, R);
+//!         __builtin_matrix_transpose(a) * a
+//!     }
+//!     // A call instantiates the generic kernel: `trace`'s `N` is 3 here.
+//!     pub fn trace3(m: m3_t) -> float { trace(m * m) }
+//! }
+//!
+//! assert_eq!(trace3(m3_t::identity() * 2.0), 12.0);
+//! assert_eq!(gram::<2, 1>(&[3.0, 4.0])[(0, 0)], 25.0);
+//! ```
+//!
+//! * Inside the kernel, `N` is its own dimension: it equals neither a
+//!   constant nor another parameter (rustc sees it so too), and a mismatch
+//!   is Clang's error with the parameter's name
+//!   (`'float __attribute__((matrix_type(N, N)))'`). A call of a generic
+//!   kernel binds its parameters from the arguments and checks the rest.
+//! * A constant subscript below a generic dimension (`m[3][0]` of an `N x
+//!   N` matrix) is checked when rustc instantiates the kernel: `corner(m)`
+//!   with a 2x2 `m` fails the build with `matrix row index is outside the
+//!   allowed range [0, N)` on the `3`. A negative one is refused at once.
+//! * A stride against a generic dimension is checked at run time.
+//! * Vectors have constant lengths: a row or column of a matrix with a
+//!   generic dimension, or `m * v` across one, is an error. Typedefs are
+//!   items of the block, so their dimensions are constants.
 //!
 //! ## 2. Operators (Clang's specification)
 //!

@@ -5,7 +5,7 @@
 //! [`crate::types`]. Messages that Clang has no text for (the DSL's own
 //! syntax) are marked as ours.
 
-use crate::types::{MatTy, Ty};
+use crate::types::{Dim, MatTy, Ty};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use std::fmt::Display;
@@ -147,6 +147,12 @@ pub(crate) fn vector_bitcast(to: &Ty, from: &Ty) -> String {
 }
 /// Ours: Clang accepts a constant index past a vector's end (undefined
 /// behaviour); the kernel refuses it, as the runtime refuses a dynamic one.
+/// Ours: a row or column of a matrix whose other dimension is generic.
+pub(crate) fn generic_vector_length(param: &syn::Ident) -> String {
+    format!(
+        "the line's length is the generic dimension '{param}': a vector's length must be an integer constant"
+    )
+}
 pub(crate) fn vector_index_out_of_range(index: i128, len: u64) -> String {
     format!("vector index {index} is outside the allowed range [0, {len})")
 }
@@ -258,7 +264,7 @@ pub(crate) fn literal_out_of_range(from: &str, to: &str) -> String {
 
 // ---- Subscripts ----------------------------------------------------------------
 
-pub(crate) fn index_out_of_range(axis: Axis, bound: u64) -> String {
+pub(crate) fn index_out_of_range(axis: Axis, bound: &Dim) -> String {
     format!("matrix {axis} index is outside the allowed range [0, {bound})")
 }
 pub(crate) fn index_not_integer(axis: Axis) -> String {

@@ -8,7 +8,7 @@ use crate::check::{Program, Resolved};
 use crate::ir::{
     ArithOp, Block, Contract, Dispatch, Expr, ExprKind, Index, Kernel, MapBody, Stmt, Stride,
 };
-use crate::types::{Layout, MatTy, MemoryLayout, Scalar, SeqKind, Ty, usize_lit};
+use crate::types::{Dim, Layout, MatTy, MemoryLayout, Scalar, SeqKind, Ty, usize_lit};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 
@@ -239,12 +239,31 @@ fn wrapper(k: &Kernel) -> TokenStream {
     let args: Vec<TokenStream> = args.iter().map(ToTokens::to_token_stream).collect();
     let auto = quote!(::matrix_core::private::Auto);
     let call = call_body(k, auto.clone(), auto, &args);
+    let checks = index_checks(k);
     quote! {
         #attrs
         #vis #sig {
+            #checks
             #call
         }
     }
+}
+
+/// The kernel's constant subscripts of generic dimensions, checked when
+/// rustc instantiates the kernel's function: a failed check is a compile
+/// error on the subscript, in the checker's words.
+fn index_checks(k: &Kernel) -> TokenStream {
+    if k.stub {
+        return TokenStream::new();
+    }
+    k.index_checks
+        .iter()
+        .map(|c| {
+            let span = c.loc.start;
+            let (index, bound, message) = (usize_lit(c.index, span), &c.bound, &c.message);
+            quote_spanned!(span=> const { ::core::assert!(#index < #bound, #message) };)
+        })
+        .collect()
 }
 
 /// A `#[dispatch]` kernel's function: one check of the backend, then the
@@ -326,6 +345,7 @@ fn dispatched_wrapper(k: &Kernel) -> TokenStream {
         })
         .collect();
     let call = call_body(k, d.to_token_stream(), isa.to_token_stream(), &fields);
+    let checks = index_checks(k);
     quote! {
         #attrs
         #vis #sig {
@@ -343,6 +363,7 @@ fn dispatched_wrapper(k: &Kernel) -> TokenStream {
                     #call
                 }
             }
+            #checks
             ::matrix_core::private::dispatch_kernel(
                 #kernel_ty::<#(#marker_args),*>(::core::marker::PhantomData),
                 (#(#args,)*),
@@ -454,12 +475,13 @@ fn operand(e: &Expr) -> TokenStream {
     }
 }
 
-fn index(i: &Index, axis: &str, bound: u64, span: Span) -> TokenStream {
+fn index(i: &Index, axis: &str, bound: &Dim, span: Span) -> TokenStream {
     match i {
-        Index::Const(v) => usize_lit(*v, span).into_token_stream(),
+        // Below a generic dimension, the kernel's function checks it.
+        &Index::Const(v) => usize_lit(v, span).into_token_stream(),
         Index::Dynamic(e) => {
             let e = expr(e);
-            let bound = usize_lit(bound, span);
+            let bound = bound.to_tokens(span);
             let f = format_ident!("{}_index", axis, span = span);
             quote_spanned!(span=> ::matrix_core::private::#f(#e, #bound))
         }
@@ -479,13 +501,19 @@ fn memory_function(what: &str, memory: MemoryLayout, pointer: bool, span: Span) 
 /// `memory`.
 fn stride(s: &Stride, m: &MatTy, memory: MemoryLayout, span: Span) -> TokenStream {
     match s {
-        Stride::Dense => {
-            usize_lit(memory.line_len(m.rows, m.cols, m.elem), span).into_token_stream()
-        }
+        Stride::Dense => match memory.line_len(&m.rows, &m.cols, m.elem) {
+            Some(len) => usize_lit(len, span).into_token_stream(),
+            // A generic dimension: the length is computed when it is known.
+            None => {
+                let line = memory.line_dim(&m.rows, &m.cols).to_tokens(span);
+                let group = usize_lit(memory.group(m.elem), span);
+                quote_spanned!(span=> #line * #group)
+            }
+        },
         Stride::Const(v) => usize_lit(*v, span).into_token_stream(),
         Stride::Dynamic(e) => {
             let e = expr(e);
-            let (rows, cols) = (usize_lit(m.rows, span), usize_lit(m.cols, span));
+            let (rows, cols) = (m.rows.to_tokens(span), m.cols.to_tokens(span));
             if memory.is_packed() {
                 // The load or store checks it against the packed line.
                 let (elem, memory) = (m.elem.to_tokens(span), memory.to_tokens(span));
@@ -545,8 +573,8 @@ fn expr(e: &Expr) -> TokenStream {
             shape,
         } => {
             let base = operand(base);
-            let r = index(row, "row", shape.rows, span);
-            let c = index(col, "column", shape.cols, span);
+            let r = index(row, "row", &shape.rows, span);
+            let c = index(col, "column", &shape.cols, span);
             quote_spanned!(span=> #base[(#r, #c)])
         }
         ExprKind::MatrixCast { expr: inner, to } => {
@@ -568,8 +596,8 @@ fn expr(e: &Expr) -> TokenStream {
             let s = expr(scalar);
             let (elem, rows, cols, layout) = (
                 to.elem.to_tokens(span),
-                usize_lit(to.rows, span),
-                usize_lit(to.cols, span),
+                to.rows.to_tokens(span),
+                to.cols.to_tokens(span),
                 to.layout.to_tokens(span),
             );
             quote_spanned!(span=> ::matrix_core::private::splat::<#elem, #rows, #cols, #layout>(#s))
@@ -583,8 +611,8 @@ fn expr(e: &Expr) -> TokenStream {
         } => {
             let (elem, rows, cols) = (
                 to.elem.to_tokens(span),
-                usize_lit(to.rows, span),
-                usize_lit(to.cols, span),
+                to.rows.to_tokens(span),
+                to.cols.to_tokens(span),
             );
             let s = stride(s, to, *memory, span);
             let src = if *pointer {
@@ -614,8 +642,8 @@ fn expr(e: &Expr) -> TokenStream {
             };
             let (elem, rows, cols) = (
                 m.elem.to_tokens(span),
-                usize_lit(m.rows, span),
-                usize_lit(m.cols, span),
+                m.rows.to_tokens(span),
+                m.cols.to_tokens(span),
             );
             let s = stride(s, m, *memory, span);
             let mut value = expr(matrix);
@@ -651,8 +679,8 @@ fn expr(e: &Expr) -> TokenStream {
                 return quote!(());
             };
             let (r, c) = (
-                index(row, "row", m.rows, span),
-                index(col, "column", m.cols, span),
+                index(row, "row", &m.rows, span),
+                index(col, "column", &m.cols, span),
             );
             let (matrix, value) = (expr(matrix), expr(value));
             let tmp = format_ident!("__matrix", span = Span::mixed_site());
@@ -683,6 +711,7 @@ fn expr(e: &Expr) -> TokenStream {
             name,
             args,
             on_callers_backend,
+            ..
         } => {
             let args = args.iter().map(expr);
             if *on_callers_backend {
@@ -921,7 +950,7 @@ fn expr(e: &Expr) -> TokenStream {
             value,
         } => {
             let axis = if *is_row { "row" } else { "column" };
-            let i = index(i, axis, *bound, span);
+            let i = index(i, axis, bound, span);
             let m = expr(matrix);
             match value {
                 None => {
@@ -1003,22 +1032,31 @@ fn transpose(m: &Expr, span: Span) -> TokenStream {
     let name = format_ident!("__transpose_operand", span = site);
     let isa = isa();
     let kernel = quote_spanned!(span=> ::matrix_core::private::transpose(#isa, #name));
-    // The written-out form names the elements of a column-major matrix.
-    if shape.rows * shape.cols > STRAIGHT_LINE_TRANSPOSE || shape.layout != Layout::ColumnMajor {
+    // The written-out form names the elements of a column-major matrix
+    // of a known shape.
+    let written_out = match (shape.rows.known(), shape.cols.known()) {
+        (Some(rows), Some(cols))
+            if rows * cols <= STRAIGHT_LINE_TRANSPOSE && shape.layout == Layout::ColumnMajor =>
+        {
+            Some((rows, cols))
+        }
+        _ => None,
+    };
+    let Some((shape_rows, shape_cols)) = written_out else {
         return quote_spanned!(span=> { let #name = &#value; #kernel });
-    }
+    };
     let element = |r: u64, c: u64| format_ident!("__t_{}_{}", r, c, span = site);
-    let columns = (0..shape.cols).map(|c| {
-        let column = (0..shape.rows).map(|r| element(r, c));
+    let columns = (0..shape_cols).map(|c| {
+        let column = (0..shape_rows).map(|r| element(r, c));
         quote!([#(#column),*])
     });
     // Column `r` of the result is row `r` of the operand.
-    let transposed = (0..shape.rows).map(|r| {
-        let row = (0..shape.cols).map(|c| element(r, c));
+    let transposed = (0..shape_rows).map(|r| {
+        let row = (0..shape_cols).map(|c| element(r, c));
         quote!([#(#row),*])
     });
     let elem = shape.elem.to_tokens(span);
-    let (rows, cols) = (usize_lit(shape.cols, span), usize_lit(shape.rows, span));
+    let (rows, cols) = (shape.cols.to_tokens(span), shape.rows.to_tokens(span));
     quote_spanned! {span=> {
         let #name = &#value;
         if ::core::cfg!(debug_assertions) {
@@ -1101,7 +1139,7 @@ fn widening_mad(
         let value = operand_tokens(e);
         quote_spanned!(span=> let #name = &#value;)
     };
-    let (m, n) = (usize_lit(a_ty.rows, span), usize_lit(b_ty.cols, span));
+    let (m, n) = (a_ty.rows.to_tokens(span), b_ty.cols.to_tokens(span));
     let layout = out.to_tokens(span);
     let zero = quote_spanned!(span=> let #name_c = &::matrix_core::Matrix::<i32, #m, #n, #layout>::default(););
     let (first, last) = match addend {
@@ -1134,9 +1172,9 @@ fn kernel_call(
 ) -> TokenStream {
     let elem = a.elem.to_tokens(span);
     let (m, k, n) = (
-        usize_lit(a.rows, span),
-        usize_lit(a.cols, span),
-        usize_lit(b.cols, span),
+        a.rows.to_tokens(span),
+        a.cols.to_tokens(span),
+        b.cols.to_tokens(span),
     );
     let fast = contract == Contract::Fast;
     let layout = |transposed: bool| {
@@ -1203,7 +1241,7 @@ fn product(
         return quote!(());
     };
     let elem = a.elem;
-    let (m, k, n) = (a.rows, a.cols, b.cols);
+    let (m, k, n) = (&a.rows, &a.cols, &b.cols);
     let fast = contract == Contract::Fast;
     let site = Span::mixed_site();
     let (name_a, name_b, name_c) = (
@@ -1242,15 +1280,23 @@ fn product(
     );
     // The written-out form names the elements of column-major matrices.
     let column_major = |t: &MatTy| t.layout == Layout::ColumnMajor;
-    if m * k * n > STRAIGHT_LINE_TERMS
-        || !(column_major(a) && column_major(b))
-        || out != Layout::ColumnMajor
-    {
+    let written_out = match (m.known(), k.known(), n.known()) {
+        (Some(m), Some(k), Some(n))
+            if m * k * n <= STRAIGHT_LINE_TERMS
+                && column_major(a)
+                && column_major(b)
+                && out == Layout::ColumnMajor =>
+        {
+            Some((m, k, n))
+        }
+        _ => None,
+    };
+    let Some((m, k, n)) = written_out else {
         return quote_spanned! {span=> {
             #(#lets)*
             #kernel
         }};
-    }
+    };
 
     // `let [[x_0_0, x_1_0, ..], ..] = *as_columns(&x);`: one local per
     // element, named by its place in the operand as the product uses it.
@@ -1439,10 +1485,13 @@ fn map(
         },
     );
     let elem = out.elem.to_tokens(span);
-    let (rows, cols) = (usize_lit(out.rows, span), usize_lit(out.cols, span));
+    let (rows, cols) = (out.rows.to_tokens(span), out.cols.to_tokens(span));
     let layout = out.layout.to_tokens(span);
     let out_ty = out.to_tokens(span);
-    let len = usize_lit(out.rows * out.cols, span);
+    let len = match (out.rows.known(), out.cols.known()) {
+        (Some(r), Some(c)) => usize_lit(r * c, span).into_token_stream(),
+        _ => quote_spanned!(span=> #rows * #cols),
+    };
     let dst = format_ident!("__map_dst", span = site);
     let isa = isa();
     // Every matrix input has the result's layout (the checker requires

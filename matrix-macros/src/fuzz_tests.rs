@@ -74,6 +74,15 @@ const SEEDS: &[&str] = &[
            __builtin_matrix_store(y, out, row_major, s);
            __builtin_matrix_map(__builtin_matrix_fill(y, 3), |v| v * 2 + 1)
        }"#,
+    r#"typedef float m3_t __attribute__((matrix_type(3, 3)));
+       fn gen<const R: usize, const C: usize>(a: Matrix<f32, R, C>, src: &[f32]) -> Matrix<f32, C, C> {
+           let b: Matrix<f32, R, C> = __builtin_matrix_column_major_load(src, R, C, R);
+           let t = __builtin_matrix_transpose(a + b);
+           let x = t[0][1] + a[R - 1][0];
+           __builtin_matrix_mad(t, a, __builtin_matrix_fill(t * a, x))
+       }
+       fn tr<const N: usize>(m: Matrix<f32, N, N>) -> f32 { m[1][1] }
+       fn caller(m: m3_t) -> float { tr(gen(m, &[0.0f32; 9])) }"#,
 ];
 
 /// One mutation of a flattened token list.

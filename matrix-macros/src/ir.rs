@@ -24,6 +24,18 @@ pub(crate) struct Kernel {
     /// `#[dispatch]`: the body is compiled once per backend and chosen once
     /// per call.
     pub(crate) dispatch: Dispatch,
+    /// Constant subscripts of generic dimensions: the kernel's function
+    /// checks them when rustc instantiates it.
+    pub(crate) index_checks: Vec<IndexCheck>,
+}
+
+/// A constant subscript below a generic dimension (`m[3][0]` of a
+/// `Matrix<f32, N, N>`), checked at instantiation in the checker's words.
+pub(crate) struct IndexCheck {
+    pub(crate) index: u64,
+    pub(crate) bound: syn::Ident,
+    pub(crate) message: String,
+    pub(crate) loc: crate::diag::Loc,
 }
 
 /// How a kernel's operations find their backend.
@@ -216,6 +228,8 @@ pub(crate) enum ExprKind {
     KernelCall {
         name: syn::Ident,
         args: Vec<Expr>,
+        /// The callee has generic dimensions.
+        generic: bool,
         /// The callee's body is called directly, on the caller's backend
         /// (set by the lowering in `#[dispatch]` kernels), rather than the
         /// kernel itself.
@@ -353,7 +367,7 @@ pub(crate) enum ExprKind {
         matrix: Box<Expr>,
         index: Index,
         is_row: bool,
-        bound: u64,
+        bound: crate::types::Dim,
         value: Option<Box<Expr>>,
     },
     /// `x[r][c]` on a value whose type the block cannot see, through

@@ -1,7 +1,7 @@
 //! The types the checker reasons about, and how Clang spells them in messages.
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote_spanned;
+use quote::{ToTokens, quote_spanned};
 use std::fmt;
 
 /// Clang's limit on each matrix dimension (2^20 - 1).
@@ -270,18 +270,30 @@ impl MemoryLayout {
         matches!(self, MemoryLayout::PackedA | MemoryLayout::PackedB)
     }
 
-    /// The length of a line of a `rows x cols` matrix of `elem`: the
-    /// smallest stride (the runtime's `MemoryLayout::line_len`).
-    pub(crate) fn line_len(self, rows: u64, cols: u64, elem: Scalar) -> u64 {
-        let group = if self.is_packed() && elem.bytes() < 4 {
+    /// How many elements of `elem` share a 32-bit word in this layout (1
+    /// unless packed).
+    pub(crate) fn group(self, elem: Scalar) -> u64 {
+        if self.is_packed() && elem.bytes() < 4 {
             4 / elem.bytes()
         } else {
             1
-        };
-        match self.lines() {
-            Layout::ColumnMajor => rows * group,
-            Layout::RowMajor => cols * group,
         }
+    }
+
+    /// The dimension that counts the elements of a line (before grouping):
+    /// `rows` for column lines, `cols` for row lines.
+    pub(crate) fn line_dim<'a>(self, rows: &'a Dim, cols: &'a Dim) -> &'a Dim {
+        match self.lines() {
+            Layout::ColumnMajor => rows,
+            Layout::RowMajor => cols,
+        }
+    }
+
+    /// The length of a line of a `rows x cols` matrix of `elem`, when its
+    /// dimensions are constants: the smallest stride (the runtime's
+    /// `MemoryLayout::line_len`).
+    pub(crate) fn line_len(self, rows: &Dim, cols: &Dim, elem: Scalar) -> Option<u64> {
+        Some(self.line_dim(rows, cols).known()? * self.group(elem))
     }
 
     /// `::matrix_core::MemoryLayout::PackedB` (and so on) as tokens.
@@ -306,6 +318,52 @@ impl From<Layout> for MemoryLayout {
     }
 }
 
+/// A matrix dimension: a constant, or a const generic parameter of the
+/// kernel being checked (`N` in `fn trace<const N: usize>(m: Matrix<f32,
+/// N, N>)`).
+///
+/// Two dimensions are equal when both are the same constant or both the
+/// same parameter: inside a generic kernel rustc never unifies `N` with `3`
+/// or with another parameter `M`, so neither does the checker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Dim {
+    Known(u64),
+    Param(syn::Ident),
+}
+
+impl Dim {
+    /// The value, when it is a constant.
+    pub(crate) fn known(&self) -> Option<u64> {
+        match self {
+            Dim::Known(v) => Some(*v),
+            Dim::Param(_) => None,
+        }
+    }
+
+    /// A `usize` literal, or the parameter's name, as tokens.
+    pub(crate) fn to_tokens(&self, span: Span) -> TokenStream {
+        match self {
+            Dim::Known(v) => usize_lit(*v, span).into_token_stream(),
+            Dim::Param(name) => name.to_token_stream(),
+        }
+    }
+}
+
+impl From<u64> for Dim {
+    fn from(value: u64) -> Dim {
+        Dim::Known(value)
+    }
+}
+
+impl fmt::Display for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Dim::Known(v) => v.fmt(f),
+            Dim::Param(name) => name.fmt(f),
+        }
+    }
+}
+
 /// A matrix type: element, shape, layout, and the typedef name it was
 /// reached through.
 ///
@@ -314,14 +372,14 @@ impl From<Layout> for MemoryLayout {
 #[derive(Clone, Debug)]
 pub(crate) struct MatTy {
     pub(crate) elem: Scalar,
-    pub(crate) rows: u64,
-    pub(crate) cols: u64,
+    pub(crate) rows: Dim,
+    pub(crate) cols: Dim,
     pub(crate) layout: Layout,
     pub(crate) name: Option<String>,
 }
 
 impl MatTy {
-    pub(crate) fn unnamed(elem: Scalar, rows: u64, cols: u64, layout: Layout) -> MatTy {
+    pub(crate) fn unnamed(elem: Scalar, rows: Dim, cols: Dim, layout: Layout) -> MatTy {
         MatTy {
             elem,
             rows,
@@ -353,8 +411,8 @@ impl MatTy {
     /// of `Matrix` for this type.
     pub(crate) fn generic_args(&self, span: Span) -> TokenStream {
         let elem = self.elem.to_tokens(span);
-        let rows = usize_lit(self.rows, span);
-        let cols = usize_lit(self.cols, span);
+        let rows = self.rows.to_tokens(span);
+        let cols = self.cols.to_tokens(span);
         match self.layout {
             Layout::ColumnMajor => quote_spanned!(span=> <#elem, #rows, #cols>),
             Layout::RowMajor => {

@@ -4,7 +4,7 @@ use super::expr::Checker;
 use crate::consteval;
 use crate::diag::{self, Axis, Loc};
 use crate::ir::{ArithOp, Contract, Expr, ExprKind, MapBody, Stride};
-use crate::types::{MAX_DIMENSION, MatTy, MemoryLayout, Scalar, Ty, VecTy};
+use crate::types::{Dim, MAX_DIMENSION, MatTy, MemoryLayout, Scalar, Ty, VecTy};
 
 impl Checker<'_> {
     /// `__builtin_matrix_column(m, c)` / `_row(m, r)`: the line as a vector;
@@ -17,16 +17,23 @@ impl Checker<'_> {
         };
         let is_row = name.ends_with("row");
         let (axis, bound, len) = if is_row {
-            (Axis::Row, ty.rows, ty.cols)
+            (Axis::Row, ty.rows.clone(), &ty.cols)
         } else {
-            (Axis::Column, ty.cols, ty.rows)
+            (Axis::Column, ty.cols.clone(), &ty.rows)
         };
-        let Some(index) = self.subscript(args[1], axis, bound) else {
+        let Some(index) = self.subscript(args[1], axis, &bound) else {
             return self.poisoned(loc);
         };
-        if len > 16 {
-            return self.error(Loc::of(args[0]), diag::vector_too_long(i128::from(len)));
-        }
+        let len = match len {
+            Dim::Known(len) if *len > 16 => {
+                return self.error(Loc::of(args[0]), diag::vector_too_long(i128::from(*len)));
+            }
+            Dim::Known(len) => *len,
+            Dim::Param(param) => {
+                let message = diag::generic_vector_length(param);
+                return self.error(Loc::of(args[0]), message);
+            }
+        };
         let line = VecTy {
             elem: ty.elem,
             len,
@@ -79,10 +86,7 @@ impl Checker<'_> {
         };
         let (inputs, shapes): (Vec<Expr>, Vec<MatTy>) = matrices.into_iter().unzip();
         let shape = shapes[0].clone();
-        if shapes
-            .iter()
-            .any(|s| (s.rows, s.cols) != (shape.rows, shape.cols))
-        {
+        if shapes.iter().any(|s| !s.same_shape(&shape)) {
             let (first, last) = (Ty::Matrix(shape), Ty::Matrix(shapes[n - 1].clone()));
             let at = Loc::of(args[0]).to(Loc::of(args[n - 1]));
             return self.error(at, diag::different_dimensions(name, &first, &last));
@@ -223,7 +227,7 @@ impl Checker<'_> {
         };
         let (a, b) = if widens(a_ty.elem, b_ty.elem, c_ty.elem) {
             let widen = |e: Expr, t: &MatTy| {
-                let to = MatTy::unnamed(c_ty.elem, t.rows, t.cols, t.layout);
+                let to = MatTy::unnamed(c_ty.elem, t.rows.clone(), t.cols.clone(), t.layout);
                 let (ty, loc) = (Ty::Matrix(to.clone()), e.loc);
                 Expr::new(
                     ExprKind::MatrixCast {
@@ -247,7 +251,7 @@ impl Checker<'_> {
                     .flatten();
                 let ty = Ty::Matrix(MatTy {
                     name,
-                    ..MatTy::unnamed(l.elem, l.rows, r.cols, c_ty.layout)
+                    ..MatTy::unnamed(l.elem, l.rows.clone(), r.cols.clone(), c_ty.layout)
                 });
                 let kind = ExprKind::Product {
                     lhs: Box::new(a),
@@ -339,8 +343,8 @@ impl Checker<'_> {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
                     return self.poisoned(loc);
                 };
-                let row = self.subscript(args[1], Axis::Row, ty.rows);
-                let col = self.subscript(args[2], Axis::Column, ty.cols);
+                let row = self.subscript(args[1], Axis::Row, &ty.rows);
+                let col = self.subscript(args[2], Axis::Column, &ty.cols);
                 let value = self.expr(args[3]);
                 if value.ty.is_matrix() {
                     return self.error(value.loc, diag::assigning(&Ty::Scalar(ty.elem), &value.ty));
@@ -361,8 +365,8 @@ impl Checker<'_> {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
                     return self.poisoned(loc);
                 };
-                let row = self.subscript(args[1], Axis::Row, ty.rows);
-                let col = self.subscript(args[2], Axis::Column, ty.cols);
+                let row = self.subscript(args[1], Axis::Row, &ty.rows);
+                let col = self.subscript(args[2], Axis::Column, &ty.cols);
                 let (Some(row), Some(col)) = (row, col) else {
                     return self.poisoned(loc);
                 };
@@ -419,9 +423,13 @@ impl Checker<'_> {
         }
     }
 
-    /// A row or column count: a constant in [1, 1048575].
-    fn dimension(&mut self, arg: &syn::Expr, axis: Axis) -> Option<u64> {
+    /// A row or column count: a constant in [1, 1048575], or a const
+    /// generic parameter of the kernel.
+    fn dimension(&mut self, arg: &syn::Expr, axis: Axis) -> Option<Dim> {
         let loc = Loc::of(arg);
+        if let Some(param) = self.env.generic_param(arg) {
+            return Some(Dim::Param(param.clone()));
+        }
         match consteval::eval(arg, &self.env.consts) {
             None => {
                 self.diags.error(loc, diag::dimension_not_constant(axis));
@@ -431,7 +439,7 @@ impl Checker<'_> {
                 self.diags.error(loc, diag::dimension_out_of_range(axis));
                 None
             }
-            Some(v) => Some(v as u64),
+            Some(v) => Some(Dim::Known(v as u64)),
         }
     }
 
@@ -465,21 +473,21 @@ impl Checker<'_> {
     /// The optional stride of a load or store of a `rows x cols` matrix of
     /// `elem` in memory order `memory`: at least the length of a line
     /// (`rows` for a column, `cols` for a row, times the packing group in
-    /// a packed layout). A constant is checked here, a variable at run
-    /// time.
+    /// a packed layout). A constant is checked here, a variable (or any
+    /// stride of a line whose length is a generic dimension) at run time.
     fn stride(
         &mut self,
         arg: Option<&&syn::Expr>,
-        (rows, cols, elem): (u64, u64, Scalar),
+        (rows, cols, elem): (&Dim, &Dim, Scalar),
         memory: MemoryLayout,
     ) -> Option<Stride> {
         let Some(arg) = arg else {
             return Some(Stride::Dense);
         };
         let line = memory.line_len(rows, cols, elem);
-        match consteval::eval(arg, &self.env.consts) {
+        match (consteval::eval(arg, &self.env.consts), line) {
             // A negative constant is a huge size_t in C: a run-time error here.
-            Some(v) if v >= 0 => {
+            (Some(v), Some(line)) if v >= 0 => {
                 if v < i128::from(line) {
                     let message = match memory {
                         MemoryLayout::ColumnMajor => diag::STRIDE_TOO_SMALL.to_string(),
@@ -522,7 +530,7 @@ impl Checker<'_> {
         };
         let rows = self.dimension(args[1], Axis::Row);
         let cols = self.dimension(args[2], Axis::Column);
-        let stride = match (rows, cols, source, memory) {
+        let stride = match (&rows, &cols, source, memory) {
             (Some(r), Some(c), Some((elem, _)), Some(memory)) => {
                 self.stride(args.get(3), (r, c, elem), memory)
             }
@@ -582,7 +590,7 @@ impl Checker<'_> {
         let Some(memory) = memory else {
             return self.poisoned(loc);
         };
-        let Some(stride) = self.stride(args.get(2), (ty.rows, ty.cols, ty.elem), memory) else {
+        let Some(stride) = self.stride(args.get(2), (&ty.rows, &ty.cols, ty.elem), memory) else {
             return self.poisoned(loc);
         };
         let kind = ExprKind::Store {

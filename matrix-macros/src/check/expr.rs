@@ -4,9 +4,9 @@ use super::literal::NumLit;
 use super::{Env, resolve_type};
 use crate::consteval;
 use crate::diag::{self, Axis, Diagnostics, Loc};
-use crate::ir::{ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt};
+use crate::ir::{self, ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt};
 use crate::parse::COMPOUND_LITERAL;
-use crate::types::{MatTy, Scalar, SeqKind, Ty};
+use crate::types::{Dim, MatTy, Scalar, SeqKind, Ty};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use std::collections::HashMap;
@@ -18,6 +18,9 @@ pub(super) struct Checker<'a> {
     ret: Ty,
     /// Some expression could not be typed: the kernel must become a stub.
     pub(super) poisoned: bool,
+    /// Constant subscripts of generic dimensions, checked when the kernel
+    /// is instantiated.
+    pub(super) instance_checks: Vec<ir::IndexCheck>,
 }
 
 /// Looks through parentheses and invisible groups.
@@ -37,6 +40,7 @@ impl<'a> Checker<'a> {
             scopes: vec![HashMap::new()],
             ret,
             poisoned: false,
+            instance_checks: Vec::new(),
         }
     }
 
@@ -1018,8 +1022,8 @@ impl<'a> Checker<'a> {
                 if separated {
                     return self.error(loc, diag::SEPARATED_SUBSCRIPTS);
                 }
-                let row = self.subscript(&inner.index, Axis::Row, m.rows);
-                let col = self.subscript(&i.index, Axis::Column, m.cols);
+                let row = self.subscript(&inner.index, Axis::Row, &m.rows);
+                let col = self.subscript(&i.index, Axis::Column, &m.cols);
                 let (Some(row), Some(col)) = (row, col) else {
                     return self.poisoned(loc);
                 };
@@ -1109,12 +1113,33 @@ impl<'a> Checker<'a> {
     }
 
     /// One subscript of `m[r][c]`: constant ones are range-checked here.
-    pub(super) fn subscript(&mut self, index: &syn::Expr, axis: Axis, bound: u64) -> Option<Index> {
+    /// A row or column index of a matrix with `bound` lines: a constant
+    /// is checked here (against a generic dimension, where the expansion
+    /// checks it when the kernel is instantiated), another expression at
+    /// run time.
+    pub(super) fn subscript(
+        &mut self,
+        index: &syn::Expr,
+        axis: Axis,
+        bound: &Dim,
+    ) -> Option<Index> {
         let loc = Loc::of(index);
         if let Some(v) = consteval::eval(index, &self.env.consts) {
-            if v < 0 || v >= i128::from(bound) {
+            let outside = match bound {
+                Dim::Known(bound) => v >= i128::from(*bound),
+                Dim::Param(_) => false,
+            };
+            if v < 0 || outside {
                 self.diags.error(loc, diag::index_out_of_range(axis, bound));
                 return None;
+            }
+            if let Dim::Param(param) = bound {
+                self.instance_checks.push(ir::IndexCheck {
+                    index: v as u64,
+                    bound: param.clone(),
+                    message: diag::index_out_of_range(axis, bound),
+                    loc,
+                });
             }
             return Some(Index::Const(v as u64));
         }
@@ -1287,10 +1312,19 @@ impl<'a> Checker<'a> {
             );
         }
         let mut ok = true;
+        // A generic kernel's dimensions take the arguments' dimensions, as
+        // rustc infers them.
+        let mut bound = Vec::new();
+        let generic_callee = params.iter().chain([&ret]).any(|t| match t {
+            Ty::Matrix(m) => m.rows.known().is_none() || m.cols.known().is_none(),
+            _ => false,
+        });
         for (arg, param) in args.iter().zip(params) {
             if arg.ty.is_error() {
                 ok = false;
-            } else if (arg.ty.is_matrix() || param.is_matrix()) && !compatible(param, &arg.ty) {
+            } else if (arg.ty.is_matrix() || param.is_matrix())
+                && !instantiates(param, &arg.ty, &mut bound)
+            {
                 self.diags.error(arg.loc, diag::passing(&arg.ty, param));
                 ok = false;
             }
@@ -1298,9 +1332,18 @@ impl<'a> Checker<'a> {
         if !ok {
             return self.poisoned(loc);
         }
+        let ret = match ret {
+            Ty::Matrix(m) => Ty::Matrix(MatTy {
+                rows: instance(&m.rows, &bound),
+                cols: instance(&m.cols, &bound),
+                ..m
+            }),
+            other => other,
+        };
         let kind = ExprKind::KernelCall {
             name,
             args,
+            generic: generic_callee,
             on_callers_backend: false,
         };
         Expr::new(kind, ret, loc)
@@ -1313,14 +1356,24 @@ impl<'a> Checker<'a> {
         if let Ty::Matrix(mat) = &receiver.ty {
             let method = m.method.to_string();
             if method == "transpose" && args.is_empty() {
-                ty = Ty::Matrix(MatTy::unnamed(mat.elem, mat.cols, mat.rows, mat.layout));
+                ty = Ty::Matrix(MatTy::unnamed(
+                    mat.elem,
+                    mat.cols.clone(),
+                    mat.rows.clone(),
+                    mat.layout,
+                ));
             } else if method == "cast"
                 && let Some(turbofish) = &m.turbofish
                 && let Some(syn::GenericArgument::Type(t)) = turbofish.args.first()
                 && let (Ty::Scalar(s), _) = resolve_type(t, self.env, self.diags)
                 && s.is_element()
             {
-                ty = Ty::Matrix(MatTy::unnamed(s, mat.rows, mat.cols, mat.layout));
+                ty = Ty::Matrix(MatTy::unnamed(
+                    s,
+                    mat.rows.clone(),
+                    mat.cols.clone(),
+                    mat.layout,
+                ));
             }
         }
         let kind = ExprKind::MethodCall {
@@ -1330,6 +1383,41 @@ impl<'a> Checker<'a> {
             args,
         };
         Expr::new(kind, ty, loc)
+    }
+}
+
+/// Whether a value of type `from` may be passed to a kernel's parameter of
+/// type `to`, where `to` may have the kernel's const generic dimensions:
+/// the first argument to meet one binds it (into `bound`), and every other
+/// must agree.
+fn instantiates(to: &Ty, from: &Ty, bound: &mut Vec<(syn::Ident, Dim)>) -> bool {
+    let (Ty::Matrix(to), Ty::Matrix(from)) = (to, from) else {
+        return compatible(to, from);
+    };
+    let mut dim = |to: &Dim, from: &Dim| match to {
+        Dim::Known(_) => to == from,
+        Dim::Param(param) => match bound.iter().find(|(p, _)| p == param) {
+            Some((_, earlier)) => earlier == from,
+            None => {
+                bound.push((param.clone(), from.clone()));
+                true
+            }
+        },
+    };
+    to.elem == from.elem
+        && to.layout == from.layout
+        && dim(&to.rows, &from.rows)
+        && dim(&to.cols, &from.cols)
+}
+
+/// A generic kernel's dimension as a call instantiates it.
+fn instance(dim: &Dim, bound: &[(syn::Ident, Dim)]) -> Dim {
+    match dim {
+        Dim::Param(param) => bound
+            .iter()
+            .find(|(p, _)| p == param)
+            .map_or_else(|| dim.clone(), |(_, d)| d.clone()),
+        Dim::Known(_) => dim.clone(),
     }
 }
 

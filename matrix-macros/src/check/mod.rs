@@ -15,7 +15,7 @@ use crate::consteval::{self, Consts};
 use crate::diag::{self, Diagnostics, Loc};
 use crate::ir::{self, Contract};
 use crate::parse::{self, Item, ctype};
-use crate::types::{Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy};
+use crate::types::{Dim, Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
 use std::collections::HashMap;
@@ -70,6 +70,27 @@ struct Env {
     consts: Consts,
     const_types: HashMap<String, Ty>,
     kernels: HashMap<String, KernelSig>,
+    /// The const generic parameters of the kernel being checked.
+    generics: Vec<syn::Ident>,
+}
+
+impl Env {
+    /// The kernel's const generic parameter that `expr` names, if it is one.
+    fn generic_param(&self, expr: &syn::Expr) -> Option<&syn::Ident> {
+        let syn::Expr::Path(p) = expr::strip(expr).0 else {
+            return None;
+        };
+        let ident = p.path.get_ident().filter(|_| p.qself.is_none())?;
+        self.generics.iter().find(|g| *g == ident)
+    }
+}
+
+/// The const generic parameters a kernel's signature declares.
+fn const_generics(sig: &syn::Signature) -> Vec<syn::Ident> {
+    sig.generics
+        .const_params()
+        .map(|c| c.ident.clone())
+        .collect()
 }
 
 pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
@@ -84,6 +105,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
         consts: Consts::new(),
         const_types: HashMap::new(),
         kernels: HashMap::new(),
+        generics: Vec::new(),
     };
     // Constants first: typedef dimensions may name them.
     for item in &block.items {
@@ -142,6 +164,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
     for item in &block.items {
         if let Item::Kernel(f) = item {
             let before = diags.len();
+            env.generics = const_generics(&f.sig);
             let sig = resolve_signature(&f.sig, &env, diags);
             env.kernels.insert(
                 f.sig.ident.to_string(),
@@ -162,6 +185,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
                 let Some((sig, sig_errors)) = sigs.next() else {
                     continue;
                 };
+                env.generics = const_generics(&f.sig);
                 kernels.push(check_kernel(*f, sig, sig_errors, contract, &env, diags));
             }
             Item::Const(c) => items.push(c.to_token_stream()),
@@ -276,7 +300,7 @@ fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Op
         parse::Dims::Vector { len } => return resolve_vector(t, elem, len, env, diags),
     };
     let elem = matrix_element(elem, &t.elem, diags);
-    let shape = dimensions(rows, cols, &env.consts, diags);
+    let shape = dimensions(rows, cols, env, diags);
     let layout = match layout {
         Ok(layout) => Some(*layout),
         Err(at) => {
@@ -392,41 +416,47 @@ fn resolve_element(spelling: &parse::ElemSpelling, env: &Env) -> Option<Scalar> 
     None
 }
 
-/// Checks `R` and `C` of a matrix type, reporting Clang's errors.
+/// Checks `R` and `C` of a matrix type, reporting Clang's errors. Each is
+/// an integer constant in [1, 1048575] or a const generic parameter of the
+/// kernel.
 fn dimensions(
     rows: &syn::Expr,
     cols: &syn::Expr,
-    consts: &Consts,
+    env: &Env,
     diags: &mut Diagnostics,
-) -> Option<(u64, u64)> {
-    let r = consteval::eval(rows, consts);
-    let c = consteval::eval(cols, consts);
-    let mut ok = true;
-    for (value, expr) in [(r, rows), (c, cols)] {
-        if value.is_none() {
-            diags.error(Loc::of(expr), diag::REQUIRES_INTEGER_CONSTANT);
-            ok = false;
+) -> Option<(Dim, Dim)> {
+    // A parameter, or the constant's value (negative values read as huge
+    // unsigned ones, as in Clang).
+    let raw = |expr: &syn::Expr, diags: &mut Diagnostics| match env.generic_param(expr) {
+        Some(param) => Some(Err(param.clone())),
+        None => {
+            let value = consteval::eval(expr, &env.consts).map(Ok);
+            if value.is_none() {
+                diags.error(Loc::of(expr), diag::REQUIRES_INTEGER_CONSTANT);
+            }
+            value
         }
-    }
+    };
+    let (r, c) = (raw(rows, diags), raw(cols, diags));
     let (r, c) = (r?, c?);
-    if r == 0 || c == 0 {
-        diags.error(
-            Loc::of(if r == 0 { rows } else { cols }),
-            diag::ZERO_MATRIX_SIZE,
-        );
+    if let Some(zero) = [(&r, rows), (&c, cols)]
+        .into_iter()
+        .find_map(|(v, e)| (v == &Ok(0)).then_some(e))
+    {
+        diags.error(Loc::of(zero), diag::ZERO_MATRIX_SIZE);
         return None;
     }
-    // Negative values read as huge unsigned ones, as in Clang.
-    let too_large = |v: i128| v < 0 || v > i128::from(MAX_DIMENSION);
-    if too_large(r) {
-        diags.error(Loc::of(rows), diag::ROW_SIZE_TOO_LARGE);
-        return None;
-    }
-    if too_large(c) {
-        diags.error(Loc::of(cols), diag::COLUMN_SIZE_TOO_LARGE);
-        return None;
-    }
-    ok.then_some((r as u64, c as u64))
+    let mut dim = |v: Result<i128, syn::Ident>, expr: &syn::Expr, too_large: &str| match v {
+        Err(param) => Some(Dim::Param(param)),
+        Ok(v) if v < 0 || v > i128::from(MAX_DIMENSION) => {
+            diags.error(Loc::of(expr), too_large);
+            None
+        }
+        Ok(v) => Some(Dim::Known(v as u64)),
+    };
+    let rows = dim(r, rows, diag::ROW_SIZE_TOO_LARGE)?;
+    let cols = dim(c, cols, diag::COLUMN_SIZE_TOO_LARGE)?;
+    Some((rows, cols))
 }
 
 /// A Rust type as the checker sees it, and its tokens with C spellings and
@@ -650,7 +680,7 @@ fn resolve_matrix_path(
             quote_spanned!(span=> ::matrix_core::private::InvalidMatrixType),
         );
     };
-    let shape = dimensions(&rows, &cols, &env.consts, diags);
+    let shape = dimensions(&rows, &cols, env, diags);
     match (elem, shape, layout) {
         (Some(elem), Some((r, c)), Some(layout)) => {
             let m = MatTy::unnamed(elem, r, c, layout);
@@ -754,6 +784,7 @@ fn check_kernel(
     let body = checker.kernel_body(&f.block, &sig.ret);
     // A refused `#[dispatch]` stubs the body too: the kernel it asked for
     // cannot exist, and rustc has nothing to add about the one written.
+    let index_checks = std::mem::take(&mut checker.instance_checks);
     let stub = sig_errors || refused_dispatch || checker.poisoned || diags.len() > before;
     ir::Kernel {
         attrs,
@@ -764,6 +795,7 @@ fn check_kernel(
         stub,
         inline_when_optimised: false,
         dispatch,
+        index_checks,
     }
 }
 

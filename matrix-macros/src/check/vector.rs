@@ -7,7 +7,7 @@ use super::expr::Checker;
 use crate::consteval;
 use crate::diag::{self, Loc};
 use crate::ir::{Expr, ExprKind};
-use crate::types::{MatTy, Scalar, Ty, VecTy};
+use crate::types::{Dim, MatTy, Scalar, Ty, VecTy};
 
 /// The lanes a component name selects from a vector of `len` elements,
 /// or Clang's error for it.
@@ -310,26 +310,20 @@ impl Checker<'_> {
     /// are not a matrix and a vector.
     fn matrix_vector(&self, lhs: &Expr, rhs: &Expr, _loc: Loc) -> Option<Result<Ty, String>> {
         let invalid = || diag::invalid_operands(&lhs.ty, &rhs.ty);
-        let fits = |m: &MatTy, v: &VecTy, len: u64| m.elem == v.elem && v.len == len;
+        // The vector's length is `inner`; the result's, `outer`.
+        let product = |m: &MatTy, v: &VecTy, inner: &Dim, outer: &Dim| match outer.known() {
+            Some(len) if m.elem == v.elem && inner.known() == Some(v.len) && len <= 16 => {
+                Ok(Ty::Vector(VecTy {
+                    elem: m.elem,
+                    len,
+                    name: None,
+                }))
+            }
+            _ => Err(invalid()),
+        };
         match (&lhs.ty, &rhs.ty) {
-            (Ty::Matrix(m), Ty::Vector(v)) => Some(if fits(m, v, m.cols) && m.rows <= 16 {
-                Ok(Ty::Vector(VecTy {
-                    elem: m.elem,
-                    len: m.rows,
-                    name: None,
-                }))
-            } else {
-                Err(invalid())
-            }),
-            (Ty::Vector(v), Ty::Matrix(m)) => Some(if fits(m, v, m.rows) && m.cols <= 16 {
-                Ok(Ty::Vector(VecTy {
-                    elem: m.elem,
-                    len: m.cols,
-                    name: None,
-                }))
-            } else {
-                Err(invalid())
-            }),
+            (Ty::Matrix(m), Ty::Vector(v)) => Some(product(m, v, &m.cols, &m.rows)),
+            (Ty::Vector(v), Ty::Matrix(m)) => Some(product(m, v, &m.rows, &m.cols)),
             _ => None,
         }
     }

@@ -38,13 +38,17 @@ pub(crate) fn lower(kernels: &mut [Kernel]) {
 
 /// In a `#[dispatch]` kernel, a call of another kernel of the block runs
 /// that kernel's body on the backend already chosen, with no second check:
-/// the whole call tree is compiled for the backend.
+/// the whole call tree is compiled for the backend. A generic callee is
+/// called through its function, which checks its constant subscripts when
+/// it is instantiated (its body alone would not).
 fn calls_on_callers_backend(e: &mut Expr, dispatch: Dispatch) {
     if let ExprKind::KernelCall {
-        on_callers_backend, ..
+        on_callers_backend,
+        generic,
+        ..
     } = &mut e.kind
     {
-        *on_callers_backend = dispatch == Dispatch::PerCall;
+        *on_callers_backend = dispatch == Dispatch::PerCall && !*generic;
     }
 }
 
@@ -61,26 +65,28 @@ fn calls_on_callers_backend(e: &mut Expr, dispatch: Dispatch) {
 /// kernel's own code is small.
 const INLINE_WORK: u64 = 4096;
 
-/// A kernel body's work in element operations, or `None` when a loop makes
-/// it unbounded: a product counts its multiply-adds, any other matrix
-/// operation its elements.
+/// A kernel body's work in element operations, or `None` when a loop or a
+/// generic dimension makes it unbounded: a product counts its
+/// multiply-adds, any other matrix operation its elements.
 fn work(body: &mut crate::ir::Block) -> Option<u64> {
     let mut total = Some(0u64);
     body.for_each_expr_mut(&mut |e| {
         let elements = |ty: &Ty| match ty {
-            Ty::Matrix(m) => m.rows * m.cols,
-            _ => 0,
+            Ty::Matrix(m) => Some(m.rows.known()? * m.cols.known()?),
+            _ => Some(0),
         };
         let w = match &e.kind {
             ExprKind::While { .. } | ExprKind::Loop { .. } | ExprKind::For { .. } => None,
             ExprKind::Product { lhs, rhs, .. } | ExprKind::ProductAdd { lhs, rhs, .. } => {
                 match (&lhs.ty, &rhs.ty) {
-                    (Ty::Matrix(a), Ty::Matrix(b)) => Some(a.rows * a.cols * b.cols),
+                    (Ty::Matrix(a), Ty::Matrix(b)) => {
+                        (|| Some(a.rows.known()? * a.cols.known()? * b.cols.known()?))()
+                    }
                     _ => Some(0),
                 }
             }
             ExprKind::Path(_) | ExprKind::Paren(_) | ExprKind::Group(_) => Some(0),
-            _ => Some(elements(&e.ty)),
+            _ => elements(&e.ty),
         };
         total = total.zip(w).map(|(t, w)| t.saturating_add(w));
     });
