@@ -247,28 +247,152 @@
 //! ## 5. Diagnostics
 //!
 //! Every rule is checked when the block compiles, with Clang's wording on
-//! the tokens at fault. The common ones, their causes and fixes:
+//! the tokens at fault; a block reports all its errors at once, one per
+//! mistake (the callers of a kernel in error are not reported again). Every
+//! message, its cause and its fix, quoted as the examples' types spell it;
+//! *(ours)* marks a message Clang has no text for: the DSL's own syntax, and
+//! the features beyond Clang.
+//!
+//! ### Block syntax, kernels and attributes
 //!
 //! | message | cause | fix |
 //! |---|---|---|
-//! | `invalid operands to binary expression ('m2x3_t' and 'm2x3_t')` | `*` with inner dimensions that differ, or `+`/`-` of different shapes or element types | transpose or cast an operand; check the typedefs |
-//! | `matrix row index is outside the allowed range [0, 4)` | a constant index past the shape | index from 0 to the dimension - 1 |
-//! | `single subscript expressions are not allowed for matrix values` | `m[i]` alone | write `m[r][c]` (or use `__builtin_matrix_column`) |
-//! | `returning 'm4x2_t' from a function with incompatible result type 'm2x4_t'` | the body's type is not the declared return type | transpose, or fix the signature |
-//! | `assigning to 'm4x4_t' from incompatible type 'd4x4_t'` | element types differ | cast: `(m4x4_t) d` |
-//! | `conversion between matrix types 'm2x2_t' and 'm3x3_t' of different size is not allowed` | a cast between shapes | casts only convert elements; build the other shape explicitly |
-//! | `implicit conversion from 'double' to 'float' changes value from ... to ...` | a literal scalar that the element type cannot hold exactly | write the literal in the element type (`0.1f32`) or cast it |
-//! | `matrix_type attribute requires an integer constant` | a dimension that is not a constant expression of the block | use a literal or a `const` item of the block |
-//! | `zero matrix size`, `matrix row size too large` | a dimension of 0, or above 1048575 | — |
-//! | `invalid matrix element type 'bool'` | an element type that is not arithmetic | use one of the element types above |
-//! | `unknown type name 'mat5'` | a type that is neither a typedef of the block nor Rust's spelling | declare it, or import the other block's typedef |
-//! | `use of unknown builtin '__builtin_matrix_foo'` | a misspelled builtin | see section 3 |
-//! | `too few arguments to function call, expected 3, have 2` | a builtin's arguments | see section 3 |
-//! | `stride must be greater or equal to the number of rows` | a load or store with a constant stride below `rows` | pass at least `rows` |
-//! | `cannot store matrix to read-only pointer` | a store to `&[T]` or `*const T` | pass `&mut [T]` or `*mut T` |
-//! | `illegal vector component name 'q'`, `vector component access exceeds type 'vec2'` | a swizzle letter that does not exist, or past the vector | use `.xyzw`, `.rgba` or `.s0`.. within the length |
+//! | `` expected a typedef, a `const` item or a kernel `fn` in `matrix!` `` (ours) | a statement (`let x = 1;`) or other tokens that are no item, at the block's top level | move it into a kernel |
+//! | `` expected a function body `{ ... }` `` (ours) | a kernel with no body (`fn f(a: m4x4_t) -> m4x4_t;`) or something other than a block after its signature | give every kernel a `{ ... }` body: blocks have no prototypes |
+//! | `` kernels are free functions: `self` is not allowed here `` (ours) | a `self` parameter | take the value as an ordinary parameter; write methods outside the block, calling the kernel |
+//! | `` `#[dispatch]` takes no arguments: write `#[dispatch]` on the kernel `` (ours) | `#[dispatch(avx2)]` | write `#[dispatch]` alone: the backend is chosen at run time |
+//! | `` `#[dispatch]` cannot apply to a `const fn`: it compiles the kernel once per backend and chooses one at each call `` (also `` an `async fn` ``, `a kernel that returns a reference`) (ours) | `#[dispatch]` on a `const fn`, an `async fn` or a kernel returning a reference | drop the attribute, or make the kernel a plain `fn` returning a value |
+//! | `unknown fp_contract mode 'on': expected 'fast' or 'off'` (ours) | `#[fp_contract(on)]`, `#![fp_contract(fastest)]` | `fast` or `off` |
+//! | Rust's parser's own messages (`expected ...`) | Rust that does not parse, in a signature, a body or a `const` item | fix the Rust syntax |
+//!
+//! ### Typedefs and types
+//!
+//! | message | cause | fix |
+//! |---|---|---|
+//! | `` expected the typedef's name before `__attribute__` `` (ours) | `typedef float __attribute__((matrix_type(4, 4)));`: no name | name the type between the element type and `__attribute__` |
+//! | `expected an element type before the typedef's name` (ours) | `typedef m_t __attribute__((matrix_type(4, 4)));`: no element type | write it first: `typedef float m_t ...` |
+//! | `` expected `__attribute__((matrix_type(ROWS, COLUMNS)))` or `__attribute__((ext_vector_type(N)))` after the typedef name `` (ours) | another attribute (`vector_size(16)`) or a malformed one | use one of the two attributes |
+//! | `` expected `;` after the typedef `` (ours) | tokens after the attribute | end the typedef at `;` |
+//! | `'matrix_type' attribute requires exactly 2 arguments` | one argument, or a third one that is no layout name (`matrix_type(4, 4, 4)`) | rows and columns, then optionally a layout (section 4b) |
+//! | `matrix_type attribute requires an integer constant` | a dimension that is not an integer constant of the block: a float (`4.0`), a `static`, a variable; in a typedef or in `Matrix<T, R, C>` | an integer literal or a `const` item of the block (in a kernel's types, also its const generic parameter) |
+//! | `zero matrix size` | a dimension of 0, in a typedef or in `Matrix<T, 0, C>` | dimensions start at 1 |
+//! | `matrix row size too large`, `matrix column size too large` | a dimension above 1048575, or a negative one | a dimension from 1 to 1048575 |
+//! | `invalid matrix element type 'bool'` | an element type matrices cannot hold: `bool`, `_Bool`, `char`, `i128`, `usize`, `long double`, a type such as `String` | one of the element types of section 1 |
+//! | `unknown type name 'mat55'` | a name that is neither a typedef of the block nor a C or Rust scalar type: in a typedef (`typedef mat55 mat5;`), a cast `(vec5) x` or a compound literal | declare it in this block (a type of another block can be spelled `Matrix<T, R, C>`), or fix the spelling |
+//! | `typedef redefinition with different types ('float __attribute__((matrix_type(2, 3)))' vs 'float __attribute__((matrix_type(2, 2)))')` | one name declared twice with different types | rename one of them |
+//! | `` expected `Matrix<T, ROWS, COLUMNS>` `` (ours) | `Matrix` with too few or too many parameters (`Matrix<f32, 2>`) | element type, rows, columns, and optionally a layout |
+//!
+//! ### Operators and conversions
+//!
+//! | message | cause | fix |
+//! |---|---|---|
+//! | `invalid operands to binary expression ('m4x3_t' and 'm4x3_t')` | `*` (or `__builtin_matrix_multiply`, `_mad`) whose left columns differ from the right rows; `+`, `-` (`__builtin_matrix_add`, `_sub`, `_mad`'s addend) of different shapes, element types or layouts; `/` by a matrix, or a scalar divided by a matrix; `%`, `&`, `\|`, `^`, `<<`, `>>`, comparisons, `&&`, `\|\|` on matrices; `m * v` with a vector of the wrong length, or across a generic dimension; two generic dimensions that differ; `%` of float vectors | transpose, or cast the element type `(m4x4_t) i` or the layout `(m4x4r_t) a`; other element-wise operations go through `__builtin_matrix_map` and `_zip` |
+//! | `invalid argument type 'm4x4_t' to unary expression` | `-m` or `!m` (Clang has neither on matrices), or `!v` on a float vector | `0 - m` negates; `__builtin_matrix_map(i, \|x\| -> int { !x })` complements |
+//! | `indirection requires pointer operand ('m4x4_t' invalid)` | `*m` | use `m` itself: a matrix is a value |
+//! | `statement requires expression of scalar type ('m4x4_t' invalid)` | a matrix as the condition of `if` or `while` | test a scalar, e.g. an element: `m[0][0] != 0.0` |
+//! | `incompatible operand types ('m4x4_t' and 'm4x3_t')` | `if`/`else` branches of two types (two shapes, a matrix and a scalar) | make the branches one type: cast one, splat a scalar `(m4x4_t) 1.0` |
+//! | `expression is not assignable` | an assignment to an element of a temporary (`get()[0][0] = 1.0`), or a compound assignment of a matrix to a scalar (`s += m`) | assign to a `let mut` matrix; update one element of the matrix instead |
+//! | `assigning to 'm4x3_t' from incompatible type 'm4x4_t'` | `=` of a value of another type (shape, element type, layout; a scalar to a matrix or a matrix to a scalar); a compound assignment whose result changes type (`a *= c` with a non-square `c`); a matrix as `__builtin_matrix_insert`'s value | make the types agree: cast, splat a scalar `(m4x4_t) s`, or pick an element |
+//! | `initializing 'd4x4_t' with an expression of incompatible type 'm4x4_t'` | a `let x: T = ...` whose value has another type (another shape, element type or layout, a scalar for a matrix, a load of another element type); a vector inside a vector literal `(float4){v, 1, 2}` | cast `(d4x4_t) a`; splat a scalar `(m4x4_t) 1.0`; write a literal's elements one by one (`v.x, v.y`) |
+//! | `returning 'm4x4_t' from a function with incompatible result type 'm2x2_t'` | a kernel's (or a closure's) tail or `return` of another type than it declares: a transpose, another element type or layout (a `packed_b` load gives a row-major matrix) | transpose, cast, or change the signature |
+//! | `passing 'i4x4_t' to parameter of incompatible type 'm4x4_t'` | a kernel argument of another type (for a generic kernel, dimensions that bind no parameters); a matrix given to a `<math.h>` function; a vector of the wrong length to `__builtin_matrix_insert_row`/`_column`; a closure parameter declared with another type than the elements | pass the parameter's type: cast the argument, or fix the declaration |
+//! | `conversion between matrix types 'm3x4_t' and 'm4x3_t' of different size is not allowed` | a cast (`(T) m` or `m as T`) between two shapes | casts convert elements only: transpose, or build the other shape explicitly |
+//! | `conversion between matrix type 'm4x4_t' and incompatible type 'float' is not allowed` | a cast of a matrix to a scalar, or of a slice, pointer or other non-scalar to a matrix | take an element `m[r][c]`; read memory with a load builtin |
+//! | `implicit conversion from 'double' to 'int' changes value from 2.5 to 2` | a literal scalar operand the element type cannot hold exactly (`i + 2.5`, `i *= 2.5`, `m + 16777217` with `float` elements, `u + 300` with `unsigned char` ones); also a `<math.h>` argument | write the literal in the element type (`0.1f32`, `2`) or cast it |
+//! | `implicit conversion of out of range value from 'double' to 'int' is undefined` | a float literal outside an integer element type's range (`i + 1e10`) | a value the element type holds |
+//!
+//! ### Subscripts
+//!
+//! | message | cause | fix |
+//! |---|---|---|
+//! | `matrix row index is outside the allowed range [0, 4)` (or `column`; `[0, N)` of a generic dimension) | a constant index (a literal, a constant expression, a `const` item, a negative value) past the shape, in `m[r][c]`, `__builtin_matrix_extract`/`_insert` or `__builtin_matrix_column`/`_row`; below a generic dimension, a negative one | index from 0 to the dimension - 1 |
+//! | `matrix row index is not an integer` (or `column`) | a float or a matrix as an index | an integer index |
+//! | `single subscript expressions are not allowed for matrix values` | `m[i]` alone, read or assigned | `m[r][c]`; a whole row or column: `__builtin_matrix_row`/`_column` |
+//! | `matrix row and column subscripts cannot be separated by any expression` | `(m[1])[1]` | `m[1][1]` |
+//! | `address of matrix element requested` | `&m[r][c]` or `&mut m[r][c]` | copy the element (`let x = m[r][c];`) or assign in place (`m[r][c] = x`) |
+//! | `index -1 is negative` (ours) | a negative constant index of a matrix the block cannot see (another block's typedef) | index from 0 (rustc checks the upper bound, see below) |
+//!
+//! ### Builtins
+//!
+//! | message | cause | fix |
+//! |---|---|---|
+//! | `use of unknown builtin '__builtin_matrix_foo'` | a `__builtin_matrix_` name that does not exist | see section 3 |
+//! | `too few arguments to function call, expected 3, have 2` (`too many ...`; `expected at least 3`, `expected at most 4`) | a builtin, a kernel or a `<math.h>` function called with the wrong number of arguments (`__builtin_matrix_column_load` needs its stride, `__builtin_matrix_load` its layout) | the arguments of section 3, or of the kernel's signature |
+//! | `1st argument must be a matrix (was 'float')` (`2nd`, `3rd`) | a scalar or a vector where a builtin takes a matrix (`__builtin_matrix_transpose(s)`, `__builtin_matrix_add(a, s)`, `__builtin_matrix_row(v, 0)`, a store's value) | pass a matrix; with a scalar, use the operator (`a + s`) |
+//! | `2nd argument must be a scalar (was 'm4x4_t')` (ours) | a matrix as the scalar of `__builtin_matrix_scalar_multiply` or `__builtin_matrix_fill` | pass a scalar; with two matrices use `*`, or `__builtin_matrix_zip` |
+//! | `row argument must be a constant unsigned integer expression` (or `column`) | a load's row or column count that is a variable or a float | a literal, a `const` item or a const generic parameter: the count is part of the type |
+//! | `row dimension is outside the allowed range [1, 1048575]` (or `column`) | a load's count of 0, negative, or above 1048575 | a count from 1 to 1048575 |
+//! | `2nd argument must be a closure with one parameter, one element each` (`3rd argument ... with two parameters` for `_zip`) (ours) | `__builtin_matrix_map` given anything but a closure of one parameter, or `__builtin_matrix_zip` anything but a closure of two | `\|x\| expr` for `_map`, `\|x, y\| expr` for `_zip` |
+//! | `a parameter of an element-wise closure must be a name, or a name and its element type` (ours) | a pattern as a parameter (`\|(x, y)\| x`) | `\|x\|` or `\|x: float\|` |
+//! | `an element-wise closure must return a valid matrix element type (was 'bool')` (ours) | a `map`/`zip` closure giving a `bool`, a matrix or another non-element | return an element: `\|x\| -> float { if x > 0.0 { 1.0 } else { 0.0 } }` |
+//! | `` cannot infer the element type of this closure's result; declare it, as in `\|x\| -> float { .. }` `` (ours) | a closure body whose type the macro cannot see, such as a method call (`\|x\| x.abs()`) | declare it: `\|x\| -> float { x.abs() }` |
+//! | `matrix arguments to '__builtin_matrix_zip' must have the same dimensions ('m4x4_t' and 'm2x2_t')` (ours) | `__builtin_matrix_zip` of two shapes | matrices of one shape |
+//!
+//! ### Loads, stores and layouts
+//!
+//! Mixing layouts in an operator, an assignment or a return is one of the
+//! operator and conversion errors above (`invalid operands to binary
+//! expression ('m4x4_t' and 'm4x4r_t')`): cast one side.
+//!
+//! | message | cause | fix |
+//! |---|---|---|
+//! | `1st argument must be a pointer to a valid matrix element type (was '&[bool]')` (`2nd` for a store's destination) | a load's source or a store's destination that is not memory of matrix elements: a scalar, a matrix, a slice of `bool` | a `&[T]`, `&mut [T]`, `[T; N]`, `Vec<T>` or pointer of an element type |
+//! | `` 1st argument must be a pointer to a valid matrix element type (was an expression of unknown type: pass a `&[T]`, `&mut [T]`, `[T; N]`, `Vec<T>` or `*const T` the kernel declares) `` (ours) | a load's source whose type the macro cannot see, such as the result of a function outside the block | take it as a parameter, or bind it to a typed `let` (`let src: &[f32] = source();`) |
+//! | `stride must be greater or equal to the number of rows` | a column-major load or store with a constant stride below the row count (0 too) | at least the row count, or no stride where it is optional |
+//! | `stride must be greater or equal to the number of columns` (ours) | the same in a row-major load or store | at least the column count |
+//! | `stride must be greater or equal to the length of a packed_b line (20)` (ours) | a `packed_a` or `packed_b` load or store whose constant stride is shorter than one interleaved line | at least the length shown |
+//! | `the memory layout of a matrix load or store is 'column_major', 'row_major', 'packed_a' or 'packed_b'` (ours) | a layout argument of `__builtin_matrix_load`/`_store` that is another name (`packed_c`) or no bare name (`"packed_b"`) | one of the four names, unquoted |
+//! | `cannot store matrix to read-only pointer` | a store to `&[T]` or `*const T` | `&mut [T]` or `*mut T` |
+//! | `the pointee of the 2nd argument must match the element type of the 1st argument ('int' != 'float')` | a store to memory of another element type (signedness counts) | a buffer of the element type, or cast the matrix first: `(i4x4_t) m` |
+//! | `the layout of a 'matrix_type' is 'column_major' or 'row_major'` (ours) | a third `matrix_type` argument naming no layout (`diagonal`) | `column_major` or `row_major` |
+//! | `` the layout of a `Matrix` is `ColumnMajor` or `RowMajor` `` (ours) | a fourth `Matrix` parameter that is no layout, in a `type` item or a kernel's types | `ColumnMajor` or `RowMajor` |
+//! | `matrix arguments to '__builtin_matrix_zip' must have the same layout ('m4x4_t' and 'm4x4r_t')` (ours) | `__builtin_matrix_zip` of two layouts (it pairs elements by memory position) | cast one: `(m4x4_t) b` |
+//!
+//! ### Vectors
+//!
+//! | message | cause | fix |
+//! |---|---|---|
+//! | `'ext_vector_type' attribute takes one argument` | `ext_vector_type(1, 2)` | one length |
+//! | `ext_vector_type attribute requires an integer constant` | a length that is not an integer constant of the block | an integer literal or a `const` item |
+//! | `zero vector size` | a length of 0 | a length from 1 to 16 |
+//! | `a vector of 17 elements is not supported: vectors have 1 to 16 elements` (ours) | a length above 16 (the last component is `.sF`) | several vectors, or a matrix |
+//! | `invalid vector element type 'm2_t'` | a vector of matrices, or of another non-scalar | a scalar element type |
+//! | `illegal vector component name 'q'` | a letter that names no component, or a swizzle mixing two sets (`.xr`) | `.xyzw`, `.rgba` or `.s0`..`.sF`, one set per swizzle |
+//! | `vector component access exceeds type 'float3'` | a component past the length (`.w` of a 3-element vector) | components within the length |
 //! | `vector is not assignable (contains duplicate components)` | `v.xx = ...` | assign to distinct components |
-//! | `` `#[dispatch]` cannot apply to ... `` | `#[dispatch]` on a `const fn`, an `async fn` or a kernel returning a reference | drop the attribute or change the kernel |
+//! | `` 'hi' of a vector of 3 elements reads its padding: `.hi` needs an even number of elements `` (ours) | `.hi`, `.lo`, `.even` or `.odd` of a vector of odd length, whose half includes the padding | name the components: `v.z`, `v.s2` |
+//! | `vector index 4 is outside the allowed range [0, 4)` (ours) | a constant index past the end, or negative (Clang accepts it) | index from 0 to the length - 1 |
+//! | `vector index must be an integer` | a float index | an integer index |
+//! | `cannot convert between vector values of different size ('float4' and 'float3')` | an operation between vectors of different lengths or element types, or a float scalar with an integer vector (`a + f`, `a * 2.5`) | convert with `__builtin_convertvector`; use an integer scalar |
+//! | `excess elements in vector initializer` | a compound literal with more elements than the length | as many elements as the length, or fewer (the rest are zero) |
+//! | `illegal initializer type 'm2_t'` | a compound literal of a matrix type `(m2_t){x, x, x, x}` | a splat `(m2_t) x`, a load, or `__builtin_matrix_insert` |
+//! | `` expected the elements of a compound literal: `(NAME){a, b}` `` (ours) | braces after a vector type's name that do not hold expressions separated by commas | `(float4){a, b, c, d}` |
+//! | `first two arguments to __builtin_convertvector must have the same number of elements` | a conversion to a vector type of another length | a target of the same length |
+//! | `first argument to __builtin_convertvector must be a vector` | a scalar or a matrix to convert | a vector (a scalar converts with a cast) |
+//! | `second argument to __builtin_convertvector must be a vector type` | a second argument that is no vector typedef of the block | name a vector typedef |
+//! | `invalid conversion between ext-vector type 'float4' and 'int2'` | a cast of a vector to a vector type of another length (`(float4)(v)` with an `int2` `v`) | convert the elements, then build the other length from components |
+//! | `a cast from 'int2' to 'float2' reinterprets the vector's bytes, which kernels do not support: convert the elements with __builtin_convertvector` (ours) | `(float2) v` between vector types of one length and different elements (a bit cast in Clang) | `__builtin_convertvector(v, float2)` |
+//! | `the line's length is the generic dimension 'N': a vector's length must be an integer constant` (ours) | a row or column as a vector (`__builtin_matrix_column`, `_row`, `_insert_*`) of a matrix whose other dimension is generic | index the elements instead, or make the dimension a constant |
+//!
+//! ### Features
+//!
+//! | message | cause | fix |
+//! |---|---|---|
+//! | `` '__bf16' matrices need the `bf16` feature of matrix-core `` (also `` '_Float16' ... `f16` ``) (ours) | a `__bf16`/`bf16` or `_Float16`/`f16` element while matrix-core's feature is off | enable it: `matrix-core = { version = "...", features = ["bf16"] }` |
+//!
+//! ### Reported by rustc
+//!
+//! Where the macro cannot see a type, or a dimension is generic, rustc checks
+//! the rule with the runtime's wording:
+//!
+//! | message | cause | fix |
+//! |---|---|---|
+//! | `invalid operands to binary expression ('Matrix<f32, 4, 4>' and 'Matrix<f32, 3, 3>')` (error E0277) | `+`, `-`, `*` or `/` between a matrix and a value the block cannot see (another block's kernel or typedef, a method's result) whose type does not fit | as for the macro's message above |
+//! | `matrix row index is outside the allowed range [0, N)` (E0080, `evaluation panicked: ...`; or `column`) | a constant index below a generic dimension, when a call instantiates the kernel with a smaller one (`corner(m)` with a 2x2 `m`) | call with a larger matrix, or index below the dimension |
+//! | `matrix row index is outside the allowed range` (E0080; or `column`) | a constant index past the shape of another block's matrix | index from 0 to the dimension - 1 |
+//! | `invalid operand types to '__builtin_matrix_mad' ('f32' times 'f32' plus 'i32')` (ours) | `Matrix::mad` with element types that do not combine | one type throughout, `i8`/`u8` operands with an `i32` accumulator, or `bf16` operands with an `f32` one |
+//! | `` the layout of a `Matrix` is `ColumnMajor` or `RowMajor`, not `Diagonal` `` (ours) | `Matrix<T, R, C, L>` outside a block with another `L` | `ColumnMajor` or `RowMajor` |
+//! | `a vector of 17 'f32' elements is not supported: a vector has 1 to 16 elements` (ours) | `Vector<T, N>` outside a block with `N` of 0 or above 16 | a length from 1 to 16 |
 //!
 //! Errors rustc reports itself in code that uses kernels (a wrong argument
 //! type, an operator between matrices of two blocks that do not fit) name

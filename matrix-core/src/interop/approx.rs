@@ -5,6 +5,7 @@
 use approx::{AbsDiffEq, RelativeEq, UlpsEq};
 
 use crate::element::Element;
+use crate::layout::Layout;
 use crate::matrix::Matrix;
 use crate::vector::{Lanes, Vector};
 
@@ -61,7 +62,7 @@ macro_rules! approx_elementwise {
 }
 
 approx_elementwise!(
-    impl[T, const R: usize, const C: usize] Matrix<T, R, C>, as_slice
+    impl[T, const R: usize, const C: usize, L: Layout] Matrix<T, R, C, L>, as_slice
     where T: Element + AbsDiffEq, T::Epsilon: Copy
 );
 approx_elementwise!(
@@ -73,6 +74,17 @@ approx_elementwise!(
 mod tests {
     use super::*;
     use approx::{assert_abs_diff_eq, assert_relative_eq, assert_ulps_eq, assert_ulps_ne};
+
+    #[test]
+    fn row_major_matrices_compare_element_by_element() {
+        let a =
+            Matrix::<f64, 2, 3>::from_fn(|r, c| (r * 3 + c) as f64).to_layout::<crate::RowMajor>();
+        let b = a + 1e-12;
+        assert_abs_diff_eq!(a, b, epsilon = 1e-9);
+        assert_relative_eq!(a, b, epsilon = 1e-9);
+        assert_ulps_ne!(a, a + 1.0);
+        assert!(!a.abs_diff_eq(&(a + 1.0), 0.5));
+    }
 
     #[test]
     fn matrices_compare_element_wise() {

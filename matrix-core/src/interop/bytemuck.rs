@@ -1,23 +1,33 @@
-//! `bytemuck`'s `Zeroable` and `Pod` for [`Matrix`] and [`Vector`] of `Pod`
+//! `bytemuck`'s `Zeroable` and `Pod` for [`Matrix`] (in either layout: a
+//! row-major matrix casts to its rows) and [`Vector`] of `Pod`
 //! elements, so that slices of them cast to and from bytes and element
 //! slices (`bytemuck::cast_slice`) without copying.
 
 use bytemuck::{Pod, Zeroable};
 
 use crate::element::Element;
+use crate::layout::Layout;
 use crate::matrix::Matrix;
 use crate::vector::{Lanes, Vector};
 
-// SAFETY: a `Matrix<T, R, C>` is `#[repr(C)]` with one field, a
-// `[[T; R]; C]`: `R * C` elements of `T` and no padding (arrays have none).
-// Every `T: Zeroable` is valid all zero, so the matrix is too.
-unsafe impl<T: Element + Zeroable, const R: usize, const C: usize> Zeroable for Matrix<T, R, C> {}
+// SAFETY: a `Matrix<T, R, C, L>` is `#[repr(C)]` with two fields: its
+// storage, a `[[T; R]; C]` (column-major) or `[[T; C]; R]` (row-major), and
+// a zero-sized `PhantomData<L>`: `R * C` elements of `T` and no padding
+// (arrays have none). Every `T: Zeroable` is valid all zero, so the matrix
+// is too.
+unsafe impl<T: Element + Zeroable, const R: usize, const C: usize, L: Layout> Zeroable
+    for Matrix<T, R, C, L>
+{
+}
 
 // SAFETY: as above, the matrix is exactly `R * C` `T`s with no padding
 // bytes, and it has no invariant beyond its elements': every bit pattern of
 // them is a valid `T` (`T: Pod`), hence a valid matrix. It is `Copy` and
-// `'static` (from `T: Pod`), as `Pod` requires.
-unsafe impl<T: Element + Pod, const R: usize, const C: usize> Pod for Matrix<T, R, C> {}
+// `'static` (from `T: Pod` and `L: Layout`), as `Pod` requires.
+unsafe impl<T: Element + Pod, const R: usize, const C: usize, L: Layout> Pod
+    for Matrix<T, R, C, L>
+{
+}
 
 // SAFETY: a `Vector<T, N>` is `#[repr(transparent)]` over its storage, a
 // `#[repr(C, align(P * size_of::<T>()))]` struct holding one `[T; P]`,
@@ -63,6 +73,21 @@ mod tests {
             [[1, 3], [2, 4]]
         );
         assert_eq!(<Matrix<i64, 3, 3> as Zeroable>::zeroed(), Matrix::zero());
+    }
+
+    #[test]
+    fn row_major_matrices_cast_to_their_rows() {
+        let m = Matrix::<f32, 2, 3>::from_rows([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+            .to_layout::<crate::RowMajor>();
+        let flat: &[f32] = bytemuck::cast_slice(core::slice::from_ref(&m));
+        assert_eq!(flat, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let back: Matrix<f32, 2, 3, crate::RowMajor> =
+            bytemuck::cast([1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(back, m);
+        assert_eq!(
+            <Matrix<u8, 3, 2, crate::RowMajor> as Zeroable>::zeroed(),
+            Matrix::default()
+        );
     }
 
     #[test]

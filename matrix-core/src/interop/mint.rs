@@ -6,11 +6,15 @@
 //!   when square) for `R` and `C` in 2 to 4: the same column-major data.
 //!   `IntoMint` names this type.
 //! * `Matrix<T, R, C>` and `mint::RowMatrix{R}x{C}<T>`: the rows.
+//! * `Matrix<T, R, C, RowMajor>` and `mint::RowMatrix{R}x{C}<T>`: the same
+//!   row-major data (`IntoMint` names this type), and the column-major mint
+//!   matrices through a conversion.
 //! * `Vector<T, N>` and `mint::Vector{N}<T>` for `N` in 2 to 4.
 
 use mint::IntoMint;
 
 use crate::element::Element;
+use crate::layout::{ColumnMajor, RowMajor};
 use crate::matrix::Matrix;
 use crate::vector::{Lanes, Vector};
 
@@ -54,6 +58,44 @@ macro_rules! mint_matrices {
 
         impl<T: Element> IntoMint for Matrix<T, $r, $c> {
             type MintType = mint::$column<T>;
+        }
+
+        impl<T: Element> From<mint::$row<T>> for Matrix<T, $r, $c, RowMajor> {
+            /// The row-major matrix with the mint matrix's rows: the same
+            /// data in the same order.
+            #[inline]
+            fn from(m: mint::$row<T>) -> Self {
+                let rows: [[T; $c]; $r] = m.into();
+                Matrix::from_storage(rows)
+            }
+        }
+
+        impl<T: Element> From<Matrix<T, $r, $c, RowMajor>> for mint::$row<T> {
+            /// The row-major matrix's rows.
+            #[inline]
+            fn from(m: Matrix<T, $r, $c, RowMajor>) -> Self {
+                m.into_storage().into()
+            }
+        }
+
+        impl<T: Element> From<mint::$column<T>> for Matrix<T, $r, $c, RowMajor> {
+            /// The row-major matrix with the mint matrix's columns.
+            #[inline]
+            fn from(m: mint::$column<T>) -> Self {
+                Matrix::<T, $r, $c>::from(m).to_layout()
+            }
+        }
+
+        impl<T: Element> From<Matrix<T, $r, $c, RowMajor>> for mint::$column<T> {
+            /// The row-major matrix's columns.
+            #[inline]
+            fn from(m: Matrix<T, $r, $c, RowMajor>) -> Self {
+                m.to_layout::<ColumnMajor>().into()
+            }
+        }
+
+        impl<T: Element> IntoMint for Matrix<T, $r, $c, RowMajor> {
+            type MintType = mint::$row<T>;
         }
     )*};
 }
@@ -126,6 +168,21 @@ mod tests {
         let back: Matrix<f64, 4, 4> =
             mint::ColumnMatrix4::from(Matrix::<f64, 4, 4>::identity()).into();
         assert_eq!(back, Matrix::identity());
+    }
+
+    #[test]
+    fn row_major_matrices_are_mint_row_matrices() {
+        let m = Matrix::<f32, 2, 3>::from_rows([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+        let rm = m.to_layout::<RowMajor>();
+        let row: mint::RowMatrix2x3<f32> = rm.into();
+        assert_eq!(row, mint::RowMatrix2x3::from(m));
+        assert_eq!(Matrix::<f32, 2, 3, RowMajor>::from(row), rm);
+        let col: mint::ColumnMatrix2x3<f32> = rm.into();
+        assert_eq!(col, mint::ColumnMatrix2x3::from(m));
+        assert_eq!(Matrix::<f32, 2, 3, RowMajor>::from(col), rm);
+        // the mint type of a row-major matrix is the row-major one
+        let named: <Matrix<f32, 2, 3, RowMajor> as IntoMint>::MintType = rm.into();
+        assert_eq!(named, row);
     }
 
     #[test]

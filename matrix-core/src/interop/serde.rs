@@ -11,13 +11,19 @@ use serde::ser::{SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::element::Element;
+use crate::layout::Layout;
 use crate::matrix::Matrix;
 use crate::vector::{Lanes, Vector};
 
 /// Row `.1` of the matrix `.0`, serialized as an array.
-struct Row<'a, T: Element, const R: usize, const C: usize>(&'a Matrix<T, R, C>, usize);
+struct Row<'a, T: Element, const R: usize, const C: usize, L: Layout>(
+    &'a Matrix<T, R, C, L>,
+    usize,
+);
 
-impl<T: Element + Serialize, const R: usize, const C: usize> Serialize for Row<'_, T, R, C> {
+impl<T: Element + Serialize, const R: usize, const C: usize, L: Layout> Serialize
+    for Row<'_, T, R, C, L>
+{
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut row = serializer.serialize_tuple(C)?;
         for c in 0..C {
@@ -27,7 +33,9 @@ impl<T: Element + Serialize, const R: usize, const C: usize> Serialize for Row<'
     }
 }
 
-impl<T: Element + Serialize, const R: usize, const C: usize> Serialize for Matrix<T, R, C> {
+impl<T: Element + Serialize, const R: usize, const C: usize, L: Layout> Serialize
+    for Matrix<T, R, C, L>
+{
     /// The rows, each an array of `C` elements.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut rows = serializer.serialize_tuple(R)?;
@@ -122,13 +130,13 @@ impl de::Expected for Shape {
 }
 
 /// Deserializes row `row` of `matrix` in place.
-struct RowSeed<'a, T: Element, const R: usize, const C: usize> {
-    matrix: &'a mut Matrix<T, R, C>,
+struct RowSeed<'a, T: Element, const R: usize, const C: usize, L: Layout> {
+    matrix: &'a mut Matrix<T, R, C, L>,
     row: usize,
 }
 
-impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize> DeserializeSeed<'de>
-    for RowSeed<'_, T, R, C>
+impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize, L: Layout>
+    DeserializeSeed<'de> for RowSeed<'_, T, R, C, L>
 {
     type Value = ();
 
@@ -137,8 +145,8 @@ impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize> Deseria
     }
 }
 
-impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize> Visitor<'de>
-    for RowSeed<'_, T, R, C>
+impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize, L: Layout> Visitor<'de>
+    for RowSeed<'_, T, R, C, L>
 {
     type Value = ();
 
@@ -152,7 +160,7 @@ impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize> Visitor
     }
 }
 
-impl<T: Element, const R: usize, const C: usize> RowSeed<'_, T, R, C> {
+impl<T: Element, const R: usize, const C: usize, L: Layout> RowSeed<'_, T, R, C, L> {
     fn shape(&self) -> Shape {
         Shape {
             rows: R,
@@ -163,19 +171,19 @@ impl<T: Element, const R: usize, const C: usize> RowSeed<'_, T, R, C> {
 }
 
 /// Deserializes a whole matrix, row by row.
-struct MatrixVisitor<T, const R: usize, const C: usize>(PhantomData<T>);
+struct MatrixVisitor<T, const R: usize, const C: usize, L>(PhantomData<(T, L)>);
 
-impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize> Visitor<'de>
-    for MatrixVisitor<T, R, C>
+impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize, L: Layout> Visitor<'de>
+    for MatrixVisitor<T, R, C, L>
 {
-    type Value = Matrix<T, R, C>;
+    type Value = Matrix<T, R, C, L>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         de::Expected::fmt(&Shape::matrix(R, C), f)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut matrix = Matrix::zero();
+        let mut matrix = Matrix::default();
         for row in 0..R {
             let seed = RowSeed {
                 matrix: &mut matrix,
@@ -190,8 +198,8 @@ impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize> Visitor
     }
 }
 
-impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize> Deserialize<'de>
-    for Matrix<T, R, C>
+impl<'de, T: Element + Deserialize<'de>, const R: usize, const C: usize, L: Layout> Deserialize<'de>
+    for Matrix<T, R, C, L>
 {
     /// An array of `R` rows, each an array of `C` elements; any other shape
     /// is an error.
@@ -248,6 +256,18 @@ mod tests {
         let json = serde_json::to_string(&f).unwrap();
         assert_eq!(json, "[[0.5],[-1.25],[1e+300]]");
         assert_eq!(serde_json::from_str::<Matrix<f64, 3, 1>>(&json).unwrap(), f);
+    }
+
+    #[test]
+    fn row_major_matrices_are_the_same_rows() {
+        let m = Matrix::<i32, 2, 3>::from_rows([[1, 2, 3], [4, 5, 6]]);
+        let rm = m.to_layout::<crate::RowMajor>();
+        let json = serde_json::to_string(&rm).unwrap();
+        assert_eq!(json, serde_json::to_string(&m).unwrap());
+        let back: Matrix<i32, 2, 3, crate::RowMajor> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, rm);
+        let err = serde_json::from_str::<Matrix<i32, 2, 3, crate::RowMajor>>("[[1,2,3]]");
+        assert!(err.is_err());
     }
 
     #[test]
