@@ -14,9 +14,13 @@ mod scene {
         pub fn corner(m: mat4) -> f32 {
             m[4][0]
         }
+        pub fn column(m: mat4) -> f32 {
+            m[0][4]
+        }
     }
 }
 
 fn main() {
     let _ = scene::corner(geometry::mat4::identity());
+    let _ = scene::column(geometry::mat4::identity());
 }
