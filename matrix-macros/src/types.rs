@@ -396,6 +396,11 @@ impl MatTy {
             && self.layout == other.layout
     }
 
+    /// Whether a dimension is a const generic parameter.
+    pub(crate) fn is_generic(&self) -> bool {
+        self.rows.known().is_none() || self.cols.known().is_none()
+    }
+
     pub(crate) fn same_shape(&self, other: &MatTy) -> bool {
         self.rows == other.rows && self.cols == other.cols
     }

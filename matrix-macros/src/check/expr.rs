@@ -20,7 +20,7 @@ pub(super) struct Checker<'a> {
     pub(super) poisoned: bool,
     /// Constant subscripts of generic dimensions, checked when the kernel
     /// is instantiated.
-    pub(super) instance_checks: Vec<ir::IndexCheck>,
+    pub(super) index_checks: Vec<ir::IndexCheck>,
 }
 
 /// Looks through parentheses and invisible groups.
@@ -40,7 +40,7 @@ impl<'a> Checker<'a> {
             scopes: vec![HashMap::new()],
             ret,
             poisoned: false,
-            instance_checks: Vec::new(),
+            index_checks: Vec::new(),
         }
     }
 
@@ -1134,7 +1134,7 @@ impl<'a> Checker<'a> {
                 return None;
             }
             if let Dim::Param(param) = bound {
-                self.instance_checks.push(ir::IndexCheck {
+                self.index_checks.push(ir::IndexCheck {
                     index: v as u64,
                     bound: param.clone(),
                     message: diag::index_out_of_range(axis, bound),
@@ -1315,10 +1315,10 @@ impl<'a> Checker<'a> {
         // A generic kernel's dimensions take the arguments' dimensions, as
         // rustc infers them.
         let mut bound = Vec::new();
-        let generic_callee = params.iter().chain([&ret]).any(|t| match t {
-            Ty::Matrix(m) => m.rows.known().is_none() || m.cols.known().is_none(),
-            _ => false,
-        });
+        let generic_callee = params
+            .iter()
+            .chain([&ret])
+            .any(|t| matches!(t, Ty::Matrix(m) if m.is_generic()));
         for (arg, param) in args.iter().zip(params) {
             if arg.ty.is_error() {
                 ok = false;

@@ -784,7 +784,7 @@ fn check_kernel(
     let body = checker.kernel_body(&f.block, &sig.ret);
     // A refused `#[dispatch]` stubs the body too: the kernel it asked for
     // cannot exist, and rustc has nothing to add about the one written.
-    let index_checks = std::mem::take(&mut checker.instance_checks);
+    let index_checks = std::mem::take(&mut checker.index_checks);
     let stub = sig_errors || refused_dispatch || checker.poisoned || diags.len() > before;
     ir::Kernel {
         attrs,
