@@ -362,8 +362,10 @@
 //! | `vector is not assignable (contains duplicate components)` | `v.xx = ...` | assign to distinct components |
 //! | `` 'hi' of a vector of 3 elements reads its padding: `.hi` needs an even number of elements `` (ours) | `.hi`, `.lo`, `.even` or `.odd` of a vector of odd length, whose half includes the padding | name the components: `v.z`, `v.s2` |
 //! | `vector index 4 is outside the allowed range [0, 4)` (ours) | a constant index past the end, or negative (Clang accepts it) | index from 0 to the length - 1 |
-//! | `vector index must be an integer` | a float index | an integer index |
+//! | `array subscript is not an integer` | a float vector index | an integer index |
 //! | `cannot convert between vector values of different size ('float4' and 'float3')` | an operation between vectors of different lengths or element types, or a float scalar with an integer vector (`a + f`, `a * 2.5`) | convert with `__builtin_convertvector`; use an integer scalar |
+//! | `cannot convert between vector and non-scalar values ('float4' and 'm4x1_t')` | `+`, `-`, `/` or a comparison between a vector and a matrix (only `*` multiplies them) | multiply, or read the matrix's column with `__builtin_matrix_column` |
+//! | `used type 'float4' where integer is required` | `<<` or `>>` with an operand that is not an integer (a float vector or scalar, a matrix) beside a vector | shift integer vectors by integers |
 //! | `excess elements in vector initializer` | a compound literal with more elements than the length | as many elements as the length, or fewer (the rest are zero) |
 //! | `illegal initializer type 'm2_t'` | a compound literal of a matrix type `(m2_t){x, x, x, x}` | a splat `(m2_t) x`, a load, or `__builtin_matrix_insert` |
 //! | `` expected the elements of a compound literal: `(NAME){a, b}` `` (ours) | braces after a vector type's name that do not hold expressions separated by commas | `(float4){a, b, c, d}` |

@@ -742,8 +742,7 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> AsMut<[T]> for Matri
 
 /// `-x` as matrix arithmetic negates: IEEE negation for floats (the sign
 /// bit flips, `-0.0` and NaN included), `wrapping_neg` for signed integers
-/// (`-MIN == MIN`, never a panic). Shared by [`Matrix`] and
-/// [`Vector`](crate::Vector).
+/// (`-MIN == MIN`, never a panic).
 #[inline(always)]
 pub(crate) fn negate<T: Element + Neg<Output = T>>(x: T) -> T {
     if T::IS_FLOAT {

@@ -156,12 +156,22 @@ pub(crate) fn generic_vector_length(param: &syn::Ident) -> String {
 pub(crate) fn vector_index_out_of_range(index: i128, len: u64) -> String {
     format!("vector index {index} is outside the allowed range [0, {len})")
 }
-pub(crate) const VECTOR_INDEX_NOT_INTEGER: &str = "vector index must be an integer";
+/// A vector subscript that is not an integer (Clang's words for arrays).
+pub(crate) const VECTOR_INDEX_NOT_INTEGER: &str = "array subscript is not an integer";
 pub(crate) const DUPLICATE_COMPONENTS: &str =
     "vector is not assignable (contains duplicate components)";
 /// Two vectors of different types, or a float scalar with an integer vector.
 pub(crate) fn vector_sizes_differ(lhs: &Ty, rhs: &Ty) -> String {
     format!("cannot convert between vector values of different size ('{lhs}' and '{rhs}')")
+}
+/// A vector and a matrix in an operation other than a product.
+pub(crate) fn vector_and_non_scalar(lhs: &Ty, rhs: &Ty) -> String {
+    format!("cannot convert between vector and non-scalar values ('{lhs}' and '{rhs}')")
+}
+/// A shift of or by a vector where an operand is not an integer (Clang
+/// names the first such operand).
+pub(crate) fn integer_required(operand: &Ty) -> String {
+    format!("used type '{operand}' where integer is required")
 }
 pub(crate) const REQUIRES_TWO_ARGUMENTS: &str =
     "'matrix_type' attribute requires exactly 2 arguments";

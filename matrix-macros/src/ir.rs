@@ -490,7 +490,10 @@ impl Expr {
     /// Whether the expression designates storage (can be assigned to).
     pub(crate) fn is_place(&self) -> bool {
         match &self.kind {
-            ExprKind::Path(_) | ExprKind::Field { .. } | ExprKind::Index { .. } => true,
+            ExprKind::Path(_) | ExprKind::Field { .. } => true,
+            // A component of a vector value (`(a + b).x`) is no storage, as
+            // in C; other subscripts are Rust's (or a pointer's) places.
+            ExprKind::Index { base, .. } => !matches!(base.ty, Ty::Vector(_)) || base.is_place(),
             ExprKind::Unary {
                 op: syn::UnOp::Deref(_),
                 ..

@@ -40,6 +40,22 @@ mod row_major_00 {
 mod row_major_01 {
     include!("row_major_01.rs");
 }
+#[allow(unused, clippy::all)]
+mod vectors_00 {
+    include!("vectors_00.rs");
+}
+#[allow(unused, clippy::all)]
+mod vectors_01 {
+    include!("vectors_01.rs");
+}
+#[allow(unused, clippy::all)]
+mod vectors_02 {
+    include!("vectors_02.rs");
+}
+#[allow(unused, clippy::all)]
+mod vectors_03 {
+    include!("vectors_03.rs");
+}
 
 /// Every chunk: its name and its kernels.
 pub const CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
@@ -57,4 +73,12 @@ pub const CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
 pub const ROW_MAJOR_CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
     ("row_major_00", row_major_00::KERNELS),
     ("row_major_01", row_major_01::KERNELS),
+];
+
+/// Every vector chunk: its name and its kernels.
+pub const VECTOR_CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
+    ("vectors_00", vectors_00::KERNELS),
+    ("vectors_01", vectors_01::KERNELS),
+    ("vectors_02", vectors_02::KERNELS),
+    ("vectors_03", vectors_03::KERNELS),
 ];

@@ -1885,3 +1885,381 @@ f32m13x4 m179(f32m13x4_b a0, unsigned short i0, long i1) {
     __auto_type bad = a0[7]; /* M179 */
     return a0 + a0[i0][i1] - a0;
 }
+
+/* Ill-typed vector kernels. */
+typedef signed char i8v2 __attribute__((ext_vector_type(2)));
+typedef signed char i8v3 __attribute__((ext_vector_type(3)));
+typedef signed char i8v4 __attribute__((ext_vector_type(4)));
+typedef signed char i8v8 __attribute__((ext_vector_type(8)));
+typedef short i16v2 __attribute__((ext_vector_type(2)));
+typedef short i16v3 __attribute__((ext_vector_type(3)));
+typedef short i16v4 __attribute__((ext_vector_type(4)));
+typedef short i16v8 __attribute__((ext_vector_type(8)));
+typedef int i32v3 __attribute__((ext_vector_type(3)));
+typedef int i32v4 __attribute__((ext_vector_type(4)));
+typedef int i32v8 __attribute__((ext_vector_type(8)));
+typedef int i32v16 __attribute__((ext_vector_type(16)));
+typedef long i64v2 __attribute__((ext_vector_type(2)));
+typedef long i64v3 __attribute__((ext_vector_type(3)));
+typedef long i64v4 __attribute__((ext_vector_type(4)));
+typedef long i64v8 __attribute__((ext_vector_type(8)));
+typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
+typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
+typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
+typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
+typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
+typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
+typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
+typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
+typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
+typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
+typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
+typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
+typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
+typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
+typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
+typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
+typedef float f32v2 __attribute__((ext_vector_type(2)));
+typedef float f32v3 __attribute__((ext_vector_type(3)));
+typedef float f32v4 __attribute__((ext_vector_type(4)));
+typedef float f32v8 __attribute__((ext_vector_type(8)));
+typedef double f64v2 __attribute__((ext_vector_type(2)));
+typedef double f64v3 __attribute__((ext_vector_type(3)));
+typedef double f64v4 __attribute__((ext_vector_type(4)));
+typedef double f64v8 __attribute__((ext_vector_type(8)));
+typedef short wi16m4x1 __attribute__((matrix_type(4, 1)));
+typedef int wi32m3x1 __attribute__((matrix_type(3, 1)));
+typedef float wf32m2x1 __attribute__((matrix_type(2, 1)));
+
+u8v3 w000(u8v3 a0, u8v3 a1, u8v2 a2) {
+    __auto_type t0 = a1 - a2; /* W000 */
+    return a0;
+}
+
+f32v8 w001(f32v8 a0, f32v8 a1, f64v8 a2) {
+    __auto_type t0 = a1 / a2; /* W001 */
+    return a0;
+}
+
+f32v3 w002(f32v3 a0, u32v3 a1, float a2) {
+    __auto_type t0 = a1 + a2; /* W002 */
+    return a0;
+}
+
+u8v3 w003(u8v3 a0, u8v3 a1, u8v2 a2) {
+    __auto_type t0 = a1 < a2; /* W003 */
+    return a0;
+}
+
+i64v4 w004(i64v4 a0, i64v3 a1) {
+    __auto_type t0 = a1.w; /* W004 */
+    return a0;
+}
+
+u32v2 w005(u32v2 a0, u32v2 a1) {
+    __auto_type t0 = a1.q; /* W005 */
+    return a0;
+}
+
+u64v4 w006(u64v4 a0, u64v4 a1) {
+    u64v4 t0 = a1;
+    t0.zz = a1.zz; /* W006 */
+    return a0;
+}
+
+i16v8 w007(i16v8 a0, i16v8 a1, i16v8 a2) {
+    (a1 + a2).w = a2.w; /* W007 */
+    return a0;
+}
+
+u64v2 w008(u64v2 a0, f64v3 a1) {
+    __auto_type t0 = ~a1; /* W008 */
+    return a0;
+}
+
+u8v2 w009(u8v2 a0, f64v2 a1, f64v2 a2) {
+    __auto_type t0 = a1 % a2; /* W009 */
+    return a0;
+}
+
+i64v3 w010(i64v3 a0, f32v3 a1, f32v3 a2) {
+    __auto_type t0 = a1 & a2; /* W010 */
+    return a0;
+}
+
+f64v4 w011(f64v4 a0, f64v4 a1, f64v4 a2) {
+    __auto_type t0 = a1 << a2; /* W011 */
+    return a0;
+}
+
+i16v4 w012(i16v4 a0, u64v4 a1) {
+    i16v4 t0 = a1; /* W012 */
+    return a0;
+}
+
+u8v8 w013(u8v8 a0, u8v4 a1, u8v8 a2) {
+    u8v8 t0 = a2;
+    t0 = a1; /* W013 */
+    return a0;
+}
+
+i32v3 w014(i32v3 a0, u32v3 a1) {
+    return a1; /* W014 */
+}
+
+i16v4 w015(i16v4 a0, i16v4 a1) {
+    short t0 = a1; /* W015 */
+    return a0;
+}
+
+i16v3 w016(i16v3 a0, i16v8 a1) {
+    __auto_type t0 = __builtin_convertvector(a1, u32v3); /* W016 */
+    return a0;
+}
+
+f32v3 w017(f32v3 a0, float a1) {
+    __auto_type t0 = __builtin_convertvector(a1, u8v3); /* W017 */
+    return a0;
+}
+
+u64v8 w018(u64v8 a0, u64v3 a1) {
+    __auto_type t0 = (u64v8)(a1); /* W018 */
+    return a0;
+}
+
+u16v4 w019(u16v4 a0, u16v2 a1) {
+    __auto_type t0 = (u16v3){a1, 1}; /* W019 */
+    return a0;
+}
+
+i16v8 w020(i16v8 a0, i16v8 a1, double a2) {
+    __auto_type t0 = a1[a2]; /* W020 */
+    return a0;
+}
+
+f32v2 w021(f32v2 a0, wf32m2x1 a1, f32v2 a2) {
+    __auto_type t0 = a2 - a1; /* W021 */
+    return a0;
+}
+
+u64v4 w022(u64v4 a0, u64v4 a1, u64v16 a2) {
+    __auto_type t0 = a1 - a2; /* W022 */
+    return a0;
+}
+
+i16v3 w023(i16v3 a0, i16v3 a1, i32v3 a2) {
+    __auto_type t0 = a1 - a2; /* W023 */
+    return a0;
+}
+
+u8v3 w024(u8v3 a0, i8v3 a1, float a2) {
+    __auto_type t0 = a1 / a2; /* W024 */
+    return a0;
+}
+
+i16v8 w025(i16v8 a0, i16v8 a1, i16v4 a2) {
+    __auto_type t0 = a1 >= a2; /* W025 */
+    return a0;
+}
+
+f32v2 w026(f32v2 a0, f32v2 a1) {
+    __auto_type t0 = a1.z; /* W026 */
+    return a0;
+}
+
+f64v3 w027(f64v3 a0, f64v3 a1) {
+    __auto_type t0 = a1.q; /* W027 */
+    return a0;
+}
+
+u32v3 w028(u32v3 a0, u32v3 a1) {
+    u32v3 t0 = a1;
+    t0.zz = a1.xx; /* W028 */
+    return a0;
+}
+
+i32v4 w029(i32v4 a0, i32v4 a1, i32v4 a2) {
+    (a1 + a2).x = a2.x; /* W029 */
+    return a0;
+}
+
+f64v8 w030(f64v8 a0, f32v4 a1) {
+    __auto_type t0 = ~a1; /* W030 */
+    return a0;
+}
+
+i64v2 w031(i64v2 a0, f32v2 a1, f32v2 a2) {
+    __auto_type t0 = a1 % a2; /* W031 */
+    return a0;
+}
+
+i64v2 w032(i64v2 a0, f64v8 a1, f64v8 a2) {
+    __auto_type t0 = a1 & a2; /* W032 */
+    return a0;
+}
+
+u64v3 w033(u64v3 a0, f32v2 a1, f32v2 a2) {
+    __auto_type t0 = a1 >> a2; /* W033 */
+    return a0;
+}
+
+u32v2 w034(u32v2 a0, i8v2 a1) {
+    u32v2 t0 = a1; /* W034 */
+    return a0;
+}
+
+u64v4 w035(u64v4 a0, u64v2 a1, u64v4 a2) {
+    u64v4 t0 = a2;
+    t0 = a1; /* W035 */
+    return a0;
+}
+
+f32v2 w036(f32v2 a0, f32v4 a1) {
+    return a1; /* W036 */
+}
+
+i16v2 w037(i16v2 a0, i16v2 a1) {
+    short t0 = a1; /* W037 */
+    return a0;
+}
+
+i64v4 w038(i64v4 a0, i64v3 a1) {
+    __auto_type t0 = __builtin_convertvector(a1, i8v4); /* W038 */
+    return a0;
+}
+
+u64v2 w039(u64v2 a0, unsigned long a1) {
+    __auto_type t0 = __builtin_convertvector(a1, i16v2); /* W039 */
+    return a0;
+}
+
+u8v4 w040(u8v4 a0, u8v16 a1) {
+    __auto_type t0 = (u8v4)(a1); /* W040 */
+    return a0;
+}
+
+i8v8 w041(i8v8 a0, i8v2 a1) {
+    __auto_type t0 = (i8v3){a1, 1}; /* W041 */
+    return a0;
+}
+
+i32v8 w042(i32v8 a0, i32v8 a1, float a2) {
+    __auto_type t0 = a1[a2]; /* W042 */
+    return a0;
+}
+
+i16v4 w043(i16v4 a0, wi16m4x1 a1, i16v4 a2) {
+    __auto_type t0 = a2 - a1; /* W043 */
+    return a0;
+}
+
+u8v8 w044(u8v8 a0, u8v8 a1, u8v16 a2) {
+    __auto_type t0 = a1 - a2; /* W044 */
+    return a0;
+}
+
+u8v4 w045(u8v4 a0, u8v4 a1, u16v4 a2) {
+    __auto_type t0 = a1 - a2; /* W045 */
+    return a0;
+}
+
+f32v8 w046(f32v8 a0, i8v8 a1, double a2) {
+    __auto_type t0 = a1 / a2; /* W046 */
+    return a0;
+}
+
+i32v8 w047(i32v8 a0, i32v8 a1, i32v16 a2) {
+    __auto_type t0 = a1 < a2; /* W047 */
+    return a0;
+}
+
+u64v2 w048(u64v2 a0, u64v3 a1) {
+    __auto_type t0 = a1.w; /* W048 */
+    return a0;
+}
+
+u64v3 w049(u64v3 a0, u64v3 a1) {
+    __auto_type t0 = a1.q; /* W049 */
+    return a0;
+}
+
+i64v3 w050(i64v3 a0, i64v3 a1) {
+    i64v3 t0 = a1;
+    t0.zz = a1.zz; /* W050 */
+    return a0;
+}
+
+u16v4 w051(u16v4 a0, u16v4 a1, u16v4 a2) {
+    (a1 + a2).x = a2.x; /* W051 */
+    return a0;
+}
+
+i16v3 w052(i16v3 a0, f64v3 a1) {
+    __auto_type t0 = ~a1; /* W052 */
+    return a0;
+}
+
+u16v2 w053(u16v2 a0, f32v8 a1, f32v8 a2) {
+    __auto_type t0 = a1 % a2; /* W053 */
+    return a0;
+}
+
+u16v4 w054(u16v4 a0, f64v3 a1, f64v3 a2) {
+    __auto_type t0 = a1 & a2; /* W054 */
+    return a0;
+}
+
+i16v4 w055(i16v4 a0, f32v2 a1, f32v2 a2) {
+    __auto_type t0 = a1 >> a2; /* W055 */
+    return a0;
+}
+
+i64v4 w056(i64v4 a0, u64v4 a1) {
+    i64v4 t0 = a1; /* W056 */
+    return a0;
+}
+
+i64v8 w057(i64v8 a0, i16v8 a1, i64v8 a2) {
+    i64v8 t0 = a2;
+    t0 = a1; /* W057 */
+    return a0;
+}
+
+i32v3 w058(i32v3 a0, f32v3 a1) {
+    return a1; /* W058 */
+}
+
+u8v8 w059(u8v8 a0, u8v8 a1) {
+    unsigned char t0 = a1; /* W059 */
+    return a0;
+}
+
+u64v4 w060(u64v4 a0, u64v3 a1) {
+    __auto_type t0 = __builtin_convertvector(a1, u32v4); /* W060 */
+    return a0;
+}
+
+f32v3 w061(f32v3 a0, float a1) {
+    __auto_type t0 = __builtin_convertvector(a1, i8v3); /* W061 */
+    return a0;
+}
+
+u64v8 w062(u64v8 a0, u64v4 a1) {
+    __auto_type t0 = (u64v8)(a1); /* W062 */
+    return a0;
+}
+
+i64v2 w063(i64v2 a0, i64v2 a1) {
+    __auto_type t0 = (i64v4){a1, 1}; /* W063 */
+    return a0;
+}
+
+i64v4 w064(i64v4 a0, i64v4 a1, double a2) {
+    __auto_type t0 = a1[a2]; /* W064 */
+    return a0;
+}
+
+i32v3 w065(i32v3 a0, wi32m3x1 a1, i32v3 a2) {
+    __auto_type t0 = a2 + a1; /* W065 */
+    return a0;
+}

@@ -1949,3 +1949,383 @@ matrix! {
 
 // Well-typed kernels the macro must accept (see accept.rs).
 mod accept;
+
+// Ill-typed vector kernels.
+matrix! {
+    typedef char i8v2 __attribute__((ext_vector_type(2)));
+    pub typedef char i8v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef i8 i8v4 __attribute__((ext_vector_type(4)));
+    typedef signed char i8v8 __attribute__((ext_vector_type(8)));
+    typedef int16_t i16v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef i16 i16v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef short i16v4 __attribute__((ext_vector_type(4)));
+    typedef i16 i16v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef int32_t i32v3 __attribute__((ext_vector_type(3)));
+    typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
+    pub typedef int32_t i32v8 __attribute__((ext_vector_type(8)));
+    typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
+    pub typedef long i64v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef long long i64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef long i64v4 __attribute__((ext_vector_type(4)));
+    typedef int64_t i64v8 __attribute__((ext_vector_type(8)));
+    typedef u8 u8v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
+    pub typedef u8 u8v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef uint8_t u8v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
+    pub typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned u32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
+    typedef u64 u64v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned long long u64v4 __attribute__((ext_vector_type(4)));
+    pub typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
+    typedef unsigned long long u64v16 __attribute__((ext_vector_type(16)));
+    typedef f32 f32v2 __attribute__((ext_vector_type(2)));
+    typedef f32 f32v3 __attribute__((ext_vector_type(3)));
+    typedef f32 f32v4 __attribute__((ext_vector_type(4)));
+    typedef f32 f32v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef double f64v2 __attribute__((ext_vector_type(2)));
+    typedef f64 f64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef double f64v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef f64 f64v8 __attribute__((ext_vector_type(8)));
+    typedef i16 wi16m4x1 __attribute__((matrix_type(4, 1)));
+    typedef int32_t wi32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef f32 wf32m2x1 __attribute__((matrix_type(2, 1)));
+
+    pub fn w000(a0: u8v3, a1: u8v3, a2: u8v2) -> u8v3 {
+        let t0 = a1 - a2; // W000
+        return a0;
+    }
+
+    pub fn w001(a0: f32v8, a1: f32v8, a2: f64v8) -> f32v8 {
+        let t0 = a1 / a2; // W001
+        return a0;
+    }
+
+    pub fn w002(a0: f32v3, a1: u32v3, a2: f32) -> f32v3 {
+        let t0 = a1 + a2; // W002
+        return a0;
+    }
+
+    pub fn w003(a0: u8v3, a1: u8v3, a2: u8v2) -> u8v3 {
+        let t0 = a1 < a2; // W003
+        return a0;
+    }
+
+    pub fn w004(a0: i64v4, a1: i64v3) -> i64v4 {
+        let t0 = a1.w; // W004
+        return a0;
+    }
+
+    pub fn w005(a0: u32v2, a1: u32v2) -> u32v2 {
+        let t0 = a1.q; // W005
+        return a0;
+    }
+
+    pub fn w006(a0: u64v4, a1: u64v4) -> u64v4 {
+        let mut t0: u64v4 = a1;
+        t0.zz = a1.zz; // W006
+        return a0;
+    }
+
+    pub fn w007(a0: i16v8, a1: i16v8, a2: i16v8) -> i16v8 {
+        (a1 + a2).w = a2.w; // W007
+        return a0;
+    }
+
+    pub fn w008(a0: u64v2, a1: f64v3) -> u64v2 {
+        let t0 = !a1; // W008
+        return a0;
+    }
+
+    pub fn w009(a0: u8v2, a1: f64v2, a2: f64v2) -> u8v2 {
+        let t0 = a1 % a2; // W009
+        return a0;
+    }
+
+    pub fn w010(a0: i64v3, a1: f32v3, a2: f32v3) -> i64v3 {
+        let t0 = a1 & a2; // W010
+        return a0;
+    }
+
+    pub fn w011(a0: f64v4, a1: f64v4, a2: f64v4) -> f64v4 {
+        let t0 = a1 << a2; // W011
+        return a0;
+    }
+
+    pub fn w012(a0: i16v4, a1: u64v4) -> i16v4 {
+        let mut t0: i16v4 = a1; // W012
+        return a0;
+    }
+
+    pub fn w013(a0: u8v8, a1: u8v4, a2: u8v8) -> u8v8 {
+        let mut t0: u8v8 = a2;
+        t0 = a1; // W013
+        return a0;
+    }
+
+    pub fn w014(a0: i32v3, a1: u32v3) -> i32v3 {
+        return a1; // W014
+    }
+
+    pub fn w015(a0: i16v4, a1: i16v4) -> i16v4 {
+        let mut t0: i16 = a1; // W015
+        return a0;
+    }
+
+    pub fn w016(a0: i16v3, a1: i16v8) -> i16v3 {
+        let t0 = __builtin_convertvector(a1, u32v3); // W016
+        return a0;
+    }
+
+    pub fn w017(a0: f32v3, a1: f32) -> f32v3 {
+        let t0 = __builtin_convertvector(a1, u8v3); // W017
+        return a0;
+    }
+
+    pub fn w018(a0: u64v8, a1: u64v3) -> u64v8 {
+        let t0 = (u64v8)(a1); // W018
+        return a0;
+    }
+
+    pub fn w019(a0: u16v4, a1: u16v2) -> u16v4 {
+        let t0 = (u16v3){a1, 1}; // W019
+        return a0;
+    }
+
+    pub fn w020(a0: i16v8, a1: i16v8, a2: f64) -> i16v8 {
+        let t0 = a1[a2]; // W020
+        return a0;
+    }
+
+    pub fn w021(a0: f32v2, a1: wf32m2x1, a2: f32v2) -> f32v2 {
+        let t0 = a2 - a1; // W021
+        return a0;
+    }
+
+    pub fn w022(a0: u64v4, a1: u64v4, a2: u64v16) -> u64v4 {
+        let t0 = a1 - a2; // W022
+        return a0;
+    }
+
+    pub fn w023(a0: i16v3, a1: i16v3, a2: i32v3) -> i16v3 {
+        let t0 = a1 - a2; // W023
+        return a0;
+    }
+
+    pub fn w024(a0: u8v3, a1: i8v3, a2: f32) -> u8v3 {
+        let t0 = a1 / a2; // W024
+        return a0;
+    }
+
+    pub fn w025(a0: i16v8, a1: i16v8, a2: i16v4) -> i16v8 {
+        let t0 = a1 >= a2; // W025
+        return a0;
+    }
+
+    pub fn w026(a0: f32v2, a1: f32v2) -> f32v2 {
+        let t0 = a1.z; // W026
+        return a0;
+    }
+
+    pub fn w027(a0: f64v3, a1: f64v3) -> f64v3 {
+        let t0 = a1.q; // W027
+        return a0;
+    }
+
+    pub fn w028(a0: u32v3, a1: u32v3) -> u32v3 {
+        let mut t0: u32v3 = a1;
+        t0.zz = a1.xx; // W028
+        return a0;
+    }
+
+    pub fn w029(a0: i32v4, a1: i32v4, a2: i32v4) -> i32v4 {
+        (a1 + a2).x = a2.x; // W029
+        return a0;
+    }
+
+    pub fn w030(a0: f64v8, a1: f32v4) -> f64v8 {
+        let t0 = !a1; // W030
+        return a0;
+    }
+
+    pub fn w031(a0: i64v2, a1: f32v2, a2: f32v2) -> i64v2 {
+        let t0 = a1 % a2; // W031
+        return a0;
+    }
+
+    pub fn w032(a0: i64v2, a1: f64v8, a2: f64v8) -> i64v2 {
+        let t0 = a1 & a2; // W032
+        return a0;
+    }
+
+    pub fn w033(a0: u64v3, a1: f32v2, a2: f32v2) -> u64v3 {
+        let t0 = a1 >> a2; // W033
+        return a0;
+    }
+
+    pub fn w034(a0: u32v2, a1: i8v2) -> u32v2 {
+        let mut t0: u32v2 = a1; // W034
+        return a0;
+    }
+
+    pub fn w035(a0: u64v4, a1: u64v2, a2: u64v4) -> u64v4 {
+        let mut t0: u64v4 = a2;
+        t0 = a1; // W035
+        return a0;
+    }
+
+    pub fn w036(a0: f32v2, a1: f32v4) -> f32v2 {
+        return a1; // W036
+    }
+
+    pub fn w037(a0: i16v2, a1: i16v2) -> i16v2 {
+        let mut t0: i16 = a1; // W037
+        return a0;
+    }
+
+    pub fn w038(a0: i64v4, a1: i64v3) -> i64v4 {
+        let t0 = __builtin_convertvector(a1, i8v4); // W038
+        return a0;
+    }
+
+    pub fn w039(a0: u64v2, a1: u64) -> u64v2 {
+        let t0 = __builtin_convertvector(a1, i16v2); // W039
+        return a0;
+    }
+
+    pub fn w040(a0: u8v4, a1: u8v16) -> u8v4 {
+        let t0 = (u8v4)(a1); // W040
+        return a0;
+    }
+
+    pub fn w041(a0: i8v8, a1: i8v2) -> i8v8 {
+        let t0 = (i8v3){a1, 1}; // W041
+        return a0;
+    }
+
+    pub fn w042(a0: i32v8, a1: i32v8, a2: f32) -> i32v8 {
+        let t0 = a1[a2]; // W042
+        return a0;
+    }
+
+    pub fn w043(a0: i16v4, a1: wi16m4x1, a2: i16v4) -> i16v4 {
+        let t0 = a2 - a1; // W043
+        return a0;
+    }
+
+    pub fn w044(a0: u8v8, a1: u8v8, a2: u8v16) -> u8v8 {
+        let t0 = a1 - a2; // W044
+        return a0;
+    }
+
+    pub fn w045(a0: u8v4, a1: u8v4, a2: u16v4) -> u8v4 {
+        let t0 = a1 - a2; // W045
+        return a0;
+    }
+
+    pub fn w046(a0: f32v8, a1: i8v8, a2: f64) -> f32v8 {
+        let t0 = a1 / a2; // W046
+        return a0;
+    }
+
+    pub fn w047(a0: i32v8, a1: i32v8, a2: i32v16) -> i32v8 {
+        let t0 = a1 < a2; // W047
+        return a0;
+    }
+
+    pub fn w048(a0: u64v2, a1: u64v3) -> u64v2 {
+        let t0 = a1.w; // W048
+        return a0;
+    }
+
+    pub fn w049(a0: u64v3, a1: u64v3) -> u64v3 {
+        let t0 = a1.q; // W049
+        return a0;
+    }
+
+    pub fn w050(a0: i64v3, a1: i64v3) -> i64v3 {
+        let mut t0: i64v3 = a1;
+        t0.zz = a1.zz; // W050
+        return a0;
+    }
+
+    pub fn w051(a0: u16v4, a1: u16v4, a2: u16v4) -> u16v4 {
+        (a1 + a2).x = a2.x; // W051
+        return a0;
+    }
+
+    pub fn w052(a0: i16v3, a1: f64v3) -> i16v3 {
+        let t0 = !a1; // W052
+        return a0;
+    }
+
+    pub fn w053(a0: u16v2, a1: f32v8, a2: f32v8) -> u16v2 {
+        let t0 = a1 % a2; // W053
+        return a0;
+    }
+
+    pub fn w054(a0: u16v4, a1: f64v3, a2: f64v3) -> u16v4 {
+        let t0 = a1 & a2; // W054
+        return a0;
+    }
+
+    pub fn w055(a0: i16v4, a1: f32v2, a2: f32v2) -> i16v4 {
+        let t0 = a1 >> a2; // W055
+        return a0;
+    }
+
+    pub fn w056(a0: i64v4, a1: u64v4) -> i64v4 {
+        let mut t0: i64v4 = a1; // W056
+        return a0;
+    }
+
+    pub fn w057(a0: i64v8, a1: i16v8, a2: i64v8) -> i64v8 {
+        let mut t0: i64v8 = a2;
+        t0 = a1; // W057
+        return a0;
+    }
+
+    pub fn w058(a0: i32v3, a1: f32v3) -> i32v3 {
+        return a1; // W058
+    }
+
+    pub fn w059(a0: u8v8, a1: u8v8) -> u8v8 {
+        let mut t0: u8 = a1; // W059
+        return a0;
+    }
+
+    pub fn w060(a0: u64v4, a1: u64v3) -> u64v4 {
+        let t0 = __builtin_convertvector(a1, u32v4); // W060
+        return a0;
+    }
+
+    pub fn w061(a0: f32v3, a1: f32) -> f32v3 {
+        let t0 = __builtin_convertvector(a1, i8v3); // W061
+        return a0;
+    }
+
+    pub fn w062(a0: u64v8, a1: u64v4) -> u64v8 {
+        let t0 = (u64v8)(a1); // W062
+        return a0;
+    }
+
+    pub fn w063(a0: i64v2, a1: i64v2) -> i64v2 {
+        let t0 = (i64v4){a1, 1}; // W063
+        return a0;
+    }
+
+    pub fn w064(a0: i64v4, a1: i64v4, a2: f64) -> i64v4 {
+        let t0 = a1[a2]; // W064
+        return a0;
+    }
+
+    pub fn w065(a0: i32v3, a1: wi32m3x1, a2: i32v3) -> i32v3 {
+        let t0 = a2 + a1; // W065
+        return a0;
+    }
+}

@@ -10,6 +10,8 @@ use crate::generate;
 use crate::mutate;
 use crate::prng::SplitMix64;
 use crate::ty::{Layout, MatTy};
+use crate::vgen::{self, VKernel};
+use crate::vmutate;
 
 /// Kernels per chunk file (each chunk is one `matrix!` block and one C
 /// program).
@@ -18,6 +20,13 @@ pub const CHUNK: usize = 40;
 /// Kernels over row-major matrices, after the others (compared with clang
 /// 22's `-fmatrix-memory-layout=row-major`).
 pub const ROW_MAJOR_KERNELS: usize = 80;
+
+/// Kernels on Clang's ext vectors ([`vgen`]), after the row-major ones.
+pub const VECTOR_KERNELS: usize = 160;
+
+/// Ill-typed vector kernels, after the matrix mutants in
+/// `ill_typed.{c,rs}`.
+pub const VECTOR_MUTANTS: usize = 66;
 
 /// Where the checked-in corpus lives, relative to the oracle crate.
 pub const DIR: &str = "corpus";
@@ -47,8 +56,12 @@ pub struct Corpus {
     pub kernels: Vec<Kernel>,
     /// The row-major kernels.
     pub row_major: Vec<Kernel>,
+    /// The kernels on ext vectors.
+    pub vectors: Vec<VKernel>,
     /// The ill-typed mutants.
     pub mutants: Vec<mutate::Mutant>,
+    /// The ill-typed vector kernels.
+    pub vector_mutants: Vec<vmutate::VMutant>,
     /// Number of mutants asked for.
     pub mutant_count: usize,
 }
@@ -68,10 +81,18 @@ impl Corpus {
             'r',
             generate::row_major_kernel,
         );
+        let mut vrng = SplitMix64::new(seed ^ 0x5645_4354_4f52_5321);
+        let vectors = (0..VECTOR_KERNELS)
+            .map(|i| vgen::kernel(&mut SplitMix64::new(vrng.next_u64()), &format!("v{i:04}")))
+            .collect();
+        let mut wrng = SplitMix64::new(seed ^ 0x5645_4354_4d55_5421);
+        let vector_mutants = vmutate::mutants(&mut wrng, VECTOR_MUTANTS);
         Corpus {
             seed,
             kernels,
             row_major,
+            vectors,
+            vector_mutants,
             mutants: muts,
             mutant_count: mutants,
         }
@@ -97,28 +118,60 @@ impl Corpus {
                 let tds = Typedefs::new(&types, &aliases, &mut rng).with_layout(layout);
                 files.push(File {
                     path: format!("{DIR}/{prefix}_{i:02}.c"),
-                    text: c_chunk(ks, &cmd, &tds),
+                    text: c_chunk(ks, &cmd, tds.c_lines(), &mut rng),
                 });
                 files.push(File {
                     path: format!("{DIR}/{prefix}_{i:02}.rs"),
-                    text: rs_chunk(ks, &cmd, &tds, &mut rng),
+                    text: {
+                        let typedefs = tds.rs_lines(&mut rng);
+                        rs_chunk(ks, &cmd, "Matrix", typedefs, &mut rng)
+                    },
                 });
             }
         }
+        for (i, ks) in self.vectors.chunks(CHUNK).enumerate() {
+            let mut rng = SplitMix64::new(self.seed ^ (0x5645_4300 + i as u64));
+            files.push(File {
+                path: format!("{DIR}/vectors_{i:02}.c"),
+                text: c_chunk(
+                    ks,
+                    &cmd,
+                    vgen::chunk_typedefs(ks, Lang::C, &mut rng),
+                    &mut rng,
+                ),
+            });
+            files.push(File {
+                path: format!("{DIR}/vectors_{i:02}.rs"),
+                text: {
+                    let typedefs = vgen::chunk_typedefs(ks, Lang::Rust, &mut rng);
+                    rs_chunk(ks, &cmd, "Vector", typedefs, &mut rng)
+                },
+            });
+        }
         files.push(File {
             path: format!("{DIR}/chunks.rs"),
-            text: chunks_index(self.chunks(), self.row_major.len().div_ceil(CHUNK), &cmd),
+            text: chunks_index(
+                [
+                    self.chunks(),
+                    self.row_major.len().div_ceil(CHUNK),
+                    self.vectors.len().div_ceil(CHUNK),
+                ],
+                &cmd,
+            ),
         });
         let mut rng = SplitMix64::new(self.seed ^ 0xBAD);
         let (types, aliases) = mutate::all_types(&self.mutants);
         let tds = Typedefs::new(&types, &aliases, &mut rng);
+        let rs = mutate::rs_file(&self.mutants, &cmd, &tds, &mut rng);
+        let mut vrng = SplitMix64::new(self.seed ^ 0x5645_4354_4d55);
+        let (vc, vrs) = vmutate::files(&self.vector_mutants, &mut vrng);
         files.push(File {
             path: format!("{DIR}/ill_typed.c"),
-            text: mutate::c_file(&self.mutants, &cmd, &tds),
+            text: mutate::c_file(&self.mutants, &cmd, &tds) + &vc,
         });
         files.push(File {
             path: format!("{DIR}/ill_typed.rs"),
-            text: mutate::rs_file(&self.mutants, &cmd, &tds, &mut rng),
+            text: rs + &vrs,
         });
         let accept = self.accept_kernels();
         let (types, aliases) = types_of(&accept);
@@ -197,10 +250,26 @@ impl Corpus {
                 f.join(",")
             ));
         }
+        for (i, k) in self.vectors.iter().enumerate() {
+            let f: Vec<&str> = k.features.iter().copied().collect();
+            s.push_str(&format!(
+                "vector\t{}\tvectors_{:02}\t0x{:016x}\t{}\n",
+                k.name,
+                i / CHUNK,
+                k.input_seed,
+                f.join(",")
+            ));
+        }
         for m in &self.mutants {
             s.push_str(&format!(
                 "mutant\t{}\till_typed\t{}\t{}: {}\n",
                 m.name, m.base, m.kind, m.expect
+            ));
+        }
+        for m in &self.vector_mutants {
+            s.push_str(&format!(
+                "mutant\t{}\till_typed\t-\t{}: {}\n",
+                m.name, m.kind, m.expect
             ));
         }
         s
@@ -314,52 +383,111 @@ fn types_of(ks: &[Kernel]) -> (Vec<MatTy>, Vec<MatTy>) {
     (set.into_iter().collect(), aliases.into_iter().collect())
 }
 
-fn c_chunk(ks: &[Kernel], cmd: &str, tds: &Typedefs) -> String {
+/// A kernel of a chunk file: a matrix kernel or a vector kernel.
+trait ChunkKernel {
+    /// Its name.
+    fn name(&self) -> &str;
+    /// Its lines in `lang` (a few spellings drawn from `rng`).
+    fn lines(&self, lang: Lang, rng: &mut SplitMix64) -> Vec<String>;
+    /// The C runner: draws its inputs, calls it, prints its outputs.
+    fn c_runner(&self) -> Vec<String>;
+    /// The Rust twin of the C runner.
+    fn rs_runner(&self) -> Vec<String>;
+}
+
+impl ChunkKernel for Kernel {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn lines(&self, lang: Lang, _: &mut SplitMix64) -> Vec<String> {
+        emit::kernel_lines(self, lang, &[], None)
+    }
+    fn c_runner(&self) -> Vec<String> {
+        emit::c_runner(self)
+    }
+    fn rs_runner(&self) -> Vec<String> {
+        emit::rs_runner(self)
+    }
+}
+
+impl ChunkKernel for VKernel {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn lines(&self, lang: Lang, rng: &mut SplitMix64) -> Vec<String> {
+        VKernel::lines(self, lang, rng)
+    }
+    fn c_runner(&self) -> Vec<String> {
+        VKernel::c_runner(self)
+    }
+    fn rs_runner(&self) -> Vec<String> {
+        VKernel::rs_runner(self)
+    }
+}
+
+/// A chunk's C program: `typedefs`, each kernel and its runner, `main`.
+fn c_chunk<K: ChunkKernel>(
+    ks: &[K],
+    cmd: &str,
+    typedefs: Vec<String>,
+    rng: &mut SplitMix64,
+) -> String {
     let mut out = header(cmd, Lang::C);
     out.push_str("#include \"oracle_rt.h\"\n\n");
-    for l in tds.c_lines() {
+    for l in typedefs {
         out.push_str(&l);
         out.push('\n');
     }
     for k in ks {
         out.push('\n');
-        for l in emit::kernel_lines(k, Lang::C, &[], None) {
+        for l in k.lines(Lang::C, rng) {
             out.push_str(&l);
             out.push('\n');
         }
         out.push('\n');
-        for l in emit::c_runner(k) {
+        for l in k.c_runner() {
             out.push_str(&l);
             out.push('\n');
         }
     }
     out.push_str("\nint main(void) {\n");
     for k in ks {
-        out.push_str(&format!("    run_{}();\n", k.name));
+        out.push_str(&format!("    run_{}();\n", k.name()));
     }
     out.push_str("    return 0;\n}\n");
     out
 }
 
-fn rs_chunk(ks: &[Kernel], cmd: &str, tds: &Typedefs, rng: &mut SplitMix64) -> String {
+/// A chunk's Rust file: one `matrix!` block (`typedefs`, the kernels), the
+/// runners and their list. `value_type` is the value type the runners may
+/// name (`Matrix`, `Vector`).
+fn rs_chunk<K: ChunkKernel>(
+    ks: &[K],
+    cmd: &str,
+    value_type: &str,
+    typedefs: Vec<String>,
+    rng: &mut SplitMix64,
+) -> String {
     let mut out = header(cmd, Lang::Rust);
     out.push_str("use matrix_core::matrix;\n");
-    out.push_str("#[allow(unused_imports)]\nuse matrix_core::Matrix;\n");
+    out.push_str(&format!(
+        "#[allow(unused_imports)]\nuse matrix_core::{value_type};\n"
+    ));
     out.push_str("use matrix_oracle::rt;\n\n");
     out.push_str("matrix! {\n");
-    for l in tds.rs_lines(rng) {
+    for l in typedefs {
         out.push_str(&format!("    {l}\n"));
     }
     for k in ks {
         out.push('\n');
-        for l in emit::kernel_lines(k, Lang::Rust, &[], None) {
+        for l in k.lines(Lang::Rust, rng) {
             out.push_str(&format!("    {l}\n"));
         }
     }
     out.push_str("}\n");
     for k in ks {
         out.push('\n');
-        for l in emit::rs_runner(k) {
+        for l in k.rs_runner() {
             out.push_str(&l);
             out.push('\n');
         }
@@ -367,7 +495,7 @@ fn rs_chunk(ks: &[Kernel], cmd: &str, tds: &Typedefs, rng: &mut SplitMix64) -> S
     out.push_str("\n/// Every kernel of this chunk with its runner.\n");
     out.push_str("pub const KERNELS: &[(&str, rt::Runner)] = &[\n");
     for k in ks {
-        out.push_str(&format!("    (\"{0}\", run_{0}),\n", k.name));
+        out.push_str(&format!("    (\"{0}\", run_{0}),\n", k.name()));
     }
     out.push_str("];\n");
     out
@@ -462,10 +590,15 @@ fn callees(k: &Kernel) -> Vec<String> {
     out
 }
 
-fn chunks_index(n: usize, row_major: usize, cmd: &str) -> String {
+/// `chunks.rs`: a module per chunk file, and the lists of the column-major,
+/// row-major and vector chunks.
+fn chunks_index([n, row_major, vectors]: [usize; 3], cmd: &str) -> String {
     let mut out = header(cmd, Lang::Rust);
     let names = |prefix: &'static str, n: usize| (0..n).map(move |i| format!("{prefix}_{i:02}"));
-    for name in names("kernels", n).chain(names("row_major", row_major)) {
+    for name in names("kernels", n)
+        .chain(names("row_major", row_major))
+        .chain(names("vectors", vectors))
+    {
         out.push_str(&format!(
             "#[allow(unused, clippy::all)]\nmod {name} {{\n    include!(\"{name}.rs\");\n}}\n"
         ));
@@ -478,6 +611,7 @@ fn chunks_index(n: usize, row_major: usize, cmd: &str) -> String {
             "row_major",
             row_major,
         ),
+        ("Every vector chunk", "VECTOR_CHUNKS", "vectors", vectors),
     ] {
         out.push_str(&format!("\n/// {what}: its name and its kernels.\n"));
         out.push_str(&format!(

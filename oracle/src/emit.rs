@@ -472,7 +472,7 @@ pub fn rs_typedef(
     )
 }
 
-fn c_fill(e: Elem) -> &'static str {
+pub(crate) fn c_fill(e: Elem) -> &'static str {
     match e {
         Elem::I8 => "i8",
         Elem::I16 => "i16",
@@ -487,7 +487,7 @@ fn c_fill(e: Elem) -> &'static str {
     }
 }
 
-fn idx_fill(t: crate::ty::IdxTy) -> &'static str {
+pub(crate) fn idx_fill(t: crate::ty::IdxTy) -> &'static str {
     use crate::ty::IdxTy;
     match t {
         IdxTy::U8 => "u8",
@@ -499,7 +499,7 @@ fn idx_fill(t: crate::ty::IdxTy) -> &'static str {
     }
 }
 
-fn c_dom(d: &Domain, arrays: &mut Vec<String>, tag: &str) -> String {
+pub(crate) fn c_dom(d: &Domain, arrays: &mut Vec<String>, tag: &str) -> String {
     match d {
         Domain::Int(lo, hi) => format!("RT_DOM_INT({lo}LL, {hi}LL)"),
         Domain::Full => "RT_DOM_FULL".into(),
@@ -523,7 +523,7 @@ fn c_dom(d: &Domain, arrays: &mut Vec<String>, tag: &str) -> String {
     }
 }
 
-fn rs_dom(d: &Domain) -> String {
+pub(crate) fn rs_dom(d: &Domain) -> String {
     match d {
         Domain::Int(lo, hi) => format!("rt::Dom::Int({lo}, {hi})"),
         Domain::Full => "rt::Dom::Full".into(),

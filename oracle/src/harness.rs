@@ -334,14 +334,18 @@ pub fn clang_errors(stderr: &str, file_name: &str) -> Vec<Diag> {
 }
 
 /// Clang's message as the DSL words it: without the `(aka '...')` parts
-/// (contract, "Messages") and without a trailing `[-W...]` flag.
+/// (contract, "Messages"), without the `(vector of 4 'float' values)` that
+/// clang-19 adds after a vector typedef's name, and without a trailing
+/// `[-W...]` flag.
 pub fn normalize_clang(msg: &str) -> String {
     let mut s = msg.to_string();
-    while let Some(i) = s.find(" (aka '") {
-        let Some(j) = s[i + 7..].find("')") else {
-            break;
-        };
-        s.replace_range(i..i + 7 + j + 2, "");
+    for (open, close) in [(" (aka '", "')"), (" (vector of ", " values)")] {
+        while let Some(i) = s.find(open) {
+            let Some(j) = s[i + open.len()..].find(close) else {
+                break;
+            };
+            s.replace_range(i..i + open.len() + j + close.len(), "");
+        }
     }
     if s.ends_with(']')
         && let Some(i) = s.rfind(" [-W")
@@ -655,6 +659,12 @@ mod tests {
         assert_eq!(
             normalize_clang(m),
             "invalid operands to binary expression ('m4x4_t' and 'm4x3_t')"
+        );
+        assert_eq!(
+            normalize_clang(
+                "cannot convert between vector values of different size ('u8v3' (vector of 3 'unsigned char' values) and 'float')"
+            ),
+            "cannot convert between vector values of different size ('u8v3' and 'float')"
         );
         assert_eq!(
             normalize_clang(

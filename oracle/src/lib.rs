@@ -17,3 +17,5 @@ pub mod mutate;
 pub mod prng;
 pub mod rt;
 pub mod ty;
+pub mod vgen;
+pub mod vmutate;

@@ -107,6 +107,20 @@ fn row_major_kernels_agree_with_clang_22() {
     );
 }
 
+#[test]
+fn vector_kernels_agree_with_clang() {
+    let Some(clang) = harness::require_clang("vector_kernels_agree_with_clang") else {
+        return;
+    };
+    // 256-bit and 512-bit vector arguments: both sides are clang's code, so
+    // the ABI warning says nothing here.
+    check_corpus(
+        (&clang, &["-Wno-psabi"]),
+        VECTOR_CHUNKS,
+        "clang-19 (vectors)",
+    );
+}
+
 /// Checks `chunks` (two at a time) against `clang` with `flags`, and
 /// reports every disagreement.
 fn check_corpus(

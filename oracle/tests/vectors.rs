@@ -54,6 +54,21 @@ matrix! {
     fn ushift(u: uint4, v: uint4) -> uint4 {
         (u << (v & 31)) | (u >> 3) ^ !v % 7
     }
+    // Every compound assignment on a swizzle; the right operand keeps its
+    // grouping (`t.yx += a ^ b` is `t.yx = t.yx + (a ^ b)`).
+    fn swizzle_compound(mut t: int4, a: int4, b: int4) -> int4 {
+        t.yx += (a.xy > b.zw) ^ a.zw;
+        t.zy -= a.xy * b.yx + 3;
+        t.wx *= a.xz | 1;
+        t.xw %= (b.yz & 7) | 1;
+        t.zyx /= (a.xyz & 5) | 1;
+        t.xz <<= b.xy & 7;
+        t.yw >>= a.zw & 15;
+        t.wz &= a.xy - 1;
+        t.xy |= b.zw ^ 12;
+        t.wyz ^= 7 + a.yzw;
+        t
+    }
 }
 
 const C_KERNELS: &str = r#"
@@ -80,6 +95,19 @@ char4 chars(char4 a, char4 b) { return a * b + a.wzyx; }
 uint2 unsigned_(uint2 a, unsigned k) { return a - k + a.yx * 3; }
 int4 bits(int4 a, int4 b, int s) { return ((a % b) ^ (a & b | s)) + (a >> (b & 31)) - ~a; }
 uint4 ushift(uint4 u, uint4 v) { return (u << (v & 31)) | (u >> 3) ^ ~v % 7; }
+int4 swizzle_compound(int4 t, int4 a, int4 b) {
+    t.yx += (a.xy > b.zw) ^ a.zw;
+    t.zy -= a.xy * b.yx + 3;
+    t.wx *= a.xz | 1;
+    t.xw %= (b.yz & 7) | 1;
+    t.zyx /= (a.xyz & 5) | 1;
+    t.xz <<= b.xy & 7;
+    t.yw >>= a.zw & 15;
+    t.wz &= a.xy - 1;
+    t.xy |= b.zw ^ 12;
+    t.wyz ^= 7 + a.yzw;
+    return t;
+}
 "#;
 
 /// Inputs per kernel.
@@ -200,6 +228,12 @@ fn vector_kernels_agree_with_clang() {
         writeln!(c, "  {{ uint4 r = ushift((uint4){{{}u, {}u, {}u, {}u}}, (uint4){{{}u, {}u, {}u, {}u}}); printf(\"ush {i} %u %u %u %u\\n\", r.x, r.y, r.z, r.w); }}", u4[0], u4[1], u4[2], u4[3], v4[0], v4[1], v4[2], v4[3]).unwrap();
         let r = ushift(u4.into(), v4.into()).to_array();
         ours.push(format!("ush {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
+
+        let [t, a, b] = [0; 3].map(|_| [0; 4].map(|_| rng.next_u64() as i32 >> 8));
+        let int4 = |v: [i32; 4]| format!("(int4){{{}, {}, {}, {}}}", v[0], v[1], v[2], v[3]);
+        writeln!(c, "  {{ int4 r = swizzle_compound({}, {}, {}); printf(\"swc {i} %d %d %d %d\\n\", r.x, r.y, r.z, r.w); }}", int4(t), int4(a), int4(b)).unwrap();
+        let r = swizzle_compound(t.into(), a.into(), b.into()).to_array();
+        ours.push(format!("swc {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
     }
     c.push_str("  return 0;\n}\n");
 

@@ -847,16 +847,28 @@ impl<'a> Checker<'a> {
 
     fn compound(&mut self, b: &syn::ExprBinary, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
         use syn::BinOp as B;
+        if is_unassignable_element(&lhs) {
+            return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
+        }
         if let ExprKind::Swizzle { .. } = lhs.kind {
-            // `v.xy += w` is `v.xy = v.xy + w`: the place read, then written.
+            // `v.xy += w` is `v.xy = v.xy + (w)`: the place read, then
+            // written; `w` keeps its grouping (`v.xy += a ^ b`).
             let op = match b.op {
                 B::AddAssign(_) => B::Add(Default::default()),
                 B::SubAssign(_) => B::Sub(Default::default()),
                 B::MulAssign(_) => B::Mul(Default::default()),
                 B::DivAssign(_) => B::Div(Default::default()),
+                B::RemAssign(_) => B::Rem(Default::default()),
+                B::BitAndAssign(_) => B::BitAnd(Default::default()),
+                B::BitOrAssign(_) => B::BitOr(Default::default()),
+                B::BitXorAssign(_) => B::BitXor(Default::default()),
+                B::ShlAssign(_) => B::Shl(Default::default()),
+                B::ShrAssign(_) => B::Shr(Default::default()),
                 _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
             };
             let current = self.expr(&b.left);
+            let (rty, rloc) = (rhs.ty.clone(), rhs.loc);
+            let rhs = Expr::new(ExprKind::Paren(Box::new(rhs)), rty, rloc);
             let value = self.vector_binary(&op, current, rhs, &b.left, &b.right, loc);
             if value.ty.is_error() {
                 return value;
@@ -934,9 +946,7 @@ impl<'a> Checker<'a> {
         if lhs.ty.is_error() || rhs.ty.is_error() {
             return self.poisoned(loc);
         }
-        if let ExprKind::Element { base, .. } = &lhs.kind
-            && !base.is_place()
-        {
+        if is_unassignable_element(&lhs) {
             return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
         }
         if let ExprKind::Swizzle { .. } = &lhs.kind {
@@ -1535,3 +1545,9 @@ const STD_VALUE_MACROS: &[&str] = &[
     "vec",
     "dbg",
 ];
+
+/// An element of a matrix value or a component of a vector value
+/// (`(a + b)[0][1]`, `(v + w).x`): C has no storage to assign it.
+fn is_unassignable_element(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Element { .. } | ExprKind::Index { .. }) && !e.is_place()
+}

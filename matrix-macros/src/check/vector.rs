@@ -241,15 +241,31 @@ impl Checker<'_> {
                 Err(message) => self.error(loc, message),
             };
         }
-        // `%`, `&`, `|`, `^`, `<<`, `>>`: integer vectors only, as in Clang.
+        let integer = |t: &Ty| match t {
+            Ty::Vector(v) => v.elem.is_integer(),
+            other => other.is_integer_like(),
+        };
+        // A shift names its first operand that is not an integer (Clang's
+        // check of vector shifts).
+        if let B::Shl(_) | B::Shr(_) = op
+            && let Some(t) = [&lhs.ty, &rhs.ty].into_iter().find(|t| !integer(t))
+        {
+            return self.error(loc, diag::integer_required(t));
+        }
+        // A vector meets a matrix only in a product (beyond Clang).
+        if (comparison || arithmetic)
+            && [&lhs.ty, &rhs.ty]
+                .into_iter()
+                .any(|t| matches!(t, Ty::Matrix(_)))
+        {
+            return self.error(loc, diag::vector_and_non_scalar(&lhs.ty, &rhs.ty));
+        }
+        // `%`, `&`, `|`, `^`: integer vectors only, as in Clang.
         let integer_only = matches!(
             op,
             B::Rem(_) | B::BitAnd(_) | B::BitOr(_) | B::BitXor(_) | B::Shl(_) | B::Shr(_)
         );
-        let integer_operands = [&lhs.ty, &rhs.ty].into_iter().all(|t| match t {
-            Ty::Vector(v) => v.elem.is_integer(),
-            other => other.is_integer_like(),
-        });
+        let integer_operands = [&lhs.ty, &rhs.ty].into_iter().all(integer);
         let allowed = comparison || arithmetic || (integer_only && integer_operands);
         if !allowed {
             return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));

@@ -21,6 +21,14 @@ matrix! {
         v
     }
 
+    pub fn component_of_a_value(v: float4, w: float4) {
+        (v + w).x = 1.0;
+    }
+
+    pub fn subscript_of_a_value(v: float4, w: float4) {
+        (v + w)[1] += 1.0;
+    }
+
     pub fn odd_half(v: float3) -> f32 {
         v.hi.x
     }
