@@ -56,6 +56,18 @@ mod vectors_02 {
 mod vectors_03 {
     include!("vectors_03.rs");
 }
+#[allow(unused, clippy::all)]
+mod layouts_00 {
+    include!("layouts_00.rs");
+}
+#[allow(unused, clippy::all)]
+mod layouts_01 {
+    include!("layouts_01.rs");
+}
+#[allow(unused, clippy::all)]
+mod layouts_02 {
+    include!("layouts_02.rs");
+}
 
 /// Every chunk: its name and its kernels.
 pub const CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
@@ -81,4 +93,11 @@ pub const VECTOR_CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
     ("vectors_01", vectors_01::KERNELS),
     ("vectors_02", vectors_02::KERNELS),
     ("vectors_03", vectors_03::KERNELS),
+];
+
+/// Every mixed-layout chunk: its name and its kernels.
+pub const LAYOUT_CHUNKS: &[(&str, &[(&str, matrix_oracle::rt::Runner)])] = &[
+    ("layouts_00", layouts_00::KERNELS),
+    ("layouts_01", layouts_01::KERNELS),
+    ("layouts_02", layouts_02::KERNELS),
 ];

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use crate::ast::*;
 use crate::emit::{self, Lang};
 use crate::generate;
+use crate::lgen::{self, LKernel};
 use crate::mutate;
 use crate::prng::SplitMix64;
 use crate::ty::{Layout, MatTy};
@@ -23,6 +24,10 @@ pub const ROW_MAJOR_KERNELS: usize = 80;
 
 /// Kernels on Clang's ext vectors ([`vgen`]), after the row-major ones.
 pub const VECTOR_KERNELS: usize = 160;
+
+/// Kernels mixing layouts ([`lgen`]), compared with clang-19 on their
+/// column-major twins.
+pub const LAYOUT_KERNELS: usize = 120;
 
 /// Ill-typed vector kernels, after the matrix mutants in
 /// `ill_typed.{c,rs}`.
@@ -58,6 +63,8 @@ pub struct Corpus {
     pub row_major: Vec<Kernel>,
     /// The kernels on ext vectors.
     pub vectors: Vec<VKernel>,
+    /// The kernels mixing layouts.
+    pub layouts: Vec<LKernel>,
     /// The ill-typed mutants.
     pub mutants: Vec<mutate::Mutant>,
     /// The ill-typed vector kernels.
@@ -85,6 +92,10 @@ impl Corpus {
         let vectors = (0..VECTOR_KERNELS)
             .map(|i| vgen::kernel(&mut SplitMix64::new(vrng.next_u64()), &format!("v{i:04}")))
             .collect();
+        let mut lrng = SplitMix64::new(seed ^ 0x4c41_594f_5554_5321);
+        let layouts = (0..LAYOUT_KERNELS)
+            .map(|i| lgen::kernel(&mut SplitMix64::new(lrng.next_u64()), &format!("l{i:04}")))
+            .collect();
         let mut wrng = SplitMix64::new(seed ^ 0x5645_4354_4d55_5421);
         let vector_mutants = vmutate::mutants(&mut wrng, VECTOR_MUTANTS);
         Corpus {
@@ -92,6 +103,7 @@ impl Corpus {
             kernels,
             row_major,
             vectors,
+            layouts,
             vector_mutants,
             mutants: muts,
             mutant_count: mutants,
@@ -148,6 +160,25 @@ impl Corpus {
                 },
             });
         }
+        for (i, ks) in self.layouts.chunks(CHUNK).enumerate() {
+            let mut rng = SplitMix64::new(self.seed ^ (0x4c41_5900 + i as u64));
+            files.push(File {
+                path: format!("{DIR}/layouts_{i:02}.c"),
+                text: c_chunk(
+                    ks,
+                    &cmd,
+                    lgen::chunk_typedefs(ks, Lang::C, &mut rng),
+                    &mut rng,
+                ),
+            });
+            files.push(File {
+                path: format!("{DIR}/layouts_{i:02}.rs"),
+                text: {
+                    let typedefs = lgen::chunk_typedefs(ks, Lang::Rust, &mut rng);
+                    rs_chunk(ks, &cmd, "Matrix", typedefs, &mut rng)
+                },
+            });
+        }
         files.push(File {
             path: format!("{DIR}/chunks.rs"),
             text: chunks_index(
@@ -155,6 +186,7 @@ impl Corpus {
                     self.chunks(),
                     self.row_major.len().div_ceil(CHUNK),
                     self.vectors.len().div_ceil(CHUNK),
+                    self.layouts.len().div_ceil(CHUNK),
                 ],
                 &cmd,
             ),
@@ -244,6 +276,16 @@ impl Corpus {
             let f: Vec<&str> = features(k).into_iter().collect();
             s.push_str(&format!(
                 "row_major\t{}\trow_major_{:02}\t0x{:016x}\t{}\n",
+                k.name,
+                i / CHUNK,
+                k.input_seed,
+                f.join(",")
+            ));
+        }
+        for (i, k) in self.layouts.iter().enumerate() {
+            let f: Vec<&str> = k.features.iter().copied().collect();
+            s.push_str(&format!(
+                "layout\t{}\tlayouts_{:02}\t0x{:016x}\t{}\n",
                 k.name,
                 i / CHUNK,
                 k.input_seed,
@@ -407,6 +449,21 @@ impl ChunkKernel for Kernel {
     }
     fn rs_runner(&self) -> Vec<String> {
         emit::rs_runner(self)
+    }
+}
+
+impl ChunkKernel for LKernel {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn lines(&self, lang: Lang, rng: &mut SplitMix64) -> Vec<String> {
+        LKernel::lines(self, lang, rng)
+    }
+    fn c_runner(&self) -> Vec<String> {
+        LKernel::c_runner(self)
+    }
+    fn rs_runner(&self) -> Vec<String> {
+        LKernel::rs_runner(self)
     }
 }
 
@@ -591,13 +648,14 @@ fn callees(k: &Kernel) -> Vec<String> {
 }
 
 /// `chunks.rs`: a module per chunk file, and the lists of the column-major,
-/// row-major and vector chunks.
-fn chunks_index([n, row_major, vectors]: [usize; 3], cmd: &str) -> String {
+/// row-major, vector and mixed-layout chunks.
+fn chunks_index([n, row_major, vectors, layouts]: [usize; 4], cmd: &str) -> String {
     let mut out = header(cmd, Lang::Rust);
     let names = |prefix: &'static str, n: usize| (0..n).map(move |i| format!("{prefix}_{i:02}"));
     for name in names("kernels", n)
         .chain(names("row_major", row_major))
         .chain(names("vectors", vectors))
+        .chain(names("layouts", layouts))
     {
         out.push_str(&format!(
             "#[allow(unused, clippy::all)]\nmod {name} {{\n    include!(\"{name}.rs\");\n}}\n"
@@ -612,6 +670,12 @@ fn chunks_index([n, row_major, vectors]: [usize; 3], cmd: &str) -> String {
             row_major,
         ),
         ("Every vector chunk", "VECTOR_CHUNKS", "vectors", vectors),
+        (
+            "Every mixed-layout chunk",
+            "LAYOUT_CHUNKS",
+            "layouts",
+            layouts,
+        ),
     ] {
         out.push_str(&format!("\n/// {what}: its name and its kernels.\n"));
         out.push_str(&format!(

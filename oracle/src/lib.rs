@@ -10,9 +10,11 @@
 
 pub mod ast;
 pub mod corpus;
+pub mod dual;
 pub mod emit;
 pub mod generate;
 pub mod harness;
+pub mod lgen;
 pub mod mutate;
 pub mod prng;
 pub mod rt;

@@ -18,6 +18,7 @@
 use std::collections::BTreeSet;
 
 use crate::ast::Domain;
+use crate::dual::Ex;
 use crate::emit::{self, Lang};
 use crate::prng::SplitMix64;
 use crate::ty::{Elem, IdxTy, MatTy};
@@ -97,63 +98,6 @@ impl Ty {
             Ty::S(_) => 1,
             Ty::V(v) => v.len as usize,
             Ty::M(m) => m.len(),
-        }
-    }
-}
-
-/// An expression printed in both languages.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Ex {
-    c: String,
-    rs: String,
-    /// Needs no parentheses as an operand or before `.` / `[`.
-    atom: bool,
-}
-
-impl Ex {
-    fn atom(s: String) -> Ex {
-        Ex {
-            c: s.clone(),
-            rs: s,
-            atom: true,
-        }
-    }
-
-    fn paren(self) -> Ex {
-        if self.atom {
-            return self;
-        }
-        Ex {
-            c: format!("({})", self.c),
-            rs: format!("({})", self.rs),
-            atom: true,
-        }
-    }
-
-    /// `self OP other`, operands parenthesised unless atomic.
-    fn bin(self, op: &str, other: Ex) -> Ex {
-        let (a, b) = (self.paren(), other.paren());
-        Ex {
-            c: format!("{} {op} {}", a.c, b.c),
-            rs: format!("{} {op} {}", a.rs, b.rs),
-            atom: false,
-        }
-    }
-
-    /// `self` followed by `suffix` (a component, a subscript).
-    fn postfix(self, suffix: &str) -> Ex {
-        let a = self.paren();
-        Ex::atom2(format!("{}{suffix}", a.c), format!("{}{suffix}", a.rs))
-    }
-
-    fn atom2(c: String, rs: String) -> Ex {
-        Ex { c, rs, atom: true }
-    }
-
-    fn text(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::C => &self.c,
-            Lang::Rust => &self.rs,
         }
     }
 }

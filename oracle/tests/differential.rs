@@ -121,6 +121,16 @@ fn vector_kernels_agree_with_clang() {
     );
 }
 
+#[test]
+fn mixed_layout_kernels_agree_with_clang() {
+    let Some(clang) = harness::require_clang("mixed_layout_kernels_agree_with_clang") else {
+        return;
+    };
+    // Each kernel against its column-major twin: a layout moves elements,
+    // never changes them.
+    check_corpus((&clang, &[]), LAYOUT_CHUNKS, "clang-19 (layouts erased)");
+}
+
 /// Checks `chunks` (two at a time) against `clang` with `flags`, and
 /// reports every disagreement.
 fn check_corpus(
