@@ -79,6 +79,8 @@ pub(crate) struct Signs {
 pub(crate) trait Tiles {
     /// `tmm0` = 16 rows of 16 `i32` from `src`, rows `stride` apart.
     fn load_acc(&mut self, src: &[i32], stride: usize);
+    /// `tmm0` = zero (`tilezero`), with no memory read.
+    fn zero_acc(&mut self);
     /// `tmm1`, `tmm2` = 16 rows of 64 bytes, rows `stride` apart.
     fn load_operands(&mut self, first: (&[u8], usize), second: (&[u8], usize));
     /// `tmm0 += tmm1 * tmm2` with the instruction for `signs`.
@@ -127,9 +129,14 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
         }
     }
     // out^T, row-major n x m: the column-major result with a padded stride.
+    // A zero accumulator (a product, or `__builtin_matrix_fill(m, 0)`)
+    // starts each tile with `tilezero` instead of loading it.
+    let zero = c.iter().all(|&x| x == 0);
     let mut acc: Vec<i32> = vec![0; np * mp];
-    for j in 0..n {
-        acc[j * mp..][..m].copy_from_slice(&c[j * m..][..m]);
+    if !zero {
+        for j in 0..n {
+            acc[j * mp..][..m].copy_from_slice(&c[j * m..][..m]);
+        }
     }
     let signs = Signs {
         first: B::SIGNED,
@@ -137,7 +144,11 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     };
     for j0 in (0..np).step_by(ROWS) {
         for r0 in (0..mp).step_by(ROWS) {
-            t.load_acc(&acc[j0 * mp + r0..], mp);
+            if zero {
+                t.zero_acc();
+            } else {
+                t.load_acc(&acc[j0 * mp + r0..], mp);
+            }
             for k0 in (0..kp).step_by(ROW_BYTES) {
                 t.load_operands(
                     (&bt[j0 * kp + k0..], kp),
@@ -179,6 +190,9 @@ impl Tiles for Emulated {
         for (i, row) in self.acc.iter_mut().enumerate() {
             row.copy_from_slice(&src[i * stride..][..ROWS]);
         }
+    }
+    fn zero_acc(&mut self) {
+        self.acc = [[0; ROWS]; ROWS];
     }
     fn load_operands(&mut self, (first, s1): (&[u8], usize), (second, s2): (&[u8], usize)) {
         check_rows(first.len(), ROW_BYTES, s1);
@@ -377,6 +391,12 @@ mod hardware {
                     options(nostack, readonly),
                 );
             }
+        }
+        fn zero_acc(&mut self) {
+            // SAFETY: tiles are configured (an `Amx` exists); `tilezero`
+            // writes only a tile register (no `nomem`, as in `dot`, so
+            // that it stays ordered with the tile loads and stores).
+            unsafe { asm!("tilezero tmm0", options(nostack)) };
         }
         fn load_operands(&mut self, (first, s1): (&[u8], usize), (second, s2): (&[u8], usize)) {
             check_rows(first.len(), ROW_BYTES, s1);

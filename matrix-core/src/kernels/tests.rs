@@ -820,6 +820,58 @@ fn amx_driver_on_emulated_tiles() {
     });
 }
 
+/// Emulated tiles that count how each accumulator tile starts.
+struct CountingTiles {
+    tiles: amx::Emulated,
+    zeroed: usize,
+    loaded: usize,
+}
+
+impl amx::Tiles for CountingTiles {
+    fn load_acc(&mut self, src: &[i32], stride: usize) {
+        self.loaded += 1;
+        self.tiles.load_acc(src, stride);
+    }
+    fn zero_acc(&mut self) {
+        self.zeroed += 1;
+        self.tiles.zero_acc();
+    }
+    fn load_operands(&mut self, first: (&[u8], usize), second: (&[u8], usize)) {
+        self.tiles.load_operands(first, second);
+    }
+    fn dot(&mut self, signs: amx::Signs) {
+        self.tiles.dot(signs);
+    }
+    fn store_acc(&mut self, dst: &mut [i32], stride: usize) {
+        self.tiles.store_acc(dst, stride);
+    }
+}
+
+/// A zero accumulator (what a product and `__builtin_matrix_fill(m, 0)`
+/// give) starts every tile with `tilezero`, another one loads it; both give
+/// the reference's integers.
+#[test]
+fn amx_driver_starts_a_zero_accumulator_with_tilezero() {
+    // Two by two accumulator tiles, two steps along `k` each.
+    let (m, k, n) = (32, 128, 20);
+    let a: Vec<i8> = (0..m * k).map(|i| (i * 37 % 251) as i8).collect();
+    let b: Vec<u8> = (0..k * n).map(|i| (i * 91 % 256) as u8).collect();
+    let tiles = 2 * 2;
+    for c in [vec![0; m * n], (0..m * n).map(|i| i as i32 - 300).collect()] {
+        let mut counting = CountingTiles {
+            tiles: amx::Emulated::new(),
+            zeroed: 0,
+            loaded: 0,
+        };
+        let mut out = vec![0; m * n];
+        amx::mad_on(&mut counting, (&a, &b, &c), (m, k, n), &mut out);
+        assert_eq!(out, int8_reference((&a, &b, &c), (m, k, n)));
+        let zero = c.iter().all(|&x| x == 0);
+        let expected = if zero { (tiles, 0) } else { (0, tiles) };
+        assert_eq!((counting.zeroed, counting.loaded), expected);
+    }
+}
+
 #[test]
 fn int8_kernel_choice_follows_the_backend_and_shape() {
     // Too small for packing: always the widened i32 kernel.
