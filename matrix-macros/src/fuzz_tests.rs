@@ -83,6 +83,17 @@ const SEEDS: &[&str] = &[
        }
        fn tr<const N: usize>(m: Matrix<f32, N, N>) -> f32 { m[1][1] }
        fn caller(m: m3_t) -> float { tr(gen(m, &[0.0f32; 9])) }"#,
+    r#"typedef unsigned u4 __attribute__((ext_vector_type(4)));
+       typedef int i3 __attribute__((ext_vector_type(3)));
+       typedef float m2x3_t __attribute__((matrix_type(2, 3)));
+       typedef float r2x3_t __attribute__((matrix_type(2, 3, row_major)));
+       fn s(mut u: u4, mut t: i3, a: m2x3_t, b: r2x3_t) -> r2x3_t {
+           u.zy %= (u.xw & 7) | 1;
+           t.xz <<= t.yy & 31;
+           t.yx ^= (u.xy > u.zw) - 1;
+           u = -u >> 3;
+           __builtin_matrix_zip((r2x3_t) a, b, |x, y| x * y + a[1][2])
+       }"#,
 ];
 
 /// One mutation of a flattened token list.
