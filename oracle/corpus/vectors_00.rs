@@ -9,129 +9,145 @@ matrix! {
     pub typedef signed char i8v2 __attribute__((ext_vector_type(2)));
     pub typedef signed char i8v3 __attribute__((ext_vector_type(3)));
     typedef int8_t i8v4 __attribute__((ext_vector_type(4)));
-    pub typedef signed char i8v5 __attribute__((ext_vector_type(5)));
-    typedef signed char i8v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef int8_t i8v8 __attribute__((ext_vector_type(8)));
-    typedef int8_t i8v16 __attribute__((ext_vector_type(16)));
-    typedef i16 i16v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef i16 i16v2 __attribute__((ext_vector_type(2)));
-    pub typedef i16 i16v3 __attribute__((ext_vector_type(3)));
+    pub typedef signed char i8v6 __attribute__((ext_vector_type(6)));
+    typedef signed char i8v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef int8_t i8v16 __attribute__((ext_vector_type(16)));
+    typedef short i16v1 __attribute__((ext_vector_type(1)));
+    typedef i16 i16v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef i16 i16v3 __attribute__((ext_vector_type(3)));
     pub typedef i16 i16v4 __attribute__((ext_vector_type(4)));
+    pub typedef i16 i16v5 __attribute__((ext_vector_type(5)));
     typedef int16_t i16v8 __attribute__((ext_vector_type(8)));
     pub typedef int16_t i16v16 __attribute__((ext_vector_type(16)));
     pub typedef int i32v1 __attribute__((ext_vector_type(1)));
     typedef i32 i32v2 __attribute__((ext_vector_type(2)));
     typedef i32 i32v3 __attribute__((ext_vector_type(3)));
     pub(crate) typedef int i32v4 __attribute__((ext_vector_type(4)));
-    pub typedef i32 i32v5 __attribute__((ext_vector_type(5)));
-    typedef int32_t i32v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef int i32v16 __attribute__((ext_vector_type(16)));
-    pub typedef int64_t i64v2 __attribute__((ext_vector_type(2)));
-    typedef i64 i64v3 __attribute__((ext_vector_type(3)));
-    typedef long long i64v4 __attribute__((ext_vector_type(4)));
+    pub typedef i32 i32v8 __attribute__((ext_vector_type(8)));
+    typedef long i64v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef i64 i64v3 __attribute__((ext_vector_type(3)));
+    pub typedef int64_t i64v4 __attribute__((ext_vector_type(4)));
     typedef i64 i64v6 __attribute__((ext_vector_type(6)));
-    typedef long i64v8 __attribute__((ext_vector_type(8)));
+    typedef long long i64v8 __attribute__((ext_vector_type(8)));
     typedef i64 i64v12 __attribute__((ext_vector_type(12)));
-    pub(crate) typedef int64_t i64v16 __attribute__((ext_vector_type(16)));
-    typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
-    pub typedef u8 u8v3 __attribute__((ext_vector_type(3)));
-    pub typedef u8 u8v4 __attribute__((ext_vector_type(4)));
-    typedef uint8_t u8v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef uint8_t u8v6 __attribute__((ext_vector_type(6)));
-    typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
-    typedef uint16_t u16v1 __attribute__((ext_vector_type(1)));
-    typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
-    typedef u16 u16v4 __attribute__((ext_vector_type(4)));
-    pub typedef unsigned short u16v5 __attribute__((ext_vector_type(5)));
-    pub typedef u16 u16v8 __attribute__((ext_vector_type(8)));
-    typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef u32 u32v1 __attribute__((ext_vector_type(1)));
-    typedef u32 u32v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef uint32_t u32v3 __attribute__((ext_vector_type(3)));
+    typedef long i64v16 __attribute__((ext_vector_type(16)));
+    typedef u8 u8v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
+    pub typedef u8 u8v6 __attribute__((ext_vector_type(6)));
+    pub typedef u16 u16v1 __attribute__((ext_vector_type(1)));
+    typedef uint16_t u16v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
+    typedef uint16_t u16v5 __attribute__((ext_vector_type(5)));
+    typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
+    typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
+    typedef uint32_t u32v1 __attribute__((ext_vector_type(1)));
+    pub typedef uint32_t u32v2 __attribute__((ext_vector_type(2)));
+    pub typedef uint32_t u32v3 __attribute__((ext_vector_type(3)));
     typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned u32v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
-    typedef u64 u64v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef u32 u32v8 __attribute__((ext_vector_type(8)));
+    typedef u32 u32v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef uint64_t u64v1 __attribute__((ext_vector_type(1)));
     typedef unsigned long long u64v2 __attribute__((ext_vector_type(2)));
-    pub typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef float f32v1 __attribute__((ext_vector_type(1)));
-    pub typedef float f32v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef f32 f32v3 __attribute__((ext_vector_type(3)));
-    typedef f32 f32v4 __attribute__((ext_vector_type(4)));
-    typedef float f32v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef float f32v8 __attribute__((ext_vector_type(8)));
-    typedef float f32v16 __attribute__((ext_vector_type(16)));
-    typedef f64 f64v2 __attribute__((ext_vector_type(2)));
-    pub typedef double f64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef double f64v4 __attribute__((ext_vector_type(4)));
-    typedef double f64v5 __attribute__((ext_vector_type(5)));
-    typedef double f64v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef f64 f64v16 __attribute__((ext_vector_type(16)));
-    typedef char i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef i8 i8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef char i8m3x2 __attribute__((matrix_type(3, 2)));
-    typedef char i8m3x4 __attribute__((matrix_type(3, 4)));
-    typedef int16_t i16m1x2 __attribute__((matrix_type(1, 2)));
-    typedef i16 i16m3x4 __attribute__((matrix_type(3, 4)));
-    typedef short i16m4x1 __attribute__((matrix_type(4, 1)));
-    typedef int32_t i32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef i64 i64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef u8 u8m2x2 __attribute__((matrix_type(2, 2)));
-    typedef uint8_t u8m4x4 __attribute__((matrix_type(4, 4)));
+    typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef unsigned long long u64v4 __attribute__((ext_vector_type(4)));
+    typedef f32 f32v1 __attribute__((ext_vector_type(1)));
+    typedef f32 f32v2 __attribute__((ext_vector_type(2)));
+    pub typedef float f32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef float f32v5 __attribute__((ext_vector_type(5)));
+    pub typedef float f32v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef f64 f64v2 __attribute__((ext_vector_type(2)));
+    typedef f64 f64v3 __attribute__((ext_vector_type(3)));
+    typedef double f64v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef double f64v6 __attribute__((ext_vector_type(6)));
+    typedef double f64v16 __attribute__((ext_vector_type(16)));
+    type i8v3_b = i8v3;
+    typedef i8v4 i8v4_b;
+    typedef i8v8 i8v8_b;
+    type i8v16_b = i8v16;
+    typedef i16v2 i16v2_b;
+    typedef i16v4 i16v4_b;
+    typedef i16v5 i16v5_b;
+    typedef i16v8 i16v8_b;
+    typedef i32v1 i32v1_b;
+    type i32v3_b = i32v3;
+    type i32v8_b = i32v8;
+    typedef i64v2 i64v2_b;
+    type i64v16_b = i64v16;
+    type u8v2_b = u8v2;
+    type u8v4_b = u8v4;
+    type u8v6_b = u8v6;
+    typedef u16v2 u16v2_b;
+    type u16v3_b = u16v3;
+    typedef u16v4 u16v4_b;
+    typedef u16v8 u16v8_b;
+    type u32v2_b = u32v2;
+    type u32v3_b = u32v3;
+    typedef u32v4 u32v4_b;
+    type u64v1_b = u64v1;
+    typedef f32v2 f32v2_b;
+    type f32v5_b = f32v5;
+    typedef i8 i8m3x2 __attribute__((matrix_type(3, 2)));
+    typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
+    typedef int32_t i32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int64_t i64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef i64 i64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef long long i64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
     typedef uint16_t u16m2x4 __attribute__((matrix_type(2, 4)));
     typedef uint16_t u16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef u32 u32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef uint32_t u32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef unsigned long long u64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef uint64_t u64m4x2 __attribute__((matrix_type(4, 2)));
+    typedef u32 u32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef u32 u32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef uint64_t u64m1x4 __attribute__((matrix_type(1, 4)));
     typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef f64 f64m1x1 __attribute__((matrix_type(1, 1)));
     typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef f64 f64m4x2 __attribute__((matrix_type(4, 2)));
+    typedef f64 f64m3x2 __attribute__((matrix_type(3, 2)));
 
-    pub fn v0000(a0: i32v3, a1: Vector<i32, 3>, a2: i32v3, s0: u32) -> f32v2 {
+    pub fn v0000(a0: i32v3_b, a1: i32v3, a2: i32v3, s0: u32) -> f32v2 {
         let mut t0: i32v3 = a0 ^ a0;
         t0 /= ((a1 + a2) & 7) | 1;
-        return -(-((f32v2)(s0)));
+        -(-((f32v2)(s0)))
     }
 
-    pub fn v0001(a0: u8v4, a1: i8v3, i0: usize, i1: u32, s0: u8, a2: i32v4, a3: i32v3, a4: i32v2, s1: i32, a5: f32v1) -> f32 {
+    pub fn v0001(a0: Vector<u8, 4>, a1: i8v3, i0: usize, i1: u32, s0: u8, a2: u16v4, a3: i16v5, a4: i16v5_b) -> i16v5 {
         let mut t0: u8v4 = a0 + a1[i0];
         t0[i1] = s0;
-        let mut t1: i32v4 = -(a2 - a2);
-        t1 %= 5;
-        t1.zx = a3.yy + (a4 < ((i32v2)(s1)));
-        return a5.x;
+        let mut t1: u16v4 = !a2;
+        t1 = __builtin_convertvector(a0, u16v4);
+        return ((i16v5)(-2)).s41130 - (a3 - a4);
     }
 
-    pub fn v0002(a0: Vector<f64, 3>, a1: u64v3, i0: i64, s0: i32) -> i32 {
+    pub fn v0002(a0: f64v3, a1: u64v3, i0: i64, s0: i32) -> i32 {
         let mut t0: f64v2 = (f64v2){a0.z, a1[i0]};
-        return s0;
+        s0
     }
 
-    pub fn v0003(a0: f32v4, a1: f32v4, m0: u8m4x4, s0: u16, s1: u64, a2: f32v8, a3: u16v4, i0: u8, a4: f32v3, i1: i32, m1: f32m4x3, s2: f32, a5: Vector<f32, 6>, m2: i16m4x1, s3: u8) -> i16m4x1 {
-        let mut t0: f32v4 = ((a0 + a1) - ((f32v4){m0[1][2], s0, 5.25, s1}).s0100) * ((((f32v4){a2[4], -4, a3[i0], a4[i1]}) / m1[0][0]) - s2);
-        t0.abg = a5.odd;
-        t0[2] += s2;
-        return m2 * s3;
-    }
-
-    pub fn v0004(m0: u64m1x4, i0: u16, m1: i16m1x2, s0: i16, a0: i16v4) -> i16m1x2 {
-        let mut t0: u64v2 = (u64v2){m0[i0][0], 0};
-        a0.g * (m1 * s0)
-    }
-
-    pub fn v0005(a0: Vector<f64, 3>, a1: i16v3, s0: u32, a2: u16v4, a3: u64v3) -> u64v3 {
-        let mut t0 = __builtin_convertvector(a0 * a0, u8v3) - __builtin_convertvector(a1, u8v3);
-        let mut t1: f64v4 = (f64v4)(s0);
-        t1 += 3.0;
-        t1.yx += __builtin_convertvector(a2, f64v4).hi;
+    pub fn v0003(a0: f32v4, a1: f32v4, m0: u8m4x4, i0: u8, a2: f32v5_b, a3: Vector<u16, 4>, m1: f32m4x3, a4: f32v2_b, s0: f32, a5: f32v4) -> u16v4 {
+        let mut t0: f32v4 = ((a0 + a1) - ((f32v4){m0[i0][3], 1, -5, a2.s4}).yywz) * ((f32v4)(a3[1]));
+        t0.w -= -2.0;
+        t0 = -((f32v4){m1[0][1], a4.s1, s0, a5.x});
         a3
     }
 
-    pub fn v0006(m0: u32m1x4, a0: Vector<u32, 2>, s0: u32) -> u32m1x4 {
-        s0 + (m0 - a0.odd)
+    pub fn v0004(m0: u64m1x4, i0: u8, m1: i16m1x2, s0: i16) -> i16m1x2 {
+        let mut t0: u64v2 = (u64v2){m0[i0][1], 0};
+        return (-5) - (m1 * s0);
+    }
+
+    pub fn v0005(a0: Vector<f64, 3>, a1: i16v3, s0: u32, a2: f64v6, a3: u32v4, a4: Vector<u32, 4>, a5: i64v4, a6: u32v2_b) -> u32v4 {
+        let mut t0 = __builtin_convertvector(a0 * a0, u8v3) - __builtin_convertvector(a1, u8v3);
+        let mut t1 = (f64v4)(s0);
+        t1.S021 += a2.hi;
+        a3 - ((a3 + a3).xzyy ^ ((a5.a + a4) * (a3 + ((u32v4){2, a6.odd}))))
+    }
+
+    pub fn v0006(m0: u32m1x4, a0: u32v2_b, a1: i16v8_b, i0: i64) -> u32m1x4 {
+        return a1[i0] - (a0.x - m0);
     }
 
     pub fn v0007(a0: Vector<i8, 3>) -> u32v4 {
@@ -139,190 +155,195 @@ matrix! {
     }
 
     pub fn v0008(s0: u16) -> u16v2 {
-        (u16v2)(s0)
+        return (u16v2)(s0);
     }
 
-    pub fn v0009(a0: u16v2, a1: u16v8, a2: u16v2, s0: u16, a3: i8v3, i0: u32, s1: u16, a4: i16v16, a5: u16v4) -> f64 {
+    pub fn v0009(a0: u16v2_b, a1: u16v8_b, a2: u16v2_b, s0: u16, a3: u16v3_b, i0: u32, s1: u16, a4: Vector<u16, 5>, a5: i8v4) -> f64 {
         let mut t0: u32v2 = __builtin_convertvector(a0, u32v2);
-        let mut t1 = a1 << (((u16v8){a2[0], s0, a3[i0], 2, s1, s1, a4.sA, a5[2]}) & 15);
+        let mut t1 = a1 << (((u16v8){a2[0], s0, a3[i0], 2, s1, a4.S4, 8, a5[2]}) & 15);
         -3.0
     }
 
-    pub fn v0010(a0: i16v8, a1: i16v8, s0: i16, a2: i16v4, i0: u16, a3: i16v2, a4: u8v3, a5: u8v4, i1: u16, a6: u8v6, i2: u16, a7: Vector<u32, 2>, i3: usize, s1: u64, s2: u16, s3: u16, a8: Vector<u16, 16>, i4: i64, a9: u16v2, i5: i64, a10: u16v4, i6: u8) -> u16v5 {
-        let mut t0: i16v8 = a2[i0] + ((a0 - a1) ^ s0);
-        t0.S17 %= (a3 & 7) | 1;
-        t0 = a1;
-        return ((u16v5){a4[0], a5[i1], a6[i2], a7[i3], s1}) * ((u16v8){9, 3, s1, s2, s3, a8[i4], a9[i5], a10[i6]}).S36001;
+    pub fn v0010(a0: i16v8, a1: i16v8, s0: i16, a2: u64v3, i0: u16, a3: u32v3, i1: usize, a4: Vector<i16, 3>, a5: u8v4, i2: u16, a6: u8v6_b, i3: u16, a7: Vector<u32, 2>, i4: usize, s1: u64, s2: i64, a8: i16v4, a9: i16v16, i5: i32, a10: Vector<i16, 5>, i6: u8, a11: i16v16, i7: u32, a12: u8v3, a13: u8v3) -> u8v3 {
+        let mut t0: i16v8 = ((a0 - a1) ^ s0) * a2.x;
+        t0[i0] = s0;
+        t0[7] = (((i16v16){a3[i1], a4[0], a5[i2], a6[i3], a7[i4], s1, s2, 1, 2, s1, s0, s0, a8.x, a9[i5], a4.z, a10[i6]}) % ((a11 & 7) | 1))[i7];
+        (a12 >> (a13 & 7)) + 0
     }
 
-    pub fn v0011(a0: i32v2, s0: i8, m0: i8m2x3, i0: usize, a1: i8v8, a2: i8v4) -> f64v4 {
+    pub fn v0011(a0: i32v2, s0: i8, i0: i64, s1: i8, m0: f64m3x2, m1: i64m1x3, s2: i16) -> f64m3x2 {
         let mut t0 = a0.yyx;
         t0 <<= 21;
-        let mut t1: i8v3 = -((i8v3){s0, m0[i0][2]});
-        t1.z = 6;
-        t1[2] = a1.S3;
-        __builtin_convertvector(a2.S0122, f64v4)
+        let mut t1: i8v3 = -((i8v3){s0, 7});
+        t1 ^= ((i8v3)(6)) + t1;
+        t1[i0] = s1;
+        return s2 * (m0 + m1[0][1]);
     }
 
     pub fn v0012(a0: f64v4) -> i64v4 {
-        8 + __builtin_convertvector(a0, i64v4)
+        return 8 + __builtin_convertvector(a0, i64v4);
     }
 
-    pub fn v0013(a0: u8v2, a1: i8v4, a2: i32v4, i0: u32, s0: u16, a3: i8v8, s1: i8, a4: i8v16, s2: u8, s3: u32, s4: u64, a5: i32v2, a6: i16v4, a7: i32v16, i1: u32, a8: i32v5, i2: i64, m0: i32m2x2, s5: i32, a9: i32v4, s6: i32, m1: i16m3x4, i3: u32, a10: Vector<i32, 5>, a11: i32v8, i4: i32) -> i32v8 {
+    pub fn v0013(a0: u8v2_b, a1: i8v4, a2: i32v4, i0: u32, s0: u16, s1: i8, a3: Vector<i8, 4>, i1: usize, a4: Vector<u8, 3>, s2: u32, s3: u32, a5: u64v4) -> u64v4 {
         let mut t0: i8v3 = (!(((i8v3){a0[0]}) - a1.y)) * a2[i0];
-        t0.S0 = ((i8v8){s0, a3[4], s1, a4[11], s2, -3, s3, s4}).s0;
-        return (a11[i4] - ((i32v16){5, a5.y, t0.z, t0.z, a6[3], s2, -1, a7[i1], a8[i2], 3, m0[1][0], s5, a9[1], s6, m1[i3][2], a10.s4})).lo;
+        t0.S0 = ((i8v8){s0, s1, a3[i1], a4[2], -3, s2, s3, -2}).s6;
+        a5
     }
 
-    pub fn v0014(a0: u32v3, a1: u32v3, a2: Vector<u32, 8>, a3: i8v8, a4: i8v16, s0: i8) -> i8v8 {
+    pub fn v0014(a0: Vector<u32, 3>, a1: u32v3, a2: u32v8, a3: i8v8, a4: i8v16_b, s0: i8) -> i8v8 {
         let mut t0 = a0 * (a1 & a2[3]);
         (a3 * a4[15]) & s0
     }
 
-    pub fn v0015(a0: u64v1, a1: u16v3, a2: Vector<u16, 16>, i0: u16, s0: u16, a3: Vector<u64, 3>) -> i32v3 {
+    pub fn v0015(a0: u64v1_b, a1: u16v3, a2: u16v16, i0: u16, s0: u16, m0: i64m1x2) -> i64m1x2 {
         let mut t0: u64v1 = a0;
         let mut t1: u16v3 = a2[i0] * a1;
         t1.s2 = s0;
-        __builtin_convertvector(6 - (a3 - a3), i32v3)
+        return m0;
     }
 
-    pub fn v0016(a0: Vector<i16, 4>, a1: i16v2) -> i16v3 {
+    pub fn v0016(a0: i16v4, a1: i16v2_b) -> i16v3 {
         return ((((i16v4)(2)).zzxw - (a0 - a0)).wwz > a1.g);
     }
 
     pub fn v0017(a0: i32v2) -> i32 {
-        a0.r
+        return a0.r;
     }
 
-    pub fn v0018(a0: i64v4, i0: u16, s0: i16, a1: i8v2, i1: i32, s1: i8, a2: Vector<i8, 4>, a3: Vector<i64, 8>, s2: i64, s3: u16, a4: i8v4, a5: i8v3) -> i8 {
-        let mut t0 = (-((i8v8){a0[i0], s0, -8, a1[i1], s1, 2, 4, -6})).even;
-        t0 = (a2 + ((i8v4){a3.s2, s2, s1, s3})) * (a5[1] * a4);
-        return s1;
+    pub fn v0018(a0: i64v4, i0: u16, s0: i16, a1: i8v4, s1: i32, s2: u16, a2: Vector<i8, 4>, s3: u16, a3: i32v3_b, a4: i16v3, m0: i8m3x2) -> i8m3x2 {
+        let mut t0 = (-((i8v8){a0[i0], s0, a1.g, s1, -8, s1, 6, s2})).even;
+        t0 >>= (a2 + t0) & 7;
+        t0 = __builtin_convertvector((i16v4){s3, a3.r, s0, a4.y}, i8v4);
+        m0
     }
 
-    pub fn v0019(a0: i64v6, a1: i64v12, m0: i64m4x1, i0: i32) -> i8v6 {
-        return __builtin_convertvector(a0 / (((a1 - m0[i0][0]).odd & 7) | 1), i8v6);
+    pub fn v0019(a0: i64v6, a1: i64v12, m0: i64m4x1, i0: u32) -> i8v6 {
+        return __builtin_convertvector(a0 / (((m0[i0][0] * a1).lo & 7) | 1), i8v6);
     }
 
-    pub fn v0020(a0: u32v8, a1: u32v4, s0: u32, a2: u8v5, i0: u32, s1: i64, m0: u32m2x1, i1: u8, s2: i16) -> u32v4 {
-        return (a0.hi & a1) * ((((u32v4)(s0)) ^ 6) + (((u32v4){4, 4, a2[i0], 1}) | ((u32v4){s1, m0[i1][0], s2, 1})));
+    pub fn v0020(a0: u32v8, a1: u32v4, s0: u32, a2: u32v4, a3: Vector<u32, 16>) -> u32v4 {
+        return (a0.hi & a1) * ((((u32v4)(s0)) ^ a2) + a3.Se28e);
     }
 
-    pub fn v0021(a0: Vector<u16, 1>) -> u16v1 {
+    pub fn v0021(a0: u16v1) -> u16v1 {
         a0
     }
 
-    pub fn v0022(a0: i64v2, a1: i64v8, a2: i64v2, s0: i32, a3: Vector<u32, 8>, i0: u8, a4: u32v4, a5: i64v4) -> i64 {
+    pub fn v0022(a0: i64v2, a1: i64v8, a2: Vector<i64, 2>, s0: i32, m0: i64m2x3, a3: f32v1) -> f32v1 {
         let mut t0: i64v2 = a0 % 7;
         t0 ^= a1.S21;
         t0 /= (a2 & 7) | 1;
-        let mut t1 = a3[1] + ((u32v2){s0, 0});
-        t1[i0] = a4.y;
-        a5.z
+        let mut t1 = 7 + ((u32v2){s0, m0[1][1]});
+        a3
     }
 
     pub fn v0023(a0: u32v16) -> u32v16 {
         return a0;
     }
 
-    pub fn v0024(a0: i8v4, s0: i64, m0: i8m1x4, i0: i64, m1: i8m3x2, a1: Vector<i8, 5>, s1: f64, a2: f64v3, a3: Vector<i16, 4>, a4: i8v8, m2: u64m4x2, s2: u64) -> i8v8 {
-        let mut t0 = (a0 * a0) - (((i8v4)(-7)) * s0);
-        t0.S30 ^= (i8v2){m0[i0][3], m1[0][1]};
-        t0 &= a1.S2;
-        let mut t1: f64v3 = (f64v3){5.5, -1, s1 - a2.y};
-        t1 /= -((f64v3)(a3.x));
-        return (a4.S0262346441453247 + m2[1][0]).s887b99A7 * s2;
+    pub fn v0024(a0: i8v4_b, s0: i64, a1: u8v2, i0: i32, a2: Vector<u8, 2>, s1: u64, s2: u8, a3: i16v4, a4: u8v3, i1: u16) -> u32v4 {
+        let mut t0: i8v4 = (a0 * a0) - (s0 - ((i8v4)(-7)));
+        let mut t1: u8v2 = (u8v2)(a1[i0]);
+        t1 = (a2 / ((((u8v2)(s1)) & 7) | 1)) * ((u8v2){2});
+        t1.S1 = (!((u8v4){s2, 9})).x;
+        return __builtin_convertvector(((i16v4){a1[0], -5, a3.s3, -4}) - a4[i1], u32v4);
     }
 
-    pub fn v0025(a0: u16v4, a1: Vector<i32, 4>, a2: u16v8, s0: u16, m0: u16m3x1, a3: i64v16, a4: f64v4) -> i64v4 {
+    pub fn v0025(a0: u16v4, a1: i32v4, a2: u16v8, s0: u16, m0: u16m3x1, i0: u8, m1: i32m3x4, a3: Vector<i32, 4>, a4: i32v1) -> i32m3x4 {
         let mut t0: u16v3 = -(((u16v4){a0.S0, a1.w, 3, a2[5]}) / ((a0 & 7) | 1)).aar;
-        t0.s210 ^= (u16v3){s0, s0, a0.y};
-        t0 = !(m0[0][0] * t0);
-        let mut t1: i64v16 = !a3;
-        (a4.bbra == (a4 - a4))
+        t0.s210 ^= (u16v3){s0, 5, a0.y};
+        t0 = -(t0 + m0[i0][0]);
+        let mut t1: f64v6 = __builtin_convertvector((i8v6)(1), f64v6);
+        return (a3[2] + m1) + a4[0];
     }
 
-    pub fn v0026(s0: i32, a0: i64v3, a1: i16v3) -> i16v3 {
-        let mut t0: i32v3 = (((i32v4)(-7)) + ((i32v4){s0})).bgb;
-        t0 &= a0.S0;
-        a1
+    pub fn v0026(s0: i32, a0: i32v3, a1: Vector<u32, 1>, a2: u32v1) -> u32v1 {
+        let mut t0: i32v3 = (((i32v4)(-7)) + ((i32v4){s0})).gbb;
+        t0.x = t0.z;
+        t0 = a0.gbr;
+        a1 * (a1 - a2)
     }
 
-    pub fn v0027(a0: i32v8, s0: i32) -> i32v8 {
-        return a0 + s0;
+    pub fn v0027(a0: i32v8_b, s0: i32) -> i32v8 {
+        a0 + s0
     }
 
-    pub fn v0028(s0: u64, s1: i8, a0: u32v4, i0: u8) -> i8 {
-        return ((i8v3){s0, s1, a0.z})[i0];
+    pub fn v0028(s0: u64, s1: i8, a0: i8v8_b, i0: usize, i1: u8) -> i8 {
+        return ((i8v3){s0, s1, a0[i0]})[i1];
     }
 
-    pub fn v0029(a0: u32v1, i0: usize, m0: u32m2x4, i1: i32, i2: u8, s0: u8) -> u8 {
+    pub fn v0029(a0: u32v1, i0: usize, m0: u32m2x4, i1: i32, a1: u32v2, a2: u32v4) -> u32 {
         let mut t0: u32v1 = a0;
-        t0[i0] = m0[i1][3];
-        t0[i2] = 5;
+        t0[i0] = m0[i1][1];
+        t0 = a1.s1 + a0;
+        return a2[3];
+    }
+
+    pub fn v0030(a0: Vector<i32, 2>, i0: u16, s0: u8, a1: f64v4, a2: f64v2, a3: f64v2, a4: u64v3, a5: u32v4_b) -> u64v4 {
+        let mut t0: u8v2 = __builtin_convertvector(a0, u8v2);
+        t0[i0] = s0;
+        let mut t1: f64v4 = -a1;
+        t1.S0 = (a2 - a3)[0];
+        return a4.xyxx + __builtin_convertvector(a5, u64v4);
+    }
+
+    pub fn v0031(a0: Vector<f32, 1>, a1: Vector<f32, 1>, s0: u64, a2: i32v1_b, s1: f32, a3: i64v16_b) -> i64v16 {
+        let mut t0: i32v1 = (a0 < (a1 / s0));
+        t0 += a2;
+        t0 ^= (a1 < s1);
+        a3
+    }
+
+    pub fn v0032(a0: i32v2, m0: u8m2x2, i0: u32, a1: u32v8, s0: u16, a2: i64v2_b, i1: u32, a3: u16v4, a4: u32v4, m1: u16m2x4, i2: u8, a5: u32v3_b) -> u32v8 {
+        let mut t0 = a0 << 3;
+        t0 |= m0[i0][0];
+        t0.g = -4;
+        return ((-(a1 + ((u32v8){s0, a2[i1], a3.y, 7, s0, a4.s0}))) | ((u32v8){m1[i2][3], 9, 7, 3, a5.s2})) - a1;
+    }
+
+    pub fn v0033(a0: Vector<i8, 3>, i0: i64, a1: i8v4_b, a2: Vector<i64, 8>, a3: i8v4, s0: i32, s1: u8, a4: i8v4, a5: Vector<f32, 4>, a6: i8v2, a7: f64v3, a8: Vector<u8, 2>, a9: u8v4_b) -> i64v3 {
+        let mut t0 = (((i8v4)(a0[i0])) << 6) * (a2.s5 - a1);
+        t0 = ((i8v4){a3[2], 3, s0, s1}) >> (a4 & 7);
+        t0.wxzy = __builtin_convertvector(a5, i8v4);
+        let mut t1: i8v3 = ((i8v6)(a6.x)).hi ^ (-7);
+        return ((a7 - ((f64v4)(a8.lo)).odd.yyx) >= a9.s0);
+    }
+
+    pub fn v0034(a0: i8v3_b, s0: u32) -> u32 {
+        let mut t0: i64v3 = __builtin_convertvector(a0, i64v3);
+        t0.zx %= (((i64v2){-2}) & 7) | 1;
         return s0;
     }
 
-    pub fn v0030(a0: i32v2, i0: u16, s0: u8, a1: f32v4, a2: u8v4) -> u16v16 {
-        let mut t0: u8v2 = __builtin_convertvector(a0, u8v2);
-        t0[i0] = s0;
-        let mut t1 = ((f32v4)(a1[0])).xwyw;
-        __builtin_convertvector((u8v16)(a2.s0), u16v16)
+    pub fn v0035(a0: Vector<i16, 1>, s0: i64, a1: i16v1) -> i16v1 {
+        return ((a0 >= s0) >= a1);
     }
 
-    pub fn v0031(a0: f32v1, a1: Vector<f32, 1>, s0: u64, a2: u16v2, s1: i32, a3: u32v8) -> u32v8 {
-        let mut t0: i32v1 = (a0 < (s0 + a1));
-        t0 = (((i32v1){a2[1]}) % ((t0 & 7) | 1)) - (s1 * t0);
-        return a3;
+    pub fn v0036(a0: i16v4_b, a1: u16v4, s0: u16, s1: i64, m0: i64m1x1, i0: u16, i1: i32, s2: i16, a2: Vector<u8, 4>, a3: i16v2, a4: f32v5) -> f32v2 {
+        let mut t0 = ((-a0) & (a1 <= ((u16v4){5, s0, 4, s1}))) - (!__builtin_convertvector((i64v4)(m0[i0][0]), i16v4));
+        t0[i1] = s2;
+        t0.x = s2;
+        let mut t1 = a2.xy.yx;
+        t1.S10 <<= __builtin_convertvector(a3, u8v2) & 7;
+        a4.S0442.wy
     }
 
-    pub fn v0032(a0: i32v2, m0: u8m2x2, i0: usize, a1: i32v2, s0: f32, a2: u8v3, a3: f64v4, s1: f32, m1: i8m3x4, i1: u16, a4: f32v4, a5: Vector<f32, 16>, m2: u16m2x4, i2: u16, a6: u16v3, a7: Vector<f64, 5>, i3: i32, a8: i64v4, m3: f64m2x2, i4: i32, a9: i64v2) -> f64v16 {
-        let mut t0 = a0 << 3;
-        t0 |= m0[i0][0];
-        t0.rg = !a1;
-        return (f64v16){s0, a2.y, a3[2], s1, m1[i1][2], a4.s0 + a5[15], m2[i2][2], a6[1], a7[i3], a8.z, -0.5, a3.S0, m3[i4][1], -3, 5.25, a9.x};
+    pub fn v0037(a0: Vector<f64, 16>, s0: f64, a1: Vector<f64, 2>) -> f64v16 {
+        a0 + (s0 + a1.even)
     }
 
-    pub fn v0033(a0: i8v3, i0: i64, a1: i8v4, a2: i64v8, a3: i8v4, s0: i32, a4: i8v16, i1: usize, a5: f32v4, a6: i8v2, a7: f64v3, a8: u8v2, a9: u8v4) -> i64v3 {
-        let mut t0 = (((i8v4)(a0[i0])) << 6) * (a2.s5 - a1);
-        t0 = ((i8v4){a3[2], 3, s0, a4[i1]}) >> (t0 & 7);
-        t0.wxzy = __builtin_convertvector(a5, i8v4);
-        let mut t1: i8v3 = ((i8v6)(a6.x)).hi ^ (-7);
-        ((a7 - ((f64v4)(a8.lo)).odd.yyx) >= a9.s0)
-    }
-
-    pub fn v0034(a0: i8v3, s0: u32) -> u32 {
-        let mut t0: i64v3 = __builtin_convertvector(a0, i64v3);
-        t0.zx %= (((i64v2){-2}) & 7) | 1;
-        s0
-    }
-
-    pub fn v0035(a0: Vector<i16, 1>, s0: i64, a1: u16v1, a2: i8v2) -> i16v1 {
-        return ((a0 >= s0) >= (a1 >= a2.x));
-    }
-
-    pub fn v0036(a0: i16v4, a1: u16v4, s0: u16, a2: i16v3, a3: i16v8, a4: i16v4, a5: Vector<i32, 8>, a6: i16v2, a7: i8v5, a8: u16v3, a9: u16v4, m0: f64m4x2, a10: f64v8, i0: u8, a11: Vector<f64, 16>, i1: u32, a12: f64v2, i2: u32) -> f64m4x2 {
-        let mut t0: i16v4 = ((-a0) & (a1 <= ((u16v4){5, s0, a2.y, a1.w}))) - (!a3.S7507);
-        t0 = a4;
-        let mut t1 = ((u16v4){a5.S3, a6.s0, a7[0], a8[0]}) + a9;
-        t1 /= 3;
-        return a12[i2] * ((s0 + (a10[i0] - m0)) + a11[i1]);
-    }
-
-    pub fn v0037(a0: Vector<f64, 16>, s0: f64) -> f64v16 {
-        return (s0 + s0) / a0;
-    }
-
-    pub fn v0038(a0: u32v2, a1: i16v3, s0: i8, a2: u32v1, a3: Vector<u32, 1>, a4: Vector<u32, 1>, a5: i64v4, a6: u32v4, a7: u32v1) -> u32v1 {
+    pub fn v0038(a0: u32v2_b, a1: i16v3, s0: i8, a2: i8v3, a3: u16v4_b, s1: i8, a4: f64v16, a5: f64v3, s2: f64, m0: f64m2x2, s3: i32, a6: Vector<f64, 2>, a7: f64v4, m1: f64m1x1, a8: Vector<i8, 2>, a9: i64v8, s4: u16) -> f64v16 {
         let mut t0: i16v2 = __builtin_convertvector(-a0, i16v2);
         t0 |= a1.r;
         t0 = __builtin_convertvector(t0, i16v2);
-        let mut t1: i8v4 = !((i8v4)(s0));
-        ((a2 + a3) ^ (a4 * a5[0])) - __builtin_convertvector(((u32v1)(a6.z)) - a7, u32v1)
+        let mut t1 = !((i8v4)(s0));
+        t1[2] = a2.z;
+        t1.xz = ((i8v2){7, a3.y}) ^ ((i8v2)(s1));
+        (a4 * a5[2]) / ((f64v16){s2, m0[0][1], s3, a6[0], a7.x, a5.y, m1[0][0], 5.5, 6, 0.0, s2, a8[1], a9.S4, a5.y, s4, s1})
     }
 
-    pub fn v0039(s0: i8, a0: f32v8, a1: Vector<f64, 8>, i0: usize) -> f32v8 {
-        (((f32v8)(s0)) - (-a0)) / (((f32v16)(a1[i0])).lo * (-6))
+    pub fn v0039(s0: i8, s1: f32, a0: f32v4, s2: f32, s3: u32, s4: f64, s5: i32) -> f32v8 {
+        (((f32v8)(s0)) - ((f32v8)(s1))) / (((f32v8){a0.s1, s1, s2, s3, -5, s4, s4, s5}) * 1.75)
     }
 }
 
@@ -343,13 +364,11 @@ fn run_v0001() -> Vec<rt::Output> {
     let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
     let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a4 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a5 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0001(a0, a1, i0, i1, s0, a2, a3, a4, s1, a5);
-    vec![rt::Output::new("ret", &[r])]
+    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = i16v5::from_array(rt::vec::<i16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a4 = i16v5::from_array(rt::vec::<i16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let r = v0001(a0, a1, i0, i1, s0, a2, a3, a4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0002() -> Vec<rt::Output> {
@@ -367,30 +386,24 @@ fn run_v0003() -> Vec<rt::Output> {
     let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let m0 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
     let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let m1 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a5 = f32v6::from_array(rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m2 = i16m4x1::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
-    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0003(a0, a1, m0, s0, s1, a2, a3, i0, a4, i1, m1, s2, a5, m2, s3);
+    let a4 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a5 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0003(a0, a1, m0, i0, a2, a3, m1, a4, s0, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0004() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc7b86fbd9e351965);
     let m0 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
     let m1 = i16m1x2::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0004(m0, i0, m1, s0, a0);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0004(m0, i0, m1, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -399,9 +412,12 @@ fn run_v0005() -> Vec<rt::Output> {
     let a0 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0005(a0, a1, s0, a2, a3);
+    let a2 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0005(a0, a1, s0, a2, a3, a4, a5, a6);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -409,8 +425,9 @@ fn run_v0006() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd8a1b0db10654be2);
     let m0 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
     let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0006(m0, a0, s0);
+    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let r = v0006(m0, a0, a1, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -434,11 +451,11 @@ fn run_v0009() -> Vec<rt::Output> {
     let a1 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
     let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
     let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a5 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = u16v5::from_array(rt::vec::<u16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a5 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let r = v0009(a0, a1, a2, s0, a3, i0, s1, a4, a5);
     vec![rt::Output::new("ret", &[r])]
 }
@@ -448,26 +465,29 @@ fn run_v0010() -> Vec<rt::Output> {
     let a0 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a3 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a4 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a3 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a4 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let a5 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let a6 = u8v6::from_array(rt::vec::<u8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
     let a7 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i4: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a8 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let i4: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a9 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i5: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a10 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i6: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = v0010(a0, a1, s0, a2, i0, a3, a4, a5, i1, a6, i2, a7, i3, s1, s2, s3, a8, i4, a9, i5, a10, i6);
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a8 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a9 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let i5: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a10 = i16v5::from_array(rt::vec::<i16>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i6: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a11 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let i7: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a12 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a13 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0010(a0, a1, s0, a2, i0, a3, i1, a4, a5, i2, a6, i3, a7, i4, s1, s2, a8, a9, i5, a10, i6, a11, i7, a12, a13);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -475,11 +495,12 @@ fn run_v0011() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3df94c26b5a653be);
     let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let m0 = i8m2x3::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a1 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a2 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0011(a0, s0, m0, i0, a1, a2);
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let m0 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let m1 = i64m1x3::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0011(a0, s0, i0, s1, m0, m1, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -497,28 +518,14 @@ fn run_v0013() -> Vec<rt::Output> {
     let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s3: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s4: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a5 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a6 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a7 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a8 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let m0 = i32m2x2::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
-    let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a9 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s6: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let m1 = i16m3x4::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
-    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a10 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a11 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i4: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let r = v0013(a0, a1, a2, i0, s0, a3, s1, a4, s2, s3, s4, a5, a6, a7, i1, a8, i2, m0, s5, a9, s6, m1, i3, a10, a11, i4);
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a5 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0013(a0, a1, a2, i0, s0, s1, a3, i1, a4, s2, s3, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -541,8 +548,8 @@ fn run_v0015() -> Vec<rt::Output> {
     let a2 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
     let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0015(a0, a1, a2, i0, s0, a3);
+    let m0 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
+    let r = v0015(a0, a1, a2, i0, s0, m0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -566,17 +573,16 @@ fn run_v0018() -> Vec<rt::Output> {
     let a0 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
     let a2 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0018(a0, i0, s0, a1, i1, s1, a2, a3, s2, s3, a4, a5);
-    vec![rt::Output::new("ret", &[r])]
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let m0 = i8m3x2::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
+    let r = v0018(a0, i0, s0, a1, s1, s2, a2, s3, a3, a4, m0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0019() -> Vec<rt::Output> {
@@ -584,7 +590,7 @@ fn run_v0019() -> Vec<rt::Output> {
     let a0 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
     let a1 = i64v12::from_array(rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let m0 = i64m4x1::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let r = v0019(a0, a1, m0, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
@@ -594,13 +600,9 @@ fn run_v0020() -> Vec<rt::Output> {
     let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u8v5::from_array(rt::vec::<u8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0020(a0, a1, s0, a2, i0, s1, m0, i1, s2);
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a3 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let r = v0020(a0, a1, s0, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -617,12 +619,10 @@ fn run_v0022() -> Vec<rt::Output> {
     let a1 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0022(a0, a1, a2, s0, a3, i0, a4, a5);
-    vec![rt::Output::new("ret", &[r])]
+    let m0 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
+    let a3 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0022(a0, a1, a2, s0, m0, a3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0023() -> Vec<rt::Output> {
@@ -636,17 +636,15 @@ fn run_v0024() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7d53481c81874fb1);
     let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let m0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let m1 = i8m3x2::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
-    let a1 = i8v5::from_array(rt::vec::<i8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
     let a3 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a4 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let m2 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0024(a0, s0, m0, i0, m1, a1, s1, a2, a3, a4, m2, s2);
+    let a4 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = v0024(a0, s0, a1, i0, a2, s1, s2, a3, a4, i1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -657,18 +655,21 @@ fn run_v0025() -> Vec<rt::Output> {
     let a2 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
     let m0 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Full));
-    let a3 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a4 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0025(a0, a1, a2, s0, m0, a3, a4);
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let m1 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
+    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let r = v0025(a0, a1, a2, s0, m0, i0, m1, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0026() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x50b309c8b8564594);
     let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0026(s0, a0, a1);
+    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a2 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0026(s0, a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -683,10 +684,11 @@ fn run_v0027() -> Vec<rt::Output> {
 fn run_v0028() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x964e6b920aad5714);
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = v0028(s0, s1, a0, i0);
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = v0028(s0, s1, a0, i0, i1);
     vec![rt::Output::new("ret", &[r])]
 }
 
@@ -696,9 +698,9 @@ fn run_v0029() -> Vec<rt::Output> {
     let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
     let m0 = u32m2x4::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
     let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0029(a0, i0, m0, i1, i2, s0);
+    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0029(a0, i0, m0, i1, a1, a2);
     vec![rt::Output::new("ret", &[r])]
 }
 
@@ -707,9 +709,12 @@ fn run_v0030() -> Vec<rt::Output> {
     let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0030(a0, i0, s0, a1, a2);
+    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a5 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0030(a0, i0, s0, a1, a2, a3, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -718,9 +723,9 @@ fn run_v0031() -> Vec<rt::Output> {
     let a0 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a1 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
     let r = v0031(a0, a1, s0, a2, s1, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
@@ -729,26 +734,17 @@ fn run_v0032() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb58c9f58fa4da701);
     let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let m0 = u8m2x2::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let m1 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a4 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a5 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m2 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a6 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a7 = f64v5::from_array(rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let a8 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m3 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let i4: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a9 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0032(a0, m0, i0, a1, s0, a2, a3, s1, m1, i1, a4, a5, m2, i2, a6, a7, i3, a8, m3, i4, a9);
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m1 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0032(a0, m0, i0, a1, s0, a2, i1, a3, a4, m1, i2, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -760,14 +756,14 @@ fn run_v0033() -> Vec<rt::Output> {
     let a2 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a5 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a6 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let a7 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a8 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let a9 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0033(a0, i0, a1, a2, a3, s0, a4, i1, a5, a6, a7, a8, a9);
+    let r = v0033(a0, i0, a1, a2, a3, s0, s1, a4, a5, a6, a7, a8, a9);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -783,9 +779,8 @@ fn run_v0035() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x928ab8207908741c);
     let a0 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u16v1::from_array(rt::vec::<u16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0035(a0, s0, a1, a2);
+    let a1 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let r = v0035(a0, s0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -794,22 +789,15 @@ fn run_v0036() -> Vec<rt::Output> {
     let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a1 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a4 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a5 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a6 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a7 = i8v5::from_array(rt::vec::<i8>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a8 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a9 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m0 = f64m4x2::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let a10 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a11 = f64v16::from_array(rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a12 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = v0036(a0, a1, s0, a2, a3, a4, a5, a6, a7, a8, a9, m0, a10, i0, a11, i1, a12, i2);
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = i64m1x1::from_column_major(&rt::vec::<i64>(&mut rng, 1, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a4 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0036(a0, a1, s0, s1, m0, i0, i1, s2, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -817,7 +805,8 @@ fn run_v0037() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcd850183458ff18a);
     let a0 = f64v16::from_array(rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0037(a0, s0);
+    let a1 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0037(a0, s0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -826,23 +815,34 @@ fn run_v0038() -> Vec<rt::Output> {
     let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a3 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a4 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a5 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a6 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a7 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let r = v0038(a0, a1, s0, a2, a3, a4, a5, a6, a7);
+    let a2 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a4 = f64v16::from_array(rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a5 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let m0 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a6 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a7 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let m1 = f64m1x1::from_column_major(&rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)));
+    let a8 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a9 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0038(a0, a1, s0, a2, a3, s1, a4, a5, s2, m0, s3, a6, a7, m1, a8, a9, s4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0039() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbd1edb2a17b5ce5d);
     let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a0 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let r = v0039(s0, a0, a1, i0);
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s3: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0039(s0, s1, a0, s2, s3, s4, s5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

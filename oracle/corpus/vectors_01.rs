@@ -20,120 +20,135 @@ matrix! {
     pub typedef i16 i16v5 __attribute__((ext_vector_type(5)));
     pub(crate) typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
     pub(crate) typedef short i16v8 __attribute__((ext_vector_type(8)));
-    typedef i16 i16v10 __attribute__((ext_vector_type(10)));
-    pub typedef int16_t i16v16 __attribute__((ext_vector_type(16)));
+    typedef i16 i16v16 __attribute__((ext_vector_type(16)));
     pub typedef int32_t i32v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef i32 i32v2 __attribute__((ext_vector_type(2)));
-    typedef int32_t i32v3 __attribute__((ext_vector_type(3)));
-    typedef i32 i32v4 __attribute__((ext_vector_type(4)));
-    pub typedef int32_t i32v6 __attribute__((ext_vector_type(6)));
-    pub typedef int i32v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
-    pub typedef int64_t i64v1 __attribute__((ext_vector_type(1)));
-    pub typedef long long i64v2 __attribute__((ext_vector_type(2)));
-    typedef int64_t i64v3 __attribute__((ext_vector_type(3)));
-    typedef long long i64v4 __attribute__((ext_vector_type(4)));
+    pub typedef int32_t i32v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef i32 i32v4 __attribute__((ext_vector_type(4)));
+    typedef int32_t i32v6 __attribute__((ext_vector_type(6)));
+    typedef i32 i32v8 __attribute__((ext_vector_type(8)));
+    pub typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
+    pub typedef long i64v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef long long i64v2 __attribute__((ext_vector_type(2)));
+    pub typedef int64_t i64v3 __attribute__((ext_vector_type(3)));
+    pub typedef long long i64v4 __attribute__((ext_vector_type(4)));
     typedef int64_t i64v8 __attribute__((ext_vector_type(8)));
-    typedef int64_t i64v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef u8 u8v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef uint8_t u8v4 __attribute__((ext_vector_type(4)));
-    pub typedef u8 u8v5 __attribute__((ext_vector_type(5)));
-    typedef uint8_t u8v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef uint8_t u8v8 __attribute__((ext_vector_type(8)));
-    typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
-    typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
-    pub typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
-    pub typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
-    typedef uint16_t u16v6 __attribute__((ext_vector_type(6)));
-    typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
+    typedef long long i64v16 __attribute__((ext_vector_type(16)));
+    typedef u8 u8v2 __attribute__((ext_vector_type(2)));
+    typedef u8 u8v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef u8 u8v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef uint8_t u8v16 __attribute__((ext_vector_type(16)));
+    pub typedef u16 u16v2 __attribute__((ext_vector_type(2)));
+    typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef uint16_t u16v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
+    typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
+    pub typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
+    pub typedef u32 u32v1 __attribute__((ext_vector_type(1)));
     typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
-    typedef unsigned u32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef uint32_t u32v6 __attribute__((ext_vector_type(6)));
-    pub typedef unsigned u32v8 __attribute__((ext_vector_type(8)));
-    typedef unsigned long long u64v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef unsigned long long u64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
+    typedef uint32_t u32v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
+    typedef unsigned u32v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef uint64_t u64v1 __attribute__((ext_vector_type(1)));
+    pub typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
+    typedef unsigned long long u64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef unsigned long long u64v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
     pub(crate) typedef u64 u64v8 __attribute__((ext_vector_type(8)));
     pub typedef f32 f32v1 __attribute__((ext_vector_type(1)));
     typedef f32 f32v2 __attribute__((ext_vector_type(2)));
-    typedef f32 f32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef f32 f32v5 __attribute__((ext_vector_type(5)));
-    pub typedef f32 f32v8 __attribute__((ext_vector_type(8)));
+    typedef f32 f32v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef f32 f32v4 __attribute__((ext_vector_type(4)));
+    pub typedef f32 f32v5 __attribute__((ext_vector_type(5)));
+    typedef float f32v8 __attribute__((ext_vector_type(8)));
     typedef double f64v1 __attribute__((ext_vector_type(1)));
-    typedef double f64v2 __attribute__((ext_vector_type(2)));
-    pub typedef f64 f64v3 __attribute__((ext_vector_type(3)));
-    typedef f64 f64v4 __attribute__((ext_vector_type(4)));
-    typedef double f64v5 __attribute__((ext_vector_type(5)));
-    pub typedef double f64v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef f64 f64v8 __attribute__((ext_vector_type(8)));
-    pub typedef f64 f64v12 __attribute__((ext_vector_type(12)));
-    typedef double f64v16 __attribute__((ext_vector_type(16)));
-    typedef int8_t i8m1x3 __attribute__((matrix_type(1, 3)));
-    typedef char i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int16_t i16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef int16_t i16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef i32 i32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef long i64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef i64 i64m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef f64 f64v2 __attribute__((ext_vector_type(2)));
+    typedef f64 f64v3 __attribute__((ext_vector_type(3)));
+    typedef double f64v4 __attribute__((ext_vector_type(4)));
+    pub typedef double f64v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef f64 f64v6 __attribute__((ext_vector_type(6)));
+    pub typedef f64 f64v8 __attribute__((ext_vector_type(8)));
+    typedef double f64v12 __attribute__((ext_vector_type(12)));
+    pub typedef double f64v16 __attribute__((ext_vector_type(16)));
+    typedef i8v16 i8v16_b;
+    typedef i16v2 i16v2_b;
+    typedef i16v4 i16v4_b;
+    typedef i16v6 i16v6_b;
+    typedef i16v16 i16v16_b;
+    type i64v3_b = i64v3;
+    type u8v4_b = u8v4;
+    typedef u16v2 u16v2_b;
+    type u16v4_b = u16v4;
+    typedef u64v3 u64v3_b;
+    type f32v4_b = f32v4;
+    typedef f32v5 f32v5_b;
+    type f32v8_b = f32v8;
+    typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
+    typedef i8 i8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef int16_t i16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef i32 i32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef i32 i32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef int32_t i32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef int64_t i64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
     typedef u16 u16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
-    typedef u32 u32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef unsigned u32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef unsigned long long u64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned long u64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef u64 u64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef uint16_t u16m4x1 __attribute__((matrix_type(4, 1)));
+    typedef uint32_t u32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef u32 u32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef u64 u64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef unsigned long long u64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef uint64_t u64m4x1 __attribute__((matrix_type(4, 1)));
     typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef f64 f64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
 
-    pub fn v0040(a0: i32v4, a1: i64v4, a2: f32v1, s0: i64, i0: i64, s1: i64) -> f64v2 {
+    pub fn v0040(a0: i32v4, a1: i64v4, a2: f32v1, s0: i64) -> u8 {
         let mut t0: i32v4 = a0;
         t0 = t0.wywy;
         t0 = t0 - a1.s2;
         let mut t1: i64v1 = __builtin_convertvector(a2, i64v1);
         t1 = (i64v1){s0};
-        t1[i0] = s1;
-        return (f64v2)(0.25);
+        t1 = __builtin_convertvector(t1, i64v1) * (((i64v1)(8)) < t1);
+        9
     }
 
-    pub fn v0041(a0: u32v4, s0: i8, a1: i8v1, a2: Vector<i16, 2>, m0: i16m3x1, s1: i16) -> i16v2 {
+    pub fn v0041(a0: u32v4, s0: i8, a1: i8v4, a2: i8v1, a3: u16v4_b, a4: u16v4) -> u16v4 {
         let mut t0: u32v4 = (6 * (a0.y * a0)) / 5;
         t0 ^= s0;
-        let mut t1 = (a1 * a1) | a1;
-        t1 = (i8v1){-5};
-        return __builtin_convertvector(((a2 - (-4)) * ((i16v2){m0[2][0], s1})).gg, i16v2);
+        let mut t1: i8v4 = a1;
+        t1[2] = a2.x;
+        return ((a3 % ((a4 & 7) | 1)) * ((u16v4)(4))).yyx.xzyz;
     }
 
-    pub fn v0042(a0: f32v1, a1: u8v5, s0: u8, s1: u16, a2: Vector<i32, 3>, a3: i8v2, a4: i32v3) -> i32v3 {
+    pub fn v0042(a0: f32v1, a1: u8v5, s0: u8, m0: f32m2x4, a2: f32v4, a3: f32v4) -> f32m2x4 {
         let mut t0: f64v1 = __builtin_convertvector(a0, f64v1);
-        let mut t1: u8v4 = a1.S2120 + (((u8v4)(s0)) * s1);
-        t1 %= (t1 & 7) | 1;
-        return 5 * ((a2 - ((i32v3)(a3.S0))) - (a4 + (-5)));
+        let mut t1 = a1.S2120 + (((u8v4)(s0)) * 3);
+        return a3[3] * ((m0 + a2[3]) + 5.5);
     }
 
-    pub fn v0043(s0: i16, a0: i64v3, a1: Vector<f64, 3>, a2: Vector<i16, 4>, a3: i64v8) -> i64v16 {
-        let mut t0: i64v3 = ((i64v2){s0, a0[2]}).s111;
+    pub fn v0043(s0: i16, a0: Vector<i64, 3>, a1: f64v3, a2: i16v4, a3: i64v8) -> i64v16 {
+        let mut t0: i64v3 = ((i64v2){s0, a0.S2}).xxx;
         t0 -= (((i64v3)(5)) - a0) * (a0 * ((i64v3){3, 7}));
         t0 &= (a1 != a2.y);
-        return (a3 << 60).S1317231215126614;
+        (a3 << 60).S1317231215126614
     }
 
-    pub fn v0044(s0: i64, a0: i8v16) -> i8 {
-        (((i8v16)(s0)).S080f07Acf6533C35 ^ (a0.SC9729907A88E9c1b / 1)).se
+    pub fn v0044(s0: i64, a0: i8v16, a1: i8v2, s1: i8, a2: u16v4_b, s2: i8, m0: i8m1x4, a3: i8v3, i0: i32, a4: Vector<i8, 4>, a5: i8v16_b) -> i8 {
+        (((i8v16)(s0)).s80f07Acf6533C35b ^ ((a0 >> (((i8v16){a1.y, -2, -5, s1, 6, a2.b, 6, 2, s2, -2, 8, m0[0][3], a3[i0], a1.y, a1.s0, a4.a}) & 7)) + (a0 | a5))).S2
     }
 
-    pub fn v0045(a0: u8v2, i0: i32, s0: f64, s1: f64, a1: u64v4, a2: i16v2, a3: Vector<f64, 8>, a4: f64v4, a5: i16v16, a6: i16v16, a7: Vector<u8, 16>, a8: u64v3) -> u64v3 {
-        let mut t0: f64v5 = (f64v5){a0[i0], s0 - s1, a1.g, a2.x, a3.s0};
-        t0[1] = a4.y;
-        t0 = a3.S45401;
-        let mut t1: i16v16 = ((a5 << (a5 & 15)) * a6) | (!__builtin_convertvector(a7, i16v16));
-        a8
+    pub fn v0045(a0: u8v2, i0: i32, s0: f64, m0: u32m4x2, a1: i16v2_b, a2: Vector<f64, 8>, a3: f64v4, a4: i16v16, a5: i16v16_b, a6: u8v16, a7: u64v3) -> u64v3 {
+        let mut t0: f64v5 = (f64v5){a0[i0], s0 - s0, m0[1][1], a1.x, a2.s0};
+        t0[1] = a3.y;
+        t0 = a2.S45401;
+        let mut t1: i16v16 = ((a4 << (a4 & 15)) * a5) | (!__builtin_convertvector(a6, i16v16));
+        return a7;
     }
 
-    pub fn v0046(a0: u64v3, a1: i32v16, a2: i32v16, a3: i32v16, a4: Vector<i32, 3>, a5: i16v1, i0: u32) -> i16 {
+    pub fn v0046(a0: u64v3_b, a1: i32v16, a2: i32v16, a3: Vector<i32, 16>, a4: Vector<i32, 3>, a5: i16v1, i0: u32) -> i16 {
         let mut t0 = a0;
         let mut t1: i32v16 = a1 + a2;
         t1 %= (a3 & 7) | 1;
@@ -141,31 +156,31 @@ matrix! {
         return a5[i0];
     }
 
-    pub fn v0047(a0: f64v4, a1: f64v16, i0: usize, a2: Vector<f64, 3>, i1: u32, a3: i64v3, s0: i64) -> f64v2 {
+    pub fn v0047(a0: f64v4, a1: f64v16, i0: usize, a2: Vector<f64, 3>, i1: u32, a3: i64v3_b, s0: i64, a4: i64v4) -> i64 {
         let mut t0 = -((a0 / a0) < (((f64v4){4.0, a1[i0]}) * a2[i1]));
-        t0.wyxz = (a3 + ((i64v3)(s0))).bbgb;
-        return a0.lo;
+        t0.wyxz = (a3 + ((i64v3)(s0))).s2120;
+        a4.s0
     }
 
-    pub fn v0048(a0: i16v4, s0: f64) -> f64 {
+    pub fn v0048(a0: i16v4_b, s0: f64) -> f64 {
         let mut t0: i16v3 = !a0.xwy;
         t0.x = t0.b;
-        s0
+        return s0;
     }
 
-    pub fn v0049(a0: f64v6, a1: f64v12, s0: f64) -> f64v6 {
-        a0 - (s0 - (a1 * s0)).odd
+    pub fn v0049(a0: Vector<f64, 6>, a1: f64v12, s0: f64, a2: f64v3) -> f64v6 {
+        a0 - ((a1 + s0) * (a2.s2 + s0)).hi
     }
 
-    pub fn v0050(a0: i8v3, a1: i32v4, a2: Vector<i32, 8>, m0: i32m2x1) -> i32m2x1 {
+    pub fn v0050(a0: i8v3, a1: i32v4, a2: i32v8, m0: i32m2x1) -> i32m2x1 {
         let mut t0: i8v3 = a0;
         let mut t1: i32v3 = a1.xyy;
         t1 = -(t1 + t1);
         t1.z = a2[2];
-        return m0;
+        m0
     }
 
-    pub fn v0051(a0: i8v2, a1: i8v4, a2: u32v3, a3: i8v3) -> i8v3 {
+    pub fn v0051(a0: i8v2, a1: i8v4, a2: Vector<u32, 3>, a3: i8v3) -> i8v3 {
         let mut t0: i8v4 = ((i8v4)(a0.S1)) >> (a1 & 7);
         t0 = t0 / ((t0 & 7) | 1);
         __builtin_convertvector(a2, i8v3) & ((4 * a3) + a3.z)
@@ -175,33 +190,38 @@ matrix! {
         m0
     }
 
-    pub fn v0053(a0: i16v4, s0: u8, a1: i8v2, s1: i64, a2: i16v3) -> i16v3 {
+    pub fn v0053(a0: i16v4_b, s0: u8, a1: Vector<f64, 3>, s1: i8, a2: Vector<u8, 4>, i0: i64, a3: f64v3, a4: u32v4, a5: i64v3, a6: i64v3, a7: f32v3, s2: f32) -> f32v2 {
         let mut t0: u16v2 = (u16v2){a0.y, s0};
-        t0.gr /= 5;
-        let mut t1: i8v2 = a1 * ((i8v2)(s1));
-        return a2;
+        let mut t1: i64v3 = ((-(s1 - a1)) == (((f64v3){a2[i0]}) / a3));
+        t1 = ((i64v3){a4.r}) - a5;
+        t1 = a6 + a5;
+        (-5) - (s2 + ((f32v2)(a7.y)))
     }
 
-    pub fn v0054(a0: Vector<i8, 8>, m0: i8m1x3, a1: Vector<u64, 3>, a2: u32v6, m1: u32m3x2, i0: i32, a3: u32v3, s0: u64, a4: Vector<i32, 4>, a5: Vector<i32, 3>, i1: u32) -> i32v4 {
+    pub fn v0054(a0: Vector<i8, 8>, m0: i8m1x3, s0: i32, s1: u8, a1: i8v4, a2: i8v6, a3: f64v3, a4: Vector<f64, 4>, a5: f64v6, i0: i32) -> f64v4 {
         let mut t0: i8v4 = ((i8v4)(a0[4])).gbg.s0001;
         t0[2] = m0[0][0];
-        let mut t1: u64v4 = ((u64v4){a1.x, ((u32v3){a2[1], m1[i0][1], a3.S0})[1], 3, s0}).agrb;
-        return (a4 | a5[i1]).wxwz;
+        let mut t1: i8v4 = s1 * ((i8v4)(s0));
+        t1 = a1 + a2[1];
+        a5[i0] / (a3.S2101 * a4.yzzx)
     }
 
-    pub fn v0055(a0: f64v8, m0: u64m4x1, a1: f64v4, a2: Vector<f64, 4>, i0: u8, a3: Vector<i32, 4>) -> i32 {
+    pub fn v0055(a0: f64v8, m0: u64m4x1, i0: i64, a1: f64v2, s0: f64, m1: i16m1x1, s1: u16, a2: u16v2_b, i1: u8, s2: u8) -> i8v4 {
         let mut t0: f64v8 = a0 / a0;
-        let mut t1: f64v4 = __builtin_convertvector((u64v4)(m0[3][0]), f64v4) - (a1 / a2[i0]);
-        return (6 * (a3 << (a3 & 31)))[3];
+        let mut t1: f64v4 = __builtin_convertvector((u64v4)(m0[i0][0]), f64v4) - a1.xyxx;
+        t1.y = s0;
+        t1 = ((f64v4)(m1[0][0])) + t1;
+        return (i8v4){s1, a2[i1], s2};
     }
 
-    pub fn v0056(a0: u64v2, m0: u64m3x1, i0: u8, s0: u16) -> u16 {
-        let mut t0 = a0 & (((u64v2)(5)) + m0[i0][0]);
-        return s0;
+    pub fn v0056(a0: u64v2, m0: u64m3x1, a1: Vector<i32, 3>, a2: Vector<f64, 3>, s0: f64, m1: f64m2x3, i0: u32, s1: i64, s2: i32) -> i64v3 {
+        let mut t0: u64v2 = a0 & (m0[1][0] - ((u64v2)(5)));
+        t0.xy <<= (7 + a0) & 63;
+        return (((__builtin_convertvector(a1, f64v3) - a2[0]) / ((3 * ((f64v3){s0, 4.5, m1[i0][0]})) * (-a2))) < ((1 + (s1 - a2)) * s2));
     }
 
     pub fn v0057(a0: Vector<i32, 8>) -> i32v8 {
-        a0
+        return a0;
     }
 
     pub fn v0058(a0: i32v8) -> i16 {
@@ -210,49 +230,49 @@ matrix! {
     }
 
     pub fn v0059(s0: u32) -> u32v3 {
-        return ((u32v6)(s0)).S503;
+        return ((u32v6)(s0)).s031;
     }
 
     pub fn v0060(a0: u32v2) -> u32v4 {
-        a0.ggrr - 6
+        return a0.ggrr - 6;
     }
 
-    pub fn v0061(a0: i32v8, a1: i32v1, s0: i8, s1: i32, a2: i32v2, s2: i16, a3: i32v16, a4: u8v2, i0: i32, a5: i32v3, s3: u8, a6: u64v8, a7: i16v16, s4: i64, a8: i32v4, s5: i32, m0: f64m3x2, i1: i64) -> f64v3 {
-        let mut t0: i32v8 = ((a0 * ((i32v8){a1[0], -7, s0, s1, a2[0], s1, s2, a3[12]})) * (a0 + a0)) - ((i32v8){a4[i0], s1, s1, ((i32v4){a5.y, s3, a6.S6, a7.s9}).a, s4, s4, a8[0], s5});
-        (f64v3)(m0[i1][0])
+    pub fn v0061(a0: Vector<i32, 8>, a1: Vector<i32, 1>, s0: i8, a2: u64v5, a3: Vector<u16, 2>, s1: i32, a4: i8v2, a5: u64v3_b, a6: i32v3, m0: i32m1x4, i0: usize, s2: i32, a7: u16v3) -> u16v3 {
+        let mut t0: i32v8 = ((a0 * ((i32v8){a1[0], -7, s0, a2.s0, a3.x, 5, s1, a4.y})) * ((i32v8){s1, a5.s2, a6.y, s0, m0[i0][3]})) - (!((i32v8)(1)));
+        t0 = s2 * t0;
+        return a7 % 3;
     }
 
-    pub fn v0062(m0: u16m4x1, s0: i64, a0: Vector<i16, 2>, a1: u64v2) -> u16m4x1 {
-        return a1.x - (a0.odd * (m0 + s0));
+    pub fn v0062(m0: u16m4x1, a0: u16v4, s0: u16, a1: u64v2) -> u16m4x1 {
+        return a1.x - (s0 * (m0 + a0.w));
     }
 
-    pub fn v0063(s0: u16, a0: u16v2, a1: Vector<u16, 4>, a2: i16v8) -> i16 {
-        let mut t0: u16v3 = (u16v3){2, s0, s0};
-        t0.S21 = a0;
-        t0.z = a1[2];
-        return a2[5];
+    pub fn v0063(s0: u16, s1: u64) -> u8 {
+        let mut t0: u16v3 = (u16v3){2, s0, s1};
+        t0.yzx = t0;
+        return 5;
     }
 
-    pub fn v0064(a0: f64v4, m0: f64m2x1, i0: u8, s0: f64, a1: Vector<u8, 2>, a2: f64v5, a3: f64v8) -> u8v8 {
+    pub fn v0064(a0: f64v4, m0: f64m2x1, i0: u16, s0: f64, s1: u8) -> u8 {
         let mut t0 = -a0.s3021;
-        t0.x -= m0[i0][0];
-        t0 = ((f64v4){s0, a1.y, a2[2], a3[1]}) * 5;
-        __builtin_convertvector(a3 * a3, u8v8) - 4
+        t0.x -= m0[1][0];
+        t0[i0] /= s0;
+        return s1;
     }
 
     pub fn v0065(m0: i32m4x3) -> u16v16 {
-        return __builtin_convertvector(((i32v6)(4)).s1102022434232101, u16v16) - m0[2][2];
+        return __builtin_convertvector(((i32v6)(4)).s1102022434232101, u16v16) - m0[3][1];
     }
 
     pub fn v0066(s0: i64) -> i64v3 {
         (i64v3)(s0)
     }
 
-    pub fn v0067(s0: i16, m0: i16m2x4, a0: Vector<i32, 4>, i0: i32, a1: f32v8, a2: f32v5, m1: u16m2x4, m2: u16m4x1) -> u16m2x4 {
-        let mut t0: i16v4 = -((i16v4){s0, m0[1][0], s0, a0[i0]});
-        let mut t1 = (a1 - a1) / a2.s4;
+    pub fn v0067(s0: i16, a0: i16v2, a1: i16v4, i0: i32, a2: f32v8_b, a3: f32v5_b, m0: u16m2x4) -> u16m2x4 {
+        let mut t0: i16v4 = -((i16v4){s0, a0.even, 8, a1[i0]});
+        let mut t1 = (a2 - a2) / a3.s4;
         t1 = t1;
-        m2[3][0] * m1
+        m0 - 0
     }
 
     pub fn v0068(a0: Vector<i8, 8>, i0: u32, s0: i32) -> i16v3 {
@@ -264,20 +284,21 @@ matrix! {
         t0 |= __builtin_convertvector(a1, u16v2);
         let mut t1 = a2.lo;
         t1.S0 = __builtin_convertvector((i8v2)(a3.SA), u16v2).y;
-        a4
+        return a4;
     }
 
-    pub fn v0070(a0: f32v4, a1: Vector<f32, 8>, m0: u32m4x4, a2: Vector<i64, 4>, i0: u32) -> u32m4x4 {
+    pub fn v0070(a0: f32v4_b, a1: Vector<f32, 8>, m0: u32m4x4) -> u32m4x4 {
         let mut t0: i32v4 = (a0 != a1.odd);
-        m0 * a2[i0]
+        0 + m0
     }
 
-    pub fn v0071(s0: u16, a0: u32v8, a1: i32v4, a2: Vector<i32, 3>, a3: i32v3, a4: Vector<i8, 8>, a5: u32v6, s1: u32, a6: u32v4, a7: Vector<i8, 4>) -> f64v4 {
-        let mut t0: u32v3 = ((u32v3){s0}) + (-a0).S041;
-        let mut t1 = !(((i32v3)(a1[2])) | (a2 + a2));
-        t1 = a3 % 7;
-        t1.yzx = (((i32v6)(a4.s0)) - (-1)).lo;
-        __builtin_convertvector((s1 - a5.s0401) ^ (a7.z - a6), f64v4)
+    pub fn v0071(s0: u16, a0: u32v2, s1: u32, a1: u8v4_b, i0: u32, a2: f32v4, i1: i64, a3: Vector<f32, 2>, a4: i64v4, a5: u32v1, s2: u16) -> u16v8 {
+        let mut t0: u32v3 = ((u32v3){s0}) + ((u32v3){s0, a0.S0, 4});
+        t0 |= s1;
+        let mut t1: f32v4 = __builtin_convertvector(a1, f32v4);
+        t1[i0] = a2[i1];
+        t1.s21 = a3 * a3;
+        __builtin_convertvector((u32v8){a4.y, s1, a5.r}, u16v8) - s2
     }
 
     pub fn v0072(a0: u64v8, a1: i64v2, a2: u64v8, a3: i32v4) -> i32v4 {
@@ -285,44 +306,45 @@ matrix! {
         t0.S20 = __builtin_convertvector(a1, u64v2);
         let mut t1 = (a0 * t0).S25173165;
         t1 = a0 | a2;
-        return a3;
+        a3
     }
 
-    pub fn v0073(a0: u64v8, i0: usize, a1: u64v2, m0: u64m3x2, i1: u16, a2: i16v6, i2: i32, s0: u64, i3: u16, s1: u64, m1: f32m2x4, a3: i64v4) -> f32m2x4 {
-        let mut t0 = ((((u64v2){a0[i0], 9}) - a1) + ((u64v4){m0[i1][0], a2[i2], a0.s4, 2}).hi) + (a1 - (((u64v2)(s0)) + a1));
-        t0[i3] = s1;
-        return ((-5) + m1) + a3.a;
+    pub fn v0073(a0: u64v8, i0: usize, a1: u64v2, m0: u64m3x2, i1: u32, a2: u64v4, i2: i32, s0: u64, a3: u64v3_b, a4: Vector<i16, 16>) -> i16v3 {
+        let mut t0: u64v2 = ((((u64v2){a0[i0], 9}) - a1) + ((u64v4){m0[i1][1], 3, a2[i2], s0}).hi) + ((u64v4)(a3[1])).even;
+        t0 >>= 47;
+        return a4.S743.gb.xyy;
     }
 
-    pub fn v0074(s0: u8, a0: u16v4, a1: Vector<u8, 8>) -> u32v8 {
+    pub fn v0074(s0: u8, a0: i64v3, a1: i32v3, s1: i32, a2: Vector<i16, 6>, m0: u32m4x1, i0: u32, a3: i16v6_b, a4: u32v1, s2: u32) -> u32v1 {
         let mut t0: i32v3 = __builtin_convertvector((u64v3)(s0), i32v3);
-        let mut t1: u16v4 = a0 * 3;
-        return __builtin_convertvector((a1 + a1) - a1.S46126773, u32v8) * 5;
+        t0 += a0[1];
+        t0 += a1 & ((i32v3)(s1));
+        let mut t1 = (a2 > a2) / ((((a2 + m0[i0][0]) + (a3 + (-1))) & 7) | 1);
+        t1 -= a2;
+        a4 * s2
     }
 
-    pub fn v0075(a0: Vector<u32, 8>, m0: i64m2x2, i0: i64) -> u32v8 {
-        return 2 * ((m0[i0][0] - a0) + 9).S45116564;
+    pub fn v0075(a0: u32v8, m0: i64m2x2, a1: Vector<u64, 1>, a2: Vector<u16, 3>) -> u32v8 {
+        return ((m0[0][0] + a0) + a1.x).s47423217 * a2.z;
     }
 
-    pub fn v0076(a0: i8v8, a1: i32v8, a2: i32v8, a3: i8v16) -> i8v3 {
+    pub fn v0076(a0: i8v8, a1: i32v8, a2: i32v8, a3: Vector<i8, 16>) -> i8v3 {
         let mut t0: i8v8 = !a0;
         let mut t1: i32v8 = a1 * a2;
         return ((a3 / 7) * (-3)).Seae.zyx;
     }
 
-    pub fn v0077(m0: i8m1x4, s0: i8) -> i8m1x4 {
-        return (-2) - ((s0 - m0) - (-4));
+    pub fn v0077(m0: i8m1x4, a0: i8v4) -> i8m1x4 {
+        return ((-2) - (m0 - a0.x)) * (-7);
     }
 
-    pub fn v0078(a0: Vector<u8, 4>, a1: u8v3, a2: u8v4, a3: i16v5, a4: i16v8, s0: u32, a5: i16v10, i0: u32, a6: i16v8, a7: Vector<u8, 6>, a8: i8v6) -> u8v6 {
+    pub fn v0078(a0: Vector<u8, 4>, a1: u8v3, a2: u8v4_b, a3: i16v5, a4: i16v8, s0: u32, a5: u64v2, m0: u64m1x1, a6: u64v4, i0: i64) -> u8v2 {
         let mut t0: u8v4 = ((a0 * a0.y) * ((u8v4)(a1[1]))) / (((!a2) & 7) | 1);
-        let mut t1: i16v5 = ((-(!a3)) <= (a4 > s0).s11254);
-        t1 = a5.odd;
-        t1[i0] = a6.s6;
-        return (!a7) >> (__builtin_convertvector(a8, u8v6) & 7);
+        let mut t1: i16v5 = ((-(!a3)) <= (a4 > s0).s12542);
+        __builtin_convertvector((m0[0][0] + a5) + (a6[i0] - a5), u8v2)
     }
 
-    pub fn v0079(a0: u32v4, a1: i8v4) -> u32v6 {
+    pub fn v0079(a0: Vector<u32, 4>, a1: i8v4) -> u32v6 {
         let mut t0 = __builtin_convertvector(a0, i32v4) - (-6);
         return !__builtin_convertvector((i8v6)(a1.x), u32v6);
     }
@@ -334,21 +356,19 @@ fn run_v0040() -> Vec<rt::Output> {
     let a1 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let a2 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0040(a0, a1, a2, s0, i0, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let r = v0040(a0, a1, a2, s0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0041() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeca4c96ab3f4521c);
     let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8v1::from_array(rt::vec::<i8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m0 = i16m3x1::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0041(a0, s0, a1, a2, m0, s1);
+    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = i8v1::from_array(rt::vec::<i8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a4 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0041(a0, s0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -357,11 +377,10 @@ fn run_v0042() -> Vec<rt::Output> {
     let a0 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a1 = u8v5::from_array(rt::vec::<u8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
     let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a4 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0042(a0, a1, s0, s1, a2, a3, a4);
+    let m0 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0042(a0, a1, s0, m0, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -380,7 +399,16 @@ fn run_v0044() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x75c7db2cd0f03f01);
     let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
     let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let r = v0044(s0, a0);
+    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let m0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
+    let a3 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a5 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let r = v0044(s0, a0, a1, s1, a2, s2, m0, a3, i0, a4, a5);
     vec![rt::Output::new("ret", &[r])]
 }
 
@@ -389,16 +417,15 @@ fn run_v0045() -> Vec<rt::Output> {
     let a0 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let m0 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
+    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
     let a5 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a6 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a7 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a8 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0045(a0, i0, s0, s1, a1, a2, a3, a4, a5, a6, a7, a8);
+    let a6 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a7 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0045(a0, i0, s0, m0, a1, a2, a3, a4, a5, a6, a7);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -424,8 +451,9 @@ fn run_v0047() -> Vec<rt::Output> {
     let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
     let a3 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0047(a0, a1, i0, a2, i1, a3, s0);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0047(a0, a1, i0, a2, i1, a3, s0, a4);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0048() -> Vec<rt::Output> {
@@ -441,7 +469,8 @@ fn run_v0049() -> Vec<rt::Output> {
     let a0 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a1 = f64v12::from_array(rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0049(a0, a1, s0);
+    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0049(a0, a1, s0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -476,10 +505,17 @@ fn run_v0053() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9ab966a5a42bee19);
     let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0053(a0, s0, a1, s1, a2);
+    let a1 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a6 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a7 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0053(a0, s0, a1, s1, a2, i0, a3, a4, a5, a6, a7, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -487,16 +523,15 @@ fn run_v0054() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc9ababd99dcce281);
     let a0 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let m0 = i8m1x3::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
-    let a1 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let m1 = u32m3x2::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a3 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = v0054(a0, m0, a1, a2, m1, i0, a3, s0, a4, a5, i1);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a5 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let r = v0054(a0, m0, s0, s1, a1, a2, a3, a4, a5, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -504,22 +539,31 @@ fn run_v0055() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xead9ceeef11ba6e8);
     let a0 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let m0 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0055(a0, m0, a1, a2, i0, a3);
-    vec![rt::Output::new("ret", &[r])]
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a1 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let m1 = i16m1x1::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Full));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0055(a0, m0, i0, a1, s0, m1, s1, a2, i1, s2);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0056() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3e379333e38e6dab);
     let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
     let m0 = u64m3x1::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Full));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0056(a0, m0, i0, s0);
-    vec![rt::Output::new("ret", &[r])]
+    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let m1 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0056(a0, m0, a1, a2, s0, m1, i0, s1, s2);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0057() -> Vec<rt::Output> {
@@ -555,42 +599,35 @@ fn run_v0061() -> Vec<rt::Output> {
     let a0 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let a1 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
     let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a3 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a4 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a5 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s3: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a7 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s4: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a8 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = v0061(a0, a1, s0, s1, a2, s2, a3, a4, i0, a5, s3, a6, a7, s4, a8, s5, m0, i1);
+    let a4 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a5 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a6 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let m0 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a7 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0061(a0, a1, s0, a2, a3, s1, a4, a5, a6, m0, i0, s2, a7);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0062() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x00fd796487e7be0e);
     let m0 = u16m4x1::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a0 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
     let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0062(m0, s0, a0, a1);
+    let r = v0062(m0, a0, s0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0063() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x00d70706c2b0c38f);
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a0 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let r = v0063(s0, a0, a1, a2);
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0063(s0, s1);
     vec![rt::Output::new("ret", &[r])]
 }
 
@@ -598,13 +635,11 @@ fn run_v0064() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2e7a80d0f2afd271);
     let a0 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let m0 = f64m2x1::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = f64v5::from_array(rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0064(a0, m0, i0, s0, a1, a2, a3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0064(a0, m0, i0, s0, s1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0065() -> Vec<rt::Output> {
@@ -624,14 +659,13 @@ fn run_v0066() -> Vec<rt::Output> {
 fn run_v0067() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1b65619ffb5c2e5c);
     let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
-    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a0 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m1 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
-    let m2 = u16m4x1::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
-    let r = v0067(s0, m0, a0, i0, a1, a2, m1, m2);
+    let a2 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let m0 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let r = v0067(s0, a0, a1, i0, a2, a3, m0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -660,25 +694,24 @@ fn run_v0070() -> Vec<rt::Output> {
     let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a1 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let m0 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
-    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = v0070(a0, a1, m0, a2, i0);
+    let r = v0070(a0, a1, m0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0071() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7b5211d5d0a5690a);
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a4 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a5 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a7 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0071(s0, a0, a1, a2, a3, a4, a5, s1, a6, a7);
+    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a3 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0071(s0, a0, s1, a1, i0, a2, i1, a3, a4, a5, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -698,24 +731,29 @@ fn run_v0073() -> Vec<rt::Output> {
     let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
     let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
     let m0 = u64m3x2::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a2 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let m1 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0073(a0, i0, a1, m0, i1, a2, i2, s0, i3, s1, m1, a3);
+    let a3 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let r = v0073(a0, i0, a1, m0, i1, a2, i2, s0, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0074() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9b2d03a392b0d345);
     let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let r = v0074(s0, a0, a1);
+    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let m0 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a3 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0074(s0, a0, a1, s1, a2, m0, i0, a3, a4, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -723,8 +761,9 @@ fn run_v0075() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2ebaac058eaebd3e);
     let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
     let m0 = i64m2x2::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = v0075(a0, m0, i0);
+    let a1 = u64v1::from_array(rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0075(a0, m0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -741,8 +780,8 @@ fn run_v0076() -> Vec<rt::Output> {
 fn run_v0077() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5bcb48ebcb4708fa);
     let m0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0077(m0, s0);
+    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0077(m0, a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -754,12 +793,11 @@ fn run_v0078() -> Vec<rt::Output> {
     let a3 = i16v5::from_array(rt::vec::<i16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
     let a4 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a5 = i16v10::from_array(rt::vec::<i16>(&mut rng, 10, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let a6 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a7 = u8v6::from_array(rt::vec::<u8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a8 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let r = v0078(a0, a1, a2, a3, a4, s0, a5, i0, a6, a7, a8);
+    let a5 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
+    let a6 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0078(a0, a1, a2, a3, a4, s0, a5, m0, a6, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

@@ -5,14 +5,15 @@
 typedef signed char i8v2 __attribute__((ext_vector_type(2)));
 typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
-typedef signed char i8v5 __attribute__((ext_vector_type(5)));
 typedef signed char i8v6 __attribute__((ext_vector_type(6)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
+typedef signed char i8v16 __attribute__((ext_vector_type(16)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
 typedef short i16v3 __attribute__((ext_vector_type(3)));
 typedef short i16v4 __attribute__((ext_vector_type(4)));
 typedef short i16v8 __attribute__((ext_vector_type(8)));
 typedef short i16v16 __attribute__((ext_vector_type(16)));
+typedef int i32v1 __attribute__((ext_vector_type(1)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
 typedef int i32v3 __attribute__((ext_vector_type(3)));
 typedef int i32v4 __attribute__((ext_vector_type(4)));
@@ -23,10 +24,8 @@ typedef int i32v16 __attribute__((ext_vector_type(16)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
 typedef long i64v4 __attribute__((ext_vector_type(4)));
-typedef long i64v5 __attribute__((ext_vector_type(5)));
 typedef long i64v8 __attribute__((ext_vector_type(8)));
 typedef long i64v16 __attribute__((ext_vector_type(16)));
-typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
@@ -39,7 +38,6 @@ typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
 typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
 typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
 typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
-typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
 typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
 typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
 typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
@@ -53,6 +51,8 @@ typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
 typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
 typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
+typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
+typedef float f32v1 __attribute__((ext_vector_type(1)));
 typedef float f32v2 __attribute__((ext_vector_type(2)));
 typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
@@ -61,27 +61,42 @@ typedef float f32v16 __attribute__((ext_vector_type(16)));
 typedef double f64v2 __attribute__((ext_vector_type(2)));
 typedef double f64v3 __attribute__((ext_vector_type(3)));
 typedef double f64v4 __attribute__((ext_vector_type(4)));
-typedef double f64v5 __attribute__((ext_vector_type(5)));
 typedef double f64v6 __attribute__((ext_vector_type(6)));
 typedef double f64v8 __attribute__((ext_vector_type(8)));
 typedef double f64v16 __attribute__((ext_vector_type(16)));
-typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
+typedef i8v6 i8v6_b;
+typedef i16v2 i16v2_b;
+typedef i32v1 i32v1_b;
+typedef i32v2 i32v2_b;
+typedef i32v4 i32v4_b;
+typedef i64v2 i64v2_b;
+typedef i64v4 i64v4_b;
+typedef u8v3 u8v3_b;
+typedef u8v4 u8v4_b;
+typedef u16v3 u16v3_b;
+typedef u16v4 u16v4_b;
+typedef u32v2 u32v2_b;
+typedef u32v3 u32v3_b;
+typedef u32v4 u32v4_b;
+typedef u64v4 u64v4_b;
+typedef f64v3 f64v3_b;
+typedef f64v4 f64v4_b;
+typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
 typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
-typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
+typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
+typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
 typedef long i64m1x1 __attribute__((matrix_type(1, 1)));
-typedef long i64m2x2 __attribute__((matrix_type(2, 2)));
-typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned long u64m3x2 __attribute__((matrix_type(3, 2)));
 typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
-typedef double f64m4x1 __attribute__((matrix_type(4, 1)));
+typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
 
 int v0080(i32v2 a0, int s0) {
     i32v4 t0 = a0.S0110;
@@ -126,7 +141,7 @@ static void run_v0082(void) {
     { double b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f64("v0082", "ret", b, 3); }
 }
 
-unsigned char v0083(i16v2 a0, i16v3 a1) {
+unsigned char v0083(i16v2_b a0, i16v3 a1) {
     i16v16 t0 = ((i16v16)(a0.y)) * ((i16v16)(-1));
     t0.SfcE = a1;
     t0 >>= 15;
@@ -141,11 +156,14 @@ static void run_v0083(void) {
     rt_out_u8("v0083", "ret", &r, 1);
 }
 
-i8v4 v0084(i8v6 a0, i8v3 a1, long s0, f32v4 a2, float s1, i8v4 a3, i8v4 a4, signed char s2, unsigned long s3) {
-    i8v3 t0 = (a0 * a0).even - ((a1 + s0) + (a1 / 5));
-    f32v4 t1 = 0.75 / a2;
-    t1.S13 -= s1;
-    return (a3 * a3) + (((i8v4){-4, a4.w, s2, s3}) * a3);
+f32v16 v0084(i8v6_b a0, i8v3 a1, long s0, unsigned short s1, i8v16 a2, int i0, i32v4 a3, i32m4x2 m0, long i1, u32v2 a4, float s2, f32v3 a5, unsigned short i2, short s3, i8m1x2 m1, f32m4x3 m2) {
+    i8v3 t0 = (a0 * a0).even - ((s0 + a1) + a1);
+    t0 *= s1 - t0;
+    t0[0] = a2[i0];
+    i32v4 t1 = ((-a3).xzzz <= m0[i1][0]);
+    t1 *= -3;
+    t1.yw = (a4 != a4);
+    return ((f32v16){s2, a5[i2] + s2, s2 * s2, s3, -1.25, m1[0][1], 2, s2, m2[1][2]}).sfC32B25Aedb59484;
 }
 
 static void run_v0084(void) {
@@ -153,17 +171,24 @@ static void run_v0084(void) {
     i8v6 a0; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
     i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
     long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    f32v4 a2; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i8v4 a4; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    i8v4 r = v0084(a0, a1, s0, a2, s1, a3, a4, s2, s3);
-    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0084", "ret", b, 4); }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    i8v16 a2; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    int m0_b[8]; rt_fill_i32(&rng, m0_b, 8, RT_DOM_FULL); i32m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    u32v2 a4; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32v3 a5; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
+    signed char m1_b[2]; rt_fill_i8(&rng, m1_b, 2, RT_DOM_FULL); i8m1x2 m1 = __builtin_matrix_column_major_load(m1_b, 1, 2, 1);
+    float m2_b[12]; rt_fill_f32(&rng, m2_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x3 m2 = __builtin_matrix_column_major_load(m2_b, 4, 3, 4);
+    f32v16 r = v0084(a0, a1, s0, s1, a2, i0, a3, m0, i1, a4, s2, a5, i2, s3, m1, m2);
+    { float b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_f32("v0084", "ret", b, 16); }
 }
 
-u8v2 v0085(i64v4 a0, i32v4 a1, u32v3 a2, unsigned char i0, u32v2 a3, u8v6 a4, unsigned long i1) {
+u8v2 v0085(i64v4_b a0, i32v4 a1, u32v3_b a2, unsigned char i0, u32v2 a3, u8v6 a4, unsigned long i1) {
     i64v4 t0 = (i64v4)(a0.w);
     t0 >>= 23;
     u32v3 t1 = ((u32v3)(a1.S0)) ^ a2;
@@ -184,8 +209,8 @@ static void run_v0085(void) {
     { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0085", "ret", b, 2); }
 }
 
-i64v2 v0086(i8v2 a0, unsigned int i0, long s0, unsigned long i1, f64v3 a1, f64v2 a2, double s1, double s2) {
-    return ((((f64v2){a0[i0], ((f32v4)(s0))[i1]}) * (a1.s2 + a1[1])) <= ((s1 - s2) / a2));
+i64v2 v0086(i8v2 a0, unsigned int i0, long s0, f32v1 a1, unsigned int i1, double s1, f64v2 a2) {
+    return ((((f64v2){a0[i0], ((f32v4)(s0)).s0}) / a1[i1]) <= ((((f64v2)(s1)) - a2) - ((f64v2)(-2.5))));
 }
 
 static void run_v0086(void) {
@@ -193,20 +218,18 @@ static void run_v0086(void) {
     i8v2 a0; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
     unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
     long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    f64v3 a1; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    f32v1 a1; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
     double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i64v2 r = v0086(a0, i0, s0, i1, a1, a2, s1, s2);
+    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i64v2 r = v0086(a0, i0, s0, a1, i1, s1, a2);
     { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0086", "ret", b, 2); }
 }
 
-long v0087(u32v2 a0, u32v4 a1, u32v6 a2, unsigned int s0, short s1, long s2) {
-    u32v4 t0 = ((u32v8){a0.g, a1.y, a2[3], s0, s1}).S3027316133711720.S68.yxxy;
-    t0.wzxy |= a1;
-    t0[2] = 8;
-    return s2;
+unsigned int v0087(u32v2 a0, u32v4_b a1, u32v6 a2, unsigned int s0, i8v3 a3, int i0, u32v8 a4) {
+    u32v4 t0 = ((u32v8){a0.g, a1.y, a2[3], s0, a3[i0]}).s1613371172053131.s30.S1001;
+    t0[3] = ((u32v4){a4.S7}).g;
+    return 2;
 }
 
 static void run_v0087(void) {
@@ -215,17 +238,18 @@ static void run_v0087(void) {
     u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
     u32v6 a2; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
-    long r = v0087(a0, a1, a2, s0, s1, s2);
-    rt_out_i64("v0087", "ret", &r, 1);
+    i8v3 a3; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    u32v8 a4; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    unsigned int r = v0087(a0, a1, a2, s0, a3, i0, a4);
+    rt_out_u32("v0087", "ret", &r, 1);
 }
 
-signed char v0088(f64v6 a0, f64v3 a1, double s0, i8v2 a2, unsigned long i0) {
+unsigned long v0088(f64v6 a0, f64v3 a1, double s0, unsigned long s1) {
     f64v2 t0 = a0.s01310242.S06;
     t0.s10 = a1.S10.xx;
     t0 -= s0;
-    return a2[i0];
+    return s1;
 }
 
 static void run_v0088(void) {
@@ -233,15 +257,14 @@ static void run_v0088(void) {
     f64v6 a0; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
     f64v3 a1; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
     double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    signed char r = v0088(a0, a1, s0, a2, i0);
-    rt_out_i8("v0088", "ret", &r, 1);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long r = v0088(a0, a1, s0, s1);
+    rt_out_u64("v0088", "ret", &r, 1);
 }
 
-i8v8 v0089(i32v8 a0, unsigned long i0, i8v2 a1, i8v8 a2, unsigned short i1, signed char s0, unsigned long s1, i8v8 a3, i8v5 a4) {
+i8v8 v0089(i32v8 a0, unsigned long i0, i8v2 a1, i8v8 a2, unsigned short i1, signed char s0, unsigned long s1) {
     i32v3 t0 = ((i32v6)(a0[i0])).odd ^ a1.odd;
-    return (((i8v8){4, a2[i1], a1.even, s0, 8, s0, s1, 8}) * ((a2 * a2) * (a3 * a3))) + (a4.S24011311 * (a3 - a3)).S45254107;
+    return (((i8v8){4, a2[i1], a1.even, s0, 8, s0, s1, -5}) * ((a2 * a2) - s0)) + ((i8v8)(4));
 }
 
 static void run_v0089(void) {
@@ -253,40 +276,39 @@ static void run_v0089(void) {
     unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
     signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
     unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    i8v8 a3; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    i8v5 a4; { signed char b[5]; rt_fill_i8(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
-    i8v8 r = v0089(a0, i0, a1, a2, i1, s0, s1, a3, a4);
+    i8v8 r = v0089(a0, i0, a1, a2, i1, s0, s1);
     { signed char b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i8("v0089", "ret", b, 8); }
 }
 
-i16m3x4 v0090(f64v4 a0, long s0, u8v3 a1, i16v3 a2, unsigned int i0, short s1, i16m3x4 m0, i8m1x1 m1, short s2) {
-    f64v4 t0 = ((a0 - a0) - s0).s2232;
-    i16v4 t1 = (__builtin_convertvector((u8v3)(a1.r), i16v3) < (a2 + a2)).xzxz;
-    t1[i0] = s1;
-    return s2 - (m1[0][0] * m0);
+i16v16 v0090(f64v4 a0, long s0, u32v4 a1, u8v8 a2, u8v2 a3, u8v2 a4, u64v3 a5, f64v16 a6, i64v2_b a7) {
+    f64v4 t0 = ((a0 - a0) * s0).zwzw;
+    t0[2] += 0.75;
+    t0 = __builtin_convertvector(a1, f64v4);
+    u8v2 t1 = (a2.s73 * (a3 * a3)) - (~(a4 * ((u8v2)(a5.z))));
+    return a7.g - __builtin_convertvector(a6, i16v16);
 }
 
 static void run_v0090(void) {
     rt_rng rng = {0xf61419ca3d9eb401ULL};
     f64v4 a0; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    u8v3 a1; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    short m0_b[12]; rt_fill_i16(&rng, m0_b, 12, RT_DOM_FULL); i16m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    signed char m1_b[1]; rt_fill_i8(&rng, m1_b, 1, RT_DOM_FULL); i8m1x1 m1 = __builtin_matrix_column_major_load(m1_b, 1, 1, 1);
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_FULL);
-    i16m3x4 r = v0090(a0, s0, a1, a2, i0, s1, m0, m1, s2);
-    { short b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i16("v0090", "ret", b, 12); }
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u8v8 a2; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    u8v2 a3; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u8v2 a4; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    u64v3 a5; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    f64v16 a6; { double b[16]; rt_fill_f64(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a6[j] = b[j]; }
+    i64v2 a7; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
+    i16v16 r = v0090(a0, s0, a1, a2, a3, a4, a5, a6, a7);
+    { short b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_i16("v0090", "ret", b, 16); }
 }
 
-u32v4 v0091(f32v2 a0, u8v3 a1, u8m2x4 m0, unsigned char i0, u32v4 a2, u32v2 a3, unsigned int i1, u32v4 a4, u32m2x4 m1, long i2, unsigned int s0, unsigned int s1) {
+u16v4 v0091(f32v2 a0, u8v3_b a1, u8m2x4 m0, u16v4_b a2) {
     f32v2 t0 = ((f32v2)(a0[0])) + a0;
     u8v4 t1 = (u8v4)(2);
     t1.zwx = (a1 - a1) - (a1 * a1);
-    t1[0] = m0[i0][0];
-    return (((a3[i1] + a2) + (a4 * a2)) + ((u32v4)(m1[i2][3]))) * (s1 - ((u32v4){s0, a3[1]}));
+    t1[0] = m0[0][3];
+    return (a2 - a2) >> 3;
 }
 
 static void run_v0091(void) {
@@ -294,17 +316,9 @@ static void run_v0091(void) {
     f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
     u8v3 a1; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
     unsigned char m0_b[8]; rt_fill_u8(&rng, m0_b, 8, RT_DOM_FULL); u8m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u32v2 a3; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    unsigned int m1_b[8]; rt_fill_u32(&rng, m1_b, 8, RT_DOM_FULL); u32m2x4 m1 = __builtin_matrix_column_major_load(m1_b, 2, 4, 2);
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    u32v4 r = v0091(a0, a1, m0, i0, a2, a3, i1, a4, m1, i2, s0, s1);
-    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0091", "ret", b, 4); }
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u16v4 r = v0091(a0, a1, m0, a2);
+    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0091", "ret", b, 4); }
 }
 
 f64v2 v0092(f64v2 a0) {
@@ -318,44 +332,42 @@ static void run_v0092(void) {
     { double b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f64("v0092", "ret", b, 2); }
 }
 
-i16v4 v0093(i16m2x4 m0, unsigned long i0, i16v8 a0, long i1, i16v2 a1, unsigned short i2) {
-    return ((i16v4){m0[i0][0], 3, a0[i1], ((i64v5)(6)).s4}) * a1[i2];
+i16v4 v0093(i16m2x4 m0, unsigned int i0, unsigned char s0, short s1) {
+    return s1 + ((i16v4){m0[i0][3], 4, 2, s0});
 }
 
 static void run_v0093(void) {
     rt_rng rng = {0x4de04df9d4010dfaULL};
     short m0_b[8]; rt_fill_i16(&rng, m0_b, 8, RT_DOM_FULL); i16m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    i16v8 a0; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    i16v4 r = v0093(m0, i0, a0, i1, a1, i2);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    i16v4 r = v0093(m0, i0, s0, s1);
     { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0093", "ret", b, 4); }
 }
 
-i64v4 v0094(signed char s0, i8v3 a0, unsigned int s1, i64v2 a1, u64v4 a2, unsigned long s2) {
-    f32v3 t0 = __builtin_convertvector(((i8v3){s0, a0.g, s1}) ^ s0, f32v3);
-    return a1.s1100 - (a2 == s2);
+i64v4 v0094(signed char s0, i16v4 a0, i8v3 a1, i64v2 a2, u64v4 a3, unsigned long s1) {
+    f32v3 t0 = __builtin_convertvector(((i8v3){s0, a0[3], s0}) ^ a1, f32v3);
+    return a2.s1100 - (a3 == s1);
 }
 
 static void run_v0094(void) {
     rt_rng rng = {0x1215bd9a9406ff22ULL};
     signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    i64v2 a1; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    i64v4 r = v0094(s0, a0, s1, a1, a2, s2);
+    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    i64v4 r = v0094(s0, a0, a1, a2, a3, s1);
     { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0094", "ret", b, 4); }
 }
 
-f64v16 v0095(i32v8 a0, i8v4 a1, u64v4 a2, unsigned char i0, i32v16 a3, int s0, i32v4 a4, double s1, unsigned int s2, f64v16 a5, unsigned short i1, f64v8 a6) {
+i16v2 v0095(i32v8 a0, i8v4 a1, u64v4 a2, unsigned char i0, i32v16 a3, int s0, i32v2_b a4, short s1, i16v2_b a5, i16v16 a6) {
     i32v16 t0 = (a0.S21604037.S6346167364353311 == (a0[1] + ((i32v8){a1.w, -8, -2, -7, 6, -2, a2[i0], a3.S2})).s1344741152273370);
     t0[10] = s0;
-    t0 /= (((i32v16)(a4.x)) & 7) | 1;
-    return ((f64v5){-5.75, s1, s2, a5[i1], a6.S7}).s12141233.S3406350225455366;
+    t0.s60 = s1 - a4;
+    return ((i16v2)(s1)) * (a6.s4 + a5).yy;
 }
 
 static void run_v0095(void) {
@@ -366,14 +378,12 @@ static void run_v0095(void) {
     unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
     i32v16 a3; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
     int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
-    f64v16 a5; { double b[16]; rt_fill_f64(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a5[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 15LL));
-    f64v8 a6; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
-    f64v16 r = v0095(a0, a1, a2, i0, a3, s0, a4, s1, s2, a5, i1, a6);
-    { double b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_f64("v0095", "ret", b, 16); }
+    i32v2 a4; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    i16v2 a5; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    i16v16 a6; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a6[j] = b[j]; }
+    i16v2 r = v0095(a0, a1, a2, i0, a3, s0, a4, s1, a5, a6);
+    { short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i16("v0095", "ret", b, 2); }
 }
 
 i8v4 v0096(u32v2 a0, i8v4 a1) {
@@ -389,45 +399,29 @@ static void run_v0096(void) {
     { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0096", "ret", b, 4); }
 }
 
-u32v16 v0097(i64m1x1 m0, int i0, u16v8 a0, u16v8 a1, u32v16 a2, u32v4 a3, u32v5 a4, unsigned int s0, i64v2 a5, unsigned char i1, u32v4 a6, u16v2 a7, unsigned short i2, signed char s1, i16v4 a8, u32m4x1 m1, signed char s2, short s3, u8v4 a9, int i3, u32v16 a10, unsigned int s4) {
-    u16v8 t0 = (((u16v8)(m0[i0][0])) << 3) - a0.S60266605;
-    t0[5] = 5;
-    t0 >>= a1 & 15;
-    return (a2 - ((u32v16){8, a3.w, a4[2], s0, a5[i1], a6.y, a7[i2], s1, 7, a6.x, a8.y, m1[0][0], s2, s3, s0, a9[i3]})) + (a10 * s4);
+i32v8 v0097(i64m1x1 m0, unsigned int i0, u16v8 a0, u16v3 a1, unsigned short s0, u8v16 a2, unsigned long s1) {
+    u16v8 t0 = (((u16v8)(m0[i0][0])) << (a0 & 15)) - a0.s66055014;
+    t0.S573 = (-a1) - (((u16v3){s0, 0, a2[4]}) - 8);
+    return ((i32v16)(s1)).s5F855980;
 }
 
 static void run_v0097(void) {
     rt_rng rng = {0x032f6c28a5d7ce0fULL};
     long m0_b[1]; rt_fill_i64(&rng, m0_b, 1, RT_DOM_FULL); i64m1x1 m0 = __builtin_matrix_column_major_load(m0_b, 1, 1, 1);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
     u16v8 a0; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    u16v8 a1; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    u32v16 a2; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u32v5 a4; { unsigned int b[5]; rt_fill_u32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    i64v2 a5; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    u32v4 a6; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    u16v2 a7; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    i16v4 a8; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a8[j] = b[j]; }
-    unsigned int m1_b[4]; rt_fill_u32(&rng, m1_b, 4, RT_DOM_FULL); u32m4x1 m1 = __builtin_matrix_column_major_load(m1_b, 4, 1, 4);
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
-    u8v4 a9; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a9[j] = b[j]; }
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
-    u32v16 a10; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a10[j] = b[j]; }
-    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
-    u32v16 r = v0097(m0, i0, a0, a1, a2, a3, a4, s0, a5, i1, a6, a7, i2, s1, a8, m1, s2, s3, a9, i3, a10, s4);
-    { unsigned int b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u32("v0097", "ret", b, 16); }
+    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u8v16 a2; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    i32v8 r = v0097(m0, i0, a0, a1, s0, a2, s1);
+    { int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i32("v0097", "ret", b, 8); }
 }
 
-u16v3 v0098(u32v16 a0, u32v16 a1, u64v8 a2, u16v8 a3, u16m2x1 m0, u16v2 a4, unsigned int i0) {
+u16v3 v0098(u32v16 a0, u32v16 a1, u64v8 a2, u16v8 a3, u16m2x1 m0) {
     u32v16 t0 = a0 + a1;
     t0.Sd45b = __builtin_convertvector(a2.s2255, u32v4);
-    return (u16v3){a3.s5, m0[0][0], a4[i0]};
+    return (u16v3){a3.s5, m0[0][0], 6};
 }
 
 static void run_v0098(void) {
@@ -437,38 +431,35 @@ static void run_v0098(void) {
     u64v8 a2; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
     u16v8 a3; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
     unsigned short m0_b[2]; rt_fill_u16(&rng, m0_b, 2, RT_DOM_FULL); u16m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
-    u16v2 a4; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    u16v3 r = v0098(a0, a1, a2, a3, m0, a4, i0);
+    u16v3 r = v0098(a0, a1, a2, a3, m0);
     { unsigned short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u16("v0098", "ret", b, 3); }
 }
 
-f64m4x1 v0099(i16v8 a0, short s0, i16v4 a1, f64m4x1 m0, f64v2 a2) {
+f32v4 v0099(i16v8 a0, short s0, int i0, f32v4 a1) {
     i16v8 t0 = a0;
     t0[3] = s0;
-    t0.s3720 = a1;
-    return m0 * a2.g;
+    t0[i0] = s0;
+    return a1;
 }
 
 static void run_v0099(void) {
     rt_rng rng = {0xddcce05ae675e163ULL};
     i16v8 a0; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
     short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    double m0_b[4]; rt_fill_f64(&rng, m0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
-    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    f64m4x1 r = v0099(a0, s0, a1, m0, a2);
-    { double b[4]; __builtin_matrix_column_major_store(r, b, 4); rt_out_f64("v0099", "ret", b, 4); }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    f32v4 r = v0099(a0, s0, i0, a1);
+    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0099", "ret", b, 4); }
 }
 
-i16m3x4 v0100(u64v5 a0, u64v5 a1, u16v4 a2, long s0, unsigned long s1, i32v16 a3, i32v4 a4, i32v4 a5, int s2, i32v3 a6, i32v8 a7, i16m3x4 m0) {
+i8v3 v0100(u64v5 a0, u64v5 a1, u16v4 a2, long s0, unsigned long s1, unsigned long i0, u64v16 a3, u64v4 a4, u32v3 a5, int i1, u32v5 a6, u8v4_b a7, i8v16 a8) {
     u64v5 t0 = (a0 & a1) * ((u64v5){a2.x, s0, s1});
-    t0 |= a0 << 31;
-    t0 ^= a3[14];
-    i32v4 t1 = (a4 == a5) - (a4 - s2);
-    t1.z = (~a6).x;
-    t1.w = a7.s7;
-    return m0;
+    t0[i0] = a3[1];
+    t0.S034 = (~a4).S301;
+    u32v3 t1 = (~(~a5)) * (s0 - (((u32v3)(9)) - ((u32v3){a5[i1], a6.s2, 1})));
+    t1 = __builtin_convertvector(a5, u32v3);
+    t1 *= a7.s0;
+    return a8.s8eE;
 }
 
 static void run_v0100(void) {
@@ -478,84 +469,82 @@ static void run_v0100(void) {
     u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
     long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
     unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    i32v16 a3; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    i32v4 a5; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
-    i32v3 a6; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    i32v8 a7; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
-    short m0_b[12]; rt_fill_i16(&rng, m0_b, 12, RT_DOM_FULL); i16m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    i16m3x4 r = v0100(a0, a1, a2, s0, s1, a3, a4, a5, s2, a6, a7, m0);
-    { short b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i16("v0100", "ret", b, 12); }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    u64v16 a3; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
+    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u32v3 a5; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    u32v5 a6; { unsigned int b[5]; rt_fill_u32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a6[j] = b[j]; }
+    u8v4 a7; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
+    i8v16 a8; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a8[j] = b[j]; }
+    i8v3 r = v0100(a0, a1, a2, s0, s1, i0, a3, a4, a5, i1, a6, a7, a8);
+    { signed char b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i8("v0100", "ret", b, 3); }
 }
 
-unsigned short v0101(u64v3 a0, unsigned long s0, i64v8 a1, u16v2 a2) {
-    u64v4 t0 = -(~(((u64v4)(a0.g)) - ((u64v4){3, s0, 2, a1.S2})));
-    return a2[1];
+u32v2 v0101(u64v3 a0, unsigned long s0, unsigned char s1, u32v2 a1, u32v4 a2, u32v2_b a3) {
+    u64v4 t0 = -(-(((u64v4)(a0.g)) - ((u64v4){3, s0, s1, a1.r})));
+    return a2.zw - (a1 * a3);
 }
 
 static void run_v0101(void) {
     rt_rng rng = {0x7c9787d68ebd6f03ULL};
     u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    i64v8 a1; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    u16v2 a2; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned short r = v0101(a0, s0, a1, a2);
-    rt_out_u16("v0101", "ret", &r, 1);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u32v2 a3; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u32v2 r = v0101(a0, s0, s1, a1, a2, a3);
+    { unsigned int b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u32("v0101", "ret", b, 2); }
 }
 
-f64v16 v0102(f32v2 a0, f32m4x2 m0, i16v16 a1, float s0, f32v3 a2, float s1, u8v4 a3, f32v4 a4, float s2, u32v4 a5, u16v3 a6, unsigned int i0, f32v2 a7, f32v2 a8, long s3, u64m2x4 m1, unsigned long i1, f64v8 a9) {
-    f32v16 t0 = (f32v16){a0.s1, m0[3][1], 4.25, a1.Sa, s0 - a2[2], s1, a3.S1, a4.z, s2, a4.s0, a5.w, a6[i0], s1 + a7.x, a8.x, s3, m1[i1][2]};
-    t0 = t0.s60cC80974d0a2B4b;
-    t0 = (f32v16)(s1);
-    return a9.s05403.S0142422130004011 * (a9 / a9).s0405003407073073;
+double v0102(f32v2 a0, f32m4x2 m0, unsigned short i0, unsigned int s0, f32m4x2 m1, float s1, f32v4 a1, f32v6 a2, float s2, unsigned char s3, float s4, u32v4 a3, u16v3_b a4, unsigned int i1, f32v2 a5, f32v2 a6, long s5, double s6) {
+    f32v16 t0 = (f32v16){a0.s1, m0[i0][1], s0, m1[1][0], s1 - a1.x, a2[3], s2, -4, s3, s4, a1.s0, a3.w, a4[i1], s2 + a5.x, a6.x, s5};
+    return s6;
 }
 
 static void run_v0102(void) {
     rt_rng rng = {0x1a71b2610d0ca53fULL};
     f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
     float m0_b[8]; rt_fill_f32(&rng, m0_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
-    i16v16 a1; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    float m1_b[8]; rt_fill_f32(&rng, m1_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x2 m1 = __builtin_matrix_column_major_load(m1_b, 4, 2, 4);
     float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    f32v4 a4; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    f32v6 a2; { float b[6]; rt_fill_f32(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
     float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    u32v4 a5; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u16v3 a6; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    f32v2 a7; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
-    f32v2 a8; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a8[j] = b[j]; }
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long m1_b[8]; rt_fill_u64(&rng, m1_b, 8, RT_DOM_FULL); u64m2x4 m1 = __builtin_matrix_column_major_load(m1_b, 2, 4, 2);
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    f64v8 a9; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a9[j] = b[j]; }
-    f64v16 r = v0102(a0, m0, a1, s0, a2, s1, a3, a4, s2, a5, a6, i0, a7, a8, s3, m1, i1, a9);
-    { double b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_f64("v0102", "ret", b, 16); }
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_FULL);
+    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u16v3 a4; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    f32v2 a5; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    f32v2 a6; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    long s5; rt_fill_i64(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    double s6; rt_fill_f64(&rng, &s6, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double r = v0102(a0, m0, i0, s0, m1, s1, a1, a2, s2, s3, s4, a3, a4, i1, a5, a6, s5, s6);
+    rt_out_f64("v0102", "ret", &r, 1);
 }
 
-i32m2x3 v0103(u64v4 a0, u64m2x4 m0, long i0, u64v3 a1, unsigned int i1, u64m1x1 m1, int i2, i32m2x3 m2, i32v8 a2, unsigned char i3) {
-    u64v4 t0 = m1[i2][0] * ((u64v4){a0[1], m0[i0][0], a1[i1], 4});
-    t0 = -t0;
-    t0.b = a0.s3;
-    return m2 * a2.lo[i3];
+int v0103(u64v4_b a0, u64m2x4 m0, i32v2 a1, u64m1x1 m1, int i0, unsigned long i1, u64m3x1 m2, i32v1_b a2) {
+    u64v4 t0 = ((u64v4){a0[1], m0[0][2], a1.x, m1[i0][0]}) + 8;
+    t0[i1] = m2[1][0];
+    return a2[0];
 }
 
 static void run_v0103(void) {
     rt_rng rng = {0x87827f6213874febULL};
     u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     unsigned long m0_b[8]; rt_fill_u64(&rng, m0_b, 8, RT_DOM_FULL); u64m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    u64v3 a1; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
     unsigned long m1_b[1]; rt_fill_u64(&rng, m1_b, 1, RT_DOM_FULL); u64m1x1 m1 = __builtin_matrix_column_major_load(m1_b, 1, 1, 1);
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
-    int m2_b[6]; rt_fill_i32(&rng, m2_b, 6, RT_DOM_FULL); i32m2x3 m2 = __builtin_matrix_column_major_load(m2_b, 2, 3, 2);
-    i32v8 a2; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
-    i32m2x3 r = v0103(a0, m0, i0, a1, i1, m1, i2, m2, a2, i3);
-    { int b[6]; __builtin_matrix_column_major_store(r, b, 2); rt_out_i32("v0103", "ret", b, 6); }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long m2_b[3]; rt_fill_u64(&rng, m2_b, 3, RT_DOM_FULL); u64m3x1 m2 = __builtin_matrix_column_major_load(m2_b, 3, 1, 3);
+    i32v1 a2; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
+    int r = v0103(a0, m0, a1, m1, i0, i1, m2, a2);
+    rt_out_i32("v0103", "ret", &r, 1);
 }
 
 u16v1 v0104(unsigned int s0) {
@@ -572,10 +561,10 @@ static void run_v0104(void) {
     { unsigned short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u16("v0104", "ret", b, 1); }
 }
 
-i8v2 v0105(i32v16 a0, i32v5 a1, i32v2 a2, unsigned int s0, long s1, i32v2 a3, i8v2 a4, i8v5 a5) {
+unsigned char v0105(i32v16 a0, i32v5 a1, i32v2_b a2, unsigned int s0, i16v3 a3, int s1, i32v3 a4, unsigned char s2, u16v6 a5, unsigned long s3, u64v3 a6, u8m4x1 m0, unsigned short i0, u8v8 a7, int i1) {
     i32v16 t0 = a0;
-    t0 -= (a1 + ((i32v5){a2.r, s0, s1, -3, a3.x})).S3111442333414224;
-    return a4.xy + a5.S03;
+    t0 -= (a1 + ((i32v5){a2.r, s0, a3.z, s1, a4[1]})).S4423334142242040;
+    return ((u8v8){s2, 0, a5.S3, s3, a6.s2, m0[i0][0], s2, a7.s4}).odd[i1];
 }
 
 static void run_v0105(void) {
@@ -584,12 +573,19 @@ static void run_v0105(void) {
     i32v5 a1; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
     i32v2 a2; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    i32v2 a3; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    i8v2 a4; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    i8v5 a5; { signed char b[5]; rt_fill_i8(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a5[j] = b[j]; }
-    i8v2 r = v0105(a0, a1, a2, s0, s1, a3, a4, a5);
-    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0105", "ret", b, 2); }
+    i16v3 a3; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    i32v3 a4; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
+    u16v6 a5; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
+    u64v3 a6; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    unsigned char m0_b[4]; rt_fill_u8(&rng, m0_b, 4, RT_DOM_FULL); u8m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u8v8 a7; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char r = v0105(a0, a1, a2, s0, a3, s1, a4, s2, a5, s3, a6, m0, i0, a7, i1);
+    rt_out_u8("v0105", "ret", &r, 1);
 }
 
 u8v8 v0106(i64v8 a0) {
@@ -616,8 +612,8 @@ static void run_v0107(void) {
     { unsigned long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u64("v0107", "ret", b, 1); }
 }
 
-i16v8 v0108(u16v8 a0, u16v4 a1, u16m4x1 m0, u16v8 a2, unsigned int s0, i16v8 a3, i8v2 a4, short s1) {
-    return (s0 + ((~a0) < (((u16v8){a1.a, m0[1][0]}) - a2))) - (((a3 + a3) * (((i16v8)(a4[0])) - a3)) * s1);
+i16v8 v0108(u16v8 a0, u16v4 a1, u16m4x1 m0, int i0, unsigned int s0, u16v4 a2, short s1, i16v8 a3, long s2, i16v3 a4, unsigned short i1, i16v4 a5, unsigned long i2, short s3, i8v3 a6, long i3) {
+    return (s1 + ((~a0) < (((u16v8){a1.a, m0[i0][0]}) - ((u16v8){s0, a2.y})))) - ((i16v8){-4, a3[1], s2, a4[i1], a5[i2], -3, s3, a6[i3]}).s06155113;
 }
 
 static void run_v0108(void) {
@@ -625,16 +621,24 @@ static void run_v0108(void) {
     u16v8 a0; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
     u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
     unsigned short m0_b[4]; rt_fill_u16(&rng, m0_b, 4, RT_DOM_FULL); u16m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
-    u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    i16v8 a3; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    i8v2 a4; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    i16v8 r = v0108(a0, a1, m0, a2, s0, a3, a4, s1);
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    i16v8 a3; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
+    i16v3 a4; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    i16v4 a5; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
+    i8v3 a6; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
+    i16v8 r = v0108(a0, a1, m0, i0, s0, a2, s1, a3, s2, a4, i1, a5, i2, s3, a6, i3);
     { short b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i16("v0108", "ret", b, 8); }
 }
 
-i32v4 v0109(i32v2 a0, i32v2 a1) {
+i32v4 v0109(i32v2 a0, i32v2_b a1) {
     return (a0 - (a1 * a0)).yxyx.rgra;
 }
 
@@ -646,11 +650,11 @@ static void run_v0109(void) {
     { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0109", "ret", b, 4); }
 }
 
-i64m2x3 v0110(f32v4 a0, unsigned int s0, u16v4 a1, unsigned short i0, unsigned short s1, u32v2 a2, i64m2x3 m0, signed char s2) {
+u64m3x2 v0110(f32v4 a0, unsigned int s0, u16v4 a1, i32v4 a2, i16v4 a3, unsigned short i0, u32v4_b a4, unsigned int s1, u64m3x2 m0) {
     u32v4 t0 = __builtin_convertvector(a0 * a0, u32v4);
-    t0 = (u32v4){s0, a1[i0], 8, s1};
-    t0.s3 = a2.x;
-    return s2 * (m0 - 8);
+    t0 = (u32v4){s0, a1[1], a2.z, a3[i0]};
+    t0 &= a4 - s1;
+    return m0;
 }
 
 static void run_v0110(void) {
@@ -658,13 +662,14 @@ static void run_v0110(void) {
     f32v4 a0; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
     u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i16v4 a3; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
     unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    u32v2 a2; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    long m0_b[6]; rt_fill_i64(&rng, m0_b, 6, RT_DOM_FULL); i64m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i64m2x3 r = v0110(a0, s0, a1, i0, s1, a2, m0, s2);
-    { long b[6]; __builtin_matrix_column_major_store(r, b, 2); rt_out_i64("v0110", "ret", b, 6); }
+    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long m0_b[6]; rt_fill_u64(&rng, m0_b, 6, RT_DOM_FULL); u64m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
+    u64m3x2 r = v0110(a0, s0, a1, a2, a3, i0, a4, s1, m0);
+    { unsigned long b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_u64("v0110", "ret", b, 6); }
 }
 
 u64v2 v0111(u64v3 a0) {
@@ -678,39 +683,30 @@ static void run_v0111(void) {
     { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0111", "ret", b, 2); }
 }
 
-f64v4 v0112(long s0, long s1, unsigned char s2, i16v4 a0, i32v4 a1, unsigned long i0, i64m2x2 m0, long i1, unsigned short i2, i32v3 a2, unsigned short i3, short s3, f64v16 a3, double s4) {
-    i64v4 t0 = (s0 + ((i64v4)(-7))) + ((i64v3)(s1)).rbbr;
-    t0.xwzy = 5 - ((i64v4)(s2));
-    t0 = (s3 + ((i64v8){a0.w, t0.b, a1[i0], m0[i1][1], 1, t0[i2], a2[i3], t0.s2})).hi;
-    return ((-a3) - s4).sbccf;
+u32v3 v0112(long s0, i64v2 a0, u32v3 a1, i8v6 a2, unsigned int s1) {
+    i64v4 t0 = (s0 * ((i64v4)(-7))) + a0.yyyx;
+    t0 /= (t0 & 7) | 1;
+    t0.yxzw = t0;
+    return (a2[1] - a1) + s1;
 }
 
 static void run_v0112(void) {
     rt_rng rng = {0xd80043e0f931d578ULL};
     long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
-    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long m0_b[4]; rt_fill_i64(&rng, m0_b, 4, RT_DOM_FULL); i64m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
-    f64v16 a3; { double b[16]; rt_fill_f64(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64v4 r = v0112(s0, s1, s2, a0, a1, i0, m0, i1, i2, a2, i3, s3, a3, s4);
-    { double b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f64("v0112", "ret", b, 4); }
+    i64v2 a0; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i8v6 a2; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    u32v3 r = v0112(s0, a0, a1, a2, s1);
+    { unsigned int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u32("v0112", "ret", b, 3); }
 }
 
-u8v1 v0113(unsigned short s0, u64v4 a0, short s1, i16v8 a1, unsigned long i0, i16m4x4 m0, u16v4 a2, unsigned long i1, u16v16 a3, long i2, u16v3 a4, u16v4 a5, u8v1 a6, unsigned long s2, u64v3 a7, i8v2 a8) {
-    i16v2 t0 = m0[2][3] * (((i16v2)(s0)) * (a1[i0] * ((i16v2){a0.z, s1})));
-    u16v4 t1 = a2.z * ((u16v4){a2.x, a2[i1], a3.s4, 2});
-    t1[i2] = a4.y;
-    t1.wyzx >>= a5 & 15;
-    return (a7.g - (a6 + ((u8v1){s2}))) >> ((~((u8v1)(a8.S0))) & 7);
+i32v8 v0113(unsigned short s0, u64v4 a0, short s1, i32v4_b a1, i32v16 a2, int s2, i32v4 a3, unsigned long i0, i32v4 a4, i32v8 a5, int i1, i32v2 a6) {
+    i16v2 t0 = (((i16v2)(s0)) * ((i16v2){a0.z, s1})) - a1.s1;
+    t0 >>= 3;
+    t0.y = -3;
+    i32v4 t1 = a1 * ((i32v4){1, a2.s4, -7, a1.z});
+    return (i32v8){s2, a3[i0], -5, t1.s2, a4.S3, ((i32v3)(a5.s4))[i1], a6.x, -6};
 }
 
 static void run_v0113(void) {
@@ -718,54 +714,46 @@ static void run_v0113(void) {
     unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
     u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    short m0_b[16]; rt_fill_i16(&rng, m0_b, 16, RT_DOM_FULL); i16m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    u16v16 a3; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    u16v3 a4; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    u16v4 a5; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u8v1 a6; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a6[j] = b[j]; }
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    u64v3 a7; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
-    i8v2 a8; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a8[j] = b[j]; }
-    u8v1 r = v0113(s0, a0, s1, a1, i0, m0, a2, i1, a3, i2, a4, a5, a6, s2, a7, a8);
-    { unsigned char b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u8("v0113", "ret", b, 1); }
+    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i32v16 a2; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
+    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    i32v8 a5; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a5[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    i32v2 a6; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    i32v8 r = v0113(s0, a0, s1, a1, a2, s2, a3, i0, a4, a5, i1, a6);
+    { int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i32("v0113", "ret", b, 8); }
 }
 
-f64v6 v0114(u64v4 a0, unsigned long s0, f64v4 a1, unsigned short s1, int s2, i32v4 a2, i32v6 a3, i32v3 a4, i32v4 a5, f64v6 a6, unsigned int s3) {
-    u64v4 t0 = (s0 - a0) / ((__builtin_convertvector(a1 * a1, u64v4) & 7) | 1);
-    i32v6 t1 = (((i32v6){s1, s2, -8, a2.a, s1, 0}) - s2) * (-a3);
-    t1.S0124 ^= ((i32v4)(a4.r)) * a5;
-    return s3 * a6;
+double v0114(u64v4 a0, unsigned long s0, u64v2 a1, int i0, u16v4 a2, double s1) {
+    u64v4 t0 = (s0 - a0) / (((a0 & a1[i0]) & 7) | 1);
+    t0 %= (((u64v4)(t0.g)) & 7) | 1;
+    t0 /= 1;
+    u16v4 t1 = a2;
+    t1 ^= t1.s3302;
+    return s1 - s1;
 }
 
 static void run_v0114(void) {
     rt_rng rng = {0xe70e4c27c18b9cecULL};
     u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i32v6 a3; { int b[6]; rt_fill_i32(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
-    i32v3 a4; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    i32v4 a5; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    f64v6 a6; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a6[j] = b[j]; }
-    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_FULL);
-    f64v6 r = v0114(a0, s0, a1, s1, s2, a2, a3, a4, a5, a6, s3);
-    { double b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_f64("v0114", "ret", b, 6); }
+    u64v2 a1; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double r = v0114(a0, s0, a1, i0, a2, s1);
+    rt_out_f64("v0114", "ret", &r, 1);
 }
 
-i64v4 v0115(f64v3 a0, u32v2 a1, double s0, u8v8 a2, long s1, unsigned char s2, i64v4 a3) {
+u8v6 v0115(f64v3_b a0, u32v2_b a1, double s0, u32v3 a2, i32v3 a3, unsigned short i0, u32v6 a4, u8v4_b a5) {
     f64v3 t0 = __builtin_convertvector(__builtin_convertvector(a0, i16v3), f64v3) * (a0 + a0).yyz;
     t0 += a1.xyyx.x;
     t0[0] /= s0;
-    u8v2 t1 = a2.S61;
-    t1 = ((u8v2){s1, s2}) + s2;
-    return a3;
+    u32v3 t1 = (a3[i0] + (-a2)) ^ 0;
+    return __builtin_convertvector(a4, u8v6) * a5.g;
 }
 
 static void run_v0115(void) {
@@ -773,12 +761,13 @@ static void run_v0115(void) {
     f64v3 a0; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
     double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    u8v8 a2; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i64v4 r = v0115(a0, a1, s0, a2, s1, s2, a3);
-    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0115", "ret", b, 4); }
+    u32v3 a2; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    u32v6 a4; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
+    u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    u8v6 r = v0115(a0, a1, s0, a2, a3, i0, a4, a5);
+    { unsigned char b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_u8("v0115", "ret", b, 6); }
 }
 
 u64v1 v0116(u64v1 a0) {
@@ -792,58 +781,55 @@ static void run_v0116(void) {
     { unsigned long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u64("v0116", "ret", b, 1); }
 }
 
-float v0117(u16v6 a0, double s0, i64v4 a1, double s1, f64v4 a2, f32v6 a3) {
-    f64v4 t0 = ((f64v4){a0[5], s0, a1[0], s1}) + a2;
-    t0 *= a2 * (-t0);
-    return a3.S4;
+int v0117(u16v6 a0, double s0, float s1, double s2, f64v4_b a1) {
+    f64v4 t0 = ((f64v4){a0[5], s0, s1, s2}) + a1;
+    return 1;
 }
 
 static void run_v0117(void) {
     rt_rng rng = {0x8a44c4a86b9d91e4ULL};
     u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
     double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i64v4 a1; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    f32v6 a3; { float b[6]; rt_fill_f32(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
-    float r = v0117(a0, s0, a1, s1, a2, a3);
-    rt_out_f32("v0117", "ret", &r, 1);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    int r = v0117(a0, s0, s1, s2, a1);
+    rt_out_i32("v0117", "ret", &r, 1);
 }
 
-u8v3 v0118(unsigned char s0, u8v8 a0, int i0, u8v4 a1, u8v3 a2, unsigned char s1, u32v4 a3) {
-    u8v4 t0 = ((u8v4){s0, s0, a0.S4, 7}) / 7;
-    t0 += s0;
-    t0[i0] = a1.w;
-    return ((a2 + s1) + (-a2)) + a3.s0;
+double v0118(unsigned char s0, i64v3 a0, unsigned short i0, u8m3x2 m0, int i1, i8v3 a1, f64v4_b a2) {
+    u8v4 t0 = ((u8v4){s0, a0[i0], m0[i1][0], a1.x}) / 3;
+    return a2.S2;
 }
 
 static void run_v0118(void) {
     rt_rng rng = {0x6139621d481fe5fcULL};
     unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    u8v8 a0; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u8v4 a1; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u8v3 r = v0118(s0, a0, i0, a1, a2, s1, a3);
-    { unsigned char b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u8("v0118", "ret", b, 3); }
+    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned char m0_b[6]; rt_fill_u8(&rng, m0_b, 6, RT_DOM_FULL); u8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    double r = v0118(s0, a0, i0, m0, i1, a1, a2);
+    rt_out_f64("v0118", "ret", &r, 1);
 }
 
-unsigned char v0119(u32v3 a0, unsigned int s0, unsigned char s1) {
+i32v4 v0119(u32v3_b a0, unsigned int s0, int s1, i32m1x4 m0) {
     u32v2 t0 = a0.xx;
     t0.gr = ~t0;
     t0[0] = s0;
-    return s1;
+    return (i32v4){-6, 0, s1, m0[0][2]};
 }
 
 static void run_v0119(void) {
     rt_rng rng = {0x0b90adc363574bcfULL};
     u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char r = v0119(a0, s0, s1);
-    rt_out_u8("v0119", "ret", &r, 1);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    int m0_b[4]; rt_fill_i32(&rng, m0_b, 4, RT_DOM_FULL); i32m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    i32v4 r = v0119(a0, s0, s1, m0);
+    { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0119", "ret", b, 4); }
 }
 
 int main(void) {

@@ -50,6 +50,11 @@ impl VTy {
         format!("{}v{}", self.elem.rust(), self.len)
     }
 
+    /// The name of its alias typedef (`f32v4_b`).
+    pub fn alias(&self) -> String {
+        format!("{}_b", self.name())
+    }
+
     /// The same length with another element type.
     fn with_elem(self, elem: Elem) -> VTy {
         VTy { elem, ..self }
@@ -111,8 +116,20 @@ pub struct Param {
     pub ty: PTy,
     /// How the runner draws it.
     pub dom: Domain,
-    /// In Rust, spelled `Vector<T, N>` instead of the typedef name.
-    pub generic_spelling: bool,
+    /// How a vector parameter's type is spelled.
+    pub spelling: Spelling,
+}
+
+/// How a vector parameter's type is spelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// The typedef's name (`f32v4`).
+    Typedef,
+    /// An alias of the typedef (`f32v4_b`: `typedef f32v4 f32v4_b;` in C,
+    /// that or `type f32v4_b = f32v4;` in `matrix!`), the same type.
+    Alias,
+    /// `Vector<f32, 4>` in Rust (the typedef's name in C).
+    Generic,
 }
 
 /// A parameter's type.
@@ -301,15 +318,22 @@ impl Gen<'_> {
                 (self.fresh(4, "m"), dom)
             }
         };
-        let generic_spelling = matches!(ty, Ty::V(_)) && self.rng.chance(1, 5);
-        if generic_spelling {
-            self.note("vector-generic-spelling");
-        }
+        let spelling = match (ty, self.rng.below(10)) {
+            (Ty::V(_), 0 | 1) => {
+                self.note("vector-generic-spelling");
+                Spelling::Generic
+            }
+            (Ty::V(_), 2 | 3) => {
+                self.note("vector-alias");
+                Spelling::Alias
+            }
+            _ => Spelling::Typedef,
+        };
         self.params.push(Param {
             name: name.clone(),
             ty: PTy::Val(ty),
             dom,
-            generic_spelling,
+            spelling,
         });
         self.vars.push(Var {
             name: name.clone(),
@@ -544,7 +568,7 @@ impl Gen<'_> {
             name: name.clone(),
             ty: PTy::Index(t),
             dom: Domain::Int(0, i64::from(len) - 1),
-            generic_spelling: false,
+            spelling: Spelling::Typedef,
         });
         name
     }
@@ -895,9 +919,13 @@ impl VKernel {
             .params
             .iter()
             .map(|p| match (lang, p.ty) {
+                (_, PTy::Val(Ty::V(v))) if p.spelling == Spelling::Alias => match lang {
+                    Lang::C => format!("{} {}", v.alias(), p.name),
+                    Lang::Rust => format!("{}: {}", p.name, v.alias()),
+                },
                 (Lang::C, PTy::Val(t)) => format!("{} {}", t.c(), p.name),
                 (Lang::C, PTy::Index(i)) => format!("{} {}", i.c(), p.name),
-                (Lang::Rust, PTy::Val(Ty::V(v))) if p.generic_spelling => {
+                (Lang::Rust, PTy::Val(Ty::V(v))) if p.spelling == Spelling::Generic => {
                     format!("{}: Vector<{}, {}>", p.name, v.elem.rust(), v.len)
                 }
                 (Lang::Rust, PTy::Val(t)) => format!("{}: {}", p.name, t.rust()),
@@ -1093,7 +1121,21 @@ pub fn matrix_typedefs(types: &BTreeSet<MatTy>, lang: Lang, rng: &mut SplitMix64
 pub fn chunk_typedefs(ks: &[VKernel], lang: Lang, rng: &mut SplitMix64) -> Vec<String> {
     let types: BTreeSet<VTy> = ks.iter().flat_map(|k| k.types.iter().copied()).collect();
     let mats: BTreeSet<MatTy> = ks.iter().flat_map(|k| k.matrices.iter().copied()).collect();
+    let aliased: BTreeSet<VTy> = ks
+        .iter()
+        .flat_map(|k| &k.params)
+        .filter_map(|p| match p.ty {
+            PTy::Val(Ty::V(v)) if p.spelling == Spelling::Alias => Some(v),
+            _ => None,
+        })
+        .collect();
     let mut lines = typedefs(&types, lang, rng);
+    for v in aliased {
+        lines.push(match lang {
+            Lang::Rust if rng.chance(1, 2) => format!("type {} = {};", v.alias(), v.name()),
+            _ => format!("typedef {} {};", v.name(), v.alias()),
+        });
+    }
     lines.extend(matrix_typedefs(&mats, lang, rng));
     lines
 }
