@@ -28,6 +28,9 @@ pub trait Arith:
     /// Matrix division of two elements: `wrapping_div` for integers (panics
     /// on a zero divisor), IEEE for floats.
     fn div(self, rhs: Self) -> Self;
+    /// Negation: `wrapping_neg` for integers (`-MIN == MIN`, `-1u32 ==
+    /// u32::MAX`), the sign bit flipped for floats (`-0.0` and NaN too).
+    fn neg(self) -> Self;
     /// `self * b + c`, rounded once for floats (a fused multiply-add); for
     /// integers the same as `self.mul(b).add(c)`.
     fn mul_add(self, b: Self, c: Self) -> Self;
@@ -135,6 +138,10 @@ macro_rules! int_arith {
                 self.wrapping_div(rhs)
             }
             #[inline(always)]
+            fn neg(self) -> Self {
+                self.wrapping_neg()
+            }
+            #[inline(always)]
             fn mul_add(self, b: Self, c: Self) -> Self {
                 self.wrapping_mul(b).wrapping_add(c)
             }
@@ -163,8 +170,8 @@ macro_rules! int_arith {
     )*};
 }
 
-/// The four operations of a float type: its own operators, each rounded
-/// once as IEEE 754 specifies.
+/// The four operations of a float type and its negation: its own
+/// operators, each rounded once as IEEE 754 specifies.
 macro_rules! ieee_ops {
     () => {
         #[inline(always)]
@@ -182,6 +189,10 @@ macro_rules! ieee_ops {
         #[inline(always)]
         fn div(self, rhs: Self) -> Self {
             self / rhs
+        }
+        #[inline(always)]
+        fn neg(self) -> Self {
+            -self
         }
     };
 }

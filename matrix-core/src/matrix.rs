@@ -740,19 +740,6 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> AsMut<[T]> for Matri
     }
 }
 
-/// `-x` as matrix arithmetic negates: IEEE negation for floats (the sign
-/// bit flips, `-0.0` and NaN included), `wrapping_neg` for signed integers
-/// (`-MIN == MIN`, never a panic).
-#[inline(always)]
-pub(crate) fn negate<T: Element + Neg<Output = T>>(x: T) -> T {
-    if T::IS_FLOAT {
-        -x
-    } else {
-        // 0 - x, wrapping: `wrapping_neg` for the signed integers.
-        Arith::sub(T::ZERO, x)
-    }
-}
-
 impl<T: Element + Neg<Output = T>, const R: usize, const C: usize, L: Layout> Neg
     for Matrix<T, R, C, L>
 {
@@ -775,7 +762,7 @@ impl<T: Element + Neg<Output = T>, const R: usize, const C: usize, L: Layout> Ne
     /// ```
     #[inline]
     fn neg(self) -> Self {
-        self.map(negate)
+        self.map(Arith::neg)
     }
 }
 

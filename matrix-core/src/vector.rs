@@ -641,46 +641,25 @@ macro_rules! shift_count {
 
 integer_ops!(i8, u8, i16, u16, i32, u32, i64, u64);
 
-/// `-v` for each element type: IEEE negation for floats, wrapping for
-/// integers (`-i8::MIN == i8::MIN`, `-1u32 == u32::MAX`, never a panic), as
-/// Clang's `-v` on an ext vector, unsigned ones included.
-macro_rules! negation {
-    ($($t:ty => $neg:expr),* $(,)?) => {$(
-        impl<const N: usize> Neg for Vector<$t, N>
-        where
-            $t: Lanes<N>,
-        {
-            type Output = Self;
+impl<T: Lanes<N>, const N: usize> Neg for Vector<T, N> {
+    type Output = Self;
 
-            /// Every element negated: IEEE negation for floats, wrapping for
-            /// integers, as Clang's `-v` on an ext vector.
-            ///
-            /// ```
-            /// use matrix_core::Vector;
-            ///
-            /// assert_eq!((-Vector::from_array([1.5f32, -0.0])).to_array(), [-1.5, 0.0]);
-            /// assert_eq!((-Vector::from_array([i8::MIN, 2])).to_array(), [i8::MIN, -2]);
-            /// assert_eq!((-Vector::from_array([1u32, 0])).to_array(), [u32::MAX, 0]);
-            /// ```
-            #[inline]
-            fn neg(self) -> Self {
-                self.map($neg)
-            }
-        }
-    )*};
+    /// Every element negated: IEEE negation for floats, wrapping for
+    /// integers (`-i8::MIN == i8::MIN`, `-1u32 == u32::MAX`, never a
+    /// panic), as Clang's `-v` on an ext vector, unsigned ones included.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// assert_eq!((-Vector::from_array([1.5f32, -0.0])).to_array(), [-1.5, 0.0]);
+    /// assert_eq!((-Vector::from_array([i8::MIN, 2])).to_array(), [i8::MIN, -2]);
+    /// assert_eq!((-Vector::from_array([1u32, 0])).to_array(), [u32::MAX, 0]);
+    /// ```
+    #[inline]
+    fn neg(self) -> Self {
+        self.map(Arith::neg)
+    }
 }
-
-negation! {
-    i8 => i8::wrapping_neg, u8 => u8::wrapping_neg,
-    i16 => i16::wrapping_neg, u16 => u16::wrapping_neg,
-    i32 => i32::wrapping_neg, u32 => u32::wrapping_neg,
-    i64 => i64::wrapping_neg, u64 => u64::wrapping_neg,
-    f32 => |x: f32| -x, f64 => |x: f64| -x,
-}
-#[cfg(feature = "f16")]
-negation!(half::f16 => |x: half::f16| -x);
-#[cfg(feature = "bf16")]
-negation!(half::bf16 => |x: half::bf16| -x);
 
 impl<T: Lanes<N>, const N: usize> AsRef<[T]> for Vector<T, N> {
     /// The `N` elements, as [`Vector::as_slice`] (without the padding).

@@ -170,9 +170,6 @@ pub struct VKernel {
 struct Var {
     name: String,
     ty: Ty,
-    /// A float vector input drawn from small values (may convert to
-    /// integers).
-    small: bool,
     /// A local (may be assigned).
     local: bool,
 }
@@ -338,16 +335,16 @@ impl Gen<'_> {
         self.vars.push(Var {
             name: name.clone(),
             ty,
-            small: ty.elem().is_float(),
             local: false,
         });
         Ex::atom(name)
     }
 
-    /// A float vector input of type `v` (small values).
+    /// A float vector input of type `v`: a parameter, never assigned, so
+    /// its values are the small ones [`SMALL_FLOATS`] draws.
     fn small_float_input(&mut self, v: VTy) -> Ex {
         let have: Vec<usize> = (0..self.vars.len())
-            .filter(|&i| self.vars[i].ty == Ty::V(v) && self.vars[i].small && !self.vars[i].local)
+            .filter(|&i| self.vars[i].ty == Ty::V(v) && !self.vars[i].local)
             .collect();
         if !have.is_empty() && self.rng.chance(1, 2) {
             let i = *self.rng.pick(&have);
@@ -876,7 +873,6 @@ pub fn kernel(rng: &mut SplitMix64, name: &str) -> VKernel {
         g.vars.push(Var {
             name: t.clone(),
             ty: Ty::V(ty),
-            small: false,
             local: true,
         });
         for _ in 0..g.rng.range(0, 2) {
