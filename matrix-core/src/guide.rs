@@ -204,6 +204,36 @@
 //!   whatever the matrix's layout (a row-major matrix is converted to
 //!   store it), and the row-major ones row-major memory.
 //!
+//! ### Padding: not a type, a stride
+//!
+//! The RFC also plans a `column_padding(P)` clause (`P` unused elements
+//! after each column). It is not built: a matrix value is always dense
+//! (`size_of` is `R * C * size_of::<T>()`), because every kernel, and
+//! every `matrix!` expansion, reads a matrix as one dense slice, and a
+//! matrix value flows through ordinary Rust (tuples, closures, your own
+//! functions) where no conversion could be inserted. The clause is refused
+//! by name. Padded memory is reached through the stride of a load or store,
+//! which reads and writes only the elements:
+//!
+//! ```
+//! use matrix_core::matrix;
+//!
+//! matrix! {
+//!     typedef float m3x3_t __attribute__((matrix_type(3, 3)));
+//!
+//!     // Columns of 3 floats padded to 4 (16 bytes each), as a GPU buffer
+//!     // lays out a `mat3`.
+//!     fn scale_padded(buf: &mut [f32], s: float) {
+//!         let m: m3x3_t = __builtin_matrix_column_major_load(buf, 3, 3, 4);
+//!         __builtin_matrix_column_major_store(m * s, buf, 4);
+//!     }
+//! }
+//!
+//! let mut buf = [1.0, 2.0, 3.0, -1.0, 4.0, 5.0, 6.0, -1.0, 7.0, 8.0, 9.0, -1.0];
+//! scale_padded(&mut buf, 2.0);
+//! assert_eq!(buf, [2.0, 4.0, 6.0, -1.0, 8.0, 10.0, 12.0, -1.0, 14.0, 16.0, 18.0, -1.0]);
+//! ```
+//!
 //! ### Memory layouts of loads and stores
 //!
 //! `__builtin_matrix_load(p, rows, cols, layout[, stride])` and
@@ -345,6 +375,7 @@
 //! | `cannot store matrix to read-only pointer` | a store to `&[T]` or `*const T` | `&mut [T]` or `*mut T` |
 //! | `the pointee of the 2nd argument must match the element type of the 1st argument ('int' != 'float')` | a store to memory of another element type (signedness counts) | a buffer of the element type, or cast the matrix first: `(i4x4_t) m` |
 //! | `the layout of a 'matrix_type' is 'column_major' or 'row_major'` (ours) | a third `matrix_type` argument naming no layout (`diagonal`) | `column_major` or `row_major` |
+//! | `'column_padding' in a 'matrix_type' is not supported: a matrix is stored without padding; load and store padded columns with a stride` (ours) | the RFC's `column_padding(P)` clause, which this crate does not build (see [Padding](#padding-not-a-type-a-stride)) | declare the type without it; read padded memory with `__builtin_matrix_column_major_load(p, R, C, R + P)` and write it with the matching store |
 //! | `` the layout of a `Matrix` is `ColumnMajor` or `RowMajor` `` (ours) | a fourth `Matrix` parameter that is no layout, in a `type` item or a kernel's types | `ColumnMajor` or `RowMajor` |
 //! | `matrix arguments to '__builtin_matrix_zip' must have the same layout ('m4x4_t' and 'm4x4r_t')` (ours) | `__builtin_matrix_zip` of two layouts (it pairs elements by memory position) | cast one: `(m4x4_t) b` |
 //!

@@ -178,6 +178,9 @@ pub(crate) const REQUIRES_TWO_ARGUMENTS: &str =
 /// Ours: the layout clause of `matrix_type(R, C, LAYOUT)`.
 pub(crate) const UNKNOWN_LAYOUT: &str =
     "the layout of a 'matrix_type' is 'column_major' or 'row_major'";
+/// Ours: the RFC's `column_padding(P)` clause, which this crate does not
+/// build (a matrix value is dense; padded memory is a load's stride).
+pub(crate) const COLUMN_PADDING_UNSUPPORTED: &str = "'column_padding' in a 'matrix_type' is not supported: a matrix is stored without padding; load and store padded columns with a stride";
 /// Ours: the fourth parameter of `Matrix<T, R, C, L>` in the Rust spelling.
 pub(crate) const UNKNOWN_RUST_LAYOUT: &str =
     "the layout of a `Matrix` is `ColumnMajor` or `RowMajor`";

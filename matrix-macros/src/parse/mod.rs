@@ -475,6 +475,11 @@ fn parse_attribute(input: ParseStream, attr_loc: Loc) -> syn::Result<Dims> {
             _ => Err(diag::error_at(arguments, diag::REQUIRES_ONE_ARGUMENT)),
         };
     }
+    // The RFC's `column_padding(P)` clause is named for what it is, not
+    // counted as an extra argument.
+    if let Some(clause) = exprs.iter().skip(2).find(|e| is_column_padding(e)) {
+        return Err(diag::error_at(Loc::of(clause), diag::COLUMN_PADDING_UNSUPPORTED));
+    }
     // The optional third argument is ours: a layout, named. (Any other
     // third argument is an extra one, as Clang counts.)
     let named = |e: &Expr| match e {
@@ -494,6 +499,12 @@ fn parse_attribute(input: ParseStream, attr_loc: Loc) -> syn::Result<Dims> {
         (Some(cols), Some(rows), true) => Ok(Dims::Matrix { rows, cols, layout }),
         _ => Err(diag::error_at(arguments, diag::REQUIRES_TWO_ARGUMENTS)),
     }
+}
+
+/// Whether an attribute argument is `column_padding(..)`.
+fn is_column_padding(arg: &Expr) -> bool {
+    matches!(arg, Expr::Call(call) if matches!(&*call.func,
+        Expr::Path(p) if p.qself.is_none() && p.path.is_ident("column_padding")))
 }
 
 fn single_paren_group(stream: TokenStream) -> Option<proc_macro2::Group> {
