@@ -478,7 +478,10 @@ fn parse_attribute(input: ParseStream, attr_loc: Loc) -> syn::Result<Dims> {
     // The RFC's `column_padding(P)` clause is named for what it is, not
     // counted as an extra argument.
     if let Some(clause) = exprs.iter().skip(2).find(|e| is_column_padding(e)) {
-        return Err(diag::error_at(Loc::of(clause), diag::COLUMN_PADDING_UNSUPPORTED));
+        return Err(diag::error_at(
+            Loc::of(clause),
+            diag::COLUMN_PADDING_UNSUPPORTED,
+        ));
     }
     // The optional third argument is ours: a layout, named. (Any other
     // third argument is an extra one, as Clang counts.)
