@@ -7,61 +7,59 @@ use matrix_oracle::rt;
 
 matrix! {
     typedef char i8m1x3r __attribute__((matrix_type(1, 3, row_major)));
-    typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int8_t i8m4x4r __attribute__((matrix_type(4, 4, row_major)));
-    typedef char i8m5x1 __attribute__((matrix_type(5, 1, column_major)));
-    typedef int8_t i8m6x16 __attribute__((matrix_type(6, 16)));
+    typedef int8_t i8m1x8 __attribute__((matrix_type(1, 8)));
+    typedef int8_t i8m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef char i8m4x4r __attribute__((matrix_type(4, 4, row_major)));
+    typedef i8 i8m6x16 __attribute__((matrix_type(6, 16)));
     typedef char i8m32x2 __attribute__((matrix_type(32, 2)));
     typedef short i16m1x1r __attribute__((matrix_type(1, 1, row_major)));
-    typedef i16 i16m1x2 __attribute__((matrix_type(1, 2, column_major)));
-    typedef i16 i16m1x2r __attribute__((matrix_type(1, 2, row_major)));
-    typedef short i16m1x4r __attribute__((matrix_type(1, 4, row_major)));
+    typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
+    typedef short i16m1x2r __attribute__((matrix_type(1, 2, row_major)));
+    typedef i16 i16m1x4r __attribute__((matrix_type(1, 4, row_major)));
     typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
-    typedef i16 i16m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef int16_t i16m2x1r __attribute__((matrix_type(2, 1, row_major)));
-    typedef i16 i16m2x2 __attribute__((matrix_type(2, 2)));
-    typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef int16_t i16m2x4r __attribute__((matrix_type(2, 4, row_major)));
-    typedef int16_t i16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef short i16m3x1 __attribute__((matrix_type(3, 1, column_major)));
-    typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
-    typedef int16_t i16m3x5 __attribute__((matrix_type(3, 5)));
-    typedef short i16m3x6 __attribute__((matrix_type(3, 6)));
-    typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
-    typedef int16_t i16m4x5 __attribute__((matrix_type(4, 5)));
+    typedef int16_t i16m1x5r __attribute__((matrix_type(1, 5, row_major)));
+    typedef i16 i16m2x1r __attribute__((matrix_type(2, 1, row_major)));
+    typedef int16_t i16m2x2 __attribute__((matrix_type(2, 2)));
+    typedef int16_t i16m2x4 __attribute__((matrix_type(2, 4, column_major)));
+    typedef short i16m2x4r __attribute__((matrix_type(2, 4, row_major)));
+    typedef int16_t i16m2x6 __attribute__((matrix_type(2, 6, column_major)));
+    typedef i16 i16m3x1 __attribute__((matrix_type(3, 1)));
+    typedef int16_t i16m3x2 __attribute__((matrix_type(3, 2)));
+    typedef i16 i16m3x5 __attribute__((matrix_type(3, 5)));
+    typedef i16 i16m3x6 __attribute__((matrix_type(3, 6)));
+    typedef i16 i16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef i16 i16m4x5 __attribute__((matrix_type(4, 5)));
     typedef int16_t i16m4x6r __attribute__((matrix_type(4, 6, row_major)));
-    typedef short i16m5x3 __attribute__((matrix_type(5, 3)));
+    typedef int16_t i16m5x3 __attribute__((matrix_type(5, 3, column_major)));
     typedef short i16m5x4 __attribute__((matrix_type(5, 4)));
     typedef short i16m5x4r __attribute__((matrix_type(5, 4, row_major)));
-    typedef int16_t i16m5x5 __attribute__((matrix_type(5, 5, column_major)));
-    typedef short i16m5x6 __attribute__((matrix_type(5, 6)));
-    typedef short i16m5x6r __attribute__((matrix_type(5, 6, row_major)));
+    typedef short i16m5x5 __attribute__((matrix_type(5, 5, column_major)));
+    typedef i16 i16m5x6 __attribute__((matrix_type(5, 6)));
+    typedef i16 i16m5x6r __attribute__((matrix_type(5, 6, row_major)));
     typedef short i16m6x1r __attribute__((matrix_type(6, 1, row_major)));
-    typedef i16 i16m6x2 __attribute__((matrix_type(6, 2)));
-    typedef int16_t i16m6x2r __attribute__((matrix_type(6, 2, row_major)));
+    typedef short i16m6x2 __attribute__((matrix_type(6, 2, column_major)));
+    typedef short i16m6x2r __attribute__((matrix_type(6, 2, row_major)));
     typedef int16_t i16m6x4 __attribute__((matrix_type(6, 4)));
-    typedef int16_t i16m6x4r __attribute__((matrix_type(6, 4, row_major)));
-    typedef i16 i16m6x5 __attribute__((matrix_type(6, 5)));
-    typedef short i16m6x5r __attribute__((matrix_type(6, 5, row_major)));
-    typedef int16_t i16m6x6r __attribute__((matrix_type(6, 6, row_major)));
-    typedef int i32m1x1r __attribute__((matrix_type(1, 1, row_major)));
+    typedef i16 i16m6x4r __attribute__((matrix_type(6, 4, row_major)));
+    typedef int16_t i16m6x5 __attribute__((matrix_type(6, 5)));
+    typedef int16_t i16m6x5r __attribute__((matrix_type(6, 5, row_major)));
+    typedef short i16m6x6r __attribute__((matrix_type(6, 6, row_major)));
+    typedef int32_t i32m1x1 __attribute__((matrix_type(1, 1, column_major)));
     typedef int32_t i32m1x2 __attribute__((matrix_type(1, 2, column_major)));
     typedef int i32m1x2r __attribute__((matrix_type(1, 2, row_major)));
     typedef i32 i32m1x3 __attribute__((matrix_type(1, 3, column_major)));
     typedef int i32m1x3r __attribute__((matrix_type(1, 3, row_major)));
     typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef i32 i32m1x4r __attribute__((matrix_type(1, 4, row_major)));
-    typedef int32_t i32m1x5 __attribute__((matrix_type(1, 5, column_major)));
-    typedef int32_t i32m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef i32 i32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef i32 i32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef int i32m1x6 __attribute__((matrix_type(1, 6, column_major)));
     typedef i32 i32m1x6r __attribute__((matrix_type(1, 6, row_major)));
+    typedef int i32m1x8 __attribute__((matrix_type(1, 8)));
     typedef int32_t i32m1x32 __attribute__((matrix_type(1, 32, column_major)));
-    typedef int32_t i32m2x1r __attribute__((matrix_type(2, 1, row_major)));
-    typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef i32 i32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef i32 i32m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef int32_t i32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef i32 i32m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef int32_t i32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef i32 i32m2x3 __attribute__((matrix_type(2, 3, column_major)));
+    typedef i32 i32m2x5 __attribute__((matrix_type(2, 5)));
+    typedef int32_t i32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef i32 i32m3x1r __attribute__((matrix_type(3, 1, row_major)));
     typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
     typedef int i32m3x3 __attribute__((matrix_type(3, 3, column_major)));
     typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
@@ -75,240 +73,246 @@ matrix! {
     typedef i32 i32m4x2 __attribute__((matrix_type(4, 2, column_major)));
     typedef int i32m4x2r __attribute__((matrix_type(4, 2, row_major)));
     typedef i32 i32m4x3 __attribute__((matrix_type(4, 3, column_major)));
-    typedef i32 i32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef i32 i32m4x5 __attribute__((matrix_type(4, 5)));
-    typedef int32_t i32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef i32 i32m5x2 __attribute__((matrix_type(5, 2)));
-    typedef int i32m5x2r __attribute__((matrix_type(5, 2, row_major)));
+    typedef i32 i32m4x3r __attribute__((matrix_type(4, 3, row_major)));
+    typedef int i32m4x4 __attribute__((matrix_type(4, 4, column_major)));
+    typedef int i32m4x5 __attribute__((matrix_type(4, 5)));
+    typedef int i32m5x1 __attribute__((matrix_type(5, 1, column_major)));
+    typedef int i32m5x2 __attribute__((matrix_type(5, 2)));
+    typedef i32 i32m5x2r __attribute__((matrix_type(5, 2, row_major)));
     typedef i32 i32m5x3 __attribute__((matrix_type(5, 3)));
-    typedef int i32m5x3r __attribute__((matrix_type(5, 3, row_major)));
-    typedef i32 i32m5x4r __attribute__((matrix_type(5, 4, row_major)));
+    typedef i32 i32m5x3r __attribute__((matrix_type(5, 3, row_major)));
     typedef int i32m5x5 __attribute__((matrix_type(5, 5, column_major)));
     typedef int32_t i32m5x6 __attribute__((matrix_type(5, 6, column_major)));
     typedef int32_t i32m6x1 __attribute__((matrix_type(6, 1, column_major)));
+    typedef int i32m6x1r __attribute__((matrix_type(6, 1, row_major)));
     typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef int i32m6x3 __attribute__((matrix_type(6, 3)));
+    typedef int i32m6x3 __attribute__((matrix_type(6, 3, column_major)));
     typedef i32 i32m6x3r __attribute__((matrix_type(6, 3, row_major)));
-    typedef i32 i32m6x4 __attribute__((matrix_type(6, 4)));
-    typedef int i32m6x5 __attribute__((matrix_type(6, 5, column_major)));
-    typedef i32 i32m6x5r __attribute__((matrix_type(6, 5, row_major)));
-    typedef int i32m6x6 __attribute__((matrix_type(6, 6, column_major)));
+    typedef i32 i32m6x4 __attribute__((matrix_type(6, 4, column_major)));
+    typedef int32_t i32m6x5 __attribute__((matrix_type(6, 5)));
+    typedef int i32m6x5r __attribute__((matrix_type(6, 5, row_major)));
+    typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
     typedef i32 i32m6x16 __attribute__((matrix_type(6, 16)));
+    typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
     typedef i32 i32m16x5 __attribute__((matrix_type(16, 5)));
     typedef int32_t i32m32x2 __attribute__((matrix_type(32, 2)));
-    typedef long long i64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef long i64m1x1 __attribute__((matrix_type(1, 1, column_major)));
     typedef int64_t i64m1x2r __attribute__((matrix_type(1, 2, row_major)));
-    typedef long i64m1x4 __attribute__((matrix_type(1, 4, column_major)));
-    typedef int64_t i64m1x5 __attribute__((matrix_type(1, 5)));
-    typedef long i64m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef i64 i64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef int64_t i64m1x6r __attribute__((matrix_type(1, 6, row_major)));
-    typedef long long i64m2x6 __attribute__((matrix_type(2, 6)));
-    typedef long i64m2x6r __attribute__((matrix_type(2, 6, row_major)));
+    typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef i64 i64m1x5 __attribute__((matrix_type(1, 5)));
+    typedef int64_t i64m1x5r __attribute__((matrix_type(1, 5, row_major)));
+    typedef long long i64m1x6 __attribute__((matrix_type(1, 6)));
+    typedef long i64m1x6r __attribute__((matrix_type(1, 6, row_major)));
+    typedef int64_t i64m2x6 __attribute__((matrix_type(2, 6)));
+    typedef int64_t i64m2x6r __attribute__((matrix_type(2, 6, row_major)));
     typedef int64_t i64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef int64_t i64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int64_t i64m3x6r __attribute__((matrix_type(3, 6, row_major)));
-    typedef long long i64m4x1r __attribute__((matrix_type(4, 1, row_major)));
-    typedef long i64m4x5 __attribute__((matrix_type(4, 5)));
-    typedef long i64m6x1 __attribute__((matrix_type(6, 1)));
-    typedef i64 i64m6x1r __attribute__((matrix_type(6, 1, row_major)));
-    typedef long long i64m6x2 __attribute__((matrix_type(6, 2, column_major)));
-    typedef long i64m6x2r __attribute__((matrix_type(6, 2, row_major)));
-    typedef long long i64m6x3 __attribute__((matrix_type(6, 3)));
-    typedef int64_t i64m6x3r __attribute__((matrix_type(6, 3, row_major)));
-    typedef long i64m6x4 __attribute__((matrix_type(6, 4, column_major)));
+    typedef long long i64m3x3 __attribute__((matrix_type(3, 3)));
+    typedef long i64m3x6r __attribute__((matrix_type(3, 6, row_major)));
+    typedef long i64m4x1r __attribute__((matrix_type(4, 1, row_major)));
+    typedef int64_t i64m4x5 __attribute__((matrix_type(4, 5, column_major)));
+    typedef long long i64m6x1 __attribute__((matrix_type(6, 1, column_major)));
+    typedef long i64m6x1r __attribute__((matrix_type(6, 1, row_major)));
+    typedef long long i64m6x2 __attribute__((matrix_type(6, 2)));
+    typedef int64_t i64m6x2r __attribute__((matrix_type(6, 2, row_major)));
+    typedef long i64m6x3 __attribute__((matrix_type(6, 3, column_major)));
+    typedef long long i64m6x3r __attribute__((matrix_type(6, 3, row_major)));
+    typedef i64 i64m6x4 __attribute__((matrix_type(6, 4, column_major)));
     typedef long long i64m6x4r __attribute__((matrix_type(6, 4, row_major)));
-    typedef i64 i64m6x5 __attribute__((matrix_type(6, 5, column_major)));
-    typedef long long i64m6x5r __attribute__((matrix_type(6, 5, row_major)));
-    typedef long long i64m6x6 __attribute__((matrix_type(6, 6)));
+    typedef long long i64m6x5 __attribute__((matrix_type(6, 5)));
+    typedef long i64m6x5r __attribute__((matrix_type(6, 5, row_major)));
+    typedef long i64m6x6 __attribute__((matrix_type(6, 6)));
     typedef long i64m6x6r __attribute__((matrix_type(6, 6, row_major)));
-    typedef uint8_t u8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef u8 u8m1x2r __attribute__((matrix_type(1, 2, row_major)));
+    typedef uint8_t u8m1x2 __attribute__((matrix_type(1, 2, column_major)));
+    typedef unsigned char u8m1x2r __attribute__((matrix_type(1, 2, row_major)));
+    typedef u8 u8m1x3r __attribute__((matrix_type(1, 3, row_major)));
     typedef uint8_t u8m1x4r __attribute__((matrix_type(1, 4, row_major)));
+    typedef u8 u8m1x5 __attribute__((matrix_type(1, 5, column_major)));
     typedef u8 u8m1x5r __attribute__((matrix_type(1, 5, row_major)));
+    typedef uint8_t u8m1x6 __attribute__((matrix_type(1, 6)));
+    typedef u8 u8m1x6r __attribute__((matrix_type(1, 6, row_major)));
     typedef unsigned char u8m1x32 __attribute__((matrix_type(1, 32)));
-    typedef uint8_t u8m2x1 __attribute__((matrix_type(2, 1, column_major)));
-    typedef uint8_t u8m2x1r __attribute__((matrix_type(2, 1, row_major)));
+    typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u8 u8m2x1r __attribute__((matrix_type(2, 1, row_major)));
     typedef u8 u8m2x2 __attribute__((matrix_type(2, 2)));
-    typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef unsigned char u8m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef unsigned char u8m2x4r __attribute__((matrix_type(2, 4, row_major)));
+    typedef uint8_t u8m2x2r __attribute__((matrix_type(2, 2, row_major)));
+    typedef u8 u8m2x3r __attribute__((matrix_type(2, 3, row_major)));
+    typedef uint8_t u8m2x4r __attribute__((matrix_type(2, 4, row_major)));
     typedef unsigned char u8m2x5 __attribute__((matrix_type(2, 5)));
-    typedef u8 u8m2x5r __attribute__((matrix_type(2, 5, row_major)));
-    typedef u8 u8m2x6 __attribute__((matrix_type(2, 6)));
-    typedef uint8_t u8m3x1 __attribute__((matrix_type(3, 1, column_major)));
+    typedef uint8_t u8m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef uint8_t u8m2x6 __attribute__((matrix_type(2, 6)));
+    typedef u8 u8m3x1 __attribute__((matrix_type(3, 1)));
     typedef uint8_t u8m3x1r __attribute__((matrix_type(3, 1, row_major)));
-    typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-    typedef uint8_t u8m3x2r __attribute__((matrix_type(3, 2, row_major)));
-    typedef uint8_t u8m3x4r __attribute__((matrix_type(3, 4, row_major)));
-    typedef uint8_t u8m3x5 __attribute__((matrix_type(3, 5)));
-    typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef u8 u8m4x3r __attribute__((matrix_type(4, 3, row_major)));
-    typedef uint8_t u8m4x4 __attribute__((matrix_type(4, 4, column_major)));
+    typedef u8 u8m3x4r __attribute__((matrix_type(3, 4, row_major)));
+    typedef uint8_t u8m3x5 __attribute__((matrix_type(3, 5, column_major)));
+    typedef u8 u8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef u8 u8m4x2r __attribute__((matrix_type(4, 2, row_major)));
+    typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4, column_major)));
+    typedef unsigned char u8m4x4r __attribute__((matrix_type(4, 4, row_major)));
     typedef u8 u8m4x5 __attribute__((matrix_type(4, 5)));
     typedef u8 u8m4x5r __attribute__((matrix_type(4, 5, row_major)));
-    typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3, column_major)));
-    typedef unsigned char u8m5x3r __attribute__((matrix_type(5, 3, row_major)));
-    typedef u8 u8m5x4r __attribute__((matrix_type(5, 4, row_major)));
-    typedef unsigned char u8m5x5 __attribute__((matrix_type(5, 5, column_major)));
-    typedef unsigned char u8m5x5r __attribute__((matrix_type(5, 5, row_major)));
-    typedef uint8_t u8m5x6 __attribute__((matrix_type(5, 6)));
+    typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
+    typedef unsigned char u8m5x2 __attribute__((matrix_type(5, 2)));
+    typedef uint8_t u8m5x3 __attribute__((matrix_type(5, 3)));
+    typedef u8 u8m5x5 __attribute__((matrix_type(5, 5, column_major)));
+    typedef u8 u8m5x5r __attribute__((matrix_type(5, 5, row_major)));
+    typedef u8 u8m5x6 __attribute__((matrix_type(5, 6, column_major)));
     typedef uint8_t u8m6x2 __attribute__((matrix_type(6, 2)));
-    typedef u8 u8m6x5r __attribute__((matrix_type(6, 5, row_major)));
-    typedef u8 u8m16x5 __attribute__((matrix_type(16, 5, column_major)));
-    typedef uint32_t u32m1x1 __attribute__((matrix_type(1, 1)));
-    typedef u32 u32m1x1r __attribute__((matrix_type(1, 1, row_major)));
-    typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef u32 u32m1x2r __attribute__((matrix_type(1, 2, row_major)));
-    typedef u32 u32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef unsigned u32m1x3r __attribute__((matrix_type(1, 3, row_major)));
-    typedef u32 u32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef uint8_t u8m6x4 __attribute__((matrix_type(6, 4, column_major)));
+    typedef u8 u8m6x4r __attribute__((matrix_type(6, 4, row_major)));
+    typedef unsigned char u8m6x5r __attribute__((matrix_type(6, 5, row_major)));
+    typedef u8 u8m8x1 __attribute__((matrix_type(8, 1)));
+    typedef uint8_t u8m16x5 __attribute__((matrix_type(16, 5, column_major)));
+    typedef u32 u32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned int u32m1x1r __attribute__((matrix_type(1, 1, row_major)));
+    typedef u32 u32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned u32m1x2r __attribute__((matrix_type(1, 2, row_major)));
+    typedef unsigned u32m1x3 __attribute__((matrix_type(1, 3)));
+    typedef uint32_t u32m1x3r __attribute__((matrix_type(1, 3, row_major)));
     typedef unsigned int u32m1x4r __attribute__((matrix_type(1, 4, row_major)));
-    typedef u32 u32m1x5 __attribute__((matrix_type(1, 5, column_major)));
-    typedef uint32_t u32m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2, column_major)));
-    typedef unsigned u32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef unsigned u32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef uint32_t u32m3x1r __attribute__((matrix_type(3, 1, row_major)));
-    typedef unsigned int u32m3x3 __attribute__((matrix_type(3, 3, column_major)));
-    typedef uint32_t u32m3x3r __attribute__((matrix_type(3, 3, row_major)));
-    typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef unsigned u32m3x4r __attribute__((matrix_type(3, 4, row_major)));
-    typedef unsigned int u32m3x6r __attribute__((matrix_type(3, 6, row_major)));
-    typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1, column_major)));
-    typedef uint32_t u32m4x1r __attribute__((matrix_type(4, 1, row_major)));
+    typedef u32 u32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef unsigned int u32m1x5r __attribute__((matrix_type(1, 5, row_major)));
+    typedef uint32_t u32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef u32 u32m2x5 __attribute__((matrix_type(2, 5)));
+    typedef unsigned int u32m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef uint32_t u32m3x2r __attribute__((matrix_type(3, 2, row_major)));
+    typedef unsigned u32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef u32 u32m3x3r __attribute__((matrix_type(3, 3, row_major)));
+    typedef unsigned u32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef unsigned u32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef unsigned u32m4x1r __attribute__((matrix_type(4, 1, row_major)));
     typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef unsigned u32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef u32 u32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef unsigned int u32m4x4r __attribute__((matrix_type(4, 4, row_major)));
-    typedef unsigned u32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef unsigned u32m4x6r __attribute__((matrix_type(4, 6, row_major)));
-    typedef unsigned int u32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef uint32_t u32m5x1r __attribute__((matrix_type(5, 1, row_major)));
-    typedef u32 u32m5x2r __attribute__((matrix_type(5, 2, row_major)));
-    typedef u32 u32m5x3r __attribute__((matrix_type(5, 3, row_major)));
-    typedef u32 u32m5x4r __attribute__((matrix_type(5, 4, row_major)));
-    typedef u32 u32m5x5 __attribute__((matrix_type(5, 5)));
-    typedef unsigned u32m5x5r __attribute__((matrix_type(5, 5, row_major)));
-    typedef u32 u32m5x6 __attribute__((matrix_type(5, 6)));
-    typedef unsigned int u32m6x1r __attribute__((matrix_type(6, 1, row_major)));
-    typedef uint32_t u32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef unsigned int u32m6x2r __attribute__((matrix_type(6, 2, row_major)));
-    typedef u32 u32m6x3 __attribute__((matrix_type(6, 3)));
+    typedef uint32_t u32m4x3 __attribute__((matrix_type(4, 3, column_major)));
+    typedef u32 u32m4x4 __attribute__((matrix_type(4, 4, column_major)));
+    typedef u32 u32m4x4r __attribute__((matrix_type(4, 4, row_major)));
+    typedef uint32_t u32m4x6r __attribute__((matrix_type(4, 6, row_major)));
+    typedef unsigned u32m5x1 __attribute__((matrix_type(5, 1, column_major)));
+    typedef unsigned int u32m5x1r __attribute__((matrix_type(5, 1, row_major)));
+    typedef unsigned int u32m5x2r __attribute__((matrix_type(5, 2, row_major)));
+    typedef uint32_t u32m5x3r __attribute__((matrix_type(5, 3, row_major)));
+    typedef uint32_t u32m5x4r __attribute__((matrix_type(5, 4, row_major)));
+    typedef unsigned int u32m5x5 __attribute__((matrix_type(5, 5, column_major)));
+    typedef unsigned int u32m5x5r __attribute__((matrix_type(5, 5, row_major)));
+    typedef uint32_t u32m5x6 __attribute__((matrix_type(5, 6, column_major)));
+    typedef uint32_t u32m6x1r __attribute__((matrix_type(6, 1, row_major)));
+    typedef unsigned int u32m6x2 __attribute__((matrix_type(6, 2)));
+    typedef uint32_t u32m6x2r __attribute__((matrix_type(6, 2, row_major)));
+    typedef uint32_t u32m6x3 __attribute__((matrix_type(6, 3)));
     typedef uint32_t u32m6x3r __attribute__((matrix_type(6, 3, row_major)));
-    typedef u32 u32m6x4 __attribute__((matrix_type(6, 4)));
-    typedef unsigned int u32m6x4r __attribute__((matrix_type(6, 4, row_major)));
-    typedef unsigned u32m6x6r __attribute__((matrix_type(6, 6, row_major)));
-    typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef f32 f32m2x1r __attribute__((matrix_type(2, 1, row_major)));
+    typedef u32 u32m6x4 __attribute__((matrix_type(6, 4, column_major)));
+    typedef uint32_t u32m6x4r __attribute__((matrix_type(6, 4, row_major)));
+    typedef uint32_t u32m6x6r __attribute__((matrix_type(6, 6, row_major)));
+    typedef f32 f32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef float f32m2x1r __attribute__((matrix_type(2, 1, row_major)));
     typedef float f32m2x2r __attribute__((matrix_type(2, 2, row_major)));
-    typedef f32 f32m2x3 __attribute__((matrix_type(2, 3, column_major)));
-    typedef float f32m2x5r __attribute__((matrix_type(2, 5, row_major)));
-    typedef float f32m2x6r __attribute__((matrix_type(2, 6, row_major)));
-    typedef f32 f32m3x2r __attribute__((matrix_type(3, 2, row_major)));
-    typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-    typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef f32 f32m5x4 __attribute__((matrix_type(5, 4)));
+    typedef float f32m2x3 __attribute__((matrix_type(2, 3, column_major)));
+    typedef f32 f32m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef f32 f32m2x6r __attribute__((matrix_type(2, 6, row_major)));
+    typedef float f32m3x2r __attribute__((matrix_type(3, 2, row_major)));
+    typedef f32 f32m3x5 __attribute__((matrix_type(3, 5)));
+    typedef f32 f32m4x6 __attribute__((matrix_type(4, 6)));
+    typedef float f32m5x4 __attribute__((matrix_type(5, 4)));
     typedef f32 f32m5x6 __attribute__((matrix_type(5, 6)));
     typedef f32 f32m6x1 __attribute__((matrix_type(6, 1)));
     typedef f32 f32m6x1r __attribute__((matrix_type(6, 1, row_major)));
     typedef double f64m1x2r __attribute__((matrix_type(1, 2, row_major)));
-    typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef f64 f64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef f64 f64m2x1r __attribute__((matrix_type(2, 1, row_major)));
+    typedef f64 f64m1x4 __attribute__((matrix_type(1, 4, column_major)));
+    typedef double f64m1x6 __attribute__((matrix_type(1, 6, column_major)));
+    typedef double f64m1x6r __attribute__((matrix_type(1, 6, row_major)));
+    typedef double f64m2x1r __attribute__((matrix_type(2, 1, row_major)));
     typedef double f64m2x2r __attribute__((matrix_type(2, 2, row_major)));
-    typedef f64 f64m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef double f64m2x5 __attribute__((matrix_type(2, 5, column_major)));
-    typedef f64 f64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef double f64m2x3r __attribute__((matrix_type(2, 3, row_major)));
+    typedef f64 f64m2x5 __attribute__((matrix_type(2, 5)));
+    typedef double f64m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef f64 f64m3x2 __attribute__((matrix_type(3, 2, column_major)));
     typedef f64 f64m3x2r __attribute__((matrix_type(3, 2, row_major)));
     typedef double f64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef double f64m3x3r __attribute__((matrix_type(3, 3, row_major)));
-    typedef double f64m3x5 __attribute__((matrix_type(3, 5, column_major)));
-    typedef f64 f64m3x5r __attribute__((matrix_type(3, 5, row_major)));
+    typedef f64 f64m3x3r __attribute__((matrix_type(3, 3, row_major)));
+    typedef f64 f64m3x5 __attribute__((matrix_type(3, 5, column_major)));
+    typedef double f64m3x5r __attribute__((matrix_type(3, 5, row_major)));
     typedef double f64m3x6r __attribute__((matrix_type(3, 6, row_major)));
-    typedef f64 f64m4x3 __attribute__((matrix_type(4, 3, column_major)));
+    typedef f64 f64m4x3 __attribute__((matrix_type(4, 3)));
     typedef f64 f64m4x3r __attribute__((matrix_type(4, 3, row_major)));
-    typedef double f64m4x5r __attribute__((matrix_type(4, 5, row_major)));
-    typedef double f64m4x6r __attribute__((matrix_type(4, 6, row_major)));
-    typedef f64 f64m5x3r __attribute__((matrix_type(5, 3, row_major)));
+    typedef f64 f64m4x5r __attribute__((matrix_type(4, 5, row_major)));
+    typedef f64 f64m4x6r __attribute__((matrix_type(4, 6, row_major)));
+    typedef double f64m5x3r __attribute__((matrix_type(5, 3, row_major)));
     typedef f64 f64m5x6r __attribute__((matrix_type(5, 6, row_major)));
-    typedef f64 f64m6x4r __attribute__((matrix_type(6, 4, row_major)));
-    typedef double f64m6x6r __attribute__((matrix_type(6, 6, row_major)));
+    typedef double f64m6x4r __attribute__((matrix_type(6, 4, row_major)));
+    typedef f64 f64m6x6r __attribute__((matrix_type(6, 6, row_major)));
 
-    pub fn l0000(a0: u32m4x3, s1: u32, a2: u32m4x1, a3: u32m1x3, a4: u32m5x1r, a5: u32m5x1r, src6: &[u32], a7: u32m4x1) -> u32m1x4r {
+    pub fn l0000(a0: Matrix<u32, 4, 3>, s1: u32, a2: u32m4x1, a3: u32m1x3, a4: u32m5x1r, a5: u32m5x1r, src6: &[u32], a7: u32m4x4r, a8: Matrix<u32, 4, 1, RowMajor>) -> u32m1x4r {
         let mut t0: u32m4x3 = a0;
         t0[3][0] = s1;
         t0 -= a2 * a3;
         let mut t1: u32m5x1r = a4 + a5;
-        __builtin_matrix_load(src6, 1, 4, row_major) - ((u32m1x4r) __builtin_matrix_transpose(a7))
+        __builtin_matrix_load(src6, 1, 4, packed_b) - __builtin_matrix_transpose(a7 * a8)
     }
 
-    pub fn l0001(a0: f64m2x3r, a1: f64m2x3r, s2: f64, a3: Matrix<f64, 3, 3, RowMajor>, s4: f64, a5: f64m3x5r, a6: Matrix<f64, 3, 5, RowMajor>, a7: f64m3x5, a8: f64m3x2, a9: f64m2x5, a10: f64m3x5) -> f64m5x3r {
+    pub fn l0001(a0: Matrix<f64, 2, 3, RowMajor>, a1: f64m2x3r, s2: f64, a3: f64m3x3r, s4: f64, a5: f64m3x5r, a6: f64m3x5r, a7: f64m3x5, a8: f64m3x2, a9: f64m2x5, a10: f64m3x5) -> f64m5x3r {
         let mut t0: f64m3x2r = __builtin_matrix_fill(__builtin_matrix_transpose(a0 - a1), s2);
         __builtin_matrix_transpose(__builtin_matrix_mad((a3 * 1.75) * s4, (a5 + a6) - ((f64m3x5r) a7), (f64m3x5r) (__builtin_matrix_mad(a8, a9, a10))))
     }
 
-    pub fn l0002(a0: f32m2x6r, a1: Matrix<f32, 6, 1>, a2: Matrix<f32, 3, 5>, s3: f32) -> f32m3x5 {
+    pub fn l0002(a0: f32m2x6r, a1: f32m6x1, a2: f32m3x5, s3: f32) -> f32m3x5 {
         let mut t0: f32m2x1r = a0 * ((f32m6x1r) __builtin_matrix_fill(a1, 4.0));
         t0 -= t0;
         __builtin_matrix_fill(__builtin_matrix_map(a2, |x| -x + 0.75), s3)
     }
 
-    pub fn l0003(a0: u32m3x4, src1: &[u32], a2: u32m1x1r, a3: u32m1x2r) -> u32m1x2r {
+    pub fn l0003(a0: u32m3x4, src1: &[u32], a2: u32m1x3r, a3: Matrix<u32, 3, 2, RowMajor>, a4: u32m1x2r) -> u32m1x2r {
         let mut t0: u32m4x3 = __builtin_matrix_transpose(a0);
-        __builtin_matrix_zip(__builtin_matrix_row_major_load(src1, 1, 2), __builtin_matrix_map(a2 * a3, |x| (x >> 5) ^ 14), |x, y| x ^ y)
+        __builtin_matrix_zip(__builtin_matrix_load(src1, 1, 2, packed_b, 3), __builtin_matrix_mad(a2, __builtin_matrix_fill(a3, 0), __builtin_matrix_map(a4, |x| x | (4 & 6))), |x, y| x | (y & 5))
     }
 
-    pub fn l0004(a0: i16m2x4, s1: i16, a2: i16m2x4, s3: i16, a4: i16m6x2r, a5: i16m2x1r, a6: i16m6x1r, a7: i16m1x5r, a8: i16m6x5r, a9: i16m5x5, a10: i16m6x5, a11: i16m6x4) -> i16m6x4 {
+    pub fn l0004(a0: i16m2x4, s1: i16, a2: i16m2x4, s3: i16, a4: Matrix<i16, 6, 2, RowMajor>, a5: i16m2x1r, a6: i16m6x1r, a7: i16m1x5r, a8: i16m6x5r, a9: i16m5x5, a10: i16m6x5, a11: i16m6x4) -> i16m6x4 {
         let mut t0: i16m2x4 = __builtin_matrix_zip(s1 + a0, __builtin_matrix_map(a2, |x| x | (8 & 11)), |x, y| !x & y);
         t0[0][3] = s3;
         let mut t1: i16m6x5 = __builtin_matrix_mad(__builtin_matrix_mad(a4, a5, a6), a7, __builtin_matrix_mad(a8, a9, a10));
         a11
     }
 
-    pub fn l0005(a0: Matrix<u32, 3, 3>) -> u32m3x3r {
+    pub fn l0005(a0: u32m3x3) -> u32m3x3r {
         __builtin_matrix_transpose((u32m3x3r) a0)
     }
 
-    pub fn l0006(a0: u32m5x6, a1: u32m6x3, a2: u32m5x3r, s3: u32, a4: Matrix<u32, 5, 1>, a5: u32m1x1, a6: u32m5x1r) -> u32m5x1r {
+    pub fn l0006(a0: Matrix<u32, 5, 6>, a1: u32m6x3, a2: u32m5x3r, s3: u32, a4: Matrix<u32, 5, 1>, a5: u32m1x1, a6: u32m5x1r) -> u32m5x1r {
         let mut t0: u32m5x3r = __builtin_matrix_mad(a0, a1, a2);
         t0[0][0] = s3;
         __builtin_matrix_map(__builtin_matrix_mad(a4, a5, a6), |x| (x & 10) | 14)
     }
 
-    pub fn l0007(a0: i32m5x1, a1: i32m1x2, a2: i32m2x5, s3: i32, a4: i32m5x3, a5: i32m5x2, a6: i32m2x3, a7: Matrix<i32, 5, 3>, a8: i32m3x3, a9: i32m3x3, a10: Matrix<i32, 3, 5, RowMajor>, a11: i32m3x5, a12: i32m3x5, a13: i32m5x6) -> i32m5x5 {
+    pub fn l0007(a0: i32m5x1, a1: i32m1x2, a2: i32m2x5, s3: i32, a4: i32m5x3, a5: Matrix<i32, 5, 2>, a6: Matrix<i32, 2, 3>, a7: i32m5x3, a8: Matrix<i32, 3, 3>, a9: i32m3x3, a10: i32m3x5r, a11: Matrix<i32, 3, 5>, a12: i32m3x5, a13: i32m5x6) -> i32m5x5 {
         let mut t0: i32m2x5 = __builtin_matrix_transpose((a0 * a1) - __builtin_matrix_transpose(a2));
         t0[1][0] = s3;
         __builtin_matrix_zip(a4, (__builtin_matrix_mad(a5, a6, a7)) * (a8 - a9), |x, y| !x & y) * __builtin_matrix_zip((i32m3x5) a10, (a11 + a12) + a13[4][5], |x, y| (x & 5) | y)
     }
 
-    pub fn l0008(a0: i16m1x4r, a1: i16m6x2, a2: i16m2x2, a3: Matrix<i16, 6, 2>, a4: Matrix<i16, 6, 2>, a5: i16m6x4r, a6: Matrix<i16, 4, 6, RowMajor>, a7: i16m2x6, s8: i16) -> i16m6x2 {
+    pub fn l0008(a0: i16m1x4r, a1: i16m6x2, a2: i16m2x2, a3: i16m6x2, a4: i16m6x2, a5: i16m6x4r, a6: i16m4x6r, a7: i16m2x6, s8: i16) -> i16m6x2 {
         let mut t0: i16m1x4r = a0;
         t0 += __builtin_matrix_zip(t0, t0, |x, y| (x & 7) | y);
         ((a5 * a6)[3][2] + __builtin_matrix_zip(a1 * a2, __builtin_matrix_zip(a3, a4, |x, y| !x & y), |x, y| (x & 3) | y)) + __builtin_matrix_transpose(s8 - a7)
     }
 
-    pub fn l0009(a0: i32m6x6, a1: Matrix<i32, 6, 3>, a2: i32m6x3, a3: i32m6x3, s4: i32, a5: i32m1x6, a6: i32m6x3r, a7: i32m1x3r, a8: i32m1x2r, a9: i32m2x3, a10: i32m1x3r) -> i32m1x3r {
+    pub fn l0009(a0: i32m6x6, a1: i32m6x3, a2: Matrix<i32, 6, 3>, a3: i32m6x3, s4: i32, a5: i32m1x6, a6: i32m6x3r, a7: i32m1x3r, a8: i32m1x2r, a9: i32m2x3, a10: i32m1x3r) -> i32m1x3r {
         let mut t0: i32m6x3 = a0 * (a1 - a2);
         t0 -= a3 * s4;
         __builtin_matrix_zip(__builtin_matrix_mad(a5, a6, a7), __builtin_matrix_mad(a8, a9, a10), |x, y| x | (y & 6))
     }
 
-    pub fn l0010(src0: &[i32], s1: i32, a2: i8m1x3r, a3: u8m3x5, a4: i32m1x5, a5: i32m5x5) -> i32m1x5 {
-        let mut t0: i32m6x1 = __builtin_matrix_load(src0, 6, 1, column_major);
-        t0[0][0] = s1;
-        (__builtin_matrix_mad(a2, a3, a4)) * __builtin_matrix_map(a5, |x| x ^ 7)
+    pub fn l0010(src0: &[i32], a1: i8m1x3r, a2: u8m3x5, a3: i32m1x5, a4: i32m5x5, s5: i32) -> i32m1x5 {
+        let mut t0: i32m6x1 = __builtin_matrix_load(src0, 6, 1, column_major, 9);
+        (__builtin_matrix_mad(a1, a2, a3)) * __builtin_matrix_fill(a4, s5)
     }
 
-    pub fn l0011(a0: Matrix<u8, 2, 1, RowMajor>, a1: u8m1x2r, a2: u8m2x1, a3: u8m2x1, a4: u8m2x5r, a5: u8m5x3, a6: u8m2x3r, a7: u8m2x3r, a8: u8m2x3r, src9: &[u8]) -> u8m2x1r {
-        (__builtin_matrix_zip(__builtin_matrix_map(a0, |x| (x & 0) | 2), __builtin_matrix_transpose(a1), |x, y| (x >> 1) ^ 9) - (((u8m2x1r) a2) + ((u8m2x1r) a3))) - (((__builtin_matrix_mad(a4, a5, a6)) + (a7 - a8)) * __builtin_matrix_load(src9, 3, 1, row_major))
+    pub fn l0011(a0: u8m2x1r, a1: Matrix<u8, 1, 2, RowMajor>, a2: u8m2x1, a3: Matrix<u8, 2, 1>, a4: Matrix<u8, 2, 5, RowMajor>, a5: u8m5x3, a6: u8m2x3r, a7: u8m2x3r, a8: u8m2x3r, src9: &[u8]) -> u8m2x1r {
+        (__builtin_matrix_zip(__builtin_matrix_map(a0, |x| (x & 0) | 2), __builtin_matrix_transpose(a1), |x, y| (x >> 1) ^ 9) - (((u8m2x1r) a2) + ((u8m2x1r) a3))) - (((__builtin_matrix_mad(a4, a5, a6)) + (a7 - a8)) * __builtin_matrix_load(src9, 3, 1, packed_b))
     }
 
-    pub fn l0012(a0: i16m1x2r, s1: i16, s2: i16) -> i16m1x2r {
+    pub fn l0012(a0: Matrix<i16, 1, 2, RowMajor>, s1: i16, s2: i16) -> i16m1x2r {
         ((-8) + __builtin_matrix_fill(a0, s1)) - s2
     }
 
-    pub fn l0013(a0: i16m3x1, a1: i16m3x1, a2: i16m1x1r, a3: Matrix<i16, 1, 5>, a4: i16m1x5r, a5: Matrix<i16, 3, 5>, a6: Matrix<i16, 3, 5>, a7: i16m5x3, a8: i16m3x6, a9: i16m3x2, a10: i16m5x6r, a11: Matrix<i16, 6, 5, RowMajor>, a12: i16m5x5, a13: i16m5x4, a14: i16m4x5, a15: i16m2x4r) -> i16m2x4r {
+    pub fn l0013(a0: i16m3x1, a1: i16m3x1, a2: i16m1x1r, a3: i16m1x5, a4: i16m1x5r, a5: i16m3x5, a6: i16m3x5, a7: i16m5x3, a8: Matrix<i16, 3, 6>, a9: i16m3x2, a10: i16m5x6r, a11: Matrix<i16, 6, 5, RowMajor>, a12: Matrix<i16, 5, 5>, a13: Matrix<i16, 5, 4>, a14: i16m4x5, a15: i16m2x4r) -> i16m2x4r {
         let mut t0: i16m3x6 = (__builtin_matrix_mad(a0 + a1, __builtin_matrix_mad(a2, a3, a4), a5 - a6)) * (a9[1][1] - (a7 * a8));
         let mut t1: i16m5x5 = __builtin_matrix_mad(a10, a11, a12);
         t1 += a13 * a14;
@@ -319,14 +323,13 @@ matrix! {
         (i16m1x2) __builtin_matrix_zip(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), a1, |x, y| x | (y & 5))
     }
 
-    pub fn l0015(a0: i32m6x4, s1: i32, a2: i32m4x5, a3: Matrix<i8, 6, 16>, a4: u8m16x5, a5: i32m6x5r, s6: i32, a7: Matrix<i32, 6, 5, RowMajor>, a8: Matrix<i32, 1, 1, RowMajor>, a9: Matrix<i32, 1, 2, RowMajor>, a10: i32m2x5r, a11: i8m5x1, a12: i8m1x4, a13: i32m5x4r, s14: i32) -> i32m1x4r {
+    pub fn l0015(a0: i32m6x4, s1: i32, a2: Matrix<i32, 4, 5>, a3: i8m6x16, a4: Matrix<u8, 16, 5>, a5: i32m6x5r, s6: i32, src7: &[i8], a8: i8m3x1r, a9: i8m1x8, a10: u8m8x1, a11: i32m1x1, a12: i32m1x6, a13: i32m6x1r) -> i32m1x1 {
         let mut t0: i32m6x5 = (i32m6x5) (__builtin_matrix_mad(s1 * a0, __builtin_matrix_map(a2, |x| x ^ 3), __builtin_matrix_mad(a3, a4, a5)));
-        t0[1][0] = s6;
-        t0 -= (i32m6x5) a7;
-        (a8 * (a9 * a10)) * (__builtin_matrix_mad(a11, a12, a13 * s14))
+        t0[3][3] = s6;
+        __builtin_matrix_mad(__builtin_matrix_row_major_load(src7, 1, 3), a8, __builtin_matrix_mad(a9, a10, (a11 * a12) * ((i32m6x1) a13)))
     }
 
-    pub fn l0016(a0: i64m1x1, a1: Matrix<i64, 1, 6>, a2: i64m1x6, a3: Matrix<i64, 1, 4>, a4: i64m4x5, a5: i64m4x1r) -> i64m4x1r {
+    pub fn l0016(a0: i64m1x1, a1: i64m1x6, a2: i64m1x6, a3: i64m1x4, a4: Matrix<i64, 4, 5>, a5: i64m4x1r) -> i64m4x1r {
         let mut t0: i64m1x6r = (i64m1x6r) ((a0 * a1) - __builtin_matrix_map(a2, |x| x | (14 & 3)));
         let mut t1: i64m1x5r = 2 * ((i64m1x5r) (a3 * a4));
         t1[0][0] = -5;
@@ -337,17 +340,17 @@ matrix! {
         __builtin_matrix_mad(__builtin_matrix_mad(a0, a1, a2), (u32m5x5) a3, __builtin_matrix_transpose(a4))
     }
 
-    pub fn l0018(src0: &[u8], a1: u8m1x5r, a2: u8m5x4r, a3: u8m5x3r, a4: u8m3x4r) -> u8m2x4r {
-        __builtin_matrix_load(src0, 2, 1, row_major) * (__builtin_matrix_fill(a1 * a2, 8) * (a3 * a4)[2][2])
+    pub fn l0018(src0: &[u8], a1: Matrix<u8, 1, 6, RowMajor>, a2: u8m1x6r, src3: &[u8], a4: u8m1x3r, a5: u8m3x4r, a6: Matrix<u8, 1, 6>, a7: u8m6x4, a8: Matrix<u8, 1, 4, RowMajor>) -> u8m2x4r {
+        __builtin_matrix_load(src0, 2, 1, packed_b) * (__builtin_matrix_mad((u8m1x6) (a1 - a2), __builtin_matrix_load(src3, 6, 4, packed_b, 17), __builtin_matrix_zip(a4 * a5, __builtin_matrix_mad(a6, a7, a8), |x, y| !x & y)))
     }
 
-    pub fn l0019(a0: Matrix<u32, 2, 4>, s1: u32, a2: u32m5x4r, s3: u32, a4: u32m5x4r, a5: u32m5x4r) -> u32m5x4r {
+    pub fn l0019(a0: u32m2x4, s1: u32, a2: Matrix<u32, 5, 4, RowMajor>, s3: u32, a4: Matrix<u32, 5, 4, RowMajor>, a5: u32m5x4r) -> u32m5x4r {
         let mut t0: u32m2x4 = a0;
         t0[1][1] = s1;
         (a2 - s3) - __builtin_matrix_zip(a4, a5, |x, y| (x & 5) | y)
     }
 
-    pub fn l0020(a0: f32m2x3, a1: f32m2x3, a2: f32m3x2r, s3: f32, a4: Matrix<f32, 2, 2, RowMajor>, s5: f32, a6: f32m2x1, a7: f32m2x5r, s8: f32, a9: f32m5x4, a10: Matrix<f32, 5, 4>, a11: f32m4x6, a12: Matrix<f32, 5, 6>, a13: f32m5x6) -> f32m5x6 {
+    pub fn l0020(a0: f32m2x3, a1: f32m2x3, a2: f32m3x2r, s3: f32, a4: f32m2x2r, s5: f32, a6: f32m2x1, a7: Matrix<f32, 2, 5, RowMajor>, s8: f32, a9: f32m5x4, a10: Matrix<f32, 5, 4>, a11: f32m4x6, a12: Matrix<f32, 5, 6>, a13: Matrix<f32, 5, 6>) -> f32m5x6 {
         let mut t0: f32m2x2r = __builtin_matrix_transpose(__builtin_matrix_mad(__builtin_matrix_zip(a0, a1, |x, y| (y + 3.0) * x), s3 + a2, __builtin_matrix_fill(a4, s5)));
         t0[1][0] = a6[0][0];
         let mut t1: f32m2x5r = a7;
@@ -355,31 +358,30 @@ matrix! {
         __builtin_matrix_mad(__builtin_matrix_zip(a9, a10, |x, y| -x + (-3.5)) / 0.25, a11, 0.0 * (a12 + a13))
     }
 
-    pub fn l0021(a0: Matrix<i32, 3, 4>, a1: Matrix<i32, 1, 3, RowMajor>, a2: i32m3x6r, a3: i32m6x4, s4: i32, a5: i32m1x4, s6: i32, a7: i32m4x2r, a8: i32m5x6, a9: i32m6x2, a10: Matrix<i32, 2, 2>, a11: i32m5x2) -> i32m5x2r {
+    pub fn l0021(a0: Matrix<i32, 3, 4>, a1: i32m1x3r, a2: i32m3x6r, a3: Matrix<i32, 6, 4>, s4: i32, a5: i32m1x4, s6: i32, a7: Matrix<i32, 4, 2, RowMajor>, a8: i32m5x6, a9: i32m6x2, a10: i32m2x2, a11: i32m5x2) -> i32m5x2r {
         let mut t0: i32m3x4 = a0;
         let mut t1: i32m1x4 = __builtin_matrix_map(__builtin_matrix_mad(a1 * a2, __builtin_matrix_fill(a3, s4), s6 - a5), |x| (x & 14) | 4);
         t1[0][0] = a7[2][0];
         __builtin_matrix_mad(1 + a8, a9 * a10, (i32m5x2r) a11)
     }
 
-    pub fn l0022(a0: Matrix<u32, 2, 2>, a1: u32m6x4, a2: Matrix<u32, 6, 4, RowMajor>) -> u32m6x4 {
+    pub fn l0022(a0: u32m2x2, a1: u32m6x4, a2: u32m6x4r) -> u32m6x4 {
         let mut t0: u32m2x2 = __builtin_matrix_transpose(__builtin_matrix_transpose(a0));
         __builtin_matrix_zip(__builtin_matrix_map(a1, |x| (x >> 5) ^ 0), (u32m6x4) a2, |x, y| (x >> 2) ^ 4)
     }
 
-    pub fn l0023(a0: Matrix<i16, 5, 6, RowMajor>, s1: i16, s2: i16, a3: Matrix<i16, 4, 4>, a4: i16m4x4, a5: i16m4x4, a6: Matrix<i16, 4, 4>, s7: i16, a8: i16m4x4, a9: Matrix<i16, 5, 4>, a10: i16m5x5, a11: i16m5x4r, a12: i16m5x4r) -> i16m5x4r {
+    pub fn l0023(a0: i16m5x6r, s1: i16, s2: i16, a3: i16m4x4, a4: Matrix<i16, 4, 4>, a5: i16m4x4, a6: i16m4x4, s7: i16, a8: i16m4x4, a9: i16m5x4, a10: i16m5x5, a11: i16m5x4r, a12: i16m5x4r) -> i16m5x4r {
         let mut t0: i16m5x6r = __builtin_matrix_fill(a0, s1);
         t0[3][2] = s2;
         let mut t1: i16m4x4 = ((a3 + a4) - __builtin_matrix_map(a5, |x| !x & 5)) - __builtin_matrix_zip(__builtin_matrix_fill(a6, s7), __builtin_matrix_transpose(a8), |x, y| x ^ y);
         ((i16m5x4r) a9) + (__builtin_matrix_mad(a10, a11, a12))
     }
 
-    pub fn l0024(a0: i32m1x3r, a1: i32m3x4r, a2: i32m3x4r, a3: i32m4x3, a4: i32m3x2, a5: i32m3x2, s6: i32, a7: Matrix<u8, 1, 32>, a8: i8m32x2, a9: i32m1x2, a10: i32m2x2, a11: i32m2x2, s12: i32, src13: &[i32], s14: i32, a15: i32m2x3r) -> i32m2x3r {
-        let mut t0: i32m1x2 = __builtin_matrix_mad(a0, __builtin_matrix_mad(a1 + a2, a3 * a4, a5 - s6), (__builtin_matrix_mad(a7, a8, a9)) * (a10 + a11));
-        t0[0][0] = s12;
-        let mut t1: i32m2x1r = __builtin_matrix_load(src13, 2, 1, row_major);
-        t1[1][0] = s14;
-        a15
+    pub fn l0024(a0: i32m1x3r, a1: Matrix<i32, 3, 4, RowMajor>, a2: i32m3x4r, a3: i32m4x3, a4: i32m3x2, a5: i32m3x2, s6: i32, a7: Matrix<u8, 1, 32>, src8: &[i8], a9: i32m1x2, a10: i32m2x2, s11: i32, a12: i32m6x6, a13: i32m6x2, src14: &[i32]) -> i32m3x6r {
+        let mut t0: i32m1x2 = __builtin_matrix_mad(a0, __builtin_matrix_mad(a1 + a2, a3 * a4, a5 - s6), (__builtin_matrix_mad(a7, __builtin_matrix_load(src8, 32, 2, column_major), a9)) * __builtin_matrix_fill(a10, 8));
+        t0[0][1] = s11;
+        let mut t1: i32m6x2 = a12 * a13;
+        __builtin_matrix_load(src14, 3, 6, packed_b, 10)
     }
 
     pub fn l0025(a0: u32m4x1r) -> u32m1x4r {
@@ -390,11 +392,11 @@ matrix! {
         a0
     }
 
-    pub fn l0027(a0: i64m6x1r, a1: Matrix<i64, 6, 1, RowMajor>, a2: i64m6x3, a3: i64m3x2) -> i64m1x2r {
+    pub fn l0027(a0: i64m6x1r, a1: i64m6x1r, a2: i64m6x3, a3: i64m3x2) -> i64m1x2r {
         __builtin_matrix_transpose(a0 + a1) * ((i64m6x2r) (a2 * a3))
     }
 
-    pub fn l0028(a0: u32m6x1r, a1: u32m1x3r, a2: Matrix<u32, 6, 6, RowMajor>, a3: u32m4x6r, a4: u32m4x6r, a5: u32m4x4r, a6: u32m4x6r, a7: u32m6x2, a8: u32m2x4, a9: u32m6x4, a10: u32m4x4, a11: u32m6x4, s12: u32, a13: u32m4x2) -> u32m6x2 {
+    pub fn l0028(a0: u32m6x1r, a1: u32m1x3r, a2: u32m6x6r, a3: u32m4x6r, a4: u32m4x6r, a5: Matrix<u32, 4, 4, RowMajor>, a6: u32m4x6r, a7: u32m6x2, a8: Matrix<u32, 2, 4>, a9: u32m6x4, a10: u32m4x4, a11: u32m6x4, s12: u32, a13: u32m4x2) -> u32m6x2 {
         let mut t0: u32m6x3r = a0 * a1;
         t0 += __builtin_matrix_mad(a2, t0, t0);
         let mut t1: u32m4x6r = (a3 - a4) + (a5 * a6);
@@ -402,40 +404,39 @@ matrix! {
         ((__builtin_matrix_mad((u32m6x2r) a7, a8 * 8, a9 * a10)) + (__builtin_matrix_fill(a11, s12) + 1)) * a13
     }
 
-    pub fn l0029(a0: u8m3x1r, a1: u8m3x1r, a2: u8m5x5r, a3: u8m5x5r, src4: &[u8], a5: u8m2x1, a6: Matrix<u8, 2, 4, RowMajor>, a7: u8m4x4, a8: u8m2x4r, a9: Matrix<u8, 4, 3, RowMajor>, a10: u8m3x2, a11: u8m3x2, a12: u8m3x2, a13: u8m2x2) -> u8m2x2 {
+    pub fn l0029(a0: u8m3x1r, a1: u8m3x1r, a2: u8m5x5r, a3: u8m5x5r, src4: &[u8], a5: u8m1x5, a6: u8m5x2, a7: Matrix<u8, 2, 2, RowMajor>, a8: u8m2x4r, a9: u8m4x4r, a10: u8m4x4, a11: u8m4x4, a12: u8m2x4r, a13: u8m4x2r, a14: u8m4x4, a15: u8m4x2r, a16: u8m4x2r, a17: u8m2x5, a18: Matrix<u8, 5, 1>, a19: u8m1x5r, a20: u8m5x2, a21: u8m1x2, a22: u8m2x2) -> u8m2x2 {
         let mut t0: u8m3x1r = __builtin_matrix_zip(a0, a1, |x, y| x | (y & 0));
         t0[0][0] = 8;
         let mut t1: u8m5x5 = (u8m5x5) a2;
         t1[4][0] = 5;
         t1 += (u8m5x5) a3;
-        __builtin_matrix_zip(__builtin_matrix_map(__builtin_matrix_load(src4, 2, 1, column_major) * __builtin_matrix_transpose(a5), |x| x ^ 15), __builtin_matrix_mad(__builtin_matrix_mad(__builtin_matrix_mad(a6, a7, a8), a9, __builtin_matrix_transpose(a10)), (u8m3x2r) (a11 - a12), a13 * 7), |x, y| (x >> 4) ^ 0)
+        __builtin_matrix_zip(__builtin_matrix_map(__builtin_matrix_load(src4, 2, 1, packed_a) * (a5 * a6), |x| !x & 3), __builtin_matrix_mad(__builtin_matrix_mad(a7 * a8, __builtin_matrix_mad(a9, a10, a11), a12), __builtin_matrix_zip(a13, __builtin_matrix_mad(a14, a15, a16), |x, y| !x & y), __builtin_matrix_mad(a17 * a18, __builtin_matrix_mad(a19, a20, a21), a22)), |x, y| !x & y)
     }
 
-    pub fn l0030(a0: f64m2x1r, a1: f64m1x2r, s2: f64, a3: f64m3x3, a4: f64m3x5r, a5: f64m3x5r, a6: f64m3x5r, a7: Matrix<f64, 3, 5, RowMajor>, a8: f64m4x5r, a9: f64m4x3, a10: f64m4x3, a11: f64m3x3r, a12: f64m3x3r, src13: &[f64], a14: f64m3x6r, s15: f64) -> f64m4x6r {
+    pub fn l0030(a0: f64m2x1r, a1: f64m1x2r, s2: f64, a3: f64m3x3, a4: f64m3x5r, a5: f64m3x5r, a6: f64m3x5r, a7: Matrix<f64, 3, 5, RowMajor>, a8: f64m4x5r, a9: f64m4x3, a10: f64m4x3, a11: f64m3x3r, a12: f64m3x3r, src13: &[f64], a14: Matrix<f64, 3, 1, RowMajor>, a15: f64m1x6r) -> f64m4x6r {
         let mut t0: f64m2x2r = (a0 * a1) * s2;
         let mut t1: f64m3x5 = (f64m3x5) __builtin_matrix_zip(__builtin_matrix_mad(a3, a4, a5), __builtin_matrix_zip(a6, a7, |x, y| x * 2.5 + y), |x, y| (y + 2.5) * x);
         t1[2][4] = a8[0][2];
-        (__builtin_matrix_mad(a9 + a10, __builtin_matrix_zip(a11, a12, |x, y| x - y * 1.5), __builtin_matrix_load(src13, 4, 3, row_major))) * (__builtin_matrix_fill(a14, s15) - (-3.25))
+        (__builtin_matrix_mad(a9 + a10, __builtin_matrix_zip(a11, a12, |x, y| x - y * 1.5), __builtin_matrix_load(src13, 4, 3, packed_b, 5))) * __builtin_matrix_fill(a14 * a15, -0.75)
     }
 
-    pub fn l0031(a0: i8m4x4r, a1: u8m4x1, a2: i32m4x1, a3: i32m4x2r, a4: Matrix<i32, 2, 1, RowMajor>, s5: i32, a6: i32m5x2, a7: i32m6x5r, src8: &[i32], a9: i32m6x3, a10: i32m6x3, a11: i32m6x6, a12: i32m6x6, a13: i32m6x3r, a14: i32m6x3, a15: i32m6x3, a16: i32m6x3) -> i32m3x6 {
-        let mut t0: i32m4x1r = (__builtin_matrix_mad(a0, a1, (i32m4x1r) a2)) - __builtin_matrix_map(a3 * a4, |x| (x & 9) | 10);
-        t0[0][0] = s5;
-        let mut t1: i32m5x2 = a6;
-        __builtin_matrix_transpose(__builtin_matrix_zip(__builtin_matrix_mad(a7, __builtin_matrix_row_major_load(src8, 5, 3), a9 + a10), __builtin_matrix_mad(a11, __builtin_matrix_mad(a12, a13, a14), __builtin_matrix_zip(a15, a16, |x, y| (x >> 5) ^ 12)), |x, y| x ^ y))
+    pub fn l0031(src0: &[i8], src1: &[u8], a2: i32m4x3r, a3: i32m3x1r, a4: i32m4x1r, a5: i32m4x1r, s6: i32, a7: i32m5x2, a8: Matrix<i32, 6, 5, RowMajor>, src9: &[i32], a10: i32m6x3, a11: i32m6x3, a12: i32m6x3) -> i32m3x6 {
+        let mut t0: i32m4x1r = (__builtin_matrix_mad(__builtin_matrix_load(src0, 4, 4, packed_b), __builtin_matrix_load(src1, 4, 1, column_major), a2 * a3)) - __builtin_matrix_fill(a4 - a5, s6);
+        let mut t1: i32m5x2 = a7;
+        __builtin_matrix_transpose(__builtin_matrix_zip(__builtin_matrix_mad(a8, __builtin_matrix_load(src9, 5, 3, packed_b, 4), __builtin_matrix_zip(a10, a11, |x, y| !x & y)), a12, |x, y| x ^ y))
     }
 
-    pub fn l0032(a0: Matrix<u8, 2, 5>, a1: u8m2x5, s2: u8) -> u8m2x5 {
+    pub fn l0032(a0: u8m2x5, a1: u8m2x5, s2: u8) -> u8m2x5 {
         s2 + (__builtin_matrix_fill(a0, 2) - a1)
     }
 
-    pub fn l0033(a0: i64m1x5r, s1: i64, a2: i64m1x5r, s3: i64, a4: i64m1x5r, a5: i64m1x5r, s6: i64, a7: Matrix<i64, 6, 4, RowMajor>, a8: i64m6x3, a9: i64m6x3, a10: i64m6x3, a11: i64m3x3, a12: i64m6x6, a13: i64m6x3, s14: i64) -> i64m6x3 {
+    pub fn l0033(a0: i64m1x5r, s1: i64, a2: i64m1x5r, s3: i64, a4: i64m1x5r, a5: i64m1x5r, s6: i64, a7: i64m6x4r, a8: i64m6x3, a9: Matrix<i64, 6, 3>, a10: i64m6x3, a11: Matrix<i64, 3, 3>, a12: Matrix<i64, 6, 6>, a13: i64m6x3, s14: i64) -> i64m6x3 {
         let mut t0: i64m1x5r = ((a0 - s1) - __builtin_matrix_fill(a2, s3)) + __builtin_matrix_zip((-5) - a4, __builtin_matrix_fill(a5, s6), |x, y| (x >> 2) ^ 12);
         t0[0][3] = a7[4][0];
         __builtin_matrix_zip(__builtin_matrix_zip(__builtin_matrix_zip(a8, a9, |x, y| (x & 7) | y), a10 * a11, |x, y| x | (y & 6)), a12 * __builtin_matrix_fill(a13, s14), |x, y| (x >> 4) ^ 7)
     }
 
-    pub fn l0034(a0: Matrix<u8, 3, 1, RowMajor>, a1: u8m3x1, a2: u8m6x2, a3: u8m2x6, a4: u8m4x5, a5: u8m5x6, a6: u8m6x5r, a7: u8m5x5r) -> u8m4x5r {
+    pub fn l0034(a0: u8m3x1r, a1: u8m3x1, a2: u8m6x2, a3: u8m2x6, a4: u8m4x5, a5: u8m5x6, a6: u8m6x5r, a7: Matrix<u8, 5, 5, RowMajor>) -> u8m4x5r {
         let mut t0: u8m3x1r = a0;
         t0 += (u8m3x1r) a1;
         let mut t1: u8m6x2 = __builtin_matrix_fill(a2, 6);
@@ -443,18 +444,18 @@ matrix! {
         ((u8m4x5r) a4) * (__builtin_matrix_mad(a5, a6, a7))
     }
 
-    pub fn l0035(src0: &[u32], src1: &[u32], a2: u32m1x5r, a3: u32m5x2r, a4: u32m1x2r, a5: u32m3x1r) -> u32m1x2r {
-        __builtin_matrix_mad(__builtin_matrix_load(src0, 1, 1, row_major), __builtin_matrix_load(src1, 1, 2, column_major), (__builtin_matrix_mad(a2, a3, a4)) * a5[1][0])
+    pub fn l0035(src0: &[u32], a1: u32m1x5r, a2: Matrix<u32, 5, 2, RowMajor>, a3: u32m1x2, a4: u32m3x1r, a5: Matrix<u32, 1, 4, RowMajor>, a6: u32m4x2, a7: u32m1x2) -> u32m1x2r {
+        __builtin_matrix_mad(__builtin_matrix_load(src0, 1, 1, packed_b), (__builtin_matrix_mad(a1, a2, a3)) * a4[1][0], (u32m1x2r) (__builtin_matrix_mad(a5, a6, a7)))
     }
 
-    pub fn l0036(a0: Matrix<u32, 1, 2>) -> u32m1x2 {
+    pub fn l0036(a0: u32m1x2) -> u32m1x2 {
         (u32m1x2) ((u32m1x2r) a0)
     }
 
-    pub fn l0037(src0: &[u32], a1: u32m3x4r, s2: u32, a3: Matrix<u32, 4, 6, RowMajor>, a4: Matrix<u32, 4, 6>, s5: u32) -> u32m3x6r {
-        let mut t0: u32m2x5 = __builtin_matrix_load(src0, 2, 5, column_major);
-        t0 += __builtin_matrix_map(t0, |x| !x & 11);
-        __builtin_matrix_fill(a1, s2) * (a3 + ((u32m4x6r) __builtin_matrix_fill(a4, s5)))
+    pub fn l0037(src0: &[u32], a1: u32m3x4) -> u32m3x4 {
+        let mut t0: u32m2x5 = __builtin_matrix_load(src0, 2, 5, column_major, 5);
+        t0 += __builtin_matrix_map(t0, |x| x | (13 & 2));
+        a1
     }
 
     pub fn l0038(a0: f64m1x4, s1: f64, a2: f64m5x6r, a3: f64m1x6, a4: f64m6x4r, a5: f64m4x6r, a6: f64m6x6r, s7: f64) -> f64m4x6r {
@@ -464,7 +465,7 @@ matrix! {
         __builtin_matrix_fill(a5 * a6, s7)
     }
 
-    pub fn l0039(a0: i64m6x1, s1: i64, a2: i64m1x6, a3: Matrix<i64, 6, 2>, a4: i64m6x2, a5: Matrix<i64, 6, 2>, a6: i64m6x3r, a7: i64m3x6r, a8: Matrix<i64, 6, 6>, a9: i64m6x6r, a10: i64m6x2r, a11: i64m2x6r, a12: i64m1x6, a13: i64m6x4, a14: i64m6x4, a15: i64m4x5, a16: i64m4x5, a17: i64m6x5r) -> i64m1x5r {
+    pub fn l0039(a0: Matrix<i64, 6, 1>, s1: i64, a2: i64m1x6, a3: Matrix<i64, 6, 2>, a4: i64m6x2, a5: Matrix<i64, 6, 2>, a6: i64m6x3r, a7: i64m3x6r, a8: i64m6x6, a9: Matrix<i64, 6, 6, RowMajor>, a10: i64m6x2r, a11: Matrix<i64, 2, 6, RowMajor>, a12: i64m1x6, a13: i64m6x4, a14: Matrix<i64, 6, 4>, a15: i64m4x5, a16: i64m4x5, a17: i64m6x5r) -> i64m1x5r {
         let mut t0: i64m6x6 = __builtin_matrix_mad((i64m6x1r) __builtin_matrix_fill(a0, s1), a2, __builtin_matrix_mad(__builtin_matrix_zip(a3, a4, |x, y| (x & 8) | y), __builtin_matrix_transpose(a5), __builtin_matrix_mad(a6, a7, a8)));
         t0 -= (i64m6x6) a9;
         let mut t1: i64m6x2r = a10;
@@ -482,8 +483,9 @@ fn run_l0000() -> Vec<rt::Output> {
     let a4: u32m5x1r = Matrix::<u32, 5, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Full)).to_layout();
     let a5: u32m5x1r = Matrix::<u32, 5, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(-8, 8))).to_layout();
     let src6 = rt::vec::<u32>(&mut rng, 4, rt::Dom::Full);
-    let a7: u32m4x1 = Matrix::<u32, 4, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let r = l0000(a0, s1, a2, a3, a4, a5, &src6, a7);
+    let a7: u32m4x4r = Matrix::<u32, 4, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full)).to_layout();
+    let a8: u32m4x1r = Matrix::<u32, 4, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let r = l0000(a0, s1, a2, a3, a4, a5, &src6, a7, a8);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -517,10 +519,11 @@ fn run_l0002() -> Vec<rt::Output> {
 fn run_l0003() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1a8fa141e8e86b1f);
     let a0: u32m3x4 = Matrix::<u32, 3, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let src1 = rt::vec::<u32>(&mut rng, 2, rt::Dom::Full);
-    let a2: u32m1x1r = Matrix::<u32, 1, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Full)).to_layout();
-    let a3: u32m1x2r = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(-8, 8))).to_layout();
-    let r = l0003(a0, &src1, a2, a3);
+    let src1 = rt::vec::<u32>(&mut rng, 3, rt::Dom::Full);
+    let a2: u32m1x3r = Matrix::<u32, 1, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a3: u32m3x2r = Matrix::<u32, 3, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let a4: u32m1x2r = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let r = l0003(a0, &src1, a2, a3, a4);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -616,13 +619,13 @@ fn run_l0009() -> Vec<rt::Output> {
 
 fn run_l0010() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x54b1b3a3a2f6243f);
-    let src0 = rt::vec::<i32>(&mut rng, 6, rt::Dom::Full);
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2: i8m1x3r = Matrix::<i8, 1, 3>::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let a3: u8m3x5 = Matrix::<u8, 3, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full)).to_layout();
-    let a4: i32m1x5 = Matrix::<i32, 1, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Full)).to_layout();
-    let a5: i32m5x5 = Matrix::<i32, 5, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 25, rt::Dom::Int(-8, 8))).to_layout();
-    let r = l0010(&src0, s1, a2, a3, a4, a5);
+    let src0 = rt::vec::<i32>(&mut rng, 9, rt::Dom::Full);
+    let a1: i8m1x3r = Matrix::<i8, 1, 3>::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a2: u8m3x5 = Matrix::<u8, 3, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(-8, 8))).to_layout();
+    let a3: i32m1x5 = Matrix::<i32, 1, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8))).to_layout();
+    let a4: i32m5x5 = Matrix::<i32, 5, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 25, rt::Dom::Int(-8, 8))).to_layout();
+    let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = l0010(&src0, a1, a2, a3, a4, s5);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -637,7 +640,7 @@ fn run_l0011() -> Vec<rt::Output> {
     let a6: u8m2x3r = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
     let a7: u8m2x3r = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
     let a8: u8m2x3r = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let src9 = rt::vec::<u8>(&mut rng, 3, rt::Dom::Full);
+    let src9 = rt::vec::<u8>(&mut rng, 4, rt::Dom::Full);
     let r = l0011(a0, a1, a2, a3, a4, a5, a6, a7, a8, &src9);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
@@ -690,15 +693,14 @@ fn run_l0015() -> Vec<rt::Output> {
     let a4: u8m16x5 = Matrix::<u8, 16, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 80, rt::Dom::Full)).to_layout();
     let a5: i32m6x5r = Matrix::<i32, 6, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Full)).to_layout();
     let s6: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a7: i32m6x5r = Matrix::<i32, 6, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Int(-8, 8))).to_layout();
-    let a8: i32m1x1r = Matrix::<i32, 1, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Int(-8, 8))).to_layout();
-    let a9: i32m1x2r = Matrix::<i32, 1, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a10: i32m2x5r = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a11: i8m5x1 = Matrix::<i8, 5, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 5, rt::Dom::Full)).to_layout();
-    let a12: i8m1x4 = Matrix::<i8, 1, 4>::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let a13: i32m5x4r = Matrix::<i32, 5, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8))).to_layout();
-    let s14: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = l0015(a0, s1, a2, a3, a4, a5, s6, a7, a8, a9, a10, a11, a12, a13, s14);
+    let src7 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Full);
+    let a8: i8m3x1r = Matrix::<i8, 3, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a9: i8m1x8 = Matrix::<i8, 1, 8>::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let a10: u8m8x1 = Matrix::<u8, 8, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let a11: i32m1x1 = Matrix::<i32, 1, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Full)).to_layout();
+    let a12: i32m1x6 = Matrix::<i32, 1, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let a13: i32m6x1r = Matrix::<i32, 6, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let r = l0015(a0, s1, a2, a3, a4, a5, s6, &src7, a8, a9, a10, a11, a12, a13);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -727,12 +729,16 @@ fn run_l0017() -> Vec<rt::Output> {
 
 fn run_l0018() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x48be78939a609e54);
-    let src0 = rt::vec::<u8>(&mut rng, 2, rt::Dom::Full);
-    let a1: u8m1x5r = Matrix::<u8, 1, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Full)).to_layout();
-    let a2: u8m5x4r = Matrix::<u8, 5, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Int(-8, 8))).to_layout();
-    let a3: u8m5x3r = Matrix::<u8, 5, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full)).to_layout();
-    let a4: u8m3x4r = Matrix::<u8, 3, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let r = l0018(&src0, a1, a2, a3, a4);
+    let src0 = rt::vec::<u8>(&mut rng, 4, rt::Dom::Full);
+    let a1: u8m1x6r = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let a2: u8m1x6r = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let src3 = rt::vec::<u8>(&mut rng, 34, rt::Dom::Full);
+    let a4: u8m1x3r = Matrix::<u8, 1, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a5: u8m3x4r = Matrix::<u8, 3, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full)).to_layout();
+    let a6: u8m1x6 = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let a7: u8m6x4 = Matrix::<u8, 6, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let a8: u8m1x4r = Matrix::<u8, 1, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let r = l0018(&src0, a1, a2, &src3, a4, a5, a6, a7, a8);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -824,15 +830,14 @@ fn run_l0024() -> Vec<rt::Output> {
     let a5: i32m3x2 = Matrix::<i32, 3, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
     let s6: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let a7: u8m1x32 = Matrix::<u8, 1, 32>::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full)).to_layout();
-    let a8: i8m32x2 = Matrix::<i8, 32, 2>::from_column_major(&rt::vec::<i8>(&mut rng, 64, rt::Dom::Full)).to_layout();
-    let a9: i32m1x2 = Matrix::<i32, 1, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8))).to_layout();
-    let a10: i32m2x2 = Matrix::<i32, 2, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let a11: i32m2x2 = Matrix::<i32, 2, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let s12: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let src13 = rt::vec::<i32>(&mut rng, 2, rt::Dom::Full);
-    let s14: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a15: i32m2x3r = Matrix::<i32, 2, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let r = l0024(a0, a1, a2, a3, a4, a5, s6, a7, a8, a9, a10, a11, s12, &src13, s14, a15);
+    let src8 = rt::vec::<i8>(&mut rng, 64, rt::Dom::Full);
+    let a9: i32m1x2 = Matrix::<i32, 1, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let a10: i32m2x2 = Matrix::<i32, 2, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let s11: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a12: i32m6x6 = Matrix::<i32, 6, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Full)).to_layout();
+    let a13: i32m6x2 = Matrix::<i32, 6, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full)).to_layout();
+    let src14 = rt::vec::<i32>(&mut rng, 30, rt::Dom::Full);
+    let r = l0024(a0, a1, a2, a3, a4, a5, s6, a7, &src8, a9, a10, s11, a12, a13, &src14);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -886,17 +891,26 @@ fn run_l0029() -> Vec<rt::Output> {
     let a1: u8m3x1r = Matrix::<u8, 3, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
     let a2: u8m5x5r = Matrix::<u8, 5, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 25, rt::Dom::Int(-8, 8))).to_layout();
     let a3: u8m5x5r = Matrix::<u8, 5, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 25, rt::Dom::Full)).to_layout();
-    let src4 = rt::vec::<u8>(&mut rng, 2, rt::Dom::Full);
-    let a5: u8m2x1 = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a6: u8m2x4r = Matrix::<u8, 2, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full)).to_layout();
-    let a7: u8m4x4 = Matrix::<u8, 4, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full)).to_layout();
-    let a8: u8m2x4r = Matrix::<u8, 2, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full)).to_layout();
-    let a9: u8m4x3r = Matrix::<u8, 4, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let a10: u8m3x2 = Matrix::<u8, 3, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a11: u8m3x2 = Matrix::<u8, 3, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
-    let a12: u8m3x2 = Matrix::<u8, 3, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a13: u8m2x2 = Matrix::<u8, 2, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let r = l0029(a0, a1, a2, a3, &src4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
+    let src4 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Full);
+    let a5: u8m1x5 = Matrix::<u8, 1, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Full)).to_layout();
+    let a6: u8m5x2 = Matrix::<u8, 5, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Int(-8, 8))).to_layout();
+    let a7: u8m2x2r = Matrix::<u8, 2, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let a8: u8m2x4r = Matrix::<u8, 2, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let a9: u8m4x4r = Matrix::<u8, 4, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full)).to_layout();
+    let a10: u8m4x4 = Matrix::<u8, 4, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full)).to_layout();
+    let a11: u8m4x4 = Matrix::<u8, 4, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(-8, 8))).to_layout();
+    let a12: u8m2x4r = Matrix::<u8, 2, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let a13: u8m4x2r = Matrix::<u8, 4, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let a14: u8m4x4 = Matrix::<u8, 4, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full)).to_layout();
+    let a15: u8m4x2r = Matrix::<u8, 4, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let a16: u8m4x2r = Matrix::<u8, 4, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let a17: u8m2x5 = Matrix::<u8, 2, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let a18: u8m5x1 = Matrix::<u8, 5, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Full)).to_layout();
+    let a19: u8m1x5r = Matrix::<u8, 1, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Int(-8, 8))).to_layout();
+    let a20: u8m5x2 = Matrix::<u8, 5, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let a21: u8m1x2 = Matrix::<u8, 1, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let a22: u8m2x2 = Matrix::<u8, 2, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let r = l0029(a0, a1, a2, a3, &src4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -915,33 +929,29 @@ fn run_l0030() -> Vec<rt::Output> {
     let a10: f64m4x3 = Matrix::<f64, 4, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
     let a11: f64m3x3r = Matrix::<f64, 3, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
     let a12: f64m3x3r = Matrix::<f64, 3, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let src13 = rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2));
-    let a14: f64m3x6r = Matrix::<f64, 3, 6>::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s15: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = l0030(a0, a1, s2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, &src13, a14, s15);
+    let src13 = rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2));
+    let a14: f64m3x1r = Matrix::<f64, 3, 1>::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a15: f64m1x6r = Matrix::<f64, 1, 6>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = l0030(a0, a1, s2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, &src13, a14, a15);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_l0031() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2ca37b8578d428a4);
-    let a0: i8m4x4r = Matrix::<i8, 4, 4>::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8))).to_layout();
-    let a1: u8m4x1 = Matrix::<u8, 4, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
-    let a2: i32m4x1 = Matrix::<i32, 4, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
-    let a3: i32m4x2r = Matrix::<i32, 4, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full)).to_layout();
-    let a4: i32m2x1r = Matrix::<i32, 2, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6: i32m5x2 = Matrix::<i32, 5, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Int(-8, 8))).to_layout();
-    let a7: i32m6x5r = Matrix::<i32, 6, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Int(-8, 8))).to_layout();
-    let src8 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Full);
-    let a9: i32m6x3 = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
+    let src0 = rt::vec::<i8>(&mut rng, 16, rt::Dom::Full);
+    let src1 = rt::vec::<u8>(&mut rng, 4, rt::Dom::Full);
+    let a2: i32m4x3r = Matrix::<i32, 4, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full)).to_layout();
+    let a3: i32m3x1r = Matrix::<i32, 3, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8))).to_layout();
+    let a4: i32m4x1r = Matrix::<i32, 4, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let a5: i32m4x1r = Matrix::<i32, 4, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let s6: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a7: i32m5x2 = Matrix::<i32, 5, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Int(-8, 8))).to_layout();
+    let a8: i32m6x5r = Matrix::<i32, 6, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Int(-8, 8))).to_layout();
+    let src9 = rt::vec::<i32>(&mut rng, 20, rt::Dom::Full);
     let a10: i32m6x3 = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full)).to_layout();
-    let a11: i32m6x6 = Matrix::<i32, 6, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Int(-8, 8))).to_layout();
-    let a12: i32m6x6 = Matrix::<i32, 6, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Int(-8, 8))).to_layout();
-    let a13: i32m6x3r = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full)).to_layout();
-    let a14: i32m6x3 = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full)).to_layout();
-    let a15: i32m6x3 = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
-    let a16: i32m6x3 = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
-    let r = l0031(a0, a1, a2, a3, a4, s5, a6, a7, &src8, a9, a10, a11, a12, a13, a14, a15, a16);
+    let a11: i32m6x3 = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full)).to_layout();
+    let a12: i32m6x3 = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
+    let r = l0031(&src0, &src1, a2, a3, a4, a5, s6, a7, a8, &src9, a10, a11, a12);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -992,12 +1002,14 @@ fn run_l0034() -> Vec<rt::Output> {
 fn run_l0035() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0a88aaef3fd6e8ae);
     let src0 = rt::vec::<u32>(&mut rng, 1, rt::Dom::Full);
-    let src1 = rt::vec::<u32>(&mut rng, 2, rt::Dom::Full);
-    let a2: u32m1x5r = Matrix::<u32, 1, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Full)).to_layout();
-    let a3: u32m5x2r = Matrix::<u32, 5, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a4: u32m1x2r = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a5: u32m3x1r = Matrix::<u32, 3, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let r = l0035(&src0, &src1, a2, a3, a4, a5);
+    let a1: u32m1x5r = Matrix::<u32, 1, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Full)).to_layout();
+    let a2: u32m5x2r = Matrix::<u32, 5, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let a3: u32m1x2 = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let a4: u32m3x1r = Matrix::<u32, 3, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a5: u32m1x4r = Matrix::<u32, 1, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let a6: u32m4x2 = Matrix::<u32, 4, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let a7: u32m1x2 = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let r = l0035(&src0, a1, a2, a3, a4, a5, a6, a7);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -1010,13 +1022,9 @@ fn run_l0036() -> Vec<rt::Output> {
 
 fn run_l0037() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc803e377720b92b7);
-    let src0 = rt::vec::<u32>(&mut rng, 10, rt::Dom::Full);
-    let a1: u32m3x4r = Matrix::<u32, 3, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3: u32m4x6r = Matrix::<u32, 4, 6>::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full)).to_layout();
-    let a4: u32m4x6 = Matrix::<u32, 4, 6>::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full)).to_layout();
-    let s5: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = l0037(&src0, a1, s2, a3, a4, s5);
+    let src0 = rt::vec::<u32>(&mut rng, 25, rt::Dom::Full);
+    let a1: u32m3x4 = Matrix::<u32, 3, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full)).to_layout();
+    let r = l0037(&src0, a1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 

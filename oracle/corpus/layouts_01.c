@@ -2,8 +2,6 @@
 /* Do not edit; regenerate (see oracle/README.md). */
 #include "oracle_rt.h"
 
-typedef signed char i8m64x4 __attribute__((matrix_type(64, 4)));
-typedef signed char i8m64x4r __attribute__((matrix_type(64, 4)));
 typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
 typedef short i16m1x2r __attribute__((matrix_type(1, 2)));
 typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
@@ -34,6 +32,8 @@ typedef short i16m6x3 __attribute__((matrix_type(6, 3)));
 typedef short i16m6x3r __attribute__((matrix_type(6, 3)));
 typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
 typedef short i16m6x6r __attribute__((matrix_type(6, 6)));
+typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
+typedef int i32m1x1r __attribute__((matrix_type(1, 1)));
 typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
 typedef int i32m1x2r __attribute__((matrix_type(1, 2)));
 typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
@@ -44,8 +44,6 @@ typedef int i32m1x5 __attribute__((matrix_type(1, 5)));
 typedef int i32m1x5r __attribute__((matrix_type(1, 5)));
 typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
 typedef int i32m1x6r __attribute__((matrix_type(1, 6)));
-typedef int i32m1x64 __attribute__((matrix_type(1, 64)));
-typedef int i32m1x64r __attribute__((matrix_type(1, 64)));
 typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
 typedef int i32m2x1r __attribute__((matrix_type(2, 1)));
 typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
@@ -84,12 +82,12 @@ typedef int i32m6x4 __attribute__((matrix_type(6, 4)));
 typedef int i32m6x4r __attribute__((matrix_type(6, 4)));
 typedef int i32m16x2 __attribute__((matrix_type(16, 2)));
 typedef int i32m16x2r __attribute__((matrix_type(16, 2)));
-typedef int i32m64x4 __attribute__((matrix_type(64, 4)));
-typedef int i32m64x4r __attribute__((matrix_type(64, 4)));
 typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
 typedef long i64m1x3r __attribute__((matrix_type(1, 3)));
 typedef long i64m1x6 __attribute__((matrix_type(1, 6)));
 typedef long i64m1x6r __attribute__((matrix_type(1, 6)));
+typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
+typedef long i64m2x1r __attribute__((matrix_type(2, 1)));
 typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
 typedef long i64m2x3r __attribute__((matrix_type(2, 3)));
 typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
@@ -128,18 +126,22 @@ typedef long i64m6x5 __attribute__((matrix_type(6, 5)));
 typedef long i64m6x5r __attribute__((matrix_type(6, 5)));
 typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned char u8m1x1r __attribute__((matrix_type(1, 1)));
+typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned char u8m1x3r __attribute__((matrix_type(1, 3)));
 typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
 typedef unsigned char u8m1x4r __attribute__((matrix_type(1, 4)));
 typedef unsigned char u8m1x5 __attribute__((matrix_type(1, 5)));
 typedef unsigned char u8m1x5r __attribute__((matrix_type(1, 5)));
-typedef unsigned char u8m1x64 __attribute__((matrix_type(1, 64)));
-typedef unsigned char u8m1x64r __attribute__((matrix_type(1, 64)));
 typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned char u8m2x1r __attribute__((matrix_type(2, 1)));
+typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned char u8m2x3r __attribute__((matrix_type(2, 3)));
 typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned char u8m2x6r __attribute__((matrix_type(2, 6)));
 typedef unsigned char u8m2x16 __attribute__((matrix_type(2, 16)));
 typedef unsigned char u8m2x16r __attribute__((matrix_type(2, 16)));
+typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned char u8m3x1r __attribute__((matrix_type(3, 1)));
 typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned char u8m4x1r __attribute__((matrix_type(4, 1)));
 typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
@@ -150,6 +152,8 @@ typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
 typedef unsigned char u8m4x6r __attribute__((matrix_type(4, 6)));
 typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
 typedef unsigned char u8m5x1r __attribute__((matrix_type(5, 1)));
+typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
+typedef unsigned char u8m5x3r __attribute__((matrix_type(5, 3)));
 typedef unsigned char u8m5x6 __attribute__((matrix_type(5, 6)));
 typedef unsigned char u8m5x6r __attribute__((matrix_type(5, 6)));
 typedef unsigned char u8m6x1 __attribute__((matrix_type(6, 1)));
@@ -180,6 +184,8 @@ typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned int u32m2x6r __attribute__((matrix_type(2, 6)));
 typedef unsigned int u32m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned int u32m3x1r __attribute__((matrix_type(3, 1)));
+typedef unsigned int u32m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned int u32m3x3r __attribute__((matrix_type(3, 3)));
 typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned int u32m3x4r __attribute__((matrix_type(3, 4)));
 typedef unsigned int u32m3x5 __attribute__((matrix_type(3, 5)));
@@ -210,8 +216,6 @@ typedef unsigned int u32m6x4 __attribute__((matrix_type(6, 4)));
 typedef unsigned int u32m6x4r __attribute__((matrix_type(6, 4)));
 typedef unsigned int u32m6x6 __attribute__((matrix_type(6, 6)));
 typedef unsigned int u32m6x6r __attribute__((matrix_type(6, 6)));
-typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
-typedef float f32m1x2r __attribute__((matrix_type(1, 2)));
 typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
 typedef float f32m1x3r __attribute__((matrix_type(1, 3)));
 typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
@@ -220,8 +224,6 @@ typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
 typedef float f32m1x5r __attribute__((matrix_type(1, 5)));
 typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
 typedef float f32m2x1r __attribute__((matrix_type(2, 1)));
-typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
-typedef float f32m2x4r __attribute__((matrix_type(2, 4)));
 typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
 typedef float f32m3x4r __attribute__((matrix_type(3, 4)));
 typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
@@ -236,12 +238,14 @@ typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
 typedef float f32m4x3r __attribute__((matrix_type(4, 3)));
 typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
 typedef float f32m4x4r __attribute__((matrix_type(4, 4)));
+typedef float f32m4x5 __attribute__((matrix_type(4, 5)));
+typedef float f32m4x5r __attribute__((matrix_type(4, 5)));
 typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
 typedef float f32m4x6r __attribute__((matrix_type(4, 6)));
 typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
 typedef float f32m5x1r __attribute__((matrix_type(5, 1)));
-typedef float f32m5x2 __attribute__((matrix_type(5, 2)));
-typedef float f32m5x2r __attribute__((matrix_type(5, 2)));
+typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
+typedef float f32m5x3r __attribute__((matrix_type(5, 3)));
 typedef float f32m5x4 __attribute__((matrix_type(5, 4)));
 typedef float f32m5x4r __attribute__((matrix_type(5, 4)));
 typedef float f32m5x5 __attribute__((matrix_type(5, 5)));
@@ -325,7 +329,7 @@ static f32m5x1 l0042_zip0(f32m5x1 a, f32m5x1 b) {
     f32m5x1 r;
     for (int i = 0; i < 5; i++)
       for (int j = 0; j < 1; j++)
-        { float x = a[i][j], y = b[i][j]; r[i][j] = (y + (-3.0f)) * x; }
+        { float x = a[i][j], y = b[i][j]; r[i][j] = -x + (-0.75f); }
     return r;
 }
 
@@ -333,37 +337,13 @@ static f32m5x1 l0042_zip1(f32m5x1 a, f32m5x1 b) {
     f32m5x1 r;
     for (int i = 0; i < 5; i++)
       for (int j = 0; j < 1; j++)
-        { float x = a[i][j], y = b[i][j]; r[i][j] = -x + (-0.75f); }
+        { float x = a[i][j], y = b[i][j]; r[i][j] = (y + 0.5f) * x; }
     return r;
 }
 
-static f32m1x2 l0042_zip2(f32m1x2 a, f32m1x2 b) {
-    f32m1x2 r;
-    for (int i = 0; i < 1; i++)
-      for (int j = 0; j < 2; j++)
-        { float x = a[i][j], y = b[i][j]; r[i][j] = (y + (-0.75f)) * x; }
-    return r;
-}
-
-static f32m1x4 l0042_zip3(f32m1x4 a, f32m1x4 b) {
-    f32m1x4 r;
-    for (int i = 0; i < 1; i++)
-      for (int j = 0; j < 4; j++)
-        { float x = a[i][j], y = b[i][j]; r[i][j] = -x + 1.25f; }
-    return r;
-}
-
-static f32m5x2 l0042_zip4(f32m5x2 a, f32m5x2 b) {
-    f32m5x2 r;
-    for (int i = 0; i < 5; i++)
-      for (int j = 0; j < 2; j++)
-        { float x = a[i][j], y = b[i][j]; r[i][j] = x - y * 1.25f; }
-    return r;
-}
-
-f32m5x4 l0042(f32m1x3 a0, f32m5x1 a1, f32m1x5 a2, const float *src3, f32m1x2 a4, f32m1x2 a5, const float *src6, f32m1x4 a7, f32m1x4 a8, f32m5x5 a9, float s10, f32m5x2 a11, f32m5x2 a12, f32m5x2 a13, f32m4x2 a14, f32m4x6 a15, f32m5x4 a16, f32m4x4 a17, const float *src18) {
+f32m5x4 l0042(f32m1x3 a0, f32m5x1 a1, f32m1x5 a2, const float *src3, f32m1x4 a4, f32m4x5 a5) {
     f32m1x3 t0 = a0;
-    return l0042_zip1(a1, l0042_zip0(__builtin_matrix_transpose(a2), __builtin_matrix_transpose(__builtin_matrix_column_major_load(src3, 1, 5, 1)))) * ((f32m1x4) (l0042_zip2(a4, a5) * __builtin_matrix_column_major_load(src6, 2, 4, 2) + l0042_zip3(a7, a8))) + (((a9 / s10) * l0042_zip4(a11, a12) + a13) * (a15[3][0] * __builtin_matrix_transpose(a14)) + (a16 * __builtin_matrix_transpose(a17) + __builtin_matrix_column_major_load(src18, 5, 4, 5)));
+    return l0042_zip1(a1, l0042_zip0(__builtin_matrix_transpose(a2), __builtin_matrix_transpose(__builtin_matrix_column_major_load(src3, 1, 5, 1)))) * a4 + __builtin_matrix_transpose((a5 + (-1.25f)) / 0.75f);
 }
 
 static void run_l0042(void) {
@@ -372,22 +352,9 @@ static void run_l0042(void) {
     float a1_b[5]; rt_fill_f32(&rng, a1_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x1 a1 = __builtin_matrix_column_major_load(a1_b, 5, 1, 5);
     float a2_b[5]; rt_fill_f32(&rng, a2_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x5 a2 = __builtin_matrix_column_major_load(a2_b, 1, 5, 1);
     float src3[5]; rt_fill_f32(&rng, src3, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a4_b[2]; rt_fill_f32(&rng, a4_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
-    float a5_b[2]; rt_fill_f32(&rng, a5_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
-    float src6[8]; rt_fill_f32(&rng, src6, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a7_b[4]; rt_fill_f32(&rng, a7_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x4 a7 = __builtin_matrix_column_major_load(a7_b, 1, 4, 1);
-    float a8_b[4]; rt_fill_f32(&rng, a8_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x4 a8 = __builtin_matrix_column_major_load(a8_b, 1, 4, 1);
-    float a9_b[25]; rt_fill_f32(&rng, a9_b, 25, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x5 a9 = __builtin_matrix_column_major_load(a9_b, 5, 5, 5);
-    float s10; rt_fill_f32(&rng, &s10, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a11_b[10]; rt_fill_f32(&rng, a11_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x2 a11 = __builtin_matrix_column_major_load(a11_b, 5, 2, 5);
-    float a12_b[10]; rt_fill_f32(&rng, a12_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x2 a12 = __builtin_matrix_column_major_load(a12_b, 5, 2, 5);
-    float a13_b[10]; rt_fill_f32(&rng, a13_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x2 a13 = __builtin_matrix_column_major_load(a13_b, 5, 2, 5);
-    float a14_b[8]; rt_fill_f32(&rng, a14_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x2 a14 = __builtin_matrix_column_major_load(a14_b, 4, 2, 4);
-    float a15_b[24]; rt_fill_f32(&rng, a15_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x6 a15 = __builtin_matrix_column_major_load(a15_b, 4, 6, 4);
-    float a16_b[20]; rt_fill_f32(&rng, a16_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x4 a16 = __builtin_matrix_column_major_load(a16_b, 5, 4, 5);
-    float a17_b[16]; rt_fill_f32(&rng, a17_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x4 a17 = __builtin_matrix_column_major_load(a17_b, 4, 4, 4);
-    float src18[20]; rt_fill_f32(&rng, src18, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x4 r = l0042(a0, a1, a2, src3, a4, a5, src6, a7, a8, a9, s10, a11, a12, a13, a14, a15, a16, a17, src18);
+    float a4_b[4]; rt_fill_f32(&rng, a4_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
+    float a5_b[20]; rt_fill_f32(&rng, a5_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x5 a5 = __builtin_matrix_column_major_load(a5_b, 4, 5, 4);
+    f32m5x4 r = l0042(a0, a1, a2, src3, a4, a5);
     float r_b[20]; __builtin_matrix_column_major_store(r, r_b, 5); rt_out_f32("l0042", "ret", r_b, 20);
 }
 
@@ -648,7 +615,15 @@ static void run_l0050(void) {
     unsigned int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_u32("l0050", "ret", r_b, 6);
 }
 
-static i16m2x1 l0051_fill0(i16m2x1 m, short v) {
+static i16m2x1 l0051_unpack0(const short *src) {
+    i16m2x1 r;
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 1; j++)
+        r[i][j] = src[(i / 2) * 2 + j * 2 + i % 2];
+    return r;
+}
+
+static i16m2x1 l0051_fill1(i16m2x1 m, short v) {
     (void)m;
     i16m2x1 r;
     for (int i = 0; i < 2; i++)
@@ -660,7 +635,7 @@ static i16m2x1 l0051_fill0(i16m2x1 m, short v) {
 i16m2x1 l0051(i16m5x1 a0, i16m1x5 a1, i16m1x2 a2, const short *src3) {
     i16m5x5r t0 = a0 * a1;
     t0[4][4] = 2;
-    return l0051_fill0(__builtin_matrix_transpose(a2) - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src3, 1, 2, 1)), 5);
+    return l0051_fill1(__builtin_matrix_transpose(a2) - l0051_unpack0(src3), 1);
 }
 
 static void run_l0051(void) {
@@ -699,35 +674,44 @@ static void run_l0052(void) {
     double r_b[24]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_f64("l0052", "ret", r_b, 24);
 }
 
-static u8m2x6 l0053_map0(u8m2x6 m) {
+static u8m6x2 l0053_unpack0(const unsigned char *src) {
+    u8m6x2 r;
+    for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 2; j++)
+        r[i][j] = src[(j / 4) * 24 + i * 4 + j % 4];
+    return r;
+}
+
+static u8m2x6 l0053_map1(u8m2x6 m) {
     u8m2x6 r;
     for (int i = 0; i < 2; i++)
       for (int j = 0; j < 6; j++)
-        { unsigned char x = m[i][j]; r[i][j] = ~x & 4; }
+        { unsigned char x = m[i][j]; r[i][j] = (x & 9) | 13; }
     return r;
 }
 
-static u8m1x4 l0053_map1(u8m1x4 m) {
-    u8m1x4 r;
-    for (int i = 0; i < 1; i++)
-      for (int j = 0; j < 4; j++)
-        { unsigned char x = m[i][j]; r[i][j] = ~x & 6; }
+static u8m2x1 l0053_zip2(u8m2x1 a, u8m2x1 b) {
+    u8m2x1 r;
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 1; j++)
+        { unsigned char x = a[i][j], y = b[i][j]; r[i][j] = x ^ y; }
     return r;
 }
 
-u8m1x4 l0053(const unsigned char *src0, unsigned char s1, u8m1x4 a2) {
-    u8m2x6 t0 = l0053_map0(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 6, 2, 6)));
-    t0[0][1] = s1;
-    return (u8m1x4r) l0053_map1(a2);
+u8m2x1 l0053(const unsigned char *src0, u8m2x1 a1, u8m2x3 a2, u8m3x1 a3, u8m2x1 a4) {
+    u8m2x6 t0 = l0053_map1(__builtin_matrix_transpose(l0053_unpack0(src0)));
+    return l0053_zip2((u8m2x1) a1, a2 * a3 + a4);
 }
 
 static void run_l0053(void) {
     rt_rng rng = {0x8e5ed08a0e9ee7d0ULL};
-    unsigned char src0[12]; rt_fill_u8(&rng, src0, 12, RT_DOM_FULL);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char a2_b[4]; rt_fill_u8(&rng, a2_b, 4, RT_DOM_INT(-8LL, 8LL)); u8m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
-    u8m1x4 r = l0053(src0, s1, a2);
-    unsigned char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1); rt_out_u8("l0053", "ret", r_b, 4);
+    unsigned char src0[24]; rt_fill_u8(&rng, src0, 24, RT_DOM_FULL);
+    unsigned char a1_b[2]; rt_fill_u8(&rng, a1_b, 2, RT_DOM_FULL); u8m2x1 a1 = __builtin_matrix_column_major_load(a1_b, 2, 1, 2);
+    unsigned char a2_b[6]; rt_fill_u8(&rng, a2_b, 6, RT_DOM_FULL); u8m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
+    unsigned char a3_b[3]; rt_fill_u8(&rng, a3_b, 3, RT_DOM_FULL); u8m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
+    unsigned char a4_b[2]; rt_fill_u8(&rng, a4_b, 2, RT_DOM_FULL); u8m2x1 a4 = __builtin_matrix_column_major_load(a4_b, 2, 1, 2);
+    u8m2x1 r = l0053(src0, a1, a2, a3, a4);
+    unsigned char r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_u8("l0053", "ret", r_b, 2);
 }
 
 static u32m6x6 l0054_map0(u32m6x6 m) {
@@ -782,30 +766,29 @@ static void run_l0055(void) {
     int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_i32("l0055", "ret", r_b, 12);
 }
 
-static i32m1x5 l0056_zip0(i32m1x5 a, i32m1x5 b) {
-    i32m1x5 r;
-    for (int i = 0; i < 1; i++)
+static i32m4x5 l0056_zip0(i32m4x5 a, i32m4x5 b) {
+    i32m4x5 r;
+    for (int i = 0; i < 4; i++)
       for (int j = 0; j < 5; j++)
         { int x = a[i][j], y = b[i][j]; r[i][j] = x ^ y; }
     return r;
 }
 
-i32m2x5 l0056(u8m2x16 a0, u8m16x2 a1, i32m2x4 a2, i32m4x2 a3, i32m2x2 a4, i32m2x1 a5, i32m2x1 a6, i32m1x5 a7, i32m1x5 a8) {
-    return (i32m2x5) (((i32m2x16) a0 * (i32m16x2) a1 + (a2 * a3 + a4)) * ((a5 - a6) * l0056_zip0(a7, a8)));
+i32m2x5 l0056(u8m2x16 a0, u8m16x2 a1, i32m2x2 a2, i32m2x1 a3, i32m1x4 a4, i32m2x4 a5, i32m4x5 a6, i32m4x5 a7) {
+    return (i32m2x5) (((i32m2x16) a0 * (i32m16x2) a1 + ((i32m2x2r) a2)) * ((a3 * a4 + a5) * l0056_zip0(a6, a7)));
 }
 
 static void run_l0056(void) {
     rt_rng rng = {0xb54f535d0b07c232ULL};
     unsigned char a0_b[32]; rt_fill_u8(&rng, a0_b, 32, RT_DOM_FULL); u8m2x16 a0 = __builtin_matrix_column_major_load(a0_b, 2, 16, 2);
-    unsigned char a1_b[32]; rt_fill_u8(&rng, a1_b, 32, RT_DOM_FULL); u8m16x2 a1 = __builtin_matrix_column_major_load(a1_b, 16, 2, 16);
-    int a2_b[8]; rt_fill_i32(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL)); i32m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
-    int a3_b[8]; rt_fill_i32(&rng, a3_b, 8, RT_DOM_INT(-8LL, 8LL)); i32m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
-    int a4_b[4]; rt_fill_i32(&rng, a4_b, 4, RT_DOM_INT(-8LL, 8LL)); i32m2x2 a4 = __builtin_matrix_column_major_load(a4_b, 2, 2, 2);
-    int a5_b[2]; rt_fill_i32(&rng, a5_b, 2, RT_DOM_INT(-8LL, 8LL)); i32m2x1 a5 = __builtin_matrix_column_major_load(a5_b, 2, 1, 2);
-    int a6_b[2]; rt_fill_i32(&rng, a6_b, 2, RT_DOM_FULL); i32m2x1 a6 = __builtin_matrix_column_major_load(a6_b, 2, 1, 2);
-    int a7_b[5]; rt_fill_i32(&rng, a7_b, 5, RT_DOM_INT(-8LL, 8LL)); i32m1x5 a7 = __builtin_matrix_column_major_load(a7_b, 1, 5, 1);
-    int a8_b[5]; rt_fill_i32(&rng, a8_b, 5, RT_DOM_FULL); i32m1x5 a8 = __builtin_matrix_column_major_load(a8_b, 1, 5, 1);
-    i32m2x5 r = l0056(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+    unsigned char a1_b[32]; rt_fill_u8(&rng, a1_b, 32, RT_DOM_INT(-8LL, 8LL)); u8m16x2 a1 = __builtin_matrix_column_major_load(a1_b, 16, 2, 16);
+    int a2_b[4]; rt_fill_i32(&rng, a2_b, 4, RT_DOM_FULL); i32m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    int a3_b[2]; rt_fill_i32(&rng, a3_b, 2, RT_DOM_INT(-8LL, 8LL)); i32m2x1 a3 = __builtin_matrix_column_major_load(a3_b, 2, 1, 2);
+    int a4_b[4]; rt_fill_i32(&rng, a4_b, 4, RT_DOM_INT(-8LL, 8LL)); i32m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
+    int a5_b[8]; rt_fill_i32(&rng, a5_b, 8, RT_DOM_FULL); i32m2x4 a5 = __builtin_matrix_column_major_load(a5_b, 2, 4, 2);
+    int a6_b[20]; rt_fill_i32(&rng, a6_b, 20, RT_DOM_INT(-8LL, 8LL)); i32m4x5 a6 = __builtin_matrix_column_major_load(a6_b, 4, 5, 4);
+    int a7_b[20]; rt_fill_i32(&rng, a7_b, 20, RT_DOM_FULL); i32m4x5 a7 = __builtin_matrix_column_major_load(a7_b, 4, 5, 4);
+    i32m2x5 r = l0056(a0, a1, a2, a3, a4, a5, a6, a7);
     int r_b[10]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_i32("l0056", "ret", r_b, 10);
 }
 
@@ -873,20 +856,19 @@ static u32m3x6 l0058_fill0(u32m3x6 m, unsigned int v) {
     return r;
 }
 
-static u32m5x1 l0058_fill1(u32m5x1 m, unsigned int v) {
-    (void)m;
-    u32m5x1 r;
+static u32m5x5 l0058_unpack1(const unsigned int *src) {
+    u32m5x5 r;
     for (int i = 0; i < 5; i++)
-      for (int j = 0; j < 1; j++)
-        r[i][j] = v;
+      for (int j = 0; j < 5; j++)
+        r[i][j] = src[(j / 1) * 5 + i * 1 + j % 1];
     return r;
 }
 
-u32m3x1 l0058(u32m3x6 a0, const unsigned int *src1, u32m5x1 a2, u32m5x1 a3, unsigned int s4, u32m2x3 a5, u32m3x1 a6) {
+u32m4x1 l0058(u32m3x6 a0, const unsigned int *src1, u32m5x1 a2, u32m3x3 a3, u32m4x1 a4) {
     u32m3x6 t0 = l0058_fill0(a0, 0);
-    u32m5x1 t1 = __builtin_matrix_column_major_load(src1, 5, 5, 5) * (a2 - l0058_fill1(a3, s4));
-    t1[4][0] = a5[1][0];
-    return a6;
+    u32m5x1 t1 = l0058_unpack1(src1) * a2;
+    t1[4][0] = a3[2][0];
+    return a4;
 }
 
 static void run_l0058(void) {
@@ -894,45 +876,47 @@ static void run_l0058(void) {
     unsigned int a0_b[18]; rt_fill_u32(&rng, a0_b, 18, RT_DOM_FULL); u32m3x6 a0 = __builtin_matrix_column_major_load(a0_b, 3, 6, 3);
     unsigned int src1[25]; rt_fill_u32(&rng, src1, 25, RT_DOM_FULL);
     unsigned int a2_b[5]; rt_fill_u32(&rng, a2_b, 5, RT_DOM_FULL); u32m5x1 a2 = __builtin_matrix_column_major_load(a2_b, 5, 1, 5);
-    unsigned int a3_b[5]; rt_fill_u32(&rng, a3_b, 5, RT_DOM_INT(-8LL, 8LL)); u32m5x1 a3 = __builtin_matrix_column_major_load(a3_b, 5, 1, 5);
-    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
-    unsigned int a5_b[6]; rt_fill_u32(&rng, a5_b, 6, RT_DOM_FULL); u32m2x3 a5 = __builtin_matrix_column_major_load(a5_b, 2, 3, 2);
-    unsigned int a6_b[3]; rt_fill_u32(&rng, a6_b, 3, RT_DOM_FULL); u32m3x1 a6 = __builtin_matrix_column_major_load(a6_b, 3, 1, 3);
-    u32m3x1 r = l0058(a0, src1, a2, a3, s4, a5, a6);
-    unsigned int r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_u32("l0058", "ret", r_b, 3);
+    unsigned int a3_b[9]; rt_fill_u32(&rng, a3_b, 9, RT_DOM_FULL); u32m3x3 a3 = __builtin_matrix_column_major_load(a3_b, 3, 3, 3);
+    unsigned int a4_b[4]; rt_fill_u32(&rng, a4_b, 4, RT_DOM_FULL); u32m4x1 a4 = __builtin_matrix_column_major_load(a4_b, 4, 1, 4);
+    u32m4x1 r = l0058(a0, src1, a2, a3, a4);
+    unsigned int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4); rt_out_u32("l0058", "ret", r_b, 4);
 }
 
-static i32m1x4 l0059_fill0(i32m1x4 m, int v) {
-    (void)m;
-    i32m1x4 r;
-    for (int i = 0; i < 1; i++)
-      for (int j = 0; j < 4; j++)
-        r[i][j] = v;
+static i32m5x1 l0059_unpack0(const int *src) {
+    i32m5x1 r;
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 1; j++)
+        r[i][j] = src[(i / 1) * 1 + j * 1 + i % 1];
     return r;
 }
 
-i32m1x5 l0059(const int *src0, int s1, u8m1x64 a2, i8m64x4 a3, i32m1x4 a4, int s5, i32m1x3 a6, i32m3x4 a7, const int *src8) {
-    i32m5x1r t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 1, 5, 1));
-    t0[4][0] = s1;
-    i32m1x4r t1 = l0059_fill0((i32m1x64) a2 * (i32m64x4) a3 + a4, 1);
-    t1[0][0] = s5;
-    t1 -= a6 * a7;
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src8, 5, 1, 5)) - 5;
+static i32m4x2 l0059_zip1(i32m4x2 a, i32m4x2 b) {
+    i32m4x2 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 2; j++)
+        { int x = a[i][j], y = b[i][j]; r[i][j] = x ^ y; }
+    return r;
+}
+
+i32m2x1 l0059(const int *src0, i32m4x2 a1, i32m4x2 a2, int s3, i32m2x5 a4, i32m2x5 a5, i32m1x1 a6, i32m5x1 a7) {
+    i32m5x1r t0 = l0059_unpack0(src0);
+    i32m4x2r t1 = l0059_zip1(a1, a2);
+    t1[0][1] = s3;
+    return (a4 + a5) * (t0 * a6 + a7);
 }
 
 static void run_l0059(void) {
     rt_rng rng = {0x75ca7defe5c45548ULL};
     int src0[5]; rt_fill_i32(&rng, src0, 5, RT_DOM_FULL);
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char a2_b[64]; rt_fill_u8(&rng, a2_b, 64, RT_DOM_FULL); u8m1x64 a2 = __builtin_matrix_column_major_load(a2_b, 1, 64, 1);
-    signed char a3_b[256]; rt_fill_i8(&rng, a3_b, 256, RT_DOM_FULL); i8m64x4 a3 = __builtin_matrix_column_major_load(a3_b, 64, 4, 64);
-    int a4_b[4]; rt_fill_i32(&rng, a4_b, 4, RT_DOM_FULL); i32m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
-    int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_FULL);
-    int a6_b[3]; rt_fill_i32(&rng, a6_b, 3, RT_DOM_INT(-8LL, 8LL)); i32m1x3 a6 = __builtin_matrix_column_major_load(a6_b, 1, 3, 1);
-    int a7_b[12]; rt_fill_i32(&rng, a7_b, 12, RT_DOM_FULL); i32m3x4 a7 = __builtin_matrix_column_major_load(a7_b, 3, 4, 3);
-    int src8[5]; rt_fill_i32(&rng, src8, 5, RT_DOM_FULL);
-    i32m1x5 r = l0059(src0, s1, a2, a3, a4, s5, a6, a7, src8);
-    int r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1); rt_out_i32("l0059", "ret", r_b, 5);
+    int a1_b[8]; rt_fill_i32(&rng, a1_b, 8, RT_DOM_FULL); i32m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
+    int a2_b[8]; rt_fill_i32(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL)); i32m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
+    int a4_b[10]; rt_fill_i32(&rng, a4_b, 10, RT_DOM_FULL); i32m2x5 a4 = __builtin_matrix_column_major_load(a4_b, 2, 5, 2);
+    int a5_b[10]; rt_fill_i32(&rng, a5_b, 10, RT_DOM_FULL); i32m2x5 a5 = __builtin_matrix_column_major_load(a5_b, 2, 5, 2);
+    int a6_b[1]; rt_fill_i32(&rng, a6_b, 1, RT_DOM_FULL); i32m1x1 a6 = __builtin_matrix_column_major_load(a6_b, 1, 1, 1);
+    int a7_b[5]; rt_fill_i32(&rng, a7_b, 5, RT_DOM_INT(-8LL, 8LL)); i32m5x1 a7 = __builtin_matrix_column_major_load(a7_b, 5, 1, 5);
+    i32m2x1 r = l0059(src0, a1, a2, s3, a4, a5, a6, a7);
+    int r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_i32("l0059", "ret", r_b, 2);
 }
 
 static i64m1x3 l0060_zip0(i64m1x3 a, i64m1x3 b) {
@@ -952,8 +936,16 @@ static i64m1x3 l0060_fill1(i64m1x3 m, long v) {
     return r;
 }
 
-i64m1x6 l0060(i64m1x3 a0, i64m1x3 a1, i64m1x3 a2, long s3, const long *src4, i64m6x2 a5) {
-    return (l0060_zip0(a0, a1) + l0060_fill1(a2, s3)) * (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 2, 3, 2)) * __builtin_matrix_transpose(a5));
+static i64m3x2 l0060_unpack2(const long *src) {
+    i64m3x2 r;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 2; j++)
+        r[i][j] = src[(i / 1) * 6 + j * 1 + i % 1];
+    return r;
+}
+
+i64m1x6 l0060(i64m1x3 a0, i64m1x3 a1, i64m1x3 a2, long s3, const long *src4, i64m2x1 a5, i64m1x6 a6) {
+    return (l0060_zip0(a0, a1) + l0060_fill1(a2, s3)) * (l0060_unpack2(src4) * (a5 * a6));
 }
 
 static void run_l0060(void) {
@@ -962,9 +954,10 @@ static void run_l0060(void) {
     long a1_b[3]; rt_fill_i64(&rng, a1_b, 3, RT_DOM_FULL); i64m1x3 a1 = __builtin_matrix_column_major_load(a1_b, 1, 3, 1);
     long a2_b[3]; rt_fill_i64(&rng, a2_b, 3, RT_DOM_FULL); i64m1x3 a2 = __builtin_matrix_column_major_load(a2_b, 1, 3, 1);
     long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_FULL);
-    long src4[6]; rt_fill_i64(&rng, src4, 6, RT_DOM_FULL);
-    long a5_b[12]; rt_fill_i64(&rng, a5_b, 12, RT_DOM_INT(-8LL, 8LL)); i64m6x2 a5 = __builtin_matrix_column_major_load(a5_b, 6, 2, 6);
-    i64m1x6 r = l0060(a0, a1, a2, s3, src4, a5);
+    long src4[18]; rt_fill_i64(&rng, src4, 18, RT_DOM_FULL);
+    long a5_b[2]; rt_fill_i64(&rng, a5_b, 2, RT_DOM_FULL); i64m2x1 a5 = __builtin_matrix_column_major_load(a5_b, 2, 1, 2);
+    long a6_b[6]; rt_fill_i64(&rng, a6_b, 6, RT_DOM_INT(-8LL, 8LL)); i64m1x6 a6 = __builtin_matrix_column_major_load(a6_b, 1, 6, 1);
+    i64m1x6 r = l0060(a0, a1, a2, s3, src4, a5, a6);
     long r_b[6]; __builtin_matrix_column_major_store(r, r_b, 1); rt_out_i64("l0060", "ret", r_b, 6);
 }
 
@@ -972,7 +965,7 @@ static i64m3x4 l0061_map0(i64m3x4 m) {
     i64m3x4 r;
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 4; j++)
-        { long x = m[i][j]; r[i][j] = ~x & 3; }
+        { long x = m[i][j]; r[i][j] = x ^ 14; }
     return r;
 }
 
@@ -980,7 +973,7 @@ static i64m3x4 l0061_zip1(i64m3x4 a, i64m3x4 b) {
     i64m3x4 r;
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 4; j++)
-        { long x = a[i][j], y = b[i][j]; r[i][j] = x | (y & 3); }
+        { long x = a[i][j], y = b[i][j]; r[i][j] = x ^ y; }
     return r;
 }
 
@@ -988,7 +981,7 @@ static i64m3x4 l0061_map2(i64m3x4 m) {
     i64m3x4 r;
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 4; j++)
-        { long x = m[i][j]; r[i][j] = x ^ 7; }
+        { long x = m[i][j]; r[i][j] = (x >> 0) ^ 7; }
     return r;
 }
 
@@ -1055,7 +1048,7 @@ static u32m2x3 l0065_zip0(u32m2x3 a, u32m2x3 b) {
     u32m2x3 r;
     for (int i = 0; i < 2; i++)
       for (int j = 0; j < 3; j++)
-        { unsigned int x = a[i][j], y = b[i][j]; r[i][j] = (x >> 5) ^ 13; }
+        { unsigned int x = a[i][j], y = b[i][j]; r[i][j] = (x & 13) | y; }
     return r;
 }
 
@@ -1064,7 +1057,7 @@ u32m2x3 l0065(u32m4x6 a0, u32m6x4 a1, unsigned int s2, unsigned int s3, u32m1x4 
     t0[2][2] = s3;
     u32m1x4r t1 = (u32m1x4r) a4;
     t1[0][0] = s5;
-    return l0065_zip0((((u32m2x1r) a6) * (a7 * a8)) - 5, __builtin_matrix_transpose(__builtin_matrix_column_major_load(src9, 3, 2, 3)));
+    return l0065_zip0((((u32m2x1r) a6) * (a7 * a8)) - 5, __builtin_matrix_transpose(__builtin_matrix_column_major_load(src9, 3, 2, 7)));
 }
 
 static void run_l0065(void) {
@@ -1078,7 +1071,7 @@ static void run_l0065(void) {
     unsigned int a6_b[2]; rt_fill_u32(&rng, a6_b, 2, RT_DOM_FULL); u32m2x1 a6 = __builtin_matrix_column_major_load(a6_b, 2, 1, 2);
     unsigned int a7_b[5]; rt_fill_u32(&rng, a7_b, 5, RT_DOM_FULL); u32m1x5 a7 = __builtin_matrix_column_major_load(a7_b, 1, 5, 1);
     unsigned int a8_b[15]; rt_fill_u32(&rng, a8_b, 15, RT_DOM_FULL); u32m5x3 a8 = __builtin_matrix_column_major_load(a8_b, 5, 3, 5);
-    unsigned int src9[6]; rt_fill_u32(&rng, src9, 6, RT_DOM_FULL);
+    unsigned int src9[14]; rt_fill_u32(&rng, src9, 14, RT_DOM_FULL);
     u32m2x3 r = l0065(a0, a1, s2, s3, a4, s5, a6, a7, a8, src9);
     unsigned int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_u32("l0065", "ret", r_b, 6);
 }
@@ -1136,11 +1129,19 @@ static i32m3x4 l0067_map1(i32m3x4 m) {
     return r;
 }
 
-i32m2x5 l0067(i32m2x1 a0, int s1, int s2, i32m4x5 a3, i32m3x4 a4, i32m3x4 a5, i32m2x5 a6, u8m2x1 a7, u8m1x5 a8, i32m2x5 a9) {
+static i32m2x5 l0067_zip2(i32m2x5 a, i32m2x5 b) {
+    i32m2x5 r;
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 5; j++)
+        { int x = a[i][j], y = b[i][j]; r[i][j] = (x >> 6) ^ 11; }
+    return r;
+}
+
+i32m2x5 l0067(i32m2x1 a0, int s1, int s2, i32m4x5 a3, i32m3x4 a4, i32m3x4 a5, i32m2x5 a6, u8m2x1 a7, const unsigned char *src8, i32m2x5 a9, i32m2x5 a10) {
     i32m2x1r t0 = (s1 - a0) - s2;
     t0[1][0] = a3[3][4];
     i32m3x4r t1 = l0067_map1(l0067_zip0(a4, a5));
-    return (i32m2x5r) (((i32m2x5) ((i32m2x5r) a6)) + ((i32m2x1) a7 * (i32m1x5) a8 + a9));
+    return (i32m2x5r) (((i32m2x5) ((i32m2x5r) a6)) + ((i32m2x1) a7 * (i32m1x5) __builtin_matrix_column_major_load(src8, 1, 5, 1) + l0067_zip2(a9, a10)));
 }
 
 static void run_l0067(void) {
@@ -1153,9 +1154,10 @@ static void run_l0067(void) {
     int a5_b[12]; rt_fill_i32(&rng, a5_b, 12, RT_DOM_INT(-8LL, 8LL)); i32m3x4 a5 = __builtin_matrix_column_major_load(a5_b, 3, 4, 3);
     int a6_b[10]; rt_fill_i32(&rng, a6_b, 10, RT_DOM_FULL); i32m2x5 a6 = __builtin_matrix_column_major_load(a6_b, 2, 5, 2);
     unsigned char a7_b[2]; rt_fill_u8(&rng, a7_b, 2, RT_DOM_FULL); u8m2x1 a7 = __builtin_matrix_column_major_load(a7_b, 2, 1, 2);
-    unsigned char a8_b[5]; rt_fill_u8(&rng, a8_b, 5, RT_DOM_FULL); u8m1x5 a8 = __builtin_matrix_column_major_load(a8_b, 1, 5, 1);
+    unsigned char src8[5]; rt_fill_u8(&rng, src8, 5, RT_DOM_FULL);
     int a9_b[10]; rt_fill_i32(&rng, a9_b, 10, RT_DOM_FULL); i32m2x5 a9 = __builtin_matrix_column_major_load(a9_b, 2, 5, 2);
-    i32m2x5 r = l0067(a0, s1, s2, a3, a4, a5, a6, a7, a8, a9);
+    int a10_b[10]; rt_fill_i32(&rng, a10_b, 10, RT_DOM_FULL); i32m2x5 a10 = __builtin_matrix_column_major_load(a10_b, 2, 5, 2);
+    i32m2x5 r = l0067(a0, s1, s2, a3, a4, a5, a6, a7, src8, a9, a10);
     int r_b[10]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_i32("l0067", "ret", r_b, 10);
 }
 
@@ -1215,21 +1217,37 @@ static u8m6x2 l0070_zip0(u8m6x2 a, u8m6x2 b) {
     return r;
 }
 
-static u8m4x6 l0070_zip1(u8m4x6 a, u8m4x6 b) {
+static u8m4x6 l0070_unpack1(const unsigned char *src) {
     u8m4x6 r;
     for (int i = 0; i < 4; i++)
       for (int j = 0; j < 6; j++)
-        { unsigned char x = a[i][j], y = b[i][j]; r[i][j] = x ^ y; }
+        r[i][j] = src[(i / 4) * 24 + j * 4 + i % 4];
     return r;
 }
 
-u8m5x1 l0070(u8m6x2 a0, u8m6x2 a1, u8m6x4 a2, u8m4x2 a3, unsigned char s4, unsigned char s5, u8m6x4 a6, const unsigned char *src7, unsigned char s8, u8m5x1 a9) {
+static u8m4x6 l0070_zip2(u8m4x6 a, u8m4x6 b) {
+    u8m4x6 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 6; j++)
+        { unsigned char x = a[i][j], y = b[i][j]; r[i][j] = (x & 8) | y; }
+    return r;
+}
+
+static u8m5x3 l0070_unpack3(const unsigned char *src) {
+    u8m5x3 r;
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 3; j++)
+        r[i][j] = src[(i / 4) * 13 + j * 4 + i % 4];
+    return r;
+}
+
+u8m1x3 l0070(u8m6x2 a0, u8m6x2 a1, u8m6x4 a2, u8m4x2 a3, unsigned char s4, unsigned char s5, u8m6x4 a6, const unsigned char *src7, unsigned char s8, u8m1x5 a9, const unsigned char *src10) {
     u8m6x2 t0 = l0070_zip0(a0, a1) + (a2 * a3);
     t0[5][1] = s4;
     t0 -= t0 - s5;
-    u8m4x6r t1 = l0070_zip1(__builtin_matrix_transpose(a6 * 4), __builtin_matrix_transpose(__builtin_matrix_column_major_load(src7, 6, 4, 6)));
-    t1[0][1] = s8;
-    return ((u8m5x1r) a9) * 2;
+    u8m4x6r t1 = l0070_zip2(__builtin_matrix_transpose(a6 * 4), l0070_unpack1(src7));
+    t1[3][2] = s8;
+    return ((u8m1x5r) a9) * l0070_unpack3(src10);
 }
 
 static void run_l0070(void) {
@@ -1243,9 +1261,10 @@ static void run_l0070(void) {
     unsigned char a6_b[24]; rt_fill_u8(&rng, a6_b, 24, RT_DOM_FULL); u8m6x4 a6 = __builtin_matrix_column_major_load(a6_b, 6, 4, 6);
     unsigned char src7[24]; rt_fill_u8(&rng, src7, 24, RT_DOM_FULL);
     unsigned char s8; rt_fill_u8(&rng, &s8, 1, RT_DOM_FULL);
-    unsigned char a9_b[5]; rt_fill_u8(&rng, a9_b, 5, RT_DOM_FULL); u8m5x1 a9 = __builtin_matrix_column_major_load(a9_b, 5, 1, 5);
-    u8m5x1 r = l0070(a0, a1, a2, a3, s4, s5, a6, src7, s8, a9);
-    unsigned char r_b[5]; __builtin_matrix_column_major_store(r, r_b, 5); rt_out_u8("l0070", "ret", r_b, 5);
+    unsigned char a9_b[5]; rt_fill_u8(&rng, a9_b, 5, RT_DOM_FULL); u8m1x5 a9 = __builtin_matrix_column_major_load(a9_b, 1, 5, 1);
+    unsigned char src10[26]; rt_fill_u8(&rng, src10, 26, RT_DOM_FULL);
+    u8m1x3 r = l0070(a0, a1, a2, a3, s4, s5, a6, src7, s8, a9, src10);
+    unsigned char r_b[3]; __builtin_matrix_column_major_store(r, r_b, 1); rt_out_u8("l0070", "ret", r_b, 3);
 }
 
 static u32m4x1 l0071_map0(u32m4x1 m) {
@@ -1328,26 +1347,25 @@ static void run_l0073(void) {
     short r_b[15]; __builtin_matrix_column_major_store(r, r_b, 5); rt_out_i16("l0073", "ret", r_b, 15);
 }
 
-f32m4x1 l0074(const float *src0, f32m5x2 a1, float s2, f32m5x5 a3, f32m5x2 a4, f32m5x2 a5, float s6, f32m5x1 a7, f32m4x2 a8, f32m2x1 a9) {
+f32m4x1 l0074(const float *src0, f32m1x5 a1, f32m5x3 a2, f32m1x3 a3, float s4, f32m5x1 a5, f32m4x2 a6, f32m2x1 a7) {
     f32m1x3r t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 1, 3));
-    f32m5x2 t1 = (s2 * a1) - (s6 - (a3 * a4 + a5));
-    t1[1][0] = a7[2][0];
-    return a8 * ((f32m2x1r) a9);
+    t0[0][2] = 3.75f;
+    f32m1x3r t1 = (f32m1x3r) (s4 - (a1 * a2 + a3));
+    t1[0][0] = a5[2][0];
+    return a6 * ((f32m2x1r) a7);
 }
 
 static void run_l0074(void) {
     rt_rng rng = {0x525658c2c19ac2a7ULL};
     float src0[3]; rt_fill_f32(&rng, src0, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a1_b[10]; rt_fill_f32(&rng, a1_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x2 a1 = __builtin_matrix_column_major_load(a1_b, 5, 2, 5);
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a3_b[25]; rt_fill_f32(&rng, a3_b, 25, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x5 a3 = __builtin_matrix_column_major_load(a3_b, 5, 5, 5);
-    float a4_b[10]; rt_fill_f32(&rng, a4_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x2 a4 = __builtin_matrix_column_major_load(a4_b, 5, 2, 5);
-    float a5_b[10]; rt_fill_f32(&rng, a5_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x2 a5 = __builtin_matrix_column_major_load(a5_b, 5, 2, 5);
-    float s6; rt_fill_f32(&rng, &s6, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a7_b[5]; rt_fill_f32(&rng, a7_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x1 a7 = __builtin_matrix_column_major_load(a7_b, 5, 1, 5);
-    float a8_b[8]; rt_fill_f32(&rng, a8_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x2 a8 = __builtin_matrix_column_major_load(a8_b, 4, 2, 4);
-    float a9_b[2]; rt_fill_f32(&rng, a9_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m2x1 a9 = __builtin_matrix_column_major_load(a9_b, 2, 1, 2);
-    f32m4x1 r = l0074(src0, a1, s2, a3, a4, a5, s6, a7, a8, a9);
+    float a1_b[5]; rt_fill_f32(&rng, a1_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
+    float a2_b[15]; rt_fill_f32(&rng, a2_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x3 a2 = __builtin_matrix_column_major_load(a2_b, 5, 3, 5);
+    float a3_b[3]; rt_fill_f32(&rng, a3_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
+    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a5_b[5]; rt_fill_f32(&rng, a5_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x1 a5 = __builtin_matrix_column_major_load(a5_b, 5, 1, 5);
+    float a6_b[8]; rt_fill_f32(&rng, a6_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x2 a6 = __builtin_matrix_column_major_load(a6_b, 4, 2, 4);
+    float a7_b[2]; rt_fill_f32(&rng, a7_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m2x1 a7 = __builtin_matrix_column_major_load(a7_b, 2, 1, 2);
+    f32m4x1 r = l0074(src0, a1, a2, a3, s4, a5, a6, a7);
     float r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4); rt_out_f32("l0074", "ret", r_b, 4);
 }
 
@@ -1444,7 +1462,15 @@ static void run_l0078(void) {
     short r_b[12]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_i16("l0078", "ret", r_b, 12);
 }
 
-static f32m3x4 l0079_fill0(f32m3x4 m, float v) {
+static f32m3x4 l0079_unpack0(const float *src) {
+    f32m3x4 r;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 4; j++)
+        r[i][j] = src[(j / 1) * 7 + i * 1 + j % 1];
+    return r;
+}
+
+static f32m3x4 l0079_fill1(f32m3x4 m, float v) {
     (void)m;
     f32m3x4 r;
     for (int i = 0; i < 3; i++)
@@ -1453,26 +1479,40 @@ static f32m3x4 l0079_fill0(f32m3x4 m, float v) {
     return r;
 }
 
-static f32m1x4 l0079_fill1(f32m1x4 m, float v) {
+static f32m6x4 l0079_fill2(f32m6x4 m, float v) {
     (void)m;
-    f32m1x4 r;
-    for (int i = 0; i < 1; i++)
+    f32m6x4 r;
+    for (int i = 0; i < 6; i++)
       for (int j = 0; j < 4; j++)
         r[i][j] = v;
     return r;
 }
 
-f32m1x4 l0079(const float *src0, const float *src1) {
-    f32m3x4 t0 = l0079_fill0(__builtin_matrix_column_major_load(src0, 3, 4, 3), -2.5f);
-    return l0079_fill1(__builtin_matrix_column_major_load(src1, 1, 4, 1), -1.0f);
+static f32m6x4 l0079_zip3(f32m6x4 a, f32m6x4 b) {
+    f32m6x4 r;
+    for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 4; j++)
+        { float x = a[i][j], y = b[i][j]; r[i][j] = (y + 2.25f) * x; }
+    return r;
+}
+
+f32m6x4 l0079(const float *src0, float s1, f32m5x5 a2, f32m6x4 a3, float s4, float s5, f32m6x4 a6) {
+    f32m3x4 t0 = l0079_fill1(l0079_unpack0(src0), s1);
+    t0[0][1] = a2[4][4];
+    return l0079_zip3(((f32m6x4) l0079_fill2(a3, s4)) - s5, a6);
 }
 
 static void run_l0079(void) {
     rt_rng rng = {0x08970c09db1275e5ULL};
-    float src0[12]; rt_fill_f32(&rng, src0, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src1[4]; rt_fill_f32(&rng, src1, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x4 r = l0079(src0, src1);
-    float r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1); rt_out_f32("l0079", "ret", r_b, 4);
+    float src0[28]; rt_fill_f32(&rng, src0, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a2_b[25]; rt_fill_f32(&rng, a2_b, 25, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x5 a2 = __builtin_matrix_column_major_load(a2_b, 5, 5, 5);
+    float a3_b[24]; rt_fill_f32(&rng, a3_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m6x4 a3 = __builtin_matrix_column_major_load(a3_b, 6, 4, 6);
+    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float s5; rt_fill_f32(&rng, &s5, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a6_b[24]; rt_fill_f32(&rng, a6_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m6x4 a6 = __builtin_matrix_column_major_load(a6_b, 6, 4, 6);
+    f32m6x4 r = l0079(src0, s1, a2, a3, s4, s5, a6);
+    float r_b[24]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_f32("l0079", "ret", r_b, 24);
 }
 
 int main(void) {

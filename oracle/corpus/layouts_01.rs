@@ -6,238 +6,238 @@ use matrix_core::Matrix;
 use matrix_oracle::rt;
 
 matrix! {
-    typedef i8 i8m64x4 __attribute__((matrix_type(64, 4)));
-    typedef i16 i16m1x2r __attribute__((matrix_type(1, 2, row_major)));
-    typedef short i16m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef short i16m2x1r __attribute__((matrix_type(2, 1, row_major)));
-    typedef i16 i16m2x2r __attribute__((matrix_type(2, 2, row_major)));
-    typedef i16 i16m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef int16_t i16m3x2r __attribute__((matrix_type(3, 2, row_major)));
-    typedef int16_t i16m3x4 __attribute__((matrix_type(3, 4)));
+    typedef short i16m1x2r __attribute__((matrix_type(1, 2, row_major)));
+    typedef i16 i16m1x5r __attribute__((matrix_type(1, 5, row_major)));
+    typedef i16 i16m2x1r __attribute__((matrix_type(2, 1, row_major)));
+    typedef short i16m2x2r __attribute__((matrix_type(2, 2, row_major)));
+    typedef short i16m2x3r __attribute__((matrix_type(2, 3, row_major)));
+    typedef i16 i16m3x2r __attribute__((matrix_type(3, 2, row_major)));
+    typedef i16 i16m3x4 __attribute__((matrix_type(3, 4, column_major)));
     typedef int16_t i16m3x4r __attribute__((matrix_type(3, 4, row_major)));
     typedef i16 i16m4x4r __attribute__((matrix_type(4, 4, row_major)));
     typedef int16_t i16m5x1r __attribute__((matrix_type(5, 1, row_major)));
-    typedef int16_t i16m5x3 __attribute__((matrix_type(5, 3)));
+    typedef i16 i16m5x3 __attribute__((matrix_type(5, 3)));
     typedef int16_t i16m5x3r __attribute__((matrix_type(5, 3, row_major)));
-    typedef int16_t i16m5x5r __attribute__((matrix_type(5, 5, row_major)));
-    typedef short i16m5x6r __attribute__((matrix_type(5, 6, row_major)));
+    typedef short i16m5x5r __attribute__((matrix_type(5, 5, row_major)));
+    typedef int16_t i16m5x6r __attribute__((matrix_type(5, 6, row_major)));
     typedef int16_t i16m6x2 __attribute__((matrix_type(6, 2)));
     typedef int16_t i16m6x3r __attribute__((matrix_type(6, 3, row_major)));
-    typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
+    typedef i16 i16m6x6 __attribute__((matrix_type(6, 6)));
+    typedef int i32m1x1r __attribute__((matrix_type(1, 1, row_major)));
     typedef i32 i32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef i32 i32m1x3r __attribute__((matrix_type(1, 3, row_major)));
-    typedef int i32m1x4r __attribute__((matrix_type(1, 4, row_major)));
+    typedef int32_t i32m1x3r __attribute__((matrix_type(1, 3, row_major)));
+    typedef i32 i32m1x4 __attribute__((matrix_type(1, 4)));
     typedef i32 i32m1x5 __attribute__((matrix_type(1, 5)));
-    typedef int32_t i32m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef i32 i32m1x6 __attribute__((matrix_type(1, 6)));
-    typedef int32_t i32m1x6r __attribute__((matrix_type(1, 6, row_major)));
-    typedef int32_t i32m1x64 __attribute__((matrix_type(1, 64, column_major)));
-    typedef int32_t i32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef int32_t i32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef int i32m1x6r __attribute__((matrix_type(1, 6, row_major)));
+    typedef int32_t i32m2x1 __attribute__((matrix_type(2, 1, column_major)));
     typedef i32 i32m2x1r __attribute__((matrix_type(2, 1, row_major)));
-    typedef int i32m2x2r __attribute__((matrix_type(2, 2, row_major)));
-    typedef i32 i32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef int32_t i32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef i32 i32m2x2r __attribute__((matrix_type(2, 2, row_major)));
+    typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
     typedef i32 i32m2x4r __attribute__((matrix_type(2, 4, row_major)));
-    typedef int i32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef int i32m2x5r __attribute__((matrix_type(2, 5, row_major)));
-    typedef int32_t i32m2x6r __attribute__((matrix_type(2, 6, row_major)));
-    typedef i32 i32m2x16 __attribute__((matrix_type(2, 16)));
-    typedef i32 i32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int32_t i32m3x1r __attribute__((matrix_type(3, 1, row_major)));
-    typedef int i32m3x2r __attribute__((matrix_type(3, 2, row_major)));
-    typedef int32_t i32m3x4r __attribute__((matrix_type(3, 4, row_major)));
-    typedef int i32m3x5 __attribute__((matrix_type(3, 5)));
-    typedef int32_t i32m3x5r __attribute__((matrix_type(3, 5, row_major)));
-    typedef i32 i32m3x6 __attribute__((matrix_type(3, 6)));
+    typedef i32 i32m2x5 __attribute__((matrix_type(2, 5)));
+    typedef i32 i32m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef int i32m2x6r __attribute__((matrix_type(2, 6, row_major)));
+    typedef int32_t i32m2x16 __attribute__((matrix_type(2, 16)));
+    typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef i32 i32m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef int32_t i32m3x2r __attribute__((matrix_type(3, 2, row_major)));
+    typedef int i32m3x4r __attribute__((matrix_type(3, 4, row_major)));
+    typedef int32_t i32m3x5 __attribute__((matrix_type(3, 5, column_major)));
+    typedef int i32m3x5r __attribute__((matrix_type(3, 5, row_major)));
+    typedef int32_t i32m3x6 __attribute__((matrix_type(3, 6)));
     typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1, column_major)));
-    typedef int i32m4x2 __attribute__((matrix_type(4, 2, column_major)));
-    typedef i32 i32m4x2r __attribute__((matrix_type(4, 2, row_major)));
-    typedef i32 i32m4x5 __attribute__((matrix_type(4, 5, column_major)));
-    typedef i32 i32m5x1r __attribute__((matrix_type(5, 1, row_major)));
+    typedef int32_t i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int32_t i32m4x2r __attribute__((matrix_type(4, 2, row_major)));
+    typedef i32 i32m4x5 __attribute__((matrix_type(4, 5)));
+    typedef int32_t i32m4x5r __attribute__((matrix_type(4, 5, row_major)));
+    typedef i32 i32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef int i32m5x1r __attribute__((matrix_type(5, 1, row_major)));
     typedef int32_t i32m5x5r __attribute__((matrix_type(5, 5, row_major)));
-    typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
+    typedef i32 i32m6x2 __attribute__((matrix_type(6, 2)));
     typedef i32 i32m6x2r __attribute__((matrix_type(6, 2, row_major)));
-    typedef i32 i32m6x4 __attribute__((matrix_type(6, 4)));
-    typedef int32_t i32m16x2 __attribute__((matrix_type(16, 2, column_major)));
-    typedef int32_t i32m64x4 __attribute__((matrix_type(64, 4)));
+    typedef int32_t i32m6x4 __attribute__((matrix_type(6, 4, column_major)));
+    typedef int32_t i32m16x2 __attribute__((matrix_type(16, 2)));
     typedef long i64m1x3r __attribute__((matrix_type(1, 3, row_major)));
     typedef int64_t i64m1x6r __attribute__((matrix_type(1, 6, row_major)));
-    typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef i64 i64m2x4r __attribute__((matrix_type(2, 4, row_major)));
-    typedef int64_t i64m2x5 __attribute__((matrix_type(2, 5, column_major)));
-    typedef long long i64m2x5r __attribute__((matrix_type(2, 5, row_major)));
-    typedef i64 i64m2x6 __attribute__((matrix_type(2, 6, column_major)));
-    typedef long i64m2x6r __attribute__((matrix_type(2, 6, row_major)));
-    typedef int64_t i64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef long i64m2x1r __attribute__((matrix_type(2, 1, row_major)));
+    typedef int64_t i64m2x3 __attribute__((matrix_type(2, 3, column_major)));
+    typedef int64_t i64m2x4r __attribute__((matrix_type(2, 4, row_major)));
+    typedef i64 i64m2x5 __attribute__((matrix_type(2, 5)));
+    typedef i64 i64m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef i64 i64m2x6 __attribute__((matrix_type(2, 6)));
+    typedef int64_t i64m2x6r __attribute__((matrix_type(2, 6, row_major)));
+    typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
     typedef long long i64m3x2r __attribute__((matrix_type(3, 2, row_major)));
-    typedef long long i64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef long long i64m3x3r __attribute__((matrix_type(3, 3, row_major)));
-    typedef int64_t i64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef int64_t i64m3x4r __attribute__((matrix_type(3, 4, row_major)));
-    typedef long long i64m3x5 __attribute__((matrix_type(3, 5)));
+    typedef int64_t i64m3x3 __attribute__((matrix_type(3, 3)));
+    typedef int64_t i64m3x3r __attribute__((matrix_type(3, 3, row_major)));
+    typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef long long i64m3x4r __attribute__((matrix_type(3, 4, row_major)));
+    typedef int64_t i64m3x5 __attribute__((matrix_type(3, 5)));
     typedef long long i64m3x5r __attribute__((matrix_type(3, 5, row_major)));
-    typedef long long i64m3x6 __attribute__((matrix_type(3, 6, column_major)));
+    typedef i64 i64m3x6 __attribute__((matrix_type(3, 6)));
     typedef int64_t i64m3x6r __attribute__((matrix_type(3, 6, row_major)));
-    typedef int64_t i64m5x2 __attribute__((matrix_type(5, 2)));
-    typedef int64_t i64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef long long i64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef long i64m5x5 __attribute__((matrix_type(5, 5)));
-    typedef long i64m5x6 __attribute__((matrix_type(5, 6)));
+    typedef long i64m5x2 __attribute__((matrix_type(5, 2)));
+    typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
+    typedef long i64m5x4 __attribute__((matrix_type(5, 4)));
+    typedef int64_t i64m5x5 __attribute__((matrix_type(5, 5)));
+    typedef int64_t i64m5x6 __attribute__((matrix_type(5, 6)));
     typedef int64_t i64m5x6r __attribute__((matrix_type(5, 6, row_major)));
-    typedef int64_t i64m6x2 __attribute__((matrix_type(6, 2)));
+    typedef int64_t i64m6x2 __attribute__((matrix_type(6, 2, column_major)));
     typedef i64 i64m6x2r __attribute__((matrix_type(6, 2, row_major)));
-    typedef i64 i64m6x3 __attribute__((matrix_type(6, 3)));
-    typedef int64_t i64m6x3r __attribute__((matrix_type(6, 3, row_major)));
+    typedef long i64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef long long i64m6x3r __attribute__((matrix_type(6, 3, row_major)));
     typedef long long i64m6x4r __attribute__((matrix_type(6, 4, row_major)));
-    typedef long long i64m6x5 __attribute__((matrix_type(6, 5, column_major)));
-    typedef int64_t i64m6x5r __attribute__((matrix_type(6, 5, row_major)));
+    typedef i64 i64m6x5 __attribute__((matrix_type(6, 5)));
+    typedef i64 i64m6x5r __attribute__((matrix_type(6, 5, row_major)));
     typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
-    typedef uint8_t u8m1x4 __attribute__((matrix_type(1, 4, column_major)));
+    typedef unsigned char u8m1x3r __attribute__((matrix_type(1, 3, row_major)));
     typedef unsigned char u8m1x4r __attribute__((matrix_type(1, 4, row_major)));
     typedef u8 u8m1x5 __attribute__((matrix_type(1, 5, column_major)));
     typedef uint8_t u8m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef unsigned char u8m1x64r __attribute__((matrix_type(1, 64, row_major)));
+    typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
     typedef uint8_t u8m2x1r __attribute__((matrix_type(2, 1, row_major)));
-    typedef uint8_t u8m2x6 __attribute__((matrix_type(2, 6)));
-    typedef u8 u8m2x16r __attribute__((matrix_type(2, 16, row_major)));
-    typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef uint8_t u8m2x3r __attribute__((matrix_type(2, 3, row_major)));
+    typedef u8 u8m2x6 __attribute__((matrix_type(2, 6, column_major)));
+    typedef uint8_t u8m2x16r __attribute__((matrix_type(2, 16, row_major)));
+    typedef u8 u8m3x1 __attribute__((matrix_type(3, 1)));
+    typedef u8 u8m4x1 __attribute__((matrix_type(4, 1)));
     typedef u8 u8m4x1r __attribute__((matrix_type(4, 1, row_major)));
-    typedef uint8_t u8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint8_t u8m4x4 __attribute__((matrix_type(4, 4)));
-    typedef u8 u8m4x6 __attribute__((matrix_type(4, 6, column_major)));
-    typedef unsigned char u8m4x6r __attribute__((matrix_type(4, 6, row_major)));
+    typedef u8 u8m4x2 __attribute__((matrix_type(4, 2, column_major)));
+    typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
+    typedef u8 u8m4x6 __attribute__((matrix_type(4, 6)));
+    typedef uint8_t u8m4x6r __attribute__((matrix_type(4, 6, row_major)));
     typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
-    typedef uint8_t u8m5x1r __attribute__((matrix_type(5, 1, row_major)));
-    typedef uint8_t u8m5x6r __attribute__((matrix_type(5, 6, row_major)));
-    typedef unsigned char u8m6x1 __attribute__((matrix_type(6, 1)));
+    typedef unsigned char u8m5x1r __attribute__((matrix_type(5, 1, row_major)));
+    typedef u8 u8m5x3r __attribute__((matrix_type(5, 3, row_major)));
+    typedef unsigned char u8m5x6r __attribute__((matrix_type(5, 6, row_major)));
+    typedef uint8_t u8m6x1 __attribute__((matrix_type(6, 1, column_major)));
     typedef unsigned char u8m6x1r __attribute__((matrix_type(6, 1, row_major)));
     typedef u8 u8m6x2 __attribute__((matrix_type(6, 2, column_major)));
-    typedef uint8_t u8m6x2r __attribute__((matrix_type(6, 2, row_major)));
-    typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
-    typedef u8 u8m6x4r __attribute__((matrix_type(6, 4, row_major)));
-    typedef uint8_t u8m16x2r __attribute__((matrix_type(16, 2, row_major)));
+    typedef u8 u8m6x2r __attribute__((matrix_type(6, 2, row_major)));
+    typedef uint8_t u8m6x4 __attribute__((matrix_type(6, 4, column_major)));
+    typedef uint8_t u8m6x4r __attribute__((matrix_type(6, 4, row_major)));
+    typedef unsigned char u8m16x2r __attribute__((matrix_type(16, 2, row_major)));
     typedef unsigned u32m1x1 __attribute__((matrix_type(1, 1)));
-    typedef u32 u32m1x1r __attribute__((matrix_type(1, 1, row_major)));
-    typedef unsigned int u32m1x3r __attribute__((matrix_type(1, 3, row_major)));
+    typedef unsigned int u32m1x1r __attribute__((matrix_type(1, 1, row_major)));
+    typedef unsigned u32m1x3r __attribute__((matrix_type(1, 3, row_major)));
     typedef unsigned u32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef uint32_t u32m1x4r __attribute__((matrix_type(1, 4, row_major)));
+    typedef u32 u32m1x4r __attribute__((matrix_type(1, 4, row_major)));
     typedef unsigned int u32m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef uint32_t u32m2x1r __attribute__((matrix_type(2, 1, row_major)));
-    typedef u32 u32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef uint32_t u32m2x2r __attribute__((matrix_type(2, 2, row_major)));
-    typedef unsigned u32m2x3 __attribute__((matrix_type(2, 3, column_major)));
-    typedef unsigned int u32m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef unsigned u32m2x4 __attribute__((matrix_type(2, 4, column_major)));
-    typedef uint32_t u32m2x4r __attribute__((matrix_type(2, 4, row_major)));
-    typedef uint32_t u32m2x6r __attribute__((matrix_type(2, 6, row_major)));
-    typedef unsigned u32m3x1 __attribute__((matrix_type(3, 1, column_major)));
-    typedef unsigned u32m3x1r __attribute__((matrix_type(3, 1, row_major)));
-    typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef unsigned u32m3x4r __attribute__((matrix_type(3, 4, row_major)));
-    typedef unsigned int u32m3x5 __attribute__((matrix_type(3, 5, column_major)));
-    typedef unsigned int u32m3x6 __attribute__((matrix_type(3, 6)));
-    typedef uint32_t u32m3x6r __attribute__((matrix_type(3, 6, row_major)));
-    typedef uint32_t u32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef uint32_t u32m4x1r __attribute__((matrix_type(4, 1, row_major)));
-    typedef unsigned int u32m4x2r __attribute__((matrix_type(4, 2, row_major)));
-    typedef uint32_t u32m4x4r __attribute__((matrix_type(4, 4, row_major)));
-    typedef unsigned u32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef unsigned u32m4x6r __attribute__((matrix_type(4, 6, row_major)));
-    typedef unsigned u32m5x1 __attribute__((matrix_type(5, 1, column_major)));
-    typedef u32 u32m5x3 __attribute__((matrix_type(5, 3)));
-    typedef u32 u32m5x3r __attribute__((matrix_type(5, 3, row_major)));
-    typedef u32 u32m5x5 __attribute__((matrix_type(5, 5, column_major)));
-    typedef u32 u32m5x5r __attribute__((matrix_type(5, 5, row_major)));
+    typedef uint32_t u32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u32 u32m2x1r __attribute__((matrix_type(2, 1, row_major)));
+    typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef u32 u32m2x2r __attribute__((matrix_type(2, 2, row_major)));
+    typedef uint32_t u32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef unsigned u32m2x3r __attribute__((matrix_type(2, 3, row_major)));
+    typedef u32 u32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef unsigned int u32m2x4r __attribute__((matrix_type(2, 4, row_major)));
+    typedef unsigned int u32m2x6r __attribute__((matrix_type(2, 6, row_major)));
+    typedef unsigned u32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef u32 u32m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef unsigned int u32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef uint32_t u32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef uint32_t u32m3x4r __attribute__((matrix_type(3, 4, row_major)));
+    typedef uint32_t u32m3x5 __attribute__((matrix_type(3, 5)));
+    typedef uint32_t u32m3x6 __attribute__((matrix_type(3, 6)));
+    typedef unsigned int u32m3x6r __attribute__((matrix_type(3, 6, row_major)));
+    typedef unsigned u32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef u32 u32m4x1r __attribute__((matrix_type(4, 1, row_major)));
+    typedef u32 u32m4x2r __attribute__((matrix_type(4, 2, row_major)));
+    typedef unsigned u32m4x4r __attribute__((matrix_type(4, 4, row_major)));
+    typedef u32 u32m4x6 __attribute__((matrix_type(4, 6, column_major)));
+    typedef u32 u32m4x6r __attribute__((matrix_type(4, 6, row_major)));
+    typedef u32 u32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef unsigned u32m5x3 __attribute__((matrix_type(5, 3, column_major)));
+    typedef unsigned int u32m5x3r __attribute__((matrix_type(5, 3, row_major)));
+    typedef uint32_t u32m5x5 __attribute__((matrix_type(5, 5, column_major)));
+    typedef unsigned int u32m5x5r __attribute__((matrix_type(5, 5, row_major)));
     typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
-    typedef u32 u32m6x1r __attribute__((matrix_type(6, 1, row_major)));
-    typedef unsigned int u32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef u32 u32m6x3 __attribute__((matrix_type(6, 3)));
-    typedef unsigned int u32m6x4r __attribute__((matrix_type(6, 4, row_major)));
-    typedef unsigned u32m6x6 __attribute__((matrix_type(6, 6)));
-    typedef float f32m1x2r __attribute__((matrix_type(1, 2, row_major)));
-    typedef f32 f32m1x3 __attribute__((matrix_type(1, 3, column_major)));
+    typedef unsigned int u32m6x1r __attribute__((matrix_type(6, 1, row_major)));
+    typedef unsigned u32m6x2 __attribute__((matrix_type(6, 2, column_major)));
+    typedef u32 u32m6x3 __attribute__((matrix_type(6, 3, column_major)));
+    typedef unsigned u32m6x4r __attribute__((matrix_type(6, 4, row_major)));
+    typedef uint32_t u32m6x6 __attribute__((matrix_type(6, 6)));
+    typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
     typedef f32 f32m1x3r __attribute__((matrix_type(1, 3, row_major)));
     typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef float f32m1x4r __attribute__((matrix_type(1, 4, row_major)));
-    typedef float f32m1x5r __attribute__((matrix_type(1, 5, row_major)));
+    typedef f32 f32m1x5r __attribute__((matrix_type(1, 5, row_major)));
     typedef f32 f32m2x1 __attribute__((matrix_type(2, 1)));
     typedef float f32m2x1r __attribute__((matrix_type(2, 1, row_major)));
-    typedef float f32m2x4 __attribute__((matrix_type(2, 4, column_major)));
     typedef f32 f32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef float f32m3x4r __attribute__((matrix_type(3, 4, row_major)));
+    typedef f32 f32m3x4r __attribute__((matrix_type(3, 4, row_major)));
     typedef f32 f32m3x5r __attribute__((matrix_type(3, 5, row_major)));
-    typedef float f32m3x6r __attribute__((matrix_type(3, 6, row_major)));
-    typedef f32 f32m4x1r __attribute__((matrix_type(4, 1, row_major)));
-    typedef f32 f32m4x2 __attribute__((matrix_type(4, 2, column_major)));
-    typedef float f32m4x2r __attribute__((matrix_type(4, 2, row_major)));
+    typedef f32 f32m3x6r __attribute__((matrix_type(3, 6, row_major)));
+    typedef float f32m4x1r __attribute__((matrix_type(4, 1, row_major)));
+    typedef f32 f32m4x2r __attribute__((matrix_type(4, 2, row_major)));
     typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef float f32m4x3r __attribute__((matrix_type(4, 3, row_major)));
-    typedef f32 f32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef f32 f32m4x4r __attribute__((matrix_type(4, 4, row_major)));
-    typedef float f32m4x6 __attribute__((matrix_type(4, 6, column_major)));
+    typedef f32 f32m4x3r __attribute__((matrix_type(4, 3, row_major)));
+    typedef float f32m4x4r __attribute__((matrix_type(4, 4, row_major)));
+    typedef f32 f32m4x5 __attribute__((matrix_type(4, 5)));
+    typedef f32 f32m4x6 __attribute__((matrix_type(4, 6)));
     typedef f32 f32m4x6r __attribute__((matrix_type(4, 6, row_major)));
-    typedef f32 f32m5x1 __attribute__((matrix_type(5, 1, column_major)));
+    typedef f32 f32m5x1 __attribute__((matrix_type(5, 1)));
     typedef float f32m5x1r __attribute__((matrix_type(5, 1, row_major)));
-    typedef float f32m5x2 __attribute__((matrix_type(5, 2)));
-    typedef float f32m5x2r __attribute__((matrix_type(5, 2, row_major)));
-    typedef f32 f32m5x4 __attribute__((matrix_type(5, 4, column_major)));
-    typedef float f32m5x4r __attribute__((matrix_type(5, 4, row_major)));
-    typedef f32 f32m5x5r __attribute__((matrix_type(5, 5, row_major)));
+    typedef float f32m5x3r __attribute__((matrix_type(5, 3, row_major)));
+    typedef float f32m5x4 __attribute__((matrix_type(5, 4)));
+    typedef f32 f32m5x5 __attribute__((matrix_type(5, 5)));
     typedef f32 f32m6x3 __attribute__((matrix_type(6, 3)));
     typedef f32 f32m6x3r __attribute__((matrix_type(6, 3, row_major)));
+    typedef f32 f32m6x4 __attribute__((matrix_type(6, 4)));
     typedef float f32m6x4r __attribute__((matrix_type(6, 4, row_major)));
     typedef double f64m1x2r __attribute__((matrix_type(1, 2, row_major)));
-    typedef double f64m1x4r __attribute__((matrix_type(1, 4, row_major)));
+    typedef f64 f64m1x4r __attribute__((matrix_type(1, 4, row_major)));
     typedef f64 f64m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef f64 f64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef f64 f64m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef double f64m2x3 __attribute__((matrix_type(2, 3, column_major)));
+    typedef double f64m2x5r __attribute__((matrix_type(2, 5, row_major)));
     typedef double f64m3x3 __attribute__((matrix_type(3, 3)));
     typedef double f64m3x4r __attribute__((matrix_type(3, 4, row_major)));
-    typedef double f64m3x6 __attribute__((matrix_type(3, 6)));
-    typedef f64 f64m4x4 __attribute__((matrix_type(4, 4)));
+    typedef double f64m3x6 __attribute__((matrix_type(3, 6, column_major)));
+    typedef double f64m4x4 __attribute__((matrix_type(4, 4, column_major)));
     typedef f64 f64m4x5r __attribute__((matrix_type(4, 5, row_major)));
-    typedef f64 f64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef f64 f64m5x4r __attribute__((matrix_type(5, 4, row_major)));
-    typedef double f64m6x2 __attribute__((matrix_type(6, 2)));
-    typedef f64 f64m6x3 __attribute__((matrix_type(6, 3)));
-    typedef double f64m6x4r __attribute__((matrix_type(6, 4, row_major)));
+    typedef double f64m5x3 __attribute__((matrix_type(5, 3, column_major)));
+    typedef double f64m5x4r __attribute__((matrix_type(5, 4, row_major)));
+    typedef double f64m6x2 __attribute__((matrix_type(6, 2, column_major)));
+    typedef double f64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef f64 f64m6x4r __attribute__((matrix_type(6, 4, row_major)));
 
-    pub fn l0040(a0: i64m2x6r, a1: i64m2x6r, a2: i64m2x5r, s3: i64, a4: i64m5x6r, a5: i64m5x6r) -> i64m6x5r {
+    pub fn l0040(a0: i64m2x6r, a1: i64m2x6r, a2: i64m2x5r, s3: i64, a4: i64m5x6r, a5: Matrix<i64, 5, 6, RowMajor>) -> i64m6x5r {
         let mut t0: i64m2x6r = a0 - (a1 * a2[0][0]);
         t0[0][4] = s3;
         __builtin_matrix_transpose((a4 - a5) + (-4))
     }
 
-    pub fn l0041(a0: Matrix<i32, 3, 5, RowMajor>, a1: i32m5x1r, a2: i32m3x1) -> i32m3x1r {
+    pub fn l0041(a0: i32m3x5r, a1: i32m5x1r, a2: i32m3x1) -> i32m3x1r {
         __builtin_matrix_mad((i32m3x5) a0, __builtin_matrix_fill(a1, -7), (i32m3x1r) a2)
     }
 
-    pub fn l0042(a0: f32m1x3, a1: f32m5x1r, a2: f32m1x5r, src3: &[f32], a4: f32m1x2r, a5: f32m1x2r, src6: &[f32], a7: f32m1x4r, a8: f32m1x4r, a9: f32m5x5r, s10: f32, a11: f32m5x2, a12: Matrix<f32, 5, 2>, a13: f32m5x2, a14: Matrix<f32, 4, 2>, a15: f32m4x6, a16: Matrix<f32, 5, 4, RowMajor>, a17: f32m4x4, src18: &[f32]) -> f32m5x4 {
+    pub fn l0042(a0: f32m1x3, a1: f32m5x1r, a2: f32m1x5r, src3: &[f32], a4: f32m1x4, a5: f32m4x5) -> f32m5x4 {
         let mut t0: f32m1x3 = a0;
-        __builtin_matrix_mad(__builtin_matrix_zip(a1, __builtin_matrix_zip(__builtin_matrix_transpose(a2), __builtin_matrix_load(src3, 5, 1, row_major), |x, y| (y + (-3.0)) * x), |x, y| -x + (-0.75)), (f32m1x4) (__builtin_matrix_mad(__builtin_matrix_zip(a4, a5, |x, y| (y + (-0.75)) * x), __builtin_matrix_load(src6, 2, 4, column_major), __builtin_matrix_zip(a7, a8, |x, y| -x + 1.25))), __builtin_matrix_mad(__builtin_matrix_mad(a9 / s10, __builtin_matrix_zip(a11, a12, |x, y| x - y * 1.25), a13), a15[3][0] * __builtin_matrix_transpose(a14), __builtin_matrix_mad(a16, __builtin_matrix_transpose(a17), __builtin_matrix_load(src18, 5, 4, column_major))))
+        __builtin_matrix_mad(__builtin_matrix_zip(a1, __builtin_matrix_zip(__builtin_matrix_transpose(a2), __builtin_matrix_row_major_load(src3, 5, 1), |x, y| -x + (-0.75)), |x, y| (y + 0.5) * x), a4, __builtin_matrix_transpose((a5 + (-1.25)) / 0.75))
     }
 
-    pub fn l0043(a0: Matrix<i64, 2, 5>, a1: Matrix<i64, 5, 6>, a2: i64m6x3r, a3: i64m3x6, a4: i64m3x2r, s5: i64, a6: i64m6x5, a7: i64m5x2, a8: i64m2x5) -> i64m6x2r {
+    pub fn l0043(a0: i64m2x5, a1: i64m5x6, a2: i64m6x3r, a3: Matrix<i64, 3, 6>, a4: i64m3x2r, s5: i64, a6: Matrix<i64, 6, 5>, a7: i64m5x2, a8: Matrix<i64, 2, 5>) -> i64m6x2r {
         let mut t0: i64m2x3 = (a0 * a1) * ((i64m6x3) a2);
         t0[1][2] = a3[1][4];
         let mut t1: i64m3x2 = __builtin_matrix_fill((i64m3x2) a4, s5);
         (i64m6x2r) (a8[0][3] + (a6 * a7))
     }
 
-    pub fn l0044(a0: u32m2x4r, a1: u32m4x2r, a2: u32m5x3, a3: Matrix<u32, 3, 5>, a4: u32m2x6r, a5: Matrix<u32, 2, 3, RowMajor>, a6: u32m3x6r) -> u32m2x6r {
+    pub fn l0044(a0: u32m2x4r, a1: Matrix<u32, 4, 2, RowMajor>, a2: Matrix<u32, 5, 3>, a3: u32m3x5, a4: u32m2x6r, a5: u32m2x3r, a6: u32m3x6r) -> u32m2x6r {
         let mut t0: u32m2x2r = a0 * a1;
         let mut t1: u32m5x3 = __builtin_matrix_zip(a2, __builtin_matrix_transpose(a3), |x, y| (x & 7) | y);
         __builtin_matrix_map(a4, |x| x | (1 & 4)) + (a5 * a6)
     }
 
-    pub fn l0045(a0: i64m6x2, a1: i64m5x6, s2: i64, s3: i64, s4: i64, a5: i64m5x2, a6: i64m2x6, a7: Matrix<i64, 3, 3>, a8: Matrix<i64, 3, 3>, a9: i64m3x3, a10: i64m3x3r) -> i64m3x3 {
+    pub fn l0045(a0: i64m6x2, a1: i64m5x6, s2: i64, s3: i64, s4: i64, a5: i64m5x2, a6: i64m2x6, a7: i64m3x3, a8: Matrix<i64, 3, 3>, a9: i64m3x3, a10: Matrix<i64, 3, 3, RowMajor>) -> i64m3x3 {
         let mut t0: i64m6x2r = (i64m6x2r) __builtin_matrix_fill(a0, 6);
         let mut t1: i64m5x6 = __builtin_matrix_fill(a1 * s2, s3) - s4;
         t1 -= a5 * a6;
         (a7 * __builtin_matrix_zip(a8, a9, |x, y| (x & 2) | y)) + ((i64m3x3) __builtin_matrix_map(a10, |x| x ^ 3))
     }
 
-    pub fn l0046(a0: u32m2x3r, a1: u32m3x4r, s2: u32, a3: u32m1x1r, s4: u32, s5: u32, a6: u32m1x1, a7: u32m2x4r, a8: u32m4x4r, a9: Matrix<u32, 4, 2, RowMajor>, a10: Matrix<u32, 4, 2, RowMajor>, a11: u32m2x2) -> u32m2x2r {
+    pub fn l0046(a0: u32m2x3r, a1: u32m3x4r, s2: u32, a3: u32m1x1r, s4: u32, s5: u32, a6: u32m1x1, a7: u32m2x4r, a8: Matrix<u32, 4, 4, RowMajor>, a9: Matrix<u32, 4, 2, RowMajor>, a10: u32m4x2r, a11: u32m2x2) -> u32m2x2r {
         let mut t0: u32m2x4 = ((u32m2x4) (a0 * a1)) - s2;
         let mut t1: u32m1x1 = (u32m1x1) (s4 * a3);
         t1[0][0] = s5;
@@ -245,23 +245,23 @@ matrix! {
         ((a7 * a8) * (a9 + a10)) + __builtin_matrix_transpose((u32m2x2r) a11)
     }
 
-    pub fn l0047(a0: Matrix<i64, 3, 2, RowMajor>, a1: i64m2x5r, a2: i64m3x5r, a3: i64m3x5r) -> i64m5x3 {
+    pub fn l0047(a0: i64m3x2r, a1: i64m2x5r, a2: i64m3x5r, a3: i64m3x5r) -> i64m5x3 {
         __builtin_matrix_transpose((i64m3x5) ((a0 * a1) + __builtin_matrix_zip(a2, a3, |x, y| x ^ y)))
     }
 
-    pub fn l0048(a0: i64m2x6, a1: i64m5x5, a2: Matrix<i64, 6, 3>, a3: i64m6x4r, a4: i64m3x5, a5: i64m5x4, a6: Matrix<i64, 3, 4, RowMajor>) -> i64m3x4 {
+    pub fn l0048(a0: i64m2x6, a1: i64m5x5, a2: Matrix<i64, 6, 3>, a3: Matrix<i64, 6, 4, RowMajor>, a4: i64m3x5, a5: Matrix<i64, 5, 4>, a6: i64m3x4r) -> i64m3x4 {
         let mut t0: i64m2x6 = __builtin_matrix_fill(a0, -5);
         t0[0][5] = a1[1][2];
         __builtin_matrix_zip(__builtin_matrix_mad(__builtin_matrix_transpose(a2), __builtin_matrix_map(a3, |x| (x & 13) | 14), a4 * a5), __builtin_matrix_map((i64m3x4) a6, |x| x | (8 & 9)), |x, y| x ^ y)
     }
 
-    pub fn l0049(a0: Matrix<i32, 2, 6, RowMajor>, a1: i32m6x4, a2: i32m2x4, s3: i32, a4: i32m5x5r) -> i32m5x5r {
+    pub fn l0049(a0: i32m2x6r, a1: i32m6x4, a2: i32m2x4, s3: i32, a4: i32m5x5r) -> i32m5x5r {
         let mut t0: i32m2x4 = __builtin_matrix_mad(a0, a1, a2);
         t0[0][3] = s3;
         a4
     }
 
-    pub fn l0050(a0: u32m6x6, a1: Matrix<u32, 6, 2>, a2: u32m2x3, a3: Matrix<u32, 6, 3>, a4: u32m3x1) -> u32m6x1r {
+    pub fn l0050(a0: Matrix<u32, 6, 6>, a1: u32m6x2, a2: u32m2x3, a3: u32m6x3, a4: Matrix<u32, 3, 1>) -> u32m6x1r {
         let mut t0: u32m6x6 = a0;
         (u32m6x1r) (((t0 + t0) * (__builtin_matrix_mad(a1, a2, a3))) * a4)
     }
@@ -269,19 +269,18 @@ matrix! {
     pub fn l0051(a0: Matrix<i16, 5, 1, RowMajor>, a1: i16m1x5r, a2: i16m1x2r, src3: &[i16]) -> i16m2x1r {
         let mut t0: i16m5x5r = a0 * a1;
         t0[4][4] = 2;
-        __builtin_matrix_fill(__builtin_matrix_transpose(a2) - __builtin_matrix_row_major_load(src3, 2, 1), 5)
+        __builtin_matrix_fill(__builtin_matrix_transpose(a2) - __builtin_matrix_load(src3, 2, 1, packed_b), 1)
     }
 
-    pub fn l0052(a0: f64m1x2r, a1: f64m2x5r, a2: f64m1x5r, a3: f64m1x4r, a4: f64m4x5r, src5: &[f64]) -> f64m6x4r {
+    pub fn l0052(a0: f64m1x2r, a1: f64m2x5r, a2: Matrix<f64, 1, 5, RowMajor>, a3: f64m1x4r, a4: Matrix<f64, 4, 5, RowMajor>, src5: &[f64]) -> f64m6x4r {
         let mut t0: f64m1x5r = __builtin_matrix_zip(a0 * a1, a2, |x, y| x * y);
         t0 += a3 * a4;
         __builtin_matrix_load(src5, 6, 4, row_major)
     }
 
-    pub fn l0053(src0: &[u8], s1: u8, a2: u8m1x4) -> u8m1x4r {
-        let mut t0: u8m2x6 = __builtin_matrix_map(__builtin_matrix_transpose(__builtin_matrix_load(src0, 6, 2, column_major)), |x| !x & 4);
-        t0[0][1] = s1;
-        (u8m1x4r) __builtin_matrix_map(a2, |x| !x & 6)
+    pub fn l0053(src0: &[u8], a1: u8m2x1r, a2: Matrix<u8, 2, 3, RowMajor>, a3: u8m3x1, a4: u8m2x1) -> u8m2x1 {
+        let mut t0: u8m2x6 = __builtin_matrix_map(__builtin_matrix_transpose(__builtin_matrix_load(src0, 6, 2, packed_a)), |x| (x & 9) | 13);
+        __builtin_matrix_zip((u8m2x1) a1, __builtin_matrix_mad(a2, a3, a4), |x, y| x ^ y)
     }
 
     pub fn l0054(a0: u32m6x2, a1: u32m6x2, a2: u32m6x6, a3: u32m4x1) -> u32m4x1 {
@@ -291,82 +290,80 @@ matrix! {
         __builtin_matrix_transpose(__builtin_matrix_transpose(a3))
     }
 
-    pub fn l0055(a0: i32m4x1, a1: i32m1x2, a2: i32m3x6, a3: i32m3x6, a4: i32m6x2, a5: Matrix<i32, 6, 2, RowMajor>, a6: i32m6x2r) -> i32m6x2r {
+    pub fn l0055(a0: i32m4x1, a1: i32m1x2, a2: i32m3x6, a3: i32m3x6, a4: i32m6x2, a5: i32m6x2r, a6: i32m6x2r) -> i32m6x2r {
         let mut t0: i32m4x2 = a0 * a1;
         let mut t1: i32m3x6 = __builtin_matrix_zip(a2, a3, |x, y| !x & y);
         ((i32m6x2r) a4) - (a5 - a6)
     }
 
-    pub fn l0056(a0: u8m2x16r, a1: Matrix<u8, 16, 2, RowMajor>, a2: i32m2x4r, a3: i32m4x2r, a4: i32m2x2r, a5: i32m2x1r, a6: i32m2x1r, a7: i32m1x5r, a8: i32m1x5r) -> i32m2x5 {
-        (i32m2x5) ((__builtin_matrix_mad(a0, a1, __builtin_matrix_mad(a2, a3, a4))) * ((a5 - a6) * __builtin_matrix_zip(a7, a8, |x, y| x ^ y)))
+    pub fn l0056(a0: u8m2x16r, a1: u8m16x2r, a2: i32m2x2, a3: i32m2x1r, a4: Matrix<i32, 1, 4>, a5: i32m2x4r, a6: i32m4x5r, a7: Matrix<i32, 4, 5, RowMajor>) -> i32m2x5 {
+        (i32m2x5) ((__builtin_matrix_mad(a0, a1, (i32m2x2r) a2)) * ((__builtin_matrix_mad(a3, a4, a5)) * __builtin_matrix_zip(a6, a7, |x, y| x ^ y)))
     }
 
-    pub fn l0057(a0: f64m5x3, a1: Matrix<f64, 3, 4, RowMajor>, a2: f64m5x4r, s3: f64, a4: f64m4x4, a5: f64m4x4, a6: Matrix<f64, 3, 6>, a7: f64m6x2, a8: f64m2x3, a9: f64m3x3) -> f64m6x3 {
+    pub fn l0057(a0: f64m5x3, a1: f64m3x4r, a2: f64m5x4r, s3: f64, a4: f64m4x4, a5: f64m4x4, a6: f64m3x6, a7: f64m6x2, a8: f64m2x3, a9: Matrix<f64, 3, 3>) -> f64m6x3 {
         let mut t0: f64m5x4r = __builtin_matrix_mad(a0, a1, a2);
         t0[3][2] = s3;
         let mut t1: f64m4x4 = __builtin_matrix_zip(a4, a5, |x, y| x - y * (-3.75));
         __builtin_matrix_zip(__builtin_matrix_map(__builtin_matrix_transpose(a6), |x| -x + 2.0), __builtin_matrix_map(a7, |x| (2.75 + (-3.0)) * x) * (a8 * a9), |x, y| -x + 3.0)
     }
 
-    pub fn l0058(a0: Matrix<u32, 3, 6>, src1: &[u32], a2: u32m5x1, a3: u32m5x1, s4: u32, a5: u32m2x3, a6: u32m3x1) -> u32m3x1 {
+    pub fn l0058(a0: u32m3x6, src1: &[u32], a2: u32m5x1, a3: u32m3x3, a4: Matrix<u32, 4, 1, RowMajor>) -> u32m4x1r {
         let mut t0: u32m3x6 = __builtin_matrix_fill(a0, 0);
-        let mut t1: u32m5x1 = __builtin_matrix_load(src1, 5, 5, column_major) * (a2 - __builtin_matrix_fill(a3, s4));
-        t1[4][0] = a5[1][0];
-        a6
+        let mut t1: u32m5x1 = __builtin_matrix_load(src1, 5, 5, packed_a) * a2;
+        t1[4][0] = a3[2][0];
+        a4
     }
 
-    pub fn l0059(src0: &[i32], s1: i32, a2: u8m1x64r, a3: i8m64x4, a4: i32m1x4r, s5: i32, a6: i32m1x3r, a7: i32m3x4r, src8: &[i32]) -> i32m1x5r {
-        let mut t0: i32m5x1r = __builtin_matrix_load(src0, 5, 1, row_major);
-        t0[4][0] = s1;
-        let mut t1: i32m1x4r = __builtin_matrix_fill(__builtin_matrix_mad(a2, a3, a4), 1);
-        t1[0][0] = s5;
-        t1 -= a6 * a7;
-        __builtin_matrix_load(src8, 1, 5, row_major) - 5
+    pub fn l0059(src0: &[i32], a1: i32m4x2r, a2: i32m4x2r, s3: i32, a4: i32m2x5, a5: Matrix<i32, 2, 5>, a6: i32m1x1r, a7: i32m5x1) -> i32m2x1 {
+        let mut t0: i32m5x1r = __builtin_matrix_load(src0, 5, 1, packed_b);
+        let mut t1: i32m4x2r = __builtin_matrix_zip(a1, a2, |x, y| x ^ y);
+        t1[0][1] = s3;
+        (a4 + a5) * (__builtin_matrix_mad(t0, a6, a7))
     }
 
-    pub fn l0060(a0: Matrix<i64, 1, 3, RowMajor>, a1: i64m1x3r, a2: Matrix<i64, 1, 3, RowMajor>, s3: i64, src4: &[i64], a5: Matrix<i64, 6, 2, RowMajor>) -> i64m1x6r {
-        (__builtin_matrix_zip(a0, a1, |x, y| (x >> 2) ^ 0) + __builtin_matrix_fill(a2, s3)) * (__builtin_matrix_load(src4, 3, 2, row_major) * __builtin_matrix_transpose(a5))
+    pub fn l0060(a0: i64m1x3r, a1: i64m1x3r, a2: i64m1x3r, s3: i64, src4: &[i64], a5: i64m2x1r, a6: i64m1x6r) -> i64m1x6r {
+        (__builtin_matrix_zip(a0, a1, |x, y| (x >> 2) ^ 0) + __builtin_matrix_fill(a2, s3)) * (__builtin_matrix_load(src4, 3, 2, packed_b, 6) * (a5 * a6))
     }
 
-    pub fn l0061(a0: i64m3x2r, a1: i64m2x4r, a2: i64m3x4, src3: &[i64]) -> i64m3x4r {
-        __builtin_matrix_map(__builtin_matrix_zip((i64m3x4r) (__builtin_matrix_mad(a0, a1, a2)), __builtin_matrix_map(__builtin_matrix_load(src3, 3, 4, row_major), |x| !x & 3), |x, y| x | (y & 3)), |x| x ^ 7)
+    pub fn l0061(a0: i64m3x2r, a1: i64m2x4r, a2: Matrix<i64, 3, 4>, src3: &[i64]) -> i64m3x4r {
+        __builtin_matrix_map(__builtin_matrix_zip((i64m3x4r) (__builtin_matrix_mad(a0, a1, a2)), __builtin_matrix_map(__builtin_matrix_load(src3, 3, 4, row_major), |x| x ^ 14), |x, y| x ^ y), |x| (x >> 0) ^ 7)
     }
 
     pub fn l0062(a0: i32m1x6) -> i32m1x6r {
         (i32m1x6r) a0
     }
 
-    pub fn l0063(a0: i32m1x3r, a1: i32m3x2r, a2: i32m1x2, a3: i32m2x6r, a4: Matrix<i32, 1, 6, RowMajor>) -> i32m1x6 {
+    pub fn l0063(a0: Matrix<i32, 1, 3, RowMajor>, a1: Matrix<i32, 3, 2, RowMajor>, a2: i32m1x2, a3: i32m2x6r, a4: i32m1x6r) -> i32m1x6 {
         __builtin_matrix_mad(__builtin_matrix_mad(a0, a1, a2), __builtin_matrix_map(a3, |x| (x >> 2) ^ 0), (i32m1x6) a4)
     }
 
-    pub fn l0064(a0: Matrix<i16, 3, 4, RowMajor>) -> i16m3x4 {
+    pub fn l0064(a0: i16m3x4r) -> i16m3x4 {
         (i16m3x4) a0
     }
 
-    pub fn l0065(a0: u32m4x6r, a1: u32m6x4r, s2: u32, s3: u32, a4: u32m1x4, s5: u32, a6: u32m2x1, a7: u32m1x5r, a8: u32m5x3r, src9: &[u32]) -> u32m2x3r {
+    pub fn l0065(a0: u32m4x6r, a1: u32m6x4r, s2: u32, s3: u32, a4: u32m1x4, s5: u32, a6: u32m2x1, a7: Matrix<u32, 1, 5, RowMajor>, a8: Matrix<u32, 5, 3, RowMajor>, src9: &[u32]) -> u32m2x3r {
         let mut t0: u32m4x4r = (a0 * a1) + s2;
         t0[2][2] = s3;
         let mut t1: u32m1x4r = (u32m1x4r) a4;
         t1[0][0] = s5;
-        __builtin_matrix_zip((((u32m2x1r) a6) * (a7 * a8)) - 5, __builtin_matrix_row_major_load(src9, 2, 3), |x, y| (x >> 5) ^ 13)
+        __builtin_matrix_zip((((u32m2x1r) a6) * (a7 * a8)) - 5, __builtin_matrix_load(src9, 2, 3, row_major, 7), |x, y| (x & 13) | y)
     }
 
-    pub fn l0066(a0: Matrix<i16, 2, 3, RowMajor>, a1: i16m3x2r, a2: i16m2x2r, s3: i16, a4: i16m5x3, a5: i16m3x4r, a6: i16m4x4r) -> i16m3x4r {
+    pub fn l0066(a0: i16m2x3r, a1: i16m3x2r, a2: i16m2x2r, s3: i16, a4: i16m5x3, a5: i16m3x4r, a6: i16m4x4r) -> i16m3x4r {
         let mut t0: i16m2x2r = a0 * a1;
         t0 -= __builtin_matrix_fill(a2, s3);
         let mut t1: i16m5x3 = a4;
         a5 * __builtin_matrix_map(a6, |x| !x & 15)
     }
 
-    pub fn l0067(a0: i32m2x1r, s1: i32, s2: i32, a3: i32m4x5, a4: i32m3x4r, a5: Matrix<i32, 3, 4, RowMajor>, a6: i32m2x5, a7: u8m2x1r, a8: u8m1x5, a9: Matrix<i32, 2, 5>) -> i32m2x5r {
+    pub fn l0067(a0: Matrix<i32, 2, 1, RowMajor>, s1: i32, s2: i32, a3: i32m4x5, a4: i32m3x4r, a5: i32m3x4r, a6: i32m2x5, a7: u8m2x1r, src8: &[u8], a9: i32m2x5, a10: i32m2x5) -> i32m2x5r {
         let mut t0: i32m2x1r = (s1 - a0) - s2;
         t0[1][0] = a3[3][4];
         let mut t1: i32m3x4r = __builtin_matrix_map(__builtin_matrix_zip(a4, a5, |x, y| x | (y & 0)), |x| x | (12 & 9));
-        (i32m2x5r) (((i32m2x5) ((i32m2x5r) a6)) + (__builtin_matrix_mad(a7, a8, a9)))
+        (i32m2x5r) (((i32m2x5) ((i32m2x5r) a6)) + (__builtin_matrix_mad(a7, __builtin_matrix_load(src8, 1, 5, column_major), __builtin_matrix_zip(a9, a10, |x, y| (x >> 6) ^ 11))))
     }
 
-    pub fn l0068(a0: u8m4x4, a1: u8m4x1, s2: u8, a3: u8m4x1r, a4: Matrix<u8, 4, 1>, a5: u8m1x1, a6: u8m5x6r, a7: u8m6x2r) -> u8m6x2r {
+    pub fn l0068(a0: u8m4x4, a1: Matrix<u8, 4, 1>, s2: u8, a3: u8m4x1r, a4: u8m4x1, a5: u8m1x1, a6: Matrix<u8, 5, 6, RowMajor>, a7: u8m6x2r) -> u8m6x2r {
         let mut t0: u8m4x1r = (__builtin_matrix_mad(a0, __builtin_matrix_fill(a1, s2), __builtin_matrix_map(a3, |x| x | (1 & 8)))) - ((u8m4x1r) (a4 * a5));
         t0[2][0] = a6[4][5];
         a7
@@ -376,50 +373,51 @@ matrix! {
         a0
     }
 
-    pub fn l0070(a0: Matrix<u8, 6, 2>, a1: Matrix<u8, 6, 2>, a2: u8m6x4, a3: u8m4x2, s4: u8, s5: u8, a6: u8m6x4r, src7: &[u8], s8: u8, a9: u8m5x1) -> u8m5x1r {
+    pub fn l0070(a0: u8m6x2, a1: Matrix<u8, 6, 2>, a2: u8m6x4, a3: u8m4x2, s4: u8, s5: u8, a6: u8m6x4r, src7: &[u8], s8: u8, a9: u8m1x5, src10: &[u8]) -> u8m1x3r {
         let mut t0: u8m6x2 = __builtin_matrix_zip(a0, a1, |x, y| (x >> 1) ^ 5) + (a2 * a3);
         t0[5][1] = s4;
         t0 -= t0 - s5;
-        let mut t1: u8m4x6r = __builtin_matrix_zip(__builtin_matrix_transpose(a6 * 4), __builtin_matrix_row_major_load(src7, 4, 6), |x, y| x ^ y);
-        t1[0][1] = s8;
-        ((u8m5x1r) a9) * 2
+        let mut t1: u8m4x6r = __builtin_matrix_zip(__builtin_matrix_transpose(a6 * 4), __builtin_matrix_load(src7, 4, 6, packed_b), |x, y| (x & 8) | y);
+        t1[3][2] = s8;
+        ((u8m1x5r) a9) * __builtin_matrix_load(src10, 5, 3, packed_b, 13)
     }
 
-    pub fn l0071(a0: u32m4x1, s1: u32, a2: u32m3x1r, a3: u32m1x4, a4: u32m3x4r, a5: u32m3x4, s6: u32) -> u32m3x4r {
+    pub fn l0071(a0: Matrix<u32, 4, 1>, s1: u32, a2: Matrix<u32, 3, 1, RowMajor>, a3: u32m1x4, a4: u32m3x4r, a5: u32m3x4, s6: u32) -> u32m3x4r {
         let mut t0: u32m4x1 = __builtin_matrix_map(a0 - s1, |x| (x >> 4) ^ 4);
         ((__builtin_matrix_mad(a2, a3, a4)) - ((u32m3x4r) a5)) - s6
     }
 
-    pub fn l0072(a0: Matrix<u8, 6, 1, RowMajor>, a1: u8m6x1r, a2: u8m1x4r) -> u8m6x4r {
+    pub fn l0072(a0: u8m6x1r, a1: u8m6x1r, a2: u8m1x4r) -> u8m6x4r {
         let mut t0: u8m6x1r = a0;
         t0 += __builtin_matrix_zip(a1, t0, |x, y| (x >> 3) ^ 6);
         __builtin_matrix_fill(t0 * a2, 6)
     }
 
     pub fn l0073(a0: i16m5x6r, s1: i16, src2: &[i16]) -> i16m5x3r {
-        __builtin_matrix_fill(a0, s1) * __builtin_matrix_row_major_load(src2, 6, 3)
+        __builtin_matrix_fill(a0, s1) * __builtin_matrix_load(src2, 6, 3, row_major)
     }
 
-    pub fn l0074(src0: &[f32], a1: f32m5x2, s2: f32, a3: f32m5x5r, a4: f32m5x2r, a5: f32m5x2, s6: f32, a7: f32m5x1, a8: f32m4x2r, a9: f32m2x1) -> f32m4x1r {
-        let mut t0: f32m1x3r = __builtin_matrix_row_major_load(src0, 1, 3);
-        let mut t1: f32m5x2 = (s2 * a1) - (s6 - (__builtin_matrix_mad(a3, a4, a5)));
-        t1[1][0] = a7[2][0];
-        a8 * ((f32m2x1r) a9)
+    pub fn l0074(src0: &[f32], a1: f32m1x5r, a2: f32m5x3r, a3: Matrix<f32, 1, 3>, s4: f32, a5: f32m5x1, a6: f32m4x2r, a7: f32m2x1) -> f32m4x1r {
+        let mut t0: f32m1x3r = __builtin_matrix_load(src0, 1, 3, row_major);
+        t0[0][2] = 3.75;
+        let mut t1: f32m1x3r = (f32m1x3r) (s4 - (__builtin_matrix_mad(a1, a2, a3)));
+        t1[0][0] = a5[2][0];
+        a6 * ((f32m2x1r) a7)
     }
 
-    pub fn l0075(a0: f32m4x6, a1: f32m4x6, a2: f32m6x3, a3: Matrix<f32, 3, 5, RowMajor>, a4: Matrix<f32, 4, 3, RowMajor>, a5: f32m4x6r, a6: f32m3x6r, a7: f32m4x3r) -> f32m4x4r {
+    pub fn l0075(a0: f32m4x6, a1: f32m4x6, a2: f32m6x3, a3: f32m3x5r, a4: f32m4x3r, a5: f32m4x6r, a6: f32m3x6r, a7: f32m4x3r) -> f32m4x4r {
         let mut t0: f32m4x3 = __builtin_matrix_map((a0 + a1) * __builtin_matrix_fill(a2, 2.0), |x| x - 3.25 * 2.25);
         t0[2][1] = a3[1][0];
         t0 += (f32m4x3) a4;
         a5 * (__builtin_matrix_transpose(a6) * __builtin_matrix_transpose(a7))
     }
 
-    pub fn l0076(a0: u32m5x5r, a1: u32m5x5, a2: u32m4x6, a3: Matrix<u32, 6, 1>) -> u32m4x1r {
+    pub fn l0076(a0: u32m5x5r, a1: u32m5x5, a2: Matrix<u32, 4, 6>, a3: Matrix<u32, 6, 1>) -> u32m4x1r {
         let mut t0: u32m5x5 = ((u32m5x5) a0) - (a1 - 3);
         (u32m4x1r) (a2 * a3)
     }
 
-    pub fn l0077(a0: u8m1x5r, s1: u8, a2: u8m4x4, a3: u8m4x6r, a4: u8m4x6, a5: Matrix<u8, 6, 1>, a6: Matrix<u8, 4, 1, RowMajor>) -> u8m4x1r {
+    pub fn l0077(a0: u8m1x5r, s1: u8, a2: u8m4x4, a3: u8m4x6r, a4: u8m4x6, a5: u8m6x1, a6: u8m4x1r) -> u8m4x1r {
         let mut t0: u8m5x1 = (u8m5x1) (__builtin_matrix_transpose(a0) + s1);
         (__builtin_matrix_mad(__builtin_matrix_map(__builtin_matrix_mad(a2, a3, a4), |x| x ^ 2), a5, a6)) * 8
     }
@@ -428,9 +426,10 @@ matrix! {
         (1 * a0) - (__builtin_matrix_mad(a1, a2, a3))
     }
 
-    pub fn l0079(src0: &[f32], src1: &[f32]) -> f32m1x4 {
-        let mut t0: f32m3x4 = __builtin_matrix_fill(__builtin_matrix_load(src0, 3, 4, column_major), -2.5);
-        __builtin_matrix_fill(__builtin_matrix_load(src1, 1, 4, column_major), -1.0)
+    pub fn l0079(src0: &[f32], s1: f32, a2: f32m5x5, a3: Matrix<f32, 6, 4, RowMajor>, s4: f32, s5: f32, a6: Matrix<f32, 6, 4>) -> f32m6x4 {
+        let mut t0: f32m3x4 = __builtin_matrix_fill(__builtin_matrix_load(src0, 3, 4, packed_a, 7), s1);
+        t0[0][1] = a2[4][4];
+        __builtin_matrix_zip(((f32m6x4) __builtin_matrix_fill(a3, s4)) - s5, a6, |x, y| (y + 2.25) * x)
     }
 }
 
@@ -461,22 +460,9 @@ fn run_l0042() -> Vec<rt::Output> {
     let a1: f32m5x1r = Matrix::<f32, 5, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
     let a2: f32m1x5r = Matrix::<f32, 1, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
     let src3 = rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
-    let a4: f32m1x2r = Matrix::<f32, 1, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a5: f32m1x2r = Matrix::<f32, 1, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let src6 = rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2));
-    let a7: f32m1x4r = Matrix::<f32, 1, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a8: f32m1x4r = Matrix::<f32, 1, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a9: f32m5x5r = Matrix::<f32, 5, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s10: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a11: f32m5x2 = Matrix::<f32, 5, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a12: f32m5x2 = Matrix::<f32, 5, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a13: f32m5x2 = Matrix::<f32, 5, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a14: f32m4x2 = Matrix::<f32, 4, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a15: f32m4x6 = Matrix::<f32, 4, 6>::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a16: f32m5x4r = Matrix::<f32, 5, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a17: f32m4x4 = Matrix::<f32, 4, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let src18 = rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2));
-    let r = l0042(a0, a1, a2, &src3, a4, a5, &src6, a7, a8, a9, s10, a11, a12, a13, a14, a15, a16, a17, &src18);
+    let a4: f32m1x4 = Matrix::<f32, 1, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a5: f32m4x5 = Matrix::<f32, 4, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = l0042(a0, a1, a2, &src3, a4, a5);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -612,10 +598,12 @@ fn run_l0052() -> Vec<rt::Output> {
 
 fn run_l0053() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8e5ed08a0e9ee7d0);
-    let src0 = rt::vec::<u8>(&mut rng, 12, rt::Dom::Full);
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2: u8m1x4 = Matrix::<u8, 1, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
-    let r = l0053(&src0, s1, a2);
+    let src0 = rt::vec::<u8>(&mut rng, 24, rt::Dom::Full);
+    let a1: u8m2x1r = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let a2: u8m2x3r = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let a3: u8m3x1 = Matrix::<u8, 3, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a4: u8m2x1 = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let r = l0053(&src0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -645,15 +633,14 @@ fn run_l0055() -> Vec<rt::Output> {
 fn run_l0056() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb54f535d0b07c232);
     let a0: u8m2x16r = Matrix::<u8, 2, 16>::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full)).to_layout();
-    let a1: u8m16x2r = Matrix::<u8, 16, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full)).to_layout();
-    let a2: i32m2x4r = Matrix::<i32, 2, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
-    let a3: i32m4x2r = Matrix::<i32, 4, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
-    let a4: i32m2x2r = Matrix::<i32, 2, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
-    let a5: i32m2x1r = Matrix::<i32, 2, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8))).to_layout();
-    let a6: i32m2x1r = Matrix::<i32, 2, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a7: i32m1x5r = Matrix::<i32, 1, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8))).to_layout();
-    let a8: i32m1x5r = Matrix::<i32, 1, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Full)).to_layout();
-    let r = l0056(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+    let a1: u8m16x2r = Matrix::<u8, 16, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Int(-8, 8))).to_layout();
+    let a2: i32m2x2 = Matrix::<i32, 2, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let a3: i32m2x1r = Matrix::<i32, 2, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8))).to_layout();
+    let a4: i32m1x4 = Matrix::<i32, 1, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let a5: i32m2x4r = Matrix::<i32, 2, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let a6: i32m4x5r = Matrix::<i32, 4, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8))).to_layout();
+    let a7: i32m4x5r = Matrix::<i32, 4, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Full)).to_layout();
+    let r = l0056(a0, a1, a2, a3, a4, a5, a6, a7);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -678,26 +665,23 @@ fn run_l0058() -> Vec<rt::Output> {
     let a0: u32m3x6 = Matrix::<u32, 3, 6>::from_column_major(&rt::vec::<u32>(&mut rng, 18, rt::Dom::Full)).to_layout();
     let src1 = rt::vec::<u32>(&mut rng, 25, rt::Dom::Full);
     let a2: u32m5x1 = Matrix::<u32, 5, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Full)).to_layout();
-    let a3: u32m5x1 = Matrix::<u32, 5, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(-8, 8))).to_layout();
-    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a5: u32m2x3 = Matrix::<u32, 2, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a6: u32m3x1 = Matrix::<u32, 3, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let r = l0058(a0, &src1, a2, a3, s4, a5, a6);
+    let a3: u32m3x3 = Matrix::<u32, 3, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Full)).to_layout();
+    let a4: u32m4x1r = Matrix::<u32, 4, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let r = l0058(a0, &src1, a2, a3, a4);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_l0059() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x75ca7defe5c45548);
     let src0 = rt::vec::<i32>(&mut rng, 5, rt::Dom::Full);
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2: u8m1x64r = Matrix::<u8, 1, 64>::from_column_major(&rt::vec::<u8>(&mut rng, 64, rt::Dom::Full)).to_layout();
-    let a3: i8m64x4 = Matrix::<i8, 64, 4>::from_column_major(&rt::vec::<i8>(&mut rng, 256, rt::Dom::Full)).to_layout();
-    let a4: i32m1x4r = Matrix::<i32, 1, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6: i32m1x3r = Matrix::<i32, 1, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8))).to_layout();
-    let a7: i32m3x4r = Matrix::<i32, 3, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let src8 = rt::vec::<i32>(&mut rng, 5, rt::Dom::Full);
-    let r = l0059(&src0, s1, a2, a3, a4, s5, a6, a7, &src8);
+    let a1: i32m4x2r = Matrix::<i32, 4, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let a2: i32m4x2r = Matrix::<i32, 4, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4: i32m2x5 = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let a5: i32m2x5 = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let a6: i32m1x1r = Matrix::<i32, 1, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Full)).to_layout();
+    let a7: i32m5x1 = Matrix::<i32, 5, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8))).to_layout();
+    let r = l0059(&src0, a1, a2, s3, a4, a5, a6, a7);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -707,9 +691,10 @@ fn run_l0060() -> Vec<rt::Output> {
     let a1: i64m1x3r = Matrix::<i64, 1, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full)).to_layout();
     let a2: i64m1x3r = Matrix::<i64, 1, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full)).to_layout();
     let s3: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let src4 = rt::vec::<i64>(&mut rng, 6, rt::Dom::Full);
-    let a5: i64m6x2r = Matrix::<i64, 6, 2>::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
-    let r = l0060(a0, a1, a2, s3, &src4, a5);
+    let src4 = rt::vec::<i64>(&mut rng, 18, rt::Dom::Full);
+    let a5: i64m2x1r = Matrix::<i64, 2, 1>::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let a6: i64m1x6r = Matrix::<i64, 1, 6>::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let r = l0060(a0, a1, a2, s3, &src4, a5, a6);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -759,7 +744,7 @@ fn run_l0065() -> Vec<rt::Output> {
     let a6: u32m2x1 = Matrix::<u32, 2, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full)).to_layout();
     let a7: u32m1x5r = Matrix::<u32, 1, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Full)).to_layout();
     let a8: u32m5x3r = Matrix::<u32, 5, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 15, rt::Dom::Full)).to_layout();
-    let src9 = rt::vec::<u32>(&mut rng, 6, rt::Dom::Full);
+    let src9 = rt::vec::<u32>(&mut rng, 14, rt::Dom::Full);
     let r = l0065(a0, a1, s2, s3, a4, s5, a6, a7, a8, &src9);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
@@ -787,9 +772,10 @@ fn run_l0067() -> Vec<rt::Output> {
     let a5: i32m3x4r = Matrix::<i32, 3, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
     let a6: i32m2x5 = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
     let a7: u8m2x1r = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a8: u8m1x5 = Matrix::<u8, 1, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Full)).to_layout();
+    let src8 = rt::vec::<u8>(&mut rng, 5, rt::Dom::Full);
     let a9: i32m2x5 = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let r = l0067(a0, s1, s2, a3, a4, a5, a6, a7, a8, a9);
+    let a10: i32m2x5 = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let r = l0067(a0, s1, s2, a3, a4, a5, a6, a7, &src8, a9, a10);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -825,8 +811,9 @@ fn run_l0070() -> Vec<rt::Output> {
     let a6: u8m6x4r = Matrix::<u8, 6, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full)).to_layout();
     let src7 = rt::vec::<u8>(&mut rng, 24, rt::Dom::Full);
     let s8: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a9: u8m5x1 = Matrix::<u8, 5, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Full)).to_layout();
-    let r = l0070(a0, a1, a2, a3, s4, s5, a6, &src7, s8, a9);
+    let a9: u8m1x5 = Matrix::<u8, 1, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Full)).to_layout();
+    let src10 = rt::vec::<u8>(&mut rng, 26, rt::Dom::Full);
+    let r = l0070(a0, a1, a2, a3, s4, s5, a6, &src7, s8, a9, &src10);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -864,16 +851,14 @@ fn run_l0073() -> Vec<rt::Output> {
 fn run_l0074() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x525658c2c19ac2a7);
     let src0 = rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2));
-    let a1: f32m5x2 = Matrix::<f32, 5, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a3: f32m5x5r = Matrix::<f32, 5, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a4: f32m5x2r = Matrix::<f32, 5, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a5: f32m5x2 = Matrix::<f32, 5, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s6: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a7: f32m5x1 = Matrix::<f32, 5, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a8: f32m4x2r = Matrix::<f32, 4, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a9: f32m2x1 = Matrix::<f32, 2, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = l0074(&src0, a1, s2, a3, a4, a5, s6, a7, a8, a9);
+    let a1: f32m1x5r = Matrix::<f32, 1, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a2: f32m5x3r = Matrix::<f32, 5, 3>::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f32m1x3 = Matrix::<f32, 1, 3>::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s4: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a5: f32m5x1 = Matrix::<f32, 5, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a6: f32m4x2r = Matrix::<f32, 4, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a7: f32m2x1 = Matrix::<f32, 2, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = l0074(&src0, a1, a2, a3, s4, a5, a6, a7);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -926,9 +911,14 @@ fn run_l0078() -> Vec<rt::Output> {
 
 fn run_l0079() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x08970c09db1275e5);
-    let src0 = rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2));
-    let r = l0079(&src0, &src1);
+    let src0 = rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2: f32m5x5 = Matrix::<f32, 5, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f32m6x4r = Matrix::<f32, 6, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s4: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s5: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a6: f32m6x4 = Matrix::<f32, 6, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = l0079(&src0, s1, a2, a3, s4, s5, a6);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 

@@ -6,6 +6,8 @@ typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
 typedef signed char i8m1x1r __attribute__((matrix_type(1, 1)));
 typedef signed char i8m2x32 __attribute__((matrix_type(2, 32)));
 typedef signed char i8m2x32r __attribute__((matrix_type(2, 32)));
+typedef signed char i8m3x1 __attribute__((matrix_type(3, 1)));
+typedef signed char i8m3x1r __attribute__((matrix_type(3, 1)));
 typedef signed char i8m4x1 __attribute__((matrix_type(4, 1)));
 typedef signed char i8m4x1r __attribute__((matrix_type(4, 1)));
 typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
@@ -14,6 +16,8 @@ typedef signed char i8m6x1 __attribute__((matrix_type(6, 1)));
 typedef signed char i8m6x1r __attribute__((matrix_type(6, 1)));
 typedef signed char i8m6x32 __attribute__((matrix_type(6, 32)));
 typedef signed char i8m6x32r __attribute__((matrix_type(6, 32)));
+typedef short i16m1x1 __attribute__((matrix_type(1, 1)));
+typedef short i16m1x1r __attribute__((matrix_type(1, 1)));
 typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
 typedef short i16m1x4r __attribute__((matrix_type(1, 4)));
 typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
@@ -22,12 +26,10 @@ typedef short i16m1x6 __attribute__((matrix_type(1, 6)));
 typedef short i16m1x6r __attribute__((matrix_type(1, 6)));
 typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
 typedef short i16m2x2r __attribute__((matrix_type(2, 2)));
-typedef short i16m2x3 __attribute__((matrix_type(2, 3)));
-typedef short i16m2x3r __attribute__((matrix_type(2, 3)));
-typedef short i16m2x5 __attribute__((matrix_type(2, 5)));
-typedef short i16m2x5r __attribute__((matrix_type(2, 5)));
-typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
-typedef short i16m2x6r __attribute__((matrix_type(2, 6)));
+typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
+typedef short i16m3x1r __attribute__((matrix_type(3, 1)));
+typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
+typedef short i16m3x3r __attribute__((matrix_type(3, 3)));
 typedef short i16m3x5 __attribute__((matrix_type(3, 5)));
 typedef short i16m3x5r __attribute__((matrix_type(3, 5)));
 typedef short i16m4x1 __attribute__((matrix_type(4, 1)));
@@ -44,8 +46,6 @@ typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
 typedef short i16m4x6r __attribute__((matrix_type(4, 6)));
 typedef short i16m5x1 __attribute__((matrix_type(5, 1)));
 typedef short i16m5x1r __attribute__((matrix_type(5, 1)));
-typedef short i16m5x3 __attribute__((matrix_type(5, 3)));
-typedef short i16m5x3r __attribute__((matrix_type(5, 3)));
 typedef short i16m5x6 __attribute__((matrix_type(5, 6)));
 typedef short i16m5x6r __attribute__((matrix_type(5, 6)));
 typedef short i16m6x3 __attribute__((matrix_type(6, 3)));
@@ -140,6 +140,8 @@ typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned char u8m1x1r __attribute__((matrix_type(1, 1)));
 typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned char u8m1x2r __attribute__((matrix_type(1, 2)));
+typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned char u8m1x3r __attribute__((matrix_type(1, 3)));
 typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
 typedef unsigned char u8m1x4r __attribute__((matrix_type(1, 4)));
 typedef unsigned char u8m1x6 __attribute__((matrix_type(1, 6)));
@@ -156,8 +158,6 @@ typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned char u8m2x6r __attribute__((matrix_type(2, 6)));
 typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned char u8m3x1r __attribute__((matrix_type(3, 1)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m3x2r __attribute__((matrix_type(3, 2)));
 typedef unsigned char u8m3x3 __attribute__((matrix_type(3, 3)));
 typedef unsigned char u8m3x3r __attribute__((matrix_type(3, 3)));
 typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
@@ -170,14 +170,14 @@ typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned char u8m4x1r __attribute__((matrix_type(4, 1)));
 typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned char u8m4x2r __attribute__((matrix_type(4, 2)));
+typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
+typedef unsigned char u8m4x3r __attribute__((matrix_type(4, 3)));
 typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
 typedef unsigned char u8m4x4r __attribute__((matrix_type(4, 4)));
 typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
 typedef unsigned char u8m4x6r __attribute__((matrix_type(4, 6)));
 typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
 typedef unsigned char u8m5x1r __attribute__((matrix_type(5, 1)));
-typedef unsigned char u8m5x2 __attribute__((matrix_type(5, 2)));
-typedef unsigned char u8m5x2r __attribute__((matrix_type(5, 2)));
 typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
 typedef unsigned char u8m5x3r __attribute__((matrix_type(5, 3)));
 typedef unsigned char u8m5x4 __attribute__((matrix_type(5, 4)));
@@ -200,20 +200,28 @@ typedef unsigned char u8m32x6 __attribute__((matrix_type(32, 6)));
 typedef unsigned char u8m32x6r __attribute__((matrix_type(32, 6)));
 typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned int u32m1x1r __attribute__((matrix_type(1, 1)));
-typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m2x3r __attribute__((matrix_type(2, 3)));
+typedef unsigned int u32m2x5 __attribute__((matrix_type(2, 5)));
+typedef unsigned int u32m2x5r __attribute__((matrix_type(2, 5)));
 typedef unsigned int u32m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned int u32m3x1r __attribute__((matrix_type(3, 1)));
 typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned int u32m3x4r __attribute__((matrix_type(3, 4)));
 typedef unsigned int u32m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned int u32m3x5r __attribute__((matrix_type(3, 5)));
+typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned int u32m4x1r __attribute__((matrix_type(4, 1)));
+typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
+typedef unsigned int u32m4x2r __attribute__((matrix_type(4, 2)));
 typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
 typedef unsigned int u32m4x4r __attribute__((matrix_type(4, 4)));
 typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
 typedef unsigned int u32m4x5r __attribute__((matrix_type(4, 5)));
+typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned int u32m4x6r __attribute__((matrix_type(4, 6)));
 typedef unsigned int u32m5x4 __attribute__((matrix_type(5, 4)));
 typedef unsigned int u32m5x4r __attribute__((matrix_type(5, 4)));
+typedef unsigned int u32m6x5 __attribute__((matrix_type(6, 5)));
+typedef unsigned int u32m6x5r __attribute__((matrix_type(6, 5)));
 typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
 typedef float f32m1x2r __attribute__((matrix_type(1, 2)));
 typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
@@ -224,10 +232,12 @@ typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
 typedef float f32m1x5r __attribute__((matrix_type(1, 5)));
 typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
 typedef float f32m2x1r __attribute__((matrix_type(2, 1)));
-typedef float f32m2x3 __attribute__((matrix_type(2, 3)));
-typedef float f32m2x3r __attribute__((matrix_type(2, 3)));
 typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
 typedef float f32m2x5r __attribute__((matrix_type(2, 5)));
+typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+typedef float f32m3x1r __attribute__((matrix_type(3, 1)));
+typedef float f32m3x3 __attribute__((matrix_type(3, 3)));
+typedef float f32m3x3r __attribute__((matrix_type(3, 3)));
 typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
 typedef float f32m3x5r __attribute__((matrix_type(3, 5)));
 typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
@@ -238,16 +248,14 @@ typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
 typedef float f32m4x2r __attribute__((matrix_type(4, 2)));
 typedef float f32m4x5 __attribute__((matrix_type(4, 5)));
 typedef float f32m4x5r __attribute__((matrix_type(4, 5)));
-typedef float f32m5x2 __attribute__((matrix_type(5, 2)));
-typedef float f32m5x2r __attribute__((matrix_type(5, 2)));
-typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
-typedef float f32m5x3r __attribute__((matrix_type(5, 3)));
 typedef float f32m5x4 __attribute__((matrix_type(5, 4)));
 typedef float f32m5x4r __attribute__((matrix_type(5, 4)));
 typedef float f32m5x6 __attribute__((matrix_type(5, 6)));
 typedef float f32m5x6r __attribute__((matrix_type(5, 6)));
 typedef float f32m6x1 __attribute__((matrix_type(6, 1)));
 typedef float f32m6x1r __attribute__((matrix_type(6, 1)));
+typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
+typedef float f32m6x3r __attribute__((matrix_type(6, 3)));
 typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
 typedef float f32m6x4r __attribute__((matrix_type(6, 4)));
 typedef float f32m6x5 __attribute__((matrix_type(6, 5)));
@@ -326,55 +334,95 @@ static void run_l0081(void) {
     unsigned char r_b[12]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_u8("l0081", "ret", r_b, 12);
 }
 
-static f32m3x5 l0082_fill0(f32m3x5 m, float v) {
+f32m4x2 l0082(const float *src0, float s1, f32m4x2 a2) {
+    f32m6x6r t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 6, 6, 9));
+    t0[2][5] = s1;
+    return a2;
+}
+
+static void run_l0082(void) {
+    rt_rng rng = {0xfd01d00bc8d66044ULL};
+    float src0[54]; rt_fill_f32(&rng, src0, 54, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a2_b[8]; rt_fill_f32(&rng, a2_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    f32m4x2 r = l0082(src0, s1, a2);
+    float r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4); rt_out_f32("l0082", "ret", r_b, 8);
+}
+
+static u32m1x1 l0083_map0(u32m1x1 m) {
+    u32m1x1 r;
+    for (int i = 0; i < 1; i++)
+      for (int j = 0; j < 1; j++)
+        { unsigned int x = m[i][j]; r[i][j] = (x & 6) | 15; }
+    return r;
+}
+
+static u32m4x5 l0083_zip1(u32m4x5 a, u32m4x5 b) {
+    u32m4x5 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 5; j++)
+        { unsigned int x = a[i][j], y = b[i][j]; r[i][j] = x | (y & 15); }
+    return r;
+}
+
+static u32m4x5 l0083_map2(u32m4x5 m) {
+    u32m4x5 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 5; j++)
+        { unsigned int x = m[i][j]; r[i][j] = (x & 14) | 5; }
+    return r;
+}
+
+static u32m4x2 l0083_fill3(u32m4x2 m, unsigned int v) {
     (void)m;
-    f32m3x5 r;
-    for (int i = 0; i < 3; i++)
+    u32m4x2 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 2; j++)
+        r[i][j] = v;
+    return r;
+}
+
+static u32m2x5 l0083_fill4(u32m2x5 m, unsigned int v) {
+    (void)m;
+    u32m2x5 r;
+    for (int i = 0; i < 2; i++)
       for (int j = 0; j < 5; j++)
         r[i][j] = v;
     return r;
 }
 
-static f32m3x5 l0082_map1(f32m3x5 m) {
-    f32m3x5 r;
-    for (int i = 0; i < 3; i++)
+static u32m4x5 l0083_zip5(u32m4x5 a, u32m4x5 b) {
+    u32m4x5 r;
+    for (int i = 0; i < 4; i++)
       for (int j = 0; j < 5; j++)
-        { float x = m[i][j]; r[i][j] = x * 3.75f; }
+        { unsigned int x = a[i][j], y = b[i][j]; r[i][j] = (x & 7) | y; }
     return r;
 }
 
-f32m3x5 l0082(const float *src0, f32m5x2 a1, f32m2x3 a2, float s3) {
-    f32m6x6r t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 6, 6, 6));
-    return l0082_map1(l0082_fill0(__builtin_matrix_transpose(a1 * a2), s3));
-}
-
-static void run_l0082(void) {
-    rt_rng rng = {0xfd01d00bc8d66044ULL};
-    float src0[36]; rt_fill_f32(&rng, src0, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a1_b[10]; rt_fill_f32(&rng, a1_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m5x2 a1 = __builtin_matrix_column_major_load(a1_b, 5, 2, 5);
-    float a2_b[6]; rt_fill_f32(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
-    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x5 r = l0082(src0, a1, a2, s3);
-    float r_b[15]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_f32("l0082", "ret", r_b, 15);
-}
-
-u32m2x3 l0083(const unsigned int *src0, const unsigned int *src1, u32m5x4 a2, u32m4x4 a3, u32m2x3 a4, u32m2x3 a5) {
+u32m4x5 l0083(const unsigned int *src0, u32m4x1 a1, unsigned int s2, u32m4x5 a3, u32m4x5 a4, u32m4x5 a5, u32m4x2 a6, unsigned int s7, u32m2x5 a8, unsigned int s9, u32m4x6 a10, u32m6x5 a11) {
     u32m1x1r t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 1, 1, 1));
-    u32m4x4r t1 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 5, 4, 5)) * (a2 * a3);
-    t1[3][3] = 6;
-    return (u32m2x3) (a4 + a5);
+    t0 += l0083_map0(t0);
+    u32m4x1r t1 = a1;
+    t1[3][0] = s2;
+    return l0083_zip5(a3, l0083_map2(l0083_zip1(a4, a5)) - (l0083_fill3(a6, s7) * l0083_fill4(a8, s9) + (a10 * a11)));
 }
 
 static void run_l0083(void) {
     rt_rng rng = {0xc56ae2b5f7d64b33ULL};
     unsigned int src0[1]; rt_fill_u32(&rng, src0, 1, RT_DOM_FULL);
-    unsigned int src1[20]; rt_fill_u32(&rng, src1, 20, RT_DOM_FULL);
-    unsigned int a2_b[20]; rt_fill_u32(&rng, a2_b, 20, RT_DOM_INT(-8LL, 8LL)); u32m5x4 a2 = __builtin_matrix_column_major_load(a2_b, 5, 4, 5);
-    unsigned int a3_b[16]; rt_fill_u32(&rng, a3_b, 16, RT_DOM_INT(-8LL, 8LL)); u32m4x4 a3 = __builtin_matrix_column_major_load(a3_b, 4, 4, 4);
-    unsigned int a4_b[6]; rt_fill_u32(&rng, a4_b, 6, RT_DOM_FULL); u32m2x3 a4 = __builtin_matrix_column_major_load(a4_b, 2, 3, 2);
-    unsigned int a5_b[6]; rt_fill_u32(&rng, a5_b, 6, RT_DOM_FULL); u32m2x3 a5 = __builtin_matrix_column_major_load(a5_b, 2, 3, 2);
-    u32m2x3 r = l0083(src0, src1, a2, a3, a4, a5);
-    unsigned int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_u32("l0083", "ret", r_b, 6);
+    unsigned int a1_b[4]; rt_fill_u32(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL)); u32m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned int a3_b[20]; rt_fill_u32(&rng, a3_b, 20, RT_DOM_FULL); u32m4x5 a3 = __builtin_matrix_column_major_load(a3_b, 4, 5, 4);
+    unsigned int a4_b[20]; rt_fill_u32(&rng, a4_b, 20, RT_DOM_FULL); u32m4x5 a4 = __builtin_matrix_column_major_load(a4_b, 4, 5, 4);
+    unsigned int a5_b[20]; rt_fill_u32(&rng, a5_b, 20, RT_DOM_FULL); u32m4x5 a5 = __builtin_matrix_column_major_load(a5_b, 4, 5, 4);
+    unsigned int a6_b[8]; rt_fill_u32(&rng, a6_b, 8, RT_DOM_FULL); u32m4x2 a6 = __builtin_matrix_column_major_load(a6_b, 4, 2, 4);
+    unsigned int s7; rt_fill_u32(&rng, &s7, 1, RT_DOM_FULL);
+    unsigned int a8_b[10]; rt_fill_u32(&rng, a8_b, 10, RT_DOM_INT(-8LL, 8LL)); u32m2x5 a8 = __builtin_matrix_column_major_load(a8_b, 2, 5, 2);
+    unsigned int s9; rt_fill_u32(&rng, &s9, 1, RT_DOM_FULL);
+    unsigned int a10_b[24]; rt_fill_u32(&rng, a10_b, 24, RT_DOM_FULL); u32m4x6 a10 = __builtin_matrix_column_major_load(a10_b, 4, 6, 4);
+    unsigned int a11_b[30]; rt_fill_u32(&rng, a11_b, 30, RT_DOM_INT(-8LL, 8LL)); u32m6x5 a11 = __builtin_matrix_column_major_load(a11_b, 6, 5, 6);
+    u32m4x5 r = l0083(src0, a1, s2, a3, a4, a5, a6, s7, a8, s9, a10, a11);
+    unsigned int r_b[20]; __builtin_matrix_column_major_store(r, r_b, 4); rt_out_u32("l0083", "ret", r_b, 20);
 }
 
 i32m5x2 l0084(i32m1x5 a0, i32m1x5 a1, i32m5x1 a2, i32m1x6 a3, i32m5x2 a4) {
@@ -394,41 +442,39 @@ static void run_l0084(void) {
     int r_b[10]; __builtin_matrix_column_major_store(r, r_b, 5); rt_out_i32("l0084", "ret", r_b, 10);
 }
 
-static i16m2x5 l0085_zip0(i16m2x5 a, i16m2x5 b) {
-    i16m2x5 r;
-    for (int i = 0; i < 2; i++)
-      for (int j = 0; j < 5; j++)
-        { short x = a[i][j], y = b[i][j]; r[i][j] = x | (y & 3); }
+static i16m1x1 l0085_map0(i16m1x1 m) {
+    i16m1x1 r;
+    for (int i = 0; i < 1; i++)
+      for (int j = 0; j < 1; j++)
+        { short x = m[i][j]; r[i][j] = x | (1 & 14); }
     return r;
 }
 
-static i16m2x5 l0085_map1(i16m2x5 m) {
-    i16m2x5 r;
-    for (int i = 0; i < 2; i++)
-      for (int j = 0; j < 5; j++)
-        { short x = m[i][j]; r[i][j] = x ^ 11; }
+static i16m3x1 l0085_fill1(i16m3x1 m, short v) {
+    (void)m;
+    i16m3x1 r;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 1; j++)
+        r[i][j] = v;
     return r;
 }
 
-i16m2x3 l0085(const short *src0, i16m4x1 a1, i16m1x6 a2, i16m1x6 a3, i16m2x5 a4, i16m2x5 a5, const short *src6) {
+i16m3x1 l0085(const short *src0, i16m1x1 a1, i16m3x1 a2, short s3, i16m3x3 a4, i16m3x1 a5) {
     i16m1x4r t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 4, 1, 4));
-    t0 -= __builtin_matrix_transpose(a1);
-    i16m1x6 t1 = a2;
-    t1 -= (i16m1x6) a3;
-    return 8 - (l0085_map1(l0085_zip0(a4, a5)) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src6, 3, 5, 3)));
+    i16m1x1 t1 = l0085_map0(a1);
+    return l0085_fill1(a2, s3) + (a4 * a5);
 }
 
 static void run_l0085(void) {
     rt_rng rng = {0x905ead3be7d9f42eULL};
     short src0[4]; rt_fill_i16(&rng, src0, 4, RT_DOM_FULL);
-    short a1_b[4]; rt_fill_i16(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL)); i16m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
-    short a2_b[6]; rt_fill_i16(&rng, a2_b, 6, RT_DOM_INT(-8LL, 8LL)); i16m1x6 a2 = __builtin_matrix_column_major_load(a2_b, 1, 6, 1);
-    short a3_b[6]; rt_fill_i16(&rng, a3_b, 6, RT_DOM_FULL); i16m1x6 a3 = __builtin_matrix_column_major_load(a3_b, 1, 6, 1);
-    short a4_b[10]; rt_fill_i16(&rng, a4_b, 10, RT_DOM_INT(-8LL, 8LL)); i16m2x5 a4 = __builtin_matrix_column_major_load(a4_b, 2, 5, 2);
-    short a5_b[10]; rt_fill_i16(&rng, a5_b, 10, RT_DOM_FULL); i16m2x5 a5 = __builtin_matrix_column_major_load(a5_b, 2, 5, 2);
-    short src6[15]; rt_fill_i16(&rng, src6, 15, RT_DOM_FULL);
-    i16m2x3 r = l0085(src0, a1, a2, a3, a4, a5, src6);
-    short r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_i16("l0085", "ret", r_b, 6);
+    short a1_b[1]; rt_fill_i16(&rng, a1_b, 1, RT_DOM_INT(-8LL, 8LL)); i16m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    short a2_b[3]; rt_fill_i16(&rng, a2_b, 3, RT_DOM_FULL); i16m3x1 a2 = __builtin_matrix_column_major_load(a2_b, 3, 1, 3);
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
+    short a4_b[9]; rt_fill_i16(&rng, a4_b, 9, RT_DOM_INT(-8LL, 8LL)); i16m3x3 a4 = __builtin_matrix_column_major_load(a4_b, 3, 3, 3);
+    short a5_b[3]; rt_fill_i16(&rng, a5_b, 3, RT_DOM_INT(-8LL, 8LL)); i16m3x1 a5 = __builtin_matrix_column_major_load(a5_b, 3, 1, 3);
+    i16m3x1 r = l0085(src0, a1, a2, s3, a4, a5);
+    short r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_i16("l0085", "ret", r_b, 3);
 }
 
 static i32m1x5 l0086_map0(i32m1x5 m) {
@@ -451,11 +497,11 @@ static void run_l0086(void) {
     int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 1); rt_out_i32("l0086", "ret", r_b, 6);
 }
 
-i32m1x5 l0087(i32m2x5 a0, i32m6x6 a1, i8m2x32 a2, u8m32x5 a3, i32m2x5 a4, int s5, i32m1x5 a6) {
+i32m2x3 l0087(i32m2x5 a0, i32m6x6 a1, i8m2x32 a2, u8m32x5 a3, i32m2x5 a4, int s5, i32m2x3 a6) {
     i32m2x5 t0 = a0;
     t0[1][2] = a1[4][3];
     i32m2x5r t1 = (i32m2x32) a2 * (i32m32x5) a3 + a4;
-    t1[1][2] = s5;
+    t1[0][1] = s5;
     return a6;
 }
 
@@ -467,9 +513,9 @@ static void run_l0087(void) {
     unsigned char a3_b[160]; rt_fill_u8(&rng, a3_b, 160, RT_DOM_FULL); u8m32x5 a3 = __builtin_matrix_column_major_load(a3_b, 32, 5, 32);
     int a4_b[10]; rt_fill_i32(&rng, a4_b, 10, RT_DOM_FULL); i32m2x5 a4 = __builtin_matrix_column_major_load(a4_b, 2, 5, 2);
     int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_FULL);
-    int a6_b[5]; rt_fill_i32(&rng, a6_b, 5, RT_DOM_FULL); i32m1x5 a6 = __builtin_matrix_column_major_load(a6_b, 1, 5, 1);
-    i32m1x5 r = l0087(a0, a1, a2, a3, a4, s5, a6);
-    int r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1); rt_out_i32("l0087", "ret", r_b, 5);
+    int a6_b[6]; rt_fill_i32(&rng, a6_b, 6, RT_DOM_FULL); i32m2x3 a6 = __builtin_matrix_column_major_load(a6_b, 2, 3, 2);
+    i32m2x3 r = l0087(a0, a1, a2, a3, a4, s5, a6);
+    int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_i32("l0087", "ret", r_b, 6);
 }
 
 static i16m5x6 l0088_zip0(i16m5x6 a, i16m5x6 b) {
@@ -691,30 +737,53 @@ static void run_l0093(void) {
     float r_b[15]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_f32("l0093", "ret", r_b, 15);
 }
 
-static f32m6x1 l0094_fill0(f32m6x1 m, float v) {
-    (void)m;
-    f32m6x1 r;
+static f32m6x3 l0094_zip0(f32m6x3 a, f32m6x3 b) {
+    f32m6x3 r;
     for (int i = 0; i < 6; i++)
-      for (int j = 0; j < 1; j++)
-        r[i][j] = v;
+      for (int j = 0; j < 3; j++)
+        { float x = a[i][j], y = b[i][j]; r[i][j] = x * 3.0f + y; }
     return r;
 }
 
-f32m6x1 l0094(f32m4x5 a0, const float *src1, const float *src2, f32m6x1 a3, float s4) {
+static f32m3x1 l0094_zip1(f32m3x1 a, f32m3x1 b) {
+    f32m3x1 r;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 1; j++)
+        { float x = a[i][j], y = b[i][j]; r[i][j] = (y + 4.0f) * x; }
+    return r;
+}
+
+static f32m1x5 l0094_unpack2(const float *src) {
+    f32m1x5 r;
+    for (int i = 0; i < 1; i++)
+      for (int j = 0; j < 5; j++)
+        r[i][j] = src[(i / 1) * 5 + j * 1 + i % 1];
+    return r;
+}
+
+f32m6x5 l0094(f32m4x5 a0, const float *src1, f32m6x3 a2, f32m6x3 a3, f32m6x3 a4, f32m3x3 a5, f32m3x1 a6, f32m3x1 a7, f32m3x6 a8, f32m6x1 a9, f32m3x1 a10, const float *src11) {
     f32m5x4r t0 = __builtin_matrix_transpose(a0);
     f32m6x1r t1 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 1, 6, 1));
-    return 3.25f + (__builtin_matrix_column_major_load(src2, 6, 1, 6) - l0094_fill0(a3, s4));
+    t1 -= t1 + t1;
+    return (l0094_zip0(a2 - a3, a4 * a5) * l0094_zip1(a6 - a7, a8 * a9 + a10)) * l0094_unpack2(src11);
 }
 
 static void run_l0094(void) {
     rt_rng rng = {0x12fc9f74de47ef6aULL};
     float a0_b[20]; rt_fill_f32(&rng, a0_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x5 a0 = __builtin_matrix_column_major_load(a0_b, 4, 5, 4);
     float src1[6]; rt_fill_f32(&rng, src1, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src2[6]; rt_fill_f32(&rng, src2, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a3_b[6]; rt_fill_f32(&rng, a3_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m6x1 a3 = __builtin_matrix_column_major_load(a3_b, 6, 1, 6);
-    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x1 r = l0094(a0, src1, src2, a3, s4);
-    float r_b[6]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_f32("l0094", "ret", r_b, 6);
+    float a2_b[18]; rt_fill_f32(&rng, a2_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m6x3 a2 = __builtin_matrix_column_major_load(a2_b, 6, 3, 6);
+    float a3_b[18]; rt_fill_f32(&rng, a3_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m6x3 a3 = __builtin_matrix_column_major_load(a3_b, 6, 3, 6);
+    float a4_b[18]; rt_fill_f32(&rng, a4_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m6x3 a4 = __builtin_matrix_column_major_load(a4_b, 6, 3, 6);
+    float a5_b[9]; rt_fill_f32(&rng, a5_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x3 a5 = __builtin_matrix_column_major_load(a5_b, 3, 3, 3);
+    float a6_b[3]; rt_fill_f32(&rng, a6_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x1 a6 = __builtin_matrix_column_major_load(a6_b, 3, 1, 3);
+    float a7_b[3]; rt_fill_f32(&rng, a7_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x1 a7 = __builtin_matrix_column_major_load(a7_b, 3, 1, 3);
+    float a8_b[18]; rt_fill_f32(&rng, a8_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x6 a8 = __builtin_matrix_column_major_load(a8_b, 3, 6, 3);
+    float a9_b[6]; rt_fill_f32(&rng, a9_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m6x1 a9 = __builtin_matrix_column_major_load(a9_b, 6, 1, 6);
+    float a10_b[3]; rt_fill_f32(&rng, a10_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x1 a10 = __builtin_matrix_column_major_load(a10_b, 3, 1, 3);
+    float src11[5]; rt_fill_f32(&rng, src11, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x5 r = l0094(a0, src1, a2, a3, a4, a5, a6, a7, a8, a9, a10, src11);
+    float r_b[30]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_f32("l0094", "ret", r_b, 30);
 }
 
 f32m4x2 l0095(f32m4x1 a0, f32m1x2 a1) {
@@ -793,20 +862,27 @@ static void run_l0097(void) {
     unsigned int r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_u32("l0097", "ret", r_b, 3);
 }
 
-static i32m6x2 l0098_zip0(i32m6x2 a, i32m6x2 b) {
-    i32m6x2 r;
-    for (int i = 0; i < 6; i++)
-      for (int j = 0; j < 2; j++)
-        { int x = a[i][j], y = b[i][j]; r[i][j] = (x >> 5) ^ 15; }
+static i32m3x1 l0098_unpack0(const int *src) {
+    i32m3x1 r;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 1; j++)
+        r[i][j] = src[(i / 1) * 1 + j * 1 + i % 1];
     return r;
 }
 
-i32m6x2 l0098(i8m6x32 a0, u8m32x6 a1, i32m6x6 a2, int s3, i32m2x5 a4, i32m5x6 a5, i32m4x4 a6, int s7, i32m6x6 a8, u8m6x3 a9, u8m3x2 a10, i32m6x2 a11, i32m6x2 a12, i32m6x2 a13) {
-    i32m6x6r t0 = ((i32m6x32) a0 * (i32m32x6) a1 + a2) * s3;
-    t0[4][2] = a4[1][4];
-    i32m6x5r t1 = __builtin_matrix_transpose(a5) + a6[1][3];
-    t1[5][4] = s7;
-    return a8 * ((i32m6x3) a9 * (i32m3x2) a10 + a11) + l0098_zip0(a12, a13);
+static i32m1x6 l0098_zip1(i32m1x6 a, i32m1x6 b) {
+    i32m1x6 r;
+    for (int i = 0; i < 1; i++)
+      for (int j = 0; j < 6; j++)
+        { int x = a[i][j], y = b[i][j]; r[i][j] = ~x & y; }
+    return r;
+}
+
+i32m3x6 l0098(i8m6x32 a0, u8m32x6 a1, i32m6x6 a2, i32m5x3 a3, i32m3x6 a4, int s5, i32m4x6 a6, const int *src7, u8m1x3 a8, u8m3x6 a9, i32m1x6 a10, i32m1x6 a11, i32m3x6 a12, i32m3x6 a13, i32m6x3 a14, i32m3x6 a15) {
+    i32m6x6r t0 = a3[2][2] * ((i32m6x32) a0 * (i32m32x6) a1 + a2);
+    i32m3x6r t1 = s5 - a4;
+    t1[0][3] = a6[0][5];
+    return l0098_unpack0(src7) * l0098_zip1((i32m1x3) a8 * (i32m3x6) a9 + a10, a11 - 6) + ((a12 + a13) * (a14 * a15));
 }
 
 static void run_l0098(void) {
@@ -814,19 +890,21 @@ static void run_l0098(void) {
     signed char a0_b[192]; rt_fill_i8(&rng, a0_b, 192, RT_DOM_FULL); i8m6x32 a0 = __builtin_matrix_column_major_load(a0_b, 6, 32, 6);
     unsigned char a1_b[192]; rt_fill_u8(&rng, a1_b, 192, RT_DOM_FULL); u8m32x6 a1 = __builtin_matrix_column_major_load(a1_b, 32, 6, 32);
     int a2_b[36]; rt_fill_i32(&rng, a2_b, 36, RT_DOM_FULL); i32m6x6 a2 = __builtin_matrix_column_major_load(a2_b, 6, 6, 6);
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
-    int a4_b[10]; rt_fill_i32(&rng, a4_b, 10, RT_DOM_FULL); i32m2x5 a4 = __builtin_matrix_column_major_load(a4_b, 2, 5, 2);
-    int a5_b[30]; rt_fill_i32(&rng, a5_b, 30, RT_DOM_FULL); i32m5x6 a5 = __builtin_matrix_column_major_load(a5_b, 5, 6, 5);
-    int a6_b[16]; rt_fill_i32(&rng, a6_b, 16, RT_DOM_INT(-8LL, 8LL)); i32m4x4 a6 = __builtin_matrix_column_major_load(a6_b, 4, 4, 4);
-    int s7; rt_fill_i32(&rng, &s7, 1, RT_DOM_FULL);
-    int a8_b[36]; rt_fill_i32(&rng, a8_b, 36, RT_DOM_INT(-8LL, 8LL)); i32m6x6 a8 = __builtin_matrix_column_major_load(a8_b, 6, 6, 6);
-    unsigned char a9_b[18]; rt_fill_u8(&rng, a9_b, 18, RT_DOM_FULL); u8m6x3 a9 = __builtin_matrix_column_major_load(a9_b, 6, 3, 6);
-    unsigned char a10_b[6]; rt_fill_u8(&rng, a10_b, 6, RT_DOM_FULL); u8m3x2 a10 = __builtin_matrix_column_major_load(a10_b, 3, 2, 3);
-    int a11_b[12]; rt_fill_i32(&rng, a11_b, 12, RT_DOM_FULL); i32m6x2 a11 = __builtin_matrix_column_major_load(a11_b, 6, 2, 6);
-    int a12_b[12]; rt_fill_i32(&rng, a12_b, 12, RT_DOM_FULL); i32m6x2 a12 = __builtin_matrix_column_major_load(a12_b, 6, 2, 6);
-    int a13_b[12]; rt_fill_i32(&rng, a13_b, 12, RT_DOM_INT(-8LL, 8LL)); i32m6x2 a13 = __builtin_matrix_column_major_load(a13_b, 6, 2, 6);
-    i32m6x2 r = l0098(a0, a1, a2, s3, a4, a5, a6, s7, a8, a9, a10, a11, a12, a13);
-    int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_i32("l0098", "ret", r_b, 12);
+    int a3_b[15]; rt_fill_i32(&rng, a3_b, 15, RT_DOM_FULL); i32m5x3 a3 = __builtin_matrix_column_major_load(a3_b, 5, 3, 5);
+    int a4_b[18]; rt_fill_i32(&rng, a4_b, 18, RT_DOM_INT(-8LL, 8LL)); i32m3x6 a4 = __builtin_matrix_column_major_load(a4_b, 3, 6, 3);
+    int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_FULL);
+    int a6_b[24]; rt_fill_i32(&rng, a6_b, 24, RT_DOM_FULL); i32m4x6 a6 = __builtin_matrix_column_major_load(a6_b, 4, 6, 4);
+    int src7[3]; rt_fill_i32(&rng, src7, 3, RT_DOM_FULL);
+    unsigned char a8_b[3]; rt_fill_u8(&rng, a8_b, 3, RT_DOM_FULL); u8m1x3 a8 = __builtin_matrix_column_major_load(a8_b, 1, 3, 1);
+    unsigned char a9_b[18]; rt_fill_u8(&rng, a9_b, 18, RT_DOM_INT(-8LL, 8LL)); u8m3x6 a9 = __builtin_matrix_column_major_load(a9_b, 3, 6, 3);
+    int a10_b[6]; rt_fill_i32(&rng, a10_b, 6, RT_DOM_FULL); i32m1x6 a10 = __builtin_matrix_column_major_load(a10_b, 1, 6, 1);
+    int a11_b[6]; rt_fill_i32(&rng, a11_b, 6, RT_DOM_INT(-8LL, 8LL)); i32m1x6 a11 = __builtin_matrix_column_major_load(a11_b, 1, 6, 1);
+    int a12_b[18]; rt_fill_i32(&rng, a12_b, 18, RT_DOM_INT(-8LL, 8LL)); i32m3x6 a12 = __builtin_matrix_column_major_load(a12_b, 3, 6, 3);
+    int a13_b[18]; rt_fill_i32(&rng, a13_b, 18, RT_DOM_FULL); i32m3x6 a13 = __builtin_matrix_column_major_load(a13_b, 3, 6, 3);
+    int a14_b[18]; rt_fill_i32(&rng, a14_b, 18, RT_DOM_FULL); i32m6x3 a14 = __builtin_matrix_column_major_load(a14_b, 6, 3, 6);
+    int a15_b[18]; rt_fill_i32(&rng, a15_b, 18, RT_DOM_FULL); i32m3x6 a15 = __builtin_matrix_column_major_load(a15_b, 3, 6, 3);
+    i32m3x6 r = l0098(a0, a1, a2, a3, a4, s5, a6, src7, a8, a9, a10, a11, a12, a13, a14, a15);
+    int r_b[18]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_i32("l0098", "ret", r_b, 18);
 }
 
 static i32m3x1 l0099_map0(i32m3x1 m) {
@@ -860,8 +938,16 @@ static void run_l0099(void) {
     int r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_i32("l0099", "ret", r_b, 3);
 }
 
+static i32m3x4 l0100_unpack0(const int *src) {
+    i32m3x4 r;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 4; j++)
+        r[i][j] = src[(i / 1) * 7 + j * 1 + i % 1];
+    return r;
+}
+
 i32m3x4 l0100(i32m4x4 a0, i32m4x3 a1, int s2, const int *src3) {
-    return (__builtin_matrix_transpose(a0 * a1) * s2) + __builtin_matrix_transpose(__builtin_matrix_column_major_load(src3, 4, 3, 4));
+    return (__builtin_matrix_transpose(a0 * a1) * s2) + l0100_unpack0(src3);
 }
 
 static void run_l0100(void) {
@@ -869,25 +955,42 @@ static void run_l0100(void) {
     int a0_b[16]; rt_fill_i32(&rng, a0_b, 16, RT_DOM_INT(-8LL, 8LL)); i32m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
     int a1_b[12]; rt_fill_i32(&rng, a1_b, 12, RT_DOM_FULL); i32m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
     int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
-    int src3[12]; rt_fill_i32(&rng, src3, 12, RT_DOM_FULL);
+    int src3[21]; rt_fill_i32(&rng, src3, 21, RT_DOM_FULL);
     i32m3x4 r = l0100(a0, a1, s2, src3);
     int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_i32("l0100", "ret", r_b, 12);
 }
 
-static i32m4x6 l0101_map0(i32m4x6 m) {
-    i32m4x6 r;
+static u8m4x6 l0101_unpack0(const unsigned char *src) {
+    u8m4x6 r;
     for (int i = 0; i < 4; i++)
       for (int j = 0; j < 6; j++)
-        { int x = m[i][j]; r[i][j] = ~x & 12; }
+        r[i][j] = src[(i / 4) * 25 + j * 4 + i % 4];
     return r;
 }
 
-i32m4x6 l0101(i32m1x6 a0, i32m6x3 a1, i32m1x3 a2, i32m6x4 a3, int s4, i32m2x5 a5, u8m4x4 a6, u8m4x6 a7, i32m4x6 a8, i32m4x6 a9, int s10) {
+static i32m4x6 l0101_fill1(i32m4x6 m, int v) {
+    (void)m;
+    i32m4x6 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 6; j++)
+        r[i][j] = v;
+    return r;
+}
+
+static i32m4x6 l0101_map2(i32m4x6 m) {
+    i32m4x6 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 6; j++)
+        { int x = m[i][j]; r[i][j] = ~x & 6; }
+    return r;
+}
+
+i32m4x6 l0101(i32m1x6 a0, i32m6x3 a1, i32m1x3 a2, i32m6x4 a3, int s4, i32m2x5 a5, u8m4x4 a6, const unsigned char *src7, i32m4x6 a8) {
     i32m1x3r t0 = a0 * a1;
     t0 += (i32m1x3r) a2;
     i32m6x4r t1 = s4 - a3;
     t1[0][1] = a5[1][4];
-    return l0101_map0((i32m4x4) a6 * (i32m4x6) a7 + (a8 - a9)) * s10;
+    return 0 * l0101_map2((i32m4x4) a6 * (i32m4x6) l0101_unpack0(src7) + l0101_fill1(a8, 8));
 }
 
 static void run_l0101(void) {
@@ -899,11 +1002,9 @@ static void run_l0101(void) {
     int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_FULL);
     int a5_b[10]; rt_fill_i32(&rng, a5_b, 10, RT_DOM_FULL); i32m2x5 a5 = __builtin_matrix_column_major_load(a5_b, 2, 5, 2);
     unsigned char a6_b[16]; rt_fill_u8(&rng, a6_b, 16, RT_DOM_FULL); u8m4x4 a6 = __builtin_matrix_column_major_load(a6_b, 4, 4, 4);
-    unsigned char a7_b[24]; rt_fill_u8(&rng, a7_b, 24, RT_DOM_FULL); u8m4x6 a7 = __builtin_matrix_column_major_load(a7_b, 4, 6, 4);
+    unsigned char src7[25]; rt_fill_u8(&rng, src7, 25, RT_DOM_FULL);
     int a8_b[24]; rt_fill_i32(&rng, a8_b, 24, RT_DOM_INT(-8LL, 8LL)); i32m4x6 a8 = __builtin_matrix_column_major_load(a8_b, 4, 6, 4);
-    int a9_b[24]; rt_fill_i32(&rng, a9_b, 24, RT_DOM_FULL); i32m4x6 a9 = __builtin_matrix_column_major_load(a9_b, 4, 6, 4);
-    int s10; rt_fill_i32(&rng, &s10, 1, RT_DOM_FULL);
-    i32m4x6 r = l0101(a0, a1, a2, a3, s4, a5, a6, a7, a8, a9, s10);
+    i32m4x6 r = l0101(a0, a1, a2, a3, s4, a5, a6, src7, a8);
     int r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4); rt_out_i32("l0101", "ret", r_b, 24);
 }
 
@@ -925,9 +1026,17 @@ static i32m5x4 l0102_fill1(i32m5x4 m, int v) {
     return r;
 }
 
-i32m4x1 l0102(i32m5x4 a0, int s1, int s2, i8m4x1 a3, u8m1x1 a4, i32m4x1 a5) {
+static i32m4x1 l0102_unpack2(const int *src) {
+    i32m4x1 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 1; j++)
+        r[i][j] = src[(i / 1) * 1 + j * 1 + i % 1];
+    return r;
+}
+
+i32m4x1 l0102(i32m5x4 a0, int s1, int s2, i8m4x1 a3, const unsigned char *src4, const int *src5) {
     i32m5x4r t0 = l0102_fill1((i32m5x4r) l0102_fill0(a0, s1), s2);
-    return (i32m4x1) a3 * (i32m1x1) a4 + ((i32m4x1r) a5);
+    return (i32m4x1) a3 * (i32m1x1) __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 1, 1, 4)) + l0102_unpack2(src5);
 }
 
 static void run_l0102(void) {
@@ -936,17 +1045,26 @@ static void run_l0102(void) {
     int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
     int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
     signed char a3_b[4]; rt_fill_i8(&rng, a3_b, 4, RT_DOM_FULL); i8m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
-    unsigned char a4_b[1]; rt_fill_u8(&rng, a4_b, 1, RT_DOM_FULL); u8m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
-    int a5_b[4]; rt_fill_i32(&rng, a5_b, 4, RT_DOM_FULL); i32m4x1 a5 = __builtin_matrix_column_major_load(a5_b, 4, 1, 4);
-    i32m4x1 r = l0102(a0, s1, s2, a3, a4, a5);
+    unsigned char src4[4]; rt_fill_u8(&rng, src4, 4, RT_DOM_FULL);
+    int src5[4]; rt_fill_i32(&rng, src5, 4, RT_DOM_FULL);
+    i32m4x1 r = l0102(a0, s1, s2, a3, src4, src5);
     int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4); rt_out_i32("l0102", "ret", r_b, 4);
 }
 
-i32m6x6 l0103(i32m1x3 a0, i32m2x4 a1, i32m2x4 a2, u8m6x4 a3, i8m4x6 a4, i32m2x6 a5, i32m2x3 a6, i32m3x6 a7) {
+static i32m3x6 l0103_fill0(i32m3x6 m, int v) {
+    (void)m;
+    i32m3x6 r;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 6; j++)
+        r[i][j] = v;
+    return r;
+}
+
+i32m6x6 l0103(i32m1x3 a0, i32m2x4 a1, i32m2x4 a2, u8m6x4 a3, const signed char *src4, i32m6x3 a5, i32m3x3 a6, i32m3x6 a7, i32m6x6 a8) {
     i32m1x3 t0 = a0;
     i32m2x4r t1 = __builtin_matrix_transpose(__builtin_matrix_transpose(a1));
     t1 += (i32m2x4r) a2;
-    return (i32m6x4) a3 * (i32m4x6) a4 + (((i32m6x2r) __builtin_matrix_transpose(a5)) * ((i32m2x6r) (a6 * a7)));
+    return (i32m6x4) a3 * (i32m4x6) __builtin_matrix_column_major_load(src4, 4, 6, 8) + (((a5 * a6) * l0103_fill0(a7, -7)) - a8);
 }
 
 static void run_l0103(void) {
@@ -955,11 +1073,12 @@ static void run_l0103(void) {
     int a1_b[8]; rt_fill_i32(&rng, a1_b, 8, RT_DOM_FULL); i32m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
     int a2_b[8]; rt_fill_i32(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL)); i32m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
     unsigned char a3_b[24]; rt_fill_u8(&rng, a3_b, 24, RT_DOM_FULL); u8m6x4 a3 = __builtin_matrix_column_major_load(a3_b, 6, 4, 6);
-    signed char a4_b[24]; rt_fill_i8(&rng, a4_b, 24, RT_DOM_FULL); i8m4x6 a4 = __builtin_matrix_column_major_load(a4_b, 4, 6, 4);
-    int a5_b[12]; rt_fill_i32(&rng, a5_b, 12, RT_DOM_INT(-8LL, 8LL)); i32m2x6 a5 = __builtin_matrix_column_major_load(a5_b, 2, 6, 2);
-    int a6_b[6]; rt_fill_i32(&rng, a6_b, 6, RT_DOM_FULL); i32m2x3 a6 = __builtin_matrix_column_major_load(a6_b, 2, 3, 2);
+    signed char src4[48]; rt_fill_i8(&rng, src4, 48, RT_DOM_FULL);
+    int a5_b[18]; rt_fill_i32(&rng, a5_b, 18, RT_DOM_INT(-8LL, 8LL)); i32m6x3 a5 = __builtin_matrix_column_major_load(a5_b, 6, 3, 6);
+    int a6_b[9]; rt_fill_i32(&rng, a6_b, 9, RT_DOM_FULL); i32m3x3 a6 = __builtin_matrix_column_major_load(a6_b, 3, 3, 3);
     int a7_b[18]; rt_fill_i32(&rng, a7_b, 18, RT_DOM_FULL); i32m3x6 a7 = __builtin_matrix_column_major_load(a7_b, 3, 6, 3);
-    i32m6x6 r = l0103(a0, a1, a2, a3, a4, a5, a6, a7);
+    int a8_b[36]; rt_fill_i32(&rng, a8_b, 36, RT_DOM_INT(-8LL, 8LL)); i32m6x6 a8 = __builtin_matrix_column_major_load(a8_b, 6, 6, 6);
+    i32m6x6 r = l0103(a0, a1, a2, a3, src4, a5, a6, a7, a8);
     int r_b[36]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_i32("l0103", "ret", r_b, 36);
 }
 
@@ -993,19 +1112,19 @@ static u8m5x1 l0105_fill0(u8m5x1 m, unsigned char v) {
     return r;
 }
 
-static u8m2x1 l0105_zip1(u8m2x1 a, u8m2x1 b) {
-    u8m2x1 r;
+static u8m2x5 l0105_unpack1(const unsigned char *src) {
+    u8m2x5 r;
     for (int i = 0; i < 2; i++)
-      for (int j = 0; j < 1; j++)
-        { unsigned char x = a[i][j], y = b[i][j]; r[i][j] = ~x & y; }
+      for (int j = 0; j < 5; j++)
+        r[i][j] = src[(i / 4) * 20 + j * 4 + i % 4];
     return r;
 }
 
-static u8m2x1 l0105_zip2(u8m2x1 a, u8m2x1 b) {
-    u8m2x1 r;
+static u8m2x3 l0105_zip2(u8m2x3 a, u8m2x3 b) {
+    u8m2x3 r;
     for (int i = 0; i < 2; i++)
-      for (int j = 0; j < 1; j++)
-        { unsigned char x = a[i][j], y = b[i][j]; r[i][j] = ~x & y; }
+      for (int j = 0; j < 3; j++)
+        { unsigned char x = a[i][j], y = b[i][j]; r[i][j] = x | (y & 7); }
     return r;
 }
 
@@ -1013,15 +1132,15 @@ static u8m2x1 l0105_zip3(u8m2x1 a, u8m2x1 b) {
     u8m2x1 r;
     for (int i = 0; i < 2; i++)
       for (int j = 0; j < 1; j++)
-        { unsigned char x = a[i][j], y = b[i][j]; r[i][j] = (x >> 2) ^ 15; }
+        { unsigned char x = a[i][j], y = b[i][j]; r[i][j] = ~x & y; }
     return r;
 }
 
-u8m2x1 l0105(u8m1x6 a0, u8m6x4 a1, u8m4x2 a2, u8m2x2 a3, u8m1x6 a4, u8m6x2 a5, u8m5x3 a6, u8m5x1 a7, unsigned char s8, u8m1x6 a9, u8m1x6 a10, u8m1x1 a11, const unsigned char *src12, u8m5x2 a13, u8m2x1 a14, u8m2x1 a15, u8m2x1 a16, u8m2x1 a17) {
+u8m2x1 l0105(u8m1x6 a0, u8m6x4 a1, u8m4x2 a2, u8m2x2 a3, u8m1x6 a4, u8m6x2 a5, u8m5x3 a6, u8m5x1 a7, unsigned char s8, u8m1x6 a9, u8m1x6 a10, u8m1x1 a11, const unsigned char *src12, u8m5x3 a13, u8m3x1 a14, u8m5x1 a15, u8m2x3 a16, u8m2x3 a17, u8m3x1 a18, u8m3x1 a19, u8m2x1 a20, unsigned char s21) {
     u8m1x2 t0 = ((a0 * a1) * (a2 * a3) + (a4 * a5)) * a6[0][1];
     u8m5x6 t1 = (u8m5x6) (l0105_fill0(a7, s8) * (a9 - a10));
     t1[1][0] = a11[0][0];
-    return l0105_zip3(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src12, 5, 2, 5)) * (a13 * a14), l0105_zip2(l0105_zip1(a15, a16), (u8m2x1r) a17));
+    return l0105_zip3(l0105_unpack1(src12) * (a13 * a14 + a15), l0105_zip2(a16, a17) * (a18 - a19) + (s21 + a20));
 }
 
 static void run_l0105(void) {
@@ -1038,13 +1157,17 @@ static void run_l0105(void) {
     unsigned char a9_b[6]; rt_fill_u8(&rng, a9_b, 6, RT_DOM_FULL); u8m1x6 a9 = __builtin_matrix_column_major_load(a9_b, 1, 6, 1);
     unsigned char a10_b[6]; rt_fill_u8(&rng, a10_b, 6, RT_DOM_FULL); u8m1x6 a10 = __builtin_matrix_column_major_load(a10_b, 1, 6, 1);
     unsigned char a11_b[1]; rt_fill_u8(&rng, a11_b, 1, RT_DOM_INT(-8LL, 8LL)); u8m1x1 a11 = __builtin_matrix_column_major_load(a11_b, 1, 1, 1);
-    unsigned char src12[10]; rt_fill_u8(&rng, src12, 10, RT_DOM_FULL);
-    unsigned char a13_b[10]; rt_fill_u8(&rng, a13_b, 10, RT_DOM_FULL); u8m5x2 a13 = __builtin_matrix_column_major_load(a13_b, 5, 2, 5);
-    unsigned char a14_b[2]; rt_fill_u8(&rng, a14_b, 2, RT_DOM_INT(-8LL, 8LL)); u8m2x1 a14 = __builtin_matrix_column_major_load(a14_b, 2, 1, 2);
-    unsigned char a15_b[2]; rt_fill_u8(&rng, a15_b, 2, RT_DOM_FULL); u8m2x1 a15 = __builtin_matrix_column_major_load(a15_b, 2, 1, 2);
-    unsigned char a16_b[2]; rt_fill_u8(&rng, a16_b, 2, RT_DOM_INT(-8LL, 8LL)); u8m2x1 a16 = __builtin_matrix_column_major_load(a16_b, 2, 1, 2);
-    unsigned char a17_b[2]; rt_fill_u8(&rng, a17_b, 2, RT_DOM_FULL); u8m2x1 a17 = __builtin_matrix_column_major_load(a17_b, 2, 1, 2);
-    u8m2x1 r = l0105(a0, a1, a2, a3, a4, a5, a6, a7, s8, a9, a10, a11, src12, a13, a14, a15, a16, a17);
+    unsigned char src12[20]; rt_fill_u8(&rng, src12, 20, RT_DOM_FULL);
+    unsigned char a13_b[15]; rt_fill_u8(&rng, a13_b, 15, RT_DOM_FULL); u8m5x3 a13 = __builtin_matrix_column_major_load(a13_b, 5, 3, 5);
+    unsigned char a14_b[3]; rt_fill_u8(&rng, a14_b, 3, RT_DOM_FULL); u8m3x1 a14 = __builtin_matrix_column_major_load(a14_b, 3, 1, 3);
+    unsigned char a15_b[5]; rt_fill_u8(&rng, a15_b, 5, RT_DOM_INT(-8LL, 8LL)); u8m5x1 a15 = __builtin_matrix_column_major_load(a15_b, 5, 1, 5);
+    unsigned char a16_b[6]; rt_fill_u8(&rng, a16_b, 6, RT_DOM_INT(-8LL, 8LL)); u8m2x3 a16 = __builtin_matrix_column_major_load(a16_b, 2, 3, 2);
+    unsigned char a17_b[6]; rt_fill_u8(&rng, a17_b, 6, RT_DOM_INT(-8LL, 8LL)); u8m2x3 a17 = __builtin_matrix_column_major_load(a17_b, 2, 3, 2);
+    unsigned char a18_b[3]; rt_fill_u8(&rng, a18_b, 3, RT_DOM_FULL); u8m3x1 a18 = __builtin_matrix_column_major_load(a18_b, 3, 1, 3);
+    unsigned char a19_b[3]; rt_fill_u8(&rng, a19_b, 3, RT_DOM_INT(-8LL, 8LL)); u8m3x1 a19 = __builtin_matrix_column_major_load(a19_b, 3, 1, 3);
+    unsigned char a20_b[2]; rt_fill_u8(&rng, a20_b, 2, RT_DOM_INT(-8LL, 8LL)); u8m2x1 a20 = __builtin_matrix_column_major_load(a20_b, 2, 1, 2);
+    unsigned char s21; rt_fill_u8(&rng, &s21, 1, RT_DOM_FULL);
+    u8m2x1 r = l0105(a0, a1, a2, a3, a4, a5, a6, a7, s8, a9, a10, a11, src12, a13, a14, a15, a16, a17, a18, a19, a20, s21);
     unsigned char r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_u8("l0105", "ret", r_b, 2);
 }
 
@@ -1098,19 +1221,20 @@ static void run_l0106(void) {
     double r_b[24]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_f64("l0106", "ret", r_b, 24);
 }
 
-static i16m5x6 l0107_zip0(i16m5x6 a, i16m5x6 b) {
-    i16m5x6 r;
-    for (int i = 0; i < 5; i++)
-      for (int j = 0; j < 6; j++)
-        { short x = a[i][j], y = b[i][j]; r[i][j] = (x & 5) | y; }
+static i16m3x5 l0107_fill0(i16m3x5 m, short v) {
+    (void)m;
+    i16m3x5 r;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 5; j++)
+        r[i][j] = v;
     return r;
 }
 
-i16m2x6 l0107(i16m4x3 a0, i16m3x5 a1, const short *src2, i16m6x5 a3, const short *src4, i16m5x6 a5, i16m5x6 a6) {
+i16m3x5 l0107(i16m4x3 a0, i16m3x5 a1, const short *src2, i16m4x1 a3, const short *src4, short s5) {
     i16m4x3r t0 = a0;
     t0[3][0] = a1[1][2];
-    i16m4x6 t1 = ((i16m4x6) __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 6, 4, 6))) * a3[3][4];
-    return (i16m2x6r) (__builtin_matrix_column_major_load(src4, 2, 5, 2) * l0107_zip0(a5, a6));
+    i16m4x6 t1 = ((i16m4x1r) a3)[1][0] * ((i16m4x6) __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 6, 4, 6)));
+    return l0107_fill0(__builtin_matrix_column_major_load(src4, 3, 5, 3), s5);
 }
 
 static void run_l0107(void) {
@@ -1118,12 +1242,11 @@ static void run_l0107(void) {
     short a0_b[12]; rt_fill_i16(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL)); i16m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
     short a1_b[15]; rt_fill_i16(&rng, a1_b, 15, RT_DOM_INT(-8LL, 8LL)); i16m3x5 a1 = __builtin_matrix_column_major_load(a1_b, 3, 5, 3);
     short src2[24]; rt_fill_i16(&rng, src2, 24, RT_DOM_FULL);
-    short a3_b[30]; rt_fill_i16(&rng, a3_b, 30, RT_DOM_FULL); i16m6x5 a3 = __builtin_matrix_column_major_load(a3_b, 6, 5, 6);
-    short src4[10]; rt_fill_i16(&rng, src4, 10, RT_DOM_FULL);
-    short a5_b[30]; rt_fill_i16(&rng, a5_b, 30, RT_DOM_FULL); i16m5x6 a5 = __builtin_matrix_column_major_load(a5_b, 5, 6, 5);
-    short a6_b[30]; rt_fill_i16(&rng, a6_b, 30, RT_DOM_INT(-8LL, 8LL)); i16m5x6 a6 = __builtin_matrix_column_major_load(a6_b, 5, 6, 5);
-    i16m2x6 r = l0107(a0, a1, src2, a3, src4, a5, a6);
-    short r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2); rt_out_i16("l0107", "ret", r_b, 12);
+    short a3_b[4]; rt_fill_i16(&rng, a3_b, 4, RT_DOM_INT(-8LL, 8LL)); i16m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
+    short src4[15]; rt_fill_i16(&rng, src4, 15, RT_DOM_FULL);
+    short s5; rt_fill_i16(&rng, &s5, 1, RT_DOM_FULL);
+    i16m3x5 r = l0107(a0, a1, src2, a3, src4, s5);
+    short r_b[15]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_i16("l0107", "ret", r_b, 15);
 }
 
 static i64m5x5 l0108_fill0(i64m5x5 m, long v) {
@@ -1223,7 +1346,15 @@ static void run_l0110(void) {
     unsigned char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4); rt_out_u8("l0110", "ret", r_b, 4);
 }
 
-static i32m4x2 l0111_fill0(i32m4x2 m, int v) {
+static i32m4x2 l0111_unpack0(const int *src) {
+    i32m4x2 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 2; j++)
+        r[i][j] = src[(j / 1) * 4 + i * 1 + j % 1];
+    return r;
+}
+
+static i32m4x2 l0111_fill1(i32m4x2 m, int v) {
     (void)m;
     i32m4x2 r;
     for (int i = 0; i < 4; i++)
@@ -1232,7 +1363,15 @@ static i32m4x2 l0111_fill0(i32m4x2 m, int v) {
     return r;
 }
 
-static i32m4x2 l0111_zip1(i32m4x2 a, i32m4x2 b) {
+static i32m4x2 l0111_zip2(i32m4x2 a, i32m4x2 b) {
+    i32m4x2 r;
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 2; j++)
+        { int x = a[i][j], y = b[i][j]; r[i][j] = (x >> 1) ^ 0; }
+    return r;
+}
+
+static i32m4x2 l0111_zip3(i32m4x2 a, i32m4x2 b) {
     i32m4x2 r;
     for (int i = 0; i < 4; i++)
       for (int j = 0; j < 2; j++)
@@ -1240,72 +1379,27 @@ static i32m4x2 l0111_zip1(i32m4x2 a, i32m4x2 b) {
     return r;
 }
 
-static i32m2x3 l0111_fill2(i32m2x3 m, int v) {
-    (void)m;
-    i32m2x3 r;
-    for (int i = 0; i < 2; i++)
-      for (int j = 0; j < 3; j++)
-        r[i][j] = v;
-    return r;
-}
-
-static i32m5x2 l0111_fill3(i32m5x2 m, int v) {
-    (void)m;
-    i32m5x2 r;
-    for (int i = 0; i < 5; i++)
-      for (int j = 0; j < 2; j++)
-        r[i][j] = v;
-    return r;
-}
-
-static i32m5x2 l0111_fill4(i32m5x2 m, int v) {
-    (void)m;
-    i32m5x2 r;
-    for (int i = 0; i < 5; i++)
-      for (int j = 0; j < 2; j++)
-        r[i][j] = v;
-    return r;
-}
-
-static i32m5x2 l0111_zip5(i32m5x2 a, i32m5x2 b) {
-    i32m5x2 r;
-    for (int i = 0; i < 5; i++)
-      for (int j = 0; j < 2; j++)
-        { int x = a[i][j], y = b[i][j]; r[i][j] = (x & 8) | y; }
-    return r;
-}
-
-static i32m3x3 l0111_map6(i32m3x3 m) {
-    i32m3x3 r;
-    for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++)
-        { int x = m[i][j]; r[i][j] = x ^ 2; }
-    return r;
-}
-
-i32m3x2 l0111(const int *src0, i32m4x2 a1, i32m4x2 a2, i32m4x6 a3, i32m6x2 a4, i32m2x3 a5, i32m5x3 a6, i32m5x2 a7, int s8, i32m5x2 a9, i32m3x3 a10, i32m3x2 a11) {
-    i32m4x2 t0 = l0111_fill0(__builtin_matrix_column_major_load(src0, 4, 2, 4), -8) - ((i32m4x2) l0111_zip1(a1, a2));
-    t0 += a3 * a4;
-    i32m2x3r t1 = l0111_fill2(a5, 0);
-    return ((i32m3x5r) __builtin_matrix_transpose(a6)) * l0111_zip5(l0111_fill3(a7, s8), l0111_fill4(a9, 3)) + (l0111_map6(a10) * ((i32m3x2r) a11));
+i32m6x3 l0111(const int *src0, int s1, i32m4x2 a2, i32m4x2 a3, i32m4x2 a4, u8m4x3 a5, i8m3x1 a6, i32m1x4 a7, i32m1x4 a8, const int *src9) {
+    i32m4x2 t0 = l0111_fill1(l0111_unpack0(src0), s1) - l0111_zip3(l0111_zip2(a2, a3), a4);
+    t0[3][0] = 6;
+    i32m4x1 t1 = (i32m4x3) a5 * (i32m3x1) a6 + __builtin_matrix_transpose(a7 - a8);
+    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src9, 3, 6, 3));
 }
 
 static void run_l0111(void) {
     rt_rng rng = {0xcbc067e24c0e9dbeULL};
     int src0[8]; rt_fill_i32(&rng, src0, 8, RT_DOM_FULL);
-    int a1_b[8]; rt_fill_i32(&rng, a1_b, 8, RT_DOM_FULL); i32m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
     int a2_b[8]; rt_fill_i32(&rng, a2_b, 8, RT_DOM_FULL); i32m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
-    int a3_b[24]; rt_fill_i32(&rng, a3_b, 24, RT_DOM_FULL); i32m4x6 a3 = __builtin_matrix_column_major_load(a3_b, 4, 6, 4);
-    int a4_b[12]; rt_fill_i32(&rng, a4_b, 12, RT_DOM_INT(-8LL, 8LL)); i32m6x2 a4 = __builtin_matrix_column_major_load(a4_b, 6, 2, 6);
-    int a5_b[6]; rt_fill_i32(&rng, a5_b, 6, RT_DOM_INT(-8LL, 8LL)); i32m2x3 a5 = __builtin_matrix_column_major_load(a5_b, 2, 3, 2);
-    int a6_b[15]; rt_fill_i32(&rng, a6_b, 15, RT_DOM_FULL); i32m5x3 a6 = __builtin_matrix_column_major_load(a6_b, 5, 3, 5);
-    int a7_b[10]; rt_fill_i32(&rng, a7_b, 10, RT_DOM_FULL); i32m5x2 a7 = __builtin_matrix_column_major_load(a7_b, 5, 2, 5);
-    int s8; rt_fill_i32(&rng, &s8, 1, RT_DOM_FULL);
-    int a9_b[10]; rt_fill_i32(&rng, a9_b, 10, RT_DOM_FULL); i32m5x2 a9 = __builtin_matrix_column_major_load(a9_b, 5, 2, 5);
-    int a10_b[9]; rt_fill_i32(&rng, a10_b, 9, RT_DOM_FULL); i32m3x3 a10 = __builtin_matrix_column_major_load(a10_b, 3, 3, 3);
-    int a11_b[6]; rt_fill_i32(&rng, a11_b, 6, RT_DOM_INT(-8LL, 8LL)); i32m3x2 a11 = __builtin_matrix_column_major_load(a11_b, 3, 2, 3);
-    i32m3x2 r = l0111(src0, a1, a2, a3, a4, a5, a6, a7, s8, a9, a10, a11);
-    int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3); rt_out_i32("l0111", "ret", r_b, 6);
+    int a3_b[8]; rt_fill_i32(&rng, a3_b, 8, RT_DOM_FULL); i32m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
+    int a4_b[8]; rt_fill_i32(&rng, a4_b, 8, RT_DOM_INT(-8LL, 8LL)); i32m4x2 a4 = __builtin_matrix_column_major_load(a4_b, 4, 2, 4);
+    unsigned char a5_b[12]; rt_fill_u8(&rng, a5_b, 12, RT_DOM_INT(-8LL, 8LL)); u8m4x3 a5 = __builtin_matrix_column_major_load(a5_b, 4, 3, 4);
+    signed char a6_b[3]; rt_fill_i8(&rng, a6_b, 3, RT_DOM_FULL); i8m3x1 a6 = __builtin_matrix_column_major_load(a6_b, 3, 1, 3);
+    int a7_b[4]; rt_fill_i32(&rng, a7_b, 4, RT_DOM_FULL); i32m1x4 a7 = __builtin_matrix_column_major_load(a7_b, 1, 4, 1);
+    int a8_b[4]; rt_fill_i32(&rng, a8_b, 4, RT_DOM_FULL); i32m1x4 a8 = __builtin_matrix_column_major_load(a8_b, 1, 4, 1);
+    int src9[18]; rt_fill_i32(&rng, src9, 18, RT_DOM_FULL);
+    i32m6x3 r = l0111(src0, s1, a2, a3, a4, a5, a6, a7, a8, src9);
+    int r_b[18]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_i32("l0111", "ret", r_b, 18);
 }
 
 i32m6x6 l0112(i32m3x4 a0, i32m4x2 a1, i32m3x2 a2, int s3, i32m3x6 a4, i32m6x5 a5, i32m6x2 a6, i32m2x6 a7) {
@@ -1427,10 +1521,10 @@ static i32m6x3 l0115_fill0(i32m6x3 m, int v) {
     return r;
 }
 
-i32m6x1 l0115(i32m5x3 a0, i32m3x6 a1, i32m5x6 a2, int s3, i32m6x3 a4, int s5, i32m3x1 a6, i32m3x1 a7, i8m6x1 a8, i8m1x1 a9, i32m6x1 a10) {
+i32m6x1 l0115(i32m5x3 a0, i32m3x6 a1, i32m5x6 a2, int s3, i32m6x3 a4, int s5, i32m3x1 a6, i32m3x1 a7, const signed char *src8, i8m1x1 a9, i32m6x1 a10) {
     i32m5x6r t0 = a0 * a1 + a2;
     t0[2][2] = s3;
-    return l0115_fill0(a4, s5) * (a6 + a7) + ((i32m6x1) a8 * (i32m1x1) a9 + a10);
+    return l0115_fill0(a4, s5) * (a6 + a7) + ((i32m6x1) __builtin_matrix_column_major_load(src8, 6, 1, 6) * (i32m1x1) a9 + a10);
 }
 
 static void run_l0115(void) {
@@ -1443,10 +1537,10 @@ static void run_l0115(void) {
     int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_FULL);
     int a6_b[3]; rt_fill_i32(&rng, a6_b, 3, RT_DOM_FULL); i32m3x1 a6 = __builtin_matrix_column_major_load(a6_b, 3, 1, 3);
     int a7_b[3]; rt_fill_i32(&rng, a7_b, 3, RT_DOM_INT(-8LL, 8LL)); i32m3x1 a7 = __builtin_matrix_column_major_load(a7_b, 3, 1, 3);
-    signed char a8_b[6]; rt_fill_i8(&rng, a8_b, 6, RT_DOM_INT(-8LL, 8LL)); i8m6x1 a8 = __builtin_matrix_column_major_load(a8_b, 6, 1, 6);
+    signed char src8[6]; rt_fill_i8(&rng, src8, 6, RT_DOM_FULL);
     signed char a9_b[1]; rt_fill_i8(&rng, a9_b, 1, RT_DOM_FULL); i8m1x1 a9 = __builtin_matrix_column_major_load(a9_b, 1, 1, 1);
     int a10_b[6]; rt_fill_i32(&rng, a10_b, 6, RT_DOM_FULL); i32m6x1 a10 = __builtin_matrix_column_major_load(a10_b, 6, 1, 6);
-    i32m6x1 r = l0115(a0, a1, a2, s3, a4, s5, a6, a7, a8, a9, a10);
+    i32m6x1 r = l0115(a0, a1, a2, s3, a4, s5, a6, a7, src8, a9, a10);
     int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 6); rt_out_i32("l0115", "ret", r_b, 6);
 }
 
@@ -1547,13 +1641,13 @@ static void run_l0118(void) {
 
 i32m5x5 l0119(i32m1x4 a0, const int *src1) {
     i32m1x4 t0 = a0;
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 5, 5, 5));
+    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 5, 5, 7));
 }
 
 static void run_l0119(void) {
     rt_rng rng = {0x5ada56787453903cULL};
     int a0_b[4]; rt_fill_i32(&rng, a0_b, 4, RT_DOM_FULL); i32m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
-    int src1[25]; rt_fill_i32(&rng, src1, 25, RT_DOM_FULL);
+    int src1[35]; rt_fill_i32(&rng, src1, 35, RT_DOM_FULL);
     i32m5x5 r = l0119(a0, src1);
     int r_b[25]; __builtin_matrix_column_major_store(r, r_b, 5); rt_out_i32("l0119", "ret", r_b, 25);
 }

@@ -8,257 +8,259 @@ use matrix_oracle::rt;
 matrix! {
     typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
     typedef int8_t i8m2x32 __attribute__((matrix_type(2, 32)));
-    typedef i8 i8m4x1r __attribute__((matrix_type(4, 1, row_major)));
+    typedef i8 i8m3x1 __attribute__((matrix_type(3, 1)));
+    typedef signed char i8m4x1r __attribute__((matrix_type(4, 1, row_major)));
     typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
-    typedef signed char i8m6x1 __attribute__((matrix_type(6, 1)));
-    typedef char i8m6x32r __attribute__((matrix_type(6, 32, row_major)));
+    typedef char i8m6x1 __attribute__((matrix_type(6, 1)));
+    typedef int8_t i8m6x32r __attribute__((matrix_type(6, 32, row_major)));
+    typedef int16_t i16m1x1 __attribute__((matrix_type(1, 1)));
     typedef int16_t i16m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int16_t i16m1x4r __attribute__((matrix_type(1, 4, row_major)));
-    typedef i16 i16m1x5 __attribute__((matrix_type(1, 5, column_major)));
-    typedef i16 i16m1x6 __attribute__((matrix_type(1, 6, column_major)));
-    typedef short i16m1x6r __attribute__((matrix_type(1, 6, row_major)));
-    typedef short i16m2x2 __attribute__((matrix_type(2, 2, column_major)));
-    typedef i16 i16m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef int16_t i16m2x5 __attribute__((matrix_type(2, 5)));
-    typedef short i16m2x5r __attribute__((matrix_type(2, 5, row_major)));
-    typedef i16 i16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef short i16m2x6r __attribute__((matrix_type(2, 6, row_major)));
+    typedef i16 i16m1x4r __attribute__((matrix_type(1, 4, row_major)));
+    typedef short i16m1x5 __attribute__((matrix_type(1, 5, column_major)));
+    typedef i16 i16m1x6 __attribute__((matrix_type(1, 6)));
+    typedef int16_t i16m2x2 __attribute__((matrix_type(2, 2)));
+    typedef short i16m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef i16 i16m3x3r __attribute__((matrix_type(3, 3, row_major)));
+    typedef int16_t i16m3x5 __attribute__((matrix_type(3, 5, column_major)));
     typedef i16 i16m3x5r __attribute__((matrix_type(3, 5, row_major)));
-    typedef int16_t i16m4x1r __attribute__((matrix_type(4, 1, row_major)));
-    typedef int16_t i16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef i16 i16m4x2r __attribute__((matrix_type(4, 2, row_major)));
-    typedef short i16m4x3r __attribute__((matrix_type(4, 3, row_major)));
+    typedef int16_t i16m4x1 __attribute__((matrix_type(4, 1)));
+    typedef i16 i16m4x1r __attribute__((matrix_type(4, 1, row_major)));
+    typedef i16 i16m4x2 __attribute__((matrix_type(4, 2, column_major)));
+    typedef short i16m4x2r __attribute__((matrix_type(4, 2, row_major)));
+    typedef i16 i16m4x3r __attribute__((matrix_type(4, 3, row_major)));
     typedef short i16m4x4r __attribute__((matrix_type(4, 4, row_major)));
-    typedef i16 i16m4x5 __attribute__((matrix_type(4, 5)));
-    typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
-    typedef i16 i16m4x6r __attribute__((matrix_type(4, 6, row_major)));
-    typedef int16_t i16m5x1 __attribute__((matrix_type(5, 1)));
-    typedef short i16m5x3r __attribute__((matrix_type(5, 3, row_major)));
-    typedef int16_t i16m5x6 __attribute__((matrix_type(5, 6)));
-    typedef i16 i16m5x6r __attribute__((matrix_type(5, 6, row_major)));
-    typedef short i16m6x3r __attribute__((matrix_type(6, 3, row_major)));
-    typedef i16 i16m6x5 __attribute__((matrix_type(6, 5, column_major)));
-    typedef int16_t i16m6x5r __attribute__((matrix_type(6, 5, row_major)));
-    typedef int32_t i32m1x1 __attribute__((matrix_type(1, 1, column_major)));
+    typedef short i16m4x5 __attribute__((matrix_type(4, 5)));
+    typedef i16 i16m4x6 __attribute__((matrix_type(4, 6)));
+    typedef short i16m4x6r __attribute__((matrix_type(4, 6, row_major)));
+    typedef short i16m5x1 __attribute__((matrix_type(5, 1, column_major)));
+    typedef i16 i16m5x6 __attribute__((matrix_type(5, 6)));
+    typedef short i16m5x6r __attribute__((matrix_type(5, 6, row_major)));
+    typedef i16 i16m6x3r __attribute__((matrix_type(6, 3, row_major)));
+    typedef i16 i16m6x5r __attribute__((matrix_type(6, 5, row_major)));
+    typedef int32_t i32m1x1 __attribute__((matrix_type(1, 1)));
     typedef i32 i32m1x2r __attribute__((matrix_type(1, 2, row_major)));
-    typedef i32 i32m1x3 __attribute__((matrix_type(1, 3, column_major)));
+    typedef i32 i32m1x3 __attribute__((matrix_type(1, 3)));
     typedef int32_t i32m1x3r __attribute__((matrix_type(1, 3, row_major)));
-    typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int32_t i32m1x5 __attribute__((matrix_type(1, 5)));
-    typedef i32 i32m1x5r __attribute__((matrix_type(1, 5, row_major)));
-    typedef int32_t i32m1x6r __attribute__((matrix_type(1, 6, row_major)));
-    typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef int32_t i32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef int i32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef int i32m1x5r __attribute__((matrix_type(1, 5, row_major)));
+    typedef i32 i32m1x6 __attribute__((matrix_type(1, 6, column_major)));
+    typedef int i32m1x6r __attribute__((matrix_type(1, 6, row_major)));
     typedef int i32m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef i32 i32m2x4r __attribute__((matrix_type(2, 4, row_major)));
+    typedef int i32m2x4 __attribute__((matrix_type(2, 4, column_major)));
+    typedef int32_t i32m2x4r __attribute__((matrix_type(2, 4, row_major)));
     typedef i32 i32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef int32_t i32m2x5r __attribute__((matrix_type(2, 5, row_major)));
-    typedef i32 i32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef i32 i32m2x6r __attribute__((matrix_type(2, 6, row_major)));
+    typedef int i32m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef int32_t i32m2x6 __attribute__((matrix_type(2, 6)));
     typedef int32_t i32m2x32 __attribute__((matrix_type(2, 32)));
-    typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef int32_t i32m3x1 __attribute__((matrix_type(3, 1)));
     typedef int i32m3x1r __attribute__((matrix_type(3, 1, row_major)));
     typedef i32 i32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef int i32m3x2r __attribute__((matrix_type(3, 2, row_major)));
-    typedef int32_t i32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef i32 i32m3x3 __attribute__((matrix_type(3, 3)));
     typedef int i32m3x3r __attribute__((matrix_type(3, 3, row_major)));
-    typedef int i32m3x4 __attribute__((matrix_type(3, 4, column_major)));
-    typedef int32_t i32m3x4r __attribute__((matrix_type(3, 4, row_major)));
-    typedef int32_t i32m3x5 __attribute__((matrix_type(3, 5, column_major)));
-    typedef i32 i32m3x5r __attribute__((matrix_type(3, 5, row_major)));
-    typedef int32_t i32m3x6 __attribute__((matrix_type(3, 6)));
-    typedef i32 i32m3x6r __attribute__((matrix_type(3, 6, row_major)));
-    typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef int32_t i32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int i32m3x4r __attribute__((matrix_type(3, 4, row_major)));
+    typedef int i32m3x5r __attribute__((matrix_type(3, 5, row_major)));
+    typedef int32_t i32m3x6 __attribute__((matrix_type(3, 6, column_major)));
+    typedef int32_t i32m3x6r __attribute__((matrix_type(3, 6, row_major)));
+    typedef int i32m4x1 __attribute__((matrix_type(4, 1, column_major)));
     typedef int32_t i32m4x1r __attribute__((matrix_type(4, 1, row_major)));
-    typedef i32 i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
     typedef int i32m4x2r __attribute__((matrix_type(4, 2, row_major)));
-    typedef int i32m4x3r __attribute__((matrix_type(4, 3, row_major)));
+    typedef i32 i32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef i32 i32m4x3r __attribute__((matrix_type(4, 3, row_major)));
     typedef int32_t i32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef int32_t i32m4x4r __attribute__((matrix_type(4, 4, row_major)));
+    typedef int i32m4x4r __attribute__((matrix_type(4, 4, row_major)));
     typedef int32_t i32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef i32 i32m5x1r __attribute__((matrix_type(5, 1, row_major)));
-    typedef i32 i32m5x2 __attribute__((matrix_type(5, 2)));
-    typedef i32 i32m5x2r __attribute__((matrix_type(5, 2, row_major)));
-    typedef int32_t i32m5x3 __attribute__((matrix_type(5, 3, column_major)));
+    typedef int32_t i32m5x1r __attribute__((matrix_type(5, 1, row_major)));
+    typedef int32_t i32m5x2r __attribute__((matrix_type(5, 2, row_major)));
+    typedef int i32m5x3 __attribute__((matrix_type(5, 3)));
+    typedef i32 i32m5x3r __attribute__((matrix_type(5, 3, row_major)));
     typedef int i32m5x4 __attribute__((matrix_type(5, 4)));
-    typedef int i32m5x4r __attribute__((matrix_type(5, 4, row_major)));
+    typedef int32_t i32m5x4r __attribute__((matrix_type(5, 4, row_major)));
     typedef int i32m5x5r __attribute__((matrix_type(5, 5, row_major)));
     typedef int i32m5x6 __attribute__((matrix_type(5, 6)));
-    typedef int32_t i32m5x6r __attribute__((matrix_type(5, 6, row_major)));
-    typedef int32_t i32m6x1 __attribute__((matrix_type(6, 1, column_major)));
-    typedef int32_t i32m6x2 __attribute__((matrix_type(6, 2, column_major)));
-    typedef int i32m6x2r __attribute__((matrix_type(6, 2, row_major)));
-    typedef i32 i32m6x3 __attribute__((matrix_type(6, 3)));
-    typedef int i32m6x3r __attribute__((matrix_type(6, 3, row_major)));
-    typedef i32 i32m6x4 __attribute__((matrix_type(6, 4)));
+    typedef int i32m5x6r __attribute__((matrix_type(5, 6, row_major)));
+    typedef int i32m6x1 __attribute__((matrix_type(6, 1, column_major)));
+    typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
+    typedef int32_t i32m6x3 __attribute__((matrix_type(6, 3, column_major)));
+    typedef int32_t i32m6x3r __attribute__((matrix_type(6, 3, row_major)));
+    typedef int i32m6x4 __attribute__((matrix_type(6, 4)));
     typedef i32 i32m6x4r __attribute__((matrix_type(6, 4, row_major)));
-    typedef int i32m6x5r __attribute__((matrix_type(6, 5, row_major)));
-    typedef i32 i32m6x6 __attribute__((matrix_type(6, 6)));
-    typedef int32_t i32m6x6r __attribute__((matrix_type(6, 6, row_major)));
-    typedef int32_t i32m6x32 __attribute__((matrix_type(6, 32)));
-    typedef int32_t i32m32x5 __attribute__((matrix_type(32, 5, column_major)));
-    typedef int i32m32x6 __attribute__((matrix_type(32, 6)));
+    typedef int32_t i32m6x5r __attribute__((matrix_type(6, 5, row_major)));
+    typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
+    typedef int i32m6x6r __attribute__((matrix_type(6, 6, row_major)));
+    typedef i32 i32m6x32 __attribute__((matrix_type(6, 32, column_major)));
+    typedef i32 i32m32x5 __attribute__((matrix_type(32, 5)));
+    typedef int32_t i32m32x6 __attribute__((matrix_type(32, 6)));
     typedef long long i64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef int64_t i64m1x2r __attribute__((matrix_type(1, 2, row_major)));
-    typedef i64 i64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int64_t i64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef int64_t i64m5x2 __attribute__((matrix_type(5, 2)));
-    typedef i64 i64m5x2r __attribute__((matrix_type(5, 2, row_major)));
+    typedef i64 i64m1x2r __attribute__((matrix_type(1, 2, row_major)));
+    typedef int64_t i64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef long long i64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef int64_t i64m5x2 __attribute__((matrix_type(5, 2, column_major)));
+    typedef long long i64m5x2r __attribute__((matrix_type(5, 2, row_major)));
     typedef int64_t i64m5x5r __attribute__((matrix_type(5, 5, row_major)));
-    typedef uint8_t u8m1x1 __attribute__((matrix_type(1, 1)));
-    typedef u8 u8m1x1r __attribute__((matrix_type(1, 1, row_major)));
-    typedef u8 u8m1x2 __attribute__((matrix_type(1, 2, column_major)));
+    typedef u8 u8m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned char u8m1x1r __attribute__((matrix_type(1, 1, row_major)));
+    typedef uint8_t u8m1x2 __attribute__((matrix_type(1, 2)));
+    typedef uint8_t u8m1x3 __attribute__((matrix_type(1, 3)));
     typedef u8 u8m1x4r __attribute__((matrix_type(1, 4, row_major)));
-    typedef uint8_t u8m1x6 __attribute__((matrix_type(1, 6, column_major)));
-    typedef uint8_t u8m1x6r __attribute__((matrix_type(1, 6, row_major)));
-    typedef u8 u8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u8 u8m1x6 __attribute__((matrix_type(1, 6, column_major)));
+    typedef u8 u8m1x6r __attribute__((matrix_type(1, 6, row_major)));
+    typedef uint8_t u8m2x1 __attribute__((matrix_type(2, 1, column_major)));
     typedef uint8_t u8m2x1r __attribute__((matrix_type(2, 1, row_major)));
-    typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2, column_major)));
-    typedef unsigned char u8m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef u8 u8m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef u8 u8m2x2 __attribute__((matrix_type(2, 2)));
+    typedef uint8_t u8m2x3r __attribute__((matrix_type(2, 3, row_major)));
+    typedef unsigned char u8m2x5r __attribute__((matrix_type(2, 5, row_major)));
     typedef uint8_t u8m2x6r __attribute__((matrix_type(2, 6, row_major)));
-    typedef u8 u8m3x1 __attribute__((matrix_type(3, 1, column_major)));
-    typedef u8 u8m3x2r __attribute__((matrix_type(3, 2, row_major)));
-    typedef uint8_t u8m3x3 __attribute__((matrix_type(3, 3)));
-    typedef uint8_t u8m3x4 __attribute__((matrix_type(3, 4, column_major)));
+    typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1, column_major)));
+    typedef uint8_t u8m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef u8 u8m3x3 __attribute__((matrix_type(3, 3, column_major)));
+    typedef u8 u8m3x4 __attribute__((matrix_type(3, 4)));
     typedef u8 u8m3x4r __attribute__((matrix_type(3, 4, row_major)));
-    typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
-    typedef uint8_t u8m3x6 __attribute__((matrix_type(3, 6)));
-    typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1, column_major)));
-    typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
-    typedef unsigned char u8m4x6r __attribute__((matrix_type(4, 6, row_major)));
-    typedef u8 u8m5x1r __attribute__((matrix_type(5, 1, row_major)));
-    typedef unsigned char u8m5x2r __attribute__((matrix_type(5, 2, row_major)));
-    typedef uint8_t u8m5x3 __attribute__((matrix_type(5, 3)));
-    typedef u8 u8m5x4 __attribute__((matrix_type(5, 4, column_major)));
-    typedef u8 u8m5x5 __attribute__((matrix_type(5, 5)));
+    typedef uint8_t u8m3x5 __attribute__((matrix_type(3, 5, column_major)));
+    typedef u8 u8m3x6 __attribute__((matrix_type(3, 6)));
+    typedef uint8_t u8m3x6r __attribute__((matrix_type(3, 6, row_major)));
+    typedef uint8_t u8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2, column_major)));
+    typedef unsigned char u8m4x3r __attribute__((matrix_type(4, 3, row_major)));
+    typedef uint8_t u8m4x4 __attribute__((matrix_type(4, 4)));
+    typedef u8 u8m4x6r __attribute__((matrix_type(4, 6, row_major)));
+    typedef unsigned char u8m5x1r __attribute__((matrix_type(5, 1, row_major)));
+    typedef u8 u8m5x3 __attribute__((matrix_type(5, 3)));
+    typedef uint8_t u8m5x3r __attribute__((matrix_type(5, 3, row_major)));
+    typedef unsigned char u8m5x4 __attribute__((matrix_type(5, 4)));
+    typedef unsigned char u8m5x5 __attribute__((matrix_type(5, 5, column_major)));
     typedef u8 u8m5x5r __attribute__((matrix_type(5, 5, row_major)));
-    typedef unsigned char u8m5x6 __attribute__((matrix_type(5, 6)));
+    typedef u8 u8m5x6 __attribute__((matrix_type(5, 6)));
     typedef unsigned char u8m5x6r __attribute__((matrix_type(5, 6, row_major)));
-    typedef uint8_t u8m6x2 __attribute__((matrix_type(6, 2)));
-    typedef uint8_t u8m6x3 __attribute__((matrix_type(6, 3)));
-    typedef u8 u8m6x4r __attribute__((matrix_type(6, 4, row_major)));
-    typedef u8 u8m6x6 __attribute__((matrix_type(6, 6)));
+    typedef unsigned char u8m6x2 __attribute__((matrix_type(6, 2)));
+    typedef unsigned char u8m6x3 __attribute__((matrix_type(6, 3)));
+    typedef unsigned char u8m6x4r __attribute__((matrix_type(6, 4, row_major)));
+    typedef u8 u8m6x6 __attribute__((matrix_type(6, 6, column_major)));
     typedef u8 u8m6x6r __attribute__((matrix_type(6, 6, row_major)));
-    typedef uint8_t u8m32x5r __attribute__((matrix_type(32, 5, row_major)));
-    typedef u8 u8m32x6r __attribute__((matrix_type(32, 6, row_major)));
-    typedef unsigned int u32m1x1r __attribute__((matrix_type(1, 1, row_major)));
-    typedef u32 u32m2x3 __attribute__((matrix_type(2, 3, column_major)));
-    typedef unsigned u32m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef u32 u32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned int u32m3x1r __attribute__((matrix_type(3, 1, row_major)));
-    typedef unsigned u32m3x4r __attribute__((matrix_type(3, 4, row_major)));
+    typedef u8 u8m32x5r __attribute__((matrix_type(32, 5, row_major)));
+    typedef uint8_t u8m32x6r __attribute__((matrix_type(32, 6, row_major)));
+    typedef unsigned u32m1x1r __attribute__((matrix_type(1, 1, row_major)));
+    typedef unsigned int u32m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef u32 u32m3x1 __attribute__((matrix_type(3, 1, column_major)));
+    typedef unsigned u32m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef u32 u32m3x4r __attribute__((matrix_type(3, 4, row_major)));
     typedef unsigned u32m3x5r __attribute__((matrix_type(3, 5, row_major)));
+    typedef unsigned int u32m4x1r __attribute__((matrix_type(4, 1, row_major)));
+    typedef unsigned u32m4x2r __attribute__((matrix_type(4, 2, row_major)));
     typedef unsigned u32m4x4r __attribute__((matrix_type(4, 4, row_major)));
-    typedef unsigned u32m4x5r __attribute__((matrix_type(4, 5, row_major)));
-    typedef u32 u32m5x4r __attribute__((matrix_type(5, 4, row_major)));
-    typedef f32 f32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned u32m4x5 __attribute__((matrix_type(4, 5)));
+    typedef u32 u32m4x6 __attribute__((matrix_type(4, 6, column_major)));
+    typedef unsigned u32m5x4r __attribute__((matrix_type(5, 4, row_major)));
+    typedef u32 u32m6x5 __attribute__((matrix_type(6, 5)));
+    typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
     typedef f32 f32m1x2r __attribute__((matrix_type(1, 2, row_major)));
     typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef f32 f32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef float f32m1x5r __attribute__((matrix_type(1, 5, row_major)));
+    typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef f32 f32m1x5r __attribute__((matrix_type(1, 5, row_major)));
     typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef f32 f32m2x1r __attribute__((matrix_type(2, 1, row_major)));
-    typedef f32 f32m2x3r __attribute__((matrix_type(2, 3, row_major)));
-    typedef float f32m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef float f32m2x1r __attribute__((matrix_type(2, 1, row_major)));
+    typedef f32 f32m2x5r __attribute__((matrix_type(2, 5, row_major)));
+    typedef float f32m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef f32 f32m3x3r __attribute__((matrix_type(3, 3, row_major)));
     typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
     typedef f32 f32m3x5r __attribute__((matrix_type(3, 5, row_major)));
+    typedef f32 f32m3x6 __attribute__((matrix_type(3, 6)));
     typedef float f32m3x6r __attribute__((matrix_type(3, 6, row_major)));
-    typedef f32 f32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef f32 f32m4x1 __attribute__((matrix_type(4, 1, column_major)));
     typedef float f32m4x1r __attribute__((matrix_type(4, 1, row_major)));
-    typedef f32 f32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
     typedef f32 f32m4x2r __attribute__((matrix_type(4, 2, row_major)));
-    typedef float f32m4x5 __attribute__((matrix_type(4, 5, column_major)));
+    typedef f32 f32m4x5 __attribute__((matrix_type(4, 5)));
     typedef f32 f32m4x5r __attribute__((matrix_type(4, 5, row_major)));
-    typedef float f32m5x2r __attribute__((matrix_type(5, 2, row_major)));
-    typedef float f32m5x3r __attribute__((matrix_type(5, 3, row_major)));
-    typedef float f32m5x4r __attribute__((matrix_type(5, 4, row_major)));
-    typedef f32 f32m5x6 __attribute__((matrix_type(5, 6)));
-    typedef float f32m6x1 __attribute__((matrix_type(6, 1, column_major)));
-    typedef f32 f32m6x1r __attribute__((matrix_type(6, 1, row_major)));
-    typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
+    typedef f32 f32m5x4r __attribute__((matrix_type(5, 4, row_major)));
+    typedef float f32m5x6 __attribute__((matrix_type(5, 6)));
+    typedef f32 f32m6x1 __attribute__((matrix_type(6, 1, column_major)));
+    typedef float f32m6x1r __attribute__((matrix_type(6, 1, row_major)));
+    typedef f32 f32m6x3r __attribute__((matrix_type(6, 3, row_major)));
+    typedef float f32m6x4 __attribute__((matrix_type(6, 4, column_major)));
     typedef f32 f32m6x4r __attribute__((matrix_type(6, 4, row_major)));
     typedef f32 f32m6x5r __attribute__((matrix_type(6, 5, row_major)));
-    typedef float f32m6x6r __attribute__((matrix_type(6, 6, row_major)));
-    typedef f64 f64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef f64 f64m1x5 __attribute__((matrix_type(1, 5, column_major)));
-    typedef f64 f64m1x5r __attribute__((matrix_type(1, 5, row_major)));
+    typedef f32 f32m6x6r __attribute__((matrix_type(6, 6, row_major)));
+    typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef double f64m1x5 __attribute__((matrix_type(1, 5, column_major)));
+    typedef double f64m1x5r __attribute__((matrix_type(1, 5, row_major)));
     typedef f64 f64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef double f64m2x2r __attribute__((matrix_type(2, 2, row_major)));
-    typedef double f64m2x3 __attribute__((matrix_type(2, 3, column_major)));
-    typedef double f64m3x1r __attribute__((matrix_type(3, 1, row_major)));
+    typedef f64 f64m2x2r __attribute__((matrix_type(2, 2, row_major)));
+    typedef f64 f64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef f64 f64m3x1r __attribute__((matrix_type(3, 1, row_major)));
     typedef f64 f64m3x4r __attribute__((matrix_type(3, 4, row_major)));
-    typedef double f64m3x5 __attribute__((matrix_type(3, 5, column_major)));
+    typedef double f64m3x5 __attribute__((matrix_type(3, 5)));
     typedef f64 f64m3x5r __attribute__((matrix_type(3, 5, row_major)));
-    typedef double f64m3x6r __attribute__((matrix_type(3, 6, row_major)));
-    typedef f64 f64m4x1r __attribute__((matrix_type(4, 1, row_major)));
-    typedef f64 f64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef double f64m4x4r __attribute__((matrix_type(4, 4, row_major)));
-    typedef f64 f64m4x5 __attribute__((matrix_type(4, 5, column_major)));
-    typedef double f64m4x5r __attribute__((matrix_type(4, 5, row_major)));
-    typedef double f64m5x1 __attribute__((matrix_type(5, 1, column_major)));
-    typedef f64 f64m5x3 __attribute__((matrix_type(5, 3)));
+    typedef f64 f64m3x6r __attribute__((matrix_type(3, 6, row_major)));
+    typedef double f64m4x1r __attribute__((matrix_type(4, 1, row_major)));
+    typedef double f64m4x3 __attribute__((matrix_type(4, 3, column_major)));
+    typedef f64 f64m4x4r __attribute__((matrix_type(4, 4, row_major)));
+    typedef double f64m4x5 __attribute__((matrix_type(4, 5)));
+    typedef f64 f64m4x5r __attribute__((matrix_type(4, 5, row_major)));
+    typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
     typedef double f64m5x3r __attribute__((matrix_type(5, 3, row_major)));
-    typedef f64 f64m5x4 __attribute__((matrix_type(5, 4)));
+    typedef double f64m5x4 __attribute__((matrix_type(5, 4)));
     typedef double f64m5x4r __attribute__((matrix_type(5, 4, row_major)));
     typedef double f64m5x5 __attribute__((matrix_type(5, 5)));
     typedef double f64m5x5r __attribute__((matrix_type(5, 5, row_major)));
     typedef double f64m6x1r __attribute__((matrix_type(6, 1, row_major)));
-    typedef double f64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef f64 f64m6x3 __attribute__((matrix_type(6, 3)));
     typedef double f64m6x3r __attribute__((matrix_type(6, 3, row_major)));
-    typedef f64 f64m6x4 __attribute__((matrix_type(6, 4)));
+    typedef double f64m6x4 __attribute__((matrix_type(6, 4)));
     typedef double f64m6x4r __attribute__((matrix_type(6, 4, row_major)));
     typedef f64 f64m6x5r __attribute__((matrix_type(6, 5, row_major)));
-    typedef double f64m6x6r __attribute__((matrix_type(6, 6, row_major)));
+    typedef f64 f64m6x6r __attribute__((matrix_type(6, 6, row_major)));
 
     pub fn l0080(a0: Matrix<f32, 4, 2>) -> f32m4x2r {
         (f32m4x2r) a0
     }
 
-    pub fn l0081(a0: u8m3x6, a1: u8m6x3, a2: u8m3x5, a3: u8m5x4, a4: u8m3x4r, s5: u8) -> u8m3x4r {
+    pub fn l0081(a0: Matrix<u8, 3, 6>, a1: Matrix<u8, 6, 3>, a2: u8m3x5, a3: u8m5x4, a4: u8m3x4r, s5: u8) -> u8m3x4r {
         __builtin_matrix_mad(a0 * a1, a2 * a3, a4 * s5)
     }
 
-    pub fn l0082(src0: &[f32], a1: Matrix<f32, 5, 2, RowMajor>, a2: Matrix<f32, 2, 3, RowMajor>, s3: f32) -> f32m3x5r {
-        let mut t0: f32m6x6r = __builtin_matrix_load(src0, 6, 6, row_major);
-        __builtin_matrix_map(__builtin_matrix_fill(__builtin_matrix_transpose(a1 * a2), s3), |x| x * 3.75)
+    pub fn l0082(src0: &[f32], s1: f32, a2: Matrix<f32, 4, 2>) -> f32m4x2 {
+        let mut t0: f32m6x6r = __builtin_matrix_row_major_load(src0, 6, 6, 9);
+        t0[2][5] = s1;
+        a2
     }
 
-    pub fn l0083(src0: &[u32], src1: &[u32], a2: Matrix<u32, 5, 4, RowMajor>, a3: u32m4x4r, a4: u32m2x3r, a5: u32m2x3r) -> u32m2x3 {
-        let mut t0: u32m1x1r = __builtin_matrix_load(src0, 1, 1, row_major);
-        let mut t1: u32m4x4r = __builtin_matrix_row_major_load(src1, 4, 5) * (a2 * a3);
-        t1[3][3] = 6;
-        (u32m2x3) (a4 + a5)
+    pub fn l0083(src0: &[u32], a1: Matrix<u32, 4, 1, RowMajor>, s2: u32, a3: u32m4x5, a4: u32m4x5, a5: Matrix<u32, 4, 5>, a6: u32m4x2r, s7: u32, a8: u32m2x5r, s9: u32, a10: u32m4x6, a11: u32m6x5) -> u32m4x5 {
+        let mut t0: u32m1x1r = __builtin_matrix_row_major_load(src0, 1, 1);
+        t0 += __builtin_matrix_map(t0, |x| (x & 6) | 15);
+        let mut t1: u32m4x1r = a1;
+        t1[3][0] = s2;
+        __builtin_matrix_zip(a3, __builtin_matrix_map(__builtin_matrix_zip(a4, a5, |x, y| x | (y & 15)), |x| (x & 14) | 5) - (__builtin_matrix_mad(__builtin_matrix_fill(a6, s7), __builtin_matrix_fill(a8, s9), a10 * a11)), |x, y| (x & 7) | y)
     }
 
-    pub fn l0084(a0: Matrix<i32, 1, 5>, a1: Matrix<i32, 1, 5>, a2: i32m5x1r, a3: i32m1x6r, a4: Matrix<i32, 5, 2, RowMajor>) -> i32m5x2r {
+    pub fn l0084(a0: Matrix<i32, 1, 5>, a1: i32m1x5, a2: i32m5x1r, a3: i32m1x6r, a4: i32m5x2r) -> i32m5x2r {
         let mut t0: i32m1x5 = a0 + a1;
         let mut t1: i32m5x6 = (i32m5x6) (a2 * a3);
         a4
     }
 
-    pub fn l0085(src0: &[i16], a1: i16m4x1r, a2: i16m1x6, a3: i16m1x6r, a4: i16m2x5r, a5: Matrix<i16, 2, 5, RowMajor>, src6: &[i16]) -> i16m2x3r {
+    pub fn l0085(src0: &[i16], a1: i16m1x1, a2: i16m3x1r, s3: i16, a4: Matrix<i16, 3, 3, RowMajor>, a5: i16m3x1r) -> i16m3x1r {
         let mut t0: i16m1x4r = __builtin_matrix_row_major_load(src0, 1, 4);
-        t0 -= __builtin_matrix_transpose(a1);
-        let mut t1: i16m1x6 = a2;
-        t1 -= (i16m1x6) a3;
-        8 - (__builtin_matrix_map(__builtin_matrix_zip(a4, a5, |x, y| x | (y & 3)), |x| x ^ 11) * __builtin_matrix_load(src6, 5, 3, row_major))
+        let mut t1: i16m1x1 = __builtin_matrix_map(a1, |x| x | (1 & 14));
+        __builtin_matrix_fill(a2, s3) + (a4 * a5)
     }
 
     pub fn l0086(a0: i32m1x5r, a1: i32m5x6r) -> i32m1x6r {
         __builtin_matrix_map(a0, |x| x | (13 & 11)) * a1
     }
 
-    pub fn l0087(a0: i32m2x5, a1: i32m6x6, a2: i8m2x32, a3: u8m32x5r, a4: Matrix<i32, 2, 5, RowMajor>, s5: i32, a6: i32m1x5) -> i32m1x5 {
+    pub fn l0087(a0: i32m2x5, a1: i32m6x6, a2: Matrix<i8, 2, 32>, a3: u8m32x5r, a4: i32m2x5r, s5: i32, a6: i32m2x3r) -> i32m2x3r {
         let mut t0: i32m2x5 = a0;
         t0[1][2] = a1[4][3];
         let mut t1: i32m2x5r = __builtin_matrix_mad(a2, a3, a4);
-        t1[1][2] = s5;
+        t1[0][1] = s5;
         a6
     }
 
-    pub fn l0088(a0: i16m5x6r, a1: i16m5x6, s2: i16, a3: i16m5x1, a4: i16m1x6, a5: Matrix<i16, 4, 4, RowMajor>, a6: i16m4x2r, a7: i16m4x2r, s8: i16, a9: i16m2x2, s10: i16, a11: i16m4x2, s12: i16, s13: i16, a14: i16m4x2r, a15: i16m1x4, a16: Matrix<i16, 1, 4>, a17: i16m4x5, s18: i16) -> i16m5x1 {
+    pub fn l0088(a0: i16m5x6r, a1: i16m5x6, s2: i16, a3: i16m5x1, a4: Matrix<i16, 1, 6>, a5: i16m4x4r, a6: i16m4x2r, a7: i16m4x2r, s8: i16, a9: i16m2x2, s10: i16, a11: Matrix<i16, 4, 2>, s12: i16, s13: i16, a14: Matrix<i16, 4, 2, RowMajor>, a15: i16m1x4, a16: Matrix<i16, 1, 4>, a17: i16m4x5, s18: i16) -> i16m5x1 {
         let mut t0: i16m5x6 = __builtin_matrix_zip((i16m5x6) a0, a1, |x, y| !x & y);
         t0[3][2] = s2;
         t0 += a3 * a4;
@@ -267,35 +269,36 @@ matrix! {
         __builtin_matrix_transpose(s18 + ((a15 - a16) * a17))
     }
 
-    pub fn l0089(a0: f64m6x3r, a1: f64m3x6r, a2: f64m6x1r, a3: Matrix<f64, 3, 1, RowMajor>, s4: f64, a5: Matrix<f64, 6, 1, RowMajor>) -> f64m6x1r {
+    pub fn l0089(a0: Matrix<f64, 6, 3, RowMajor>, a1: f64m3x6r, a2: Matrix<f64, 6, 1, RowMajor>, a3: f64m3x1r, s4: f64, a5: f64m6x1r) -> f64m6x1r {
         __builtin_matrix_mad(a0, __builtin_matrix_fill(__builtin_matrix_mad(a1, a2, a3), s4), __builtin_matrix_map(a5, |x| x * (-3.0) + 2.25))
     }
 
-    pub fn l0090(a0: f64m4x3, s1: f64, a2: Matrix<f64, 3, 5, RowMajor>, a3: f64m5x5, a4: Matrix<f64, 3, 5, RowMajor>, a5: f64m4x5r, src6: &[f64]) -> f64m5x4r {
+    pub fn l0090(a0: Matrix<f64, 4, 3>, s1: f64, a2: Matrix<f64, 3, 5, RowMajor>, a3: f64m5x5, a4: Matrix<f64, 3, 5, RowMajor>, a5: Matrix<f64, 4, 5, RowMajor>, src6: &[f64]) -> f64m5x4r {
         let mut t0: f64m4x5 = (f64m4x5) (__builtin_matrix_mad(__builtin_matrix_fill(a0, s1), __builtin_matrix_mad(a2, a3, a4), __builtin_matrix_map(a5, |x| x - 2.25 * 3.75)));
         t0[1][1] = 1.0;
         (f64m5x4r) __builtin_matrix_load(src6, 5, 4, column_major)
     }
 
-    pub fn l0091(a0: Matrix<f64, 3, 5>, a1: f64m3x5, a2: f64m5x3, a3: Matrix<f64, 1, 4>, a4: Matrix<f64, 4, 5>, a5: f64m4x5, a6: Matrix<f64, 1, 5, RowMajor>, s7: f64, a8: Matrix<f64, 1, 5, RowMajor>, a9: f64m5x5r, a10: f64m1x5, a11: f64m5x5, a12: Matrix<f64, 5, 1>, a13: f64m5x1) -> f64m1x5 {
+    pub fn l0091(a0: f64m3x5, a1: f64m3x5, a2: f64m5x3, a3: Matrix<f64, 1, 4>, a4: f64m4x5, a5: f64m4x5, a6: f64m1x5r, s7: f64, a8: f64m1x5r, a9: f64m5x5r, a10: f64m1x5, a11: f64m5x5, a12: f64m5x1, a13: f64m5x1) -> f64m1x5 {
         let mut t0: f64m3x5 = a0 + a1;
         t0[2][2] = -0.25;
         t0 -= __builtin_matrix_transpose(a2);
         ((f64m1x5) (__builtin_matrix_mad(a3, a4 - a5, __builtin_matrix_fill(a6, s7)))) + (((__builtin_matrix_mad(a8, a9, a10)) * __builtin_matrix_fill(a11, -0.75)) + (__builtin_matrix_transpose(a12) - __builtin_matrix_transpose(a13)))
     }
 
-    pub fn l0092(a0: i32m3x1, a1: i32m1x3) -> i32m3x3r {
+    pub fn l0092(a0: i32m3x1, a1: Matrix<i32, 1, 3>) -> i32m3x3r {
         (i32m3x3r) (a0 * a1)
     }
 
-    pub fn l0093(a0: f32m3x5, a1: f32m5x6, a2: f32m3x6r, a3: f32m6x4r, a4: f32m4x5, a5: f32m6x5r) -> f32m3x5r {
+    pub fn l0093(a0: f32m3x5, a1: f32m5x6, a2: f32m3x6r, a3: f32m6x4r, a4: Matrix<f32, 4, 5>, a5: f32m6x5r) -> f32m3x5r {
         (__builtin_matrix_mad(a0, a1, a2)) * (__builtin_matrix_mad(a3, a4, a5))
     }
 
-    pub fn l0094(a0: f32m4x5r, src1: &[f32], src2: &[f32], a3: Matrix<f32, 6, 1>, s4: f32) -> f32m6x1 {
+    pub fn l0094(a0: f32m4x5r, src1: &[f32], a2: f32m6x3r, a3: f32m6x3r, a4: f32m6x3r, a5: Matrix<f32, 3, 3, RowMajor>, a6: f32m3x1r, a7: f32m3x1r, a8: f32m3x6, a9: f32m6x1, a10: f32m3x1r, src11: &[f32]) -> f32m6x5r {
         let mut t0: f32m5x4r = __builtin_matrix_transpose(a0);
-        let mut t1: f32m6x1r = __builtin_matrix_row_major_load(src1, 6, 1);
-        3.25 + (__builtin_matrix_load(src2, 6, 1, column_major) - __builtin_matrix_fill(a3, s4))
+        let mut t1: f32m6x1r = __builtin_matrix_load(src1, 6, 1, row_major);
+        t1 -= t1 + t1;
+        (__builtin_matrix_zip(a2 - a3, a4 * a5, |x, y| x * 3.0 + y) * __builtin_matrix_zip(a6 - a7, __builtin_matrix_mad(a8, a9, a10), |x, y| (y + 4.0) * x)) * __builtin_matrix_load(src11, 1, 5, packed_b)
     }
 
     pub fn l0095(a0: f32m4x1r, a1: f32m1x2r) -> f32m4x2r {
@@ -310,18 +313,17 @@ matrix! {
         __builtin_matrix_fill(__builtin_matrix_zip(a2 + a3, a4 - s5, |x, y| (x >> 3) ^ 0), -3)
     }
 
-    pub fn l0097(a0: u32m3x5r, s1: u32, a2: u32m5x4r, a3: u32m4x4r, a4: Matrix<u32, 3, 1, RowMajor>, a5: u32m3x1) -> u32m3x1r {
+    pub fn l0097(a0: Matrix<u32, 3, 5, RowMajor>, s1: u32, a2: u32m5x4r, a3: u32m4x4r, a4: u32m3x1r, a5: u32m3x1) -> u32m3x1r {
         let mut t0: u32m3x4r = (a0 + s1) * (a2 * a3);
         t0[1][3] = 4;
         a4 + ((u32m3x1r) a5)
     }
 
-    pub fn l0098(a0: i8m6x32r, a1: u8m32x6r, a2: i32m6x6r, s3: i32, a4: i32m2x5, a5: i32m5x6r, a6: i32m4x4, s7: i32, a8: i32m6x6, a9: u8m6x3, a10: Matrix<u8, 3, 2, RowMajor>, a11: i32m6x2, a12: i32m6x2, a13: Matrix<i32, 6, 2>) -> i32m6x2 {
-        let mut t0: i32m6x6r = (__builtin_matrix_mad(a0, a1, a2)) * s3;
-        t0[4][2] = a4[1][4];
-        let mut t1: i32m6x5r = __builtin_matrix_transpose(a5) + a6[1][3];
-        t1[5][4] = s7;
-        __builtin_matrix_mad(a8, __builtin_matrix_mad(a9, a10, a11), __builtin_matrix_zip(a12, a13, |x, y| (x >> 5) ^ 15))
+    pub fn l0098(a0: i8m6x32r, a1: u8m32x6r, a2: i32m6x6r, a3: i32m5x3r, a4: i32m3x6r, s5: i32, a6: i32m4x6, src7: &[i32], a8: u8m1x3, a9: u8m3x6r, a10: i32m1x6, a11: i32m1x6, a12: i32m3x6, a13: i32m3x6, a14: i32m6x3, a15: i32m3x6) -> i32m3x6 {
+        let mut t0: i32m6x6r = a3[2][2] * (__builtin_matrix_mad(a0, a1, a2));
+        let mut t1: i32m3x6r = s5 - a4;
+        t1[0][3] = a6[0][5];
+        __builtin_matrix_mad(__builtin_matrix_load(src7, 3, 1, packed_b), __builtin_matrix_zip(__builtin_matrix_mad(a8, a9, a10), a11 - 6, |x, y| !x & y), (a12 + a13) * (a14 * a15))
     }
 
     pub fn l0099(a0: i32m1x5r, a1: i32m1x5r, s2: i32, s3: i32, a4: i32m5x6, a5: i32m6x6, a6: i32m4x2, a7: i32m3x1) -> i32m3x1r {
@@ -334,55 +336,55 @@ matrix! {
     }
 
     pub fn l0100(a0: i32m4x4r, a1: i32m4x3r, s2: i32, src3: &[i32]) -> i32m3x4r {
-        (__builtin_matrix_transpose(a0 * a1) * s2) + __builtin_matrix_load(src3, 3, 4, row_major)
+        (__builtin_matrix_transpose(a0 * a1) * s2) + __builtin_matrix_load(src3, 3, 4, packed_b, 7)
     }
 
-    pub fn l0101(a0: i32m1x6r, a1: i32m6x3r, a2: i32m1x3, a3: i32m6x4r, s4: i32, a5: i32m2x5r, a6: u8m4x4, a7: u8m4x6r, a8: i32m4x6, a9: i32m4x6, s10: i32) -> i32m4x6 {
+    pub fn l0101(a0: i32m1x6r, a1: i32m6x3r, a2: i32m1x3, a3: i32m6x4r, s4: i32, a5: Matrix<i32, 2, 5, RowMajor>, a6: u8m4x4, src7: &[u8], a8: i32m4x6) -> i32m4x6 {
         let mut t0: i32m1x3r = a0 * a1;
         t0 += (i32m1x3r) a2;
         let mut t1: i32m6x4r = s4 - a3;
         t1[0][1] = a5[1][4];
-        __builtin_matrix_map(__builtin_matrix_mad(a6, a7, a8 - a9), |x| !x & 12) * s10
+        0 * __builtin_matrix_map(__builtin_matrix_mad(a6, __builtin_matrix_load(src7, 4, 6, packed_b, 25), __builtin_matrix_fill(a8, 8)), |x| !x & 6)
     }
 
-    pub fn l0102(a0: i32m5x4, s1: i32, s2: i32, a3: i8m4x1r, a4: u8m1x1r, a5: i32m4x1) -> i32m4x1r {
+    pub fn l0102(a0: i32m5x4, s1: i32, s2: i32, a3: i8m4x1r, src4: &[u8], src5: &[i32]) -> i32m4x1r {
         let mut t0: i32m5x4r = __builtin_matrix_fill((i32m5x4r) __builtin_matrix_fill(a0, s1), s2);
-        __builtin_matrix_mad(a3, a4, (i32m4x1r) a5)
+        __builtin_matrix_mad(a3, __builtin_matrix_row_major_load(src4, 1, 1, 4), __builtin_matrix_load(src5, 4, 1, packed_b))
     }
 
-    pub fn l0103(a0: i32m1x3, a1: i32m2x4r, a2: i32m2x4, a3: u8m6x4r, a4: i8m4x6, a5: i32m2x6, a6: i32m2x3, a7: i32m3x6) -> i32m6x6r {
+    pub fn l0103(a0: Matrix<i32, 1, 3>, a1: i32m2x4r, a2: i32m2x4, a3: u8m6x4r, src4: &[i8], a5: i32m6x3r, a6: i32m3x3r, a7: i32m3x6r, a8: i32m6x6r) -> i32m6x6r {
         let mut t0: i32m1x3 = a0;
         let mut t1: i32m2x4r = __builtin_matrix_transpose(__builtin_matrix_transpose(a1));
         t1 += (i32m2x4r) a2;
-        __builtin_matrix_mad(a3, a4, ((i32m6x2r) __builtin_matrix_transpose(a5)) * ((i32m2x6r) (a6 * a7)))
+        __builtin_matrix_mad(a3, __builtin_matrix_load(src4, 4, 6, column_major, 8), ((a5 * a6) * __builtin_matrix_fill(a7, -7)) - a8)
     }
 
-    pub fn l0104(a0: f64m2x2r, s1: f64) -> f64m2x2r {
+    pub fn l0104(a0: Matrix<f64, 2, 2, RowMajor>, s1: f64) -> f64m2x2r {
         __builtin_matrix_fill(a0, s1)
     }
 
-    pub fn l0105(a0: Matrix<u8, 1, 6, RowMajor>, a1: u8m6x4r, a2: u8m4x2, a3: u8m2x2, a4: u8m1x6, a5: Matrix<u8, 6, 2>, a6: u8m5x3, a7: u8m5x1r, s8: u8, a9: u8m1x6r, a10: u8m1x6r, a11: u8m1x1, src12: &[u8], a13: u8m5x2r, a14: u8m2x1r, a15: Matrix<u8, 2, 1, RowMajor>, a16: u8m2x1r, a17: u8m2x1) -> u8m2x1r {
+    pub fn l0105(a0: u8m1x6r, a1: u8m6x4r, a2: u8m4x2, a3: u8m2x2, a4: u8m1x6, a5: u8m6x2, a6: Matrix<u8, 5, 3>, a7: u8m5x1r, s8: u8, a9: u8m1x6r, a10: u8m1x6r, a11: Matrix<u8, 1, 1>, src12: &[u8], a13: u8m5x3r, a14: u8m3x1, a15: u8m5x1r, a16: u8m2x3r, a17: u8m2x3r, a18: u8m3x1r, a19: u8m3x1r, a20: u8m2x1r, s21: u8) -> u8m2x1r {
         let mut t0: u8m1x2 = (__builtin_matrix_mad(a0 * a1, a2 * a3, a4 * a5)) * a6[0][1];
         let mut t1: u8m5x6 = (u8m5x6) (__builtin_matrix_fill(a7, s8) * (a9 - a10));
         t1[1][0] = a11[0][0];
-        __builtin_matrix_zip(__builtin_matrix_row_major_load(src12, 2, 5) * (a13 * a14), __builtin_matrix_zip(__builtin_matrix_zip(a15, a16, |x, y| !x & y), (u8m2x1r) a17, |x, y| !x & y), |x, y| (x >> 2) ^ 15)
+        __builtin_matrix_zip(__builtin_matrix_load(src12, 2, 5, packed_b) * (__builtin_matrix_mad(a13, a14, a15)), __builtin_matrix_mad(__builtin_matrix_zip(a16, a17, |x, y| x | (y & 7)), a18 - a19, s21 + a20), |x, y| !x & y)
     }
 
-    pub fn l0106(a0: f64m2x3, a1: f64m3x4r, a2: f64m4x1r, a3: f64m2x1, a4: Matrix<f64, 6, 5, RowMajor>, a5: f64m5x3r, a6: f64m6x3, a7: f64m6x4, a8: Matrix<f64, 6, 6, RowMajor>, a9: f64m6x4r, a10: f64m6x4r, a11: f64m4x4r, a12: f64m6x4r) -> f64m6x4r {
+    pub fn l0106(a0: f64m2x3, a1: Matrix<f64, 3, 4, RowMajor>, a2: f64m4x1r, a3: f64m2x1, a4: Matrix<f64, 6, 5, RowMajor>, a5: Matrix<f64, 5, 3, RowMajor>, a6: f64m6x3, a7: Matrix<f64, 6, 4>, a8: f64m6x6r, a9: f64m6x4r, a10: f64m6x4r, a11: f64m4x4r, a12: f64m6x4r) -> f64m6x4r {
         let mut t0: f64m2x1 = __builtin_matrix_map(__builtin_matrix_mad(3.0 * a0, a1 * a2, a3), |x| (1.75 + 3.75) * x);
         t0[0][0] = 3.75;
         let mut t1: f64m6x3 = (__builtin_matrix_mad(a4, a5, a6)) + (-1.0);
         (((f64m6x4r) a7) - (a8 * a9)) + (__builtin_matrix_mad((f64m6x4) a10, __builtin_matrix_map(a11, |x| x * 3.75 + 3.75), __builtin_matrix_map(a12, |x| -x + 1.75)))
     }
 
-    pub fn l0107(a0: i16m4x3r, a1: i16m3x5r, src2: &[i16], a3: i16m6x5, src4: &[i16], a5: i16m5x6, a6: i16m5x6) -> i16m2x6r {
+    pub fn l0107(a0: i16m4x3r, a1: i16m3x5r, src2: &[i16], a3: i16m4x1, src4: &[i16], s5: i16) -> i16m3x5 {
         let mut t0: i16m4x3r = a0;
         t0[3][0] = a1[1][2];
-        let mut t1: i16m4x6 = ((i16m4x6) __builtin_matrix_load(src2, 4, 6, row_major)) * a3[3][4];
-        (i16m2x6r) (__builtin_matrix_load(src4, 2, 5, column_major) * __builtin_matrix_zip(a5, a6, |x, y| (x & 5) | y))
+        let mut t1: i16m4x6 = ((i16m4x1r) a3)[1][0] * ((i16m4x6) __builtin_matrix_load(src2, 4, 6, row_major));
+        __builtin_matrix_fill(__builtin_matrix_load(src4, 3, 5, column_major), s5)
     }
 
-    pub fn l0108(a0: Matrix<i64, 3, 1>, a1: i64m3x1, a2: i64m1x2r, a3: Matrix<i64, 3, 1>, a4: Matrix<i64, 1, 2>, a5: i64m5x5r, a6: Matrix<i64, 5, 2, RowMajor>, a7: i64m5x5r, a8: i64m5x2) -> i64m5x2r {
+    pub fn l0108(a0: i64m3x1, a1: i64m3x1, a2: i64m1x2r, a3: i64m3x1, a4: Matrix<i64, 1, 2>, a5: i64m5x5r, a6: i64m5x2r, a7: i64m5x5r, a8: i64m5x2) -> i64m5x2r {
         let mut t0: i64m3x2 = __builtin_matrix_mad(a0 - a1, a2 + (-1), a3 * a4);
         __builtin_matrix_map(__builtin_matrix_fill(a5, 0) * a6, |x| x | (9 & 10)) + (a7 * __builtin_matrix_map((i64m5x2r) a8, |x| (x & 5) | 8))
     }
@@ -391,55 +393,55 @@ matrix! {
         a0
     }
 
-    pub fn l0110(a0: u8m2x3r, a1: u8m2x3r, a2: u8m6x6, a3: u8m2x3r, s4: u8, a5: u8m4x2, s6: u8, a7: u8m2x1, a8: u8m4x1, s9: u8) -> u8m4x1 {
+    pub fn l0110(a0: Matrix<u8, 2, 3, RowMajor>, a1: u8m2x3r, a2: Matrix<u8, 6, 6>, a3: u8m2x3r, s4: u8, a5: u8m4x2, s6: u8, a7: u8m2x1, a8: u8m4x1, s9: u8) -> u8m4x1 {
         let mut t0: u8m2x3r = a0 + a1;
         t0[0][0] = a2[2][3];
         t0 += __builtin_matrix_fill(a3, s4);
         __builtin_matrix_mad(__builtin_matrix_fill(a5, s6), a7, s9 - a8)
     }
 
-    pub fn l0111(src0: &[i32], a1: i32m4x2r, a2: i32m4x2r, a3: Matrix<i32, 4, 6>, a4: i32m6x2, a5: i32m2x3r, a6: i32m5x3, a7: i32m5x2, s8: i32, a9: i32m5x2, a10: Matrix<i32, 3, 3, RowMajor>, a11: i32m3x2) -> i32m3x2r {
-        let mut t0: i32m4x2 = __builtin_matrix_fill(__builtin_matrix_load(src0, 4, 2, column_major), -8) - ((i32m4x2) __builtin_matrix_zip(a1, a2, |x, y| x ^ y));
-        t0 += a3 * a4;
-        let mut t1: i32m2x3r = __builtin_matrix_fill(a5, 0);
-        __builtin_matrix_mad((i32m3x5r) __builtin_matrix_transpose(a6), __builtin_matrix_zip(__builtin_matrix_fill(a7, s8), __builtin_matrix_fill(a9, 3), |x, y| (x & 8) | y), __builtin_matrix_map(a10, |x| x ^ 2) * ((i32m3x2r) a11))
+    pub fn l0111(src0: &[i32], s1: i32, a2: Matrix<i32, 4, 2>, a3: i32m4x2, a4: Matrix<i32, 4, 2>, a5: u8m4x3r, a6: i8m3x1, a7: i32m1x4, a8: i32m1x4, src9: &[i32]) -> i32m6x3r {
+        let mut t0: i32m4x2 = __builtin_matrix_fill(__builtin_matrix_load(src0, 4, 2, packed_a), s1) - __builtin_matrix_zip(__builtin_matrix_zip(a2, a3, |x, y| (x >> 1) ^ 0), a4, |x, y| x ^ y);
+        t0[3][0] = 6;
+        let mut t1: i32m4x1 = __builtin_matrix_mad(a5, a6, __builtin_matrix_transpose(a7 - a8));
+        __builtin_matrix_row_major_load(src9, 6, 3)
     }
 
-    pub fn l0112(a0: Matrix<i32, 3, 4>, a1: i32m4x2, a2: i32m3x2, s3: i32, a4: i32m3x6r, a5: i32m6x5r, a6: Matrix<i32, 6, 2>, a7: i32m2x6) -> i32m6x6r {
+    pub fn l0112(a0: i32m3x4, a1: Matrix<i32, 4, 2>, a2: i32m3x2, s3: i32, a4: Matrix<i32, 3, 6, RowMajor>, a5: Matrix<i32, 6, 5, RowMajor>, a6: i32m6x2, a7: i32m2x6) -> i32m6x6r {
         let mut t0: i32m3x2 = (__builtin_matrix_mad(a0, a1, a2)) * s3;
         let mut t1: i32m3x5r = a4 * a5;
         (i32m6x6r) __builtin_matrix_transpose(a6 * a7)
     }
 
-    pub fn l0113(a0: Matrix<i16, 4, 6>, s1: i16, a2: i16m4x6, a3: i16m6x5r, a4: i16m6x5r, s5: i16, src6: &[i16]) -> i16m6x3r {
+    pub fn l0113(a0: i16m4x6, s1: i16, a2: i16m4x6, a3: i16m6x5r, a4: i16m6x5r, s5: i16, src6: &[i16]) -> i16m6x3r {
         let mut t0: i16m4x6r = (i16m4x6r) a0;
         t0[1][1] = s1;
         t0 -= (i16m4x6r) a2;
         let mut t1: i16m6x5r = __builtin_matrix_fill(a3, 2) + (a4 * s5);
-        __builtin_matrix_load(src6, 6, 3, row_major)
+        __builtin_matrix_row_major_load(src6, 6, 3)
     }
 
-    pub fn l0114(a0: f32m6x1, a1: f32m1x4, a2: Matrix<f32, 6, 4>, s3: f32, a4: f32m1x3, s5: f32, a6: Matrix<f32, 1, 2>, s7: f32, s8: f32, a9: Matrix<f32, 2, 5, RowMajor>, a10: f32m2x5r, a11: f32m1x5r, s12: f32) -> f32m1x5r {
+    pub fn l0114(a0: f32m6x1, a1: f32m1x4, a2: f32m6x4, s3: f32, a4: f32m1x3, s5: f32, a6: f32m1x2, s7: f32, s8: f32, a9: f32m2x5r, a10: f32m2x5r, a11: f32m1x5r, s12: f32) -> f32m1x5r {
         let mut t0: f32m6x4 = a0 * a1;
         t0 -= a2 / s3;
         let mut t1: f32m1x3 = __builtin_matrix_fill(a4, s5);
         __builtin_matrix_mad(__builtin_matrix_map(s8 * (s7 + a6), |x| x * 2.75 + 2.25), __builtin_matrix_fill(__builtin_matrix_map(a9 + a10, |x| x - 1.5 * (-1.0)), -0.75), a11 * s12)
     }
 
-    pub fn l0115(a0: i32m5x3, a1: i32m3x6r, a2: i32m5x6r, s3: i32, a4: i32m6x3, s5: i32, a6: i32m3x1, a7: i32m3x1, a8: i8m6x1, a9: i8m1x1, a10: i32m6x1) -> i32m6x1 {
+    pub fn l0115(a0: i32m5x3, a1: i32m3x6r, a2: Matrix<i32, 5, 6, RowMajor>, s3: i32, a4: i32m6x3, s5: i32, a6: i32m3x1, a7: i32m3x1, src8: &[i8], a9: i8m1x1, a10: i32m6x1) -> i32m6x1 {
         let mut t0: i32m5x6r = __builtin_matrix_mad(a0, a1, a2);
         t0[2][2] = s3;
-        __builtin_matrix_mad(__builtin_matrix_fill(a4, s5), a6 + a7, __builtin_matrix_mad(a8, a9, a10))
+        __builtin_matrix_mad(__builtin_matrix_fill(a4, s5), a6 + a7, __builtin_matrix_mad(__builtin_matrix_load(src8, 6, 1, column_major), a9, a10))
     }
 
-    pub fn l0116(a0: u8m1x2, a1: u8m1x2, a2: u8m2x6r, a3: u8m2x6r, a4: u8m2x6r, s5: u8, a6: Matrix<u8, 5, 5>, a7: u8m5x6r, a8: u8m5x6r) -> u8m5x6r {
+    pub fn l0116(a0: u8m1x2, a1: u8m1x2, a2: u8m2x6r, a3: u8m2x6r, a4: u8m2x6r, s5: u8, a6: u8m5x5, a7: u8m5x6r, a8: u8m5x6r) -> u8m5x6r {
         let mut t0: u8m1x2 = __builtin_matrix_zip(a0, a1, |x, y| (x & 6) | y);
         let mut t1: u8m2x6r = __builtin_matrix_zip(a2, a3, |x, y| x ^ y);
         t1 += __builtin_matrix_fill(a4, s5);
         ((u8m5x5r) a6) * (a7 - a8)
     }
 
-    pub fn l0117(a0: u8m5x5, a1: u8m5x5, a2: u8m5x6r, a3: u8m6x6r, a4: u8m5x6, a5: u8m5x6, a6: u8m3x3, a7: u8m3x1, a8: u8m3x1) -> u8m3x1 {
+    pub fn l0117(a0: u8m5x5, a1: u8m5x5, a2: u8m5x6r, a3: Matrix<u8, 6, 6, RowMajor>, a4: u8m5x6, a5: u8m5x6, a6: Matrix<u8, 3, 3>, a7: u8m3x1, a8: u8m3x1) -> u8m3x1 {
         let mut t0: u8m5x6 = __builtin_matrix_mad((a0 + a1) * ((u8m5x6) a2), a3, __builtin_matrix_map(a4 - a5, |x| !x & 9));
         t0[4][2] = 6;
         __builtin_matrix_zip(a6 * a7, a8, |x, y| !x & y)
@@ -451,7 +453,7 @@ matrix! {
 
     pub fn l0119(a0: i32m1x4, src1: &[i32]) -> i32m5x5r {
         let mut t0: i32m1x4 = a0;
-        __builtin_matrix_row_major_load(src1, 5, 5)
+        __builtin_matrix_row_major_load(src1, 5, 5, 7)
     }
 }
 
@@ -476,23 +478,28 @@ fn run_l0081() -> Vec<rt::Output> {
 
 fn run_l0082() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfd01d00bc8d66044);
-    let src0 = rt::vec::<f32>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2));
-    let a1: f32m5x2r = Matrix::<f32, 5, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a2: f32m2x3r = Matrix::<f32, 2, 3>::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = l0082(&src0, a1, a2, s3);
+    let src0 = rt::vec::<f32>(&mut rng, 54, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2: f32m4x2 = Matrix::<f32, 4, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = l0082(&src0, s1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_l0083() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc56ae2b5f7d64b33);
     let src0 = rt::vec::<u32>(&mut rng, 1, rt::Dom::Full);
-    let src1 = rt::vec::<u32>(&mut rng, 20, rt::Dom::Full);
-    let a2: u32m5x4r = Matrix::<u32, 5, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(-8, 8))).to_layout();
-    let a3: u32m4x4r = Matrix::<u32, 4, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(-8, 8))).to_layout();
-    let a4: u32m2x3r = Matrix::<u32, 2, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a5: u32m2x3r = Matrix::<u32, 2, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let r = l0083(&src0, &src1, a2, a3, a4, a5);
+    let a1: u32m4x1r = Matrix::<u32, 4, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3: u32m4x5 = Matrix::<u32, 4, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full)).to_layout();
+    let a4: u32m4x5 = Matrix::<u32, 4, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full)).to_layout();
+    let a5: u32m4x5 = Matrix::<u32, 4, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full)).to_layout();
+    let a6: u32m4x2r = Matrix::<u32, 4, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let s7: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a8: u32m2x5r = Matrix::<u32, 2, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Int(-8, 8))).to_layout();
+    let s9: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a10: u32m4x6 = Matrix::<u32, 4, 6>::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let a11: u32m6x5 = Matrix::<u32, 6, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 30, rt::Dom::Int(-8, 8))).to_layout();
+    let r = l0083(&src0, a1, s2, a3, a4, a5, a6, s7, a8, s9, a10, a11);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -510,13 +517,12 @@ fn run_l0084() -> Vec<rt::Output> {
 fn run_l0085() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x905ead3be7d9f42e);
     let src0 = rt::vec::<i16>(&mut rng, 4, rt::Dom::Full);
-    let a1: i16m4x1r = Matrix::<i16, 4, 1>::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
-    let a2: i16m1x6 = Matrix::<i16, 1, 6>::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
-    let a3: i16m1x6r = Matrix::<i16, 1, 6>::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a4: i16m2x5r = Matrix::<i16, 2, 5>::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Int(-8, 8))).to_layout();
-    let a5: i16m2x5r = Matrix::<i16, 2, 5>::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let src6 = rt::vec::<i16>(&mut rng, 15, rt::Dom::Full);
-    let r = l0085(&src0, a1, a2, a3, a4, a5, &src6);
+    let a1: i16m1x1 = Matrix::<i16, 1, 1>::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Int(-8, 8))).to_layout();
+    let a2: i16m3x1r = Matrix::<i16, 3, 1>::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4: i16m3x3r = Matrix::<i16, 3, 3>::from_column_major(&rt::vec::<i16>(&mut rng, 9, rt::Dom::Int(-8, 8))).to_layout();
+    let a5: i16m3x1r = Matrix::<i16, 3, 1>::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8))).to_layout();
+    let r = l0085(&src0, a1, a2, s3, a4, a5);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -536,7 +542,7 @@ fn run_l0087() -> Vec<rt::Output> {
     let a3: u8m32x5r = Matrix::<u8, 32, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 160, rt::Dom::Full)).to_layout();
     let a4: i32m2x5r = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
     let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6: i32m1x5 = Matrix::<i32, 1, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Full)).to_layout();
+    let a6: i32m2x3r = Matrix::<i32, 2, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full)).to_layout();
     let r = l0087(a0, a1, a2, a3, a4, s5, a6);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
@@ -635,10 +641,17 @@ fn run_l0094() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x12fc9f74de47ef6a);
     let a0: f32m4x5r = Matrix::<f32, 4, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
     let src1 = rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2));
-    let src2 = rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2));
-    let a3: f32m6x1 = Matrix::<f32, 6, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s4: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = l0094(a0, &src1, &src2, a3, s4);
+    let a2: f32m6x3r = Matrix::<f32, 6, 3>::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f32m6x3r = Matrix::<f32, 6, 3>::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a4: f32m6x3r = Matrix::<f32, 6, 3>::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a5: f32m3x3r = Matrix::<f32, 3, 3>::from_column_major(&rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a6: f32m3x1r = Matrix::<f32, 3, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a7: f32m3x1r = Matrix::<f32, 3, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a8: f32m3x6 = Matrix::<f32, 3, 6>::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a9: f32m6x1 = Matrix::<f32, 6, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a10: f32m3x1r = Matrix::<f32, 3, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let src11 = rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
+    let r = l0094(a0, &src1, a2, a3, a4, a5, a6, a7, a8, a9, a10, &src11);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -679,18 +692,20 @@ fn run_l0098() -> Vec<rt::Output> {
     let a0: i8m6x32r = Matrix::<i8, 6, 32>::from_column_major(&rt::vec::<i8>(&mut rng, 192, rt::Dom::Full)).to_layout();
     let a1: u8m32x6r = Matrix::<u8, 32, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 192, rt::Dom::Full)).to_layout();
     let a2: i32m6x6r = Matrix::<i32, 6, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Full)).to_layout();
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4: i32m2x5 = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a5: i32m5x6r = Matrix::<i32, 5, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Full)).to_layout();
-    let a6: i32m4x4 = Matrix::<i32, 4, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8))).to_layout();
-    let s7: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a8: i32m6x6 = Matrix::<i32, 6, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Int(-8, 8))).to_layout();
-    let a9: u8m6x3 = Matrix::<u8, 6, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Full)).to_layout();
-    let a10: u8m3x2r = Matrix::<u8, 3, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a11: i32m6x2 = Matrix::<i32, 6, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let a12: i32m6x2 = Matrix::<i32, 6, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let a13: i32m6x2 = Matrix::<i32, 6, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
-    let r = l0098(a0, a1, a2, s3, a4, a5, a6, s7, a8, a9, a10, a11, a12, a13);
+    let a3: i32m5x3r = Matrix::<i32, 5, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 15, rt::Dom::Full)).to_layout();
+    let a4: i32m3x6r = Matrix::<i32, 3, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
+    let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a6: i32m4x6 = Matrix::<i32, 4, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let src7 = rt::vec::<i32>(&mut rng, 3, rt::Dom::Full);
+    let a8: u8m1x3 = Matrix::<u8, 1, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a9: u8m3x6r = Matrix::<u8, 3, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
+    let a10: i32m1x6 = Matrix::<i32, 1, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let a11: i32m1x6 = Matrix::<i32, 1, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let a12: i32m3x6 = Matrix::<i32, 3, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
+    let a13: i32m3x6 = Matrix::<i32, 3, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full)).to_layout();
+    let a14: i32m6x3 = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full)).to_layout();
+    let a15: i32m3x6 = Matrix::<i32, 3, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full)).to_layout();
+    let r = l0098(a0, a1, a2, a3, a4, s5, a6, &src7, a8, a9, a10, a11, a12, a13, a14, a15);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -713,7 +728,7 @@ fn run_l0100() -> Vec<rt::Output> {
     let a0: i32m4x4r = Matrix::<i32, 4, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8))).to_layout();
     let a1: i32m4x3r = Matrix::<i32, 4, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full)).to_layout();
     let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let src3 = rt::vec::<i32>(&mut rng, 12, rt::Dom::Full);
+    let src3 = rt::vec::<i32>(&mut rng, 21, rt::Dom::Full);
     let r = l0100(a0, a1, s2, &src3);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
@@ -727,11 +742,9 @@ fn run_l0101() -> Vec<rt::Output> {
     let s4: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let a5: i32m2x5r = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
     let a6: u8m4x4 = Matrix::<u8, 4, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full)).to_layout();
-    let a7: u8m4x6r = Matrix::<u8, 4, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let src7 = rt::vec::<u8>(&mut rng, 25, rt::Dom::Full);
     let a8: i32m4x6 = Matrix::<i32, 4, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
-    let a9: i32m4x6 = Matrix::<i32, 4, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Full)).to_layout();
-    let s10: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = l0101(a0, a1, a2, a3, s4, a5, a6, a7, a8, a9, s10);
+    let r = l0101(a0, a1, a2, a3, s4, a5, a6, &src7, a8);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -741,9 +754,9 @@ fn run_l0102() -> Vec<rt::Output> {
     let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let a3: i8m4x1r = Matrix::<i8, 4, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let a4: u8m1x1r = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Full)).to_layout();
-    let a5: i32m4x1 = Matrix::<i32, 4, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let r = l0102(a0, s1, s2, a3, a4, a5);
+    let src4 = rt::vec::<u8>(&mut rng, 4, rt::Dom::Full);
+    let src5 = rt::vec::<i32>(&mut rng, 4, rt::Dom::Full);
+    let r = l0102(a0, s1, s2, a3, &src4, &src5);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -753,11 +766,12 @@ fn run_l0103() -> Vec<rt::Output> {
     let a1: i32m2x4r = Matrix::<i32, 2, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full)).to_layout();
     let a2: i32m2x4 = Matrix::<i32, 2, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
     let a3: u8m6x4r = Matrix::<u8, 6, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full)).to_layout();
-    let a4: i8m4x6 = Matrix::<i8, 4, 6>::from_column_major(&rt::vec::<i8>(&mut rng, 24, rt::Dom::Full)).to_layout();
-    let a5: i32m2x6 = Matrix::<i32, 2, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
-    let a6: i32m2x3 = Matrix::<i32, 2, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a7: i32m3x6 = Matrix::<i32, 3, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full)).to_layout();
-    let r = l0103(a0, a1, a2, a3, a4, a5, a6, a7);
+    let src4 = rt::vec::<i8>(&mut rng, 48, rt::Dom::Full);
+    let a5: i32m6x3r = Matrix::<i32, 6, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
+    let a6: i32m3x3r = Matrix::<i32, 3, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Full)).to_layout();
+    let a7: i32m3x6r = Matrix::<i32, 3, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full)).to_layout();
+    let a8: i32m6x6r = Matrix::<i32, 6, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Int(-8, 8))).to_layout();
+    let r = l0103(a0, a1, a2, a3, &src4, a5, a6, a7, a8);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -783,13 +797,17 @@ fn run_l0105() -> Vec<rt::Output> {
     let a9: u8m1x6r = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
     let a10: u8m1x6r = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
     let a11: u8m1x1 = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(-8, 8))).to_layout();
-    let src12 = rt::vec::<u8>(&mut rng, 10, rt::Dom::Full);
-    let a13: u8m5x2r = Matrix::<u8, 5, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a14: u8m2x1r = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(-8, 8))).to_layout();
-    let a15: u8m2x1r = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a16: u8m2x1r = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(-8, 8))).to_layout();
-    let a17: u8m2x1 = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let r = l0105(a0, a1, a2, a3, a4, a5, a6, a7, s8, a9, a10, a11, &src12, a13, a14, a15, a16, a17);
+    let src12 = rt::vec::<u8>(&mut rng, 20, rt::Dom::Full);
+    let a13: u8m5x3r = Matrix::<u8, 5, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full)).to_layout();
+    let a14: u8m3x1 = Matrix::<u8, 3, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a15: u8m5x1r = Matrix::<u8, 5, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Int(-8, 8))).to_layout();
+    let a16: u8m2x3r = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let a17: u8m2x3r = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let a18: u8m3x1r = Matrix::<u8, 3, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a19: u8m3x1r = Matrix::<u8, 3, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(-8, 8))).to_layout();
+    let a20: u8m2x1r = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(-8, 8))).to_layout();
+    let s21: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = l0105(a0, a1, a2, a3, a4, a5, a6, a7, s8, a9, a10, a11, &src12, a13, a14, a15, a16, a17, a18, a19, a20, s21);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -817,11 +835,10 @@ fn run_l0107() -> Vec<rt::Output> {
     let a0: i16m4x3r = Matrix::<i16, 4, 3>::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
     let a1: i16m3x5r = Matrix::<i16, 3, 5>::from_column_major(&rt::vec::<i16>(&mut rng, 15, rt::Dom::Int(-8, 8))).to_layout();
     let src2 = rt::vec::<i16>(&mut rng, 24, rt::Dom::Full);
-    let a3: i16m6x5 = Matrix::<i16, 6, 5>::from_column_major(&rt::vec::<i16>(&mut rng, 30, rt::Dom::Full)).to_layout();
-    let src4 = rt::vec::<i16>(&mut rng, 10, rt::Dom::Full);
-    let a5: i16m5x6 = Matrix::<i16, 5, 6>::from_column_major(&rt::vec::<i16>(&mut rng, 30, rt::Dom::Full)).to_layout();
-    let a6: i16m5x6 = Matrix::<i16, 5, 6>::from_column_major(&rt::vec::<i16>(&mut rng, 30, rt::Dom::Int(-8, 8))).to_layout();
-    let r = l0107(a0, a1, &src2, a3, &src4, a5, a6);
+    let a3: i16m4x1 = Matrix::<i16, 4, 1>::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let src4 = rt::vec::<i16>(&mut rng, 15, rt::Dom::Full);
+    let s5: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = l0107(a0, a1, &src2, a3, &src4, s5);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -866,18 +883,16 @@ fn run_l0110() -> Vec<rt::Output> {
 fn run_l0111() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcbc067e24c0e9dbe);
     let src0 = rt::vec::<i32>(&mut rng, 8, rt::Dom::Full);
-    let a1: i32m4x2r = Matrix::<i32, 4, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full)).to_layout();
-    let a2: i32m4x2r = Matrix::<i32, 4, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full)).to_layout();
-    let a3: i32m4x6 = Matrix::<i32, 4, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Full)).to_layout();
-    let a4: i32m6x2 = Matrix::<i32, 6, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
-    let a5: i32m2x3r = Matrix::<i32, 2, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
-    let a6: i32m5x3 = Matrix::<i32, 5, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 15, rt::Dom::Full)).to_layout();
-    let a7: i32m5x2 = Matrix::<i32, 5, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let s8: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a9: i32m5x2 = Matrix::<i32, 5, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a10: i32m3x3r = Matrix::<i32, 3, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Full)).to_layout();
-    let a11: i32m3x2 = Matrix::<i32, 3, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
-    let r = l0111(&src0, a1, a2, a3, a4, a5, a6, a7, s8, a9, a10, a11);
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2: i32m4x2 = Matrix::<i32, 4, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let a3: i32m4x2 = Matrix::<i32, 4, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let a4: i32m4x2 = Matrix::<i32, 4, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let a5: u8m4x3r = Matrix::<u8, 4, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
+    let a6: i8m3x1 = Matrix::<i8, 3, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let a7: i32m1x4 = Matrix::<i32, 1, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let a8: i32m1x4 = Matrix::<i32, 1, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let src9 = rt::vec::<i32>(&mut rng, 18, rt::Dom::Full);
+    let r = l0111(&src0, s1, a2, a3, a4, a5, a6, a7, a8, &src9);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -937,10 +952,10 @@ fn run_l0115() -> Vec<rt::Output> {
     let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let a6: i32m3x1 = Matrix::<i32, 3, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Full)).to_layout();
     let a7: i32m3x1 = Matrix::<i32, 3, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8))).to_layout();
-    let a8: i8m6x1 = Matrix::<i8, 6, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let src8 = rt::vec::<i8>(&mut rng, 6, rt::Dom::Full);
     let a9: i8m1x1 = Matrix::<i8, 1, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Full)).to_layout();
     let a10: i32m6x1 = Matrix::<i32, 6, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let r = l0115(a0, a1, a2, s3, a4, s5, a6, a7, a8, a9, a10);
+    let r = l0115(a0, a1, a2, s3, a4, s5, a6, a7, &src8, a9, a10);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -984,7 +999,7 @@ fn run_l0118() -> Vec<rt::Output> {
 fn run_l0119() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5ada56787453903c);
     let a0: i32m1x4 = Matrix::<i32, 1, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let src1 = rt::vec::<i32>(&mut rng, 25, rt::Dom::Full);
+    let src1 = rt::vec::<i32>(&mut rng, 35, rt::Dom::Full);
     let r = l0119(a0, &src1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }

@@ -14,7 +14,9 @@
 //! The DSL's extensions beyond Clang get C spellings with the same values:
 //! `__builtin_matrix_mad(a, b, c)` is `a * b + c` (with 8-bit operands and
 //! an `int` accumulator, `(int_m) a * (int_m) b + c`), the row-major loads
-//! are transposed column-major loads, and `__builtin_matrix_fill`, `_map`
+//! are transposed column-major loads, the packed loads (`packed_a`,
+//! `packed_b`) C helper loops reading each element at its offset in
+//! `MemoryLayout`'s table, and `__builtin_matrix_fill`, `_map`
 //! and `_zip` are C helper functions with loops over the elements (a
 //! scalar reference, compiled by clang). Closures stay within arithmetic
 //! that C and Rust define alike: float arithmetic with `f`-suffixed
@@ -300,8 +302,17 @@ impl Gen<'_> {
         );
         let la = self.layout_of(MatTy::new(ea, t.m.rows, k));
         let lb = self.layout_of(MatTy::new(eb, k, t.m.cols));
-        let a = self.leaf(la);
-        let b = self.leaf(lb);
+        // An operand is a parameter, a local, or a load (the int8 layer's
+        // weights come from memory, often `packed_b`).
+        let operand = |g: &mut Self, lt: LTy| {
+            if g.rng.chance(1, 3) {
+                g.load(lt)
+            } else {
+                g.leaf(lt)
+            }
+        };
+        let a = operand(self, la);
+        let b = operand(self, lb);
         let c = self.matrix(t, depth - 1);
         let (ia, ib) = (
             MatTy::new(Elem::I32, t.m.rows, k),
@@ -387,34 +398,92 @@ impl Gen<'_> {
         }
     }
 
-    /// A load of `t` from a slice, in its layout's memory order.
+    /// A load of `t` from a slice: in its layout's memory order, or in the
+    /// packed layout whose lines are its lines (`packed_a` for column-major,
+    /// `packed_b` for row-major), sometimes with a stride longer than a
+    /// line. The C twin reads dense memory with the column-major load (a
+    /// row-major one transposed) and packed memory with a helper loop that
+    /// computes each element's offset as the layout's table states it.
     fn load(&mut self, t: LTy) -> Ex {
+        self.types.insert(t);
         let m = t.m;
-        let name = format!("src{}", self.params.len());
-        self.params.push(Param::Src(name.clone(), m.elem, m.len()));
-        let (r, c) = (m.rows, m.cols);
-        if t.row_major {
-            self.note("row-major-load");
-            let rs = if self.rng.chance(1, 2) {
-                format!("__builtin_matrix_row_major_load({name}, {r}, {c})")
-            } else {
-                format!("__builtin_matrix_load({name}, {r}, {c}, row_major)")
-            };
-            Ex {
-                c: format!(
-                    "__builtin_matrix_transpose(__builtin_matrix_column_major_load({name}, {c}, {r}, {c}))"
-                ),
-                rs,
-                atom: true,
-            }
+        let (r, c) = (m.rows as usize, m.cols as usize);
+        let packed = self.rng.chance(1, 3);
+        let g = if packed { group(m.elem) } else { 1 };
+        // Lines of memory and their length: `t`'s lines, `g` to a word.
+        let (lines, line) = if t.row_major {
+            (r.div_ceil(g), c * g)
         } else {
-            self.note("column-major-load");
-            Ex {
-                c: format!("__builtin_matrix_column_major_load({name}, {r}, {c}, {r})"),
-                rs: format!("__builtin_matrix_load({name}, {r}, {c}, column_major)"),
-                atom: true,
-            }
+            (c.div_ceil(g), r * g)
+        };
+        let stride = self
+            .rng
+            .chance(1, 3)
+            .then(|| line + self.rng.range(1, 4) as usize);
+        let s = stride.unwrap_or(line);
+        let name = format!("src{}", self.params.len());
+        self.params
+            .push(Param::Src(name.clone(), m.elem, lines * s));
+        if stride.is_some() {
+            self.note("strided-load");
         }
+        let stride_arg = stride.map(|s| format!(", {s}")).unwrap_or_default();
+        let (layout, c_text) = match (packed, t.row_major) {
+            (false, false) => (
+                "column_major",
+                format!("__builtin_matrix_column_major_load({name}, {r}, {c}, {s})"),
+            ),
+            (false, true) => (
+                "row_major",
+                format!(
+                    "__builtin_matrix_transpose(__builtin_matrix_column_major_load({name}, {c}, {r}, {s}))"
+                ),
+            ),
+            (true, row_major) => {
+                let helper = format!("{}_unpack{}", self.name, self.helpers.len());
+                let offset = if row_major {
+                    format!("(i / {g}) * {s} + j * {g} + i % {g}")
+                } else {
+                    format!("(j / {g}) * {s} + i * {g} + j % {g}")
+                };
+                self.helpers.push(format!(
+                    "static {ty} {helper}(const {e} *src) {{\n    {ty} r;\n{loops}        r[i][j] = src[{offset}];\n    return r;\n}}",
+                    ty = m.name(),
+                    e = m.elem.c(),
+                    loops = loops(m),
+                ));
+                (
+                    if row_major { "packed_b" } else { "packed_a" },
+                    format!("{helper}({name})"),
+                )
+            }
+        };
+        self.note(match layout {
+            "column_major" => "column-major-load",
+            "row_major" => "row-major-load",
+            "packed_a" => "packed-a-load",
+            _ => "packed-b-load",
+        });
+        let rs = if layout == "row_major" && self.rng.chance(1, 2) {
+            format!("__builtin_matrix_row_major_load({name}, {r}, {c}{stride_arg})")
+        } else {
+            format!("__builtin_matrix_load({name}, {r}, {c}, {layout}{stride_arg})")
+        };
+        Ex {
+            c: c_text,
+            rs,
+            atom: true,
+        }
+    }
+}
+
+/// The packing group of a packed layout: the elements of `e` that share a
+/// 32-bit word (`MemoryLayout`'s `G`).
+fn group(e: Elem) -> usize {
+    if e.bits() <= 16 {
+        32 / e.bits() as usize
+    } else {
+        1
     }
 }
 

@@ -161,7 +161,11 @@ fn check_corpus(
     results.sort_by_key(|r| r.0);
     let (mut kernels, mut agreeing, mut values) = (0, 0, 0);
     let mut mismatches = Vec::new();
-    for (_, r) in results {
+    let mut files = Vec::new();
+    for (name, r) in results {
+        if !r.mismatches.is_empty() {
+            files.push(format!("oracle/corpus/{name}.{{rs,c}}"));
+        }
         kernels += r.kernels;
         agreeing += r.agreeing;
         values += r.compared_values;
@@ -182,9 +186,10 @@ fn check_corpus(
         }
         panic!(
             "{} kernel(s) disagree with {oracle} ({} mismatching values or failures); \
-             kernels are in oracle/corpus/{{kernels,row_major}}_NN.{{rs,c}}:\n{report}",
+             the kernels are in {}:\n{report}",
             by_kernel.len(),
-            mismatches.len()
+            mismatches.len(),
+            files.join(", ")
         );
     }
 }
