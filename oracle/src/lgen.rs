@@ -428,13 +428,17 @@ impl Gen<'_> {
             self.note("strided-load");
         }
         let stride_arg = stride.map(|s| format!(", {s}")).unwrap_or_default();
-        let (layout, c_text) = match (packed, t.row_major) {
+        // The DSL's spelling of the memory layout, the manifest's name for
+        // the load, and the C twin.
+        let (layout, feature, c_text) = match (packed, t.row_major) {
             (false, false) => (
                 "column_major",
+                "column-major-load",
                 format!("__builtin_matrix_column_major_load({name}, {r}, {c}, {s})"),
             ),
             (false, true) => (
                 "row_major",
+                "row-major-load",
                 format!(
                     "__builtin_matrix_transpose(__builtin_matrix_column_major_load({name}, {c}, {r}, {s}))"
                 ),
@@ -452,18 +456,15 @@ impl Gen<'_> {
                     e = m.elem.c(),
                     loops = loops(m),
                 ));
-                (
-                    if row_major { "packed_b" } else { "packed_a" },
-                    format!("{helper}({name})"),
-                )
+                let call = format!("{helper}({name})");
+                if row_major {
+                    ("packed_b", "packed-b-load", call)
+                } else {
+                    ("packed_a", "packed-a-load", call)
+                }
             }
         };
-        self.note(match layout {
-            "column_major" => "column-major-load",
-            "row_major" => "row-major-load",
-            "packed_a" => "packed-a-load",
-            _ => "packed-b-load",
-        });
+        self.note(feature);
         let rs = if layout == "row_major" && self.rng.chance(1, 2) {
             format!("__builtin_matrix_row_major_load({name}, {r}, {c}{stride_arg})")
         } else {
