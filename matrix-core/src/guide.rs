@@ -450,7 +450,9 @@
 //! For loops over many small matrices, put `#[dispatch]` on the kernel that
 //! holds the loop: it is compiled once per backend and checks once per
 //! call. Outside kernels, [`dispatch`](crate::dispatch) runs a closure
-//! compiled for the chosen backend.
+//! compiled for the chosen backend: write it
+//! `matrix_core::dispatch(#[inline(always)] || ...)`, since a closure LLVM
+//! keeps out of line is compiled for the baseline alone.
 //!
 //! ```
 //! use matrix_core::matrix;
