@@ -128,6 +128,33 @@ def table(results):
     return "\n".join(lines)
 
 
+def own_columns(default, native):
+    """The groups measuring columns of their own besides COLUMNS (the
+    multiply-accumulate groups: each int8 kernel the CPU has, the widened
+    `i32` product, a plain loop): one table per group, every column in both
+    runs, so that no measured column is left out of the report."""
+    out = []
+    for g in sorted(set(default) | set(native), key=group_order):
+        ids = set(default.get(g, {})) | set(native.get(g, {}))
+        if ids <= set(COLUMNS):
+            continue
+        best = min(r[g][c][1] for r in (default, native) for c in r.get(g, {}))
+        lines = [f"### {g}", "", "| column | default target | native |", "|---|---|---|"]
+        order = sorted(ids, key=lambda c: (COLUMNS.index(c) if c in COLUMNS else len(COLUMNS), c))
+        for c in order:
+            cells = []
+            for r in (default, native):
+                if c not in r.get(g, {}):
+                    cells.append("–")
+                    continue
+                med, low = r[g][c]
+                cell = fmt_time(low)
+                cells.append((f"**{cell}**" if low == best else cell) + f" · {fmt_time(med)}")
+            lines.append(f"| {c} | " + " | ".join(cells) + " |")
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
 def dev_ratio(dev):
     """The dev-profile target: the DSL's 4x4 f32 product against glam's."""
     row = dev.get("matrix mul 4x4 f32", {})
@@ -463,8 +490,10 @@ own speed. **Bold** is the fastest column of a row.
 
 - **matrix-core**: `Matrix` operators outside the macro (`&a * &b`,
   `a * b + c`, `transpose()`), each operation checking the detected backend.
-- **dispatch(||)**: the same batch loop inside `matrix_core::dispatch(|| ...)`,
-  one check per batch.
+- **dispatch(||)**: the same batch loop inside
+  `matrix_core::dispatch(#[inline(always)] || ...)`, compiled for the
+  detected backend, each operation still checking it (one predictable
+  branch).
 - **dsl exact / fast**: the `matrix!` kernels (`benches/benches/matrix.rs`,
   module `dsl`, feature `dsl`; run.sh enables it when it compiles), without
   and with `#[fp_contract(fast)]`; one backend check per operation.
@@ -479,7 +508,9 @@ own speed. **Bold** is the fastest column of a row.
 - **scalar loop / simd i32** (integer groups, `benches/benches/integers.rs`):
   the contract-order loop and the `i32` kernel on `i32` data (the floor);
   `matrix-core` picks per shape (narrow types widened onto the `i32` kernel
-  where that pays).
+  where that pays). In the chain and map groups, **scalar loop** is one
+  loop over plain arrays, with no matrix values: the floor of an
+  element-wise pass.
 - **copy** (transposes only): `*out = *a`, the same bytes moved without
   permuting them: the floor the batch loop itself sets.
 
@@ -503,6 +534,17 @@ default build divided by the same column in the native build (fastest
 samples; below 1 the default build was faster in this run). {summary(vs_native_worst, "ratios")}
 
 {vs_native}
+
+## Every column of the multiply-accumulate groups
+
+The tables above show the columns every group shares; these groups also
+time each int8 kernel on its own (`kernel <name>`, only those this CPU
+has; the others are reported as SKIPPED while the benchmark runs), the
+product of both operands widened to `i32` (**widened i32**) and the plain
+loop a user would write (**plain loop**). Fastest sample · median, per
+operation; **bold** is the fastest of the group.
+
+{own_columns(default, native) or "(no such groups in this run)"}
 
 {"".join(sections)}
 ## Dev profile (opt-level 0, debug assertions, default target)

@@ -5,7 +5,8 @@
 //! * `matrix-core`: the `Matrix` operators outside the macro (each checks
 //!   the detected backend);
 //! * `dispatch(||)` (4x4): the same batch loop inside
-//!   `matrix_core::dispatch`, compiled for the detected backend;
+//!   `matrix_core::dispatch(#[inline(always)] || ...)`, compiled for the
+//!   detected backend;
 //! * `glam`: `Mat4` / `DMat4` (4x4 only);
 //! * `nalgebra`: `SMatrix`;
 //! * `clang-19 off` / `clang-19 fast`: Clang's matrix types, built by
@@ -57,7 +58,12 @@ fn col2_dispatched<X: Copy, O: Copy>(
     let b = Placed::new(b, OFFSET_B);
     let mut o = Placed::new(out, OFFSET_OUT);
     g.bench_function(id, |bch| {
-        bch.iter(|| matrix_core::dispatch(|| batch2(&*a, &*b, &mut *o, &f)))
+        bch.iter(|| {
+            matrix_core::dispatch(
+                #[inline(always)]
+                || batch2(&*a, &*b, &mut *o, &f),
+            )
+        })
     });
 }
 
@@ -213,6 +219,9 @@ macro_rules! mul_group {
                 from(&da),
                 from(&db),
                 M::zero(),
+                // Inlined into each backend's copy of the batch loop, as
+                // `dispatch`'s own closure is (see its documentation).
+                #[inline(always)]
                 |a, b, o| *o = a * b,
             );
         }
@@ -311,9 +320,10 @@ macro_rules! madd_group {
             let mut o = Placed::new(M::zero(), OFFSET_OUT);
             g.bench_function("dispatch(||)", |bch| {
                 bch.iter(|| {
-                    matrix_core::dispatch(|| {
-                        batch3(&*a, &*b, &*c, &mut *o, |a, b, c, o| *o = a * b + *c)
-                    })
+                    matrix_core::dispatch(
+                        #[inline(always)]
+                        || batch3(&*a, &*b, &*c, &mut *o, |a, b, c, o| *o = a * b + *c),
+                    )
                 })
             });
         }
@@ -671,6 +681,11 @@ macro_rules! chain_group {
             S::zeros(),
             |a, b, c, o| *o = (a + b) * 0.5 - c,
         );
+        col3(&mut g, "scalar loop", d, [0.0; NN], |a, b, c, o| {
+            for i in 0..NN {
+                o[i] = (a[i] + b[i]) * 0.5 - c[i];
+            }
+        });
         let extra: fn(&mut Group<'_>, [[f32; NN]; 3]) = $extra;
         extra(&mut g, d);
         g.finish();
@@ -708,7 +723,7 @@ fn maps(c: &mut Criterion) {
         M::zero(),
         |a, b, c, o| *o = (*a + *b).map(|x| x * x + 0.5) - *c,
     );
-    col3(&mut g, "plain loop", d, [0.0; NN], |a, b, c, o| {
+    col3(&mut g, "scalar loop", d, [0.0; NN], |a, b, c, o| {
         for i in 0..NN {
             let x = a[i] + b[i];
             o[i] = (x * x + 0.5) - c[i];
