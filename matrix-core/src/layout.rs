@@ -44,6 +44,18 @@ mod sealed {
 /// The memory layout of a [`Matrix`](crate::Matrix): [`ColumnMajor`] or
 /// [`RowMajor`]. Sealed; see the [module documentation](self) for each
 /// layout's byte order.
+///
+/// ```
+/// use matrix_core::{Layout, Matrix, RowMajor};
+///
+/// /// Describes a matrix of any layout.
+/// fn describe<L: Layout>(_: &Matrix<f32, 2, 2, L>) -> &'static str {
+///     L::NAME
+/// }
+/// let m = Matrix::<f32, 2, 2>::identity();
+/// assert_eq!(describe(&m), "column_major");
+/// assert_eq!(describe(&m.to_layout::<RowMajor>()), "row_major");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "the layout of a `Matrix` is `ColumnMajor` or `RowMajor`, not `{Self}`",
     label = "not a matrix layout"
@@ -76,6 +88,14 @@ pub trait Layout:
     ) -> &mut [T];
 
     /// Where element `(r, c)` of an `rows x cols` matrix is in memory.
+    ///
+    /// ```
+    /// use matrix_core::{ColumnMajor, Layout, RowMajor};
+    ///
+    /// // Element (1, 0) of a 2x3 matrix.
+    /// assert_eq!(ColumnMajor::offset(1, 0, 2, 3), 1);
+    /// assert_eq!(RowMajor::offset(1, 0, 2, 3), 3);
+    /// ```
     #[inline(always)]
     fn offset(r: usize, c: usize, rows: usize, cols: usize) -> usize {
         if Self::ROW_MAJOR {
@@ -88,11 +108,26 @@ pub trait Layout:
 
 /// Column-major: each column contiguous, Clang's `matrix_type` layout and
 /// the default layout of [`Matrix`](crate::Matrix).
+///
+/// ```
+/// use matrix_core::{ColumnMajor, Matrix};
+///
+/// let m: Matrix<i32, 2, 2, ColumnMajor> = Matrix::from_rows([[1, 2], [3, 4]]);
+/// assert_eq!(m.as_slice(), &[1, 3, 2, 4]);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ColumnMajor;
 
 /// Row-major: each row contiguous (clang 22's
 /// `-fmatrix-memory-layout=row-major`, C's `float m[R][C]`).
+///
+/// ```
+/// use matrix_core::{Matrix, RowMajor};
+///
+/// let m: Matrix<i32, 2, 2, RowMajor> = Matrix::from_rows([[1, 2], [3, 4]]).to_layout();
+/// assert_eq!(m.as_slice(), &[1, 2, 3, 4]);
+/// assert_eq!(m[(0, 1)], 2);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RowMajor;
 

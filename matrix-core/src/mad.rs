@@ -13,6 +13,24 @@ use crate::ops::{self, Plain};
 /// times `B` plus `A`. Implemented for one type throughout (`T`, `T`, `T`)
 /// and for the widening forms: `i8` or `u8` times `i8` or `u8`, plus `i32`;
 /// and, with the `bf16` feature, `bf16` times `bf16` plus `f32`.
+///
+/// ```
+/// use matrix_core::{MadOperands, Matrix};
+///
+/// /// `x * w + bias` for any operand types `mad` accepts.
+/// fn layer<X: MadOperands<W, A>, W: matrix_core::Element, A: matrix_core::Element>(
+///     x: &Matrix<X, 1, 4>,
+///     w: &Matrix<W, 4, 2>,
+///     bias: &Matrix<A, 1, 2>,
+/// ) -> Matrix<A, 1, 2> {
+///     x.mad(w, bias)
+/// }
+/// let x = Matrix::<u8, 1, 4>::splat(200);
+/// let w = Matrix::<i8, 4, 2>::splat(-100);
+/// assert_eq!(layer(&x, &w, &Matrix::splat(1i32)).to_rows(), [[-79_999, -79_999]]);
+/// let y = layer(&Matrix::splat(0.5f32), &Matrix::splat(2.0f32), &Matrix::splat(1.0f32));
+/// assert_eq!(y, Matrix::splat(5.0));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "invalid operand types to '__builtin_matrix_mad' ('{Self}' times '{B}' plus '{A}')",
     label = "the operands of a multiply-accumulate are of one type, 8-bit with an `i32` accumulator, or `__bf16` with a `float` accumulator"

@@ -107,12 +107,26 @@ pub struct LengthError {
 
 impl LengthError {
     /// The number of elements the matrix needs, `R * C`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let err = Matrix::<f32, 2, 2>::try_from_row_major(&[1.0; 3]).unwrap_err();
+    /// assert_eq!(err.expected(), 4);
+    /// ```
     #[must_use]
     pub const fn expected(&self) -> usize {
         self.rows * self.cols
     }
 
     /// The length of the slice that was given.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let err = Matrix::<f32, 2, 2>::try_from_row_major(&[1.0; 3]).unwrap_err();
+    /// assert_eq!(err.actual(), 3);
+    /// ```
     #[must_use]
     pub const fn actual(&self) -> usize {
         self.actual
@@ -157,8 +171,22 @@ fn line_panic(which: &str, index: usize, bound: usize) -> ! {
 
 impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// The number of rows, `R`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// type M2x3 = Matrix<f32, 2, 3>;
+    /// assert_eq!(M2x3::ROWS, 2);
+    /// ```
     pub const ROWS: usize = R;
     /// The number of columns, `C`.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// type M2x3 = Matrix<f32, 2, 3>;
+    /// assert_eq!(M2x3::COLS, 3);
+    /// ```
     pub const COLS: usize = C;
 
     /// The matrix whose column `c` is `columns[c]`.
@@ -407,6 +435,15 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
 
     /// The storage: the columns in [`ColumnMajor`], the rows in
     /// [`RowMajor`](crate::RowMajor).
+    ///
+    /// ```
+    /// use matrix_core::{Matrix, RowMajor};
+    ///
+    /// let m = Matrix::from_rows([[1, 2], [3, 4]]);
+    /// assert_eq!(m.into_storage(), [[1, 3], [2, 4]]);
+    /// let r: Matrix<i32, 2, 2, RowMajor> = m.to_layout();
+    /// assert_eq!(r.into_storage(), [[1, 2], [3, 4]]);
+    /// ```
     #[must_use]
     #[inline]
     pub const fn into_storage(self) -> L::Storage<T, R, C> {

@@ -75,6 +75,13 @@ pub enum MemoryLayout {
 
 impl MemoryLayout {
     /// Every memory layout.
+    ///
+    /// ```
+    /// use matrix_core::MemoryLayout;
+    ///
+    /// let names = MemoryLayout::ALL.map(MemoryLayout::name);
+    /// assert_eq!(names, ["column_major", "row_major", "packed_a", "packed_b"]);
+    /// ```
     pub const ALL: [MemoryLayout; 4] = [
         MemoryLayout::ColumnMajor,
         MemoryLayout::RowMajor,
@@ -84,6 +91,13 @@ impl MemoryLayout {
 
     /// The layout's spelling as an argument of `__builtin_matrix_load`:
     /// `column_major`, `row_major`, `packed_a` or `packed_b`.
+    ///
+    /// ```
+    /// use matrix_core::MemoryLayout;
+    ///
+    /// assert_eq!(MemoryLayout::PackedB.name(), "packed_b");
+    /// assert_eq!(MemoryLayout::PackedB.to_string(), "packed_b");
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             MemoryLayout::ColumnMajor => "column_major",
@@ -96,6 +110,15 @@ impl MemoryLayout {
     /// How many consecutive elements of a line of the matrix share a
     /// packed word: `G` for the packed layouts (4 for 1-byte elements, 2
     /// for 2-byte ones, 1 for wider), 1 for the others.
+    ///
+    /// ```
+    /// use matrix_core::MemoryLayout;
+    ///
+    /// assert_eq!(MemoryLayout::PackedB.group::<i8>(), 4);
+    /// assert_eq!(MemoryLayout::PackedB.group::<i16>(), 2);
+    /// assert_eq!(MemoryLayout::PackedB.group::<f32>(), 1);
+    /// assert_eq!(MemoryLayout::ColumnMajor.group::<i8>(), 1);
+    /// ```
     pub const fn group<T>(self) -> usize {
         let size = size_of::<T>();
         match self {
@@ -106,6 +129,16 @@ impl MemoryLayout {
 
     /// The length of one line of an `rows x cols` matrix: the smallest
     /// stride, and the one [`Matrix::load`] and [`Matrix::store`] use.
+    ///
+    /// ```
+    /// use matrix_core::MemoryLayout;
+    ///
+    /// // A 3x2 matrix of `i16`: columns of 3, rows of 2, and packed pairs of
+    /// // rows, each holding 2 columns of 2 elements.
+    /// assert_eq!(MemoryLayout::ColumnMajor.line_len::<i16>(3, 2), 3);
+    /// assert_eq!(MemoryLayout::RowMajor.line_len::<i16>(3, 2), 2);
+    /// assert_eq!(MemoryLayout::PackedB.line_len::<i16>(3, 2), 4);
+    /// ```
     pub const fn line_len<T>(self, rows: usize, cols: usize) -> usize {
         let g = self.group::<T>();
         match self {
@@ -117,6 +150,15 @@ impl MemoryLayout {
     }
 
     /// The number of lines of an `rows x cols` matrix.
+    ///
+    /// ```
+    /// use matrix_core::MemoryLayout;
+    ///
+    /// assert_eq!(MemoryLayout::ColumnMajor.lines::<i16>(3, 2), 2);
+    /// assert_eq!(MemoryLayout::RowMajor.lines::<i16>(3, 2), 3);
+    /// // Rows 0-1, then row 2 with a zero in the place of row 3.
+    /// assert_eq!(MemoryLayout::PackedB.lines::<i16>(3, 2), 2);
+    /// ```
     pub const fn lines<T>(self, rows: usize, cols: usize) -> usize {
         let g = self.group::<T>();
         match self {
@@ -130,6 +172,15 @@ impl MemoryLayout {
     /// The number of elements a load or store of an `rows x cols` matrix
     /// with this stride spans, `(lines - 1) * stride + line_len`, or `None`
     /// if that overflows `usize`. Zero for an empty matrix.
+    ///
+    /// ```
+    /// use matrix_core::MemoryLayout;
+    ///
+    /// // Three columns of four, eight elements apart: 2 * 8 + 4.
+    /// assert_eq!(MemoryLayout::ColumnMajor.extent::<f32>(4, 3, 8), Some(20));
+    /// assert_eq!(MemoryLayout::ColumnMajor.extent::<f32>(4, 3, usize::MAX), None);
+    /// assert_eq!(MemoryLayout::RowMajor.extent::<f32>(0, 3, 8), Some(0));
+    /// ```
     pub const fn extent<T>(self, rows: usize, cols: usize, stride: usize) -> Option<usize> {
         let lines = self.lines::<T>(rows, cols);
         let line = self.line_len::<T>(rows, cols);
@@ -143,6 +194,16 @@ impl MemoryLayout {
     }
 
     /// Where element `(r, c)` is, for lines `stride` elements apart.
+    ///
+    /// ```
+    /// use matrix_core::MemoryLayout;
+    ///
+    /// assert_eq!(MemoryLayout::ColumnMajor.offset::<f32>(1, 2, 8), 2 * 8 + 1);
+    /// assert_eq!(MemoryLayout::RowMajor.offset::<f32>(1, 2, 8), 8 + 2);
+    /// // `i8` packed for VNNI: rows 4-7 form the second group; in it, column
+    /// // 1 holds rows 4, 5, 6, 7 at places 4 to 7.
+    /// assert_eq!(MemoryLayout::PackedB.offset::<i8>(5, 1, 16), 16 + 4 + 1);
+    /// ```
     #[inline(always)]
     pub const fn offset<T>(self, r: usize, c: usize, stride: usize) -> usize {
         let g = self.group::<T>();
@@ -219,6 +280,15 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// If `stride` is below a line's length, or `src` is shorter than the
     /// extent: `packed_b load of a 8x4 matrix with stride 16 needs 32
     /// elements, but the buffer has 20`.
+    ///
+    /// ```
+    /// use matrix_core::{Matrix, MemoryLayout};
+    ///
+    /// // Rows of 3 in lines of 4: the fourth element of a line is not read.
+    /// let data = [1, 2, 3, -1, 4, 5, 6];
+    /// let m = Matrix::<i32, 2, 3>::load_strided(&data, MemoryLayout::RowMajor, 4);
+    /// assert_eq!(m.to_rows(), [[1, 2, 3], [4, 5, 6]]);
+    /// ```
     #[track_caller]
     pub fn load_strided(src: &[T], layout: MemoryLayout, stride: usize) -> Self {
         layout.check::<T>("load", R, C, stride, src.len());
@@ -235,6 +305,16 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     ///
     /// `src` must be valid for reads of [`MemoryLayout::extent`] elements;
     /// it need not be aligned.
+    ///
+    /// ```
+    /// use matrix_core::{Matrix, MemoryLayout};
+    ///
+    /// let data = [1, 2, 3, -1, 4, 5, 6];
+    /// // SAFETY: the extent of a 2x3 row-major load with stride 4 is 7
+    /// // elements, all of `data`.
+    /// let m = unsafe { Matrix::<i32, 2, 3>::load_ptr(data.as_ptr(), MemoryLayout::RowMajor, 4) };
+    /// assert_eq!(m.to_rows(), [[1, 2, 3], [4, 5, 6]]);
+    /// ```
     #[track_caller]
     pub unsafe fn load_ptr(src: *const T, layout: MemoryLayout, stride: usize) -> Self {
         layout.check::<T>("load", R, C, stride, usize::MAX);
@@ -277,6 +357,15 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     ///
     /// If `stride` is below a line's length, or `dst` is shorter than the
     /// extent.
+    ///
+    /// ```
+    /// use matrix_core::{Matrix, MemoryLayout};
+    ///
+    /// let m = Matrix::<i32, 2, 3>::from_rows([[1, 2, 3], [4, 5, 6]]);
+    /// let mut buf = [-1; 7];
+    /// m.store_strided(&mut buf, MemoryLayout::RowMajor, 4);
+    /// assert_eq!(buf, [1, 2, 3, -1, 4, 5, 6]);
+    /// ```
     #[track_caller]
     pub fn store_strided(&self, dst: &mut [T], layout: MemoryLayout, stride: usize) {
         layout.check::<T>("store", R, C, stride, dst.len());
@@ -295,6 +384,17 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     ///
     /// `dst` must be valid for writes of [`MemoryLayout::extent`] elements;
     /// it need not be aligned.
+    ///
+    /// ```
+    /// use matrix_core::{Matrix, MemoryLayout};
+    ///
+    /// let m = Matrix::<i32, 2, 3>::from_rows([[1, 2, 3], [4, 5, 6]]);
+    /// let mut buf = [-1; 7];
+    /// // SAFETY: the extent of a 2x3 row-major store with stride 4 is 7
+    /// // elements, all of `buf`.
+    /// unsafe { m.store_ptr(buf.as_mut_ptr(), MemoryLayout::RowMajor, 4) };
+    /// assert_eq!(buf, [1, 2, 3, -1, 4, 5, 6]);
+    /// ```
     #[track_caller]
     pub unsafe fn store_ptr(&self, dst: *mut T, layout: MemoryLayout, stride: usize) {
         layout.check::<T>("store", R, C, stride, usize::MAX);

@@ -64,6 +64,19 @@ pub struct Vector<T: Lanes<N>, const N: usize> {
 
 /// The lengths a vector of an element type may have: 1 to 16, for every
 /// [`Element`] type. Implemented by the library only.
+///
+/// ```
+/// use matrix_core::{Lanes, Vector};
+///
+/// /// The sum of a vector's elements, for every length.
+/// fn total<const N: usize>(v: Vector<f32, N>) -> f32
+/// where
+///     f32: Lanes<N>,
+/// {
+///     v.to_array().iter().sum()
+/// }
+/// assert_eq!(total(Vector::from_array([1.0, 2.0, 3.0])), 6.0);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "a vector of {N} '{Self}' elements is not supported: a vector has 1 to 16 elements",
     label = "vectors have 1 to 16 elements"

@@ -80,10 +80,27 @@ macro_rules! define_backends {
         }
 
         impl Backend {
-            /// Every backend, in increasing order of capability.
+            /// Every backend, in increasing order of capability: each
+            /// [implies](Backend::implies) the ones before it.
+            ///
+            /// ```
+            /// use matrix_core::Backend;
+            ///
+            /// assert_eq!(Backend::ALL[0], Backend::Scalar);
+            /// assert!(Backend::ALL.windows(2).all(|w| w[1].implies(w[0])));
+            /// ```
             pub const ALL: &'static [Backend] = &[$(Backend::$name),*];
 
             /// The backend's name, as `MATRIX_CORE_BACKEND` spells it.
+            ///
+            /// ```
+            /// use matrix_core::Backend;
+            ///
+            /// assert_eq!(Backend::Avx512.name(), "avx512");
+            /// for &b in Backend::ALL {
+            ///     assert_eq!(b.name().parse(), Ok(b));
+            /// }
+            /// ```
             pub const fn name(self) -> &'static str {
                 match self {
                     $(Backend::$name => $text,)*
@@ -92,6 +109,13 @@ macro_rules! define_backends {
 
             /// The CPU features the backend needs, as
             /// `is_x86_feature_detected!` names them.
+            ///
+            /// ```
+            /// use matrix_core::Backend;
+            ///
+            /// assert!(Backend::Scalar.features().is_empty());
+            /// assert_eq!(Backend::Avx2.features(), ["avx2", "fma"]);
+            /// ```
             pub const fn features(self) -> &'static [&'static str] {
                 match self {
                     $(Backend::$name => &[$($feature),*],)*
@@ -101,6 +125,16 @@ macro_rules! define_backends {
             /// Whether this program was compiled with the backend and the CPU
             /// running it has every feature the backend needs. Detected on
             /// each call; [`Backend::active`] caches its choice.
+            ///
+            /// ```
+            /// use matrix_core::Backend;
+            ///
+            /// // The portable backend runs everywhere.
+            /// assert!(Backend::Scalar.is_supported());
+            /// for &b in Backend::ALL {
+            ///     println!("{b}: {}", if b.is_supported() { "yes" } else { "no" });
+            /// }
+            /// ```
             pub fn is_supported(self) -> bool {
                 match self {
                     $(Backend::$name => {
@@ -309,11 +343,28 @@ impl Backend {
     /// The environment variable that picks the backend instead of the
     /// detection: `MATRIX_CORE_BACKEND=sse2 cargo test` runs the tests on the
     /// SSE2 kernels (see [`Backend::active`]).
+    ///
+    /// ```
+    /// use matrix_core::Backend;
+    ///
+    /// assert_eq!(Backend::OVERRIDE_VARIABLE, "MATRIX_CORE_BACKEND");
+    /// if let Ok(name) = std::env::var(Backend::OVERRIDE_VARIABLE) {
+    ///     println!("the tests asked for the {name} backend");
+    /// }
+    /// ```
     pub const OVERRIDE_VARIABLE: &'static str = "MATRIX_CORE_BACKEND";
 
     /// Whether a CPU that supports `self` supports `other` too: every
     /// feature of `other` is one of `self`'s, or implied by them (the x86
     /// backends all include SSE2; AVX2 includes SSE2).
+    ///
+    /// ```
+    /// use matrix_core::Backend;
+    ///
+    /// assert!(Backend::Avx2.implies(Backend::Sse2));
+    /// assert!(!Backend::Sse2.implies(Backend::Avx2));
+    /// assert!(Backend::Sse2.implies(Backend::Scalar));
+    /// ```
     pub const fn implies(self, other: Backend) -> bool {
         match (self, other) {
             (_, Backend::Scalar) => true,
@@ -325,11 +376,26 @@ impl Backend {
 
     /// Whether `#[fp_contract(fast)]` fuses a multiply-add into one rounding
     /// on this backend (it has FMA).
+    ///
+    /// ```
+    /// use matrix_core::Backend;
+    ///
+    /// assert!(Backend::Avx2.fuses());
+    /// assert!(!Backend::Sse2.fuses());
+    /// ```
     pub const fn fuses(self) -> bool {
         matches!(self, Backend::Avx2 | Backend::Avx512)
     }
 
     /// The backends this program can run on this CPU, in increasing order.
+    ///
+    /// ```
+    /// use matrix_core::Backend;
+    ///
+    /// let here: Vec<Backend> = Backend::supported().collect();
+    /// assert_eq!(here[0], Backend::Scalar);
+    /// assert!(here.contains(&Backend::active()));
+    /// ```
     pub fn supported() -> impl Iterator<Item = Backend> {
         Backend::ALL.iter().copied().filter(|b| b.is_supported())
     }
@@ -346,6 +412,14 @@ impl Backend {
     ///
     /// At the first call, if `MATRIX_CORE_BACKEND` is set to something else
     /// than a backend's name, or names a backend this CPU cannot run.
+    ///
+    /// ```
+    /// use matrix_core::Backend;
+    ///
+    /// let backend = Backend::active();
+    /// println!("the kernels run on {backend}");
+    /// assert!(backend.is_supported());
+    /// ```
     #[inline(always)]
     pub fn active() -> Backend {
         if let Some(b) = STATIC {
@@ -455,6 +529,16 @@ impl fmt::Display for Backend {
 }
 
 /// The error of parsing a [`Backend`] from a name that is not one.
+///
+/// ```
+/// use matrix_core::Backend;
+///
+/// let err = "neon".parse::<Backend>().unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "unknown backend 'neon': expected one of scalar, sse2, avx2, avx512"
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownBackend(alloc::string::String);
 
