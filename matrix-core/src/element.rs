@@ -39,16 +39,45 @@ use crate::simd::SimdVector;
 /// ```
 pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync + 'static {
     /// The additive identity (`0`, or `+0.0`).
+    ///
+    /// ```
+    /// use matrix_core::Element;
+    ///
+    /// assert_eq!(i32::ZERO, 0);
+    /// assert!(f32::ZERO == 0.0 && f32::ZERO.is_sign_positive());
+    /// ```
     const ZERO: Self;
     /// The multiplicative identity (`1`, or `1.0`).
+    ///
+    /// ```
+    /// use matrix_core::Element;
+    ///
+    /// assert_eq!(u8::ONE, 1);
+    /// assert_eq!(f64::ONE, 1.0);
+    /// ```
     const ONE: Self;
     /// The type's name in C, as Clang spells it in diagnostics: `float`,
     /// `double`, `signed char`, `short`, `int`, `long`, `unsigned char`,
     /// `unsigned short`, `unsigned int`, `unsigned long`, `_Float16`,
     /// `__bf16`.
     /// (`i8` is `signed char` and `i64` is `long`, on every target.)
+    ///
+    /// ```
+    /// use matrix_core::Element;
+    ///
+    /// assert_eq!(f32::C_NAME, "float");
+    /// assert_eq!(i8::C_NAME, "signed char");
+    /// assert_eq!(u64::C_NAME, "unsigned long");
+    /// ```
     const C_NAME: &'static str;
     /// `true` for the floating-point element types.
+    ///
+    /// ```
+    /// use matrix_core::Element;
+    ///
+    /// assert!(f64::IS_FLOAT);
+    /// assert!(!i16::IS_FLOAT);
+    /// ```
     const IS_FLOAT: bool;
 
     /// Whether a small product in exact mode (a 4x4) runs inline on the

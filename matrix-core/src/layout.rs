@@ -64,13 +64,39 @@ pub trait Layout:
     sealed::Sealed + Copy + Default + Debug + Eq + Hash + Send + Sync + 'static
 {
     /// Whether the rows are contiguous (`RowMajor`) rather than the columns.
+    ///
+    /// ```
+    /// use matrix_core::{ColumnMajor, Layout, RowMajor};
+    ///
+    /// assert!(RowMajor::ROW_MAJOR);
+    /// assert!(!ColumnMajor::ROW_MAJOR);
+    /// ```
     const ROW_MAJOR: bool;
 
     /// The spelling of the layout in a `matrix_type` attribute.
+    ///
+    /// ```
+    /// use matrix_core::{ColumnMajor, Layout, RowMajor};
+    ///
+    /// assert_eq!(ColumnMajor::NAME, "column_major");
+    /// assert_eq!(RowMajor::NAME, "row_major");
+    /// ```
     const NAME: &'static str;
 
     /// The array an `R x C` matrix of this layout holds: `[[T; R]; C]`
     /// (columns) or `[[T; C]; R]` (rows).
+    ///
+    /// ```
+    /// use matrix_core::{ColumnMajor, Layout, RowMajor};
+    ///
+    /// use matrix_core::Matrix;
+    ///
+    /// // A 2x3 matrix: three columns of two, or two rows of three.
+    /// let columns: <ColumnMajor as Layout>::Storage<i32, 2, 3> = [[1, 4], [2, 5], [3, 6]];
+    /// let rows: <RowMajor as Layout>::Storage<i32, 2, 3> = [[1, 2, 3], [4, 5, 6]];
+    /// let m = Matrix::<i32, 2, 3, ColumnMajor>::from_storage(columns);
+    /// assert_eq!(m, Matrix::<i32, 2, 3, RowMajor>::from_storage(rows).to_layout());
+    /// ```
     type Storage<T: Element, const R: usize, const C: usize>: Copy + Send + Sync;
 
     /// The storage, every element filled with `value`.

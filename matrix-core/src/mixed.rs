@@ -43,13 +43,36 @@ kernel_trait! {
     KernelAdd::kernel_add, "+", "`+` of these operands";
     /// `a - b` in a kernel where the macro cannot see one operand's type
     /// (see [`KernelAdd`]).
+    ///
+    /// ```
+    /// use matrix_core::{KernelSub, Matrix};
+    ///
+    /// let m = Matrix::<i32, 2, 2>::splat(5);
+    /// assert_eq!(m.kernel_sub(2.9f64), Matrix::splat(3));
+    /// ```
     KernelSub::kernel_sub, "-", "`-` of these operands";
     /// `a * b` in a kernel where the macro cannot see one operand's type:
     /// a product of matrices of chained shapes, or a matrix and a scalar
     /// (see [`KernelAdd`]).
+    ///
+    /// ```
+    /// use matrix_core::{KernelMul, Matrix};
+    ///
+    /// let a = Matrix::<f32, 2, 3>::splat(1.0);
+    /// let b = Matrix::<f32, 3, 4>::splat(2.0);
+    /// assert_eq!(a.kernel_mul(b), Matrix::<f32, 2, 4>::splat(6.0));
+    /// assert_eq!(a.kernel_mul(3), Matrix::splat(3.0f32));
+    /// ```
     KernelMul::kernel_mul, "*", "`*` of these operands";
     /// `a / b` in a kernel where the macro cannot see one operand's type: a
     /// matrix divided by a scalar (see [`KernelAdd`]).
+    ///
+    /// ```
+    /// use matrix_core::{KernelDiv, Matrix};
+    ///
+    /// let m = Matrix::<f64, 2, 2>::splat(3.0);
+    /// assert_eq!(m.kernel_div(2u8), Matrix::splat(1.5));
+    /// ```
     KernelDiv::kernel_div, "/", "`/` of these operands";
 }
 
