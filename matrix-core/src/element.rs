@@ -87,7 +87,9 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     /// `true` for `f32` and `f64`, whose SSE2 kernels are as fast as a call
     /// of the AVX2 one and, unlike it, need no copy of by-value operands
     /// (measured on an AVX2 EPYC: `a * b + c` of 4x4 `f32` in a `matrix!`
-    /// kernel, 5.7 ns inline against 19.5 ns through the boundary);
+    /// kernel, 5.7 ns inline against 19.5 ns through the boundary; a 4x4
+    /// `f64` product, 8.5 ns inline against 22.1 ns with `&a * &b` and
+    /// 12.4 ns against 28.1 ns in a `matrix!` kernel);
     /// `false` for the integers, since SSE2 has no 32-bit multiply (a 4x4
     /// `i32` product, 16.1 ns inline against 10.7 ns).
     #[doc(hidden)]
