@@ -87,9 +87,7 @@ pub trait Layout:
     /// (columns) or `[[T; C]; R]` (rows).
     ///
     /// ```
-    /// use matrix_core::{ColumnMajor, Layout, RowMajor};
-    ///
-    /// use matrix_core::Matrix;
+    /// use matrix_core::{ColumnMajor, Layout, Matrix, RowMajor};
     ///
     /// // A 2x3 matrix: three columns of two, or two rows of three.
     /// let columns: <ColumnMajor as Layout>::Storage<i32, 2, 3> = [[1, 4], [2, 5], [3, 6]];

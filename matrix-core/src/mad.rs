@@ -15,10 +15,10 @@ use crate::ops::{self, Plain};
 /// and, with the `bf16` feature, `bf16` times `bf16` plus `f32`.
 ///
 /// ```
-/// use matrix_core::{MadOperands, Matrix};
+/// use matrix_core::{Element, MadOperands, Matrix};
 ///
 /// /// `x * w + bias` for any operand types `mad` accepts.
-/// fn layer<X: MadOperands<W, A>, W: matrix_core::Element, A: matrix_core::Element>(
+/// fn layer<X: MadOperands<W, A>, W: Element, A: Element>(
 ///     x: &Matrix<X, 1, 4>,
 ///     w: &Matrix<W, 4, 2>,
 ///     bias: &Matrix<A, 1, 2>,
