@@ -104,7 +104,9 @@ def flops(group):
 
 
 def table(results):
-    groups = sorted(results, key=group_order)
+    # Groups with none of the shared columns have their own tables
+    # (own_columns); a row of dashes here would say nothing.
+    groups = sorted((g for g in results if set(results[g]) & set(COLUMNS)), key=group_order)
     cols = [c for c in COLUMNS if any(c in results[g] for g in groups)]
     lines = ["| benchmark | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
     for g in groups:
@@ -128,28 +130,46 @@ def table(results):
     return "\n".join(lines)
 
 
+# The column each group of own columns is measured against, by the start
+# of the group's name: the issues' targets are ratios to it (a product with
+# a row-major operand within 10% of the all-column-major one; an int8
+# kernel against the loop a user would write).
+BASELINES = {"matrix layouts": "cm = cm * cm", "matrix mad": "plain loop"}
+
+
 def own_columns(default, native):
     """The groups measuring columns of their own besides COLUMNS (the
     multiply-accumulate groups: each int8 kernel the CPU has, the widened
-    `i32` product, a plain loop): one table per group, every column in both
-    runs, so that no measured column is left out of the report."""
+    `i32` product, a plain loop; the layout groups: each pair of operand
+    layouts): one table per group, every column in both runs, so that no
+    measured column is left out of the report, with each fastest sample
+    divided by the group's baseline column (BASELINES) in the same run."""
     out = []
     for g in sorted(set(default) | set(native), key=group_order):
         ids = set(default.get(g, {})) | set(native.get(g, {}))
         if ids <= set(COLUMNS):
             continue
+        base = next((c for prefix, c in BASELINES.items() if g.startswith(prefix)), None)
         best = min(r[g][c][1] for r in (default, native) for c in r.get(g, {}))
-        lines = [f"### {g}", "", "| column | default target | native |", "|---|---|---|"]
+        head = "| column | default target | native |"
+        if base in ids:
+            head += f" ÷ {base}, default | ÷ {base}, native |"
+        lines = [f"### {g}", "", head, "|---" * (head.count("|") - 1) + "|"]
         order = sorted(ids, key=lambda c: (COLUMNS.index(c) if c in COLUMNS else len(COLUMNS), c))
         for c in order:
-            cells = []
+            cells, ratios = [], []
             for r in (default, native):
-                if c not in r.get(g, {}):
+                row = r.get(g, {})
+                if c not in row:
                     cells.append("–")
+                    ratios.append("–")
                     continue
-                med, low = r[g][c]
+                med, low = row[c]
                 cell = fmt_time(low)
                 cells.append((f"**{cell}**" if low == best else cell) + f" · {fmt_time(med)}")
+                ratios.append(f"{low / row[base][1]:.2f}" if base in row else "–")
+            if base in ids:
+                cells += ratios
             lines.append(f"| {c} | " + " | ".join(cells) + " |")
         out.append("\n".join(lines))
     return "\n\n".join(out)
@@ -535,14 +555,20 @@ samples; below 1 the default build was faster in this run). {summary(vs_native_w
 
 {vs_native}
 
-## Every column of the multiply-accumulate groups
+## Every column of the multiply-accumulate and layout groups
 
-The tables above show the columns every group shares; these groups also
-time each int8 kernel on its own (`kernel <name>`, only those this CPU
-has; the others are reported as SKIPPED while the benchmark runs), the
-product of both operands widened to `i32` (**widened i32**) and the plain
-loop a user would write (**plain loop**). Fastest sample · median, per
-operation; **bold** is the fastest of the group.
+The tables above show the columns every group shares; these groups have
+columns of their own. The int8 multiply-accumulate groups time each int8
+kernel on its own (`kernel <name>`, only those this CPU has; the others
+are reported as SKIPPED while the benchmark runs), the product of both
+operands widened to `i32` (**widened i32**) and the plain loop a user
+would write (**plain loop**). The layout groups time one product per
+pair of operand layouts (`cm` column-major, `rm` row-major; `mad` is
+`Matrix::mad` with a zero addend, the `dsl` columns the `matrix!` kernels
+`(m_t) a * b` and `a * b` on row-major types) against the all-column-major
+product `cm = cm * cm`. Fastest sample · median, per operation; **bold**
+is the fastest of the group; the last two columns divide each fastest
+sample by the baseline's in the same run.
 
 {own_columns(default, native) or "(no such groups in this run)"}
 

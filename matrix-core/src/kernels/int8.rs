@@ -1,8 +1,8 @@
 //! Widening 8-bit multiply-accumulate, `a * b + c` with `i8`/`u8` operands
 //! and an `i32` accumulator, on the CPU's int8 dot-product instructions:
 //! AMX tiles ([`super::amx`]), AVX-512 VNNI and AVX-VNNI (`vpdpbusd`), and
-//! on AVX2 the same kernel with `vpdpbusd` composed of `vpmaddwd`s. Every
-//! path gives the exact wrapping `i32` result of the plain loop.
+//! on AVX2 `vpmaddwd` on operands widened to 16 bits. Every path gives the
+//! exact wrapping `i32` result of the plain loop.
 //!
 //! # One instruction, every sign
 //!
@@ -20,14 +20,26 @@
 //! constant (`-16384*K*sa*ub`), all in wrapping `i32` arithmetic, which is
 //! the ring the result lives in: exact whatever the order.
 //!
+//! # Pairs of 16-bit values, on AVX2
+//!
+//! AVX2 has no `vpdpbusd`, but `vpmaddwd` multiplies 16-bit lanes and adds
+//! each pair of products to a 32-bit lane. Widened to 16 bits when packed
+//! (`u8` zero-extended, `i8` sign-extended), every operand is already in
+//! that form, and each pair's sum (at most `2 * 255 * 128` in magnitude)
+//! is exact: no flip and no correction ([`Form::Pairs`]). This replaced
+//! `vpdpbusd` composed of two `vpmaddwd` on the flipped bytes, which
+//! unpacked both operands in its inner loop (BENCHMARKS.md has both
+//! measured); [`Int8Kernel::choose`] says when it runs.
+//!
 //! # Packing
 //!
 //! The result is column-major, so a vector holds rows: `a'` is packed in
 //! the [`packed_a`](crate::MemoryLayout::PackedA) order (each 32-bit word
-//! four consecutive `k` of one row, a line per group of four `k`), its rows
-//! padded with zeros to whole vectors and `K` to a multiple of four; each
-//! column of `b'` is a sequence of words of four consecutive `k`,
-//! broadcast to every lane. Padding is zero in both, so it adds nothing.
+//! four consecutive `k` of one row, or two in the pair form, a line per
+//! group of `k`), its rows padded with zeros to whole vectors and `K` to a
+//! whole group; each column of `b'` is a sequence of words of the same
+//! groups of `k`, broadcast to every lane. Padding is zero in both, so it
+//! adds nothing.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -48,6 +60,8 @@ pub trait Byte: sealed::Sealed + Copy {
     const SIGNED: bool;
     /// The value's bits.
     fn bits(self) -> u8;
+    /// The value, widened to 16 bits.
+    fn wide(self) -> i16;
 }
 
 impl Byte for i8 {
@@ -56,6 +70,10 @@ impl Byte for i8 {
     fn bits(self) -> u8 {
         self as u8
     }
+    #[inline(always)]
+    fn wide(self) -> i16 {
+        i16::from(self)
+    }
 }
 
 impl Byte for u8 {
@@ -63,6 +81,10 @@ impl Byte for u8 {
     #[inline(always)]
     fn bits(self) -> u8 {
         self
+    }
+    #[inline(always)]
+    fn wide(self) -> i16 {
+        i16::from(self)
     }
 }
 
@@ -79,11 +101,10 @@ pub enum Int8Kernel {
     Avx512Vnni,
     /// `vpdpbusd` on 256-bit vectors (VEX): `avxvnni`.
     AvxVnni,
-    /// The `vpdpbusd` kernel with each dot product made of two `vpmaddwd`:
-    /// `avx2`.
+    /// `vpmaddwd` on operands widened to 16 bits: `avx2`.
     Avx2,
-    /// The same kernel in portable Rust: every CPU (the reference of the
-    /// others' packing and corrections, not a fast path).
+    /// The `vpdpbusd` kernel in portable Rust: every CPU (the reference
+    /// of the VNNI kernels' packing and corrections, not a fast path).
     Portable,
 }
 
@@ -136,9 +157,12 @@ impl Int8Kernel {
     /// backend, AVX-VNNI the AVX2 one. `None` leaves the product to the
     /// widened `i32` kernel: on SSE2 and the scalar backend, for products
     /// too small to pay for the packing, and on CPUs with AVX2 but no VNNI,
-    /// where the widened kernel measured faster than [`Int8Kernel::Avx2`]
-    /// (64x64x64 on an AMD EPYC: 15.6 against 24.1 µs; its two `vpmaddwd`
-    /// per dot product and the packing cost more than `vpmulld` saves).
+    /// where [`Int8Kernel::Avx2`] measured no faster than the widened
+    /// kernel (on an AMD EPYC, fastest samples: 64x64x64 in 8.86 against
+    /// 10.95 µs in a default build but 12.2 against 10.9 native, 16x64x16
+    /// in 1.61 against 0.96 µs; `vpmaddwd` does twice the multiply-adds of
+    /// `vpmulld` per instruction, and packing both operands costs about
+    /// what that saves at these sizes).
     pub(crate) fn choose(m: usize, k: usize, n: usize) -> Option<Int8Kernel> {
         let backend = Backend::active();
         if backend < Backend::Avx2 || !pays(m, k, n) {
@@ -232,45 +256,108 @@ mod detected {
     }
 }
 
-/// The flipped operands of a `vpdpbusd` kernel, packed, with the terms
-/// that correct the flip (see the module documentation); `W` is the form
-/// a word of `b'` is stored in for the kernel.
-struct Packed<W> {
+/// The word of four bytes in `k` order, each with `flip` (`0x80` or 0)
+/// applied, for [`Form::FlippedBytes`].
+#[inline(always)]
+fn quad<T: Byte>(x: [T; 4], flip: u8) -> u32 {
+    u32::from_le_bytes([
+        x[0].bits() ^ flip,
+        x[1].bits() ^ flip,
+        x[2].bits() ^ flip,
+        x[3].bits() ^ flip,
+    ])
+}
+
+/// The word of two 16-bit values in `k` order, for [`Form::Pairs`].
+#[inline(always)]
+fn pair<T: Byte>(x0: T, x1: T) -> u32 {
+    u32::from(x0.wide() as u16) | u32::from(x1.wide() as u16) << 16
+}
+
+/// How a kernel multiplies the words of its packed operands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// Four bytes per word, `a'` unsigned and `b'` signed: the top bit of
+    /// each flipped where the type differs, and the flip corrected after
+    /// (`vpdpbusd`).
+    FlippedBytes,
+    /// Two 16-bit values per word, each operand widened as its type says
+    /// (`vpmaddwd`): nothing to correct.
+    Pairs,
+}
+
+impl Form {
+    /// Elements of `k` per 32-bit word.
+    const fn per_word(self) -> usize {
+        match self {
+            Form::FlippedBytes => 4,
+            Form::Pairs => 2,
+        }
+    }
+}
+
+/// The operands of a dot-product kernel, packed in its [`Form`], with the
+/// terms that correct a flip (see the module documentation; zero in the
+/// pair form).
+struct Packed {
     /// Rows rounded up to whole vectors.
     mp: usize,
-    /// Groups of four `k`.
+    /// Groups of `k`, one per word: `K / 4` or `K / 2`, rounded up.
     kq: usize,
-    /// `a'` in `packed_a` order: word `q * mp + r` holds `a'(r, 4q..4q+4)`.
+    /// `a'` in `packed_a` order: word `q * mp + r` holds row `r`'s group
+    /// `q` (`a'(r, 4q..4q+4)` in the byte form).
     a: Vec<u32>,
-    /// `b'`: word `j * kq + q` holds `b'(4q..4q+4, j)`.
-    b: Vec<W>,
+    /// `b'`: word `j * kq + q` holds column `j`'s group `q`.
+    b: Vec<u32>,
     /// `128 * ub * Σ_k a'(r, k)` per row.
     row: Vec<i32>,
     /// `-128 * sa * Σ_k b'(k, j) - 16384 * K * sa * ub` per column.
     col: Vec<i32>,
 }
 
-impl<W: Copy> Packed<W> {
-    fn new<A: Byte, B: Byte>(
-        a: &[A],
-        b: &[B],
-        (m, k, n): (usize, usize, usize),
-        lanes: usize,
-        word: impl Fn(u32) -> W,
-    ) -> Packed<W> {
-        let (sa, ub) = (A::SIGNED, !B::SIGNED);
-        let flip_a = if sa { 0x80 } else { 0 };
-        let flip_b = if ub { 0x80 } else { 0 };
-        let (mp, kq) = (m.next_multiple_of(lanes), k.div_ceil(4));
-        // Each word of a' written once, from the (up to) four columns of
-        // its group; the row sums after, only where a correction needs them.
+impl Packed {
+    /// Packs `a` and `b` for the kernel `D`. Inlined into the kernel's
+    /// `#[target_feature]` boundary, where its form and width are constants
+    /// and its loops use the kernel's vectors.
+    #[inline(always)]
+    fn new<D: Dot, A: Byte, B: Byte>(a: &[A], b: &[B], (m, k, n): (usize, usize, usize)) -> Packed {
+        let (form, lanes) = (D::FORM, D::LANES);
+        let bytes = form == Form::FlippedBytes;
+        let (sa, ub) = (bytes && A::SIGNED, bytes && !B::SIGNED);
+        let per = form.per_word();
+        let bits = 32 / per;
+        let element = |x: u8, wide: i16, flip: bool| {
+            if bytes {
+                u32::from(x ^ if flip { 0x80 } else { 0 })
+            } else {
+                u32::from(wide as u16)
+            }
+        };
+        let (mp, kq) = (m.next_multiple_of(lanes), k.div_ceil(per));
+        let (fa, fb) = (if sa { 0x80 } else { 0 }, if ub { 0x80 } else { 0 });
+        // Each word of a' written once, from the `per` columns of its group
+        // (whole groups in one pass over them, so that the loop vectorises);
+        // the row sums after, only where a correction needs them.
         let mut pa = vec![0u32; kq * mp];
         for q in 0..kq {
-            let columns = (4 * q..(4 * q + 4).min(k)).map(|kk| &a[kk * m..][..m]);
+            let k0 = per * q;
             let words = &mut pa[q * mp..][..m];
-            for (i, column) in columns.enumerate() {
-                for (w, &x) in words.iter_mut().zip(column) {
-                    *w |= u32::from(x.bits() ^ flip_a) << (8 * i);
+            let column = |i: usize| &a[(k0 + i) * m..][..m];
+            if k0 + per > k {
+                // The last group, partial: zeros pad it.
+                for i in 0..k - k0 {
+                    for (w, &x) in words.iter_mut().zip(column(i)) {
+                        *w |= element(x.bits(), x.wide(), sa) << (bits * i);
+                    }
+                }
+            } else if bytes {
+                let (c0, c1, c2, c3) = (column(0), column(1), column(2), column(3));
+                for (r, w) in words.iter_mut().enumerate() {
+                    *w = quad([c0[r], c1[r], c2[r], c3[r]], fa);
+                }
+            } else {
+                for ((w, &x0), &x1) in words.iter_mut().zip(column(0)).zip(column(1)) {
+                    *w = pair(x0, x1);
                 }
             }
         }
@@ -283,18 +370,31 @@ impl<W: Copy> Packed<W> {
                 }
             }
         }
-        let mut pb = Vec::with_capacity(n * kq);
+        // A column of `b` is contiguous in `k`: its words are its elements
+        // in order, `per` to a word.
+        let mut pb = vec![0u32; n * kq];
         let mut col = vec![0i32; n];
         for (j, sum) in col.iter_mut().enumerate() {
             let column = &b[j * k..][..k];
-            for group in column.chunks(4) {
-                let mut raw = 0u32;
-                for (i, &x) in group.iter().enumerate() {
-                    let x = x.bits() ^ flip_b;
-                    raw |= u32::from(x) << (8 * i);
-                    *sum = sum.wrapping_add(i32::from(x as i8));
+            let words = &mut pb[j * kq..][..kq];
+            let whole = k / per;
+            if bytes {
+                for (w, g) in words.iter_mut().zip(column.chunks_exact(4)) {
+                    *w = quad([g[0], g[1], g[2], g[3]], fb);
                 }
-                pb.push(word(raw));
+            } else {
+                for (w, g) in words.iter_mut().zip(column.chunks_exact(2)) {
+                    *w = pair(g[0], g[1]);
+                }
+            }
+            // The last group, partial: zeros pad it.
+            for (i, &x) in column[whole * per..].iter().enumerate() {
+                words[whole] |= element(x.bits(), x.wide(), ub) << (bits * i);
+            }
+            if sa {
+                for &x in column {
+                    *sum = sum.wrapping_add(i32::from((x.bits() ^ fb) as i8));
+                }
             }
         }
         for sum in &mut row {
@@ -319,25 +419,23 @@ impl<W: Copy> Packed<W> {
     }
 }
 
-/// The vector vocabulary of a `vpdpbusd` kernel: `LANES` 32-bit lanes.
+/// The vector vocabulary of a dot-product kernel: `LANES` 32-bit lanes,
+/// each word a group of `k` in the kernel's [`Form`].
 trait Dot: Copy {
     const LANES: usize;
-    /// `LANES` lanes of one `i32`: the sums.
+    /// How the words are packed.
+    const FORM: Form;
+    /// `LANES` lanes of one `i32`: the sums, and `LANES` words of `a'`.
     type V: Copy;
-    /// `LANES` words of `a'` (four bytes each) as the kernel multiplies them.
-    type A: Copy;
-    /// A word of `b'` as stored for the kernel.
-    type Word: Copy;
-    /// A word of `b'` broadcast to every lane.
-    type B: Copy;
-    /// A word of four bytes of `b'` as the kernel stores it.
-    fn word(raw: u32) -> Self::Word;
     fn zero(self) -> Self::V;
     /// `LANES` words from `src`.
-    fn load(self, src: &[u32]) -> Self::A;
-    fn splat(self, word: Self::Word) -> Self::B;
-    /// Per lane: `acc + Σ_{i<4} a.u8[i] * b.i8[i]`, wrapping.
-    fn dot(self, acc: Self::V, a: Self::A, b: Self::B) -> Self::V;
+    fn load(self, src: &[u32]) -> Self::V;
+    /// A word of `b'` broadcast to every lane.
+    fn splat(self, word: u32) -> Self::V;
+    /// Per lane: `acc` plus the dot product of the group in `a`'s word
+    /// and the one in `b`'s (`Σ_{i<4} a.u8[i] * b.i8[i]` in the byte
+    /// form, `Σ_{i<2} a.i16[i] * b.i16[i]` in the pair form), wrapping.
+    fn dot(self, acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
     /// The lanes, as `i32`.
     fn store(self, v: Self::V, dst: &mut [i32]);
 }
@@ -355,7 +453,7 @@ fn dot_mad<D: Dot, A: Byte, B: Byte>(
     if m == 0 || n == 0 {
         return;
     }
-    let p = Packed::new(a, b, (m, k, n), D::LANES, D::word);
+    let p = Packed::new::<D, A, B>(a, b, (m, k, n));
     let edge = |j: usize, out: &mut [i32]| {
         let mut r0 = 0;
         while r0 + 2 * D::LANES <= p.mp {
@@ -389,13 +487,13 @@ fn dot_mad<D: Dot, A: Byte, B: Byte>(
 #[inline(always)]
 fn tile<D: Dot, const MB: usize, const NB: usize>(
     d: D,
-    p: &Packed<D::Word>,
+    p: &Packed,
     (r0, j): (usize, usize),
     (c, m): (&[i32], usize),
     out: &mut [i32],
 ) {
     let mut acc = [[d.zero(); NB]; MB];
-    let columns: [&[D::Word]; NB] = core::array::from_fn(|t| &p.b[(j + t) * p.kq..][..p.kq]);
+    let columns: [&[u32]; NB] = core::array::from_fn(|t| &p.b[(j + t) * p.kq..][..p.kq]);
     for q in 0..p.kq {
         let rows = &p.a[q * p.mp + r0..][..MB * D::LANES];
         // A loop, not `array::from_fn`: a closure called from `from_fn`'s
@@ -440,26 +538,25 @@ struct Portable;
 
 impl Dot for Portable {
     const LANES: usize = 8;
+    const FORM: Form = Form::FlippedBytes;
     type V = [u32; 8];
-    type A = [u32; 8];
-    type Word = u32;
-    type B = u32;
-    fn word(raw: u32) -> u32 {
-        raw
-    }
+    #[inline(always)]
     fn zero(self) -> [u32; 8] {
         [0; 8]
     }
+    #[inline(always)]
     fn load(self, src: &[u32]) -> [u32; 8] {
         let mut v = [0; 8];
         v.copy_from_slice(&src[..8]);
         v
     }
-    fn splat(self, word: u32) -> u32 {
-        word
+    #[inline(always)]
+    fn splat(self, word: u32) -> [u32; 8] {
+        [word; 8]
     }
-    fn dot(self, acc: [u32; 8], a: [u32; 8], b: u32) -> [u32; 8] {
-        let w = b.to_le_bytes();
+    #[inline(always)]
+    fn dot(self, acc: [u32; 8], a: [u32; 8], b: [u32; 8]) -> [u32; 8] {
+        let w = b[0].to_le_bytes();
         core::array::from_fn(|l| {
             let x = a[l].to_le_bytes();
             (0..4).fold(acc[l], |s, i| {
@@ -467,6 +564,7 @@ impl Dot for Portable {
             })
         })
     }
+    #[inline(always)]
     fn store(self, v: [u32; 8], dst: &mut [i32]) {
         for (d, s) in dst.iter_mut().zip(v) {
             *d = s as i32;
@@ -483,29 +581,16 @@ mod x86 {
 
     use core::arch::x86_64::*;
 
-    use super::{Byte, Dot, dot_mad};
+    use super::{Byte, Dot, Form, dot_mad};
 
-    /// AVX2: `vpdpbusd` as two `vpmaddwd`, on the even and the odd bytes
-    /// of each word: `a'` zero-extended to 16 bits when loaded, `b'`
-    /// sign-extended when packed (a word becomes the pair of words
-    /// `(b0, b2)`, `(b1, b3)` of 16-bit values). Each 16-bit product pair
-    /// sums exactly in 32 bits.
+    /// AVX2: `vpmaddwd` on words of two 16-bit values ([`Form::Pairs`]).
     #[derive(Clone, Copy)]
     struct Avx2(());
 
     impl Dot for Avx2 {
         const LANES: usize = 8;
+        const FORM: Form = Form::Pairs;
         type V = __m256i;
-        type A = (__m256i, __m256i);
-        type Word = u64;
-        type B = (__m256i, __m256i);
-        #[inline(always)]
-        fn word(raw: u32) -> u64 {
-            let [b0, b1, b2, b3] = raw
-                .to_le_bytes()
-                .map(|x| u64::from(i16::from(x as i8) as u16));
-            b0 | b2 << 16 | (b1 | b3 << 16) << 32
-        }
         #[inline(always)]
         fn zero(self) -> __m256i {
             // SAFETY: an `Avx2` exists only inside `mad_avx2`, entered
@@ -513,36 +598,21 @@ mod x86 {
             unsafe { _mm256_setzero_si256() }
         }
         #[inline(always)]
-        fn load(self, src: &[u32]) -> (__m256i, __m256i) {
+        fn load(self, src: &[u32]) -> __m256i {
             assert!(src.len() >= 8);
             // SAFETY: AVX2 as above; eight words are in bounds (asserted),
             // and `loadu` needs no alignment.
-            unsafe {
-                let a = _mm256_loadu_si256(src.as_ptr().cast());
-                (
-                    _mm256_and_si256(a, _mm256_set1_epi16(0x00ff)),
-                    _mm256_srli_epi16(a, 8),
-                )
-            }
+            unsafe { _mm256_loadu_si256(src.as_ptr().cast()) }
         }
         #[inline(always)]
-        fn splat(self, word: u64) -> (__m256i, __m256i) {
+        fn splat(self, word: u32) -> __m256i {
             // SAFETY: AVX2 as above.
-            unsafe {
-                (
-                    _mm256_set1_epi32(word as i32),
-                    _mm256_set1_epi32((word >> 32) as i32),
-                )
-            }
+            unsafe { _mm256_set1_epi32(word as i32) }
         }
         #[inline(always)]
-        fn dot(self, acc: __m256i, a: (__m256i, __m256i), b: (__m256i, __m256i)) -> __m256i {
+        fn dot(self, acc: __m256i, a: __m256i, b: __m256i) -> __m256i {
             // SAFETY: AVX2 as above.
-            unsafe {
-                let even = _mm256_madd_epi16(a.0, b.0);
-                let odd = _mm256_madd_epi16(a.1, b.1);
-                _mm256_add_epi32(acc, _mm256_add_epi32(even, odd))
-            }
+            unsafe { _mm256_add_epi32(acc, _mm256_madd_epi16(a, b)) }
         }
         #[inline(always)]
         fn store(self, v: __m256i, dst: &mut [i32]) {
@@ -558,14 +628,8 @@ mod x86 {
 
     impl Dot for AvxVnni {
         const LANES: usize = 8;
+        const FORM: Form = Form::FlippedBytes;
         type V = __m256i;
-        type A = __m256i;
-        type Word = u32;
-        type B = __m256i;
-        #[inline(always)]
-        fn word(raw: u32) -> u32 {
-            raw
-        }
         #[inline(always)]
         fn zero(self) -> __m256i {
             self.0.zero()
@@ -600,14 +664,8 @@ mod x86 {
 
     impl Dot for Avx512Vnni {
         const LANES: usize = 16;
+        const FORM: Form = Form::FlippedBytes;
         type V = __m512i;
-        type A = __m512i;
-        type Word = u32;
-        type B = __m512i;
-        #[inline(always)]
-        fn word(raw: u32) -> u32 {
-            raw
-        }
         #[inline(always)]
         fn zero(self) -> __m512i {
             // SAFETY: an `Avx512Vnni` exists only inside `mad_avx512vnni`,
