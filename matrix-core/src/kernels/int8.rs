@@ -256,24 +256,6 @@ mod detected {
     }
 }
 
-/// The word of four bytes in `k` order, each with `flip` (`0x80` or 0)
-/// applied, for [`Form::FlippedBytes`].
-#[inline(always)]
-fn quad<T: Byte>(x: [T; 4], flip: u8) -> u32 {
-    u32::from_le_bytes([
-        x[0].bits() ^ flip,
-        x[1].bits() ^ flip,
-        x[2].bits() ^ flip,
-        x[3].bits() ^ flip,
-    ])
-}
-
-/// The word of two 16-bit values in `k` order, for [`Form::Pairs`].
-#[inline(always)]
-fn pair<T: Byte>(x0: T, x1: T) -> u32 {
-    u32::from(x0.wide() as u16) | u32::from(x1.wide() as u16) << 16
-}
-
 /// How a kernel multiplies the words of its packed operands.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Form {
@@ -293,6 +275,27 @@ impl Form {
             Form::FlippedBytes => 4,
             Form::Pairs => 2,
         }
+    }
+
+    /// Element `i` of a word's group, in its place in the word: in the
+    /// byte form with `flip` (`0x80` or 0) applied to its top bit.
+    #[inline(always)]
+    fn place<T: Byte>(self, x: T, flip: u8, i: usize) -> u32 {
+        match self {
+            Form::FlippedBytes => u32::from(x.bits() ^ flip) << (8 * i),
+            Form::Pairs => u32::from(x.wide() as u16) << (16 * i),
+        }
+    }
+
+    /// The word of a group of `k` in order: `per_word` elements, or fewer
+    /// for the last group, zeros padding it.
+    #[inline(always)]
+    fn word<T: Byte>(self, group: &[T], flip: u8) -> u32 {
+        let mut w = 0;
+        for (i, &x) in group.iter().enumerate() {
+            w |= self.place(x, flip, i);
+        }
+        w
     }
 }
 
@@ -325,14 +328,6 @@ impl Packed {
         let bytes = form == Form::FlippedBytes;
         let (sa, ub) = (bytes && A::SIGNED, bytes && !B::SIGNED);
         let per = form.per_word();
-        let bits = 32 / per;
-        let element = |x: u8, wide: i16, flip: bool| {
-            if bytes {
-                u32::from(x ^ if flip { 0x80 } else { 0 })
-            } else {
-                u32::from(wide as u16)
-            }
-        };
         let (mp, kq) = (m.next_multiple_of(lanes), k.div_ceil(per));
         let (fa, fb) = (if sa { 0x80 } else { 0 }, if ub { 0x80 } else { 0 });
         // Each word of a' written once, from the `per` columns of its group
@@ -347,17 +342,17 @@ impl Packed {
                 // The last group, partial: zeros pad it.
                 for i in 0..k - k0 {
                     for (w, &x) in words.iter_mut().zip(column(i)) {
-                        *w |= element(x.bits(), x.wide(), sa) << (bits * i);
+                        *w |= form.place(x, fa, i);
                     }
                 }
             } else if bytes {
                 let (c0, c1, c2, c3) = (column(0), column(1), column(2), column(3));
                 for (r, w) in words.iter_mut().enumerate() {
-                    *w = quad([c0[r], c1[r], c2[r], c3[r]], fa);
+                    *w = form.word(&[c0[r], c1[r], c2[r], c3[r]], fa);
                 }
             } else {
                 for ((w, &x0), &x1) in words.iter_mut().zip(column(0)).zip(column(1)) {
-                    *w = pair(x0, x1);
+                    *w = form.word(&[x0, x1], fa);
                 }
             }
         }
@@ -377,19 +372,14 @@ impl Packed {
         for (j, sum) in col.iter_mut().enumerate() {
             let column = &b[j * k..][..k];
             let words = &mut pb[j * kq..][..kq];
-            let whole = k / per;
-            if bytes {
-                for (w, g) in words.iter_mut().zip(column.chunks_exact(4)) {
-                    *w = quad([g[0], g[1], g[2], g[3]], fb);
-                }
-            } else {
-                for (w, g) in words.iter_mut().zip(column.chunks_exact(2)) {
-                    *w = pair(g[0], g[1]);
-                }
+            let groups = column.chunks_exact(per);
+            let last = groups.remainder();
+            for (w, g) in words.iter_mut().zip(groups) {
+                *w = form.word(g, fb);
             }
-            // The last group, partial: zeros pad it.
-            for (i, &x) in column[whole * per..].iter().enumerate() {
-                words[whole] |= element(x.bits(), x.wide(), ub) << (bits * i);
+            if !last.is_empty() {
+                // The last group, partial.
+                words[kq - 1] = form.word(last, fb);
             }
             if sa {
                 for &x in column {
