@@ -42,6 +42,10 @@ mod sealed {
 pub trait Dispatch: Copy + sealed::Sealed {
     /// Runs `op` on this backend, inside its `#[target_feature]` boundary.
     fn run<O: Op>(self, op: O) -> O::Output;
+    /// As [`Dispatch::run`], in a function of its own even where the
+    /// caller is compiled for the same backend: a large kernel stays out of
+    /// line, its code generated alone rather than merged into its caller's.
+    fn run_out_of_line<O: Op>(self, op: O) -> O::Output;
     /// The backend `run` uses.
     fn backend(self) -> Backend;
     /// Whether `#[fp_contract(fast)]` fuses a multiply-add into one
@@ -124,6 +128,20 @@ macro_rules! dispatch_impls {
                     call_with_features!([$($feature),*], boundary(self, op))
                 }
                 #[inline(always)]
+                fn run_out_of_line<O: Op>(self, op: O) -> O::Output {
+                    with_features! {
+                        [$($feature),*],
+                        #[inline(never)]
+                        fn boundary<O: Op>(
+                            t: crate::simd::dispatch::$name,
+                            op: O,
+                        ) -> O::Output {
+                            op.run(t)
+                        }
+                    }
+                    call_with_features!([$($feature),*], boundary(self, op))
+                }
+                #[inline(always)]
                 fn backend(self) -> Backend {
                     Backend::$name
                 }
@@ -137,6 +155,17 @@ macro_rules! dispatch_impls {
                     $(
                         #[cfg($($cfg)*)]
                         ActiveToken::$name(t) => t.run(op),
+                    )*
+                    #[allow(unreachable_patterns)]
+                    _ => unreachable!("the active backend is one of this target's"),
+                }
+            }
+            #[inline(always)]
+            fn run_out_of_line<O: Op>(self, op: O) -> O::Output {
+                match active_token() {
+                    $(
+                        #[cfg($($cfg)*)]
+                        ActiveToken::$name(t) => t.run_out_of_line(op),
                     )*
                     #[allow(unreachable_patterns)]
                     _ => unreachable!("the active backend is one of this target's"),
