@@ -45,7 +45,12 @@ pub trait Dispatch: Copy + sealed::Sealed {
     /// As [`Dispatch::run`], in a function of its own even where the
     /// caller is compiled for the same backend: a large kernel stays out of
     /// line, its code generated alone rather than merged into its caller's.
-    fn run_out_of_line<O: Op>(self, op: O) -> O::Output;
+    /// ([`Auto`]'s boundary is never inlined into its caller, which is
+    /// compiled for another target, so it is its `run`.)
+    #[inline(always)]
+    fn run_out_of_line<O: Op>(self, op: O) -> O::Output {
+        self.run(op)
+    }
     /// The backend `run` uses.
     fn backend(self) -> Backend;
     /// Whether `#[fp_contract(fast)]` fuses a multiply-add into one
@@ -106,6 +111,22 @@ macro_rules! call_with_features {
 }
 pub(crate) use {call_with_features, with_features};
 
+/// A call of `op` on token `$t` of backend `$name`, inside a function
+/// compiled with the backend's features and carrying the inline attribute
+/// `$inline`.
+macro_rules! boundary {
+    (#[$inline:meta], $name:ident, [$($feature:tt),*], $t:expr, $op:expr) => {{
+        with_features! {
+            [$($feature),*],
+            #[$inline]
+            fn boundary<O: Op>(t: crate::simd::dispatch::$name, op: O) -> O::Output {
+                op.run(t)
+            }
+        }
+        call_with_features!([$($feature),*], boundary($t, $op))
+    }};
+}
+
 macro_rules! dispatch_impls {
     ($($(#[$doc:meta])* $name:ident = $code:literal, $text:literal, ($($cfg:tt)*), [$($feature:tt),*];)*) => {
         $(
@@ -115,31 +136,11 @@ macro_rules! dispatch_impls {
             impl Dispatch for crate::simd::dispatch::$name {
                 #[inline(always)]
                 fn run<O: Op>(self, op: O) -> O::Output {
-                    with_features! {
-                        [$($feature),*],
-                        #[inline]
-                        fn boundary<O: Op>(
-                            t: crate::simd::dispatch::$name,
-                            op: O,
-                        ) -> O::Output {
-                            op.run(t)
-                        }
-                    }
-                    call_with_features!([$($feature),*], boundary(self, op))
+                    boundary!(#[inline], $name, [$($feature),*], self, op)
                 }
                 #[inline(always)]
                 fn run_out_of_line<O: Op>(self, op: O) -> O::Output {
-                    with_features! {
-                        [$($feature),*],
-                        #[inline(never)]
-                        fn boundary<O: Op>(
-                            t: crate::simd::dispatch::$name,
-                            op: O,
-                        ) -> O::Output {
-                            op.run(t)
-                        }
-                    }
-                    call_with_features!([$($feature),*], boundary(self, op))
+                    boundary!(#[inline(never)], $name, [$($feature),*], self, op)
                 }
                 #[inline(always)]
                 fn backend(self) -> Backend {
@@ -155,17 +156,6 @@ macro_rules! dispatch_impls {
                     $(
                         #[cfg($($cfg)*)]
                         ActiveToken::$name(t) => t.run(op),
-                    )*
-                    #[allow(unreachable_patterns)]
-                    _ => unreachable!("the active backend is one of this target's"),
-                }
-            }
-            #[inline(always)]
-            fn run_out_of_line<O: Op>(self, op: O) -> O::Output {
-                match active_token() {
-                    $(
-                        #[cfg($($cfg)*)]
-                        ActiveToken::$name(t) => t.run_out_of_line(op),
                     )*
                     #[allow(unreachable_patterns)]
                     _ => unreachable!("the active backend is one of this target's"),
