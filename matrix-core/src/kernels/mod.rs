@@ -77,6 +77,17 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
         dst: &mut [f32],
         dst_at: (usize, usize),
     );
+    /// [`Isa::transpose_4x4_f32_strided`] for an 8x8 block.
+    ///
+    /// # Panics
+    /// If a block is not inside its slice.
+    fn transpose_8x8_f32_strided(
+        self,
+        src: &[f32],
+        src_at: (usize, usize),
+        dst: &mut [f32],
+        dst_at: (usize, usize),
+    );
 }
 
 impl Isa for Scalar {
@@ -106,7 +117,17 @@ impl Isa for Scalar {
         dst: &mut [f32],
         dst_at: (usize, usize),
     ) {
-        scalar::transpose_4x4_f32_strided(src, src_at, dst, dst_at);
+        scalar::transpose_f32_strided::<4>(src, src_at, dst, dst_at);
+    }
+    #[inline(always)]
+    fn transpose_8x8_f32_strided(
+        self,
+        src: &[f32],
+        src_at: (usize, usize),
+        dst: &mut [f32],
+        dst_at: (usize, usize),
+    ) {
+        scalar::transpose_f32_strided::<8>(src, src_at, dst, dst_at);
     }
 }
 
@@ -117,9 +138,10 @@ mod x86 {
     use crate::simd::{avx2, avx512, scalar, sse2};
 
     /// The transposes of an `Isa` impl: the 4x4 and 8x8 ones of backend
-    /// module `$m`, the strided 4x4 one of `$strided`.
+    /// module `$m`, the strided 4x4 one of SSE2 (which every x86-64 backend
+    /// has) and the strided 8x8 one of `$strided8`.
     macro_rules! transposes {
-        ($m:ident, strided: $strided:ident) => {
+        ($m:ident, strided8: $strided8:ident) => {
             #[inline(always)]
             fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
                 $m::transpose_4x4_f32(self, src)
@@ -136,7 +158,17 @@ mod x86 {
                 dst: &mut [f32],
                 dst_at: (usize, usize),
             ) {
-                $strided::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
+                sse2::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
+            }
+            #[inline(always)]
+            fn transpose_8x8_f32_strided(
+                self,
+                src: &[f32],
+                src_at: (usize, usize),
+                dst: &mut [f32],
+                dst_at: (usize, usize),
+            ) {
+                $strided8::transpose_8x8_f32_strided(self, src, src_at, dst, dst_at);
             }
         };
     }
@@ -153,7 +185,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = sse2::I32x4<Self>;
 
-        transposes!(sse2, strided: sse2);
+        transposes!(sse2, strided8: sse2);
     }
 
     /// AVX2: 256-bit vectors, but 128-bit ones (with FMA) for four rows,
@@ -171,7 +203,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = avx2::I32x8<Self>;
 
-        transposes!(avx2, strided: sse2);
+        transposes!(avx2, strided8: avx2);
     }
 
     /// AVX-512: 512-bit vectors and 32 registers; 128- and 256-bit AVX2
@@ -188,6 +220,6 @@ mod x86 {
         type F64G4 = avx512::F64x8<Self>;
         type I32 = avx512::I32x16<Self>;
 
-        transposes!(avx512, strided: sse2);
+        transposes!(avx512, strided8: avx2);
     }
 }

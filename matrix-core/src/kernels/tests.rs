@@ -337,6 +337,16 @@ fn transposes<S: Isa>(s: S) {
                 assert_eq!(d[(1 + r) * 7 + 2 + c], src[(2 + c) * 6 + 1 + r]);
             }
         }
+        // strided: the 8x8 block at (3, 1) of an 11x10 source into a 10x11
+        // destination
+        let src = f32::data(110, seed);
+        let mut d = vec![0.0; 110];
+        s.transpose_8x8_f32_strided(&src, (11 + 3, 11), &mut d, (3 * 10 + 1, 10));
+        for c in 0..8 {
+            for r in 0..8 {
+                assert_eq!(d[(3 + r) * 10 + 1 + c], src[(1 + c) * 11 + 3 + r]);
+            }
+        }
     }
     for (rows, cols) in [
         (1, 1),
@@ -347,6 +357,10 @@ fn transposes<S: Isa>(s: S) {
         (16, 16),
         (17, 3),
         (33, 13),
+        (12, 20),
+        (20, 12),
+        (16, 24),
+        (11, 18),
     ] {
         let src = f32::data(rows * cols, 4);
         let mut dst = vec![0.0; rows * cols];

@@ -80,9 +80,32 @@ pub(crate) fn transpose_4x4_f32<T: super::Token>(t: T, src: &[f32; 16]) -> [f32;
 /// Transposes a column-major 8x8 `f32` matrix: 24 shuffles.
 #[inline(always)]
 pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32; 64] {
+    let mut out = [0.0; 64];
+    transpose_8x8_f32_strided(t, src, (0, 8), &mut out, (0, 8));
+    out
+}
+
+/// Transposes the 8x8 block whose element `(r, c)` is
+/// `src[src_offset + c * src_stride + r]` into the block whose element
+/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: eight loads, 24
+/// shuffles, eight stores; a tile of a larger transpose.
+///
+/// # Panics
+/// If a block is not inside its slice.
+#[inline(always)]
+pub(crate) fn transpose_8x8_f32_strided<T: super::Token>(
+    t: T,
+    src: &[f32],
+    (src_offset, src_stride): (usize, usize),
+    dst: &mut [f32],
+    (dst_offset, dst_stride): (usize, usize),
+) {
+    // One bounds check per block, after which the loads and stores need none.
+    let src = &src[src_offset..][..7 * src_stride + 8];
+    let dst = &mut dst[dst_offset..][..7 * dst_stride + 8];
     let mut c = [F32x8::zero(t).0; 8];
     for (j, col) in c.iter_mut().enumerate() {
-        *col = F32x8::load(t, src, 8 * j).0;
+        *col = F32x8::load(t, src, j * src_stride).0;
     }
     // SAFETY: the loads above made vectors, so AVX2 is supported.
     let r = unsafe {
@@ -113,9 +136,7 @@ pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32;
             _mm256_permute2f128_ps::<0x31>(s3, s7),
         ]
     };
-    let mut out = [0.0; 64];
     for (j, v) in r.iter().enumerate() {
-        F32x8(*v, t).store(&mut out, 8 * j);
+        F32x8(*v, t).store(dst, j * dst_stride);
     }
-    out
 }

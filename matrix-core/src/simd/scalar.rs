@@ -113,23 +113,23 @@ impl<T: Token> SimdFloat for F64x4<T> {
     }
 }
 
-/// Transposes the 4x4 block whose element `(r, c)` is
+/// Transposes the `N x N` block whose element `(r, c)` is
 /// `src[src_offset + c * src_stride + r]` into the block whose element
 /// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`.
 ///
 /// # Panics
 /// If a block is not inside its slice.
 #[inline(always)]
-pub(crate) fn transpose_4x4_f32_strided(
+pub(crate) fn transpose_f32_strided<const N: usize>(
     src: &[f32],
     (src_offset, src_stride): (usize, usize),
     dst: &mut [f32],
     (dst_offset, dst_stride): (usize, usize),
 ) {
-    let src = &src[src_offset..src_offset + 3 * src_stride + 4];
-    let dst = &mut dst[dst_offset..dst_offset + 3 * dst_stride + 4];
-    for c in 0..4 {
-        for r in 0..4 {
+    let src = &src[src_offset..src_offset + (N - 1) * src_stride + N];
+    let dst = &mut dst[dst_offset..dst_offset + (N - 1) * dst_stride + N];
+    for c in 0..N {
+        for r in 0..N {
             dst[r * dst_stride + c] = src[c * src_stride + r];
         }
     }

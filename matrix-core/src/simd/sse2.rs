@@ -123,16 +123,31 @@ pub(crate) fn transpose_4x4_f32<T: super::Token>(t: T, src: &[f32; 16]) -> [f32;
 #[inline(always)]
 pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32; 64] {
     let mut out = [0.0; 64];
+    transpose_8x8_f32_strided(t, src, (0, 8), &mut out, (0, 8));
+    out
+}
+
+/// [`transpose_4x4_f32_strided`] for an 8x8 block, as four 4x4 tiles.
+///
+/// # Panics
+/// If a block is not inside its slice.
+#[inline(always)]
+pub(crate) fn transpose_8x8_f32_strided<T: super::Token>(
+    t: T,
+    src: &[f32],
+    (src_offset, src_stride): (usize, usize),
+    dst: &mut [f32],
+    (dst_offset, dst_stride): (usize, usize),
+) {
     for tj in 0..2 {
         for ti in 0..2 {
             transpose_4x4_f32_strided(
                 t,
                 src,
-                (tj * 32 + ti * 4, 8),
-                &mut out,
-                (ti * 32 + tj * 4, 8),
+                (src_offset + 4 * tj * src_stride + 4 * ti, src_stride),
+                dst,
+                (dst_offset + 4 * ti * dst_stride + 4 * tj, dst_stride),
             );
         }
     }
-    out
 }
