@@ -199,7 +199,8 @@
 //!   result is computed as `out^T = b^T * a^T`. The one conversion left is
 //!   a left operand whose storage is transposed relative to the result's
 //!   (`rm * cm -> cm`, `cm * cm -> rm`), transposed once before the
-//!   product. The bits are the column-major product's in every case.
+//!   product, by whole 8x8 tiles of the backend's shuffles. The bits are
+//!   the column-major product's in every case.
 //! * The column-major load and store read and write column-major memory
 //!   whatever the matrix's layout (a row-major matrix is converted to
 //!   store it), and the row-major ones row-major memory.

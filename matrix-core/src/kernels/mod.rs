@@ -61,8 +61,15 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
 
     /// Transposes a column-major 4x4 `f32` matrix.
     fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16];
-    /// Transposes a column-major 8x8 `f32` matrix.
-    fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64];
+    /// Transposes a column-major 8x8 `f32` matrix: one
+    /// [`Isa::transpose_8x8_f32_strided`] tile, unless the backend has a
+    /// dedicated transpose (AVX-512).
+    #[inline(always)]
+    fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
+        let mut out = [0.0; 64];
+        self.transpose_8x8_f32_strided(src, (0, 8), &mut out, (0, 8));
+        out
+    }
     /// Transposes the 4x4 block whose element `(r, c)` is
     /// `src[so + c * ss + r]` into the block whose element `(c, r)` is
     /// `dst[do + r * ds + c]`, with `(so, ss)` and `(do, ds)` the offsets
@@ -106,10 +113,6 @@ impl Isa for Scalar {
         core::array::from_fn(|i| src[(i % 4) * 4 + i / 4])
     }
     #[inline(always)]
-    fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
-        core::array::from_fn(|i| src[(i % 8) * 8 + i / 8])
-    }
-    #[inline(always)]
     fn transpose_4x4_f32_strided(
         self,
         src: &[f32],
@@ -137,18 +140,14 @@ mod x86 {
     use crate::simd::dispatch::{Avx2, Avx512, Sse2};
     use crate::simd::{avx2, avx512, scalar, sse2};
 
-    /// The transposes of an `Isa` impl: the 4x4 and 8x8 ones of backend
-    /// module `$m`, the strided 4x4 one of SSE2 (which every x86-64 backend
-    /// has) and the strided 8x8 one of `$strided8`.
+    /// The transposes of an `Isa` impl: the 4x4 one of backend module `$m`,
+    /// the strided 4x4 one of SSE2 (which every x86-64 backend has) and the
+    /// strided 8x8 one of `$strided8`.
     macro_rules! transposes {
         ($m:ident, strided8: $strided8:ident) => {
             #[inline(always)]
             fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
                 $m::transpose_4x4_f32(self, src)
-            }
-            #[inline(always)]
-            fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
-                $m::transpose_8x8_f32(self, src)
             }
             #[inline(always)]
             fn transpose_4x4_f32_strided(
@@ -221,5 +220,9 @@ mod x86 {
         type I32 = avx512::I32x16<Self>;
 
         transposes!(avx512, strided8: avx2);
+        #[inline(always)]
+        fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
+            avx512::transpose_8x8_f32(self, src)
+        }
     }
 }

@@ -77,14 +77,6 @@ pub(crate) fn transpose_4x4_f32<T: super::Token>(t: T, src: &[f32; 16]) -> [f32;
     out
 }
 
-/// Transposes a column-major 8x8 `f32` matrix: 24 shuffles.
-#[inline(always)]
-pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32; 64] {
-    let mut out = [0.0; 64];
-    transpose_8x8_f32_strided(t, src, (0, 8), &mut out, (0, 8));
-    out
-}
-
 /// Transposes the 8x8 block whose element `(r, c)` is
 /// `src[src_offset + c * src_stride + r]` into the block whose element
 /// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: eight loads, 24

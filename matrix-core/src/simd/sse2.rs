@@ -119,14 +119,6 @@ pub(crate) fn transpose_4x4_f32<T: super::Token>(t: T, src: &[f32; 16]) -> [f32;
     out
 }
 
-/// Transposes a column-major 8x8 `f32` matrix as four 4x4 tiles.
-#[inline(always)]
-pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32; 64] {
-    let mut out = [0.0; 64];
-    transpose_8x8_f32_strided(t, src, (0, 8), &mut out, (0, 8));
-    out
-}
-
 /// [`transpose_4x4_f32_strided`] for an 8x8 block, as four 4x4 tiles.
 ///
 /// # Panics
