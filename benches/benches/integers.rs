@@ -10,8 +10,9 @@
 //! * `scalar loop`: the in-order loop of the kernels (a copy: it is
 //!   private), what every one of these types used before widening;
 //! * `simd i32`: `Matrix<i32, ..>`'s product on `i32` operands of the same
-//!   shape, the floor a conversion-free path could reach (a zero-copy
-//!   reinterpretation of `u32` as `i32` would run exactly this).
+//!   shape, the floor a conversion-free path could reach (`u32` runs
+//!   exactly this where it takes the `i32` kernel: its operands are read
+//!   as `i32` in place).
 //!
 //! Operands sit at fixed page offsets and each criterion iteration runs
 //! `BATCH` operations, as in `benches/matrix.rs`; times are per batch.

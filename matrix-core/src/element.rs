@@ -234,7 +234,7 @@ element! {
 }
 element! {
     u32: 0, 1, "unsigned int", float: false; dyn gemm_u32;
-    int32_kernels!(widen::product::<S, Self>);
+    int32_kernels!(widen::product_u32::<S>);
 }
 element! {
     i64: 0, 1, "long", float: false; dyn gemm_i64;

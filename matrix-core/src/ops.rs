@@ -376,7 +376,10 @@ pub(crate) fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize,
 /// the compiler sees the transpose write all of it and does not zero it
 /// first. (Zeroed by the caller and written through a slice, a 16x16 `f32`
 /// conversion spent most of its time in `memset` and `memcpy` calls, on an
-/// AVX2 EPYC.)
+/// AVX2 EPYC.) `product_into` writes the same three lines for a transposed
+/// left operand on purpose: moved into a shared `#[inline(always)]` helper,
+/// they brought both calls back (a 16x16 `f32` conversion took 74 ns
+/// instead of 37 ns, same machine).
 #[inline(always)]
 fn storage_transposed<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
     d: D,

@@ -1,10 +1,11 @@
 //! Integer matrix products against the scalar reference, for every integer
-//! element type: `i32` on its own kernel, `i8 u8 i16 u16 u32` on the `i32`
-//! kernel through widening where it pays and on the in-order loop
-//! elsewhere, `i64 u64` on the loop. Whichever path a shape takes, the
+//! element type: `i32` on its own kernel, `u32` on it too (its bits read
+//! as `i32`) and `i8 u8 i16 u16` through widening, where that pays, and on
+//! the in-order loop elsewhere, `i64 u64` on the loop. Whichever path a shape takes, the
 //! result must be the wrapping product in the element type. (The widened
-//! path itself, on every shape whether it pays or not, is tested in
-//! `matrix-core`'s unit tests on every backend.)
+//! path itself, on every shape whether it pays or not, and `u32` on the
+//! `i32` kernel on every small shape, are tested in `matrix-core`'s unit
+//! tests on every backend.)
 //!
 //! Inputs are random over the whole range (so every sum wraps) and built
 //! from edge values (`MIN`, `MAX`, `-1`, `0`, `1`), through the `Matrix`

@@ -114,7 +114,10 @@ macro_rules! dyn_impls {
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_u16(|t| p: &Operands<'_, u16>, out: &mut [u16]) => widen::product_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32]) => widen::product_dyn(t, p, out));
+                gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32]) => {
+                    let (p, out) = (&widen::signed(p), widen::signed_mut(out));
+                    simd_or_in_order!(crate::simd::dispatch::$name, t, I32, false, p, out)
+                });
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_i64(|t| p: &Operands<'_, i64>, out: &mut [i64]) => gemm_in_order(p, false, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
