@@ -43,7 +43,8 @@ pub trait DynKernels: Token {
     fn gemm_i16(self, p: &Operands<'_, i16>, out: &mut [i16]);
     /// `out = a * b (+ addend)` for `u16`, wrapping.
     fn gemm_u16(self, p: &Operands<'_, u16>, out: &mut [u16]);
-    /// `out = a * b (+ addend)` for `u32`, wrapping.
+    /// `out = a * b (+ addend)` for `u32`, wrapping: the `i32` kernel on
+    /// the same bits.
     fn gemm_u32(self, p: &Operands<'_, u32>, out: &mut [u32]);
     /// `out = a * b (+ addend)` for `i64`, wrapping, in order.
     fn gemm_i64(self, p: &Operands<'_, i64>, out: &mut [i64]);
@@ -114,10 +115,8 @@ macro_rules! dyn_impls {
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_u16(|t| p: &Operands<'_, u16>, out: &mut [u16]) => widen::product_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32]) => {
-                    let (p, out) = (&widen::signed(p), widen::signed_mut(out));
-                    simd_or_in_order!(crate::simd::dispatch::$name, t, I32, false, p, out)
-                });
+                gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32])
+                    => t.gemm_i32(&widen::signed(p), widen::signed_mut(out)));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_i64(|t| p: &Operands<'_, i64>, out: &mut [i64]) => gemm_in_order(p, false, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],

@@ -128,8 +128,8 @@ pub(crate) const NARROW_ROWS: usize = 16;
 pub(crate) const MIN_DEPTH: usize = 4;
 
 /// Whether the widened product beats the in-order loop for an `m x k` by
-/// `k x n` product of a narrow type on backend `S`, as measured (see the module
-/// documentation): on AVX2 and AVX-512 (which multiply `i32` lanes in one
+/// `k x n` product of a narrow type on backend `S`, as measured (see the
+/// module documentation): on AVX2 and AVX-512 (which multiply `i32` lanes in one
 /// instruction), products of a multiple of [`NARROW_ROWS`] rows and a depth
 /// of at least [`MIN_DEPTH`], and on AVX-512 also the 4x4x4 product;
 /// nothing on SSE2, where the loop's 16-bit multiplication outruns the
@@ -145,7 +145,7 @@ pub(crate) fn pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
 /// `k x n` product of `u32` on backend `S` (see the module documentation):
 /// on every SIMD backend, for the 4x4x4 product, products whose `m` rows
 /// fill whole `i32` vectors, and every product of 8 rows or more.
-pub(crate) fn u32_pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
+fn u32_pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
     let four = m == 4 && k == 4 && n == 4;
     S::BACKEND != Backend::Scalar
         && (four || m.is_multiple_of(<S::I32 as SimdVector>::LANES) || m >= 8)
