@@ -129,11 +129,11 @@ pub(crate) const MIN_DEPTH: usize = 4;
 
 /// Whether the widened product beats the in-order loop for an `m x k` by
 /// `k x n` product of a narrow type on backend `S`, as measured (see the
-/// module documentation): on AVX2 and AVX-512 (which multiply `i32` lanes in one
-/// instruction), products of a multiple of [`NARROW_ROWS`] rows and a depth
-/// of at least [`MIN_DEPTH`], and on AVX-512 also the 4x4x4 product;
-/// nothing on SSE2, where the loop's 16-bit multiplication outruns the
-/// emulated 32-bit one, nor on the scalar backend.
+/// module documentation): on AVX2 and AVX-512 (which multiply `i32` lanes
+/// in one instruction), products of a multiple of [`NARROW_ROWS`] rows and
+/// a depth of at least [`MIN_DEPTH`], and on AVX-512 also the 4x4x4
+/// product; nothing on SSE2, where the loop's 16-bit multiplication
+/// outruns the emulated 32-bit one, nor on the scalar backend.
 pub(crate) fn pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
     match S::BACKEND {
         Backend::Avx512 if m == 4 && k == 4 && n == 4 => true,
