@@ -21,7 +21,7 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 use crate::arith::Arith;
 use crate::element::Element;
 use crate::kernels::Isa;
-use crate::kernels::dispatch::{Auto, Closure, Dispatch, Op};
+use crate::kernels::dispatch::{Auto, Closure, Dispatch, Op, OpWith};
 #[cfg(not(debug_assertions))]
 use crate::kernels::gemm::INLINE_VECTOR_MACS;
 use crate::kernels::gemm::Operands;
@@ -180,19 +180,18 @@ pub(crate) fn product<
         // An empty sum: the addend, or zero.
         return addend.or_zero();
     }
-    let op = Product::<_, _, _, T, M, K, N, FUSE, L> {
+    let op = Product::<_, _, T, M, K, N, FUSE, L> {
         lhs,
         rhs,
-        addend,
         result: PhantomData,
     };
     if T::SMALL_PRODUCTS_INLINE && !FUSE {
         // Exact: every backend gives the same bits, so a small product (a
         // 4x4) runs inline on the build's baseline where the type says it
         // pays. Under `fast` the bits depend on the backend that runs it.
-        d.run_portable(2 * M * K * N, op)
+        d.run_portable_with(2 * M * K * N, op, addend)
     } else {
-        d.run(op)
+        d.run_with(op, addend)
     }
 }
 
@@ -203,16 +202,14 @@ pub(crate) fn product<
 /// reference to a zeroed matrix of the caller's, it was copied twice on its
 /// way, by calls of `memcpy` in a default build: an 8x8 `f32` product
 /// took 26 ns that way and takes 19 ns now, measured on an AVX2 EPYC.)
-struct Product<Lhs, Rhs, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L>
-{
+struct Product<Lhs, Rhs, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L> {
     lhs: Lhs,
     rhs: Rhs,
-    addend: A,
     result: PhantomData<(T, L)>,
 }
 
-impl<Lhs, Rhs, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L> Op
-    for Product<Lhs, Rhs, A, T, M, K, N, FUSE, L>
+impl<Lhs, Rhs, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L> OpWith<A>
+    for Product<Lhs, Rhs, T, M, K, N, FUSE, L>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -223,9 +220,9 @@ where
     type Output = Matrix<T, M, N, L>;
 
     #[inline(always)]
-    fn run<S: Isa>(self, s: S) -> Matrix<T, M, N, L> {
+    fn run_with<S: Isa>(self, s: S, addend: A) -> Matrix<T, M, N, L> {
         let mut out = Matrix::<T, M, N, L>::default();
-        let addend = self.addend.slice();
+        let addend = addend.slice();
         if L::ROW_MAJOR {
             product_into::<S, T, N, K, M, FUSE, _, _>(
                 s,

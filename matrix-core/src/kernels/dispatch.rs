@@ -32,6 +32,29 @@ pub trait Op {
     fn run<S: Isa>(self, s: S) -> Self::Output;
 }
 
+/// An operation that takes a part of its input, `X`, as an argument of its
+/// own. Every [`Op`] is one, with nothing for `X`.
+///
+/// Why a part apart: the boundary receives an operation of more than two
+/// words through a pointer to it in memory, and then LLVM keeps the
+/// caller's copies of by-value matrices whose addresses the operation
+/// holds. Passed in registers, each address keeps the facts (read only, not
+/// aliased) that let LLVM forward the caller's own matrix instead.
+pub trait OpWith<X> {
+    /// What the operation returns.
+    type Output;
+    /// Runs the operation on `x` with backend `S`'s vector types.
+    fn run_with<S: Isa>(self, s: S, x: X) -> Self::Output;
+}
+
+impl<O: Op> OpWith<()> for O {
+    type Output = O::Output;
+    #[inline(always)]
+    fn run_with<S: Isa>(self, s: S, (): ()) -> O::Output {
+        self.run(s)
+    }
+}
+
 mod sealed {
     pub trait Sealed {}
 }
@@ -41,7 +64,13 @@ mod sealed {
 /// Sealed: implemented by [`Auto`] and the backend tokens.
 pub trait Dispatch: Copy + sealed::Sealed {
     /// Runs `op` on this backend, inside its `#[target_feature]` boundary.
-    fn run<O: Op>(self, op: O) -> O::Output;
+    #[inline(always)]
+    fn run<O: Op>(self, op: O) -> O::Output {
+        self.run_with(op, ())
+    }
+    /// Runs `op` on `x` on this backend, inside its `#[target_feature]`
+    /// boundary, `x` an argument of the boundary's own.
+    fn run_with<X, O: OpWith<X>>(self, op: O, x: X) -> O::Output;
     /// As [`Dispatch::run`], in a function of its own even where the
     /// caller is compiled for the same backend: a large kernel stays out of
     /// line, its code generated alone rather than merged into its caller's.
@@ -66,8 +95,14 @@ pub trait Dispatch: Copy + sealed::Sealed {
     /// runs it as [`Dispatch::run`] does.
     #[inline(always)]
     fn run_portable<O: Op>(self, work: usize, op: O) -> O::Output {
+        self.run_portable_with(work, op, ())
+    }
+    /// As [`Dispatch::run_portable`], `x` an argument of its own as in
+    /// [`Dispatch::run_with`].
+    #[inline(always)]
+    fn run_portable_with<X, O: OpWith<X>>(self, work: usize, op: O, x: X) -> O::Output {
         let _ = work;
-        self.run(op)
+        self.run_with(op, x)
     }
 }
 
@@ -115,15 +150,19 @@ pub(crate) use {call_with_features, with_features};
 /// compiled with the backend's features and carrying the inline attribute
 /// `$inline`.
 macro_rules! boundary {
-    (#[$inline:meta], $name:ident, [$($feature:tt),*], $t:expr, $op:expr) => {{
+    (#[$inline:meta], $name:ident, [$($feature:tt),*], $t:expr, $op:expr, $x:expr) => {{
         with_features! {
             [$($feature),*],
             #[$inline]
-            fn boundary<O: Op>(t: crate::simd::dispatch::$name, op: O) -> O::Output {
-                op.run(t)
+            fn boundary<X, O: OpWith<X>>(
+                t: crate::simd::dispatch::$name,
+                op: O,
+                x: X,
+            ) -> O::Output {
+                op.run_with(t, x)
             }
         }
-        call_with_features!([$($feature),*], boundary($t, $op))
+        call_with_features!([$($feature),*], boundary($t, $op, $x))
     }};
 }
 
@@ -135,12 +174,12 @@ macro_rules! dispatch_impls {
             #[cfg($($cfg)*)]
             impl Dispatch for crate::simd::dispatch::$name {
                 #[inline(always)]
-                fn run<O: Op>(self, op: O) -> O::Output {
-                    boundary!(#[inline], $name, [$($feature),*], self, op)
+                fn run_with<X, O: OpWith<X>>(self, op: O, x: X) -> O::Output {
+                    boundary!(#[inline], $name, [$($feature),*], self, op, x)
                 }
                 #[inline(always)]
                 fn run_out_of_line<O: Op>(self, op: O) -> O::Output {
-                    boundary!(#[inline(never)], $name, [$($feature),*], self, op)
+                    boundary!(#[inline(never)], $name, [$($feature),*], self, op, ())
                 }
                 #[inline(always)]
                 fn backend(self) -> Backend {
@@ -151,11 +190,11 @@ macro_rules! dispatch_impls {
 
         impl Dispatch for Auto {
             #[inline(always)]
-            fn run<O: Op>(self, op: O) -> O::Output {
+            fn run_with<X, O: OpWith<X>>(self, op: O, x: X) -> O::Output {
                 match active_token() {
                     $(
                         #[cfg($($cfg)*)]
-                        ActiveToken::$name(t) => t.run(op),
+                        ActiveToken::$name(t) => t.run_with(op, x),
                     )*
                     #[allow(unreachable_patterns)]
                     _ => unreachable!("the active backend is one of this target's"),
@@ -166,11 +205,11 @@ macro_rules! dispatch_impls {
                 Backend::active()
             }
             #[inline(always)]
-            fn run_portable<O: Op>(self, work: usize, op: O) -> O::Output {
+            fn run_portable_with<X, O: OpWith<X>>(self, work: usize, op: O, x: X) -> O::Output {
                 if work <= PORTABLE_INLINE {
-                    op.run(baseline())
+                    op.run_with(baseline(), x)
                 } else {
-                    self.run(op)
+                    self.run_with(op, x)
                 }
             }
         }
