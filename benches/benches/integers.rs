@@ -336,9 +336,10 @@ fn bf16_mads(c: &mut Criterion) {
 fn int8(c: &mut Criterion) {
     mad_int8::<16, 64, 16>(c);
     mad_int8::<64, 64, 64>(c);
-    // Where `Int8Kernel::choose` starts packing.
+    // Around where `Int8Kernel::choose` starts packing.
     mad_int8::<8, 16, 4>(c);
     mad_int8::<16, 16, 16>(c);
+    mad_int8::<32, 32, 32>(c);
 }
 
 /// Every widened type at one shape.

@@ -78,10 +78,21 @@ macro_rules! widening {
                 c: &Matrix<i32, M, N, LC>,
             ) -> Matrix<i32, M, N, LC> {
                 if let Some(kernel) = Int8Kernel::choose(M, K, N) {
-                    let (a, b, c) = (a.to_layout::<ColumnMajor>(), b.to_layout::<ColumnMajor>(), c.to_layout::<ColumnMajor>());
-                    let mut out = Matrix::<i32, M, N>::zero();
-                    kernel.mad((a.as_slice(), b.as_slice(), c.as_slice()), (M, K, N), out.as_mut_slice());
-                    return out.to_layout();
+                    let (mut ta, mut tb, mut tc) = (None, None, None);
+                    let ops = (
+                        column_major(a, &mut ta),
+                        column_major(b, &mut tb),
+                        column_major(c, &mut tc),
+                    );
+                    let mut out = Matrix::<i32, M, N, LC>::default();
+                    if LC::ROW_MAJOR {
+                        let mut cm = Matrix::<i32, M, N>::zero();
+                        kernel.mad(ops, (M, K, N), cm.as_mut_slice());
+                        out = cm.to_layout();
+                    } else {
+                        kernel.mad(ops, (M, K, N), out.as_mut_slice());
+                    }
+                    return out;
                 }
                 let (a, b) = (a.cast::<i32>(), b.cast::<i32>());
                 ops::product::<_, i32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c)
@@ -89,6 +100,22 @@ macro_rules! widening {
         }
     )*};
 }
+/// `m`'s elements in column-major order: `m`'s own when it is
+/// column-major, else those of a column-major copy kept in `copy`. The
+/// int8 kernels read their operands this way, so that column-major ones
+/// (4 KiB each at 64x64) are not copied.
+#[inline(always)]
+fn column_major<'a, T: Element, const R: usize, const C: usize, L: Layout>(
+    m: &'a Matrix<T, R, C, L>,
+    copy: &'a mut Option<Matrix<T, R, C>>,
+) -> &'a [T] {
+    if L::ROW_MAJOR {
+        copy.insert(m.to_layout::<ColumnMajor>()).as_slice()
+    } else {
+        m.as_slice()
+    }
+}
+
 widening! {
     i8, i8;
     i8, u8;

@@ -226,12 +226,16 @@ impl Int8Kernel {
     }
 }
 
-/// Whether packing can pay for itself: from 8 rows, 4 columns and a depth
-/// of 16 (below that the widened `i32` kernel's register tiles hold the
-/// whole product; a bound from the AVX2 measurements, where packing alone
-/// costs about what a 16x16x16 product does).
+/// Whether packing can pay for itself: from 8 rows, 4 columns, a depth
+/// of 16 and 16x64x16's 16384 multiply-adds. Below that the widened `i32`
+/// kernel was the faster on the one CPU with VNNI measured (an Intel Xeon
+/// with AVX-512 VNNI, AVX-VNNI and AMX; per product, fastest samples, in a
+/// default build): 8x16x4 in 61 ns against 154 (AVX-512 VNNI) and 134
+/// (AVX-VNNI), 16x16x16 in 173 against 283 and 308; at 16x64x16 they
+/// break even (731 against 694 and 718 ns), and at 64x64x64 VNNI is 3.6x
+/// the faster (BENCHMARKS.md has every column).
 fn pays(m: usize, k: usize, n: usize) -> bool {
-    m >= 8 && n >= 4 && k >= 16
+    m >= 8 && n >= 4 && k >= 16 && m * k * n >= 16 * 64 * 16
 }
 
 /// CPU features outside the backend table, detected where `std` can.

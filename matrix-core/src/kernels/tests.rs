@@ -8,7 +8,7 @@ use super::dispatch::{Dispatch, Op};
 use super::gemm::{
     KC, Operands, gemm_in_order, gemm_with, mul_4x4_with, product_f32, product_f64, product_i32,
 };
-use super::int8::{self, Int8Kernel};
+use super::int8::{self, Byte, Int8Kernel};
 use super::transpose::{transpose, transpose_f32};
 use super::widen::{self, Widen};
 use crate::arith::Arith;
@@ -862,7 +862,7 @@ impl amx::Tiles for CountingTiles {
         self.zeroed += 1;
         self.tiles.zero_acc();
     }
-    fn load_operands(&mut self, first: (&[u8], usize), second: (&[u8], usize)) {
+    fn load_operands<B: Byte>(&mut self, first: (&[B], usize), second: (&[u32], usize)) {
         self.tiles.load_operands(first, second);
     }
     fn dot(&mut self, signs: amx::Signs) {
@@ -878,23 +878,25 @@ impl amx::Tiles for CountingTiles {
 /// the reference's integers.
 #[test]
 fn amx_driver_starts_a_zero_accumulator_with_tilezero() {
-    // Two by two accumulator tiles, two steps along `k` each.
-    let (m, k, n) = (32, 128, 20);
-    let a: Vec<i8> = (0..m * k).map(|i| (i * 37 % 251) as i8).collect();
-    let b: Vec<u8> = (0..k * n).map(|i| (i * 91 % 256) as u8).collect();
-    let tiles = 2 * 2;
-    for c in [vec![0; m * n], (0..m * n).map(|i| i as i32 - 300).collect()] {
-        let mut counting = CountingTiles {
-            tiles: amx::Emulated::new(),
-            zeroed: 0,
-            loaded: 0,
-        };
-        let mut out = vec![0; m * n];
-        amx::mad_on(&mut counting, (&a, &b, &c), (m, k, n), &mut out);
-        assert_eq!(out, int8_reference((&a, &b, &c), (m, k, n)));
-        let zero = c.iter().all(|&x| x == 0);
-        let expected = if zero { (tiles, 0) } else { (0, tiles) };
-        assert_eq!((counting.zeroed, counting.loaded), expected);
+    // Two by two accumulator tiles, two steps along `k` each: `b` and the
+    // result in place (whole tiles), and through padded copies.
+    for (m, k, n) in [(32, 128, 32), (32, 128, 20)] {
+        let a: Vec<i8> = (0..m * k).map(|i| (i * 37 % 251) as i8).collect();
+        let b: Vec<u8> = (0..k * n).map(|i| (i * 91 % 256) as u8).collect();
+        let tiles = 2 * 2;
+        for c in [vec![0; m * n], (0..m * n).map(|i| i as i32 - 300).collect()] {
+            let mut counting = CountingTiles {
+                tiles: amx::Emulated::new(),
+                zeroed: 0,
+                loaded: 0,
+            };
+            let mut out = vec![0; m * n];
+            amx::mad_on(&mut counting, (&a, &b, &c), (m, k, n), &mut out);
+            assert_eq!(out, int8_reference((&a, &b, &c), (m, k, n)));
+            let zero = c.iter().all(|&x| x == 0);
+            let expected = if zero { (tiles, 0) } else { (0, tiles) };
+            assert_eq!((counting.zeroed, counting.loaded), expected);
+        }
     }
 }
 
