@@ -84,14 +84,13 @@ macro_rules! widening {
                         column_major(b, &mut tb),
                         column_major(c, &mut tc),
                     );
-                    let mut out = Matrix::<i32, M, N, LC>::default();
                     if LC::ROW_MAJOR {
-                        let mut cm = Matrix::<i32, M, N>::zero();
-                        kernel.mad(ops, (M, K, N), cm.as_mut_slice());
-                        out = cm.to_layout();
-                    } else {
+                        let mut out = Matrix::<i32, M, N>::zero();
                         kernel.mad(ops, (M, K, N), out.as_mut_slice());
+                        return out.to_layout();
                     }
+                    let mut out = Matrix::<i32, M, N, LC>::default();
+                    kernel.mad(ops, (M, K, N), out.as_mut_slice());
                     return out;
                 }
                 let (a, b) = (a.cast::<i32>(), b.cast::<i32>());

@@ -48,7 +48,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::int8::Byte;
+use super::int8::{Byte, Form, pack_a_words};
 
 /// Tile rows, and the bytes of a tile row.
 const ROWS: usize = 16;
@@ -131,7 +131,9 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
         k.next_multiple_of(ROW_BYTES),
         n.next_multiple_of(ROWS),
     );
-    let at = pack_a(a, (m, k), padded);
+    // a^T in packed_b order is a's packed_a words, unflipped: word
+    // `q * mp + r` holds a(r, 4q..4q+4), zeros padding to whole tiles.
+    let at = pack_a_words(Form::FlippedBytes, a, (m, k), (padded.0, padded.1 / 4), 0);
     let signs = Signs {
         first: B::SIGNED,
         second: A::SIGNED,
@@ -167,35 +169,6 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     for (dst, src) in out.chunks_exact_mut(m).zip(acc.chunks_exact(mp)) {
         dst.copy_from_slice(&src[..m]);
     }
-}
-
-/// `a^T` in `packed_b` order: word `q * mp + r` holds `a(r, 4q..4q+4)`,
-/// the first in its low byte; zeros pad the rows to `mp` and `k` to `kp`.
-fn pack_a<A: Byte>(
-    a: &[A],
-    (m, k): (usize, usize),
-    (mp, kp, _): (usize, usize, usize),
-) -> Vec<u32> {
-    let mut at = vec![0u32; kp / 4 * mp];
-    let column = |kk: usize| &a[kk * m..][..m];
-    for (q, words) in at.chunks_exact_mut(mp).take(k.div_ceil(4)).enumerate() {
-        let k0 = 4 * q;
-        if k0 + 4 <= k {
-            // Four whole columns: one pass, one word per row.
-            let (c0, c1, c2, c3) = (column(k0), column(k0 + 1), column(k0 + 2), column(k0 + 3));
-            for (r, w) in words[..m].iter_mut().enumerate() {
-                *w = u32::from_le_bytes([c0[r].bits(), c1[r].bits(), c2[r].bits(), c3[r].bits()]);
-            }
-        } else {
-            // The last group, partial: zeros pad it.
-            for i in 0..k - k0 {
-                for (w, &x) in words.iter_mut().zip(column(k0 + i)) {
-                    *w |= u32::from(x.bits()) << (8 * i);
-                }
-            }
-        }
-    }
-    at
 }
 
 /// How each accumulator tile starts.

@@ -262,7 +262,7 @@ mod detected {
 
 /// How a kernel multiplies the words of its packed operands.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Form {
+pub(super) enum Form {
     /// Four bytes per word, `a'` unsigned and `b'` signed: the top bit of
     /// each flipped where the type differs, and the flip corrected after
     /// (`vpdpbusd`).
@@ -334,32 +334,7 @@ impl Packed {
         let per = form.per_word();
         let (mp, kq) = (m.next_multiple_of(lanes), k.div_ceil(per));
         let (fa, fb) = (if sa { 0x80 } else { 0 }, if ub { 0x80 } else { 0 });
-        // Each word of a' written once, from the `per` columns of its group
-        // (whole groups in one pass over them, so that the loop vectorises);
-        // the row sums after, only where a correction needs them.
-        let mut pa = vec![0u32; kq * mp];
-        for q in 0..kq {
-            let k0 = per * q;
-            let words = &mut pa[q * mp..][..m];
-            let column = |i: usize| &a[(k0 + i) * m..][..m];
-            if k0 + per > k {
-                // The last group, partial: zeros pad it.
-                for i in 0..k - k0 {
-                    for (w, &x) in words.iter_mut().zip(column(i)) {
-                        *w |= form.place(x, fa, i);
-                    }
-                }
-            } else if bytes {
-                let (c0, c1, c2, c3) = (column(0), column(1), column(2), column(3));
-                for (r, w) in words.iter_mut().enumerate() {
-                    *w = form.word(&[c0[r], c1[r], c2[r], c3[r]], fa);
-                }
-            } else {
-                for ((w, &x0), &x1) in words.iter_mut().zip(column(0)).zip(column(1)) {
-                    *w = form.word(&[x0, x1], fa);
-                }
-            }
-        }
+        let pa = pack_a_words(form, a, (m, k), (mp, kq), fa);
         let mut row = vec![0i32; m];
         if ub {
             for words in pa.chunks_exact(mp) {
@@ -411,6 +386,50 @@ impl Packed {
             col,
         }
     }
+}
+
+/// `a` (column-major, `m x k`) in the `packed_a` words of `form`: word
+/// `q * mp + r` holds row `r`'s group `q` of `k`, each byte with `flip` on
+/// its top bit in the byte form; zeros pad the rows to `mp` and the groups
+/// to `groups`. The dot-product kernels and the AMX driver (whose `a^T` in
+/// `packed_b` order is these words) pack `a` here.
+#[inline(always)]
+pub(super) fn pack_a_words<A: Byte>(
+    form: Form,
+    a: &[A],
+    (m, k): (usize, usize),
+    (mp, groups): (usize, usize),
+    flip: u8,
+) -> Vec<u32> {
+    let per = form.per_word();
+    let bytes = form == Form::FlippedBytes;
+    let kq = k.div_ceil(per);
+    // Each word written once, from the `per` columns of its group (whole
+    // groups in one pass over them, so that the loop vectorises).
+    let mut pa = vec![0u32; groups * mp];
+    for q in 0..kq {
+        let k0 = per * q;
+        let words = &mut pa[q * mp..][..m];
+        let column = |i: usize| &a[(k0 + i) * m..][..m];
+        if k0 + per > k {
+            // The last group, partial: zeros pad it.
+            for i in 0..k - k0 {
+                for (w, &x) in words.iter_mut().zip(column(i)) {
+                    *w |= form.place(x, flip, i);
+                }
+            }
+        } else if bytes {
+            let (c0, c1, c2, c3) = (column(0), column(1), column(2), column(3));
+            for (r, w) in words.iter_mut().enumerate() {
+                *w = form.word(&[c0[r], c1[r], c2[r], c3[r]], flip);
+            }
+        } else {
+            for ((w, &x0), &x1) in words.iter_mut().zip(column(0)).zip(column(1)) {
+                *w = form.word(&[x0, x1], flip);
+            }
+        }
+    }
+    pa
 }
 
 /// The vector vocabulary of a dot-product kernel: `LANES` 32-bit lanes,
