@@ -339,6 +339,7 @@ fn int8(c: &mut Criterion) {
     // Around where `Int8Kernel::choose` starts packing.
     mad_int8::<8, 16, 4>(c);
     mad_int8::<16, 16, 16>(c);
+    mad_int8::<16, 32, 16>(c);
     mad_int8::<32, 32, 32>(c);
 }
 

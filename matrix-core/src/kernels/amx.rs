@@ -16,13 +16,19 @@
 //! number of tiles (16 rows of 64 bytes; `k` in steps of 64), and through
 //! zero-padded copies otherwise, so every tile is full and the padding
 //! adds nothing. In place, a 64x64x64 product took 0.91 µs where copying
-//! all three took 4.34 (an Intel Xeon with AMX, default build).
+//! all three took 4.34 (an Intel Xeon with AMX, default build). `a` is
+//! packed into a buffer kept per thread (with `std`), sixteen rows of
+//! four columns at a time with SSE2 byte shuffles.
 //!
-//! Tiles are configured (`ldtilecfg`) at the start of each product and
-//! released (`tilerelease`) at its end: a configuration kept per thread
-//! would be lost to any other code of the thread that releases the tiles,
-//! and the next tile instruction would fault. `tmm0` accumulates, `tmm1`
-//! holds `b^T`, `tmm2` `a^T`.
+//! Tiles are configured once per thread: each product reads the thread's
+//! configuration (`sttilecfg`, about 10 ns) and loads its own
+//! (`ldtilecfg`, about 95 ns) only when it finds another one, or none
+//! because other code of the thread released the tiles (`tilerelease`).
+//! The configuration stays after the product, so a thread's later products
+//! skip the load: on the Xeon measured, `ldtilecfg` took about 95 ns a
+//! call, where a 16x64x16 product's tile instructions take about 25 (a
+//! loop of them in a scratch program). `tmm0` accumulates, `tmm1` holds
+//! `b^T`, `tmm2` `a^T`.
 //!
 //! # Permission
 //!
@@ -55,20 +61,18 @@ const ROWS: usize = 16;
 const ROW_BYTES: usize = 64;
 
 /// Whether a product is large enough for AMX, and not mostly padding: at
-/// least one whole tile of each operand (16 rows, 16 columns, a depth of
-/// 64), at most a third of each padded dimension unused. Measured on an
-/// Intel Xeon with AMX (per product, fastest samples, default build):
-/// 16x64x16 in 367 ns against 676 on AVX-512 VNNI, 64x64x64 in 0.91
-/// against 3.11 µs; with `k` padded from 16 to 64, 16x16x16 takes 373 ns
-/// against 275, and 32x32x32 1.02 against 0.93 µs.
+/// least one whole tile of the result (16 rows, 16 columns), at most a
+/// third of each of its padded dimensions unused, and a depth of 64 (a
+/// tile's bytes), or of 32 with four result tiles, where padding `k` to
+/// 64 paid. Measured on an Intel Xeon with AMX (per product, fastest
+/// samples, default build): 16x64x16 in 117 ns against 331 on AVX-512
+/// VNNI, 64x64x64 in 0.52 against 2.16 µs; with `k` padded from 32 to 64,
+/// 32x32x32 in 404 against 563 ns, but 16x32x16 in 255 against 216, and
+/// 16x16x16 (padded from 16) in 252 against 196.
 pub(crate) fn pays(m: usize, k: usize, n: usize) -> bool {
-    let mostly_used = |d: usize, step: usize| d * 3 >= d.next_multiple_of(step) * 2;
-    m >= ROWS
-        && n >= ROWS
-        && k >= ROW_BYTES
-        && mostly_used(m, ROWS)
-        && mostly_used(n, ROWS)
-        && mostly_used(k, ROW_BYTES)
+    let mostly_used = |d: usize| d * 3 >= d.next_multiple_of(ROWS) * 2;
+    let deep = k >= ROW_BYTES || (k >= ROW_BYTES / 2 && m * n >= 4 * ROWS * ROWS);
+    m >= ROWS && n >= ROWS && deep && mostly_used(m) && mostly_used(n)
 }
 
 /// The signs of the two operands of a tile dot product: which of the four
@@ -133,7 +137,15 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     );
     // a^T in packed_b order is a's packed_a words, unflipped: word
     // `q * mp + r` holds a(r, 4q..4q+4), zeros padding to whole tiles.
-    let at = pack_a_words(Form::FlippedBytes, a, (m, k), (padded.0, padded.1 / 4), 0);
+    let at = scratch::take();
+    let at = pack_a_words(
+        Form::FlippedBytes,
+        a,
+        (m, k),
+        (padded.0, padded.1 / 4),
+        0,
+        at,
+    );
     let signs = Signs {
         first: B::SIGNED,
         second: A::SIGNED,
@@ -144,6 +156,7 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     if whole_tiles(m, k, n) {
         let start = if zero { Start::Zero } else { Start::Load(c) };
         tile_products(t, (&at, (b, k)), padded, signs, start, out);
+        scratch::give(at);
         return;
     }
     let (mp, kp, np) = padded;
@@ -168,6 +181,45 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     tile_products(t, (&at, (&bt, kp)), padded, signs, start, &mut acc);
     for (dst, src) in out.chunks_exact_mut(m).zip(acc.chunks_exact(mp)) {
         dst.copy_from_slice(&src[..m]);
+    }
+    scratch::give(at);
+}
+
+mod scratch {
+    //! The buffer `a` is packed into, kept per thread between products
+    //! (with `std`): allocating and freeing it took about a tenth of a
+    //! 16x64x16 product on the Xeon measured.
+
+    use alloc::vec::Vec;
+
+    /// The largest buffer kept, in words (256 KiB): a larger one is freed.
+    const KEEP: usize = 1 << 16;
+
+    #[cfg(feature = "std")]
+    std::thread_local! {
+        static BUFFER: core::cell::Cell<Vec<u32>> = const { core::cell::Cell::new(Vec::new()) };
+    }
+
+    /// The thread's buffer (empty the first time).
+    pub(super) fn take() -> Vec<u32> {
+        #[cfg(feature = "std")]
+        {
+            BUFFER.with(|b| b.take())
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Vec::new()
+        }
+    }
+
+    /// Keeps `buffer` for the thread's next product, unless it is large.
+    pub(super) fn give(buffer: Vec<u32>) {
+        #[cfg(feature = "std")]
+        if buffer.capacity() <= KEEP {
+            BUFFER.with(|b| b.set(buffer));
+        }
+        #[cfg(not(feature = "std"))]
+        let _ = buffer;
     }
 }
 
@@ -312,6 +364,34 @@ pub(crate) fn mad<A: Byte, B: Byte>(
     }
 }
 
+/// Whether the thread's tiles hold the driver's configuration: the one
+/// left by its last product, unless other code released or replaced it.
+/// False without AMX.
+#[cfg(test)]
+pub(crate) fn configured() -> bool {
+    #[cfg(all(feature = "std", target_arch = "x86_64", target_os = "linux"))]
+    {
+        available() && hardware::configured()
+    }
+    #[cfg(not(all(feature = "std", target_arch = "x86_64", target_os = "linux")))]
+    {
+        false
+    }
+}
+
+/// Releases the thread's tiles, as other code may between two products.
+///
+/// # Panics
+///
+/// If AMX is not [`available`].
+#[cfg(test)]
+pub(crate) fn release() {
+    #[cfg(all(feature = "std", target_arch = "x86_64", target_os = "linux"))]
+    hardware::release();
+    #[cfg(not(all(feature = "std", target_arch = "x86_64", target_os = "linux")))]
+    panic!("AMX is not available");
+}
+
 /// Whether the CPU has AMX-TILE and AMX-INT8, the operating system saves
 /// the tile state, and the process may use it (asked once).
 pub(crate) fn available() -> bool {
@@ -391,11 +471,78 @@ mod hardware {
         ret == 0
     }
 
-    /// Configured tiles; released on drop. Exists only when [`available`].
+    /// The configuration the driver uses, in `ldtilecfg`'s 64 bytes:
+    /// palette 1, `tmm0`..`tmm2` 16 rows of 64 bytes (bytes per row a
+    /// `u16` per tile from byte 16, rows a byte per tile from byte 48),
+    /// every other tile and byte zero.
+    #[repr(C, align(64))]
+    #[derive(PartialEq, Eq)]
+    struct Config([u8; 64]);
+
+    const CONFIG: Config = {
+        let mut bytes = [0u8; 64];
+        bytes[0] = 1;
+        let mut tile = 0;
+        while tile < 3 {
+            let row = (ROW_BYTES as u16).to_le_bytes();
+            bytes[16 + 2 * tile] = row[0];
+            bytes[16 + 2 * tile + 1] = row[1];
+            bytes[48 + tile] = ROWS as u8;
+            tile += 1;
+        }
+        Config(bytes)
+    };
+
+    /// The thread's tile configuration (`sttilecfg`): zeros when the
+    /// tiles are not configured.
+    ///
+    /// # Panics
+    ///
+    /// If AMX is not [`available`].
+    fn current() -> Config {
+        assert!(
+            available(),
+            "AMX is not available on this CPU or to this process"
+        );
+        let mut current = Config([0; 64]);
+        // SAFETY: AMX-TILE is present and permitted (asserted);
+        // `sttilecfg` writes the 64 bytes of `current` and nothing else.
+        unsafe {
+            asm!("sttilecfg [{}]", in(reg) current.0.as_mut_ptr(), options(nostack));
+        }
+        current
+    }
+
+    /// Whether the thread's tiles are in the driver's configuration.
+    #[cfg(test)]
+    pub(super) fn configured() -> bool {
+        current() == CONFIG
+    }
+
+    /// Releases the thread's tiles (`tilerelease`), as other code of the
+    /// thread may.
+    ///
+    /// # Panics
+    ///
+    /// If AMX is not [`available`].
+    #[cfg(test)]
+    pub(super) fn release() {
+        assert!(available(), "AMX is not available");
+        // SAFETY: AMX-TILE is present and permitted (asserted); releasing
+        // the tiles touches no memory.
+        unsafe { asm!("tilerelease", options(nostack)) };
+    }
+
+    /// Configured tiles. Exists only when [`available`], for one product
+    /// ([`super::mad`]), during which no other code of the thread runs: the
+    /// configuration it found or loaded stays.
     pub(super) struct Amx(());
 
     impl Amx {
-        /// Configures `tmm0`..`tmm2` as 16 rows of 64 bytes (palette 1).
+        /// The tiles in [`CONFIG`]: loaded (`ldtilecfg`, about 95 ns on
+        /// the Xeon measured) only when the thread's configuration, read
+        /// with `sttilecfg` (about 10 ns), is another one or none. The
+        /// configuration stays after the product, for the thread's next.
         ///
         /// # Panics
         ///
@@ -405,31 +552,15 @@ mod hardware {
                 available(),
                 "AMX is not available on this CPU or to this process"
             );
-            #[repr(C, align(64))]
-            struct Config([u8; 64]);
-            let mut config = Config([0; 64]);
-            config.0[0] = 1; // palette 1
-            for tile in 0..3 {
-                // Bytes per row (u16 per tile from byte 16), rows (u8 per
-                // tile from byte 48).
-                config.0[16 + 2 * tile..][..2].copy_from_slice(&(ROW_BYTES as u16).to_le_bytes());
-                config.0[48 + tile] = ROWS as u8;
-            }
-            // SAFETY: AMX-TILE is present and permitted (asserted); the
-            // 64-byte configuration is valid for palette 1 (16 rows of 64
-            // bytes each, the palette's maximum) and readable.
-            unsafe {
-                asm!("ldtilecfg [{}]", in(reg) config.0.as_ptr(), options(nostack, readonly));
+            if current() != CONFIG {
+                // SAFETY: as above; the configuration is valid for palette
+                // 1 (16 rows of 64 bytes, the palette's maximum) and
+                // readable.
+                unsafe {
+                    asm!("ldtilecfg [{}]", in(reg) CONFIG.0.as_ptr(), options(nostack, readonly));
+                }
             }
             Amx(())
-        }
-    }
-
-    impl Drop for Amx {
-        fn drop(&mut self) {
-            // SAFETY: AMX-TILE is present (an `Amx` exists); releasing
-            // configured tiles touches no memory.
-            unsafe { asm!("tilerelease", options(nostack)) };
         }
     }
 

@@ -227,15 +227,16 @@ impl Int8Kernel {
 }
 
 /// Whether packing can pay for itself: from 8 rows, 4 columns, a depth
-/// of 16 and 16x64x16's 16384 multiply-adds. Below that the widened `i32`
+/// of 16 and 16x32x16's 8192 multiply-adds. Below that the widened `i32`
 /// kernel was the faster on the one CPU with VNNI measured (an Intel Xeon
 /// with AVX-512 VNNI, AVX-VNNI and AMX; per product, fastest samples, in a
-/// default build): 8x16x4 in 61 ns against 154 (AVX-512 VNNI) and 134
-/// (AVX-VNNI), 16x16x16 in 173 against 283 and 308; at 16x64x16 they
-/// break even (731 against 694 and 718 ns), and at 64x64x64 VNNI is 3.6x
-/// the faster (BENCHMARKS.md has every column).
+/// default build): 8x16x4 in 59 ns against 139 (AVX-512 VNNI) and 126
+/// (AVX-VNNI), 16x16x16 in 166 against 196 and 235; at 16x32x16 VNNI
+/// is the faster (216 and 275 against 365 ns), at 16x64x16 twice (331
+/// against 678) and at 64x64x64 4.5 times (BENCHMARKS.md has every
+/// column).
 fn pays(m: usize, k: usize, n: usize) -> bool {
-    m >= 8 && n >= 4 && k >= 16 && m * k * n >= 16 * 64 * 16
+    m >= 8 && n >= 4 && k >= 16 && m * k * n >= 16 * 32 * 16
 }
 
 /// CPU features outside the backend table, detected where `std` can.
@@ -334,7 +335,7 @@ impl Packed {
         let per = form.per_word();
         let (mp, kq) = (m.next_multiple_of(lanes), k.div_ceil(per));
         let (fa, fb) = (if sa { 0x80 } else { 0 }, if ub { 0x80 } else { 0 });
-        let pa = pack_a_words(form, a, (m, k), (mp, kq), fa);
+        let pa = pack_a_words(form, a, (m, k), (mp, kq), fa, Vec::new());
         let mut row = vec![0i32; m];
         if ub {
             for words in pa.chunks_exact(mp) {
@@ -392,7 +393,8 @@ impl Packed {
 /// `q * mp + r` holds row `r`'s group `q` of `k`, each byte with `flip` on
 /// its top bit in the byte form; zeros pad the rows to `mp` and the groups
 /// to `groups`. The dot-product kernels and the AMX driver (whose `a^T` in
-/// `packed_b` order is these words) pack `a` here.
+/// `packed_b` order is these words) pack `a` here, into `pa`'s memory
+/// (whatever it held; the AMX driver reuses a buffer per thread).
 #[inline(always)]
 pub(super) fn pack_a_words<A: Byte>(
     form: Form,
@@ -400,18 +402,34 @@ pub(super) fn pack_a_words<A: Byte>(
     (m, k): (usize, usize),
     (mp, groups): (usize, usize),
     flip: u8,
+    mut pa: Vec<u32>,
 ) -> Vec<u32> {
     let per = form.per_word();
     let bytes = form == Form::FlippedBytes;
     let kq = k.div_ceil(per);
     // Each word written once, from the `per` columns of its group (whole
     // groups in one pass over them, so that the loop vectorises).
-    let mut pa = vec![0u32; groups * mp];
+    pa.clear();
+    pa.resize(groups * mp, 0);
+    // Whole groups of bytes sixteen rows at a time, with byte shuffles
+    // where every x86-64 has them; the other words one at a time.
+    #[cfg(target_arch = "x86_64")]
+    let done = if bytes {
+        sse2::interleave(a, (m, k / per), flip, (&mut pa, mp))
+    } else {
+        0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
     for q in 0..kq {
         let k0 = per * q;
+        let whole = k0 + per <= k;
+        if whole && done == m {
+            continue;
+        }
         let words = &mut pa[q * mp..][..m];
         let column = |i: usize| &a[(k0 + i) * m..][..m];
-        if k0 + per > k {
+        if !whole {
             // The last group, partial: zeros pad it.
             for i in 0..k - k0 {
                 for (w, &x) in words.iter_mut().zip(column(i)) {
@@ -420,7 +438,7 @@ pub(super) fn pack_a_words<A: Byte>(
             }
         } else if bytes {
             let (c0, c1, c2, c3) = (column(0), column(1), column(2), column(3));
-            for (r, w) in words.iter_mut().enumerate() {
+            for (r, w) in words.iter_mut().enumerate().skip(done) {
                 *w = form.word(&[c0[r], c1[r], c2[r], c3[r]], flip);
             }
         } else {
@@ -430,6 +448,70 @@ pub(super) fn pack_a_words<A: Byte>(
         }
     }
     pa
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    //! The byte interleave of [`super::pack_a_words`] in SSE2, which every
+    //! x86-64 CPU has; inlined into the AVX2 and AVX-512 kernels, the same
+    //! instructions come VEX-encoded. Written out because the compiler's
+    //! own vectorisation of the word loop shifted and masked each byte
+    //! into place, four rows at a time.
+
+    use core::arch::x86_64::*;
+
+    use super::Byte;
+
+    /// The words of `groups` whole groups of four columns of `a` (`m`
+    /// rows, column-major) into `pa` (group `q` from word `q * mp`),
+    /// sixteen rows at a time: word `r` of a group = its columns' bytes of
+    /// row `r`, `flip` on each. Returns how many rows of each group it
+    /// wrote (`m` rounded down to 16).
+    #[inline(always)]
+    pub(super) fn interleave<A: Byte>(
+        a: &[A],
+        (m, groups): (usize, usize),
+        flip: u8,
+        (pa, mp): (&mut [u32], usize),
+    ) -> usize {
+        let blocks = m / 16;
+        if blocks == 0 {
+            return 0;
+        }
+        for (src, dst) in a
+            .chunks_exact(4 * m)
+            .zip(pa.chunks_exact_mut(mp))
+            .take(groups)
+        {
+            let (src, dst) = (src.as_ptr(), dst[..m].as_mut_ptr());
+            for r in (0..blocks).map(|b| 16 * b) {
+                // SAFETY: SSE2 is part of every x86-64 CPU (the target's
+                // baseline). `src` is a group of `4 * m` bytes (`A` is `i8`
+                // or `u8`, sealed) and `dst` `m` words, borrowed mutably;
+                // with `r + 16 <= m`, each load reads 16 bytes of column
+                // `i` (`i * m + r` onwards, `i < 4`) and the four stores
+                // write words `r..r + 16`, all in bounds; `loadu` and
+                // `storeu` need no alignment.
+                unsafe {
+                    let f = _mm_set1_epi8(flip as i8);
+                    let load =
+                        |i: usize| _mm_xor_si128(_mm_loadu_si128(src.add(i * m + r).cast()), f);
+                    let (c0, c1, c2, c3) = (load(0), load(1), load(2), load(3));
+                    // Rows 0..8 and 8..16 as byte pairs (c0, c1) and (c2,
+                    // c3), then the pairs joined into words, four rows a
+                    // vector.
+                    let (p01, q01) = (_mm_unpacklo_epi8(c0, c1), _mm_unpackhi_epi8(c0, c1));
+                    let (p23, q23) = (_mm_unpacklo_epi8(c2, c3), _mm_unpackhi_epi8(c2, c3));
+                    let out = dst.add(r).cast::<__m128i>();
+                    _mm_storeu_si128(out, _mm_unpacklo_epi16(p01, p23));
+                    _mm_storeu_si128(out.add(1), _mm_unpackhi_epi16(p01, p23));
+                    _mm_storeu_si128(out.add(2), _mm_unpacklo_epi16(q01, q23));
+                    _mm_storeu_si128(out.add(3), _mm_unpackhi_epi16(q01, q23));
+                }
+            }
+        }
+        16 * blocks
+    }
 }
 
 /// The vector vocabulary of a dot-product kernel: `LANES` 32-bit lanes,

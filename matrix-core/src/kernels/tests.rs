@@ -900,6 +900,40 @@ fn amx_driver_starts_a_zero_accumulator_with_tilezero() {
     }
 }
 
+/// The tiles are configured once per thread: a product leaves them in the
+/// driver's configuration, and after other code releases them the next
+/// product configures them again (an unconfigured tile instruction would
+/// fault) and gives the reference's integers.
+#[test]
+fn amx_tiles_stay_configured_per_thread_and_survive_a_release() {
+    use std::io::Write;
+    if !Int8Kernel::Amx.is_supported() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "matrix-core amx_tiles_stay_configured_per_thread_and_survive_a_release \
+             SKIPPED (it needs {}, which this CPU lacks)",
+            Int8Kernel::Amx.needs()
+        );
+        return;
+    }
+    let (m, k, n) = (16, 64, 16);
+    let a: Vec<u8> = (0..m * k).map(|i| (i * 37 % 256) as u8).collect();
+    let b: Vec<i8> = (0..k * n).map(|i| (i * 91 % 251) as i8).collect();
+    let c: Vec<i32> = (0..m * n).map(|i| i as i32 - 100).collect();
+    let want = int8_reference((&a, &b, &c), (m, k, n));
+    for _ in 0..2 {
+        let mut out = vec![0; m * n];
+        Int8Kernel::Amx.mad((&a, &b, &c), (m, k, n), &mut out);
+        assert_eq!(out, want);
+        assert!(
+            amx::configured(),
+            "the tiles stay configured after a product"
+        );
+        amx::release();
+        assert!(!amx::configured(), "tilerelease leaves no configuration");
+    }
+}
+
 #[test]
 fn int8_kernel_choice_follows_the_backend_and_shape() {
     // Too small for packing: always the widened i32 kernel.
@@ -914,8 +948,9 @@ fn int8_kernel_choice_follows_the_backend_and_shape() {
             assert!(kernel.is_supported() && vnni.contains(&kernel));
         }
     }
-    assert!(amx::pays(16, 64, 16) && amx::pays(64, 64, 64));
-    assert!(!amx::pays(17, 64, 16) && !amx::pays(16, 16, 16));
+    assert!(amx::pays(16, 64, 16) && amx::pays(64, 64, 64) && amx::pays(32, 32, 32));
+    assert!(!amx::pays(17, 64, 16) && !amx::pays(16, 16, 16) && !amx::pays(16, 32, 16));
+    assert!(!amx::pays(32, 31, 32) && amx::pays(32, 32, 32) && amx::pays(16, 65, 16));
 }
 
 #[test]
