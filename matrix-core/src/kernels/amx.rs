@@ -22,12 +22,11 @@
 //!
 //! Tiles are configured once per thread: each product reads the thread's
 //! configuration (`sttilecfg`, about 10 ns) and loads its own
-//! (`ldtilecfg`, about 95 ns) only when it finds another one, or none
-//! because other code of the thread released the tiles (`tilerelease`).
-//! The configuration stays after the product, so a thread's later products
-//! skip the load: on the Xeon measured, `ldtilecfg` took about 95 ns a
-//! call, where a 16x64x16 product's tile instructions take about 25 (a
-//! loop of them in a scratch program). `tmm0` accumulates, `tmm1` holds
+//! (`ldtilecfg`, about 95 ns on the Xeon measured, where a 16x64x16
+//! product's tile instructions take about 25; loops of each in a scratch
+//! program) only when it finds another one, or none because other code of
+//! the thread released the tiles (`tilerelease`). The configuration stays
+//! after the product, so a thread's later products skip the load. `tmm0` accumulates, `tmm1` holds
 //! `b^T`, `tmm2` `a^T`.
 //!
 //! # Permission
@@ -156,9 +155,22 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     if whole_tiles(m, k, n) {
         let start = if zero { Start::Zero } else { Start::Load(c) };
         tile_products(t, (&at, (b, k)), padded, signs, start, out);
-        scratch::give(at);
-        return;
+    } else {
+        through_padding(t, (&at, b, c), (m, k, n), (padded, signs, zero), out);
     }
+    scratch::give(at);
+}
+
+/// The tile loop of [`mad_on`] when a dimension is not a whole number of
+/// tiles: `b^T` and the result (holding the addend unless `zero`) go
+/// through zero-padded copies.
+fn through_padding<T: Tiles, B: Byte>(
+    t: &mut T,
+    (at, b, c): (&[u32], &[B], &[i32]),
+    (m, k, n): (usize, usize, usize),
+    (padded, signs, zero): ((usize, usize, usize), Signs, bool),
+    out: &mut [i32],
+) {
     let (mp, kp, np) = padded;
     // b^T: row j is column j of b, k bytes, padded to kp.
     let mut bt = vec![0u8; np * kp];
@@ -178,11 +190,10 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
         }
     }
     let start = if zero { Start::Zero } else { Start::InPlace };
-    tile_products(t, (&at, (&bt, kp)), padded, signs, start, &mut acc);
+    tile_products(t, (at, (&bt, kp)), padded, signs, start, &mut acc);
     for (dst, src) in out.chunks_exact_mut(m).zip(acc.chunks_exact(mp)) {
         dst.copy_from_slice(&src[..m]);
     }
-    scratch::give(at);
 }
 
 mod scratch {
@@ -548,13 +559,10 @@ mod hardware {
         ///
         /// If AMX is not [`available`].
         pub(super) fn configure() -> Amx {
-            assert!(
-                available(),
-                "AMX is not available on this CPU or to this process"
-            );
             if current() != CONFIG {
-                // SAFETY: as above; the configuration is valid for palette
-                // 1 (16 rows of 64 bytes, the palette's maximum) and
+                // SAFETY: AMX-TILE is present and permitted (`current`
+                // asserts it); the configuration is valid for palette 1
+                // (16 rows of 64 bytes, the palette's maximum) and
                 // readable.
                 unsafe {
                     asm!("ldtilecfg [{}]", in(reg) CONFIG.0.as_ptr(), options(nostack, readonly));
