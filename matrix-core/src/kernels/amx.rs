@@ -50,9 +50,6 @@
     allow(dead_code)
 )]
 
-use alloc::vec;
-use alloc::vec::Vec;
-
 use super::int8::{Byte, Form, pack_a_words};
 
 /// Tile rows, and the bytes of a tile row.
@@ -61,17 +58,16 @@ const ROW_BYTES: usize = 64;
 
 /// Whether a product is large enough for AMX, and not mostly padding: at
 /// least one whole tile of the result (16 rows, 16 columns), at most a
-/// third of each of its padded dimensions unused, and a depth of 64 (a
-/// tile's bytes), or of 32 with four result tiles, where padding `k` to
-/// 64 paid. Measured on an Intel Xeon with AMX (per product, fastest
-/// samples, default build): 16x64x16 in 117 ns against 331 on AVX-512
-/// VNNI, 64x64x64 in 0.52 against 2.16 µs; with `k` padded from 32 to 64,
-/// 32x32x32 in 404 against 563 ns, but 16x32x16 in 255 against 216, and
-/// 16x16x16 (padded from 16) in 252 against 196.
+/// third of each of its padded dimensions unused, and a depth of at least
+/// 32 (half a tile's 64 bytes). Measured on an Intel Xeon with AMX (per
+/// product, fastest samples, default build): 16x64x16 in 72 ns against
+/// 334 on AVX-512 VNNI, 64x64x64 in 0.39 against 2.07 µs; with `k` padded
+/// from 32 to 64, 16x32x16 in 140 against 236 ns and 32x32x32 in 282
+/// against 564; padded from 16, 16x16x16 took 155 ns, no faster than the
+/// widened `i32` kernel's 150 that [`super::int8`] chooses there.
 pub(crate) fn pays(m: usize, k: usize, n: usize) -> bool {
     let mostly_used = |d: usize| d * 3 >= d.next_multiple_of(ROWS) * 2;
-    let deep = k >= ROW_BYTES || (k >= ROW_BYTES / 2 && m * n >= 4 * ROWS * ROWS);
-    m >= ROWS && n >= ROWS && deep && mostly_used(m) && mostly_used(n)
+    m >= ROWS && n >= ROWS && k >= ROW_BYTES / 2 && mostly_used(m) && mostly_used(n)
 }
 
 /// The signs of the two operands of a tile dot product: which of the four
@@ -129,6 +125,9 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     (m, k, n): (usize, usize, usize),
     out: &mut [i32],
 ) {
+    if m == 0 || n == 0 {
+        return; // an empty result
+    }
     let padded = (
         m.next_multiple_of(ROWS),
         k.next_multiple_of(ROW_BYTES),
@@ -136,15 +135,10 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     );
     // a^T in packed_b order is a's packed_a words, unflipped: word
     // `q * mp + r` holds a(r, 4q..4q+4), zeros padding to whole tiles.
-    let at = scratch::take();
-    let at = pack_a_words(
-        Form::FlippedBytes,
-        a,
-        (m, k),
-        (padded.0, padded.1 / 4),
-        0,
-        at,
-    );
+    let mut buffers = scratch::take();
+    let at = &mut buffers.at;
+    at.resize(padded.0 * padded.1 / 4, 0);
+    pack_a_words(Form::FlippedBytes, a, (m, k), padded.0, 0, at);
     let signs = Signs {
         first: B::SIGNED,
         second: A::SIGNED,
@@ -154,83 +148,113 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     let zero = c.iter().all(|&x| x == 0);
     if whole_tiles(m, k, n) {
         let start = if zero { Start::Zero } else { Start::Load(c) };
-        tile_products(t, (&at, (b, k)), padded, signs, start, out);
+        tile_products(t, (at, (b, k)), padded, signs, start, out);
     } else {
-        through_padding(t, (&at, b, c), (m, k, n), (padded, signs, zero), out);
+        through_padding(
+            t,
+            (b, c),
+            (m, k, n),
+            (padded, signs, zero),
+            &mut buffers,
+            out,
+        );
     }
-    scratch::give(at);
+    scratch::give(buffers);
 }
 
 /// The tile loop of [`mad_on`] when a dimension is not a whole number of
 /// tiles: `b^T` and the result (holding the addend unless `zero`) go
-/// through zero-padded copies.
+/// through padded copies in `buffers` (`a^T` is already packed there).
 fn through_padding<T: Tiles, B: Byte>(
     t: &mut T,
-    (at, b, c): (&[u32], &[B], &[i32]),
+    (b, c): (&[B], &[i32]),
     (m, k, n): (usize, usize, usize),
     (padded, signs, zero): ((usize, usize, usize), Signs, bool),
+    buffers: &mut scratch::Buffers,
     out: &mut [i32],
 ) {
     let (mp, kp, np) = padded;
-    // b^T: row j is column j of b, k bytes, padded to kp.
-    let mut bt = vec![0u8; np * kp];
+    // b^T: row j is column j of b, k bytes. The buffers' padding holds
+    // whatever the thread's last product left: b^T's bytes past k meet
+    // a^T's zero padding, and the sums past row n or word m of out^T are
+    // never read back (each sum is its own tile element).
+    let bt = &mut buffers.bt;
+    bt.resize(np * kp, 0);
     for (row, column) in bt
-        .chunks_exact_mut(kp)
+        .chunks_exact_mut(kp.max(1))
         .zip(b.chunks_exact(k.max(1)).take(n))
     {
         for (dst, &x) in row.iter_mut().zip(column) {
             *dst = x.bits();
         }
     }
-    // out^T, row-major n x m: the column-major result with a padded stride.
-    let mut acc: Vec<i32> = vec![0; np * mp];
+    // out^T, row-major n x m: the column-major result with a padded
+    // stride, holding the addend unless it is zero.
+    let acc = &mut buffers.acc;
+    acc.resize(np * mp, 0);
     if !zero {
         for (dst, src) in acc.chunks_exact_mut(mp).zip(c.chunks_exact(m)) {
             dst[..m].copy_from_slice(src);
         }
     }
     let start = if zero { Start::Zero } else { Start::InPlace };
-    tile_products(t, (at, (&bt, kp)), padded, signs, start, &mut acc);
+    tile_products(t, (&buffers.at, (bt, kp)), padded, signs, start, acc);
     for (dst, src) in out.chunks_exact_mut(m).zip(acc.chunks_exact(mp)) {
         dst.copy_from_slice(&src[..m]);
     }
 }
 
 mod scratch {
-    //! The buffer `a` is packed into, kept per thread between products
-    //! (with `std`): allocating and freeing it took about a tenth of a
-    //! 16x64x16 product on the Xeon measured.
+    //! The buffers of a product, kept per thread between products (with
+    //! `std`): allocating and freeing `a^T`'s alone took about a tenth of
+    //! a 16x64x16 product on the Xeon measured.
 
     use alloc::vec::Vec;
 
-    /// The largest buffer kept, in words (256 KiB): a larger one is freed.
-    const KEEP: usize = 1 << 16;
+    /// The largest buffer kept, in bytes (256 KiB): a larger one is freed.
+    const KEEP: usize = 1 << 18;
+
+    /// `a^T` packed, and for shapes that are not whole tiles, `b^T` and
+    /// the result padded to whole tiles.
+    #[derive(Default)]
+    pub(super) struct Buffers {
+        pub(super) at: Vec<u32>,
+        pub(super) bt: Vec<u8>,
+        pub(super) acc: Vec<i32>,
+    }
 
     #[cfg(feature = "std")]
     std::thread_local! {
-        static BUFFER: core::cell::Cell<Vec<u32>> = const { core::cell::Cell::new(Vec::new()) };
+        static BUFFERS: core::cell::Cell<Buffers> = const {
+            core::cell::Cell::new(Buffers { at: Vec::new(), bt: Vec::new(), acc: Vec::new() })
+        };
     }
 
-    /// The thread's buffer (empty the first time).
-    pub(super) fn take() -> Vec<u32> {
+    /// The thread's buffers (empty the first time), holding whatever its
+    /// last product left.
+    pub(super) fn take() -> Buffers {
         #[cfg(feature = "std")]
         {
-            BUFFER.with(|b| b.take())
+            BUFFERS.with(|b| b.take())
         }
         #[cfg(not(feature = "std"))]
         {
-            Vec::new()
+            Buffers::default()
         }
     }
 
-    /// Keeps `buffer` for the thread's next product, unless it is large.
-    pub(super) fn give(buffer: Vec<u32>) {
-        #[cfg(feature = "std")]
-        if buffer.capacity() <= KEEP {
-            BUFFER.with(|b| b.set(buffer));
+    /// Keeps `buffers` for the thread's next product, but not a large one.
+    pub(super) fn give(mut buffers: Buffers) {
+        fn small<T>(v: &mut Vec<T>) {
+            if v.capacity() * size_of::<T>() > KEEP {
+                *v = Vec::new();
+            }
         }
-        #[cfg(not(feature = "std"))]
-        let _ = buffer;
+        small(&mut buffers.at);
+        small(&mut buffers.bt);
+        small(&mut buffers.acc);
+        #[cfg(feature = "std")]
+        BUFFERS.with(|b| b.set(buffers));
     }
 }
 
@@ -487,8 +511,16 @@ mod hardware {
     /// `u16` per tile from byte 16, rows a byte per tile from byte 48),
     /// every other tile and byte zero.
     #[repr(C, align(64))]
-    #[derive(PartialEq, Eq)]
     struct Config([u8; 64]);
+
+    impl PartialEq for Config {
+        /// Four 16-byte compares, inline: the derived compare called
+        /// `bcmp`, about 9 ns of each product.
+        fn eq(&self, other: &Config) -> bool {
+            let lane = |c: &Config, i: usize| u128::from_ne_bytes(c.0.as_chunks::<16>().0[i]);
+            (0..4).all(|i| lane(self, i) == lane(other, i))
+        }
+    }
 
     const CONFIG: Config = {
         let mut bytes = [0u8; 64];

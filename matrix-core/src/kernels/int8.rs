@@ -262,7 +262,7 @@ mod detected {
 }
 
 /// How a kernel multiplies the words of its packed operands.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Form {
     /// Four bytes per word, `a'` unsigned and `b'` signed: the top bit of
     /// each flipped where the type differs, and the flip corrected after
@@ -335,7 +335,8 @@ impl Packed {
         let per = form.per_word();
         let (mp, kq) = (m.next_multiple_of(lanes), k.div_ceil(per));
         let (fa, fb) = (if sa { 0x80 } else { 0 }, if ub { 0x80 } else { 0 });
-        let pa = pack_a_words(form, a, (m, k), (mp, kq), fa, Vec::new());
+        let mut pa = vec![0; kq * mp];
+        pack_a_words(form, a, (m, k), mp, fa, &mut pa);
         let mut row = vec![0i32; m];
         if ub {
             for words in pa.chunks_exact(mp) {
@@ -390,47 +391,51 @@ impl Packed {
 }
 
 /// `a` (column-major, `m x k`) in the `packed_a` words of `form`: word
-/// `q * mp + r` holds row `r`'s group `q` of `k`, each byte with `flip` on
-/// its top bit in the byte form; zeros pad the rows to `mp` and the groups
-/// to `groups`. The dot-product kernels and the AMX driver (whose `a^T` in
-/// `packed_b` order is these words) pack `a` here, into `pa`'s memory
-/// (whatever it held; the AMX driver reuses a buffer per thread).
+/// `q * mp + r` of `pa` holds row `r`'s group `q` of `k`, each byte with
+/// `flip` on its top bit in the byte form; zeros pad the rows to `mp` and
+/// the groups to `pa`'s length (whole groups of `mp` words). The
+/// dot-product kernels and the AMX driver (whose `a^T` in `packed_b` order
+/// is these words) pack `a` here. Every word of `pa` is written once,
+/// whatever it held before: the AMX driver reuses a buffer per thread, and
+/// zeroing it first took a twentieth of a 16x64x16 product.
 #[inline(always)]
 pub(super) fn pack_a_words<A: Byte>(
     form: Form,
     a: &[A],
     (m, k): (usize, usize),
-    (mp, groups): (usize, usize),
+    mp: usize,
     flip: u8,
-    mut pa: Vec<u32>,
-) -> Vec<u32> {
+    pa: &mut [u32],
+) {
     let per = form.per_word();
     let bytes = form == Form::FlippedBytes;
     let kq = k.div_ceil(per);
-    // Each word written once, from the `per` columns of its group (whole
-    // groups in one pass over them, so that the loop vectorises).
-    pa.clear();
-    pa.resize(groups * mp, 0);
+    assert!(
+        m <= mp && kq * mp <= pa.len(),
+        "{} words cannot hold {kq} groups of {m} rows padded to {mp}",
+        pa.len()
+    );
     // Whole groups of bytes sixteen rows at a time, with byte shuffles
     // where every x86-64 has them; the other words one at a time.
     #[cfg(target_arch = "x86_64")]
     let done = if bytes {
-        sse2::interleave(a, (m, k / per), flip, (&mut pa, mp))
+        sse2::interleave(a, (m, k / per), flip, (pa, mp))
     } else {
         0
     };
     #[cfg(not(target_arch = "x86_64"))]
     let done = 0;
-    for q in 0..kq {
+    // The groups the interleave wrote whole are skipped (it wrote every
+    // row of every whole group, or none of them).
+    let first = if done == m { k / per } else { 0 };
+    for q in first..kq {
         let k0 = per * q;
         let whole = k0 + per <= k;
-        if whole && done == m {
-            continue;
-        }
         let words = &mut pa[q * mp..][..m];
         let column = |i: usize| &a[(k0 + i) * m..][..m];
         if !whole {
             // The last group, partial: zeros pad it.
+            words.fill(0);
             for i in 0..k - k0 {
                 for (w, &x) in words.iter_mut().zip(column(i)) {
                     *w |= form.place(x, flip, i);
@@ -447,7 +452,13 @@ pub(super) fn pack_a_words<A: Byte>(
             }
         }
     }
-    pa
+    // The padding: rows `m..mp` of each group, and the groups past `kq`.
+    if m < mp {
+        for group in pa.chunks_exact_mut(mp).take(kq) {
+            group[m..].fill(0);
+        }
+    }
+    pa[kq * mp..].fill(0);
 }
 
 #[cfg(target_arch = "x86_64")]
