@@ -14,11 +14,12 @@
 //! `a` is always copied (to that order); `b`, the addend and the result
 //! are read and written as tiles in place when every dimension is a whole
 //! number of tiles (16 rows of 64 bytes; `k` in steps of 64), and through
-//! zero-padded copies otherwise, so every tile is full and the padding
-//! adds nothing. In place, a 64x64x64 product took 0.91 µs where copying
-//! all three took 4.34 (an Intel Xeon with AMX, default build). `a` is
-//! packed into a buffer kept per thread (with `std`), sixteen rows of
-//! four columns at a time with SSE2 byte shuffles.
+//! padded copies otherwise, so every tile is full: `a^T`'s padding is
+//! zero, so the padding adds nothing to the sums read back. In place, a
+//! 64x64x64 product took 0.91 µs where copying all three took 4.34 (an
+//! Intel Xeon with AMX, default build). The copies go into buffers kept
+//! per thread (with `std`); `a` is packed sixteen rows of four columns at
+//! a time with SSE2 byte shuffles.
 //!
 //! Tiles are configured once per thread: each product reads the thread's
 //! configuration (`sttilecfg`, about 10 ns) and loads its own
@@ -107,7 +108,7 @@ fn check_rows(len: usize, row: usize, stride: usize) {
 
 /// Whether an `m x k` by `k x n` product's operand `b` and result are read
 /// and written in place, as tiles: every dimension a whole number of
-/// tiles. Otherwise they go through zero-padded copies.
+/// tiles. Otherwise they go through padded copies.
 fn whole_tiles(m: usize, k: usize, n: usize) -> bool {
     m.is_multiple_of(ROWS) && n.is_multiple_of(ROWS) && k.is_multiple_of(ROW_BYTES)
 }
@@ -118,7 +119,7 @@ fn whole_tiles(m: usize, k: usize, n: usize) -> bool {
 /// Only `a` is always copied, to the `packed_b` order (`a^T`'s); `b`, `c`
 /// and `out` are tiles in place when [`whole_tiles`] says so (a column of
 /// `b` is a row of `b^T`, `k` bytes apart; a column of the result is a row
-/// of `out^T`, `m` words apart), and zero-padded copies otherwise.
+/// of `out^T`, `m` words apart), and padded copies otherwise.
 pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     t: &mut T,
     (a, b, c): (&[A], &[B], &[i32]),
