@@ -234,6 +234,13 @@ fn mad_int8<const M: usize, const K: usize, const N: usize>(c: &mut Criterion) {
     col3(&mut g, "matrix-core", ops, Matrix::zero(), |a, b, c, o| {
         *o = a.mad(b, c)
     });
+    col3(
+        &mut g,
+        "matrix-core mad_to",
+        ops,
+        Matrix::zero(),
+        |a, b, c, o| a.mad_to(b, c, o),
+    );
     // Each int8 kernel on its own, where the CPU has it.
     for kernel in Int8Kernel::ALL {
         if !kernel.is_supported() {

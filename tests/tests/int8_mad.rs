@@ -147,3 +147,50 @@ fn large_and_ragged_shapes_are_the_plain_loop() {
         assert_eq!(Matrix::from(got), plain(&a, &b, &c));
     }
 }
+
+/// `Matrix::mad_to` writes what `Matrix::mad` returns, whatever `out` held:
+/// on the int8 kernels (16x64x16, 64x64x64), into a row-major result, on
+/// the widened `i32` product (8x16x4) and on one type throughout.
+#[test]
+fn mad_to_writes_what_mad_returns() {
+    let mut rng = Rng::new(10);
+    for _ in 0..4 {
+        let a = random::<u8, 16, 64>(&mut rng, None);
+        let b = random::<i8, 64, 16>(&mut rng, None);
+        let c = random::<i32, 16, 16>(&mut rng, None);
+        let mut out = random::<i32, 16, 16>(&mut rng, None);
+        a.mad_to(&b, &c, &mut out);
+        assert_eq!(out, plain(&a, &b, &c), "16x64x16");
+
+        let a = random::<i8, 64, 64>(&mut rng, None);
+        let b = random::<u8, 64, 64>(&mut rng, None);
+        let c = random::<i32, 64, 64>(&mut rng, None);
+        let mut out = random::<i32, 64, 64>(&mut rng, None);
+        a.mad_to(&b, &c, &mut out);
+        assert_eq!(out, plain(&a, &b, &c), "64x64x64");
+
+        let a = random::<u8, 20, 100>(&mut rng, None);
+        let b = random::<i8, 100, 40>(&mut rng, None);
+        let c = random::<i32, 20, 40>(&mut rng, None);
+        let mut out: Matrix<i32, 20, 40, matrix_core::RowMajor> =
+            Matrix::<i32, 20, 40>::splat(7).to_layout();
+        a.mad_to(&b, &c.to_layout(), &mut out);
+        assert_eq!(Matrix::from(out), plain(&a, &b, &c), "row-major result");
+
+        let a = random::<i8, 8, 16>(&mut rng, None);
+        let b = random::<i8, 16, 4>(&mut rng, None);
+        let c = random::<i32, 8, 4>(&mut rng, None);
+        let mut out = Matrix::splat(-1);
+        a.mad_to(&b, &c, &mut out);
+        assert_eq!(out, plain(&a, &b, &c), "8x16x4, widened");
+
+        let (x, y, z) = (
+            random::<i32, 4, 8>(&mut rng, None),
+            random::<i32, 8, 4>(&mut rng, None),
+            random::<i32, 4, 4>(&mut rng, None),
+        );
+        let mut out = Matrix::splat(3);
+        x.mad_to(&y, &z, &mut out);
+        assert_eq!(out, x.mad(&y, &z), "i32 throughout");
+    }
+}
