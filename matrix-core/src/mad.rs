@@ -100,7 +100,7 @@ macro_rules! widening {
                     Some(kernel) if LC::ROW_MAJOR => column_major_result(kernel, a, b, c).to_layout(),
                     Some(kernel) => {
                         let mut out = Matrix::default();
-                        on_kernel(kernel, a, b, c, &mut out);
+                        into_column_major(kernel, a, b, c, out.as_mut_slice());
                         out
                     }
                     None => widened(a, b, c),
@@ -122,35 +122,15 @@ macro_rules! widening {
                 out: &mut Matrix<i32, M, N, LC>,
             ) {
                 match Int8Kernel::choose(M, K, N) {
-                    Some(kernel) => on_kernel(kernel, a, b, c, out),
+                    Some(kernel) if LC::ROW_MAJOR => {
+                        *out = column_major_result(kernel, a, b, c).to_layout()
+                    }
+                    Some(kernel) => into_column_major(kernel, a, b, c, out.as_mut_slice()),
                     None => *out = widened(a, b, c),
                 }
             }
         }
     )*};
-}
-
-/// `out = a * b + c` on the int8 dot-product `kernel`, which writes a
-/// column-major `out` in place.
-#[inline(always)]
-fn on_kernel<X, Y, const M: usize, const K: usize, const N: usize, LA, LB, LC>(
-    kernel: Int8Kernel,
-    a: &Matrix<X, M, K, LA>,
-    b: &Matrix<Y, K, N, LB>,
-    c: &Matrix<i32, M, N, LC>,
-    out: &mut Matrix<i32, M, N, LC>,
-) where
-    X: Element + Byte,
-    Y: Element + Byte,
-    LA: Layout,
-    LB: Layout,
-    LC: Layout,
-{
-    if LC::ROW_MAJOR {
-        *out = column_major_result(kernel, a, b, c).to_layout();
-    } else {
-        into_column_major(kernel, a, b, c, out.as_mut_slice());
-    }
 }
 
 /// `a * b + c` on the int8 dot-product `kernel`, column-major: what a
@@ -175,7 +155,8 @@ where
 }
 
 /// `a * b + c` on the int8 dot-product `kernel` into `out`, `M x N`
-/// column-major elements, whatever the operands' layouts.
+/// column-major elements, whatever the operands' layouts: the kernel
+/// writes every one in place.
 #[inline(always)]
 fn into_column_major<X, Y, const M: usize, const K: usize, const N: usize, LA, LB, LC>(
     kernel: Int8Kernel,
