@@ -17,6 +17,7 @@ use crate::kernels::dispatch::Dispatch;
 use crate::kernels::gemm::{self, Operands};
 use crate::kernels::{transpose, widen};
 use crate::simd::SimdVector;
+use crate::simd::dispatch::Backend;
 
 /// A type that may be the element of a [`Matrix`](crate::Matrix).
 ///
@@ -81,19 +82,33 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     const IS_FLOAT: bool;
 
     /// Whether a small product in exact mode (a 4x4) runs inline on the
-    /// build's baseline backend rather than through the active backend's
-    /// boundary, outside `#[dispatch]` kernels. Exact products give the
-    /// same bits on every backend, so this is a question of speed alone:
-    /// `true` for `f32` and `f64`, whose SSE2 kernels are as fast as a call
-    /// of the AVX2 one and, unlike it, need no copy of by-value operands
-    /// (measured on an AVX2 EPYC: `a * b + c` of 4x4 `f32` in a `matrix!`
-    /// kernel, 5.7 ns inline against 19.5 ns through the boundary; a 4x4
-    /// `f64` product, 8.5 ns inline against 22.1 ns with `&a * &b` and
-    /// 12.4 ns against 28.1 ns in a `matrix!` kernel);
-    /// `false` for the integers, since SSE2 has no 32-bit multiply (a 4x4
-    /// `i32` product, 16.1 ns inline against 10.7 ns).
+    /// build's baseline backend rather than through the boundary of
+    /// `active`, the backend that runs it, outside `#[dispatch]` kernels.
+    /// Exact products give the same bits on every backend, so this is a
+    /// question of speed alone, per type and per CPU:
+    /// - `f32`: always. Its SSE2 kernel is as fast as a call of the AVX2
+    ///   one and, unlike it, needs no copy of by-value operands (measured
+    ///   on an AVX2 EPYC: `a * b + c` of 4x4 `f32` in a `matrix!` kernel,
+    ///   5.7 ns inline against 19.5 ns through the boundary). On an AVX-512
+    ///   Xeon the call ties the product and loses `a * b + c` (5.1 to
+    ///   5.5 ns against 4.2 ns with the operators).
+    /// - `f64`: except on AVX-512. SSE2 holds two `f64` lanes, AVX-512 a
+    ///   4x4 product in two registers: on an AVX-512 Xeon, `&a * &b` took
+    ///   6.4 to 6.5 ns inline and 5.0 to 5.6 ns through the boundary, and
+    ///   the same product in a `matrix!` kernel 6.5 ns and 5.5 ns. On an AVX2
+    ///   EPYC the call lost (8.5 ns inline against 22.1 ns with `&a * &b`,
+    ///   12.4 ns against 28.1 ns in a `matrix!` kernel).
+    /// - the integers: never, since SSE2 has no 32-bit multiply (a 4x4
+    ///   `i32` product, 16.1 ns inline against 10.7 ns on the EPYC).
+    ///
+    /// Figures: fastest samples of `cargo bench -p matrix-benches --bench
+    /// matrix --features dsl -- '^matrix (mul|madd) 4x4'`, default build.
     #[doc(hidden)]
-    const SMALL_PRODUCTS_INLINE: bool = false;
+    #[inline(always)]
+    fn small_products_inline(active: Backend) -> bool {
+        let _ = active;
+        false
+    }
 
     /// `out = a * b (+ addend)` on backend `S`, inlined into its caller (a
     /// shape that is constant there is constant here). Each sum starts at
@@ -168,8 +183,11 @@ macro_rules! element {
 
 /// The hidden methods of a float type with SIMD products.
 macro_rules! float_kernels {
-    ($product:ident, $vector:ident) => {
-        const SMALL_PRODUCTS_INLINE: bool = true;
+    ($product:ident, $vector:ident, small products inline: |$active:ident| $inline:expr) => {
+        #[inline(always)]
+        fn small_products_inline($active: Backend) -> bool {
+            $inline
+        }
         #[inline(always)]
         fn product<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, Self>, out: &mut [Self]) {
             gemm::$product::<S, FUSE>(s, p, out);
@@ -202,7 +220,7 @@ macro_rules! int32_kernels {
 
 element! {
     f32: 0.0, 1.0, "float", float: true; dyn gemm_f32, fuse;
-    float_kernels!(product_f32, F32);
+    float_kernels!(product_f32, F32, small products inline: |_active| true);
     #[inline(always)]
     fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
         transpose::transpose_f32(s, rows, cols, src, dst);
@@ -210,7 +228,7 @@ element! {
 }
 element! {
     f64: 0.0, 1.0, "double", float: true; dyn gemm_f64, fuse;
-    float_kernels!(product_f64, F64);
+    float_kernels!(product_f64, F64, small products inline: |active| active != Backend::Avx512);
 }
 element! {
     i32: 0, 1, "int", float: false; dyn gemm_i32;

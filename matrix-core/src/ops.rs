@@ -185,10 +185,11 @@ pub(crate) fn product<
         rhs,
         result: PhantomData,
     };
-    if T::SMALL_PRODUCTS_INLINE && !FUSE {
+    if !FUSE && T::small_products_inline(d.backend()) {
         // Exact: every backend gives the same bits, so a small product (a
-        // 4x4) runs inline on the build's baseline where the type says it
-        // pays. Under `fast` the bits depend on the backend that runs it.
+        // 4x4) runs inline on the build's baseline where the type and the
+        // CPU say it pays. Under `fast` the bits depend on the backend that
+        // runs it.
         d.run_portable_with(2 * M * K * N, op, addend)
     } else {
         d.run_with(op, addend)
