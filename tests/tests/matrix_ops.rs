@@ -168,6 +168,11 @@ where
         check_product::<T, 1, 5, 3>(&mut rng);
         check_product::<T, 5, 3, 1>(&mut rng);
         check_product::<T, 3, 5, 2>(&mut rng);
+        // The 4x4x4 product has kernels of its own, run inline on the
+        // build's baseline or behind the active backend's boundary by type
+        // and CPU; 8x8x8 has eight-row columns.
+        check_product::<T, 4, 4, 4>(&mut rng);
+        check_product::<T, 8, 8, 8>(&mut rng);
         check_product::<T, 7, 7, 7>(&mut rng);
         check_product::<T, 13, 9, 13>(&mut rng);
         check_product::<T, 9, 13, 9>(&mut rng);
