@@ -105,8 +105,7 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     /// matrix --features dsl -- '^matrix (mul|madd) 4x4'`, default build.
     #[doc(hidden)]
     #[inline(always)]
-    fn small_products_inline(active: Backend) -> bool {
-        let _ = active;
+    fn small_products_inline(_active: Backend) -> bool {
         false
     }
 
