@@ -413,6 +413,7 @@ fn transposes(c: &mut Criterion) {
         #[cfg(feature = "dsl")]
         dsl::transpose_8x8(_g, _d);
     });
+    transpose_group!(c, 16, transpose_f32_16, |_g, _d| {});
 }
 
 /// Column (f): the `matrix!` macro's kernels, in the DSL syntax of the

@@ -240,6 +240,8 @@ pub mod clang {
             transpose_f32_4, f32, 4, clang_transpose_f32x_4_off);
         transpose!(/// `iters` times `out = transpose(a)`, 8x8 `float`.
             transpose_f32_8, f32, 8, clang_transpose_f32x_8_off);
+        transpose!(/// `iters` times `out = transpose(a)`, 16x16 `float`.
+            transpose_f32_16, f32, 16, clang_transpose_f32x_16_off);
     }
 
     /// Kernels built with `-ffp-contract=fast -mprefer-vector-width=512`.
@@ -268,6 +270,8 @@ pub mod clang {
             transpose_f32_4, f32, 4, clang_transpose_f32x_4_fast);
         transpose!(/// `iters` times `out = transpose(a)`, 8x8 `float`.
             transpose_f32_8, f32, 8, clang_transpose_f32x_8_fast);
+        transpose!(/// `iters` times `out = transpose(a)`, 16x16 `float`.
+            transpose_f32_16, f32, 16, clang_transpose_f32x_16_fast);
     }
 }
 

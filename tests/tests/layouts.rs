@@ -262,3 +262,45 @@ proptest! {
         prop_assert_eq!(cm(rm_16(rm(a), rm(b))), expected);
     }
 }
+
+/// Transposes and conversions above 8x8, which cross the active backend's
+/// boundary (on AVX-512 by whole 16x16 tiles for `f32`), in both layouts,
+/// element by element against the index.
+fn check_large_transposes<T, const R: usize, const C: usize>()
+where
+    T: matrix_core::Element + From<u16> + std::fmt::Debug,
+{
+    let value = |r: usize, c: usize| T::from((r * 1000 + c) as u16);
+    let a = Matrix::<T, R, C>::from_fn(value);
+    let ar: Matrix<T, R, C, RowMajor> = a.to_layout();
+    for r in 0..R {
+        for c in 0..C {
+            assert_eq!(
+                ar.as_slice()[r * C + c],
+                value(r, c),
+                "{R}x{C} to row-major"
+            );
+        }
+    }
+    let at = a.transpose();
+    let art = ar.transpose();
+    for (r, c) in (0..C).flat_map(|r| (0..R).map(move |c| (r, c))) {
+        assert_eq!(at[(r, c)], value(c, r), "{R}x{C} column-major transpose");
+        assert_eq!(art[(r, c)], value(c, r), "{R}x{C} row-major transpose");
+    }
+    assert_eq!(
+        ar.to_layout::<ColumnMajor>(),
+        a,
+        "{R}x{C} back to column-major"
+    );
+}
+
+#[test]
+fn large_transposes_and_conversions_in_either_layout() {
+    check_large_transposes::<f32, 16, 16>();
+    check_large_transposes::<f32, 32, 17>();
+    check_large_transposes::<f32, 13, 9>();
+    check_large_transposes::<f32, 9, 40>();
+    check_large_transposes::<f64, 16, 16>();
+    check_large_transposes::<i32, 9, 20>();
+}

@@ -109,7 +109,8 @@ pub trait Dispatch: Copy + sealed::Sealed {
 /// The most element operations of a backend-independent operation that
 /// [`Auto`] runs inline on the build's baseline backend (a 16x16 matrix):
 /// below it, a call through the boundary costs more than wider vectors
-/// save.
+/// save. Transposes have their own, smaller bound (`ops::TRANSPOSE_INLINE`):
+/// shuffles gain more from wide vectors than element-wise arithmetic.
 pub(crate) const PORTABLE_INLINE: usize = 256;
 
 /// The detected backend, checked at each operation: what code outside a

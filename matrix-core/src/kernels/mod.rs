@@ -95,6 +95,27 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
         dst: &mut [f32],
         dst_at: (usize, usize),
     );
+    /// [`Isa::transpose_4x4_f32_strided`] for a 16x16 block: four
+    /// [`Isa::transpose_8x8_f32_strided`] tiles, unless the backend has a
+    /// dedicated one (AVX-512).
+    ///
+    /// # Panics
+    /// If a block is not inside its slice.
+    #[inline(always)]
+    fn transpose_16x16_f32_strided(
+        self,
+        src: &[f32],
+        (so, ss): (usize, usize),
+        dst: &mut [f32],
+        (dst_offset, ds): (usize, usize),
+    ) {
+        for c in (0..16).step_by(8) {
+            for r in (0..16).step_by(8) {
+                let (from, to) = ((so + c * ss + r, ss), (dst_offset + r * ds + c, ds));
+                self.transpose_8x8_f32_strided(src, from, dst, to);
+            }
+        }
+    }
 }
 
 impl Isa for Scalar {
@@ -223,6 +244,16 @@ mod x86 {
         #[inline(always)]
         fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
             avx512::transpose_8x8_f32(self, src)
+        }
+        #[inline(always)]
+        fn transpose_16x16_f32_strided(
+            self,
+            src: &[f32],
+            src_at: (usize, usize),
+            dst: &mut [f32],
+            dst_at: (usize, usize),
+        ) {
+            avx512::transpose_16x16_f32_strided(self, src, src_at, dst, dst_at);
         }
     }
 }

@@ -358,6 +358,16 @@ fn transposes<S: Isa>(s: S) {
                 assert_eq!(d[(3 + r) * 10 + 1 + c], src[(1 + c) * 11 + 3 + r]);
             }
         }
+        // strided: the 16x16 block at (2, 3) of a 19x21 source into a
+        // 21x19 destination
+        let src = f32::data(19 * 21, seed);
+        let mut d = vec![0.0; 19 * 21];
+        s.transpose_16x16_f32_strided(&src, (3 * 19 + 2, 19), &mut d, (2 * 21 + 3, 21));
+        for c in 0..16 {
+            for r in 0..16 {
+                assert_eq!(d[(2 + r) * 21 + 3 + c], src[(3 + c) * 19 + 2 + r]);
+            }
+        }
     }
     for (rows, cols) in [
         (1, 1),
@@ -372,6 +382,11 @@ fn transposes<S: Isa>(s: S) {
         (20, 12),
         (16, 24),
         (11, 18),
+        (32, 40),
+        (35, 19),
+        (16, 33),
+        (48, 16),
+        (64, 64),
     ] {
         let src = f32::data(rows * cols, 4);
         let mut dst = vec![0.0; rows * cols];

@@ -26,8 +26,9 @@ pub(crate) fn transpose<T: Copy>(rows: usize, cols: usize, src: &[T], dst: &mut 
 }
 
 /// [`transpose`] for `f32` on backend `S`: 4x4 and 8x8 with the backend's
-/// dedicated transposes, other shapes by whole 8x8 tiles, then whole 4x4
-/// tiles, with the backend's shuffles, and the edges element by element.
+/// dedicated transposes, other shapes by whole 16x16 tiles, then whole 8x8
+/// and 4x4 ones, with the backend's shuffles, and the edges element by
+/// element.
 ///
 /// # Panics
 /// If a slice's length is not `rows * cols`.
@@ -53,22 +54,28 @@ pub(crate) fn transpose_f32<S: Isa>(s: S, rows: usize, cols: usize, src: &[f32],
     }
     // Block (r0, c0) of `src` goes to block (c0, r0) of `dst`.
     let at = |r0: usize, c0: usize| ((c0 * rows + r0, rows), (r0 * cols + c0, cols));
-    let (r8, c8) = (rows / 8 * 8, cols / 8 * 8);
-    for c0 in (0..c8).step_by(8) {
-        for r0 in (0..r8).step_by(8) {
-            let (from, to) = at(r0, c0);
-            s.transpose_8x8_f32_strided(src, from, dst, to);
-        }
+    // Whole tiles of each size, largest first, each size over what the
+    // larger ones left: after tiles of size `b`, rows `..done.0` of columns
+    // `..done.1` are done. (A macro, not a closure: a closure is compiled
+    // without the caller's target features.)
+    let mut done = (0, 0);
+    macro_rules! tiles {
+        ($b:literal, $tile:ident) => {
+            let (rb, cb) = (rows / $b * $b, cols / $b * $b);
+            for c0 in (0..cb).step_by($b) {
+                let first = if c0 < done.1 { done.0 } else { 0 };
+                for r0 in (first..rb).step_by($b) {
+                    let (from, to) = at(r0, c0);
+                    s.$tile(src, from, dst, to);
+                }
+            }
+            done = (rb, cb);
+        };
     }
-    // The 4x4 tiles that no 8x8 one covered.
-    let (r4, c4) = (rows / 4 * 4, cols / 4 * 4);
-    for c0 in (0..c4).step_by(4) {
-        let first = if c0 < c8 { r8 } else { 0 };
-        for r0 in (first..r4).step_by(4) {
-            let (from, to) = at(r0, c0);
-            s.transpose_4x4_f32_strided(src, from, dst, to);
-        }
-    }
+    tiles!(16, transpose_16x16_f32_strided);
+    tiles!(8, transpose_8x8_f32_strided);
+    tiles!(4, transpose_4x4_f32_strided);
+    let (r4, c4) = done;
     for c in 0..cols {
         let first = if c < c4 { r4 } else { 0 };
         for r in first..rows {

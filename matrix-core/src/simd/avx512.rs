@@ -127,3 +127,75 @@ pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32;
     }
     o
 }
+
+/// Transposes the 16x16 block whose element `(r, c)` is
+/// `src[src_offset + c * src_stride + r]` into the block whose element
+/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: sixteen 64-byte
+/// loads, 64 shuffles (four rounds of sixteen: `f32` pairs, `f64` pairs,
+/// then 128-bit lanes twice), sixteen 64-byte stores; a tile of a larger
+/// transpose. Each column it writes is one store, so a product that reads
+/// the transposed matrix by 64-byte columns right after forwards each load
+/// from one store (four 8x8 tiles of 32-byte rows would need two).
+///
+/// # Panics
+/// If a block is not inside its slice.
+#[inline(always)]
+pub(crate) fn transpose_16x16_f32_strided<T: super::Token>(
+    t: T,
+    src: &[f32],
+    (src_offset, src_stride): (usize, usize),
+    dst: &mut [f32],
+    (dst_offset, dst_stride): (usize, usize),
+) {
+    // One bounds check per block, after which the loads and stores need none.
+    let src = &src[src_offset..][..15 * src_stride + 16];
+    let dst = &mut dst[dst_offset..][..15 * dst_stride + 16];
+    let mut c = [F32x16::zero(t).0; 16];
+    for (j, col) in c.iter_mut().enumerate() {
+        *col = F32x16::load(t, src, j * src_stride).0;
+    }
+    // Plain loops, not closures: a closure is a function without the
+    // caller's target features, into which LLVM would not inline the
+    // intrinsics.
+    // SAFETY: the loads above made vectors, so AVX-512F is supported.
+    let r = unsafe {
+        // Round 1: in each 128-bit lane L, rows 4L, 4L + 1 (even
+        // registers) or 4L + 2, 4L + 3 (odd ones) of columns 2p, 2p + 1.
+        let mut u = c;
+        for p in 0..8 {
+            u[2 * p] = _mm512_unpacklo_ps(c[2 * p], c[2 * p + 1]);
+            u[2 * p + 1] = _mm512_unpackhi_ps(c[2 * p], c[2 * p + 1]);
+        }
+        // Round 2: register 4q + s holds, in lane L, row 4L + s of columns
+        // 4q..4q + 4.
+        let mut v = u;
+        for q in 0..4 {
+            let b = 4 * q;
+            let (u0, u1) = (_mm512_castps_pd(u[b]), _mm512_castps_pd(u[b + 1]));
+            let (u2, u3) = (_mm512_castps_pd(u[b + 2]), _mm512_castps_pd(u[b + 3]));
+            v[b] = _mm512_castpd_ps(_mm512_unpacklo_pd(u0, u2));
+            v[b + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(u0, u2));
+            v[b + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(u1, u3));
+            v[b + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(u1, u3));
+        }
+        // Rounds 3 and 4: row 4L + s is lane L of registers s, 4 + s,
+        // 8 + s and 12 + s, gathered by 128-bit lanes (0x88 takes lanes 0
+        // and 2 of each source, 0xDD lanes 1 and 3).
+        let mut w = v;
+        for h in [0, 8] {
+            for s in h..h + 4 {
+                w[s] = _mm512_shuffle_f32x4::<0x88>(v[s], v[s + 4]);
+                w[s + 4] = _mm512_shuffle_f32x4::<0xDD>(v[s], v[s + 4]);
+            }
+        }
+        let mut r = w;
+        for s in 0..8 {
+            r[s] = _mm512_shuffle_f32x4::<0x88>(w[s], w[s + 8]);
+            r[s + 8] = _mm512_shuffle_f32x4::<0xDD>(w[s], w[s + 8]);
+        }
+        r
+    };
+    for (j, v) in r.iter().enumerate() {
+        F32x16(*v, t).store(dst, j * dst_stride);
+    }
+}
