@@ -359,11 +359,15 @@ fn called<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, co
 }
 
 /// The most elements of a transpose that [`Auto`] runs inline on the
-/// build's baseline backend (an 8x8 matrix), where other backend-independent
-/// operations go up to
-/// [`PORTABLE_INLINE`](crate::kernels::dispatch::PORTABLE_INLINE): a 16x16 `f32` transpose took
-/// 17 ns through the AVX-512 boundary and 36 ns inline on SSE2 (and a 16x16
-/// element-wise sum 47 ns and 33 ns), on an AVX-512 Xeon.
+/// build's baseline backend (an 8x8 matrix), where other
+/// backend-independent operations go up to
+/// [`PORTABLE_INLINE`](crate::kernels::dispatch::PORTABLE_INLINE).
+/// Shuffles gain more from wide vectors than arithmetic does: a 16x16
+/// `f32` transpose took 16.5 to 38 ns through the AVX-512 boundary (the
+/// range is the copy of its result, which depends on where the stack
+/// lands) against 36 ns inline on SSE2, where a 16x16 element-wise sum
+/// took 47 ns against 33 ns, on an AVX-512 Xeon. Not measured on an AVX2
+/// CPU, whose 8x8 tiles need 24 shuffles per 64 elements to SSE2's 32.
 const TRANSPOSE_INLINE: usize = 64;
 
 /// `transpose(m)` on `d`, in `m`'s layout.
