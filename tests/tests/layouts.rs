@@ -284,9 +284,11 @@ where
     }
     let at = a.transpose();
     let art = ar.transpose();
-    for (r, c) in (0..C).flat_map(|r| (0..R).map(move |c| (r, c))) {
-        assert_eq!(at[(r, c)], value(c, r), "{R}x{C} column-major transpose");
-        assert_eq!(art[(r, c)], value(c, r), "{R}x{C} row-major transpose");
+    for r in 0..C {
+        for c in 0..R {
+            assert_eq!(at[(r, c)], value(c, r), "{R}x{C} column-major transpose");
+            assert_eq!(art[(r, c)], value(c, r), "{R}x{C} row-major transpose");
+        }
     }
     assert_eq!(
         ar.to_layout::<ColumnMajor>(),

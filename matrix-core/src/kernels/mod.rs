@@ -105,13 +105,14 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     fn transpose_16x16_f32_strided(
         self,
         src: &[f32],
-        (so, ss): (usize, usize),
+        (src_offset, src_stride): (usize, usize),
         dst: &mut [f32],
-        (dst_offset, ds): (usize, usize),
+        (dst_offset, dst_stride): (usize, usize),
     ) {
         for c in (0..16).step_by(8) {
             for r in (0..16).step_by(8) {
-                let (from, to) = ((so + c * ss + r, ss), (dst_offset + r * ds + c, ds));
+                let from = (src_offset + c * src_stride + r, src_stride);
+                let to = (dst_offset + r * dst_stride + c, dst_stride);
                 self.transpose_8x8_f32_strided(src, from, dst, to);
             }
         }

@@ -57,7 +57,8 @@ pub(crate) fn transpose_f32<S: Isa>(s: S, rows: usize, cols: usize, src: &[f32],
     // Whole tiles of each size, largest first, each size over what the
     // larger ones left: after tiles of size `b`, rows `..done.0` of columns
     // `..done.1` are done. (A macro, not a closure: a closure is compiled
-    // without the caller's target features.)
+    // without the caller's target features, so the intrinsics of a tile
+    // might not be inlined into it.)
     let mut done = (0, 0);
     macro_rules! tiles {
         ($b:literal, $tile:ident) => {

@@ -133,9 +133,9 @@ pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32;
 /// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: sixteen 64-byte
 /// loads, 64 shuffles (four rounds of sixteen: `f32` pairs, `f64` pairs,
 /// then 128-bit lanes twice), sixteen 64-byte stores; a tile of a larger
-/// transpose. Each column it writes is one store, so a product that reads
-/// the transposed matrix by 64-byte columns right after forwards each load
-/// from one store (four 8x8 tiles of 32-byte rows would need two).
+/// transpose. Each column of the result is one 64-byte store, the unit in
+/// which a product on this backend reads it back (four 8x8 tiles write
+/// each column as two 32-byte halves).
 ///
 /// # Panics
 /// If a block is not inside its slice.
@@ -155,7 +155,7 @@ pub(crate) fn transpose_16x16_f32_strided<T: super::Token>(
         *col = F32x16::load(t, src, j * src_stride).0;
     }
     // Plain loops, not closures: a closure is a function without the
-    // caller's target features, into which LLVM would not inline the
+    // caller's target features, into which LLVM may refuse to inline the
     // intrinsics.
     // SAFETY: the loads above made vectors, so AVX-512F is supported.
     let r = unsafe {
