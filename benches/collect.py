@@ -19,6 +19,9 @@ BATCH = 16  # matrix_benches::BATCH
 
 COLUMNS = [
     "matrix-core",
+    "matrix-core mul_to",
+    "matrix-core mad_to",
+    "matrix-core transpose_to",
     "dispatch(||)",
     "dsl exact",
     "dsl fast",
@@ -33,6 +36,9 @@ COLUMNS = [
 ]
 COLORS = {
     "matrix-core": "#4e79a7",
+    "matrix-core mul_to": "#a0cbe8",
+    "matrix-core mad_to": "#a0cbe8",
+    "matrix-core transpose_to": "#a0cbe8",
     "dispatch(||)": "#f28e2b",
     "dsl exact": "#ff9da7",
     "dsl fast": "#9c755f",
@@ -332,7 +338,7 @@ def svg(default, native, path):
     (default target light, native dark), bar length relative to the slowest
     in the panel, labelled with the native (or default) time."""
     groups = sorted(set(default) | set(native), key=group_order)
-    panel_w, bar_h, gap, label_w = 560, 9, 4, 110
+    panel_w, bar_h, gap, label_w = 600, 9, 4, 150
     y = 50
     parts = []
     for g in groups:
@@ -461,7 +467,8 @@ def main():
     svg(default, native, args.svg)
     speedup_svg(native, os.path.join(os.path.dirname(args.svg), "speedups.svg"),
                 f"-C target-cpu=native, {model}, {cores} cores, fastest of 100 samples")
-    ours = ["matrix-core", "dsl exact", "dsl fast", "dsl #[dispatch]", "dispatch(||)"]
+    ours = ["matrix-core", "matrix-core mul_to", "matrix-core mad_to",
+            "matrix-core transpose_to", "dsl exact", "dsl fast", "dsl #[dispatch]", "dispatch(||)"]
     vs_native, vs_native_worst = ratio_table(default, native, ours, "default", "native")
     sections = []
     if before_default or before_native:
@@ -510,6 +517,10 @@ own speed. **Bold** is the fastest column of a row.
 
 - **matrix-core**: `Matrix` operators outside the macro (`&a * &b`,
   `a * b + c`, `transpose()`), each operation checking the detected backend.
+- **matrix-core mul_to / mad_to / transpose_to**: `a.mul_to(&b, &mut
+  out)`, `a.mad_to(&b, &c, &mut out)` and `a.transpose_to(&mut out)`,
+  whose kernel writes the caller's matrix (the operators and `transpose()`
+  return the result, which the caller then copies).
 - **dispatch(||)**: the same batch loop inside
   `matrix_core::dispatch(#[inline(always)] || ...)`, compiled for the
   detected backend, each operation still checking it (one predictable

@@ -4,6 +4,9 @@
 //!
 //! * `matrix-core`: the `Matrix` operators outside the macro (each checks
 //!   the detected backend);
+//! * `matrix-core mul_to` / `mad_to` / `transpose_to`: `a.mul_to(&b, &mut
+//!   out)`, `a.mad_to(&b, &c, &mut out)` and `a.transpose_to(&mut out)`,
+//!   the kernel writing `out` itself;
 //! * `dispatch(||)` (4x4): the same batch loop inside
 //!   `matrix_core::dispatch(#[inline(always)] || ...)`, compiled for the
 //!   detected backend;
@@ -211,6 +214,14 @@ macro_rules! mul_group {
             M::zero(),
             |a, b, o| *o = a * b,
         );
+        col2(
+            &mut g,
+            "matrix-core mul_to",
+            from(&da),
+            from(&db),
+            M::zero(),
+            |a, b, o| a.mul_to(b, o),
+        );
         if $n == 4 {
             let from = |d: &[$t; NN]| M::from_column_major(d);
             col2_dispatched(
@@ -312,6 +323,13 @@ macro_rules! madd_group {
             M::zero(),
             |a, b, c, o| *o = a * b + *c,
         );
+        col3(
+            &mut g,
+            "matrix-core mad_to",
+            d.each_ref().map(from),
+            M::zero(),
+            |a, b, c, o| a.mad_to(b, c, o),
+        );
         if $n == 4 {
             let [a, b, c] = d.each_ref().map(from);
             let a = Placed::new(a, OFFSET_A);
@@ -375,6 +393,13 @@ macro_rules! transpose_group {
             M::from_column_major(&d),
             M::zero(),
             |a, o| *o = a.transpose(),
+        );
+        col1(
+            &mut g,
+            "matrix-core transpose_to",
+            M::from_column_major(&d),
+            M::zero(),
+            |a, o| a.transpose_to(o),
         );
         // The harness's floor: a plain copy moves the same bytes, so a
         // transpose can be no faster than this column.

@@ -19,6 +19,19 @@ use crate::kernels::{transpose, widen};
 use crate::simd::SimdVector;
 use crate::simd::dispatch::Backend;
 
+/// How a product's result reaches its caller, which decides whether a
+/// small one pays for the call of the active backend's kernel
+/// ([`Element::small_products_inline`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// Returned by value (the operators, `mad`, `matrix!` kernels), then
+    /// copied by the caller to where it goes.
+    Returned,
+    /// Written by the kernel into the caller's matrix (`mul_to`,
+    /// `mad_to`).
+    Written,
+}
+
 /// A type that may be the element of a [`Matrix`](crate::Matrix).
 ///
 /// Sealed: implemented for `i8 i16 i32 i64 u8 u16 u32 u64 f32 f64` and,
@@ -86,17 +99,23 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     /// `active`, the backend that runs it, outside `#[dispatch]` kernels.
     /// Exact products give the same bits on every backend, so this is a
     /// question of speed alone, per type and per CPU:
-    /// - `f32`: always. Its SSE2 kernel is as fast as a call of the AVX2
-    ///   one and, unlike it, needs no copy of by-value operands (measured
-    ///   on an AVX2 EPYC: `a * b + c` of 4x4 `f32` in a `matrix!` kernel,
-    ///   5.7 ns inline against 19.5 ns through the boundary). On an AVX-512
-    ///   Xeon the call ties the product and loses `a * b + c` (5.1 to
-    ///   5.5 ns against 4.2 ns with the operators).
-    /// - `f64`: except on AVX-512. SSE2 holds two `f64` lanes, AVX-512 a
-    ///   4x4 product in two registers: on an AVX-512 Xeon, `&a * &b` took
-    ///   6.4 to 6.5 ns inline and 5.0 to 5.6 ns through the boundary, and
-    ///   the same product in a `matrix!` kernel 6.5 ns and 5.5 ns. On an AVX2
-    ///   EPYC the call lost (8.5 ns inline against 22.1 ns with `&a * &b`,
+    /// - `f32`: always for a result returned by value. Its SSE2 kernel is
+    ///   as fast as a call of the AVX2 one and, unlike it, needs no copy of
+    ///   by-value operands (measured on an AVX2 EPYC: `a * b + c` of 4x4
+    ///   `f32` in a `matrix!` kernel, 5.7 ns inline against 19.5 ns through
+    ///   the boundary). On an AVX-512 Xeon the call ties the product and
+    ///   loses `a * b + c` (5.1 to 5.5 ns against 4.2 ns with the
+    ///   operators). A result [written](Delivery::Written) into the
+    ///   caller's matrix is not copied back, and there the AVX-512 call
+    ///   wins: a 4x4 `a.mul_to(&b, &mut out)` took 3.1 to 3.2 ns through it
+    ///   against 3.6 to 3.8 ns inline, `a.mad_to(&b, &c, &mut out)` 3.6 to 3.7 ns
+    ///   against 4.2 ns. Not measured on an AVX2 CPU, which keeps it
+    ///   inline.
+    /// - `f64`: except on AVX-512, either delivery. SSE2 holds two `f64`
+    ///   lanes, AVX-512 a 4x4 product in two registers: on an AVX-512
+    ///   Xeon, `&a * &b` took 6.4 to 6.5 ns inline and 5.0 to 5.6 ns
+    ///   through the boundary, and the same product in a `matrix!` kernel
+    ///   6.5 ns and 5.5 ns. On an AVX2 EPYC the call lost (8.5 ns inline against 22.1 ns with `&a * &b`,
     ///   12.4 ns against 28.1 ns in a `matrix!` kernel).
     /// - the integers: never, since SSE2 has no 32-bit multiply (a 4x4
     ///   `i32` product, 16.1 ns inline against 10.7 ns on the EPYC).
@@ -105,7 +124,7 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     /// matrix --features dsl -- '^matrix (mul|madd) 4x4'`, default build.
     #[doc(hidden)]
     #[inline(always)]
-    fn small_products_inline(_active: Backend) -> bool {
+    fn small_products_inline(_active: Backend, _delivery: Delivery) -> bool {
         false
     }
 
@@ -182,9 +201,9 @@ macro_rules! element {
 
 /// The hidden methods of a float type with SIMD products.
 macro_rules! float_kernels {
-    ($product:ident, $vector:ident, small products inline: |$active:ident| $inline:expr) => {
+    ($product:ident, $vector:ident, small products inline: |$active:ident, $delivery:ident| $inline:expr) => {
         #[inline(always)]
-        fn small_products_inline($active: Backend) -> bool {
+        fn small_products_inline($active: Backend, $delivery: Delivery) -> bool {
             $inline
         }
         #[inline(always)]
@@ -219,7 +238,9 @@ macro_rules! int32_kernels {
 
 element! {
     f32: 0.0, 1.0, "float", float: true; dyn gemm_f32, fuse;
-    float_kernels!(product_f32, F32, small products inline: |_active| true);
+    float_kernels!(product_f32, F32, small products inline: |active, delivery| {
+        delivery == Delivery::Returned || active != Backend::Avx512
+    });
     #[inline(always)]
     fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
         transpose::transpose_f32(s, rows, cols, src, dst);
@@ -227,7 +248,7 @@ element! {
 }
 element! {
     f64: 0.0, 1.0, "double", float: true; dyn gemm_f64, fuse;
-    float_kernels!(product_f64, F64, small products inline: |active| active != Backend::Avx512);
+    float_kernels!(product_f64, F64, small products inline: |active, _delivery| active != Backend::Avx512);
 }
 element! {
     i32: 0, 1, "int", float: false; dyn gemm_i32;

@@ -487,6 +487,27 @@
 //! assert!(ms.iter().all(|m| m[(1, 1)] == 3.0));
 //! ```
 //!
+//! A product or transpose whose result goes into memory (a slice, a
+//! field, a matrix behind a `&mut`) is best written
+//! [`a.mul_to(&b, &mut out)`](crate::Matrix::mul_to),
+//! [`a.mad_to(&b, &c, &mut out)`](crate::Matrix::mad_to) or
+//! [`a.transpose_to(&mut out)`](crate::Matrix::transpose_to): the kernel
+//! writes `out` itself, where `*out = a * b` copies the result the kernel
+//! returned (on an AVX-512 Xeon, 12 to 14 ns against 16 to 17.5 ns for an
+//! 8x8 `f32` product; clang-19's kernel takes 11 to 12 ns).
+//!
+//! ```
+//! use matrix_core::Matrix;
+//!
+//! let view = Matrix::<f32, 8, 8>::identity() * 2.0;
+//! let models = vec![Matrix::<f32, 8, 8>::splat(1.0); 4];
+//! let mut out = vec![Matrix::zero(); 4];
+//! for (m, o) in models.iter().zip(&mut out) {
+//!     view.mul_to(m, o);
+//! }
+//! assert!(out.iter().all(|o| *o == Matrix::splat(2.0)));
+//! ```
+//!
 //! Debug builds run products through kernels compiled inside matrix-core;
 //! with `[profile.dev.package.matrix-core] opt-level = 3` in your
 //! `Cargo.toml` they run at release speed while your own code stays

@@ -44,24 +44,14 @@ pub trait MadOperands<B: Element, A: Element>: Element {
         c: &Matrix<A, M, N, LC>,
     ) -> Matrix<A, M, N, LC>;
 
-    /// `out = a * b + c`.
+    /// `out = a * b + c`, written by the kernel.
     #[doc(hidden)]
-    #[inline]
-    fn mad_to<
-        const M: usize,
-        const K: usize,
-        const N: usize,
-        LA: Layout,
-        LB: Layout,
-        LC: Layout,
-    >(
+    fn mad_to<const M: usize, const K: usize, const N: usize, LA: Layout, LB: Layout, LC: Layout>(
         a: &Matrix<Self, M, K, LA>,
         b: &Matrix<B, K, N, LB>,
         c: &Matrix<A, M, N, LC>,
         out: &mut Matrix<A, M, N, LC>,
-    ) {
-        *out = Self::mad(a, b, c);
-    }
+    );
 }
 
 impl<T: Element> MadOperands<T, T> for T {
@@ -72,6 +62,22 @@ impl<T: Element> MadOperands<T, T> for T {
         c: &Matrix<T, M, N, LC>,
     ) -> Matrix<T, M, N, LC> {
         ops::product::<_, T, M, K, N, false, LC>(Auto, Plain(a), Plain(b), c)
+    }
+    #[inline]
+    fn mad_to<
+        const M: usize,
+        const K: usize,
+        const N: usize,
+        LA: Layout,
+        LB: Layout,
+        LC: Layout,
+    >(
+        a: &Matrix<T, M, K, LA>,
+        b: &Matrix<T, K, N, LB>,
+        c: &Matrix<T, M, N, LC>,
+        out: &mut Matrix<T, M, N, LC>,
+    ) {
+        ops::product_to::<_, T, M, K, N, false, LC>(Auto, Plain(a), Plain(b), c, out);
     }
 }
 
@@ -126,7 +132,7 @@ macro_rules! widening {
                         *out = column_major_result(kernel, a, b, c).to_layout()
                     }
                     Some(kernel) => into_column_major(kernel, a, b, c, out.as_mut_slice()),
-                    None => *out = widened(a, b, c),
+                    None => widened_to(a, b, c, out),
                 }
             }
         }
@@ -199,6 +205,24 @@ where
     ops::product::<_, i32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c)
 }
 
+/// [`widened`] written into `out` by the `i32` kernel.
+#[inline(always)]
+fn widened_to<X, Y, const M: usize, const K: usize, const N: usize, LA, LB, LC>(
+    a: &Matrix<X, M, K, LA>,
+    b: &Matrix<Y, K, N, LB>,
+    c: &Matrix<i32, M, N, LC>,
+    out: &mut Matrix<i32, M, N, LC>,
+) where
+    X: Element,
+    Y: Element,
+    LA: Layout,
+    LB: Layout,
+    LC: Layout,
+{
+    let (a, b) = (a.cast::<i32>(), b.cast::<i32>());
+    ops::product_to::<_, i32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c, out);
+}
+
 /// `m`'s elements in column-major order: `m`'s own when it is
 /// column-major, else those of a column-major copy kept in `copy`. The
 /// int8 kernels read their operands this way, so that column-major ones
@@ -238,6 +262,24 @@ impl MadOperands<half::bf16, f32> for half::bf16 {
     ) -> Matrix<f32, M, N, LC> {
         let (a, b) = (a.cast::<f32>(), b.cast::<f32>());
         ops::product::<_, f32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c)
+    }
+
+    #[inline]
+    fn mad_to<
+        const M: usize,
+        const K: usize,
+        const N: usize,
+        LA: Layout,
+        LB: Layout,
+        LC: Layout,
+    >(
+        a: &Matrix<half::bf16, M, K, LA>,
+        b: &Matrix<half::bf16, K, N, LB>,
+        c: &Matrix<f32, M, N, LC>,
+        out: &mut Matrix<f32, M, N, LC>,
+    ) {
+        let (a, b) = (a.cast::<f32>(), b.cast::<f32>());
+        ops::product_to::<_, f32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c, out);
     }
 }
 
@@ -297,9 +339,11 @@ impl<T: Element, const M: usize, const K: usize, LA: Layout> Matrix<T, M, K, LA>
     }
 
     /// [`mad`](Matrix::mad) into `out`: `out = self * b + c`, with the
-    /// same results. Where the widening forms run on an int8 kernel, it
-    /// writes `out` in place, so a large result is neither zeroed first
-    /// nor copied out of a return value: on an Intel Xeon with AMX
+    /// same results. The kernel writes `out` in place (but for a
+    /// widening form with a row-major `c` on an int8 kernel, which
+    /// computes column-major and converts), so a large result is neither
+    /// zeroed first nor copied out of a return value, as with
+    /// [`Matrix::mul_to`]: on an Intel Xeon with AMX
     /// (fastest samples, default build), a 64x64x64 `u8` by `i8` product
     /// plus an `i32` matrix took 1.38 µs as `out = x.mad(&w, &b)` and
     /// 0.47 µs as `x.mad_to(&w, &b, &mut out)`, where the kernel alone took

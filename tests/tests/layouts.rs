@@ -237,9 +237,24 @@ proptest! {
         prop_assert_eq!(ar.mad(&p, &c), mad);
         prop_assert_eq!(ar.mad(&pr, &c), mad);
         prop_assert_eq!(cm(a.mad(&p, &cr)), mad);
+        // The same into a matrix of each layout, whatever it held.
+        let (mut out, mut out_r) = (Matrix::splat(f32::NAN), rm(Matrix::splat(f32::NAN)));
+        ar.mad_to(&pr, &c, &mut out);
+        prop_assert_eq!(out, mad);
+        a.mad_to(&p, &cr, &mut out_r);
+        prop_assert_eq!(cm(out_r), mad);
+        ar.mul_to(&p, &mut out);
+        prop_assert_eq!(out, product);
+        a.mul_to(&pr, &mut out_r);
+        prop_assert_eq!(cm(out_r), product);
+        ar.mul_to(&pr, &mut out_r);
+        prop_assert_eq!(cm(out_r), product);
         // Transposes, elements, conversions.
         prop_assert_eq!(cm(rm_transpose(ar)), a.transpose());
         prop_assert_eq!(cm(ar.transpose()), a.transpose());
+        let mut t = rm(Matrix::splat(f32::NAN));
+        ar.transpose_to(&mut t);
+        prop_assert_eq!(cm(t), a.transpose());
         prop_assert_eq!(rm_elements(ar, i), a[(1, 2)] + a[(i as usize, 0)]);
         let mut set = a;
         set[(2, 3)] = v;
@@ -260,6 +275,21 @@ proptest! {
         let expected = cm_16(a, b);
         prop_assert_eq!(expected, reference_product(&a, &b, None));
         prop_assert_eq!(cm(rm_16(rm(a), rm(b))), expected);
+        // Into a matrix, in every layout pair of the operands, both
+        // layouts of the result (through the active backend's boundary).
+        let (ar, br) = (rm(a), rm(b));
+        let mut out = Matrix::splat(f32::NAN);
+        let mut out_r = rm(out);
+        a.mul_to(&b, &mut out);
+        prop_assert_eq!(out, expected);
+        ar.mul_to(&b, &mut out);
+        prop_assert_eq!(out, expected);
+        a.mul_to(&br, &mut out_r);
+        prop_assert_eq!(cm(out_r), expected);
+        ar.mul_to(&br, &mut out_r);
+        prop_assert_eq!(cm(out_r), expected);
+        a.mul_to(&b, &mut out_r);
+        prop_assert_eq!(cm(out_r), expected);
     }
 }
 
@@ -284,6 +314,13 @@ where
     }
     let at = a.transpose();
     let art = ar.transpose();
+    // Into a matrix that held other values.
+    let mut into = Matrix::<T, C, R>::from_fn(|_, _| T::from(u16::MAX));
+    let mut into_r = into.to_layout::<RowMajor>();
+    a.transpose_to(&mut into);
+    ar.transpose_to(&mut into_r);
+    assert_eq!(into, at, "{R}x{C} column-major transpose_to");
+    assert_eq!(into_r, art, "{R}x{C} row-major transpose_to");
     for r in 0..C {
         for c in 0..R {
             assert_eq!(at[(r, c)], value(c, r), "{R}x{C} column-major transpose");

@@ -128,6 +128,51 @@ fn check_product<T: Scalar, const R: usize, const K: usize, const C: usize>(rng:
     assert_same((&ma * mb).as_slice(), &expected, &format!("{name} (&, _)"));
 }
 
+/// `a.mul_to(&b, &mut out)` and `a.mad_to(&b, &c, &mut out)`: written by
+/// the kernel into a matrix that held other values, every element of it.
+fn check_product_to<T: Scalar, const R: usize, const K: usize, const C: usize>(rng: &mut Rng) {
+    let name = format!("{} {R}x{K} * {K}x{C}", T::C_NAME);
+    let a = rng.vec::<T>(R * K);
+    let b = rng.vec::<T>(K * C);
+    let c = rng.vec::<T>(R * C);
+    let ma = Matrix::<T, R, K>::from_column_major(&a);
+    let mb = Matrix::<T, K, C>::from_column_major(&b);
+    let mc = Matrix::<T, R, C>::from_column_major(&c);
+    let expected = matmul(&a, &b, R, K, C);
+    let mut out = Matrix::<T, R, C>::from_column_major(&rng.vec::<T>(R * C));
+    ma.mul_to(&mb, &mut out);
+    assert_same(out.as_slice(), &expected, &format!("{name} mul_to"));
+    // `a * b + c` is the product, then the sum, each rounded.
+    let mad: Vec<T> = expected
+        .iter()
+        .zip(&c)
+        .map(|(&p, &c)| p.ref_add(c))
+        .collect();
+    ma.mad_to(&mb, &mc, &mut out);
+    assert_same(out.as_slice(), &mad, &format!("{name} mad_to"));
+}
+
+/// `mul_to` and `mad_to` on one shape of each path (a 4x4, inline or
+/// through the boundary by type and CPU; an odd shape; a product called
+/// out of line), for a type of each kernel family. The products are the
+/// operators' (`check_product`); only where the result goes differs. (All
+/// types and shapes would multiply this file's build time.)
+#[test]
+fn products_written_into_the_callers_matrix() {
+    fn shapes<T: Scalar>(rng: &mut Rng) {
+        check_product_to::<T, 4, 4, 4>(rng);
+        check_product_to::<T, 13, 9, 7>(rng);
+        check_product_to::<T, 16, 16, 16>(rng);
+    }
+    let mut rng = Rng::new(4242);
+    for _ in 0..4 {
+        shapes::<f32>(&mut rng);
+        shapes::<f64>(&mut rng);
+        shapes::<i32>(&mut rng);
+        shapes::<u8>(&mut rng);
+    }
+}
+
 /// `a *= b` with a square `b` keeps `a`'s type and equals `a * b`.
 fn check_mul_assign<T: Scalar, const R: usize, const C: usize>(rng: &mut Rng) {
     let name = format!("{} {R}x{C} *= {C}x{C}", T::C_NAME);
@@ -344,4 +389,10 @@ fn product_with_empty_inner_dimension_is_zero() {
     let a = Matrix::<f32, 3, 0>::zero();
     let b = Matrix::<f32, 0, 2>::zero();
     assert_eq!(a * b, Matrix::<f32, 3, 2>::zero());
+    let mut out = Matrix::splat(f32::NAN);
+    a.mul_to(&b, &mut out);
+    assert_eq!(out, Matrix::zero());
+    let c = Matrix::splat(2.5);
+    a.mad_to(&b, &c, &mut out);
+    assert_eq!(out, c);
 }
