@@ -14,7 +14,7 @@ use core::fmt::{Debug, Display};
 use crate::arith::Arith;
 use crate::kernels::Isa;
 use crate::kernels::dispatch::Dispatch;
-use crate::kernels::gemm::{self, Operands};
+use crate::kernels::gemm::{self, Dims, Operands};
 use crate::kernels::{transpose, widen};
 use crate::simd::SimdVector;
 use crate::simd::dispatch::Backend;
@@ -30,6 +30,34 @@ pub enum Delivery {
     /// Written by the kernel into the caller's matrix (`mul_to`,
     /// `mad_to`).
     Written,
+}
+
+/// The vectors a type's products run on, a constant of each element type,
+/// so that the size of a product in vector operations is one too.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProductVectors {
+    /// None: the in-order loop, one element at a time.
+    None,
+    /// The backend's widest `f32` vector.
+    F32,
+    /// The backend's widest `f64` vector.
+    F64,
+    /// The backend's widest `i32` vector (the integers, widened or not).
+    I32,
+}
+
+impl ProductVectors {
+    /// The lanes of these vectors on backend `S`.
+    #[cfg_attr(debug_assertions, allow(dead_code))]
+    pub(crate) const fn lanes<S: Isa>(self) -> usize {
+        match self {
+            ProductVectors::None => 1,
+            ProductVectors::F32 => <S::F32 as SimdVector>::LANES,
+            ProductVectors::F64 => <S::F64 as SimdVector>::LANES,
+            ProductVectors::I32 => <S::I32 as SimdVector>::LANES,
+        }
+    }
 }
 
 /// A type that may be the element of a [`Matrix`](crate::Matrix).
@@ -134,7 +162,7 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     /// with `FUSE` a multiply-add step may round once.
     #[doc(hidden)]
     #[inline(always)]
-    fn product<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, Self>, out: &mut [Self]) {
+    fn product<S: Isa, const FUSE: bool, D: Dims>(s: S, p: &Operands<'_, Self>, out: &mut [Self]) {
         let _ = s;
         gemm::gemm_in_order(p, false, out);
     }
@@ -144,14 +172,10 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     #[doc(hidden)]
     fn product_dyn<S: Isa>(s: S, fuse: bool, p: &Operands<'_, Self>, out: &mut [Self]);
 
-    /// The lanes of the vectors the product of `Self` runs on with `S` (1
-    /// for the in-order loop): the size of an inlined product is counted in
-    /// vector operations.
+    /// The vectors the product of `Self` runs on: the size of an inlined
+    /// product is counted in vector operations ([`ProductVectors::lanes`]).
     #[doc(hidden)]
-    #[inline(always)]
-    fn lanes<S: Isa>() -> usize {
-        1
-    }
+    const PRODUCT_VECTORS: ProductVectors = ProductVectors::None;
 
     /// Whether a product of `Self` under `#[fp_contract(fast)]` rounds each
     /// multiply-add once when run on `d`.
@@ -207,13 +231,14 @@ macro_rules! float_kernels {
             $inline
         }
         #[inline(always)]
-        fn product<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, Self>, out: &mut [Self]) {
-            gemm::$product::<S, FUSE>(s, p, out);
+        fn product<S: Isa, const FUSE: bool, D: Dims>(
+            s: S,
+            p: &Operands<'_, Self>,
+            out: &mut [Self],
+        ) {
+            gemm::$product::<S, FUSE, D>(s, p, out);
         }
-        #[inline(always)]
-        fn lanes<S: Isa>() -> usize {
-            <S::$vector as SimdVector>::LANES
-        }
+        const PRODUCT_VECTORS: ProductVectors = ProductVectors::$vector;
         #[inline(always)]
         fn fuses<D: Dispatch>(d: D) -> bool {
             d.fuses()
@@ -226,13 +251,14 @@ macro_rules! float_kernels {
 macro_rules! int32_kernels {
     ($product:expr) => {
         #[inline(always)]
-        fn product<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, Self>, out: &mut [Self]) {
+        fn product<S: Isa, const FUSE: bool, D: Dims>(
+            s: S,
+            p: &Operands<'_, Self>,
+            out: &mut [Self],
+        ) {
             ($product)(s, p, out);
         }
-        #[inline(always)]
-        fn lanes<S: Isa>() -> usize {
-            <S::I32 as SimdVector>::LANES
-        }
+        const PRODUCT_VECTORS: ProductVectors = ProductVectors::I32;
     };
 }
 
@@ -252,27 +278,27 @@ element! {
 }
 element! {
     i32: 0, 1, "int", float: false; dyn gemm_i32;
-    int32_kernels!(gemm::product_i32::<S>);
+    int32_kernels!(gemm::product_i32::<S, D>);
 }
 element! {
     i8: 0, 1, "signed char", float: false; dyn gemm_i8;
-    int32_kernels!(widen::product::<S, Self>);
+    int32_kernels!(widen::product::<S, Self, D>);
 }
 element! {
     u8: 0, 1, "unsigned char", float: false; dyn gemm_u8;
-    int32_kernels!(widen::product::<S, Self>);
+    int32_kernels!(widen::product::<S, Self, D>);
 }
 element! {
     i16: 0, 1, "short", float: false; dyn gemm_i16;
-    int32_kernels!(widen::product::<S, Self>);
+    int32_kernels!(widen::product::<S, Self, D>);
 }
 element! {
     u16: 0, 1, "unsigned short", float: false; dyn gemm_u16;
-    int32_kernels!(widen::product::<S, Self>);
+    int32_kernels!(widen::product::<S, Self, D>);
 }
 element! {
     u32: 0, 1, "unsigned int", float: false; dyn gemm_u32;
-    int32_kernels!(widen::product_u32::<S>);
+    int32_kernels!(widen::product_u32::<S, D>);
 }
 element! {
     i64: 0, 1, "long", float: false; dyn gemm_i64;

@@ -23,6 +23,8 @@ use crate::element::{Delivery, Element};
 use crate::kernels::Isa;
 use crate::kernels::dispatch::{Auto, Closure, Dispatch, Op, OpWith};
 #[cfg(not(debug_assertions))]
+use crate::kernels::gemm::Dims;
+#[cfg(not(debug_assertions))]
 use crate::kernels::gemm::INLINE_VECTOR_MACS;
 use crate::kernels::gemm::Operands;
 use crate::layout::{ColumnMajor, Layout};
@@ -357,15 +359,42 @@ fn product_into<
     if Lhs::TRANSPOSED {
         let mut a = [[T::ZERO; M]; K];
         T::transpose(s, K, M, lhs.stored(), a.as_flattened_mut());
-        kernel::<S, T, M, K, N, FUSE>(s, &p(a.as_flattened()), out);
+        kernel::<S, T, M, K, N, FUSE, Rhs>(s, &p(a.as_flattened()), out);
     } else {
-        kernel::<S, T, M, K, N, FUSE>(s, &p(lhs.stored()), out);
+        kernel::<S, T, M, K, N, FUSE, Rhs>(s, &p(lhs.stored()), out);
     }
 }
 
-/// The product `p` into `out` with backend `S`'s kernel for `T`.
+/// The shape of a product of `Matrix` types, which its kernels are
+/// compiled for: `M x K` by `K x N`, the right operand `Rhs`.
+#[cfg(not(debug_assertions))]
+struct Shape<T, const M: usize, const K: usize, const N: usize, Rhs>(PhantomData<(T, Rhs)>);
+
+#[cfg(not(debug_assertions))]
+impl<T: Element, const M: usize, const K: usize, const N: usize, Rhs: Operand<T, K, N>> Dims
+    for Shape<T, M, K, N, Rhs>
+{
+    const KNOWN: bool = true;
+    const M: usize = M;
+    const K: usize = K;
+    const N: usize = N;
+    const BT: bool = Rhs::TRANSPOSED;
+}
+
+/// The product `p` into `out` with backend `S`'s kernel for `T`. (`Rhs`
+/// goes into the shape an optimised build compiles the kernel for; debug
+/// builds run the run-time-shape kernels.)
+#[cfg_attr(debug_assertions, allow(clippy::extra_unused_type_parameters))]
 #[inline(always)]
-fn kernel<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool>(
+fn kernel<
+    S: Isa,
+    T: Element,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    Rhs: Operand<T, K, N>,
+>(
     s: S,
     p: &Operands<'_, T>,
     out: &mut [T],
@@ -382,10 +411,10 @@ fn kernel<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, co
     #[cfg(debug_assertions)]
     T::product_dyn(s, FUSE, p, out);
     #[cfg(not(debug_assertions))]
-    if M * K * N <= INLINE_VECTOR_MACS * T::lanes::<S>() {
-        T::product::<S, FUSE>(s, p, out);
+    if const { M * K * N <= INLINE_VECTOR_MACS * T::PRODUCT_VECTORS.lanes::<S>() } {
+        T::product::<S, FUSE, Shape<T, M, K, N, Rhs>>(s, p, out);
     } else {
-        called::<S, T, M, K, N, FUSE>(s, p, out);
+        called::<S, T, M, K, N, FUSE, Rhs>(s, p, out);
     }
 }
 
@@ -402,7 +431,15 @@ fn kernel<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, co
 /// native one that way.)
 #[cfg(not(debug_assertions))]
 #[inline(always)]
-fn called<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool>(
+fn called<
+    S: Isa,
+    T: Element,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    Rhs: Operand<T, K, N>,
+>(
     s: S,
     p: &Operands<'_, T>,
     out: &mut [T],
@@ -415,12 +452,16 @@ fn called<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, co
         const K: usize,
         const N: usize,
         const FUSE: bool,
+        Rhs,
     > {
         p: &'a Operands<'p, T>,
         out: &'a mut [T],
+        rhs: PhantomData<Rhs>,
     }
-    impl<T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool> Op
-        for Called<'_, '_, T, M, K, N, FUSE>
+    impl<T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool, Rhs> Op
+        for Called<'_, '_, T, M, K, N, FUSE, Rhs>
+    where
+        Rhs: Operand<T, K, N>,
     {
         type Output = ();
         #[inline(always)]
@@ -431,10 +472,14 @@ fn called<S: Isa, T: Element, const M: usize, const K: usize, const N: usize, co
                 n: N,
                 ..*self.p
             };
-            T::product::<S, FUSE>(s, &p, self.out);
+            T::product::<S, FUSE, Shape<T, M, K, N, Rhs>>(s, &p, self.out);
         }
     }
-    s.run_out_of_line(Called::<T, M, K, N, FUSE> { p, out });
+    s.run_out_of_line(Called::<T, M, K, N, FUSE, Rhs> {
+        p,
+        out,
+        rhs: PhantomData,
+    });
 }
 
 /// The most elements of a transpose that [`Auto`] runs inline on the

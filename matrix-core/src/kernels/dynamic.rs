@@ -20,6 +20,8 @@
 //! `fuse`, the loop fuses exactly where the backend's kernel does).
 
 use super::dispatch::{call_with_features, with_features};
+#[cfg(not(matrix_core_opt0))]
+use super::gemm::RunTime;
 use super::gemm::{Operands, gemm_in_order};
 use super::widen;
 use crate::simd::dispatch::{Token, backends};
@@ -86,9 +88,9 @@ macro_rules! simd_or_in_order {
         gemm_in_order($p, $fuse && super::dispatch::Dispatch::fuses($t), $out);
         #[cfg(not(matrix_core_opt0))]
         if $fuse {
-            super::gemm::gemm_with::<<$token as super::Isa>::$v, true>($t, $p, $out)
+            super::gemm::gemm_with::<<$token as super::Isa>::$v, true, RunTime>($t, $p, $out)
         } else {
-            super::gemm::gemm_with::<<$token as super::Isa>::$v, false>($t, $p, $out)
+            super::gemm::gemm_with::<<$token as super::Isa>::$v, false, RunTime>($t, $p, $out)
         }
     }};
 }

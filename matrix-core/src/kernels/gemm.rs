@@ -46,6 +46,150 @@ use crate::simd::{Group4, SimdVector, madd};
 /// Depth of one `k` block of [`gemm_with`].
 pub(crate) const KC: usize = 256;
 
+/// What the caller knows of a product's shape when it is compiled: all of
+/// it (a product of `Matrix` types), or nothing ([`RunTime`], the kernels
+/// compiled inside matrix-core for run-time shapes).
+///
+/// The kernels choose their vectors and register tiles by the shape at
+/// run time; before each choice they ask, in a `const` block, whether a
+/// known shape can take it. rustc does not compile the code under a branch
+/// whose condition is a constant once the generics are known, so a product
+/// compiles only the tiles it runs. Before, each product of a constant
+/// shape compiled every tile of every kernel, on every backend, and left
+/// LLVM to delete all but a few after inlining. Measured in a release
+/// build of the behaviour suites on a 2-core Xeon, in the same parallel
+/// build: `matrix_ops` (130 product shapes over ten element types) took
+/// 1207 s to compile and takes 98 s, `integer_products` 318 s and 45 s,
+/// `lowering` 285 s and 26 s. The products run as fast as before (the
+/// `matrix mul` and `matrix madd` benchmarks, 4x4 to 64x64).
+pub trait Dims {
+    /// Whether `M`, `K`, `N` and `BT` are the product's.
+    const KNOWN: bool;
+    /// Rows of the left operand and of the result.
+    const M: usize;
+    /// The depth: columns of the left operand, rows of the right one.
+    const K: usize;
+    /// Columns of the right operand and of the result.
+    const N: usize;
+    /// Whether the right operand is stored transposed
+    /// ([`Operands::bt`]).
+    const BT: bool;
+}
+
+/// A shape known only at run time: every choice of the kernels is
+/// compiled.
+#[cfg_attr(matrix_core_opt0, allow(dead_code))]
+pub(crate) struct RunTime;
+
+impl Dims for RunTime {
+    const KNOWN: bool = false;
+    const M: usize = 0;
+    const K: usize = 0;
+    const N: usize = 0;
+    const BT: bool = false;
+}
+
+/// Whether a branch taken when `cond` holds of the shape may run: always
+/// for a run-time shape, when `cond` holds for a known one.
+pub(crate) const fn may<D: Dims>(cond: bool) -> bool {
+    !D::KNOWN || cond
+}
+
+/// The most vectors of rows in a register tile: 4 with 32 vector
+/// registers, 2 with 16.
+const fn max_row_vectors(regs32: bool) -> usize {
+    if regs32 { 4 } else { 2 }
+}
+
+/// The columns of the widest register tile of `mv` vectors of rows
+/// (accumulators, `mv` vectors of `a`, a broadcast and a product).
+const fn tile_columns(regs32: bool, mv: usize) -> usize {
+    match (regs32, mv) {
+        (true, 1) => 16,
+        (true, 2) => 8,
+        (true, 3) => 5,
+        (true, _) => 4,
+        (false, 1) => 12,
+        (false, _) => 6,
+    }
+}
+
+/// The columns of the widest register tile of `MV` vectors of `V`.
+const fn widest_tile<V: SimdVector, const MV: usize>() -> usize
+where
+    V::Token: Isa,
+{
+    tile_columns(<V::Token as Isa>::REGS32, MV)
+}
+
+/// Whether the register tile `width` columns wide of `MV` vectors of `V`
+/// may run in a product of shape `D`.
+const fn tile_runs<V: SimdVector, D: Dims, const MV: usize>(width: usize) -> bool
+where
+    V::Token: Isa,
+{
+    may::<D>(col_tile_occurs(D::N, widest_tile::<V, MV>(), width))
+}
+
+/// Whether a block of `MV` vectors of `V`, its last one partial or not,
+/// may occur in a product of shape `D`.
+const fn rows_occur<V: SimdVector, D: Dims, const MV: usize>(partial: bool) -> bool
+where
+    V::Token: Isa,
+{
+    may::<D>(row_block_occurs(
+        D::M,
+        V::LANES,
+        <V::Token as Isa>::REGS32,
+        MV,
+        partial,
+    ))
+}
+
+/// Whether [`blocks`] splits the `m` rows of a product into a block of
+/// `mv` vectors of `lanes` rows whose last vector is partial or not.
+const fn row_block_occurs(m: usize, lanes: usize, regs32: bool, mv: usize, partial: bool) -> bool {
+    let nv = m.div_ceil(lanes);
+    let mut v0 = 0;
+    while v0 < nv {
+        let rest = nv - v0;
+        let block = if rest >= max_row_vectors(regs32) {
+            max_row_vectors(regs32)
+        } else {
+            rest
+        };
+        let last = v0 + block == nv;
+        if block == mv && (last && !m.is_multiple_of(lanes)) == partial {
+            return true;
+        }
+        v0 += block;
+    }
+    false
+}
+
+/// Whether [`col_tiles_of`] covers `n` columns with a tile `width`
+/// columns wide, its widest being `nc`: as many `nc` as fit, then at most
+/// one 8 (where `nc > 8`) and 4s (where `nc > 4`), then single columns.
+const fn col_tile_occurs(n: usize, nc: usize, width: usize) -> bool {
+    let mut j0 = n / nc * nc;
+    if j0 > 0 && width == nc {
+        return true;
+    }
+    if nc > 8 && j0 + 8 <= n {
+        if width == 8 {
+            return true;
+        }
+        j0 += 8;
+    }
+    if nc > 4 && j0 + 4 <= n {
+        if width == 4 {
+            return true;
+        }
+        j0 += (n - j0) / 4 * 4;
+    }
+    j0 < n && width == 1
+}
+
 /// The largest product, in vector multiply-adds (`M * K * N / LANES` of the
 /// element's vector on the backend), that is inlined into its caller where
 /// the caller is compiled for the backend (a `#[dispatch]` kernel, a
@@ -101,7 +245,7 @@ impl<E> Operands<'_, E> {
 /// If a slice's length is not its shape's element count, or a dimension is
 /// zero.
 #[inline(always)]
-pub(crate) fn gemm_with<V: SimdVector, const FUSE: bool>(
+pub(crate) fn gemm_with<V: SimdVector, const FUSE: bool, D: Dims>(
     t: V::Token,
     p: &Operands<'_, V::Elem>,
     out: &mut [V::Elem],
@@ -111,17 +255,19 @@ pub(crate) fn gemm_with<V: SimdVector, const FUSE: bool>(
     check_product(p, out);
     // Where each element of `b` is: one copy of the kernel per layout, so
     // the inner loop has no branch on it.
-    if p.bt {
-        blocks::<V, FUSE, true>(t, p, out);
+    if const { may::<D>(D::BT) } && p.bt {
+        blocks::<V, FUSE, true, D>(t, p, out);
+    } else if const { may::<D>(!D::BT) } {
+        blocks::<V, FUSE, false, D>(t, p, out);
     } else {
-        blocks::<V, FUSE, false>(t, p, out);
+        unreachable!("a right operand stored transposed, as its shape says");
     }
 }
 
 /// The depth blocks and row blocks of a product whose right operand is
 /// stored transposed when `BT`.
 #[inline(always)]
-fn blocks<V: SimdVector, const FUSE: bool, const BT: bool>(
+fn blocks<V: SimdVector, const FUSE: bool, const BT: bool, D: Dims>(
     t: V::Token,
     p: &Operands<'_, V::Elem>,
     out: &mut [V::Elem],
@@ -131,7 +277,7 @@ fn blocks<V: SimdVector, const FUSE: bool, const BT: bool>(
     let l = V::LANES;
     let nv = p.m.div_ceil(l);
     let last = p.m - (nv - 1) * l;
-    let max_mv = if <V::Token as Isa>::REGS32 { 4 } else { 2 };
+    let max_mv = const { max_row_vectors(<V::Token as Isa>::REGS32) };
     let mut k0 = 0;
     while k0 < p.k {
         let k1 = if p.k - k0 > KC { k0 + KC } else { p.k };
@@ -148,10 +294,10 @@ fn blocks<V: SimdVector, const FUSE: bool, const BT: bool>(
                 tail: if v0 + mv == nv { last } else { l },
             };
             match mv {
-                4 => col_tiles::<V, FUSE, BT, 4>(t, p, &block, rows, out),
-                3 => col_tiles::<V, FUSE, BT, 3>(t, p, &block, rows, out),
-                2 => col_tiles::<V, FUSE, BT, 2>(t, p, &block, rows, out),
-                _ => col_tiles::<V, FUSE, BT, 1>(t, p, &block, rows, out),
+                4 => col_tiles::<V, FUSE, BT, 4, D>(t, p, &block, rows, out),
+                3 => col_tiles::<V, FUSE, BT, 3, D>(t, p, &block, rows, out),
+                2 => col_tiles::<V, FUSE, BT, 2, D>(t, p, &block, rows, out),
+                _ => col_tiles::<V, FUSE, BT, 1, D>(t, p, &block, rows, out),
             }
             v0 += mv;
         }
@@ -177,7 +323,7 @@ struct Rows {
 /// or with a partial last one (a copy of each tile per case, so the inner
 /// loop has no branch on it).
 #[inline(always)]
-fn col_tiles<V: SimdVector, const FUSE: bool, const BT: bool, const MV: usize>(
+fn col_tiles<V: SimdVector, const FUSE: bool, const BT: bool, const MV: usize, D: Dims>(
     t: V::Token,
     p: &Operands<'_, V::Elem>,
     block: &Block<'_, V::Elem>,
@@ -187,9 +333,15 @@ fn col_tiles<V: SimdVector, const FUSE: bool, const BT: bool, const MV: usize>(
     V::Token: Isa,
 {
     if rows.tail < V::LANES {
-        col_tiles_of::<V, FUSE, BT, MV, true>(t, p, block, rows, out);
+        if const { rows_occur::<V, D, MV>(true) } {
+            col_tiles_of::<V, FUSE, BT, MV, true, D>(t, p, block, rows, out);
+        } else {
+            unreachable!("a block of rows of the product's shape");
+        }
+    } else if const { rows_occur::<V, D, MV>(false) } {
+        col_tiles_of::<V, FUSE, BT, MV, false, D>(t, p, block, rows, out);
     } else {
-        col_tiles_of::<V, FUSE, BT, MV, false>(t, p, block, rows, out);
+        unreachable!("a block of rows of the product's shape");
     }
 }
 
@@ -201,6 +353,7 @@ fn col_tiles_of<
     const BT: bool,
     const MV: usize,
     const PARTIAL: bool,
+    D: Dims,
 >(
     t: V::Token,
     p: &Operands<'_, V::Elem>,
@@ -210,41 +363,40 @@ fn col_tiles_of<
 ) where
     V::Token: Isa,
 {
-    let regs32 = <V::Token as Isa>::REGS32;
-    // The widest tile the registers allow for MV vectors per column
-    // (accumulators, MV vectors of `a`, a broadcast and a product).
-    let nc = match (regs32, MV) {
-        (true, 1) => 16,
-        (true, 2) => 8,
-        (true, 3) => 5,
-        (true, _) => 4,
-        (false, 1) => 12,
-        (false, _) => 6,
-    };
+    // The widest tile the registers allow for MV vectors per column.
+    let nc = const { widest_tile::<V, MV>() };
     let tile = Tile::<V> { t, p, block, rows };
     let mut j0 = 0;
-    while j0 + nc <= p.n {
-        match (regs32, MV) {
-            (true, 1) => tile.run::<FUSE, BT, MV, PARTIAL, 16>(j0, out),
-            (true, 2) => tile.run::<FUSE, BT, MV, PARTIAL, 8>(j0, out),
-            (true, 3) => tile.run::<FUSE, BT, MV, PARTIAL, 5>(j0, out),
-            (true, _) => tile.run::<FUSE, BT, MV, PARTIAL, 4>(j0, out),
-            (false, 1) => tile.run::<FUSE, BT, MV, PARTIAL, 12>(j0, out),
-            (false, _) => tile.run::<FUSE, BT, MV, PARTIAL, 6>(j0, out),
+    if const { tile_runs::<V, D, MV>(widest_tile::<V, MV>()) } {
+        while j0 + nc <= p.n {
+            match const { widest_tile::<V, MV>() } {
+                16 => tile.run::<FUSE, BT, MV, PARTIAL, 16>(j0, out),
+                12 => tile.run::<FUSE, BT, MV, PARTIAL, 12>(j0, out),
+                8 => tile.run::<FUSE, BT, MV, PARTIAL, 8>(j0, out),
+                6 => tile.run::<FUSE, BT, MV, PARTIAL, 6>(j0, out),
+                5 => tile.run::<FUSE, BT, MV, PARTIAL, 5>(j0, out),
+                _ => tile.run::<FUSE, BT, MV, PARTIAL, 4>(j0, out),
+            }
+            j0 += nc;
         }
-        j0 += nc;
     }
-    while nc > 8 && j0 + 8 <= p.n {
-        tile.run::<FUSE, BT, MV, PARTIAL, 8>(j0, out);
-        j0 += 8;
+    if const { tile_runs::<V, D, MV>(8) } {
+        while nc > 8 && j0 + 8 <= p.n {
+            tile.run::<FUSE, BT, MV, PARTIAL, 8>(j0, out);
+            j0 += 8;
+        }
     }
-    while nc > 4 && j0 + 4 <= p.n {
-        tile.run::<FUSE, BT, MV, PARTIAL, 4>(j0, out);
-        j0 += 4;
+    if const { tile_runs::<V, D, MV>(4) } {
+        while nc > 4 && j0 + 4 <= p.n {
+            tile.run::<FUSE, BT, MV, PARTIAL, 4>(j0, out);
+            j0 += 4;
+        }
     }
-    while j0 < p.n {
-        tile.run::<FUSE, BT, MV, PARTIAL, 1>(j0, out);
-        j0 += 1;
+    if const { tile_runs::<V, D, MV>(1) } {
+        while j0 < p.n {
+            tile.run::<FUSE, BT, MV, PARTIAL, 1>(j0, out);
+            j0 += 1;
+        }
     }
 }
 
@@ -472,20 +624,31 @@ fn is_4x4x4<E>(p: &Operands<'_, E>) -> bool {
     p.m == 4 && p.k == 4 && p.n == 4
 }
 
+/// Whether a product of shape `D` may be the 4x4x4 one.
+const fn may_be_4x4x4<D: Dims>() -> bool {
+    may::<D>(D::M == 4 && D::K == 4 && D::N == 4)
+}
+
 /// The `f32` product on backend `S`: the 4x4x4 one in groups of four lanes,
 /// columns of four or eight rows on vectors of that many lanes, the rest on
 /// the widest vector.
 #[inline(always)]
-pub(crate) fn product_f32<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, f32>, out: &mut [f32]) {
-    if is_4x4x4(p) {
+pub(crate) fn product_f32<S: Isa, const FUSE: bool, D: Dims>(
+    s: S,
+    p: &Operands<'_, f32>,
+    out: &mut [f32],
+) {
+    if const { may_be_4x4x4::<D>() } && is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
         mul_4x4_with::<S::F32, FUSE>(s, a, &b, c, out);
-    } else if p.m == 4 {
-        gemm_with::<S::F32x4, FUSE>(s, p, out);
-    } else if p.m == 8 {
-        gemm_with::<S::F32x8, FUSE>(s, p, out);
+    } else if const { may::<D>(D::M == 4 && !(D::K == 4 && D::N == 4)) } && p.m == 4 {
+        gemm_with::<S::F32x4, FUSE, D>(s, p, out);
+    } else if const { may::<D>(D::M == 8) } && p.m == 8 {
+        gemm_with::<S::F32x8, FUSE, D>(s, p, out);
+    } else if const { may::<D>(D::M != 4 && D::M != 8) } {
+        gemm_with::<S::F32, FUSE, D>(s, p, out);
     } else {
-        gemm_with::<S::F32, FUSE>(s, p, out);
+        unreachable!("the product of the shape the caller gave");
     }
 }
 
@@ -493,26 +656,36 @@ pub(crate) fn product_f32<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, f32>,
 /// where [`Isa::GROUP4_F64`], up to four rows on vectors of four lanes, the
 /// rest on the widest vector.
 #[inline(always)]
-pub(crate) fn product_f64<S: Isa, const FUSE: bool>(s: S, p: &Operands<'_, f64>, out: &mut [f64]) {
-    if S::GROUP4_F64 && is_4x4x4(p) {
+pub(crate) fn product_f64<S: Isa, const FUSE: bool, D: Dims>(
+    s: S,
+    p: &Operands<'_, f64>,
+    out: &mut [f64],
+) {
+    if const { S::GROUP4_F64 && may_be_4x4x4::<D>() } && is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
         mul_4x4_with::<S::F64G4, FUSE>(s, a, &b, c, out);
-    } else if p.m <= 4 {
-        gemm_with::<S::F64x4, FUSE>(s, p, out);
+    } else if const { may::<D>(D::M <= 4 && !(S::GROUP4_F64 && D::K == 4 && D::N == 4 && D::M == 4)) }
+        && p.m <= 4
+    {
+        gemm_with::<S::F64x4, FUSE, D>(s, p, out);
+    } else if const { may::<D>(D::M > 4) } {
+        gemm_with::<S::F64, FUSE, D>(s, p, out);
     } else {
-        gemm_with::<S::F64, FUSE>(s, p, out);
+        unreachable!("the product of the shape the caller gave");
     }
 }
 
 /// The `i32` product on backend `S` (wrapping): the 4x4x4 one in groups of
 /// four lanes, the rest on the widest vector.
 #[inline(always)]
-pub(crate) fn product_i32<S: Isa>(s: S, p: &Operands<'_, i32>, out: &mut [i32]) {
-    if is_4x4x4(p) {
+pub(crate) fn product_i32<S: Isa, D: Dims>(s: S, p: &Operands<'_, i32>, out: &mut [i32]) {
+    if const { may_be_4x4x4::<D>() } && is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
         mul_4x4_with::<S::I32, false>(s, a, &b, c, out);
+    } else if const { may::<D>(!(D::M == 4 && D::K == 4 && D::N == 4)) } {
+        gemm_with::<S::I32, false, D>(s, p, out);
     } else {
-        gemm_with::<S::I32, false>(s, p, out);
+        unreachable!("the product of the shape the caller gave");
     }
 }
 
@@ -567,5 +740,88 @@ pub(crate) fn gemm_in_order<T: Arith>(p: &Operands<'_, T>, fuse: bool, out: &mut
             }
         }
         c += 1;
+    }
+}
+
+#[cfg(test)]
+mod shape_tests {
+    use super::*;
+
+    /// The blocks of rows [`blocks`] and [`col_tiles`] run, as `(mv,
+    /// partial)` pairs, found by walking their loops.
+    fn row_blocks_walked(m: usize, lanes: usize, regs32: bool) -> Vec<(usize, bool)> {
+        let nv = m.div_ceil(lanes);
+        let last = m - (nv.max(1) - 1) * lanes;
+        let max_mv = if regs32 { 4 } else { 2 };
+        let mut walked = Vec::new();
+        let mut v0 = 0;
+        while v0 < nv {
+            let mv = max_mv.min(nv - v0);
+            let tail = if v0 + mv == nv { last } else { lanes };
+            walked.push((mv, tail < lanes));
+            v0 += mv;
+        }
+        walked
+    }
+
+    /// The widths of the column tiles [`col_tiles_of`] runs, found by
+    /// walking its loops.
+    fn col_tiles_walked(n: usize, nc: usize) -> Vec<usize> {
+        let mut walked = Vec::new();
+        let mut j0 = 0;
+        while j0 + nc <= n {
+            walked.push(nc);
+            j0 += nc;
+        }
+        while nc > 8 && j0 + 8 <= n {
+            walked.push(8);
+            j0 += 8;
+        }
+        while nc > 4 && j0 + 4 <= n {
+            walked.push(4);
+            j0 += 4;
+        }
+        while j0 < n {
+            walked.push(1);
+            j0 += 1;
+        }
+        walked
+    }
+
+    /// The compile-time answers that decide which register tiles a
+    /// product of a known shape compiles are exactly the tiles its loops
+    /// run: a tile left out would leave part of the result unwritten, and
+    /// one kept would only cost build time.
+    #[test]
+    fn known_shapes_compile_exactly_the_tiles_they_run() {
+        for regs32 in [false, true] {
+            for lanes in [1, 2, 4, 8, 16] {
+                for m in 0..=200 {
+                    let walked = row_blocks_walked(m, lanes, regs32);
+                    for mv in 1..=4 {
+                        for partial in [false, true] {
+                            assert_eq!(
+                                row_block_occurs(m, lanes, regs32, mv, partial),
+                                walked.contains(&(mv, partial)),
+                                "m {m}, lanes {lanes}, regs32 {regs32}: block of {mv} (partial {partial})"
+                            );
+                        }
+                    }
+                }
+            }
+            for mv in 1..=4 {
+                let nc = tile_columns(regs32, mv);
+                for n in 0..=200 {
+                    let walked = col_tiles_walked(n, nc);
+                    for width in [nc, 8, 4, 1] {
+                        assert_eq!(
+                            col_tile_occurs(n, nc, width),
+                            walked.contains(&width),
+                            "n {n}, widest {nc}: tile of {width}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,8 @@ use super::Isa;
 use super::amx;
 use super::dispatch::{Dispatch, Op};
 use super::gemm::{
-    KC, Operands, gemm_in_order, gemm_with, mul_4x4_with, product_f32, product_f64, product_i32,
+    KC, Operands, RunTime, gemm_in_order, gemm_with, mul_4x4_with, product_f32, product_f64,
+    product_i32,
 };
 use super::int8::{self, Byte, Int8Kernel};
 use super::transpose::{transpose, transpose_f32};
@@ -463,16 +464,18 @@ fn products<S: Isa>(s: S) {
                 let shape = (m, k, n);
                 let seed = (m * 400 + k * 20 + n) as u32;
                 check_product::<f32>(shape, seed, fused, |fuse, p, out| match fuse {
-                    true => product_f32::<S, true>(s, p, out),
-                    false => product_f32::<S, false>(s, p, out),
+                    true => product_f32::<S, true, RunTime>(s, p, out),
+                    false => product_f32::<S, false, RunTime>(s, p, out),
                 });
                 check_product::<f64>(shape, seed, fused, |fuse, p, out| match fuse {
-                    true => product_f64::<S, true>(s, p, out),
-                    false => product_f64::<S, false>(s, p, out),
+                    true => product_f64::<S, true, RunTime>(s, p, out),
+                    false => product_f64::<S, false, RunTime>(s, p, out),
                 });
-                check_product::<i32>(shape, seed, false, |_, p, out| product_i32(s, p, out));
+                check_product::<i32>(shape, seed, false, |_, p, out| {
+                    product_i32::<S, RunTime>(s, p, out)
+                });
                 check_product::<u32>(shape, seed, false, |_, p, out| {
-                    widen::product_u32(s, p, out)
+                    widen::product_u32::<S, RunTime>(s, p, out)
                 });
             }
         }
@@ -513,8 +516,8 @@ fn deep_products<S: Isa>(s: S) {
     let wide = <S::F32 as SimdVector>::LANES * 4 + 1;
     for shape in [(5, KC + 3, 3), (wide, 2 * KC + 1, 6)] {
         check_product::<f32>(shape, 9, s.fuses(), |fuse, p, out| match fuse {
-            true => gemm_with::<S::F32, true>(s, p, out),
-            false => gemm_with::<S::F32, false>(s, p, out),
+            true => gemm_with::<S::F32, true, RunTime>(s, p, out),
+            false => gemm_with::<S::F32, false, RunTime>(s, p, out),
         });
     }
 }
@@ -614,9 +617,9 @@ fn widened<S: Isa>(s: S) {
                 let mut want = vec![T::default(); m * n];
                 gemm_in_order(&p, false, &mut want);
                 let mut out = vec![T::default(); m * n];
-                widen::widened(s, &p, &mut out);
+                widen::widened::<S, _, RunTime>(s, &p, &mut out);
                 assert_eq!(out, want, "widened {m}x{k}x{n}");
-                widen::product(s, &p, &mut out);
+                widen::product::<S, _, RunTime>(s, &p, &mut out);
                 assert_eq!(out, want, "chosen {m}x{k}x{n}");
                 widen::product_dyn(s, &p, &mut out);
                 assert_eq!(out, want, "run-time shape {m}x{k}x{n}");
@@ -675,7 +678,7 @@ impl Op for WhereAmI {
             addend: None,
         };
         let mut out = vec![0.0; 64];
-        product_f32::<S, false>(s, &p, &mut out);
+        product_f32::<S, false, RunTime>(s, &p, &mut out);
         (S::BACKEND, f32::bits(&out))
     }
 }

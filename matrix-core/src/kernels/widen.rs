@@ -73,7 +73,7 @@
 
 use super::Isa;
 use super::check::check_product;
-use super::gemm::{Operands, gemm_in_order, product_i32};
+use super::gemm::{Dims, Operands, gemm_in_order, may, product_i32};
 use crate::arith::Arith;
 use crate::simd::SimdVector;
 use crate::simd::dispatch::Backend;
@@ -134,7 +134,7 @@ pub(crate) const MIN_DEPTH: usize = 4;
 /// a depth of at least [`MIN_DEPTH`], and on AVX-512 also the 4x4x4
 /// product; nothing on SSE2, where the loop's 16-bit multiplication
 /// outruns the emulated 32-bit one, nor on the scalar backend.
-pub(crate) fn pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
+pub(crate) const fn pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
     match S::BACKEND {
         Backend::Avx512 if m == 4 && k == 4 && n == 4 => true,
         b => b.implies(Backend::Avx2) && m.is_multiple_of(NARROW_ROWS) && k >= MIN_DEPTH,
@@ -145,9 +145,9 @@ pub(crate) fn pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
 /// `k x n` product of `u32` on backend `S` (see the module documentation):
 /// on every SIMD backend, for the 4x4x4 product, products whose `m` rows
 /// fill whole `i32` vectors, and every product of 8 rows or more.
-fn u32_pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
+const fn u32_pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
     let four = m == 4 && k == 4 && n == 4;
-    S::BACKEND != Backend::Scalar
+    !matches!(S::BACKEND, Backend::Scalar)
         && (four || m.is_multiple_of(<S::I32 as SimdVector>::LANES) || m >= 8)
 }
 
@@ -156,9 +156,9 @@ fn u32_pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
 /// why that is exact), run on the operands in place; otherwise the
 /// in-order loop. The two give the same result.
 #[inline(always)]
-pub(crate) fn product_u32<S: Isa>(s: S, p: &Operands<'_, u32>, out: &mut [u32]) {
-    if u32_pays::<S>(p.m, p.k, p.n) {
-        product_i32(s, &signed(p), signed_mut(out));
+pub(crate) fn product_u32<S: Isa, D: Dims>(s: S, p: &Operands<'_, u32>, out: &mut [u32]) {
+    if const { may::<D>(u32_pays::<S>(D::M, D::K, D::N)) } && u32_pays::<S>(p.m, p.k, p.n) {
+        product_i32::<S, D>(s, &signed(p), signed_mut(out));
     } else {
         gemm_in_order(p, false, out);
     }
@@ -203,9 +203,9 @@ pub(crate) fn signed_mut(s: &mut [u32]) -> &mut [i32] {
 /// # Panics
 /// If a dimension is zero or a slice is not its shape's length.
 #[inline(always)]
-pub(crate) fn product<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
-    if pays::<S>(p.m, p.k, p.n) {
-        widened(s, p, out);
+pub(crate) fn product<S: Isa, T: Widen, D: Dims>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    if const { may::<D>(pays::<S>(D::M, D::K, D::N)) } && pays::<S>(p.m, p.k, p.n) {
+        widened::<S, T, D>(s, p, out);
     } else {
         gemm_in_order(p, false, out);
     }
@@ -231,16 +231,27 @@ pub(crate) fn product_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut
 /// # Panics
 /// If a dimension is zero or a slice is not its shape's length.
 #[inline(always)]
-pub(crate) fn widened<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+pub(crate) fn widened<S: Isa, T: Widen, D: Dims>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
     check_product(p, out);
-    let most = (p.m * p.k).max(p.k * p.n).max(p.m * p.n);
-    if most <= SMALL {
-        in_arrays::<S, T, SMALL>(s, p, out);
-    } else if most <= MEDIUM {
-        in_arrays::<S, T, MEDIUM>(s, p, out);
+    let most = most_elements(p.m, p.k, p.n);
+    if const { may::<D>(most_elements(D::M, D::K, D::N) <= SMALL) } && most <= SMALL {
+        in_arrays::<S, T, SMALL, D>(s, p, out);
+    } else if const {
+        let known = most_elements(D::M, D::K, D::N);
+        may::<D>(SMALL < known && known <= MEDIUM)
+    } && most <= MEDIUM
+    {
+        in_arrays::<S, T, MEDIUM, D>(s, p, out);
     } else {
         on_heap(s, p, out);
     }
+}
+
+/// The elements of the largest of a product's three matrices.
+const fn most_elements(m: usize, k: usize, n: usize) -> usize {
+    let (a, b, c) = (m * k, k * n, m * n);
+    let ab = if a > b { a } else { b };
+    if ab > c { ab } else { c }
 }
 
 /// The most elements per buffer of the always-inlined arrays: 8x8.
@@ -251,7 +262,11 @@ const MEDIUM: usize = 256;
 
 /// The widened product with its buffers in arrays of `CAP` elements.
 #[inline(always)]
-fn in_arrays<S: Isa, T: Widen, const CAP: usize>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+fn in_arrays<S: Isa, T: Widen, const CAP: usize, D: Dims>(
+    s: S,
+    p: &Operands<'_, T>,
+    out: &mut [T],
+) {
     let mut a32 = [0i32; CAP];
     let mut b32 = [0i32; CAP];
     let mut o32 = [0i32; CAP];
@@ -271,7 +286,7 @@ fn in_arrays<S: Isa, T: Widen, const CAP: usize>(s: S, p: &Operands<'_, T>, out:
         bt: p.bt,
         addend: None,
     };
-    product_i32(s, &p32, o32);
+    product_i32::<S, D>(s, &p32, o32);
     narrow_into(o32, p.addend, out);
 }
 
