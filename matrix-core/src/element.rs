@@ -159,7 +159,9 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     /// `out = a * b (+ addend)` on backend `S`, inlined into its caller (a
     /// shape that is constant there is constant here). Each sum starts at
     /// its first product and adds the others in `k` order, then the addend;
-    /// with `FUSE` a multiply-add step may round once.
+    /// with `FUSE` a multiply-add step may round once. `D` is what is known
+    /// of `p`'s shape at compile time ([`Dims`]): the kernels compile only
+    /// the branches that shape can take.
     #[doc(hidden)]
     #[inline(always)]
     fn product<S: Isa, const FUSE: bool, D: Dims>(s: S, p: &Operands<'_, Self>, out: &mut [Self]) {
