@@ -16,6 +16,8 @@
 //!   build.rs with `-ffp-contract=off`, and with `-ffp-contract=fast
 //!   -mprefer-vector-width=512` (skipped without clang-19);
 //! * `dsl exact` / `dsl fast`: the `matrix!` kernels (feature `dsl`);
+//! * `dsl load/store`: a `matrix!` kernel in the C kernels' own form,
+//!   operands loaded from slices and the result stored into one;
 //! * `dsl #[dispatch]` (4x4): a `#[dispatch]` kernel running the whole batch,
 //!   compiled once per backend.
 //!
@@ -484,6 +486,51 @@ mod dsl {
             a * __builtin_matrix_transpose(b)
         }
 
+        // Clang's own form, as `benches/c/matrix.c` writes it: operands
+        // loaded from memory, the product stored into memory.
+        pub fn s_mul_4x4_f32(a: &[f32], b: &[f32], out: &mut [f32]) {
+            let x: m4x4_t = __builtin_matrix_column_major_load(a, 4, 4, 4);
+            let y: m4x4_t = __builtin_matrix_column_major_load(b, 4, 4, 4);
+            __builtin_matrix_column_major_store(x * y, out, 4);
+        }
+        pub fn s_mul_8x8_f32(a: &[f32], b: &[f32], out: &mut [f32]) {
+            let x: m8x8_t = __builtin_matrix_column_major_load(a, 8, 8, 8);
+            let y: m8x8_t = __builtin_matrix_column_major_load(b, 8, 8, 8);
+            __builtin_matrix_column_major_store(x * y, out, 8);
+        }
+        pub fn s_mul_16x16_f32(a: &[f32], b: &[f32], out: &mut [f32]) {
+            let x: m16x16_t = __builtin_matrix_column_major_load(a, 16, 16, 16);
+            let y: m16x16_t = __builtin_matrix_column_major_load(b, 16, 16, 16);
+            __builtin_matrix_column_major_store(x * y, out, 16);
+        }
+        pub fn s_mul_4x4_f64(a: &[f64], b: &[f64], out: &mut [f64]) {
+            let x: d4x4_t = __builtin_matrix_column_major_load(a, 4, 4, 4);
+            let y: d4x4_t = __builtin_matrix_column_major_load(b, 4, 4, 4);
+            __builtin_matrix_column_major_store(x * y, out, 4);
+        }
+        pub fn s_mul_8x8_f64(a: &[f64], b: &[f64], out: &mut [f64]) {
+            let x: d8x8_t = __builtin_matrix_column_major_load(a, 8, 8, 8);
+            let y: d8x8_t = __builtin_matrix_column_major_load(b, 8, 8, 8);
+            __builtin_matrix_column_major_store(x * y, out, 8);
+        }
+        pub fn s_mul_4x4_i32(a: &[i32], b: &[i32], out: &mut [i32]) {
+            let x: i4x4_t = __builtin_matrix_column_major_load(a, 4, 4, 4);
+            let y: i4x4_t = __builtin_matrix_column_major_load(b, 4, 4, 4);
+            __builtin_matrix_column_major_store(x * y, out, 4);
+        }
+        pub fn s_madd_4x4_f32(a: &[f32], b: &[f32], c: &[f32], out: &mut [f32]) {
+            let x: m4x4_t = __builtin_matrix_column_major_load(a, 4, 4, 4);
+            let y: m4x4_t = __builtin_matrix_column_major_load(b, 4, 4, 4);
+            let z: m4x4_t = __builtin_matrix_column_major_load(c, 4, 4, 4);
+            __builtin_matrix_column_major_store(x * y + z, out, 4);
+        }
+        pub fn s_madd_8x8_f32(a: &[f32], b: &[f32], c: &[f32], out: &mut [f32]) {
+            let x: m8x8_t = __builtin_matrix_column_major_load(a, 8, 8, 8);
+            let y: m8x8_t = __builtin_matrix_column_major_load(b, 8, 8, 8);
+            let z: m8x8_t = __builtin_matrix_column_major_load(c, 8, 8, 8);
+            __builtin_matrix_column_major_store(x * y + z, out, 8);
+        }
+
         /// A batch of products, compiled once per backend.
         #[dispatch]
         pub fn d_mul_4x4_f32(a: &[m4x4_t; 16], b: &[m4x4_t; 16], out: &mut [m4x4_t; 16]) {
@@ -544,7 +591,7 @@ mod dsl {
     }
 
     macro_rules! mul {
-        ($name:ident, $t:ty, $n:literal, $exact:ident $(, fast $fast:ident)? $(, dispatch $batch:ident)?) => {
+        ($name:ident, $t:ty, $n:literal, $exact:ident $(, fast $fast:ident)? $(, dispatch $batch:ident)? $(, memory $memory:ident)?) => {
             pub(super) fn $name(g: &mut Group<'_>, a: [$t; $n * $n], b: [$t; $n * $n]) {
                 type M = Matrix<$t, $n, $n>;
                 let (a, b) = (M::from_column_major(&a), M::from_column_major(&b));
@@ -552,6 +599,14 @@ mod dsl {
                 col2(g, "dsl exact", a, b, M::zero(), |a, b, o| {
                     *o = $exact(*a, *b)
                 });
+                $(
+                    let mut out = M::zero();
+                    $memory(a.as_slice(), b.as_slice(), out.as_mut_slice());
+                    check(out == &a * &b, stringify!($memory));
+                    col2(g, "dsl load/store", a, b, M::zero(), |a, b, o| {
+                        $memory(a.as_slice(), b.as_slice(), o.as_mut_slice())
+                    });
+                )?
                 // Called by name, not through a `fn` pointer, so that the
                 // kernel inlines into the batch loop as the exact one does.
                 $(col2(g, "dsl fast", a, b, M::zero(), |a, b, o| {
@@ -566,17 +621,17 @@ mod dsl {
             }
         };
     }
-    mul!(mul_4x4_f32, f32, 4, k_mul_4x4_f32, fast f_mul_4x4_f32, dispatch d_mul_4x4_f32);
-    mul!(mul_8x8_f32, f32, 8, k_mul_8x8_f32, fast f_mul_8x8_f32);
-    mul!(mul_16x16_f32, f32, 16, k_mul_16x16_f32, fast f_mul_16x16_f32);
+    mul!(mul_4x4_f32, f32, 4, k_mul_4x4_f32, fast f_mul_4x4_f32, dispatch d_mul_4x4_f32, memory s_mul_4x4_f32);
+    mul!(mul_8x8_f32, f32, 8, k_mul_8x8_f32, fast f_mul_8x8_f32, memory s_mul_8x8_f32);
+    mul!(mul_16x16_f32, f32, 16, k_mul_16x16_f32, fast f_mul_16x16_f32, memory s_mul_16x16_f32);
     mul!(mul_32x32_f32, f32, 32, k_mul_32x32_f32, fast f_mul_32x32_f32);
     mul!(mul_64x64_f32, f32, 64, k_mul_64x64_f32, fast f_mul_64x64_f32);
-    mul!(mul_4x4_f64, f64, 4, k_mul_4x4_f64, fast f_mul_4x4_f64, dispatch d_mul_4x4_f64);
-    mul!(mul_8x8_f64, f64, 8, k_mul_8x8_f64, fast f_mul_8x8_f64);
-    mul!(mul_4x4_i32, i32, 4, k_mul_4x4_i32, dispatch d_mul_4x4_i32);
+    mul!(mul_4x4_f64, f64, 4, k_mul_4x4_f64, fast f_mul_4x4_f64, dispatch d_mul_4x4_f64, memory s_mul_4x4_f64);
+    mul!(mul_8x8_f64, f64, 8, k_mul_8x8_f64, fast f_mul_8x8_f64, memory s_mul_8x8_f64);
+    mul!(mul_4x4_i32, i32, 4, k_mul_4x4_i32, dispatch d_mul_4x4_i32, memory s_mul_4x4_i32);
 
     macro_rules! madd {
-        ($name:ident, $n:literal, $exact:ident, $fast:ident $(, dispatch $batch:ident)?) => {
+        ($name:ident, $n:literal, $exact:ident, $fast:ident, memory $memory:ident $(, dispatch $batch:ident)?) => {
             pub(super) fn $name(g: &mut Group<'_>, d: [[f32; $n * $n]; 3]) {
                 type M = Matrix<f32, $n, $n>;
                 let m = d.map(|x| M::from_column_major(&x));
@@ -586,6 +641,12 @@ mod dsl {
                 );
                 col3(g, "dsl exact", m, M::zero(), |a, b, c, o| {
                     *o = $exact(*a, *b, *c)
+                });
+                let mut out = M::zero();
+                $memory(m[0].as_slice(), m[1].as_slice(), m[2].as_slice(), out.as_mut_slice());
+                check(out == &m[0] * &m[1] + m[2], stringify!($memory));
+                col3(g, "dsl load/store", m, M::zero(), |a, b, c, o| {
+                    $memory(a.as_slice(), b.as_slice(), c.as_slice(), o.as_mut_slice())
                 });
                 col3(g, "dsl fast", m, M::zero(), |a, b, c, o| {
                     *o = $fast(*a, *b, *c)
@@ -599,8 +660,8 @@ mod dsl {
             }
         };
     }
-    madd!(madd_4x4_f32, 4, k_madd_4x4_f32, f_madd_4x4_f32, dispatch d_madd_4x4_f32);
-    madd!(madd_8x8_f32, 8, k_madd_8x8_f32, f_madd_8x8_f32);
+    madd!(madd_4x4_f32, 4, k_madd_4x4_f32, f_madd_4x4_f32, memory s_madd_4x4_f32, dispatch d_madd_4x4_f32);
+    madd!(madd_8x8_f32, 8, k_madd_8x8_f32, f_madd_8x8_f32, memory s_madd_8x8_f32);
 
     macro_rules! transpose {
         ($name:ident, $n:literal, $k:ident) => {

@@ -311,20 +311,6 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
         Ok(Self::from_fn(|r, c| elements[r * C + c]))
     }
 
-    #[inline]
-    fn check_len(actual: usize) -> Result<(), LengthError> {
-        // `R * C` cannot overflow: a `[[T; R]; C]` of that many elements exists.
-        if actual == R * C {
-            Ok(())
-        } else {
-            Err(LengthError {
-                rows: R,
-                cols: C,
-                actual,
-            })
-        }
-    }
-
     /// The matrix with every element equal to `value`.
     ///
     /// ```
@@ -413,6 +399,96 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
 }
 
 impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
+    /// The matrix stored in `elements`, in place: a reference to the same
+    /// memory, read in memory order (column-major, or row-major in
+    /// [`RowMajor`](crate::RowMajor)), with no copy. For code that keeps
+    /// its matrices in slices, as C code keeps them behind pointers: the
+    /// product kernels read the slice where it is.
+    ///
+    /// # Panics
+    ///
+    /// If `elements.len() != R * C`, naming both lengths.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let memory = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+    /// let (a, b) = memory.split_at(4);
+    /// let product = Matrix::<f32, 2, 2>::ref_from_slice(a) * Matrix::ref_from_slice(b);
+    /// assert_eq!(product.to_rows(), [[23.0, 31.0], [34.0, 46.0]]);
+    /// ```
+    #[must_use]
+    #[inline]
+    #[track_caller]
+    pub fn ref_from_slice(elements: &[T]) -> &Self {
+        if let Err(err) = Self::check_len(elements.len()) {
+            length_panic("ref_from_slice", err);
+        }
+        Self::assert_flat();
+        // SAFETY: `Self` is `repr(C)` with its storage (`[[T; line];
+        // lines]`, `Layout` being sealed) at offset 0 and a zero-sized
+        // marker, so it is `R * C` consecutive `T` with `T`'s alignment
+        // (`assert_flat` checks both at compile time). `elements` holds
+        // exactly that many initialised `T`, aligned for `T`, and the
+        // returned reference borrows it for as long as it lives.
+        unsafe { &*elements.as_ptr().cast::<Self>() }
+    }
+
+    /// As [`ref_from_slice`](Self::ref_from_slice), mutably: writing the
+    /// matrix writes `elements`, and an operation written into the caller's
+    /// matrix ([`mul_to`](Self::mul_to), [`mad_to`](Self::mad_to)) writes the
+    /// slice itself.
+    ///
+    /// # Panics
+    ///
+    /// If `elements.len() != R * C`, naming both lengths.
+    ///
+    /// ```
+    /// use matrix_core::Matrix;
+    ///
+    /// let a = Matrix::<i32, 2, 2>::from_rows([[1, 2], [3, 4]]);
+    /// let mut memory = [0; 6];
+    /// a.mul_to(&Matrix::identity(), Matrix::<i32, 2, 2>::mut_from_slice(&mut memory[2..]));
+    /// assert_eq!(memory, [0, 0, 1, 3, 2, 4]);
+    /// ```
+    #[must_use]
+    #[inline]
+    #[track_caller]
+    pub fn mut_from_slice(elements: &mut [T]) -> &mut Self {
+        if let Err(err) = Self::check_len(elements.len()) {
+            length_panic("mut_from_slice", err);
+        }
+        Self::assert_flat();
+        // SAFETY: as in `ref_from_slice`; the reference is unique because
+        // it borrows `elements` mutably, and every bit pattern the matrix
+        // may be given is one of `T`'s, so the slice stays valid.
+        unsafe { &mut *elements.as_mut_ptr().cast::<Self>() }
+    }
+
+    /// Checks, at compile time, that `Self` is `R * C` consecutive `T`
+    /// aligned as `T` is: what the casts of the slice views rely on.
+    #[inline(always)]
+    fn assert_flat() {
+        const {
+            assert!(core::mem::size_of::<Self>() == R * C * core::mem::size_of::<T>());
+            assert!(core::mem::align_of::<Self>() == core::mem::align_of::<T>());
+        }
+    }
+
+    #[inline]
+    fn check_len(actual: usize) -> Result<(), LengthError> {
+        // `R * C` cannot overflow: a `[[T; R]; C]` of that many elements exists.
+        if actual == R * C {
+            Ok(())
+        } else {
+            Err(LengthError {
+                rows: R,
+                cols: C,
+                actual,
+            })
+        }
+    }
+
     /// The matrix whose storage is `storage`: its columns (`[[T; R]; C]`)
     /// in [`ColumnMajor`], its rows (`[[T; C]; R]`) in
     /// [`RowMajor`](crate::RowMajor).

@@ -254,6 +254,10 @@ pub fn load<T: Element, const R: usize, const C: usize, L: Layout>(
     if line == 0 {
         return m;
     }
+    if stride == line {
+        m.as_mut_slice().copy_from_slice(&src[..R * C]);
+        return m;
+    }
     for (i, out) in m.as_mut_slice().chunks_exact_mut(line).enumerate() {
         let start = i * stride;
         out.copy_from_slice(&src[start..start + line]);
@@ -322,6 +326,10 @@ pub fn store<T: Element, const R: usize, const C: usize, L: Layout>(
     check_extent::<L>("store", R, C, stride, dst.len());
     let line = line_len::<L>(R, C);
     if line == 0 {
+        return;
+    }
+    if stride == line {
+        dst[..R * C].copy_from_slice(m.as_slice());
         return;
     }
     for (i, src) in m.as_slice().chunks_exact(line).enumerate() {
@@ -554,6 +562,48 @@ pub fn product<
     addend: impl Addend<T, M, N, L>,
 ) -> Matrix<T, M, N, L> {
     crate::ops::product::<D, T, M, K, N, FUSE, L>(d, lhs, rhs, addend)
+}
+
+/// `__builtin_matrix_column_major_store(a * b, dst, stride)` (or `a * b +
+/// c`, or the row-major store of a row-major product), as [`store`] of
+/// [`product`] computes it. Where the lines are dense (`stride` is the
+/// line's length), the product's kernel writes `dst` itself: no temporary
+/// matrix, and no copy of it, which costs as much as an 8x8 `f32` product's
+/// arithmetic when the result crosses back from the backend's boundary.
+///
+/// # Panics
+///
+/// As [`store`]: if the stride is below the line's length, or `dst` is
+/// shorter than the extent.
+#[inline(always)]
+#[track_caller]
+pub fn store_product<
+    D: Dispatch,
+    T: Element,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    L: Layout,
+>(
+    d: D,
+    lhs: impl Operand<T, M, K>,
+    rhs: impl Operand<T, K, N>,
+    addend: impl Addend<T, M, N, L>,
+    dst: &mut [T],
+    stride: usize,
+) {
+    check_extent::<L>("store", M, N, stride, dst.len());
+    if stride == line_len::<L>(M, N) {
+        let out = Matrix::<T, M, N, L>::mut_from_slice(&mut dst[..M * N]);
+        crate::ops::product_to::<D, T, M, K, N, FUSE, L>(d, lhs, rhs, addend, out);
+    } else {
+        store(
+            product::<D, T, M, K, N, FUSE, L>(d, lhs, rhs, addend),
+            dst,
+            stride,
+        );
+    }
 }
 
 /// `(m_t) s`: the matrix of layout `L` with every element `s`.

@@ -652,6 +652,16 @@ fn expr(e: &Expr) -> TokenStream {
             } else {
                 as_slice(dst, true)
             };
+            if !memory.is_packed() && !*pointer && m.layout == memory.lines() {
+                let sink = Sink {
+                    dst: dst.clone(),
+                    stride: s.clone(),
+                    ty: m,
+                };
+                if let Some(stored) = stored_product(matrix, &sink) {
+                    return stored;
+                }
+            }
             let func = memory_function("store", *memory, *pointer, span);
             let call = if memory.is_packed() {
                 let (layout, memory) = (m.layout.to_tokens(span), memory.to_tokens(span));
@@ -1157,8 +1167,9 @@ fn widening_mad(
     }}
 }
 
-/// The call of the runtime's product (`private::product`) on the operands
-/// bound to `l`, `r` and the addend `c`; `l_t` and `r_t` say that `l` and
+/// The call of the runtime's product (`private::product`, or
+/// `private::store_product` into `sink`) on the operands bound to `l`, `r`
+/// and the addend `c`; `l_t` and `r_t` say that `l` and
 /// `r` are the untransposed matrices of transposed operands (the runtime
 /// decides how to read each).
 fn kernel_call(
@@ -1168,7 +1179,7 @@ fn kernel_call(
     span: Span,
     (l, l_t): (&proc_macro2::Ident, bool),
     (r, r_t): (&proc_macro2::Ident, bool),
-    c: Option<&proc_macro2::Ident>,
+    (c, sink): (Option<&proc_macro2::Ident>, Option<&Sink>),
 ) -> TokenStream {
     let elem = a.elem.to_tokens(span);
     let (m, k, n) = (
@@ -1191,13 +1202,77 @@ fn kernel_call(
     };
     let isa = isa();
     let out = out.to_tokens(span);
+    let (function, sink) = match sink {
+        Some(Sink { dst, stride, .. }) => (quote!(store_product), Some(quote!(#dst, #stride,))),
+        None => (quote!(product), None),
+    };
     quote_spanned! {span=>
-        ::matrix_core::private::product::<_, #elem, #m, #k, #n, #fast, #out>(
+        ::matrix_core::private::#function::<_, #elem, #m, #k, #n, #fast, #out>(
             #isa,
             ::matrix_core::private::#lhs(#l),
             ::matrix_core::private::#rhs(#r),
             #c,
+            #sink
         )
+    }
+}
+
+/// The store of `e` into `sink` when `e` is a product (or a fused
+/// product-add), which the product's kernel then writes into memory itself.
+fn stored_product(e: &Expr, sink: &Sink) -> Option<TokenStream> {
+    let span = e.loc.start;
+    match &e.kind {
+        ExprKind::Paren(inner) | ExprKind::Group(inner) => stored_product(inner, sink),
+        ExprKind::Product { lhs, rhs, contract } => Some(product(
+            lhs,
+            rhs,
+            None,
+            (layout_of(e), *contract),
+            span,
+            &expr,
+            Some(sink),
+        )),
+        ExprKind::ProductAdd {
+            lhs,
+            rhs,
+            addend,
+            addend_first,
+            contract,
+        } => Some(product(
+            lhs,
+            rhs,
+            Some((addend, *addend_first)),
+            (layout_of(e), *contract),
+            span,
+            &expr,
+            Some(sink),
+        )),
+        _ => None,
+    }
+}
+
+/// Where a stored product goes: a column-major store of a column-major
+/// product (or row-major of row-major) into a slice, `dst` and `stride`
+/// the store's arguments, `ty` the stored matrix's type. The product's
+/// kernel writes the slice itself where its lines are dense
+/// (`private::store_product`).
+struct Sink<'a> {
+    dst: TokenStream,
+    stride: TokenStream,
+    ty: &'a MatTy,
+}
+
+impl Sink<'_> {
+    /// The store of `value`, a matrix computed otherwise.
+    fn store(&self, value: TokenStream, span: Span) -> TokenStream {
+        let Sink { dst, stride, ty } = self;
+        let (elem, rows, cols, layout) = (
+            ty.elem.to_tokens(span),
+            ty.rows.to_tokens(span),
+            ty.cols.to_tokens(span),
+            ty.layout.to_tokens(span),
+        );
+        quote_spanned!(span=> ::matrix_core::private::store::<#elem, #rows, #cols, #layout>(#value, #dst, #stride))
     }
 }
 
@@ -1231,11 +1306,16 @@ fn product(
     (out, contract): (Layout, Contract),
     span: Span,
     operand_tokens: &dyn Fn(&Expr) -> TokenStream,
+    sink: Option<&Sink>,
 ) -> TokenStream {
     // Layout conversions of an operand are folded into its read.
     let (lhs, rhs) = (unconverted(lhs), unconverted(rhs));
     if let (Some(a), Some(b)) = (widened_byte(lhs), widened_byte(rhs)) {
-        return widening_mad((a, b, addend), out, span, operand_tokens);
+        let value = widening_mad((a, b, addend), out, span, operand_tokens);
+        return match sink {
+            Some(sink) => sink.store(value, span),
+            None => value,
+        };
     }
     let (Ty::Matrix(a), Ty::Matrix(b)) = (&lhs.ty, &rhs.ty) else {
         return quote!(());
@@ -1269,15 +1349,17 @@ fn product(
         lets.push(bind(&name_c, c));
     }
 
-    let kernel = kernel_call(
-        a,
-        b,
-        (out, contract),
-        span,
-        (&name_a, lhs_inner.is_some()),
-        (&name_b, rhs_inner.is_some()),
-        addend.map(|_| &name_c),
-    );
+    let kernel = |sink: Option<&Sink>| {
+        kernel_call(
+            a,
+            b,
+            (out, contract),
+            span,
+            (&name_a, lhs_inner.is_some()),
+            (&name_b, rhs_inner.is_some()),
+            (addend.map(|_| &name_c), sink),
+        )
+    };
     // The written-out form names the elements of column-major matrices.
     let column_major = |t: &MatTy| t.layout == Layout::ColumnMajor;
     let written_out = match (m.known(), k.known(), n.known()) {
@@ -1292,11 +1374,32 @@ fn product(
         _ => None,
     };
     let Some((m, k, n)) = written_out else {
+        let kernel = kernel(sink);
         return quote_spanned! {span=> {
             #(#lets)*
             #kernel
         }};
     };
+    // A stored product's destination, evaluated once after the operands
+    // (as the store's own arguments are), for both forms.
+    let (bound_sink, bind_sink) = match sink {
+        Some(sink) => {
+            let (dst, stride) = (
+                format_ident!("__store_dst", span = site),
+                format_ident!("__store_stride", span = site),
+            );
+            let (dst_value, stride_value) = (&sink.dst, &sink.stride);
+            let bind = quote_spanned!(span=> let #dst = #dst_value; let #stride = #stride_value;);
+            let bound = Sink {
+                dst: dst.into_token_stream(),
+                stride: stride.into_token_stream(),
+                ty: sink.ty,
+            };
+            (Some(bound), Some(bind))
+        }
+        None => (None, None),
+    };
+    let kernel = kernel(bound_sink.as_ref());
 
     // `let [[x_0_0, x_1_0, ..], ..] = *as_columns(&x);`: one local per
     // element, named by its place in the operand as the product uses it.
@@ -1359,9 +1462,14 @@ fn product(
     } else {
         sums(false)
     };
+    let written_out = match &bound_sink {
+        Some(sink) => sink.store(written_out, span),
+        None => written_out,
+    };
 
     quote_spanned! {span=> {
         #(#lets)*
+        #bind_sink
         if ::core::cfg!(debug_assertions) {
             #unpack_a
             #unpack_b
@@ -1409,9 +1517,15 @@ fn arithmetic(e: &Expr, operand: &dyn Fn(&Expr) -> TokenStream) -> TokenStream {
             let (s, m) = (operand(scalar), operand(matrix));
             quote_spanned!(span=> #f(#s, #m))
         }
-        ExprKind::Product { lhs, rhs, contract } => {
-            product(lhs, rhs, None, (layout_of(e), *contract), span, operand)
-        }
+        ExprKind::Product { lhs, rhs, contract } => product(
+            lhs,
+            rhs,
+            None,
+            (layout_of(e), *contract),
+            span,
+            operand,
+            None,
+        ),
         ExprKind::ProductAdd {
             lhs,
             rhs,
@@ -1425,6 +1539,7 @@ fn arithmetic(e: &Expr, operand: &dyn Fn(&Expr) -> TokenStream) -> TokenStream {
             (layout_of(e), *contract),
             span,
             operand,
+            None,
         ),
         ExprKind::Map { inputs, body } => map(e, inputs, body, operand),
         _ => operand(e),

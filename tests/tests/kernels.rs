@@ -29,6 +29,8 @@ macro_rules! kernel_suite {
                 typedef $t m9x13 __attribute__((matrix_type(9, 13)));
                 typedef $t m16x16 __attribute__((matrix_type(16, 16)));
                 typedef f64 d7x7 __attribute__((matrix_type(7, 7)));
+                typedef $t r3x5 __attribute__((matrix_type(3, 5, row_major)));
+                typedef $t r5x2 __attribute__((matrix_type(5, 2, row_major)));
 
                 fn add_1x5(a: m1x5, b: m1x5) -> m1x5 { a + b }
                 fn sub_5x1(a: m5x1, b: m5x1) -> m5x1 { a - b }
@@ -46,6 +48,24 @@ macro_rules! kernel_suite {
                 }
                 fn store_3x5(m: m3x5, dst: &mut [$t], stride: usize) {
                     __builtin_matrix_column_major_store(m, dst, stride);
+                }
+                // Stored products, which the product's kernel writes into
+                // the slice itself where the lines are dense: written out in
+                // debug builds (3x5x2, 7x7x7), on the kernels above that.
+                fn store_prod_3x5_5x2(a: m3x5, b: m5x2, dst: &mut [$t], stride: usize) {
+                    __builtin_matrix_column_major_store(a * b, dst, stride);
+                }
+                fn store_madd_7x7(a: m7x7, b: m7x7, c: m7x7, dst: &mut [$t]) {
+                    __builtin_matrix_column_major_store((c + a * b), dst);
+                }
+                fn store_madd_16x16(a: m16x16, b: m16x16, c: m16x16, dst: &mut [$t]) {
+                    __builtin_matrix_column_major_store(a * b + c, dst, 16);
+                }
+                fn store_prod_13x9_9x13(a: m13x9, b: m9x13, dst: &mut [$t], stride: usize) {
+                    __builtin_matrix_column_major_store(a * b, dst, stride);
+                }
+                fn store_prod_row_major(a: r3x5, b: r5x2, dst: &mut [$t], stride: usize) {
+                    __builtin_matrix_row_major_store(a * b, dst, stride);
                 }
                 fn compound(a: m7x7, b: m7x7, s: $t) -> m7x7 {
                     let mut r = a;
@@ -127,6 +147,64 @@ macro_rules! kernel_suite {
                     store(m.as_slice(), 3, 5, &mut expected, stride);
                     assert_same(&got, &expected, "store 3x5 leaves the gaps untouched");
                 }
+            }
+
+            #[test]
+            fn stored_products_equal_the_reference() {
+                let mut rng = Rng::new(0x5707_0000 + stringify!($t).len() as u64);
+                // Dense lines (the kernel writes the slice) and gaps between
+                // them, which stay untouched.
+                for stride in [3, 4, 9] {
+                    let (a, b): (m3x5, m5x2) = (random(&mut rng), random(&mut rng));
+                    let dst0 = rng.vec::<$t>(stride + 3 + 2);
+                    let (mut got, mut expected) = (dst0.clone(), dst0);
+                    store_prod_3x5_5x2(a, b, &mut got, stride);
+                    store(&matmul(a.as_slice(), b.as_slice(), 3, 5, 2), 3, 2, &mut expected, stride);
+                    assert_same(&got, &expected, "store(3x5 * 5x2)");
+
+                    let row_major: (r3x5, r5x2) = (a.to_layout(), b.to_layout());
+                    // Rows of 2: dense at stride 2.
+                    let stride = stride - 1;
+                    let dst0 = rng.vec::<$t>(2 * stride + 2 + 1);
+                    let (mut got, mut expected) = (dst0.clone(), dst0);
+                    store_prod_row_major(row_major.0, row_major.1, &mut got, stride);
+                    let product = matmul(a.as_slice(), b.as_slice(), 3, 5, 2);
+                    // Row-major lines are the transpose's columns.
+                    store(&transpose(&product, 3, 2), 2, 3, &mut expected, stride);
+                    assert_same(&got, &expected, "row-major store(3x5 * 5x2)");
+                }
+                for stride in [13, 15] {
+                    let (a, b): (m13x9, m9x13) = (random(&mut rng), random(&mut rng));
+                    let dst0 = rng.vec::<$t>(12 * stride + 13 + 4);
+                    let (mut got, mut expected) = (dst0.clone(), dst0);
+                    store_prod_13x9_9x13(a, b, &mut got, stride);
+                    store(&matmul(a.as_slice(), b.as_slice(), 13, 9, 13), 13, 13, &mut expected, stride);
+                    assert_same(&got, &expected, "store(13x9 * 9x13)");
+                }
+                let (a, b, c): (m7x7, m7x7, m7x7) = (random(&mut rng), random(&mut rng), random(&mut rng));
+                let mut got = rng.vec::<$t>(49 + 3);
+                let tail = got[49..].to_vec();
+                store_madd_7x7(a, b, c, &mut got);
+                let expected = elementwise(c.as_slice(), &matmul(a.as_slice(), b.as_slice(), 7, 7, 7), <$t>::ref_add);
+                assert_same(&got[..49], &expected, "store(c + a * b) 7x7");
+                assert_same(&got[49..], &tail, "store 7x7 leaves the rest untouched");
+                let (a, b, c): (m16x16, m16x16, m16x16) = (random(&mut rng), random(&mut rng), random(&mut rng));
+                let mut got = rng.vec::<$t>(256);
+                store_madd_16x16(a, b, c, &mut got);
+                let expected = elementwise(&matmul(a.as_slice(), b.as_slice(), 16, 16, 16), c.as_slice(), <$t>::ref_add);
+                assert_same(&got, &expected, "store(a * b + c) 16x16");
+            }
+
+            #[test]
+            #[should_panic(expected = "needs 169 elements, but the slice has 168")]
+            fn a_short_slice_for_a_stored_product_panics() {
+                store_prod_13x9_9x13(Matrix::zero(), Matrix::zero(), &mut [<$t as matrix_core::Element>::ZERO; 168], 13);
+            }
+
+            #[test]
+            #[should_panic(expected = "stride 12 must be greater or equal to the number of rows (13)")]
+            fn a_stride_below_the_rows_of_a_stored_product_panics() {
+                store_prod_13x9_9x13(Matrix::zero(), Matrix::zero(), &mut [<$t as matrix_core::Element>::ZERO; 400], 12);
             }
 
             #[test]

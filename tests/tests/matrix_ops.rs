@@ -396,3 +396,53 @@ fn product_with_empty_inner_dimension_is_zero() {
     a.mad_to(&b, &c, &mut out);
     assert_eq!(out, c);
 }
+
+// ---------------------------------------------------------------------------
+// Matrices viewed in place in slices
+
+#[test]
+fn slice_views_read_and_write_the_slice_in_memory_order() {
+    use matrix_core::RowMajor;
+    let mut rng = Rng::new(0x0f1e_77ed);
+    let memory = rng.vec::<f32>(2 * 48);
+    let (a, b) = memory.split_at(48);
+    // Column-major 6x8 by 8x6 (stored 48 elements each), read where it is.
+    let (x, y) = (
+        Matrix::<f32, 6, 8>::ref_from_slice(a),
+        Matrix::<f32, 8, 6>::ref_from_slice(&b[..48]),
+    );
+    assert_eq!(x.as_slice().as_ptr(), a.as_ptr(), "a view, not a copy");
+    assert_same(
+        (x * y).as_slice(),
+        &matmul(a, &b[..48], 6, 8, 6),
+        "views multiplied",
+    );
+    // Row-major: the slice holds rows.
+    let r = Matrix::<f32, 6, 8, RowMajor>::ref_from_slice(a);
+    assert_eq!(r[(1, 0)], a[8]);
+    // Written in place: the product lands in the slice, around it nothing
+    // changes.
+    let mut out = [-1.0f32; 40];
+    x.mul_to(y, Matrix::<f32, 6, 6>::mut_from_slice(&mut out[2..38]));
+    assert_same(&out[2..38], &matmul(a, &b[..48], 6, 8, 6), "mul_to a view");
+    assert_eq!((&out[..2], &out[38..]), (&[-1.0; 2][..], &[-1.0; 2][..]));
+    let mut memory = [0; 4];
+    Matrix::<i32, 2, 2>::mut_from_slice(&mut memory)[(0, 1)] = 7;
+    assert_eq!(memory, [0, 0, 7, 0]);
+}
+
+#[test]
+#[should_panic(
+    expected = "Matrix::ref_from_slice: a 4x4 matrix needs 16 elements, but the slice has 17"
+)]
+fn a_view_of_a_slice_of_another_length_panics() {
+    let _ = Matrix::<f64, 4, 4>::ref_from_slice(&[0.0; 17]);
+}
+
+#[test]
+#[should_panic(
+    expected = "Matrix::mut_from_slice: a 2x3 matrix needs 6 elements, but the slice has 5"
+)]
+fn a_mutable_view_of_a_short_slice_panics() {
+    let _ = Matrix::<u8, 2, 3>::mut_from_slice(&mut [0; 5]);
+}
