@@ -508,6 +508,50 @@
 //! assert!(out.iter().all(|o| *o == Matrix::splat(2.0)));
 //! ```
 //!
+//! Kernels written as C writes them, loading their operands from memory and
+//! storing the result to memory, run with no copy at all:
+//!
+//! * `__builtin_matrix_column_major_store(a * b, out, stride)` (or `a * b
+//!   + c`, or the row-major store of a row-major product) has the product's
+//!   kernel write `out` itself where the lines are dense (the stride is the
+//!   column's length, or omitted); with gaps between the lines the product
+//!   is computed, then stored.
+//! * `let x = __builtin_matrix_column_major_load(a, R, C)`, dense, from a
+//!   `&[T]` parameter, is read where it is: `x` refers to the matrix in
+//!   `a`, which nothing can change while the kernel runs, so each use reads
+//!   the values a copy would hold. A binding that is `mut`, assigned,
+//!   borrowed mutably, used as a method's receiver or named inside a macro
+//!   stays a copy, as does a load from `&mut [T]`, a pointer or a local.
+//!
+//! On an AVX-512 Xeon (default build, medians of three runs), the 8x8
+//! `f32` kernel below took 14.2–16.4 ns, clang-19's same kernel 13.6–15.7
+//! ns; with the loads copied it took 25.6–34 ns, and a kernel taking and
+//! returning matrices by value, called as `*out = mul(*a, *b)`, 27.7–35 ns.
+//! Outside the macro,
+//! [`Matrix::ref_from_slice`](crate::Matrix::ref_from_slice) and
+//! [`Matrix::mut_from_slice`](crate::Matrix::mut_from_slice) view a slice
+//! as a matrix in place, for `mul_to` and the operators.
+//!
+//! ```
+//! use matrix_core::matrix;
+//!
+//! matrix! {
+//!     typedef float m8x8_t __attribute__((matrix_type(8, 8)));
+//!
+//!     fn mul(a: &[f32], b: &[f32], out: &mut [f32]) {
+//!         let x: m8x8_t = __builtin_matrix_column_major_load(a, 8, 8);
+//!         let y: m8x8_t = __builtin_matrix_column_major_load(b, 8, 8);
+//!         __builtin_matrix_column_major_store(x * y, out, 8);
+//!     }
+//! }
+//!
+//! let identity: Vec<f32> = (0..64).map(|i| if i % 9 == 0 { 1.0 } else { 0.0 }).collect();
+//! let b: Vec<f32> = (0..64).map(|i| i as f32).collect();
+//! let mut out = [0.0; 64];
+//! mul(&identity, &b, &mut out);
+//! assert_eq!(out[..], b[..]);
+//! ```
+//!
 //! Debug builds run products through kernels compiled inside matrix-core;
 //! with `[profile.dev.package.matrix-core] opt-level = 3` in your
 //! `Cargo.toml` they run at release speed while your own code stays

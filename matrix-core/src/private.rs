@@ -255,14 +255,32 @@ pub fn load<T: Element, const R: usize, const C: usize, L: Layout>(
         return m;
     }
     if stride == line {
-        m.as_mut_slice().copy_from_slice(&src[..R * C]);
-        return m;
+        return *Matrix::ref_from_slice(&src[..R * C]);
     }
     for (i, out) in m.as_mut_slice().chunks_exact_mut(line).enumerate() {
         let start = i * stride;
         out.copy_from_slice(&src[start..start + line]);
     }
     m
+}
+
+/// A dense [`load`] (its stride the line's length) read in place: the
+/// matrix in `src`, by reference. The expansion binds
+/// `let x = __builtin_matrix_column_major_load(a, R, C)` this way when `a`
+/// is a `&[T]` parameter (memory the kernel cannot change) and `x` is
+/// never assigned, and each use of `x` reads the memory, as a copy would
+/// read the same values: a product reads its operand where it is.
+///
+/// # Panics
+///
+/// As [`load`], if `src` is shorter than the matrix.
+#[inline]
+#[track_caller]
+pub fn load_view<T: Element, const R: usize, const C: usize, L: Layout>(
+    src: &[T],
+) -> &Matrix<T, R, C, L> {
+    check_extent::<L>("load", R, C, line_len::<L>(R, C), src.len());
+    Matrix::ref_from_slice(&src[..R * C])
 }
 
 /// [`load`] from a raw pointer.

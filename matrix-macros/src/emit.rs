@@ -608,6 +608,7 @@ fn expr(e: &Expr) -> TokenStream {
             stride: s,
             pointer,
             memory,
+            view,
         } => {
             let (elem, rows, cols) = (
                 to.elem.to_tokens(span),
@@ -621,6 +622,9 @@ fn expr(e: &Expr) -> TokenStream {
                 as_slice(src, false)
             };
             let layout = to.layout.to_tokens(span);
+            if *view {
+                return quote_spanned!(span=> ::matrix_core::private::load_view::<#elem, #rows, #cols, #layout>(#src));
+            }
             let func = memory_function("load", *memory, *pointer, span);
             let call = if memory.is_packed() {
                 let memory = memory.to_tokens(span);

@@ -178,6 +178,10 @@ pub(crate) enum ExprKind {
         stride: Stride,
         pointer: bool,
         memory: MemoryLayout,
+        /// Read in place: the load is a reference to the matrix in `src`
+        /// (`let x = load(a, ...)` from a `&[T]` parameter, dense), which
+        /// the uses of its name dereference.
+        view: bool,
     },
     Store {
         matrix: Box<Expr>,

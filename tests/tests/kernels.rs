@@ -274,3 +274,129 @@ kernel_suite! {
     f32_kernels: f32,
     f64_kernels: f64,
 }
+
+/// Loads bound by `let` from `&[T]` parameters, read in place (the name a
+/// reference to the slice's matrix), and every neighbour that must stay a
+/// copy: each computes what the copy computes.
+mod loads_read_in_place {
+    use matrix_core::{Matrix, matrix};
+    use matrix_tests::{Rng, assert_same, matmul};
+
+    matrix! {
+        typedef float m4x4 __attribute__((matrix_type(4, 4)));
+        typedef float m4x2 __attribute__((matrix_type(4, 2)));
+        typedef float r4x4 __attribute__((matrix_type(4, 4, row_major)));
+
+        // Views: used as product operands, elements, a return value, in a
+        // closure, twice, and stored.
+        fn product(a: &[f32], b: &[f32], out: &mut [f32]) {
+            let x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4, 4);
+            let y = __builtin_matrix_column_major_load(b, 4, 4);
+            __builtin_matrix_column_major_store(x * y + x, out, 4);
+        }
+        fn uses(a: &[f32], s: f32) -> m4x4 {
+            let x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4);
+            let scaled = |k: f32| x * k;
+            let corner = x[3][3] + x[0][1];
+            scaled(s) + __builtin_matrix_transpose(x) * corner
+        }
+        fn returned(a: &[f32]) -> r4x4 {
+            let x = __builtin_matrix_row_major_load(a, 4, 4, 4);
+            x
+        }
+        // The source rebound after the load: the view keeps the memory it
+        // was taken from, as the copy keeps its values.
+        fn rebound<'m>(mut a: &'m [f32], b: &'m [f32]) -> m4x4 {
+            let x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4);
+            a = b;
+            x - __builtin_matrix_column_major_load(a, 4, 4)
+        }
+        // Copies: a `mut` binding, `&mut` memory, a strided load, a
+        // dynamic stride, a shadowed name, a name a macro sees.
+        fn mutated(a: &[f32]) -> m4x4 {
+            let mut x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4);
+            x[0][0] = 100.0f32;
+            x
+        }
+        fn from_mutable(a: &mut [f32]) -> m4x4 {
+            let x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4);
+            a[0] = -1.0f32;
+            x
+        }
+        fn strided(a: &[f32], stride: usize) -> m4x2 {
+            let x: m4x2 = __builtin_matrix_column_major_load(a, 4, 2, 6);
+            let y: m4x2 = __builtin_matrix_column_major_load(a, 4, 2, stride);
+            x + y
+        }
+        fn shadowed(a: &[f32]) -> m4x4 {
+            let x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4);
+            let y = {
+                let x = x * 2.0f32;
+                x + x
+            };
+            y - x
+        }
+        fn in_macro(a: &[f32]) -> m4x4 {
+            let x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4);
+            let shown = format!("{:?}", x);
+            assert!(!shown.is_empty());
+            x
+        }
+    }
+
+    #[test]
+    fn views_compute_what_copies_compute() {
+        let mut rng = Rng::new(0x0f1e_0001);
+        let (a, b) = (rng.vec::<f32>(16), rng.vec::<f32>(16));
+        let (x, y) = (
+            Matrix::<f32, 4, 4>::from_column_major(&a),
+            Matrix::from_column_major(&b),
+        );
+        let mut out = [0.0f32; 18];
+        product(&a, &b, &mut out[..16]);
+        assert_same(&out[..16], (x * y + x).as_slice(), "x * y + x");
+        assert_eq!(out[16..], [0.0; 2]);
+        let corner = x[(3, 3)] + x[(0, 1)];
+        assert_eq!(uses(&a, 0.5), x * 0.5 + x.transpose() * corner);
+        assert_eq!(
+            returned(&a).to_rows(),
+            Matrix::<f32, 4, 4>::from_row_major(&a).to_rows()
+        );
+        assert_eq!(rebound(&a, &b), x - y);
+        assert_eq!(shadowed(&a), x * 2.0 + x * 2.0 - x);
+        assert_eq!(in_macro(&a), x);
+        assert_same(
+            &matmul(x.as_slice(), y.as_slice(), 4, 4, 4),
+            (x * y).as_slice(),
+            "the reference agrees",
+        );
+    }
+
+    #[test]
+    fn copies_stay_copies() {
+        let mut rng = Rng::new(0x0f1e_0002);
+        let a = rng.vec::<f32>(16);
+        let x = Matrix::<f32, 4, 4>::from_column_major(&a);
+        let mut expected = x;
+        expected[(0, 0)] = 100.0;
+        assert_eq!(mutated(&a), expected);
+        assert_eq!(a[0], x[(0, 0)], "the memory is unchanged");
+        let mut memory = a.clone();
+        assert_eq!(from_mutable(&mut memory), x, "loaded before the write");
+        assert_eq!(memory[0], -1.0);
+        let wide = rng.vec::<f32>(6 + 4);
+        let strided_x = Matrix::<f32, 4, 2>::from_columns([
+            wide[..4].try_into().unwrap(),
+            wide[6..].try_into().unwrap(),
+        ]);
+        assert_eq!(strided(&wide, 6), strided_x + strided_x);
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "column-major load of a 4x4 matrix with stride 4 needs 16 elements, but the slice has 15"
+    )]
+    fn a_view_of_a_short_slice_panics() {
+        product(&[0.0; 15], &[0.0; 16], &mut [0.0; 16]);
+    }
+}

@@ -550,6 +550,7 @@ impl Checker<'_> {
                 stride,
                 pointer,
                 memory,
+                view: false,
             },
             ty,
             loc,

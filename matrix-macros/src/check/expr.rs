@@ -4,23 +4,91 @@ use super::literal::NumLit;
 use super::{Env, resolve_type};
 use crate::consteval;
 use crate::diag::{self, Axis, Diagnostics, Loc};
-use crate::ir::{self, ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt};
+use crate::ir::{self, ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt, Stride};
 use crate::parse::COMPOUND_LITERAL;
 use crate::types::{Dim, MatTy, Scalar, SeqKind, Ty};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub(super) struct Checker<'a> {
     pub(super) env: &'a Env,
     pub(super) diags: &'a mut Diagnostics,
-    scopes: Vec<HashMap<String, Ty>>,
+    scopes: Vec<HashMap<String, (Ty, Role)>>,
+    /// Names of the kernel's body that a view must not bind (see
+    /// [`unviewable_names`]).
+    unviewable: HashSet<String>,
     ret: Ty,
     /// Some expression could not be typed: the kernel must become a stub.
     pub(super) poisoned: bool,
     /// Constant subscripts of generic dimensions, checked when the kernel
     /// is instantiated.
     pub(super) index_checks: Vec<ir::IndexCheck>,
+}
+
+/// What a name is bound to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A value.
+    Local,
+    /// A `&[T]` parameter: memory the kernel cannot change.
+    SharedSlice,
+    /// A reference to a matrix in such memory (a dense load from it): a
+    /// use of the name reads the matrix in place.
+    View,
+}
+
+/// The names of `tokens` that a view must not bind: those used inside
+/// macro invocations (`name!(...)`, whose tokens are emitted as written and
+/// would see a reference), assigned (`x = `, `x[i][j] += `), borrowed
+/// mutably (`&mut x`), or followed by a `.` (a method that may take `&mut
+/// self`). Binding such a name to a reference would turn rustc's own
+/// message about the `let` (declare it `mut`) into one about a reference
+/// the user never wrote.
+fn unviewable_names(tokens: TokenStream, in_macro: bool, names: &mut HashSet<String>) {
+    use proc_macro2::{Delimiter, Spacing, TokenTree};
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let punct = |t: Option<&TokenTree>| match t {
+        Some(TokenTree::Punct(p)) => Some((p.as_char(), p.spacing())),
+        _ => None,
+    };
+    // `=`, `op=`, `<<=`, `>>=`, but not `==`, `<=`, `>=`, `!=`, `=>`.
+    let assigns =
+        |rest: &[TokenTree]| match (punct(rest.first()), punct(rest.get(1)), punct(rest.get(2))) {
+            (Some(('=', Spacing::Alone)), _, _) => true,
+            (Some((op, Spacing::Joint)), Some(('=', Spacing::Alone)), _) => "+-*/%&|^".contains(op),
+            (Some((a, Spacing::Joint)), Some((b, Spacing::Joint)), Some(('=', Spacing::Alone))) => {
+                a == b && (a == '<' || a == '>')
+            }
+            _ => false,
+        };
+    for (i, tree) in trees.iter().enumerate() {
+        match tree {
+            TokenTree::Ident(ident) => {
+                let mut next = i + 1;
+                while matches!(trees.get(next), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket)
+                {
+                    next += 1;
+                }
+                let borrowed_mut = i >= 2
+                    && matches!(&trees[i - 1], TokenTree::Ident(m) if m == "mut")
+                    && punct(trees.get(i - 2)).is_some_and(|(c, _)| c == '&');
+                let method = punct(trees.get(next)).is_some_and(|(c, _)| c == '.');
+                // `let x = ...` binds, and assigns nothing.
+                let declared = i >= 1 && matches!(&trees[i - 1], TokenTree::Ident(l) if l == "let");
+                if in_macro || borrowed_mut || method || (!declared && assigns(&trees[next..])) {
+                    names.insert(ident.to_string());
+                }
+            }
+            TokenTree::Group(g) => {
+                let macro_call = i >= 2
+                    && matches!(&trees[i - 2], TokenTree::Ident(_))
+                    && punct(trees.get(i - 1)).is_some_and(|(c, _)| c == '!');
+                unviewable_names(g.stream(), in_macro || macro_call, names);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Looks through parentheses and invisible groups.
@@ -38,6 +106,7 @@ impl<'a> Checker<'a> {
             env,
             diags,
             scopes: vec![HashMap::new()],
+            unviewable: HashSet::new(),
             ret,
             poisoned: false,
             index_checks: Vec::new(),
@@ -56,13 +125,36 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn bind(&mut self, name: &str, ty: Ty) {
+        self.bind_as(name, ty, Role::Local);
+    }
+
+    /// Binds a kernel parameter: one of type `&[T]` is memory that nothing
+    /// in the kernel can change, which a load may then read in place.
+    pub(super) fn bind_param(&mut self, name: &str, ty: Ty) {
+        let role = match ty {
+            Ty::Seq {
+                kind: SeqKind::Slice,
+                mutable: false,
+                ..
+            } => Role::SharedSlice,
+            _ => Role::Local,
+        };
+        self.bind_as(name, ty, role);
+    }
+
+    fn bind_as(&mut self, name: &str, ty: Ty, role: Role) {
         if let Some(scope) = self.scopes.last_mut() {
-            scope.insert(name.to_string(), ty);
+            scope.insert(name.to_string(), (ty, role));
         }
     }
 
     fn lookup(&self, name: &str) -> Option<Ty> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+        self.binding(name).map(|(ty, _)| ty.clone())
+    }
+
+    /// The innermost binding of `name`.
+    fn binding(&self, name: &str) -> Option<&(Ty, Role)> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
     }
 
     pub(super) fn error(&mut self, loc: Loc, message: impl std::fmt::Display) -> Expr {
@@ -79,6 +171,7 @@ impl<'a> Checker<'a> {
 
     /// The body of a kernel; its tail expression is checked against `ret`.
     pub(super) fn kernel_body(&mut self, block: &syn::Block, ret: &Ty) -> Block {
+        unviewable_names(block.to_token_stream(), false, &mut self.unviewable);
         let (body, tail) = self.block(block);
         if let Some((ty, loc)) = tail
             && !compatible(ret, &ty)
@@ -163,14 +256,79 @@ impl<'a> Checker<'a> {
             (None, Some(init)) => init.ty.clone(),
             (None, None) => Ty::unknown(),
         };
-        self.bind_pat(&pat, bound);
+        let mut init = init;
+        let mut declared_tokens = declared.as_ref().map(|d| d.1.clone());
+        if let Some(name) = self.view_of(&pat, &bound, init.as_mut(), diverge.is_some()) {
+            // Bound to a reference: each use reads the memory in place.
+            declared_tokens = declared_tokens.map(|t| quote::quote!(&#t));
+            self.bind_as(&name, bound, Role::View);
+        } else {
+            self.bind_pat(&pat, bound);
+        }
         Stmt::Let {
             attrs: local.attrs.clone(),
             pat,
-            ty: declared.map(|d| d.1),
+            ty: declared_tokens,
             init: init.map(Box::new),
             diverge,
         }
+    }
+
+    /// Whether `let pat = init` binds a view: `pat` a plain immutable name
+    /// (not [unviewable](unviewable_names)), `init` a dense load from a
+    /// `&[T]` parameter, of the type bound. The matrix is then read where
+    /// it is, with no copy: the memory cannot change while the kernel runs,
+    /// and the name cannot be assigned. The load is marked to return a
+    /// reference, and the name returned.
+    fn view_of(
+        &self,
+        pat: &syn::Pat,
+        bound: &Ty,
+        init: Option<&mut Expr>,
+        diverges: bool,
+    ) -> Option<String> {
+        let syn::Pat::Ident(pi) = pat else {
+            return None;
+        };
+        let name = pi.ident.to_string();
+        if pi.mutability.is_some()
+            || pi.by_ref.is_some()
+            || pi.subpat.is_some()
+            || diverges
+            || self.unviewable.contains(&name)
+        {
+            return None;
+        }
+        let init = init?;
+        if !matches!((bound, &init.ty), (Ty::Matrix(a), Ty::Matrix(b)) if a.same_type(b)) {
+            return None;
+        }
+        let ExprKind::Load {
+            src,
+            to,
+            stride,
+            pointer: false,
+            memory,
+            view,
+        } = &mut init.kind
+        else {
+            return None;
+        };
+        let dense = match stride {
+            Stride::Dense => true,
+            Stride::Const(v) => memory.line_len(&to.rows, &to.cols, to.elem) == Some(*v),
+            Stride::Dynamic(_) => false,
+        };
+        let ExprKind::Path(tokens) = &src.kind else {
+            return None;
+        };
+        let source = syn::parse2::<syn::Ident>(tokens.clone()).ok()?.to_string();
+        let shared = matches!(self.binding(&source), Some((_, Role::SharedSlice)));
+        if !dense || memory.is_packed() || !shared {
+            return None;
+        }
+        *view = true;
+        Some(name)
     }
 
     /// Binds the names a pattern introduces; a bare name gets `ty`.
@@ -228,14 +386,27 @@ impl<'a> Checker<'a> {
                 Expr::new(ExprKind::Verbatim(e.to_token_stream()), ty, loc)
             }
             syn::Expr::Path(p) => {
-                let ty = match p.path.get_ident().map(|i| i.to_string()) {
+                let name = p.path.get_ident().map(|i| i.to_string());
+                let ty = match &name {
                     Some(name) => self
-                        .lookup(&name)
-                        .or_else(|| self.env.const_types.get(&name).cloned())
+                        .lookup(name)
+                        .or_else(|| self.env.const_types.get(name).cloned())
                         .unwrap_or_else(Ty::unknown),
                     None => Ty::unknown(),
                 };
-                Expr::new(ExprKind::Path(e.to_token_stream()), ty, loc)
+                let path = Expr::new(ExprKind::Path(e.to_token_stream()), ty.clone(), loc);
+                match name.and_then(|n| self.binding(&n)) {
+                    // A view of memory: its matrix is the place it refers to.
+                    Some((_, Role::View)) => Expr::new(
+                        ExprKind::Unary {
+                            op: syn::UnOp::Deref(Default::default()),
+                            expr: Box::new(path),
+                        },
+                        ty,
+                        loc,
+                    ),
+                    _ => path,
+                }
             }
             syn::Expr::Paren(p) => {
                 let inner = self.expr(&p.expr);

@@ -778,7 +778,7 @@ fn check_kernel(
     let mut checker = expr::Checker::new(env, diags, sig.ret.clone());
     for (name, ty) in &sig.params {
         if let Some(name) = name {
-            checker.bind(&name.to_string(), ty.clone());
+            checker.bind_param(&name.to_string(), ty.clone());
         }
     }
     let body = checker.kernel_body(&f.block, &sig.ret);

@@ -325,6 +325,76 @@ mod tests {
 
     const TYPEDEF: &str = "typedef float m_t __attribute__((matrix_type(4, 4)));";
 
+    /// Whether each load of each kernel reads in place, in source order.
+    fn views(kernels: &mut [Kernel]) -> Vec<Vec<bool>> {
+        kernels
+            .iter_mut()
+            .map(|k| {
+                let mut found = Vec::new();
+                k.body.for_each_expr_mut(&mut |e| {
+                    if let ExprKind::Load { view, .. } = e.kind {
+                        found.push(view);
+                    }
+                });
+                found
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dense_loads_bound_from_shared_slice_parameters_are_read_in_place() {
+        let mut kernels = lowered(&format!(
+            "{TYPEDEF} typedef float n_t __attribute__((matrix_type(4, 2)));
+             fn views(a: &[f32], b: &[f32]) -> m_t {{
+                 let x: m_t = __builtin_matrix_column_major_load(a, 4, 4, 4);
+                 let y = __builtin_matrix_row_major_load(b, 4, 4);
+                 x * (m_t) y
+             }}
+             fn copies(a: &[f32], b: &mut [f32], s: usize, p: *const f32) -> n_t {{
+                 let mut x: n_t = __builtin_matrix_column_major_load(a, 4, 2);
+                 let y: n_t = __builtin_matrix_column_major_load(b, 4, 2);
+                 let z: n_t = __builtin_matrix_column_major_load(a, 4, 2, 5);
+                 let w: n_t = __builtin_matrix_column_major_load(a, 4, 2, s);
+                 let v: n_t = unsafe {{ __builtin_matrix_column_major_load(p, 4, 2) }};
+                 let u: n_t = __builtin_matrix_column_major_load(a, 4, 2);
+                 println!(\"{{:?}}\", u);
+                 x[0][0] = 1.0f32;
+                 x + y + z + w + v + u + __builtin_matrix_column_major_load(a, 4, 2)
+             }}
+             fn used(a: &[f32]) -> n_t {{
+                 let t: n_t = __builtin_matrix_column_major_load(a, 4, 2);
+                 let _ = t.as_slice();
+                 let r: n_t = __builtin_matrix_column_major_load(a, 4, 2);
+                 r[1][0] += 2.0f32;
+                 let q: n_t = __builtin_matrix_column_major_load(a, 4, 2);
+                 let _ = &mut q;
+                 r + t + q
+             }}
+             fn local(a: &[f32]) -> m_t {{
+                 let c = a;
+                 let x: m_t = __builtin_matrix_column_major_load(c, 4, 4);
+                 let a = c;
+                 let y: m_t = __builtin_matrix_column_major_load(a, 4, 4);
+                 x + y
+             }}"
+        ));
+        assert_eq!(
+            views(&mut kernels),
+            [
+                vec![true, true],
+                // `mut`, `&mut` memory, a gap between columns, a dynamic
+                // stride, a pointer, a name a macro sees, no binding.
+                vec![false; 7],
+                // A method's receiver, a name assigned through a subscript,
+                // one borrowed mutably (rustc's messages stay about `mut`).
+                vec![false; 3],
+                // A local slice (it may borrow memory the kernel changes),
+                // and a local shadowing the parameter.
+                vec![false, false],
+            ]
+        );
+    }
+
     #[test]
     fn small_loop_free_kernels_are_inlined_and_others_are_not() {
         let kernels = lowered(
