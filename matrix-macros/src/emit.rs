@@ -1224,35 +1224,33 @@ fn kernel_call(
 /// The store of `e` into `sink` when `e` is a product (or a fused
 /// product-add), which the product's kernel then writes into memory itself.
 fn stored_product(e: &Expr, sink: &Sink) -> Option<TokenStream> {
-    let span = e.loc.start;
     match &e.kind {
         ExprKind::Paren(inner) | ExprKind::Group(inner) => stored_product(inner, sink),
-        ExprKind::Product { lhs, rhs, contract } => Some(product(
-            lhs,
-            rhs,
-            None,
-            (layout_of(e), *contract),
-            span,
-            &expr,
-            Some(sink),
-        )),
+        _ => product_node(e, &expr, Some(sink)),
+    }
+}
+
+/// A product or fused product-add node on the runtime's kernel (its value
+/// stored into `sink` when there is one), its operands emitted by
+/// `operand`; `None` for any other node.
+fn product_node(
+    e: &Expr,
+    operand: &dyn Fn(&Expr) -> TokenStream,
+    sink: Option<&Sink>,
+) -> Option<TokenStream> {
+    let (lhs, rhs, addend, contract) = match &e.kind {
+        ExprKind::Product { lhs, rhs, contract } => (lhs, rhs, None, contract),
         ExprKind::ProductAdd {
             lhs,
             rhs,
             addend,
             addend_first,
             contract,
-        } => Some(product(
-            lhs,
-            rhs,
-            Some((addend, *addend_first)),
-            (layout_of(e), *contract),
-            span,
-            &expr,
-            Some(sink),
-        )),
-        _ => None,
-    }
+        } => (lhs, rhs, Some((&**addend, *addend_first)), contract),
+        _ => return None,
+    };
+    let out = (layout_of(e), *contract);
+    Some(product(lhs, rhs, addend, out, e.loc.start, operand, sink))
 }
 
 /// Where a stored product goes: a column-major store of a column-major
@@ -1521,30 +1519,9 @@ fn arithmetic(e: &Expr, operand: &dyn Fn(&Expr) -> TokenStream) -> TokenStream {
             let (s, m) = (operand(scalar), operand(matrix));
             quote_spanned!(span=> #f(#s, #m))
         }
-        ExprKind::Product { lhs, rhs, contract } => product(
-            lhs,
-            rhs,
-            None,
-            (layout_of(e), *contract),
-            span,
-            operand,
-            None,
-        ),
-        ExprKind::ProductAdd {
-            lhs,
-            rhs,
-            addend,
-            addend_first,
-            contract,
-        } => product(
-            lhs,
-            rhs,
-            Some((addend, *addend_first)),
-            (layout_of(e), *contract),
-            span,
-            operand,
-            None,
-        ),
+        ExprKind::Product { .. } | ExprKind::ProductAdd { .. } => {
+            product_node(e, operand, None).unwrap_or_default()
+        }
         ExprKind::Map { inputs, body } => map(e, inputs, body, operand),
         _ => operand(e),
     }
