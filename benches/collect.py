@@ -24,6 +24,7 @@ COLUMNS = [
     "matrix-core transpose_to",
     "dispatch(||)",
     "dsl exact",
+    "dsl load/store",
     "dsl fast",
     "dsl #[dispatch]",
     "glam",
@@ -41,6 +42,7 @@ COLORS = {
     "matrix-core transpose_to": "#a0cbe8",
     "dispatch(||)": "#f28e2b",
     "dsl exact": "#ff9da7",
+    "dsl load/store": "#fabfd2",
     "dsl fast": "#9c755f",
     "dsl #[dispatch]": "#e15759",
     "glam": "#76b7b2",
@@ -528,6 +530,9 @@ own speed. **Bold** is the fastest column of a row.
 - **dsl exact / fast**: the `matrix!` kernels (`benches/benches/matrix.rs`,
   module `dsl`, feature `dsl`; run.sh enables it when it compiles), without
   and with `#[fp_contract(fast)]`; one backend check per operation.
+- **dsl load/store**: a `matrix!` kernel in the C kernels' own form, its
+  operands loaded from `&[T]` slices and its result stored into a slice
+  (dense loads are read in place; the product's kernel writes the slice).
 - **dsl #[dispatch]**: a `#[dispatch]` kernel taking the whole batch, compiled
   once per backend, one check per call.
 - **glam**: `Mat4` / `DMat4` (4x4 only). **nalgebra**: `SMatrix` (`mul_to`,

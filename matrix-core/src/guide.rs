@@ -511,11 +511,11 @@
 //! Kernels written as C writes them, loading their operands from memory and
 //! storing the result to memory, run with no copy at all:
 //!
-//! * `__builtin_matrix_column_major_store(a * b, out, stride)` (or `a * b
-//!   + c`, or the row-major store of a row-major product) has the product's
-//!   kernel write `out` itself where the lines are dense (the stride is the
-//!   column's length, or omitted); with gaps between the lines the product
-//!   is computed, then stored.
+//! * `__builtin_matrix_column_major_store(a * b, out, stride)` (also with
+//!   `a * b + c`, and the row-major store of a row-major product) has the
+//!   product's kernel write `out` itself where the lines are dense (the
+//!   stride is the column's length, or omitted); with gaps between the
+//!   lines the product is computed, then stored.
 //! * `let x = __builtin_matrix_column_major_load(a, R, C)`, dense, from a
 //!   `&[T]` parameter, is read where it is: `x` refers to the matrix in
 //!   `a`, which nothing can change while the kernel runs, so each use reads

@@ -336,6 +336,16 @@ mod loads_read_in_place {
             };
             y - x
         }
+        // A `move` closure that must own its matrix: sent to a thread,
+        // boxed as `'static`.
+        fn threaded(a: &[f32]) -> m4x4 {
+            let x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4);
+            std::thread::spawn(move || x + x).join().unwrap()
+        }
+        fn boxed(a: &[f32]) -> Box<dyn Fn(f32) -> m4x4> {
+            let x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4);
+            Box::new(move |s: f32| x * s)
+        }
         fn in_macro(a: &[f32]) -> m4x4 {
             let x: m4x4 = __builtin_matrix_column_major_load(a, 4, 4);
             let shown = format!("{:?}", x);
@@ -390,6 +400,10 @@ mod loads_read_in_place {
             wide[6..].try_into().unwrap(),
         ]);
         assert_eq!(strided(&wide, 6), strided_x + strided_x);
+        assert_eq!(threaded(&a), x + x);
+        let scale = boxed(&a);
+        drop(a);
+        assert_eq!(scale(3.0), x * 3.0);
     }
 
     #[test]

@@ -62,7 +62,12 @@ mod sealed {
 /// Where operations run: the detected backend ([`Auto`], checked at each
 /// call) or a fixed one (a backend token, inside a `#[dispatch]` kernel).
 /// Sealed: implemented by [`Auto`] and the backend tokens.
-pub trait Dispatch: Copy + sealed::Sealed {
+///
+/// `Send + Sync + 'static` (every implementor is a zero-sized token): a
+/// kernel's body is generic over it, and a `move` closure of the body that
+/// uses matrix operations captures it, so a closure sent to a thread or
+/// boxed as `'static` compiles as it would without the parameter.
+pub trait Dispatch: Copy + Send + Sync + 'static + sealed::Sealed {
     /// Runs `op` on this backend, inside its `#[target_feature]` boundary.
     #[inline(always)]
     fn run<O: Op>(self, op: O) -> O::Output {

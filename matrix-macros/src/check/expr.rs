@@ -18,6 +18,10 @@ pub(super) struct Checker<'a> {
     /// Names of the kernel's body that a view must not bind (see
     /// [`unviewable_names`]).
     unviewable: HashSet<String>,
+    /// Whether the body binds views at all: not when it has a `move`
+    /// closure or block, which could carry a view where a copy may go and a
+    /// reference may not (a thread, a `'static` box).
+    views: bool,
     ret: Ty,
     /// Some expression could not be typed: the kernel must become a stub.
     pub(super) poisoned: bool,
@@ -91,6 +95,15 @@ fn unviewable_names(tokens: TokenStream, in_macro: bool, names: &mut HashSet<Str
     }
 }
 
+/// Whether `tokens` hold the identifier or keyword `word`, at any depth.
+fn mentions(tokens: TokenStream, word: &str) -> bool {
+    tokens.into_iter().any(|tree| match tree {
+        proc_macro2::TokenTree::Ident(i) => i == word,
+        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), word),
+        _ => false,
+    })
+}
+
 /// Looks through parentheses and invisible groups.
 pub(super) fn strip(expr: &syn::Expr) -> (&syn::Expr, bool) {
     match expr {
@@ -107,6 +120,7 @@ impl<'a> Checker<'a> {
             diags,
             scopes: vec![HashMap::new()],
             unviewable: HashSet::new(),
+            views: false,
             ret,
             poisoned: false,
             index_checks: Vec::new(),
@@ -171,7 +185,9 @@ impl<'a> Checker<'a> {
 
     /// The body of a kernel; its tail expression is checked against `ret`.
     pub(super) fn kernel_body(&mut self, block: &syn::Block, ret: &Ty) -> Block {
-        unviewable_names(block.to_token_stream(), false, &mut self.unviewable);
+        let tokens = block.to_token_stream();
+        self.views = !mentions(tokens.clone(), "move");
+        unviewable_names(tokens, false, &mut self.unviewable);
         let (body, tail) = self.block(block);
         if let Some((ty, loc)) = tail
             && !compatible(ret, &ty)
@@ -295,6 +311,7 @@ impl<'a> Checker<'a> {
             || pi.by_ref.is_some()
             || pi.subpat.is_some()
             || diverges
+            || !self.views
             || self.unviewable.contains(&name)
         {
             return None;

@@ -370,6 +370,11 @@ mod tests {
                  let _ = &mut q;
                  r + t + q
              }}
+             fn moved(a: &[f32]) -> m_t {{
+                 let x: m_t = __builtin_matrix_column_major_load(a, 4, 4);
+                 let f = move || x * 2.0f32;
+                 f()
+             }}
              fn local(a: &[f32]) -> m_t {{
                  let c = a;
                  let x: m_t = __builtin_matrix_column_major_load(c, 4, 4);
@@ -388,6 +393,9 @@ mod tests {
                 // A method's receiver, a name assigned through a subscript,
                 // one borrowed mutably (rustc's messages stay about `mut`).
                 vec![false; 3],
+                // A body with a `move` closure (a copy may go where a
+                // reference may not).
+                vec![false],
                 // A local slice (it may borrow memory the kernel changes),
                 // and a local shadowing the parameter.
                 vec![false, false],
