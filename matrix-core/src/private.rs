@@ -265,11 +265,11 @@ pub fn load<T: Element, const R: usize, const C: usize, L: Layout>(
 }
 
 /// A dense [`load`] (its stride the line's length) read in place: the
-/// matrix in `src`, by reference. The expansion binds
-/// `let x = __builtin_matrix_column_major_load(a, R, C)` this way when `a`
-/// is a `&[T]` parameter (memory the kernel cannot change) and `x` is
-/// never assigned, and each use of `x` reads the memory, as a copy would
-/// read the same values: a product reads its operand where it is.
+/// matrix in `src`, by reference. The expansion reads a load from a `&[T]`
+/// parameter (memory the kernel cannot change) this way where it is a
+/// product's operand, or bound by `let x = ...` with `x` never assigned:
+/// each use reads the values a copy would hold, and a product reads its
+/// operand where it is.
 ///
 /// # Panics
 ///
@@ -586,8 +586,8 @@ pub fn product<
 /// c`, or the row-major store of a row-major product), as [`store`] of
 /// [`product`] computes it. Where the lines are dense (`stride` is the
 /// line's length), the product's kernel writes `dst` itself: no temporary
-/// matrix, and no copy of it, which costs as much as an 8x8 `f32` product's
-/// arithmetic when the result crosses back from the backend's boundary.
+/// matrix, and no copy of it out of the backend's boundary (at 8x8 `f32`
+/// that copy is a third of the product's time; see `Matrix::mul_to`).
 ///
 /// # Panics
 ///

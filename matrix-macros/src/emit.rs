@@ -488,6 +488,34 @@ fn index(i: &Index, axis: &str, bound: &Dim, span: Span) -> TokenStream {
     }
 }
 
+/// A reference to the matrix a load reads in place (`private::load_view`),
+/// if `e` is such a load: what a product operand, or a `let` bound to a
+/// reference, borrows instead of a copy. Elsewhere the load is a value.
+fn load_in_place(e: &Expr) -> Option<TokenStream> {
+    let span = e.loc.start;
+    match &e.kind {
+        ExprKind::Paren(inner) | ExprKind::Group(inner) => load_in_place(inner),
+        ExprKind::Load {
+            src,
+            to,
+            view: true,
+            ..
+        } => {
+            let (elem, rows, cols, layout) = (
+                to.elem.to_tokens(span),
+                to.rows.to_tokens(span),
+                to.cols.to_tokens(span),
+                to.layout.to_tokens(span),
+            );
+            let src = as_slice(src, false);
+            Some(
+                quote_spanned!(span=> ::matrix_core::private::load_view::<#elem, #rows, #cols, #layout>(#src)),
+            )
+        }
+        _ => None,
+    }
+}
+
 /// The runtime's function for a load or store (`what`) in memory order
 /// `memory`: `private::load`, `load_ptr`, `load_packed`, `load_packed_ptr`,
 /// and the same for `store`.
@@ -608,7 +636,7 @@ fn expr(e: &Expr) -> TokenStream {
             stride: s,
             pointer,
             memory,
-            view,
+            ..
         } => {
             let (elem, rows, cols) = (
                 to.elem.to_tokens(span),
@@ -622,9 +650,6 @@ fn expr(e: &Expr) -> TokenStream {
                 as_slice(src, false)
             };
             let layout = to.layout.to_tokens(span);
-            if *view {
-                return quote_spanned!(span=> ::matrix_core::private::load_view::<#elem, #rows, #cols, #layout>(#src));
-            }
             let func = memory_function("load", *memory, *pointer, span);
             let call = if memory.is_packed() {
                 let memory = memory.to_tokens(span);
@@ -843,6 +868,9 @@ fn expr(e: &Expr) -> TokenStream {
             mutable,
             expr: inner,
         } => {
+            if !*mutable && let Some(reference) = load_in_place(inner) {
+                return reference;
+            }
             let inner = expr(inner);
             if *mutable {
                 quote!(&mut #inner)
@@ -1337,9 +1365,12 @@ fn product(
     // By reference: an operand that is a place (a parameter, `*p`) is then
     // read where it is, with no copy; any other is a temporary that the
     // `let` keeps alive.
-    let bind = |name: &proc_macro2::Ident, e: &Expr| {
-        let value = operand_tokens(e);
-        quote_spanned!(span=> let #name = &#value;)
+    let bind = |name: &proc_macro2::Ident, e: &Expr| match load_in_place(e) {
+        Some(reference) => quote_spanned!(span=> let #name = #reference;),
+        None => {
+            let value = operand_tokens(e);
+            quote_spanned!(span=> let #name = &#value;)
+        }
     };
     let mut lets = Vec::new();
     if let Some((c, true)) = addend {

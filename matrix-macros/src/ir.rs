@@ -178,9 +178,10 @@ pub(crate) enum ExprKind {
         stride: Stride,
         pointer: bool,
         memory: MemoryLayout,
-        /// Read in place: the load is a reference to the matrix in `src`
-        /// (`let x = load(a, ...)` from a `&[T]` parameter, dense), which
-        /// the uses of its name dereference.
+        /// May be read in place: the lines are dense and `src` is a `&[T]`
+        /// parameter, memory the kernel cannot change. A product operand,
+        /// and a `let` bound to a reference to it, borrow the matrix there
+        /// (`private::load_view`); elsewhere the load is a value, a copy.
         view: bool,
     },
     Store {

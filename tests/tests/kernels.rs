@@ -300,6 +300,21 @@ mod loads_read_in_place {
             let corner = x[3][3] + x[0][1];
             scaled(s) + __builtin_matrix_transpose(x) * corner
         }
+        // Loads used directly as product operands: read in place too.
+        fn direct(a: &[f32], b: &[f32], out: &mut [f32]) {
+            __builtin_matrix_column_major_store(
+                __builtin_matrix_column_major_load(a, 4, 4) * __builtin_matrix_column_major_load(b, 4, 4)
+                    + __builtin_matrix_column_major_load(a, 4, 4),
+                out,
+            );
+        }
+        // A load borrowed mutably is a temporary of its own, as in C.
+        fn temporary(a: &[f32]) -> m4x4 {
+            let t = &mut __builtin_matrix_column_major_load(a, 4, 4);
+            t.as_mut_slice()[0] = 9.0f32;
+            let u: m4x4 = *t;
+            u + __builtin_matrix_column_major_load(a, 4, 4)
+        }
         fn returned(a: &[f32]) -> r4x4 {
             let x = __builtin_matrix_row_major_load(a, 4, 4, 4);
             x
@@ -368,6 +383,16 @@ mod loads_read_in_place {
         assert_eq!(out[16..], [0.0; 2]);
         let corner = x[(3, 3)] + x[(0, 1)];
         assert_eq!(uses(&a, 0.5), x * 0.5 + x.transpose() * corner);
+        let mut direct_out = [0.0f32; 16];
+        direct(&a, &b, &mut direct_out);
+        assert_same(
+            &direct_out,
+            (x * y + x).as_slice(),
+            "load(a) * load(b) + load(a)",
+        );
+        let mut changed = x;
+        changed.as_mut_slice()[0] = 9.0;
+        assert_eq!(temporary(&a), changed + x);
         assert_eq!(
             returned(&a).to_rows(),
             Matrix::<f32, 4, 4>::from_row_major(&a).to_rows()

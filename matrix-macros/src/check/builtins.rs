@@ -543,6 +543,7 @@ impl Checker<'_> {
         };
         let to = MatTy::unnamed(elem, rows, cols, memory.lines());
         let ty = Ty::Matrix(to.clone());
+        let view = !pointer && self.reads_in_place(&src, &stride, memory, &to);
         Expr::new(
             ExprKind::Load {
                 src: Box::new(src),
@@ -550,7 +551,7 @@ impl Checker<'_> {
                 stride,
                 pointer,
                 memory,
-                view: false,
+                view,
             },
             ty,
             loc,

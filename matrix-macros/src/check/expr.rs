@@ -6,7 +6,7 @@ use crate::consteval;
 use crate::diag::{self, Axis, Diagnostics, Loc};
 use crate::ir::{self, ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt, Stride};
 use crate::parse::COMPOUND_LITERAL;
-use crate::types::{Dim, MatTy, Scalar, SeqKind, Ty};
+use crate::types::{Dim, MatTy, MemoryLayout, Scalar, SeqKind, Ty};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use std::collections::{HashMap, HashSet};
@@ -274,8 +274,17 @@ impl<'a> Checker<'a> {
         };
         let mut init = init;
         let mut declared_tokens = declared.as_ref().map(|d| d.1.clone());
-        if let Some(name) = self.view_of(&pat, &bound, init.as_mut(), diverge.is_some()) {
-            // Bound to a reference: each use reads the memory in place.
+        if let Some(name) = self.binds_view(&pat, &bound, init.as_ref(), diverge.is_some()) {
+            // Bound to a reference to the matrix in memory
+            // (`private::load_view`): each use reads it in place.
+            init = init.map(|load| {
+                let (ty, loc) = (load.ty.clone(), load.loc);
+                let reference = ExprKind::Reference {
+                    mutable: false,
+                    expr: Box::new(load),
+                };
+                Expr::new(reference, ty, loc)
+            });
             declared_tokens = declared_tokens.map(|t| quote::quote!(&#t));
             self.bind_as(&name, bound, Role::View);
         } else {
@@ -290,62 +299,57 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Whether `let pat = init` binds a view: `pat` a plain immutable name
-    /// (not [unviewable](unviewable_names)), `init` a dense load from a
-    /// `&[T]` parameter, of the type bound. The matrix is then read where
-    /// it is, with no copy: the memory cannot change while the kernel runs,
-    /// and the name cannot be assigned. The load is marked to return a
-    /// reference, and the name returned.
-    fn view_of(
+    /// Whether a load of `to` from `src` reads the matrix in place: its
+    /// lines are dense and `src` names a `&[T]` parameter, memory the
+    /// kernel cannot change while it runs, so a reference to the matrix
+    /// there reads the values a copy would hold.
+    pub(super) fn reads_in_place(
         &self,
-        pat: &syn::Pat,
-        bound: &Ty,
-        init: Option<&mut Expr>,
-        diverges: bool,
-    ) -> Option<String> {
-        let syn::Pat::Ident(pi) = pat else {
-            return None;
-        };
-        let name = pi.ident.to_string();
-        if pi.mutability.is_some()
-            || pi.by_ref.is_some()
-            || pi.subpat.is_some()
-            || diverges
-            || !self.views
-            || self.unviewable.contains(&name)
-        {
-            return None;
-        }
-        let init = init?;
-        if !matches!((bound, &init.ty), (Ty::Matrix(a), Ty::Matrix(b)) if a.same_type(b)) {
-            return None;
-        }
-        let ExprKind::Load {
-            src,
-            to,
-            stride,
-            pointer: false,
-            memory,
-            view,
-        } = &mut init.kind
-        else {
-            return None;
-        };
+        src: &Expr,
+        stride: &Stride,
+        memory: MemoryLayout,
+        to: &MatTy,
+    ) -> bool {
         let dense = match stride {
             Stride::Dense => true,
             Stride::Const(v) => memory.line_len(&to.rows, &to.cols, to.elem) == Some(*v),
             Stride::Dynamic(_) => false,
         };
         let ExprKind::Path(tokens) = &src.kind else {
+            return false;
+        };
+        let shared = syn::parse2::<syn::Ident>(tokens.clone()).is_ok_and(|name| {
+            matches!(
+                self.binding(&name.to_string()),
+                Some((_, Role::SharedSlice))
+            )
+        });
+        dense && shared && !memory.is_packed()
+    }
+
+    /// Whether `let pat = init` binds a view: `pat` a plain immutable name
+    /// (not [unviewable](unviewable_names)), `init` a load that reads in
+    /// place, of the type bound. The name is then bound to a reference to
+    /// the matrix in memory, with no copy: the memory cannot change while
+    /// the kernel runs, and the name is never assigned.
+    fn binds_view(
+        &self,
+        pat: &syn::Pat,
+        bound: &Ty,
+        init: Option<&Expr>,
+        diverges: bool,
+    ) -> Option<String> {
+        let syn::Pat::Ident(pi) = pat else {
             return None;
         };
-        let source = syn::parse2::<syn::Ident>(tokens.clone()).ok()?.to_string();
-        let shared = matches!(self.binding(&source), Some((_, Role::SharedSlice)));
-        if !dense || memory.is_packed() || !shared {
+        let name = pi.ident.to_string();
+        let plain = pi.mutability.is_none() && pi.by_ref.is_none() && pi.subpat.is_none();
+        if !plain || diverges || !self.views || self.unviewable.contains(&name) {
             return None;
         }
-        *view = true;
-        Some(name)
+        let init = init?;
+        let same = matches!((bound, &init.ty), (Ty::Matrix(a), Ty::Matrix(b)) if a.same_type(b));
+        matches!(init.kind, ExprKind::Load { view: true, .. } if same).then_some(name)
     }
 
     /// Binds the names a pattern introduces; a bare name gets `ty`.
@@ -416,7 +420,7 @@ impl<'a> Checker<'a> {
                     // A view of memory: its matrix is the place it refers to.
                     Some((_, Role::View)) => Expr::new(
                         ExprKind::Unary {
-                            op: syn::UnOp::Deref(Default::default()),
+                            op: syn::UnOp::Deref(syn::Token![*](loc.start)),
                             expr: Box::new(path),
                         },
                         ty,

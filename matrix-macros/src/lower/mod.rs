@@ -325,16 +325,24 @@ mod tests {
 
     const TYPEDEF: &str = "typedef float m_t __attribute__((matrix_type(4, 4)));";
 
-    /// Whether each load of each kernel reads in place, in source order.
-    fn views(kernels: &mut [Kernel]) -> Vec<Vec<bool>> {
+    /// Each load of each kernel, in source order: `b` bound by `let` as a
+    /// reference to the matrix in memory, `r` read in place as a value
+    /// (copied where a value is needed), `c` copied by the load.
+    fn loads(kernels: &mut [Kernel]) -> Vec<String> {
         kernels
             .iter_mut()
             .map(|k| {
-                let mut found = Vec::new();
-                k.body.for_each_expr_mut(&mut |e| {
-                    if let ExprKind::Load { view, .. } = e.kind {
-                        found.push(view);
+                let mut found = String::new();
+                // Children first: a load, then the reference around it.
+                k.body.for_each_expr_mut(&mut |e| match &e.kind {
+                    ExprKind::Load { view, .. } => found.push(if *view { 'r' } else { 'c' }),
+                    ExprKind::Reference { expr, .. }
+                        if matches!(expr.kind, ExprKind::Load { .. }) =>
+                    {
+                        found.pop();
+                        found.push('b');
                     }
+                    _ => {}
                 });
                 found
             })
@@ -384,21 +392,24 @@ mod tests {
              }}"
         ));
         assert_eq!(
-            views(&mut kernels),
+            loads(&mut kernels),
             [
-                vec![true, true],
-                // `mut`, `&mut` memory, a gap between columns, a dynamic
-                // stride, a pointer, a name a macro sees, no binding.
-                vec![false; 7],
+                // Bound to references: used by a product, one converted.
+                "bb",
+                // `mut` (read in place, then copied into `x`), `&mut`
+                // memory, a gap between columns, a dynamic stride, a
+                // pointer, a name a macro sees, a load with no binding
+                // (read in place by the sum).
+                "rccccrr",
                 // A method's receiver, a name assigned through a subscript,
-                // one borrowed mutably (rustc's messages stay about `mut`).
-                vec![false; 3],
-                // A body with a `move` closure (a copy may go where a
-                // reference may not).
-                vec![false],
+                // one borrowed mutably: rustc's messages stay about `mut`.
+                "rrr",
+                // A body with a `move` closure: a copy may go where a
+                // reference may not.
+                "r",
                 // A local slice (it may borrow memory the kernel changes),
                 // and a local shadowing the parameter.
-                vec![false, false],
+                "cc",
             ]
         );
     }
