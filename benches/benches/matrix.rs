@@ -440,7 +440,10 @@ fn transposes(c: &mut Criterion) {
         #[cfg(feature = "dsl")]
         dsl::transpose_8x8(_g, _d);
     });
-    transpose_group!(c, 16, transpose_f32_16, |_g, _d| {});
+    transpose_group!(c, 16, transpose_f32_16, |_g, _d| {
+        #[cfg(feature = "dsl")]
+        dsl::transpose_16x16(_g, _d);
+    });
 }
 
 /// Column (f): the `matrix!` macro's kernels, in the DSL syntax of the
@@ -529,6 +532,17 @@ mod dsl {
             let y: m8x8_t = __builtin_matrix_column_major_load(b, 8, 8, 8);
             let z: m8x8_t = __builtin_matrix_column_major_load(c, 8, 8, 8);
             __builtin_matrix_column_major_store(x * y + z, out, 8);
+        }
+
+        pub fn s_transpose_8x8(a: &[f32], out: &mut [f32]) {
+            __builtin_matrix_column_major_store(
+                __builtin_matrix_transpose(__builtin_matrix_column_major_load(a, 8, 8)),
+                out,
+            );
+        }
+        pub fn s_transpose_16x16(a: &[f32], out: &mut [f32]) {
+            let x: m16x16_t = __builtin_matrix_column_major_load(a, 16, 16);
+            __builtin_matrix_column_major_store(__builtin_matrix_transpose(x), out);
         }
 
         /// A batch of products, compiled once per backend.
@@ -664,21 +678,31 @@ mod dsl {
     madd!(madd_8x8_f32, 8, k_madd_8x8_f32, f_madd_8x8_f32, memory s_madd_8x8_f32);
 
     macro_rules! transpose {
-        ($name:ident, $n:literal, $k:ident) => {
+        ($name:ident, $n:literal $(, exact $k:ident)? $(, memory $memory:ident)?) => {
             pub(super) fn $name(g: &mut Group<'_>, d: [f32; $n * $n]) {
                 type M = Matrix<f32, $n, $n>;
-                col1(
+                $(col1(
                     g,
                     "dsl exact",
                     M::from_column_major(&d),
                     M::zero(),
                     |a, o| *o = $k(*a),
-                );
+                );)?
+                $(
+                    let a = M::from_column_major(&d);
+                    let mut out = M::zero();
+                    $memory(a.as_slice(), out.as_mut_slice());
+                    check(out == a.transpose(), stringify!($memory));
+                    col1(g, "dsl load/store", a, M::zero(), |a, o| {
+                        $memory(a.as_slice(), o.as_mut_slice())
+                    });
+                )?
             }
         };
     }
-    transpose!(transpose_4x4, 4, k_transpose_4x4);
-    transpose!(transpose_8x8, 8, k_transpose_8x8);
+    transpose!(transpose_4x4, 4, exact k_transpose_4x4);
+    transpose!(transpose_8x8, 8, exact k_transpose_8x8, memory s_transpose_8x8);
+    transpose!(transpose_16x16, 16, memory s_transpose_16x16);
 
     macro_rules! chain {
         ($name:ident, $n:literal, $k:ident) => {

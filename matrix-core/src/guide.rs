@@ -512,13 +512,14 @@
 //! storing the result to memory, run with no copy at all:
 //!
 //! * `__builtin_matrix_column_major_store(a * b, out, stride)` (also with
-//!   `a * b + c`, and the row-major store of a row-major product) has the
-//!   product's kernel write `out` itself where the lines are dense (the
-//!   stride is the column's length, or omitted); with gaps between the
-//!   lines the product is computed, then stored.
+//!   `a * b + c` or `__builtin_matrix_transpose(m)`, and the row-major store
+//!   of a row-major matrix) has the kernel write `out` itself where the
+//!   lines are dense (the stride is the column's length, or omitted); with
+//!   gaps between the lines the value is computed, then stored.
 //! * A dense load from a `&[T]` parameter (memory nothing can change while
-//!   the kernel runs) is read where it is when it is a product's operand,
-//!   or bound by `let x = __builtin_matrix_column_major_load(a, R, C)`:
+//!   the kernel runs) is read where it is when it is a product's or a
+//!   transpose's operand, or bound by `let x =
+//!   __builtin_matrix_column_major_load(a, R, C)`:
 //!   `x` then refers to the matrix in `a`, and each use reads the values a
 //!   copy would hold. A binding that is `mut`, assigned, borrowed mutably,
 //!   used as a method's receiver or named inside a macro stays a copy, as

@@ -503,6 +503,17 @@ pub(crate) fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize,
     storage_transposed(d, m.as_slice())
 }
 
+/// `transpose(m)` on `d`, written into `out` by the kernel itself (see
+/// [`Matrix::transpose_to`]).
+#[inline(always)]
+pub(crate) fn transpose_to<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
+    d: D,
+    m: &Matrix<T, R, C, L>,
+    out: &mut Matrix<T, C, R, L>,
+) {
+    storage_transposed_to(d, m.as_slice(), out);
+}
+
 /// The matrix whose storage is the transpose of `src`, on `d`, with its
 /// backend's kernel for `T`: `src` is the column-major matrix of the
 /// result's storage transposed (`C x R` for a column-major result, `R x
@@ -747,7 +758,7 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     /// ```
     #[inline]
     pub fn transpose_to(&self, out: &mut Matrix<T, C, R, L>) {
-        storage_transposed_to(Auto, self.as_slice(), out);
+        transpose_to(Auto, self, out);
     }
 }
 

@@ -639,6 +639,33 @@ pub fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize, L: Lay
     crate::ops::transpose(d, m)
 }
 
+/// `__builtin_matrix_column_major_store(transpose(m), dst, stride)` (or
+/// the row-major store of a row-major transpose), as [`store`] of
+/// [`transpose`] computes it. Where the lines are dense, the transpose's
+/// kernel writes `dst` itself, with no temporary and no copy of it (see
+/// [`store_product`]).
+///
+/// # Panics
+///
+/// As [`store`]: if the stride is below the line's length, or `dst` is
+/// shorter than the extent.
+#[inline(always)]
+#[track_caller]
+pub fn store_transpose<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
+    d: D,
+    m: &Matrix<T, R, C, L>,
+    dst: &mut [T],
+    stride: usize,
+) {
+    check_extent::<L>("store", C, R, stride, dst.len());
+    if stride == line_len::<L>(C, R) {
+        let out = Matrix::<T, C, R, L>::mut_from_slice(&mut dst[..R * C]);
+        crate::ops::transpose_to(d, m, out);
+    } else {
+        store(transpose(d, m), dst, stride);
+    }
+}
+
 /// An element-wise pass on `d`: `fill` writes every element of the result
 /// (the zero matrix it is given). Its loop is compiled for the backend that runs
 /// it.

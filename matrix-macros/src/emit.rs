@@ -587,7 +587,7 @@ fn expr(e: &Expr) -> TokenStream {
         | ExprKind::Product { .. }
         | ExprKind::ProductAdd { .. }
         | ExprKind::Map { .. } => arithmetic(e, &expr),
-        ExprKind::Transpose(m) => transpose(m, span),
+        ExprKind::Transpose(m) => transpose(m, span, None),
         ExprKind::ConvertScalar { expr: inner, to } => {
             let inner = expr(inner);
             let to = to.to_tokens(span);
@@ -687,7 +687,7 @@ fn expr(e: &Expr) -> TokenStream {
                     stride: s.clone(),
                     ty: m,
                 };
-                if let Some(stored) = stored_product(matrix, &sink) {
+                if let Some(stored) = stored_by_kernel(matrix, &sink) {
                     return stored;
                 }
             }
@@ -1065,15 +1065,30 @@ const STRAIGHT_LINE_TRANSPOSE: u64 = 256;
 /// debug builds, up to 16x16, written out as one array of the elements in
 /// their new places (at opt-level 0 that is a few moves, not a call per
 /// element).
-fn transpose(m: &Expr, span: Span) -> TokenStream {
+fn transpose(m: &Expr, span: Span, sink: Option<&Sink>) -> TokenStream {
     let Ty::Matrix(shape) = &m.ty else {
         return quote!(());
     };
-    let value = expr(m);
     let site = Span::mixed_site();
     let name = format_ident!("__transpose_operand", span = site);
+    // Bound by reference: a place, or a load from a `&[T]` parameter, is
+    // read where it is.
+    let operand = match load_in_place(m) {
+        Some(reference) => quote_spanned!(span=> let #name = #reference;),
+        None => {
+            let value = expr(m);
+            quote_spanned!(span=> let #name = &#value;)
+        }
+    };
     let isa = isa();
-    let kernel = quote_spanned!(span=> ::matrix_core::private::transpose(#isa, #name));
+    // A stored transpose's destination, evaluated once after the operand.
+    let (sink, bind_sink) = sink.map(|s| s.bound(span)).unzip();
+    let kernel = match &sink {
+        Some(Sink { dst, stride, .. }) => {
+            quote_spanned!(span=> ::matrix_core::private::store_transpose(#isa, #name, #dst, #stride))
+        }
+        None => quote_spanned!(span=> ::matrix_core::private::transpose(#isa, #name)),
+    };
     // The written-out form names the elements of a column-major matrix
     // of a known shape.
     let written_out = match (shape.rows.known(), shape.cols.known()) {
@@ -1085,7 +1100,7 @@ fn transpose(m: &Expr, span: Span) -> TokenStream {
         _ => None,
     };
     let Some((shape_rows, shape_cols)) = written_out else {
-        return quote_spanned!(span=> { let #name = &#value; #kernel });
+        return quote_spanned!(span=> { #operand #bind_sink #kernel });
     };
     let element = |r: u64, c: u64| format_ident!("__t_{}_{}", r, c, span = site);
     let columns = (0..shape_cols).map(|c| {
@@ -1099,11 +1114,16 @@ fn transpose(m: &Expr, span: Span) -> TokenStream {
     });
     let elem = shape.elem.to_tokens(span);
     let (rows, cols) = (shape.cols.to_tokens(span), shape.rows.to_tokens(span));
+    let mut written = quote_spanned!(span=> ::matrix_core::Matrix::<#elem, #rows, #cols>::from_columns([#(#transposed),*]));
+    if let Some(sink) = &sink {
+        written = sink.store(written, span);
+    }
     quote_spanned! {span=> {
-        let #name = &#value;
+        #operand
+        #bind_sink
         if ::core::cfg!(debug_assertions) {
             let [#(#columns),*] = *::matrix_core::Matrix::as_columns(#name);
-            ::matrix_core::Matrix::<#elem, #rows, #cols>::from_columns([#(#transposed),*])
+            #written
         } else {
             #kernel
         }
@@ -1250,10 +1270,12 @@ fn kernel_call(
 }
 
 /// The store of `e` into `sink` when `e` is a product (or a fused
-/// product-add), which the product's kernel then writes into memory itself.
-fn stored_product(e: &Expr, sink: &Sink) -> Option<TokenStream> {
+/// product-add) or a transpose, whose kernel then writes into memory
+/// itself.
+fn stored_by_kernel(e: &Expr, sink: &Sink) -> Option<TokenStream> {
     match &e.kind {
-        ExprKind::Paren(inner) | ExprKind::Group(inner) => stored_product(inner, sink),
+        ExprKind::Paren(inner) | ExprKind::Group(inner) => stored_by_kernel(inner, sink),
+        ExprKind::Transpose(m) => Some(transpose(m, e.loc.start, Some(sink))),
         _ => product_node(e, &expr, Some(sink)),
     }
 }
@@ -1281,11 +1303,11 @@ fn product_node(
     Some(product(lhs, rhs, addend, out, e.loc.start, operand, sink))
 }
 
-/// Where a stored product goes: a column-major store of a column-major
-/// product (or row-major of row-major) into a slice, `dst` and `stride`
-/// the store's arguments, `ty` the stored matrix's type. The product's
+/// Where a stored product or transpose goes: a column-major store of a
+/// column-major matrix (or row-major of row-major) into a slice, `dst` and
+/// `stride` the store's arguments, `ty` the stored matrix's type. The
 /// kernel writes the slice itself where its lines are dense
-/// (`private::store_product`).
+/// (`private::store_product`, `private::store_transpose`).
 struct Sink<'a> {
     dst: TokenStream,
     stride: TokenStream,
@@ -1293,6 +1315,26 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
+    /// The sink with its destination and stride evaluated once, into
+    /// locals (the `let`s returned, to be placed after the operands', as
+    /// the store's own arguments are evaluated after its value): for a
+    /// value computed in two forms.
+    fn bound(&self, span: Span) -> (Sink<'_>, TokenStream) {
+        let site = Span::mixed_site();
+        let (dst, stride) = (
+            format_ident!("__store_dst", span = site),
+            format_ident!("__store_stride", span = site),
+        );
+        let (dst_value, stride_value) = (&self.dst, &self.stride);
+        let lets = quote_spanned!(span=> let #dst = #dst_value; let #stride = #stride_value;);
+        let bound = Sink {
+            dst: dst.into_token_stream(),
+            stride: stride.into_token_stream(),
+            ty: self.ty,
+        };
+        (bound, lets)
+    }
+
     /// The store of `value`, a matrix computed otherwise.
     fn store(&self, value: TokenStream, span: Span) -> TokenStream {
         let Sink { dst, stride, ty } = self;
@@ -1413,25 +1455,9 @@ fn product(
             #kernel
         }};
     };
-    // A stored product's destination, evaluated once after the operands
-    // (as the store's own arguments are), for both forms.
-    let (bound_sink, bind_sink) = match sink {
-        Some(sink) => {
-            let (dst, stride) = (
-                format_ident!("__store_dst", span = site),
-                format_ident!("__store_stride", span = site),
-            );
-            let (dst_value, stride_value) = (&sink.dst, &sink.stride);
-            let bind = quote_spanned!(span=> let #dst = #dst_value; let #stride = #stride_value;);
-            let bound = Sink {
-                dst: dst.into_token_stream(),
-                stride: stride.into_token_stream(),
-                ty: sink.ty,
-            };
-            (Some(bound), Some(bind))
-        }
-        None => (None, None),
-    };
+    // A stored product's destination, evaluated once after the operands,
+    // for both forms.
+    let (bound_sink, bind_sink) = sink.map(|s| s.bound(span)).unzip();
     let kernel = kernel(bound_sink.as_ref());
 
     // `let [[x_0_0, x_1_0, ..], ..] = *as_columns(&x);`: one local per

@@ -67,6 +67,24 @@ macro_rules! kernel_suite {
                 fn store_prod_row_major(a: r3x5, b: r5x2, dst: &mut [$t], stride: usize) {
                     __builtin_matrix_row_major_store(a * b, dst, stride);
                 }
+                // Stored transposes, written into the slice by the
+                // transpose's kernel where the lines are dense: written out
+                // in debug builds up to 256 elements, on the kernels above.
+                fn store_transpose_13x9(a: m13x9, dst: &mut [$t], stride: usize) {
+                    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a), dst, stride);
+                }
+                fn store_transpose_16x16(a: m16x16, dst: &mut [$t]) {
+                    __builtin_matrix_column_major_store((__builtin_matrix_transpose(a)), dst, 16);
+                }
+                fn store_transpose_row_major(a: r3x5, dst: &mut [$t], stride: usize) {
+                    __builtin_matrix_row_major_store(__builtin_matrix_transpose(a), dst, stride);
+                }
+                fn transpose_loaded(src: &[$t], dst: &mut [$t]) {
+                    __builtin_matrix_column_major_store(
+                        __builtin_matrix_transpose(__builtin_matrix_column_major_load(src, 16, 16)),
+                        dst,
+                    );
+                }
                 fn compound(a: m7x7, b: m7x7, s: $t) -> m7x7 {
                     let mut r = a;
                     r += b;
@@ -193,6 +211,45 @@ macro_rules! kernel_suite {
                 store_madd_16x16(a, b, c, &mut got);
                 let expected = elementwise(&matmul(a.as_slice(), b.as_slice(), 16, 16, 16), c.as_slice(), <$t>::ref_add);
                 assert_same(&got, &expected, "store(a * b + c) 16x16");
+            }
+
+            #[test]
+            fn stored_transposes_equal_the_reference() {
+                let mut rng = Rng::new(0x7a05_0000 + stringify!($t).len() as u64);
+                for stride in [9, 10, 14] {
+                    let a: m13x9 = random(&mut rng);
+                    let dst0 = rng.vec::<$t>(12 * stride + 9 + 3);
+                    let (mut got, mut expected) = (dst0.clone(), dst0);
+                    store_transpose_13x9(a, &mut got, stride);
+                    store(&transpose(a.as_slice(), 13, 9), 9, 13, &mut expected, stride);
+                    assert_same(&got, &expected, "store(transpose(13x9))");
+
+                    // A 5x3 transpose stored row-major: rows of 3, dense at
+                    // stride 3.
+                    let b: r3x5 = random::<3, 5>(&mut rng).to_layout();
+                    let stride = stride - 6;
+                    let dst0 = rng.vec::<$t>(4 * stride + 3 + 2);
+                    let (mut got, mut expected) = (dst0.clone(), dst0);
+                    store_transpose_row_major(b, &mut got, stride);
+                    // Row r of the 5x3 transpose is column r of `b`: the
+                    // lines are `b`'s columns, the column-major storage of `b`.
+                    let b_columns = b.to_layout::<matrix_core::ColumnMajor>();
+                    store(b_columns.as_slice(), 3, 5, &mut expected, stride);
+                    assert_same(&got, &expected, "row-major store(transpose(3x5))");
+                }
+                let a: m16x16 = random(&mut rng);
+                let mut got = rng.vec::<$t>(256);
+                store_transpose_16x16(a, &mut got);
+                assert_same(&got, &transpose(a.as_slice(), 16, 16), "store(transpose(16x16))");
+                let mut loaded = rng.vec::<$t>(256);
+                transpose_loaded(a.as_slice(), &mut loaded);
+                assert_same(&loaded, &transpose(a.as_slice(), 16, 16), "store(transpose(load))");
+            }
+
+            #[test]
+            #[should_panic(expected = "needs 117 elements, but the slice has 116")]
+            fn a_short_slice_for_a_stored_transpose_panics() {
+                store_transpose_13x9(Matrix::zero(), &mut [<$t as matrix_core::Element>::ZERO; 116], 9);
             }
 
             #[test]
