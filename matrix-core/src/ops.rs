@@ -414,7 +414,7 @@ fn kernel<
     if const { M * K * N <= INLINE_VECTOR_MACS * T::PRODUCT_VECTORS.lanes::<S>() } {
         T::product::<S, FUSE, Shape<T, M, K, N, Rhs>>(s, p, out);
     } else {
-        called::<S, T, M, K, N, FUSE, Rhs>(s, p, out);
+        called::<S, T, FUSE, Shape<T, M, K, N, Rhs>>(s, p, out);
     }
 }
 
@@ -431,54 +431,30 @@ fn kernel<
 /// native one that way.)
 #[cfg(not(debug_assertions))]
 #[inline(always)]
-fn called<
-    S: Isa,
-    T: Element,
-    const M: usize,
-    const K: usize,
-    const N: usize,
-    const FUSE: bool,
-    Rhs: Operand<T, K, N>,
->(
-    s: S,
-    p: &Operands<'_, T>,
-    out: &mut [T],
-) {
-    struct Called<
-        'a,
-        'p,
-        T: Element,
-        const M: usize,
-        const K: usize,
-        const N: usize,
-        const FUSE: bool,
-        Rhs,
-    > {
+fn called<S: Isa, T: Element, const FUSE: bool, D: Dims>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    struct Called<'a, 'p, T: Element, const FUSE: bool, D> {
         p: &'a Operands<'p, T>,
         out: &'a mut [T],
-        rhs: PhantomData<Rhs>,
+        shape: PhantomData<D>,
     }
-    impl<T: Element, const M: usize, const K: usize, const N: usize, const FUSE: bool, Rhs> Op
-        for Called<'_, '_, T, M, K, N, FUSE, Rhs>
-    where
-        Rhs: Operand<T, K, N>,
-    {
+    impl<T: Element, const FUSE: bool, D: Dims> Op for Called<'_, '_, T, FUSE, D> {
         type Output = ();
         #[inline(always)]
         fn run<S: Isa>(self, s: S) {
+            // The shape as constants, inside the boundary.
             let p = Operands {
-                m: M,
-                k: K,
-                n: N,
+                m: D::M,
+                k: D::K,
+                n: D::N,
                 ..*self.p
             };
-            T::product::<S, FUSE, Shape<T, M, K, N, Rhs>>(s, &p, self.out);
+            T::product::<S, FUSE, D>(s, &p, self.out);
         }
     }
-    s.run_out_of_line(Called::<T, M, K, N, FUSE, Rhs> {
+    s.run_out_of_line(Called::<T, FUSE, D> {
         p,
         out,
-        rhs: PhantomData,
+        shape: PhantomData,
     });
 }
 

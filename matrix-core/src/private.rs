@@ -611,17 +611,28 @@ pub fn store_product<
     dst: &mut [T],
     stride: usize,
 ) {
-    check_extent::<L>("store", M, N, stride, dst.len());
-    if stride == line_len::<L>(M, N) {
-        let out = Matrix::<T, M, N, L>::mut_from_slice(&mut dst[..M * N]);
-        crate::ops::product_to::<D, T, M, K, N, FUSE, L>(d, lhs, rhs, addend, out);
-    } else {
-        store(
+    match dense_destination::<T, M, N, L>(dst, stride) {
+        Some(out) => crate::ops::product_to::<D, T, M, K, N, FUSE, L>(d, lhs, rhs, addend, out),
+        None => store(
             product::<D, T, M, K, N, FUSE, L>(d, lhs, rhs, addend),
             dst,
             stride,
-        );
+        ),
     }
+}
+
+/// The matrix in `dst` that a store of an `R x C` matrix of layout `L`
+/// with `stride` writes, where its lines are dense (`stride` is the line's
+/// length): a kernel may write it in place. Checked as [`store`] checks
+/// the store.
+#[inline(always)]
+#[track_caller]
+fn dense_destination<T: Element, const R: usize, const C: usize, L: Layout>(
+    dst: &mut [T],
+    stride: usize,
+) -> Option<&mut Matrix<T, R, C, L>> {
+    check_extent::<L>("store", R, C, stride, dst.len());
+    (stride == line_len::<L>(R, C)).then(|| Matrix::mut_from_slice(&mut dst[..R * C]))
 }
 
 /// `(m_t) s`: the matrix of layout `L` with every element `s`.
@@ -657,12 +668,9 @@ pub fn store_transpose<D: Dispatch, T: Element, const R: usize, const C: usize, 
     dst: &mut [T],
     stride: usize,
 ) {
-    check_extent::<L>("store", C, R, stride, dst.len());
-    if stride == line_len::<L>(C, R) {
-        let out = Matrix::<T, C, R, L>::mut_from_slice(&mut dst[..R * C]);
-        crate::ops::transpose_to(d, m, out);
-    } else {
-        store(transpose(d, m), dst, stride);
+    match dense_destination::<T, C, R, L>(dst, stride) {
+        Some(out) => crate::ops::transpose_to(d, m, out),
+        None => store(transpose(d, m), dst, stride),
     }
 }
 

@@ -488,6 +488,25 @@ fn index(i: &Index, axis: &str, bound: &Dim, span: Span) -> TokenStream {
     }
 }
 
+/// `let name = &e;`, `e` emitted by `operand`: an operand that is a place
+/// (a parameter, `*p`), or a load that reads in place (a reference to the
+/// matrix in memory), is read where it is, with no copy; any other is a
+/// temporary that the `let` keeps alive.
+fn borrowed(
+    name: &proc_macro2::Ident,
+    e: &Expr,
+    operand: &dyn Fn(&Expr) -> TokenStream,
+    span: Span,
+) -> TokenStream {
+    match load_in_place(e) {
+        Some(reference) => quote_spanned!(span=> let #name = #reference;),
+        None => {
+            let value = operand(e);
+            quote_spanned!(span=> let #name = &#value;)
+        }
+    }
+}
+
 /// A reference to the matrix a load reads in place (`private::load_view`),
 /// if `e` is such a load: what a product operand, or a `let` bound to a
 /// reference, borrows instead of a copy. Elsewhere the load is a value.
@@ -1071,15 +1090,7 @@ fn transpose(m: &Expr, span: Span, sink: Option<&Sink>) -> TokenStream {
     };
     let site = Span::mixed_site();
     let name = format_ident!("__transpose_operand", span = site);
-    // Bound by reference: a place, or a load from a `&[T]` parameter, is
-    // read where it is.
-    let operand = match load_in_place(m) {
-        Some(reference) => quote_spanned!(span=> let #name = #reference;),
-        None => {
-            let value = expr(m);
-            quote_spanned!(span=> let #name = &#value;)
-        }
-    };
+    let operand = borrowed(&name, m, &expr, span);
     let isa = isa();
     // A stored transpose's destination, evaluated once after the operand.
     let (sink, bind_sink) = sink.map(|s| s.bound(span)).unzip();
@@ -1114,10 +1125,8 @@ fn transpose(m: &Expr, span: Span, sink: Option<&Sink>) -> TokenStream {
     });
     let elem = shape.elem.to_tokens(span);
     let (rows, cols) = (shape.cols.to_tokens(span), shape.rows.to_tokens(span));
-    let mut written = quote_spanned!(span=> ::matrix_core::Matrix::<#elem, #rows, #cols>::from_columns([#(#transposed),*]));
-    if let Some(sink) = &sink {
-        written = sink.store(written, span);
-    }
+    let written = quote_spanned!(span=> ::matrix_core::Matrix::<#elem, #rows, #cols>::from_columns([#(#transposed),*]));
+    let written = Sink::stored(sink.as_ref(), written, span);
     quote_spanned! {span=> {
         #operand
         #bind_sink
@@ -1335,6 +1344,14 @@ impl Sink<'_> {
         (bound, lets)
     }
 
+    /// `value` stored into `sink` where there is one.
+    fn stored(sink: Option<&Sink>, value: TokenStream, span: Span) -> TokenStream {
+        match sink {
+            Some(sink) => sink.store(value, span),
+            None => value,
+        }
+    }
+
     /// The store of `value`, a matrix computed otherwise.
     fn store(&self, value: TokenStream, span: Span) -> TokenStream {
         let Sink { dst, stride, ty } = self;
@@ -1384,10 +1401,7 @@ fn product(
     let (lhs, rhs) = (unconverted(lhs), unconverted(rhs));
     if let (Some(a), Some(b)) = (widened_byte(lhs), widened_byte(rhs)) {
         let value = widening_mad((a, b, addend), out, span, operand_tokens);
-        return match sink {
-            Some(sink) => sink.store(value, span),
-            None => value,
-        };
+        return Sink::stored(sink, value, span);
     }
     let (Ty::Matrix(a), Ty::Matrix(b)) = (&lhs.ty, &rhs.ty) else {
         return quote!(());
@@ -1407,13 +1421,7 @@ fn product(
     // By reference: an operand that is a place (a parameter, `*p`) is then
     // read where it is, with no copy; any other is a temporary that the
     // `let` keeps alive.
-    let bind = |name: &proc_macro2::Ident, e: &Expr| match load_in_place(e) {
-        Some(reference) => quote_spanned!(span=> let #name = #reference;),
-        None => {
-            let value = operand_tokens(e);
-            quote_spanned!(span=> let #name = &#value;)
-        }
-    };
+    let bind = |name: &proc_macro2::Ident, e: &Expr| borrowed(name, e, operand_tokens, span);
     let mut lets = Vec::new();
     if let Some((c, true)) = addend {
         lets.push(bind(&name_c, c));
@@ -1521,10 +1529,7 @@ fn product(
     } else {
         sums(false)
     };
-    let written_out = match &bound_sink {
-        Some(sink) => sink.store(written_out, span),
-        None => written_out,
-    };
+    let written_out = Sink::stored(bound_sink.as_ref(), written_out, span);
 
     quote_spanned! {span=> {
         #(#lets)*

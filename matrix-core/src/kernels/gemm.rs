@@ -624,9 +624,14 @@ fn is_4x4x4<E>(p: &Operands<'_, E>) -> bool {
     p.m == 4 && p.k == 4 && p.n == 4
 }
 
+/// Whether the shape `D` gives is 4x4x4 (meaningful where it is known).
+const fn shape_4x4x4<D: Dims>() -> bool {
+    D::M == 4 && D::K == 4 && D::N == 4
+}
+
 /// Whether a product of shape `D` may be the 4x4x4 one.
 const fn may_be_4x4x4<D: Dims>() -> bool {
-    may::<D>(D::M == 4 && D::K == 4 && D::N == 4)
+    may::<D>(shape_4x4x4::<D>())
 }
 
 /// The `f32` product on backend `S`: the 4x4x4 one in groups of four lanes,
@@ -641,7 +646,7 @@ pub(crate) fn product_f32<S: Isa, const FUSE: bool, D: Dims>(
     if const { may_be_4x4x4::<D>() } && is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
         mul_4x4_with::<S::F32, FUSE>(s, a, &b, c, out);
-    } else if const { may::<D>(D::M == 4 && !(D::K == 4 && D::N == 4)) } && p.m == 4 {
+    } else if const { may::<D>(D::M == 4 && !shape_4x4x4::<D>()) } && p.m == 4 {
         gemm_with::<S::F32x4, FUSE, D>(s, p, out);
     } else if const { may::<D>(D::M == 8) } && p.m == 8 {
         gemm_with::<S::F32x8, FUSE, D>(s, p, out);
@@ -664,9 +669,7 @@ pub(crate) fn product_f64<S: Isa, const FUSE: bool, D: Dims>(
     if const { S::GROUP4_F64 && may_be_4x4x4::<D>() } && is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
         mul_4x4_with::<S::F64G4, FUSE>(s, a, &b, c, out);
-    } else if const { may::<D>(D::M <= 4 && !(S::GROUP4_F64 && D::K == 4 && D::N == 4 && D::M == 4)) }
-        && p.m <= 4
-    {
+    } else if const { may::<D>(D::M <= 4 && !(S::GROUP4_F64 && shape_4x4x4::<D>())) } && p.m <= 4 {
         gemm_with::<S::F64x4, FUSE, D>(s, p, out);
     } else if const { may::<D>(D::M > 4) } {
         gemm_with::<S::F64, FUSE, D>(s, p, out);
@@ -682,7 +685,7 @@ pub(crate) fn product_i32<S: Isa, D: Dims>(s: S, p: &Operands<'_, i32>, out: &mu
     if const { may_be_4x4x4::<D>() } && is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
         mul_4x4_with::<S::I32, false>(s, a, &b, c, out);
-    } else if const { may::<D>(!(D::M == 4 && D::K == 4 && D::N == 4)) } {
+    } else if const { may::<D>(!shape_4x4x4::<D>()) } {
         gemm_with::<S::I32, false, D>(s, p, out);
     } else {
         unreachable!("the product of the shape the caller gave");

@@ -1,7 +1,7 @@
 //! Typing kernel bodies: statements and expressions.
 
 use super::literal::NumLit;
-use super::{Env, resolve_type};
+use super::{Env, any_token, resolve_type};
 use crate::consteval;
 use crate::diag::{self, Axis, Diagnostics, Loc};
 use crate::ir::{self, ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt, Stride};
@@ -95,15 +95,6 @@ fn unviewable_names(tokens: TokenStream, in_macro: bool, names: &mut HashSet<Str
     }
 }
 
-/// Whether `tokens` hold the identifier or keyword `word`, at any depth.
-fn mentions(tokens: TokenStream, word: &str) -> bool {
-    tokens.into_iter().any(|tree| match tree {
-        proc_macro2::TokenTree::Ident(i) => i == word,
-        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), word),
-        _ => false,
-    })
-}
-
 /// Looks through parentheses and invisible groups.
 pub(super) fn strip(expr: &syn::Expr) -> (&syn::Expr, bool) {
     match expr {
@@ -186,7 +177,10 @@ impl<'a> Checker<'a> {
     /// The body of a kernel; its tail expression is checked against `ret`.
     pub(super) fn kernel_body(&mut self, block: &syn::Block, ret: &Ty) -> Block {
         let tokens = block.to_token_stream();
-        self.views = !mentions(tokens.clone(), "move");
+        self.views = !any_token(
+            tokens.clone(),
+            &|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "move"),
+        );
         unviewable_names(tokens, false, &mut self.unviewable);
         let (body, tail) = self.block(block);
         if let Some((ty, loc)) = tail
@@ -408,17 +402,22 @@ impl<'a> Checker<'a> {
             }
             syn::Expr::Path(p) => {
                 let name = p.path.get_ident().map(|i| i.to_string());
-                let ty = match &name {
-                    Some(name) => self
-                        .lookup(name)
-                        .or_else(|| self.env.const_types.get(name).cloned())
+                let binding = name.as_deref().and_then(|n| self.binding(n));
+                let role = binding.map(|(_, role)| *role);
+                let ty = match (binding, &name) {
+                    (Some((ty, _)), _) => ty.clone(),
+                    (None, Some(name)) => self
+                        .env
+                        .const_types
+                        .get(name)
+                        .cloned()
                         .unwrap_or_else(Ty::unknown),
-                    None => Ty::unknown(),
+                    (None, None) => Ty::unknown(),
                 };
                 let path = Expr::new(ExprKind::Path(e.to_token_stream()), ty.clone(), loc);
-                match name.and_then(|n| self.binding(&n)) {
+                match role {
                     // A view of memory: its matrix is the place it refers to.
-                    Some((_, Role::View)) => Expr::new(
+                    Some(Role::View) => Expr::new(
                         ExprKind::Unary {
                             op: syn::UnOp::Deref(syn::Token![*](loc.start)),
                             expr: Box::new(path),

@@ -839,9 +839,20 @@ fn dispatch_attribute(
 
 /// Whether tokens contain a reference or a lifetime.
 fn mentions_reference(tokens: TokenStream) -> bool {
-    tokens.into_iter().any(|t| match t {
-        proc_macro2::TokenTree::Punct(p) => p.as_char() == '&' || p.as_char() == '\'',
-        proc_macro2::TokenTree::Group(g) => mentions_reference(g.stream()),
-        _ => false,
+    any_token(
+        tokens,
+        &|t| matches!(t, proc_macro2::TokenTree::Punct(p) if p.as_char() == '&' || p.as_char() == '\''),
+    )
+}
+
+/// Whether some token of `tokens`, at any depth of groups, satisfies
+/// `pred`.
+pub(super) fn any_token(
+    tokens: TokenStream,
+    pred: &dyn Fn(&proc_macro2::TokenTree) -> bool,
+) -> bool {
+    tokens.into_iter().any(|t| match &t {
+        proc_macro2::TokenTree::Group(g) => pred(&t) || any_token(g.stream(), pred),
+        _ => pred(&t),
     })
 }
