@@ -15,6 +15,7 @@ use crate::arith::Arith;
 use crate::kernels::Isa;
 use crate::kernels::dispatch::Dispatch;
 use crate::kernels::gemm::{self, Dims, Operands};
+use crate::kernels::passes::{self, Arithmetic};
 use crate::kernels::{transpose, widen};
 use crate::simd::SimdVector;
 use crate::simd::dispatch::Backend;
@@ -188,6 +189,22 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
         false
     }
 
+    /// `a[i] = a[i] op b[i]` for every `i`, compiled inside `matrix-core`
+    /// ([`passes`]): what `Matrix`'s element-wise operators run in a build
+    /// with debug assertions.
+    #[doc(hidden)]
+    fn zip_dyn(op: Arithmetic, a: &mut [Self], b: &[Self]);
+
+    /// `a[i] = a[i] op s` for every `i` (`s op a[i]` when `scalar_first`),
+    /// compiled inside `matrix-core`, as [`Element::zip_dyn`].
+    #[doc(hidden)]
+    fn scalar_dyn(op: Arithmetic, a: &mut [Self], s: Self, scalar_first: bool);
+
+    /// Transposes the column-major `rows x cols` matrix `src` into `dst`,
+    /// compiled inside `matrix-core`, as [`Element::zip_dyn`].
+    #[doc(hidden)]
+    fn transpose_dyn(rows: usize, cols: usize, src: &[Self], dst: &mut [Self]);
+
     /// Transposes the column-major `rows x cols` matrix `src` into `dst`.
     #[doc(hidden)]
     #[inline(always)]
@@ -211,6 +228,18 @@ macro_rules! element {
             #[inline]
             fn product_dyn<S: Isa>(s: S, fuse: bool, p: &Operands<'_, Self>, out: &mut [Self]) {
                 element!(@dyn s.$dyn, fuse, p, out $(, $fuse)?)
+            }
+
+            fn zip_dyn(op: Arithmetic, a: &mut [Self], b: &[Self]) {
+                passes::zip(op, a, b);
+            }
+
+            fn scalar_dyn(op: Arithmetic, a: &mut [Self], s: Self, scalar_first: bool) {
+                passes::with_scalar(op, a, s, scalar_first);
+            }
+
+            fn transpose_dyn(rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
+                passes::transpose(rows, cols, src, dst);
             }
 
             $($kernels)*

@@ -558,4 +558,8 @@
 //! Debug builds run products through kernels compiled inside matrix-core;
 //! with `[profile.dev.package.matrix-core] opt-level = 3` in your
 //! `Cargo.toml` they run at release speed while your own code stays
-//! debuggable.
+//! debuggable. Without that override, `Matrix`'s operators (`*`, `+`,
+//! `-`, a scalar `* /`, `transpose`) run in a debug build on loops over
+//! the matrix's column (or row) arrays, inlined into your code and
+//! written for opt-level 0; their results are the same bits in every
+//! build.

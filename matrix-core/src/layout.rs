@@ -36,6 +36,7 @@ use core::fmt::Debug;
 use core::hash::Hash;
 
 use crate::element::Element;
+use crate::kernels::passes::{self, Arithmetic};
 
 mod sealed {
     pub trait Sealed {}
@@ -111,6 +112,42 @@ pub trait Layout:
         s: &mut Self::Storage<T, R, C>,
     ) -> &mut [T];
 
+    /// `a[i] = a[i] op b[i]` over the storages, inlined: what `Matrix`'s
+    /// operators run where matrix-core is not optimised
+    /// (`kernels::passes`).
+    #[doc(hidden)]
+    fn zip_lines<T: Element, const R: usize, const C: usize>(
+        a: &mut Self::Storage<T, R, C>,
+        b: &Self::Storage<T, R, C>,
+        op: Arithmetic,
+    );
+
+    /// `a[i] = a[i] op s` (`s op a[i]` when `scalar_first`) over the
+    /// storage, inlined, as [`Layout::zip_lines`].
+    #[doc(hidden)]
+    fn scalar_lines<T: Element, const R: usize, const C: usize>(
+        a: &mut Self::Storage<T, R, C>,
+        op: Arithmetic,
+        s: T,
+        scalar_first: bool,
+    );
+
+    /// The transpose of `a` into `out`, inlined, as [`Layout::zip_lines`].
+    #[doc(hidden)]
+    fn transpose_lines<T: Element, const R: usize, const C: usize>(
+        a: &Self::Storage<T, R, C>,
+        out: &mut Self::Storage<T, C, R>,
+    );
+
+    /// The product `a * b` into `out` in the contract's order, inlined, as
+    /// [`Layout::zip_lines`].
+    #[doc(hidden)]
+    fn product_lines<T: Element, const M: usize, const K: usize, const N: usize>(
+        a: &Self::Storage<T, M, K>,
+        b: &Self::Storage<T, K, N>,
+        out: &mut Self::Storage<T, M, N>,
+    );
+
     /// Where element `(r, c)` of an `rows x cols` matrix is in memory.
     ///
     /// ```
@@ -158,9 +195,10 @@ pub struct RowMajor;
 impl sealed::Sealed for ColumnMajor {}
 impl sealed::Sealed for RowMajor {}
 
-/// One layout's impl: its lines are `[T; LINE]` arrays, `LINES` of them.
+/// One layout's impl: its lines are `[T; LINE]` arrays, `LINES` of them,
+/// and `$product` is the small product of its storages.
 macro_rules! layout {
-    ($name:ident, $row_major:literal, $spelling:literal, $line:ident, $lines:ident) => {
+    ($name:ident, $row_major:literal, $spelling:literal, $line:ident, $lines:ident, $product:ident) => {
         impl Layout for $name {
             const ROW_MAJOR: bool = $row_major;
             const NAME: &'static str = $spelling;
@@ -180,9 +218,41 @@ macro_rules! layout {
             ) -> &mut [T] {
                 s.as_flattened_mut()
             }
+            #[inline(always)]
+            fn zip_lines<T: Element, const R: usize, const C: usize>(
+                a: &mut [[T; $line]; $lines],
+                b: &[[T; $line]; $lines],
+                op: Arithmetic,
+            ) {
+                passes::zip_lines(a, b, op);
+            }
+            #[inline(always)]
+            fn scalar_lines<T: Element, const R: usize, const C: usize>(
+                a: &mut [[T; $line]; $lines],
+                op: Arithmetic,
+                s: T,
+                scalar_first: bool,
+            ) {
+                passes::scalar_lines(a, op, s, scalar_first);
+            }
+            #[inline(always)]
+            fn transpose_lines<T: Element, const R: usize, const C: usize>(
+                a: &Self::Storage<T, R, C>,
+                out: &mut Self::Storage<T, C, R>,
+            ) {
+                passes::transpose_lines(a, out);
+            }
+            #[inline(always)]
+            fn product_lines<T: Element, const M: usize, const K: usize, const N: usize>(
+                a: &Self::Storage<T, M, K>,
+                b: &Self::Storage<T, K, N>,
+                out: &mut Self::Storage<T, M, N>,
+            ) {
+                passes::$product(a, b, out);
+            }
         }
     };
 }
 
-layout!(ColumnMajor, false, "column_major", R, C);
-layout!(RowMajor, true, "row_major", C, R);
+layout!(ColumnMajor, false, "column_major", R, C, product_columns);
+layout!(RowMajor, true, "row_major", C, R, product_rows);

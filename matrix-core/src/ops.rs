@@ -18,7 +18,6 @@
 use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
-use crate::arith::Arith;
 use crate::element::{Delivery, Element};
 use crate::kernels::Isa;
 use crate::kernels::dispatch::{Auto, Closure, Dispatch, Op, OpWith};
@@ -27,6 +26,7 @@ use crate::kernels::gemm::Dims;
 #[cfg(not(debug_assertions))]
 use crate::kernels::gemm::INLINE_VECTOR_MACS;
 use crate::kernels::gemm::Operands;
+use crate::kernels::passes::Arithmetic;
 use crate::layout::{ColumnMajor, Layout};
 use crate::matrix::Matrix;
 
@@ -468,6 +468,7 @@ fn called<S: Isa, T: Element, const FUSE: bool, D: Dims>(s: S, p: &Operands<'_, 
 /// lands) against 36 ns inline on SSE2, where a 16x16 element-wise sum
 /// took 47 ns against 33 ns, on an AVX-512 Xeon. Not measured on an AVX2
 /// CPU, whose 8x8 tiles need 24 shuffles per 64 elements to SSE2's 32.
+#[cfg_attr(debug_assertions, allow(dead_code))]
 const TRANSPOSE_INLINE: usize = 64;
 
 /// `transpose(m)` on `d`, in `m`'s layout.
@@ -476,7 +477,17 @@ pub(crate) fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize,
     d: D,
     m: &Matrix<T, R, C, L>,
 ) -> Matrix<T, C, R, L> {
-    storage_transposed(d, m.as_slice())
+    // See "How the operators run" above for the three forms.
+    #[cfg(matrix_core_opt0)]
+    let out = {
+        let _ = d;
+        let mut out = Matrix::default();
+        L::transpose_lines(m.storage_ref(), out.storage_mut());
+        out
+    };
+    #[cfg(not(matrix_core_opt0))]
+    let out = storage_transposed(d, m.as_slice());
+    out
 }
 
 /// `transpose(m)` on `d`, written into `out` by the kernel itself (see
@@ -487,6 +498,12 @@ pub(crate) fn transpose_to<D: Dispatch, T: Element, const R: usize, const C: usi
     m: &Matrix<T, R, C, L>,
     out: &mut Matrix<T, C, R, L>,
 ) {
+    #[cfg(matrix_core_opt0)]
+    {
+        let _ = d;
+        L::transpose_lines(m.storage_ref(), out.storage_mut());
+    }
+    #[cfg(not(matrix_core_opt0))]
     storage_transposed_to(d, m.as_slice(), out);
 }
 
@@ -512,22 +529,41 @@ fn storage_transposed<D: Dispatch, T: Element, const R: usize, const C: usize, L
     d: D,
     src: &[T],
 ) -> Matrix<T, R, C, L> {
-    run_transpose(d, R * C, Transpose::<T, Matrix<T, R, C, L>>::of(src), ())
+    // A debug build: the pass compiled inside matrix-core (`cfg` attributes,
+    // not `cfg!`, so that opt-level 0 compiles one of the two).
+    #[cfg(debug_assertions)]
+    let out = {
+        let _ = d;
+        let mut out = Matrix::default();
+        Transpose::<T, Matrix<T, R, C, L>>::of(src).write_dyn(&mut out);
+        out
+    };
+    #[cfg(not(debug_assertions))]
+    let out = run_transpose(d, R * C, Transpose::<T, Matrix<T, R, C, L>>::of(src), ());
+    out
 }
 
 /// As [`storage_transposed`], written into `out` by the transpose itself,
 /// so that nothing is copied out of the backend's boundary.
+#[cfg_attr(matrix_core_opt0, allow(dead_code))]
 #[inline(always)]
 fn storage_transposed_to<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
     d: D,
     src: &[T],
     out: &mut Matrix<T, R, C, L>,
 ) {
+    #[cfg(debug_assertions)]
+    {
+        let _ = d;
+        Transpose::<T, Matrix<T, R, C, L>>::of(src).write_dyn(out);
+    }
+    #[cfg(not(debug_assertions))]
     run_transpose(d, R * C, Transpose::<T, Matrix<T, R, C, L>>::of(src), out);
 }
 
 /// A transpose of `elements` elements: inline on the build's baseline up
 /// to [`TRANSPOSE_INLINE`], else on `d`.
+#[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
 fn run_transpose<D: Dispatch, X, O: OpWith<X>>(d: D, elements: usize, op: O, x: X) -> O::Output {
     if elements <= TRANSPOSE_INLINE {
@@ -555,11 +591,24 @@ impl<'a, T: Element, const R: usize, const C: usize, L: Layout>
         }
     }
 
+    /// The shape of `src` as a column-major matrix: the result's storage
+    /// transposed.
+    const SOURCE: (usize, usize) = if L::ROW_MAJOR { (R, C) } else { (C, R) };
+
     /// Writes every element of `out`.
     #[inline(always)]
     fn write<S: Isa>(self, s: S, out: &mut Matrix<T, R, C, L>) {
-        let (rows, cols) = if L::ROW_MAJOR { (R, C) } else { (C, R) };
+        let (rows, cols) = Self::SOURCE;
         T::transpose(s, rows, cols, self.src, out.as_mut_slice());
+    }
+
+    /// Writes every element of `out` on the transpose compiled inside
+    /// matrix-core ([`Element::transpose_dyn`]): what debug builds run.
+    #[cfg(debug_assertions)]
+    #[inline(always)]
+    fn write_dyn(self, out: &mut Matrix<T, R, C, L>) {
+        let (rows, cols) = Self::SOURCE;
+        T::transpose_dyn(rows, cols, self.src, out.as_mut_slice());
     }
 }
 
@@ -606,9 +655,72 @@ pub(crate) fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usiz
     out
 }
 
-/// `a[i] = f(a[i], b[i])` for every element, as one pass on [`Auto`].
+// How the operators run: element-wise passes, transposes and products of
+// `Matrix`'s operators take one of three forms, by build (`cfg` attributes,
+// not `cfg!`, so that each build compiles one; see `kernels::passes`):
+// * matrix-core unoptimised (`cfg(matrix_core_opt0)`: a debug build's
+//   default): the line forms on the storage's arrays, inlined into the
+//   caller and written for opt-level 0;
+// * a debug build with matrix-core optimised (the
+//   `[profile.dev.package.matrix-core] opt-level = 3` override README
+//   recommends): the passes and kernels compiled inside matrix-core
+//   (`Element::zip_dyn`, `scalar_dyn`, `transpose_dyn`, `product_dyn`);
+// * an optimised build: inlined with constant shapes, on the backends.
+
+/// `a[i] = a[i] op b[i]` for every element, as one pass on [`Auto`] (in
+/// the form of the build: see "How the operators run").
 #[inline(always)]
 fn zip_assign<T: Element, const R: usize, const C: usize, L: Layout>(
+    a: &mut Matrix<T, R, C, L>,
+    b: &Matrix<T, R, C, L>,
+    op: Arithmetic,
+) {
+    #[cfg(matrix_core_opt0)]
+    L::zip_lines(a.storage_mut(), b.storage_ref(), op);
+    #[cfg(all(debug_assertions, not(matrix_core_opt0)))]
+    T::zip_dyn(op, a.as_mut_slice(), b.as_slice());
+    // One pass per operation, each with its function: the `match` is on a
+    // constant once inlined, and the pass (out of line in the backend's
+    // boundary above `PORTABLE_INLINE` elements) has no branch on `op`.
+    #[cfg(not(any(debug_assertions, matrix_core_opt0)))]
+    match op {
+        Arithmetic::Add => zip_with(a, b, T::add),
+        Arithmetic::Sub => zip_with(a, b, T::sub),
+        Arithmetic::Mul => zip_with(a, b, T::mul),
+        Arithmetic::Div => zip_with(a, b, T::div),
+    }
+}
+
+/// `a[i] = a[i] op s` for every element (`s op a[i]` when `scalar_first`),
+/// as one pass on [`Auto`] (in the form of the build, as [`zip_assign`]).
+#[inline(always)]
+fn scalar_assign<T: Element, const R: usize, const C: usize, L: Layout>(
+    a: &mut Matrix<T, R, C, L>,
+    op: Arithmetic,
+    s: T,
+    scalar_first: bool,
+) {
+    #[cfg(matrix_core_opt0)]
+    L::scalar_lines(a.storage_mut(), op, s, scalar_first);
+    #[cfg(all(debug_assertions, not(matrix_core_opt0)))]
+    T::scalar_dyn(op, a.as_mut_slice(), s, scalar_first);
+    #[cfg(not(any(debug_assertions, matrix_core_opt0)))]
+    match (op, scalar_first) {
+        (Arithmetic::Add, false) => map_with(a, |x| x.add(s)),
+        (Arithmetic::Sub, false) => map_with(a, |x| x.sub(s)),
+        (Arithmetic::Mul, false) => map_with(a, |x| x.mul(s)),
+        (Arithmetic::Div, false) => map_with(a, |x| x.div(s)),
+        (Arithmetic::Add, true) => map_with(a, |x| s.add(x)),
+        (Arithmetic::Sub, true) => map_with(a, |x| s.sub(x)),
+        (Arithmetic::Mul, true) => map_with(a, |x| s.mul(x)),
+        (Arithmetic::Div, true) => map_with(a, |x| s.div(x)),
+    }
+}
+
+/// `a[i] = f(a[i], b[i])` for every element, as one pass on [`Auto`].
+#[cfg(not(any(debug_assertions, matrix_core_opt0)))]
+#[inline(always)]
+fn zip_with<T: Element, const R: usize, const C: usize, L: Layout>(
     a: &mut Matrix<T, R, C, L>,
     b: &Matrix<T, R, C, L>,
     f: impl Fn(T, T) -> T,
@@ -627,8 +739,9 @@ fn zip_assign<T: Element, const R: usize, const C: usize, L: Layout>(
 }
 
 /// `a[i] = f(a[i])` for every element, as one pass on [`Auto`].
+#[cfg(not(any(debug_assertions, matrix_core_opt0)))]
 #[inline(always)]
-fn map_assign<T: Element, const R: usize, const C: usize, L: Layout>(
+fn map_with<T: Element, const R: usize, const C: usize, L: Layout>(
     a: &mut Matrix<T, R, C, L>,
     f: impl Fn(T) -> T,
 ) {
@@ -651,7 +764,17 @@ fn matmul<T: Element, const R: usize, const K: usize, const C: usize, L: Layout>
     a: &Matrix<T, R, K, L>,
     b: &Matrix<T, K, C, L>,
 ) -> Matrix<T, R, C, L> {
-    product::<_, T, R, K, C, false, L>(Auto, Plain(a), Plain(b), ())
+    // See "How the operators run" above; `product` makes the choice of
+    // the other two forms for every product.
+    #[cfg(matrix_core_opt0)]
+    let out = {
+        let mut out = Matrix::default();
+        L::product_lines(a.storage_ref(), b.storage_ref(), out.storage_mut());
+        out
+    };
+    #[cfg(not(matrix_core_opt0))]
+    let out = product::<_, T, R, K, C, false, L>(Auto, Plain(a), Plain(b), ());
+    out
 }
 
 impl<T: Element, const R: usize, const K: usize, L: Layout> Matrix<T, R, K, L> {
@@ -769,12 +892,12 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
 // Matrix op Matrix, element-wise: + -
 
 macro_rules! elementwise_matrix_op {
-    ($($Trait:ident::$method:ident, $Assign:ident::$assign:ident => $elem:ident;)*) => {$(
+    ($($Trait:ident::$method:ident, $Assign:ident::$assign:ident => $op:ident;)*) => {$(
         impl<T: Element, const R: usize, const C: usize, L: Layout> $Assign for Matrix<T, R, C, L> {
             #[doc = concat!("Element-wise `", stringify!($assign), "` (wrapping for integers).")]
             #[inline]
             fn $assign(&mut self, rhs: Self) {
-                zip_assign(self, &rhs, T::$elem);
+                zip_assign(self, &rhs, Arithmetic::$op);
             }
         }
 
@@ -784,7 +907,7 @@ macro_rules! elementwise_matrix_op {
             #[doc = concat!("Element-wise `", stringify!($assign), "` (wrapping for integers).")]
             #[inline]
             fn $assign(&mut self, rhs: &Self) {
-                zip_assign(self, rhs, T::$elem);
+                zip_assign(self, rhs, Arithmetic::$op);
             }
         }
 
@@ -794,7 +917,7 @@ macro_rules! elementwise_matrix_op {
             #[doc = concat!("Element-wise `", stringify!($method), "` (wrapping for integers).")]
             #[inline]
             fn $method(mut self, rhs: Self) -> Self {
-                zip_assign(&mut self, &rhs, T::$elem);
+                zip_assign(&mut self, &rhs, Arithmetic::$op);
                 self
             }
         }
@@ -807,7 +930,7 @@ macro_rules! elementwise_matrix_op {
             #[doc = concat!("Element-wise `", stringify!($method), "` (wrapping for integers).")]
             #[inline]
             fn $method(mut self, rhs: &Self) -> Self {
-                zip_assign(&mut self, rhs, T::$elem);
+                zip_assign(&mut self, rhs, Arithmetic::$op);
                 self
             }
         }
@@ -821,7 +944,7 @@ macro_rules! elementwise_matrix_op {
             #[inline]
             fn $method(self, rhs: Matrix<T, R, C, L>) -> Matrix<T, R, C, L> {
                 let mut out = *self;
-                zip_assign(&mut out, &rhs, T::$elem);
+                zip_assign(&mut out, &rhs, Arithmetic::$op);
                 out
             }
         }
@@ -835,7 +958,7 @@ macro_rules! elementwise_matrix_op {
             #[inline]
             fn $method(self, rhs: &Matrix<T, R, C, L>) -> Matrix<T, R, C, L> {
                 let mut out = *self;
-                zip_assign(&mut out, rhs, T::$elem);
+                zip_assign(&mut out, rhs, Arithmetic::$op);
                 out
             }
         }
@@ -843,8 +966,8 @@ macro_rules! elementwise_matrix_op {
 }
 
 elementwise_matrix_op! {
-    Add::add, AddAssign::add_assign => add;
-    Sub::sub, SubAssign::sub_assign => sub;
+    Add::add, AddAssign::add_assign => Add;
+    Sub::sub, SubAssign::sub_assign => Sub;
 }
 
 // ---------------------------------------------------------------------------
@@ -923,13 +1046,13 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> MulAssign<&Matrix<T,
 // Matrix op scalar: + - * /
 
 macro_rules! matrix_scalar_op {
-    ($($Trait:ident::$method:ident, $Assign:ident::$assign:ident => $elem:ident;)*) => {$(
+    ($($Trait:ident::$method:ident, $Assign:ident::$assign:ident => $op:ident;)*) => {$(
         impl<T: Element, const R: usize, const C: usize, L: Layout> $Assign<T> for Matrix<T, R, C, L> {
             #[doc = concat!("`", stringify!($assign), "` of the scalar to every element (wrapping for integers).")]
             #[inline]
             #[track_caller]
             fn $assign(&mut self, rhs: T) {
-                map_assign(self, |x| Arith::$elem(x, rhs));
+                scalar_assign(self, Arithmetic::$op, rhs, false);
             }
         }
 
@@ -940,7 +1063,7 @@ macro_rules! matrix_scalar_op {
             #[inline]
             #[track_caller]
             fn $method(mut self, rhs: T) -> Self {
-                map_assign(&mut self, |x| Arith::$elem(x, rhs));
+                scalar_assign(&mut self, Arithmetic::$op, rhs, false);
                 self
             }
         }
@@ -953,7 +1076,7 @@ macro_rules! matrix_scalar_op {
             #[track_caller]
             fn $method(self, rhs: T) -> Matrix<T, R, C, L> {
                 let mut out = *self;
-                map_assign(&mut out, |x| Arith::$elem(x, rhs));
+                scalar_assign(&mut out, Arithmetic::$op, rhs, false);
                 out
             }
         }
@@ -961,10 +1084,10 @@ macro_rules! matrix_scalar_op {
 }
 
 matrix_scalar_op! {
-    Add::add, AddAssign::add_assign => add;
-    Sub::sub, SubAssign::sub_assign => sub;
-    Mul::mul, MulAssign::mul_assign => mul;
-    Div::div, DivAssign::div_assign => div;
+    Add::add, AddAssign::add_assign => Add;
+    Sub::sub, SubAssign::sub_assign => Sub;
+    Mul::mul, MulAssign::mul_assign => Mul;
+    Div::div, DivAssign::div_assign => Div;
 }
 
 // ---------------------------------------------------------------------------
@@ -973,16 +1096,16 @@ matrix_scalar_op! {
 
 macro_rules! scalar_matrix_ops {
     ($($t:ty),* $(,)?) => {$(
-        scalar_matrix_ops!(@op $t; Add::add => add; Sub::sub => sub; Mul::mul => mul;);
+        scalar_matrix_ops!(@op $t; Add::add => Add; Sub::sub => Sub; Mul::mul => Mul;);
     )*};
-    (@op $t:ty; $($Trait:ident::$method:ident => $elem:ident;)*) => {$(
+    (@op $t:ty; $($Trait:ident::$method:ident => $op:ident;)*) => {$(
         impl<const R: usize, const C: usize, L: Layout> $Trait<Matrix<$t, R, C, L>> for $t {
             type Output = Matrix<$t, R, C, L>;
 
             #[doc = concat!("The scalar `", stringify!($method), "` every element: `s ", stringify!($method), " m[i]` (wrapping for integers).")]
             #[inline]
             fn $method(self, mut rhs: Matrix<$t, R, C, L>) -> Matrix<$t, R, C, L> {
-                map_assign(&mut rhs, |x| Arith::$elem(self, x));
+                scalar_assign(&mut rhs, Arithmetic::$op, self, true);
                 rhs
             }
         }
@@ -994,7 +1117,7 @@ macro_rules! scalar_matrix_ops {
             #[inline]
             fn $method(self, rhs: &Matrix<$t, R, C, L>) -> Matrix<$t, R, C, L> {
                 let mut out = *rhs;
-                map_assign(&mut out, |x| Arith::$elem(self, x));
+                scalar_assign(&mut out, Arithmetic::$op, self, true);
                 out
             }
         }

@@ -12,7 +12,9 @@
 //!   reference; [`dynamic`]: the same, compiled once per backend for
 //!   run-time shapes; [`widen`]: integer products on the `i32` kernel;
 //!   [`int8`] and [`amx`]: the widening 8-bit multiply-accumulate on the
-//!   int8 dot-product instructions; [`transpose`].
+//!   int8 dot-product instructions; [`transpose`]; [`passes`]: the
+//!   element-wise passes and transposes of debug builds, compiled once per
+//!   element type.
 
 pub(crate) mod amx;
 pub(crate) mod check;
@@ -20,6 +22,7 @@ pub(crate) mod dispatch;
 pub(crate) mod dynamic;
 pub(crate) mod gemm;
 pub(crate) mod int8;
+pub(crate) mod passes;
 pub(crate) mod transpose;
 pub(crate) mod widen;
 

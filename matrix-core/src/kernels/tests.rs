@@ -1016,3 +1016,144 @@ fn int8_kernel_choice_follows_the_backend_and_shape() {
 fn int8_kernel_checks_its_operands() {
     Int8Kernel::Portable.mad((&[0u8; 6], &[0i8; 11], &[0; 8]), (2, 3, 4), &mut [0; 8]);
 }
+
+// ---------------------------------------------------------------------------
+// The passes of debug builds (`passes`), which every build's tests run
+
+/// The storage of a `rows x cols` column-major matrix as `[[T; ROWS];
+/// COLS]`, from its elements.
+fn lines_of<T: Copy + Default, const ROWS: usize, const COLS: usize>(v: &[T]) -> [[T; ROWS]; COLS] {
+    let mut out = [[T::default(); ROWS]; COLS];
+    out.as_flattened_mut().copy_from_slice(v);
+    out
+}
+
+/// Every line form and slice form of `passes` against plain loops, for a
+/// `ROWS x COLS` storage (lines of `ROWS`), on `E`.
+fn passes_of<E: Data + Default, const ROWS: usize, const COLS: usize>(seed: u32) {
+    use super::passes::{self, Arithmetic};
+    let len = ROWS * COLS;
+    let (a, b) = (E::data(len, seed), E::data(len, seed + 1));
+    // Integer division by zero panics; divide by a value without zeros.
+    let nonzero: Vec<E> = b
+        .iter()
+        .map(|&y| if y == E::default() { a[0] } else { y })
+        .collect();
+    let s = E::data(1, seed + 2)[0];
+    let shape = format!("{ROWS}x{COLS}");
+    for op in [
+        Arithmetic::Add,
+        Arithmetic::Sub,
+        Arithmetic::Mul,
+        Arithmetic::Div,
+    ] {
+        let b = if op == Arithmetic::Div { &nonzero } else { &b };
+        let expect: Vec<E> = a.iter().zip(b).map(|(&x, &y)| op.apply(x, y)).collect();
+        let mut lines = lines_of::<E, ROWS, COLS>(&a);
+        passes::zip_lines(&mut lines, &lines_of::<E, ROWS, COLS>(b), op);
+        assert_eq!(
+            E::bits(lines.as_flattened()),
+            E::bits(&expect),
+            "zip_lines {op:?} {shape}"
+        );
+        let mut flat = a.clone();
+        passes::zip(op, &mut flat, b);
+        assert_eq!(E::bits(&flat), E::bits(&expect), "zip {op:?} {shape}");
+        for scalar_first in [false, true] {
+            // Integer division by zero panics: the data has no zero divisor.
+            assert!(s != E::default() && !a.contains(&E::default()));
+            let expect: Vec<E> = a
+                .iter()
+                .map(|&x| {
+                    if scalar_first {
+                        op.apply(s, x)
+                    } else {
+                        op.apply(x, s)
+                    }
+                })
+                .collect();
+            let mut lines = lines_of::<E, ROWS, COLS>(&a);
+            passes::scalar_lines(&mut lines, op, s, scalar_first);
+            let what = format!("{op:?} {shape} scalar first: {scalar_first}");
+            assert_eq!(
+                E::bits(lines.as_flattened()),
+                E::bits(&expect),
+                "scalar_lines {what}"
+            );
+            let mut flat = a.clone();
+            passes::with_scalar(op, &mut flat, s, scalar_first);
+            assert_eq!(E::bits(&flat), E::bits(&expect), "with_scalar {what}");
+        }
+    }
+    let expect = ref_transpose(ROWS, COLS, &a);
+    let mut lines = [[E::default(); COLS]; ROWS];
+    passes::transpose_lines(&lines_of::<E, ROWS, COLS>(&a), &mut lines);
+    assert_eq!(lines.as_flattened(), &expect[..], "transpose_lines {shape}");
+    let mut flat = vec![E::default(); len];
+    passes::transpose(ROWS, COLS, &a, &mut flat);
+    assert_eq!(flat, expect, "transpose {shape}");
+}
+
+/// The small products of `passes` against [`reference`]: an `M x K` by
+/// `K x N` product of column-major storages, and the same product of
+/// row-major ones (whose storages are those of the transposes).
+fn product_passes_of<E: Data + Default, const M: usize, const K: usize, const N: usize>(seed: u32) {
+    use super::passes;
+    let (a, b) = (E::data(M * K, seed), E::data(K * N, seed + 1));
+    let expect = if K == 0 {
+        vec![E::default(); M * N]
+    } else {
+        reference((M, K, N), &a, &b, None, false)
+    };
+    // Whatever `out` held is overwritten.
+    let mut out = lines_of::<E, M, N>(&E::data(M * N, seed + 2));
+    passes::product_columns(&lines_of::<E, M, K>(&a), &lines_of::<E, K, N>(&b), &mut out);
+    assert_eq!(
+        E::bits(out.as_flattened()),
+        E::bits(&expect),
+        "product_columns {M}x{K}x{N}"
+    );
+    // Row-major: a's rows are aᵀ's columns.
+    let (at, bt) = (ref_transpose(M, K, &a), ref_transpose(K, N, &b));
+    let mut out = lines_of::<E, N, M>(&E::data(M * N, seed + 3));
+    passes::product_rows(
+        &lines_of::<E, K, M>(&at),
+        &lines_of::<E, N, K>(&bt),
+        &mut out,
+    );
+    let expect_rows = ref_transpose(M, N, &expect);
+    assert_eq!(
+        E::bits(out.as_flattened()),
+        E::bits(&expect_rows),
+        "product_rows {M}x{K}x{N}"
+    );
+}
+
+/// Shapes whose lines take each arm of `passes`' unrolling: lengths 1 to
+/// 4, 8 and 16 unrolled, 5, 6 and 17 in the loop.
+#[test]
+fn debug_passes_equal_plain_loops() {
+    macro_rules! shapes {
+        ($e:ty: $(($r:literal, $c:literal)),*) => {$(
+            passes_of::<$e, $r, $c>($r * 31 + $c);
+        )*};
+    }
+    shapes!(f32: (1, 1), (2, 3), (3, 2), (4, 4), (5, 3), (8, 8), (16, 2), (17, 3), (6, 16));
+    shapes!(f64: (1, 4), (3, 3), (4, 2), (8, 5), (16, 16));
+    shapes!(i32: (2, 2), (4, 4), (5, 5), (8, 3), (16, 1));
+    shapes!(u32: (3, 4), (4, 3), (17, 2));
+}
+
+#[test]
+fn debug_products_equal_the_reference() {
+    macro_rules! shapes {
+        ($e:ty: $(($m:literal, $k:literal, $n:literal)),*) => {$(
+            product_passes_of::<$e, $m, $k, $n>($m * 100 + $k * 10 + $n);
+        )*};
+    }
+    shapes!(f32: (1, 1, 1), (4, 4, 4), (2, 3, 4), (4, 1, 3), (3, 4, 2), (1, 4, 16), (16, 4, 1));
+    shapes!(f64: (4, 4, 4), (2, 2, 2), (3, 3, 3), (4, 2, 8));
+    shapes!(i32: (2, 0, 3));
+    shapes!(i32: (4, 4, 4), (3, 2, 5), (1, 16, 4));
+    shapes!(u32: (4, 4, 4), (2, 8, 2));
+}
