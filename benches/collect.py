@@ -593,9 +593,11 @@ sample by the baseline's in the same run.
 
 What `cargo build` users run: `cargo bench` with the bench profile set to
 the dev profile's code generation (see run.sh), for the 4x4, 8x8 and 16x16
-groups and the element-wise chains. Debug builds run products on the
-kernels compiled inside matrix-core, so their speed is matrix-core's own
-optimisation level. {dev_ratio(dev)}
+groups and the element-wise chains. With matrix-core unoptimised (this
+table), `Matrix`'s operators run on loops written for opt-level 0, inlined
+into the caller; `mul_to`, `mad_to` and the `matrix!` kernels' larger
+products run on the kernels compiled inside matrix-core, whose speed is
+matrix-core's own optimisation level (the next table). {dev_ratio(dev)}
 
 {table(dev) if dev else "(no results: run benches/run.sh without SKIP_DEV)"}
 
