@@ -190,8 +190,9 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     }
 
     /// `a[i] = a[i] op b[i]` for every `i`, compiled inside `matrix-core`
-    /// ([`passes`]): what `Matrix`'s element-wise operators run in a build
-    /// with debug assertions.
+    /// ([`passes`]): what `Matrix`'s element-wise operators run in a debug
+    /// build whose `matrix-core` is optimised (where it is not, they run
+    /// on the line forms inlined into the caller).
     #[doc(hidden)]
     fn zip_dyn(op: Arithmetic, a: &mut [Self], b: &[Self]);
 

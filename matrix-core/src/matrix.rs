@@ -528,14 +528,14 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
 
     /// The storage, borrowed (crate-internal: the public forms are
     /// layout-specific, [`Matrix::as_columns`] and [`Matrix::as_rows`]).
-    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    #[cfg_attr(not(matrix_core_opt0), allow(dead_code))]
     #[inline(always)]
     pub(crate) const fn storage_ref(&self) -> &L::Storage<T, R, C> {
         &self.storage
     }
 
     /// The storage, mutably borrowed.
-    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    #[cfg_attr(not(matrix_core_opt0), allow(dead_code))]
     #[inline(always)]
     pub(crate) const fn storage_mut(&mut self) -> &mut L::Storage<T, R, C> {
         &mut self.storage
