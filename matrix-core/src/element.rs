@@ -240,7 +240,7 @@ macro_rules! element {
             }
 
             fn transpose_dyn(rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
-                passes::transpose(rows, cols, src, dst);
+                transpose::transpose(rows, cols, src, dst);
             }
 
             $($kernels)*

@@ -247,24 +247,3 @@ pub(crate) fn with_scalar<T: Arith>(op: Arithmetic, a: &mut [T], s: T, scalar_fi
         i += 1;
     }
 }
-
-/// Transposes the column-major `rows x cols` matrix `src` into `dst`
-/// (`cols x rows`), a column of `src` at a time.
-///
-/// # Panics
-/// If a slice's length is not `rows * cols`.
-pub(crate) fn transpose<T: Copy>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
-    check_shape("source", src.len(), rows, cols);
-    check_shape("destination", dst.len(), cols, rows);
-    // Element `r` of column `c` of `src` goes to `dst[r * cols + c]`.
-    let mut c = 0;
-    while c < cols {
-        let (mut from, mut to) = (c * rows, c);
-        while from < (c + 1) * rows {
-            dst[to] = src[from];
-            from += 1;
-            to += cols;
-        }
-        c += 1;
-    }
-}

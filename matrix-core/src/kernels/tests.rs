@@ -1089,9 +1089,6 @@ fn passes_of<E: Data + Default, const ROWS: usize, const COLS: usize>(seed: u32)
     let mut lines = [[E::default(); COLS]; ROWS];
     passes::transpose_lines(&lines_of::<E, ROWS, COLS>(&a), &mut lines);
     assert_eq!(lines.as_flattened(), &expect[..], "transpose_lines {shape}");
-    let mut flat = vec![E::default(); len];
-    passes::transpose(ROWS, COLS, &a, &mut flat);
-    assert_eq!(flat, expect, "transpose {shape}");
 }
 
 /// The small products of `passes` against [`reference`]: an `M x K` by
