@@ -527,8 +527,8 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     }
 
     /// The storage, borrowed (crate-internal: the public forms are
-    /// layout-specific, [`Matrix::as_columns`] and [`Matrix::as_rows`]).
-    #[cfg_attr(not(matrix_core_opt0), allow(dead_code))]
+    /// [`Matrix::as_columns`], for column-major matrices, and
+    /// [`Matrix::into_storage`]).
     #[inline(always)]
     pub(crate) const fn storage_ref(&self) -> &L::Storage<T, R, C> {
         &self.storage
@@ -785,7 +785,7 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Default for Matrix<T
     /// The zero matrix.
     #[inline]
     fn default() -> Self {
-        Self::filled(T::ZERO)
+        Self::from_storage(L::zeroed())
     }
 }
 

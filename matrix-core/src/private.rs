@@ -685,6 +685,16 @@ pub fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize, L: L
     crate::ops::elementwise(d, fill)
 }
 
+/// `m`'s storage, borrowed: where a chain written out for debug builds
+/// reads its operands' elements (in memory order, which is the same in
+/// every operand of a chain: they have the result's layout).
+#[inline(always)]
+pub fn storage<T: Element, const R: usize, const C: usize, L: Layout>(
+    m: &Matrix<T, R, C, L>,
+) -> &L::Storage<T, R, C> {
+    m.storage_ref()
+}
+
 /// `f(x)`: the closure of `__builtin_matrix_map` on one element (a call
 /// rather than a closure expression called in place, which would need an
 /// attribute on an expression to be inlined at opt-level 0).

@@ -464,6 +464,17 @@ impl MapBody {
         }
     }
 
+    /// Whether the body applies a closure of `__builtin_matrix_map` or
+    /// `__builtin_matrix_zip`.
+    pub(crate) fn applies_closure(&self) -> bool {
+        match self {
+            MapBody::Input(_) => false,
+            MapBody::Op { lhs, rhs, .. } => lhs.applies_closure() || rhs.applies_closure(),
+            MapBody::Cast { expr, .. } => expr.applies_closure(),
+            MapBody::Closure { .. } => true,
+        }
+    }
+
     /// Visits the expressions inside the closures of the body.
     fn for_each_expr_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
         match self {

@@ -31,6 +31,8 @@ macro_rules! kernel_suite {
                 typedef f64 d7x7 __attribute__((matrix_type(7, 7)));
                 typedef $t r3x5 __attribute__((matrix_type(3, 5, row_major)));
                 typedef $t r5x2 __attribute__((matrix_type(5, 2, row_major)));
+                typedef $t m8x8 __attribute__((matrix_type(8, 8)));
+                typedef $t m17x16 __attribute__((matrix_type(17, 16)));
 
                 fn add_1x5(a: m1x5, b: m1x5) -> m1x5 { a + b }
                 fn sub_5x1(a: m5x1, b: m5x1) -> m5x1 { a - b }
@@ -42,6 +44,11 @@ macro_rules! kernel_suite {
                 fn madd_16x16(a: m16x16, b: m16x16, c: m16x16) -> m16x16 { a * b + c }
                 fn with_scalars(a: m7x7, s: $t) -> m7x7 { (a * s + s - a) / s }
                 fn scalar_first(a: m13x9, s: $t) -> m13x9 { s - a + s * a }
+                // Chains written out in debug builds up to 64 elements (in
+                // either layout), a loop above.
+                fn chain_8x8(a: m8x8, b: m8x8, s: $t) -> m8x8 { (a - b) * s + a }
+                fn chain_17x16(a: m17x16, b: m17x16, s: $t) -> m17x16 { (a - b) * s + a }
+                fn chain_row_major(a: r3x5, b: r3x5, s: $t) -> r3x5 { (a - b) * s + a }
                 fn transpose_13x9(a: m13x9) -> m9x13 { __builtin_matrix_transpose(a) }
                 fn load_13x9(src: &[$t], stride: usize) -> m13x9 {
                     __builtin_matrix_column_major_load(src, 13, 9, stride)
@@ -147,6 +154,28 @@ macro_rules! kernel_suite {
                     let left = scalar_with(s, b.as_slice(), <$t>::ref_sub);
                     let right = scalar_with(s, b.as_slice(), <$t>::ref_mul);
                     assert_same(scalar_first(b, s).as_slice(), &elementwise(&left, &right, <$t>::ref_add), "s - a + s * a");
+                }
+            }
+
+            #[test]
+            fn chains_of_every_size_and_layout_equal_the_reference() {
+                fn expected(a: &[$t], b: &[$t], s: $t) -> Vec<$t> {
+                    let step = with_scalar(&elementwise(a, b, <$t>::ref_sub), s, <$t>::ref_mul);
+                    elementwise(&step, a, <$t>::ref_add)
+                }
+                let mut rng = Rng::new(0xc4a1_0000 + stringify!($t).len() as u64);
+                for _ in 0..8 {
+                    let s: $t = rng.scalar();
+                    let (a, b): (m8x8, m8x8) = (random(&mut rng), random(&mut rng));
+                    assert_same(chain_8x8(a, b, s).as_slice(), &expected(a.as_slice(), b.as_slice(), s), "8x8 (a - b) * s + a");
+                    let (a, b): (m17x16, m17x16) = (random(&mut rng), random(&mut rng));
+                    assert_same(chain_17x16(a, b, s).as_slice(), &expected(a.as_slice(), b.as_slice(), s), "17x16 (a - b) * s + a");
+                    // Row-major elements pair by memory position, as
+                    // column-major ones do.
+                    let (a, b): (m3x5, m3x5) = (random(&mut rng), random(&mut rng));
+                    let (ar, br): (r3x5, r3x5) = (a.to_layout(), b.to_layout());
+                    let got: m3x5 = chain_row_major(ar, br, s).to_layout();
+                    assert_same(got.as_slice(), &expected(a.as_slice(), b.as_slice(), s), "row-major 3x5 (a - b) * s + a");
                 }
             }
 
@@ -330,6 +359,39 @@ kernel_suite! {
     u64_kernels: u64,
     f32_kernels: f32,
     f64_kernels: f64,
+}
+
+/// An integer division by zero in a chain panics as `Matrix`'s does, in the
+/// chain written out for debug builds (2x2) and in its loop (17x16).
+mod integer_division_by_zero {
+    use matrix_core::{Matrix, matrix};
+
+    matrix! {
+        typedef int m2x2 __attribute__((matrix_type(2, 2)));
+        typedef int m17x16 __attribute__((matrix_type(17, 16)));
+        fn divide_2x2(a: m2x2, s: int) -> m2x2 { a / s + a }
+        fn divide_17x16(a: m17x16, s: int) -> m17x16 { a / s + a }
+    }
+
+    #[test]
+    fn a_nonzero_divisor_divides() {
+        let a = Matrix::from_rows([[7, -8], [9, 10]]);
+        assert_eq!(divide_2x2(a, 2).to_rows(), [[10, -12], [13, 15]]);
+        let b = Matrix::<i32, 17, 16>::splat(-9);
+        assert_eq!(divide_17x16(b, 2), Matrix::splat(-13));
+    }
+
+    #[test]
+    #[should_panic(expected = "divide by zero")]
+    fn a_small_chain_panics() {
+        divide_2x2(Matrix::splat(1), 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "divide by zero")]
+    fn a_large_chain_panics() {
+        divide_17x16(Matrix::splat(1), 0);
+    }
 }
 
 /// Loads bound by `let` from `&[T]` parameters, read in place (the name a
