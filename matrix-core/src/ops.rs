@@ -122,6 +122,10 @@ pub trait Addend<T: Element, const M: usize, const N: usize, L: Layout = ColumnM
     fn slice(&self) -> Option<&[T]>;
     /// The result when the product is empty (`K == 0`): the addend, or zero.
     fn or_zero(&self) -> Matrix<T, M, N, L>;
+    /// `out = out + addend`, element by element, on the line forms (see
+    /// [`product_same_layout`]); nothing for `()`.
+    #[doc(hidden)]
+    fn add_lines(&self, out: &mut Matrix<T, M, N, L>);
 }
 
 impl sealed::Sealed for () {}
@@ -136,6 +140,8 @@ impl<T: Element, const M: usize, const N: usize, L: Layout> Addend<T, M, N, L> f
     fn or_zero(&self) -> Matrix<T, M, N, L> {
         Matrix::default()
     }
+    #[inline(always)]
+    fn add_lines(&self, _out: &mut Matrix<T, M, N, L>) {}
 }
 
 impl<T: Element, const M: usize, const N: usize, L: Layout> Addend<T, M, N, L>
@@ -148,6 +154,10 @@ impl<T: Element, const M: usize, const N: usize, L: Layout> Addend<T, M, N, L>
     #[inline(always)]
     fn or_zero(&self) -> Matrix<T, M, N, L> {
         **self
+    }
+    #[inline(always)]
+    fn add_lines(&self, out: &mut Matrix<T, M, N, L>) {
+        L::zip_lines(out.storage_mut(), self.storage_ref(), Arithmetic::Add);
     }
 }
 
@@ -764,16 +774,46 @@ fn matmul<T: Element, const R: usize, const K: usize, const C: usize, L: Layout>
     a: &Matrix<T, R, K, L>,
     b: &Matrix<T, K, C, L>,
 ) -> Matrix<T, R, C, L> {
-    // See "How the operators run" above; `product` makes the choice of
-    // the other two forms for every product.
+    product_same_layout(Auto, a, b, ())
+}
+
+/// `a * b`, or `a * b + c` when `addend` is `&c` (`()` for none),
+/// unfused, for operands and a result of one layout: what `Matrix`'s `*`
+/// runs, and what a `matrix!` kernel's small product runs in debug builds
+/// (`debug_assertions`). Where matrix-core is unoptimised (a debug
+/// build's default), on the line forms (`kernels::passes`, inlined into
+/// the caller: see "How the operators run" above); elsewhere on
+/// [`product`](crate::private::product), which makes the choice of the
+/// other two forms. Bit for bit that product's result: the line forms sum
+/// in the same order, and the addend is added after each sum.
+#[inline(always)]
+pub fn product_same_layout<
+    D: Dispatch,
+    T: Element,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    L: Layout,
+>(
+    d: D,
+    a: &Matrix<T, M, K, L>,
+    b: &Matrix<T, K, N, L>,
+    addend: impl Addend<T, M, N, L>,
+) -> Matrix<T, M, N, L> {
     #[cfg(matrix_core_opt0)]
     let out = {
+        let _ = d;
+        if M * K * N == 0 {
+            // An empty sum: the addend, or zero (as `product`).
+            return addend.or_zero();
+        }
         let mut out = Matrix::default();
         L::product_lines(a.storage_ref(), b.storage_ref(), out.storage_mut());
+        addend.add_lines(&mut out);
         out
     };
     #[cfg(not(matrix_core_opt0))]
-    let out = product::<_, T, R, K, C, false, L>(Auto, Plain(a), Plain(b), ());
+    let out = product::<_, T, M, K, N, false, L>(d, Plain(a), Plain(b), addend);
     out
 }
 

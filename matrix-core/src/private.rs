@@ -552,7 +552,7 @@ pub fn convert<T, S: ConvertTo<T>>(s: S) -> T {
 
 pub use crate::arith::Arith;
 pub use crate::kernels::dispatch::{Auto, Dispatch, KernelBody, dispatch_kernel};
-pub use crate::ops::{Addend, Operand, Plain, Transposed};
+pub use crate::ops::{Addend, Operand, Plain, Transposed, product_same_layout};
 
 /// `lhs * rhs`, or the fused `lhs * rhs + c` when `addend` is `&c` (`()`
 /// for none), on `d`:

@@ -1378,16 +1378,26 @@ const STRAIGHT_LINE_TERMS: u64 = 512;
 /// runtime reads a transposed right operand in place and transposes a left
 /// one first.
 ///
-/// Products of up to [`STRAIGHT_LINE_TERMS`] multiply-adds are also written
-/// out, element by element, for debug builds (`debug_assertions`). Why: at
-/// opt-level 0 the kernel's vocabulary is not inlined and a 4x4 product
-/// costs hundreds of calls, while the written-out form is a few hundred
-/// plain instructions. Both compute every sum in the same order
-/// (`a[r][0] * b[0][c]`, then `+ a[r][k] * b[k][c]` for each `k`, then the
-/// addend), and under `#[fp_contract(fast)]` both fuse the steps exactly
+/// Products of up to [`STRAIGHT_LINE_TERMS`] multiply-adds have a second
+/// form for debug builds (`debug_assertions`), where at opt-level 0 the
+/// kernel's vocabulary is not inlined and a 4x4 product costs hundreds of
+/// calls:
+/// * an unfused product of plain operands in the result's layout runs on
+///   `private::product_same_layout`, what `Matrix`'s `*` runs: loops over
+///   the storage's lines inlined into the kernel where matrix-core is
+///   unoptimised, the kernel where it is optimised (a 4x4 `f32` product
+///   took 105 ns that way and 147 ns written out, an 8x8 one 669 ns and
+///   1,447 ns: dev profile, on an AVX-512 Xeon);
+/// * any other column-major one (fused, or with a transposed operand) is
+///   written out, element by element: a few hundred plain instructions.
+///
+/// Every form computes every sum in the same order (`a[r][0] * b[0][c]`,
+/// then `+ a[r][k] * b[k][c]` for each `k`, then the addend), and under
+/// `#[fp_contract(fast)]` the written-out form fuses the steps exactly
 /// when `private::fuses` says the kernel does on the backend at hand, so
-/// the bits do not depend on the profile. A transposed operand is read in place in the
-/// written-out form (its elements are named the other way round).
+/// the bits do not depend on the profile. A transposed operand is read in
+/// place in the written-out form (its elements are named the other way
+/// round).
 fn product(
     lhs: &Expr,
     rhs: &Expr,
@@ -1443,14 +1453,43 @@ fn product(
             (addend.map(|_| &name_c), sink),
         )
     };
+    let small = match (m.known(), k.known(), n.known()) {
+        (Some(m), Some(k), Some(n)) => m * k * n <= STRAIGHT_LINE_TERMS,
+        _ => false,
+    };
+    // An unfused product of plain operands in the result's layout: in
+    // debug builds, the runtime's form for them (`Matrix`'s `*`).
+    if small
+        && !fast
+        && lhs_inner.is_none()
+        && rhs_inner.is_none()
+        && a.layout == out
+        && b.layout == out
+    {
+        let (bound_sink, bind_sink) = sink.map(|s| s.bound(span)).unzip();
+        let kernel = kernel(bound_sink.as_ref());
+        let c = match addend {
+            Some(_) => name_c.to_token_stream(),
+            None => quote_spanned!(span=> ()),
+        };
+        let isa = isa();
+        let debug = quote_spanned!(span=> ::matrix_core::private::product_same_layout(#isa, #name_a, #name_b, #c));
+        let debug = Sink::stored(bound_sink.as_ref(), debug, span);
+        return quote_spanned! {span=> {
+            #(#lets)*
+            #bind_sink
+            if ::core::cfg!(debug_assertions) {
+                #debug
+            } else {
+                #kernel
+            }
+        }};
+    }
     // The written-out form names the elements of column-major matrices.
     let column_major = |t: &MatTy| t.layout == Layout::ColumnMajor;
     let written_out = match (m.known(), k.known(), n.known()) {
         (Some(m), Some(k), Some(n))
-            if m * k * n <= STRAIGHT_LINE_TERMS
-                && column_major(a)
-                && column_major(b)
-                && out == Layout::ColumnMajor =>
+            if small && column_major(a) && column_major(b) && out == Layout::ColumnMajor =>
         {
             Some((m, k, n))
         }
