@@ -535,7 +535,6 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     }
 
     /// The storage, mutably borrowed.
-    #[cfg_attr(not(matrix_core_opt0), allow(dead_code))]
     #[inline(always)]
     pub(crate) const fn storage_mut(&mut self) -> &mut L::Storage<T, R, C> {
         &mut self.storage

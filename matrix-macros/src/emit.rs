@@ -1701,9 +1701,10 @@ fn map(
     let (rows, cols) = (out.rows.to_tokens(span), out.cols.to_tokens(span));
     let layout = out.layout.to_tokens(span);
     let out_ty = out.to_tokens(span);
-    let len = match (out.rows.known(), out.cols.known()) {
-        (Some(r), Some(c)) => usize_lit(r * c, span).into_token_stream(),
-        _ => quote_spanned!(span=> #rows * #cols),
+    let known = out.rows.known().zip(out.cols.known());
+    let len = match known {
+        Some((r, c)) => usize_lit(r * c, span).into_token_stream(),
+        None => quote_spanned!(span=> #rows * #cols),
     };
     let dst = format_ident!("__map_dst", span = site);
     let isa = isa();
@@ -1720,11 +1721,8 @@ fn map(
             }
         })
     };
-    let shape = match (out.rows.known(), out.cols.known()) {
-        (Some(r), Some(c)) if r * c <= STRAIGHT_LINE_MAP && !body.applies_closure() => Some((r, c)),
-        _ => None,
-    };
-    let Some((r, c)) = shape else {
+    let written_out = known.filter(|(r, c)| r * c <= STRAIGHT_LINE_MAP && !body.applies_closure());
+    let Some((r, c)) = written_out else {
         return quote_spanned!(span=> { #(#lets)* #pass });
     };
     // The storage's lines: columns in column-major, rows in row-major.
