@@ -157,6 +157,36 @@ pub trait Layout:
         out: &mut Self::Storage<T, M, N>,
     );
 
+    /// The storage as its columns, where it is made of them (a
+    /// column-major matrix's); `None` for a row-major one. With
+    /// [`Layout::rows`], what layout-generic code on the line forms (a
+    /// product whose operands and result may have different layouts) reads
+    /// in place: an `Option` of a reference is a pointer, and testing it
+    /// costs a comparison even at opt-level 0.
+    #[doc(hidden)]
+    fn columns<T: Element, const R: usize, const C: usize>(
+        s: &Self::Storage<T, R, C>,
+    ) -> Option<&[[T; R]; C]>;
+
+    /// The storage as its rows, where it is made of them (a row-major
+    /// matrix's), as [`Layout::columns`].
+    #[doc(hidden)]
+    fn rows<T: Element, const R: usize, const C: usize>(
+        s: &Self::Storage<T, R, C>,
+    ) -> Option<&[[T; C]; R]>;
+
+    /// [`Layout::columns`], mutably borrowed.
+    #[doc(hidden)]
+    fn columns_mut<T: Element, const R: usize, const C: usize>(
+        s: &mut Self::Storage<T, R, C>,
+    ) -> Option<&mut [[T; R]; C]>;
+
+    /// [`Layout::rows`], mutably borrowed.
+    #[doc(hidden)]
+    fn rows_mut<T: Element, const R: usize, const C: usize>(
+        s: &mut Self::Storage<T, R, C>,
+    ) -> Option<&mut [[T; C]; R]>;
+
     /// Where element `(r, c)` of an `rows x cols` matrix is in memory.
     ///
     /// ```
@@ -204,6 +234,21 @@ pub struct RowMajor;
 impl sealed::Sealed for ColumnMajor {}
 impl sealed::Sealed for RowMajor {}
 
+/// `Some($s)` where `$kind`, the lines the storage `$s` is made of, are
+/// the lines asked for (`$want`); `None` where they are the other kind.
+macro_rules! lines_if {
+    (Columns, Columns, $s:expr) => {
+        Some($s)
+    };
+    (Rows, Rows, $s:expr) => {
+        Some($s)
+    };
+    ($kind:ident, $want:ident, $s:expr) => {{
+        let _ = $s;
+        None
+    }};
+}
+
 /// `LINES` lines of `N` zeros, as a constant.
 struct Zeros<T, const N: usize, const LINES: usize>(PhantomData<T>);
 
@@ -211,10 +256,20 @@ impl<T: Element, const N: usize, const LINES: usize> Zeros<T, N, LINES> {
     const LINES: [[T; N]; LINES] = [[T::ZERO; N]; LINES];
 }
 
+/// The product of two storages whose lines are `$kind` into a third.
+macro_rules! lines_product {
+    (Columns, $a:expr, $b:expr, $out:expr) => {
+        passes::product_columns($a, $b, $out)
+    };
+    (Rows, $a:expr, $b:expr, $out:expr) => {
+        passes::product_rows($a, $b, $out)
+    };
+}
+
 /// One layout's impl: its lines are `[T; LINE]` arrays, `LINES` of them,
-/// and `$product` is the small product of its storages.
+/// and `$kind` says which lines they are: `Columns` or `Rows`.
 macro_rules! layout {
-    ($name:ident, $row_major:literal, $spelling:literal, $line:ident, $lines:ident, $product:ident) => {
+    ($name:ident, $row_major:literal, $spelling:literal, $line:ident, $lines:ident, $kind:ident) => {
         impl Layout for $name {
             const ROW_MAJOR: bool = $row_major;
             const NAME: &'static str = $spelling;
@@ -268,11 +323,35 @@ macro_rules! layout {
                 b: &Self::Storage<T, K, N>,
                 out: &mut Self::Storage<T, M, N>,
             ) {
-                passes::$product(a, b, out);
+                lines_product!($kind, a, b, out);
+            }
+            #[inline(always)]
+            fn columns<T: Element, const R: usize, const C: usize>(
+                s: &[[T; $line]; $lines],
+            ) -> Option<&[[T; R]; C]> {
+                lines_if!($kind, Columns, s)
+            }
+            #[inline(always)]
+            fn rows<T: Element, const R: usize, const C: usize>(
+                s: &[[T; $line]; $lines],
+            ) -> Option<&[[T; C]; R]> {
+                lines_if!($kind, Rows, s)
+            }
+            #[inline(always)]
+            fn columns_mut<T: Element, const R: usize, const C: usize>(
+                s: &mut [[T; $line]; $lines],
+            ) -> Option<&mut [[T; R]; C]> {
+                lines_if!($kind, Columns, s)
+            }
+            #[inline(always)]
+            fn rows_mut<T: Element, const R: usize, const C: usize>(
+                s: &mut [[T; $line]; $lines],
+            ) -> Option<&mut [[T; C]; R]> {
+                lines_if!($kind, Rows, s)
             }
         }
     };
 }
 
-layout!(ColumnMajor, false, "column_major", R, C, product_columns);
-layout!(RowMajor, true, "row_major", C, R, product_rows);
+layout!(ColumnMajor, false, "column_major", R, C, Columns);
+layout!(RowMajor, true, "row_major", C, R, Rows);

@@ -1387,7 +1387,9 @@ const STRAIGHT_LINE_TERMS: u64 = 512;
 ///   the storage's lines inlined into the kernel where matrix-core is
 ///   unoptimised, the kernel where it is optimised (a 4x4 `f32` product
 ///   took 105 ns that way and 147 ns written out, an 8x8 one 669 ns and
-///   1,447 ns: dev profile, on an AVX-512 Xeon);
+///   1,447 ns: dev profile, on an AVX-512 Xeon); stored into a slice, its
+///   kernel call (`private::store_product`) writes the slice on those
+///   same loops there;
 /// * any other column-major one (fused, or with a transposed operand) is
 ///   written out, element by element: a few hundred plain instructions.
 ///
@@ -1458,28 +1460,22 @@ fn product(
         _ => false,
     };
     // An unfused product of plain operands in the result's layout: in
-    // debug builds, the runtime's form for them (`Matrix`'s `*`).
-    if small
-        && !fast
-        && lhs_inner.is_none()
-        && rhs_inner.is_none()
-        && a.layout == out
-        && b.layout == out
-    {
-        let (bound_sink, bind_sink) = sink.map(|s| s.bound(span)).unzip();
-        let kernel = kernel(bound_sink.as_ref());
+    // debug builds, the runtime's form for them (`Matrix`'s `*`). Stored,
+    // it is the kernel call, which writes the destination itself, on
+    // that same form where matrix-core is unoptimised.
+    let same_layout =
+        !fast && lhs_inner.is_none() && rhs_inner.is_none() && a.layout == out && b.layout == out;
+    if small && same_layout && sink.is_none() {
+        let kernel = kernel(None);
         let c = match addend {
             Some(_) => name_c.to_token_stream(),
             None => quote_spanned!(span=> ()),
         };
         let isa = isa();
-        let debug = quote_spanned!(span=> ::matrix_core::private::product_same_layout(#isa, #name_a, #name_b, #c));
-        let debug = Sink::stored(bound_sink.as_ref(), debug, span);
         return quote_spanned! {span=> {
             #(#lets)*
-            #bind_sink
             if ::core::cfg!(debug_assertions) {
-                #debug
+                ::matrix_core::private::product_same_layout(#isa, #name_a, #name_b, #c)
             } else {
                 #kernel
             }
@@ -1489,7 +1485,11 @@ fn product(
     let column_major = |t: &MatTy| t.layout == Layout::ColumnMajor;
     let written_out = match (m.known(), k.known(), n.known()) {
         (Some(m), Some(k), Some(n))
-            if small && column_major(a) && column_major(b) && out == Layout::ColumnMajor =>
+            if small
+                && !same_layout
+                && column_major(a)
+                && column_major(b)
+                && out == Layout::ColumnMajor =>
         {
             Some((m, k, n))
         }

@@ -94,6 +94,19 @@ matrix! {
     fn rm_store_of_cm(a: m3x4_t, dst: &mut [float]) {
         __builtin_matrix_row_major_store(a, dst);
     }
+    // Products stored into slices, which their kernel call writes: in
+    // debug builds on the line loops where the operands' lines and the
+    // destination's are of one kind (a transposed operand's are its
+    // transpose's), on the kernels for any other mix.
+    fn stored_transposed_product(a: m4x3r_t, b: m4x2_t, dst: &mut [float]) {
+        __builtin_matrix_column_major_store((m3x4_t) __builtin_matrix_transpose(a) * b, dst, 3);
+    }
+    fn stored_rm_mad(a: m3x4r_t, b: m4x2r_t, c: m3x2r_t, dst: &mut [float]) {
+        __builtin_matrix_row_major_store(a * b + c, dst, 2);
+    }
+    fn stored_mixed_product(a: m3x4r_t, b: m4x2_t, dst: &mut [float]) {
+        __builtin_matrix_row_major_store(a * (m4x2r_t) b, dst, 2);
+    }
     fn rm_16(a: m16r, b: m16r) -> m16r {
         a * b
     }
@@ -249,6 +262,18 @@ proptest! {
         prop_assert_eq!(cm(out_r), product);
         ar.mul_to(&pr, &mut out_r);
         prop_assert_eq!(cm(out_r), product);
+        ar.mad_to(&pr, &cr, &mut out_r);
+        prop_assert_eq!(cm(out_r), mad);
+        // The same stored into slices by the kernels' calls.
+        let mut dst = [f32::NAN; 6];
+        stored_transposed_product(rm(a.transpose()), p, &mut dst);
+        prop_assert_eq!(&dst[..], product.as_slice());
+        stored_mixed_product(ar, p, &mut dst);
+        let product_r = rm(product);
+        prop_assert_eq!(&dst[..], product_r.as_slice());
+        stored_rm_mad(ar, pr, cr, &mut dst);
+        let mad_r = rm(mad);
+        prop_assert_eq!(&dst[..], mad_r.as_slice());
         // Transposes, elements, conversions.
         prop_assert_eq!(cm(rm_transpose(ar)), a.transpose());
         prop_assert_eq!(cm(ar.transpose()), a.transpose());
