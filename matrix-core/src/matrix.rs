@@ -424,13 +424,30 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
         if let Err(err) = Self::check_len(elements.len()) {
             length_panic("ref_from_slice", err);
         }
+        Self::ref_from_prefix(elements)
+    }
+
+    /// The matrix in the first `R * C` elements of `elements`, in place:
+    /// [`ref_from_slice`](Self::ref_from_slice) for callers that have
+    /// checked the length with their own message (at opt-level 0 each
+    /// further check is a call).
+    ///
+    /// # Panics
+    ///
+    /// If `elements` is shorter than the matrix.
+    #[inline(always)]
+    pub(crate) fn ref_from_prefix(elements: &[T]) -> &Self {
+        assert!(
+            elements.len() >= R * C,
+            "the slice is shorter than the matrix"
+        );
         Self::assert_flat();
         // SAFETY: `Self` is `repr(C)` with its storage (`[[T; line];
         // lines]`, `Layout` being sealed) at offset 0 and a zero-sized
         // marker, so it is `R * C` consecutive `T` with `T`'s alignment
-        // (`assert_flat` checks both at compile time). `elements` holds
-        // exactly that many initialised `T`, aligned for `T`, and the
-        // returned reference borrows it for as long as it lives.
+        // (`assert_flat` checks both at compile time). `elements` holds at
+        // least that many initialised `T` (asserted), aligned for `T`, and
+        // the returned reference borrows it for as long as it lives.
         unsafe { &*elements.as_ptr().cast::<Self>() }
     }
 
@@ -458,8 +475,22 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
         if let Err(err) = Self::check_len(elements.len()) {
             length_panic("mut_from_slice", err);
         }
+        Self::mut_from_prefix(elements)
+    }
+
+    /// [`ref_from_prefix`](Self::ref_from_prefix), mutably.
+    ///
+    /// # Panics
+    ///
+    /// If `elements` is shorter than the matrix.
+    #[inline(always)]
+    pub(crate) fn mut_from_prefix(elements: &mut [T]) -> &mut Self {
+        assert!(
+            elements.len() >= R * C,
+            "the slice is shorter than the matrix"
+        );
         Self::assert_flat();
-        // SAFETY: as in `ref_from_slice`; the reference is unique because
+        // SAFETY: as in `ref_from_prefix`; the reference is unique because
         // it borrows `elements` mutably, and every bit pattern the matrix
         // may be given is one of `T`'s, so the slice stays valid.
         unsafe { &mut *elements.as_mut_ptr().cast::<Self>() }

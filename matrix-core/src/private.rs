@@ -221,6 +221,12 @@ const fn extent<L: Layout>(rows: usize, cols: usize, stride: usize) -> Option<us
 #[track_caller]
 fn check_extent<L: Layout>(what: &str, rows: usize, cols: usize, stride: usize, len: usize) {
     let line = line_len::<L>(rows, cols);
+    // Dense lines, the common case: the extent is the matrix, with no
+    // overflow to check (the callers' `rows * cols` elements are a type's).
+    // At opt-level 0 that is a comparison, not the calls below.
+    if stride == line && rows * cols <= len {
+        return;
+    }
     if stride < line {
         stride_panic::<L>(IndexValue::Unsigned(stride as u128), line);
     }
@@ -255,7 +261,7 @@ pub fn load<T: Element, const R: usize, const C: usize, L: Layout>(
         return m;
     }
     if stride == line {
-        return *Matrix::ref_from_slice(&src[..R * C]);
+        return *Matrix::ref_from_prefix(src);
     }
     for (i, out) in m.as_mut_slice().chunks_exact_mut(line).enumerate() {
         let start = i * stride;
@@ -279,8 +285,12 @@ pub fn load<T: Element, const R: usize, const C: usize, L: Layout>(
 pub fn load_view<T: Element, const R: usize, const C: usize, L: Layout>(
     src: &[T],
 ) -> &Matrix<T, R, C, L> {
-    check_extent::<L>("load", R, C, line_len::<L>(R, C), src.len());
-    Matrix::ref_from_slice(&src[..R * C])
+    // `check_extent` with the line's length as the stride: the extent is
+    // the matrix.
+    if src.len() < R * C {
+        extent_panic::<L>("load", R, C, line_len::<L>(R, C), src.len());
+    }
+    Matrix::ref_from_prefix(src)
 }
 
 /// [`load`] from a raw pointer.
@@ -632,7 +642,11 @@ fn dense_destination<T: Element, const R: usize, const C: usize, L: Layout>(
     stride: usize,
 ) -> Option<&mut Matrix<T, R, C, L>> {
     check_extent::<L>("store", R, C, stride, dst.len());
-    (stride == line_len::<L>(R, C)).then(|| Matrix::mut_from_slice(&mut dst[..R * C]))
+    if stride == line_len::<L>(R, C) {
+        Some(Matrix::mut_from_prefix(dst))
+    } else {
+        None
+    }
 }
 
 /// `(m_t) s`: the matrix of layout `L` with every element `s`.

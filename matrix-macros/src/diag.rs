@@ -307,8 +307,21 @@ impl Display for Axis {
 
 // ---- Builtins ------------------------------------------------------------------
 
+/// Clang's text, where the argument's type is one the block models. A
+/// value of a type the block does not declare (another block's typedef,
+/// or an operation on such values, whose type the block cannot name)
+/// gets the same start and says that, naming the type where the user
+/// wrote it.
 pub(crate) fn argument_must_be_matrix(ordinal: &str, was: &Ty) -> String {
-    format!("{ordinal} argument must be a matrix (was '{was}')")
+    match was {
+        Ty::Other(None) => {
+            format!("{ordinal} argument must be a matrix of a type this block declares")
+        }
+        Ty::Other(Some(spelled)) => format!(
+            "{ordinal} argument must be a matrix of a type this block declares (was '{spelled}')"
+        ),
+        _ => format!("{ordinal} argument must be a matrix (was '{was}')"),
+    }
 }
 /// Ours: `__builtin_matrix_zip(a, b, f)` pairs elements of one position.
 pub(crate) fn different_dimensions(builtin: &str, a: &Ty, b: &Ty) -> String {

@@ -168,6 +168,24 @@ fn store_to_short_slice() {
     store(Matrix::<f32, 4, 3>::zero(), &mut [0.0; 13], 5);
 }
 
+// Dense lines (the stride the line's length) take a shorter check first;
+// a short slice still gets the general check's message.
+#[test]
+#[should_panic(
+    expected = "column-major load of a 4x3 matrix with stride 4 needs 12 elements, but the slice has 11"
+)]
+fn dense_load_from_short_slice() {
+    let _ = load::<f32, 4, 3, ColumnMajor>(&[0.0; 11], 4);
+}
+
+#[test]
+#[should_panic(
+    expected = "row-major store of a 4x3 matrix with stride 3 needs 12 elements, but the slice has 11"
+)]
+fn dense_store_to_short_slice() {
+    store(Matrix::<f32, 4, 3, RowMajor>::default(), &mut [0.0; 11], 3);
+}
+
 #[test]
 #[should_panic(expected = "stride 3 must be greater or equal to the number of rows (4)")]
 fn load_with_stride_below_rows() {
