@@ -285,11 +285,7 @@ pub fn load<T: Element, const R: usize, const C: usize, L: Layout>(
 pub fn load_view<T: Element, const R: usize, const C: usize, L: Layout>(
     src: &[T],
 ) -> &Matrix<T, R, C, L> {
-    // `check_extent` with the line's length as the stride: the extent is
-    // the matrix.
-    if src.len() < R * C {
-        extent_panic::<L>("load", R, C, line_len::<L>(R, C), src.len());
-    }
+    check_extent::<L>("load", R, C, line_len::<L>(R, C), src.len());
     Matrix::ref_from_prefix(src)
 }
 

@@ -1455,9 +1455,11 @@ fn product(
             (addend.map(|_| &name_c), sink),
         )
     };
+    // The shape where it is known, when the product is small enough for a
+    // debug form.
     let small = match (m.known(), k.known(), n.known()) {
-        (Some(m), Some(k), Some(n)) => m * k * n <= STRAIGHT_LINE_TERMS,
-        _ => false,
+        (Some(m), Some(k), Some(n)) if m * k * n <= STRAIGHT_LINE_TERMS => Some((m, k, n)),
+        _ => None,
     };
     // An unfused product of plain operands in the result's layout: in
     // debug builds, the runtime's form for them (`Matrix`'s `*`). Stored,
@@ -1465,7 +1467,7 @@ fn product(
     // that same form where matrix-core is unoptimised.
     let same_layout =
         !fast && lhs_inner.is_none() && rhs_inner.is_none() && a.layout == out && b.layout == out;
-    if small && same_layout && sink.is_none() {
+    if small.is_some() && same_layout && sink.is_none() {
         let kernel = kernel(None);
         let c = match addend {
             Some(_) => name_c.to_token_stream(),
@@ -1483,18 +1485,9 @@ fn product(
     }
     // The written-out form names the elements of column-major matrices.
     let column_major = |t: &MatTy| t.layout == Layout::ColumnMajor;
-    let written_out = match (m.known(), k.known(), n.known()) {
-        (Some(m), Some(k), Some(n))
-            if small
-                && !same_layout
-                && column_major(a)
-                && column_major(b)
-                && out == Layout::ColumnMajor =>
-        {
-            Some((m, k, n))
-        }
-        _ => None,
-    };
+    let written_out = small.filter(|_| {
+        !same_layout && column_major(a) && column_major(b) && out == Layout::ColumnMajor
+    });
     let Some((m, k, n)) = written_out else {
         let kernel = kernel(sink);
         return quote_spanned! {span=> {
