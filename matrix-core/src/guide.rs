@@ -455,8 +455,10 @@
 //! Every x86-64 build holds SSE2, AVX2+FMA and AVX-512 kernels and runs
 //! the best one the CPU has ([`Backend`](crate::Backend)); the results are
 //! the same bits on each (except fused multiply-adds under
-//! `fp_contract(fast)`). Each operation checks the chosen backend once.
-//! For loops over many small matrices, put `#[dispatch]` on the kernel that
+//! `fp_contract(fast)`). Each operation checks the chosen backend once;
+//! a build whose target has the best backend's features (`-C
+//! target-cpu=native`) checks nothing and compiles each operation into
+//! its caller. For loops over many small matrices, put `#[dispatch]` on the kernel that
 //! holds the loop: it is compiled once per backend and checks once per
 //! call. Outside kernels, [`dispatch`](crate::dispatch) runs a closure
 //! compiled for the chosen backend: write it

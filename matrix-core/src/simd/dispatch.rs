@@ -476,6 +476,11 @@ const STATIC: Option<Backend> = if cfg!(feature = "force-scalar") {
     if best.in_target() { Some(best) } else { None }
 };
 
+/// Whether `backend` is the one chosen at compile time (see [`STATIC`]).
+pub(crate) const fn is_static(backend: Backend) -> bool {
+    matches!(STATIC, Some(b) if b as u8 == backend as u8)
+}
+
 /// The code of the active backend, 0 until [`detect`] ran.
 static ACTIVE: AtomicU8 = AtomicU8::new(0);
 
