@@ -608,8 +608,10 @@ still at opt-level 0.
 
 {table(dev_o3) if dev_o3 else "(no results: run benches/run.sh without SKIP_DEV)"}
 """
+    # Read before the file is opened for writing, which empties it.
+    recorded = recorded_section(args.md)
     with open(args.md, "w") as f:
-        f.write(md + recorded_section(args.md))
+        f.write(md + recorded)
     if args.readme:
         write_readme(args.readme, default, native, dev, dev_o3, args.active)
 
