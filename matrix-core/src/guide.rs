@@ -458,10 +458,10 @@
 //! `fp_contract(fast)`). Each operation checks the chosen backend once;
 //! a build whose target has the best backend's features (`-C
 //! target-cpu=native`) checks nothing and compiles each operation into
-//! its caller. For loops over many small matrices, put `#[dispatch]` on the kernel that
-//! holds the loop: it is compiled once per backend and checks once per
-//! call. Outside kernels, [`dispatch`](crate::dispatch) runs a closure
-//! compiled for the chosen backend: write it
+//! its caller. For loops over many small matrices, put `#[dispatch]` on
+//! the kernel that holds the loop: it is compiled once per backend and
+//! checks once per call. Outside kernels, [`dispatch`](crate::dispatch)
+//! runs a closure compiled for the chosen backend: write it
 //! `matrix_core::dispatch(#[inline(always)] || ...)`, since a closure LLVM
 //! keeps out of line is compiled for the baseline alone.
 //!
