@@ -479,6 +479,7 @@ mod dsl {
         pub fn k_transpose_4x4(a: m4x4_t) -> m4x4_t { __builtin_matrix_transpose(a) }
         pub fn k_transpose_8x8(a: m8x8_t) -> m8x8_t { __builtin_matrix_transpose(a) }
         pub fn k_chain_4x4(a: m4x4_t, b: m4x4_t, c: m4x4_t) -> m4x4_t { (a + b) * 0.5f32 - c }
+        pub fn k_chain_8x8(a: m8x8_t, b: m8x8_t, c: m8x8_t) -> m8x8_t { (a + b) * 0.5f32 - c }
         pub fn k_chain_16x16(a: m16x16_t, b: m16x16_t, c: m16x16_t) -> m16x16_t {
             (a + b) * 0.5f32 - c
         }
@@ -720,6 +721,7 @@ mod dsl {
         };
     }
     chain!(chain_4x4, 4, k_chain_4x4);
+    chain!(chain_8x8, 8, k_chain_8x8);
     chain!(chain_16x16, 16, k_chain_16x16);
 
     pub(super) fn map_16x16(g: &mut Group<'_>, d: [[f32; 256]; 3]) {
@@ -816,6 +818,10 @@ fn chains(c: &mut Criterion) {
         });
         #[cfg(feature = "dsl")]
         dsl::chain_4x4(g, d);
+    });
+    chain_group!(c, 8, |_g, _d| {
+        #[cfg(feature = "dsl")]
+        dsl::chain_8x8(_g, _d);
     });
     chain_group!(c, 16, |_g, _d| {
         #[cfg(feature = "dsl")]

@@ -1,10 +1,10 @@
 //! The `std::ops` impls of `Matrix` against the scalar reference, over every
-//! element type and a spread of shapes, plus wrapping and the summation
-//! order of the product.
+//! element type and a spread of shapes (transposes and layout conversions
+//! included), plus wrapping and the summation order of the product.
 
 use std::ops::{Add, Mul, Sub};
 
-use matrix_core::Matrix;
+use matrix_core::{ColumnMajor, Matrix, RowMajor};
 use matrix_tests::{Rng, Scalar, assert_same, elementwise, matmul, scalar_with, with_scalar};
 
 /// This binary's tests on every other backend this CPU supports.
@@ -173,6 +173,47 @@ fn products_written_into_the_callers_matrix() {
     }
 }
 
+/// `transpose()` and `transpose_to` in both layouts, and `to_layout`
+/// between them, against the elements moved one by one. (In a debug build
+/// whose matrix-core is optimised, the small shapes run on the line forms
+/// and the others on the active backend's transpose with a run-time
+/// shape: each backend's in `on_every_backend`.)
+fn check_transpose<T: Scalar, const R: usize, const C: usize>(rng: &mut Rng) {
+    let name = format!("{} {R}x{C}", T::C_NAME);
+    let a = rng.vec::<T>(R * C);
+    let m = Matrix::<T, R, C>::from_column_major(&a);
+    // Element (r, c) of `m` is `a[c * R + r]`; the transpose's column `r`
+    // holds row `r` of `m`.
+    let t: Vec<T> = (0..R * C).map(|i| a[(i % C) * R + i / C]).collect();
+    assert_same(
+        m.transpose().as_slice(),
+        &t,
+        &format!("{name}: transpose()"),
+    );
+    let mut out = Matrix::<T, C, R>::from_column_major(&rng.vec::<T>(R * C));
+    m.transpose_to(&mut out);
+    assert_same(out.as_slice(), &t, &format!("{name}: transpose_to"));
+
+    // Row-major, `m`'s storage is its rows, the column-major transpose's.
+    let rm = m.to_layout::<RowMajor>();
+    assert_same(rm.as_slice(), &t, &format!("{name}: to_layout::<RowMajor>"));
+    assert_same(
+        rm.to_layout::<ColumnMajor>().as_slice(),
+        &a,
+        &format!("{name}: to_layout::<ColumnMajor>"),
+    );
+    // The row-major transpose's rows are `m`'s columns.
+    let rt = rm.transpose();
+    assert_same(rt.as_slice(), &a, &format!("{name}: row-major transpose()"));
+    let mut out = Matrix::<T, C, R>::from_column_major(&rng.vec::<T>(R * C)).to_layout();
+    rm.transpose_to(&mut out);
+    assert_same(
+        out.as_slice(),
+        &a,
+        &format!("{name}: row-major transpose_to"),
+    );
+}
+
 /// `a *= b` with a square `b` keeps `a`'s type and equals `a * b`.
 fn check_mul_assign<T: Scalar, const R: usize, const C: usize>(rng: &mut Rng) {
     let name = format!("{} {R}x{C} *= {C}x{C}", T::C_NAME);
@@ -193,6 +234,8 @@ fn check_all_ops<T>(seed: u64)
 where
     T: ScalarLhs<1, 5>
         + ScalarLhs<5, 1>
+        + ScalarLhs<2, 3>
+        + ScalarLhs<4, 4>
         + ScalarLhs<3, 5>
         + ScalarLhs<7, 7>
         + ScalarLhs<13, 9>
@@ -202,6 +245,10 @@ where
     for _ in 0..4 {
         check_elementwise::<T, 1, 5>(&mut rng);
         check_elementwise::<T, 5, 1>(&mut rng);
+        // Small enough for the line forms to unroll whole (see
+        // `check_transpose`).
+        check_elementwise::<T, 2, 3>(&mut rng);
+        check_elementwise::<T, 4, 4>(&mut rng);
         check_elementwise::<T, 3, 5>(&mut rng);
         check_elementwise::<T, 7, 7>(&mut rng);
         check_elementwise::<T, 13, 9>(&mut rng);
@@ -223,6 +270,12 @@ where
         check_product::<T, 9, 13, 9>(&mut rng);
         check_product::<T, 16, 16, 16>(&mut rng);
         check_product::<T, 2, 17, 3>(&mut rng);
+
+        check_transpose::<T, 2, 3>(&mut rng);
+        check_transpose::<T, 4, 4>(&mut rng);
+        check_transpose::<T, 8, 8>(&mut rng);
+        check_transpose::<T, 13, 9>(&mut rng);
+        check_transpose::<T, 24, 40>(&mut rng);
 
         check_mul_assign::<T, 1, 5>(&mut rng);
         check_mul_assign::<T, 7, 7>(&mut rng);

@@ -85,16 +85,22 @@ macro_rules! unrolled {
     };
 }
 
+/// Whether the line forms unroll a matrix of `lines` lines of `n`
+/// elements entirely, every line and every element at a constant index
+/// ([`each_line`] and [`unrolled`]): at most 4 of each.
+pub(crate) const fn unrolled_whole(lines: usize, n: usize) -> bool {
+    lines <= 4 && n <= 4
+}
+
 /// `$body` once for each line `$l` of `$lines` lines of `$n` elements:
-/// with `$l` a constant as in [`unrolled`] where both are at most 4 (a
-/// small matrix, whose lines are short enough to be unrolled too), in a
-/// loop otherwise. At opt-level 0 a 4x4 `f32` transpose took about 26 ns
+/// with `$l` a constant as in [`unrolled`] where the matrix is small enough
+/// to be [unrolled whole](unrolled_whole), in a loop otherwise. At opt-level 0 a 4x4 `f32` transpose took about 26 ns
 /// with its lines in a loop and 12 ns with constant lines (a timing loop
 /// in a scratch crate, less the loop's own 13 ns, on an AVX-512 Xeon).
 macro_rules! each_line {
     ($lines:expr, $n:expr, |$l:ident| $body:block) => {
         #[allow(non_snake_case)]
-        if $lines <= 4 && $n <= 4 {
+        if const { unrolled_whole($lines, $n) } {
             match $lines {
                 1 => unrolled_at!(|$l| $body; 0),
                 2 => unrolled_at!(|$l| $body; 0 1),
@@ -206,7 +212,7 @@ pub(crate) fn product_lines<T: Arith, const N: usize, const K: usize, const LINE
         let (o, c) = (&mut out[L], &coef[L]);
         let (first, c0) = (&lines[0], c[0]);
         unrolled!(N, |I| { o[I] = first[I].mul(c0) });
-        if K <= 4 && N <= 4 {
+        if const { unrolled_whole(K, N) } {
             // Constant `k` too (`KK != 0` is a constant).
             each_line!(K, N, |KK| {
                 if KK != 0 {
