@@ -209,6 +209,22 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     #[doc(hidden)]
     fn transpose_dyn(rows: usize, cols: usize, src: &[Self], dst: &mut [Self]);
 
+    /// Whether [`Auto`](crate::kernels::dispatch::Auto) runs a transpose
+    /// of a `rows x cols` matrix of `Self` inline on the build's baseline
+    /// backend, rather than on the active backend through its boundary: up
+    /// to 64 elements (an 8x8 matrix). A transpose gains more from wide
+    /// vectors than element-wise arithmetic does (whose bound is a 16x16
+    /// matrix): a 16x16 `f32` transpose took 16.5 to 38 ns through the
+    /// AVX-512 boundary (the range is the copy of its result, which depends
+    /// on where the stack lands) against 36 ns inline on SSE2, on an
+    /// AVX-512 Xeon. `f32`, whose backends have a shuffle kernel of their
+    /// own for 8x8, sends that shape through the boundary too.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn transpose_inline(rows: usize, cols: usize) -> bool {
+        rows * cols <= 64
+    }
+
     /// Transposes the column-major `rows x cols` matrix `src` into `dst`.
     #[doc(hidden)]
     #[inline(always)]
@@ -333,15 +349,37 @@ macro_rules! int32_kernels {
     };
 }
 
+/// The hidden transpose methods of a 32-bit element type, which runs on
+/// the backends' `f32` shuffles (`$transpose`): 4x4 and 8x8 kernels of
+/// their own, tiles for larger shapes.
+macro_rules! shuffle_transposes {
+    ($transpose:path) => {
+        /// An 8x8 matrix on the backend's own 8x8 kernel, through the
+        /// AVX-512 boundary: `transpose_to` 10.8 to 4.2 ns and
+        /// `transpose()` 10.8 to 8.0 ns, against SSE2 inline (`f32`, a
+        /// default build's benchmark, AVX-512 Xeon; not measured on an AVX2
+        /// CPU, whose 8x8 kernel takes 24 shuffles to SSE2's 32). Other
+        /// shapes of up to 64 elements lost there: a 5x5 `transpose()`
+        /// took 3.0 ns inline and 17 ns through the boundary (a scratch
+        /// crate's timing loop), as did the 8x8 transposes of the types
+        /// without shuffles (`f64`, 24 ns against 43 to 50 ns).
+        #[inline(always)]
+        fn transpose_inline(rows: usize, cols: usize) -> bool {
+            rows * cols <= 64 && (rows, cols) != (8, 8)
+        }
+        #[inline(always)]
+        fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
+            $transpose(s, rows, cols, src, dst);
+        }
+    };
+}
+
 element! {
     f32: 0.0, 1.0, "float", float: true; dyn gemm_f32, fuse;
     float_kernels!(product_f32, F32, small products inline: |active, delivery| {
         delivery == Delivery::Returned || active != Backend::Avx512
     });
-    #[inline(always)]
-    fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
-        transpose::transpose_f32(s, rows, cols, src, dst);
-    }
+    shuffle_transposes!(transpose::transpose_f32);
 }
 element! {
     f64: 0.0, 1.0, "double", float: true; dyn gemm_f64, fuse;
@@ -350,6 +388,7 @@ element! {
 element! {
     i32: 0, 1, "int", float: false; dyn gemm_i32;
     int32_kernels!(gemm::product_i32::<S, D>);
+    shuffle_transposes!(transpose::transpose_as_f32);
 }
 element! {
     i8: 0, 1, "signed char", float: false; dyn gemm_i8;
@@ -370,6 +409,7 @@ element! {
 element! {
     u32: 0, 1, "unsigned int", float: false; dyn gemm_u32;
     int32_kernels!(widen::product_u32::<S, D>);
+    shuffle_transposes!(transpose::transpose_as_f32);
 }
 element! {
     i64: 0, 1, "long", float: false; dyn gemm_i64;

@@ -543,19 +543,6 @@ fn called<S: Isa, T: Element, const FUSE: bool, D: Dims>(s: S, p: &Operands<'_, 
     });
 }
 
-/// The most elements of a transpose that [`Auto`] runs inline on the
-/// build's baseline backend (an 8x8 matrix), where other
-/// backend-independent operations go up to
-/// [`PORTABLE_INLINE`](crate::kernels::dispatch::PORTABLE_INLINE).
-/// Shuffles gain more from wide vectors than arithmetic does: a 16x16
-/// `f32` transpose took 16.5 to 38 ns through the AVX-512 boundary (the
-/// range is the copy of its result, which depends on where the stack
-/// lands) against 36 ns inline on SSE2, where a 16x16 element-wise sum
-/// took 47 ns against 33 ns, on an AVX-512 Xeon. Not measured on an AVX2
-/// CPU, whose 8x8 tiles need 24 shuffles per 64 elements to SSE2's 32.
-#[cfg_attr(debug_assertions, allow(dead_code))]
-const TRANSPOSE_INLINE: usize = 64;
-
 /// `transpose(m)` on `d`, in `m`'s layout.
 #[inline(always)]
 pub(crate) fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
@@ -640,7 +627,8 @@ fn storage_transposed<D: Dispatch, T: Element, const R: usize, const C: usize, L
         out
     };
     #[cfg(not(debug_assertions))]
-    let out = run_transpose(d, R * C, Transpose::<T, Matrix<T, R, C, L>>::of(src), ());
+    let out =
+        run_transpose::<T, _, _, _>(d, (R, C), Transpose::<T, Matrix<T, R, C, L>>::of(src), ());
     out
 }
 
@@ -659,16 +647,21 @@ fn storage_transposed_to<D: Dispatch, T: Element, const R: usize, const C: usize
         Transpose::<T, Matrix<T, R, C, L>>::of(src).write_dyn(out);
     }
     #[cfg(not(debug_assertions))]
-    run_transpose(d, R * C, Transpose::<T, Matrix<T, R, C, L>>::of(src), out);
+    run_transpose::<T, _, _, _>(d, (R, C), Transpose::<T, Matrix<T, R, C, L>>::of(src), out);
 }
 
-/// A transpose of `elements` elements: inline on the build's baseline up
-/// to [`TRANSPOSE_INLINE`], else on `d`.
+/// A transpose of a `rows x cols` matrix of `T`: inline on the build's
+/// baseline where [`Element::transpose_inline`] says so, else on `d`.
 #[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
-fn run_transpose<D: Dispatch, X, O: OpWith<X>>(d: D, elements: usize, op: O, x: X) -> O::Output {
-    if elements <= TRANSPOSE_INLINE {
-        d.run_portable_with(elements, op, x)
+fn run_transpose<T: Element, D: Dispatch, X, O: OpWith<X>>(
+    d: D,
+    (rows, cols): (usize, usize),
+    op: O,
+    x: X,
+) -> O::Output {
+    if T::transpose_inline(rows, cols) {
+        d.run_portable_with(rows * cols, op, x)
     } else {
         d.run_with(op, x)
     }
@@ -1004,8 +997,10 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     /// [`transpose`](Matrix::transpose), whatever `out` held. As with
     /// [`Matrix::mul_to`], the kernel writes `out` itself rather than
     /// returning a matrix that the caller then copies. That copy is what
-    /// varies above 8x8, where transposes run on the active backend's
-    /// kernels: on an AVX-512 Xeon, a 16x16 `f32` transpose took 16.0 to
+    /// varies from 8x8 on for `f32` (above it for other types), where
+    /// transposes run on the active backend's kernels: in a default build
+    /// on an AVX-512 Xeon, an 8x8 `f32` transpose takes 4.2 ns this way
+    /// and 8.0 ns by value, and a 16x16 `f32` transpose took 16.0 to
     /// 17.4 ns this way and 17.1 to 18.1 ns as `*out = a.transpose()` in
     /// the same runs, but up to 38 ns in runs whose stack addresses made
     /// the copy slow.

@@ -114,7 +114,8 @@ pub trait Dispatch: Copy + Send + Sync + 'static + sealed::Sealed {
 /// The most element operations of a backend-independent operation that
 /// [`Auto`] runs inline on the build's baseline backend (a 16x16 matrix):
 /// below it, a call through the boundary costs more than wider vectors
-/// save. Transposes have their own, smaller bound (`ops::TRANSPOSE_INLINE`):
+/// save. Transposes have their own, smaller bound, per element type
+/// ([`Element::transpose_inline`](crate::Element::transpose_inline)):
 /// shuffles gain more from wide vectors than element-wise arithmetic.
 pub(crate) const PORTABLE_INLINE: usize = 256;
 
