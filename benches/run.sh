@@ -17,6 +17,10 @@
 #                                  # older checkout, compared in BENCHMARKS.md
 #   BENCH_FEATURES= benches/run.sh # without the dsl columns (default: with
 #                                  # them when `--features dsl` builds)
+#   BENCH_NOTE='...' COLLECT_ONLY=1 benches/run.sh
+#                                  # a paragraph under the report's title,
+#                                  # saying which groups a partial re-run
+#                                  # replaced
 #
 # The default run uses $CARGO_TARGET_DIR (default <root>/target), the native
 # run $CARGO_TARGET_DIR/native and the dev runs $CARGO_TARGET_DIR/dev-bench
@@ -94,5 +98,6 @@ python3 "$ROOT/benches/collect.py" \
     --default-features "$(rustc --print cfg | sed -n 's/^target_feature="\(.*\)"/\1/p' | tr '\n' ' ')" \
     --md "$ROOT/BENCHMARKS.md" \
     --svg "$ROOT/benches/benchmarks.svg" \
-    --readme "$ROOT/README.md"
+    --readme "$ROOT/README.md" \
+    ${BENCH_NOTE:+--note "$BENCH_NOTE"}
 echo "wrote $ROOT/BENCHMARKS.md, $ROOT/benches/benchmarks.svg and README.md's tables"

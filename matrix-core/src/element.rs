@@ -238,8 +238,8 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
 /// backend ([`Auto`](crate::kernels::dispatch::Auto)): what
 /// [`Element::transpose_dyn`] runs. `f32` gets its backend's shuffles. In
 /// a debug build whose `matrix-core` is optimised, a 16x16 `f32`
-/// `transpose_to` took 297 ns on the element-by-element loop this
-/// replaced, and takes 121 ns (8x8: 99 to 47 ns; a dev-profile benchmark
+/// `transpose_to` took 260 ns on the element-by-element loop this
+/// replaced, and takes 121 ns (8x8: 89 to 46 ns; a dev-profile benchmark
 /// on an AVX-512 Xeon). Where `matrix-core` itself is unoptimised, that
 /// loop still: there every intrinsic is a call.
 fn transpose_on_auto<T: Element>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
@@ -355,8 +355,8 @@ macro_rules! int32_kernels {
 macro_rules! shuffle_transposes {
     ($transpose:path) => {
         /// An 8x8 matrix on the backend's own 8x8 kernel, through the
-        /// AVX-512 boundary: `transpose_to` 10.8 to 4.2 ns and
-        /// `transpose()` 10.8 to 8.0 ns, against SSE2 inline (`f32`, a
+        /// AVX-512 boundary: `transpose_to` 10.4 to 4.1 ns and
+        /// `transpose()` 10.7 to 7.5 ns, against SSE2 inline (`f32`, a
         /// default build's benchmark, AVX-512 Xeon; not measured on an AVX2
         /// CPU, whose 8x8 kernel takes 24 shuffles to SSE2's 32). Other
         /// shapes of up to 64 elements lost there: a 5x5 `transpose()`

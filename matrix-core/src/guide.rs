@@ -497,7 +497,8 @@
 //! [`a.transpose_to(&mut out)`](crate::Matrix::transpose_to): the kernel
 //! writes `out` itself, where `*out = a * b` copies the result the kernel
 //! returned (on an AVX-512 Xeon, 12 to 14 ns against 16 to 17.5 ns for an
-//! 8x8 `f32` product; clang-19's kernel takes 11 to 12 ns).
+//! 8x8 `f32` product; clang-19's kernel takes 11 to 12 ns; 4.1 ns against
+//! 7.5 ns for an 8x8 `f32` transpose).
 //!
 //! ```
 //! use matrix_core::Matrix;

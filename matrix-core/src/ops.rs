@@ -769,9 +769,9 @@ pub(crate) fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usiz
 /// inlined into the caller, as one whose matrix-core is unoptimised does
 /// (see "How the operators run"): for the matrices the line forms unroll
 /// whole, whose pass costs less than a call of the one compiled inside
-/// matrix-core: a 4x4 `f32` `transpose()` took 70 ns through that call and
-/// takes 33 ns on the lines, `(a + b) * 0.5 - c` 107 ns and 95 ns, while
-/// at 8x8 the chain took 131 ns through the calls against 239 ns on the
+/// matrix-core: a 4x4 `f32` `transpose()` took 66 ns through that call and
+/// takes 31 ns on the lines, `(a + b) * 0.5 - c` 100 ns and 88 ns, while
+/// at 8x8 the chain takes 120 ns through the calls against 224 ns on the
 /// lines (dev-profile benchmarks, AVX-512 Xeon). Never in an optimised
 /// build.
 #[cfg(not(matrix_core_opt0))]
@@ -999,8 +999,8 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     /// returning a matrix that the caller then copies. That copy is what
     /// varies from 8x8 on for `f32` (above it for other types), where
     /// transposes run on the active backend's kernels: in a default build
-    /// on an AVX-512 Xeon, an 8x8 `f32` transpose takes 4.2 ns this way
-    /// and 8.0 ns by value, and a 16x16 `f32` transpose took 16.0 to
+    /// on an AVX-512 Xeon, an 8x8 `f32` transpose takes 4.1 ns this way
+    /// and 7.5 ns by value, and a 16x16 `f32` transpose took 16.0 to
     /// 17.4 ns this way and 17.1 to 18.1 ns as `*out = a.transpose()` in
     /// the same runs, but up to 38 ns in runs whose stack addresses made
     /// the copy slow.

@@ -94,9 +94,10 @@ pub(crate) const fn unrolled_whole(lines: usize, n: usize) -> bool {
 
 /// `$body` once for each line `$l` of `$lines` lines of `$n` elements:
 /// with `$l` a constant as in [`unrolled`] where the matrix is small enough
-/// to be [unrolled whole](unrolled_whole), in a loop otherwise. At opt-level 0 a 4x4 `f32` transpose took about 26 ns
-/// with its lines in a loop and 12 ns with constant lines (a timing loop
-/// in a scratch crate, less the loop's own 13 ns, on an AVX-512 Xeon).
+/// to be [unrolled whole](unrolled_whole), in a loop otherwise. At
+/// opt-level 0 a 4x4 `f32` transpose took about 26 ns with its lines in a
+/// loop and 12 ns with constant lines (a timing loop in a scratch crate,
+/// less the loop's own 13 ns, on an AVX-512 Xeon).
 macro_rules! each_line {
     ($lines:expr, $n:expr, |$l:ident| $body:block) => {
         #[allow(non_snake_case)]
