@@ -5,7 +5,9 @@
 use std::ops::{Add, Mul, Sub};
 
 use matrix_core::{ColumnMajor, Matrix, RowMajor};
-use matrix_tests::{Rng, Scalar, assert_same, elementwise, matmul, scalar_with, with_scalar};
+use matrix_tests::{
+    Rng, Scalar, assert_same, elementwise, matmul, scalar_with, transpose, with_scalar,
+};
 
 /// This binary's tests on every other backend this CPU supports.
 #[test]
@@ -182,9 +184,7 @@ fn check_transpose<T: Scalar, const R: usize, const C: usize>(rng: &mut Rng) {
     let name = format!("{} {R}x{C}", T::C_NAME);
     let a = rng.vec::<T>(R * C);
     let m = Matrix::<T, R, C>::from_column_major(&a);
-    // Element (r, c) of `m` is `a[c * R + r]`; the transpose's column `r`
-    // holds row `r` of `m`.
-    let t: Vec<T> = (0..R * C).map(|i| a[(i % C) * R + i / C]).collect();
+    let t = transpose(&a, R, C);
     assert_same(
         m.transpose().as_slice(),
         &t,
@@ -232,7 +232,7 @@ fn integer_transposes_keep_every_bit_pattern() {
             0x7f80_0000, // infinity
         ];
         let a: Vec<u32> = (0..R * C).map(|i| BITS[i % 8] ^ i as u32).collect();
-        let t: Vec<u32> = (0..R * C).map(|i| a[(i % C) * R + i / C]).collect();
+        let t = transpose(&a, R, C);
         let m = Matrix::<u32, R, C>::from_column_major(&a);
         assert_eq!(m.transpose().as_slice(), &t[..], "u32 {R}x{C}");
         let signed: Vec<i32> = a.iter().map(|&x| x as i32).collect();
