@@ -381,14 +381,18 @@ fn madds(c: &mut Criterion) {
     });
 }
 
-/// `matrix transpose NxN` (f32).
+/// `matrix transpose NxN` (`f32`; other types name theirs after the
+/// shape: `matrix transpose 8x8 f64`).
 macro_rules! transpose_group {
-    ($c:expr, $n:literal, $clang:ident, $extra:expr) => {{
+    ($c:expr, $n:literal, $clang:ident, $extra:expr) => {
+        transpose_group!($c, f32, data_f32, $n, "", $clang, $extra)
+    };
+    ($c:expr, $t:ty, $data:ident, $n:literal, $suffix:literal, $clang:ident, $extra:expr) => {{
         const NN: usize = $n * $n;
-        type M = matrix_core::Matrix<f32, $n, $n>;
-        type S = nalgebra::SMatrix<f32, $n, $n>;
-        let d = data_f32::<NN>(1);
-        let mut g = $c.benchmark_group(concat!("matrix transpose ", $n, "x", $n));
+        type M = matrix_core::Matrix<$t, $n, $n>;
+        type S = nalgebra::SMatrix<$t, $n, $n>;
+        let d = $data::<NN>(1);
+        let mut g = $c.benchmark_group(concat!("matrix transpose ", $n, "x", $n, $suffix));
         col1(
             &mut g,
             "matrix-core",
@@ -405,7 +409,7 @@ macro_rules! transpose_group {
         );
         // The harness's floor: a plain copy moves the same bytes, so a
         // transpose can be no faster than this column.
-        col1(&mut g, "copy", d, [0.0; NN], |a, o| *o = *a);
+        col1(&mut g, "copy", d, [0.0 as $t; NN], |a, o| *o = *a);
         col1(
             &mut g,
             "nalgebra",
@@ -418,7 +422,7 @@ macro_rules! transpose_group {
             clang1(&mut g, "clang-19 off", d, clang::off::$clang);
             clang1(&mut g, "clang-19 fast", d, clang::fast::$clang);
         }
-        let extra: fn(&mut Group<'_>, [f32; NN]) = $extra;
+        let extra: fn(&mut Group<'_>, [$t; NN]) = $extra;
         extra(&mut g, d);
         g.finish();
     }};
@@ -444,6 +448,8 @@ fn transposes(c: &mut Criterion) {
         #[cfg(feature = "dsl")]
         dsl::transpose_16x16(_g, _d);
     });
+    transpose_group!(c, f64, data_f64, 8, " f64", transpose_f64_8, |_, _| ());
+    transpose_group!(c, f64, data_f64, 16, " f64", transpose_f64_16, |_, _| ());
 }
 
 /// Column (f): the `matrix!` macro's kernels, in the DSL syntax of the

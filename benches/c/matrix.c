@@ -68,3 +68,6 @@ MADD(float, f32x, 8)
 TRANSPOSE(float, f32x, 4)
 TRANSPOSE(float, f32x, 8)
 TRANSPOSE(float, f32x, 16)
+TRANSPOSE(double, f64x, 8)
+typedef double f64x16 __attribute__((matrix_type(16, 16)));
+TRANSPOSE(double, f64x, 16)

@@ -242,6 +242,10 @@ pub mod clang {
             transpose_f32_8, f32, 8, clang_transpose_f32x_8_off);
         transpose!(/// `iters` times `out = transpose(a)`, 16x16 `float`.
             transpose_f32_16, f32, 16, clang_transpose_f32x_16_off);
+        transpose!(/// `iters` times `out = transpose(a)`, 8x8 `double`.
+            transpose_f64_8, f64, 8, clang_transpose_f64x_8_off);
+        transpose!(/// `iters` times `out = transpose(a)`, 16x16 `double`.
+            transpose_f64_16, f64, 16, clang_transpose_f64x_16_off);
     }
 
     /// Kernels built with `-ffp-contract=fast -mprefer-vector-width=512`.
@@ -272,6 +276,10 @@ pub mod clang {
             transpose_f32_8, f32, 8, clang_transpose_f32x_8_fast);
         transpose!(/// `iters` times `out = transpose(a)`, 16x16 `float`.
             transpose_f32_16, f32, 16, clang_transpose_f32x_16_fast);
+        transpose!(/// `iters` times `out = transpose(a)`, 8x8 `double`.
+            transpose_f64_8, f64, 8, clang_transpose_f64x_8_fast);
+        transpose!(/// `iters` times `out = transpose(a)`, 16x16 `double`.
+            transpose_f64_16, f64, 16, clang_transpose_f64x_16_fast);
     }
 }
 

@@ -210,18 +210,19 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     fn transpose_dyn(rows: usize, cols: usize, src: &[Self], dst: &mut [Self]);
 
     /// Whether [`Auto`](crate::kernels::dispatch::Auto) runs a transpose
-    /// of a `rows x cols` matrix of `Self` inline on the build's baseline
-    /// backend, rather than on the active backend through its boundary: up
-    /// to 64 elements (an 8x8 matrix). A transpose gains more from wide
-    /// vectors than element-wise arithmetic does (whose bound is a 16x16
-    /// matrix): a 16x16 `f32` transpose took 16.5 to 38 ns through the
-    /// AVX-512 boundary (the range is the copy of its result, which depends
-    /// on where the stack lands) against 36 ns inline on SSE2, on an
-    /// AVX-512 Xeon. `f32`, whose backends have a shuffle kernel of their
-    /// own for 8x8, sends that shape through the boundary too.
+    /// of a `rows x cols` matrix of `Self`, delivered as `delivery` says,
+    /// inline on the build's baseline backend, rather than on the active
+    /// backend through its boundary: up to 64 elements (an 8x8 matrix). A
+    /// transpose gains more from wide vectors than element-wise arithmetic
+    /// does (whose bound is a 16x16 matrix): a 16x16 `f32` transpose took
+    /// 16.5 to 38 ns through the AVX-512 boundary (the range is the copy of
+    /// its result, which depends on where the stack lands) against 36 ns
+    /// inline on SSE2, on an AVX-512 Xeon. The types with shuffle kernels
+    /// choose for themselves.
     #[doc(hidden)]
     #[inline(always)]
-    fn transpose_inline(rows: usize, cols: usize) -> bool {
+    fn transpose_inline(rows: usize, cols: usize, delivery: Delivery) -> bool {
+        let _ = delivery;
         rows * cols <= 64
     }
 
@@ -349,23 +350,34 @@ macro_rules! int32_kernels {
     };
 }
 
-/// The hidden transpose methods of a 32-bit element type, which runs on
-/// the backends' `f32` shuffles (`$transpose`): 4x4 and 8x8 kernels of
-/// their own, tiles for larger shapes.
+/// The hidden transpose methods of an element type that runs on the
+/// backends' shuffles (`$transpose`: 4x4 and 8x8 `f32` kernels of their
+/// own, tiles for larger shapes, 4x4 `f64` tiles). A result written into
+/// the caller's matrix runs inline up to 64 elements, but for an 8x8 one;
+/// a returned one likewise, or up to `$returned` elements where given.
 macro_rules! shuffle_transposes {
-    ($transpose:path) => {
+    ($transpose:path $(, returned inline up to $returned:literal)?) => {
         /// An 8x8 matrix on the backend's own 8x8 kernel, through the
         /// AVX-512 boundary: `transpose_to` 10.4 to 4.1 ns and
         /// `transpose()` 10.7 to 7.5 ns, against SSE2 inline (`f32`, a
         /// default build's benchmark, AVX-512 Xeon; not measured on an AVX2
-        /// CPU, whose 8x8 kernel takes 24 shuffles to SSE2's 32). Other
-        /// shapes of up to 64 elements lost there: a 5x5 `transpose()`
-        /// took 3.0 ns inline and 17 ns through the boundary (a scratch
-        /// crate's timing loop), as did the 8x8 transposes of the types
-        /// without shuffles (`f64`, 24 ns against 43 to 50 ns).
+        /// CPU, whose 8x8 kernel takes 24 shuffles to SSE2's 32), and an
+        /// 8x8 `f64` `transpose_to` 11.0 to 8.7 ns (a scratch crate's
+        /// timing loop, same machine). Other shapes of up to 64 elements
+        /// lost there: a 5x5 `f32` `transpose()` took 3.0 ns inline and 17
+        /// ns through the boundary. A returned 8x8 `f64` result is copied
+        /// out of the boundary, which costs more than SSE2's 2x2 tiles lose
+        /// to AVX2's 4x4 ones: its `transpose()` took 11.0 ns inline
+        /// against 16.9 ns through the boundary (medians of the default
+        /// build's benchmark, same machine); at 16x16 the boundary won
+        /// again, 91 ns against 102 ns.
         #[inline(always)]
-        fn transpose_inline(rows: usize, cols: usize) -> bool {
-            rows * cols <= 64 && (rows, cols) != (8, 8)
+        fn transpose_inline(rows: usize, cols: usize, delivery: Delivery) -> bool {
+            let written = rows * cols <= 64 && (rows, cols) != (8, 8);
+            match delivery {
+                Delivery::Written => written,
+                Delivery::Returned => written $(|| rows * cols <= $returned)?,
+            }
         }
         #[inline(always)]
         fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
@@ -384,11 +396,12 @@ element! {
 element! {
     f64: 0.0, 1.0, "double", float: true; dyn gemm_f64, fuse;
     float_kernels!(product_f64, F64, small products inline: |active, _delivery| active != Backend::Avx512);
+    shuffle_transposes!(transpose::transpose_f64, returned inline up to 64);
 }
 element! {
     i32: 0, 1, "int", float: false; dyn gemm_i32;
     int32_kernels!(gemm::product_i32::<S, D>);
-    shuffle_transposes!(transpose::transpose_as_f32);
+    shuffle_transposes!(transpose::transpose_as_float);
 }
 element! {
     i8: 0, 1, "signed char", float: false; dyn gemm_i8;
@@ -409,13 +422,15 @@ element! {
 element! {
     u32: 0, 1, "unsigned int", float: false; dyn gemm_u32;
     int32_kernels!(widen::product_u32::<S, D>);
-    shuffle_transposes!(transpose::transpose_as_f32);
+    shuffle_transposes!(transpose::transpose_as_float);
 }
 element! {
     i64: 0, 1, "long", float: false; dyn gemm_i64;
+    shuffle_transposes!(transpose::transpose_as_float, returned inline up to 64);
 }
 element! {
     u64: 0, 1, "unsigned long", float: false; dyn gemm_u64;
+    shuffle_transposes!(transpose::transpose_as_float, returned inline up to 64);
 }
 #[cfg(feature = "f16")]
 element! {

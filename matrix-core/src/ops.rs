@@ -627,8 +627,7 @@ fn storage_transposed<D: Dispatch, T: Element, const R: usize, const C: usize, L
         out
     };
     #[cfg(not(debug_assertions))]
-    let out =
-        run_transpose::<T, _, _, _>(d, (R, C), Transpose::<T, Matrix<T, R, C, L>>::of(src), ());
+    let out = run_transpose::<T, _, _, _>(d, (R, C), Delivery::Returned, Transpose::of(src), ());
     out
 }
 
@@ -647,20 +646,22 @@ fn storage_transposed_to<D: Dispatch, T: Element, const R: usize, const C: usize
         Transpose::<T, Matrix<T, R, C, L>>::of(src).write_dyn(out);
     }
     #[cfg(not(debug_assertions))]
-    run_transpose::<T, _, _, _>(d, (R, C), Transpose::<T, Matrix<T, R, C, L>>::of(src), out);
+    run_transpose::<T, _, _, _>(d, (R, C), Delivery::Written, Transpose::of(src), out);
 }
 
-/// A transpose of a `rows x cols` matrix of `T`: inline on the build's
-/// baseline where [`Element::transpose_inline`] says so, else on `d`.
+/// A transpose of a `rows x cols` matrix of `T`, delivered as `delivery`
+/// says: inline on the build's baseline where [`Element::transpose_inline`]
+/// says so, else on `d`.
 #[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
 fn run_transpose<T: Element, D: Dispatch, X, O: OpWith<X>>(
     d: D,
     (rows, cols): (usize, usize),
+    delivery: Delivery,
     op: O,
     x: X,
 ) -> O::Output {
-    if T::transpose_inline(rows, cols) {
+    if T::transpose_inline(rows, cols, delivery) {
         d.run_portable_with(rows * cols, op, x)
     } else {
         d.run_with(op, x)

@@ -214,38 +214,58 @@ fn check_transpose<T: Scalar, const R: usize, const C: usize>(rng: &mut Rng) {
     );
 }
 
-/// `i32` and `u32` transposes move their elements as `f32` bits: values
-/// whose bits are NaNs as `f32`, signalling ones included, come out
-/// unchanged, through each backend's 4x4 and 8x8 kernels, its tiles and
-/// the edges.
+/// Transposes move elements bit for bit: `i32` and `u32` ones as `f32`
+/// bits, `i64` and `u64` ones as `f64` bits, on the backends' shuffles.
+/// Values whose bits are NaNs as floats, signalling ones included, come
+/// out unchanged, through each backend's 4x4 and 8x8 kernels, its tiles
+/// and the edges, as do the float NaNs themselves.
 #[test]
-fn integer_transposes_keep_every_bit_pattern() {
-    fn check<const R: usize, const C: usize>() {
-        const BITS: [u32; 8] = [
-            0x7f80_0001, // a signalling NaN
-            0xff80_0001, // a negative one
-            0x7fc0_0000, // a quiet NaN
-            0xffff_ffff,
-            0x7fbf_ffff,
-            0x8000_0000, // -0.0
-            0x0000_0001, // the least subnormal
-            0x7f80_0000, // infinity
-        ];
-        let a: Vec<u32> = (0..R * C).map(|i| BITS[i % 8] ^ i as u32).collect();
-        let t = transpose(&a, R, C);
-        let m = Matrix::<u32, R, C>::from_column_major(&a);
-        assert_eq!(m.transpose().as_slice(), &t[..], "u32 {R}x{C}");
-        let signed: Vec<i32> = a.iter().map(|&x| x as i32).collect();
-        let mut out = Matrix::<i32, C, R>::zero();
-        Matrix::<i32, R, C>::from_column_major(&signed).transpose_to(&mut out);
-        let out: Vec<u32> = out.as_slice().iter().map(|&x| x as u32).collect();
-        assert_eq!(out, t, "i32 {R}x{C}");
+fn transposes_keep_every_bit_pattern() {
+    /// Checks `R x C` transposes of the unsigned type `$u` (by value), the
+    /// signed type `$i` (with `transpose_to`) and the float type `$f` (by
+    /// value), all of one size, on elements made of `$bits`.
+    macro_rules! check {
+        ($u:ty, $i:ty, $f:ty; $bits:expr; $($r:literal x $c:literal),+) => {$({
+            const R: usize = $r;
+            const C: usize = $c;
+            let bits = $bits;
+            let a: Vec<$u> = (0..R * C).map(|i| bits[i % bits.len()] ^ i as $u).collect();
+            let t = transpose(&a, R, C);
+            let m = Matrix::<$u, R, C>::from_column_major(&a);
+            assert_eq!(m.transpose().as_slice(), &t[..], "{} {R}x{C}", stringify!($u));
+            let signed: Vec<$i> = a.iter().map(|&x| x as $i).collect();
+            let mut out = Matrix::<$i, C, R>::zero();
+            Matrix::<$i, R, C>::from_column_major(&signed).transpose_to(&mut out);
+            let out: Vec<$u> = out.as_slice().iter().map(|&x| x as $u).collect();
+            assert_eq!(out, t, "{} {R}x{C}", stringify!($i));
+            let floats: Vec<$f> = a.iter().map(|&x| <$f>::from_bits(x)).collect();
+            let out = Matrix::<$f, R, C>::from_column_major(&floats).transpose();
+            let out: Vec<$u> = out.as_slice().iter().map(|x| x.to_bits()).collect();
+            assert_eq!(out, t, "{} {R}x{C}", stringify!($f));
+        })+};
     }
-    check::<4, 4>();
-    check::<8, 8>();
-    check::<13, 9>();
-    check::<16, 16>();
-    check::<24, 40>();
+    const BITS32: [u32; 8] = [
+        0x7f80_0001, // a signalling NaN
+        0xff80_0001, // a negative one
+        0x7fc0_0000, // a quiet NaN
+        0xffff_ffff,
+        0x7fbf_ffff,
+        0x8000_0000, // -0.0
+        0x0000_0001, // the least subnormal
+        0x7f80_0000, // infinity
+    ];
+    const BITS64: [u64; 8] = [
+        0x7ff0_0000_0000_0001, // a signalling NaN
+        0xfff0_0000_0000_0001, // a negative one
+        0x7ff8_0000_0000_0000, // a quiet NaN
+        0xffff_ffff_ffff_ffff,
+        0x7ff7_ffff_ffff_ffff,
+        0x8000_0000_0000_0000, // -0.0
+        0x0000_0000_0000_0001, // the least subnormal
+        0x7ff0_0000_0000_0000, // infinity
+    ];
+    check!(u32, i32, f32; BITS32; 4 x 4, 8 x 8, 13 x 9, 16 x 16, 24 x 40);
+    check!(u64, i64, f64; BITS64; 4 x 4, 5 x 5, 8 x 8, 13 x 9, 16 x 16, 24 x 40);
 }
 
 /// `a *= b` with a square `b` keeps `a`'s type and equals `a * b`.

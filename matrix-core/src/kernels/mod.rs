@@ -98,6 +98,38 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
         dst: &mut [f32],
         dst_at: (usize, usize),
     );
+    /// [`Isa::transpose_4x4_f32_strided`] for `f64`.
+    ///
+    /// # Panics
+    /// If a block is not inside its slice.
+    fn transpose_4x4_f64_strided(
+        self,
+        src: &[f64],
+        src_at: (usize, usize),
+        dst: &mut [f64],
+        dst_at: (usize, usize),
+    );
+    /// [`Isa::transpose_4x4_f64_strided`] for an 8x8 block, as four 4x4
+    /// tiles: each row of the block written is a whole 64-byte line.
+    ///
+    /// # Panics
+    /// If a block is not inside its slice.
+    #[inline(always)]
+    fn transpose_8x8_f64_strided(
+        self,
+        src: &[f64],
+        (src_offset, src_stride): (usize, usize),
+        dst: &mut [f64],
+        (dst_offset, dst_stride): (usize, usize),
+    ) {
+        for c in (0..8).step_by(4) {
+            for r in (0..8).step_by(4) {
+                let from = (src_offset + c * src_stride + r, src_stride);
+                let to = (dst_offset + r * dst_stride + c, dst_stride);
+                self.transpose_4x4_f64_strided(src, from, dst, to);
+            }
+        }
+    }
     /// [`Isa::transpose_4x4_f32_strided`] for a 16x16 block: four
     /// [`Isa::transpose_8x8_f32_strided`] tiles, unless the backend has a
     /// dedicated one (AVX-512).
@@ -145,7 +177,7 @@ impl Isa for Scalar {
         dst: &mut [f32],
         dst_at: (usize, usize),
     ) {
-        scalar::transpose_f32_strided::<4>(src, src_at, dst, dst_at);
+        scalar::transpose_strided::<f32, 4>(src, src_at, dst, dst_at);
     }
     #[inline(always)]
     fn transpose_8x8_f32_strided(
@@ -155,7 +187,17 @@ impl Isa for Scalar {
         dst: &mut [f32],
         dst_at: (usize, usize),
     ) {
-        scalar::transpose_f32_strided::<8>(src, src_at, dst, dst_at);
+        scalar::transpose_strided::<f32, 8>(src, src_at, dst, dst_at);
+    }
+    #[inline(always)]
+    fn transpose_4x4_f64_strided(
+        self,
+        src: &[f64],
+        src_at: (usize, usize),
+        dst: &mut [f64],
+        dst_at: (usize, usize),
+    ) {
+        scalar::transpose_strided::<f64, 4>(src, src_at, dst, dst_at);
     }
 }
 
@@ -166,10 +208,11 @@ mod x86 {
     use crate::simd::{avx2, avx512, scalar, sse2};
 
     /// The transposes of an `Isa` impl: the 4x4 one of backend module `$m`,
-    /// the strided 4x4 one of SSE2 (which every x86-64 backend has) and the
-    /// strided 8x8 one of `$strided8`.
+    /// the strided 4x4 one of SSE2 (which every x86-64 backend has), the
+    /// strided 8x8 one of `$strided8` and the strided 4x4 `f64` one of
+    /// `$f64`.
     macro_rules! transposes {
-        ($m:ident, strided8: $strided8:ident) => {
+        ($m:ident, strided8: $strided8:ident, f64: $f64:ident) => {
             #[inline(always)]
             fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
                 $m::transpose_4x4_f32(self, src)
@@ -194,6 +237,16 @@ mod x86 {
             ) {
                 $strided8::transpose_8x8_f32_strided(self, src, src_at, dst, dst_at);
             }
+            #[inline(always)]
+            fn transpose_4x4_f64_strided(
+                self,
+                src: &[f64],
+                src_at: (usize, usize),
+                dst: &mut [f64],
+                dst_at: (usize, usize),
+            ) {
+                $f64::transpose_4x4_f64_strided(self, src, src_at, dst, dst_at);
+            }
         };
     }
 
@@ -209,7 +262,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = sse2::I32x4<Self>;
 
-        transposes!(sse2, strided8: sse2);
+        transposes!(sse2, strided8: sse2, f64: sse2);
     }
 
     /// AVX2: 256-bit vectors, but 128-bit ones (with FMA) for four rows,
@@ -227,7 +280,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = avx2::I32x8<Self>;
 
-        transposes!(avx2, strided8: avx2);
+        transposes!(avx2, strided8: avx2, f64: avx2);
     }
 
     /// AVX-512: 512-bit vectors and 32 registers; 128- and 256-bit AVX2
@@ -244,7 +297,7 @@ mod x86 {
         type F64G4 = avx512::F64x8<Self>;
         type I32 = avx512::I32x16<Self>;
 
-        transposes!(avx512, strided8: avx2);
+        transposes!(avx512, strided8: avx2, f64: avx2);
         #[inline(always)]
         fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
             avx512::transpose_8x8_f32(self, src)

@@ -10,7 +10,7 @@ use super::gemm::{
     product_i32,
 };
 use super::int8::{self, Byte, Int8Kernel};
-use super::transpose::{transpose, transpose_f32};
+use super::transpose::{transpose, transpose_f32, transpose_f64};
 use super::widen::{self, Widen};
 use crate::arith::Arith;
 use crate::simd::dispatch::{Backend, backends, detected};
@@ -326,6 +326,28 @@ fn out_of_bounds_accesses_panic_on_every_backend() {
 // ---------------------------------------------------------------------------
 // Transposes
 
+/// A strided `n x n` transpose tile (`tile(src, src_at, dst, dst_at)`),
+/// checked on the block at (3, 2) of an `(n + 5) x (n + 4)` source, written
+/// at (2, 3) of its `(n + 4) x (n + 5)` transpose: every element of the
+/// block moved, and nothing else written.
+fn check_tile<T: Data>(
+    n: usize,
+    seed: u32,
+    tile: impl Fn(&[T], (usize, usize), &mut [T], (usize, usize)),
+) {
+    let (rows, cols) = (n + 5, n + 4);
+    let src = T::data(rows * cols, seed);
+    let mut d = vec![T::default(); rows * cols];
+    tile(&src, (2 * rows + 3, rows), &mut d, (3 * cols + 2, cols));
+    let mut expected = vec![T::default(); rows * cols];
+    for c in 0..n {
+        for r in 0..n {
+            expected[(3 + r) * cols + 2 + c] = src[(2 + c) * rows + 3 + r];
+        }
+    }
+    assert_eq!(T::bits(&d), T::bits(&expected), "{n}x{n} tile");
+}
+
 fn transposes<S: Isa>(s: S) {
     for seed in 0..4 {
         let a = f32::data(64, seed);
@@ -339,36 +361,21 @@ fn transposes<S: Isa>(s: S) {
             s.transpose_8x8_f32(&a64).to_vec(),
             ref_transpose(8, 8, &a64)
         );
-        // strided: the 4x4 block at (1, 2) of a 6x7 source into a 7x6
-        // destination
-        let src = f32::data(42, seed);
-        let mut d = vec![0.0; 42];
-        s.transpose_4x4_f32_strided(&src, (2 * 6 + 1, 6), &mut d, (7 + 2, 7));
-        for c in 0..4 {
-            for r in 0..4 {
-                assert_eq!(d[(1 + r) * 7 + 2 + c], src[(2 + c) * 6 + 1 + r]);
-            }
-        }
-        // strided: the 8x8 block at (3, 1) of an 11x10 source into a 10x11
-        // destination
-        let src = f32::data(110, seed);
-        let mut d = vec![0.0; 110];
-        s.transpose_8x8_f32_strided(&src, (11 + 3, 11), &mut d, (3 * 10 + 1, 10));
-        for c in 0..8 {
-            for r in 0..8 {
-                assert_eq!(d[(3 + r) * 10 + 1 + c], src[(1 + c) * 11 + 3 + r]);
-            }
-        }
-        // strided: the 16x16 block at (2, 3) of a 19x21 source into a
-        // 21x19 destination
-        let src = f32::data(19 * 21, seed);
-        let mut d = vec![0.0; 19 * 21];
-        s.transpose_16x16_f32_strided(&src, (3 * 19 + 2, 19), &mut d, (2 * 21 + 3, 21));
-        for c in 0..16 {
-            for r in 0..16 {
-                assert_eq!(d[(2 + r) * 21 + 3 + c], src[(3 + c) * 19 + 2 + r]);
-            }
-        }
+        check_tile::<f32>(4, seed, |a, at, d, to| {
+            s.transpose_4x4_f32_strided(a, at, d, to)
+        });
+        check_tile::<f32>(8, seed, |a, at, d, to| {
+            s.transpose_8x8_f32_strided(a, at, d, to)
+        });
+        check_tile::<f32>(16, seed, |a, at, d, to| {
+            s.transpose_16x16_f32_strided(a, at, d, to)
+        });
+        check_tile::<f64>(4, seed, |a, at, d, to| {
+            s.transpose_4x4_f64_strided(a, at, d, to)
+        });
+        check_tile::<f64>(8, seed, |a, at, d, to| {
+            s.transpose_8x8_f64_strided(a, at, d, to)
+        });
     }
     for (rows, cols) in [
         (1, 1),
@@ -395,6 +402,10 @@ fn transposes<S: Isa>(s: S) {
         assert_eq!(dst, ref_transpose(rows, cols, &src), "{rows}x{cols}");
         transpose(rows, cols, &src, &mut dst);
         assert_eq!(dst, ref_transpose(rows, cols, &src), "{rows}x{cols}");
+        let src = f64::data(rows * cols, 5);
+        let mut dst = vec![0.0; rows * cols];
+        transpose_f64(s, rows, cols, &src, &mut dst);
+        assert_eq!(dst, ref_transpose(rows, cols, &src), "f64 {rows}x{cols}");
     }
 }
 

@@ -25,42 +25,122 @@ pub(crate) fn transpose<T: Copy>(rows: usize, cols: usize, src: &[T], dst: &mut 
     }
 }
 
-/// A 32-bit integer type whose transposes move its elements as `f32` bits
-/// ([`transpose_as_f32`]): `i32` and `u32`.
-pub(crate) trait Bits32: Copy {}
-impl Bits32 for i32 {}
-impl Bits32 for u32 {}
+/// A float type whose transposes run on the backends' shuffles: `f32`
+/// ([`transpose_f32`]) and `f64` ([`transpose_f64`]).
+pub(crate) trait Shuffled: Copy {
+    /// Transposes the column-major `rows x cols` matrix `src` into `dst`
+    /// on backend `S`.
+    ///
+    /// # Panics
+    /// If a slice's length is not `rows * cols`.
+    fn transpose_shuffled<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]);
+}
 
-/// [`transpose_f32`] for `i32` and `u32`, their elements moved as `f32`
-/// bits: a transpose reads no element's value, the backends' shuffles move
-/// lanes bit for bit, and a copy of an `f32` keeps its bits (a NaN's
-/// payload and signalling bit included). An 8x8 `i32` `transpose_to` took
-/// 12.4 ns on [`transpose`] and takes 3.4 ns this way, 16x16 85 ns and
-/// 20 ns (a scratch crate's timing loop, default build, AVX-512 Xeon).
+impl Shuffled for f32 {
+    #[inline(always)]
+    fn transpose_shuffled<S: Isa>(s: S, rows: usize, cols: usize, src: &[f32], dst: &mut [f32]) {
+        transpose_f32(s, rows, cols, src, dst);
+    }
+}
+
+impl Shuffled for f64 {
+    #[inline(always)]
+    fn transpose_shuffled<S: Isa>(s: S, rows: usize, cols: usize, src: &[f64], dst: &mut [f64]) {
+        transpose_f64(s, rows, cols, src, dst);
+    }
+}
+
+/// An integer type whose transposes move its elements as the bits of the
+/// float type of its size ([`transpose_as_float`]): `i32` and `u32` as
+/// `f32`, `i64` and `u64` as `f64`.
+pub(crate) trait FloatBits: Copy {
+    /// The float type of the same size and alignment.
+    type Float: Shuffled;
+}
+impl FloatBits for i32 {
+    type Float = f32;
+}
+impl FloatBits for u32 {
+    type Float = f32;
+}
+impl FloatBits for i64 {
+    type Float = f64;
+}
+impl FloatBits for u64 {
+    type Float = f64;
+}
+
+/// [`Shuffled::transpose_shuffled`] for an integer type, its elements
+/// moved as the bits of [`FloatBits::Float`]: a transpose reads no
+/// element's value, the backends' shuffles move lanes bit for bit, and a
+/// copy of a float keeps its bits (a NaN's payload and signalling bit
+/// included). An 8x8 `i32` `transpose_to` took 12.4 ns on [`transpose`]
+/// and takes 3.4 ns this way, 16x16 85 ns and 20 ns (a scratch crate's
+/// timing loop, default build, AVX-512 Xeon).
 ///
 /// # Panics
 /// If a slice's length is not `rows * cols`.
 #[inline(always)]
-pub(crate) fn transpose_as_f32<S: Isa, T: Bits32>(
+pub(crate) fn transpose_as_float<S: Isa, T: FloatBits>(
     s: S,
     rows: usize,
     cols: usize,
     src: &[T],
     dst: &mut [T],
 ) {
-    const { assert!(size_of::<T>() == 4 && align_of::<T>() == 4) };
-    // SAFETY: `T` is `i32` or `u32` (`Bits32` is implemented for those
-    // alone), of `f32`'s size and alignment, and every 32 bits are a value
-    // of each of the three types. So `src` is `src.len()` valid, aligned
-    // `f32`s, and any `f32` the transpose writes into `dst` is a valid `T`.
-    // Each view borrows its slice, `dst`'s exclusively, for this call.
-    let (src, dst) = unsafe {
-        (
-            core::slice::from_raw_parts(src.as_ptr().cast::<f32>(), src.len()),
-            core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<f32>(), dst.len()),
+    const {
+        assert!(
+            size_of::<T>() == size_of::<T::Float>() && align_of::<T>() == align_of::<T::Float>()
         )
     };
-    transpose_f32(s, rows, cols, src, dst);
+    // SAFETY: `T` is `i32`, `u32`, `i64` or `u64` (`FloatBits` is
+    // implemented for those alone), of its `Float`'s size and alignment
+    // (checked above), and all bit patterns of that size are values of both
+    // types. So `src` is `src.len()` valid, aligned floats, and any float
+    // the transpose writes into `dst` is a valid `T`. Each view borrows its
+    // slice, `dst`'s exclusively, for this call.
+    let (src, dst) = unsafe {
+        (
+            core::slice::from_raw_parts(src.as_ptr().cast::<T::Float>(), src.len()),
+            core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<T::Float>(), dst.len()),
+        )
+    };
+    T::Float::transpose_shuffled(s, rows, cols, src, dst);
+}
+
+/// The tiles and edges of a shuffle transpose of the column-major `$rows x
+/// $cols` matrix `$src` into `$dst` on backend `$s`: whole tiles of each
+/// size (`$b: $tile`, an [`Isa`] method), largest first, each size over
+/// what the larger ones left, then the edges element by element. (A macro,
+/// not a function taking the tiles as closures: a closure is compiled
+/// without the caller's target features, so the intrinsics of a tile
+/// might not be inlined into it.)
+macro_rules! by_tiles {
+    ($s:ident, $rows:ident, $cols:ident, $src:ident, $dst:ident; $($b:literal: $tile:ident),+) => {{
+        // Block (r0, c0) of `src` goes to block (c0, r0) of `dst`.
+        let at = |r0: usize, c0: usize| ((c0 * $rows + r0, $rows), (r0 * $cols + c0, $cols));
+        // After tiles of size `b`, rows `..done.0` of columns `..done.1`
+        // are done.
+        let mut done = (0, 0);
+        $(
+            let (rb, cb) = ($rows / $b * $b, $cols / $b * $b);
+            for c0 in (0..cb).step_by($b) {
+                let first = if c0 < done.1 { done.0 } else { 0 };
+                for r0 in (first..rb).step_by($b) {
+                    let (from, to) = at(r0, c0);
+                    $s.$tile($src, from, $dst, to);
+                }
+            }
+            done = (rb, cb);
+        )+
+        let (rt, ct) = done;
+        for c in 0..$cols {
+            let first = if c < ct { rt } else { 0 };
+            for r in first..$rows {
+                $dst[r * $cols + c] = $src[c * $rows + r];
+            }
+        }
+    }};
 }
 
 /// [`transpose`] for `f32` on backend `S`: 4x4 and 8x8 with the backend's
@@ -90,35 +170,22 @@ pub(crate) fn transpose_f32<S: Isa>(s: S, rows: usize, cols: usize, src: &[f32],
         *out = s.transpose_8x8_f32(a);
         return;
     }
-    // Block (r0, c0) of `src` goes to block (c0, r0) of `dst`.
-    let at = |r0: usize, c0: usize| ((c0 * rows + r0, rows), (r0 * cols + c0, cols));
-    // Whole tiles of each size, largest first, each size over what the
-    // larger ones left: after tiles of size `b`, rows `..done.0` of columns
-    // `..done.1` are done. (A macro, not a closure: a closure is compiled
-    // without the caller's target features, so the intrinsics of a tile
-    // might not be inlined into it.)
-    let mut done = (0, 0);
-    macro_rules! tiles {
-        ($b:literal, $tile:ident) => {
-            let (rb, cb) = (rows / $b * $b, cols / $b * $b);
-            for c0 in (0..cb).step_by($b) {
-                let first = if c0 < done.1 { done.0 } else { 0 };
-                for r0 in (first..rb).step_by($b) {
-                    let (from, to) = at(r0, c0);
-                    s.$tile(src, from, dst, to);
-                }
-            }
-            done = (rb, cb);
-        };
-    }
-    tiles!(16, transpose_16x16_f32_strided);
-    tiles!(8, transpose_8x8_f32_strided);
-    tiles!(4, transpose_4x4_f32_strided);
-    let (r4, c4) = done;
-    for c in 0..cols {
-        let first = if c < c4 { r4 } else { 0 };
-        for r in first..rows {
-            dst[r * cols + c] = src[c * rows + r];
-        }
-    }
+    by_tiles!(s, rows, cols, src, dst;
+        16: transpose_16x16_f32_strided,
+        8: transpose_8x8_f32_strided,
+        4: transpose_4x4_f32_strided);
+}
+
+/// [`transpose`] for `f64` on backend `S`: whole 8x8 tiles, then whole 4x4
+/// ones, with the backend's shuffles, and the edges element by element.
+///
+/// # Panics
+/// If a slice's length is not `rows * cols`.
+#[inline(always)]
+pub(crate) fn transpose_f64<S: Isa>(s: S, rows: usize, cols: usize, src: &[f64], dst: &mut [f64]) {
+    check_shape("source", src.len(), rows, cols);
+    check_shape("destination", dst.len(), cols, rows);
+    by_tiles!(s, rows, cols, src, dst;
+        8: transpose_8x8_f64_strided,
+        4: transpose_4x4_f64_strided);
 }

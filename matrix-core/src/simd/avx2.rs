@@ -132,3 +132,51 @@ pub(crate) fn transpose_8x8_f32_strided<T: super::Token>(
         F32x8(*v, t).store(dst, j * dst_stride);
     }
 }
+
+/// Transposes the 4x4 `f64` block whose element `(r, c)` is
+/// `src[src_offset + c * src_stride + r]` into the block whose element
+/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: eight 128-bit loads
+/// (four of them folded into `vinsertf128`, which does not need the
+/// shuffle port), four shuffles, four stores.
+///
+/// # Panics
+/// If a block is not inside its slice.
+#[inline(always)]
+pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(
+    t: T,
+    src: &[f64],
+    (src_offset, src_stride): (usize, usize),
+    dst: &mut [f64],
+    (dst_offset, dst_stride): (usize, usize),
+) {
+    requires!(T, Avx2);
+    // One bounds check per block, after which the loads and stores need none.
+    let src = &src[src_offset..][..3 * src_stride + 4];
+    let dst = &mut dst[dst_offset..][..3 * dst_stride + 4];
+    // Rows `r` and `r + 1` of column `c`.
+    let half = |c: usize, r: usize| {
+        let s = &src[c * src_stride + r..][..2];
+        // SAFETY: SSE2 is part of every x86-64 CPU; `s` holds two readable
+        // elements, loaded unaligned.
+        unsafe { _mm_loadu_pd(s.as_ptr()) }
+    };
+    // SAFETY: `T` implies AVX2 (checked above) and a token exists only on a
+    // CPU that has its backend.
+    let rows = unsafe {
+        // Rows 0 and 1 of columns 0 and 2, of columns 1 and 3; then rows 2
+        // and 3 of the same.
+        let x0 = _mm256_set_m128d(half(2, 0), half(0, 0));
+        let x1 = _mm256_set_m128d(half(3, 0), half(1, 0));
+        let x2 = _mm256_set_m128d(half(2, 2), half(0, 2));
+        let x3 = _mm256_set_m128d(half(3, 2), half(1, 2));
+        [
+            _mm256_unpacklo_pd(x0, x1),
+            _mm256_unpackhi_pd(x0, x1),
+            _mm256_unpacklo_pd(x2, x3),
+            _mm256_unpackhi_pd(x2, x3),
+        ]
+    };
+    for (r, v) in rows.iter().enumerate() {
+        F64x4(*v, t).store(dst, r * dst_stride);
+    }
+}

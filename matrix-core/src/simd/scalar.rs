@@ -120,10 +120,10 @@ impl<T: Token> SimdFloat for F64x4<T> {
 /// # Panics
 /// If a block is not inside its slice.
 #[inline(always)]
-pub(crate) fn transpose_f32_strided<const N: usize>(
-    src: &[f32],
+pub(crate) fn transpose_strided<T: Copy, const N: usize>(
+    src: &[T],
     (src_offset, src_stride): (usize, usize),
-    dst: &mut [f32],
+    dst: &mut [T],
     (dst_offset, dst_stride): (usize, usize),
 ) {
     let src = &src[src_offset..src_offset + (N - 1) * src_stride + N];

@@ -143,3 +143,34 @@ pub(crate) fn transpose_8x8_f32_strided<T: super::Token>(
         }
     }
 }
+
+/// Transposes the 4x4 `f64` block whose element `(r, c)` is
+/// `src[src_offset + c * src_stride + r]` into the block whose element
+/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`, as four 2x2 tiles:
+/// eight loads, eight shuffles, eight stores.
+///
+/// # Panics
+/// If a block is not inside its slice.
+#[inline(always)]
+pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(
+    t: T,
+    src: &[f64],
+    (src_offset, src_stride): (usize, usize),
+    dst: &mut [f64],
+    (dst_offset, dst_stride): (usize, usize),
+) {
+    // One bounds check per block, after which the loads and stores need none.
+    let src = &src[src_offset..][..3 * src_stride + 4];
+    let dst = &mut dst[dst_offset..][..3 * dst_stride + 4];
+    for c in (0..4).step_by(2) {
+        for r in (0..4).step_by(2) {
+            // Rows r and r + 1 of columns c and c + 1.
+            let a = F64x2::load(t, src, c * src_stride + r);
+            let b = F64x2::load(t, src, (c + 1) * src_stride + r);
+            // SAFETY: the vectors exist, so SSE2 is supported.
+            let (lo, hi) = unsafe { (_mm_unpacklo_pd(a.0, b.0), _mm_unpackhi_pd(a.0, b.0)) };
+            F64x2(lo, t).store(dst, r * dst_stride + c);
+            F64x2(hi, t).store(dst, (r + 1) * dst_stride + c);
+        }
+    }
+}
