@@ -237,17 +237,24 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
 
 /// [`Element::transpose`] of `T` with a run-time shape, on the detected
 /// backend ([`Auto`](crate::kernels::dispatch::Auto)): what
-/// [`Element::transpose_dyn`] runs. `f32` gets its backend's shuffles. In
-/// a debug build whose `matrix-core` is optimised, a 16x16 `f32`
-/// `transpose_to` took 260 ns on the element-by-element loop this
-/// replaced, and takes 121 ns (8x8: 89 to 46 ns; a dev-profile benchmark
-/// on an AVX-512 Xeon). Where `matrix-core` itself is unoptimised, that
-/// loop still: there every intrinsic is a call.
+/// [`Element::transpose_dyn`] runs for 32-bit elements, whose shuffle
+/// kernels run a 16x16 transpose as one tile. In a debug build whose
+/// `matrix-core` is optimised, a 16x16 `f32` `transpose_to` took 260 ns on
+/// the element-by-element loop this replaced, and takes 121 ns (8x8: 89
+/// to 46 ns; a dev-profile benchmark on an AVX-512 Xeon). 64-bit elements
+/// keep that loop: their 4x4 tiles take two loads per vector, and a debug
+/// build checks each intrinsic's load and store, so an 8x8 `f64`
+/// `transpose_to` took 119 ns on the tiles against 92 ns on the loop, and
+/// 16x16 327 ns against 274 ns (same benchmark). Where `matrix-core`
+/// itself is unoptimised, every type keeps the loop: there every
+/// intrinsic is a call.
 fn transpose_on_auto<T: Element>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
     #[cfg(matrix_core_opt0)]
     transpose::transpose(rows, cols, src, dst);
     #[cfg(not(matrix_core_opt0))]
-    {
+    if size_of::<T>() == 8 {
+        transpose::transpose(rows, cols, src, dst);
+    } else {
         /// The transpose as an operation, generic over the backend.
         struct Run<'a, T> {
             rows: usize,

@@ -32,6 +32,23 @@ mod tests;
 use crate::simd::dispatch::Scalar;
 use crate::simd::{Group4, SimdFloat, SimdVector, Token, scalar};
 
+/// A strided transpose of a `2 * $half` square block as four `$half x
+/// $half` tiles, `$s.$tile(src, src_at, dst, dst_at)` each (a macro, not a
+/// function taking the tile as a closure, so that the tiles are compiled
+/// with their caller's target features).
+macro_rules! by_quarters {
+    ($s:ident.$tile:ident, $half:literal, $src:ident, $src_at:ident, $dst:ident, $dst_at:ident) => {{
+        let ((src_offset, src_stride), (dst_offset, dst_stride)) = ($src_at, $dst_at);
+        for c in (0..2 * $half).step_by($half) {
+            for r in (0..2 * $half).step_by($half) {
+                let from = (src_offset + c * src_stride + r, src_stride);
+                let to = (dst_offset + r * dst_stride + c, dst_stride);
+                $s.$tile($src, from, $dst, to);
+            }
+        }
+    }};
+}
+
 /// A backend token with the vector types and tuning its kernels use.
 ///
 /// Implemented by the four backend tokens (the x86 ones on `x86_64`). Every
@@ -118,17 +135,11 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     fn transpose_8x8_f64_strided(
         self,
         src: &[f64],
-        (src_offset, src_stride): (usize, usize),
+        src_at: (usize, usize),
         dst: &mut [f64],
-        (dst_offset, dst_stride): (usize, usize),
+        dst_at: (usize, usize),
     ) {
-        for c in (0..8).step_by(4) {
-            for r in (0..8).step_by(4) {
-                let from = (src_offset + c * src_stride + r, src_stride);
-                let to = (dst_offset + r * dst_stride + c, dst_stride);
-                self.transpose_4x4_f64_strided(src, from, dst, to);
-            }
-        }
+        by_quarters!(self.transpose_4x4_f64_strided, 4, src, src_at, dst, dst_at);
     }
     /// [`Isa::transpose_4x4_f32_strided`] for a 16x16 block: four
     /// [`Isa::transpose_8x8_f32_strided`] tiles, unless the backend has a
@@ -140,17 +151,11 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     fn transpose_16x16_f32_strided(
         self,
         src: &[f32],
-        (src_offset, src_stride): (usize, usize),
+        src_at: (usize, usize),
         dst: &mut [f32],
-        (dst_offset, dst_stride): (usize, usize),
+        dst_at: (usize, usize),
     ) {
-        for c in (0..16).step_by(8) {
-            for r in (0..16).step_by(8) {
-                let from = (src_offset + c * src_stride + r, src_stride);
-                let to = (dst_offset + r * dst_stride + c, dst_stride);
-                self.transpose_8x8_f32_strided(src, from, dst, to);
-            }
-        }
+        by_quarters!(self.transpose_8x8_f32_strided, 8, src, src_at, dst, dst_at);
     }
 }
 
