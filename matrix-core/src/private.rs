@@ -655,7 +655,7 @@ pub fn splat<T: Element, const R: usize, const C: usize, L: Layout>(s: T) -> Mat
 /// value out element by element, rather than calling [`transpose`]: where
 /// matrix-core is itself unoptimised. There an 8x8 `f32` transpose took
 /// 79 ns written out against 93 ns through the call; with matrix-core
-/// optimised, 72 ns through the call against 78 ns written out
+/// optimised, 67 ns through the call against 78 ns written out
 /// (dev-profile benchmarks, AVX-512 Xeon).
 pub const WRITE_OUT_DEBUG_TRANSPOSES: bool = cfg!(matrix_core_opt0);
 

@@ -1087,9 +1087,9 @@ const STRAIGHT_LINE_TRANSPOSE: u64 = 256;
 /// (`private::WRITE_OUT_DEBUG_TRANSPOSES`): at opt-level 0 that is a few
 /// moves, not a call per element. A stored one runs on the runtime in
 /// every build: written out, an 8x8 `f32` transpose stored into a slice
-/// took 134 ns against the runtime's 107 ns (dev profile; 16x16: 313 ns
-/// against 294 ns), and with matrix-core optimised 135 ns against 75 ns
-/// (16x16: 326 ns against 142 ns; dev-profile benchmarks, AVX-512 Xeon).
+/// took 134 ns against the runtime's 104 ns (dev profile; 16x16: 313 ns
+/// against 284 ns), and with matrix-core optimised 135 ns against 73 ns
+/// (16x16: 326 ns against 134 ns; dev-profile benchmarks, AVX-512 Xeon).
 fn transpose(m: &Expr, span: Span, sink: Option<&Sink>) -> TokenStream {
     let Ty::Matrix(shape) = &m.ty else {
         return quote!(());
