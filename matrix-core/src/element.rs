@@ -209,6 +209,13 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     #[doc(hidden)]
     fn transpose_dyn(rows: usize, cols: usize, src: &[Self], dst: &mut [Self]);
 
+    /// Whether [`Element::transpose_dyn`] runs [`Element::transpose`] on
+    /// the detected backend, rather than the element-by-element loop: the
+    /// types whose transposes run on the `f32` shuffle kernels (see
+    /// [`transpose_on_auto`]).
+    #[doc(hidden)]
+    const TRANSPOSE_DYN_ON_BACKEND: bool = false;
+
     /// Whether [`Auto`](crate::kernels::dispatch::Auto) runs a transpose
     /// of a `rows x cols` matrix of `Self`, delivered as `delivery` says,
     /// inline on the build's baseline backend, rather than on the active
@@ -252,7 +259,7 @@ fn transpose_on_auto<T: Element>(rows: usize, cols: usize, src: &[T], dst: &mut 
     #[cfg(matrix_core_opt0)]
     transpose::transpose(rows, cols, src, dst);
     #[cfg(not(matrix_core_opt0))]
-    if size_of::<T>() == 8 {
+    if !T::TRANSPOSE_DYN_ON_BACKEND {
         transpose::transpose(rows, cols, src, dst);
     } else {
         /// The transpose as an operation, generic over the backend.
@@ -358,21 +365,27 @@ macro_rules! int32_kernels {
 }
 
 /// The hidden transpose methods of an element type that runs on the
-/// backends' shuffles (`$transpose`: 4x4 and 8x8 `f32` kernels of their
-/// own, tiles for larger shapes, 4x4 `f64` tiles). A result written into
-/// the caller's matrix runs inline up to 64 elements, but for an 8x8 one;
-/// a returned one likewise, or up to `$returned` elements where given.
+/// backends' shuffles: `$transpose`, on the `f32` tiles (4x4 and 8x8
+/// kernels of their own, tiles for larger shapes) or the `f64` ones (4x4
+/// tiles). A result written into the caller's matrix runs inline up to 64
+/// elements, but for an 8x8 one; a returned one likewise, or, on the `f64`
+/// tiles, up to 64 elements. A debug build's [`Element::transpose_dyn`]
+/// runs the `f32` tiles, and the element loop for the `f64` ones
+/// ([`transpose_on_auto`]).
 macro_rules! shuffle_transposes {
-    ($transpose:path $(, returned inline up to $returned:literal)?) => {
+    ($transpose:path, $tiles:ident tiles) => {
         /// An 8x8 matrix on the backend's own 8x8 kernel, through the
         /// AVX-512 boundary: `transpose_to` 10.4 to 4.1 ns and
         /// `transpose()` 10.7 to 7.5 ns, against SSE2 inline (`f32`, a
-        /// default build's benchmark, AVX-512 Xeon; not measured on an AVX2
-        /// CPU, whose 8x8 kernel takes 24 shuffles to SSE2's 32), and an
-        /// 8x8 `f64` `transpose_to` 11.0 to 8.7 ns (a scratch crate's
-        /// timing loop, same machine). Other shapes of up to 64 elements
-        /// lost there: a 5x5 `f32` `transpose()` took 3.0 ns inline and 17
-        /// ns through the boundary. A returned 8x8 `f64` result is copied
+        /// default build's benchmark, AVX-512 Xeon), and an 8x8 `f64`
+        /// `transpose_to` 11.0 to 8.7 ns (a scratch crate's timing loop,
+        /// same machine). Since SSE2's 4x4 tiles take `shufps` rather than
+        /// unpacks, an 8x8 `f32` `transpose_to` takes 5.9 ns on SSE2, 5.0
+        /// ns on AVX2 (16 shuffles to SSE2's 32) and 2.8 ns on AVX-512, and
+        /// `transpose()` 13.3, 11.1 and 9.8 ns (each backend forced, same
+        /// timing loop and machine; no AVX2-only CPU was at hand). Other
+        /// shapes of up to 64 elements lost there: a 5x5 `f32`
+        /// `transpose()` took 3.0 ns inline and 17 ns through the boundary. A returned 8x8 `f64` result is copied
         /// out of the boundary, which costs more than SSE2's 2x2 tiles lose
         /// to AVX2's 4x4 ones: its `transpose()` took 11.0 ns inline
         /// against 16.9 ns through the boundary (medians of the default
@@ -383,13 +396,20 @@ macro_rules! shuffle_transposes {
             let written = rows * cols <= 64 && (rows, cols) != (8, 8);
             match delivery {
                 Delivery::Written => written,
-                Delivery::Returned => written $(|| rows * cols <= $returned)?,
+                Delivery::Returned => written || (shuffle_transposes!(@f64 $tiles) && rows * cols <= 64),
             }
         }
+        const TRANSPOSE_DYN_ON_BACKEND: bool = !shuffle_transposes!(@f64 $tiles);
         #[inline(always)]
         fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
             $transpose(s, rows, cols, src, dst);
         }
+    };
+    (@f64 f32) => {
+        false
+    };
+    (@f64 f64) => {
+        true
     };
 }
 
@@ -398,17 +418,17 @@ element! {
     float_kernels!(product_f32, F32, small products inline: |active, delivery| {
         delivery == Delivery::Returned || active != Backend::Avx512
     });
-    shuffle_transposes!(transpose::transpose_f32);
+    shuffle_transposes!(transpose::transpose_f32, f32 tiles);
 }
 element! {
     f64: 0.0, 1.0, "double", float: true; dyn gemm_f64, fuse;
     float_kernels!(product_f64, F64, small products inline: |active, _delivery| active != Backend::Avx512);
-    shuffle_transposes!(transpose::transpose_f64, returned inline up to 64);
+    shuffle_transposes!(transpose::transpose_f64, f64 tiles);
 }
 element! {
     i32: 0, 1, "int", float: false; dyn gemm_i32;
     int32_kernels!(gemm::product_i32::<S, D>);
-    shuffle_transposes!(transpose::transpose_as_float);
+    shuffle_transposes!(transpose::transpose_as_float, f32 tiles);
 }
 element! {
     i8: 0, 1, "signed char", float: false; dyn gemm_i8;
@@ -429,15 +449,15 @@ element! {
 element! {
     u32: 0, 1, "unsigned int", float: false; dyn gemm_u32;
     int32_kernels!(widen::product_u32::<S, D>);
-    shuffle_transposes!(transpose::transpose_as_float);
+    shuffle_transposes!(transpose::transpose_as_float, f32 tiles);
 }
 element! {
     i64: 0, 1, "long", float: false; dyn gemm_i64;
-    shuffle_transposes!(transpose::transpose_as_float, returned inline up to 64);
+    shuffle_transposes!(transpose::transpose_as_float, f64 tiles);
 }
 element! {
     u64: 0, 1, "unsigned long", float: false; dyn gemm_u64;
-    shuffle_transposes!(transpose::transpose_as_float, returned inline up to 64);
+    shuffle_transposes!(transpose::transpose_as_float, f64 tiles);
 }
 #[cfg(feature = "f16")]
 element! {

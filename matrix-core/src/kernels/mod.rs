@@ -159,6 +159,24 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     }
 }
 
+/// Strided transpose methods of an `Isa` impl (the signature of
+/// [`Isa::transpose_4x4_f32_strided`] over elements of type `$t`), each
+/// forwarding to a backend's function that takes the token first.
+macro_rules! strided_transposes {
+    ($($name:ident($t:ty) => $f:expr;)*) => {$(
+        #[inline(always)]
+        fn $name(
+            self,
+            src: &[$t],
+            src_at: (usize, usize),
+            dst: &mut [$t],
+            dst_at: (usize, usize),
+        ) {
+            $f(self, src, src_at, dst, dst_at);
+        }
+    )*};
+}
+
 impl Isa for Scalar {
     const REGS32: bool = false;
     const GROUP4_F64: bool = false;
@@ -174,35 +192,10 @@ impl Isa for Scalar {
     fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
         core::array::from_fn(|i| src[(i % 4) * 4 + i / 4])
     }
-    #[inline(always)]
-    fn transpose_4x4_f32_strided(
-        self,
-        src: &[f32],
-        src_at: (usize, usize),
-        dst: &mut [f32],
-        dst_at: (usize, usize),
-    ) {
-        scalar::transpose_strided::<f32, 4>(src, src_at, dst, dst_at);
-    }
-    #[inline(always)]
-    fn transpose_8x8_f32_strided(
-        self,
-        src: &[f32],
-        src_at: (usize, usize),
-        dst: &mut [f32],
-        dst_at: (usize, usize),
-    ) {
-        scalar::transpose_strided::<f32, 8>(src, src_at, dst, dst_at);
-    }
-    #[inline(always)]
-    fn transpose_4x4_f64_strided(
-        self,
-        src: &[f64],
-        src_at: (usize, usize),
-        dst: &mut [f64],
-        dst_at: (usize, usize),
-    ) {
-        scalar::transpose_strided::<f64, 4>(src, src_at, dst, dst_at);
+    strided_transposes! {
+        transpose_4x4_f32_strided(f32) => scalar::transpose_strided::<_, _, 4>;
+        transpose_8x8_f32_strided(f32) => scalar::transpose_strided::<_, _, 8>;
+        transpose_4x4_f64_strided(f64) => scalar::transpose_strided::<_, _, 4>;
     }
 }
 
@@ -222,35 +215,10 @@ mod x86 {
             fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
                 $m::transpose_4x4_f32(self, src)
             }
-            #[inline(always)]
-            fn transpose_4x4_f32_strided(
-                self,
-                src: &[f32],
-                src_at: (usize, usize),
-                dst: &mut [f32],
-                dst_at: (usize, usize),
-            ) {
-                sse2::transpose_4x4_f32_strided(self, src, src_at, dst, dst_at);
-            }
-            #[inline(always)]
-            fn transpose_8x8_f32_strided(
-                self,
-                src: &[f32],
-                src_at: (usize, usize),
-                dst: &mut [f32],
-                dst_at: (usize, usize),
-            ) {
-                $strided8::transpose_8x8_f32_strided(self, src, src_at, dst, dst_at);
-            }
-            #[inline(always)]
-            fn transpose_4x4_f64_strided(
-                self,
-                src: &[f64],
-                src_at: (usize, usize),
-                dst: &mut [f64],
-                dst_at: (usize, usize),
-            ) {
-                $f64::transpose_4x4_f64_strided(self, src, src_at, dst, dst_at);
+            strided_transposes! {
+                transpose_4x4_f32_strided(f32) => sse2::transpose_4x4_f32_strided;
+                transpose_8x8_f32_strided(f32) => $strided8::transpose_8x8_f32_strided;
+                transpose_4x4_f64_strided(f64) => $f64::transpose_4x4_f64_strided;
             }
         };
     }
@@ -307,15 +275,8 @@ mod x86 {
         fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
             avx512::transpose_8x8_f32(self, src)
         }
-        #[inline(always)]
-        fn transpose_16x16_f32_strided(
-            self,
-            src: &[f32],
-            src_at: (usize, usize),
-            dst: &mut [f32],
-            dst_at: (usize, usize),
-        ) {
-            avx512::transpose_16x16_f32_strided(self, src, src_at, dst, dst_at);
+        strided_transposes! {
+            transpose_16x16_f32_strided(f32) => avx512::transpose_16x16_f32_strided;
         }
     }
 }

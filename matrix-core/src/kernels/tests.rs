@@ -414,6 +414,43 @@ fn transposes_on_every_backend() {
     backends!(every_backend, transposes);
 }
 
+/// Both forms of the tiles whose form depends on the build (one form in
+/// builds with debug assertions, the other without), whichever this build
+/// runs: AVX2's 8x8 tile from whole or half columns, AVX-512's 16x16 tile
+/// from whole or quarter columns.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn both_forms_of_the_tiles_chosen_by_build() {
+    use crate::simd::dispatch::{Avx2, Avx512};
+    use crate::simd::{avx2, avx512};
+    match detected::<Avx2>() {
+        Some(t) => {
+            for seed in 0..4 {
+                check_tile::<f32>(8, seed, |a, at, d, to| {
+                    avx2::transpose_8x8_f32_from_columns(t, a, at, d, to)
+                });
+                check_tile::<f32>(8, seed, |a, at, d, to| {
+                    avx2::transpose_8x8_f32_from_halves(t, a, at, d, to)
+                });
+            }
+        }
+        None => skipped("both_forms_of_the_tiles_chosen_by_build", Backend::Avx2),
+    }
+    match detected::<Avx512>() {
+        Some(t) => {
+            for seed in 0..4 {
+                check_tile::<f32>(16, seed, |a, at, d, to| {
+                    avx512::transpose_16x16_f32_from_columns(t, a, at, d, to)
+                });
+                check_tile::<f32>(16, seed, |a, at, d, to| {
+                    avx512::transpose_16x16_f32_from_quarters(t, a, at, d, to)
+                });
+            }
+        }
+        None => skipped("both_forms_of_the_tiles_chosen_by_build", Backend::Avx512),
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Products
 

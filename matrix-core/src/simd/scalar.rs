@@ -120,10 +120,11 @@ impl<T: Token> SimdFloat for F64x4<T> {
 /// # Panics
 /// If a block is not inside its slice.
 #[inline(always)]
-pub(crate) fn transpose_strided<T: Copy, const N: usize>(
-    src: &[T],
+pub(crate) fn transpose_strided<T: super::Token, E: Copy, const N: usize>(
+    _: T,
+    src: &[E],
     (src_offset, src_stride): (usize, usize),
-    dst: &mut [T],
+    dst: &mut [E],
     (dst_offset, dst_stride): (usize, usize),
 ) {
     let src = &src[src_offset..src_offset + (N - 1) * src_stride + N];

@@ -59,29 +59,13 @@ unsafe fn mullo_epi32(a: __m128i, b: __m128i) -> __m128i {
     }
 }
 
-/// Transposes four columns held in registers (`_MM_TRANSPOSE4_PS`).
+/// Transposes four columns held in registers ([`x86_transpose_lanes4`]).
 #[inline(always)]
 fn transpose4<T: super::Token>(c: [F32x4<T>; 4]) -> [F32x4<T>; 4] {
     let t = c[0].1;
     // SAFETY: the vectors exist, so SSE2 is supported.
-    let r = unsafe {
-        let t0 = _mm_unpacklo_ps(c[0].0, c[1].0);
-        let t1 = _mm_unpacklo_ps(c[2].0, c[3].0);
-        let t2 = _mm_unpackhi_ps(c[0].0, c[1].0);
-        let t3 = _mm_unpackhi_ps(c[2].0, c[3].0);
-        [
-            _mm_movelh_ps(t0, t1),
-            _mm_movehl_ps(t1, t0),
-            _mm_movelh_ps(t2, t3),
-            _mm_movehl_ps(t3, t2),
-        ]
-    };
-    [
-        F32x4(r[0], t),
-        F32x4(r[1], t),
-        F32x4(r[2], t),
-        F32x4(r[3], t),
-    ]
+    let r = unsafe { x86_transpose_lanes4!(_mm_shuffle_ps, c.map(|v| v.0)) };
+    r.map(|v| F32x4(v, t))
 }
 
 /// Transposes the 4x4 block whose element `(r, c)` is
