@@ -423,32 +423,34 @@ fn transposes_on_every_backend() {
 fn both_forms_of_the_tiles_chosen_by_build() {
     use crate::simd::dispatch::{Avx2, Avx512};
     use crate::simd::{avx2, avx512};
-    match detected::<Avx2>() {
-        Some(t) => {
+    /// A strided `f32` tile of backend `T`.
+    type Tile<T> = fn(T, &[f32], (usize, usize), &mut [f32], (usize, usize));
+    /// Checks each of `forms`, `n x n` tiles, on backend `T` if the CPU
+    /// has it.
+    fn check_forms<T: crate::simd::Token>(n: usize, forms: [Tile<T>; 2]) {
+        let Some(t) = detected::<T>() else {
+            return skipped("both_forms_of_the_tiles_chosen_by_build", T::BACKEND);
+        };
+        for form in forms {
             for seed in 0..4 {
-                check_tile::<f32>(8, seed, |a, at, d, to| {
-                    avx2::transpose_8x8_f32_from_columns(t, a, at, d, to)
-                });
-                check_tile::<f32>(8, seed, |a, at, d, to| {
-                    avx2::transpose_8x8_f32_from_halves(t, a, at, d, to)
-                });
+                check_tile::<f32>(n, seed, |a, at, d, to| form(t, a, at, d, to));
             }
         }
-        None => skipped("both_forms_of_the_tiles_chosen_by_build", Backend::Avx2),
     }
-    match detected::<Avx512>() {
-        Some(t) => {
-            for seed in 0..4 {
-                check_tile::<f32>(16, seed, |a, at, d, to| {
-                    avx512::transpose_16x16_f32_from_columns(t, a, at, d, to)
-                });
-                check_tile::<f32>(16, seed, |a, at, d, to| {
-                    avx512::transpose_16x16_f32_from_quarters(t, a, at, d, to)
-                });
-            }
-        }
-        None => skipped("both_forms_of_the_tiles_chosen_by_build", Backend::Avx512),
-    }
+    check_forms::<Avx2>(
+        8,
+        [
+            avx2::transpose_8x8_f32_from_columns,
+            avx2::transpose_8x8_f32_from_halves,
+        ],
+    );
+    check_forms::<Avx512>(
+        16,
+        [
+            avx512::transpose_16x16_f32_from_columns,
+            avx512::transpose_16x16_f32_from_quarters,
+        ],
+    );
 }
 
 // ---------------------------------------------------------------------------

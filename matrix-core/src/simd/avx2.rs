@@ -99,9 +99,9 @@ tile_by_build! {
 /// shuffle port), sixteen in-lane shuffles, eight stores. Each 256-bit
 /// register holds half a column in each 128-bit lane (columns `j` and
 /// `j + 4`), so two in-lane 4x4 transposes leave whole rows of the
-/// result, and no shuffle crosses lanes. Half of
-/// the shuffles are `vshufps`, which recent Intel cores run on two ports
-/// (the unpacks and lane crossings on one): on an AVX-512 Xeon, with this
+/// result, and no shuffle crosses lanes. Half of the shuffles are
+/// `vshufps`, which recent Intel cores run on two ports (the unpacks and
+/// lane crossings on one): on an AVX-512 Xeon, with this
 /// backend forced, a release build's 8x8 `f32` `transpose_to` takes 7.6
 /// ns from whole columns ([`transpose_8x8_f32_from_columns`]) and 5.0 to
 /// 5.2 ns this way, and a 16x16 one (four tiles) 30.5 ns against 16.3 to
@@ -117,9 +117,13 @@ pub(crate) fn transpose_8x8_f32_from_halves<T: super::Token>(
     dst: &mut [f32],
     (dst_offset, dst_stride): (usize, usize),
 ) {
-    // One bounds check per block, after which the loads and stores need none.
-    let src = &src[src_offset..][..7 * src_stride + 8];
-    let dst = &mut dst[dst_offset..][..7 * dst_stride + 8];
+    let (src, dst) = super::tile_blocks(
+        8,
+        src,
+        (src_offset, src_stride),
+        dst,
+        (dst_offset, dst_stride),
+    );
     // Register 4h + j: rows 4h..4h + 4 of column j, then of column j + 4.
     let mut x = [F32x8::zero(t).0; 8];
     for h in 0..2 {
@@ -159,9 +163,13 @@ pub(crate) fn transpose_8x8_f32_from_columns<T: super::Token>(
     dst: &mut [f32],
     (dst_offset, dst_stride): (usize, usize),
 ) {
-    // One bounds check per block, after which the loads and stores need none.
-    let src = &src[src_offset..][..7 * src_stride + 8];
-    let dst = &mut dst[dst_offset..][..7 * dst_stride + 8];
+    let (src, dst) = super::tile_blocks(
+        8,
+        src,
+        (src_offset, src_stride),
+        dst,
+        (dst_offset, dst_stride),
+    );
     let mut c = [F32x8::zero(t).0; 8];
     for (j, col) in c.iter_mut().enumerate() {
         *col = F32x8::load(t, src, j * src_stride).0;
@@ -217,9 +225,13 @@ pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(
     (dst_offset, dst_stride): (usize, usize),
 ) {
     requires!(T, Avx2);
-    // One bounds check per block, after which the loads and stores need none.
-    let src = &src[src_offset..][..3 * src_stride + 4];
-    let dst = &mut dst[dst_offset..][..3 * dst_stride + 4];
+    let (src, dst) = super::tile_blocks(
+        4,
+        src,
+        (src_offset, src_stride),
+        dst,
+        (dst_offset, dst_stride),
+    );
     // Rows `r` and `r + 1` of column `c`.
     let half = |c: usize, r: usize| super::sse2::F64x2::load(t, src, c * src_stride + r).0;
     // SAFETY: `T` implies AVX2 (checked above) and a token exists only on a

@@ -172,9 +172,13 @@ pub(crate) fn transpose_16x16_f32_from_quarters<T: super::Token>(
 ) {
     use super::avx2::F32x4;
     requires!(T, Avx512);
-    // One bounds check per block, after which the loads and stores need none.
-    let src = &src[src_offset..][..15 * src_stride + 16];
-    let dst = &mut dst[dst_offset..][..15 * dst_stride + 16];
+    let (src, dst) = super::tile_blocks(
+        16,
+        src,
+        (src_offset, src_stride),
+        dst,
+        (dst_offset, dst_stride),
+    );
     // Register 4h + j: rows 4h..4h + 4 of columns j, j + 4, j + 8, j + 12.
     let mut x = [F32x16::zero(t).0; 16];
     for h in 0..4 {
@@ -219,9 +223,13 @@ pub(crate) fn transpose_16x16_f32_from_columns<T: super::Token>(
     dst: &mut [f32],
     (dst_offset, dst_stride): (usize, usize),
 ) {
-    // One bounds check per block, after which the loads and stores need none.
-    let src = &src[src_offset..][..15 * src_stride + 16];
-    let dst = &mut dst[dst_offset..][..15 * dst_stride + 16];
+    let (src, dst) = super::tile_blocks(
+        16,
+        src,
+        (src_offset, src_stride),
+        dst,
+        (dst_offset, dst_stride),
+    );
     let mut c = [F32x16::zero(t).0; 16];
     for (j, col) in c.iter_mut().enumerate() {
         *col = F32x16::load(t, src, j * src_stride).0;

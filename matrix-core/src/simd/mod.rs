@@ -61,6 +61,27 @@ fn too_many_lanes(n: usize, lanes: usize) -> ! {
     panic!("partial access of {n} lanes, at most {lanes}")
 }
 
+/// The `n x n` source and destination blocks of a strided transpose tile
+/// (each `at` an offset and a stride), each as the slice from the block's
+/// first element to its last: one bounds check per block, after which the
+/// tile's loads and stores need none.
+///
+/// # Panics
+/// If a block is not inside its slice.
+#[inline(always)]
+pub(crate) fn tile_blocks<'s, 'd, E>(
+    n: usize,
+    src: &'s [E],
+    (src_offset, src_stride): (usize, usize),
+    dst: &'d mut [E],
+    (dst_offset, dst_stride): (usize, usize),
+) -> (&'s [E], &'d mut [E]) {
+    (
+        &src[src_offset..][..(n - 1) * src_stride + n],
+        &mut dst[dst_offset..][..(n - 1) * dst_stride + n],
+    )
+}
+
 mod sealed {
     /// Keeps [`super::SimdVector`] implemented by this module's types only.
     pub trait Sealed {}

@@ -127,8 +127,13 @@ pub(crate) fn transpose_strided<T: super::Token, E: Copy, const N: usize>(
     dst: &mut [E],
     (dst_offset, dst_stride): (usize, usize),
 ) {
-    let src = &src[src_offset..src_offset + (N - 1) * src_stride + N];
-    let dst = &mut dst[dst_offset..dst_offset + (N - 1) * dst_stride + N];
+    let (src, dst) = super::tile_blocks(
+        N,
+        src,
+        (src_offset, src_stride),
+        dst,
+        (dst_offset, dst_stride),
+    );
     for c in 0..N {
         for r in 0..N {
             dst[r * dst_stride + c] = src[c * src_stride + r];

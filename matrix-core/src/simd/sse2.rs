@@ -143,9 +143,13 @@ pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(
     dst: &mut [f64],
     (dst_offset, dst_stride): (usize, usize),
 ) {
-    // One bounds check per block, after which the loads and stores need none.
-    let src = &src[src_offset..][..3 * src_stride + 4];
-    let dst = &mut dst[dst_offset..][..3 * dst_stride + 4];
+    let (src, dst) = super::tile_blocks(
+        4,
+        src,
+        (src_offset, src_stride),
+        dst,
+        (dst_offset, dst_stride),
+    );
     for c in (0..4).step_by(2) {
         for r in (0..4).step_by(2) {
             // Rows r and r + 1 of columns c and c + 1.
