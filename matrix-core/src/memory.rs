@@ -98,6 +98,7 @@ impl MemoryLayout {
     /// assert_eq!(MemoryLayout::PackedB.name(), "packed_b");
     /// assert_eq!(MemoryLayout::PackedB.to_string(), "packed_b");
     /// ```
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             MemoryLayout::ColumnMajor => "column_major",
@@ -119,6 +120,7 @@ impl MemoryLayout {
     /// assert_eq!(MemoryLayout::PackedB.group::<f32>(), 1);
     /// assert_eq!(MemoryLayout::ColumnMajor.group::<i8>(), 1);
     /// ```
+    #[must_use]
     pub const fn group<T>(self) -> usize {
         let size = size_of::<T>();
         match self {
@@ -139,6 +141,7 @@ impl MemoryLayout {
     /// assert_eq!(MemoryLayout::RowMajor.line_len::<i16>(3, 2), 2);
     /// assert_eq!(MemoryLayout::PackedB.line_len::<i16>(3, 2), 4);
     /// ```
+    #[must_use]
     pub const fn line_len<T>(self, rows: usize, cols: usize) -> usize {
         let g = self.group::<T>();
         match self {
@@ -159,6 +162,7 @@ impl MemoryLayout {
     /// // Rows 0-1, then row 2 with a zero in the place of row 3.
     /// assert_eq!(MemoryLayout::PackedB.lines::<i16>(3, 2), 2);
     /// ```
+    #[must_use]
     pub const fn lines<T>(self, rows: usize, cols: usize) -> usize {
         let g = self.group::<T>();
         match self {
@@ -181,6 +185,7 @@ impl MemoryLayout {
     /// assert_eq!(MemoryLayout::ColumnMajor.extent::<f32>(4, 3, usize::MAX), None);
     /// assert_eq!(MemoryLayout::RowMajor.extent::<f32>(0, 3, 8), Some(0));
     /// ```
+    #[must_use]
     pub const fn extent<T>(self, rows: usize, cols: usize, stride: usize) -> Option<usize> {
         let lines = self.lines::<T>(rows, cols);
         let line = self.line_len::<T>(rows, cols);
@@ -205,6 +210,7 @@ impl MemoryLayout {
     /// assert_eq!(MemoryLayout::PackedB.offset::<i8>(5, 1, 16), 16 + 4 + 1);
     /// ```
     #[inline(always)]
+    #[must_use]
     pub const fn offset<T>(self, r: usize, c: usize, stride: usize) -> usize {
         let g = self.group::<T>();
         match self {
@@ -268,6 +274,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::<u8, 2, 4>::load(&[1, 2, 3, 4, 5, 6, 7, 8], MemoryLayout::PackedA);
     /// assert_eq!(m.to_rows(), [[1, 2, 3, 4], [5, 6, 7, 8]]);
     /// ```
+    #[must_use]
     #[track_caller]
     pub fn load(src: &[T], layout: MemoryLayout) -> Self {
         Self::load_strided(src, layout, layout.line_len::<T>(R, C))
@@ -289,6 +296,7 @@ impl<T: Element, const R: usize, const C: usize> Matrix<T, R, C> {
     /// let m = Matrix::<i32, 2, 3>::load_strided(&data, MemoryLayout::RowMajor, 4);
     /// assert_eq!(m.to_rows(), [[1, 2, 3], [4, 5, 6]]);
     /// ```
+    #[must_use]
     #[track_caller]
     pub fn load_strided(src: &[T], layout: MemoryLayout, stride: usize) -> Self {
         layout.check::<T>("load", R, C, stride, src.len());

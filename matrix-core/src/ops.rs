@@ -983,28 +983,35 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     /// `self`. The specification's `__builtin_matrix_transpose`, on the
     /// same kernels (`f32` on the backend's shuffles).
     ///
+    /// It reads `self` where it is: taken by value, a large matrix was
+    /// copied before the kernel read it, and `*out = a.transpose()` of a
+    /// 16x16 `f32` matrix took 24.5 ns against 13.5 ns by reference (a
+    /// default build on an AMD EPYC with AVX-512, fastest samples).
+    ///
     /// ```
     /// use matrix_core::Matrix;
     ///
     /// let m = Matrix::from_rows([[1, 2, 3], [4, 5, 6]]);
     /// assert_eq!(m.transpose().to_rows(), [[1, 4], [2, 5], [3, 6]]);
     /// ```
+    #[must_use]
     #[inline]
-    pub fn transpose(self) -> Matrix<T, C, R, L> {
-        transpose(Auto, &self)
+    pub fn transpose(&self) -> Matrix<T, C, R, L> {
+        transpose(Auto, self)
     }
 
     /// The transpose, written into `out`: the same elements as
     /// [`transpose`](Matrix::transpose), whatever `out` held. As with
     /// [`Matrix::mul_to`], the kernel writes `out` itself rather than
-    /// returning a matrix that the caller then copies. That copy is what
-    /// varies from 8x8 on for `f32` (above it for other types), where
-    /// transposes run on the active backend's kernels: in a default build
-    /// on an AVX-512 Xeon, an 8x8 `f32` transpose takes 4.1 ns this way
-    /// and 7.5 ns by value, and a 16x16 `f32` transpose took 16.0 to
-    /// 17.4 ns this way and 17.1 to 18.1 ns as `*out = a.transpose()` in
-    /// the same runs, but up to 38 ns in runs whose stack addresses made
-    /// the copy slow.
+    /// returning a matrix that the caller then copies (the
+    /// [guide](crate::guide) says why `*out = a.transpose()` copies). That
+    /// copy is what varies from 8x8 on for `f32` (above it for other
+    /// types), where transposes run on the active backend's kernels: in a
+    /// default build on an AMD EPYC with AVX-512, an 8x8 `f32` transpose
+    /// takes 1.9 ns this way and 4.1 ns as `*out = a.transpose()`, a 16x16
+    /// one 9.4 ns against 13.5 ns (fastest samples; on an AVX-512 Xeon the
+    /// copy of a 16x16 result took up to 20 ns more in runs whose stack
+    /// addresses made it slow).
     ///
     /// ```
     /// use matrix_core::Matrix;
