@@ -325,10 +325,17 @@ where
         check_product::<T, 16, 16, 16>(&mut rng);
         check_product::<T, 2, 17, 3>(&mut rng);
 
+        check_transpose::<T, 1, 5>(&mut rng);
+        check_transpose::<T, 5, 1>(&mut rng);
         check_transpose::<T, 2, 3>(&mut rng);
         check_transpose::<T, 4, 4>(&mut rng);
         check_transpose::<T, 8, 8>(&mut rng);
         check_transpose::<T, 13, 9>(&mut rng);
+        // Whole 16x16 tiles (AVX-512's for 32-bit elements), tiles with a
+        // ragged edge on either side, and shapes wider than tall.
+        check_transpose::<T, 16, 16>(&mut rng);
+        check_transpose::<T, 32, 17>(&mut rng);
+        check_transpose::<T, 9, 40>(&mut rng);
         check_transpose::<T, 24, 40>(&mut rng);
 
         check_mul_assign::<T, 1, 5>(&mut rng);

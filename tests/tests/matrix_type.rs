@@ -2,7 +2,7 @@
 //! panics and casts.
 
 use matrix_core::{CastFrom, Element, LengthError, Matrix};
-use matrix_tests::{Rng, Scalar, assert_same, transpose};
+use matrix_tests::{Rng, Scalar, assert_same};
 
 // ---------------------------------------------------------------------------
 // Layout
@@ -188,23 +188,6 @@ fn transpose_map_zip_map_fill() {
     let mut g = m;
     g.fill(9);
     assert_eq!(g, Matrix::splat(9));
-}
-
-fn check_transpose<T: Scalar, const R: usize, const C: usize>(rng: &mut Rng) {
-    let a = rng.vec::<T>(R * C);
-    let m = Matrix::<T, R, C>::from_column_major(&a);
-    assert_same(m.transpose().as_slice(), &transpose(&a, R, C), "transpose");
-}
-
-#[test]
-fn transpose_matches_reference() {
-    let mut rng = Rng::new(1);
-    check_transpose::<f32, 1, 5>(&mut rng);
-    check_transpose::<f64, 5, 1>(&mut rng);
-    check_transpose::<i8, 3, 5>(&mut rng);
-    check_transpose::<u16, 7, 7>(&mut rng);
-    check_transpose::<i64, 13, 9>(&mut rng);
-    check_transpose::<u32, 16, 16>(&mut rng);
 }
 
 #[test]
