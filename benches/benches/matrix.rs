@@ -450,6 +450,9 @@ fn transposes(c: &mut Criterion) {
     });
     transpose_group!(c, f64, data_f64, 8, " f64", transpose_f64_8, |_, _| ());
     transpose_group!(c, f64, data_f64, 16, " f64", transpose_f64_16, |_, _| ());
+    transpose_group!(c, u8, data_u8, 16, " u8", transpose_u8_16, |_, _| ());
+    transpose_group!(c, u16, data_u16, 8, " u16", transpose_u16_8, |_, _| ());
+    transpose_group!(c, u16, data_u16, 16, " u16", transpose_u16_16, |_, _| ());
 }
 
 /// Column (f): the `matrix!` macro's kernels, in the DSL syntax of the

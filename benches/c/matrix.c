@@ -71,3 +71,9 @@ TRANSPOSE(float, f32x, 16)
 TRANSPOSE(double, f64x, 8)
 typedef double f64x16 __attribute__((matrix_type(16, 16)));
 TRANSPOSE(double, f64x, 16)
+typedef unsigned char u8x16 __attribute__((matrix_type(16, 16)));
+TRANSPOSE(unsigned char, u8x, 16)
+typedef unsigned short u16x8 __attribute__((matrix_type(8, 8)));
+TRANSPOSE(unsigned short, u16x, 8)
+typedef unsigned short u16x16 __attribute__((matrix_type(16, 16)));
+TRANSPOSE(unsigned short, u16x, 16)

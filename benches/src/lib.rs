@@ -161,6 +161,16 @@ pub fn data_i32<const N: usize>(seed: u32) -> [i32; N] {
     data_f32::<N>(seed).map(|v| (v * 100.0) as i32)
 }
 
+/// Deterministic `u8` data, every value in `0..=255`.
+pub fn data_u8<const N: usize>(seed: u32) -> [u8; N] {
+    data_f32::<N>(seed).map(|v| ((v + 1.0) * 127.9) as u8)
+}
+
+/// Deterministic `u16` data, spread over `0..=65535`.
+pub fn data_u16<const N: usize>(seed: u32) -> [u16; N] {
+    data_f32::<N>(seed).map(|v| ((v + 1.0) * 32767.9) as u16)
+}
+
 /// Safe wrappers of the clang-19 matrix-type kernels of `c/matrix.c`,
 /// present when build.rs found clang-19 (cfg `has_clang19`).
 #[cfg(has_clang19)]
@@ -246,6 +256,12 @@ pub mod clang {
             transpose_f64_8, f64, 8, clang_transpose_f64x_8_off);
         transpose!(/// `iters` times `out = transpose(a)`, 16x16 `double`.
             transpose_f64_16, f64, 16, clang_transpose_f64x_16_off);
+        transpose!(/// `iters` times `out = transpose(a)`, 16x16 `unsigned char`.
+            transpose_u8_16, u8, 16, clang_transpose_u8x_16_off);
+        transpose!(/// `iters` times `out = transpose(a)`, 8x8 `unsigned short`.
+            transpose_u16_8, u16, 8, clang_transpose_u16x_8_off);
+        transpose!(/// `iters` times `out = transpose(a)`, 16x16 `unsigned short`.
+            transpose_u16_16, u16, 16, clang_transpose_u16x_16_off);
     }
 
     /// Kernels built with `-ffp-contract=fast -mprefer-vector-width=512`.
@@ -280,6 +296,12 @@ pub mod clang {
             transpose_f64_8, f64, 8, clang_transpose_f64x_8_fast);
         transpose!(/// `iters` times `out = transpose(a)`, 16x16 `double`.
             transpose_f64_16, f64, 16, clang_transpose_f64x_16_fast);
+        transpose!(/// `iters` times `out = transpose(a)`, 16x16 `unsigned char`.
+            transpose_u8_16, u8, 16, clang_transpose_u8x_16_fast);
+        transpose!(/// `iters` times `out = transpose(a)`, 8x8 `unsigned short`.
+            transpose_u16_8, u16, 8, clang_transpose_u16x_8_fast);
+        transpose!(/// `iters` times `out = transpose(a)`, 16x16 `unsigned short`.
+            transpose_u16_16, u16, 16, clang_transpose_u16x_16_fast);
     }
 }
 

@@ -211,8 +211,8 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
 
     /// Whether [`Element::transpose_dyn`] runs [`Element::transpose`] on
     /// the detected backend, rather than the element-by-element loop: the
-    /// types whose transposes run on the `f32` shuffle kernels (see
-    /// [`transpose_on_auto`]).
+    /// types whose transposes run on the `f32` shuffle kernels or on the
+    /// 8- and 16-bit ones (see [`transpose_on_auto`]).
     #[doc(hidden)]
     const TRANSPOSE_DYN_ON_BACKEND: bool = false;
 
@@ -245,10 +245,13 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
 /// [`Element::transpose`] of `T` with a run-time shape, on the detected
 /// backend ([`Auto`](crate::kernels::dispatch::Auto)): what
 /// [`Element::transpose_dyn`] runs for 32-bit elements, whose shuffle
-/// kernels run a 16x16 transpose as one tile. In a debug build whose
-/// `matrix-core` is optimised, a 16x16 `f32` `transpose_to` took 260 ns on
-/// the element-by-element loop this replaced, and takes 121 ns (8x8: 89
-/// to 46 ns; a dev-profile benchmark on an AVX-512 Xeon). 64-bit elements
+/// kernels run a 16x16 transpose as one tile, and for 8- and 16-bit ones.
+/// In a debug build whose `matrix-core` is optimised, a 16x16 `f32`
+/// `transpose_to` took 260 ns on the element-by-element loop this
+/// replaced, and takes 121 ns (8x8: 89 to 46 ns; a dev-profile benchmark
+/// on an AVX-512 Xeon); a 16x16 `u8` one 200 ns and 75 ns, a 16x16 `u16`
+/// one 236 ns and 77 ns (a scratch crate's timing loop, same build, AMD
+/// EPYC with AVX-512). 64-bit elements
 /// keep that loop: their 4x4 tiles take two loads per vector, and a debug
 /// build checks each intrinsic's load and store, so an 8x8 `f64`
 /// `transpose_to` took 119 ns on the tiles against 92 ns on the loop, and
@@ -366,13 +369,29 @@ macro_rules! int32_kernels {
 
 /// The hidden transpose methods of an element type that runs on the
 /// backends' shuffles: `$transpose`, on the `f32` tiles (4x4 and 8x8
-/// kernels of their own, tiles for larger shapes) or the `f64` ones (4x4
-/// tiles). A result written into the caller's matrix runs inline up to 64
+/// kernels of their own, tiles for larger shapes), the `f64` ones (4x4
+/// tiles) or the `narrow` ones of 8- and 16-bit elements (below). A result written into the caller's matrix runs inline up to 64
 /// elements, but for an 8x8 one; a returned one likewise, or, on the `f64`
 /// tiles, up to 64 elements. A debug build's [`Element::transpose_dyn`]
 /// runs the `f32` tiles, and the element loop for the `f64` ones
 /// ([`transpose_on_auto`]).
 macro_rules! shuffle_transposes {
+    // 8- and 16-bit elements: every x86 backend runs SSE2's tiles for them
+    // (a 128-bit register holds a whole column of a tile), so the boundary
+    // would only add its call and the copy of a returned result; they run
+    // inline on the baseline at every size.
+    ($transpose:path, narrow tiles) => {
+        #[inline(always)]
+        fn transpose_inline(rows: usize, cols: usize, delivery: Delivery) -> bool {
+            let _ = (rows, cols, delivery);
+            true
+        }
+        const TRANSPOSE_DYN_ON_BACKEND: bool = true;
+        #[inline(always)]
+        fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
+            $transpose(s, rows, cols, src, dst);
+        }
+    };
     ($transpose:path, $tiles:ident tiles) => {
         /// An 8x8 matrix on the backend's own 8x8 kernel, through the
         /// AVX-512 boundary: `transpose_to` 10.4 to 4.1 ns and
@@ -428,44 +447,50 @@ element! {
 element! {
     i32: 0, 1, "int", float: false; dyn gemm_i32;
     int32_kernels!(gemm::product_i32::<S, D>);
-    shuffle_transposes!(transpose::transpose_as_float, f32 tiles);
+    shuffle_transposes!(transpose::transpose_as_bits, f32 tiles);
 }
 element! {
     i8: 0, 1, "signed char", float: false; dyn gemm_i8;
     int32_kernels!(widen::product::<S, Self, D>);
+    shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
 }
 element! {
     u8: 0, 1, "unsigned char", float: false; dyn gemm_u8;
     int32_kernels!(widen::product::<S, Self, D>);
+    shuffle_transposes!(transpose::transpose_u8, narrow tiles);
 }
 element! {
     i16: 0, 1, "short", float: false; dyn gemm_i16;
     int32_kernels!(widen::product::<S, Self, D>);
+    shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
 }
 element! {
     u16: 0, 1, "unsigned short", float: false; dyn gemm_u16;
     int32_kernels!(widen::product::<S, Self, D>);
+    shuffle_transposes!(transpose::transpose_u16, narrow tiles);
 }
 element! {
     u32: 0, 1, "unsigned int", float: false; dyn gemm_u32;
     int32_kernels!(widen::product_u32::<S, D>);
-    shuffle_transposes!(transpose::transpose_as_float, f32 tiles);
+    shuffle_transposes!(transpose::transpose_as_bits, f32 tiles);
 }
 element! {
     i64: 0, 1, "long", float: false; dyn gemm_i64;
-    shuffle_transposes!(transpose::transpose_as_float, f64 tiles);
+    shuffle_transposes!(transpose::transpose_as_bits, f64 tiles);
 }
 element! {
     u64: 0, 1, "unsigned long", float: false; dyn gemm_u64;
-    shuffle_transposes!(transpose::transpose_as_float, f64 tiles);
+    shuffle_transposes!(transpose::transpose_as_bits, f64 tiles);
 }
 #[cfg(feature = "f16")]
 element! {
     half::f16: half::f16::ZERO, half::f16::ONE, "_Float16", float: true; dyn gemm_f16;
+    shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
 }
 #[cfg(feature = "bf16")]
 element! {
     half::bf16: half::bf16::ZERO, half::bf16::ONE, "__bf16", float: true; dyn gemm_bf16;
+    shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
 }
 
 #[cfg(test)]

@@ -1300,6 +1300,35 @@ scalar_matrix_ops!(half::bf16);
 mod tests {
     use super::*;
 
+    /// Transposes of the half-precision types move their elements as
+    /// `u16` bits: every bit pattern, NaNs with their payloads included,
+    /// comes out unchanged, through the 8x8 tiles and the edges.
+    #[cfg(any(feature = "f16", feature = "bf16"))]
+    #[test]
+    fn half_transposes_keep_every_bit_pattern() {
+        macro_rules! check {
+            ($t:ty) => {{
+                // Odd multipliers reach every 16-bit pattern's neighbourhood,
+                // NaNs and infinities included.
+                let bits = |i: usize| (i as u16).wrapping_mul(0x9E37) ^ 0x7C01;
+                let m = Matrix::<$t, 16, 9>::from_fn(|r, c| <$t>::from_bits(bits(r * 9 + c)));
+                let t = m.transpose();
+                let mut into = Matrix::<$t, 9, 16>::splat(<$t>::from_bits(1));
+                m.transpose_to(&mut into);
+                for r in 0..16 {
+                    for c in 0..9 {
+                        assert_eq!(t[(c, r)].to_bits(), m[(r, c)].to_bits(), "({r}, {c})");
+                        assert_eq!(into[(c, r)].to_bits(), m[(r, c)].to_bits(), "({r}, {c})");
+                    }
+                }
+            }};
+        }
+        #[cfg(feature = "f16")]
+        check!(half::f16);
+        #[cfg(feature = "bf16")]
+        check!(half::bf16);
+    }
+
     #[test]
     fn product_starts_from_first_term() {
         let a = Matrix::<f32, 1, 1>::splat(-0.0);

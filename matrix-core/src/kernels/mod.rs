@@ -49,6 +49,25 @@ macro_rules! by_quarters {
     }};
 }
 
+/// Strided transpose methods of [`Isa`] or of an impl of it (the signature
+/// of [`Isa::transpose_4x4_f32_strided`] over elements of type `$t`), each
+/// forwarding to a backend's function that takes the token first.
+macro_rules! strided_transposes {
+    ($($(#[$doc:meta])* $name:ident($t:ty) => $f:expr;)*) => {$(
+        $(#[$doc])*
+        #[inline(always)]
+        fn $name(
+            self,
+            src: &[$t],
+            src_at: (usize, usize),
+            dst: &mut [$t],
+            dst_at: (usize, usize),
+        ) {
+            $f(self, src, src_at, dst, dst_at);
+        }
+    )*};
+}
+
 /// A backend token with the vector types and tuning its kernels use.
 ///
 /// Implemented by the four backend tokens (the x86 ones on `x86_64`). Every
@@ -141,6 +160,26 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     ) {
         by_quarters!(self.transpose_4x4_f64_strided, 4, src, src_at, dst, dst_at);
     }
+    strided_transposes! {
+        /// [`Isa::transpose_4x4_f32_strided`] for an 8x8 block of `u16`
+        /// (the 16-bit types' transposes move their elements as `u16`
+        /// bits): the element loop, unless the backend has shuffles for it
+        /// (the x86 backends, all with SSE2's).
+        ///
+        /// # Panics
+        /// If a block is not inside its slice.
+        transpose_8x8_u16_strided(u16) => scalar::transpose_strided::<_, _, 8>;
+        /// [`Isa::transpose_8x8_u16_strided`] for an 8x8 block of `u8`.
+        ///
+        /// # Panics
+        /// If a block is not inside its slice.
+        transpose_8x8_u8_strided(u8) => scalar::transpose_strided::<_, _, 8>;
+        /// [`Isa::transpose_8x8_u16_strided`] for a 16x16 block of `u8`.
+        ///
+        /// # Panics
+        /// If a block is not inside its slice.
+        transpose_16x16_u8_strided(u8) => scalar::transpose_strided::<_, _, 16>;
+    }
     /// [`Isa::transpose_4x4_f32_strided`] for a 16x16 block: four
     /// [`Isa::transpose_8x8_f32_strided`] tiles, unless the backend has a
     /// dedicated one (AVX-512).
@@ -157,24 +196,6 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     ) {
         by_quarters!(self.transpose_8x8_f32_strided, 8, src, src_at, dst, dst_at);
     }
-}
-
-/// Strided transpose methods of an `Isa` impl (the signature of
-/// [`Isa::transpose_4x4_f32_strided`] over elements of type `$t`), each
-/// forwarding to a backend's function that takes the token first.
-macro_rules! strided_transposes {
-    ($($name:ident($t:ty) => $f:expr;)*) => {$(
-        #[inline(always)]
-        fn $name(
-            self,
-            src: &[$t],
-            src_at: (usize, usize),
-            dst: &mut [$t],
-            dst_at: (usize, usize),
-        ) {
-            $f(self, src, src_at, dst, dst_at);
-        }
-    )*};
 }
 
 impl Isa for Scalar {
@@ -206,9 +227,9 @@ mod x86 {
     use crate::simd::{avx2, avx512, scalar, sse2};
 
     /// The transposes of an `Isa` impl: the 4x4 one of backend module `$m`,
-    /// the strided 4x4 one of SSE2 (which every x86-64 backend has), the
-    /// strided 8x8 one of `$strided8` and the strided 4x4 `f64` one of
-    /// `$f64`.
+    /// the strided 4x4 one and the 8- and 16-bit ones of SSE2 (which every
+    /// x86-64 backend has), the strided 8x8 one of `$strided8` and the
+    /// strided 4x4 `f64` one of `$f64`.
     macro_rules! transposes {
         ($m:ident, strided8: $strided8:ident, f64: $f64:ident) => {
             #[inline(always)]
@@ -219,6 +240,9 @@ mod x86 {
                 transpose_4x4_f32_strided(f32) => sse2::transpose_4x4_f32_strided;
                 transpose_8x8_f32_strided(f32) => $strided8::transpose_8x8_f32_strided;
                 transpose_4x4_f64_strided(f64) => $f64::transpose_4x4_f64_strided;
+                transpose_8x8_u16_strided(u16) => sse2::transpose_narrow_strided::<_, _, 8>;
+                transpose_8x8_u8_strided(u8) => sse2::transpose_8x8_u8_strided;
+                transpose_16x16_u8_strided(u8) => sse2::transpose_narrow_strided::<_, _, 16>;
             }
         };
     }

@@ -10,7 +10,9 @@ use super::gemm::{
     product_i32,
 };
 use super::int8::{self, Byte, Int8Kernel};
-use super::transpose::{transpose, transpose_f32, transpose_f64};
+use super::transpose::{
+    transpose, transpose_as_bits, transpose_f32, transpose_f64, transpose_u8, transpose_u16,
+};
 use super::widen::{self, Widen};
 use crate::arith::Arith;
 use crate::simd::dispatch::{Backend, backends, detected};
@@ -112,6 +114,28 @@ impl Data for u32 {
         v
     }
     fn bits(v: &[u32]) -> Vec<u64> {
+        v.iter().map(|&x| u64::from(x)).collect()
+    }
+}
+
+impl Data for u16 {
+    fn data(n: usize, seed: u32) -> Vec<u16> {
+        let mut v = Vec::with_capacity(n);
+        lcg(n, seed ^ 0x33, |x| v.push((x >> 16) as u16));
+        v
+    }
+    fn bits(v: &[u16]) -> Vec<u64> {
+        v.iter().map(|&x| u64::from(x)).collect()
+    }
+}
+
+impl Data for u8 {
+    fn data(n: usize, seed: u32) -> Vec<u8> {
+        let mut v = Vec::with_capacity(n);
+        lcg(n, seed ^ 0x66, |x| v.push((x >> 24) as u8));
+        v
+    }
+    fn bits(v: &[u8]) -> Vec<u64> {
         v.iter().map(|&x| u64::from(x)).collect()
     }
 }
@@ -376,6 +400,15 @@ fn transposes<S: Isa>(s: S) {
         check_tile::<f64>(8, seed, |a, at, d, to| {
             s.transpose_8x8_f64_strided(a, at, d, to)
         });
+        check_tile::<u16>(8, seed, |a, at, d, to| {
+            s.transpose_8x8_u16_strided(a, at, d, to)
+        });
+        check_tile::<u8>(8, seed, |a, at, d, to| {
+            s.transpose_8x8_u8_strided(a, at, d, to)
+        });
+        check_tile::<u8>(16, seed, |a, at, d, to| {
+            s.transpose_16x16_u8_strided(a, at, d, to)
+        });
     }
     for (rows, cols) in [
         (1, 1),
@@ -406,6 +439,45 @@ fn transposes<S: Isa>(s: S) {
         let mut dst = vec![0.0; rows * cols];
         transpose_f64(s, rows, cols, &src, &mut dst);
         assert_eq!(dst, ref_transpose(rows, cols, &src), "f64 {rows}x{cols}");
+        let src = u16::data(rows * cols, 6);
+        let mut dst = vec![0; rows * cols];
+        transpose_u16(s, rows, cols, &src, &mut dst);
+        assert_eq!(dst, ref_transpose(rows, cols, &src), "u16 {rows}x{cols}");
+        let src = u8::data(rows * cols, 7);
+        let mut dst = vec![0; rows * cols];
+        transpose_u8(s, rows, cols, &src, &mut dst);
+        assert_eq!(dst, ref_transpose(rows, cols, &src), "u8 {rows}x{cols}");
+        // Other 8- and 16-bit types, moved as the bits of these.
+        let src: Vec<i16> = u16::data(rows * cols, 8)
+            .into_iter()
+            .map(|x| x as i16)
+            .collect();
+        let mut dst = vec![0; rows * cols];
+        transpose_as_bits(s, rows, cols, &src, &mut dst);
+        assert_eq!(dst, ref_transpose(rows, cols, &src), "i16 {rows}x{cols}");
+        let src: Vec<i8> = u8::data(rows * cols, 9)
+            .into_iter()
+            .map(|x| x as i8)
+            .collect();
+        let mut dst = vec![0; rows * cols];
+        transpose_as_bits(s, rows, cols, &src, &mut dst);
+        assert_eq!(dst, ref_transpose(rows, cols, &src), "i8 {rows}x{cols}");
+        #[cfg(feature = "f16")]
+        {
+            use half::f16;
+            let src: Vec<f16> = u16::data(rows * cols, 10)
+                .into_iter()
+                .map(f16::from_bits)
+                .collect();
+            let mut dst = vec![f16::ZERO; rows * cols];
+            transpose_as_bits(s, rows, cols, &src, &mut dst);
+            let bits = |v: &[f16]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&dst),
+                bits(&ref_transpose(rows, cols, &src)),
+                "f16 {rows}x{cols}"
+            );
+        }
     }
 }
 

@@ -1,4 +1,6 @@
-//! Transposes: any element type by blocks, `f32` on the backends' shuffles.
+//! Transposes: any element type by blocks; every type of 8, 16, 32 or 64
+//! bits on the backends' shuffles, as the bits of `u8`, `u16`, `f32` or
+//! `f64`.
 
 use super::Isa;
 use super::check::check_shape;
@@ -25,8 +27,9 @@ pub(crate) fn transpose<T: Copy>(rows: usize, cols: usize, src: &[T], dst: &mut 
     }
 }
 
-/// A float type whose transposes run on the backends' shuffles: `f32`
-/// ([`transpose_f32`]) and `f64` ([`transpose_f64`]).
+/// A type whose transposes run on the backends' shuffles: `f32`
+/// ([`transpose_f32`]), `f64` ([`transpose_f64`]), `u16`
+/// ([`transpose_u16`]) and `u8` ([`transpose_u8`]).
 pub(crate) trait Shuffled: Copy {
     /// Transposes the column-major `rows x cols` matrix `src` into `dst`
     /// on backend `S`.
@@ -36,52 +39,63 @@ pub(crate) trait Shuffled: Copy {
     fn transpose_shuffled<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]);
 }
 
-impl Shuffled for f32 {
-    #[inline(always)]
-    fn transpose_shuffled<S: Isa>(s: S, rows: usize, cols: usize, src: &[f32], dst: &mut [f32]) {
-        transpose_f32(s, rows, cols, src, dst);
-    }
+macro_rules! shuffled {
+    ($($t:ty => $f:ident;)*) => {$(
+        impl Shuffled for $t {
+            #[inline(always)]
+            fn transpose_shuffled<S: Isa>(s: S, rows: usize, cols: usize, src: &[$t], dst: &mut [$t]) {
+                $f(s, rows, cols, src, dst);
+            }
+        }
+    )*};
+}
+shuffled! {
+    f32 => transpose_f32;
+    f64 => transpose_f64;
+    u16 => transpose_u16;
+    u8 => transpose_u8;
 }
 
-impl Shuffled for f64 {
-    #[inline(always)]
-    fn transpose_shuffled<S: Isa>(s: S, rows: usize, cols: usize, src: &[f64], dst: &mut [f64]) {
-        transpose_f64(s, rows, cols, src, dst);
-    }
+/// A type whose transposes move its elements as the bits of the
+/// [`Shuffled`] type of its size ([`transpose_as_bits`]): every element
+/// type but `f32`, `f64`, `u16` and `u8` themselves.
+pub(crate) trait Bits: Copy {
+    /// The [`Shuffled`] type of the same size and alignment.
+    type Lanes: Shuffled;
+}
+macro_rules! bits {
+    ($($(#[$cfg:meta])* $t:ty => $lanes:ty;)*) => {$(
+        $(#[$cfg])*
+        impl Bits for $t {
+            type Lanes = $lanes;
+        }
+    )*};
+}
+bits! {
+    i32 => f32;
+    u32 => f32;
+    i64 => f64;
+    u64 => f64;
+    i16 => u16;
+    i8 => u8;
+    #[cfg(feature = "f16")]
+    half::f16 => u16;
+    #[cfg(feature = "bf16")]
+    half::bf16 => u16;
 }
 
-/// An integer type whose transposes move its elements as the bits of the
-/// float type of its size ([`transpose_as_float`]): `i32` and `u32` as
-/// `f32`, `i64` and `u64` as `f64`.
-pub(crate) trait FloatBits: Copy {
-    /// The float type of the same size and alignment.
-    type Float: Shuffled;
-}
-impl FloatBits for i32 {
-    type Float = f32;
-}
-impl FloatBits for u32 {
-    type Float = f32;
-}
-impl FloatBits for i64 {
-    type Float = f64;
-}
-impl FloatBits for u64 {
-    type Float = f64;
-}
-
-/// [`Shuffled::transpose_shuffled`] for an integer type, its elements
-/// moved as the bits of [`FloatBits::Float`]: a transpose reads no
-/// element's value, the backends' shuffles move lanes bit for bit, and a
-/// copy of a float keeps its bits (a NaN's payload and signalling bit
-/// included). An 8x8 `i32` `transpose_to` took 12.4 ns on [`transpose`]
-/// and takes 3.4 ns this way, 16x16 85 ns and 20 ns (a scratch crate's
-/// timing loop, default build, AVX-512 Xeon).
+/// [`Shuffled::transpose_shuffled`] for a type of [`Bits`], its elements
+/// moved as the bits of [`Bits::Lanes`]: a transpose reads no element's
+/// value, the backends' shuffles move lanes bit for bit, and a copy of a
+/// float keeps its bits (a NaN's payload and signalling bit included). An
+/// 8x8 `i32` `transpose_to` took 12.4 ns on [`transpose`] and takes 3.4 ns
+/// this way, 16x16 85 ns and 20 ns (a scratch crate's timing loop, default
+/// build, AVX-512 Xeon).
 ///
 /// # Panics
 /// If a slice's length is not `rows * cols`.
 #[inline(always)]
-pub(crate) fn transpose_as_float<S: Isa, T: FloatBits>(
+pub(crate) fn transpose_as_bits<S: Isa, T: Bits>(
     s: S,
     rows: usize,
     cols: usize,
@@ -90,22 +104,23 @@ pub(crate) fn transpose_as_float<S: Isa, T: FloatBits>(
 ) {
     const {
         assert!(
-            size_of::<T>() == size_of::<T::Float>() && align_of::<T>() == align_of::<T::Float>()
+            size_of::<T>() == size_of::<T::Lanes>() && align_of::<T>() == align_of::<T::Lanes>()
         )
     };
-    // SAFETY: `T` is `i32`, `u32`, `i64` or `u64` (`FloatBits` is
-    // implemented for those alone), of its `Float`'s size and alignment
-    // (checked above), and all bit patterns of that size are values of both
-    // types. So `src` is `src.len()` valid, aligned floats, and any float
-    // the transpose writes into `dst` is a valid `T`. Each view borrows its
-    // slice, `dst`'s exclusively, for this call.
+    // SAFETY: `T` is one of the types `Bits` is implemented for, each of
+    // its `Lanes`' size and alignment (checked above), and all bit patterns
+    // of that size are values of both types (integers, floats, and the
+    // `half` types, which wrap a `u16`). So `src` is `src.len()` valid,
+    // aligned `Lanes`, and any `Lanes` the transpose writes into `dst` is a
+    // valid `T`. Each view borrows its slice, `dst`'s exclusively, for this
+    // call.
     let (src, dst) = unsafe {
         (
-            core::slice::from_raw_parts(src.as_ptr().cast::<T::Float>(), src.len()),
-            core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<T::Float>(), dst.len()),
+            core::slice::from_raw_parts(src.as_ptr().cast::<T::Lanes>(), src.len()),
+            core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<T::Lanes>(), dst.len()),
         )
     };
-    T::Float::transpose_shuffled(s, rows, cols, src, dst);
+    T::Lanes::transpose_shuffled(s, rows, cols, src, dst);
 }
 
 /// The tiles and edges of a shuffle transpose of the column-major `$rows x
@@ -188,4 +203,33 @@ pub(crate) fn transpose_f64<S: Isa>(s: S, rows: usize, cols: usize, src: &[f64],
     by_tiles!(s, rows, cols, src, dst;
         8: transpose_8x8_f64_strided,
         4: transpose_4x4_f64_strided);
+}
+
+/// [`transpose`] for `u16` on backend `S`: whole 8x8 tiles with the
+/// backend's shuffles (SSE2's unpacks on every x86 backend), and the edges
+/// element by element.
+///
+/// # Panics
+/// If a slice's length is not `rows * cols`.
+#[inline(always)]
+pub(crate) fn transpose_u16<S: Isa>(s: S, rows: usize, cols: usize, src: &[u16], dst: &mut [u16]) {
+    check_shape("source", src.len(), rows, cols);
+    check_shape("destination", dst.len(), cols, rows);
+    by_tiles!(s, rows, cols, src, dst;
+        8: transpose_8x8_u16_strided);
+}
+
+/// [`transpose`] for `u8` on backend `S`: whole 16x16 tiles, then whole
+/// 8x8 ones, with the backend's shuffles, and the edges element by
+/// element.
+///
+/// # Panics
+/// If a slice's length is not `rows * cols`.
+#[inline(always)]
+pub(crate) fn transpose_u8<S: Isa>(s: S, rows: usize, cols: usize, src: &[u8], dst: &mut [u8]) {
+    check_shape("source", src.len(), rows, cols);
+    check_shape("destination", dst.len(), cols, rows);
+    by_tiles!(s, rows, cols, src, dst;
+        16: transpose_16x16_u8_strided,
+        8: transpose_8x8_u8_strided);
 }

@@ -162,3 +162,172 @@ pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(
         }
     }
 }
+
+/// An element type of 8 or 16 bits whose every bit pattern is a value
+/// (`u8`, `u16`): the tiles below move its elements as bits, and may write
+/// any lane into a `&mut [Self]`.
+pub(crate) trait Narrow: Copy {}
+impl Narrow for u8 {}
+impl Narrow for u16 {}
+
+/// The unpacks of one stage of [`transpose_narrow_strided`]: of each pair
+/// of registers, the low halves' lanes of `W` bytes interleaved (into the
+/// first half of the result), and the high halves' (into the second).
+///
+/// # Safety
+/// The CPU must support SSE2.
+#[inline(always)]
+unsafe fn unpack_stage<const N: usize, const W: usize>(regs: [__m128i; N]) -> [__m128i; N] {
+    // Every lane is written below. (A loop over both halves, or
+    // `array::from_fn`, was left rolled by LLVM at 16 registers, with every
+    // register spilled.)
+    let mut out = regs;
+    for i in 0..N / 2 {
+        let (a, b) = (regs[2 * i], regs[2 * i + 1]);
+        // SAFETY: the caller guarantees SSE2.
+        let (lo, hi) = unsafe {
+            match W {
+                1 => (_mm_unpacklo_epi8(a, b), _mm_unpackhi_epi8(a, b)),
+                2 => (_mm_unpacklo_epi16(a, b), _mm_unpackhi_epi16(a, b)),
+                4 => (_mm_unpacklo_epi32(a, b), _mm_unpackhi_epi32(a, b)),
+                _ => (_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b)),
+            }
+        };
+        out[i] = lo;
+        out[i + N / 2] = hi;
+    }
+    out
+}
+
+/// Transposes the `N x N` block of `E` whose element `(r, c)` is
+/// `src[src_offset + c * src_stride + r]` into the block whose element
+/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`, where a column of
+/// `N` elements fills a 128-bit register (16 `u8`, 8 `u16`): `N` loads,
+/// one stage of `N` unpacks per doubling of the lane width up to 64 bits
+/// (3 for `u16`, 4 for `u8`), `N` stores. After the stages, register `k`
+/// holds row `k` with the bits of its index reversed.
+///
+/// # Panics
+/// If a block is not inside its slice.
+#[inline(always)]
+pub(crate) fn transpose_narrow_strided<T: super::Token, E: Narrow, const N: usize>(
+    t: T,
+    src: &[E],
+    (src_offset, src_stride): (usize, usize),
+    dst: &mut [E],
+    (dst_offset, dst_stride): (usize, usize),
+) {
+    requires!(T, Sse2);
+    const { assert!(N * size_of::<E>() == 16 && N.is_power_of_two()) };
+    let _ = t;
+    let (src, dst) = super::tile_blocks(
+        N,
+        src,
+        (src_offset, src_stride),
+        dst,
+        (dst_offset, dst_stride),
+    );
+    let columns: [__m128i; N] = core::array::from_fn(|c| {
+        let column = &src[c * src_stride..][..N];
+        // SAFETY: `t` proves SSE2 (checked above); `column` is `N`
+        // elements, 16 readable bytes.
+        unsafe { _mm_loadu_si128(column.as_ptr().cast()) }
+    });
+    // SAFETY: `t` proves SSE2, as above.
+    let rows = unsafe {
+        let regs = if size_of::<E>() == 1 {
+            unpack_stage::<N, 1>(columns)
+        } else {
+            columns
+        };
+        unpack_stage::<N, 8>(unpack_stage::<N, 4>(unpack_stage::<N, 2>(regs)))
+    };
+    let order: [usize; N] = const { bit_reversed() };
+    for (v, r) in rows.into_iter().zip(order) {
+        let row = &mut dst[r * dst_stride..][..N];
+        // SAFETY: SSE2 as above; `row` is `N` elements, 16 writable bytes,
+        // and the bits written are lanes of `E` read from `src`, of a type
+        // whose every bit pattern is a value (`Narrow`).
+        unsafe { _mm_storeu_si128(row.as_mut_ptr().cast(), v) }
+    }
+}
+
+/// `0..N` with the bits of each index reversed (`N` a power of two): which
+/// row each register holds after the stages of [`transpose_narrow_strided`].
+const fn bit_reversed<const N: usize>() -> [usize; N] {
+    let mut out = [0; N];
+    let mut k = 0;
+    while k < N {
+        out[k] = k.reverse_bits() >> (usize::BITS - N.trailing_zeros());
+        k += 1;
+    }
+    out
+}
+
+/// [`transpose_narrow_strided`] for an 8x8 block of `u8`: each column is a
+/// 64-bit load, the three stages unpack pairs of columns into registers of
+/// two rows each (12 unpacks), and each row is a 64-bit store.
+///
+/// # Panics
+/// If a block is not inside its slice.
+#[inline(always)]
+pub(crate) fn transpose_8x8_u8_strided<T: super::Token>(
+    t: T,
+    src: &[u8],
+    (src_offset, src_stride): (usize, usize),
+    dst: &mut [u8],
+    (dst_offset, dst_stride): (usize, usize),
+) {
+    requires!(T, Sse2);
+    let _ = t;
+    let (src, dst) = super::tile_blocks(
+        8,
+        src,
+        (src_offset, src_stride),
+        dst,
+        (dst_offset, dst_stride),
+    );
+    let columns: [__m128i; 8] = core::array::from_fn(|c| {
+        let column = &src[c * src_stride..][..8];
+        // SAFETY: `t` proves SSE2 (checked above); `column` is 8 readable
+        // bytes, which `_mm_loadl_epi64` reads (the high half is zeroed).
+        unsafe { _mm_loadl_epi64(column.as_ptr().cast()) }
+    });
+    // SAFETY: `t` proves SSE2, as above.
+    let rows = unsafe {
+        // Columns 2i and 2i + 1 interleaved: their rows 0 to 7 in 16 bytes.
+        let pairs: [__m128i; 4] =
+            core::array::from_fn(|i| _mm_unpacklo_epi8(columns[2 * i], columns[2 * i + 1]));
+        // Lanes of 16 bits of two pairs: rows 0 to 3 of four columns, then
+        // rows 4 to 7.
+        let quads = [
+            _mm_unpacklo_epi16(pairs[0], pairs[1]),
+            _mm_unpackhi_epi16(pairs[0], pairs[1]),
+            _mm_unpacklo_epi16(pairs[2], pairs[3]),
+            _mm_unpackhi_epi16(pairs[2], pairs[3]),
+        ];
+        // Lanes of 32 bits of the two quads of the same rows: two whole
+        // rows each, rows 0 and 1, 2 and 3, 4 and 5, 6 and 7.
+        [
+            _mm_unpacklo_epi32(quads[0], quads[2]),
+            _mm_unpackhi_epi32(quads[0], quads[2]),
+            _mm_unpacklo_epi32(quads[1], quads[3]),
+            _mm_unpackhi_epi32(quads[1], quads[3]),
+        ]
+    };
+    for (i, v) in rows.into_iter().enumerate() {
+        for half in 0..2 {
+            let row = &mut dst[(2 * i + half) * dst_stride..][..8];
+            // SAFETY: SSE2 as above; `row` is 8 writable bytes, which
+            // `_mm_storel_epi64` writes, and any byte is a `u8`.
+            unsafe {
+                let v = if half == 0 {
+                    v
+                } else {
+                    _mm_unpackhi_epi64(v, v)
+                };
+                _mm_storel_epi64(row.as_mut_ptr().cast(), v);
+            }
+        }
+    }
+}
