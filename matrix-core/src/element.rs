@@ -247,17 +247,16 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
 /// [`Element::transpose_dyn`] runs for 32-bit elements, whose shuffle
 /// kernels run a 16x16 transpose as one tile, and for 8- and 16-bit ones.
 /// In a debug build whose `matrix-core` is optimised, a 16x16 `f32`
-/// `transpose_to` took 260 ns on the element-by-element loop this
-/// replaced, and takes 121 ns (8x8: 89 to 46 ns; a dev-profile benchmark
-/// on an AVX-512 Xeon); a 16x16 `u8` one 200 ns and 75 ns, a 16x16 `u16`
-/// one 236 ns and 77 ns (a scratch crate's timing loop, same build, AMD
-/// EPYC with AVX-512). 64-bit elements
-/// keep that loop: their 4x4 tiles take two loads per vector, and a debug
-/// build checks each intrinsic's load and store, so an 8x8 `f64`
-/// `transpose_to` took 119 ns on the tiles against 92 ns on the loop, and
-/// 16x16 327 ns against 274 ns (same benchmark). Where `matrix-core`
-/// itself is unoptimised, every type keeps the loop: there every
-/// intrinsic is a call.
+/// `transpose_to` took 260 ns on the element-by-element loop this replaced,
+/// and takes 121 ns (8x8: 89 to 46 ns; a dev-profile benchmark on an
+/// AVX-512 Xeon); a 16x16 `u8` one 200 ns and 75 ns, a 16x16 `u16` one 236
+/// ns and 77 ns (a scratch crate's timing loop, same build, AMD EPYC with
+/// AVX-512). 64-bit elements keep that loop: their 4x4 tiles take two loads
+/// per vector, and a debug build checks each intrinsic's load and store, so
+/// an 8x8 `f64` `transpose_to` took 119 ns on the tiles against 92 ns on
+/// the loop, and 16x16 327 ns against 274 ns (same benchmark). Where
+/// `matrix-core` itself is unoptimised, every type keeps the loop: there
+/// every intrinsic is a call.
 fn transpose_on_auto<T: Element>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
     #[cfg(matrix_core_opt0)]
     transpose::transpose(rows, cols, src, dst);
@@ -370,11 +369,12 @@ macro_rules! int32_kernels {
 /// The hidden transpose methods of an element type that runs on the
 /// backends' shuffles: `$transpose`, on the `f32` tiles (4x4 and 8x8
 /// kernels of their own, tiles for larger shapes), the `f64` ones (4x4
-/// tiles) or the `narrow` ones of 8- and 16-bit elements (below). A result written into the caller's matrix runs inline up to 64
-/// elements, but for an 8x8 one; a returned one likewise, or, on the `f64`
-/// tiles, up to 64 elements. A debug build's [`Element::transpose_dyn`]
-/// runs the `f32` tiles, and the element loop for the `f64` ones
-/// ([`transpose_on_auto`]).
+/// tiles) or the `narrow` ones of 8- and 16-bit elements (below). On the
+/// `f32` and `f64` tiles, a result written into the caller's matrix runs
+/// inline up to 64 elements, but for an 8x8 one; a returned one likewise,
+/// or, on the `f64` tiles, up to 64 elements. A debug build's
+/// [`Element::transpose_dyn`] runs the `f32` and `narrow` tiles, and the
+/// element loop for the `f64` ones ([`transpose_on_auto`]).
 macro_rules! shuffle_transposes {
     // 8- and 16-bit elements: every x86 backend runs SSE2's tiles for them
     // (a 128-bit register holds a whole column of a tile), so the boundary

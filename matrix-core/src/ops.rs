@@ -981,7 +981,7 @@ impl<T: Element, const R: usize, const K: usize, L: Layout> Matrix<T, R, K, L> {
 impl<T: Element, const R: usize, const C: usize, L: Layout> Matrix<T, R, C, L> {
     /// The transpose: element `(r, c)` of the result is element `(c, r)` of
     /// `self`. The specification's `__builtin_matrix_transpose`, on the
-    /// same kernels (`f32` on the backend's shuffles).
+    /// same kernels (the backend's shuffles).
     ///
     /// It reads `self` where it is: taken by value, a large matrix was
     /// copied before the kernel read it, and `*out = a.transpose()` of a
