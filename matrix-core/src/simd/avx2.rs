@@ -113,17 +113,11 @@ tile_by_build! {
 pub(crate) fn transpose_8x8_f32_from_halves<T: super::Token>(
     t: T,
     src: &[f32],
-    (src_offset, src_stride): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut [f32],
-    (dst_offset, dst_stride): (usize, usize),
+    dst_at: (usize, usize),
 ) {
-    let (src, dst) = super::tile_blocks(
-        8,
-        src,
-        (src_offset, src_stride),
-        dst,
-        (dst_offset, dst_stride),
-    );
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(8, src, src_at, dst, dst_at);
     // Register 4h + j: rows 4h..4h + 4 of column j, then of column j + 4.
     let mut x = [F32x8::zero(t).0; 8];
     for h in 0..2 {
@@ -159,17 +153,11 @@ pub(crate) fn transpose_8x8_f32_from_halves<T: super::Token>(
 pub(crate) fn transpose_8x8_f32_from_columns<T: super::Token>(
     t: T,
     src: &[f32],
-    (src_offset, src_stride): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut [f32],
-    (dst_offset, dst_stride): (usize, usize),
+    dst_at: (usize, usize),
 ) {
-    let (src, dst) = super::tile_blocks(
-        8,
-        src,
-        (src_offset, src_stride),
-        dst,
-        (dst_offset, dst_stride),
-    );
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(8, src, src_at, dst, dst_at);
     let mut c = [F32x8::zero(t).0; 8];
     for (j, col) in c.iter_mut().enumerate() {
         *col = F32x8::load(t, src, j * src_stride).0;
@@ -220,18 +208,12 @@ pub(crate) fn transpose_8x8_f32_from_columns<T: super::Token>(
 pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(
     t: T,
     src: &[f64],
-    (src_offset, src_stride): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut [f64],
-    (dst_offset, dst_stride): (usize, usize),
+    dst_at: (usize, usize),
 ) {
     requires!(T, Avx2);
-    let (src, dst) = super::tile_blocks(
-        4,
-        src,
-        (src_offset, src_stride),
-        dst,
-        (dst_offset, dst_stride),
-    );
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(4, src, src_at, dst, dst_at);
     // Rows `r` and `r + 1` of column `c`.
     let half = |c: usize, r: usize| super::sse2::F64x2::load(t, src, c * src_stride + r).0;
     // SAFETY: `T` implies AVX2 (checked above) and a token exists only on a

@@ -166,19 +166,13 @@ tile_by_build! {
 pub(crate) fn transpose_16x16_f32_from_quarters<T: super::Token>(
     t: T,
     src: &[f32],
-    (src_offset, src_stride): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut [f32],
-    (dst_offset, dst_stride): (usize, usize),
+    dst_at: (usize, usize),
 ) {
     use super::avx2::F32x4;
     requires!(T, Avx512);
-    let (src, dst) = super::tile_blocks(
-        16,
-        src,
-        (src_offset, src_stride),
-        dst,
-        (dst_offset, dst_stride),
-    );
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(16, src, src_at, dst, dst_at);
     // Register 4h + j: rows 4h..4h + 4 of columns j, j + 4, j + 8, j + 12.
     let mut x = [F32x16::zero(t).0; 16];
     for h in 0..4 {
@@ -219,17 +213,11 @@ pub(crate) fn transpose_16x16_f32_from_quarters<T: super::Token>(
 pub(crate) fn transpose_16x16_f32_from_columns<T: super::Token>(
     t: T,
     src: &[f32],
-    (src_offset, src_stride): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut [f32],
-    (dst_offset, dst_stride): (usize, usize),
+    dst_at: (usize, usize),
 ) {
-    let (src, dst) = super::tile_blocks(
-        16,
-        src,
-        (src_offset, src_stride),
-        dst,
-        (dst_offset, dst_stride),
-    );
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(16, src, src_at, dst, dst_at);
     let mut c = [F32x16::zero(t).0; 16];
     for (j, col) in c.iter_mut().enumerate() {
         *col = F32x16::load(t, src, j * src_stride).0;

@@ -63,8 +63,8 @@ fn too_many_lanes(n: usize, lanes: usize) -> ! {
 
 /// The `n x n` source and destination blocks of a strided transpose tile
 /// (each `at` an offset and a stride), each as the slice from the block's
-/// first element to its last: one bounds check per block, after which the
-/// tile's loads and stores need none.
+/// first element to its last, with its stride: one bounds check per block,
+/// after which the tile's loads and stores need none.
 ///
 /// # Panics
 /// If a block is not inside its slice.
@@ -75,10 +75,12 @@ pub(crate) fn tile_blocks<'s, 'd, E>(
     (src_offset, src_stride): (usize, usize),
     dst: &'d mut [E],
     (dst_offset, dst_stride): (usize, usize),
-) -> (&'s [E], &'d mut [E]) {
+) -> (&'s [E], usize, &'d mut [E], usize) {
     (
         &src[src_offset..][..(n - 1) * src_stride + n],
+        src_stride,
         &mut dst[dst_offset..][..(n - 1) * dst_stride + n],
+        dst_stride,
     )
 }
 

@@ -123,17 +123,11 @@ impl<T: Token> SimdFloat for F64x4<T> {
 pub(crate) fn transpose_strided<T: super::Token, E: Copy, const N: usize>(
     _: T,
     src: &[E],
-    (src_offset, src_stride): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut [E],
-    (dst_offset, dst_stride): (usize, usize),
+    dst_at: (usize, usize),
 ) {
-    let (src, dst) = super::tile_blocks(
-        N,
-        src,
-        (src_offset, src_stride),
-        dst,
-        (dst_offset, dst_stride),
-    );
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(N, src, src_at, dst, dst_at);
     for c in 0..N {
         for r in 0..N {
             dst[r * dst_stride + c] = src[c * src_stride + r];

@@ -139,17 +139,11 @@ pub(crate) fn transpose_8x8_f32_strided<T: super::Token>(
 pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(
     t: T,
     src: &[f64],
-    (src_offset, src_stride): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut [f64],
-    (dst_offset, dst_stride): (usize, usize),
+    dst_at: (usize, usize),
 ) {
-    let (src, dst) = super::tile_blocks(
-        4,
-        src,
-        (src_offset, src_stride),
-        dst,
-        (dst_offset, dst_stride),
-    );
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(4, src, src_at, dst, dst_at);
     for c in (0..4).step_by(2) {
         for r in (0..4).step_by(2) {
             // Rows r and r + 1 of columns c and c + 1.
@@ -213,20 +207,14 @@ unsafe fn unpack_stage<const N: usize, const W: usize>(regs: [__m128i; N]) -> [_
 pub(crate) fn transpose_narrow_strided<T: super::Token, E: Narrow, const N: usize>(
     t: T,
     src: &[E],
-    (src_offset, src_stride): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut [E],
-    (dst_offset, dst_stride): (usize, usize),
+    dst_at: (usize, usize),
 ) {
     requires!(T, Sse2);
     const { assert!(N * size_of::<E>() == 16 && N.is_power_of_two()) };
     let _ = t;
-    let (src, dst) = super::tile_blocks(
-        N,
-        src,
-        (src_offset, src_stride),
-        dst,
-        (dst_offset, dst_stride),
-    );
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(N, src, src_at, dst, dst_at);
     let columns: [__m128i; N] = core::array::from_fn(|c| {
         let column = &src[c * src_stride..][..N];
         // SAFETY: `t` proves SSE2 (checked above); `column` is `N`
@@ -274,19 +262,13 @@ const fn bit_reversed<const N: usize>() -> [usize; N] {
 pub(crate) fn transpose_8x8_u8_strided<T: super::Token>(
     t: T,
     src: &[u8],
-    (src_offset, src_stride): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut [u8],
-    (dst_offset, dst_stride): (usize, usize),
+    dst_at: (usize, usize),
 ) {
     requires!(T, Sse2);
     let _ = t;
-    let (src, dst) = super::tile_blocks(
-        8,
-        src,
-        (src_offset, src_stride),
-        dst,
-        (dst_offset, dst_stride),
-    );
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(8, src, src_at, dst, dst_at);
     let columns: [__m128i; 8] = core::array::from_fn(|c| {
         let column = &src[c * src_stride..][..8];
         // SAFETY: `t` proves SSE2 (checked above); `column` is 8 readable
