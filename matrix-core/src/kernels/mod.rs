@@ -98,6 +98,17 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     /// The widest `i32` vector: every `i32` product, the 4x4 one included.
     type I32: SimdVector<Elem = i32, Token = Self> + Group4;
 
+    /// The `f32` product of an `a` of eight rows: on [`Isa::F32x8`], one
+    /// column per vector.
+    #[inline(always)]
+    fn product_8_rows_f32<const FUSE: bool, D: gemm::Dims>(
+        self,
+        p: &gemm::Operands<'_, f32>,
+        out: &mut [f32],
+    ) {
+        gemm::gemm_with::<Self::F32x8, FUSE, D>(self, p, out);
+    }
+
     /// Transposes a column-major 4x4 `f32` matrix.
     fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16];
     /// Transposes a column-major 8x8 `f32` matrix: one
@@ -222,8 +233,8 @@ impl Isa for Scalar {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::Isa;
-    use crate::simd::dispatch::{Avx2, Avx512, Sse2};
+    use super::{Isa, gemm};
+    use crate::simd::dispatch::{Avx2, Avx512, Sse2, full_width_512};
     use crate::simd::{avx2, avx512, scalar, sse2};
 
     /// The transposes of an `Isa` impl: the 4x4 one of backend module `$m`,
@@ -293,6 +304,26 @@ mod x86 {
         type F64 = avx512::F64x8<Self>;
         type F64G4 = avx512::F64x8<Self>;
         type I32 = avx512::I32x16<Self>;
+
+        /// Two columns per 512-bit vector ([`gemm::gemm_pairs`]) where the
+        /// CPU's 512-bit units are full width, `b` is stored as it is and
+        /// has two columns or more; otherwise one per 256-bit vector.
+        #[inline(always)]
+        fn product_8_rows_f32<const FUSE: bool, D: gemm::Dims>(
+            self,
+            p: &gemm::Operands<'_, f32>,
+            out: &mut [f32],
+        ) {
+            if const { gemm::may::<D>(!D::BT && D::N >= 2) }
+                && !p.bt
+                && p.n >= 2
+                && full_width_512()
+            {
+                gemm::gemm_pairs::<avx512::F32x16<Self>, FUSE>(self, p, out);
+            } else {
+                gemm::gemm_with::<avx2::F32x8<Self>, FUSE, D>(self, p, out);
+            }
+        }
 
         transposes!(avx512, strided8: avx2, f64: avx2);
         #[inline(always)]

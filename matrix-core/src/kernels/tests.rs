@@ -6,8 +6,8 @@ use super::Isa;
 use super::amx;
 use super::dispatch::{Dispatch, Op};
 use super::gemm::{
-    KC, Operands, RunTime, gemm_in_order, gemm_with, mul_4x4_with, product_f32, product_f64,
-    product_i32,
+    KC, Operands, RunTime, gemm_in_order, gemm_pairs, gemm_with, mul_4x4_with, product_f32,
+    product_f64, product_i32,
 };
 use super::int8::{self, Byte, Int8Kernel};
 use super::transpose::{
@@ -16,7 +16,7 @@ use super::transpose::{
 use super::widen::{self, Widen};
 use crate::arith::Arith;
 use crate::simd::dispatch::{Backend, backends, detected};
-use crate::simd::{Group4, SimdFloat, SimdVector, VecExt};
+use crate::simd::{Group4, Pairs, SimdFloat, SimdVector, VecExt};
 
 /// Runs `$suite(token)` for every backend the CPU supports, and reports the
 /// others as skipped. On a thread with a large stack: unoptimized, a kernel
@@ -542,6 +542,18 @@ fn check_product<E: Data>(
     fused: bool,
     run: impl Fn(bool, &Operands<'_, E>, &mut [E]),
 ) {
+    check_product_of(shape, seed, fused, true, run);
+}
+
+/// [`check_product`], with the right operand stored transposed only if
+/// `transposed_b`.
+fn check_product_of<E: Data>(
+    shape: (usize, usize, usize),
+    seed: u32,
+    fused: bool,
+    transposed_b: bool,
+    run: impl Fn(bool, &Operands<'_, E>, &mut [E]),
+) {
     let (m, k, n) = shape;
     let (a, b, c) = (
         E::data(m * k, seed),
@@ -557,6 +569,9 @@ fn check_product<E: Data>(
         (false, None, true),
         (true, Some(&c[..]), true),
     ] {
+        if transposed && !transposed_b {
+            continue;
+        }
         let p = Operands {
             m,
             k,
@@ -647,6 +662,99 @@ fn deep_products<S: Isa>(s: S) {
 #[test]
 fn deep_products_on_every_backend() {
     backends!(every_backend, deep_products);
+}
+
+fn pairs<V: Pairs>(t: V::Token, data: &[V::Elem]) {
+    let (l, h) = (V::LANES, V::LANES / 2);
+    for off in 0..=data.len() - h {
+        let got = V::halves(t, data, off).lanes();
+        let want: Vec<_> = (0..l).map(|i| data[off + i % h]).collect();
+        assert_eq!(got, want);
+    }
+    for len in 1..=4 {
+        for (lo, hi) in [(0, 5), (9, 2), (data.len() - len, 0)] {
+            let got = V::quads(t, data, lo, hi, len).lanes();
+            let want: Vec<_> = (0..l)
+                .map(|i| {
+                    let (from, g) = (if i < h { lo } else { hi }, i % 4);
+                    if g < len {
+                        data[from + g]
+                    } else {
+                        V::Elem::default()
+                    }
+                })
+                .collect();
+            assert_eq!(got, want, "len {len} from {lo} and {hi}");
+        }
+    }
+    let caught = |f: &dyn Fn()| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err();
+    let n = data.len();
+    assert!(caught(&|| {
+        let _ = V::halves(t, data, n - h + 1);
+    }));
+    assert!(caught(&|| {
+        let _ = V::quads(t, data, n - 3, 0, 4);
+    }));
+    assert!(caught(&|| {
+        let _ = V::quads(t, data, 0, n - 1, 2);
+    }));
+    assert!(caught(&|| {
+        let _ = V::quads(t, data, 0, 0, 0);
+    }));
+    assert!(caught(&|| {
+        let _ = V::quads(t, data, 0, 0, 5);
+    }));
+}
+
+/// [`gemm_pairs`] on every shape of eight rows that [`products`] covers,
+/// and deeper ones, whatever the CPU's width (which decides only whether
+/// the products take it); and an 8-row product on the 256-bit vectors it
+/// replaces where the width says so.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn column_pairs_of_8_row_f32_products() {
+    use crate::simd::{avx2, avx512, dispatch::Avx512};
+    let Some(s) = detected::<Avx512>() else {
+        return skipped("column_pairs_of_8_row_f32_products", Backend::Avx512);
+    };
+    on_large_stack(move || {
+        pairs::<avx512::F32x16<Avx512>>(s, &f32::data(33, 7));
+        for k in KS.into_iter().chain([6, 7, 33, KC + 3]) {
+            for n in NS.into_iter().chain([6, 8, 9, 10, 11, 13]) {
+                let seed = (k * 20 + n) as u32;
+                check_product_of::<f32>((8, k, n), seed, true, false, |fuse, p, out| match fuse {
+                    true => gemm_pairs::<avx512::F32x16<Avx512>, true>(s, p, out),
+                    false => gemm_pairs::<avx512::F32x16<Avx512>, false>(s, p, out),
+                });
+                check_product::<f32>((8, k, n), seed, true, |fuse, p, out| match fuse {
+                    true => gemm_with::<avx2::F32x8<Avx512>, true, RunTime>(s, p, out),
+                    false => gemm_with::<avx2::F32x8<Avx512>, false, RunTime>(s, p, out),
+                });
+            }
+        }
+        let caught =
+            |f: &dyn Fn()| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err();
+        // An 8x8 product with `b` stored transposed, a 4x8 one.
+        let (a, b) = (f32::data(64, 1), f32::data(64, 2));
+        let mut out = vec![0.0; 64];
+        for (m, bt) in [(8, true), (4, false)] {
+            let (a, out) = (&a[..m * 8], &mut out[..m * 8]);
+            let p = Operands {
+                m,
+                k: 8,
+                n: 8,
+                a,
+                b: &b,
+                bt,
+                addend: None,
+            };
+            assert!(caught(&|| gemm_pairs::<avx512::F32x16<Avx512>, false>(
+                s,
+                &p,
+                &mut out.to_vec()
+            )));
+        }
+    });
 }
 
 fn products_4x4<S: Isa>(s: S) {

@@ -484,6 +484,64 @@ pub(crate) const fn is_static(backend: Backend) -> bool {
 /// The code of the active backend, 0 until [`detect`] ran.
 static ACTIVE: AtomicU8 = AtomicU8::new(0);
 
+/// Whether the CPU's vector units are 512 bits wide, so that a 512-bit
+/// multiplication costs what a 256-bit one does: AMD family 1Ah (Zen 5)
+/// and later. Zen 4 (family 19h) splits each 512-bit operation into two
+/// 256-bit halves. Read from CPUID once, then cached.
+///
+/// The kernels that trade shuffles for half the multiplications
+/// ([`gemm_pairs`](crate::kernels::gemm::gemm_pairs)) run where this holds:
+/// measured faster on Zen 5 only. On Intel's cores, which run 512-bit
+/// shuffles on one port beside one of the two 512-bit multipliers, they
+/// are not measured, so this is `false` there.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline]
+pub(crate) fn full_width_512() -> bool {
+    static WIDE: AtomicU8 = AtomicU8::new(0);
+    match WIDE.load(Ordering::Relaxed) {
+        1 => false,
+        2 => true,
+        _ => {
+            let wide = read_full_width_512();
+            WIDE.store(if wide { 2 } else { 1 }, Ordering::Relaxed);
+            wide
+        }
+    }
+}
+
+/// [`full_width_512`] read from CPUID: the vendor (leaf 0) and family
+/// (leaf 1).
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn read_full_width_512() -> bool {
+    use core::arch::x86_64::__cpuid;
+    let leaf0 = __cpuid(0);
+    let vendor = [leaf0.ebx, leaf0.edx, leaf0.ecx];
+    vendor_family_full_width(vendor, __cpuid(1).eax)
+}
+
+/// Without `x86_64` there are no 512-bit kernels.
+#[cfg(not(target_arch = "x86_64"))]
+#[allow(dead_code)]
+fn read_full_width_512() -> bool {
+    false
+}
+
+/// Whether a CPU whose CPUID leaf 0 spells `vendor` (EBX, EDX, ECX) and
+/// whose leaf 1 EAX is `eax1` is an AMD family 1Ah or later: the family is
+/// bits 8..12 of EAX, plus bits 20..28 when those read 0Fh.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn vendor_family_full_width(vendor: [u32; 3], eax1: u32) -> bool {
+    let amd = vendor.map(u32::to_le_bytes).concat() == *b"AuthenticAMD";
+    let base = (eax1 >> 8) & 0xF;
+    let family = if base == 0xF {
+        base + ((eax1 >> 20) & 0xFF)
+    } else {
+        base
+    };
+    amd && family >= 0x1A
+}
+
 #[cold]
 #[inline(never)]
 fn detect() -> Backend {
@@ -629,6 +687,43 @@ mod tests {
             )*)*};
         }
         backends!(compare);
+    }
+
+    /// CPUID words of known CPUs: the vendor as leaf 0's EBX, EDX, ECX and
+    /// leaf 1's EAX.
+    #[test]
+    fn full_width_512_is_amd_family_1ah_on() {
+        fn vendor(name: &[u8; 12]) -> [u32; 3] {
+            let word = |i: usize| u32::from_le_bytes(name[4 * i..4 * i + 4].try_into().unwrap());
+            [word(0), word(1), word(2)]
+        }
+        let (amd, intel) = (vendor(b"AuthenticAMD"), vendor(b"GenuineIntel"));
+        // EPYC 9005 (Zen 5): family 0Fh + 0Bh = 1Ah, model 02h.
+        assert!(vendor_family_full_width(amd, 0x00B0_0F20));
+        // EPYC 9004 (Zen 4): family 0Fh + 0Ah = 19h.
+        assert!(!vendor_family_full_width(amd, 0x00A1_0F11));
+        // EPYC 7003 (Zen 3), family 19h too; EPYC 7002 (Zen 2), 17h.
+        assert!(!vendor_family_full_width(amd, 0x00A0_0F11));
+        assert!(!vendor_family_full_width(amd, 0x0083_0F10));
+        // Sapphire Rapids: family 6.
+        assert!(!vendor_family_full_width(intel, 0x0008_06F8));
+        // This CPU: what `/proc/cpuinfo` says, where it can be read.
+        if let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") {
+            let field = |name: &str| {
+                info.lines()
+                    .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+                    .and_then(|l| l.split(':').nth(1))
+                    .map(|v| v.trim().to_owned())
+            };
+            if let (Some(vendor), Some(family)) = (field("vendor_id"), field("cpu family")) {
+                let family: u32 = family.parse().unwrap();
+                assert_eq!(
+                    full_width_512(),
+                    vendor == "AuthenticAMD" && family >= 0x1A,
+                    "{vendor} family {family}"
+                );
+            }
+        }
     }
 
     #[test]

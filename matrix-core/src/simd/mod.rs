@@ -200,6 +200,30 @@ pub trait Group4: SimdVector {
     fn dup_in_x4<const L: usize>(self) -> Self;
 }
 
+/// Two columns of a matrix of `LANES / 2` rows in one vector, one per half,
+/// for vectors of at least eight lanes: the moves of a product that keeps
+/// two columns of the result per accumulator ([`gemm_pairs`]).
+/// [`Pairs::halves`] loads a column of `A` into both halves, and
+/// [`Pairs::quads`] four steps of two columns of `B`, which
+/// [`Group4::dup_in_x4`] then spreads over each half.
+///
+/// [`gemm_pairs`]: crate::kernels::gemm::gemm_pairs
+pub(crate) trait Pairs: Group4 {
+    /// Loads `src[offset..offset + LANES / 2]` into both halves.
+    ///
+    /// # Panics
+    /// If the range is not inside `src`.
+    fn halves(t: Self::Token, src: &[Self::Elem], offset: usize) -> Self;
+    /// Every group of four lanes of the low half holds
+    /// `src[lo..lo + len]`, every group of the high half
+    /// `src[hi..hi + len]`, zero in the lanes past `len` (`1 <= len <= 4`);
+    /// nothing past `len` is read.
+    ///
+    /// # Panics
+    /// If `len` is not in `1..=4` or a range is not inside `src`.
+    fn quads(t: Self::Token, src: &[Self::Elem], lo: usize, hi: usize, len: usize) -> Self;
+}
+
 /// `a * b + c` as [`SimdVector::mul_add`] if `FUSE`, otherwise as
 /// [`SimdVector::mul_then_add`]. Kernels call this with their contraction
 /// parameter.
