@@ -157,7 +157,9 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
         dst_at: (usize, usize),
     );
     /// [`Isa::transpose_4x4_f64_strided`] for an 8x8 block, as four 4x4
-    /// tiles: each row of the block written is a whole 64-byte line.
+    /// tiles (each row of the block written is a whole 64-byte line, in
+    /// two stores), unless the backend writes each row in one store
+    /// (AVX-512).
     ///
     /// # Panics
     /// If a block is not inside its slice.
@@ -332,6 +334,7 @@ mod x86 {
         }
         strided_transposes! {
             transpose_16x16_f32_strided(f32) => avx512::transpose_16x16_f32_strided;
+            transpose_8x8_f64_strided(f64) => avx512::transpose_8x8_f64_strided;
         }
     }
 }

@@ -183,6 +183,66 @@ pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32;
     o
 }
 
+/// Transposes the 8x8 block of `f64` whose element `(r, c)` is
+/// `src[src_offset + c * src_stride + r]` into the block whose element
+/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: eight 64-byte
+/// loads, 24 shuffles (the rows of each 128-bit lane, then 128-bit lanes
+/// twice), eight 64-byte stores. Each column of the result is one store,
+/// as [`transpose_16x16_f32_strided`] writes them, where four 4x4 tiles
+/// write it as two 32-byte halves.
+///
+/// # Panics
+/// If a block is not inside its slice.
+#[inline(always)]
+pub(crate) fn transpose_8x8_f64_strided<T: super::Token>(
+    t: T,
+    src: &[f64],
+    src_at: (usize, usize),
+    dst: &mut [f64],
+    dst_at: (usize, usize),
+) {
+    let (src, src_stride, dst, dst_stride) = super::tile_blocks(8, src, src_at, dst, dst_at);
+    let mut c = [F64x8::zero(t).0; 8];
+    for (j, col) in c.iter_mut().enumerate() {
+        *col = F64x8::load(t, src, j * src_stride).0;
+    }
+    // SAFETY: the loads above made vectors, so AVX-512F is supported.
+    let rows = unsafe {
+        // u[2p + e], lane L: row 2L + e of columns 2p, 2p + 1.
+        let mut u = c;
+        for p in 0..4 {
+            u[2 * p] = _mm512_unpacklo_pd(c[2 * p], c[2 * p + 1]);
+            u[2 * p + 1] = _mm512_unpackhi_pd(c[2 * p], c[2 * p + 1]);
+        }
+        // w[e][h][g], lanes (L = 2h, 2h + 1 of pair 2g), (the same of pair
+        // 2g + 1): rows 4h + e and 4h + 2 + e of columns 4g..4g + 4.
+        let mut w = [[[c[0]; 2]; 2]; 2];
+        for (e, we) in w.iter_mut().enumerate() {
+            let (p0, p1, p2, p3) = (u[e], u[2 + e], u[4 + e], u[6 + e]);
+            we[0] = [
+                _mm512_shuffle_f64x2::<0b01_00_01_00>(p0, p1),
+                _mm512_shuffle_f64x2::<0b01_00_01_00>(p2, p3),
+            ];
+            we[1] = [
+                _mm512_shuffle_f64x2::<0b11_10_11_10>(p0, p1),
+                _mm512_shuffle_f64x2::<0b11_10_11_10>(p2, p3),
+            ];
+        }
+        // Row r = 2L + e: lane L of every pair, in order.
+        let mut rows = c;
+        for (e, we) in w.iter().enumerate() {
+            for (h, [a, b]) in we.iter().enumerate() {
+                rows[4 * h + e] = _mm512_shuffle_f64x2::<0b10_00_10_00>(*a, *b);
+                rows[4 * h + 2 + e] = _mm512_shuffle_f64x2::<0b11_01_11_01>(*a, *b);
+            }
+        }
+        rows
+    };
+    for (r, v) in rows.iter().enumerate() {
+        F64x8(*v, t).store(dst, r * dst_stride);
+    }
+}
+
 tile_by_build! {
     /// Transposes the 16x16 block whose element `(r, c)` is
     /// `src[src_offset + c * src_stride + r]` into the block whose element
