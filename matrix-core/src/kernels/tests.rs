@@ -107,37 +107,26 @@ impl Data for i32 {
     }
 }
 
-impl Data for u32 {
-    fn data(n: usize, seed: u32) -> Vec<u32> {
-        let mut v = Vec::with_capacity(n);
-        lcg(n, seed ^ 0xAA, |x| v.push(x));
-        v
-    }
-    fn bits(v: &[u32]) -> Vec<u64> {
-        v.iter().map(|&x| u64::from(x)).collect()
-    }
+/// `Data` for unsigned integers: the top bits of each generated word,
+/// from a stream salted per type.
+macro_rules! unsigned_data {
+    ($($t:ty: $salt:literal;)*) => {$(
+        impl Data for $t {
+            fn data(n: usize, seed: u32) -> Vec<$t> {
+                let mut v = Vec::with_capacity(n);
+                lcg(n, seed ^ $salt, |x| v.push((x >> (32 - <$t>::BITS)) as $t));
+                v
+            }
+            fn bits(v: &[$t]) -> Vec<u64> {
+                v.iter().map(|&x| u64::from(x)).collect()
+            }
+        }
+    )*};
 }
-
-impl Data for u16 {
-    fn data(n: usize, seed: u32) -> Vec<u16> {
-        let mut v = Vec::with_capacity(n);
-        lcg(n, seed ^ 0x33, |x| v.push((x >> 16) as u16));
-        v
-    }
-    fn bits(v: &[u16]) -> Vec<u64> {
-        v.iter().map(|&x| u64::from(x)).collect()
-    }
-}
-
-impl Data for u8 {
-    fn data(n: usize, seed: u32) -> Vec<u8> {
-        let mut v = Vec::with_capacity(n);
-        lcg(n, seed ^ 0x66, |x| v.push((x >> 24) as u8));
-        v
-    }
-    fn bits(v: &[u8]) -> Vec<u64> {
-        v.iter().map(|&x| u64::from(x)).collect()
-    }
+unsigned_data! {
+    u32: 0xAA;
+    u16: 0x33;
+    u8: 0x66;
 }
 
 /// The contract's product by plain loops: `acc = a[r][0]*b[0][c]`, then

@@ -491,10 +491,9 @@ static ACTIVE: AtomicU8 = AtomicU8::new(0);
 ///
 /// The kernels that trade shuffles for half the multiplications
 /// ([`gemm_pairs`](crate::kernels::gemm::gemm_pairs)) run where this holds:
-/// measured faster on Zen 5 only. On Intel's cores, which run 512-bit
-/// shuffles on one port beside one of the two 512-bit multipliers, they
-/// are not measured, so this is `false` there.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+/// measured faster on Zen 5. Intel's cores are not measured, so this is
+/// `false` there.
+#[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn full_width_512() -> bool {
     static WIDE: AtomicU8 = AtomicU8::new(0);
@@ -520,19 +519,17 @@ fn read_full_width_512() -> bool {
     vendor_family_full_width(vendor, __cpuid(1).eax)
 }
 
-/// Without `x86_64` there are no 512-bit kernels.
-#[cfg(not(target_arch = "x86_64"))]
-#[allow(dead_code)]
-fn read_full_width_512() -> bool {
-    false
-}
-
 /// Whether a CPU whose CPUID leaf 0 spells `vendor` (EBX, EDX, ECX) and
 /// whose leaf 1 EAX is `eax1` is an AMD family 1Ah or later: the family is
 /// bits 8..12 of EAX, plus bits 20..28 when those read 0Fh.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg(target_arch = "x86_64")]
 fn vendor_family_full_width(vendor: [u32; 3], eax1: u32) -> bool {
-    let amd = vendor.map(u32::to_le_bytes).concat() == *b"AuthenticAMD";
+    const AMD: [u32; 3] = [
+        u32::from_le_bytes(*b"Auth"),
+        u32::from_le_bytes(*b"enti"),
+        u32::from_le_bytes(*b"cAMD"),
+    ];
+    let amd = vendor == AMD;
     let base = (eax1 >> 8) & 0xF;
     let family = if base == 0xF {
         base + ((eax1 >> 20) & 0xFF)
@@ -691,6 +688,7 @@ mod tests {
 
     /// CPUID words of known CPUs: the vendor as leaf 0's EBX, EDX, ECX and
     /// leaf 1's EAX.
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn full_width_512_is_amd_family_1ah_on() {
         fn vendor(name: &[u8; 12]) -> [u32; 3] {
