@@ -6,13 +6,16 @@
 //!
 //! * `matrix-core`: the `Matrix` operator (`&a * &b`, `&a * &b + c`), which
 //!   takes the widened `i32` kernel where it measured faster for the shape
-//!   and backend, and the in-order loop elsewhere;
+//!   and backend, and the in-order loop elsewhere (`i64` and `u64`: the
+//!   `i64` vectors);
 //! * `scalar loop`: the in-order loop of the kernels (a copy: it is
 //!   private), what every one of these types used before widening;
 //! * `simd i32`: `Matrix<i32, ..>`'s product on `i32` operands of the same
 //!   shape, the floor a conversion-free path could reach (`u32` runs
 //!   exactly this where it takes the `i32` kernel: its operands are read
 //!   as `i32` in place).
+//! * `clang-19 off` (`i64` groups, with clang-19): Clang's `long` matrix
+//!   product, `-O3 -fenable-matrix -march=native`, its batch loop in C.
 //!
 //! Operands sit at fixed page offsets and each criterion iteration runs
 //! `BATCH` operations, as in `benches/matrix.rs`; times are per batch.
@@ -24,9 +27,13 @@
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
+#[cfg(has_clang19)]
+use matrix_benches::BATCH;
 use matrix_benches::{OFFSET_A, OFFSET_B, OFFSET_C, OFFSET_OUT, Placed, batch2, batch3};
 use matrix_core::private::Int8Kernel;
 use matrix_core::{CastFrom, Element, Matrix};
+#[cfg(has_clang19)]
+use std::hint::black_box;
 
 type Group<'a> = BenchmarkGroup<'a, WallTime>;
 
@@ -382,11 +389,40 @@ fn madds(c: &mut Criterion) {
     madd_widened::<u32, 16, 16, 16>(c);
 }
 
-/// `i64` and `u64` stay on the loop; these groups show what it costs.
+/// A `clang-19 off` column: Clang's `long` matrix product of the same
+/// operands, its batch loop in C.
+#[cfg(has_clang19)]
+fn clang_i64<const M: usize, const NN: usize>(
+    g: &mut Group<'_>,
+    (da, db): ([[i64; M]; M], [[i64; M]; M]),
+    f: fn(&[i64; NN], &[i64; NN], &mut [i64; NN], usize),
+) {
+    let flat =
+        |d: [[i64; M]; M]| -> [i64; NN] { d.as_flattened().try_into().expect("M * M elements") };
+    let a = Placed::new(flat(da), OFFSET_A);
+    let b = Placed::new(flat(db), OFFSET_B);
+    let mut o = Placed::new([0; NN], OFFSET_OUT);
+    g.bench_function("clang-19 off", |bch| {
+        bch.iter(|| f(black_box(&*a), black_box(&*b), black_box(&mut *o), BATCH))
+    });
+}
+
+/// `i64` and `u64` products, on the `i64` vectors (AVX-512DQ's `vpmullq`,
+/// or AVX2's multiplication built from 32-bit ones), against the loop and
+/// Clang's `long` matrices.
 fn wide(c: &mut Criterion) {
-    mul::<i64, 4, 4, 4>(c, |_, _, _| {});
-    mul::<i64, 8, 8, 8>(c, |_, _, _| {});
-    mul::<i64, 16, 16, 16>(c, |_, _, _| {});
+    mul::<i64, 4, 4, 4>(c, |_g, _a, _b| {
+        #[cfg(has_clang19)]
+        clang_i64(_g, (_a, _b), matrix_benches::clang::off::mul_i64_4);
+    });
+    mul::<i64, 8, 8, 8>(c, |_g, _a, _b| {
+        #[cfg(has_clang19)]
+        clang_i64(_g, (_a, _b), matrix_benches::clang::off::mul_i64_8);
+    });
+    mul::<i64, 16, 16, 16>(c, |_g, _a, _b| {
+        #[cfg(has_clang19)]
+        clang_i64(_g, (_a, _b), matrix_benches::clang::off::mul_i64_16);
+    });
     mul::<u64, 16, 16, 16>(c, |_, _, _| {});
 }
 

@@ -242,6 +242,12 @@ pub mod clang {
             mul_f64_8, f64, 8, clang_mul_f64x_8_off);
         mul!(/// `iters` times `out = a * b`, 4x4 `int`.
             mul_i32_4, i32, 4, clang_mul_i32x_4_off);
+        mul!(/// `iters` times `out = a * b`, 4x4 `long`.
+            mul_i64_4, i64, 4, clang_mul_i64x_4_off);
+        mul!(/// `iters` times `out = a * b`, 8x8 `long`.
+            mul_i64_8, i64, 8, clang_mul_i64x_8_off);
+        mul!(/// `iters` times `out = a * b`, 16x16 `long`.
+            mul_i64_16, i64, 16, clang_mul_i64x_16_off);
         madd!(/// `iters` times `out = a * b + c`, 4x4 `float`.
             madd_f32_4, f32, 4, clang_madd_f32x_4_off);
         madd!(/// `iters` times `out = a * b + c`, 8x8 `float`.

@@ -48,6 +48,8 @@ pub enum ProductVectors {
     F64,
     /// The backend's widest `i32` vector (the integers, widened or not).
     I32,
+    /// The backend's `i64` vector (`i64` and `u64`).
+    I64,
 }
 
 impl ProductVectors {
@@ -59,6 +61,7 @@ impl ProductVectors {
             ProductVectors::F32 => <S::F32 as SimdVector>::LANES,
             ProductVectors::F64 => <S::F64 as SimdVector>::LANES,
             ProductVectors::I32 => <S::I32 as SimdVector>::LANES,
+            ProductVectors::I64 => <S::I64 as SimdVector>::LANES,
         }
     }
 }
@@ -351,9 +354,9 @@ macro_rules! float_kernels {
 }
 
 /// The hidden methods of an integer type whose products run on the `i32`
-/// kernel, directly or widened.
-macro_rules! int32_kernels {
-    ($product:expr) => {
+/// or the `i64` kernel (`$vector`), directly, widened or on the same bits.
+macro_rules! int_kernels {
+    ($product:expr, $vector:ident) => {
         #[inline(always)]
         fn product<S: Isa, const FUSE: bool, D: Dims>(
             s: S,
@@ -362,7 +365,7 @@ macro_rules! int32_kernels {
         ) {
             ($product)(s, p, out);
         }
-        const PRODUCT_VECTORS: ProductVectors = ProductVectors::I32;
+        const PRODUCT_VECTORS: ProductVectors = ProductVectors::$vector;
     };
 }
 
@@ -446,40 +449,42 @@ element! {
 }
 element! {
     i32: 0, 1, "int", float: false; dyn gemm_i32;
-    int32_kernels!(gemm::product_i32::<S, D>);
+    int_kernels!(gemm::product_i32::<S, D>, I32);
     shuffle_transposes!(transpose::transpose_as_bits, f32 tiles);
 }
 element! {
     i8: 0, 1, "signed char", float: false; dyn gemm_i8;
-    int32_kernels!(widen::product::<S, Self, D>);
+    int_kernels!(widen::product::<S, Self, D>, I32);
     shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
 }
 element! {
     u8: 0, 1, "unsigned char", float: false; dyn gemm_u8;
-    int32_kernels!(widen::product::<S, Self, D>);
+    int_kernels!(widen::product::<S, Self, D>, I32);
     shuffle_transposes!(transpose::transpose_u8, narrow tiles);
 }
 element! {
     i16: 0, 1, "short", float: false; dyn gemm_i16;
-    int32_kernels!(widen::product::<S, Self, D>);
+    int_kernels!(widen::product::<S, Self, D>, I32);
     shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
 }
 element! {
     u16: 0, 1, "unsigned short", float: false; dyn gemm_u16;
-    int32_kernels!(widen::product::<S, Self, D>);
+    int_kernels!(widen::product::<S, Self, D>, I32);
     shuffle_transposes!(transpose::transpose_u16, narrow tiles);
 }
 element! {
     u32: 0, 1, "unsigned int", float: false; dyn gemm_u32;
-    int32_kernels!(widen::product_u32::<S, D>);
+    int_kernels!(widen::product_u32::<S, D>, I32);
     shuffle_transposes!(transpose::transpose_as_bits, f32 tiles);
 }
 element! {
     i64: 0, 1, "long", float: false; dyn gemm_i64;
+    int_kernels!(gemm::product_i64::<S, D>, I64);
     shuffle_transposes!(transpose::transpose_as_bits, f64 tiles);
 }
 element! {
     u64: 0, 1, "unsigned long", float: false; dyn gemm_u64;
+    int_kernels!(widen::product_u64::<S, D>, I64);
     shuffle_transposes!(transpose::transpose_as_bits, f64 tiles);
 }
 #[cfg(feature = "f16")]

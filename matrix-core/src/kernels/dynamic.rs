@@ -20,9 +20,9 @@
 //! `fuse`, the loop fuses exactly where the backend's kernel does).
 
 use super::dispatch::{call_with_features, with_features};
+use super::gemm::Operands;
 #[cfg(not(matrix_core_opt0))]
 use super::gemm::RunTime;
-use super::gemm::{Operands, gemm_in_order};
 use super::widen;
 use crate::simd::dispatch::{Token, backends};
 
@@ -48,9 +48,10 @@ pub trait DynKernels: Token {
     /// `out = a * b (+ addend)` for `u32`, wrapping: the `i32` kernel on
     /// the same bits.
     fn gemm_u32(self, p: &Operands<'_, u32>, out: &mut [u32]);
-    /// `out = a * b (+ addend)` for `i64`, wrapping, in order.
+    /// `out = a * b (+ addend)` for `i64`, wrapping.
     fn gemm_i64(self, p: &Operands<'_, i64>, out: &mut [i64]);
-    /// `out = a * b (+ addend)` for `u64`, wrapping, in order.
+    /// `out = a * b (+ addend)` for `u64`, wrapping: the `i64` kernel on
+    /// the same bits.
     fn gemm_u64(self, p: &Operands<'_, u64>, out: &mut [u64]);
     /// `out = a * b (+ addend)` for `half::f16`, in order.
     #[cfg(feature = "f16")]
@@ -85,7 +86,7 @@ macro_rules! simd_or_in_order {
         // still be compiled, with a stack slot for every value of every
         // inlined register tile.
         #[cfg(matrix_core_opt0)]
-        gemm_in_order($p, $fuse && super::dispatch::Dispatch::fuses($t), $out);
+        super::gemm::gemm_in_order($p, $fuse && super::dispatch::Dispatch::fuses($t), $out);
         #[cfg(not(matrix_core_opt0))]
         if $fuse {
             super::gemm::gemm_with::<<$token as super::Isa>::$v, true, RunTime>($t, $p, $out)
@@ -120,17 +121,19 @@ macro_rules! dyn_impls {
                 gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32])
                     => t.gemm_i32(&widen::signed(p), widen::signed_mut(out)));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_i64(|t| p: &Operands<'_, i64>, out: &mut [i64]) => gemm_in_order(p, false, out));
+                gemm_i64(|t| p: &Operands<'_, i64>, out: &mut [i64])
+                    => simd_or_in_order!(crate::simd::dispatch::$name, t, I64, false, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u64(|t| p: &Operands<'_, u64>, out: &mut [u64]) => gemm_in_order(p, false, out));
+                gemm_u64(|t| p: &Operands<'_, u64>, out: &mut [u64])
+                    => t.gemm_i64(&widen::signed(p), widen::signed_mut(out)));
             #[cfg(feature = "f16")]
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_f16(|t| p: &Operands<'_, half::f16>, out: &mut [half::f16])
-                    => gemm_in_order(p, false, out));
+                    => super::gemm::gemm_in_order(p, false, out));
             #[cfg(feature = "bf16")]
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_bf16(|t| p: &Operands<'_, half::bf16>, out: &mut [half::bf16])
-                    => gemm_in_order(p, false, out));
+                    => super::gemm::gemm_in_order(p, false, out));
         }
     )*};
 }

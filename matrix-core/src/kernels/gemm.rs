@@ -774,7 +774,7 @@ pub(crate) fn product_f32<S: Isa, const FUSE: bool, D: Dims>(
 }
 
 /// The `f64` product on backend `S`: the 4x4x4 one in groups of four lanes
-/// where [`Isa::GROUP4_F64`], up to four rows on vectors of four lanes, the
+/// where [`Isa::GROUP4_64`], up to four rows on vectors of four lanes, the
 /// rest on the widest vector.
 #[inline(always)]
 pub(crate) fn product_f64<S: Isa, const FUSE: bool, D: Dims>(
@@ -782,10 +782,10 @@ pub(crate) fn product_f64<S: Isa, const FUSE: bool, D: Dims>(
     p: &Operands<'_, f64>,
     out: &mut [f64],
 ) {
-    if const { S::GROUP4_F64 && may_be_4x4x4::<D>() } && is_4x4x4(p) {
+    if const { S::GROUP4_64 && may_be_4x4x4::<D>() } && is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
         mul_4x4_with::<S::F64G4, FUSE>(s, a, &b, c, out);
-    } else if const { may::<D>(D::M <= 4 && !(S::GROUP4_F64 && shape_4x4x4::<D>())) } && p.m <= 4 {
+    } else if const { may::<D>(D::M <= 4 && !(S::GROUP4_64 && shape_4x4x4::<D>())) } && p.m <= 4 {
         gemm_with::<S::F64x4, FUSE, D>(s, p, out);
     } else if const { may::<D>(D::M > 4) } {
         gemm_with::<S::F64, FUSE, D>(s, p, out);
@@ -803,6 +803,20 @@ pub(crate) fn product_i32<S: Isa, D: Dims>(s: S, p: &Operands<'_, i32>, out: &mu
         mul_4x4_with::<S::I32, false>(s, a, &b, c, out);
     } else if const { may::<D>(!shape_4x4x4::<D>()) } {
         gemm_with::<S::I32, false, D>(s, p, out);
+    } else {
+        unreachable!("the product of the shape the caller gave");
+    }
+}
+
+/// The `i64` product on backend `S` (wrapping), on its `i64` vector: the
+/// 4x4x4 one in groups of four lanes where [`Isa::GROUP4_64`].
+#[inline(always)]
+pub(crate) fn product_i64<S: Isa, D: Dims>(s: S, p: &Operands<'_, i64>, out: &mut [i64]) {
+    if const { S::GROUP4_64 && may_be_4x4x4::<D>() } && is_4x4x4(p) {
+        let (a, b, c, out) = four_by_four(p, out);
+        mul_4x4_with::<S::I64, false>(s, a, &b, c, out);
+    } else if const { may::<D>(!(S::GROUP4_64 && shape_4x4x4::<D>())) } {
+        gemm_with::<S::I64, false, D>(s, p, out);
     } else {
         unreachable!("the product of the shape the caller gave");
     }

@@ -78,10 +78,10 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     /// Whether the backend has 32 vector registers rather than 16: the
     /// register tiles of [`gemm::gemm_with`] grow with them.
     const REGS32: bool;
-    /// Whether the 4x4 `f64` product uses [`gemm::mul_4x4_with`] over
-    /// [`Isa::F64G4`] (where one vector holds two columns: AVX-512) rather
-    /// than the tiled kernel.
-    const GROUP4_F64: bool;
+    /// Whether the 4x4 products of 64-bit elements use
+    /// [`gemm::mul_4x4_with`] over [`Isa::F64G4`] and [`Isa::I64`] (where
+    /// one vector holds two columns: AVX-512) rather than the tiled kernel.
+    const GROUP4_64: bool;
 
     /// `f32` vectors for columns of four rows.
     type F32x4: SimdFloat<Elem = f32, Token = Self> + Group4;
@@ -93,10 +93,12 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     type F64x4: SimdFloat<Elem = f64, Token = Self>;
     /// The widest `f64` vector.
     type F64: SimdFloat<Elem = f64, Token = Self>;
-    /// The `f64` vector of the 4x4 product when [`Isa::GROUP4_F64`].
+    /// The `f64` vector of the 4x4 product when [`Isa::GROUP4_64`].
     type F64G4: SimdFloat<Elem = f64, Token = Self> + Group4;
     /// The widest `i32` vector: every `i32` product, the 4x4 one included.
     type I32: SimdVector<Elem = i32, Token = Self> + Group4;
+    /// The `i64` vector of every `i64` (and `u64`) product.
+    type I64: SimdVector<Elem = i64, Token = Self> + Group4;
 
     /// The `f32` product of an `a` of eight rows: on [`Isa::F32x8`], one
     /// column per vector.
@@ -213,7 +215,7 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
 
 impl Isa for Scalar {
     const REGS32: bool = false;
-    const GROUP4_F64: bool = false;
+    const GROUP4_64: bool = false;
     type F32x4 = scalar::F32x4<Self>;
     type F32x8 = scalar::F32x4<Self>;
     type F32 = scalar::F32x4<Self>;
@@ -221,6 +223,7 @@ impl Isa for Scalar {
     type F64 = scalar::F64x4<Self>;
     type F64G4 = scalar::F64x4<Self>;
     type I32 = scalar::I32x4<Self>;
+    type I64 = scalar::I64x4<Self>;
 
     #[inline(always)]
     fn transpose_4x4_f32(self, src: &[f32; 16]) -> [f32; 16] {
@@ -262,15 +265,16 @@ mod x86 {
 
     impl Isa for Sse2 {
         const REGS32: bool = false;
-        const GROUP4_F64: bool = false;
+        const GROUP4_64: bool = false;
         type F32x4 = sse2::F32x4<Self>;
         type F32x8 = sse2::F32x4<Self>;
         type F32 = sse2::F32x4<Self>;
         type F64x4 = sse2::F64x2<Self>;
         type F64 = sse2::F64x2<Self>;
-        // Not used (`GROUP4_F64` is false): SSE2 has no group of four f64.
+        // Not used (`GROUP4_64` is false): SSE2 has no group of four f64.
         type F64G4 = scalar::F64x4<Self>;
         type I32 = sse2::I32x4<Self>;
+        type I64 = scalar::I64x4<Self>;
 
         transposes!(sse2, strided8: sse2, f64: sse2);
     }
@@ -281,7 +285,7 @@ mod x86 {
     /// memory beat in-lane shuffles, which all go through one port.
     impl Isa for Avx2 {
         const REGS32: bool = false;
-        const GROUP4_F64: bool = false;
+        const GROUP4_64: bool = false;
         type F32x4 = avx2::F32x4<Self>;
         type F32x8 = avx2::F32x8<Self>;
         type F32 = avx2::F32x8<Self>;
@@ -289,6 +293,7 @@ mod x86 {
         type F64 = avx2::F64x4<Self>;
         type F64G4 = scalar::F64x4<Self>;
         type I32 = avx2::I32x8<Self>;
+        type I64 = avx2::I64x4<Self>;
 
         transposes!(avx2, strided8: avx2, f64: avx2);
     }
@@ -298,7 +303,7 @@ mod x86 {
     /// 4x4 product is one register of `f32` (or two of `f64`).
     impl Isa for Avx512 {
         const REGS32: bool = true;
-        const GROUP4_F64: bool = true;
+        const GROUP4_64: bool = true;
         type F32x4 = avx2::F32x4<Self>;
         type F32x8 = avx2::F32x8<Self>;
         type F32 = avx512::F32x16<Self>;
@@ -306,6 +311,7 @@ mod x86 {
         type F64 = avx512::F64x8<Self>;
         type F64G4 = avx512::F64x8<Self>;
         type I32 = avx512::I32x16<Self>;
+        type I64 = avx512::I64x8<Self>;
 
         /// Two columns per 512-bit vector ([`gemm::gemm_pairs`]) where the
         /// CPU's 512-bit units are full width, `b` is stored as it is and

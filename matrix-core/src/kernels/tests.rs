@@ -7,7 +7,7 @@ use super::amx;
 use super::dispatch::{Dispatch, Op};
 use super::gemm::{
     KC, Operands, RunTime, gemm_in_order, gemm_pairs, gemm_with, mul_4x4_with, product_f32,
-    product_f64, product_i32,
+    product_f64, product_i32, product_i64,
 };
 use super::int8::{self, Byte, Int8Kernel};
 use super::transpose::{
@@ -104,6 +104,33 @@ impl Data for i32 {
     }
     fn bits(v: &[i32]) -> Vec<u64> {
         v.iter().map(|&x| x as u32 as u64).collect()
+    }
+}
+
+impl Data for i64 {
+    /// Two generated words per value: every bit of the 64 significant, so
+    /// a multiplication built from 32-bit halves is checked in all of them.
+    fn data(n: usize, seed: u32) -> Vec<i64> {
+        let words = u32::data(2 * n, seed ^ 0x77);
+        words
+            .chunks(2)
+            .map(|w| (u64::from(w[0]) << 32 | u64::from(w[1])) as i64)
+            .collect()
+    }
+    fn bits(v: &[i64]) -> Vec<u64> {
+        v.iter().map(|&x| x as u64).collect()
+    }
+}
+
+impl Data for u64 {
+    fn data(n: usize, seed: u32) -> Vec<u64> {
+        i64::data(n, seed ^ 0x99)
+            .into_iter()
+            .map(|x| x as u64)
+            .collect()
+    }
+    fn bits(v: &[u64]) -> Vec<u64> {
+        v.to_vec()
     }
 }
 
@@ -287,11 +314,50 @@ fn vocabulary<S: Isa>(s: S) {
     for seed in 0..8 {
         arith::<S::I32>(s, &i32::data(48, seed));
     }
+    lanes_roundtrip::<S::I64>(s, &i64::data(41, 3));
+    for seed in 0..8 {
+        arith::<S::I64>(s, &i64::data(48, seed));
+    }
+    // The edges of the 64-bit multiplication (built from 32-bit halves on
+    // AVX2): every pair of them, as lanes.
+    let edges = [
+        0,
+        1,
+        -1,
+        i64::MIN,
+        i64::MAX,
+        0xffff_ffff,
+        0x1_0000_0000,
+        -0xffff_ffff,
+        0x7fff_ffff,
+        -0x8000_0000,
+        0x1234_5678_9abc_def0,
+    ];
+    let lanes = <S::I64 as SimdVector>::LANES;
+    for &x in &edges {
+        let ys: Vec<i64> = edges
+            .iter()
+            .copied()
+            .cycle()
+            .take(edges.len() + lanes)
+            .collect();
+        for off in 0..edges.len() {
+            let got = <S::I64 as SimdVector>::splat(s, x)
+                .mul(<S::I64 as SimdVector>::load(s, &ys, off))
+                .lanes();
+            let want: Vec<i64> = ys[off..off + lanes]
+                .iter()
+                .map(|&y| x.wrapping_mul(y))
+                .collect();
+            assert_eq!(got, want, "{x} * {:?}", &ys[off..off + lanes]);
+        }
+    }
     group4::<S::F32x4>(s, &f32::data(33, 4));
     group4::<S::F32x8>(s, &f32::data(33, 4));
     group4::<S::F32>(s, &f32::data(33, 4));
     group4::<S::I32>(s, &i32::data(33, 5));
-    if S::GROUP4_F64 {
+    group4::<S::I64>(s, &i64::data(33, 5));
+    if S::GROUP4_64 {
         group4::<S::F64G4>(s, &f64::data(33, 6));
     }
     // The fused form really rounds once where FUSED says so, and the
@@ -603,6 +669,12 @@ fn products<S: Isa>(s: S) {
                 check_product::<u32>(shape, seed, false, |_, p, out| {
                     widen::product_u32::<S, RunTime>(s, p, out)
                 });
+                check_product::<i64>(shape, seed, false, |_, p, out| {
+                    product_i64::<S, RunTime>(s, p, out)
+                });
+                check_product::<u64>(shape, seed, false, |_, p, out| {
+                    widen::product_u64::<S, RunTime>(s, p, out)
+                });
             }
         }
     }
@@ -629,6 +701,8 @@ fn run_time_shape_products<S: Isa>(s: S) {
         check_product::<f64>(shape, seed, fused, |fuse, p, out| s.gemm_f64(fuse, p, out));
         check_product::<i32>(shape, seed, false, |_, p, out| s.gemm_i32(p, out));
         check_product::<u32>(shape, seed, false, |_, p, out| s.gemm_u32(p, out));
+        check_product::<i64>(shape, seed, false, |_, p, out| s.gemm_i64(p, out));
+        check_product::<u64>(shape, seed, false, |_, p, out| s.gemm_u64(p, out));
     }
 }
 
@@ -770,7 +844,10 @@ fn products_4x4<S: Isa>(s: S) {
         check::<S::F32>(s, seed);
         check::<S::F32x4>(s, seed);
         check::<S::I32>(s, seed);
-        if S::GROUP4_F64 {
+        if S::GROUP4_64 {
+            check::<S::I64>(s, seed);
+        }
+        if S::GROUP4_64 {
             check::<S::F64G4>(s, seed);
         }
     }

@@ -1,6 +1,7 @@
 //! Products of the integer element types the vectors do not hold (`i8`,
-//! `u8`, `i16`, `u16`, `u32`), computed on the `i32` kernel: `u32` in
-//! place ([`product_u32`]), the narrow types widened.
+//! `u8`, `i16`, `u16`, `u32`, `u64`), computed on the `i32` kernel (`u64`
+//! on the `i64` one): `u32` and `u64` in place ([`product_u32`],
+//! [`product_u64`]), the narrow types widened.
 //!
 //! # Why the result is exact
 //!
@@ -73,7 +74,7 @@
 
 use super::Isa;
 use super::check::check_product;
-use super::gemm::{Dims, Operands, gemm_in_order, may, product_i32};
+use super::gemm::{Dims, Operands, gemm_in_order, may, product_i32, product_i64};
 use crate::arith::Arith;
 use crate::simd::SimdVector;
 use crate::simd::dispatch::Backend;
@@ -164,10 +165,36 @@ pub(crate) fn product_u32<S: Isa, D: Dims>(s: S, p: &Operands<'_, u32>, out: &mu
     }
 }
 
-/// The operands of a `u32` product read as `i32`: the same shapes, the
-/// same bits.
+/// `out = a * b (+ addend)` for `u64`, wrapping: the `i64` product of the
+/// same bits, run on the operands in place (exact for the reason
+/// [`product_u32`] is).
 #[inline(always)]
-pub(crate) fn signed<'a>(p: &Operands<'a, u32>) -> Operands<'a, i32> {
+pub(crate) fn product_u64<S: Isa, D: Dims>(s: S, p: &Operands<'_, u64>, out: &mut [u64]) {
+    product_i64::<S, D>(s, &signed(p), signed_mut(out));
+}
+
+mod same_bits {
+    /// An unsigned integer type and the signed type of its width: the
+    /// same size, alignment and bits, and every bit pattern a value of
+    /// both. Sealed: implemented for `u32` and `u64` alone, which the
+    /// `unsafe` casts below rely on.
+    pub(crate) trait Unsigned: Copy {
+        /// The signed type of the same width.
+        type Signed: Copy;
+    }
+    impl Unsigned for u32 {
+        type Signed = i32;
+    }
+    impl Unsigned for u64 {
+        type Signed = i64;
+    }
+}
+use same_bits::Unsigned;
+
+/// The operands of an unsigned product read as the signed type of the
+/// same width: the same shapes, the same bits.
+#[inline(always)]
+pub(crate) fn signed<'a, U: Unsigned>(p: &Operands<'a, U>) -> Operands<'a, U::Signed> {
     Operands {
         m: p.m,
         k: p.k,
@@ -179,21 +206,22 @@ pub(crate) fn signed<'a>(p: &Operands<'a, u32>) -> Operands<'a, i32> {
     }
 }
 
-/// `s` read as `i32`, bit for bit.
+/// `s` read as the signed type of its width, bit for bit.
 #[inline(always)]
-fn signed_slice(s: &[u32]) -> &[i32] {
-    // SAFETY: `u32` and `i32` have the same size and alignment and every
+fn signed_slice<U: Unsigned>(s: &[U]) -> &[U::Signed] {
+    // SAFETY: `U` is `u32` or `u64` and `U::Signed` the signed type of its
+    // width (the sealed `Unsigned`): the same size and alignment, and every
     // bit pattern is a value of both, so `s`'s elements are `s.len()`
-    // valid, aligned `i32`s; the result borrows `s` for its lifetime.
-    unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<i32>(), s.len()) }
+    // valid, aligned `U::Signed`s; the result borrows `s` for its lifetime.
+    unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<U::Signed>(), s.len()) }
 }
 
-/// `s` written as `i32`, bit for bit.
+/// `s` written as the signed type of its width, bit for bit.
 #[inline(always)]
-pub(crate) fn signed_mut(s: &mut [u32]) -> &mut [i32] {
-    // SAFETY: as in `signed_slice`; any `i32` written is a valid `u32`, and
-    // the result holds `s`'s unique borrow for its lifetime.
-    unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<i32>(), s.len()) }
+pub(crate) fn signed_mut<U: Unsigned>(s: &mut [U]) -> &mut [U::Signed] {
+    // SAFETY: as in `signed_slice`; any `U::Signed` written is a valid `U`,
+    // and the result holds `s`'s unique borrow for its lifetime.
+    unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<U::Signed>(), s.len()) }
 }
 
 /// `out = a * b (+ addend)` for `T`, wrapping: on the `i32` kernel where

@@ -51,6 +51,36 @@ x86_group4!(
     _mm256_shuffle_epi32
 );
 
+x86_vector! {
+    /// Four `i64` lanes in an `__m256i`; arithmetic wraps (AVX2 has no
+    /// 64-bit multiplication: [`mullo_epi64`] builds it from 32-bit ones).
+    I64x4(__m256i) of i64, 4 lanes, needs Avx2;
+    set1 _mm256_set1_epi64x, loadu _mm256_loadu_si256, storeu _mm256_storeu_si256;
+    add _mm256_add_epi64, sub _mm256_sub_epi64, mul mullo_epi64, mul_add separate;
+}
+x86_group4!(I64x4 needs Avx2, |p| _mm256_loadu_si256(p.cast()), _mm256_permute4x64_epi64);
+
+/// The low 64 bits of each lane's product. With `a = ah * 2^32 + al` and
+/// `b` likewise, `a * b = al * bl + (al * bh + ah * bl) * 2^32` modulo
+/// 2^64 (the `ah * bh` term is shifted out): `vpmuludq` gives the full
+/// `al * bl`, one `vpmulld` on `b` with its halves swapped gives the two
+/// cross products' low halves, which are added and shifted up.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+unsafe fn mullo_epi64(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        let low = _mm256_mul_epu32(a, b);
+        // Lane halves (al * bh, ah * bl), each modulo 2^32.
+        let cross = _mm256_mullo_epi32(a, _mm256_shuffle_epi32::<0b10_11_00_01>(b));
+        // al * bh + ah * bl in the low half of each lane, then moved up.
+        let sum = _mm256_add_epi32(cross, _mm256_srli_epi64::<32>(cross));
+        _mm256_add_epi64(low, _mm256_slli_epi64::<32>(sum))
+    }
+}
+
 /// Transposes a column-major 4x4 `f32` matrix: two 256-bit loads, six
 /// shuffles, two stores.
 #[inline(always)]

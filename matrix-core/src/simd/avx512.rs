@@ -99,6 +99,20 @@ x86_group4!(
     _mm512_shuffle_epi32
 );
 
+x86_vector! {
+    /// Eight `i64` lanes in an `__m512i`; arithmetic wraps (the
+    /// multiplication is AVX-512DQ's `vpmullq`).
+    I64x8(__m512i) of i64, 8 lanes, needs Avx512;
+    set1 _mm512_set1_epi64, loadu _mm512_loadu_epi64, storeu _mm512_storeu_epi64;
+    add _mm512_add_epi64, sub _mm512_sub_epi64, mul _mm512_mullo_epi64, mul_add separate;
+    masked _mm512_maskz_loadu_epi64, _mm512_mask_storeu_epi64, u8;
+}
+x86_group4!(
+    I64x8 needs Avx512,
+    |p| _mm512_broadcast_i64x4(_mm256_loadu_si256(p.cast())),
+    _mm512_permutex_epi64
+);
+
 /// An index vector for the permutes below.
 const fn idx(f: [i32; 16]) -> __m512i {
     // SAFETY: `[i32; 16]` and `__m512i` have the same size and every bit

@@ -98,6 +98,11 @@ scalar_vector!(
     I32x4, i32,
     add: i32::wrapping_add, sub: i32::wrapping_sub, mul: i32::wrapping_mul
 );
+scalar_vector!(
+    /// Four `i64` lanes; arithmetic wraps.
+    I64x4, i64,
+    add: i64::wrapping_add, sub: i64::wrapping_sub, mul: i64::wrapping_mul
+);
 
 impl<T: Token> SimdFloat for F32x4<T> {
     #[inline(always)]
