@@ -464,12 +464,12 @@ element! {
 }
 element! {
     i16: 0, 1, "short", float: false; dyn gemm_i16;
-    int_kernels!(widen::product::<S, Self, D>, I32);
+    int_kernels!(widen::product_16::<S, Self, D>, I32);
     shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
 }
 element! {
     u16: 0, 1, "unsigned short", float: false; dyn gemm_u16;
-    int_kernels!(widen::product::<S, Self, D>, I32);
+    int_kernels!(widen::product_16::<S, Self, D>, I32);
     shuffle_transposes!(transpose::transpose_u16, narrow tiles);
 }
 element! {

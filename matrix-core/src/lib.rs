@@ -107,7 +107,7 @@
 //! # Backends: every CPU at its best, from one build
 //!
 //! Every x86-64 build holds the kernels of every backend — SSE2, AVX2 with
-//! FMA, AVX-512 — and runs those of the best one the CPU has, detected once
+//! FMA, AVX-512 (F, DQ, BW, VL) — and runs those of the best one the CPU has, detected once
 //! ([`Backend::active`]). A binary built with plain `cargo build --release`
 //! runs AVX2 code on an AVX2 machine and AVX-512 code on an AVX-512 one,
 //! with bit-identical results (except under `#[fp_contract(fast)]`, where a

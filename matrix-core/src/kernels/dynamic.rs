@@ -114,9 +114,9 @@ macro_rules! dyn_impls {
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_u8(|t| p: &Operands<'_, u8>, out: &mut [u8]) => widen::product_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_i16(|t| p: &Operands<'_, i16>, out: &mut [i16]) => widen::product_dyn(t, p, out));
+                gemm_i16(|t| p: &Operands<'_, i16>, out: &mut [i16]) => widen::product_16_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u16(|t| p: &Operands<'_, u16>, out: &mut [u16]) => widen::product_dyn(t, p, out));
+                gemm_u16(|t| p: &Operands<'_, u16>, out: &mut [u16]) => widen::product_16_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32])
                     => t.gemm_i32(&widen::signed(p), widen::signed_mut(out)));

@@ -75,8 +75,12 @@ macro_rules! strided_transposes {
 /// [`Token`](SimdVector::Token), so a kernel given `s: S` can build any of
 /// them.
 pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
-    /// Whether the backend has 32 vector registers rather than 16: the
-    /// register tiles of [`gemm::gemm_with`] grow with them.
+    /// Whether the backend has 32 vector registers rather than 16, for
+    /// every width of its vectors: the register tiles of
+    /// [`gemm::gemm_with`] grow with them. (Without AVX-512VL, 128- and
+    /// 256-bit instructions reach only 16: on an AMD EPYC (Zen 5) a 16x16
+    /// `i16` product on 256-bit vectors took 55 ns with tiles for 32
+    /// registers that spilled, and 40 ns with VL.)
     const REGS32: bool;
     /// Whether the 4x4 products of 64-bit elements use
     /// [`gemm::mul_4x4_with`] over [`Isa::F64G4`] and [`Isa::I64`] (where
@@ -97,6 +101,9 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     type F64G4: SimdFloat<Elem = f64, Token = Self> + Group4;
     /// The widest `i32` vector: every `i32` product, the 4x4 one included.
     type I32: SimdVector<Elem = i32, Token = Self> + Group4;
+    /// The widest `i16` vector: `i16` and `u16` products whose rows fill
+    /// whole vectors (see [`widen`]).
+    type I16: SimdVector<Elem = i16, Token = Self>;
     /// The `i64` vector of every `i64` (and `u64`) product.
     type I64: SimdVector<Elem = i64, Token = Self> + Group4;
 
@@ -223,6 +230,7 @@ impl Isa for Scalar {
     type F64 = scalar::F64x4<Self>;
     type F64G4 = scalar::F64x4<Self>;
     type I32 = scalar::I32x4<Self>;
+    type I16 = scalar::I16x4<Self>;
     type I64 = scalar::I64x4<Self>;
 
     #[inline(always)]
@@ -274,6 +282,7 @@ mod x86 {
         // Not used (`GROUP4_64` is false): SSE2 has no group of four f64.
         type F64G4 = scalar::F64x4<Self>;
         type I32 = sse2::I32x4<Self>;
+        type I16 = sse2::I16x8<Self>;
         type I64 = scalar::I64x4<Self>;
 
         transposes!(sse2, strided8: sse2, f64: sse2);
@@ -293,14 +302,16 @@ mod x86 {
         type F64 = avx2::F64x4<Self>;
         type F64G4 = scalar::F64x4<Self>;
         type I32 = avx2::I32x8<Self>;
+        type I16 = avx2::I16x16<Self>;
         type I64 = avx2::I64x4<Self>;
 
         transposes!(avx2, strided8: avx2, f64: avx2);
     }
 
-    /// AVX-512: 512-bit vectors and 32 registers; 128- and 256-bit AVX2
-    /// vectors for four and eight rows of `f32` and up to four of `f64`. A
-    /// 4x4 product is one register of `f32` (or two of `f64`).
+    /// AVX-512: 512-bit vectors and 32 registers, which AVX-512VL opens to
+    /// the 128- and 256-bit AVX2 vectors too: those serve four and eight
+    /// rows of `f32`, up to four of `f64`, and `i16`. A 4x4 product is one
+    /// register of `f32` (or two of `f64` or `i64`).
     impl Isa for Avx512 {
         const REGS32: bool = true;
         const GROUP4_64: bool = true;
@@ -311,6 +322,7 @@ mod x86 {
         type F64 = avx512::F64x8<Self>;
         type F64G4 = avx512::F64x8<Self>;
         type I32 = avx512::I32x16<Self>;
+        type I16 = avx2::I16x16<Self>;
         type I64 = avx512::I64x8<Self>;
 
         /// Two columns per 512-bit vector ([`gemm::gemm_pairs`]) where the

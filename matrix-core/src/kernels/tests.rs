@@ -134,6 +134,18 @@ impl Data for u64 {
     }
 }
 
+impl Data for i16 {
+    fn data(n: usize, seed: u32) -> Vec<i16> {
+        u16::data(n, seed ^ 0x11)
+            .into_iter()
+            .map(|x| x as i16)
+            .collect()
+    }
+    fn bits(v: &[i16]) -> Vec<u64> {
+        v.iter().map(|&x| u64::from(x as u16)).collect()
+    }
+}
+
 /// `Data` for unsigned integers: the top bits of each generated word,
 /// from a stream salted per type.
 macro_rules! unsigned_data {
@@ -313,6 +325,10 @@ fn vocabulary<S: Isa>(s: S) {
     lanes_roundtrip::<S::I32>(s, &i32::data(41, 3));
     for seed in 0..8 {
         arith::<S::I32>(s, &i32::data(48, seed));
+    }
+    lanes_roundtrip::<S::I16>(s, &i16::data(41, 3));
+    for seed in 0..8 {
+        arith::<S::I16>(s, &i16::data(48, seed));
     }
     lanes_roundtrip::<S::I64>(s, &i64::data(41, 3));
     for seed in 0..8 {
@@ -926,6 +942,60 @@ fn widened<S: Isa>(s: S) {
     check::<S, u8>(s, |x| x as u8);
     check::<S, i16>(s, |x| x as i16);
     check::<S, u16>(s, |x| x as u16);
+}
+
+/// The `i16` and `u16` products as chosen (on the `i16` kernel where the
+/// rows fill its vectors, otherwise widened or in order), with compile-time
+/// and run-time shapes, against the in-order reference; edge values
+/// included (every sum wraps).
+fn sixteen_bit<S: Isa>(s: S) {
+    let lanes = <S::I16 as SimdVector>::LANES;
+    let shapes = [
+        (lanes, 1, 1),
+        (lanes, 16, lanes),
+        (2 * lanes, 5, 3),
+        (3 * lanes, 33, 17),
+        (8, 8, 8),
+        (lanes + 1, 4, 2),
+        (5, 3, 7),
+    ];
+    for (i, &shape) in shapes.iter().enumerate() {
+        let seed = 40 + i as u32;
+        check_product::<i16>(shape, seed, false, |_, p, out| {
+            widen::product_16::<S, _, RunTime>(s, p, out)
+        });
+        check_product::<u16>(shape, seed, false, |_, p, out| {
+            widen::product_16::<S, _, RunTime>(s, p, out)
+        });
+        check_product::<i16>(shape, seed, false, |_, p, out| s.gemm_i16(p, out));
+        check_product::<u16>(shape, seed, false, |_, p, out| s.gemm_u16(p, out));
+        let (m, k, n) = shape;
+        let edges: Vec<i16> = [0, 1, -1, i16::MIN, i16::MAX, 0x00ff, 0x0100, -0x0100]
+            .into_iter()
+            .cycle()
+            .take(m * k + k * n)
+            .collect();
+        let (a, b) = edges.split_at(m * k);
+        let p = Operands {
+            m,
+            k,
+            n,
+            a,
+            b,
+            bt: false,
+            addend: None,
+        };
+        let mut want = vec![0; m * n];
+        gemm_in_order(&p, false, &mut want);
+        let mut out = vec![0; m * n];
+        widen::product_16::<S, _, RunTime>(s, &p, &mut out);
+        assert_eq!(out, want, "edges {shape:?}");
+    }
+}
+
+#[test]
+fn sixteen_bit_products_on_every_backend() {
+    backends!(every_backend, sixteen_bit);
 }
 
 #[test]

@@ -71,10 +71,21 @@
 //! `u32` column was measured with operands and result copied to `i32`
 //! buffers; [`product_u32`] now reads and writes them in place, which made
 //! a 12x12 `u32` product 6x faster on an AVX2 EPYC, as fast as `i32`'s.)
+//!
+//! # `i16` and `u16` in their own ring
+//!
+//! Where the rows of an `i16` or `u16` product fill whole `i16` vectors
+//! (16 rows on AVX2 and AVX-512, 8 on SSE2, whose `pmullw` keeps the low
+//! 16 bits of each product), [`product_16`] skips the widening and runs
+//! the kernel on [`Isa::I16`] over the operands in place (`u16` read as
+//! `i16`, the same bits). On an AMD EPYC (Zen 5), default build, the
+//! operator `&a * &b`: 16x16 `i16` 60 to 40 ns on AVX-512, 112 to 46 ns
+//! on AVX2, 139 to 131 ns on SSE2; 32x32 566 to 301, 1003 to 305 and 4313
+//! to 1035 ns. Other shapes choose as above.
 
 use super::Isa;
 use super::check::check_product;
-use super::gemm::{Dims, Operands, gemm_in_order, may, product_i32, product_i64};
+use super::gemm::{Dims, Operands, gemm_in_order, gemm_with, may, product_i32, product_i64};
 use crate::arith::Arith;
 use crate::simd::SimdVector;
 use crate::simd::dispatch::Backend;
@@ -173,14 +184,85 @@ pub(crate) fn product_u64<S: Isa, D: Dims>(s: S, p: &Operands<'_, u64>, out: &mu
     product_i64::<S, D>(s, &signed(p), signed_mut(out));
 }
 
+/// Whether the `i16` kernel (on [`Isa::I16`], in the 16-bit ring itself,
+/// so with nothing to convert) runs an `m x k` by `k x n` product of `i16`
+/// or `u16` on backend `S`: on the SIMD backends, where the `m` rows fill
+/// whole vectors (ragged rows would go through memory).
+const fn i16_pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
+    let _ = (k, n);
+    !matches!(S::BACKEND, Backend::Scalar) && m.is_multiple_of(<S::I16 as SimdVector>::LANES)
+}
+
+/// `out = a * b (+ addend)` for `T` (`i16` or `u16`), wrapping: on the
+/// `i16` kernel, over the operands as `i16` (the same bits), where
+/// [`i16_pays`] says so, otherwise as [`product`] chooses. The two give
+/// the same result: the `i16` kernel computes in the 16-bit ring itself.
+#[inline(always)]
+pub(crate) fn product_16<S: Isa, T: Widen + Bits16, D: Dims>(
+    s: S,
+    p: &Operands<'_, T>,
+    out: &mut [T],
+) {
+    if const { may::<D>(i16_pays::<S>(D::M, D::K, D::N)) } && i16_pays::<S>(p.m, p.k, p.n) {
+        let (p, out) = T::as_i16(p, out);
+        gemm_with::<S::I16, false, D>(s, &p, out);
+    } else {
+        product::<S, T, D>(s, p, out);
+    }
+}
+
+/// [`product_16`] for run-time shapes: the `i16` kernel where it runs,
+/// otherwise [`product_dyn`].
+#[inline(always)]
+pub(crate) fn product_16_dyn<S: Isa, T: Widen + Bits16>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    #[cfg(not(matrix_core_opt0))]
+    if i16_pays::<S>(p.m, p.k, p.n) {
+        let (p, out) = T::as_i16(p, out);
+        return gemm_with::<S::I16, false, super::gemm::RunTime>(s, &p, out);
+    }
+    product_dyn(s, p, out);
+}
+
+/// `i16` and `u16`: their operands as `i16` (the same bits).
+pub(crate) trait Bits16: Sized {
+    /// `p` and `out` as `i16` operands and result.
+    fn as_i16<'a, 'o>(
+        p: &Operands<'a, Self>,
+        out: &'o mut [Self],
+    ) -> (Operands<'a, i16>, &'o mut [i16]);
+}
+
+impl Bits16 for i16 {
+    #[inline(always)]
+    fn as_i16<'a, 'o>(
+        p: &Operands<'a, i16>,
+        out: &'o mut [i16],
+    ) -> (Operands<'a, i16>, &'o mut [i16]) {
+        (*p, out)
+    }
+}
+
+impl Bits16 for u16 {
+    #[inline(always)]
+    fn as_i16<'a, 'o>(
+        p: &Operands<'a, u16>,
+        out: &'o mut [u16],
+    ) -> (Operands<'a, i16>, &'o mut [i16]) {
+        (signed(p), signed_mut(out))
+    }
+}
+
 mod same_bits {
     /// An unsigned integer type and the signed type of its width: the
     /// same size, alignment and bits, and every bit pattern a value of
-    /// both. Sealed: implemented for `u32` and `u64` alone, which the
-    /// `unsafe` casts below rely on.
+    /// both. Sealed: implemented for `u16`, `u32` and `u64` alone, which
+    /// the `unsafe` casts below rely on.
     pub(crate) trait Unsigned: Copy {
         /// The signed type of the same width.
         type Signed: Copy;
+    }
+    impl Unsigned for u16 {
+        type Signed = i16;
     }
     impl Unsigned for u32 {
         type Signed = i32;
@@ -209,7 +291,7 @@ pub(crate) fn signed<'a, U: Unsigned>(p: &Operands<'a, U>) -> Operands<'a, U::Si
 /// `s` read as the signed type of its width, bit for bit.
 #[inline(always)]
 fn signed_slice<U: Unsigned>(s: &[U]) -> &[U::Signed] {
-    // SAFETY: `U` is `u32` or `u64` and `U::Signed` the signed type of its
+    // SAFETY: `U` is `u16`, `u32` or `u64` and `U::Signed` the signed type of its
     // width (the sealed `Unsigned`): the same size and alignment, and every
     // bit pattern is a value of both, so `s`'s elements are `s.len()`
     // valid, aligned `U::Signed`s; the result borrows `s` for its lifetime.

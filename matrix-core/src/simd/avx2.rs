@@ -52,6 +52,14 @@ x86_group4!(
 );
 
 x86_vector! {
+    /// Sixteen `i16` lanes in an `__m256i`; arithmetic wraps (`vpmullw`
+    /// keeps the low 16 bits of each product).
+    I16x16(__m256i) of i16, 16 lanes, needs Avx2;
+    set1 _mm256_set1_epi16, loadu _mm256_loadu_si256, storeu _mm256_storeu_si256;
+    add _mm256_add_epi16, sub _mm256_sub_epi16, mul _mm256_mullo_epi16, mul_add separate;
+}
+
+x86_vector! {
     /// Four `i64` lanes in an `__m256i`; arithmetic wraps (AVX2 has no
     /// 64-bit multiplication: [`mullo_epi64`] builds it from 32-bit ones).
     I64x4(__m256i) of i64, 4 lanes, needs Avx2;

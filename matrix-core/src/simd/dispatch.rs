@@ -47,11 +47,12 @@ macro_rules! backends {
             Sse2 = 2, "sse2", (target_arch = "x86_64"), ["sse2"];
             /// 256-bit AVX2 with FMA.
             Avx2 = 3, "avx2", (target_arch = "x86_64"), ["avx2", "fma"];
-            /// 512-bit AVX-512F and AVX-512DQ (with AVX2 and FMA) and 32
-            /// vector registers. (DQ brings the 64-bit integer multiply;
-            /// every AVX-512 CPU since 2017 has it, the Xeon Phi alone did
-            /// not, and runs the AVX2 backend.)
-            Avx512 = 4, "avx512", (target_arch = "x86_64"), ["avx512f", "avx512dq", "avx2", "fma"];
+            /// 512-bit AVX-512 (F, DQ, BW, VL: x86-64-v4's AVX-512, with
+            /// AVX2 and FMA) and 32 vector registers, for 128- and 256-bit
+            /// vectors too (VL). Every AVX-512 CPU since 2017 has these
+            /// four; the Xeon Phi alone did not, and runs the AVX2 backend.
+            Avx512 = 4, "avx512", (target_arch = "x86_64"),
+                ["avx512f", "avx512dq", "avx512bw", "avx512vl", "avx2", "fma"];
         }
     };
 }
@@ -234,6 +235,8 @@ mod cpuid {
     const FMA: u32 = 1 << 2;
     const AVX512F: u32 = 1 << 3;
     const AVX512DQ: u32 = 1 << 4;
+    const AVX512BW: u32 = 1 << 5;
+    const AVX512VL: u32 = 1 << 6;
     /// Set once the other bits are the CPU's.
     const READ: u32 = 1 << 31;
 
@@ -250,6 +253,8 @@ mod cpuid {
             "fma" => FMA,
             "avx512f" => AVX512F,
             "avx512dq" => AVX512DQ,
+            "avx512bw" => AVX512BW,
+            "avx512vl" => AVX512VL,
             _ => unreachable!("the backend table names a feature `cpuid` does not read: {feature}"),
         };
         let mut features = FEATURES.load(Ordering::Relaxed);
@@ -303,6 +308,12 @@ mod cpuid {
         }
         if os_avx512 && bit(leaf7_ebx, 17) {
             features |= AVX512DQ;
+        }
+        if os_avx512 && bit(leaf7_ebx, 30) {
+            features |= AVX512BW;
+        }
+        if os_avx512 && bit(leaf7_ebx, 31) {
+            features |= AVX512VL;
         }
         features
     }

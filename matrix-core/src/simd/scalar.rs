@@ -99,6 +99,11 @@ scalar_vector!(
     add: i32::wrapping_add, sub: i32::wrapping_sub, mul: i32::wrapping_mul
 );
 scalar_vector!(
+    /// Four `i16` lanes; arithmetic wraps.
+    I16x4, i16,
+    add: i16::wrapping_add, sub: i16::wrapping_sub, mul: i16::wrapping_mul
+);
+scalar_vector!(
     /// Four `i64` lanes; arithmetic wraps.
     I64x4, i64,
     add: i64::wrapping_add, sub: i64::wrapping_sub, mul: i64::wrapping_mul

@@ -31,6 +31,14 @@ x86_vector! {
 }
 x86_group4!(I32x4 needs Sse2, |p| _mm_loadu_si128(p.cast()), _mm_shuffle_epi32);
 
+x86_vector! {
+    /// Eight `i16` lanes in an `__m128i`; arithmetic wraps (`pmullw` keeps
+    /// the low 16 bits of each product).
+    I16x8(__m128i) of i16, 8 lanes, needs Sse2;
+    set1 _mm_set1_epi16, loadu _mm_loadu_si128, storeu _mm_storeu_si128;
+    add _mm_add_epi16, sub _mm_sub_epi16, mul _mm_mullo_epi16, mul_add separate;
+}
+
 /// Lane `IMM`'s pattern of `_mm_shuffle_ps` with both sources the same.
 ///
 /// # Safety
