@@ -185,11 +185,11 @@ pub(crate) fn product_u64<S: Isa, D: Dims>(s: S, p: &Operands<'_, u64>, out: &mu
 }
 
 /// Whether the `i16` kernel (on [`Isa::I16`], in the 16-bit ring itself,
-/// so with nothing to convert) runs an `m x k` by `k x n` product of `i16`
-/// or `u16` on backend `S`: on the SIMD backends, where the `m` rows fill
-/// whole vectors (ragged rows would go through memory).
-const fn i16_pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
-    let _ = (k, n);
+/// so with nothing to convert) runs a product of `i16` or `u16` with `m`
+/// rows on backend `S`: on the SIMD backends, where the rows fill whole
+/// vectors (ragged rows would go through memory), whatever the depth and
+/// the column count.
+const fn i16_pays<S: Isa>(m: usize) -> bool {
     !matches!(S::BACKEND, Backend::Scalar) && m.is_multiple_of(<S::I16 as SimdVector>::LANES)
 }
 
@@ -203,7 +203,7 @@ pub(crate) fn product_16<S: Isa, T: Widen + Bits16, D: Dims>(
     p: &Operands<'_, T>,
     out: &mut [T],
 ) {
-    if const { may::<D>(i16_pays::<S>(D::M, D::K, D::N)) } && i16_pays::<S>(p.m, p.k, p.n) {
+    if const { may::<D>(i16_pays::<S>(D::M)) } && i16_pays::<S>(p.m) {
         let (p, out) = T::as_i16(p, out);
         gemm_with::<S::I16, false, D>(s, &p, out);
     } else {
@@ -216,7 +216,7 @@ pub(crate) fn product_16<S: Isa, T: Widen + Bits16, D: Dims>(
 #[inline(always)]
 pub(crate) fn product_16_dyn<S: Isa, T: Widen + Bits16>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
     #[cfg(not(matrix_core_opt0))]
-    if i16_pays::<S>(p.m, p.k, p.n) {
+    if i16_pays::<S>(p.m) {
         let (p, out) = T::as_i16(p, out);
         return gemm_with::<S::I16, false, super::gemm::RunTime>(s, &p, out);
     }
@@ -291,10 +291,11 @@ pub(crate) fn signed<'a, U: Unsigned>(p: &Operands<'a, U>) -> Operands<'a, U::Si
 /// `s` read as the signed type of its width, bit for bit.
 #[inline(always)]
 fn signed_slice<U: Unsigned>(s: &[U]) -> &[U::Signed] {
-    // SAFETY: `U` is `u16`, `u32` or `u64` and `U::Signed` the signed type of its
-    // width (the sealed `Unsigned`): the same size and alignment, and every
-    // bit pattern is a value of both, so `s`'s elements are `s.len()`
-    // valid, aligned `U::Signed`s; the result borrows `s` for its lifetime.
+    // SAFETY: `U` is `u16`, `u32` or `u64` and `U::Signed` the signed type
+    // of its width (the sealed `Unsigned`): the same size and alignment,
+    // and every bit pattern is a value of both, so `s`'s elements are
+    // `s.len()` valid, aligned `U::Signed`s; the result borrows `s` for its
+    // lifetime.
     unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<U::Signed>(), s.len()) }
 }
 
