@@ -454,12 +454,12 @@ element! {
 }
 element! {
     i8: 0, 1, "signed char", float: false; dyn gemm_i8;
-    int_kernels!(widen::product::<S, Self, D>, I32);
+    int_kernels!(widen::product_8::<S, Self, D>, I32);
     shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
 }
 element! {
     u8: 0, 1, "unsigned char", float: false; dyn gemm_u8;
-    int_kernels!(widen::product::<S, Self, D>, I32);
+    int_kernels!(widen::product_8::<S, Self, D>, I32);
     shuffle_transposes!(transpose::transpose_u8, narrow tiles);
 }
 element! {

@@ -110,9 +110,9 @@ macro_rules! dyn_impls {
                 gemm_i32(|t| p: &Operands<'_, i32>, out: &mut [i32])
                     => simd_or_in_order!(crate::simd::dispatch::$name, t, I32, false, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_i8(|t| p: &Operands<'_, i8>, out: &mut [i8]) => widen::product_dyn(t, p, out));
+                gemm_i8(|t| p: &Operands<'_, i8>, out: &mut [i8]) => widen::product_8_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u8(|t| p: &Operands<'_, u8>, out: &mut [u8]) => widen::product_dyn(t, p, out));
+                gemm_u8(|t| p: &Operands<'_, u8>, out: &mut [u8]) => widen::product_8_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_i16(|t| p: &Operands<'_, i16>, out: &mut [i16]) => widen::product_16_dyn(t, p, out));
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],

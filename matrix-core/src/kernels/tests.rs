@@ -875,9 +875,10 @@ fn products_4x4_on_every_backend() {
 }
 
 /// `T`'s widened product against the in-order loop, for shapes on both
-/// sides of every threshold of `widen::pays` and of the buffers.
+/// sides of every threshold of `widen::pays` (and, for the 8-bit types,
+/// `widen::product_8`'s) and of the buffers.
 fn widened<S: Isa>(s: S) {
-    fn check<S: Isa, T: Widen>(s: S, from: fn(u32) -> T) {
+    fn check<S: Isa, T: Widen>(s: S, from: fn(u32) -> T, eight_bits: bool) {
         // Random values over the whole range, then the edge values (MIN,
         // MAX, -1, 0, 1 of the type: every sum wraps).
         let edges = [
@@ -904,6 +905,9 @@ fn widened<S: Isa>(s: S) {
             (33, 40, 2),
             (2, 300, 5),
             (40, 33, 40),
+            (16, 3, 16),
+            (32, 9, 3),
+            (48, 17, 5),
         ];
         for ((m, k, n), edge_values) in shapes.into_iter().flat_map(|s| [(s, false), (s, true)]) {
             let data = |len: usize, seed: u32| -> Vec<T> {
@@ -935,13 +939,21 @@ fn widened<S: Isa>(s: S) {
                 assert_eq!(out, want, "chosen {m}x{k}x{n}");
                 widen::product_dyn(s, &p, &mut out);
                 assert_eq!(out, want, "run-time shape {m}x{k}x{n}");
+                if eight_bits {
+                    widen::widened_16::<S, _, RunTime>(s, &p, &mut out);
+                    assert_eq!(out, want, "widened to i16 {m}x{k}x{n}");
+                    widen::product_8::<S, _, RunTime>(s, &p, &mut out);
+                    assert_eq!(out, want, "8-bit chosen {m}x{k}x{n}");
+                    widen::product_8_dyn(s, &p, &mut out);
+                    assert_eq!(out, want, "8-bit run-time shape {m}x{k}x{n}");
+                }
             }
         }
     }
-    check::<S, i8>(s, |x| x as i8);
-    check::<S, u8>(s, |x| x as u8);
-    check::<S, i16>(s, |x| x as i16);
-    check::<S, u16>(s, |x| x as u16);
+    check::<S, i8>(s, |x| x as i8, true);
+    check::<S, u8>(s, |x| x as u8, true);
+    check::<S, i16>(s, |x| x as i16, false);
+    check::<S, u16>(s, |x| x as u16, false);
 }
 
 /// The `i16` and `u16` products as chosen (on the `i16` kernel where the
@@ -1001,27 +1013,6 @@ fn sixteen_bit_products_on_every_backend() {
 #[test]
 fn widened_products_on_every_backend() {
     backends!(every_backend, widened);
-}
-
-#[test]
-fn narrowing_is_as() {
-    for v in [
-        0,
-        1,
-        -1,
-        i32::MIN,
-        i32::MAX,
-        0x1234_5678,
-        -0x80,
-        0x80,
-        0xFFFF,
-        0x1_0000,
-    ] {
-        assert_eq!(i8::narrow(v), v as i8);
-        assert_eq!(u8::narrow(v), v as u8);
-        assert_eq!(i16::narrow(v), v as i16);
-        assert_eq!(u16::narrow(v), v as u16);
-    }
 }
 
 // ---------------------------------------------------------------------------

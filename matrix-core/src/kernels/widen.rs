@@ -1,7 +1,10 @@
-//! Products of the integer element types the vectors do not hold (`i8`,
-//! `u8`, `i16`, `u16`, `u32`, `u64`), computed on the `i32` kernel (`u64`
-//! on the `i64` one): `u32` and `u64` in place ([`product_u32`],
-//! [`product_u64`]), the narrow types widened.
+//! Products of the integer element types without a kernel of their own
+//! (`i8`, `u8`, `i16`, `u16`, `u32`, `u64`): `u32` and `u64` on the `i32`
+//! and `i64` kernels in place ([`product_u32`], [`product_u64`]), `i16`
+//! and `u16` on the `i16` kernel in place where their rows fill its
+//! vectors ([`product_16`]), `i8` and `u8` widened to `i16` for that
+//! kernel ([`product_8`]), and the narrow types otherwise widened to
+//! `i32` ([`product`]) or run in order.
 //!
 //! # Why the result is exact
 //!
@@ -15,20 +18,23 @@
 //! integer with the same low `w` bits will do; `as i32` sign- or
 //! zero-extends), running the `i32` product, and truncating each result
 //! back with `as` gives exactly the wrapping product in the narrow type,
-//! whatever the order of the additions. `u32` and `i32` are the same ring,
+//! whatever the order of the additions. The same holds with `i16` in place
+//! of `i32` for `i8` and `u8` (`w = 8 <= 16`). `u32` and `i32` are the same ring,
 //! so a `u32` product is bit for bit the `i32` product of the same bits:
 //! [`product_u32`] runs the `i32` kernel on the `u32` slices themselves,
 //! read as `i32`, with no copy.
 //!
-//! `a * b + c` runs the `i32` product and adds `c` while narrowing the
+//! `a * b + c` runs the wide product and adds `c` while narrowing the
 //! result, in the narrow type with `wrapping_add`: the addend comes after
 //! the last step of each sum, as the contract says.
 //!
 //! # Buffers
 //!
-//! The widened operands and the `i32` result live in fixed arrays on the
-//! stack up to 256 elements per buffer (16x16), and in `Vec`s above: the
-//! allocation is negligible next to a product of that size. The arrays are
+//! The widened operands and the wide result live in fixed arrays on the
+//! stack up to 256 elements per buffer (16x16; 1024 for `i16` buffers,
+//! 32x32, 6 KiB in all), and in `Vec`s above: the allocation is negligible
+//! next to a product of that size. (A 32x32 `i8` product took 457 ns with
+//! heap buffers and 343 ns with arrays, on AVX-512, AMD EPYC Zen 5.) The arrays are
 //! in an always-inlined function, so that the product's shape stays
 //! constant in the `i32` kernel, and a 4x4x4 product widens straight from
 //! memory into vector registers. (With the 16x16 buffers in a function of
@@ -41,8 +47,9 @@
 //!
 //! [`pays`] decides per shape and backend, from
 //! `cargo bench -p matrix-benches --bench integers` on a 2-core AVX-512
-//! machine shared with other builds (so noisy: a difference under about
-//! 20% is not one). Nanoseconds per product, `widened` / `scalar loop`:
+//! Xeon shared with other builds (so noisy: a difference under about 20%
+//! is not one), in an early version of the kernels. Nanoseconds per
+//! product, `widened` / `scalar loop`:
 //!
 //! | shape | backend | `i8` | `u8` | `i16` | `u16` | `u32` |
 //! |---|---|---|---|---|---|---|
@@ -62,16 +69,23 @@
 //! | 16x16x16 | SSE2 | 1468 / 1153 | 1118 / 963 | 1623 / 765 | 1416 / 732 | 1027 / 2540 |
 //! | 16x4x16 | SSE2 | 357 / 217 | 462 / 266 | 368 / 135 | 424 / 120 | 385 / 627 |
 //!
-//! So the narrow types are widened on AVX2 and AVX-512 from 16 rows and a
-//! depth of 4 (and for 4x4x4 on AVX-512, where the product is one register),
-//! never on SSE2, where the loop's 16-bit multiplication outruns the
-//! emulated 32-bit one; `u32` on every SIMD backend for 4x4x4, whole
-//! vectors of rows, or 8 rows and more. Small and ragged shapes (3x5x2)
-//! keep the loop: partial vectors of the kernel go through memory. (The
-//! `u32` column was measured with operands and result copied to `i32`
-//! buffers; [`product_u32`] now reads and writes them in place, which made
-//! a 12x12 `u32` product 6x faster on an AVX2 EPYC, as fast as `i32`'s.)
+//! So the narrow types are widened to `i32` on AVX2 and AVX-512 from 16
+//! rows and a depth of 4, never on SSE2, where the loop's 16-bit
+//! multiplication outruns the emulated 32-bit one; `u32` on every SIMD
+//! backend for 4x4x4, whole vectors of rows, or 8 rows and more. Small and
+//! ragged shapes (3x5x2) keep the loop: partial vectors of the kernel go
+//! through memory. (The `u32` column was measured with operands and result
+//! copied to `i32` buffers; [`product_u32`] now reads and writes them in
+//! place, which made a 12x12 `u32` product 6x faster on an AVX2 EPYC, as
+//! fast as `i32`'s.)
 //!
+//! The 4x4x4 row of AVX-512 chose the widening then. Measured again on an
+//! AMD EPYC (Zen 5) with the current kernels, the loop, compiled for
+//! AVX-512 like the rest of the backend, wins: `i8` 7.35 ns widened
+//! against 2.54 ns in order, `i16` 4.21 against 3.42, `a * b + c` of `i8`
+//! 7.82 against 2.95. The 4x4x4 product of the narrow types runs in order
+//! on every backend.
+
 //! # `i16` and `u16` in their own ring
 //!
 //! Where the rows of an `i16` or `u16` product fill whole `i16` vectors
@@ -82,6 +96,26 @@
 //! operator `&a * &b`: 16x16 `i16` 60 to 40 ns on AVX-512, 112 to 46 ns
 //! on AVX2, 139 to 131 ns on SSE2; 32x32 566 to 301, 1003 to 305 and 4313
 //! to 1035 ns. Other shapes choose as above.
+//!
+//! # `i8` and `u8` widened to `i16`
+//!
+//! Where the rows of an `i8` or `u8` product fill whole `i16` vectors and
+//! its depth is at least [`MIN_DEPTH`], [`product_8`] widens the operands to
+//! `i16` rather than `i32`, and runs the `i16` kernel: twice the lanes per
+//! vector, and on SSE2 a native 16-bit multiplication where `i32` has
+//! none. On an AMD EPYC (Zen 5), default build, the operator `&a * &b`,
+//! before and after (`i32` widening or the loop, then `i16`):
+//!
+//! | shape | AVX-512 | AVX2 | SSE2 |
+//! |---|---|---|---|
+//! | 8x8x8 | (in order) | (in order) | 50.5 -> 17.1 ns |
+//! | 16x4x16 | 19.8 -> 18.0 ns | 38.5 -> 26.3 ns | 123 -> 40.7 ns |
+//! | 16x8x16 | 36.4 -> 31.2 ns | 65.3 -> 37.9 ns | 101 -> 74.9 ns |
+//! | 16x16x16 | 55.8 -> 48.1 ns | 109 -> 75.3 ns | 238 -> 145 ns |
+//! | 32x32x32 | 586 -> 340 ns | 916 -> 353 ns | 5694 -> 1062 ns |
+//!
+//! (`u8` within 2% of `i8` in every cell; the `i32` product of 32x32 takes
+//! 375 ns on AVX-512.) Other shapes choose as above.
 
 use super::Isa;
 use super::check::check_product;
@@ -97,31 +131,18 @@ mod sealed {
     pub(crate) trait Sealed {}
 }
 
-/// An integer element type whose products run on the `i32` kernel: its
-/// wrapping arithmetic is the `i32` arithmetic truncated to its width.
+/// An integer element type whose products run on a wider kernel: its
+/// wrapping arithmetic is that of `i32` (or, for `i8` and `u8`, of `i16`)
+/// truncated to its width, and `as` converts both ways (sign- or
+/// zero-extending, then keeping the low bits).
 ///
 /// Sealed: implemented for `i8`, `u8`, `i16` and `u16`.
-pub(crate) trait Widen: Arith + Default + sealed::Sealed {
-    /// The value as an `i32` with the same low bits: `self as i32`.
-    fn widen(self) -> i32;
-    /// The low bits of `v` as `Self`: `v as Self`.
-    fn narrow(v: i32) -> Self;
-}
+pub(crate) trait Widen: Arith + Default + sealed::Sealed {}
 
 macro_rules! widen {
     ($($t:ty),* $(,)?) => {$(
         impl sealed::Sealed for $t {}
-
-        impl Widen for $t {
-            #[inline(always)]
-            fn widen(self) -> i32 {
-                self as i32
-            }
-            #[inline(always)]
-            fn narrow(v: i32) -> Self {
-                v as $t
-            }
-        }
+        impl Widen for $t {}
     )*};
 }
 
@@ -143,14 +164,11 @@ pub(crate) const MIN_DEPTH: usize = 4;
 /// `k x n` product of a narrow type on backend `S`, as measured (see the
 /// module documentation): on AVX2 and AVX-512 (which multiply `i32` lanes
 /// in one instruction), products of a multiple of [`NARROW_ROWS`] rows and
-/// a depth of at least [`MIN_DEPTH`], and on AVX-512 also the 4x4x4
-/// product; nothing on SSE2, where the loop's 16-bit multiplication
-/// outruns the emulated 32-bit one, nor on the scalar backend.
-pub(crate) const fn pays<S: Isa>(m: usize, k: usize, n: usize) -> bool {
-    match S::BACKEND {
-        Backend::Avx512 if m == 4 && k == 4 && n == 4 => true,
-        b => b.implies(Backend::Avx2) && m.is_multiple_of(NARROW_ROWS) && k >= MIN_DEPTH,
-    }
+/// a depth of at least [`MIN_DEPTH`], whatever the column count; nothing on
+/// SSE2, where the loop's 16-bit multiplication outruns the emulated
+/// 32-bit one, nor on the scalar backend.
+pub(crate) const fn pays<S: Isa>(m: usize, k: usize) -> bool {
+    S::BACKEND.implies(Backend::Avx2) && m.is_multiple_of(NARROW_ROWS) && k >= MIN_DEPTH
 }
 
 /// Whether the `i32` kernel beats the in-order loop for an `m x k` by
@@ -315,7 +333,7 @@ pub(crate) fn signed_mut<U: Unsigned>(s: &mut [U]) -> &mut [U::Signed] {
 /// If a dimension is zero or a slice is not its shape's length.
 #[inline(always)]
 pub(crate) fn product<S: Isa, T: Widen, D: Dims>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
-    if const { may::<D>(pays::<S>(D::M, D::K, D::N)) } && pays::<S>(p.m, p.k, p.n) {
+    if const { may::<D>(pays::<S>(D::M, D::K)) } && pays::<S>(p.m, p.k) {
         widened::<S, T, D>(s, p, out);
     } else {
         gemm_in_order(p, false, out);
@@ -329,10 +347,64 @@ pub(crate) fn product_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut
     #[cfg(matrix_core_opt0)]
     let _ = s;
     #[cfg(not(matrix_core_opt0))]
-    if pays::<S>(p.m, p.k, p.n) {
-        return on_heap(s, p, out);
+    if pays::<S>(p.m, p.k) {
+        return on_heap::<S, T, i32>(s, p, out);
     }
     gemm_in_order(p, false, out);
+}
+
+/// Whether an `i8` or `u8` product of `m` rows and depth `k` runs widened
+/// to `i16` on backend `S`, on the `i16` kernel: where the rows fill whole
+/// `i16` vectors (as for [`i16_pays`]) and the product is deep enough to
+/// pay for the conversions ([`MIN_DEPTH`]).
+const fn pays_16<S: Isa>(m: usize, k: usize) -> bool {
+    i16_pays::<S>(m) && k >= MIN_DEPTH
+}
+
+/// `out = a * b (+ addend)` for `T` (`i8` or `u8`), wrapping: widened to
+/// `i16` and run on the `i16` kernel, at twice the lanes of `i32`, where
+/// [`pays_16`] says so; otherwise as [`product`] chooses. Exact for the
+/// reason widening to `i32` is: reducing modulo 2^8 maps the ring modulo
+/// 2^16 onto the ring modulo 2^8.
+#[inline(always)]
+pub(crate) fn product_8<S: Isa, T: Widen, D: Dims>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    if const { may::<D>(pays_16::<S>(D::M, D::K)) } && pays_16::<S>(p.m, p.k) {
+        widened_16::<S, T, D>(s, p, out);
+    } else {
+        product::<S, T, D>(s, p, out);
+    }
+}
+
+/// [`product_8`] for run-time shapes: widened to `i16` with its buffers on
+/// the heap where [`pays_16`] says so, otherwise [`product_dyn`].
+#[inline(always)]
+pub(crate) fn product_8_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    #[cfg(not(matrix_core_opt0))]
+    if pays_16::<S>(p.m, p.k) {
+        return on_heap::<S, T, i16>(s, p, out);
+    }
+    product_dyn(s, p, out);
+}
+
+/// A type a narrow product is computed in: `i32` for every narrow type,
+/// `i16` for `i8` and `u8`.
+pub(crate) trait Wide: Arith + Default {
+    /// `out = a * b` on backend `S`'s run-time-shape kernel for `Self`.
+    fn gemm_dyn<S: Isa>(s: S, p: &Operands<'_, Self>, out: &mut [Self]);
+}
+
+impl Wide for i32 {
+    #[inline(always)]
+    fn gemm_dyn<S: Isa>(s: S, p: &Operands<'_, i32>, out: &mut [i32]) {
+        s.gemm_i32(p, out);
+    }
+}
+
+impl Wide for i16 {
+    #[inline(always)]
+    fn gemm_dyn<S: Isa>(s: S, p: &Operands<'_, i16>, out: &mut [i16]) {
+        s.gemm_i16(p, out);
+    }
 }
 
 /// `out = a * b (+ addend)` for `T`, always on the `i32` kernel: the
@@ -343,18 +415,51 @@ pub(crate) fn product_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut
 /// If a dimension is zero or a slice is not its shape's length.
 #[inline(always)]
 pub(crate) fn widened<S: Isa, T: Widen, D: Dims>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    widened_to::<S, T, i32, D>(s, p, out, |p32, o32| product_i32::<S, D>(s, p32, o32));
+}
+
+/// [`widened`] to `i16`, on the `i16` kernel (for `i8` and `u8`: the
+/// `i16` kernel needs `m` to fill its vectors, as [`pays_16`] checks).
+///
+/// # Panics
+/// If a dimension is zero or a slice is not its shape's length.
+#[inline(always)]
+pub(crate) fn widened_16<S: Isa, T: Widen, D: Dims>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+    widened_to::<S, T, i16, D>(s, p, out, |p16, o16| {
+        gemm_with::<S::I16, false, D>(s, p16, o16);
+    });
+}
+
+/// `out = a * b (+ addend)` for `T`, computed in `W` by `kernel`, with the
+/// buffers chosen by size: always-inlined arrays up to [`SMALL`] elements,
+/// arrays up to [`MEDIUM`], the heap (and `W`'s run-time-shape kernel)
+/// above.
+#[inline(always)]
+fn widened_to<S: Isa, T: Widen, W: Wide, D: Dims>(
+    s: S,
+    p: &Operands<'_, T>,
+    out: &mut [T],
+    kernel: impl FnOnce(&Operands<'_, W>, &mut [W]),
+) {
     check_product(p, out);
     let most = most_elements(p.m, p.k, p.n);
     if const { may::<D>(most_elements(D::M, D::K, D::N) <= SMALL) } && most <= SMALL {
-        in_arrays::<S, T, SMALL, D>(s, p, out);
+        in_arrays::<T, W, SMALL>(p, out, kernel);
     } else if const {
         let known = most_elements(D::M, D::K, D::N);
         may::<D>(SMALL < known && known <= MEDIUM)
     } && most <= MEDIUM
     {
-        in_arrays::<S, T, MEDIUM, D>(s, p, out);
+        in_arrays::<T, W, MEDIUM>(p, out, kernel);
+    } else if const {
+        let known = most_elements(D::M, D::K, D::N);
+        may::<D>(size_of::<W>() == 2 && MEDIUM < known && known <= LARGE_16)
+    } && size_of::<W>() == 2
+        && most <= LARGE_16
+    {
+        in_arrays::<T, W, LARGE_16>(p, out, kernel);
     } else {
-        on_heap(s, p, out);
+        on_heap::<S, T, W>(s, p, out);
     }
 }
 
@@ -368,80 +473,82 @@ const fn most_elements(m: usize, k: usize, n: usize) -> usize {
 /// The most elements per buffer of the always-inlined arrays: 8x8.
 const SMALL: usize = 64;
 
-/// The most elements per buffer on the stack: 16x16 (three buffers, 3 KiB).
+/// The most elements per buffer on the stack: 16x16 (three buffers, 3 KiB
+/// in `i32`).
 const MEDIUM: usize = 256;
 
-/// The widened product with its buffers in arrays of `CAP` elements.
+/// The most elements per buffer on the stack when they are `i16`: 32x32
+/// (three buffers, 6 KiB).
+const LARGE_16: usize = 1024;
+
+/// The widened product with its buffers in arrays of `CAP` elements of `W`.
 #[inline(always)]
-fn in_arrays<S: Isa, T: Widen, const CAP: usize, D: Dims>(
-    s: S,
+fn in_arrays<T: Widen, W: Wide, const CAP: usize>(
     p: &Operands<'_, T>,
     out: &mut [T],
+    kernel: impl FnOnce(&Operands<'_, W>, &mut [W]),
 ) {
-    let mut a32 = [0i32; CAP];
-    let mut b32 = [0i32; CAP];
-    let mut o32 = [0i32; CAP];
-    let (a32, b32, o32) = (
-        &mut a32[..p.m * p.k],
-        &mut b32[..p.k * p.n],
-        &mut o32[..p.m * p.n],
+    let mut aw = [W::default(); CAP];
+    let mut bw = [W::default(); CAP];
+    let mut ow = [W::default(); CAP];
+    let (aw, bw, ow) = (
+        &mut aw[..p.m * p.k],
+        &mut bw[..p.k * p.n],
+        &mut ow[..p.m * p.n],
     );
-    widen_into(p.a, a32);
-    widen_into(p.b, b32);
-    let p32 = Operands {
-        m: p.m,
-        k: p.k,
-        n: p.n,
-        a: a32,
-        b: b32,
-        bt: p.bt,
-        addend: None,
-    };
-    product_i32::<S, D>(s, &p32, o32);
-    narrow_into(o32, p.addend, out);
+    widen_into(p.a, aw);
+    widen_into(p.b, bw);
+    kernel(&wide_operands(p, aw, bw), ow);
+    narrow_into(ow, p.addend, out);
 }
 
-/// The widened product with its buffers on the heap and the run-time-shape
-/// `i32` kernel.
+/// The widened product with its buffers on the heap and `W`'s run-time-shape
+/// kernel.
 #[inline(never)]
-fn on_heap<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+fn on_heap<S: Isa, T: Widen, W: Wide>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
     check_product(p, out);
-    let a32: Vec<i32> = p.a.iter().map(|&x| x.widen()).collect();
-    let b32: Vec<i32> = p.b.iter().map(|&x| x.widen()).collect();
-    let mut o32 = vec![0i32; p.m * p.n];
-    let p32 = Operands {
+    let aw: Vec<W> = p.a.iter().map(|&x| x.cast_to()).collect();
+    let bw: Vec<W> = p.b.iter().map(|&x| x.cast_to()).collect();
+    let mut ow = vec![W::default(); p.m * p.n];
+    W::gemm_dyn(s, &wide_operands(p, &aw, &bw), &mut ow);
+    narrow_into(&ow, p.addend, out);
+}
+
+/// `p`'s shape with `a` and `b` (its operands widened) and no addend: the
+/// addend is added in `T`, after narrowing.
+#[inline(always)]
+fn wide_operands<'w, T, W>(p: &Operands<'_, T>, a: &'w [W], b: &'w [W]) -> Operands<'w, W> {
+    Operands {
         m: p.m,
         k: p.k,
         n: p.n,
-        a: &a32,
-        b: &b32,
+        a,
+        b,
         bt: p.bt,
         addend: None,
-    };
-    s.gemm_i32(&p32, &mut o32);
-    narrow_into(&o32, p.addend, out);
-}
-
-/// `dst[i] = widen(src[i])`.
-#[inline(always)]
-fn widen_into<T: Widen>(src: &[T], dst: &mut [i32]) {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = s.widen();
     }
 }
 
-/// `out[i] = narrow(src[i])`, plus `addend[i]` in `T` (wrapping).
+/// `dst[i] = src[i] as W`.
 #[inline(always)]
-fn narrow_into<T: Widen>(src: &[i32], addend: Option<&[T]>, out: &mut [T]) {
+fn widen_into<T: Widen, W: Wide>(src: &[T], dst: &mut [W]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = s.cast_to();
+    }
+}
+
+/// `out[i] = src[i] as T`, plus `addend[i]` in `T` (wrapping).
+#[inline(always)]
+fn narrow_into<T: Widen, W: Wide>(src: &[W], addend: Option<&[T]>, out: &mut [T]) {
     match addend {
         None => {
             for (o, &s) in out.iter_mut().zip(src) {
-                *o = T::narrow(s);
+                *o = s.cast_to();
             }
         }
         Some(c) => {
             for ((o, &s), &c) in out.iter_mut().zip(src).zip(c) {
-                *o = T::narrow(s.wrapping_add(c.widen()));
+                *o = s.cast_to::<T>().add(c);
             }
         }
     }
