@@ -104,6 +104,9 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     /// The widest `i16` vector: `i16` and `u16` products whose rows fill
     /// whole vectors (see [`widen`]).
     type I16: SimdVector<Elem = i16, Token = Self>;
+    /// `i16` vectors for columns of eight rows (where the widest one would
+    /// be half empty): their lane count divides [`Isa::I16`]'s.
+    type I16x8: SimdVector<Elem = i16, Token = Self>;
     /// The `i64` vector of every `i64` (and `u64`) product.
     type I64: SimdVector<Elem = i64, Token = Self> + Group4;
 
@@ -231,6 +234,7 @@ impl Isa for Scalar {
     type F64G4 = scalar::F64x4<Self>;
     type I32 = scalar::I32x4<Self>;
     type I16 = scalar::I16x4<Self>;
+    type I16x8 = scalar::I16x4<Self>;
     type I64 = scalar::I64x4<Self>;
 
     #[inline(always)]
@@ -283,6 +287,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = sse2::I32x4<Self>;
         type I16 = sse2::I16x8<Self>;
+        type I16x8 = sse2::I16x8<Self>;
         type I64 = scalar::I64x4<Self>;
 
         transposes!(sse2, strided8: sse2, f64: sse2);
@@ -303,6 +308,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = avx2::I32x8<Self>;
         type I16 = avx2::I16x16<Self>;
+        type I16x8 = avx2::I16x8<Self>;
         type I64 = avx2::I64x4<Self>;
 
         transposes!(avx2, strided8: avx2, f64: avx2);
@@ -323,6 +329,7 @@ mod x86 {
         type F64G4 = avx512::F64x8<Self>;
         type I32 = avx512::I32x16<Self>;
         type I16 = avx2::I16x16<Self>;
+        type I16x8 = avx2::I16x8<Self>;
         type I64 = avx512::I64x8<Self>;
 
         /// Two columns per 512-bit vector ([`gemm::gemm_pairs`]) where the

@@ -327,8 +327,10 @@ fn vocabulary<S: Isa>(s: S) {
         arith::<S::I32>(s, &i32::data(48, seed));
     }
     lanes_roundtrip::<S::I16>(s, &i16::data(41, 3));
+    lanes_roundtrip::<S::I16x8>(s, &i16::data(41, 3));
     for seed in 0..8 {
         arith::<S::I16>(s, &i16::data(48, seed));
+        arith::<S::I16x8>(s, &i16::data(48, seed));
     }
     lanes_roundtrip::<S::I64>(s, &i64::data(41, 3));
     for seed in 0..8 {
@@ -968,6 +970,7 @@ fn sixteen_bit<S: Isa>(s: S) {
         (2 * lanes, 5, 3),
         (3 * lanes, 33, 17),
         (8, 8, 8),
+        (24, 9, 5),
         (lanes + 1, 4, 2),
         (5, 3, 7),
     ];

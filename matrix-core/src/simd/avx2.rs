@@ -60,6 +60,14 @@ x86_vector! {
 }
 
 x86_vector! {
+    /// Eight `i16` lanes in an `__m128i`, VEX-encoded; arithmetic wraps:
+    /// columns of eight rows.
+    I16x8(__m128i) of i16, 8 lanes, needs Avx2;
+    set1 _mm_set1_epi16, loadu _mm_loadu_si128, storeu _mm_storeu_si128;
+    add _mm_add_epi16, sub _mm_sub_epi16, mul _mm_mullo_epi16, mul_add separate;
+}
+
+x86_vector! {
     /// Four `i64` lanes in an `__m256i`; arithmetic wraps (AVX2 has no
     /// 64-bit multiplication: [`mullo_epi64`] builds it from 32-bit ones).
     I64x4(__m256i) of i64, 4 lanes, needs Avx2;
