@@ -444,8 +444,8 @@ pub(crate) fn widened<S: Isa, T: Widen, D: Dims>(s: S, p: &Operands<'_, T>, out:
     widened_to::<S, T, i32, D>(s, p, out, |p32, o32| product_i32::<S, D>(s, p32, o32));
 }
 
-/// [`widened`] to `i16`, on the `i16` kernel (for `i8` and `u8`: the
-/// `i16` kernel needs `m` to fill its vectors, as [`pays_16`] checks).
+/// [`widened`] to `i16`, on the `i16` kernel (for `i8` and `u8`; any
+/// shape is exact, and [`pays_16`] says which are fast).
 ///
 /// # Panics
 /// If a dimension is zero or a slice is not its shape's length.
