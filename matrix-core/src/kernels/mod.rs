@@ -104,8 +104,11 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     /// The widest `i16` vector: `i16` and `u16` products whose rows fill
     /// whole vectors (see [`widen`]).
     type I16: SimdVector<Elem = i16, Token = Self>;
-    /// `i16` vectors for columns of eight rows (where the widest one would
-    /// be half empty): their lane count divides [`Isa::I16`]'s.
+    /// `i16` vectors for columns of sixteen rows (where the widest one
+    /// would be half empty): their lane count divides [`Isa::I16`]'s.
+    type I16x16: SimdVector<Elem = i16, Token = Self>;
+    /// `i16` vectors for columns of eight rows: their lane count divides
+    /// [`Isa::I16x16`]'s.
     type I16x8: SimdVector<Elem = i16, Token = Self>;
     /// The `i64` vector of every `i64` (and `u64`) product.
     type I64: SimdVector<Elem = i64, Token = Self> + Group4;
@@ -234,6 +237,7 @@ impl Isa for Scalar {
     type F64G4 = scalar::F64x4<Self>;
     type I32 = scalar::I32x4<Self>;
     type I16 = scalar::I16x4<Self>;
+    type I16x16 = scalar::I16x4<Self>;
     type I16x8 = scalar::I16x4<Self>;
     type I64 = scalar::I64x4<Self>;
 
@@ -287,6 +291,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = sse2::I32x4<Self>;
         type I16 = sse2::I16x8<Self>;
+        type I16x16 = sse2::I16x8<Self>;
         type I16x8 = sse2::I16x8<Self>;
         type I64 = scalar::I64x4<Self>;
 
@@ -308,6 +313,7 @@ mod x86 {
         type F64G4 = scalar::F64x4<Self>;
         type I32 = avx2::I32x8<Self>;
         type I16 = avx2::I16x16<Self>;
+        type I16x16 = avx2::I16x16<Self>;
         type I16x8 = avx2::I16x8<Self>;
         type I64 = avx2::I64x4<Self>;
 
@@ -316,7 +322,7 @@ mod x86 {
 
     /// AVX-512: 512-bit vectors and 32 registers, which AVX-512VL opens to
     /// the 128- and 256-bit AVX2 vectors too: those serve four and eight
-    /// rows of `f32`, up to four of `f64`, and `i16`. A 4x4 product is one
+    /// rows of `f32`, up to four of `f64`, and eight or sixteen of `i16`. A 4x4 product is one
     /// register of `f32` (or two of `f64` or `i64`).
     impl Isa for Avx512 {
         const REGS32: bool = true;
@@ -328,7 +334,8 @@ mod x86 {
         type F64 = avx512::F64x8<Self>;
         type F64G4 = avx512::F64x8<Self>;
         type I32 = avx512::I32x16<Self>;
-        type I16 = avx2::I16x16<Self>;
+        type I16 = avx512::I16x32<Self>;
+        type I16x16 = avx2::I16x16<Self>;
         type I16x8 = avx2::I16x8<Self>;
         type I64 = avx512::I64x8<Self>;
 

@@ -327,9 +327,11 @@ fn vocabulary<S: Isa>(s: S) {
         arith::<S::I32>(s, &i32::data(48, seed));
     }
     lanes_roundtrip::<S::I16>(s, &i16::data(41, 3));
+    lanes_roundtrip::<S::I16x16>(s, &i16::data(41, 3));
     lanes_roundtrip::<S::I16x8>(s, &i16::data(41, 3));
     for seed in 0..8 {
-        arith::<S::I16>(s, &i16::data(48, seed));
+        arith::<S::I16>(s, &i16::data(96, seed));
+        arith::<S::I16x16>(s, &i16::data(48, seed));
         arith::<S::I16x8>(s, &i16::data(48, seed));
     }
     lanes_roundtrip::<S::I64>(s, &i64::data(41, 3));
@@ -971,6 +973,9 @@ fn sixteen_bit<S: Isa>(s: S) {
         (3 * lanes, 33, 17),
         (8, 8, 8),
         (24, 9, 5),
+        (16, 16, 16),
+        (48, 7, 3),
+        (64, 3, 9),
         (lanes + 1, 4, 2),
         (5, 3, 7),
     ];

@@ -99,7 +99,10 @@
 //! eight-lane [`Isa::I16x8`] on AVX2 and AVX-512 (VEX-encoded `vpmullw`):
 //! 8x8 `i16` 20.6 to 11.8 ns on AVX2, 8x16x8 22.7 to 19.5 ns; on AVX-512,
 //! where LLVM vectorizes the loop as well, 11.9 to 11.4 and 20.7 to 19.6
-//! ns. Other shapes choose as above.
+//! ns. Rows in multiples of 32 run on AVX-512BW's 512-bit `vpmullw`
+//! ([`Isa::I16`] there; sixteen rows stay on [`Isa::I16x16`]): 32x32
+//! `i16` 302 to 178 ns, `i8` (widened to `i16`) 349 to 222 ns. Other
+//! shapes choose as above.
 //!
 //! # `i8` and `u8` widened to `i16`
 //!
@@ -212,22 +215,27 @@ pub(crate) fn product_u64<S: Isa, D: Dims>(s: S, p: &Operands<'_, u64>, out: &mu
 /// lanes (ragged rows would go through memory), whatever the depth and the
 /// column count. [`gemm_i16`] chooses the vector.
 const fn i16_pays<S: Isa>(m: usize) -> bool {
-    !matches!(S::BACKEND, Backend::Scalar) && m.is_multiple_of(<S::I16x8 as SimdVector>::LANES)
+    !matches!(S::BACKEND, Backend::Scalar) && fills::<S::I16x8>(m)
 }
 
-/// Whether a product of `m` rows fills whole vectors of [`Isa::I16`].
-const fn fills_widest_i16<S: Isa>(m: usize) -> bool {
-    m.is_multiple_of(<S::I16 as SimdVector>::LANES)
+/// Whether `m` rows fill whole vectors of `V`.
+const fn fills<V: SimdVector>(m: usize) -> bool {
+    m.is_multiple_of(V::LANES)
 }
 
-/// The `i16` kernel of backend `S`: on [`Isa::I16`] where the rows fill
-/// its vectors, otherwise on [`Isa::I16x8`] (eight rows, or a multiple of
-/// eight that is not one of sixteen, on AVX2 and AVX-512).
+/// The `i16` kernel of backend `S` on the widest of its `i16` vectors
+/// whose lanes the rows fill: [`Isa::I16`], [`Isa::I16x16`] (sixteen rows,
+/// or an odd multiple of sixteen, on AVX-512), or [`Isa::I16x8`] (an odd
+/// multiple of eight, on AVX2 and AVX-512); ragged rows on the last.
 #[inline(always)]
 fn gemm_i16<S: Isa, D: Dims>(s: S, p: &Operands<'_, i16>, out: &mut [i16]) {
-    if const { may::<D>(fills_widest_i16::<S>(D::M)) } && fills_widest_i16::<S>(p.m) {
+    if const { may::<D>(fills::<S::I16>(D::M)) } && fills::<S::I16>(p.m) {
         gemm_with::<S::I16, false, D>(s, p, out);
-    } else if const { may::<D>(!fills_widest_i16::<S>(D::M)) } {
+    } else if const { may::<D>(fills::<S::I16x16>(D::M) && !fills::<S::I16>(D::M)) }
+        && fills::<S::I16x16>(p.m)
+    {
+        gemm_with::<S::I16x16, false, D>(s, p, out);
+    } else if const { may::<D>(!fills::<S::I16x16>(D::M)) } {
         gemm_with::<S::I16x8, false, D>(s, p, out);
     } else {
         unreachable!("a product of the rows its shape gives");
@@ -378,13 +386,13 @@ pub(crate) fn product_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut
 
 /// Whether an `i8` or `u8` product of `m` rows and depth `k` runs widened
 /// to `i16` on backend `S`, on the `i16` kernel: on the SIMD backends,
-/// where the rows fill whole vectors of [`Isa::I16`] and the product is
+/// where the rows fill whole vectors of [`Isa::I16x16`] and the product is
 /// deep enough to pay for the conversions ([`MIN_DEPTH`]). (Eight rows,
 /// widened to the eight-lane vectors of AVX2 and AVX-512, lost to the loop
 /// on an AMD EPYC (Zen 5): 8x16x8 `i8` took 32.0 ns against the loop's
 /// 20.3 on AVX-512, 28.4 against 23.5 on AVX2.)
 const fn pays_16<S: Isa>(m: usize, k: usize) -> bool {
-    !matches!(S::BACKEND, Backend::Scalar) && fills_widest_i16::<S>(m) && k >= MIN_DEPTH
+    !matches!(S::BACKEND, Backend::Scalar) && fills::<S::I16x16>(m) && k >= MIN_DEPTH
 }
 
 /// `out = a * b (+ addend)` for `T` (`i8` or `u8`), wrapping: widened to

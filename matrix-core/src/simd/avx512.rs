@@ -100,6 +100,15 @@ x86_group4!(
 );
 
 x86_vector! {
+    /// Thirty-two `i16` lanes in an `__m512i`; arithmetic wraps (AVX-512BW's
+    /// `vpmullw` keeps the low 16 bits of each product).
+    I16x32(__m512i) of i16, 32 lanes, needs Avx512;
+    set1 _mm512_set1_epi16, loadu _mm512_loadu_epi16, storeu _mm512_storeu_epi16;
+    add _mm512_add_epi16, sub _mm512_sub_epi16, mul _mm512_mullo_epi16, mul_add separate;
+    masked _mm512_maskz_loadu_epi16, _mm512_mask_storeu_epi16, u32;
+}
+
+x86_vector! {
     /// Eight `i64` lanes in an `__m512i`; arithmetic wraps (the
     /// multiplication is AVX-512DQ's `vpmullq`).
     I64x8(__m512i) of i64, 8 lanes, needs Avx512;

@@ -235,11 +235,11 @@ macro_rules! tile_by_build {
     };
 }
 
-/// The mask of the first `n` of `lanes` lanes (at most 16), checking
+/// The mask of the first `n` of `lanes` lanes (at most 32), checking
 /// `n <= lanes`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) fn first_lanes(n: usize, lanes: usize) -> u16 {
+pub(crate) fn first_lanes(n: usize, lanes: usize) -> u32 {
     super::check_lanes(n, lanes);
-    ((1u32 << n) - 1) as u16
+    ((1u64 << n) - 1) as u32
 }
