@@ -322,8 +322,8 @@ mod x86 {
 
     /// AVX-512: 512-bit vectors and 32 registers, which AVX-512VL opens to
     /// the 128- and 256-bit AVX2 vectors too: those serve four and eight
-    /// rows of `f32`, up to four of `f64`, and eight or sixteen of `i16`. A 4x4 product is one
-    /// register of `f32` (or two of `f64` or `i64`).
+    /// rows of `f32`, up to four of `f64`, and eight or sixteen of `i16`.
+    /// A 4x4 product is one register of `f32` (or two of `f64` or `i64`).
     impl Isa for Avx512 {
         const REGS32: bool = true;
         const GROUP4_64: bool = true;
