@@ -236,10 +236,18 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
         rows * cols <= 64
     }
 
-    /// Transposes the column-major `rows x cols` matrix `src` into `dst`.
+    /// Transposes the column-major `rows x cols` matrix `src` into `dst`;
+    /// with the tiles for a CPU whose 512-bit units are full width where
+    /// `FULL_WIDTH` (`transpose_f32`).
     #[doc(hidden)]
     #[inline(always)]
-    fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
+    fn transpose<S: Isa, const FULL_WIDTH: bool>(
+        s: S,
+        rows: usize,
+        cols: usize,
+        src: &[Self],
+        dst: &mut [Self],
+    ) {
         let _ = s;
         transpose::transpose(rows, cols, src, dst);
     }
@@ -278,7 +286,7 @@ fn transpose_on_auto<T: Element>(rows: usize, cols: usize, src: &[T], dst: &mut 
             type Output = ();
             #[inline(always)]
             fn run<S: Isa>(self, s: S) {
-                T::transpose(s, self.rows, self.cols, self.src, self.dst);
+                T::transpose::<S, false>(s, self.rows, self.cols, self.src, self.dst);
             }
         }
         Auto.run(Run {
@@ -370,7 +378,7 @@ macro_rules! int_kernels {
 }
 
 /// The hidden transpose methods of an element type that runs on the
-/// backends' shuffles: `$transpose`, on the `f32` tiles (4x4 and 8x8
+/// backends' shuffles (`transpose_as_bits`), on the `f32` tiles (4x4 and 8x8
 /// kernels of their own, tiles for larger shapes), the `f64` ones (4x4
 /// tiles) or the `narrow` ones of 8- and 16-bit elements (below). On the
 /// `f32` and `f64` tiles, a result written into the caller's matrix runs
@@ -383,7 +391,7 @@ macro_rules! shuffle_transposes {
     // (a 128-bit register holds a whole column of a tile), so the boundary
     // would only add its call and the copy of a returned result; they run
     // inline on the baseline at every size.
-    ($transpose:path, narrow tiles) => {
+    (narrow tiles) => {
         #[inline(always)]
         fn transpose_inline(rows: usize, cols: usize, delivery: Delivery) -> bool {
             let _ = (rows, cols, delivery);
@@ -391,11 +399,17 @@ macro_rules! shuffle_transposes {
         }
         const TRANSPOSE_DYN_ON_BACKEND: bool = true;
         #[inline(always)]
-        fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
-            $transpose(s, rows, cols, src, dst);
+        fn transpose<S: Isa, const FULL_WIDTH: bool>(
+            s: S,
+            rows: usize,
+            cols: usize,
+            src: &[Self],
+            dst: &mut [Self],
+        ) {
+            transpose::transpose_as_bits::<S, Self, FULL_WIDTH>(s, rows, cols, src, dst);
         }
     };
-    ($transpose:path, $tiles:ident tiles) => {
+    ($tiles:ident tiles) => {
         /// An 8x8 matrix on the backend's own 8x8 kernel, through the
         /// AVX-512 boundary: `transpose_to` 10.4 to 4.1 ns and
         /// `transpose()` 10.7 to 7.5 ns, against SSE2 inline (`f32`, a
@@ -423,8 +437,14 @@ macro_rules! shuffle_transposes {
         }
         const TRANSPOSE_DYN_ON_BACKEND: bool = !shuffle_transposes!(@f64 $tiles);
         #[inline(always)]
-        fn transpose<S: Isa>(s: S, rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
-            $transpose(s, rows, cols, src, dst);
+        fn transpose<S: Isa, const FULL_WIDTH: bool>(
+            s: S,
+            rows: usize,
+            cols: usize,
+            src: &[Self],
+            dst: &mut [Self],
+        ) {
+            transpose::transpose_as_bits::<S, Self, FULL_WIDTH>(s, rows, cols, src, dst);
         }
     };
     (@f64 f32) => {
@@ -440,62 +460,62 @@ element! {
     float_kernels!(product_f32, F32, small products inline: |active, delivery| {
         delivery == Delivery::Returned || active != Backend::Avx512
     });
-    shuffle_transposes!(transpose::transpose_f32, f32 tiles);
+    shuffle_transposes!(f32 tiles);
 }
 element! {
     f64: 0.0, 1.0, "double", float: true; dyn gemm_f64, fuse;
     float_kernels!(product_f64, F64, small products inline: |active, _delivery| active != Backend::Avx512);
-    shuffle_transposes!(transpose::transpose_f64, f64 tiles);
+    shuffle_transposes!(f64 tiles);
 }
 element! {
     i32: 0, 1, "int", float: false; dyn gemm_i32;
     int_kernels!(gemm::product_i32::<S, D>, I32);
-    shuffle_transposes!(transpose::transpose_as_bits, f32 tiles);
+    shuffle_transposes!(f32 tiles);
 }
 element! {
     i8: 0, 1, "signed char", float: false; dyn gemm_i8;
     int_kernels!(widen::product_8::<S, Self, D>, I32);
-    shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
+    shuffle_transposes!(narrow tiles);
 }
 element! {
     u8: 0, 1, "unsigned char", float: false; dyn gemm_u8;
     int_kernels!(widen::product_8::<S, Self, D>, I32);
-    shuffle_transposes!(transpose::transpose_u8, narrow tiles);
+    shuffle_transposes!(narrow tiles);
 }
 element! {
     i16: 0, 1, "short", float: false; dyn gemm_i16;
     int_kernels!(widen::product_16::<S, Self, D>, I32);
-    shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
+    shuffle_transposes!(narrow tiles);
 }
 element! {
     u16: 0, 1, "unsigned short", float: false; dyn gemm_u16;
     int_kernels!(widen::product_16::<S, Self, D>, I32);
-    shuffle_transposes!(transpose::transpose_u16, narrow tiles);
+    shuffle_transposes!(narrow tiles);
 }
 element! {
     u32: 0, 1, "unsigned int", float: false; dyn gemm_u32;
     int_kernels!(widen::product_u32::<S, D>, I32);
-    shuffle_transposes!(transpose::transpose_as_bits, f32 tiles);
+    shuffle_transposes!(f32 tiles);
 }
 element! {
     i64: 0, 1, "long", float: false; dyn gemm_i64;
     int_kernels!(gemm::product_i64::<S, D>, I64);
-    shuffle_transposes!(transpose::transpose_as_bits, f64 tiles);
+    shuffle_transposes!(f64 tiles);
 }
 element! {
     u64: 0, 1, "unsigned long", float: false; dyn gemm_u64;
     int_kernels!(widen::product_u64::<S, D>, I64);
-    shuffle_transposes!(transpose::transpose_as_bits, f64 tiles);
+    shuffle_transposes!(f64 tiles);
 }
 #[cfg(feature = "f16")]
 element! {
     half::f16: half::f16::ZERO, half::f16::ONE, "_Float16", float: true; dyn gemm_f16;
-    shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
+    shuffle_transposes!(narrow tiles);
 }
 #[cfg(feature = "bf16")]
 element! {
     half::bf16: half::bf16::ZERO, half::bf16::ONE, "__bf16", float: true; dyn gemm_bf16;
-    shuffle_transposes!(transpose::transpose_as_bits, narrow tiles);
+    shuffle_transposes!(narrow tiles);
 }
 
 #[cfg(test)]

@@ -443,7 +443,10 @@ fn product_into<
     };
     if Lhs::TRANSPOSED {
         let mut a = [[T::ZERO; M]; K];
-        T::transpose(s, K, M, lhs.stored(), a.as_flattened_mut());
+        // The default tiles on every CPU: the choice for a full-width CPU
+        // (see `storage_transposed`) is made outside the boundary, and a
+        // second copy of the product for it is not worth its code.
+        T::transpose::<S, false>(s, K, M, lhs.stored(), a.as_flattened_mut());
         kernel::<S, T, M, K, N, FUSE, Rhs>(s, &p(a.as_flattened()), out);
     } else {
         kernel::<S, T, M, K, N, FUSE, Rhs>(s, &p(lhs.stored()), out);
@@ -623,12 +626,37 @@ fn storage_transposed<D: Dispatch, T: Element, const R: usize, const C: usize, L
     let out = {
         let _ = d;
         let mut out = Matrix::default();
-        Transpose::<T, Matrix<T, R, C, L>>::of(src).write_dyn(&mut out);
+        Transpose::<T, Matrix<T, R, C, L>, false>::of(src).write_dyn(&mut out);
         out
     };
     #[cfg(not(debug_assertions))]
-    let out = run_transpose::<T, _, _, _>(d, (R, C), Delivery::Returned, Transpose::of(src), ());
+    let out = if full_width_tiles::<T, R, C>() {
+        let op = Transpose::<T, _, true>::of(src);
+        run_transpose::<T, _, _, _>(d, (R, C), Delivery::Returned, op, ())
+    } else {
+        let op = Transpose::<T, _, false>::of(src);
+        run_transpose::<T, _, _, _>(d, (R, C), Delivery::Returned, op, ())
+    };
     out
+}
+
+/// Whether a transpose of an `R x C` matrix of `T` runs the 16x16 tiles
+/// for a CPU whose 512-bit units are full width
+/// ([`Isa::transpose_16x16_f32_full_width`]): a CPU of that kind, and
+/// 32-bit elements (which run the `f32` tiles) in a shape with 16x16 tiles.
+/// Asked before the boundary, so that each of the two transposes compiles
+/// its tiles without a branch (see [`transpose_f32`]).
+///
+/// [`transpose_f32`]: crate::kernels::transpose::transpose_f32
+#[cfg_attr(debug_assertions, allow(dead_code))]
+#[inline(always)]
+fn full_width_tiles<T: Element, const R: usize, const C: usize>() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    let full = const { size_of::<T>() == 4 && R >= 16 && C >= 16 }
+        && crate::simd::dispatch::full_width_512();
+    #[cfg(not(target_arch = "x86_64"))]
+    let full = false;
+    full
 }
 
 /// As [`storage_transposed`], written into `out` by the transpose itself,
@@ -643,10 +671,16 @@ fn storage_transposed_to<D: Dispatch, T: Element, const R: usize, const C: usize
     #[cfg(debug_assertions)]
     {
         let _ = d;
-        Transpose::<T, Matrix<T, R, C, L>>::of(src).write_dyn(out);
+        Transpose::<T, Matrix<T, R, C, L>, false>::of(src).write_dyn(out);
     }
     #[cfg(not(debug_assertions))]
-    run_transpose::<T, _, _, _>(d, (R, C), Delivery::Written, Transpose::of(src), out);
+    if full_width_tiles::<T, R, C>() {
+        let op = Transpose::<T, _, true>::of(src);
+        run_transpose::<T, _, _, _>(d, (R, C), Delivery::Written, op, out);
+    } else {
+        let op = Transpose::<T, _, false>::of(src);
+        run_transpose::<T, _, _, _>(d, (R, C), Delivery::Written, op, out);
+    }
 }
 
 /// A transpose of a `rows x cols` matrix of `T`, delivered as `delivery`
@@ -669,14 +703,16 @@ fn run_transpose<T: Element, D: Dispatch, X, O: OpWith<X>>(
 }
 
 /// The transpose of `src` into a matrix of type `Out`, as an [`Op`] that
-/// returns it, or writes it into the caller's (the [`OpWith`] part).
-struct Transpose<'a, T, Out> {
+/// returns it, or writes it into the caller's (the [`OpWith`] part); on
+/// the tiles for a CPU whose 512-bit units are full width where
+/// `FULL_WIDTH` ([`full_width_tiles`]).
+struct Transpose<'a, T, Out, const FULL_WIDTH: bool> {
     src: &'a [T],
     out: PhantomData<Out>,
 }
 
-impl<'a, T: Element, const R: usize, const C: usize, L: Layout>
-    Transpose<'a, T, Matrix<T, R, C, L>>
+impl<'a, T: Element, const R: usize, const C: usize, L: Layout, const FULL_WIDTH: bool>
+    Transpose<'a, T, Matrix<T, R, C, L>, FULL_WIDTH>
 {
     #[inline(always)]
     fn of(src: &'a [T]) -> Self {
@@ -694,7 +730,7 @@ impl<'a, T: Element, const R: usize, const C: usize, L: Layout>
     #[inline(always)]
     fn write<S: Isa>(self, s: S, out: &mut Matrix<T, R, C, L>) {
         let (rows, cols) = Self::SOURCE;
-        T::transpose(s, rows, cols, self.src, out.as_mut_slice());
+        T::transpose::<S, FULL_WIDTH>(s, rows, cols, self.src, out.as_mut_slice());
     }
 
     /// Writes every element of `out` on the transpose compiled inside
@@ -707,8 +743,8 @@ impl<'a, T: Element, const R: usize, const C: usize, L: Layout>
     }
 }
 
-impl<T: Element, const R: usize, const C: usize, L: Layout> Op
-    for Transpose<'_, T, Matrix<T, R, C, L>>
+impl<T: Element, const R: usize, const C: usize, L: Layout, const FULL_WIDTH: bool> Op
+    for Transpose<'_, T, Matrix<T, R, C, L>, FULL_WIDTH>
 {
     type Output = Matrix<T, R, C, L>;
     #[inline(always)]
@@ -719,8 +755,8 @@ impl<T: Element, const R: usize, const C: usize, L: Layout> Op
     }
 }
 
-impl<'o, T: Element, const R: usize, const C: usize, L: Layout> OpWith<&'o mut Matrix<T, R, C, L>>
-    for Transpose<'_, T, Matrix<T, R, C, L>>
+impl<'o, T: Element, const R: usize, const C: usize, L: Layout, const FULL_WIDTH: bool>
+    OpWith<&'o mut Matrix<T, R, C, L>> for Transpose<'_, T, Matrix<T, R, C, L>, FULL_WIDTH>
 {
     type Output = ();
     #[inline(always)]

@@ -469,6 +469,9 @@ fn transposes<S: Isa>(s: S) {
         check_tile::<f32>(16, seed, |a, at, d, to| {
             s.transpose_16x16_f32_strided(a, at, d, to)
         });
+        check_tile::<f32>(16, seed, |a, at, d, to| {
+            s.transpose_16x16_f32_full_width(a, at, d, to)
+        });
         check_tile::<f64>(4, seed, |a, at, d, to| {
             s.transpose_4x4_f64_strided(a, at, d, to)
         });
@@ -506,8 +509,13 @@ fn transposes<S: Isa>(s: S) {
     ] {
         let src = f32::data(rows * cols, 4);
         let mut dst = vec![0.0; rows * cols];
-        transpose_f32(s, rows, cols, &src, &mut dst);
+        transpose_f32::<_, false>(s, rows, cols, &src, &mut dst);
         assert_eq!(dst, ref_transpose(rows, cols, &src), "{rows}x{cols}");
+        // The tiles for a CPU whose 512-bit units are full width, run
+        // whatever this CPU's are (their result is the same).
+        let mut full = vec![0.0; rows * cols];
+        transpose_f32::<_, true>(s, rows, cols, &src, &mut full);
+        assert_eq!(full, dst, "full width, {rows}x{cols}");
         transpose(rows, cols, &src, &mut dst);
         assert_eq!(dst, ref_transpose(rows, cols, &src), "{rows}x{cols}");
         let src = f64::data(rows * cols, 5);
@@ -528,14 +536,14 @@ fn transposes<S: Isa>(s: S) {
             .map(|x| x as i16)
             .collect();
         let mut dst = vec![0; rows * cols];
-        transpose_as_bits(s, rows, cols, &src, &mut dst);
+        transpose_as_bits::<_, _, false>(s, rows, cols, &src, &mut dst);
         assert_eq!(dst, ref_transpose(rows, cols, &src), "i16 {rows}x{cols}");
         let src: Vec<i8> = u8::data(rows * cols, 9)
             .into_iter()
             .map(|x| x as i8)
             .collect();
         let mut dst = vec![0; rows * cols];
-        transpose_as_bits(s, rows, cols, &src, &mut dst);
+        transpose_as_bits::<_, _, false>(s, rows, cols, &src, &mut dst);
         assert_eq!(dst, ref_transpose(rows, cols, &src), "i8 {rows}x{cols}");
         #[cfg(feature = "f16")]
         {
@@ -545,7 +553,7 @@ fn transposes<S: Isa>(s: S) {
                 .map(f16::from_bits)
                 .collect();
             let mut dst = vec![f16::ZERO; rows * cols];
-            transpose_as_bits(s, rows, cols, &src, &mut dst);
+            transpose_as_bits::<_, _, false>(s, rows, cols, &src, &mut dst);
             let bits = |v: &[f16]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(
                 bits(&dst),

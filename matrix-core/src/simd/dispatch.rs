@@ -508,10 +508,14 @@ static ACTIVE: AtomicU8 = AtomicU8::new(0);
 /// and later. Zen 4 (family 19h) splits each 512-bit operation into two
 /// 256-bit halves. Read from CPUID once, then cached.
 ///
-/// The kernels that trade shuffles for half the multiplications
-/// ([`gemm_pairs`](crate::kernels::gemm::gemm_pairs)) run where this holds:
-/// measured faster on Zen 5. Intel's cores are not measured, so this is
-/// `false` there.
+/// Two choices are made by it, each measured faster on Zen 5 and kept as
+/// before elsewhere (Intel's cores run 512-bit shuffles on one port, and
+/// Zen 4's are not measured):
+/// - the kernels that trade shuffles for half the multiplications
+///   ([`gemm_pairs`](crate::kernels::gemm::gemm_pairs));
+/// - the 16x16 `f32` transpose tiles from whole columns, with four times
+///   the shuffles of the others and a quarter of their loads
+///   ([`Isa::transpose_16x16_f32_full_width`](crate::kernels::Isa::transpose_16x16_f32_full_width)).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn full_width_512() -> bool {
