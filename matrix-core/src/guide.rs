@@ -465,6 +465,13 @@
 //! `matrix_core::dispatch(#[inline(always)] || ...)`, since a closure LLVM
 //! keeps out of line is compiled for the baseline alone.
 //!
+//! Within a backend, two choices also follow the CPU's cores, read once
+//! from CPUID: where the 512-bit units are full width (AMD Zen 5), 8-row
+//! `f32` products put two columns in each 512-bit vector, and transposes of
+//! 32-bit elements take 16x16 tiles with more shuffles and fewer loads;
+//! other CPUs keep the forms measured faster there. Each pair gives the
+//! same bits.
+//!
 //! A small `#[fp_contract(fast)]` product-add (a 4x4 `a * b + c`) called
 //! once per matrix from a default build runs through the AVX2 kernel with
 //! no copy of its by-value operands: on an AVX2 EPYC it takes 6.1 ns,
@@ -507,8 +514,8 @@
 //! written), so `*out = a.transpose()` builds the result in a temporary and
 //! copies it, and a kernel compiled for another backend is never inlined
 //! to avoid that. The copy moves every byte of the result once more: a
-//! 16x16 `f32` transpose took 9.4 ns written into `out` and 13.5 ns copied
-//! (a default build on an AMD EPYC with AVX-512).
+//! 16x16 `f32` transpose took 5.4 ns written into `out` and 13.4 ns copied
+//! (a default build on an AMD EPYC Zen 5 with AVX-512).
 //!
 //! ```
 //! use matrix_core::Matrix;
