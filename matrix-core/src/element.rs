@@ -398,16 +398,7 @@ macro_rules! shuffle_transposes {
             true
         }
         const TRANSPOSE_DYN_ON_BACKEND: bool = true;
-        #[inline(always)]
-        fn transpose<S: Isa, const FULL_WIDTH: bool>(
-            s: S,
-            rows: usize,
-            cols: usize,
-            src: &[Self],
-            dst: &mut [Self],
-        ) {
-            transpose::transpose_as_bits::<S, Self, FULL_WIDTH>(s, rows, cols, src, dst);
-        }
+        shuffle_transposes!(@transpose);
     };
     ($tiles:ident tiles) => {
         /// An 8x8 matrix on the backend's own 8x8 kernel, through the
@@ -436,6 +427,11 @@ macro_rules! shuffle_transposes {
             }
         }
         const TRANSPOSE_DYN_ON_BACKEND: bool = !shuffle_transposes!(@f64 $tiles);
+        shuffle_transposes!(@transpose);
+    };
+    // Every type's transpose: its elements as the bits of its `Shuffled`
+    // type of the same size.
+    (@transpose) => {
         #[inline(always)]
         fn transpose<S: Isa, const FULL_WIDTH: bool>(
             s: S,
