@@ -35,13 +35,13 @@ use matrix_benches::*;
 type Group<'a> = BenchmarkGroup<'a, WallTime>;
 
 /// Benchmarks `f` on `a`, `b` (placed at their offsets) into `out`.
-fn col2<X: Copy, O: Copy>(
+fn col2<X: Copy, Y: Copy, O: Copy>(
     g: &mut Group<'_>,
     id: &str,
     a: X,
-    b: X,
+    b: Y,
     out: O,
-    f: impl Fn(&X, &X, &mut O),
+    f: impl Fn(&X, &Y, &mut O),
 ) {
     let a = Placed::new(a, OFFSET_A);
     let b = Placed::new(b, OFFSET_B);
@@ -758,20 +758,30 @@ mod dsl {
         );
         // The DSL's own baseline: its kernels take their operands by value,
         // which costs the same copies in every column of theirs.
-        col2(g, "dsl cm = cm * cm", a, b, Matrix::zero(), |a, b, o| {
-            *o = k_mul_16x16_f32(a.0, b.0)
-        });
+        col2(
+            g,
+            "dsl cm = cm * cm",
+            a.0,
+            b.0,
+            Matrix::zero(),
+            |a, b, o| *o = k_mul_16x16_f32(*a, *b),
+        );
         col2(
             g,
             "dsl cm = (cm) rm * cm",
-            a,
-            b,
+            a.1,
+            b.0,
             Matrix::zero(),
-            |a, b, o| *o = k_cast_mul_16x16(a.1, b.0),
+            |a, b, o| *o = k_cast_mul_16x16(*a, *b),
         );
-        col2(g, "dsl rm = rm * rm", a, b, Matrix::default(), |a, b, o| {
-            *o = k_rm_mul_16x16(a.1, b.1)
-        });
+        col2(
+            g,
+            "dsl rm = rm * rm",
+            a.1,
+            b.1,
+            Matrix::default(),
+            |a, b, o| *o = k_rm_mul_16x16(*a, *b),
+        );
     }
 
     pub(super) fn mul_bt_16x16(g: &mut Group<'_>, a: [f32; 256], b: [f32; 256]) {
@@ -910,25 +920,48 @@ macro_rules! layout_group {
         let (a, b) = (M::from_column_major(&da), M::from_column_major(&db));
         let both = |m: M| (m, m.to_layout::<RowMajor>());
         let (a, b) = (both(a), both(b));
-        col2(&mut g, "cm = cm * cm", a, b, M::zero(), |a, b, o| {
-            *o = a.0 * b.0
+        // Each column's own operands, each at its offset as in every other
+        // group (a pair of both layouts would put the row-major left
+        // operand where the right one is).
+        col2(&mut g, "cm = cm * cm", a.0, b.0, M::zero(), |a, b, o| {
+            *o = a * b
         });
-        col2(&mut g, "rm = rm * rm", a, b, R::default(), |a, b, o| {
-            *o = a.1 * b.1
+        col2(&mut g, "rm = rm * rm", a.1, b.1, R::default(), |a, b, o| {
+            *o = a * b
         });
-        col2(&mut g, "cm = cm * rm (mad)", a, b, M::zero(), |a, b, o| {
-            *o = a.0.mad(&b.1, &M::zero())
-        });
-        col2(&mut g, "cm = rm * cm (mad)", a, b, M::zero(), |a, b, o| {
-            *o = a.1.mad(&b.0, &M::zero())
-        });
+        // The baseline of the `mad` columns, which pay for their zero
+        // addend alike.
+        col2(
+            &mut g,
+            "cm = cm * cm (mad)",
+            a.0,
+            b.0,
+            M::zero(),
+            |a, b, o| *o = a.mad(b, &M::zero()),
+        );
+        col2(
+            &mut g,
+            "cm = cm * rm (mad)",
+            a.0,
+            b.1,
+            M::zero(),
+            |a, b, o| *o = a.mad(b, &M::zero()),
+        );
+        col2(
+            &mut g,
+            "cm = rm * cm (mad)",
+            a.1,
+            b.0,
+            M::zero(),
+            |a, b, o| *o = a.mad(b, &M::zero()),
+        );
         col2(
             &mut g,
             "cm = rm * cm, converted first",
-            a,
-            b,
+            a.1,
+            b.0,
             M::zero(),
-            |a, b, o| *o = a.1.to_layout::<ColumnMajor>() * b.0,
+            |a, b, o| *o = a.to_layout::<ColumnMajor>() * b,
         );
         $extra(&mut g, a, b);
         g.finish();
