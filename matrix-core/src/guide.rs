@@ -204,10 +204,14 @@
 //!   a left operand whose storage is transposed relative to the result's
 //!   (`rm * cm -> cm`, `cm * cm -> rm`), transposed once before the
 //!   product, by whole tiles of the backend's shuffles (16x16 on AVX-512,
-//!   8x8 on AVX2). At 16x16 `f32` that product took 1.05–1.10 times the
-//!   all-column-major one on an AVX-512 Xeon and 1.04–1.11 on an AVX2
-//!   EPYC; at 64x64, 1.04–1.05. The bits are the column-major product's
-//!   in every case.
+//!   8x8 on AVX2). That conversion is the one a mix of layouts costs: on
+//!   an AMD EPYC (Zen 5), `Matrix::mad` with a row-major left operand and
+//!   a column-major result took 1.18–1.33 times the all-column-major
+//!   `mad` at 16x16 `f32` and 1.14–1.17 at 64x64, while the other mixes
+//!   took 0.98–1.03 (BENCHMARKS.md; earlier figures, 1.04–1.11 on a Xeon
+//!   and an AVX2 EPYC, came from a benchmark that placed the operands
+//!   differently for each column). The bits are the column-major
+//!   product's in every case.
 //! * The column-major load and store read and write column-major memory
 //!   whatever the matrix's layout (a row-major matrix is converted to
 //!   store it), and the row-major ones row-major memory.
