@@ -908,7 +908,10 @@ fn transposed_products(c: &mut Criterion) {
 /// `matrix layouts NxN f32`: products whose operands are row-major
 /// ([`matrix_core::RowMajor`]) against the all-column-major product of
 /// the same shape; the conversions are folded into the kernels' reads
-/// (only a left operand that ends up transposed is converted first).
+/// (only a left operand that ends up transposed is converted first). The
+/// `mul_to` columns have the kernel write the caller's matrix, with no
+/// addend to zero and no result to copy out: the kernels alone, which the
+/// other columns' stack frames blur.
 macro_rules! layout_group {
     ($c:expr, $n:literal, $extra:expr) => {{
         use matrix_core::{ColumnMajor, RowMajor};
@@ -954,6 +957,38 @@ macro_rules! layout_group {
             b.0,
             M::zero(),
             |a, b, o| *o = a.mad(b, &M::zero()),
+        );
+        col2(
+            &mut g,
+            "cm = cm * cm (mul_to)",
+            a.0,
+            b.0,
+            M::zero(),
+            |a, b, o| a.mul_to(b, o),
+        );
+        col2(
+            &mut g,
+            "cm = rm * cm (mul_to)",
+            a.1,
+            b.0,
+            M::zero(),
+            |a, b, o| a.mul_to(b, o),
+        );
+        col2(
+            &mut g,
+            "cm = cm * rm (mul_to)",
+            a.0,
+            b.1,
+            M::zero(),
+            |a, b, o| a.mul_to(b, o),
+        );
+        col2(
+            &mut g,
+            "rm = cm * cm (mul_to)",
+            a.0,
+            b.0,
+            R::default(),
+            |a, b, o| a.mul_to(b, o),
         );
         col2(
             &mut g,

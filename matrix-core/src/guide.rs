@@ -205,13 +205,16 @@
 //!   (`rm * cm -> cm`, `cm * cm -> rm`), transposed once before the
 //!   product, by whole tiles of the backend's shuffles (16x16 on AVX-512,
 //!   8x8 on AVX2). That conversion is the one a mix of layouts costs: on
-//!   an AMD EPYC (Zen 5), `Matrix::mad` with a row-major left operand and
-//!   a column-major result took 1.18–1.33 times the all-column-major
-//!   `mad` at 16x16 `f32` and 1.14–1.17 at 64x64, while the other mixes
-//!   took 0.98–1.03 (BENCHMARKS.md; earlier figures, 1.04–1.11 on a Xeon
-//!   and an AVX2 EPYC, came from a benchmark that placed the operands
-//!   differently for each column). The bits are the column-major
-//!   product's in every case.
+//!   an AMD EPYC (Zen 5), `mul_to` with a row-major left operand and a
+//!   column-major result took 1.14–1.22 times the all-column-major
+//!   `mul_to` at 16x16 `f32` and 1.16–1.25 at 64x64 (a row-major result of
+//!   column-major operands alike), while a row-major right operand took
+//!   0.98–1.06 (BENCHMARKS.md; earlier figures, 1.04–1.11 on a Xeon and an
+//!   AVX2 EPYC, came from a benchmark that placed the operands differently
+//!   for each column). In exact mode every sum runs in `k` order, so the
+//!   vectors run along the result's columns, and a row-major left operand
+//!   has no column to load. The bits are the column-major product's in
+//!   every case.
 //! * The column-major load and store read and write column-major memory
 //!   whatever the matrix's layout (a row-major matrix is converted to
 //!   store it), and the row-major ones row-major memory.

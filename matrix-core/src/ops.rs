@@ -231,12 +231,9 @@ pub(crate) fn product<
             return out;
         }
     }
-    let op = Product::<_, _, T, M, K, N, FUSE, L> {
-        lhs,
-        rhs,
-        result: PhantomData,
-    };
-    run_product::<_, T, _, _>(d, 2 * M * K * N, FUSE, Delivery::Returned, op, addend)
+    let op = Product::<_, _, T, M, K, N, FUSE, L, false>::new(lhs, rhs);
+    let inline = product_inline::<_, T>(d, 2 * M * K * N, FUSE, Delivery::Returned);
+    run_tiled(d, inline, op, addend)
 }
 
 /// As [`product`], written into `out` by the kernel itself: nothing is
@@ -267,12 +264,9 @@ pub(crate) fn product_to<
         addend.add_lines(out);
         return;
     }
-    let op = InPlace(Product::<_, _, T, M, K, N, FUSE, L> {
-        lhs,
-        rhs,
-        result: PhantomData,
-    });
-    run_product::<_, T, _, _>(d, 2 * M * K * N, FUSE, Delivery::Written, op, (addend, out));
+    let op = InPlace(Product::<_, _, T, M, K, N, FUSE, L, false>::new(lhs, rhs));
+    let inline = product_inline::<_, T>(d, 2 * M * K * N, FUSE, Delivery::Written);
+    run_tiled(d, inline, op, (addend, out));
 }
 
 /// `out = lhs * rhs` on the line forms (`kernels::passes`, inlined into
@@ -306,24 +300,69 @@ fn product_on_lines<T: Element, const M: usize, const K: usize, const N: usize, 
     true
 }
 
-/// Runs the product `op` of `work` element operations on `d`. Exact, every
-/// backend gives the same bits, so a small product (a 4x4) runs inline on
-/// the build's baseline where its type, the CPU and where its result goes
-/// say it pays; under `fast` the bits depend on the backend that runs it.
+/// Where a product of `work` element operations on `d` runs (see
+/// [`run_at`]). Exact, every backend gives the same bits, so a small
+/// product (a 4x4) runs inline on the build's baseline where its type, the
+/// CPU and where its result goes say it pays; under `fast` the bits depend
+/// on the backend that runs it, which is `d`'s.
 #[inline(always)]
-fn run_product<D: Dispatch, T: Element, X, O: OpWith<X>>(
+fn product_inline<D: Dispatch, T: Element>(
     d: D,
     work: usize,
     fuse: bool,
     delivery: Delivery,
-    op: O,
-    x: X,
-) -> O::Output {
-    if !fuse && T::small_products_inline(d.backend(), delivery) {
-        d.run_portable_with(work, op, x)
-    } else {
-        d.run_with(op, x)
+) -> Option<usize> {
+    (!fuse && T::small_products_inline(d.backend(), delivery)).then_some(work)
+}
+
+/// Runs `op` on `x` on `d`: inline on the build's baseline backend where
+/// `inline` is its count of element operations, else through `d`'s
+/// boundary.
+#[inline(always)]
+fn run_at<D: Dispatch, X, O: OpWith<X>>(d: D, inline: Option<usize>, op: O, x: X) -> O::Output {
+    match inline {
+        Some(work) => d.run_portable_with(work, op, x),
+        None => d.run_with(op, x),
     }
+}
+
+/// An operation that transposes on 16x16 tiles, in two copies: one on the
+/// default tiles, one on those for a CPU whose 512-bit units are full
+/// width ([`Isa::transpose_16x16_f32_full_width`]). [`run_tiled`] chooses
+/// between them before the backend's boundary, so that each copy compiles
+/// its tiles without a branch: with a branch in the tile, a 16x16 `f32`
+/// product with a transposed left operand took 70 to 74 ns instead of 66
+/// to 68 ns (LLVM no longer kept the transposed operand in registers), on
+/// an AMD EPYC Zen 5.
+trait Tiled<X>: OpWith<X> {
+    /// Whether the operation has such tiles: a transpose of 32-bit
+    /// elements (which run the `f32` tiles) whose sides are both at least
+    /// 16. Without them there is no second copy to compile.
+    const FULL_WIDTH_TILES: bool;
+    /// The copy on the full-width tiles.
+    type FullWidth: OpWith<X, Output = Self::Output>;
+    /// The same operation on the full-width tiles.
+    fn full_width(self) -> Self::FullWidth;
+}
+
+/// Whether a transpose of a `rows x cols` matrix of `T` runs 16x16 `f32`
+/// tiles (see [`Tiled`]).
+const fn has_f32_tiles<T>(rows: usize, cols: usize) -> bool {
+    size_of::<T>() == 4 && rows >= 16 && cols >= 16
+}
+
+/// Runs `op` on `x` on `d` (see [`run_at`]), in its copy on the full-width
+/// tiles where it has them and this CPU's 512-bit units are full width
+/// ([`full_width_512`](crate::simd::dispatch::full_width_512)).
+#[inline(always)]
+fn run_tiled<D: Dispatch, X, O: Tiled<X>>(d: D, inline: Option<usize>, op: O, x: X) -> O::Output {
+    // A constant first, so that an operation without the tiles compiles no
+    // second copy.
+    #[cfg(target_arch = "x86_64")]
+    if const { O::FULL_WIDTH_TILES } && crate::simd::dispatch::full_width_512() {
+        return run_at(d, inline, op.full_width(), x);
+    }
+    run_at(d, inline, op, x)
 }
 
 /// A product as an [`Op`] that returns its result. Its operand layouts are
@@ -335,14 +374,36 @@ fn run_product<D: Dispatch, T: Element, X, O: OpWith<X>>(
 /// took 26 ns that way and takes 19 ns now, measured on an AVX2 EPYC.)
 /// The addend is its [`OpWith`] part, so that the operands' and the
 /// addend's addresses all cross the boundary in registers.
-struct Product<Lhs, Rhs, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L> {
+/// A transposed left operand is transposed on the full-width tiles where
+/// `FULL_WIDTH` (see [`Tiled`]).
+struct Product<
+    Lhs,
+    Rhs,
+    T,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    L,
+    const FULL_WIDTH: bool,
+> {
     lhs: Lhs,
     rhs: Rhs,
     result: PhantomData<(T, L)>,
 }
 
-impl<Lhs, Rhs, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L> OpWith<A>
-    for Product<Lhs, Rhs, T, M, K, N, FUSE, L>
+impl<
+    Lhs,
+    Rhs,
+    A,
+    T,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    L,
+    const FULL_WIDTH: bool,
+> OpWith<A> for Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -360,19 +421,52 @@ where
     }
 }
 
-impl<Lhs, Rhs, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L>
-    Product<Lhs, Rhs, T, M, K, N, FUSE, L>
+impl<
+    Lhs,
+    Rhs,
+    T,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    L,
+    const FULL_WIDTH: bool,
+> Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
     Rhs: Operand<T, K, N>,
     L: Layout,
 {
+    #[inline(always)]
+    fn new(lhs: Lhs, rhs: Rhs) -> Self {
+        Product {
+            lhs,
+            rhs,
+            result: PhantomData,
+        }
+    }
+
+    /// Whether [`product_into`] transposes a left operand on 16x16 `f32`
+    /// tiles: that of the column-major product it runs (for a row-major
+    /// result, the right operand flipped, `N x K`).
+    const FULL_WIDTH_TILES: bool = if L::ROW_MAJOR {
+        !Rhs::TRANSPOSED && has_f32_tiles::<T>(N, K)
+    } else {
+        Lhs::TRANSPOSED && has_f32_tiles::<T>(M, K)
+    };
+
+    /// The same product on the full-width tiles.
+    #[inline(always)]
+    fn with_full_width(self) -> Product<Lhs, Rhs, T, M, K, N, FUSE, L, true> {
+        Product::new(self.lhs, self.rhs)
+    }
+
     /// `out = lhs * rhs (+ addend)` with backend `S`'s kernels.
     #[inline(always)]
     fn write<S: Isa>(self, s: S, addend: Option<&[T]>, out: &mut Matrix<T, M, N, L>) {
         if L::ROW_MAJOR {
-            product_into::<S, T, N, K, M, FUSE, _, _>(
+            product_into::<S, T, N, K, M, FUSE, FULL_WIDTH, _, _>(
                 s,
                 Flipped(self.rhs),
                 Flipped(self.lhs),
@@ -380,7 +474,7 @@ where
                 out.as_mut_slice(),
             );
         } else {
-            product_into::<S, T, M, K, N, FUSE, _, _>(
+            product_into::<S, T, M, K, N, FUSE, FULL_WIDTH, _, _>(
                 s,
                 self.lhs,
                 self.rhs,
@@ -396,8 +490,20 @@ where
 /// addresses in registers, as for [`Product`]).
 struct InPlace<P>(P);
 
-impl<'o, Lhs, Rhs, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L>
-    OpWith<(A, &'o mut Matrix<T, M, N, L>)> for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L>>
+impl<
+    'o,
+    Lhs,
+    Rhs,
+    A,
+    T,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    L,
+    const FULL_WIDTH: bool,
+> OpWith<(A, &'o mut Matrix<T, M, N, L>)>
+    for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH>>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -413,8 +519,44 @@ where
     }
 }
 
+impl<Lhs, Rhs, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L> Tiled<A>
+    for Product<Lhs, Rhs, T, M, K, N, FUSE, L, false>
+where
+    T: Element,
+    Lhs: Operand<T, M, K>,
+    Rhs: Operand<T, K, N>,
+    A: Addend<T, M, N, L>,
+    L: Layout,
+{
+    const FULL_WIDTH_TILES: bool = Self::FULL_WIDTH_TILES;
+    type FullWidth = Product<Lhs, Rhs, T, M, K, N, FUSE, L, true>;
+    #[inline(always)]
+    fn full_width(self) -> Self::FullWidth {
+        self.with_full_width()
+    }
+}
+
+impl<Lhs, Rhs, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L>
+    Tiled<(A, &mut Matrix<T, M, N, L>)> for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, false>>
+where
+    T: Element,
+    Lhs: Operand<T, M, K>,
+    Rhs: Operand<T, K, N>,
+    A: Addend<T, M, N, L>,
+    L: Layout,
+{
+    const FULL_WIDTH_TILES: bool =
+        Product::<Lhs, Rhs, T, M, K, N, FUSE, L, false>::FULL_WIDTH_TILES;
+    type FullWidth = InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, true>>;
+    #[inline(always)]
+    fn full_width(self) -> Self::FullWidth {
+        InPlace(self.0.with_full_width())
+    }
+}
+
 /// `out = lhs * rhs (+ addend)`, all column-major `M x N`, with backend
-/// `S`'s kernels; a transposed left operand is transposed first.
+/// `S`'s kernels; a transposed left operand is transposed first, on the
+/// full-width tiles where `FULL_WIDTH` (see [`Tiled`]).
 #[inline(always)]
 fn product_into<
     S: Isa,
@@ -423,6 +565,7 @@ fn product_into<
     const K: usize,
     const N: usize,
     const FUSE: bool,
+    const FULL_WIDTH: bool,
     Lhs: Operand<T, M, K>,
     Rhs: Operand<T, K, N>,
 >(
@@ -443,10 +586,7 @@ fn product_into<
     };
     if Lhs::TRANSPOSED {
         let mut a = [[T::ZERO; M]; K];
-        // The default tiles on every CPU: the choice for a full-width CPU
-        // (see `storage_transposed`) is made outside the boundary, and a
-        // second copy of the product for it is not worth its code.
-        T::transpose::<S, false>(s, K, M, lhs.stored(), a.as_flattened_mut());
+        T::transpose::<S, FULL_WIDTH>(s, K, M, lhs.stored(), a.as_flattened_mut());
         kernel::<S, T, M, K, N, FUSE, Rhs>(s, &p(a.as_flattened()), out);
     } else {
         kernel::<S, T, M, K, N, FUSE, Rhs>(s, &p(lhs.stored()), out);
@@ -630,33 +770,11 @@ fn storage_transposed<D: Dispatch, T: Element, const R: usize, const C: usize, L
         out
     };
     #[cfg(not(debug_assertions))]
-    let out = if full_width_tiles::<T, R, C>() {
-        let op = Transpose::<T, _, true>::of(src);
-        run_transpose::<T, _, _, _>(d, (R, C), Delivery::Returned, op, ())
-    } else {
-        let op = Transpose::<T, _, false>::of(src);
-        run_transpose::<T, _, _, _>(d, (R, C), Delivery::Returned, op, ())
+    let out = {
+        let inline = T::transpose_inline(R, C, Delivery::Returned).then_some(R * C);
+        run_tiled(d, inline, Transpose::<T, _, false>::of(src), ())
     };
     out
-}
-
-/// Whether a transpose of an `R x C` matrix of `T` runs the 16x16 tiles
-/// for a CPU whose 512-bit units are full width
-/// ([`Isa::transpose_16x16_f32_full_width`]): a CPU of that kind, and
-/// 32-bit elements (which run the `f32` tiles) in a shape with 16x16 tiles.
-/// Asked before the boundary, so that each of the two transposes compiles
-/// its tiles without a branch (see [`transpose_f32`]).
-///
-/// [`transpose_f32`]: crate::kernels::transpose::transpose_f32
-#[cfg_attr(debug_assertions, allow(dead_code))]
-#[inline(always)]
-fn full_width_tiles<T: Element, const R: usize, const C: usize>() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    let full = const { size_of::<T>() == 4 && R >= 16 && C >= 16 }
-        && crate::simd::dispatch::full_width_512();
-    #[cfg(not(target_arch = "x86_64"))]
-    let full = false;
-    full
 }
 
 /// As [`storage_transposed`], written into `out` by the transpose itself,
@@ -674,38 +792,16 @@ fn storage_transposed_to<D: Dispatch, T: Element, const R: usize, const C: usize
         Transpose::<T, Matrix<T, R, C, L>, false>::of(src).write_dyn(out);
     }
     #[cfg(not(debug_assertions))]
-    if full_width_tiles::<T, R, C>() {
-        let op = Transpose::<T, _, true>::of(src);
-        run_transpose::<T, _, _, _>(d, (R, C), Delivery::Written, op, out);
-    } else {
-        let op = Transpose::<T, _, false>::of(src);
-        run_transpose::<T, _, _, _>(d, (R, C), Delivery::Written, op, out);
-    }
-}
-
-/// A transpose of a `rows x cols` matrix of `T`, delivered as `delivery`
-/// says: inline on the build's baseline where [`Element::transpose_inline`]
-/// says so, else on `d`.
-#[cfg_attr(debug_assertions, allow(dead_code))]
-#[inline(always)]
-fn run_transpose<T: Element, D: Dispatch, X, O: OpWith<X>>(
-    d: D,
-    (rows, cols): (usize, usize),
-    delivery: Delivery,
-    op: O,
-    x: X,
-) -> O::Output {
-    if T::transpose_inline(rows, cols, delivery) {
-        d.run_portable_with(rows * cols, op, x)
-    } else {
-        d.run_with(op, x)
+    {
+        let inline = T::transpose_inline(R, C, Delivery::Written).then_some(R * C);
+        run_tiled(d, inline, Transpose::<T, _, false>::of(src), out);
     }
 }
 
 /// The transpose of `src` into a matrix of type `Out`, as an [`Op`] that
 /// returns it, or writes it into the caller's (the [`OpWith`] part); on
 /// the tiles for a CPU whose 512-bit units are full width where
-/// `FULL_WIDTH` ([`full_width_tiles`]).
+/// `FULL_WIDTH` (see [`Tiled`]).
 struct Transpose<'a, T, Out, const FULL_WIDTH: bool> {
     src: &'a [T],
     out: PhantomData<Out>,
@@ -762,6 +858,20 @@ impl<'o, T: Element, const R: usize, const C: usize, L: Layout, const FULL_WIDTH
     #[inline(always)]
     fn run_with<S: Isa>(self, s: S, out: &'o mut Matrix<T, R, C, L>) {
         self.write(s, out);
+    }
+}
+
+impl<'a, X, T: Element, const R: usize, const C: usize, L: Layout> Tiled<X>
+    for Transpose<'a, T, Matrix<T, R, C, L>, false>
+where
+    Self: OpWith<X>,
+    Transpose<'a, T, Matrix<T, R, C, L>, true>: OpWith<X, Output = <Self as OpWith<X>>::Output>,
+{
+    const FULL_WIDTH_TILES: bool = has_f32_tiles::<T>(R, C);
+    type FullWidth = Transpose<'a, T, Matrix<T, R, C, L>, true>;
+    #[inline(always)]
+    fn full_width(self) -> Self::FullWidth {
+        Transpose::of(self.src)
     }
 }
 
@@ -1410,6 +1520,34 @@ mod tests {
             product::<_, i64, 2, 3, 2, false, ColumnMajor>(Auto, Plain(&a), Transposed(&bt), ());
         assert_eq!(via_lhs, plain);
         assert_eq!(via_rhs, plain);
+    }
+
+    /// A product's copy on the full-width transpose tiles gives the bits
+    /// of its copy on the default tiles, whatever this CPU is (the
+    /// operators run it only on a full-width one): a row-major left
+    /// operand with a column-major result, and a row-major result of
+    /// column-major operands (whose right operand, flipped, is the one
+    /// transposed), in a shape of whole 16x16 tiles and edges.
+    #[test]
+    fn products_on_either_transpose_tiles_agree() {
+        use crate::RowMajor;
+        let a = Matrix::<f32, 20, 33>::from_fn(|r, c| (r as f32 - 7.5) / (c as f32 + 1.25));
+        let b = Matrix::<f32, 33, 18>::from_fn(|r, c| (0.75 * c as f32 - r as f32).sin());
+        let ar = a.to_layout::<RowMajor>();
+        let expected = a * b;
+        macro_rules! both {
+            ($lhs:expr, $lhs_layout:ty, $layout:ty) => {{
+                type P<'m, Lhs, const WIDE: bool> =
+                    Product<Lhs, Plain<'m, f32, 33, 18>, f32, 20, 33, 18, false, $layout, WIDE>;
+                assert!(P::<'_, Plain<'_, f32, 20, 33, $lhs_layout>, false>::FULL_WIDTH_TILES);
+                let narrow = run_at(Auto, None, P::<_, false>::new(Plain($lhs), Plain(&b)), ());
+                let wide = run_at(Auto, None, P::<_, true>::new(Plain($lhs), Plain(&b)), ());
+                assert_eq!(narrow.to_layout::<ColumnMajor>(), expected);
+                assert_eq!(wide.to_layout::<ColumnMajor>(), expected);
+            }};
+        }
+        both!(&ar, RowMajor, ColumnMajor);
+        both!(&a, ColumnMajor, RowMajor);
     }
 
     #[cfg(feature = "f16")]

@@ -295,6 +295,28 @@ proptest! {
         prop_assert_eq!(cm(rm_splat(v)), Matrix::splat(v));
     }
 
+    /// The mixes that transpose an operand first (a row-major left
+    /// operand with a column-major result, a row-major result of
+    /// column-major operands), in a shape of whole 16x16 tiles and edges:
+    /// into a matrix, and returned with an addend.
+    #[test]
+    fn mixed_layout_products_with_edges(
+        a in floats::<20, 33>(),
+        b in floats::<33, 18>(),
+        c in floats::<20, 18>(),
+    ) {
+        let expected = reference_product(&a, &b, None);
+        let mut out = Matrix::splat(f32::NAN);
+        rm(a).mul_to(&b, &mut out);
+        prop_assert_eq!(out, expected);
+        let mut out_r = rm(out);
+        a.mul_to(&b, &mut out_r);
+        prop_assert_eq!(cm(out_r), expected);
+        let mad = reference_product(&a, &b, Some(&c));
+        prop_assert_eq!(rm(a).mad(&b, &c), mad);
+        prop_assert_eq!(cm(a.mad(&b, &rm(c))), mad);
+    }
+
     #[test]
     fn sixteen_by_sixteen_row_major_products(a in floats::<16, 16>(), b in floats::<16, 16>()) {
         let expected = cm_16(a, b);
