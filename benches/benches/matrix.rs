@@ -990,6 +990,10 @@ macro_rules! layout_group {
             R::default(),
             |a, b, o| a.mul_to(b, o),
         );
+        // The conversion those two mixes make, alone.
+        col1(&mut g, "transpose_to alone", a.0, M::zero(), |a, o| {
+            a.transpose_to(o)
+        });
         col2(
             &mut g,
             "cm = rm * cm, converted first",
