@@ -990,9 +990,17 @@ macro_rules! layout_group {
             R::default(),
             |a, b, o| a.mul_to(b, o),
         );
-        // The conversion those two mixes make, alone.
-        col1(&mut g, "transpose_to alone", a.0, M::zero(), |a, o| {
-            a.transpose_to(o)
+        // The conversion those two mixes make, alone: into the caller's
+        // matrix, and returned.
+        col1(
+            &mut g,
+            "rm to cm, to_layout_into",
+            a.1,
+            M::zero(),
+            |a, o| a.to_layout_into(o),
+        );
+        col1(&mut g, "rm to cm, to_layout", a.1, M::zero(), |a, o| {
+            *o = a.to_layout()
         });
         col2(
             &mut g,

@@ -635,7 +635,8 @@ fn expr(e: &Expr) -> TokenStream {
             }
             if from.layout != to.layout {
                 let layout = to.layout.to_tokens(span);
-                value = quote_spanned!(span=> ::matrix_core::Matrix::to_layout::<#layout>(#value));
+                value =
+                    quote_spanned!(span=> ::matrix_core::Matrix::to_layout::<#layout>(&(#value)));
             }
             value
         }
@@ -719,8 +720,7 @@ fn expr(e: &Expr) -> TokenStream {
                 if m.layout != lines {
                     // A matrix of the other layout is converted to the memory's.
                     let lines = lines.to_tokens(span);
-                    value =
-                        quote_spanned!(span=> ::matrix_core::Matrix::to_layout::<#lines>(#value));
+                    value = quote_spanned!(span=> ::matrix_core::Matrix::to_layout::<#lines>(&(#value)));
                 }
                 let lines = lines.to_tokens(span);
                 quote_spanned!(span=> #func::<#elem, #rows, #cols, #lines>(#value, #dst, #s))

@@ -317,6 +317,31 @@ proptest! {
         prop_assert_eq!(cm(a.mad(&b, &rm(c))), mad);
     }
 
+    /// `to_layout_into` writes what `to_layout` returns, whatever the
+    /// matrix it writes held: between the layouts (the storage
+    /// transposed, by whole tiles and edges at 20x33) and within one (a
+    /// copy).
+    #[test]
+    fn layout_conversions_into_a_matrix(a in floats::<20, 33>(), s in floats::<3, 4>()) {
+        let ar = rm(a);
+        let mut out = Matrix::splat(f32::NAN);
+        ar.to_layout_into(&mut out);
+        prop_assert_eq!(out, a);
+        prop_assert_eq!(out, ar.to_layout());
+        let mut out_r = rm(Matrix::splat(f32::NAN));
+        a.to_layout_into(&mut out_r);
+        prop_assert_eq!(out_r, ar);
+        let mut copy = rm(Matrix::splat(f32::NAN));
+        ar.to_layout_into(&mut copy);
+        prop_assert_eq!(copy, ar);
+        let mut small = rm(Matrix::splat(f32::NAN));
+        s.to_layout_into(&mut small);
+        prop_assert_eq!(cm(small), s);
+        let mut small_cm = Matrix::splat(f32::NAN);
+        small.to_layout_into(&mut small_cm);
+        prop_assert_eq!(small_cm, s);
+    }
+
     #[test]
     fn sixteen_by_sixteen_row_major_products(a in floats::<16, 16>(), b in floats::<16, 16>()) {
         let expected = cm_16(a, b);
