@@ -353,16 +353,28 @@ const fn has_f32_tiles<T>(rows: usize, cols: usize) -> bool {
 
 /// Runs `op` on `x` on `d` (see [`run_at`]), in its copy on the full-width
 /// tiles where it has them and this CPU's 512-bit units are full width
-/// ([`full_width_512`](crate::simd::dispatch::full_width_512)).
+/// ([`full_width_cpu`]).
 #[inline(always)]
 fn run_tiled<D: Dispatch, X, O: Tiled<X>>(d: D, inline: Option<usize>, op: O, x: X) -> O::Output {
     // A constant first, so that an operation without the tiles compiles no
-    // second copy.
-    #[cfg(target_arch = "x86_64")]
-    if const { O::FULL_WIDTH_TILES } && crate::simd::dispatch::full_width_512() {
-        return run_at(d, inline, op.full_width(), x);
+    // second copy and asks nothing of the CPU.
+    if const { O::FULL_WIDTH_TILES } && full_width_cpu() {
+        run_at(d, inline, op.full_width(), x)
+    } else {
+        run_at(d, inline, op, x)
     }
-    run_at(d, inline, op, x)
+}
+
+/// Whether this CPU's 512-bit units are full width
+/// ([`full_width_512`](crate::simd::dispatch::full_width_512)); never on
+/// other targets than x86-64.
+#[inline(always)]
+fn full_width_cpu() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    let full = crate::simd::dispatch::full_width_512();
+    #[cfg(not(target_arch = "x86_64"))]
+    let full = false;
+    full
 }
 
 /// A product as an [`Op`] that returns its result. Its operand layouts are
