@@ -331,6 +331,10 @@ proptest! {
         let mut out_r = rm(Matrix::splat(f32::NAN));
         a.to_layout_into(&mut out_r);
         prop_assert_eq!(out_r, ar);
+        // Element by element, and the row-major bytes as rows.
+        let rows = a.to_rows();
+        prop_assert_eq!(out_r.to_rows(), rows);
+        prop_assert_eq!(out_r.as_slice(), rows.as_flattened());
         let mut copy = rm(Matrix::splat(f32::NAN));
         ar.to_layout_into(&mut copy);
         prop_assert_eq!(copy, ar);
