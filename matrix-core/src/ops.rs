@@ -459,21 +459,6 @@ where
         }
     }
 
-    /// Whether [`product_into`] transposes a left operand on 16x16 `f32`
-    /// tiles: that of the column-major product it runs (for a row-major
-    /// result, the right operand flipped, `N x K`).
-    const FULL_WIDTH_TILES: bool = if L::ROW_MAJOR {
-        !Rhs::TRANSPOSED && has_f32_tiles::<T>(N, K)
-    } else {
-        Lhs::TRANSPOSED && has_f32_tiles::<T>(M, K)
-    };
-
-    /// The same product on the full-width tiles.
-    #[inline(always)]
-    fn with_full_width(self) -> Product<Lhs, Rhs, T, M, K, N, FUSE, L, true> {
-        Product::new(self.lhs, self.rhs)
-    }
-
     /// `out = lhs * rhs (+ addend)` with backend `S`'s kernels.
     #[inline(always)]
     fn write<S: Isa>(self, s: S, addend: Option<&[T]>, out: &mut Matrix<T, M, N, L>) {
@@ -540,11 +525,18 @@ where
     A: Addend<T, M, N, L>,
     L: Layout,
 {
-    const FULL_WIDTH_TILES: bool = Self::FULL_WIDTH_TILES;
+    // Whether `product_into` transposes a left operand on 16x16 `f32`
+    // tiles: that of the column-major product it runs (for a row-major
+    // result, the right operand flipped, `N x K`).
+    const FULL_WIDTH_TILES: bool = if L::ROW_MAJOR {
+        !Rhs::TRANSPOSED && has_f32_tiles::<T>(N, K)
+    } else {
+        Lhs::TRANSPOSED && has_f32_tiles::<T>(M, K)
+    };
     type FullWidth = Product<Lhs, Rhs, T, M, K, N, FUSE, L, true>;
     #[inline(always)]
     fn full_width(self) -> Self::FullWidth {
-        self.with_full_width()
+        Product::new(self.lhs, self.rhs)
     }
 }
 
@@ -557,12 +549,13 @@ where
     A: Addend<T, M, N, L>,
     L: Layout,
 {
+    // The product's own.
     const FULL_WIDTH_TILES: bool =
-        Product::<Lhs, Rhs, T, M, K, N, FUSE, L, false>::FULL_WIDTH_TILES;
+        <Product<Lhs, Rhs, T, M, K, N, FUSE, L, false> as Tiled<A>>::FULL_WIDTH_TILES;
     type FullWidth = InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, true>>;
     #[inline(always)]
     fn full_width(self) -> Self::FullWidth {
-        InPlace(self.0.with_full_width())
+        InPlace(Tiled::<A>::full_width(self.0))
     }
 }
 
@@ -1580,7 +1573,9 @@ mod tests {
             ($lhs:expr, $lhs_layout:ty, $layout:ty) => {{
                 type P<'m, Lhs, const WIDE: bool> =
                     Product<Lhs, Plain<'m, f32, 33, 18>, f32, 20, 33, 18, false, $layout, WIDE>;
-                assert!(P::<'_, Plain<'_, f32, 20, 33, $lhs_layout>, false>::FULL_WIDTH_TILES);
+                assert!(
+                    <P<'_, Plain<'_, f32, 20, 33, $lhs_layout>, false> as Tiled<()>>::FULL_WIDTH_TILES
+                );
                 let narrow = run_at(Auto, None, P::<_, false>::new(Plain($lhs), Plain(&b)), ());
                 let wide = run_at(Auto, None, P::<_, true>::new(Plain($lhs), Plain(&b)), ());
                 assert_eq!(narrow.to_layout::<ColumnMajor>(), expected);
