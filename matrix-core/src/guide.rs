@@ -207,19 +207,21 @@
 //!   8x8 on AVX2). That conversion is the one a mix of layouts costs: on
 //!   an AMD EPYC (Zen 5), `mul_to` with a row-major left operand and a
 //!   column-major result took 1.14–1.22 times the all-column-major
-//!   `mul_to` at 16x16 `f32` and 1.16–1.25 at 64x64 (a row-major result of
+//!   `mul_to` at 16x16 `f32` and 1.11–1.16 at 64x64 (a row-major result of
 //!   column-major operands alike), while a row-major right operand took
 //!   0.98–1.06 (BENCHMARKS.md; earlier figures, 1.04–1.11 on a Xeon and an
 //!   AVX2 EPYC, came from a benchmark that placed the operands differently
 //!   for each column). In exact mode every sum runs in `k` order, so the
 //!   vectors run along the result's columns, and a row-major left operand
 //!   has no column to load. At 64x64 that conversion costs the product
-//!   about 350 ns, where the same transpose alone (`transpose_to`) takes
+//!   about 270 ns, where the same transpose alone (`transpose_to`) takes
 //!   78 ns: the converted copy is a fourth 16 KiB matrix beside three that
-//!   already fill that CPU's 48 KiB L1 data cache. A left operand used in
-//!   several such products is cheaper converted once into a matrix of
-//!   yours ([`to_layout_into`](crate::Matrix::to_layout_into): 74 to 83 ns
-//!   at 64x64; returned by `to_layout`, 484 to 535 ns). The bits are the
+//!   already fill that CPU's 48 KiB L1 data cache (the buffer is filled by
+//!   vector stores, not by `memset`, whose `rep stosb` cost 60 to 140 ns
+//!   more). A left operand used in several such products is cheaper
+//!   converted once into a matrix of yours
+//!   ([`to_layout_into`](crate::Matrix::to_layout_into): 74 to 83 ns at
+//!   64x64; returned by `to_layout`, 484 to 535 ns). The bits are the
 //!   column-major product's in every case.
 //! * The column-major load and store read and write column-major memory
 //!   whatever the matrix's layout (a row-major matrix is converted to
