@@ -610,7 +610,7 @@ fn product_into<
 /// build, two sessions of three runs: a 64x64 `f32` `mul_to` with a
 /// row-major left operand took 2177 to 2278 ns after a `memset` of its
 /// 16 KiB buffer and takes 2114 to 2137 ns, the all-column-major one 1843
-/// to 1850 ns. (The same fill of a returned 64x64 product's storage made
+/// to 1914 ns. (The same fill of a returned 64x64 product's storage made
 /// `&a * &b` slower, 2366 against 2250 ns, so results keep their zeroing.)
 #[inline(always)]
 fn scratch_zero<T: Element>(bytes: usize) -> T {
