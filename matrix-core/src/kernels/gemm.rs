@@ -546,9 +546,9 @@ impl<V: SimdVector> Tile<'_, V> {
 /// and `b` stored as it is (not [`Operands::bt`]), two columns of the
 /// result per vector: `acc = [A[:,0] | A[:,0]] * [B[0][j] | B[0][j + 1]]`,
 /// then `acc = acc + [A[:,k] | A[:,k]] * [B[k][j] | B[k][j + 1]]`, each
-/// half broadcast from four steps of its column loaded at once
-/// ([`Pairs::quads`], then [`Group4::dup_in_x4`]). The order of every
-/// element's operations is [`gemm_with`]'s, so are the bits.
+/// half broadcast from several steps of its column loaded at once
+/// ([`pair_group`]). The order of every element's operations is
+/// [`gemm_with`]'s, so are the bits.
 ///
 /// An 8-row `f32` product on AVX-512 this way issues half the
 /// multiplications of the 256-bit kernel, for one in-lane shuffle per step
@@ -614,21 +614,17 @@ fn pair_tile<V: Pairs, const FUSE: bool, const NP: usize, const SINGLE: bool>(
         j * k
     };
     let mut acc = [V::zero(t); NP];
+    let group = pair_steps::<V, FUSE>();
     let mut k0 = 0;
     while k0 < k {
-        let len = if k - k0 >= 4 { 4 } else { k - k0 };
-        let mut av = [V::zero(t); 4];
+        let len = if k - k0 >= group { group } else { k - k0 };
+        let mut av = [V::zero(t); 8];
         for s in 0..len {
             av[s] = V::halves(t, p.a, (k0 + s) * m);
         }
         for q in 0..NP {
-            let x = V::quads(t, p.b, b_col(2 * q) + k0, b_col(2 * q + 1) + k0, len);
-            let steps = [
-                x.dup_in_x4::<0>(),
-                x.dup_in_x4::<1>(),
-                x.dup_in_x4::<2>(),
-                x.dup_in_x4::<3>(),
-            ];
+            let steps =
+                pair_group::<V, FUSE>(t, p.b, b_col(2 * q) + k0, b_col(2 * q + 1) + k0, len);
             for s in 0..len {
                 acc[q] = if k0 + s == 0 {
                     av[s].mul(steps[s])
@@ -637,7 +633,7 @@ fn pair_tile<V: Pairs, const FUSE: bool, const NP: usize, const SINGLE: bool>(
                 };
             }
         }
-        k0 += 4;
+        k0 += group;
     }
     for q in 0..NP {
         let start = (j0 + 2 * q) * m;
@@ -656,6 +652,53 @@ fn pair_tile<V: Pairs, const FUSE: bool, const NP: usize, const SINGLE: bool>(
             acc[q].store(out, start);
         }
     }
+}
+
+/// How many steps of `k` [`pair_tile`] takes from one load of each column
+/// of `B`: four with separate multiplies and adds, `V::LANES / 2` with
+/// FMA (see [`pair_group`]).
+#[inline(always)]
+const fn pair_steps<V: Pairs, const FUSE: bool>() -> usize {
+    const { assert!(V::LANES / 2 <= 8, "at most eight steps per group") };
+    if FUSE { V::LANES / 2 } else { 4 }
+}
+
+/// Steps `0..len` of the columns of `B` that start at `lo` and `hi` (`len`
+/// at most [`pair_steps`]): step `s` holds `src[lo + s]` in every lane of
+/// the low half and `src[hi + s]` in every lane of the high half.
+///
+/// With separate multiplies and adds, four steps come from one 16-byte
+/// load per column ([`Pairs::quads`], then [`Group4::dup_in_x4`]); with
+/// FMA, eight from one 32-byte load per column ([`Pairs::columns`], then
+/// [`Pairs::spread`], which LLVM emits as an in-lane and a lane shuffle).
+/// Each is the faster of the two on Zen 5 for its operations: an 8x8 `f32`
+/// product of a `matrix!` kernel under `#[fp_contract(fast)]` took
+/// 8.2–8.5 ns from quads and takes 6.7 ns in a native build (12.4–12.7
+/// and 8.9–9.3 ns in a default build, operands by value), while an exact
+/// `mul_to` takes 7.1–7.4 ns from quads and took 7.8 ns from whole columns.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn pair_group<V: Pairs, const FUSE: bool>(
+    t: V::Token,
+    src: &[V::Elem],
+    lo: usize,
+    hi: usize,
+    len: usize,
+) -> [V; 8] {
+    let mut steps = [V::zero(t); 8];
+    if FUSE {
+        let x = V::columns(t, src, lo, hi, len);
+        for s in 0..len {
+            steps[s] = x.spread(s);
+        }
+    } else {
+        let x = V::quads(t, src, lo, hi, len);
+        steps[0] = x.dup_in_x4::<0>();
+        steps[1] = x.dup_in_x4::<1>();
+        steps[2] = x.dup_in_x4::<2>();
+        steps[3] = x.dup_in_x4::<3>();
+    }
+    steps
 }
 
 /// The 4x4 product (or `a * b + addend`) with one group of four lanes per

@@ -778,10 +778,47 @@ fn pairs<V: Pairs>(t: V::Token, data: &[V::Elem]) {
             assert_eq!(got, want, "len {len} from {lo} and {hi}");
         }
     }
+    for len in 1..=h {
+        for (lo, hi) in [(0, h), (9, 2), (data.len() - len, 0)] {
+            let x = V::columns(t, data, lo, hi, len);
+            let want: Vec<_> = (0..l)
+                .map(|i| {
+                    let (from, g) = if i < h { (lo, i) } else { (hi, i - h) };
+                    if g < len {
+                        data[from + g]
+                    } else {
+                        V::Elem::default()
+                    }
+                })
+                .collect();
+            assert_eq!(x.lanes(), want, "len {len} from {lo} and {hi}");
+            for s in 0..h {
+                let want: Vec<_> = (0..l)
+                    .map(|i| want[s + if i < h { 0 } else { h }])
+                    .collect();
+                assert_eq!(x.spread(s).lanes(), want, "step {s} of len {len}");
+            }
+        }
+    }
     let caught = |f: &dyn Fn()| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err();
     let n = data.len();
     assert!(caught(&|| {
         let _ = V::halves(t, data, n - h + 1);
+    }));
+    assert!(caught(&|| {
+        let _ = V::columns(t, data, n - h + 1, 0, h);
+    }));
+    assert!(caught(&|| {
+        let _ = V::columns(t, data, 0, n - 1, 2);
+    }));
+    assert!(caught(&|| {
+        let _ = V::columns(t, data, 0, 0, 0);
+    }));
+    assert!(caught(&|| {
+        let _ = V::columns(t, data, 0, 0, h + 1);
+    }));
+    assert!(caught(&|| {
+        let _ = V::halves(t, data, 0).spread(h);
     }));
     assert!(caught(&|| {
         let _ = V::quads(t, data, n - 3, 0, 4);

@@ -70,6 +70,48 @@ impl<T: super::Token> super::Pairs for F32x16<T> {
         // group of `hv` twice.
         Self(unsafe { _mm512_shuffle_f32x4::<0>(lv, hv) }, t)
     }
+    #[inline(always)]
+    fn columns(t: T, src: &[f32], lo: usize, hi: usize, len: usize) -> Self {
+        requires!(T, Avx512);
+        assert!((1..=8).contains(&len), "a group of one to eight steps");
+        let (l, h) = (&src[lo..lo + len], &src[hi..hi + len]);
+        // SAFETY: `t` proves AVX-512F and VL, which have these intrinsics.
+        // With eight steps, `l` and `h` hold the eight `f32` each unaligned
+        // load reads; with fewer, the masked loads read the first `len`
+        // lanes only, which `l` and `h` hold, and never fault on the
+        // others. The high half is inserted as four `f64` (the `f32`
+        // insert would need AVX-512DQ; the bits are the same).
+        unsafe {
+            let (lv, hv) = if len == 8 {
+                (_mm256_loadu_ps(l.as_ptr()), _mm256_loadu_ps(h.as_ptr()))
+            } else {
+                let mask = (1u8 << len) - 1;
+                (
+                    _mm256_maskz_loadu_ps(mask, l.as_ptr()),
+                    _mm256_maskz_loadu_ps(mask, h.as_ptr()),
+                )
+            };
+            let low = _mm512_castps256_ps512(lv);
+            Self(
+                _mm512_castpd_ps(_mm512_insertf64x4::<1>(
+                    _mm512_castps_pd(low),
+                    _mm256_castps_pd(hv),
+                )),
+                t,
+            )
+        }
+    }
+    #[inline(always)]
+    fn spread(self, s: usize) -> Self {
+        assert!(s < 8, "a step within a half");
+        let s = s as i32;
+        let h = s + 8;
+        // SAFETY: `self` exists, so AVX-512F is supported. Each index is
+        // below 16, a lane of `self`.
+        let index = unsafe { _mm512_set_epi32(h, h, h, h, h, h, h, h, s, s, s, s, s, s, s, s) };
+        // SAFETY: as above.
+        Self(unsafe { _mm512_permutexvar_ps(index, self.0) }, self.1)
+    }
 }
 
 x86_vector! {

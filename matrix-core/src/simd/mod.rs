@@ -203,9 +203,10 @@ pub trait Group4: SimdVector {
 /// Two columns of a matrix of `LANES / 2` rows in one vector, one per half,
 /// for vectors of at least eight lanes: the moves of a product that keeps
 /// two columns of the result per accumulator ([`gemm_pairs`]).
-/// [`Pairs::halves`] loads a column of `A` into both halves, and
-/// [`Pairs::quads`] four steps of two columns of `B`, which
-/// [`Group4::dup_in_x4`] then spreads over each half.
+/// [`Pairs::halves`] loads a column of `A` into both halves. The steps of
+/// two columns of `B` come either four at a time ([`Pairs::quads`], then
+/// [`Group4::dup_in_x4`] over each half) or up to `LANES / 2` at a time
+/// ([`Pairs::columns`], then [`Pairs::spread`]).
 ///
 /// [`gemm_pairs`]: crate::kernels::gemm::gemm_pairs
 pub(crate) trait Pairs: Group4 {
@@ -222,6 +223,19 @@ pub(crate) trait Pairs: Group4 {
     /// # Panics
     /// If `len` is not in `1..=4` or a range is not inside `src`.
     fn quads(t: Self::Token, src: &[Self::Elem], lo: usize, hi: usize, len: usize) -> Self;
+    /// The low half holds `src[lo..lo + len]`, the high half
+    /// `src[hi..hi + len]`, zero in the lanes past `len` of each (`1 <= len
+    /// <= LANES / 2`); nothing past `len` is read.
+    ///
+    /// # Panics
+    /// If `len` is not in `1..=LANES / 2` or a range is not inside `src`.
+    fn columns(t: Self::Token, src: &[Self::Elem], lo: usize, hi: usize, len: usize) -> Self;
+    /// Lane `s` of the low half copied over the low half, lane `s` of the
+    /// high half over the high half.
+    ///
+    /// # Panics
+    /// If `s` is not below `LANES / 2`.
+    fn spread(self, s: usize) -> Self;
 }
 
 /// `a * b + c` as [`SimdVector::mul_add`] if `FUSE`, otherwise as
