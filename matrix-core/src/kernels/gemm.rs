@@ -673,9 +673,9 @@ const fn pair_steps<V: Pairs, const FUSE: bool>() -> usize {
 /// [`Pairs::spread`], which LLVM emits as an in-lane and a lane shuffle).
 /// Each is the faster of the two on Zen 5 for its operations: an 8x8 `f32`
 /// product of a `matrix!` kernel under `#[fp_contract(fast)]` took
-/// 8.2–8.5 ns from quads and takes 6.7 ns in a native build (12.4–12.7
+/// 8.2–8.9 ns from quads and takes 6.7–6.9 ns in a native build (11.5–12.7
 /// and 8.9–9.3 ns in a default build, operands by value), while an exact
-/// `mul_to` takes 7.1–7.4 ns from quads and took 7.8 ns from whole columns.
+/// `mul_to` takes 7.0–7.4 ns from quads and took 7.8 ns from whole columns.
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn pair_group<V: Pairs, const FUSE: bool>(
