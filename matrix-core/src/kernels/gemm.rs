@@ -551,8 +551,8 @@ impl<V: SimdVector> Tile<'_, V> {
 /// [`gemm_with`]'s, so are the bits.
 ///
 /// An 8-row `f32` product on AVX-512 this way issues half the
-/// multiplications of the 256-bit kernel, for one in-lane shuffle per step
-/// and pair and one lane shuffle per four steps: on Zen 5, whose 512-bit
+/// multiplications of the 256-bit kernel, for one or two shuffles per step
+/// and pair ([`pair_group`]): on Zen 5, whose 512-bit
 /// units are full width ([`full_width_512`]), an 8x8 product
 /// (`Matrix::mul_to`, default build) took 10.5 ns on 256-bit vectors and
 /// takes 7.5 ns.
