@@ -551,7 +551,7 @@ impl<V: SimdVector> Tile<'_, V> {
 /// [`gemm_with`]'s, so are the bits.
 ///
 /// An 8-row `f32` product on AVX-512 this way issues half the
-/// multiplications of the 256-bit kernel, for one or two shuffles per step
+/// multiplications of the 256-bit kernel, for about one shuffle per step
 /// and pair ([`pair_group`]): on Zen 5, whose 512-bit
 /// units are full width ([`full_width_512`]), an 8x8 product
 /// (`Matrix::mul_to`, default build) took 10.5 ns on 256-bit vectors and
@@ -668,14 +668,16 @@ const fn pair_steps<V: Pairs, const FUSE: bool>() -> usize {
 /// the low half and `src[hi + s]` in every lane of the high half.
 ///
 /// With separate multiplies and adds, four steps come from one 16-byte
-/// load per column ([`Pairs::quads`], then [`Group4::dup_in_x4`]); with
-/// FMA, eight from one 32-byte load per column ([`Pairs::columns`], then
-/// [`Pairs::spread`], which LLVM emits as an in-lane and a lane shuffle).
-/// Each is the faster of the two on Zen 5 for its operations: an 8x8 `f32`
-/// product of a `matrix!` kernel under `#[fp_contract(fast)]` took
-/// 8.2–8.9 ns from quads and takes 6.7–6.9 ns in a native build (11.5–12.7
-/// and 8.9–9.3 ns in a default build, operands by value), while an exact
-/// `mul_to` takes 7.0–7.4 ns from quads and took 7.8 ns from whole columns.
+/// load per column ([`Pairs::quads`], then [`Group4::dup_in_x4`] per step,
+/// which LLVM folds into one two-source lane shuffle per step). With FMA,
+/// eight come from one 32-byte load per column ([`Pairs::columns`]), a lane
+/// shuffle per four steps ([`Pairs::quarter`]) and an in-lane shuffle per
+/// step, kept apart (see [`Pairs::quarter`]'s implementation). Each is the
+/// faster of the two on Zen 5 for its operations: an 8x8 `f32` product of a
+/// `matrix!` kernel under `#[fp_contract(fast)]` took 8.2–8.9 ns from quads
+/// and takes 5.9–6.0 ns in a native build (11.5–12.7 and 8.9–9.0 ns in a
+/// default build, operands by value), while an exact `mul_to` takes
+/// 7.0–7.4 ns from quads and took 7.7–7.8 ns from whole columns.
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn pair_group<V: Pairs, const FUSE: bool>(
@@ -688,8 +690,17 @@ fn pair_group<V: Pairs, const FUSE: bool>(
     let mut steps = [V::zero(t); 8];
     if FUSE {
         let x = V::columns(t, src, lo, hi, len);
-        for s in 0..len {
-            steps[s] = x.spread(s);
+        let low = x.quarter::<0>();
+        steps[0] = low.dup_in_x4::<0>();
+        steps[1] = low.dup_in_x4::<1>();
+        steps[2] = low.dup_in_x4::<2>();
+        steps[3] = low.dup_in_x4::<3>();
+        if len > 4 {
+            let high = x.quarter::<1>();
+            steps[4] = high.dup_in_x4::<0>();
+            steps[5] = high.dup_in_x4::<1>();
+            steps[6] = high.dup_in_x4::<2>();
+            steps[7] = high.dup_in_x4::<3>();
         }
     } else {
         let x = V::quads(t, src, lo, hi, len);

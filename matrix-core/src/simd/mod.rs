@@ -204,9 +204,10 @@ pub trait Group4: SimdVector {
 /// for vectors of at least eight lanes: the moves of a product that keeps
 /// two columns of the result per accumulator ([`gemm_pairs`]).
 /// [`Pairs::halves`] loads a column of `A` into both halves. The steps of
-/// two columns of `B` come either four at a time ([`Pairs::quads`], then
-/// [`Group4::dup_in_x4`] over each half) or up to `LANES / 2` at a time
-/// ([`Pairs::columns`], then [`Pairs::spread`]).
+/// two columns of `B` come either four at a time ([`Pairs::quads`]) or up
+/// to `LANES / 2` at a time ([`Pairs::columns`], then four by four
+/// [`Pairs::quarter`]), and [`Group4::dup_in_x4`] spreads each step over
+/// its half.
 ///
 /// [`gemm_pairs`]: crate::kernels::gemm::gemm_pairs
 pub(crate) trait Pairs: Group4 {
@@ -230,12 +231,10 @@ pub(crate) trait Pairs: Group4 {
     /// # Panics
     /// If `len` is not in `1..=LANES / 2` or a range is not inside `src`.
     fn columns(t: Self::Token, src: &[Self::Elem], lo: usize, hi: usize, len: usize) -> Self;
-    /// Lane `s` of the low half copied over the low half, lane `s` of the
-    /// high half over the high half.
-    ///
-    /// # Panics
-    /// If `s` is not below `LANES / 2`.
-    fn spread(self, s: usize) -> Self;
+    /// Lanes `4 * Q..4 * Q + 4` of the low half in every group of four
+    /// lanes of the low half, those of the high half in every group of the
+    /// high half (`Q < LANES / 8`, checked at compile time).
+    fn quarter<const Q: usize>(self) -> Self;
 }
 
 /// `a * b + c` as [`SimdVector::mul_add`] if `FUSE`, otherwise as
