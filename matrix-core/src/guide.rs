@@ -483,7 +483,7 @@
 //! Within a backend, two choices also follow the CPU's cores, read once
 //! from CPUID: where the 512-bit units are full width (AMD Zen 5), 8-row
 //! `f32` products put two columns in each 512-bit vector (under
-//! `#[fp_contract(fast)]` an 8x8 one reaches 52–56% of the FMA peak, against
+//! `#[fp_contract(fast)]` an 8x8 one reaches 59–63% of the FMA peak, against
 //! 40–46% for the form exact products keep), and transposes of
 //! 32-bit elements take 16x16 tiles with more shuffles and fewer loads;
 //! other CPUs keep the forms measured faster there. Each pair gives the

@@ -675,7 +675,7 @@ const fn pair_steps<V: Pairs, const FUSE: bool>() -> usize {
 /// step, kept apart (see [`Pairs::quarter`]'s implementation). Each is the
 /// faster of the two on Zen 5 for its operations: an 8x8 `f32` product of a
 /// `matrix!` kernel under `#[fp_contract(fast)]` took 8.2–8.9 ns from quads
-/// and takes 5.9–6.0 ns in a native build (11.5–12.7 and 8.9–9.0 ns in a
+/// and takes 5.9–6.1 ns in a native build (11.5–12.7 and 8.9–9.1 ns in a
 /// default build, operands by value), while an exact `mul_to` takes
 /// 7.0–7.4 ns from quads and took 7.7–7.8 ns from whole columns.
 #[allow(clippy::needless_range_loop)]

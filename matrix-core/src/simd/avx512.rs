@@ -131,7 +131,7 @@ impl<T: super::Token> super::Pairs for F32x16<T> {
 /// columns, which cannot take their data from the 32-byte stores of
 /// operands just copied (a `matrix!` kernel's by-value operands), and an
 /// 8x8 product took 21 ns instead of 9. Measured on an AMD EPYC (Zen 5),
-/// an 8x8 `f32` `matrix!` product under `#[fp_contract(fast)]`: 5.9–6.0 ns
+/// an 8x8 `f32` `matrix!` product under `#[fp_contract(fast)]`: 5.9–6.1 ns
 /// against 6.8–7.0 ns without it (native build).
 ///
 /// [`Pairs::quarter`]: super::Pairs::quarter
