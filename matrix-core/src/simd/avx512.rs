@@ -125,12 +125,12 @@ impl<T: super::Token> super::Pairs for F32x16<T> {
 /// result, so that the in-lane shuffle of each step stays one: LLVM
 /// otherwise folds the lane shuffle and the in-lane ones into an in-lane
 /// shuffle per two steps and a lane shuffle per step, which Zen 5 runs
-/// slower. Its operand, so that the two 32-byte loads of
-/// [`Pairs::columns`] stay loads of one column each: LLVM otherwise
-/// merges them and the lane shuffle into 64-byte loads that straddle two
-/// columns, which cannot take their data from the 32-byte stores of
-/// operands just copied (a `matrix!` kernel's by-value operands), and an
-/// 8x8 product took 21 ns instead of 9. Measured on an AMD EPYC (Zen 5),
+/// slower. Its operand, so that the loads of [`Pairs::columns`] are not
+/// folded into the lane shuffle: LLVM otherwise reads the second quarter
+/// of each pair of columns with a 64-byte load that starts half-way into
+/// the pair, which cannot take its data from the stores of operands just
+/// copied (a `matrix!` kernel's by-value operands), and an 8x8 product
+/// took 21 ns instead of 9. Measured on an AMD EPYC (Zen 5),
 /// an 8x8 `f32` `matrix!` product under `#[fp_contract(fast)]`: 5.9–6.1 ns
 /// against 6.8–7.0 ns without it (native build).
 ///
