@@ -198,6 +198,16 @@ pub trait Group4: SimdVector {
     /// In every group of four lanes, lane `L` of the group copied to all four
     /// (`L < 4`, checked at compile time).
     fn dup_in_x4<const L: usize>(self) -> Self;
+    /// [`Group4::dup_in_x4`] of each of the four lanes, in order.
+    #[inline(always)]
+    fn dup_each_x4(self) -> [Self; 4] {
+        [
+            self.dup_in_x4::<0>(),
+            self.dup_in_x4::<1>(),
+            self.dup_in_x4::<2>(),
+            self.dup_in_x4::<3>(),
+        ]
+    }
 }
 
 /// Two columns of a matrix of `LANES / 2` rows in one vector, one per half,
