@@ -175,6 +175,16 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
         gemm::gemm_in_order(p, false, out);
     }
 
+    /// Writes the value's bytes, in the target's order, into `out`, which
+    /// is `size_of::<Self>()` long ([`Vector::bitcast`](crate::Vector::bitcast)).
+    #[doc(hidden)]
+    fn write_ne_bytes(self, out: &mut [u8]);
+
+    /// The value whose bytes, in the target's order, are `bytes`, which is
+    /// `size_of::<Self>()` long.
+    #[doc(hidden)]
+    fn read_ne_bytes(bytes: &[u8]) -> Self;
+
     /// The same product with run-time dimensions, compiled once per backend
     /// inside `matrix-core` ([`DynKernels`]).
     #[doc(hidden)]
@@ -324,6 +334,19 @@ macro_rules! element {
 
             fn transpose_dyn(rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
                 transpose_on_auto(rows, cols, src, dst);
+            }
+
+            #[inline(always)]
+            fn write_ne_bytes(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_ne_bytes());
+            }
+
+            #[inline(always)]
+            fn read_ne_bytes(bytes: &[u8]) -> Self {
+                match bytes.try_into() {
+                    Ok(array) => Self::from_ne_bytes(array),
+                    Err(_) => panic!("an element is read from as many bytes as it has"),
+                }
             }
 
             $($kernels)*

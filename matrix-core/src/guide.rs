@@ -146,6 +146,16 @@
 //! or a shift count outside `[0, bits)` panics), scalar splat, comparisons giving Clang's `0`/`-1` masks, compound
 //! literals `(vec3){a, b, c}` and splats `(vec3)(s)`.
 //!
+//! Vector types whose elements fill as many bytes (a 3-element vector's
+//! padding not counted: `int4`, `float4` and `short8`; `float3` and
+//! `short6`) convert by reading the bytes as they are, as in Clang: a cast
+//! `(int4) v` of a `float4` gives its bits ([`Vector::bitcast`](crate::Vector::bitcast)),
+//! and an operator between two such types, `+= -=` and the others
+//! included, reads its right operand's bytes as the left one's type, which
+//! is the result's (`i + f` is `i + (int4) f`; a shift needs one length and
+//! one element size). `__builtin_convertvector` converts the values
+//! instead.
+//!
 //! Beyond Clang (clang-19 refuses these): `m * v` takes `v` as a column,
 //! `v * m` as a row, lowered on the product kernels.
 //!
@@ -412,13 +422,16 @@
 //! | `zero vector size` | a length of 0 | a length from 1 to 16 |
 //! | `a vector of 17 elements is not supported: vectors have 1 to 16 elements` (ours) | a length above 16 (the last component is `.sF`) | several vectors, or a matrix |
 //! | `invalid vector element type 'm2_t'` | a vector of matrices, or of another non-scalar | a scalar element type |
-//! | `illegal vector component name 'q'` | a letter that names no component, or a swizzle mixing two sets (`.xr`) | `.xyzw`, `.rgba` or `.s0`..`.sF`, one set per swizzle |
-//! | `vector component access exceeds type 'float3'` | a component past the length (`.w` of a 3-element vector) | components within the length |
+//! | `illegal vector component name 'q'` | the first character that names no component (`.q`, `.xq`), or that leaves the set the name started in (`'r'` of `.xr`), or a lone `.s` | `.xyzw`, `.rgba` or `.s0`..`.sF`, one set per swizzle |
+//! | `vector component access exceeds type 'float3'` | a component past the length (`.w` of a 3-element vector), or hex digits without their `s` (`.c`, `.e1`: Clang reads them as lanes from 10 up) | components within the length, `.sc` for lane 12 |
+//! | `a vector of 17 elements is not supported: vectors have 1 to 16 elements` (ours) | a swizzle of more than 16 components (Clang makes a longer vector of it) | two swizzles |
 //! | `vector is not assignable (contains duplicate components)` | `v.xx = ...` | assign to distinct components |
 //! | `` 'hi' of a vector of 3 elements reads its padding: `.hi` needs an even number of elements `` (ours) | `.hi`, `.lo`, `.even` or `.odd` of a vector of odd length, whose half includes the padding | name the components: `v.z`, `v.s2` |
 //! | `vector index 4 is outside the allowed range [0, 4)` (ours) | a constant index past the end, or negative (Clang accepts it) | index from 0 to the length - 1 |
 //! | `array subscript is not an integer` | a float vector index | an integer index |
-//! | `cannot convert between vector values of different size ('float4' and 'float3')` | an operation between vectors of different lengths or element types, or a float scalar with an integer vector (`a + f`, `a * 2.5`) | convert with `__builtin_convertvector`; use an integer scalar |
+//! | `cannot convert between vector values of different size ('float4' and 'float3')` | an operation between vectors whose elements fill different numbers of bytes, or a float scalar with an integer vector (`a + f`, `a * 2.5`) | convert with `__builtin_convertvector`; use an integer scalar |
+//! | `vector operands do not have the same number of elements ('int4' and 'short8')` | a shift between vectors of different lengths | shift by a vector of the same length |
+//! | `vector operands do not have the same elements sizes ('int4' and 'long4')` | a shift between vectors of one length whose elements differ in size | convert the count with `__builtin_convertvector` |
 //! | `cannot convert between vector and non-scalar values ('float4' and 'm4x1_t')` | `+`, `-`, `/` or a comparison between a vector and a matrix (only `*` multiplies them) | multiply, or read the matrix's column with `__builtin_matrix_column` |
 //! | `used type 'float4' where integer is required` | `<<` or `>>` with an operand that is not an integer (a float vector or scalar, a matrix) beside a vector | shift integer vectors by integers |
 //! | `excess elements in vector initializer` | a compound literal with more elements than the length | as many elements as the length, or fewer (the rest are zero) |
@@ -427,8 +440,7 @@
 //! | `first two arguments to __builtin_convertvector must have the same number of elements` | a conversion to a vector type of another length | a target of the same length |
 //! | `first argument to __builtin_convertvector must be a vector` | a scalar or a matrix to convert | a vector (a scalar converts with a cast) |
 //! | `second argument to __builtin_convertvector must be a vector type` | a second argument that is no vector typedef of the block | name a vector typedef |
-//! | `invalid conversion between ext-vector type 'float4' and 'int2'` | a cast of a vector to a vector type of another length (`(float4)(v)` with an `int2` `v`) | convert the elements, then build the other length from components |
-//! | `a cast from 'int2' to 'float2' reinterprets the vector's bytes, which kernels do not support: convert the elements with __builtin_convertvector` (ours) | `(float2) v` between vector types of one length and different elements (a bit cast in Clang) | `__builtin_convertvector(v, float2)` |
+//! | `invalid conversion between ext-vector type 'float4' and 'int2'` | a cast of a vector to a vector type whose elements fill another number of bytes (`(float4)(v)` with an `int2` or a `float3` `v`) | convert the elements, then build the other length from components |
 //! | `the line's length is the generic dimension 'N': a vector's length must be an integer constant` (ours) | a row or column as a vector (`__builtin_matrix_column`, `_row`, `_insert_*`) of a matrix whose other dimension is generic | index the elements instead, or make the dimension a constant |
 //!
 //! ### Features

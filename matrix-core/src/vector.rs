@@ -348,6 +348,50 @@ impl<T: Lanes<N>, const N: usize> Vector<T, N> {
     pub fn cast<U: Lanes<N>>(self) -> Vector<U, N> {
         self.map(Arith::cast_to)
     }
+
+    /// The same bytes read as `M` elements of `U`: Clang's bit cast between
+    /// vector types whose elements fill as many bytes (`N *
+    /// size_of::<T>() == M * size_of::<U>()`; the padding of a
+    /// three-element vector is not part of it). It is what `(int4) v` means
+    /// for a `float4` `v` in a kernel, and what Clang's operators do to
+    /// their right operand when two such vectors of different types meet
+    /// (`i + f` is `i + (int4) f`). A cast of other sizes does not compile.
+    ///
+    /// ```
+    /// use matrix_core::Vector;
+    ///
+    /// let v = Vector::from_array([1.0f32, -2.0, 0.5, 0.0]);
+    /// let bits: Vector<i32, 4> = v.bitcast();
+    /// assert_eq!(bits.to_array(), v.to_array().map(|x| x.to_bits() as i32));
+    /// // 1.0 is 0x3f80_0000: two 16-bit halves, in the target's byte order.
+    /// let halves: Vector<u16, 8> = bits.bitcast();
+    /// let one = if cfg!(target_endian = "little") { [0, 0x3f80] } else { [0x3f80, 0] };
+    /// assert_eq!(halves.as_slice()[..2], one);
+    /// assert_eq!(halves.bitcast::<f32, 4>(), v);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn bitcast<U: Lanes<M>, const M: usize>(self) -> Vector<U, M> {
+        const {
+            assert!(
+                N * size_of::<T>() == M * size_of::<U>(),
+                "a bit cast between vectors whose elements fill different numbers of bytes"
+            );
+        }
+        // The largest vector, 16 elements of 8 bytes. LLVM keeps the bytes
+        // in registers: a release build compiles this to nothing, or to a
+        // move between vector registers.
+        let mut bytes = [0u8; 128];
+        let (from, to) = (size_of::<T>(), size_of::<U>());
+        for (x, out) in self
+            .to_array()
+            .into_iter()
+            .zip(bytes.chunks_exact_mut(from))
+        {
+            x.write_ne_bytes(out);
+        }
+        Vector::from_fn(|i| U::read_ne_bytes(&bytes[i * to..(i + 1) * to]))
+    }
 }
 
 impl<T: Lanes<N>, const N: usize> Clone for Vector<T, N> {
@@ -745,6 +789,37 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bit cast reads the elements' bytes, a three-element vector's
+    /// padding left out, in the target's byte order.
+    #[test]
+    fn bit_casts_read_the_elements_bytes() {
+        let f = Vector::from_array([1.5f32, -0.0, f32::INFINITY]);
+        let h: Vector<i16, 6> = f.bitcast();
+        let want: Vec<i16> = f
+            .to_array()
+            .iter()
+            .flat_map(|x| {
+                x.to_ne_bytes()
+                    .chunks(2)
+                    .map(|b| i16::from_ne_bytes([b[0], b[1]]))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(h.as_slice(), want.as_slice());
+        assert_eq!(
+            h.bitcast::<f32, 3>().to_array().map(f32::to_bits),
+            f.to_array().map(f32::to_bits)
+        );
+        let d = Vector::from_array([-2.25f64, 3.0]);
+        let bytes: Vector<u8, 16> = d.bitcast();
+        let want: Vec<u8> = d.to_array().iter().flat_map(|x| x.to_ne_bytes()).collect();
+        assert_eq!(bytes.as_slice(), want.as_slice());
+        assert_eq!(
+            bytes.bitcast::<i64, 2>().to_array(),
+            d.to_array().map(|x| x.to_bits() as i64)
+        );
+    }
 
     /// Clang's rule: the element count rounded up to a power of two, the
     /// alignment equal to the size.

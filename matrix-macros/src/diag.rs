@@ -137,22 +137,14 @@ pub(crate) const CONVERTVECTOR_LENGTHS: &str =
 pub(crate) fn invalid_ext_vector_conversion(to: &Ty, from: &Ty) -> String {
     format!("invalid conversion between ext-vector type '{to}' and '{from}'")
 }
-/// Ours: a cast between vector types of one size reinterprets the bits in
-/// Clang; not supported.
-pub(crate) fn vector_bitcast(to: &Ty, from: &Ty) -> String {
-    format!(
-        "a cast from '{from}' to '{to}' reinterprets the vector's bytes, which kernels do not \
-         support: convert the elements with __builtin_convertvector"
-    )
-}
-/// Ours: Clang accepts a constant index past a vector's end (undefined
-/// behaviour); the kernel refuses it, as the runtime refuses a dynamic one.
 /// Ours: a row or column of a matrix whose other dimension is generic.
 pub(crate) fn generic_vector_length(param: &syn::Ident) -> String {
     format!(
         "the line's length is the generic dimension '{param}': a vector's length must be an integer constant"
     )
 }
+/// Ours: Clang accepts a constant index past a vector's end (undefined
+/// behaviour); the kernel refuses it, as the runtime refuses a dynamic one.
 pub(crate) fn vector_index_out_of_range(index: i128, len: u64) -> String {
     format!("vector index {index} is outside the allowed range [0, {len})")
 }
@@ -163,6 +155,14 @@ pub(crate) const DUPLICATE_COMPONENTS: &str =
 /// Two vectors of different types, or a float scalar with an integer vector.
 pub(crate) fn vector_sizes_differ(lhs: &Ty, rhs: &Ty) -> String {
     format!("cannot convert between vector values of different size ('{lhs}' and '{rhs}')")
+}
+/// A shift between vectors of different lengths.
+pub(crate) fn vector_lengths_differ(lhs: &Ty, rhs: &Ty) -> String {
+    format!("vector operands do not have the same number of elements ('{lhs}' and '{rhs}')")
+}
+/// A shift between vectors whose elements differ in size.
+pub(crate) fn vector_element_sizes_differ(lhs: &Ty, rhs: &Ty) -> String {
+    format!("vector operands do not have the same elements sizes ('{lhs}' and '{rhs}')")
 }
 /// A vector and a matrix in an operation other than a product.
 pub(crate) fn vector_and_non_scalar(lhs: &Ty, rhs: &Ty) -> String {

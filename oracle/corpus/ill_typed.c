@@ -3,96 +3,97 @@
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
 typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
-typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
 typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
 typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
 typedef signed char i8m1x5 __attribute__((matrix_type(1, 5)));
 typedef signed char i8m1x6 __attribute__((matrix_type(1, 6)));
-typedef signed char i8m1x7 __attribute__((matrix_type(1, 7)));
-typedef signed char i8m1x8 __attribute__((matrix_type(1, 8)));
-typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
 typedef signed char i8m2x2 __attribute__((matrix_type(2, 2)));
-typedef signed char i8m2x3 __attribute__((matrix_type((K3 * 2) / K3, (K2 * 3) / K2)));
-typedef signed char i8m2x4 __attribute__((matrix_type((K4 * 2) / K4, (K8 * 4) / K8)));
+typedef signed char i8m2x3 __attribute__((matrix_type(2, 3)));
+typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
+typedef signed char i8m2x5 __attribute__((matrix_type(2, 5)));
 typedef signed char i8m2x6 __attribute__((matrix_type(2, 6)));
-typedef signed char i8m2x7 __attribute__((matrix_type(2, 7)));
-typedef signed char i8m3x1 __attribute__((matrix_type(3, 1)));
+typedef signed char i8m2x7 __attribute__((matrix_type((K3 * 2) / K3, (K2 * 7) / K2)));
+typedef signed char i8m3x1 __attribute__((matrix_type((K4 * 3) / K4, 5 - K4)));
 typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
 typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
 typedef signed char i8m3x5 __attribute__((matrix_type(3, 5)));
+typedef signed char i8m3x6 __attribute__((matrix_type(3, 6)));
 typedef signed char i8m3x7 __attribute__((matrix_type(3, 7)));
+typedef signed char i8m3x10 __attribute__((matrix_type(3, 10)));
 typedef signed char i8m4x1 __attribute__((matrix_type(4, 1)));
 typedef signed char i8m4x2 __attribute__((matrix_type(4, 2)));
+typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
 typedef signed char i8m4x5 __attribute__((matrix_type(4, 5)));
 typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
-typedef signed char i8m4x7 __attribute__((matrix_type(4, 7)));
 typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
 typedef signed char i8m4x14 __attribute__((matrix_type(4, 14)));
 typedef signed char i8m4x16 __attribute__((matrix_type(4, 16)));
 typedef signed char i8m5x1 __attribute__((matrix_type(5, 1)));
 typedef signed char i8m5x8 __attribute__((matrix_type(5, 8)));
-typedef signed char i8m5x16 __attribute__((matrix_type(10 - K5, (K4 * 16) / K4)));
-typedef signed char i8m6x2 __attribute__((matrix_type(6, 2)));
+typedef signed char i8m5x16 __attribute__((matrix_type(5, 16)));
+typedef signed char i8m6x1 __attribute__((matrix_type((K3 * 6) / K3, (K4 * 1) / K4)));
 typedef signed char i8m6x3 __attribute__((matrix_type(6, 3)));
-typedef signed char i8m6x4 __attribute__((matrix_type(6, 4)));
-typedef signed char i8m6x6 __attribute__((matrix_type((K8 * 6) / K8, K3 * 2)));
-typedef signed char i8m6x7 __attribute__((matrix_type(K3 + 3, 10 - K3)));
-typedef signed char i8m6x8 __attribute__((matrix_type(K3 * 2, 12 - K4)));
-typedef signed char i8m7x2 __attribute__((matrix_type(7, 2)));
-typedef signed char i8m7x3 __attribute__((matrix_type(7, 3)));
-typedef signed char i8m7x4 __attribute__((matrix_type(7, 4)));
+typedef signed char i8m6x6 __attribute__((matrix_type(6, 6)));
+typedef signed char i8m6x7 __attribute__((matrix_type(6, 7)));
+typedef signed char i8m7x2 __attribute__((matrix_type((K5 * 7) / K5, (K5 * 2) / K5)));
+typedef signed char i8m7x3 __attribute__((matrix_type(6 + 1, 5 - K2)));
+typedef signed char i8m7x4 __attribute__((matrix_type(6 + 1, K2 + 2)));
 typedef signed char i8m7x12 __attribute__((matrix_type(7, 12)));
 typedef signed char i8m7x14 __attribute__((matrix_type(7, 14)));
 typedef signed char i8m8x3 __attribute__((matrix_type(8, 3)));
 typedef signed char i8m8x4 __attribute__((matrix_type(8, 4)));
+typedef signed char i8m8x5 __attribute__((matrix_type(8, 5)));
+typedef signed char i8m8x6 __attribute__((matrix_type(8, 6)));
+typedef signed char i8m8x7 __attribute__((matrix_type(8, 7)));
 typedef signed char i8m8x10 __attribute__((matrix_type(8, 10)));
 typedef signed char i8m8x16 __attribute__((matrix_type(8, 16)));
+typedef signed char i8m9x6 __attribute__((matrix_type(9, 6)));
+typedef signed char i8m9x8 __attribute__((matrix_type(9, 8)));
 typedef signed char i8m10x3 __attribute__((matrix_type(10, 3)));
+typedef signed char i8m10x5 __attribute__((matrix_type(15 - K5, 7 - K2)));
+typedef signed char i8m10x8 __attribute__((matrix_type(9 + 1, 16 - K8)));
 typedef signed char i8m11x3 __attribute__((matrix_type(11, 3)));
 typedef signed char i8m11x14 __attribute__((matrix_type(11, 14)));
-typedef signed char i8m12x5 __attribute__((matrix_type((K2 * 12) / K2, 7 - K2)));
-typedef signed char i8m13x8 __attribute__((matrix_type(K3 + 10, 16 - K8)));
-typedef signed char i8m14x2 __attribute__((matrix_type(14, 2)));
-typedef signed char i8m14x4 __attribute__((matrix_type(14, 4)));
-typedef signed char i8m14x7 __attribute__((matrix_type(14, 7)));
+typedef signed char i8m12x5 __attribute__((matrix_type(12, 5)));
+typedef signed char i8m13x8 __attribute__((matrix_type(13, 8)));
 typedef signed char i8m14x12 __attribute__((matrix_type(14, 12)));
+typedef signed char i8m15x4 __attribute__((matrix_type(15, 4)));
 typedef signed char i8m16x2 __attribute__((matrix_type(16, 2)));
 typedef signed char i8m16x3 __attribute__((matrix_type(16, 3)));
+typedef short i16m1x1 __attribute__((matrix_type(1, 1)));
 typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
+typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
 typedef short i16m1x6 __attribute__((matrix_type(1, 6)));
 typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
 typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-typedef short i16m2x5 __attribute__((matrix_type(2, 5)));
+typedef short i16m2x5 __attribute__((matrix_type((K3 * 2) / K3, 13 - K8)));
 typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
 typedef short i16m2x8 __attribute__((matrix_type(2, 8)));
 typedef short i16m2x12 __attribute__((matrix_type(2, 12)));
-typedef short i16m3x1 __attribute__((matrix_type(8 - K5, (K5 * 1) / K5)));
+typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
 typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
 typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
 typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-typedef short i16m3x5 __attribute__((matrix_type(3, 5)));
-typedef short i16m3x7 __attribute__((matrix_type(3, 7)));
-typedef short i16m3x8 __attribute__((matrix_type(3, 8)));
-typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
+typedef short i16m3x6 __attribute__((matrix_type(3, 6)));
+typedef short i16m3x8 __attribute__((matrix_type(K2 + 1, K4 * 2)));
+typedef short i16m4x2 __attribute__((matrix_type(K3 + 1, 6 - K4)));
 typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
-typedef short i16m4x5 __attribute__((matrix_type(K2 + 2, (K3 * 5) / K3)));
-typedef short i16m4x6 __attribute__((matrix_type(K3 + 1, K3 * 2)));
-typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
+typedef short i16m4x5 __attribute__((matrix_type(4, 5)));
+typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
+typedef short i16m4x8 __attribute__((matrix_type(K4, K2 * 4)));
+typedef short i16m5x1 __attribute__((matrix_type(5, 1)));
 typedef short i16m5x2 __attribute__((matrix_type(5, 2)));
+typedef short i16m5x3 __attribute__((matrix_type(5, 3)));
 typedef short i16m5x4 __attribute__((matrix_type(5, 4)));
-typedef short i16m5x8 __attribute__((matrix_type(9 - K4, K2 * 4)));
+typedef short i16m5x8 __attribute__((matrix_type((K2 * 5) / K2, 16 - K8)));
 typedef short i16m5x12 __attribute__((matrix_type(5, 12)));
 typedef short i16m6x2 __attribute__((matrix_type(6, 2)));
 typedef short i16m6x3 __attribute__((matrix_type(6, 3)));
-typedef short i16m6x4 __attribute__((matrix_type(6, 4)));
-typedef short i16m6x5 __attribute__((matrix_type((K8 * 6) / K8, K4 + 1)));
+typedef short i16m6x5 __attribute__((matrix_type(6, 5)));
 typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
 typedef short i16m6x7 __attribute__((matrix_type(6, 7)));
 typedef short i16m6x8 __attribute__((matrix_type(6, 8)));
-typedef short i16m7x1 __attribute__((matrix_type(7, 1)));
 typedef short i16m7x2 __attribute__((matrix_type(7, 2)));
-typedef short i16m7x4 __attribute__((matrix_type(7, 4)));
-typedef short i16m7x5 __attribute__((matrix_type(7, 5)));
 typedef short i16m8x1 __attribute__((matrix_type(8, 1)));
 typedef short i16m8x2 __attribute__((matrix_type(8, 2)));
 typedef short i16m8x3 __attribute__((matrix_type(8, 3)));
@@ -102,8 +103,8 @@ typedef short i16m11x8 __attribute__((matrix_type(11, 8)));
 typedef short i16m12x3 __attribute__((matrix_type(12, 3)));
 typedef short i16m12x4 __attribute__((matrix_type(12, 4)));
 typedef short i16m12x5 __attribute__((matrix_type(12, 5)));
-typedef short i16m12x6 __attribute__((matrix_type(12, 6)));
-typedef short i16m12x11 __attribute__((matrix_type(14 - K2, K8 + 3)));
+typedef short i16m12x6 __attribute__((matrix_type(14 - K2, K2 + 4)));
+typedef short i16m12x11 __attribute__((matrix_type(12, 11)));
 typedef short i16m16x1 __attribute__((matrix_type(16, 1)));
 typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
 typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
@@ -111,35 +112,37 @@ typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
 typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
 typedef int i32m1x5 __attribute__((matrix_type(1, 5)));
 typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
-typedef int i32m1x7 __attribute__((matrix_type(1, 7)));
-typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
+typedef int i32m1x8 __attribute__((matrix_type(1, 8)));
+typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
+typedef int i32m2x2 __attribute__((matrix_type((K8 * 2) / K8, 1 + 1)));
 typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
-typedef int i32m2x4 __attribute__((matrix_type((K8 * 2) / K8, (K5 * 4) / K5)));
+typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
 typedef int i32m2x5 __attribute__((matrix_type(2, 5)));
 typedef int i32m2x6 __attribute__((matrix_type(2, 6)));
 typedef int i32m2x13 __attribute__((matrix_type(2, 13)));
 typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
-typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
-typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
-typedef int i32m3x4 __attribute__((matrix_type(K3, K2 * 2)));
-typedef int i32m3x6 __attribute__((matrix_type(5 - K2, 9 - K3)));
-typedef int i32m3x7 __attribute__((matrix_type(3, 7)));
-typedef int i32m3x16 __attribute__((matrix_type(3, 16)));
-typedef int i32m4x1 __attribute__((matrix_type((K8 * 4) / K8, (K8 * 1) / K8)));
+typedef int i32m3x2 __attribute__((matrix_type(K3, (K8 * 2) / K8)));
+typedef int i32m3x4 __attribute__((matrix_type(5 - K2, K2 * 2)));
+typedef int i32m3x5 __attribute__((matrix_type(3, 5)));
+typedef int i32m3x6 __attribute__((matrix_type(3, 6)));
+typedef int i32m3x7 __attribute__((matrix_type(8 - K5, 10 - K3)));
+typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
 typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
+typedef int i32m4x3 __attribute__((matrix_type(4, 3)));
 typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
-typedef int i32m4x5 __attribute__((matrix_type(4, 5)));
+typedef int i32m4x5 __attribute__((matrix_type(8 - K4, 10 - K5)));
+typedef int i32m4x7 __attribute__((matrix_type(4, 7)));
 typedef int i32m4x12 __attribute__((matrix_type(4, 12)));
-typedef int i32m5x3 __attribute__((matrix_type((K4 * 5) / K4, 8 - K5)));
+typedef int i32m5x1 __attribute__((matrix_type(5, 1)));
+typedef int i32m5x3 __attribute__((matrix_type(5, 3)));
 typedef int i32m5x4 __attribute__((matrix_type(5, 4)));
+typedef int i32m5x8 __attribute__((matrix_type(5, 8)));
 typedef int i32m5x16 __attribute__((matrix_type(5, 16)));
-typedef int i32m6x1 __attribute__((matrix_type(6, 1)));
 typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
 typedef int i32m6x3 __attribute__((matrix_type(6, 3)));
 typedef int i32m6x5 __attribute__((matrix_type(6, 5)));
 typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
 typedef int i32m6x7 __attribute__((matrix_type(6, 7)));
-typedef int i32m7x1 __attribute__((matrix_type(7, 1)));
 typedef int i32m7x2 __attribute__((matrix_type(7, 2)));
 typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
 typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
@@ -154,14 +157,15 @@ typedef int i32m14x1 __attribute__((matrix_type(14, 1)));
 typedef int i32m14x2 __attribute__((matrix_type(14, 2)));
 typedef int i32m14x3 __attribute__((matrix_type(14, 3)));
 typedef int i32m14x4 __attribute__((matrix_type(14, 4)));
+typedef int i32m14x5 __attribute__((matrix_type(14, 5)));
+typedef int i32m14x6 __attribute__((matrix_type(14, 6)));
 typedef int i32m16x6 __attribute__((matrix_type(16, 6)));
 typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
-typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
+typedef long i64m1x3 __attribute__((matrix_type(3 - K2, 6 - K3)));
 typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
 typedef long i64m1x6 __attribute__((matrix_type(1, 6)));
 typedef long i64m1x7 __attribute__((matrix_type(1, 7)));
-typedef long i64m1x10 __attribute__((matrix_type(1, 10)));
-typedef long i64m1x11 __attribute__((matrix_type(3 - K2, 16 - K5)));
+typedef long i64m1x11 __attribute__((matrix_type(1, 11)));
 typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
 typedef long i64m2x2 __attribute__((matrix_type(2, 2)));
 typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
@@ -172,69 +176,73 @@ typedef long i64m2x8 __attribute__((matrix_type(2, 8)));
 typedef long i64m2x11 __attribute__((matrix_type(2, 11)));
 typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
 typedef long i64m3x3 __attribute__((matrix_type(3, 3)));
-typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
+typedef long i64m3x4 __attribute__((matrix_type((K2 * 3) / K2, 7 - K3)));
 typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
-typedef long i64m3x6 __attribute__((matrix_type(3, 6)));
+typedef long i64m3x6 __attribute__((matrix_type(11 - K8, 9 - K3)));
+typedef long i64m3x9 __attribute__((matrix_type(3, 9)));
 typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
-typedef long i64m4x3 __attribute__((matrix_type((K4 * 4) / K4, (K3 * 3) / K3)));
+typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
 typedef long i64m4x4 __attribute__((matrix_type(4, 4)));
-typedef long i64m4x6 __attribute__((matrix_type(9 - K5, 9 - K3)));
+typedef long i64m4x6 __attribute__((matrix_type(4, 6)));
 typedef long i64m4x8 __attribute__((matrix_type(4, 8)));
 typedef long i64m5x1 __attribute__((matrix_type(5, 1)));
-typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
+typedef long i64m5x3 __attribute__((matrix_type((K5 * 5) / K5, (K8 * 3) / K8)));
 typedef long i64m5x4 __attribute__((matrix_type(5, 4)));
 typedef long i64m5x5 __attribute__((matrix_type(5, 5)));
-typedef long i64m5x7 __attribute__((matrix_type(5, 7)));
+typedef long i64m5x7 __attribute__((matrix_type(K5, 12 - K5)));
 typedef long i64m5x10 __attribute__((matrix_type(5, 10)));
-typedef long i64m6x2 __attribute__((matrix_type(K4 + 2, 6 - K4)));
+typedef long i64m6x2 __attribute__((matrix_type(6, 2)));
 typedef long i64m6x3 __attribute__((matrix_type(6, 3)));
 typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
-typedef long i64m6x5 __attribute__((matrix_type(5 + 1, 10 - K5)));
 typedef long i64m6x6 __attribute__((matrix_type(6, 6)));
-typedef long i64m7x3 __attribute__((matrix_type(7, 3)));
 typedef long i64m7x5 __attribute__((matrix_type(7, 5)));
-typedef long i64m7x11 __attribute__((matrix_type(7, 11)));
+typedef long i64m7x11 __attribute__((matrix_type((K8 * 7) / K8, (K3 * 11) / K3)));
 typedef long i64m7x12 __attribute__((matrix_type(7, 12)));
 typedef long i64m8x2 __attribute__((matrix_type(8, 2)));
-typedef long i64m8x3 __attribute__((matrix_type(K2 * 4, 6 - K3)));
+typedef long i64m8x3 __attribute__((matrix_type(8, 3)));
 typedef long i64m8x8 __attribute__((matrix_type(8, 8)));
+typedef long i64m9x3 __attribute__((matrix_type(9, 3)));
 typedef long i64m10x1 __attribute__((matrix_type(10, 1)));
-typedef long i64m10x8 __attribute__((matrix_type(10, 8)));
+typedef long i64m10x8 __attribute__((matrix_type((K2 * 10) / K2, (K2 * 8) / K2)));
 typedef long i64m10x11 __attribute__((matrix_type(10, 11)));
-typedef long i64m11x5 __attribute__((matrix_type(11, 5)));
+typedef long i64m11x5 __attribute__((matrix_type(14 - K3, (K5 * 5) / K5)));
 typedef long i64m11x10 __attribute__((matrix_type(11, 10)));
-typedef long i64m12x3 __attribute__((matrix_type(K4 + 8, (K2 * 3) / K2)));
+typedef long i64m12x3 __attribute__((matrix_type(K8 + 4, (K5 * 3) / K5)));
 typedef long i64m15x2 __attribute__((matrix_type(15, 2)));
-typedef unsigned char u8m1x1 __attribute__((matrix_type(3 - K2, (K5 * 1) / K5)));
+typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned char u8m1x3 __attribute__((matrix_type(4 - K3, (K5 * 3) / K5)));
+typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
 typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned char u8m1x5 __attribute__((matrix_type(1, 5)));
 typedef unsigned char u8m1x6 __attribute__((matrix_type(1, 6)));
-typedef unsigned char u8m1x8 __attribute__((matrix_type(1, 8)));
+typedef unsigned char u8m1x8 __attribute__((matrix_type(3 - K2, 12 - K4)));
 typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
+typedef unsigned char u8m2x2 __attribute__((matrix_type((K3 * 2) / K3, K2)));
 typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned char u8m2x5 __attribute__((matrix_type(6 - K4, K4 + 1)));
 typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
-typedef unsigned char u8m3x1 __attribute__((matrix_type((K3 * 3) / K3, 3 - K2)));
+typedef unsigned char u8m2x7 __attribute__((matrix_type(2, 7)));
+typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
+typedef unsigned char u8m3x5 __attribute__((matrix_type(K3, K2 + 3)));
 typedef unsigned char u8m3x6 __attribute__((matrix_type(3, 6)));
 typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned char u8m4x7 __attribute__((matrix_type((K4 * 4) / K4, K2 + 5)));
-typedef unsigned char u8m4x8 __attribute__((matrix_type(4, 8)));
+typedef unsigned char u8m4x7 __attribute__((matrix_type(4, 7)));
 typedef unsigned char u8m4x15 __attribute__((matrix_type(4, 15)));
 typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
-typedef unsigned char u8m5x2 __attribute__((matrix_type(5, 2)));
 typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
 typedef unsigned char u8m5x4 __attribute__((matrix_type(5, 4)));
-typedef unsigned char u8m6x1 __attribute__((matrix_type(6, 1)));
+typedef unsigned char u8m5x5 __attribute__((matrix_type(5, 5)));
+typedef unsigned char u8m5x6 __attribute__((matrix_type(5, 6)));
+typedef unsigned char u8m6x2 __attribute__((matrix_type(6, 2)));
+typedef unsigned char u8m6x3 __attribute__((matrix_type(6, 3)));
 typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
+typedef unsigned char u8m6x5 __attribute__((matrix_type(6, 5)));
+typedef unsigned char u8m6x6 __attribute__((matrix_type(6, 6)));
 typedef unsigned char u8m6x11 __attribute__((matrix_type(6, 11)));
-typedef unsigned char u8m6x14 __attribute__((matrix_type(6, 14)));
+typedef unsigned char u8m6x14 __attribute__((matrix_type(K5 + 1, (K4 * 14) / K4)));
 typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
 typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
 typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
@@ -242,40 +250,41 @@ typedef unsigned char u8m7x8 __attribute__((matrix_type(7, 8)));
 typedef unsigned char u8m8x2 __attribute__((matrix_type(8, 2)));
 typedef unsigned char u8m8x6 __attribute__((matrix_type(8, 6)));
 typedef unsigned char u8m10x7 __attribute__((matrix_type(10, 7)));
-typedef unsigned char u8m14x2 __attribute__((matrix_type(19 - K5, (K2 * 2) / K2)));
+typedef unsigned char u8m14x2 __attribute__((matrix_type(14, 2)));
+typedef unsigned char u8m14x3 __attribute__((matrix_type(14, 3)));
 typedef unsigned char u8m14x11 __attribute__((matrix_type(14, 11)));
 typedef unsigned char u8m16x2 __attribute__((matrix_type(16, 2)));
 typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned short u16m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned short u16m1x16 __attribute__((matrix_type(1, 16)));
+typedef unsigned short u16m1x16 __attribute__((matrix_type(5 - K4, K8 * 2)));
 typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned short u16m2x2 __attribute__((matrix_type(2, 2)));
 typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
 typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned short u16m2x9 __attribute__((matrix_type(2, 9)));
+typedef unsigned short u16m2x9 __attribute__((matrix_type(4 - K2, (K4 * 9) / K4)));
 typedef unsigned short u16m2x14 __attribute__((matrix_type(2, 14)));
-typedef unsigned short u16m3x2 __attribute__((matrix_type((K3 * 3) / K3, 7 - K5)));
-typedef unsigned short u16m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned short u16m3x3 __attribute__((matrix_type(K3, (K2 * 3) / K2)));
 typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned short u16m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned short u16m4x4 __attribute__((matrix_type(9 - K5, 8 - K4)));
+typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned short u16m4x8 __attribute__((matrix_type(3 + 1, K5 + 3)));
 typedef unsigned short u16m5x1 __attribute__((matrix_type(5, 1)));
 typedef unsigned short u16m5x2 __attribute__((matrix_type(5, 2)));
-typedef unsigned short u16m5x3 __attribute__((matrix_type(5, 3)));
-typedef unsigned short u16m5x5 __attribute__((matrix_type(7 - K2, 9 - K4)));
 typedef unsigned short u16m5x11 __attribute__((matrix_type(5, 11)));
 typedef unsigned short u16m6x1 __attribute__((matrix_type(6, 1)));
 typedef unsigned short u16m6x2 __attribute__((matrix_type(6, 2)));
 typedef unsigned short u16m6x3 __attribute__((matrix_type(6, 3)));
-typedef unsigned short u16m6x5 __attribute__((matrix_type(6, 5)));
-typedef unsigned short u16m6x6 __attribute__((matrix_type((K3 * 6) / K3, K2 + 4)));
+typedef unsigned short u16m6x4 __attribute__((matrix_type(6, 4)));
+typedef unsigned short u16m6x6 __attribute__((matrix_type(6, 6)));
 typedef unsigned short u16m6x13 __attribute__((matrix_type(6, 13)));
+typedef unsigned short u16m6x14 __attribute__((matrix_type(6, 14)));
 typedef unsigned short u16m7x1 __attribute__((matrix_type(7, 1)));
 typedef unsigned short u16m7x3 __attribute__((matrix_type(7, 3)));
 typedef unsigned short u16m7x8 __attribute__((matrix_type(7, 8)));
@@ -283,34 +292,30 @@ typedef unsigned short u16m7x9 __attribute__((matrix_type(7, 9)));
 typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
 typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
 typedef unsigned short u16m8x3 __attribute__((matrix_type(8, 3)));
+typedef unsigned short u16m8x4 __attribute__((matrix_type(8, 4)));
 typedef unsigned short u16m8x5 __attribute__((matrix_type(8, 5)));
 typedef unsigned short u16m8x6 __attribute__((matrix_type(8, 6)));
 typedef unsigned short u16m8x7 __attribute__((matrix_type(8, 7)));
 typedef unsigned short u16m8x8 __attribute__((matrix_type(8, 8)));
 typedef unsigned short u16m8x14 __attribute__((matrix_type(8, 14)));
-typedef unsigned short u16m10x1 __attribute__((matrix_type(10, 1)));
+typedef unsigned short u16m10x1 __attribute__((matrix_type(K8 + 2, 6 - K5)));
 typedef unsigned short u16m12x5 __attribute__((matrix_type(12, 5)));
-typedef unsigned short u16m13x6 __attribute__((matrix_type(13, 6)));
 typedef unsigned short u16m14x1 __attribute__((matrix_type(14, 1)));
 typedef unsigned short u16m16x1 __attribute__((matrix_type(16, 1)));
-typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
 typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned int u32m1x6 __attribute__((matrix_type(1, 6)));
-typedef unsigned int u32m1x8 __attribute__((matrix_type((K5 * 1) / K5, K4 * 2)));
-typedef unsigned int u32m1x12 __attribute__((matrix_type(1, 12)));
+typedef unsigned int u32m1x8 __attribute__((matrix_type(1, 8)));
+typedef unsigned int u32m1x12 __attribute__((matrix_type(5 - K4, (K8 * 12) / K8)));
 typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
 typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned int u32m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned int u32m2x10 __attribute__((matrix_type((K4 * 2) / K4, 18 - K8)));
+typedef unsigned int u32m2x10 __attribute__((matrix_type(2, 10)));
 typedef unsigned int u32m2x12 __attribute__((matrix_type(2, 12)));
 typedef unsigned int u32m2x15 __attribute__((matrix_type(2, 15)));
-typedef unsigned int u32m3x2 __attribute__((matrix_type(3, 2)));
 typedef unsigned int u32m3x3 __attribute__((matrix_type(3, 3)));
-typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned int u32m3x6 __attribute__((matrix_type(3, 6)));
 typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
@@ -319,91 +324,97 @@ typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
 typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
 typedef unsigned int u32m4x12 __attribute__((matrix_type(4, 12)));
 typedef unsigned int u32m4x15 __attribute__((matrix_type(4, 15)));
-typedef unsigned int u32m5x1 __attribute__((matrix_type(5, 1)));
+typedef unsigned int u32m5x1 __attribute__((matrix_type((K5 * 5) / K5, 0 + 1)));
 typedef unsigned int u32m5x2 __attribute__((matrix_type(5, 2)));
-typedef unsigned int u32m5x5 __attribute__((matrix_type(5, 5)));
+typedef unsigned int u32m5x5 __attribute__((matrix_type(7 - K2, (K5 * 5) / K5)));
 typedef unsigned int u32m5x10 __attribute__((matrix_type(5, 10)));
 typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned int u32m6x3 __attribute__((matrix_type(K5 + 1, K3)));
+typedef unsigned int u32m6x3 __attribute__((matrix_type(6, 3)));
 typedef unsigned int u32m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned int u32m6x7 __attribute__((matrix_type((K3 * 6) / K3, (K5 * 7) / K5)));
+typedef unsigned int u32m6x7 __attribute__((matrix_type(6, 7)));
 typedef unsigned int u32m6x8 __attribute__((matrix_type(6, 8)));
 typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
 typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned int u32m7x7 __attribute__((matrix_type(7, 7)));
+typedef unsigned int u32m7x7 __attribute__((matrix_type(K2 + 5, 10 - K3)));
 typedef unsigned int u32m8x2 __attribute__((matrix_type(8, 2)));
 typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
-typedef unsigned int u32m8x5 __attribute__((matrix_type(8, 5)));
+typedef unsigned int u32m8x5 __attribute__((matrix_type(K8, (K3 * 5) / K3)));
 typedef unsigned int u32m8x16 __attribute__((matrix_type(8, 16)));
-typedef unsigned int u32m9x1 __attribute__((matrix_type(14 - K5, (K2 * 1) / K2)));
+typedef unsigned int u32m9x1 __attribute__((matrix_type(9, 1)));
 typedef unsigned int u32m9x4 __attribute__((matrix_type(9, 4)));
 typedef unsigned int u32m10x4 __attribute__((matrix_type(10, 4)));
-typedef unsigned int u32m11x1 __attribute__((matrix_type(K8 + 3, (K2 * 1) / K2)));
-typedef unsigned int u32m11x2 __attribute__((matrix_type(11, 2)));
+typedef unsigned int u32m11x1 __attribute__((matrix_type(11, 1)));
 typedef unsigned int u32m13x2 __attribute__((matrix_type(13, 2)));
 typedef unsigned int u32m15x2 __attribute__((matrix_type(15, 2)));
 typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned long u64m1x3 __attribute__((matrix_type(1, 3)));
 typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned long u64m1x5 __attribute__((matrix_type(1, 5)));
-typedef unsigned long u64m1x6 __attribute__((matrix_type(1, 6)));
+typedef unsigned long u64m1x6 __attribute__((matrix_type((K4 * 1) / K4, K3 * 2)));
 typedef unsigned long u64m1x7 __attribute__((matrix_type(1, 7)));
-typedef unsigned long u64m1x11 __attribute__((matrix_type(1, 11)));
-typedef unsigned long u64m1x14 __attribute__((matrix_type((K4 * 1) / K4, 17 - K3)));
+typedef unsigned long u64m1x9 __attribute__((matrix_type(1, 9)));
+typedef unsigned long u64m1x11 __attribute__((matrix_type(9 - K8, K8 + 3)));
+typedef unsigned long u64m1x14 __attribute__((matrix_type(1, 14)));
 typedef unsigned long u64m1x15 __attribute__((matrix_type(1, 15)));
 typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m2x2 __attribute__((matrix_type(1 + 1, (K5 * 2) / K5)));
+typedef unsigned long u64m2x2 __attribute__((matrix_type(2, 2)));
+typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned long u64m2x5 __attribute__((matrix_type(2, 5)));
 typedef unsigned long u64m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned long u64m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned long u64m3x2 __attribute__((matrix_type((K3 * 3) / K3, 6 - K4)));
+typedef unsigned long u64m3x3 __attribute__((matrix_type(3, 3)));
 typedef unsigned long u64m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned long u64m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
+typedef unsigned long u64m3x7 __attribute__((matrix_type(2 + 1, 11 - K4)));
 typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
-typedef unsigned long u64m4x1 __attribute__((matrix_type(9 - K5, (K4 * 1) / K4)));
+typedef unsigned long u64m4x1 __attribute__((matrix_type(K2 * 2, 0 + 1)));
+typedef unsigned long u64m4x3 __attribute__((matrix_type(4, 3)));
 typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
-typedef unsigned long u64m4x14 __attribute__((matrix_type(4, 14)));
-typedef unsigned long u64m4x15 __attribute__((matrix_type(4, 15)));
 typedef unsigned long u64m5x1 __attribute__((matrix_type(5, 1)));
-typedef unsigned long u64m5x2 __attribute__((matrix_type(8 - K3, 4 - K2)));
+typedef unsigned long u64m5x2 __attribute__((matrix_type(5, 2)));
+typedef unsigned long u64m5x3 __attribute__((matrix_type((K3 * 5) / K3, (K8 * 3) / K8)));
 typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
-typedef unsigned long u64m5x6 __attribute__((matrix_type(7 - K2, K3 + 3)));
+typedef unsigned long u64m5x6 __attribute__((matrix_type(5, 6)));
+typedef unsigned long u64m5x7 __attribute__((matrix_type(5, 7)));
 typedef unsigned long u64m5x8 __attribute__((matrix_type(5, 8)));
 typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
 typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-typedef unsigned long u64m6x7 __attribute__((matrix_type(6, 7)));
-typedef unsigned long u64m7x1 __attribute__((matrix_type((K3 * 7) / K3, (K3 * 1) / K3)));
+typedef unsigned long u64m6x7 __attribute__((matrix_type(10 - K4, (K5 * 7) / K5)));
+typedef unsigned long u64m6x14 __attribute__((matrix_type(K2 + 4, K2 + 12)));
+typedef unsigned long u64m7x1 __attribute__((matrix_type(7, 1)));
 typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
 typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
-typedef unsigned long u64m7x5 __attribute__((matrix_type(7, 5)));
-typedef unsigned long u64m7x12 __attribute__((matrix_type(7, 12)));
+typedef unsigned long u64m7x5 __attribute__((matrix_type(K3 + 4, 9 - K4)));
+typedef unsigned long u64m7x12 __attribute__((matrix_type(K5 + 2, (K5 * 12) / K5)));
+typedef unsigned long u64m8x1 __attribute__((matrix_type(8, 1)));
 typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
+typedef unsigned long u64m8x3 __attribute__((matrix_type((K4 * 8) / K4, K3)));
+typedef unsigned long u64m8x4 __attribute__((matrix_type(8, 4)));
 typedef unsigned long u64m8x5 __attribute__((matrix_type(8, 5)));
-typedef unsigned long u64m8x6 __attribute__((matrix_type(7 + 1, (K3 * 6) / K3)));
-typedef unsigned long u64m8x7 __attribute__((matrix_type((K3 * 8) / K3, (K2 * 7) / K2)));
+typedef unsigned long u64m8x6 __attribute__((matrix_type(8, 6)));
+typedef unsigned long u64m8x7 __attribute__((matrix_type(8, 7)));
+typedef unsigned long u64m9x3 __attribute__((matrix_type(9, 3)));
+typedef unsigned long u64m11x3 __attribute__((matrix_type(K4 + 7, (K2 * 3) / K2)));
 typedef unsigned long u64m12x4 __attribute__((matrix_type(12, 4)));
 typedef unsigned long u64m13x2 __attribute__((matrix_type(13, 2)));
 typedef unsigned long u64m13x6 __attribute__((matrix_type(13, 6)));
-typedef unsigned long u64m13x7 __attribute__((matrix_type(15 - K2, 11 - K4)));
-typedef unsigned long u64m14x11 __attribute__((matrix_type(K2 + 12, 14 - K3)));
-typedef unsigned long u64m15x1 __attribute__((matrix_type(15, 1)));
+typedef unsigned long u64m14x3 __attribute__((matrix_type(14, 3)));
+typedef unsigned long u64m14x11 __attribute__((matrix_type(14, 11)));
 typedef unsigned long u64m16x1 __attribute__((matrix_type(16, 1)));
-typedef unsigned long u64m16x6 __attribute__((matrix_type(K3 + 13, 11 - K5)));
+typedef unsigned long u64m16x6 __attribute__((matrix_type(16, 6)));
 typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
 typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
-typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
 typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
 typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
-typedef float f32m1x7 __attribute__((matrix_type((K2 * 1) / K2, (K4 * 7) / K4)));
+typedef float f32m1x7 __attribute__((matrix_type(1, 7)));
 typedef float f32m1x11 __attribute__((matrix_type(1, 11)));
 typedef float f32m1x14 __attribute__((matrix_type(1, 14)));
-typedef float f32m1x16 __attribute__((matrix_type(1, 16)));
 typedef float f32m2x2 __attribute__((matrix_type(2, 2)));
 typedef float f32m2x3 __attribute__((matrix_type(2, 3)));
-typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
+typedef float f32m2x4 __attribute__((matrix_type((K5 * 2) / K5, 3 + 1)));
 typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
 typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
 typedef float f32m2x8 __attribute__((matrix_type(2, 8)));
@@ -414,7 +425,7 @@ typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
 typedef float f32m3x2 __attribute__((matrix_type(3, 2)));
 typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
 typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-typedef float f32m3x6 __attribute__((matrix_type(8 - K5, K2 * 3)));
+typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
 typedef float f32m3x7 __attribute__((matrix_type(3, 7)));
 typedef float f32m3x8 __attribute__((matrix_type(3, 8)));
 typedef float f32m3x13 __attribute__((matrix_type(3, 13)));
@@ -423,9 +434,8 @@ typedef float f32m4x1 __attribute__((matrix_type(4, 1)));
 typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
 typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
 typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
-typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
+typedef float f32m4x6 __attribute__((matrix_type(3 + 1, (K5 * 6) / K5)));
 typedef float f32m4x7 __attribute__((matrix_type(4, 7)));
-typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
 typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
 typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
 typedef float f32m5x5 __attribute__((matrix_type(5, 5)));
@@ -434,33 +444,34 @@ typedef float f32m6x1 __attribute__((matrix_type(6, 1)));
 typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
 typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
 typedef float f32m6x6 __attribute__((matrix_type(6, 6)));
-typedef float f32m7x2 __attribute__((matrix_type(6 + 1, K2)));
+typedef float f32m6x8 __attribute__((matrix_type(6, 8)));
+typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
 typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
 typedef float f32m7x5 __attribute__((matrix_type(7, 5)));
 typedef float f32m7x6 __attribute__((matrix_type(7, 6)));
 typedef float f32m7x13 __attribute__((matrix_type(7, 13)));
-typedef float f32m8x4 __attribute__((matrix_type(8, 4)));
-typedef float f32m9x1 __attribute__((matrix_type(9, 1)));
+typedef float f32m8x2 __attribute__((matrix_type(8, 2)));
+typedef float f32m9x1 __attribute__((matrix_type(K3 + 6, (K5 * 1) / K5)));
 typedef float f32m10x1 __attribute__((matrix_type(10, 1)));
-typedef float f32m11x3 __attribute__((matrix_type(11, 3)));
-typedef float f32m12x3 __attribute__((matrix_type(12, 3)));
-typedef float f32m13x4 __attribute__((matrix_type(13, 4)));
+typedef float f32m12x3 __attribute__((matrix_type(K2 * 6, (K5 * 3) / K5)));
+typedef float f32m13x4 __attribute__((matrix_type((K4 * 13) / K4, K4)));
 typedef float f32m14x2 __attribute__((matrix_type(14, 2)));
 typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
-typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
-typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+typedef double f64m1x3 __attribute__((matrix_type(4 - K3, (K5 * 3) / K5)));
 typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
 typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
-typedef double f64m1x6 __attribute__((matrix_type((K5 * 1) / K5, (K3 * 6) / K3)));
+typedef double f64m1x6 __attribute__((matrix_type(5 - K4, 10 - K4)));
 typedef double f64m1x14 __attribute__((matrix_type(1, 14)));
-typedef double f64m1x15 __attribute__((matrix_type((K3 * 1) / K3, 14 + 1)));
-typedef double f64m2x1 __attribute__((matrix_type(K2, 4 - K3)));
+typedef double f64m1x15 __attribute__((matrix_type(1, 15)));
+typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
 typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
 typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-typedef double f64m2x4 __attribute__((matrix_type(7 - K5, 7 - K3)));
-typedef double f64m2x6 __attribute__((matrix_type(2, 6)));
+typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
+typedef double f64m2x5 __attribute__((matrix_type(2, 5)));
+typedef double f64m2x6 __attribute__((matrix_type(7 - K5, (K4 * 6) / K4)));
 typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
-typedef double f64m2x14 __attribute__((matrix_type(10 - K8, (K4 * 14) / K4)));
+typedef double f64m2x14 __attribute__((matrix_type(2, 14)));
+typedef double f64m2x16 __attribute__((matrix_type(2, 16)));
 typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
 typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
 typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
@@ -468,52 +479,49 @@ typedef double f64m3x14 __attribute__((matrix_type(3, 14)));
 typedef double f64m3x15 __attribute__((matrix_type(3, 15)));
 typedef double f64m4x1 __attribute__((matrix_type(4, 1)));
 typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
-typedef double f64m4x3 __attribute__((matrix_type(K4, 6 - K3)));
-typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
+typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
 typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
 typedef double f64m4x15 __attribute__((matrix_type(4, 15)));
 typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
 typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
 typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
-typedef double f64m5x5 __attribute__((matrix_type(5, 5)));
 typedef double f64m5x7 __attribute__((matrix_type(5, 7)));
 typedef double f64m5x15 __attribute__((matrix_type(5, 15)));
-typedef double f64m6x1 __attribute__((matrix_type(6, 1)));
 typedef double f64m6x4 __attribute__((matrix_type(6, 4)));
 typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
-typedef double f64m6x8 __attribute__((matrix_type(6, 8)));
-typedef double f64m6x9 __attribute__((matrix_type(6, 9)));
+typedef double f64m6x8 __attribute__((matrix_type(5 + 1, 16 - K8)));
 typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
-typedef double f64m7x4 __attribute__((matrix_type(7, 4)));
 typedef double f64m8x2 __attribute__((matrix_type(8, 2)));
-typedef double f64m8x3 __attribute__((matrix_type(8, 3)));
-typedef double f64m8x9 __attribute__((matrix_type(8, 9)));
-typedef double f64m10x10 __attribute__((matrix_type(10, 10)));
-typedef double f64m13x1 __attribute__((matrix_type(17 - K4, 6 - K5)));
+typedef double f64m8x3 __attribute__((matrix_type(K2 + 6, 8 - K5)));
+typedef double f64m8x5 __attribute__((matrix_type(8, 5)));
+typedef double f64m8x8 __attribute__((matrix_type(11 - K3, 10 - K2)));
+typedef double f64m13x1 __attribute__((matrix_type(13, 1)));
 typedef double f64m13x8 __attribute__((matrix_type(13, 8)));
 typedef double f64m15x16 __attribute__((matrix_type(15, 16)));
-typedef signed char i8m2x2_b __attribute__((matrix_type(K2, 10 - K8)));
 typedef signed char i8m2x4_b __attribute__((matrix_type(2, 4)));
-typedef signed char i8m2x7_b __attribute__((matrix_type(1 + 1, (K4 * 7) / K4)));
+typedef signed char i8m2x5_b __attribute__((matrix_type(2, 5)));
+typedef signed char i8m2x7_b __attribute__((matrix_type((K2 * 2) / K2, K2 + 5)));
 typedef signed char i8m3x3_b __attribute__((matrix_type(3, 3)));
-typedef signed char i8m3x4_b __attribute__((matrix_type(3, 4)));
 typedef signed char i8m3x7_b __attribute__((matrix_type(3, 7)));
+typedef signed char i8m3x10_b __attribute__((matrix_type(3, 10)));
 typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1)));
-typedef signed char i8m7x2_b __attribute__((matrix_type(7, 2)));
-typedef signed char i8m8x3_b __attribute__((matrix_type(K8, 6 - K3)));
-typedef signed char i8m14x2_b __attribute__((matrix_type(14, 2)));
-typedef signed char i8m14x7_b __attribute__((matrix_type(14, 7)));
+typedef signed char i8m8x3_b __attribute__((matrix_type(8, 3)));
+typedef signed char i8m8x5_b __attribute__((matrix_type(8, 5)));
+typedef signed char i8m9x8_b __attribute__((matrix_type(9, 8)));
+typedef signed char i8m15x4_b __attribute__((matrix_type(15, 4)));
 typedef short i16m2x1_b __attribute__((matrix_type(2, 1)));
-typedef short i16m3x4_b __attribute__((matrix_type(3, 4)));
 typedef short i16m3x8_b __attribute__((matrix_type(3, 8)));
 typedef short i16m4x2_b __attribute__((matrix_type(4, 2)));
-typedef short i16m5x8_b __attribute__((matrix_type(5, 8)));
+typedef short i16m4x8_b __attribute__((matrix_type(4, 8)));
+typedef short i16m5x8_b __attribute__((matrix_type(K3 + 2, K8)));
 typedef short i16m6x5_b __attribute__((matrix_type(6, 5)));
 typedef short i16m6x6_b __attribute__((matrix_type(6, 6)));
 typedef short i16m8x2_b __attribute__((matrix_type(8, 2)));
 typedef short i16m12x11_b __attribute__((matrix_type(12, 11)));
 typedef short i16m16x1_b __attribute__((matrix_type(16, 1)));
-typedef int i32m1x2_b __attribute__((matrix_type(6 - K5, (K2 * 2) / K2)));
+typedef int i32m1x2_b __attribute__((matrix_type(1, 2)));
+typedef int i32m1x3_b __attribute__((matrix_type(1, 3)));
+typedef int i32m1x8_b __attribute__((matrix_type(1, 8)));
 typedef int i32m2x4_b __attribute__((matrix_type(2, 4)));
 typedef int i32m2x5_b __attribute__((matrix_type(2, 5)));
 typedef int i32m3x2_b __attribute__((matrix_type(3, 2)));
@@ -521,76 +529,82 @@ typedef int i32m3x4_b __attribute__((matrix_type(3, 4)));
 typedef int i32m3x6_b __attribute__((matrix_type(3, 6)));
 typedef int i32m4x1_b __attribute__((matrix_type(4, 1)));
 typedef int i32m4x4_b __attribute__((matrix_type(4, 4)));
-typedef int i32m6x1_b __attribute__((matrix_type(6, 1)));
-typedef int i32m6x6_b __attribute__((matrix_type(6, 6)));
+typedef int i32m6x5_b __attribute__((matrix_type(6, 5)));
+typedef int i32m6x6_b __attribute__((matrix_type(9 - K3, K3 * 2)));
 typedef int i32m7x4_b __attribute__((matrix_type(7, 4)));
 typedef int i32m14x1_b __attribute__((matrix_type(14, 1)));
 typedef int i32m14x2_b __attribute__((matrix_type(14, 2)));
+typedef int i32m14x6_b __attribute__((matrix_type(14, 6)));
 typedef long i64m1x2_b __attribute__((matrix_type(1, 2)));
-typedef long i64m1x6_b __attribute__((matrix_type(1, 6)));
+typedef long i64m1x6_b __attribute__((matrix_type(9 - K8, (K8 * 6) / K8)));
 typedef long i64m1x11_b __attribute__((matrix_type(1, 11)));
 typedef long i64m2x7_b __attribute__((matrix_type(2, 7)));
-typedef long i64m3x3_b __attribute__((matrix_type((K4 * 3) / K4, 7 - K4)));
+typedef long i64m3x3_b __attribute__((matrix_type(3, 3)));
 typedef long i64m3x4_b __attribute__((matrix_type(3, 4)));
-typedef long i64m4x4_b __attribute__((matrix_type(4, 4)));
+typedef long i64m4x4_b __attribute__((matrix_type(K2 + 2, K4)));
 typedef long i64m5x3_b __attribute__((matrix_type(5, 3)));
+typedef long i64m6x6_b __attribute__((matrix_type(6, 6)));
 typedef long i64m8x3_b __attribute__((matrix_type(8, 3)));
 typedef long i64m12x3_b __attribute__((matrix_type(12, 3)));
-typedef unsigned char u8m1x4_b __attribute__((matrix_type(9 - K8, K4)));
+typedef unsigned char u8m1x4_b __attribute__((matrix_type(1, 4)));
 typedef unsigned char u8m1x8_b __attribute__((matrix_type(1, 8)));
 typedef unsigned char u8m2x2_b __attribute__((matrix_type(2, 2)));
 typedef unsigned char u8m2x3_b __attribute__((matrix_type(2, 3)));
 typedef unsigned char u8m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m4x1_b __attribute__((matrix_type(K2 + 2, 0 + 1)));
-typedef unsigned char u8m4x8_b __attribute__((matrix_type(4, 8)));
-typedef unsigned char u8m7x2_b __attribute__((matrix_type(7, 2)));
+typedef unsigned char u8m4x1_b __attribute__((matrix_type(4, 1)));
+typedef unsigned char u8m4x2_b __attribute__((matrix_type(4, 2)));
+typedef unsigned char u8m6x6_b __attribute__((matrix_type(6, 6)));
+typedef unsigned char u8m7x2_b __attribute__((matrix_type(K3 + 4, (K3 * 2) / K3)));
 typedef unsigned char u8m7x4_b __attribute__((matrix_type(7, 4)));
 typedef unsigned short u16m1x16_b __attribute__((matrix_type(1, 16)));
 typedef unsigned short u16m2x1_b __attribute__((matrix_type(2, 1)));
-typedef unsigned short u16m2x6_b __attribute__((matrix_type(2, 6)));
+typedef unsigned short u16m2x6_b __attribute__((matrix_type((K3 * 2) / K3, K2 + 4)));
 typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
 typedef unsigned short u16m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned short u16m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned short u16m5x5_b __attribute__((matrix_type(5, 5)));
+typedef unsigned short u16m3x3_b __attribute__((matrix_type(3, 3)));
 typedef unsigned short u16m6x1_b __attribute__((matrix_type(6, 1)));
-typedef unsigned short u16m6x13_b __attribute__((matrix_type(6, 13)));
-typedef unsigned short u16m7x1_b __attribute__((matrix_type(K3 + 4, 9 - K8)));
+typedef unsigned short u16m6x13_b __attribute__((matrix_type(K2 * 3, K4 + 9)));
+typedef unsigned short u16m7x1_b __attribute__((matrix_type(7, 1)));
 typedef unsigned short u16m10x1_b __attribute__((matrix_type(10, 1)));
-typedef unsigned int u32m1x2_b __attribute__((matrix_type(1, 2)));
 typedef unsigned int u32m2x8_b __attribute__((matrix_type(2, 8)));
-typedef unsigned int u32m4x1_b __attribute__((matrix_type(K4, 6 - K5)));
-typedef unsigned int u32m4x2_b __attribute__((matrix_type(4, 2)));
+typedef unsigned int u32m3x6_b __attribute__((matrix_type(3, 6)));
+typedef unsigned int u32m4x1_b __attribute__((matrix_type(4, 1)));
+typedef unsigned int u32m4x2_b __attribute__((matrix_type((K2 * 4) / K2, (K5 * 2) / K5)));
 typedef unsigned int u32m8x4_b __attribute__((matrix_type(8, 4)));
+typedef unsigned int u32m8x16_b __attribute__((matrix_type(8, 16)));
 typedef unsigned int u32m11x1_b __attribute__((matrix_type(11, 1)));
 typedef unsigned int u32m13x2_b __attribute__((matrix_type(13, 2)));
-typedef unsigned long u64m1x1_b __attribute__((matrix_type((K8 * 1) / K8, (K3 * 1) / K3)));
 typedef unsigned long u64m1x14_b __attribute__((matrix_type(1, 14)));
 typedef unsigned long u64m2x1_b __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m5x4_b __attribute__((matrix_type(5, 4)));
-typedef unsigned long u64m5x8_b __attribute__((matrix_type(5, 8)));
-typedef unsigned long u64m6x3_b __attribute__((matrix_type(6, 3)));
-typedef unsigned long u64m16x1_b __attribute__((matrix_type(K4 * 4, (K4 * 1) / K4)));
+typedef unsigned long u64m4x1_b __attribute__((matrix_type(4, 1)));
+typedef unsigned long u64m4x7_b __attribute__((matrix_type(4, 7)));
+typedef unsigned long u64m5x4_b __attribute__((matrix_type(4 + 1, (K5 * 4) / K5)));
+typedef unsigned long u64m5x8_b __attribute__((matrix_type((K4 * 5) / K4, K4 * 2)));
+typedef unsigned long u64m6x3_b __attribute__((matrix_type(K2 * 3, (K5 * 3) / K5)));
+typedef unsigned long u64m8x4_b __attribute__((matrix_type(8, 4)));
+typedef unsigned long u64m16x1_b __attribute__((matrix_type(16, 1)));
 typedef float f32m1x7_b __attribute__((matrix_type(1, 7)));
 typedef float f32m1x11_b __attribute__((matrix_type(1, 11)));
+typedef float f32m2x2_b __attribute__((matrix_type(2, 2)));
 typedef float f32m2x5_b __attribute__((matrix_type(2, 5)));
 typedef float f32m2x9_b __attribute__((matrix_type(2, 9)));
-typedef float f32m3x6_b __attribute__((matrix_type(3, 6)));
 typedef float f32m3x7_b __attribute__((matrix_type(3, 7)));
 typedef float f32m3x13_b __attribute__((matrix_type(3, 13)));
-typedef float f32m4x6_b __attribute__((matrix_type(4, 6)));
-typedef float f32m5x1_b __attribute__((matrix_type(4 + 1, 6 - K5)));
-typedef float f32m13x4_b __attribute__((matrix_type(17 - K4, 8 - K4)));
-typedef double f64m1x6_b __attribute__((matrix_type(5 - K4, 14 - K8)));
+typedef float f32m5x1_b __attribute__((matrix_type(5, 1)));
+typedef float f32m6x2_b __attribute__((matrix_type(6, 2)));
+typedef float f32m13x4_b __attribute__((matrix_type(15 - K2, K3 + 1)));
+typedef double f64m1x6_b __attribute__((matrix_type(1, 6)));
 typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
 typedef double f64m2x3_b __attribute__((matrix_type(2, 3)));
-typedef double f64m2x4_b __attribute__((matrix_type(2, 4)));
-typedef double f64m4x1_b __attribute__((matrix_type(4, 1)));
+typedef double f64m2x4_b __attribute__((matrix_type(7 - K5, 12 - K8)));
+typedef double f64m2x5_b __attribute__((matrix_type(2, 5)));
 typedef double f64m4x7_b __attribute__((matrix_type(4, 7)));
 typedef double f64m4x15_b __attribute__((matrix_type(4, 15)));
-typedef double f64m5x2_b __attribute__((matrix_type(5, 2)));
-typedef double f64m5x5_b __attribute__((matrix_type(5, 5)));
+typedef double f64m5x2_b __attribute__((matrix_type(10 - K5, 1 + 1)));
 typedef double f64m8x2_b __attribute__((matrix_type(8, 2)));
-typedef double f64m13x8_b __attribute__((matrix_type(13, 8)));
+typedef double f64m8x5_b __attribute__((matrix_type(11 - K3, 4 + 1)));
+typedef double f64m8x8_b __attribute__((matrix_type(8, 8)));
+typedef double f64m13x8_b __attribute__((matrix_type(K3 + 10, K3 + 5)));
 
 u64m2x6 m000(const unsigned long *src0, u64m12x4 a0, unsigned int s0, u64m1x4 a1, unsigned long *dst0, u16m2x6 a2, u16m2x6 a3, u16m2x6 a4, unsigned long n0, unsigned short *dst1, u64m2x6 a5, u32m2x3 z0, u32m5x5 z1) {
     __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K3 * 1) / K3, 12, (K8 * 1) / K8) * (a0 * (float)s0) - a1, dst0, 3);
@@ -1325,565 +1339,556 @@ i32m3x7 m100(const int *src0, signed char s0, unsigned short s1, i32m3x7 a0, uns
     return ({ __auto_type ins3 = ({ __auto_type ins2 = a0; ins2[2][6] = 234; ins2; }); ins3[(K4 * 0) / K4][i3] = 0UL; ins3; });
 }
 
-i16m7x1 m101(u64m1x1_b a0, long i0, unsigned long s0, i64m3x3 a1, i32m3x16 a2, unsigned long n0, const int *src0, u8m1x1 a3, u8m1x1 a4, unsigned long n1, const short *src1, i16m7x1 a5) {
-    u64m1x1 t0 = a0 - a0[0][i0];
-    for (int l0 = 0; l0 < 1; l0++) { t0[0][l0] += s0; }
-    __auto_type t1 = (i32m3x3) a1 * a2 + __builtin_matrix_column_major_load(src0, 3, 16, n0);
-    t0 *= (u64m1x1) (a3 - (a3 - a4)[0][0]);
+void m101(i8m10x8 a0, i8m8x5_b a1, unsigned short i0, i8m8x5 a2, i8m8x5_b a3, unsigned long n0, signed char *dst0) {
+    i8m10x5 t0 = 2 + a0 * a1;
+    if (i0 < 2) { t0 *= 7; }
+    for (int l0 = 0; l0 < 5; l0++) { t0[4][l0] = a1[7][3]; }
+    __builtin_matrix_column_major_store(a2 - a3, dst0, n0);
+    __auto_type bad = (a0[0])[0]; /* M101 */
+}
+
+long m102(i64m1x2_b a0, unsigned short i0, float z0) {
+    __auto_type bad = a0[0][z0]; /* M102 */
+    return (a0 - 0)[0][i0];
+}
+
+f32m6x2 m103(i64m8x3 a0, short s0, i64m3x4_b a1, signed char s1, f32m6x1 a2, unsigned char i0, unsigned char i1, f32m1x2 a3, unsigned long n0, const float *src0, const float *src1) {
+    __auto_type t0 = __builtin_matrix_transpose((a0 + s0) * a1);
+    t0 *= s1;
+    __auto_type bad = &a2[0][0]; /* M103 */
+    return (({ __auto_type ins0 = a2; ins0[4][0] = 1.0000000596046448; ins0; }) - a0[i0][i1]) * a3 + (({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 6, 2, n0); ins1[0][1] = -1.5; ins1; }) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
+}
+
+u16m3x3 m104(unsigned long n0, const float *src0, f32m2x2_b a0, float s0, const float *src1, long s1, f32m3x7 a1, f32m7x5 a2, const float *src2, double s2, const float *src3, f32m2x4 a3, unsigned int i0, int i1, f32m3x5 a4, const float *src4) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 3, (K2 * 2) / K2, n0) * a0 * (unsigned char)s0 * (__builtin_matrix_column_major_load(src1, 2, 4, 2) - s1);
+    t0 = (a1 * a2 * __builtin_matrix_column_major_load(src2, 5, 2, 6) + s2) * (__builtin_matrix_column_major_load(src3, 2, 4, 5) + a3);
+    t0[i0][i1] -= -4.0;
+    return a4 * __builtin_matrix_column_major_load(src4, 5, 7, 6); /* M104 */
+}
+
+u64m6x3 m105(i32m2x4 a0, unsigned long n0, const int *src0, unsigned long n1, const int *src1, unsigned long i0, long i1, f64m2x4 a1, unsigned int i2, i32m4x1_b a2, i32m1x1 a3, unsigned long n2, const unsigned long *src2, u64m6x3_b a4, const unsigned long *src3, u64m3x8 a5, u64m8x7 a6, u8m6x3 z0) {
+    __auto_type t0 = (a0 + a0) * (__builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
+    if (i0 < 1) { t0[i1][0] = -6; }
+    t0 = ({ __auto_type ins0 = (i32m2x4) a1; ins0[1][i2] = (a2 * a3)[1][0]; ins0; }) * -1 + t0;
+    i64m6x3 bad = __builtin_matrix_transpose(z0); /* M105 */
+    return __builtin_matrix_column_major_load(src2, 6, 8 - K5, n2) + a4 - a4 + 136UL - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6);
+}
+
+i8m2x4 m106(i8m2x4 a0, signed char *dst0, i8m2x7 a1, i8m7x4 a2, i8m7x4 a3, i8m2x4 a4, u32m2x4 a5, const signed char *src0, signed char s0, i8m2x4_b a6, i8m2x2 z0) {
+    __builtin_matrix_column_major_store(a0 + -0x2L, dst0, 3);
+    __auto_type t0 = a0;
+    for (int l0 = 0; l0 < 2; l0++) { t0[l0][2] /= 3; }
     __auto_type bad = a3;
-    bad[0] = 1; /* M101 */
-    return __builtin_matrix_column_major_load(src1, 7, 1, n1) - a5;
+    bad = z0; /* M106 */
+    return a1 * (a2 - a3) - a4 - (i8m2x4) a5 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
 }
 
-u64m3x6 m102(const unsigned char *src0, u8m8x6 a0, u64m8x2 a1, u64m6x3 a2, u64m3x2 a3, unsigned int i0, u64m3x6 a4, unsigned long n0, const short *src1, i16m4x6 a5, u64m3x5 a6, u64m5x6 a7, long s0, unsigned int i1, float s1) {
-    __auto_type t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
-    t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
-    if (i0 < 1) { t0 *= __builtin_matrix_transpose(({ __auto_type ins0 = a4; ins0[2][3] = -1; ins0; })) * (a4 * 0); }
-    __auto_type bad = (a6[0])[0]; /* M102 */
-    return ({ __auto_type ins1 = (u64m3x6) (__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) - a6 * a7 / s0; ins1[1][i1] = s1; ins1; });
+f32m2x6 m107(f64m4x7_b a0, unsigned long n0, double *dst0, const unsigned short *src0, u16m3x2_b a1, const unsigned short *src1, int s0, u16m6x1_b a2, u16m1x1 a3, const unsigned short *src2, const unsigned short *src3, unsigned short *dst1, u16m2x2 a4, f32m2x8 a5, unsigned long n1, const float *src4, unsigned short s1, u16m6x6 z0, u16m6x4 z1) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
+    __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (a2 * a3 + (a2 + a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
+    u16m3x2 t0 = a1 * a4 - 0x8;
+    __auto_type bad = a2;
+    bad = z0 * z1; /* M107 */
+    return ((a5 - t0[(K5 * 1) / K5][1]) * -0.75 - a4[1][(K8 * 1) / K8]) * ((int)s1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)));
 }
 
-i8m8x4 m103(f32m4x3 a0, long *dst0, const signed char *src0, i8m3x4 a1, i8m3x4 a2, i8m4x8 a3, i8m8x4 a4, i8m8x4 a5, i8m8x4 a6, float z0) {
-    __builtin_matrix_column_major_store((i64m4x3) (a0[2][1] - a0), dst0, (K4 * 5) / K4);
-    i8m3x4 t0 = __builtin_matrix_column_major_load(src0, 3, 4, K2 + 1) + a1 - ({ __auto_type ins0 = a2; ins0[2][2] = 119; ins0; });
-    t0 *= a3 * (a4 - a5) * (a3 * a6);
-    __auto_type bad = a3[z0][0]; /* M103 */
-    return a5;
-}
-
-i64m7x3 m104(u8m4x8_b a0, int s0, unsigned int i0, const unsigned char *src0, unsigned char *dst0, unsigned long n0, unsigned char *dst1, unsigned long n1, const long *src1, i64m7x3 a1, unsigned long s1, i64m7x5 a2, unsigned long n2, const long *src2, int s2) {
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = s0 - a0; ins0[i0][2] = -1; ins0; }) * __builtin_matrix_column_major_load(src0, 8, 4, 9), dst0, 4);
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = a0 + a0; ins1[K2 + 1][4 + 1] = -1; ins1; }), dst1, n0);
-    __auto_type t0 = ({ __auto_type ins2 = __builtin_matrix_column_major_load(src1, (K3 * 7) / K3, 3, n1) + a1; ins2[3][2] = s1; ins2; });
-    __auto_type bad = &a1[0][0]; /* M104 */
-    return ({ __auto_type ins3 = a2 * __builtin_matrix_column_major_load(src2, 5, 3, n2); ins3[1][1] = (unsigned char)s2; ins3; });
-}
-
-f64m4x15 m105(f64m4x15_b a0, unsigned int i0, unsigned int i1, unsigned char i2, const double *src0, f64m1x15 a1, i64m6x2 z0, i64m6x6 z1, i64m6x4 z2) {
-    f64m4x15 t0 = a0[i0][i1] + a0;
-    t0[(K5 * 1) / K5][2] = a0[i2][7];
+u8m4x2 m108(const unsigned int *src0, u16m2x3 z0, u16m3x5 z1) {
     __auto_type bad = z0;
-    bad = z1 * z2; /* M105 */
-    return __builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 7) * a1 - t0;
-}
-
-f64m2x14 m106(i16m3x8 a0, unsigned long n0, const short *src0, const short *src1, i16m3x8_b a1, i16m8x2_b a2, unsigned char i0, unsigned short i1, long i2, f64m2x3 a3, f64m3x14 a4, long i3, u32m1x3 z0, u32m3x4 z1) {
-    i16m3x2 t0 = (a0 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 8, n0) + __builtin_matrix_column_major_load(src1, 3, K3 + 5, 3) + (a1 - a1)) * a2;
-    if (i0 < 1) { t0[9 - K8][i1] /= 3; }
-    __auto_type bad = z0;
-    bad *= z1; /* M106 */
-    return ({ __auto_type ins0 = a3 * a4; ins0[1][i3] = 0UL; ins0; });
-}
-
-u8m4x2 m107(const unsigned int *src0, u16m2x3 z0, u16m5x3 z1) {
-    __auto_type bad = z0;
-    bad *= z1; /* M107 */
+    bad *= z1; /* M108 */
     return (u8m4x2) __builtin_matrix_column_major_load(src0, 4, 6 - K4, 7);
 }
 
-u32m8x4 m108(f64m4x1 a0, int s0, u32m9x1 a1, int i0, unsigned char i1, u32m1x8 a2, u32m8x4 a3, const unsigned int *src0, f64m4x1 z0) {
+u32m8x4 m109(f64m4x1 a0, int s0, u32m9x1 a1, int i0, unsigned char i1, u32m1x8 a2, u32m8x4 a3, const unsigned int *src0, f64m2x3 z0) {
     f64m4x1 t0 = a0;
     t0 /= s0;
     u32m9x4 t1 = ({ __auto_type ins0 = a1; ins0[i0][i1] = 0L; ins0; }) * (u32m1x4) (a2 * a3);
     __auto_type bad = a0;
-    bad /= z0; /* M108 */
+    bad += z0; /* M109 */
     return __builtin_matrix_column_major_load(src0, (K4 * 8) / K4, 8, 11) * a3;
 }
 
-f32m3x6 m109(f32m11x3 a0, f32m3x6_b a1, float *dst0, unsigned long n0, const float *src0, unsigned char i0, f32m4x6_b a2, const float *z0) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, 12);
-    __auto_type t0 = a1 - a1 - a1;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 4, 5, 0); /* M109 */
-    return a0[8][i0] * __builtin_matrix_column_major_load(src0, 3, 4, n0) * a2;
+i8m4x3 m110(const unsigned long *src0, u64m8x4_b a0, unsigned long n0, const unsigned long *src1, i8m3x4 a1, unsigned int s0, unsigned int s1, i8m4x3 a2, i8m4x3 z0) {
+    u32m8x16_b t0 = (u32m8x16) (__builtin_matrix_column_major_load(src0, 8, 16, 11) + a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
+    __auto_type bad = a2;
+    bad /= z0; /* M110 */
+    return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
 }
 
-i8m14x4 m110(u32m1x1 a0, u32m1x1 a1, unsigned long n0, unsigned int *dst0, i8m14x7_b a2, i8m14x7 a3, signed char s0, i8m14x4 a4, i8m4x7 a5, i8m14x4 a6, i8m4x2 a7, i8m2x7_b a8, i8m14x4 a9, int i0, i8m14x2_b a10, i8m2x4 a11, signed char *z0) {
-    __builtin_matrix_column_major_store(a0 + a1, dst0, n0);
-    __auto_type t0 = a2 - a2 - a3 + (s0 + a3 + (a4 * a5)[2][0]) + a6 * (a7 * a8);
-    __builtin_matrix_column_major_store(a8, z0, 0); /* M110 */
-    return ({ __auto_type ins0 = a9; ins0[2][i0] = (a10 * a11)[0][1]; ins0; });
+i32m3x7 m111(const int *src0, signed char s0, unsigned short s1, i32m3x7 a0, unsigned long i0, double s2, i32m7x4 a1, i32m4x1 a2, i32m1x5 a3, int *dst0, u16m2x6 a4, unsigned short s3, unsigned short s4, unsigned long n0, const int *src1, unsigned short i1, long i2, signed char s5, int i3, const unsigned int *z0) {
+    __auto_type t0 = ({ __auto_type ins0 = -0x1L + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0); ins0[(K4 * 1) / K4][5] = s1; ins0; });
+    __builtin_matrix_column_major_store((a0 / 2 - (a0[i0][4] + a0 + a0 / s2)) * (a1 * a2) * a3, dst0, 4);
+    t0[0][2] -= 0x1;
+    t0 += (i32m2x6) (s3 + s4 - a4);
+    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, (K3 * 2) / K3, 8 - K2, n0); ins1[i1][i2] = s5; ins1; }) - (i32m2x6) t0 + -4;
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 4, 4, 2); /* M111 */
+    return ({ __auto_type ins3 = ({ __auto_type ins2 = a0; ins2[2][6] = 234; ins2; }); ins3[(K4 * 0) / K4][i3] = 0UL; ins3; });
 }
 
-i8m3x3 m111(f64m1x2 a0, unsigned int i0, long i1, i8m3x3 a1, const signed char *z0) {
-    f64m1x2 t0 = ({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[0][1] = a0[0][i0]; ins0; }); ins1[(K5 * 0) / K5][0] = 16L; ins1; });
-    if (i1 < 1) { t0[0][1] += -1.25; }
-    __builtin_matrix_column_major_store(a1, z0, 3); /* M111 */
-    return a1;
+i32m3x7 m112(const int *src0, signed char s0, unsigned short s1, i32m3x7 a0, unsigned long i0, double s2, i32m7x4 a1, i32m4x1 a2, i32m1x5 a3, int *dst0, u16m2x6 a4, unsigned short s3, unsigned short s4, unsigned long n0, const int *src1, unsigned short i1, long i2, signed char s5, int i3, int *z0) {
+    __auto_type t0 = ({ __auto_type ins0 = -0x1L + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0); ins0[(K4 * 1) / K4][5] = s1; ins0; });
+    __builtin_matrix_column_major_store((a0 / 2 - (a0[i0][4] + a0 + a0 / s2)) * (a1 * a2) * a3, dst0, 4);
+    t0[0][2] -= 0x1;
+    t0 += (i32m2x6) (s3 + s4 - a4);
+    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, (K3 * 2) / K3, 8 - K2, n0); ins1[i1][i2] = s5; ins1; }) - (i32m2x6) t0 + -4;
+    __builtin_matrix_column_major_store(a2, z0, 3); /* M112 */
+    return ({ __auto_type ins3 = ({ __auto_type ins2 = a0; ins2[2][6] = 234; ins2; }); ins3[(K4 * 0) / K4][i3] = 0UL; ins3; });
 }
 
-u64m1x15 m112(i16m3x4_b a0, unsigned long n0, const unsigned short *src0, short *dst0, u64m1x4 a1, u64m4x15 a2, u64m1x15 a3, u64m15x1 a4, const unsigned long *z0) {
-    __builtin_matrix_column_major_store(a0 + (i16m3x4) __builtin_matrix_column_major_load(src0, 3, 4, n0), dst0, 5);
-    u64m1x15 t0 = a1 * a2;
-    t0 += a3;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); /* M112 */
-    return __builtin_matrix_transpose(a4);
+u8m4x2 m113(u8m4x2_b a0, signed char *z0) {
+    __builtin_matrix_column_major_store(a0, z0, 4); /* M113 */
+    return -1 * a0;
 }
 
-void m113(u16m2x8_b a0, u16m2x8 a1, float s0, u16m2x8 a2, double s1, i64m2x1 a3, const long *src0, signed char *dst0, const unsigned char *z0, unsigned long z1) {
-    __auto_type t0 = s0 - (a0 + a1) + a2;
-    t0 /= s1;
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose((i8m2x1) (a3 - __builtin_matrix_column_major_load(src0, 2, 1, (K5 * 5) / K5)) / -2), dst0, 3);
-    __auto_type bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); /* M113 */
+f32m1x2 m114(u16m6x2 a0, u16m2x14 a1, u64m6x14 a2, u64m14x3 a3, unsigned char s0, f32m1x2 a4, const unsigned long *z0) {
+    u64m6x3 t0 = ((u64m6x14) (u16m6x14) (a0 * a1) - a2) * a3;
+    t0 /= s0;
+    __builtin_matrix_column_major_store(t0, z0, 6); /* M114 */
+    return a4 + 1e-3;
 }
 
-float m114(f32m4x8 a0, long s0, int i0, signed char z0) {
-    f32m8x4 t0 = __builtin_matrix_transpose(a0);
-    for (int l0 = 0; l0 < 8; l0++) { t0[l0][3] = t0[0][2]; }
-    __auto_type bad = __builtin_matrix_transpose(z0); /* M114 */
-    return ((a0 - a0) * s0)[3 - K2][i0];
+u64m8x1 m115(f64m8x5_b a0, f64m8x5_b a1, f64m8x8_b a2, const double *src0, const unsigned long *src1, u64m8x1 a3, const int *z0) {
+    f64m8x5_b t0 = a0 + a0 + a1;
+    __auto_type t1 = (a2 + __builtin_matrix_column_major_load(src0, 8, 8, 8)) * a0;
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); /* M115 */
+    return __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3;
 }
 
-i32m6x7 m115(i16m3x7 a0, unsigned char s0, int s1, i16m7x5 a1, i32m6x1_b a2, i32m1x7 a3, float s2, unsigned long s3) {
-    __auto_type t0 = (unsigned long)s0 * a0 / s1 * a1;
-    __auto_type bad = __builtin_matrix_transpose(a1, a1); /* M115 */
-    return s3 - a2 * a3 / s2;
+u8m4x3 m116(u64m4x7_b a0, double s0, unsigned short i0, short s1, u8m7x3 a1, const unsigned short *z0, unsigned long z1) {
+    __auto_type bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); /* M116 */
+    return ({ __auto_type ins0 = (u8m4x7) a0 * s0; ins0[i0][5] = s1; ins0; }) * a1;
 }
 
-f32m5x3 m116(i8m4x1_b a0, signed char s0, long s1, const signed char *src0, i8m3x1 a1, i8m3x1 a2, signed char *dst0, i8m3x1 a3, signed char *dst1, f32m5x3 a4, unsigned char s2, unsigned short s3, signed char s4, signed char s5, int z0, int *z1) {
-    __builtin_matrix_column_major_store((a0 + (long)s0 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * (a1 + a2), dst0, (K5 * 5) / K5);
-    __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-    __builtin_matrix_column_major_store(z0, z1, 1); /* M116 */
-    return ({ __auto_type ins1 = a4 - a4 + ({ __auto_type ins0 = a4 * s2; ins0[1][2] = (short)s3; ins0; }); ins1[3][1] = s4 - s5; ins1; });
+void m117(i8m3x10_b a0, const double *src0, const signed char *src1, unsigned long s0, unsigned long n0, signed char *dst0, double z0) {
+    i8m3x10 t0 = a0 - a0[0][(K3 * 6) / K3] + (i8m3x10) __builtin_matrix_column_major_load(src0, 3, 10, 4) + __builtin_matrix_column_major_load(src1, 2 + 1, K5 * 2, 9 - K4);
+    __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
+    __auto_type bad = __builtin_matrix_transpose(z0); /* M117 */
 }
 
-long m117(i64m1x2_b a0, unsigned short i0) {
-    __auto_type bad = a0 / 0.5; /* M117 */
-    return (a0 - 0)[0][i0];
+f32m4x6 m118(f32m4x6 a0, const float *src0, const float *src1, unsigned long n0, const float *src2, long s0, long s1) {
+    __auto_type t0 = a0 / 0.5f * (__builtin_matrix_column_major_load(src0, 8 - K2, 1, K4 + 3) * __builtin_matrix_column_major_load(src1, (K8 * 1) / K8, 2, 7 - K5));
+    t0[2][1] -= t0[K2 + 1][1];
+    __auto_type bad = __builtin_matrix_transpose(a0, a0); /* M118 */
+    return __builtin_matrix_column_major_load(src2, 4, 6, n0) + (s0 - s1);
 }
 
-typedef int bad_m118 __attribute__((matrix_type(1048576, 2))); /* M118 */
-
-u16m7x3 m119(i64m7x11 a0, i64m7x11 a1, const unsigned short *src0, u16m3x3 a2, u16m5x5 z0) {
-    __auto_type t0 = a0 - a1;
-    i64m5x5 bad = z0 * z0; /* M119 */
-    return __builtin_matrix_column_major_load(src0, 7, 3, 10 - K3) * a2;
-}
-
-u64m6x3 m120(const unsigned long *src0, u16m5x5 z0, u16m5x5_b z1) {
-    f64m5x5 bad = z1 - z0; /* M120 */
-    return __builtin_matrix_column_major_load(src0, 6, 3, 6);
-}
-
-f32m1x3 m121(f32m1x3 a0, f32m3x1 a1, int i0, unsigned char i1, const float *src0, f32m1x1 a2, const float *src1, f32m2x4 z0) {
-    f32m1x1 t0 = __builtin_matrix_transpose(a0 * a1);
-    t0[0][3 - K3] /= 4.0;
-    t0[0][i1] = 3.0;
-    t0 *= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 9 - K8, 1, 4)) + (a2 + a2);
-    t0 *= __builtin_matrix_transpose(a2);
-    __auto_type bad = t0 + z0; /* M121 */
-    return __builtin_matrix_column_major_load(src1, 1, 3, 3);
-}
-
-i8m1x4 m122(f32m1x11_b a0, i32m1x3 a1, i32m3x4 a2, i8m1x4 a3, i8m1x4 a4, int s0, u8m3x2 z0, u8m4x2 z1) {
-    __auto_type t0 = a0;
-    i8m1x4 t1 = (i8m1x4) ((a1 + a1) * (a2 / 2));
-    __auto_type bad = z0 - z1; /* M122 */
-    return t1 - a3 - a4 - s0;
-}
-
-u8m6x4 m123(u8m6x4 a0, unsigned long i0, i16m6x4 z0) {
-    __auto_type bad = a0 + z0; /* M123 */
-    return -1 - (a0[4][i0] + a0);
-}
-
-void m124(u64m1x6 a0, u64m6x1 a1, const unsigned long *src0, unsigned int i0, u32m7x7 a2, unsigned long i1, long s0, unsigned short i2, unsigned int *dst0, u8m5x3 a3, long i3, long s1, f64m3x15 a4, f64m6x4 z0) {
-    u64m6x7 t0 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-    if (i0 < 3) { t0 *= 9; }
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a2; ins0[i1][0] = 4UL; ins0; }) - s0; ins1[i2][5] = -1; ins1; }), dst0, 8);
-    f64m5x15 t1 = (f64m5x3) ({ __auto_type ins2 = a3; ins2[6 - K3][i3] = s1; ins2; }) * a4;
-    __auto_type bad = t1 * z0; /* M124 */
-}
-
-f32m2x6 m125(f64m4x7_b a0, unsigned long n0, double *dst0, const unsigned short *src0, u16m3x2_b a1, const unsigned short *src1, int s0, u16m6x1_b a2, u16m1x1 a3, const unsigned short *src2, const unsigned short *src3, unsigned short *dst1, u16m2x2 a4, f32m2x8 a5, unsigned long n1, const float *src4, unsigned short s1, i32m7x1 z0) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-    __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (a2 * a3 + (a2 + a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-    u16m3x2 t0 = a1 * a4 - 0x8;
-    __auto_type bad = a0 * z0; /* M125 */
-    return ((a5 - t0[(K5 * 1) / K5][1]) * -0.75 - a4[1][(K8 * 1) / K8]) * ((int)s1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)));
-}
-
-i16m2x4 m126(i8m2x4 a0, i16m2x4 a1, i8m1x1 z0, i8m1x1 z1) {
-    __auto_type bad = z0 / z1; /* M126 */
-    return (i16m2x4) a0 - a1;
-}
-
-u8m3x2 m127(unsigned long n0, const unsigned char *src0, unsigned char s0, u8m2x2 a0, unsigned char *dst0, unsigned char s1, unsigned char i0, int i1, unsigned short i2, int i3, unsigned char i4, u8m3x2_b a1, f32m2x6 z0) {
-    __builtin_matrix_column_major_store(((long)s0 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8L) + a0 * 3.0) / 7u, dst0, 4);
-    u8m2x2_b t0 = (int)s1 * (a0 + a0);
-    if (i0 < 3) { t0[i1][i2] = 2; }
-    __auto_type bad = -z0; /* M127 */
-    return (u8m3x2) a1;
-}
-
-i8m2x6 m128(u16m2x6_b a0, u16m2x6 z0) {
-    __auto_type bad = a0 == z0; /* M128 */
-    return (i8m2x6) (2 - a0);
-}
-
-u64m6x3 m129(i32m2x4 a0, unsigned long n0, const int *src0, unsigned long n1, const int *src1, unsigned long i0, long i1, f64m2x4 a1, unsigned int i2, i32m4x1_b a2, i32m1x1 a3, unsigned long n2, const unsigned long *src2, u64m6x3_b a4, const unsigned long *src3, u64m3x8 a5, u64m8x7 a6) {
-    __auto_type t0 = (a0 + a0) * (__builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
-    if (i0 < 1) { t0[i1][0] = -6; }
-    t0 = ({ __auto_type ins0 = (i32m2x4) a1; ins0[1][i2] = (a2 * a3)[1][0]; ins0; }) * -1 + t0;
-    __auto_type bad = a3 % 3; /* M129 */
-    return __builtin_matrix_column_major_load(src2, 6, 8 - K5, n2) + a4 - a4 + 136UL - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6);
-}
-
-u32m2x2 m130(u32m1x2 a0, u32m1x4 a1, u32m4x2_b a2, u8m5x2 z0) {
-    __auto_type bad = (i16m4x3)z0; /* M130 */
-    return __builtin_matrix_transpose(a0) * a1 * a2;
-}
-
-u8m4x1 m131(u8m4x1 a0, unsigned short s0) {
-    __auto_type bad = (unsigned short)a0; /* M131 */
-    return a0 - s0;
-}
-
-u64m1x7 m132(i8m16x3 a0, unsigned short i0, long i1, unsigned long i2, u64m7x1 a1, unsigned short i3, long i4, unsigned long s0, u64m7x1 a2, signed char s1) {
-    __auto_type t0 = a0;
-    if (i0 < 2) { t0[i1][i2] -= t0[1][(K8 * 2) / K8]; }
-    __auto_type bad = a2[7][0]; /* M132 */
-    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[i3][i4] = s0; ins0; }) - a2) + s1;
-}
-
-u16m6x1 m133(f64m7x4 a0, i16m7x4 a1, int i0, long i1, const unsigned int *src0, u32m3x3 a2, const unsigned short *src1, u16m4x1_b a3, double s0, i32m6x1 z0) {
-    __auto_type t0 = ({ __auto_type ins0 = (i16m7x4) a0 + a1; ins0[i0][3] = a0[4][i1]; ins0; });
-    t0[0][3] += 6;
-    u32m3x3 t1 = __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 3, 4) + a2 + a2 - a2 * a2;
-    __auto_type bad = z0[0][1]; /* M133 */
-    return s0 * (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 6, 7)) * a3 / 4);
-}
-
-f32m5x3 m134(i8m4x1_b a0, signed char s0, long s1, const signed char *src0, i8m3x1 a1, i8m3x1 a2, signed char *dst0, i8m3x1 a3, signed char *dst1, f32m5x3 a4, unsigned char s2, unsigned short s3, signed char s4, signed char s5) {
-    __builtin_matrix_column_major_store((a0 + (long)s0 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * (a1 + a2), dst0, (K5 * 5) / K5);
-    __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-    __auto_type bad = a0[-1][0]; /* M134 */
-    return ({ __auto_type ins1 = a4 - a4 + ({ __auto_type ins0 = a4 * s2; ins0[1][2] = (short)s3; ins0; }); ins1[3][1] = s4 - s5; ins1; });
-}
-
-f32m2x10 m135(f32m6x6 a0, unsigned short s0, unsigned long i0, float s1, f32m6x6 a1, f32m6x3 a2, f32m6x3 a3, f32m3x6 a4, short s2, const float *src0, signed char s3) {
+f32m2x10 m119(f32m6x6 a0, unsigned short s0, unsigned long i0, float s1, f32m6x6 a1, f32m6x3 a2, f32m6x3 a3, f32m3x6 a4, short s2, const float *src0, signed char s3, float z0, float *z1) {
     f32m6x6 t0 = a0 * s0;
     if (i0 < 3) { t0 /= s1; }
     t0 += __builtin_matrix_transpose(a1) / 2.0f;
     t0 = (a2 + a3) * (a4 * s2) - 1.0000000596046448f;
     t0[0][0] += 3e0;
-    __auto_type bad = a1;
-    bad[6][0] = 1.5; /* M135 */
+    __builtin_matrix_column_major_store(z0, z1, 1); /* M119 */
     return __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3;
 }
 
-void m136(i32m14x3 a0, i32m3x4 a1, i32m4x4_b a2, int i0, long i1, unsigned short i2, int i3, i32m14x1_b a3, double s0, i32m14x1 a4, i32m1x3 a5, unsigned char s1, unsigned long n0, const unsigned long *src0, u64m3x6 a6, unsigned long *dst0) {
-    i32m14x4 t0 = a0 * a1 * __builtin_matrix_transpose(a2);
-    t0[i0][i1] = 1;
-    __auto_type t1 = (i32m3x4) a1;
-    i32m14x3 t2 = (s0 - a3 + (a4 + a4)) * a5;
-    for (int l0 = 0; l0 < 4; l0++) { t1[2][l0] = 7; }
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-    __auto_type bad = a6[2 + 1][0]; /* M136 */
+u16m8x7 m120(u16m7x9 a0, const unsigned short *src0, const unsigned short *src1, const unsigned short *src2) {
+    __auto_type bad = a0 - 0x10000; /* M120 */
+    return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 9, (K2 * 8) / K2, 12) - __builtin_matrix_column_major_load(src1, 7, 4, 9) * __builtin_matrix_column_major_load(src2, 6 - K2, 8, 4));
 }
 
-u8m7x3 m137(u8m7x3 a0, const unsigned char *src0, unsigned long n0, unsigned char *dst0, i32m6x3 a1, const unsigned long *src1, u64m2x1_b a2, i16m1x3 a3) {
-    __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 7, 3, 10), dst0, n0);
-    i32m6x3 t0 = a1 * -2;
-    __auto_type bad = a0[0][3 + 1]; /* M137 */
-    return (u8m7x3) (u64m7x3) (__builtin_matrix_column_major_load(src1, 7, 2, 10) * a2 * (u64m1x3) a3);
+typedef short bad_m121 __attribute__((matrix_type(1048576, 2))); /* M121 */
+
+f32m8x2 m122(const double *src0, f64m2x16 a0, const double *src1, int s0, short s1, i8m2x5 a1, i8m2x5_b a2, f32m8x2 a3, f32m8x2 a4, f64m6x6 z0, f64m6x6 z1) {
+    f64m2x4 t0 = s1 - (__builtin_matrix_column_major_load(src0, 2, 4, 5) + a0 * __builtin_matrix_column_major_load(src1, 16, 4, 18) + s0);
+    i8m2x5 t1 = a1 + a2 - a1;
+    i32m6x6 bad = z0 * z1; /* M122 */
+    return a3 + a3 - a4;
 }
 
-i8m1x2 m138(const signed char *src0, i8m1x7 a0, i8m7x2_b a1, i8m2x2_b a2, short s0) {
-    __auto_type bad = a2[1]; /* M138 */
-    return __builtin_matrix_column_major_load(src0, 1, 1, 1) * a0 * a1 * (s0 + (a2 + a2));
+i8m15x4 m123(const unsigned short *src0, u16m8x2 a0, i8m15x4_b a1, const long *src1, int s0, int i0, unsigned long i1, short s1, u16m3x3 z0, u16m3x3_b z1) {
+    u16m2x8 t0 = __builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, (K8 * 8) / K8, 4)));
+    t0 -= __builtin_matrix_transpose(a0);
+    i16m3x3 bad = z1 * z0; /* M123 */
+    return ({ __auto_type ins0 = a1 - (s0 - __builtin_matrix_column_major_load(src1, 5, 9, 10 - K4))[4][i0]; ins0[i1][4 - K4] = (unsigned int)s1; ins0; });
 }
 
-u8m4x7 m139(i16m8x5 a0, unsigned long s0, unsigned int i0, unsigned int i1, unsigned long i2, i16m5x12 a1, i16m12x3 a2, i16m12x3 a3, unsigned long n0, const short *src0, short s1, short s2, unsigned long n1, const short *src1, unsigned int i3, unsigned long s3, i16m5x2 a4, i16m2x12 a5, unsigned short i4, short s4, i16m8x1 a6, i16m1x3 a7, u8m7x4_b a8, const unsigned char *src2, i16m6x6 z0) {
-    __auto_type t0 = ({ __auto_type ins0 = a0 / s0; ins0[i0][i1] = 2; ins0; }) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
-    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 5, 12, n1); ins1[i3][6] = s3; ins1; }) + a4 * a5;
-    t0[0][i4] = s4;
-    t0 = a6 * a7;
-    i16m8x1 t2 = a6;
-    __auto_type bad = z0;
-    bad[0] = 1; /* M139 */
-    return __builtin_matrix_transpose(a8 - __builtin_matrix_column_major_load(src2, 7, 4, 9));
+u8m6x4 m124(u8m6x4 a0, unsigned long i0, u8m4x1 z0) {
+    __auto_type bad = a0 + z0; /* M124 */
+    return -1 - (a0[4][i0] + a0);
 }
 
-i8m4x5 m140(i32m3x1 a0, unsigned long n0, const int *src0, const int *src1, unsigned int i0, short s0, i8m4x2 a1, i8m2x3 a2, i8m4x5 a3, const signed char *src2, i8m3x3 a4, const signed char *src3, unsigned short i1, signed char s1, unsigned char i2, f64m1x4 a5, f64m4x7 a6, const double *src4, unsigned long n1, const double *src5, long i3, unsigned long n2, const signed char *src6, i8m12x5 a7, u8m2x5 z0) {
-    __auto_type t0 = (i8m1x3) (__builtin_matrix_transpose(a0) + __builtin_matrix_column_major_load(src0, 6 - K5, 3, n0) - ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 1, 3, 1); ins0[i0][2] = s0; ins0; })) * (__builtin_matrix_transpose(a1 * a2) * a3 + (__builtin_matrix_column_major_load(src2, 3, 5, 5) + a4 * __builtin_matrix_column_major_load(src3, 3, 5, 6)));
-    t0[i1][0] = s1;
-    t0[i2][2] = a3[0][0];
-    __auto_type t1 = ({ __auto_type ins1 = a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)); ins1[0][i3] = 1e-1f; ins1; });
-    __auto_type bad = (z0[0])[0]; /* M140 */
-    return __builtin_matrix_column_major_load(src6, 4, 12, n2) * a7;
+void m125(u64m1x6 a0, u64m6x1 a1, const unsigned long *src0, unsigned int i0, u32m7x7 a2, unsigned long i1, long s0, unsigned short i2, unsigned int *dst0, u8m5x3 a3, long i3, long s1, f64m3x15 a4, f64m6x4 z0) {
+    u64m6x7 t0 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
+    if (i0 < 3) { t0 *= 9; }
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a2; ins0[i1][0] = 4UL; ins0; }) - s0; ins1[i2][5] = -1; ins1; }), dst0, 8);
+    f64m5x15 t1 = (f64m5x3) ({ __auto_type ins2 = a3; ins2[6 - K3][i3] = s1; ins2; }) * a4;
+    __auto_type bad = t1 - z0; /* M125 */
 }
 
-u64m5x2 m141(u8m5x4 a0, u8m5x4 a1, const unsigned char *src0, u8m2x4 a2, u8m4x3 a3, u64m5x2 a4, unsigned char s0, unsigned short i0, u64m5x1 a5, unsigned long n0, const unsigned long *src1, float z0) {
+f32m2x6 m126(f64m4x7_b a0, unsigned long n0, double *dst0, const unsigned short *src0, u16m3x2_b a1, const unsigned short *src1, int s0, u16m6x1_b a2, u16m1x1 a3, const unsigned short *src2, const unsigned short *src3, unsigned short *dst1, u16m2x2 a4, f32m2x8 a5, unsigned long n1, const float *src4, unsigned short s1, i32m4x7 z0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
+    __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (a2 * a3 + (a2 + a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
+    u16m3x2 t0 = a1 * a4 - 0x8;
+    __auto_type bad = a0 + z0; /* M126 */
+    return ((a5 - t0[(K5 * 1) / K5][1]) * -0.75 - a4[1][(K8 * 1) / K8]) * ((int)s1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)));
+}
+
+i16m2x4 m127(i8m2x4 a0, i16m2x4 a1, i8m1x1 z0, i8m6x1 z1) {
+    __auto_type bad = z0 * z1; /* M127 */
+    return (i16m2x4) a0 - a1;
+}
+
+u8m3x2 m128(unsigned long n0, const unsigned char *src0, unsigned char s0, u8m2x2 a0, unsigned char *dst0, unsigned char s1, unsigned char i0, int i1, unsigned short i2, int i3, unsigned char i4, u8m3x2_b a1, f32m2x6 z0) {
+    __builtin_matrix_column_major_store(((long)s0 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8L) + a0 * 3.0) / 7u, dst0, 4);
+    u8m2x2_b t0 = (int)s1 * (a0 + a0);
+    if (i0 < 3) { t0[i1][i2] = 2; }
+    __auto_type bad = z0 / z0; /* M128 */
+    return (u8m3x2) a1;
+}
+
+i8m2x6 m129(u16m2x6_b a0, unsigned char z0) {
+    __auto_type bad = z0 / a0; /* M129 */
+    return (i8m2x6) (2 - a0);
+}
+
+void m130(const unsigned short *src0, int s0, int s1, const unsigned short *src1, const unsigned short *src2, const unsigned short *src3, unsigned int s2, unsigned long n0, unsigned short *dst0, u16m3x6 z0) {
+    u16m4x8 t0 = __builtin_matrix_column_major_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_major_load(src1, 4, 8, K4 + 1);
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_major_load(src3, 4, 8, 10 - K4), dst0, n0);
+    __auto_type bad = 2.0 / z0; /* M130 */
+}
+
+u32m3x6 m131(const unsigned int *src0, u32m3x6 a0, unsigned long i0, unsigned long s0, unsigned long n0, const double *src1, i8m3x6 a1, u32m3x6_b a2, long s1, long s2, unsigned char s3, u16m5x1 z0) {
+    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 6 - K3, 6, 5) - a0; ins0[1][i0] = s0; ins0; });
+    __auto_type bad = -z0; /* M131 */
+    return ((u32m3x6) a1 + a2 - (s1 - s2)) / s3;
+}
+
+u64m3x6 m132(const unsigned char *src0, u8m8x6 a0, u64m8x2 a1, u64m6x3 a2, u64m3x2 a3, unsigned int i0, u64m3x6 a4, unsigned long n0, const short *src1, i16m4x6 a5, u64m3x5 a6, u64m5x6 a7, long s0, unsigned int i1, float s1) {
+    __auto_type t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
+    t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
+    if (i0 < 1) { t0 *= __builtin_matrix_transpose(({ __auto_type ins0 = a4; ins0[2][3] = -1; ins0; })) * (a4 * 0); }
+    __auto_type bad = !a2; /* M132 */
+    return ({ __auto_type ins1 = (u64m3x6) (__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) - a6 * a7 / s0; ins1[1][i1] = s1; ins1; });
+}
+
+u16m7x8 m133(const int *src0, i32m16x6 a0, const unsigned long *src1, unsigned long n0, const unsigned long *src2, u16m7x8 a1, f32m2x4 z0) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 6 - K5, 16, 2) * (a0 - a0);
+    __auto_type t1 = __builtin_matrix_column_major_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
+    __auto_type bad = z0 < z0; /* M133 */
+    return a1;
+}
+
+void m134(i32m1x8 a0, i32m1x8_b a1, const int *src0, const int *src1, int s0, int *dst0, i32m1x8 z0) {
+    __builtin_matrix_column_major_store((a0 + a1) * (__builtin_matrix_column_major_load(src0, 8, 9, 11) * __builtin_matrix_column_major_load(src1, K2 + 7, 8 - K4, 10)) / s0, dst0, 3);
+    __auto_type bad = a0 << z0; /* M134 */
+}
+
+short m135(i16m4x3 a0, unsigned short i0, i16m4x3 z0) {
+    i16m4x3 t0 = a0;
+    __auto_type bad = t0 && z0; /* M135 */
+    return a0[2][i0];
+}
+
+i64m9x3 m136(i64m3x9 a0, unsigned long s0, f64m3x1 a1, f64m1x3 a2, i64m9x3 a3, i64m9x3 a4, unsigned int s1) {
+    __auto_type bad = (u16m3x1)a0; /* M136 */
+    return (({ __auto_type ins0 = __builtin_matrix_transpose(a0); ins0[6][0] = s0; ins0; }) * (i64m3x3) (a1 * a2) + (a3 + a4)) * s1;
+}
+
+i16m4x8 m137(f64m3x2 a0, double *dst0, int s0, long i0, unsigned long i1, unsigned char s1, i16m4x8_b a1, float s2, i16m4x8 a2) {
+    __builtin_matrix_column_major_store(a0 + a0, dst0, 5);
+    __auto_type t0 = s0 * (f64m3x2) ({ __auto_type ins0 = a0; ins0[0][1] = 1.1f; ins0; });
+    t0[i0][i1] += (double)s1;
+    __auto_type bad = (long)a1; /* M137 */
+    return (unsigned char)s2 * a1 + (a2 - a2) + a1;
+}
+
+u64m2x1 m138(i32m2x2 a0, i32m2x4 a1, long s0, long s1, long i0, int *dst0, u64m2x1 a2, u64m1x2 a3, u64m1x2 a4, u64m2x1 a5, i16m1x4 z0) {
+    __builtin_matrix_column_major_store(a1[0][i0] - (a0 - a0) * ({ __auto_type ins0 = a1; ins0[5 - K5][2] = s0 - s1; ins0; }), dst0, 4);
+    __auto_type bad = z0[2][0]; /* M138 */
+    return __builtin_matrix_transpose(a2 * a3) * (__builtin_matrix_transpose(a4) + a5);
+}
+
+f64m2x6 m139(f64m2x6 a0, const double *src0, int i0, int s0) {
+    f64m2x2 t0 = a0 * __builtin_matrix_column_major_load(src0, 14 - K8, 2, 8);
+    __auto_type bad = a0[-1][0]; /* M139 */
+    return ({ __auto_type ins0 = a0; ins0[i0][2] = s0; ins0; });
+}
+
+u8m2x6 m140(const unsigned long *src0, const unsigned char *src1, unsigned long n0, const unsigned char *src2, const unsigned char *src3, u8m3x2 a0, unsigned short i0, unsigned short s0, u8m2x6 a1, u8m2x6 a2, u8m6x6_b a3, u8m2x7 a4, u8m2x7 a5, const unsigned char *src4) {
+    u64m11x3 t0 = __builtin_matrix_column_major_load(src0, 11, 7 - K4, 11);
+    u8m8x6 t1 = __builtin_matrix_column_major_load(src1, 8, 6, 10) - __builtin_matrix_column_major_load(src2, 8, 6, n0);
+    t1 *= ({ __auto_type ins0 = __builtin_matrix_column_major_load(src3, K3 * 2, 7 - K4, 6) * a0; ins0[2][i0] = s0; ins0; }) * (a1 + a2);
+    t1 *= a3;
+    __auto_type bad = a5;
+    bad[0][7] *= 1; /* M140 */
+    return (a4 + a5) * __builtin_matrix_column_major_load(src4, 7, 6, 9);
+}
+
+f64m6x4 m141(u64m2x5 a0, i8m9x8_b a1, i8m8x6 a2, const signed char *src0, short s0, i8m6x6 a3, i8m9x6 a4, f64m6x4 a5) {
+    __auto_type t0 = (u16m2x5) a0;
+    i8m9x6 t1 = 103L - a1 * a2 + ((unsigned short)s0 - __builtin_matrix_column_major_load(src0, 9, 6, 9)) * a3 + a4;
+    t1 /= -2;
+    __auto_type bad = a2[7 + 1][0]; /* M141 */
+    return a5;
+}
+
+u64m5x2 m142(u8m5x4 a0, u8m5x4 a1, const unsigned char *src0, u8m2x4 a2, u8m4x3 a3, u64m5x2 a4, unsigned char s0, unsigned short i0, u64m5x1 a5, unsigned long n0, const unsigned long *src1) {
     u8m5x3 t0 = (a0 - a1) * __builtin_matrix_column_major_load(src0, 4, 2, 5) * (a2 * a3);
-    __auto_type bad = a0[z0][0]; /* M141 */
+    __auto_type bad = a0[0][K3 + 1]; /* M142 */
     return ({ __auto_type ins0 = s0 * a4; ins0[i0][0] = 4; ins0; }) + a5 * __builtin_matrix_column_major_load(src1, 1, 2, n0);
 }
 
-i32m1x1 m142(i16m4x3 a0, f64m4x3 a1, unsigned long s0, f64m3x1 a2, double *dst0, f64m3x4 a3, unsigned long n0, const double *src0, long i0, unsigned int i1, double s1, unsigned char i2, i32m1x2 a4, f32m2x9_b a5, f32m9x1 a6) {
+f32m1x1 m143(i16m4x3 a0, f64m4x3 a1, unsigned long s0, f64m3x1 a2, double *dst0, f64m3x4 a3, unsigned long n0, const double *src0, long i0, unsigned int i1, double s1, unsigned char i2, i32m1x2 a4, f32m2x9_b a5, f32m9x1 a6) {
     __builtin_matrix_column_major_store(((f64m4x3) a0 - a1 + a1 * s0) * (a2 - a2), dst0, 7);
     __auto_type t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
     t0[i0][2] = a1[0][1];
     t0[i1][(K4 * 1) / K4] = s1;
     t0[3][1] = t0[11 - K8][i2];
-    return (f32m1x2) a4 * a5 * a6; /* M142 */
+    __auto_type bad = a5;
+    bad[0] = 1.5; /* M143 */
+    return (f32m1x2) a4 * a5 * a6;
 }
 
-f32m12x3 m143(i32m5x16 a0, unsigned char s0, unsigned short i0, int s1, int s2, unsigned char s3, const float *src0, unsigned long n0, const float *src1, const float *src2, unsigned char i1, unsigned char i2) {
-    __auto_type t0 = a0 + s0;
-    t0[(K8 * 3) / K8][i0] = s2;
-    t0[2][19 - K5] = (int)s3;
-    i32m6x6 bad = __builtin_matrix_transpose(a0); /* M143 */
-    return __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2];
+int m144(const int *src0, unsigned int s0, int i0, u64m3x6 z0, double z1) {
+    __auto_type bad = z0[0][z1]; /* M144 */
+    return (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0];
 }
 
-unsigned char m144(u8m6x4 a0, unsigned long n0, unsigned char *dst0, u32m11x2 a1, unsigned int *dst1, i8m6x4 z0) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, n0);
-    __builtin_matrix_column_major_store(a1, dst1, (K4 * 11) / K4);
-    __auto_type bad = a0;
-    bad = z0; /* M144 */
-    return a0[0][1];
+i8m8x7 m145(i8m8x7 a0, unsigned int i0, unsigned int s0, signed char *dst0, i8m8x7 a1, long i1, unsigned short i2, unsigned short i3, const unsigned short *src0, i8m8x7 a2, i8m8x3 a3, signed char s1, i8m7x3 a4, u8m5x5 z0) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = 4 * a0; ins0[K2 + 3][i0] = s0; ins0; }), dst0, 13 - K2);
+    __auto_type t0 = a1 / 1u - a1[i1][5];
+    t0[i2][1] = t0[1][i3];
+    i8m8x7 t1 = (i8m8x7) __builtin_matrix_column_major_load(src0, K5 + 3, 15 - K8, 9) - a2;
+    __auto_type bad = &z0[0][0]; /* M145 */
+    return a3 * s1 * __builtin_matrix_transpose(a4);
 }
 
-f32m2x6 m145(f64m4x7_b a0, unsigned long n0, double *dst0, const unsigned short *src0, u16m3x2_b a1, const unsigned short *src1, int s0, u16m6x1_b a2, u16m1x1 a3, const unsigned short *src2, const unsigned short *src3, unsigned short *dst1, u16m2x2 a4, f32m2x8 a5, unsigned long n1, const float *src4, unsigned short s1, i8m1x4 z0, i8m1x5 z1, i8m5x1 z2) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-    __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (a2 * a3 + (a2 + a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-    u16m3x2 t0 = a1 * a4 - 0x8;
+i32m6x5 m146(const unsigned char *src0, u8m5x5 a0) {
+    return __builtin_matrix_column_major_load(src0, 6, 5, 6) * a0; /* M146 */
+}
+
+void m147(u16m8x4 a0, u16m8x4 a1, unsigned short *dst0, i16m1x1 z0) {
+    __builtin_matrix_column_major_store(a0 - a1, dst0, 8);
+    i16m5x1 bad = z0 + z0; /* M147 */
+}
+
+u8m1x4 m148(u8m1x8_b a0, unsigned long n0, const unsigned char *src0, u8m1x4 a1, u8m1x4_b a2, unsigned long n1, const unsigned char *src1, f32m1x4 z0) {
+    u8m4x1 t0 = __builtin_matrix_transpose(a0 / 4 * (__builtin_matrix_column_major_load(src0, 8, 1, n0) * a1));
+    __auto_type bad = a1;
+    bad = z0; /* M148 */
+    return a2 - a2 + (a2 - __builtin_matrix_column_major_load(src1, 1, 4, n1));
+}
+
+u64m1x7 m149(i8m16x3 a0, unsigned short i0, long i1, unsigned long i2, u64m7x1 a1, unsigned short i3, long i4, unsigned long s0, u64m7x1 a2, signed char s1, i32m5x3 z0, i32m5x3 z1, i32m3x5 z2) {
+    __auto_type t0 = a0;
+    if (i0 < 2) { t0[i1][i2] -= t0[1][(K8 * 2) / K8]; }
     __auto_type bad = z0;
-    bad = z1 * z2; /* M145 */
-    return ((a5 - t0[(K5 * 1) / K5][1]) * -0.75 - a4[1][(K8 * 1) / K8]) * ((int)s1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)));
+    bad = z1 * z2; /* M149 */
+    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[i3][i4] = s0; ins0; }) - a2) + s1;
 }
 
-u8m14x2 m146(const unsigned long *src0, u64m7x5 a0, u64m5x4_b a1, u16m8x3 a2, unsigned long n0, const unsigned short *src1, u16m2x8_b a3, u16m2x1_b a4, u16m1x3 a5, u16m3x6 a6, u16m6x6 a7, const unsigned short *src2, u8m14x2 a8, const unsigned char *src3, double s0, u16m6x5 z0) {
+u32m4x6 m150(u64m5x8 a0, u64m8x3 a1, u64m5x3 a2, unsigned char i0, unsigned short i1, unsigned char s0, const unsigned long *src0, u64m3x7 a3, const unsigned int *src1, unsigned char s1, long s2, long s3, int s4, i32m4x4 z0, i32m4x3 z1) {
+    u64m5x7 t0 = ({ __auto_type ins0 = a0 * a1 - a2; ins0[i0][i1] = s0; ins0; }) * (__builtin_matrix_column_major_load(src0, 3, 7 - K4, 4) * a3);
+    __auto_type bad = z0;
+    bad *= z1; /* M150 */
+    return (__builtin_matrix_column_major_load(src1, 4, 6, 6) / s1 - (s2 + s3)) * s4;
+}
+
+i8m11x3 m151(i32m1x3_b a0, const int *src0, unsigned long n0, int *dst0, const float *src1, const float *src2, short s0, int s1, const signed char *src3, unsigned long i0, i8m11x3 a1, i8m11x3 a2, unsigned char i1, i64m2x3 z0, i64m6x3 z1) {
+    __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 1, 3, 1), dst0, n0);
+    i32m1x3 t0 = (i32m1x3) (__builtin_matrix_column_major_load(src1, 1, 3, (K8 * 3) / K8) - __builtin_matrix_column_major_load(src2, 1, 3, 3)) - s0;
+    for (int l0 = 0; l0 < 3; l0++) { t0[0][l0] = s1; }
+    __auto_type bad = z0;
+    bad *= z1; /* M151 */
+    return 4 + ((i8m11x3) __builtin_matrix_column_major_load(src3, 11, 3, 13) + t0[0][i0]) - (a1 + a1 - a2 * a2[i1][0]);
+}
+
+void m152(u64m1x6 a0, u64m6x1 a1, const unsigned long *src0, unsigned int i0, u32m7x7 a2, unsigned long i1, long s0, unsigned short i2, unsigned int *dst0, u8m5x3 a3, long i3, long s1, f64m3x15 a4, u8m1x3 z0) {
+    u64m6x7 t0 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
+    if (i0 < 3) { t0 *= 9; }
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a2; ins0[i1][0] = 4UL; ins0; }) - s0; ins1[i2][5] = -1; ins1; }), dst0, 8);
+    f64m5x15 t1 = (f64m5x3) ({ __auto_type ins2 = a3; ins2[6 - K3][i3] = s1; ins2; }) * a4;
+    __auto_type bad = a3;
+    bad += z0; /* M152 */
+}
+
+f64m4x1 m153(f64m4x1 a0, long i0, int i1, f64m4x1 z0) {
+    __auto_type bad = a0;
+    bad /= z0; /* M153 */
+    return ({ __auto_type ins0 = a0; ins0[i0][i1] = 2.7f; ins0; });
+}
+
+i8m3x4 m154(i8m11x3 a0, i8m3x4 a1, i8m4x14 a2, long i0, i8m3x7_b a3, i8m7x3 a4, unsigned long i1, int s0, int s1, const unsigned int *z0) {
+    __auto_type t0 = a0 * a1 * a2;
+    t0[9][i0] = -2;
+    t0 *= 3;
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 5, 6, 2); /* M154 */
+    return ({ __auto_type ins1 = ({ __auto_type ins0 = a3 * (a4 * a1); ins0[2][i1] = s0; ins0; }); ins1[1][0] = (signed char)s1; ins1; });
+}
+
+i64m4x2 m155(u8m1x2 a0, u8m2x4 a1, i8m3x3_b a2, int i0, short s0, signed char *dst0, i64m4x2 a3, i64m5x4 z0, const long *z1) {
+    __auto_type t0 = a0 * (a1 - a1);
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0[i0][0] - a2; ins0[0][2] = s0; ins0; }), dst0, 4);
+    t0[2 - K2][3] = a0[0][4 - K4];
+    __builtin_matrix_column_major_store(z0, z1, 5); /* M155 */
+    return a3;
+}
+
+f64m5x7 m156(f64m4x3 a0, unsigned long n0, const double *src0, f64m5x7 a1, unsigned long s0, unsigned long s1, unsigned long n1, const double *src1, const int *z0) {
+    __auto_type t0 = a0 * (__builtin_matrix_column_major_load(src0, 3, 5, n0) * a1);
+    t0 -= s0 + s1;
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); /* M156 */
+    return ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 7, n1); ins0[3][4] = 2.25e0f; ins0; }) * a0[0][0];
+}
+
+f64m2x5 m157(const double *src0, unsigned long n0, const double *src1, f64m5x2 a0, unsigned char s0, int s1, f64m2x5_b a1, const double *src2, unsigned short i0, const signed char *z0, unsigned long z1) {
+    f64m2x5 t0 = __builtin_matrix_column_major_load(src0, 2, 5, (K2 * 5) / K2);
+    __auto_type t1 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src1, 5, 2, n0) - a0) * (unsigned char)s0) / s1;
+    f64m2x5 t2 = a1;
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 2, z1, 2); /* M157 */
+    return ({ __auto_type ins1 = ({ __auto_type ins0 = t0; ins0[0][0] = __builtin_matrix_column_major_load(src2, 2, 5, 5)[0][0]; ins0; }) * t0[1][i0]; ins1[1][4 - K3] = 0.3f; ins1; });
+}
+
+i16m4x3 m158(f32m6x8 a0, long s0, long s1, f32m6x2_b a1, f32m2x8 a2, f32m2x8 a3, signed char s2, float *dst0, i16m1x4 a4, long s3, const short *src0, i16m4x3 a5, unsigned long z0) {
+    __auto_type t0 = a0 + (s0 + s1);
+    __builtin_matrix_column_major_store(s2 + (f32m6x2) a1 * (a2 - a3) / 4e0, dst0, 9);
+    __auto_type bad = __builtin_matrix_transpose(z0); /* M158 */
+    return __builtin_matrix_transpose(({ __auto_type ins0 = a4; ins0[0][2] = s3; ins0; })) * __builtin_matrix_column_major_load(src0, 0 + 1, 3, (K3 * 3) / K3) + a5;
+}
+
+u16m2x1 m159(u16m6x3 a0, unsigned long n0, const unsigned short *src0, unsigned int s0, unsigned int s1, const unsigned short *src1, unsigned char s2, u16m1x2 a1) {
+    __auto_type t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
+    __auto_type bad = __builtin_matrix_transpose(a0, a0); /* M159 */
+    return __builtin_matrix_column_major_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1);
+}
+
+i32m5x1 m160(i32m14x6_b a0, i32m6x5_b a1, i32m14x5 a2, unsigned int s0, i32m5x1 a3, i32m5x8 a4, i32m8x1 a5, short s1, short s2) {
+    i32m14x1 t0 = (i32m14x1) ((s0 + (a0 * a1 - a2)) * (i32m5x1) (a3 + a3));
+    __auto_type bad = a1 - 0x100000000; /* M160 */
+    return ({ __auto_type ins0 = a4 * a5; ins0[4][0] = s1 * s2; ins0; }) - a3;
+}
+
+typedef unsigned int bad_m161 __attribute__((matrix_type(2, 1048576))); /* M161 */
+
+f64m2x14 m162(i16m3x8 a0, unsigned long n0, const short *src0, const short *src1, i16m3x8_b a1, i16m8x2_b a2, unsigned char i0, unsigned short i1, long i2, f64m2x3 a3, f64m3x14 a4, long i3, u8m6x6 z0) {
+    i16m3x2 t0 = (a0 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 8, n0) + __builtin_matrix_column_major_load(src1, 3, K3 + 5, 3) + (a1 - a1)) * a2;
+    if (i0 < 1) { t0[9 - K8][i1] /= 3; }
+    f32m6x6 bad = z0 * z0; /* M162 */
+    return ({ __auto_type ins0 = a3 * a4; ins0[1][i3] = 0UL; ins0; });
+}
+
+u8m3x2 m163(unsigned long n0, const unsigned char *src0, unsigned char s0, u8m2x2 a0, unsigned char *dst0, unsigned char s1, unsigned char i0, int i1, unsigned short i2, int i3, unsigned char i4, u8m3x2_b a1, i64m6x6 z0, i64m6x6_b z1) {
+    __builtin_matrix_column_major_store(((long)s0 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8L) + a0 * 3.0) / 7u, dst0, 4);
+    u8m2x2_b t0 = (int)s1 * (a0 + a0);
+    if (i0 < 3) { t0[i1][i2] = 2; }
+    i32m6x6 bad = z0 * z1; /* M163 */
+    return (u8m3x2) a1;
+}
+
+i8m4x3 m164(const unsigned long *src0, u64m8x4_b a0, unsigned long n0, const unsigned long *src1, i8m3x4 a1, unsigned int s0, unsigned int s1, i8m4x3 a2, i8m4x1 z0) {
+    u32m8x16_b t0 = (u32m8x16) (__builtin_matrix_column_major_load(src0, 8, 16, 11) + a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
+    __auto_type bad = a1 + z0; /* M164 */
+    return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
+}
+
+void m165(const unsigned short *src0, int s0, int s1, const unsigned short *src1, const unsigned short *src2, const unsigned short *src3, unsigned int s2, unsigned long n0, unsigned short *dst0, f32m6x1 z0, f32m4x1 z1) {
+    u16m4x8 t0 = __builtin_matrix_column_major_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_major_load(src1, 4, 8, K4 + 1);
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_major_load(src3, 4, 8, 10 - K4), dst0, n0);
+    __auto_type bad = z0 - z1; /* M165 */
+}
+
+f64m2x1 m166(i64m6x4 a0, i64m4x3 a1, i64m3x2 a2, unsigned short i0, unsigned long i1, f64m2x1 a3, int i2, unsigned char i3, double s0, i32m8x1 a4, unsigned long n0, int *dst0, i64m2x1 a5, long i4, float s1, float s2, i16m5x3 z0, f64m5x3 z1) {
+    __auto_type t0 = a0 * a1 * a2;
+    if (i0 < 4) { t0[i1][0] += (long)a3[1][0]; }
+    t0 -= ({ __auto_type ins0 = t0; ins0[i2][i3] = s0; ins0; });
+    __builtin_matrix_column_major_store(a4 + a4, dst0, n0);
+    __auto_type bad = z0 + z1; /* M166 */
+    return (f64m2x1) (({ __auto_type ins2 = ({ __auto_type ins1 = a5; ins1[(K2 * 0) / K2][0] = a0[i4][2]; ins1; }); ins2[1][0] = s1 + s2; ins2; }) - (a5 - a5));
+}
+
+i8m8x3 m167(i8m8x10 a0, unsigned long i0, i32m10x3 a1, i8m8x3_b a2, const signed char *src0, int i1, unsigned long i2, signed char s0, unsigned int s1, i16m3x6 z0) {
+    __auto_type bad = a1 * z0; /* M167 */
+    return s1 - ((a0 + a0[7][i0]) * (i8m10x3) a1 + (a2 - ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 8, 3, 11); ins0[i1][i2] = s0; ins0; })));
+}
+
+i8m2x4 m168(i8m2x4 a0, signed char *dst0, i8m2x7 a1, i8m7x4 a2, i8m7x4 a3, i8m2x4 a4, u32m2x4 a5, const signed char *src0, signed char s0, i8m2x4_b a6, u8m5x6 z0, double z1) {
+    __builtin_matrix_column_major_store(a0 + -0x2L, dst0, 3);
+    __auto_type t0 = a0;
+    for (int l0 = 0; l0 < 2; l0++) { t0[l0][2] /= 3; }
+    __auto_type bad = z1 / z0; /* M168 */
+    return a1 * (a2 - a3) - a4 - (i8m2x4) a5 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
+}
+
+unsigned char m169(const float *src0, i32m6x7 a0, const int *src1, unsigned long i0) {
+    __auto_type bad = 2.0 / a0; /* M169 */
+    return ((u8m6x4) (a0 * __builtin_matrix_column_major_load(src1, 7, 8 - K4, 9)))[4][i0];
+}
+
+u64m13x6 m170(u64m13x2 a0, unsigned long n0, const unsigned long *src0, long i0, unsigned char i1, double s0, u64m16x6 a1, u32m6x1 z0) {
+    __auto_type bad = -z0; /* M170 */
+    return (({ __auto_type ins0 = a0 * __builtin_matrix_column_major_load(src0, 2, 16, n0); ins0[i0][i1] = -1; ins0; }) + s0) * a1;
+}
+
+u64m3x3 m171(u8m6x2 a0, const unsigned char *src0, const unsigned char *src1, int i0, unsigned int i1, long i2, u64m4x3 a1, u64m3x3 a2, u64m3x4 a3, u8m1x5 z0) {
+    __auto_type t0 = a0 * __builtin_matrix_column_major_load(src0, 2, 2, K3 + 2) - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 2, 6, 6 - K3));
+    for (int l0 = 0; l0 < 6; l0++) { t0[l0][0] = t0[5][6 - K5]; }
+    if (i0 < 3) { t0[i1][1] = 2; }
+    u64m3x4 t1 = __builtin_matrix_transpose(a1 + a1) + a2 * a3;
+    __auto_type bad = !z0; /* M171 */
+    return a2 + a2;
+}
+
+u64m1x7 m172(i8m16x3 a0, unsigned short i0, long i1, unsigned long i2, u64m7x1 a1, unsigned short i3, long i4, unsigned long s0, u64m7x1 a2, signed char s1) {
+    __auto_type t0 = a0;
+    if (i0 < 2) { t0[i1][i2] -= t0[1][(K8 * 2) / K8]; }
+    __auto_type bad = a0 > a0; /* M172 */
+    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[i3][i4] = s0; ins0; }) - a2) + s1;
+}
+
+u64m8x1 m173(f64m8x5_b a0, f64m8x5_b a1, f64m8x8_b a2, const double *src0, const unsigned long *src1, u64m8x1 a3, i16m2x1 z0, i16m2x1 z1) {
+    f64m8x5_b t0 = a0 + a0 + a1;
+    __auto_type t1 = (a2 + __builtin_matrix_column_major_load(src0, 8, 8, 8)) * a0;
+    __auto_type bad = z0 % z1; /* M173 */
+    return __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3;
+}
+
+u64m1x1 m174(u64m1x4 a0, u64m4x1_b a1, u64m1x4 a2, unsigned char s0, u64m1x4 a3, const unsigned long *src0, const unsigned long *src1, unsigned long s1, unsigned long n0, unsigned long *dst0, u64m1x1 a4, unsigned long n1, const unsigned long *src2, u64m1x1 a5, unsigned long n2, const signed char *src3, const unsigned long *src4, unsigned long i0, unsigned char i1, double s2, u64m1x1 z0) {
+    __auto_type t0 = a0 * a1;
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a2; ins0[0][2] = s0; ins0; }) + a3 + __builtin_matrix_column_major_load(src0, 1, 12 + 1, 3) * __builtin_matrix_column_major_load(src1, 13, 4, 14) + (a2 / 1 - s1), dst0, n0);
+    __auto_type bad = a5 >> z0; /* M174 */
+    return (u64m1x1) (a4 * __builtin_matrix_column_major_load(src2, 1, 1, n1) + __builtin_matrix_transpose(a5)) - ({ __auto_type ins1 = (u64m1x1) __builtin_matrix_column_major_load(src3, 1, 6 - K5, n2) * __builtin_matrix_column_major_load(src4, 1, 1, 1); ins1[i0][i1] = s2; ins1; });
+}
+
+u8m14x3 m175(u64m2x1_b a0, u64m1x9 a1, u64m9x3 a2, u64m2x3 a3, unsigned int s0, unsigned long n0, const unsigned char *src0, unsigned long s1, u64m2x1 z0) {
+    i8m2x3 t0 = (i8m2x3) (a0 * a1 * a2 + a3 - a3);
+    t0 += s0;
+    __auto_type bad = a0 && z0; /* M175 */
+    return __builtin_matrix_column_major_load(src0, 14, 3, n0) * s1 / 0x7;
+}
+
+u8m4x15 m176(const double *src0, f64m1x6_b a0, i8m3x3 a1, unsigned short i0, int i1, f32m2x6 a2, f32m6x2 a3, u8m4x15 a4, unsigned short s0, u8m4x15 a5) {
+    f64m1x6 t0 = __builtin_matrix_column_major_load(src0, 6 - K5, 6, 4) - a0;
+    __auto_type t1 = a1;
+    t0[i0][i1] *= -4.25;
+    f32m2x6 t2 = __builtin_matrix_transpose(__builtin_matrix_transpose(a2) + (a3 - a3));
+    __auto_type bad = (i32m2x1)a0; /* M176 */
+    return a4 - s0 + (a5 + a4) - a4;
+}
+
+u8m14x2 m177(const unsigned long *src0, u64m7x5 a0, u64m5x4_b a1, u16m8x3 a2, unsigned long n0, const unsigned short *src1, u16m2x8_b a3, u16m2x1_b a4, u16m1x3 a5, u16m3x6 a6, u16m6x6 a7, const unsigned short *src2, u8m14x2 a8, const unsigned char *src3, double s0) {
     u64m7x4 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 7, 4, 8); ins0[5][1] = -1; ins0; }) - a0 * a1;
     u16m8x6 t1 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
     __auto_type t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
     u16m6x13_b t3 = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
     t3 /= 7;
-    __auto_type bad = a6;
-    bad *= z0; /* M146 */
+    __auto_type bad = (int)t3; /* M177 */
     return a8 * __builtin_matrix_column_major_load(src3, 2, 2, K4) - s0 - a8 * -1;
 }
 
-u32m2x8 m147(u32m2x2 a0, long i0, unsigned char s0, u32m2x8 a1, u32m3x2 z0) {
-    __auto_type bad = a0;
-    bad *= z0; /* M147 */
-    return ({ __auto_type ins0 = a0; ins0[0][i0] = s0; ins0; }) * (a1 * 122);
-}
-
-f64m10x10 m148(const long *src0, i64m1x10 a0, short s0, u8m3x5 z0, u8m6x1 z1) {
-    __auto_type bad = z0;
-    bad -= z1; /* M148 */
-    return (f64m10x10) (__builtin_matrix_column_major_load(src0, 10, 1, 13) * a0) * s0;
-}
-
-f64m1x3 m149(const unsigned int *src0, unsigned char i0, u32m4x15 a0, u32m4x3 a1, const unsigned int *src1, u32m2x15 a2, u32m15x2 a3, u32m2x4 a4, f64m1x3 a5, unsigned short s0, i64m3x5 z0, i64m3x5 z1) {
-    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 4, 18 - K3, 5); ins0[3][i0] = 9; ins0; }) + 0L - a0 + (a1 * (__builtin_matrix_column_major_load(src1, 3, (K3 * 2) / K3, 3) * a2) - 6UL) + __builtin_matrix_transpose(a3 * a4);
-    __auto_type bad = z0;
-    bad /= z1; /* M149 */
-    return (f64m1x3) a5 + s0;
-}
-
-u8m1x4 m150(u8m1x8_b a0, unsigned long n0, const unsigned char *src0, u8m1x4 a1, u8m1x4_b a2, unsigned long n1, const unsigned char *src1, const int *z0) {
-    u8m4x1 t0 = __builtin_matrix_transpose(a0 / 4 * (__builtin_matrix_column_major_load(src0, 8, 1, n0) * a1));
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 3, 6, 2); /* M150 */
-    return a2 - a2 + (a2 - __builtin_matrix_column_major_load(src1, 1, 4, n1));
-}
-
-f64m2x1 m151(i64m6x4 a0, i64m4x3 a1, i64m3x2 a2, unsigned short i0, unsigned long i1, f64m2x1 a3, int i2, unsigned char i3, double s0, i32m8x1 a4, unsigned long n0, int *dst0, i64m2x1 a5, long i4, float s1, float s2, long *z0) {
-    __auto_type t0 = a0 * a1 * a2;
-    if (i0 < 4) { t0[i1][0] += (long)a3[1][0]; }
-    t0 -= ({ __auto_type ins0 = t0; ins0[i2][i3] = s0; ins0; });
-    __builtin_matrix_column_major_store(a4 + a4, dst0, n0);
-    __builtin_matrix_column_major_store(a0, z0, 2); /* M151 */
-    return (f64m2x1) (({ __auto_type ins2 = ({ __auto_type ins1 = a5; ins1[(K2 * 0) / K2][0] = a0[i4][2]; ins1; }); ins2[1][0] = s1 + s2; ins2; }) - (a5 - a5));
-}
-
-f64m4x1 m152(f64m4x1 a0, long i0, int i1, const double *z0) {
-    __builtin_matrix_column_major_store(a0, z0, 4); /* M152 */
-    return ({ __auto_type ins0 = a0; ins0[i0][i1] = 2.7f; ins0; });
-}
-
-i8m3x4 m153(i8m11x3 a0, i8m3x4 a1, i8m4x14 a2, long i0, i8m3x7_b a3, i8m7x3 a4, unsigned long i1, int s0, int s1, const unsigned int *z0) {
-    __auto_type t0 = a0 * a1 * a2;
-    t0[9][i0] = -2;
-    t0 *= 3;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); /* M153 */
-    return ({ __auto_type ins1 = ({ __auto_type ins0 = a3 * (a4 * a1); ins0[2][i1] = s0; ins0; }); ins1[1][0] = (signed char)s1; ins1; });
-}
-
-f32m1x3 m154(f32m1x3 a0, f32m3x1 a1, int i0, unsigned char i1, const float *src0, f32m1x1 a2, const float *src1, const int *z0, unsigned long z1) {
-    f32m1x1 t0 = __builtin_matrix_transpose(a0 * a1);
-    t0[0][3 - K3] /= 4.0;
-    t0[0][i1] = 3.0;
-    t0 *= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 9 - K8, 1, 4)) + (a2 + a2);
-    t0 *= __builtin_matrix_transpose(a2);
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 2, z1, 2); /* M154 */
-    return __builtin_matrix_column_major_load(src1, 1, 3, 3);
-}
-
-i64m4x2 m155(u8m1x2 a0, u8m2x4 a1, i8m3x3_b a2, int i0, short s0, signed char *dst0, i64m4x2 a3, i64m5x4 z0) {
-    __auto_type t0 = a0 * (a1 - a1);
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0[i0][0] - a2; ins0[0][2] = s0; ins0; }), dst0, 4);
-    t0[2 - K2][3] = a0[0][4 - K4];
-    __auto_type bad = __builtin_matrix_transpose(z0, z0); /* M155 */
-    return a3;
-}
-
-f64m5x7 m156(f64m4x3 a0, unsigned long n0, const double *src0, f64m5x7 a1, unsigned long s0, unsigned long s1, unsigned long n1, const double *src1, int z0, int *z1) {
-    __auto_type t0 = a0 * (__builtin_matrix_column_major_load(src0, 3, 5, n0) * a1);
-    t0 -= s0 + s1;
-    __builtin_matrix_column_major_store(z0, z1, 1); /* M156 */
-    return ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 7, n1); ins0[3][4] = 2.25e0f; ins0; }) * a0[0][0];
-}
-
-f32m6x3 m157(const signed char *src0, i8m6x2 a0, unsigned char s0, i64m2x2 a1, int i0, double s1, double s2, unsigned short i1, unsigned long i2, signed char s3, unsigned short s4, f32m3x6 a2, i8m1x2 z0) {
-    __auto_type t0 = (i64m3x2) (__builtin_matrix_column_major_load(src0, 3, 6, (K2 * 6) / K2) * a0) / s0 * ({ __auto_type ins0 = a1; ins0[i0][0] = s1 + s2; ins0; });
-    t0[i1][i2] = (long)s3;
-    t0 *= s4;
-    __auto_type bad = z0 / 2.5; /* M157 */
-    return __builtin_matrix_transpose(a2);
-}
-
-typedef unsigned short bad_m158 __attribute__((matrix_type(2, 1048576))); /* M158 */
-
-i32m2x3 m159(const unsigned char *src0, const unsigned char *src1, const unsigned char *src2, long s0, unsigned char *dst0, f64m3x2 a0, f64m2x4_b a1, unsigned long n0, const double *src3, i64m2x3 a2, float s1, f64m5x5 z0, f64m5x5_b z1) {
-    __builtin_matrix_column_major_store((unsigned long)s0 + (__builtin_matrix_column_major_load(src0, 6, 8, (K5 * 7) / K5) * __builtin_matrix_column_major_load(src1, 8, 1, 11 - K3) - __builtin_matrix_column_major_load(src2, K2 + 4, 1, 9)), dst0, 7);
-    f64m3x4 t0 = a0 * a1 + __builtin_matrix_column_major_load(src3, 3, K2 * 2, n0);
-    u32m5x5 bad = z0 - z1; /* M159 */
-    return (i32m2x3) a2 * s1;
-}
-
-long m160(i64m1x2_b a0, unsigned short i0, i64m6x5 z0) {
-    __auto_type bad = a0 + z0; /* M160 */
-    return (a0 - 0)[0][i0];
-}
-
-u16m13x6 m161(u16m13x6 a0, u16m6x3 z0) {
-    __auto_type bad = a0 - z0; /* M161 */
-    return a0;
-}
-
-void m162(u64m1x6 a0, u64m6x1 a1, const unsigned long *src0, unsigned int i0, u32m7x7 a2, unsigned long i1, long s0, unsigned short i2, unsigned int *dst0, u8m5x3 a3, long i3, long s1, f64m3x15 a4, u32m1x6 z0) {
-    u64m6x7 t0 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-    if (i0 < 3) { t0 *= 9; }
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a2; ins0[i1][0] = 4UL; ins0; }) - s0; ins1[i2][5] = -1; ins1; }), dst0, 8);
-    f64m5x15 t1 = (f64m5x3) ({ __auto_type ins2 = a3; ins2[6 - K3][i3] = s1; ins2; }) * a4;
-    __auto_type bad = a0 - z0; /* M162 */
-}
-
-u8m4x7 m163(i16m8x5 a0, unsigned long s0, unsigned int i0, unsigned int i1, unsigned long i2, i16m5x12 a1, i16m12x3 a2, i16m12x3 a3, unsigned long n0, const short *src0, short s1, short s2, unsigned long n1, const short *src1, unsigned int i3, unsigned long s3, i16m5x2 a4, i16m2x12 a5, unsigned short i4, short s4, i16m8x1 a6, i16m1x3 a7, u8m7x4_b a8, const unsigned char *src2, i16m6x4 z0) {
-    __auto_type t0 = ({ __auto_type ins0 = a0 / s0; ins0[i0][i1] = 2; ins0; }) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
-    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 5, 12, n1); ins1[i3][6] = s3; ins1; }) + a4 * a5;
-    t0[0][i4] = s4;
-    t0 = a6 * a7;
-    i16m8x1 t2 = a6;
-    __auto_type bad = a1 * z0; /* M163 */
-    return __builtin_matrix_transpose(a8 - __builtin_matrix_column_major_load(src2, 7, 4, 9));
-}
-
-i8m3x7 m164(i8m3x4_b a0, const signed char *src0, const signed char *src1, i8m1x7 a1, unsigned int s0, f64m7x1 z0) {
-    __auto_type bad = a1 * z0; /* M164 */
-    return (int)s0 * (a0 * __builtin_matrix_column_major_load(src0, 4, 1, 5) * (__builtin_matrix_column_major_load(src1, 1, 7, 5 - K3) + a1));
-}
-
-i8m8x3 m165(i8m8x10 a0, unsigned long i0, i32m10x3 a1, i8m8x3_b a2, const signed char *src0, int i1, unsigned long i2, signed char s0, unsigned int s1, short z0) {
-    __auto_type bad = z0 / a1; /* M165 */
-    return s1 - ((a0 + a0[7][i0]) * (i8m10x3) a1 + (a2 - ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 8, 3, 11); ins0[i1][i2] = s0; ins0; })));
-}
-
-signed char m166(i8m6x8 a0, unsigned long n0, const signed char *src0, unsigned long i0, u16m3x3 z0) {
-    __auto_type bad = 2.0 / z0; /* M166 */
-    return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, (K8 * 8) / K8, 2, n0))[4 - K4][i0];
-}
-
-f32m6x2 m167(i64m8x3 a0, short s0, i64m3x4_b a1, signed char s1, f32m6x1 a2, unsigned char i0, unsigned char i1, f32m1x2 a3, unsigned long n0, const float *src0, const float *src1) {
-    __auto_type t0 = __builtin_matrix_transpose((a0 + s0) * a1);
-    t0 *= s1;
-    __auto_type bad = -a3; /* M167 */
-    return (({ __auto_type ins0 = a2; ins0[4][0] = 1.0000000596046448; ins0; }) - a0[i0][i1]) * a3 + (({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 6, 2, n0); ins1[0][1] = -1.5; ins1; }) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
-}
-
-u32m11x1 m168(const unsigned long *src0, u32m11x1_b a0, unsigned long s0, unsigned long s1) {
-    __auto_type t0 = (0x0 + __builtin_matrix_column_major_load(src0, 1, 6, (K3 * 2) / K3)) * -1;
-    __auto_type bad = !a0; /* M168 */
-    return (a0 + a0) * (s0 * s1) - -1 + 74;
-}
-
-i16m2x4 m169(i8m2x4 a0, i16m2x4 a1, i16m2x4 z0) {
-    __auto_type bad = a1 > z0; /* M169 */
-    return (i16m2x4) a0 - a1;
-}
-
-u64m1x7 m170(i8m16x3 a0, unsigned short i0, long i1, unsigned long i2, u64m7x1 a1, unsigned short i3, long i4, unsigned long s0, u64m7x1 a2, signed char s1, i8m16x3 z0) {
-    __auto_type t0 = a0;
-    if (i0 < 2) { t0[i1][i2] -= t0[1][(K8 * 2) / K8]; }
-    __auto_type bad = a0 % z0; /* M170 */
-    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[i3][i4] = s0; ins0; }) - a2) + s1;
-}
-
-f32m1x16 m171(f64m4x1_b a0, const double *src0, unsigned char s0, const double *src1, f64m4x6 a1, f64m6x1 a2, unsigned long n0, double *dst0, f64m4x1 a3, f32m1x3 a4, f32m3x1 a5, f32m1x16 a6, short s1, i32m2x2 z0) {
-    __builtin_matrix_column_major_store(a0 * __builtin_matrix_column_major_load(src0, 1, 1, 4 - K2) / s0 - (__builtin_matrix_column_major_load(src1, 4, 6, 5) + a1) * a2, dst0, n0);
-    __auto_type t0 = 0.5f + a3;
-    __auto_type bad = z0 ^ 1; /* M171 */
-    return a4 * a5 * (a6 - 2) + s1;
-}
-
-i8m1x8 m172(unsigned long n0, const double *src0, f64m6x9 a0, const double *src1, f64m8x9 a1, i8m1x3 a2, const signed char *src2, f64m6x9 z0) {
-    f64m8x9 t0 = __builtin_matrix_column_major_load(src0, 8, 6, n0) * a0 - (__builtin_matrix_column_major_load(src1, K2 * 4, 9, 8) + a1);
-    __auto_type bad = a0 || z0; /* M172 */
-    return a2 * __builtin_matrix_column_major_load(src2, 3, 8, K2 + 1);
-}
-
-u64m4x14 m173(u64m6x3 a0, u64m6x3 a1, u64m6x1 a2, short s0, const unsigned long *src0, u64m6x3 a3, unsigned long *dst0, unsigned long n0, const unsigned long *src1, u64m13x7 a4, u64m7x4 a5, u64m3x4 a6, unsigned int i0, unsigned int i1, unsigned long s1, unsigned long s2, u64m3x8 a7, u64m3x8 a8, const unsigned long *src2, u64m4x14 a9, unsigned long n1, const unsigned long *src3) {
-    __builtin_matrix_column_major_store(a0 - a1 - (a2 * s0 * __builtin_matrix_column_major_load(src0, 1, 3, 1) + a3), dst0, 7);
-    __auto_type t0 = __builtin_matrix_column_major_load(src1, 6, 13, n0) * (a4 * a5) * __builtin_matrix_transpose(({ __auto_type ins0 = a6; ins0[i0][i1] = s1 * s2; ins0; }));
-    __auto_type t1 = a7;
-    t1 = a2[3][0] + (a8 + a7 + t1) - __builtin_matrix_column_major_load(src2, 3, 8, 3);
-    __auto_type bad = (i32m3x1)a2; /* M173 */
-    return a9 - ({ __auto_type ins1 = __builtin_matrix_column_major_load(src3, 4, 14, n1); ins1[2][11] = 2; ins1; }) / 5 + a9;
-}
-
-u32m7x2 m174(i64m8x8 a0, i64m8x2 a1, long *dst0, i64m2x4 a2, i64m4x6 a3, unsigned long s0, i64m6x4 a4, i64m4x8 a5, unsigned long n0, long *dst1, f64m3x4 a6, unsigned long n1, double *dst2, i64m8x3_b a7, long s1, long s2, const long *src0, i64m12x3_b a8, i64m3x6 a9, const long *src1, u32m7x2 a10) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
-    i64m8x8 t0 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, 8, 9));
-    __auto_type bad = (float)a8; /* M174 */
-    return a10;
-}
-
-f32m3x1 m175(i16m3x1 a0, short *dst0, f32m3x1 a1, long s0, unsigned int i0, unsigned int s1) {
-    __builtin_matrix_column_major_store(a0 - 7, dst0, 3);
-    __auto_type bad = a1[2][3]; /* M175 */
-    return ({ __auto_type ins0 = s0 - a1; ins0[i0][0] = s1; ins0; });
-}
-
-void m176(i32m14x3 a0, i32m3x4 a1, i32m4x4_b a2, int i0, long i1, unsigned short i2, int i3, i32m14x1_b a3, double s0, i32m14x1 a4, i32m1x3 a5, unsigned char s1, unsigned long n0, const unsigned long *src0, u64m3x6 a6, unsigned long *dst0) {
+void m178(i32m14x3 a0, i32m3x4 a1, i32m4x4_b a2, int i0, long i1, unsigned short i2, int i3, i32m14x1_b a3, double s0, i32m14x1 a4, i32m1x3 a5, unsigned char s1, unsigned long n0, const unsigned long *src0, u64m3x6 a6, unsigned long *dst0) {
     i32m14x4 t0 = a0 * a1 * __builtin_matrix_transpose(a2);
     t0[i0][i1] = 1;
     __auto_type t1 = (i32m3x4) a1;
     i32m14x3 t2 = (s0 - a3 + (a4 + a4)) * a5;
     for (int l0 = 0; l0 < 4; l0++) { t1[2][l0] = 7; }
     __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-    __auto_type bad = t2[-1][0]; /* M176 */
+    __auto_type bad = t2[14][1]; /* M178 */
 }
 
-u16m2x1 m177(u16m6x3 a0, unsigned long n0, const unsigned short *src0, unsigned int s0, unsigned int s1, const unsigned short *src1, unsigned char s2, u16m1x2 a1, f32m2x2 z0) {
+u16m2x1 m179(u16m6x3 a0, unsigned long n0, const unsigned short *src0, unsigned int s0, unsigned int s1, const unsigned short *src1, unsigned char s2, u16m1x2 a1, f32m2x2 z0) {
     __auto_type t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-    __auto_type bad = z0[1 + 1][0]; /* M177 */
+    __auto_type bad = z0[1][2]; /* M179 */
     return __builtin_matrix_column_major_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1);
-}
-
-u64m1x5 m178(u32m1x2 a0, int s0, u32m1x2 a1, u32m1x2_b a2, u32m1x2 a3, unsigned short i0, long s1, u64m1x2 a4, u64m2x5 a5) {
-    __auto_type t0 = a0 - s0 + (a1 - -1 + (a2 - a3));
-    t0[i0][0] = (unsigned int)s1;
-    __auto_type bad = a2[0][5 - K3]; /* M178 */
-    return (a4 - a4) * (a5 - a5);
-}
-
-f32m13x4 m179(f32m13x4_b a0, unsigned short i0, long i1) {
-    __auto_type bad = a0[7]; /* M179 */
-    return a0 + a0[i0][i1] - a0;
 }
 
 /* Ill-typed vector kernels. */

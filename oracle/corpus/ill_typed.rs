@@ -11,595 +11,609 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef char i8m1x3 __attribute__((matrix_type(1, 3)));
-    pub typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int8_t i8m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef int8_t i8m1x1 __attribute__((matrix_type(1, 1)));
+    typedef i8 i8m1x3 __attribute__((matrix_type(1, 3)));
+    typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef i8 i8m1x5 __attribute__((matrix_type(1, 5)));
     typedef i8 i8m1x6 __attribute__((matrix_type(1, 6)));
-    typedef char i8m1x7 __attribute__((matrix_type(1, 7)));
-    typedef i8 i8m1x8 __attribute__((matrix_type(1, 8)));
-    pub typedef int8_t i8m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef int8_t i8m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef i8 i8m2x3 __attribute__((matrix_type((K3 * 2) / K3, (K2 * 3) / K2)));
-    typedef int8_t i8m2x4 __attribute__((matrix_type((K4 * 2) / K4, (K8 * 4) / K8)));
-    pub typedef int8_t i8m2x6 __attribute__((matrix_type(2, 6)));
-    typedef i8 i8m2x7 __attribute__((matrix_type(2, 7)));
-    typedef int8_t i8m3x1 __attribute__((matrix_type(3, 1)));
-    pub(crate) typedef i8 i8m3x3 __attribute__((matrix_type(3, 3)));
-    typedef i8 i8m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef i8 i8m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef char i8m2x3 __attribute__((matrix_type(2, 3)));
+    typedef i8 i8m2x4 __attribute__((matrix_type(2, 4)));
+    typedef int8_t i8m2x5 __attribute__((matrix_type(2, 5)));
+    typedef signed char i8m2x6 __attribute__((matrix_type(2, 6)));
+    typedef char i8m2x7 __attribute__((matrix_type((K3 * 2) / K3, (K2 * 7) / K2)));
+    pub(crate) typedef i8 i8m3x1 __attribute__((matrix_type((K4 * 3) / K4, 5 - K4)));
+    typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
+    typedef char i8m3x4 __attribute__((matrix_type(3, 4)));
     pub typedef i8 i8m3x5 __attribute__((matrix_type(3, 5)));
-    pub(crate) typedef char i8m3x7 __attribute__((matrix_type(3, 7)));
-    typedef i8 i8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef int8_t i8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef signed char i8m4x5 __attribute__((matrix_type(4, 5)));
-    typedef char i8m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef i8 i8m4x7 __attribute__((matrix_type(4, 7)));
-    typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
-    typedef char i8m4x14 __attribute__((matrix_type(4, 14)));
-    pub typedef i8 i8m4x16 __attribute__((matrix_type(4, 16)));
-    pub typedef char i8m5x1 __attribute__((matrix_type(5, 1)));
+    pub typedef char i8m3x6 __attribute__((matrix_type(3, 6)));
+    typedef signed char i8m3x7 __attribute__((matrix_type(3, 7)));
+    typedef i8 i8m3x10 __attribute__((matrix_type(3, 10)));
+    pub(crate) typedef int8_t i8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef i8 i8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef char i8m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef i8 i8m4x5 __attribute__((matrix_type(4, 5)));
+    pub typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef signed char i8m4x14 __attribute__((matrix_type(4, 14)));
+    typedef signed char i8m4x16 __attribute__((matrix_type(4, 16)));
+    pub(crate) typedef char i8m5x1 __attribute__((matrix_type(5, 1)));
     typedef signed char i8m5x8 __attribute__((matrix_type(5, 8)));
-    typedef i8 i8m5x16 __attribute__((matrix_type(10 - K5, (K4 * 16) / K4)));
-    pub(crate) typedef int8_t i8m6x2 __attribute__((matrix_type(6, 2)));
-    typedef i8 i8m6x3 __attribute__((matrix_type(6, 3)));
-    typedef char i8m6x4 __attribute__((matrix_type(6, 4)));
-    pub typedef i8 i8m6x6 __attribute__((matrix_type((K8 * 6) / K8, K3 * 2)));
-    pub typedef signed char i8m6x7 __attribute__((matrix_type(K3 + 3, 10 - K3)));
-    pub(crate) typedef signed char i8m6x8 __attribute__((matrix_type(K3 * 2, 12 - K4)));
-    pub typedef signed char i8m7x2 __attribute__((matrix_type(7, 2)));
-    typedef signed char i8m7x3 __attribute__((matrix_type(7, 3)));
-    pub(crate) typedef char i8m7x4 __attribute__((matrix_type(7, 4)));
-    typedef signed char i8m7x12 __attribute__((matrix_type(7, 12)));
-    pub typedef i8 i8m7x14 __attribute__((matrix_type(7, 14)));
-    pub(crate) typedef int8_t i8m8x3 __attribute__((matrix_type(8, 3)));
-    pub(crate) typedef char i8m8x4 __attribute__((matrix_type(8, 4)));
-    typedef signed char i8m8x10 __attribute__((matrix_type(8, 10)));
-    pub(crate) typedef signed char i8m8x16 __attribute__((matrix_type(8, 16)));
-    pub typedef char i8m10x3 __attribute__((matrix_type(10, 3)));
-    typedef char i8m11x3 __attribute__((matrix_type(11, 3)));
-    pub typedef int8_t i8m11x14 __attribute__((matrix_type(11, 14)));
-    typedef i8 i8m12x5 __attribute__((matrix_type((K2 * 12) / K2, 7 - K2)));
-    typedef signed char i8m13x8 __attribute__((matrix_type(K3 + 10, 16 - K8)));
-    typedef char i8m14x2 __attribute__((matrix_type(14, 2)));
-    pub(crate) typedef signed char i8m14x4 __attribute__((matrix_type(14, 4)));
-    pub typedef char i8m14x7 __attribute__((matrix_type(14, 7)));
-    typedef int8_t i8m14x12 __attribute__((matrix_type(14, 12)));
+    pub typedef i8 i8m5x16 __attribute__((matrix_type(5, 16)));
+    pub(crate) typedef int8_t i8m6x1 __attribute__((matrix_type((K3 * 6) / K3, (K4 * 1) / K4)));
+    pub(crate) typedef char i8m6x3 __attribute__((matrix_type(6, 3)));
+    typedef signed char i8m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef signed char i8m6x7 __attribute__((matrix_type(6, 7)));
+    pub typedef char i8m7x2 __attribute__((matrix_type((K5 * 7) / K5, (K5 * 2) / K5)));
+    typedef char i8m7x3 __attribute__((matrix_type(6 + 1, 5 - K2)));
+    pub typedef int8_t i8m7x4 __attribute__((matrix_type(6 + 1, K2 + 2)));
+    typedef i8 i8m7x12 __attribute__((matrix_type(7, 12)));
+    typedef signed char i8m7x14 __attribute__((matrix_type(7, 14)));
+    typedef char i8m8x3 __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef signed char i8m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef char i8m8x5 __attribute__((matrix_type(8, 5)));
+    typedef int8_t i8m8x6 __attribute__((matrix_type(8, 6)));
+    typedef signed char i8m8x7 __attribute__((matrix_type(8, 7)));
+    typedef int8_t i8m8x10 __attribute__((matrix_type(8, 10)));
+    pub typedef i8 i8m8x16 __attribute__((matrix_type(8, 16)));
+    typedef signed char i8m9x6 __attribute__((matrix_type(9, 6)));
+    pub typedef int8_t i8m9x8 __attribute__((matrix_type(9, 8)));
+    pub typedef signed char i8m10x3 __attribute__((matrix_type(10, 3)));
+    pub typedef char i8m10x5 __attribute__((matrix_type(15 - K5, 7 - K2)));
+    pub(crate) typedef i8 i8m10x8 __attribute__((matrix_type(9 + 1, 16 - K8)));
+    typedef int8_t i8m11x3 __attribute__((matrix_type(11, 3)));
+    pub(crate) typedef int8_t i8m11x14 __attribute__((matrix_type(11, 14)));
+    pub(crate) typedef i8 i8m12x5 __attribute__((matrix_type(12, 5)));
+    pub(crate) typedef int8_t i8m13x8 __attribute__((matrix_type(13, 8)));
+    typedef i8 i8m14x12 __attribute__((matrix_type(14, 12)));
+    typedef signed char i8m15x4 __attribute__((matrix_type(15, 4)));
     typedef signed char i8m16x2 __attribute__((matrix_type(16, 2)));
-    typedef int8_t i8m16x3 __attribute__((matrix_type(16, 3)));
-    pub typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3)));
+    pub typedef signed char i8m16x3 __attribute__((matrix_type(16, 3)));
+    typedef int16_t i16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
     typedef short i16m1x6 __attribute__((matrix_type(1, 6)));
-    pub typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-    pub typedef short i16m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef int16_t i16m2x1 __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
+    typedef i16 i16m2x5 __attribute__((matrix_type((K3 * 2) / K3, 13 - K8)));
     pub(crate) typedef int16_t i16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef short i16m2x8 __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef i16 i16m2x12 __attribute__((matrix_type(2, 12)));
-    pub(crate) typedef int16_t i16m3x1 __attribute__((matrix_type(8 - K5, (K5 * 1) / K5)));
+    pub typedef i16 i16m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef short i16m2x12 __attribute__((matrix_type(2, 12)));
+    pub typedef i16 i16m3x1 __attribute__((matrix_type(3, 1)));
     pub(crate) typedef int16_t i16m3x2 __attribute__((matrix_type(3, 2)));
     typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
     typedef int16_t i16m3x4 __attribute__((matrix_type(3, 4)));
-    typedef i16 i16m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef short i16m3x7 __attribute__((matrix_type(3, 7)));
-    typedef int16_t i16m3x8 __attribute__((matrix_type(3, 8)));
-    typedef int16_t i16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
-    typedef short i16m4x5 __attribute__((matrix_type(K2 + 2, (K3 * 5) / K3)));
-    pub(crate) typedef int16_t i16m4x6 __attribute__((matrix_type(K3 + 1, K3 * 2)));
-    pub(crate) typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
-    typedef i16 i16m5x2 __attribute__((matrix_type(5, 2)));
-    pub(crate) typedef int16_t i16m5x4 __attribute__((matrix_type(5, 4)));
-    pub typedef i16 i16m5x8 __attribute__((matrix_type(9 - K4, K2 * 4)));
-    pub(crate) typedef short i16m5x12 __attribute__((matrix_type(5, 12)));
-    pub typedef i16 i16m6x2 __attribute__((matrix_type(6, 2)));
-    pub(crate) typedef int16_t i16m6x3 __attribute__((matrix_type(6, 3)));
-    typedef short i16m6x4 __attribute__((matrix_type(6, 4)));
-    typedef int16_t i16m6x5 __attribute__((matrix_type((K8 * 6) / K8, K4 + 1)));
-    pub(crate) typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
-    pub(crate) typedef short i16m6x7 __attribute__((matrix_type(6, 7)));
-    typedef short i16m6x8 __attribute__((matrix_type(6, 8)));
-    typedef i16 i16m7x1 __attribute__((matrix_type(7, 1)));
-    pub typedef i16 i16m7x2 __attribute__((matrix_type(7, 2)));
-    typedef short i16m7x4 __attribute__((matrix_type(7, 4)));
-    typedef short i16m7x5 __attribute__((matrix_type(7, 5)));
+    pub(crate) typedef short i16m3x6 __attribute__((matrix_type(3, 6)));
+    pub(crate) typedef short i16m3x8 __attribute__((matrix_type(K2 + 1, K4 * 2)));
+    typedef short i16m4x2 __attribute__((matrix_type(K3 + 1, 6 - K4)));
+    typedef i16 i16m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef i16 i16m4x5 __attribute__((matrix_type(4, 5)));
+    typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
+    typedef short i16m4x8 __attribute__((matrix_type(K4, K2 * 4)));
+    pub typedef int16_t i16m5x1 __attribute__((matrix_type(5, 1)));
+    typedef short i16m5x2 __attribute__((matrix_type(5, 2)));
+    typedef i16 i16m5x3 __attribute__((matrix_type(5, 3)));
+    pub typedef int16_t i16m5x4 __attribute__((matrix_type(5, 4)));
+    typedef short i16m5x8 __attribute__((matrix_type((K2 * 5) / K2, 16 - K8)));
+    typedef i16 i16m5x12 __attribute__((matrix_type(5, 12)));
+    typedef int16_t i16m6x2 __attribute__((matrix_type(6, 2)));
+    typedef int16_t i16m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef short i16m6x5 __attribute__((matrix_type(6, 5)));
+    typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef int16_t i16m6x7 __attribute__((matrix_type(6, 7)));
+    pub(crate) typedef int16_t i16m6x8 __attribute__((matrix_type(6, 8)));
+    typedef int16_t i16m7x2 __attribute__((matrix_type(7, 2)));
     pub typedef int16_t i16m8x1 __attribute__((matrix_type(8, 1)));
-    typedef short i16m8x2 __attribute__((matrix_type(8, 2)));
+    pub typedef int16_t i16m8x2 __attribute__((matrix_type(8, 2)));
     typedef i16 i16m8x3 __attribute__((matrix_type(8, 3)));
-    pub typedef int16_t i16m8x4 __attribute__((matrix_type(8, 4)));
-    typedef short i16m8x5 __attribute__((matrix_type(8, 5)));
-    typedef i16 i16m11x8 __attribute__((matrix_type(11, 8)));
-    typedef int16_t i16m12x3 __attribute__((matrix_type(12, 3)));
-    typedef int16_t i16m12x4 __attribute__((matrix_type(12, 4)));
-    pub(crate) typedef short i16m12x5 __attribute__((matrix_type(12, 5)));
-    typedef short i16m12x6 __attribute__((matrix_type(12, 6)));
-    pub(crate) typedef int16_t i16m12x11 __attribute__((matrix_type(14 - K2, K8 + 3)));
-    pub(crate) typedef int16_t i16m16x1 __attribute__((matrix_type(16, 1)));
-    typedef int32_t i32m1x1 __attribute__((matrix_type(1, 1)));
-    pub typedef int32_t i32m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef int32_t i32m1x3 __attribute__((matrix_type(1, 3)));
+    pub(crate) typedef i16 i16m8x4 __attribute__((matrix_type(8, 4)));
+    typedef int16_t i16m8x5 __attribute__((matrix_type(8, 5)));
+    typedef short i16m11x8 __attribute__((matrix_type(11, 8)));
+    typedef i16 i16m12x3 __attribute__((matrix_type(12, 3)));
+    pub typedef int16_t i16m12x4 __attribute__((matrix_type(12, 4)));
+    typedef int16_t i16m12x5 __attribute__((matrix_type(12, 5)));
+    pub(crate) typedef int16_t i16m12x6 __attribute__((matrix_type(14 - K2, K2 + 4)));
+    pub(crate) typedef i16 i16m12x11 __attribute__((matrix_type(12, 11)));
+    pub(crate) typedef short i16m16x1 __attribute__((matrix_type(16, 1)));
+    typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
+    pub typedef i32 i32m1x3 __attribute__((matrix_type(1, 3)));
     typedef i32 i32m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef i32 i32m1x5 __attribute__((matrix_type(1, 5)));
-    typedef int32_t i32m1x6 __attribute__((matrix_type(1, 6)));
-    typedef int i32m1x7 __attribute__((matrix_type(1, 7)));
-    typedef i32 i32m2x2 __attribute__((matrix_type(2, 2)));
-    pub typedef int32_t i32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef int32_t i32m2x4 __attribute__((matrix_type((K8 * 2) / K8, (K5 * 4) / K5)));
-    pub(crate) typedef int32_t i32m2x5 __attribute__((matrix_type(2, 5)));
+    typedef int32_t i32m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef i32 i32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef int i32m1x8 __attribute__((matrix_type(1, 8)));
+    pub(crate) typedef i32 i32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef i32 i32m2x2 __attribute__((matrix_type((K8 * 2) / K8, 1 + 1)));
+    typedef int32_t i32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef int32_t i32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef i32 i32m2x5 __attribute__((matrix_type(2, 5)));
     pub(crate) typedef i32 i32m2x6 __attribute__((matrix_type(2, 6)));
-    pub(crate) typedef int i32m2x13 __attribute__((matrix_type(2, 13)));
-    typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef i32 i32m3x3 __attribute__((matrix_type(3, 3)));
-    typedef i32 i32m3x4 __attribute__((matrix_type(K3, K2 * 2)));
-    typedef int32_t i32m3x6 __attribute__((matrix_type(5 - K2, 9 - K3)));
-    pub typedef i32 i32m3x7 __attribute__((matrix_type(3, 7)));
-    typedef int i32m3x16 __attribute__((matrix_type(3, 16)));
-    pub(crate) typedef i32 i32m4x1 __attribute__((matrix_type((K8 * 4) / K8, (K8 * 1) / K8)));
-    typedef i32 i32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef int32_t i32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef int32_t i32m4x5 __attribute__((matrix_type(4, 5)));
-    typedef i32 i32m4x12 __attribute__((matrix_type(4, 12)));
-    pub(crate) typedef i32 i32m5x3 __attribute__((matrix_type((K4 * 5) / K4, 8 - K5)));
-    typedef i32 i32m5x4 __attribute__((matrix_type(5, 4)));
+    typedef i32 i32m2x13 __attribute__((matrix_type(2, 13)));
+    typedef i32 i32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef int32_t i32m3x2 __attribute__((matrix_type(K3, (K8 * 2) / K8)));
+    pub typedef i32 i32m3x4 __attribute__((matrix_type(5 - K2, K2 * 2)));
+    pub(crate) typedef int32_t i32m3x5 __attribute__((matrix_type(3, 5)));
+    typedef int i32m3x6 __attribute__((matrix_type(3, 6)));
+    pub typedef int32_t i32m3x7 __attribute__((matrix_type(8 - K5, 10 - K3)));
+    typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1)));
+    pub typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i32 i32m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef i32 i32m4x5 __attribute__((matrix_type(8 - K4, 10 - K5)));
+    typedef int32_t i32m4x7 __attribute__((matrix_type(4, 7)));
+    pub typedef int i32m4x12 __attribute__((matrix_type(4, 12)));
+    pub(crate) typedef int i32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef i32 i32m5x3 __attribute__((matrix_type(5, 3)));
+    typedef int32_t i32m5x4 __attribute__((matrix_type(5, 4)));
+    typedef int32_t i32m5x8 __attribute__((matrix_type(5, 8)));
     typedef i32 i32m5x16 __attribute__((matrix_type(5, 16)));
-    typedef int32_t i32m6x1 __attribute__((matrix_type(6, 1)));
     pub typedef i32 i32m6x2 __attribute__((matrix_type(6, 2)));
-    pub(crate) typedef int32_t i32m6x3 __attribute__((matrix_type(6, 3)));
-    typedef int i32m6x5 __attribute__((matrix_type(6, 5)));
-    pub typedef int32_t i32m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef int i32m6x3 __attribute__((matrix_type(6, 3)));
+    pub typedef int i32m6x5 __attribute__((matrix_type(6, 5)));
+    pub(crate) typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
     typedef int32_t i32m6x7 __attribute__((matrix_type(6, 7)));
-    pub typedef int i32m7x1 __attribute__((matrix_type(7, 1)));
     typedef i32 i32m7x2 __attribute__((matrix_type(7, 2)));
-    pub(crate) typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
-    typedef i32 i32m8x1 __attribute__((matrix_type(8, 1)));
-    typedef int32_t i32m10x3 __attribute__((matrix_type(10, 3)));
-    pub typedef int i32m10x7 __attribute__((matrix_type(10, 7)));
-    pub(crate) typedef int i32m13x1 __attribute__((matrix_type(13, 1)));
-    typedef i32 i32m13x2 __attribute__((matrix_type(13, 2)));
-    typedef int32_t i32m13x3 __attribute__((matrix_type(13, 3)));
-    typedef int32_t i32m13x5 __attribute__((matrix_type(13, 5)));
-    typedef i32 i32m13x8 __attribute__((matrix_type(13, 8)));
-    pub typedef i32 i32m14x1 __attribute__((matrix_type(14, 1)));
-    pub(crate) typedef int i32m14x2 __attribute__((matrix_type(14, 2)));
-    pub typedef int i32m14x3 __attribute__((matrix_type(14, 3)));
-    pub(crate) typedef int i32m14x4 __attribute__((matrix_type(14, 4)));
-    typedef int32_t i32m16x6 __attribute__((matrix_type(16, 6)));
+    typedef i32 i32m7x4 __attribute__((matrix_type(7, 4)));
+    pub typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
+    typedef i32 i32m10x3 __attribute__((matrix_type(10, 3)));
+    typedef int i32m10x7 __attribute__((matrix_type(10, 7)));
+    pub(crate) typedef i32 i32m13x1 __attribute__((matrix_type(13, 1)));
+    pub(crate) typedef i32 i32m13x2 __attribute__((matrix_type(13, 2)));
+    typedef i32 i32m13x3 __attribute__((matrix_type(13, 3)));
+    typedef int i32m13x5 __attribute__((matrix_type(13, 5)));
+    typedef int32_t i32m13x8 __attribute__((matrix_type(13, 8)));
+    typedef int i32m14x1 __attribute__((matrix_type(14, 1)));
+    pub typedef int32_t i32m14x2 __attribute__((matrix_type(14, 2)));
+    typedef int i32m14x3 __attribute__((matrix_type(14, 3)));
+    typedef int32_t i32m14x4 __attribute__((matrix_type(14, 4)));
+    typedef i32 i32m14x5 __attribute__((matrix_type(14, 5)));
+    typedef int32_t i32m14x6 __attribute__((matrix_type(14, 6)));
+    typedef int i32m16x6 __attribute__((matrix_type(16, 6)));
     typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef long long i64m1x3 __attribute__((matrix_type(1, 3)));
-    pub typedef long long i64m1x5 __attribute__((matrix_type(1, 5)));
-    typedef long long i64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef long long i64m1x7 __attribute__((matrix_type(1, 7)));
-    pub(crate) typedef long i64m1x10 __attribute__((matrix_type(1, 10)));
-    pub(crate) typedef int64_t i64m1x11 __attribute__((matrix_type(3 - K2, 16 - K5)));
-    typedef long long i64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef i64 i64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef int64_t i64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef long long i64m2x4 __attribute__((matrix_type(2, 4)));
-    pub typedef int64_t i64m2x5 __attribute__((matrix_type(2, 5)));
-    typedef long i64m2x7 __attribute__((matrix_type(2, 7)));
-    typedef int64_t i64m2x8 __attribute__((matrix_type(2, 8)));
-    typedef i64 i64m2x11 __attribute__((matrix_type(2, 11)));
-    typedef i64 i64m3x2 __attribute__((matrix_type(3, 2)));
+    pub typedef long i64m1x3 __attribute__((matrix_type(3 - K2, 6 - K3)));
+    pub typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef i64 i64m1x6 __attribute__((matrix_type(1, 6)));
+    typedef int64_t i64m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef i64 i64m1x11 __attribute__((matrix_type(1, 11)));
+    typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
+    pub typedef long long i64m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef i64 i64m2x5 __attribute__((matrix_type(2, 5)));
+    typedef long long i64m2x7 __attribute__((matrix_type(2, 7)));
+    typedef long long i64m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef long i64m2x11 __attribute__((matrix_type(2, 11)));
+    typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
     typedef int64_t i64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-    pub typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef long i64m3x6 __attribute__((matrix_type(3, 6)));
-    pub typedef i64 i64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef int64_t i64m4x3 __attribute__((matrix_type((K4 * 4) / K4, (K3 * 3) / K3)));
-    pub(crate) typedef i64 i64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef long i64m4x6 __attribute__((matrix_type(9 - K5, 9 - K3)));
-    pub typedef long long i64m4x8 __attribute__((matrix_type(4, 8)));
-    pub(crate) typedef long i64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef i64 i64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef long long i64m5x5 __attribute__((matrix_type(5, 5)));
-    typedef long long i64m5x7 __attribute__((matrix_type(5, 7)));
-    pub(crate) typedef long i64m5x10 __attribute__((matrix_type(5, 10)));
-    typedef long i64m6x2 __attribute__((matrix_type(K4 + 2, 6 - K4)));
+    typedef long long i64m3x4 __attribute__((matrix_type((K2 * 3) / K2, 7 - K3)));
+    pub typedef int64_t i64m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef long i64m3x6 __attribute__((matrix_type(11 - K8, 9 - K3)));
+    pub typedef int64_t i64m3x9 __attribute__((matrix_type(3, 9)));
+    pub(crate) typedef long long i64m4x2 __attribute__((matrix_type(4, 2)));
+    pub typedef i64 i64m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef int64_t i64m4x4 __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef long long i64m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef i64 i64m4x8 __attribute__((matrix_type(4, 8)));
+    typedef long i64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef long long i64m5x3 __attribute__((matrix_type((K5 * 5) / K5, (K8 * 3) / K8)));
+    typedef long i64m5x4 __attribute__((matrix_type(5, 4)));
+    pub typedef long i64m5x5 __attribute__((matrix_type(5, 5)));
+    typedef i64 i64m5x7 __attribute__((matrix_type(K5, 12 - K5)));
+    typedef i64 i64m5x10 __attribute__((matrix_type(5, 10)));
+    pub(crate) typedef long long i64m6x2 __attribute__((matrix_type(6, 2)));
     typedef int64_t i64m6x3 __attribute__((matrix_type(6, 3)));
     typedef long long i64m6x4 __attribute__((matrix_type(6, 4)));
-    pub typedef int64_t i64m6x5 __attribute__((matrix_type(5 + 1, 10 - K5)));
-    pub(crate) typedef long i64m6x6 __attribute__((matrix_type(6, 6)));
-    pub typedef int64_t i64m7x3 __attribute__((matrix_type(7, 3)));
+    typedef long long i64m6x6 __attribute__((matrix_type(6, 6)));
     pub(crate) typedef long long i64m7x5 __attribute__((matrix_type(7, 5)));
-    pub typedef i64 i64m7x11 __attribute__((matrix_type(7, 11)));
-    pub typedef int64_t i64m7x12 __attribute__((matrix_type(7, 12)));
-    pub(crate) typedef long long i64m8x2 __attribute__((matrix_type(8, 2)));
-    pub(crate) typedef i64 i64m8x3 __attribute__((matrix_type(K2 * 4, 6 - K3)));
-    typedef long i64m8x8 __attribute__((matrix_type(8, 8)));
+    typedef long i64m7x11 __attribute__((matrix_type((K8 * 7) / K8, (K3 * 11) / K3)));
+    typedef i64 i64m7x12 __attribute__((matrix_type(7, 12)));
+    pub(crate) typedef i64 i64m8x2 __attribute__((matrix_type(8, 2)));
+    typedef i64 i64m8x3 __attribute__((matrix_type(8, 3)));
+    typedef i64 i64m8x8 __attribute__((matrix_type(8, 8)));
+    typedef i64 i64m9x3 __attribute__((matrix_type(9, 3)));
     typedef long long i64m10x1 __attribute__((matrix_type(10, 1)));
-    typedef long i64m10x8 __attribute__((matrix_type(10, 8)));
-    pub typedef long i64m10x11 __attribute__((matrix_type(10, 11)));
-    typedef i64 i64m11x5 __attribute__((matrix_type(11, 5)));
-    typedef i64 i64m11x10 __attribute__((matrix_type(11, 10)));
-    pub(crate) typedef long long i64m12x3 __attribute__((matrix_type(K4 + 8, (K2 * 3) / K2)));
-    typedef int64_t i64m15x2 __attribute__((matrix_type(15, 2)));
-    typedef uint8_t u8m1x1 __attribute__((matrix_type(3 - K2, (K5 * 1) / K5)));
+    pub(crate) typedef long i64m10x8 __attribute__((matrix_type((K2 * 10) / K2, (K2 * 8) / K2)));
+    typedef int64_t i64m10x11 __attribute__((matrix_type(10, 11)));
+    typedef int64_t i64m11x5 __attribute__((matrix_type(14 - K3, (K5 * 5) / K5)));
+    typedef int64_t i64m11x10 __attribute__((matrix_type(11, 10)));
+    typedef long long i64m12x3 __attribute__((matrix_type(K8 + 4, (K5 * 3) / K5)));
+    typedef i64 i64m15x2 __attribute__((matrix_type(15, 2)));
+    typedef uint8_t u8m1x1 __attribute__((matrix_type(1, 1)));
     typedef uint8_t u8m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef u8 u8m1x3 __attribute__((matrix_type(4 - K3, (K5 * 3) / K5)));
+    typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
     typedef u8 u8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef uint8_t u8m1x6 __attribute__((matrix_type(1, 6)));
-    pub(crate) typedef unsigned char u8m1x8 __attribute__((matrix_type(1, 8)));
-    typedef uint8_t u8m2x1 __attribute__((matrix_type(2, 1)));
-    typedef u8 u8m2x2 __attribute__((matrix_type(2, 2)));
-    typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef u8 u8m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef uint8_t u8m2x5 __attribute__((matrix_type(6 - K4, K4 + 1)));
-    typedef u8 u8m2x6 __attribute__((matrix_type(2, 6)));
-    typedef u8 u8m3x1 __attribute__((matrix_type((K3 * 3) / K3, 3 - K2)));
-    typedef uint8_t u8m3x2 __attribute__((matrix_type(3, 2)));
-    typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
-    typedef u8 u8m3x6 __attribute__((matrix_type(3, 6)));
+    typedef uint8_t u8m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef u8 u8m1x6 __attribute__((matrix_type(1, 6)));
+    typedef u8 u8m1x8 __attribute__((matrix_type(3 - K2, 12 - K4)));
+    pub typedef uint8_t u8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u8 u8m2x2 __attribute__((matrix_type((K3 * 2) / K3, K2)));
+    pub(crate) typedef u8 u8m2x3 __attribute__((matrix_type(2, 3)));
+    typedef uint8_t u8m2x4 __attribute__((matrix_type(2, 4)));
+    pub(crate) typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
+    pub typedef uint8_t u8m2x7 __attribute__((matrix_type(2, 7)));
+    typedef u8 u8m3x1 __attribute__((matrix_type(3, 1)));
+    typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
+    pub typedef uint8_t u8m3x5 __attribute__((matrix_type(K3, K2 + 3)));
+    pub typedef u8 u8m3x6 __attribute__((matrix_type(3, 6)));
     typedef uint8_t u8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef uint8_t u8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef u8 u8m4x7 __attribute__((matrix_type((K4 * 4) / K4, K2 + 5)));
-    typedef uint8_t u8m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef u8 u8m4x15 __attribute__((matrix_type(4, 15)));
-    typedef u8 u8m5x1 __attribute__((matrix_type(5, 1)));
-    pub typedef uint8_t u8m5x2 __attribute__((matrix_type(5, 2)));
-    typedef u8 u8m5x3 __attribute__((matrix_type(5, 3)));
-    pub(crate) typedef u8 u8m5x4 __attribute__((matrix_type(5, 4)));
-    typedef uint8_t u8m6x1 __attribute__((matrix_type(6, 1)));
-    pub(crate) typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
-    pub typedef uint8_t u8m6x11 __attribute__((matrix_type(6, 11)));
-    typedef u8 u8m6x14 __attribute__((matrix_type(6, 14)));
-    typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef uint8_t u8m7x3 __attribute__((matrix_type(7, 3)));
-    pub typedef u8 u8m7x4 __attribute__((matrix_type(7, 4)));
-    typedef uint8_t u8m7x8 __attribute__((matrix_type(7, 8)));
-    typedef u8 u8m8x2 __attribute__((matrix_type(8, 2)));
-    typedef uint8_t u8m8x6 __attribute__((matrix_type(8, 6)));
-    typedef u8 u8m10x7 __attribute__((matrix_type(10, 7)));
-    pub(crate) typedef uint8_t u8m14x2 __attribute__((matrix_type(19 - K5, (K2 * 2) / K2)));
-    typedef unsigned char u8m14x11 __attribute__((matrix_type(14, 11)));
-    pub(crate) typedef unsigned char u8m16x2 __attribute__((matrix_type(16, 2)));
-    pub(crate) typedef uint16_t u16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef u8 u8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef uint8_t u8m4x3 __attribute__((matrix_type(4, 3)));
+    typedef u8 u8m4x7 __attribute__((matrix_type(4, 7)));
+    pub(crate) typedef uint8_t u8m4x15 __attribute__((matrix_type(4, 15)));
+    typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
+    pub(crate) typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef uint8_t u8m5x4 __attribute__((matrix_type(5, 4)));
+    typedef u8 u8m5x5 __attribute__((matrix_type(5, 5)));
+    typedef unsigned char u8m5x6 __attribute__((matrix_type(5, 6)));
+    typedef u8 u8m6x2 __attribute__((matrix_type(6, 2)));
+    typedef uint8_t u8m6x3 __attribute__((matrix_type(6, 3)));
+    typedef u8 u8m6x4 __attribute__((matrix_type(6, 4)));
+    pub typedef uint8_t u8m6x5 __attribute__((matrix_type(6, 5)));
+    typedef uint8_t u8m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef uint8_t u8m6x11 __attribute__((matrix_type(6, 11)));
+    typedef u8 u8m6x14 __attribute__((matrix_type(K5 + 1, (K4 * 14) / K4)));
+    pub(crate) typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
+    pub typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
+    typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
+    typedef u8 u8m7x8 __attribute__((matrix_type(7, 8)));
+    typedef uint8_t u8m8x2 __attribute__((matrix_type(8, 2)));
+    pub typedef unsigned char u8m8x6 __attribute__((matrix_type(8, 6)));
+    pub(crate) typedef unsigned char u8m10x7 __attribute__((matrix_type(10, 7)));
+    typedef unsigned char u8m14x2 __attribute__((matrix_type(14, 2)));
+    pub(crate) typedef unsigned char u8m14x3 __attribute__((matrix_type(14, 3)));
+    typedef uint8_t u8m14x11 __attribute__((matrix_type(14, 11)));
+    typedef u8 u8m16x2 __attribute__((matrix_type(16, 2)));
+    typedef uint16_t u16m1x1 __attribute__((matrix_type(1, 1)));
     typedef u16 u16m1x2 __attribute__((matrix_type(1, 2)));
-    typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
-    typedef u16 u16m1x16 __attribute__((matrix_type(1, 16)));
-    typedef uint16_t u16m2x1 __attribute__((matrix_type(2, 1)));
-    typedef u16 u16m2x2 __attribute__((matrix_type(2, 2)));
-    pub typedef uint16_t u16m2x3 __attribute__((matrix_type(2, 3)));
-    typedef uint16_t u16m2x5 __attribute__((matrix_type(2, 5)));
-    pub(crate) typedef uint16_t u16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef u16 u16m2x8 __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef unsigned short u16m2x9 __attribute__((matrix_type(2, 9)));
-    pub typedef unsigned short u16m2x14 __attribute__((matrix_type(2, 14)));
-    typedef unsigned short u16m3x2 __attribute__((matrix_type((K3 * 3) / K3, 7 - K5)));
-    typedef u16 u16m3x3 __attribute__((matrix_type(3, 3)));
-    typedef uint16_t u16m3x4 __attribute__((matrix_type(3, 4)));
-    pub typedef unsigned short u16m3x5 __attribute__((matrix_type(3, 5)));
-    pub(crate) typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
-    typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint16_t u16m4x4 __attribute__((matrix_type(9 - K5, 8 - K4)));
-    typedef u16 u16m5x1 __attribute__((matrix_type(5, 1)));
+    typedef u16 u16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef u16 u16m1x16 __attribute__((matrix_type(5 - K4, K8 * 2)));
+    typedef u16 u16m2x1 __attribute__((matrix_type(2, 1)));
+    typedef uint16_t u16m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
+    typedef u16 u16m2x5 __attribute__((matrix_type(2, 5)));
+    typedef u16 u16m2x6 __attribute__((matrix_type(2, 6)));
+    typedef uint16_t u16m2x8 __attribute__((matrix_type(2, 8)));
+    typedef unsigned short u16m2x9 __attribute__((matrix_type(4 - K2, (K4 * 9) / K4)));
+    typedef u16 u16m2x14 __attribute__((matrix_type(2, 14)));
+    pub(crate) typedef uint16_t u16m3x1 __attribute__((matrix_type(3, 1)));
+    typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
+    pub(crate) typedef unsigned short u16m3x3 __attribute__((matrix_type(K3, (K2 * 3) / K2)));
+    typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef u16 u16m3x5 __attribute__((matrix_type(3, 5)));
+    typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
+    typedef u16 u16m4x2 __attribute__((matrix_type(4, 2)));
+    typedef u16 u16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef u16 u16m4x8 __attribute__((matrix_type(3 + 1, K5 + 3)));
+    typedef uint16_t u16m5x1 __attribute__((matrix_type(5, 1)));
     typedef uint16_t u16m5x2 __attribute__((matrix_type(5, 2)));
-    typedef u16 u16m5x3 __attribute__((matrix_type(5, 3)));
-    typedef u16 u16m5x5 __attribute__((matrix_type(7 - K2, 9 - K4)));
-    typedef u16 u16m5x11 __attribute__((matrix_type(5, 11)));
-    typedef u16 u16m6x1 __attribute__((matrix_type(6, 1)));
-    typedef uint16_t u16m6x2 __attribute__((matrix_type(6, 2)));
-    typedef unsigned short u16m6x3 __attribute__((matrix_type(6, 3)));
-    typedef u16 u16m6x5 __attribute__((matrix_type(6, 5)));
-    typedef u16 u16m6x6 __attribute__((matrix_type((K3 * 6) / K3, K2 + 4)));
+    typedef uint16_t u16m5x11 __attribute__((matrix_type(5, 11)));
+    typedef unsigned short u16m6x1 __attribute__((matrix_type(6, 1)));
+    typedef u16 u16m6x2 __attribute__((matrix_type(6, 2)));
+    typedef u16 u16m6x3 __attribute__((matrix_type(6, 3)));
+    typedef unsigned short u16m6x4 __attribute__((matrix_type(6, 4)));
+    typedef unsigned short u16m6x6 __attribute__((matrix_type(6, 6)));
     typedef uint16_t u16m6x13 __attribute__((matrix_type(6, 13)));
-    typedef unsigned short u16m7x1 __attribute__((matrix_type(7, 1)));
-    typedef u16 u16m7x3 __attribute__((matrix_type(7, 3)));
-    pub(crate) typedef uint16_t u16m7x8 __attribute__((matrix_type(7, 8)));
-    typedef unsigned short u16m7x9 __attribute__((matrix_type(7, 9)));
-    pub(crate) typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
+    pub(crate) typedef unsigned short u16m6x14 __attribute__((matrix_type(6, 14)));
+    typedef uint16_t u16m7x1 __attribute__((matrix_type(7, 1)));
+    typedef uint16_t u16m7x3 __attribute__((matrix_type(7, 3)));
+    typedef uint16_t u16m7x8 __attribute__((matrix_type(7, 8)));
+    pub typedef uint16_t u16m7x9 __attribute__((matrix_type(7, 9)));
+    typedef uint16_t u16m8x1 __attribute__((matrix_type(8, 1)));
     typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
-    pub(crate) typedef u16 u16m8x3 __attribute__((matrix_type(8, 3)));
-    typedef unsigned short u16m8x5 __attribute__((matrix_type(8, 5)));
-    typedef u16 u16m8x6 __attribute__((matrix_type(8, 6)));
-    typedef u16 u16m8x7 __attribute__((matrix_type(8, 7)));
-    typedef u16 u16m8x8 __attribute__((matrix_type(8, 8)));
+    typedef u16 u16m8x3 __attribute__((matrix_type(8, 3)));
+    typedef unsigned short u16m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef u16 u16m8x5 __attribute__((matrix_type(8, 5)));
+    pub(crate) typedef uint16_t u16m8x6 __attribute__((matrix_type(8, 6)));
+    typedef uint16_t u16m8x7 __attribute__((matrix_type(8, 7)));
+    pub(crate) typedef u16 u16m8x8 __attribute__((matrix_type(8, 8)));
     typedef uint16_t u16m8x14 __attribute__((matrix_type(8, 14)));
-    typedef uint16_t u16m10x1 __attribute__((matrix_type(10, 1)));
+    typedef u16 u16m10x1 __attribute__((matrix_type(K8 + 2, 6 - K5)));
     typedef uint16_t u16m12x5 __attribute__((matrix_type(12, 5)));
-    typedef unsigned short u16m13x6 __attribute__((matrix_type(13, 6)));
     typedef u16 u16m14x1 __attribute__((matrix_type(14, 1)));
     typedef u16 u16m16x1 __attribute__((matrix_type(16, 1)));
-    typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef unsigned u32m1x3 __attribute__((matrix_type(1, 3)));
-    pub(crate) typedef u32 u32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef unsigned u32m1x6 __attribute__((matrix_type(1, 6)));
-    typedef u32 u32m1x8 __attribute__((matrix_type((K5 * 1) / K5, K4 * 2)));
-    typedef unsigned u32m1x12 __attribute__((matrix_type(1, 12)));
-    pub typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef uint32_t u32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef u32 u32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef u32 u32m2x8 __attribute__((matrix_type(2, 8)));
-    pub typedef u32 u32m2x10 __attribute__((matrix_type((K4 * 2) / K4, 18 - K8)));
-    pub(crate) typedef u32 u32m2x12 __attribute__((matrix_type(2, 12)));
-    typedef u32 u32m2x15 __attribute__((matrix_type(2, 15)));
-    pub(crate) typedef uint32_t u32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef u32 u32m3x3 __attribute__((matrix_type(3, 3)));
-    typedef uint32_t u32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef unsigned u32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
+    pub typedef unsigned u32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef u32 u32m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef u32 u32m1x8 __attribute__((matrix_type(1, 8)));
+    pub(crate) typedef uint32_t u32m1x12 __attribute__((matrix_type(5 - K4, (K8 * 12) / K8)));
+    typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u32 u32m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef u32 u32m2x3 __attribute__((matrix_type(2, 3)));
+    pub typedef uint32_t u32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef unsigned u32m2x8 __attribute__((matrix_type(2, 8)));
+    typedef unsigned int u32m2x10 __attribute__((matrix_type(2, 10)));
+    pub typedef unsigned u32m2x12 __attribute__((matrix_type(2, 12)));
+    typedef uint32_t u32m2x15 __attribute__((matrix_type(2, 15)));
+    pub typedef uint32_t u32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef u32 u32m3x6 __attribute__((matrix_type(3, 6)));
+    typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef u32 u32m4x2 __attribute__((matrix_type(4, 2)));
     typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
-    pub typedef unsigned u32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef uint32_t u32m4x4 __attribute__((matrix_type(4, 4)));
     typedef u32 u32m4x5 __attribute__((matrix_type(4, 5)));
-    pub(crate) typedef u32 u32m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef uint32_t u32m4x12 __attribute__((matrix_type(4, 12)));
-    typedef unsigned u32m4x15 __attribute__((matrix_type(4, 15)));
-    typedef u32 u32m5x1 __attribute__((matrix_type(5, 1)));
-    pub(crate) typedef u32 u32m5x2 __attribute__((matrix_type(5, 2)));
-    pub typedef uint32_t u32m5x5 __attribute__((matrix_type(5, 5)));
-    typedef unsigned u32m5x10 __attribute__((matrix_type(5, 10)));
-    typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
-    pub typedef unsigned u32m6x3 __attribute__((matrix_type(K5 + 1, K3)));
-    typedef uint32_t u32m6x4 __attribute__((matrix_type(6, 4)));
-    pub typedef uint32_t u32m6x7 __attribute__((matrix_type((K3 * 6) / K3, (K5 * 7) / K5)));
-    typedef u32 u32m6x8 __attribute__((matrix_type(6, 8)));
-    typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
-    typedef u32 u32m7x2 __attribute__((matrix_type(7, 2)));
-    typedef unsigned int u32m7x7 __attribute__((matrix_type(7, 7)));
-    typedef uint32_t u32m8x2 __attribute__((matrix_type(8, 2)));
+    typedef unsigned u32m4x6 __attribute__((matrix_type(4, 6)));
+    typedef u32 u32m4x12 __attribute__((matrix_type(4, 12)));
+    pub typedef unsigned u32m4x15 __attribute__((matrix_type(4, 15)));
+    pub typedef u32 u32m5x1 __attribute__((matrix_type((K5 * 5) / K5, 0 + 1)));
+    typedef unsigned int u32m5x2 __attribute__((matrix_type(5, 2)));
+    pub typedef unsigned int u32m5x5 __attribute__((matrix_type(7 - K2, (K5 * 5) / K5)));
+    typedef uint32_t u32m5x10 __attribute__((matrix_type(5, 10)));
+    typedef uint32_t u32m6x1 __attribute__((matrix_type(6, 1)));
+    typedef u32 u32m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef unsigned u32m6x4 __attribute__((matrix_type(6, 4)));
+    typedef unsigned u32m6x7 __attribute__((matrix_type(6, 7)));
+    pub typedef u32 u32m6x8 __attribute__((matrix_type(6, 8)));
+    typedef uint32_t u32m7x1 __attribute__((matrix_type(7, 1)));
+    typedef unsigned u32m7x2 __attribute__((matrix_type(7, 2)));
+    pub typedef uint32_t u32m7x7 __attribute__((matrix_type(K2 + 5, 10 - K3)));
+    pub(crate) typedef uint32_t u32m8x2 __attribute__((matrix_type(8, 2)));
     typedef u32 u32m8x4 __attribute__((matrix_type(8, 4)));
-    typedef unsigned u32m8x5 __attribute__((matrix_type(8, 5)));
-    typedef u32 u32m8x16 __attribute__((matrix_type(8, 16)));
-    pub typedef unsigned u32m9x1 __attribute__((matrix_type(14 - K5, (K2 * 1) / K2)));
-    pub typedef u32 u32m9x4 __attribute__((matrix_type(9, 4)));
-    typedef unsigned int u32m10x4 __attribute__((matrix_type(10, 4)));
-    pub typedef unsigned int u32m11x1 __attribute__((matrix_type(K8 + 3, (K2 * 1) / K2)));
-    typedef uint32_t u32m11x2 __attribute__((matrix_type(11, 2)));
-    typedef uint32_t u32m13x2 __attribute__((matrix_type(13, 2)));
-    typedef u32 u32m15x2 __attribute__((matrix_type(15, 2)));
-    pub(crate) typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef u64 u64m1x3 __attribute__((matrix_type(1, 3)));
-    typedef uint64_t u64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef unsigned long u64m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef uint64_t u64m1x6 __attribute__((matrix_type(1, 6)));
-    pub(crate) typedef uint64_t u64m1x7 __attribute__((matrix_type(1, 7)));
-    typedef u64 u64m1x11 __attribute__((matrix_type(1, 11)));
-    typedef unsigned long u64m1x14 __attribute__((matrix_type((K4 * 1) / K4, 17 - K3)));
-    pub(crate) typedef u64 u64m1x15 __attribute__((matrix_type(1, 15)));
-    typedef uint64_t u64m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef unsigned long u64m2x2 __attribute__((matrix_type(1 + 1, (K5 * 2) / K5)));
+    typedef unsigned u32m8x5 __attribute__((matrix_type(K8, (K3 * 5) / K3)));
+    pub(crate) typedef u32 u32m8x16 __attribute__((matrix_type(8, 16)));
+    typedef uint32_t u32m9x1 __attribute__((matrix_type(9, 1)));
+    pub(crate) typedef unsigned u32m9x4 __attribute__((matrix_type(9, 4)));
+    typedef uint32_t u32m10x4 __attribute__((matrix_type(10, 4)));
+    typedef u32 u32m11x1 __attribute__((matrix_type(11, 1)));
+    pub typedef unsigned u32m13x2 __attribute__((matrix_type(13, 2)));
+    pub typedef unsigned int u32m15x2 __attribute__((matrix_type(15, 2)));
+    typedef unsigned long long u64m1x1 __attribute__((matrix_type(1, 1)));
+    pub typedef uint64_t u64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef uint64_t u64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef unsigned long long u64m1x4 __attribute__((matrix_type(1, 4)));
+    pub typedef uint64_t u64m1x6 __attribute__((matrix_type((K4 * 1) / K4, K3 * 2)));
+    typedef uint64_t u64m1x7 __attribute__((matrix_type(1, 7)));
+    typedef u64 u64m1x9 __attribute__((matrix_type(1, 9)));
+    pub typedef u64 u64m1x11 __attribute__((matrix_type(9 - K8, K8 + 3)));
+    typedef unsigned long u64m1x14 __attribute__((matrix_type(1, 14)));
+    pub(crate) typedef uint64_t u64m1x15 __attribute__((matrix_type(1, 15)));
+    typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned long long u64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
     typedef uint64_t u64m2x5 __attribute__((matrix_type(2, 5)));
-    typedef u64 u64m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
-    pub typedef unsigned long long u64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned long long u64m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef uint64_t u64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef unsigned long long u64m2x6 __attribute__((matrix_type(2, 6)));
+    typedef unsigned long long u64m2x7 __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef uint64_t u64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef uint64_t u64m3x2 __attribute__((matrix_type((K3 * 3) / K3, 6 - K4)));
+    typedef u64 u64m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef unsigned long long u64m3x4 __attribute__((matrix_type(3, 4)));
     typedef uint64_t u64m3x5 __attribute__((matrix_type(3, 5)));
     typedef unsigned long long u64m3x6 __attribute__((matrix_type(3, 6)));
-    pub typedef uint64_t u64m3x8 __attribute__((matrix_type(3, 8)));
-    typedef uint64_t u64m4x1 __attribute__((matrix_type(9 - K5, (K4 * 1) / K4)));
+    pub(crate) typedef unsigned long u64m3x7 __attribute__((matrix_type(2 + 1, 11 - K4)));
+    typedef uint64_t u64m3x8 __attribute__((matrix_type(3, 8)));
+    typedef u64 u64m4x1 __attribute__((matrix_type(K2 * 2, 0 + 1)));
+    pub typedef u64 u64m4x3 __attribute__((matrix_type(4, 3)));
     typedef u64 u64m4x7 __attribute__((matrix_type(4, 7)));
-    pub typedef u64 u64m4x14 __attribute__((matrix_type(4, 14)));
-    typedef unsigned long u64m4x15 __attribute__((matrix_type(4, 15)));
-    pub(crate) typedef uint64_t u64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef unsigned long u64m5x2 __attribute__((matrix_type(8 - K3, 4 - K2)));
-    typedef unsigned long long u64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef unsigned long u64m5x6 __attribute__((matrix_type(7 - K2, K3 + 3)));
-    typedef uint64_t u64m5x8 __attribute__((matrix_type(5, 8)));
-    typedef unsigned long long u64m6x1 __attribute__((matrix_type(6, 1)));
-    typedef unsigned long long u64m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef uint64_t u64m6x7 __attribute__((matrix_type(6, 7)));
-    typedef uint64_t u64m7x1 __attribute__((matrix_type((K3 * 7) / K3, (K3 * 1) / K3)));
-    typedef u64 u64m7x3 __attribute__((matrix_type(7, 3)));
-    pub(crate) typedef unsigned long long u64m7x4 __attribute__((matrix_type(7, 4)));
-    typedef uint64_t u64m7x5 __attribute__((matrix_type(7, 5)));
-    typedef unsigned long long u64m7x12 __attribute__((matrix_type(7, 12)));
-    pub(crate) typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
-    typedef uint64_t u64m8x5 __attribute__((matrix_type(8, 5)));
-    typedef u64 u64m8x6 __attribute__((matrix_type(7 + 1, (K3 * 6) / K3)));
-    pub typedef u64 u64m8x7 __attribute__((matrix_type((K3 * 8) / K3, (K2 * 7) / K2)));
-    typedef u64 u64m12x4 __attribute__((matrix_type(12, 4)));
-    typedef unsigned long long u64m13x2 __attribute__((matrix_type(13, 2)));
-    typedef unsigned long long u64m13x6 __attribute__((matrix_type(13, 6)));
-    typedef uint64_t u64m13x7 __attribute__((matrix_type(15 - K2, 11 - K4)));
-    pub(crate) typedef unsigned long u64m14x11 __attribute__((matrix_type(K2 + 12, 14 - K3)));
-    typedef uint64_t u64m15x1 __attribute__((matrix_type(15, 1)));
-    pub typedef uint64_t u64m16x1 __attribute__((matrix_type(16, 1)));
-    pub typedef u64 u64m16x6 __attribute__((matrix_type(K3 + 13, 11 - K5)));
-    typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned long long u64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef unsigned long long u64m5x2 __attribute__((matrix_type(5, 2)));
+    typedef uint64_t u64m5x3 __attribute__((matrix_type((K3 * 5) / K3, (K8 * 3) / K8)));
+    pub(crate) typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
+    typedef uint64_t u64m5x6 __attribute__((matrix_type(5, 6)));
+    pub typedef uint64_t u64m5x7 __attribute__((matrix_type(5, 7)));
+    pub typedef u64 u64m5x8 __attribute__((matrix_type(5, 8)));
+    typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
+    pub(crate) typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef u64 u64m6x7 __attribute__((matrix_type(10 - K4, (K5 * 7) / K5)));
+    pub typedef uint64_t u64m6x14 __attribute__((matrix_type(K2 + 4, K2 + 12)));
+    typedef uint64_t u64m7x1 __attribute__((matrix_type(7, 1)));
+    pub typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
+    typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
+    pub typedef unsigned long u64m7x5 __attribute__((matrix_type(K3 + 4, 9 - K4)));
+    typedef unsigned long long u64m7x12 __attribute__((matrix_type(K5 + 2, (K5 * 12) / K5)));
+    typedef u64 u64m8x1 __attribute__((matrix_type(8, 1)));
+    typedef unsigned long long u64m8x2 __attribute__((matrix_type(8, 2)));
+    typedef unsigned long u64m8x3 __attribute__((matrix_type((K4 * 8) / K4, K3)));
+    typedef unsigned long long u64m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef uint64_t u64m8x5 __attribute__((matrix_type(8, 5)));
+    typedef u64 u64m8x6 __attribute__((matrix_type(8, 6)));
+    typedef uint64_t u64m8x7 __attribute__((matrix_type(8, 7)));
+    typedef unsigned long u64m9x3 __attribute__((matrix_type(9, 3)));
+    pub typedef u64 u64m11x3 __attribute__((matrix_type(K4 + 7, (K2 * 3) / K2)));
+    typedef uint64_t u64m12x4 __attribute__((matrix_type(12, 4)));
+    typedef u64 u64m13x2 __attribute__((matrix_type(13, 2)));
+    typedef u64 u64m13x6 __attribute__((matrix_type(13, 6)));
+    typedef uint64_t u64m14x3 __attribute__((matrix_type(14, 3)));
+    pub(crate) typedef u64 u64m14x11 __attribute__((matrix_type(14, 11)));
+    typedef unsigned long long u64m16x1 __attribute__((matrix_type(16, 1)));
+    typedef unsigned long u64m16x6 __attribute__((matrix_type(16, 6)));
+    pub typedef f32 f32m1x1 __attribute__((matrix_type(1, 1)));
     pub(crate) typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef f32 f32m1x3 __attribute__((matrix_type(1, 3)));
-    pub typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
     typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef float f32m1x7 __attribute__((matrix_type((K2 * 1) / K2, (K4 * 7) / K4)));
-    typedef float f32m1x11 __attribute__((matrix_type(1, 11)));
-    pub typedef float f32m1x14 __attribute__((matrix_type(1, 14)));
-    typedef f32 f32m1x16 __attribute__((matrix_type(1, 16)));
+    pub typedef f32 f32m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef f32 f32m1x11 __attribute__((matrix_type(1, 11)));
+    pub typedef f32 f32m1x14 __attribute__((matrix_type(1, 14)));
     typedef f32 f32m2x2 __attribute__((matrix_type(2, 2)));
     typedef f32 f32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef f32 f32m2x5 __attribute__((matrix_type(2, 5)));
-    pub typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef f32 f32m2x8 __attribute__((matrix_type(2, 8)));
+    typedef float f32m2x4 __attribute__((matrix_type((K5 * 2) / K5, 3 + 1)));
+    pub(crate) typedef f32 f32m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
+    typedef float f32m2x8 __attribute__((matrix_type(2, 8)));
     typedef float f32m2x9 __attribute__((matrix_type(2, 9)));
-    typedef float f32m2x10 __attribute__((matrix_type(2, 10)));
-    pub typedef f32 f32m2x14 __attribute__((matrix_type(2, 14)));
-    typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef f32 f32m3x2 __attribute__((matrix_type(3, 2)));
+    pub typedef float f32m2x10 __attribute__((matrix_type(2, 10)));
+    typedef f32 f32m2x14 __attribute__((matrix_type(2, 14)));
+    pub(crate) typedef f32 f32m3x1 __attribute__((matrix_type(3, 1)));
+    pub typedef f32 f32m3x2 __attribute__((matrix_type(3, 2)));
     typedef f32 f32m3x4 __attribute__((matrix_type(3, 4)));
     typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-    pub(crate) typedef f32 f32m3x6 __attribute__((matrix_type(8 - K5, K2 * 3)));
+    pub(crate) typedef f32 f32m3x6 __attribute__((matrix_type(3, 6)));
     typedef f32 f32m3x7 __attribute__((matrix_type(3, 7)));
-    typedef float f32m3x8 __attribute__((matrix_type(3, 8)));
-    pub typedef f32 f32m3x13 __attribute__((matrix_type(3, 13)));
-    pub(crate) typedef float f32m3x14 __attribute__((matrix_type(3, 14)));
-    typedef float f32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
-    pub typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef f32 f32m4x4 __attribute__((matrix_type(4, 4)));
-    pub typedef f32 f32m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef f32 f32m3x8 __attribute__((matrix_type(3, 8)));
+    typedef float f32m3x13 __attribute__((matrix_type(3, 13)));
+    typedef f32 f32m3x14 __attribute__((matrix_type(3, 14)));
+    typedef f32 f32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef f32 f32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef float f32m4x6 __attribute__((matrix_type(3 + 1, (K5 * 6) / K5)));
     typedef f32 f32m4x7 __attribute__((matrix_type(4, 7)));
-    typedef f32 f32m4x8 __attribute__((matrix_type(4, 8)));
-    typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
-    pub(crate) typedef f32 f32m5x3 __attribute__((matrix_type(5, 3)));
-    pub(crate) typedef float f32m5x5 __attribute__((matrix_type(5, 5)));
-    typedef float f32m5x7 __attribute__((matrix_type(5, 7)));
-    typedef float f32m6x1 __attribute__((matrix_type(6, 1)));
-    pub typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef f32 f32m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef f32 f32m6x6 __attribute__((matrix_type(6, 6)));
-    pub typedef f32 f32m7x2 __attribute__((matrix_type(6 + 1, K2)));
-    typedef f32 f32m7x3 __attribute__((matrix_type(7, 3)));
-    typedef float f32m7x5 __attribute__((matrix_type(7, 5)));
-    pub(crate) typedef f32 f32m7x6 __attribute__((matrix_type(7, 6)));
-    typedef f32 f32m7x13 __attribute__((matrix_type(7, 13)));
-    pub(crate) typedef f32 f32m8x4 __attribute__((matrix_type(8, 4)));
-    typedef float f32m9x1 __attribute__((matrix_type(9, 1)));
+    pub typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
+    typedef f32 f32m5x5 __attribute__((matrix_type(5, 5)));
+    pub typedef float f32m5x7 __attribute__((matrix_type(5, 7)));
+    pub(crate) typedef f32 f32m6x1 __attribute__((matrix_type(6, 1)));
+    pub(crate) typedef f32 f32m6x2 __attribute__((matrix_type(6, 2)));
+    typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
+    typedef f32 f32m6x6 __attribute__((matrix_type(6, 6)));
+    typedef float f32m6x8 __attribute__((matrix_type(6, 8)));
+    typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
+    pub typedef f32 f32m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef float f32m7x5 __attribute__((matrix_type(7, 5)));
+    typedef f32 f32m7x6 __attribute__((matrix_type(7, 6)));
+    pub typedef f32 f32m7x13 __attribute__((matrix_type(7, 13)));
+    typedef float f32m8x2 __attribute__((matrix_type(8, 2)));
+    typedef float f32m9x1 __attribute__((matrix_type(K3 + 6, (K5 * 1) / K5)));
     typedef f32 f32m10x1 __attribute__((matrix_type(10, 1)));
-    typedef f32 f32m11x3 __attribute__((matrix_type(11, 3)));
-    typedef f32 f32m12x3 __attribute__((matrix_type(12, 3)));
-    typedef f32 f32m13x4 __attribute__((matrix_type(13, 4)));
-    pub typedef float f32m14x2 __attribute__((matrix_type(14, 2)));
-    typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
-    typedef f64 f64m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+    pub typedef f32 f32m12x3 __attribute__((matrix_type(K2 * 6, (K5 * 3) / K5)));
+    pub typedef float f32m13x4 __attribute__((matrix_type((K4 * 13) / K4, K4)));
+    typedef float f32m14x2 __attribute__((matrix_type(14, 2)));
+    typedef f64 f64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef double f64m1x3 __attribute__((matrix_type(4 - K3, (K5 * 3) / K5)));
     typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
     typedef f64 f64m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef double f64m1x6 __attribute__((matrix_type((K5 * 1) / K5, (K3 * 6) / K3)));
-    pub(crate) typedef f64 f64m1x14 __attribute__((matrix_type(1, 14)));
-    pub(crate) typedef f64 f64m1x15 __attribute__((matrix_type((K3 * 1) / K3, 14 + 1)));
-    typedef double f64m2x1 __attribute__((matrix_type(K2, 4 - K3)));
-    typedef f64 f64m2x2 __attribute__((matrix_type(2, 2)));
+    pub typedef double f64m1x6 __attribute__((matrix_type(5 - K4, 10 - K4)));
+    typedef double f64m1x14 __attribute__((matrix_type(1, 14)));
+    typedef f64 f64m1x15 __attribute__((matrix_type(1, 15)));
+    typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
     typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef double f64m2x4 __attribute__((matrix_type(7 - K5, 7 - K3)));
-    pub typedef f64 f64m2x6 __attribute__((matrix_type(2, 6)));
-    pub(crate) typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
-    typedef f64 f64m2x14 __attribute__((matrix_type(10 - K8, (K4 * 14) / K4)));
-    pub typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef f64 f64m3x14 __attribute__((matrix_type(3, 14)));
-    pub typedef f64 f64m3x15 __attribute__((matrix_type(3, 15)));
-    pub typedef double f64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef f64 f64m4x3 __attribute__((matrix_type(K4, 6 - K3)));
-    typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
+    typedef f64 f64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef f64 f64m2x5 __attribute__((matrix_type(2, 5)));
+    typedef double f64m2x6 __attribute__((matrix_type(7 - K5, (K4 * 6) / K4)));
+    typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
+    typedef f64 f64m2x14 __attribute__((matrix_type(2, 14)));
+    typedef f64 f64m2x16 __attribute__((matrix_type(2, 16)));
+    pub(crate) typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef f64 f64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef f64 f64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef double f64m3x14 __attribute__((matrix_type(3, 14)));
+    typedef f64 f64m3x15 __attribute__((matrix_type(3, 15)));
+    typedef f64 f64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef f64 f64m4x2 __attribute__((matrix_type(4, 2)));
+    typedef f64 f64m4x3 __attribute__((matrix_type(4, 3)));
     typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
-    typedef f64 f64m4x15 __attribute__((matrix_type(4, 15)));
-    pub typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
+    pub typedef f64 f64m4x15 __attribute__((matrix_type(4, 15)));
+    typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
+    pub typedef f64 f64m5x2 __attribute__((matrix_type(5, 2)));
     typedef f64 f64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef double f64m5x5 __attribute__((matrix_type(5, 5)));
-    pub(crate) typedef double f64m5x7 __attribute__((matrix_type(5, 7)));
+    typedef f64 f64m5x7 __attribute__((matrix_type(5, 7)));
     typedef double f64m5x15 __attribute__((matrix_type(5, 15)));
-    typedef f64 f64m6x1 __attribute__((matrix_type(6, 1)));
     typedef f64 f64m6x4 __attribute__((matrix_type(6, 4)));
-    typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
-    typedef double f64m6x8 __attribute__((matrix_type(6, 8)));
-    typedef f64 f64m6x9 __attribute__((matrix_type(6, 9)));
+    typedef f64 f64m6x6 __attribute__((matrix_type(6, 6)));
+    typedef f64 f64m6x8 __attribute__((matrix_type(5 + 1, 16 - K8)));
     typedef f64 f64m7x1 __attribute__((matrix_type(7, 1)));
-    pub(crate) typedef f64 f64m7x4 __attribute__((matrix_type(7, 4)));
-    typedef f64 f64m8x2 __attribute__((matrix_type(8, 2)));
-    typedef f64 f64m8x3 __attribute__((matrix_type(8, 3)));
-    typedef double f64m8x9 __attribute__((matrix_type(8, 9)));
-    typedef f64 f64m10x10 __attribute__((matrix_type(10, 10)));
-    typedef f64 f64m13x1 __attribute__((matrix_type(17 - K4, 6 - K5)));
+    typedef double f64m8x2 __attribute__((matrix_type(8, 2)));
+    pub typedef double f64m8x3 __attribute__((matrix_type(K2 + 6, 8 - K5)));
+    pub typedef double f64m8x5 __attribute__((matrix_type(8, 5)));
+    pub(crate) typedef double f64m8x8 __attribute__((matrix_type(11 - K3, 10 - K2)));
+    pub typedef f64 f64m13x1 __attribute__((matrix_type(13, 1)));
     typedef f64 f64m13x8 __attribute__((matrix_type(13, 8)));
-    typedef f64 f64m15x16 __attribute__((matrix_type(15, 16)));
-    typedef signed char i8m2x2_b __attribute__((matrix_type(K2, 10 - K8)));
-    pub typedef char i8m2x4_b __attribute__((matrix_type(2, 4)));
-    typedef signed char i8m2x7_b __attribute__((matrix_type(1 + 1, (K4 * 7) / K4)));
-    pub typedef i8 i8m3x3_b __attribute__((matrix_type(3, 3)));
-    typedef char i8m3x4_b __attribute__((matrix_type(3, 4)));
-    typedef char i8m3x7_b __attribute__((matrix_type(3, 7)));
-    typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef char i8m7x2_b __attribute__((matrix_type(7, 2)));
-    typedef char i8m8x3_b __attribute__((matrix_type(K8, 6 - K3)));
-    typedef char i8m14x2_b __attribute__((matrix_type(14, 2)));
-    typedef i8 i8m14x7_b __attribute__((matrix_type(14, 7)));
-    typedef i16 i16m2x1_b __attribute__((matrix_type(2, 1)));
-    pub typedef int16_t i16m3x4_b __attribute__((matrix_type(3, 4)));
-    pub typedef short i16m3x8_b __attribute__((matrix_type(3, 8)));
-    pub(crate) typedef int16_t i16m4x2_b __attribute__((matrix_type(4, 2)));
-    pub typedef short i16m5x8_b __attribute__((matrix_type(5, 8)));
+    typedef double f64m15x16 __attribute__((matrix_type(15, 16)));
+    typedef signed char i8m2x4_b __attribute__((matrix_type(2, 4)));
+    typedef signed char i8m2x5_b __attribute__((matrix_type(2, 5)));
+    typedef int8_t i8m2x7_b __attribute__((matrix_type((K2 * 2) / K2, K2 + 5)));
+    typedef char i8m3x3_b __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef signed char i8m3x7_b __attribute__((matrix_type(3, 7)));
+    pub typedef signed char i8m3x10_b __attribute__((matrix_type(3, 10)));
+    pub typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef i8 i8m8x3_b __attribute__((matrix_type(8, 3)));
+    pub typedef i8 i8m8x5_b __attribute__((matrix_type(8, 5)));
+    typedef char i8m9x8_b __attribute__((matrix_type(9, 8)));
+    pub typedef int8_t i8m15x4_b __attribute__((matrix_type(15, 4)));
+    typedef short i16m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef short i16m3x8_b __attribute__((matrix_type(3, 8)));
+    pub typedef i16 i16m4x2_b __attribute__((matrix_type(4, 2)));
+    typedef short i16m4x8_b __attribute__((matrix_type(4, 8)));
+    pub(crate) typedef i16 i16m5x8_b __attribute__((matrix_type(K3 + 2, K8)));
     typedef i16 i16m6x5_b __attribute__((matrix_type(6, 5)));
-    typedef short i16m6x6_b __attribute__((matrix_type(6, 6)));
-    typedef i16 i16m8x2_b __attribute__((matrix_type(8, 2)));
-    typedef i16 i16m12x11_b __attribute__((matrix_type(12, 11)));
-    typedef short i16m16x1_b __attribute__((matrix_type(16, 1)));
-    typedef int32_t i32m1x2_b __attribute__((matrix_type(6 - K5, (K2 * 2) / K2)));
-    pub(crate) typedef int32_t i32m2x4_b __attribute__((matrix_type(2, 4)));
-    pub typedef int i32m2x5_b __attribute__((matrix_type(2, 5)));
+    typedef int16_t i16m6x6_b __attribute__((matrix_type(6, 6)));
+    pub typedef int16_t i16m8x2_b __attribute__((matrix_type(8, 2)));
+    typedef short i16m12x11_b __attribute__((matrix_type(12, 11)));
+    pub(crate) typedef int16_t i16m16x1_b __attribute__((matrix_type(16, 1)));
+    pub(crate) typedef int32_t i32m1x2_b __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef int32_t i32m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef i32 i32m1x8_b __attribute__((matrix_type(1, 8)));
+    typedef int i32m2x4_b __attribute__((matrix_type(2, 4)));
+    pub typedef i32 i32m2x5_b __attribute__((matrix_type(2, 5)));
     pub typedef int i32m3x2_b __attribute__((matrix_type(3, 2)));
-    pub(crate) typedef int32_t i32m3x4_b __attribute__((matrix_type(3, 4)));
-    pub typedef i32 i32m3x6_b __attribute__((matrix_type(3, 6)));
-    typedef i32 i32m4x1_b __attribute__((matrix_type(4, 1)));
-    pub typedef int32_t i32m4x4_b __attribute__((matrix_type(4, 4)));
-    typedef int i32m6x1_b __attribute__((matrix_type(6, 1)));
-    typedef int i32m6x6_b __attribute__((matrix_type(6, 6)));
-    pub typedef i32 i32m7x4_b __attribute__((matrix_type(7, 4)));
-    typedef int i32m14x1_b __attribute__((matrix_type(14, 1)));
-    pub(crate) typedef i32 i32m14x2_b __attribute__((matrix_type(14, 2)));
-    typedef long i64m1x2_b __attribute__((matrix_type(1, 2)));
-    typedef i64 i64m1x6_b __attribute__((matrix_type(1, 6)));
-    pub typedef i64 i64m1x11_b __attribute__((matrix_type(1, 11)));
-    typedef int64_t i64m2x7_b __attribute__((matrix_type(2, 7)));
-    pub(crate) typedef int64_t i64m3x3_b __attribute__((matrix_type((K4 * 3) / K4, 7 - K4)));
-    pub(crate) typedef long i64m3x4_b __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef long long i64m4x4_b __attribute__((matrix_type(4, 4)));
-    typedef long i64m5x3_b __attribute__((matrix_type(5, 3)));
-    typedef long i64m8x3_b __attribute__((matrix_type(8, 3)));
-    pub typedef i64 i64m12x3_b __attribute__((matrix_type(12, 3)));
-    pub typedef unsigned char u8m1x4_b __attribute__((matrix_type(9 - K8, K4)));
-    typedef u8 u8m1x8_b __attribute__((matrix_type(1, 8)));
-    typedef unsigned char u8m2x2_b __attribute__((matrix_type(2, 2)));
-    pub typedef u8 u8m2x3_b __attribute__((matrix_type(2, 3)));
-    typedef uint8_t u8m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef unsigned char u8m4x1_b __attribute__((matrix_type(K2 + 2, 0 + 1)));
-    typedef uint8_t u8m4x8_b __attribute__((matrix_type(4, 8)));
-    typedef u8 u8m7x2_b __attribute__((matrix_type(7, 2)));
-    pub typedef uint8_t u8m7x4_b __attribute__((matrix_type(7, 4)));
-    typedef uint16_t u16m1x16_b __attribute__((matrix_type(1, 16)));
+    typedef i32 i32m3x4_b __attribute__((matrix_type(3, 4)));
+    typedef int i32m3x6_b __attribute__((matrix_type(3, 6)));
+    pub typedef i32 i32m4x1_b __attribute__((matrix_type(4, 1)));
+    typedef int32_t i32m4x4_b __attribute__((matrix_type(4, 4)));
+    typedef int i32m6x5_b __attribute__((matrix_type(6, 5)));
+    typedef int32_t i32m6x6_b __attribute__((matrix_type(9 - K3, K3 * 2)));
+    typedef i32 i32m7x4_b __attribute__((matrix_type(7, 4)));
+    pub typedef int32_t i32m14x1_b __attribute__((matrix_type(14, 1)));
+    typedef int32_t i32m14x2_b __attribute__((matrix_type(14, 2)));
+    typedef int i32m14x6_b __attribute__((matrix_type(14, 6)));
+    typedef long long i64m1x2_b __attribute__((matrix_type(1, 2)));
+    typedef long i64m1x6_b __attribute__((matrix_type(9 - K8, (K8 * 6) / K8)));
+    typedef i64 i64m1x11_b __attribute__((matrix_type(1, 11)));
+    pub typedef int64_t i64m2x7_b __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef long long i64m3x3_b __attribute__((matrix_type(3, 3)));
+    typedef long long i64m3x4_b __attribute__((matrix_type(3, 4)));
+    typedef long long i64m4x4_b __attribute__((matrix_type(K2 + 2, K4)));
+    pub(crate) typedef long i64m5x3_b __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef long long i64m6x6_b __attribute__((matrix_type(6, 6)));
+    pub typedef i64 i64m8x3_b __attribute__((matrix_type(8, 3)));
+    typedef int64_t i64m12x3_b __attribute__((matrix_type(12, 3)));
+    typedef uint8_t u8m1x4_b __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef unsigned char u8m1x8_b __attribute__((matrix_type(1, 8)));
+    pub(crate) typedef uint8_t u8m2x2_b __attribute__((matrix_type(2, 2)));
+    typedef unsigned char u8m2x3_b __attribute__((matrix_type(2, 3)));
+    pub typedef unsigned char u8m3x2_b __attribute__((matrix_type(3, 2)));
+    typedef u8 u8m4x1_b __attribute__((matrix_type(4, 1)));
+    typedef u8 u8m4x2_b __attribute__((matrix_type(4, 2)));
+    typedef uint8_t u8m6x6_b __attribute__((matrix_type(6, 6)));
+    typedef unsigned char u8m7x2_b __attribute__((matrix_type(K3 + 4, (K3 * 2) / K3)));
+    pub(crate) typedef uint8_t u8m7x4_b __attribute__((matrix_type(7, 4)));
+    typedef u16 u16m1x16_b __attribute__((matrix_type(1, 16)));
     typedef unsigned short u16m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef unsigned short u16m2x6_b __attribute__((matrix_type(2, 6)));
-    typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
-    typedef uint16_t u16m3x2_b __attribute__((matrix_type(3, 2)));
-    pub typedef unsigned short u16m4x1_b __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef unsigned short u16m5x5_b __attribute__((matrix_type(5, 5)));
-    typedef u16 u16m6x1_b __attribute__((matrix_type(6, 1)));
-    typedef uint16_t u16m6x13_b __attribute__((matrix_type(6, 13)));
-    pub(crate) typedef uint16_t u16m7x1_b __attribute__((matrix_type(K3 + 4, 9 - K8)));
-    pub(crate) typedef u16 u16m10x1_b __attribute__((matrix_type(10, 1)));
-    pub typedef u32 u32m1x2_b __attribute__((matrix_type(1, 2)));
-    typedef uint32_t u32m2x8_b __attribute__((matrix_type(2, 8)));
-    typedef u32 u32m4x1_b __attribute__((matrix_type(K4, 6 - K5)));
-    pub(crate) typedef u32 u32m4x2_b __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef unsigned int u32m8x4_b __attribute__((matrix_type(8, 4)));
+    typedef uint16_t u16m2x6_b __attribute__((matrix_type((K3 * 2) / K3, K2 + 4)));
+    typedef uint16_t u16m2x8_b __attribute__((matrix_type(2, 8)));
+    typedef unsigned short u16m3x2_b __attribute__((matrix_type(3, 2)));
+    typedef unsigned short u16m3x3_b __attribute__((matrix_type(3, 3)));
+    typedef uint16_t u16m6x1_b __attribute__((matrix_type(6, 1)));
+    pub typedef uint16_t u16m6x13_b __attribute__((matrix_type(K2 * 3, K4 + 9)));
+    typedef u16 u16m7x1_b __attribute__((matrix_type(7, 1)));
+    typedef uint16_t u16m10x1_b __attribute__((matrix_type(10, 1)));
+    typedef unsigned u32m2x8_b __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef uint32_t u32m3x6_b __attribute__((matrix_type(3, 6)));
+    typedef uint32_t u32m4x1_b __attribute__((matrix_type(4, 1)));
+    typedef unsigned u32m4x2_b __attribute__((matrix_type((K2 * 4) / K2, (K5 * 2) / K5)));
+    pub typedef unsigned int u32m8x4_b __attribute__((matrix_type(8, 4)));
+    typedef uint32_t u32m8x16_b __attribute__((matrix_type(8, 16)));
     typedef unsigned int u32m11x1_b __attribute__((matrix_type(11, 1)));
-    pub typedef u32 u32m13x2_b __attribute__((matrix_type(13, 2)));
-    typedef uint64_t u64m1x1_b __attribute__((matrix_type((K8 * 1) / K8, (K3 * 1) / K3)));
-    typedef unsigned long long u64m1x14_b __attribute__((matrix_type(1, 14)));
-    typedef u64 u64m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef u64 u64m5x4_b __attribute__((matrix_type(5, 4)));
-    pub(crate) typedef unsigned long long u64m5x8_b __attribute__((matrix_type(5, 8)));
-    typedef unsigned long u64m6x3_b __attribute__((matrix_type(6, 3)));
-    typedef u64 u64m16x1_b __attribute__((matrix_type(K4 * 4, (K4 * 1) / K4)));
-    typedef f32 f32m1x7_b __attribute__((matrix_type(1, 7)));
-    typedef f32 f32m1x11_b __attribute__((matrix_type(1, 11)));
-    typedef f32 f32m2x5_b __attribute__((matrix_type(2, 5)));
-    typedef float f32m2x9_b __attribute__((matrix_type(2, 9)));
-    typedef float f32m3x6_b __attribute__((matrix_type(3, 6)));
-    pub typedef f32 f32m3x7_b __attribute__((matrix_type(3, 7)));
-    typedef float f32m3x13_b __attribute__((matrix_type(3, 13)));
-    typedef f32 f32m4x6_b __attribute__((matrix_type(4, 6)));
-    typedef float f32m5x1_b __attribute__((matrix_type(4 + 1, 6 - K5)));
-    pub(crate) typedef float f32m13x4_b __attribute__((matrix_type(17 - K4, 8 - K4)));
-    typedef double f64m1x6_b __attribute__((matrix_type(5 - K4, 14 - K8)));
+    pub(crate) typedef u32 u32m13x2_b __attribute__((matrix_type(13, 2)));
+    typedef uint64_t u64m1x14_b __attribute__((matrix_type(1, 14)));
+    pub typedef u64 u64m2x1_b __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef uint64_t u64m4x1_b __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef unsigned long long u64m4x7_b __attribute__((matrix_type(4, 7)));
+    pub(crate) typedef unsigned long long u64m5x4_b __attribute__((matrix_type(4 + 1, (K5 * 4) / K5)));
+    typedef unsigned long u64m5x8_b __attribute__((matrix_type((K4 * 5) / K4, K4 * 2)));
+    typedef unsigned long long u64m6x3_b __attribute__((matrix_type(K2 * 3, (K5 * 3) / K5)));
+    pub(crate) typedef unsigned long u64m8x4_b __attribute__((matrix_type(8, 4)));
+    pub typedef uint64_t u64m16x1_b __attribute__((matrix_type(16, 1)));
+    pub typedef f32 f32m1x7_b __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef float f32m1x11_b __attribute__((matrix_type(1, 11)));
+    typedef float f32m2x2_b __attribute__((matrix_type(2, 2)));
+    pub typedef f32 f32m2x5_b __attribute__((matrix_type(2, 5)));
+    pub typedef f32 f32m2x9_b __attribute__((matrix_type(2, 9)));
+    typedef f32 f32m3x7_b __attribute__((matrix_type(3, 7)));
+    pub typedef float f32m3x13_b __attribute__((matrix_type(3, 13)));
+    typedef f32 f32m5x1_b __attribute__((matrix_type(5, 1)));
+    typedef float f32m6x2_b __attribute__((matrix_type(6, 2)));
+    pub(crate) typedef f32 f32m13x4_b __attribute__((matrix_type(15 - K2, K3 + 1)));
+    typedef double f64m1x6_b __attribute__((matrix_type(1, 6)));
     typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
-    pub typedef f64 f64m2x3_b __attribute__((matrix_type(2, 3)));
-    typedef double f64m2x4_b __attribute__((matrix_type(2, 4)));
-    typedef f64 f64m4x1_b __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
+    typedef f64 f64m2x3_b __attribute__((matrix_type(2, 3)));
+    typedef double f64m2x4_b __attribute__((matrix_type(7 - K5, 12 - K8)));
+    pub typedef double f64m2x5_b __attribute__((matrix_type(2, 5)));
+    pub typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
     typedef double f64m4x15_b __attribute__((matrix_type(4, 15)));
-    pub typedef f64 f64m5x2_b __attribute__((matrix_type(5, 2)));
-    pub(crate) typedef double f64m5x5_b __attribute__((matrix_type(5, 5)));
-    pub(crate) typedef f64 f64m8x2_b __attribute__((matrix_type(8, 2)));
-    pub(crate) typedef f64 f64m13x8_b __attribute__((matrix_type(13, 8)));
+    pub typedef f64 f64m5x2_b __attribute__((matrix_type(10 - K5, 1 + 1)));
+    typedef f64 f64m8x2_b __attribute__((matrix_type(8, 2)));
+    typedef f64 f64m8x5_b __attribute__((matrix_type(11 - K3, 4 + 1)));
+    pub typedef double f64m8x8_b __attribute__((matrix_type(8, 8)));
+    typedef double f64m13x8_b __attribute__((matrix_type(K3 + 10, K3 + 5)));
 
     #[inline(never)]
     pub fn m000(src0: &[u64], a0: u64m12x4, s0: u32, a1: u64m1x4, dst0: &mut [u64], a2: u16m2x6, a3: u16m2x6, a4: u16m2x6, n0: usize, dst1: &mut [u16], a5: u64m2x6, z0: u32m2x3, z1: u32m5x5) -> u64m2x6 {
@@ -1361,589 +1375,584 @@ matrix! {
         __builtin_matrix_insert(__builtin_matrix_insert(a0, 2, 6, 234), (K4 * 0) / K4, i3, 0u64)
     }
 
-    pub fn m101(a0: u64m1x1_b, i0: i64, s0: u64, a1: i64m3x3, a2: i32m3x16, n0: usize, src0: &[i32], a3: u8m1x1, a4: u8m1x1, n1: usize, src1: &[i16], a5: i16m7x1) -> i16m7x1 {
-        let mut t0: u64m1x1 = a0 - a0[0][i0];
-        for l0 in 0..1 { t0[0][l0] += s0; }
-        let t1 = (i32m3x3) a1 * a2 + __builtin_matrix_column_major_load(src0, 3, 16, n0);
-        t0 *= (a3 - __builtin_matrix_sub(a3, a4)[0][0]) as u64m1x1;
+    /// Kernel `k0204` of the oracle corpus.
+    pub fn m101(a0: i8m10x8, a1: i8m8x5_b, i0: u16, a2: i8m8x5, a3: i8m8x5_b, n0: usize, dst0: &mut [i8]) {
+        let mut t0: Matrix<i8, 10, 5> = 2 + a0 * a1;
+        if i0 < 2 { t0 *= 7; }
+        for l0 in 0..5 { t0[4][l0] = a1[7][3]; }
+        __builtin_matrix_column_major_store(a2 - a3, dst0, n0);
+        let bad = (a0[0])[0]; // M101
+    }
+
+    pub fn m102(a0: i64m1x2_b, i0: u16, z0: f32) -> i64 {
+        let bad = a0[0][z0]; // M102
+        (a0 - 0)[0][i0]
+    }
+
+    #[allow(unused_variables)]
+    pub fn m103(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, i0: u8, i1: u8, a3: f32m1x2, n0: usize, src0: &[f32], src1: &[f32]) -> f32m6x2 {
+        let mut t0 = __builtin_matrix_transpose((a0 + s0) * a1);
+        t0 *= s1;
+        let bad = &a2[0][0]; // M103
+        return (__builtin_matrix_insert(a2, 4, 0, 1.0000000596046448) - a0[i0][i1]) * a3 + (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 2, n0), 0, 1, -1.5) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
+    }
+
+    pub fn m104(n0: usize, src0: &[f32], a0: f32m2x2_b, s0: f32, src1: &[f32], s1: i64, a1: f32m3x7, a2: f32m7x5, src2: &[f32], s2: f64, src3: &[f32], a3: Matrix<f32, 2, 4>, i0: u32, i1: i32, a4: f32m3x5, src4: &[f32]) -> u16m3x3 {
+        let mut t0 = __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 3, (K2 * 2) / K2, n0) * a0 * s0 as u8, __builtin_matrix_column_major_load(src1, 2, 4, 2) - s1);
+        t0 = __builtin_matrix_multiply(a1 * a2 * __builtin_matrix_column_major_load(src2, 5, 2, 6) + s2, __builtin_matrix_column_major_load(src3, 2, 4, 5) + a3);
+        t0[i0][i1] -= -4.0;
+        a4 * __builtin_matrix_column_major_load(src4, 5, 7, 6) // M104
+    }
+
+    pub fn m105(a0: i32m2x4, n0: usize, src0: &[i32], n1: usize, src1: &[i32], i0: usize, i1: i64, a1: f64m2x4, i2: u32, a2: i32m4x1_b, a3: i32m1x1, n2: usize, src2: &[u64], a4: u64m6x3_b, src3: &[u64], a5: u64m3x8, a6: u64m8x7, z0: u8m6x3) -> u64m6x3 {
+        let mut t0 = __builtin_matrix_multiply(a0 + a0, __builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
+        if i0 < 1 { t0[i1][0] = -6; }
+        t0 = __builtin_matrix_insert(a1 as i32m2x4, 1, i2, (a2 * a3)[1][0]) * -1_ + t0;
+        let bad: i64m6x3 = __builtin_matrix_transpose(z0); // M105
+        __builtin_matrix_add(__builtin_matrix_column_major_load(src2, 6, 8 - K5, n2), a4) - a4 + 136u64 - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6)
+    }
+
+    pub fn m106(a0: i8m2x4, dst0: &mut [i8], a1: i8m2x7, a2: i8m7x4, a3: i8m7x4, a4: i8m2x4, a5: u32m2x4, src0: &[i8], s0: i8, a6: i8m2x4_b, z0: i8m2x2) -> i8m2x4 {
+        __builtin_matrix_column_major_store(a0 + -0x2i64, dst0, 3);
+        let mut t0 = a0;
+        for l0 in 0..2 { t0[l0][2] /= 3; }
         let mut bad = a3;
-        bad[0] = 1; // M101
-        __builtin_matrix_column_major_load(src1, 7, 1, n1) - a5
+        bad = z0; // M106
+        return __builtin_matrix_multiply(a1, a2 - a3) - a4 - a5 as i8m2x4 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
     }
 
-    /// Kernel `k0284` of the oracle corpus.
-    pub fn m102(src0: &[u8], a0: u8m8x6, a1: u64m8x2, a2: u64m6x3, a3: u64m3x2, i0: u32, a4: u64m3x6, n0: usize, src1: &[i16], a5: i16m4x6, a6: u64m3x5, a7: u64m5x6, s0: i64, i1: u32, s1: f32) -> u64m3x6 {
-        let mut t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
-        t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
-        if i0 < 1 { t0 *= __builtin_matrix_transpose(__builtin_matrix_insert(a4, 2, 3, -1)) * (a4 * 0); }
-        let bad = (a6[0])[0]; // M102
-        __builtin_matrix_insert((__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) as u64m3x6 - a6 * a7 / s0, 1, i1, s1)
+    /// Kernel `k0191` of the oracle corpus.
+    pub fn m107(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: u16m6x6, z1: u16m6x4) -> f32m2x6 {
+        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
+        __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (__builtin_matrix_multiply(a2, a3) + __builtin_matrix_add(a2, a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
+        let t0: Matrix<u16, 3, 2> = a1 * a4 - 0x8;
+        let mut bad = a2;
+        bad = z0 * z1; // M107
+        ((a5 - __builtin_matrix_extract(t0, (K5 * 1) / K5, 1)) * -0.75 - __builtin_matrix_extract(a4, 1, (K8 * 1) / K8)) * (s1 as i32 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)))
     }
 
-    pub fn m103(a0: f32m4x3, dst0: &mut [i64], src0: &[i8], a1: i8m3x4, a2: i8m3x4, a3: i8m4x8, a4: i8m8x4, a5: i8m8x4, a6: i8m8x4, z0: f32) -> i8m8x4 {
-        __builtin_matrix_column_major_store((a0[2][1] - a0) as i64m4x3, dst0, (K4 * 5) / K4);
-        let mut t0: i8m3x4 = __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 3, 4, K2 + 1), a1) - __builtin_matrix_insert(a2, 2, 2, 119);
-        t0 *= __builtin_matrix_multiply(a3 * (a4 - a5), a3 * a6);
-        let bad = a3[z0][0]; // M103
-        a5
-    }
-
-    pub fn m104(a0: u8m4x8_b, s0: i32, i0: u32, src0: &[u8], dst0: &mut [u8], n0: usize, dst1: &mut [u8], n1: usize, src1: &[i64], a1: i64m7x3, s1: u64, a2: i64m7x5, n2: usize, src2: &[i64], s2: i32) -> i64m7x3 {
-        __builtin_matrix_column_major_store(__builtin_matrix_multiply(__builtin_matrix_insert(s0 - a0, i0, 2, -1), __builtin_matrix_column_major_load(src0, 8, 4, 9)), dst0, 4);
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(a0 + a0, K2 + 1, 4 + 1, -1), dst1, n0);
-        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, (K3 * 7) / K3, 3, n1) + a1, 3, 2, s1);
-        let bad = &a1[0][0]; // M104
-        __builtin_matrix_insert(__builtin_matrix_multiply(a2, __builtin_matrix_column_major_load(src2, 5, 3, n2)), 1, 1, s2 as u8)
-    }
-
-    pub fn m105(a0: f64m4x15_b, i0: u32, i1: u32, i2: u8, src0: &[f64], a1: f64m1x15, z0: i64m6x2, z1: i64m6x6, z2: i64m6x4) -> f64m4x15 {
-        let mut t0: f64m4x15 = a0[i0][i1] + a0;
-        t0[(K5 * 1) / K5][2] = a0[i2][7];
+    pub fn m108(src0: &[u32], z0: u16m2x3, z1: u16m3x5) -> u8m4x2 {
         let mut bad = z0;
-        bad = z1 * z2; // M105
-        __builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 7) * a1 - t0
-    }
-
-    pub fn m106(a0: Matrix<i16, 3, 8>, n0: usize, src0: &[i16], src1: &[i16], a1: i16m3x8_b, a2: i16m8x2_b, i0: u8, i1: u16, i2: i64, a3: f64m2x3, a4: f64m3x14, i3: i64, z0: u32m1x3, z1: u32m3x4) -> f64m2x14 {
-        let mut t0: Matrix<i16, 3, 2> = (a0 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 8, n0) + __builtin_matrix_column_major_load(src1, 3, K3 + 5, 3) + (a1 - a1)) * a2;
-        if i0 < 1 { t0[9 - K8][i1] /= 3; }
-        let mut bad = z0;
-        bad *= z1; // M106
-        __builtin_matrix_insert(a3 * a4, 1, i3, 0u64)
-    }
-
-    pub fn m107(src0: &[u32], z0: u16m2x3, z1: u16m5x3) -> u8m4x2 {
-        let mut bad = z0;
-        bad *= z1; // M107
+        bad *= z1; // M108
         __builtin_matrix_column_major_load(src0, 4, 6 - K4, 7) as u8m4x2
     }
 
     #[inline]
-    pub fn m108(a0: f64m4x1, s0: i32, a1: u32m9x1, i0: i32, i1: u8, a2: Matrix<u32, 1, 8>, a3: u32m8x4, src0: &[u32], z0: f64m4x1) -> u32m8x4 {
+    pub fn m109(a0: f64m4x1, s0: i32, a1: u32m9x1, i0: i32, i1: u8, a2: Matrix<u32, 1, 8>, a3: u32m8x4, src0: &[u32], z0: f64m2x3) -> u32m8x4 {
         let mut t0: f64m4x1 = a0;
         t0 /= s0;
         let t1: Matrix<u32, 9, 4> = __builtin_matrix_insert(a1, i0, i1, 0i64) * (a2 * a3) as u32m1x4;
         let mut bad = a0;
-        bad /= z0; // M108
+        bad += z0; // M109
         __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, (K4 * 8) / K4, 8, 11), a3)
     }
 
-    pub fn m109(a0: f32m11x3, a1: f32m3x6_b, dst0: &mut [f32], n0: usize, src0: &[f32], i0: u8, a2: f32m4x6_b, z0: &[f32]) -> f32m3x6 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, 12);
-        let t0 = a1 - a1 - a1;
-        let bad = __builtin_matrix_column_major_load(z0, 4, 5, 0); // M109
-        a0[8][i0] * __builtin_matrix_column_major_load(src0, 3, 4, n0) * a2
+    pub fn m110(src0: &[u64], a0: u64m8x4_b, n0: usize, src1: &[u64], a1: i8m3x4, s0: u32, s1: u32, a2: i8m4x3, z0: i8m4x3) -> i8m4x3 {
+        let t0: u32m8x16_b = (u32m8x16) __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 8, 16, 11), a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
+        let mut bad = a2;
+        bad /= z0; // M110
+        return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
     }
 
-    pub fn m110(a0: u32m1x1, a1: u32m1x1, n0: usize, dst0: &mut [u32], a2: i8m14x7_b, a3: i8m14x7, s0: i8, a4: i8m14x4, a5: i8m4x7, a6: i8m14x4, a7: i8m4x2, a8: i8m2x7_b, a9: i8m14x4, i0: i32, a10: i8m14x2_b, a11: i8m2x4, z0: &mut [i8]) -> i8m14x4 {
-        __builtin_matrix_column_major_store(a0 + a1, dst0, n0);
-        let t0 = a2 - a2 - a3 + (s0 + a3 + (a4 * a5)[2][0]) + __builtin_matrix_multiply(a6, a7 * a8);
-        __builtin_matrix_column_major_store(a8, z0, 0); // M110
-        return __builtin_matrix_insert(a9, 2, i0, (a10 * a11)[0][1]);
+    pub fn m111(src0: &[i32], s0: i8, s1: u16, a0: i32m3x7, i0: usize, s2: f64, a1: Matrix<i32, 7, 4>, a2: i32m4x1, a3: i32m1x5, dst0: &mut [i32], a4: u16m2x6, s3: u16, s4: u16, n0: usize, src1: &[i32], i1: u16, i2: i64, s5: i8, i3: i32, z0: &[u32]) -> i32m3x7 {
+        let mut t0 = __builtin_matrix_insert(-0x1i64 + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0), (K4 * 1) / K4, 5, s1);
+        __builtin_matrix_column_major_store((a0 / 2 - __builtin_matrix_add(__builtin_matrix_extract(a0, i0, 4) + a0, a0 / s2)) * (a1 * a2) * a3, dst0, 4);
+        t0[0][2] -= 0x1;
+        t0 += (s3 + s4 - a4) as i32m2x6;
+        let t1 = __builtin_matrix_insert(__builtin_matrix_column_load(src1, (K3 * 2) / K3, 8 - K2, n0), i1, i2, s5) - (i32m2x6) t0 + -4;
+        let bad = __builtin_matrix_column_major_load(z0, 4, 4, 2); // M111
+        __builtin_matrix_insert(__builtin_matrix_insert(a0, 2, 6, 234), (K4 * 0) / K4, i3, 0u64)
     }
 
-    pub fn m111(a0: f64m1x2, i0: u32, i1: i64, a1: i8m3x3, z0: &[i8]) -> i8m3x3 {
-        let mut t0: f64m1x2 = __builtin_matrix_insert(__builtin_matrix_insert(a0, 0, 1, __builtin_matrix_extract(a0, 0, i0)), (K5 * 0) / K5, 0, 16i64);
-        if i1 < 1 { t0[0][1] += -1.25; }
-        __builtin_matrix_column_major_store(a1, z0, 3); // M111
-        a1
+    pub fn m112(src0: &[i32], s0: i8, s1: u16, a0: i32m3x7, i0: usize, s2: f64, a1: Matrix<i32, 7, 4>, a2: i32m4x1, a3: i32m1x5, dst0: &mut [i32], a4: u16m2x6, s3: u16, s4: u16, n0: usize, src1: &[i32], i1: u16, i2: i64, s5: i8, i3: i32, z0: &mut [i32]) -> i32m3x7 {
+        let mut t0 = __builtin_matrix_insert(-0x1i64 + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0), (K4 * 1) / K4, 5, s1);
+        __builtin_matrix_column_major_store((a0 / 2 - __builtin_matrix_add(__builtin_matrix_extract(a0, i0, 4) + a0, a0 / s2)) * (a1 * a2) * a3, dst0, 4);
+        t0[0][2] -= 0x1;
+        t0 += (s3 + s4 - a4) as i32m2x6;
+        let t1 = __builtin_matrix_insert(__builtin_matrix_column_load(src1, (K3 * 2) / K3, 8 - K2, n0), i1, i2, s5) - (i32m2x6) t0 + -4;
+        __builtin_matrix_column_major_store(a2, z0, 3); // M112
+        __builtin_matrix_insert(__builtin_matrix_insert(a0, 2, 6, 234), (K4 * 0) / K4, i3, 0u64)
     }
 
-    pub fn m112(a0: i16m3x4_b, n0: usize, src0: &[u16], dst0: &mut [i16], a1: u64m1x4, a2: u64m4x15, a3: u64m1x15, a4: u64m15x1, z0: &[u64]) -> u64m1x15 {
-        __builtin_matrix_column_major_store(a0 + (i16m3x4) __builtin_matrix_column_major_load(src0, 3, 4, n0), dst0, 5);
-        let mut t0: u64m1x15 = a1 * a2;
-        t0 += a3;
-        let bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); // M112
-        __builtin_matrix_transpose(a4)
+    pub fn m113(a0: u8m4x2_b, z0: &mut [i8]) -> u8m4x2 {
+        __builtin_matrix_column_major_store(a0, z0, 4); // M113
+        -1 * a0
     }
 
-    /// Kernel `k0261` of the oracle corpus.
-    pub fn m113(a0: u16m2x8_b, a1: u16m2x8, s0: f32, a2: u16m2x8, s1: f64, a3: i64m2x1, src0: &[i64], dst0: &mut [i8], z0: &[u8], z1: usize) {
-        let mut t0 = s0 - (a0 + a1) + a2;
-        t0 /= s1;
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose((a3 - __builtin_matrix_column_major_load(src0, 2, 1, (K5 * 5) / K5)) as i8m2x1 / -2), dst0, 3);
-        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M113
+    pub fn m114(a0: u16m6x2, a1: u16m2x14, a2: u64m6x14, a3: u64m14x3, s0: u8, a4: Matrix<f32, 1, 2>, z0: &[u64]) -> f32m1x2 {
+        let mut t0: u64m6x3 = ((u64m6x14) (u16m6x14) (a0 * a1) - a2) * a3;
+        t0 /= s0;
+        __builtin_matrix_column_major_store(t0, z0, 6); // M114
+        return a4 + 1e-3;
     }
 
-    pub fn m114(a0: f32m4x8, s0: i64, i0: i32, z0: i8) -> f32 {
-        let mut t0: f32m8x4 = __builtin_matrix_transpose(a0);
-        for l0 in 0..8 { t0[l0][3] = t0[0][2]; }
-        let bad = __builtin_matrix_transpose(z0); // M114
-        ((a0 - a0) * s0)[3 - K2][i0]
+    pub fn m115(a0: f64m8x5_b, a1: f64m8x5_b, a2: f64m8x8_b, src0: &[f64], src1: &[u64], a3: u64m8x1, z0: &[i32]) -> u64m8x1 {
+        let t0: f64m8x5_b = a0 + a0 + a1;
+        let t1 = (a2 + __builtin_matrix_column_load(src0, 8, 8, 8)) * a0;
+        let bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); // M115
+        __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3
     }
 
-    pub fn m115(a0: i16m3x7, s0: u8, s1: i32, a1: i16m7x5, a2: i32m6x1_b, a3: i32m1x7, s2: f32, s3: u64) -> i32m6x7 {
-        let t0 = s0 as u64 * a0 / s1 * a1;
-        let bad = __builtin_matrix_transpose(a1, a1); // M115
-        s3 - a2 * a3 / s2
+    /// Kernel `k0153` of the oracle corpus.
+    pub fn m116(a0: u64m4x7_b, s0: f64, i0: u16, s1: i16, a1: Matrix<u8, 7, 3>, z0: &[u16], z1: usize) -> u8m4x3 {
+        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M116
+        __builtin_matrix_insert(a0 as u8m4x7 * s0, i0, 5, s1) * a1
     }
 
-    /// Kernel `k0164` of the oracle corpus.
-    pub fn m116(a0: i8m4x1_b, s0: i8, s1: i64, src0: &[i8], a1: Matrix<i8, 3, 1>, a2: i8m3x1, dst0: &mut [i8], a3: i8m3x1, dst1: &mut [i8], a4: f32m5x3, s2: u8, s3: u16, s4: i8, s5: i8, z0: i32, z1: &mut [i32]) -> f32m5x3 {
-        __builtin_matrix_column_store((a0 + s0 as i64 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * __builtin_matrix_add(a1, a2), dst0, (K5 * 5) / K5);
-        __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-        __builtin_matrix_column_major_store(z0, z1, 1); // M116
-        return __builtin_matrix_insert(a4 - a4 + __builtin_matrix_insert(a4 * s2, 1, 2, s3 as i16), 3, 1, s4 - s5);
+    /// Kernel `k0020` of the oracle corpus.
+    pub fn m117(a0: i8m3x10_b, src0: &[f64], src1: &[i8], s0: u64, n0: usize, dst0: &mut [i8], z0: f64) {
+        let t0: i8m3x10 = a0 - a0[0][(K3 * 6) / K3] + __builtin_matrix_column_major_load(src0, 3, 10, 4) as i8m3x10 + __builtin_matrix_column_major_load(src1, 2 + 1, K5 * 2, 9 - K4);
+        __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
+        let bad = __builtin_matrix_transpose(z0); // M117
     }
 
-    pub fn m117(a0: i64m1x2_b, i0: u16) -> i64 {
-        let bad = a0 / 0.5; // M117
-        (a0 - 0)[0][i0]
+    pub fn m118(a0: f32m4x6, src0: &[f32], src1: &[f32], n0: usize, src2: &[f32], s0: i64, s1: i64) -> f32m4x6 {
+        let mut t0 = a0 / 0.5f32 * (__builtin_matrix_column_major_load(src0, 8 - K2, 1, K4 + 3) * __builtin_matrix_column_load(src1, (K8 * 1) / K8, 2, 7 - K5));
+        t0[2][1] -= t0[K2 + 1][1];
+        let bad = __builtin_matrix_transpose(a0, a0); // M118
+        __builtin_matrix_column_major_load(src2, 4, 6, n0) + (s0 - s1)
     }
 
-    typedef i32 bad_m118 __attribute__((matrix_type(1048576, 2))); // M118
-
-    pub fn m119(a0: i64m7x11, a1: i64m7x11, src0: &[u16], a2: u16m3x3, z0: u16m5x5) -> u16m7x3 {
-        let t0 = a0 - a1;
-        let bad: i64m5x5 = z0 * z0; // M119
-        __builtin_matrix_column_major_load(src0, 7, 3, 10 - K3) * a2
-    }
-
-    pub fn m120(src0: &[u64], z0: u16m5x5, z1: u16m5x5_b) -> u64m6x3 {
-        let bad: f64m5x5 = z1 - z0; // M120
-        __builtin_matrix_column_major_load(src0, 6, 3, 6)
-    }
-
-    pub fn m121(a0: f32m1x3, a1: f32m3x1, i0: i32, i1: u8, src0: &[f32], a2: f32m1x1, src1: &[f32], z0: f32m2x4) -> f32m1x3 {
-        let mut t0: f32m1x1 = __builtin_matrix_transpose(a0 * a1);
-        t0[0][3 - K3] /= 4.0;
-        t0[0][i1] = 3.0;
-        t0 *= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 9 - K8, 1, 4)) + (a2 + a2);
-        t0 *= __builtin_matrix_transpose(a2);
-        let bad = t0 + z0; // M121
-        return __builtin_matrix_column_load(src1, 1, 3, 3);
-    }
-
-    pub fn m122(a0: f32m1x11_b, a1: i32m1x3, a2: i32m3x4, a3: i8m1x4, a4: i8m1x4, s0: i32, z0: u8m3x2, z1: u8m4x2) -> i8m1x4 {
-        let t0 = a0;
-        let t1: i8m1x4 = ((a1 + a1) * (a2 / 2_)) as i8m1x4;
-        let bad = z0 - z1; // M122
-        t1 - a3 - a4 - s0
-    }
-
-    /// Kernel `k0278` of the oracle corpus.
-    pub fn m123(a0: u8m6x4, i0: usize, z0: i16m6x4) -> u8m6x4 {
-        let bad = a0 + z0; // M123
-        -1 - (a0[4][i0] + a0)
-    }
-
-    /// Kernel `k0056` of the oracle corpus.
-    pub fn m124(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: f64m6x4) {
-        let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-        if i0 < 3 { t0 *= 9; }
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
-        let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
-        let bad = t1 * z0; // M124
-    }
-
-    /// Kernel `k0191` of the oracle corpus.
-    pub fn m125(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: i32m7x1) -> f32m2x6 {
-        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-        __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (__builtin_matrix_multiply(a2, a3) + __builtin_matrix_add(a2, a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-        let t0: Matrix<u16, 3, 2> = a1 * a4 - 0x8;
-        let bad = a0 * z0; // M125
-        ((a5 - __builtin_matrix_extract(t0, (K5 * 1) / K5, 1)) * -0.75 - __builtin_matrix_extract(a4, 1, (K8 * 1) / K8)) * (s1 as i32 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)))
-    }
-
-    pub fn m126(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i8m1x1, z1: i8m1x1) -> i16m2x4 {
-        let bad = z0 / z1; // M126
-        (i16m2x4) a0 - a1
-    }
-
-    pub fn m127(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b, z0: f32m2x6) -> u8m3x2 {
-        __builtin_matrix_column_major_store((s0 as i64 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8i64) + a0 * 3.0) / 7u32, dst0, 4);
-        let mut t0: u8m2x2_b = s1 as i32 * __builtin_matrix_add(a0, a0);
-        if i0 < 3 { t0[i1][i2] = 2; }
-        let bad = -z0; // M127
-        (u8m3x2) a1
-    }
-
-    /// Kernel `k0287` of the oracle corpus.
-    pub fn m128(a0: u16m2x6_b, z0: u16m2x6) -> i8m2x6 {
-        let bad = a0 == z0; // M128
-        (2 - a0) as i8m2x6
-    }
-
-    pub fn m129(a0: i32m2x4, n0: usize, src0: &[i32], n1: usize, src1: &[i32], i0: usize, i1: i64, a1: f64m2x4, i2: u32, a2: i32m4x1_b, a3: i32m1x1, n2: usize, src2: &[u64], a4: u64m6x3_b, src3: &[u64], a5: u64m3x8, a6: u64m8x7) -> u64m6x3 {
-        let mut t0 = __builtin_matrix_multiply(a0 + a0, __builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
-        if i0 < 1 { t0[i1][0] = -6; }
-        t0 = __builtin_matrix_insert(a1 as i32m2x4, 1, i2, (a2 * a3)[1][0]) * -1_ + t0;
-        let bad = a3 % 3; // M129
-        __builtin_matrix_add(__builtin_matrix_column_major_load(src2, 6, 8 - K5, n2), a4) - a4 + 136u64 - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6)
-    }
-
-    pub fn m130(a0: u32m1x2, a1: Matrix<u32, 1, 4>, a2: u32m4x2_b, z0: u8m5x2) -> u32m2x2 {
-        let bad = z0 as i16m4x3; // M130
-        return __builtin_matrix_multiply(__builtin_matrix_transpose(a0), a1) * a2;
-    }
-
-    pub fn m131(a0: u8m4x1, s0: u16) -> u8m4x1 {
-        let bad = a0 as u16; // M131
-        a0 - s0
-    }
-
-    pub fn m132(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8) -> u64m1x7 {
-        let mut t0 = a0;
-        if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
-        let bad = a2[7][0]; // M132
-        __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
-    }
-
-    /// Kernel `k0248` of the oracle corpus.
-    pub fn m133(a0: Matrix<f64, 7, 4>, a1: Matrix<i16, 7, 4>, i0: i32, i1: i64, src0: &[u32], a2: u32m3x3, src1: &[u16], a3: u16m4x1_b, s0: f64, z0: i32m6x1) -> u16m6x1 {
-        let mut t0 = __builtin_matrix_insert(a0 as i16m7x4 + a1, i0, 3, a0[4][i1]);
-        t0[0][3] += 6;
-        let t1: Matrix<u32, 3, 3> = __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 3, 4) + a2 + a2 - a2 * a2;
-        let bad = z0[0][1]; // M133
-        s0 * (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 6, 7)) * a3 / 4)
-    }
-
-    /// Kernel `k0164` of the oracle corpus.
-    pub fn m134(a0: i8m4x1_b, s0: i8, s1: i64, src0: &[i8], a1: Matrix<i8, 3, 1>, a2: i8m3x1, dst0: &mut [i8], a3: i8m3x1, dst1: &mut [i8], a4: f32m5x3, s2: u8, s3: u16, s4: i8, s5: i8) -> f32m5x3 {
-        __builtin_matrix_column_store((a0 + s0 as i64 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * __builtin_matrix_add(a1, a2), dst0, (K5 * 5) / K5);
-        __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-        let bad = a0[-1][0]; // M134
-        return __builtin_matrix_insert(a4 - a4 + __builtin_matrix_insert(a4 * s2, 1, 2, s3 as i16), 3, 1, s4 - s5);
-    }
-
-    pub fn m135(a0: f32m6x6, s0: u16, i0: usize, s1: f32, a1: f32m6x6, a2: f32m6x3, a3: Matrix<f32, 6, 3>, a4: f32m3x6, s2: i16, src0: &[f32], s3: i8) -> f32m2x10 {
+    pub fn m119(a0: f32m6x6, s0: u16, i0: usize, s1: f32, a1: f32m6x6, a2: f32m6x3, a3: Matrix<f32, 6, 3>, a4: f32m3x6, s2: i16, src0: &[f32], s3: i8, z0: f32, z1: &mut [f32]) -> f32m2x10 {
         let mut t0: f32m6x6 = a0 * s0;
         if i0 < 3 { t0 /= s1; }
         t0 += __builtin_matrix_transpose(a1) / 2.0f32;
         t0 = (a2 + a3) * (a4 * s2) - 1.0000000596046448f32;
         t0[0][0] += 3e0;
-        let mut bad = a1;
-        bad[6][0] = 1.5; // M135
+        __builtin_matrix_column_major_store(z0, z1, 1); // M119
         __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3
     }
 
-    pub fn m136(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
-        let mut t0: i32m14x4 = a0 * a1 * __builtin_matrix_transpose(a2);
-        t0[i0][i1] = 1;
-        let mut t1 = a1 as i32m3x4;
-        let t2: i32m14x3 = (s0 - a3 + __builtin_matrix_add(a4, a4)) * a5;
-        for l0 in 0..4 { t1[2][l0] = 7; }
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-        let bad = a6[2 + 1][0]; // M136
+    pub fn m120(a0: u16m7x9, src0: &[u16], src1: &[u16], src2: &[u16]) -> u16m8x7 {
+        let bad = a0 - 0x1_0000; // M120
+        __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 9, (K2 * 8) / K2, 12) - __builtin_matrix_column_major_load(src1, 7, 4, 9) * __builtin_matrix_column_load(src2, 6 - K2, 8, 4))
     }
 
-    pub fn m137(a0: u8m7x3, src0: &[u8], n0: usize, dst0: &mut [u8], a1: i32m6x3, src1: &[u64], a2: u64m2x1_b, a3: Matrix<i16, 1, 3>) -> u8m7x3 {
-        __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 7, 3, 10), dst0, n0);
-        let t0: i32m6x3 = a1 * -2;
-        let bad = a0[0][3 + 1]; // M137
-        return (u8m7x3) (u64m7x3) (__builtin_matrix_column_major_load(src1, 7, 2, 10) * a2 * a3 as u64m1x3);
+    typedef i16 bad_m121 __attribute__((matrix_type(1048576, 2))); // M121
+
+    #[inline]
+    pub fn m122(src0: &[f64], a0: f64m2x16, src1: &[f64], s0: i32, s1: i16, a1: i8m2x5, a2: i8m2x5_b, a3: f32m8x2, a4: f32m8x2, z0: f64m6x6, z1: f64m6x6) -> f32m8x2 {
+        let t0: Matrix<f64, 2, 4> = s1 - (__builtin_matrix_column_major_load(src0, 2, 4, 5) + a0 * __builtin_matrix_column_major_load(src1, 16, 4, 18) + s0);
+        let t1: Matrix<i8, 2, 5> = __builtin_matrix_add(a1, a2) - a1;
+        let bad: i32m6x6 = z0 * z1; // M122
+        a3 + a3 - a4
     }
 
-    pub fn m138(src0: &[i8], a0: i8m1x7, a1: i8m7x2_b, a2: i8m2x2_b, s0: i16) -> i8m1x2 {
-        let bad = a2[1]; // M138
-        __builtin_matrix_column_major_load(src0, 1, 1, 1) * a0 * a1 * (s0 + (a2 + a2))
+    pub fn m123(src0: &[u16], a0: u16m8x2, a1: i8m15x4_b, src1: &[i64], s0: i32, i0: i32, i1: usize, s1: i16, z0: u16m3x3, z1: u16m3x3_b) -> i8m15x4 {
+        let mut t0: u16m2x8 = __builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, (K8 * 8) / K8, 4)));
+        t0 -= __builtin_matrix_transpose(a0);
+        let bad: i16m3x3 = z1 * z0; // M123
+        __builtin_matrix_insert(a1 - __builtin_matrix_extract(s0 - __builtin_matrix_column_major_load(src1, 5, 9, 10 - K4), 4, i0), i1, 4 - K4, s1 as u32)
     }
 
-    pub fn m139(a0: Matrix<i16, 8, 5>, s0: u64, i0: u32, i1: u32, i2: usize, a1: i16m5x12, a2: i16m12x3, a3: i16m12x3, n0: usize, src0: &[i16], s1: i16, s2: i16, n1: usize, src1: &[i16], i3: u32, s3: u64, a4: i16m5x2, a5: i16m2x12, i4: u16, s4: i16, a6: i16m8x1, a7: i16m1x3, a8: u8m7x4_b, src2: &[u8], z0: i16m6x6) -> u8m4x7 {
-        let mut t0 = __builtin_matrix_insert(a0 / s0, i0, i1, 2) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
-        let t1 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 5, 12, n1), i3, 6, s3) + a4 * a5;
-        t0[0][i4] = s4;
-        t0 = a6 * a7;
-        let t2: i16m8x1 = a6;
-        let mut bad = z0;
-        bad[0] = 1; // M139
-        __builtin_matrix_transpose(a8 - __builtin_matrix_column_load(src2, 7, 4, 9))
+    /// Kernel `k0278` of the oracle corpus.
+    pub fn m124(a0: u8m6x4, i0: usize, z0: u8m4x1) -> u8m6x4 {
+        let bad = a0 + z0; // M124
+        -1 - (a0[4][i0] + a0)
     }
 
-    /// Kernel `k0138` of the oracle corpus.
-    pub fn m140(a0: i32m3x1, n0: usize, src0: &[i32], src1: &[i32], i0: u32, s0: i16, a1: i8m4x2, a2: i8m2x3, a3: Matrix<i8, 4, 5>, src2: &[i8], a4: i8m3x3, src3: &[i8], i1: u16, s1: i8, i2: u8, a5: f64m1x4, a6: f64m4x7, src4: &[f64], n1: usize, src5: &[f64], i3: i64, n2: usize, src6: &[i8], a7: i8m12x5, z0: u8m2x5) -> i8m4x5 {
-        let mut t0 = (__builtin_matrix_transpose(a0) + __builtin_matrix_column_load(src0, 6 - K5, 3, n0) - __builtin_matrix_insert(__builtin_matrix_column_load(src1, 1, 3, 1), i0, 2, s0)) as i8m1x3 * __builtin_matrix_add(__builtin_matrix_transpose(a1 * a2) * a3, __builtin_matrix_column_major_load(src2, 3, 5, 5) + a4 * __builtin_matrix_column_major_load(src3, 3, 5, 6));
-        t0[i1][0] = s1;
-        t0[i2][2] = a3[0][0];
-        let t1 = __builtin_matrix_insert(a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)), 0, i3, 1e-1f32);
-        let bad = (z0[0])[0]; // M140
-        __builtin_matrix_column_major_load(src6, 4, 12, n2) * a7
+    /// Kernel `k0056` of the oracle corpus.
+    pub fn m125(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: f64m6x4) {
+        let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
+        if i0 < 3 { t0 *= 9; }
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
+        let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
+        let bad = t1 - z0; // M125
     }
 
-    pub fn m141(a0: u8m5x4, a1: u8m5x4, src0: &[u8], a2: Matrix<u8, 2, 4>, a3: u8m4x3, a4: u64m5x2, s0: u8, i0: u16, a5: u64m5x1, n0: usize, src1: &[u64], z0: f32) -> u64m5x2 {
+    /// Kernel `k0191` of the oracle corpus.
+    pub fn m126(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: i32m4x7) -> f32m2x6 {
+        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
+        __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (__builtin_matrix_multiply(a2, a3) + __builtin_matrix_add(a2, a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
+        let t0: Matrix<u16, 3, 2> = a1 * a4 - 0x8;
+        let bad = a0 + z0; // M126
+        ((a5 - __builtin_matrix_extract(t0, (K5 * 1) / K5, 1)) * -0.75 - __builtin_matrix_extract(a4, 1, (K8 * 1) / K8)) * (s1 as i32 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)))
+    }
+
+    pub fn m127(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i8m1x1, z1: i8m6x1) -> i16m2x4 {
+        let bad = z0 * z1; // M127
+        (i16m2x4) a0 - a1
+    }
+
+    pub fn m128(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b, z0: f32m2x6) -> u8m3x2 {
+        __builtin_matrix_column_major_store((s0 as i64 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8i64) + a0 * 3.0) / 7u32, dst0, 4);
+        let mut t0: u8m2x2_b = s1 as i32 * __builtin_matrix_add(a0, a0);
+        if i0 < 3 { t0[i1][i2] = 2; }
+        let bad = z0 / z0; // M128
+        (u8m3x2) a1
+    }
+
+    /// Kernel `k0287` of the oracle corpus.
+    pub fn m129(a0: u16m2x6_b, z0: u8) -> i8m2x6 {
+        let bad = z0 / a0; // M129
+        (2 - a0) as i8m2x6
+    }
+
+    pub fn m130(src0: &[u16], s0: i32, s1: i32, src1: &[u16], src2: &[u16], src3: &[u16], s2: u32, n0: usize, dst0: &mut [u16], z0: u16m3x6) {
+        let t0: u16m4x8 = __builtin_matrix_column_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_load(src1, 4, 8, K4 + 1);
+        __builtin_matrix_column_major_store(__builtin_matrix_column_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_load(src3, 4, 8, 10 - K4), dst0, n0);
+        let bad = 2.0 / z0; // M130
+    }
+
+    pub fn m131(src0: &[u32], a0: u32m3x6, i0: usize, s0: u64, n0: usize, src1: &[f64], a1: i8m3x6, a2: u32m3x6_b, s1: i64, s2: i64, s3: u8, z0: u16m5x1) -> u32m3x6 {
+        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6 - K3, 6, 5) - a0, 1, i0, s0);
+        let bad = -z0; // M131
+        return (a1 as u32m3x6 + a2 - (s1 - s2)) / s3;
+    }
+
+    /// Kernel `k0284` of the oracle corpus.
+    pub fn m132(src0: &[u8], a0: u8m8x6, a1: u64m8x2, a2: u64m6x3, a3: u64m3x2, i0: u32, a4: u64m3x6, n0: usize, src1: &[i16], a5: i16m4x6, a6: u64m3x5, a7: u64m5x6, s0: i64, i1: u32, s1: f32) -> u64m3x6 {
+        let mut t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
+        t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
+        if i0 < 1 { t0 *= __builtin_matrix_transpose(__builtin_matrix_insert(a4, 2, 3, -1)) * (a4 * 0); }
+        let bad = !a2; // M132
+        __builtin_matrix_insert((__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) as u64m3x6 - a6 * a7 / s0, 1, i1, s1)
+    }
+
+    pub fn m133(src0: &[i32], a0: i32m16x6, src1: &[u64], n0: usize, src2: &[u64], a1: u16m7x8, z0: f32m2x4) -> u16m7x8 {
+        let t0 = __builtin_matrix_column_load(src0, 6 - K5, 16, 2) * (a0 - a0);
+        let t1 = __builtin_matrix_column_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
+        let bad = z0 < z0; // M133
+        a1
+    }
+
+    /// Kernel `k0175` of the oracle corpus.
+    #[inline]
+    pub fn m134(a0: i32m1x8, a1: i32m1x8_b, src0: &[i32], src1: &[i32], s0: i32, dst0: &mut [i32], z0: i32m1x8) {
+        __builtin_matrix_column_major_store((a0 + a1) * (__builtin_matrix_column_major_load(src0, 8, 9, 11) * __builtin_matrix_column_major_load(src1, K2 + 7, 8 - K4, 10)) / s0, dst0, 3);
+        let bad = a0 << z0; // M134
+    }
+
+    pub fn m135(a0: i16m4x3, i0: u16, z0: i16m4x3) -> i16 {
+        let t0: i16m4x3 = a0;
+        let bad = t0 && z0; // M135
+        a0[2][i0]
+    }
+
+    pub fn m136(a0: i64m3x9, s0: u64, a1: f64m3x1, a2: f64m1x3, a3: i64m9x3, a4: Matrix<i64, 9, 3>, s1: u32) -> i64m9x3 {
+        let bad = a0 as u16m3x1; // M136
+        (__builtin_matrix_insert(__builtin_matrix_transpose(a0), 6, 0, s0) * (a1 * a2) as i64m3x3 + (a3 + a4)) * s1
+    }
+
+    /// Kernel `k0136` of the oracle corpus.
+    #[inline]
+    pub fn m137(a0: f64m3x2, dst0: &mut [f64], s0: i32, i0: i64, i1: usize, s1: u8, a1: i16m4x8_b, s2: f32, a2: i16m4x8) -> i16m4x8 {
+        __builtin_matrix_column_major_store(a0 + a0, dst0, 5);
+        let mut t0 = s0 * (f64m3x2) __builtin_matrix_insert(a0, 0, 1, 1.1f32);
+        t0[i0][i1] += s1 as f64;
+        let bad = a1 as i64; // M137
+        return s2 as u8 * a1 + (a2 - a2) + a1;
+    }
+
+    #[allow(unused_variables)]
+    pub fn m138(a0: i32m2x2, a1: i32m2x4, s0: i64, s1: i64, i0: i64, dst0: &mut [i32], a2: u64m2x1, a3: u64m1x2, a4: u64m1x2, a5: u64m2x1, z0: i16m1x4) -> u64m2x1 {
+        __builtin_matrix_column_major_store(a1[0][i0] - (a0 - a0) * __builtin_matrix_insert(a1, 5 - K5, 2, s0 - s1), dst0, 4);
+        let bad = z0[2][0]; // M138
+        __builtin_matrix_multiply(__builtin_matrix_transpose(a2 * a3), __builtin_matrix_add(__builtin_matrix_transpose(a4), a5))
+    }
+
+    pub fn m139(a0: f64m2x6, src0: &[f64], i0: i32, s0: i32) -> f64m2x6 {
+        let t0: f64m2x2 = a0 * __builtin_matrix_column_major_load(src0, 14 - K8, 2, 8);
+        let bad = a0[-1][0]; // M139
+        __builtin_matrix_insert(a0, i0, 2, s0)
+    }
+
+    pub fn m140(src0: &[u64], src1: &[u8], n0: usize, src2: &[u8], src3: &[u8], a0: u8m3x2, i0: u16, s0: u16, a1: u8m2x6, a2: u8m2x6, a3: u8m6x6_b, a4: u8m2x7, a5: u8m2x7, src4: &[u8]) -> u8m2x6 {
+        let t0: u64m11x3 = __builtin_matrix_column_major_load(src0, 11, 7 - K4, 11);
+        let mut t1: u8m8x6 = __builtin_matrix_column_major_load(src1, 8, 6, 10) - __builtin_matrix_column_major_load(src2, 8, 6, n0);
+        t1 *= __builtin_matrix_multiply(__builtin_matrix_insert(__builtin_matrix_column_major_load(src3, K3 * 2, 7 - K4, 6) * a0, 2, i0, s0), a1 + a2);
+        t1 *= a3;
+        let mut bad = a5;
+        bad[0][7] *= 1; // M140
+        __builtin_matrix_multiply(a4 + a5, __builtin_matrix_column_major_load(src4, 7, 6, 9))
+    }
+
+    pub fn m141(a0: u64m2x5, a1: i8m9x8_b, a2: i8m8x6, src0: &[i8], s0: i16, a3: i8m6x6, a4: i8m9x6, a5: f64m6x4) -> f64m6x4 {
+        let t0 = (u16m2x5) a0;
+        let mut t1: i8m9x6 = 103i64 - a1 * a2 + (s0 as u16 - __builtin_matrix_column_major_load(src0, 9, 6, 9)) * a3 + a4;
+        t1 /= -2;
+        let bad = a2[7 + 1][0]; // M141
+        a5
+    }
+
+    pub fn m142(a0: u8m5x4, a1: u8m5x4, src0: &[u8], a2: Matrix<u8, 2, 4>, a3: u8m4x3, a4: u64m5x2, s0: u8, i0: u16, a5: u64m5x1, n0: usize, src1: &[u64]) -> u64m5x2 {
         let t0: u8m5x3 = (a0 - a1) * __builtin_matrix_column_load(src0, 4, 2, 5) * __builtin_matrix_multiply(a2, a3);
-        let bad = a0[z0][0]; // M141
+        let bad = a0[0][K3 + 1]; // M142
         return __builtin_matrix_insert(s0 * a4, i0, 0, 4) + a5 * __builtin_matrix_column_major_load(src1, 1, 2, n0);
     }
 
-    pub fn m142(a0: Matrix<i16, 4, 3>, a1: Matrix<f64, 4, 3>, s0: u64, a2: Matrix<f64, 3, 1>, dst0: &mut [f64], a3: f64m3x4, n0: usize, src0: &[f64], i0: i64, i1: u32, s1: f64, i2: u8, a4: i32m1x2, a5: f32m2x9_b, a6: f32m9x1) -> i32m1x1 {
+    pub fn m143(a0: Matrix<i16, 4, 3>, a1: Matrix<f64, 4, 3>, s0: u64, a2: Matrix<f64, 3, 1>, dst0: &mut [f64], a3: f64m3x4, n0: usize, src0: &[f64], i0: i64, i1: u32, s1: f64, i2: u8, a4: i32m1x2, a5: f32m2x9_b, a6: f32m9x1) -> f32m1x1 {
         __builtin_matrix_column_major_store((__builtin_matrix_sub(a0 as f64m4x3, a1) + a1 * s0) * __builtin_matrix_sub(a2, a2), dst0, 7);
         let mut t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
         t0[i0][2] = a1[0][1];
         t0[i1][(K4 * 1) / K4] = s1;
         t0[3][1] = t0[11 - K8][i2];
-        a4 as f32m1x2 * a5 * a6 // M142
+        let mut bad = a5;
+        bad[0] = 1.5; // M143
+        a4 as f32m1x2 * a5 * a6
     }
 
-    pub fn m143(a0: i32m5x16, s0: u8, i0: u16, s1: i32, s2: i32, s3: u8, src0: &[f32], n0: usize, src1: &[f32], src2: &[f32], i1: u8, i2: u8) -> f32m12x3 {
-        let mut t0 = a0 + s0;
-        t0[(K8 * 3) / K8][i0] = s2;
-        t0[2][19 - K5] = s3 as i32;
-        let bad: i32m6x6 = __builtin_matrix_transpose(a0); // M143
-        __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2]
+    #[inline(never)]
+    pub fn m144(src0: &[i32], s0: u32, i0: i32, z0: u64m3x6, z1: f64) -> i32 {
+        let bad = z0[0][z1]; // M144
+        (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0]
     }
 
-    pub fn m144(a0: u8m6x4, n0: usize, dst0: &mut [u8], a1: u32m11x2, dst1: &mut [u32], z0: i8m6x4) -> u8 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, n0);
-        __builtin_matrix_column_store(a1, dst1, (K4 * 11) / K4);
-        let mut bad = a0;
-        bad = z0; // M144
-        return a0[0][1];
+    pub fn m145(a0: i8m8x7, i0: u32, s0: u32, dst0: &mut [i8], a1: i8m8x7, i1: i64, i2: u16, i3: u16, src0: &[u16], a2: i8m8x7, a3: i8m8x3, s1: i8, a4: i8m7x3, z0: u8m5x5) -> i8m8x7 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(4 * a0, K2 + 3, i0, s0), dst0, 13 - K2);
+        let mut t0 = a1 / 1u32 - a1[i1][5];
+        t0[i2][1] = t0[1][i3];
+        let t1: i8m8x7 = __builtin_matrix_sub((i8m8x7) __builtin_matrix_column_major_load(src0, K5 + 3, 15 - K8, 9), a2);
+        let bad = &z0[0][0]; // M145
+        __builtin_matrix_scalar_multiply(a3, s1) * __builtin_matrix_transpose(a4)
     }
 
-    /// Kernel `k0191` of the oracle corpus.
-    pub fn m145(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: i8m1x4, z1: i8m1x5, z2: i8m5x1) -> f32m2x6 {
-        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-        __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (__builtin_matrix_multiply(a2, a3) + __builtin_matrix_add(a2, a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-        let t0: Matrix<u16, 3, 2> = a1 * a4 - 0x8;
+    pub fn m146(src0: &[u8], a0: u8m5x5) -> i32m6x5 {
+        __builtin_matrix_column_major_load(src0, 6, 5, 6) * a0 // M146
+    }
+
+    pub fn m147(a0: u16m8x4, a1: Matrix<u16, 8, 4>, dst0: &mut [u16], z0: i16m1x1) {
+        __builtin_matrix_column_major_store(a0 - a1, dst0, 8);
+        let bad: i16m5x1 = z0 + z0; // M147
+    }
+
+    pub fn m148(a0: u8m1x8_b, n0: usize, src0: &[u8], a1: u8m1x4, a2: u8m1x4_b, n1: usize, src1: &[u8], z0: f32m1x4) -> u8m1x4 {
+        let t0: u8m4x1 = __builtin_matrix_transpose(a0 / 4 * (__builtin_matrix_column_major_load(src0, 8, 1, n0) * a1));
+        let mut bad = a1;
+        bad = z0; // M148
+        __builtin_matrix_sub(a2, a2) + (a2 - __builtin_matrix_column_major_load(src1, 1, 4, n1))
+    }
+
+    pub fn m149(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8, z0: i32m5x3, z1: i32m5x3, z2: i32m3x5) -> u64m1x7 {
+        let mut t0 = a0;
+        if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
         let mut bad = z0;
-        bad = z1 * z2; // M145
-        ((a5 - __builtin_matrix_extract(t0, (K5 * 1) / K5, 1)) * -0.75 - __builtin_matrix_extract(a4, 1, (K8 * 1) / K8)) * (s1 as i32 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)))
+        bad = z1 * z2; // M149
+        __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
     }
 
-    pub fn m146(src0: &[u64], a0: u64m7x5, a1: u64m5x4_b, a2: u16m8x3, n0: usize, src1: &[u16], a3: u16m2x8_b, a4: u16m2x1_b, a5: u16m1x3, a6: u16m3x6, a7: u16m6x6, src2: &[u16], a8: u8m14x2, src3: &[u8], s0: f64, z0: u16m6x5) -> u8m14x2 {
+    pub fn m150(a0: u64m5x8, a1: u64m8x3, a2: Matrix<u64, 5, 3>, i0: u8, i1: u16, s0: u8, src0: &[u64], a3: u64m3x7, src1: &[u32], s1: u8, s2: i64, s3: i64, s4: i32, z0: i32m4x4, z1: i32m4x3) -> u32m4x6 {
+        let t0: u64m5x7 = __builtin_matrix_insert(__builtin_matrix_multiply(a0, a1) - a2, i0, i1, s0) * __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 3, 7 - K4, 4), a3);
+        let mut bad = z0;
+        bad *= z1; // M150
+        (__builtin_matrix_column_major_load(src1, 4, 6, 6) / s1 - (s2 + s3)) * s4
+    }
+
+    pub fn m151(a0: i32m1x3_b, src0: &[i32], n0: usize, dst0: &mut [i32], src1: &[f32], src2: &[f32], s0: i16, s1: i32, src3: &[i8], i0: usize, a1: i8m11x3, a2: i8m11x3, i1: u8, z0: i64m2x3, z1: i64m6x3) -> i8m11x3 {
+        __builtin_matrix_column_major_store(__builtin_matrix_add(a0, __builtin_matrix_column_load(src0, 1, 3, 1)), dst0, n0);
+        let mut t0: i32m1x3 = (i32m1x3) (__builtin_matrix_column_major_load(src1, 1, 3, (K8 * 3) / K8) - __builtin_matrix_column_major_load(src2, 1, 3, 3)) - s0;
+        for l0 in 0..3 { t0[0][l0] = s1; }
+        let mut bad = z0;
+        bad *= z1; // M151
+        __builtin_matrix_sub(4 + ((i8m11x3) __builtin_matrix_column_major_load(src3, 11, 3, 13) + t0[0][i0]), __builtin_matrix_add(a1, a1) - a2 * a2[i1][0])
+    }
+
+    /// Kernel `k0056` of the oracle corpus.
+    pub fn m152(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: u8m1x3) {
+        let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
+        if i0 < 3 { t0 *= 9; }
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
+        let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
+        let mut bad = a3;
+        bad += z0; // M152
+    }
+
+    pub fn m153(a0: f64m4x1, i0: i64, i1: i32, z0: f64m4x1) -> f64m4x1 {
+        let mut bad = a0;
+        bad /= z0; // M153
+        __builtin_matrix_insert(a0, i0, i1, 2.7f32)
+    }
+
+    /// Kernel `k0299` of the oracle corpus.
+    pub fn m154(a0: i8m11x3, a1: i8m3x4, a2: Matrix<i8, 4, 14>, i0: i64, a3: i8m3x7_b, a4: i8m7x3, i1: usize, s0: i32, s1: i32, z0: &[u32]) -> i8m3x4 {
+        let mut t0 = a0 * a1 * a2;
+        t0[9][i0] = -2;
+        t0 *= 3;
+        let bad = __builtin_matrix_column_major_load(z0, 5, 6, 2); // M154
+        return __builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_multiply(a3, __builtin_matrix_multiply(a4, a1)), 2, i1, s0), 1, 0, s1 as i8);
+    }
+
+    /// Kernel `k0017` of the oracle corpus.
+    pub fn m155(a0: u8m1x2, a1: u8m2x4, a2: i8m3x3_b, i0: i32, s0: i16, dst0: &mut [i8], a3: i64m4x2, z0: i64m5x4, z1: &[i64]) -> i64m4x2 {
+        let mut t0 = a0 * (a1 - a1);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_extract(a0, i0, 0) - a2, 0, 2, s0), dst0, 4);
+        t0[2 - K2][3] = a0[0][4 - K4];
+        __builtin_matrix_column_major_store(z0, z1, 5); // M155
+        a3
+    }
+
+    /// Kernel `k0170` of the oracle corpus.
+    pub fn m156(a0: f64m4x3, n0: usize, src0: &[f64], a1: f64m5x7, s0: u64, s1: u64, n1: usize, src1: &[f64], z0: &[i32]) -> f64m5x7 {
+        let mut t0 = a0 * (__builtin_matrix_column_major_load(src0, 3, 5, n0) * a1);
+        t0 -= s0 + s1;
+        let bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); // M156
+        return __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 7, n1), 3, 4, 2.25e0f32) * __builtin_matrix_extract(a0, 0, 0);
+    }
+
+    pub fn m157(src0: &[f64], n0: usize, src1: &[f64], a0: Matrix<f64, 5, 2>, s0: u8, s1: i32, a1: f64m2x5_b, src2: &[f64], i0: u16, z0: &[i8], z1: usize) -> f64m2x5 {
+        let t0: f64m2x5 = __builtin_matrix_column_load(src0, 2, 5, (K2 * 5) / K2);
+        let t1 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src1, 5, 2, n0) - a0) * s0 as u8) / s1;
+        let t2: Matrix<f64, 2, 5> = a1;
+        let bad = __builtin_matrix_column_major_load(z0, 2, z1, 2); // M157
+        __builtin_matrix_insert(__builtin_matrix_insert(t0, 0, 0, __builtin_matrix_column_major_load(src2, 2, 5, 5)[0][0]) * __builtin_matrix_extract(t0, 1, i0), 1, 4 - K3, 0.3f32)
+    }
+
+    pub fn m158(a0: f32m6x8, s0: i64, s1: i64, a1: f32m6x2_b, a2: Matrix<f32, 2, 8>, a3: f32m2x8, s2: i8, dst0: &mut [f32], a4: i16m1x4, s3: i64, src0: &[i16], a5: Matrix<i16, 4, 3>, z0: u64) -> i16m4x3 {
+        let t0 = a0 + (s0 + s1);
+        __builtin_matrix_column_major_store(s2 + a1 as f32m6x2 * (a2 - a3) / 4e0, dst0, 9);
+        let bad = __builtin_matrix_transpose(z0); // M158
+        __builtin_matrix_transpose(__builtin_matrix_insert(a4, 0, 2, s3)) * __builtin_matrix_column_major_load(src0, 0 + 1, 3, (K3 * 3) / K3) + a5
+    }
+
+    /// Kernel `k0040` of the oracle corpus.
+    pub fn m159(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2) -> u16m2x1 {
+        let t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
+        let bad = __builtin_matrix_transpose(a0, a0); // M159
+        __builtin_matrix_column_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1)
+    }
+
+    /// Kernel `k0129` of the oracle corpus.
+    #[inline]
+    pub fn m160(a0: i32m14x6_b, a1: i32m6x5_b, a2: i32m14x5, s0: u32, a3: i32m5x1, a4: i32m5x8, a5: i32m8x1, s1: i16, s2: i16) -> i32m5x1 {
+        let t0: i32m14x1 = ((s0 + (__builtin_matrix_multiply(a0, a1) - a2)) * (a3 + a3) as i32m5x1) as i32m14x1;
+        let bad = a1 - 0x1_0000_0000; // M160
+        __builtin_matrix_insert(a4 * a5, 4, 0, s1 * s2) - a3
+    }
+
+    typedef u32 bad_m161 __attribute__((matrix_type(2, 1048576))); // M161
+
+    pub fn m162(a0: Matrix<i16, 3, 8>, n0: usize, src0: &[i16], src1: &[i16], a1: i16m3x8_b, a2: i16m8x2_b, i0: u8, i1: u16, i2: i64, a3: f64m2x3, a4: f64m3x14, i3: i64, z0: u8m6x6) -> f64m2x14 {
+        let mut t0: Matrix<i16, 3, 2> = (a0 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 8, n0) + __builtin_matrix_column_major_load(src1, 3, K3 + 5, 3) + (a1 - a1)) * a2;
+        if i0 < 1 { t0[9 - K8][i1] /= 3; }
+        let bad: f32m6x6 = z0 * z0; // M162
+        __builtin_matrix_insert(a3 * a4, 1, i3, 0u64)
+    }
+
+    pub fn m163(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b, z0: i64m6x6, z1: i64m6x6_b) -> u8m3x2 {
+        __builtin_matrix_column_major_store((s0 as i64 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8i64) + a0 * 3.0) / 7u32, dst0, 4);
+        let mut t0: u8m2x2_b = s1 as i32 * __builtin_matrix_add(a0, a0);
+        if i0 < 3 { t0[i1][i2] = 2; }
+        let bad: i32m6x6 = z0 * z1; // M163
+        (u8m3x2) a1
+    }
+
+    pub fn m164(src0: &[u64], a0: u64m8x4_b, n0: usize, src1: &[u64], a1: i8m3x4, s0: u32, s1: u32, a2: i8m4x3, z0: i8m4x1) -> i8m4x3 {
+        let t0: u32m8x16_b = (u32m8x16) __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 8, 16, 11), a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
+        let bad = a1 + z0; // M164
+        return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
+    }
+
+    pub fn m165(src0: &[u16], s0: i32, s1: i32, src1: &[u16], src2: &[u16], src3: &[u16], s2: u32, n0: usize, dst0: &mut [u16], z0: f32m6x1, z1: f32m4x1) {
+        let t0: u16m4x8 = __builtin_matrix_column_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_load(src1, 4, 8, K4 + 1);
+        __builtin_matrix_column_major_store(__builtin_matrix_column_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_load(src3, 4, 8, 10 - K4), dst0, n0);
+        let bad = z0 - z1; // M165
+    }
+
+    pub fn m166(a0: i64m6x4, a1: i64m4x3, a2: i64m3x2, i0: u16, i1: usize, a3: f64m2x1, i2: i32, i3: u8, s0: f64, a4: i32m8x1, n0: usize, dst0: &mut [i32], a5: i64m2x1, i4: i64, s1: f32, s2: f32, z0: i16m5x3, z1: f64m5x3) -> f64m2x1 {
+        let mut t0 = a0 * a1 * a2;
+        if i0 < 4 { t0[i1][0] += a3[1][0] as i64; }
+        t0 -= __builtin_matrix_insert(t0, i2, i3, s0);
+        __builtin_matrix_column_major_store(a4 + a4, dst0, n0);
+        let bad = z0 + z1; // M166
+        (__builtin_matrix_insert(__builtin_matrix_insert(a5, (K2 * 0) / K2, 0, a0[i4][2]), 1, 0, s1 + s2) - (a5 - a5)) as f64m2x1
+    }
+
+    pub fn m167(a0: i8m8x10, i0: usize, a1: i32m10x3, a2: i8m8x3_b, src0: &[i8], i1: i32, i2: usize, s0: i8, s1: u32, z0: i16m3x6) -> i8m8x3 {
+        let bad = a1 * z0; // M167
+        return s1 - __builtin_matrix_add((a0 + __builtin_matrix_extract(a0, 7, i0)) * a1 as i8m10x3, a2 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 8, 3, 11), i1, i2, s0));
+    }
+
+    pub fn m168(a0: i8m2x4, dst0: &mut [i8], a1: i8m2x7, a2: i8m7x4, a3: i8m7x4, a4: i8m2x4, a5: u32m2x4, src0: &[i8], s0: i8, a6: i8m2x4_b, z0: u8m5x6, z1: f64) -> i8m2x4 {
+        __builtin_matrix_column_major_store(a0 + -0x2i64, dst0, 3);
+        let mut t0 = a0;
+        for l0 in 0..2 { t0[l0][2] /= 3; }
+        let bad = z1 / z0; // M168
+        return __builtin_matrix_multiply(a1, a2 - a3) - a4 - a5 as i8m2x4 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
+    }
+
+    pub fn m169(src0: &[f32], a0: i32m6x7, src1: &[i32], i0: usize) -> u8 {
+        let bad = 2.0 / a0; // M169
+        __builtin_matrix_extract((a0 * __builtin_matrix_column_major_load(src1, 7, 8 - K4, 9)) as u8m6x4, 4, i0)
+    }
+
+    pub fn m170(a0: u64m13x2, n0: usize, src0: &[u64], i0: i64, i1: u8, s0: f64, a1: Matrix<u64, 16, 6>, z0: u32m6x1) -> u64m13x6 {
+        let bad = -z0; // M170
+        (__builtin_matrix_insert(a0 * __builtin_matrix_column_major_load(src0, 2, 16, n0), i0, i1, -1) + s0) * a1
+    }
+
+    pub fn m171(a0: u8m6x2, src0: &[u8], src1: &[u8], i0: i32, i1: u32, i2: i64, a1: u64m4x3, a2: u64m3x3, a3: u64m3x4, z0: u8m1x5) -> u64m3x3 {
+        let mut t0 = a0 * __builtin_matrix_column_load(src0, 2, 2, K3 + 2) - __builtin_matrix_transpose(__builtin_matrix_column_load(src1, 2, 6, 6 - K3));
+        for l0 in 0..6 { t0[l0][0] = t0[5][6 - K5]; }
+        if i0 < 3 { t0[i1][1] = 2; }
+        let t1: u64m3x4 = __builtin_matrix_transpose(a1 + a1) + a2 * a3;
+        let bad = !z0; // M171
+        __builtin_matrix_add(a2, a2)
+    }
+
+    pub fn m172(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8) -> u64m1x7 {
+        let mut t0 = a0;
+        if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
+        let bad = a0 > a0; // M172
+        __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
+    }
+
+    pub fn m173(a0: f64m8x5_b, a1: f64m8x5_b, a2: f64m8x8_b, src0: &[f64], src1: &[u64], a3: u64m8x1, z0: i16m2x1, z1: i16m2x1) -> u64m8x1 {
+        let t0: f64m8x5_b = a0 + a0 + a1;
+        let t1 = (a2 + __builtin_matrix_column_load(src0, 8, 8, 8)) * a0;
+        let bad = z0 % z1; // M173
+        __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3
+    }
+
+    pub fn m174(a0: u64m1x4, a1: u64m4x1_b, a2: u64m1x4, s0: u8, a3: u64m1x4, src0: &[u64], src1: &[u64], s1: u64, n0: usize, dst0: &mut [u64], a4: u64m1x1, n1: usize, src2: &[u64], a5: u64m1x1, n2: usize, src3: &[i8], src4: &[u64], i0: usize, i1: u8, s2: f64, z0: u64m1x1) -> u64m1x1 {
+        let t0 = a0 * a1;
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a2, 0, 2, s0) + a3 + __builtin_matrix_column_major_load(src0, 1, 12 + 1, 3) * __builtin_matrix_column_load(src1, 13, 4, 14) + (a2 / 1 - s1), dst0, n0);
+        let bad = a5 >> z0; // M174
+        __builtin_matrix_sub((a4 * __builtin_matrix_column_major_load(src2, 1, 1, n1) + __builtin_matrix_transpose(a5)) as u64m1x1, __builtin_matrix_insert(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src3, 1, 6 - K5, n2) as u64m1x1, __builtin_matrix_column_major_load(src4, 1, 1, 1)), i0, i1, s2))
+    }
+
+    #[inline]
+    pub fn m175(a0: u64m2x1_b, a1: u64m1x9, a2: u64m9x3, a3: Matrix<u64, 2, 3>, s0: u32, n0: usize, src0: &[u8], s1: u64, z0: u64m2x1) -> u8m14x3 {
+        let mut t0: i8m2x3 = (__builtin_matrix_multiply(a0 * a1, a2) + a3 - a3) as i8m2x3;
+        t0 += s0;
+        let bad = a0 && z0; // M175
+        __builtin_matrix_column_major_load(src0, 14, 3, n0) * s1 / 0x7
+    }
+
+    #[inline(never)]
+    pub fn m176(src0: &[f64], a0: f64m1x6_b, a1: i8m3x3, i0: u16, i1: i32, a2: f32m2x6, a3: f32m6x2, a4: u8m4x15, s0: u16, a5: u8m4x15) -> u8m4x15 {
+        let mut t0: Matrix<f64, 1, 6> = __builtin_matrix_column_major_load(src0, 6 - K5, 6, 4) - a0;
+        let t1 = a1;
+        t0[i0][i1] *= -4.25;
+        let t2: f32m2x6 = __builtin_matrix_transpose(__builtin_matrix_transpose(a2) + __builtin_matrix_sub(a3, a3));
+        let bad = (i32m2x1) a0; // M176
+        a4 - s0 + (a5 + a4) - a4
+    }
+
+    pub fn m177(src0: &[u64], a0: u64m7x5, a1: u64m5x4_b, a2: u16m8x3, n0: usize, src1: &[u16], a3: u16m2x8_b, a4: u16m2x1_b, a5: u16m1x3, a6: u16m3x6, a7: u16m6x6, src2: &[u16], a8: u8m14x2, src3: &[u8], s0: f64) -> u8m14x2 {
         let t0: u64m7x4 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 4, 8), 5, 1, -1) - a0 * a1;
         let t1: u16m8x6 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
         let t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
         let mut t3: u16m6x13_b = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
         t3 /= 7;
-        let mut bad = a6;
-        bad *= z0; // M146
+        let bad = t3 as i32; // M177
         return a8 * __builtin_matrix_column_load(src3, 2, 2, K4) - s0 - a8 * -1;
     }
 
-    #[allow(unused_variables)]
-    pub fn m147(a0: u32m2x2, i0: i64, s0: u8, a1: Matrix<u32, 2, 8>, z0: u32m3x2) -> u32m2x8 {
-        let mut bad = a0;
-        bad *= z0; // M147
-        __builtin_matrix_insert(a0, 0, i0, s0) * (a1 * 122)
-    }
-
-    pub fn m148(src0: &[i64], a0: Matrix<i64, 1, 10>, s0: i16, z0: u8m3x5, z1: u8m6x1) -> f64m10x10 {
-        let mut bad = z0;
-        bad -= z1; // M148
-        (__builtin_matrix_column_load(src0, 10, 1, 13) * a0) as f64m10x10 * s0
-    }
-
-    pub fn m149(src0: &[u32], i0: u8, a0: u32m4x15, a1: Matrix<u32, 4, 3>, src1: &[u32], a2: Matrix<u32, 2, 15>, a3: u32m15x2, a4: u32m2x4, a5: f64m1x3, s0: u16, z0: i64m3x5, z1: i64m3x5) -> f64m1x3 {
-        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 4, 18 - K3, 5), 3, i0, 9) + 0i64 - a0 + (a1 * (__builtin_matrix_column_major_load(src1, 3, (K3 * 2) / K3, 3) * a2) - 6u64) + __builtin_matrix_transpose(a3 * a4);
-        let mut bad = z0;
-        bad /= z1; // M149
-        a5 as f64m1x3 + s0
-    }
-
-    pub fn m150(a0: u8m1x8_b, n0: usize, src0: &[u8], a1: u8m1x4, a2: u8m1x4_b, n1: usize, src1: &[u8], z0: &[i32]) -> u8m1x4 {
-        let t0: u8m4x1 = __builtin_matrix_transpose(a0 / 4 * (__builtin_matrix_column_major_load(src0, 8, 1, n0) * a1));
-        let bad = __builtin_matrix_column_major_load(z0, 3, 6, 2); // M150
-        __builtin_matrix_sub(a2, a2) + (a2 - __builtin_matrix_column_major_load(src1, 1, 4, n1))
-    }
-
-    pub fn m151(a0: i64m6x4, a1: i64m4x3, a2: i64m3x2, i0: u16, i1: usize, a3: f64m2x1, i2: i32, i3: u8, s0: f64, a4: i32m8x1, n0: usize, dst0: &mut [i32], a5: i64m2x1, i4: i64, s1: f32, s2: f32, z0: &mut [i64]) -> f64m2x1 {
-        let mut t0 = a0 * a1 * a2;
-        if i0 < 4 { t0[i1][0] += a3[1][0] as i64; }
-        t0 -= __builtin_matrix_insert(t0, i2, i3, s0);
-        __builtin_matrix_column_major_store(a4 + a4, dst0, n0);
-        __builtin_matrix_column_major_store(a0, z0, 2); // M151
-        (__builtin_matrix_insert(__builtin_matrix_insert(a5, (K2 * 0) / K2, 0, a0[i4][2]), 1, 0, s1 + s2) - (a5 - a5)) as f64m2x1
-    }
-
-    pub fn m152(a0: f64m4x1, i0: i64, i1: i32, z0: &[f64]) -> f64m4x1 {
-        __builtin_matrix_column_major_store(a0, z0, 4); // M152
-        __builtin_matrix_insert(a0, i0, i1, 2.7f32)
-    }
-
-    /// Kernel `k0299` of the oracle corpus.
-    pub fn m153(a0: i8m11x3, a1: i8m3x4, a2: Matrix<i8, 4, 14>, i0: i64, a3: i8m3x7_b, a4: i8m7x3, i1: usize, s0: i32, s1: i32, z0: &[u32]) -> i8m3x4 {
-        let mut t0 = a0 * a1 * a2;
-        t0[9][i0] = -2;
-        t0 *= 3;
-        let bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); // M153
-        return __builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_multiply(a3, __builtin_matrix_multiply(a4, a1)), 2, i1, s0), 1, 0, s1 as i8);
-    }
-
-    pub fn m154(a0: f32m1x3, a1: f32m3x1, i0: i32, i1: u8, src0: &[f32], a2: f32m1x1, src1: &[f32], z0: &[i32], z1: usize) -> f32m1x3 {
-        let mut t0: f32m1x1 = __builtin_matrix_transpose(a0 * a1);
-        t0[0][3 - K3] /= 4.0;
-        t0[0][i1] = 3.0;
-        t0 *= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 9 - K8, 1, 4)) + (a2 + a2);
-        t0 *= __builtin_matrix_transpose(a2);
-        let bad = __builtin_matrix_column_major_load(z0, 2, z1, 2); // M154
-        return __builtin_matrix_column_load(src1, 1, 3, 3);
-    }
-
-    /// Kernel `k0017` of the oracle corpus.
-    pub fn m155(a0: u8m1x2, a1: u8m2x4, a2: i8m3x3_b, i0: i32, s0: i16, dst0: &mut [i8], a3: i64m4x2, z0: i64m5x4) -> i64m4x2 {
-        let mut t0 = a0 * (a1 - a1);
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_extract(a0, i0, 0) - a2, 0, 2, s0), dst0, 4);
-        t0[2 - K2][3] = a0[0][4 - K4];
-        let bad = __builtin_matrix_transpose(z0, z0); // M155
-        a3
-    }
-
-    /// Kernel `k0170` of the oracle corpus.
-    pub fn m156(a0: f64m4x3, n0: usize, src0: &[f64], a1: f64m5x7, s0: u64, s1: u64, n1: usize, src1: &[f64], z0: i32, z1: &mut [i32]) -> f64m5x7 {
-        let mut t0 = a0 * (__builtin_matrix_column_major_load(src0, 3, 5, n0) * a1);
-        t0 -= s0 + s1;
-        __builtin_matrix_column_major_store(z0, z1, 1); // M156
-        return __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 7, n1), 3, 4, 2.25e0f32) * __builtin_matrix_extract(a0, 0, 0);
-    }
-
-    /// Kernel `k0144` of the oracle corpus.
-    pub fn m157(src0: &[i8], a0: i8m6x2, s0: u8, a1: i64m2x2, i0: i32, s1: f64, s2: f64, i1: u16, i2: usize, s3: i8, s4: u16, a2: f32m3x6, z0: i8m1x2) -> f32m6x3 {
-        let mut t0 = __builtin_matrix_multiply(__builtin_matrix_column_load(src0, 3, 6, (K2 * 6) / K2), a0) as i64m3x2 / s0 * __builtin_matrix_insert(a1, i0, 0, s1 + s2);
-        t0[i1][i2] = s3 as i64;
-        t0 *= s4;
-        let bad = z0 / 2.5; // M157
-        __builtin_matrix_transpose(a2)
-    }
-
-    typedef u16 bad_m158 __attribute__((matrix_type(2, 1048576))); // M158
-
-    pub fn m159(src0: &[u8], src1: &[u8], src2: &[u8], s0: i64, dst0: &mut [u8], a0: f64m3x2, a1: f64m2x4_b, n0: usize, src3: &[f64], a2: i64m2x3, s1: f32, z0: f64m5x5, z1: f64m5x5_b) -> i32m2x3 {
-        __builtin_matrix_column_major_store(s0 as u64 + (__builtin_matrix_column_major_load(src0, 6, 8, (K5 * 7) / K5) * __builtin_matrix_column_load(src1, 8, 1, 11 - K3) - __builtin_matrix_column_major_load(src2, K2 + 4, 1, 9)), dst0, 7);
-        let t0: f64m3x4 = __builtin_matrix_multiply(a0, a1) + __builtin_matrix_column_major_load(src3, 3, K2 * 2, n0);
-        let bad: u32m5x5 = z0 - z1; // M159
-        return a2 as i32m2x3 * s1;
-    }
-
-    pub fn m160(a0: i64m1x2_b, i0: u16, z0: i64m6x5) -> i64 {
-        let bad = a0 + z0; // M160
-        (a0 - 0)[0][i0]
-    }
-
-    pub fn m161(a0: u16m13x6, z0: u16m6x3) -> u16m13x6 {
-        let bad = a0 - z0; // M161
-        return a0;
-    }
-
-    /// Kernel `k0056` of the oracle corpus.
-    pub fn m162(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: u32m1x6) {
-        let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-        if i0 < 3 { t0 *= 9; }
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
-        let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
-        let bad = a0 - z0; // M162
-    }
-
-    pub fn m163(a0: Matrix<i16, 8, 5>, s0: u64, i0: u32, i1: u32, i2: usize, a1: i16m5x12, a2: i16m12x3, a3: i16m12x3, n0: usize, src0: &[i16], s1: i16, s2: i16, n1: usize, src1: &[i16], i3: u32, s3: u64, a4: i16m5x2, a5: i16m2x12, i4: u16, s4: i16, a6: i16m8x1, a7: i16m1x3, a8: u8m7x4_b, src2: &[u8], z0: i16m6x4) -> u8m4x7 {
-        let mut t0 = __builtin_matrix_insert(a0 / s0, i0, i1, 2) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
-        let t1 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 5, 12, n1), i3, 6, s3) + a4 * a5;
-        t0[0][i4] = s4;
-        t0 = a6 * a7;
-        let t2: i16m8x1 = a6;
-        let bad = a1 * z0; // M163
-        __builtin_matrix_transpose(a8 - __builtin_matrix_column_load(src2, 7, 4, 9))
-    }
-
-    /// Kernel `k0150` of the oracle corpus.
-    #[inline(never)]
-    pub fn m164(a0: i8m3x4_b, src0: &[i8], src1: &[i8], a1: i8m1x7, s0: u32, z0: f64m7x1) -> i8m3x7 {
-        let bad = a1 * z0; // M164
-        s0 as i32 * __builtin_matrix_multiply(a0 * __builtin_matrix_column_major_load(src0, 4, 1, 5), __builtin_matrix_column_major_load(src1, 1, 7, 5 - K3) + a1)
-    }
-
-    pub fn m165(a0: i8m8x10, i0: usize, a1: i32m10x3, a2: i8m8x3_b, src0: &[i8], i1: i32, i2: usize, s0: i8, s1: u32, z0: i16) -> i8m8x3 {
-        let bad = z0 / a1; // M165
-        return s1 - __builtin_matrix_add((a0 + __builtin_matrix_extract(a0, 7, i0)) * a1 as i8m10x3, a2 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 8, 3, 11), i1, i2, s0));
-    }
-
-    #[inline(never)]
-    pub fn m166(a0: Matrix<i8, 6, 8>, n0: usize, src0: &[i8], i0: usize, z0: u16m3x3) -> i8 {
-        let bad = 2.0 / z0; // M166
-        return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, (K8 * 8) / K8, 2, n0))[4 - K4][i0];
-    }
-
-    #[allow(unused_variables)]
-    pub fn m167(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, i0: u8, i1: u8, a3: f32m1x2, n0: usize, src0: &[f32], src1: &[f32]) -> f32m6x2 {
-        let mut t0 = __builtin_matrix_transpose((a0 + s0) * a1);
-        t0 *= s1;
-        let bad = -a3; // M167
-        return (__builtin_matrix_insert(a2, 4, 0, 1.0000000596046448) - a0[i0][i1]) * a3 + (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 2, n0), 0, 1, -1.5) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
-    }
-
-    pub fn m168(src0: &[u64], a0: u32m11x1_b, s0: u64, s1: u64) -> u32m11x1 {
-        let t0 = (0x0 + __builtin_matrix_column_major_load(src0, 1, 6, (K3 * 2) / K3)) * -1;
-        let bad = !a0; // M168
-        (a0 + a0) * (s0 * s1) - -1 + 74
-    }
-
-    pub fn m169(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i16m2x4) -> i16m2x4 {
-        let bad = a1 > z0; // M169
-        (i16m2x4) a0 - a1
-    }
-
-    pub fn m170(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8, z0: i8m16x3) -> u64m1x7 {
-        let mut t0 = a0;
-        if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
-        let bad = a0 % z0; // M170
-        __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
-    }
-
-    #[inline(never)]
-    pub fn m171(a0: f64m4x1_b, src0: &[f64], s0: u8, src1: &[f64], a1: f64m4x6, a2: f64m6x1, n0: usize, dst0: &mut [f64], a3: f64m4x1, a4: f32m1x3, a5: f32m3x1, a6: f32m1x16, s1: i16, z0: i32m2x2) -> f32m1x16 {
-        __builtin_matrix_column_major_store(a0 * __builtin_matrix_column_load(src0, 1, 1, 4 - K2) / s0 - __builtin_matrix_add(__builtin_matrix_column_load(src1, 4, 6, 5), a1) * a2, dst0, n0);
-        let t0 = 0.5f32 + a3;
-        let bad = z0 ^ 1; // M171
-        a4 * a5 * (a6 - 2) + s1
-    }
-
-    pub fn m172(n0: usize, src0: &[f64], a0: f64m6x9, src1: &[f64], a1: f64m8x9, a2: i8m1x3, src2: &[i8], z0: f64m6x9) -> i8m1x8 {
-        let t0: f64m8x9 = __builtin_matrix_column_major_load(src0, 8, 6, n0) * a0 - (__builtin_matrix_column_load(src1, K2 * 4, 9, 8) + a1);
-        let bad = a0 || z0; // M172
-        a2 * __builtin_matrix_column_major_load(src2, 3, 8, K2 + 1)
-    }
-
-    pub fn m173(a0: u64m6x3, a1: Matrix<u64, 6, 3>, a2: u64m6x1, s0: i16, src0: &[u64], a3: u64m6x3, dst0: &mut [u64], n0: usize, src1: &[u64], a4: u64m13x7, a5: u64m7x4, a6: u64m3x4, i0: u32, i1: u32, s1: u64, s2: u64, a7: Matrix<u64, 3, 8>, a8: u64m3x8, src2: &[u64], a9: u64m4x14, n1: usize, src3: &[u64]) -> u64m4x14 {
-        __builtin_matrix_column_store(a0 - a1 - (__builtin_matrix_multiply(__builtin_matrix_scalar_multiply(a2, s0), __builtin_matrix_column_major_load(src0, 1, 3, 1)) + a3), dst0, 7);
-        let t0 = __builtin_matrix_column_major_load(src1, 6, 13, n0) * __builtin_matrix_multiply(a4, a5) * __builtin_matrix_transpose(__builtin_matrix_insert(a6, i0, i1, s1 * s2));
-        let mut t1 = a7;
-        t1 = a2[3][0] + (__builtin_matrix_add(a8, a7) + t1) - __builtin_matrix_column_major_load(src2, 3, 8, 3);
-        let bad = (i32m3x1) a2; // M173
-        a9 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src3, 4, 14, n1), 2, 11, 2) / 5 + a9
-    }
-
-    pub fn m174(a0: i64m8x8, a1: i64m8x2, dst0: &mut [i64], a2: i64m2x4, a3: Matrix<i64, 4, 6>, s0: u64, a4: i64m6x4, a5: i64m4x8, n0: usize, dst1: &mut [i64], a6: f64m3x4, n1: usize, dst2: &mut [f64], a7: i64m8x3_b, s1: i64, s2: i64, src0: &[i64], a8: i64m12x3_b, a9: i64m3x6, src1: &[i64], a10: u32m7x2) -> u32m7x2 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
-        let t0: i64m8x8 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_load(src1, (K5 * 6) / K5, 8, 9));
-        let bad = a8 as f32; // M174
-        a10
-    }
-
-    pub fn m175(a0: Matrix<i16, 3, 1>, dst0: &mut [i16], a1: f32m3x1, s0: i64, i0: u32, s1: u32) -> f32m3x1 {
-        __builtin_matrix_column_major_store(a0 - 7, dst0, 3);
-        let bad = a1[2][3]; // M175
-        __builtin_matrix_insert(s0 - a1, i0, 0, s1)
-    }
-
-    pub fn m176(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
+    pub fn m178(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
         let mut t0: i32m14x4 = a0 * a1 * __builtin_matrix_transpose(a2);
         t0[i0][i1] = 1;
         let mut t1 = a1 as i32m3x4;
         let t2: i32m14x3 = (s0 - a3 + __builtin_matrix_add(a4, a4)) * a5;
         for l0 in 0..4 { t1[2][l0] = 7; }
         __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-        let bad = t2[-1][0]; // M176
+        let bad = t2[14][1]; // M178
     }
 
     /// Kernel `k0040` of the oracle corpus.
-    pub fn m177(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2, z0: f32m2x2) -> u16m2x1 {
+    pub fn m179(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2, z0: f32m2x2) -> u16m2x1 {
         let t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-        let bad = z0[1 + 1][0]; // M177
+        let bad = z0[1][2]; // M179
         __builtin_matrix_column_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1)
-    }
-
-    pub fn m178(a0: u32m1x2, s0: i32, a1: u32m1x2, a2: u32m1x2_b, a3: u32m1x2, i0: u16, s1: i64, a4: u64m1x2, a5: u64m2x5) -> u64m1x5 {
-        let mut t0 = __builtin_matrix_add(a0 - s0, __builtin_matrix_add(a1 - -1, a2 - a3));
-        t0[i0][0] = s1 as u32;
-        let bad = a2[0][5 - K3]; // M178
-        (a4 - a4) * (a5 - a5)
-    }
-
-    pub fn m179(a0: f32m13x4_b, i0: u16, i1: i64) -> f32m13x4 {
-        let bad = a0[7]; // M179
-        a0 + __builtin_matrix_extract(a0, i0, i1) - a0
     }
 }
 

@@ -29,48 +29,43 @@ typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
 typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
 typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
 typedef short i16m6x8 __attribute__((matrix_type(6, 8)));
-typedef short i16m7x1 __attribute__((matrix_type(7, 1)));
-typedef short i16m8x2 __attribute__((matrix_type((K3 * 8) / K3, 7 - K5)));
-typedef short i16m15x3 __attribute__((matrix_type((K5 * 15) / K5, (K3 * 3) / K3)));
-typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
-typedef int i32m2x2 __attribute__((matrix_type((K2 * 2) / K2, (K3 * 2) / K3)));
-typedef int i32m2x5 __attribute__((matrix_type(2, 5)));
-typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
-typedef int i32m3x4 __attribute__((matrix_type((K4 * 3) / K4, K3 + 1)));
+typedef short i16m8x2 __attribute__((matrix_type(8, 2)));
+typedef short i16m15x3 __attribute__((matrix_type((K3 * 15) / K3, (K8 * 3) / K8)));
+typedef int i32m1x3 __attribute__((matrix_type((K8 * 1) / K8, (K3 * 3) / K3)));
+typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
+typedef int i32m2x5 __attribute__((matrix_type((K2 * 2) / K2, 9 - K4)));
+typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
 typedef int i32m3x6 __attribute__((matrix_type(3, 6)));
-typedef int i32m3x16 __attribute__((matrix_type(3, 16)));
-typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
+typedef int i32m4x1 __attribute__((matrix_type(8 - K4, 4 - K3)));
 typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
 typedef int i32m4x5 __attribute__((matrix_type(4, 5)));
 typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
 typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
 typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
 typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
-typedef long i64m3x3 __attribute__((matrix_type(3, 3)));
 typedef long i64m3x6 __attribute__((matrix_type(3, 6)));
 typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
 typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
 typedef long i64m4x5 __attribute__((matrix_type(4, 5)));
 typedef long i64m4x6 __attribute__((matrix_type(4, 6)));
 typedef long i64m4x8 __attribute__((matrix_type(4, 8)));
-typedef long i64m5x1 __attribute__((matrix_type((K5 * 5) / K5, 3 - K2)));
+typedef long i64m5x1 __attribute__((matrix_type(5, 1)));
 typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
 typedef long i64m5x4 __attribute__((matrix_type(5, 4)));
 typedef long i64m5x5 __attribute__((matrix_type(5, 5)));
-typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
+typedef long i64m6x4 __attribute__((matrix_type(9 - K3, (K4 * 4) / K4)));
 typedef long i64m8x2 __attribute__((matrix_type(8, 2)));
 typedef long i64m8x3 __attribute__((matrix_type(8, 3)));
 typedef long i64m8x8 __attribute__((matrix_type(8, 8)));
 typedef long i64m12x3 __attribute__((matrix_type(12, 3)));
-typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned char u8m1x8 __attribute__((matrix_type(1, 8)));
-typedef unsigned char u8m1x15 __attribute__((matrix_type((K4 * 1) / K4, K5 * 3)));
-typedef unsigned char u8m2x1 __attribute__((matrix_type(10 - K8, 6 - K5)));
+typedef unsigned char u8m1x15 __attribute__((matrix_type(1, 15)));
+typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned char u8m2x8 __attribute__((matrix_type(2, 8)));
 typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
-typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned char u8m4x2 __attribute__((matrix_type(8 - K4, 6 - K4)));
+typedef unsigned char u8m4x6 __attribute__((matrix_type(K2 + 2, 5 + 1)));
 typedef unsigned char u8m4x8 __attribute__((matrix_type(4, 8)));
 typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
 typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
@@ -96,53 +91,56 @@ typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
 typedef unsigned int u32m5x1 __attribute__((matrix_type(5, 1)));
 typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
 typedef unsigned int u32m11x2 __attribute__((matrix_type(11, 2)));
-typedef unsigned long u64m1x1 __attribute__((matrix_type(6 - K5, 6 - K5)));
+typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned long u64m1x15 __attribute__((matrix_type(1, 15)));
 typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m3x1 __attribute__((matrix_type((K3 * 3) / K3, (K4 * 1) / K4)));
-typedef unsigned long u64m3x2 __attribute__((matrix_type(8 - K5, 7 - K5)));
+typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned long u64m3x2 __attribute__((matrix_type((K2 * 3) / K2, K2)));
 typedef unsigned long u64m3x3 __attribute__((matrix_type(3, 3)));
 typedef unsigned long u64m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned long u64m3x11 __attribute__((matrix_type(3, 11)));
-typedef unsigned long u64m4x11 __attribute__((matrix_type(4, 11)));
+typedef unsigned long u64m3x11 __attribute__((matrix_type((K3 * 3) / K3, K3 + 8)));
+typedef unsigned long u64m4x11 __attribute__((matrix_type((K3 * 4) / K3, 15 - K4)));
 typedef unsigned long u64m5x3 __attribute__((matrix_type(5, 3)));
 typedef unsigned long u64m5x6 __attribute__((matrix_type(5, 6)));
 typedef unsigned long u64m5x11 __attribute__((matrix_type(5, 11)));
-typedef unsigned long u64m6x1 __attribute__((matrix_type((K2 * 6) / K2, 6 - K5)));
+typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
 typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
 typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
 typedef unsigned long u64m8x6 __attribute__((matrix_type(8, 6)));
+typedef unsigned long u64m8x15 __attribute__((matrix_type(8, 15)));
+typedef unsigned long u64m11x1 __attribute__((matrix_type(10 + 1, 6 - K5)));
 typedef unsigned long u64m11x4 __attribute__((matrix_type(11, 4)));
 typedef unsigned long u64m15x3 __attribute__((matrix_type(15, 3)));
-typedef float f32m1x11 __attribute__((matrix_type((K2 * 1) / K2, K8 + 3)));
+typedef float f32m1x11 __attribute__((matrix_type(1, 11)));
 typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
 typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-typedef float f32m3x6 __attribute__((matrix_type((K8 * 3) / K8, K4 + 2)));
+typedef float f32m3x5 __attribute__((matrix_type((K8 * 3) / K8, K3 + 2)));
+typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
 typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
 typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
-typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
+typedef float f32m5x1 __attribute__((matrix_type(K4 + 1, (K2 * 1) / K2)));
 typedef float f32m5x12 __attribute__((matrix_type(5, 12)));
 typedef float f32m7x1 __attribute__((matrix_type(7, 1)));
+typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
 typedef float f32m8x4 __attribute__((matrix_type(8, 4)));
 typedef float f32m11x3 __attribute__((matrix_type(11, 3)));
 typedef float f32m12x5 __attribute__((matrix_type(12, 5)));
 typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
 typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
-typedef double f64m2x3 __attribute__((matrix_type(5 - K3, (K8 * 3) / K8)));
+typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
 typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
-typedef double f64m2x14 __attribute__((matrix_type(6 - K4, (K5 * 14) / K5)));
+typedef double f64m2x14 __attribute__((matrix_type(5 - K3, (K4 * 14) / K4)));
 typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
-typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+typedef double f64m3x2 __attribute__((matrix_type(K3, (K4 * 2) / K4)));
 typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
 typedef double f64m3x14 __attribute__((matrix_type(3, 14)));
 typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
 typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
-typedef double f64m6x6 __attribute__((matrix_type(K2 * 3, 14 - K8)));
+typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
 typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
-typedef double f64m15x3 __attribute__((matrix_type(15, 3)));
+typedef double f64m15x3 __attribute__((matrix_type((K3 * 15) / K3, (K3 * 3) / K3)));
 typedef signed char i8m1x2_b __attribute__((matrix_type(1, 2)));
 typedef signed char i8m3x7_b __attribute__((matrix_type(3, 7)));
 typedef signed char i8m4x3_b __attribute__((matrix_type(4, 3)));
@@ -155,17 +153,17 @@ typedef int i32m6x6_b __attribute__((matrix_type(6, 6)));
 typedef long i64m2x1_b __attribute__((matrix_type(2, 1)));
 typedef long i64m8x3_b __attribute__((matrix_type(8, 3)));
 typedef long i64m12x3_b __attribute__((matrix_type(12, 3)));
-typedef unsigned char u8m4x4_b __attribute__((matrix_type(4, 4)));
 typedef unsigned char u8m8x4_b __attribute__((matrix_type(8, 4)));
 typedef unsigned short u16m2x6_b __attribute__((matrix_type(2, 6)));
-typedef unsigned short u16m14x4_b __attribute__((matrix_type((K5 * 14) / K5, K2 + 2)));
+typedef unsigned short u16m14x4_b __attribute__((matrix_type(14, 4)));
 typedef unsigned int u32m3x1_b __attribute__((matrix_type(3, 1)));
 typedef unsigned int u32m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned int u32m3x4_b __attribute__((matrix_type(3, 4)));
+typedef unsigned int u32m3x4_b __attribute__((matrix_type((K8 * 3) / K8, K2 + 2)));
 typedef unsigned long u64m1x1_b __attribute__((matrix_type(1, 1)));
 typedef unsigned long u64m3x2_b __attribute__((matrix_type(3, 2)));
 typedef unsigned long u64m4x11_b __attribute__((matrix_type(4, 11)));
 typedef unsigned long u64m5x3_b __attribute__((matrix_type(5, 3)));
+typedef unsigned long u64m8x15_b __attribute__((matrix_type(8, 15)));
 typedef float f32m1x11_b __attribute__((matrix_type(1, 11)));
 typedef float f32m3x6_b __attribute__((matrix_type(3, 6)));
 typedef float f32m4x6_b __attribute__((matrix_type(4, 6)));
@@ -756,37 +754,50 @@ static void run_k0300(void) {
     rt_out_f32("k0300", "ret", r_b, 10);
 }
 
-i16m7x1 k0301(u64m1x1_b a0, long i0, unsigned long s0, i64m3x3 a1, i32m3x16 a2, unsigned long n0, const int *src0, u8m1x1 a3, u8m1x1 a4, unsigned long n1, const short *src1, i16m7x1 a5) {
+f32m7x4 k0301(u64m1x1_b a0, long i0, unsigned long s0, unsigned long s1, u8m4x6 a1, u8m6x8 a2, unsigned int s2, u8m4x2 a3, long s3, u8m2x8 a4, u64m11x1 a5, unsigned long *dst0, f32m7x4 a6, long i1, unsigned char i2, f32m7x4 a7, f32m7x4 a8, f32m7x4 a9) {
     u64m1x1 t0 = a0 - a0[0][i0];
-    for (int l0 = 0; l0 < 1; l0++) { t0[0][l0] += s0; }
-    __auto_type t1 = (i32m3x3) a1 * a2 + __builtin_matrix_column_major_load(src0, 3, 16, n0);
-    t0 *= (u64m1x1) (a3 - (a3 - a4)[0][0]);
-    return __builtin_matrix_column_major_load(src1, 7, 1, n1) - a5;
+    for (int l0 = 0; l0 < 1; l0++) { t0[0][l0] = s1; }
+    __auto_type t1 = k0281(a1, a2, s2, a3, s3, a4);
+    __builtin_matrix_column_major_store(a5, dst0, 14);
+    return (f32m7x4) (({ __auto_type ins0 = a6; ins0[i1][i2] = -0.75f; ins0; }) - a7 + (a8 + a9));
 }
 
 static void run_k0301(void) {
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x50ef19315557bc57ULL};
     unsigned long a0_b[1]; rt_fill_u64(&rng, a0_b, 1, RT_DOM_FULL);
     u64m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
     long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    long a1_b[9]; rt_fill_i64(&rng, a1_b, 9, RT_DOM_FULL);
-    i64m3x3 a1 = __builtin_matrix_column_major_load(a1_b, 3, 3, 3);
-    int a2_b[48]; rt_fill_i32(&rng, a2_b, 48, RT_DOM_FULL);
-    i32m3x16 a2 = __builtin_matrix_column_major_load(a2_b, 3, 16, 3);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    int src0[93]; rt_fill_i32(&rng, src0, 93, RT_DOM_FULL);
-    unsigned char a3_b[1]; rt_fill_u8(&rng, a3_b, 1, RT_DOM_INT(0LL, 16LL));
-    u8m1x1 a3 = __builtin_matrix_column_major_load(a3_b, 1, 1, 1);
-    unsigned char a4_b[1]; rt_fill_u8(&rng, a4_b, 1, RT_DOM_INT(0LL, 16LL));
-    u8m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(7LL, 10LL));
-    short src1[8]; rt_fill_i16(&rng, src1, 8, RT_DOM_INT(-8LL, 8LL));
-    short a5_b[7]; rt_fill_i16(&rng, a5_b, 7, RT_DOM_FULL);
-    i16m7x1 a5 = __builtin_matrix_column_major_load(a5_b, 7, 1, 7);
-    i16m7x1 r = k0301(a0, i0, s0, a1, a2, n0, src0, a3, a4, n1, src1, a5);
-    short r_b[7]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_i16("k0301", "ret", r_b, 7);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned char a1_b[24]; rt_fill_u8(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
+    u8m4x6 a1 = __builtin_matrix_column_major_load(a1_b, 4, 6, 4);
+    unsigned char a2_b[48]; rt_fill_u8(&rng, a2_b, 48, RT_DOM_INT(0LL, 16LL));
+    u8m6x8 a2 = __builtin_matrix_column_major_load(a2_b, 6, 8, 6);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    unsigned char a3_b[8]; rt_fill_u8(&rng, a3_b, 8, RT_DOM_INT(0LL, 16LL));
+    u8m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
+    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    unsigned char a4_b[16]; rt_fill_u8(&rng, a4_b, 16, RT_DOM_FULL);
+    u8m2x8 a4 = __builtin_matrix_column_major_load(a4_b, 2, 8, 2);
+    unsigned long a5_b[11]; rt_fill_u64(&rng, a5_b, 11, RT_DOM_INT(0LL, 16LL));
+    u64m11x1 a5 = __builtin_matrix_column_major_load(a5_b, 11, 1, 11);
+    unsigned long dst0[13]; rt_fill_u64(&rng, dst0, 13, RT_DOM_INT(0LL, 16LL));
+    float a6_b[28]; rt_fill_f32(&rng, a6_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x4 a6 = __builtin_matrix_column_major_load(a6_b, 7, 4, 7);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    float a7_b[28]; rt_fill_f32(&rng, a7_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x4 a7 = __builtin_matrix_column_major_load(a7_b, 7, 4, 7);
+    float a8_b[28]; rt_fill_f32(&rng, a8_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x4 a8 = __builtin_matrix_column_major_load(a8_b, 7, 4, 7);
+    float a9_b[28]; rt_fill_f32(&rng, a9_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x4 a9 = __builtin_matrix_column_major_load(a9_b, 7, 4, 7);
+    f32m7x4 r = k0301(a0, i0, s0, s1, a1, a2, s2, a3, s3, a4, a5, dst0, a6, i1, i2, a7, a8, a9);
+    float r_b[28]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_f32("k0301", "ret", r_b, 28);
+    rt_out_u64("k0301", "dst0", dst0, 13);
 }
 
 i8m1x4 k0302(f32m1x11_b a0, i32m1x3 a1, i32m3x4 a2, i8m1x4 a3, i8m1x4 a4, int s0) {
@@ -941,13 +952,13 @@ static void run_k0308(void) {
     rt_out_f32("k0308", "ret", &r, 1);
 }
 
-u8m4x4 k0309(u16m1x1 a0, const unsigned short *src0, const unsigned char *src1, unsigned long s0, unsigned long n0, unsigned short *dst0, u64m1x15 a1, unsigned char i0, unsigned short s1, double s2, long i1, unsigned int i2, unsigned long s3, unsigned int i3, unsigned long i4, u8m4x4_b a2, u8m4x4 a3) {
+u64m1x15 k0309(u16m1x1 a0, const unsigned short *src0, const unsigned char *src1, unsigned long s0, unsigned long n0, unsigned short *dst0, u64m1x15 a1, unsigned char i0, unsigned short s1, double s2, long i1, unsigned int i2, unsigned long s3, unsigned int i3, const unsigned long *src2, double s4, int s5, const unsigned long *src3, u64m8x15_b a2, u64m1x15 a3) {
     __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0) * __builtin_matrix_column_major_load(src0, 1, 1, 4)) - (s0 + (u16m1x1) __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 1, 1, 3))), dst0, n0);
     __auto_type t0 = k0305(a1, i0, s1);
     t0 *= (int)s2;
-    t0[i1][i2] += s3;
-    t0[i3][5 - K5] /= 3;
-    return a2 + a3;
+    t0[i1][i2] = t0[i3][5 - K5];
+    u64m1x15 t1 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 15, 1, 15)) + (long)s4 - s5;
+    return (__builtin_matrix_column_major_load(src3, 1, 8, 2) * a2 + a3) / 2L;
 }
 
 static void run_k0309(void) {
@@ -968,14 +979,17 @@ static void run_k0309(void) {
     unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 14LL));
     unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
     unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long i4; rt_fill_u64(&rng, &i4, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned char a2_b[16]; rt_fill_u8(&rng, a2_b, 16, RT_DOM_FULL);
-    u8m4x4 a2 = __builtin_matrix_column_major_load(a2_b, 4, 4, 4);
-    unsigned char a3_b[16]; rt_fill_u8(&rng, a3_b, 16, RT_DOM_INT(0LL, 16LL));
-    u8m4x4 a3 = __builtin_matrix_column_major_load(a3_b, 4, 4, 4);
-    u8m4x4 r = k0309(a0, src0, src1, s0, n0, dst0, a1, i0, s1, s2, i1, i2, s3, i3, i4, a2, a3);
-    unsigned char r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u8("k0309", "ret", r_b, 16);
+    unsigned long src2[15]; rt_fill_u64(&rng, src2, 15, RT_DOM_INT(0LL, 16LL));
+    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long src3[16]; rt_fill_u64(&rng, src3, 16, RT_DOM_FULL);
+    unsigned long a2_b[120]; rt_fill_u64(&rng, a2_b, 120, RT_DOM_INT(0LL, 16LL));
+    u64m8x15 a2 = __builtin_matrix_column_major_load(a2_b, 8, 15, 8);
+    unsigned long a3_b[15]; rt_fill_u64(&rng, a3_b, 15, RT_DOM_INT(0LL, 16LL));
+    u64m1x15 a3 = __builtin_matrix_column_major_load(a3_b, 1, 15, 1);
+    u64m1x15 r = k0309(a0, src0, src1, s0, n0, dst0, a1, i0, s1, s2, i1, i2, s3, i3, src2, s4, s5, src3, a2, a3);
+    unsigned long r_b[15]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u64("k0309", "ret", r_b, 15);
     rt_out_u16("k0309", "dst0", dst0, 3);
 }
 
@@ -1176,12 +1190,12 @@ static void run_k0317(void) {
     rt_out_i64("k0317", "dst0", dst0, 34);
 }
 
-u64m3x3 k0318(const unsigned long *src0, u64m3x3 a0, int i0, f64m15x3 a1, i16m15x3 a2, long i1, unsigned long i2, unsigned long s0, u64m3x1 a3, const unsigned long *src1, int s1) {
+u8m2x3 k0318(const unsigned long *src0, u64m3x3 a0, int i0, f64m15x3 a1, i16m15x3 a2, long i1, unsigned long i2, unsigned long s0, u8m2x3 a3) {
     __auto_type t0 = __builtin_matrix_column_major_load(src0, 15, 3, 18) * a0 * 4;
     for (int l0 = 0; l0 < 15; l0++) { t0[l0][2] = t0[i0][2]; }
     __auto_type t1 = (u64m15x3) a2;
-    t0[i1][1] /= 2;
-    return a0 - __builtin_matrix_transpose(a3 * __builtin_matrix_column_major_load(src1, 1, 3, 2)) * s1;
+    t0[i1][1] = t1[14][0];
+    return a3;
 }
 
 static void run_k0318(void) {
@@ -1197,13 +1211,11 @@ static void run_k0318(void) {
     long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 14LL));
     unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long a3_b[3]; rt_fill_u64(&rng, a3_b, 3, RT_DOM_FULL);
-    u64m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
-    unsigned long src1[6]; rt_fill_u64(&rng, src1, 6, RT_DOM_FULL);
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    u64m3x3 r = k0318(src0, a0, i0, a1, a2, i1, i2, s0, a3, src1, s1);
-    unsigned long r_b[9]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u64("k0318", "ret", r_b, 9);
+    unsigned char a3_b[6]; rt_fill_u8(&rng, a3_b, 6, RT_DOM_INT(0LL, 16LL));
+    u8m2x3 a3 = __builtin_matrix_column_major_load(a3_b, 2, 3, 2);
+    u8m2x3 r = k0318(src0, a0, i0, a1, a2, i1, i2, s0, a3);
+    unsigned char r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_u8("k0318", "ret", r_b, 6);
 }
 
 u8m5x1 k0319(u8m1x15 a0, u8m15x3 a1, unsigned long n0, unsigned char *dst0, const unsigned char *src0) {

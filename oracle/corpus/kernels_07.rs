@@ -11,174 +11,172 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    pub(crate) typedef int8_t i8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef char i8m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef char i8m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef signed char i8m2x6 __attribute__((matrix_type(5 - K3, K4 + 2)));
-    typedef i8 i8m3x4 __attribute__((matrix_type(3, 4)));
-    typedef char i8m3x7 __attribute__((matrix_type(3, 7)));
-    typedef i8 i8m3x13 __attribute__((matrix_type(3, 13)));
-    typedef signed char i8m4x3 __attribute__((matrix_type(K4, (K5 * 3) / K5)));
-    typedef int8_t i8m4x4 __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef signed char i8m4x7 __attribute__((matrix_type(4, 7)));
-    typedef int8_t i8m4x8 __attribute__((matrix_type(K2 + 2, 12 - K4)));
+    typedef int8_t i8m1x2 __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef char i8m2x1 __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef char i8m2x6 __attribute__((matrix_type(5 - K3, K4 + 2)));
+    pub typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
+    typedef i8 i8m3x7 __attribute__((matrix_type(3, 7)));
+    typedef char i8m3x13 __attribute__((matrix_type(3, 13)));
+    typedef i8 i8m4x3 __attribute__((matrix_type(K4, (K5 * 3) / K5)));
+    typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
+    typedef int8_t i8m4x7 __attribute__((matrix_type(4, 7)));
+    pub(crate) typedef signed char i8m4x8 __attribute__((matrix_type(K2 + 2, 12 - K4)));
     typedef int8_t i8m4x14 __attribute__((matrix_type(4, 14)));
-    pub(crate) typedef char i8m6x3 __attribute__((matrix_type(6, 3)));
-    typedef int8_t i8m6x13 __attribute__((matrix_type(6, 13)));
-    typedef signed char i8m7x3 __attribute__((matrix_type(6 + 1, 7 - K4)));
-    pub typedef i8 i8m7x7 __attribute__((matrix_type(7, 7)));
+    typedef int8_t i8m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef char i8m6x13 __attribute__((matrix_type(6, 13)));
+    typedef int8_t i8m7x3 __attribute__((matrix_type(6 + 1, 7 - K4)));
+    typedef signed char i8m7x7 __attribute__((matrix_type(7, 7)));
     pub typedef i8 i8m11x3 __attribute__((matrix_type(11, 3)));
-    typedef signed char i8m11x14 __attribute__((matrix_type(11, 14)));
-    typedef i8 i8m12x5 __attribute__((matrix_type(12, 5)));
-    typedef i16 i16m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
-    typedef i16 i16m3x8 __attribute__((matrix_type(3, 8)));
+    pub typedef i8 i8m11x14 __attribute__((matrix_type(11, 14)));
+    typedef signed char i8m12x5 __attribute__((matrix_type(12, 5)));
+    typedef int16_t i16m2x1 __attribute__((matrix_type(2, 1)));
+    typedef i16 i16m3x2 __attribute__((matrix_type(3, 2)));
+    pub(crate) typedef short i16m3x8 __attribute__((matrix_type(3, 8)));
     typedef i16 i16m4x2 __attribute__((matrix_type(4, 2)));
-    pub typedef int16_t i16m4x6 __attribute__((matrix_type(4, 6)));
-    typedef int16_t i16m4x8 __attribute__((matrix_type(4, 8)));
-    typedef i16 i16m6x8 __attribute__((matrix_type(6, 8)));
-    typedef i16 i16m7x1 __attribute__((matrix_type(7, 1)));
-    pub(crate) typedef int16_t i16m8x2 __attribute__((matrix_type((K3 * 8) / K3, 7 - K5)));
-    typedef i16 i16m15x3 __attribute__((matrix_type((K5 * 15) / K5, (K3 * 3) / K3)));
-    typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
-    pub(crate) typedef int i32m2x2 __attribute__((matrix_type((K2 * 2) / K2, (K3 * 2) / K3)));
-    pub typedef int i32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef i32 i32m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int i32m3x4 __attribute__((matrix_type((K4 * 3) / K4, K3 + 1)));
-    typedef i32 i32m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef i32 i32m3x16 __attribute__((matrix_type(3, 16)));
-    typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1)));
-    pub typedef int32_t i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i16 i16m4x6 __attribute__((matrix_type(4, 6)));
+    pub typedef int16_t i16m4x8 __attribute__((matrix_type(4, 8)));
+    typedef int16_t i16m6x8 __attribute__((matrix_type(6, 8)));
+    typedef i16 i16m8x2 __attribute__((matrix_type(8, 2)));
+    typedef i16 i16m15x3 __attribute__((matrix_type((K3 * 15) / K3, (K8 * 3) / K8)));
+    pub(crate) typedef int32_t i32m1x3 __attribute__((matrix_type((K8 * 1) / K8, (K3 * 3) / K3)));
+    typedef i32 i32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef int i32m2x5 __attribute__((matrix_type((K2 * 2) / K2, 9 - K4)));
+    pub(crate) typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef int i32m3x6 __attribute__((matrix_type(3, 6)));
+    typedef i32 i32m4x1 __attribute__((matrix_type(8 - K4, 4 - K3)));
+    typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
     typedef i32 i32m4x5 __attribute__((matrix_type(4, 5)));
-    pub(crate) typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
-    pub typedef long long i64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef long long i64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef long i64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef i64 i64m3x6 __attribute__((matrix_type(3, 6)));
-    typedef i64 i64m4x2 __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef i32 i32m6x6 __attribute__((matrix_type(6, 6)));
+    typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
+    pub typedef i64 i64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef i64 i64m3x2 __attribute__((matrix_type(3, 2)));
+    pub(crate) typedef int64_t i64m3x6 __attribute__((matrix_type(3, 6)));
+    pub typedef long long i64m4x2 __attribute__((matrix_type(4, 2)));
     typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
-    pub typedef i64 i64m4x5 __attribute__((matrix_type(4, 5)));
-    pub(crate) typedef int64_t i64m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef i64 i64m4x8 __attribute__((matrix_type(4, 8)));
-    typedef i64 i64m5x1 __attribute__((matrix_type((K5 * 5) / K5, 3 - K2)));
+    typedef long long i64m4x5 __attribute__((matrix_type(4, 5)));
+    typedef long i64m4x6 __attribute__((matrix_type(4, 6)));
+    typedef i64 i64m4x8 __attribute__((matrix_type(4, 8)));
+    typedef i64 i64m5x1 __attribute__((matrix_type(5, 1)));
     typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef i64 i64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef int64_t i64m5x5 __attribute__((matrix_type(5, 5)));
-    pub typedef long long i64m6x4 __attribute__((matrix_type(6, 4)));
-    pub(crate) typedef long i64m8x2 __attribute__((matrix_type(8, 2)));
-    typedef i64 i64m8x3 __attribute__((matrix_type(8, 3)));
-    pub(crate) typedef long long i64m8x8 __attribute__((matrix_type(8, 8)));
-    typedef long i64m12x3 __attribute__((matrix_type(12, 3)));
-    pub(crate) typedef u8 u8m1x1 __attribute__((matrix_type(1, 1)));
-    typedef u8 u8m1x8 __attribute__((matrix_type(1, 8)));
-    typedef uint8_t u8m1x15 __attribute__((matrix_type((K4 * 1) / K4, K5 * 3)));
-    typedef uint8_t u8m2x1 __attribute__((matrix_type(10 - K8, 6 - K5)));
-    pub typedef unsigned char u8m2x8 __attribute__((matrix_type(2, 8)));
-    typedef uint8_t u8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef u8 u8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint8_t u8m4x4 __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
-    pub typedef u8 u8m4x8 __attribute__((matrix_type(4, 8)));
-    typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
+    pub typedef i64 i64m5x4 __attribute__((matrix_type(5, 4)));
+    pub(crate) typedef int64_t i64m5x5 __attribute__((matrix_type(5, 5)));
+    pub(crate) typedef i64 i64m6x4 __attribute__((matrix_type(9 - K3, (K4 * 4) / K4)));
+    typedef i64 i64m8x2 __attribute__((matrix_type(8, 2)));
+    typedef long i64m8x3 __attribute__((matrix_type(8, 3)));
+    typedef i64 i64m8x8 __attribute__((matrix_type(8, 8)));
+    typedef int64_t i64m12x3 __attribute__((matrix_type(12, 3)));
+    pub typedef u8 u8m1x8 __attribute__((matrix_type(1, 8)));
+    pub(crate) typedef uint8_t u8m1x15 __attribute__((matrix_type(1, 15)));
+    typedef uint8_t u8m2x1 __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef uint8_t u8m2x3 __attribute__((matrix_type(2, 3)));
+    typedef unsigned char u8m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef u8 u8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef u8 u8m4x2 __attribute__((matrix_type(8 - K4, 6 - K4)));
+    typedef uint8_t u8m4x6 __attribute__((matrix_type(K2 + 2, 5 + 1)));
+    typedef uint8_t u8m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
     typedef uint8_t u8m5x3 __attribute__((matrix_type(5, 3)));
-    typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
+    typedef u8 u8m6x4 __attribute__((matrix_type(6, 4)));
     typedef uint8_t u8m6x8 __attribute__((matrix_type(6, 8)));
-    typedef unsigned char u8m8x4 __attribute__((matrix_type(8, 4)));
-    typedef uint8_t u8m8x6 __attribute__((matrix_type(8, 6)));
-    typedef u8 u8m15x3 __attribute__((matrix_type(15, 3)));
-    pub(crate) typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef unsigned char u8m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef u8 u8m8x6 __attribute__((matrix_type(8, 6)));
+    typedef unsigned char u8m15x3 __attribute__((matrix_type(15, 3)));
+    typedef uint16_t u16m1x1 __attribute__((matrix_type(1, 1)));
     typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
-    pub(crate) typedef u16 u16m2x8 __attribute__((matrix_type(2, 8)));
-    typedef uint16_t u16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef unsigned short u16m8x5 __attribute__((matrix_type(8, 5)));
-    pub typedef u16 u16m14x4 __attribute__((matrix_type(14, 4)));
-    pub typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned int u32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef uint32_t u32m3x2 __attribute__((matrix_type(3, 2)));
+    typedef uint16_t u16m2x8 __attribute__((matrix_type(2, 8)));
+    typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
+    typedef uint16_t u16m8x5 __attribute__((matrix_type(8, 5)));
+    typedef u16 u16m14x4 __attribute__((matrix_type(14, 4)));
+    pub(crate) typedef uint32_t u32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef u32 u32m3x1 __attribute__((matrix_type(3, 1)));
+    pub(crate) typedef unsigned int u32m3x2 __attribute__((matrix_type(3, 2)));
     typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
     typedef unsigned u32m3x7 __attribute__((matrix_type(3, 7)));
-    typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
+    pub typedef unsigned u32m4x2 __attribute__((matrix_type(4, 2)));
+    pub typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
     typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
-    pub typedef uint32_t u32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef unsigned u32m7x2 __attribute__((matrix_type(7, 2)));
-    typedef uint32_t u32m11x2 __attribute__((matrix_type(11, 2)));
-    pub(crate) typedef u64 u64m1x1 __attribute__((matrix_type(6 - K5, 6 - K5)));
-    typedef uint64_t u64m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef uint64_t u64m1x15 __attribute__((matrix_type(1, 15)));
-    pub typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef uint64_t u64m3x1 __attribute__((matrix_type((K3 * 3) / K3, (K4 * 1) / K4)));
-    typedef u64 u64m3x2 __attribute__((matrix_type(8 - K5, 7 - K5)));
-    typedef uint64_t u64m3x3 __attribute__((matrix_type(3, 3)));
-    pub(crate) typedef unsigned long long u64m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef unsigned long u64m3x11 __attribute__((matrix_type(3, 11)));
-    typedef uint64_t u64m4x11 __attribute__((matrix_type(4, 11)));
+    typedef uint32_t u32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
+    typedef unsigned u32m11x2 __attribute__((matrix_type(11, 2)));
+    typedef unsigned long long u64m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef unsigned long long u64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned long long u64m1x15 __attribute__((matrix_type(1, 15)));
+    pub typedef uint64_t u64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef uint64_t u64m3x2 __attribute__((matrix_type((K2 * 3) / K2, K2)));
+    pub(crate) typedef u64 u64m3x3 __attribute__((matrix_type(3, 3)));
+    typedef uint64_t u64m3x5 __attribute__((matrix_type(3, 5)));
+    pub typedef uint64_t u64m3x6 __attribute__((matrix_type(3, 6)));
+    pub typedef unsigned long u64m3x11 __attribute__((matrix_type((K3 * 3) / K3, K3 + 8)));
+    pub(crate) typedef uint64_t u64m4x11 __attribute__((matrix_type((K3 * 4) / K3, 15 - K4)));
     typedef u64 u64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef u64 u64m5x6 __attribute__((matrix_type(5, 6)));
-    typedef uint64_t u64m5x11 __attribute__((matrix_type(5, 11)));
-    pub(crate) typedef unsigned long long u64m6x1 __attribute__((matrix_type((K2 * 6) / K2, 6 - K5)));
-    typedef unsigned long long u64m6x3 __attribute__((matrix_type(6, 3)));
-    typedef unsigned long long u64m8x2 __attribute__((matrix_type(8, 2)));
-    pub(crate) typedef u64 u64m8x6 __attribute__((matrix_type(8, 6)));
-    typedef uint64_t u64m11x4 __attribute__((matrix_type(11, 4)));
-    typedef u64 u64m15x3 __attribute__((matrix_type(15, 3)));
-    typedef f32 f32m1x11 __attribute__((matrix_type((K2 * 1) / K2, K8 + 3)));
-    typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef f32 f32m3x1 __attribute__((matrix_type(3, 1)));
-    pub typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-    typedef f32 f32m3x6 __attribute__((matrix_type((K8 * 3) / K8, K4 + 2)));
+    typedef uint64_t u64m5x6 __attribute__((matrix_type(5, 6)));
+    pub(crate) typedef unsigned long long u64m5x11 __attribute__((matrix_type(5, 11)));
+    pub typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
+    pub(crate) typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef uint64_t u64m8x2 __attribute__((matrix_type(8, 2)));
+    typedef u64 u64m8x6 __attribute__((matrix_type(8, 6)));
+    typedef u64 u64m8x15 __attribute__((matrix_type(8, 15)));
+    typedef uint64_t u64m11x1 __attribute__((matrix_type(10 + 1, 6 - K5)));
+    pub(crate) typedef unsigned long long u64m11x4 __attribute__((matrix_type(11, 4)));
+    typedef unsigned long long u64m15x3 __attribute__((matrix_type(15, 3)));
+    typedef f32 f32m1x11 __attribute__((matrix_type(1, 11)));
+    pub(crate) typedef f32 f32m2x5 __attribute__((matrix_type(2, 5)));
+    typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef f32 f32m3x5 __attribute__((matrix_type((K8 * 3) / K8, K3 + 2)));
+    typedef f32 f32m3x6 __attribute__((matrix_type(3, 6)));
     typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
-    pub typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
-    typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
-    pub typedef f32 f32m5x12 __attribute__((matrix_type(5, 12)));
+    typedef f32 f32m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef float f32m5x1 __attribute__((matrix_type(K4 + 1, (K2 * 1) / K2)));
+    typedef f32 f32m5x12 __attribute__((matrix_type(5, 12)));
     typedef float f32m7x1 __attribute__((matrix_type(7, 1)));
-    typedef f32 f32m8x4 __attribute__((matrix_type(8, 4)));
-    pub(crate) typedef f32 f32m11x3 __attribute__((matrix_type(11, 3)));
+    pub typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
+    typedef float f32m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef f32 f32m11x3 __attribute__((matrix_type(11, 3)));
     typedef float f32m12x5 __attribute__((matrix_type(12, 5)));
     typedef f64 f64m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef f64 f64m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef f64 f64m2x3 __attribute__((matrix_type(5 - K3, (K8 * 3) / K8)));
+    pub(crate) typedef f64 f64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
     typedef f64 f64m2x7 __attribute__((matrix_type(2, 7)));
-    typedef double f64m2x14 __attribute__((matrix_type(6 - K4, (K5 * 14) / K5)));
-    typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
-    pub(crate) typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+    pub typedef f64 f64m2x14 __attribute__((matrix_type(5 - K3, (K4 * 14) / K4)));
+    pub(crate) typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef f64 f64m3x2 __attribute__((matrix_type(K3, (K4 * 2) / K4)));
     typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-    pub typedef double f64m3x14 __attribute__((matrix_type(3, 14)));
-    typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef f64 f64m3x14 __attribute__((matrix_type(3, 14)));
+    pub(crate) typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
     typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
-    typedef f64 f64m6x6 __attribute__((matrix_type(K2 * 3, 14 - K8)));
+    pub typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
     typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
-    typedef double f64m15x3 __attribute__((matrix_type(15, 3)));
-    typedef int8_t i8m1x2_b __attribute__((matrix_type(1, 2)));
-    typedef signed char i8m3x7_b __attribute__((matrix_type(3, 7)));
-    pub(crate) typedef int8_t i8m4x3_b __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef i8 i8m6x3_b __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef int16_t i16m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef i16 i16m3x8_b __attribute__((matrix_type(3, 8)));
-    typedef int16_t i16m8x2_b __attribute__((matrix_type(8, 2)));
-    typedef int32_t i32m3x6_b __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef int i32m6x6_b __attribute__((matrix_type(6, 6)));
-    typedef int64_t i64m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef long long i64m8x3_b __attribute__((matrix_type(8, 3)));
-    typedef long long i64m12x3_b __attribute__((matrix_type(12, 3)));
-    typedef u8 u8m4x4_b __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef uint8_t u8m8x4_b __attribute__((matrix_type(8, 4)));
-    typedef unsigned short u16m2x6_b __attribute__((matrix_type(2, 6)));
-    pub(crate) typedef u16 u16m14x4_b __attribute__((matrix_type((K5 * 14) / K5, K2 + 2)));
-    pub typedef u32 u32m3x1_b __attribute__((matrix_type(3, 1)));
+    typedef double f64m15x3 __attribute__((matrix_type((K3 * 15) / K3, (K3 * 3) / K3)));
+    typedef i8 i8m1x2_b __attribute__((matrix_type(1, 2)));
+    typedef int8_t i8m3x7_b __attribute__((matrix_type(3, 7)));
+    typedef int8_t i8m4x3_b __attribute__((matrix_type(4, 3)));
+    typedef int8_t i8m6x3_b __attribute__((matrix_type(6, 3)));
+    typedef i16 i16m2x1_b __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef int16_t i16m3x8_b __attribute__((matrix_type(3, 8)));
+    pub(crate) typedef int16_t i16m8x2_b __attribute__((matrix_type(8, 2)));
+    pub(crate) typedef int32_t i32m3x6_b __attribute__((matrix_type(3, 6)));
+    typedef i32 i32m6x6_b __attribute__((matrix_type(6, 6)));
+    typedef long long i64m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef int64_t i64m8x3_b __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef long long i64m12x3_b __attribute__((matrix_type(12, 3)));
+    typedef unsigned char u8m8x4_b __attribute__((matrix_type(8, 4)));
+    typedef u16 u16m2x6_b __attribute__((matrix_type(2, 6)));
+    typedef unsigned short u16m14x4_b __attribute__((matrix_type(14, 4)));
+    typedef unsigned u32m3x1_b __attribute__((matrix_type(3, 1)));
     pub(crate) typedef unsigned u32m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef unsigned int u32m3x4_b __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef uint64_t u64m1x1_b __attribute__((matrix_type(1, 1)));
-    typedef u64 u64m3x2_b __attribute__((matrix_type(3, 2)));
-    pub typedef unsigned long long u64m4x11_b __attribute__((matrix_type(4, 11)));
-    typedef u64 u64m5x3_b __attribute__((matrix_type(5, 3)));
+    typedef unsigned u32m3x4_b __attribute__((matrix_type((K8 * 3) / K8, K2 + 2)));
+    pub(crate) typedef unsigned long u64m1x1_b __attribute__((matrix_type(1, 1)));
+    pub typedef u64 u64m3x2_b __attribute__((matrix_type(3, 2)));
+    pub(crate) typedef unsigned long u64m4x11_b __attribute__((matrix_type(4, 11)));
+    typedef unsigned long long u64m5x3_b __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef uint64_t u64m8x15_b __attribute__((matrix_type(8, 15)));
     typedef f32 f32m1x11_b __attribute__((matrix_type(1, 11)));
-    pub typedef float f32m3x6_b __attribute__((matrix_type(3, 6)));
-    pub typedef float f32m4x6_b __attribute__((matrix_type(4, 6)));
+    pub typedef f32 f32m3x6_b __attribute__((matrix_type(3, 6)));
+    typedef f32 f32m4x6_b __attribute__((matrix_type(4, 6)));
     typedef f64 f64m1x4_b __attribute__((matrix_type(1, 4)));
-    typedef double f64m5x2_b __attribute__((matrix_type(5, 2)));
+    pub typedef double f64m5x2_b __attribute__((matrix_type(5, 2)));
 
     /// Kernel `k0280` of the oracle corpus.
     pub fn k0280(a0: u8m4x6, a1: u8m6x8, s0: u32) -> u8m4x8 {
@@ -320,12 +318,12 @@ matrix! {
         __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 5, 2, n0))
     }
 
-    pub fn k0301(a0: u64m1x1_b, i0: i64, s0: u64, a1: i64m3x3, a2: i32m3x16, n0: usize, src0: &[i32], a3: u8m1x1, a4: u8m1x1, n1: usize, src1: &[i16], a5: i16m7x1) -> i16m7x1 {
+    pub fn k0301(a0: u64m1x1_b, i0: i64, s0: u64, s1: u64, a1: u8m4x6, a2: u8m6x8, s2: u32, a3: u8m4x2, s3: i64, a4: u8m2x8, a5: u64m11x1, dst0: &mut [u64], a6: f32m7x4, i1: i64, i2: u8, a7: f32m7x4, a8: f32m7x4, a9: f32m7x4) -> f32m7x4 {
         let mut t0: u64m1x1 = a0 - a0[0][i0];
-        for l0 in 0..1 { t0[0][l0] += s0; }
-        let t1 = (i32m3x3) a1 * a2 + __builtin_matrix_column_major_load(src0, 3, 16, n0);
-        t0 *= (a3 - __builtin_matrix_sub(a3, a4)[0][0]) as u64m1x1;
-        __builtin_matrix_column_major_load(src1, 7, 1, n1) - a5
+        for l0 in 0..1 { t0[0][l0] = s1; }
+        let t1 = k0281(a1, a2, s2, a3, s3, a4);
+        __builtin_matrix_column_major_store(a5, dst0, 14);
+        (__builtin_matrix_insert(a6, i1, i2, -0.75f32) - a7 + (a8 + a9)) as f32m7x4
     }
 
     pub fn k0302(a0: f32m1x11_b, a1: i32m1x3, a2: i32m3x4, a3: i8m1x4, a4: i8m1x4, s0: i32) -> i8m1x4 {
@@ -368,13 +366,13 @@ matrix! {
         ((a0 - a0) * s0)[3 - K2][i0]
     }
 
-    pub fn k0309(a0: u16m1x1, src0: &[u16], src1: &[u8], s0: u64, n0: usize, dst0: &mut [u16], a1: u64m1x15, i0: u8, s1: u16, s2: f64, i1: i64, i2: u32, s3: u64, i3: u32, i4: usize, a2: u8m4x4_b, a3: u8m4x4) -> u8m4x4 {
+    pub fn k0309(a0: u16m1x1, src0: &[u16], src1: &[u8], s0: u64, n0: usize, dst0: &mut [u16], a1: u64m1x15, i0: u8, s1: u16, s2: f64, i1: i64, i2: u32, s3: u64, i3: u32, src2: &[u64], s4: f64, s5: i32, src3: &[u64], a2: u64m8x15_b, a3: Matrix<u64, 1, 15>) -> u64m1x15 {
         __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0) * __builtin_matrix_column_major_load(src0, 1, 1, 4)) - (s0 + (u16m1x1) __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 1, 1, 3))), dst0, n0);
         let mut t0 = k0305(a1, i0, s1);
         t0 *= s2 as i32;
-        t0[i1][i2] += s3;
-        t0[i3][5 - K5] /= 3;
-        a2 + a3
+        t0[i1][i2] = t0[i3][5 - K5];
+        let t1: u64m1x15 = __builtin_matrix_transpose(__builtin_matrix_column_load(src2, 15, 1, 15)) + s4 as i64 - s5;
+        __builtin_matrix_add(__builtin_matrix_column_major_load(src3, 1, 8, 2) * a2, a3) / 2i64
     }
 
     #[inline(never)]
@@ -427,13 +425,13 @@ matrix! {
         __builtin_matrix_column_major_store(a4, dst0, 7);
     }
 
-    #[inline(never)]
-    pub fn k0318(src0: &[u64], a0: u64m3x3, i0: i32, a1: f64m15x3, a2: i16m15x3, i1: i64, i2: usize, s0: u64, a3: u64m3x1, src1: &[u64], s1: i32) -> u64m3x3 {
+    /// Kernel `k0318` of the oracle corpus.
+    pub fn k0318(src0: &[u64], a0: u64m3x3, i0: i32, a1: f64m15x3, a2: i16m15x3, i1: i64, i2: usize, s0: u64, a3: u8m2x3) -> u8m2x3 {
         let mut t0 = __builtin_matrix_scalar_multiply(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 15, 3, 18), a0), 4);
         for l0 in 0..15 { t0[l0][2] = t0[i0][2]; }
         let t1 = a2 as u64m15x3;
-        t0[i1][1] /= 2;
-        a0 - __builtin_matrix_transpose(a3 * __builtin_matrix_column_major_load(src1, 1, 3, 2)) * s1
+        t0[i1][1] = t1[14][0];
+        return a3;
     }
 
     /// Kernel `k0319` of the oracle corpus.
@@ -781,17 +779,23 @@ fn run_k0301() -> Vec<rt::Output> {
     let a0 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
     let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = i64m3x3::from_column_major(&rt::vec::<i64>(&mut rng, 9, rt::Dom::Full));
-    let a2 = i32m3x16::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<i32>(&mut rng, 93, rt::Dom::Full);
-    let a3 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let a4 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src1 = rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let a5 = i16m7x1::from_column_major(&rt::vec::<i16>(&mut rng, 7, rt::Dom::Full));
-    let r = k0301(a0, i0, s0, a1, a2, n0, &src0, a3, a4, n1, &src1, a5);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a2 = u8m6x8::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a3 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let s3: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a4 = u8m2x8::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
+    let a5 = u64m11x1::from_column_major(&rt::vec::<u64>(&mut rng, 11, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 13, rt::Dom::Int(0, 16));
+    let a6 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a7 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let a8 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let a9 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0301(a0, i0, s0, s1, a1, a2, s2, a3, s3, a4, a5, &mut dst0, a6, i1, i2, a7, a8, a9);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0302() -> Vec<rt::Output> {
@@ -892,10 +896,13 @@ fn run_k0309() -> Vec<rt::Output> {
     let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
     let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
     let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i4: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a2 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
-    let a3 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let r = k0309(a0, &src0, &src1, s0, n0, &mut dst0, a1, i0, s1, s2, i1, i2, s3, i3, i4, a2, a3);
+    let src2 = rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16));
+    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s5: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src3 = rt::vec::<u64>(&mut rng, 16, rt::Dom::Full);
+    let a2 = u64m8x15::from_column_major(&rt::vec::<u64>(&mut rng, 120, rt::Dom::Int(0, 16)));
+    let a3 = u64m1x15::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
+    let r = k0309(a0, &src0, &src1, s0, n0, &mut dst0, a1, i0, s1, s2, i1, i2, s3, i3, &src2, s4, s5, &src3, a2, a3);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
@@ -1027,10 +1034,8 @@ fn run_k0318() -> Vec<rt::Output> {
     let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
     let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = u64m3x1::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Full));
-    let src1 = rt::vec::<u64>(&mut rng, 6, rt::Dom::Full);
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0318(&src0, a0, i0, a1, a2, i1, i2, s0, a3, &src1, s1);
+    let a3 = u8m2x3::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let r = k0318(&src0, a0, i0, a1, a2, i1, i2, s0, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

@@ -7,23 +7,23 @@ typedef signed char i8m1x6 __attribute__((matrix_type(5 - K4, 10 - K4)));
 typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
 typedef signed char i8m4x1 __attribute__((matrix_type(4, 1)));
 typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
-typedef signed char i8m8x1 __attribute__((matrix_type(12 - K4, (K3 * 1) / K3)));
+typedef signed char i8m7x3 __attribute__((matrix_type(15 - K8, K3)));
+typedef signed char i8m7x16 __attribute__((matrix_type(7, 16)));
+typedef signed char i8m8x1 __attribute__((matrix_type((K3 * 8) / K3, (K5 * 1) / K5)));
+typedef signed char i8m16x3 __attribute__((matrix_type((K5 * 16) / K5, 6 - K3)));
 typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
-typedef short i16m1x5 __attribute__((matrix_type((K3 * 1) / K3, K5)));
-typedef short i16m3x4 __attribute__((matrix_type((K4 * 3) / K4, K4)));
+typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
+typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
 typedef short i16m3x5 __attribute__((matrix_type(3, 5)));
-typedef short i16m3x8 __attribute__((matrix_type(3, 8)));
 typedef short i16m4x5 __attribute__((matrix_type(4, 5)));
 typedef short i16m4x7 __attribute__((matrix_type(4, 7)));
 typedef short i16m7x5 __attribute__((matrix_type(7, 5)));
-typedef short i16m8x3 __attribute__((matrix_type(8, 3)));
+typedef int i32m2x5 __attribute__((matrix_type(10 - K8, (K2 * 5) / K2)));
 typedef int i32m12x6 __attribute__((matrix_type(12, 6)));
-typedef long i64m1x4 __attribute__((matrix_type(6 - K5, 6 - K2)));
-typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
+typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
+typedef long i64m4x1 __attribute__((matrix_type(8 - K4, 3 - K2)));
 typedef long i64m4x13 __attribute__((matrix_type(4, 13)));
-typedef long i64m6x3 __attribute__((matrix_type(8 - K2, 5 - K2)));
-typedef long i64m14x3 __attribute__((matrix_type(14, 3)));
-typedef long i64m14x6 __attribute__((matrix_type(14, 6)));
+typedef long i64m16x3 __attribute__((matrix_type(16, 3)));
 typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
 typedef unsigned char u8m1x5 __attribute__((matrix_type(1, 5)));
 typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
@@ -55,62 +55,60 @@ typedef unsigned char u8m11x2 __attribute__((matrix_type(11, 2)));
 typedef unsigned char u8m12x4 __attribute__((matrix_type(12, 4)));
 typedef unsigned short u16m1x7 __attribute__((matrix_type(1, 7)));
 typedef unsigned short u16m1x15 __attribute__((matrix_type(1, 15)));
-typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
 typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned short u16m3x8 __attribute__((matrix_type(3, 8)));
 typedef unsigned short u16m4x7 __attribute__((matrix_type(4, 7)));
 typedef unsigned short u16m5x4 __attribute__((matrix_type(5, 4)));
-typedef unsigned short u16m6x3 __attribute__((matrix_type(6, 3)));
 typedef unsigned short u16m6x6 __attribute__((matrix_type(6, 6)));
-typedef unsigned short u16m8x4 __attribute__((matrix_type((K3 * 8) / K3, K3 + 1)));
+typedef unsigned short u16m14x1 __attribute__((matrix_type(14, 1)));
 typedef unsigned short u16m15x4 __attribute__((matrix_type(15, 4)));
 typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned int u32m1x4 __attribute__((matrix_type(0 + 1, (K3 * 4) / K3)));
+typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
 typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned int u32m2x6 __attribute__((matrix_type(4 - K2, 10 - K4)));
-typedef unsigned int u32m2x10 __attribute__((matrix_type(2, 10)));
+typedef unsigned int u32m2x4 __attribute__((matrix_type((K4 * 2) / K4, K3 + 1)));
+typedef unsigned int u32m2x5 __attribute__((matrix_type(2, 5)));
+typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
+typedef unsigned int u32m2x10 __attribute__((matrix_type(10 - K8, (K4 * 10) / K4)));
 typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned int u32m3x11 __attribute__((matrix_type(3, 11)));
-typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8)));
+typedef unsigned int u32m4x8 __attribute__((matrix_type(K4, 11 - K3)));
 typedef unsigned int u32m6x3 __attribute__((matrix_type(6, 3)));
-typedef unsigned int u32m7x1 __attribute__((matrix_type(6 + 1, 0 + 1)));
+typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
 typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
 typedef unsigned int u32m8x1 __attribute__((matrix_type(8, 1)));
-typedef unsigned long u64m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned long u64m2x1 __attribute__((matrix_type((K4 * 2) / K4, 3 - K2)));
+typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned long u64m2x3 __attribute__((matrix_type((K2 * 2) / K2, K3)));
+typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned long u64m3x9 __attribute__((matrix_type(3, 9)));
-typedef unsigned long u64m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned long u64m4x7 __attribute__((matrix_type(K4, K2 + 5)));
+typedef unsigned long u64m4x2 __attribute__((matrix_type((K4 * 4) / K4, (K3 * 2) / K3)));
+typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
 typedef unsigned long u64m9x3 __attribute__((matrix_type(9, 3)));
-typedef float f32m1x8 __attribute__((matrix_type(1, 8)));
+typedef float f32m1x8 __attribute__((matrix_type(3 - K2, 12 - K4)));
 typedef float f32m1x16 __attribute__((matrix_type(1, 16)));
 typedef float f32m4x1 __attribute__((matrix_type(4, 1)));
 typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
-typedef float f32m5x1 __attribute__((matrix_type((K2 * 5) / K2, 6 - K5)));
+typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
 typedef float f32m5x2 __attribute__((matrix_type(5, 2)));
-typedef float f32m5x5 __attribute__((matrix_type(5, 5)));
+typedef float f32m5x5 __attribute__((matrix_type((K2 * 5) / K2, K2 + 3)));
 typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
 typedef float f32m6x6 __attribute__((matrix_type(6, 6)));
-typedef float f32m6x14 __attribute__((matrix_type((K3 * 6) / K3, K8 + 6)));
-typedef float f32m7x4 __attribute__((matrix_type((K4 * 7) / K4, 8 - K4)));
-typedef float f32m8x1 __attribute__((matrix_type(K3 + 5, (K2 * 1) / K2)));
-typedef double f64m1x2 __attribute__((matrix_type((K5 * 1) / K5, 10 - K8)));
-typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
-typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
+typedef float f32m6x14 __attribute__((matrix_type(6, 14)));
+typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
+typedef float f32m8x1 __attribute__((matrix_type((K8 * 8) / K8, (K5 * 1) / K5)));
+typedef double f64m1x2 __attribute__((matrix_type(5 - K4, (K2 * 2) / K2)));
+typedef double f64m1x3 __attribute__((matrix_type((K3 * 1) / K3, (K5 * 3) / K5)));
+typedef double f64m2x3 __attribute__((matrix_type((K2 * 2) / K2, (K4 * 3) / K4)));
 typedef double f64m2x5 __attribute__((matrix_type(2, 5)));
 typedef double f64m2x6 __attribute__((matrix_type(2, 6)));
-typedef double f64m2x7 __attribute__((matrix_type((K4 * 2) / K4, K3 + 4)));
+typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
 typedef double f64m2x8 __attribute__((matrix_type(2, 8)));
-typedef double f64m4x7 __attribute__((matrix_type(K4, K4 + 3)));
+typedef double f64m4x7 __attribute__((matrix_type((K2 * 4) / K2, K3 + 4)));
 typedef double f64m7x2 __attribute__((matrix_type(7, 2)));
-typedef double f64m7x5 __attribute__((matrix_type(7, 5)));
+typedef double f64m7x5 __attribute__((matrix_type(11 - K4, K4 + 1)));
 typedef double f64m8x4 __attribute__((matrix_type(8, 4)));
-typedef double f64m8x7 __attribute__((matrix_type(K3 + 5, (K3 * 7) / K3)));
+typedef double f64m8x7 __attribute__((matrix_type(8, 7)));
 typedef double f64m11x2 __attribute__((matrix_type(11, 2)));
-typedef double f64m11x6 __attribute__((matrix_type(11, 6)));
+typedef double f64m11x6 __attribute__((matrix_type(16 - K5, 8 - K2)));
 typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1)));
 typedef long i64m4x1_b __attribute__((matrix_type(4, 1)));
 typedef unsigned char u8m1x3_b __attribute__((matrix_type(1, 3)));
@@ -119,21 +117,20 @@ typedef unsigned char u8m2x3_b __attribute__((matrix_type(2, 3)));
 typedef unsigned char u8m2x4_b __attribute__((matrix_type(2, 4)));
 typedef unsigned char u8m5x2_b __attribute__((matrix_type(5, 2)));
 typedef unsigned char u8m7x3_b __attribute__((matrix_type(7, 3)));
-typedef unsigned char u8m7x8_b __attribute__((matrix_type((K2 * 7) / K2, K2 + 6)));
-typedef unsigned short u16m1x15_b __attribute__((matrix_type(3 - K2, K3 + 12)));
-typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
-typedef unsigned short u16m3x4_b __attribute__((matrix_type(3, 4)));
-typedef unsigned int u32m1x2_b __attribute__((matrix_type(1, 2)));
-typedef unsigned int u32m1x4_b __attribute__((matrix_type(1, 4)));
+typedef unsigned char u8m7x8_b __attribute__((matrix_type(7, 8)));
+typedef unsigned short u16m1x15_b __attribute__((matrix_type(1, 15)));
+typedef unsigned short u16m3x4_b __attribute__((matrix_type((K8 * 3) / K8, (K4 * 4) / K4)));
+typedef unsigned int u32m1x2_b __attribute__((matrix_type(3 - K2, 5 - K3)));
 typedef unsigned int u32m2x3_b __attribute__((matrix_type(2, 3)));
 typedef unsigned int u32m2x10_b __attribute__((matrix_type(2, 10)));
-typedef unsigned long u64m1x3_b __attribute__((matrix_type(1, 3)));
 typedef unsigned long u64m2x1_b __attribute__((matrix_type(2, 1)));
+typedef unsigned long u64m3x1_b __attribute__((matrix_type(3, 1)));
 typedef float f32m1x16_b __attribute__((matrix_type(1, 16)));
-typedef float f32m6x4_b __attribute__((matrix_type(10 - K4, (K4 * 4) / K4)));
+typedef float f32m6x4_b __attribute__((matrix_type(6, 4)));
 typedef float f32m7x4_b __attribute__((matrix_type(7, 4)));
 typedef float f32m8x1_b __attribute__((matrix_type(8, 1)));
 typedef double f64m1x2_b __attribute__((matrix_type(1, 2)));
+typedef double f64m2x5_b __attribute__((matrix_type((K5 * 2) / K5, K5)));
 typedef double f64m2x6_b __attribute__((matrix_type(2, 6)));
 typedef double f64m11x2_b __attribute__((matrix_type(11, 2)));
 
@@ -653,17 +650,33 @@ static void run_r0022(void) {
     rt_out_u32("r0022", "ret", r_b, 4);
 }
 
-i16m8x3 r0023(u16m3x8 a0) {
-    return (i16m8x3) ({ __auto_type ins0 = __builtin_matrix_transpose(a0); ins0[3][0] = -1; ins0; });
+signed char r0023(i8m7x16 a0, signed char s0, i64m16x3 a1, float s1, long s2, unsigned int i0, signed char s3, short s4, long i1, unsigned short i2) {
+    i8m7x3 t0 = (s0 + a0) * (i8m16x3) a1;
+    t0 = ({ __auto_type ins0 = t0; ins0[0][2] = s1; ins0; });
+    t0 /= s2;
+    t0[6][i0] = s3;
+    t0 /= s4;
+    return a0[i1][i2];
 }
 
 static void run_r0023(void) {
-    rt_rng rng = {0xcd5268d91b5db943ULL};
-    unsigned short a0_b[24]; rt_fill_u16(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
-    u16m3x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    i16m8x3 r = r0023(a0);
-    short r_b[24]; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
-    rt_out_i16("r0023", "ret", r_b, 24);
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s4_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    rt_rng rng = {0xd00f7cfd56ec1331ULL};
+    signed char a0_b[112]; rt_fill_i8(&rng, a0_b, 112, RT_DOM_FULL);
+    i8m7x16 a0; for (int j = 0; j < 16; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    long a1_b[48]; rt_fill_i64(&rng, a1_b, 48, RT_DOM_FULL);
+    i64m16x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 16; i++) a1[i][j] = a1_b[j * 16 + i];
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_ICHOICE(s4_dom));
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 15LL));
+    signed char r = r0023(a0, s0, a1, s1, s2, i0, s3, s4, i1, i2);
+    rt_out_i8("r0023", "ret", &r, 1);
 }
 
 i8m2x1 r0024(i8m2x1 a0, i8m2x1 a1, long s0) {
@@ -752,20 +765,23 @@ static void run_r0027(void) {
     rt_out_u64("r0027", "ret", r_b, 27);
 }
 
-i16m8x3 r0028(u16m3x8 a0, i16m3x8 a1) {
-    __auto_type t0 = r0023(a0);
+u64m4x2 r0028(u64m4x2 a0, unsigned short i0, int s0, int s1, u64m2x4 a1) {
+    __auto_type t0 = r0005(a0, i0, s0, s1);
     return __builtin_matrix_transpose(a1);
 }
 
 static void run_r0028(void) {
     rt_rng rng = {0xb447e5794c682c87ULL};
-    unsigned short a0_b[24]; rt_fill_u16(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
-    u16m3x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    short a1_b[24]; rt_fill_i16(&rng, a1_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i16m3x8 a1; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
-    i16m8x3 r = r0028(a0, a1);
-    short r_b[24]; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
-    rt_out_i16("r0028", "ret", r_b, 24);
+    unsigned long a0_b[8]; rt_fill_u64(&rng, a0_b, 8, RT_DOM_INT(0LL, 16LL));
+    u64m4x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a1_b[8]; rt_fill_u64(&rng, a1_b, 8, RT_DOM_INT(0LL, 16LL));
+    u64m2x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    u64m4x2 r = r0028(a0, i0, s0, s1, a1);
+    unsigned long r_b[8]; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_u64("r0028", "ret", r_b, 8);
 }
 
 u8m2x2 r0029(i64m4x13 a0, short s0, unsigned short i0, u8m2x3 a1, u8m3x2 a2) {
@@ -823,27 +839,31 @@ static void run_r0031(void) {
     rt_out_f32("r0031", "ret", r_b, 4);
 }
 
-u32m1x4 r0032(u64m2x1 a0, u32m4x8 a1, u32m8x1 a2, short s0, short s1, float s2, unsigned int s3) {
-    u32m1x4_b t0 = r0022(a0, a1, a2, s0, s1);
+f64m2x5 r0032(f64m2x5 a0, f64m2x5 a1, unsigned long s0, unsigned long s1, float s2, i32m2x5 a2, u32m2x5 a3, signed char s3, signed char s4, unsigned long i0) {
+    f64m2x5_b t0 = r0030(a0, a1, s0, s1);
     t0 *= s2;
-    return s3 + t0;
+    return (f64m2x5) ({ __auto_type ins0 = (u32m2x5) a2 + (a3 + s3 * s4); ins0[1][i0] = 43L; ins0; });
 }
 
 static void run_r0032(void) {
     rt_rng rng = {0xf887c9ffbb2caeeeULL};
-    unsigned long a0_b[2]; rt_fill_u64(&rng, a0_b, 2, RT_DOM_FULL);
-    u64m2x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned int a1_b[32]; rt_fill_u32(&rng, a1_b, 32, RT_DOM_INT(0LL, 16LL));
-    u32m4x8 a1; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    unsigned int a2_b[8]; rt_fill_u32(&rng, a2_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m8x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) a2[i][j] = a2_b[j * 8 + i];
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    u32m1x4 r = r0032(a0, a1, a2, s0, s1, s2, s3);
-    unsigned int r_b[4]; for (int j = 0; j < 4; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_u32("r0032", "ret", r_b, 4);
+    double a0_b[10]; rt_fill_f64(&rng, a0_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    double a1_b[10]; rt_fill_f64(&rng, a1_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int a2_b[10]; rt_fill_i32(&rng, a2_b, 10, RT_DOM_FULL);
+    i32m2x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    unsigned int a3_b[10]; rt_fill_u32(&rng, a3_b, 10, RT_DOM_FULL);
+    u32m2x5 a3; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    f64m2x5 r = r0032(a0, a1, s0, s1, s2, a2, a3, s3, s4, i0);
+    double r_b[10]; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_f64("r0032", "ret", r_b, 10);
 }
 
 u8m3x2 r0033(u8m3x8 a0, u8m8x2 a1, u8m3x2 a2) {
@@ -907,43 +927,39 @@ static void run_r0035(void) {
     rt_out_u16("r0035", "ret", r_b, 12);
 }
 
-f32m4x1 r0036(f32m4x1 a0, f32m4x1 a1, unsigned int s0, unsigned long i0, long i1, double s1) {
-    __auto_type t0 = r0031(a0, a1);
-    for (int l0 = 0; l0 < 1; l0++) { t0[2][l0] = 6.0; }
-    t0[0][0] -= (float)s0;
-    return ({ __auto_type ins0 = t0; ins0[i0][i1] = s1; ins0; });
+unsigned long r0036(u64m9x3 a0, long s0, unsigned int s1, unsigned long i0, unsigned char i1) {
+    __auto_type t0 = r0027(a0, s0);
+    for (int l0 = 0; l0 < 9; l0++) { t0[1][l0] = 6; }
+    t0[2][6] = t0[i0][8];
+    return t0[1][i1];
 }
 
 static void run_r0036(void) {
     rt_rng rng = {0x8f8bed7d5ea9712eULL};
-    float a0_b[4]; rt_fill_f32(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    float a1_b[4]; rt_fill_f32(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x1 r = r0036(a0, a1, s0, i0, i1, s1);
-    float r_b[4]; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
-    rt_out_f32("r0036", "ret", r_b, 4);
+    unsigned long a0_b[27]; rt_fill_u64(&rng, a0_b, 27, RT_DOM_FULL);
+    u64m9x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 9; i++) a0[i][j] = a0_b[j * 9 + i];
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 8LL));
+    unsigned long r = r0036(a0, s0, s1, i0, i1);
+    rt_out_u64("r0036", "ret", &r, 1);
 }
 
-i64m14x3 r0037(i64m14x6 a0, unsigned int s0, u16m6x3 a1, long s1) {
-    return (a0 - s0) * (i64m6x3) a1 + s1;
+unsigned short r0037(u16m14x1 a0, unsigned long i0, unsigned long i1) {
+    u16m14x1 t0 = a0;
+    u16m14x1 t1 = t0;
+    return t1[i0][i1];
 }
 
 static void run_r0037(void) {
-    rt_rng rng = {0x639d0efa4b37cc65ULL};
-    long a0_b[84]; rt_fill_i64(&rng, a0_b, 84, RT_DOM_INT(-8LL, 8LL));
-    i64m14x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 14; i++) a0[i][j] = a0_b[j * 14 + i];
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short a1_b[18]; rt_fill_u16(&rng, a1_b, 18, RT_DOM_FULL);
-    u16m6x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i64m14x3 r = r0037(a0, s0, a1, s1);
-    long r_b[42]; for (int j = 0; j < 3; j++) for (int i = 0; i < 14; i++) r_b[j * 14 + i] = r[i][j];
-    rt_out_i64("r0037", "ret", r_b, 42);
+    rt_rng rng = {0x4af17ebdeaaa800fULL};
+    unsigned short a0_b[14]; rt_fill_u16(&rng, a0_b, 14, RT_DOM_INT(0LL, 16LL));
+    u16m14x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 14; i++) a0[i][j] = a0_b[j * 14 + i];
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 13LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned short r = r0037(a0, i0, i1);
+    rt_out_u16("r0037", "ret", &r, 1);
 }
 
 u32m2x10 r0038(u32m2x10 a0, long i0, signed char s0, unsigned short i1, unsigned short s1) {
@@ -964,41 +980,21 @@ static void run_r0038(void) {
     rt_out_u32("r0038", "ret", r_b, 20);
 }
 
-u16m3x4 r0039(u64m1x3 a0, u64m1x3_b a1, unsigned long s0, unsigned long s1, unsigned long s2, u16m3x2 a2, short s3, unsigned long i0, unsigned long i1, int s4, u64m1x3 a3, long i2, int i3, u16m2x8_b a4, u16m8x4 a5, unsigned long s5, u16m2x4 a6) {
-    u64m1x3 t0 = (a0 - a1) / s0 - s1 * s2;
-    return ({ __auto_type ins2 = ({ __auto_type ins0 = a2 - s3; ins0[i0][i1] = s4; ins0; }); ins2[1][3 - K2] = ({ __auto_type ins1 = a3; ins1[0][(K3 * 0) / K3] = -1; ins1; })[i2][i3]; ins2; }) * (s5 * (a4 * a5) + a6);
+unsigned long r0039(u64m2x1 a0, u64m2x3 a1, u64m3x1_b a2) {
+    u64m2x1 t0 = (u64m2x1) (a0 - a0 - a1 * a2);
+    return t0[0][0];
 }
 
 static void run_r0039(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    rt_rng rng = {0xdd1121dd8c2f5f86ULL};
-    unsigned long a0_b[3]; rt_fill_u64(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
-    u64m1x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    unsigned long a1_b[3]; rt_fill_u64(&rng, a1_b, 3, RT_DOM_FULL);
-    u64m1x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short a2_b[6]; rt_fill_u16(&rng, a2_b, 6, RT_DOM_INT(0LL, 16LL));
-    u16m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long a3_b[3]; rt_fill_u64(&rng, a3_b, 3, RT_DOM_FULL);
-    u64m1x3 a3; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a3[i][j] = a3_b[j * 1 + i];
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned short a4_b[16]; rt_fill_u16(&rng, a4_b, 16, RT_DOM_INT(0LL, 16LL));
-    u16m2x8 a4; for (int j = 0; j < 8; j++) for (int i = 0; i < 2; i++) a4[i][j] = a4_b[j * 2 + i];
-    unsigned short a5_b[32]; rt_fill_u16(&rng, a5_b, 32, RT_DOM_INT(0LL, 16LL));
-    u16m8x4 a5; for (int j = 0; j < 4; j++) for (int i = 0; i < 8; i++) a5[i][j] = a5_b[j * 8 + i];
-    unsigned long s5; rt_fill_u64(&rng, &s5, 1, RT_DOM_FULL);
-    unsigned short a6_b[8]; rt_fill_u16(&rng, a6_b, 8, RT_DOM_FULL);
-    u16m2x4 a6; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a6[i][j] = a6_b[j * 2 + i];
-    u16m3x4 r = r0039(a0, a1, s0, s1, s2, a2, s3, i0, i1, s4, a3, i2, i3, a4, a5, s5, a6);
-    unsigned short r_b[12]; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
-    rt_out_u16("r0039", "ret", r_b, 12);
+    rt_rng rng = {0xcc99559d56641573ULL};
+    unsigned long a0_b[2]; rt_fill_u64(&rng, a0_b, 2, RT_DOM_FULL);
+    u64m2x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    unsigned long a1_b[6]; rt_fill_u64(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
+    u64m2x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    unsigned long a2_b[3]; rt_fill_u64(&rng, a2_b, 3, RT_DOM_INT(0LL, 16LL));
+    u64m3x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    unsigned long r = r0039(a0, a1, a2);
+    rt_out_u64("r0039", "ret", &r, 1);
 }
 
 int main(void) {

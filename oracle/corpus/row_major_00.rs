@@ -11,139 +11,136 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef signed char i8m1x6 __attribute__((matrix_type(5 - K4, 10 - K4, row_major)));
-    typedef signed char i8m2x1 __attribute__((matrix_type(2, 1, row_major)));
-    typedef i8 i8m4x1 __attribute__((matrix_type(4, 1, row_major)));
-    pub(crate) typedef int8_t i8m4x8 __attribute__((matrix_type(4, 8, row_major)));
-    typedef char i8m8x1 __attribute__((matrix_type(12 - K4, (K3 * 1) / K3, row_major)));
+    pub typedef char i8m1x6 __attribute__((matrix_type(5 - K4, 10 - K4, row_major)));
+    pub typedef char i8m2x1 __attribute__((matrix_type(2, 1, row_major)));
+    pub(crate) typedef int8_t i8m4x1 __attribute__((matrix_type(4, 1, row_major)));
+    pub(crate) typedef signed char i8m4x8 __attribute__((matrix_type(4, 8, row_major)));
+    typedef char i8m7x3 __attribute__((matrix_type(15 - K8, K3, row_major)));
+    pub typedef char i8m7x16 __attribute__((matrix_type(7, 16, row_major)));
+    typedef i8 i8m8x1 __attribute__((matrix_type((K3 * 8) / K3, (K5 * 1) / K5, row_major)));
+    pub typedef int8_t i8m16x3 __attribute__((matrix_type((K5 * 16) / K5, 6 - K3, row_major)));
     typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3, row_major)));
-    typedef short i16m1x5 __attribute__((matrix_type((K3 * 1) / K3, K5, row_major)));
-    typedef short i16m3x4 __attribute__((matrix_type((K4 * 3) / K4, K4, row_major)));
+    typedef int16_t i16m1x5 __attribute__((matrix_type(1, 5, row_major)));
+    pub(crate) typedef short i16m3x4 __attribute__((matrix_type(3, 4, row_major)));
     typedef int16_t i16m3x5 __attribute__((matrix_type(3, 5, row_major)));
-    typedef i16 i16m3x8 __attribute__((matrix_type(3, 8, row_major)));
     pub typedef i16 i16m4x5 __attribute__((matrix_type(4, 5, row_major)));
-    typedef i16 i16m4x7 __attribute__((matrix_type(4, 7, row_major)));
-    pub typedef int16_t i16m7x5 __attribute__((matrix_type(7, 5, row_major)));
-    pub typedef i16 i16m8x3 __attribute__((matrix_type(8, 3, row_major)));
-    pub(crate) typedef int i32m12x6 __attribute__((matrix_type(12, 6, row_major)));
-    typedef long i64m1x4 __attribute__((matrix_type(6 - K5, 6 - K2, row_major)));
-    typedef i64 i64m4x1 __attribute__((matrix_type(4, 1, row_major)));
-    typedef int64_t i64m4x13 __attribute__((matrix_type(4, 13, row_major)));
-    pub typedef int64_t i64m6x3 __attribute__((matrix_type(8 - K2, 5 - K2, row_major)));
-    typedef i64 i64m14x3 __attribute__((matrix_type(14, 3, row_major)));
-    typedef i64 i64m14x6 __attribute__((matrix_type(14, 6, row_major)));
-    typedef uint8_t u8m1x3 __attribute__((matrix_type(1, 3, row_major)));
-    typedef unsigned char u8m1x5 __attribute__((matrix_type(1, 5, row_major)));
-    typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1, row_major)));
-    typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2, row_major)));
-    pub(crate) typedef unsigned char u8m2x3 __attribute__((matrix_type(K2, K2 + 1, row_major)));
+    typedef int16_t i16m4x7 __attribute__((matrix_type(4, 7, row_major)));
+    typedef int16_t i16m7x5 __attribute__((matrix_type(7, 5, row_major)));
+    pub typedef int32_t i32m2x5 __attribute__((matrix_type(10 - K8, (K2 * 5) / K2, row_major)));
+    typedef i32 i32m12x6 __attribute__((matrix_type(12, 6, row_major)));
+    typedef i64 i64m1x4 __attribute__((matrix_type(1, 4, row_major)));
+    typedef i64 i64m4x1 __attribute__((matrix_type(8 - K4, 3 - K2, row_major)));
+    pub(crate) typedef int64_t i64m4x13 __attribute__((matrix_type(4, 13, row_major)));
+    pub typedef long long i64m16x3 __attribute__((matrix_type(16, 3, row_major)));
+    typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3, row_major)));
+    pub typedef uint8_t u8m1x5 __attribute__((matrix_type(1, 5, row_major)));
+    pub typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1, row_major)));
+    typedef uint8_t u8m2x2 __attribute__((matrix_type(2, 2, row_major)));
+    pub typedef unsigned char u8m2x3 __attribute__((matrix_type(K2, K2 + 1, row_major)));
     typedef uint8_t u8m2x4 __attribute__((matrix_type(2, 4, row_major)));
-    typedef u8 u8m2x11 __attribute__((matrix_type(2, 11, row_major)));
-    typedef uint8_t u8m2x12 __attribute__((matrix_type(2, 12, row_major)));
-    typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2, row_major)));
-    pub(crate) typedef uint8_t u8m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    pub(crate) typedef uint8_t u8m3x5 __attribute__((matrix_type(3, 5, row_major)));
-    pub typedef u8 u8m3x7 __attribute__((matrix_type(3, 7, row_major)));
-    typedef uint8_t u8m3x8 __attribute__((matrix_type(3, 8, row_major)));
+    typedef unsigned char u8m2x11 __attribute__((matrix_type(2, 11, row_major)));
+    typedef unsigned char u8m2x12 __attribute__((matrix_type(2, 12, row_major)));
+    typedef uint8_t u8m3x2 __attribute__((matrix_type(3, 2, row_major)));
+    pub typedef u8 u8m3x4 __attribute__((matrix_type(3, 4, row_major)));
+    typedef u8 u8m3x5 __attribute__((matrix_type(3, 5, row_major)));
+    pub typedef uint8_t u8m3x7 __attribute__((matrix_type(3, 7, row_major)));
+    typedef unsigned char u8m3x8 __attribute__((matrix_type(3, 8, row_major)));
     typedef uint8_t u8m4x2 __attribute__((matrix_type(4, 2, row_major)));
-    typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3, row_major)));
-    typedef unsigned char u8m5x2 __attribute__((matrix_type(5, 2, row_major)));
-    pub typedef u8 u8m5x3 __attribute__((matrix_type(5, 3, row_major)));
-    pub typedef uint8_t u8m5x5 __attribute__((matrix_type(5, 5, row_major)));
-    typedef unsigned char u8m5x7 __attribute__((matrix_type(5, 7, row_major)));
-    typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2, row_major)));
-    pub typedef u8 u8m7x3 __attribute__((matrix_type(K2 + 5, K3, row_major)));
+    pub typedef u8 u8m4x3 __attribute__((matrix_type(4, 3, row_major)));
+    typedef u8 u8m5x2 __attribute__((matrix_type(5, 2, row_major)));
+    typedef u8 u8m5x3 __attribute__((matrix_type(5, 3, row_major)));
+    typedef uint8_t u8m5x5 __attribute__((matrix_type(5, 5, row_major)));
+    typedef uint8_t u8m5x7 __attribute__((matrix_type(5, 7, row_major)));
+    pub typedef u8 u8m7x2 __attribute__((matrix_type(7, 2, row_major)));
+    typedef uint8_t u8m7x3 __attribute__((matrix_type(K2 + 5, K3, row_major)));
     typedef uint8_t u8m7x5 __attribute__((matrix_type(12 - K5, (K3 * 5) / K3, row_major)));
-    pub(crate) typedef u8 u8m7x8 __attribute__((matrix_type(7, 8, row_major)));
-    pub(crate) typedef unsigned char u8m8x2 __attribute__((matrix_type(8, 2, row_major)));
-    typedef uint8_t u8m8x4 __attribute__((matrix_type(8, 4, row_major)));
+    typedef unsigned char u8m7x8 __attribute__((matrix_type(7, 8, row_major)));
+    typedef u8 u8m8x2 __attribute__((matrix_type(8, 2, row_major)));
+    typedef unsigned char u8m8x4 __attribute__((matrix_type(8, 4, row_major)));
     typedef unsigned char u8m9x2 __attribute__((matrix_type(9, 2, row_major)));
-    pub typedef u8 u8m9x3 __attribute__((matrix_type(9, 3, row_major)));
-    typedef uint8_t u8m11x2 __attribute__((matrix_type(11, 2, row_major)));
-    pub(crate) typedef u8 u8m12x4 __attribute__((matrix_type(12, 4, row_major)));
-    typedef u16 u16m1x7 __attribute__((matrix_type(1, 7, row_major)));
-    pub typedef uint16_t u16m1x15 __attribute__((matrix_type(1, 15, row_major)));
-    pub typedef u16 u16m2x4 __attribute__((matrix_type(2, 4, row_major)));
-    typedef uint16_t u16m2x8 __attribute__((matrix_type(2, 8, row_major)));
-    typedef uint16_t u16m3x2 __attribute__((matrix_type(3, 2, row_major)));
-    typedef u16 u16m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    pub typedef uint16_t u16m3x8 __attribute__((matrix_type(3, 8, row_major)));
-    typedef u16 u16m4x7 __attribute__((matrix_type(4, 7, row_major)));
-    typedef uint16_t u16m5x4 __attribute__((matrix_type(5, 4, row_major)));
-    typedef unsigned short u16m6x3 __attribute__((matrix_type(6, 3, row_major)));
-    pub typedef unsigned short u16m6x6 __attribute__((matrix_type(6, 6, row_major)));
-    typedef u16 u16m8x4 __attribute__((matrix_type((K3 * 8) / K3, K3 + 1, row_major)));
-    typedef u16 u16m15x4 __attribute__((matrix_type(15, 4, row_major)));
-    pub typedef u32 u32m1x2 __attribute__((matrix_type(1, 2, row_major)));
-    typedef uint32_t u32m1x4 __attribute__((matrix_type(0 + 1, (K3 * 4) / K3, row_major)));
+    pub(crate) typedef uint8_t u8m9x3 __attribute__((matrix_type(9, 3, row_major)));
+    pub typedef u8 u8m11x2 __attribute__((matrix_type(11, 2, row_major)));
+    typedef unsigned char u8m12x4 __attribute__((matrix_type(12, 4, row_major)));
+    pub(crate) typedef uint16_t u16m1x7 __attribute__((matrix_type(1, 7, row_major)));
+    typedef u16 u16m1x15 __attribute__((matrix_type(1, 15, row_major)));
+    typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4, row_major)));
+    typedef unsigned short u16m4x7 __attribute__((matrix_type(4, 7, row_major)));
+    pub typedef u16 u16m5x4 __attribute__((matrix_type(5, 4, row_major)));
+    typedef u16 u16m6x6 __attribute__((matrix_type(6, 6, row_major)));
+    typedef u16 u16m14x1 __attribute__((matrix_type(14, 1, row_major)));
+    pub(crate) typedef u16 u16m15x4 __attribute__((matrix_type(15, 4, row_major)));
+    typedef u32 u32m1x2 __attribute__((matrix_type(1, 2, row_major)));
+    typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4, row_major)));
     pub typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3, row_major)));
-    typedef unsigned u32m2x4 __attribute__((matrix_type(2, 4, row_major)));
-    typedef u32 u32m2x6 __attribute__((matrix_type(4 - K2, 10 - K4, row_major)));
-    typedef unsigned int u32m2x10 __attribute__((matrix_type(2, 10, row_major)));
-    typedef u32 u32m3x4 __attribute__((matrix_type(3, 4, row_major)));
+    pub typedef unsigned u32m2x4 __attribute__((matrix_type((K4 * 2) / K4, K3 + 1, row_major)));
+    pub(crate) typedef u32 u32m2x5 __attribute__((matrix_type(2, 5, row_major)));
+    typedef unsigned u32m2x6 __attribute__((matrix_type(2, 6, row_major)));
+    pub typedef u32 u32m2x10 __attribute__((matrix_type(10 - K8, (K4 * 10) / K4, row_major)));
+    pub(crate) typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4, row_major)));
     typedef uint32_t u32m3x11 __attribute__((matrix_type(3, 11, row_major)));
-    typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8, row_major)));
-    pub typedef uint32_t u32m6x3 __attribute__((matrix_type(6, 3, row_major)));
-    typedef unsigned u32m7x1 __attribute__((matrix_type(6 + 1, 0 + 1, row_major)));
+    typedef unsigned int u32m4x8 __attribute__((matrix_type(K4, 11 - K3, row_major)));
+    pub(crate) typedef uint32_t u32m6x3 __attribute__((matrix_type(6, 3, row_major)));
+    typedef unsigned u32m7x1 __attribute__((matrix_type(7, 1, row_major)));
     typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2, row_major)));
-    typedef unsigned u32m8x1 __attribute__((matrix_type(8, 1, row_major)));
-    typedef unsigned long u64m1x3 __attribute__((matrix_type(1, 3, row_major)));
-    pub(crate) typedef unsigned long long u64m2x1 __attribute__((matrix_type((K4 * 2) / K4, 3 - K2, row_major)));
-    typedef unsigned long u64m3x9 __attribute__((matrix_type(3, 9, row_major)));
-    typedef uint64_t u64m4x2 __attribute__((matrix_type(4, 2, row_major)));
-    typedef uint64_t u64m4x7 __attribute__((matrix_type(K4, K2 + 5, row_major)));
-    typedef u64 u64m9x3 __attribute__((matrix_type(9, 3, row_major)));
-    typedef f32 f32m1x8 __attribute__((matrix_type(1, 8, row_major)));
-    typedef f32 f32m1x16 __attribute__((matrix_type(1, 16, row_major)));
-    pub typedef float f32m4x1 __attribute__((matrix_type(4, 1, row_major)));
-    typedef f32 f32m4x6 __attribute__((matrix_type(4, 6, row_major)));
-    typedef f32 f32m5x1 __attribute__((matrix_type((K2 * 5) / K2, 6 - K5, row_major)));
-    pub(crate) typedef f32 f32m5x2 __attribute__((matrix_type(5, 2, row_major)));
-    typedef float f32m5x5 __attribute__((matrix_type(5, 5, row_major)));
-    typedef float f32m6x4 __attribute__((matrix_type(6, 4, row_major)));
-    typedef float f32m6x6 __attribute__((matrix_type(6, 6, row_major)));
-    typedef float f32m6x14 __attribute__((matrix_type((K3 * 6) / K3, K8 + 6, row_major)));
-    pub typedef float f32m7x4 __attribute__((matrix_type((K4 * 7) / K4, 8 - K4, row_major)));
-    typedef f32 f32m8x1 __attribute__((matrix_type(K3 + 5, (K2 * 1) / K2, row_major)));
-    pub typedef f64 f64m1x2 __attribute__((matrix_type((K5 * 1) / K5, 10 - K8, row_major)));
-    typedef double f64m1x3 __attribute__((matrix_type(1, 3, row_major)));
-    pub typedef f64 f64m2x3 __attribute__((matrix_type(2, 3, row_major)));
-    typedef f64 f64m2x5 __attribute__((matrix_type(2, 5, row_major)));
-    typedef double f64m2x6 __attribute__((matrix_type(2, 6, row_major)));
-    typedef f64 f64m2x7 __attribute__((matrix_type((K4 * 2) / K4, K3 + 4, row_major)));
-    pub(crate) typedef double f64m2x8 __attribute__((matrix_type(2, 8, row_major)));
-    pub typedef double f64m4x7 __attribute__((matrix_type(K4, K4 + 3, row_major)));
+    typedef unsigned int u32m8x1 __attribute__((matrix_type(8, 1, row_major)));
+    pub typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1, row_major)));
+    typedef u64 u64m2x3 __attribute__((matrix_type((K2 * 2) / K2, K3, row_major)));
+    pub(crate) typedef u64 u64m2x4 __attribute__((matrix_type(2, 4, row_major)));
+    typedef unsigned long long u64m3x1 __attribute__((matrix_type(3, 1, row_major)));
+    typedef uint64_t u64m3x9 __attribute__((matrix_type(3, 9, row_major)));
+    pub typedef unsigned long u64m4x2 __attribute__((matrix_type((K4 * 4) / K4, (K3 * 2) / K3, row_major)));
+    pub(crate) typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7, row_major)));
+    pub(crate) typedef u64 u64m9x3 __attribute__((matrix_type(9, 3, row_major)));
+    typedef f32 f32m1x8 __attribute__((matrix_type(3 - K2, 12 - K4, row_major)));
+    pub(crate) typedef f32 f32m1x16 __attribute__((matrix_type(1, 16, row_major)));
+    pub typedef f32 f32m4x1 __attribute__((matrix_type(4, 1, row_major)));
+    pub typedef float f32m4x6 __attribute__((matrix_type(4, 6, row_major)));
+    pub(crate) typedef float f32m5x1 __attribute__((matrix_type(5, 1, row_major)));
+    typedef f32 f32m5x2 __attribute__((matrix_type(5, 2, row_major)));
+    pub typedef f32 f32m5x5 __attribute__((matrix_type((K2 * 5) / K2, K2 + 3, row_major)));
+    pub(crate) typedef f32 f32m6x4 __attribute__((matrix_type(6, 4, row_major)));
+    pub(crate) typedef f32 f32m6x6 __attribute__((matrix_type(6, 6, row_major)));
+    typedef f32 f32m6x14 __attribute__((matrix_type(6, 14, row_major)));
+    typedef float f32m7x4 __attribute__((matrix_type(7, 4, row_major)));
+    typedef f32 f32m8x1 __attribute__((matrix_type((K8 * 8) / K8, (K5 * 1) / K5, row_major)));
+    typedef double f64m1x2 __attribute__((matrix_type(5 - K4, (K2 * 2) / K2, row_major)));
+    pub typedef f64 f64m1x3 __attribute__((matrix_type((K3 * 1) / K3, (K5 * 3) / K5, row_major)));
+    typedef f64 f64m2x3 __attribute__((matrix_type((K2 * 2) / K2, (K4 * 3) / K4, row_major)));
+    typedef double f64m2x5 __attribute__((matrix_type(2, 5, row_major)));
+    pub typedef f64 f64m2x6 __attribute__((matrix_type(2, 6, row_major)));
+    pub typedef f64 f64m2x7 __attribute__((matrix_type(2, 7, row_major)));
+    typedef f64 f64m2x8 __attribute__((matrix_type(2, 8, row_major)));
+    typedef f64 f64m4x7 __attribute__((matrix_type((K2 * 4) / K2, K3 + 4, row_major)));
     pub typedef f64 f64m7x2 __attribute__((matrix_type(7, 2, row_major)));
-    typedef f64 f64m7x5 __attribute__((matrix_type(7, 5, row_major)));
-    typedef f64 f64m8x4 __attribute__((matrix_type(8, 4, row_major)));
-    typedef double f64m8x7 __attribute__((matrix_type(K3 + 5, (K3 * 7) / K3, row_major)));
-    pub(crate) typedef f64 f64m11x2 __attribute__((matrix_type(11, 2, row_major)));
-    pub typedef f64 f64m11x6 __attribute__((matrix_type(11, 6, row_major)));
-    typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1, row_major)));
+    typedef f64 f64m7x5 __attribute__((matrix_type(11 - K4, K4 + 1, row_major)));
+    pub(crate) typedef f64 f64m8x4 __attribute__((matrix_type(8, 4, row_major)));
+    pub(crate) typedef double f64m8x7 __attribute__((matrix_type(8, 7, row_major)));
+    typedef f64 f64m11x2 __attribute__((matrix_type(11, 2, row_major)));
+    typedef f64 f64m11x6 __attribute__((matrix_type(16 - K5, 8 - K2, row_major)));
+    pub(crate) typedef i8 i8m4x1_b __attribute__((matrix_type(4, 1, row_major)));
     typedef long i64m4x1_b __attribute__((matrix_type(4, 1, row_major)));
-    typedef uint8_t u8m1x3_b __attribute__((matrix_type(1, 3, row_major)));
-    typedef uint8_t u8m2x2_b __attribute__((matrix_type(2, 2, row_major)));
-    pub(crate) typedef uint8_t u8m2x3_b __attribute__((matrix_type(2, 3, row_major)));
-    typedef unsigned char u8m2x4_b __attribute__((matrix_type(2, 4, row_major)));
+    typedef u8 u8m1x3_b __attribute__((matrix_type(1, 3, row_major)));
+    pub(crate) typedef unsigned char u8m2x2_b __attribute__((matrix_type(2, 2, row_major)));
+    pub typedef u8 u8m2x3_b __attribute__((matrix_type(2, 3, row_major)));
+    typedef uint8_t u8m2x4_b __attribute__((matrix_type(2, 4, row_major)));
     typedef unsigned char u8m5x2_b __attribute__((matrix_type(5, 2, row_major)));
-    typedef uint8_t u8m7x3_b __attribute__((matrix_type(7, 3, row_major)));
-    typedef unsigned char u8m7x8_b __attribute__((matrix_type((K2 * 7) / K2, K2 + 6, row_major)));
-    typedef u16 u16m1x15_b __attribute__((matrix_type(3 - K2, K3 + 12, row_major)));
-    pub typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8, row_major)));
-    typedef u16 u16m3x4_b __attribute__((matrix_type(3, 4, row_major)));
-    typedef u32 u32m1x2_b __attribute__((matrix_type(1, 2, row_major)));
-    typedef uint32_t u32m1x4_b __attribute__((matrix_type(1, 4, row_major)));
-    typedef unsigned int u32m2x3_b __attribute__((matrix_type(2, 3, row_major)));
-    pub(crate) typedef unsigned int u32m2x10_b __attribute__((matrix_type(2, 10, row_major)));
-    typedef unsigned long long u64m1x3_b __attribute__((matrix_type(1, 3, row_major)));
-    pub(crate) typedef unsigned long long u64m2x1_b __attribute__((matrix_type(2, 1, row_major)));
-    typedef f32 f32m1x16_b __attribute__((matrix_type(1, 16, row_major)));
-    typedef f32 f32m6x4_b __attribute__((matrix_type(10 - K4, (K4 * 4) / K4, row_major)));
-    pub typedef f32 f32m7x4_b __attribute__((matrix_type(7, 4, row_major)));
-    typedef float f32m8x1_b __attribute__((matrix_type(8, 1, row_major)));
-    pub(crate) typedef double f64m1x2_b __attribute__((matrix_type(1, 2, row_major)));
+    pub(crate) typedef uint8_t u8m7x3_b __attribute__((matrix_type(7, 3, row_major)));
+    typedef u8 u8m7x8_b __attribute__((matrix_type(7, 8, row_major)));
+    typedef uint16_t u16m1x15_b __attribute__((matrix_type(1, 15, row_major)));
+    typedef u16 u16m3x4_b __attribute__((matrix_type((K8 * 3) / K8, (K4 * 4) / K4, row_major)));
+    typedef uint32_t u32m1x2_b __attribute__((matrix_type(3 - K2, 5 - K3, row_major)));
+    typedef unsigned u32m2x3_b __attribute__((matrix_type(2, 3, row_major)));
+    typedef u32 u32m2x10_b __attribute__((matrix_type(2, 10, row_major)));
+    typedef u64 u64m2x1_b __attribute__((matrix_type(2, 1, row_major)));
+    typedef uint64_t u64m3x1_b __attribute__((matrix_type(3, 1, row_major)));
+    typedef float f32m1x16_b __attribute__((matrix_type(1, 16, row_major)));
+    pub typedef f32 f32m6x4_b __attribute__((matrix_type(6, 4, row_major)));
+    typedef float f32m7x4_b __attribute__((matrix_type(7, 4, row_major)));
+    pub(crate) typedef float f32m8x1_b __attribute__((matrix_type(8, 1, row_major)));
+    pub(crate) typedef f64 f64m1x2_b __attribute__((matrix_type(1, 2, row_major)));
+    typedef f64 f64m2x5_b __attribute__((matrix_type((K5 * 2) / K5, K5, row_major)));
     typedef double f64m2x6_b __attribute__((matrix_type(2, 6, row_major)));
-    typedef double f64m11x2_b __attribute__((matrix_type(11, 2, row_major)));
+    typedef f64 f64m11x2_b __attribute__((matrix_type(11, 2, row_major)));
 
     pub fn r0000(a0: u16m5x4, s0: u32, i0: i32) -> u16 {
         __builtin_matrix_transpose(s0 + a0)[i0][3]
@@ -267,8 +264,13 @@ matrix! {
         s0 - s1 - __builtin_matrix_transpose(a1 * a2)
     }
 
-    pub fn r0023(a0: Matrix<u16, 3, 8, RowMajor>) -> i16m8x3 {
-        __builtin_matrix_insert(__builtin_matrix_transpose(a0), 3, 0, -1) as i16m8x3
+    pub fn r0023(a0: i8m7x16, s0: i8, a1: i64m16x3, s1: f32, s2: i64, i0: u32, s3: i8, s4: i16, i1: i64, i2: u16) -> i8 {
+        let mut t0: i8m7x3 = (s0 + a0) * (i8m16x3) a1;
+        t0 = __builtin_matrix_insert(t0, 0, 2, s1);
+        t0 /= s2;
+        t0[6][i0] = s3;
+        t0 /= s4;
+        a0[i1][i2]
     }
 
     pub fn r0024(a0: Matrix<i8, 2, 1, RowMajor>, a1: i8m2x1, s0: i64) -> i8m2x1 {
@@ -292,8 +294,8 @@ matrix! {
     }
 
     /// Kernel `r0028` of the oracle corpus.
-    pub fn r0028(a0: u16m3x8, a1: i16m3x8) -> i16m8x3 {
-        let t0 = r0023(a0);
+    pub fn r0028(a0: u64m4x2, i0: u16, s0: i32, s1: i32, a1: u64m2x4) -> u64m4x2 {
+        let t0 = r0005(a0, i0, s0, s1);
         __builtin_matrix_transpose(a1)
     }
 
@@ -316,10 +318,10 @@ matrix! {
         return a0 + a1;
     }
 
-    pub fn r0032(a0: u64m2x1, a1: u32m4x8, a2: u32m8x1, s0: i16, s1: i16, s2: f32, s3: u32) -> u32m1x4 {
-        let mut t0: u32m1x4_b = r0022(a0, a1, a2, s0, s1);
+    pub fn r0032(a0: f64m2x5, a1: f64m2x5, s0: u64, s1: u64, s2: f32, a2: i32m2x5, a3: u32m2x5, s3: i8, s4: i8, i0: usize) -> f64m2x5 {
+        let mut t0: f64m2x5_b = r0030(a0, a1, s0, s1);
         t0 *= s2;
-        s3 + t0
+        (f64m2x5) __builtin_matrix_insert(a2 as u32m2x5 + (a3 + s3 * s4), 1, i0, 43i64)
     }
 
     pub fn r0033(a0: u8m3x8, a1: u8m8x2, a2: Matrix<u8, 3, 2, RowMajor>) -> u8m3x2 {
@@ -338,16 +340,17 @@ matrix! {
         t0
     }
 
-    /// Kernel `r0036` of the oracle corpus.
-    pub fn r0036(a0: f32m4x1, a1: f32m4x1, s0: u32, i0: usize, i1: i64, s1: f64) -> f32m4x1 {
-        let mut t0 = r0031(a0, a1);
-        for l0 in 0..1 { t0[2][l0] = 6.0; }
-        t0[0][0] -= s0 as f32;
-        __builtin_matrix_insert(t0, i0, i1, s1)
+    pub fn r0036(a0: u64m9x3, s0: i64, s1: u32, i0: usize, i1: u8) -> u64 {
+        let mut t0 = r0027(a0, s0);
+        for l0 in 0..9 { t0[1][l0] = 6; }
+        t0[2][6] = t0[i0][8];
+        t0[1][i1]
     }
 
-    pub fn r0037(a0: i64m14x6, s0: u32, a1: u16m6x3, s1: i64) -> i64m14x3 {
-        return __builtin_matrix_multiply(a0 - s0, a1 as i64m6x3) + s1;
+    pub fn r0037(a0: Matrix<u16, 14, 1, RowMajor>, i0: usize, i1: usize) -> u16 {
+        let t0: u16m14x1 = a0;
+        let t1: u16m14x1 = t0;
+        t1[i0][i1]
     }
 
     pub fn r0038(a0: u32m2x10, i0: i64, s0: i8, i1: u16, s1: u16) -> u32m2x10 {
@@ -355,9 +358,9 @@ matrix! {
         a0
     }
 
-    pub fn r0039(a0: u64m1x3, a1: u64m1x3_b, s0: u64, s1: u64, s2: u64, a2: u16m3x2, s3: i16, i0: usize, i1: usize, s4: i32, a3: u64m1x3, i2: i64, i3: i32, a4: u16m2x8_b, a5: u16m8x4, s5: u64, a6: Matrix<u16, 2, 4, RowMajor>) -> u16m3x4 {
-        let t0: u64m1x3 = (a0 - a1) / s0 - s1 * s2;
-        __builtin_matrix_insert(__builtin_matrix_insert(a2 - s3, i0, i1, s4), 1, 3 - K2, __builtin_matrix_extract(__builtin_matrix_insert(a3, 0, (K3 * 0) / K3, -1), i2, i3)) * (s5 * (a4 * a5) + a6)
+    pub fn r0039(a0: u64m2x1, a1: u64m2x3, a2: u64m3x1_b) -> u64 {
+        let t0: u64m2x1 = (a0 - a0 - a1 * a2) as u64m2x1;
+        t0[0][0]
     }
 }
 
@@ -645,10 +648,19 @@ fn run_r0022() -> Vec<rt::Output> {
 }
 
 fn run_r0023() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xcd5268d91b5db943);
-    let a0: u16m3x8 = Matrix::<u16, 3, 8>::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0023(a0);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let mut rng = rt::Rng::new(0xd00f7cfd56ec1331);
+    let a0: i8m7x16 = Matrix::<i8, 7, 16>::from_column_major(&rt::vec::<i8>(&mut rng, 112, rt::Dom::Full)).to_layout();
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1: i64m16x3 = Matrix::<i64, 16, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 48, rt::Dom::Full)).to_layout();
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let r = r0023(a0, s0, a1, s1, s2, i0, s3, s4, i1, i2);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0024() -> Vec<rt::Output> {
@@ -704,9 +716,12 @@ fn run_r0027() -> Vec<rt::Output> {
 
 fn run_r0028() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb447e5794c682c87);
-    let a0: u16m3x8 = Matrix::<u16, 3, 8>::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16))).to_layout();
-    let a1: i16m3x8 = Matrix::<i16, 3, 8>::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
-    let r = r0028(a0, a1);
+    let a0: u64m4x2 = Matrix::<u64, 4, 2>::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1: u64m2x4 = Matrix::<u64, 2, 4>::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0028(a0, i0, s0, s1, a1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -741,14 +756,17 @@ fn run_r0031() -> Vec<rt::Output> {
 
 fn run_r0032() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf887c9ffbb2caeee);
-    let a0: u64m2x1 = Matrix::<u64, 2, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a1: u32m4x8 = Matrix::<u32, 4, 8>::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Int(0, 16))).to_layout();
-    let a2: u32m8x1 = Matrix::<u32, 8, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = r0032(a0, a1, a2, s0, s1, s2, s3);
+    let a0: f64m2x5 = Matrix::<f64, 2, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f64m2x5 = Matrix::<f64, 2, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2: i32m2x5 = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let a3: u32m2x5 = Matrix::<u32, 2, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let r = r0032(a0, a1, s0, s1, s2, a2, a3, s3, s4, i0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -787,24 +805,22 @@ fn run_r0035() -> Vec<rt::Output> {
 
 fn run_r0036() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8f8bed7d5ea9712e);
-    let a0: f32m4x1 = Matrix::<f32, 4, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f32m4x1 = Matrix::<f32, 4, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = r0036(a0, a1, s0, i0, i1, s1);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let a0: u64m9x3 = Matrix::<u64, 9, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 27, rt::Dom::Full)).to_layout();
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
+    let r = r0036(a0, s0, s1, i0, i1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0037() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x639d0efa4b37cc65);
-    let a0: i64m14x6 = Matrix::<i64, 14, 6>::from_column_major(&rt::vec::<i64>(&mut rng, 84, rt::Dom::Int(-8, 8))).to_layout();
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: u16m6x3 = Matrix::<u16, 6, 3>::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Full)).to_layout();
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0037(a0, s0, a1, s1);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let mut rng = rt::Rng::new(0x4af17ebdeaaa800f);
+    let a0: u16m14x1 = Matrix::<u16, 14, 1>::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Int(0, 16))).to_layout();
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 13));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = r0037(a0, i0, i1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0038() -> Vec<rt::Output> {
@@ -819,26 +835,12 @@ fn run_r0038() -> Vec<rt::Output> {
 }
 
 fn run_r0039() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xdd1121dd8c2f5f86);
-    let a0: u64m1x3 = Matrix::<u64, 1, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u64m1x3 = Matrix::<u64, 1, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a2: u16m3x2 = Matrix::<u16, 3, 2>::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16))).to_layout();
-    let s3: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3: u64m1x3 = Matrix::<u64, 1, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a4: u16m2x8 = Matrix::<u16, 2, 8>::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16))).to_layout();
-    let a5: u16m8x4 = Matrix::<u16, 8, 4>::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Int(0, 16))).to_layout();
-    let s5: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6: u16m2x4 = Matrix::<u16, 2, 4>::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full)).to_layout();
-    let r = r0039(a0, a1, s0, s1, s2, a2, s3, i0, i1, s4, a3, i2, i3, a4, a5, s5, a6);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let mut rng = rt::Rng::new(0xcc99559d56641573);
+    let a0: u64m2x1 = Matrix::<u64, 2, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let a1: u64m2x3 = Matrix::<u64, 2, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16))).to_layout();
+    let a2: u64m3x1 = Matrix::<u64, 3, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0039(a0, a1, a2);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 /// Every kernel of this chunk with its runner.

@@ -8,22 +8,22 @@ typedef signed char i8m6x3 __attribute__((matrix_type(6, 3)));
 typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
 typedef short i16m3x7 __attribute__((matrix_type((K2 * 3) / K2, (K4 * 7) / K4)));
 typedef short i16m3x13 __attribute__((matrix_type(3, 13)));
+typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
 typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
+typedef short i16m6x4 __attribute__((matrix_type(6, 4)));
 typedef short i16m7x7 __attribute__((matrix_type(7, 7)));
 typedef short i16m8x4 __attribute__((matrix_type(8, 4)));
 typedef short i16m11x4 __attribute__((matrix_type(11, 4)));
 typedef short i16m11x8 __attribute__((matrix_type(11, 8)));
 typedef short i16m13x4 __attribute__((matrix_type(13, 4)));
-typedef int i32m5x1 __attribute__((matrix_type(5, 1)));
+typedef int i32m5x1 __attribute__((matrix_type((K2 * 5) / K2, 9 - K8)));
 typedef int i32m5x4 __attribute__((matrix_type(5, 4)));
-typedef int i32m8x4 __attribute__((matrix_type(K5 + 3, 12 - K8)));
-typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
+typedef int i32m8x4 __attribute__((matrix_type(8, 4)));
+typedef long i64m1x3 __attribute__((matrix_type((K2 * 1) / K2, (K2 * 3) / K2)));
 typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
-typedef long i64m1x7 __attribute__((matrix_type((K2 * 1) / K2, (K8 * 7) / K8)));
-typedef long i64m2x2 __attribute__((matrix_type(2, 2)));
+typedef long i64m1x7 __attribute__((matrix_type(1, 7)));
+typedef long i64m1x13 __attribute__((matrix_type(1, 13)));
 typedef long i64m2x12 __attribute__((matrix_type(2, 12)));
-typedef long i64m3x1 __attribute__((matrix_type(3, 1)));
-typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
 typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
 typedef long i64m3x7 __attribute__((matrix_type(3, 7)));
 typedef long i64m3x13 __attribute__((matrix_type((K4 * 3) / K4, (K4 * 13) / K4)));
@@ -32,10 +32,11 @@ typedef long i64m5x13 __attribute__((matrix_type(5, 13)));
 typedef long i64m7x5 __attribute__((matrix_type(7, 5)));
 typedef long i64m7x7 __attribute__((matrix_type(7, 7)));
 typedef long i64m12x3 __attribute__((matrix_type(12, 3)));
+typedef long i64m13x3 __attribute__((matrix_type(13, 3)));
 typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
-typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned char u8m1x6 __attribute__((matrix_type((K8 * 1) / K8, 10 - K4)));
-typedef unsigned char u8m2x7 __attribute__((matrix_type(5 - K3, 12 - K5)));
+typedef unsigned char u8m1x3 __attribute__((matrix_type((K8 * 1) / K8, 11 - K8)));
+typedef unsigned char u8m1x6 __attribute__((matrix_type((K2 * 1) / K2, 11 - K5)));
+typedef unsigned char u8m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
 typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned char u8m3x6 __attribute__((matrix_type(3, 6)));
@@ -43,22 +44,20 @@ typedef unsigned char u8m6x1 __attribute__((matrix_type(6, 1)));
 typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
 typedef unsigned char u8m7x7 __attribute__((matrix_type(7, 7)));
 typedef unsigned char u8m8x14 __attribute__((matrix_type(8, 14)));
-typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned short u16m2x4 __attribute__((matrix_type(6 - K4, (K8 * 4) / K8)));
 typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
 typedef unsigned short u16m3x2 __attribute__((matrix_type((K5 * 3) / K5, 7 - K5)));
-typedef unsigned short u16m5x7 __attribute__((matrix_type(5, 7)));
 typedef unsigned short u16m12x3 __attribute__((matrix_type(12, 3)));
 typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
 typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
 typedef unsigned int u32m1x12 __attribute__((matrix_type(1, 12)));
-typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(7 - K5, 3 + 1)));
+typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned int u32m2x2 __attribute__((matrix_type(7 - K5, (K5 * 2) / K5)));
+typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned int u32m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned int u32m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned int u32m2x11 __attribute__((matrix_type(2, 11)));
-typedef unsigned int u32m2x15 __attribute__((matrix_type(2, 15)));
 typedef unsigned int u32m3x2 __attribute__((matrix_type(3, 2)));
 typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned int u32m3x7 __attribute__((matrix_type(3, 7)));
@@ -67,58 +66,61 @@ typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
 typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
 typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
 typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8)));
-typedef unsigned int u32m7x4 __attribute__((matrix_type((K3 * 7) / K3, K4)));
-typedef unsigned int u32m7x6 __attribute__((matrix_type(7, 6)));
-typedef unsigned int u32m11x2 __attribute__((matrix_type(11, 2)));
-typedef unsigned int u32m11x15 __attribute__((matrix_type(16 - K5, (K3 * 15) / K3)));
+typedef unsigned int u32m7x4 __attribute__((matrix_type(7, 4)));
+typedef unsigned int u32m7x6 __attribute__((matrix_type((K3 * 7) / K3, (K3 * 6) / K3)));
 typedef unsigned int u32m13x4 __attribute__((matrix_type(13, 4)));
-typedef unsigned long u64m2x2 __attribute__((matrix_type(2, 2)));
-typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned long u64m3x7 __attribute__((matrix_type(3, 7)));
+typedef unsigned long u64m3x7 __attribute__((matrix_type(K2 + 1, K2 + 5)));
 typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned long u64m4x5 __attribute__((matrix_type(4, 5)));
-typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned long u64m8x3 __attribute__((matrix_type(8, 3)));
-typedef unsigned long u64m9x5 __attribute__((matrix_type(K3 * 3, 8 - K3)));
+typedef unsigned long u64m9x5 __attribute__((matrix_type(9, 5)));
 typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
+typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
 typedef float f32m1x7 __attribute__((matrix_type(1, 7)));
 typedef float f32m1x8 __attribute__((matrix_type(1, 8)));
 typedef float f32m1x14 __attribute__((matrix_type(1, 14)));
-typedef float f32m1x16 __attribute__((matrix_type(1, 16)));
+typedef float f32m1x15 __attribute__((matrix_type(1, 15)));
+typedef float f32m1x16 __attribute__((matrix_type(3 - K2, 18 - K2)));
+typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
 typedef float f32m2x7 __attribute__((matrix_type(2, 7)));
+typedef float f32m2x15 __attribute__((matrix_type(2, 15)));
 typedef float f32m4x7 __attribute__((matrix_type(4, 7)));
-typedef float f32m7x1 __attribute__((matrix_type((K4 * 7) / K4, 3 - K2)));
+typedef float f32m5x15 __attribute__((matrix_type(5, 15)));
+typedef float f32m7x1 __attribute__((matrix_type(7, 1)));
 typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
-typedef float f32m7x7 __attribute__((matrix_type(K4 + 3, 12 - K5)));
+typedef float f32m7x7 __attribute__((matrix_type((K4 * 7) / K4, K3 + 4)));
 typedef float f32m14x1 __attribute__((matrix_type(14, 1)));
-typedef float f32m16x8 __attribute__((matrix_type(16, 8)));
+typedef float f32m16x8 __attribute__((matrix_type(15 + 1, (K8 * 8) / K8)));
 typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
 typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
-typedef double f64m3x4 __attribute__((matrix_type(11 - K8, (K2 * 4) / K2)));
+typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
 typedef double f64m4x10 __attribute__((matrix_type(4, 10)));
-typedef double f64m6x1 __attribute__((matrix_type(6, 1)));
+typedef double f64m6x1 __attribute__((matrix_type(K3 * 2, 9 - K8)));
 typedef double f64m6x5 __attribute__((matrix_type(6, 5)));
 typedef double f64m8x1 __attribute__((matrix_type(8, 1)));
 typedef double f64m8x5 __attribute__((matrix_type(8, 5)));
 typedef double f64m10x4 __attribute__((matrix_type(10, 4)));
 typedef signed char i8m6x3_b __attribute__((matrix_type(6, 3)));
 typedef short i16m3x13_b __attribute__((matrix_type(3, 13)));
-typedef short i16m7x7_b __attribute__((matrix_type((K8 * 7) / K8, (K8 * 7) / K8)));
+typedef short i16m7x7_b __attribute__((matrix_type(7, 7)));
 typedef short i16m11x4_b __attribute__((matrix_type(11, 4)));
-typedef long i64m12x3_b __attribute__((matrix_type(14 - K2, (K5 * 3) / K5)));
-typedef unsigned char u8m1x1_b __attribute__((matrix_type(1, 1)));
-typedef unsigned char u8m1x3_b __attribute__((matrix_type(9 - K8, (K5 * 3) / K5)));
-typedef unsigned char u8m2x7_b __attribute__((matrix_type(2, 7)));
+typedef long i64m1x13_b __attribute__((matrix_type(3 - K2, (K2 * 13) / K2)));
+typedef long i64m12x3_b __attribute__((matrix_type(12, 3)));
+typedef unsigned char u8m1x1_b __attribute__((matrix_type(0 + 1, (K3 * 1) / K3)));
+typedef unsigned char u8m1x3_b __attribute__((matrix_type(1, 3)));
+typedef unsigned char u8m2x7_b __attribute__((matrix_type(7 - K5, 6 + 1)));
 typedef unsigned char u8m6x1_b __attribute__((matrix_type(6, 1)));
 typedef unsigned short u16m12x3_b __attribute__((matrix_type(12, 3)));
 typedef unsigned int u32m1x1_b __attribute__((matrix_type(1, 1)));
 typedef unsigned int u32m1x3_b __attribute__((matrix_type(1, 3)));
 typedef unsigned int u32m1x12_b __attribute__((matrix_type(1, 12)));
+typedef unsigned int u32m2x1_b __attribute__((matrix_type(2, 1)));
 typedef unsigned int u32m2x2_b __attribute__((matrix_type((K3 * 2) / K3, 6 - K4)));
 typedef unsigned int u32m2x8_b __attribute__((matrix_type(1 + 1, K3 + 5)));
 typedef unsigned int u32m3x2_b __attribute__((matrix_type(3, 2)));
-typedef float f32m1x7_b __attribute__((matrix_type(4 - K3, K5 + 2)));
+typedef float f32m1x2_b __attribute__((matrix_type(4 - K3, (K4 * 2) / K4)));
+typedef float f32m1x7_b __attribute__((matrix_type(1, 7)));
+typedef float f32m1x15_b __attribute__((matrix_type(1, 15)));
 typedef double f64m2x7_b __attribute__((matrix_type(2, 7)));
 typedef double f64m8x1_b __attribute__((matrix_type(8, 1)));
 
@@ -191,32 +193,34 @@ static void run_r0042(void) {
     rt_out_f32("r0042", "ret", r_b, 49);
 }
 
-u64m2x2 r0043(u64m2x2 a0, u64m2x2 a1, long i0, unsigned char i1, u64m2x2 a2, unsigned long i2, long i3, long i4, unsigned int i5, unsigned int i6, float s0) {
-    __auto_type t0 = __builtin_matrix_transpose(a0);
-    t0 *= __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[0][i0] = t0[0][i1]; ins0; })) - a2;
-    if (i2 < 2) { t0[1][i3] += a0[i4][i5]; }
-    return ({ __auto_type ins1 = t0; ins1[0][i6] = s0; ins1; });
+u32m2x2 r0043(u16m2x5 a0, u16m2x5 a1, unsigned char s0, long s1, unsigned short s2, u32m2x2 a2, short s3, u32m2x1_b a3, u32m1x2 a4, unsigned int i0) {
+    __auto_type t0 = r0041(a0, a1, s0, s1);
+    for (int l0 = 0; l0 < 2; l0++) { t0[l0][0] = 0; }
+    __auto_type t1 = a2;
+    t0 *= s3;
+    return ({ __auto_type ins0 = a3 * a4; ins0[i0][0] = 55; ins0; }) - (a2 + 4.0);
 }
 
 static void run_r0043(void) {
-    rt_rng rng = {0x95581de20f34a60fULL};
-    unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
-    u64m2x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned long a1_b[4]; rt_fill_u64(&rng, a1_b, 4, RT_DOM_FULL);
-    u64m2x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned long a2_b[4]; rt_fill_u64(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
-    u64m2x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
-    long i4; rt_fill_i64(&rng, &i4, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned int i5; rt_fill_u32(&rng, &i5, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned int i6; rt_fill_u32(&rng, &i6, 1, RT_DOM_INT(0LL, 1LL));
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    u64m2x2 r = r0043(a0, a1, i0, i1, a2, i2, i3, i4, i5, i6, s0);
-    unsigned long r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u64("r0043", "ret", r_b, 4);
+    rt_rng rng = {0xa291283b0a98c200ULL};
+    unsigned short a0_b[10]; rt_fill_u16(&rng, a0_b, 10, RT_DOM_FULL);
+    u16m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    unsigned short a1_b[10]; rt_fill_u16(&rng, a1_b, 10, RT_DOM_FULL);
+    u16m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
+    u32m2x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
+    unsigned int a3_b[2]; rt_fill_u32(&rng, a3_b, 2, RT_DOM_INT(0LL, 16LL));
+    u32m2x1 a3; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    unsigned int a4_b[2]; rt_fill_u32(&rng, a4_b, 2, RT_DOM_INT(0LL, 16LL));
+    u32m1x2 a4; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a4[i][j] = a4_b[j * 1 + i];
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    u32m2x2 r = r0043(a0, a1, s0, s1, s2, a2, s3, a3, a4, i0);
+    unsigned int r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_u32("r0043", "ret", r_b, 4);
 }
 
 double r0044(i32m5x1 a0, short s0, short s1, signed char s2, f64m6x1 a1, f64m1x5 a2, unsigned long i0) {
@@ -292,23 +296,30 @@ static void run_r0047(void) {
     rt_out_u64("r0047", "ret", r_b, 3);
 }
 
-u64m8x3 r0048(u64m8x2 a0, u64m2x3 a1, unsigned int s0, int i0, long s1) {
-    return ({ __auto_type ins0 = a0 * a1 / s0; ins0[i0][2] = (unsigned long)s1; ins0; });
+f32m2x15 r0048(f32m1x2_b a0, f32m2x15 a1, float s0, unsigned short i0, int i1, int i2, f32m2x5 a2, f32m5x15 a3) {
+    f32m1x15_b t0 = a0 * a1 * s0;
+    t0[0][i0] = t0[i1][8];
+    if (i2 < 5) { t0[0][12] += 4.25; }
+    return a2 * a3;
 }
 
 static void run_r0048(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    rt_rng rng = {0x5dfccf76affc1903ULL};
-    unsigned long a0_b[16]; rt_fill_u64(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
-    u64m8x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
-    unsigned long a1_b[6]; rt_fill_u64(&rng, a1_b, 6, RT_DOM_FULL);
-    u64m2x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    u64m8x3 r = r0048(a0, a1, s0, i0, s1);
-    unsigned long r_b[24]; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
-    rt_out_u64("r0048", "ret", r_b, 24);
+    rt_rng rng = {0xe57dc3178963eb6bULL};
+    float a0_b[2]; rt_fill_f32(&rng, a0_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    float a1_b[30]; rt_fill_f32(&rng, a1_b, 30, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x15 a1; for (int j = 0; j < 15; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 14LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
+    float a2_b[10]; rt_fill_f32(&rng, a2_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    float a3_b[75]; rt_fill_f32(&rng, a3_b, 75, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x15 a3; for (int j = 0; j < 15; j++) for (int i = 0; i < 5; i++) a3[i][j] = a3_b[j * 5 + i];
+    f32m2x15 r = r0048(a0, a1, s0, i0, i1, i2, a2, a3);
+    float r_b[30]; for (int j = 0; j < 15; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_f32("r0048", "ret", r_b, 30);
 }
 
 f64m8x1 r0049(f64m8x1_b a0, f64m8x1 a1) {
@@ -340,25 +351,23 @@ static void run_r0050(void) {
     rt_out_u64("r0050", "ret", r_b, 4);
 }
 
-u32m2x15 r0051(u32m11x2 a0, u32m2x11 a1, u32m2x11 a2, u32m2x11 a3, u32m11x15 a4) {
-    return (__builtin_matrix_transpose(a0 - a0) - (a1 - a2 - (a3 + a1))) * a4;
+unsigned long r0051(u64m4x1 a0, unsigned short i0, unsigned short i1, long i2, unsigned char s0, unsigned short i3) {
+    u64m4x1 t0 = r0050(a0, i0);
+    for (int l0 = 0; l0 < 4; l0++) { t0[l0][0] = (unsigned long)s0; }
+    return t0[i3][0];
 }
 
 static void run_r0051(void) {
-    rt_rng rng = {0xbf40ac3b8cc02408ULL};
-    unsigned int a0_b[22]; rt_fill_u32(&rng, a0_b, 22, RT_DOM_INT(0LL, 16LL));
-    u32m11x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 11; i++) a0[i][j] = a0_b[j * 11 + i];
-    unsigned int a1_b[22]; rt_fill_u32(&rng, a1_b, 22, RT_DOM_FULL);
-    u32m2x11 a1; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned int a2_b[22]; rt_fill_u32(&rng, a2_b, 22, RT_DOM_INT(0LL, 16LL));
-    u32m2x11 a2; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    unsigned int a3_b[22]; rt_fill_u32(&rng, a3_b, 22, RT_DOM_INT(0LL, 16LL));
-    u32m2x11 a3; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    unsigned int a4_b[165]; rt_fill_u32(&rng, a4_b, 165, RT_DOM_FULL);
-    u32m11x15 a4; for (int j = 0; j < 15; j++) for (int i = 0; i < 11; i++) a4[i][j] = a4_b[j * 11 + i];
-    u32m2x15 r = r0051(a0, a1, a2, a3, a4);
-    unsigned int r_b[30]; for (int j = 0; j < 15; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u32("r0051", "ret", r_b, 30);
+    rt_rng rng = {0x37c7b6f26982aef3ULL};
+    unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_FULL);
+    u64m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long r = r0051(a0, i0, i1, i2, s0, i3);
+    rt_out_u64("r0051", "ret", &r, 1);
 }
 
 i64m2x12 r0052(f64m2x7 a0, unsigned int s0, f64m2x7 a1, f64m2x7_b a2, long i0, int i1, unsigned long s1, i64m2x12 a3) {
@@ -537,20 +546,18 @@ static void run_r0059(void) {
     rt_out_i64("r0059", "ret", r_b, 36);
 }
 
-u32m4x8 r0060(i64m1x7 a0, unsigned int i0, signed char s0, i64m7x5 a1, u32m3x7 a2, u32m7x4 a3, u32m4x2 a4, u32m2x8_b a5, signed char s1, unsigned char i1, unsigned char s2, u32m4x8 a6) {
-    __auto_type t0 = r0053(a0, i0, s0, a1);
+u32m4x8 r0060(u64m3x1 a0, u64m3x1 a1, u32m3x7 a2, u32m7x4 a3, u32m4x2 a4, u32m2x8_b a5, signed char s0, unsigned char i0, unsigned char s1, u32m4x8 a6) {
+    __auto_type t0 = r0047(a0, a1);
     __auto_type t1 = (a2 - a2) * 9UL * a3;
-    return ({ __auto_type ins0 = a4 * (s1 + a5); ins0[5 - K3][i1] = s2; ins0; }) + a6;
+    return ({ __auto_type ins0 = a4 * (s0 + a5); ins0[5 - K3][i0] = s1; ins0; }) + a6;
 }
 
 static void run_r0060(void) {
     rt_rng rng = {0x7ee468b4d631ba4dULL};
-    long a0_b[7]; rt_fill_i64(&rng, a0_b, 7, RT_DOM_FULL);
-    i64m1x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    long a1_b[35]; rt_fill_i64(&rng, a1_b, 35, RT_DOM_INT(-8LL, 8LL));
-    i64m7x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
+    unsigned long a0_b[3]; rt_fill_u64(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
+    u64m3x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    unsigned long a1_b[3]; rt_fill_u64(&rng, a1_b, 3, RT_DOM_INT(0LL, 16LL));
+    u64m3x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
     unsigned int a2_b[21]; rt_fill_u32(&rng, a2_b, 21, RT_DOM_FULL);
     u32m3x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
     unsigned int a3_b[28]; rt_fill_u32(&rng, a3_b, 28, RT_DOM_INT(0LL, 16LL));
@@ -559,12 +566,12 @@ static void run_r0060(void) {
     u32m4x2 a4; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) a4[i][j] = a4_b[j * 4 + i];
     unsigned int a5_b[16]; rt_fill_u32(&rng, a5_b, 16, RT_DOM_INT(0LL, 16LL));
     u32m2x8 a5; for (int j = 0; j < 8; j++) for (int i = 0; i < 2; i++) a5[i][j] = a5_b[j * 2 + i];
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
     unsigned int a6_b[32]; rt_fill_u32(&rng, a6_b, 32, RT_DOM_INT(0LL, 16LL));
     u32m4x8 a6; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a6[i][j] = a6_b[j * 4 + i];
-    u32m4x8 r = r0060(a0, i0, s0, a1, a2, a3, a4, a5, s1, i1, s2, a6);
+    u32m4x8 r = r0060(a0, a1, a2, a3, a4, a5, s0, i0, s1, a6);
     unsigned int r_b[32]; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
     rt_out_u32("r0060", "ret", r_b, 32);
 }
@@ -596,28 +603,21 @@ static void run_r0061(void) {
     rt_out_u32("r0061", "ret", r_b, 8);
 }
 
-i64m2x2 r0062(i64m2x2 a0, int s0, i64m3x2 a1, i64m3x1 a2, i64m1x2 a3) {
-    i64m2x2 t0 = a0;
-    t0 /= -2;
-    t0 /= s0;
-    return __builtin_matrix_transpose(a1) * a2 * a3;
+i64m1x3 r0062(i64m1x3 a0, i64m1x13_b a1, i64m13x3 a2) {
+    return 218 - (a0 - a0) - a1 * a2;
 }
 
 static void run_r0062(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    rt_rng rng = {0x61ed794d4cdc83f7ULL};
-    long a0_b[4]; rt_fill_i64(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i64m2x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    long a1_b[6]; rt_fill_i64(&rng, a1_b, 6, RT_DOM_FULL);
-    i64m3x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
-    long a2_b[3]; rt_fill_i64(&rng, a2_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i64m3x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
-    long a3_b[2]; rt_fill_i64(&rng, a3_b, 2, RT_DOM_FULL);
-    i64m1x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a3[i][j] = a3_b[j * 1 + i];
-    i64m2x2 r = r0062(a0, s0, a1, a2, a3);
-    long r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_i64("r0062", "ret", r_b, 4);
+    rt_rng rng = {0xf1ac241fcf871f62ULL};
+    long a0_b[3]; rt_fill_i64(&rng, a0_b, 3, RT_DOM_INT(-8LL, 8LL));
+    i64m1x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    long a1_b[13]; rt_fill_i64(&rng, a1_b, 13, RT_DOM_FULL);
+    i64m1x13 a1; for (int j = 0; j < 13; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
+    long a2_b[39]; rt_fill_i64(&rng, a2_b, 39, RT_DOM_FULL);
+    i64m13x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 13; i++) a2[i][j] = a2_b[j * 13 + i];
+    i64m1x3 r = r0062(a0, a1, a2);
+    long r_b[3]; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_i64("r0062", "ret", r_b, 3);
 }
 
 f32m1x7 r0063(f32m1x7 a0, unsigned int s0, f32m7x1 a1, unsigned int i0, int i1, f32m1x7 a2, f32m1x7 a3) {
@@ -705,53 +705,23 @@ static void run_r0067(void) {
     rt_out_i32("r0067", "ret", r_b, 20);
 }
 
-u16m5x7 r0068(f64m3x4 a0, f64m3x4 a1, f64m4x10 a2, f64m10x4 a3, signed char s0, unsigned int i0, f32m7x4 a4, unsigned int s1, f32m4x7 a5, unsigned int i1, unsigned int i2, f32m7x7 a6, u16m1x1 a7, unsigned short s2, u16m1x1 a8, u16m1x1 a9, double s3, double s4, u16m5x7 a10) {
-    f32m7x7 t0 = r0042(a0, a1, a2, a3, s0, i0, a4, s1, a5, i1);
-    t0[7 - K3][6] = t0[3][i2];
-    t0 *= 7;
-    __auto_type t1 = a6 - t0;
-    u16m1x1 t2 = a7 / s2 - (a7 - a8) - a9 * (s3 + s4);
-    return a10;
+i16m6x4 r0068(i16m6x4 a0, short s0, i16m6x4 a1, unsigned long s1) {
+    i16m4x6 t0 = __builtin_matrix_transpose(s0 * a0);
+    return a1 / s1;
 }
 
 static void run_r0068(void) {
-    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    static const double a6_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    rt_rng rng = {0xc459190e45ee580dULL};
-    double a0_b[12]; rt_fill_f64(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    double a1_b[12]; rt_fill_f64(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
-    double a2_b[40]; rt_fill_f64(&rng, a2_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x10 a2; for (int j = 0; j < 10; j++) for (int i = 0; i < 4; i++) a2[i][j] = a2_b[j * 4 + i];
-    double a3_b[40]; rt_fill_f64(&rng, a3_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m10x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 10; i++) a3[i][j] = a3_b[j * 10 + i];
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    float a4_b[28]; rt_fill_f32(&rng, a4_b, 28, RT_DOM_FCHOICE(a4_dom));
-    f32m7x4 a4; for (int j = 0; j < 4; j++) for (int i = 0; i < 7; i++) a4[i][j] = a4_b[j * 7 + i];
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    float a5_b[28]; rt_fill_f32(&rng, a5_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x7 a5; for (int j = 0; j < 7; j++) for (int i = 0; i < 4; i++) a5[i][j] = a5_b[j * 4 + i];
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 6LL));
-    float a6_b[49]; rt_fill_f32(&rng, a6_b, 49, RT_DOM_FCHOICE(a6_dom));
-    f32m7x7 a6; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) a6[i][j] = a6_b[j * 7 + i];
-    unsigned short a7_b[1]; rt_fill_u16(&rng, a7_b, 1, RT_DOM_FULL);
-    u16m1x1 a7; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a7[i][j] = a7_b[j * 1 + i];
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    unsigned short a8_b[1]; rt_fill_u16(&rng, a8_b, 1, RT_DOM_FULL);
-    u16m1x1 a8; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a8[i][j] = a8_b[j * 1 + i];
-    unsigned short a9_b[1]; rt_fill_u16(&rng, a9_b, 1, RT_DOM_INT(0LL, 16LL));
-    u16m1x1 a9; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a9[i][j] = a9_b[j * 1 + i];
-    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned short a10_b[35]; rt_fill_u16(&rng, a10_b, 35, RT_DOM_FULL);
-    u16m5x7 a10; for (int j = 0; j < 7; j++) for (int i = 0; i < 5; i++) a10[i][j] = a10_b[j * 5 + i];
-    u16m5x7 r = r0068(a0, a1, a2, a3, s0, i0, a4, s1, a5, i1, i2, a6, a7, s2, a8, a9, s3, s4, a10);
-    unsigned short r_b[35]; for (int j = 0; j < 7; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
-    rt_out_u16("r0068", "ret", r_b, 35);
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    rt_rng rng = {0x138ac8482b1684c2ULL};
+    short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i16m6x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 6; i++) a0[i][j] = a0_b[j * 6 + i];
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    short a1_b[24]; rt_fill_i16(&rng, a1_b, 24, RT_DOM_FULL);
+    i16m6x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    i16m6x4 r = r0068(a0, s0, a1, s1);
+    short r_b[24]; for (int j = 0; j < 4; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
+    rt_out_i16("r0068", "ret", r_b, 24);
 }
 
 u32m2x2 r0069(u32m2x2 a0, u32m2x2_b a1, unsigned int i0, short s0, short s1, u32m2x2_b a2) {
@@ -777,33 +747,32 @@ static void run_r0069(void) {
     rt_out_u32("r0069", "ret", r_b, 4);
 }
 
-f32m1x8 r0070(i8m6x3_b a0, u32m11x2 a1, u32m2x11 a2, u32m2x11 a3, u32m2x11 a4, u32m11x15 a5, f32m1x1 a6, f32m1x16 a7, f32m16x8 a8) {
+f32m1x8 r0070(i8m6x3_b a0, u32m2x2 a1, u32m2x2 a2, unsigned int i0, short s0, short s1, u32m2x2 a3, f32m1x1 a4, f32m1x16 a5, f32m16x8 a6) {
     __auto_type t0 = a0[0][2] - a0;
-    u32m2x15 t1 = r0051(a1, a2, a3, a4, a5);
-    return a6 * a7 * (a8 / 3);
+    u32m2x2 t1 = r0069(a1, a2, i0, s0, s1, a3);
+    return a4 * a5 * (a6 / 3);
 }
 
 static void run_r0070(void) {
     rt_rng rng = {0x7969dc85d15a93afULL};
     signed char a0_b[18]; rt_fill_i8(&rng, a0_b, 18, RT_DOM_INT(-8LL, 8LL));
     i8m6x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 6; i++) a0[i][j] = a0_b[j * 6 + i];
-    unsigned int a1_b[22]; rt_fill_u32(&rng, a1_b, 22, RT_DOM_INT(0LL, 16LL));
-    u32m11x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 11; i++) a1[i][j] = a1_b[j * 11 + i];
-    unsigned int a2_b[22]; rt_fill_u32(&rng, a2_b, 22, RT_DOM_FULL);
-    u32m2x11 a2; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    unsigned int a3_b[22]; rt_fill_u32(&rng, a3_b, 22, RT_DOM_INT(0LL, 16LL));
-    u32m2x11 a3; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    unsigned int a4_b[22]; rt_fill_u32(&rng, a4_b, 22, RT_DOM_INT(0LL, 16LL));
-    u32m2x11 a4; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a4[i][j] = a4_b[j * 2 + i];
-    unsigned int a5_b[165]; rt_fill_u32(&rng, a5_b, 165, RT_DOM_FULL);
-    u32m11x15 a5; for (int j = 0; j < 15; j++) for (int i = 0; i < 11; i++) a5[i][j] = a5_b[j * 11 + i];
-    float a6_b[1]; rt_fill_f32(&rng, a6_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x1 a6; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a6[i][j] = a6_b[j * 1 + i];
-    float a7_b[16]; rt_fill_f32(&rng, a7_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x16 a7; for (int j = 0; j < 16; j++) for (int i = 0; i < 1; i++) a7[i][j] = a7_b[j * 1 + i];
-    float a8_b[128]; rt_fill_f32(&rng, a8_b, 128, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m16x8 a8; for (int j = 0; j < 8; j++) for (int i = 0; i < 16; i++) a8[i][j] = a8_b[j * 16 + i];
-    f32m1x8 r = r0070(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+    unsigned int a1_b[4]; rt_fill_u32(&rng, a1_b, 4, RT_DOM_FULL);
+    u32m2x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_FULL);
+    u32m2x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int a3_b[4]; rt_fill_u32(&rng, a3_b, 4, RT_DOM_FULL);
+    u32m2x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    float a4_b[1]; rt_fill_f32(&rng, a4_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x1 a4; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a4[i][j] = a4_b[j * 1 + i];
+    float a5_b[16]; rt_fill_f32(&rng, a5_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x16 a5; for (int j = 0; j < 16; j++) for (int i = 0; i < 1; i++) a5[i][j] = a5_b[j * 1 + i];
+    float a6_b[128]; rt_fill_f32(&rng, a6_b, 128, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m16x8 a6; for (int j = 0; j < 8; j++) for (int i = 0; i < 16; i++) a6[i][j] = a6_b[j * 16 + i];
+    f32m1x8 r = r0070(a0, a1, a2, i0, s0, s1, a3, a4, a5, a6);
     float r_b[8]; for (int j = 0; j < 8; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
     rt_out_f32("r0070", "ret", r_b, 8);
 }
@@ -826,38 +795,26 @@ static void run_r0071(void) {
     rt_out_i16("r0071", "ret", r_b, 32);
 }
 
-i16m8x4 r0072(f64m8x5 a0, u8m6x1 a1, u8m1x1 a2, u8m1x6 a3, u8m1x3 a4, u8m3x6 a5, u8m1x1 a6, u8m1x1 a7, u8m1x6 a8, unsigned char s0, unsigned char s1, i32m8x4 a9, unsigned short s2) {
-    __auto_type t0 = r0055(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    t0[0][0] = s1;
-    return s2 * (-5 - (i16m8x4) a9);
+i16m8x4 r0072(u16m2x5 a0, u16m2x5 a1, unsigned char s0, long s1, unsigned short s2, unsigned short s3, i32m8x4 a2, unsigned short s4) {
+    __auto_type t0 = r0041(a0, a1, s0, s1);
+    t0[1][3] = s3;
+    return s4 * (-5 - (i16m8x4) a2);
 }
 
 static void run_r0072(void) {
     rt_rng rng = {0x700869a1278b948bULL};
-    double a0_b[40]; rt_fill_f64(&rng, a0_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
-    unsigned char a1_b[6]; rt_fill_u8(&rng, a1_b, 6, RT_DOM_FULL);
-    u8m6x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
-    unsigned char a2_b[1]; rt_fill_u8(&rng, a2_b, 1, RT_DOM_INT(0LL, 16LL));
-    u8m1x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
-    unsigned char a3_b[6]; rt_fill_u8(&rng, a3_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m1x6 a3; for (int j = 0; j < 6; j++) for (int i = 0; i < 1; i++) a3[i][j] = a3_b[j * 1 + i];
-    unsigned char a4_b[3]; rt_fill_u8(&rng, a4_b, 3, RT_DOM_FULL);
-    u8m1x3 a4; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a4[i][j] = a4_b[j * 1 + i];
-    unsigned char a5_b[18]; rt_fill_u8(&rng, a5_b, 18, RT_DOM_FULL);
-    u8m3x6 a5; for (int j = 0; j < 6; j++) for (int i = 0; i < 3; i++) a5[i][j] = a5_b[j * 3 + i];
-    unsigned char a6_b[1]; rt_fill_u8(&rng, a6_b, 1, RT_DOM_FULL);
-    u8m1x1 a6; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a6[i][j] = a6_b[j * 1 + i];
-    unsigned char a7_b[1]; rt_fill_u8(&rng, a7_b, 1, RT_DOM_INT(0LL, 16LL));
-    u8m1x1 a7; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a7[i][j] = a7_b[j * 1 + i];
-    unsigned char a8_b[6]; rt_fill_u8(&rng, a8_b, 6, RT_DOM_FULL);
-    u8m1x6 a8; for (int j = 0; j < 6; j++) for (int i = 0; i < 1; i++) a8[i][j] = a8_b[j * 1 + i];
+    unsigned short a0_b[10]; rt_fill_u16(&rng, a0_b, 10, RT_DOM_FULL);
+    u16m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    unsigned short a1_b[10]; rt_fill_u16(&rng, a1_b, 10, RT_DOM_FULL);
+    u16m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
     unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    int a9_b[32]; rt_fill_i32(&rng, a9_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i32m8x4 a9; for (int j = 0; j < 4; j++) for (int i = 0; i < 8; i++) a9[i][j] = a9_b[j * 8 + i];
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
-    i16m8x4 r = r0072(a0, a1, a2, a3, a4, a5, a6, a7, a8, s0, s1, a9, s2);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    int a2_b[32]; rt_fill_i32(&rng, a2_b, 32, RT_DOM_INT(-8LL, 8LL));
+    i32m8x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 8; i++) a2[i][j] = a2_b[j * 8 + i];
+    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_FULL);
+    i16m8x4 r = r0072(a0, a1, s0, s1, s2, s3, a2, s4);
     short r_b[32]; for (int j = 0; j < 4; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
     rt_out_i16("r0072", "ret", r_b, 32);
 }
@@ -910,28 +867,26 @@ static void run_r0074(void) {
     rt_out_u32("r0074", "ret", r_b, 4);
 }
 
-unsigned short r0075(u16m2x5 a0, u16m2x5 a1, unsigned char s0, long s1, int i0, long i1, unsigned int i2, unsigned long i3, unsigned short i4) {
-    u16m2x5 t0 = r0041(a0, a1, s0, s1);
+float r0075(f32m1x14 a0, f32m14x1 a1, int i0, long i1, unsigned int i2, unsigned long i3, unsigned short i4) {
+    f32m1x1 t0 = r0064(a0, a1);
     if (i0 < 1) { t0[i1][i2] = t0[0][i3]; }
-    u16m2x5 t1 = t0;
-    return t0[i4][2];
+    f32m1x1 t1 = t0;
+    return t0[i4][0];
 }
 
 static void run_r0075(void) {
     rt_rng rng = {0xfeaee514fd799a38ULL};
-    unsigned short a0_b[10]; rt_fill_u16(&rng, a0_b, 10, RT_DOM_FULL);
-    u16m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned short a1_b[10]; rt_fill_u16(&rng, a1_b, 10, RT_DOM_FULL);
-    u16m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    float a0_b[14]; rt_fill_f32(&rng, a0_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x14 a0; for (int j = 0; j < 14; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    float a1_b[14]; rt_fill_f32(&rng, a1_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m14x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 14; i++) a1[i][j] = a1_b[j * 14 + i];
     int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned short i4; rt_fill_u16(&rng, &i4, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned short r = r0075(a0, a1, s0, s1, i0, i1, i2, i3, i4);
-    rt_out_u16("r0075", "ret", &r, 1);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned short i4; rt_fill_u16(&rng, &i4, 1, RT_DOM_INT(0LL, 0LL));
+    float r = r0075(a0, a1, i0, i1, i2, i3, i4);
+    rt_out_f32("r0075", "ret", &r, 1);
 }
 
 u32m13x4 r0076(u32m13x4 a0, u32m4x4 a1) {

@@ -11,62 +11,61 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef signed char i8m6x2 __attribute__((matrix_type(K2 + 4, 10 - K8, row_major)));
-    pub typedef i8 i8m6x3 __attribute__((matrix_type(6, 3, row_major)));
-    typedef i16 i16m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    pub typedef i16 i16m3x7 __attribute__((matrix_type((K2 * 3) / K2, (K4 * 7) / K4, row_major)));
+    pub typedef i8 i8m6x2 __attribute__((matrix_type(K2 + 4, 10 - K8, row_major)));
+    typedef int8_t i8m6x3 __attribute__((matrix_type(6, 3, row_major)));
+    pub typedef i16 i16m3x4 __attribute__((matrix_type(3, 4, row_major)));
+    typedef i16 i16m3x7 __attribute__((matrix_type((K2 * 3) / K2, (K4 * 7) / K4, row_major)));
     typedef i16 i16m3x13 __attribute__((matrix_type(3, 13, row_major)));
-    typedef i16 i16m4x8 __attribute__((matrix_type(4, 8, row_major)));
-    pub(crate) typedef int16_t i16m7x7 __attribute__((matrix_type(7, 7, row_major)));
-    pub(crate) typedef i16 i16m8x4 __attribute__((matrix_type(8, 4, row_major)));
-    typedef int16_t i16m11x4 __attribute__((matrix_type(11, 4, row_major)));
-    typedef i16 i16m11x8 __attribute__((matrix_type(11, 8, row_major)));
-    typedef short i16m13x4 __attribute__((matrix_type(13, 4, row_major)));
-    pub(crate) typedef i32 i32m5x1 __attribute__((matrix_type(5, 1, row_major)));
-    typedef int32_t i32m5x4 __attribute__((matrix_type(5, 4, row_major)));
-    typedef i32 i32m8x4 __attribute__((matrix_type(K5 + 3, 12 - K8, row_major)));
-    typedef long long i64m1x2 __attribute__((matrix_type(1, 2, row_major)));
-    pub(crate) typedef i64 i64m1x5 __attribute__((matrix_type(1, 5, row_major)));
-    typedef long long i64m1x7 __attribute__((matrix_type((K2 * 1) / K2, (K8 * 7) / K8, row_major)));
-    typedef long long i64m2x2 __attribute__((matrix_type(2, 2, row_major)));
-    pub(crate) typedef int64_t i64m2x12 __attribute__((matrix_type(2, 12, row_major)));
-    typedef int64_t i64m3x1 __attribute__((matrix_type(3, 1, row_major)));
-    pub(crate) typedef long long i64m3x2 __attribute__((matrix_type(3, 2, row_major)));
-    typedef long i64m3x5 __attribute__((matrix_type(3, 5, row_major)));
-    typedef int64_t i64m3x7 __attribute__((matrix_type(3, 7, row_major)));
+    pub(crate) typedef int16_t i16m4x6 __attribute__((matrix_type(4, 6, row_major)));
+    pub(crate) typedef i16 i16m4x8 __attribute__((matrix_type(4, 8, row_major)));
+    typedef int16_t i16m6x4 __attribute__((matrix_type(6, 4, row_major)));
+    typedef i16 i16m7x7 __attribute__((matrix_type(7, 7, row_major)));
+    typedef short i16m8x4 __attribute__((matrix_type(8, 4, row_major)));
+    pub(crate) typedef i16 i16m11x4 __attribute__((matrix_type(11, 4, row_major)));
+    typedef int16_t i16m11x8 __attribute__((matrix_type(11, 8, row_major)));
+    typedef i16 i16m13x4 __attribute__((matrix_type(13, 4, row_major)));
+    typedef i32 i32m5x1 __attribute__((matrix_type((K2 * 5) / K2, 9 - K8, row_major)));
+    pub(crate) typedef int32_t i32m5x4 __attribute__((matrix_type(5, 4, row_major)));
+    typedef int i32m8x4 __attribute__((matrix_type(8, 4, row_major)));
+    typedef long long i64m1x3 __attribute__((matrix_type((K2 * 1) / K2, (K2 * 3) / K2, row_major)));
+    pub(crate) typedef int64_t i64m1x5 __attribute__((matrix_type(1, 5, row_major)));
+    typedef int64_t i64m1x7 __attribute__((matrix_type(1, 7, row_major)));
+    pub(crate) typedef long long i64m1x13 __attribute__((matrix_type(1, 13, row_major)));
+    typedef long i64m2x12 __attribute__((matrix_type(2, 12, row_major)));
+    typedef int64_t i64m3x5 __attribute__((matrix_type(3, 5, row_major)));
+    typedef i64 i64m3x7 __attribute__((matrix_type(3, 7, row_major)));
     typedef i64 i64m3x13 __attribute__((matrix_type((K4 * 3) / K4, (K4 * 13) / K4, row_major)));
-    typedef i64 i64m4x1 __attribute__((matrix_type(4, 1, row_major)));
-    pub typedef long i64m5x13 __attribute__((matrix_type(5, 13, row_major)));
-    typedef int64_t i64m7x5 __attribute__((matrix_type(7, 5, row_major)));
-    typedef long long i64m7x7 __attribute__((matrix_type(7, 7, row_major)));
-    typedef int64_t i64m12x3 __attribute__((matrix_type(12, 3, row_major)));
-    typedef uint8_t u8m1x1 __attribute__((matrix_type(1, 1, row_major)));
-    pub typedef u8 u8m1x3 __attribute__((matrix_type(1, 3, row_major)));
-    typedef unsigned char u8m1x6 __attribute__((matrix_type((K8 * 1) / K8, 10 - K4, row_major)));
-    pub typedef unsigned char u8m2x7 __attribute__((matrix_type(5 - K3, 12 - K5, row_major)));
-    pub(crate) typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2, row_major)));
-    pub typedef u8 u8m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    pub(crate) typedef u8 u8m3x6 __attribute__((matrix_type(3, 6, row_major)));
-    typedef u8 u8m6x1 __attribute__((matrix_type(6, 1, row_major)));
-    typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4, row_major)));
-    pub(crate) typedef unsigned char u8m7x7 __attribute__((matrix_type(7, 7, row_major)));
-    typedef u8 u8m8x14 __attribute__((matrix_type(8, 14, row_major)));
-    pub typedef u16 u16m1x1 __attribute__((matrix_type(1, 1, row_major)));
-    pub typedef unsigned short u16m2x4 __attribute__((matrix_type(6 - K4, (K8 * 4) / K8, row_major)));
+    pub typedef long i64m4x1 __attribute__((matrix_type(4, 1, row_major)));
+    typedef int64_t i64m5x13 __attribute__((matrix_type(5, 13, row_major)));
+    typedef long long i64m7x5 __attribute__((matrix_type(7, 5, row_major)));
+    typedef int64_t i64m7x7 __attribute__((matrix_type(7, 7, row_major)));
+    typedef long i64m12x3 __attribute__((matrix_type(12, 3, row_major)));
+    pub typedef i64 i64m13x3 __attribute__((matrix_type(13, 3, row_major)));
+    typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1, row_major)));
+    pub typedef unsigned char u8m1x3 __attribute__((matrix_type((K8 * 1) / K8, 11 - K8, row_major)));
+    pub(crate) typedef unsigned char u8m1x6 __attribute__((matrix_type((K2 * 1) / K2, 11 - K5, row_major)));
+    pub typedef u8 u8m2x7 __attribute__((matrix_type(2, 7, row_major)));
+    pub(crate) typedef u8 u8m3x2 __attribute__((matrix_type(3, 2, row_major)));
+    typedef u8 u8m3x4 __attribute__((matrix_type(3, 4, row_major)));
+    typedef unsigned char u8m3x6 __attribute__((matrix_type(3, 6, row_major)));
+    pub(crate) typedef unsigned char u8m6x1 __attribute__((matrix_type(6, 1, row_major)));
+    typedef u8 u8m7x4 __attribute__((matrix_type(7, 4, row_major)));
+    pub typedef u8 u8m7x7 __attribute__((matrix_type(7, 7, row_major)));
+    pub typedef unsigned char u8m8x14 __attribute__((matrix_type(8, 14, row_major)));
+    typedef u16 u16m2x4 __attribute__((matrix_type(6 - K4, (K8 * 4) / K8, row_major)));
     typedef u16 u16m2x5 __attribute__((matrix_type(2, 5, row_major)));
-    typedef u16 u16m3x2 __attribute__((matrix_type((K5 * 3) / K5, 7 - K5, row_major)));
-    pub(crate) typedef u16 u16m5x7 __attribute__((matrix_type(5, 7, row_major)));
+    pub(crate) typedef u16 u16m3x2 __attribute__((matrix_type((K5 * 3) / K5, 7 - K5, row_major)));
     typedef unsigned short u16m12x3 __attribute__((matrix_type(12, 3, row_major)));
     pub typedef u32 u32m1x1 __attribute__((matrix_type(1, 1, row_major)));
-    pub(crate) typedef unsigned u32m1x3 __attribute__((matrix_type(1, 3, row_major)));
-    pub typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4, row_major)));
-    pub typedef u32 u32m1x12 __attribute__((matrix_type(1, 12, row_major)));
-    typedef uint32_t u32m2x2 __attribute__((matrix_type(2, 2, row_major)));
-    pub typedef unsigned u32m2x4 __attribute__((matrix_type(7 - K5, 3 + 1, row_major)));
+    pub(crate) typedef unsigned u32m1x2 __attribute__((matrix_type(1, 2, row_major)));
+    pub typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3, row_major)));
+    pub typedef u32 u32m1x4 __attribute__((matrix_type(1, 4, row_major)));
+    typedef uint32_t u32m1x12 __attribute__((matrix_type(1, 12, row_major)));
+    pub typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1, row_major)));
+    pub typedef uint32_t u32m2x2 __attribute__((matrix_type(7 - K5, (K5 * 2) / K5, row_major)));
+    pub(crate) typedef unsigned u32m2x4 __attribute__((matrix_type(2, 4, row_major)));
     pub typedef uint32_t u32m2x7 __attribute__((matrix_type(2, 7, row_major)));
-    pub(crate) typedef unsigned u32m2x8 __attribute__((matrix_type(2, 8, row_major)));
-    pub typedef uint32_t u32m2x11 __attribute__((matrix_type(2, 11, row_major)));
-    typedef uint32_t u32m2x15 __attribute__((matrix_type(2, 15, row_major)));
+    typedef uint32_t u32m2x8 __attribute__((matrix_type(2, 8, row_major)));
     typedef unsigned u32m3x2 __attribute__((matrix_type(3, 2, row_major)));
     typedef unsigned u32m3x4 __attribute__((matrix_type(3, 4, row_major)));
     typedef unsigned u32m3x7 __attribute__((matrix_type(3, 7, row_major)));
@@ -75,60 +74,63 @@ matrix! {
     pub typedef uint32_t u32m4x5 __attribute__((matrix_type(4, 5, row_major)));
     typedef uint32_t u32m4x6 __attribute__((matrix_type(4, 6, row_major)));
     pub typedef u32 u32m4x8 __attribute__((matrix_type(4, 8, row_major)));
-    typedef unsigned int u32m7x4 __attribute__((matrix_type((K3 * 7) / K3, K4, row_major)));
-    pub typedef uint32_t u32m7x6 __attribute__((matrix_type(7, 6, row_major)));
-    pub(crate) typedef unsigned int u32m11x2 __attribute__((matrix_type(11, 2, row_major)));
-    typedef unsigned u32m11x15 __attribute__((matrix_type(16 - K5, (K3 * 15) / K3, row_major)));
-    pub typedef u32 u32m13x4 __attribute__((matrix_type(13, 4, row_major)));
-    pub typedef u64 u64m2x2 __attribute__((matrix_type(2, 2, row_major)));
-    typedef u64 u64m2x3 __attribute__((matrix_type(2, 3, row_major)));
-    typedef uint64_t u64m3x1 __attribute__((matrix_type(3, 1, row_major)));
-    typedef unsigned long u64m3x7 __attribute__((matrix_type(3, 7, row_major)));
-    typedef uint64_t u64m4x1 __attribute__((matrix_type(4, 1, row_major)));
-    pub typedef unsigned long long u64m4x5 __attribute__((matrix_type(4, 5, row_major)));
-    pub typedef unsigned long long u64m8x2 __attribute__((matrix_type(8, 2, row_major)));
-    pub(crate) typedef unsigned long u64m8x3 __attribute__((matrix_type(8, 3, row_major)));
-    pub(crate) typedef unsigned long long u64m9x5 __attribute__((matrix_type(K3 * 3, 8 - K3, row_major)));
-    typedef f32 f32m1x1 __attribute__((matrix_type(1, 1, row_major)));
-    typedef float f32m1x7 __attribute__((matrix_type(1, 7, row_major)));
-    pub(crate) typedef f32 f32m1x8 __attribute__((matrix_type(1, 8, row_major)));
-    pub typedef float f32m1x14 __attribute__((matrix_type(1, 14, row_major)));
-    typedef f32 f32m1x16 __attribute__((matrix_type(1, 16, row_major)));
-    typedef float f32m2x7 __attribute__((matrix_type(2, 7, row_major)));
-    pub(crate) typedef float f32m4x7 __attribute__((matrix_type(4, 7, row_major)));
-    pub(crate) typedef f32 f32m7x1 __attribute__((matrix_type((K4 * 7) / K4, 3 - K2, row_major)));
-    typedef float f32m7x4 __attribute__((matrix_type(7, 4, row_major)));
-    typedef f32 f32m7x7 __attribute__((matrix_type(K4 + 3, 12 - K5, row_major)));
-    typedef float f32m14x1 __attribute__((matrix_type(14, 1, row_major)));
-    typedef float f32m16x8 __attribute__((matrix_type(16, 8, row_major)));
-    pub(crate) typedef double f64m1x5 __attribute__((matrix_type(1, 5, row_major)));
-    typedef f64 f64m2x7 __attribute__((matrix_type(2, 7, row_major)));
-    typedef double f64m3x4 __attribute__((matrix_type(11 - K8, (K2 * 4) / K2, row_major)));
+    typedef unsigned int u32m7x4 __attribute__((matrix_type(7, 4, row_major)));
+    pub typedef uint32_t u32m7x6 __attribute__((matrix_type((K3 * 7) / K3, (K3 * 6) / K3, row_major)));
+    pub(crate) typedef unsigned int u32m13x4 __attribute__((matrix_type(13, 4, row_major)));
+    typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1, row_major)));
+    pub typedef u64 u64m3x7 __attribute__((matrix_type(K2 + 1, K2 + 5, row_major)));
+    pub typedef u64 u64m4x1 __attribute__((matrix_type(4, 1, row_major)));
+    typedef u64 u64m4x5 __attribute__((matrix_type(4, 5, row_major)));
+    typedef uint64_t u64m9x5 __attribute__((matrix_type(9, 5, row_major)));
+    typedef float f32m1x1 __attribute__((matrix_type(1, 1, row_major)));
+    typedef float f32m1x2 __attribute__((matrix_type(1, 2, row_major)));
+    pub typedef f32 f32m1x7 __attribute__((matrix_type(1, 7, row_major)));
+    pub typedef f32 f32m1x8 __attribute__((matrix_type(1, 8, row_major)));
+    pub(crate) typedef float f32m1x14 __attribute__((matrix_type(1, 14, row_major)));
+    pub(crate) typedef f32 f32m1x15 __attribute__((matrix_type(1, 15, row_major)));
+    typedef f32 f32m1x16 __attribute__((matrix_type(3 - K2, 18 - K2, row_major)));
+    typedef float f32m2x5 __attribute__((matrix_type(2, 5, row_major)));
+    pub(crate) typedef f32 f32m2x7 __attribute__((matrix_type(2, 7, row_major)));
+    pub typedef float f32m2x15 __attribute__((matrix_type(2, 15, row_major)));
+    typedef f32 f32m4x7 __attribute__((matrix_type(4, 7, row_major)));
+    typedef float f32m5x15 __attribute__((matrix_type(5, 15, row_major)));
+    pub(crate) typedef float f32m7x1 __attribute__((matrix_type(7, 1, row_major)));
+    pub(crate) typedef f32 f32m7x4 __attribute__((matrix_type(7, 4, row_major)));
+    typedef float f32m7x7 __attribute__((matrix_type((K4 * 7) / K4, K3 + 4, row_major)));
+    typedef f32 f32m14x1 __attribute__((matrix_type(14, 1, row_major)));
+    typedef float f32m16x8 __attribute__((matrix_type(15 + 1, (K8 * 8) / K8, row_major)));
+    typedef double f64m1x5 __attribute__((matrix_type(1, 5, row_major)));
+    pub(crate) typedef double f64m2x7 __attribute__((matrix_type(2, 7, row_major)));
+    typedef f64 f64m3x4 __attribute__((matrix_type(3, 4, row_major)));
     typedef double f64m4x10 __attribute__((matrix_type(4, 10, row_major)));
-    pub typedef double f64m6x1 __attribute__((matrix_type(6, 1, row_major)));
-    typedef double f64m6x5 __attribute__((matrix_type(6, 5, row_major)));
+    typedef double f64m6x1 __attribute__((matrix_type(K3 * 2, 9 - K8, row_major)));
+    pub typedef double f64m6x5 __attribute__((matrix_type(6, 5, row_major)));
     typedef double f64m8x1 __attribute__((matrix_type(8, 1, row_major)));
-    pub typedef double f64m8x5 __attribute__((matrix_type(8, 5, row_major)));
+    typedef double f64m8x5 __attribute__((matrix_type(8, 5, row_major)));
     pub typedef double f64m10x4 __attribute__((matrix_type(10, 4, row_major)));
-    typedef i8 i8m6x3_b __attribute__((matrix_type(6, 3, row_major)));
-    pub(crate) typedef int16_t i16m3x13_b __attribute__((matrix_type(3, 13, row_major)));
-    pub typedef short i16m7x7_b __attribute__((matrix_type((K8 * 7) / K8, (K8 * 7) / K8, row_major)));
-    typedef i16 i16m11x4_b __attribute__((matrix_type(11, 4, row_major)));
-    typedef long long i64m12x3_b __attribute__((matrix_type(14 - K2, (K5 * 3) / K5, row_major)));
-    typedef u8 u8m1x1_b __attribute__((matrix_type(1, 1, row_major)));
-    typedef unsigned char u8m1x3_b __attribute__((matrix_type(9 - K8, (K5 * 3) / K5, row_major)));
-    typedef unsigned char u8m2x7_b __attribute__((matrix_type(2, 7, row_major)));
+    pub typedef signed char i8m6x3_b __attribute__((matrix_type(6, 3, row_major)));
+    typedef i16 i16m3x13_b __attribute__((matrix_type(3, 13, row_major)));
+    pub(crate) typedef int16_t i16m7x7_b __attribute__((matrix_type(7, 7, row_major)));
+    pub typedef short i16m11x4_b __attribute__((matrix_type(11, 4, row_major)));
+    typedef int64_t i64m1x13_b __attribute__((matrix_type(3 - K2, (K2 * 13) / K2, row_major)));
+    typedef long long i64m12x3_b __attribute__((matrix_type(12, 3, row_major)));
+    typedef u8 u8m1x1_b __attribute__((matrix_type(0 + 1, (K3 * 1) / K3, row_major)));
+    typedef unsigned char u8m1x3_b __attribute__((matrix_type(1, 3, row_major)));
+    typedef unsigned char u8m2x7_b __attribute__((matrix_type(7 - K5, 6 + 1, row_major)));
     pub(crate) typedef unsigned char u8m6x1_b __attribute__((matrix_type(6, 1, row_major)));
     typedef uint16_t u16m12x3_b __attribute__((matrix_type(12, 3, row_major)));
     pub typedef uint32_t u32m1x1_b __attribute__((matrix_type(1, 1, row_major)));
     typedef unsigned int u32m1x3_b __attribute__((matrix_type(1, 3, row_major)));
     typedef uint32_t u32m1x12_b __attribute__((matrix_type(1, 12, row_major)));
-    typedef unsigned int u32m2x2_b __attribute__((matrix_type((K3 * 2) / K3, 6 - K4, row_major)));
-    pub(crate) typedef unsigned u32m2x8_b __attribute__((matrix_type(1 + 1, K3 + 5, row_major)));
+    typedef unsigned int u32m2x1_b __attribute__((matrix_type(2, 1, row_major)));
+    pub(crate) typedef unsigned u32m2x2_b __attribute__((matrix_type((K3 * 2) / K3, 6 - K4, row_major)));
+    typedef u32 u32m2x8_b __attribute__((matrix_type(1 + 1, K3 + 5, row_major)));
     typedef u32 u32m3x2_b __attribute__((matrix_type(3, 2, row_major)));
-    typedef f32 f32m1x7_b __attribute__((matrix_type(4 - K3, K5 + 2, row_major)));
-    typedef double f64m2x7_b __attribute__((matrix_type(2, 7, row_major)));
-    typedef f64 f64m8x1_b __attribute__((matrix_type(8, 1, row_major)));
+    typedef float f32m1x2_b __attribute__((matrix_type(4 - K3, (K4 * 2) / K4, row_major)));
+    typedef f32 f32m1x7_b __attribute__((matrix_type(1, 7, row_major)));
+    typedef float f32m1x15_b __attribute__((matrix_type(1, 15, row_major)));
+    typedef f64 f64m2x7_b __attribute__((matrix_type(2, 7, row_major)));
+    pub(crate) typedef double f64m8x1_b __attribute__((matrix_type(8, 1, row_major)));
 
     pub fn r0040(a0: i32m5x1, s0: i16, s1: i16, s2: i8, a1: f64m6x1, a2: f64m1x5) -> f64m6x5 {
         let t0 = s0 - s1 + a0 - s2;
@@ -146,12 +148,12 @@ matrix! {
         __builtin_matrix_multiply(a4 + __builtin_matrix_insert(a4, K3 + 2, 2, s1), 14i64 + (t0[1][i1] + a5)) - __builtin_matrix_extract(a3, (K8 * 2) / K8, (K4 * 3) / K4)
     }
 
-    /// Kernel `r0043` of the oracle corpus.
-    pub fn r0043(a0: u64m2x2, a1: u64m2x2, i0: i64, i1: u8, a2: Matrix<u64, 2, 2, RowMajor>, i2: usize, i3: i64, i4: i64, i5: u32, i6: u32, s0: f32) -> u64m2x2 {
-        let mut t0 = __builtin_matrix_transpose(a0);
-        t0 *= __builtin_matrix_transpose(__builtin_matrix_insert(a1, 0, i0, t0[0][i1])) - a2;
-        if i2 < 2 { t0[1][i3] += __builtin_matrix_extract(a0, i4, i5); }
-        __builtin_matrix_insert(t0, 0, i6, s0)
+    pub fn r0043(a0: u16m2x5, a1: u16m2x5, s0: u8, s1: i64, s2: u16, a2: u32m2x2, s3: i16, a3: u32m2x1_b, a4: u32m1x2, i0: u32) -> u32m2x2 {
+        let mut t0 = r0041(a0, a1, s0, s1);
+        for l0 in 0..2 { t0[l0][0] = 0; }
+        let t1 = a2;
+        t0 *= s3;
+        return __builtin_matrix_insert(a3 * a4, i0, 0, 55) - (a2 + 4.0);
     }
 
     /// Kernel `r0044` of the oracle corpus.
@@ -177,8 +179,12 @@ matrix! {
         a0 + a1
     }
 
-    pub fn r0048(a0: u64m8x2, a1: u64m2x3, s0: u32, i0: i32, s1: i64) -> u64m8x3 {
-        __builtin_matrix_insert(__builtin_matrix_multiply(a0, a1) / s0, i0, 2, s1 as u64)
+    #[inline]
+    pub fn r0048(a0: f32m1x2_b, a1: f32m2x15, s0: f32, i0: u16, i1: i32, i2: i32, a2: Matrix<f32, 2, 5, RowMajor>, a3: f32m5x15) -> f32m2x15 {
+        let mut t0: f32m1x15_b = a0 * a1 * s0;
+        t0[0][i0] = t0[i1][8];
+        if i2 < 5 { t0[0][12] += 4.25; }
+        a2 * a3
     }
 
     /// Kernel `r0049` of the oracle corpus.
@@ -191,9 +197,10 @@ matrix! {
         (a0[i0][0] - a0) as u64m4x1
     }
 
-    /// Kernel `r0051` of the oracle corpus.
-    pub fn r0051(a0: u32m11x2, a1: u32m2x11, a2: u32m2x11, a3: u32m2x11, a4: u32m11x15) -> u32m2x15 {
-        return __builtin_matrix_sub(__builtin_matrix_transpose(a0 - a0), __builtin_matrix_sub(a1 - a2, a3 + a1)) * a4;
+    pub fn r0051(a0: u64m4x1, i0: u16, i1: u16, i2: i64, s0: u8, i3: u16) -> u64 {
+        let mut t0: u64m4x1 = r0050(a0, i0);
+        for l0 in 0..4 { t0[l0][0] = s0 as u64; }
+        t0[i3][0]
     }
 
     pub fn r0052(a0: Matrix<f64, 2, 7, RowMajor>, s0: u32, a1: f64m2x7, a2: f64m2x7_b, i0: i64, i1: i32, s1: u64, a3: i64m2x12) -> i64m2x12 {
@@ -246,10 +253,10 @@ matrix! {
         (__builtin_matrix_transpose(a1) * a2) as i64m12x3 + a0
     }
 
-    pub fn r0060(a0: i64m1x7, i0: u32, s0: i8, a1: i64m7x5, a2: u32m3x7, a3: Matrix<u32, 7, 4, RowMajor>, a4: u32m4x2, a5: u32m2x8_b, s1: i8, i1: u8, s2: u8, a6: u32m4x8) -> u32m4x8 {
-        let t0 = r0053(a0, i0, s0, a1);
+    pub fn r0060(a0: u64m3x1, a1: u64m3x1, a2: u32m3x7, a3: Matrix<u32, 7, 4, RowMajor>, a4: u32m4x2, a5: u32m2x8_b, s0: i8, i0: u8, s1: u8, a6: u32m4x8) -> u32m4x8 {
+        let t0 = r0047(a0, a1);
         let t1 = (a2 - a2) * 9u64 * a3;
-        return __builtin_matrix_insert(a4 * (s1 + a5), 5 - K3, i1, s2) + a6;
+        return __builtin_matrix_insert(a4 * (s0 + a5), 5 - K3, i0, s1) + a6;
     }
 
     pub fn r0061(a0: u32m2x4, a1: u32m2x7, a2: u32m2x7, a3: u32m7x6, s0: i64, a4: u32m2x4, i0: u8, s1: i8) -> u32m2x4 {
@@ -258,11 +265,9 @@ matrix! {
         __builtin_matrix_insert(a4, i0, 7 - K4, s1)
     }
 
-    pub fn r0062(a0: i64m2x2, s0: i32, a1: i64m3x2, a2: i64m3x1, a3: i64m1x2) -> i64m2x2 {
-        let mut t0: i64m2x2 = a0;
-        t0 /= -2;
-        t0 /= s0;
-        __builtin_matrix_transpose(a1) * a2 * a3
+    /// Kernel `r0062` of the oracle corpus.
+    pub fn r0062(a0: i64m1x3, a1: i64m1x13_b, a2: i64m13x3) -> i64m1x3 {
+        218 - (a0 - a0) - a1 * a2
     }
 
     pub fn r0063(a0: f32m1x7, s0: u32, a1: f32m7x1, i0: u32, i1: i32, a2: f32m1x7, a3: f32m1x7) -> f32m1x7 {
@@ -290,14 +295,9 @@ matrix! {
         a0
     }
 
-    /// Kernel `r0068` of the oracle corpus.
-    pub fn r0068(a0: f64m3x4, a1: f64m3x4, a2: f64m4x10, a3: f64m10x4, s0: i8, i0: u32, a4: f32m7x4, s1: u32, a5: f32m4x7, i1: u32, i2: u32, a6: f32m7x7, a7: u16m1x1, s2: u16, a8: u16m1x1, a9: u16m1x1, s3: f64, s4: f64, a10: u16m5x7) -> u16m5x7 {
-        let mut t0: Matrix<f32, 7, 7, RowMajor> = r0042(a0, a1, a2, a3, s0, i0, a4, s1, a5, i1);
-        t0[7 - K3][6] = t0[3][i2];
-        t0 *= 7;
-        let t1 = a6 - t0;
-        let t2: u16m1x1 = a7 / s2 - (a7 - a8) - a9 * (s3 + s4);
-        a10
+    pub fn r0068(a0: i16m6x4, s0: i16, a1: i16m6x4, s1: u64) -> i16m6x4 {
+        let t0: Matrix<i16, 4, 6, RowMajor> = __builtin_matrix_transpose(s0 * a0);
+        a1 / s1
     }
 
     /// Kernel `r0069` of the oracle corpus.
@@ -308,10 +308,10 @@ matrix! {
         a2 as u32m2x2
     }
 
-    pub fn r0070(a0: i8m6x3_b, a1: u32m11x2, a2: u32m2x11, a3: u32m2x11, a4: u32m2x11, a5: u32m11x15, a6: f32m1x1, a7: f32m1x16, a8: f32m16x8) -> f32m1x8 {
+    pub fn r0070(a0: i8m6x3_b, a1: u32m2x2, a2: u32m2x2, i0: u32, s0: i16, s1: i16, a3: u32m2x2, a4: f32m1x1, a5: f32m1x16, a6: f32m16x8) -> f32m1x8 {
         let t0 = a0[0][2] - a0;
-        let t1: Matrix<u32, 2, 15, RowMajor> = r0051(a1, a2, a3, a4, a5);
-        a6 * a7 * (a8 / 3)
+        let t1: Matrix<u32, 2, 2, RowMajor> = r0069(a1, a2, i0, s0, s1, a3);
+        a4 * a5 * (a6 / 3)
     }
 
     /// Kernel `r0071` of the oracle corpus.
@@ -321,10 +321,10 @@ matrix! {
     }
 
     /// Kernel `r0072` of the oracle corpus.
-    pub fn r0072(a0: f64m8x5, a1: u8m6x1, a2: u8m1x1, a3: u8m1x6, a4: u8m1x3, a5: u8m3x6, a6: u8m1x1, a7: u8m1x1, a8: u8m1x6, s0: u8, s1: u8, a9: i32m8x4, s2: u16) -> i16m8x4 {
-        let mut t0 = r0055(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-        t0[0][0] = s1;
-        s2 * (-5 - a9 as i16m8x4)
+    pub fn r0072(a0: u16m2x5, a1: u16m2x5, s0: u8, s1: i64, s2: u16, s3: u16, a2: i32m8x4, s4: u16) -> i16m8x4 {
+        let mut t0 = r0041(a0, a1, s0, s1);
+        t0[1][3] = s3;
+        s4 * (-5 - a2 as i16m8x4)
     }
 
     pub fn r0073(a0: Matrix<i16, 3, 4, RowMajor>, s0: f64, s1: f64, s2: i16, a1: i16m3x13_b, a2: i16m13x4, a3: i16m13x4) -> i16m3x4 {
@@ -341,11 +341,11 @@ matrix! {
     }
 
     /// Kernel `r0075` of the oracle corpus.
-    pub fn r0075(a0: u16m2x5, a1: u16m2x5, s0: u8, s1: i64, i0: i32, i1: i64, i2: u32, i3: usize, i4: u16) -> u16 {
-        let mut t0: u16m2x5 = r0041(a0, a1, s0, s1);
+    pub fn r0075(a0: f32m1x14, a1: f32m14x1, i0: i32, i1: i64, i2: u32, i3: usize, i4: u16) -> f32 {
+        let mut t0: f32m1x1 = r0064(a0, a1);
         if i0 < 1 { t0[i1][i2] = t0[0][i3]; }
-        let t1: u16m2x5 = t0;
-        t0[i4][2]
+        let t1: f32m1x1 = t0;
+        t0[i4][0]
     }
 
     pub fn r0076(a0: Matrix<u32, 13, 4, RowMajor>, a1: u32m4x4) -> u32m13x4 {
@@ -405,19 +405,18 @@ fn run_r0042() -> Vec<rt::Output> {
 }
 
 fn run_r0043() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x95581de20f34a60f);
-    let a0: u64m2x2 = Matrix::<u64, 2, 2>::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u64m2x2 = Matrix::<u64, 2, 2>::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a2: u64m2x2 = Matrix::<u64, 2, 2>::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16))).to_layout();
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i4: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i5: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i6: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let r = r0043(a0, a1, i0, i1, a2, i2, i3, i4, i5, i6, s0);
+    let mut rng = rt::Rng::new(0xa291283b0a98c200);
+    let a0: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let a1: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16))).to_layout();
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3: u32m2x1 = Matrix::<u32, 2, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16))).to_layout();
+    let a4: u32m1x2 = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16))).to_layout();
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = r0043(a0, a1, s0, s1, s2, a2, s3, a3, a4, i0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -463,13 +462,16 @@ fn run_r0047() -> Vec<rt::Output> {
 }
 
 fn run_r0048() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x5dfccf76affc1903);
-    let a0: u64m8x2 = Matrix::<u64, 8, 2>::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u64m2x3 = Matrix::<u64, 2, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0048(a0, a1, s0, i0, s1);
+    let mut rng = rt::Rng::new(0xe57dc3178963eb6b);
+    let a0: f32m1x2 = Matrix::<f32, 1, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f32m2x15 = Matrix::<f32, 2, 15>::from_column_major(&rt::vec::<f32>(&mut rng, 30, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let a2: f32m2x5 = Matrix::<f32, 2, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f32m5x15 = Matrix::<f32, 5, 15>::from_column_major(&rt::vec::<f32>(&mut rng, 75, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0048(a0, a1, s0, i0, i1, i2, a2, a3);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -490,14 +492,15 @@ fn run_r0050() -> Vec<rt::Output> {
 }
 
 fn run_r0051() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xbf40ac3b8cc02408);
-    let a0: u32m11x2 = Matrix::<u32, 11, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Full)).to_layout();
-    let a2: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16))).to_layout();
-    let a3: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16))).to_layout();
-    let a4: u32m11x15 = Matrix::<u32, 11, 15>::from_column_major(&rt::vec::<u32>(&mut rng, 165, rt::Dom::Full)).to_layout();
-    let r = r0051(a0, a1, a2, a3, a4);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let mut rng = rt::Rng::new(0x37c7b6f26982aef3);
+    let a0: u64m4x1 = Matrix::<u64, 4, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = r0051(a0, i0, i1, i2, s0, i3);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0052() -> Vec<rt::Output> {
@@ -598,19 +601,17 @@ fn run_r0059() -> Vec<rt::Output> {
 
 fn run_r0060() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7ee468b4d631ba4d);
-    let a0: i64m1x7 = Matrix::<i64, 1, 7>::from_column_major(&rt::vec::<i64>(&mut rng, 7, rt::Dom::Full)).to_layout();
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: i64m7x5 = Matrix::<i64, 7, 5>::from_column_major(&rt::vec::<i64>(&mut rng, 35, rt::Dom::Int(-8, 8))).to_layout();
+    let a0: u64m3x1 = Matrix::<u64, 3, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
+    let a1: u64m3x1 = Matrix::<u64, 3, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
     let a2: u32m3x7 = Matrix::<u32, 3, 7>::from_column_major(&rt::vec::<u32>(&mut rng, 21, rt::Dom::Full)).to_layout();
     let a3: u32m7x4 = Matrix::<u32, 7, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 28, rt::Dom::Int(0, 16))).to_layout();
     let a4: u32m4x2 = Matrix::<u32, 4, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
     let a5: u32m2x8 = Matrix::<u32, 2, 8>::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16))).to_layout();
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
     let a6: u32m4x8 = Matrix::<u32, 4, 8>::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0060(a0, i0, s0, a1, a2, a3, a4, a5, s1, i1, s2, a6);
+    let r = r0060(a0, a1, a2, a3, a4, a5, s0, i0, s1, a6);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -629,13 +630,11 @@ fn run_r0061() -> Vec<rt::Output> {
 }
 
 fn run_r0062() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x61ed794d4cdc83f7);
-    let a0: i64m2x2 = Matrix::<i64, 2, 2>::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a1: i64m3x2 = Matrix::<i64, 3, 2>::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a2: i64m3x1 = Matrix::<i64, 3, 1>::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8))).to_layout();
-    let a3: i64m1x2 = Matrix::<i64, 1, 2>::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let r = r0062(a0, s0, a1, a2, a3);
+    let mut rng = rt::Rng::new(0xf1ac241fcf871f62);
+    let a0: i64m1x3 = Matrix::<i64, 1, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i64m1x13 = Matrix::<i64, 1, 13>::from_column_major(&rt::vec::<i64>(&mut rng, 13, rt::Dom::Full)).to_layout();
+    let a2: i64m13x3 = Matrix::<i64, 13, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 39, rt::Dom::Full)).to_layout();
+    let r = r0062(a0, a1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -685,27 +684,12 @@ fn run_r0067() -> Vec<rt::Output> {
 }
 
 fn run_r0068() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xc459190e45ee580d);
-    let a0: f64m3x4 = Matrix::<f64, 3, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f64m3x4 = Matrix::<f64, 3, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a2: f64m4x10 = Matrix::<f64, 4, 10>::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a3: f64m10x4 = Matrix::<f64, 10, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4: f32m7x4 = Matrix::<f32, 7, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a5: f32m4x7 = Matrix::<f32, 4, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let a6: f32m7x7 = Matrix::<f32, 7, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 49, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
-    let a7: u16m1x1 = Matrix::<u16, 1, 1>::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Full)).to_layout();
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a8: u16m1x1 = Matrix::<u16, 1, 1>::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Full)).to_layout();
-    let a9: u16m1x1 = Matrix::<u16, 1, 1>::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16))).to_layout();
-    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a10: u16m5x7 = Matrix::<u16, 5, 7>::from_column_major(&rt::vec::<u16>(&mut rng, 35, rt::Dom::Full)).to_layout();
-    let r = r0068(a0, a1, a2, a3, s0, i0, a4, s1, a5, i1, i2, a6, a7, s2, a8, a9, s3, s4, a10);
+    let mut rng = rt::Rng::new(0x138ac8482b1684c2);
+    let a0: i16m6x4 = Matrix::<i16, 6, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1: i16m6x4 = Matrix::<i16, 6, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let r = r0068(a0, s0, a1, s1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -724,15 +708,16 @@ fn run_r0069() -> Vec<rt::Output> {
 fn run_r0070() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7969dc85d15a93af);
     let a0: i8m6x3 = Matrix::<i8, 6, 3>::from_column_major(&rt::vec::<i8>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
-    let a1: u32m11x2 = Matrix::<u32, 11, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16))).to_layout();
-    let a2: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Full)).to_layout();
-    let a3: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16))).to_layout();
-    let a4: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16))).to_layout();
-    let a5: u32m11x15 = Matrix::<u32, 11, 15>::from_column_major(&rt::vec::<u32>(&mut rng, 165, rt::Dom::Full)).to_layout();
-    let a6: f32m1x1 = Matrix::<f32, 1, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a7: f32m1x16 = Matrix::<f32, 1, 16>::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a8: f32m16x8 = Matrix::<f32, 16, 8>::from_column_major(&rt::vec::<f32>(&mut rng, 128, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0070(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+    let a1: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let a2: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let a4: f32m1x1 = Matrix::<f32, 1, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a5: f32m1x16 = Matrix::<f32, 1, 16>::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a6: f32m16x8 = Matrix::<f32, 16, 8>::from_column_major(&rt::vec::<f32>(&mut rng, 128, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0070(a0, a1, a2, i0, s0, s1, a3, a4, a5, a6);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -747,20 +732,15 @@ fn run_r0071() -> Vec<rt::Output> {
 
 fn run_r0072() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x700869a1278b948b);
-    let a0: f64m8x5 = Matrix::<f64, 8, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: u8m6x1 = Matrix::<u8, 6, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a2: u8m1x1 = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16))).to_layout();
-    let a3: u8m1x6 = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16))).to_layout();
-    let a4: u8m1x3 = Matrix::<u8, 1, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let a5: u8m3x6 = Matrix::<u8, 3, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Full)).to_layout();
-    let a6: u8m1x1 = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Full)).to_layout();
-    let a7: u8m1x1 = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16))).to_layout();
-    let a8: u8m1x6 = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let a0: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let a1: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
     let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a9: i32m8x4 = Matrix::<i32, 8, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Int(-8, 8))).to_layout();
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = r0072(a0, a1, a2, a3, a4, a5, a6, a7, a8, s0, s1, a9, s2);
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2: i32m8x4 = Matrix::<i32, 8, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Int(-8, 8))).to_layout();
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = r0072(a0, a1, s0, s1, s2, s3, a2, s4);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -790,16 +770,14 @@ fn run_r0074() -> Vec<rt::Output> {
 
 fn run_r0075() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfeaee514fd799a38);
-    let a0: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a1: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0: f32m1x14 = Matrix::<f32, 1, 14>::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f32m14x1 = Matrix::<f32, 14, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
     let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = r0075(a0, a1, s0, s1, i0, i1, i2, i3, i4);
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = r0075(a0, a1, i0, i1, i2, i3, i4);
     vec![rt::Output::new("ret", &[r])]
 }
 

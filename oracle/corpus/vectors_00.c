@@ -2,144 +2,157 @@
 /* Do not edit; regenerate (see oracle/README.md). */
 #include "oracle_rt.h"
 
+typedef signed char i8v1 __attribute__((ext_vector_type(1)));
 typedef signed char i8v2 __attribute__((ext_vector_type(2)));
 typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
+typedef signed char i8v5 __attribute__((ext_vector_type(5)));
 typedef signed char i8v6 __attribute__((ext_vector_type(6)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
-typedef signed char i8v16 __attribute__((ext_vector_type(16)));
 typedef short i16v1 __attribute__((ext_vector_type(1)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
 typedef short i16v3 __attribute__((ext_vector_type(3)));
 typedef short i16v4 __attribute__((ext_vector_type(4)));
 typedef short i16v5 __attribute__((ext_vector_type(5)));
+typedef short i16v6 __attribute__((ext_vector_type(6)));
 typedef short i16v8 __attribute__((ext_vector_type(8)));
-typedef short i16v16 __attribute__((ext_vector_type(16)));
 typedef int i32v1 __attribute__((ext_vector_type(1)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
 typedef int i32v3 __attribute__((ext_vector_type(3)));
 typedef int i32v4 __attribute__((ext_vector_type(4)));
+typedef int i32v5 __attribute__((ext_vector_type(5)));
+typedef int i32v6 __attribute__((ext_vector_type(6)));
 typedef int i32v8 __attribute__((ext_vector_type(8)));
+typedef long i64v1 __attribute__((ext_vector_type(1)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
 typedef long i64v4 __attribute__((ext_vector_type(4)));
+typedef long i64v5 __attribute__((ext_vector_type(5)));
 typedef long i64v6 __attribute__((ext_vector_type(6)));
-typedef long i64v8 __attribute__((ext_vector_type(8)));
-typedef long i64v12 __attribute__((ext_vector_type(12)));
 typedef long i64v16 __attribute__((ext_vector_type(16)));
+typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
+typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
 typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
+typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
 typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
 typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
 typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
-typedef unsigned short u16v5 __attribute__((ext_vector_type(5)));
+typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
 typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
 typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
 typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
 typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
 typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
 typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
+typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
 typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
 typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
 typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
 typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
 typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
+typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
 typedef float f32v1 __attribute__((ext_vector_type(1)));
 typedef float f32v2 __attribute__((ext_vector_type(2)));
+typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
 typedef float f32v5 __attribute__((ext_vector_type(5)));
+typedef float f32v6 __attribute__((ext_vector_type(6)));
 typedef float f32v8 __attribute__((ext_vector_type(8)));
+typedef float f32v16 __attribute__((ext_vector_type(16)));
+typedef double f64v1 __attribute__((ext_vector_type(1)));
 typedef double f64v2 __attribute__((ext_vector_type(2)));
 typedef double f64v3 __attribute__((ext_vector_type(3)));
 typedef double f64v4 __attribute__((ext_vector_type(4)));
 typedef double f64v6 __attribute__((ext_vector_type(6)));
+typedef double f64v8 __attribute__((ext_vector_type(8)));
 typedef double f64v16 __attribute__((ext_vector_type(16)));
-typedef i8v3 i8v3_b;
+typedef i8v2 i8v2_b;
 typedef i8v4 i8v4_b;
+typedef i8v6 i8v6_b;
 typedef i8v8 i8v8_b;
-typedef i8v16 i8v16_b;
 typedef i16v2 i16v2_b;
-typedef i16v4 i16v4_b;
-typedef i16v5 i16v5_b;
 typedef i16v8 i16v8_b;
 typedef i32v1 i32v1_b;
-typedef i32v3 i32v3_b;
+typedef i32v2 i32v2_b;
+typedef i32v4 i32v4_b;
 typedef i32v8 i32v8_b;
-typedef i64v2 i64v2_b;
-typedef i64v16 i64v16_b;
-typedef u8v2 u8v2_b;
-typedef u8v4 u8v4_b;
-typedef u8v6 u8v6_b;
-typedef u16v2 u16v2_b;
-typedef u16v3 u16v3_b;
-typedef u16v4 u16v4_b;
+typedef i64v4 i64v4_b;
+typedef i64v5 i64v5_b;
+typedef i64v6 i64v6_b;
 typedef u16v8 u16v8_b;
 typedef u32v2 u32v2_b;
 typedef u32v3 u32v3_b;
-typedef u32v4 u32v4_b;
-typedef u64v1 u64v1_b;
+typedef u64v4 u64v4_b;
+typedef f32v1 f32v1_b;
 typedef f32v2 f32v2_b;
+typedef f32v4 f32v4_b;
 typedef f32v5 f32v5_b;
-typedef signed char i8m3x2 __attribute__((matrix_type(3, 2)));
-typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
-typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
-typedef long i64m1x1 __attribute__((matrix_type(1, 1)));
-typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
+typedef f64v1 f64v1_b;
+typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
+typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
+typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
 typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
 typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
-typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
+typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
 typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
-typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
+typedef unsigned long u64m4x3 __attribute__((matrix_type(4, 3)));
 typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
-typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
 typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
 typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
 
-f32v2 v0000(i32v3_b a0, i32v3 a1, i32v3 a2, unsigned int s0) {
-    i32v3 t0 = a0 ^ a0;
-    t0 /= ((a1 + a2) & 7) | 1;
-    return -(-((f32v2)(s0)));
+u32v4 v0000(i32v3 a0, i32v2 a1, unsigned short s0, int s1, short s2, u64v3 a2, u32v3_b a3, unsigned int s3) {
+    i32v3 t0 = a0;
+    t0.zy = a1 - s0;
+    t0 = ((i32v2){s1, s2}).xyy - __builtin_convertvector(a2, i32v3);
+    return (s3 - a3).gbrr;
 }
 
 static void run_v0000(void) {
     rt_rng rng = {0xdfc525819a772a2fULL};
-    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    f32v2 r = v0000(a0, a1, a2, s0);
-    { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0000", "ret", b, 2); }
+    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_FULL);
+    u64v3 a2; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u32v3 a3; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_FULL);
+    u32v4 r = v0000(a0, a1, s0, s1, s2, a2, a3, s3);
+    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0000", "ret", b, 4); }
 }
 
-i16v5 v0001(u8v4 a0, i8v3 a1, unsigned long i0, unsigned int i1, unsigned char s0, u16v4 a2, i16v5 a3, i16v5_b a4) {
-    u8v4 t0 = a0 + a1[i0];
-    t0[i1] = s0;
-    u16v4 t1 = ~a2;
-    t1 = __builtin_convertvector(a0, u16v4);
-    return ((i16v5)(-2)).s41130 - (a3 - a4);
+i32m3x2 v0001(unsigned long s0, u8m4x4 m0, short s1, int s2, u32v3_b a0, i32m3x2 m1, u64v3 a1, i32v4_b a2) {
+    u8v4 t0 = (u8v4){s0, m0[0][2], 8, 2};
+    t0.gbra = t0;
+    i16v5 t1 = (i16v5){-7, s1, 2, s2, a0[1]};
+    return (m1 + a1.S2) + a2[0];
 }
 
 static void run_v0001(void) {
     rt_rng rng = {0x0c9f195e0aa6b0d8ULL};
-    u8v4 a0; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i16v5 a3; { short b[5]; rt_fill_i16(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
-    i16v5 a4; { short b[5]; rt_fill_i16(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
-    i16v5 r = v0001(a0, a1, i0, i1, s0, a2, a3, a4);
-    { short b[5]; for (int j = 0; j < 5; j++) b[j] = r[j]; rt_out_i16("v0001", "ret", b, 5); }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned char m0_b[16]; rt_fill_u8(&rng, m0_b, 16, RT_DOM_FULL); u8m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
+    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    int m1_b[6]; rt_fill_i32(&rng, m1_b, 6, RT_DOM_FULL); i32m3x2 m1 = __builtin_matrix_column_major_load(m1_b, 3, 2, 3);
+    u64v3 a1; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i32m3x2 r = v0001(s0, m0, s1, s2, a0, m1, a1, a2);
+    { int b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i32("v0001", "ret", b, 6); }
 }
 
 int v0002(f64v3 a0, u64v3 a1, long i0, int s0) {
@@ -157,11 +170,11 @@ static void run_v0002(void) {
     rt_out_i32("v0002", "ret", &r, 1);
 }
 
-u16v4 v0003(f32v4 a0, f32v4 a1, u8m4x4 m0, unsigned char i0, f32v5_b a2, u16v4 a3, f32m4x3 m1, f32v2_b a4, float s0, f32v4 a5) {
+u16v4 v0003(f32v4 a0, f32v4 a1, u8m4x4 m0, unsigned char i0, f32v5_b a2, u16v4 a3, f32m4x3 m1, f32v2_b a4, float s0, f32v4 a5, u16v16 a6, i8v8 a7, unsigned int i1, u16m2x1 m2, u16v4 a8, unsigned short s1) {
     f32v4 t0 = ((a0 + a1) - ((f32v4){m0[i0][3], 1, -5, a2.s4}).yywz) * ((f32v4)(a3[1]));
     t0.w -= -2.0;
     t0 = -((f32v4){m1[0][1], a4.s1, s0, a5.x});
-    return a3;
+    return ~((a6 - ((u16v16)(a7[i1]))).S6429 + ((a3 * m2[1][0]) * (a8 - s1)));
 }
 
 static void run_v0003(void) {
@@ -176,44 +189,54 @@ static void run_v0003(void) {
     f32v2 a4; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
     float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32v4 a5; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u16v4 r = v0003(a0, a1, m0, i0, a2, a3, m1, a4, s0, a5);
+    u16v16 a6; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a6[j] = b[j]; }
+    i8v8 a7; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned short m2_b[2]; rt_fill_u16(&rng, m2_b, 2, RT_DOM_FULL); u16m2x1 m2 = __builtin_matrix_column_major_load(m2_b, 2, 1, 2);
+    u16v4 a8; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a8[j] = b[j]; }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    u16v4 r = v0003(a0, a1, m0, i0, a2, a3, m1, a4, s0, a5, a6, a7, i1, m2, a8, s1);
     { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0003", "ret", b, 4); }
 }
 
-i16m1x2 v0004(u64m1x4 m0, unsigned char i0, i16m1x2 m1, short s0) {
-    u64v2 t0 = (u64v2){m0[i0][1], 0};
-    return (-5) - (m1 * s0);
+f64v1 v0004(u64v4_b a0, u64v2 a1, u64v2 a2, unsigned long s0, u16v1 a3, unsigned long s1) {
+    u64v2 t0 = (~(a0 * a0)).rr;
+    t0 = a1 << (a2 & 63);
+    t0.x = s0;
+    return __builtin_convertvector(__builtin_convertvector(a3, i32v1), f64v1) + s1;
 }
 
 static void run_v0004(void) {
     rt_rng rng = {0xc7b86fbd9e351965ULL};
-    unsigned long m0_b[4]; rt_fill_u64(&rng, m0_b, 4, RT_DOM_FULL); u64m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    short m1_b[2]; rt_fill_i16(&rng, m1_b, 2, RT_DOM_FULL); i16m1x2 m1 = __builtin_matrix_column_major_load(m1_b, 1, 2, 1);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i16m1x2 r = v0004(m0, i0, m1, s0);
-    { short b[2]; __builtin_matrix_column_major_store(r, b, 1); rt_out_i16("v0004", "ret", b, 2); }
+    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u64v2 a1; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u64v2 a2; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u16v1 a3; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    f64v1 r = v0004(a0, a1, a2, s0, a3, s1);
+    { double b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_f64("v0004", "ret", b, 1); }
 }
 
-u32v4 v0005(f64v3 a0, i16v3 a1, unsigned int s0, f64v6 a2, u32v4 a3, u32v4 a4, i64v4 a5, u32v2_b a6) {
-    u8v3 t0 = __builtin_convertvector(a0 * a0, u8v3) - __builtin_convertvector(a1, u8v3);
-    f64v4 t1 = (f64v4)(s0);
-    t1.S021 += a2.hi;
-    return a3 - ((a3 + a3).xzyy ^ ((a5.a + a4) * (a3 + ((u32v4){2, a6.odd}))));
+u8v1 v0005(i8v4 a0, unsigned short i0, u8m2x1 m0, unsigned int i1, u32v4 a1, u32v16 a2) {
+    u8v3 t0 = ((u8v5){a0[i0]}).s431;
+    t0[0] = m0[i1][0];
+    t0 &= t0;
+    u32v4 t1 = a1 + (a2 ^ 9).s6a0C;
+    t1 |= a1.gara;
+    return (u8v1)(1);
 }
 
 static void run_v0005(void) {
     rt_rng rng = {0xe40eb4aab1b2125cULL};
-    f64v3 a0; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    f64v6 a2; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    i64v4 a5; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u32v2 a6; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    u32v4 r = v0005(a0, a1, s0, a2, a3, a4, a5, a6);
-    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0005", "ret", b, 4); }
+    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char m0_b[2]; rt_fill_u8(&rng, m0_b, 2, RT_DOM_FULL); u8m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u32v16 a2; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    u8v1 r = v0005(a0, i0, m0, i1, a1, a2);
+    { unsigned char b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u8("v0005", "ret", b, 1); }
 }
 
 u32m1x4 v0006(u32m1x4 m0, u32v2_b a0, i16v8_b a1, long i0) {
@@ -230,189 +253,198 @@ static void run_v0006(void) {
     { unsigned int b[4]; __builtin_matrix_column_major_store(r, b, 1); rt_out_u32("v0006", "ret", b, 4); }
 }
 
-u32v4 v0007(i8v3 a0) {
-    return (u32v4)(((u64v3)(a0.y)).z);
+u32v4 v0007(u32v4 a0, i32v2_b a1) {
+    return a1[0] * a0;
 }
 
 static void run_v0007(void) {
     rt_rng rng = {0xf3d50cfb3cdc76b3ULL};
-    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u32v4 r = v0007(a0);
+    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u32v4 r = v0007(a0, a1);
     { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0007", "ret", b, 4); }
 }
 
-u16v2 v0008(unsigned short s0) {
-    return (u16v2)(s0);
+u16v2 v0008(i64v6_b a0, i32v2_b a1, u16v8 a2, unsigned short s0, unsigned short s1, i8v2_b a3, u16v4 a4, u16v3 a5, signed char s2, unsigned char i0, u64v4 a6) {
+    return __builtin_convertvector((u16v16){a0.S2, a1.x, a2[3], 0, s0, s1, 0, a3.s1, 7, a4.w, s0, a5.g, s0, s2, 8, a4[i0]}, u16v16).S04 * (((u16v4){2}) + a6.w).even;
 }
 
 static void run_v0008(void) {
     rt_rng rng = {0xac8cab244f4782b3ULL};
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u16v2 r = v0008(s0);
+    i64v6 a0; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    i8v2 a3; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u16v4 a4; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u16v3 a5; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u64v4 a6; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    u16v2 r = v0008(a0, a1, a2, s0, s1, a3, a4, a5, s2, i0, a6);
     { unsigned short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u16("v0008", "ret", b, 2); }
 }
 
-double v0009(u16v2_b a0, u16v8_b a1, u16v2_b a2, unsigned short s0, u16v3_b a3, unsigned int i0, unsigned short s1, u16v5 a4, i8v4 a5) {
-    u32v2 t0 = __builtin_convertvector(a0, u32v2);
-    u16v8 t1 = a1 << (((u16v8){a2[0], s0, a3[i0], 2, s1, a4.S4, 8, a5[2]}) & 15);
-    return -3.0;
+i8v4 v0009(u32v2 a0, int i0, u32m4x3 m0, f32v5 a1, f32v4 a2, f32v2 a3, u8v4 a4, i32v1_b a5, i16m3x4 m1, i8v8_b a6) {
+    u32v2 t0 = 6 + (a0 % ((a0 & 7) | 1));
+    t0[i0] = m0[2][2];
+    t0 += 9;
+    f32v2 t1 = (-(((f32v4)(a1.S0)) * a2)).bb;
+    t1.yx = a3;
+    t1.s1 /= 4.25;
+    return a6.s5 + ((i8v4)((a5 ^ a4) * m1[2][2]));
 }
 
 static void run_v0009(void) {
     rt_rng rng = {0x43702034a08b06e5ULL};
-    u16v2 a0; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u16v8 a1; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    u16v2 a2; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u16v3 a3; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    u16v5 a4; { unsigned short b[5]; rt_fill_u16(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
-    i8v4 a5; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    double r = v0009(a0, a1, a2, s0, a3, i0, s1, a4, a5);
-    rt_out_f64("v0009", "ret", &r, 1);
+    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int m0_b[12]; rt_fill_u32(&rng, m0_b, 12, RT_DOM_FULL); u32m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
+    f32v5 a1; { float b[5]; rt_fill_f32(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
+    f32v4 a2; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    f32v2 a3; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    i32v1 a5; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a5[j] = b[j]; }
+    short m1_b[12]; rt_fill_i16(&rng, m1_b, 12, RT_DOM_FULL); i16m3x4 m1 = __builtin_matrix_column_major_load(m1_b, 3, 4, 3);
+    i8v8 a6; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
+    i8v4 r = v0009(a0, i0, m0, a1, a2, a3, a4, a5, m1, a6);
+    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0009", "ret", b, 4); }
 }
 
-u8v3 v0010(i16v8 a0, i16v8 a1, short s0, u64v3 a2, unsigned short i0, u32v3 a3, unsigned long i1, i16v3 a4, u8v4 a5, unsigned short i2, u8v6_b a6, unsigned short i3, u32v2 a7, unsigned long i4, unsigned long s1, long s2, i16v4 a8, i16v16 a9, int i5, i16v5 a10, unsigned char i6, i16v16 a11, unsigned int i7, u8v3 a12, u8v3 a13) {
-    i16v8 t0 = ((a0 - a1) ^ s0) * a2.x;
-    t0[i0] = s0;
-    t0[7] = (((i16v16){a3[i1], a4[0], a5[i2], a6[i3], a7[i4], s1, s2, 1, 2, s1, s0, s0, a8.x, a9[i5], a4.z, a10[i6]}) % ((a11 & 7) | 1))[i7];
-    return (a12 >> (a13 & 7)) + 0;
+i32v6 v0010(i16v8 a0, i16v8 a1, short s0, i32v6 a2, float s1, f32v3 a3, unsigned char i0, i8v3 a4, u8v4 a5, unsigned short i1, i8v6_b a6, unsigned short i2, u32v2 a7, unsigned long i3) {
+    i16v8 t0 = (-(a0 - a1)) << 8;
+    t0.s1 = s0;
+    return (2 - a2) * (a2 + (-((f32v6){s1, a3[i0], a4[0], a5[i1], a6[i2], a7[i3]})));
 }
 
 static void run_v0010(void) {
     rt_rng rng = {0xd35700c6c4b00f5dULL};
     i16v8 a0; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
     i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    u64v3 a2; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    u32v3 a3; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    i16v3 a4; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i32v6 a2; { int b[6]; rt_fill_i32(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32v3 a3; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    i8v3 a4; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
     u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    u8v6 a6; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a6[j] = b[j]; }
-    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    i8v6 a6; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a6[j] = b[j]; }
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
     u32v2 a7; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
-    unsigned long i4; rt_fill_u64(&rng, &i4, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
-    i16v4 a8; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a8[j] = b[j]; }
-    i16v16 a9; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a9[j] = b[j]; }
-    int i5; rt_fill_i32(&rng, &i5, 1, RT_DOM_INT(0LL, 15LL));
-    i16v5 a10; { short b[5]; rt_fill_i16(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a10[j] = b[j]; }
-    unsigned char i6; rt_fill_u8(&rng, &i6, 1, RT_DOM_INT(0LL, 4LL));
-    i16v16 a11; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a11[j] = b[j]; }
-    unsigned int i7; rt_fill_u32(&rng, &i7, 1, RT_DOM_INT(0LL, 15LL));
-    u8v3 a12; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a12[j] = b[j]; }
-    u8v3 a13; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a13[j] = b[j]; }
-    u8v3 r = v0010(a0, a1, s0, a2, i0, a3, i1, a4, a5, i2, a6, i3, a7, i4, s1, s2, a8, a9, i5, a10, i6, a11, i7, a12, a13);
-    { unsigned char b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u8("v0010", "ret", b, 3); }
+    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    i32v6 r = v0010(a0, a1, s0, a2, s1, a3, i0, a4, a5, i1, a6, i2, a7, i3);
+    { int b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i32("v0010", "ret", b, 6); }
 }
 
-f64m3x2 v0011(i32v2 a0, signed char s0, long i0, signed char s1, f64m3x2 m0, i64m1x3 m1, short s2) {
-    i32v3 t0 = a0.yyx;
-    t0 <<= 21;
-    i8v3 t1 = -((i8v3){s0, 7});
-    t1 ^= ((i8v3)(6)) + t1;
-    t1[i0] = s1;
-    return s2 * (m0 + m1[0][1]);
+f64m3x2 v0011(u32v3 a0, i8v4_b a1, signed char s0, f64m3x2 m0, i64m1x3 m1, short s1) {
+    i32v3 t0 = 2 * (a0 > a0);
+    t0.g = 3;
+    i8v4 t1 = a1;
+    t1[1] = s0;
+    t1.s103 <<= 3;
+    return s1 * (m0 + m1[0][1]);
 }
 
 static void run_v0011(void) {
     rt_rng rng = {0x3df94c26b5a653beULL};
-    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
     double m0_b[6]; rt_fill_f64(&rng, m0_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
     long m1_b[3]; rt_fill_i64(&rng, m1_b, 3, RT_DOM_FULL); i64m1x3 m1 = __builtin_matrix_column_major_load(m1_b, 1, 3, 1);
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_FULL);
-    f64m3x2 r = v0011(a0, s0, i0, s1, m0, m1, s2);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    f64m3x2 r = v0011(a0, a1, s0, m0, m1, s1);
     { double b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_f64("v0011", "ret", b, 6); }
 }
 
-i64v4 v0012(f64v4 a0) {
-    return 8 + __builtin_convertvector(a0, i64v4);
+i64v4 v0012(u32v8 a0, u8v4 a1) {
+    return (i64v4)(a1.x * a0);
 }
 
 static void run_v0012(void) {
     rt_rng rng = {0xf810eda45829bc02ULL};
-    f64v4 a0; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i64v4 r = v0012(a0);
+    u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    u8v4 a1; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i64v4 r = v0012(a0, a1);
     { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0012", "ret", b, 4); }
 }
 
-u64v4 v0013(u8v2_b a0, i8v4 a1, i32v4 a2, unsigned int i0, unsigned short s0, signed char s1, i8v4 a3, unsigned long i1, u8v3 a4, unsigned int s2, unsigned int s3, u64v4 a5) {
-    i8v3 t0 = (~(((i8v3){a0[0]}) - a1.y)) * a2[i0];
-    t0.S0 = ((i8v8){s0, s1, a3[i1], a4[2], -3, s2, s3, -2}).s6;
-    return a5;
+f32v4 v0013(i8v3 a0, u8v3 a1, i8v3 a2, u8v6 a3, unsigned short s0, int i0, f32v16 a4) {
+    i8v3 t0 = ((a0 & a0) * (a0 * a1)) << (((a2 / ((((i8v3)(8)) & 7) | 1)) * ((i8v3)(a3[1]))) & 7);
+    t0 -= s0;
+    t0[i0] = -7;
+    return (-a4).scce7;
 }
 
 static void run_v0013(void) {
     rt_rng rng = {0x132391448a3e8a3fULL};
-    u8v2 a0; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u8v3 a1; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i8v3 a2; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u8v6 a3; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
     unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    u8v3 a4; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u64v4 r = v0013(a0, a1, a2, i0, s0, s1, a3, i1, a4, s2, s3, a5);
-    { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0013", "ret", b, 4); }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    f32v16 a4; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
+    f32v4 r = v0013(a0, a1, a2, a3, s0, i0, a4);
+    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0013", "ret", b, 4); }
 }
 
-i8v8 v0014(u32v3 a0, u32v3 a1, u32v8 a2, i8v8 a3, i8v16_b a4, signed char s0) {
-    u32v3 t0 = a0 * (a1 & a2[3]);
-    return (a3 * a4[15]) & s0;
+f64v3 v0014(u32v3 a0, u8m1x4 m0, u32v2 a1, f64v6 a2, f64v3 a3, unsigned int s0, double s1, double s2, f64m2x2 m1, long i0) {
+    u32v3 t0 = m0[0][1] * (a0 - ((u32v3)(a0[0])));
+    t0 += ((u32v6)(a1.r)).even;
+    t0 <<= t0 & 31;
+    return (((-3.5) * a2).hi / ((f64v3)(5.75))) - (((s1 + s2) + (a3 * ((f64v3)(s0)))) * m1[i0][1]);
 }
 
 static void run_v0014(void) {
     rt_rng rng = {0x810b5c24ee84b7dfULL};
     u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u32v8 a2; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    i8v8 a3; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    i8v16 a4; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    i8v8 r = v0014(a0, a1, a2, a3, a4, s0);
-    { signed char b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i8("v0014", "ret", b, 8); }
+    unsigned char m0_b[4]; rt_fill_u8(&rng, m0_b, 4, RT_DOM_FULL); u8m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    f64v6 a2; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double m1_b[4]; rt_fill_f64(&rng, m1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m2x2 m1 = __builtin_matrix_column_major_load(m1_b, 2, 2, 2);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    f64v3 r = v0014(a0, m0, a1, a2, a3, s0, s1, s2, m1, i0);
+    { double b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f64("v0014", "ret", b, 3); }
 }
 
-i64m1x2 v0015(u64v1_b a0, u16v3 a1, u16v16 a2, unsigned short i0, unsigned short s0, i64m1x2 m0) {
-    u64v1 t0 = a0;
-    u16v3 t1 = a2[i0] * a1;
-    t1.s2 = s0;
-    return m0;
+i8v4 v0015(unsigned long s0, u64v16 a0, unsigned short i0, f64v8 a1, f64v8 a2, i8v4 a3) {
+    u64v1 t0 = (u64v1){s0};
+    t0[0] = a0[i0];
+    f64v8 t1 = (-3.25) + a1;
+    t1 = a2 + t1;
+    return a3;
 }
 
 static void run_v0015(void) {
     rt_rng rng = {0x0b18d2e34860e355ULL};
-    u64v1 a0; { unsigned long b[1]; rt_fill_u64(&rng, b, 1, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u16v16 a2; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    u64v16 a0; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
     unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    long m0_b[2]; rt_fill_i64(&rng, m0_b, 2, RT_DOM_FULL); i64m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
-    i64m1x2 r = v0015(a0, a1, a2, i0, s0, m0);
-    { long b[2]; __builtin_matrix_column_major_store(r, b, 1); rt_out_i64("v0015", "ret", b, 2); }
+    f64v8 a1; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    f64v8 a2; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i8v4 r = v0015(s0, a0, i0, a1, a2, a3);
+    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0015", "ret", b, 4); }
 }
 
-i16v3 v0016(i16v4 a0, i16v2_b a1) {
-    return ((((i16v4)(2)).zzxw - (a0 - a0)).wwz > a1.g);
+i16v3 v0016(u16v6 a0, unsigned short s0, u16v8_b a1, unsigned short s1) {
+    return (((a0 * a0) * ((u16v6)(s0))) >= (a1.S776464 + s1)).odd;
 }
 
 static void run_v0016(void) {
     rt_rng rng = {0x3169d5fbabe2252cULL};
-    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    i16v3 r = v0016(a0, a1);
+    u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u16v8 a1; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    i16v3 r = v0016(a0, s0, a1, s1);
     { short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i16("v0016", "ret", b, 3); }
 }
 
@@ -427,237 +459,231 @@ static void run_v0017(void) {
     rt_out_i32("v0017", "ret", &r, 1);
 }
 
-i8m3x2 v0018(i64v4 a0, unsigned short i0, short s0, i8v4 a1, int s1, unsigned short s2, i8v4 a2, unsigned short s3, i32v3_b a3, i16v3 a4, i8m3x2 m0) {
-    i8v4 t0 = (-((i8v8){a0[i0], s0, a1.g, s1, -8, s1, 6, s2})).even;
-    t0 >>= (a2 + t0) & 7;
-    t0 = __builtin_convertvector((i16v4){s3, a3.r, s0, a4.y}, i8v4);
-    return m0;
+i8v4 v0018(u8v5 a0, signed char s0, i8v3 a1) {
+    i8v4 t0 = ((i8v5)a0).S4110 | ((i8v4)(s0));
+    return (a1 + a1).s0112;
 }
 
 static void run_v0018(void) {
     rt_rng rng = {0xd4ce490f7ab12d8fULL};
-    i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
-    i8v4 a2; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_FULL);
-    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    i16v3 a4; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    signed char m0_b[6]; rt_fill_i8(&rng, m0_b, 6, RT_DOM_FULL); i8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
-    i8m3x2 r = v0018(a0, i0, s0, a1, s1, s2, a2, s3, a3, a4, m0);
-    { signed char b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i8("v0018", "ret", b, 6); }
+    u8v5 a0; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i8v4 r = v0018(a0, s0, a1);
+    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0018", "ret", b, 4); }
 }
 
-i8v6 v0019(i64v6 a0, i64v12 a1, i64m4x1 m0, unsigned int i0) {
-    return __builtin_convertvector(a0 / (((m0[i0][0] * a1).lo & 7) | 1), i8v6);
+i8v6 v0019(i8v6_b a0) {
+    return a0;
 }
 
 static void run_v0019(void) {
     rt_rng rng = {0x0ccb3588d8c0fcb7ULL};
-    i64v6 a0; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    i64v12 a1; { long b[12]; rt_fill_i64(&rng, b, 12, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 12; j++) a1[j] = b[j]; }
-    long m0_b[4]; rt_fill_i64(&rng, m0_b, 4, RT_DOM_FULL); i64m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i8v6 r = v0019(a0, a1, m0, i0);
+    i8v6 a0; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    i8v6 r = v0019(a0);
     { signed char b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i8("v0019", "ret", b, 6); }
 }
 
-u32v4 v0020(u32v8 a0, u32v4 a1, unsigned int s0, u32v4 a2, u32v16 a3) {
-    return (a0.hi & a1) * ((((u32v4)(s0)) ^ a2) + a3.Se28e);
+u32v4 v0020(u32v4 a0, short s0, unsigned int s1) {
+    return (u32v4){a0.s2, s0, s1, 6};
 }
 
 static void run_v0020(void) {
     rt_rng rng = {0x15f3e3ce8640c41bULL};
-    u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u32v16 a3; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    u32v4 r = v0020(a0, a1, s0, a2, a3);
+    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    u32v4 r = v0020(a0, s0, s1);
     { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0020", "ret", b, 4); }
 }
 
-u16v1 v0021(u16v1 a0) {
-    return a0;
+u16v1 v0021() {
+    return (u16v1)(8);
 }
 
 static void run_v0021(void) {
     rt_rng rng = {0xfbef455594c71623ULL};
-    u16v1 a0; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    u16v1 r = v0021(a0);
+    u16v1 r = v0021();
     { unsigned short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u16("v0021", "ret", b, 1); }
 }
 
-f32v1 v0022(i64v2 a0, i64v8 a1, i64v2 a2, int s0, i64m2x3 m0, f32v1 a3) {
-    i64v2 t0 = a0 % 7;
-    t0 ^= a1.S21;
-    t0 /= (a2 & 7) | 1;
-    u32v2 t1 = 7 + ((u32v2){s0, m0[1][1]});
-    return a3;
+i8v4 v0022(i64v2 a0, u32v16 a1, long s0, unsigned short s1, int s2, i64m2x3 m0, i64v2 a2, i64v4_b a3, i64v4 a4, f64v4 a5, f64v8 a6, i8v2 a7, signed char s3, i8v4 a8, long i0) {
+    i64v2 t0 = s1 - (a0 * ((i64v2){a1[12], s0}));
+    t0 |= ((i64v2){s2, m0[1][1]}) / ((a2 & 7) | 1);
+    t0[1] = (a3 + a4)[2];
+    f64v4 t1 = a5 / a6.lo;
+    t1.S30 += __builtin_convertvector(~a7, f64v2);
+    return (i8v4){s3, s3, a8[i0], 0};
 }
 
 static void run_v0022(void) {
     rt_rng rng = {0x574f420c8393d21aULL};
     i64v2 a0; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i64v8 a1; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    u32v16 a1; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
     long m0_b[6]; rt_fill_i64(&rng, m0_b, 6, RT_DOM_FULL); i64m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
-    f32v1 a3; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
-    f32v1 r = v0022(a0, a1, a2, s0, m0, a3);
-    { float b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_f32("v0022", "ret", b, 1); }
+    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    f64v4 a5; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    f64v8 a6; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
+    i8v2 a7; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    i8v4 a8; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a8[j] = b[j]; }
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i8v4 r = v0022(a0, a1, s0, s1, s2, m0, a2, a3, a4, a5, a6, a7, s3, a8, i0);
+    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0022", "ret", b, 4); }
 }
 
-u32v16 v0023(u32v16 a0) {
-    return a0;
+u32v16 v0023(f32v16 a0) {
+    return (u32v16)a0;
 }
 
 static void run_v0023(void) {
     rt_rng rng = {0xc295fc242ebd1a60ULL};
-    u32v16 a0; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    f32v16 a0; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
     u32v16 r = v0023(a0);
     { unsigned int b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u32("v0023", "ret", b, 16); }
 }
 
-u32v4 v0024(i8v4_b a0, long s0, u8v2 a1, int i0, u8v2 a2, unsigned long s1, unsigned char s2, i16v4 a3, u8v3 a4, unsigned short i1) {
-    i8v4 t0 = (a0 * a0) - (s0 - ((i8v4)(-7)));
-    u8v2 t1 = (u8v2)(a1[i0]);
-    t1 = (a2 / ((((u8v2)(s1)) & 7) | 1)) * ((u8v2){2});
-    t1.S1 = (~((u8v4){s2, 9})).x;
-    return __builtin_convertvector(((i16v4){a1[0], -5, a3.s3, -4}) - a4[i1], u32v4);
+long v0024(i8v2 a0, int s0, f32v4 a1) {
+    i8v4 t0 = (a0 % 7).s0011;
+    t0 += (~t0) - (s0 + t0);
+    f32v4 t1 = a1.wwzx;
+    return -2;
 }
 
 static void run_v0024(void) {
     rt_rng rng = {0x7d53481c81874fb1ULL};
-    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
-    i16v4 a3; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u8v3 a4; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    u32v4 r = v0024(a0, s0, a1, i0, a2, s1, s2, a3, a4, i1);
-    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0024", "ret", b, 4); }
+    i8v2 a0; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    long r = v0024(a0, s0, a1);
+    rt_out_i64("v0024", "ret", &r, 1);
 }
 
-i32m3x4 v0025(u16v4 a0, i32v4 a1, u16v8 a2, unsigned short s0, u16m3x1 m0, unsigned char i0, i32m3x4 m1, i32v4 a3, i32v1 a4) {
-    u16v3 t0 = -(((u16v4){a0.S0, a1.w, 3, a2[5]}) / ((a0 & 7) | 1)).aar;
-    t0.s210 ^= (u16v3){s0, 5, a0.y};
-    t0 = -(t0 + m0[i0][0]);
-    f64v6 t1 = __builtin_convertvector((i8v6)(1), f64v6);
-    return (a3[2] + m1) + a4[0];
+f64v4 v0025(u16v3 a0, i32v4 a1, u8v8 a2, unsigned char s0, u8m1x2 m0, u32v4 a3, u8v4 a4) {
+    u16v3 t0 = a0;
+    t0.xyz = t0 & a1.w;
+    u8v8 t1 = (a2 + a2).S73043136;
+    t1[7] = s0;
+    t1.S0 = m0[0][1];
+    return __builtin_convertvector((a3 == a3), f64v4) + __builtin_convertvector(a4, f64v4);
 }
 
 static void run_v0025(void) {
     rt_rng rng = {0xa336486f389b9d5dULL};
-    u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u16v3 a0; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short m0_b[3]; rt_fill_u16(&rng, m0_b, 3, RT_DOM_FULL); u16m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    int m1_b[12]; rt_fill_i32(&rng, m1_b, 12, RT_DOM_FULL); i32m3x4 m1 = __builtin_matrix_column_major_load(m1_b, 3, 4, 3);
-    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i32v1 a4; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a4[j] = b[j]; }
-    i32m3x4 r = v0025(a0, a1, a2, s0, m0, i0, m1, a3, a4);
-    { int b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i32("v0025", "ret", b, 12); }
+    u8v8 a2; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char m0_b[2]; rt_fill_u8(&rng, m0_b, 2, RT_DOM_FULL); u8m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
+    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    f64v4 r = v0025(a0, a1, a2, s0, m0, a3, a4);
+    { double b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f64("v0025", "ret", b, 4); }
 }
 
-u32v1 v0026(int s0, i32v3 a0, u32v1 a1, u32v1 a2) {
-    i32v3 t0 = (((i32v4)(-7)) + ((i32v4){s0})).gbb;
-    t0.x = t0.z;
-    t0 = a0.gbr;
-    return a1 * (a1 - a2);
+i64v2 v0026(i32v2 a0, i64v3 a1, unsigned int i0, i8v6 a2, unsigned int s0, unsigned short s1, u8m2x3 m0, i32v3 a3, int s2, i64v4 a4, long i1, u64v4_b a5, int i2) {
+    i32v3 t0 = a0.yyy + a1[i0];
+    t0 = ((i32v6){a2.S1, s0, s1, m0[0][2], 7, -8}).hi * (a3 >> (((i32v3){s2, s2}) & 31));
+    t0[1] = 2;
+    return (i64v2){a4[i1], a5[i2]};
 }
 
 static void run_v0026(void) {
     rt_rng rng = {0x50b309c8b8564594ULL};
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u32v1 a1; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    u32v1 a2; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
-    u32v1 r = v0026(s0, a0, a1, a2);
-    { unsigned int b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u32("v0026", "ret", b, 1); }
+    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i64v3 a1; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    i8v6 a2; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned char m0_b[6]; rt_fill_u8(&rng, m0_b, 6, RT_DOM_FULL); u8m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
+    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i64v2 r = v0026(a0, a1, i0, a2, s0, s1, m0, a3, s2, a4, i1, a5, i2);
+    { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0026", "ret", b, 2); }
 }
 
-i32v8 v0027(i32v8_b a0, int s0) {
-    return a0 + s0;
+i32v8 v0027(i32v8_b a0) {
+    return a0.S20245.S34210314;
 }
 
 static void run_v0027(void) {
     rt_rng rng = {0x3b41b5e1cf51680fULL};
     i32v8 a0; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i32v8 r = v0027(a0, s0);
+    i32v8 r = v0027(a0);
     { int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i32("v0027", "ret", b, 8); }
 }
 
-signed char v0028(unsigned long s0, signed char s1, i8v8_b a0, unsigned long i0, unsigned char i1) {
-    return ((i8v3){s0, s1, a0[i0]})[i1];
+signed char v0028(i8v3 a0, i8v3 a1, unsigned int s0) {
+    return (((-3) - a0) ^ (s0 + a1)).r;
 }
 
 static void run_v0028(void) {
     rt_rng rng = {0x964e6b920aad5714ULL};
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i8v8 a0; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    signed char r = v0028(s0, s1, a0, i0, i1);
+    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    signed char r = v0028(a0, a1, s0);
     rt_out_i8("v0028", "ret", &r, 1);
 }
 
-unsigned int v0029(u32v1 a0, unsigned long i0, u32m2x4 m0, int i1, u32v2 a1, u32v4 a2) {
-    u32v1 t0 = a0;
-    t0[i0] = m0[i1][1];
-    t0 = a1.s1 + a0;
-    return a2[3];
+i8v6 v0029(f32v1_b a0, u64m4x3 m0, unsigned long i0, i8v6 a1, signed char s0, i8v8_b a2, signed char s1, i8v4 a3, i64v16 a4, i8v1 a5, i8v2 a6) {
+    u32v1 t0 = (u32v1)(m0[i0][0] / a0);
+    return (a1 + (a1 + ((i8v6){s0, -3, a2.s0, -6, s1, s0}))) * (((~((i8v6){a3[3], s1, s0, a4[2], a5.s0, a6.y})) / 5) % 3);
 }
 
 static void run_v0029(void) {
     rt_rng rng = {0xb8518836c3124c07ULL};
-    u32v1 a0; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned int m0_b[8]; rt_fill_u32(&rng, m0_b, 8, RT_DOM_FULL); u32m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned int r = v0029(a0, i0, m0, i1, a1, a2);
-    rt_out_u32("v0029", "ret", &r, 1);
+    f32v1 a0; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
+    unsigned long m0_b[12]; rt_fill_u64(&rng, m0_b, 12, RT_DOM_FULL); u64m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i8v6 a1; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    i8v8 a2; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i64v16 a4; { long b[16]; rt_fill_i64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
+    i8v1 a5; { signed char b[1]; rt_fill_i8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a5[j] = b[j]; }
+    i8v2 a6; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    i8v6 r = v0029(a0, m0, i0, a1, s0, a2, s1, a3, a4, a5, a6);
+    { signed char b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i8("v0029", "ret", b, 6); }
 }
 
-u64v4 v0030(i32v2 a0, unsigned short i0, unsigned char s0, f64v4 a1, f64v2 a2, f64v2 a3, u64v3 a4, u32v4_b a5) {
-    u8v2 t0 = __builtin_convertvector(a0, u8v2);
-    t0[i0] = s0;
-    f64v4 t1 = -a1;
-    t1.S0 = (a2 - a3)[0];
-    return a4.xyxx + __builtin_convertvector(a5, u64v4);
+short v0030(u32v4 a0, u8v2 a1, unsigned char s0, u8v4 a2, long i0, i16v2_b a3, unsigned long i1) {
+    u8v2 t0 = (u8v2){0, 6};
+    t0 = ((u8v2){a0[0], a1.S0}) % 3;
+    u8v8 t1 = 2 + ((u8v8)(6));
+    t1.s03 *= s0;
+    t1 &= a2[i0];
+    return a3[i1];
 }
 
 static void run_v0030(void) {
     rt_rng rng = {0x0d94a4247504ff8eULL};
-    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
     unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    f64v2 a3; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    u64v3 a4; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    u32v4 a5; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u64v4 r = v0030(a0, i0, s0, a1, a2, a3, a4, a5);
-    { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0030", "ret", b, 4); }
+    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i16v2 a3; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    short r = v0030(a0, a1, s0, a2, i0, a3, i1);
+    rt_out_i16("v0030", "ret", &r, 1);
 }
 
-i64v16 v0031(f32v1 a0, f32v1 a1, unsigned long s0, i32v1_b a2, float s1, i64v16_b a3) {
+i64v1 v0031(f32v1 a0, f32v1 a1, unsigned long s0, f64v1_b a2, i64v1 a3) {
     i32v1 t0 = (a0 < (a1 / s0));
-    t0 += a2;
-    t0 ^= (a1 < s1);
+    t0 += (i32v1)(a1 + a0);
+    t0 = __builtin_convertvector((i64v1)a2, i32v1);
     return a3;
 }
 
@@ -666,44 +692,34 @@ static void run_v0031(void) {
     f32v1 a0; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
     f32v1 a1; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    i32v1 a2; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i64v16 a3; { long b[16]; rt_fill_i64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    i64v16 r = v0031(a0, a1, s0, a2, s1, a3);
-    { long b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_i64("v0031", "ret", b, 16); }
+    f64v1 a2; { double b[1]; rt_fill_f64(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
+    i64v1 a3; { long b[1]; rt_fill_i64(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
+    i64v1 r = v0031(a0, a1, s0, a2, a3);
+    { long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i64("v0031", "ret", b, 1); }
 }
 
-u32v8 v0032(i32v2 a0, u8m2x2 m0, unsigned int i0, u32v8 a1, unsigned short s0, i64v2_b a2, unsigned int i1, u16v4 a3, u32v4 a4, u16m2x4 m1, unsigned char i2, u32v3_b a5) {
-    i32v2 t0 = a0 << 3;
-    t0 |= m0[i0][0];
-    t0.g = -4;
-    return ((-(a1 + ((u32v8){s0, a2[i1], a3.y, 7, s0, a4.s0}))) | ((u32v8){m1[i2][3], 9, 7, 3, a5.s2})) - a1;
+f32v4 v0032(f32v2 a0, f64v4 a1, f64v4 a2, float s0, f64v2 a3, f32v4_b a4) {
+    i32v2 t0 = (i32v2)a0;
+    return __builtin_convertvector((a1 <= a2), f32v4) / (((f32v3){s0, a3[1], s0}).S2001 / a4);
 }
 
 static void run_v0032(void) {
     rt_rng rng = {0xb58c9f58fa4da701ULL};
-    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    unsigned char m0_b[4]; rt_fill_u8(&rng, m0_b, 4, RT_DOM_FULL); u8m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    unsigned short m1_b[8]; rt_fill_u16(&rng, m1_b, 8, RT_DOM_FULL); u16m2x4 m1 = __builtin_matrix_column_major_load(m1_b, 2, 4, 2);
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    u32v3 a5; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    u32v8 r = v0032(a0, m0, i0, a1, s0, a2, i1, a3, a4, m1, i2, a5);
-    { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0032", "ret", b, 8); }
+    f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64v2 a3; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    f32v4 a4; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    f32v4 r = v0032(a0, a1, a2, s0, a3, a4);
+    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0032", "ret", b, 4); }
 }
 
-i64v3 v0033(i8v3 a0, long i0, i8v4_b a1, i64v8 a2, i8v4 a3, int s0, unsigned char s1, i8v4 a4, f32v4 a5, i8v2 a6, f64v3 a7, u8v2 a8, u8v4_b a9) {
-    i8v4 t0 = (((i8v4)(a0[i0])) << 6) * (a2.s5 - a1);
-    t0 = ((i8v4){a3[2], 3, s0, s1}) >> (a4 & 7);
-    t0.wxzy = __builtin_convertvector(a5, i8v4);
-    i8v3 t1 = ((i8v6)(a6.x)).hi ^ (-7);
-    return ((a7 - ((f64v4)(a8.lo)).odd.yyx) >= a9.s0);
+u8m3x2 v0033(i8v3 a0, long i0, i8v4 a1, i16v2 a2, i8v4 a3, u8m3x2 m0, unsigned int s0, unsigned char s1, u8v2 a4) {
+    i8v4 t0 = (((i8v4)(a0[i0])) - a1) * (-a1);
+    t0 %= (((i8v4)(a2.y)) & 7) | 1;
+    i64v4 t1 = __builtin_convertvector(a3, i64v4);
+    return a4.y - (s1 - (m0 * s0));
 }
 
 static void run_v0033(void) {
@@ -711,71 +727,61 @@ static void run_v0033(void) {
     i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
     i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i64v8 a2; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
     i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
-    i8v4 a4; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    f32v4 a5; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    i8v2 a6; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    f64v3 a7; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
-    u8v2 a8; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a8[j] = b[j]; }
-    u8v4 a9; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a9[j] = b[j]; }
-    i64v3 r = v0033(a0, i0, a1, a2, a3, s0, s1, a4, a5, a6, a7, a8, a9);
-    { long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i64("v0033", "ret", b, 3); }
+    unsigned char m0_b[6]; rt_fill_u8(&rng, m0_b, 6, RT_DOM_FULL); u8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    u8v2 a4; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    u8m3x2 r = v0033(a0, i0, a1, a2, a3, m0, s0, s1, a4);
+    { unsigned char b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_u8("v0033", "ret", b, 6); }
 }
 
-unsigned int v0034(i8v3_b a0, unsigned int s0) {
-    i64v3 t0 = __builtin_convertvector(a0, i64v3);
-    t0.zx %= (((i64v2){-2}) & 7) | 1;
-    return s0;
+i32m3x1 v0034(i8v4 a0, i32m3x1 m0, i32v3 a1, unsigned char s0) {
+    i64v3 t0 = (i64v3){6, -1, a0.y};
+    return (((-7) + m0) * a1.z) - s0;
 }
 
 static void run_v0034(void) {
     rt_rng rng = {0x26beb659a4a835d0ULL};
-    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned int r = v0034(a0, s0);
-    rt_out_u32("v0034", "ret", &r, 1);
+    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    int m0_b[3]; rt_fill_i32(&rng, m0_b, 3, RT_DOM_FULL); i32m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
+    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    i32m3x1 r = v0034(a0, m0, a1, s0);
+    { int b[3]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i32("v0034", "ret", b, 3); }
 }
 
-i16v1 v0035(i16v1 a0, long s0, i16v1 a1) {
-    return ((a0 >= s0) >= a1);
+i16v1 v0035(short s0) {
+    return (i16v1)(s0);
 }
 
 static void run_v0035(void) {
     rt_rng rng = {0x928ab8207908741cULL};
-    i16v1 a0; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v1 a1; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    i16v1 r = v0035(a0, s0, a1);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i16v1 r = v0035(s0);
     { short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i16("v0035", "ret", b, 1); }
 }
 
-f32v2 v0036(i16v4_b a0, u16v4 a1, unsigned short s0, long s1, i64m1x1 m0, unsigned short i0, int i1, short s2, u8v4 a2, i16v2 a3, f32v5 a4) {
-    i16v4 t0 = ((-a0) & (a1 <= ((u16v4){5, s0, 4, s1}))) - (~__builtin_convertvector((i64v4)(m0[i0][0]), i16v4));
-    t0[i1] = s2;
-    t0.x = s2;
-    u8v2 t1 = a2.xy.yx;
-    t1.S10 <<= __builtin_convertvector(a3, u8v2) & 7;
-    return a4.S0442.wy;
+long v0036(short s0, i64v5_b a0, i64v5_b a1, long s1, unsigned short i0, i64v3 a2, i64v2 a3) {
+    i16v4 t0 = (i16v4)(s0);
+    i64v5 t1 = a0 * a1;
+    t1.S3 = s1;
+    t1[i0] = a2.y;
+    return a3.x;
 }
 
 static void run_v0036(void) {
     rt_rng rng = {0xb8148c9bf08db72fULL};
-    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i64v5 a0; { long b[5]; rt_fill_i64(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
+    i64v5 a1; { long b[5]; rt_fill_i64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
     long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    long m0_b[1]; rt_fill_i64(&rng, m0_b, 1, RT_DOM_FULL); i64m1x1 m0 = __builtin_matrix_column_major_load(m0_b, 1, 1, 1);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i16v2 a3; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    f32v5 a4; { float b[5]; rt_fill_f32(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
-    f32v2 r = v0036(a0, a1, s0, s1, m0, i0, i1, s2, a2, a3, a4);
-    { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0036", "ret", b, 2); }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i64v2 a3; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    long r = v0036(s0, a0, a1, s1, i0, a2, a3);
+    rt_out_i64("v0036", "ret", &r, 1);
 }
 
 f64v16 v0037(f64v16 a0, double s0, f64v2 a1) {
@@ -791,37 +797,23 @@ static void run_v0037(void) {
     { double b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_f64("v0037", "ret", b, 16); }
 }
 
-f64v16 v0038(u32v2_b a0, i16v3 a1, signed char s0, i8v3 a2, u16v4_b a3, signed char s1, f64v16 a4, f64v3 a5, double s2, f64m2x2 m0, int s3, f64v2 a6, f64v4 a7, f64m1x1 m1, i8v2 a8, i64v8 a9, unsigned short s4) {
-    i16v2 t0 = __builtin_convertvector(-a0, i16v2);
-    t0 |= a1.r;
-    t0 = __builtin_convertvector(t0, i16v2);
-    i8v4 t1 = ~((i8v4)(s0));
-    t1[2] = a2.z;
-    t1.xz = ((i8v2){7, a3.y}) ^ ((i8v2)(s1));
-    return (a4 * a5[2]) / ((f64v16){s2, m0[0][1], s3, a6[0], a7.x, a5.y, m1[0][0], 5.5, 6, 0.0, s2, a8[1], a9.S4, a5.y, s4, s1});
+i64m3x4 v0038(i16v2 a0, i16v2 a1, u32v6 a2, u32v2 a3, i64m3x4 m0) {
+    i16v2 t0 = a0;
+    t0 = a1;
+    u32v3 t1 = a2.lo;
+    t1.gb <<= a3 & 31;
+    return m0;
 }
 
 static void run_v0038(void) {
     rt_rng rng = {0xfda7b0e412e1c87aULL};
-    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i8v3 a2; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    f64v16 a4; { double b[16]; rt_fill_f64(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
-    f64v3 a5; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double m0_b[4]; rt_fill_f64(&rng, m0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
-    f64v2 a6; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    f64v4 a7; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
-    double m1_b[1]; rt_fill_f64(&rng, m1_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m1x1 m1 = __builtin_matrix_column_major_load(m1_b, 1, 1, 1);
-    i8v2 a8; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a8[j] = b[j]; }
-    i64v8 a9; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a9[j] = b[j]; }
-    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_FULL);
-    f64v16 r = v0038(a0, a1, s0, a2, a3, s1, a4, a5, s2, m0, s3, a6, a7, m1, a8, a9, s4);
-    { double b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_f64("v0038", "ret", b, 16); }
+    i16v2 a0; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u32v6 a2; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    u32v2 a3; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    long m0_b[12]; rt_fill_i64(&rng, m0_b, 12, RT_DOM_FULL); i64m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
+    i64m3x4 r = v0038(a0, a1, a2, a3, m0);
+    { long b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i64("v0038", "ret", b, 12); }
 }
 
 f32v8 v0039(signed char s0, float s1, f32v4 a0, float s2, unsigned int s3, double s4, int s5) {

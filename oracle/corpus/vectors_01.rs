@@ -6,251 +6,258 @@ use matrix_core::Vector;
 use matrix_oracle::rt;
 
 matrix! {
-    typedef i8 i8v1 __attribute__((ext_vector_type(1)));
     typedef i8 i8v2 __attribute__((ext_vector_type(2)));
-    pub typedef i8 i8v3 __attribute__((ext_vector_type(3)));
-    pub typedef char i8v4 __attribute__((ext_vector_type(4)));
-    pub typedef i8 i8v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef signed char i8v8 __attribute__((ext_vector_type(8)));
-    pub typedef char i8v16 __attribute__((ext_vector_type(16)));
-    typedef i16 i16v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef int16_t i16v2 __attribute__((ext_vector_type(2)));
-    typedef int16_t i16v3 __attribute__((ext_vector_type(3)));
-    pub typedef i16 i16v4 __attribute__((ext_vector_type(4)));
-    pub typedef i16 i16v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef short i16v8 __attribute__((ext_vector_type(8)));
-    typedef i16 i16v16 __attribute__((ext_vector_type(16)));
-    pub typedef int32_t i32v1 __attribute__((ext_vector_type(1)));
-    pub typedef int32_t i32v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef i32 i32v4 __attribute__((ext_vector_type(4)));
-    typedef int32_t i32v6 __attribute__((ext_vector_type(6)));
-    typedef i32 i32v8 __attribute__((ext_vector_type(8)));
-    pub typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
-    pub typedef long i64v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef long long i64v2 __attribute__((ext_vector_type(2)));
-    pub typedef int64_t i64v3 __attribute__((ext_vector_type(3)));
-    pub typedef long long i64v4 __attribute__((ext_vector_type(4)));
-    typedef int64_t i64v8 __attribute__((ext_vector_type(8)));
-    typedef long long i64v16 __attribute__((ext_vector_type(16)));
-    typedef u8 u8v2 __attribute__((ext_vector_type(2)));
-    typedef u8 u8v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef u8 u8v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef uint8_t u8v16 __attribute__((ext_vector_type(16)));
-    pub typedef u16 u16v2 __attribute__((ext_vector_type(2)));
-    typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
+    typedef i8 i8v3 __attribute__((ext_vector_type(3)));
+    pub typedef i8 i8v4 __attribute__((ext_vector_type(4)));
+    pub typedef char i8v8 __attribute__((ext_vector_type(8)));
+    pub typedef i8 i8v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef short i16v1 __attribute__((ext_vector_type(1)));
+    pub typedef int16_t i16v2 __attribute__((ext_vector_type(2)));
+    typedef i16 i16v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef int16_t i16v4 __attribute__((ext_vector_type(4)));
+    typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
+    pub typedef i16 i16v8 __attribute__((ext_vector_type(8)));
+    pub typedef i16 i16v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef int32_t i32v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef int i32v2 __attribute__((ext_vector_type(2)));
+    typedef i32 i32v3 __attribute__((ext_vector_type(3)));
+    pub typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
+    pub typedef int32_t i32v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef i32 i32v8 __attribute__((ext_vector_type(8)));
+    typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
+    typedef long long i64v2 __attribute__((ext_vector_type(2)));
+    pub typedef long i64v3 __attribute__((ext_vector_type(3)));
+    pub typedef long i64v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef long long i64v8 __attribute__((ext_vector_type(8)));
+    pub typedef int64_t i64v16 __attribute__((ext_vector_type(16)));
+    pub typedef u8 u8v1 __attribute__((ext_vector_type(1)));
+    typedef uint8_t u8v2 __attribute__((ext_vector_type(2)));
+    typedef uint8_t u8v4 __attribute__((ext_vector_type(4)));
+    typedef u8 u8v8 __attribute__((ext_vector_type(8)));
+    typedef u8 u8v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef u16 u16v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
     pub(crate) typedef uint16_t u16v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
-    typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
-    pub typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
-    pub typedef u32 u32v1 __attribute__((ext_vector_type(1)));
-    typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
-    typedef uint32_t u32v3 __attribute__((ext_vector_type(3)));
-    typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
-    typedef unsigned u32v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef uint64_t u64v1 __attribute__((ext_vector_type(1)));
-    pub typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned long long u64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef unsigned long long u64v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef u64 u64v8 __attribute__((ext_vector_type(8)));
-    pub typedef f32 f32v1 __attribute__((ext_vector_type(1)));
-    typedef f32 f32v2 __attribute__((ext_vector_type(2)));
+    pub typedef u16 u16v6 __attribute__((ext_vector_type(6)));
+    typedef uint16_t u16v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
+    typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
+    typedef uint32_t u32v2 __attribute__((ext_vector_type(2)));
+    pub typedef unsigned u32v3 __attribute__((ext_vector_type(3)));
+    pub typedef u32 u32v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
+    typedef uint32_t u32v6 __attribute__((ext_vector_type(6)));
+    typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
+    typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef uint64_t u64v3 __attribute__((ext_vector_type(3)));
+    pub typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned long long u64v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef unsigned long long u64v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef f32 f32v1 __attribute__((ext_vector_type(1)));
+    pub typedef f32 f32v2 __attribute__((ext_vector_type(2)));
     typedef f32 f32v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef f32 f32v4 __attribute__((ext_vector_type(4)));
-    pub typedef f32 f32v5 __attribute__((ext_vector_type(5)));
-    typedef float f32v8 __attribute__((ext_vector_type(8)));
+    typedef f32 f32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef f32 f32v6 __attribute__((ext_vector_type(6)));
+    pub typedef f32 f32v8 __attribute__((ext_vector_type(8)));
     typedef double f64v1 __attribute__((ext_vector_type(1)));
-    pub typedef f64 f64v2 __attribute__((ext_vector_type(2)));
-    typedef f64 f64v3 __attribute__((ext_vector_type(3)));
-    typedef double f64v4 __attribute__((ext_vector_type(4)));
-    pub typedef double f64v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef f64 f64v6 __attribute__((ext_vector_type(6)));
-    pub typedef f64 f64v8 __attribute__((ext_vector_type(8)));
-    typedef double f64v12 __attribute__((ext_vector_type(12)));
-    pub typedef double f64v16 __attribute__((ext_vector_type(16)));
-    typedef i8v16 i8v16_b;
+    typedef double f64v2 __attribute__((ext_vector_type(2)));
+    pub typedef f64 f64v3 __attribute__((ext_vector_type(3)));
+    typedef f64 f64v4 __attribute__((ext_vector_type(4)));
+    typedef double f64v5 __attribute__((ext_vector_type(5)));
+    pub typedef double f64v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef f64 f64v8 __attribute__((ext_vector_type(8)));
+    pub typedef f64 f64v12 __attribute__((ext_vector_type(12)));
+    typedef i8v3 i8v3_b;
+    type i8v4_b = i8v4;
     typedef i16v2 i16v2_b;
+    type i16v3_b = i16v3;
     typedef i16v4 i16v4_b;
-    typedef i16v6 i16v6_b;
-    typedef i16v16 i16v16_b;
+    typedef i32v3 i32v3_b;
+    typedef i32v4 i32v4_b;
+    typedef i32v8 i32v8_b;
+    typedef i64v2 i64v2_b;
     type i64v3_b = i64v3;
-    type u8v4_b = u8v4;
-    typedef u16v2 u16v2_b;
-    type u16v4_b = u16v4;
+    type i64v4_b = i64v4;
+    typedef u8v1 u8v1_b;
+    type u16v3_b = u16v3;
+    typedef u16v4 u16v4_b;
+    type u32v6_b = u32v6;
     typedef u64v3 u64v3_b;
+    type u64v4_b = u64v4;
+    typedef f32v2 f32v2_b;
     type f32v4_b = f32v4;
-    typedef f32v5 f32v5_b;
-    type f32v8_b = f32v8;
+    typedef f32v6 f32v6_b;
     typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
-    typedef i8 i8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
     typedef int16_t i16m1x1 __attribute__((matrix_type(1, 1)));
-    typedef i32 i32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef i32 i32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef int32_t i32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef int64_t i64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
+    typedef int16_t i16m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i16 i16m4x3 __attribute__((matrix_type(4, 3)));
+    typedef int32_t i32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef int32_t i32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef i64 i64m1x3 __attribute__((matrix_type(1, 3)));
     typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef u16 u16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef uint16_t u16m4x1 __attribute__((matrix_type(4, 1)));
-    typedef uint32_t u32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef u32 u32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
+    typedef uint16_t u16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
+    typedef uint32_t u32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef unsigned u32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef unsigned u32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef unsigned u32m4x3 __attribute__((matrix_type(4, 3)));
     typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
-    typedef u64 u64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned long long u64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef uint64_t u64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef uint64_t u64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef unsigned long long u64m4x4 __attribute__((matrix_type(4, 4)));
+    typedef f64 f64m2x1 __attribute__((matrix_type(2, 1)));
 
-    pub fn v0040(a0: i32v4, a1: i64v4, a2: f32v1, s0: i64) -> u8 {
-        let mut t0: i32v4 = a0;
-        t0 = t0.wywy;
-        t0 = t0 - a1.s2;
-        let mut t1: i64v1 = __builtin_convertvector(a2, i64v1);
-        t1 = (i64v1){s0};
-        t1 = __builtin_convertvector(t1, i64v1) * (((i64v1)(8)) < t1);
-        9
+    pub fn v0040(a0: i32v1, a1: i32v5, i0: i64, a2: i32v2, i1: usize, a3: f64v2, a4: f64v2, i2: i32, s0: f32) -> f32 {
+        let mut t0: i32v4 = ((i32v8)(a0.r)).odd;
+        t0 &= a1.S3;
+        t0[i0] = (a2 - a2)[i1];
+        let mut t1: f64v2 = a3;
+        t1.S10 = t1.r - (8 + a4);
+        t1 += t1[i2];
+        return s0;
     }
 
-    pub fn v0041(a0: u32v4, s0: i8, a1: i8v4, a2: i8v1, a3: u16v4_b, a4: u16v4) -> u16v4 {
-        let mut t0: u32v4 = (6 * (a0.y * a0)) / 5;
-        t0 ^= s0;
-        let mut t1: i8v4 = a1;
-        t1[2] = a2.x;
-        return ((a3 % ((a4 & 7) | 1)) * ((u16v4)(4))).yyx.xzyz;
+    pub fn v0041(a0: Vector<u32, 4>, a1: u32v4, a2: f32v6_b, i0: i32, s0: f32, a3: f32v2, a4: i16v3, a5: Vector<u16, 3>, s1: u32, s2: i16, a6: i16v2) -> i16v3 {
+        let mut t0 = a0;
+        t0.brga |= a1;
+        t0 = t0.bgbg;
+        let mut t1: f32v2 = a2.s11;
+        t1[i0] = s0;
+        t1 = a3;
+        return (a4.xzy - (a5 >= a5)) * ((i16v6){-3, 4, s1, s2, s2, a6[0]}).hi;
     }
 
-    pub fn v0042(a0: f32v1, a1: u8v5, s0: u8, m0: f32m2x4, a2: f32v4, a3: f32v4) -> f32m2x4 {
+    pub fn v0042(a0: f32v1, a1: i8v4_b, a2: Vector<u8, 4>, i0: u32, s0: i32) -> i32 {
         let mut t0: f64v1 = __builtin_convertvector(a0, f64v1);
-        let mut t1 = a1.S2120 + (((u8v4)(s0)) * 3);
-        return a3[3] * ((m0 + a2[3]) + 5.5);
+        let mut t1: u8v4 = a2[2] * __builtin_convertvector(a1, u8v4);
+        t1 = ((u8v2){t1.s1, a2[i0]}).yxyx;
+        s0
     }
 
-    pub fn v0043(s0: i16, a0: Vector<i64, 3>, a1: f64v3, a2: i16v4, a3: i64v8) -> i64v16 {
-        let mut t0: i64v3 = ((i64v2){s0, a0.S2}).xxx;
-        t0 -= (((i64v3)(5)) - a0) * (a0 * ((i64v3){3, 7}));
-        t0 &= (a1 != a2.y);
-        (a3 << 60).S1317231215126614
+    pub fn v0043(a0: i64v2_b, s0: i16, s1: u64) -> u8v1 {
+        let mut t0: i64v3 = (s0 - a0).ggg;
+        return (u8v1)(s1);
     }
 
-    pub fn v0044(s0: i64, a0: i8v16, a1: i8v2, s1: i8, a2: u16v4_b, s2: i8, m0: i8m1x4, a3: i8v3, i0: i32, a4: Vector<i8, 4>, a5: i8v16_b) -> i8 {
-        (((i8v16)(s0)).s80f07Acf6533C35b ^ ((a0 >> (((i8v16){a1.y, -2, -5, s1, 6, a2.b, 6, 2, s2, -2, 8, m0[0][3], a3[i0], a1.y, a1.s0, a4.a}) & 7)) + (a0 | a5))).S2
+    pub fn v0044(m0: u64m4x4, i0: usize, a0: i8v3_b, i1: u8, s0: i64, a1: Vector<i16, 4>, s1: i8, s2: u64, a2: i8v2, s3: i8, a3: u32v2, a4: Vector<i16, 2>, i2: i64, m1: i8m1x4, i3: i32, a5: Vector<i8, 4>, m2: u32m3x4, i4: i64, a6: i8v8, i5: i32, s4: u32, s5: u8, a7: Vector<i32, 3>) -> i8 {
+        (-(((i8v16){m0[i0][0], a0[i1], a0.z, s0}) + (((i8v16){a1.z, 7, s1, s2, a2.y, -2, -5, s3, -4, -8, a3.even}) * ((i8v16){a4[i2], 8, m1[0][3], a0[i3], a2.y, a2.s0, a5.a, a2.even, m2[i4][0], a6[i5], s3, s4, s5, -3, a7.S0, a0.x}))))[5]
     }
 
-    pub fn v0045(a0: u8v2, i0: i32, s0: f64, m0: u32m4x2, a1: i16v2_b, a2: Vector<f64, 8>, a3: f64v4, a4: i16v16, a5: i16v16_b, a6: u8v16, a7: u64v3) -> u64v3 {
+    pub fn v0045(a0: u8v2, i0: i32, s0: f64, m0: u32m4x2, a1: i16v2_b, a2: Vector<f64, 8>, a3: f64v4, a4: Vector<i64, 4>, a5: i64v4_b, a6: i32v2, s1: i64, a7: Vector<i32, 4>, s2: u64, a8: i32v3, a9: Vector<i16, 4>) -> i32v2 {
         let mut t0: f64v5 = (f64v5){a0[i0], s0 - s0, m0[1][1], a1.x, a2.s0};
         t0[1] = a3.y;
         t0 = a2.S45401;
-        let mut t1: i16v16 = ((a4 << (a4 & 15)) * a5) | (!__builtin_convertvector(a6, i16v16));
-        return a7;
+        let mut t1: i16v16 = (i16v16)((!a4) ^ (a5 <= ((i64v4){-8, -7, a6[0], s1})));
+        (a6 - (a7 + s2).s12) * (a9.z + (((i32v2){3, a8.x}) + (a6 ^ a6)))
     }
 
-    pub fn v0046(a0: u64v3_b, a1: i32v16, a2: i32v16, a3: Vector<i32, 16>, a4: Vector<i32, 3>, a5: i16v1, i0: u32) -> i16 {
-        let mut t0 = a0;
-        let mut t1: i32v16 = a1 + a2;
-        t1 %= (a3 & 7) | 1;
-        t1.S4bC -= a4;
-        return a5[i0];
+    pub fn v0046(a0: u64v3, s0: u64, a1: Vector<u64, 3>, a2: u16v2, a3: u32v16, a4: u16v8, i0: u32, a5: f32v4) -> f32v4 {
+        let mut t0: u64v3 = a0 >> 49;
+        t0.br &= (u64v2){s0};
+        t0.yzx = a1;
+        let mut t1 = ((u16v4){a2.hi, a3[8], a4[i0]}).zx * 2;
+        a5
     }
 
-    pub fn v0047(a0: f64v4, a1: f64v16, i0: usize, a2: Vector<f64, 3>, i1: u32, a3: i64v3_b, s0: i64, a4: i64v4) -> i64 {
-        let mut t0 = -((a0 / a0) < (((f64v4){4.0, a1[i0]}) * a2[i1]));
-        t0.wyxz = (a3 + ((i64v3)(s0))).s2120;
-        a4.s0
+    pub fn v0047(a0: f32v4, m0: i64m4x2, a1: i64v16, a2: i64v4, a3: i32v4_b, a4: u32v6_b, i0: i64, s0: i64, a5: Vector<i8, 4>, a6: u64v3_b, m1: i64m1x3, m2: u64m2x4, i1: i32, s1: u8, a7: i8v4) -> u64v3 {
+        let mut t0 = __builtin_convertvector(a0, i64v4) * (((i64v4){m0[1][0], a1.s8, a2.w, a3[2]}) * ((i64v4){a4[i0], s0, a5.x, -8}));
+        ((u64v4){m1[0][1], m2[i1][2], s1, a7[2]}).z - (!a6)
     }
 
-    pub fn v0048(a0: i16v4_b, s0: f64) -> f64 {
-        let mut t0: i16v3 = !a0.xwy;
-        t0.x = t0.b;
-        return s0;
+    pub fn v0048(m0: i16m4x2, s0: i16, a0: i16v3, s1: i32, a1: i64v2) -> i64 {
+        let mut t0: i16v3 = s1 + (-((i16v3){m0[0][1], s0, a0.s1}));
+        a1.hi
     }
 
     pub fn v0049(a0: Vector<f64, 6>, a1: f64v12, s0: f64, a2: f64v3) -> f64v6 {
         a0 - ((a1 + s0) * (a2.s2 + s0)).hi
     }
 
-    pub fn v0050(a0: i8v3, a1: i32v4, a2: i32v8, m0: i32m2x1) -> i32m2x1 {
-        let mut t0: i8v3 = a0;
-        let mut t1: i32v3 = a1.xyy;
-        t1 = -(t1 + t1);
-        t1.z = a2[2];
-        m0
+    pub fn v0050(a0: i8v3, i0: i32, a1: i16v3, m0: u32m4x3, i1: u8) -> u32 {
+        let mut t0: i8v3 = !(a0 * (-2));
+        t0[i0] = -2;
+        let mut t1: i16v4 = a1.rrbr;
+        return m0[i1][0];
     }
 
-    pub fn v0051(a0: i8v2, a1: i8v4, a2: Vector<u32, 3>, a3: i8v3) -> i8v3 {
-        let mut t0: i8v4 = ((i8v4)(a0.S1)) >> (a1 & 7);
-        t0 = t0 / ((t0 & 7) | 1);
-        __builtin_convertvector(a2, i8v3) & ((4 * a3) + a3.z)
+    pub fn v0051(a0: u8v2, a1: f32v2_b, a2: i64v3_b) -> i16v2 {
+        let mut t0: i8v4 = __builtin_convertvector((u8v4)(a0.S1), i8v4);
+        t0 = t0;
+        return ((((u16v2)(7)) * __builtin_convertvector(a1 * a1, u16v2)) > __builtin_convertvector(a2.zx, u16v2));
     }
 
     pub fn v0052(m0: i64m3x4) -> i64m3x4 {
-        m0
+        return m0;
     }
 
-    pub fn v0053(a0: i16v4_b, s0: u8, a1: Vector<f64, 3>, s1: i8, a2: Vector<u8, 4>, i0: i64, a3: f64v3, a4: u32v4, a5: i64v3, a6: i64v3, a7: f32v3, s2: f32) -> f32v2 {
-        let mut t0: u16v2 = (u16v2){a0.y, s0};
-        let mut t1: i64v3 = ((-(s1 - a1)) == (((f64v3){a2[i0]}) / a3));
-        t1 = ((i64v3){a4.r}) - a5;
-        t1 = a6 + a5;
-        (-5) - (s2 + ((f32v2)(a7.y)))
+    pub fn v0053(a0: u16v2, s0: i32, a1: u16v3_b, a2: u16v8, s1: u16) -> u16v8 {
+        let mut t0 = a0;
+        let mut t1: u16v4 = (u16v4)(s0);
+        t1[1] = a1.y;
+        t1 &= 1;
+        return a2 + s1;
     }
 
-    pub fn v0054(a0: Vector<i8, 8>, m0: i8m1x3, s0: i32, s1: u8, a1: i8v4, a2: i8v6, a3: f64v3, a4: Vector<f64, 4>, a5: f64v6, i0: i32) -> f64v4 {
-        let mut t0: i8v4 = ((i8v4)(a0[4])).gbg.s0001;
-        t0[2] = m0[0][0];
-        let mut t1: i8v4 = s1 * ((i8v4)(s0));
-        t1 = a1 + a2[1];
-        a5[i0] / (a3.S2101 * a4.yzzx)
+    pub fn v0054(a0: i8v4, s0: i8, m0: i8m1x3, a1: i16v3_b, m1: i16m3x2, a2: i16v6, a3: f64v3, m2: i16m4x3, i0: i32, a4: i16v4_b, i1: i32) -> i64v4 {
+        let mut t0: i8v4 = -a0;
+        t0[3] = s0;
+        t0 = (t0 - m0[0][0]).s2202;
+        let mut t1: i16v3 = ((a1 > m1[2][1]) > a2[0]) - (m2[i0][0] - __builtin_convertvector(a3, i16v3));
+        return (i64v4){((i16v1)(a4.z))[i1]};
     }
 
-    pub fn v0055(a0: f64v8, m0: u64m4x1, i0: i64, a1: f64v2, s0: f64, m1: i16m1x1, s1: u16, a2: u16v2_b, i1: u8, s2: u8) -> i8v4 {
+    pub fn v0055(a0: f64v8, m0: u64m4x1, i0: i64, a1: f64v2, s0: f64, m1: i16m1x1, a2: i8v4) -> i8v4 {
         let mut t0: f64v8 = a0 / a0;
         let mut t1: f64v4 = __builtin_convertvector((u64v4)(m0[i0][0]), f64v4) - a1.xyxx;
         t1.y = s0;
         t1 = ((f64v4)(m1[0][0])) + t1;
-        return (i8v4){s1, a2[i1], s2};
+        return a2;
     }
 
-    pub fn v0056(a0: u64v2, m0: u64m3x1, a1: Vector<i32, 3>, a2: Vector<f64, 3>, s0: f64, m1: f64m2x3, i0: u32, s1: i64, s2: i32) -> i64v3 {
-        let mut t0: u64v2 = a0 & (m0[1][0] - ((u64v2)(5)));
-        t0.xy <<= (7 + a0) & 63;
-        return (((__builtin_convertvector(a1, f64v3) - a2[0]) / ((3 * ((f64v3){s0, 4.5, m1[i0][0]})) * (-a2))) < ((1 + (s1 - a2)) * s2));
+    pub fn v0056(a0: u64v4_b, a1: u64v2, a2: i16v3_b, a3: f32v3, s0: f32) -> f32v3 {
+        let mut t0: u64v2 = a0.even & (a1 + ((u64v2)(2)));
+        return (__builtin_convertvector(a2, f32v3) + (s0 - a3)).S020;
     }
 
-    pub fn v0057(a0: Vector<i32, 8>) -> i32v8 {
-        return a0;
+    pub fn v0057(a0: u8v8, s0: i32, a1: u64v4, i0: u8) -> i32v8 {
+        return (a1[i0] * (__builtin_convertvector(a0, i32v8) & s0)) * s0;
     }
 
-    pub fn v0058(a0: i32v8) -> i16 {
-        let mut t0: i32v8 = a0 - a0;
-        return 2;
+    pub fn v0058(a0: i32v8_b, s0: i32, m0: i32m4x4) -> i32 {
+        let mut t0: i32v8 = a0 - s0;
+        t0.S7 = -2;
+        return m0[2][1];
     }
 
-    pub fn v0059(s0: u32) -> u32v3 {
-        return ((u32v6)(s0)).s031;
+    pub fn v0059(a0: u32v3, s0: u32) -> u32v3 {
+        return s0 + a0;
     }
 
-    pub fn v0060(a0: u32v2) -> u32v4 {
-        return a0.ggrr - 6;
+    pub fn v0060(a0: i8v16) -> u32v4 {
+        return (u32v4)(a0 * a0);
     }
 
-    pub fn v0061(a0: Vector<i32, 8>, a1: Vector<i32, 1>, s0: i8, a2: u64v5, a3: Vector<u16, 2>, s1: i32, a4: i8v2, a5: u64v3_b, a6: i32v3, m0: i32m1x4, i0: usize, s2: i32, a7: u16v3) -> u16v3 {
-        let mut t0: i32v8 = ((a0 * ((i32v8){a1[0], -7, s0, a2.s0, a3.x, 5, s1, a4.y})) * ((i32v8){s1, a5.s2, a6.y, s0, m0[i0][3]})) - (!((i32v8)(1)));
-        t0 = s2 * t0;
-        return a7 % 3;
+    pub fn v0061(a0: Vector<u32, 1>, s0: i8, a1: u64v5, a2: Vector<u16, 2>, s1: u32, a3: u32v8, a4: Vector<u32, 2>, s2: u16, a5: Vector<u32, 3>, a6: Vector<u32, 4>, s3: i64, a7: i64v3, a8: Vector<u32, 4>, m0: u32m2x3, i0: i64, s4: i32, m1: u32m4x4, i1: i32, a9: i64v4) -> i64v4 {
+        let mut t0: i32v8 = ((((u32v8){5, a0[0], 9, s0, a1.s0, a2.x, 2, s1}) / (((a3 + a3) & 7) | 1)) != (((u32v8)(a4.r)) & ((u32v16){s2, 6, a5.z, a6.a, s3, a7[0], 5, a8[0], s1, m0[i0][1], s4, s1, m1[i1][1]}).sbC0e021e));
+        t0.s3 = s4;
+        t0 = ((i32v8)((f32v8)(-5.5))) % 3;
+        a9
     }
 
     pub fn v0062(m0: u16m4x1, a0: u16v4, s0: u16, a1: u64v2) -> u16m4x1 {
-        return a1.x - (s0 * (m0 + a0.w));
+        a1.x - (s0 * (m0 + a0.w))
     }
 
-    pub fn v0063(s0: u16, s1: u64) -> u8 {
-        let mut t0: u16v3 = (u16v3){2, s0, s1};
-        t0.yzx = t0;
-        return 5;
+    pub fn v0063(a0: u16v3, a1: u16v3_b, a2: u16v4_b) -> i64 {
+        let mut t0: u16v3 = a0 + a1;
+        t0.x = a2.zww[1];
+        t0.s201 -= a1 * a0;
+        ((i64v4){0})[0]
     }
 
     pub fn v0064(a0: f64v4, m0: f64m2x1, i0: u16, s0: f64, s1: u8) -> u8 {
@@ -260,155 +267,176 @@ matrix! {
         return s1;
     }
 
-    pub fn v0065(m0: i32m4x3) -> u16v16 {
-        return __builtin_convertvector(((i32v6)(4)).s1102022434232101, u16v16) - m0[3][1];
+    pub fn v0065(s0: u16, a0: u16v6) -> u16v16 {
+        (((u16v6)(s0)) + (!a0)).s3423210141512231
     }
 
-    pub fn v0066(s0: i64) -> i64v3 {
-        (i64v3)(s0)
+    pub fn v0066(a0: Vector<i64, 3>) -> i64v3 {
+        a0
     }
 
-    pub fn v0067(s0: i16, a0: i16v2, a1: i16v4, i0: i32, a2: f32v8_b, a3: f32v5_b, m0: u16m2x4) -> u16m2x4 {
-        let mut t0: i16v4 = -((i16v4){s0, a0.even, 8, a1[i0]});
-        let mut t1 = (a2 - a2) / a3.s4;
-        t1 = t1;
-        m0 - 0
+    pub fn v0067(m0: u16m1x3, i0: u32, a0: i16v4, a1: f64v1, a2: f64v2, a3: u16v3, a4: Vector<i64, 3>) -> u16v3 {
+        let mut t0: i16v4 = (((u16v4)(m0[i0][2])) > ((u16v4)(9))) + a0[0];
+        t0.yz %= 5;
+        let mut t1: i64v2 = (((f64v2)(a1.x)) == a2);
+        (a3 >> 9) * __builtin_convertvector(a4, u16v3)
     }
 
-    pub fn v0068(a0: Vector<i8, 8>, i0: u32, s0: i32) -> i16v3 {
-        (i16v3){0, a0[i0], s0}
+    pub fn v0068(a0: i16v6, a1: Vector<i16, 8>, i0: u32) -> i16v3 {
+        return a0.odd + a1[i0];
     }
 
-    pub fn v0069(a0: Vector<f32, 2>, a1: i8v2, a2: Vector<u16, 6>, a3: Vector<i8, 16>, a4: Vector<i64, 4>) -> i64v4 {
-        let mut t0: u16v2 = __builtin_convertvector(a0 * a0, u16v2);
-        t0 |= __builtin_convertvector(a1, u16v2);
-        let mut t1 = a2.lo;
-        t1.S0 = __builtin_convertvector((i8v2)(a3.SA), u16v2).y;
-        return a4;
+    pub fn v0069(s0: u16, a0: Vector<i8, 4>, a1: Vector<u32, 4>, i0: u32) -> i32v16 {
+        let mut t0: u16v2 = (s0 + ((u16v2)(0))) + 5;
+        let mut t1: i8v4 = a0.yxzy;
+        ((i32v16)(a1[i0])).S08b68D2b9c9429b3
     }
 
-    pub fn v0070(a0: f32v4_b, a1: Vector<f32, 8>, m0: u32m4x4) -> u32m4x4 {
-        let mut t0: i32v4 = (a0 != a1.odd);
-        0 + m0
+    pub fn v0070(a0: u32v4, a1: Vector<u32, 3>, a2: u32v4, a3: i32v2, i0: u8, s0: f32, a4: f32v4, a5: f32v4_b, s1: i32, s2: u16, s3: f32) -> i32v4 {
+        let mut t0: i32v4 = 8 + ((a0 + a1.b) >= a2.w);
+        t0[3] = t0.r;
+        t0[0] = a3[i0];
+        return (((f32v4)(s0)) <= ((a4 + a5) - (((f32v4){s0, s1, s2, 0}) - s3)));
     }
 
-    pub fn v0071(s0: u16, a0: u32v2, s1: u32, a1: u8v4_b, i0: u32, a2: f32v4, i1: i64, a3: Vector<f32, 2>, a4: i64v4, a5: u32v1, s2: u16) -> u16v8 {
-        let mut t0: u32v3 = ((u32v3){s0}) + ((u32v3){s0, a0.S0, 4});
-        t0 |= s1;
-        let mut t1: f32v4 = __builtin_convertvector(a1, f32v4);
-        t1[i0] = a2[i1];
-        t1.s21 = a3 * a3;
-        __builtin_convertvector((u32v8){a4.y, s1, a5.r}, u16v8) - s2
+    pub fn v0071(a0: f64v3, a1: u32v2, a2: u16v3, s0: u8, s1: u32, a3: Vector<u8, 4>, m0: i32m2x4, i0: u32, a4: i8v4, i1: u16, a5: u8v1, s2: i8, s3: u16, a6: Vector<u8, 4>, a7: Vector<u16, 4>, i2: usize, a8: f32v1) -> f32v1 {
+        let mut t0: u32v3 = __builtin_convertvector(a0 * a0, u32v3);
+        t0.zy = (a1 ^ a1) + 9;
+        t0 = (t0 - ((u32v3)(a1.x))) * (t0 * a2.z);
+        let mut t1: u64v16 = __builtin_convertvector((u8v16){s0, s1, a3.S0, 6, m0[i0][1], a4[i1], a5.r, s2, 0, 2, s3, a3[2], a6.x, 4, 2, a7[i2]}, u64v16);
+        return -(a8 + a8);
     }
 
-    pub fn v0072(a0: u64v8, a1: i64v2, a2: u64v8, a3: i32v4) -> i32v4 {
-        let mut t0: u64v8 = (a0 - a0) / 1;
-        t0.S20 = __builtin_convertvector(a1, u64v2);
-        let mut t1 = (a0 * t0).S25173165;
-        t1 = a0 | a2;
-        a3
+    pub fn v0072(a0: u64v8, a1: u64v2, i0: u32, a2: u64v4, i1: i64, s0: u64, a3: u64v4, a4: i8v4, s1: i64) -> f32 {
+        let mut t0 = a2.y - (a1[i0] * a0);
+        t0[i1] = s0;
+        t0.s3645 = (a2 ^ s0) - a3;
+        let mut t1: i64v4 = 7 * ((i64v4)(a4.S3));
+        t1.ar = (i64v2)(s1);
+        return 3.25;
     }
 
-    pub fn v0073(a0: u64v8, i0: usize, a1: u64v2, m0: u64m3x2, i1: u32, a2: u64v4, i2: i32, s0: u64, a3: u64v3_b, a4: Vector<i16, 16>) -> i16v3 {
-        let mut t0: u64v2 = ((((u64v2){a0[i0], 9}) - a1) + ((u64v4){m0[i1][1], 3, a2[i2], s0}).hi) + ((u64v4)(a3[1])).even;
-        t0 >>= 47;
-        return a4.S743.gb.xyy;
+    pub fn v0073(a0: u64v2, a1: u64v2, a2: i64v8, a3: u8v1_b, a4: i8v4, a5: u8v2) -> u8v2 {
+        let mut t0: u64v2 = ((a1[1] * a0) - a2.S4) + a1;
+        a5.xy - (((i8v4)(a3[0])) + a4).odd
     }
 
-    pub fn v0074(s0: u8, a0: i64v3, a1: i32v3, s1: i32, a2: Vector<i16, 6>, m0: u32m4x1, i0: u32, a3: i16v6_b, a4: u32v1, s2: u32) -> u32v1 {
-        let mut t0: i32v3 = __builtin_convertvector((u64v3)(s0), i32v3);
-        t0 += a0[1];
-        t0 += a1 & ((i32v3)(s1));
-        let mut t1 = (a2 > a2) / ((((a2 + m0[i0][0]) + (a3 + (-1))) & 7) | 1);
-        t1 -= a2;
-        a4 * s2
+    pub fn v0074(s0: u8, s1: i32, a0: i32v4, a1: Vector<i8, 3>, a2: i16v3, s2: i16, s3: i8, s4: u16) -> i16v3 {
+        let mut t0 = (i32v3){s0, s1, a0[3]};
+        t0 |= 5;
+        t0.xzy -= t0;
+        let mut t1 = a1.zxyy;
+        return (((a2 - s2) * (((i16v3)(s2)) >= 6)) * (((i16v2)(a2.b)).yxx - ((i16v3)((u16v3){s3, s4, 1})))) * s2;
     }
 
-    pub fn v0075(a0: u32v8, m0: i64m2x2, a1: Vector<u64, 1>, a2: Vector<u16, 3>) -> u32v8 {
-        return ((m0[0][0] + a0) + a1.x).s47423217 * a2.z;
+    pub fn v0075(a0: i64v4, a1: u32v8, a2: Vector<u32, 8>, a3: u32v5, s0: u32) -> u32v8 {
+        ((a1 | a0) * (!a2)).S45116564 >> ((s0 - (a3 >> (a3 & 31)).s34142444) & 31)
     }
 
-    pub fn v0076(a0: i8v8, a1: i32v8, a2: i32v8, a3: Vector<i8, 16>) -> i8v3 {
+    pub fn v0076(a0: i8v8, a1: i32v8, s0: i64, a2: i32v4_b, a3: u64v8, s1: u64, s2: i16, a4: Vector<u64, 4>) -> u64v4 {
         let mut t0: i8v8 = !a0;
-        let mut t1: i32v8 = a1 * a2;
-        return ((a3 / 7) * (-3)).Seae.zyx;
+        let mut t1: i32v8 = !a1;
+        t1 = (a1 & t1) + (t1 * s0);
+        t1.s26 &= a2.even;
+        return (s1 + a3).s53610015.s6306 << ((((u64v4)(s2)) + (((u64v8)(s1)).lo - a4)) & 63);
     }
 
     pub fn v0077(m0: i8m1x4, a0: i8v4) -> i8m1x4 {
         return ((-2) - (m0 - a0.x)) * (-7);
     }
 
-    pub fn v0078(a0: Vector<u8, 4>, a1: u8v3, a2: u8v4_b, a3: i16v5, a4: i16v8, s0: u32, a5: u64v2, m0: u64m1x1, a6: u64v4, i0: i64) -> u8v2 {
-        let mut t0: u8v4 = ((a0 * a0.y) * ((u8v4)(a1[1]))) / (((!a2) & 7) | 1);
-        let mut t1: i16v5 = ((-(!a3)) <= (a4 > s0).s12542);
-        __builtin_convertvector((m0[0][0] + a5) + (a6[i0] - a5), u8v2)
+    pub fn v0078(a0: Vector<u8, 4>, a1: f64v4, s0: f64, a2: Vector<u64, 4>, i0: u32, a3: u8v4, s1: u8) -> u8v4 {
+        let mut t0: u8v4 = a0.hi.yxxx;
+        let mut t1 = (-(a1 + s0)) - a2[i0];
+        t1 /= -0.75;
+        return s1 + a3;
     }
 
-    pub fn v0079(a0: Vector<u32, 4>, a1: i8v4) -> u32v6 {
-        let mut t0 = __builtin_convertvector(a0, i32v4) - (-6);
-        return !__builtin_convertvector((i8v6)(a1.x), u32v6);
+    pub fn v0079(a0: i32v4, a1: i32v3_b, i0: u32, a2: i32v4_b, a3: f32v4_b) -> i16v4 {
+        let mut t0 = a0;
+        t0 ^= ((i32v4){0, a1[i0], a2.y, 7}) - a1.s2;
+        return 6 * __builtin_convertvector(a3, i16v4);
     }
 }
 
 fn run_v0040() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x03f331f946578431);
-    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0040(a0, a1, a2, s0);
+    let a0 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0040(a0, a1, i0, a2, i1, a3, a4, i2, s0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0041() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeca4c96ab3f4521c);
     let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i8v1::from_array(rt::vec::<i8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a4 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0041(a0, s0, a1, a2, a3, a4);
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = f32v6::from_array(rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a5 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a6 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0041(a0, a1, a2, i0, s0, a3, a4, a5, s1, s2, a6);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0042() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb942fee19d48119f);
     let a0 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = u8v5::from_array(rt::vec::<u8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0042(a0, a1, s0, m0, a2, a3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0042(a0, a1, a2, i0, s0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0043() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf94863ae7a1c1d79);
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let r = v0043(s0, a0, a1, a2, a3);
+    let a0 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0043(a0, s0, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0044() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x75c7db2cd0f03f01);
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let m0 = u64m4x4::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Full));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let m0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let a3 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a5 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let r = v0044(s0, a0, a1, s1, a2, s2, m0, a3, i0, a4, a5);
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let m1 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a5 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let m2 = u32m3x4::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
+    let i4: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a6 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i5: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s5: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a7 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0044(m0, i0, a0, i1, s0, a1, s1, s2, a2, s3, a3, a4, i2, m1, i3, a5, m2, i4, a6, i5, s4, s5, a7);
     vec![rt::Output::new("ret", &[r])]
 }
 
@@ -421,46 +449,61 @@ fn run_v0045() -> Vec<rt::Output> {
     let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let a2 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a5 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a6 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a7 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0045(a0, i0, s0, m0, a1, a2, a3, a4, a5, a6, a7);
+    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a7 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a8 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a9 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0045(a0, i0, s0, m0, a1, a2, a3, a4, a5, a6, s1, a7, s2, a8, a9);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0046() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x69a0a02eb158b13a);
     let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a3 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a4 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a5 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let r = v0046(a0, a1, a2, a3, a4, a5, i0);
-    vec![rt::Output::new("ret", &[r])]
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a4 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a5 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0046(a0, s0, a1, a2, a3, a4, i0, a5);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0047() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x55962a2538d0743b);
-    let a0 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f64v16::from_array(rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a3 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let m0 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let a1 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
     let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0047(a0, a1, i0, a2, i1, a3, s0, a4);
-    vec![rt::Output::new("ret", &[r])]
+    let a5 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a6 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let m1 = i64m1x3::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
+    let m2 = u64m2x4::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a7 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0047(a0, m0, a1, a2, a3, a4, i0, s0, a5, a6, m1, m2, i1, s1, a7);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0048() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb88cde67baebbc28);
-    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0048(a0, s0);
+    let m0 = i16m4x2::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0048(m0, s0, a0, s1, a1);
     vec![rt::Output::new("ret", &[r])]
 }
 
@@ -477,20 +520,20 @@ fn run_v0049() -> Vec<rt::Output> {
 fn run_v0050() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe46a896babc90b3e);
     let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let m0 = i32m2x1::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full));
-    let r = v0050(a0, a1, a2, m0);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let m0 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0050(a0, i0, a1, m0, i1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0051() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xff923b795f3109f9);
-    let a0 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0051(a0, a1, a2, a3);
+    let a0 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a1 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0051(a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -503,35 +546,29 @@ fn run_v0052() -> Vec<rt::Output> {
 
 fn run_v0053() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9ab966a5a42bee19);
-    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a6 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a7 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0053(a0, s0, a1, s1, a2, i0, a3, a4, a5, a6, a7, s2);
+    let a0 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0053(a0, s0, a1, a2, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0054() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc9ababd99dcce281);
-    let a0 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
     let m0 = i8m1x3::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let m1 = i16m3x2::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Full));
+    let a2 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a5 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let r = v0054(a0, m0, s0, s1, a1, a2, a3, a4, a5, i0);
+    let m2 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = v0054(a0, s0, m0, a1, m1, a2, a3, m2, i0, a4, i1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -543,73 +580,78 @@ fn run_v0055() -> Vec<rt::Output> {
     let a1 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
     let m1 = i16m1x1::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Full));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0055(a0, m0, i0, a1, s0, m1, s1, a2, i1, s2);
+    let a2 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0055(a0, m0, i0, a1, s0, m1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0056() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3e379333e38e6dab);
-    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let m0 = u64m3x1::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Full));
-    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let m1 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0056(a0, m0, a1, a2, s0, m1, i0, s1, s2);
+    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0056(a0, a1, a2, a3, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0057() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfad4f657b0233433);
-    let a0 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0057(a0);
+    let a0 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0057(a0, s0, a1, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0058() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfed3fa01eea6e189);
     let a0 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let r = v0058(a0);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let r = v0058(a0, s0, m0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0059() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6fae7ca3164b8ae8);
+    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0059(s0);
+    let r = v0059(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0060() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0aa94272ba5e151b);
-    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let r = v0060(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0061() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8904a226de5e254f);
-    let a0 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a0 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
     let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a3 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a5 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a6 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let m0 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a7 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0061(a0, a1, s0, a2, a3, s1, a4, a5, a6, m0, i0, s2, a7);
+    let a1 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a5 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a6 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s3: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a7 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a8 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = u32m2x3::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let m1 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a9 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0061(a0, s0, a1, a2, s1, a3, a4, s2, a5, a6, s3, a7, a8, m0, i0, s4, m1, i1, a9);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -625,9 +667,10 @@ fn run_v0062() -> Vec<rt::Output> {
 
 fn run_v0063() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x00d70706c2b0c38f);
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0063(s0, s1);
+    let a0 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0063(a0, a1, a2);
     vec![rt::Output::new("ret", &[r])]
 }
 
@@ -644,136 +687,154 @@ fn run_v0064() -> Vec<rt::Output> {
 
 fn run_v0065() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa537d0b03514ddc3);
-    let m0 = i32m4x3::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
-    let r = v0065(m0);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0065(s0, a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0066() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbafe8113e2d05e17);
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0066(s0);
+    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0066(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0067() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1b65619ffb5c2e5c);
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m0 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
-    let r = v0067(s0, a0, a1, i0, a2, a3, m0);
+    let m0 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = f64v1::from_array(rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0067(m0, i0, a0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0068() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5ec34a621e17cc4b);
-    let a0 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a0 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0068(a0, i0, s0);
+    let r = v0068(a0, a1, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0069() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc16647d9d768987b);
-    let a0 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a3 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0069(a0, a1, a2, a3, a4);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0069(s0, a0, a1, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0070() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x07c6e2770707cc10);
-    let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m0 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
-    let r = v0070(a0, a1, m0);
+    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a5 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0070(a0, a1, a2, a3, i0, s0, a4, a5, s1, s2, s3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0071() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7b5211d5d0a5690a);
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a0 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
     let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a3 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0071(s0, a0, s1, a1, i0, a2, i1, a3, a4, a5, s2);
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let m0 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a5 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a6 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a7 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a8 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0071(a0, a1, a2, s0, s1, a3, m0, i0, a4, i1, a5, s2, s3, a6, a7, i2, a8);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0072() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0c1b92836c8b782e);
     let a0 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0072(a0, a1, a2, a3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0072(a0, a1, i0, a2, i1, s0, a3, a4, s1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0073() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8bbb746a38087569);
-    let a0 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let m0 = u64m3x2::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a4 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let r = v0073(a0, i0, a1, m0, i1, a2, i2, s0, a3, a4);
+    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0073(a0, a1, a2, a3, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0074() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9b2d03a392b0d345);
     let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let m0 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a3 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a4 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0074(s0, a0, a1, s1, a2, m0, i0, a3, a4, s2);
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0074(s0, s1, a0, a1, a2, s2, s3, s4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0075() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2ebaac058eaebd3e);
-    let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let m0 = i64m2x2::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
-    let a1 = u64v1::from_array(rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a2 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0075(a0, m0, a1, a2);
+    let a0 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a3 = u32v5::from_array(rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0075(a0, a1, a2, a3, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0076() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeeace2e1211fd4ac);
     let a0 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a2 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a3 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let r = v0076(a0, a1, a2, a3);
+    let a1 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0076(a0, a1, s0, a2, a3, s1, s2, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -788,24 +849,24 @@ fn run_v0077() -> Vec<rt::Output> {
 fn run_v0078() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcdd5f2edc06951e9);
     let a0 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i16v5::from_array(rt::vec::<i16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a4 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a5 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m0 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
-    let a6 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = v0078(a0, a1, a2, a3, a4, s0, a5, m0, a6, i0);
+    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0078(a0, a1, s0, a2, i0, a3, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0079() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0aa6b54ff570a5e1);
-    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0079(a0, a1);
+    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0079(a0, a1, i0, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

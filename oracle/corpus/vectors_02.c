@@ -2,247 +2,267 @@
 /* Do not edit; regenerate (see oracle/README.md). */
 #include "oracle_rt.h"
 
+typedef signed char i8v1 __attribute__((ext_vector_type(1)));
 typedef signed char i8v2 __attribute__((ext_vector_type(2)));
 typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
-typedef signed char i8v6 __attribute__((ext_vector_type(6)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
-typedef signed char i8v16 __attribute__((ext_vector_type(16)));
+typedef short i16v1 __attribute__((ext_vector_type(1)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
 typedef short i16v3 __attribute__((ext_vector_type(3)));
 typedef short i16v4 __attribute__((ext_vector_type(4)));
+typedef short i16v6 __attribute__((ext_vector_type(6)));
 typedef short i16v8 __attribute__((ext_vector_type(8)));
 typedef short i16v16 __attribute__((ext_vector_type(16)));
-typedef int i32v1 __attribute__((ext_vector_type(1)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
 typedef int i32v3 __attribute__((ext_vector_type(3)));
 typedef int i32v4 __attribute__((ext_vector_type(4)));
-typedef int i32v5 __attribute__((ext_vector_type(5)));
-typedef int i32v6 __attribute__((ext_vector_type(6)));
-typedef int i32v8 __attribute__((ext_vector_type(8)));
+typedef int i32v10 __attribute__((ext_vector_type(10)));
 typedef int i32v16 __attribute__((ext_vector_type(16)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
 typedef long i64v4 __attribute__((ext_vector_type(4)));
 typedef long i64v8 __attribute__((ext_vector_type(8)));
-typedef long i64v16 __attribute__((ext_vector_type(16)));
+typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
-typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
+typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
 typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
 typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
-typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
 typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
 typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
 typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
 typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
+typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
+typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
 typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
 typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
 typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
 typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
-typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
 typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
+typedef unsigned int u32v10 __attribute__((ext_vector_type(10)));
 typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
 typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
 typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
 typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
 typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
+typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
 typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
-typedef float f32v1 __attribute__((ext_vector_type(1)));
 typedef float f32v2 __attribute__((ext_vector_type(2)));
 typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
 typedef float f32v6 __attribute__((ext_vector_type(6)));
+typedef float f32v8 __attribute__((ext_vector_type(8)));
 typedef float f32v16 __attribute__((ext_vector_type(16)));
 typedef double f64v2 __attribute__((ext_vector_type(2)));
 typedef double f64v3 __attribute__((ext_vector_type(3)));
 typedef double f64v4 __attribute__((ext_vector_type(4)));
 typedef double f64v6 __attribute__((ext_vector_type(6)));
 typedef double f64v8 __attribute__((ext_vector_type(8)));
-typedef double f64v16 __attribute__((ext_vector_type(16)));
-typedef i8v6 i8v6_b;
-typedef i16v2 i16v2_b;
-typedef i32v1 i32v1_b;
+typedef i8v3 i8v3_b;
+typedef i8v4 i8v4_b;
+typedef i16v4 i16v4_b;
+typedef i16v8 i16v8_b;
 typedef i32v2 i32v2_b;
-typedef i32v4 i32v4_b;
-typedef i64v2 i64v2_b;
-typedef i64v4 i64v4_b;
+typedef i32v16 i32v16_b;
+typedef i64v3 i64v3_b;
+typedef i64v8 i64v8_b;
 typedef u8v3 u8v3_b;
 typedef u8v4 u8v4_b;
+typedef u8v5 u8v5_b;
+typedef u8v16 u8v16_b;
 typedef u16v3 u16v3_b;
 typedef u16v4 u16v4_b;
-typedef u32v2 u32v2_b;
-typedef u32v3 u32v3_b;
+typedef u16v8 u16v8_b;
 typedef u32v4 u32v4_b;
+typedef u32v16 u32v16_b;
+typedef u64v3 u64v3_b;
 typedef u64v4 u64v4_b;
+typedef f32v3 f32v3_b;
+typedef f64v2 f64v2_b;
 typedef f64v3 f64v3_b;
 typedef f64v4 f64v4_b;
-typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
-typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
-typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
-typedef long i64m1x1 __attribute__((matrix_type(1, 1)));
+typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
+typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
+typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
+typedef long i64m3x1 __attribute__((matrix_type(3, 1)));
+typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
-typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned long u64m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
+typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
 typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
-typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
 
-int v0080(i32v2 a0, int s0) {
-    i32v4 t0 = a0.S0110;
-    return s0;
+f64v4 v0080(i32v4 a0) {
+    i32v4 t0 = a0;
+    t0 -= -2;
+    t0 <<= ((i32v4)(-6)) & 31;
+    return __builtin_convertvector(a0 % 3, f64v4);
 }
 
 static void run_v0080(void) {
     rt_rng rng = {0x82f987ce53265175ULL};
-    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    int r = v0080(a0, s0);
-    rt_out_i32("v0080", "ret", &r, 1);
+    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    f64v4 r = v0080(a0);
+    { double b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f64("v0080", "ret", b, 4); }
 }
 
-u16v2 v0081(i8v8 a0, f64v4 a1, u16v2 a2) {
-    i8v4 t0 = a0.hi;
-    t0 /= (__builtin_convertvector(a1, i8v4) & 7) | 1;
-    t0 <<= t0 & 7;
-    return a2;
+f64v2 v0081(i8v4 a0, i8v4_b a1, i16v4 a2, f64v4 a3) {
+    i8v4 t0 = a0 + a1;
+    return (((f64v4)(2.75)) / a2.r).even * ((f64v2)(a3.z));
 }
 
 static void run_v0081(void) {
     rt_rng rng = {0xeb213b926e491c5bULL};
-    i8v8 a0; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u16v2 a2; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u16v2 r = v0081(a0, a1, a2);
-    { unsigned short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u16("v0081", "ret", b, 2); }
+    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i16v4 a2; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    f64v4 a3; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    f64v2 r = v0081(a0, a1, a2, a3);
+    { double b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f64("v0081", "ret", b, 2); }
 }
 
-f64v3 v0082(i8v3 a0, f64v3 a1) {
-    i8v3 t0 = a0;
-    u16v3 t1 = ((u16v6)(9)).odd;
-    return -a1;
+i32v2 v0082(u32v4_b a0, unsigned long i0, u64v4 a1, int i1, signed char s0, int s1, i16v3 a2, i8v4 a3, unsigned int s2, i16v6 a4, i32m4x4 m0, int i2, i32v2_b a5) {
+    i8v3 t0 = ((i8v3){a0[i0], a1[i1], s0}) * ((i8v3){s1, a2.r, a3.g});
+    i16v2 t1 = __builtin_convertvector(__builtin_convertvector(s2 - ((u32v2)(6)), u16v2), i16v2);
+    t1 /= (((i16v2){a4.S2, m0[i2][0]}) & 7) | 1;
+    return a5;
 }
 
 static void run_v0082(void) {
     rt_rng rng = {0x4e9a3482d578282dULL};
-    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    f64v3 a1; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    f64v3 r = v0082(a0, a1);
-    { double b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f64("v0082", "ret", b, 3); }
+    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    i16v6 a4; { short b[6]; rt_fill_i16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
+    int m0_b[16]; rt_fill_i32(&rng, m0_b, 16, RT_DOM_FULL); i32m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i32v2 a5; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    i32v2 r = v0082(a0, i0, a1, i1, s0, s1, a2, a3, s2, a4, m0, i2, a5);
+    { int b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i32("v0082", "ret", b, 2); }
 }
 
-unsigned char v0083(i16v2_b a0, i16v3 a1) {
-    i16v16 t0 = ((i16v16)(a0.y)) * ((i16v16)(-1));
-    t0.SfcE = a1;
-    t0 >>= 15;
-    return 7;
+u32v8 v0083(i16v16 a0, unsigned short s0, u8m2x4 m0, short s1, unsigned char s2, i16v8_b a1, i16v1 a2, short s3, u32v4 a3, i16v2 a4, i8v8 a5, unsigned long i0, i16v2 a6, i32v16_b a7, unsigned char i1, unsigned int s4, u32v3 a8, u8v3 a9, unsigned short i2, unsigned int s5, u8v2 a10) {
+    i16v16 t0 = (a0 > s0);
+    t0 += ((i16v16){m0[1][0], s1, s2, a1[6], 2, a2.x, -3, s1, s3, -3, -6, -6, a3.w, s3, a4[0], a5[i0]}) + ((i16v16)(a6.y));
+    t0 |= __builtin_convertvector(a7, i16v16);
+    return (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi};
 }
 
 static void run_v0083(void) {
     rt_rng rng = {0x1b00d1f6eb550098ULL};
-    i16v2 a0; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned char r = v0083(a0, a1);
-    rt_out_u8("v0083", "ret", &r, 1);
+    i16v16 a0; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char m0_b[8]; rt_fill_u8(&rng, m0_b, 8, RT_DOM_FULL); u8m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
+    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    i16v1 a2; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
+    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i16v2 a4; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    i8v8 a5; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a5[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    i16v2 a6; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    i32v16 a7; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a7[j] = b[j]; }
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    u32v3 a8; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a8[j] = b[j]; }
+    u8v3 a9; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a9[j] = b[j]; }
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned int s5; rt_fill_u32(&rng, &s5, 1, RT_DOM_FULL);
+    u8v2 a10; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a10[j] = b[j]; }
+    u32v8 r = v0083(a0, s0, m0, s1, s2, a1, a2, s3, a3, a4, a5, i0, a6, a7, i1, s4, a8, a9, i2, s5, a10);
+    { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0083", "ret", b, 8); }
 }
 
-f32v16 v0084(i8v6_b a0, i8v3 a1, long s0, unsigned short s1, i8v16 a2, int i0, i32v4 a3, i32m4x2 m0, long i1, u32v2 a4, float s2, f32v3 a5, unsigned short i2, short s3, i8m1x2 m1, f32m4x3 m2) {
-    i8v3 t0 = (a0 * a0).even - ((s0 + a1) + a1);
-    t0 *= s1 - t0;
-    t0[0] = a2[i0];
-    i32v4 t1 = ((-a3).xzzz <= m0[i1][0]);
-    t1 *= -3;
-    t1.yw = (a4 != a4);
-    return ((f32v16){s2, a5[i2] + s2, s2 * s2, s3, -1.25, m1[0][1], 2, s2, m2[1][2]}).sfC32B25Aedb59484;
+float v0084(i8v1 a0, u8v2 a1, u8v3_b a2, i16v3 a3, u16v4 a4, int i0, f32v16 a5) {
+    i8v3 t0 = (i8v3)(a0[0]);
+    t0[0] = 7;
+    u8v4 t1 = a4[i0] + ((u8v4){a1[0], a2.S0, 9, a3.S2});
+    return a5.s2;
 }
 
 static void run_v0084(void) {
     rt_rng rng = {0x0cf887a291b96956ULL};
-    i8v6 a0; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    i8v16 a2; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
-    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    int m0_b[8]; rt_fill_i32(&rng, m0_b, 8, RT_DOM_FULL); i32m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    u32v2 a4; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v3 a5; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
-    signed char m1_b[2]; rt_fill_i8(&rng, m1_b, 2, RT_DOM_FULL); i8m1x2 m1 = __builtin_matrix_column_major_load(m1_b, 1, 2, 1);
-    float m2_b[12]; rt_fill_f32(&rng, m2_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x3 m2 = __builtin_matrix_column_major_load(m2_b, 4, 3, 4);
-    f32v16 r = v0084(a0, a1, s0, s1, a2, i0, a3, m0, i1, a4, s2, a5, i2, s3, m1, m2);
-    { float b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_f32("v0084", "ret", b, 16); }
+    i8v1 a0; { signed char b[1]; rt_fill_i8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
+    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i16v3 a3; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u16v4 a4; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    f32v16 a5; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a5[j] = b[j]; }
+    float r = v0084(a0, a1, a2, a3, a4, i0, a5);
+    rt_out_f32("v0084", "ret", &r, 1);
 }
 
-u8v2 v0085(i64v4_b a0, i32v4 a1, u32v3_b a2, unsigned char i0, u32v2 a3, u8v6 a4, unsigned long i1) {
-    i64v4 t0 = (i64v4)(a0.w);
-    t0 >>= 23;
-    u32v3 t1 = ((u32v3)(a1.S0)) ^ a2;
-    t1[i0] = a3.S1;
-    return ((u8v2)(6)) * a4[i1];
+signed char v0085(u16m1x4 m0, double s0, f64v2_b a0, u64v16 a1, u8v3 a2, unsigned int s1, unsigned long i0, f64v3_b a3, unsigned short i1, double s2, signed char s3) {
+    i64v4 t0 = ((i64v8)(2)).odd;
+    t0 = t0 - t0;
+    f64v6 t1 = (f64v6){m0[0][1], s0, a0.y, a1.s9, a2[1], s1};
+    t1[i0] *= a0.r + a3[i1];
+    t1[3] = s2;
+    return s3;
 }
 
 static void run_v0085(void) {
     rt_rng rng = {0xee69ac3122e1b403ULL};
-    i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u32v3 a2; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    u32v2 a3; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    u8v6 a4; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
-    u8v2 r = v0085(a0, a1, a2, i0, a3, a4, i1);
-    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0085", "ret", b, 2); }
+    unsigned short m0_b[4]; rt_fill_u16(&rng, m0_b, 4, RT_DOM_FULL); u16m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    u64v16 a1; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_FULL);
+    signed char r = v0085(m0, s0, a0, a1, a2, s1, i0, a3, i1, s2, s3);
+    rt_out_i8("v0085", "ret", &r, 1);
 }
 
-i64v2 v0086(i8v2 a0, unsigned int i0, long s0, f32v1 a1, unsigned int i1, double s1, f64v2 a2) {
-    return ((((f64v2){a0[i0], ((f32v4)(s0)).s0}) / a1[i1]) <= ((((f64v2)(s1)) - a2) - ((f64v2)(-2.5))));
+i64v2 v0086(i64v3 a0) {
+    return (((-a0) > a0[0]) + (-3)).S22;
 }
 
 static void run_v0086(void) {
     rt_rng rng = {0x651980747645fc43ULL};
-    i8v2 a0; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    f32v1 a1; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    i64v2 r = v0086(a0, i0, s0, a1, i1, s1, a2);
+    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i64v2 r = v0086(a0);
     { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0086", "ret", b, 2); }
 }
 
-unsigned int v0087(u32v2 a0, u32v4_b a1, u32v6 a2, unsigned int s0, i8v3 a3, int i0, u32v8 a4) {
-    u32v4 t0 = ((u32v8){a0.g, a1.y, a2[3], s0, a3[i0]}).s1613371172053131.s30.S1001;
-    t0[3] = ((u32v4){a4.S7}).g;
-    return 2;
+i64m3x4 v0087(i8v4_b a0, u32v2 a1, signed char s0, u32v2 a2, i64m3x4 m0, short s1, long s2, i64m3x1 m1) {
+    u32v4 t0 = __builtin_convertvector(a0 << 1, u32v4) - (s0 + (~((u32v4){a1.g})));
+    t0.xy %= (a2 & 7) | 1;
+    return ((s1 + ((-5) + m0)) + s2) - m1[0][0];
 }
 
 static void run_v0087(void) {
     rt_rng rng = {0x76b575edb25bfa77ULL};
-    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u32v6 a2; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    i8v3 a3; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    u32v8 a4; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
-    unsigned int r = v0087(a0, a1, a2, s0, a3, i0, a4);
-    rt_out_u32("v0087", "ret", &r, 1);
+    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    u32v2 a2; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    long m0_b[12]; rt_fill_i64(&rng, m0_b, 12, RT_DOM_FULL); i64m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
+    long m1_b[3]; rt_fill_i64(&rng, m1_b, 3, RT_DOM_FULL); i64m3x1 m1 = __builtin_matrix_column_major_load(m1_b, 3, 1, 3);
+    i64m3x4 r = v0087(a0, a1, s0, a2, m0, s1, s2, m1);
+    { long b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i64("v0087", "ret", b, 12); }
 }
 
 unsigned long v0088(f64v6 a0, f64v3 a1, double s0, unsigned long s1) {
@@ -262,30 +282,27 @@ static void run_v0088(void) {
     rt_out_u64("v0088", "ret", &r, 1);
 }
 
-i8v8 v0089(i32v8 a0, unsigned long i0, i8v2 a1, i8v8 a2, unsigned short i1, signed char s0, unsigned long s1) {
-    i32v3 t0 = ((i32v6)(a0[i0])).odd ^ a1.odd;
-    return (((i8v8){4, a2[i1], a1.even, s0, 8, s0, s1, -5}) * ((a2 * a2) - s0)) + ((i8v8)(4));
+f32v2 v0089(i32v3 a0, i32v3 a1, i16v2 a2) {
+    i32v3 t0 = -((a0 * a0) + a1.yxz);
+    t0 |= t0;
+    return __builtin_convertvector(a2 * a2, f32v2);
 }
 
 static void run_v0089(void) {
     rt_rng rng = {0x91f86d396aeae8ceULL};
-    i32v8 a0; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    i8v2 a1; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    i8v8 a2; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    i8v8 r = v0089(a0, i0, a1, a2, i1, s0, s1);
-    { signed char b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i8("v0089", "ret", b, 8); }
+    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    f32v2 r = v0089(a0, a1, a2);
+    { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0089", "ret", b, 2); }
 }
 
-i16v16 v0090(f64v4 a0, long s0, u32v4 a1, u8v8 a2, u8v2 a3, u8v2 a4, u64v3 a5, f64v16 a6, i64v2_b a7) {
+int v0090(f64v4 a0, long s0, u32v4 a1, u8v2 a2, unsigned char s1) {
     f64v4 t0 = ((a0 - a0) * s0).zwzw;
     t0[2] += 0.75;
     t0 = __builtin_convertvector(a1, f64v4);
-    u8v2 t1 = (a2.s73 * (a3 * a3)) - (~(a4 * ((u8v2)(a5.z))));
-    return a7.g - __builtin_convertvector(a6, i16v16);
+    u8v2 t1 = (s1 + a2) - a2;
+    return 4;
 }
 
 static void run_v0090(void) {
@@ -293,32 +310,28 @@ static void run_v0090(void) {
     f64v4 a0; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
     u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v8 a2; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    u8v2 a3; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    u8v2 a4; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    u64v3 a5; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    f64v16 a6; { double b[16]; rt_fill_f64(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a6[j] = b[j]; }
-    i64v2 a7; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
-    i16v16 r = v0090(a0, s0, a1, a2, a3, a4, a5, a6, a7);
-    { short b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_i16("v0090", "ret", b, 16); }
+    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    int r = v0090(a0, s0, a1, a2, s1);
+    rt_out_i32("v0090", "ret", &r, 1);
 }
 
-u16v4 v0091(f32v2 a0, u8v3_b a1, u8m2x4 m0, u16v4_b a2) {
+i32m4x4 v0091(f32v2 a0, u8v4_b a1, u8v4 a2, i32m4x4 m0, unsigned long s0) {
     f32v2 t0 = ((f32v2)(a0[0])) + a0;
-    u8v4 t1 = (u8v4)(2);
-    t1.zwx = (a1 - a1) - (a1 * a1);
-    t1[0] = m0[0][3];
-    return (a2 - a2) >> 3;
+    u8v4 t1 = a1;
+    t1.wzxy = a2.yxzx;
+    return m0 * s0;
 }
 
 static void run_v0091(void) {
     rt_rng rng = {0xbeec141f4d6a30e7ULL};
     f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u8v3 a1; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned char m0_b[8]; rt_fill_u8(&rng, m0_b, 8, RT_DOM_FULL); u8m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u16v4 r = v0091(a0, a1, m0, a2);
-    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0091", "ret", b, 4); }
+    u8v4 a1; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    int m0_b[16]; rt_fill_i32(&rng, m0_b, 16, RT_DOM_FULL); i32m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    i32m4x4 r = v0091(a0, a1, a2, m0, s0);
+    { int b[16]; __builtin_matrix_column_major_store(r, b, 4); rt_out_i32("v0091", "ret", b, 16); }
 }
 
 f64v2 v0092(f64v2 a0) {
@@ -332,170 +345,168 @@ static void run_v0092(void) {
     { double b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f64("v0092", "ret", b, 2); }
 }
 
-i16v4 v0093(i16m2x4 m0, unsigned int i0, unsigned char s0, short s1) {
-    return s1 + ((i16v4){m0[i0][3], 4, 2, s0});
+i16v4 v0093(i16v8 a0, i16v4 a1, unsigned char s0) {
+    return s0 * (a0.lo * (a1 * ((i16v4){2})));
 }
 
 static void run_v0093(void) {
     rt_rng rng = {0x4de04df9d4010dfaULL};
-    short m0_b[8]; rt_fill_i16(&rng, m0_b, 8, RT_DOM_FULL); i16m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    i16v8 a0; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
     unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v4 r = v0093(m0, i0, s0, s1);
+    i16v4 r = v0093(a0, a1, s0);
     { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0093", "ret", b, 4); }
 }
 
-i64v4 v0094(signed char s0, i16v4 a0, i8v3 a1, i64v2 a2, u64v4 a3, unsigned long s1) {
-    f32v3 t0 = __builtin_convertvector(((i8v3){s0, a0[3], s0}) ^ a1, f32v3);
-    return a2.s1100 - (a3 == s1);
+u64v4 v0094(signed char s0, i16v4 a0, i8v3_b a1, u8v4 a2, f32v3_b a3, u64v4 a4, u64v4 a5, i16v8 a6, u16v8_b a7, i16m4x4 m0, unsigned short i0, unsigned long s1) {
+    f32v3 t0 = __builtin_convertvector(((i8v3){s0, a0[3], s0}) * a1, f32v3);
+    t0 /= __builtin_convertvector((u8v3)(a2.z), f32v3) - (t0 * t0);
+    t0.brg = a3;
+    return (a4 - a5) + (((u64v4){a6[5], a7.s6, m0[i0][2], s1}) + s1);
 }
 
 static void run_v0094(void) {
     rt_rng rng = {0x1215bd9a9406ff22ULL};
     signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
     i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    i64v4 r = v0094(s0, a0, a1, a2, a3, s1);
-    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0094", "ret", b, 4); }
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    f32v3 a3; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    i16v8 a6; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
+    u16v8 a7; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
+    short m0_b[16]; rt_fill_i16(&rng, m0_b, 16, RT_DOM_FULL); i16m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    u64v4 r = v0094(s0, a0, a1, a2, a3, a4, a5, a6, a7, m0, i0, s1);
+    { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0094", "ret", b, 4); }
 }
 
-i16v2 v0095(i32v8 a0, i8v4 a1, u64v4 a2, unsigned char i0, i32v16 a3, int s0, i32v2_b a4, short s1, i16v2_b a5, i16v16 a6) {
-    i32v16 t0 = (a0.S21604037.S6346167364353311 == (a0[1] + ((i32v8){a1.w, -8, -2, -7, 6, -2, a2[i0], a3.S2})).s1344741152273370);
-    t0[10] = s0;
-    t0.s60 = s1 - a4;
-    return ((i16v2)(s1)) * (a6.s4 + a5).yy;
+signed char v0095(i32v16_b a0, u8v16 a1, unsigned int s0, u64v4 a2, unsigned int s1, i16v4_b a3, i32v4 a4, int s2, unsigned long s3, signed char s4) {
+    i32v16 t0 = ((~a0) + __builtin_convertvector(a1, i32v16)) * (((i32v4){s0, a2.z, s1, a3[2]}) >= a4).S1;
+    t0 |= s2;
+    t0.S01 ^= (i32v2)(s3);
+    return s4;
 }
 
 static void run_v0095(void) {
     rt_rng rng = {0xe244c673d3f28f67ULL};
-    i32v8 a0; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i32v16 a3; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i32v2 a4; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v2 a5; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    i16v16 a6; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a6[j] = b[j]; }
-    i16v2 r = v0095(a0, a1, a2, i0, a3, s0, a4, s1, a5, a6);
-    { short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i16("v0095", "ret", b, 2); }
+    i32v16 a0; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    u8v16 a1; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    i16v4 a3; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char r = v0095(a0, a1, s0, a2, s1, a3, a4, s2, s3, s4);
+    rt_out_i8("v0095", "ret", &r, 1);
 }
 
-i8v4 v0096(u32v2 a0, i8v4 a1) {
-    u8v2 t0 = __builtin_convertvector(a0 - a0, u8v2);
-    return (a1 | a1) * 1;
+int v0096(u32v2 a0, u8v2 a1) {
+    u8v2 t0 = __builtin_convertvector(a0, u8v2) + (~a1);
+    return -8;
 }
 
 static void run_v0096(void) {
     rt_rng rng = {0xaafe6e612a959997ULL};
     u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i8v4 r = v0096(a0, a1);
-    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0096", "ret", b, 4); }
+    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    int r = v0096(a0, a1);
+    rt_out_i32("v0096", "ret", &r, 1);
 }
 
-i32v8 v0097(i64m1x1 m0, unsigned int i0, u16v8 a0, u16v3 a1, unsigned short s0, u8v16 a2, unsigned long s1) {
-    u16v8 t0 = (((u16v8)(m0[i0][0])) << (a0 & 15)) - a0.s66055014;
-    t0.S573 = (-a1) - (((u16v3){s0, 0, a2[4]}) - 8);
-    return ((i32v16)(s1)).s5F855980;
+f32v3 v0097(u16v8 a0, unsigned short s0, u16v16 a1, f32v3 a2) {
+    u16v8 t0 = a0;
+    t0[0] = s0;
+    t0 = a1.lo;
+    return a2 + (-1);
 }
 
 static void run_v0097(void) {
     rt_rng rng = {0x032f6c28a5d7ce0fULL};
-    long m0_b[1]; rt_fill_i64(&rng, m0_b, 1, RT_DOM_FULL); i64m1x1 m0 = __builtin_matrix_column_major_load(m0_b, 1, 1, 1);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    u16v8 a0; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    u16v8 a0; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
     unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u8v16 a2; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    i32v8 r = v0097(m0, i0, a0, a1, s0, a2, s1);
-    { int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i32("v0097", "ret", b, 8); }
+    u16v16 a1; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    f32v3 r = v0097(a0, s0, a1, a2);
+    { float b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f32("v0097", "ret", b, 3); }
 }
 
-u16v3 v0098(u32v16 a0, u32v16 a1, u64v8 a2, u16v8 a3, u16m2x1 m0) {
-    u32v16 t0 = a0 + a1;
-    t0.Sd45b = __builtin_convertvector(a2.s2255, u32v4);
-    return (u16v3){a3.s5, m0[0][0], 6};
+u64v2 v0098(u32v16_b a0, u32v4_b a1, u32m2x2 m0, u64v8 a2) {
+    u32v16 t0 = a0.Sffe1dcfd45b5282a;
+    t0.S4 = a1.z;
+    t0[7] = m0[0][0];
+    return ~(-a2.S62);
 }
 
 static void run_v0098(void) {
     rt_rng rng = {0xe6665d6887c36fe3ULL};
     u32v16 a0; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    u32v16 a1; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned int m0_b[4]; rt_fill_u32(&rng, m0_b, 4, RT_DOM_FULL); u32m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
     u64v8 a2; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    u16v8 a3; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    unsigned short m0_b[2]; rt_fill_u16(&rng, m0_b, 2, RT_DOM_FULL); u16m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
-    u16v3 r = v0098(a0, a1, a2, a3, m0);
-    { unsigned short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u16("v0098", "ret", b, 3); }
+    u64v2 r = v0098(a0, a1, m0, a2);
+    { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0098", "ret", b, 2); }
 }
 
-f32v4 v0099(i16v8 a0, short s0, int i0, f32v4 a1) {
-    i16v8 t0 = a0;
-    t0[3] = s0;
-    t0[i0] = s0;
-    return a1;
+i64v4 v0099(i64v3 a0, short s0, i16v2 a1, short s1, short s2, i64v3_b a2, u64v3_b a3) {
+    i16v8 t0 = (i16v8){-2, 8, -7, a0.z, s0, a1.s1, 6, s1};
+    t0 %= (((i16v8)(s2)) & 7) | 1;
+    return ((i64v3){a2.z, 0, a3[1]}).yzyx;
 }
 
 static void run_v0099(void) {
     rt_rng rng = {0xddcce05ae675e163ULL};
-    i16v8 a0; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    f32v4 r = v0099(a0, s0, i0, a1);
-    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0099", "ret", b, 4); }
+    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u64v3 a3; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    i64v4 r = v0099(a0, s0, a1, s1, s2, a2, a3);
+    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0099", "ret", b, 4); }
 }
 
-i8v3 v0100(u64v5 a0, u64v5 a1, u16v4 a2, long s0, unsigned long s1, unsigned long i0, u64v16 a3, u64v4 a4, u32v3 a5, int i1, u32v5 a6, u8v4_b a7, i8v16 a8) {
-    u64v5 t0 = (a0 & a1) * ((u64v5){a2.x, s0, s1});
-    t0[i0] = a3[1];
-    t0.S034 = (~a4).S301;
-    u32v3 t1 = (~(~a5)) * (s0 - (((u32v3)(9)) - ((u32v3){a5[i1], a6.s2, 1})));
-    t1 = __builtin_convertvector(a5, u32v3);
-    t1 *= a7.s0;
-    return a8.s8eE;
+i64v4 v0100(unsigned int s0, u32v10 a0, u64m1x4 m0, unsigned short i0, u32v1 a1, u32v4_b a2, u32v16 a3, f64v4 a4, double s1) {
+    u64v5 t0 = (u64v5)(((u32v10)(s0)) != a0);
+    t0[1] = m0[i0][1];
+    u32v1 t1 = a1;
+    return __builtin_convertvector(a3[14] - a2, i64v4) + (((i64v4)a4) * (a4 / s1));
 }
 
 static void run_v0100(void) {
     rt_rng rng = {0x11c11c1ea4515c7fULL};
-    u64v5 a0; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
-    u64v5 a1; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    u64v16 a3; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    u32v3 a5; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    u32v5 a6; { unsigned int b[5]; rt_fill_u32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a6[j] = b[j]; }
-    u8v4 a7; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
-    i8v16 a8; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a8[j] = b[j]; }
-    i8v3 r = v0100(a0, a1, a2, s0, s1, i0, a3, a4, a5, i1, a6, a7, a8);
-    { signed char b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i8("v0100", "ret", b, 3); }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    u32v10 a0; { unsigned int b[10]; rt_fill_u32(&rng, b, 10, RT_DOM_FULL); for (int j = 0; j < 10; j++) a0[j] = b[j]; }
+    unsigned long m0_b[4]; rt_fill_u64(&rng, m0_b, 4, RT_DOM_FULL); u64m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    u32v1 a1; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u32v16 a3; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
+    f64v4 a4; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i64v4 r = v0100(s0, a0, m0, i0, a1, a2, a3, a4, s1);
+    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0100", "ret", b, 4); }
 }
 
-u32v2 v0101(u64v3 a0, unsigned long s0, unsigned char s1, u32v2 a1, u32v4 a2, u32v2_b a3) {
-    u64v4 t0 = -(-(((u64v4)(a0.g)) - ((u64v4){3, s0, s1, a1.r})));
-    return a2.zw - (a1 * a3);
+u64v2 v0101(u64v4 a0, u32v8 a1, u32v2 a2, u64v4_b a3) {
+    u64v4 t0 = a0;
+    return (a0 + ((u32v8)(a1.s1))).bb ^ (((u64v2){a2.S1, 0}) + a3.S20);
 }
 
 static void run_v0101(void) {
     rt_rng rng = {0x7c9787d68ebd6f03ULL};
-    u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u32v2 a3; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    u32v2 r = v0101(a0, s0, s1, a1, a2, a3);
-    { unsigned int b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u32("v0101", "ret", b, 2); }
+    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    u32v2 a2; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u64v2 r = v0101(a0, a1, a2, a3);
+    { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0101", "ret", b, 2); }
 }
 
 double v0102(f32v2 a0, f32m4x2 m0, unsigned short i0, unsigned int s0, f32m4x2 m1, float s1, f32v4 a1, f32v6 a2, float s2, unsigned char s3, float s4, u32v4 a3, u16v3_b a4, unsigned int i1, f32v2 a5, f32v2 a6, long s5, double s6) {
@@ -527,257 +538,226 @@ static void run_v0102(void) {
     rt_out_f64("v0102", "ret", &r, 1);
 }
 
-int v0103(u64v4_b a0, u64m2x4 m0, i32v2 a1, u64m1x1 m1, int i0, unsigned long i1, u64m3x1 m2, i32v1_b a2) {
-    u64v4 t0 = ((u64v4){a0[1], m0[0][2], a1.x, m1[i0][0]}) + 8;
-    t0[i1] = m2[1][0];
-    return a2[0];
+f32v3 v0103(u64v4 a0, unsigned long s0, i32v2 a1, f32v3 a2, float s1) {
+    u64v4 t0 = a0 | s0;
+    t0 = a0 + ((u64v4)(a1.x));
+    return -(-((s1 * a2) + 5));
 }
 
 static void run_v0103(void) {
     rt_rng rng = {0x87827f6213874febULL};
     u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned long m0_b[8]; rt_fill_u64(&rng, m0_b, 8, RT_DOM_FULL); u64m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
     i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    unsigned long m1_b[1]; rt_fill_u64(&rng, m1_b, 1, RT_DOM_FULL); u64m1x1 m1 = __builtin_matrix_column_major_load(m1_b, 1, 1, 1);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long m2_b[3]; rt_fill_u64(&rng, m2_b, 3, RT_DOM_FULL); u64m3x1 m2 = __builtin_matrix_column_major_load(m2_b, 3, 1, 3);
-    i32v1 a2; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
-    int r = v0103(a0, m0, a1, m1, i0, i1, m2, a2);
-    rt_out_i32("v0103", "ret", &r, 1);
+    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32v3 r = v0103(a0, s0, a1, a2, s1);
+    { float b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f32("v0103", "ret", b, 3); }
 }
 
-u16v1 v0104(unsigned int s0) {
-    i8v4 t0 = ((i8v4)(-4)).xyxx;
-    t0 &= 8;
-    t0[3] = 8;
-    return (u16v1)(s0);
+u8v2 v0104(i8v4 a0, i8v3 a1, unsigned short s0) {
+    i8v4 t0 = a0 & a0;
+    t0.yzwx -= a0 * ((i8v2)(a1[2])).xxyy;
+    return (u8v2)(s0);
 }
 
 static void run_v0104(void) {
     rt_rng rng = {0x01394103b9b21cf7ULL};
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u16v1 r = v0104(s0);
-    { unsigned short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u16("v0104", "ret", b, 1); }
+    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u8v2 r = v0104(a0, a1, s0);
+    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0104", "ret", b, 2); }
 }
 
-unsigned char v0105(i32v16 a0, i32v5 a1, i32v2_b a2, unsigned int s0, i16v3 a3, int s1, i32v3 a4, unsigned char s2, u16v6 a5, unsigned long s3, u64v3 a6, u8m4x1 m0, unsigned short i0, u8v8 a7, int i1) {
-    i32v16 t0 = a0;
-    t0 -= (a1 + ((i32v5){a2.r, s0, a3.z, s1, a4[1]})).S4423334142242040;
-    return ((u8v8){s2, 0, a5.S3, s3, a6.s2, m0[i0][0], s2, a7.s4}).odd[i1];
+float v0105(u16v16 a0, float s0) {
+    i32v16 t0 = __builtin_convertvector(a0 >> (a0 & 15), i32v16);
+    return s0;
 }
 
 static void run_v0105(void) {
     rt_rng rng = {0x9ebd8f0d394f993fULL};
-    i32v16 a0; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    i32v5 a1; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    i32v2 a2; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    i16v3 a3; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i32v3 a4; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
-    u16v6 a5; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
-    u64v3 a6; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    unsigned char m0_b[4]; rt_fill_u8(&rng, m0_b, 4, RT_DOM_FULL); u8m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u8v8 a7; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char r = v0105(a0, a1, a2, s0, a3, s1, a4, s2, a5, s3, a6, m0, i0, a7, i1);
-    rt_out_u8("v0105", "ret", &r, 1);
+    u16v16 a0; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float r = v0105(a0, s0);
+    rt_out_f32("v0105", "ret", &r, 1);
 }
 
-u8v8 v0106(i64v8 a0) {
-    return __builtin_convertvector(a0.s7524122303454662, u8v16).odd.s35373130;
+u8v8 v0106(u8v8 a0) {
+    return 3 + a0;
 }
 
 static void run_v0106(void) {
     rt_rng rng = {0x252fa97af50c3c09ULL};
-    i64v8 a0; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    u8v8 a0; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
     u8v8 r = v0106(a0);
     { unsigned char b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u8("v0106", "ret", b, 8); }
 }
 
-u64v1 v0107(i32v4 a0, unsigned short s0) {
-    i32v3 t0 = a0.yyz;
-    return -((u64v1){s0});
+u32v8 v0107(i32v3 a0, unsigned short s0, i8v2 a1, u32m2x1 m0, unsigned int s1) {
+    i32v3 t0 = __builtin_convertvector(a0, i32v3);
+    return (-((u32v5){s0, a1.x, 8, m0[0][0], s1})).s04423202;
 }
 
 static void run_v0107(void) {
     rt_rng rng = {0x9fa5172bde3c5ff5ULL};
-    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u64v1 r = v0107(a0, s0);
-    { unsigned long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u64("v0107", "ret", b, 1); }
+    i8v2 a1; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    unsigned int m0_b[2]; rt_fill_u32(&rng, m0_b, 2, RT_DOM_FULL); u32m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    u32v8 r = v0107(a0, s0, a1, m0, s1);
+    { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0107", "ret", b, 8); }
 }
 
-i16v8 v0108(u16v8 a0, u16v4 a1, u16m4x1 m0, int i0, unsigned int s0, u16v4 a2, short s1, i16v8 a3, long s2, i16v3 a4, unsigned short i1, i16v4 a5, unsigned long i2, short s3, i8v3 a6, long i3) {
-    return (s1 + ((~a0) < (((u16v8){a1.a, m0[i0][0]}) - ((u16v8){s0, a2.y})))) - ((i16v8){-4, a3[1], s2, a4[i1], a5[i2], -3, s3, a6[i3]}).s06155113;
+i16v8 v0108(short s0, short s1, u8v5_b a0, short s2, i16v8_b a1) {
+    return ((i16v8){s0, s1, s1, s1, -6, a0[4], s2, 5}) - a1;
 }
 
 static void run_v0108(void) {
     rt_rng rng = {0x4f7eb5fe9f59237aULL};
-    u16v8 a0; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned short m0_b[4]; rt_fill_u16(&rng, m0_b, 4, RT_DOM_FULL); u16m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v8 a3; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
-    i16v3 a4; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    i16v4 a5; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
-    i8v3 a6; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
-    i16v8 r = v0108(a0, a1, m0, i0, s0, a2, s1, a3, s2, a4, i1, a5, i2, s3, a6, i3);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    u8v5 a0; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    i16v8 r = v0108(s0, s1, a0, s2, a1);
     { short b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i16("v0108", "ret", b, 8); }
 }
 
-i32v4 v0109(i32v2 a0, i32v2_b a1) {
-    return (a0 - (a1 * a0)).yxyx.rgra;
+i32v4 v0109(i32v4 a0, unsigned long i0) {
+    return (i32v4)(a0.yywz[i0]);
 }
 
 static void run_v0109(void) {
     rt_rng rng = {0x08c39445cf9f642fULL};
-    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    i32v4 r = v0109(a0, a1);
+    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i32v4 r = v0109(a0, i0);
     { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0109", "ret", b, 4); }
 }
 
-u64m3x2 v0110(f32v4 a0, unsigned int s0, u16v4 a1, i32v4 a2, i16v4 a3, unsigned short i0, u32v4_b a4, unsigned int s1, u64m3x2 m0) {
-    u32v4 t0 = __builtin_convertvector(a0 * a0, u32v4);
-    t0 = (u32v4){s0, a1[1], a2.z, a3[i0]};
-    t0 &= a4 - s1;
-    return m0;
+short v0110(u32v4 a0, u32v4 a1, i8v8 a2, i16m3x1 m0, long i0) {
+    u32v4 t0 = (a0 + a1) * (a1 * a2[5]);
+    return m0[i0][0];
 }
 
 static void run_v0110(void) {
     rt_rng rng = {0x9fb737ac160e76b0ULL};
-    f32v4 a0; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i16v4 a3; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned long m0_b[6]; rt_fill_u64(&rng, m0_b, 6, RT_DOM_FULL); u64m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
-    u64m3x2 r = v0110(a0, s0, a1, a2, a3, i0, a4, s1, m0);
-    { unsigned long b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_u64("v0110", "ret", b, 6); }
+    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i8v8 a2; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    short m0_b[3]; rt_fill_i16(&rng, m0_b, 3, RT_DOM_FULL); i16m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    short r = v0110(a0, a1, a2, m0, i0);
+    rt_out_i16("v0110", "ret", &r, 1);
 }
 
-u64v2 v0111(u64v3 a0) {
-    return (u64v2){0, a0[0]};
+u64v2 v0111(u64v2 a0) {
+    return a0;
 }
 
 static void run_v0111(void) {
     rt_rng rng = {0xf071af5d52133861ULL};
-    u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u64v2 a0; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
     u64v2 r = v0111(a0);
     { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0111", "ret", b, 2); }
 }
 
-u32v3 v0112(long s0, i64v2 a0, u32v3 a1, i8v6 a2, unsigned int s1) {
-    i64v4 t0 = (s0 * ((i64v4)(-7))) + a0.yyyx;
-    t0 /= (t0 & 7) | 1;
-    t0.yxzw = t0;
-    return (a2[1] - a1) + s1;
+f32v8 v0112(i64v4 a0, unsigned short i0, f32v8 a1, signed char s0) {
+    i64v4 t0 = ((-7) - a0) * 1;
+    t0[i0] = a0.x;
+    return (s0 - a1).s13760417;
 }
 
 static void run_v0112(void) {
     rt_rng rng = {0xd80043e0f931d578ULL};
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    i64v2 a0; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i8v6 a2; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    u32v3 r = v0112(s0, a0, a1, a2, s1);
-    { unsigned int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u32("v0112", "ret", b, 3); }
+    i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    f32v8 a1; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    f32v8 r = v0112(a0, i0, a1, s0);
+    { float b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_f32("v0112", "ret", b, 8); }
 }
 
-i32v8 v0113(unsigned short s0, u64v4 a0, short s1, i32v4_b a1, i32v16 a2, int s2, i32v4 a3, unsigned long i0, i32v4 a4, i32v8 a5, int i1, i32v2 a6) {
-    i16v2 t0 = (((i16v2)(s0)) * ((i16v2){a0.z, s1})) - a1.s1;
-    t0 >>= 3;
-    t0.y = -3;
-    i32v4 t1 = a1 * ((i32v4){1, a2.s4, -7, a1.z});
-    return (i32v8){s2, a3[i0], -5, t1.s2, a4.S3, ((i32v3)(a5.s4))[i1], a6.x, -6};
+unsigned int v0113(i16v2 a0, short s0, i16v2 a1, i16v16 a2, f32v3 a3, unsigned int s1) {
+    i16v2 t0 = ~(a0.gg * (((i16v2)(s0)) + a1));
+    t0[1] = a2.S6;
+    f32v3 t1 = ((f32v3)(-1.0)) / ((a3 / a3) * (-2));
+    return s1;
 }
 
 static void run_v0113(void) {
     rt_rng rng = {0x8563912c2fa6f70eULL};
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i32v16 a2; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
-    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    i32v8 a5; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a5[j] = b[j]; }
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    i32v2 a6; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    i32v8 r = v0113(s0, a0, s1, a1, a2, s2, a3, i0, a4, a5, i1, a6);
-    { int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i32("v0113", "ret", b, 8); }
+    i16v2 a0; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i16v16 a2; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    f32v3 a3; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned int r = v0113(a0, s0, a1, a2, a3, s1);
+    rt_out_u32("v0113", "ret", &r, 1);
 }
 
-double v0114(u64v4 a0, unsigned long s0, u64v2 a1, int i0, u16v4 a2, double s1) {
-    u64v4 t0 = (s0 - a0) / (((a0 & a1[i0]) & 7) | 1);
-    t0 %= (((u64v4)(t0.g)) & 7) | 1;
-    t0 /= 1;
-    u16v4 t1 = a2;
-    t1 ^= t1.s3302;
-    return s1 - s1;
+int v0114(u64v4 a0, unsigned int s0, unsigned long s1, u64v4 a1, int i0, u8v16_b a2, u16v4_b a3, u8v4 a4, int s2) {
+    u64v4 t0 = a0;
+    t0 %= 3;
+    t0 = ~((u64v4){s0, s1, a1[i0], 9});
+    u8v4 t1 = (a2 + a2).Sb672;
+    t1 /= (__builtin_convertvector(a3, u8v4) & 7) | 1;
+    t1 -= a4 << 5;
+    return s2;
 }
 
 static void run_v0114(void) {
     rt_rng rng = {0xe70e4c27c18b9cecULL};
-    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    u64v2 a1; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double r = v0114(a0, s0, a1, i0, a2, s1);
-    rt_out_f64("v0114", "ret", &r, 1);
+    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u8v16 a2; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    int r = v0114(a0, s0, s1, a1, i0, a2, a3, a4, s2);
+    rt_out_i32("v0114", "ret", &r, 1);
 }
 
-u8v6 v0115(f64v3_b a0, u32v2_b a1, double s0, u32v3 a2, i32v3 a3, unsigned short i0, u32v6 a4, u8v4_b a5) {
-    f64v3 t0 = __builtin_convertvector(__builtin_convertvector(a0, i16v3), f64v3) * (a0 + a0).yyz;
-    t0 += a1.xyyx.x;
-    t0[0] /= s0;
-    u32v3 t1 = (a3[i0] + (-a2)) ^ 0;
-    return __builtin_convertvector(a4, u8v6) * a5.g;
+i64v4 v0115(i16v3 a0, u16v16 a1, f64v4_b a2, f32v4 a3, f64v3 a4, f64v6 a5, i32v4 a6, u64v4 a7, long s0, i64v8_b a8, unsigned char s1) {
+    f64v3 t0 = __builtin_convertvector(a0 + a0, f64v3) * ((((f64v3){a1.Sc, a2.s3, a3.g}) - a4) - a5.even);
+    i32v4 t1 = a6;
+    t1 = __builtin_convertvector(a7, i32v4) + ((i32v4)((u16v8)(s0)));
+    t1 /= 5;
+    return ((a8 ^ s0) ^ s1).S2402;
 }
 
 static void run_v0115(void) {
     rt_rng rng = {0xf4408e22bcb9360dULL};
-    f64v3 a0; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    u32v3 a2; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    u32v6 a4; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
-    u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u8v6 r = v0115(a0, a1, s0, a2, a3, i0, a4, a5);
-    { unsigned char b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_u8("v0115", "ret", b, 6); }
+    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u16v16 a1; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    f32v4 a3; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    f64v3 a4; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    f64v6 a5; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
+    i32v4 a6; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    u64v4 a7; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    i64v8 a8; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a8[j] = b[j]; }
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    i64v4 r = v0115(a0, a1, a2, a3, a4, a5, a6, a7, s0, a8, s1);
+    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0115", "ret", b, 4); }
 }
 
-u64v1 v0116(u64v1 a0) {
-    return a0;
+u64v1 v0116(u8v1 a0, u32v3 a1) {
+    return __builtin_convertvector(a0 * (a1 - a1).y, u64v1);
 }
 
 static void run_v0116(void) {
     rt_rng rng = {0x9540005d1f6f9a15ULL};
-    u64v1 a0; { unsigned long b[1]; rt_fill_u64(&rng, b, 1, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    u64v1 r = v0116(a0);
+    u8v1 a0; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
+    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    u64v1 r = v0116(a0, a1);
     { unsigned long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u64("v0116", "ret", b, 1); }
 }
 
@@ -797,9 +777,10 @@ static void run_v0117(void) {
     rt_out_i32("v0117", "ret", &r, 1);
 }
 
-double v0118(unsigned char s0, i64v3 a0, unsigned short i0, u8m3x2 m0, int i1, i8v3 a1, f64v4_b a2) {
-    u8v4 t0 = ((u8v4){s0, a0[i0], m0[i1][0], a1.x}) / 3;
-    return a2.S2;
+u64v3 v0118(unsigned char s0, i64v3 a0, unsigned short i0, u8m3x2 m0, int i1, i8v3 a1, signed char s1, i8v2 a2, u64v6 a3) {
+    u8v4 t0 = ((u8v4){s0, a0[i0], m0[i1][0], a1.x}) - ((u8v4)(s1));
+    t0 /= 5;
+    return a3[4] + __builtin_convertvector(__builtin_convertvector((u8v3)(a2.odd), u8v3), u64v3);
 }
 
 static void run_v0118(void) {
@@ -810,26 +791,27 @@ static void run_v0118(void) {
     unsigned char m0_b[6]; rt_fill_u8(&rng, m0_b, 6, RT_DOM_FULL); u8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
     int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
     i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    double r = v0118(s0, a0, i0, m0, i1, a1, a2);
-    rt_out_f64("v0118", "ret", &r, 1);
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u64v6 a3; { unsigned long b[6]; rt_fill_u64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
+    u64v3 r = v0118(s0, a0, i0, m0, i1, a1, s1, a2, a3);
+    { unsigned long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u64("v0118", "ret", b, 3); }
 }
 
-i32v4 v0119(u32v3_b a0, unsigned int s0, int s1, i32m1x4 m0) {
-    u32v2 t0 = a0.xx;
-    t0.gr = ~t0;
-    t0[0] = s0;
-    return (i32v4){-6, 0, s1, m0[0][2]};
+u8v2 v0119(int s0, u32v16 a0, u8v8 a1, u8v3 a2) {
+    u32v2 t0 = (u32v2){s0, a0.s8};
+    t0[0] = 2;
+    return (u8v2){a1.s1, a2.y};
 }
 
 static void run_v0119(void) {
     rt_rng rng = {0x0b90adc363574bcfULL};
-    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    int m0_b[4]; rt_fill_i32(&rng, m0_b, 4, RT_DOM_FULL); i32m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
-    i32v4 r = v0119(a0, s0, s1, m0);
-    { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0119", "ret", b, 4); }
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    u32v16 a0; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    u8v8 a1; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u8v2 r = v0119(s0, a0, a1, a2);
+    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0119", "ret", b, 2); }
 }
 
 int main(void) {

@@ -6,153 +6,153 @@ use matrix_core::Vector;
 use matrix_oracle::rt;
 
 matrix! {
-    pub(crate) typedef signed char i8v2 __attribute__((ext_vector_type(2)));
-    typedef signed char i8v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef signed char i8v1 __attribute__((ext_vector_type(1)));
+    typedef signed char i8v2 __attribute__((ext_vector_type(2)));
+    typedef char i8v3 __attribute__((ext_vector_type(3)));
     typedef char i8v4 __attribute__((ext_vector_type(4)));
-    typedef char i8v6 __attribute__((ext_vector_type(6)));
     typedef i8 i8v8 __attribute__((ext_vector_type(8)));
-    typedef i8 i8v16 __attribute__((ext_vector_type(16)));
+    typedef i16 i16v1 __attribute__((ext_vector_type(1)));
     pub typedef int16_t i16v2 __attribute__((ext_vector_type(2)));
     typedef i16 i16v3 __attribute__((ext_vector_type(3)));
     pub(crate) typedef short i16v4 __attribute__((ext_vector_type(4)));
-    pub typedef i16 i16v8 __attribute__((ext_vector_type(8)));
-    typedef int16_t i16v16 __attribute__((ext_vector_type(16)));
-    pub typedef i32 i32v1 __attribute__((ext_vector_type(1)));
+    pub typedef i16 i16v6 __attribute__((ext_vector_type(6)));
+    typedef int16_t i16v8 __attribute__((ext_vector_type(8)));
+    pub typedef i16 i16v16 __attribute__((ext_vector_type(16)));
     pub(crate) typedef int32_t i32v2 __attribute__((ext_vector_type(2)));
     pub typedef int i32v3 __attribute__((ext_vector_type(3)));
     typedef int i32v4 __attribute__((ext_vector_type(4)));
-    typedef int32_t i32v5 __attribute__((ext_vector_type(5)));
-    typedef int i32v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef int32_t i32v8 __attribute__((ext_vector_type(8)));
+    typedef int32_t i32v10 __attribute__((ext_vector_type(10)));
     typedef int i32v16 __attribute__((ext_vector_type(16)));
-    typedef long long i64v2 __attribute__((ext_vector_type(2)));
-    typedef long i64v3 __attribute__((ext_vector_type(3)));
-    typedef i64 i64v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef long i64v2 __attribute__((ext_vector_type(2)));
+    typedef int64_t i64v3 __attribute__((ext_vector_type(3)));
+    typedef long long i64v4 __attribute__((ext_vector_type(4)));
     typedef long i64v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef long long i64v16 __attribute__((ext_vector_type(16)));
-    typedef u8 u8v2 __attribute__((ext_vector_type(2)));
-    pub typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
-    typedef uint8_t u8v4 __attribute__((ext_vector_type(4)));
-    typedef uint8_t u8v6 __attribute__((ext_vector_type(6)));
-    typedef u8 u8v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef uint8_t u8v16 __attribute__((ext_vector_type(16)));
-    pub typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef u16 u16v2 __attribute__((ext_vector_type(2)));
+    typedef uint8_t u8v1 __attribute__((ext_vector_type(1)));
+    typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
+    typedef u8 u8v4 __attribute__((ext_vector_type(4)));
+    pub typedef uint8_t u8v5 __attribute__((ext_vector_type(5)));
+    typedef uint8_t u8v8 __attribute__((ext_vector_type(8)));
+    typedef uint8_t u8v16 __attribute__((ext_vector_type(16)));
+    typedef u16 u16v2 __attribute__((ext_vector_type(2)));
     pub(crate) typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
     pub typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
-    pub typedef uint16_t u16v6 __attribute__((ext_vector_type(6)));
-    pub typedef u16 u16v8 __attribute__((ext_vector_type(8)));
-    pub typedef u32 u32v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
-    typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
-    pub typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef unsigned u32v6 __attribute__((ext_vector_type(6)));
-    typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
-    typedef unsigned u32v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef uint64_t u64v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef u64 u64v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef u16 u16v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef uint16_t u16v8 __attribute__((ext_vector_type(8)));
+    pub typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
+    pub typedef unsigned u32v1 __attribute__((ext_vector_type(1)));
+    pub typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
+    pub typedef u32 u32v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
+    pub typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef unsigned u32v10 __attribute__((ext_vector_type(10)));
+    typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
+    typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef uint64_t u64v2 __attribute__((ext_vector_type(2)));
     pub(crate) typedef u64 u64v3 __attribute__((ext_vector_type(3)));
-    typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
-    pub typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef u64 u64v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
+    pub typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
     typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
     typedef u64 u64v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef f32 f32v1 __attribute__((ext_vector_type(1)));
-    pub typedef f32 f32v2 __attribute__((ext_vector_type(2)));
-    typedef float f32v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef float f32v4 __attribute__((ext_vector_type(4)));
-    pub typedef float f32v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef f32 f32v2 __attribute__((ext_vector_type(2)));
+    pub typedef f32 f32v3 __attribute__((ext_vector_type(3)));
+    typedef float f32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef float f32v6 __attribute__((ext_vector_type(6)));
+    pub typedef float f32v8 __attribute__((ext_vector_type(8)));
     pub typedef f32 f32v16 __attribute__((ext_vector_type(16)));
     pub(crate) typedef double f64v2 __attribute__((ext_vector_type(2)));
     pub(crate) typedef f64 f64v3 __attribute__((ext_vector_type(3)));
     pub(crate) typedef f64 f64v4 __attribute__((ext_vector_type(4)));
     typedef f64 f64v6 __attribute__((ext_vector_type(6)));
     typedef double f64v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef double f64v16 __attribute__((ext_vector_type(16)));
-    typedef i8v6 i8v6_b;
-    type i16v2_b = i16v2;
-    type i32v1_b = i32v1;
+    typedef i8v3 i8v3_b;
+    typedef i8v4 i8v4_b;
+    typedef i16v4 i16v4_b;
+    type i16v8_b = i16v8;
     type i32v2_b = i32v2;
-    type i32v4_b = i32v4;
-    type i64v2_b = i64v2;
-    type i64v4_b = i64v4;
-    typedef u8v3 u8v3_b;
+    type i32v16_b = i32v16;
+    type i64v3_b = i64v3;
+    type i64v8_b = i64v8;
+    type u8v3_b = u8v3;
     typedef u8v4 u8v4_b;
-    typedef u16v3 u16v3_b;
+    typedef u8v5 u8v5_b;
+    typedef u8v16 u8v16_b;
+    type u16v3_b = u16v3;
     type u16v4_b = u16v4;
-    type u32v2_b = u32v2;
-    type u32v3_b = u32v3;
+    type u16v8_b = u16v8;
     type u32v4_b = u32v4;
+    typedef u32v16 u32v16_b;
+    type u64v3_b = u64v3;
     typedef u64v4 u64v4_b;
-    type f64v3_b = f64v3;
+    typedef f32v3 f32v3_b;
+    type f64v2_b = f64v2;
+    typedef f64v3 f64v3_b;
     typedef f64v4 f64v4_b;
-    typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef i32 i32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef int64_t i64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef i16 i16m3x1 __attribute__((matrix_type(3, 1)));
+    typedef i16 i16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef i32 i32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef i64 i64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
     typedef u8 u8m2x4 __attribute__((matrix_type(2, 4)));
     typedef u8 u8m3x2 __attribute__((matrix_type(3, 2)));
-    typedef u8 u8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef u16 u16m2x1 __attribute__((matrix_type(2, 1)));
-    typedef u16 u16m4x1 __attribute__((matrix_type(4, 1)));
-    typedef unsigned long long u64m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef uint64_t u64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef uint16_t u16m1x4 __attribute__((matrix_type(1, 4)));
+    typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef uint32_t u32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef f32 f32m4x2 __attribute__((matrix_type(4, 2)));
 
-    pub fn v0080(a0: i32v2, s0: i32) -> i32 {
-        let mut t0: i32v4 = a0.S0110;
-        s0
+    pub fn v0080(a0: Vector<i32, 4>) -> f64v4 {
+        let mut t0: i32v4 = a0;
+        t0 -= -2;
+        t0 <<= ((i32v4)(-6)) & 31;
+        __builtin_convertvector(a0 % 3, f64v4)
     }
 
-    pub fn v0081(a0: i8v8, a1: Vector<f64, 4>, a2: u16v2) -> u16v2 {
-        let mut t0 = a0.hi;
-        t0 /= (__builtin_convertvector(a1, i8v4) & 7) | 1;
-        t0 <<= t0 & 7;
-        a2
+    pub fn v0081(a0: i8v4, a1: i8v4_b, a2: Vector<i16, 4>, a3: f64v4) -> f64v2 {
+        let mut t0: i8v4 = a0 + a1;
+        (((f64v4)(2.75)) / a2.r).even * ((f64v2)(a3.z))
     }
 
-    pub fn v0082(a0: i8v3, a1: f64v3) -> f64v3 {
-        let mut t0 = a0;
-        let mut t1: u16v3 = ((u16v6)(9)).odd;
-        return -a1;
+    pub fn v0082(a0: u32v4_b, i0: usize, a1: u64v4, i1: i32, s0: i8, s1: i32, a2: Vector<i16, 3>, a3: Vector<i8, 4>, s2: u32, a4: i16v6, m0: i32m4x4, i2: i32, a5: i32v2_b) -> i32v2 {
+        let mut t0: i8v3 = ((i8v3){a0[i0], a1[i1], s0}) * ((i8v3){s1, a2.r, a3.g});
+        let mut t1: i16v2 = __builtin_convertvector(__builtin_convertvector(s2 - ((u32v2)(6)), u16v2), i16v2);
+        t1 /= (((i16v2){a4.S2, m0[i2][0]}) & 7) | 1;
+        return a5;
     }
 
-    pub fn v0083(a0: i16v2_b, a1: i16v3) -> u8 {
-        let mut t0: i16v16 = ((i16v16)(a0.y)) * ((i16v16)(-1));
-        t0.SfcE = a1;
-        t0 >>= 15;
-        return 7;
+    pub fn v0083(a0: i16v16, s0: u16, m0: u8m2x4, s1: i16, s2: u8, a1: i16v8_b, a2: Vector<i16, 1>, s3: i16, a3: Vector<u32, 4>, a4: Vector<i16, 2>, a5: i8v8, i0: usize, a6: i16v2, a7: i32v16_b, i1: u8, s4: u32, a8: u32v3, a9: Vector<u8, 3>, i2: u16, s5: u32, a10: u8v2) -> u32v8 {
+        let mut t0: i16v16 = (a0 > s0);
+        t0 += ((i16v16){m0[1][0], s1, s2, a1[6], 2, a2.x, -3, s1, s3, -3, -6, -6, a3.w, s3, a4[0], a5[i0]}) + ((i16v16)(a6.y));
+        t0 |= __builtin_convertvector(a7, i16v16);
+        return (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi};
     }
 
-    pub fn v0084(a0: i8v6_b, a1: i8v3, s0: i64, s1: u16, a2: i8v16, i0: i32, a3: i32v4, m0: i32m4x2, i1: i64, a4: Vector<u32, 2>, s2: f32, a5: Vector<f32, 3>, i2: u16, s3: i16, m1: i8m1x2, m2: f32m4x3) -> f32v16 {
-        let mut t0: i8v3 = (a0 * a0).even - ((s0 + a1) + a1);
-        t0 *= s1 - t0;
-        t0[0] = a2[i0];
-        let mut t1: i32v4 = ((-a3).xzzz <= m0[i1][0]);
-        t1 *= -3;
-        t1.yw = (a4 != a4);
-        ((f32v16){s2, a5[i2] + s2, s2 * s2, s3, -1.25, m1[0][1], 2, s2, m2[1][2]}).sfC32B25Aedb59484
+    pub fn v0084(a0: i8v1, a1: u8v2, a2: u8v3_b, a3: i16v3, a4: u16v4, i0: i32, a5: f32v16) -> f32 {
+        let mut t0: i8v3 = (i8v3)(a0[0]);
+        t0[0] = 7;
+        let mut t1: u8v4 = a4[i0] + ((u8v4){a1[0], a2.S0, 9, a3.S2});
+        a5.s2
     }
 
-    pub fn v0085(a0: i64v4_b, a1: i32v4, a2: u32v3_b, i0: u8, a3: u32v2, a4: u8v6, i1: usize) -> u8v2 {
-        let mut t0: i64v4 = (i64v4)(a0.w);
-        t0 >>= 23;
-        let mut t1: u32v3 = ((u32v3)(a1.S0)) ^ a2;
-        t1[i0] = a3.S1;
-        ((u8v2)(6)) * a4[i1]
+    pub fn v0085(m0: u16m1x4, s0: f64, a0: f64v2_b, a1: u64v16, a2: u8v3, s1: u32, i0: usize, a3: f64v3_b, i1: u16, s2: f64, s3: i8) -> i8 {
+        let mut t0: i64v4 = ((i64v8)(2)).odd;
+        t0 = t0 - t0;
+        let mut t1: f64v6 = (f64v6){m0[0][1], s0, a0.y, a1.s9, a2[1], s1};
+        t1[i0] *= a0.r + a3[i1];
+        t1[3] = s2;
+        s3
     }
 
-    pub fn v0086(a0: i8v2, i0: u32, s0: i64, a1: f32v1, i1: u32, s1: f64, a2: f64v2) -> i64v2 {
-        return ((((f64v2){a0[i0], ((f32v4)(s0)).s0}) / a1[i1]) <= ((((f64v2)(s1)) - a2) - ((f64v2)(-2.5))));
+    pub fn v0086(a0: Vector<i64, 3>) -> i64v2 {
+        return (((-a0) > a0[0]) + (-3)).S22;
     }
 
-    pub fn v0087(a0: u32v2, a1: u32v4_b, a2: u32v6, s0: u32, a3: i8v3, i0: i32, a4: u32v8) -> u32 {
-        let mut t0: u32v4 = ((u32v8){a0.g, a1.y, a2[3], s0, a3[i0]}).s1613371172053131.s30.S1001;
-        t0[3] = ((u32v4){a4.S7}).g;
-        2
+    pub fn v0087(a0: i8v4_b, a1: u32v2, s0: i8, a2: Vector<u32, 2>, m0: i64m3x4, s1: i16, s2: i64, m1: i64m3x1) -> i64m3x4 {
+        let mut t0: u32v4 = __builtin_convertvector(a0 << 1, u32v4) - (s0 + (!((u32v4){a1.g})));
+        t0.xy %= (a2 & 7) | 1;
+        ((s1 + ((-5) + m0)) + s2) - m1[0][0]
     }
 
     pub fn v0088(a0: Vector<f64, 6>, a1: f64v3, s0: f64, s1: u64) -> u64 {
@@ -162,84 +162,84 @@ matrix! {
         s1
     }
 
-    pub fn v0089(a0: i32v8, i0: usize, a1: i8v2, a2: Vector<i8, 8>, i1: u16, s0: i8, s1: u64) -> i8v8 {
-        let mut t0 = ((i32v6)(a0[i0])).odd ^ a1.odd;
-        (((i8v8){4, a2[i1], a1.even, s0, 8, s0, s1, -5}) * ((a2 * a2) - s0)) + ((i8v8)(4))
+    pub fn v0089(a0: i32v3, a1: Vector<i32, 3>, a2: i16v2) -> f32v2 {
+        let mut t0: i32v3 = -((a0 * a0) + a1.yxz);
+        t0 |= t0;
+        __builtin_convertvector(a2 * a2, f32v2)
     }
 
-    pub fn v0090(a0: f64v4, s0: i64, a1: u32v4, a2: u8v8, a3: u8v2, a4: u8v2, a5: Vector<u64, 3>, a6: f64v16, a7: i64v2_b) -> i16v16 {
+    pub fn v0090(a0: f64v4, s0: i64, a1: u32v4, a2: u8v2, s1: u8) -> i32 {
         let mut t0: f64v4 = ((a0 - a0) * s0).zwzw;
         t0[2] += 0.75;
         t0 = __builtin_convertvector(a1, f64v4);
-        let mut t1: u8v2 = (a2.s73 * (a3 * a3)) - (!(a4 * ((u8v2)(a5.z))));
-        a7.g - __builtin_convertvector(a6, i16v16)
+        let mut t1 = (s1 + a2) - a2;
+        4
     }
 
-    pub fn v0091(a0: f32v2, a1: u8v3_b, m0: u8m2x4, a2: u16v4_b) -> u16v4 {
+    pub fn v0091(a0: f32v2, a1: u8v4_b, a2: u8v4, m0: i32m4x4, s0: u64) -> i32m4x4 {
         let mut t0: f32v2 = ((f32v2)(a0[0])) + a0;
-        let mut t1: u8v4 = (u8v4)(2);
-        t1.zwx = (a1 - a1) - (a1 * a1);
-        t1[0] = m0[0][3];
-        (a2 - a2) >> 3
+        let mut t1: u8v4 = a1;
+        t1.wzxy = a2.yxzx;
+        m0 * s0
     }
 
     pub fn v0092(a0: f64v2) -> f64v2 {
         a0
     }
 
-    pub fn v0093(m0: i16m2x4, i0: u32, s0: u8, s1: i16) -> i16v4 {
-        s1 + ((i16v4){m0[i0][3], 4, 2, s0})
+    pub fn v0093(a0: i16v8, a1: i16v4, s0: u8) -> i16v4 {
+        s0 * (a0.lo * (a1 * ((i16v4){2})))
     }
 
-    pub fn v0094(s0: i8, a0: Vector<i16, 4>, a1: Vector<i8, 3>, a2: i64v2, a3: Vector<u64, 4>, s1: u64) -> i64v4 {
-        let mut t0: f32v3 = __builtin_convertvector(((i8v3){s0, a0[3], s0}) ^ a1, f32v3);
-        return a2.s1100 - (a3 == s1);
+    pub fn v0094(s0: i8, a0: Vector<i16, 4>, a1: i8v3_b, a2: u8v4, a3: f32v3_b, a4: u64v4, a5: u64v4, a6: i16v8, a7: u16v8_b, m0: i16m4x4, i0: u16, s1: u64) -> u64v4 {
+        let mut t0: f32v3 = __builtin_convertvector(((i8v3){s0, a0[3], s0}) * a1, f32v3);
+        t0 /= __builtin_convertvector((u8v3)(a2.z), f32v3) - (t0 * t0);
+        t0.brg = a3;
+        return (a4 - a5) + (((u64v4){a6[5], a7.s6, m0[i0][2], s1}) + s1);
     }
 
-    pub fn v0095(a0: Vector<i32, 8>, a1: i8v4, a2: Vector<u64, 4>, i0: u8, a3: i32v16, s0: i32, a4: i32v2_b, s1: i16, a5: i16v2_b, a6: i16v16) -> i16v2 {
-        let mut t0: i32v16 = (a0.S21604037.S6346167364353311 == (a0[1] + ((i32v8){a1.w, -8, -2, -7, 6, -2, a2[i0], a3.S2})).s1344741152273370);
-        t0[10] = s0;
-        t0.s60 = s1 - a4;
-        return ((i16v2)(s1)) * (a6.s4 + a5).yy;
+    pub fn v0095(a0: i32v16_b, a1: Vector<u8, 16>, s0: u32, a2: u64v4, s1: u32, a3: i16v4_b, a4: i32v4, s2: i32, s3: u64, s4: i8) -> i8 {
+        let mut t0: i32v16 = ((!a0) + __builtin_convertvector(a1, i32v16)) * (((i32v4){s0, a2.z, s1, a3[2]}) >= a4).S1;
+        t0 |= s2;
+        t0.S01 ^= (i32v2)(s3);
+        return s4;
     }
 
-    pub fn v0096(a0: u32v2, a1: i8v4) -> i8v4 {
-        let mut t0: u8v2 = __builtin_convertvector(a0 - a0, u8v2);
-        return (a1 | a1) * 1;
+    pub fn v0096(a0: u32v2, a1: u8v2) -> i32 {
+        let mut t0: u8v2 = __builtin_convertvector(a0, u8v2) + (!a1);
+        return -8;
     }
 
-    pub fn v0097(m0: i64m1x1, i0: u32, a0: u16v8, a1: u16v3, s0: u16, a2: u8v16, s1: u64) -> i32v8 {
-        let mut t0: u16v8 = (((u16v8)(m0[i0][0])) << (a0 & 15)) - a0.s66055014;
-        t0.S573 = (-a1) - (((u16v3){s0, 0, a2[4]}) - 8);
-        ((i32v16)(s1)).s5F855980
+    pub fn v0097(a0: u16v8, s0: u16, a1: u16v16, a2: f32v3) -> f32v3 {
+        let mut t0 = a0;
+        t0[0] = s0;
+        t0 = a1.lo;
+        a2 + (-1)
     }
 
-    pub fn v0098(a0: u32v16, a1: u32v16, a2: Vector<u64, 8>, a3: u16v8, m0: u16m2x1) -> u16v3 {
-        let mut t0: u32v16 = a0 + a1;
-        t0.Sd45b = __builtin_convertvector(a2.s2255, u32v4);
-        return (u16v3){a3.s5, m0[0][0], 6};
+    pub fn v0098(a0: u32v16_b, a1: u32v4_b, m0: u32m2x2, a2: u64v8) -> u64v2 {
+        let mut t0: u32v16 = a0.Sffe1dcfd45b5282a;
+        t0.S4 = a1.z;
+        t0[7] = m0[0][0];
+        return !(-a2.S62);
     }
 
-    pub fn v0099(a0: i16v8, s0: i16, i0: i32, a1: f32v4) -> f32v4 {
-        let mut t0: i16v8 = a0;
-        t0[3] = s0;
-        t0[i0] = s0;
-        a1
+    pub fn v0099(a0: i64v3, s0: i16, a1: i16v2, s1: i16, s2: i16, a2: i64v3_b, a3: u64v3_b) -> i64v4 {
+        let mut t0 = (i16v8){-2, 8, -7, a0.z, s0, a1.s1, 6, s1};
+        t0 %= (((i16v8)(s2)) & 7) | 1;
+        ((i64v3){a2.z, 0, a3[1]}).yzyx
     }
 
-    pub fn v0100(a0: u64v5, a1: u64v5, a2: Vector<u16, 4>, s0: i64, s1: u64, i0: usize, a3: u64v16, a4: u64v4, a5: u32v3, i1: i32, a6: u32v5, a7: u8v4_b, a8: i8v16) -> i8v3 {
-        let mut t0 = (a0 & a1) * ((u64v5){a2.x, s0, s1});
-        t0[i0] = a3[1];
-        t0.S034 = (!a4).S301;
-        let mut t1 = (!(!a5)) * (s0 - (((u32v3)(9)) - ((u32v3){a5[i1], a6.s2, 1})));
-        t1 = __builtin_convertvector(a5, u32v3);
-        t1 *= a7.s0;
-        return a8.s8eE;
+    pub fn v0100(s0: u32, a0: u32v10, m0: u64m1x4, i0: u16, a1: Vector<u32, 1>, a2: u32v4_b, a3: u32v16, a4: f64v4, s1: f64) -> i64v4 {
+        let mut t0: u64v5 = (u64v5)(((u32v10)(s0)) != a0);
+        t0[1] = m0[i0][1];
+        let mut t1: u32v1 = a1;
+        return __builtin_convertvector(a3[14] - a2, i64v4) + (((i64v4)a4) * (a4 / s1));
     }
 
-    pub fn v0101(a0: u64v3, s0: u64, s1: u8, a1: u32v2, a2: Vector<u32, 4>, a3: u32v2_b) -> u32v2 {
-        let mut t0 = -(-(((u64v4)(a0.g)) - ((u64v4){3, s0, s1, a1.r})));
-        return a2.zw - (a1 * a3);
+    pub fn v0101(a0: u64v4, a1: u32v8, a2: u32v2, a3: u64v4_b) -> u64v2 {
+        let mut t0 = a0;
+        return (a0 + ((u32v8)(a1.s1))).bb ^ (((u64v2){a2.S1, 0}) + a3.S20);
     }
 
     pub fn v0102(a0: f32v2, m0: f32m4x2, i0: u16, s0: u32, m1: f32m4x2, s1: f32, a1: f32v4, a2: f32v6, s2: f32, s3: u8, s4: f32, a3: Vector<u32, 4>, a4: u16v3_b, i1: u32, a5: f32v2, a6: f32v2, s5: i64, s6: f64) -> f64 {
@@ -247,87 +247,82 @@ matrix! {
         return s6;
     }
 
-    pub fn v0103(a0: u64v4_b, m0: u64m2x4, a1: i32v2, m1: u64m1x1, i0: i32, i1: usize, m2: u64m3x1, a2: i32v1_b) -> i32 {
-        let mut t0: u64v4 = ((u64v4){a0[1], m0[0][2], a1.x, m1[i0][0]}) + 8;
-        t0[i1] = m2[1][0];
-        a2[0]
+    pub fn v0103(a0: u64v4, s0: u64, a1: i32v2, a2: f32v3, s1: f32) -> f32v3 {
+        let mut t0: u64v4 = a0 | s0;
+        t0 = a0 + ((u64v4)(a1.x));
+        -(-((s1 * a2) + 5))
     }
 
-    pub fn v0104(s0: u32) -> u16v1 {
-        let mut t0 = ((i8v4)(-4)).xyxx;
-        t0 &= 8;
-        t0[3] = 8;
-        (u16v1)(s0)
+    pub fn v0104(a0: Vector<i8, 4>, a1: Vector<i8, 3>, s0: u16) -> u8v2 {
+        let mut t0: i8v4 = a0 & a0;
+        t0.yzwx -= a0 * ((i8v2)(a1[2])).xxyy;
+        (u8v2)(s0)
     }
 
-    pub fn v0105(a0: i32v16, a1: i32v5, a2: i32v2_b, s0: u32, a3: i16v3, s1: i32, a4: Vector<i32, 3>, s2: u8, a5: u16v6, s3: u64, a6: u64v3, m0: u8m4x1, i0: u16, a7: Vector<u8, 8>, i1: i32) -> u8 {
-        let mut t0 = a0;
-        t0 -= (a1 + ((i32v5){a2.r, s0, a3.z, s1, a4[1]})).S4423334142242040;
-        return ((u8v8){s2, 0, a5.S3, s3, a6.s2, m0[i0][0], s2, a7.s4}).odd[i1];
+    pub fn v0105(a0: Vector<u16, 16>, s0: f32) -> f32 {
+        let mut t0: i32v16 = __builtin_convertvector(a0 >> (a0 & 15), i32v16);
+        return s0;
     }
 
-    pub fn v0106(a0: i64v8) -> u8v8 {
-        __builtin_convertvector(a0.s7524122303454662, u8v16).odd.s35373130
+    pub fn v0106(a0: u8v8) -> u8v8 {
+        3 + a0
     }
 
-    pub fn v0107(a0: i32v4, s0: u16) -> u64v1 {
-        let mut t0 = a0.yyz;
-        -((u64v1){s0})
+    pub fn v0107(a0: Vector<i32, 3>, s0: u16, a1: i8v2, m0: u32m2x1, s1: u32) -> u32v8 {
+        let mut t0: i32v3 = __builtin_convertvector(a0, i32v3);
+        (-((u32v5){s0, a1.x, 8, m0[0][0], s1})).s04423202
     }
 
-    pub fn v0108(a0: u16v8, a1: u16v4, m0: u16m4x1, i0: i32, s0: u32, a2: Vector<u16, 4>, s1: i16, a3: i16v8, s2: i64, a4: i16v3, i1: u16, a5: i16v4, i2: usize, s3: i16, a6: Vector<i8, 3>, i3: i64) -> i16v8 {
-        return (s1 + ((!a0) < (((u16v8){a1.a, m0[i0][0]}) - ((u16v8){s0, a2.y})))) - ((i16v8){-4, a3[1], s2, a4[i1], a5[i2], -3, s3, a6[i3]}).s06155113;
+    pub fn v0108(s0: i16, s1: i16, a0: u8v5_b, s2: i16, a1: i16v8_b) -> i16v8 {
+        return ((i16v8){s0, s1, s1, s1, -6, a0[4], s2, 5}) - a1;
     }
 
-    pub fn v0109(a0: i32v2, a1: i32v2_b) -> i32v4 {
-        return (a0 - (a1 * a0)).yxyx.rgra;
+    pub fn v0109(a0: i32v4, i0: usize) -> i32v4 {
+        return (i32v4)(a0.yywz[i0]);
     }
 
-    pub fn v0110(a0: f32v4, s0: u32, a1: u16v4, a2: i32v4, a3: i16v4, i0: u16, a4: u32v4_b, s1: u32, m0: u64m3x2) -> u64m3x2 {
-        let mut t0: u32v4 = __builtin_convertvector(a0 * a0, u32v4);
-        t0 = (u32v4){s0, a1[1], a2.z, a3[i0]};
-        t0 &= a4 - s1;
-        return m0;
+    pub fn v0110(a0: u32v4, a1: u32v4, a2: i8v8, m0: i16m3x1, i0: i64) -> i16 {
+        let mut t0: u32v4 = (a0 + a1) * (a1 * a2[5]);
+        return m0[i0][0];
     }
 
-    pub fn v0111(a0: u64v3) -> u64v2 {
-        return (u64v2){0, a0[0]};
-    }
-
-    pub fn v0112(s0: i64, a0: i64v2, a1: u32v3, a2: i8v6, s1: u32) -> u32v3 {
-        let mut t0: i64v4 = (s0 * ((i64v4)(-7))) + a0.yyyx;
-        t0 /= (t0 & 7) | 1;
-        t0.yxzw = t0;
-        (a2[1] - a1) + s1
-    }
-
-    pub fn v0113(s0: u16, a0: u64v4, s1: i16, a1: i32v4_b, a2: i32v16, s2: i32, a3: Vector<i32, 4>, i0: usize, a4: i32v4, a5: i32v8, i1: i32, a6: i32v2) -> i32v8 {
-        let mut t0: i16v2 = (((i16v2)(s0)) * ((i16v2){a0.z, s1})) - a1.s1;
-        t0 >>= 3;
-        t0.y = -3;
-        let mut t1 = a1 * ((i32v4){1, a2.s4, -7, a1.z});
-        return (i32v8){s2, a3[i0], -5, t1.s2, a4.S3, ((i32v3)(a5.s4))[i1], a6.x, -6};
-    }
-
-    pub fn v0114(a0: u64v4, s0: u64, a1: u64v2, i0: i32, a2: u16v4, s1: f64) -> f64 {
-        let mut t0: u64v4 = (s0 - a0) / (((a0 & a1[i0]) & 7) | 1);
-        t0 %= (((u64v4)(t0.g)) & 7) | 1;
-        t0 /= 1;
-        let mut t1: u16v4 = a2;
-        t1 ^= t1.s3302;
-        return s1 - s1;
-    }
-
-    pub fn v0115(a0: f64v3_b, a1: u32v2_b, s0: f64, a2: u32v3, a3: Vector<i32, 3>, i0: u16, a4: u32v6, a5: u8v4_b) -> u8v6 {
-        let mut t0 = __builtin_convertvector(__builtin_convertvector(a0, i16v3), f64v3) * (a0 + a0).yyz;
-        t0 += a1.xyyx.x;
-        t0[0] /= s0;
-        let mut t1: u32v3 = (a3[i0] + (-a2)) ^ 0;
-        __builtin_convertvector(a4, u8v6) * a5.g
-    }
-
-    pub fn v0116(a0: u64v1) -> u64v1 {
+    pub fn v0111(a0: u64v2) -> u64v2 {
         return a0;
+    }
+
+    pub fn v0112(a0: i64v4, i0: u16, a1: f32v8, s0: i8) -> f32v8 {
+        let mut t0: i64v4 = ((-7) - a0) * 1;
+        t0[i0] = a0.x;
+        (s0 - a1).s13760417
+    }
+
+    pub fn v0113(a0: Vector<i16, 2>, s0: i16, a1: i16v2, a2: i16v16, a3: f32v3, s1: u32) -> u32 {
+        let mut t0: i16v2 = !(a0.gg * (((i16v2)(s0)) + a1));
+        t0[1] = a2.S6;
+        let mut t1 = ((f32v3)(-1.0)) / ((a3 / a3) * (-2));
+        return s1;
+    }
+
+    pub fn v0114(a0: u64v4, s0: u32, s1: u64, a1: Vector<u64, 4>, i0: i32, a2: u8v16_b, a3: u16v4_b, a4: u8v4, s2: i32) -> i32 {
+        let mut t0: u64v4 = a0;
+        t0 %= 3;
+        t0 = !((u64v4){s0, s1, a1[i0], 9});
+        let mut t1: u8v4 = (a2 + a2).Sb672;
+        t1 /= (__builtin_convertvector(a3, u8v4) & 7) | 1;
+        t1 -= a4 << 5;
+        return s2;
+    }
+
+    pub fn v0115(a0: i16v3, a1: Vector<u16, 16>, a2: f64v4_b, a3: f32v4, a4: Vector<f64, 3>, a5: f64v6, a6: i32v4, a7: Vector<u64, 4>, s0: i64, a8: i64v8_b, s1: u8) -> i64v4 {
+        let mut t0: f64v3 = __builtin_convertvector(a0 + a0, f64v3) * ((((f64v3){a1.Sc, a2.s3, a3.g}) - a4) - a5.even);
+        let mut t1: i32v4 = a6;
+        t1 = __builtin_convertvector(a7, i32v4) + ((i32v4)((u16v8)(s0)));
+        t1 /= 5;
+        ((a8 ^ s0) ^ s1).S2402
+    }
+
+    pub fn v0116(a0: Vector<u8, 1>, a1: Vector<u32, 3>) -> u64v1 {
+        return __builtin_convertvector(a0 * (a1 - a1).y, u64v1);
     }
 
     pub fn v0117(a0: Vector<u16, 6>, s0: f64, s1: f32, s2: f64, a1: f64v4_b) -> i32 {
@@ -335,111 +330,131 @@ matrix! {
         return 1;
     }
 
-    pub fn v0118(s0: u8, a0: i64v3, i0: u16, m0: u8m3x2, i1: i32, a1: Vector<i8, 3>, a2: f64v4_b) -> f64 {
-        let mut t0: u8v4 = ((u8v4){s0, a0[i0], m0[i1][0], a1.x}) / 3;
-        return a2.S2;
+    pub fn v0118(s0: u8, a0: i64v3, i0: u16, m0: u8m3x2, i1: i32, a1: Vector<i8, 3>, s1: i8, a2: i8v2, a3: u64v6) -> u64v3 {
+        let mut t0: u8v4 = ((u8v4){s0, a0[i0], m0[i1][0], a1.x}) - ((u8v4)(s1));
+        t0 /= 5;
+        return a3[4] + __builtin_convertvector(__builtin_convertvector((u8v3)(a2.odd), u8v3), u64v3);
     }
 
-    pub fn v0119(a0: u32v3_b, s0: u32, s1: i32, m0: i32m1x4) -> i32v4 {
-        let mut t0 = a0.xx;
-        t0.gr = !t0;
-        t0[0] = s0;
-        return (i32v4){-6, 0, s1, m0[0][2]};
+    pub fn v0119(s0: i32, a0: u32v16, a1: Vector<u8, 8>, a2: u8v3) -> u8v2 {
+        let mut t0 = (u32v2){s0, a0.s8};
+        t0[0] = 2;
+        return (u8v2){a1.s1, a2.y};
     }
 }
 
 fn run_v0080() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x82f987ce53265175);
-    let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0080(a0, s0);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0080(a0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0081() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeb213b926e491c5b);
-    let a0 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0081(a0, a1, a2);
+    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0081(a0, a1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0082() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4e9a3482d578282d);
-    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0082(a0, a1);
+    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a4 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let m0 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a5 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0082(a0, i0, a1, i1, s0, s1, a2, a3, s2, a4, m0, i2, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0083() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1b00d1f6eb550098);
-    let a0 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0083(a0, a1);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let m0 = u8m2x4::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a4 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a5 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a6 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a7 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a8 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a9 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s5: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a10 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0083(a0, s0, m0, s1, s2, a1, a2, s3, a3, a4, a5, i0, a6, a7, i1, s4, a8, a9, i2, s5, a10);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0084() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0cf887a291b96956);
-    let a0 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let m0 = i32m4x2::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a5 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let m1 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full));
-    let m2 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = v0084(a0, a1, s0, s1, a2, i0, a3, m0, i1, a4, s2, a5, i2, s3, m1, m2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i8v1::from_array(rt::vec::<i8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a3 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a5 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0084(a0, a1, a2, a3, a4, i0, a5);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0085() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xee69ac3122e1b403);
-    let a0 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a3 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a4 = u8v6::from_array(rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let r = v0085(a0, a1, a2, i0, a3, a4, i1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let m0 = u16m1x4::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0085(m0, s0, a0, a1, a2, s1, i0, a3, i1, s2, s3);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0086() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x651980747645fc43);
-    let a0 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0086(a0, i0, s0, a1, i1, s1, a2);
+    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0086(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0087() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x76b575edb25bfa77);
-    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a4 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let r = v0087(a0, a1, a2, s0, a3, i0, a4);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let m0 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let m1 = i64m3x1::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
+    let r = v0087(a0, a1, s0, a2, m0, s1, s2, m1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0088() -> Vec<rt::Output> {
@@ -454,14 +469,10 @@ fn run_v0088() -> Vec<rt::Output> {
 
 fn run_v0089() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x91f86d396aeae8ce);
-    let a0 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0089(a0, i0, a1, a2, i1, s0, s1);
+    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0089(a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -470,23 +481,20 @@ fn run_v0090() -> Vec<rt::Output> {
     let a0 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
     let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a3 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a4 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a5 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a6 = f64v16::from_array(rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a7 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0090(a0, s0, a1, a2, a3, a4, a5, a6, a7);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0090(a0, s0, a1, a2, s1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0091() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbeec141f4d6a30e7);
     let a0 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let m0 = u8m2x4::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0091(a0, a1, m0, a2);
+    let a1 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0091(a0, a1, a2, m0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -499,11 +507,10 @@ fn run_v0092() -> Vec<rt::Output> {
 
 fn run_v0093() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4de04df9d4010dfa);
-    let m0 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0093(m0, i0, s0, s1);
+    let r = v0093(a0, a1, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -511,100 +518,99 @@ fn run_v0094() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1215bd9a9406ff22);
     let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
     let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0094(s0, a0, a1, a2, a3, s1);
+    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a7 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let m0 = i16m4x4::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0094(s0, a0, a1, a2, a3, a4, a5, a6, a7, m0, i0, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0095() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe244c673d3f28f67);
-    let a0 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a3 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a5 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a6 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let r = v0095(a0, a1, a2, i0, a3, s0, a4, s1, a5, a6);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a1 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0095(a0, a1, s0, a2, s1, a3, a4, s2, s3, s4);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0096() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xaafe6e612a959997);
     let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let r = v0096(a0, a1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0097() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x032f6c28a5d7ce0f);
-    let m0 = i64m1x1::from_column_major(&rt::vec::<i64>(&mut rng, 1, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a0 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a0 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0097(m0, i0, a0, a1, s0, a2, s1);
+    let a1 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a2 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0097(a0, s0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0098() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe6665d6887c36fe3);
     let a0 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
     let a2 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a3 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let m0 = u16m2x1::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Full));
-    let r = v0098(a0, a1, a2, a3, m0);
+    let r = v0098(a0, a1, m0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0099() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xddcce05ae675e163);
-    let a0 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0099(a0, s0, i0, a1);
+    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0099(a0, s0, a1, s1, s2, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0100() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x11c11c1ea4515c7f);
-    let a0 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a1 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let a3 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a4 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a6 = u32v5::from_array(rt::vec::<u32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a7 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a8 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0100(a0, a1, a2, s0, s1, i0, a3, a4, a5, i1, a6, a7, a8);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u32v10::from_array(rt::vec::<u32>(&mut rng, 10, rt::Dom::Full).try_into().unwrap());
+    let m0 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a1 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a4 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0100(s0, a0, m0, i0, a1, a2, a3, a4, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0101() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7c9787d68ebd6f03);
-    let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0101(a0, s0, s1, a1, a2, a3);
+    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a3 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0101(a0, a1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -635,171 +641,145 @@ fn run_v0102() -> Vec<rt::Output> {
 fn run_v0103() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x87827f6213874feb);
     let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m0 = u64m2x4::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
     let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m1 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let m2 = u64m3x1::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Full));
-    let a2 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0103(a0, m0, a1, m1, i0, i1, m2, a2);
-    vec![rt::Output::new("ret", &[r])]
+    let a2 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0103(a0, s0, a1, a2, s1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0104() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x01394103b9b21cf7);
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0104(s0);
+    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0104(a0, a1, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0105() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9ebd8f0d394f993f);
-    let a0 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a5 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let m0 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a7 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = v0105(a0, a1, a2, s0, a3, s1, a4, s2, a5, s3, a6, m0, i0, a7, i1);
+    let a0 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0105(a0, s0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0106() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x252fa97af50c3c09);
-    let a0 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a0 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let r = v0106(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0107() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9fa5172bde3c5ff5);
-    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0107(a0, s0);
+    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let m0 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0107(a0, s0, a1, m0, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0108() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4f7eb5fe9f59237a);
-    let a0 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let m0 = u16m4x1::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a5 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = v0108(a0, a1, m0, i0, s0, a2, s1, a3, s2, a4, i1, a5, i2, s3, a6, i3);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u8v5::from_array(rt::vec::<u8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0108(s0, s1, a0, s2, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0109() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x08c39445cf9f642f);
-    let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0109(a0, a1);
+    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0109(a0, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0110() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9fb737ac160e76b0);
-    let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = u64m3x2::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
-    let r = v0110(a0, s0, a1, a2, a3, i0, a4, s1, m0);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let m0 = i16m3x1::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = v0110(a0, a1, a2, m0, i0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0111() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf071af5d52133861);
-    let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let r = v0111(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0112() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd80043e0f931d578);
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0112(s0, a0, a1, a2, s1);
+    let a0 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a1 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0112(a0, i0, a1, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0113() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8563912c2fa6f70e);
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a6 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0113(s0, a0, s1, a1, a2, s2, a3, i0, a4, a5, i1, a6);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a3 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0113(a0, s0, a1, a2, a3, s1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0114() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe70e4c27c18b9cec);
-    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0114(a0, s0, a1, i0, a2, s1);
+    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0114(a0, s0, s1, a1, i0, a2, a3, a4, s2);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0115() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf4408e22bcb9360d);
-    let a0 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a4 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a5 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0115(a0, a1, s0, a2, a3, i0, a4, a5);
+    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a5 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a6 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a7 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a8 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0115(a0, a1, a2, a3, a4, a5, a6, a7, s0, a8, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0116() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9540005d1f6f9a15);
-    let a0 = u64v1::from_array(rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0116(a0);
+    let a0 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0116(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -822,18 +802,20 @@ fn run_v0118() -> Vec<rt::Output> {
     let m0 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
     let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
     let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0118(s0, a0, i0, m0, i1, a1, a2);
-    vec![rt::Output::new("ret", &[r])]
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v6::from_array(rt::vec::<u64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let r = v0118(s0, a0, i0, m0, i1, a1, s1, a2, a3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0119() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0b90adc363574bcf);
-    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let m0 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
-    let r = v0119(a0, s0, s1, m0);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a1 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0119(s0, a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

@@ -5,6 +5,8 @@
 typedef signed char i8v2 __attribute__((ext_vector_type(2)));
 typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
+typedef signed char i8v5 __attribute__((ext_vector_type(5)));
+typedef signed char i8v6 __attribute__((ext_vector_type(6)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
 typedef signed char i8v16 __attribute__((ext_vector_type(16)));
 typedef short i16v1 __attribute__((ext_vector_type(1)));
@@ -12,7 +14,7 @@ typedef short i16v2 __attribute__((ext_vector_type(2)));
 typedef short i16v3 __attribute__((ext_vector_type(3)));
 typedef short i16v4 __attribute__((ext_vector_type(4)));
 typedef short i16v6 __attribute__((ext_vector_type(6)));
-typedef int i32v1 __attribute__((ext_vector_type(1)));
+typedef short i16v8 __attribute__((ext_vector_type(8)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
 typedef int i32v3 __attribute__((ext_vector_type(3)));
 typedef int i32v4 __attribute__((ext_vector_type(4)));
@@ -20,32 +22,36 @@ typedef int i32v5 __attribute__((ext_vector_type(5)));
 typedef int i32v6 __attribute__((ext_vector_type(6)));
 typedef int i32v8 __attribute__((ext_vector_type(8)));
 typedef int i32v16 __attribute__((ext_vector_type(16)));
+typedef long i64v1 __attribute__((ext_vector_type(1)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
 typedef long i64v4 __attribute__((ext_vector_type(4)));
-typedef long i64v6 __attribute__((ext_vector_type(6)));
 typedef long i64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
 typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
-typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
-typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
+typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
+typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
 typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
 typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
+typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
 typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
 typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
+typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
 typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
 typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
 typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
-typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
+typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
 typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
 typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
+typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
 typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
 typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
+typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
 typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
 typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
@@ -55,202 +61,180 @@ typedef float f32v4 __attribute__((ext_vector_type(4)));
 typedef float f32v6 __attribute__((ext_vector_type(6)));
 typedef float f32v12 __attribute__((ext_vector_type(12)));
 typedef float f32v16 __attribute__((ext_vector_type(16)));
-typedef double f64v1 __attribute__((ext_vector_type(1)));
 typedef double f64v2 __attribute__((ext_vector_type(2)));
 typedef double f64v3 __attribute__((ext_vector_type(3)));
 typedef double f64v4 __attribute__((ext_vector_type(4)));
+typedef double f64v6 __attribute__((ext_vector_type(6)));
 typedef double f64v8 __attribute__((ext_vector_type(8)));
 typedef double f64v16 __attribute__((ext_vector_type(16)));
 typedef i8v2 i8v2_b;
-typedef i8v4 i8v4_b;
+typedef i8v6 i8v6_b;
+typedef i16v1 i16v1_b;
 typedef i16v3 i16v3_b;
-typedef i16v4 i16v4_b;
+typedef i32v2 i32v2_b;
 typedef i32v3 i32v3_b;
 typedef i32v5 i32v5_b;
 typedef i32v16 i32v16_b;
 typedef i64v2 i64v2_b;
-typedef i64v4 i64v4_b;
+typedef u8v1 u8v1_b;
 typedef u8v2 u8v2_b;
-typedef u8v3 u8v3_b;
-typedef u8v4 u8v4_b;
-typedef u16v4 u16v4_b;
-typedef u16v16 u16v16_b;
-typedef u32v3 u32v3_b;
-typedef u32v4 u32v4_b;
+typedef u8v5 u8v5_b;
+typedef u16v1 u16v1_b;
+typedef u32v2 u32v2_b;
+typedef u32v8 u32v8_b;
+typedef u32v16 u32v16_b;
 typedef u64v2 u64v2_b;
+typedef u64v3 u64v3_b;
 typedef u64v4 u64v4_b;
-typedef u64v8 u64v8_b;
 typedef u64v16 u64v16_b;
-typedef f32v4 f32v4_b;
+typedef f32v3 f32v3_b;
 typedef f64v2 f64v2_b;
-typedef f64v3 f64v3_b;
 typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
-typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
-typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
-typedef signed char i8m3x1 __attribute__((matrix_type(3, 1)));
-typedef signed char i8m3x2 __attribute__((matrix_type(3, 2)));
-typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
-typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
-typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
-typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
-typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
-typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
+typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
+typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
+typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
 typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
-typedef long i64m1x1 __attribute__((matrix_type(1, 1)));
 typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
-typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
+typedef long i64m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
-typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned long u64m1x3 __attribute__((matrix_type(1, 3)));
-typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
+typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
 typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
 
-u16m1x4 v0120(u64v4 a0, u8v3 a1, unsigned int i0, unsigned long s0, long i1, u16m1x4 m0) {
-    u64v4 t0 = a1[i0] - a0;
-    t0 >>= ((u64v4)(s0)) & 63;
-    t0[i1] = s0;
-    return m0;
+i8v5 v0120(u16v16 a0, i8v5 a1) {
+    u64v4 t0 = ((u64v4)a0).s0313.bbrb;
+    return a1;
 }
 
 static void run_v0120(void) {
     rt_rng rng = {0x9d0413f19b14ed4bULL};
-    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u8v3 a1; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short m0_b[4]; rt_fill_u16(&rng, m0_b, 4, RT_DOM_FULL); u16m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
-    u16m1x4 r = v0120(a0, a1, i0, s0, i1, m0);
-    { unsigned short b[4]; __builtin_matrix_column_major_store(r, b, 1); rt_out_u16("v0120", "ret", b, 4); }
+    u16v16 a0; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    i8v5 a1; { signed char b[5]; rt_fill_i8(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
+    i8v5 r = v0120(a0, a1);
+    { signed char b[5]; for (int j = 0; j < 5; j++) b[j] = r[j]; rt_out_i8("v0120", "ret", b, 5); }
 }
 
-f64v1 v0121(i32v4 a0, f64v1 a1) {
-    i32v4 t0 = a0 * a0;
-    return a1;
+u64v4 v0121(i32v4 a0, i32v16 a1, i32v4 a2, long i0, int s0, u64v8 a3, u64v8 a4) {
+    i32v4 t0 = a1.SE + a0;
+    t0.yzwx >>= (a2 + ((i32v4)(-4))) & 31;
+    t0[i0] = s0;
+    return (a3 + a4).odd;
 }
 
 static void run_v0121(void) {
     rt_rng rng = {0x79b633ef758c6096ULL};
     i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    f64v1 a1; { double b[1]; rt_fill_f64(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    f64v1 r = v0121(a0, a1);
-    { double b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_f64("v0121", "ret", b, 1); }
+    i32v16 a1; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    u64v8 a3; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    u64v8 a4; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    u64v4 r = v0121(a0, a1, a2, i0, s0, a3, a4);
+    { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0121", "ret", b, 4); }
 }
 
-f32v4 v0122(i8v16 a0, i32v8 a1, unsigned short i0, i32v3 a2, i32v4 a3, u32v4 a4, unsigned short i1, i8m3x2 m0, int i2, i32v3 a5, short s0, i32v3 a6, i32v3 a7, unsigned char i3, i32v16 a8, u32v16 a9, u8v8 a10, unsigned long i4, f32v4 a11, f32v4_b a12) {
+f64v3 v0122(i8v16 a0, i32v16_b a1, i32v2_b a2, i32v5_b a3, long s0) {
     i8v16 t0 = a0 * 4;
-    i32v3 t1 = ((((i32v16){-4, 5, a1[i0], a2[2], a3.S1, 0, a4[i1], a2[2], m0[i2][0], -6, a5.S0, s0, a6.s1, -8, a7[i3], -1}) <= a8) * (a9 == a9)).S6cb;
-    t1.yzx = a5 * a10[i4];
-    return ((f32v4)(a11[1])) / (a12 - a11);
+    i32v3 t1 = a1.s5ecddC0b4B733FbE.S399;
+    t1.zx = a2 - a3[0];
+    return __builtin_convertvector((i8v3){s0}, f64v3);
 }
 
 static void run_v0122(void) {
     rt_rng rng = {0xfc45b874a2e001edULL};
     i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    i32v8 a1; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    signed char m0_b[6]; rt_fill_i8(&rng, m0_b, 6, RT_DOM_FULL); i8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    i32v3 a5; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i32v3 a6; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    i32v3 a7; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
-    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
-    i32v16 a8; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a8[j] = b[j]; }
-    u32v16 a9; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a9[j] = b[j]; }
-    u8v8 a10; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a10[j] = b[j]; }
-    unsigned long i4; rt_fill_u64(&rng, &i4, 1, RT_DOM_INT(0LL, 7LL));
-    f32v4 a11; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a11[j] = b[j]; }
-    f32v4 a12; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a12[j] = b[j]; }
-    f32v4 r = v0122(a0, a1, i0, a2, a3, a4, i1, m0, i2, a5, s0, a6, a7, i3, a8, a9, a10, i4, a11, a12);
-    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0122", "ret", b, 4); }
+    i32v16 a1; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    i32v2 a2; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i32v5 a3; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    f64v3 r = v0122(a0, a1, a2, a3, s0);
+    { double b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f64("v0122", "ret", b, 3); }
 }
 
-u16v4 v0123(i64v4 a0, u64v3 a1, u16v8 a2, i32m3x4 m0, unsigned long i0, unsigned int s0) {
-    i64v4 t0 = a0;
-    u64v3 t1 = a1.bgr;
-    return (((a2 * ((u16v8)(m0[i0][1]))) * s0) >> 8).S7052;
+int v0123(i64v4 a0, i64v2_b a1, i64v4 a2, i64v4 a3, unsigned char i0, int s0, u64v4 a4, u64v4_b a5, u16v1 a6, unsigned char i1) {
+    i64v4 t0 = ((a0 | a1.g) < (a0 + a2)) + a1.x;
+    t0 >>= ((i64v4){a3[i0], s0, 7, a3[0]}) & 63;
+    t0 -= (a4 < a5);
+    u16v6 t1 = 4 - (((u16v6)(5)) + ((i32v16)(a6[i1])).s9f6);
+    return s0;
 }
 
 static void run_v0123(void) {
     rt_rng rng = {0x55ec070101a86dffULL};
     i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u64v3 a1; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    int m0_b[12]; rt_fill_i32(&rng, m0_b, 12, RT_DOM_FULL); i32m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u16v4 r = v0123(a0, a1, a2, m0, i0, s0);
-    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0123", "ret", b, 4); }
+    i64v2 a1; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    u16v1 a6; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a6[j] = b[j]; }
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    int r = v0123(a0, a1, a2, a3, i0, s0, a4, a5, a6, i1);
+    rt_out_i32("v0123", "ret", &r, 1);
 }
 
-unsigned long v0124(u64v8_b a0, unsigned int s0, u32v3 a1, u32m2x1 m0, unsigned int s1, u8v4 a2, u32m1x3 m1, unsigned int s2) {
-    u32v8 t0 = (__builtin_convertvector(a0, u32v8) - ((u32v8)(s0))) + ((((u32v8){8, 9, a1.s2, m0[0][0], s1, a2.z, a1.z, a1[1]}) + m1[0][0]) + s2);
-    t0 |= t0;
-    t0.s4 = s1;
-    return 9;
+i8v2 v0124(u32v8 a0, u32v8_b a1, i32v3_b a2, i8v2 a3) {
+    u32v8 t0 = a0;
+    t0 = -(a1 * t0);
+    t0.s520 = (u32v3)a2;
+    return a3;
 }
 
 static void run_v0124(void) {
     rt_rng rng = {0xdd9a0a2b65bd8be4ULL};
-    u64v8 a0; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned int m0_b[2]; rt_fill_u32(&rng, m0_b, 2, RT_DOM_FULL); u32m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned int m1_b[3]; rt_fill_u32(&rng, m1_b, 3, RT_DOM_FULL); u32m1x3 m1 = __builtin_matrix_column_major_load(m1_b, 1, 3, 1);
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long r = v0124(a0, s0, a1, m0, s1, a2, m1, s2);
-    rt_out_u64("v0124", "ret", &r, 1);
+    u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i8v2 a3; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    i8v2 r = v0124(a0, a1, a2, a3);
+    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0124", "ret", b, 2); }
 }
 
-unsigned int v0125(i64v4 a0, i64v4 a1, u32v4 a2) {
-    i64v4 t0 = ((a0 + a0) <= a1.s0);
-    u32v4 t1 = a2;
-    t1 = t1 ^ a2;
-    return 6;
+i32v3 v0125(i64v4 a0, u32v4 a1, unsigned int i0, unsigned int s0, i32v3 a2) {
+    i64v4 t0 = a0;
+    u32v4 t1 = (-(a1 * a1)) + a1;
+    t1[i0] = s0;
+    return a2;
 }
 
 static void run_v0125(void) {
     rt_rng rng = {0x985bf4d3aaa98914ULL};
     i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i64v4 a1; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned int r = v0125(a0, a1, a2);
-    rt_out_u32("v0125", "ret", &r, 1);
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i32v3 r = v0125(a0, a1, i0, s0, a2);
+    { int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i32("v0125", "ret", b, 3); }
 }
 
-u16v4 v0126(unsigned int s0, short s1, int i0, i16v3 a0, i16v3 a1, u16v4_b a2, unsigned long i1) {
+unsigned char v0126(unsigned int s0, i16v3 a0, unsigned char s1, short s2, i16v4 a1, unsigned long i0, u8v1 a2) {
     f64v3 t0 = -((f64v3)(s0));
-    i16v3 t1 = (i16v3){s1, s1, 1};
-    t1[i0] = s1;
-    t1 &= a0;
-    return (u16v4){a1.z, 7, a2[3], a2[i1]};
+    i16v3 t1 = a0.s222;
+    t1 |= (i16v3){s1, s2, a1[i0]};
+    t1.S0 = a1.S3;
+    return a2.x;
 }
 
 static void run_v0126(void) {
     rt_rng rng = {0xbb64f90063140a38ULL};
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    u16v4 r = v0126(s0, s1, i0, a0, a1, a2, i1);
-    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0126", "ret", b, 4); }
+    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u8v1 a2; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
+    unsigned char r = v0126(s0, a0, s1, s2, a1, i0, a2);
+    rt_out_u8("v0126", "ret", &r, 1);
 }
 
 float v0127(float s0) {
@@ -264,83 +248,84 @@ static void run_v0127(void) {
     rt_out_f32("v0127", "ret", &r, 1);
 }
 
-u32v4 v0128(u16v4 a0, u16v4 a1, i16v3 a2, int i0, short s0, u32v4 a3) {
-    u16v4 t0 = a0;
-    t0 = a1;
-    u8v4 t1 = __builtin_convertvector((i16v4){a2[i0], s0, s0, -8}, u8v4);
-    return __builtin_convertvector(a3, u32v4).zxww;
+short v0128(u16v4 a0, signed char s0, unsigned short s1, u16v2 a1, u32v3 a2, i16v3_b a3) {
+    u16v4 t0 = (a0 - a0).xxyz;
+    t0 <<= ((u16v4){s0, s1, 3, s1}) & 15;
+    t0.wz |= a1;
+    u32v3 t1 = ~a2;
+    return a3.x;
 }
 
 static void run_v0128(void) {
     rt_rng rng = {0xd9b709d401c5bf08ULL};
     u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u32v4 r = v0128(a0, a1, a2, i0, s0, a3);
-    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0128", "ret", b, 4); }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    u16v2 a1; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u32v3 a2; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i16v3 a3; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    short r = v0128(a0, s0, s1, a1, a2, a3);
+    rt_out_i16("v0128", "ret", &r, 1);
 }
 
-i32v4 v0129(f64v2 a0, f64v3_b a1, f64v3_b a2, i32v3 a3, u8v3 a4, u8v2 a5, unsigned long s0, i32v4 a6, i32v16_b a7) {
-    i32v3 t0 = __builtin_convertvector((a0.xyy <= (a1 + a2)), i32v3);
-    t0 = a3;
-    t0 = -a3;
-    u8v3 t1 = s0 - ((a5.y - a4) ^ (a4 / ((a4 & 7) | 1)));
-    return a7[13] + a6;
+u32v3 v0129(u32m2x3 m0, int s0, i32v2_b a0, i16v3 a1, i16v2 a2, f64v3 a3, u32v3 a4, unsigned int s1, i8m1x4 m1, u32v4 a5) {
+    i32v3 t0 = (i32v3)(m0[0][1]);
+    t0 &= s0;
+    t0.zy *= (-1) - a0;
+    i16v3 t1 = a1;
+    t1[0] = a2.S1;
+    return ((__builtin_convertvector(a3 * a3, u32v3) - a4.xyy) * (a4.xzz - (((u32v3){s1, m1[0][2], a5.y}) << (a4 & 31)))) % ((a4 & 7) | 1);
 }
 
 static void run_v0129(void) {
     rt_rng rng = {0x6ef973675008ab8eULL};
-    f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    f64v3 a1; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    f64v3 a2; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    u8v3 a4; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    u8v2 a5; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    i32v4 a6; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    i32v16 a7; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a7[j] = b[j]; }
-    i32v4 r = v0129(a0, a1, a2, a3, a4, a5, s0, a6, a7);
-    { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0129", "ret", b, 4); }
+    unsigned int m0_b[6]; rt_fill_u32(&rng, m0_b, 6, RT_DOM_FULL); u32m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u32v3 a4; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    signed char m1_b[4]; rt_fill_i8(&rng, m1_b, 4, RT_DOM_FULL); i8m1x4 m1 = __builtin_matrix_column_major_load(m1_b, 1, 4, 1);
+    u32v4 a5; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    u32v3 r = v0129(m0, s0, a0, a1, a2, a3, a4, s1, m1, a5);
+    { unsigned int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u32("v0129", "ret", b, 3); }
 }
 
-unsigned char v0130(u64v16_b a0, i16v3 a1, int s0, u8v4_b a2, unsigned long s1, u32v4_b a3, i8v4_b a4, i8v2 a5, i8m1x3 m0, unsigned short i0, u8v4 a6, unsigned int i1) {
-    u64v8 t0 = (~a0.S8491e4f0) * ((u64v8){a1.y, s0, 7, 6, a2[2], ((u16v8)(4)).S6, 9, s1});
-    t0 <<= 40;
-    i8v4 t1 = __builtin_convertvector(a3, i8v4);
-    t1 = t1 * a4;
-    t1 = (m0[i0][0] - a5).s1101;
-    return a6[i1];
+u8v1 v0130(u64v16_b a0, unsigned long s0, i32v4 a1, unsigned long i0, u64v4_b a2, unsigned long s1, i32v8 a3, i32v4 a4, f64v8 a5, u8v1_b a6) {
+    u64v8 t0 = a0.S8491e4f0 * ((u64v8){s0, 7, ((i32v4)(a1.y))[i0], a2[2], ((u16v8)(4)).S6, 9, s1, 0});
+    t0 += a3.s0;
+    t0 &= t0;
+    f64v4 t1 = __builtin_convertvector(a4, f64v4) * a5.s7133;
+    return a6;
 }
 
 static void run_v0130(void) {
     rt_rng rng = {0x58c7e507f97957a2ULL};
     u64v16 a0; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
     unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i8v4 a4; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    i8v2 a5; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    signed char m0_b[3]; rt_fill_i8(&rng, m0_b, 3, RT_DOM_FULL); i8m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    u8v4 a6; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char r = v0130(a0, a1, s0, a2, s1, a3, a4, a5, m0, i0, a6, i1);
-    rt_out_u8("v0130", "ret", &r, 1);
+    i32v8 a3; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    f64v8 a5; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a5[j] = b[j]; }
+    u8v1 a6; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a6[j] = b[j]; }
+    u8v1 r = v0130(a0, s0, a1, i0, a2, s1, a3, a4, a5, a6);
+    { unsigned char b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u8("v0130", "ret", b, 1); }
 }
 
-i8v8 v0131(i8v16 a0) {
-    return (a0 + a0.sec6013790169ca78).S9cA2D442;
+i8v8 v0131(i8v16 a0, unsigned long s0) {
+    return (s0 + a0).S6b76DC60;
 }
 
 static void run_v0131(void) {
     rt_rng rng = {0x6a835ad31d7ed138ULL};
     i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    i8v8 r = v0131(a0);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    i8v8 r = v0131(a0, s0);
     { signed char b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i8("v0131", "ret", b, 8); }
 }
 
@@ -358,57 +343,64 @@ static void run_v0132(void) {
     { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0132", "ret", b, 4); }
 }
 
-f32v6 v0133(u32v3 a0, unsigned int s0, i32v3_b a1, unsigned short s1, int s2, unsigned int i0, i32v5 a2, f32v6 a3, i64v4 a4, float s3) {
-    i32v3 t0 = (__builtin_convertvector(a0 * ((u32v3)(s0)), i32v3) < (s1 + a1.xyx));
-    t0.S1 = s2;
-    t0[i0] = a2[3];
-    return s3 / (a4.r / a3);
+i16v6 v0133(i32v4 a0, unsigned char i0, i32v3 a1, i32v3 a2, i64v2_b a3, short s0, u64v4 a4, long i1, i16v4 a5, int i2, i64v8 a6, long i3, unsigned short s1) {
+    i32v3 t0 = (((i32v3)(a0[i0])) | (a1 % 7)).xzx;
+    t0.s0 = a2.b;
+    return s1 * (a6[i3] + ((i16v6){a3[0], s0, a4[i1], a5[i2], s0, -5}));
 }
 
 static void run_v0133(void) {
     rt_rng rng = {0x1aa221682847e77cULL};
-    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i32v5 a2; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a2[j] = b[j]; }
-    f32v6 a3; { float b[6]; rt_fill_f32(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
-    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v6 r = v0133(a0, s0, a1, s1, s2, i0, a2, a3, a4, s3);
-    { float b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_f32("v0133", "ret", b, 6); }
+    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i64v2 a3; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    i16v4 a5; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i64v8 a6; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
+    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    i16v6 r = v0133(a0, i0, a1, a2, a3, s0, a4, i1, a5, i2, a6, i3, s1);
+    { short b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i16("v0133", "ret", b, 6); }
 }
 
-i64v2 v0134(u64v3 a0, u64v4 a1, u8v16 a2, i64m1x1 m0, unsigned char i0, long s0, i64v2 a3) {
-    u64v3 t0 = a0;
-    t0 = a0;
-    t0 -= a1.s110;
-    u8v16 t1 = a2;
-    t1 += t1;
-    return ((i64v2){m0[i0][0], s0}) * (~a3);
+i64v4 v0134(u64v3_b a0, unsigned int s0, i8v4 a1, i8m1x1 m0, unsigned char i0, unsigned short i1, signed char s1, i8v16 a2, f64v4 a3, i32v4 a4, i64m1x4 m1) {
+    u64v3 t0 = a0 - ((u64v3){0, s0, 3});
+    t0 <<= 37;
+    t0 = a0 + a0;
+    i8v4 t1 = m0[i0][0] + a1.xzyz;
+    t1[i1] = s1;
+    t1 ^= a2.s8376;
+    return (a3 == ((f64v4)(a4.y))) ^ m1[0][2];
 }
 
 static void run_v0134(void) {
     rt_rng rng = {0x64afb182054aa810ULL};
     u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v16 a2; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    long m0_b[1]; rt_fill_i64(&rng, m0_b, 1, RT_DOM_FULL); i64m1x1 m0 = __builtin_matrix_column_major_load(m0_b, 1, 1, 1);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    signed char m0_b[1]; rt_fill_i8(&rng, m0_b, 1, RT_DOM_FULL); i8m1x1 m0 = __builtin_matrix_column_major_load(m0_b, 1, 1, 1);
     unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    i64v2 a3; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    i64v2 r = v0134(a0, a1, a2, m0, i0, s0, a3);
-    { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0134", "ret", b, 2); }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
+    i8v16 a2; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    f64v4 a3; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    long m1_b[4]; rt_fill_i64(&rng, m1_b, 4, RT_DOM_FULL); i64m1x4 m1 = __builtin_matrix_column_major_load(m1_b, 1, 4, 1);
+    i64v4 r = v0134(a0, s0, a1, m0, i0, i1, s1, a2, a3, a4, m1);
+    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0134", "ret", b, 4); }
 }
 
-u8v2 v0135(double s0, u64v16 a0, i8v4 a1, unsigned long i0, f64m3x4 m0, unsigned long s1, f64v16 a2, int i1, f64v8 a3, i8v3 a4, f64v2_b a5, double s2, u32v3_b a6, u8v2 a7) {
+u8v2 v0135(double s0, u64v16 a0, i8v4 a1, unsigned long i0, f64m3x4 m0, unsigned long s1, f64v16 a2, int i1, f64v8 a3, i8v3 a4, f64v2_b a5, double s2, i16v1 a6, u8v2_b a7, u8m4x3 m1, i32v2 a8) {
     f64v4 t0 = ((6 + ((f64v8){s0, -3.75, a0.sf, s0, a1[i0], m0[2][0], s1, a2[i1]})) + a3).S0750;
     t0 -= a4[2];
     f64v4 t1 = a5.S0011;
     t1.s2 = s0 - s2;
-    return ((u8v2)(a6.x)) + a7;
+    return ((a7 & a6) * (a7 + ((u8v2)(m1[1][1])))) | (__builtin_convertvector(a8, u8v2) * 7);
 }
 
 static void run_v0135(void) {
@@ -425,62 +417,79 @@ static void run_v0135(void) {
     i8v3 a4; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
     f64v2 a5; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
     double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    u32v3 a6; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    i16v1 a6; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a6[j] = b[j]; }
     u8v2 a7; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
-    u8v2 r = v0135(s0, a0, a1, i0, m0, s1, a2, i1, a3, a4, a5, s2, a6, a7);
+    unsigned char m1_b[12]; rt_fill_u8(&rng, m1_b, 12, RT_DOM_FULL); u8m4x3 m1 = __builtin_matrix_column_major_load(m1_b, 4, 3, 4);
+    i32v2 a8; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a8[j] = b[j]; }
+    u8v2 r = v0135(s0, a0, a1, i0, m0, s1, a2, i1, a3, a4, a5, s2, a6, a7, m1, a8);
     { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0135", "ret", b, 2); }
 }
 
-u32v4 v0136(unsigned int s0, u32v3_b a0, u8v4 a1, u8v5 a2, unsigned char i0, u8m4x1 m0, u32v4 a3, unsigned char s1) {
-    i32v3 t0 = __builtin_convertvector((((u32v3)(s0)) - ((u32v3)(a0.g))) * ((u32v3)(s0)), i32v3);
-    t0.yx %= 5;
-    t0 = (t0 != t0);
-    u8v4 t1 = a1;
-    t1[0] = a2[i0];
-    t1[3] = ((u8v1)(m0[3][0])).x;
-    return ~(s1 - (a3.x * a0.s0122));
+u32v4 v0136(i32v3 a0, f32v3_b a1, i32v3 a2, u32v16 a3, u64v6 a4, unsigned int i0, u32v16 a5, unsigned char i1, u32m4x1 m0, u32v3 a6, u8m2x1 m1, u64v4 a7) {
+    i32v3 t0 = a0 - a0;
+    t0 = (a1 == 3.0);
+    t0 &= a2;
+    u32v2 t1 = (u32v2){4, a3[1]};
+    t1 = (u32v2){a4[i0], a5[i1]};
+    t1[1] = ((u32v1)(m0[3][0])).x;
+    return (u32v4){a6.g, m1[0][0], a7.a, t1[0]};
 }
 
 static void run_v0136(void) {
     rt_rng rng = {0x4991965d157cdb9eULL};
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u8v4 a1; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v5 a2; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a2[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned char m0_b[4]; rt_fill_u8(&rng, m0_b, 4, RT_DOM_FULL); u8m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
-    u32v4 r = v0136(s0, a0, a1, a2, i0, m0, a3, s1);
+    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    f32v3 a1; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u32v16 a3; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
+    u64v6 a4; { unsigned long b[6]; rt_fill_u64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    u32v16 a5; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a5[j] = b[j]; }
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned int m0_b[4]; rt_fill_u32(&rng, m0_b, 4, RT_DOM_FULL); u32m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
+    u32v3 a6; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    unsigned char m1_b[2]; rt_fill_u8(&rng, m1_b, 2, RT_DOM_FULL); u8m2x1 m1 = __builtin_matrix_column_major_load(m1_b, 2, 1, 2);
+    u64v4 a7; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
+    u32v4 r = v0136(a0, a1, a2, a3, a4, i0, a5, i1, m0, a6, m1, a7);
     { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0136", "ret", b, 4); }
 }
 
-u32m2x3 v0137(i32v1 a0, unsigned char i0, u32m2x3 m0) {
-    u32v2 t0 = (u32v2){a0[i0]};
-    return m0;
+signed char v0137(u32v2 a0, u32v2_b a1, u32v16_b a2, u64m2x4 m0, signed char s0) {
+    u32v2 t0 = (a0 * (a1 - 8)) * ((a0 ^ ((u32v2)(7))) >> 29);
+    t0 -= (u32v2){a2[4], m0[1][1]};
+    return s0;
 }
 
 static void run_v0137(void) {
     rt_rng rng = {0xd0bfcffb778fa521ULL};
-    i32v1 a0; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned int m0_b[6]; rt_fill_u32(&rng, m0_b, 6, RT_DOM_FULL); u32m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
-    u32m2x3 r = v0137(a0, i0, m0);
-    { unsigned int b[6]; __builtin_matrix_column_major_store(r, b, 2); rt_out_u32("v0137", "ret", b, 6); }
+    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u32v16 a2; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    unsigned long m0_b[8]; rt_fill_u64(&rng, m0_b, 8, RT_DOM_FULL); u64m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    signed char r = v0137(a0, a1, a2, m0, s0);
+    rt_out_i8("v0137", "ret", &r, 1);
 }
 
-signed char v0138(u8v3 a0, u32v8 a1) {
+i8v2 v0138(u8v3 a0, u8v5_b a1, signed char s0, i8v8 a2, unsigned char i0, u32m2x4 m0, unsigned int i1, i8v16 a3, u16v4 a4, int i2) {
     u8v3 t0 = a0 * a0;
-    t0 = (u8v3){a1.s0};
-    return 4;
+    t0 = a1.s00.xxy;
+    return ((i8v8){s0, a2[i0], m0[i1][2], -4, a3.s4, 0, a4[i2], s0}).even.wz;
 }
 
 static void run_v0138(void) {
     rt_rng rng = {0x4bf8bab8e1498324ULL};
     u8v3 a0; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    signed char r = v0138(a0, a1);
-    rt_out_i8("v0138", "ret", &r, 1);
+    u8v5 a1; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    i8v8 a2; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned int m0_b[8]; rt_fill_u32(&rng, m0_b, 8, RT_DOM_FULL); u32m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    i8v16 a3; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
+    u16v4 a4; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i8v2 r = v0138(a0, a1, s0, a2, i0, m0, i1, a3, a4, i2);
+    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0138", "ret", b, 2); }
 }
 
 u8m4x3 v0139(u8m4x3 m0, unsigned char s0, unsigned char s1, u64v2_b a0) {
@@ -497,126 +506,125 @@ static void run_v0139(void) {
     { unsigned char b[12]; __builtin_matrix_column_major_store(r, b, 4); rt_out_u8("v0139", "ret", b, 12); }
 }
 
-u32v4 v0140(u32v4_b a0, u32v2 a1, f64v4 a2, u8v4 a3, i8m3x2 m0, long i0, u8m3x4 m1, unsigned short i1, u8v3_b a4, short s0, i64v4_b a5, int i2) {
-    u32v4 t0 = ((a0 & a0) * a1.S0) * __builtin_convertvector(a2 * a2, u32v4);
-    u8v2 t1 = ((a3 + 7) * ((u8v2)(m0[i0][1])).hi).gb;
-    t1.g = m1[i1][2];
-    t1[1] = a4[0];
-    return __builtin_convertvector((i64v2){s0, a5[i2]}, u32v2).yxxx;
+f32v4 v0140(u8v2 a0, f32v4 a1) {
+    u32v4 t0 = (u32v4)(4);
+    i32v16 t1 = (i32v16)(a0.S0);
+    t1 = t1;
+    return (a1.b * a1).gbgr;
 }
 
 static void run_v0140(void) {
     rt_rng rng = {0xf5e2b05a33d741daULL};
-    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    signed char m0_b[6]; rt_fill_i8(&rng, m0_b, 6, RT_DOM_FULL); i8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char m1_b[12]; rt_fill_u8(&rng, m1_b, 12, RT_DOM_FULL); u8m3x4 m1 = __builtin_matrix_column_major_load(m1_b, 3, 4, 3);
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    u8v3 a4; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i64v4 a5; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    u32v4 r = v0140(a0, a1, a2, a3, m0, i0, m1, i1, a4, s0, a5, i2);
-    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0140", "ret", b, 4); }
+    u8v2 a0; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    f32v4 r = v0140(a0, a1);
+    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0140", "ret", b, 4); }
 }
 
-i8v4 v0141(u16v4 a0, int i0, int s0, u64v4_b a1, i8v4 a2, unsigned short i1) {
-    i64v3 t0 = (i64v3)(a0[i0]);
-    t0 |= (i64v3){s0, -5, 6};
-    u64v4 t1 = a1.brgr * ((a1 + a1) - a1.S0221);
-    return ~(a0[i1] * a2);
+i32v3 v0141(i16v3_b a0, i64v3 a1, i64v3 a2, u64v4 a3, i32v3 a4, u8v4 a5, int s0) {
+    i64v3 t0 = -(__builtin_convertvector(a0, i64v3) + (a1 * a2));
+    u64v4 t1 = ((u64v3)(5)).xyzz;
+    t1 |= a3;
+    t1.ragb ^= 4;
+    return a4 >> (((i32v3){-8, a5[1], s0}) & 31);
 }
 
 static void run_v0141(void) {
     rt_rng rng = {0xb60158df2c56ca9aULL};
-    u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i64v3 a1; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i32v3 a4; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
     int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i8v4 a2; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    i8v4 r = v0141(a0, i0, s0, a1, a2, i1);
-    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0141", "ret", b, 4); }
+    i32v3 r = v0141(a0, a1, a2, a3, a4, a5, s0);
+    { int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i32("v0141", "ret", b, 3); }
 }
 
-i16v1 v0142(i16v1 a0) {
-    return a0;
+i16v1 v0142(i16v1 a0, i16v1_b a1, short s0, i16v3 a2, i64v4 a3) {
+    return (a0 + (a2.y * (a1 * s0))) + a3.S0;
 }
 
 static void run_v0142(void) {
     rt_rng rng = {0x692da29b2b7412e2ULL};
     i16v1 a0; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    i16v1 r = v0142(a0);
+    i16v1 a1; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i16v1 r = v0142(a0, a1, s0, a2, a3);
     { short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i16("v0142", "ret", b, 1); }
 }
 
-u64v3 v0143(u64v6 a0, i16v2 a1) {
-    return (u64v3){5, a0.s4, a1.x};
+u64v3 v0143(u64v3 a0, u8v2_b a1) {
+    return (a1.odd * (-a0)) & ((i32v6)(0));
 }
 
 static void run_v0143(void) {
     rt_rng rng = {0x35c99629d9d49b74ULL};
-    u64v6 a0; { unsigned long b[6]; rt_fill_u64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
     u64v3 r = v0143(a0, a1);
     { unsigned long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u64("v0143", "ret", b, 3); }
 }
 
-unsigned long v0144(int s0, unsigned int s1, i16v3 a0, i32v5 a1, int i0, u16m1x1 m0, int i1, long s2, unsigned short s3, i64v2_b a2, u16v2 a3, u16v16_b a4, unsigned int s4, u8v2 a5, u64v4 a6, u16v3 a7, unsigned int i2, u64m1x3 m1) {
-    i32v5 t0 = (i32v5){s0, s1, a0.y, a1[i0], -4};
-    t0.s23 -= (i32v2){m0[i1][0], s2};
-    u16v4 t1 = (u16v4){s3, a2.g, a3[0], s3};
-    t1 = ((u16v16){6, a4.sD, 1, 6, s3, s4, a5.r, 9, a6.a, a7[i2], t1.x}).s4B66;
-    t1.xw |= s3;
-    return m1[0][2];
+u8v4 v0144(i16v4 a0, unsigned short s0, u64v5 a1, unsigned char i0, u16v4 a2, long i1, unsigned long s1, i32v5 a3, signed char s2, u8v6 a4, i8v3 a5, u8v4 a6) {
+    i32v5 t0 = __builtin_convertvector(((u64v16){a0[2], s0, a1[i0], a2[i1], s0, s1, s1}).s5D180, i32v5) & a3;
+    u16v3 t1 = (u16v3)(s2);
+    t1 *= a4.s41[1];
+    t1 = __builtin_convertvector(a5 | a5, u16v3);
+    return a6;
 }
 
 static void run_v0144(void) {
     rt_rng rng = {0x548fb45b26541ef2ULL};
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i32v5 a1; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned short m0_b[1]; rt_fill_u16(&rng, m0_b, 1, RT_DOM_FULL); u16m1x1 m0 = __builtin_matrix_column_major_load(m0_b, 1, 1, 1);
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_FULL);
-    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u16v2 a3; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    u16v16 a4; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
-    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
-    u8v2 a5; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    u64v4 a6; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    u16v3 a7; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long m1_b[3]; rt_fill_u64(&rng, m1_b, 3, RT_DOM_FULL); u64m1x3 m1 = __builtin_matrix_column_major_load(m1_b, 1, 3, 1);
-    unsigned long r = v0144(s0, s1, a0, a1, i0, m0, i1, s2, s3, a2, a3, a4, s4, a5, a6, a7, i2, m1);
-    rt_out_u64("v0144", "ret", &r, 1);
+    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u64v5 a1; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    i32v5 a3; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    u8v6 a4; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
+    i8v3 a5; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    u8v4 a6; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    u8v4 r = v0144(a0, s0, a1, i0, a2, i1, s1, a3, s2, a4, a5, a6);
+    { unsigned char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u8("v0144", "ret", b, 4); }
 }
 
-i16v4 v0145(i16v4 a0) {
-    return a0;
+i16v4 v0145(i16v4 a0, i16v8 a1, i16v3 a2) {
+    return a0 + (6 + (a1 > a2.S2).odd);
 }
 
 static void run_v0145(void) {
     rt_rng rng = {0x0bb8584ccdd93f05ULL};
     i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i16v4 r = v0145(a0);
+    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i16v4 r = v0145(a0, a1, a2);
     { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0145", "ret", b, 4); }
 }
 
-u32v8 v0146(u32v6 a0) {
-    return (9 - a0).s55243023;
+u32v8 v0146(u32v8_b a0, int s0, short s1, unsigned long s2, unsigned int s3, unsigned int s4, u16v1_b a1, unsigned short i0, unsigned char s5, i64m4x4 m0) {
+    return (a0 / 1) - (((u32v8){s0, s1, s2, s3, s4, 4, a1[i0], s5}) * m0[2][3]);
 }
 
 static void run_v0146(void) {
     rt_rng rng = {0x201d41294331815dULL};
-    u32v6 a0; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    u32v8 r = v0146(a0);
+    u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
+    u16v1 a1; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char s5; rt_fill_u8(&rng, &s5, 1, RT_DOM_FULL);
+    long m0_b[16]; rt_fill_i64(&rng, m0_b, 16, RT_DOM_FULL); i64m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    u32v8 r = v0146(a0, s0, s1, s2, s3, s4, a1, i0, s5, m0);
     { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0146", "ret", b, 8); }
 }
 
@@ -645,119 +653,113 @@ static void run_v0148(void) {
     { int b[4]; __builtin_matrix_column_major_store(r, b, 4); rt_out_i32("v0148", "ret", b, 4); }
 }
 
-i64m1x4 v0149(i32v2 a0, long i0, long s0, u16v3 a1, u16v4 a2, u16v4 a3, i64m1x4 m0) {
-    i32v3 t0 = ((i32v6){a0[i0], s0, 5}).odd;
-    u16v4 t1 = a1.rrrr;
-    t1 = a2;
-    t1 -= a3;
-    return s0 + m0;
+float v0149(i32v3 a0, i8v8 a1, f32v3 a2, int i0) {
+    i32v3 t0 = (~a0) % 1;
+    i8v8 t1 = a1 * 5;
+    return a2[i0];
 }
 
 static void run_v0149(void) {
     rt_rng rng = {0x302453bda18db6afULL};
-    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    long m0_b[4]; rt_fill_i64(&rng, m0_b, 4, RT_DOM_FULL); i64m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
-    i64m1x4 r = v0149(a0, i0, s0, a1, a2, a3, m0);
-    { long b[4]; __builtin_matrix_column_major_store(r, b, 1); rt_out_i64("v0149", "ret", b, 4); }
+    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i8v8 a1; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    float r = v0149(a0, a1, a2, i0);
+    rt_out_f32("v0149", "ret", &r, 1);
 }
 
-i32v16 v0150(u8v2_b a0, u8v5 a1, i16v3_b a2, i32v16_b a3) {
-    u8v2 t0 = a0 * a1[0];
-    i16v3 t1 = a2;
-    return a3 + a3;
+u64v1 v0150(i64v3 a0, unsigned long i0, unsigned char s0, u16v3 a1, unsigned char i1, u8v2 a2, u8v2_b a3, u8v2 a4, i64v2_b a5, unsigned short i2, u16v2 a6, unsigned short s1, u64v1 a7) {
+    u8v2 t0 = (((u8v2){a0[i0], s0}) + a1[i1]) >> ((a2 + a3) & 7);
+    t0 %= (a4 & 7) | 1;
+    t0 |= __builtin_convertvector((i64v2){a5[i2], 1}, u8v2);
+    u16v2 t1 = __builtin_convertvector((a6 != ((u16v2)(s1))), u16v2);
+    return a7;
 }
 
 static void run_v0150(void) {
     rt_rng rng = {0x5e3423dc3bdd1cb4ULL};
-    u8v2 a0; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u8v5 a1; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i32v16 a3; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    i32v16 r = v0150(a0, a1, a2, a3);
-    { int b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_i32("v0150", "ret", b, 16); }
+    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u8v2 a3; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u8v2 a4; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    i64v2 a5; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    u16v2 a6; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    u64v1 a7; { unsigned long b[1]; rt_fill_u64(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a7[j] = b[j]; }
+    u64v1 r = v0150(a0, i0, s0, a1, i1, a2, a3, a4, a5, i2, a6, s1, a7);
+    { unsigned long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u64("v0150", "ret", b, 1); }
 }
 
-i64v3 v0151(i64v6 a0, long s0) {
-    return (s0 + a0).lo + (-5);
+i64v3 v0151(i64v1 a0) {
+    return (i64v3)((a0 - a0)[0]);
 }
 
 static void run_v0151(void) {
     rt_rng rng = {0xa05215adffb67a07ULL};
-    i64v6 a0; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i64v3 r = v0151(a0, s0);
+    i64v1 a0; { long b[1]; rt_fill_i64(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
+    i64v3 r = v0151(a0);
     { long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i64("v0151", "ret", b, 3); }
 }
 
-i16v4 v0152(i8v16 a0, unsigned long s0, i8m1x2 m0, i32v4 a1, i64v2 a2, long i0, i8m3x1 m1, unsigned int i1, signed char s1, unsigned int s2, i8v4 a3, int i2, i8m3x4 m2, u16v4 a4, u64v4 a5, i8v16 a6, i32v3_b a7, i32m2x3 m3, unsigned int i3, i32v3 a8, unsigned long i4, i16v4_b a9, short s3, i64v6 a10) {
-    i8v16 t0 = a0 << (((i8v16){s0, m0[0][0], a1.z, 8, -1, a2[i0], m1[i1][0], s1, s2, -5, s1, a3[i2], m2[2][3], 5, a4.x, a5.x}) & 7);
-    t0 = __builtin_convertvector(a6, i8v16);
-    i32v3 t1 = ~(-a7);
-    t1 = (((i32v3){m3[i3][0]}) + (-8)) << 31;
-    t1 = __builtin_convertvector(a8 + ((i32v3)(a4[i4])), i32v3);
-    return a10.S0 - (s3 + (a9 / 5));
+i16m3x3 v0152(i8v16 a0, unsigned int s0, i32v2 a1, i32v4 a2, int i0, u32m3x4 m0, u16v4 a3, u64v4 a4, unsigned int s1, short s2, i16m3x3 m1) {
+    i8v16 t0 = a0.Sb1734905C14202da;
+    u32v4 t1 = ((u32v8){s0, a1.y, a2[i0], m0[2][3], 5, a3.x, a4.x, s1}).S6063745216030700.Sb7e3;
+    t1 -= t1;
+    t1.wy = __builtin_convertvector((i16v2)(s2), u32v2);
+    return s2 + m1;
 }
 
 static void run_v0152(void) {
     rt_rng rng = {0xa3611f653dc6bcf1ULL};
-    i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    signed char m0_b[2]; rt_fill_i8(&rng, m0_b, 2, RT_DOM_FULL); i8m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
-    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    signed char m1_b[3]; rt_fill_i8(&rng, m1_b, 3, RT_DOM_FULL); i8m3x1 m1 = __builtin_matrix_column_major_load(m1_b, 3, 1, 3);
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
-    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    signed char m2_b[12]; rt_fill_i8(&rng, m2_b, 12, RT_DOM_FULL); i8m3x4 m2 = __builtin_matrix_column_major_load(m2_b, 3, 4, 3);
-    u16v4 a4; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    i8v16 a6; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a6[j] = b[j]; }
-    i32v3 a7; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
-    int m3_b[6]; rt_fill_i32(&rng, m3_b, 6, RT_DOM_FULL); i32m2x3 m3 = __builtin_matrix_column_major_load(m3_b, 2, 3, 2);
-    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
-    i32v3 a8; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a8[j] = b[j]; }
-    unsigned long i4; rt_fill_u64(&rng, &i4, 1, RT_DOM_INT(0LL, 3LL));
-    i16v4 a9; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a9[j] = b[j]; }
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
-    i64v6 a10; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a10[j] = b[j]; }
-    i16v4 r = v0152(a0, s0, m0, a1, a2, i0, m1, i1, s1, s2, a3, i2, m2, a4, a5, a6, a7, m3, i3, a8, i4, a9, s3, a10);
-    { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0152", "ret", b, 4); }
+    i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int m0_b[12]; rt_fill_u32(&rng, m0_b, 12, RT_DOM_FULL); u32m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
+    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_FULL);
+    short m1_b[9]; rt_fill_i16(&rng, m1_b, 9, RT_DOM_FULL); i16m3x3 m1 = __builtin_matrix_column_major_load(m1_b, 3, 3, 3);
+    i16m3x3 r = v0152(a0, s0, a1, a2, i0, m0, a3, a4, s1, s2, m1);
+    { short b[9]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i16("v0152", "ret", b, 9); }
 }
 
-u8v2 v0153(i16v4 a0, i16m3x1 m0, int i0, i16v4 a1, u32v3 a2, unsigned int s0, u64v4 a3, u32v2 a4, u32v4 a5, unsigned long i1, u8v2_b a6, long s1) {
-    i16v4 t0 = a0;
-    t0.y = m0[i0][0];
-    t0 |= a1;
-    u32v6 t1 = __builtin_convertvector(-((u32v6){a2.x, s0, a2.s1, a3.w, a4.g, a5[i1]}).S023222, u32v6);
-    t1.S245 /= ((a2 / ((a2 & 7) | 1)) & 7) | 1;
-    return ((a6 ^ a6) * ((u8v4)(9)).xz) - __builtin_convertvector((u16v2){s1, 3}, u8v2);
+i32v4 v0153(u16v4 a0, i8m4x3 m0, unsigned int i0, unsigned short s0, u16v4 a1, i64v4 a2, i64v8 a3, u16v8 a4, u16v4 a5, u16v2 a6, unsigned long i1, u32v4 a7, unsigned int s1, unsigned int s2, i8v8 a8, long s3) {
+    i16v4 t0 = a2.z - ((a0 * a0) == (((u16v4){m0[i0][0], 6, 0, s0}) * a1));
+    u16v8 t1 = __builtin_convertvector((i64v8)(a3.S0), u16v8) * (a4 + a5.x);
+    t1[0] = a6[i1];
+    t1[2] = s0;
+    return (((a7 ^ s1) + __builtin_convertvector((u32v4){s2, a8.S7, a7[3], s3}, u32v4)) < a7);
 }
 
 static void run_v0153(void) {
     rt_rng rng = {0xf4b0edc8a3f689b5ULL};
-    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    short m0_b[3]; rt_fill_i16(&rng, m0_b, 3, RT_DOM_FULL); i16m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u32v3 a2; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u32v2 a4; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    u32v4 a5; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    u8v2 a6; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    u8v2 r = v0153(a0, m0, i0, a1, a2, s0, a3, a4, a5, i1, a6, s1);
-    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0153", "ret", b, 2); }
+    u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    signed char m0_b[12]; rt_fill_i8(&rng, m0_b, 12, RT_DOM_FULL); i8m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i64v8 a3; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    u16v8 a4; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    u16v4 a5; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    u16v2 a6; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    u32v4 a7; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
+    i8v8 a8; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a8[j] = b[j]; }
+    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_FULL);
+    i32v4 r = v0153(a0, m0, i0, s0, a1, a2, a3, a4, a5, a6, i1, a7, s1, s2, a8, s3);
+    { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0153", "ret", b, 4); }
 }
 
 f32v2 v0154(f32v3 a0, f32v4 a1, float s0, int i0, unsigned char i1, f64v3 a2) {
@@ -781,109 +783,87 @@ static void run_v0154(void) {
     { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0154", "ret", b, 2); }
 }
 
-f32v4 v0155(i8v16 a0, i16v3 a1, unsigned short i0, i8v2 a2, unsigned long i1, signed char s0, i8m4x4 m0, i8v2 a3, unsigned char i2, f32v4 a4, unsigned long s1) {
-    i8v4 t0 = (i8v4){a0.s8, a1[i0], a2.y, -3};
-    t0[i1] = t0.z;
-    t0 = t0[i2] * ((i8v4){s0, m0[0][0], 7, a3.x});
-    return (s1 + a4) - a4;
+unsigned long v0155(i8v4 a0, i16v2 a1, i8v6_b a2) {
+    i8v4 t0 = a0;
+    t0 = ((i8v4)a1).wxwy;
+    t0.w = a2[2];
+    return 2;
 }
 
 static void run_v0155(void) {
     rt_rng rng = {0x1e729a04805f6fa2ULL};
-    i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    signed char m0_b[16]; rt_fill_i8(&rng, m0_b, 16, RT_DOM_FULL); i8m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    i8v2 a3; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    f32v4 a4; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    f32v4 r = v0155(a0, a1, i0, a2, i1, s0, m0, a3, i2, a4, s1);
-    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0155", "ret", b, 4); }
+    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i8v6 a2; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    unsigned long r = v0155(a0, a1, a2);
+    rt_out_u64("v0155", "ret", &r, 1);
 }
 
-f32m3x1 v0156(short s0, unsigned long s1, i64v4_b a0, i64m3x4 m0, i64m4x2 m1, long i0, long s2, long s3, i64v8 a1, unsigned char s4, u8v3 a2, u32v2 a3, f32m3x1 m2, signed char s5, i8m1x1 m3, long i1) {
-    i64v8 t0 = ((i64v8){s0, s1, a0[3], m0[2][2], m1[i0][1], 0, s2, s3}) << (a1 & 63);
-    u8v4 t1 = 8 - ((((u8v4)(s4)) - ((u8v4){a2[0], a2.S2, a3.even, s1})) & 7);
-    return (m3[i1][0] * ((m2 - (-5)) * s5)) * (-3.5);
+short v0156(i64v8 a0, long s0, u32m3x4 m0, u32m4x2 m1, long i0, unsigned int s1, i16v2 a1) {
+    i64v8 t0 = ~a0;
+    u32v5 t1 = s1 + ((u32v5){1, s0, m0[2][2], m1[i0][1], 0});
+    t1.s4 = s1;
+    return a1.x;
 }
 
 static void run_v0156(void) {
     rt_rng rng = {0x99518678d9297ff3ULL};
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    long m0_b[12]; rt_fill_i64(&rng, m0_b, 12, RT_DOM_FULL); i64m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    long m1_b[8]; rt_fill_i64(&rng, m1_b, 8, RT_DOM_FULL); i64m4x2 m1 = __builtin_matrix_column_major_load(m1_b, 4, 2, 4);
+    i64v8 a0; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int m0_b[12]; rt_fill_u32(&rng, m0_b, 12, RT_DOM_FULL); u32m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
+    unsigned int m1_b[8]; rt_fill_u32(&rng, m1_b, 8, RT_DOM_FULL); u32m4x2 m1 = __builtin_matrix_column_major_load(m1_b, 4, 2, 4);
     long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_FULL);
-    i64v8 a1; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    unsigned char s4; rt_fill_u8(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
-    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u32v2 a3; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    float m2_b[3]; rt_fill_f32(&rng, m2_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x1 m2 = __builtin_matrix_column_major_load(m2_b, 3, 1, 3);
-    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_FULL);
-    signed char m3_b[1]; rt_fill_i8(&rng, m3_b, 1, RT_DOM_FULL); i8m1x1 m3 = __builtin_matrix_column_major_load(m3_b, 1, 1, 1);
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    f32m3x1 r = v0156(s0, s1, a0, m0, m1, i0, s2, s3, a1, s4, a2, a3, m2, s5, m3, i1);
-    { float b[3]; __builtin_matrix_column_major_store(r, b, 3); rt_out_f32("v0156", "ret", b, 3); }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    short r = v0156(a0, s0, m0, m1, i0, s1, a1);
+    rt_out_i16("v0156", "ret", &r, 1);
 }
 
-i8v4 v0157(i16v6 a0, i16m2x2 m0, int i0, i32v3 a1, unsigned long i1, i8v4 a2, short s0, i16v3 a3, unsigned char i2, i8v3 a4, i8v4 a5) {
-    i16v6 t0 = a0 - ((i16v6){m0[i0][1], a1[i1], a2.a, s0, -2});
-    t0[4] = a3[i2];
-    return a4.grgb * (a5 / ((a2 & 7) | 1));
+float v0157(f64v6 a0, i16v6 a1, i16v2 a2) {
+    i16v6 t0 = __builtin_convertvector(a0, i16v6);
+    t0 ^= t0 << (a1 & 15);
+    t0 ^= a2[0] * t0;
+    return -3.75;
 }
 
 static void run_v0157(void) {
     rt_rng rng = {0x5184951768a5a61aULL};
-    i16v6 a0; { short b[6]; rt_fill_i16(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    short m0_b[4]; rt_fill_i16(&rng, m0_b, 4, RT_DOM_FULL); i16m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    i8v4 a2; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    i16v3 a3; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    i8v3 a4; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    i8v4 a5; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    i8v4 r = v0157(a0, m0, i0, a1, i1, a2, s0, a3, i2, a4, a5);
-    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0157", "ret", b, 4); }
+    f64v6 a0; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    i16v6 a1; { short b[6]; rt_fill_i16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
+    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    float r = v0157(a0, a1, a2);
+    rt_out_f32("v0157", "ret", &r, 1);
 }
 
-signed char v0158(f64v2 a0, i8v4 a1, unsigned int i0) {
+signed char v0158(f64v2 a0, i8v4 a1, u8v4 a2) {
     f64v2 t0 = a0;
     t0 *= a1.b;
     f32v3 t1 = (f32v3)(-1.5);
-    return (((i8v4)(a1[i0])) - 3)[0];
+    return __builtin_convertvector(-__builtin_convertvector(a2, u32v4), i8v4)[1];
 }
 
 static void run_v0158(void) {
     rt_rng rng = {0xcce713eba7e09f0eULL};
     f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
     i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    signed char r = v0158(a0, a1, i0);
+    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    signed char r = v0158(a0, a1, a2);
     rt_out_i8("v0158", "ret", &r, 1);
 }
 
-u64v2 v0159(i32v16 a0, i32v16 a1, u64v4 a2, i8v4_b a3) {
+u64v2 v0159(i32v16 a0, i32v16 a1, u64v2 a2, u64v2 a3, unsigned long s0) {
     i32v16 t0 = a0 % ((a1 & 7) | 1);
-    return (a2 + a3.y).yy;
+    return s0 - (a2 + a3);
 }
 
 static void run_v0159(void) {
     rt_rng rng = {0x072ccf3a217a263fULL};
     i32v16 a0; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
     i32v16 a1; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u64v2 r = v0159(a0, a1, a2, a3);
+    u64v2 a2; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u64v2 r = v0159(a0, a1, a2, a3, s0);
     { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0159", "ret", b, 2); }
 }
 

@@ -110,7 +110,7 @@ impl Iv {
             } else {
                 self
             }
-        } else if self.lo >= e.min_value() && self.hi <= e.max_value() {
+        } else if self.fits(e) {
             self
         } else {
             Iv::full(e)
@@ -119,7 +119,16 @@ impl Iv {
 
     /// `true` if every value fits `e` without wrapping.
     pub fn fits(self, e: Elem) -> bool {
-        self.lo >= e.min_value() && self.hi <= e.max_value()
+        // `i64::MAX` and `u64::MAX` are no `f64`: they round up to a power
+        // of two, where a sum drops its low bits (`u64::MAX + 10` is the
+        // same `f64`), so for those types only a bound below the power of
+        // two is known to fit.
+        let below_max = if !e.is_float() && e.bits() == 64 {
+            self.hi < e.max_value()
+        } else {
+            self.hi <= e.max_value()
+        };
+        self.lo >= e.min_value() && below_max
     }
 
     /// The bound after converting from `from` to `to` as C (and Rust's

@@ -378,6 +378,7 @@ impl Gen<'_> {
             2,                        // compound literal
             1,                        // splat cast
             if int { 3 } else { 0 },  // bitwise, shifts, integer division
+            if int { 2 } else { 0 },  // another type's bytes
         ];
         match self.rng.weighted(&w) {
             0 => self.var(Ty::V(v)),
@@ -415,7 +416,55 @@ impl Gen<'_> {
             6 => self.convert(v, depth),
             7 => self.literal(v, depth - 1),
             8 => self.splat_cast(v, depth - 1),
-            _ => self.integer_op(v, depth),
+            9 => self.integer_op(v, depth),
+            _ => self.reinterpreted(v, depth),
+        }
+    }
+
+    /// A vector type other than `v` whose elements fill as many bytes
+    /// (Clang's condition for a bit cast between them), if there is one.
+    fn same_bits(&mut self, v: VTy) -> Option<VTy> {
+        let bits = v.len * v.elem.bits();
+        let others: Vec<VTy> = Elem::ALL
+            .iter()
+            .filter(|e| bits.is_multiple_of(e.bits()) && bits / e.bits() <= 16)
+            .map(|&elem| VTy {
+                elem,
+                len: bits / elem.bits(),
+            })
+            .filter(|t| *t != v)
+            .collect();
+        (!others.is_empty()).then(|| *self.rng.pick(&others))
+    }
+
+    /// The bytes of a vector of another type read as the integer vector
+    /// `v`: a cast `(v)(x)`, or the right operand of `a op x`, which Clang
+    /// bit casts to `a`'s type. Only integer vectors are read so: bits
+    /// read as a float may be a NaN, whose payload C and Rust need not
+    /// propagate alike.
+    fn reinterpreted(&mut self, v: VTy, depth: u32) -> Ex {
+        let Some(from) = self.same_bits(v) else {
+            return self.integer_op(v, depth);
+        };
+        let x = self.vector(from, depth - 1);
+        if self.rng.chance(1, 2) {
+            self.note("bitcast");
+            let (name, x) = (v.name(), x.paren());
+            Ex {
+                c: format!("({name}){}", x.c),
+                rs: format!("({name}){}", x.rs),
+                atom: false,
+            }
+        } else {
+            self.note("mixed-types");
+            // `& | ^` take integer vectors only, whatever their types.
+            let ops: &[&str] = if from.elem.is_float() {
+                &["+", "-", "*"]
+            } else {
+                &["+", "-", "*", "&", "|", "^"]
+            };
+            let op = *self.rng.pick(ops);
+            self.vector(v, depth - 1).bin(op, x)
         }
     }
 

@@ -15,6 +15,9 @@ matrix! {
     typedef signed char char4 __attribute__((ext_vector_type(4)));
     typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
     typedef unsigned int uint4 __attribute__((ext_vector_type(4)));
+    typedef float float3 __attribute__((ext_vector_type(3)));
+    typedef short short8 __attribute__((ext_vector_type(8)));
+    typedef short short6 __attribute__((ext_vector_type(6)));
 
     fn swizzle_arith(a: float4, b: float4, s: f32) -> float4 {
         (a.wzyx + b * s) / (b.xxyy + 3) - a.s2
@@ -69,6 +72,17 @@ matrix! {
         t.wyz ^= 7 + a.yzw;
         t
     }
+    // Vectors of two types whose elements fill as many bytes: a cast reads
+    // the bytes as they are, and an operator reads its right operand's
+    // bytes as the left one's type (a shift: one length, one element size).
+    fn bitcasts(a: float4, i: int4, s: short8, u: uint4, f: float3, h: short6) -> int4 {
+        let mut t = i + a;
+        t += a * 2;
+        let m = a < t;
+        let w = (int4)(s + t);
+        let g = (float3)(h + f);
+        t ^ m ^ w ^ (int4)(a.wzyx) + (t << (u & 7)) + (int4)((float4){g.x, g.y, g.z, 0})
+    }
 }
 
 const C_KERNELS: &str = r#"
@@ -79,6 +93,9 @@ typedef int int4 __attribute__((ext_vector_type(4)));
 typedef signed char char4 __attribute__((ext_vector_type(4)));
 typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
 typedef unsigned int uint4 __attribute__((ext_vector_type(4)));
+typedef float float3 __attribute__((ext_vector_type(3)));
+typedef short short8 __attribute__((ext_vector_type(8)));
+typedef short short6 __attribute__((ext_vector_type(6)));
 
 float4 swizzle_arith(float4 a, float4 b, float s) {
     return (a.wzyx + b * s) / (b.xxyy + 3) - a.s2;
@@ -107,6 +124,14 @@ int4 swizzle_compound(int4 t, int4 a, int4 b) {
     t.xy |= b.zw ^ 12;
     t.wyz ^= 7 + a.yzw;
     return t;
+}
+int4 bitcasts(float4 a, int4 i, short8 s, uint4 u, float3 f, short6 h) {
+    int4 t = i + a;
+    t += a * 2;
+    __auto_type m = a < t;
+    __auto_type w = (int4)(s + t);
+    __auto_type g = (float3)(h + f);
+    return t ^ m ^ w ^ (int4)(a.wzyx) + (t << (u & 7)) + (int4)((float4){g.x, g.y, g.z, 0});
 }
 "#;
 
@@ -234,6 +259,37 @@ fn vector_kernels_agree_with_clang() {
         writeln!(c, "  {{ int4 r = swizzle_compound({}, {}, {}); printf(\"swc {i} %d %d %d %d\\n\", r.x, r.y, r.z, r.w); }}", int4(t), int4(a), int4(b)).unwrap();
         let r = swizzle_compound(t.into(), a.into(), b.into()).to_array();
         ours.push(format!("swc {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
+
+        let f4 = [0; 4].map(|_| small(rng) as f32);
+        let ints = [0; 4].map(|_| rng.next_u64() as i32);
+        let shorts = [0; 8].map(|_| rng.next_u64() as i16);
+        let u4 = [0; 4].map(|_| rng.next_u64() as u32);
+        let f3 = [0; 3].map(|_| small(rng) as f32);
+        let h6 = [0; 6].map(|_| rng.next_u64() as i16);
+        let list = |v: &[String]| v.join(", ");
+        let fs = |v: &[f32]| list(&v.iter().map(|x| format!("{x:?}f")).collect::<Vec<_>>());
+        let ns = |v: &[i64]| list(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+        writeln!(
+            c,
+            "  {{ int4 r = bitcasts((float4){{{}}}, (int4){{{}}}, (short8){{{}}}, (uint4){{{}}}, (float3){{{}}}, (short6){{{}}}); printf(\"bc {i} %d %d %d %d\\n\", r.x, r.y, r.z, r.w); }}",
+            fs(&f4),
+            ns(&ints.map(i64::from)),
+            ns(&shorts.map(i64::from)),
+            list(&u4.map(|x| format!("{x}u"))),
+            fs(&f3),
+            ns(&h6.map(i64::from)),
+        )
+        .unwrap();
+        let r = bitcasts(
+            f4.into(),
+            ints.into(),
+            shorts.into(),
+            u4.into(),
+            f3.into(),
+            h6.into(),
+        )
+        .to_array();
+        ours.push(format!("bc {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
     }
     c.push_str("  return 0;\n}\n");
 

@@ -1044,18 +1044,8 @@ impl<'a> Checker<'a> {
         if let ExprKind::Swizzle { .. } = lhs.kind {
             // `v.xy += w` is `v.xy = v.xy + (w)`: the place read, then
             // written; `w` keeps its grouping (`v.xy += a ^ b`).
-            let op = match b.op {
-                B::AddAssign(_) => B::Add(Default::default()),
-                B::SubAssign(_) => B::Sub(Default::default()),
-                B::MulAssign(_) => B::Mul(Default::default()),
-                B::DivAssign(_) => B::Div(Default::default()),
-                B::RemAssign(_) => B::Rem(Default::default()),
-                B::BitAndAssign(_) => B::BitAnd(Default::default()),
-                B::BitOrAssign(_) => B::BitOr(Default::default()),
-                B::BitXorAssign(_) => B::BitXor(Default::default()),
-                B::ShlAssign(_) => B::Shl(Default::default()),
-                B::ShrAssign(_) => B::Shr(Default::default()),
-                _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
+            let Some(op) = binary_of_assign(&b.op) else {
+                return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
             };
             let current = self.expr(&b.left);
             let (rty, rloc) = (rhs.ty.clone(), rhs.loc);
@@ -1097,7 +1087,15 @@ impl<'a> Checker<'a> {
         }
         let rhs = match (&lhs.ty, &rhs.ty) {
             (Ty::Vector(v), Ty::Vector(r)) if !v.same_type(r) => {
-                return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
+                // `v op= w` on two types: `w` bit cast to `v`'s, as in
+                // `v op w` (Clang's check of the operator).
+                let checked = binary_of_assign(&b.op)
+                    .ok_or_else(|| diag::invalid_operands(&lhs.ty, &rhs.ty))
+                    .and_then(|op| super::vector::mixed_vectors(&op, v, r));
+                if let Err(message) = checked {
+                    return self.error(loc, message);
+                }
+                super::vector::bitcast(rhs, v, loc)
             }
             (Ty::Vector(_), Ty::Vector(_)) => rhs,
             (Ty::Vector(v), s) => {
@@ -1741,4 +1739,22 @@ const STD_VALUE_MACROS: &[&str] = &[
 /// (`(a + b)[0][1]`, `(v + w).x`): C has no storage to assign it.
 fn is_unassignable_element(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Element { .. } | ExprKind::Index { .. }) && !e.is_place()
+}
+
+/// The operator of a compound assignment: `+` for `+=`, and so on.
+fn binary_of_assign(op: &syn::BinOp) -> Option<syn::BinOp> {
+    use syn::BinOp as B;
+    Some(match op {
+        B::AddAssign(_) => B::Add(Default::default()),
+        B::SubAssign(_) => B::Sub(Default::default()),
+        B::MulAssign(_) => B::Mul(Default::default()),
+        B::DivAssign(_) => B::Div(Default::default()),
+        B::RemAssign(_) => B::Rem(Default::default()),
+        B::BitAndAssign(_) => B::BitAnd(Default::default()),
+        B::BitOrAssign(_) => B::BitOr(Default::default()),
+        B::BitXorAssign(_) => B::BitXor(Default::default()),
+        B::ShlAssign(_) => B::Shl(Default::default()),
+        B::ShrAssign(_) => B::Shr(Default::default()),
+        _ => return None,
+    })
 }

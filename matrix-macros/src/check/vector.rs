@@ -13,7 +13,6 @@ use crate::types::{Dim, MatTy, Scalar, Ty, VecTy};
 /// or Clang's error for it.
 fn components(name: &str, ty: &VecTy) -> Result<Vec<usize>, String> {
     let len = ty.len as usize;
-    let illegal = || diag::illegal_vector_component(name);
     let exceeds = || diag::vector_component_exceeds(&Ty::Vector(ty.clone()));
     let half: Vec<usize> = match name {
         "lo" => (0..len / 2).collect(),
@@ -32,27 +31,42 @@ fn components(name: &str, ty: &VecTy) -> Result<Vec<usize>, String> {
         }
         return Ok(half);
     }
-    let lanes: Option<Vec<usize>> =
-        if let Some(hex) = name.strip_prefix('s').or_else(|| name.strip_prefix('S')) {
-            hex.chars()
-                .map(|c| c.to_digit(16).map(|d| d as usize))
-                .collect()
-        } else {
-            let set = |letters: &str| {
-                name.chars()
-                    .map(|c| letters.find(c))
-                    .collect::<Option<Vec<usize>>>()
-            };
-            set("xyzw").or_else(|| set("rgba"))
-        };
-    let lanes = lanes.filter(|l| !l.is_empty()).ok_or_else(illegal)?;
-    if lanes.len() > 16 {
-        return Err(illegal());
+    let (lanes, rest, bare) = lanes_of(name);
+    if let Some(c) = rest.chars().next() {
+        return Err(diag::illegal_vector_component(&c.to_string()));
     }
-    if lanes.iter().any(|&l| l >= len) {
+    if bare || lanes.iter().any(|&l| l >= len) {
         return Err(exceeds());
     }
+    if lanes.len() > 16 {
+        return Err(diag::vector_too_long(lanes.len() as i128));
+    }
     Ok(lanes)
+}
+
+/// The lanes a component name reads, as Clang's parser of them finds
+/// them; the rest of the name from the first character it stops at; and
+/// whether the lanes are bare hex digits. After `s` or `S` (and something
+/// after it) the lanes are hex digits; from a point accessor, point
+/// accessors of its set (`xyzw` or `rgba`); from anything else, bare hex
+/// digits (`v.c`, `v.e1`), which Clang then finds outside every vector.
+fn lanes_of(name: &str) -> (Vec<usize>, &str, bool) {
+    let hex_digit = |c: char| c.to_digit(16).map(|d| d as usize);
+    let (digits, lane, bare): (&str, &dyn Fn(char) -> Option<usize>, bool) =
+        match name.chars().next() {
+            Some('s' | 'S') if name.len() > 1 => (&name[1..], &hex_digit, false),
+            Some('x' | 'y' | 'z' | 'w') => (name, &|c| "xyzw".find(c), false),
+            Some('r' | 'g' | 'b' | 'a') => (name, &|c| "rgba".find(c), false),
+            _ => (name, &hex_digit, true),
+        };
+    let mut lanes = Vec::new();
+    for (at, c) in digits.char_indices() {
+        match lane(c) {
+            Some(l) => lanes.push(l),
+            None => return (lanes, &digits[at..], bare),
+        }
+    }
+    (lanes, "", bare)
 }
 
 /// The mask element of a comparison of `elem` vectors: the signed integer
@@ -271,13 +285,18 @@ impl Checker<'_> {
             return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
         }
         let (lhs, rhs, vt) = match (lhs.ty.clone(), rhs.ty.clone()) {
-            (Ty::Vector(l), Ty::Vector(r)) => {
-                if !l.same_type(&r) {
-                    return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
-                }
+            (Ty::Vector(l), Ty::Vector(r)) if l.same_type(&r) => {
                 // Clang's common sugar: one typedef on both sides keeps it.
                 let name = (l.name == r.name).then(|| l.name.clone()).flatten();
                 (lhs, rhs, VecTy { name, ..l })
+            }
+            (Ty::Vector(l), Ty::Vector(r)) => {
+                // Two types: the right operand's bytes read as the left's
+                // type, which is the result's.
+                if let Err(message) = mixed_vectors(op, &l, &r) {
+                    return self.error(loc, message);
+                }
+                (lhs, bitcast(rhs, &l, loc), l)
             }
             (Ty::Vector(v), s) => {
                 if !splats(&s, v.elem) {
@@ -423,17 +442,14 @@ impl Checker<'_> {
     }
 
     /// `(NAME) x` with `NAME` a vector type: a scalar splats (converted as
-    /// by a cast); a vector of another length is Clang's error.
+    /// by a cast); a vector whose elements fill as many bytes is bit cast,
+    /// as in Clang (`(int4) v` of a `float4`, `(short8) v` of an `int4`);
+    /// any other vector is Clang's error.
     pub(super) fn vector_cast(&mut self, inner: Expr, to: &VecTy, loc: Loc) -> Expr {
         let target = Ty::Vector(to.clone());
         match &inner.ty {
             Ty::Vector(v) if v.same_type(to) => inner,
-            Ty::Vector(v)
-                if v.len.next_power_of_two() * v.elem.bytes()
-                    == to.len.next_power_of_two() * to.elem.bytes() =>
-            {
-                self.error(loc, diag::vector_bitcast(&target, &inner.ty))
-            }
+            Ty::Vector(v) if same_bytes(v, to) => bitcast(inner, to, loc),
             Ty::Vector(_) | Ty::Matrix(_) => {
                 self.error(loc, diag::invalid_ext_vector_conversion(&target, &inner.ty))
             }
@@ -498,6 +514,60 @@ impl Checker<'_> {
     }
 }
 
+/// Whether the elements of `a` fill as many bytes as those of `b` (a
+/// three-element vector's padding not counted): Clang's condition for a
+/// bit cast between them, explicit or in an operator.
+fn same_bytes(a: &VecTy, b: &VecTy) -> bool {
+    a.len * a.elem.bytes() == b.len * b.elem.bytes()
+}
+
+/// Clang's check of `l op r` on vectors of two different types, after
+/// which the right operand is bit cast to the left's type: a shift needs
+/// integer vectors of one length and element size; `% & | ^` integer
+/// vectors; every operator elements that fill as many bytes.
+pub(super) fn mixed_vectors(op: &syn::BinOp, l: &VecTy, r: &VecTy) -> Result<(), String> {
+    use syn::BinOp as B;
+    let (lt, rt) = (Ty::Vector(l.clone()), Ty::Vector(r.clone()));
+    if let B::Shl(_) | B::Shr(_) = op {
+        if let Some((_, t)) = [(l, &lt), (r, &rt)]
+            .into_iter()
+            .find(|(v, _)| !v.elem.is_integer())
+        {
+            return Err(diag::integer_required(t));
+        }
+        if l.len != r.len {
+            return Err(diag::vector_lengths_differ(&lt, &rt));
+        }
+        if l.elem.bytes() != r.elem.bytes() {
+            return Err(diag::vector_element_sizes_differ(&lt, &rt));
+        }
+        return Ok(());
+    }
+    let integer_only = matches!(op, B::Rem(_) | B::BitAnd(_) | B::BitOr(_) | B::BitXor(_));
+    if integer_only && (l.elem.is_float() || r.elem.is_float()) {
+        return Err(diag::invalid_operands(&lt, &rt));
+    }
+    if !same_bytes(l, r) {
+        return Err(diag::vector_sizes_differ(&lt, &rt));
+    }
+    Ok(())
+}
+
+/// `value`, a vector, bit cast to the vector type `to` ([`same_bytes`]).
+pub(super) fn bitcast(value: Expr, to: &VecTy, loc: Loc) -> Expr {
+    let (elem, len) = (
+        to.elem.to_tokens(loc.start),
+        crate::types::usize_lit(to.len, loc.start),
+    );
+    let kind = ExprKind::MethodCall {
+        receiver: Box::new(value),
+        method: syn::Ident::new("bitcast", loc.start),
+        turbofish: Some(quote::quote!(::<#elem, #len>)),
+        args: Vec::new(),
+    };
+    Expr::new(kind, Ty::Vector(to.clone()), loc)
+}
+
 /// A scalar (already converted to the element type) as a vector of `to`.
 fn splat(scalar: Expr, to: &VecTy, loc: Loc) -> Expr {
     let kind = ExprKind::VectorSplat {
@@ -505,4 +575,64 @@ fn splat(scalar: Expr, to: &VecTy, loc: Loc) -> Expr {
         to: to.clone(),
     };
     Expr::new(kind, Ty::Vector(to.clone()), loc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each name against what clang-19 says of it on an `int4` and an
+    /// `int16` (`-fsyntax-only`): the lanes, or the message.
+    #[test]
+    fn component_names_read_as_clang_reads_them() {
+        let int = |len| VecTy {
+            elem: Scalar::I32,
+            len,
+            name: Some(format!("int{len}")),
+        };
+        let (int4, int16) = (int(4), int(16));
+        let illegal = |c: &str| Err(format!("illegal vector component name '{c}'"));
+        let exceeds = Err("vector component access exceeds type 'int4'".to_string());
+        type Lanes = Result<Vec<usize>, String>;
+        let cases: [(&str, &VecTy, Lanes); 22] = [
+            ("wzyx", &int4, Ok(vec![3, 2, 1, 0])),
+            ("ab", &int4, Ok(vec![3, 2])),
+            ("s3", &int4, Ok(vec![3])),
+            ("S01", &int4, Ok(vec![0, 1])),
+            ("sF0", &int16, Ok(vec![15, 0])),
+            ("xq", &int4, illegal("q")),
+            ("qx", &int4, illegal("q")),
+            ("xr", &int4, illegal("r")),
+            ("gx", &int4, illegal("x")),
+            ("s0x", &int4, illegal("x")),
+            ("xy0", &int4, illegal("0")),
+            ("s", &int4, illegal("s")),
+            ("S", &int4, illegal("S")),
+            ("sq", &int4, illegal("q")),
+            ("hiq", &int4, illegal("h")),
+            ("_x", &int4, illegal("_")),
+            ("c", &int4, exceeds.clone()),
+            ("d1", &int4, exceeds.clone()),
+            ("sa", &int4, exceeds.clone()),
+            ("s09", &int4, exceeds.clone()),
+            ("xyzwx", &int4, Ok(vec![0, 1, 2, 3, 0])),
+            ("xxxxxxxxxxxxxxxxx", &int4, Err(diag::vector_too_long(17))),
+        ];
+        for (name, ty, want) in cases {
+            assert_eq!(components(name, ty), want, "v.{name} on {}", ty.len);
+        }
+    }
+
+    /// Clang's bit cast condition: the elements' bytes, without padding.
+    #[test]
+    fn bit_casts_need_as_many_bytes_of_elements() {
+        let v = |elem, len| VecTy {
+            elem,
+            len,
+            name: None,
+        };
+        assert!(same_bytes(&v(Scalar::I16, 6), &v(Scalar::F32, 3)));
+        assert!(same_bytes(&v(Scalar::I16, 8), &v(Scalar::U64, 2)));
+        assert!(!same_bytes(&v(Scalar::F32, 3), &v(Scalar::F32, 4)));
+    }
 }

@@ -3,6 +3,7 @@ use matrix_core::matrix;
 matrix! {
     typedef float float3 __attribute__((ext_vector_type(3)));
     typedef float float4 __attribute__((ext_vector_type(4)));
+    typedef float float2 __attribute__((ext_vector_type(2)));
 
     pub fn illegal(v: float4) -> f32 {
         v.q
@@ -14,6 +15,24 @@ matrix! {
 
     pub fn exceeds(v: float3) -> f32 {
         v.w
+    }
+
+    // Clang names the first character it cannot read as a component.
+    pub fn illegal_after_legal(v: float4) -> float2 {
+        v.xq
+    }
+
+    pub fn s_alone(v: float4) -> f32 {
+        v.s
+    }
+
+    // Hex digits without `s` are lanes 10 and up, past every vector.
+    pub fn hex_without_s(v: float4) -> f32 {
+        v.c
+    }
+
+    pub fn seventeen_components(v: float4) -> f32 {
+        v.xxxxxxxxxxxxxxxxx.x
     }
 
     pub fn duplicate(mut v: float4, w: float4) -> float4 {

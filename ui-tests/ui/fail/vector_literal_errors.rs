@@ -3,6 +3,7 @@ use matrix_core::matrix;
 matrix! {
     typedef float float4 __attribute__((ext_vector_type(4)));
     typedef float float2 __attribute__((ext_vector_type(2)));
+    typedef float float3 __attribute__((ext_vector_type(3)));
     typedef int int2 __attribute__((ext_vector_type(2)));
     typedef float m2_t __attribute__((matrix_type(2, 2)));
 
@@ -30,8 +31,10 @@ matrix! {
         (float4)(v)
     }
 
-    pub fn bitcast(v: int2) -> float2 {
-        (float2) v
+    // A bit cast needs as many bytes of elements: a three-element vector's
+    // padding does not count.
+    pub fn padding(v: float3) -> float4 {
+        (float4) v
     }
 }
 

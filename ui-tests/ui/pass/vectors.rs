@@ -69,6 +69,15 @@ matrix! {
         __builtin_convertvector(v * 2, int4)
     }
 
+    // A cast or an operator between vector types whose elements fill as
+    // many bytes reads the bytes as they are (Clang's bit cast); an
+    // operator gives the left operand's type.
+    pub fn bits(v: float4, mut i: int4) -> float4 {
+        let magnitude = (float4)((int4) v & 0x7fff_ffff);
+        i += v;
+        magnitude + (i - v)
+    }
+
     pub fn lines(m: m3x4_t, v: float3, w: float4, j: usize) -> m3x4_t {
         let c = __builtin_matrix_column(m, j) + v;
         let r = __builtin_matrix_row(m, 2) * w;
@@ -121,4 +130,10 @@ fn main() {
     assert_eq!(literals(x, v2), a + b * float4::splat(5.0));
     let f = float4::from_array([1.25, -1.75, 1e9, -0.0]);
     assert_eq!(convert(f).to_array(), [2, -3, 2_000_000_000, 0]);
+    // |f| + ((bits(1) + f as bits) - f as bits), each lane: |f| + bits(1) read as a float.
+    let one = f32::from_bits(1);
+    assert_eq!(
+        bits(f, int4::splat(1)).to_array(),
+        f.to_array().map(|x| x.abs() + one)
+    );
 }
