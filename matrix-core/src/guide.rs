@@ -143,7 +143,9 @@
 //! `.s0`..`.sF`, `.hi .lo .even .odd`, swizzles (`v.zyx`, as values and,
 //! without repeats, as assignment targets), `v[i]`, element-wise `+ - * /`,
 //! on integer vectors `% & | ^ << >>` and `!v` (C's `~v`; a zero divisor
-//! or a shift count outside `[0, bits)` panics), scalar splat, comparisons giving Clang's `0`/`-1` masks, compound
+//! or a shift count outside `[0, bits)` panics), scalar splat, comparisons giving Clang's `0`/`-1` masks, `&&` and
+//! `||` (each lane true where it is not zero, `-0.0` being zero; a mask
+//! as a comparison gives, both operands always evaluated), compound
 //! literals `(vec3){a, b, c}` and splats `(vec3)(s)`.
 //!
 //! Vector types whose elements fill as many bytes (a 3-element vector's

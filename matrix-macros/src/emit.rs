@@ -975,11 +975,25 @@ fn expr(e: &Expr) -> TokenStream {
                 format_ident!("__matrix_r", span = Span::mixed_site()),
                 format_ident!("__matrix_i", span = Span::mixed_site()),
             );
+            let test = if let syn::BinOp::And(_) | syn::BinOp::Or(_) = op {
+                // A lane is true where it is not zero (`-0.0` is zero, a
+                // NaN is not).
+                let zero = match &lhs.ty {
+                    Ty::Vector(v) => {
+                        let elem = v.elem.to_tokens(span);
+                        quote_spanned!(span=> <#elem as ::core::default::Default>::default())
+                    }
+                    _ => quote_spanned!(span=> ::core::default::Default::default()),
+                };
+                quote_spanned!(span=> (#l[#i] != #zero) #op (#r[#i] != #zero))
+            } else {
+                quote_spanned!(span=> #l[#i] #op #r[#i])
+            };
             let (lhs, rhs) = (expr(lhs), expr(rhs));
             let ty = mask.to_tokens(span);
             quote_spanned!(span=> <#ty>::from_fn({
                 let (#l, #r) = (#lhs, #rhs);
-                move |#i| if #l[#i] #op #r[#i] { -1 } else { 0 }
+                move |#i| if #test { -1 } else { 0 }
             }))
         }
         ExprKind::VectorLiteral { parts, to } => {

@@ -351,8 +351,9 @@ pub(crate) enum ExprKind {
         lanes: Vec<usize>,
         value: Box<Expr>,
     },
-    /// A comparison of two vectors of one type: lane `i` of the `mask`
-    /// vector is -1 where it holds, 0 where not.
+    /// A comparison of two vectors of one type, or `&&`/`||` of them (each
+    /// lane compared with zero): lane `i` of the `mask` vector is -1 where
+    /// it holds, 0 where not.
     VectorCompare {
         op: syn::BinOp,
         lhs: Box<Expr>,

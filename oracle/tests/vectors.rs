@@ -18,6 +18,7 @@ matrix! {
     typedef float float3 __attribute__((ext_vector_type(3)));
     typedef short short8 __attribute__((ext_vector_type(8)));
     typedef short short6 __attribute__((ext_vector_type(6)));
+    typedef double double2 __attribute__((ext_vector_type(2)));
 
     fn swizzle_arith(a: float4, b: float4, s: f32) -> float4 {
         (a.wzyx + b * s) / (b.xxyy + 3) - a.s2
@@ -83,6 +84,11 @@ matrix! {
         let g = (float3)(h + f);
         t ^ m ^ w ^ (int4)(a.wzyx) + (t << (u & 7)) + (int4)((float4){g.x, g.y, g.z, 0})
     }
+    // `&&` and `||` on vectors: each lane compared with zero (`-0.0` is
+    // zero), a mask of the operands' type after their conversions.
+    fn logical(a: float4, b: float4, i: int4, s: short8, d: double2) -> int4 {
+        (a && b) - ((i || a) << 1) + ((int4)(s && i) & 4) + ((int4)(d.xy || 0) & 8) + (1 || a) * 16
+    }
 }
 
 const C_KERNELS: &str = r#"
@@ -132,6 +138,10 @@ int4 bitcasts(float4 a, int4 i, short8 s, uint4 u, float3 f, short6 h) {
     __auto_type w = (int4)(s + t);
     __auto_type g = (float3)(h + f);
     return t ^ m ^ w ^ (int4)(a.wzyx) + (t << (u & 7)) + (int4)((float4){g.x, g.y, g.z, 0});
+}
+typedef double double2 __attribute__((ext_vector_type(2)));
+int4 logical(float4 a, float4 b, int4 i, short8 s, double2 d) {
+    return (a && b) - ((i || a) << 1) + ((int4)(s && i) & 4) + ((int4)(d.xy || 0) & 8) + (1 || a) * 16;
 }
 "#;
 
@@ -290,6 +300,25 @@ fn vector_kernels_agree_with_clang() {
         )
         .to_array();
         ours.push(format!("bc {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
+
+        // Zeros of both signs in most lanes, so that `&&` and `||` see both.
+        let z = |rng: &mut SplitMix64| *rng.pick(&[0.0f32, -0.0, 0.0, 1.5, -2.0]);
+        let (la, lb) = ([0; 4].map(|_| z(rng)), [0; 4].map(|_| z(rng)));
+        let li = [0; 4].map(|_| *rng.pick(&[0, 0, 1, -1, i32::MIN]));
+        let ls = [0; 8].map(|_| *rng.pick(&[0i16, 0, 7, -1]));
+        let ld = [0; 2].map(|_| f64::from(z(rng)));
+        writeln!(
+            c,
+            "  {{ int4 r = logical((float4){{{}}}, (float4){{{}}}, (int4){{{}}}, (short8){{{}}}, (double2){{{}}}); printf(\"lg {i} %d %d %d %d\\n\", r.x, r.y, r.z, r.w); }}",
+            fs(&la),
+            fs(&lb),
+            ns(&li.map(i64::from)),
+            ns(&ls.map(i64::from)),
+            list(&ld.map(|x| format!("{x:?}"))),
+        )
+        .unwrap();
+        let r = logical(la.into(), lb.into(), li.into(), ls.into(), ld.into()).to_array();
+        ours.push(format!("lg {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
     }
     c.push_str("  return 0;\n}\n");
 

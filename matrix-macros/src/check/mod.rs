@@ -18,7 +18,7 @@ use crate::parse::{self, Item, ctype};
 use crate::types::{Dim, Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A checked block, ready to emit.
 pub(crate) struct Program {
@@ -72,9 +72,22 @@ struct Env {
     kernels: HashMap<String, KernelSig>,
     /// The const generic parameters of the kernel being checked.
     generics: Vec<syn::Ident>,
+    /// The vector typedefs that declare their type (not aliases of
+    /// another typedef), in the order the block writes them.
+    vector_typedefs: Vec<(String, VecTy)>,
 }
 
 impl Env {
+    /// The name Clang gives a vector of `elem` and `len` made by a
+    /// component access (`v.xy`): the first typedef that declares that
+    /// type, or none.
+    pub(super) fn vector_name(&self, elem: Scalar, len: u64) -> Option<String> {
+        self.vector_typedefs
+            .iter()
+            .find(|(_, v)| v.elem == elem && v.len == len)
+            .map(|(name, _)| name.clone())
+    }
+
     /// The kernel's const generic parameter that `expr` names, if it is one.
     fn generic_param(&self, expr: &syn::Expr) -> Option<&syn::Ident> {
         let syn::Expr::Path(p) = expr::strip(expr).0 else {
@@ -106,6 +119,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
         const_types: HashMap::new(),
         kernels: HashMap::new(),
         generics: Vec::new(),
+        vector_typedefs: Vec::new(),
     };
     // Constants first: typedef dimensions may name them.
     for item in &block.items {
@@ -118,6 +132,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
     // Each typedef after the typedefs it names (a matrix typedef's element,
     // an alias's target), whatever the order they are written in.
     let mut typedefs = Vec::new();
+    let mut aliases = HashSet::new();
     let mut passed_through = Vec::new();
     for typedef in dependency_order(&block.items) {
         if let Some(item) = &typedef.rust_item
@@ -143,6 +158,9 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
             }
             _ => None,
         };
+        if alias_of.is_some() {
+            aliases.insert(name.clone());
+        }
         env.typedefs.insert(name, target.clone());
         typedefs.push(TypedefDecl {
             attrs: typedef.attrs.clone(),
@@ -151,6 +169,17 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
             target,
             alias_of,
         });
+    }
+    for item in &block.items {
+        if let Item::Typedef(t) = item {
+            let name = t.name.to_string();
+            if let Some(Some(Resolved::Vector(v))) = env.typedefs.get(&name)
+                && !aliases.contains(&name)
+                && !env.vector_typedefs.iter().any(|(n, _)| *n == name)
+            {
+                env.vector_typedefs.push((name, v.clone()));
+            }
+        }
     }
     for item in &block.items {
         if let Item::Const(c) = item {

@@ -118,10 +118,11 @@ impl Checker<'_> {
             };
             return Expr::new(kind, Ty::Scalar(ty.elem), loc);
         }
+        // Named as Clang names it: by the first typedef of its type.
         let to = VecTy {
             elem: ty.elem,
             len: lanes.len() as u64,
-            name: None,
+            name: self.env.vector_name(ty.elem, lanes.len() as u64),
         };
         let kind = ExprKind::Swizzle {
             base: Box::new(base),
@@ -239,6 +240,9 @@ impl Checker<'_> {
             B::Lt(_) | B::Le(_) | B::Gt(_) | B::Ge(_) | B::Eq(_) | B::Ne(_)
         );
         let arithmetic = matches!(op, B::Add(_) | B::Sub(_) | B::Mul(_) | B::Div(_));
+        // `&&` and `||` compare each lane with zero, and give a mask as a
+        // comparison does (Clang's vector logical operators).
+        let logical = matches!(op, B::And(_) | B::Or(_));
         if let B::Mul(_) = op
             && let Some(product) = self.matrix_vector(&lhs, &rhs, loc)
         {
@@ -267,7 +271,7 @@ impl Checker<'_> {
             return self.error(loc, diag::integer_required(t));
         }
         // A vector meets a matrix only in a product (beyond Clang).
-        if (comparison || arithmetic)
+        if (comparison || arithmetic || logical)
             && [&lhs.ty, &rhs.ty]
                 .into_iter()
                 .any(|t| matches!(t, Ty::Matrix(_)))
@@ -280,7 +284,7 @@ impl Checker<'_> {
             B::Rem(_) | B::BitAnd(_) | B::BitOr(_) | B::BitXor(_) | B::Shl(_) | B::Shr(_)
         );
         let integer_operands = [&lhs.ty, &rhs.ty].into_iter().all(integer);
-        let allowed = comparison || arithmetic || (integer_only && integer_operands);
+        let allowed = comparison || arithmetic || logical || (integer_only && integer_operands);
         if !allowed {
             return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
         }
@@ -318,7 +322,7 @@ impl Checker<'_> {
             }
             _ => unreachable!("one side is a vector"),
         };
-        if comparison {
+        if comparison || logical {
             let mask = VecTy {
                 elem: mask_element(vt.elem),
                 len: vt.len,
