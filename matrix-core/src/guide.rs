@@ -146,7 +146,9 @@
 //! or a shift count outside `[0, bits)` panics), scalar splat, comparisons giving Clang's `0`/`-1` masks, `&&` and
 //! `||` (each lane true where it is not zero, `-0.0` being zero; a mask
 //! as a comparison gives, both operands always evaluated), compound
-//! literals `(vec3){a, b, c}` and splats `(vec3)(s)`.
+//! literals `(vec3){a, b, c}` and splats `(vec3)(s)`. A scalar where a
+//! vector is expected (`let v: float4 = 1;`, an argument, a returned value,
+//! an assignment) converts to the element type and splats, as in Clang.
 //!
 //! Vector types whose elements fill as many bytes (a 3-element vector's
 //! padding not counted: `int4`, `float4` and `short8`; `float3` and

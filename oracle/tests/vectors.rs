@@ -89,6 +89,19 @@ matrix! {
     fn logical(a: float4, b: float4, i: int4, s: short8, d: double2) -> int4 {
         (a && b) - ((i || a) << 1) + ((int4)(s && i) & 4) + ((int4)(d.xy || 0) & 8) + (1 || a) * 16
     }
+    // A scalar where a vector is expected (an initialiser, an argument, a
+    // returned value) converts to the element type and splats.
+    fn twice(x: float4) -> float4 {
+        x * 2
+    }
+    fn splats(d: f64, l: i64, k: i32) -> float4 {
+        let v: float4 = 1;
+        let w: int4 = d;
+        if k > 3 {
+            return k;
+        }
+        v + __builtin_convertvector(w, float4) + twice(l) + twice(0.5)
+    }
 }
 
 const C_KERNELS: &str = r#"
@@ -142,6 +155,13 @@ int4 bitcasts(float4 a, int4 i, short8 s, uint4 u, float3 f, short6 h) {
 typedef double double2 __attribute__((ext_vector_type(2)));
 int4 logical(float4 a, float4 b, int4 i, short8 s, double2 d) {
     return (a && b) - ((i || a) << 1) + ((int4)(s && i) & 4) + ((int4)(d.xy || 0) & 8) + (1 || a) * 16;
+}
+float4 twice(float4 x) { return x * 2; }
+float4 splats(double d, long l, int k) {
+    float4 v = 1;
+    int4 w = d;
+    if (k > 3) { return k; }
+    return v + __builtin_convertvector(w, float4) + twice(l) + twice(0.5);
 }
 "#;
 
@@ -319,6 +339,14 @@ fn vector_kernels_agree_with_clang() {
         .unwrap();
         let r = logical(la.into(), lb.into(), li.into(), ls.into(), ld.into()).to_array();
         ours.push(format!("lg {i} {} {} {} {}", r[0], r[1], r[2], r[3]));
+
+        let (d, l, k) = (
+            small(rng),
+            rng.next_u64() as i64,
+            (rng.next_u64() % 8) as i32,
+        );
+        writeln!(c, "  {{ float4 r = splats({d:e}, {l}L, {k}); printf(\"sp {i} %u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}").unwrap();
+        ours.push(format!("sp {i} {}", bits4(splats(d, l, k).to_array())));
     }
     c.push_str("  return 0;\n}\n");
 

@@ -6,7 +6,7 @@ use crate::consteval;
 use crate::diag::{self, Axis, Diagnostics, Loc};
 use crate::ir::{self, ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt, Stride};
 use crate::parse::COMPOUND_LITERAL;
-use crate::types::{Dim, MatTy, MemoryLayout, Scalar, SeqKind, Ty};
+use crate::types::{Dim, MatTy, MemoryLayout, Scalar, SeqKind, Ty, VecTy};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use std::collections::{HashMap, HashSet};
@@ -182,7 +182,16 @@ impl<'a> Checker<'a> {
             &|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "move"),
         );
         unviewable_names(tokens, false, &mut self.unviewable);
-        let (body, tail) = self.block(block);
+        let (mut body, mut tail) = self.block(block);
+        // A scalar tail of a kernel returning a vector splats.
+        if let (Some(syn::Stmt::Expr(src, None)), Some(Stmt::Expr { expr, semi: false })) =
+            (block.stmts.last(), body.stmts.last_mut())
+        {
+            let taken = Expr::new(ExprKind::Verbatim(TokenStream::new()), Ty::Unit, expr.loc);
+            let value = std::mem::replace(expr, taken);
+            *expr = self.for_place(value, src, ret);
+            tail = Some((expr.ty.clone(), expr.loc));
+        }
         if let Some((ty, loc)) = tail
             && !compatible(ret, &ty)
         {
@@ -241,7 +250,13 @@ impl<'a> Checker<'a> {
             }
             other => (other.clone(), None),
         };
-        let init = local.init.as_ref().map(|i| self.expr(&i.expr));
+        let init = local.init.as_ref().map(|i| {
+            let value = self.expr(&i.expr);
+            match &declared {
+                Some((ty, _)) => self.for_place(value, &i.expr, ty),
+                None => value,
+            }
+        });
         let diverge =
             local
                 .init
@@ -590,7 +605,11 @@ impl<'a> Checker<'a> {
                 Expr::new(kind, Ty::Scalar(Scalar::Bool), loc)
             }
             syn::Expr::Return(r) => {
-                let value = r.expr.as_ref().map(|v| self.expr(v));
+                let ret = self.ret.clone();
+                let value = r.expr.as_ref().map(|v| {
+                    let value = self.expr(v);
+                    self.for_place(value, v, &ret)
+                });
                 let ty = value.as_ref().map_or(Ty::Unit, |v| v.ty.clone());
                 if !compatible(&self.ret, &ty) {
                     let at = value.as_ref().map_or(loc, |v| v.loc);
@@ -1009,9 +1028,32 @@ impl<'a> Checker<'a> {
         src: &syn::Expr,
         elem: Scalar,
     ) -> Option<Expr> {
+        self.operand_as(scalar, src, elem, elem.c_name())
+    }
+
+    /// A scalar splatted onto the vector type `v`: converted to its element
+    /// type as [`Checker::element_operand`] converts it, a literal whose
+    /// value changes named as converted to `v` (Clang's words for a splat).
+    pub(super) fn splat_operand(
+        &mut self,
+        scalar: Expr,
+        src: &syn::Expr,
+        v: &VecTy,
+    ) -> Option<Expr> {
+        self.operand_as(scalar, src, v.elem, &Ty::Vector(v.clone()).to_string())
+    }
+
+    /// [`Checker::element_operand`], a literal's message naming `shown`.
+    fn operand_as(
+        &mut self,
+        scalar: Expr,
+        src: &syn::Expr,
+        elem: Scalar,
+        shown: &str,
+    ) -> Option<Expr> {
         let loc = scalar.loc;
         if let Some(lit) = NumLit::of(src) {
-            return match super::literal::convert(lit, elem, loc.start) {
+            return match super::literal::convert(lit, elem, shown, loc.start) {
                 Ok(tokens) => Some(Expr::new(
                     ExprKind::ConstScalar(tokens),
                     Ty::Scalar(elem),
@@ -1102,8 +1144,8 @@ impl<'a> Checker<'a> {
                 if !super::vector::splats(s, v.elem) {
                     return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
                 }
-                let elem = v.elem;
-                match self.element_operand(rhs, &b.right, elem) {
+                let v = v.clone();
+                match self.splat_operand(rhs, &b.right, &v) {
                     Some(scalar) => scalar,
                     None => return self.poisoned(loc),
                 }
@@ -1156,7 +1198,7 @@ impl<'a> Checker<'a> {
         {
             // A scalar assigned to a vector splats, as in Clang.
             let to = v.clone();
-            let Some(scalar) = self.element_operand(rhs, &a.right, to.elem) else {
+            let Some(scalar) = self.splat_operand(rhs, &a.right, &to) else {
                 return self.poisoned(loc);
             };
             let kind = ExprKind::VectorSplat {
@@ -1510,6 +1552,14 @@ impl<'a> Checker<'a> {
                 diag::too_many_arguments(&params.len().to_string(), args.len()),
             );
         }
+        // A scalar passed for a vector splats; a vector of another type is
+        // Clang's error.
+        let args: Vec<Expr> = args
+            .into_iter()
+            .zip(&c.args)
+            .zip(params)
+            .map(|((arg, src), param)| self.for_place(arg, src, param))
+            .collect();
         let mut ok = true;
         // A generic kernel's dimensions take the arguments' dimensions, as
         // rustc infers them.
@@ -1523,6 +1573,7 @@ impl<'a> Checker<'a> {
                 ok = false;
             } else if (arg.ty.is_matrix() || param.is_matrix())
                 && !instantiates(param, &arg.ty, &mut bound)
+                || matches!(param, Ty::Vector(_)) && !compatible(param, &arg.ty)
             {
                 self.diags.error(arg.loc, diag::passing(&arg.ty, param));
                 ok = false;

@@ -93,8 +93,16 @@ impl NumLit {
 }
 
 /// Converts a literal to the element type `to`: the element's literal tokens,
-/// or the message Clang warns with when the value changes.
-pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream, String> {
+/// or the message Clang warns with when the value changes, naming `shown`
+/// as the conversion's target: the element type's C name, or the vector
+/// type a literal splats onto (Clang's `'int' to 'uchar4'`, where for a
+/// matrix it names the element type).
+pub(crate) fn convert(
+    lit: NumLit,
+    to: Scalar,
+    shown: &str,
+    span: Span,
+) -> Result<TokenStream, String> {
     match lit.value {
         LitValue::Bool(b) => Ok(int_literal(i128::from(b), to, span)),
         LitValue::Int(v) if to.is_integer() => {
@@ -102,7 +110,7 @@ pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream
                 let new = wrap(v, to);
                 return Err(diag::literal_changes_value(
                     lit.c_type(),
-                    to.c_name(),
+                    shown,
                     &v.to_string(),
                     &new.to_string(),
                 ));
@@ -114,7 +122,7 @@ pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream
             if !rounded.is_finite() || rounded as i128 != v {
                 return Err(diag::literal_changes_value(
                     lit.c_type(),
-                    to.c_name(),
+                    shown,
                     &v.to_string(),
                     &format!("{rounded:.0}"),
                 ));
@@ -124,7 +132,7 @@ pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream
         LitValue::Float(f) if to.is_integer() => {
             let truncated = f.trunc() + 0.0; // -0.0 prints as 0, as in clang
             if !in_range_exact(truncated, to) {
-                return Err(diag::literal_out_of_range(lit.c_type(), to.c_name()));
+                return Err(diag::literal_out_of_range(lit.c_type(), shown));
             }
             if truncated != f {
                 let digits = if lit.suffix == Some(Scalar::F32) {
@@ -134,7 +142,7 @@ pub(crate) fn convert(lit: NumLit, to: Scalar, span: Span) -> Result<TokenStream
                 };
                 return Err(diag::literal_changes_value(
                     lit.c_type(),
-                    to.c_name(),
+                    shown,
                     &clang_float(f, digits),
                     &format!("{truncated:.0}"),
                 ));
@@ -317,8 +325,13 @@ mod tests {
 
     fn conv(src: &str, to: Scalar) -> Result<String, String> {
         let expr: syn::Expr = syn::parse_str(src).unwrap();
-        convert(NumLit::of(&expr).unwrap(), to, Span::call_site())
-            .map(|t| t.to_string().replace(' ', ""))
+        convert(
+            NumLit::of(&expr).unwrap(),
+            to,
+            to.c_name(),
+            Span::call_site(),
+        )
+        .map(|t| t.to_string().replace(' ', ""))
     }
 
     // Every expected text below is clang-19's output for the same C literal.

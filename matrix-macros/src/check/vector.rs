@@ -306,7 +306,7 @@ impl Checker<'_> {
                 if !splats(&s, v.elem) {
                     return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
                 }
-                let Some(scalar) = self.element_operand(rhs, rsrc, v.elem) else {
+                let Some(scalar) = self.splat_operand(rhs, rsrc, &v) else {
                     return self.poisoned(loc);
                 };
                 (lhs, splat(scalar, &v, loc), v)
@@ -315,7 +315,7 @@ impl Checker<'_> {
                 if !splats(&s, v.elem) {
                     return self.error(loc, diag::vector_sizes_differ(&lhs.ty, &rhs.ty));
                 }
-                let Some(scalar) = self.element_operand(lhs, lsrc, v.elem) else {
+                let Some(scalar) = self.splat_operand(lhs, lsrc, &v) else {
                     return self.poisoned(loc);
                 };
                 (splat(scalar, &v, loc), rhs, v)
@@ -443,6 +443,30 @@ impl Checker<'_> {
             to: to.clone(),
         };
         Expr::new(kind, whole, loc)
+    }
+
+    /// `value` where a value of type `to` is expected (an initialiser, an
+    /// argument, a returned value): onto a vector type, a scalar converts
+    /// to the element type and splats, as Clang converts it there (`float4
+    /// v = 1;`, `int4 w = d;` with a `double` `d`); any other value is
+    /// returned as it is, for the caller's check of its type.
+    pub(super) fn for_place(&mut self, value: Expr, src: &syn::Expr, to: &Ty) -> Expr {
+        let Ty::Vector(v) = to else {
+            return value;
+        };
+        let scalar = match &value.ty {
+            Ty::Scalar(s) => s.is_element(),
+            Ty::IntLiteral | Ty::FloatLiteral => true,
+            _ => false,
+        };
+        if !scalar {
+            return value;
+        }
+        let loc = value.loc;
+        match self.splat_operand(value, src, v) {
+            Some(scalar) => splat(scalar, v, loc),
+            None => self.poisoned(loc),
+        }
     }
 
     /// `(NAME) x` with `NAME` a vector type: a scalar splats (converted as
