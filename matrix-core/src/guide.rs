@@ -430,7 +430,7 @@
 //! | `vector component access exceeds type 'float3'` | a component past the length (`.w` of a 3-element vector), or hex digits without their `s` (`.c`, `.e1`: Clang reads them as lanes from 10 up) | components within the length, `.sc` for lane 12 |
 //! | `a vector of 17 elements is not supported: vectors have 1 to 16 elements` (ours) | a swizzle of more than 16 components (Clang makes a longer vector of it) | two swizzles |
 //! | `vector is not assignable (contains duplicate components)` | `v.xx = ...` | assign to distinct components |
-//! | `` 'hi' of a vector of 3 elements reads its padding: `.hi` needs an even number of elements `` (ours) | `.hi`, `.lo`, `.even` or `.odd` of a vector of odd length, whose half includes the padding | name the components: `v.z`, `v.s2` |
+//! | `` 'hi' of a vector of 3 elements reads its padding: `.hi` needs an even number of elements `` (ours) | `.hi` or `.odd` of a vector of odd length, whose half includes the padding lane (`.lo` and `.even` of a `float3` are lanes 0, 1 and 0, 2, as in Clang) | name the components: `v.z`, `v.s2` |
 //! | `vector index 4 is outside the allowed range [0, 4)` (ours) | a constant index past the end, or negative (Clang accepts it) | index from 0 to the length - 1 |
 //! | `array subscript is not an integer` | a float vector index | an integer index |
 //! | `cannot convert between vector values of different size ('float4' and 'float3')` | an operation between vectors whose elements fill different numbers of bytes, or a float scalar with an integer vector (`a + f`, `a * 2.5`) | convert with `__builtin_convertvector`; use an integer scalar |

@@ -8,6 +8,7 @@ typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
 typedef signed char i8v5 __attribute__((ext_vector_type(5)));
 typedef signed char i8v6 __attribute__((ext_vector_type(6)));
+typedef signed char i8v7 __attribute__((ext_vector_type(7)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
 typedef short i16v1 __attribute__((ext_vector_type(1)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
@@ -23,6 +24,7 @@ typedef int i32v4 __attribute__((ext_vector_type(4)));
 typedef int i32v5 __attribute__((ext_vector_type(5)));
 typedef int i32v6 __attribute__((ext_vector_type(6)));
 typedef int i32v8 __attribute__((ext_vector_type(8)));
+typedef int i32v15 __attribute__((ext_vector_type(15)));
 typedef long i64v1 __attribute__((ext_vector_type(1)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
@@ -30,20 +32,17 @@ typedef long i64v4 __attribute__((ext_vector_type(4)));
 typedef long i64v5 __attribute__((ext_vector_type(5)));
 typedef long i64v6 __attribute__((ext_vector_type(6)));
 typedef long i64v16 __attribute__((ext_vector_type(16)));
-typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
-typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
 typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
 typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
+typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
 typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
 typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
-typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
 typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
 typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
-typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
 typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
 typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
 typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
@@ -55,13 +54,15 @@ typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
 typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
 typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
+typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
+typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
 typedef float f32v1 __attribute__((ext_vector_type(1)));
 typedef float f32v2 __attribute__((ext_vector_type(2)));
 typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
-typedef float f32v5 __attribute__((ext_vector_type(5)));
 typedef float f32v6 __attribute__((ext_vector_type(6)));
+typedef float f32v7 __attribute__((ext_vector_type(7)));
 typedef float f32v8 __attribute__((ext_vector_type(8)));
 typedef float f32v16 __attribute__((ext_vector_type(16)));
 typedef double f64v1 __attribute__((ext_vector_type(1)));
@@ -71,29 +72,28 @@ typedef double f64v4 __attribute__((ext_vector_type(4)));
 typedef double f64v6 __attribute__((ext_vector_type(6)));
 typedef double f64v8 __attribute__((ext_vector_type(8)));
 typedef double f64v16 __attribute__((ext_vector_type(16)));
-typedef i8v2 i8v2_b;
 typedef i8v4 i8v4_b;
+typedef i8v5 i8v5_b;
 typedef i8v6 i8v6_b;
 typedef i8v8 i8v8_b;
 typedef i16v2 i16v2_b;
 typedef i16v8 i16v8_b;
-typedef i32v1 i32v1_b;
 typedef i32v2 i32v2_b;
 typedef i32v4 i32v4_b;
 typedef i32v8 i32v8_b;
 typedef i64v4 i64v4_b;
 typedef i64v5 i64v5_b;
 typedef i64v6 i64v6_b;
-typedef u16v8 u16v8_b;
+typedef u16v3 u16v3_b;
 typedef u32v2 u32v2_b;
 typedef u32v3 u32v3_b;
+typedef u32v4 u32v4_b;
 typedef u64v4 u64v4_b;
 typedef f32v1 f32v1_b;
-typedef f32v2 f32v2_b;
 typedef f32v4 f32v4_b;
-typedef f32v5 f32v5_b;
+typedef f32v7 f32v7_b;
 typedef f64v1 f64v1_b;
-typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
+typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
 typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
 typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
 typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
@@ -101,23 +101,20 @@ typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
 typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
 typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
-typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
 typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
 typedef unsigned long u64m4x3 __attribute__((matrix_type(4, 3)));
-typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
 typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
 typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
 
-u32v4 v0000(i32v3 a0, i32v2 a1, unsigned short s0, int s1, short s2, u64v3 a2, u32v3_b a3, unsigned int s3) {
+u32v4 v0000(i32v3 a0, i32v2 a1, unsigned short s0, int s1, short s2, u64v3 a2, u32v4_b a3) {
     i32v3 t0 = a0;
     t0.zy = a1 - s0;
     t0 = ((i32v2){s1, s2}).xyy - __builtin_convertvector(a2, i32v3);
-    return (s3 - a3).gbrr;
+    return a3.zywx;
 }
 
 static void run_v0000(void) {
@@ -128,9 +125,8 @@ static void run_v0000(void) {
     int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
     short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_FULL);
     u64v3 a2; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u32v3 a3; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_FULL);
-    u32v4 r = v0000(a0, a1, s0, s1, s2, a2, a3, s3);
+    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u32v4 r = v0000(a0, a1, s0, s1, s2, a2, a3);
     { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0000", "ret", b, 4); }
 }
 
@@ -170,73 +166,75 @@ static void run_v0002(void) {
     rt_out_i32("v0002", "ret", &r, 1);
 }
 
-u16v4 v0003(f32v4 a0, f32v4 a1, u8m4x4 m0, unsigned char i0, f32v5_b a2, u16v4 a3, f32m4x3 m1, f32v2_b a4, float s0, f32v4 a5, u16v16 a6, i8v8 a7, unsigned int i1, u16m2x1 m2, u16v4 a8, unsigned short s1) {
-    f32v4 t0 = ((a0 + a1) - ((f32v4){m0[i0][3], 1, -5, a2.s4}).yywz) * ((f32v4)(a3[1]));
-    t0.w -= -2.0;
-    t0 = -((f32v4){m1[0][1], a4.s1, s0, a5.x});
-    return ~((a6 - ((u16v16)(a7[i1]))).S6429 + ((a3 * m2[1][0]) * (a8 - s1)));
+i64v4 v0003(f32v4 a0, f32v4 a1, f32v4_b a2, i8v5_b a3, unsigned long i0, unsigned long s0, u64m4x3 m0, u64v2 a4, unsigned long i1, u64v3 a5, i64v4 a6) {
+    f32v4 t0 = ((a0 + a1) - a1.rbaa) * ((5.25 - a0) * __builtin_convertvector(a2, f32v4));
+    t0 -= a3[i0];
+    return (-(~(((u64v4)(s0)) < ((u64v4){m0[0][1], a4[i1], a5.r, a6[3]})))) + a6[0];
 }
 
 static void run_v0003(void) {
     rt_rng rng = {0x22b13d896611128dULL};
     f32v4 a0; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned char m0_b[16]; rt_fill_u8(&rng, m0_b, 16, RT_DOM_FULL); u8m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    f32v5 a2; { float b[5]; rt_fill_f32(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a2[j] = b[j]; }
-    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    float m1_b[12]; rt_fill_f32(&rng, m1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x3 m1 = __builtin_matrix_column_major_load(m1_b, 4, 3, 4);
-    f32v2 a4; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v4 a5; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u16v16 a6; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a6[j] = b[j]; }
-    i8v8 a7; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned short m2_b[2]; rt_fill_u16(&rng, m2_b, 2, RT_DOM_FULL); u16m2x1 m2 = __builtin_matrix_column_major_load(m2_b, 2, 1, 2);
-    u16v4 a8; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a8[j] = b[j]; }
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    u16v4 r = v0003(a0, a1, m0, i0, a2, a3, m1, a4, s0, a5, a6, a7, i1, m2, a8, s1);
-    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0003", "ret", b, 4); }
+    f32v4 a2; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i8v5 a3; { signed char b[5]; rt_fill_i8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long m0_b[12]; rt_fill_u64(&rng, m0_b, 12, RT_DOM_FULL); u64m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
+    u64v2 a4; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    u64v3 a5; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    i64v4 a6; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    i64v4 r = v0003(a0, a1, a2, a3, i0, s0, m0, a4, i1, a5, a6);
+    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0003", "ret", b, 4); }
 }
 
-f64v1 v0004(u64v4_b a0, u64v2 a1, u64v2 a2, unsigned long s0, u16v1 a3, unsigned long s1) {
-    u64v2 t0 = (~(a0 * a0)).rr;
-    t0 = a1 << (a2 & 63);
+f64v1 v0004(u64v2 a0, u64v4_b a1, unsigned short i0, unsigned long s0, u16v1 a2, unsigned long s1) {
+    u64v2 t0 = ((a0 >> 24) * a1.hi).yy;
+    t0[i0] = s0;
     t0.x = s0;
-    return __builtin_convertvector(__builtin_convertvector(a3, i32v1), f64v1) + s1;
+    return __builtin_convertvector(__builtin_convertvector(a2, i32v1), f64v1) + s1;
 }
 
 static void run_v0004(void) {
     rt_rng rng = {0xc7b86fbd9e351965ULL};
-    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u64v2 a1; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u64v2 a2; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u64v2 a0; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u16v1 a3; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
+    u16v1 a2; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
     unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    f64v1 r = v0004(a0, a1, a2, s0, a3, s1);
+    f64v1 r = v0004(a0, a1, i0, s0, a2, s1);
     { double b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_f64("v0004", "ret", b, 1); }
 }
 
-u8v1 v0005(i8v4 a0, unsigned short i0, u8m2x1 m0, unsigned int i1, u32v4 a1, u32v16 a2) {
-    u8v3 t0 = ((u8v5){a0[i0]}).s431;
-    t0[0] = m0[i1][0];
-    t0 &= t0;
-    u32v4 t1 = a1 + (a2 ^ 9).s6a0C;
-    t1 |= a1.gara;
-    return (u8v1)(1);
+u16v3 v0005(i32m1x4 m0, unsigned long i0, unsigned char s0, signed char s1, i32v2 a0, short s2, u16v8 a1, int i1, u8v2 a2, unsigned char i2, u8v4 a3, int i3, u64v5 a4, u16v3 a5) {
+    u8v3 t0 = (((u8v16){m0[i0][1], s0, 4, s0, s1, 0, a0.s0, 2, 8, s0, s2, 4, 1, a1[i1], s2, a2[i2]}) - 3).s9b6;
+    t0[2] = a2[0];
+    t0 <<= 5;
+    u64v8 t1 = (u64v8)(a3[i3]);
+    t1 *= (a5.z - a4).S34201101;
+    return a5;
 }
 
 static void run_v0005(void) {
     rt_rng rng = {0xe40eb4aab1b2125cULL};
-    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char m0_b[2]; rt_fill_u8(&rng, m0_b, 2, RT_DOM_FULL); u8m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u32v16 a2; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    u8v1 r = v0005(a0, i0, m0, i1, a1, a2);
-    { unsigned char b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u8("v0005", "ret", b, 1); }
+    int m0_b[4]; rt_fill_i32(&rng, m0_b, 4, RT_DOM_FULL); i32m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
+    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    u16v8 a1; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    u64v5 a4; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
+    u16v3 a5; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    u16v3 r = v0005(m0, i0, s0, s1, a0, s2, a1, i1, a2, i2, a3, i3, a4, a5);
+    { unsigned short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u16("v0005", "ret", b, 3); }
 }
 
 u32m1x4 v0006(u32m1x4 m0, u32v2_b a0, i16v8_b a1, long i0) {
@@ -265,8 +263,8 @@ static void run_v0007(void) {
     { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0007", "ret", b, 4); }
 }
 
-u16v2 v0008(i64v6_b a0, i32v2_b a1, u16v8 a2, unsigned short s0, unsigned short s1, i8v2_b a3, u16v4 a4, u16v3 a5, signed char s2, unsigned char i0, u64v4 a6) {
-    return __builtin_convertvector((u16v16){a0.S2, a1.x, a2[3], 0, s0, s1, 0, a3.s1, 7, a4.w, s0, a5.g, s0, s2, 8, a4[i0]}, u16v16).S04 * (((u16v4){2}) + a6.w).even;
+u16v2 v0008(i64v6_b a0, i32v2_b a1, u16v8 a2, u16v3_b a3, u16v3 a4) {
+    return __builtin_convertvector((u16v3){a0.S2, a1.x, a2[3]}, u16v3).lo * (a3 + a4).lo;
 }
 
 static void run_v0008(void) {
@@ -274,26 +272,18 @@ static void run_v0008(void) {
     i64v6 a0; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
     i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
     u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    i8v2 a3; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    u16v4 a4; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    u16v3 a5; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u64v4 a6; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    u16v2 r = v0008(a0, a1, a2, s0, s1, a3, a4, a5, s2, i0, a6);
+    u16v3 a3; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u16v3 a4; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    u16v2 r = v0008(a0, a1, a2, a3, a4);
     { unsigned short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u16("v0008", "ret", b, 2); }
 }
 
-i8v4 v0009(u32v2 a0, int i0, u32m4x3 m0, f32v5 a1, f32v4 a2, f32v2 a3, u8v4 a4, i32v1_b a5, i16m3x4 m1, i8v8_b a6) {
+u16v1 v0009(u32v2 a0, int i0, u32m4x3 m0, float s0, f32v16 a1, unsigned short s1) {
     u32v2 t0 = 6 + (a0 % ((a0 & 7) | 1));
     t0[i0] = m0[2][2];
     t0 += 9;
-    f32v2 t1 = (-(((f32v4)(a1.S0)) * a2)).bb;
-    t1.yx = a3;
-    t1.s1 /= 4.25;
-    return a6.s5 + ((i8v4)((a5 ^ a4) * m1[2][2]));
+    f32v2 t1 = ((((f32v16)(s0)) + (-6)) * a1.s1De3b7971507f026).s38;
+    return (u16v1)(s1);
 }
 
 static void run_v0009(void) {
@@ -301,15 +291,11 @@ static void run_v0009(void) {
     u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
     int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
     unsigned int m0_b[12]; rt_fill_u32(&rng, m0_b, 12, RT_DOM_FULL); u32m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
-    f32v5 a1; { float b[5]; rt_fill_f32(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    f32v4 a2; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    f32v2 a3; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    i32v1 a5; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a5[j] = b[j]; }
-    short m1_b[12]; rt_fill_i16(&rng, m1_b, 12, RT_DOM_FULL); i16m3x4 m1 = __builtin_matrix_column_major_load(m1_b, 3, 4, 3);
-    i8v8 a6; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
-    i8v4 r = v0009(a0, i0, m0, a1, a2, a3, a4, a5, m1, a6);
-    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0009", "ret", b, 4); }
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32v16 a1; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    u16v1 r = v0009(a0, i0, m0, s0, a1, s1);
+    { unsigned short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u16("v0009", "ret", b, 1); }
 }
 
 i32v6 v0010(i16v8 a0, i16v8 a1, short s0, i32v6 a2, float s1, f32v3 a3, unsigned char i0, i8v3 a4, u8v4 a5, unsigned short i1, i8v6_b a6, unsigned short i2, u32v2 a7, unsigned long i3) {
@@ -371,11 +357,11 @@ static void run_v0012(void) {
     { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0012", "ret", b, 4); }
 }
 
-f32v4 v0013(i8v3 a0, u8v3 a1, i8v3 a2, u8v6 a3, unsigned short s0, int i0, f32v16 a4) {
+f32v4 v0013(i8v3 a0, u8v3 a1, i8v3 a2, u8v6 a3, unsigned short s0, int i0) {
     i8v3 t0 = ((a0 & a0) * (a0 * a1)) << (((a2 / ((((i8v3)(8)) & 7) | 1)) * ((i8v3)(a3[1]))) & 7);
     t0 -= s0;
     t0[i0] = -7;
-    return (-a4).scce7;
+    return ((f32v3)(-3)).yzyy.wzxy;
 }
 
 static void run_v0013(void) {
@@ -386,8 +372,7 @@ static void run_v0013(void) {
     u8v6 a3; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
     unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
     int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    f32v16 a4; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
-    f32v4 r = v0013(a0, a1, a2, a3, s0, i0, a4);
+    f32v4 r = v0013(a0, a1, a2, a3, s0, i0);
     { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0013", "ret", b, 4); }
 }
 
@@ -434,17 +419,15 @@ static void run_v0015(void) {
     { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0015", "ret", b, 4); }
 }
 
-i16v3 v0016(u16v6 a0, unsigned short s0, u16v8_b a1, unsigned short s1) {
-    return (((a0 * a0) * ((u16v6)(s0))) >= (a1.S776464 + s1)).odd;
+i16v3 v0016(u16v6 a0, unsigned short s0) {
+    return (((a0 * a0) * ((u16v6)(s0))) >= (((u16v8)(s0)).S031040 + 5)).hi;
 }
 
 static void run_v0016(void) {
     rt_rng rng = {0x3169d5fbabe2252cULL};
     u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
     unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u16v8 a1; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    i16v3 r = v0016(a0, s0, a1, s1);
+    i16v3 r = v0016(a0, s0);
     { short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i16("v0016", "ret", b, 3); }
 }
 
@@ -459,18 +442,21 @@ static void run_v0017(void) {
     rt_out_i32("v0017", "ret", &r, 1);
 }
 
-i8v4 v0018(u8v5 a0, signed char s0, i8v3 a1) {
-    i8v4 t0 = ((i8v5)a0).S4110 | ((i8v4)(s0));
-    return (a1 + a1).s0112;
+u64v4 v0018(u64v2 a0, i8v4 a1, unsigned long s0, signed char s1, i64v2 a2, u64v4 a3) {
+    i8v4 t0 = ((i8v4)(a0.x)).zzzx.gggb | (a1.rggb + (a1 - ((i8v4){s0, s1, a2.S1})));
+    return a3;
 }
 
 static void run_v0018(void) {
     rt_rng rng = {0xd4ce490f7ab12d8fULL};
-    u8v5 a0; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i8v4 r = v0018(a0, s0, a1);
-    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0018", "ret", b, 4); }
+    u64v2 a0; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
+    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u64v4 r = v0018(a0, a1, s0, s1, a2, a3);
+    { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0018", "ret", b, 4); }
 }
 
 i8v6 v0019(i8v6_b a0) {
@@ -548,27 +534,25 @@ static void run_v0023(void) {
     { unsigned int b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u32("v0023", "ret", b, 16); }
 }
 
-long v0024(i8v2 a0, int s0, f32v4 a1) {
-    i8v4 t0 = (a0 % 7).s0011;
-    t0 += (~t0) - (s0 + t0);
-    f32v4 t1 = a1.wwzx;
-    return -2;
+u8v2 v0024(i8v7 a0, f32v8 a1, i32v3 a2) {
+    i8v4 t0 = (a0 % 7).lo;
+    i64v4 t1 = (i64v4)a1;
+    return ~((u8v2)(a2[0]));
 }
 
 static void run_v0024(void) {
     rt_rng rng = {0x7d53481c81874fb1ULL};
-    i8v2 a0; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    long r = v0024(a0, s0, a1);
-    rt_out_i64("v0024", "ret", &r, 1);
+    i8v7 a0; { signed char b[7]; rt_fill_i8(&rng, b, 7, RT_DOM_FULL); for (int j = 0; j < 7; j++) a0[j] = b[j]; }
+    f32v8 a1; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u8v2 r = v0024(a0, a1, a2);
+    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0024", "ret", b, 2); }
 }
 
-f64v4 v0025(u16v3 a0, i32v4 a1, u8v8 a2, unsigned char s0, u8m1x2 m0, u32v4 a3, u8v4 a4) {
+f64v4 v0025(u16v3 a0, i32v4 a1, u8v16 a2, long s0, u8m1x2 m0, u32v4 a3, u8v4 a4) {
     u16v3 t0 = a0;
     t0.xyz = t0 & a1.w;
-    u8v8 t1 = (a2 + a2).S73043136;
-    t1[7] = s0;
+    u8v8 t1 = (s0 * a2).se78dF1ff;
     t1.S0 = m0[0][1];
     return __builtin_convertvector((a3 == a3), f64v4) + __builtin_convertvector(a4, f64v4);
 }
@@ -577,8 +561,8 @@ static void run_v0025(void) {
     rt_rng rng = {0xa336486f389b9d5dULL};
     u16v3 a0; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v8 a2; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u8v16 a2; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
     unsigned char m0_b[2]; rt_fill_u8(&rng, m0_b, 2, RT_DOM_FULL); u8m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
     u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
     u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
@@ -586,30 +570,22 @@ static void run_v0025(void) {
     { double b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f64("v0025", "ret", b, 4); }
 }
 
-i64v2 v0026(i32v2 a0, i64v3 a1, unsigned int i0, i8v6 a2, unsigned int s0, unsigned short s1, u8m2x3 m0, i32v3 a3, int s2, i64v4 a4, long i1, u64v4_b a5, int i2) {
-    i32v3 t0 = a0.yyy + a1[i0];
-    t0 = ((i32v6){a2.S1, s0, s1, m0[0][2], 7, -8}).hi * (a3 >> (((i32v3){s2, s2}) & 31));
-    t0[1] = 2;
-    return (i64v2){a4[i1], a5[i2]};
+int v0026(i32v5 a0, u64v16 a1, unsigned char i0, short s0, unsigned short s1, u8m2x3 m0, i16v2 a2) {
+    i32v3 t0 = a0.even * a1[i0];
+    return (((i32v15){s0, -8, s1, m0[0][2], 7}).lo.S404 < a2.y)[1];
 }
 
 static void run_v0026(void) {
     rt_rng rng = {0x50b309c8b8564594ULL};
-    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i64v3 a1; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i8v6 a2; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    i32v5 a0; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
+    u64v16 a1; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
     unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
     unsigned char m0_b[6]; rt_fill_u8(&rng, m0_b, 6, RT_DOM_FULL); u8m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
-    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    i64v2 r = v0026(a0, a1, i0, a2, s0, s1, m0, a3, s2, a4, i1, a5, i2);
-    { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0026", "ret", b, 2); }
+    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    int r = v0026(a0, a1, i0, s0, s1, m0, a2);
+    rt_out_i32("v0026", "ret", &r, 1);
 }
 
 i32v8 v0027(i32v8_b a0) {
@@ -698,9 +674,9 @@ static void run_v0031(void) {
     { long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i64("v0031", "ret", b, 1); }
 }
 
-f32v4 v0032(f32v2 a0, f64v4 a1, f64v4 a2, float s0, f64v2 a3, f32v4_b a4) {
+f32v4 v0032(f32v2 a0, f64v4 a1, f64v4 a2, f32v4 a3, f32v7_b a4) {
     i32v2 t0 = (i32v2)a0;
-    return __builtin_convertvector((a1 <= a2), f32v4) / (((f32v3){s0, a3[1], s0}).S2001 / a4);
+    return __builtin_convertvector((a1 <= a2), f32v4) / (a3.raag / a4.lo);
 }
 
 static void run_v0032(void) {
@@ -708,10 +684,9 @@ static void run_v0032(void) {
     f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
     f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
     f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64v2 a3; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    f32v4 a4; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    f32v4 r = v0032(a0, a1, a2, s0, a3, a4);
+    f32v4 a3; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    f32v7 a4; { float b[7]; rt_fill_f32(&rng, b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 7; j++) a4[j] = b[j]; }
+    f32v4 r = v0032(a0, a1, a2, a3, a4);
     { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0032", "ret", b, 4); }
 }
 

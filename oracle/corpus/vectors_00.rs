@@ -12,173 +12,167 @@ matrix! {
     pub typedef signed char i8v4 __attribute__((ext_vector_type(4)));
     typedef signed char i8v5 __attribute__((ext_vector_type(5)));
     pub(crate) typedef int8_t i8v6 __attribute__((ext_vector_type(6)));
-    typedef int8_t i8v8 __attribute__((ext_vector_type(8)));
-    typedef i16 i16v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef i16 i16v2 __attribute__((ext_vector_type(2)));
+    typedef int8_t i8v7 __attribute__((ext_vector_type(7)));
+    typedef i8 i8v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef i16 i16v1 __attribute__((ext_vector_type(1)));
+    pub typedef i16 i16v2 __attribute__((ext_vector_type(2)));
     pub typedef i16 i16v3 __attribute__((ext_vector_type(3)));
-    pub typedef i16 i16v4 __attribute__((ext_vector_type(4)));
-    typedef int16_t i16v5 __attribute__((ext_vector_type(5)));
-    pub typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
-    pub typedef short i16v8 __attribute__((ext_vector_type(8)));
+    typedef int16_t i16v4 __attribute__((ext_vector_type(4)));
+    pub typedef int16_t i16v5 __attribute__((ext_vector_type(5)));
+    pub typedef short i16v6 __attribute__((ext_vector_type(6)));
+    typedef i16 i16v8 __attribute__((ext_vector_type(8)));
     typedef i32 i32v1 __attribute__((ext_vector_type(1)));
-    typedef i32 i32v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef int i32v3 __attribute__((ext_vector_type(3)));
-    pub typedef i32 i32v4 __attribute__((ext_vector_type(4)));
-    typedef int32_t i32v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef int i32v6 __attribute__((ext_vector_type(6)));
-    pub typedef int i32v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef int i32v2 __attribute__((ext_vector_type(2)));
+    pub typedef i32 i32v3 __attribute__((ext_vector_type(3)));
+    typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef int i32v5 __attribute__((ext_vector_type(5)));
+    pub typedef int i32v6 __attribute__((ext_vector_type(6)));
+    typedef int32_t i32v8 __attribute__((ext_vector_type(8)));
+    typedef int32_t i32v15 __attribute__((ext_vector_type(15)));
     typedef i64 i64v1 __attribute__((ext_vector_type(1)));
-    typedef long long i64v2 __attribute__((ext_vector_type(2)));
+    typedef long i64v2 __attribute__((ext_vector_type(2)));
     typedef i64 i64v3 __attribute__((ext_vector_type(3)));
-    typedef long i64v4 __attribute__((ext_vector_type(4)));
-    typedef i64 i64v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef int64_t i64v6 __attribute__((ext_vector_type(6)));
-    typedef long i64v16 __attribute__((ext_vector_type(16)));
-    pub typedef u8 u8v1 __attribute__((ext_vector_type(1)));
-    pub typedef u8 u8v2 __attribute__((ext_vector_type(2)));
-    typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef uint8_t u8v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef int64_t i64v4 __attribute__((ext_vector_type(4)));
+    typedef long i64v5 __attribute__((ext_vector_type(5)));
+    pub typedef long i64v6 __attribute__((ext_vector_type(6)));
+    pub typedef i64 i64v16 __attribute__((ext_vector_type(16)));
+    typedef uint8_t u8v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
     typedef uint8_t u8v6 __attribute__((ext_vector_type(6)));
     typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
-    typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
-    typedef u16 u16v2 __attribute__((ext_vector_type(2)));
-    pub typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
-    pub typedef u16 u16v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
+    typedef u16 u16v1 __attribute__((ext_vector_type(1)));
+    pub typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
+    pub typedef u16 u16v3 __attribute__((ext_vector_type(3)));
     typedef uint16_t u16v6 __attribute__((ext_vector_type(6)));
     pub(crate) typedef u16 u16v8 __attribute__((ext_vector_type(8)));
-    typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef uint32_t u32v1 __attribute__((ext_vector_type(1)));
-    typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned u32v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
-    typedef u32 u32v6 __attribute__((ext_vector_type(6)));
-    typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
-    pub typedef unsigned u32v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
-    pub typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef u64 u64v3 __attribute__((ext_vector_type(3)));
-    typedef unsigned long long u64v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef float f32v1 __attribute__((ext_vector_type(1)));
-    typedef float f32v2 __attribute__((ext_vector_type(2)));
-    typedef f32 f32v3 __attribute__((ext_vector_type(3)));
-    pub typedef float f32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef float f32v5 __attribute__((ext_vector_type(5)));
+    typedef u32 u32v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef uint32_t u32v2 __attribute__((ext_vector_type(2)));
+    typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned u32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
+    typedef u32 u32v8 __attribute__((ext_vector_type(8)));
+    typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
+    pub typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
+    pub typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef u64 u64v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned long long u64v5 __attribute__((ext_vector_type(5)));
+    typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef uint64_t u64v16 __attribute__((ext_vector_type(16)));
+    typedef float f32v1 __attribute__((ext_vector_type(1)));
+    typedef f32 f32v2 __attribute__((ext_vector_type(2)));
+    pub typedef float f32v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef float f32v4 __attribute__((ext_vector_type(4)));
     typedef float f32v6 __attribute__((ext_vector_type(6)));
-    typedef float f32v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef f32 f32v16 __attribute__((ext_vector_type(16)));
-    typedef f64 f64v1 __attribute__((ext_vector_type(1)));
-    pub typedef f64 f64v2 __attribute__((ext_vector_type(2)));
-    pub typedef double f64v3 __attribute__((ext_vector_type(3)));
-    typedef double f64v4 __attribute__((ext_vector_type(4)));
-    pub typedef f64 f64v6 __attribute__((ext_vector_type(6)));
-    typedef double f64v8 __attribute__((ext_vector_type(8)));
-    pub typedef double f64v16 __attribute__((ext_vector_type(16)));
-    type i8v2_b = i8v2;
-    typedef i8v4 i8v4_b;
+    typedef float f32v7 __attribute__((ext_vector_type(7)));
+    pub(crate) typedef f32 f32v8 __attribute__((ext_vector_type(8)));
+    typedef f32 f32v16 __attribute__((ext_vector_type(16)));
+    pub typedef f64 f64v1 __attribute__((ext_vector_type(1)));
+    pub typedef double f64v2 __attribute__((ext_vector_type(2)));
+    typedef double f64v3 __attribute__((ext_vector_type(3)));
+    pub typedef f64 f64v4 __attribute__((ext_vector_type(4)));
+    typedef double f64v6 __attribute__((ext_vector_type(6)));
+    pub typedef double f64v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef f64 f64v16 __attribute__((ext_vector_type(16)));
+    type i8v4_b = i8v4;
+    typedef i8v5 i8v5_b;
     type i8v6_b = i8v6;
     typedef i8v8 i8v8_b;
     type i16v2_b = i16v2;
     typedef i16v8 i16v8_b;
-    type i32v1_b = i32v1;
     typedef i32v2 i32v2_b;
     typedef i32v4 i32v4_b;
     typedef i32v8 i32v8_b;
-    typedef i64v4 i64v4_b;
+    type i64v4_b = i64v4;
     type i64v5_b = i64v5;
     type i64v6_b = i64v6;
-    type u16v8_b = u16v8;
-    typedef u32v2 u32v2_b;
+    typedef u16v3 u16v3_b;
+    type u32v2_b = u32v2;
     type u32v3_b = u32v3;
+    typedef u32v4 u32v4_b;
     type u64v4_b = u64v4;
-    typedef f32v1 f32v1_b;
-    type f32v2_b = f32v2;
-    type f32v4_b = f32v4;
-    typedef f32v5 f32v5_b;
+    type f32v1_b = f32v1;
+    typedef f32v4 f32v4_b;
+    type f32v7_b = f32v7;
     type f64v1_b = f64v1;
-    typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
     typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef int64_t i64m1x3 __attribute__((matrix_type(1, 3)));
-    typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef int64_t i64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
+    typedef i32 i32m3x2 __attribute__((matrix_type(3, 2)));
+    typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef int64_t i64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef u8 u8m1x2 __attribute__((matrix_type(1, 2)));
     typedef u8 u8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef u8 u8m2x1 __attribute__((matrix_type(2, 1)));
     typedef u8 u8m2x3 __attribute__((matrix_type(2, 3)));
     typedef uint8_t u8m3x2 __attribute__((matrix_type(3, 2)));
     typedef uint8_t u8m4x4 __attribute__((matrix_type(4, 4)));
-    typedef uint16_t u16m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned u32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef uint32_t u32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef unsigned long long u64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef f64 f64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef uint32_t u32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef unsigned u32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef uint64_t u64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef f64 f64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
 
-    pub fn v0000(a0: i32v3, a1: Vector<i32, 2>, s0: u16, s1: i32, s2: i16, a2: u64v3, a3: u32v3_b, s3: u32) -> u32v4 {
+    pub fn v0000(a0: i32v3, a1: Vector<i32, 2>, s0: u16, s1: i32, s2: i16, a2: u64v3, a3: u32v4_b) -> u32v4 {
         let mut t0: i32v3 = a0;
         t0.zy = a1 - s0;
         t0 = ((i32v2){s1, s2}).xyy - __builtin_convertvector(a2, i32v3);
-        (s3 - a3).gbrr
+        return a3.zywx;
     }
 
     pub fn v0001(s0: u64, m0: u8m4x4, s1: i16, s2: i32, a0: u32v3_b, m1: i32m3x2, a1: u64v3, a2: i32v4_b) -> i32m3x2 {
         let mut t0 = (u8v4){s0, m0[0][2], 8, 2};
         t0.gbra = t0;
         let mut t1 = (i16v5){-7, s1, 2, s2, a0[1]};
-        return (m1 + a1.S2) + a2[0];
+        (m1 + a1.S2) + a2[0]
     }
 
     pub fn v0002(a0: f64v3, a1: u64v3, i0: i64, s0: i32) -> i32 {
         let mut t0: f64v2 = (f64v2){a0.z, a1[i0]};
-        return s0;
+        s0
     }
 
-    pub fn v0003(a0: f32v4, a1: f32v4, m0: u8m4x4, i0: u8, a2: f32v5_b, a3: Vector<u16, 4>, m1: f32m4x3, a4: f32v2_b, s0: f32, a5: f32v4, a6: Vector<u16, 16>, a7: i8v8, i1: u32, m2: u16m2x1, a8: u16v4, s1: u16) -> u16v4 {
-        let mut t0: f32v4 = ((a0 + a1) - ((f32v4){m0[i0][3], 1, -5, a2.s4}).yywz) * ((f32v4)(a3[1]));
-        t0.w -= -2.0;
-        t0 = -((f32v4){m1[0][1], a4.s1, s0, a5.x});
-        return !((a6 - ((u16v16)(a7[i1]))).S6429 + ((a3 * m2[1][0]) * (a8 - s1)));
+    pub fn v0003(a0: f32v4, a1: f32v4, a2: f32v4_b, a3: i8v5_b, i0: usize, s0: u64, m0: u64m4x3, a4: u64v2, i1: usize, a5: u64v3, a6: i64v4) -> i64v4 {
+        let mut t0: f32v4 = ((a0 + a1) - a1.rbaa) * ((5.25 - a0) * __builtin_convertvector(a2, f32v4));
+        t0 -= a3[i0];
+        return (-(!(((u64v4)(s0)) < ((u64v4){m0[0][1], a4[i1], a5.r, a6[3]})))) + a6[0];
     }
 
-    pub fn v0004(a0: u64v4_b, a1: u64v2, a2: u64v2, s0: u64, a3: Vector<u16, 1>, s1: u64) -> f64v1 {
-        let mut t0: u64v2 = (!(a0 * a0)).rr;
-        t0 = a1 << (a2 & 63);
+    pub fn v0004(a0: Vector<u64, 2>, a1: u64v4_b, i0: u16, s0: u64, a2: Vector<u16, 1>, s1: u64) -> f64v1 {
+        let mut t0: u64v2 = ((a0 >> 24) * a1.hi).yy;
+        t0[i0] = s0;
         t0.x = s0;
-        __builtin_convertvector(__builtin_convertvector(a3, i32v1), f64v1) + s1
+        return __builtin_convertvector(__builtin_convertvector(a2, i32v1), f64v1) + s1;
     }
 
-    pub fn v0005(a0: i8v4, i0: u16, m0: u8m2x1, i1: u32, a1: u32v4, a2: u32v16) -> u8v1 {
-        let mut t0: u8v3 = ((u8v5){a0[i0]}).s431;
-        t0[0] = m0[i1][0];
-        t0 &= t0;
-        let mut t1: u32v4 = a1 + (a2 ^ 9).s6a0C;
-        t1 |= a1.gara;
-        (u8v1)(1)
+    pub fn v0005(m0: i32m1x4, i0: usize, s0: u8, s1: i8, a0: i32v2, s2: i16, a1: u16v8, i1: i32, a2: u8v2, i2: u8, a3: u8v4, i3: i32, a4: Vector<u64, 5>, a5: u16v3) -> u16v3 {
+        let mut t0: u8v3 = (((u8v16){m0[i0][1], s0, 4, s0, s1, 0, a0.s0, 2, 8, s0, s2, 4, 1, a1[i1], s2, a2[i2]}) - 3).s9b6;
+        t0[2] = a2[0];
+        t0 <<= 5;
+        let mut t1 = (u64v8)(a3[i3]);
+        t1 *= (a5.z - a4).S34201101;
+        return a5;
     }
 
     pub fn v0006(m0: u32m1x4, a0: u32v2_b, a1: i16v8_b, i0: i64) -> u32m1x4 {
-        return a1[i0] - (a0.x - m0);
+        a1[i0] - (a0.x - m0)
     }
 
     pub fn v0007(a0: Vector<u32, 4>, a1: i32v2_b) -> u32v4 {
-        return a1[0] * a0;
+        a1[0] * a0
     }
 
-    pub fn v0008(a0: i64v6_b, a1: i32v2_b, a2: Vector<u16, 8>, s0: u16, s1: u16, a3: i8v2_b, a4: u16v4, a5: u16v3, s2: i8, i0: u8, a6: Vector<u64, 4>) -> u16v2 {
-        return __builtin_convertvector((u16v16){a0.S2, a1.x, a2[3], 0, s0, s1, 0, a3.s1, 7, a4.w, s0, a5.g, s0, s2, 8, a4[i0]}, u16v16).S04 * (((u16v4){2}) + a6.w).even;
+    pub fn v0008(a0: i64v6_b, a1: i32v2_b, a2: Vector<u16, 8>, a3: u16v3_b, a4: Vector<u16, 3>) -> u16v2 {
+        return __builtin_convertvector((u16v3){a0.S2, a1.x, a2[3]}, u16v3).lo * (a3 + a4).lo;
     }
 
-    pub fn v0009(a0: u32v2, i0: i32, m0: u32m4x3, a1: f32v5, a2: f32v4, a3: Vector<f32, 2>, a4: Vector<u8, 4>, a5: i32v1_b, m1: i16m3x4, a6: i8v8_b) -> i8v4 {
+    pub fn v0009(a0: u32v2, i0: i32, m0: u32m4x3, s0: f32, a1: f32v16, s1: u16) -> u16v1 {
         let mut t0 = 6 + (a0 % ((a0 & 7) | 1));
         t0[i0] = m0[2][2];
         t0 += 9;
-        let mut t1: f32v2 = (-(((f32v4)(a1.S0)) * a2)).bb;
-        t1.yx = a3;
-        t1.s1 /= 4.25;
-        a6.s5 + ((i8v4)((a5 ^ a4) * m1[2][2]))
+        let mut t1: f32v2 = ((((f32v16)(s0)) + (-6)) * a1.s1De3b7971507f026).s38;
+        return (u16v1)(s1);
     }
 
     pub fn v0010(a0: i16v8, a1: i16v8, s0: i16, a2: i32v6, s1: f32, a3: f32v3, i0: u8, a4: Vector<i8, 3>, a5: u8v4, i1: u16, a6: i8v6_b, i2: u16, a7: Vector<u32, 2>, i3: usize) -> i32v6 {
@@ -193,25 +187,25 @@ matrix! {
         let mut t1: i8v4 = a1;
         t1[1] = s0;
         t1.s103 <<= 3;
-        return s1 * (m0 + m1[0][1]);
+        s1 * (m0 + m1[0][1])
     }
 
     pub fn v0012(a0: u32v8, a1: u8v4) -> i64v4 {
         return (i64v4)(a1.x * a0);
     }
 
-    pub fn v0013(a0: i8v3, a1: u8v3, a2: i8v3, a3: u8v6, s0: u16, i0: i32, a4: Vector<f32, 16>) -> f32v4 {
+    pub fn v0013(a0: i8v3, a1: u8v3, a2: i8v3, a3: u8v6, s0: u16, i0: i32) -> f32v4 {
         let mut t0: i8v3 = ((a0 & a0) * (a0 * a1)) << (((a2 / ((((i8v3)(8)) & 7) | 1)) * ((i8v3)(a3[1]))) & 7);
         t0 -= s0;
         t0[i0] = -7;
-        return (-a4).scce7;
+        return ((f32v3)(-3)).yzyy.wzxy;
     }
 
     pub fn v0014(a0: u32v3, m0: u8m1x4, a1: u32v2, a2: Vector<f64, 6>, a3: Vector<f64, 3>, s0: u32, s1: f64, s2: f64, m1: f64m2x2, i0: i64) -> f64v3 {
         let mut t0 = m0[0][1] * (a0 - ((u32v3)(a0[0])));
         t0 += ((u32v6)(a1.r)).even;
         t0 <<= t0 & 31;
-        (((-3.5) * a2).hi / ((f64v3)(5.75))) - (((s1 + s2) + (a3 * ((f64v3)(s0)))) * m1[i0][1])
+        return (((-3.5) * a2).hi / ((f64v3)(5.75))) - (((s1 + s2) + (a3 * ((f64v3)(s0)))) * m1[i0][1]);
     }
 
     pub fn v0015(s0: u64, a0: u64v16, i0: u16, a1: f64v8, a2: f64v8, a3: i8v4) -> i8v4 {
@@ -219,20 +213,20 @@ matrix! {
         t0[0] = a0[i0];
         let mut t1: f64v8 = (-3.25) + a1;
         t1 = a2 + t1;
-        a3
+        return a3;
     }
 
-    pub fn v0016(a0: u16v6, s0: u16, a1: u16v8_b, s1: u16) -> i16v3 {
-        (((a0 * a0) * ((u16v6)(s0))) >= (a1.S776464 + s1)).odd
+    pub fn v0016(a0: u16v6, s0: u16) -> i16v3 {
+        (((a0 * a0) * ((u16v6)(s0))) >= (((u16v8)(s0)).S031040 + 5)).hi
     }
 
     pub fn v0017(a0: i32v2) -> i32 {
         a0.r
     }
 
-    pub fn v0018(a0: u8v5, s0: i8, a1: Vector<i8, 3>) -> i8v4 {
-        let mut t0: i8v4 = ((i8v5)a0).S4110 | ((i8v4)(s0));
-        return (a1 + a1).s0112;
+    pub fn v0018(a0: u64v2, a1: i8v4, s0: u64, s1: i8, a2: i64v2, a3: Vector<u64, 4>) -> u64v4 {
+        let mut t0: i8v4 = ((i8v4)(a0.x)).zzzx.gggb | (a1.rggb + (a1 - ((i8v4){s0, s1, a2.S1})));
+        a3
     }
 
     pub fn v0019(a0: i8v6_b) -> i8v6 {
@@ -240,7 +234,7 @@ matrix! {
     }
 
     pub fn v0020(a0: u32v4, s0: i16, s1: u32) -> u32v4 {
-        (u32v4){a0.s2, s0, s1, 6}
+        return (u32v4){a0.s2, s0, s1, 6};
     }
 
     pub fn v0021() -> u16v1 {
@@ -253,47 +247,43 @@ matrix! {
         t0[1] = (a3 + a4)[2];
         let mut t1: f64v4 = a5 / a6.lo;
         t1.S30 += __builtin_convertvector(!a7, f64v2);
-        return (i8v4){s3, s3, a8[i0], 0};
+        (i8v4){s3, s3, a8[i0], 0}
     }
 
     pub fn v0023(a0: f32v16) -> u32v16 {
-        return (u32v16)a0;
+        (u32v16)a0
     }
 
-    pub fn v0024(a0: i8v2, s0: i32, a1: f32v4) -> i64 {
-        let mut t0: i8v4 = (a0 % 7).s0011;
-        t0 += (!t0) - (s0 + t0);
-        let mut t1: f32v4 = a1.wwzx;
-        -2
+    pub fn v0024(a0: i8v7, a1: Vector<f32, 8>, a2: i32v3) -> u8v2 {
+        let mut t0: i8v4 = (a0 % 7).lo;
+        let mut t1: i64v4 = (i64v4)a1;
+        return !((u8v2)(a2[0]));
     }
 
-    pub fn v0025(a0: u16v3, a1: i32v4, a2: u8v8, s0: u8, m0: u8m1x2, a3: u32v4, a4: Vector<u8, 4>) -> f64v4 {
+    pub fn v0025(a0: u16v3, a1: i32v4, a2: u8v16, s0: i64, m0: u8m1x2, a3: u32v4, a4: Vector<u8, 4>) -> f64v4 {
         let mut t0: u16v3 = a0;
         t0.xyz = t0 & a1.w;
-        let mut t1 = (a2 + a2).S73043136;
-        t1[7] = s0;
+        let mut t1 = (s0 * a2).se78dF1ff;
         t1.S0 = m0[0][1];
         return __builtin_convertvector((a3 == a3), f64v4) + __builtin_convertvector(a4, f64v4);
     }
 
-    pub fn v0026(a0: i32v2, a1: Vector<i64, 3>, i0: u32, a2: i8v6, s0: u32, s1: u16, m0: u8m2x3, a3: i32v3, s2: i32, a4: i64v4, i1: i64, a5: u64v4_b, i2: i32) -> i64v2 {
-        let mut t0: i32v3 = a0.yyy + a1[i0];
-        t0 = ((i32v6){a2.S1, s0, s1, m0[0][2], 7, -8}).hi * (a3 >> (((i32v3){s2, s2}) & 31));
-        t0[1] = 2;
-        return (i64v2){a4[i1], a5[i2]};
+    pub fn v0026(a0: i32v5, a1: u64v16, i0: u8, s0: i16, s1: u16, m0: u8m2x3, a2: Vector<i16, 2>) -> i32 {
+        let mut t0: i32v3 = a0.even * a1[i0];
+        (((i32v15){s0, -8, s1, m0[0][2], 7}).lo.S404 < a2.y)[1]
     }
 
     pub fn v0027(a0: i32v8_b) -> i32v8 {
-        a0.S20245.S34210314
+        return a0.S20245.S34210314;
     }
 
     pub fn v0028(a0: Vector<i8, 3>, a1: i8v3, s0: u32) -> i8 {
-        (((-3) - a0) ^ (s0 + a1)).r
+        return (((-3) - a0) ^ (s0 + a1)).r;
     }
 
     pub fn v0029(a0: f32v1_b, m0: u64m4x3, i0: usize, a1: i8v6, s0: i8, a2: i8v8_b, s1: i8, a3: i8v4, a4: Vector<i64, 16>, a5: Vector<i8, 1>, a6: Vector<i8, 2>) -> i8v6 {
         let mut t0: u32v1 = (u32v1)(m0[i0][0] / a0);
-        return (a1 + (a1 + ((i8v6){s0, -3, a2.s0, -6, s1, s0}))) * (((!((i8v6){a3[3], s1, s0, a4[2], a5.s0, a6.y})) / 5) % 3);
+        (a1 + (a1 + ((i8v6){s0, -3, a2.s0, -6, s1, s0}))) * (((!((i8v6){a3[3], s1, s0, a4[2], a5.s0, a6.y})) / 5) % 3)
     }
 
     pub fn v0030(a0: u32v4, a1: u8v2, s0: u8, a2: Vector<u8, 4>, i0: i64, a3: i16v2_b, i1: usize) -> i16 {
@@ -312,16 +302,16 @@ matrix! {
         return a3;
     }
 
-    pub fn v0032(a0: f32v2, a1: f64v4, a2: f64v4, s0: f32, a3: f64v2, a4: f32v4_b) -> f32v4 {
+    pub fn v0032(a0: f32v2, a1: f64v4, a2: f64v4, a3: f32v4, a4: f32v7_b) -> f32v4 {
         let mut t0: i32v2 = (i32v2)a0;
-        __builtin_convertvector((a1 <= a2), f32v4) / (((f32v3){s0, a3[1], s0}).S2001 / a4)
+        __builtin_convertvector((a1 <= a2), f32v4) / (a3.raag / a4.lo)
     }
 
     pub fn v0033(a0: Vector<i8, 3>, i0: i64, a1: Vector<i8, 4>, a2: i16v2, a3: i8v4, m0: u8m3x2, s0: u32, s1: u8, a4: u8v2) -> u8m3x2 {
         let mut t0 = (((i8v4)(a0[i0])) - a1) * (-a1);
         t0 %= (((i8v4)(a2.y)) & 7) | 1;
         let mut t1: i64v4 = __builtin_convertvector(a3, i64v4);
-        a4.y - (s1 - (m0 * s0))
+        return a4.y - (s1 - (m0 * s0));
     }
 
     pub fn v0034(a0: i8v4, m0: i32m3x1, a1: Vector<i32, 3>, s0: u8) -> i32m3x1 {
@@ -338,11 +328,11 @@ matrix! {
         let mut t1: i64v5 = a0 * a1;
         t1.S3 = s1;
         t1[i0] = a2.y;
-        return a3.x;
+        a3.x
     }
 
     pub fn v0037(a0: Vector<f64, 16>, s0: f64, a1: Vector<f64, 2>) -> f64v16 {
-        return a0 + (s0 + a1.even);
+        a0 + (s0 + a1.even)
     }
 
     pub fn v0038(a0: i16v2, a1: Vector<i16, 2>, a2: u32v6, a3: Vector<u32, 2>, m0: i64m3x4) -> i64m3x4 {
@@ -350,11 +340,11 @@ matrix! {
         t0 = a1;
         let mut t1: u32v3 = a2.lo;
         t1.gb <<= a3 & 31;
-        m0
+        return m0;
     }
 
     pub fn v0039(s0: i8, s1: f32, a0: f32v4, s2: f32, s3: u32, s4: f64, s5: i32) -> f32v8 {
-        (((f32v8)(s0)) - ((f32v8)(s1))) / (((f32v8){a0.s1, s1, s2, s3, -5, s4, s4, s5}) * 1.75)
+        return (((f32v8)(s0)) - ((f32v8)(s1))) / (((f32v8){a0.s1, s1, s2, s3, -5, s4, s4, s5}) * 1.75);
     }
 }
 
@@ -366,9 +356,8 @@ fn run_v0000() -> Vec<rt::Output> {
     let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
     let a2 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a3 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s3: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0000(a0, a1, s0, s1, s2, a2, a3, s3);
+    let a3 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0000(a0, a1, s0, s1, s2, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -400,45 +389,48 @@ fn run_v0003() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x22b13d896611128d);
     let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m0 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m1 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a5 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a6 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a7 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let m2 = u16m2x1::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Full));
-    let a8 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0003(a0, a1, m0, i0, a2, a3, m1, a4, s0, a5, a6, a7, i1, m2, a8, s1);
+    let a2 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = i8v5::from_array(rt::vec::<i8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let m0 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Full));
+    let a4 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a6 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0003(a0, a1, a2, a3, i0, s0, m0, a4, i1, a5, a6);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0004() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc7b86fbd9e351965);
-    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a2 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = u16v1::from_array(rt::vec::<u16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v1::from_array(rt::vec::<u16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
     let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0004(a0, a1, a2, s0, a3, s1);
+    let r = v0004(a0, a1, i0, s0, a2, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0005() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe40eb4aab1b2125c);
-    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let m0 = u8m2x1::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let r = v0005(a0, i0, m0, i1, a1, a2);
+    let m0 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a5 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0005(m0, i0, s0, s1, a0, s2, a1, i1, a2, i2, a3, i3, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -465,15 +457,9 @@ fn run_v0008() -> Vec<rt::Output> {
     let a0 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
     let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a2 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a4 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a5 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a6 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0008(a0, a1, a2, s0, s1, a3, a4, a5, s2, i0, a6);
+    let a3 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0008(a0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -482,14 +468,10 @@ fn run_v0009() -> Vec<rt::Output> {
     let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let m0 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let a1 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let m1 = i16m3x4::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
-    let a6 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let r = v0009(a0, i0, m0, a1, a2, a3, a4, a5, m1, a6);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0009(a0, i0, m0, s0, a1, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -541,8 +523,7 @@ fn run_v0013() -> Vec<rt::Output> {
     let a3 = u8v6::from_array(rt::vec::<u8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
     let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a4 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0013(a0, a1, a2, a3, s0, i0, a4);
+    let r = v0013(a0, a1, a2, a3, s0, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -578,9 +559,7 @@ fn run_v0016() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3169d5fbabe2252c);
     let a0 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0016(a0, s0, a1, s1);
+    let r = v0016(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -593,10 +572,13 @@ fn run_v0017() -> Vec<rt::Output> {
 
 fn run_v0018() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd4ce490f7ab12d8f);
-    let a0 = u8v5::from_array(rt::vec::<u8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0018(a0, s0, a1);
+    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0018(a0, a1, s0, s1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -652,19 +634,19 @@ fn run_v0023() -> Vec<rt::Output> {
 
 fn run_v0024() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7d53481c81874fb1);
-    let a0 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0024(a0, s0, a1);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i8v7::from_array(rt::vec::<i8>(&mut rng, 7, rt::Dom::Full).try_into().unwrap());
+    let a1 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0024(a0, a1, a2);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0025() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa336486f389b9d5d);
     let a0 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let m0 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
     let a3 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let a4 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
@@ -674,21 +656,15 @@ fn run_v0025() -> Vec<rt::Output> {
 
 fn run_v0026() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x50b309c8b8564594);
-    let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a2 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
     let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
     let m0 = u8m2x3::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
-    let a3 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a5 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = v0026(a0, a1, i0, a2, s0, s1, m0, a3, s2, a4, i1, a5, i2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0026(a0, a1, i0, s0, s1, m0, a2);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0027() -> Vec<rt::Output> {
@@ -753,10 +729,9 @@ fn run_v0032() -> Vec<rt::Output> {
     let a0 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0032(a0, a1, a2, s0, a3, a4);
+    let a3 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = f32v7::from_array(rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0032(a0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

@@ -6,6 +6,7 @@ typedef signed char i8v1 __attribute__((ext_vector_type(1)));
 typedef signed char i8v2 __attribute__((ext_vector_type(2)));
 typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
+typedef signed char i8v6 __attribute__((ext_vector_type(6)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
 typedef short i16v1 __attribute__((ext_vector_type(1)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
@@ -17,17 +18,21 @@ typedef short i16v16 __attribute__((ext_vector_type(16)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
 typedef int i32v3 __attribute__((ext_vector_type(3)));
 typedef int i32v4 __attribute__((ext_vector_type(4)));
+typedef int i32v5 __attribute__((ext_vector_type(5)));
 typedef int i32v10 __attribute__((ext_vector_type(10)));
 typedef int i32v16 __attribute__((ext_vector_type(16)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
 typedef long i64v4 __attribute__((ext_vector_type(4)));
+typedef long i64v7 __attribute__((ext_vector_type(7)));
 typedef long i64v8 __attribute__((ext_vector_type(8)));
+typedef long i64v16 __attribute__((ext_vector_type(16)));
 typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
 typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
+typedef unsigned char u8v7 __attribute__((ext_vector_type(7)));
 typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
 typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
@@ -50,11 +55,11 @@ typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
 typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
 typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
-typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
 typedef float f32v2 __attribute__((ext_vector_type(2)));
 typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
+typedef float f32v5 __attribute__((ext_vector_type(5)));
 typedef float f32v6 __attribute__((ext_vector_type(6)));
 typedef float f32v8 __attribute__((ext_vector_type(8)));
 typedef float f32v16 __attribute__((ext_vector_type(16)));
@@ -65,39 +70,45 @@ typedef double f64v6 __attribute__((ext_vector_type(6)));
 typedef double f64v8 __attribute__((ext_vector_type(8)));
 typedef i8v3 i8v3_b;
 typedef i8v4 i8v4_b;
+typedef i16v2 i16v2_b;
 typedef i16v4 i16v4_b;
 typedef i16v8 i16v8_b;
 typedef i32v2 i32v2_b;
 typedef i32v16 i32v16_b;
-typedef i64v3 i64v3_b;
-typedef i64v8 i64v8_b;
+typedef i64v4 i64v4_b;
+typedef i64v7 i64v7_b;
 typedef u8v3 u8v3_b;
 typedef u8v4 u8v4_b;
 typedef u8v5 u8v5_b;
-typedef u8v16 u8v16_b;
 typedef u16v3 u16v3_b;
-typedef u16v4 u16v4_b;
 typedef u16v8 u16v8_b;
 typedef u32v4 u32v4_b;
 typedef u32v16 u32v16_b;
-typedef u64v3 u64v3_b;
 typedef u64v4 u64v4_b;
 typedef f32v3 f32v3_b;
 typedef f64v2 f64v2_b;
 typedef f64v3 f64v3_b;
 typedef f64v4 f64v4_b;
+typedef f64v8 f64v8_b;
+typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
 typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
 typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
+typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
 typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
 typedef long i64m3x1 __attribute__((matrix_type(3, 1)));
 typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
 typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
 typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
+typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
 typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
+typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
 
 f64v4 v0080(i32v4 a0) {
     i32v4 t0 = a0;
@@ -234,14 +245,23 @@ static void run_v0085(void) {
     rt_out_i8("v0085", "ret", &r, 1);
 }
 
-i64v2 v0086(i64v3 a0) {
-    return (((-a0) > a0[0]) + (-3)).S22;
+i64v2 v0086(i64v3 a0, u8v3_b a1, i64v3 a2, f64v3 a3, f64v3_b a4, f64m1x3 m0, int i0, f32m1x4 m1, unsigned char i1, signed char s0) {
+    return ((-(((i64v3){a0.z, -3, a1[0]}) % ((a2 & 7) | 1))) > ((a3 - a4) < (((f64v3){m0[i0][2], m1[i1][0]}) / s0))).rg;
 }
 
 static void run_v0086(void) {
     rt_rng rng = {0x651980747645fc43ULL};
-    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i64v2 r = v0086(a0);
+    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u8v3 a1; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    f64v3 a4; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    double m0_b[3]; rt_fill_f64(&rng, m0_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    float m1_b[4]; rt_fill_f32(&rng, m1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x4 m1 = __builtin_matrix_column_major_load(m1_b, 1, 4, 1);
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    i64v2 r = v0086(a0, a1, a2, a3, a4, m0, i0, m1, i1, s0);
     { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0086", "ret", b, 2); }
 }
 
@@ -265,21 +285,23 @@ static void run_v0087(void) {
     { long b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i64("v0087", "ret", b, 12); }
 }
 
-unsigned long v0088(f64v6 a0, f64v3 a1, double s0, unsigned long s1) {
-    f64v2 t0 = a0.s01310242.S06;
-    t0.s10 = a1.S10.xx;
-    t0 -= s0;
-    return s1;
+u16m3x2 v0088(f64v8 a0, i32v2 a1, u16m3x2 m0, i64v4_b a2, u16v4 a3, int i0, u8m3x1 m1, unsigned short s0) {
+    f64v2 t0 = (a0 + a1.even).s40;
+    return (m1[1][0] - (a3[i0] * (a2.w * m0))) * s0;
 }
 
 static void run_v0088(void) {
     rt_rng rng = {0x746e384709a80e58ULL};
-    f64v6 a0; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    f64v3 a1; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned long r = v0088(a0, a1, s0, s1);
-    rt_out_u64("v0088", "ret", &r, 1);
+    f64v8 a0; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    unsigned short m0_b[6]; rt_fill_u16(&rng, m0_b, 6, RT_DOM_FULL); u16m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
+    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char m1_b[3]; rt_fill_u8(&rng, m1_b, 3, RT_DOM_FULL); u8m3x1 m1 = __builtin_matrix_column_major_load(m1_b, 3, 1, 3);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u16m3x2 r = v0088(a0, a1, m0, a2, a3, i0, m1, s0);
+    { unsigned short b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_u16("v0088", "ret", b, 6); }
 }
 
 f32v2 v0089(i32v3 a0, i32v3 a1, i16v2 a2) {
@@ -297,41 +319,42 @@ static void run_v0089(void) {
     { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0089", "ret", b, 2); }
 }
 
-int v0090(f64v4 a0, long s0, u32v4 a1, u8v2 a2, unsigned char s1) {
-    f64v4 t0 = ((a0 - a0) * s0).zwzw;
-    t0[2] += 0.75;
-    t0 = __builtin_convertvector(a1, f64v4);
-    u8v2 t1 = (s1 + a2) - a2;
-    return 4;
+i16v4 v0090(f64v8 a0, f64v8_b a1, u8v2 a2, long s0, i8v3 a3, i8v4 a4, i16v4 a5, i16v3 a6) {
+    f64v4 t0 = ((a0 / a1) - a1).s6667;
+    i8v6 t1 = a4[0] - ((i8v6){5, a2.x, -2, 2, s0, a3.y});
+    return a6[1] * a5;
 }
 
 static void run_v0090(void) {
     rt_rng rng = {0xf61419ca3d9eb401ULL};
-    f64v4 a0; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    f64v8 a0; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    f64v8 a1; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
     u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    int r = v0090(a0, s0, a1, a2, s1);
-    rt_out_i32("v0090", "ret", &r, 1);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    i8v3 a3; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    i8v4 a4; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    i16v4 a5; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    i16v3 a6; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    i16v4 r = v0090(a0, a1, a2, s0, a3, a4, a5, a6);
+    { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0090", "ret", b, 4); }
 }
 
-i32m4x4 v0091(f32v2 a0, u8v4_b a1, u8v4 a2, i32m4x4 m0, unsigned long s0) {
+i8v1 v0091(f32v2 a0, u8v4_b a1, u8v7 a2, signed char s0, i8v1 a3) {
     f32v2 t0 = ((f32v2)(a0[0])) + a0;
     u8v4 t1 = a1;
-    t1.wzxy = a2.yxzx;
-    return m0 * s0;
+    t1.wzxy = a2.lo;
+    return (((i8v1)(s0)) + a3) << 0;
 }
 
 static void run_v0091(void) {
     rt_rng rng = {0xbeec141f4d6a30e7ULL};
     f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
     u8v4 a1; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    int m0_b[16]; rt_fill_i32(&rng, m0_b, 16, RT_DOM_FULL); i32m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    i32m4x4 r = v0091(a0, a1, a2, m0, s0);
-    { int b[16]; __builtin_matrix_column_major_store(r, b, 4); rt_out_i32("v0091", "ret", b, 16); }
+    u8v7 a2; { unsigned char b[7]; rt_fill_u8(&rng, b, 7, RT_DOM_FULL); for (int j = 0; j < 7; j++) a2[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    i8v1 a3; { signed char b[1]; rt_fill_i8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
+    i8v1 r = v0091(a0, a1, a2, s0, a3);
+    { signed char b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i8("v0091", "ret", b, 1); }
 }
 
 f64v2 v0092(f64v2 a0) {
@@ -436,11 +459,11 @@ static void run_v0097(void) {
     { float b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f32("v0097", "ret", b, 3); }
 }
 
-u64v2 v0098(u32v16_b a0, u32v4_b a1, u32m2x2 m0, u64v8 a2) {
+u64v2 v0098(u32v16_b a0, u32v4_b a1, u32m2x2 m0, u64v4_b a2) {
     u32v16 t0 = a0.Sffe1dcfd45b5282a;
     t0.S4 = a1.z;
     t0[7] = m0[0][0];
-    return ~(-a2.S62);
+    return -(~a2.zy);
 }
 
 static void run_v0098(void) {
@@ -448,15 +471,15 @@ static void run_v0098(void) {
     u32v16 a0; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
     u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
     unsigned int m0_b[4]; rt_fill_u32(&rng, m0_b, 4, RT_DOM_FULL); u32m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
-    u64v8 a2; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
     u64v2 r = v0098(a0, a1, m0, a2);
     { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0098", "ret", b, 2); }
 }
 
-i64v4 v0099(i64v3 a0, short s0, i16v2 a1, short s1, short s2, i64v3_b a2, u64v3_b a3) {
+i64v4 v0099(i64v3 a0, short s0, i16v2 a1, short s1, short s2, i64v2 a2, i64v16 a3) {
     i16v8 t0 = (i16v8){-2, 8, -7, a0.z, s0, a1.s1, 6, s1};
     t0 %= (((i16v8)(s2)) & 7) | 1;
-    return ((i64v3){a2.z, 0, a3[1]}).yzyx;
+    return (a3.Sf * (a2 * a2)).grrg;
 }
 
 static void run_v0099(void) {
@@ -466,8 +489,8 @@ static void run_v0099(void) {
     i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
     short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
     short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u64v3 a3; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i64v16 a3; { long b[16]; rt_fill_i64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
     i64v4 r = v0099(a0, s0, a1, s1, s2, a2, a3);
     { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0099", "ret", b, 4); }
 }
@@ -494,18 +517,17 @@ static void run_v0100(void) {
     { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0100", "ret", b, 4); }
 }
 
-u64v2 v0101(u64v4 a0, u32v8 a1, u32v2 a2, u64v4_b a3) {
+u64v2 v0101(u64v4 a0, u64v16 a1, u32v2 a2) {
     u64v4 t0 = a0;
-    return (a0 + ((u32v8)(a1.s1))).bb ^ (((u64v2){a2.S1, 0}) + a3.S20);
+    return t0.S21.yx ^ (a2.S1 - a1)[2];
 }
 
 static void run_v0101(void) {
     rt_rng rng = {0x7c9787d68ebd6f03ULL};
     u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    u64v16 a1; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
     u32v2 a2; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u64v2 r = v0101(a0, a1, a2, a3);
+    u64v2 r = v0101(a0, a1, a2);
     { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0101", "ret", b, 2); }
 }
 
@@ -555,19 +577,23 @@ static void run_v0103(void) {
     { float b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f32("v0103", "ret", b, 3); }
 }
 
-u8v2 v0104(i8v4 a0, i8v3 a1, unsigned short s0) {
+i64v2 v0104(i8v4 a0, u8m4x2 m0, unsigned long s0, u32v4 a1, unsigned short i0, f64v2 a2, i32v5 a3) {
     i8v4 t0 = a0 & a0;
-    t0.yzwx -= a0 * ((i8v2)(a1[2])).xxyy;
-    return (u8v2)(s0);
+    t0.yzwx -= a0 * t0.s2313;
+    return ((i64v2)(((u32v4){2, m0[2][1], s0}) != a1[i0])) - (a2 > __builtin_convertvector((i32v4){a3.s3, 0}, f64v4).even);
 }
 
 static void run_v0104(void) {
     rt_rng rng = {0x01394103b9b21cf7ULL};
     i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u8v2 r = v0104(a0, a1, s0);
-    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0104", "ret", b, 2); }
+    unsigned char m0_b[8]; rt_fill_u8(&rng, m0_b, 8, RT_DOM_FULL); u8m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i32v5 a3; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
+    i64v2 r = v0104(a0, m0, s0, a1, i0, a2, a3);
+    { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0104", "ret", b, 2); }
 }
 
 float v0105(u16v16 a0, float s0) {
@@ -625,15 +651,14 @@ static void run_v0108(void) {
     { short b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i16("v0108", "ret", b, 8); }
 }
 
-i32v4 v0109(i32v4 a0, unsigned long i0) {
-    return (i32v4)(a0.yywz[i0]);
+i32v4 v0109(u16v6 a0) {
+    return (i32v4)(((i32v3)a0).zyzx.x);
 }
 
 static void run_v0109(void) {
     rt_rng rng = {0x08c39445cf9f642fULL};
-    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i32v4 r = v0109(a0, i0);
+    u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    i32v4 r = v0109(a0);
     { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0109", "ret", b, 4); }
 }
 
@@ -680,33 +705,39 @@ static void run_v0112(void) {
     { float b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_f32("v0112", "ret", b, 8); }
 }
 
-unsigned int v0113(i16v2 a0, short s0, i16v2 a1, i16v16 a2, f32v3 a3, unsigned int s1) {
-    i16v2 t0 = ~(a0.gg * (((i16v2)(s0)) + a1));
-    t0[1] = a2.S6;
-    f32v3 t1 = ((f32v3)(-1.0)) / ((a3 / a3) * (-2));
-    return s1;
+u16v4 v0113(i16v3 a0, i16v2_b a1, i16v2_b a2, i16v2 a3, i16m1x2 m0, unsigned int i0, short s0, unsigned short i1, f32v6 a4, i32v2 a5, f64v2 a6, u64v4_b a7, unsigned long s1) {
+    i16v2 t0 = -(a0.S12 * (a1 | a2));
+    t0.S01 = (a3 * m0[i0][0]) + s0;
+    t0[i1] = t0[1];
+    f32v5 t1 = a4.s45305 + 2.25;
+    return __builtin_convertvector(~(s1 + a7), u16v4) * (a5 + __builtin_convertvector(a6, i32v2));
 }
 
 static void run_v0113(void) {
     rt_rng rng = {0x8563912c2fa6f70eULL};
-    i16v2 a0; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    i16v16 a2; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    f32v3 a3; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned int r = v0113(a0, s0, a1, a2, a3, s1);
-    rt_out_u32("v0113", "ret", &r, 1);
+    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i16v2 a3; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    short m0_b[2]; rt_fill_i16(&rng, m0_b, 2, RT_DOM_FULL); i16m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    f32v6 a4; { float b[6]; rt_fill_f32(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
+    i32v2 a5; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    f64v2 a6; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    u64v4 a7; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    u16v4 r = v0113(a0, a1, a2, a3, m0, i0, s0, i1, a4, a5, a6, a7, s1);
+    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0113", "ret", b, 4); }
 }
 
-int v0114(u64v4 a0, unsigned int s0, unsigned long s1, u64v4 a1, int i0, u8v16_b a2, u16v4_b a3, u8v4 a4, int s2) {
+long v0114(u64v4 a0, unsigned int s0, unsigned long s1, u64v4 a1, int i0, u8v4 a2, i64v4 a3, i32m2x3 m0, long s2, unsigned char s3) {
     u64v4 t0 = a0;
     t0 %= 3;
     t0 = ~((u64v4){s0, s1, a1[i0], 9});
-    u8v4 t1 = (a2 + a2).Sb672;
-    t1 /= (__builtin_convertvector(a3, u8v4) & 7) | 1;
-    t1 -= a4 << 5;
-    return s2;
+    u8v4 t1 = a2.wzwz.wzww;
+    return (a3 - ((i64v4){m0[0][0], s2, s3, s2})).x;
 }
 
 static void run_v0114(void) {
@@ -716,20 +747,21 @@ static void run_v0114(void) {
     unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
     u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
     int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u8v16 a2; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    int r = v0114(a0, s0, s1, a1, i0, a2, a3, a4, s2);
-    rt_out_i32("v0114", "ret", &r, 1);
+    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    int m0_b[6]; rt_fill_i32(&rng, m0_b, 6, RT_DOM_FULL); i32m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_FULL);
+    long r = v0114(a0, s0, s1, a1, i0, a2, a3, m0, s2, s3);
+    rt_out_i64("v0114", "ret", &r, 1);
 }
 
-i64v4 v0115(i16v3 a0, u16v16 a1, f64v4_b a2, f32v4 a3, f64v3 a4, f64v6 a5, i32v4 a6, u64v4 a7, long s0, i64v8_b a8, unsigned char s1) {
+i64v4 v0115(i16v3 a0, u16v16 a1, f64v4_b a2, f32v4 a3, f64v3 a4, f64v6 a5, i32v4 a6, u64v4 a7, long s0, i64v7_b a8, unsigned char s1) {
     f64v3 t0 = __builtin_convertvector(a0 + a0, f64v3) * ((((f64v3){a1.Sc, a2.s3, a3.g}) - a4) - a5.even);
     i32v4 t1 = a6;
     t1 = __builtin_convertvector(a7, i32v4) + ((i32v4)((u16v8)(s0)));
     t1 /= 5;
-    return ((a8 ^ s0) ^ s1).S2402;
+    return ((a8 ^ s0) ^ s1).lo;
 }
 
 static void run_v0115(void) {
@@ -743,7 +775,7 @@ static void run_v0115(void) {
     i32v4 a6; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
     u64v4 a7; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
     long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    i64v8 a8; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a8[j] = b[j]; }
+    i64v7 a8; { long b[7]; rt_fill_i64(&rng, b, 7, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 7; j++) a8[j] = b[j]; }
     unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
     i64v4 r = v0115(a0, a1, a2, a3, a4, a5, a6, a7, s0, a8, s1);
     { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0115", "ret", b, 4); }

@@ -10,104 +10,115 @@ matrix! {
     typedef signed char i8v2 __attribute__((ext_vector_type(2)));
     typedef char i8v3 __attribute__((ext_vector_type(3)));
     typedef char i8v4 __attribute__((ext_vector_type(4)));
+    typedef i8 i8v6 __attribute__((ext_vector_type(6)));
     typedef i8 i8v8 __attribute__((ext_vector_type(8)));
-    typedef i16 i16v1 __attribute__((ext_vector_type(1)));
-    pub typedef int16_t i16v2 __attribute__((ext_vector_type(2)));
-    typedef i16 i16v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef short i16v4 __attribute__((ext_vector_type(4)));
-    pub typedef i16 i16v6 __attribute__((ext_vector_type(6)));
-    typedef int16_t i16v8 __attribute__((ext_vector_type(8)));
-    pub typedef i16 i16v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef int32_t i32v2 __attribute__((ext_vector_type(2)));
-    pub typedef int i32v3 __attribute__((ext_vector_type(3)));
-    typedef int i32v4 __attribute__((ext_vector_type(4)));
-    typedef int32_t i32v10 __attribute__((ext_vector_type(10)));
+    pub typedef int16_t i16v1 __attribute__((ext_vector_type(1)));
+    typedef i16 i16v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef short i16v3 __attribute__((ext_vector_type(3)));
+    pub typedef i16 i16v4 __attribute__((ext_vector_type(4)));
+    typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
+    pub typedef i16 i16v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef int16_t i16v16 __attribute__((ext_vector_type(16)));
+    pub typedef int i32v2 __attribute__((ext_vector_type(2)));
+    typedef int i32v3 __attribute__((ext_vector_type(3)));
+    typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
+    typedef int i32v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef int32_t i32v10 __attribute__((ext_vector_type(10)));
     typedef int i32v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef long i64v2 __attribute__((ext_vector_type(2)));
-    typedef int64_t i64v3 __attribute__((ext_vector_type(3)));
-    typedef long long i64v4 __attribute__((ext_vector_type(4)));
-    typedef long i64v8 __attribute__((ext_vector_type(8)));
-    typedef uint8_t u8v1 __attribute__((ext_vector_type(1)));
-    typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
+    typedef long long i64v2 __attribute__((ext_vector_type(2)));
+    typedef long i64v3 __attribute__((ext_vector_type(3)));
+    typedef i64 i64v4 __attribute__((ext_vector_type(4)));
+    typedef long i64v7 __attribute__((ext_vector_type(7)));
+    pub(crate) typedef long long i64v8 __attribute__((ext_vector_type(8)));
+    typedef long long i64v16 __attribute__((ext_vector_type(16)));
+    pub typedef uint8_t u8v1 __attribute__((ext_vector_type(1)));
+    typedef uint8_t u8v2 __attribute__((ext_vector_type(2)));
+    typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
     typedef u8 u8v4 __attribute__((ext_vector_type(4)));
-    pub typedef uint8_t u8v5 __attribute__((ext_vector_type(5)));
-    typedef uint8_t u8v8 __attribute__((ext_vector_type(8)));
-    typedef uint8_t u8v16 __attribute__((ext_vector_type(16)));
-    typedef u16 u16v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
-    pub typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef u16 u16v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef uint16_t u16v8 __attribute__((ext_vector_type(8)));
-    pub typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
-    pub typedef unsigned u32v1 __attribute__((ext_vector_type(1)));
-    pub typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
-    pub typedef u32 u32v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
-    pub typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef unsigned u32v10 __attribute__((ext_vector_type(10)));
-    typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
-    typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef uint64_t u64v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef u64 u64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef uint8_t u8v5 __attribute__((ext_vector_type(5)));
+    pub typedef unsigned char u8v7 __attribute__((ext_vector_type(7)));
+    pub(crate) typedef u8 u8v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef uint8_t u8v16 __attribute__((ext_vector_type(16)));
+    pub typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
+    pub typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
+    pub typedef u16 u16v4 __attribute__((ext_vector_type(4)));
+    pub typedef uint16_t u16v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
+    typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
+    pub typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef unsigned u32v2 __attribute__((ext_vector_type(2)));
+    typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned u32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef uint32_t u32v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef u32 u32v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef u32 u32v10 __attribute__((ext_vector_type(10)));
+    typedef unsigned u32v16 __attribute__((ext_vector_type(16)));
+    pub typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
+    typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
+    typedef u64 u64v3 __attribute__((ext_vector_type(3)));
     pub(crate) typedef u64 u64v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
-    pub typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
-    typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
-    typedef u64 u64v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef f32 f32v2 __attribute__((ext_vector_type(2)));
+    pub typedef unsigned long long u64v5 __attribute__((ext_vector_type(5)));
+    typedef uint64_t u64v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef uint64_t u64v16 __attribute__((ext_vector_type(16)));
+    pub typedef float f32v2 __attribute__((ext_vector_type(2)));
     pub typedef f32 f32v3 __attribute__((ext_vector_type(3)));
-    typedef float f32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef float f32v6 __attribute__((ext_vector_type(6)));
-    pub typedef float f32v8 __attribute__((ext_vector_type(8)));
-    pub typedef f32 f32v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef float f32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef f32 f32v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef f32 f32v6 __attribute__((ext_vector_type(6)));
+    typedef f32 f32v8 __attribute__((ext_vector_type(8)));
+    typedef float f32v16 __attribute__((ext_vector_type(16)));
     pub(crate) typedef double f64v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef f64 f64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef f64 f64v4 __attribute__((ext_vector_type(4)));
-    typedef f64 f64v6 __attribute__((ext_vector_type(6)));
-    typedef double f64v8 __attribute__((ext_vector_type(8)));
+    pub typedef double f64v3 __attribute__((ext_vector_type(3)));
+    pub typedef f64 f64v4 __attribute__((ext_vector_type(4)));
+    pub typedef f64 f64v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef f64 f64v8 __attribute__((ext_vector_type(8)));
     typedef i8v3 i8v3_b;
     typedef i8v4 i8v4_b;
-    typedef i16v4 i16v4_b;
+    type i16v2_b = i16v2;
+    type i16v4_b = i16v4;
     type i16v8_b = i16v8;
     type i32v2_b = i32v2;
-    type i32v16_b = i32v16;
-    type i64v3_b = i64v3;
-    type i64v8_b = i64v8;
-    type u8v3_b = u8v3;
-    typedef u8v4 u8v4_b;
+    typedef i32v16 i32v16_b;
+    type i64v4_b = i64v4;
+    typedef i64v7 i64v7_b;
+    typedef u8v3 u8v3_b;
+    type u8v4_b = u8v4;
     typedef u8v5 u8v5_b;
-    typedef u8v16 u8v16_b;
-    type u16v3_b = u16v3;
-    type u16v4_b = u16v4;
-    type u16v8_b = u16v8;
-    type u32v4_b = u32v4;
-    typedef u32v16 u32v16_b;
-    type u64v3_b = u64v3;
-    typedef u64v4 u64v4_b;
-    typedef f32v3 f32v3_b;
-    type f64v2_b = f64v2;
-    typedef f64v3 f64v3_b;
+    typedef u16v3 u16v3_b;
+    typedef u16v8 u16v8_b;
+    typedef u32v4 u32v4_b;
+    type u32v16_b = u32v16;
+    type u64v4_b = u64v4;
+    type f32v3_b = f32v3;
+    typedef f64v2 f64v2_b;
+    type f64v3_b = f64v3;
     typedef f64v4 f64v4_b;
+    typedef f64v8 f64v8_b;
+    typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
     typedef i16 i16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef i16 i16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef int16_t i16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
     typedef i32 i32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef i64 i64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int64_t i64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
     typedef u8 u8m2x4 __attribute__((matrix_type(2, 4)));
-    typedef u8 u8m3x2 __attribute__((matrix_type(3, 2)));
-    typedef uint16_t u16m1x4 __attribute__((matrix_type(1, 4)));
-    typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef uint32_t u32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef f32 f32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef u8 u8m3x1 __attribute__((matrix_type(3, 1)));
+    typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
+    typedef u8 u8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
+    typedef u16 u16m3x2 __attribute__((matrix_type(3, 2)));
+    typedef u32 u32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u32 u32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned long long u64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef f32 f32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
 
     pub fn v0080(a0: Vector<i32, 4>) -> f64v4 {
         let mut t0: i32v4 = a0;
         t0 -= -2;
         t0 <<= ((i32v4)(-6)) & 31;
-        __builtin_convertvector(a0 % 3, f64v4)
+        return __builtin_convertvector(a0 % 3, f64v4);
     }
 
     pub fn v0081(a0: i8v4, a1: i8v4_b, a2: Vector<i16, 4>, a3: f64v4) -> f64v2 {
@@ -126,14 +137,14 @@ matrix! {
         let mut t0: i16v16 = (a0 > s0);
         t0 += ((i16v16){m0[1][0], s1, s2, a1[6], 2, a2.x, -3, s1, s3, -3, -6, -6, a3.w, s3, a4[0], a5[i0]}) + ((i16v16)(a6.y));
         t0 |= __builtin_convertvector(a7, i16v16);
-        return (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi};
+        (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi}
     }
 
     pub fn v0084(a0: i8v1, a1: u8v2, a2: u8v3_b, a3: i16v3, a4: u16v4, i0: i32, a5: f32v16) -> f32 {
         let mut t0: i8v3 = (i8v3)(a0[0]);
         t0[0] = 7;
         let mut t1: u8v4 = a4[i0] + ((u8v4){a1[0], a2.S0, 9, a3.S2});
-        a5.s2
+        return a5.s2;
     }
 
     pub fn v0085(m0: u16m1x4, s0: f64, a0: f64v2_b, a1: u64v16, a2: u8v3, s1: u32, i0: usize, a3: f64v3_b, i1: u16, s2: f64, s3: i8) -> i8 {
@@ -142,11 +153,11 @@ matrix! {
         let mut t1: f64v6 = (f64v6){m0[0][1], s0, a0.y, a1.s9, a2[1], s1};
         t1[i0] *= a0.r + a3[i1];
         t1[3] = s2;
-        s3
+        return s3;
     }
 
-    pub fn v0086(a0: Vector<i64, 3>) -> i64v2 {
-        return (((-a0) > a0[0]) + (-3)).S22;
+    pub fn v0086(a0: i64v3, a1: u8v3_b, a2: i64v3, a3: f64v3, a4: f64v3_b, m0: f64m1x3, i0: i32, m1: f32m1x4, i1: u8, s0: i8) -> i64v2 {
+        return ((-(((i64v3){a0.z, -3, a1[0]}) % ((a2 & 7) | 1))) > ((a3 - a4) < (((f64v3){m0[i0][2], m1[i1][0]}) / s0))).rg;
     }
 
     pub fn v0087(a0: i8v4_b, a1: u32v2, s0: i8, a2: Vector<u32, 2>, m0: i64m3x4, s1: i16, s2: i64, m1: i64m3x1) -> i64m3x4 {
@@ -155,40 +166,36 @@ matrix! {
         ((s1 + ((-5) + m0)) + s2) - m1[0][0]
     }
 
-    pub fn v0088(a0: Vector<f64, 6>, a1: f64v3, s0: f64, s1: u64) -> u64 {
-        let mut t0 = a0.s01310242.S06;
-        t0.s10 = a1.S10.xx;
-        t0 -= s0;
-        s1
+    pub fn v0088(a0: f64v8, a1: i32v2, m0: u16m3x2, a2: i64v4_b, a3: u16v4, i0: i32, m1: u8m3x1, s0: u16) -> u16m3x2 {
+        let mut t0: f64v2 = (a0 + a1.even).s40;
+        (m1[1][0] - (a3[i0] * (a2.w * m0))) * s0
     }
 
     pub fn v0089(a0: i32v3, a1: Vector<i32, 3>, a2: i16v2) -> f32v2 {
         let mut t0: i32v3 = -((a0 * a0) + a1.yxz);
         t0 |= t0;
-        __builtin_convertvector(a2 * a2, f32v2)
+        return __builtin_convertvector(a2 * a2, f32v2);
     }
 
-    pub fn v0090(a0: f64v4, s0: i64, a1: u32v4, a2: u8v2, s1: u8) -> i32 {
-        let mut t0: f64v4 = ((a0 - a0) * s0).zwzw;
-        t0[2] += 0.75;
-        t0 = __builtin_convertvector(a1, f64v4);
-        let mut t1 = (s1 + a2) - a2;
-        4
+    pub fn v0090(a0: f64v8, a1: f64v8_b, a2: Vector<u8, 2>, s0: i64, a3: i8v3, a4: i8v4, a5: i16v4, a6: i16v3) -> i16v4 {
+        let mut t0: f64v4 = ((a0 / a1) - a1).s6667;
+        let mut t1 = a4[0] - ((i8v6){5, a2.x, -2, 2, s0, a3.y});
+        a6[1] * a5
     }
 
-    pub fn v0091(a0: f32v2, a1: u8v4_b, a2: u8v4, m0: i32m4x4, s0: u64) -> i32m4x4 {
+    pub fn v0091(a0: f32v2, a1: u8v4_b, a2: u8v7, s0: i8, a3: i8v1) -> i8v1 {
         let mut t0: f32v2 = ((f32v2)(a0[0])) + a0;
         let mut t1: u8v4 = a1;
-        t1.wzxy = a2.yxzx;
-        m0 * s0
+        t1.wzxy = a2.lo;
+        (((i8v1)(s0)) + a3) << 0
     }
 
     pub fn v0092(a0: f64v2) -> f64v2 {
-        a0
+        return a0;
     }
 
     pub fn v0093(a0: i16v8, a1: i16v4, s0: u8) -> i16v4 {
-        s0 * (a0.lo * (a1 * ((i16v4){2})))
+        return s0 * (a0.lo * (a1 * ((i16v4){2})));
     }
 
     pub fn v0094(s0: i8, a0: Vector<i16, 4>, a1: i8v3_b, a2: u8v4, a3: f32v3_b, a4: u64v4, a5: u64v4, a6: i16v8, a7: u16v8_b, m0: i16m4x4, i0: u16, s1: u64) -> u64v4 {
@@ -207,27 +214,27 @@ matrix! {
 
     pub fn v0096(a0: u32v2, a1: u8v2) -> i32 {
         let mut t0: u8v2 = __builtin_convertvector(a0, u8v2) + (!a1);
-        return -8;
+        -8
     }
 
     pub fn v0097(a0: u16v8, s0: u16, a1: u16v16, a2: f32v3) -> f32v3 {
         let mut t0 = a0;
         t0[0] = s0;
         t0 = a1.lo;
-        a2 + (-1)
+        return a2 + (-1);
     }
 
-    pub fn v0098(a0: u32v16_b, a1: u32v4_b, m0: u32m2x2, a2: u64v8) -> u64v2 {
+    pub fn v0098(a0: u32v16_b, a1: u32v4_b, m0: u32m2x2, a2: u64v4_b) -> u64v2 {
         let mut t0: u32v16 = a0.Sffe1dcfd45b5282a;
         t0.S4 = a1.z;
         t0[7] = m0[0][0];
-        return !(-a2.S62);
+        return -(!a2.zy);
     }
 
-    pub fn v0099(a0: i64v3, s0: i16, a1: i16v2, s1: i16, s2: i16, a2: i64v3_b, a3: u64v3_b) -> i64v4 {
+    pub fn v0099(a0: i64v3, s0: i16, a1: i16v2, s1: i16, s2: i16, a2: i64v2, a3: i64v16) -> i64v4 {
         let mut t0 = (i16v8){-2, 8, -7, a0.z, s0, a1.s1, 6, s1};
         t0 %= (((i16v8)(s2)) & 7) | 1;
-        ((i64v3){a2.z, 0, a3[1]}).yzyx
+        (a3.Sf * (a2 * a2)).grrg
     }
 
     pub fn v0100(s0: u32, a0: u32v10, m0: u64m1x4, i0: u16, a1: Vector<u32, 1>, a2: u32v4_b, a3: u32v16, a4: f64v4, s1: f64) -> i64v4 {
@@ -237,9 +244,9 @@ matrix! {
         return __builtin_convertvector(a3[14] - a2, i64v4) + (((i64v4)a4) * (a4 / s1));
     }
 
-    pub fn v0101(a0: u64v4, a1: u32v8, a2: u32v2, a3: u64v4_b) -> u64v2 {
+    pub fn v0101(a0: u64v4, a1: u64v16, a2: u32v2) -> u64v2 {
         let mut t0 = a0;
-        return (a0 + ((u32v8)(a1.s1))).bb ^ (((u64v2){a2.S1, 0}) + a3.S20);
+        return t0.S21.yx ^ (a2.S1 - a1)[2];
     }
 
     pub fn v0102(a0: f32v2, m0: f32m4x2, i0: u16, s0: u32, m1: f32m4x2, s1: f32, a1: f32v4, a2: f32v6, s2: f32, s3: u8, s4: f32, a3: Vector<u32, 4>, a4: u16v3_b, i1: u32, a5: f32v2, a6: f32v2, s5: i64, s6: f64) -> f64 {
@@ -250,75 +257,74 @@ matrix! {
     pub fn v0103(a0: u64v4, s0: u64, a1: i32v2, a2: f32v3, s1: f32) -> f32v3 {
         let mut t0: u64v4 = a0 | s0;
         t0 = a0 + ((u64v4)(a1.x));
-        -(-((s1 * a2) + 5))
+        return -(-((s1 * a2) + 5));
     }
 
-    pub fn v0104(a0: Vector<i8, 4>, a1: Vector<i8, 3>, s0: u16) -> u8v2 {
+    pub fn v0104(a0: Vector<i8, 4>, m0: u8m4x2, s0: u64, a1: u32v4, i0: u16, a2: f64v2, a3: Vector<i32, 5>) -> i64v2 {
         let mut t0: i8v4 = a0 & a0;
-        t0.yzwx -= a0 * ((i8v2)(a1[2])).xxyy;
-        (u8v2)(s0)
+        t0.yzwx -= a0 * t0.s2313;
+        return ((i64v2)(((u32v4){2, m0[2][1], s0}) != a1[i0])) - (a2 > __builtin_convertvector((i32v4){a3.s3, 0}, f64v4).even);
     }
 
     pub fn v0105(a0: Vector<u16, 16>, s0: f32) -> f32 {
         let mut t0: i32v16 = __builtin_convertvector(a0 >> (a0 & 15), i32v16);
-        return s0;
+        s0
     }
 
     pub fn v0106(a0: u8v8) -> u8v8 {
-        3 + a0
+        return 3 + a0;
     }
 
     pub fn v0107(a0: Vector<i32, 3>, s0: u16, a1: i8v2, m0: u32m2x1, s1: u32) -> u32v8 {
         let mut t0: i32v3 = __builtin_convertvector(a0, i32v3);
-        (-((u32v5){s0, a1.x, 8, m0[0][0], s1})).s04423202
+        return (-((u32v5){s0, a1.x, 8, m0[0][0], s1})).s04423202;
     }
 
     pub fn v0108(s0: i16, s1: i16, a0: u8v5_b, s2: i16, a1: i16v8_b) -> i16v8 {
-        return ((i16v8){s0, s1, s1, s1, -6, a0[4], s2, 5}) - a1;
+        ((i16v8){s0, s1, s1, s1, -6, a0[4], s2, 5}) - a1
     }
 
-    pub fn v0109(a0: i32v4, i0: usize) -> i32v4 {
-        return (i32v4)(a0.yywz[i0]);
+    pub fn v0109(a0: u16v6) -> i32v4 {
+        (i32v4)(((i32v3)a0).zyzx.x)
     }
 
     pub fn v0110(a0: u32v4, a1: u32v4, a2: i8v8, m0: i16m3x1, i0: i64) -> i16 {
         let mut t0: u32v4 = (a0 + a1) * (a1 * a2[5]);
-        return m0[i0][0];
+        m0[i0][0]
     }
 
     pub fn v0111(a0: u64v2) -> u64v2 {
-        return a0;
+        a0
     }
 
     pub fn v0112(a0: i64v4, i0: u16, a1: f32v8, s0: i8) -> f32v8 {
         let mut t0: i64v4 = ((-7) - a0) * 1;
         t0[i0] = a0.x;
-        (s0 - a1).s13760417
+        return (s0 - a1).s13760417;
     }
 
-    pub fn v0113(a0: Vector<i16, 2>, s0: i16, a1: i16v2, a2: i16v16, a3: f32v3, s1: u32) -> u32 {
-        let mut t0: i16v2 = !(a0.gg * (((i16v2)(s0)) + a1));
-        t0[1] = a2.S6;
-        let mut t1 = ((f32v3)(-1.0)) / ((a3 / a3) * (-2));
-        return s1;
+    pub fn v0113(a0: Vector<i16, 3>, a1: i16v2_b, a2: i16v2_b, a3: i16v2, m0: i16m1x2, i0: u32, s0: i16, i1: u16, a4: f32v6, a5: Vector<i32, 2>, a6: f64v2, a7: u64v4_b, s1: u64) -> u16v4 {
+        let mut t0: i16v2 = -(a0.S12 * (a1 | a2));
+        t0.S01 = (a3 * m0[i0][0]) + s0;
+        t0[i1] = t0[1];
+        let mut t1 = a4.s45305 + 2.25;
+        __builtin_convertvector(!(s1 + a7), u16v4) * (a5 + __builtin_convertvector(a6, i32v2))
     }
 
-    pub fn v0114(a0: u64v4, s0: u32, s1: u64, a1: Vector<u64, 4>, i0: i32, a2: u8v16_b, a3: u16v4_b, a4: u8v4, s2: i32) -> i32 {
+    pub fn v0114(a0: u64v4, s0: u32, s1: u64, a1: Vector<u64, 4>, i0: i32, a2: u8v4, a3: Vector<i64, 4>, m0: i32m2x3, s2: i64, s3: u8) -> i64 {
         let mut t0: u64v4 = a0;
         t0 %= 3;
         t0 = !((u64v4){s0, s1, a1[i0], 9});
-        let mut t1: u8v4 = (a2 + a2).Sb672;
-        t1 /= (__builtin_convertvector(a3, u8v4) & 7) | 1;
-        t1 -= a4 << 5;
-        return s2;
+        let mut t1 = a2.wzwz.wzww;
+        (a3 - ((i64v4){m0[0][0], s2, s3, s2})).x
     }
 
-    pub fn v0115(a0: i16v3, a1: Vector<u16, 16>, a2: f64v4_b, a3: f32v4, a4: Vector<f64, 3>, a5: f64v6, a6: i32v4, a7: Vector<u64, 4>, s0: i64, a8: i64v8_b, s1: u8) -> i64v4 {
+    pub fn v0115(a0: i16v3, a1: Vector<u16, 16>, a2: f64v4_b, a3: f32v4, a4: Vector<f64, 3>, a5: f64v6, a6: i32v4, a7: Vector<u64, 4>, s0: i64, a8: i64v7_b, s1: u8) -> i64v4 {
         let mut t0: f64v3 = __builtin_convertvector(a0 + a0, f64v3) * ((((f64v3){a1.Sc, a2.s3, a3.g}) - a4) - a5.even);
         let mut t1: i32v4 = a6;
         t1 = __builtin_convertvector(a7, i32v4) + ((i32v4)((u16v8)(s0)));
         t1 /= 5;
-        ((a8 ^ s0) ^ s1).S2402
+        ((a8 ^ s0) ^ s1).lo
     }
 
     pub fn v0116(a0: Vector<u8, 1>, a1: Vector<u32, 3>) -> u64v1 {
@@ -438,8 +444,17 @@ fn run_v0085() -> Vec<rt::Output> {
 
 fn run_v0086() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x651980747645fc43);
-    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0086(a0);
+    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let m0 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let m1 = f32m1x4::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0086(a0, a1, a2, a3, a4, m0, i0, m1, i1, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -459,12 +474,16 @@ fn run_v0087() -> Vec<rt::Output> {
 
 fn run_v0088() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x746e384709a80e58);
-    let a0 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0088(a0, a1, s0, s1);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = u16m3x2::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
+    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let m1 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0088(a0, a1, m0, a2, a3, i0, m1, s0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0089() -> Vec<rt::Output> {
@@ -478,23 +497,26 @@ fn run_v0089() -> Vec<rt::Output> {
 
 fn run_v0090() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf61419ca3d9eb401);
-    let a0 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a0 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0090(a0, s0, a1, a2, s1);
-    vec![rt::Output::new("ret", &[r])]
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0090(a0, a1, a2, s0, a3, a4, a5, a6);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0091() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbeec141f4d6a30e7);
     let a0 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a1 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m0 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0091(a0, a1, a2, m0, s0);
+    let a2 = u8v7::from_array(rt::vec::<u8>(&mut rng, 7, rt::Dom::Full).try_into().unwrap());
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i8v1::from_array(rt::vec::<i8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let r = v0091(a0, a1, a2, s0, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -571,7 +593,7 @@ fn run_v0098() -> Vec<rt::Output> {
     let a0 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
     let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let m0 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let a2 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let r = v0098(a0, a1, m0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
@@ -583,8 +605,8 @@ fn run_v0099() -> Vec<rt::Output> {
     let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
     let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
     let r = v0099(a0, s0, a1, s1, s2, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
@@ -607,10 +629,9 @@ fn run_v0100() -> Vec<rt::Output> {
 fn run_v0101() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7c9787d68ebd6f03);
     let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a1 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
     let a2 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a3 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0101(a0, a1, a2, a3);
+    let r = v0101(a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -652,9 +673,13 @@ fn run_v0103() -> Vec<rt::Output> {
 fn run_v0104() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x01394103b9b21cf7);
     let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0104(a0, a1, s0);
+    let m0 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let r = v0104(a0, m0, s0, a1, i0, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -697,9 +722,8 @@ fn run_v0108() -> Vec<rt::Output> {
 
 fn run_v0109() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x08c39445cf9f642f);
-    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = v0109(a0, i0);
+    let a0 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let r = v0109(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -733,14 +757,21 @@ fn run_v0112() -> Vec<rt::Output> {
 
 fn run_v0113() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8563912c2fa6f70e);
-    let a0 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a3 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0113(a0, s0, a1, a2, a3, s1);
-    vec![rt::Output::new("ret", &[r])]
+    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = i16m1x2::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a4 = f32v6::from_array(rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a5 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a6 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a7 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0113(a0, a1, a2, a3, m0, i0, s0, i1, a4, a5, a6, a7, s1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0114() -> Vec<rt::Output> {
@@ -750,11 +781,12 @@ fn run_v0114() -> Vec<rt::Output> {
     let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
     let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a4 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0114(a0, s0, s1, a1, i0, a2, a3, a4, s2);
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a3 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = i32m2x3::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0114(a0, s0, s1, a1, i0, a2, a3, m0, s2, s3);
     vec![rt::Output::new("ret", &[r])]
 }
 
@@ -769,7 +801,7 @@ fn run_v0115() -> Vec<rt::Output> {
     let a6 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a7 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a8 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a8 = i64v7::from_array(rt::vec::<i64>(&mut rng, 7, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
     let r = v0115(a0, a1, a2, a3, a4, a5, a6, a7, s0, a8, s1);
     vec![rt::Output::new("ret", r.as_slice())]

@@ -7,7 +7,9 @@ typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
 typedef signed char i8v5 __attribute__((ext_vector_type(5)));
 typedef signed char i8v6 __attribute__((ext_vector_type(6)));
+typedef signed char i8v7 __attribute__((ext_vector_type(7)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
+typedef signed char i8v9 __attribute__((ext_vector_type(9)));
 typedef signed char i8v16 __attribute__((ext_vector_type(16)));
 typedef short i16v1 __attribute__((ext_vector_type(1)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
@@ -26,17 +28,20 @@ typedef long i64v1 __attribute__((ext_vector_type(1)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
 typedef long i64v4 __attribute__((ext_vector_type(4)));
+typedef long i64v6 __attribute__((ext_vector_type(6)));
 typedef long i64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
 typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
-typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
+typedef unsigned char u8v7 __attribute__((ext_vector_type(7)));
+typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
 typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
 typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
 typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
+typedef unsigned short u16v5 __attribute__((ext_vector_type(5)));
 typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
 typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
 typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
@@ -45,6 +50,7 @@ typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
 typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
 typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
 typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
+typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
 typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
 typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
 typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
@@ -55,31 +61,28 @@ typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
 typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
 typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
-typedef float f32v2 __attribute__((ext_vector_type(2)));
+typedef float f32v1 __attribute__((ext_vector_type(1)));
 typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
 typedef float f32v6 __attribute__((ext_vector_type(6)));
-typedef float f32v12 __attribute__((ext_vector_type(12)));
+typedef float f32v7 __attribute__((ext_vector_type(7)));
+typedef float f32v14 __attribute__((ext_vector_type(14)));
 typedef float f32v16 __attribute__((ext_vector_type(16)));
 typedef double f64v2 __attribute__((ext_vector_type(2)));
 typedef double f64v3 __attribute__((ext_vector_type(3)));
 typedef double f64v4 __attribute__((ext_vector_type(4)));
 typedef double f64v6 __attribute__((ext_vector_type(6)));
-typedef double f64v8 __attribute__((ext_vector_type(8)));
-typedef double f64v16 __attribute__((ext_vector_type(16)));
 typedef i8v2 i8v2_b;
-typedef i8v6 i8v6_b;
 typedef i16v1 i16v1_b;
 typedef i16v3 i16v3_b;
 typedef i32v2 i32v2_b;
 typedef i32v3 i32v3_b;
 typedef i32v5 i32v5_b;
-typedef i32v16 i32v16_b;
 typedef i64v2 i64v2_b;
-typedef u8v1 u8v1_b;
 typedef u8v2 u8v2_b;
-typedef u8v5 u8v5_b;
+typedef u8v8 u8v8_b;
 typedef u16v1 u16v1_b;
+typedef u16v6 u16v6_b;
 typedef u32v2 u32v2_b;
 typedef u32v8 u32v8_b;
 typedef u32v16 u32v16_b;
@@ -88,35 +91,41 @@ typedef u64v3 u64v3_b;
 typedef u64v4 u64v4_b;
 typedef u64v16 u64v16_b;
 typedef f32v3 f32v3_b;
+typedef f32v6 f32v6_b;
 typedef f64v2 f64v2_b;
-typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
-typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
+typedef f64v6 f64v6_b;
+typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
+typedef signed char i8m4x2 __attribute__((matrix_type(4, 2)));
 typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
-typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
+typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
 typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
-typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
+typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
 typedef long i64m4x4 __attribute__((matrix_type(4, 4)));
 typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
 typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
-typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
+typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
 
-i8v5 v0120(u16v16 a0, i8v5 a1) {
-    u64v4 t0 = ((u64v4)a0).s0313.bbrb;
-    return a1;
+u32v1 v0120(u32v2 a0, i64v1 a1, u8v2 a2, u32v1 a3, f32v1 a4) {
+    u64v4 t0 = ((u64v3){5, a0.even, a1.r}).yyxz;
+    t0.xzw += __builtin_convertvector(a2.xyx, u64v3);
+    return a3 - __builtin_convertvector(a4 * a4, u32v1);
 }
 
 static void run_v0120(void) {
     rt_rng rng = {0x9d0413f19b14ed4bULL};
-    u16v16 a0; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    i8v5 a1; { signed char b[5]; rt_fill_i8(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    i8v5 r = v0120(a0, a1);
-    { signed char b[5]; for (int j = 0; j < 5; j++) b[j] = r[j]; rt_out_i8("v0120", "ret", b, 5); }
+    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i64v1 a1; { long b[1]; rt_fill_i64(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u32v1 a3; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
+    f32v1 a4; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a4[j] = b[j]; }
+    u32v1 r = v0120(a0, a1, a2, a3, a4);
+    { unsigned int b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u32("v0120", "ret", b, 1); }
 }
 
 u64v4 v0121(i32v4 a0, i32v16 a1, i32v4 a2, long i0, int s0, u64v8 a3, u64v8 a4) {
@@ -139,30 +148,26 @@ static void run_v0121(void) {
     { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0121", "ret", b, 4); }
 }
 
-f64v3 v0122(i8v16 a0, i32v16_b a1, i32v2_b a2, i32v5_b a3, long s0) {
+double v0122(i8v16 a0, double s0) {
     i8v16 t0 = a0 * 4;
-    i32v3 t1 = a1.s5ecddC0b4B733FbE.S399;
-    t1.zx = a2 - a3[0];
-    return __builtin_convertvector((i8v3){s0}, f64v3);
+    i32v3 t1 = (((i32v4)t0) * (-4)).wxw;
+    return s0;
 }
 
 static void run_v0122(void) {
     rt_rng rng = {0xfc45b874a2e001edULL};
     i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    i32v16 a1; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    i32v2 a2; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    i32v5 a3; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    f64v3 r = v0122(a0, a1, a2, a3, s0);
-    { double b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f64("v0122", "ret", b, 3); }
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double r = v0122(a0, s0);
+    rt_out_f64("v0122", "ret", &r, 1);
 }
 
-int v0123(i64v4 a0, i64v2_b a1, i64v4 a2, i64v4 a3, unsigned char i0, int s0, u64v4 a4, u64v4_b a5, u16v1 a6, unsigned char i1) {
+unsigned long v0123(i64v4 a0, i64v2_b a1, i64v4 a2, i64v4 a3, unsigned char i0, int s0, u64v4 a4, u64v4_b a5, i32v3 a6, unsigned int s1) {
     i64v4 t0 = ((a0 | a1.g) < (a0 + a2)) + a1.x;
     t0 >>= ((i64v4){a3[i0], s0, 7, a3[0]}) & 63;
     t0 -= (a4 < a5);
-    u16v6 t1 = 4 - (((u16v6)(5)) + ((i32v16)(a6[i1])).s9f6);
-    return s0;
+    u16v6 t1 = s1 - ((u16v6)a6.s001);
+    return 4;
 }
 
 static void run_v0123(void) {
@@ -175,10 +180,10 @@ static void run_v0123(void) {
     int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
     u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
     u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u16v1 a6; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a6[j] = b[j]; }
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    int r = v0123(a0, a1, a2, a3, i0, s0, a4, a5, a6, i1);
-    rt_out_i32("v0123", "ret", &r, 1);
+    i32v3 a6; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long r = v0123(a0, a1, a2, a3, i0, s0, a4, a5, a6, s1);
+    rt_out_u64("v0123", "ret", &r, 1);
 }
 
 i8v2 v0124(u32v8 a0, u32v8_b a1, i32v3_b a2, i8v2 a3) {
@@ -216,9 +221,9 @@ static void run_v0125(void) {
     { int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i32("v0125", "ret", b, 3); }
 }
 
-unsigned char v0126(unsigned int s0, i16v3 a0, unsigned char s1, short s2, i16v4 a1, unsigned long i0, u8v1 a2) {
+unsigned char v0126(unsigned int s0, i16v6 a0, unsigned char s1, short s2, i16v4 a1, unsigned long i0, u8v1 a2) {
     f64v3 t0 = -((f64v3)(s0));
-    i16v3 t1 = a0.s222;
+    i16v3 t1 = a0.s251;
     t1 |= (i16v3){s1, s2, a1[i0]};
     t1.S0 = a1.S3;
     return a2.x;
@@ -227,7 +232,7 @@ unsigned char v0126(unsigned int s0, i16v3 a0, unsigned char s1, short s2, i16v4
 static void run_v0126(void) {
     rt_rng rng = {0xbb64f90063140a38ULL};
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i16v6 a0; { short b[6]; rt_fill_i16(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
     unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
     short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
     i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
@@ -248,33 +253,33 @@ static void run_v0127(void) {
     rt_out_f32("v0127", "ret", &r, 1);
 }
 
-short v0128(u16v4 a0, signed char s0, unsigned short s1, u16v2 a1, u32v3 a2, i16v3_b a3) {
-    u16v4 t0 = (a0 - a0).xxyz;
-    t0 <<= ((u16v4){s0, s1, 3, s1}) & 15;
-    t0.wz |= a1;
-    u32v3 t1 = ~a2;
-    return a3.x;
+i32m3x3 v0128(unsigned short s0, unsigned long s1, unsigned short s2, signed char s3, u8v4 a0, u8v2_b a1, i32m3x3 m0) {
+    u16v4 t0 = ((u16v8){7, s0, s1, s2, s3, s0, 3, s2}).s2017;
+    u8v4 t1 = a0;
+    t1 = a1.yxyy;
+    return m0;
 }
 
 static void run_v0128(void) {
     rt_rng rng = {0xd9b709d401c5bf08ULL};
-    u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    u16v2 a1; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u32v3 a2; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i16v3 a3; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    short r = v0128(a0, s0, s1, a1, a2, a3);
-    rt_out_i16("v0128", "ret", &r, 1);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_FULL);
+    u8v4 a0; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    int m0_b[9]; rt_fill_i32(&rng, m0_b, 9, RT_DOM_FULL); i32m3x3 m0 = __builtin_matrix_column_major_load(m0_b, 3, 3, 3);
+    i32m3x3 r = v0128(s0, s1, s2, s3, a0, a1, m0);
+    { int b[9]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i32("v0128", "ret", b, 9); }
 }
 
-u32v3 v0129(u32m2x3 m0, int s0, i32v2_b a0, i16v3 a1, i16v2 a2, f64v3 a3, u32v3 a4, unsigned int s1, i8m1x4 m1, u32v4 a5) {
+u32v3 v0129(u32m2x3 m0, int s0, i32v2_b a0, i16v3 a1, i16v2 a2, f64v3 a3, u32v5 a4, u32v6 a5, u32v3 a6, u32v3 a7) {
     i32v3 t0 = (i32v3)(m0[0][1]);
     t0 &= s0;
     t0.zy *= (-1) - a0;
     i16v3 t1 = a1;
     t1[0] = a2.S1;
-    return ((__builtin_convertvector(a3 * a3, u32v3) - a4.xyy) * (a4.xzz - (((u32v3){s1, m1[0][2], a5.y}) << (a4 & 31)))) % ((a4 & 7) | 1);
+    return ((__builtin_convertvector(a3 * a3, u32v3) - a4.even) * (a5.hi - (a6 | a7))) % 5;
 }
 
 static void run_v0129(void) {
@@ -285,20 +290,20 @@ static void run_v0129(void) {
     i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
     i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
     f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    u32v3 a4; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    signed char m1_b[4]; rt_fill_i8(&rng, m1_b, 4, RT_DOM_FULL); i8m1x4 m1 = __builtin_matrix_column_major_load(m1_b, 1, 4, 1);
-    u32v4 a5; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u32v3 r = v0129(m0, s0, a0, a1, a2, a3, a4, s1, m1, a5);
+    u32v5 a4; { unsigned int b[5]; rt_fill_u32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
+    u32v6 a5; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
+    u32v3 a6; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    u32v3 a7; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
+    u32v3 r = v0129(m0, s0, a0, a1, a2, a3, a4, a5, a6, a7);
     { unsigned int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u32("v0129", "ret", b, 3); }
 }
 
-u8v1 v0130(u64v16_b a0, unsigned long s0, i32v4 a1, unsigned long i0, u64v4_b a2, unsigned long s1, i32v8 a3, i32v4 a4, f64v8 a5, u8v1_b a6) {
+u32v2 v0130(u64v16_b a0, unsigned long s0, i32v4 a1, unsigned long i0, u64v4_b a2, unsigned long s1, i32v8 a3, i32v4 a4, f64v2_b a5, unsigned int s2, u16v4 a6) {
     u64v8 t0 = a0.S8491e4f0 * ((u64v8){s0, 7, ((i32v4)(a1.y))[i0], a2[2], ((u16v8)(4)).S6, 9, s1, 0});
     t0 += a3.s0;
     t0 &= t0;
-    f64v4 t1 = __builtin_convertvector(a4, f64v4) * a5.s7133;
-    return a6;
+    f64v4 t1 = __builtin_convertvector(a4, f64v4) * a5.yyyx;
+    return ((u32v2)(s2)) % ((((u32v2)a6) & 7) | 1);
 }
 
 static void run_v0130(void) {
@@ -311,10 +316,11 @@ static void run_v0130(void) {
     unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
     i32v8 a3; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
     i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    f64v8 a5; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a5[j] = b[j]; }
-    u8v1 a6; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a6[j] = b[j]; }
-    u8v1 r = v0130(a0, s0, a1, i0, a2, s1, a3, a4, a5, a6);
-    { unsigned char b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u8("v0130", "ret", b, 1); }
+    f64v2 a5; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
+    u16v4 a6; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    u32v2 r = v0130(a0, s0, a1, i0, a2, s1, a3, a4, a5, s2, a6);
+    { unsigned int b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u32("v0130", "ret", b, 2); }
 }
 
 i8v8 v0131(i8v16 a0, unsigned long s0) {
@@ -331,7 +337,7 @@ static void run_v0131(void) {
 
 f32v4 v0132(f32v4 a0, f32v16 a1, u32v4 a2) {
     f32v4 t0 = a0 * a0;
-    return (a1 * a2.a).sCf53dF09d061.hi.s2055;
+    return (a1 * a2.a).SCf53df09D06129.odd.lo;
 }
 
 static void run_v0132(void) {
@@ -343,86 +349,62 @@ static void run_v0132(void) {
     { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0132", "ret", b, 4); }
 }
 
-i16v6 v0133(i32v4 a0, unsigned char i0, i32v3 a1, i32v3 a2, i64v2_b a3, short s0, u64v4 a4, long i1, i16v4 a5, int i2, i64v8 a6, long i3, unsigned short s1) {
-    i32v3 t0 = (((i32v3)(a0[i0])) | (a1 % 7)).xzx;
-    t0.s0 = a2.b;
-    return s1 * (a6[i3] + ((i16v6){a3[0], s0, a4[i1], a5[i2], s0, -5}));
+u64v2 v0133(i32v4 a0, unsigned char i0, i32v5 a1, u64v2 a2, u64v2 a3, u64v5 a4) {
+    i32v3 t0 = (((i32v5)(a0[i0])) | (a1 % 7)).lo;
+    return (a2 + a3) + (((u64v2){5, a4.S1}) & a2);
 }
 
 static void run_v0133(void) {
     rt_rng rng = {0x1aa221682847e77cULL};
     i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i64v2 a3; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    i16v4 a5; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    i64v8 a6; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
-    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    i16v6 r = v0133(a0, i0, a1, a2, a3, s0, a4, i1, a5, i2, a6, i3, s1);
-    { short b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i16("v0133", "ret", b, 6); }
+    i32v5 a1; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
+    u64v2 a2; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u64v5 a4; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
+    u64v2 r = v0133(a0, i0, a1, a2, a3, a4);
+    { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0133", "ret", b, 2); }
 }
 
-i64v4 v0134(u64v3_b a0, unsigned int s0, i8v4 a1, i8m1x1 m0, unsigned char i0, unsigned short i1, signed char s1, i8v16 a2, f64v4 a3, i32v4 a4, i64m1x4 m1) {
+i8v5 v0134(u64v3_b a0, unsigned int s0, i8v2 a1, u8m3x4 m0, i8v9 a2) {
     u64v3 t0 = a0 - ((u64v3){0, s0, 3});
     t0 <<= 37;
     t0 = a0 + a0;
-    i8v4 t1 = m0[i0][0] + a1.xzyz;
-    t1[i1] = s1;
-    t1 ^= a2.s8376;
-    return (a3 == ((f64v4)(a4.y))) ^ m1[0][2];
+    i8v4 t1 = a1.xyxy - m0[0][3];
+    return a2.lo.S34141;
 }
 
 static void run_v0134(void) {
     rt_rng rng = {0x64afb182054aa810ULL};
     u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    signed char m0_b[1]; rt_fill_i8(&rng, m0_b, 1, RT_DOM_FULL); i8m1x1 m0 = __builtin_matrix_column_major_load(m0_b, 1, 1, 1);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    i8v16 a2; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    f64v4 a3; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    long m1_b[4]; rt_fill_i64(&rng, m1_b, 4, RT_DOM_FULL); i64m1x4 m1 = __builtin_matrix_column_major_load(m1_b, 1, 4, 1);
-    i64v4 r = v0134(a0, s0, a1, m0, i0, i1, s1, a2, a3, a4, m1);
-    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0134", "ret", b, 4); }
+    i8v2 a1; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    unsigned char m0_b[12]; rt_fill_u8(&rng, m0_b, 12, RT_DOM_FULL); u8m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
+    i8v9 a2; { signed char b[9]; rt_fill_i8(&rng, b, 9, RT_DOM_FULL); for (int j = 0; j < 9; j++) a2[j] = b[j]; }
+    i8v5 r = v0134(a0, s0, a1, m0, a2);
+    { signed char b[5]; for (int j = 0; j < 5; j++) b[j] = r[j]; rt_out_i8("v0134", "ret", b, 5); }
 }
 
-u8v2 v0135(double s0, u64v16 a0, i8v4 a1, unsigned long i0, f64m3x4 m0, unsigned long s1, f64v16 a2, int i1, f64v8 a3, i8v3 a4, f64v2_b a5, double s2, i16v1 a6, u8v2_b a7, u8m4x3 m1, i32v2 a8) {
-    f64v4 t0 = ((6 + ((f64v8){s0, -3.75, a0.sf, s0, a1[i0], m0[2][0], s1, a2[i1]})) + a3).S0750;
-    t0 -= a4[2];
-    f64v4 t1 = a5.S0011;
-    t1.s2 = s0 - s2;
-    return ((a7 & a6) * (a7 + ((u8v2)(m1[1][1])))) | (__builtin_convertvector(a8, u8v2) * 7);
+u64v16 v0135(f64v2 a0, f64v2 a1, double s0, u32v8 a2, u32v3 a3, u32v4 a4, u64v16 a5) {
+    f64v4 t0 = ((a0 / ((f64v2)(-5))) + (-a1)).yyxy;
+    t0.y += s0;
+    t0.br = a0;
+    u32v8 t1 = a2;
+    t1.s713 = (a3 - a3) + a4.gbg;
+    return a5;
 }
 
 static void run_v0135(void) {
     rt_rng rng = {0xb8bf0ea0246f569bULL};
+    f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    f64v2 a1; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
     double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    u64v16 a0; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    double m0_b[12]; rt_fill_f64(&rng, m0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    f64v16 a2; { double b[16]; rt_fill_f64(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 15LL));
-    f64v8 a3; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    i8v3 a4; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    f64v2 a5; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i16v1 a6; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a6[j] = b[j]; }
-    u8v2 a7; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
-    unsigned char m1_b[12]; rt_fill_u8(&rng, m1_b, 12, RT_DOM_FULL); u8m4x3 m1 = __builtin_matrix_column_major_load(m1_b, 4, 3, 4);
-    i32v2 a8; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a8[j] = b[j]; }
-    u8v2 r = v0135(s0, a0, a1, i0, m0, s1, a2, i1, a3, a4, a5, s2, a6, a7, m1, a8);
-    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0135", "ret", b, 2); }
+    u32v8 a2; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    u32v3 a3; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u64v16 a5; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a5[j] = b[j]; }
+    u64v16 r = v0135(a0, a1, s0, a2, a3, a4, a5);
+    { unsigned long b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u64("v0135", "ret", b, 16); }
 }
 
 u32v4 v0136(i32v3 a0, f32v3_b a1, i32v3 a2, u32v16 a3, u64v6 a4, unsigned int i0, u32v16 a5, unsigned char i1, u32m4x1 m0, u32v3 a6, u8m2x1 m1, u64v4 a7) {
@@ -470,26 +452,29 @@ static void run_v0137(void) {
     rt_out_i8("v0137", "ret", &r, 1);
 }
 
-i8v2 v0138(u8v3 a0, u8v5_b a1, signed char s0, i8v8 a2, unsigned char i0, u32m2x4 m0, unsigned int i1, i8v16 a3, u16v4 a4, int i2) {
+i8v16 v0138(u8v3 a0, short s0, u64v4 a1, unsigned short i0, i8m2x4 m0, unsigned int i1, i8v16 a2, unsigned short s1, unsigned char s2, signed char s3, i8v4 a3, i8m4x2 m1, i8v6 a4) {
     u8v3 t0 = a0 * a0;
-    t0 = a1.s00.xxy;
-    return ((i8v8){s0, a2[i0], m0[i1][2], -4, a3.s4, 0, a4[i2], s0}).even.wz;
+    t0 = ((u8v8)(s0)).s24470.lo;
+    return (i8v16){a1[i0], m0[i1][2], -4, a2[14], 0, s1, s2, s3, a3[2], -2, -4, 0, m1[3][0], a4[4], 2, s3};
 }
 
 static void run_v0138(void) {
     rt_rng rng = {0x4bf8bab8e1498324ULL};
     u8v3 a0; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u8v5 a1; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    i8v8 a2; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned int m0_b[8]; rt_fill_u32(&rng, m0_b, 8, RT_DOM_FULL); u32m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    signed char m0_b[8]; rt_fill_i8(&rng, m0_b, 8, RT_DOM_FULL); i8m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
     unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    i8v16 a3; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    u16v4 a4; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    i8v2 r = v0138(a0, a1, s0, a2, i0, m0, i1, a3, a4, i2);
-    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0138", "ret", b, 2); }
+    i8v16 a2; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    signed char m1_b[8]; rt_fill_i8(&rng, m1_b, 8, RT_DOM_FULL); i8m4x2 m1 = __builtin_matrix_column_major_load(m1_b, 4, 2, 4);
+    i8v6 a4; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
+    i8v16 r = v0138(a0, s0, a1, i0, m0, i1, a2, s1, s2, s3, a3, m1, a4);
+    { signed char b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_i8("v0138", "ret", b, 16); }
 }
 
 u8m4x3 v0139(u8m4x3 m0, unsigned char s0, unsigned char s1, u64v2_b a0) {
@@ -506,27 +491,26 @@ static void run_v0139(void) {
     { unsigned char b[12]; __builtin_matrix_column_major_store(r, b, 4); rt_out_u8("v0139", "ret", b, 12); }
 }
 
-f32v4 v0140(u8v2 a0, f32v4 a1) {
+f32v4 v0140(u8v2 a0, f32v6_b a1) {
     u32v4 t0 = (u32v4)(4);
     i32v16 t1 = (i32v16)(a0.S0);
     t1 = t1;
-    return (a1.b * a1).gbgr;
+    return ((f32v4)(a1.S0)).bgrg.yxwx;
 }
 
 static void run_v0140(void) {
     rt_rng rng = {0xf5e2b05a33d741daULL};
     u8v2 a0; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    f32v6 a1; { float b[6]; rt_fill_f32(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
     f32v4 r = v0140(a0, a1);
     { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0140", "ret", b, 4); }
 }
 
-i32v3 v0141(i16v3_b a0, i64v3 a1, i64v3 a2, u64v4 a3, i32v3 a4, u8v4 a5, int s0) {
+u32v4 v0141(i16v3_b a0, i64v3 a1, i64v3 a2, u64v2 a3, unsigned short i0, u16v5 a4, u16v4 a5, unsigned short i1, u16v16 a6, i64v3 a7) {
     i64v3 t0 = -(__builtin_convertvector(a0, i64v3) + (a1 * a2));
-    u64v4 t1 = ((u64v3)(5)).xyzz;
-    t1 |= a3;
-    t1.ragb ^= 4;
-    return a4 >> (((i32v3){-8, a5[1], s0}) & 31);
+    u64v4 t1 = a3.s1100;
+    t1 >>= 23;
+    return __builtin_convertvector((u16v4){((u16v4)(4))[i0], a4.S3, ((u16v4){a5.z, 4, a5[i1], a6[4]}).s3, a7.z}, u32v4);
 }
 
 static void run_v0141(void) {
@@ -534,12 +518,15 @@ static void run_v0141(void) {
     i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     i64v3 a1; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
     i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i32v3 a4; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    i32v3 r = v0141(a0, a1, a2, a3, a4, a5, s0);
-    { int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i32("v0141", "ret", b, 3); }
+    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u16v5 a4; { unsigned short b[5]; rt_fill_u16(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
+    u16v4 a5; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    u16v16 a6; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a6[j] = b[j]; }
+    i64v3 a7; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
+    u32v4 r = v0141(a0, a1, a2, a3, i0, a4, a5, i1, a6, a7);
+    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0141", "ret", b, 4); }
 }
 
 i16v1 v0142(i16v1 a0, i16v1_b a1, short s0, i16v3 a2, i64v4 a3) {
@@ -569,12 +556,12 @@ static void run_v0143(void) {
     { unsigned long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u64("v0143", "ret", b, 3); }
 }
 
-u8v4 v0144(i16v4 a0, unsigned short s0, u64v5 a1, unsigned char i0, u16v4 a2, long i1, unsigned long s1, i32v5 a3, signed char s2, u8v6 a4, i8v3 a5, u8v4 a6) {
+i64v6 v0144(i16v4 a0, unsigned short s0, u64v5 a1, unsigned char i0, u16v4 a2, long i1, unsigned long s1, i32v5 a3, signed char s2, u8v3 a4, unsigned int i2, u16v6_b a5, long s3, unsigned int s4, i64v3 a6, i8v3 a7, i64v6 a8, i64v2 a9, int i3, f64v6_b a10) {
     i32v5 t0 = __builtin_convertvector(((u64v16){a0[2], s0, a1[i0], a2[i1], s0, s1, s1}).s5D180, i32v5) & a3;
     u16v3 t1 = (u16v3)(s2);
-    t1 *= a4.s41[1];
-    t1 = __builtin_convertvector(a5 | a5, u16v3);
-    return a6;
+    t1 *= a4.lo[i2];
+    t1.zxy = a5.odd;
+    return ((i64v6){s0, s3, s4, -1, a2[2], a6.g}) + ((__builtin_convertvector((u32v6)(a7.x), u64v6) < 5) - ((a8 * a9[i3]) * (a10 == a10)));
 }
 
 static void run_v0144(void) {
@@ -588,11 +575,19 @@ static void run_v0144(void) {
     unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
     i32v5 a3; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
     signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    u8v6 a4; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
-    i8v3 a5; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    u8v4 a6; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    u8v4 r = v0144(a0, s0, a1, i0, a2, i1, s1, a3, s2, a4, a5, a6);
-    { unsigned char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u8("v0144", "ret", b, 4); }
+    u8v3 a4; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    u16v6 a5; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
+    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
+    i64v3 a6; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    i8v3 a7; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
+    i64v6 a8; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a8[j] = b[j]; }
+    i64v2 a9; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a9[j] = b[j]; }
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    f64v6 a10; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a10[j] = b[j]; }
+    i64v6 r = v0144(a0, s0, a1, i0, a2, i1, s1, a3, s2, a4, i2, a5, s3, s4, a6, a7, a8, a9, i3, a10);
+    { long b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i64("v0144", "ret", b, 6); }
 }
 
 i16v4 v0145(i16v4 a0, i16v8 a1, i16v3 a2) {
@@ -707,29 +702,22 @@ static void run_v0151(void) {
     { long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i64("v0151", "ret", b, 3); }
 }
 
-i16m3x3 v0152(i8v16 a0, unsigned int s0, i32v2 a1, i32v4 a2, int i0, u32m3x4 m0, u16v4 a3, u64v4 a4, unsigned int s1, short s2, i16m3x3 m1) {
+u16v4 v0152(i8v16 a0, unsigned int s0, u32v4 a1, u16v4 a2) {
     i8v16 t0 = a0.Sb1734905C14202da;
-    u32v4 t1 = ((u32v8){s0, a1.y, a2[i0], m0[2][3], 5, a3.x, a4.x, s1}).S6063745216030700.Sb7e3;
-    t1 -= t1;
-    t1.wy = __builtin_convertvector((i16v2)(s2), u32v2);
-    return s2 + m1;
+    u32v4 t1 = ((u32v3){s0, s0, 9}).rrrb;
+    t1 /= (t1 & 7) | 1;
+    t1 = a1;
+    return a2;
 }
 
 static void run_v0152(void) {
     rt_rng rng = {0xa3611f653dc6bcf1ULL};
     i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int m0_b[12]; rt_fill_u32(&rng, m0_b, 12, RT_DOM_FULL); u32m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_FULL);
-    short m1_b[9]; rt_fill_i16(&rng, m1_b, 9, RT_DOM_FULL); i16m3x3 m1 = __builtin_matrix_column_major_load(m1_b, 3, 3, 3);
-    i16m3x3 r = v0152(a0, s0, a1, a2, i0, m0, a3, a4, s1, s2, m1);
-    { short b[9]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i16("v0152", "ret", b, 9); }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u16v4 r = v0152(a0, s0, a1, a2);
+    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0152", "ret", b, 4); }
 }
 
 i32v4 v0153(u16v4 a0, i8m4x3 m0, unsigned int i0, unsigned short s0, u16v4 a1, i64v4 a2, i64v8 a3, u16v8 a4, u16v4 a5, u16v2 a6, unsigned long i1, u32v4 a7, unsigned int s1, unsigned int s2, i8v8 a8, long s3) {
@@ -762,41 +750,43 @@ static void run_v0153(void) {
     { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0153", "ret", b, 4); }
 }
 
-f32v2 v0154(f32v3 a0, f32v4 a1, float s0, int i0, unsigned char i1, f64v3 a2) {
-    f32v4 t0 = a0.xxyz * (s0 * a1);
-    t0[i0] += s0 - s0;
-    t0[i1] -= t0[0];
-    f64v3 t1 = a2;
-    t1 -= a2;
-    return ((((f32v4)(6.0)) - ((f32v4)(-5.5))).ywwx + 8).hi;
+signed char v0154(f32v7 a0, float s0, f32m4x4 m0, unsigned int i0, u8v8_b a1, int i1, i32v8 a2, i32v4 a3) {
+    f32v4 t0 = a0.lo * ((f32v4){s0, m0[i0][3], s0});
+    t0 -= ((f32v4){a1[i1]}) - __builtin_convertvector(t0, f32v4);
+    i32v8 t1 = ~a2;
+    t1[6] = a3.w;
+    return -2;
 }
 
 static void run_v0154(void) {
     rt_rng rng = {0xadec61cd85b66531ULL};
-    f32v3 a0; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    f32v7 a0; { float b[7]; rt_fill_f32(&rng, b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 7; j++) a0[j] = b[j]; }
     float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    f64v3 a2; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    f32v2 r = v0154(a0, a1, s0, i0, i1, a2);
-    { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0154", "ret", b, 2); }
+    float m0_b[16]; rt_fill_f32(&rng, m0_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u8v8 a1; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    i32v8 a2; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    signed char r = v0154(a0, s0, m0, i0, a1, i1, a2, a3);
+    rt_out_i8("v0154", "ret", &r, 1);
 }
 
-unsigned long v0155(i8v4 a0, i16v2 a1, i8v6_b a2) {
+i64m1x2 v0155(i8v4 a0, u8v7 a1, i8v2 a2, i64m1x2 m0) {
     i8v4 t0 = a0;
-    t0 = ((i8v4)a1).wxwy;
-    t0.w = a2[2];
-    return 2;
+    t0 = ((i8v7)a1).even;
+    t0.xw = -a2;
+    return m0;
 }
 
 static void run_v0155(void) {
     rt_rng rng = {0x1e729a04805f6fa2ULL};
     i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    i8v6 a2; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
-    unsigned long r = v0155(a0, a1, a2);
-    rt_out_u64("v0155", "ret", &r, 1);
+    u8v7 a1; { unsigned char b[7]; rt_fill_u8(&rng, b, 7, RT_DOM_FULL); for (int j = 0; j < 7; j++) a1[j] = b[j]; }
+    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    long m0_b[2]; rt_fill_i64(&rng, m0_b, 2, RT_DOM_FULL); i64m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
+    i64m1x2 r = v0155(a0, a1, a2, m0);
+    { long b[2]; __builtin_matrix_column_major_store(r, b, 1); rt_out_i64("v0155", "ret", b, 2); }
 }
 
 short v0156(i64v8 a0, long s0, u32m3x4 m0, u32m4x2 m1, long i0, unsigned int s1, i16v2 a1) {

@@ -11,108 +11,114 @@ matrix! {
     pub(crate) typedef char i8v4 __attribute__((ext_vector_type(4)));
     pub typedef char i8v5 __attribute__((ext_vector_type(5)));
     pub(crate) typedef int8_t i8v6 __attribute__((ext_vector_type(6)));
+    typedef char i8v7 __attribute__((ext_vector_type(7)));
     typedef char i8v8 __attribute__((ext_vector_type(8)));
-    typedef char i8v16 __attribute__((ext_vector_type(16)));
-    typedef int16_t i16v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef int16_t i16v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef short i16v3 __attribute__((ext_vector_type(3)));
-    typedef short i16v4 __attribute__((ext_vector_type(4)));
-    typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef short i16v8 __attribute__((ext_vector_type(8)));
+    typedef signed char i8v9 __attribute__((ext_vector_type(9)));
+    pub(crate) typedef char i8v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef short i16v1 __attribute__((ext_vector_type(1)));
+    typedef short i16v2 __attribute__((ext_vector_type(2)));
+    typedef int16_t i16v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef short i16v4 __attribute__((ext_vector_type(4)));
+    pub typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef int16_t i16v8 __attribute__((ext_vector_type(8)));
     pub typedef int32_t i32v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef int32_t i32v3 __attribute__((ext_vector_type(3)));
-    pub typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
-    typedef int32_t i32v5 __attribute__((ext_vector_type(5)));
-    typedef i32 i32v6 __attribute__((ext_vector_type(6)));
+    typedef int32_t i32v3 __attribute__((ext_vector_type(3)));
+    typedef i32 i32v4 __attribute__((ext_vector_type(4)));
+    pub typedef int32_t i32v5 __attribute__((ext_vector_type(5)));
+    typedef int i32v6 __attribute__((ext_vector_type(6)));
     pub typedef int32_t i32v8 __attribute__((ext_vector_type(8)));
-    typedef int i32v16 __attribute__((ext_vector_type(16)));
+    typedef i32 i32v16 __attribute__((ext_vector_type(16)));
     pub typedef int64_t i64v1 __attribute__((ext_vector_type(1)));
-    typedef i64 i64v2 __attribute__((ext_vector_type(2)));
-    pub typedef int64_t i64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef int64_t i64v4 __attribute__((ext_vector_type(4)));
-    pub typedef long long i64v8 __attribute__((ext_vector_type(8)));
-    typedef uint8_t u8v1 __attribute__((ext_vector_type(1)));
-    typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
-    pub typedef uint8_t u8v4 __attribute__((ext_vector_type(4)));
-    typedef u8 u8v5 __attribute__((ext_vector_type(5)));
-    typedef uint8_t u8v6 __attribute__((ext_vector_type(6)));
-    typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
-    typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
-    pub typedef u16 u16v3 __attribute__((ext_vector_type(3)));
-    pub typedef u16 u16v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
-    pub typedef uint16_t u16v8 __attribute__((ext_vector_type(8)));
-    pub typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
-    typedef u32 u32v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned u32v3 __attribute__((ext_vector_type(3)));
-    typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef uint32_t u32v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef u32 u32v8 __attribute__((ext_vector_type(8)));
-    typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
-    pub typedef unsigned long long u64v1 __attribute__((ext_vector_type(1)));
-    pub typedef u64 u64v2 __attribute__((ext_vector_type(2)));
-    typedef u64 u64v3 __attribute__((ext_vector_type(3)));
-    typedef u64 u64v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef int64_t i64v2 __attribute__((ext_vector_type(2)));
+    pub typedef long long i64v3 __attribute__((ext_vector_type(3)));
+    typedef int64_t i64v4 __attribute__((ext_vector_type(4)));
+    typedef long i64v6 __attribute__((ext_vector_type(6)));
+    typedef int64_t i64v8 __attribute__((ext_vector_type(8)));
+    pub typedef uint8_t u8v1 __attribute__((ext_vector_type(1)));
+    typedef u8 u8v2 __attribute__((ext_vector_type(2)));
+    typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
+    pub typedef u8 u8v7 __attribute__((ext_vector_type(7)));
+    pub typedef u8 u8v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
+    pub typedef uint16_t u16v2 __attribute__((ext_vector_type(2)));
+    pub typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef uint16_t u16v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned short u16v5 __attribute__((ext_vector_type(5)));
+    typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
+    typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef u16 u16v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef u32 u32v1 __attribute__((ext_vector_type(1)));
+    typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
+    pub typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
+    pub typedef u32 u32v4 __attribute__((ext_vector_type(4)));
+    typedef u32 u32v5 __attribute__((ext_vector_type(5)));
+    typedef u32 u32v6 __attribute__((ext_vector_type(6)));
+    typedef unsigned u32v8 __attribute__((ext_vector_type(8)));
+    typedef unsigned u32v16 __attribute__((ext_vector_type(16)));
+    pub typedef uint64_t u64v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef u64 u64v2 __attribute__((ext_vector_type(2)));
+    typedef unsigned long long u64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef uint64_t u64v5 __attribute__((ext_vector_type(5)));
     typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
-    pub typedef uint64_t u64v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef u64 u64v16 __attribute__((ext_vector_type(16)));
-    typedef f32 f32v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef float f32v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned long long u64v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef float f32v1 __attribute__((ext_vector_type(1)));
+    pub typedef float f32v3 __attribute__((ext_vector_type(3)));
     pub(crate) typedef float f32v4 __attribute__((ext_vector_type(4)));
-    typedef float f32v6 __attribute__((ext_vector_type(6)));
-    typedef f32 f32v12 __attribute__((ext_vector_type(12)));
-    pub(crate) typedef float f32v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef double f64v2 __attribute__((ext_vector_type(2)));
-    pub typedef double f64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef double f64v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef double f64v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef f64 f64v8 __attribute__((ext_vector_type(8)));
-    typedef f64 f64v16 __attribute__((ext_vector_type(16)));
-    type i8v2_b = i8v2;
-    typedef i8v6 i8v6_b;
+    pub(crate) typedef float f32v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef f32 f32v7 __attribute__((ext_vector_type(7)));
+    typedef f32 f32v14 __attribute__((ext_vector_type(14)));
+    typedef f32 f32v16 __attribute__((ext_vector_type(16)));
+    typedef double f64v2 __attribute__((ext_vector_type(2)));
+    typedef f64 f64v3 __attribute__((ext_vector_type(3)));
+    pub typedef double f64v4 __attribute__((ext_vector_type(4)));
+    typedef double f64v6 __attribute__((ext_vector_type(6)));
+    typedef i8v2 i8v2_b;
     typedef i16v1 i16v1_b;
-    type i16v3_b = i16v3;
-    type i32v2_b = i32v2;
-    type i32v3_b = i32v3;
+    typedef i16v3 i16v3_b;
+    typedef i32v2 i32v2_b;
+    typedef i32v3 i32v3_b;
     typedef i32v5 i32v5_b;
-    type i32v16_b = i32v16;
-    typedef i64v2 i64v2_b;
-    type u8v1_b = u8v1;
+    type i64v2_b = i64v2;
     typedef u8v2 u8v2_b;
-    typedef u8v5 u8v5_b;
-    typedef u16v1 u16v1_b;
+    typedef u8v8 u8v8_b;
+    type u16v1_b = u16v1;
+    typedef u16v6 u16v6_b;
     typedef u32v2 u32v2_b;
     typedef u32v8 u32v8_b;
     typedef u32v16 u32v16_b;
-    type u64v2_b = u64v2;
+    typedef u64v2 u64v2_b;
     typedef u64v3 u64v3_b;
     typedef u64v4 u64v4_b;
     type u64v16_b = u64v16;
     typedef f32v3 f32v3_b;
+    typedef f32v6 f32v6_b;
     typedef f64v2 f64v2_b;
-    typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
-    typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int8_t i8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef i16 i16m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef long long i64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int64_t i64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef u8 u8m2x1 __attribute__((matrix_type(2, 1)));
-    typedef uint8_t u8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef u32 u32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef u32 u32m2x4 __attribute__((matrix_type(2, 4)));
+    type f64v6_b = f64v6;
+    typedef i8 i8m2x4 __attribute__((matrix_type(2, 4)));
+    typedef int8_t i8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i8 i8m4x3 __attribute__((matrix_type(4, 3)));
+    typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef i64 i64m4x4 __attribute__((matrix_type(4, 4)));
+    typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
+    typedef u8 u8m4x3 __attribute__((matrix_type(4, 3)));
+    typedef unsigned u32m2x3 __attribute__((matrix_type(2, 3)));
     typedef uint32_t u32m3x4 __attribute__((matrix_type(3, 4)));
     typedef u32 u32m4x1 __attribute__((matrix_type(4, 1)));
     typedef u32 u32m4x2 __attribute__((matrix_type(4, 2)));
     typedef u64 u64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
 
-    pub fn v0120(a0: u16v16, a1: i8v5) -> i8v5 {
-        let mut t0: u64v4 = ((u64v4)a0).s0313.bbrb;
-        a1
+    pub fn v0120(a0: u32v2, a1: i64v1, a2: u8v2, a3: Vector<u32, 1>, a4: f32v1) -> u32v1 {
+        let mut t0: u64v4 = ((u64v3){5, a0.even, a1.r}).yyxz;
+        t0.xzw += __builtin_convertvector(a2.xyx, u64v3);
+        return a3 - __builtin_convertvector(a4 * a4, u32v1);
     }
 
     pub fn v0121(a0: i32v4, a1: i32v16, a2: i32v4, i0: i64, s0: i32, a3: u64v8, a4: Vector<u64, 8>) -> u64v4 {
@@ -122,38 +128,37 @@ matrix! {
         return (a3 + a4).odd;
     }
 
-    pub fn v0122(a0: Vector<i8, 16>, a1: i32v16_b, a2: i32v2_b, a3: i32v5_b, s0: i64) -> f64v3 {
+    pub fn v0122(a0: Vector<i8, 16>, s0: f64) -> f64 {
         let mut t0: i8v16 = a0 * 4;
-        let mut t1: i32v3 = a1.s5ecddC0b4B733FbE.S399;
-        t1.zx = a2 - a3[0];
-        return __builtin_convertvector((i8v3){s0}, f64v3);
+        let mut t1 = (((i32v4)t0) * (-4)).wxw;
+        return s0;
     }
 
-    pub fn v0123(a0: Vector<i64, 4>, a1: i64v2_b, a2: i64v4, a3: Vector<i64, 4>, i0: u8, s0: i32, a4: u64v4, a5: u64v4_b, a6: u16v1, i1: u8) -> i32 {
+    pub fn v0123(a0: Vector<i64, 4>, a1: i64v2_b, a2: i64v4, a3: Vector<i64, 4>, i0: u8, s0: i32, a4: u64v4, a5: u64v4_b, a6: i32v3, s1: u32) -> u64 {
         let mut t0: i64v4 = ((a0 | a1.g) < (a0 + a2)) + a1.x;
         t0 >>= ((i64v4){a3[i0], s0, 7, a3[0]}) & 63;
         t0 -= (a4 < a5);
-        let mut t1: u16v6 = 4 - (((u16v6)(5)) + ((i32v16)(a6[i1])).s9f6);
-        return s0;
+        let mut t1: u16v6 = s1 - ((u16v6)a6.s001);
+        return 4;
     }
 
     pub fn v0124(a0: u32v8, a1: u32v8_b, a2: i32v3_b, a3: i8v2) -> i8v2 {
         let mut t0 = a0;
         t0 = -(a1 * t0);
         t0.s520 = (u32v3)a2;
-        return a3;
+        a3
     }
 
     pub fn v0125(a0: i64v4, a1: Vector<u32, 4>, i0: u32, s0: u32, a2: i32v3) -> i32v3 {
         let mut t0: i64v4 = a0;
         let mut t1: u32v4 = (-(a1 * a1)) + a1;
         t1[i0] = s0;
-        return a2;
+        a2
     }
 
-    pub fn v0126(s0: u32, a0: i16v3, s1: u8, s2: i16, a1: i16v4, i0: usize, a2: Vector<u8, 1>) -> u8 {
+    pub fn v0126(s0: u32, a0: i16v6, s1: u8, s2: i16, a1: i16v4, i0: usize, a2: Vector<u8, 1>) -> u8 {
         let mut t0 = -((f64v3)(s0));
-        let mut t1: i16v3 = a0.s222;
+        let mut t1: i16v3 = a0.s251;
         t1 |= (i16v3){s1, s2, a1[i0]};
         t1.S0 = a1.S3;
         a2.x
@@ -163,62 +168,59 @@ matrix! {
         s0
     }
 
-    pub fn v0128(a0: Vector<u16, 4>, s0: i8, s1: u16, a1: u16v2, a2: u32v3, a3: i16v3_b) -> i16 {
-        let mut t0 = (a0 - a0).xxyz;
-        t0 <<= ((u16v4){s0, s1, 3, s1}) & 15;
-        t0.wz |= a1;
-        let mut t1 = !a2;
-        a3.x
+    pub fn v0128(s0: u16, s1: u64, s2: u16, s3: i8, a0: u8v4, a1: u8v2_b, m0: i32m3x3) -> i32m3x3 {
+        let mut t0: u16v4 = ((u16v8){7, s0, s1, s2, s3, s0, 3, s2}).s2017;
+        let mut t1: u8v4 = a0;
+        t1 = a1.yxyy;
+        m0
     }
 
-    pub fn v0129(m0: u32m2x3, s0: i32, a0: i32v2_b, a1: i16v3, a2: i16v2, a3: f64v3, a4: Vector<u32, 3>, s1: u32, m1: i8m1x4, a5: u32v4) -> u32v3 {
+    pub fn v0129(m0: u32m2x3, s0: i32, a0: i32v2_b, a1: i16v3, a2: i16v2, a3: f64v3, a4: Vector<u32, 5>, a5: u32v6, a6: u32v3, a7: u32v3) -> u32v3 {
         let mut t0: i32v3 = (i32v3)(m0[0][1]);
         t0 &= s0;
         t0.zy *= (-1) - a0;
         let mut t1: i16v3 = a1;
         t1[0] = a2.S1;
-        return ((__builtin_convertvector(a3 * a3, u32v3) - a4.xyy) * (a4.xzz - (((u32v3){s1, m1[0][2], a5.y}) << (a4 & 31)))) % ((a4 & 7) | 1);
+        ((__builtin_convertvector(a3 * a3, u32v3) - a4.even) * (a5.hi - (a6 | a7))) % 5
     }
 
-    pub fn v0130(a0: u64v16_b, s0: u64, a1: i32v4, i0: usize, a2: u64v4_b, s1: u64, a3: i32v8, a4: i32v4, a5: f64v8, a6: u8v1_b) -> u8v1 {
+    pub fn v0130(a0: u64v16_b, s0: u64, a1: i32v4, i0: usize, a2: u64v4_b, s1: u64, a3: i32v8, a4: i32v4, a5: f64v2_b, s2: u32, a6: Vector<u16, 4>) -> u32v2 {
         let mut t0: u64v8 = a0.S8491e4f0 * ((u64v8){s0, 7, ((i32v4)(a1.y))[i0], a2[2], ((u16v8)(4)).S6, 9, s1, 0});
         t0 += a3.s0;
         t0 &= t0;
-        let mut t1: f64v4 = __builtin_convertvector(a4, f64v4) * a5.s7133;
-        return a6;
+        let mut t1: f64v4 = __builtin_convertvector(a4, f64v4) * a5.yyyx;
+        return ((u32v2)(s2)) % ((((u32v2)a6) & 7) | 1);
     }
 
     pub fn v0131(a0: i8v16, s0: u64) -> i8v8 {
-        return (s0 + a0).S6b76DC60;
+        (s0 + a0).S6b76DC60
     }
 
     pub fn v0132(a0: f32v4, a1: f32v16, a2: u32v4) -> f32v4 {
         let mut t0: f32v4 = a0 * a0;
-        return (a1 * a2.a).sCf53dF09d061.hi.s2055;
+        return (a1 * a2.a).SCf53df09D06129.odd.lo;
     }
 
-    pub fn v0133(a0: i32v4, i0: u8, a1: i32v3, a2: i32v3, a3: i64v2_b, s0: i16, a4: u64v4, i1: i64, a5: i16v4, i2: i32, a6: i64v8, i3: i64, s1: u16) -> i16v6 {
-        let mut t0 = (((i32v3)(a0[i0])) | (a1 % 7)).xzx;
-        t0.s0 = a2.b;
-        return s1 * (a6[i3] + ((i16v6){a3[0], s0, a4[i1], a5[i2], s0, -5}));
+    pub fn v0133(a0: i32v4, i0: u8, a1: i32v5, a2: Vector<u64, 2>, a3: u64v2, a4: u64v5) -> u64v2 {
+        let mut t0: i32v3 = (((i32v5)(a0[i0])) | (a1 % 7)).lo;
+        return (a2 + a3) + (((u64v2){5, a4.S1}) & a2);
     }
 
-    pub fn v0134(a0: u64v3_b, s0: u32, a1: i8v4, m0: i8m1x1, i0: u8, i1: u16, s1: i8, a2: Vector<i8, 16>, a3: f64v4, a4: Vector<i32, 4>, m1: i64m1x4) -> i64v4 {
+    pub fn v0134(a0: u64v3_b, s0: u32, a1: i8v2, m0: u8m3x4, a2: Vector<i8, 9>) -> i8v5 {
         let mut t0: u64v3 = a0 - ((u64v3){0, s0, 3});
         t0 <<= 37;
         t0 = a0 + a0;
-        let mut t1 = m0[i0][0] + a1.xzyz;
-        t1[i1] = s1;
-        t1 ^= a2.s8376;
-        (a3 == ((f64v4)(a4.y))) ^ m1[0][2]
+        let mut t1: i8v4 = a1.xyxy - m0[0][3];
+        return a2.lo.S34141;
     }
 
-    pub fn v0135(s0: f64, a0: u64v16, a1: i8v4, i0: usize, m0: f64m3x4, s1: u64, a2: f64v16, i1: i32, a3: f64v8, a4: i8v3, a5: f64v2_b, s2: f64, a6: i16v1, a7: u8v2_b, m1: u8m4x3, a8: i32v2) -> u8v2 {
-        let mut t0: f64v4 = ((6 + ((f64v8){s0, -3.75, a0.sf, s0, a1[i0], m0[2][0], s1, a2[i1]})) + a3).S0750;
-        t0 -= a4[2];
-        let mut t1: f64v4 = a5.S0011;
-        t1.s2 = s0 - s2;
-        ((a7 & a6) * (a7 + ((u8v2)(m1[1][1])))) | (__builtin_convertvector(a8, u8v2) * 7)
+    pub fn v0135(a0: f64v2, a1: f64v2, s0: f64, a2: u32v8, a3: u32v3, a4: Vector<u32, 4>, a5: u64v16) -> u64v16 {
+        let mut t0 = ((a0 / ((f64v2)(-5))) + (-a1)).yyxy;
+        t0.y += s0;
+        t0.br = a0;
+        let mut t1: u32v8 = a2;
+        t1.s713 = (a3 - a3) + a4.gbg;
+        a5
     }
 
     pub fn v0136(a0: i32v3, a1: f32v3_b, a2: i32v3, a3: Vector<u32, 16>, a4: u64v6, i0: u32, a5: Vector<u32, 16>, i1: u8, m0: u32m4x1, a6: Vector<u32, 3>, m1: u8m2x1, a7: u64v4) -> u32v4 {
@@ -234,32 +236,31 @@ matrix! {
     pub fn v0137(a0: Vector<u32, 2>, a1: u32v2_b, a2: u32v16_b, m0: u64m2x4, s0: i8) -> i8 {
         let mut t0: u32v2 = (a0 * (a1 - 8)) * ((a0 ^ ((u32v2)(7))) >> 29);
         t0 -= (u32v2){a2[4], m0[1][1]};
-        s0
+        return s0;
     }
 
-    pub fn v0138(a0: u8v3, a1: u8v5_b, s0: i8, a2: i8v8, i0: u8, m0: u32m2x4, i1: u32, a3: i8v16, a4: u16v4, i2: i32) -> i8v2 {
+    pub fn v0138(a0: u8v3, s0: i16, a1: Vector<u64, 4>, i0: u16, m0: i8m2x4, i1: u32, a2: i8v16, s1: u16, s2: u8, s3: i8, a3: i8v4, m1: i8m4x2, a4: Vector<i8, 6>) -> i8v16 {
         let mut t0: u8v3 = a0 * a0;
-        t0 = a1.s00.xxy;
-        ((i8v8){s0, a2[i0], m0[i1][2], -4, a3.s4, 0, a4[i2], s0}).even.wz
+        t0 = ((u8v8)(s0)).s24470.lo;
+        (i8v16){a1[i0], m0[i1][2], -4, a2[14], 0, s1, s2, s3, a3[2], -2, -4, 0, m1[3][0], a4[4], 2, s3}
     }
 
     pub fn v0139(m0: u8m4x3, s0: u8, s1: u8, a0: u64v2_b) -> u8m4x3 {
-        a0.y - (s1 * (s0 + m0))
+        return a0.y - (s1 * (s0 + m0));
     }
 
-    pub fn v0140(a0: u8v2, a1: f32v4) -> f32v4 {
+    pub fn v0140(a0: u8v2, a1: f32v6_b) -> f32v4 {
         let mut t0: u32v4 = (u32v4)(4);
         let mut t1: i32v16 = (i32v16)(a0.S0);
         t1 = t1;
-        return (a1.b * a1).gbgr;
+        ((f32v4)(a1.S0)).bgrg.yxwx
     }
 
-    pub fn v0141(a0: i16v3_b, a1: i64v3, a2: i64v3, a3: u64v4, a4: i32v3, a5: Vector<u8, 4>, s0: i32) -> i32v3 {
+    pub fn v0141(a0: i16v3_b, a1: i64v3, a2: i64v3, a3: u64v2, i0: u16, a4: u16v5, a5: u16v4, i1: u16, a6: u16v16, a7: i64v3) -> u32v4 {
         let mut t0 = -(__builtin_convertvector(a0, i64v3) + (a1 * a2));
-        let mut t1 = ((u64v3)(5)).xyzz;
-        t1 |= a3;
-        t1.ragb ^= 4;
-        a4 >> (((i32v3){-8, a5[1], s0}) & 31)
+        let mut t1: u64v4 = a3.s1100;
+        t1 >>= 23;
+        return __builtin_convertvector((u16v4){((u16v4)(4))[i0], a4.S3, ((u16v4){a5.z, 4, a5[i1], a6[4]}).s3, a7.z}, u32v4);
     }
 
     pub fn v0142(a0: i16v1, a1: i16v1_b, s0: i16, a2: i16v3, a3: i64v4) -> i16v1 {
@@ -270,12 +271,12 @@ matrix! {
         return (a1.odd * (-a0)) & ((i32v6)(0));
     }
 
-    pub fn v0144(a0: i16v4, s0: u16, a1: Vector<u64, 5>, i0: u8, a2: u16v4, i1: i64, s1: u64, a3: i32v5, s2: i8, a4: Vector<u8, 6>, a5: i8v3, a6: Vector<u8, 4>) -> u8v4 {
+    pub fn v0144(a0: i16v4, s0: u16, a1: Vector<u64, 5>, i0: u8, a2: u16v4, i1: i64, s1: u64, a3: i32v5, s2: i8, a4: Vector<u8, 3>, i2: u32, a5: u16v6_b, s3: i64, s4: u32, a6: i64v3, a7: Vector<i8, 3>, a8: i64v6, a9: i64v2, i3: i32, a10: f64v6_b) -> i64v6 {
         let mut t0 = __builtin_convertvector(((u64v16){a0[2], s0, a1[i0], a2[i1], s0, s1, s1}).s5D180, i32v5) & a3;
         let mut t1: u16v3 = (u16v3)(s2);
-        t1 *= a4.s41[1];
-        t1 = __builtin_convertvector(a5 | a5, u16v3);
-        return a6;
+        t1 *= a4.lo[i2];
+        t1.zxy = a5.odd;
+        ((i64v6){s0, s3, s4, -1, a2[2], a6.g}) + ((__builtin_convertvector((u32v6)(a7.x), u64v6) < 5) - ((a8 * a9[i3]) * (a10 == a10)))
     }
 
     pub fn v0145(a0: i16v4, a1: Vector<i16, 8>, a2: i16v3) -> i16v4 {
@@ -291,7 +292,7 @@ matrix! {
     }
 
     pub fn v0148(m0: i32m4x1, a0: i32v5_b, i0: usize, s0: i32) -> i32m4x1 {
-        (m0 - a0[i0]) * s0
+        return (m0 - a0[i0]) * s0;
     }
 
     pub fn v0149(a0: i32v3, a1: i8v8, a2: f32v3, i0: i32) -> f32 {
@@ -305,19 +306,19 @@ matrix! {
         t0 %= (a4 & 7) | 1;
         t0 |= __builtin_convertvector((i64v2){a5[i2], 1}, u8v2);
         let mut t1: u16v2 = __builtin_convertvector((a6 != ((u16v2)(s1))), u16v2);
-        a7
+        return a7;
     }
 
     pub fn v0151(a0: i64v1) -> i64v3 {
         return (i64v3)((a0 - a0)[0]);
     }
 
-    pub fn v0152(a0: i8v16, s0: u32, a1: i32v2, a2: Vector<i32, 4>, i0: i32, m0: u32m3x4, a3: u16v4, a4: Vector<u64, 4>, s1: u32, s2: i16, m1: i16m3x3) -> i16m3x3 {
+    pub fn v0152(a0: i8v16, s0: u32, a1: u32v4, a2: u16v4) -> u16v4 {
         let mut t0 = a0.Sb1734905C14202da;
-        let mut t1 = ((u32v8){s0, a1.y, a2[i0], m0[2][3], 5, a3.x, a4.x, s1}).S6063745216030700.Sb7e3;
-        t1 -= t1;
-        t1.wy = __builtin_convertvector((i16v2)(s2), u32v2);
-        return s2 + m1;
+        let mut t1: u32v4 = ((u32v3){s0, s0, 9}).rrrb;
+        t1 /= (t1 & 7) | 1;
+        t1 = a1;
+        a2
     }
 
     pub fn v0153(a0: Vector<u16, 4>, m0: i8m4x3, i0: u32, s0: u16, a1: u16v4, a2: Vector<i64, 4>, a3: i64v8, a4: u16v8, a5: Vector<u16, 4>, a6: u16v2, i1: usize, a7: u32v4, s1: u32, s2: u32, a8: i8v8, s3: i64) -> i32v4 {
@@ -328,34 +329,33 @@ matrix! {
         return (((a7 ^ s1) + __builtin_convertvector((u32v4){s2, a8.S7, a7[3], s3}, u32v4)) < a7);
     }
 
-    pub fn v0154(a0: f32v3, a1: f32v4, s0: f32, i0: i32, i1: u8, a2: f64v3) -> f32v2 {
-        let mut t0: f32v4 = a0.xxyz * (s0 * a1);
-        t0[i0] += s0 - s0;
-        t0[i1] -= t0[0];
-        let mut t1: f64v3 = a2;
-        t1 -= a2;
-        ((((f32v4)(6.0)) - ((f32v4)(-5.5))).ywwx + 8).hi
+    pub fn v0154(a0: f32v7, s0: f32, m0: f32m4x4, i0: u32, a1: u8v8_b, i1: i32, a2: i32v8, a3: i32v4) -> i8 {
+        let mut t0: f32v4 = a0.lo * ((f32v4){s0, m0[i0][3], s0});
+        t0 -= ((f32v4){a1[i1]}) - __builtin_convertvector(t0, f32v4);
+        let mut t1: i32v8 = !a2;
+        t1[6] = a3.w;
+        return -2;
     }
 
-    pub fn v0155(a0: i8v4, a1: Vector<i16, 2>, a2: i8v6_b) -> u64 {
+    pub fn v0155(a0: i8v4, a1: Vector<u8, 7>, a2: i8v2, m0: i64m1x2) -> i64m1x2 {
         let mut t0: i8v4 = a0;
-        t0 = ((i8v4)a1).wxwy;
-        t0.w = a2[2];
-        2
+        t0 = ((i8v7)a1).even;
+        t0.xw = -a2;
+        return m0;
     }
 
     pub fn v0156(a0: i64v8, s0: i64, m0: u32m3x4, m1: u32m4x2, i0: i64, s1: u32, a1: i16v2) -> i16 {
         let mut t0 = !a0;
         let mut t1: u32v5 = s1 + ((u32v5){1, s0, m0[2][2], m1[i0][1], 0});
         t1.s4 = s1;
-        a1.x
+        return a1.x;
     }
 
     pub fn v0157(a0: f64v6, a1: i16v6, a2: i16v2) -> f32 {
         let mut t0: i16v6 = __builtin_convertvector(a0, i16v6);
         t0 ^= t0 << (a1 & 15);
         t0 ^= a2[0] * t0;
-        return -3.75;
+        -3.75
     }
 
     pub fn v0158(a0: f64v2, a1: i8v4, a2: Vector<u8, 4>) -> i8 {
@@ -373,9 +373,12 @@ matrix! {
 
 fn run_v0120() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9d0413f19b14ed4b);
-    let a0 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v5::from_array(rt::vec::<i8>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0120(a0, a1);
+    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a1 = i64v1::from_array(rt::vec::<i64>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a4 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0120(a0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -395,12 +398,9 @@ fn run_v0121() -> Vec<rt::Output> {
 fn run_v0122() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfc45b874a2e001ed);
     let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0122(a0, a1, a2, a3, s0);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0122(a0, s0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0123() -> Vec<rt::Output> {
@@ -413,9 +413,9 @@ fn run_v0123() -> Vec<rt::Output> {
     let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let a4 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let a5 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a6 = u16v1::from_array(rt::vec::<u16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let r = v0123(a0, a1, a2, a3, i0, s0, a4, a5, a6, i1);
+    let a6 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0123(a0, a1, a2, a3, i0, s0, a4, a5, a6, s1);
     vec![rt::Output::new("ret", &[r])]
 }
 
@@ -443,7 +443,7 @@ fn run_v0125() -> Vec<rt::Output> {
 fn run_v0126() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbb64f90063140a38);
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a0 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
     let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
@@ -462,14 +462,15 @@ fn run_v0127() -> Vec<rt::Output> {
 
 fn run_v0128() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd9b709d401c5bf08);
-    let a0 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0128(a0, s0, s1, a1, a2, a3);
-    vec![rt::Output::new("ret", &[r])]
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Full));
+    let r = v0128(s0, s1, s2, s3, a0, a1, m0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0129() -> Vec<rt::Output> {
@@ -480,11 +481,11 @@ fn run_v0129() -> Vec<rt::Output> {
     let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let m1 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let a5 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0129(m0, s0, a0, a1, a2, a3, a4, s1, m1, a5);
+    let a4 = u32v5::from_array(rt::vec::<u32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a5 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a6 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a7 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0129(m0, s0, a0, a1, a2, a3, a4, a5, a6, a7);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -498,9 +499,10 @@ fn run_v0130() -> Vec<rt::Output> {
     let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
     let a3 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a5 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a6 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let r = v0130(a0, s0, a1, i0, a2, s1, a3, a4, a5, a6);
+    let a5 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a6 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0130(a0, s0, a1, i0, a2, s1, a3, a4, a5, s2, a6);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -525,18 +527,11 @@ fn run_v0133() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1aa221682847e77c);
     let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a5 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a6 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0133(a0, i0, a1, a2, a3, s0, a4, i1, a5, i2, a6, i3, s1);
+    let a1 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a2 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let r = v0133(a0, i0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -544,38 +539,23 @@ fn run_v0134() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x64afb182054aa810);
     let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let m0 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Full));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m1 = i64m1x4::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
-    let r = v0134(a0, s0, a1, m0, i0, i1, s1, a2, a3, a4, m1);
+    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = u8m3x4::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
+    let a2 = i8v9::from_array(rt::vec::<i8>(&mut rng, 9, rt::Dom::Full).try_into().unwrap());
+    let r = v0134(a0, s0, a1, m0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0135() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb8bf0ea0246f569b);
+    let a0 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let m0 = f64m3x4::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = f64v16::from_array(rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a3 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a5 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a6 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a7 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m1 = u8m4x3::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
-    let a8 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0135(s0, a0, a1, i0, m0, s1, a2, i1, a3, a4, a5, s2, a6, a7, m1, a8);
+    let a2 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a3 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let r = v0135(a0, a1, s0, a2, a3, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -611,16 +591,19 @@ fn run_v0137() -> Vec<rt::Output> {
 fn run_v0138() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4bf8bab8e1498324);
     let a0 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v5::from_array(rt::vec::<u8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let m0 = u32m2x4::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let m0 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
     let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a3 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a4 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = v0138(a0, a1, s0, a2, i0, m0, i1, a3, a4, i2);
+    let a2 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m1 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let a4 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0138(a0, s0, a1, i0, m0, i1, a2, s1, s2, s3, a3, m1, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -637,7 +620,7 @@ fn run_v0139() -> Vec<rt::Output> {
 fn run_v0140() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf5e2b05a33d741da);
     let a0 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = f32v6::from_array(rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let r = v0140(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
@@ -647,11 +630,14 @@ fn run_v0141() -> Vec<rt::Output> {
     let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let a1 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a4 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a5 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0141(a0, a1, a2, a3, a4, a5, s0);
+    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = u16v5::from_array(rt::vec::<u16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a5 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a6 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a7 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0141(a0, a1, a2, a3, i0, a4, a5, i1, a6, a7);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -685,10 +671,18 @@ fn run_v0144() -> Vec<rt::Output> {
     let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
     let a3 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = u8v6::from_array(rt::vec::<u8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a5 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a6 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0144(a0, s0, a1, i0, a2, i1, s1, a3, s2, a4, a5, a6);
+    let a4 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a6 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a7 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a8 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a9 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a10 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0144(a0, s0, a1, i0, a2, i1, s1, a3, s2, a4, i2, a5, s3, s4, a6, a7, a8, a9, i3, a10);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -773,17 +767,10 @@ fn run_v0151() -> Vec<rt::Output> {
 fn run_v0152() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa3611f653dc6bcf1);
     let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let m0 = u32m3x4::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a4 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let m1 = i16m3x3::from_column_major(&rt::vec::<i16>(&mut rng, 9, rt::Dom::Full));
-    let r = v0152(a0, s0, a1, a2, i0, m0, a3, a4, s1, s2, m1);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0152(a0, s0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -811,23 +798,26 @@ fn run_v0153() -> Vec<rt::Output> {
 
 fn run_v0154() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xadec61cd85b66531);
-    let a0 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a0 = f32v7::from_array(rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0154(a0, a1, s0, i0, i1, a2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let m0 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a1 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a2 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0154(a0, s0, m0, i0, a1, i1, a2, a3);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0155() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1e729a04805f6fa2);
     let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let r = v0155(a0, a1, a2);
-    vec![rt::Output::new("ret", &[r])]
+    let a1 = u8v7::from_array(rt::vec::<u8>(&mut rng, 7, rt::Dom::Full).try_into().unwrap());
+    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
+    let r = v0155(a0, a1, a2, m0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0156() -> Vec<rt::Output> {

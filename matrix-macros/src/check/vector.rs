@@ -14,17 +14,20 @@ use crate::types::{Dim, MatTy, Scalar, Ty, VecTy};
 fn components(name: &str, ty: &VecTy) -> Result<Vec<usize>, String> {
     let len = ty.len as usize;
     let exceeds = || diag::vector_component_exceeds(&Ty::Vector(ty.clone()));
-    let half: Vec<usize> = match name {
-        "lo" => (0..len / 2).collect(),
-        "hi" => (len / 2..len).collect(),
-        "even" => (0..len).step_by(2).collect(),
-        "odd" => (1..len).step_by(2).collect(),
-        _ => Vec::new(),
+    // Clang's halves of a vector of odd length are those of the next even
+    // length: `.lo` and `.even` of a `float3` are lanes 0, 1 and 0, 2.
+    let n = len.div_ceil(2);
+    let half: Option<Vec<usize>> = match name {
+        "lo" => Some((0..n).collect()),
+        "hi" => Some((n..2 * n).collect()),
+        "even" => Some((0..n).map(|i| 2 * i).collect()),
+        "odd" => Some((0..n).map(|i| 2 * i + 1).collect()),
+        _ => None,
     };
-    if !half.is_empty() {
-        // Clang rounds an odd length up for these; the extra lane is
-        // padding, which a value cannot read.
-        if len % 2 == 1 {
+    if let Some(half) = half {
+        // `.hi` and `.odd` of an odd length include the padding lane,
+        // which a value cannot read.
+        if half.iter().any(|&l| l >= len) {
             return Err(format!(
                 "'{name}' of a vector of {len} elements reads its padding: `.{name}` needs an even number of elements"
             ));
@@ -622,7 +625,7 @@ mod tests {
         let illegal = |c: &str| Err(format!("illegal vector component name '{c}'"));
         let exceeds = Err("vector component access exceeds type 'int4'".to_string());
         type Lanes = Result<Vec<usize>, String>;
-        let cases: [(&str, &VecTy, Lanes); 22] = [
+        let cases: [(&str, &VecTy, Lanes); 26] = [
             ("wzyx", &int4, Ok(vec![3, 2, 1, 0])),
             ("ab", &int4, Ok(vec![3, 2])),
             ("s3", &int4, Ok(vec![3])),
@@ -644,6 +647,10 @@ mod tests {
             ("sa", &int4, exceeds.clone()),
             ("s09", &int4, exceeds.clone()),
             ("xyzwx", &int4, Ok(vec![0, 1, 2, 3, 0])),
+            ("odd", &int4, Ok(vec![1, 3])),
+            ("lo", &int(3), Ok(vec![0, 1])),
+            ("even", &int(3), Ok(vec![0, 2])),
+            ("lo", &int(1), Ok(vec![0])),
             ("xxxxxxxxxxxxxxxxx", &int4, Err(diag::vector_too_long(17))),
         ];
         for (name, ty, want) in cases {
