@@ -169,7 +169,7 @@ static void run_v0002(void) {
 i64v4 v0003(f32v4 a0, f32v4 a1, f32v4_b a2, i8v5_b a3, unsigned long i0, unsigned long s0, u64m4x3 m0, u64v2 a4, unsigned long i1, u64v3 a5, i64v4 a6) {
     f32v4 t0 = ((a0 + a1) - a1.rbaa) * ((5.25 - a0) * __builtin_convertvector(a2, f32v4));
     t0 -= a3[i0];
-    return (-(~(((u64v4)(s0)) < ((u64v4){m0[0][1], a4[i1], a5.r, a6[3]})))) + a6[0];
+    return (-(~(((u64v4)(s0)) == ((u64v4){m0[0][1], a4[i1], a5.r, a6[3]})))) + a6[0];
 }
 
 static void run_v0003(void) {
@@ -554,7 +554,7 @@ f64v4 v0025(u16v3 a0, i32v4 a1, u8v16 a2, long s0, u8m1x2 m0, u32v4 a3, u8v4 a4)
     t0.xyz = t0 & a1.w;
     u8v8 t1 = (s0 * a2).se78dF1ff;
     t1.S0 = m0[0][1];
-    return __builtin_convertvector((a3 == a3), f64v4) + __builtin_convertvector(a4, f64v4);
+    return __builtin_convertvector((a3 > a3), f64v4) + __builtin_convertvector(a4, f64v4);
 }
 
 static void run_v0025(void) {
@@ -572,7 +572,7 @@ static void run_v0025(void) {
 
 int v0026(i32v5 a0, u64v16 a1, unsigned char i0, short s0, unsigned short s1, u8m2x3 m0, i16v2 a2) {
     i32v3 t0 = a0.even * a1[i0];
-    return (((i32v15){s0, -8, s1, m0[0][2], 7}).lo.S404 < a2.y)[1];
+    return (((i32v15){s0, -8, s1, m0[0][2], 7}).lo.S404 > a2.y)[1];
 }
 
 static void run_v0026(void) {
@@ -657,7 +657,7 @@ static void run_v0030(void) {
 }
 
 i64v1 v0031(f32v1 a0, f32v1 a1, unsigned long s0, f64v1_b a2, i64v1 a3) {
-    i32v1 t0 = (a0 < (a1 / s0));
+    i32v1 t0 = (a0 > (a1 / s0));
     t0 += (i32v1)(a1 + a0);
     t0 = __builtin_convertvector((i64v1)a2, i32v1);
     return a3;

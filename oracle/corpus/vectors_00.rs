@@ -136,7 +136,7 @@ matrix! {
     pub fn v0003(a0: f32v4, a1: f32v4, a2: f32v4_b, a3: i8v5_b, i0: usize, s0: u64, m0: u64m4x3, a4: u64v2, i1: usize, a5: u64v3, a6: i64v4) -> i64v4 {
         let mut t0: f32v4 = ((a0 + a1) - a1.rbaa) * ((5.25 - a0) * __builtin_convertvector(a2, f32v4));
         t0 -= a3[i0];
-        return (-(!(((u64v4)(s0)) < ((u64v4){m0[0][1], a4[i1], a5.r, a6[3]})))) + a6[0];
+        return (-(!(((u64v4)(s0)) == ((u64v4){m0[0][1], a4[i1], a5.r, a6[3]})))) + a6[0];
     }
 
     pub fn v0004(a0: Vector<u64, 2>, a1: u64v4_b, i0: u16, s0: u64, a2: Vector<u16, 1>, s1: u64) -> f64v1 {
@@ -265,12 +265,12 @@ matrix! {
         t0.xyz = t0 & a1.w;
         let mut t1 = (s0 * a2).se78dF1ff;
         t1.S0 = m0[0][1];
-        return __builtin_convertvector((a3 == a3), f64v4) + __builtin_convertvector(a4, f64v4);
+        return __builtin_convertvector((a3 > a3), f64v4) + __builtin_convertvector(a4, f64v4);
     }
 
     pub fn v0026(a0: i32v5, a1: u64v16, i0: u8, s0: i16, s1: u16, m0: u8m2x3, a2: Vector<i16, 2>) -> i32 {
         let mut t0: i32v3 = a0.even * a1[i0];
-        (((i32v15){s0, -8, s1, m0[0][2], 7}).lo.S404 < a2.y)[1]
+        (((i32v15){s0, -8, s1, m0[0][2], 7}).lo.S404 > a2.y)[1]
     }
 
     pub fn v0027(a0: i32v8_b) -> i32v8 {
@@ -296,7 +296,7 @@ matrix! {
     }
 
     pub fn v0031(a0: Vector<f32, 1>, a1: Vector<f32, 1>, s0: u64, a2: f64v1_b, a3: i64v1) -> i64v1 {
-        let mut t0: i32v1 = (a0 < (a1 / s0));
+        let mut t0: i32v1 = (a0 > (a1 / s0));
         t0 += (i32v1)(a1 + a0);
         t0 = __builtin_convertvector((i64v1)a2, i32v1);
         return a3;

@@ -176,7 +176,7 @@ static void run_v0042(void) {
 }
 
 u64v2 v0043(u64v4 a0, unsigned char i0, i64v4 a1, unsigned int i1, u64v4_b a2, i64v4_b a3, unsigned char i2, long s0, signed char s1, unsigned long s2) {
-    i64v3 t0 = (a0 <= a0).S133;
+    i64v3 t0 = (a0 != a0).S133;
     t0[i0] = a1[i1];
     return ((~a2) - (((u64v4){a3[i2], a3.y, 3, s0}) * ((u64v4){s1, a2.w, s2, 8}))).S10;
 }
@@ -234,7 +234,7 @@ i32v2 v0045(u8v2 a0, int i0, double s0, u32m4x2 m0, i16v2_b a1, f64v8 a2, f64v4 
     f64v5 t0 = (f64v5){a0[i0], s0 - s0, m0[1][1], a1.x, a2.s0};
     t0[1] = a3.y;
     t0 = a2.S45401;
-    i16v16 t1 = (i16v16)((~a4) ^ (a5 <= ((i64v4){-8, -7, a6[0], s1})));
+    i16v16 t1 = (i16v16)((~a4) ^ (a5 != ((i64v4){-8, -7, a6[0], s1})));
     return (a6 - a7.S3f) * a6;
 }
 
@@ -364,7 +364,7 @@ static void run_v0050(void) {
 i16v2 v0051(u8v2 a0, f32v2_b a1, i64v4 a2) {
     i8v4 t0 = __builtin_convertvector((u8v4)(a0.S1), i8v4);
     t0 = t0;
-    return ((((u16v2)(7)) * __builtin_convertvector(a1 * a1, u16v2)) > __builtin_convertvector(a2.xw, u16v2));
+    return ((((u16v2)(7)) * __builtin_convertvector(a1 * a1, u16v2)) < __builtin_convertvector(a2.xw, u16v2));
 }
 
 static void run_v0051(void) {
@@ -632,7 +632,7 @@ static void run_v0066(void) {
 }
 
 u16v3 v0067(u16m1x3 m0, unsigned int i0, i16v4 a0, f64v1 a1, f64v2 a2, u16v3 a3, i64v3 a4) {
-    i16v4 t0 = (((u16v4)(m0[i0][2])) > ((u16v4)(9))) + a0[0];
+    i16v4 t0 = (((u16v4)(m0[i0][2])) && ((u16v4)(9))) + a0[0];
     t0.yz %= 5;
     i64v2 t1 = (((f64v2)(a1.x)) == a2);
     return (a3 >> 9) * __builtin_convertvector(a4, u16v3);
@@ -685,10 +685,10 @@ static void run_v0069(void) {
 }
 
 i32v4 v0070(u32v4 a0, u32v3 a1, u32v4 a2, i32v2 a3, unsigned char i0, float s0, f32v4 a4, f32v4_b a5, int s1, unsigned short s2, float s3) {
-    i32v4 t0 = 8 + ((a0 + a1.b) >= a2.w);
+    i32v4 t0 = 8 + ((a0 + a1.b) <= a2.w);
     t0[3] = t0.r;
     t0[0] = a3[i0];
-    return (((f32v4)(s0)) <= ((a4 + a5) - (((f32v4){s0, s1, s2, 0}) - s3)));
+    return (((f32v4)(s0)) >= ((a4 + a5) - (((f32v4){s0, s1, s2, 0}) - s3)));
 }
 
 static void run_v0070(void) {

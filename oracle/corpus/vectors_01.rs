@@ -139,7 +139,7 @@ matrix! {
     }
 
     pub fn v0043(a0: u64v4, i0: u8, a1: i64v4, i1: u32, a2: u64v4_b, a3: i64v4_b, i2: u8, s0: i64, s1: i8, s2: u64) -> u64v2 {
-        let mut t0: i64v3 = (a0 <= a0).S133;
+        let mut t0: i64v3 = (a0 != a0).S133;
         t0[i0] = a1[i1];
         ((!a2) - (((u64v4){a3[i2], a3.y, 3, s0}) * ((u64v4){s1, a2.w, s2, 8}))).S10
     }
@@ -152,7 +152,7 @@ matrix! {
         let mut t0: f64v5 = (f64v5){a0[i0], s0 - s0, m0[1][1], a1.x, a2.s0};
         t0[1] = a3.y;
         t0 = a2.S45401;
-        let mut t1: i16v16 = (i16v16)((!a4) ^ (a5 <= ((i64v4){-8, -7, a6[0], s1})));
+        let mut t1: i16v16 = (i16v16)((!a4) ^ (a5 != ((i64v4){-8, -7, a6[0], s1})));
         (a6 - a7.S3f) * a6
     }
 
@@ -192,7 +192,7 @@ matrix! {
     pub fn v0051(a0: u8v2, a1: f32v2_b, a2: i64v4) -> i16v2 {
         let mut t0: i8v4 = __builtin_convertvector((u8v4)(a0.S1), i8v4);
         t0 = t0;
-        return ((((u16v2)(7)) * __builtin_convertvector(a1 * a1, u16v2)) > __builtin_convertvector(a2.xw, u16v2));
+        return ((((u16v2)(7)) * __builtin_convertvector(a1 * a1, u16v2)) < __builtin_convertvector(a2.xw, u16v2));
     }
 
     pub fn v0052(m0: i64m3x4) -> i64m3x4 {
@@ -280,7 +280,7 @@ matrix! {
     }
 
     pub fn v0067(m0: u16m1x3, i0: u32, a0: i16v4, a1: f64v1, a2: f64v2, a3: u16v3, a4: Vector<i64, 3>) -> u16v3 {
-        let mut t0: i16v4 = (((u16v4)(m0[i0][2])) > ((u16v4)(9))) + a0[0];
+        let mut t0: i16v4 = (((u16v4)(m0[i0][2])) && ((u16v4)(9))) + a0[0];
         t0.yz %= 5;
         let mut t1: i64v2 = (((f64v2)(a1.x)) == a2);
         return (a3 >> 9) * __builtin_convertvector(a4, u16v3);
@@ -299,10 +299,10 @@ matrix! {
     }
 
     pub fn v0070(a0: u32v4, a1: Vector<u32, 3>, a2: u32v4, a3: i32v2, i0: u8, s0: f32, a4: f32v4, a5: f32v4_b, s1: i32, s2: u16, s3: f32) -> i32v4 {
-        let mut t0: i32v4 = 8 + ((a0 + a1.b) >= a2.w);
+        let mut t0: i32v4 = 8 + ((a0 + a1.b) <= a2.w);
         t0[3] = t0.r;
         t0[0] = a3[i0];
-        (((f32v4)(s0)) <= ((a4 + a5) - (((f32v4){s0, s1, s2, 0}) - s3)))
+        (((f32v4)(s0)) >= ((a4 + a5) - (((f32v4){s0, s1, s2, 0}) - s3)))
     }
 
     pub fn v0071(a0: f64v3, a1: u32v2, a2: u16v3, s0: u8, s1: u32, a3: Vector<u8, 4>, m0: i32m2x4, i0: u32, a4: i8v4, i1: u16, a5: u8v1, s2: i8, s3: u16, a6: Vector<u8, 4>, a7: Vector<u16, 4>, i2: usize, a8: f32v1) -> f32v1 {

@@ -166,7 +166,7 @@ static void run_v0082(void) {
 }
 
 u32v8 v0083(i16v16 a0, unsigned short s0, u8m2x4 m0, short s1, unsigned char s2, i16v8_b a1, i16v1 a2, short s3, u32v4 a3, i16v2 a4, i8v8 a5, unsigned long i0, i16v2 a6, i32v16_b a7, unsigned char i1, unsigned int s4, u32v3 a8, u8v3 a9, unsigned short i2, unsigned int s5, u8v2 a10) {
-    i16v16 t0 = (a0 > s0);
+    i16v16 t0 = (a0 && s0);
     t0 += ((i16v16){m0[1][0], s1, s2, a1[6], 2, a2.x, -3, s1, s3, -3, -6, -6, a3.w, s3, a4[0], a5[i0]}) + ((i16v16)(a6.y));
     t0 |= __builtin_convertvector(a7, i16v16);
     return (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi};
@@ -246,7 +246,7 @@ static void run_v0085(void) {
 }
 
 i64v2 v0086(i64v3 a0, u8v3_b a1, i64v3 a2, f64v3 a3, f64v3_b a4, f64m1x3 m0, int i0, f32m1x4 m1, unsigned char i1, signed char s0) {
-    return ((-(((i64v3){a0.z, -3, a1[0]}) % ((a2 & 7) | 1))) > ((a3 - a4) < (((f64v3){m0[i0][2], m1[i1][0]}) / s0))).rg;
+    return ((-(((i64v3){a0.z, -3, a1[0]}) % ((a2 & 7) | 1))) == ((a3 - a4) < (((f64v3){m0[i0][2], m1[i1][0]}) / s0))).rg;
 }
 
 static void run_v0086(void) {
@@ -407,7 +407,7 @@ static void run_v0094(void) {
 }
 
 signed char v0095(i32v16_b a0, u8v16 a1, unsigned int s0, u64v4 a2, unsigned int s1, i16v4_b a3, i32v4 a4, int s2, unsigned long s3, signed char s4) {
-    i32v16 t0 = ((~a0) + __builtin_convertvector(a1, i32v16)) * (((i32v4){s0, a2.z, s1, a3[2]}) >= a4).S1;
+    i32v16 t0 = ((~a0) + __builtin_convertvector(a1, i32v16)) * (((i32v4){s0, a2.z, s1, a3[2]}) <= a4).S1;
     t0 |= s2;
     t0.S01 ^= (i32v2)(s3);
     return s4;
@@ -496,7 +496,7 @@ static void run_v0099(void) {
 }
 
 i64v4 v0100(unsigned int s0, u32v10 a0, u64m1x4 m0, unsigned short i0, u32v1 a1, u32v4_b a2, u32v16 a3, f64v4 a4, double s1) {
-    u64v5 t0 = (u64v5)(((u32v10)(s0)) != a0);
+    u64v5 t0 = (u64v5)(((u32v10)(s0)) >= a0);
     t0[1] = m0[i0][1];
     u32v1 t1 = a1;
     return __builtin_convertvector(a3[14] - a2, i64v4) + (((i64v4)a4) * (a4 / s1));
@@ -580,7 +580,7 @@ static void run_v0103(void) {
 i64v2 v0104(i8v4 a0, u8m4x2 m0, unsigned long s0, u32v4 a1, unsigned short i0, f64v2 a2, i32v5 a3) {
     i8v4 t0 = a0 & a0;
     t0.yzwx -= a0 * t0.s2313;
-    return ((i64v2)(((u32v4){2, m0[2][1], s0}) != a1[i0])) - (a2 > __builtin_convertvector((i32v4){a3.s3, 0}, f64v4).even);
+    return ((i64v2)(((u32v4){2, m0[2][1], s0}) || a1[i0])) - (a2 && __builtin_convertvector((i32v4){a3.s3, 0}, f64v4).even);
 }
 
 static void run_v0104(void) {

@@ -134,7 +134,7 @@ matrix! {
     }
 
     pub fn v0083(a0: i16v16, s0: u16, m0: u8m2x4, s1: i16, s2: u8, a1: i16v8_b, a2: Vector<i16, 1>, s3: i16, a3: Vector<u32, 4>, a4: Vector<i16, 2>, a5: i8v8, i0: usize, a6: i16v2, a7: i32v16_b, i1: u8, s4: u32, a8: u32v3, a9: Vector<u8, 3>, i2: u16, s5: u32, a10: u8v2) -> u32v8 {
-        let mut t0: i16v16 = (a0 > s0);
+        let mut t0: i16v16 = (a0 && s0);
         t0 += ((i16v16){m0[1][0], s1, s2, a1[6], 2, a2.x, -3, s1, s3, -3, -6, -6, a3.w, s3, a4[0], a5[i0]}) + ((i16v16)(a6.y));
         t0 |= __builtin_convertvector(a7, i16v16);
         (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi}
@@ -157,7 +157,7 @@ matrix! {
     }
 
     pub fn v0086(a0: i64v3, a1: u8v3_b, a2: i64v3, a3: f64v3, a4: f64v3_b, m0: f64m1x3, i0: i32, m1: f32m1x4, i1: u8, s0: i8) -> i64v2 {
-        return ((-(((i64v3){a0.z, -3, a1[0]}) % ((a2 & 7) | 1))) > ((a3 - a4) < (((f64v3){m0[i0][2], m1[i1][0]}) / s0))).rg;
+        return ((-(((i64v3){a0.z, -3, a1[0]}) % ((a2 & 7) | 1))) == ((a3 - a4) < (((f64v3){m0[i0][2], m1[i1][0]}) / s0))).rg;
     }
 
     pub fn v0087(a0: i8v4_b, a1: u32v2, s0: i8, a2: Vector<u32, 2>, m0: i64m3x4, s1: i16, s2: i64, m1: i64m3x1) -> i64m3x4 {
@@ -206,7 +206,7 @@ matrix! {
     }
 
     pub fn v0095(a0: i32v16_b, a1: Vector<u8, 16>, s0: u32, a2: u64v4, s1: u32, a3: i16v4_b, a4: i32v4, s2: i32, s3: u64, s4: i8) -> i8 {
-        let mut t0: i32v16 = ((!a0) + __builtin_convertvector(a1, i32v16)) * (((i32v4){s0, a2.z, s1, a3[2]}) >= a4).S1;
+        let mut t0: i32v16 = ((!a0) + __builtin_convertvector(a1, i32v16)) * (((i32v4){s0, a2.z, s1, a3[2]}) <= a4).S1;
         t0 |= s2;
         t0.S01 ^= (i32v2)(s3);
         return s4;
@@ -238,7 +238,7 @@ matrix! {
     }
 
     pub fn v0100(s0: u32, a0: u32v10, m0: u64m1x4, i0: u16, a1: Vector<u32, 1>, a2: u32v4_b, a3: u32v16, a4: f64v4, s1: f64) -> i64v4 {
-        let mut t0: u64v5 = (u64v5)(((u32v10)(s0)) != a0);
+        let mut t0: u64v5 = (u64v5)(((u32v10)(s0)) >= a0);
         t0[1] = m0[i0][1];
         let mut t1: u32v1 = a1;
         return __builtin_convertvector(a3[14] - a2, i64v4) + (((i64v4)a4) * (a4 / s1));
@@ -263,7 +263,7 @@ matrix! {
     pub fn v0104(a0: Vector<i8, 4>, m0: u8m4x2, s0: u64, a1: u32v4, i0: u16, a2: f64v2, a3: Vector<i32, 5>) -> i64v2 {
         let mut t0: i8v4 = a0 & a0;
         t0.yzwx -= a0 * t0.s2313;
-        return ((i64v2)(((u32v4){2, m0[2][1], s0}) != a1[i0])) - (a2 > __builtin_convertvector((i32v4){a3.s3, 0}, f64v4).even);
+        return ((i64v2)(((u32v4){2, m0[2][1], s0}) || a1[i0])) - (a2 && __builtin_convertvector((i32v4){a3.s3, 0}, f64v4).even);
     }
 
     pub fn v0105(a0: Vector<u16, 16>, s0: f32) -> f32 {

@@ -163,7 +163,7 @@ static void run_v0122(void) {
 }
 
 unsigned long v0123(i64v4 a0, i64v2_b a1, i64v4 a2, i64v4 a3, unsigned char i0, int s0, u64v4 a4, u64v4_b a5, i32v3 a6, unsigned int s1) {
-    i64v4 t0 = ((a0 | a1.g) < (a0 + a2)) + a1.x;
+    i64v4 t0 = ((a0 | a1.g) > (a0 + a2)) + a1.x;
     t0 >>= ((i64v4){a3[i0], s0, 7, a3[0]}) & 63;
     t0 -= (a4 < a5);
     u16v6 t1 = s1 - ((u16v6)a6.s001);
@@ -409,7 +409,7 @@ static void run_v0135(void) {
 
 u32v4 v0136(i32v3 a0, f32v3_b a1, i32v3 a2, u32v16 a3, u64v6 a4, unsigned int i0, u32v16 a5, unsigned char i1, u32m4x1 m0, u32v3 a6, u8m2x1 m1, u64v4 a7) {
     i32v3 t0 = a0 - a0;
-    t0 = (a1 == 3.0);
+    t0 = (a1 > 3.0);
     t0 &= a2;
     u32v2 t1 = (u32v2){4, a3[1]};
     t1 = (u32v2){a4[i0], a5[i1]};
@@ -561,7 +561,7 @@ i64v6 v0144(i16v4 a0, unsigned short s0, u64v5 a1, unsigned char i0, u16v4 a2, l
     u16v3 t1 = (u16v3)(s2);
     t1 *= a4.lo[i2];
     t1.zxy = a5.odd;
-    return ((i64v6){s0, s3, s4, -1, a2[2], a6.g}) + ((__builtin_convertvector((u32v6)(a7.x), u64v6) < 5) - ((a8 * a9[i3]) * (a10 == a10)));
+    return ((i64v6){s0, s3, s4, -1, a2[2], a6.g}) + ((__builtin_convertvector((u32v6)(a7.x), u64v6) == 5) - ((a8 * a9[i3]) * (a10 < a10)));
 }
 
 static void run_v0144(void) {
@@ -591,7 +591,7 @@ static void run_v0144(void) {
 }
 
 i16v4 v0145(i16v4 a0, i16v8 a1, i16v3 a2) {
-    return a0 + (6 + (a1 > a2.S2).odd);
+    return a0 + (6 + (a1 < a2.S2).odd);
 }
 
 static void run_v0145(void) {
@@ -668,7 +668,7 @@ u64v1 v0150(i64v3 a0, unsigned long i0, unsigned char s0, u16v3 a1, unsigned cha
     u8v2 t0 = (((u8v2){a0[i0], s0}) + a1[i1]) >> ((a2 + a3) & 7);
     t0 %= (a4 & 7) | 1;
     t0 |= __builtin_convertvector((i64v2){a5[i2], 1}, u8v2);
-    u16v2 t1 = __builtin_convertvector((a6 != ((u16v2)(s1))), u16v2);
+    u16v2 t1 = __builtin_convertvector((a6 <= ((u16v2)(s1))), u16v2);
     return a7;
 }
 
@@ -721,11 +721,11 @@ static void run_v0152(void) {
 }
 
 i32v4 v0153(u16v4 a0, i8m4x3 m0, unsigned int i0, unsigned short s0, u16v4 a1, i64v4 a2, i64v8 a3, u16v8 a4, u16v4 a5, u16v2 a6, unsigned long i1, u32v4 a7, unsigned int s1, unsigned int s2, i8v8 a8, long s3) {
-    i16v4 t0 = a2.z - ((a0 * a0) == (((u16v4){m0[i0][0], 6, 0, s0}) * a1));
+    i16v4 t0 = a2.z - ((a0 * a0) < (((u16v4){m0[i0][0], 6, 0, s0}) * a1));
     u16v8 t1 = __builtin_convertvector((i64v8)(a3.S0), u16v8) * (a4 + a5.x);
     t1[0] = a6[i1];
     t1[2] = s0;
-    return (((a7 ^ s1) + __builtin_convertvector((u32v4){s2, a8.S7, a7[3], s3}, u32v4)) < a7);
+    return (((a7 ^ s1) + __builtin_convertvector((u32v4){s2, a8.S7, a7[3], s3}, u32v4)) > a7);
 }
 
 static void run_v0153(void) {

@@ -135,7 +135,7 @@ matrix! {
     }
 
     pub fn v0123(a0: Vector<i64, 4>, a1: i64v2_b, a2: i64v4, a3: Vector<i64, 4>, i0: u8, s0: i32, a4: u64v4, a5: u64v4_b, a6: i32v3, s1: u32) -> u64 {
-        let mut t0: i64v4 = ((a0 | a1.g) < (a0 + a2)) + a1.x;
+        let mut t0: i64v4 = ((a0 | a1.g) > (a0 + a2)) + a1.x;
         t0 >>= ((i64v4){a3[i0], s0, 7, a3[0]}) & 63;
         t0 -= (a4 < a5);
         let mut t1: u16v6 = s1 - ((u16v6)a6.s001);
@@ -225,7 +225,7 @@ matrix! {
 
     pub fn v0136(a0: i32v3, a1: f32v3_b, a2: i32v3, a3: Vector<u32, 16>, a4: u64v6, i0: u32, a5: Vector<u32, 16>, i1: u8, m0: u32m4x1, a6: Vector<u32, 3>, m1: u8m2x1, a7: u64v4) -> u32v4 {
         let mut t0: i32v3 = a0 - a0;
-        t0 = (a1 == 3.0);
+        t0 = (a1 > 3.0);
         t0 &= a2;
         let mut t1 = (u32v2){4, a3[1]};
         t1 = (u32v2){a4[i0], a5[i1]};
@@ -276,11 +276,11 @@ matrix! {
         let mut t1: u16v3 = (u16v3)(s2);
         t1 *= a4.lo[i2];
         t1.zxy = a5.odd;
-        ((i64v6){s0, s3, s4, -1, a2[2], a6.g}) + ((__builtin_convertvector((u32v6)(a7.x), u64v6) < 5) - ((a8 * a9[i3]) * (a10 == a10)))
+        ((i64v6){s0, s3, s4, -1, a2[2], a6.g}) + ((__builtin_convertvector((u32v6)(a7.x), u64v6) == 5) - ((a8 * a9[i3]) * (a10 < a10)))
     }
 
     pub fn v0145(a0: i16v4, a1: Vector<i16, 8>, a2: i16v3) -> i16v4 {
-        a0 + (6 + (a1 > a2.S2).odd)
+        a0 + (6 + (a1 < a2.S2).odd)
     }
 
     pub fn v0146(a0: u32v8_b, s0: i32, s1: i16, s2: u64, s3: u32, s4: u32, a1: u16v1_b, i0: u16, s5: u8, m0: i64m4x4) -> u32v8 {
@@ -305,7 +305,7 @@ matrix! {
         let mut t0: u8v2 = (((u8v2){a0[i0], s0}) + a1[i1]) >> ((a2 + a3) & 7);
         t0 %= (a4 & 7) | 1;
         t0 |= __builtin_convertvector((i64v2){a5[i2], 1}, u8v2);
-        let mut t1: u16v2 = __builtin_convertvector((a6 != ((u16v2)(s1))), u16v2);
+        let mut t1: u16v2 = __builtin_convertvector((a6 <= ((u16v2)(s1))), u16v2);
         return a7;
     }
 
@@ -322,11 +322,11 @@ matrix! {
     }
 
     pub fn v0153(a0: Vector<u16, 4>, m0: i8m4x3, i0: u32, s0: u16, a1: u16v4, a2: Vector<i64, 4>, a3: i64v8, a4: u16v8, a5: Vector<u16, 4>, a6: u16v2, i1: usize, a7: u32v4, s1: u32, s2: u32, a8: i8v8, s3: i64) -> i32v4 {
-        let mut t0: i16v4 = a2.z - ((a0 * a0) == (((u16v4){m0[i0][0], 6, 0, s0}) * a1));
+        let mut t0: i16v4 = a2.z - ((a0 * a0) < (((u16v4){m0[i0][0], 6, 0, s0}) * a1));
         let mut t1: u16v8 = __builtin_convertvector((i64v8)(a3.S0), u16v8) * (a4 + a5.x);
         t1[0] = a6[i1];
         t1[2] = s0;
-        return (((a7 ^ s1) + __builtin_convertvector((u32v4){s2, a8.S7, a7[3], s3}, u32v4)) < a7);
+        return (((a7 ^ s1) + __builtin_convertvector((u32v4){s2, a8.S7, a7[3], s3}, u32v4)) > a7);
     }
 
     pub fn v0154(a0: f32v7, s0: f32, m0: f32m4x4, i0: u32, a1: u8v8_b, i1: i32, a2: i32v8, a3: i32v4) -> i8 {

@@ -671,7 +671,12 @@ impl Gen<'_> {
             .filter(|e| e.bits() == v.elem.bits())
             .collect();
         let operand = v.with_elem(*self.rng.pick(&same_width));
-        let op = *self.rng.pick(&["==", "!=", "<", "<=", ">", ">="]);
+        let op = *self
+            .rng
+            .pick(&["==", "!=", "<", "<=", ">", ">=", "&&", "||"]);
+        if op.len() == 2 && op.starts_with(['&', '|']) {
+            self.note("logical");
+        }
         let a = self.vector(operand, depth - 1);
         let b = if self.rng.chance(1, 3) {
             self.splat_operand(operand.elem, depth - 1)
