@@ -433,6 +433,7 @@
 //! | `` 'hi' of a vector of 3 elements reads its padding: `.hi` needs an even number of elements `` (ours) | `.hi` or `.odd` of a vector of odd length, whose half includes the padding lane (`.lo` and `.even` of a `float3` are lanes 0, 1 and 0, 2, as in Clang) | name the components: `v.z`, `v.s2` |
 //! | `vector index 4 is outside the allowed range [0, 4)` (ours) | a constant index past the end, or negative (Clang accepts it) | index from 0 to the length - 1 |
 //! | `array subscript is not an integer` | a float vector index | an integer index |
+//! | `implicit conversion from 'double' to '_Bool' changes value from 0.5 to true` | a floating literal other than `1.0` and `0.0` beside `&&` or `\|\|` on vectors (Clang warns as if converting it to `_Bool`, although it splats) | compare explicitly: `v != 0` |
 //! | `cannot convert between vector values of different size ('float4' and 'float3')` | an operation between vectors whose elements fill different numbers of bytes, or a float scalar with an integer vector (`a + f`, `a * 2.5`) | convert with `__builtin_convertvector`; use an integer scalar |
 //! | `vector operands do not have the same number of elements ('int4' and 'short8')` | a shift between vectors of different lengths | shift by a vector of the same length |
 //! | `vector operands do not have the same elements sizes ('int4' and 'long4')` | a shift between vectors of one length whose elements differ in size | convert the count with `__builtin_convertvector` |

@@ -631,24 +631,26 @@ static void run_v0066(void) {
     { long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i64("v0066", "ret", b, 3); }
 }
 
-u16v3 v0067(u16m1x3 m0, unsigned int i0, i16v4 a0, f64v1 a1, f64v2 a2, u16v3 a3, i64v3 a4) {
-    i16v4 t0 = (((u16v4)(m0[i0][2])) && ((u16v4)(9))) + a0[0];
-    t0.yz %= 5;
-    i64v2 t1 = (((f64v2)(a1.x)) == a2);
-    return (a3 >> 9) * __builtin_convertvector(a4, u16v3);
+i8v3 v0067(u16m1x3 m0, unsigned int i0, u16v4 a0, unsigned long s0, u16v3 a1, int i1, unsigned short s1, u8v3 a2) {
+    i16v4 t0 = s0 * (((u16v4)(m0[i0][2])) && a0);
+    u16v3 t1 = a1;
+    t1 &= a1;
+    t1[i1] = s1;
+    return (i8v3)a2;
 }
 
 static void run_v0067(void) {
     rt_rng rng = {0x1b65619ffb5c2e5cULL};
     unsigned short m0_b[3]; rt_fill_u16(&rng, m0_b, 3, RT_DOM_FULL); u16m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
     unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    f64v1 a1; { double b[1]; rt_fill_f64(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u16v3 a3; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    i64v3 a4; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    u16v3 r = v0067(m0, i0, a0, a1, a2, a3, a4);
-    { unsigned short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u16("v0067", "ret", b, 3); }
+    u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i8v3 r = v0067(m0, i0, a0, s0, a1, i1, s1, a2);
+    { signed char b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i8("v0067", "ret", b, 3); }
 }
 
 i16v3 v0068(i16v6 a0, i16v8 a1, unsigned int i0) {

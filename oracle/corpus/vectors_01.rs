@@ -279,11 +279,12 @@ matrix! {
         a0
     }
 
-    pub fn v0067(m0: u16m1x3, i0: u32, a0: i16v4, a1: f64v1, a2: f64v2, a3: u16v3, a4: Vector<i64, 3>) -> u16v3 {
-        let mut t0: i16v4 = (((u16v4)(m0[i0][2])) && ((u16v4)(9))) + a0[0];
-        t0.yz %= 5;
-        let mut t1: i64v2 = (((f64v2)(a1.x)) == a2);
-        return (a3 >> 9) * __builtin_convertvector(a4, u16v3);
+    pub fn v0067(m0: u16m1x3, i0: u32, a0: u16v4, s0: u64, a1: u16v3, i1: i32, s1: u16, a2: u8v3) -> i8v3 {
+        let mut t0: i16v4 = s0 * (((u16v4)(m0[i0][2])) && a0);
+        let mut t1: u16v3 = a1;
+        t1 &= a1;
+        t1[i1] = s1;
+        return (i8v3)a2;
     }
 
     pub fn v0068(a0: i16v6, a1: Vector<i16, 8>, i0: u32) -> i16v3 {
@@ -726,12 +727,13 @@ fn run_v0067() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1b65619ffb5c2e5c);
     let m0 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Full));
     let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = f64v1::from_array(rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a4 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0067(m0, i0, a0, a1, a2, a3, a4);
+    let a0 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0067(m0, i0, a0, s0, a1, i1, s1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

@@ -18,7 +18,6 @@ typedef short i16v16 __attribute__((ext_vector_type(16)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
 typedef int i32v3 __attribute__((ext_vector_type(3)));
 typedef int i32v4 __attribute__((ext_vector_type(4)));
-typedef int i32v5 __attribute__((ext_vector_type(5)));
 typedef int i32v10 __attribute__((ext_vector_type(10)));
 typedef int i32v16 __attribute__((ext_vector_type(16)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
@@ -75,6 +74,7 @@ typedef i16v4 i16v4_b;
 typedef i16v8 i16v8_b;
 typedef i32v2 i32v2_b;
 typedef i32v16 i32v16_b;
+typedef i64v2 i64v2_b;
 typedef i64v4 i64v4_b;
 typedef i64v7 i64v7_b;
 typedef u8v3 u8v3_b;
@@ -83,6 +83,7 @@ typedef u8v5 u8v5_b;
 typedef u16v3 u16v3_b;
 typedef u16v8 u16v8_b;
 typedef u32v4 u32v4_b;
+typedef u32v8 u32v8_b;
 typedef u32v16 u32v16_b;
 typedef u64v4 u64v4_b;
 typedef f32v3 f32v3_b;
@@ -166,7 +167,7 @@ static void run_v0082(void) {
 }
 
 u32v8 v0083(i16v16 a0, unsigned short s0, u8m2x4 m0, short s1, unsigned char s2, i16v8_b a1, i16v1 a2, short s3, u32v4 a3, i16v2 a4, i8v8 a5, unsigned long i0, i16v2 a6, i32v16_b a7, unsigned char i1, unsigned int s4, u32v3 a8, u8v3 a9, unsigned short i2, unsigned int s5, u8v2 a10) {
-    i16v16 t0 = (a0 && s0);
+    i16v16 t0 = (a0 && ((i16v16)(s0)));
     t0 += ((i16v16){m0[1][0], s1, s2, a1[6], 2, a2.x, -3, s1, s3, -3, -6, -6, a3.w, s3, a4[0], a5[i0]}) + ((i16v16)(a6.y));
     t0 |= __builtin_convertvector(a7, i16v16);
     return (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi};
@@ -577,10 +578,10 @@ static void run_v0103(void) {
     { float b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f32("v0103", "ret", b, 3); }
 }
 
-i64v2 v0104(i8v4 a0, u8m4x2 m0, unsigned long s0, u32v4 a1, unsigned short i0, f64v2 a2, i32v5 a3) {
+i64v2 v0104(i8v4 a0, u8m4x2 m0, unsigned long s0, u32v8_b a1, i64v2_b a2, long s1, i64v2 a3) {
     i8v4 t0 = a0 & a0;
     t0.yzwx -= a0 * t0.s2313;
-    return ((i64v2)(((u32v4){2, m0[2][1], s0}) || a1[i0])) - (a2 && __builtin_convertvector((i32v4){a3.s3, 0}, f64v4).even);
+    return ((a2 * s1) | (((u32v4){2, m0[2][1], s0}) || a1.lo)) - a3;
 }
 
 static void run_v0104(void) {
@@ -588,11 +589,11 @@ static void run_v0104(void) {
     i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     unsigned char m0_b[8]; rt_fill_u8(&rng, m0_b, 8, RT_DOM_FULL); u8m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    i32v5 a3; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
-    i64v2 r = v0104(a0, m0, s0, a1, i0, a2, a3);
+    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    i64v2 a3; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    i64v2 r = v0104(a0, m0, s0, a1, a2, s1, a3);
     { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0104", "ret", b, 2); }
 }
 

@@ -22,71 +22,72 @@ matrix! {
     pub typedef int i32v2 __attribute__((ext_vector_type(2)));
     typedef int i32v3 __attribute__((ext_vector_type(3)));
     typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
-    typedef int i32v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef int32_t i32v10 __attribute__((ext_vector_type(10)));
-    typedef int i32v16 __attribute__((ext_vector_type(16)));
-    typedef long long i64v2 __attribute__((ext_vector_type(2)));
-    typedef long i64v3 __attribute__((ext_vector_type(3)));
-    typedef i64 i64v4 __attribute__((ext_vector_type(4)));
-    typedef long i64v7 __attribute__((ext_vector_type(7)));
-    pub(crate) typedef long long i64v8 __attribute__((ext_vector_type(8)));
-    typedef long long i64v16 __attribute__((ext_vector_type(16)));
-    pub typedef uint8_t u8v1 __attribute__((ext_vector_type(1)));
-    typedef uint8_t u8v2 __attribute__((ext_vector_type(2)));
+    typedef int i32v10 __attribute__((ext_vector_type(10)));
+    pub(crate) typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
+    typedef int64_t i64v2 __attribute__((ext_vector_type(2)));
+    typedef long long i64v3 __attribute__((ext_vector_type(3)));
+    typedef long i64v4 __attribute__((ext_vector_type(4)));
+    typedef i64 i64v7 __attribute__((ext_vector_type(7)));
+    typedef long i64v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef long long i64v16 __attribute__((ext_vector_type(16)));
+    typedef u8 u8v1 __attribute__((ext_vector_type(1)));
+    pub typedef uint8_t u8v2 __attribute__((ext_vector_type(2)));
     typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
-    typedef u8 u8v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef uint8_t u8v5 __attribute__((ext_vector_type(5)));
-    pub typedef unsigned char u8v7 __attribute__((ext_vector_type(7)));
-    pub(crate) typedef u8 u8v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef uint8_t u8v16 __attribute__((ext_vector_type(16)));
-    pub typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
-    pub typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
-    pub typedef u16 u16v4 __attribute__((ext_vector_type(4)));
-    pub typedef uint16_t u16v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
-    typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
-    pub typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef unsigned u32v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
-    typedef unsigned u32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef uint32_t u32v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef u32 u32v8 __attribute__((ext_vector_type(8)));
+    typedef uint8_t u8v4 __attribute__((ext_vector_type(4)));
+    typedef u8 u8v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef uint8_t u8v7 __attribute__((ext_vector_type(7)));
+    pub typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef u8 u8v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef uint16_t u16v2 __attribute__((ext_vector_type(2)));
+    pub typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
+    pub typedef uint16_t u16v4 __attribute__((ext_vector_type(4)));
+    pub typedef u16 u16v6 __attribute__((ext_vector_type(6)));
+    pub typedef uint16_t u16v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
+    typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
+    pub typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef unsigned u32v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned u32v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef uint32_t u32v8 __attribute__((ext_vector_type(8)));
     pub(crate) typedef u32 u32v10 __attribute__((ext_vector_type(10)));
-    typedef unsigned u32v16 __attribute__((ext_vector_type(16)));
-    pub typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
-    typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
-    typedef u64 u64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef u64 u64v4 __attribute__((ext_vector_type(4)));
-    pub typedef unsigned long long u64v5 __attribute__((ext_vector_type(5)));
-    typedef uint64_t u64v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef uint64_t u64v16 __attribute__((ext_vector_type(16)));
-    pub typedef float f32v2 __attribute__((ext_vector_type(2)));
-    pub typedef f32 f32v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef float f32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef f32 f32v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef u32 u32v16 __attribute__((ext_vector_type(16)));
+    typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
+    pub typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
+    typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
+    typedef u64 u64v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef u64 u64v5 __attribute__((ext_vector_type(5)));
+    pub typedef unsigned long long u64v6 __attribute__((ext_vector_type(6)));
+    typedef uint64_t u64v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef float f32v2 __attribute__((ext_vector_type(2)));
+    pub typedef float f32v3 __attribute__((ext_vector_type(3)));
+    pub typedef f32 f32v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef float f32v5 __attribute__((ext_vector_type(5)));
     pub(crate) typedef f32 f32v6 __attribute__((ext_vector_type(6)));
-    typedef f32 f32v8 __attribute__((ext_vector_type(8)));
-    typedef float f32v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef double f64v2 __attribute__((ext_vector_type(2)));
-    pub typedef double f64v3 __attribute__((ext_vector_type(3)));
-    pub typedef f64 f64v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef f32 f32v8 __attribute__((ext_vector_type(8)));
+    typedef f32 f32v16 __attribute__((ext_vector_type(16)));
+    typedef double f64v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef double f64v3 __attribute__((ext_vector_type(3)));
+    pub typedef double f64v4 __attribute__((ext_vector_type(4)));
     pub typedef f64 f64v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef f64 f64v8 __attribute__((ext_vector_type(8)));
-    typedef i8v3 i8v3_b;
+    pub typedef f64 f64v8 __attribute__((ext_vector_type(8)));
+    type i8v3_b = i8v3;
     typedef i8v4 i8v4_b;
-    type i16v2_b = i16v2;
-    type i16v4_b = i16v4;
+    typedef i16v2 i16v2_b;
+    typedef i16v4 i16v4_b;
     type i16v8_b = i16v8;
     type i32v2_b = i32v2;
-    typedef i32v16 i32v16_b;
-    type i64v4_b = i64v4;
-    typedef i64v7 i64v7_b;
+    type i32v16_b = i32v16;
+    type i64v2_b = i64v2;
+    typedef i64v4 i64v4_b;
+    type i64v7_b = i64v7;
     typedef u8v3 u8v3_b;
-    type u8v4_b = u8v4;
-    typedef u8v5 u8v5_b;
+    typedef u8v4 u8v4_b;
+    type u8v5_b = u8v5;
     typedef u16v3 u16v3_b;
     typedef u16v8 u16v8_b;
     typedef u32v4 u32v4_b;
+    typedef u32v8 u32v8_b;
     type u32v16_b = u32v16;
     type u64v4_b = u64v4;
     type f32v3_b = f32v3;
@@ -134,7 +135,7 @@ matrix! {
     }
 
     pub fn v0083(a0: i16v16, s0: u16, m0: u8m2x4, s1: i16, s2: u8, a1: i16v8_b, a2: Vector<i16, 1>, s3: i16, a3: Vector<u32, 4>, a4: Vector<i16, 2>, a5: i8v8, i0: usize, a6: i16v2, a7: i32v16_b, i1: u8, s4: u32, a8: u32v3, a9: Vector<u8, 3>, i2: u16, s5: u32, a10: u8v2) -> u32v8 {
-        let mut t0: i16v16 = (a0 && s0);
+        let mut t0: i16v16 = (a0 && ((i16v16)(s0)));
         t0 += ((i16v16){m0[1][0], s1, s2, a1[6], 2, a2.x, -3, s1, s3, -3, -6, -6, a3.w, s3, a4[0], a5[i0]}) + ((i16v16)(a6.y));
         t0 |= __builtin_convertvector(a7, i16v16);
         (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi}
@@ -260,10 +261,10 @@ matrix! {
         return -(-((s1 * a2) + 5));
     }
 
-    pub fn v0104(a0: Vector<i8, 4>, m0: u8m4x2, s0: u64, a1: u32v4, i0: u16, a2: f64v2, a3: Vector<i32, 5>) -> i64v2 {
+    pub fn v0104(a0: Vector<i8, 4>, m0: u8m4x2, s0: u64, a1: u32v8_b, a2: i64v2_b, s1: i64, a3: Vector<i64, 2>) -> i64v2 {
         let mut t0: i8v4 = a0 & a0;
         t0.yzwx -= a0 * t0.s2313;
-        return ((i64v2)(((u32v4){2, m0[2][1], s0}) || a1[i0])) - (a2 && __builtin_convertvector((i32v4){a3.s3, 0}, f64v4).even);
+        return ((a2 * s1) | (((u32v4){2, m0[2][1], s0}) || a1.lo)) - a3;
     }
 
     pub fn v0105(a0: Vector<u16, 16>, s0: f32) -> f32 {
@@ -675,11 +676,11 @@ fn run_v0104() -> Vec<rt::Output> {
     let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let m0 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let r = v0104(a0, m0, s0, a1, i0, a2, a3);
+    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0104(a0, m0, s0, a1, a2, s1, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

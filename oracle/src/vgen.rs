@@ -674,11 +674,14 @@ impl Gen<'_> {
         let op = *self
             .rng
             .pick(&["==", "!=", "<", "<=", ">", ">=", "&&", "||"]);
-        if op.len() == 2 && op.starts_with(['&', '|']) {
+        // A float literal beside `&&` or `||` draws clang's warning of a
+        // conversion to `_Bool` (the DSL's error): a vector operand there.
+        let logical = op == "&&" || op == "||";
+        if logical {
             self.note("logical");
         }
         let a = self.vector(operand, depth - 1);
-        let b = if self.rng.chance(1, 3) {
+        let b = if !logical && self.rng.chance(1, 3) {
             self.splat_operand(operand.elem, depth - 1)
         } else {
             self.vector(operand, depth - 1)

@@ -271,6 +271,38 @@ fn float_literal(f: f64, to: Scalar, span: Span) -> TokenStream {
     }
 }
 
+/// Clang's warning for a floating literal operand of `&&` or `||`, which
+/// it checks as converted to `_Bool` (although the operand splats as
+/// usual): every value but `1.0` and `+0.0` changes (`0.5` to `true`,
+/// `-0.0` to `false`); integer literals do not warn.
+pub(crate) fn logical_operand_changes(lit: &NumLit) -> Option<String> {
+    let LitValue::Float(f) = lit.value else {
+        return None;
+    };
+    if f == 1.0 || (f == 0.0 && f.is_sign_positive()) {
+        return None;
+    }
+    let shown = if f == 0.0 {
+        "-0".to_string()
+    } else {
+        clang_float(
+            f,
+            if lit.suffix == Some(Scalar::F32) {
+                8
+            } else {
+                16
+            },
+        )
+    };
+    let to = if f == 0.0 { "false" } else { "true" };
+    Some(diag::literal_changes_value(
+        lit.c_type(),
+        "_Bool",
+        &shown,
+        to,
+    ))
+}
+
 /// A floating value as clang prints it in these warnings (LLVM's
 /// `APFloat::toString` with `digits` significant digits and at most three
 /// padding zeros): `2.5`, `0.001`, `1.0E-5`, `1.25E-4`.
@@ -376,6 +408,25 @@ mod tests {
         assert_eq!(conv("-2147483648", Scalar::U32), Ok("2147483648u32".into()));
         assert_eq!(conv("4294967295u32", Scalar::I32), Ok("-1i32".into()));
         assert_eq!(conv("200u32", Scalar::I8), Ok("-56i8".into()));
+    }
+
+    /// clang-19's warnings for `v || X` (`-fsyntax-only`).
+    #[test]
+    fn logical_operands_match_clang() {
+        let warn = |src: &str| {
+            let expr: syn::Expr = syn::parse_str(src).unwrap();
+            logical_operand_changes(&NumLit::of(&expr).unwrap())
+        };
+        let e = |f: &str, a: &str, b: &str| Some(diag::literal_changes_value(f, "_Bool", a, b));
+        assert_eq!(warn("0.5"), e("double", "0.5", "true"));
+        assert_eq!(warn("-1.0"), e("double", "-1", "true"));
+        assert_eq!(warn("2.0"), e("double", "2", "true"));
+        assert_eq!(warn("-0.0"), e("double", "-0", "false"));
+        assert_eq!(warn("1e10"), e("double", "1.0E+10", "true"));
+        assert_eq!(warn("1.0"), None);
+        assert_eq!(warn("0.0"), None);
+        assert_eq!(warn("1.0f32"), None);
+        assert_eq!(warn("3"), None);
     }
 
     #[test]

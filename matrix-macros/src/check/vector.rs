@@ -4,6 +4,7 @@
 //! products (our extension).
 
 use super::expr::Checker;
+use super::literal::NumLit;
 use crate::consteval;
 use crate::diag::{self, Loc};
 use crate::ir::{Expr, ExprKind};
@@ -290,6 +291,15 @@ impl Checker<'_> {
         let allowed = comparison || arithmetic || logical || (integer_only && integer_operands);
         if !allowed {
             return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
+        }
+        if logical {
+            for (operand, src) in [(&lhs, lsrc), (&rhs, rsrc)] {
+                if let Some(message) =
+                    NumLit::of(src).and_then(|lit| super::literal::logical_operand_changes(&lit))
+                {
+                    return self.error(operand.loc, message);
+                }
+            }
         }
         let (lhs, rhs, vt) = match (lhs.ty.clone(), rhs.ty.clone()) {
             (Ty::Vector(l), Ty::Vector(r)) if l.same_type(&r) => {
