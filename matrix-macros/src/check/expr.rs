@@ -1193,24 +1193,10 @@ impl<'a> Checker<'a> {
             }
             _ => rhs,
         };
-        if let Ty::Vector(v) = &lhs.ty
-            && !matches!(rhs.ty, Ty::Vector(_) | Ty::Other(None))
-        {
-            // A scalar assigned to a vector splats, as in Clang.
-            let to = v.clone();
-            let Some(scalar) = self.splat_operand(rhs, &a.right, &to) else {
-                return self.poisoned(loc);
-            };
-            let kind = ExprKind::VectorSplat {
-                scalar: Box::new(scalar),
-                to: to.clone(),
-            };
-            let rhs = Expr::new(kind, Ty::Vector(to), loc);
-            let kind = ExprKind::Assign {
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
-            };
-            return Expr::new(kind, Ty::Unit, loc);
+        // A scalar assigned to a vector splats, as in Clang.
+        let rhs = self.for_place(rhs, &a.right, &lhs.ty);
+        if rhs.ty.is_error() {
+            return self.poisoned(loc);
         }
         if matches!(lhs.ty, Ty::Vector(_)) && !compatible(&lhs.ty, &rhs.ty) {
             return self.error(loc, diag::assigning(&lhs.ty, &rhs.ty));

@@ -18,7 +18,7 @@ use crate::parse::{self, Item, ctype};
 use crate::types::{Dim, Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// A checked block, ready to emit.
 pub(crate) struct Program {
@@ -132,7 +132,6 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
     // Each typedef after the typedefs it names (a matrix typedef's element,
     // an alias's target), whatever the order they are written in.
     let mut typedefs = Vec::new();
-    let mut aliases = HashSet::new();
     let mut passed_through = Vec::new();
     for typedef in dependency_order(&block.items) {
         if let Some(item) = &typedef.rust_item
@@ -158,9 +157,6 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
             }
             _ => None,
         };
-        if alias_of.is_some() {
-            aliases.insert(name.clone());
-        }
         env.typedefs.insert(name, target.clone());
         typedefs.push(TypedefDecl {
             attrs: typedef.attrs.clone(),
@@ -170,15 +166,19 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
             alias_of,
         });
     }
+    // In the order the block writes them (the loop above resolves them in
+    // dependency order); an alias of a typedef declares no type.
     for item in &block.items {
-        if let Item::Typedef(t) = item {
-            let name = t.name.to_string();
-            if let Some(Some(Resolved::Vector(v))) = env.typedefs.get(&name)
-                && !aliases.contains(&name)
-                && !env.vector_typedefs.iter().any(|(n, _)| *n == name)
-            {
-                env.vector_typedefs.push((name, v.clone()));
-            }
+        if let Item::Typedef(t) = item
+            && let Some(decl) = typedefs.iter().find(|d| d.name == t.name)
+            && decl.alias_of.is_none()
+            && let Some(Resolved::Vector(v)) = &decl.target
+            && !env
+                .vector_typedefs
+                .iter()
+                .any(|(n, _)| decl.name == n.as_str())
+        {
+            env.vector_typedefs.push((decl.name.to_string(), v.clone()));
         }
     }
     for item in &block.items {

@@ -459,7 +459,7 @@ impl Checker<'_> {
     }
 
     /// `value` where a value of type `to` is expected (an initialiser, an
-    /// argument, a returned value): onto a vector type, a scalar converts
+    /// assigned value, an argument, a returned value): onto a vector type, a scalar converts
     /// to the element type and splats, as Clang converts it there (`float4
     /// v = 1;`, `int4 w = d;` with a `double` `d`); any other value is
     /// returned as it is, for the caller's check of its type.
@@ -467,12 +467,9 @@ impl Checker<'_> {
         let Ty::Vector(v) = to else {
             return value;
         };
-        let scalar = match &value.ty {
-            Ty::Scalar(s) => s.is_element(),
-            Ty::IntLiteral | Ty::FloatLiteral => true,
-            _ => false,
-        };
-        if !scalar {
+        // Any scalar: Clang converts every arithmetic type there. A value
+        // of a type the checker does not know is left to rustc.
+        if !value.ty.is_scalar_like() || matches!(value.ty, Ty::Other(None)) {
             return value;
         }
         let loc = value.loc;
