@@ -86,19 +86,36 @@ macro_rules! simd_or_in_order {
         // still be compiled, with a stack slot for every value of every
         // inlined register tile.
         #[cfg(matrix_core_opt0)]
-        super::gemm::gemm_in_order($p, $fuse && super::dispatch::Dispatch::fuses($t), $out);
+        crate::kernels::gemm::gemm_in_order(
+            $p,
+            $fuse && crate::kernels::dispatch::Dispatch::fuses($t),
+            $out,
+        );
         #[cfg(not(matrix_core_opt0))]
         if $fuse {
-            super::gemm::gemm_with::<<$token as super::Isa>::$v, true, RunTime>($t, $p, $out)
+            crate::kernels::gemm::gemm_with::<<$token as crate::kernels::Isa>::$v, true, RunTime>(
+                $t, $p, $out,
+            )
         } else {
-            super::gemm::gemm_with::<<$token as super::Isa>::$v, false, RunTime>($t, $p, $out)
+            crate::kernels::gemm::gemm_with::<<$token as crate::kernels::Isa>::$v, false, RunTime>(
+                $t, $p, $out,
+            )
         }
     }};
 }
 
+/// Each backend's kernels in a module of their own, named after the
+/// backend. rustc gives each module its own codegen unit, and LLVM
+/// optimises codegen units in parallel: these kernels are nine tenths of
+/// matrix-core's machine code, and in one module they were one unit, which
+/// one thread optimised while the other cores waited (on a 2-core AMD EPYC
+/// with AVX2, 18 minutes of a debug build with matrix-core at opt-level 3).
 macro_rules! dyn_impls {
     ($($(#[$doc:meta])* $name:ident = $code:literal, $text:literal, ($($cfg:tt)*), [$($feature:tt),*];)*) => {$(
         #[cfg($($cfg)*)]
+        #[allow(non_snake_case)]
+        mod $name {
+        use super::*;
         impl DynKernels for crate::simd::dispatch::$name {
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_f32(|t| fuse: bool, p: &Operands<'_, f32>, out: &mut [f32])
@@ -129,11 +146,12 @@ macro_rules! dyn_impls {
             #[cfg(feature = "f16")]
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_f16(|t| p: &Operands<'_, half::f16>, out: &mut [half::f16])
-                    => super::gemm::gemm_in_order(p, false, out));
+                    => crate::kernels::gemm::gemm_in_order(p, false, out));
             #[cfg(feature = "bf16")]
             dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
                 gemm_bf16(|t| p: &Operands<'_, half::bf16>, out: &mut [half::bf16])
-                    => super::gemm::gemm_in_order(p, false, out));
+                    => crate::kernels::gemm::gemm_in_order(p, false, out));
+        }
         }
     )*};
 }
