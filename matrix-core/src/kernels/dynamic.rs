@@ -19,11 +19,13 @@
 //! times faster than the SIMD kernel. Both give the same bits (under
 //! `fuse`, the loop fuses exactly where the backend's kernel does).
 
+#[cfg(matrix_core_opt0)]
+use super::dispatch::Dispatch;
 use super::dispatch::{call_with_features, with_features};
-use super::gemm::Operands;
-#[cfg(not(matrix_core_opt0))]
-use super::gemm::RunTime;
+use super::gemm::{self, Operands};
 use super::widen;
+#[cfg(not(matrix_core_opt0))]
+use super::{Isa, gemm::RunTime};
 use crate::simd::dispatch::{Token, backends};
 
 /// The run-time-shape product of each element type that has one, on one
@@ -86,20 +88,12 @@ macro_rules! simd_or_in_order {
         // still be compiled, with a stack slot for every value of every
         // inlined register tile.
         #[cfg(matrix_core_opt0)]
-        crate::kernels::gemm::gemm_in_order(
-            $p,
-            $fuse && crate::kernels::dispatch::Dispatch::fuses($t),
-            $out,
-        );
+        gemm::gemm_in_order($p, $fuse && Dispatch::fuses($t), $out);
         #[cfg(not(matrix_core_opt0))]
         if $fuse {
-            crate::kernels::gemm::gemm_with::<<$token as crate::kernels::Isa>::$v, true, RunTime>(
-                $t, $p, $out,
-            )
+            gemm::gemm_with::<<$token as Isa>::$v, true, RunTime>($t, $p, $out)
         } else {
-            crate::kernels::gemm::gemm_with::<<$token as crate::kernels::Isa>::$v, false, RunTime>(
-                $t, $p, $out,
-            )
+            gemm::gemm_with::<<$token as Isa>::$v, false, RunTime>($t, $p, $out)
         }
     }};
 }
@@ -115,43 +109,49 @@ macro_rules! dyn_impls {
         #[cfg($($cfg)*)]
         #[allow(non_snake_case)]
         mod $name {
-        use super::*;
-        impl DynKernels for crate::simd::dispatch::$name {
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_f32(|t| fuse: bool, p: &Operands<'_, f32>, out: &mut [f32])
-                    => simd_or_in_order!(crate::simd::dispatch::$name, t, F32, fuse, p, out));
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_f64(|t| fuse: bool, p: &Operands<'_, f64>, out: &mut [f64])
-                    => simd_or_in_order!(crate::simd::dispatch::$name, t, F64, fuse, p, out));
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_i32(|t| p: &Operands<'_, i32>, out: &mut [i32])
-                    => simd_or_in_order!(crate::simd::dispatch::$name, t, I32, false, p, out));
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_i8(|t| p: &Operands<'_, i8>, out: &mut [i8]) => widen::product_8_dyn(t, p, out));
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u8(|t| p: &Operands<'_, u8>, out: &mut [u8]) => widen::product_8_dyn(t, p, out));
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_i16(|t| p: &Operands<'_, i16>, out: &mut [i16]) => widen::product_16_dyn(t, p, out));
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u16(|t| p: &Operands<'_, u16>, out: &mut [u16]) => widen::product_16_dyn(t, p, out));
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32])
-                    => t.gemm_i32(&widen::signed(p), widen::signed_mut(out)));
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_i64(|t| p: &Operands<'_, i64>, out: &mut [i64])
-                    => simd_or_in_order!(crate::simd::dispatch::$name, t, I64, false, p, out));
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_u64(|t| p: &Operands<'_, u64>, out: &mut [u64])
-                    => t.gemm_i64(&widen::signed(p), widen::signed_mut(out)));
-            #[cfg(feature = "f16")]
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_f16(|t| p: &Operands<'_, half::f16>, out: &mut [half::f16])
-                    => crate::kernels::gemm::gemm_in_order(p, false, out));
-            #[cfg(feature = "bf16")]
-            dyn_method!(crate::simd::dispatch::$name, [$($feature),*],
-                gemm_bf16(|t| p: &Operands<'_, half::bf16>, out: &mut [half::bf16])
-                    => crate::kernels::gemm::gemm_in_order(p, false, out));
-        }
+            use super::*;
+            use crate::simd::dispatch::$name as BackendToken;
+
+            impl DynKernels for BackendToken {
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_f32(|t| fuse: bool, p: &Operands<'_, f32>, out: &mut [f32])
+                        => simd_or_in_order!(BackendToken, t, F32, fuse, p, out));
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_f64(|t| fuse: bool, p: &Operands<'_, f64>, out: &mut [f64])
+                        => simd_or_in_order!(BackendToken, t, F64, fuse, p, out));
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_i32(|t| p: &Operands<'_, i32>, out: &mut [i32])
+                        => simd_or_in_order!(BackendToken, t, I32, false, p, out));
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_i8(|t| p: &Operands<'_, i8>, out: &mut [i8])
+                        => widen::product_8_dyn(t, p, out));
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_u8(|t| p: &Operands<'_, u8>, out: &mut [u8])
+                        => widen::product_8_dyn(t, p, out));
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_i16(|t| p: &Operands<'_, i16>, out: &mut [i16])
+                        => widen::product_16_dyn(t, p, out));
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_u16(|t| p: &Operands<'_, u16>, out: &mut [u16])
+                        => widen::product_16_dyn(t, p, out));
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32])
+                        => t.gemm_i32(&widen::signed(p), widen::signed_mut(out)));
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_i64(|t| p: &Operands<'_, i64>, out: &mut [i64])
+                        => simd_or_in_order!(BackendToken, t, I64, false, p, out));
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_u64(|t| p: &Operands<'_, u64>, out: &mut [u64])
+                        => t.gemm_i64(&widen::signed(p), widen::signed_mut(out)));
+                #[cfg(feature = "f16")]
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_f16(|t| p: &Operands<'_, half::f16>, out: &mut [half::f16])
+                        => gemm::gemm_in_order(p, false, out));
+                #[cfg(feature = "bf16")]
+                dyn_method!(BackendToken, [$($feature),*],
+                    gemm_bf16(|t| p: &Operands<'_, half::bf16>, out: &mut [half::bf16])
+                        => gemm::gemm_in_order(p, false, out));
+            }
         }
     )*};
 }
