@@ -241,7 +241,11 @@ impl Gen<'_> {
                 self.note("product");
                 let k = self.dim();
                 let a = self.matrix(t.with(MatTy::new(t.m.elem, t.m.rows, k)), depth - 1);
-                let b = self.matrix(t.with(MatTy::new(t.m.elem, k, t.m.cols)), depth - 1);
+                let tb = t.with(MatTy::new(t.m.elem, k, t.m.cols));
+                let mut b = self.matrix(tb, depth - 1);
+                if clang_crashes_on_product(t.m, &b) {
+                    b = self.leaf(tb);
+                }
                 a.bin("*", b)
             }
             5 => {
@@ -251,7 +255,10 @@ impl Gen<'_> {
                 let lb = self.layout_of(MatTy::new(t.m.elem, k, t.m.cols));
                 self.note(mad_layouts(la, lb, t));
                 let a = self.matrix(la, depth - 1);
-                let b = self.matrix(lb, depth - 1);
+                let mut b = self.matrix(lb, depth - 1);
+                if clang_crashes_on_product(t.m, &b) {
+                    b = self.leaf(lb);
+                }
                 let c = self.matrix(t, depth - 1);
                 Ex {
                     c: format!(
@@ -476,6 +483,18 @@ impl Gen<'_> {
             atom: true,
         }
     }
+}
+
+/// FINDINGS.md C1 (as `generate`'s check): clang-19 crashes on an integer
+/// product with a 1x1 result whose right operand is a transpose in C. Here
+/// that operand may be a transpose in C alone: the C twin of a row-major
+/// load transposes a column-major one (G2).
+fn clang_crashes_on_product(result: MatTy, rhs: &Ex) -> bool {
+    !result.elem.is_float()
+        && result.rows == 1
+        && result.cols == 1
+        && rhs.atom
+        && rhs.c.starts_with("__builtin_matrix_transpose(")
 }
 
 /// The packing group of a packed layout: the elements of `e` that share a
@@ -880,4 +899,29 @@ pub fn chunk_typedefs(ks: &[LKernel], lang: Lang, rng: &mut SplitMix64) -> Vec<S
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// G2: the C twin of a row-major load is a transpose, which C1 crashes
+    /// on as the right operand of a 1x1 integer product.
+    #[test]
+    fn a_transpose_in_c_alone_is_avoided_as_c1() {
+        let load = Ex::atom2(
+            "__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 1, 4))".into(),
+            "__builtin_matrix_row_major_load(src1, 1, 4)".into(),
+        );
+        assert!(clang_crashes_on_product(MatTy::new(Elem::U8, 1, 1), &load));
+        assert!(clang_crashes_on_product(MatTy::new(Elem::I32, 1, 1), &load));
+        assert!(!clang_crashes_on_product(
+            MatTy::new(Elem::F32, 1, 1),
+            &load
+        ));
+        assert!(!clang_crashes_on_product(MatTy::new(Elem::U8, 1, 2), &load));
+        // A sum that starts with a transpose is no transpose.
+        let sum = load.bin("+", Ex::atom("b".into()));
+        assert!(!clang_crashes_on_product(MatTy::new(Elem::U8, 1, 1), &sum));
+    }
 }
