@@ -1310,15 +1310,10 @@ impl KGen<'_> {
     }
 }
 
-/// FINDINGS.md C1: clang-19 at `-O1` and above crashes (a segfault in
-/// LLVM's LowerMatrixIntrinsics) on an integer product with a 1x1 result
-/// whose right operand is a transpose. The C side could not be compiled,
-/// so the corpus never contains one.
+/// Whether clang-19 crashes on the product `_ * rhs` of type `result`
+/// ([`MatTy::clang_crashes_with_a_transposed_rhs`]).
 fn clang_crashes_on_product(result: MatTy, rhs: &MExpr) -> bool {
-    !result.elem.is_float()
-        && result.rows == 1
-        && result.cols == 1
-        && matches!(rhs, MExpr::Transpose(_))
+    result.clang_crashes_with_a_transposed_rhs() && matches!(rhs, MExpr::Transpose(_))
 }
 
 /// Whether Rust text starts with a C-style cast `(NAME) ...`.

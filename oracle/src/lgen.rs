@@ -485,14 +485,12 @@ impl Gen<'_> {
     }
 }
 
-/// FINDINGS.md C1 (as `generate`'s check): clang-19 crashes on an integer
-/// product with a 1x1 result whose right operand is a transpose in C. Here
-/// that operand may be a transpose in C alone: the C twin of a row-major
-/// load transposes a column-major one (G2).
+/// Whether clang-19 crashes on the product `_ * rhs` of type `result`
+/// ([`MatTy::clang_crashes_with_a_transposed_rhs`]). The C text decides:
+/// the C twin of a row-major load transposes a column-major one, a
+/// transpose in C alone (G2).
 fn clang_crashes_on_product(result: MatTy, rhs: &Ex) -> bool {
-    !result.elem.is_float()
-        && result.rows == 1
-        && result.cols == 1
+    result.clang_crashes_with_a_transposed_rhs()
         && rhs.atom
         && rhs.c.starts_with("__builtin_matrix_transpose(")
 }

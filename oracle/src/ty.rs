@@ -181,6 +181,15 @@ impl MatTy {
         format!("{}m{}x{}", self.elem.rust(), self.rows, self.cols)
     }
 
+    /// FINDINGS.md C1: whether clang-19 at `-O1` and above crashes (a
+    /// segfault in LLVM's LowerMatrixIntrinsics) on a product of this
+    /// result type whose right operand is, in C, a transpose: an integer
+    /// product with a 1x1 result. The C side could not be compiled, so the
+    /// generators never write one.
+    pub fn clang_crashes_with_a_transposed_rhs(&self) -> bool {
+        !self.elem.is_float() && self.rows == 1 && self.cols == 1
+    }
+
     /// The name of the alias typedef of this type (`f32m4x3_b`).
     pub fn alias(&self) -> String {
         format!("{}_b", self.name())
