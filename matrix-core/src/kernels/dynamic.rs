@@ -13,18 +13,25 @@
 //!
 //! They use the widest vector of each backend for every row count (the
 //! kernels' choice of narrower vectors for four or eight rows would
-//! multiply their code), and when `matrix-core` itself is not optimised
-//! (its build script sets `cfg(matrix_core_opt0)`), the in-order loop: at
-//! opt-level 0 every intrinsic is a call, and the plain loop is several
-//! times faster than the SIMD kernel. Both give the same bits (under
-//! `fuse`, the loop fuses exactly where the backend's kernel does).
+//! multiply their code). Two builds run the in-order loop instead; both
+//! forms give the same bits (under `fuse`, the loop fuses exactly where the
+//! backend's kernel does):
+//! * where `matrix-core` itself is not optimised (its build script sets
+//!   `cfg(matrix_core_opt0)`): at opt-level 0 every intrinsic is a call,
+//!   and the plain loop is several times faster than the SIMD kernel;
+//! * a build without debug assertions, where no product reaches these
+//!   functions (`ops::kernel` runs the kernels compiled for each shape)
+//!   but the crate's own tests: the SIMD forms were 95% of the code LLVM
+//!   optimised for an optimised `matrix-core` (575,000 lines of IR, of
+//!   which 542,000 in this module), 2.5 minutes of a 2-core AMD EPYC's
+//!   release build.
 
-#[cfg(matrix_core_opt0)]
+#[cfg(any(matrix_core_opt0, not(debug_assertions)))]
 use super::dispatch::Dispatch;
 use super::dispatch::{call_with_features, with_features};
 use super::gemm::{self, Operands};
 use super::widen;
-#[cfg(not(matrix_core_opt0))]
+#[cfg(all(debug_assertions, not(matrix_core_opt0)))]
 use super::{Isa, gemm::RunTime};
 use crate::simd::dispatch::{Token, backends};
 
@@ -81,15 +88,15 @@ macro_rules! dyn_method {
 }
 
 /// The run-time-shape product on the widest vector `$v` of backend `$t`,
-/// or, when `matrix-core` is not optimised, the in-order loop.
+/// or, in the builds the module's documentation names, the in-order loop.
 macro_rules! simd_or_in_order {
     ($token:ty, $t:ident, $v:ident, $fuse:expr, $p:ident, $out:ident) => {{
         // `cfg` attributes, not `cfg!`: at opt-level 0 the SIMD branch would
         // still be compiled, with a stack slot for every value of every
         // inlined register tile.
-        #[cfg(matrix_core_opt0)]
+        #[cfg(any(matrix_core_opt0, not(debug_assertions)))]
         gemm::gemm_in_order($p, $fuse && Dispatch::fuses($t), $out);
-        #[cfg(not(matrix_core_opt0))]
+        #[cfg(all(debug_assertions, not(matrix_core_opt0)))]
         if $fuse {
             gemm::gemm_with::<<$token as Isa>::$v, true, RunTime>($t, $p, $out)
         } else {

@@ -78,7 +78,7 @@ pub trait Dims {
 
 /// A shape known only at run time: every choice of the kernels is
 /// compiled.
-#[cfg_attr(matrix_core_opt0, allow(dead_code))]
+#[cfg_attr(any(matrix_core_opt0, not(debug_assertions)), allow(dead_code))]
 pub(crate) struct RunTime;
 
 impl Dims for RunTime {

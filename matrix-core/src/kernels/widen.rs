@@ -264,7 +264,7 @@ pub(crate) fn product_16<S: Isa, T: Widen + Bits16, D: Dims>(
 /// otherwise [`product_dyn`].
 #[inline(always)]
 pub(crate) fn product_16_dyn<S: Isa, T: Widen + Bits16>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
-    #[cfg(not(matrix_core_opt0))]
+    #[cfg(all(debug_assertions, not(matrix_core_opt0)))]
     if i16_pays::<S>(p.m) {
         let (p, out) = T::as_i16(p, out);
         return gemm_i16::<S, super::gemm::RunTime>(s, &p, out);
@@ -375,9 +375,9 @@ pub(crate) fn product<S: Isa, T: Widen, D: Dims>(s: S, p: &Operands<'_, T>, out:
 /// the heap and the `i32` kernel of [`DynKernels`], or the in-order loop.
 #[inline(always)]
 pub(crate) fn product_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
-    #[cfg(matrix_core_opt0)]
+    #[cfg(any(matrix_core_opt0, not(debug_assertions)))]
     let _ = s;
-    #[cfg(not(matrix_core_opt0))]
+    #[cfg(all(debug_assertions, not(matrix_core_opt0)))]
     if pays::<S>(p.m, p.k) {
         return on_heap::<S, T, i32>(s, p, out);
     }
@@ -413,7 +413,7 @@ pub(crate) fn product_8<S: Isa, T: Widen, D: Dims>(s: S, p: &Operands<'_, T>, ou
 /// the heap where [`pays_16`] says so, otherwise [`product_dyn`].
 #[inline(always)]
 pub(crate) fn product_8_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
-    #[cfg(not(matrix_core_opt0))]
+    #[cfg(all(debug_assertions, not(matrix_core_opt0)))]
     if pays_16::<S>(p.m, p.k) {
         return on_heap::<S, T, i16>(s, p, out);
     }
