@@ -52,7 +52,8 @@ pub trait DynKernels: Token {
     fn gemm_u8(self, p: &Operands<'_, u8>, out: &mut [u8]);
     /// `out = a * b (+ addend)` for `i16`, wrapping.
     fn gemm_i16(self, p: &Operands<'_, i16>, out: &mut [i16]);
-    /// `out = a * b (+ addend)` for `u16`, wrapping.
+    /// `out = a * b (+ addend)` for `u16`, wrapping: the `i16` kernel on
+    /// the same bits.
     fn gemm_u16(self, p: &Operands<'_, u16>, out: &mut [u16]);
     /// `out = a * b (+ addend)` for `u32`, wrapping: the `i32` kernel on
     /// the same bits.
@@ -140,7 +141,7 @@ macro_rules! dyn_impls {
                         => widen::product_16_dyn(t, p, out));
                 dyn_method!(BackendToken, [$($feature),*],
                     gemm_u16(|t| p: &Operands<'_, u16>, out: &mut [u16])
-                        => widen::product_16_dyn(t, p, out));
+                        => t.gemm_i16(&widen::signed(p), widen::signed_mut(out)));
                 dyn_method!(BackendToken, [$($feature),*],
                     gemm_u32(|t| p: &Operands<'_, u32>, out: &mut [u32])
                         => t.gemm_i32(&widen::signed(p), widen::signed_mut(out)));
