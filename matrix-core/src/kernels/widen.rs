@@ -260,14 +260,13 @@ pub(crate) fn product_16<S: Isa, T: Widen + Bits16, D: Dims>(
     }
 }
 
-/// [`product_16`] for run-time shapes: the `i16` kernel where it runs,
-/// otherwise [`product_dyn`].
+/// [`product_16`] for run-time shapes, for `i16` (`u16` runs it on the
+/// same bits): the `i16` kernel where it runs, otherwise [`product_dyn`].
 #[inline(always)]
-pub(crate) fn product_16_dyn<S: Isa, T: Widen + Bits16>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
+pub(crate) fn product_16_dyn<S: Isa>(s: S, p: &Operands<'_, i16>, out: &mut [i16]) {
     #[cfg(all(debug_assertions, not(matrix_core_opt0)))]
     if i16_pays::<S>(p.m) {
-        let (p, out) = T::as_i16(p, out);
-        return gemm_i16::<S, super::gemm::RunTime>(s, &p, out);
+        return gemm_i16::<S, super::gemm::RunTime>(s, p, out);
     }
     product_dyn(s, p, out);
 }
