@@ -26,6 +26,7 @@ COLUMNS = [
     "dsl exact",
     "dsl load/store",
     "dsl fast",
+    "dsl fast load/store",
     "dsl #[dispatch]",
     "glam",
     "nalgebra",
@@ -44,6 +45,7 @@ COLORS = {
     "dsl exact": "#ff9da7",
     "dsl load/store": "#fabfd2",
     "dsl fast": "#9c755f",
+    "dsl fast load/store": "#d4a6c8",
     "dsl #[dispatch]": "#e15759",
     "glam": "#76b7b2",
     "nalgebra": "#59a14f",
@@ -535,6 +537,8 @@ own speed. **Bold** is the fastest column of a row.
 - **dsl load/store**: a `matrix!` kernel in the C kernels' own form, its
   operands loaded from `&[T]` slices and its result stored into a slice
   (dense loads are read in place; the product's kernel writes the slice).
+- **dsl fast load/store**: the same kernel under `#[fp_contract(fast)]`:
+  the form, and the contraction, that **clang-19 fast** measures.
 - **dsl #[dispatch]**: a `#[dispatch]` kernel taking the whole batch, compiled
   once per backend, one check per call.
 - **glam**: `Mat4` / `DMat4` (4x4 only). **nalgebra**: `SMatrix` (`mul_to`,

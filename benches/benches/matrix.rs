@@ -18,6 +18,8 @@
 //! * `dsl exact` / `dsl fast`: the `matrix!` kernels (feature `dsl`);
 //! * `dsl load/store`: a `matrix!` kernel in the C kernels' own form,
 //!   operands loaded from slices and the result stored into one;
+//! * `dsl fast load/store`: the same under `#[fp_contract(fast)]`, the
+//!   form `clang-19 fast` measures;
 //! * `dsl #[dispatch]` (4x4): a `#[dispatch]` kernel running the whole batch,
 //!   compiled once per backend.
 //!
@@ -604,6 +606,53 @@ mod dsl {
         pub fn f_madd_4x4_f32(a: m4x4_t, b: m4x4_t, c: m4x4_t) -> m4x4_t { a * b + c }
         #[fp_contract(fast)]
         pub fn f_madd_8x8_f32(a: m8x8_t, b: m8x8_t, c: m8x8_t) -> m8x8_t { a * b + c }
+
+        // The C kernels' own form under `fast` contraction: what
+        // `clang-19 fast` measures.
+        #[fp_contract(fast)]
+        pub fn sf_mul_4x4_f32(a: &[f32], b: &[f32], out: &mut [f32]) {
+            let x: m4x4_t = __builtin_matrix_column_major_load(a, 4, 4, 4);
+            let y: m4x4_t = __builtin_matrix_column_major_load(b, 4, 4, 4);
+            __builtin_matrix_column_major_store(x * y, out, 4);
+        }
+        #[fp_contract(fast)]
+        pub fn sf_mul_8x8_f32(a: &[f32], b: &[f32], out: &mut [f32]) {
+            let x: m8x8_t = __builtin_matrix_column_major_load(a, 8, 8, 8);
+            let y: m8x8_t = __builtin_matrix_column_major_load(b, 8, 8, 8);
+            __builtin_matrix_column_major_store(x * y, out, 8);
+        }
+        #[fp_contract(fast)]
+        pub fn sf_mul_16x16_f32(a: &[f32], b: &[f32], out: &mut [f32]) {
+            let x: m16x16_t = __builtin_matrix_column_major_load(a, 16, 16, 16);
+            let y: m16x16_t = __builtin_matrix_column_major_load(b, 16, 16, 16);
+            __builtin_matrix_column_major_store(x * y, out, 16);
+        }
+        #[fp_contract(fast)]
+        pub fn sf_mul_4x4_f64(a: &[f64], b: &[f64], out: &mut [f64]) {
+            let x: d4x4_t = __builtin_matrix_column_major_load(a, 4, 4, 4);
+            let y: d4x4_t = __builtin_matrix_column_major_load(b, 4, 4, 4);
+            __builtin_matrix_column_major_store(x * y, out, 4);
+        }
+        #[fp_contract(fast)]
+        pub fn sf_mul_8x8_f64(a: &[f64], b: &[f64], out: &mut [f64]) {
+            let x: d8x8_t = __builtin_matrix_column_major_load(a, 8, 8, 8);
+            let y: d8x8_t = __builtin_matrix_column_major_load(b, 8, 8, 8);
+            __builtin_matrix_column_major_store(x * y, out, 8);
+        }
+        #[fp_contract(fast)]
+        pub fn sf_madd_4x4_f32(a: &[f32], b: &[f32], c: &[f32], out: &mut [f32]) {
+            let x: m4x4_t = __builtin_matrix_column_major_load(a, 4, 4, 4);
+            let y: m4x4_t = __builtin_matrix_column_major_load(b, 4, 4, 4);
+            let z: m4x4_t = __builtin_matrix_column_major_load(c, 4, 4, 4);
+            __builtin_matrix_column_major_store(x * y + z, out, 4);
+        }
+        #[fp_contract(fast)]
+        pub fn sf_madd_8x8_f32(a: &[f32], b: &[f32], c: &[f32], out: &mut [f32]) {
+            let x: m8x8_t = __builtin_matrix_column_major_load(a, 8, 8, 8);
+            let y: m8x8_t = __builtin_matrix_column_major_load(b, 8, 8, 8);
+            let z: m8x8_t = __builtin_matrix_column_major_load(c, 8, 8, 8);
+            __builtin_matrix_column_major_store(x * y + z, out, 8);
+        }
     }
 
     /// Warns when a `dsl exact` kernel does not compute the contract's
@@ -615,7 +664,7 @@ mod dsl {
     }
 
     macro_rules! mul {
-        ($name:ident, $t:ty, $n:literal, $exact:ident $(, fast $fast:ident)? $(, dispatch $batch:ident)? $(, memory $memory:ident)?) => {
+        ($name:ident, $t:ty, $n:literal, $exact:ident $(, fast $fast:ident)? $(, dispatch $batch:ident)? $(, memory $memory:ident)? $(, fast_memory $fast_memory:ident)?) => {
             pub(super) fn $name(g: &mut Group<'_>, a: [$t; $n * $n], b: [$t; $n * $n]) {
                 type M = Matrix<$t, $n, $n>;
                 let (a, b) = (M::from_column_major(&a), M::from_column_major(&b));
@@ -637,6 +686,11 @@ mod dsl {
                     *o = $fast(*a, *b)
                 });)?
                 $(
+                    col2(g, "dsl fast load/store", a, b, M::zero(), |a, b, o| {
+                        $fast_memory(a.as_slice(), b.as_slice(), o.as_mut_slice())
+                    });
+                )?
+                $(
                     let mut out = [M::zero(); 16];
                     $batch(&[a; 16], &[b; 16], &mut out);
                     check(out[15] == &a * &b, stringify!($batch));
@@ -645,17 +699,17 @@ mod dsl {
             }
         };
     }
-    mul!(mul_4x4_f32, f32, 4, k_mul_4x4_f32, fast f_mul_4x4_f32, dispatch d_mul_4x4_f32, memory s_mul_4x4_f32);
-    mul!(mul_8x8_f32, f32, 8, k_mul_8x8_f32, fast f_mul_8x8_f32, memory s_mul_8x8_f32);
-    mul!(mul_16x16_f32, f32, 16, k_mul_16x16_f32, fast f_mul_16x16_f32, memory s_mul_16x16_f32);
+    mul!(mul_4x4_f32, f32, 4, k_mul_4x4_f32, fast f_mul_4x4_f32, dispatch d_mul_4x4_f32, memory s_mul_4x4_f32, fast_memory sf_mul_4x4_f32);
+    mul!(mul_8x8_f32, f32, 8, k_mul_8x8_f32, fast f_mul_8x8_f32, memory s_mul_8x8_f32, fast_memory sf_mul_8x8_f32);
+    mul!(mul_16x16_f32, f32, 16, k_mul_16x16_f32, fast f_mul_16x16_f32, memory s_mul_16x16_f32, fast_memory sf_mul_16x16_f32);
     mul!(mul_32x32_f32, f32, 32, k_mul_32x32_f32, fast f_mul_32x32_f32);
     mul!(mul_64x64_f32, f32, 64, k_mul_64x64_f32, fast f_mul_64x64_f32);
-    mul!(mul_4x4_f64, f64, 4, k_mul_4x4_f64, fast f_mul_4x4_f64, dispatch d_mul_4x4_f64, memory s_mul_4x4_f64);
-    mul!(mul_8x8_f64, f64, 8, k_mul_8x8_f64, fast f_mul_8x8_f64, memory s_mul_8x8_f64);
+    mul!(mul_4x4_f64, f64, 4, k_mul_4x4_f64, fast f_mul_4x4_f64, dispatch d_mul_4x4_f64, memory s_mul_4x4_f64, fast_memory sf_mul_4x4_f64);
+    mul!(mul_8x8_f64, f64, 8, k_mul_8x8_f64, fast f_mul_8x8_f64, memory s_mul_8x8_f64, fast_memory sf_mul_8x8_f64);
     mul!(mul_4x4_i32, i32, 4, k_mul_4x4_i32, dispatch d_mul_4x4_i32, memory s_mul_4x4_i32);
 
     macro_rules! madd {
-        ($name:ident, $n:literal, $exact:ident, $fast:ident, memory $memory:ident $(, dispatch $batch:ident)?) => {
+        ($name:ident, $n:literal, $exact:ident, $fast:ident, memory $memory:ident, fast_memory $fast_memory:ident $(, dispatch $batch:ident)?) => {
             pub(super) fn $name(g: &mut Group<'_>, d: [[f32; $n * $n]; 3]) {
                 type M = Matrix<f32, $n, $n>;
                 let m = d.map(|x| M::from_column_major(&x));
@@ -675,6 +729,9 @@ mod dsl {
                 col3(g, "dsl fast", m, M::zero(), |a, b, c, o| {
                     *o = $fast(*a, *b, *c)
                 });
+                col3(g, "dsl fast load/store", m, M::zero(), |a, b, c, o| {
+                    $fast_memory(a.as_slice(), b.as_slice(), c.as_slice(), o.as_mut_slice())
+                });
                 $(
                     let mut out = [M::zero(); 16];
                     $batch(&[m[0]; 16], &[m[1]; 16], &[m[2]; 16], &mut out);
@@ -684,8 +741,8 @@ mod dsl {
             }
         };
     }
-    madd!(madd_4x4_f32, 4, k_madd_4x4_f32, f_madd_4x4_f32, memory s_madd_4x4_f32, dispatch d_madd_4x4_f32);
-    madd!(madd_8x8_f32, 8, k_madd_8x8_f32, f_madd_8x8_f32, memory s_madd_8x8_f32);
+    madd!(madd_4x4_f32, 4, k_madd_4x4_f32, f_madd_4x4_f32, memory s_madd_4x4_f32, fast_memory sf_madd_4x4_f32, dispatch d_madd_4x4_f32);
+    madd!(madd_8x8_f32, 8, k_madd_8x8_f32, f_madd_8x8_f32, memory s_madd_8x8_f32, fast_memory sf_madd_8x8_f32);
 
     macro_rules! transpose {
         ($name:ident, $n:literal $(, exact $k:ident)? $(, memory $memory:ident)?) => {
