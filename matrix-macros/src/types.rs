@@ -108,13 +108,7 @@ impl Scalar {
 
     /// The size of a value in bytes (`usize` as on 64-bit targets).
     pub(crate) fn bytes(self) -> u64 {
-        match self {
-            Scalar::I8 | Scalar::U8 | Scalar::Bool => 1,
-            Scalar::I16 | Scalar::U16 | Scalar::F16 | Scalar::BF16 => 2,
-            Scalar::I32 | Scalar::U32 | Scalar::F32 | Scalar::Char => 4,
-            Scalar::I64 | Scalar::U64 | Scalar::F64 | Scalar::Isize | Scalar::Usize => 8,
-            Scalar::I128 | Scalar::U128 => 16,
-        }
+        u64::from(self.bits() / 8)
     }
 
     /// The name Clang prints; a type with no C name is spelled as Rust writes it.
