@@ -31,29 +31,32 @@ pub(crate) enum Scalar {
 }
 
 impl Scalar {
-    /// The Rust spelling of a primitive type name, if it is one.
+    /// Every scalar type, in the enum's order.
+    const ALL: [Scalar; 18] = [
+        Scalar::I8,
+        Scalar::I16,
+        Scalar::I32,
+        Scalar::I64,
+        Scalar::U8,
+        Scalar::U16,
+        Scalar::U32,
+        Scalar::U64,
+        Scalar::F16,
+        Scalar::BF16,
+        Scalar::F32,
+        Scalar::F64,
+        Scalar::I128,
+        Scalar::U128,
+        Scalar::Isize,
+        Scalar::Usize,
+        Scalar::Bool,
+        Scalar::Char,
+    ];
+
+    /// The Rust spelling of a primitive type name, if it is one: the
+    /// inverse of [`Scalar::rust_name`].
     pub(crate) fn from_rust_name(name: &str) -> Option<Scalar> {
-        Some(match name {
-            "i8" => Scalar::I8,
-            "i16" => Scalar::I16,
-            "i32" => Scalar::I32,
-            "i64" => Scalar::I64,
-            "u8" => Scalar::U8,
-            "u16" => Scalar::U16,
-            "u32" => Scalar::U32,
-            "u64" => Scalar::U64,
-            "f16" => Scalar::F16,
-            "bf16" => Scalar::BF16,
-            "f32" => Scalar::F32,
-            "f64" => Scalar::F64,
-            "i128" => Scalar::I128,
-            "u128" => Scalar::U128,
-            "isize" => Scalar::Isize,
-            "usize" => Scalar::Usize,
-            "bool" => Scalar::Bool,
-            "char" => Scalar::Char,
-            _ => return None,
-        })
+        Self::ALL.into_iter().find(|s| s.rust_name() == name)
     }
 
     /// Whether a matrix may hold this type (the contract's element types).
@@ -625,5 +628,24 @@ impl fmt::Display for RustSpelling<'_> {
             Ty::Scalar(s) => f.write_str(s.rust_name()),
             other => other.fmt(f),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scalar;
+
+    /// `Scalar::ALL` holds each variant once, in the enum's order (each
+    /// discriminant is its index, the last is `Char`'s), and
+    /// `from_rust_name` inverts `rust_name` on all of them.
+    #[test]
+    fn every_scalar_is_listed_and_its_rust_name_parses_back() {
+        for (i, s) in Scalar::ALL.into_iter().enumerate() {
+            assert_eq!(s as usize, i, "{s:?} out of order");
+            assert_eq!(Scalar::from_rust_name(s.rust_name()), Some(s));
+        }
+        assert_eq!(Scalar::ALL.len(), Scalar::Char as usize + 1);
+        assert_eq!(Scalar::from_rust_name("int"), None);
+        assert_eq!(Scalar::from_rust_name("f128"), None);
     }
 }
