@@ -195,6 +195,13 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     #[doc(hidden)]
     const PRODUCT_VECTORS: ProductVectors = ProductVectors::None;
 
+    /// Whether [`Element::product`] writes a block of the result's rows:
+    /// an `out` whose columns start further apart than its rows
+    /// (`Operands::ldo` above `m`). The `f32` and `f64` kernels do; the
+    /// others write whole results.
+    #[doc(hidden)]
+    const STRIDED_RESULT: bool = false;
+
     /// Whether a product of `Self` under `#[fp_contract(fast)]` rounds each
     /// multiply-add once when run on `d`.
     #[doc(hidden)]
@@ -377,6 +384,7 @@ macro_rules! float_kernels {
             gemm::$product::<S, FUSE, D>(s, p, out);
         }
         const PRODUCT_VECTORS: ProductVectors = ProductVectors::$vector;
+        const STRIDED_RESULT: bool = true;
         #[inline(always)]
         fn fuses<D: Dispatch>(d: D) -> bool {
             d.fuses()

@@ -113,6 +113,18 @@ matrix! {
     fn cm_16(a: m16, b: m16) -> m16 {
         a * b
     }
+    typedef float m48x33_t __attribute__((matrix_type(48, 33)));
+    typedef float m48x33r_t __attribute__((matrix_type(48, 33, row_major)));
+    typedef float m33x32_t __attribute__((matrix_type(33, 32)));
+    typedef float m48x32_t __attribute__((matrix_type(48, 32)));
+    #[fp_contract(fast)]
+    fn fused_rm_left(a: m48x33r_t, b: m33x32_t) -> m48x32_t {
+        (m48x33_t) a * b
+    }
+    #[fp_contract(fast)]
+    fn fused_cm_left(a: m48x33_t, b: m33x32_t) -> m48x32_t {
+        a * b
+    }
 }
 
 /// `a * b (+ c)` summed in the contract's order, on the element values.
@@ -156,6 +168,29 @@ fn a_rust_spelled_row_major_parameter_is_row_major() {
 #[test]
 fn on_every_backend() {
     matrix_tests::rerun_on_every_backend("on_every_backend");
+}
+
+/// A row-major `f64` left operand of two blocks of 16 rows and a depth
+/// above the kernels' depth block (256), so each block of rows sums over
+/// two depth blocks: the partial sums of the first go through the rows of
+/// the result that block writes.
+#[test]
+fn row_major_f64_left_operand_deeper_than_a_depth_block() {
+    let a = Matrix::<f64, 32, 300>::from_fn(|r, k| ((r * 7 + k * 13) % 23) as f64 * 0.37 - 4.1);
+    let b = Matrix::<f64, 300, 5>::from_fn(|k, j| ((k * 5 + j * 11) % 19) as f64 * -0.91 + 2.3);
+    let c = Matrix::<f64, 32, 5>::from_fn(|r, j| (r + j) as f64 * 0.5);
+    let expected = Matrix::<f64, 32, 5>::from_fn(|r, j| {
+        let mut sum = a[(r, 0)] * b[(0, j)];
+        for k in 1..300 {
+            sum += a[(r, k)] * b[(k, j)];
+        }
+        sum + c[(r, j)]
+    });
+    let ar = a.to_layout::<RowMajor>();
+    assert_eq!(ar.mad(&b, &c), expected);
+    let mut out = Matrix::splat(f64::NAN);
+    ar.mul_to(&b, &mut out);
+    assert_eq!(out + c, expected);
 }
 
 #[test]
@@ -344,6 +379,31 @@ proptest! {
         let mut small_cm = Matrix::splat(f32::NAN);
         small.to_layout_into(&mut small_cm);
         prop_assert_eq!(small_cm, s);
+    }
+
+    /// A row-major left operand of several blocks of 16 rows (48), which
+    /// the backends with 16 vector registers transpose a block at a time,
+    /// each block's rows of the result written into the whole one: into a
+    /// matrix, returned, with an addend and fused. And a row-major result
+    /// of column-major operands, whose right operand (32 columns) is
+    /// transposed the same way.
+    #[test]
+    fn row_major_left_operands_of_several_row_blocks(
+        a in floats::<48, 33>(),
+        b in floats::<33, 32>(),
+        c in floats::<48, 32>(),
+    ) {
+        let expected = reference_product(&a, &b, None);
+        let mut out = Matrix::splat(f32::NAN);
+        rm(a).mul_to(&b, &mut out);
+        prop_assert_eq!(out, expected);
+        let mad = reference_product(&a, &b, Some(&c));
+        prop_assert_eq!(rm(a).mad(&b, &c), mad);
+        let mut out_r = rm(Matrix::splat(f32::NAN));
+        a.mul_to(&b, &mut out_r);
+        prop_assert_eq!(cm(out_r), expected);
+        prop_assert_eq!(cm(a.mad(&b, &rm(c))), mad);
+        prop_assert_eq!(fused_rm_left(rm(a), b), fused_cm_left(a, b));
     }
 
     #[test]

@@ -39,7 +39,7 @@
 //! product 3x slower.
 
 use super::Isa;
-use super::check::{check_product, check_shape};
+use super::check::{check_product, check_shape, check_whole_product};
 use crate::arith::Arith;
 use crate::simd::{Group4, Pairs, SimdVector, madd};
 
@@ -74,6 +74,9 @@ pub trait Dims {
     /// Whether the right operand is stored transposed
     /// ([`Operands::bt`]).
     const BT: bool;
+    /// Where the result's columns start, `LDO` elements apart
+    /// ([`Operands::ldo`]): `M` for a whole result.
+    const LDO: usize;
 }
 
 /// A shape known only at run time: every choice of the kernels is
@@ -87,6 +90,7 @@ impl Dims for RunTime {
     const K: usize = 0;
     const N: usize = 0;
     const BT: bool = false;
+    const LDO: usize = 0;
 }
 
 /// Whether a branch taken when `cond` holds of the shape may run: always
@@ -214,11 +218,15 @@ pub(crate) const INLINE_VECTOR_MACS: usize = 256;
 /// column-major: `a` is `m x k`, `addend` and `out` are `m x n`, and `b` is
 /// `k x n`, or its transpose (`n x k`) when `bt`: `a * transpose(bt)` reads
 /// `bt` in place, since only the address of each element of `b` changes.
+/// Column `j` of `out` and of `addend` starts at `j * ldo`: `ldo` is `m`
+/// for a whole result, more for a block of its rows (see
+/// [`Element::STRIDED_RESULT`](crate::Element::STRIDED_RESULT)).
 #[derive(Clone, Copy)]
 pub struct Operands<'a, E> {
     pub(crate) m: usize,
     pub(crate) k: usize,
     pub(crate) n: usize,
+    pub(crate) ldo: usize,
     pub(crate) a: &'a [E],
     pub(crate) b: &'a [E],
     pub(crate) bt: bool,
@@ -501,7 +509,7 @@ impl<V: SimdVector> Tile<'_, V> {
         } else {
             // The partial sums of the earlier depth blocks.
             for c in 0..NC {
-                let col = self.column::<MV, PARTIAL>(out, (j0 + c) * m);
+                let col = self.column::<MV, PARTIAL>(out, (j0 + c) * p.ldo);
                 for v in 0..MV {
                     acc[c][v] = self.load::<MV, PARTIAL>(col, v);
                 }
@@ -526,7 +534,7 @@ impl<V: SimdVector> Tile<'_, V> {
             }
         }
         for c in 0..NC {
-            let start = (j0 + c) * m;
+            let start = (j0 + c) * p.ldo;
             if let Some(addend) = block.addend {
                 let col = self.column::<MV, PARTIAL>(addend, start);
                 for v in 0..MV {
@@ -568,7 +576,7 @@ pub(crate) fn gemm_pairs<V: Pairs, const FUSE: bool>(
     p: &Operands<'_, V::Elem>,
     out: &mut [V::Elem],
 ) {
-    check_product(p, out);
+    check_whole_product(p, out);
     assert!(
         p.m == V::LANES / 2 && !p.bt,
         "a product of half-vector columns, right operand as stored"
@@ -888,10 +896,10 @@ pub(crate) fn product_i64<S: Isa, D: Dims>(s: S, p: &Operands<'_, i64>, out: &mu
 #[inline(always)]
 pub(crate) fn gemm_in_order<T: Arith>(p: &Operands<'_, T>, fuse: bool, out: &mut [T]) {
     check_product(p, out);
-    let (m, k, n) = (p.m, p.k, p.n);
+    let (m, k, n, ldo) = (p.m, p.k, p.n, p.ldo);
     let mut c = 0;
     while c < n {
-        let col = &mut out[c * m..(c + 1) * m];
+        let col = &mut out[c * ldo..c * ldo + m];
         let b0 = p.b[p.b_at(0, c)];
         let mut r = 0;
         while r < m {
@@ -914,7 +922,7 @@ pub(crate) fn gemm_in_order<T: Arith>(p: &Operands<'_, T>, fuse: bool, out: &mut
             kk += 1;
         }
         if let Some(addend) = p.addend {
-            let add = &addend[c * m..(c + 1) * m];
+            let add = &addend[c * ldo..c * ldo + m];
             let mut r = 0;
             while r < m {
                 col[r] = col[r].add(add[r]);

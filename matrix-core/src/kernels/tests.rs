@@ -657,6 +657,7 @@ fn check_product_of<E: Data>(
         }
         let p = Operands {
             m,
+            ldo: m,
             k,
             n,
             a: &a,
@@ -737,6 +738,124 @@ fn run_time_shape_products<S: Isa>(s: S) {
 #[test]
 fn run_time_shape_products_on_every_backend() {
     backends!(every_backend, run_time_shape_products);
+}
+
+/// One kernel writing a block of `m` rows of a result whose columns are
+/// `ldo` elements apart: the block holds the whole product's bits, and
+/// not one element of the other rows is written.
+fn check_strided_result<E: Data>(
+    (m, k, n): (usize, usize, usize),
+    ldo: usize,
+    seed: u32,
+    fused: bool,
+    run: impl Fn(bool, &Operands<'_, E>, &mut [E]),
+) {
+    let (a, b) = (E::data(m * k, seed), E::data(k * n, seed + 1));
+    let span = (n - 1) * ldo + m;
+    let c = E::data(span, seed + 2);
+    let whole_c: Vec<E> = (0..n).flat_map(|j| c[j * ldo..][..m].to_vec()).collect();
+    let before = E::data(span, seed + 3);
+    for (fuse, addend) in [
+        (false, None),
+        (true, None),
+        (false, Some(&c[..])),
+        (true, Some(&c[..])),
+    ] {
+        let p = Operands {
+            m,
+            ldo,
+            k,
+            n,
+            a: &a,
+            b: &b,
+            bt: false,
+            addend,
+        };
+        let mut out = before.clone();
+        run(fuse, &p, &mut out);
+        let whole_addend = addend.map(|_| &whole_c[..]);
+        let want = reference((m, k, n), &a, &b, whole_addend, fuse && fused);
+        for j in 0..n {
+            let what = format!(
+                "{:?} ldo={ldo} fuse={fuse} addend={} column {j}",
+                (m, k, n),
+                addend.is_some()
+            );
+            assert_eq!(
+                E::bits(&out[j * ldo..][..m]),
+                E::bits(&want[j * m..][..m]),
+                "{what}"
+            );
+            if j + 1 < n {
+                let gap = j * ldo + m..(j + 1) * ldo;
+                assert_eq!(
+                    E::bits(&out[gap.clone()]),
+                    E::bits(&before[gap]),
+                    "{what}: other rows written"
+                );
+            }
+        }
+    }
+}
+
+fn strided_results<S: Isa>(s: S) {
+    let fused = s.fuses();
+    // Blocks of 16 and 32 rows (what a transposed left operand is cut
+    // into), a depth above `KC` (partial sums through the block), and a
+    // partial last vector of rows.
+    for (shape, ldo) in [
+        ((16, 37, 5), 48),
+        ((32, 9, 7), 64),
+        ((16, KC + 5, 3), 35),
+        ((5, 3, 4), 11),
+    ] {
+        let seed = (shape.0 * 31 + shape.1) as u32;
+        check_strided_result::<f32>(shape, ldo, seed, fused, |fuse, p, out| match fuse {
+            true => gemm_with::<S::F32, true, RunTime>(s, p, out),
+            false => gemm_with::<S::F32, false, RunTime>(s, p, out),
+        });
+        check_strided_result::<f64>(shape, ldo, seed, fused, |fuse, p, out| match fuse {
+            true => gemm_with::<S::F64, true, RunTime>(s, p, out),
+            false => gemm_with::<S::F64, false, RunTime>(s, p, out),
+        });
+        check_strided_result::<f32>(shape, ldo, seed, fused, |fuse, p, out| {
+            gemm_in_order(p, fuse && fused, out)
+        });
+        if shape.0 >= 16 {
+            check_strided_result::<f32>(shape, ldo, seed, fused, |fuse, p, out| match fuse {
+                true => product_f32::<S, true, RunTime>(s, p, out),
+                false => product_f32::<S, false, RunTime>(s, p, out),
+            });
+            check_strided_result::<f64>(shape, ldo, seed, fused, |fuse, p, out| match fuse {
+                true => product_f64::<S, true, RunTime>(s, p, out),
+                false => product_f64::<S, false, RunTime>(s, p, out),
+            });
+        }
+    }
+}
+
+#[test]
+fn strided_results_on_every_backend() {
+    backends!(every_backend, strided_results);
+}
+
+/// The kernels of whole results refuse a block of rows.
+#[test]
+#[should_panic(expected = "a block of 4 rows of a result with columns 9 apart")]
+fn whole_result_kernels_refuse_a_block_of_rows() {
+    let (a, b) = ([1.0f32; 16], [1.0f32; 16]);
+    let p = Operands {
+        m: 4,
+        ldo: 9,
+        k: 4,
+        n: 4,
+        a: &a,
+        b: &b,
+        bt: false,
+        addend: None,
+    };
+    let out = [0.0f32; 31];
+    super::check::check_whole_product(&p, &out);
 }
 
 fn deep_products<S: Isa>(s: S) {
@@ -867,6 +986,7 @@ fn column_pairs_of_8_row_f32_products() {
             let (a, out) = (&a[..m * 8], &mut out[..m * 8]);
             let p = Operands {
                 m,
+                ldo: m,
                 k: 8,
                 n: 8,
                 a,
@@ -970,6 +1090,7 @@ fn widened<S: Isa>(s: S) {
             for addend in [None, Some(&c[..])] {
                 let p = Operands {
                     m,
+                    ldo: m,
                     k,
                     n,
                     a: &a,
@@ -1041,6 +1162,7 @@ fn sixteen_bit<S: Isa>(s: S) {
         let (a, b) = edges.split_at(m * k);
         let p = Operands {
             m,
+            ldo: m,
             k,
             n,
             a,
@@ -1078,6 +1200,7 @@ impl Op for WhereAmI {
         let (a, b) = (f32::data(64, 1), f32::data(64, 2));
         let p = Operands {
             m: 8,
+            ldo: 8,
             k: 8,
             n: 8,
             a: &a,

@@ -125,7 +125,7 @@
 //! 375 ns on AVX-512.) Other shapes choose as above.
 
 use super::Isa;
-use super::check::check_product;
+use super::check::check_whole_product;
 use super::gemm::{Dims, Operands, gemm_in_order, gemm_with, may, product_i32, product_i64};
 use crate::arith::Arith;
 use crate::simd::SimdVector;
@@ -327,6 +327,7 @@ use same_bits::Unsigned;
 pub(crate) fn signed<'a, U: Unsigned>(p: &Operands<'a, U>) -> Operands<'a, U::Signed> {
     Operands {
         m: p.m,
+        ldo: p.m,
         k: p.k,
         n: p.n,
         a: signed_slice(p.a),
@@ -472,7 +473,7 @@ fn widened_to<S: Isa, T: Widen, W: Wide, D: Dims>(
     out: &mut [T],
     kernel: impl FnOnce(&Operands<'_, W>, &mut [W]),
 ) {
-    check_product(p, out);
+    check_whole_product(p, out);
     let most = most_elements(p.m, p.k, p.n);
     if const { may::<D>(most_elements(D::M, D::K, D::N) <= SMALL) } && most <= SMALL {
         in_arrays::<T, W, SMALL>(p, out, kernel);
@@ -537,7 +538,7 @@ fn in_arrays<T: Widen, W: Wide, const CAP: usize>(
 /// kernel.
 #[inline(never)]
 fn on_heap<S: Isa, T: Widen, W: Wide>(s: S, p: &Operands<'_, T>, out: &mut [T]) {
-    check_product(p, out);
+    check_whole_product(p, out);
     let aw: Vec<W> = p.a.iter().map(|&x| x.cast_to()).collect();
     let bw: Vec<W> = p.b.iter().map(|&x| x.cast_to()).collect();
     let mut ow = vec![W::default(); p.m * p.n];
@@ -551,6 +552,7 @@ fn on_heap<S: Isa, T: Widen, W: Wide>(s: S, p: &Operands<'_, T>, out: &mut [T]) 
 fn wide_operands<'w, T, W>(p: &Operands<'_, T>, a: &'w [W], b: &'w [W]) -> Operands<'w, W> {
     Operands {
         m: p.m,
+        ldo: p.m,
         k: p.k,
         n: p.n,
         a,
