@@ -601,7 +601,7 @@ fn product_into<
         let mut i0 = 0;
         while i0 < M {
             T::transpose::<S, FULL_WIDTH>(s, K, ROW_BLOCK, &stored[i0 * K..][..ROW_BLOCK * K], a);
-            let p = Operands {
+            let block = Operands {
                 m: ROW_BLOCK,
                 k: K,
                 n: N,
@@ -611,7 +611,7 @@ fn product_into<
                 bt: Rhs::TRANSPOSED,
                 addend: addend.map(|c| &c[i0..][..span]),
             };
-            kernel::<S, T, ROW_BLOCK, K, N, M, FUSE, Rhs>(s, &p, &mut out[i0..][..span]);
+            kernel::<S, T, ROW_BLOCK, K, N, M, FUSE, Rhs>(s, &block, &mut out[i0..][..span]);
             i0 += ROW_BLOCK;
         }
     } else if Lhs::TRANSPOSED {

@@ -839,10 +839,11 @@ fn strided_results_on_every_backend() {
     backends!(every_backend, strided_results);
 }
 
-/// The kernels of whole results refuse a block of rows.
+/// The check the kernels of whole results make (`check_whole_product`)
+/// refuses a block of rows.
 #[test]
 #[should_panic(expected = "a block of 4 rows of a result with columns 9 apart")]
-fn whole_result_kernels_refuse_a_block_of_rows() {
+fn the_whole_result_check_refuses_a_block_of_rows() {
     let (a, b) = ([1.0f32; 16], [1.0f32; 16]);
     let p = Operands {
         m: 4,

@@ -327,7 +327,7 @@ use same_bits::Unsigned;
 pub(crate) fn signed<'a, U: Unsigned>(p: &Operands<'a, U>) -> Operands<'a, U::Signed> {
     Operands {
         m: p.m,
-        ldo: p.m,
+        ldo: p.ldo,
         k: p.k,
         n: p.n,
         a: signed_slice(p.a),
