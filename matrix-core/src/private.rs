@@ -62,8 +62,18 @@ index_int!(Unsigned, u128: u8, u16, u32, u64, u128, usize);
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn index_panic(which: &str, index: IndexValue, bound: usize) -> ! {
-    panic!("matrix {which} index {index} is outside the allowed range [0, {bound})")
+fn index_panic(what: &str, index: IndexValue, bound: usize) -> ! {
+    panic!("{what} index {index} is outside the allowed range [0, {bound})")
+}
+
+/// `index` as a `usize` below `bound`; `what` names the index in the panic.
+#[inline(always)]
+#[track_caller]
+fn checked_index<I: IndexInt>(what: &str, index: I, bound: usize) -> usize {
+    match index.to_usize() {
+        Some(i) if i < bound => i,
+        _ => index_panic(what, index.value(), bound),
+    }
 }
 
 /// `index` as a `usize`, checked against the number of rows.
@@ -75,10 +85,7 @@ fn index_panic(which: &str, index: IndexValue, bound: usize) -> ! {
 #[inline(always)]
 #[track_caller]
 pub fn row_index<I: IndexInt>(index: I, rows: usize) -> usize {
-    match index.to_usize() {
-        Some(i) if i < rows => i,
-        _ => index_panic("row", index.value(), rows),
-    }
+    checked_index("matrix row", index, rows)
 }
 
 /// `index` as a `usize`, checked against the number of columns.
@@ -90,10 +97,7 @@ pub fn row_index<I: IndexInt>(index: I, rows: usize) -> usize {
 #[inline(always)]
 #[track_caller]
 pub fn column_index<I: IndexInt>(index: I, cols: usize) -> usize {
-    match index.to_usize() {
-        Some(i) if i < cols => i,
-        _ => index_panic("column", index.value(), cols),
-    }
+    checked_index("matrix column", index, cols)
 }
 
 /// `index` as a `usize`, checked against a vector's length.
@@ -105,10 +109,7 @@ pub fn column_index<I: IndexInt>(index: I, cols: usize) -> usize {
 #[inline(always)]
 #[track_caller]
 pub fn vector_index<I: IndexInt>(index: I, len: usize) -> usize {
-    match index.to_usize() {
-        Some(i) if i < len => i,
-        _ => vector_index_panic(index.value(), len),
-    }
+    checked_index("vector", index, len)
 }
 
 /// A subscript of a value whose type a block cannot see, as a `usize`.
@@ -130,13 +131,6 @@ pub fn unseen_index<I: IndexInt>(index: I) -> usize {
 #[track_caller]
 fn negative_index_panic(index: IndexValue) -> ! {
     panic!("index {index} is negative")
-}
-
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn vector_index_panic(index: IndexValue, len: usize) -> ! {
-    panic!("vector index {index} is outside the allowed range [0, {len})")
 }
 
 #[cold]

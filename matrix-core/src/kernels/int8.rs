@@ -699,8 +699,9 @@ mod x86 {
         type V = __m256i;
         #[inline(always)]
         fn zero(self) -> __m256i {
-            // SAFETY: an `Avx2` exists only inside `mad_avx2`, entered
-            // after AVX2 was detected.
+            // SAFETY: an `Avx2` exists only inside `mad_avx2` and
+            // `mad_avxvnni` (wrapped in an `AvxVnni`), each entered after
+            // AVX2 was detected.
             unsafe { _mm256_setzero_si256() }
         }
         #[inline(always)]
@@ -742,20 +743,16 @@ mod x86 {
         }
         #[inline(always)]
         fn load(self, src: &[u32]) -> __m256i {
-            assert!(src.len() >= 8);
-            // SAFETY: an `AvxVnni` exists only inside `mad_avxvnni`,
-            // entered after AVX2 and AVX-VNNI were detected; eight words
-            // are in bounds (asserted).
-            unsafe { _mm256_loadu_si256(src.as_ptr().cast()) }
+            self.0.load(src)
         }
         #[inline(always)]
         fn splat(self, word: u32) -> __m256i {
-            // SAFETY: as above.
-            unsafe { _mm256_set1_epi32(word as i32) }
+            self.0.splat(word)
         }
         #[inline(always)]
         fn dot(self, acc: __m256i, a: __m256i, b: __m256i) -> __m256i {
-            // SAFETY: as above.
+            // SAFETY: an `AvxVnni` exists only inside `mad_avxvnni`,
+            // entered after AVX2 and AVX-VNNI were detected.
             unsafe { _mm256_dpbusd_avx_epi32(acc, a, b) }
         }
         #[inline(always)]
