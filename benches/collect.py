@@ -32,6 +32,7 @@ COLUMNS = [
     "nalgebra",
     "clang-19 off",
     "clang-19 fast",
+    "clang-19 off batch",
     "copy",
     "scalar loop",
     "simd i32",
@@ -51,6 +52,7 @@ COLORS = {
     "nalgebra": "#59a14f",
     "clang-19 off": "#edc948",
     "clang-19 fast": "#b07aa1",
+    "clang-19 off batch": "#d7b5a6",
     "copy": "#bab0ac",
     "scalar loop": "#86bcb6",
     "simd i32": "#79706e",
@@ -547,6 +549,10 @@ own speed. **Bold** is the fastest column of a row.
   `-O3 -fenable-matrix -march=native` with `-ffp-contract=off`, resp.
   `-ffp-contract=fast -mprefer-vector-width=512`; always built for the
   native CPU, in both tables. Each call runs the batch loop in C.
+- **clang-19 off batch** (4x4): the `-ffp-contract=off` kernels in the
+  form of **dsl #[dispatch]**, one C loop over the batch's distinct
+  operands (`out[i] = a[i] * b[i]`), where **clang-19 off** runs one
+  product on the same operands each time; the rival of the batch columns.
 - **scalar loop / simd i32** (integer groups, `benches/benches/integers.rs`):
   the contract-order loop and the `i32` kernel on `i32` data (the floor);
   `matrix-core` picks per shape (narrow types widened onto the `i32` kernel

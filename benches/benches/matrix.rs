@@ -15,6 +15,9 @@
 //! * `clang-19 off` / `clang-19 fast`: Clang's matrix types, built by
 //!   build.rs with `-ffp-contract=off`, and with `-ffp-contract=fast
 //!   -mprefer-vector-width=512` (skipped without clang-19);
+//! * `clang-19 off batch` (4x4): `-ffp-contract=off` kernels in the form of
+//!   `dsl #[dispatch]`, one C loop over [`BATCH`] distinct operands, where
+//!   `clang-19 off` runs one product [`BATCH`] times on the same operands;
 //! * `dsl exact` / `dsl fast`: the `matrix!` kernels (feature `dsl`);
 //! * `dsl load/store`: a `matrix!` kernel in the C kernels' own form,
 //!   operands loaded from slices and the result stored into one;
@@ -52,14 +55,19 @@ fn col2<X: Copy, Y: Copy, O: Copy>(
 }
 
 /// As [`col2`], with the batch loop inside `matrix_core::dispatch`: compiled
-/// for the detected backend, every operation still checking it.
+/// for the detected backend, every operation still checking it. `f` is
+/// passed by value (a closure without captures is `Copy`), so that the
+/// loop calls it directly and its `#[inline(always)]` holds: called
+/// through `&f`, the reference's `Fn` shim stays out of line and `f` runs
+/// the build's baseline code, the pitfall `dispatch`'s documentation
+/// describes.
 fn col2_dispatched<X: Copy, O: Copy>(
     g: &mut Group<'_>,
     id: &str,
     a: X,
     b: X,
     out: O,
-    f: impl Fn(&X, &X, &mut O),
+    f: impl Fn(&X, &X, &mut O) + Copy,
 ) {
     let a = Placed::new(a, OFFSET_A);
     let b = Placed::new(b, OFFSET_B);
@@ -68,7 +76,7 @@ fn col2_dispatched<X: Copy, O: Copy>(
         bch.iter(|| {
             matrix_core::dispatch(
                 #[inline(always)]
-                || batch2(&*a, &*b, &mut *o, &f),
+                || batch2(&*a, &*b, &mut *o, f),
             )
         })
     });
@@ -156,6 +164,55 @@ fn clang2<T: Copy + Default, const NN: usize>(
         bch.iter(|| f(black_box(&*a), black_box(&*b), black_box(&mut *o), BATCH))
     });
 }
+
+/// The operands of a batch kernel: [`BATCH`] matrices of `NN` elements.
+#[cfg(has_clang19)]
+type Batch<T, const NN: usize> = [[T; NN]; BATCH];
+
+/// The clang-19 column of the `dsl #[dispatch]` form, `clang-19 off
+/// batch`: `f(a, b, out)` runs [`BATCH`] products of distinct operands in C.
+#[cfg(has_clang19)]
+fn clang2_batch<T: Copy + Default, const NN: usize>(
+    g: &mut Group<'_>,
+    a: [T; NN],
+    b: [T; NN],
+    f: fn(&Batch<T, NN>, &Batch<T, NN>, &mut Batch<T, NN>),
+) {
+    let a = Placed::new([a; BATCH], OFFSET_A);
+    let b = Placed::new([b; BATCH], OFFSET_B);
+    let mut o = Placed::new([[T::default(); NN]; BATCH], OFFSET_OUT);
+    g.bench_function("clang-19 off batch", |bch| {
+        bch.iter(|| f(black_box(&*a), black_box(&*b), black_box(&mut *o)))
+    });
+}
+
+/// As [`clang2_batch`] for `a * b + c`.
+#[cfg(has_clang19)]
+fn clang3_batch<T: Copy + Default, const NN: usize>(
+    g: &mut Group<'_>,
+    [a, b, c]: [[T; NN]; 3],
+    f: CMaddBatch<T, NN>,
+) {
+    let a = Placed::new([a; BATCH], OFFSET_A);
+    let b = Placed::new([b; BATCH], OFFSET_B);
+    let c = Placed::new([c; BATCH], OFFSET_C);
+    let mut o = Placed::new([[T::default(); NN]; BATCH], OFFSET_OUT);
+    g.bench_function("clang-19 off batch", |bch| {
+        bch.iter(|| {
+            f(
+                black_box(&*a),
+                black_box(&*b),
+                black_box(&*c),
+                black_box(&mut *o),
+            )
+        })
+    });
+}
+
+/// A clang-19 batch kernel of `a * b + c`: `f(a, b, c, out)`.
+#[cfg(has_clang19)]
+type CMaddBatch<T, const NN: usize> =
+    fn(&Batch<T, NN>, &Batch<T, NN>, &Batch<T, NN>, &mut Batch<T, NN>);
 
 /// A clang-19 kernel of `a * b + c`: `f(a, b, c, out, iterations)`.
 #[cfg(has_clang19)]
@@ -270,6 +327,8 @@ fn products(c: &mut Criterion) {
             glam::Mat4::ZERO,
             |a, b, o| *o = *a * *b,
         );
+        #[cfg(has_clang19)]
+        clang2_batch(g, a, b, clang::batch::mul_f32_4);
         #[cfg(feature = "dsl")]
         dsl::mul_4x4_f32(g, a, b);
     });
@@ -298,6 +357,8 @@ fn products(c: &mut Criterion) {
             glam::DMat4::ZERO,
             |a, b, o| *o = *a * *b,
         );
+        #[cfg(has_clang19)]
+        clang2_batch(g, a, b, clang::batch::mul_f64_4);
         #[cfg(feature = "dsl")]
         dsl::mul_4x4_f64(g, a, b);
     });
@@ -306,6 +367,8 @@ fn products(c: &mut Criterion) {
         dsl::mul_8x8_f64(_g, _a, _b);
     });
     mul_group!(c, i32, 4, data_i32, mul_i32_4, |_g, _a, _b| {
+        #[cfg(has_clang19)]
+        clang2_batch(_g, _a, _b, clang::batch::mul_i32_4);
         #[cfg(feature = "dsl")]
         dsl::mul_4x4_i32(_g, _a, _b);
     });
@@ -374,6 +437,8 @@ fn madds(c: &mut Criterion) {
         col3(g, "glam", [a, b, c], glam::Mat4::ZERO, |a, b, c, o| {
             *o = *a * *b + *c
         });
+        #[cfg(has_clang19)]
+        clang3_batch(g, d, clang::batch::madd_f32_4);
         #[cfg(feature = "dsl")]
         dsl::madd_4x4_f32(g, d);
     });

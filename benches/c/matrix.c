@@ -45,6 +45,27 @@
         }                                                                    \
     }
 
+/* The form of the `dsl #[dispatch]` columns: `n` operations on consecutive
+ * operands, out[i] = a[i] * b[i] (each N*N elements), with no barrier
+ * between them, so that clang gets the same work and the same freedom.
+ * BLOCK(p, N) is the i-th N x N operand at p. */
+#define BLOCK(p, N) __builtin_matrix_column_major_load((p) + i * N * N, N, N, N)
+#define MUL_BATCH(T, TNAME, N)                                                \
+    void NAME(clang_mul_batch_##TNAME##_##N)(const T *a, const T *b, T *out, \
+                                              size_t n) {                    \
+        for (size_t i = 0; i < n; i++)                                       \
+            __builtin_matrix_column_major_store(BLOCK(a, N) * BLOCK(b, N),   \
+                                                out + i * N * N, N);         \
+    }
+/* As MUL_BATCH, out[i] = a[i] * b[i] + c[i]. */
+#define MADD_BATCH(T, TNAME, N)                                               \
+    void NAME(clang_madd_batch_##TNAME##_##N)(const T *a, const T *b,        \
+                                               const T *c, T *out,           \
+                                               size_t n) {                   \
+        for (size_t i = 0; i < n; i++)                                       \
+            __builtin_matrix_column_major_store(                             \
+                BLOCK(a, N) * BLOCK(b, N) + BLOCK(c, N), out + i * N * N, N); \
+    }
 #define TRANSPOSE(T, TNAME, N)                                                \
     void NAME(clang_transpose_##TNAME##_##N)(const T *a, T *out, size_t n) { \
         for (size_t i = 0; i < n; i++) {                                     \
@@ -68,6 +89,10 @@ MUL(long, i64x, 8)
 MUL(long, i64x, 16)
 MADD(float, f32x, 4)
 MADD(float, f32x, 8)
+MUL_BATCH(float, f32x, 4)
+MUL_BATCH(double, f64x, 4)
+MUL_BATCH(int, i32x, 4)
+MADD_BATCH(float, f32x, 4)
 TRANSPOSE(float, f32x, 4)
 TRANSPOSE(float, f32x, 8)
 TRANSPOSE(float, f32x, 16)

@@ -128,9 +128,10 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     /// ```
     const IS_FLOAT: bool;
 
-    /// Whether a small product in exact mode (a 4x4) runs inline on the
-    /// build's baseline backend rather than through the boundary of
-    /// `active`, the backend that runs it, outside `#[dispatch]` kernels.
+    /// Whether a small product in exact mode (a 4x4) of `work` element
+    /// operations (`2 * M * K * N`) runs inline on the build's baseline
+    /// backend rather than through the boundary of `active`, the backend
+    /// that runs it, outside `#[dispatch]` kernels.
     /// Exact products give the same bits on every backend, so this is a
     /// question of speed alone, per type and per CPU:
     /// - `f32`: always for a result returned by value. Its SSE2 kernel is
@@ -145,12 +146,21 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     ///   against 3.6 to 3.8 ns inline, `a.mad_to(&b, &c, &mut out)` 3.6 to 3.7 ns
     ///   against 4.2 ns. Not measured on an AVX2 CPU, which keeps it
     ///   inline.
-    /// - `f64`: except on AVX-512, either delivery. SSE2 holds two `f64`
-    ///   lanes, AVX-512 a 4x4 product in two registers: on an AVX-512
-    ///   Xeon, `&a * &b` took 6.4 to 6.5 ns inline and 5.0 to 5.6 ns
-    ///   through the boundary, and the same product in a `matrix!` kernel
-    ///   6.5 ns and 5.5 ns. On an AVX2 EPYC the call lost (8.5 ns inline against 22.1 ns with `&a * &b`,
-    ///   12.4 ns against 28.1 ns in a `matrix!` kernel).
+    /// - `f64`: where the active backend is no wider than the baseline
+    ///   (SSE2, scalar), and elsewhere below [`F64_CALL_WORK`], either
+    ///   delivery. SSE2 holds two `f64`
+    ///   lanes, AVX2 a column and AVX-512 two: on an AVX-512 Xeon, `&a *
+    ///   &b` took 6.4 to 6.5 ns inline and 5.0 to 5.6 ns through the
+    ///   boundary, and the same product in a `matrix!` kernel 6.5 ns and
+    ///   5.5 ns. On an AMD EPYC Zen 3 (AVX2), once the boundary's copies
+    ///   were gone, the call won too (per batch of 16, fastest samples,
+    ///   inline then through the boundary): `&a * &b` 184 and 163 ns,
+    ///   `mul_to` 150 and 104 ns, a `matrix!` kernel 192 and 167 ns, its
+    ///   load/store form 160 and 103 ns, and the same products inside
+    ///   `dispatch(||)`, where LLVM inlines the AVX2 kernel, 192 and 120
+    ///   ns. (Before those copies were removed the same CPU measured the
+    ///   call at 22.1 ns against 8.5 ns inline.) Smaller products lost
+    ///   there through the call (see [`F64_CALL_WORK`]).
     /// - the integers: never, since SSE2 has no 32-bit multiply (a 4x4
     ///   `i32` product, 16.1 ns inline against 10.7 ns on the EPYC).
     ///
@@ -158,7 +168,7 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     /// matrix --features dsl -- '^matrix (mul|madd) 4x4'`, default build.
     #[doc(hidden)]
     #[inline(always)]
-    fn small_products_inline(_active: Backend, _delivery: Delivery) -> bool {
+    fn small_products_inline(_active: Backend, _delivery: Delivery, _work: usize) -> bool {
         false
     }
 
@@ -368,11 +378,24 @@ macro_rules! element {
     }};
 }
 
+/// The least work (`2 * M * K * N`) of an exact `f64` product that calls
+/// the AVX2 or AVX-512 kernel rather than running SSE2's inline: a
+/// `2x4 * 4x2` or a `4x4 * 4x1` runs inline, a `3x4 * 4x3` and a 4x4
+/// product call. On an AMD EPYC Zen 3 (AVX2), default build, a loop of
+/// `&a * &b` and `mul_to` over 16 operands (a scratch crate's timing loop,
+/// fastest of 300 rounds, three runs, inline then through the call): 2x2
+/// 2.9–4.0 and 4.2–8.5 ns, `2x4 * 4x2` 4.2–5.2 and 5.2–8.4 ns, `4x4 * 4x1`
+/// 3.9–4.0 and 4.4–4.7 ns, 3x3 10.8–11.3 and 10.8–12.8 ns (`mul_to`
+/// 6.5–8.1 and 5.9–9.2 ns), `3x4 * 4x3` 11.4–12.6 and 10.4–10.8 ns (`mul_to`
+/// 8.0–10.4 and 6.1–6.4 ns), `4x8 * 8x4` 19.1–19.8 and 12.8–25.3 ns
+/// (`mul_to` 16.5–16.8 and 10.0–11.8 ns).
+const F64_CALL_WORK: usize = 64;
+
 /// The hidden methods of a float type with SIMD products.
 macro_rules! float_kernels {
-    ($product:ident, $vector:ident, small products inline: |$active:ident, $delivery:ident| $inline:expr) => {
+    ($product:ident, $vector:ident, small products inline: |$active:ident, $delivery:ident, $work:ident| $inline:expr) => {
         #[inline(always)]
-        fn small_products_inline($active: Backend, $delivery: Delivery) -> bool {
+        fn small_products_inline($active: Backend, $delivery: Delivery, $work: usize) -> bool {
             $inline
         }
         #[inline(always)]
@@ -484,14 +507,16 @@ macro_rules! shuffle_transposes {
 
 element! {
     f32: 0.0, 1.0, "float", float: true; dyn gemm_f32, fuse;
-    float_kernels!(product_f32, F32, small products inline: |active, delivery| {
+    float_kernels!(product_f32, F32, small products inline: |active, delivery, _work| {
         delivery == Delivery::Returned || active != Backend::Avx512
     });
     shuffle_transposes!(f32 tiles);
 }
 element! {
     f64: 0.0, 1.0, "double", float: true; dyn gemm_f64, fuse;
-    float_kernels!(product_f64, F64, small products inline: |active, _delivery| active != Backend::Avx512);
+    float_kernels!(product_f64, F64, small products inline: |active, _delivery, work| {
+        !active.implies(Backend::Avx2) || work < F64_CALL_WORK
+    });
     shuffle_transposes!(f64 tiles);
 }
 element! {

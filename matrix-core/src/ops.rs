@@ -312,7 +312,7 @@ fn product_inline<D: Dispatch, T: Element>(
     fuse: bool,
     delivery: Delivery,
 ) -> Option<usize> {
-    (!fuse && T::small_products_inline(d.backend(), delivery)).then_some(work)
+    (!fuse && T::small_products_inline(d.backend(), delivery, work)).then_some(work)
 }
 
 /// Runs `op` on `x` on `d`: inline on the build's baseline backend where
