@@ -224,57 +224,23 @@ pub mod clang {
         };
     }
 
-    macro_rules! mul_batch {
-        ($(#[$doc:meta])* $name:ident, $t:ty, $n:literal, $sym:ident) => {
+    /// `$name(operands.., out)`: one C call of `$sym` over the batch, each
+    /// operand [`BATCH`](crate::BATCH) consecutive N*N blocks.
+    macro_rules! batch {
+        ($(#[$doc:meta])* $name:ident($($x:ident),+), $t:ty, $n:literal, $sym:ident) => {
             $(#[$doc])*
             pub fn $name(
-                a: &[[$t; $n * $n]; super::super::BATCH],
-                b: &[[$t; $n * $n]; super::super::BATCH],
-                out: &mut [[$t; $n * $n]; super::super::BATCH],
+                $($x: &[[$t; $n * $n]; crate::BATCH],)+
+                out: &mut [[$t; $n * $n]; crate::BATCH],
             ) {
                 unsafe extern "C" {
-                    fn $sym(a: *const $t, b: *const $t, out: *mut $t, n: usize);
+                    fn $sym($($x: *const $t,)+ out: *mut $t, n: usize);
                 }
                 // SAFETY: the C kernel reads BATCH consecutive N*N blocks
-                // from `a` and `b` and writes BATCH to `out`, which the
+                // from each operand and writes BATCH to `out`, which the
                 // array types provide; `out` is exclusive; it keeps no
                 // pointer.
-                unsafe {
-                    $sym(
-                        a.as_ptr().cast(),
-                        b.as_ptr().cast(),
-                        out.as_mut_ptr().cast(),
-                        super::super::BATCH,
-                    )
-                }
-            }
-        };
-    }
-    macro_rules! madd_batch {
-        ($(#[$doc:meta])* $name:ident, $t:ty, $n:literal, $sym:ident) => {
-            $(#[$doc])*
-            pub fn $name(
-                a: &[[$t; $n * $n]; super::super::BATCH],
-                b: &[[$t; $n * $n]; super::super::BATCH],
-                c: &[[$t; $n * $n]; super::super::BATCH],
-                out: &mut [[$t; $n * $n]; super::super::BATCH],
-            ) {
-                unsafe extern "C" {
-                    fn $sym(a: *const $t, b: *const $t, c: *const $t, out: *mut $t, n: usize);
-                }
-                // SAFETY: the C kernel reads BATCH consecutive N*N blocks
-                // from `a`, `b` and `c` and writes BATCH to `out`, which
-                // the array types provide; `out` is exclusive; it keeps no
-                // pointer.
-                unsafe {
-                    $sym(
-                        a.as_ptr().cast(),
-                        b.as_ptr().cast(),
-                        c.as_ptr().cast(),
-                        out.as_mut_ptr().cast(),
-                        super::super::BATCH,
-                    )
-                }
+                unsafe { $sym($($x.as_ptr().cast(),)+ out.as_mut_ptr().cast(), crate::BATCH) }
             }
         };
     }
@@ -284,14 +250,14 @@ pub mod clang {
     /// where the other kernels run one operation [`BATCH`](super::BATCH)
     /// times on the same operands.
     pub mod batch {
-        mul_batch!(/// `out[i] = a[i] * b[i]` for each of the batch, 4x4 `float`.
-            mul_f32_4, f32, 4, clang_mul_batch_f32x_4_off);
-        mul_batch!(/// `out[i] = a[i] * b[i]` for each of the batch, 4x4 `double`.
-            mul_f64_4, f64, 4, clang_mul_batch_f64x_4_off);
-        mul_batch!(/// `out[i] = a[i] * b[i]` for each of the batch, 4x4 `int`.
-            mul_i32_4, i32, 4, clang_mul_batch_i32x_4_off);
-        madd_batch!(/// `out[i] = a[i] * b[i] + c[i]` for each of the batch, 4x4 `float`.
-            madd_f32_4, f32, 4, clang_madd_batch_f32x_4_off);
+        batch!(/// `out[i] = a[i] * b[i]` for each of the batch, 4x4 `float`.
+            mul_f32_4(a, b), f32, 4, clang_mul_batch_f32x_4_off);
+        batch!(/// `out[i] = a[i] * b[i]` for each of the batch, 4x4 `double`.
+            mul_f64_4(a, b), f64, 4, clang_mul_batch_f64x_4_off);
+        batch!(/// `out[i] = a[i] * b[i]` for each of the batch, 4x4 `int`.
+            mul_i32_4(a, b), i32, 4, clang_mul_batch_i32x_4_off);
+        batch!(/// `out[i] = a[i] * b[i] + c[i]` for each of the batch, 4x4 `float`.
+            madd_f32_4(a, b, c), f32, 4, clang_madd_batch_f32x_4_off);
     }
 
     /// Kernels built with `-ffp-contract=off`.
