@@ -1076,6 +1076,9 @@ fn widened<S: Isa>(s: S) {
             (16, 3, 16),
             (32, 9, 3),
             (48, 17, 5),
+            (8, 16, 8),
+            (8, 17, 3),
+            (24, 24, 24),
         ];
         for ((m, k, n), edge_values) in shapes.into_iter().flat_map(|s| [(s, false), (s, true)]) {
             let data = |len: usize, seed: u32| -> Vec<T> {

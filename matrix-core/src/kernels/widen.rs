@@ -122,7 +122,11 @@
 //! | 32x32x32 | 586 -> 340 ns | 916 -> 353 ns | 5694 -> 1062 ns |
 //!
 //! (`u8` within 2% of `i8` in every cell; the `i32` product of 32x32 takes
-//! 375 ns on AVX-512.) Other shapes choose as above.
+//! 375 ns on AVX-512.) Rows in an odd multiple of eight are widened to the
+//! eight-lane `i16` vectors of AVX2 and AVX-512 from a depth of 17
+//! ([`LOOP_DEPTH_8_ROWS`]), where the loop falls behind by 2x to 8x (a
+//! 24x24x24 `i8` product 4.5 µs in order, 0.6 µs widened, on an Intel
+//! Xeon). Other shapes choose as above.
 
 use super::Isa;
 use super::check::check_whole_product;
@@ -387,13 +391,35 @@ pub(crate) fn product_dyn<S: Isa, T: Widen>(s: S, p: &Operands<'_, T>, out: &mut
 /// Whether an `i8` or `u8` product of `m` rows and depth `k` runs widened
 /// to `i16` on backend `S`, on the `i16` kernel: on the SIMD backends,
 /// where the rows fill whole vectors of [`Isa::I16x16`] and the product is
-/// deep enough to pay for the conversions ([`MIN_DEPTH`]). (Eight rows,
-/// widened to the eight-lane vectors of AVX2 and AVX-512, lost to the loop
-/// on an AMD EPYC (Zen 5): 8x16x8 `i8` took 32.0 ns against the loop's
-/// 20.3 on AVX-512, 28.4 against 23.5 on AVX2.)
+/// deep enough to pay for the conversions ([`MIN_DEPTH`]), or where they
+/// fill only the eight-lane [`Isa::I16x8`] (an odd multiple of eight rows
+/// on AVX2 and AVX-512) and the product is deeper than
+/// [`LOOP_DEPTH_8_ROWS`].
 const fn pays_16<S: Isa>(m: usize, k: usize) -> bool {
-    !matches!(S::BACKEND, Backend::Scalar) && fills::<S::I16x16>(m) && k >= MIN_DEPTH
+    !matches!(S::BACKEND, Backend::Scalar)
+        && ((fills::<S::I16x16>(m) && k >= MIN_DEPTH)
+            || (fills::<S::I16x8>(m) && k > LOOP_DEPTH_8_ROWS))
 }
+
+/// The deepest `i8` or `u8` product whose rows are an odd multiple of
+/// eight that keeps the in-order loop on AVX2 and AVX-512 (deeper ones are
+/// widened to the eight-lane `i16` vectors). Up to this depth neither form
+/// wins every shape: on an AMD EPYC (Zen 5), 8x16x8 `i8` took 20.3 ns in
+/// order against 32.0 ns widened on AVX-512, 23.5 against 28.4 on AVX2; on
+/// an Intel Xeon (family 6 model 207, Emerald Rapids; default build, the
+/// operator over 16 operands, fastest of 40 rounds, two to three runs, in
+/// order then widened), on AVX-512, 8x12x8 54 and 60–62 ns, 8x16x8 68–84
+/// and 72–78 ns, 24x16x24 469–498 and 394–420 ns (on AVX2 667–672 and
+/// 496–789 ns). Deeper, the loop falls behind whatever the CPU's vectors (same Xeon, in
+/// order then widened, AVX-512 and AVX2): 8x20x8 190–203 and 84–91 ns,
+/// 338–341 and 71–125 ns; 8x32x8 235–237 and 120–136 ns, 412–484 and
+/// 113–151 ns; 8x64x8 969–991 and 257–289 ns, 828–929 and 263–411 ns;
+/// 24x24x24 4471–4783 and 564–614 ns, 3100–3784 and 692–750 ns; 40x40x40
+/// 24.7–26.3 and 9.8–10.7 µs, 21.4–24.9 and 11.2 µs. (At depth 8 the
+/// widened product won on this Xeon for 8x8x8, 63 against 43 ns on
+/// AVX-512, and lost for 24x8x24, 229–235 against 253–295 ns: not a rule
+/// by depth, so shallow products keep the loop.)
+pub(crate) const LOOP_DEPTH_8_ROWS: usize = 16;
 
 /// `out = a * b (+ addend)` for `T` (`i8` or `u8`), wrapping: widened to
 /// `i16` and run on the `i16` kernel, at twice the lanes of `i32`, where
