@@ -410,16 +410,16 @@ const fn pays_16<S: Isa>(m: usize, k: usize) -> bool {
 /// operator over 16 operands, fastest of 40 rounds, two to three runs, in
 /// order then widened), on AVX-512, 8x12x8 54 and 60–62 ns, 8x16x8 68–84
 /// and 72–78 ns, 24x16x24 469–498 and 394–420 ns (on AVX2 667–672 and
-/// 496–789 ns). Deeper, the loop falls behind whatever the CPU's vectors (same Xeon, in
-/// order then widened, AVX-512 and AVX2): 8x20x8 190–203 and 84–91 ns,
-/// 338–341 and 71–125 ns; 8x32x8 235–237 and 120–136 ns, 412–484 and
+/// 496–789 ns). Deeper, the loop falls behind whatever the CPU's vectors
+/// (same Xeon, in order then widened, AVX-512 and AVX2): 8x20x8 190–203
+/// and 84–91 ns, 338–341 and 71–125 ns; 8x32x8 235–237 and 120–136 ns, 412–484 and
 /// 113–151 ns; 8x64x8 969–991 and 257–289 ns, 828–929 and 263–411 ns;
 /// 24x24x24 4471–4783 and 564–614 ns, 3100–3784 and 692–750 ns; 40x40x40
 /// 24.7–26.3 and 9.8–10.7 µs, 21.4–24.9 and 11.2 µs. (At depth 8 the
 /// widened product won on this Xeon for 8x8x8, 63 against 43 ns on
 /// AVX-512, and lost for 24x8x24, 229–235 against 253–295 ns: not a rule
 /// by depth, so shallow products keep the loop.)
-pub(crate) const LOOP_DEPTH_8_ROWS: usize = 16;
+const LOOP_DEPTH_8_ROWS: usize = 16;
 
 /// `out = a * b (+ addend)` for `T` (`i8` or `u8`), wrapping: widened to
 /// `i16` and run on the `i16` kernel, at twice the lanes of `i32`, where
