@@ -240,23 +240,35 @@ fn pays(m: usize, k: usize, n: usize) -> bool {
 }
 
 /// CPU features outside the backend table, detected where `std` can.
-mod detected {
+pub(super) mod detected {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    pub(super) fn avx512vnni() -> bool {
+    pub(in crate::kernels) fn avx512vnni() -> bool {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512vnni")
     }
+    /// AVX512-VBMI's byte permute, with the AVX-512 it extends (the AMX
+    /// driver's packing of `a`).
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    pub(super) fn avxvnni() -> bool {
+    pub(in crate::kernels) fn avx512vbmi() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+    }
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    pub(in crate::kernels) fn avxvnni() -> bool {
         std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("avxvnni")
     }
     #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
-    pub(super) fn avx512vnni() -> bool {
+    pub(in crate::kernels) fn avx512vnni() -> bool {
         false
     }
     #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
-    pub(super) fn avxvnni() -> bool {
+    pub(in crate::kernels) fn avx512vbmi() -> bool {
+        false
+    }
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+    pub(in crate::kernels) fn avxvnni() -> bool {
         false
     }
 }

@@ -1429,6 +1429,35 @@ fn packed_a_words_overwrite_whatever_the_buffer_held() {
     }
 }
 
+/// The AMX driver's packing of sixteen rows, one byte permute per group
+/// of four columns (AVX512-VBMI), writes the words of
+/// [`int8::pack_a_words`], padding included, whatever the buffer held.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn amx_packs_sixteen_rows_as_pack_a_words() {
+    for k in [0, 4, 8, 60, 64, 128] {
+        let mut a = Vec::with_capacity(16 * k);
+        lcg(16 * k, 11, |x| a.push((x >> 7) as u8));
+        // Room for the padding to whole tiles of 64 bytes, and one more.
+        let words = 4 * (k.next_multiple_of(64) + 64);
+        let mut want = vec![u32::MAX; words];
+        int8::pack_a_words(int8::Form::FlippedBytes, &a, (16, k), 16, 0, &mut want);
+        for held in [0, u32::MAX, 0x5a5a_5a5a] {
+            let mut at = vec![held; words];
+            if !amx::packed_16_rows(&a, k, &mut at) {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "matrix-core amx_packs_sixteen_rows_as_pack_a_words SKIPPED \
+                     (it needs avx512vbmi, which this CPU lacks)"
+                );
+                return;
+            }
+            assert_eq!(at, want, "16x{k}, held {held:#x}");
+        }
+    }
+}
+
 /// The AMX driver (packing, tiling, the instruction per pair of signs) on
 /// the emulated tiles: every machine runs it, with or without AMX.
 #[test]
