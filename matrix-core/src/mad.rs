@@ -298,7 +298,7 @@ impl<T: Element, const M: usize, const K: usize, LA: Layout> Matrix<T, M, K, LA>
     /// The widening forms run on the int8 dot-product instructions of the
     /// CPU, chosen at run time: AMX tiles (`tdpbssd` and its kin, after
     /// asking Linux for the tile state, configured once per thread) for
-    /// products of at least 16 rows, 16 columns and a depth of 32 on the
+    /// products of at least 16 rows, 16 columns and a depth of 16 on the
     /// AVX-512 backend, then AVX-512 VNNI or AVX-VNNI
     /// (`vpdpbusd`) from 8,192 multiply-adds (16x32x16); elsewhere (SSE2,
     /// scalar, AVX2 without VNNI, small products) on the `i32` product

@@ -13,9 +13,10 @@
 //! columns, and `a^T` in `packed_b` order is `a` in `packed_a` order. Only
 //! `a` is always copied (to that order); `b`, the addend and the result
 //! are read and written as tiles in place when every dimension is a whole
-//! number of tiles (16 rows of 64 bytes; `k` in steps of 64), and through
-//! padded copies otherwise, so every tile is full: `a^T`'s padding is
-//! zero, so the padding adds nothing to the sums read back. In place, a
+//! number of tiles (16 rows of 64 bytes; `k` in steps of 64; the addend
+//! and the result also when only `k` is not), and through padded copies
+//! otherwise, so every tile is full: `a^T`'s padding is zero, so the
+//! padding adds nothing to the sums read back. In place, a
 //! 64x64x64 product took 0.91 µs where copying all three took 4.34 (an
 //! Intel Xeon with AMX, default build). The copies go into buffers kept
 //! per thread (with `std`); `a` is packed sixteen rows of four columns at
@@ -61,15 +62,19 @@ const ROW_BYTES: usize = 64;
 /// Whether a product is large enough for AMX, and not mostly padding: at
 /// least one whole tile of the result (16 rows, 16 columns), at most a
 /// third of each of its padded dimensions unused, and a depth of at least
-/// 32 (half a tile's 64 bytes). Measured on an Intel Xeon with AMX (per
-/// product, fastest samples, default build): 16x64x16 in 72 ns against
-/// 334 on AVX-512 VNNI, 64x64x64 in 0.39 against 2.07 µs; with `k` padded
-/// from 32 to 64, 16x32x16 in 140 against 236 ns and 32x32x32 in 282
-/// against 564; padded from 16, 16x16x16 took 155 ns, no faster than the
-/// widened `i32` kernel's 150 that [`super::int8`] chooses there.
+/// 16 (a quarter of a tile's 64 bytes). Measured on an Intel Xeon with
+/// AMX (per product, fastest samples, default build): 16x64x16 in 72 ns
+/// against 334 on AVX-512 VNNI, 64x64x64 in 0.39 against 2.07 µs; with
+/// `k` padded from 32 to 64, 16x32x16 in 140 against 236 ns and 32x32x32
+/// in 282 against 564. Padded from 16, 16x16x16 took 155 ns there, no
+/// faster than the widened `i32` kernel's 150; since only `b^T` is copied
+/// for a depth that is not whole (the result stays in place), it takes
+/// 137 to 140 ns against the widened kernel's 165 to 168 (medians, another
+/// such Xeon, 2026-12-03), so AMX takes it, before
+/// [`super::int8`]'s own bound on packing.
 pub(crate) fn pays(m: usize, k: usize, n: usize) -> bool {
     let mostly_used = |d: usize| d * 3 >= d.next_multiple_of(ROWS) * 2;
-    m >= ROWS && n >= ROWS && k >= ROW_BYTES / 2 && mostly_used(m) && mostly_used(n)
+    m >= ROWS && n >= ROWS && k >= ROW_BYTES / 4 && mostly_used(m) && mostly_used(n)
 }
 
 /// The signs of the two operands of a tile dot product: which of the four
@@ -223,9 +228,15 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
     // A zero accumulator (a product, or `__builtin_matrix_fill(m, 0)`)
     // starts each tile with `tilezero` instead of loading it.
     let zero = c.iter().all(|&x| x == 0);
+    let start = if zero { Start::Zero } else { Start::Load(c) };
     if whole_tiles(m, k, n) {
-        let start = if zero { Start::Zero } else { Start::Load(c) };
         tile_products(t, (at, (b, k)), padded, signs, start, out);
+    } else if m.is_multiple_of(ROWS) && n.is_multiple_of(ROWS) {
+        // Only the depth is not whole: `b^T` through its padded copy, the
+        // addend and the result in place (16x32x16 took 195 ns with the
+        // result's copies too).
+        let bt = padded_bt(b, (k, n), padded, &mut buffers.bt);
+        tile_products(t, (at, (bt, padded.1)), padded, signs, start, out);
     } else {
         through_padding(
             t,
@@ -251,20 +262,9 @@ fn through_padding<T: Tiles, B: Byte>(
     out: &mut [i32],
 ) {
     let (mp, kp, np) = padded;
-    // b^T: row j is column j of b, k bytes. The buffers' padding holds
-    // whatever the thread's last product left: b^T's bytes past k meet
-    // a^T's zero padding, and the sums past row n or word m of out^T are
-    // never read back (each sum is its own tile element).
-    let bt = &mut buffers.bt;
-    bt.resize(np * kp, 0);
-    for (row, column) in bt
-        .chunks_exact_mut(kp.max(1))
-        .zip(b.chunks_exact(k.max(1)).take(n))
-    {
-        for (dst, &x) in row.iter_mut().zip(column) {
-            *dst = x.bits();
-        }
-    }
+    // The sums past row n or word m of out^T are never read back (each
+    // sum is its own tile element).
+    let bt = padded_bt(b, (k, n), padded, &mut buffers.bt);
     // out^T, row-major n x m: the column-major result with a padded
     // stride, holding the addend unless it is zero.
     let acc = &mut buffers.acc;
@@ -279,6 +279,29 @@ fn through_padding<T: Tiles, B: Byte>(
     for (dst, src) in out.chunks_exact_mut(m).zip(acc.chunks_exact(mp)) {
         dst.copy_from_slice(&src[..m]);
     }
+}
+
+/// `b^T` in `bt`, padded to whole tiles: row `j` (of `np`) is column `j`
+/// of `b`, `k` bytes, rows `kp` bytes apart. The padding holds whatever
+/// the thread's last product left there: `b^T`'s bytes past `k` meet
+/// `a^T`'s zero padding, and its rows past `n` make sums that are never
+/// read back.
+fn padded_bt<'a, B: Byte>(
+    b: &[B],
+    (k, n): (usize, usize),
+    (_, kp, np): (usize, usize, usize),
+    bt: &'a mut alloc::vec::Vec<u8>,
+) -> &'a [u8] {
+    bt.resize(np * kp, 0);
+    for (row, column) in bt
+        .chunks_exact_mut(kp.max(1))
+        .zip(b.chunks_exact(k.max(1)).take(n))
+    {
+        for (dst, &x) in row.iter_mut().zip(column) {
+            *dst = x.bits();
+        }
+    }
+    bt
 }
 
 mod scratch {

@@ -165,18 +165,19 @@ impl Int8Kernel {
     /// what that saves at these sizes).
     pub(crate) fn choose(m: usize, k: usize, n: usize) -> Option<Int8Kernel> {
         let backend = Backend::active();
+        let wide = backend >= Backend::Avx512;
+        // AMX first: its own bound (a whole result tile) is below the
+        // packing's at 16x16x16.
+        if wide && amx::pays(m, k, n) && Int8Kernel::Amx.is_supported() {
+            return Some(Int8Kernel::Amx);
+        }
         if backend < Backend::Avx2 || !pays(m, k, n) {
             return None;
         }
-        let wide = backend >= Backend::Avx512;
-        [
-            (Int8Kernel::Amx, wide && amx::pays(m, k, n)),
-            (Int8Kernel::Avx512Vnni, wide),
-            (Int8Kernel::AvxVnni, true),
-        ]
-        .into_iter()
-        .find(|&(kernel, allowed)| allowed && kernel.is_supported())
-        .map(|(kernel, _)| kernel)
+        [(Int8Kernel::Avx512Vnni, wide), (Int8Kernel::AvxVnni, true)]
+            .into_iter()
+            .find(|&(kernel, allowed)| allowed && kernel.is_supported())
+            .map(|(kernel, _)| kernel)
     }
 
     /// `out = a * b + c` on this kernel, every matrix column-major: `a` is

@@ -1273,7 +1273,7 @@ fn int8_reference<A: int8::Byte, B: int8::Byte>(
 /// Shapes on both sides of every vector, tile and group boundary, with
 /// random bytes and the extremes (every byte 0x80 or 0x7f or 0xff, where
 /// the corrections and the wrapping matter most).
-const INT8_SHAPES: [(usize, usize, usize); 14] = [
+const INT8_SHAPES: [(usize, usize, usize); 16] = [
     (1, 1, 1),
     (3, 5, 2),
     (8, 16, 4),
@@ -1288,6 +1288,9 @@ const INT8_SHAPES: [(usize, usize, usize); 14] = [
     (64, 64, 64),
     (20, 100, 40),
     (15, 63, 17),
+    // Whole tiles of the result, a depth that is not whole.
+    (32, 36, 16),
+    (16, 100, 32),
 ];
 
 /// Runs `run` on every shape, every pair of signs and every fill, against
@@ -1501,8 +1504,9 @@ impl amx::Tiles for CountingTiles {
 #[test]
 fn amx_driver_starts_a_zero_accumulator_with_tilezero() {
     // Two by two accumulator tiles, two steps along `k` each: `b` and the
-    // result in place (whole tiles), and through padded copies.
-    for (m, k, n) in [(32, 128, 32), (32, 128, 20)] {
+    // result in place (whole tiles), `b^T` alone padded (a depth that is
+    // not whole), and both through padded copies.
+    for (m, k, n) in [(32, 128, 32), (32, 100, 32), (32, 128, 20)] {
         let a: Vec<i8> = (0..m * k).map(|i| (i * 37 % 251) as i8).collect();
         let b: Vec<u8> = (0..k * n).map(|i| (i * 91 % 256) as u8).collect();
         let tiles = 2 * 2;
@@ -1571,8 +1575,15 @@ fn int8_kernel_choice_follows_the_backend_and_shape() {
         }
     }
     assert!(amx::pays(16, 64, 16) && amx::pays(64, 64, 64) && amx::pays(32, 32, 32));
-    assert!(amx::pays(16, 32, 16) && !amx::pays(17, 64, 16) && !amx::pays(16, 16, 16));
-    assert!(!amx::pays(32, 31, 32) && amx::pays(16, 65, 16));
+    assert!(amx::pays(16, 32, 16) && !amx::pays(17, 64, 16) && amx::pays(16, 16, 16));
+    assert!(!amx::pays(32, 15, 32) && amx::pays(16, 65, 16));
+    // 16x16x16 is below the packing's bound, but not AMX's.
+    let small = Int8Kernel::choose(16, 16, 16);
+    if Backend::active() >= Backend::Avx512 && Int8Kernel::Amx.is_supported() {
+        assert_eq!(small, Some(Int8Kernel::Amx));
+    } else {
+        assert_eq!(small, None);
+    }
 }
 
 #[test]
