@@ -126,14 +126,14 @@ fn whole_tiles(m: usize, k: usize, n: usize) -> bool {
 }
 
 /// [`pack_a_words`] (unflipped) of an `a` of sixteen rows and `k` a
-/// multiple of four, rows padded to sixteen, where the CPU can: each group of four columns is
-/// 64 contiguous bytes, and its sixteen words are those bytes in another
-/// order, one byte permute (`vpermb`, AVX512-VBMI) from one 64-byte load.
-/// The byte shuffles of [`pack_a_words`] take eight shuffles per group;
-/// this way a 16x64x16 product on AMX takes 78.0 to 78.7 ns where it
-/// took 92.1 to 96.1 (an Intel Xeon with AMX, default build, medians per
-/// product of three runs of each in alternation). False, with `at`
-/// untouched, where the CPU lacks AVX512-VBMI.
+/// multiple of four, rows padded to sixteen, where the CPU can: each
+/// group of four columns is 64 contiguous bytes, and its sixteen words
+/// are those bytes in another order, one byte permute (`vpermb`,
+/// AVX512-VBMI) from one 64-byte load. [`pack_a_words`] takes eight
+/// shuffles per group; this way a 16x64x16 product on AMX takes 78.0 to
+/// 78.7 ns where it took 92.1 to 96.1 (an Intel Xeon with AMX, default
+/// build, medians per product of three runs of each in alternation).
+/// False, with `at` untouched, where the CPU lacks AVX512-VBMI.
 ///
 /// # Panics
 ///
@@ -233,8 +233,8 @@ pub(crate) fn mad_on<T: Tiles, A: Byte, B: Byte>(
         tile_products(t, (at, (b, k)), padded, signs, start, out);
     } else if m.is_multiple_of(ROWS) && n.is_multiple_of(ROWS) {
         // Only the depth is not whole: `b^T` through its padded copy, the
-        // addend and the result in place (16x32x16 took 195 ns with the
-        // result's copies too).
+        // addend and the result in place (16x32x16 took 186 ns with the
+        // result's copies too, and takes 142).
         let bt = padded_bt(b, (k, n), padded, &mut buffers.bt);
         tile_products(t, (at, (bt, padded.1)), padded, signs, start, out);
     } else {

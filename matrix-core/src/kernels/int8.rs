@@ -243,7 +243,7 @@ fn pays(m: usize, k: usize, n: usize) -> bool {
 /// CPU features outside the backend table, detected where `std` can.
 pub(super) mod detected {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    pub(in crate::kernels) fn avx512vnni() -> bool {
+    pub(super) fn avx512vnni() -> bool {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512vnni")
     }
@@ -256,12 +256,12 @@ pub(super) mod detected {
             && std::arch::is_x86_feature_detected!("avx512vbmi")
     }
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    pub(in crate::kernels) fn avxvnni() -> bool {
+    pub(super) fn avxvnni() -> bool {
         std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("avxvnni")
     }
     #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
-    pub(in crate::kernels) fn avx512vnni() -> bool {
+    pub(super) fn avx512vnni() -> bool {
         false
     }
     #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
@@ -269,7 +269,7 @@ pub(super) mod detected {
         false
     }
     #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
-    pub(in crate::kernels) fn avxvnni() -> bool {
+    pub(super) fn avxvnni() -> bool {
         false
     }
 }
