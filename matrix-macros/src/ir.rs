@@ -504,6 +504,18 @@ impl Expr {
         Expr { kind, ty, loc }
     }
 
+    /// The `usize` constant `value`, written at `loc` (an index or a
+    /// length the checker adds).
+    pub(crate) fn usize_const(value: u64, loc: Loc) -> Expr {
+        let lit = crate::types::usize_lit(value, loc.start);
+        let tokens = quote::ToTokens::to_token_stream(&lit);
+        Expr::new(
+            ExprKind::ConstScalar(tokens),
+            Ty::Scalar(Scalar::Usize),
+            loc,
+        )
+    }
+
     /// Whether the expression designates storage (can be assigned to).
     pub(crate) fn is_place(&self) -> bool {
         match &self.kind {

@@ -7,56 +7,65 @@ use std::fmt;
 /// Clang's limit on each matrix dimension (2^20 - 1).
 pub(crate) const MAX_DIMENSION: u64 = 1_048_575;
 
-/// A Rust primitive scalar type the checker knows by name.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub(crate) enum Scalar {
-    I8,
-    I16,
-    I32,
-    I64,
-    U8,
-    U16,
-    U32,
-    U64,
-    F16,
-    BF16,
-    F32,
-    F64,
-    I128,
-    U128,
-    Isize,
-    Usize,
-    Bool,
-    Char,
+/// Declares [`Scalar`] from one table, a row per type: its variant, its
+/// Rust name and the name Clang prints (a type with no C name is spelled as
+/// Rust writes it), so that the variants, `Scalar::ALL` and both names
+/// cannot disagree.
+macro_rules! scalars {
+    ($($variant:ident: $rust:literal, $c:literal;)*) => {
+        /// A Rust primitive scalar type the checker knows by name.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+        pub(crate) enum Scalar {
+            $($variant,)*
+        }
+
+        impl Scalar {
+            /// Every scalar type, in the enum's order.
+            const ALL: &[Scalar] = &[$(Scalar::$variant,)*];
+
+            /// The name Clang prints.
+            pub(crate) fn c_name(self) -> &'static str {
+                match self {
+                    $(Scalar::$variant => $c,)*
+                }
+            }
+
+            /// The Rust spelling.
+            pub(crate) fn rust_name(self) -> &'static str {
+                match self {
+                    $(Scalar::$variant => $rust,)*
+                }
+            }
+        }
+    };
+}
+
+scalars! {
+    I8: "i8", "signed char";
+    I16: "i16", "short";
+    I32: "i32", "int";
+    I64: "i64", "long";
+    U8: "u8", "unsigned char";
+    U16: "u16", "unsigned short";
+    U32: "u32", "unsigned int";
+    U64: "u64", "unsigned long";
+    F16: "f16", "_Float16";
+    BF16: "bf16", "__bf16";
+    F32: "f32", "float";
+    F64: "f64", "double";
+    I128: "i128", "i128";
+    U128: "u128", "u128";
+    Isize: "isize", "isize";
+    Usize: "usize", "usize";
+    Bool: "bool", "bool";
+    Char: "char", "char";
 }
 
 impl Scalar {
-    /// Every scalar type, in the enum's order.
-    const ALL: [Scalar; 18] = [
-        Scalar::I8,
-        Scalar::I16,
-        Scalar::I32,
-        Scalar::I64,
-        Scalar::U8,
-        Scalar::U16,
-        Scalar::U32,
-        Scalar::U64,
-        Scalar::F16,
-        Scalar::BF16,
-        Scalar::F32,
-        Scalar::F64,
-        Scalar::I128,
-        Scalar::U128,
-        Scalar::Isize,
-        Scalar::Usize,
-        Scalar::Bool,
-        Scalar::Char,
-    ];
-
     /// The Rust spelling of a primitive type name, if it is one: the
     /// inverse of [`Scalar::rust_name`].
     pub(crate) fn from_rust_name(name: &str) -> Option<Scalar> {
-        Self::ALL.into_iter().find(|s| s.rust_name() == name)
+        Self::ALL.iter().copied().find(|s| s.rust_name() == name)
     }
 
     /// Whether a matrix may hold this type (the contract's element types).
@@ -114,30 +123,6 @@ impl Scalar {
         u64::from(self.bits() / 8)
     }
 
-    /// The name Clang prints; a type with no C name is spelled as Rust writes it.
-    pub(crate) fn c_name(self) -> &'static str {
-        match self {
-            Scalar::I8 => "signed char",
-            Scalar::I16 => "short",
-            Scalar::I32 => "int",
-            Scalar::I64 => "long",
-            Scalar::U8 => "unsigned char",
-            Scalar::U16 => "unsigned short",
-            Scalar::U32 => "unsigned int",
-            Scalar::U64 => "unsigned long",
-            Scalar::F16 => "_Float16",
-            Scalar::BF16 => "__bf16",
-            Scalar::F32 => "float",
-            Scalar::F64 => "double",
-            Scalar::I128 => "i128",
-            Scalar::U128 => "u128",
-            Scalar::Isize => "isize",
-            Scalar::Usize => "usize",
-            Scalar::Bool => "bool",
-            Scalar::Char => "char",
-        }
-    }
-
     /// The Rust type, as tokens carrying `span`.
     pub(crate) fn to_tokens(self, span: Span) -> TokenStream {
         match self {
@@ -147,29 +132,6 @@ impl Scalar {
                 let ident = syn::Ident::new(self.rust_name(), span);
                 quote_spanned!(span=> #ident)
             }
-        }
-    }
-
-    pub(crate) fn rust_name(self) -> &'static str {
-        match self {
-            Scalar::I8 => "i8",
-            Scalar::I16 => "i16",
-            Scalar::I32 => "i32",
-            Scalar::I64 => "i64",
-            Scalar::U8 => "u8",
-            Scalar::U16 => "u16",
-            Scalar::U32 => "u32",
-            Scalar::U64 => "u64",
-            Scalar::F16 => "f16",
-            Scalar::BF16 => "bf16",
-            Scalar::F32 => "f32",
-            Scalar::F64 => "f64",
-            Scalar::I128 => "i128",
-            Scalar::U128 => "u128",
-            Scalar::Isize => "isize",
-            Scalar::Usize => "usize",
-            Scalar::Bool => "bool",
-            Scalar::Char => "char",
         }
     }
 }
@@ -640,7 +602,7 @@ mod tests {
     /// `from_rust_name` inverts `rust_name` on all of them.
     #[test]
     fn every_scalar_is_listed_and_its_rust_name_parses_back() {
-        for (i, s) in Scalar::ALL.into_iter().enumerate() {
+        for (i, &s) in Scalar::ALL.iter().enumerate() {
             assert_eq!(s as usize, i, "{s:?} out of order");
             assert_eq!(Scalar::from_rust_name(s.rust_name()), Some(s));
         }

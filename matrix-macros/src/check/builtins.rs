@@ -6,16 +6,81 @@ use crate::diag::{self, Axis, Loc};
 use crate::ir::{ArithOp, Contract, Expr, ExprKind, MapBody, Stride};
 use crate::types::{Dim, MAX_DIMENSION, MatTy, MemoryLayout, Scalar, Ty, VecTy};
 
+/// Declares [`Builtin`] from one table, a row per builtin: its variant,
+/// its name and how many arguments it takes, at least and at most.
+macro_rules! builtins {
+    ($($variant:ident: $name:literal, $min:literal..=$max:literal;)*) => {
+        /// A `__builtin_matrix_*` function: the specification's, the RFC's
+        /// older ones and ours.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub(super) enum Builtin {
+            $($variant,)*
+        }
+
+        impl Builtin {
+            /// The builtin of this name, if there is one.
+            pub(super) fn from_name(name: &str) -> Option<Builtin> {
+                match name {
+                    $($name => Some(Builtin::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// Its name.
+            pub(super) fn name(self) -> &'static str {
+                match self {
+                    $(Builtin::$variant => $name,)*
+                }
+            }
+
+            /// How many arguments it takes: at least, at most.
+            fn arity(self) -> (usize, usize) {
+                match self {
+                    $(Builtin::$variant => ($min, $max),)*
+                }
+            }
+        }
+    };
+}
+
+builtins! {
+    Transpose: "__builtin_matrix_transpose", 1..=1;
+    ColumnMajorLoad: "__builtin_matrix_column_major_load", 3..=4;
+    RowMajorLoad: "__builtin_matrix_row_major_load", 3..=4;
+    ColumnMajorStore: "__builtin_matrix_column_major_store", 2..=3;
+    RowMajorStore: "__builtin_matrix_row_major_store", 2..=3;
+    // The RFC's older spellings.
+    ColumnLoad: "__builtin_matrix_column_load", 4..=4;
+    ColumnStore: "__builtin_matrix_column_store", 3..=3;
+    Insert: "__builtin_matrix_insert", 4..=4;
+    Extract: "__builtin_matrix_extract", 3..=3;
+    Add: "__builtin_matrix_add", 2..=2;
+    Sub: "__builtin_matrix_sub", 2..=2;
+    Multiply: "__builtin_matrix_multiply", 2..=2;
+    ScalarMultiply: "__builtin_matrix_scalar_multiply", 2..=2;
+    // Ours.
+    Load: "__builtin_matrix_load", 4..=5;
+    Store: "__builtin_matrix_store", 3..=4;
+    Column: "__builtin_matrix_column", 2..=2;
+    Row: "__builtin_matrix_row", 2..=2;
+    InsertColumn: "__builtin_matrix_insert_column", 3..=3;
+    InsertRow: "__builtin_matrix_insert_row", 3..=3;
+    Map: "__builtin_matrix_map", 2..=2;
+    Zip: "__builtin_matrix_zip", 3..=3;
+    Fill: "__builtin_matrix_fill", 2..=2;
+    Mad: "__builtin_matrix_mad", 3..=3;
+}
+
 impl Checker<'_> {
     /// `__builtin_matrix_column(m, c)` / `_row(m, r)`: the line as a vector;
     /// `__builtin_matrix_insert_column(m, c, v)` / `_insert_row(m, r, v)`:
     /// the matrix with the line replaced by the vector (our extension, after
     /// the first-class matrix proposal; clang-19 has none of the four).
-    fn line(&mut self, name: &str, args: &[&syn::Expr], loc: Loc) -> Expr {
+    fn line(&mut self, builtin: Builtin, args: &[&syn::Expr], loc: Loc) -> Expr {
         let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
             return self.poisoned(loc);
         };
-        let is_row = name.ends_with("row");
+        let is_row = matches!(builtin, Builtin::Row | Builtin::InsertRow);
         let (axis, bound, len) = if is_row {
             (Axis::Row, ty.rows.clone(), &ty.cols)
         } else {
@@ -73,7 +138,8 @@ impl Checker<'_> {
     /// of one shape, at one position), giving a matrix of the closure's
     /// result type. Each parameter receives its matrix's element type; the
     /// result type is the closure's `-> T`, or its body's scalar type.
-    fn element_fn(&mut self, name: &str, args: &[&syn::Expr], loc: Loc) -> Expr {
+    fn element_fn(&mut self, builtin: Builtin, args: &[&syn::Expr], loc: Loc) -> Expr {
+        let name = builtin.name();
         const ORDINALS: [&str; 3] = ["1st", "2nd", "3rd"];
         let n = args.len() - 1;
         let matrices: Vec<_> = args[..n]
@@ -268,28 +334,13 @@ impl Checker<'_> {
         self.matrix_arith(ArithOp::Add, product, c, args[2], args[0], loc)
     }
 
+    /// A call of the `__builtin_matrix_*` function `name`.
     pub(super) fn builtin(&mut self, name: &str, call: &syn::ExprCall, loc: Loc) -> Expr {
         let args: Vec<&syn::Expr> = call.args.iter().collect();
-        let (min, max) = match name {
-            "__builtin_matrix_transpose" => (1, 1),
-            "__builtin_matrix_column_major_load" | "__builtin_matrix_row_major_load" => (3, 4),
-            "__builtin_matrix_column_major_store" | "__builtin_matrix_row_major_store" => (2, 3),
-            "__builtin_matrix_column_load" => (4, 4),
-            "__builtin_matrix_column_store" => (3, 3),
-            "__builtin_matrix_load" => (4, 5),
-            "__builtin_matrix_store" => (3, 4),
-            "__builtin_matrix_insert" => (4, 4),
-            "__builtin_matrix_column" | "__builtin_matrix_row" => (2, 2),
-            "__builtin_matrix_insert_column" | "__builtin_matrix_insert_row" => (3, 3),
-            "__builtin_matrix_extract" => (3, 3),
-            "__builtin_matrix_map" | "__builtin_matrix_fill" => (2, 2),
-            "__builtin_matrix_zip" | "__builtin_matrix_mad" => (3, 3),
-            "__builtin_matrix_add"
-            | "__builtin_matrix_sub"
-            | "__builtin_matrix_multiply"
-            | "__builtin_matrix_scalar_multiply" => (2, 2),
-            _ => return self.error(Loc::of(&call.func), diag::unknown_builtin(name)),
+        let Some(builtin) = Builtin::from_name(name) else {
+            return self.error(Loc::of(&call.func), diag::unknown_builtin(name));
         };
+        let (min, max) = builtin.arity();
         if args.len() < min {
             let expected = if min == max {
                 min.to_string()
@@ -307,39 +358,26 @@ impl Checker<'_> {
             let extra = Loc::of(args[max]).to(Loc::of(args[args.len() - 1]));
             return self.error(extra, diag::too_many_arguments(&expected, args.len()));
         }
-        match name {
-            "__builtin_matrix_transpose" => {
+        match builtin {
+            Builtin::Transpose => {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
                     return self.poisoned(loc);
                 };
                 let ty = Ty::Matrix(MatTy::unnamed(ty.elem, ty.cols, ty.rows, ty.layout));
                 Expr::new(ExprKind::Transpose(Box::new(m)), ty, loc)
             }
-            "__builtin_matrix_column_major_load" | "__builtin_matrix_column_load" => {
-                self.load(&args, loc, Some(MemoryLayout::ColumnMajor))
+            Builtin::ColumnMajorLoad
+            | Builtin::ColumnLoad
+            | Builtin::RowMajorLoad
+            | Builtin::Load
+            | Builtin::ColumnMajorStore
+            | Builtin::ColumnStore
+            | Builtin::RowMajorStore
+            | Builtin::Store => self.memory_access(builtin, &args, loc),
+            Builtin::Column | Builtin::Row | Builtin::InsertColumn | Builtin::InsertRow => {
+                self.line(builtin, &args, loc)
             }
-            "__builtin_matrix_row_major_load" => {
-                self.load(&args, loc, Some(MemoryLayout::RowMajor))
-            }
-            "__builtin_matrix_load" => {
-                let (args, memory) = self.layout_argument(&args, 3);
-                self.load(&args, loc, memory)
-            }
-            "__builtin_matrix_column_major_store" | "__builtin_matrix_column_store" => {
-                self.store(&args, loc, Some(MemoryLayout::ColumnMajor))
-            }
-            "__builtin_matrix_row_major_store" => {
-                self.store(&args, loc, Some(MemoryLayout::RowMajor))
-            }
-            "__builtin_matrix_store" => {
-                let (args, memory) = self.layout_argument(&args, 2);
-                self.store(&args, loc, memory)
-            }
-            "__builtin_matrix_column"
-            | "__builtin_matrix_row"
-            | "__builtin_matrix_insert_column"
-            | "__builtin_matrix_insert_row" => self.line(name, &args, loc),
-            "__builtin_matrix_insert" => {
+            Builtin::Insert => {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
                     return self.poisoned(loc);
                 };
@@ -361,7 +399,7 @@ impl Checker<'_> {
                 };
                 Expr::new(kind, Ty::Matrix(ty), loc)
             }
-            "__builtin_matrix_extract" => {
+            Builtin::Extract => {
                 let Some((m, ty)) = self.matrix_arg(args[0], "1st") else {
                     return self.poisoned(loc);
                 };
@@ -379,10 +417,10 @@ impl Checker<'_> {
                 };
                 Expr::new(kind, Ty::Scalar(elem), loc)
             }
-            "__builtin_matrix_map" | "__builtin_matrix_zip" => self.element_fn(name, &args, loc),
-            "__builtin_matrix_fill" => self.fill(&args, loc),
-            "__builtin_matrix_mad" => self.mad(&args, loc),
-            "__builtin_matrix_scalar_multiply" => {
+            Builtin::Map | Builtin::Zip => self.element_fn(builtin, &args, loc),
+            Builtin::Fill => self.fill(&args, loc),
+            Builtin::Mad => self.mad(&args, loc),
+            Builtin::ScalarMultiply => {
                 let Some((m, _)) = self.matrix_arg(args[0], "1st") else {
                     return self.poisoned(loc);
                 };
@@ -392,16 +430,16 @@ impl Checker<'_> {
                 }
                 self.matrix_arith(ArithOp::Mul, m, s, args[1], args[0], loc)
             }
-            _ => {
-                // add, sub, multiply: two matrices.
+            Builtin::Add | Builtin::Sub | Builtin::Multiply => {
+                // Two matrices.
                 let a = self.matrix_arg(args[0], "1st");
                 let b = self.matrix_arg(args[1], "2nd");
                 let (Some((a, _)), Some((b, _))) = (a, b) else {
                     return self.poisoned(loc);
                 };
-                let op = match name {
-                    "__builtin_matrix_add" => ArithOp::Add,
-                    "__builtin_matrix_sub" => ArithOp::Sub,
+                let op = match builtin {
+                    Builtin::Add => ArithOp::Add,
+                    Builtin::Sub => ArithOp::Sub,
                     _ => ArithOp::Mul,
                 };
                 self.matrix_arith(op, a, b, args[1], args[0], loc)
@@ -443,17 +481,35 @@ impl Checker<'_> {
         }
     }
 
-    /// The layout argument of `__builtin_matrix_load/store`, at `at`, and
-    /// the other arguments: those of the load or store that names its
-    /// layout in its name.
-    fn layout_argument<'a>(
-        &mut self,
-        args: &[&'a syn::Expr],
-        at: usize,
-    ) -> (Vec<&'a syn::Expr>, Option<MemoryLayout>) {
-        let memory = self.memory_layout(args[at]);
-        let rest = args[..at].iter().chain(&args[at + 1..]).copied().collect();
-        (rest, memory)
+    /// A load or store, in the memory layout its name fixes, or that of
+    /// the layout argument of `__builtin_matrix_load` (4th) and
+    /// `__builtin_matrix_store` (3rd).
+    fn memory_access(&mut self, builtin: Builtin, args: &[&syn::Expr], loc: Loc) -> Expr {
+        let (memory, at) = match builtin {
+            Builtin::ColumnMajorLoad
+            | Builtin::ColumnLoad
+            | Builtin::ColumnMajorStore
+            | Builtin::ColumnStore => (Some(MemoryLayout::ColumnMajor), None),
+            Builtin::RowMajorLoad | Builtin::RowMajorStore => (Some(MemoryLayout::RowMajor), None),
+            Builtin::Load => (None, Some(3)),
+            _ => (None, Some(2)),
+        };
+        let (args, memory) = match at {
+            None => (args.to_vec(), memory),
+            Some(at) => {
+                let rest = args[..at].iter().chain(&args[at + 1..]).copied().collect();
+                (rest, self.memory_layout(args[at]))
+            }
+        };
+        let load = matches!(
+            builtin,
+            Builtin::ColumnMajorLoad | Builtin::ColumnLoad | Builtin::RowMajorLoad | Builtin::Load
+        );
+        if load {
+            self.load(&args, loc, memory)
+        } else {
+            self.store(&args, loc, memory)
+        }
     }
 
     /// A memory layout's name: `column_major`, `row_major`, `packed_a` or

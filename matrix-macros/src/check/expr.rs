@@ -956,31 +956,35 @@ impl<'a> Checker<'a> {
                 }
             }
             (Ty::Matrix(m), s) if s.is_scalar_like() => {
-                let Some(scalar) = self.element_operand(rhs, rsrc, m.elem) else {
-                    return self.poisoned(loc);
-                };
-                let kind = ExprKind::WithScalar {
-                    op,
-                    matrix: Box::new(lhs),
-                    scalar: Box::new(scalar),
-                    scalar_first: false,
-                };
-                Expr::new(kind, Ty::Matrix(m), loc)
+                self.with_scalar(op, (lhs, m), (rhs, rsrc), false, loc)
             }
             (s, Ty::Matrix(m)) if s.is_scalar_like() && op != ArithOp::Div => {
-                let Some(scalar) = self.element_operand(lhs, lsrc, m.elem) else {
-                    return self.poisoned(loc);
-                };
-                let kind = ExprKind::WithScalar {
-                    op,
-                    matrix: Box::new(rhs),
-                    scalar: Box::new(scalar),
-                    scalar_first: true,
-                };
-                Expr::new(kind, Ty::Matrix(m), loc)
+                self.with_scalar(op, (rhs, m), (lhs, lsrc), true, loc)
             }
             _ => self.error(loc, invalid),
         }
+    }
+
+    /// `matrix op scalar` (or `scalar op matrix` where `scalar_first`):
+    /// the scalar converted to the element type of `m`, the matrix's type.
+    fn with_scalar(
+        &mut self,
+        op: ArithOp,
+        (matrix, m): (Expr, MatTy),
+        (scalar, src): (Expr, &syn::Expr),
+        scalar_first: bool,
+        loc: Loc,
+    ) -> Expr {
+        let Some(scalar) = self.element_operand(scalar, src, m.elem) else {
+            return self.poisoned(loc);
+        };
+        let kind = ExprKind::WithScalar {
+            op,
+            matrix: Box::new(matrix),
+            scalar: Box::new(scalar),
+            scalar_first,
+        };
+        Expr::new(kind, Ty::Matrix(m), loc)
     }
 
     /// `lhs op rhs` where one side is a matrix and the other a value whose

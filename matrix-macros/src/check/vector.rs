@@ -110,12 +110,7 @@ impl Checker<'_> {
             Err(message) => return self.error(loc, message),
         };
         if let [lane] = lanes[..] {
-            let lit = crate::types::usize_lit(lane as u64, loc.start);
-            let index = Expr::new(
-                ExprKind::ConstScalar(quote::ToTokens::to_token_stream(&lit)),
-                Ty::Scalar(Scalar::Usize),
-                loc,
-            );
+            let index = Expr::usize_const(lane as u64, loc);
             let kind = ExprKind::Index {
                 base: Box::new(base),
                 index: Box::new(index),
@@ -147,14 +142,7 @@ impl Checker<'_> {
     ) -> Expr {
         let at = Loc::of(index);
         let index = match consteval::eval(index, &self.env.consts) {
-            Some(i) if (0..i128::from(ty.len)).contains(&i) => {
-                let lit = crate::types::usize_lit(i as u64, at.start);
-                Expr::new(
-                    ExprKind::ConstScalar(quote::ToTokens::to_token_stream(&lit)),
-                    Ty::Scalar(Scalar::Usize),
-                    at,
-                )
-            }
+            Some(i) if (0..i128::from(ty.len)).contains(&i) => Expr::usize_const(i as u64, at),
             Some(i) => return self.error(at, diag::vector_index_out_of_range(i, ty.len)),
             None => {
                 let i = self.expr(index);
@@ -164,15 +152,10 @@ impl Checker<'_> {
                 if !i.ty.is_integer_like() {
                     return self.error(at, diag::VECTOR_INDEX_NOT_INTEGER);
                 }
-                let len = crate::types::usize_lit(ty.len, at.start);
                 let checked =
                     quote::quote_spanned!(at.start=> ::matrix_core::private::vector_index);
                 let func = Expr::new(ExprKind::Path(checked), Ty::unknown(), at);
-                let len = Expr::new(
-                    ExprKind::ConstScalar(quote::ToTokens::to_token_stream(&len)),
-                    Ty::Scalar(Scalar::Usize),
-                    at,
-                );
+                let len = Expr::usize_const(ty.len, at);
                 let kind = ExprKind::Call {
                     func: Box::new(func),
                     args: vec![i, len],

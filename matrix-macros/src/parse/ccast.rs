@@ -172,13 +172,7 @@ fn unknown_name_cast(group: &Group, next: Option<&TokenTree>) -> Option<Vec<Toke
 fn type_in_parens(group: &Group, names: &HashSet<String>) -> Option<Vec<TokenTree>> {
     let inner: Vec<TokenTree> = group.stream().into_iter().collect();
     let span = group.span();
-    let words: Option<Vec<String>> = inner
-        .iter()
-        .map(|t| match t {
-            TokenTree::Ident(id) => Some(id.to_string()),
-            _ => None,
-        })
-        .collect();
+    let words = ctype::words(&inner);
     if let Some(words) = words {
         if let [single] = words.as_slice()
             && (names.contains(single) || crate::types::Scalar::from_rust_name(single).is_some())

@@ -1,6 +1,19 @@
 //! C spellings of element types (`unsigned long long`, `int8_t`, `_Float16`).
 
 use crate::types::Scalar;
+use proc_macro2::TokenTree;
+
+/// The tokens' words, if every one is an identifier: what a C type
+/// spelling is made of.
+pub(crate) fn words(tokens: &[TokenTree]) -> Option<Vec<String>> {
+    tokens
+        .iter()
+        .map(|t| match t {
+            TokenTree::Ident(id) => Some(id.to_string()),
+            _ => None,
+        })
+        .collect()
+}
 
 /// The scalar a C type spelling names, on every target (`char` is `i8` and
 /// `long` is `i64`, as the contract fixes them).

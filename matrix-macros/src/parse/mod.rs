@@ -404,13 +404,7 @@ fn parse_typedef(
         ));
     }
     let elem_tokens: TokenStream = before.iter().cloned().collect();
-    let all_words: Option<Vec<String>> = before
-        .iter()
-        .map(|t| match t {
-            TokenTree::Ident(id) => Some(id.to_string()),
-            _ => None,
-        })
-        .collect();
+    let all_words = ctype::words(&before);
     let elem = match all_words {
         Some(words) if words.len() > 1 || words.iter().all(|w| ctype::is_c_type_word(w)) => {
             ElemSpelling {
