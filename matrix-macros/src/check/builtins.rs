@@ -485,26 +485,22 @@ impl Checker<'_> {
     /// the layout argument of `__builtin_matrix_load` (4th) and
     /// `__builtin_matrix_store` (3rd).
     fn memory_access(&mut self, builtin: Builtin, args: &[&syn::Expr], loc: Loc) -> Expr {
-        let (memory, at) = match builtin {
-            Builtin::ColumnMajorLoad
-            | Builtin::ColumnLoad
-            | Builtin::ColumnMajorStore
-            | Builtin::ColumnStore => (Some(MemoryLayout::ColumnMajor), None),
-            Builtin::RowMajorLoad | Builtin::RowMajorStore => (Some(MemoryLayout::RowMajor), None),
-            Builtin::Load => (None, Some(3)),
-            _ => (None, Some(2)),
-        };
-        let (args, memory) = match at {
-            None => (args.to_vec(), memory),
-            Some(at) => {
+        use Builtin as B;
+        let load = matches!(
+            builtin,
+            B::ColumnMajorLoad | B::ColumnLoad | B::RowMajorLoad | B::Load
+        );
+        let (args, memory) = match builtin {
+            B::ColumnMajorLoad | B::ColumnLoad | B::ColumnMajorStore | B::ColumnStore => {
+                (args.to_vec(), Some(MemoryLayout::ColumnMajor))
+            }
+            B::RowMajorLoad | B::RowMajorStore => (args.to_vec(), Some(MemoryLayout::RowMajor)),
+            _ => {
+                let at = if load { 3 } else { 2 };
                 let rest = args[..at].iter().chain(&args[at + 1..]).copied().collect();
                 (rest, self.memory_layout(args[at]))
             }
         };
-        let load = matches!(
-            builtin,
-            Builtin::ColumnMajorLoad | Builtin::ColumnLoad | Builtin::RowMajorLoad | Builtin::Load
-        );
         if load {
             self.load(&args, loc, memory)
         } else {
