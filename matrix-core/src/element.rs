@@ -519,45 +519,27 @@ element! {
     });
     shuffle_transposes!(f64 tiles);
 }
-element! {
-    i32: 0, 1, "int", float: false; dyn gemm_i32;
-    int_kernels!(gemm::product_i32::<S, D>, I32);
-    shuffle_transposes!(f32 tiles);
+/// The integer types, one row each: the name C gives it, its run-time-shape
+/// product (`Isa::gemm_*`), its product kernel, the vectors its sums
+/// accumulate in and the tiles its transposes run on.
+macro_rules! integers {
+    ($($t:ty: $cname:literal, $dyn:ident, $product:expr, $vector:ident, $tiles:ident;)*) => {$(
+        element! {
+            $t: 0, 1, $cname, float: false; dyn $dyn;
+            int_kernels!($product, $vector);
+            shuffle_transposes!($tiles tiles);
+        }
+    )*};
 }
-element! {
-    i8: 0, 1, "signed char", float: false; dyn gemm_i8;
-    int_kernels!(widen::product_8::<S, Self, D>, I32);
-    shuffle_transposes!(narrow tiles);
-}
-element! {
-    u8: 0, 1, "unsigned char", float: false; dyn gemm_u8;
-    int_kernels!(widen::product_8::<S, Self, D>, I32);
-    shuffle_transposes!(narrow tiles);
-}
-element! {
-    i16: 0, 1, "short", float: false; dyn gemm_i16;
-    int_kernels!(widen::product_16::<S, Self, D>, I32);
-    shuffle_transposes!(narrow tiles);
-}
-element! {
-    u16: 0, 1, "unsigned short", float: false; dyn gemm_u16;
-    int_kernels!(widen::product_16::<S, Self, D>, I32);
-    shuffle_transposes!(narrow tiles);
-}
-element! {
-    u32: 0, 1, "unsigned int", float: false; dyn gemm_u32;
-    int_kernels!(widen::product_u32::<S, D>, I32);
-    shuffle_transposes!(f32 tiles);
-}
-element! {
-    i64: 0, 1, "long", float: false; dyn gemm_i64;
-    int_kernels!(gemm::product_i64::<S, D>, I64);
-    shuffle_transposes!(f64 tiles);
-}
-element! {
-    u64: 0, 1, "unsigned long", float: false; dyn gemm_u64;
-    int_kernels!(widen::product_u64::<S, D>, I64);
-    shuffle_transposes!(f64 tiles);
+integers! {
+    i32: "int", gemm_i32, gemm::product_i32::<S, D>, I32, f32;
+    i8: "signed char", gemm_i8, widen::product_8::<S, Self, D>, I32, narrow;
+    u8: "unsigned char", gemm_u8, widen::product_8::<S, Self, D>, I32, narrow;
+    i16: "short", gemm_i16, widen::product_16::<S, Self, D>, I32, narrow;
+    u16: "unsigned short", gemm_u16, widen::product_16::<S, Self, D>, I32, narrow;
+    u32: "unsigned int", gemm_u32, widen::product_u32::<S, D>, I32, f32;
+    i64: "long", gemm_i64, gemm::product_i64::<S, D>, I64, f64;
+    u64: "unsigned long", gemm_u64, widen::product_u64::<S, D>, I64, f64;
 }
 #[cfg(feature = "f16")]
 element! {

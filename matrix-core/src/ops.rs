@@ -192,12 +192,16 @@ impl<T: Element, const M: usize, const N: usize, L: Layout> Addend<T, M, N, L>
     }
 }
 
-/// `lhs * rhs`, or `lhs * rhs + addend`, on `d`, the result in layout
-/// `L` (the addend's). Without `FUSE` every sum is bit for bit the
-/// contract's order: `a[r][0]*b[0][c]`, then each further
-/// `+ a[r][k]*b[k][c]` in `k` order, each rounded, then the addend. With
-/// `FUSE` (`#[fp_contract(fast)]`) each multiply-add step rounds once where
-/// the backend has FMA.
+/// `lhs * rhs`, or `lhs * rhs + c` when `addend` is `&c` (`()` for none),
+/// on `d`, the result in layout `L` (the addend's): the `matrix!`
+/// expansion's one call per product (through `private`, its operands
+/// evaluated in source order before the call), and `Matrix`'s operators'.
+/// Which kernel runs for the element type, shape and backend is the
+/// runtime's choice ([`Element`]). Without `FUSE` every sum is bit for bit
+/// the contract's order: `a[r][0]*b[0][c]`, then each further `+
+/// a[r][k]*b[k][c]` in `k` order, each rounded, then the addend. With
+/// `FUSE` (`#[fp_contract(fast)]`) each multiply-add step rounds once
+/// where the backend has FMA.
 ///
 /// Every layout runs on the column-major kernels, with no conversion of
 /// any operand but a transposed left one: a row-major operand is the
@@ -205,7 +209,7 @@ impl<T: Element, const M: usize, const N: usize, L: Layout> Addend<T, M, N, L>
 /// computed as `out^T = rhs^T * lhs^T` (each product commutes exactly, the
 /// `k` order is the same, so the bits are too).
 #[inline(always)]
-pub(crate) fn product<
+pub fn product<
     D: Dispatch,
     T: Element,
     const M: usize,
@@ -777,7 +781,7 @@ fn called<S: Isa, T: Element, const FUSE: bool, D: Dims>(s: S, p: &Operands<'_, 
 
 /// `transpose(m)` on `d`, in `m`'s layout.
 #[inline(always)]
-pub(crate) fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
+pub fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
     d: D,
     m: &Matrix<T, R, C, L>,
 ) -> Matrix<T, C, R, L> {
@@ -969,7 +973,7 @@ where
 /// have their constant length even in a pass the optimiser keeps out of
 /// line.
 #[inline(always)]
-pub(crate) fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
+pub fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
     d: D,
     fill: impl FnOnce(&mut Matrix<T, R, C, L>),
 ) -> Matrix<T, R, C, L> {

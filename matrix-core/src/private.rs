@@ -552,35 +552,9 @@ pub fn convert<T, S: ConvertTo<T>>(s: S) -> T {
 
 pub use crate::arith::Arith;
 pub use crate::kernels::dispatch::{Auto, Dispatch, KernelBody, dispatch_kernel};
-pub use crate::ops::{Addend, Operand, Plain, Transposed, product_same_layout};
-
-/// `lhs * rhs`, or the fused `lhs * rhs + c` when `addend` is `&c` (`()`
-/// for none), on `d`:
-/// `FUSE` is the kernel's `#[fp_contract]` (`true` for `fast`). Without it,
-/// bit for bit the contract's order; the addend is added after each sum is
-/// complete, with no temporary matrix. A transposed right operand is read
-/// in place; a transposed left one is transposed first. Which kernel runs
-/// for the element type, shape and backend is the runtime's choice
-/// ([`Element`]).
-///
-/// The expansion evaluates the operands in source order before the call.
-#[inline(always)]
-pub fn product<
-    D: Dispatch,
-    T: Element,
-    const M: usize,
-    const K: usize,
-    const N: usize,
-    const FUSE: bool,
-    L: Layout,
->(
-    d: D,
-    lhs: impl Operand<T, M, K>,
-    rhs: impl Operand<T, K, N>,
-    addend: impl Addend<T, M, N, L>,
-) -> Matrix<T, M, N, L> {
-    crate::ops::product::<D, T, M, K, N, FUSE, L>(d, lhs, rhs, addend)
-}
+pub use crate::ops::{
+    Addend, Operand, Plain, Transposed, elementwise, product, product_same_layout, transpose,
+};
 
 /// `__builtin_matrix_column_major_store(a * b, dst, stride)` (or `a * b +
 /// c`, or the row-major store of a row-major product), as [`store`] of
@@ -653,15 +627,6 @@ pub fn splat<T: Element, const R: usize, const C: usize, L: Layout>(s: T) -> Mat
 /// (dev-profile benchmarks, AVX-512 Xeon).
 pub const WRITE_OUT_DEBUG_TRANSPOSES: bool = cfg!(matrix_core_opt0);
 
-/// `transpose(m)` on `d`, in `m`'s layout.
-#[inline(always)]
-pub fn transpose<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
-    d: D,
-    m: &Matrix<T, R, C, L>,
-) -> Matrix<T, C, R, L> {
-    crate::ops::transpose(d, m)
-}
-
 /// `__builtin_matrix_column_major_store(transpose(m), dst, stride)` (or
 /// the row-major store of a row-major transpose), as [`store`] of
 /// [`transpose`] computes it. Where the lines are dense, the transpose's
@@ -684,17 +649,6 @@ pub fn store_transpose<D: Dispatch, T: Element, const R: usize, const C: usize, 
         Some(out) => crate::ops::transpose_to(d, m, out),
         None => store(transpose(d, m), dst, stride),
     }
-}
-
-/// An element-wise pass on `d`: `fill` writes every element of the result
-/// (the zero matrix it is given). Its loop is compiled for the backend that runs
-/// it.
-#[inline(always)]
-pub fn elementwise<D: Dispatch, T: Element, const R: usize, const C: usize, L: Layout>(
-    d: D,
-    fill: impl FnOnce(&mut Matrix<T, R, C, L>),
-) -> Matrix<T, R, C, L> {
-    crate::ops::elementwise(d, fill)
 }
 
 /// `m`'s storage, borrowed: where a chain written out for debug builds

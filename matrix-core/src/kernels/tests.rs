@@ -447,6 +447,13 @@ fn check_tile<T: Data>(
     assert_eq!(T::bits(&d), T::bits(&expected), "{n}x{n} tile");
 }
 
+/// [`check_tile`] of each `type, n, method;` row: the tile method of `s`.
+macro_rules! check_tiles {
+    ($s:ident, $seed:ident: $($t:ty, $n:literal, $tile:ident;)*) => {$(
+        check_tile::<$t>($n, $seed, |a, at, d, to| $s.$tile(a, at, d, to));
+    )*};
+}
+
 fn transposes<S: Isa>(s: S) {
     for seed in 0..4 {
         let a = f32::data(64, seed);
@@ -460,33 +467,18 @@ fn transposes<S: Isa>(s: S) {
             s.transpose_8x8_f32(&a64).to_vec(),
             ref_transpose(8, 8, &a64)
         );
-        check_tile::<f32>(4, seed, |a, at, d, to| {
-            s.transpose_4x4_f32_strided(a, at, d, to)
-        });
-        check_tile::<f32>(8, seed, |a, at, d, to| {
-            s.transpose_8x8_f32_strided(a, at, d, to)
-        });
-        check_tile::<f32>(16, seed, |a, at, d, to| {
-            s.transpose_16x16_f32_strided(a, at, d, to)
-        });
-        check_tile::<f32>(16, seed, |a, at, d, to| {
-            s.transpose_16x16_f32_full_width(a, at, d, to)
-        });
-        check_tile::<f64>(4, seed, |a, at, d, to| {
-            s.transpose_4x4_f64_strided(a, at, d, to)
-        });
-        check_tile::<f64>(8, seed, |a, at, d, to| {
-            s.transpose_8x8_f64_strided(a, at, d, to)
-        });
-        check_tile::<u16>(8, seed, |a, at, d, to| {
-            s.transpose_8x8_u16_strided(a, at, d, to)
-        });
-        check_tile::<u8>(8, seed, |a, at, d, to| {
-            s.transpose_8x8_u8_strided(a, at, d, to)
-        });
-        check_tile::<u8>(16, seed, |a, at, d, to| {
-            s.transpose_16x16_u8_strided(a, at, d, to)
-        });
+        check_tiles! {
+            s, seed:
+            f32, 4, transpose_4x4_f32_strided;
+            f32, 8, transpose_8x8_f32_strided;
+            f32, 16, transpose_16x16_f32_strided;
+            f32, 16, transpose_16x16_f32_full_width;
+            f64, 4, transpose_4x4_f64_strided;
+            f64, 8, transpose_8x8_f64_strided;
+            u16, 8, transpose_8x8_u16_strided;
+            u8, 8, transpose_8x8_u8_strided;
+            u8, 16, transpose_16x16_u8_strided;
+        }
     }
     for (rows, cols) in [
         (1, 1),
