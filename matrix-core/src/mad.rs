@@ -36,13 +36,18 @@ use crate::ops::{self, Plain};
     label = "the operands of a multiply-accumulate are of one type, 8-bit with an `i32` accumulator, or `__bf16` with a `float` accumulator"
 )]
 pub trait MadOperands<B: Element, A: Element>: Element {
-    /// `a * b + c`.
+    /// `a * b + c`: by default [`mad_to`](Self::mad_to) into a new matrix.
     #[doc(hidden)]
+    #[inline]
     fn mad<const M: usize, const K: usize, const N: usize, LA: Layout, LB: Layout, LC: Layout>(
         a: &Matrix<Self, M, K, LA>,
         b: &Matrix<B, K, N, LB>,
         c: &Matrix<A, M, N, LC>,
-    ) -> Matrix<A, M, N, LC>;
+    ) -> Matrix<A, M, N, LC> {
+        let mut out = Matrix::default();
+        Self::mad_to(a, b, c, &mut out);
+        out
+    }
 
     /// `out = a * b + c`, written by the kernel.
     #[doc(hidden)]
@@ -89,30 +94,6 @@ impl<T: Element> MadOperands<T, T> for T {
 macro_rules! widening {
     ($($a:ty, $b:ty;)*) => {$(
         impl MadOperands<$b, i32> for $a {
-            #[inline]
-            fn mad<
-                const M: usize,
-                const K: usize,
-                const N: usize,
-                LA: Layout,
-                LB: Layout,
-                LC: Layout,
-            >(
-                a: &Matrix<$a, M, K, LA>,
-                b: &Matrix<$b, K, N, LB>,
-                c: &Matrix<i32, M, N, LC>,
-            ) -> Matrix<i32, M, N, LC> {
-                match Int8Kernel::choose(M, K, N) {
-                    Some(kernel) if LC::ROW_MAJOR => column_major_result(kernel, a, b, c).to_layout(),
-                    Some(kernel) => {
-                        let mut out = Matrix::default();
-                        into_column_major(kernel, a, b, c, out.as_mut_slice());
-                        out
-                    }
-                    None => widened(a, b, c),
-                }
-            }
-
             #[inline]
             fn mad_to<
                 const M: usize,
@@ -186,26 +167,8 @@ fn into_column_major<X, Y, const M: usize, const K: usize, const N: usize, LA, L
     kernel.mad(ops, (M, K, N), out);
 }
 
-/// `a * b + c` with both operands converted to `i32` first, on the `i32`
-/// product kernel.
-#[inline(always)]
-fn widened<X, Y, const M: usize, const K: usize, const N: usize, LA, LB, LC>(
-    a: &Matrix<X, M, K, LA>,
-    b: &Matrix<Y, K, N, LB>,
-    c: &Matrix<i32, M, N, LC>,
-) -> Matrix<i32, M, N, LC>
-where
-    X: Element,
-    Y: Element,
-    LA: Layout,
-    LB: Layout,
-    LC: Layout,
-{
-    let (a, b) = (a.cast::<i32>(), b.cast::<i32>());
-    ops::product::<_, i32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c)
-}
-
-/// [`widened`] written into `out` by the `i32` kernel.
+/// `out = a * b + c` with both operands converted to `i32` first, written
+/// by the `i32` product kernel.
 #[inline(always)]
 fn widened_to<X, Y, const M: usize, const K: usize, const N: usize, LA, LB, LC>(
     a: &Matrix<X, M, K, LA>,
@@ -254,16 +217,6 @@ widening! {
 /// order.
 #[cfg(feature = "bf16")]
 impl MadOperands<half::bf16, f32> for half::bf16 {
-    #[inline]
-    fn mad<const M: usize, const K: usize, const N: usize, LA: Layout, LB: Layout, LC: Layout>(
-        a: &Matrix<half::bf16, M, K, LA>,
-        b: &Matrix<half::bf16, K, N, LB>,
-        c: &Matrix<f32, M, N, LC>,
-    ) -> Matrix<f32, M, N, LC> {
-        let (a, b) = (a.cast::<f32>(), b.cast::<f32>());
-        ops::product::<_, f32, M, K, N, false, LC>(Auto, Plain(&a), Plain(&b), c)
-    }
-
     #[inline]
     fn mad_to<
         const M: usize,
