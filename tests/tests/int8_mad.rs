@@ -145,6 +145,19 @@ fn large_and_ragged_shapes_are_the_plain_loop() {
         let c = random::<i32, 20, 40>(&mut rng, None);
         let got = mad_ragged(a.to_layout(), b, c.to_layout());
         assert_eq!(Matrix::from(got), plain(&a, &b, &c));
+
+        // AMX's own ragged paths where the CPU has it (20 rows above leave
+        // too much of a tile unused and run on VNNI): a depth that is not
+        // whole tiles (only `b^T` copied and padded), then every dimension
+        // ragged (`b^T` and the result padded).
+        let a = random::<u8, 32, 36>(&mut rng, None);
+        let b = random::<i8, 36, 16>(&mut rng, None);
+        let c = random::<i32, 32, 16>(&mut rng, None);
+        assert_eq!(a.mad(&b, &c), plain(&a, &b, &c), "32x36x16");
+        let a = random::<i8, 24, 100>(&mut rng, None);
+        let b = random::<u8, 100, 24>(&mut rng, None);
+        let c = random::<i32, 24, 24>(&mut rng, None);
+        assert_eq!(a.mad(&b, &c), plain(&a, &b, &c), "24x100x24");
     }
 }
 
