@@ -235,9 +235,15 @@ pub fn product<
             return out;
         }
     }
-    let op = Product::<_, _, T, M, K, N, FUSE, L, false>::new(lhs, rhs);
     let inline = product_inline::<_, T>(d, 2 * M * K * N, FUSE, Delivery::Returned);
-    run_tiled(d, inline, op, addend)
+    // Two types for the one operation: see `Dispatch::IN_KERNEL`.
+    if D::IN_KERNEL {
+        let op = Product::<_, _, T, M, K, N, FUSE, L, false, true>::new(lhs, rhs);
+        run_tiled(d, inline, op, addend)
+    } else {
+        let op = Product::<_, _, T, M, K, N, FUSE, L, false, false>::new(lhs, rhs);
+        run_tiled(d, inline, op, addend)
+    }
 }
 
 /// As [`product`], written into `out` by the kernel itself: nothing is
@@ -268,9 +274,19 @@ pub(crate) fn product_to<
         addend.add_lines(out);
         return;
     }
-    let op = InPlace(Product::<_, _, T, M, K, N, FUSE, L, false>::new(lhs, rhs));
     let inline = product_inline::<_, T>(d, 2 * M * K * N, FUSE, Delivery::Written);
-    run_tiled(d, inline, op, (addend, out));
+    // Two types for the one operation: see `Dispatch::IN_KERNEL`.
+    if D::IN_KERNEL {
+        let op = InPlace(Product::<_, _, T, M, K, N, FUSE, L, false, true>::new(
+            lhs, rhs,
+        ));
+        run_tiled(d, inline, op, (addend, out));
+    } else {
+        let op = InPlace(Product::<_, _, T, M, K, N, FUSE, L, false, false>::new(
+            lhs, rhs,
+        ));
+        run_tiled(d, inline, op, (addend, out));
+    }
 }
 
 /// `out = lhs * rhs` on the line forms (`kernels::passes`, inlined into
@@ -402,6 +418,7 @@ struct Product<
     const FUSE: bool,
     L,
     const FULL_WIDTH: bool,
+    const IN_KERNEL: bool,
 > {
     lhs: Lhs,
     rhs: Rhs,
@@ -419,7 +436,8 @@ impl<
     const FUSE: bool,
     L,
     const FULL_WIDTH: bool,
-> OpWith<A> for Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH>
+    const IN_KERNEL: bool,
+> OpWith<A> for Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH, IN_KERNEL>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -447,7 +465,8 @@ impl<
     const FUSE: bool,
     L,
     const FULL_WIDTH: bool,
-> Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH>
+    const IN_KERNEL: bool,
+> Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH, IN_KERNEL>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -467,7 +486,7 @@ where
     #[inline(always)]
     fn write<S: Isa>(self, s: S, addend: Option<&[T]>, out: &mut Matrix<T, M, N, L>) {
         if L::ROW_MAJOR {
-            product_into::<S, T, N, K, M, FUSE, FULL_WIDTH, _, _>(
+            product_into::<S, T, N, K, M, FUSE, FULL_WIDTH, IN_KERNEL, _, _>(
                 s,
                 Flipped(self.rhs),
                 Flipped(self.lhs),
@@ -475,7 +494,7 @@ where
                 out.as_mut_slice(),
             );
         } else {
-            product_into::<S, T, M, K, N, FUSE, FULL_WIDTH, _, _>(
+            product_into::<S, T, M, K, N, FUSE, FULL_WIDTH, IN_KERNEL, _, _>(
                 s,
                 self.lhs,
                 self.rhs,
@@ -503,8 +522,9 @@ impl<
     const FUSE: bool,
     L,
     const FULL_WIDTH: bool,
+    const IN_KERNEL: bool,
 > OpWith<(A, &'o mut Matrix<T, M, N, L>)>
-    for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH>>
+    for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH, IN_KERNEL>>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -520,8 +540,18 @@ where
     }
 }
 
-impl<Lhs, Rhs, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L> Tiled<A>
-    for Product<Lhs, Rhs, T, M, K, N, FUSE, L, false>
+impl<
+    Lhs,
+    Rhs,
+    A,
+    T,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    L,
+    const IN_KERNEL: bool,
+> Tiled<A> for Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, IN_KERNEL>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -537,15 +567,26 @@ where
     } else {
         Lhs::TRANSPOSED && has_f32_tiles::<T>(M, K)
     };
-    type FullWidth = Product<Lhs, Rhs, T, M, K, N, FUSE, L, true>;
+    type FullWidth = Product<Lhs, Rhs, T, M, K, N, FUSE, L, true, IN_KERNEL>;
     #[inline(always)]
     fn full_width(self) -> Self::FullWidth {
         Product::new(self.lhs, self.rhs)
     }
 }
 
-impl<Lhs, Rhs, A, T, const M: usize, const K: usize, const N: usize, const FUSE: bool, L>
-    Tiled<(A, &mut Matrix<T, M, N, L>)> for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, false>>
+impl<
+    Lhs,
+    Rhs,
+    A,
+    T,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const FUSE: bool,
+    L,
+    const IN_KERNEL: bool,
+> Tiled<(A, &mut Matrix<T, M, N, L>)>
+    for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, IN_KERNEL>>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -555,8 +596,8 @@ where
 {
     // The product's own.
     const FULL_WIDTH_TILES: bool =
-        <Product<Lhs, Rhs, T, M, K, N, FUSE, L, false> as Tiled<A>>::FULL_WIDTH_TILES;
-    type FullWidth = InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, true>>;
+        <Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, IN_KERNEL> as Tiled<A>>::FULL_WIDTH_TILES;
+    type FullWidth = InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, true, IN_KERNEL>>;
     #[inline(always)]
     fn full_width(self) -> Self::FullWidth {
         InPlace(Tiled::<A>::full_width(self.0))
@@ -576,6 +617,7 @@ fn product_into<
     const N: usize,
     const FUSE: bool,
     const FULL_WIDTH: bool,
+    const IN_KERNEL: bool,
     Lhs: Operand<T, M, K>,
     Rhs: Operand<T, K, N>,
 >(
@@ -615,15 +657,19 @@ fn product_into<
                 bt: Rhs::TRANSPOSED,
                 addend: addend.map(|c| &c[i0..][..span]),
             };
-            kernel::<S, T, ROW_BLOCK, K, N, M, FUSE, Rhs>(s, &block, &mut out[i0..][..span]);
+            kernel::<S, T, ROW_BLOCK, K, N, M, FUSE, IN_KERNEL, Rhs>(
+                s,
+                &block,
+                &mut out[i0..][..span],
+            );
             i0 += ROW_BLOCK;
         }
     } else if Lhs::TRANSPOSED {
         let mut a = [[scratch_zero::<T>(size_of::<[[T; M]; K]>()); M]; K];
         T::transpose::<S, FULL_WIDTH>(s, K, M, lhs.stored(), a.as_flattened_mut());
-        kernel::<S, T, M, K, N, M, FUSE, Rhs>(s, &p(a.as_flattened()), out);
+        kernel::<S, T, M, K, N, M, FUSE, IN_KERNEL, Rhs>(s, &p(a.as_flattened()), out);
     } else {
-        kernel::<S, T, M, K, N, M, FUSE, Rhs>(s, &p(lhs.stored()), out);
+        kernel::<S, T, M, K, N, M, FUSE, IN_KERNEL, Rhs>(s, &p(lhs.stored()), out);
     }
 }
 
@@ -677,9 +723,15 @@ fn scratch_zero<T: Element>(bytes: usize) -> T {
 /// compiled for: `M x K` by `K x N`, the right operand `Rhs`, the result's
 /// columns `LDO` apart.
 #[cfg(not(debug_assertions))]
-struct Shape<T, const M: usize, const K: usize, const N: usize, const LDO: usize, Rhs>(
-    PhantomData<(T, Rhs)>,
-);
+struct Shape<
+    T,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const LDO: usize,
+    const IN_KERNEL: bool,
+    Rhs,
+>(PhantomData<(T, Rhs)>);
 
 #[cfg(not(debug_assertions))]
 impl<
@@ -688,8 +740,9 @@ impl<
     const K: usize,
     const N: usize,
     const LDO: usize,
+    const IN_KERNEL: bool,
     Rhs: Operand<T, K, N>,
-> Dims for Shape<T, M, K, N, LDO, Rhs>
+> Dims for Shape<T, M, K, N, LDO, IN_KERNEL, Rhs>
 {
     const KNOWN: bool = true;
     const M: usize = M;
@@ -697,6 +750,7 @@ impl<
     const N: usize = N;
     const BT: bool = Rhs::TRANSPOSED;
     const LDO: usize = LDO;
+    const IN_KERNEL: bool = IN_KERNEL;
 }
 
 /// The product `p` into `out` with backend `S`'s kernel for `T`, the
@@ -713,6 +767,7 @@ fn kernel<
     const N: usize,
     const LDO: usize,
     const FUSE: bool,
+    const IN_KERNEL: bool,
     Rhs: Operand<T, K, N>,
 >(
     s: S,
@@ -732,9 +787,9 @@ fn kernel<
     T::product_dyn(s, FUSE, p, out);
     #[cfg(not(debug_assertions))]
     if const { M * K * N <= INLINE_VECTOR_MACS * T::PRODUCT_VECTORS.lanes::<S>() } {
-        T::product::<S, FUSE, Shape<T, M, K, N, LDO, Rhs>>(s, p, out);
+        T::product::<S, FUSE, Shape<T, M, K, N, LDO, IN_KERNEL, Rhs>>(s, p, out);
     } else {
-        called::<S, T, FUSE, Shape<T, M, K, N, LDO, Rhs>>(s, p, out);
+        called::<S, T, FUSE, Shape<T, M, K, N, LDO, IN_KERNEL, Rhs>>(s, p, out);
     }
 }
 
@@ -1665,7 +1720,7 @@ mod tests {
         macro_rules! both {
             ($lhs:expr, $lhs_layout:ty, $layout:ty) => {{
                 type P<'m, Lhs, const WIDE: bool> =
-                    Product<Lhs, Plain<'m, f32, 33, 18>, f32, 20, 33, 18, false, $layout, WIDE>;
+                    Product<Lhs, Plain<'m, f32, 33, 18>, f32, 20, 33, 18, false, $layout, WIDE, false>;
                 assert!(
                     <P<'_, Plain<'_, f32, 20, 33, $lhs_layout>, false> as Tiled<()>>::FULL_WIDTH_TILES
                 );

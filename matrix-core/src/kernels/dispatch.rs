@@ -87,6 +87,13 @@ pub trait Dispatch: Copy + Send + Sync + 'static + sealed::Sealed {
     }
     /// The backend `run` uses.
     fn backend(self) -> Backend;
+    /// Whether operations on this are inlined into a `#[dispatch]` kernel,
+    /// compiled for the one backend: true for the backend tokens, false
+    /// for [`Auto`], whose operations each check the active backend. A
+    /// product there may take the kernel that suits a loop over distinct
+    /// operands (a 4x4 `f64` product on 256-bit vectors rather than in
+    /// groups of four lanes: see `gemm::product_f64`).
+    const IN_KERNEL: bool = true;
     /// Whether `#[fp_contract(fast)]` fuses a multiply-add into one
     /// rounding here (the backend has FMA).
     #[inline(always)]
@@ -209,6 +216,7 @@ macro_rules! dispatch_impls {
         )*
 
         impl Dispatch for Auto {
+            const IN_KERNEL: bool = false;
             #[inline(always)]
             fn run_with<X, O: OpWith<X>>(self, op: O, x: X) -> O::Output {
                 match active_token() {

@@ -6,7 +6,7 @@ use super::Isa;
 use super::amx;
 use super::dispatch::{Dispatch, Op};
 use super::gemm::{
-    KC, Operands, RunTime, gemm_in_order, gemm_pairs, gemm_with, mul_4x4_with, product_f32,
+    Dims, KC, Operands, RunTime, gemm_in_order, gemm_pairs, gemm_with, mul_4x4_with, product_f32,
     product_f64, product_i32, product_i64,
 };
 use super::int8::{self, Byte, Int8Kernel};
@@ -704,6 +704,43 @@ fn products<S: Isa>(s: S) {
 #[test]
 fn products_of_every_small_shape_on_every_backend() {
     backends!(every_backend, products);
+}
+
+/// A shape known only at run time, of a product inside a `#[dispatch]`
+/// kernel ([`Dims::IN_KERNEL`]).
+struct InKernel;
+
+impl Dims for InKernel {
+    const KNOWN: bool = RunTime::KNOWN;
+    const M: usize = RunTime::M;
+    const K: usize = RunTime::K;
+    const N: usize = RunTime::N;
+    const BT: bool = RunTime::BT;
+    const LDO: usize = RunTime::LDO;
+    const IN_KERNEL: bool = true;
+}
+
+/// `f64` products of up to four rows as a `#[dispatch]` kernel runs them:
+/// the 4x4x4 one on vectors of four lanes where the backend has groups of
+/// four lanes ([`Isa::GROUP4_64`]), the others as outside a kernel.
+fn f64_products_in_a_kernel<S: Isa>(s: S) {
+    let fused = s.fuses();
+    for m in 1..=4 {
+        for k in KS {
+            for n in NS {
+                let seed = (m * 400 + k * 20 + n) as u32;
+                check_product::<f64>((m, k, n), seed, fused, |fuse, p, out| match fuse {
+                    true => product_f64::<S, true, InKernel>(s, p, out),
+                    false => product_f64::<S, false, InKernel>(s, p, out),
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn f64_products_in_a_kernel_on_every_backend() {
+    backends!(every_backend, f64_products_in_a_kernel);
 }
 
 fn run_time_shape_products<S: Isa>(s: S) {
