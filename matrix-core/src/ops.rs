@@ -235,15 +235,9 @@ pub fn product<
             return out;
         }
     }
+    let op = Product::<_, _, T, M, K, N, FUSE, L, false, D>::new(lhs, rhs);
     let inline = product_inline::<_, T>(d, 2 * M * K * N, FUSE, Delivery::Returned);
-    // Two types for the one operation: see `Dispatch::IN_KERNEL`.
-    if D::IN_KERNEL {
-        let op = Product::<_, _, T, M, K, N, FUSE, L, false, true>::new(lhs, rhs);
-        run_tiled(d, inline, op, addend)
-    } else {
-        let op = Product::<_, _, T, M, K, N, FUSE, L, false, false>::new(lhs, rhs);
-        run_tiled(d, inline, op, addend)
-    }
+    run_tiled(d, inline, op, addend)
 }
 
 /// As [`product`], written into `out` by the kernel itself: nothing is
@@ -274,19 +268,11 @@ pub(crate) fn product_to<
         addend.add_lines(out);
         return;
     }
+    let op = InPlace(Product::<_, _, T, M, K, N, FUSE, L, false, D>::new(
+        lhs, rhs,
+    ));
     let inline = product_inline::<_, T>(d, 2 * M * K * N, FUSE, Delivery::Written);
-    // Two types for the one operation: see `Dispatch::IN_KERNEL`.
-    if D::IN_KERNEL {
-        let op = InPlace(Product::<_, _, T, M, K, N, FUSE, L, false, true>::new(
-            lhs, rhs,
-        ));
-        run_tiled(d, inline, op, (addend, out));
-    } else {
-        let op = InPlace(Product::<_, _, T, M, K, N, FUSE, L, false, false>::new(
-            lhs, rhs,
-        ));
-        run_tiled(d, inline, op, (addend, out));
-    }
+    run_tiled(d, inline, op, (addend, out));
 }
 
 /// `out = lhs * rhs` on the line forms (`kernels::passes`, inlined into
@@ -407,7 +393,8 @@ fn full_width_cpu() -> bool {
 /// The addend is its [`OpWith`] part, so that the operands' and the
 /// addend's addresses all cross the boundary in registers.
 /// A transposed left operand is transposed on the full-width tiles where
-/// `FULL_WIDTH` (see [`Tiled`]).
+/// `FULL_WIDTH` (see [`Tiled`]). `D` is the [`Dispatch`] it was made on,
+/// whose [`IN_KERNEL`](Dispatch::IN_KERNEL) its kernels may follow.
 struct Product<
     Lhs,
     Rhs,
@@ -418,11 +405,11 @@ struct Product<
     const FUSE: bool,
     L,
     const FULL_WIDTH: bool,
-    const IN_KERNEL: bool,
+    D,
 > {
     lhs: Lhs,
     rhs: Rhs,
-    result: PhantomData<(T, L)>,
+    result: PhantomData<(T, L, D)>,
 }
 
 impl<
@@ -436,8 +423,8 @@ impl<
     const FUSE: bool,
     L,
     const FULL_WIDTH: bool,
-    const IN_KERNEL: bool,
-> OpWith<A> for Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH, IN_KERNEL>
+    D: Dispatch,
+> OpWith<A> for Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH, D>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -465,8 +452,8 @@ impl<
     const FUSE: bool,
     L,
     const FULL_WIDTH: bool,
-    const IN_KERNEL: bool,
-> Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH, IN_KERNEL>
+    D: Dispatch,
+> Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH, D>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -486,7 +473,7 @@ where
     #[inline(always)]
     fn write<S: Isa>(self, s: S, addend: Option<&[T]>, out: &mut Matrix<T, M, N, L>) {
         if L::ROW_MAJOR {
-            product_into::<S, T, N, K, M, FUSE, FULL_WIDTH, IN_KERNEL, _, _>(
+            product_into::<S, T, N, K, M, FUSE, FULL_WIDTH, D, _, _>(
                 s,
                 Flipped(self.rhs),
                 Flipped(self.lhs),
@@ -494,7 +481,7 @@ where
                 out.as_mut_slice(),
             );
         } else {
-            product_into::<S, T, M, K, N, FUSE, FULL_WIDTH, IN_KERNEL, _, _>(
+            product_into::<S, T, M, K, N, FUSE, FULL_WIDTH, D, _, _>(
                 s,
                 self.lhs,
                 self.rhs,
@@ -522,9 +509,9 @@ impl<
     const FUSE: bool,
     L,
     const FULL_WIDTH: bool,
-    const IN_KERNEL: bool,
+    D: Dispatch,
 > OpWith<(A, &'o mut Matrix<T, M, N, L>)>
-    for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH, IN_KERNEL>>
+    for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, FULL_WIDTH, D>>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -550,8 +537,8 @@ impl<
     const N: usize,
     const FUSE: bool,
     L,
-    const IN_KERNEL: bool,
-> Tiled<A> for Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, IN_KERNEL>
+    D: Dispatch,
+> Tiled<A> for Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, D>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -567,7 +554,7 @@ where
     } else {
         Lhs::TRANSPOSED && has_f32_tiles::<T>(M, K)
     };
-    type FullWidth = Product<Lhs, Rhs, T, M, K, N, FUSE, L, true, IN_KERNEL>;
+    type FullWidth = Product<Lhs, Rhs, T, M, K, N, FUSE, L, true, D>;
     #[inline(always)]
     fn full_width(self) -> Self::FullWidth {
         Product::new(self.lhs, self.rhs)
@@ -584,9 +571,8 @@ impl<
     const N: usize,
     const FUSE: bool,
     L,
-    const IN_KERNEL: bool,
-> Tiled<(A, &mut Matrix<T, M, N, L>)>
-    for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, IN_KERNEL>>
+    D: Dispatch,
+> Tiled<(A, &mut Matrix<T, M, N, L>)> for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, D>>
 where
     T: Element,
     Lhs: Operand<T, M, K>,
@@ -596,8 +582,8 @@ where
 {
     // The product's own.
     const FULL_WIDTH_TILES: bool =
-        <Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, IN_KERNEL> as Tiled<A>>::FULL_WIDTH_TILES;
-    type FullWidth = InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, true, IN_KERNEL>>;
+        <Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, D> as Tiled<A>>::FULL_WIDTH_TILES;
+    type FullWidth = InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, true, D>>;
     #[inline(always)]
     fn full_width(self) -> Self::FullWidth {
         InPlace(Tiled::<A>::full_width(self.0))
@@ -617,7 +603,7 @@ fn product_into<
     const N: usize,
     const FUSE: bool,
     const FULL_WIDTH: bool,
-    const IN_KERNEL: bool,
+    D: Dispatch,
     Lhs: Operand<T, M, K>,
     Rhs: Operand<T, K, N>,
 >(
@@ -657,19 +643,15 @@ fn product_into<
                 bt: Rhs::TRANSPOSED,
                 addend: addend.map(|c| &c[i0..][..span]),
             };
-            kernel::<S, T, ROW_BLOCK, K, N, M, FUSE, IN_KERNEL, Rhs>(
-                s,
-                &block,
-                &mut out[i0..][..span],
-            );
+            kernel::<S, T, ROW_BLOCK, K, N, M, FUSE, D, Rhs>(s, &block, &mut out[i0..][..span]);
             i0 += ROW_BLOCK;
         }
     } else if Lhs::TRANSPOSED {
         let mut a = [[scratch_zero::<T>(size_of::<[[T; M]; K]>()); M]; K];
         T::transpose::<S, FULL_WIDTH>(s, K, M, lhs.stored(), a.as_flattened_mut());
-        kernel::<S, T, M, K, N, M, FUSE, IN_KERNEL, Rhs>(s, &p(a.as_flattened()), out);
+        kernel::<S, T, M, K, N, M, FUSE, D, Rhs>(s, &p(a.as_flattened()), out);
     } else {
-        kernel::<S, T, M, K, N, M, FUSE, IN_KERNEL, Rhs>(s, &p(lhs.stored()), out);
+        kernel::<S, T, M, K, N, M, FUSE, D, Rhs>(s, &p(lhs.stored()), out);
     }
 }
 
@@ -721,17 +703,11 @@ fn scratch_zero<T: Element>(bytes: usize) -> T {
 
 /// The shape of a product of `Matrix` types, which its kernels are
 /// compiled for: `M x K` by `K x N`, the right operand `Rhs`, the result's
-/// columns `LDO` apart.
+/// columns `LDO` apart, made on [`Dispatch`] `D` (see [`Dims::IN_KERNEL`]).
 #[cfg(not(debug_assertions))]
-struct Shape<
-    T,
-    const M: usize,
-    const K: usize,
-    const N: usize,
-    const LDO: usize,
-    const IN_KERNEL: bool,
-    Rhs,
->(PhantomData<(T, Rhs)>);
+struct Shape<T, const M: usize, const K: usize, const N: usize, const LDO: usize, D, Rhs>(
+    PhantomData<(T, D, Rhs)>,
+);
 
 #[cfg(not(debug_assertions))]
 impl<
@@ -740,9 +716,9 @@ impl<
     const K: usize,
     const N: usize,
     const LDO: usize,
-    const IN_KERNEL: bool,
+    D: Dispatch,
     Rhs: Operand<T, K, N>,
-> Dims for Shape<T, M, K, N, LDO, IN_KERNEL, Rhs>
+> Dims for Shape<T, M, K, N, LDO, D, Rhs>
 {
     const KNOWN: bool = true;
     const M: usize = M;
@@ -750,7 +726,7 @@ impl<
     const N: usize = N;
     const BT: bool = Rhs::TRANSPOSED;
     const LDO: usize = LDO;
-    const IN_KERNEL: bool = IN_KERNEL;
+    const IN_KERNEL: bool = D::IN_KERNEL;
 }
 
 /// The product `p` into `out` with backend `S`'s kernel for `T`, the
@@ -767,7 +743,7 @@ fn kernel<
     const N: usize,
     const LDO: usize,
     const FUSE: bool,
-    const IN_KERNEL: bool,
+    D: Dispatch,
     Rhs: Operand<T, K, N>,
 >(
     s: S,
@@ -787,9 +763,9 @@ fn kernel<
     T::product_dyn(s, FUSE, p, out);
     #[cfg(not(debug_assertions))]
     if const { M * K * N <= INLINE_VECTOR_MACS * T::PRODUCT_VECTORS.lanes::<S>() } {
-        T::product::<S, FUSE, Shape<T, M, K, N, LDO, IN_KERNEL, Rhs>>(s, p, out);
+        T::product::<S, FUSE, Shape<T, M, K, N, LDO, D, Rhs>>(s, p, out);
     } else {
-        called::<S, T, FUSE, Shape<T, M, K, N, LDO, IN_KERNEL, Rhs>>(s, p, out);
+        called::<S, T, FUSE, Shape<T, M, K, N, LDO, D, Rhs>>(s, p, out);
     }
 }
 
@@ -1720,7 +1696,7 @@ mod tests {
         macro_rules! both {
             ($lhs:expr, $lhs_layout:ty, $layout:ty) => {{
                 type P<'m, Lhs, const WIDE: bool> =
-                    Product<Lhs, Plain<'m, f32, 33, 18>, f32, 20, 33, 18, false, $layout, WIDE, false>;
+                    Product<Lhs, Plain<'m, f32, 33, 18>, f32, 20, 33, 18, false, $layout, WIDE, Auto>;
                 assert!(
                     <P<'_, Plain<'_, f32, 20, 33, $lhs_layout>, false> as Tiled<()>>::FULL_WIDTH_TILES
                 );
