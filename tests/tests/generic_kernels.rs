@@ -88,6 +88,15 @@ matrix! {
     fn dispatched_square<const N: usize>(a: Matrix<f32, N, N>) -> Matrix<f32, N, N> {
         a * a
     }
+    // Inside `#[dispatch]` a 4x4 `f64` product takes its own kernel on
+    // AVX-512 (256-bit vectors, not groups of four lanes).
+    #[dispatch]
+    fn dispatched_product_f64<const R: usize, const K: usize, const C: usize>(
+        a: Matrix<f64, R, K>,
+        b: Matrix<f64, K, C>,
+    ) -> Matrix<f64, R, C> {
+        a * b
+    }
     // Kernels at constant shapes calling generic ones: the calls
     // instantiate them, and the results have the instantiated types.
     fn trace_of_square(m: m3x3_t) -> float {
@@ -128,6 +137,11 @@ fn products_at<const R: usize, const K: usize, const C: usize>(rng: &mut Rng) {
         let (a, b) = (random::<f64, R, K>(rng), random::<f64, K, C>(rng));
         let expected = matmul(a.as_slice(), b.as_slice(), R, K, C);
         assert_same(product_f64(a, b).as_slice(), &expected, "product_f64");
+        assert_same(
+            dispatched_product_f64(a, b).as_slice(),
+            &expected,
+            "dispatched_product_f64",
+        );
         let at = transpose(a.as_slice(), R, K);
         let expected = matmul(&at, a.as_slice(), K, R, K);
         assert_same(gram(a).as_slice(), &expected, "gram");
