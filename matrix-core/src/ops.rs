@@ -561,32 +561,18 @@ where
     }
 }
 
-impl<
-    Lhs,
-    Rhs,
-    A,
-    T,
-    const M: usize,
-    const K: usize,
-    const N: usize,
-    const FUSE: bool,
-    L,
-    D: Dispatch,
-> Tiled<(A, &mut Matrix<T, M, N, L>)> for InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, D>>
+// A product written in place has the product's own tiles.
+impl<P, A, O> Tiled<(A, O)> for InPlace<P>
 where
-    T: Element,
-    Lhs: Operand<T, M, K>,
-    Rhs: Operand<T, K, N>,
-    A: Addend<T, M, N, L>,
-    L: Layout,
+    P: Tiled<A>,
+    InPlace<P>: OpWith<(A, O)>,
+    InPlace<P::FullWidth>: OpWith<(A, O), Output = <InPlace<P> as OpWith<(A, O)>>::Output>,
 {
-    // The product's own.
-    const FULL_WIDTH_TILES: bool =
-        <Product<Lhs, Rhs, T, M, K, N, FUSE, L, false, D> as Tiled<A>>::FULL_WIDTH_TILES;
-    type FullWidth = InPlace<Product<Lhs, Rhs, T, M, K, N, FUSE, L, true, D>>;
+    const FULL_WIDTH_TILES: bool = P::FULL_WIDTH_TILES;
+    type FullWidth = InPlace<P::FullWidth>;
     #[inline(always)]
     fn full_width(self) -> Self::FullWidth {
-        InPlace(Tiled::<A>::full_width(self.0))
+        InPlace(self.0.full_width())
     }
 }
 
