@@ -245,6 +245,10 @@
 //!   row-major left operand from 1.13–1.14 to 1.06–1.08 times the
 //!   all-column-major one, and a row-major result of column-major
 //!   operands from 1.19–1.23 to 0.95–0.97.
+//!   On an AMD EPYC Zen 4 (AVX-512, whose 512-bit operations run as two
+//!   256-bit halves) the mix costs 1.34 at 16x16 `f32` and 1.08 at 64x64:
+//!   the 16x16 transpose alone takes 15 ns there, a fifth of the
+//!   product's 72 ns.
 //! * The column-major load and store read and write column-major memory
 //!   whatever the matrix's layout (a row-major matrix is converted to
 //!   store it), and the row-major ones row-major memory.

@@ -509,8 +509,12 @@ static ACTIVE: AtomicU8 = AtomicU8::new(0);
 /// 256-bit halves. Read from CPUID once, then cached.
 ///
 /// Two choices are made by it, each measured faster on Zen 5 and kept as
-/// before elsewhere (Intel's cores run 512-bit shuffles on one port, and
-/// Zen 4's are not measured):
+/// before elsewhere: Intel's cores run 512-bit shuffles on one port, and
+/// on Zen 4 (an AMD EPYC of family 19h model 11h, default build) both were
+/// slower where the operands sit in memory: an 8x8 `f32` `mul_to` 13.4 ns
+/// against 17.7 ns on the pairs, a 16x16 `f32` `transpose_to` 14.6 against
+/// 16.0 ns on the tiles from whole columns (BENCHMARKS.md, "The two
+/// full-width 512-bit choices measured on Zen 4"):
 /// - the kernels that trade shuffles for half the multiplications
 ///   ([`gemm_pairs`](crate::kernels::gemm::gemm_pairs));
 /// - the 16x16 `f32` transpose tiles from whole columns, with four times
