@@ -80,7 +80,12 @@ pub trait Dispatch: Copy + Send + Sync + 'static + sealed::Sealed {
     /// caller is compiled for the same backend: a large kernel stays out of
     /// line, its code generated alone rather than merged into its caller's.
     /// ([`Auto`]'s boundary is never inlined into its caller, which is
-    /// compiled for another target, so it is its `run`.)
+    /// compiled for another target, so it is its `run`.) The boundary's
+    /// `#[inline(never)]` is a request only: rustc (1.95) emits no
+    /// `noinline` for a function with target features, so what keeps these
+    /// kernels apart is LLVM's cost model, which their size decides
+    /// (BENCHMARKS.md, "By-value `matrix!` kernels: the backend's check
+    /// and the operands' captures").
     #[inline(always)]
     fn run_out_of_line<O: Op>(self, op: O) -> O::Output {
         self.run(op)
