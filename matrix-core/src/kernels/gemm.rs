@@ -41,6 +41,7 @@
 use super::Isa;
 use super::check::{check_product, check_shape, check_whole_product};
 use crate::arith::Arith;
+use crate::simd::dispatch::is_static;
 use crate::simd::{Group4, Pairs, SimdVector, madd};
 
 /// Depth of one `k` block of [`gemm_with`].
@@ -837,12 +838,11 @@ pub(crate) fn product_f32<S: Isa, const FUSE: bool, D: Dims>(
 }
 
 /// The `f64` product on backend `S`: the 4x4x4 one in groups of four lanes
-/// where [`Isa::GROUP4_64`] (outside a `#[dispatch]` kernel:
-/// [`Dims::IN_KERNEL`]), up to four rows on vectors of four lanes, the rest
-/// on the widest vector.
+/// where [`grouped_f64`] says so, up to four rows on vectors of four lanes,
+/// the rest on the widest vector.
 ///
 /// Inside a `#[dispatch]` kernel the 4x4x4 product runs on vectors of four
-/// lanes even where `GROUP4_64`: inlined into the kernel's loop over
+/// lanes even where [`Isa::GROUP4_64`]: inlined into the kernel's loop over
 /// distinct operands, it is 16 multiplications with their broadcasts from
 /// memory and 12 additions, clang's own kernel, where the groups need 8
 /// shuffles on the port of the multiplications. A product called on its
@@ -850,6 +850,24 @@ pub(crate) fn product_f32<S: Isa, const FUSE: bool, D: Dims>(
 /// 6, model 167), a batch of 16 through `#[dispatch]` took 49.3 ns in
 /// groups and 43.5 ns on four lanes (native build), while a product per
 /// call (`mul_to`) took 50.6 ns in groups and 52.8 ns on four lanes.
+///
+/// Where the backend is the build's target's (`-C target-cpu=native` on
+/// a CPU with AVX-512), a product is compiled into its caller as into a
+/// `#[dispatch]` kernel, and a loop over products is the kernel's loop:
+/// there it runs on four lanes too. On the Xeon that costs the product per
+/// call above 4% and saves the batch 12%. On an AMD EPYC of family 19h
+/// model 11h (Zen 4, which splits each 512-bit operation in two: the
+/// groups' 8 shuffles and 14 arithmetic operations are 44 halves on its
+/// four vector pipes, four lanes' operations 28), per batch of 16 with a
+/// product per call: `mul_to` 76.2 ns in groups and 59.6 on four lanes,
+/// `&a * &b` 75.4 and 60.0, a `matrix!` kernel's by-value product 75.3 and
+/// 59.9. Behind the boundary of a default build the groups stay: by-value
+/// operands reach the kernel as fresh copies, which broadcasts from memory
+/// wait for (`*o = a * b` 111.2 ns in groups against 138.2 on four lanes on
+/// that EPYC, BENCHMARKS.md). A choice by the CPU at run time (four lanes
+/// on Zen 4 only) compiled both kernels into each caller, and LLVM merged
+/// their results into one 512-bit form slower than either (`&a * &b` 6.5
+/// ns a product against 3.8 and 4.7).
 #[inline(always)]
 pub(crate) fn product_f64<S: Isa, const FUSE: bool, D: Dims>(
     s: S,
@@ -871,9 +889,11 @@ pub(crate) fn product_f64<S: Isa, const FUSE: bool, D: Dims>(
 }
 
 /// Whether [`product_f64`] runs a 4x4x4 product of shape `D` on backend
-/// `S` in groups of four lanes.
+/// `S` in groups of four lanes: where [`Isa::GROUP4_64`], outside a
+/// `#[dispatch]` kernel ([`Dims::IN_KERNEL`]) and behind a boundary (`S`
+/// not the backend of the build's target).
 const fn grouped_f64<S: Isa, D: Dims>() -> bool {
-    S::GROUP4_64 && !D::IN_KERNEL
+    S::GROUP4_64 && !D::IN_KERNEL && !is_static(S::BACKEND)
 }
 
 /// The `i32` product on backend `S` (wrapping): the 4x4x4 one in groups of

@@ -84,7 +84,8 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     const REGS32: bool;
     /// Whether the 4x4 products of 64-bit elements use
     /// [`gemm::mul_4x4_with`] over [`Isa::F64G4`] and [`Isa::I64`] (where
-    /// one vector holds two columns: AVX-512) rather than the tiled kernel.
+    /// one vector holds two columns: AVX-512) rather than the tiled kernel
+    /// (for `f64`, only behind a boundary: see [`gemm::product_f64`]).
     const GROUP4_64: bool;
 
     /// `f32` vectors for columns of four rows.
