@@ -859,9 +859,10 @@ pub(crate) fn product_f32<S: Isa, const FUSE: bool, D: Dims>(
 /// model 11h (Zen 4, which splits each 512-bit operation in two: the
 /// groups' 8 shuffles and 14 arithmetic operations are 44 halves on its
 /// four vector pipes, four lanes' operations 28), per batch of 16 with a
-/// product per call: `mul_to` 76.2 ns in groups and 59.6 on four lanes,
-/// `&a * &b` 75.4 and 60.0, a `matrix!` kernel's by-value product 75.3 and
-/// 59.9. Behind the boundary of a default build the groups stay: by-value
+/// product per call: `mul_to` 76.0 ns in groups and 59.7 on four lanes,
+/// `&a * &b` 75.3 and 62.1, a `matrix!` kernel's by-value product 75.4 and
+/// 59.8 (BENCHMARKS.md, "4x4 `f64` compiled into its caller on four
+/// lanes"). Behind the boundary of a default build the groups stay: by-value
 /// operands reach the kernel as fresh copies, which broadcasts from memory
 /// wait for (`*o = a * b` 111.2 ns in groups against 138.2 on four lanes on
 /// that EPYC, BENCHMARKS.md). A choice by the CPU at run time (four lanes
