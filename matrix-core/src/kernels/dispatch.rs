@@ -300,9 +300,11 @@ pub fn dispatch_kernel<K: KernelBody<A>, A>(kernel: K, args: A) -> K::Output {
 /// 4x4'`): a batch of 4x4 `f32` `a * b + c` costs 8.5 ns per operation on
 /// the operators and 3.4 ns inside `dispatch` with the attribute; a batch
 /// of 4x4 `i32` products 10.0 ns and 10.7 ns (medians 18.0 and 11.2 ns).
-/// Exact 4x4 `f32` products gain nothing from it: they run the SSE2 kernel
-/// inline everywhere outside `#[dispatch]` (the same bits, no copy of the
-/// operands), as exact 4x4 `f64` ones do on CPUs without AVX2.
+/// Exact 4x4 `f32` products returned by value gain nothing from it: they
+/// run the SSE2 kernel inline outside `#[dispatch]` (the same bits, no copy
+/// of the operands), as exact 4x4 `f64` ones do on CPUs without AVX2; in a
+/// build for an AVX-512 target, the AVX-512 kernel compiled into the
+/// caller.
 ///
 /// **Write the loop's body inside the closure** too. A function or inner
 /// closure that the body calls for each operation is compiled for the

@@ -550,8 +550,10 @@ impl<V: SimdVector> Tile<'_, V> {
             }
             let len = self.column::<MV, PARTIAL>(out, start).len();
             let col = &mut out[start + self.rows.i0..][..len];
+            // Each column as it is, not merged with its neighbour into a
+            // wider vector (see `SimdVector::opaque`).
             for v in 0..MV {
-                self.store::<MV, PARTIAL>(acc[c][v], col, v);
+                self.store::<MV, PARTIAL>(acc[c][v].opaque(), col, v);
             }
         }
     }

@@ -116,6 +116,25 @@ pub trait SimdVector: Copy + core::fmt::Debug + Sealed {
     fn zero(t: Self::Token) -> Self {
         Self::splat(t, Self::Elem::default())
     }
+    /// `self`, through an empty `asm!` block on the 256-bit x86 vectors
+    /// (no instruction), the identity elsewhere: LLVM cannot merge work
+    /// across it.
+    ///
+    /// The register tile passes its results through it before storing
+    /// them. Without it, on the `avx512` backend a 256-bit product whose
+    /// result is returned by value (`&a * &b`, a `matrix!` kernel's `a *
+    /// b`), and so held in registers rather than stored, was merged two
+    /// columns at a time into 512-bit operations: LLVM built each pair's
+    /// step from two scalar loads and three shuffles where the kernel had
+    /// one broadcast from memory per column. On an AMD EPYC Zen 4 (native
+    /// build, per batch of 16) an 8x8 `f32` `*o = a * b` took 347 ns that
+    /// way and takes 190 ns, as `mul_to` does; a `matrix!` kernel's 459
+    /// and 299 ns (BENCHMARKS.md, "Products returned by value on the
+    /// `avx512` backend").
+    #[inline(always)]
+    fn opaque(self) -> Self {
+        self
+    }
     /// Loads `LANES` elements from `src[offset..offset + LANES]` (unaligned).
     ///
     /// # Panics

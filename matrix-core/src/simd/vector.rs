@@ -26,7 +26,8 @@ macro_rules! requires {
 ///
 /// `mul_add` is either `fma(intrinsic)` (one rounding, `FUSED`) or
 /// `separate` (a multiplication then an addition); `mul` is an intrinsic or
-/// a local function of the same signature.
+/// a local function of the same signature. `opaque class, "feature"` gives
+/// `SimdVector::opaque` its `asm!` block, in a register of that class.
 macro_rules! x86_vector {
     (
         $(#[$doc:meta])*
@@ -34,6 +35,7 @@ macro_rules! x86_vector {
         set1 $set1:path, loadu $loadu:path, storeu $storeu:path;
         add $add:path, sub $sub:path, mul $mul:path, mul_add $fused:ident $(($fma:path))?;
         $(masked $maskz:path, $mstore:path, $mask:ty;)?
+        $(opaque $class:ident, $feature:literal;)?
     ) => {
         $(#[$doc])*
         ///
@@ -90,6 +92,31 @@ macro_rules! x86_vector {
                 Self(unsafe { $mul(self.0, rhs.0) }, self.1)
             }
             x86_vector!(@mul_add $fused $(($fma))?);
+            $(
+                #[inline(always)]
+                fn opaque(self) -> Self {
+                    /// `x` through an empty `asm!` block, in a register of
+                    /// class `$class`, which needs `$feature`.
+                    #[target_feature(enable = $feature)]
+                    #[inline]
+                    fn through_asm(x: $reg) -> $reg {
+                        let mut x = x;
+                        // SAFETY: the block has no instruction: it reads and
+                        // writes nothing but `x`'s register.
+                        unsafe {
+                            core::arch::asm!(
+                                "/* {0} */",
+                                inout($class) x,
+                                options(pure, nomem, nostack, preserves_flags)
+                            );
+                        }
+                        x
+                    }
+                    // SAFETY: `self` exists, so its backend, which implies
+                    // `$feature`, is supported.
+                    Self(unsafe { through_asm(self.0) }, self.1)
+                }
+            )?
             $(
                 #[inline(always)]
                 fn load_partial(t: T, src: &[$elem], offset: usize, n: usize) -> Self {
