@@ -118,38 +118,26 @@ impl<T: super::Token> super::Pairs for F32x16<T> {
     }
 }
 
-/// `x` itself, through an empty `asm!` block that LLVM cannot see into:
-/// no instruction, but no shuffle or load is folded across it.
-///
-/// [`Pairs::quarter`] passes its operand and its result through it. Its
-/// result, so that the in-lane shuffle of each step stays one: LLVM
-/// otherwise folds the lane shuffle and the in-lane ones into an in-lane
-/// shuffle per two steps and a lane shuffle per step, which Zen 5 runs
-/// slower. Its operand, so that the loads of [`Pairs::columns`] are not
-/// folded into the lane shuffle: LLVM otherwise reads the second quarter
-/// of each pair of columns with a 64-byte load that starts half-way into
-/// the pair, which cannot take its data from the stores of operands just
-/// copied (a `matrix!` kernel's by-value operands), and an 8x8 product
-/// took 21 ns instead of 9. Measured on an AMD EPYC (Zen 5),
-/// an 8x8 `f32` `matrix!` product under `#[fp_contract(fast)]`: 5.9–6.1 ns
-/// against 6.8–7.0 ns without it (native build).
-///
-/// [`Pairs::quarter`]: super::Pairs::quarter
-/// [`Pairs::columns`]: super::Pairs::columns
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn opaque(x: __m512) -> __m512 {
-    let mut x = x;
-    // SAFETY: the block has no instruction: it reads and writes nothing but
-    // `x`'s register, and the function's `avx512f` gives it a `zmm`.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} */",
-            inout(zmm_reg) x,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-    }
-    x
+through_asm! {
+    /// `x` itself, through an empty `asm!` block that LLVM cannot see into:
+    /// no instruction, but no shuffle or load is folded across it.
+    ///
+    /// [`Pairs::quarter`] passes its operand and its result through it. Its
+    /// result, so that the in-lane shuffle of each step stays one: LLVM
+    /// otherwise folds the lane shuffle and the in-lane ones into an in-lane
+    /// shuffle per two steps and a lane shuffle per step, which Zen 5 runs
+    /// slower. Its operand, so that the loads of [`Pairs::columns`] are not
+    /// folded into the lane shuffle: LLVM otherwise reads the second quarter
+    /// of each pair of columns with a 64-byte load that starts half-way into
+    /// the pair, which cannot take its data from the stores of operands just
+    /// copied (a `matrix!` kernel's by-value operands), and an 8x8 product
+    /// took 21 ns instead of 9. Measured on an AMD EPYC (Zen 5),
+    /// an 8x8 `f32` `matrix!` product under `#[fp_contract(fast)]`: 5.9–6.1 ns
+    /// against 6.8–7.0 ns without it (native build).
+    ///
+    /// [`Pairs::quarter`]: super::Pairs::quarter
+    /// [`Pairs::columns`]: super::Pairs::columns
+    fn opaque(__m512) in zmm_reg, "avx512f"
 }
 
 x86_vector! {

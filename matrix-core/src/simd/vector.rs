@@ -22,6 +22,31 @@ macro_rules! requires {
     };
 }
 
+/// A function `$name(x) -> x` whose value goes through an empty `asm!`
+/// block in a register of class `$class` (which needs target feature
+/// `$feature`): no instruction, but LLVM cannot fold or merge work across
+/// it. `SimdVector::opaque` of the x86 vectors, and the AVX-512 pairs'.
+macro_rules! through_asm {
+    ($(#[$doc:meta])* fn $name:ident($reg:ty) in $class:ident, $feature:literal) => {
+        $(#[$doc])*
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn $name(x: $reg) -> $reg {
+            let mut x = x;
+            // SAFETY: the block has no instruction: it reads and writes
+            // nothing but `x`'s register, of a class `$feature` provides.
+            unsafe {
+                core::arch::asm!(
+                    "/* {0} */",
+                    inout($class) x,
+                    options(pure, nomem, nostack, preserves_flags)
+                );
+            }
+            x
+        }
+    };
+}
+
 /// The struct of a vector type and its `SimdVector` impl.
 ///
 /// `mul_add` is either `fma(intrinsic)` (one rounding, `FUSED`) or
@@ -95,22 +120,9 @@ macro_rules! x86_vector {
             $(
                 #[inline(always)]
                 fn opaque(self) -> Self {
-                    /// `x` through an empty `asm!` block, in a register of
-                    /// class `$class`, which needs `$feature`.
-                    #[target_feature(enable = $feature)]
-                    #[inline]
-                    fn through_asm(x: $reg) -> $reg {
-                        let mut x = x;
-                        // SAFETY: the block has no instruction: it reads and
-                        // writes nothing but `x`'s register.
-                        unsafe {
-                            core::arch::asm!(
-                                "/* {0} */",
-                                inout($class) x,
-                                options(pure, nomem, nostack, preserves_flags)
-                            );
-                        }
-                        x
+                    through_asm! {
+                        /// `x` through an empty `asm!` block.
+                        fn through_asm($reg) in $class, $feature
                     }
                     // SAFETY: `self` exists, so its backend, which implies
                     // `$feature`, is supported.
