@@ -39,13 +39,18 @@ fn main() {
         ("fast", &["-ffp-contract=fast", "-mprefer-vector-width=512"]),
     ];
     // The two builds take ~20 s and ~5 s (clang unrolls the 64x64 product
-    // fully); run them side by side.
+    // fully); run them side by side, each in its own directory: `cc` names
+    // the object after the source, so in one directory the two builds
+    // wrote the same file, and one archive could get the other's object
+    // (a link then failed for want of one variant's symbols).
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::thread::scope(|s| {
         for (suffix, flags) in variants {
-            let clang = &clang;
+            let (clang, out) = (&clang, &out);
             s.spawn(move || {
                 let mut b = cc::Build::new();
                 b.compiler(clang)
+                    .out_dir(out.join(suffix))
                     .file(src)
                     .opt_level(3)
                     .flag("-fenable-matrix")

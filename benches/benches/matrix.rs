@@ -317,7 +317,33 @@ macro_rules! mul_group {
     }};
 }
 
+/// A `matrix-core by value` column: `*o = *a * *b`, the operands copied
+/// first as a `matrix!` kernel's by-value parameters are.
+fn by_value<T: matrix_core::Element, const N: usize>(
+    g: &mut Group<'_>,
+    a: matrix_core::Matrix<T, N, N>,
+    b: matrix_core::Matrix<T, N, N>,
+) {
+    col2(g, "matrix-core by value", a, b, a, |a, b, o| *o = *a * *b);
+}
+
+/// The matrix of column-major `d`.
+fn from_cm<T: matrix_core::Element, const N: usize>(d: &[T]) -> matrix_core::Matrix<T, N, N> {
+    matrix_core::Matrix::from_column_major(d)
+}
+
 fn products(c: &mut Criterion) {
+    // Shapes whose columns fill no whole vector: 3x3 `f32` (graphics), 7x7
+    // and 6x6 `f64` (a rigid body's spatial inertia).
+    mul_group!(c, f32, 3, data_f32, mul_f32_3, |g, a, b| {
+        by_value::<f32, 3>(g, from_cm(&a), from_cm(&b));
+    });
+    mul_group!(c, f32, 7, data_f32, mul_f32_7, |g, a, b| {
+        by_value::<f32, 7>(g, from_cm(&a), from_cm(&b));
+    });
+    mul_group!(c, f64, 6, data_f64, mul_f64_6, |g, a, b| {
+        by_value::<f64, 6>(g, from_cm(&a), from_cm(&b));
+    });
     mul_group!(c, f32, 4, data_f32, mul_f32_4, |g, a, b| {
         col2(
             g,

@@ -76,12 +76,15 @@
         }                                                                    \
     }
 
+MUL(float, f32x, 3)
 MUL(float, f32x, 4)
+MUL(float, f32x, 7)
 MUL(float, f32x, 8)
 MUL(float, f32x, 16)
 MUL(float, f32x, 32)
 MUL(float, f32x, 64)
 MUL(double, f64x, 4)
+MUL(double, f64x, 6)
 MUL(double, f64x, 8)
 MUL(int, i32x, 4)
 MUL(long, i64x, 4)

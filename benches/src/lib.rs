@@ -262,8 +262,12 @@ pub mod clang {
 
     /// Kernels built with `-ffp-contract=off`.
     pub mod off {
+        mul!(/// `iters` times `out = a * b`, 3x3 `float`.
+            mul_f32_3, f32, 3, clang_mul_f32x_3_off);
         mul!(/// `iters` times `out = a * b`, 4x4 `float`.
             mul_f32_4, f32, 4, clang_mul_f32x_4_off);
+        mul!(/// `iters` times `out = a * b`, 7x7 `float`.
+            mul_f32_7, f32, 7, clang_mul_f32x_7_off);
         mul!(/// `iters` times `out = a * b`, 8x8 `float`.
             mul_f32_8, f32, 8, clang_mul_f32x_8_off);
         mul!(/// `iters` times `out = a * b`, 16x16 `float`.
@@ -274,6 +278,8 @@ pub mod clang {
             mul_f32_64, f32, 64, clang_mul_f32x_64_off);
         mul!(/// `iters` times `out = a * b`, 4x4 `double`.
             mul_f64_4, f64, 4, clang_mul_f64x_4_off);
+        mul!(/// `iters` times `out = a * b`, 6x6 `double`.
+            mul_f64_6, f64, 6, clang_mul_f64x_6_off);
         mul!(/// `iters` times `out = a * b`, 8x8 `double`.
             mul_f64_8, f64, 8, clang_mul_f64x_8_off);
         mul!(/// `iters` times `out = a * b`, 4x4 `int`.
@@ -308,8 +314,12 @@ pub mod clang {
 
     /// Kernels built with `-ffp-contract=fast -mprefer-vector-width=512`.
     pub mod fast {
+        mul!(/// `iters` times `out = a * b`, 3x3 `float`.
+            mul_f32_3, f32, 3, clang_mul_f32x_3_fast);
         mul!(/// `iters` times `out = a * b`, 4x4 `float`.
             mul_f32_4, f32, 4, clang_mul_f32x_4_fast);
+        mul!(/// `iters` times `out = a * b`, 7x7 `float`.
+            mul_f32_7, f32, 7, clang_mul_f32x_7_fast);
         mul!(/// `iters` times `out = a * b`, 8x8 `float`.
             mul_f32_8, f32, 8, clang_mul_f32x_8_fast);
         mul!(/// `iters` times `out = a * b`, 16x16 `float`.
@@ -320,6 +330,8 @@ pub mod clang {
             mul_f32_64, f32, 64, clang_mul_f32x_64_fast);
         mul!(/// `iters` times `out = a * b`, 4x4 `double`.
             mul_f64_4, f64, 4, clang_mul_f64x_4_fast);
+        mul!(/// `iters` times `out = a * b`, 6x6 `double`.
+            mul_f64_6, f64, 6, clang_mul_f64x_6_fast);
         mul!(/// `iters` times `out = a * b`, 8x8 `double`.
             mul_f64_8, f64, 8, clang_mul_f64x_8_fast);
         mul!(/// `iters` times `out = a * b`, 4x4 `int`.
@@ -387,12 +399,15 @@ mod tests {
                 );
             }};
         }
+        same!(f32, 3, data_f32, mul_f32_3);
         same!(f32, 4, data_f32, mul_f32_4);
+        same!(f32, 7, data_f32, mul_f32_7);
         same!(f32, 8, data_f32, mul_f32_8);
         same!(f32, 16, data_f32, mul_f32_16);
         same!(f32, 32, data_f32, mul_f32_32);
         same!(f32, 64, data_f32, mul_f32_64);
         same!(f64, 4, data_f64, mul_f64_4);
+        same!(f64, 6, data_f64, mul_f64_6);
         same!(f64, 8, data_f64, mul_f64_8);
         same!(i32, 4, data_i32, mul_i32_4);
 

@@ -437,7 +437,7 @@ where
     #[inline(always)]
     fn run_with<S: Isa>(self, s: S, addend: A) -> Matrix<T, M, N, L> {
         let mut out = Matrix::<T, M, N, L>::default();
-        self.write(s, addend.slice(), &mut out);
+        self.write::<S, true>(s, addend.slice(), &mut out);
         out
     }
 }
@@ -469,11 +469,18 @@ where
         }
     }
 
-    /// `out = lhs * rhs (+ addend)` with backend `S`'s kernels.
+    /// `out = lhs * rhs (+ addend)` with backend `S`'s kernels, `out` a
+    /// result to be returned by value where `RETURNED` (see
+    /// [`Dims::RETURNED`]).
     #[inline(always)]
-    fn write<S: Isa>(self, s: S, addend: Option<&[T]>, out: &mut Matrix<T, M, N, L>) {
+    fn write<S: Isa, const RETURNED: bool>(
+        self,
+        s: S,
+        addend: Option<&[T]>,
+        out: &mut Matrix<T, M, N, L>,
+    ) {
         if L::ROW_MAJOR {
-            product_into::<S, T, N, K, M, FUSE, FULL_WIDTH, D, _, _>(
+            product_into::<S, T, N, K, M, FUSE, FULL_WIDTH, RETURNED, D, _, _>(
                 s,
                 Flipped(self.rhs),
                 Flipped(self.lhs),
@@ -481,7 +488,7 @@ where
                 out.as_mut_slice(),
             );
         } else {
-            product_into::<S, T, M, K, N, FUSE, FULL_WIDTH, D, _, _>(
+            product_into::<S, T, M, K, N, FUSE, FULL_WIDTH, RETURNED, D, _, _>(
                 s,
                 self.lhs,
                 self.rhs,
@@ -523,7 +530,7 @@ where
 
     #[inline(always)]
     fn run_with<S: Isa>(self, s: S, (addend, out): (A, &'o mut Matrix<T, M, N, L>)) {
-        self.0.write(s, addend.slice(), out);
+        self.0.write::<S, false>(s, addend.slice(), out);
     }
 }
 
@@ -589,6 +596,7 @@ fn product_into<
     const N: usize,
     const FUSE: bool,
     const FULL_WIDTH: bool,
+    const RETURNED: bool,
     D: Dispatch,
     Lhs: Operand<T, M, K>,
     Rhs: Operand<T, K, N>,
@@ -629,15 +637,19 @@ fn product_into<
                 bt: Rhs::TRANSPOSED,
                 addend: addend.map(|c| &c[i0..][..span]),
             };
-            kernel::<S, T, ROW_BLOCK, K, N, M, FUSE, D, Rhs>(s, &block, &mut out[i0..][..span]);
+            kernel::<S, T, ROW_BLOCK, K, N, M, FUSE, RETURNED, D, Rhs>(
+                s,
+                &block,
+                &mut out[i0..][..span],
+            );
             i0 += ROW_BLOCK;
         }
     } else if Lhs::TRANSPOSED {
         let mut a = [[scratch_zero::<T>(size_of::<[[T; M]; K]>()); M]; K];
         T::transpose::<S, FULL_WIDTH>(s, K, M, lhs.stored(), a.as_flattened_mut());
-        kernel::<S, T, M, K, N, M, FUSE, D, Rhs>(s, &p(a.as_flattened()), out);
+        kernel::<S, T, M, K, N, M, FUSE, RETURNED, D, Rhs>(s, &p(a.as_flattened()), out);
     } else {
-        kernel::<S, T, M, K, N, M, FUSE, D, Rhs>(s, &p(lhs.stored()), out);
+        kernel::<S, T, M, K, N, M, FUSE, RETURNED, D, Rhs>(s, &p(lhs.stored()), out);
     }
 }
 
@@ -691,9 +703,16 @@ fn scratch_zero<T: Element>(bytes: usize) -> T {
 /// compiled for: `M x K` by `K x N`, the right operand `Rhs`, the result's
 /// columns `LDO` apart, made on [`Dispatch`] `D` (see [`Dims::IN_KERNEL`]).
 #[cfg(not(debug_assertions))]
-struct Shape<T, const M: usize, const K: usize, const N: usize, const LDO: usize, D, Rhs>(
-    PhantomData<(T, D, Rhs)>,
-);
+struct Shape<
+    T,
+    const M: usize,
+    const K: usize,
+    const N: usize,
+    const LDO: usize,
+    const RETURNED: bool,
+    D,
+    Rhs,
+>(PhantomData<(T, D, Rhs)>);
 
 #[cfg(not(debug_assertions))]
 impl<
@@ -702,9 +721,10 @@ impl<
     const K: usize,
     const N: usize,
     const LDO: usize,
+    const RETURNED: bool,
     D: Dispatch,
     Rhs: Operand<T, K, N>,
-> Dims for Shape<T, M, K, N, LDO, D, Rhs>
+> Dims for Shape<T, M, K, N, LDO, RETURNED, D, Rhs>
 {
     const KNOWN: bool = true;
     const M: usize = M;
@@ -713,6 +733,7 @@ impl<
     const BT: bool = Rhs::TRANSPOSED;
     const LDO: usize = LDO;
     const IN_KERNEL: bool = D::IN_KERNEL;
+    const RETURNED: bool = RETURNED;
 }
 
 /// The product `p` into `out` with backend `S`'s kernel for `T`, the
@@ -729,6 +750,7 @@ fn kernel<
     const N: usize,
     const LDO: usize,
     const FUSE: bool,
+    const RETURNED: bool,
     D: Dispatch,
     Rhs: Operand<T, K, N>,
 >(
@@ -749,9 +771,9 @@ fn kernel<
     T::product_dyn(s, FUSE, p, out);
     #[cfg(not(debug_assertions))]
     if const { M * K * N <= INLINE_VECTOR_MACS * T::PRODUCT_VECTORS.lanes::<S>() } {
-        T::product::<S, FUSE, Shape<T, M, K, N, LDO, D, Rhs>>(s, p, out);
+        T::product::<S, FUSE, Shape<T, M, K, N, LDO, RETURNED, D, Rhs>>(s, p, out);
     } else {
-        called::<S, T, FUSE, Shape<T, M, K, N, LDO, D, Rhs>>(s, p, out);
+        called::<S, T, FUSE, Shape<T, M, K, N, LDO, RETURNED, D, Rhs>>(s, p, out);
     }
 }
 

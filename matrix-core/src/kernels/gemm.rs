@@ -38,6 +38,8 @@
 //! Measured: one `array::from_fn` left in the tile made a 64x64 AVX2
 //! product 3x slower.
 
+use core::marker::PhantomData;
+
 use super::Isa;
 use super::check::{check_product, check_shape, check_whole_product};
 use crate::arith::Arith;
@@ -84,6 +86,23 @@ pub trait Dims {
     /// 256-bit vectors rather than in groups of four lanes (see
     /// [`product_f64`]).
     const IN_KERNEL: bool = false;
+    /// Whether the product's result is to be returned by value (the
+    /// operators, a `matrix!` kernel's products): made in a matrix that is
+    /// copied out right after, usually from operands copied just before
+    /// (passed by value). Partial vectors of rows are then loaded and
+    /// stored through copies ([`SimdVector::load_partial_copied`]), which
+    /// those copies forward to and from, rather than masked (AVX-512),
+    /// which they wait for. A result written into the caller's matrix
+    /// (`mul_to`), from operands that are usually settled in memory, keeps
+    /// the masked loads and stores, fewer instructions.
+    ///
+    /// On an AMD EPYC Zen 4 (`-C target-cpu=native`, per batch of 16):
+    /// `&a * &b` of 3x3 `f32` took 197.5 ns masked and takes 50.1 ns, 7x7
+    /// `f32` 286.7 and 192.5 ns, 6x6 `f64` 276.3 and 212.0 ns; `mul_to`
+    /// lost up to 50% through copies in a loop of products inlined into
+    /// one function (7x7 `f64`, 299 against 449 ns), so it keeps the masks
+    /// (BENCHMARKS.md, "Partial columns of a returned product").
+    const RETURNED: bool = false;
 }
 
 /// A shape known only at run time: every choice of the kernels is
@@ -380,7 +399,13 @@ fn col_tiles_of<
 {
     // The widest tile the registers allow for MV vectors per column.
     let nc = const { widest_tile::<V, MV>() };
-    let tile = Tile::<V> { t, p, block, rows };
+    let tile = Tile::<V, D> {
+        t,
+        p,
+        block,
+        rows,
+        dims: PhantomData,
+    };
     let mut j0 = 0;
     if const { tile_runs::<V, D, MV>(widest_tile::<V, MV>()) } {
         while j0 + nc <= p.n {
@@ -417,14 +442,15 @@ fn col_tiles_of<
 
 /// One block of rows at one depth block, whose column tiles [`Tile::run`]
 /// computes.
-struct Tile<'a, V: SimdVector> {
+struct Tile<'a, V: SimdVector, D> {
     t: V::Token,
     p: &'a Operands<'a, V::Elem>,
     block: &'a Block<'a, V::Elem>,
     rows: Rows,
+    dims: PhantomData<D>,
 }
 
-impl<V: SimdVector> Tile<'_, V> {
+impl<V: SimdVector, D: Dims> Tile<'_, V, D> {
     /// The rows of this block in a column of `m` elements that starts at
     /// `start`: `MV` vectors, the last one partial when `PARTIAL`. One
     /// bounds check, after which the loads need none.
@@ -442,21 +468,32 @@ impl<V: SimdVector> Tile<'_, V> {
         &s[start + self.rows.i0..][..len]
     }
 
-    /// Vector `v` of a column of this block (see [`Tile::column`]).
+    /// Vector `v` of a column of this block (see [`Tile::column`]); a
+    /// partial one through a copy where the result is returned
+    /// ([`Dims::RETURNED`]).
     #[inline(always)]
     fn load<const MV: usize, const PARTIAL: bool>(&self, col: &[V::Elem], v: usize) -> V {
         if PARTIAL && v == MV - 1 {
-            V::load_partial(self.t, col, v * V::LANES, self.rows.tail)
+            if D::RETURNED {
+                V::load_partial_copied(self.t, col, v * V::LANES, self.rows.tail)
+            } else {
+                V::load_partial(self.t, col, v * V::LANES, self.rows.tail)
+            }
         } else {
             V::load(self.t, col, v * V::LANES)
         }
     }
 
-    /// Stores vector `v` of a column of this block.
+    /// Stores vector `v` of a column of this block, a partial one as
+    /// [`Tile::load`] reads it.
     #[inline(always)]
     fn store<const MV: usize, const PARTIAL: bool>(&self, x: V, col: &mut [V::Elem], v: usize) {
         if PARTIAL && v == MV - 1 {
-            x.store_partial(col, v * V::LANES, self.rows.tail);
+            if D::RETURNED {
+                x.store_partial_copied(col, v * V::LANES, self.rows.tail);
+            } else {
+                x.store_partial(col, v * V::LANES, self.rows.tail);
+            }
         } else {
             x.store(col, v * V::LANES);
         }
@@ -817,8 +854,13 @@ const fn may_be_4x4x4<D: Dims>() -> bool {
 }
 
 /// The `f32` product on backend `S`: the 4x4x4 one in groups of four lanes,
-/// columns of four or eight rows on vectors of that many lanes, the rest on
-/// the widest vector.
+/// columns of up to four rows on vectors of four lanes, of eight on vectors
+/// of eight, the rest on the widest vector. (Columns of one to three rows
+/// took the widest vector, three of its sixteen lanes on AVX-512, loaded
+/// and stored masked; on four lanes, through copies (see
+/// [`SimdVector::load_partial_copied`]), a 3x3 `mul_to` takes 71.6 ns per
+/// batch of 16 rather than 84.3 and a 2x2 24.8 rather than 39.8, on an
+/// AMD EPYC Zen 4, native build, a scratch crate's loop.)
 #[inline(always)]
 pub(crate) fn product_f32<S: Isa, const FUSE: bool, D: Dims>(
     s: S,
@@ -828,11 +870,11 @@ pub(crate) fn product_f32<S: Isa, const FUSE: bool, D: Dims>(
     if const { may_be_4x4x4::<D>() } && is_4x4x4(p) {
         let (a, b, c, out) = four_by_four(p, out);
         mul_4x4_with::<S::F32, FUSE>(s, a, &b, c, out);
-    } else if const { may::<D>(D::M == 4 && !shape_4x4x4::<D>()) } && p.m == 4 {
+    } else if const { may::<D>(D::M <= 4 && !shape_4x4x4::<D>()) } && p.m <= 4 {
         gemm_with::<S::F32x4, FUSE, D>(s, p, out);
     } else if const { may::<D>(D::M == 8) } && p.m == 8 {
         s.product_8_rows_f32::<FUSE, D>(p, out);
-    } else if const { may::<D>(D::M != 4 && D::M != 8) } {
+    } else if const { may::<D>(D::M > 4 && D::M != 8) } {
         gemm_with::<S::F32, FUSE, D>(s, p, out);
     } else {
         unreachable!("the product of the shape the caller gave");

@@ -88,7 +88,7 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     /// (for `f64`, only behind a boundary: see [`gemm::product_f64`]).
     const GROUP4_64: bool;
 
-    /// `f32` vectors for columns of four rows.
+    /// `f32` vectors for columns of up to four rows.
     type F32x4: SimdFloat<Elem = f32, Token = Self> + Group4;
     /// `f32` vectors for columns of eight rows.
     type F32x8: SimdFloat<Elem = f32, Token = Self> + Group4;

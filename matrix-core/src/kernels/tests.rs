@@ -743,6 +743,53 @@ fn f64_products_in_a_kernel_on_every_backend() {
     backends!(every_backend, f64_products_in_a_kernel);
 }
 
+/// A shape known only at run time, of a product whose result is returned
+/// by value ([`Dims::RETURNED`]): partial vectors through copies.
+struct Returned;
+
+impl Dims for Returned {
+    const KNOWN: bool = RunTime::KNOWN;
+    const M: usize = RunTime::M;
+    const K: usize = RunTime::K;
+    const N: usize = RunTime::N;
+    const BT: bool = RunTime::BT;
+    const LDO: usize = RunTime::LDO;
+    const RETURNED: bool = true;
+}
+
+/// Products whose result is returned, every row count to 17 (every tail
+/// of every vector width): the same bits as the reference.
+fn returned_products<S: Isa>(s: S) {
+    let fused = s.fuses();
+    for m in 1..=17 {
+        for k in KS {
+            for n in NS {
+                let shape = (m, k, n);
+                let seed = (m * 400 + k * 20 + n) as u32;
+                check_product::<f32>(shape, seed, fused, |fuse, p, out| match fuse {
+                    true => product_f32::<S, true, Returned>(s, p, out),
+                    false => product_f32::<S, false, Returned>(s, p, out),
+                });
+                check_product::<f64>(shape, seed, fused, |fuse, p, out| match fuse {
+                    true => product_f64::<S, true, Returned>(s, p, out),
+                    false => product_f64::<S, false, Returned>(s, p, out),
+                });
+                check_product::<i32>(shape, seed, false, |_, p, out| {
+                    product_i32::<S, Returned>(s, p, out)
+                });
+                check_product::<i64>(shape, seed, false, |_, p, out| {
+                    product_i64::<S, Returned>(s, p, out)
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn returned_products_on_every_backend() {
+    backends!(every_backend, returned_products);
+}
+
 fn run_time_shape_products<S: Isa>(s: S) {
     let fused = s.fuses();
     for shape in [

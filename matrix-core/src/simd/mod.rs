@@ -153,6 +153,20 @@ pub trait SimdVector: Copy + core::fmt::Debug + Sealed {
     /// If `n > LANES` or the range is not inside `src`.
     #[inline(always)]
     fn load_partial(t: Self::Token, src: &[Self::Elem], offset: usize, n: usize) -> Self {
+        Self::load_partial_copied(t, src, offset, n)
+    }
+    /// [`SimdVector::load_partial`] through a copy in a zeroed buffer on
+    /// every backend, never a masked load. Where `n` is a constant, LLVM
+    /// keeps the buffer in registers and assembles the vector from plain
+    /// loads of the range's pieces (8 and 4 bytes for three `f32`), which
+    /// take their data from stores still in flight; a masked load of memory
+    /// just written (an operand copied to be passed by value) waits until
+    /// those stores complete.
+    ///
+    /// # Panics
+    /// As [`SimdVector::load_partial`].
+    #[inline(always)]
+    fn load_partial_copied(t: Self::Token, src: &[Self::Elem], offset: usize, n: usize) -> Self {
         check_lanes(n, Self::LANES);
         let mut buf = [Self::Elem::default(); MAX_LANES];
         buf[..n].copy_from_slice(&src[offset..offset + n]);
@@ -165,6 +179,18 @@ pub trait SimdVector: Copy + core::fmt::Debug + Sealed {
     /// If `n > LANES` or the range is not inside `dst`.
     #[inline(always)]
     fn store_partial(self, dst: &mut [Self::Elem], offset: usize, n: usize) {
+        self.store_partial_copied(dst, offset, n)
+    }
+    /// [`SimdVector::store_partial`] through a copy in a buffer on every
+    /// backend, never a masked store: with a constant `n`, plain stores of
+    /// the range's pieces, from which later loads of the same memory (a
+    /// result copied out as it is returned) take their data, where they
+    /// wait for a masked store to complete.
+    ///
+    /// # Panics
+    /// As [`SimdVector::store_partial`].
+    #[inline(always)]
+    fn store_partial_copied(self, dst: &mut [Self::Elem], offset: usize, n: usize) {
         check_lanes(n, Self::LANES);
         let mut buf = [Self::Elem::default(); MAX_LANES];
         self.store(&mut buf, 0);
