@@ -97,8 +97,8 @@ pub trait Dims {
     /// the masked loads and stores, fewer instructions.
     ///
     /// On an AMD EPYC Zen 4 (`-C target-cpu=native`, per batch of 16):
-    /// `&a * &b` of 3x3 `f32` took 197.5 ns masked and takes 50.1 ns, 7x7
-    /// `f32` 286.7 and 192.5 ns, 6x6 `f64` 276.3 and 212.0 ns; `mul_to`
+    /// `&a * &b` of 3x3 `f32` took 197.4 ns masked and takes 45.6 ns, 7x7
+    /// `f32` 286.2 and 193.5 ns, 6x6 `f64` 274.9 and 216.4 ns; `mul_to`
     /// lost up to 50% through copies in a loop of products inlined into
     /// one function (7x7 `f64`, 299 against 449 ns), so it keeps the masks
     /// (BENCHMARKS.md, "Partial columns of a returned product").

@@ -669,7 +669,9 @@ fn check_product_of<E: Data>(
     }
 }
 
-fn products<S: Isa>(s: S) {
+/// Every product kernel on every small shape, the shape given by `D` (known
+/// only at run time), against the reference.
+fn products_as<S: Isa, D: Dims>(s: S) {
     let fused = s.fuses();
     for m in 1..=17 {
         for k in KS {
@@ -677,28 +679,32 @@ fn products<S: Isa>(s: S) {
                 let shape = (m, k, n);
                 let seed = (m * 400 + k * 20 + n) as u32;
                 check_product::<f32>(shape, seed, fused, |fuse, p, out| match fuse {
-                    true => product_f32::<S, true, RunTime>(s, p, out),
-                    false => product_f32::<S, false, RunTime>(s, p, out),
+                    true => product_f32::<S, true, D>(s, p, out),
+                    false => product_f32::<S, false, D>(s, p, out),
                 });
                 check_product::<f64>(shape, seed, fused, |fuse, p, out| match fuse {
-                    true => product_f64::<S, true, RunTime>(s, p, out),
-                    false => product_f64::<S, false, RunTime>(s, p, out),
+                    true => product_f64::<S, true, D>(s, p, out),
+                    false => product_f64::<S, false, D>(s, p, out),
                 });
                 check_product::<i32>(shape, seed, false, |_, p, out| {
-                    product_i32::<S, RunTime>(s, p, out)
+                    product_i32::<S, D>(s, p, out)
                 });
                 check_product::<u32>(shape, seed, false, |_, p, out| {
-                    widen::product_u32::<S, RunTime>(s, p, out)
+                    widen::product_u32::<S, D>(s, p, out)
                 });
                 check_product::<i64>(shape, seed, false, |_, p, out| {
-                    product_i64::<S, RunTime>(s, p, out)
+                    product_i64::<S, D>(s, p, out)
                 });
                 check_product::<u64>(shape, seed, false, |_, p, out| {
-                    widen::product_u64::<S, RunTime>(s, p, out)
+                    widen::product_u64::<S, D>(s, p, out)
                 });
             }
         }
     }
+}
+
+fn products<S: Isa>(s: S) {
+    products_as::<S, RunTime>(s);
 }
 
 #[test]
@@ -706,19 +712,23 @@ fn products_of_every_small_shape_on_every_backend() {
     backends!(every_backend, products);
 }
 
-/// A shape known only at run time, of a product inside a `#[dispatch]`
-/// kernel ([`Dims::IN_KERNEL`]).
-struct InKernel;
+/// A shape known only at run time, with [`Dims::IN_KERNEL`] and
+/// [`Dims::RETURNED`] as given.
+struct RunTimeAs<const IN_KERNEL: bool, const RETURNED: bool>;
 
-impl Dims for InKernel {
+impl<const IN_KERNEL: bool, const RETURNED: bool> Dims for RunTimeAs<IN_KERNEL, RETURNED> {
     const KNOWN: bool = RunTime::KNOWN;
     const M: usize = RunTime::M;
     const K: usize = RunTime::K;
     const N: usize = RunTime::N;
     const BT: bool = RunTime::BT;
     const LDO: usize = RunTime::LDO;
-    const IN_KERNEL: bool = true;
+    const IN_KERNEL: bool = IN_KERNEL;
+    const RETURNED: bool = RETURNED;
 }
+
+/// A product inside a `#[dispatch]` kernel.
+type InKernel = RunTimeAs<true, false>;
 
 /// `f64` products of up to four rows as a `#[dispatch]` kernel runs them:
 /// the 4x4x4 one on vectors of four lanes where the backend has groups of
@@ -743,46 +753,11 @@ fn f64_products_in_a_kernel_on_every_backend() {
     backends!(every_backend, f64_products_in_a_kernel);
 }
 
-/// A shape known only at run time, of a product whose result is returned
-/// by value ([`Dims::RETURNED`]): partial vectors through copies.
-struct Returned;
-
-impl Dims for Returned {
-    const KNOWN: bool = RunTime::KNOWN;
-    const M: usize = RunTime::M;
-    const K: usize = RunTime::K;
-    const N: usize = RunTime::N;
-    const BT: bool = RunTime::BT;
-    const LDO: usize = RunTime::LDO;
-    const RETURNED: bool = true;
-}
-
-/// Products whose result is returned, every row count to 17 (every tail
-/// of every vector width): the same bits as the reference.
+/// Every product kernel on every small shape with its result returned by
+/// value ([`Dims::RETURNED`]: partial vectors through copies), every row
+/// count to 17 covering every tail of every vector width.
 fn returned_products<S: Isa>(s: S) {
-    let fused = s.fuses();
-    for m in 1..=17 {
-        for k in KS {
-            for n in NS {
-                let shape = (m, k, n);
-                let seed = (m * 400 + k * 20 + n) as u32;
-                check_product::<f32>(shape, seed, fused, |fuse, p, out| match fuse {
-                    true => product_f32::<S, true, Returned>(s, p, out),
-                    false => product_f32::<S, false, Returned>(s, p, out),
-                });
-                check_product::<f64>(shape, seed, fused, |fuse, p, out| match fuse {
-                    true => product_f64::<S, true, Returned>(s, p, out),
-                    false => product_f64::<S, false, Returned>(s, p, out),
-                });
-                check_product::<i32>(shape, seed, false, |_, p, out| {
-                    product_i32::<S, Returned>(s, p, out)
-                });
-                check_product::<i64>(shape, seed, false, |_, p, out| {
-                    product_i64::<S, Returned>(s, p, out)
-                });
-            }
-        }
-    }
+    products_as::<S, RunTimeAs<false, true>>(s);
 }
 
 #[test]
