@@ -611,6 +611,12 @@ impl<V: SimdVector, D: Dims> Tile<'_, V, D> {
 /// (`Matrix::mul_to`, default build) took 10.5 ns on 256-bit vectors and
 /// takes 7.5 ns.
 ///
+/// With `halves`, each pair of result columns is stored as two vectors of
+/// `V::LANES / 2` lanes, one per column ([`Pairs::store_halves`]), rather
+/// than as one: the form for a result that the caller's own code moves on
+/// (a product returned by value in a build whose target has AVX-512, see
+/// `Isa::product_8_rows_f32`).
+///
 /// [`full_width_512`]: crate::simd::dispatch::full_width_512
 ///
 /// # Panics
@@ -620,6 +626,7 @@ impl<V: SimdVector, D: Dims> Tile<'_, V, D> {
 pub(crate) fn gemm_pairs<V: Pairs, const FUSE: bool>(
     t: V::Token,
     p: &Operands<'_, V::Elem>,
+    halves: bool,
     out: &mut [V::Elem],
 ) {
     check_whole_product(p, out);
@@ -630,31 +637,34 @@ pub(crate) fn gemm_pairs<V: Pairs, const FUSE: bool>(
     let n = p.n;
     let mut j = 0;
     while j + 8 <= n {
-        pair_tile::<V, FUSE, 4, false>(t, p, j, out);
+        pair_tile::<V, FUSE, 4, false>(t, p, j, halves, out);
         j += 8;
     }
     if j + 4 <= n {
-        pair_tile::<V, FUSE, 2, false>(t, p, j, out);
+        pair_tile::<V, FUSE, 2, false>(t, p, j, halves, out);
         j += 4;
     }
     if j + 2 <= n {
-        pair_tile::<V, FUSE, 1, false>(t, p, j, out);
+        pair_tile::<V, FUSE, 1, false>(t, p, j, halves, out);
         j += 2;
     }
     if j < n {
-        pair_tile::<V, FUSE, 1, true>(t, p, j, out);
+        pair_tile::<V, FUSE, 1, true>(t, p, j, halves, out);
     }
 }
 
 /// Columns `j0..j0 + 2 * NP` of the result of [`gemm_pairs`] in `NP`
 /// accumulators; with `SINGLE` the last pair is the last column alone (its
-/// high half computes the same column again and is not stored).
+/// high half computes the same column again and is not stored). With
+/// `halves`, each pair is stored as two half-width vectors
+/// ([`Pairs::store_halves`]).
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn pair_tile<V: Pairs, const FUSE: bool, const NP: usize, const SINGLE: bool>(
     t: V::Token,
     p: &Operands<'_, V::Elem>,
     j0: usize,
+    halves: bool,
     out: &mut [V::Elem],
 ) {
     let (m, k) = (p.m, p.k);
@@ -700,7 +710,9 @@ fn pair_tile<V: Pairs, const FUSE: bool, const NP: usize, const SINGLE: bool>(
             };
             acc[q] = acc[q].add(c);
         }
-        if half {
+        if halves {
+            acc[q].store_halves(out, start, half);
+        } else if half {
             acc[q].store_partial(out, start, m);
         } else {
             acc[q].store(out, start);

@@ -275,7 +275,7 @@ impl Isa for Scalar {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{Isa, gemm};
-    use crate::simd::dispatch::{Avx2, Avx512, Sse2, full_width_512};
+    use crate::simd::dispatch::{Avx2, Avx512, Backend, Sse2, full_width_512, is_static};
     use crate::simd::{avx2, avx512, scalar, sse2};
 
     /// The transposes of an `Isa` impl: the 4x4 one of backend module `$m`,
@@ -362,6 +362,23 @@ mod x86 {
         /// Two columns per 512-bit vector ([`gemm::gemm_pairs`]) where the
         /// CPU's 512-bit units are full width, `b` is stored as it is and
         /// has two columns or more; otherwise one per 256-bit vector.
+        ///
+        /// Both kernels are compiled into the caller, the choice made at
+        /// run time. A result returned by value in a build for an AVX-512
+        /// target ([`Dims::RETURNED`](gemm::Dims::RETURNED), `is_static`)
+        /// is not stored by the boundary's code but moved on by the
+        /// caller's, where the two kernels' results meet: stored as one
+        /// 512-bit vector per pair of columns, they made LLVM widen the
+        /// 256-bit kernel's columns to pairs as well (an insert and a
+        /// 512-bit store each), which cost Intel's cores a quarter of the
+        /// product (likely their port 1, whose vector units stop taking
+        /// 256-bit operations while 512-bit ones run; no PMU to count it).
+        /// Stored as 256-bit halves there, on an Intel Xeon (family 6,
+        /// model 167 as its hypervisor reports it, AVX-512 and AMX), per
+        /// batch of 16, native build: an 8x8 `f32` `*o = &a * &b` takes
+        /// 180.7 ns where it took 243.5 (`mul_to` 180.6), `a * b + c` 194.7
+        /// where it took 272.2 (BENCHMARKS.md, "8-row products returned by
+        /// value on an Intel Xeon").
         #[inline(always)]
         fn product_8_rows_f32<const FUSE: bool, D: gemm::Dims>(
             self,
@@ -373,7 +390,8 @@ mod x86 {
                 && p.n >= 2
                 && full_width_512()
             {
-                gemm::gemm_pairs::<avx512::F32x16<Self>, FUSE>(self, p, out);
+                let halves = D::RETURNED && is_static(Backend::Avx512);
+                gemm::gemm_pairs::<avx512::F32x16<Self>, FUSE>(self, p, halves, out);
             } else {
                 gemm::gemm_with::<avx2::F32x8<Self>, FUSE, D>(self, p, out);
             }

@@ -1005,7 +1005,7 @@ fn pairs<V: Pairs>(t: V::Token, data: &[V::Elem]) {
 
 /// [`gemm_pairs`] on every shape of eight rows that [`products`] covers,
 /// and deeper ones, whatever the CPU's width (which decides only whether
-/// the products take it); and an 8-row product on the 256-bit vectors it
+/// the products take it), its results stored whole and in halves; and an 8-row product on the 256-bit vectors it
 /// replaces where the width says so.
 #[cfg(target_arch = "x86_64")]
 #[test]
@@ -1019,10 +1019,18 @@ fn column_pairs_of_8_row_f32_products() {
         for k in KS.into_iter().chain([6, 7, 33, KC + 3]) {
             for n in NS.into_iter().chain([6, 8, 9, 10, 11, 13]) {
                 let seed = (k * 20 + n) as u32;
-                check_product_of::<f32>((8, k, n), seed, true, false, |fuse, p, out| match fuse {
-                    true => gemm_pairs::<avx512::F32x16<Avx512>, true>(s, p, out),
-                    false => gemm_pairs::<avx512::F32x16<Avx512>, false>(s, p, out),
-                });
+                for halves in [false, true] {
+                    check_product_of::<f32>(
+                        (8, k, n),
+                        seed,
+                        true,
+                        false,
+                        |fuse, p, out| match fuse {
+                            true => gemm_pairs::<avx512::F32x16<Avx512>, true>(s, p, halves, out),
+                            false => gemm_pairs::<avx512::F32x16<Avx512>, false>(s, p, halves, out),
+                        },
+                    );
+                }
                 check_product::<f32>((8, k, n), seed, true, |fuse, p, out| match fuse {
                     true => gemm_with::<avx2::F32x8<Avx512>, true, RunTime>(s, p, out),
                     false => gemm_with::<avx2::F32x8<Avx512>, false, RunTime>(s, p, out),
@@ -1049,6 +1057,7 @@ fn column_pairs_of_8_row_f32_products() {
             assert!(caught(&|| gemm_pairs::<avx512::F32x16<Avx512>, false>(
                 s,
                 &p,
+                false,
                 &mut out.to_vec()
             )));
         }

@@ -116,6 +116,22 @@ impl<T: super::Token> super::Pairs for F32x16<T> {
         };
         Self(r, self.1)
     }
+    #[inline(always)]
+    fn store_halves(self, dst: &mut [f32], offset: usize, low_only: bool) {
+        let len = if low_only { 8 } else { 16 };
+        let d = &mut dst[offset..offset + len];
+        // SAFETY: `self` exists, so AVX-512F is supported, which has these
+        // intrinsics; `d` holds the eight or sixteen `f32` written, stored
+        // unaligned. The high half is extracted as four `f64` (the `f32`
+        // extract would need AVX-512DQ; the bits are the same).
+        unsafe {
+            _mm256_storeu_ps(d.as_mut_ptr(), _mm512_castps512_ps256(self.0));
+            if !low_only {
+                let high = _mm512_extractf64x4_pd::<1>(_mm512_castps_pd(self.0));
+                _mm256_storeu_ps(d[8..].as_mut_ptr(), _mm256_castpd_ps(high));
+            }
+        }
+    }
 }
 
 through_asm! {

@@ -290,6 +290,17 @@ pub(crate) trait Pairs: Group4 {
     /// lanes of the low half, those of the high half in every group of the
     /// high half (`Q < LANES / 8`, checked at compile time).
     fn quarter<const Q: usize>(self) -> Self;
+    /// Stores the low half to `dst[offset..offset + LANES / 2]` and, unless
+    /// `low_only`, the high half after it, each as a vector of `LANES / 2`
+    /// lanes: how [`gemm_pairs`] stores a result that its caller's code
+    /// then moves on, so that it meets the narrower kernel's columns as
+    /// narrow vectors.
+    ///
+    /// [`gemm_pairs`]: crate::kernels::gemm::gemm_pairs
+    ///
+    /// # Panics
+    /// If the range stored is not inside `dst`.
+    fn store_halves(self, dst: &mut [Self::Elem], offset: usize, low_only: bool);
 }
 
 /// `a * b + c` as [`SimdVector::mul_add`] if `FUSE`, otherwise as
