@@ -1005,8 +1005,9 @@ fn pairs<V: Pairs>(t: V::Token, data: &[V::Elem]) {
 
 /// [`gemm_pairs`] on every shape of eight rows that [`products`] covers,
 /// and deeper ones, whatever the CPU's width (which decides only whether
-/// the products take it), its results stored whole and in halves; and an 8-row product on the 256-bit vectors it
-/// replaces where the width says so.
+/// the products take it), its results stored whole and in halves; and an
+/// 8-row product on the 256-bit vectors it replaces where the width says
+/// so.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn column_pairs_of_8_row_f32_products() {
