@@ -701,9 +701,10 @@ fn pair_tile<V: Pairs, const FUSE: bool, const NP: usize, const SINGLE: bool>(
     }
     for q in 0..NP {
         let start = (j0 + 2 * q) * m;
-        let half = SINGLE && q == NP - 1;
+        // The last column alone (`SINGLE`): only the low half is its.
+        let alone = SINGLE && q == NP - 1;
         if let Some(addend) = p.addend {
-            let c = if half {
+            let c = if alone {
                 V::load_partial(t, addend, start, m)
             } else {
                 V::load(t, addend, start)
@@ -711,8 +712,8 @@ fn pair_tile<V: Pairs, const FUSE: bool, const NP: usize, const SINGLE: bool>(
             acc[q] = acc[q].add(c);
         }
         if halves {
-            acc[q].store_halves(out, start, half);
-        } else if half {
+            acc[q].store_halves(out, start, alone);
+        } else if alone {
             acc[q].store_partial(out, start, m);
         } else {
             acc[q].store(out, start);
