@@ -364,7 +364,10 @@ mod x86 {
         /// has two columns or more; otherwise one per 256-bit vector.
         ///
         /// Both kernels are compiled into the caller, the choice made at
-        /// run time. A result returned by value in a build for an AVX-512
+        /// run time, except in a build whose target rules out the CPUs
+        /// that take the pairs (Intel's with AVX512-FP16, see
+        /// `full_width_512`), which compiles the 256-bit kernel alone. A
+        /// result returned by value in a build for an AVX-512
         /// target ([`Dims::RETURNED`](gemm::Dims::RETURNED), `is_static`)
         /// is not stored by the boundary's code but moved on by the
         /// caller's, where the two kernels' results meet: stored as one
