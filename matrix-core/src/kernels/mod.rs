@@ -378,10 +378,11 @@ mod x86 {
         /// 256-bit operations while 512-bit ones run; no PMU to count it).
         /// Stored as 256-bit halves there, on an Intel Xeon (family 6,
         /// model 167 as its hypervisor reports it, AVX-512 and AMX), per
-        /// batch of 16, native build: an 8x8 `f32` `*o = &a * &b` takes
-        /// 180.7 ns where it took 243.5 (`mul_to` 180.6), `a * b + c` 194.7
-        /// where it took 272.2 (BENCHMARKS.md, "8-row products returned by
-        /// value on an Intel Xeon").
+        /// batch of 16, native build: an 8x8 `f32` `*o = &a * &b` took
+        /// 180.7 ns where it had taken 243.5 (`mul_to` 180.6), `a * b + c`
+        /// 194.7 where it had taken 272.2 (BENCHMARKS.md, "8-row products
+        /// returned by value on an Intel Xeon"), before such builds left
+        /// the pairs out.
         #[inline(always)]
         fn product_8_rows_f32<const FUSE: bool, D: gemm::Dims>(
             self,

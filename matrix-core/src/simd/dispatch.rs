@@ -546,8 +546,8 @@ pub(crate) fn full_width_512() -> bool {
 /// AVX512-FP16, which Intel's cores have from Sapphire Rapids on and AMD's
 /// Zen 5 has not. Only a build for such a target (`-C target-cpu=native` on
 /// those Xeons) is concerned; a default build asks the CPU. The choice
-/// affects speed only: a CPU that had both would run the kernels of the
-/// other CPUs, with the same results.
+/// affects speed only: a CPU with full-width units and AVX512-FP16 would
+/// run the narrower kernels, with the same results.
 ///
 /// Why not leave it to the CPU there as well: a choice made at run time
 /// compiles both kernels into the caller, and where a result is returned
