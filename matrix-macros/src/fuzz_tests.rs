@@ -164,11 +164,18 @@ fn apply(trees: &mut Vec<TokenTree>, m: &Mutation) {
             trees.insert(i, t);
         }
         Mutation::HugeLiteral(_) => {
-            let lit = match at % 4 {
+            let lit = match at % 8 {
                 0 => Literal::u128_unsuffixed(u128::MAX),
                 1 => Literal::f64_unsuffixed(1.0e308),
                 2 => Literal::i64_suffixed(i64::MIN),
-                _ => Literal::u64_unsuffixed(1 << 40),
+                3 => Literal::u64_unsuffixed(1 << 40),
+                // C's suffixes, at the edges of the types they give.
+                4 => "340282366920938463463374607431768211455ull"
+                    .parse()
+                    .unwrap(),
+                5 => "1e39f".parse().unwrap(),
+                6 => "0xFFFFFFFFFFFFFFFFFL".parse().unwrap(),
+                _ => "4294967296u".parse().unwrap(),
             };
             trees[i] = TokenTree::Literal(lit);
         }

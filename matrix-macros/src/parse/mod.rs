@@ -2,10 +2,11 @@
 //!
 //! A block holds typedefs (C's `typedef ELEM NAME __attribute__((matrix_type(R, C)));`
 //! or Rust's `type NAME = Matrix<T, R, C>;`), `const` items, kernels (`fn`
-//! items whose bodies may use C-style casts), and any other Rust item, which
-//! passes through untouched.
+//! items whose bodies may use C-style casts and C's literal suffixes), and
+//! any other Rust item, which passes through untouched.
 
 mod ccast;
+mod csuffix;
 pub(crate) mod ctype;
 
 pub(crate) use ccast::COMPOUND_LITERAL;
@@ -215,7 +216,8 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
             return Err(input.error(diag::EXPECTED_FUNCTION_BODY));
         }
         let body: proc_macro2::Group = input.parse()?;
-        let rewritten = ccast::rewrite(TokenStream::from(TokenTree::Group(body)), type_names);
+        let body = csuffix::rewrite(TokenStream::from(TokenTree::Group(body)));
+        let rewritten = ccast::rewrite(body, type_names);
         let block: syn::Block = syn::parse2(rewritten)?;
         return Ok(Item::Kernel(Box::new(syn::ItemFn {
             attrs,
