@@ -57,10 +57,12 @@ pub(crate) fn emit(program: &Program) -> TokenStream {
         };
         let has_doc = attrs.iter().any(|a| a.path().is_ident("doc"));
         let doc = (!has_doc && !doc.is_empty()).then(|| quote!(#[doc = #doc]));
+        let used = t.named_in_kernels.then(|| quote!(#[allow(dead_code)]));
         out.extend(quote_spanned! {span=>
             #(#attrs)*
             #doc
             #[allow(non_camel_case_types)]
+            #used
             #vis type #name = #target;
         });
     }

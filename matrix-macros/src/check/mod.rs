@@ -16,9 +16,9 @@ use crate::diag::{self, Diagnostics, Loc};
 use crate::ir::{self, Contract};
 use crate::parse::{self, Item, ctype};
 use crate::types::{Dim, Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote_spanned};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A checked block, ready to emit.
 pub(crate) struct Program {
@@ -37,6 +37,10 @@ pub(crate) struct TypedefDecl {
     /// For an alias (`typedef mat44 mat4;`), the typedef of the block it
     /// names, which the emitted alias names in turn.
     pub(crate) alias_of: Option<syn::Ident>,
+    /// Whether a kernel body of the block names it. The expansion of a
+    /// cast or a compound literal names the type itself, not the alias, so
+    /// rustc would take a typedef named only there for dead code.
+    pub(crate) named_in_kernels: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -98,6 +102,28 @@ impl Env {
     }
 }
 
+/// Every identifier the kernel bodies of the block write.
+fn kernel_body_names(items: &[Item]) -> HashSet<String> {
+    fn walk(tokens: TokenStream, names: &mut HashSet<String>) {
+        for tree in tokens {
+            match tree {
+                TokenTree::Ident(ident) => {
+                    names.insert(ident.to_string());
+                }
+                TokenTree::Group(group) => walk(group.stream(), names),
+                TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+            }
+        }
+    }
+    let mut names = HashSet::new();
+    for item in items {
+        if let Item::Kernel(f) = item {
+            walk(f.block.to_token_stream(), &mut names);
+        }
+    }
+    names
+}
+
 /// The const generic parameters a kernel's signature declares.
 fn const_generics(sig: &syn::Signature) -> Vec<syn::Ident> {
     sig.generics
@@ -133,6 +159,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
     // an alias's target), whatever the order they are written in.
     let mut typedefs = Vec::new();
     let mut passed_through = Vec::new();
+    let named_in_kernels = kernel_body_names(&block.items);
     for typedef in dependency_order(&block.items) {
         if let Some(item) = &typedef.rust_item
             && !names_known_type(typedef, &env)
@@ -164,6 +191,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
             name: typedef.name.clone(),
             target,
             alias_of,
+            named_in_kernels: named_in_kernels.contains(&typedef.name.to_string()),
         });
     }
     // In the order the block writes them (the loop above resolves them in
