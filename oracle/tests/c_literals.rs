@@ -1,4 +1,4 @@
-//! C's literal suffixes (`0.5f`, `2u`, `10L`, `3ull`) in kernels against
+//! C's literal spellings (`0.5f`, `2u`, `10L`, `3ull`, `1.f`, `.5`) in kernels against
 //! clang-19: each kernel's body is written the same in `matrix!` and in C,
 //! run on the same inputs, and the results compared bit for bit. A `float`
 //! literal is rounded from its decimal text once, as Clang rounds it:
@@ -27,6 +27,8 @@ matrix! {
     fn matrix_int(m: mi2) -> mi2 { m * 3u + 2L - 1ll }
     fn vector_literal(x: f32) -> float4 { (float4){x, 0.1f, 1.000000059604644775390625001f, 2} * 1.5f }
     fn math(x: f32) -> f32 { sqrtf(x + 2.0f) * fmaxf(x, 0.25F) }
+    fn short_float(x: f32) -> f32 { x * .5f + 1.f - .25F * 3.F }
+    fn short_double(x: f64) -> f64 { x * .1 + 3. }
 }
 
 /// The same kernels in C.
@@ -43,6 +45,8 @@ m2 matrix_float(m2 m) { return m * 1.000000059604644775390625001f + 0.1f; }
 mi2 matrix_int(mi2 m) { return m * 3u + 2L - 1ll; }
 float4 vector_literal(float x) { return (float4){x, 0.1f, 1.000000059604644775390625001f, 2} * 1.5f; }
 float math(float x) { return sqrtf(x + 2.0f) * fmaxf(x, 0.25F); }
+float short_float(float x) { return x * .5f + 1.f - .25F * 3.F; }
+double short_double(double x) { return x * .1 + 3.; }
 "#;
 
 /// The inputs, small enough that no integer kernel overflows (Rust's
@@ -54,6 +58,7 @@ fn c_program() -> String {
     c.push_str(C_KERNELS);
     c.push_str(
         "static unsigned fb(float x) { unsigned b; memcpy(&b, &x, 4); return b; }\n\
+         static unsigned long long db(double x) { unsigned long long b; memcpy(&b, &x, 8); return b; }\n\
          int main(void) {\n",
     );
     for x in INPUTS {
@@ -66,7 +71,7 @@ fn c_program() -> String {
              \x20 {{ mi2 m; m[0][0] = {x}; m[1][0] = 2; m[0][1] = {n}; m[1][1] = 9;\n\
              \x20   mi2 r = matrix_int(m); printf(\"%d %d %d %d\\n\", r[0][0], r[1][0], r[0][1], r[1][1]); }}\n\
              \x20 {{ float4 v = vector_literal({x}.0f); printf(\"%u %u %u %u\\n\", fb(v.x), fb(v.y), fb(v.z), fb(v.w)); }}\n\
-             \x20 printf(\"%u\\n\", fb(math({x}.0f)));"
+             \x20 printf(\"%u %u %llu\\n\", fb(math({x}.0f)), fb(short_float({x}.0f)), db(short_double({x}.0)));"
         )
         .unwrap();
     }
@@ -109,7 +114,12 @@ fn ours() -> Vec<String> {
             v[2].to_bits(),
             v[3].to_bits()
         ));
-        lines.push(math(x as f32).to_bits().to_string());
+        lines.push(format!(
+            "{} {} {}",
+            math(x as f32).to_bits(),
+            short_float(x as f32).to_bits(),
+            short_double(f64::from(x)).to_bits(),
+        ));
     }
     lines
 }

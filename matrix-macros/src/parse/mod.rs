@@ -6,7 +6,7 @@
 //! any other Rust item, which passes through untouched.
 
 mod ccast;
-mod csuffix;
+mod cliteral;
 pub(crate) mod ctype;
 
 pub(crate) use ccast::COMPOUND_LITERAL;
@@ -216,7 +216,7 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
             return Err(input.error(diag::EXPECTED_FUNCTION_BODY));
         }
         let body: proc_macro2::Group = input.parse()?;
-        let body = csuffix::rewrite(TokenStream::from(TokenTree::Group(body)));
+        let body = cliteral::rewrite(TokenStream::from(TokenTree::Group(body)));
         let rewritten = ccast::rewrite(body, type_names);
         let block: syn::Block = syn::parse2(rewritten)?;
         return Ok(Item::Kernel(Box::new(syn::ItemFn {

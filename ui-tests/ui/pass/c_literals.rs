@@ -14,6 +14,14 @@ matrix! {
         if x > 1.0f { sqrtf(4.0f) * half } else { v.y + m[1u][0u] + 1.0e-1f }
     }
 
+    /// A point with no digits on one side, as C writes it (`1.f`, `.5`),
+    /// beside the Rust that looks alike: a tuple's field, a range.
+    pub fn short_forms(x: f32, t: (f32, f32)) -> f32 {
+        let mut s = x * .5f + 1.f - .25F;
+        for i in 0..2 { s += t.1 * i as f32; }
+        s + (.5 + 2.) as f32
+    }
+
     /// `u`, `l`, `ll` and their unsigned mixes take C's types: `unsigned
     /// int` (`unsigned long` when the value needs it), `long`, `unsigned
     /// long`.
@@ -31,4 +39,5 @@ fn main() {
     assert_eq!(floats(a, 0.0), 1.5 + 7.0 + 0.1);
     let i = i2x2_t::splat(1);
     assert_eq!(integers(i, 1, 1, 1), 10 + 5 + 8 + (1 + 4294967296 + 1 + 2));
+    assert_eq!(short_forms(2.0, (0.0, 4.0)), 2.0 - 0.25 + 4.0 + 2.5);
 }

@@ -1,10 +1,13 @@
-//! C's literal suffixes in kernel bodies: `0.5f`, `2u`, `10L`, `3ull`.
+//! C's spellings of numeric literals that Rust lexes otherwise, in kernel
+//! bodies: the suffixes (`0.5f`, `2u`, `10L`, `3ull`), a float written
+//! without digits after its point (`1.f`) or before it (`.5`, `.5f`).
 //!
 //! Rust's lexer reads `0.5f` as a float literal with the suffix `f`, which
-//! rustc rejects ("invalid suffix `f` for float literal"). Before a body is
-//! parsed, each literal with a C suffix becomes the literal of the C type
-//! the suffix gives it (C17 6.4.4.1 and 6.4.4.2, with `long` 64 bits as
-//! everywhere in the DSL), so that the rest of the macro sees its type:
+//! rustc rejects ("invalid suffix `f` for float literal"), `1.f` as a field
+//! `f` of the integer 1, and `.5` as a `.` before the integer 5. Before a
+//! body is parsed, each becomes the Rust literal of the C type C gives it
+//! (C17 6.4.4.1 and 6.4.4.2, with `long` 64 bits as everywhere in the DSL),
+//! so that the rest of the macro sees its type:
 //!
 //! | suffix | C type | Rust literal |
 //! |---|---|---|
@@ -15,26 +18,98 @@
 //!
 //! A `float` literal is then rounded from its decimal text once, to `f32`,
 //! as Clang rounds it (read as a `double` first, `1.000000059604644775390625001f`
-//! would round twice and land on 1.0). Every other literal is left as
-//! written: a suffix Rust knows, or one neither language knows (`1.5L`,
-//! C's `long double`, which the DSL has not), which rustc then reports.
+//! would round twice and land on 1.0). Everything else is left as written:
+//! a suffix Rust knows, one neither language knows (`1.5L`, C's `long
+//! double`, which the DSL has not), which rustc then reports, and the
+//! Rust that looks alike: a tuple's field (`t.1.f`, `r?.0`), a range
+//! (`..5`), a method of an integer (`1.f()`).
 
-use proc_macro2::{Group, Literal, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Literal, Span, TokenStream, TokenTree};
 
-/// Rewrites every literal with a C suffix in `tokens` (see the module).
+/// Rewrites every C spelling of a literal in `tokens` (see the module).
 pub(crate) fn rewrite(tokens: TokenStream) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|tree| match tree {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
+    let mut i = 0;
+    while i < trees.len() {
+        let (literal, taken) = match &trees[i..] {
+            [
+                TokenTree::Literal(whole),
+                TokenTree::Punct(dot),
+                TokenTree::Ident(f),
+                rest @ ..,
+            ] if dot.as_char() == '.'
+                && (f == "f" || f == "F")
+                && !ends_field_path(out.last())
+                && !is_call(rest.first()) =>
+            {
+                (float_parts(&format!("{whole}f"), "", whole.span()), 3)
+            }
+            [TokenTree::Punct(dot), TokenTree::Literal(fraction), ..]
+                if dot.as_char() == '.' && starts_operand(out.last()) =>
+            {
+                (float_parts(&fraction.to_string(), "0.", dot.span()), 2)
+            }
+            [TokenTree::Literal(lit), ..] => (with_rust_suffix(lit), 1),
+            _ => (None, 1),
+        };
+        if let Some(literal) = literal {
+            out.push(TokenTree::Literal(literal));
+            i += taken;
+            continue;
+        }
+        out.push(match &trees[i] {
             TokenTree::Group(g) => {
                 let mut new = Group::new(g.delimiter(), rewrite(g.stream()));
                 new.set_span(g.span());
                 TokenTree::Group(new)
             }
-            TokenTree::Literal(lit) => TokenTree::Literal(with_rust_suffix(&lit).unwrap_or(lit)),
-            other => other,
-        })
-        .collect()
+            other => other.clone(),
+        });
+        i += 1;
+    }
+    out.into_iter().collect()
+}
+
+/// Whether a `.` after `prev` is a field access (`t.1.f`, `r?.0`) or the
+/// second point of a range (`0..5`), not part of a literal.
+fn ends_field_path(prev: Option<&TokenTree>) -> bool {
+    matches!(prev, Some(TokenTree::Punct(p)) if matches!(p.as_char(), '.' | '?'))
+}
+
+/// Whether `next` makes the name before it a method call (`1.f()`).
+fn is_call(next: Option<&TokenTree>) -> bool {
+    matches!(next, Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis)
+}
+
+/// Whether a `.` after `prev` can only start an operand (`(.5`, `x * .5`,
+/// `, .5f`): after nothing or an operator, not after a value (`t.0`, a
+/// field) or another point (`..5`, a range).
+fn starts_operand(prev: Option<&TokenTree>) -> bool {
+    match prev {
+        None => true,
+        Some(TokenTree::Punct(p)) => !matches!(p.as_char(), '.' | '?'),
+        Some(_) => false,
+    }
+}
+
+/// The float literal `before`, then the digits of `digits`, then `.0` when
+/// `before` is empty, of C's type (`f32` with the suffix `f` or `F`, `f64`
+/// without), spanned at `span`: `1.f` (whose digits are `1f` here) is
+/// `1.0f32`, `.5` is `0.5`. `None` unless `digits` is decimal digits,
+/// unsuffixed or with a float suffix.
+fn float_parts(digits: &str, before: &str, span: Span) -> Option<Literal> {
+    let (number, suffix) = match digits.strip_suffix(['f', 'F']) {
+        Some(number) => (number, "f32"),
+        None => (digits, ""),
+    };
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let after = if before.is_empty() { ".0" } else { "" };
+    let mut literal: Literal = format!("{before}{number}{after}{suffix}").parse().ok()?;
+    literal.set_span(span);
+    Some(literal)
 }
 
 /// The type a C integer suffix gives, before the value is considered.
@@ -134,6 +209,28 @@ mod tests {
         assert_eq!(rewritten("0xFFFFFFFFFFFFFFFFL"), "18446744073709551615u64");
         assert_eq!(rewritten("0x7FL"), "127i64");
         assert_eq!(rewritten("0x10u"), "16u32");
+    }
+
+    #[test]
+    fn floats_without_digits_on_one_side() {
+        assert_eq!(rewritten("1.f"), "1.0f32");
+        assert_eq!(rewritten("x * 2.F + y"), "x * 2.0f32 + y");
+        assert_eq!(rewritten(".5"), "0.5");
+        assert_eq!(rewritten("(.25f, -.5F)"), "(0.25f32 , -0.5f32)");
+        assert_eq!(rewritten("a = .75;"), "a = 0.75 ;");
+    }
+
+    #[test]
+    fn rust_that_looks_alike_is_left_alone() {
+        for src in [
+            "t.1.f", "r?.0", "0..5", "a[..5]", "x.0", "1.f()", "s.x.f", "m[0].f",
+        ] {
+            assert_eq!(
+                rewritten(src),
+                src.parse::<TokenStream>().unwrap().to_string(),
+                "{src}"
+            );
+        }
     }
 
     #[test]
