@@ -13,7 +13,7 @@
 //! |---|---|---|
 //! | `f`, `F` | `float` | `f32` |
 //! | `u`, `U` | `unsigned int`, or `unsigned long` when the value needs it | `u32`, `u64` |
-//! | `l`, `L`, `ll`, `LL` | `long`; a hexadecimal, octal or binary one `unsigned long` when the value needs it | `i64`, `u64` |
+//! | `l`, `L`, `ll`, `LL` | `long`; a hexadecimal one `unsigned long` when the value needs it | `i64`, `u64` |
 //! | `u` with `l` or `ll`, in either order | `unsigned long` | `u64` |
 //!
 //! A `float` literal is then rounded from its decimal text once, to `f32`,
@@ -157,9 +157,7 @@ fn with_rust_suffix(lit: &Literal) -> Option<Literal> {
             let suffix = int_suffix(i.suffix())?;
             let value: u128 = i.base10_parse().ok()?;
             let written = lit.to_string();
-            let decimal = !(written.len() > 1
-                && written.starts_with('0')
-                && written[1..].starts_with(|c: char| c.is_ascii_alphanumeric()));
+            let decimal = !["0x", "0o", "0b"].iter().any(|p| written.starts_with(p));
             let rust = match suffix {
                 IntSuffix::Unsigned if value <= u128::from(u32::MAX) => "u32",
                 IntSuffix::Long if decimal || value <= i64::MAX as u128 => "i64",

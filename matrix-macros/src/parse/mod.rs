@@ -2,8 +2,8 @@
 //!
 //! A block holds typedefs (C's `typedef ELEM NAME __attribute__((matrix_type(R, C)));`
 //! or Rust's `type NAME = Matrix<T, R, C>;`), `const` items, kernels (`fn`
-//! items whose bodies may use C-style casts and C's literal suffixes), and
-//! any other Rust item, which passes through untouched.
+//! items whose bodies may use C-style casts and C's spellings of numeric
+//! literals), and any other Rust item, which passes through untouched.
 
 mod ccast;
 mod cliteral;
