@@ -104,4 +104,23 @@ mod tests {
         assert!(!at.to_string().contains("matrix_core"));
         assert!(at.to_string().contains("krate ::"));
     }
+
+    #[test]
+    fn only_a_typedef_a_kernel_names_is_kept_from_the_dead_code_lint() {
+        let out = expand(quote! {
+            typedef float used __attribute__((ext_vector_type(4)));
+            typedef float unused __attribute__((ext_vector_type(4)));
+            fn k() -> f32 { let v = (used){1, 2, 3, 4}; v.w }
+        })
+        .to_string();
+        let allowed = |name: &str| {
+            let alias = out
+                .find(&format!("type {name} ="))
+                .unwrap_or_else(|| panic!("no alias {name} in {out}"));
+            let item = out[..alias].rfind(';').map_or(0, |end| end + 1);
+            out[item..alias].contains("allow (dead_code)")
+        };
+        assert!(allowed("used"), "{out}");
+        assert!(!allowed("unused"), "{out}");
+    }
 }
