@@ -244,6 +244,26 @@ pub(crate) fn requires_scalar_condition(ty: &Ty) -> String {
 pub(crate) fn incompatible_operand_types(lhs: &Ty, rhs: &Ty) -> String {
     format!("incompatible operand types ('{lhs}' and '{rhs}')")
 }
+/// A matrix as the condition of `?:`.
+pub(crate) fn not_arithmetic_or_pointer(ty: &Ty) -> String {
+    format!("used type '{ty}' where arithmetic or pointer type is required")
+}
+/// A float vector as the condition of `?:`.
+pub(crate) fn float_vector_condition(ty: &Ty) -> String {
+    format!("used type '{ty}' where floating point type is not allowed")
+}
+/// A vector condition of `?:` and operands of another number of lanes.
+pub(crate) fn vector_condition_lanes(cond: &Ty, result: &Ty) -> String {
+    format!(
+        "vector condition type '{cond}' and result type '{result}' do not have the same number of elements"
+    )
+}
+/// A vector condition of `?:` and operands whose lanes are of another width.
+pub(crate) fn vector_condition_widths(cond: &Ty, result: &Ty) -> String {
+    format!(
+        "vector condition type '{cond}' and result type '{result}' do not have elements of the same size"
+    )
+}
 pub(crate) const NOT_ASSIGNABLE: &str = "expression is not assignable";
 
 // ---- Conversions ---------------------------------------------------------------

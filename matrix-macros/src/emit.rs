@@ -998,6 +998,26 @@ fn expr(e: &Expr) -> TokenStream {
                 move |#i| if #test { -1 } else { 0 }
             }))
         }
+        ExprKind::VectorSelect {
+            mask,
+            then,
+            otherwise,
+            to,
+        } => {
+            let (c, a, b, i) = (
+                format_ident!("__matrix_c", span = Span::mixed_site()),
+                format_ident!("__matrix_a", span = Span::mixed_site()),
+                format_ident!("__matrix_b", span = Span::mixed_site()),
+                format_ident!("__matrix_i", span = Span::mixed_site()),
+            );
+            let (mask, then, otherwise) = (expr(mask), expr(then), expr(otherwise));
+            let ty = to.to_tokens(span);
+            // The sign bit, of a signed or an unsigned lane.
+            quote_spanned!(span=> <#ty>::from_fn({
+                let (#c, #a, #b) = (#mask, #then, #otherwise);
+                move |#i| if #c[#i].leading_zeros() == 0 { #a[#i] } else { #b[#i] }
+            }))
+        }
         ExprKind::VectorLiteral { parts, to } => {
             let ty = to.to_tokens(span);
             let mut lets = Vec::new();

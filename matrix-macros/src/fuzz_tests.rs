@@ -94,6 +94,14 @@ const SEEDS: &[&str] = &[
            u = -u >> 3;
            __builtin_matrix_zip((r2x3_t) a, b, |x, y| x * y + a[1][2])
        }"#,
+    r#"typedef float m2 __attribute__((matrix_type(2, 2)));
+       typedef int int4 __attribute__((ext_vector_type(4)));
+       typedef float float4 __attribute__((ext_vector_type(4)));
+       fn c(n: i32, x: f32, a: m2, v: float4, k: int4) -> float4 {
+           let y = x > 0 ? x : n ? 0.5f : 0;
+           let m = n > 1 ? a * a : a + y;
+           (k ? v : m[0][1]) + (v > y ? v : 1.0f)
+       }"#,
 ];
 
 /// One mutation of a flattened token list.
@@ -117,7 +125,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         (
             any::<usize>(),
             prop::sample::select(vec![
-                '-', '*', '/', '[', ';', ',', '#', '&', '!', '<', '>', '='
+                '-', '*', '/', '[', ';', ',', '#', '&', '!', '<', '>', '=', '?', ':'
             ])
         )
             .prop_map(|(i, c)| Mutation::Insert(i, c)),

@@ -383,6 +383,15 @@ pub(crate) enum ExprKind {
         row: Index,
         col: Index,
     },
+    /// C's `mask ? then : otherwise` on an integer vector `mask`: lane `i`
+    /// is `then`'s where lane `i` of `mask` has its sign bit set, else
+    /// `otherwise`'s (both vectors of `to`, each evaluated once).
+    VectorSelect {
+        mask: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+        to: crate::types::VecTy,
+    },
     /// A scalar (already converted) in every lane of a vector of `to`.
     VectorSplat {
         scalar: Box<Expr>,
@@ -635,6 +644,16 @@ impl Expr {
             ExprKind::VectorCompare { lhs, rhs, .. } => {
                 lhs.for_each_expr_mut(f);
                 rhs.for_each_expr_mut(f);
+            }
+            ExprKind::VectorSelect {
+                mask,
+                then,
+                otherwise,
+                ..
+            } => {
+                mask.for_each_expr_mut(f);
+                then.for_each_expr_mut(f);
+                otherwise.for_each_expr_mut(f);
             }
             ExprKind::Element { base, row, col, .. }
             | ExprKind::UnseenElement { base, row, col } => {

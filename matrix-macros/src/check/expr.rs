@@ -5,7 +5,7 @@ use super::{Env, any_token, resolve_type};
 use crate::consteval;
 use crate::diag::{self, Axis, Diagnostics, Loc};
 use crate::ir::{self, ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt, Stride};
-use crate::parse::COMPOUND_LITERAL;
+use crate::parse::{COMPOUND_LITERAL, is_conditional_mark};
 use crate::types::{Dim, MatTy, MemoryLayout, Scalar, SeqKind, Ty, VecTy};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -805,6 +805,11 @@ impl<'a> Checker<'a> {
     }
 
     fn if_expr(&mut self, i: &syn::ExprIf, loc: Loc) -> Expr {
+        if let Some(cond) = is_conditional_mark(&i.cond)
+            && let Some(conditional) = self.conditional(i, cond, loc)
+        {
+            return conditional;
+        }
         self.scopes.push(HashMap::new());
         let cond = self.condition(&i.cond);
         let (then, then_ty) = self.block_expr_ty(&i.then_branch);

@@ -7,6 +7,7 @@
 
 mod builtins;
 mod cmath;
+mod conditional;
 mod expr;
 pub(crate) mod literal;
 mod vector;

@@ -538,7 +538,7 @@ impl Checker<'_> {
 /// Whether the elements of `a` fill as many bytes as those of `b` (a
 /// three-element vector's padding not counted): Clang's condition for a
 /// bit cast between them, explicit or in an operator.
-fn same_bytes(a: &VecTy, b: &VecTy) -> bool {
+pub(super) fn same_bytes(a: &VecTy, b: &VecTy) -> bool {
     a.len * a.elem.bytes() == b.len * b.elem.bytes()
 }
 
@@ -590,7 +590,7 @@ pub(super) fn bitcast(value: Expr, to: &VecTy, loc: Loc) -> Expr {
 }
 
 /// A scalar (already converted to the element type) as a vector of `to`.
-fn splat(scalar: Expr, to: &VecTy, loc: Loc) -> Expr {
+pub(super) fn splat(scalar: Expr, to: &VecTy, loc: Loc) -> Expr {
     let kind = ExprKind::VectorSplat {
         scalar: Box::new(scalar),
         to: to.clone(),

@@ -7,9 +7,11 @@
 
 mod ccast;
 mod cliteral;
+mod cternary;
 pub(crate) mod ctype;
 
 pub(crate) use ccast::COMPOUND_LITERAL;
+pub(crate) use cternary::is_conditional_mark;
 
 use crate::diag::{self, Diagnostics, Loc};
 use crate::types::{Layout, Scalar};
@@ -217,6 +219,7 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
         }
         let body: proc_macro2::Group = input.parse()?;
         let body = cliteral::rewrite(TokenStream::from(TokenTree::Group(body)));
+        let body = cternary::rewrite(body);
         let rewritten = ccast::rewrite(body, type_names);
         let block: syn::Block = syn::parse2(rewritten)?;
         return Ok(Item::Kernel(Box::new(syn::ItemFn {

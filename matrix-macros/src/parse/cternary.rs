@@ -1,0 +1,383 @@
+//! C's conditional operator `cond ? a : b` in kernel bodies.
+//!
+//! Rust has no such syntax (its `?` is the error-propagation operator), so
+//! before a body is parsed each conditional becomes an `if` expression,
+//! `if ««cond»» { a } else { b }`, its condition inside two invisible
+//! groups: the mark by which the checker gives it C's rules rather than an
+//! `if`'s (a numeric condition compares with zero, a literal arm converts
+//! to the other arm's type, a matrix condition is Clang's error). The
+//! extents are C's: the operator binds more loosely than every binary
+//! operator and more tightly than assignment and the comma, and it groups
+//! from the right (`a ? b : c ? d : e` is `a ? b : (c ? d : e)`), so
+//!
+//! * the condition starts after the nearest `;`, `,`, `=>`, assignment
+//!   (`=`, `+=`, ...), block, closure head (`|x|`, `||`) or keyword that
+//!   begins an expression (`return`, `let`, `if`, ...) before the `?`;
+//! * the first operand ends at the `:` that matches the `?` (nested
+//!   conditionals in it are counted);
+//! * the second operand ends at the next `;`, `,` or `=>`, or the end of
+//!   the enclosing group.
+//!
+//! A `?` is C's only where it cannot be Rust's: followed by a token that
+//! starts an operand (a name, a literal, `(`, `[`, a prefix operator, a
+//! closure) and with its `:` before the end of the expression; `r?`,
+//! `f()?.x`, `x? as T` and `S { a: x? }` stay Rust's.
+
+use proc_macro2::{Delimiter, Group, Ident, Spacing, Span, TokenStream, TokenTree};
+
+/// Rewrites every conditional operator in `tokens` (see the module).
+pub(crate) fn rewrite(tokens: TokenStream) -> TokenStream {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    rewrite_trees(&trees).into_iter().collect()
+}
+
+/// Whether `cond`, an `if` expression's condition, is the mark this module
+/// puts on the condition of a conditional operator.
+pub(crate) fn is_conditional_mark(cond: &syn::Expr) -> Option<&syn::Expr> {
+    match cond {
+        syn::Expr::Group(outer) => match &*outer.expr {
+            syn::Expr::Group(inner) => Some(&inner.expr),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn rewrite_trees(trees: &[TokenTree]) -> Vec<TokenTree> {
+    let Some((question, colon, end)) = first_conditional(trees) else {
+        return trees.iter().map(rewrite_inside).collect();
+    };
+    let start = condition_start(trees, question);
+    let mut out: Vec<TokenTree> = trees[..start].iter().map(rewrite_inside).collect();
+    let cond = rewrite_trees(&trees[start..question]);
+    let first = rewrite_trees(&trees[question + 1..colon]);
+    // The second operand may hold further conditionals (C groups them from
+    // the right): rewritten in turn.
+    let second = rewrite_trees(&trees[colon + 1..end]);
+    let at = trees[start].span();
+    out.push(TokenTree::Ident(Ident::new("if", at)));
+    let marked = invisible([invisible(cond, at)], at);
+    out.push(marked);
+    out.push(braced(first, trees[question].span()));
+    out.push(TokenTree::Ident(Ident::new("else", trees[colon].span())));
+    out.push(braced(second, trees[end - 1].span()));
+    out.extend(rewrite_trees(&trees[end..]));
+    out
+}
+
+/// `tree`, a group's contents rewritten.
+fn rewrite_inside(tree: &TokenTree) -> TokenTree {
+    match tree {
+        TokenTree::Group(g) => {
+            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            let mut new = Group::new(g.delimiter(), rewrite_trees(&inner).into_iter().collect());
+            new.set_span(g.span());
+            TokenTree::Group(new)
+        }
+        other => other.clone(),
+    }
+}
+
+fn invisible(inner: impl IntoIterator<Item = TokenTree>, span: Span) -> TokenTree {
+    let mut group = Group::new(Delimiter::None, inner.into_iter().collect());
+    group.set_span(span);
+    TokenTree::Group(group)
+}
+
+fn braced(inner: Vec<TokenTree>, span: Span) -> TokenTree {
+    let mut group = Group::new(Delimiter::Brace, inner.into_iter().collect());
+    group.set_span(span);
+    TokenTree::Group(group)
+}
+
+/// The first conditional operator of this level: the indices of its `?`,
+/// of its `:`, and the end of its second operand.
+fn first_conditional(trees: &[TokenTree]) -> Option<(usize, usize, usize)> {
+    let mut i = 0;
+    while i < trees.len() {
+        if is_punct(&trees[i], '?')
+            && i > 0
+            && starts_operand(trees.get(i + 1))
+            && let Some(colon) = matching_colon(trees, i)
+        {
+            let end = (colon + 1..trees.len())
+                .find(|&j| ends_expression(trees, j))
+                .unwrap_or(trees.len());
+            if end > colon + 1 && condition_start(trees, i) < i {
+                return Some((i, colon, end));
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The `:` that closes the conditional whose `?` is at `question`: the
+/// first lone `:` not taken by a conditional nested in the first operand,
+/// before the end of the expression.
+fn matching_colon(trees: &[TokenTree], question: usize) -> Option<usize> {
+    let mut open = 1usize;
+    for j in question + 1..trees.len() {
+        if ends_expression(trees, j) {
+            return None;
+        }
+        if is_punct(&trees[j], '?') && starts_operand(trees.get(j + 1)) {
+            open += 1;
+        } else if is_lone_colon(trees, j) {
+            open -= 1;
+            if open == 0 {
+                return (j > question + 1).then_some(j);
+            }
+        }
+    }
+    None
+}
+
+/// Where the condition of the `?` at `question` starts (see the module).
+fn condition_start(trees: &[TokenTree], question: usize) -> usize {
+    // The nearest hard boundary before the `?`.
+    let mut start = (0..question)
+        .rev()
+        .find(|&j| begins_after(trees, j))
+        .map_or(0, |j| j + 1);
+    // Closure heads between it and the `?`: the condition is their body's.
+    loop {
+        let mut j = start;
+        if matches!(trees.get(j), Some(TokenTree::Ident(id)) if id == "move") {
+            j += 1;
+        }
+        let head_end = match trees.get(j) {
+            Some(TokenTree::Punct(p)) if p.as_char() == '|' && p.spacing() == Spacing::Joint => {
+                // `||`: a closure without parameters.
+                Some(j + 2)
+            }
+            Some(TokenTree::Punct(p)) if p.as_char() == '|' => (j + 1..question)
+                .find(|&k| is_punct(&trees[k], '|'))
+                .map(|k| k + 1),
+            _ => None,
+        };
+        match head_end {
+            Some(end) if end < question => start = end,
+            _ => return start,
+        }
+    }
+}
+
+/// Whether an expression that contains the token after `j` starts after
+/// `j`: `j` is a separator, an assignment, a block or a keyword that starts
+/// an expression.
+fn begins_after(trees: &[TokenTree], j: usize) -> bool {
+    match &trees[j] {
+        TokenTree::Punct(p) => match p.as_char() {
+            ';' | ',' => true,
+            '>' => matches!(j.checked_sub(1).map(|k| &trees[k]),
+                Some(TokenTree::Punct(q)) if q.as_char() == '=' && q.spacing() == Spacing::Joint),
+            '=' => is_assignment(trees, j),
+            _ => false,
+        },
+        TokenTree::Group(g) => g.delimiter() == Delimiter::Brace,
+        TokenTree::Ident(id) => matches!(
+            id.to_string().as_str(),
+            "return" | "break" | "let" | "if" | "while" | "match" | "in" | "else"
+        ),
+        TokenTree::Literal(_) => false,
+    }
+}
+
+/// Whether the `=` at `j` is an assignment (`=`, `+=`, `<<=`, ...), not part
+/// of `==`, `!=`, `<=`, `>=` or `=>`.
+fn is_assignment(trees: &[TokenTree], j: usize) -> bool {
+    let TokenTree::Punct(eq) = &trees[j] else {
+        return false;
+    };
+    if eq.spacing() == Spacing::Joint
+        && matches!(trees.get(j + 1), Some(TokenTree::Punct(n)) if matches!(n.as_char(), '=' | '>'))
+    {
+        return false;
+    }
+    let joint_before = |k: usize| match k.checked_sub(1).map(|k| &trees[k]) {
+        Some(TokenTree::Punct(p)) if p.spacing() == Spacing::Joint => Some(p.as_char()),
+        _ => None,
+    };
+    match joint_before(j) {
+        None => true,
+        Some('+' | '-' | '*' | '/' | '%' | '^' | '&' | '|') => true,
+        // `<<=` and `>>=` against `<=` and `>=`.
+        Some(c @ ('<' | '>')) => joint_before(j - 1) == Some(c),
+        Some(_) => false,
+    }
+}
+
+/// Whether the token at `j` ends the expression a conditional is part of:
+/// `;`, `,` or the `=>` of a match arm.
+fn ends_expression(trees: &[TokenTree], j: usize) -> bool {
+    match &trees[j] {
+        TokenTree::Punct(p) => match p.as_char() {
+            ';' | ',' => true,
+            '=' => {
+                p.spacing() == Spacing::Joint
+                    && matches!(trees.get(j + 1), Some(TokenTree::Punct(n)) if n.as_char() == '>')
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether the token after a `?` starts an operand, which Rust's `?` is
+/// never followed by.
+fn starts_operand(next: Option<&TokenTree>) -> bool {
+    match next {
+        Some(TokenTree::Ident(id)) => !matches!(id.to_string().as_str(), "as" | "else"),
+        Some(TokenTree::Literal(_)) => true,
+        Some(TokenTree::Group(g)) => matches!(
+            g.delimiter(),
+            Delimiter::Parenthesis | Delimiter::Bracket | Delimiter::None
+        ),
+        Some(TokenTree::Punct(p)) => matches!(p.as_char(), '-' | '!' | '*' | '&' | '|'),
+        None => false,
+    }
+}
+
+/// A `:` that is not half of `::`.
+fn is_lone_colon(trees: &[TokenTree], j: usize) -> bool {
+    let TokenTree::Punct(p) = &trees[j] else {
+        return false;
+    };
+    let after_colon = matches!(j.checked_sub(1).map(|k| &trees[k]),
+        Some(TokenTree::Punct(q)) if q.as_char() == ':' && q.spacing() == Spacing::Joint);
+    p.as_char() == ':' && p.spacing() == Spacing::Alone && !after_colon
+}
+
+fn is_punct(tree: &TokenTree, c: char) -> bool {
+    matches!(tree, TokenTree::Punct(p) if p.as_char() == c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `src` rewritten, with the marks spelled `«` and `»`.
+    fn rewritten(src: &str) -> String {
+        let tokens: TokenStream = src.parse().unwrap();
+        show(rewrite(tokens))
+    }
+
+    /// The tokens separated by spaces, but joint punctuation (`==`) and
+    /// groups' delimiters (invisible ones as `«»`) without.
+    fn show(tokens: TokenStream) -> String {
+        let mut out = String::new();
+        let mut joint = true;
+        for tree in tokens {
+            if !joint {
+                out.push(' ');
+            }
+            joint = false;
+            match tree {
+                TokenTree::Group(g) => {
+                    let (open, close) = match g.delimiter() {
+                        Delimiter::Parenthesis => ("(", ")"),
+                        Delimiter::Bracket => ("[", "]"),
+                        Delimiter::Brace => ("{", "}"),
+                        Delimiter::None => ("«", "»"),
+                    };
+                    out += &format!("{open}{}{close}", show(g.stream()));
+                }
+                TokenTree::Punct(p) => {
+                    out.push(p.as_char());
+                    joint = p.spacing() == Spacing::Joint;
+                }
+                other => out += &other.to_string(),
+            }
+        }
+        out
+    }
+
+    fn assert_unchanged(src: &str) {
+        let tokens: TokenStream = src.parse().unwrap();
+        assert_eq!(rewritten(src), show(tokens), "{src}");
+    }
+
+    #[test]
+    fn a_conditional_becomes_a_marked_if() {
+        assert_eq!(rewritten("c ? a : b"), "if ««c»» {a} else {b}");
+        assert_eq!(
+            rewritten("let y = x > 0.0 ? x : 0.1 * x;"),
+            "let y = if ««x > 0.0»» {x} else {0.1 * x} ;"
+        );
+        assert_eq!(
+            rewritten("return n == 0 ? a * b : -a;"),
+            "return if ««n == 0»» {a * b} else {- a} ;"
+        );
+    }
+
+    #[test]
+    fn the_extents_are_cs() {
+        // Assignment binds more loosely, every binary operator more tightly.
+        assert_eq!(
+            rewritten("r += a && b ? 1 : 2;"),
+            "r += if ««a && b»» {1} else {2} ;"
+        );
+        assert_eq!(
+            rewritten("f(c ? a : b, d)"),
+            "f (if ««c»» {a} else {b} , d)"
+        );
+        assert_eq!(rewritten("(c ? a : b) * 2"), "(if ««c»» {a} else {b}) * 2");
+        assert_eq!(rewritten("x => c ? a : b,"), "x => if ««c»» {a} else {b} ,");
+        // A closure's body, with and without parameters.
+        assert_eq!(
+            rewritten("map(m, |x| x > 0 ? x : 0)"),
+            "map (m , | x | if ««x > 0»» {x} else {0})"
+        );
+        assert_eq!(
+            rewritten("move || c ? a : b"),
+            "move || if ««c»» {a} else {b}"
+        );
+        assert_eq!(
+            rewritten("let y = a || b ? 1 : 2;"),
+            "let y = if ««a || b»» {1} else {2} ;"
+        );
+        // Comparisons are not assignments.
+        assert_eq!(
+            rewritten("y = a <= b ? a : b;"),
+            "y = if ««a <= b»» {a} else {b} ;"
+        );
+        assert_eq!(
+            rewritten("y <<= a != b ? 1 : 2;"),
+            "y <<= if ««a != b»» {1} else {2} ;"
+        );
+    }
+
+    #[test]
+    fn conditionals_group_from_the_right_and_nest() {
+        assert_eq!(
+            rewritten("a ? b : c ? d : e"),
+            "if ««a»» {b} else {if ««c»» {d} else {e}}"
+        );
+        assert_eq!(
+            rewritten("a ? b ? c : d : e"),
+            "if ««a»» {if ««b»» {c} else {d}} else {e}"
+        );
+        assert_eq!(
+            rewritten("{ let v = [p ? 1 : 2, q ? 3 : 4]; }"),
+            "{let v = [if ««p»» {1} else {2} , if ««q»» {3} else {4}] ;}"
+        );
+    }
+
+    #[test]
+    fn rusts_question_mark_is_left_alone() {
+        for src in [
+            "let x = r?;",
+            "f()?.x",
+            "r?.0",
+            "x? as f32",
+            "S { a: x?, b: y }",
+            "let y: f32 = g(x?)?;",
+            "a::b(c?)",
+            "x? - 1",
+            "let t: T = x? * 2;",
+        ] {
+            assert_unchanged(src);
+        }
+    }
+}
