@@ -246,6 +246,29 @@ pub fn assert_same_lines(ours: &[String], stdout: &str, oracle: &str) {
     );
 }
 
+/// C functions giving the bits of a `float` and a `double`, `fb(x)` and
+/// `db(x)`, for programs that print results to compare bit for bit.
+pub const C_BITS: &str = "#include <string.h>\n\
+static unsigned fb(float x) { unsigned b; memcpy(&b, &x, 4); return b; }\n\
+static unsigned long long db(double x) { unsigned long long b; memcpy(&b, &x, 8); return b; }\n";
+
+/// Builds `program` with clang-19 (`-O2 -fenable-matrix -ffp-contract=off`),
+/// runs it and asserts that it printed `ours`, line for line; `test` names
+/// the test in the report of a skip where clang-19 is missing, `name` the
+/// program's directory.
+///
+/// # Panics
+///
+/// If clang refuses the program, it fails, or any line differs.
+pub fn assert_c_program_prints(test: &str, name: &str, program: &str, ours: &[String]) {
+    let Some(clang) = require_clang(test) else {
+        return;
+    };
+    let flags = ["-O2", "-fenable-matrix", "-ffp-contract=off"];
+    let stdout = run_c_program(&clang, name, program, &flags);
+    assert_same_lines(ours, &stdout, "clang-19");
+}
+
 /// Outputs of one kernel, keyed by label.
 pub type KernelOutputs = BTreeMap<String, (usize, Vec<u64>)>;
 

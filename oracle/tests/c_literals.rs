@@ -54,13 +54,10 @@ double short_double(double x) { return x * .1 + 3.; }
 const INPUTS: [i32; 6] = [0, 1, -3, 7, 100, 12345];
 
 fn c_program() -> String {
-    let mut c = String::from("#include <math.h>\n#include <stdio.h>\n#include <string.h>\n");
+    let mut c = String::from("#include <math.h>\n#include <stdio.h>\n");
+    c.push_str(harness::C_BITS);
     c.push_str(C_KERNELS);
-    c.push_str(
-        "static unsigned fb(float x) { unsigned b; memcpy(&b, &x, 4); return b; }\n\
-         static unsigned long long db(double x) { unsigned long long b; memcpy(&b, &x, 8); return b; }\n\
-         int main(void) {\n",
-    );
+    c.push_str("int main(void) {\n");
     for x in INPUTS {
         let (u, n) = (x.unsigned_abs(), -x);
         writeln!(
@@ -126,16 +123,12 @@ fn ours() -> Vec<String> {
 
 #[test]
 fn literal_suffixes_agree_with_clang() {
-    let Some(clang) = harness::require_clang("literal_suffixes_agree_with_clang") else {
-        return;
-    };
-    let stdout = harness::run_c_program(
-        &clang,
+    harness::assert_c_program_prints(
+        "literal_suffixes_agree_with_clang",
         "c-literals",
         &c_program(),
-        &["-O2", "-fenable-matrix", "-ffp-contract=off"],
+        &ours(),
     );
-    harness::assert_same_lines(&ours(), &stdout, "clang-19");
 }
 
 #[test]
