@@ -472,7 +472,12 @@ fn operand(e: &Expr) -> TokenStream {
         | ExprKind::Product { .. }
         | ExprKind::ProductAdd { .. }
         | ExprKind::Return(_)
-        | ExprKind::Break { .. } => quote!((#tokens)),
+        | ExprKind::Break { .. }
+        // An invisible group (a C cast's) at a statement's head is a whole
+        // statement to rustc: `(T) m` as the matrix of
+        // `__builtin_matrix_extract` in a kernel's tail was read as the
+        // cast, then an array `[(r, c)]`.
+        | ExprKind::Group(_) => quote!((#tokens)),
         _ => tokens,
     }
 }

@@ -45,6 +45,11 @@ matrix! {
         r
     }
     fn insert_then_read(a: i2x2, s: i32) -> i32 { __builtin_matrix_insert(a, 0, 0, s)[1][1] }
+    fn extract_of_a_cast(a: f2x2) -> i32 { __builtin_matrix_extract((i2x2) a, 1, 0) }
+    fn extract_of_a_cast_in_a_statement(a: f2x2) -> i32 {
+        __builtin_matrix_extract((i2x2) a, 0, 1);
+        __builtin_matrix_extract((i2x2) a, 1, 1)
+    }
     fn elementwise_fma_shape(a: f2x2, s: float, c: f2x2) -> f2x2 { a * s + c }
 }
 
@@ -128,6 +133,15 @@ fn a_float_literal_meets_a_double_matrix_with_its_float_value() {
         f32_literal_on_f64(d1x1::splat(1.0))[(0, 0)],
         f64::from(2.7f32)
     );
+}
+
+#[test]
+fn an_extract_of_a_c_cast_can_start_a_statement() {
+    // Found by the oracle's generator: the cast's invisible group at a
+    // statement's head was a statement of its own, and `[(1, 0)]` an array.
+    let a = f2x2::from_rows([[1.5, -2.5], [3.75, 4.0]]);
+    assert_eq!(extract_of_a_cast(a), 3);
+    assert_eq!(extract_of_a_cast_in_a_statement(a), 4);
 }
 
 #[test]
