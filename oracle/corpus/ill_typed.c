@@ -3,1892 +3,1867 @@
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
 typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
+typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
 typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
-typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
-typedef signed char i8m1x5 __attribute__((matrix_type(1, 5)));
 typedef signed char i8m1x6 __attribute__((matrix_type(1, 6)));
+typedef signed char i8m1x7 __attribute__((matrix_type(1, 7)));
+typedef signed char i8m1x8 __attribute__((matrix_type(1, 8)));
+typedef signed char i8m1x15 __attribute__((matrix_type(1, 15)));
+typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
 typedef signed char i8m2x2 __attribute__((matrix_type(2, 2)));
 typedef signed char i8m2x3 __attribute__((matrix_type(2, 3)));
-typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
-typedef signed char i8m2x5 __attribute__((matrix_type(2, 5)));
-typedef signed char i8m2x6 __attribute__((matrix_type(2, 6)));
-typedef signed char i8m2x7 __attribute__((matrix_type((K3 * 2) / K3, (K2 * 7) / K2)));
-typedef signed char i8m3x1 __attribute__((matrix_type((K4 * 3) / K4, 5 - K4)));
+typedef signed char i8m2x4 __attribute__((matrix_type((K3 * 2) / K3, 6 - K2)));
+typedef signed char i8m2x6 __attribute__((matrix_type((K4 * 2) / K4, K2 * 3)));
+typedef signed char i8m2x8 __attribute__((matrix_type(2, 8)));
+typedef signed char i8m3x1 __attribute__((matrix_type(3, 1)));
 typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
 typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
 typedef signed char i8m3x5 __attribute__((matrix_type(3, 5)));
 typedef signed char i8m3x6 __attribute__((matrix_type(3, 6)));
-typedef signed char i8m3x7 __attribute__((matrix_type(3, 7)));
-typedef signed char i8m3x10 __attribute__((matrix_type(3, 10)));
+typedef signed char i8m3x8 __attribute__((matrix_type(3, 8)));
 typedef signed char i8m4x1 __attribute__((matrix_type(4, 1)));
 typedef signed char i8m4x2 __attribute__((matrix_type(4, 2)));
 typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
+typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
 typedef signed char i8m4x5 __attribute__((matrix_type(4, 5)));
-typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
-typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
-typedef signed char i8m4x14 __attribute__((matrix_type(4, 14)));
-typedef signed char i8m4x16 __attribute__((matrix_type(4, 16)));
-typedef signed char i8m5x1 __attribute__((matrix_type(5, 1)));
+typedef signed char i8m4x7 __attribute__((matrix_type(4, 7)));
+typedef signed char i8m4x11 __attribute__((matrix_type(4, 11)));
+typedef signed char i8m5x2 __attribute__((matrix_type(5, 2)));
+typedef signed char i8m5x5 __attribute__((matrix_type(5, 5)));
 typedef signed char i8m5x8 __attribute__((matrix_type(5, 8)));
-typedef signed char i8m5x16 __attribute__((matrix_type(5, 16)));
-typedef signed char i8m6x1 __attribute__((matrix_type((K3 * 6) / K3, (K4 * 1) / K4)));
+typedef signed char i8m5x16 __attribute__((matrix_type(10 - K5, (K4 * 16) / K4)));
 typedef signed char i8m6x3 __attribute__((matrix_type(6, 3)));
 typedef signed char i8m6x6 __attribute__((matrix_type(6, 6)));
-typedef signed char i8m6x7 __attribute__((matrix_type(6, 7)));
-typedef signed char i8m7x2 __attribute__((matrix_type((K5 * 7) / K5, (K5 * 2) / K5)));
-typedef signed char i8m7x3 __attribute__((matrix_type(6 + 1, 5 - K2)));
-typedef signed char i8m7x4 __attribute__((matrix_type(6 + 1, K2 + 2)));
-typedef signed char i8m7x12 __attribute__((matrix_type(7, 12)));
-typedef signed char i8m7x14 __attribute__((matrix_type(7, 14)));
-typedef signed char i8m8x3 __attribute__((matrix_type(8, 3)));
-typedef signed char i8m8x4 __attribute__((matrix_type(8, 4)));
+typedef signed char i8m7x2 __attribute__((matrix_type(7, 2)));
+typedef signed char i8m7x15 __attribute__((matrix_type((K5 * 7) / K5, (K2 * 15) / K2)));
+typedef signed char i8m8x1 __attribute__((matrix_type(K8, (K8 * 1) / K8)));
+typedef signed char i8m8x4 __attribute__((matrix_type(K8, K2 + 2)));
 typedef signed char i8m8x5 __attribute__((matrix_type(8, 5)));
-typedef signed char i8m8x6 __attribute__((matrix_type(8, 6)));
 typedef signed char i8m8x7 __attribute__((matrix_type(8, 7)));
-typedef signed char i8m8x10 __attribute__((matrix_type(8, 10)));
 typedef signed char i8m8x16 __attribute__((matrix_type(8, 16)));
-typedef signed char i8m9x6 __attribute__((matrix_type(9, 6)));
-typedef signed char i8m9x8 __attribute__((matrix_type(9, 8)));
 typedef signed char i8m10x3 __attribute__((matrix_type(10, 3)));
-typedef signed char i8m10x5 __attribute__((matrix_type(15 - K5, 7 - K2)));
-typedef signed char i8m10x8 __attribute__((matrix_type(9 + 1, 16 - K8)));
-typedef signed char i8m11x3 __attribute__((matrix_type(11, 3)));
+typedef signed char i8m10x5 __attribute__((matrix_type(10, 5)));
+typedef signed char i8m10x8 __attribute__((matrix_type(10, 8)));
+typedef signed char i8m11x1 __attribute__((matrix_type(11, 1)));
+typedef signed char i8m11x2 __attribute__((matrix_type(11, 2)));
 typedef signed char i8m11x14 __attribute__((matrix_type(11, 14)));
-typedef signed char i8m12x5 __attribute__((matrix_type(12, 5)));
-typedef signed char i8m13x8 __attribute__((matrix_type(13, 8)));
-typedef signed char i8m14x12 __attribute__((matrix_type(14, 12)));
-typedef signed char i8m15x4 __attribute__((matrix_type(15, 4)));
-typedef signed char i8m16x2 __attribute__((matrix_type(16, 2)));
-typedef signed char i8m16x3 __attribute__((matrix_type(16, 3)));
+typedef signed char i8m13x2 __attribute__((matrix_type(13, 2)));
+typedef signed char i8m14x1 __attribute__((matrix_type(14, 1)));
+typedef signed char i8m15x2 __attribute__((matrix_type(15, 2)));
+typedef signed char i8m15x13 __attribute__((matrix_type(20 - K5, (K4 * 13) / K4)));
+typedef signed char i8m15x14 __attribute__((matrix_type(14 + 1, K2 * 7)));
 typedef short i16m1x1 __attribute__((matrix_type(1, 1)));
+typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
 typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
 typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
+typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
 typedef short i16m1x6 __attribute__((matrix_type(1, 6)));
+typedef short i16m1x13 __attribute__((matrix_type(1, 13)));
 typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
+typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
 typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-typedef short i16m2x5 __attribute__((matrix_type((K3 * 2) / K3, 13 - K8)));
+typedef short i16m2x5 __attribute__((matrix_type(2, 5)));
 typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
 typedef short i16m2x8 __attribute__((matrix_type(2, 8)));
-typedef short i16m2x12 __attribute__((matrix_type(2, 12)));
-typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
+typedef short i16m2x10 __attribute__((matrix_type(2, 10)));
+typedef short i16m3x1 __attribute__((matrix_type(8 - K5, (K5 * 1) / K5)));
 typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
 typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
-typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-typedef short i16m3x6 __attribute__((matrix_type(3, 6)));
-typedef short i16m3x8 __attribute__((matrix_type(K2 + 1, K4 * 2)));
-typedef short i16m4x2 __attribute__((matrix_type(K3 + 1, 6 - K4)));
+typedef short i16m3x5 __attribute__((matrix_type(3, 5)));
+typedef short i16m3x13 __attribute__((matrix_type(3, 13)));
 typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
+typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
 typedef short i16m4x5 __attribute__((matrix_type(4, 5)));
 typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
-typedef short i16m4x8 __attribute__((matrix_type(K4, K2 * 4)));
+typedef short i16m4x7 __attribute__((matrix_type(K2 + 2, (K3 * 7) / K3)));
+typedef short i16m4x8 __attribute__((matrix_type(K3 + 1, 11 - K3)));
 typedef short i16m5x1 __attribute__((matrix_type(5, 1)));
 typedef short i16m5x2 __attribute__((matrix_type(5, 2)));
 typedef short i16m5x3 __attribute__((matrix_type(5, 3)));
-typedef short i16m5x4 __attribute__((matrix_type(5, 4)));
-typedef short i16m5x8 __attribute__((matrix_type((K2 * 5) / K2, 16 - K8)));
-typedef short i16m5x12 __attribute__((matrix_type(5, 12)));
-typedef short i16m6x2 __attribute__((matrix_type(6, 2)));
+typedef short i16m5x12 __attribute__((matrix_type(9 - K4, (K4 * 12) / K4)));
+typedef short i16m6x1 __attribute__((matrix_type(6, 1)));
 typedef short i16m6x3 __attribute__((matrix_type(6, 3)));
-typedef short i16m6x5 __attribute__((matrix_type(6, 5)));
 typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
-typedef short i16m6x7 __attribute__((matrix_type(6, 7)));
-typedef short i16m6x8 __attribute__((matrix_type(6, 8)));
-typedef short i16m7x2 __attribute__((matrix_type(7, 2)));
-typedef short i16m8x1 __attribute__((matrix_type(8, 1)));
-typedef short i16m8x2 __attribute__((matrix_type(8, 2)));
+typedef short i16m7x3 __attribute__((matrix_type(7, 3)));
+typedef short i16m7x4 __attribute__((matrix_type((K2 * 7) / K2, (K3 * 4) / K3)));
+typedef short i16m7x8 __attribute__((matrix_type(7, 8)));
 typedef short i16m8x3 __attribute__((matrix_type(8, 3)));
-typedef short i16m8x4 __attribute__((matrix_type(8, 4)));
-typedef short i16m8x5 __attribute__((matrix_type(8, 5)));
-typedef short i16m11x8 __attribute__((matrix_type(11, 8)));
-typedef short i16m12x3 __attribute__((matrix_type(12, 3)));
-typedef short i16m12x4 __attribute__((matrix_type(12, 4)));
+typedef short i16m8x7 __attribute__((matrix_type(8, 7)));
+typedef short i16m8x8 __attribute__((matrix_type(8, 8)));
+typedef short i16m8x16 __attribute__((matrix_type(8, 16)));
+typedef short i16m10x6 __attribute__((matrix_type(10, 6)));
 typedef short i16m12x5 __attribute__((matrix_type(12, 5)));
-typedef short i16m12x6 __attribute__((matrix_type(14 - K2, K2 + 4)));
-typedef short i16m12x11 __attribute__((matrix_type(12, 11)));
-typedef short i16m16x1 __attribute__((matrix_type(16, 1)));
 typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
 typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
 typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
 typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
 typedef int i32m1x5 __attribute__((matrix_type(1, 5)));
 typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
-typedef int i32m1x8 __attribute__((matrix_type(1, 8)));
+typedef int i32m1x10 __attribute__((matrix_type(1, 10)));
+typedef int i32m1x14 __attribute__((matrix_type(1, 14)));
+typedef int i32m1x16 __attribute__((matrix_type(1, 16)));
 typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
-typedef int i32m2x2 __attribute__((matrix_type((K8 * 2) / K8, 1 + 1)));
+typedef int i32m2x2 __attribute__((matrix_type((K8 * 2) / K8, (K5 * 2) / K5)));
 typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
 typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
-typedef int i32m2x5 __attribute__((matrix_type(2, 5)));
 typedef int i32m2x6 __attribute__((matrix_type(2, 6)));
-typedef int i32m2x13 __attribute__((matrix_type(2, 13)));
+typedef int i32m2x16 __attribute__((matrix_type(2, 16)));
 typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
-typedef int i32m3x2 __attribute__((matrix_type(K3, (K8 * 2) / K8)));
-typedef int i32m3x4 __attribute__((matrix_type(5 - K2, K2 * 2)));
-typedef int i32m3x5 __attribute__((matrix_type(3, 5)));
-typedef int i32m3x6 __attribute__((matrix_type(3, 6)));
-typedef int i32m3x7 __attribute__((matrix_type(8 - K5, 10 - K3)));
-typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
-typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
-typedef int i32m4x3 __attribute__((matrix_type(4, 3)));
-typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
-typedef int i32m4x5 __attribute__((matrix_type(8 - K4, 10 - K5)));
-typedef int i32m4x7 __attribute__((matrix_type(4, 7)));
-typedef int i32m4x12 __attribute__((matrix_type(4, 12)));
+typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
+typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
+typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
+typedef int i32m3x7 __attribute__((matrix_type(3, 7)));
+typedef int i32m3x16 __attribute__((matrix_type(3, 16)));
+typedef int i32m4x1 __attribute__((matrix_type(K3 + 1, (K3 * 1) / K3)));
+typedef int i32m4x5 __attribute__((matrix_type(4, 5)));
 typedef int i32m5x1 __attribute__((matrix_type(5, 1)));
+typedef int i32m5x2 __attribute__((matrix_type(5, 2)));
 typedef int i32m5x3 __attribute__((matrix_type(5, 3)));
 typedef int i32m5x4 __attribute__((matrix_type(5, 4)));
-typedef int i32m5x8 __attribute__((matrix_type(5, 8)));
-typedef int i32m5x16 __attribute__((matrix_type(5, 16)));
-typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
-typedef int i32m6x3 __attribute__((matrix_type(6, 3)));
+typedef int i32m5x5 __attribute__((matrix_type(5, 5)));
+typedef int i32m5x6 __attribute__((matrix_type(K4 + 1, 10 - K4)));
+typedef int i32m5x16 __attribute__((matrix_type(4 + 1, K4 + 12)));
+typedef int i32m6x1 __attribute__((matrix_type(6, 1)));
 typedef int i32m6x5 __attribute__((matrix_type(6, 5)));
-typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
-typedef int i32m6x7 __attribute__((matrix_type(6, 7)));
+typedef int i32m6x6 __attribute__((matrix_type(K4 + 2, 5 + 1)));
 typedef int i32m7x2 __attribute__((matrix_type(7, 2)));
-typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
-typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
-typedef int i32m10x3 __attribute__((matrix_type(10, 3)));
-typedef int i32m10x7 __attribute__((matrix_type(10, 7)));
-typedef int i32m13x1 __attribute__((matrix_type(13, 1)));
-typedef int i32m13x2 __attribute__((matrix_type(13, 2)));
-typedef int i32m13x3 __attribute__((matrix_type(13, 3)));
-typedef int i32m13x5 __attribute__((matrix_type(13, 5)));
-typedef int i32m13x8 __attribute__((matrix_type(13, 8)));
-typedef int i32m14x1 __attribute__((matrix_type(14, 1)));
+typedef int i32m7x3 __attribute__((matrix_type(7, 3)));
+typedef int i32m8x5 __attribute__((matrix_type(8, 5)));
+typedef int i32m10x1 __attribute__((matrix_type(10, 1)));
+typedef int i32m14x1 __attribute__((matrix_type(17 - K3, 0 + 1)));
 typedef int i32m14x2 __attribute__((matrix_type(14, 2)));
-typedef int i32m14x3 __attribute__((matrix_type(14, 3)));
 typedef int i32m14x4 __attribute__((matrix_type(14, 4)));
-typedef int i32m14x5 __attribute__((matrix_type(14, 5)));
-typedef int i32m14x6 __attribute__((matrix_type(14, 6)));
-typedef int i32m16x6 __attribute__((matrix_type(16, 6)));
+typedef int i32m15x4 __attribute__((matrix_type(15, 4)));
+typedef int i32m16x1 __attribute__((matrix_type(16, 1)));
+typedef int i32m16x3 __attribute__((matrix_type(16, 3)));
+typedef int i32m16x5 __attribute__((matrix_type(16, 5)));
+typedef int i32m16x14 __attribute__((matrix_type(16, 14)));
+typedef long i64m1x1 __attribute__((matrix_type(1, 1)));
 typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
-typedef long i64m1x3 __attribute__((matrix_type(3 - K2, 6 - K3)));
-typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
-typedef long i64m1x6 __attribute__((matrix_type(1, 6)));
-typedef long i64m1x7 __attribute__((matrix_type(1, 7)));
+typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
 typedef long i64m1x11 __attribute__((matrix_type(1, 11)));
 typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
-typedef long i64m2x2 __attribute__((matrix_type(2, 2)));
 typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
-typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
 typedef long i64m2x5 __attribute__((matrix_type(2, 5)));
 typedef long i64m2x7 __attribute__((matrix_type(2, 7)));
-typedef long i64m2x8 __attribute__((matrix_type(2, 8)));
-typedef long i64m2x11 __attribute__((matrix_type(2, 11)));
 typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
-typedef long i64m3x3 __attribute__((matrix_type(3, 3)));
-typedef long i64m3x4 __attribute__((matrix_type((K2 * 3) / K2, 7 - K3)));
+typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
 typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
-typedef long i64m3x6 __attribute__((matrix_type(11 - K8, 9 - K3)));
-typedef long i64m3x9 __attribute__((matrix_type(3, 9)));
+typedef long i64m3x7 __attribute__((matrix_type(3, 7)));
+typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
 typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
 typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
-typedef long i64m4x4 __attribute__((matrix_type(4, 4)));
 typedef long i64m4x6 __attribute__((matrix_type(4, 6)));
-typedef long i64m4x8 __attribute__((matrix_type(4, 8)));
-typedef long i64m5x1 __attribute__((matrix_type(5, 1)));
-typedef long i64m5x3 __attribute__((matrix_type((K5 * 5) / K5, (K8 * 3) / K8)));
-typedef long i64m5x4 __attribute__((matrix_type(5, 4)));
+typedef long i64m4x7 __attribute__((matrix_type(4, 7)));
+typedef long i64m4x11 __attribute__((matrix_type(4, 11)));
+typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
 typedef long i64m5x5 __attribute__((matrix_type(5, 5)));
-typedef long i64m5x7 __attribute__((matrix_type(K5, 12 - K5)));
-typedef long i64m5x10 __attribute__((matrix_type(5, 10)));
 typedef long i64m6x2 __attribute__((matrix_type(6, 2)));
 typedef long i64m6x3 __attribute__((matrix_type(6, 3)));
 typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
-typedef long i64m6x6 __attribute__((matrix_type(6, 6)));
-typedef long i64m7x5 __attribute__((matrix_type(7, 5)));
-typedef long i64m7x11 __attribute__((matrix_type((K8 * 7) / K8, (K3 * 11) / K3)));
-typedef long i64m7x12 __attribute__((matrix_type(7, 12)));
+typedef long i64m7x3 __attribute__((matrix_type((K8 * 7) / K8, 6 - K3)));
+typedef long i64m7x7 __attribute__((matrix_type(7, 7)));
 typedef long i64m8x2 __attribute__((matrix_type(8, 2)));
-typedef long i64m8x3 __attribute__((matrix_type(8, 3)));
-typedef long i64m8x8 __attribute__((matrix_type(8, 8)));
-typedef long i64m9x3 __attribute__((matrix_type(9, 3)));
-typedef long i64m10x1 __attribute__((matrix_type(10, 1)));
-typedef long i64m10x8 __attribute__((matrix_type((K2 * 10) / K2, (K2 * 8) / K2)));
-typedef long i64m10x11 __attribute__((matrix_type(10, 11)));
-typedef long i64m11x5 __attribute__((matrix_type(14 - K3, (K5 * 5) / K5)));
-typedef long i64m11x10 __attribute__((matrix_type(11, 10)));
-typedef long i64m12x3 __attribute__((matrix_type(K8 + 4, (K5 * 3) / K5)));
-typedef long i64m15x2 __attribute__((matrix_type(15, 2)));
+typedef long i64m8x15 __attribute__((matrix_type(8, 15)));
+typedef long i64m9x2 __attribute__((matrix_type(9, 2)));
+typedef long i64m10x4 __attribute__((matrix_type(10, 4)));
+typedef long i64m11x6 __attribute__((matrix_type(11, 6)));
+typedef long i64m12x13 __attribute__((matrix_type(12, 13)));
+typedef long i64m13x6 __attribute__((matrix_type(13, 6)));
+typedef long i64m15x3 __attribute__((matrix_type(15, 3)));
+typedef long i64m15x8 __attribute__((matrix_type(15, 8)));
 typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
 typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned char u8m1x5 __attribute__((matrix_type(1, 5)));
+typedef unsigned char u8m1x5 __attribute__((matrix_type(4 - K3, (K3 * 5) / K3)));
 typedef unsigned char u8m1x6 __attribute__((matrix_type(1, 6)));
-typedef unsigned char u8m1x8 __attribute__((matrix_type(3 - K2, 12 - K4)));
-typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned char u8m2x2 __attribute__((matrix_type((K3 * 2) / K3, K2)));
+typedef unsigned char u8m2x1 __attribute__((matrix_type(7 - K5, 3 - K2)));
+typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
 typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned char u8m2x5 __attribute__((matrix_type(2, 5)));
 typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned char u8m2x7 __attribute__((matrix_type(2, 7)));
+typedef unsigned char u8m2x8 __attribute__((matrix_type(2, 8)));
+typedef unsigned char u8m2x11 __attribute__((matrix_type((K2 * 2) / K2, 13 - K2)));
 typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m3x5 __attribute__((matrix_type(K3, K2 + 3)));
+typedef unsigned char u8m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned char u8m3x4 __attribute__((matrix_type(K3, 9 - K5)));
+typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned char u8m3x6 __attribute__((matrix_type(3, 6)));
+typedef unsigned char u8m3x7 __attribute__((matrix_type(3, 7)));
+typedef unsigned char u8m3x11 __attribute__((matrix_type(3, 11)));
 typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned char u8m4x7 __attribute__((matrix_type(4, 7)));
+typedef unsigned char u8m4x4 __attribute__((matrix_type((K8 * 4) / K8, 9 - K5)));
+typedef unsigned char u8m4x5 __attribute__((matrix_type(4, 5)));
+typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned char u8m4x8 __attribute__((matrix_type(4, 8)));
 typedef unsigned char u8m4x15 __attribute__((matrix_type(4, 15)));
-typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
+typedef unsigned char u8m5x2 __attribute__((matrix_type(5, 2)));
 typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
-typedef unsigned char u8m5x4 __attribute__((matrix_type(5, 4)));
-typedef unsigned char u8m5x5 __attribute__((matrix_type(5, 5)));
+typedef unsigned char u8m5x5 __attribute__((matrix_type(13 - K8, K4 + 1)));
 typedef unsigned char u8m5x6 __attribute__((matrix_type(5, 6)));
-typedef unsigned char u8m6x2 __attribute__((matrix_type(6, 2)));
+typedef unsigned char u8m6x2 __attribute__((matrix_type(11 - K5, (K5 * 2) / K5)));
 typedef unsigned char u8m6x3 __attribute__((matrix_type(6, 3)));
-typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned char u8m6x5 __attribute__((matrix_type(6, 5)));
+typedef unsigned char u8m6x5 __attribute__((matrix_type(14 - K8, K5)));
 typedef unsigned char u8m6x6 __attribute__((matrix_type(6, 6)));
-typedef unsigned char u8m6x11 __attribute__((matrix_type(6, 11)));
-typedef unsigned char u8m6x14 __attribute__((matrix_type(K5 + 1, (K4 * 14) / K4)));
 typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
 typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
+typedef unsigned char u8m7x5 __attribute__((matrix_type(7, 5)));
 typedef unsigned char u8m7x8 __attribute__((matrix_type(7, 8)));
-typedef unsigned char u8m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned char u8m8x6 __attribute__((matrix_type(8, 6)));
-typedef unsigned char u8m10x7 __attribute__((matrix_type(10, 7)));
-typedef unsigned char u8m14x2 __attribute__((matrix_type(14, 2)));
-typedef unsigned char u8m14x3 __attribute__((matrix_type(14, 3)));
-typedef unsigned char u8m14x11 __attribute__((matrix_type(14, 11)));
-typedef unsigned char u8m16x2 __attribute__((matrix_type(16, 2)));
+typedef unsigned char u8m8x1 __attribute__((matrix_type(8, 1)));
+typedef unsigned char u8m8x4 __attribute__((matrix_type(8, 4)));
+typedef unsigned char u8m8x6 __attribute__((matrix_type(7 + 1, K5 + 1)));
+typedef unsigned char u8m10x3 __attribute__((matrix_type(10, 3)));
+typedef unsigned char u8m10x7 __attribute__((matrix_type((K8 * 10) / K8, K4 + 3)));
+typedef unsigned char u8m11x1 __attribute__((matrix_type(11, 1)));
+typedef unsigned char u8m11x5 __attribute__((matrix_type(11, 5)));
+typedef unsigned char u8m13x3 __attribute__((matrix_type(13, 3)));
+typedef unsigned char u8m13x4 __attribute__((matrix_type(13, 4)));
+typedef unsigned char u8m13x8 __attribute__((matrix_type(13, 8)));
+typedef unsigned char u8m14x8 __attribute__((matrix_type(14, 8)));
+typedef unsigned char u8m15x7 __attribute__((matrix_type((K3 * 15) / K3, K2 + 5)));
+typedef unsigned char u8m15x8 __attribute__((matrix_type(15, 8)));
 typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
-typedef unsigned short u16m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned short u16m1x16 __attribute__((matrix_type(5 - K4, K8 * 2)));
+typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned short u16m1x5 __attribute__((matrix_type(1, 5)));
+typedef unsigned short u16m1x7 __attribute__((matrix_type(1, 7)));
+typedef unsigned short u16m1x15 __attribute__((matrix_type(1, 15)));
 typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned short u16m2x2 __attribute__((matrix_type(2, 2)));
 typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
-typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
+typedef unsigned short u16m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned short u16m2x9 __attribute__((matrix_type(4 - K2, (K4 * 9) / K4)));
-typedef unsigned short u16m2x14 __attribute__((matrix_type(2, 14)));
 typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned short u16m3x3 __attribute__((matrix_type(K3, (K2 * 3) / K2)));
 typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned short u16m3x5 __attribute__((matrix_type(3, 5)));
-typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
+typedef unsigned short u16m3x5 __attribute__((matrix_type((K8 * 3) / K8, 4 + 1)));
+typedef unsigned short u16m3x8 __attribute__((matrix_type(3, 8)));
+typedef unsigned short u16m3x16 __attribute__((matrix_type(3, 16)));
+typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
-typedef unsigned short u16m4x8 __attribute__((matrix_type(3 + 1, K5 + 3)));
+typedef unsigned short u16m4x5 __attribute__((matrix_type(4, 5)));
+typedef unsigned short u16m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned short u16m4x7 __attribute__((matrix_type(4, 7)));
+typedef unsigned short u16m4x8 __attribute__((matrix_type(4, 8)));
 typedef unsigned short u16m5x1 __attribute__((matrix_type(5, 1)));
 typedef unsigned short u16m5x2 __attribute__((matrix_type(5, 2)));
+typedef unsigned short u16m5x3 __attribute__((matrix_type(5, 3)));
+typedef unsigned short u16m5x5 __attribute__((matrix_type(5, 5)));
+typedef unsigned short u16m5x6 __attribute__((matrix_type(5, 6)));
+typedef unsigned short u16m5x7 __attribute__((matrix_type(K5, 10 - K3)));
 typedef unsigned short u16m5x11 __attribute__((matrix_type(5, 11)));
-typedef unsigned short u16m6x1 __attribute__((matrix_type(6, 1)));
 typedef unsigned short u16m6x2 __attribute__((matrix_type(6, 2)));
 typedef unsigned short u16m6x3 __attribute__((matrix_type(6, 3)));
-typedef unsigned short u16m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned short u16m6x6 __attribute__((matrix_type(6, 6)));
-typedef unsigned short u16m6x13 __attribute__((matrix_type(6, 13)));
-typedef unsigned short u16m6x14 __attribute__((matrix_type(6, 14)));
 typedef unsigned short u16m7x1 __attribute__((matrix_type(7, 1)));
-typedef unsigned short u16m7x3 __attribute__((matrix_type(7, 3)));
-typedef unsigned short u16m7x8 __attribute__((matrix_type(7, 8)));
-typedef unsigned short u16m7x9 __attribute__((matrix_type(7, 9)));
+typedef unsigned short u16m7x2 __attribute__((matrix_type(7, 2)));
+typedef unsigned short u16m7x7 __attribute__((matrix_type(7, 7)));
+typedef unsigned short u16m7x8 __attribute__((matrix_type(12 - K5, 11 - K3)));
 typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
-typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned short u16m8x3 __attribute__((matrix_type(8, 3)));
 typedef unsigned short u16m8x4 __attribute__((matrix_type(8, 4)));
 typedef unsigned short u16m8x5 __attribute__((matrix_type(8, 5)));
-typedef unsigned short u16m8x6 __attribute__((matrix_type(8, 6)));
-typedef unsigned short u16m8x7 __attribute__((matrix_type(8, 7)));
-typedef unsigned short u16m8x8 __attribute__((matrix_type(8, 8)));
-typedef unsigned short u16m8x14 __attribute__((matrix_type(8, 14)));
-typedef unsigned short u16m10x1 __attribute__((matrix_type(K8 + 2, 6 - K5)));
-typedef unsigned short u16m12x5 __attribute__((matrix_type(12, 5)));
-typedef unsigned short u16m14x1 __attribute__((matrix_type(14, 1)));
-typedef unsigned short u16m16x1 __attribute__((matrix_type(16, 1)));
+typedef unsigned short u16m8x7 __attribute__((matrix_type((K5 * 8) / K5, 11 - K4)));
+typedef unsigned short u16m10x3 __attribute__((matrix_type(10, 3)));
+typedef unsigned short u16m11x2 __attribute__((matrix_type(11, 2)));
+typedef unsigned short u16m15x2 __attribute__((matrix_type(15, 2)));
+typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned int u32m1x3 __attribute__((matrix_type(0 + 1, 11 - K8)));
 typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned int u32m1x5 __attribute__((matrix_type(1, 5)));
 typedef unsigned int u32m1x8 __attribute__((matrix_type(1, 8)));
-typedef unsigned int u32m1x12 __attribute__((matrix_type(5 - K4, (K8 * 12) / K8)));
 typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
 typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
+typedef unsigned int u32m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned int u32m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned int u32m2x10 __attribute__((matrix_type(2, 10)));
-typedef unsigned int u32m2x12 __attribute__((matrix_type(2, 12)));
-typedef unsigned int u32m2x15 __attribute__((matrix_type(2, 15)));
 typedef unsigned int u32m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned int u32m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned int u32m3x6 __attribute__((matrix_type(3, 6)));
+typedef unsigned int u32m3x7 __attribute__((matrix_type(3, 7)));
+typedef unsigned int u32m3x8 __attribute__((matrix_type(3, 8)));
 typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
 typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
 typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
 typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
-typedef unsigned int u32m4x12 __attribute__((matrix_type(4, 12)));
+typedef unsigned int u32m4x7 __attribute__((matrix_type(4, 7)));
+typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8)));
+typedef unsigned int u32m4x12 __attribute__((matrix_type(8 - K4, (K2 * 12) / K2)));
 typedef unsigned int u32m4x15 __attribute__((matrix_type(4, 15)));
-typedef unsigned int u32m5x1 __attribute__((matrix_type((K5 * 5) / K5, 0 + 1)));
+typedef unsigned int u32m5x1 __attribute__((matrix_type(5, 1)));
 typedef unsigned int u32m5x2 __attribute__((matrix_type(5, 2)));
-typedef unsigned int u32m5x5 __attribute__((matrix_type(7 - K2, (K5 * 5) / K5)));
-typedef unsigned int u32m5x10 __attribute__((matrix_type(5, 10)));
+typedef unsigned int u32m5x3 __attribute__((matrix_type(5, 3)));
+typedef unsigned int u32m5x4 __attribute__((matrix_type(5, 4)));
+typedef unsigned int u32m5x5 __attribute__((matrix_type(5, 5)));
+typedef unsigned int u32m5x6 __attribute__((matrix_type(K5, 8 - K2)));
+typedef unsigned int u32m5x7 __attribute__((matrix_type(5, 7)));
+typedef unsigned int u32m5x12 __attribute__((matrix_type(5, 12)));
 typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
 typedef unsigned int u32m6x3 __attribute__((matrix_type(6, 3)));
 typedef unsigned int u32m6x4 __attribute__((matrix_type(6, 4)));
+typedef unsigned int u32m6x6 __attribute__((matrix_type(6, 6)));
 typedef unsigned int u32m6x7 __attribute__((matrix_type(6, 7)));
 typedef unsigned int u32m6x8 __attribute__((matrix_type(6, 8)));
-typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
+typedef unsigned int u32m6x10 __attribute__((matrix_type(6, 10)));
 typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned int u32m7x7 __attribute__((matrix_type(K2 + 5, 10 - K3)));
-typedef unsigned int u32m8x2 __attribute__((matrix_type(8, 2)));
+typedef unsigned int u32m8x1 __attribute__((matrix_type(8, 1)));
+typedef unsigned int u32m8x3 __attribute__((matrix_type(8, 3)));
 typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
-typedef unsigned int u32m8x5 __attribute__((matrix_type(K8, (K3 * 5) / K3)));
+typedef unsigned int u32m8x8 __attribute__((matrix_type(8, 8)));
 typedef unsigned int u32m8x16 __attribute__((matrix_type(8, 16)));
-typedef unsigned int u32m9x1 __attribute__((matrix_type(9, 1)));
-typedef unsigned int u32m9x4 __attribute__((matrix_type(9, 4)));
-typedef unsigned int u32m10x4 __attribute__((matrix_type(10, 4)));
+typedef unsigned int u32m10x7 __attribute__((matrix_type(10, 7)));
 typedef unsigned int u32m11x1 __attribute__((matrix_type(11, 1)));
-typedef unsigned int u32m13x2 __attribute__((matrix_type(13, 2)));
-typedef unsigned int u32m15x2 __attribute__((matrix_type(15, 2)));
 typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
-typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned long u64m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned long u64m1x3 __attribute__((matrix_type(0 + 1, K3)));
 typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned long u64m1x6 __attribute__((matrix_type((K4 * 1) / K4, K3 * 2)));
+typedef unsigned long u64m1x6 __attribute__((matrix_type((K2 * 1) / K2, K3 + 3)));
 typedef unsigned long u64m1x7 __attribute__((matrix_type(1, 7)));
-typedef unsigned long u64m1x9 __attribute__((matrix_type(1, 9)));
-typedef unsigned long u64m1x11 __attribute__((matrix_type(9 - K8, K8 + 3)));
-typedef unsigned long u64m1x14 __attribute__((matrix_type(1, 14)));
+typedef unsigned long u64m1x8 __attribute__((matrix_type(1, 8)));
+typedef unsigned long u64m1x11 __attribute__((matrix_type(1, 11)));
 typedef unsigned long u64m1x15 __attribute__((matrix_type(1, 15)));
 typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned long u64m2x2 __attribute__((matrix_type(2, 2)));
 typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned long u64m2x5 __attribute__((matrix_type(2, 5)));
-typedef unsigned long u64m2x6 __attribute__((matrix_type(2, 6)));
-typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
-typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned long u64m3x2 __attribute__((matrix_type((K3 * 3) / K3, 6 - K4)));
-typedef unsigned long u64m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned long u64m3x1 __attribute__((matrix_type(K2 + 1, (K2 * 1) / K2)));
+typedef unsigned long u64m3x2 __attribute__((matrix_type(3, 2)));
 typedef unsigned long u64m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned long u64m3x5 __attribute__((matrix_type(3, 5)));
-typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned long u64m3x7 __attribute__((matrix_type(2 + 1, 11 - K4)));
-typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
-typedef unsigned long u64m4x1 __attribute__((matrix_type(K2 * 2, 0 + 1)));
+typedef unsigned long u64m3x6 __attribute__((matrix_type(2 + 1, K2 * 3)));
+typedef unsigned long u64m3x7 __attribute__((matrix_type(3, 7)));
+typedef unsigned long u64m3x13 __attribute__((matrix_type(3, 13)));
+typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned long u64m4x3 __attribute__((matrix_type(4, 3)));
+typedef unsigned long u64m4x6 __attribute__((matrix_type(4, 6)));
 typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
 typedef unsigned long u64m5x1 __attribute__((matrix_type(5, 1)));
-typedef unsigned long u64m5x2 __attribute__((matrix_type(5, 2)));
-typedef unsigned long u64m5x3 __attribute__((matrix_type((K3 * 5) / K3, (K8 * 3) / K8)));
-typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
-typedef unsigned long u64m5x6 __attribute__((matrix_type(5, 6)));
-typedef unsigned long u64m5x7 __attribute__((matrix_type(5, 7)));
+typedef unsigned long u64m5x3 __attribute__((matrix_type(5, 3)));
 typedef unsigned long u64m5x8 __attribute__((matrix_type(5, 8)));
-typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
 typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-typedef unsigned long u64m6x7 __attribute__((matrix_type(10 - K4, (K5 * 7) / K5)));
-typedef unsigned long u64m6x14 __attribute__((matrix_type(K2 + 4, K2 + 12)));
+typedef unsigned long u64m6x6 __attribute__((matrix_type(6, 6)));
+typedef unsigned long u64m6x7 __attribute__((matrix_type(8 - K2, K5 + 2)));
+typedef unsigned long u64m6x14 __attribute__((matrix_type(6, 14)));
 typedef unsigned long u64m7x1 __attribute__((matrix_type(7, 1)));
-typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
+typedef unsigned long u64m7x3 __attribute__((matrix_type((K5 * 7) / K5, (K3 * 3) / K3)));
 typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
-typedef unsigned long u64m7x5 __attribute__((matrix_type(K3 + 4, 9 - K4)));
-typedef unsigned long u64m7x12 __attribute__((matrix_type(K5 + 2, (K5 * 12) / K5)));
+typedef unsigned long u64m7x7 __attribute__((matrix_type(7, 7)));
+typedef unsigned long u64m7x9 __attribute__((matrix_type(7, 9)));
 typedef unsigned long u64m8x1 __attribute__((matrix_type(8, 1)));
-typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned long u64m8x3 __attribute__((matrix_type((K4 * 8) / K4, K3)));
-typedef unsigned long u64m8x4 __attribute__((matrix_type(8, 4)));
-typedef unsigned long u64m8x5 __attribute__((matrix_type(8, 5)));
-typedef unsigned long u64m8x6 __attribute__((matrix_type(8, 6)));
-typedef unsigned long u64m8x7 __attribute__((matrix_type(8, 7)));
-typedef unsigned long u64m9x3 __attribute__((matrix_type(9, 3)));
-typedef unsigned long u64m11x3 __attribute__((matrix_type(K4 + 7, (K2 * 3) / K2)));
-typedef unsigned long u64m12x4 __attribute__((matrix_type(12, 4)));
-typedef unsigned long u64m13x2 __attribute__((matrix_type(13, 2)));
-typedef unsigned long u64m13x6 __attribute__((matrix_type(13, 6)));
+typedef unsigned long u64m8x3 __attribute__((matrix_type(8, 3)));
+typedef unsigned long u64m9x4 __attribute__((matrix_type(9, 4)));
+typedef unsigned long u64m11x1 __attribute__((matrix_type(11, 1)));
+typedef unsigned long u64m11x3 __attribute__((matrix_type(11, 3)));
+typedef unsigned long u64m12x13 __attribute__((matrix_type(12, 13)));
+typedef unsigned long u64m13x6 __attribute__((matrix_type(K8 + 5, 14 - K8)));
 typedef unsigned long u64m14x3 __attribute__((matrix_type(14, 3)));
-typedef unsigned long u64m14x11 __attribute__((matrix_type(14, 11)));
-typedef unsigned long u64m16x1 __attribute__((matrix_type(16, 1)));
-typedef unsigned long u64m16x6 __attribute__((matrix_type(16, 6)));
+typedef unsigned long u64m14x4 __attribute__((matrix_type(14, 4)));
+typedef unsigned long u64m15x3 __attribute__((matrix_type(15, 3)));
 typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
-typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
+typedef float f32m1x3 __attribute__((matrix_type((K4 * 1) / K4, 8 - K5)));
 typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
-typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
-typedef float f32m1x7 __attribute__((matrix_type(1, 7)));
-typedef float f32m1x11 __attribute__((matrix_type(1, 11)));
-typedef float f32m1x14 __attribute__((matrix_type(1, 14)));
-typedef float f32m2x2 __attribute__((matrix_type(2, 2)));
+typedef float f32m1x5 __attribute__((matrix_type(3 - K2, 4 + 1)));
+typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
 typedef float f32m2x3 __attribute__((matrix_type(2, 3)));
-typedef float f32m2x4 __attribute__((matrix_type((K5 * 2) / K5, 3 + 1)));
-typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
+typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
 typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
-typedef float f32m2x8 __attribute__((matrix_type(2, 8)));
-typedef float f32m2x9 __attribute__((matrix_type(2, 9)));
-typedef float f32m2x10 __attribute__((matrix_type(2, 10)));
-typedef float f32m2x14 __attribute__((matrix_type(2, 14)));
+typedef float f32m2x15 __attribute__((matrix_type(6 - K4, (K2 * 15) / K2)));
 typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
 typedef float f32m3x2 __attribute__((matrix_type(3, 2)));
+typedef float f32m3x3 __attribute__((matrix_type(3, 3)));
 typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
 typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
 typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
-typedef float f32m3x7 __attribute__((matrix_type(3, 7)));
-typedef float f32m3x8 __attribute__((matrix_type(3, 8)));
-typedef float f32m3x13 __attribute__((matrix_type(3, 13)));
-typedef float f32m3x14 __attribute__((matrix_type(3, 14)));
-typedef float f32m4x1 __attribute__((matrix_type(4, 1)));
+typedef float f32m3x7 __attribute__((matrix_type((K2 * 3) / K2, (K5 * 7) / K5)));
+typedef float f32m3x8 __attribute__((matrix_type(7 - K4, K5 + 3)));
 typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
 typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
-typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
-typedef float f32m4x6 __attribute__((matrix_type(3 + 1, (K5 * 6) / K5)));
-typedef float f32m4x7 __attribute__((matrix_type(4, 7)));
+typedef float f32m4x5 __attribute__((matrix_type(4, 5)));
+typedef float f32m4x7 __attribute__((matrix_type((K2 * 4) / K2, 11 - K4)));
+typedef float f32m4x8 __attribute__((matrix_type((K4 * 4) / K4, 13 - K5)));
 typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
-typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
+typedef float f32m5x2 __attribute__((matrix_type(5, 2)));
+typedef float f32m5x4 __attribute__((matrix_type(9 - K4, 8 - K4)));
 typedef float f32m5x5 __attribute__((matrix_type(5, 5)));
 typedef float f32m5x7 __attribute__((matrix_type(5, 7)));
 typedef float f32m6x1 __attribute__((matrix_type(6, 1)));
-typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
 typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
 typedef float f32m6x6 __attribute__((matrix_type(6, 6)));
-typedef float f32m6x8 __attribute__((matrix_type(6, 8)));
-typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
+typedef float f32m6x8 __attribute__((matrix_type((K8 * 6) / K8, K8)));
 typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
-typedef float f32m7x5 __attribute__((matrix_type(7, 5)));
-typedef float f32m7x6 __attribute__((matrix_type(7, 6)));
-typedef float f32m7x13 __attribute__((matrix_type(7, 13)));
-typedef float f32m8x2 __attribute__((matrix_type(8, 2)));
-typedef float f32m9x1 __attribute__((matrix_type(K3 + 6, (K5 * 1) / K5)));
-typedef float f32m10x1 __attribute__((matrix_type(10, 1)));
-typedef float f32m12x3 __attribute__((matrix_type(K2 * 6, (K5 * 3) / K5)));
-typedef float f32m13x4 __attribute__((matrix_type((K4 * 13) / K4, K4)));
+typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
+typedef float f32m8x3 __attribute__((matrix_type(8, 3)));
+typedef float f32m8x4 __attribute__((matrix_type(8, 4)));
+typedef float f32m11x6 __attribute__((matrix_type(11, 6)));
+typedef float f32m11x16 __attribute__((matrix_type(11, 16)));
+typedef float f32m13x4 __attribute__((matrix_type(13, 4)));
 typedef float f32m14x2 __attribute__((matrix_type(14, 2)));
+typedef float f32m15x14 __attribute__((matrix_type(15, 14)));
 typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
-typedef double f64m1x3 __attribute__((matrix_type(4 - K3, (K5 * 3) / K5)));
+typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
+typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
 typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
 typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
-typedef double f64m1x6 __attribute__((matrix_type(5 - K4, 10 - K4)));
-typedef double f64m1x14 __attribute__((matrix_type(1, 14)));
-typedef double f64m1x15 __attribute__((matrix_type(1, 15)));
-typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
+typedef double f64m1x6 __attribute__((matrix_type(1, 6)));
+typedef double f64m1x8 __attribute__((matrix_type(1, 8)));
+typedef double f64m2x1 __attribute__((matrix_type((K5 * 2) / K5, 4 - K3)));
 typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
 typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
 typedef double f64m2x5 __attribute__((matrix_type(2, 5)));
-typedef double f64m2x6 __attribute__((matrix_type(7 - K5, (K4 * 6) / K4)));
+typedef double f64m2x6 __attribute__((matrix_type(2, 6)));
 typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
-typedef double f64m2x14 __attribute__((matrix_type(2, 14)));
+typedef double f64m2x8 __attribute__((matrix_type(2, 8)));
+typedef double f64m2x12 __attribute__((matrix_type(2, 12)));
 typedef double f64m2x16 __attribute__((matrix_type(2, 16)));
 typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
 typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+typedef double f64m3x3 __attribute__((matrix_type(3, 3)));
 typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-typedef double f64m3x14 __attribute__((matrix_type(3, 14)));
-typedef double f64m3x15 __attribute__((matrix_type(3, 15)));
+typedef double f64m3x5 __attribute__((matrix_type(3, 5)));
+typedef double f64m3x6 __attribute__((matrix_type(3, 6)));
 typedef double f64m4x1 __attribute__((matrix_type(4, 1)));
 typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
 typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
+typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
+typedef double f64m4x5 __attribute__((matrix_type(4, 5)));
+typedef double f64m4x6 __attribute__((matrix_type(3 + 1, (K5 * 6) / K5)));
 typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
+typedef double f64m4x12 __attribute__((matrix_type(4, 12)));
+typedef double f64m4x14 __attribute__((matrix_type(4, 14)));
 typedef double f64m4x15 __attribute__((matrix_type(4, 15)));
-typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
-typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
 typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
-typedef double f64m5x7 __attribute__((matrix_type(5, 7)));
-typedef double f64m5x15 __attribute__((matrix_type(5, 15)));
-typedef double f64m6x4 __attribute__((matrix_type(6, 4)));
+typedef double f64m5x4 __attribute__((matrix_type(5, 4)));
+typedef double f64m5x5 __attribute__((matrix_type(5, 5)));
+typedef double f64m5x6 __attribute__((matrix_type(5, 6)));
+typedef double f64m5x14 __attribute__((matrix_type(5, 14)));
+typedef double f64m6x2 __attribute__((matrix_type(6, 2)));
+typedef double f64m6x3 __attribute__((matrix_type(6, 3)));
+typedef double f64m6x5 __attribute__((matrix_type(6, 5)));
 typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
-typedef double f64m6x8 __attribute__((matrix_type(5 + 1, 16 - K8)));
+typedef double f64m6x15 __attribute__((matrix_type(6, 15)));
+typedef double f64m6x16 __attribute__((matrix_type(6, 16)));
 typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
+typedef double f64m7x4 __attribute__((matrix_type((K3 * 7) / K3, K3 + 1)));
+typedef double f64m7x7 __attribute__((matrix_type(7, 7)));
+typedef double f64m7x9 __attribute__((matrix_type((K8 * 7) / K8, 13 - K4)));
+typedef double f64m8x1 __attribute__((matrix_type(K2 + 6, 4 - K3)));
 typedef double f64m8x2 __attribute__((matrix_type(8, 2)));
-typedef double f64m8x3 __attribute__((matrix_type(K2 + 6, 8 - K5)));
-typedef double f64m8x5 __attribute__((matrix_type(8, 5)));
-typedef double f64m8x8 __attribute__((matrix_type(11 - K3, 10 - K2)));
-typedef double f64m13x1 __attribute__((matrix_type(13, 1)));
-typedef double f64m13x8 __attribute__((matrix_type(13, 8)));
-typedef double f64m15x16 __attribute__((matrix_type(15, 16)));
+typedef double f64m8x3 __attribute__((matrix_type(8, 3)));
+typedef double f64m8x5 __attribute__((matrix_type(K2 * 4, (K3 * 5) / K3)));
+typedef double f64m9x2 __attribute__((matrix_type(9, 2)));
+typedef double f64m12x2 __attribute__((matrix_type(12, 2)));
+typedef double f64m13x4 __attribute__((matrix_type((K3 * 13) / K3, K2 * 2)));
+typedef double f64m14x2 __attribute__((matrix_type(14, 2)));
+typedef double f64m14x4 __attribute__((matrix_type(14, 4)));
+typedef double f64m14x7 __attribute__((matrix_type(14, 7)));
+typedef double f64m14x12 __attribute__((matrix_type(14, 12)));
+typedef double f64m15x4 __attribute__((matrix_type(15, 4)));
+typedef double f64m15x5 __attribute__((matrix_type(15, 5)));
+typedef signed char i8m1x1_b __attribute__((matrix_type(1, 1)));
+typedef signed char i8m2x1_b __attribute__((matrix_type(7 - K5, (K3 * 1) / K3)));
+typedef signed char i8m2x3_b __attribute__((matrix_type(2, 3)));
 typedef signed char i8m2x4_b __attribute__((matrix_type(2, 4)));
-typedef signed char i8m2x5_b __attribute__((matrix_type(2, 5)));
-typedef signed char i8m2x7_b __attribute__((matrix_type((K2 * 2) / K2, K2 + 5)));
-typedef signed char i8m3x3_b __attribute__((matrix_type(3, 3)));
-typedef signed char i8m3x7_b __attribute__((matrix_type(3, 7)));
-typedef signed char i8m3x10_b __attribute__((matrix_type(3, 10)));
-typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1)));
-typedef signed char i8m8x3_b __attribute__((matrix_type(8, 3)));
+typedef signed char i8m2x8_b __attribute__((matrix_type(2, 8)));
+typedef signed char i8m4x2_b __attribute__((matrix_type(4, 2)));
+typedef signed char i8m4x11_b __attribute__((matrix_type(4, 11)));
+typedef signed char i8m8x1_b __attribute__((matrix_type(8, 1)));
 typedef signed char i8m8x5_b __attribute__((matrix_type(8, 5)));
-typedef signed char i8m9x8_b __attribute__((matrix_type(9, 8)));
-typedef signed char i8m15x4_b __attribute__((matrix_type(15, 4)));
+typedef signed char i8m8x7_b __attribute__((matrix_type(8, 7)));
+typedef short i16m1x3_b __attribute__((matrix_type(1, 3)));
 typedef short i16m2x1_b __attribute__((matrix_type(2, 1)));
-typedef short i16m3x8_b __attribute__((matrix_type(3, 8)));
-typedef short i16m4x2_b __attribute__((matrix_type(4, 2)));
-typedef short i16m4x8_b __attribute__((matrix_type(4, 8)));
-typedef short i16m5x8_b __attribute__((matrix_type(K3 + 2, K8)));
-typedef short i16m6x5_b __attribute__((matrix_type(6, 5)));
-typedef short i16m6x6_b __attribute__((matrix_type(6, 6)));
-typedef short i16m8x2_b __attribute__((matrix_type(8, 2)));
-typedef short i16m12x11_b __attribute__((matrix_type(12, 11)));
-typedef short i16m16x1_b __attribute__((matrix_type(16, 1)));
-typedef int i32m1x2_b __attribute__((matrix_type(1, 2)));
-typedef int i32m1x3_b __attribute__((matrix_type(1, 3)));
-typedef int i32m1x8_b __attribute__((matrix_type(1, 8)));
-typedef int i32m2x4_b __attribute__((matrix_type(2, 4)));
-typedef int i32m2x5_b __attribute__((matrix_type(2, 5)));
-typedef int i32m3x2_b __attribute__((matrix_type(3, 2)));
-typedef int i32m3x4_b __attribute__((matrix_type(3, 4)));
-typedef int i32m3x6_b __attribute__((matrix_type(3, 6)));
-typedef int i32m4x1_b __attribute__((matrix_type(4, 1)));
-typedef int i32m4x4_b __attribute__((matrix_type(4, 4)));
-typedef int i32m6x5_b __attribute__((matrix_type(6, 5)));
-typedef int i32m6x6_b __attribute__((matrix_type(9 - K3, K3 * 2)));
-typedef int i32m7x4_b __attribute__((matrix_type(7, 4)));
-typedef int i32m14x1_b __attribute__((matrix_type(14, 1)));
-typedef int i32m14x2_b __attribute__((matrix_type(14, 2)));
-typedef int i32m14x6_b __attribute__((matrix_type(14, 6)));
+typedef short i16m2x5_b __attribute__((matrix_type(2, 5)));
+typedef short i16m2x6_b __attribute__((matrix_type(2, 6)));
+typedef short i16m2x10_b __attribute__((matrix_type(2, 10)));
+typedef short i16m4x3_b __attribute__((matrix_type(4, 3)));
+typedef short i16m4x4_b __attribute__((matrix_type(4, 4)));
+typedef short i16m8x3_b __attribute__((matrix_type(8, 3)));
+typedef short i16m8x8_b __attribute__((matrix_type(8, 8)));
+typedef short i16m12x5_b __attribute__((matrix_type(12, 5)));
+typedef int i32m1x1_b __attribute__((matrix_type(1, 1)));
+typedef int i32m1x6_b __attribute__((matrix_type(1, 6)));
+typedef int i32m4x1_b __attribute__((matrix_type(9 - K5, 6 - K5)));
+typedef int i32m5x1_b __attribute__((matrix_type(5, 1)));
+typedef int i32m5x6_b __attribute__((matrix_type(5, 6)));
+typedef int i32m5x16_b __attribute__((matrix_type(K5, (K3 * 16) / K3)));
+typedef int i32m6x1_b __attribute__((matrix_type(6, 1)));
+typedef int i32m16x1_b __attribute__((matrix_type((K3 * 16) / K3, 0 + 1)));
 typedef long i64m1x2_b __attribute__((matrix_type(1, 2)));
-typedef long i64m1x6_b __attribute__((matrix_type(9 - K8, (K8 * 6) / K8)));
-typedef long i64m1x11_b __attribute__((matrix_type(1, 11)));
-typedef long i64m2x7_b __attribute__((matrix_type(2, 7)));
-typedef long i64m3x3_b __attribute__((matrix_type(3, 3)));
+typedef long i64m2x1_b __attribute__((matrix_type(2, 1)));
 typedef long i64m3x4_b __attribute__((matrix_type(3, 4)));
-typedef long i64m4x4_b __attribute__((matrix_type(K2 + 2, K4)));
-typedef long i64m5x3_b __attribute__((matrix_type(5, 3)));
-typedef long i64m6x6_b __attribute__((matrix_type(6, 6)));
-typedef long i64m8x3_b __attribute__((matrix_type(8, 3)));
-typedef long i64m12x3_b __attribute__((matrix_type(12, 3)));
-typedef unsigned char u8m1x4_b __attribute__((matrix_type(1, 4)));
-typedef unsigned char u8m1x8_b __attribute__((matrix_type(1, 8)));
-typedef unsigned char u8m2x2_b __attribute__((matrix_type(2, 2)));
+typedef long i64m4x3_b __attribute__((matrix_type(4, 3)));
+typedef long i64m4x6_b __attribute__((matrix_type(4, 6)));
+typedef long i64m7x3_b __attribute__((matrix_type((K2 * 7) / K2, 6 - K3)));
+typedef long i64m7x7_b __attribute__((matrix_type(7, 7)));
+typedef long i64m8x2_b __attribute__((matrix_type(8, 2)));
+typedef long i64m9x2_b __attribute__((matrix_type(9, 2)));
+typedef long i64m11x6_b __attribute__((matrix_type(11, 6)));
+typedef long i64m15x8_b __attribute__((matrix_type(15, 8)));
+typedef unsigned char u8m1x3_b __attribute__((matrix_type(1, 3)));
 typedef unsigned char u8m2x3_b __attribute__((matrix_type(2, 3)));
-typedef unsigned char u8m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned char u8m4x2_b __attribute__((matrix_type(4, 2)));
-typedef unsigned char u8m6x6_b __attribute__((matrix_type(6, 6)));
-typedef unsigned char u8m7x2_b __attribute__((matrix_type(K3 + 4, (K3 * 2) / K3)));
+typedef unsigned char u8m2x4_b __attribute__((matrix_type(2, 4)));
+typedef unsigned char u8m2x7_b __attribute__((matrix_type(2, 7)));
+typedef unsigned char u8m4x8_b __attribute__((matrix_type(4, 8)));
+typedef unsigned char u8m6x5_b __attribute__((matrix_type(6, 5)));
 typedef unsigned char u8m7x4_b __attribute__((matrix_type(7, 4)));
-typedef unsigned short u16m1x16_b __attribute__((matrix_type(1, 16)));
-typedef unsigned short u16m2x1_b __attribute__((matrix_type(2, 1)));
-typedef unsigned short u16m2x6_b __attribute__((matrix_type((K3 * 2) / K3, K2 + 4)));
+typedef unsigned char u8m7x8_b __attribute__((matrix_type(K3 + 4, K8)));
+typedef unsigned char u8m10x7_b __attribute__((matrix_type(10, 7)));
+typedef unsigned char u8m11x1_b __attribute__((matrix_type(11, 1)));
+typedef unsigned short u16m1x7_b __attribute__((matrix_type(1, 7)));
+typedef unsigned short u16m2x3_b __attribute__((matrix_type(2, 3)));
 typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
-typedef unsigned short u16m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned short u16m3x3_b __attribute__((matrix_type(3, 3)));
-typedef unsigned short u16m6x1_b __attribute__((matrix_type(6, 1)));
-typedef unsigned short u16m6x13_b __attribute__((matrix_type(K2 * 3, K4 + 9)));
+typedef unsigned short u16m3x1_b __attribute__((matrix_type(3, 1)));
+typedef unsigned short u16m3x16_b __attribute__((matrix_type(3, 16)));
+typedef unsigned short u16m4x1_b __attribute__((matrix_type(4, 1)));
+typedef unsigned short u16m4x4_b __attribute__((matrix_type(4, 4)));
+typedef unsigned short u16m4x6_b __attribute__((matrix_type(4, 6)));
 typedef unsigned short u16m7x1_b __attribute__((matrix_type(7, 1)));
-typedef unsigned short u16m10x1_b __attribute__((matrix_type(10, 1)));
-typedef unsigned int u32m2x8_b __attribute__((matrix_type(2, 8)));
-typedef unsigned int u32m3x6_b __attribute__((matrix_type(3, 6)));
-typedef unsigned int u32m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned int u32m4x2_b __attribute__((matrix_type((K2 * 4) / K2, (K5 * 2) / K5)));
+typedef unsigned short u16m8x7_b __attribute__((matrix_type(8, 7)));
+typedef unsigned short u16m15x2_b __attribute__((matrix_type(15, 2)));
+typedef unsigned int u32m1x3_b __attribute__((matrix_type(1, 3)));
+typedef unsigned int u32m1x8_b __attribute__((matrix_type(1, 8)));
+typedef unsigned int u32m2x2_b __attribute__((matrix_type(2, 2)));
+typedef unsigned int u32m2x7_b __attribute__((matrix_type(5 - K3, K5 + 2)));
+typedef unsigned int u32m4x3_b __attribute__((matrix_type(4, 3)));
+typedef unsigned int u32m5x1_b __attribute__((matrix_type(5, 1)));
+typedef unsigned int u32m5x12_b __attribute__((matrix_type(5, 12)));
+typedef unsigned int u32m6x3_b __attribute__((matrix_type(6, 3)));
+typedef unsigned int u32m6x4_b __attribute__((matrix_type(6, 4)));
+typedef unsigned int u32m8x3_b __attribute__((matrix_type((K5 * 8) / K5, (K4 * 3) / K4)));
 typedef unsigned int u32m8x4_b __attribute__((matrix_type(8, 4)));
-typedef unsigned int u32m8x16_b __attribute__((matrix_type(8, 16)));
-typedef unsigned int u32m11x1_b __attribute__((matrix_type(11, 1)));
-typedef unsigned int u32m13x2_b __attribute__((matrix_type(13, 2)));
-typedef unsigned long u64m1x14_b __attribute__((matrix_type(1, 14)));
-typedef unsigned long u64m2x1_b __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned long u64m4x7_b __attribute__((matrix_type(4, 7)));
-typedef unsigned long u64m5x4_b __attribute__((matrix_type(4 + 1, (K5 * 4) / K5)));
-typedef unsigned long u64m5x8_b __attribute__((matrix_type((K4 * 5) / K4, K4 * 2)));
-typedef unsigned long u64m6x3_b __attribute__((matrix_type(K2 * 3, (K5 * 3) / K5)));
-typedef unsigned long u64m8x4_b __attribute__((matrix_type(8, 4)));
-typedef unsigned long u64m16x1_b __attribute__((matrix_type(16, 1)));
-typedef float f32m1x7_b __attribute__((matrix_type(1, 7)));
-typedef float f32m1x11_b __attribute__((matrix_type(1, 11)));
-typedef float f32m2x2_b __attribute__((matrix_type(2, 2)));
-typedef float f32m2x5_b __attribute__((matrix_type(2, 5)));
-typedef float f32m2x9_b __attribute__((matrix_type(2, 9)));
-typedef float f32m3x7_b __attribute__((matrix_type(3, 7)));
-typedef float f32m3x13_b __attribute__((matrix_type(3, 13)));
-typedef float f32m5x1_b __attribute__((matrix_type(5, 1)));
-typedef float f32m6x2_b __attribute__((matrix_type(6, 2)));
-typedef float f32m13x4_b __attribute__((matrix_type(15 - K2, K3 + 1)));
-typedef double f64m1x6_b __attribute__((matrix_type(1, 6)));
-typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
+typedef unsigned int u32m8x8_b __attribute__((matrix_type(8, 8)));
+typedef unsigned long u64m1x1_b __attribute__((matrix_type(1, 1)));
+typedef unsigned long u64m1x3_b __attribute__((matrix_type(1, 3)));
+typedef unsigned long u64m1x4_b __attribute__((matrix_type((K3 * 1) / K3, K4)));
+typedef unsigned long u64m1x8_b __attribute__((matrix_type(1, 8)));
+typedef unsigned long u64m1x11_b __attribute__((matrix_type(1, 11)));
+typedef unsigned long u64m3x2_b __attribute__((matrix_type(3, 2)));
+typedef unsigned long u64m3x7_b __attribute__((matrix_type(3, 7)));
+typedef unsigned long u64m4x6_b __attribute__((matrix_type(4, 6)));
+typedef unsigned long u64m6x6_b __attribute__((matrix_type(6, 6)));
+typedef unsigned long u64m7x1_b __attribute__((matrix_type(7, 1)));
+typedef unsigned long u64m7x3_b __attribute__((matrix_type(7, 3)));
+typedef unsigned long u64m8x3_b __attribute__((matrix_type(8, 3)));
+typedef unsigned long u64m11x1_b __attribute__((matrix_type(11, 1)));
+typedef unsigned long u64m14x4_b __attribute__((matrix_type(14, 4)));
+typedef float f32m1x3_b __attribute__((matrix_type(1, 3)));
+typedef float f32m3x3_b __attribute__((matrix_type(5 - K2, (K4 * 3) / K4)));
+typedef float f32m3x4_b __attribute__((matrix_type(3, 4)));
+typedef float f32m4x5_b __attribute__((matrix_type(4, 5)));
+typedef float f32m6x6_b __attribute__((matrix_type(6, 6)));
+typedef float f32m13x4_b __attribute__((matrix_type(16 - K3, 12 - K8)));
+typedef double f64m1x1_b __attribute__((matrix_type(1, 1)));
+typedef double f64m1x2_b __attribute__((matrix_type(1, 2)));
+typedef double f64m1x3_b __attribute__((matrix_type(1, 3)));
+typedef double f64m1x8_b __attribute__((matrix_type(1, 8)));
+typedef double f64m2x2_b __attribute__((matrix_type(7 - K5, (K4 * 2) / K4)));
 typedef double f64m2x3_b __attribute__((matrix_type(2, 3)));
-typedef double f64m2x4_b __attribute__((matrix_type(7 - K5, 12 - K8)));
-typedef double f64m2x5_b __attribute__((matrix_type(2, 5)));
+typedef double f64m2x12_b __attribute__((matrix_type(2, 12)));
+typedef double f64m4x4_b __attribute__((matrix_type(4, 4)));
+typedef double f64m4x6_b __attribute__((matrix_type(4, 6)));
 typedef double f64m4x7_b __attribute__((matrix_type(4, 7)));
-typedef double f64m4x15_b __attribute__((matrix_type(4, 15)));
-typedef double f64m5x2_b __attribute__((matrix_type(10 - K5, 1 + 1)));
-typedef double f64m8x2_b __attribute__((matrix_type(8, 2)));
-typedef double f64m8x5_b __attribute__((matrix_type(11 - K3, 4 + 1)));
-typedef double f64m8x8_b __attribute__((matrix_type(8, 8)));
-typedef double f64m13x8_b __attribute__((matrix_type(K3 + 10, K3 + 5)));
+typedef double f64m7x4_b __attribute__((matrix_type(K3 + 4, 3 + 1)));
+typedef double f64m8x3_b __attribute__((matrix_type(8, 3)));
+typedef double f64m13x4_b __attribute__((matrix_type(13, 4)));
+typedef double f64m15x4_b __attribute__((matrix_type(15, 4)));
+typedef double f64m15x5_b __attribute__((matrix_type(15, 5)));
 
-u64m2x6 m000(const unsigned long *src0, u64m12x4 a0, unsigned int s0, u64m1x4 a1, unsigned long *dst0, u16m2x6 a2, u16m2x6 a3, u16m2x6 a4, unsigned long n0, unsigned short *dst1, u64m2x6 a5, u32m2x3 z0, u32m5x5 z1) {
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K3 * 1) / K3, 12, (K8 * 1) / K8) * (a0 * (float)s0) - a1, dst0, 3);
-    __builtin_matrix_column_major_store(a2 + a3 - a4, dst1, n0);
-    __auto_type t0 = a4 - a4;
+i32m5x2 m000(f64m1x4 a0, f64m4x4 a1, u64m1x4 a2, unsigned int s0, unsigned long *dst0, float s1, f64m4x7_b a3, f64m7x4_b a4, f64m4x4 a5, u32m5x2 a6, unsigned int i0, unsigned char s2, unsigned char s3, u32m2x3 z0, u32m5x5 z1) {
+    __builtin_matrix_column_major_store((u64m1x4) a2 * (float)s0, dst0, 2);
+    __auto_type t0 = a1 * a1 - a1;
+    t0 *= s1 ? a3 * a4 : a5;
     __auto_type bad = z0 + z1; /* M000 */
-    return a3[0][1] * a5 * 0;
+    return s3 * (i32m5x2) ({ __auto_type ins0 = a6 - a6; ins0[4][i0] = (float)s2; ins0; });
 }
 
-f32m3x14 m001(f32m3x14 a0, unsigned short i0, f32m3x2 a1, f64m2x1 a2, unsigned short i1, long i2, const double *src0, f64m15x16 a3, double *dst0, f32m3x1 a4, const float *src1, short s0, f32m1x14 a5, i32m3x2 z0) {
-    __auto_type t0 = __builtin_matrix_transpose(a0 * a0[i0][8]) * a1;
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_transpose(a2); ins0[i1][0] = a0[i2][10]; ins0; }) * (__builtin_matrix_column_major_load(src0, 2, 15, 4) * a3), dst0, 3);
-    __auto_type bad = a1 - z0; /* M001 */
-    return ((unsigned char)s0 + a4 * __builtin_matrix_column_major_load(src1, 1, 1, 3)) * a5;
+void m001(f32m2x15 a0, f32m15x14 a1, float s0, unsigned char s1, const float *src0, f32m4x2 a2, f32m14x2 a3, f32m14x2 a4, float *dst0, i32m14x2 z0) {
+    f32m14x2 t0 = (unsigned int)s0 - __builtin_matrix_transpose(a0 * a1);
+    __builtin_matrix_column_major_store(s1 ? __builtin_matrix_column_major_load(src0, 14, 4, 14) * a2 : a3 - a4, dst0, 14);
+    __auto_type bad = a4 - z0; /* M001 */
 }
 
-u32m7x2 m002(i64m8x8 a0, i64m8x2 a1, long *dst0, i64m2x4 a2, i64m4x6 a3, unsigned long s0, i64m6x4 a4, i64m4x8 a5, unsigned long n0, long *dst1, f64m3x4 a6, unsigned long n1, double *dst2, i64m8x3_b a7, long s1, long s2, const long *src0, i64m12x3_b a8, i64m3x6 a9, const long *src1, u32m7x2 a10, u16m4x2 z0, u16m3x5 z1) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
-    i64m8x8 t0 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, 8, 9));
+i16m4x8 m002(i64m8x2_b a0, unsigned long n0, long *dst0, u8m2x4 a1, u8m2x4_b a2, u8m2x7 a3, unsigned short s0, u8m7x8_b a4, unsigned char *dst1, u8m2x3 a5, u8m3x7 a6, u8m7x4_b a7, i64m8x15 a8, i64m15x8_b a9, const long *src0, const long *src1, unsigned long s1, i64m8x2 a10, i16m4x8 a11, unsigned char s2, double s3, u16m4x2 z0, u16m3x5 z1) {
+    __builtin_matrix_column_major_store(a0, dst0, n0);
+    __builtin_matrix_column_major_store((s0 + __builtin_matrix_transpose(a1 - a2) * a3) * (a1[1][(K2 * 0) / K2] * a4 * -1), dst1, 4);
+    u8m2x4_b t0 = a5 / 0x7 * ((a6 - a6) * a7);
+    i64m8x2 t1 = a8 * a9 * __builtin_matrix_column_major_load(src0, 8, 3, 8) * __builtin_matrix_column_major_load(src1, 3, 7 - K5, 4) - (s1 ? a0 - a0 : a10);
     __auto_type bad = z0 * z1; /* M002 */
-    return a10;
+    return ({ __auto_type ins0 = a11 / s2; ins0[1][(K8 * 2) / K8] = s3; ins0; });
 }
 
-f32m1x1 m003(i16m4x3 a0, f64m4x3 a1, unsigned long s0, f64m3x1 a2, double *dst0, f64m3x4 a3, unsigned long n0, const double *src0, long i0, unsigned int i1, double s1, unsigned char i2, i32m1x2 a4, f32m2x9_b a5, f32m9x1 a6, f64m2x6 z0) {
-    __builtin_matrix_column_major_store(((f64m4x3) a0 - a1 + a1 * s0) * (a2 - a2), dst0, 7);
-    __auto_type t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
-    t0[i0][2] = a1[0][1];
-    t0[i1][(K4 * 1) / K4] = s1;
-    t0[3][1] = t0[11 - K8][i2];
-    __auto_type bad = a4 * z0; /* M003 */
-    return (f32m1x2) a4 * a5 * a6;
+u64m1x6 m003(const double *src0, f64m4x1 a0, unsigned char i0, short s0, int i1, i32m4x1 a1, int s1, double *dst0, const int *src1, i32m15x4 a2, float s2, unsigned int i2, int s3, unsigned char i3, unsigned long n0, const float *src2, unsigned int i4, short s4, f64m1x3 a3, f64m1x3_b a4, f64m3x6 a5, i64m1x11 a6, i64m11x6_b a7, u64m1x8_b a8, const unsigned long *src3, u64m6x6_b a9, f64m6x6 z0) {
+    __builtin_matrix_column_major_store(a0[1][i1] + (__builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 5) + ({ __auto_type ins0 = a0; ins0[i0][0] = s0; ins0; })) + (f64m4x1) (a1 / s1), dst0, K5);
+    __auto_type t0 = __builtin_matrix_column_major_load(src1, 15, 4, 15) - a2 - s2;
+    t0[i2][(K4 * 0) / K4] = s3;
+    t0[7][3] = a1[11 - K8][i3];
+    f32m1x1 t1 = __builtin_matrix_transpose((a0[i4][8 - K8] + __builtin_matrix_column_major_load(src2, 1, 1, n0)) / s4);
+    __auto_type bad = a7 * z0; /* M003 */
+    return ((u64m1x6) (a6 * a7 * -2) + a8 * __builtin_matrix_column_major_load(src3, 8, 6, 10)) * a9;
 }
 
-i16m2x4 m004(i8m2x4 a0, i16m2x4 a1, i16m2x4 z0) {
-    __auto_type bad = a1 / z0; /* M004 */
-    return (i16m2x4) a0 - a1;
+i16m2x4 m004(unsigned long n0, const short *src0, i16m6x3 z0, i16m6x3 z1) {
+    __auto_type bad = z0 / z1; /* M004 */
+    return __builtin_matrix_column_major_load(src0, (K3 * 2) / K3, 4, n0);
 }
 
-u64m3x6 m005(const unsigned char *src0, u8m8x6 a0, u64m8x2 a1, u64m6x3 a2, u64m3x2 a3, unsigned int i0, u64m3x6 a4, unsigned long n0, const short *src1, i16m4x6 a5, u64m3x5 a6, u64m5x6 a7, long s0, unsigned int i1, float s1, u16m1x2 z0, unsigned int z1) {
-    __auto_type t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
-    t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
-    if (i0 < 1) { t0 *= __builtin_matrix_transpose(({ __auto_type ins0 = a4; ins0[2][3] = -1; ins0; })) * (a4 * 0); }
-    __auto_type bad = z1 / z0; /* M005 */
-    return ({ __auto_type ins1 = (u64m3x6) (__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) - a6 * a7 / s0; ins1[1][i1] = s1; ins1; });
+i64m10x4 m005(u32m4x15 a0, u32m4x15 a1, const unsigned int *src0, unsigned long n0, const long *src1, i64m4x3 a2, long i0, u32m4x15 a3, i64m10x4 a4, unsigned long n1, const long *src2, i64m10x4 a5, unsigned char s0, unsigned long n2, const long *src3, unsigned short z0) {
+    u32m4x15 t0 = a0 - a1 - __builtin_matrix_column_major_load(src0, 4, 15, 7) - a1 - (__builtin_matrix_column_major_load(src1, 3, 4, n0) * a2)[(K3 * 0) / K3][i0] + a3;
+    __auto_type bad = z0 / a1; /* M005 */
+    return ({ __auto_type ins0 = a4 + (__builtin_matrix_column_major_load(src2, 10, 4, n1) + a5); ins0[3][2] = s0; ins0; }) - __builtin_matrix_column_major_load(src3, 10, 3 + 1, n2);
 }
 
-i8m2x4 m006(i8m2x4 a0, signed char *dst0, i8m2x7 a1, i8m7x4 a2, i8m7x4 a3, i8m2x4 a4, u32m2x4 a5, const signed char *src0, signed char s0, i8m2x4_b a6) {
-    __builtin_matrix_column_major_store(a0 + -0x2L, dst0, 3);
-    __auto_type t0 = a0;
-    for (int l0 = 0; l0 < 2; l0++) { t0[l0][2] /= 3; }
-    __auto_type bad = 2 / a4; /* M006 */
-    return a1 * (a2 - a3) - a4 - (i8m2x4) a5 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
+void m006(i8m2x4 a0, i8m2x4_b a1, signed char *dst0, unsigned long n0, const signed char *src0, short s0, long s1, unsigned long i0, long i1) {
+    __builtin_matrix_column_major_store(a0 - a1, dst0, K3 + 2);
+    __auto_type t0 = s1 * ((__builtin_matrix_column_major_load(src0, 2, 4, n0) + a0) / s0);
+    t0[0][i0] = a0[i1][3];
+    __auto_type bad = -a1; /* M006 */
 }
 
-i8m2x7 m007(u32m2x1 a0, signed char s0, i8m2x7_b a1) {
-    u32m2x1 t0 = a0 / s0;
-    __auto_type bad = -a1; /* M007 */
-    return a1;
+i8m4x7 m007(i8m4x7 a0, i8m4x7 a1, unsigned long n0, signed char *dst0, i8m7x2 a2, const signed char *src0, const signed char *src1, f64m7x4 a3) {
+    __builtin_matrix_column_major_store(a0 - a1, dst0, n0);
+    __auto_type bad = !a1; /* M007 */
+    return __builtin_matrix_transpose(a2 * __builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 4, 5) - __builtin_matrix_column_major_load(src1, 7, 4, 8)) - (i8m4x7) __builtin_matrix_transpose(a3);
 }
 
-int m008(const int *src0, unsigned int s0, int i0, u8m2x2 z0) {
-    __auto_type bad = !z0; /* M008 */
-    return (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0];
+u8m7x5 m008(const float *src0, i64m15x3 a0, int i0, const unsigned long *src1, const unsigned long *src2, unsigned int i1, long s0, u8m7x4 a1, u8m1x4 a2, unsigned long i2, u8m1x5 a3) {
+    __auto_type t0 = (u64m15x3) a0 + 3;
+    for (int l0 = 0; l0 < 15; l0++) { t0[l0][2] = t0[i0][2]; }
+    u64m15x3 t1 = t0 + t0;
+    u64m15x3 t2 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 15, 1, 16) * __builtin_matrix_column_major_load(src2, 1, 3, 2); ins0[9][i1] = s0; ins0; });
+    __auto_type bad = a2 < 1; /* M008 */
+    return a1 * __builtin_matrix_transpose(({ __auto_type ins1 = a2; ins1[i2][3 - K2] = -1; ins1; })) * a3;
 }
 
-u8m14x2 m009(const unsigned long *src0, u64m7x5 a0, u64m5x4_b a1, u16m8x3 a2, unsigned long n0, const unsigned short *src1, u16m2x8_b a3, u16m2x1_b a4, u16m1x3 a5, u16m3x6 a6, u16m6x6 a7, const unsigned short *src2, u8m14x2 a8, const unsigned char *src3, double s0, f32m3x2 z0) {
-    u64m7x4 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 7, 4, 8); ins0[5][1] = -1; ins0; }) - a0 * a1;
-    u16m8x6 t1 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
-    __auto_type t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
-    u16m6x13_b t3 = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
-    t3 /= 7;
-    __auto_type bad = z0 <= z0; /* M009 */
-    return a8 * __builtin_matrix_column_major_load(src3, 2, 2, K4) - s0 - a8 * -1;
+f64m13x4 m009(i16m3x5 a0, i16m5x1 a1, short *dst0, f64m13x4_b a2, double s0, double s1, unsigned char s2, short s3, unsigned short s4, u64m4x1 z0, u64m4x1 z1) {
+    __builtin_matrix_column_major_store(a0 * a1, dst0, 4);
+    __auto_type bad = z0 % z1; /* M009 */
+    return (a2 + (s0 + s1)) / s2 + (s3 ? a2 - a2 * s4 : a2);
 }
 
-float m010(f32m2x6 a0, const float *src0, unsigned long n0, const float *src1, u32m2x3 z0, u32m2x3 z1) {
-    __auto_type t0 = a0 * __builtin_matrix_column_major_load(src0, 5 + 1, 22 - K8, 9) - (f32m2x14) __builtin_matrix_column_major_load(src1, 2, 14, n0);
-    __auto_type bad = z0 % z1; /* M010 */
-    return a0[0][2];
+float m010(f32m1x3 a0, f32m3x1 a1, float *dst0, unsigned char i0, i32m1x1 z0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0 * a1), dst0, 2);
+    __auto_type bad = z0 ^ 1; /* M010 */
+    return a1[i0][2 - K2];
 }
 
-i64m5x3 m011(i64m3x5 a0, i64m3x5 a1, unsigned long n0, const unsigned short *src0, u16m2x1 a2, float s0, unsigned short *dst0, unsigned long s1, i64m5x3_b a3, int s2, i64m5x3 z0) {
-    i64m5x3_b t0 = __builtin_matrix_transpose(a0 + a1);
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 2, 1, n0) - a2 - -1; ins0[1][0] = s0; ins0; }), dst0, 3);
-    i64m3x5 t1 = (unsigned short)s1 * a0;
-    __auto_type bad = t0 ^ z0; /* M011 */
-    return ({ __auto_type ins1 = a3 + t0 - t0; ins1[1][8 - K8] = s2; ins1; });
+unsigned short m011(unsigned long n0, const unsigned short *src0, long s0, const unsigned short *src1, unsigned long n1, const unsigned short *src2, int i0, unsigned long s1, int i1, int i2, unsigned char i3, unsigned int i4, u16m5x2 z0, u16m5x2 z1) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 2, 8, n0);
+    t0 -= s0 ? __builtin_matrix_column_major_load(src1, 2, 14, 2) * __builtin_matrix_column_major_load(src2, K4 + 10, 8, n1) + ({ __auto_type ins0 = t0; ins0[(K5 * 0) / K5][i0] = 221L; ins0; }) : t0;
+    t0 = (s1 - t0) * t0[i1][i2] - 3;
+    __auto_type bad = z0 && z1; /* M011 */
+    return t0[i3][i4];
 }
 
-i8m6x6 m012(const signed char *src0, u32m5x1 z0, u32m5x1 z1) {
-    __auto_type bad = z0 && z1; /* M012 */
-    return (i8m6x6) __builtin_matrix_column_major_load(src0, 6, 6, 7 + 1);
+i8m6x6 m012(unsigned char s0, const signed char *src0, unsigned long n0, const signed char *src1, u32m5x1 z0) {
+    __auto_type bad = (u32m1x4)z0; /* M012 */
+    return s0 ? __builtin_matrix_column_major_load(src0, 6, 6, 7 + 1) * 97 : __builtin_matrix_column_major_load(src1, 6, 6, n0);
 }
 
-i64m1x6 m013(i64m1x6_b a0, u32m6x4 z0) {
-    __auto_type bad = (u8m3x6)z0; /* M013 */
+u8m1x3 m013(unsigned char s0, u64m3x13 a0, u64m3x13 a1, const unsigned long *src0, u64m2x1 a2, u64m1x3 a3, u8m1x3 a4, u8m1x3 a5, u8m3x3 a6, unsigned long *dst0, u8m1x3_b a7) {
+    __auto_type t0 = s0 ? (a0 + a1) * (__builtin_matrix_column_major_load(src0, K3 + 10, 2, 14) * a2) : __builtin_matrix_transpose(a3);
+    __builtin_matrix_column_major_store((u64m1x3) (a4 - a4 + a5 * a6) - a3, dst0, 2);
+    __auto_type bad = (unsigned long)a0; /* M013 */
+    return a7 * -1;
+}
+
+u8m4x3 m014(const unsigned char *src0, unsigned char s0, double s1, u8m4x1 a0, u8m4x1 a1, const unsigned char *src1, float s2) {
+    __auto_type bad = a0[6][0]; /* M014 */
+    return __builtin_matrix_transpose((unsigned short)s1 + __builtin_matrix_column_major_load(src0, 3, 4, 6) / s0) - ((u8m4x1) a0 - a1) * (__builtin_matrix_column_major_load(src1, 1, 3, 4) * (unsigned char)s2);
+}
+
+u32m11x1 m015(u32m11x1 a0, long i0, u32m1x2 a1, unsigned long i1, long s0, const unsigned int *src0, double s1, const unsigned int *src1, const unsigned int *src2, double s2, signed char s3) {
+    u32m11x1 t0 = a0;
+    for (int l0 = 0; l0 < 11; l0++) { t0[l0][0] += a0[i0][5 - K5]; }
+    __auto_type t1 = __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[(K2 * 0) / K2][i1] = s0; ins0; }) * __builtin_matrix_column_major_load(src0, 2, 11, 5 - K3)) - (t0 + (s1 ? __builtin_matrix_column_major_load(src1, 11, 1, 11) : __builtin_matrix_column_major_load(src2, 11, 1, 22 - K8)));
+    __auto_type bad = t0[1][1]; /* M015 */
+    return (s2 ? a0 - t0 : t0) / s3;
+}
+
+f32m2x1 m016(const double *src0, const unsigned long *src1, f32m2x1 a0, i8m3x5 z0) {
+    __auto_type t0 = (u32m2x1) __builtin_matrix_column_major_load(src1, 10 - K8, 1, 4);
+    __auto_type bad = z0;
+    bad[0][5] *= 1; /* M016 */
     return a0;
 }
 
-void m014(u32m4x5 a0, unsigned int s0, i64m5x5 a1, i64m5x1 a2, unsigned long n0, const unsigned int *src0, u32m4x4 a3, unsigned char s1, i64m5x5 a4, long *dst0, i64m5x1 z0) {
-    u32m4x5 t0 = a0;
-    t0[1 + 1][0] = (unsigned int)(a1 * a2)[3][0];
-    u32m4x4 t1 = (__builtin_matrix_column_major_load(src0, 4, (K2 * 4) / K2, n0) - a3) * 3.0;
-    t0[2][4] = (unsigned int)s1;
-    __builtin_matrix_column_major_store(a4, dst0, 7);
-    __auto_type bad = (int)z0; /* M014 */
+void m017(const double *src0, const double *src1, f64m4x6_b a0, f64m6x2 a1, int s0, f64m4x2 a2, f64m1x2 a3, signed char s1, double *dst0, i8m1x3 a4, f64m3x4 a5, f64m4x5 a6, unsigned int i0, f64m3x2 a7, f64m2x8 a8, f64m8x2 a9, unsigned int i1, unsigned long i2, double *dst1, unsigned int s2, unsigned int s3, const unsigned char *src2, u8m4x4 a10, int s4, u8m4x4 a11, double s5, u16m2x1 z0) {
+    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 1, 4, 2) - __builtin_matrix_column_major_load(src1, 4 - K3, 4, 2)) * (a0 * a1 + (s0 ? a2 : a2)) + (a3 - s1), dst0, 1);
+    __builtin_matrix_column_major_store(((f64m1x3) (a4 - a4) + (a5 * a6)[i0][3]) * (a7 * a8 * a9 * a9[i1][i2]), dst1, 4);
+    u8m4x4 t0 = s2 ? s3 ? __builtin_matrix_transpose(({ __auto_type ins0 = __builtin_matrix_column_major_load(src2, 4, 4, 7) + a10; ins0[3][3] = (unsigned int)s4; ins0; })) : __builtin_matrix_transpose(a11) : a10 - a11 + (unsigned char)s5;
+    t0 = __builtin_matrix_transpose(a10) + 1.0;
+    __auto_type bad = z0[1 + 1][0]; /* M017 */
 }
 
-i32m13x3 m015(i32m13x3 a0, unsigned int s0, i32m3x4_b a1, i32m13x8 a2, unsigned short s1, unsigned long n0, const int *src0, int *dst0, f64m13x8_b a3, unsigned int i0, short s2, unsigned long n1, const float *src1, i32m1x6 a4, unsigned char s3, unsigned long s4, i32m6x3 a5) {
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = s0 * a0 * a1 + ({ __auto_type ins0 = a2; ins0[8][7] = s1; ins0; }) * __builtin_matrix_column_major_load(src0, 8, 12 - K8, n0); ins1[0][(K2 * 1) / K2] = a1[0][0]; ins1; }), dst0, 13);
-    i32m13x8 t0 = ({ __auto_type ins2 = (i32m13x8) (i8m13x8) a3; ins2[9][i0] = s2; ins2; });
-    __auto_type bad = a0[15][1]; /* M015 */
-    return ((unsigned char)s4 - (i32m13x1) (f64m13x1) __builtin_matrix_column_major_load(src1, 13, 1, n1) * (s3 * (a4 + a4))) * a5;
+u64m4x6 m018(u64m14x4 a0, u64m4x6_b a1, unsigned long s0, u64m6x14 a2, unsigned long n0, const unsigned long *src0, int s1, u64m14x3 a3, long s2, int s3, f64m4x6_b a4, unsigned long i0, long s4, long s5, unsigned long n1, const double *src1, unsigned int s6, const unsigned long *src2) {
+    __auto_type t0 = (__builtin_matrix_transpose(a0 * a1) - (s0 ? a2 : __builtin_matrix_column_major_load(src0, K2 + 4, 14, n0)) * 4 / 1) * ((s1 ? a3 + a3 - a3 : a3) / s2);
+    t0 /= s3;
+    __auto_type bad = a3[0][11 - K8]; /* M018 */
+    return (u64m4x6) ((u64m4x6) __builtin_matrix_column_major_load(src2, 4, 6, 4) + 4u);
 }
 
-u8m4x15 m016(const double *src0, f64m1x6_b a0, i8m3x3 a1, unsigned short i0, int i1, f32m2x6 a2, f32m6x2 a3, u8m4x15 a4, unsigned short s0, u8m4x15 a5, u32m1x2 z0) {
-    f64m1x6 t0 = __builtin_matrix_column_major_load(src0, 6 - K5, 6, 4) - a0;
-    __auto_type t1 = a1;
-    t0[i0][i1] *= -4.25;
-    f32m2x6 t2 = __builtin_matrix_transpose(__builtin_matrix_transpose(a2) + (a3 - a3));
-    __auto_type bad = z0[0][4]; /* M016 */
-    return a4 - s0 + (a5 + a4) - a4;
+void m019(unsigned short s0, u32m6x8 a0, unsigned int i0, float s1, const unsigned int *src0, u32m3x7 a1, u32m6x10 a2, u32m10x7 a3, u32m6x4_b a4, u32m4x7 a5, signed char s2, unsigned long s3, u32m6x1 a6, u32m1x5 a7, u32m5x7 a8, unsigned long n0, unsigned int *dst0, i32m2x4 z0) {
+    u32m6x7 t0 = s0 ? ({ __auto_type ins0 = a0; ins0[3][7] = a0[K2 * 2][i0]; ins0; }) / s1 * ((__builtin_matrix_column_major_load(src0, 8, K3, 8) + 4) * a1) : a2 * a3;
+    t0 -= a4 * a5;
+    __builtin_matrix_column_major_store(t0 / s2 - s3 - a6 * (a7 * a8), dst0, n0);
+    __auto_type bad = z0[1]; /* M019 */
 }
 
-u8m3x5 m017(u8m5x3 a0, unsigned long n0, const unsigned char *src0, u8m3x2 a1, u8m2x3_b a2, u8m3x5 a3, u16m3x5 a4, u16m3x5 a5, unsigned long i0, long i1, u16m3x3 z0) {
-    u8m3x5 t0 = __builtin_matrix_transpose(a0) - __builtin_matrix_column_major_load(src0, 3, 5, n0) + a1 * a2 * a3;
-    __auto_type bad = z0;
-    bad[0][3] = 1; /* M017 */
-    return (u8m3x5) ({ __auto_type ins1 = a4 - a5; ins1[1][3] = ({ __auto_type ins0 = a1; ins0[i0][4 - K3] = 0; ins0; })[0][i1]; ins1; });
-}
-
-i16m2x8 m018(i16m2x6 a0, i16m6x8 a1, i16m2x8 a2) {
-    __auto_type bad = a0[1 + 1][0]; /* M018 */
-    return a0 * a1 - a2;
-}
-
-void m019(i32m3x6_b a0, i32m6x6_b a1, unsigned short s0, unsigned long i0, float s1, int *dst0, i8m1x1 z0) {
-    i32m3x6_b t0 = a0;
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = ((t0 + t0) * (-5L + a1) - t0) / s0; ins0[i0][2] = s1; ins0; }), dst0, 3);
-    __auto_type bad = z0[0]; /* M019 */
-}
-
-u16m7x8 m020(const int *src0, i32m16x6 a0, const unsigned long *src1, unsigned long n0, const unsigned long *src2, u16m7x8 a1) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 6 - K5, 16, 2) * (a0 - a0);
-    __auto_type t1 = __builtin_matrix_column_major_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
+u16m4x6 m020(i16m2x10_b a0, i16m10x6 a1, i16m2x6 a2, u16m4x6 a3, const unsigned short *src0) {
+    i16m2x6_b t0 = a0 * a1 - a2;
     __auto_type bad = a0;
     bad[0] = 1; /* M020 */
-    return a1;
+    return a3 - __builtin_matrix_column_major_load(src0, 4, 6, 6) + a3 + a3;
 }
 
-void m021(i32m14x3 a0, i32m3x4 a1, i32m4x4_b a2, int i0, long i1, unsigned short i2, int i3, i32m14x1_b a3, double s0, i32m14x1 a4, i32m1x3 a5, unsigned char s1, unsigned long n0, const unsigned long *src0, u64m3x6 a6, unsigned long *dst0) {
-    i32m14x4 t0 = a0 * a1 * __builtin_matrix_transpose(a2);
-    t0[i0][i1] = 1;
-    __auto_type t1 = (i32m3x4) a1;
-    i32m14x3 t2 = (s0 - a3 + (a4 + a4)) * a5;
-    for (int l0 = 0; l0 < 4; l0++) { t1[2][l0] = 7; }
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-    __auto_type bad = (a2[0])[0]; /* M021 */
+u32m1x4 m021(f64m3x2 a0, double *dst0, const unsigned int *src0, unsigned int s0, i16m1x4 a1) {
+    __builtin_matrix_column_major_store(a0, dst0, 3);
+    u32m1x4 t0 = __builtin_matrix_transpose((u32m4x1) (__builtin_matrix_column_major_load(src0, 4, 1, 7) * s0));
+    t0[0][1] = t0[0][3];
+    __auto_type bad = (t0[0])[0]; /* M021 */
+    return (u32m1x4) a1;
 }
 
-u16m7x3 m022(i64m7x11 a0, i64m7x11 a1, const unsigned short *src0, u16m3x3 a2, float z0) {
-    __auto_type t0 = a0 - a1;
-    __auto_type bad = a0[0][z0]; /* M022 */
-    return __builtin_matrix_column_major_load(src0, 7, 3, 10 - K3) * a2;
+i8m2x2 m022(unsigned long n0, const unsigned char *src0, u8m10x7_b a0, unsigned short s0, int s1, f64m14x2 a1, unsigned long s2, f64m2x12_b a2, f64m14x4 a3, f64m4x4_b a4, f64m14x4 a5, f64m4x12 a6, int i0, i8m2x1_b a7, i8m1x8 a8, const signed char *src1, short s3, i8m4x2_b a9, unsigned long n1, const signed char *src2, double z0) {
+    u8m10x7 t0 = (__builtin_matrix_column_major_load(src0, 10, 7, n0) + a0) * s0;
+    __auto_type t1 = ((s1 ? a1 : a1) - s2) * (6.0 * a2);
+    t1[K4 * 2][10] = (double)a0[9][1];
+    t1 = (a3 * a4 + a5) * (({ __auto_type ins0 = a6; ins0[0][i0] = a1[7 - K3][1]; ins0; }) * a3[13][5 - K4]);
+    __auto_type bad = a5[0][z0]; /* M022 */
+    return (a7 * a8 * __builtin_matrix_column_major_load(src1, 8, 4, 9) + s3) * (a9 - __builtin_matrix_column_major_load(src2, 4, 2, n1));
 }
 
-u8m6x11 m023(u8m3x5 a0, const double *src0, f64m1x14 a1, u64m6x1 a2, u64m1x14_b a3, u64m14x11 a4) {
-    i8m3x5 t0 = 5L - (i8m3x5) a0;
-    __auto_type bad = &a3[0][0]; /* M023 */
-    return (u8m6x14) (a2 * a3) * (u8m14x11) a4;
+f64m8x3 m023(const long *src0, unsigned long n0, long *dst0, int s0, u8m8x1 a0, u8m8x1 a1, unsigned long n1, const signed char *src1, f64m1x2_b a2, f64m2x3 a3, f64m3x3 a4, f64m8x3 a5, f64m8x3_b a6, unsigned long s1, int s2) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 4, 2, 4), dst0, n0);
+    __auto_type t0 = ((f64m8x1) (s0 ? a0 : a1) - (f64m8x1) __builtin_matrix_column_major_load(src1, 8, 1, n1)) * ((a2 + 10L) * a3);
+    t0 *= a4 / 3;
+    t0[0][1] = t0[4][(K5 * 2) / K5];
+    __auto_type bad = &a0[0][0]; /* M023 */
+    return ({ __auto_type ins0 = t0 + a5 + a6 * (signed char)s1; ins0[3][1] = s2; ins0; });
 }
 
-f32m7x5 m024(unsigned long n0, const float *src0, f32m4x7 a0, unsigned int s0, f32m7x5 a1, long i0, i32m6x2 a2, i32m6x2 a3, unsigned long i1, float s1, int i2, f32m7x3 a4, f32m3x5 a5, float s2) {
-    f32m5x7 t0 = ({ __auto_type ins0 = s0 + __builtin_matrix_column_major_load(src0, K2 + 3, 4, n0) * a0; ins0[2][4] = a0[3][(K4 * 1) / K4]; ins0; });
-    t0 = __builtin_matrix_transpose(({ __auto_type ins1 = 8UL * a1; ins1[i0][1] = (a2 + a3)[(K2 * 4) / K2][i1]; ins1; }));
-    t0[4][3] *= s1;
-    u64m4x7 bad = a0; /* M024 */
-    return a2[0][i2] * a1 - (s2 - a4 * a5);
+u8m3x5 m024(const short *src0, const short *src1, float s0) {
+    i16m3x5 t0 = __builtin_matrix_column_major_load(src0, (K4 * 3) / K4, 5, 4) + __builtin_matrix_column_major_load(src1, 2 + 1, 5, 5);
+    return t0 / s0; /* M024 */
 }
 
-i8m8x3 m025(i8m8x10 a0, unsigned long i0, i32m10x3 a1, i8m8x3_b a2, const signed char *src0, int i1, unsigned long i2, signed char s0, unsigned int s1, i32m6x5 z0) {
-    __auto_type bad = a1;
-    bad = z0; /* M025 */
-    return s1 - ((a0 + a0[7][i0]) * (i8m10x3) a1 + (a2 - ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 8, 3, 11); ins0[i1][i2] = s0; ins0; })));
+unsigned char m025(int s0, const unsigned char *src0, u8m14x8 a0, u8m4x8_b a1, u8m8x4 a2, unsigned char *dst0, u8m13x4 a3, const unsigned char *src1, i16m6x6 a4, const unsigned int *src2, unsigned int *dst1) {
+    __builtin_matrix_column_major_store((s0 ? __builtin_matrix_column_major_load(src0, 4, 14, 4) * a0 : a1) * a2, dst0, 9 - K4);
+    u8m13x3 t0 = a3 * __builtin_matrix_column_major_load(src1, 4, 3, 4);
+    __builtin_matrix_column_major_store((u32m6x6) a4 + __builtin_matrix_column_major_load(src2, 6, 6, 6), dst1, 9);
+    f32m8x4 bad = a2 + a2; /* M025 */
+    return a1[0][0];
 }
 
-u32m1x12 m026(u32m2x8_b a0, int s0, u32m8x4_b a1, const unsigned int *src0, u32m1x4 a2, u32m2x12 a3, unsigned char s1, unsigned char s2, unsigned short s3, unsigned short s4, unsigned int s5, u32m4x1_b a4, u32m1x12 a5, u32m4x6 z0, u32m6x3 z1) {
-    u32m4x12 t0 = __builtin_matrix_transpose(s0 * a0 * a1 + __builtin_matrix_column_major_load(src0, 2, 1, 3) * a2) * ((s3 + s4) * ((s1 + s2) * (a3 - a3)));
-    t0[0][7] /= 3;
-    t0 = a4 * a5 - t0;
+i16m3x13 m026(unsigned long n0, const signed char *src0, i8m3x4 a0, i8m4x3 a1, short s0, const int *src1, i8m3x3 a2, i16m3x1 a3, int s1, i16m1x13 a4, i16m3x13 a5, f64m6x5 z0, f64m3x4 z1) {
+    i8m2x3_b t0 = __builtin_matrix_column_major_load(src0, 2, 3, n0);
+    t0 *= a0 * a1 - 6 + (s0 ? (i8m3x3) __builtin_matrix_column_major_load(src1, 3, 3, 5) : a2);
     __auto_type bad = z0;
-    bad *= z1; /* M026 */
+    bad = z1; /* M026 */
+    return ({ __auto_type ins0 = a3; ins0[1][0] = t0[0][2]; ins0; }) / s1 * a4 - a5;
+}
+
+unsigned short m027(unsigned long n0, const unsigned short *src0, long s0, const unsigned short *src1, unsigned long n1, const unsigned short *src2, int i0, unsigned long s1, int i1, int i2, unsigned char i3, unsigned int i4, f32m5x2 z0, f32m2x3 z1) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 2, 8, n0);
+    t0 -= s0 ? __builtin_matrix_column_major_load(src1, 2, 14, 2) * __builtin_matrix_column_major_load(src2, K4 + 10, 8, n1) + ({ __auto_type ins0 = t0; ins0[(K5 * 0) / K5][i0] = 221L; ins0; }) : t0;
+    t0 = (s1 - t0) * t0[i1][i2] - 3;
+    __auto_type bad = z0;
+    bad *= z1; /* M027 */
+    return t0[i3][i4];
+}
+
+i64m4x3 m028(i8m4x2 a0, unsigned char s0, const long *src0, const long *src1, i64m4x3 z0, i64m6x3 z1) {
+    __auto_type bad = z0;
+    bad *= z1; /* M028 */
+    return ((i64m4x2) a0 - (unsigned long)s0) * (__builtin_matrix_column_major_load(src0, 2, 3, 2) + __builtin_matrix_column_major_load(src1, (K2 * 2) / K2, K2 + 1, 5));
+}
+
+void m029(i8m2x4 a0, i8m2x4_b a1, signed char *dst0, unsigned long n0, const signed char *src0, short s0, long s1, unsigned long i0, long i1, i8m5x2 z0) {
+    __builtin_matrix_column_major_store(a0 - a1, dst0, K3 + 2);
+    __auto_type t0 = s1 * ((__builtin_matrix_column_major_load(src0, 2, 4, n0) + a0) / s0);
+    t0[0][i0] = a0[i1][3];
+    __auto_type bad = a1;
+    bad += z0; /* M029 */
+}
+
+i32m3x4 m030(const int *src0, i8m3x6 z0, i8m3x6 z1) {
+    __auto_type bad = z0;
+    bad /= z1; /* M030 */
+    return __builtin_matrix_column_major_load(src0, 3, 4, 6) + 3;
+}
+
+f32m13x4 m031(f32m13x4_b a0, unsigned short i0, unsigned long n0, const float *src0, unsigned char i1, const double *z0) {
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 5, 4, 3); /* M031 */
+    return ({ __auto_type ins0 = (f32m13x4) a0; ins0[0][i0] = __builtin_matrix_column_major_load(src0, 13, 3 + 1, n0)[5][i1]; ins0; });
+}
+
+u64m13x6 m032(unsigned long n0, const long *src0, i64m13x6 a0, i64m13x6 a1, i32m4x5 z0, int *z1) {
+    __builtin_matrix_column_major_store(z0, z1, 2); /* M032 */
+    return (u64m13x6) (__builtin_matrix_column_major_load(src0, 13, 6, n0) + a0 - a0 + a1);
+}
+
+u32m11x1 m033(u32m11x1 a0, long i0, u32m1x2 a1, unsigned long i1, long s0, const unsigned int *src0, double s1, const unsigned int *src1, const unsigned int *src2, double s2, signed char s3, long *z0) {
+    u32m11x1 t0 = a0;
+    for (int l0 = 0; l0 < 11; l0++) { t0[l0][0] += a0[i0][5 - K5]; }
+    __auto_type t1 = __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[(K2 * 0) / K2][i1] = s0; ins0; }) * __builtin_matrix_column_major_load(src0, 2, 11, 5 - K3)) - (t0 + (s1 ? __builtin_matrix_column_major_load(src1, 11, 1, 11) : __builtin_matrix_column_major_load(src2, 11, 1, 22 - K8)));
+    __builtin_matrix_column_major_store(a1, z0, 1); /* M033 */
+    return (s2 ? a0 - t0 : t0) / s3;
+}
+
+u16m4x1 m034(i32m6x6 a0, i32m6x1_b a1, const unsigned long *src0, unsigned char s0, u16m4x1 a2, const long *z0) {
+    i32m1x6 t0 = s0 + __builtin_matrix_transpose(a0 * a1 + (i32m6x1) __builtin_matrix_column_major_load(src0, (K2 * 6) / K2, 1, 9));
+    t0 /= -2;
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); /* M034 */
+    return a2 + -1;
+}
+
+void m035(f32m2x15 a0, f32m15x14 a1, float s0, unsigned char s1, const float *src0, f32m4x2 a2, f32m14x2 a3, f32m14x2 a4, float *dst0, const unsigned short *z0, unsigned long z1) {
+    f32m14x2 t0 = (unsigned int)s0 - __builtin_matrix_transpose(a0 * a1);
+    __builtin_matrix_column_major_store(s1 ? __builtin_matrix_column_major_load(src0, 14, 4, 14) * a2 : a3 - a4, dst0, 14);
+    __auto_type bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); /* M035 */
+}
+
+u64m3x7 m036(short s0, u64m3x7 a0, u64m3x7 a1, unsigned short s1, const int *src0, i32m3x7 a2, i32m3x3 a3, int s2, float s3, u64m3x7 a4, const unsigned long *src1, u64m3x7 a5, u64m7x3 a6, int z0) {
+    u64m3x7_b t0 = s2 - ((s0 ? a0 - a1 : a1) + s1 + (u64m3x7) (__builtin_matrix_column_major_load(src0, 3, 7, 6) + a2 + a3 * a2));
+    u64m3x7 t1 = s3 ? a4 : __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 7, 3, 7)) - a5;
+    __auto_type bad = __builtin_matrix_transpose(z0); /* M036 */
+    return __builtin_matrix_transpose(a6);
+}
+
+void m037(double s0, f64m2x3_b a0, f64m2x3 a1, f64m2x3 a2, unsigned long n0, double *dst0) {
+    __auto_type t0 = s0 ? a0 : a0;
+    __builtin_matrix_column_major_store(a1 - a0 + a2 + a1, dst0, n0);
+    __auto_type bad = __builtin_matrix_transpose(a1, a1); /* M037 */
+}
+
+u32m4x12 m038(const unsigned int *src0, const unsigned int *src1, unsigned short s0, const unsigned int *src2, i8m1x6 a0, signed char *dst0, float s1, short s2, u32m4x12 a1, int s3, short s4, float s5, u32m4x3_b a2, unsigned short s6, unsigned int i0, u32m3x5 a3, u32m5x12_b a4, int z0, int *z1) {
+    u32m4x12 t0 = (203 + (__builtin_matrix_column_major_load(src0, 4, 5 - K3, 9 - K5) + __builtin_matrix_column_major_load(src1, 4, 2, 4) + s0 - -1)) * __builtin_matrix_column_major_load(src2, 2, 12, (K2 * 2) / K2);
+    __builtin_matrix_column_major_store(a0, dst0, 2);
+    t0 /= s1;
+    __builtin_matrix_column_major_store(z0, z1, 1); /* M038 */
+    return (s2 ? s5 * (s4 - (a1 - s3)) : ({ __auto_type ins0 = s6 + a2; ins0[i0][1] = 3; ins0; }) * (a3 * ({ __auto_type ins1 = a4; ins1[4 - K4][10 - K4] = a2[(K2 * 1) / K2][2]; ins1; }))) + (a1 - t0);
+}
+
+u32m4x12 m039(const unsigned int *src0, const unsigned int *src1, unsigned short s0, const unsigned int *src2, i8m1x6 a0, signed char *dst0, float s1, short s2, u32m4x12 a1, int s3, short s4, float s5, u32m4x3_b a2, unsigned short s6, unsigned int i0, u32m3x5 a3, u32m5x12_b a4) {
+    u32m4x12 t0 = (203 + (__builtin_matrix_column_major_load(src0, 4, 5 - K3, 9 - K5) + __builtin_matrix_column_major_load(src1, 4, 2, 4) + s0 - -1)) * __builtin_matrix_column_major_load(src2, 2, 12, (K2 * 2) / K2);
+    __builtin_matrix_column_major_store(a0, dst0, 2);
+    t0 /= s1;
+    __auto_type bad = a0 - 200; /* M039 */
+    return (s2 ? s5 * (s4 - (a1 - s3)) : ({ __auto_type ins0 = s6 + a2; ins0[i0][1] = 3; ins0; }) * (a3 * ({ __auto_type ins1 = a4; ins1[4 - K4][10 - K4] = a2[(K2 * 1) / K2][2]; ins1; }))) + (a1 - t0);
+}
+
+typedef unsigned long bad_m040 __attribute__((matrix_type(2, 1048576))); /* M040 */
+
+u16m8x7 m041(unsigned char s0, u16m8x7_b a0, int i0, f64m5x5 z0) {
+    u16m5x5 bad = z0 * z0; /* M041 */
+    return s0 ? (u16m8x7) (a0 - 7) : ({ __auto_type ins0 = a0; ins0[4][i0] = 7; ins0; });
+}
+
+f32m11x6 m042(f32m11x6 a0, float *dst0, f32m11x16 a1, short s0, const float *src0, const float *src1, short s1, unsigned long n0, float *dst1, f32m11x6 a2, const float *src2, f32m11x6 a3, i32m1x1 z0, i32m1x1_b z1) {
+    __builtin_matrix_column_major_store(a0, dst0, 12);
+    __builtin_matrix_column_major_store((a1 * s0 + __builtin_matrix_column_major_load(src0, 11, 16, 11)) * (__builtin_matrix_column_major_load(src1, 16, 6, K3 * 6) + s1), dst1, n0);
+    u32m1x1 bad = z1 + z0; /* M042 */
+    return a2 - __builtin_matrix_column_major_load(src2, 11, 6, K2 + 9) - a3 * 1.1;
+}
+
+u16m4x2 m043(i16m4x5 a0, int i0, unsigned long i1, unsigned long i2, unsigned int i3, unsigned int s0, u16m5x11 a1, u16m11x2 a2, u16m3x2 z0, u16m5x1 z1) {
+    __auto_type bad = z0 + z1; /* M043 */
+    return (u16m4x5) ({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[i0][i1] = a0[i2][i3]; ins0; }); ins1[(K2 * 2) / K2][2] = s0; ins1; }) * (a1 * a2);
+}
+
+u64m4x3 m044(u64m1x3 a0, u64m1x4_b a1, u64m4x3 a2, u64m3x4 a3, double s0, u64m4x3 a4, f32m6x1 z0, f32m1x3 z1) {
+    u64m1x3_b t0 = a0 + 2UL - a0 + a1 * a2;
+    __auto_type bad = z0 - z1; /* M044 */
+    return __builtin_matrix_transpose(a3) / s0 - a4 - 0x9;
+}
+
+u32m5x1 m045(short s0, const float *src0, unsigned long n0, const float *src1, f64m1x2_b a0, double *dst0, unsigned int s1, int s2, f32m6x6 a1, f32m6x6 a2, unsigned char s3, double s4, long i0, signed char s5, unsigned char s6, f32m6x6_b a3, f32m6x6 a4, double s7, short s8, u32m5x1_b a5, u32m1x1 a6, unsigned long s9, i8m6x6 z0) {
+    f32m6x6 t0 = s0 ? __builtin_matrix_column_major_load(src0, 6, 6, 7) : __builtin_matrix_column_major_load(src1, 6, 6, n0);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0 - a0), dst0, 4);
+    t0 *= s1;
+    __auto_type t1 = (s2 ? t0 - a1 : a2) / s3;
+    f32m6x6 t2 = s8 - (({ __auto_type ins0 = a2 / s4; ins0[i0][(K8 * 5) / K8] = s5; ins0; }) - (s6 ? a3 : a4) * (s7 - a1));
+    __auto_type bad = a4 + z0; /* M045 */
+    return a5 * a6 - s9;
+}
+
+u32m2x3 m046(u32m2x3 a0, u32m1x3 z0) {
+    __auto_type bad = a0 * z0; /* M046 */
+    return 5u + a0;
+}
+
+i8m2x2 m047(unsigned long n0, const unsigned char *src0, u8m10x7_b a0, unsigned short s0, int s1, f64m14x2 a1, unsigned long s2, f64m2x12_b a2, f64m14x4 a3, f64m4x4_b a4, f64m14x4 a5, f64m4x12 a6, int i0, i8m2x1_b a7, i8m1x8 a8, const signed char *src1, short s3, i8m4x2_b a9, unsigned long n1, const signed char *src2, i32m7x2 z0) {
+    u8m10x7 t0 = (__builtin_matrix_column_major_load(src0, 10, 7, n0) + a0) * s0;
+    __auto_type t1 = ((s1 ? a1 : a1) - s2) * (6.0 * a2);
+    t1[K4 * 2][10] = (double)a0[9][1];
+    t1 = (a3 * a4 + a5) * (({ __auto_type ins0 = a6; ins0[0][i0] = a1[7 - K3][1]; ins0; }) * a3[13][5 - K4]);
+    __auto_type bad = t0 * z0; /* M047 */
+    return (a7 * a8 * __builtin_matrix_column_major_load(src1, 8, 4, 9) + s3) * (a9 - __builtin_matrix_column_major_load(src2, 4, 2, n1));
+}
+
+i32m5x4 m048(f32m5x4 a0, f32m4x7 a1, f32m5x7 a2, f32m5x2 a3, f32m5x2 a4, f32m2x4 a5, f32m4x3 a6, long s0, long s1, f32m3x4 a7, unsigned int i0, unsigned long i1, int i2, i32m5x3 a8, i32m3x4 a9, i32m5x4 a10, i32m5x4 z0) {
+    f32m5x7 t0 = (a0 * a1 - a2) * 1.0000000596046448;
+    f32m5x4 t1 = (a3 + a4) * a5 * ((a6 - (s0 - s1)) * a7);
+    if (i0 < 4) { t1[0][i1] *= a0[2][i2]; }
+    __auto_type bad = a10 / z0; /* M048 */
+    return a8 * a9 - (a10 - 7);
+}
+
+i16m4x3 m049(i16m4x3 a0, i16m4x3 a1, i16m4x3 a2, i16m4x3_b a3, i16m4x3_b a4, unsigned long z0) {
+    __auto_type t0 = a0 + a1 + (a2 - a3);
+    __auto_type bad = z0 / a2; /* M049 */
+    return a4;
+}
+
+u16m5x1 m050(i16m5x12 a0, signed char s0, signed char s1, float s2, f64m8x5 a1, i32m8x5 a2, const unsigned short *src0, u16m8x1 a3, int s3, int s4, i32m5x1 z0) {
+    i16m12x5_b t0 = s2 + (__builtin_matrix_transpose(a0) + (s0 + s1));
+    __auto_type bad = 2.0 / z0; /* M050 */
+    return __builtin_matrix_transpose((u16m8x5) (a2 + t0[6][4])) * (__builtin_matrix_column_major_load(src0, 8, 1, 8) + a3) + (s3 + s4);
+}
+
+long m051(f64m1x2 a0) {
+    __auto_type bad = -a0; /* M051 */
+    return ((i64m1x2) a0)[0][0];
+}
+
+f32m11x6 m052(f32m11x6 a0, float *dst0, f32m11x16 a1, short s0, const float *src0, const float *src1, short s1, unsigned long n0, float *dst1, f32m11x6 a2, const float *src2, f32m11x6 a3, u32m3x5 z0) {
+    __builtin_matrix_column_major_store(a0, dst0, 12);
+    __builtin_matrix_column_major_store((a1 * s0 + __builtin_matrix_column_major_load(src0, 11, 16, 11)) * (__builtin_matrix_column_major_load(src1, 16, 6, K3 * 6) + s1), dst1, n0);
+    __auto_type bad = z0 <= z0; /* M052 */
+    return a2 - __builtin_matrix_column_major_load(src2, 11, 6, K2 + 9) - a3 * 1.1;
+}
+
+u32m6x3 m053(i16m4x4 a0, i16m4x4 a1, short s0, i64m4x7 a2, unsigned short s1, unsigned short s2, i16m7x4 a3, i16m4x4_b a4, u32m6x3_b a5, double s3, i32m3x4 a6, unsigned int *dst0, i16m4x4 a7, unsigned short s4, unsigned long n0, short *dst1, i16m4x4 z0) {
+    i16m4x4 t0 = a0 - a1;
+    t0 -= s0;
+    i16m4x4_b t1 = (i16m4x7) (s1 + s2 + a2) * a3 - a4 - a1;
+    __builtin_matrix_column_major_store(a5 / s3 * (u32m3x4) a6, dst0, (K8 * 8) / K8);
+    __builtin_matrix_column_major_store(a7 * s4, dst1, n0);
+    __auto_type bad = a7 % z0; /* M053 */
     return a5;
 }
 
-u16m5x1 m027(u64m4x1 a0, u64m1x11 a1, unsigned long n0, unsigned long *dst0, u16m5x1 a2, u16m1x3 a3, unsigned long i0, unsigned long n1, const unsigned short *src0, unsigned short *dst1, u16m3x4 z0, u16m3x4 z1) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 / 3L * ({ __auto_type ins0 = a3; ins0[i0][2] = -1; ins0; })) - __builtin_matrix_column_major_load(src0, 3, 5, n1), dst1, 5);
+f64m1x5 m054(f64m1x5 a0, u8m1x4 a1, u8m4x5 a2, u8m5x5 a3, int s0, unsigned long s1, const double *src0, const double *src1, f64m8x5 a4, double *dst0, unsigned long n0, const float *src2, unsigned int s2, f64m1x2 a5, f64m2x5 a6, f64m1x5 a7) {
+    __auto_type t0 = (f32m1x5) ((u8m1x5) (a1 * a2) * (a3 + a3 - s0));
+    t0 += (signed char)s1;
+    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 1, 8, 3) - __builtin_matrix_column_major_load(src1, 1, 8, 1)) * a4, dst0, 1);
+    t0 -= __builtin_matrix_column_major_load(src2, 1, 5, n0) / s2;
+    __auto_type bad = a1 | 1; /* M054 */
+    return a5 * a6 + (a0 + a7);
+}
+
+u16m6x2 m055(u16m6x2 a0, const unsigned short *src0, u16m3x4 a1, u16m4x2 a2, u8m1x4 z0, u8m1x4 z1) {
+    __auto_type t0 = a0;
+    __auto_type bad = z0 && z1; /* M055 */
+    return __builtin_matrix_column_major_load(src0, 6, 3, 9) * (a1 * a2);
+}
+
+unsigned short m056(unsigned long n0, const unsigned short *src0, long s0, const unsigned short *src1, unsigned long n1, const unsigned short *src2, int i0, unsigned long s1, int i1, int i2, unsigned char i3, unsigned int i4, i32m1x4 z0) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 2, 8, n0);
+    t0 -= s0 ? __builtin_matrix_column_major_load(src1, 2, 14, 2) * __builtin_matrix_column_major_load(src2, K4 + 10, 8, n1) + ({ __auto_type ins0 = t0; ins0[(K5 * 0) / K5][i0] = 221L; ins0; }) : t0;
+    t0 = (s1 - t0) * t0[i1][i2] - 3;
+    __auto_type bad = (double)z0; /* M056 */
+    return t0[i3][i4];
+}
+
+i16m7x8 m057(const unsigned short *src0, u16m7x8 a0, u16m4x8 a1, unsigned long s0, i16m8x7 a2, i16m7x8 a3) {
+    u16m4x8 t0 = __builtin_matrix_column_major_load(src0, 4, 15 - K8, 4) * a0 + a1;
+    __auto_type bad = a2[9][1]; /* M057 */
+    return s0 ? __builtin_matrix_transpose(a2) : a3;
+}
+
+i16m2x2 m058(u32m4x6 a0, int s0, unsigned long n0, unsigned int *dst0, i16m2x2 a1, unsigned int s1, unsigned int s2, unsigned long i0, unsigned long s3, long s4, i16m2x2 a2, u64m2x3 a3, const unsigned long *src0, u64m3x2_b a4, const short *src1, i16m5x2 a5, unsigned int s5) {
+    __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
+    __auto_type t0 = ({ __auto_type ins0 = s1 + s2 + __builtin_matrix_transpose(a1); ins0[1][i0] = s3; ins0; }) * (unsigned short)s4 + a2;
+    u64m2x2 t1 = (a3 - a3) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 3, 4)) * a4;
+    __auto_type bad = a0[1][6]; /* M058 */
+    return ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 2, 5, 3); ins1[1][5 - K3] = 0x8u; ins1; }) * a5 / s5;
+}
+
+i64m7x3 m059(const short *src0, short *dst0, i64m7x3_b a0, unsigned long n0, const unsigned long *src1, unsigned long *dst1, unsigned int s0, const double *src2, const double *src3, f64m4x3 a1, f64m4x5 a2, f64m5x3 a3, i64m3x7 a4, long i0, float s1, long i1, f64m2x3 z0) {
+    __builtin_matrix_column_major_store((i16m1x1) __builtin_matrix_column_major_load(src0, (K4 * 1) / K4, 1, 3), dst0, 2);
+    __builtin_matrix_column_major_store((u64m7x3) a0 + __builtin_matrix_column_major_load(src1, 7, 3, n0), dst1, K5 + 3);
+    f64m4x3 t0 = (f64m4x3) (s0 ? __builtin_matrix_column_major_load(src2, 4, 3, 5) - __builtin_matrix_column_major_load(src3, 4, 3, 4) + a1 : a2 * a3);
     __auto_type bad = z0;
-    bad *= z1; /* M027 */
-    return a2 + a2;
+    bad[0][3] += 1.5; /* M059 */
+    return __builtin_matrix_transpose(({ __auto_type ins1 = ({ __auto_type ins0 = a4; ins0[i0][6] = s1; ins0; }); ins1[i1][K2 + 1] = 203; ins1; }));
 }
 
-u8m4x1 m028(u8m4x1 a0, unsigned short s0, u8m2x6 z0) {
+void m060(i32m14x4 a0, const short *src0, i16m1x5 a1, unsigned char i0, const double *src1, unsigned long i1, const unsigned long *src2, unsigned long n0, unsigned long *dst0) {
+    u64m14x4_b t0 = (u64m14x4) a0;
+    i16m1x5 t1 = (i16m1x5) (({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 1, 5, 1) + a1; ins1[0][i0] = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 3, 6 - K4, 5); ins0[2][i1] = 123.456; ins0; })[0][0]; ins1; }) * 8);
+    __builtin_matrix_column_major_store(({ __auto_type ins2 = __builtin_matrix_column_major_load(src2, 6, 4, 8); ins2[4 - K4][1] = 92; ins2; }), dst0, n0);
+    __auto_type bad = a1[0 + 1][0]; /* M060 */
+}
+
+i8m1x2 m061(const signed char *src0, i8m1x2 a0, signed char *dst0, const int *src1, i32m6x1 a1, int s0, unsigned char s1, unsigned long i0, unsigned long i1, unsigned long i2, i8m2x1 a2) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K8 * 1) / K8, 1 + 1, (K8 * 4) / K8) - a0, dst0, 3);
+    i32m6x1 t0 = __builtin_matrix_column_major_load(src1, 6, 1, 8 + 1) - a1;
+    for (int l0 = 0; l0 < 1; l0++) { t0[2][l0] = t0[2][0]; }
+    t0 /= s1;
+    t0[i0][0] = a1[1][i2];
+    __auto_type bad = a2[0][(K2 * 2) / K2]; /* M061 */
+    return __builtin_matrix_transpose(a2 + a2);
+}
+
+u8m1x3 m062(u64m7x9 a0, u64m9x4 a1, u64m4x7 a2, u64m7x1_b a3, const unsigned long *src0, const unsigned long *src1, f64m1x2_b a4, f64m1x2 a5, const double *src2, f64m1x1_b a6, f64m1x1 a7, signed char s0, signed char s1, f64m1x3 a8, f32m1x3_b a9, int s2, unsigned long n0, const double *src3, u64m1x4 a10, u32m4x3_b a11, unsigned long n1, const unsigned int *src4, const unsigned int *src5, u32m8x3_b a12, double s3) {
+    __auto_type t0 = a0 * a1 * (a1[6][(K2 * 3) / K2] + a2);
+    u64m7x9 t1 = a3 * (__builtin_matrix_column_major_load(src0, 1, 9, 4) - __builtin_matrix_column_major_load(src1, 1, 9, 2));
+    __auto_type bad = a4[0]; /* M062 */
+    return (u8m1x3) (s2 ? (u32m1x4) a10 * a11 : __builtin_matrix_column_major_load(src4, 1, 1, n1) * __builtin_matrix_column_major_load(src5, 1, 8, 5 - K2) * a12) + s3;
+}
+
+i8m1x1 m063(i8m1x1 a0, int i0, unsigned char s0, i16m2x6 z0) {
+    __auto_type bad = z0;
+    bad[0] = 1; /* M063 */
+    return ({ __auto_type ins0 = a0; ins0[0][i0] = s0; ins0; });
+}
+
+f64m1x2 m064(u32m6x8 a0, u32m8x1 a1, u32m1x8 a2, u32m8x8_b a3, unsigned int *dst0, const int *src0, unsigned long s0) {
+    u32m6x8 t0 = a0 * a1 * a2;
+    t0 *= a3;
+    __builtin_matrix_column_major_store(a0, dst0, K5 + 4);
+    __auto_type bad = (a1[0])[0]; /* M064 */
+    return (f64m1x2) ((i16m1x2) __builtin_matrix_column_major_load(src0, 9 - K8, 2, (K8 * 1) / K8) / s0);
+}
+
+f64m2x2 m065(unsigned long n0, const unsigned short *src0, u16m1x3 a0, unsigned long *dst0, u16m1x5 a1, u16m5x3 a2, unsigned int s0, f64m2x2 a3, double z0) {
+    __builtin_matrix_column_major_store((u64m7x3) (__builtin_matrix_column_major_load(src0, 7, 1, n0) * a0), dst0, 8);
+    __auto_type t0 = a1 * a2;
+    __auto_type bad = a1[z0][0]; /* M065 */
+    return s0 ? a3 : a3 - a3 + t0[0][2];
+}
+
+f64m4x7 m066(f64m4x7 a0, const double *src0, f64m7x7 a1, f64m4x7 a2) {
+    __auto_type t0 = (a0 - __builtin_matrix_column_major_load(src0, 4, 7, 4)) * (a1 + a1) + a0[0][K2 * 2];
+    t0[3][4] *= a1[K2 + 4][1];
+    __auto_type bad = &a1[0][0]; /* M066 */
+    return a2;
+}
+
+u64m4x3 m067(u64m4x3 a0, u64m7x4 a1, unsigned long i0, unsigned short s0, unsigned char s1, short s2, u64m7x3_b a2) {
+    u64m4x3 t0 = a0;
+    i32m7x3 bad = a2; /* M067 */
+    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[1][i0] = s0; ins0; })) / s1 * (s2 ? a2 : a2);
+}
+
+unsigned int m068(u32m4x4 a0, unsigned int *dst0, unsigned int i0, double s0, unsigned char s1, signed char s2, unsigned int s3, u32m5x4 a1, unsigned int s4, u32m5x4 a2, u32m4x4 a3, unsigned long n0, const unsigned int *src0, u32m4x4 a4, u32m4x4 a5, unsigned int *dst1, u32m4x2 a6, const unsigned int *src1, u32m4x5 a7, long i1, long i2, u32m4x1 z0) {
+    __builtin_matrix_column_major_store(a0, dst0, 6);
+    u32m4x4 t0 = s3 * ((({ __auto_type ins0 = a0; ins0[i0][(K3 * 3) / K3] = s0; ins0; }) - s1) * s2);
+    u32m4x4 t1 = (__builtin_matrix_transpose(a1 * -1) + s4) * (a2 * a3 + __builtin_matrix_column_major_load(src0, 5, 4, n0));
+    __builtin_matrix_column_major_store(a4 + a5, dst1, 7);
+    u32m4x4 t2 = t1 - a6 * __builtin_matrix_column_major_load(src1, 2, 4, (K4 * 5) / K4);
+    __auto_type bad = t0;
+    bad = z0; /* M068 */
+    return (a7 * a2 + a4)[i1][i2];
+}
+
+i64m4x2 m069(f32m4x3 a0, const float *src0, const double *src1, i64m4x6_b a1, long i0, unsigned char *dst0, i64m4x6 a2, long *dst1, i64m4x2 a3, unsigned long n0, const long *src2, const long *src3, u32m1x1 z0, u32m1x5 z1, u32m5x3 z2) {
+    __builtin_matrix_column_major_store((u8m4x6) ({ __auto_type ins0 = a1; ins0[3][4] = a0[1][i0]; ins0; }), dst0, 4);
+    __builtin_matrix_column_major_store(3.0 - a2 + a1, dst1, 4);
+    __auto_type bad = z0;
+    bad = z1 * z2; /* M069 */
+    return a3 - (__builtin_matrix_column_major_load(src2, K2 + 2, 7 - K5, n0) + __builtin_matrix_column_major_load(src3, K2 * 2, 2, (K2 * 7) / K2));
+}
+
+u32m2x8 m070(u32m2x8 a0, int i0, u8m6x2 a1, u32m8x1 z0) {
     __auto_type bad = a0;
-    bad += z0; /* M028 */
-    return a0 - s0;
+    bad *= z0; /* M070 */
+    return ({ __auto_type ins0 = a0; ins0[i0][0] = (a1 - a1)[3][9 - K8]; ins0; });
 }
 
-i64m4x3 m029(unsigned long n0, const long *src0, f64m4x3 a0, unsigned long n1, const long *src1, f64m4x3 z0) {
-    __auto_type bad = a0;
-    bad /= z0; /* M029 */
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 4, n0)) + (i64m4x3) a0 + __builtin_matrix_column_major_load(src1, 4, 3, n1);
+u64m2x2 m071(u64m2x2 a0, unsigned long *dst0, i32m2x1 a1, i32m1x2 a2, f32m2x3 z0, f32m2x3 z1) {
+    __builtin_matrix_column_major_store(a0 - a0 * 2L, dst0, 4);
+    __auto_type bad = z0;
+    bad *= z1; /* M071 */
+    return (u64m2x2) (a1 * a2);
 }
 
-f32m13x4 m030(f32m13x4_b a0, unsigned short i0, long i1, const double *z0) {
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 5, 4, 3); /* M030 */
-    return a0 + a0[i0][i1] - a0;
+i8m4x2 m072(unsigned int s0, float s1, i8m4x2 a0, i8m4x2 a1, i8m4x2 a2, unsigned short s2, i8m4x2 a3, i8m4x2 a4, i8m4x2_b a5, short s3, i8m2x2 a6, int s4, i8m2x4 a7, i8m5x2 z0) {
+    i8m4x2 t0 = s0 ? s1 ? a0 : a1 : a2;
+    i8m4x2 t1 = ({ __auto_type ins0 = s2 ? a3 + a4 : a5; ins0[0][0] = 6u; ins0; }) / s3;
+    t1 -= t0 * a6;
+    __auto_type bad = a5;
+    bad += z0; /* M072 */
+    return s4 ? t0 + t1 : __builtin_matrix_transpose(a7);
 }
 
-u64m13x6 m031(u64m13x2 a0, unsigned long n0, const unsigned long *src0, long i0, unsigned char i1, double s0, u64m16x6 a1, i32m4x5 z0, int *z1) {
-    __builtin_matrix_column_major_store(z0, z1, 2); /* M031 */
-    return (({ __auto_type ins0 = a0 * __builtin_matrix_column_major_load(src0, 2, 16, n0); ins0[i0][i1] = -1; ins0; }) + s0) * a1;
+i8m1x15 m073(i8m1x15 a0, long s0, i8m15x14 a1, i8m14x1 a2, unsigned long n0, const signed char *src0, const signed char *src1, double s1, double s2, const unsigned short *src2, unsigned short s3, i8m1x1_b a3, double s4, i8m1x1_b a4, double s5, i8m1x7 a5, i8m7x15 a6, u32m2x6 z0, u32m2x6 z1) {
+    i8m1x1 t0 = ({ __auto_type ins0 = (s0 - a0) * a1 * (60 * a2 - (__builtin_matrix_column_major_load(src0, 14, 1, n0) + __builtin_matrix_column_major_load(src1, 14, 1, 16))); ins0[0][K2 - 2] = s1 - s2; ins0; });
+    t0 = __builtin_matrix_transpose((i8m1x1) (__builtin_matrix_column_major_load(src2, 1, 1, 3) - (int)s3) - (a3 + a3 - (s4 + t0)) - a4 * s5);
+    __auto_type bad = z0;
+    bad /= z1; /* M073 */
+    return a5 * a6;
 }
 
-i16m3x2 m032(const unsigned int *src0, u32m11x1_b a0, i16m6x3 a1, const short *src1, i16m3x2 a2, unsigned short s0, i16m8x3 a3, short *dst0, i16m3x2 a4, float s1, float s2, i16m3x2 a5, long s3, unsigned int *z0) {
-    u32m11x1 t0 = __builtin_matrix_column_major_load(src0, 11, 1, 11) + a0;
-    __builtin_matrix_column_major_store(a1 * __builtin_matrix_column_major_load(src1, 3, 2, 6) * __builtin_matrix_transpose(a2) * s0 * __builtin_matrix_transpose(a3), dst0, 7);
-    for (int l0 = 0; l0 < 1; l0++) { t0[1][l0] /= 2; }
-    __builtin_matrix_column_major_store(a4, z0, 3); /* M032 */
-    return s3 * ((a4 - s1) / s2 - (({ __auto_type ins0 = a5; ins0[1][1] = -0x4L; ins0; }) - a2));
+i32m16x5 m074(i32m1x16 a0, int s0, i32m1x5 a1, int s1, unsigned int i0, i32m16x3 a2, i32m3x1 a3, int *z0) {
+    i32m16x5 t0 = __builtin_matrix_transpose(a0) / s0 * a1;
+    t0[8][3] = -9;
+    i32m16x5 t1 = t0;
+    t0[2][2] = t0[12][4];
+    __builtin_matrix_column_major_store(a2, z0, 8); /* M074 */
+    return a2 * a3 * a1;
 }
 
-u16m7x8 m033(const int *src0, i32m16x6 a0, const unsigned long *src1, unsigned long n0, const unsigned long *src2, u16m7x8 a1, const long *z0, unsigned long z1) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 6 - K5, 16, 2) * (a0 - a0);
-    __auto_type t1 = __builtin_matrix_column_major_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); /* M033 */
-    return a1;
+i32m6x6 m075(i32m6x6 a0, signed char s0, const int *src0, unsigned long n0, const int *src1, const int *src2, int *dst0, i16m1x6 a1, unsigned short i0, short s1, short s2, const int *src3, i32m6x5 a2, i32m5x6_b a3, unsigned short *z0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose((a0 + a0) / 2 * (s0 ? __builtin_matrix_column_major_load(src0, 6, 4, 9) * __builtin_matrix_column_major_load(src1, 4, 7, n0) : __builtin_matrix_column_major_load(src2, 6, 7, 8))), dst0, K5 * 2);
+    __auto_type t0 = __builtin_matrix_transpose(a1 + a1);
+    if (i0 < 1) { t0[4][(K4 * 0) / K4] = s2; }
+    __builtin_matrix_column_major_store(a1, z0, 1); /* M075 */
+    return (__builtin_matrix_column_major_load(src3, 6, (K5 * 5) / K5, 8) - a2) * (a3 * 223UL);
 }
 
-f32m3x14 m034(f32m3x14 a0, unsigned short i0, f32m3x2 a1, f64m2x1 a2, unsigned short i1, long i2, const double *src0, f64m15x16 a3, double *dst0, f32m3x1 a4, const float *src1, short s0, f32m1x14 a5, unsigned short z0) {
-    __auto_type t0 = __builtin_matrix_transpose(a0 * a0[i0][8]) * a1;
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_transpose(a2); ins0[i1][0] = a0[i2][10]; ins0; }) * (__builtin_matrix_column_major_load(src0, 2, 15, 4) * a3), dst0, 3);
-    __auto_type bad = __builtin_matrix_transpose(z0); /* M034 */
-    return ((unsigned char)s0 + a4 * __builtin_matrix_column_major_load(src1, 1, 1, 3)) * a5;
-}
-
-u16m2x1 m035(u16m6x3 a0, unsigned long n0, const unsigned short *src0, unsigned int s0, unsigned int s1, const unsigned short *src1, unsigned char s2, u16m1x2 a1, f64m5x3 z0) {
-    __auto_type t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-    __auto_type bad = __builtin_matrix_transpose(z0, z0); /* M035 */
-    return __builtin_matrix_column_major_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1);
-}
-
-u32m2x3 m036(u32m2x3 a0) {
-    __auto_type bad = a0 * 0x100000000; /* M036 */
-    return a0 + a0;
-}
-
-u8m4x1 m037(i8m5x1 a0, unsigned long i0, unsigned long i1, double s0, long s1, u32m6x7 a1, u32m7x1 a2, u32m6x1 a3, u64m3x6 a4, const unsigned long *src0, signed char s2, unsigned short i2, i8m1x1 a5, const signed char *src1, const signed char *src2, unsigned long i3, u8m4x1_b a6, signed char s3, i16m6x6 z0, i16m6x6_b z1) {
-    __auto_type t0 = ({ __auto_type ins0 = a0; ins0[i0][i1] = s0; ins0; }) * s1;
-    u64m6x1 t1 = (u64m6x1) ({ __auto_type ins1 = a1 * a2 + a3; ins1[1][0] = t0[2][0]; ins1; }) + __builtin_matrix_transpose(a4) * __builtin_matrix_column_major_load(src0, 8 - K5, 1, 4);
-    for (int l0 = 0; l0 < 5; l0++) { t0[l0][0] = s2; }
-    if (i2 < 1) { t0 *= (a5 + __builtin_matrix_column_major_load(src1, 1, 1, 2)) * __builtin_matrix_column_major_load(src2, 1, 1, 1); }
-    for (int l1 = 0; l1 < 1; l1++) { t1[3][l1] = a4[i3][5]; }
-    i64m6x6 bad = z1 + z0; /* M037 */
-    return ({ __auto_type ins2 = a6; ins2[2][8 - K8] = s3; ins2; });
-}
-
-u16m8x7 m038(u16m7x9 a0, const unsigned short *src0, const unsigned short *src1, const unsigned short *src2, i32m2x5 z0, i32m2x2 z1) {
-    __auto_type bad = z0 + z1; /* M038 */
-    return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 9, (K2 * 8) / K2, 12) - __builtin_matrix_column_major_load(src1, 7, 4, 9) * __builtin_matrix_column_major_load(src2, 6 - K2, 8, 4));
-}
-
-i64m2x3 m039(i64m2x3 a0, double s0, i64m2x3 a1, i64m3x3_b a2, i64m4x3 z0) {
-    i64m2x3 t0 = a0 - a0;
-    __auto_type t1 = t0 * s0 / 3;
-    __auto_type bad = a2 - z0; /* M039 */
-    return (i64m2x3) a1 * a2;
-}
-
-u32m2x2 m040(u32m1x2 a0, u32m1x4 a1, u32m4x2_b a2, u32m1x4 z0) {
-    __auto_type bad = a2 * z0; /* M040 */
-    return __builtin_matrix_transpose(a0) * a1 * a2;
-}
-
-f32m12x3 m041(i32m5x16 a0, unsigned char s0, unsigned short i0, int s1, int s2, unsigned char s3, const float *src0, unsigned long n0, const float *src1, const float *src2, unsigned char i1, unsigned char i2, u8m16x2 z0) {
-    __auto_type t0 = a0 + s0;
-    t0[(K8 * 3) / K8][i0] = s2;
-    t0[2][19 - K5] = (int)s3;
-    __auto_type bad = a0 * z0; /* M041 */
-    return __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2];
-}
-
-f64m2x2 m042(f64m2x2_b a0, unsigned long i0, const double *src0, f64m2x3_b a1, f64m3x2 a2, f64m2x2 z0) {
-    __auto_type t0 = (f64m2x2) (i8m2x2) (i8m2x2) ((i64m2x2) a0 * a0[i0][1]);
-    t0 *= __builtin_matrix_transpose((__builtin_matrix_column_major_load(src0, 5 - K3, 3, 5) - a1) * a2);
-    __auto_type bad = a0 / z0; /* M042 */
+f32m3x7 m076(f32m3x7 a0, unsigned short i0, int i1, float s0, const float *z0) {
+    __auto_type t0 = (f32m3x7) a0 - a0[2][i0];
+    t0[2][i1] *= s0;
+    __builtin_matrix_column_major_store(a0, z0, 3); /* M076 */
     return a0;
 }
 
-i16m8x3 m043(i64m10x8 a0, double s0, unsigned long s1, unsigned long i0, i64m10x1 a1, const long *src0, const long *src1, i64m2x8 a2, unsigned int s2, long i1, long i2, long s3, unsigned char i3, int i4, unsigned short i5, i16m4x8 a3, i16m8x3 a4, i64m1x7 a5, const long *src2, i16m8x4 a6, i16m8x4 a7, unsigned long n0, const short *src3, i16m3x4 a8, unsigned long n1, const short *src4, i16m3x3 a9, unsigned short i6, unsigned int s4, unsigned int s5, unsigned long z0) {
-    __auto_type t0 = a0[K2][i0] - (s0 - ({ __auto_type ins0 = a0; ins0[3][(K3 * 0) / K3] = a0[7][(K2 * 7) / K2]; ins0; })) * s1 + a1 * ((__builtin_matrix_column_major_load(src0, 1, 2, 4) + __builtin_matrix_column_major_load(src1, 0 + 1, (K5 * 2) / K5, 1)) * (a2 / s2));
-    if (i1 < 2) { t0[0][i2] = s3; }
-    t0[i3][(K5 * 1) / K5] = t0[i5][4];
-    i16m4x3 t1 = a3 * a4;
-    __auto_type t2 = __builtin_matrix_transpose(a5 * __builtin_matrix_column_major_load(src2, 7, 2, 12 - K5));
-    __auto_type bad = z0 / a9; /* M043 */
-    return (a6 + a6 - a6 + a7) * __builtin_matrix_column_major_load(src3, 4, 3, n0) * (a8 * __builtin_matrix_column_major_load(src4, 4, 3, n1) + ({ __auto_type ins1 = a9; ins1[i6][0] = s4 + s5; ins1; }));
+f64m2x16 m077(i8m4x11_b a0, unsigned short i0, i8m11x2 a1, i8m2x1 a2, i8m11x1 a3, i8m1x1 a4, unsigned char s0, signed char *dst0, i8m11x2 a5, long i1, unsigned int s1, signed char *dst1, f64m2x6 a6, signed char s2, signed char s3, signed char s4, f64m6x16 a7, short s5, const double *z0) {
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[i0][(K3 * 6) / K3] = 2.0f; ins0; }) * (a1 * a2 - a3 * a4); ins1[0][(K4 * 0) / K4] = s0; ins1; }), dst0, 6);
+    __builtin_matrix_column_major_store(({ __auto_type ins2 = a5 + 1.0f - a5; ins2[i1][1] = (short)s1; ins2; }), dst1, 11);
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 1, 1048576, 1); /* M077 */
+    return a6 * (s2 - s3) * (s4 ? a7 : a7) + s5;
 }
 
-i16m12x4 m044(const unsigned char *src0, unsigned long n0, unsigned char *dst0, i16m12x5 a0, i16m12x5 a1, i16m12x5 a2, i16m12x6 a3, i16m6x5_b a4, i16m12x4 a5, i16m4x5 a6, i16m12x11_b a7, i16m12x11 a8, i16m11x8 a9, i16m8x5 a10, unsigned long n1, short *dst1, i16m12x4 a11, f64m1x3 z0) {
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 2, 1, (K2 * 4) / K2), dst0, n0);
-    __auto_type t0 = a0 - a1 + a2;
-    __auto_type t1 = a0;
-    __builtin_matrix_column_major_store(a3 * (a4 - a4) + a5 * a6 + (a7 - a8) * a9 * a10, dst1, n1);
-    __auto_type bad = 1.5 / z0; /* M044 */
-    return a11 - a5;
+f64m4x4 m078(f64m4x4 a0, const unsigned int *z0, unsigned long z1) {
+    __auto_type bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); /* M078 */
+    return a0;
 }
 
-f32m1x1 m045(i16m4x3 a0, f64m4x3 a1, unsigned long s0, f64m3x1 a2, double *dst0, f64m3x4 a3, unsigned long n0, const double *src0, long i0, unsigned int i1, double s1, unsigned char i2, i32m1x2 a4, f32m2x9_b a5, f32m9x1 a6) {
-    __builtin_matrix_column_major_store(((f64m4x3) a0 - a1 + a1 * s0) * (a2 - a2), dst0, 7);
-    __auto_type t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
-    t0[i0][2] = a1[0][1];
-    t0[i1][(K4 * 1) / K4] = s1;
-    t0[3][1] = t0[11 - K8][i2];
-    __auto_type bad = -a4; /* M045 */
-    return (f32m1x2) a4 * a5 * a6;
+f64m1x3 m079(u64m5x8 a0, unsigned char i0, unsigned long i1, u64m8x3_b a1, u64m5x3 a2, unsigned char i2, u64m3x1 a3, u64m1x3 a4, unsigned long n0, const unsigned long *src0, u64m11x1_b a5, f64m1x3_b a6, f64m1x3 a7, f64m1x6 a8, f64m6x3 a9, double z0) {
+    u64m5x3 t0 = ({ __auto_type ins0 = a0; ins0[i0][i1] = 1e0; ins0; }) * a1 + a2;
+    t0[11 - K8][2] = 0x9;
+    if (i2 < 1) { t0 *= (a3 - a3) * a4; }
+    u64m5x1 t1 = __builtin_matrix_column_major_load(src0, 5, 11, n0) * a5;
+    __auto_type bad = __builtin_matrix_transpose(z0); /* M079 */
+    return a6 + a7 - a8 * a9;
 }
 
-short m046(i16m4x3 a0, unsigned short i0) {
-    i16m4x3 t0 = a0;
-    __auto_type bad = !a0; /* M046 */
-    return a0[2][i0];
+u16m2x1 m080(signed char s0, u16m2x8 a0, u16m2x8 a1, u16m2x8 a2, u16m8x1 a3, double s1) {
+    __auto_type bad = __builtin_matrix_transpose(a2, a2); /* M080 */
+    return (s0 ? a0 - a1 : a2) * (a3 + a3 - s1);
 }
 
-i8m7x12 m047(u16m12x5 a0, short s0, int s1, i8m7x14 a1, i8m14x12 a2, u8m5x1 z0, u8m5x1 z1) {
-    i16m12x5 t0 = (i16m12x5) a0 - s0 + s1;
-    __auto_type bad = z0 % z1; /* M047 */
-    return (a1 + a1) * a2;
+i16m2x2 m081(unsigned long n0, const signed char *src0, const signed char *src1, i8m8x7_b a0, unsigned long n1, signed char *dst0, const signed char *src2, i8m8x1 a1, i8m1x7 a2, f64m15x5_b a3, const double *src3, f64m5x6 a4, int i0, unsigned char s0, double *dst1, short s1, i16m2x2 a5, const short *src4, unsigned long s2, short z0, short *z1) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K3 * 8) / K3, 7, n0) * 5 + (__builtin_matrix_column_major_load(src1, 13 - K5, 7, 11 - K2) - a0), dst0, n1);
+    i8m8x7_b t0 = a0 + __builtin_matrix_column_major_load(src2, 8, (K8 * 7) / K8, 8);
+    __auto_type t1 = a1 * a2 - t0 / -2;
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * __builtin_matrix_column_major_load(src3, 15, 10 - K4, 18) + ({ __auto_type ins0 = a4; ins0[i0][1] = s0; ins0; }), dst1, 7);
+    __builtin_matrix_column_major_store(z0, z1, 1); /* M081 */
+    return s2 - (s1 ? a5 : __builtin_matrix_column_major_load(src4, 2, 2, 5));
 }
 
-long m048(i64m1x2_b a0, unsigned short i0) {
-    __auto_type bad = a0 >> 1; /* M048 */
-    return (a0 - 0)[0][i0];
+i8m5x16 m082(i8m5x8 a0, i16m8x16 a1, i8m8x16 a2, unsigned long n0, const long *src0) {
+    __auto_type bad = a1 * 0x10000; /* M082 */
+    return a0 * ((i8m8x16) a1 + a2 - (i8m8x16) __builtin_matrix_column_major_load(src0, 8, 16, n0));
 }
 
-u64m1x7 m049(i8m16x3 a0, unsigned short i0, long i1, unsigned long i2, u64m7x1 a1, unsigned short i3, long i4, unsigned long s0, u64m7x1 a2, signed char s1, i32m5x4 z0, i32m5x4 z1) {
-    __auto_type t0 = a0;
-    if (i0 < 2) { t0[i1][i2] -= t0[1][(K8 * 2) / K8]; }
-    __auto_type bad = z0 && z1; /* M049 */
-    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[i3][i4] = s0; ins0; }) - a2) + s1;
+typedef unsigned int bad_m083 __attribute__((matrix_type(1048576, 2))); /* M083 */
+
+u8m1x1 m084(u32m1x8 a0, u32m8x3 a1, signed char *dst0, unsigned char s0, const unsigned int *src0, long s1, u32m8x4_b a2, unsigned int s2, u32m1x2 a3, const unsigned int *src1, u32m1x8 a4, u8m1x1 a5, u8m1x1 a6, u32m1x1 a7, u32m2x2 z0) {
+    __builtin_matrix_column_major_store((i8m1x3) (a0 * a1), dst0, 4);
+    u32m1x8_b t0 = (s0 ? __builtin_matrix_column_major_load(src0, 1, 4, 5 - K4) / s1 * __builtin_matrix_transpose(a2) : a0 + s2) - a3 * __builtin_matrix_column_major_load(src1, 2, 1, 5) * a4;
+    i32m2x2 bad = z0 * z0; /* M084 */
+    return a5 + (a5 - a6 + (u8m1x1) a7);
 }
 
-u16m8x1 m050(u16m8x8 a0, u16m8x1 a1, u16m8x2 a2, u16m2x1 a3, unsigned short s0, i64m15x2 a4, i64m2x11 a5, int i0, long i1, i64m2x5 a6, const long *src0, i64m2x7_b a7, i64m7x5 a8, u32m5x10 a9, const unsigned int *src1, const long *src2, i16m1x6 z0) {
-    u16m8x1 t0 = a0 * a1 + a2 * a3 - a3[2 - K2][0];
-    for (int l0 = 0; l0 < 1; l0++) { t0[3][l0] = (unsigned short)(a4 * a5)[i0][i1]; }
-    t0 /= 5;
-    t0[1][0] = 2;
-    i64m2x11 t1 = (a6 - (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 7, 7 - K5, 9)) + a7) * a8) * ((i64m5x7) (a9 * __builtin_matrix_column_major_load(src1, 10, 7, 12)) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 11, (K2 * 7) / K2, K5 + 6)));
-    __auto_type bad = (float)z0; /* M050 */
-    return 2.0 - (a1 + a1) - a5[0][9 - K5];
+void m085(i32m5x1_b a0, i32m1x16 a1, i8m4x5 a2, i8m4x5 a3, const int *src0, i32m3x16 a4, i32m5x16_b a5, unsigned long s0, float s1, i32m5x16_b a6, int s2, i32m5x6 a7, const int *src1, long s3, i32m2x16 a8, int *dst0, u16m4x4 z0, u16m4x4_b z1) {
+    i32m5x16_b t0 = a0 * a1;
+    __auto_type t1 = a2 - a3;
+    t0 = s1 * (__builtin_matrix_column_major_load(src0, K5, 3, 11 - K4) * a4 + a5 + a5 / s0) + ((t0 - a6 - a5) * s2 - t0);
+    __builtin_matrix_column_major_store(a7 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, (K3 * 2) / K3, K2 * 4) * s3 * a8, dst0, 7);
+    u32m4x4 bad = z1 - z0; /* M085 */
 }
 
-int m051(i32m1x2 a0, unsigned long n0, const signed char *src0, i32m2x4 a1, const int *src1, const float *src2, f32m1x7_b a2, int s0, f32m7x2 a3, f32m2x5_b a4, f32m2x5 a5, i16m5x8_b a6, short *dst0, i32m14x2_b a7, i32m2x13 a8, i32m13x5 a9, int *dst1, unsigned int i0, i32m13x2 a10, i32m13x2 a11, i32m2x5_b a12, unsigned long n1, const int *src3, unsigned short i1) {
-    __auto_type t0 = (f32m1x1) ((0 * a0 - (i32m1x2) __builtin_matrix_column_major_load(src0, 3 - K2, 2, n0)) * (a1 * __builtin_matrix_column_major_load(src1, 4, 1, (K8 * 4) / K8))) * (({ __auto_type ins0 = __builtin_matrix_column_major_load(src2, 1, 7, 2) + a2; ins0[0][5] = (int)s0; ins0; }) * a3 * (a4 + a5));
-    __builtin_matrix_column_major_store(a6 + a6, dst0, 9 - K2);
-    __builtin_matrix_column_major_store(a7 * a8 * a9, dst1, (K8 * 17) / K8);
-    t0[i0][(K3 * 4) / K3] -= 3.0;
-    __auto_type bad = a3[8][0]; /* M051 */
-    return ((a10 + a11) * (a12 - __builtin_matrix_column_major_load(src3, 2, 5, n1)))[12][i1];
+f64m2x8 m086(f64m2x8 a0, f64m8x3 a1, const double *src0, f64m2x3 a2, unsigned int s0, unsigned char s1, f64m2x1 a3, f64m1x8_b a4, f64m4x5 z0) {
+    f64m2x3 t0 = ({ __auto_type ins0 = a0 * a1 + (__builtin_matrix_column_major_load(src0, 2, 3, 4) - a2) - a2; ins0[0][0] = (unsigned char)s0; ins0; }) - s1;
+    __auto_type bad = a3 + z0; /* M086 */
+    return a3 * a4;
 }
 
-u16m2x1 m052(u16m6x3 a0, unsigned long n0, const unsigned short *src0, unsigned int s0, unsigned int s1, const unsigned short *src1, unsigned char s2, u16m1x2 a1, u8m1x4 z0) {
-    __auto_type t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-    __auto_type bad = z0[0][5]; /* M052 */
-    return __builtin_matrix_column_major_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1);
+signed char m087(u8m2x3_b a0, u8m3x6 a1, unsigned char i0, i64m4x2 z0, i64m6x4 z1) {
+    __auto_type bad = z0 - z1; /* M087 */
+    return ((i8m2x6) (a0 * a1))[i0][(K3 * 4) / K3];
 }
 
-f64m5x1 m053(u16m8x5 a0, const unsigned short *src0, unsigned long n0, const double *src1, unsigned short s0, f64m5x1 a1, double s1, f64m5x2_b a2, f64m2x7 a3, f64m7x1 a4, i32m1x4 z0) {
-    __auto_type t0 = __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 5, 2, 8));
-    f64m5x1 t1 = __builtin_matrix_column_major_load(src1, K5, 1, n0) * s0 + a1;
-    for (int l0 = 0; l0 < 5; l0++) { t1[l0][0] += s1; }
-    __auto_type bad = z0[0][-1]; /* M053 */
-    return a2 * (a3 * a4) - 14;
+void m088(u16m10x3 a0, f32m4x5_b a1, unsigned short s0, float *dst0, i8m10x3 z0) {
+    u8m10x3 t0 = (u8m10x3) a0;
+    __builtin_matrix_column_major_store(a1 * -1.25 - a1 + s0, dst0, 7);
+    __auto_type bad = t0 + z0; /* M088 */
 }
 
-i8m2x3 m054(i16m7x2 a0, i8m2x3 a1, i8m3x3 a2, const signed char *src0) {
-    i8m7x3 t0 = (i8m7x2) a0 * a1 * a2;
-    __auto_type bad = a1;
-    bad[0][3] *= 1; /* M054 */
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, (K5 * 2) / K5, 5 - K2));
+u16m1x1 m089(const signed char *src0, unsigned int i0, signed char s0, const unsigned long *src1, u16m4x6_b a0, float s1, u16m6x3 a1, u16m6x3 a2, double s2, u16m3x8 a3, u16m3x8 a4, u16m3x8 a5, long i1, signed char s3, signed char s4, u16m1x1 a6, u16m1x7 a7, u16m1x1 a8, double s5, u16m3x5 z0) {
+    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 11, 14, 12); ins0[i0][2] = s0; ins0; });
+    u16m3x8 t1 = __builtin_matrix_transpose((u16m8x4) __builtin_matrix_column_major_load(src1, 8, 4, 9) * a0 * (s1 ? a1 : a2)) - ({ __auto_type ins1 = s2 ? a3 + a4 : a5; ins1[i1][2] = s3 * s4; ins1; });
+    u16m1x7_b t2 = (a6 + a6) * a7;
+    __auto_type bad = a7 * z0; /* M089 */
+    return a8 - (long)s5;
 }
 
-u16m7x1 m055(f32m1x4 a0, f32m1x4 a1, unsigned long n0, const float *src0, unsigned long n1, float *dst0, u16m7x1_b a2, int s0, int s1, u16m1x16_b a3, u16m16x1 a4) {
-    __builtin_matrix_column_major_store((a0 + a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-    __auto_type t0 = a1 * 2.7;
-    __auto_type bad = a2[6 + 1][0]; /* M055 */
-    return (-1 - a2) * (s0 - s1) * a3 * a4;
+i8m4x2 m090(unsigned int s0, float s1, i8m4x2 a0, i8m4x2 a1, i8m4x2 a2, unsigned short s2, i8m4x2 a3, i8m4x2 a4, i8m4x2_b a5, short s3, i8m2x2 a6, int s4, i8m2x4 a7, i64m2x5 z0) {
+    i8m4x2 t0 = s0 ? s1 ? a0 : a1 : a2;
+    i8m4x2 t1 = ({ __auto_type ins0 = s2 ? a3 + a4 : a5; ins0[0][0] = 6u; ins0; }) / s3;
+    t1 -= t0 * a6;
+    __auto_type bad = t1 * z0; /* M090 */
+    return s4 ? t0 + t1 : __builtin_matrix_transpose(a7);
 }
 
-void m056(const int *src0, i32m4x12 a0, i32m1x4 a1, double s0, unsigned long n0, const int *src1, int s1, i32m4x12 a2, i32m4x12 a3, int *dst0, f32m3x4 z0) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 7 - K3, 12, 6) + a0;
-    __auto_type t1 = s0 + a1;
-    i32m1x4 t2 = __builtin_matrix_column_major_load(src1, 1, 8 - K4, n0) * (signed char)s1;
-    for (int l0 = 0; l0 < 4; l0++) { t2[0][l0] *= 2; }
-    t1[0][6 - K5] = -8;
-    __builtin_matrix_column_major_store(a2 + a3 - t0, dst0, 6);
-    __auto_type bad = z0[0][9 - K3]; /* M056 */
+void m091(signed char s0, i64m4x3_b a0, short s1, i64m3x4 a1, i64m4x11 a2, long s2, i64m3x4 a3, unsigned int s3, i64m3x4_b a4, signed char s4, unsigned long i0, double s5, unsigned short s6, f32m5x1 a5, unsigned long n0, float *dst0, i64m3x4 z0) {
+    i64m4x11 t0 = s1 * (a0[0][2] + (s0 ? a0 : a0)) * (({ __auto_type ins0 = a1; ins0[0 + 1][1] = a0[0][1]; ins0; }) * (a2 + 217));
+    __auto_type t1 = s2 ? a3 / s3 : (a3 + a4) / s4;
+    t1[2][(K8 * 1) / K8] = a4[0 + 1][i0];
+    __builtin_matrix_column_major_store(s5 ? s6 ? a5 : a5 : a5, dst0, n0);
+    __auto_type bad = a1 / z0; /* M091 */
 }
 
-u8m4x7 m057(i16m8x5 a0, unsigned long s0, unsigned int i0, unsigned int i1, unsigned long i2, i16m5x12 a1, i16m12x3 a2, i16m12x3 a3, unsigned long n0, const short *src0, short s1, short s2, unsigned long n1, const short *src1, unsigned int i3, unsigned long s3, i16m5x2 a4, i16m2x12 a5, unsigned short i4, short s4, i16m8x1 a6, i16m1x3 a7, u8m7x4_b a8, const unsigned char *src2) {
-    __auto_type t0 = ({ __auto_type ins0 = a0 / s0; ins0[i0][i1] = 2; ins0; }) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
-    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 5, 12, n1); ins1[i3][6] = s3; ins1; }) + a4 * a5;
-    t0[0][i4] = s4;
-    t0 = a6 * a7;
-    i16m8x1 t2 = a6;
-    __auto_type bad = t2[6]; /* M057 */
-    return __builtin_matrix_transpose(a8 - __builtin_matrix_column_major_load(src2, 7, 4, 9));
+u32m4x12 m092(const unsigned int *src0, const unsigned int *src1, unsigned short s0, const unsigned int *src2, i8m1x6 a0, signed char *dst0, float s1, short s2, u32m4x12 a1, int s3, short s4, float s5, u32m4x3_b a2, unsigned short s6, unsigned int i0, u32m3x5 a3, u32m5x12_b a4, u16m3x4 z0, unsigned int z1) {
+    u32m4x12 t0 = (203 + (__builtin_matrix_column_major_load(src0, 4, 5 - K3, 9 - K5) + __builtin_matrix_column_major_load(src1, 4, 2, 4) + s0 - -1)) * __builtin_matrix_column_major_load(src2, 2, 12, (K2 * 2) / K2);
+    __builtin_matrix_column_major_store(a0, dst0, 2);
+    t0 /= s1;
+    __auto_type bad = z1 / z0; /* M092 */
+    return (s2 ? s5 * (s4 - (a1 - s3)) : ({ __auto_type ins0 = s6 + a2; ins0[i0][1] = 3; ins0; }) * (a3 * ({ __auto_type ins1 = a4; ins1[4 - K4][10 - K4] = a2[(K2 * 1) / K2][2]; ins1; }))) + (a1 - t0);
 }
 
-f64m6x6 m058(i16m4x2 a0, i16m2x1_b a1, unsigned long n0, short *dst0, f64m6x6 a2, f32m5x3 z0) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
-    __auto_type bad = z0;
-    bad[0] = 1.5; /* M058 */
-    return a2 - a2;
-}
-
-i32m2x3 m059(const unsigned char *src0, const unsigned char *src1, const unsigned char *src2, long s0, unsigned char *dst0, f64m3x2 a0, f64m2x4_b a1, unsigned long n0, const double *src3, i64m2x3 a2, float s1) {
-    __builtin_matrix_column_major_store((unsigned long)s0 + (__builtin_matrix_column_major_load(src0, 6, 8, (K5 * 7) / K5) * __builtin_matrix_column_major_load(src1, 8, 1, 11 - K3) - __builtin_matrix_column_major_load(src2, K2 + 4, 1, 9)), dst0, 7);
-    f64m3x4 t0 = a0 * a1 + __builtin_matrix_column_major_load(src3, 3, K2 * 2, n0);
-    __auto_type bad = (a1[0])[0]; /* M059 */
-    return (i32m2x3) a2 * s1;
-}
-
-u8m2x6 m060(u8m2x6 a0, i32m2x6 a1, unsigned long n0, const double *src0, u8m2x1 a2, unsigned int i0, long i1, u8m2x1 a3, u8m1x1 a4, u8m1x3 a5, u8m3x1 a6, u8m1x6 a7) {
-    __auto_type t0 = __builtin_matrix_transpose((i32m2x6) a0 - a1) + __builtin_matrix_transpose((i32m2x6) __builtin_matrix_column_major_load(src0, 2, 6, n0));
-    __auto_type bad = &a5[0][0]; /* M060 */
-    return (({ __auto_type ins0 = a2; ins0[i0][i1] = 0; ins0; }) - a3) * (a4 * a5 * (a6 * a7));
-}
-
-f32m3x1 m061(i16m3x1 a0, short *dst0, f32m3x1 a1, long s0, unsigned int i0, unsigned int s1) {
-    __builtin_matrix_column_major_store(a0 - 7, dst0, 3);
-    f32m2x2 bad = a1; /* M061 */
-    return ({ __auto_type ins0 = s0 - a1; ins0[i0][0] = s1; ins0; });
-}
-
-u64m8x5 m062(u16m2x8 a0, u16m8x14 a1, u16m2x5 a2, u16m5x11 a3, const unsigned short *src0, long i0, const unsigned long *src1, i64m1x6 z0, i8m1x6 z1) {
+void m093(f32m3x4_b a0, f32m4x8 a1, unsigned int s0, i32m16x1_b a2, unsigned char s1, i32m16x14 a3, i32m1x14 a4, int *dst0, i64m5x5 z0) {
     __auto_type t0 = a0 * a1;
-    t0 = a2 * a3 * __builtin_matrix_column_major_load(src0, 11, 14, 14);
-    for (int l0 = 0; l0 < 14; l0++) { t0[0][l0] = t0[0][i0]; }
-    __auto_type bad = z0;
-    bad = z1; /* M062 */
-    return __builtin_matrix_column_major_load(src1, 8, 5, 9);
+    t0 /= 2.0f;
+    for (int l0 = 0; l0 < 3; l0++) { t0[l0][5] /= 0.5; }
+    t0 /= s0;
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 + s1) * ({ __auto_type ins0 = a3; ins0[13][1] = -0x5L; ins0; }) - a4, dst0, 4);
+    __auto_type bad = 1.5 / z0; /* M093 */
 }
 
-void m063(u64m1x6 a0, u64m6x1 a1, const unsigned long *src0, unsigned int i0, u32m7x7 a2, unsigned long i1, long s0, unsigned short i2, unsigned int *dst0, u8m5x3 a3, long i3, long s1, f64m3x15 a4, u16m2x5 z0, u16m2x3 z1, u16m3x6 z2) {
-    u64m6x7 t0 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-    if (i0 < 3) { t0 *= 9; }
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a2; ins0[i1][0] = 4UL; ins0; }) - s0; ins1[i2][5] = -1; ins1; }), dst0, 8);
-    f64m5x15 t1 = (f64m5x3) ({ __auto_type ins2 = a3; ins2[6 - K3][i3] = s1; ins2; }) * a4;
-    __auto_type bad = z0;
-    bad = z1 * z2; /* M063 */
+i8m2x2 m094(unsigned long n0, const unsigned char *src0, u8m10x7_b a0, unsigned short s0, int s1, f64m14x2 a1, unsigned long s2, f64m2x12_b a2, f64m14x4 a3, f64m4x4_b a4, f64m14x4 a5, f64m4x12 a6, int i0, i8m2x1_b a7, i8m1x8 a8, const signed char *src1, short s3, i8m4x2_b a9, unsigned long n1, const signed char *src2) {
+    u8m10x7 t0 = (__builtin_matrix_column_major_load(src0, 10, 7, n0) + a0) * s0;
+    __auto_type t1 = ((s1 ? a1 : a1) - s2) * (6.0 * a2);
+    t1[K4 * 2][10] = (double)a0[9][1];
+    t1 = (a3 * a4 + a5) * (({ __auto_type ins0 = a6; ins0[0][i0] = a1[7 - K3][1]; ins0; }) * a3[13][5 - K4]);
+    __auto_type bad = -t0; /* M094 */
+    return (a7 * a8 * __builtin_matrix_column_major_load(src1, 8, 4, 9) + s3) * (a9 - __builtin_matrix_column_major_load(src2, 4, 2, n1));
 }
 
-i64m10x11 m064(u16m10x1_b a0, i64m1x11_b a1, int i0, unsigned short i1, int s0, unsigned short s1, const unsigned long *src0, u64m2x7 a2, i64m11x10 a3, i64m11x10 a4, i64m11x5 a5, i64m5x10 a6, unsigned short s2, u64m7x1 z0) {
-    __auto_type t0 = (i64m10x1) a0 * (a1 + a0[i0][i1] + s0) - s1;
-    u64m2x7 t1 = __builtin_matrix_column_major_load(src0, (K4 * 2) / K4, 7, 4) - a2;
-    __auto_type bad = t1;
-    bad *= z0; /* M064 */
-    return __builtin_matrix_transpose(s2 - (a3 - a4 - a5 * a6));
+void m095(short s0, f32m6x8 a0, f32m6x3 a1, signed char s1, f32m6x3 a2, f32m6x3 a3, f32m3x8 a4, double s2, i8m2x8_b a5, unsigned long n0, signed char *dst0) {
+    f32m6x8 t0 = s0 ? a0 : a0;
+    t0 = ((float)s1 * a1 - (a2 + a3)) * a4;
+    __builtin_matrix_column_major_store(s2 ? a5 : a5, dst0, n0);
+    __auto_type bad = !a4; /* M095 */
 }
 
-f64m3x2 m065(u16m4x4 a0, i16m5x2 a1, unsigned long s0, i16m2x4 a2, long i0, unsigned char s1, unsigned short i1, long i2, unsigned short s2, f64m3x2 a3, i16m6x2 z0) {
-    __auto_type t0 = (u32m4x4) a0;
-    t0 *= -1;
-    __auto_type t1 = ({ __auto_type ins0 = (a1 - s0) * a2; ins0[1][i0] = s1; ins0; });
-    t0[i1][3] = t0[3][i2];
-    t0 *= (unsigned int)s2;
+i32m3x2 m096(const float *src0, f32m7x3 a0, f32m3x7 a1, f32m7x4 a2, signed char s0, i8m8x4 a3, f32m7x4 a4, unsigned long s1, unsigned long s2, const double *src1, f64m12x2 a5, unsigned char i0, unsigned long s3, double *dst0, i32m3x2 a6) {
+    __auto_type t0 = (-5.0 + (__builtin_matrix_column_major_load(src0, K4 + 3, 3, K4 + 5) - a0)) * ({ __auto_type ins0 = a1 * a2; ins0[(K4 * 0) / K4][1] = 1.1e0; ins0; });
+    u32m8x4 t1 = (u32m8x4) (s0 ? a3 : a3);
+    __auto_type t2 = a4 * s1;
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = __builtin_matrix_transpose(s2 ? __builtin_matrix_column_major_load(src1, 12, 2, 14) : a5); ins1[1][i0] = s3; ins1; }), dst0, 4);
+    __auto_type bad = a2 > 1; /* M096 */
+    return a6;
+}
+
+i16m2x2 m097(unsigned long n0, const signed char *src0, const signed char *src1, i8m8x7_b a0, unsigned long n1, signed char *dst0, const signed char *src2, i8m8x1 a1, i8m1x7 a2, f64m15x5_b a3, const double *src3, f64m5x6 a4, int i0, unsigned char s0, double *dst1, short s1, i16m2x2 a5, const short *src4, unsigned long s2) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K3 * 8) / K3, 7, n0) * 5 + (__builtin_matrix_column_major_load(src1, 13 - K5, 7, 11 - K2) - a0), dst0, n1);
+    i8m8x7_b t0 = a0 + __builtin_matrix_column_major_load(src2, 8, (K8 * 7) / K8, 8);
+    __auto_type t1 = a1 * a2 - t0 / -2;
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * __builtin_matrix_column_major_load(src3, 15, 10 - K4, 18) + ({ __auto_type ins0 = a4; ins0[i0][1] = s0; ins0; }), dst1, 7);
+    __auto_type bad = a5 % 3; /* M097 */
+    return s2 - (s1 ? a5 : __builtin_matrix_column_major_load(src4, 2, 2, 5));
+}
+
+u8m3x1 m098(u16m2x5 a0, unsigned long n0, unsigned short *dst0, u8m3x1 a1, unsigned long n1, unsigned char *dst1, u32m1x4 a2, u32m4x3_b a3, u32m1x3 a4, unsigned long n2, const unsigned char *src0, u8m3x11 a5, short s0, unsigned long n3, const unsigned char *src1, u8m11x1_b a6) {
+    __builtin_matrix_column_major_store(a0 - a0, dst0, n0);
+    __builtin_matrix_column_major_store(a1, dst1, n1);
+    __auto_type t0 = (i8m3x1) __builtin_matrix_transpose(a2 * a3 + a4);
+    __auto_type bad = a1 | 1; /* M098 */
+    return (__builtin_matrix_column_major_load(src0, 3, 14 - K3, n2) + a5) * (s0 ? __builtin_matrix_column_major_load(src1, K8 + 3, 1, n3) : a6);
+}
+
+i32m1x6 m099(u16m2x8_b a0, u16m2x8 a1, int i0, int i1, unsigned short s0, unsigned long n0, const int *src0, i32m1x6_b a2, i32m6x6 a3, unsigned long s1, u16m2x8 z0) {
+    u16m2x8 t0 = (u16m2x8) (a0 + a1);
+    if (i0 < 1) { t0[i1][0] = s0; }
+    __auto_type bad = a1 || z0; /* M099 */
+    return (__builtin_matrix_column_major_load(src0, 1, (K3 * 6) / K3, n0) + a2) * (s1 * a3);
+}
+
+i64m6x2 m100(i64m6x2 a0, float s0, unsigned long n0, const long *src0, const long *src1, long s1, i64m6x3 a1, const unsigned short *src2, const unsigned short *src3, unsigned long n1, const double *src4, f64m7x9 a2, int s2, f64m9x2 a3, unsigned long i0, unsigned char s3, i64m6x4 a4, const long *src5, i64m4x1 a5, unsigned short i1, unsigned short i2, unsigned char s4, i64m1x2 a6) {
+    __auto_type t0 = (u8m6x2) a0 * s0;
+    i64m6x2 t1 = a0 + 5UL;
+    t1 += (__builtin_matrix_column_major_load(src0, (K5 * 6) / K5, 3, n0) - (({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 6, 3, K3 + 5); ins0[0][1] = s1; ins0; }) + a1)) * (i64m3x2) (__builtin_matrix_column_major_load(src2, 3, 2, 3) + __builtin_matrix_column_major_load(src3, (K8 * 3) / K8, 2, 6)) + (i64m6x2) (__builtin_matrix_column_major_load(src4, 6, 7, n1) * a2 * (s2 ? a3 : a3));
+    for (int l0 = 0; l0 < 6; l0++) { t0[l0][1] = t0[5][i0]; }
+    __auto_type bad = (i8m6x6)a5; /* M100 */
+    return ((s3 ? a4 : a4) - (__builtin_matrix_column_major_load(src5, 6, 4, 7) + a4)) * (({ __auto_type ins1 = a5; ins1[i1][i2] = (unsigned short)s4; ins1; }) * (a6 + a6[0][1]));
+}
+
+u64m8x3 m101(u64m8x3_b a0, unsigned long n0, signed char *dst0, int s0, const short *src0, const unsigned long *src1, unsigned int s1) {
+    __builtin_matrix_column_major_store((i8m3x8) __builtin_matrix_transpose(a0), dst0, n0);
+    __auto_type bad = (int)a0; /* M101 */
+    return (s0 ? (u64m8x3) __builtin_matrix_column_major_load(src0, 8, 7 - K4, 11) : a0 - __builtin_matrix_column_major_load(src1, 8, 3, 11)) * s1;
+}
+
+f64m6x2 m102(long s0, i32m2x6 a0, long i0, unsigned int s1, unsigned int s2, unsigned long s3, signed char s4, int i1, unsigned long i2, i16m5x3 a1, long i3, unsigned char s5, unsigned long n0, const double *src0, f64m7x1 a2, unsigned long s6, f64m1x4 a3, unsigned long n1, const double *src1, f64m6x2 a4, unsigned long n2, const double *src2, int s7, const double *src3, f64m3x6 a5, unsigned int s8, unsigned long n3, const unsigned short *src4, unsigned long n4, const unsigned short *src5, i64m6x3 z0) {
+    i32m2x6 t0 = s0 ? s1 * s2 * (a0 + a0 - (a0 + a0[1][i0])) : (i32m2x6) a0 - a0;
+    t0 -= s3 ? (t0 + t0) / s4 : t0;
+    t0[i1][4] = a0[i2][7 - K3];
+    i16m5x3 t1 = a0[0][0] + (({ __auto_type ins0 = a1; ins0[0][0] = t0[i3][4]; ins0; }) - a1);
+    __auto_type t2 = s8 + (s5 ? __builtin_matrix_column_major_load(src0, 6, 15 - K8, n0) * a2 / s6 * ((a3 - a3) * __builtin_matrix_column_major_load(src1, 3 + 1, 6, n1)) : a4 * __builtin_matrix_column_major_load(src2, 2, 3, n2) * (s7 ? __builtin_matrix_column_major_load(src3, 3, 6, 5) : a5));
+    __auto_type bad = z0[8][1]; /* M102 */
+    return (f64m6x2) (__builtin_matrix_column_major_load(src4, 6, 4, n3) * __builtin_matrix_column_major_load(src5, 4, 2, n4));
+}
+
+u16m7x7 m103(i8m10x8 a0, i8m8x5_b a1, u16m7x7 a2, signed char s0, long i0, unsigned long i1, unsigned short s1, unsigned char s2, u32m7x2 a3, unsigned char s3, u32m2x7_b a4, unsigned long n0, const unsigned int *src0) {
+    __auto_type t0 = ({ __auto_type ins0 = a0 * a1; ins0[8][2] = 9; ins0; });
+    u16m7x7 t1 = a2 / s0;
+    t1[i0][2] = s1;
+    __auto_type bad = a4[0][7]; /* M103 */
+    return (u16m7x7) ((s2 ? a3 : a3) * (s3 ? a4 : __builtin_matrix_column_major_load(src0, 2, 7, n0)));
+}
+
+f64m8x1 m104(u8m2x11 a0, u8m2x5 a1, short s0, u8m8x1 a2) {
+    __auto_type t0 = __builtin_matrix_transpose(a0) * a1;
+    t0 /= s0;
+    __auto_type bad = a2[0][-1]; /* M104 */
+    return (f64m8x1) (u64m8x1) a2;
+}
+
+void m105(i32m4x1 a0, i32m1x1 a1, int *dst0, unsigned long n0, const unsigned char *src0, u8m4x15 a2, long s0, i32m4x1 a3, unsigned char s1, u8m15x7 a4, unsigned short s2, const unsigned char *src1, unsigned char *dst1) {
+    __builtin_matrix_column_major_store(a0 * a1 * a1, dst0, (K5 * 4) / K5);
+    __auto_type t0 = __builtin_matrix_transpose(s0 - __builtin_matrix_column_major_load(src0, 8, 4, n0) * a2);
+    __auto_type t1 = a3 + a0;
+    t0[9][4] = s1;
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a4 * s2 * (8 * __builtin_matrix_column_major_load(src1, 7, 8, 9)); ins0[14][3] = 5; ins0; }), dst1, 16);
     __auto_type bad = a1;
-    bad *= z0; /* M065 */
-    return 15 * a3 + a3;
+    bad[0][1] *= 1; /* M105 */
 }
 
-unsigned char m066(i32m7x4 a0, unsigned char i0, int *dst0, u8m7x2_b a1, i32m2x4_b a2, u8m7x8 a3, u8m8x2 a4, unsigned long s0, unsigned long n0, unsigned char *dst1, i32m4x5 z0) {
-    __builtin_matrix_column_major_store(a0 + a0[i0][1], dst0, 10);
-    i32m7x4_b t0 = (i32m7x2) a1 * (a2 * a1[3][1]);
-    __builtin_matrix_column_major_store(a3 * a4 / s0, dst1, n0);
-    __auto_type bad = t0;
-    bad += z0; /* M066 */
-    return a3[6][7];
+u64m1x15 m106(int s0, const unsigned long *src0, const unsigned long *src1, u16m5x6 z0) {
+    __auto_type bad = z0[0][(K5 * 8) / K5]; /* M106 */
+    return s0 ? __builtin_matrix_column_major_load(src0, 1, (K4 * 15) / K4, 4) : __builtin_matrix_column_major_load(src1, 1, 15, 2);
 }
 
-f32m7x3 m067(const long *src0, long s0, f32m3x13_b a0, f32m7x3 a1, long s1, f32m3x13 z0) {
-    __auto_type bad = a0;
-    bad /= z0; /* M067 */
-    return ({ __auto_type ins0 = (f32m7x13) __builtin_matrix_column_major_load(src0, 7, 13, 10); ins0[2][(K5 * 1) / K5] = s0; ins0; }) * __builtin_matrix_transpose(a0) - (a1 + s1);
+i8m6x3 m107(i8m6x3 a0) {
+    __auto_type bad = a0[4]; /* M107 */
+    return a0;
 }
 
-unsigned long m068(u64m2x2 a0, unsigned long *dst0, unsigned short i0, f32m2x3 z0, unsigned int *z1) {
-    __builtin_matrix_column_major_store(a0 * a0 - a0, dst0, 3);
-    __builtin_matrix_column_major_store(z0, z1, 2); /* M068 */
-    return a0[0 + 1][i0];
+u16m7x1 m108(f64m15x4_b a0, f64m4x4_b a1, f64m4x6 a2, f64m6x15 a3, u16m7x1_b a4, unsigned int i0, signed char s0, i64m6x2 z0) {
+    __auto_type t0 = __builtin_matrix_transpose(a0);
+    t0 = (f64m4x15) (a1 * a2 * a3);
+    __auto_type bad = z0;
+    bad[0] = 1; /* M108 */
+    return ({ __auto_type ins0 = a4 + a4; ins0[i0][0] = s0; ins0; });
 }
 
-u64m1x15 m069(u64m1x15 a0, unsigned char i0, unsigned short s0, const unsigned long *z0) {
-    __builtin_matrix_column_major_store(a0, z0, 1); /* M069 */
-    return ({ __auto_type ins0 = a0; ins0[i0][10] = s0; ins0; });
+double m109(f64m4x7 a0, signed char s0, double *dst0, const double *src0, unsigned int i0, unsigned long s1, unsigned char s2, unsigned char s3, f64m4x14 a1, f64m14x7 a2, long s4, const double *src1, double s5, const double *src2, unsigned int i1) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0; ins0[5 - K4][4] = s0; ins0; }) - a0, dst0, 12 - K5);
+    __auto_type t0 = ({ __auto_type ins2 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 4, 7, K5 + 1); ins1[1][i0] = (double)s1; ins1; }); ins2[1][5] = s2 * s3; ins2; });
+    f64m4x7 t1 = a1 * (a2 + a2) + 5.5f + (s4 ? s5 - (a0 - __builtin_matrix_column_major_load(src1, 4, 7, 6)) : __builtin_matrix_column_major_load(src2, 4, 7, 6));
+    __auto_type bad = (a0[0])[0]; /* M109 */
+    return t0[i1][4 - K4];
 }
 
-i8m4x16 m070(u16m2x9 a0, unsigned short *dst0, u16m2x9 a1, double s0, i8m4x8 a2, i8m4x8 a3, unsigned long n0, const signed char *src0, i8m16x2 a4, i8m4x16 a5, const float *z0) {
-    __builtin_matrix_column_major_store(a0 + a0, dst0, K2 * 2);
-    u16m2x9 t0 = a0 - a1;
-    t0 -= s0;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 1, 1048576, 1); /* M070 */
-    return (a2 + a3) * __builtin_matrix_column_major_load(src0, 8, (K4 * 2) / K4, n0) * __builtin_matrix_transpose(a4) - a5;
+void m110(i32m4x1_b a0, i32m1x1 a1, unsigned short s0, int *dst0, float z0) {
+    __builtin_matrix_column_major_store((double)s0 - __builtin_matrix_transpose(a0 * a1), dst0, 4);
+    __auto_type bad = a0[z0][0]; /* M110 */
 }
 
-i8m8x4 m071(f32m4x3 a0, long *dst0, const signed char *src0, i8m3x4 a1, i8m3x4 a2, i8m4x8 a3, i8m8x4 a4, i8m8x4 a5, i8m8x4 a6, const unsigned char *z0, unsigned long z1) {
-    __builtin_matrix_column_major_store((i64m4x3) (a0[2][1] - a0), dst0, (K4 * 5) / K4);
-    i8m3x4 t0 = __builtin_matrix_column_major_load(src0, 3, 4, K2 + 1) + a1 - ({ __auto_type ins0 = a2; ins0[2][2] = 119; ins0; });
-    t0 *= a3 * (a4 - a5) * (a3 * a6);
-    __auto_type bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); /* M071 */
+u32m3x5 m111(const double *src0, short s0, short s1, long i0, long s2, long i1, const short *src1) {
+    f64m4x1 t0 = ({ __auto_type ins0 = s0 + s1 + (f64m4x1) __builtin_matrix_column_major_load(src0, 4, 6 - K5, 5); ins0[0][i0] = s2; ins0; });
+    t0 -= 18L;
+    t0[2][0] *= t0[3][i1];
+    return __builtin_matrix_column_major_load(src1, (K3 * 3) / K3, 2, 6); /* M111 */
+}
+
+f32m11x6 m112(f32m11x6 a0, float *dst0, f32m11x16 a1, short s0, const float *src0, const float *src1, short s1, unsigned long n0, float *dst1, f32m11x6 a2, const float *src2, f32m11x6 a3, f32m5x5 z0) {
+    __builtin_matrix_column_major_store(a0, dst0, 12);
+    __builtin_matrix_column_major_store((a1 * s0 + __builtin_matrix_column_major_load(src0, 11, 16, 11)) * (__builtin_matrix_column_major_load(src1, 16, 6, K3 * 6) + s1), dst1, n0);
+    __auto_type bad = a1;
+    bad = z0; /* M112 */
+    return a2 - __builtin_matrix_column_major_load(src2, 11, 6, K2 + 9) - a3 * 1.1;
+}
+
+f64m6x2 m113(long s0, i32m2x6 a0, long i0, unsigned int s1, unsigned int s2, unsigned long s3, signed char s4, int i1, unsigned long i2, i16m5x3 a1, long i3, unsigned char s5, unsigned long n0, const double *src0, f64m7x1 a2, unsigned long s6, f64m1x4 a3, unsigned long n1, const double *src1, f64m6x2 a4, unsigned long n2, const double *src2, int s7, const double *src3, f64m3x6 a5, unsigned int s8, unsigned long n3, const unsigned short *src4, unsigned long n4, const unsigned short *src5, f64m6x3 z0, f64m3x5 z1) {
+    i32m2x6 t0 = s0 ? s1 * s2 * (a0 + a0 - (a0 + a0[1][i0])) : (i32m2x6) a0 - a0;
+    t0 -= s3 ? (t0 + t0) / s4 : t0;
+    t0[i1][4] = a0[i2][7 - K3];
+    i16m5x3 t1 = a0[0][0] + (({ __auto_type ins0 = a1; ins0[0][0] = t0[i3][4]; ins0; }) - a1);
+    __auto_type t2 = s8 + (s5 ? __builtin_matrix_column_major_load(src0, 6, 15 - K8, n0) * a2 / s6 * ((a3 - a3) * __builtin_matrix_column_major_load(src1, 3 + 1, 6, n1)) : a4 * __builtin_matrix_column_major_load(src2, 2, 3, n2) * (s7 ? __builtin_matrix_column_major_load(src3, 3, 6, 5) : a5));
+    __auto_type bad = a4;
+    bad = z0 * z1; /* M113 */
+    return (f64m6x2) (__builtin_matrix_column_major_load(src4, 6, 4, n3) * __builtin_matrix_column_major_load(src5, 4, 2, n4));
+}
+
+i64m2x3 m114(i64m2x3 a0, i64m2x3 a1, unsigned long n0, const long *src0, double s0, i32m2x3 a2, unsigned long i0, int s1, i64m3x5 z0) {
+    __auto_type t0 = (f64m2x5) ((a0 - a1) * __builtin_matrix_column_major_load(src0, 3, 5, n0));
+    t0 /= 1.5;
+    for (int l0 = 0; l0 < 5; l0++) { t0[1][l0] *= s0; }
+    __auto_type bad = a1;
+    bad *= z0; /* M114 */
+    return (i64m2x3) ({ __auto_type ins0 = a2; ins0[i0][(K3 * 1) / K3] = s1; ins0; });
+}
+
+u8m6x5 m115(int s0, u8m6x5_b a0, u8m5x5 a1, u8m6x5 a2, const signed char *src0, f32m3x5 z0, f32m4x5 z1) {
+    __auto_type bad = z0;
+    bad *= z1; /* M115 */
+    return s0 ? a0 * a1 + a2 : (u8m6x5) __builtin_matrix_column_major_load(src0, 6, 5, 9);
+}
+
+u32m3x3 m116(float s0, u32m1x3_b a0, float s1, u32m1x1 a1, u32m3x3 a2, unsigned long n0, unsigned int *dst0, u32m3x3 a3, u32m3x3 a4, unsigned int i0, unsigned int s2, double s3, u32m3x3 a5, u32m5x6 z0) {
+    __builtin_matrix_column_major_store(s0 ? __builtin_matrix_transpose(a0) * (s1 ? a1 : a1) * a0 : a2, dst0, n0);
+    u32m3x3 t0 = s3 - ({ __auto_type ins0 = (a3 + __builtin_matrix_transpose(a4)) * a4; ins0[i0][0] = s2; ins0; });
+    __auto_type bad = a2;
+    bad -= z0; /* M116 */
     return a5;
 }
 
-f32m6x2 m072(i64m8x3 a0, short s0, i64m3x4_b a1, signed char s1, f32m6x1 a2, unsigned char i0, unsigned char i1, f32m1x2 a3, unsigned long n0, const float *src0, const float *src1, long z0) {
-    __auto_type t0 = __builtin_matrix_transpose((a0 + s0) * a1);
-    t0 *= s1;
-    __auto_type bad = __builtin_matrix_transpose(z0); /* M072 */
-    return (({ __auto_type ins0 = a2; ins0[4][0] = 1.0000000596046448; ins0; }) - a0[i0][i1]) * a3 + (({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 6, 2, n0); ins1[0][1] = -1.5; ins1; }) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
-}
-
-i64m4x3 m073(unsigned long n0, const long *src0, f64m4x3 a0, unsigned long n1, const long *src1, i64m2x4 z0) {
-    __auto_type bad = __builtin_matrix_transpose(z0, z0); /* M073 */
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 4, n0)) + (i64m4x3) a0 + __builtin_matrix_column_major_load(src1, 4, 3, n1);
-}
-
-void m074(i32m5x3 a0, int i0, i32m3x4 a1, float s0, double s1, f32m5x5 a2, signed char s2, f32m5x1_b a3, f32m5x1 a4, const float *src0, const double *src1, f64m8x2_b a5, long s3, const double *src2, double *dst0, unsigned short z0, unsigned short *z1) {
-    __auto_type t0 = ({ __auto_type ins0 = a0; ins0[3][i0] = 5u; ins0; }) * (a1 - s0);
-    for (int l0 = 0; l0 < 5; l0++) { t0[l0][1] = -0x8; }
-    f32m5x5 t1 = (f32m5x5) (a2 + s2) + ({ __auto_type ins1 = (a3 - a4) * __builtin_matrix_column_major_load(src0, 1, K2 + 3, 2); ins1[2][3] = 7u; ins1; });
-    t1[2][2] *= a2[2][1];
-    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src1, 8, 2, 9) - a5) / s3 * __builtin_matrix_column_major_load(src2, 2, 3, 5), dst0, 11);
-    __builtin_matrix_column_major_store(z0, z1, 1); /* M074 */
-}
-
-typedef double bad_m075 __attribute__((matrix_type(3, 0))); /* M075 */
-
-u32m8x2 m076(u32m6x8 a0, unsigned long n0, const unsigned int *src0, u32m13x2_b a1, long s0, long s1, unsigned char i0, unsigned short s2, u32m8x2 a2, unsigned int *dst0, long i1, i16m8x5 a3, signed char s3, unsigned int i2, unsigned char i3, unsigned char i4, u32m5x2 a4, u32m5x2 a5, u16m5x2 a6, u32m3x3 z0, u32m3x3 z1) {
-    u32m6x8 t0 = a0 + a0;
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 13, 6, n0)) * a1; ins0[7 - K4][0] = s0 - s1; ins0; }); ins1[i0][1] = s2; ins1; }) * __builtin_matrix_transpose(a2), dst0, 7);
-    t0[i1][6] = a0[5][2];
-    u16m3x3 bad = z0 * z1; /* M076 */
-    return ({ __auto_type ins3 = (u32m8x5) ({ __auto_type ins2 = a3; ins2[2][0] = s3; ins2; }); ins3[i2][i3] = a3[i4][0]; ins3; }) * (a4 - a5 + (u32m5x2) a6);
-}
-
-unsigned long m077(const float *src0, unsigned int i0, int s0, u64m5x8_b a0, u64m5x8_b a1, unsigned int i1, i64m4x4 z0, i64m4x4_b z1) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 3, 7, 4);
-    t0[0][i0] += (float)s0;
-    i32m4x4 bad = z0 - z1; /* M077 */
-    return __builtin_matrix_transpose(a0 + a1)[i1][3];
-}
-
-f32m5x3 m078(i8m4x1_b a0, signed char s0, long s1, const signed char *src0, i8m3x1 a1, i8m3x1 a2, signed char *dst0, i8m3x1 a3, signed char *dst1, f32m5x3 a4, unsigned char s2, unsigned short s3, signed char s4, signed char s5, i8m4x6 z0) {
-    __builtin_matrix_column_major_store((a0 + (long)s0 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * (a1 + a2), dst0, (K5 * 5) / K5);
-    __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-    __auto_type bad = a0 + z0; /* M078 */
-    return ({ __auto_type ins1 = a4 - a4 + ({ __auto_type ins0 = a4 * s2; ins0[1][2] = (short)s3; ins0; }); ins1[3][1] = s4 - s5; ins1; });
-}
-
-u16m2x1 m079(u16m2x14 a0, u16m14x1 a1, u16m2x1 a2, unsigned long i0, long s0, u16m6x2 z0) {
-    __auto_type bad = a0 - z0; /* M079 */
-    return (u16m2x1) (a0 * a1) + ({ __auto_type ins0 = (u16m2x1) a2; ins0[1][i0] = s0; ins0; });
-}
-
-i8m5x16 m080(const signed char *src0, unsigned short s0, i8m5x8 a0, unsigned char s1, i8m8x16 a1, unsigned int s2, double s3, u32m8x16 z0) {
-    __auto_type bad = a1 - z0; /* M080 */
-    return (s1 - __builtin_matrix_column_major_load(src0, 13 - K8, 5, K4 + 1) / -2 * s0 * a0) * (a1 / s2 + s3);
-}
-
-u16m1x3 m081(f64m2x3_b a0, const double *src0, f64m2x3 a1, f64m2x3 a2, unsigned int s0, i64m1x3 a3, f64m1x1 z0) {
-    f64m2x3 t0 = a0 - (a0[0][1] - (__builtin_matrix_column_major_load(src0, 2, 3, 4) + a1 + a2) + (unsigned char)s0);
-    __auto_type bad = a2 * z0; /* M081 */
-    return 0x3 + (u16m1x3) a3;
-}
-
-f32m12x3 m082(i32m5x16 a0, unsigned char s0, unsigned short i0, int s1, int s2, unsigned char s3, const float *src0, unsigned long n0, const float *src1, const float *src2, unsigned char i1, unsigned char i2, f64m4x2 z0, u32m2x1 z1) {
-    __auto_type t0 = a0 + s0;
-    t0[(K8 * 3) / K8][i0] = s2;
-    t0[2][19 - K5] = (int)s3;
-    __auto_type bad = z0 * z1; /* M082 */
-    return __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2];
-}
-
-i8m4x5 m083(i32m3x1 a0, unsigned long n0, const int *src0, const int *src1, unsigned int i0, short s0, i8m4x2 a1, i8m2x3 a2, i8m4x5 a3, const signed char *src2, i8m3x3 a4, const signed char *src3, unsigned short i1, signed char s1, unsigned char i2, f64m1x4 a5, f64m4x7 a6, const double *src4, unsigned long n1, const double *src5, long i3, unsigned long n2, const signed char *src6, i8m12x5 a7, i64m1x5 z0, i64m1x5 z1) {
-    __auto_type t0 = (i8m1x3) (__builtin_matrix_transpose(a0) + __builtin_matrix_column_major_load(src0, 6 - K5, 3, n0) - ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 1, 3, 1); ins0[i0][2] = s0; ins0; })) * (__builtin_matrix_transpose(a1 * a2) * a3 + (__builtin_matrix_column_major_load(src2, 3, 5, 5) + a4 * __builtin_matrix_column_major_load(src3, 3, 5, 6)));
-    t0[i1][0] = s1;
-    t0[i2][2] = a3[0][0];
-    __auto_type t1 = ({ __auto_type ins1 = a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)); ins1[0][i3] = 1e-1f; ins1; });
-    __auto_type bad = z0 / z1; /* M083 */
-    return __builtin_matrix_column_major_load(src6, 4, 12, n2) * a7;
-}
-
-void m084(i32m5x3 a0, int i0, i32m3x4 a1, float s0, double s1, f32m5x5 a2, signed char s2, f32m5x1_b a3, f32m5x1 a4, const float *src0, const double *src1, f64m8x2_b a5, long s3, const double *src2, double *dst0, unsigned short z0) {
-    __auto_type t0 = ({ __auto_type ins0 = a0; ins0[3][i0] = 5u; ins0; }) * (a1 - s0);
-    for (int l0 = 0; l0 < 5; l0++) { t0[l0][1] = -0x8; }
-    f32m5x5 t1 = (f32m5x5) (a2 + s2) + ({ __auto_type ins1 = (a3 - a4) * __builtin_matrix_column_major_load(src0, 1, K2 + 3, 2); ins1[2][3] = 7u; ins1; });
-    t1[2][2] *= a2[2][1];
-    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src1, 8, 2, 9) - a5) / s3 * __builtin_matrix_column_major_load(src2, 2, 3, 5), dst0, 11);
-    __auto_type bad = z0 / a5; /* M084 */
-}
-
-int m085(const int *src0, unsigned int s0, int i0, u32m3x3 z0) {
-    __auto_type bad = 1.5 / z0; /* M085 */
-    return (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0];
-}
-
-i8m1x4 m086(f32m1x11_b a0, i32m1x3 a1, i32m3x4 a2, i8m1x4 a3, i8m1x4 a4, int s0, u16m5x1 z0) {
-    __auto_type t0 = a0;
-    i8m1x4 t1 = (i8m1x4) ((a1 + a1) * (a2 / 2));
-    __auto_type bad = -z0; /* M086 */
-    return t1 - a3 - a4 - s0;
-}
-
-u32m7x2 m087(i64m8x8 a0, i64m8x2 a1, long *dst0, i64m2x4 a2, i64m4x6 a3, unsigned long s0, i64m6x4 a4, i64m4x8 a5, unsigned long n0, long *dst1, f64m3x4 a6, unsigned long n1, double *dst2, i64m8x3_b a7, long s1, long s2, const long *src0, i64m12x3_b a8, i64m3x6 a9, const long *src1, u32m7x2 a10) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
-    i64m8x8 t0 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, 8, 9));
-    __auto_type bad = !a2; /* M087 */
-    return a10;
-}
-
-f32m7x5 m088(unsigned long n0, const float *src0, f32m4x7 a0, unsigned int s0, f32m7x5 a1, long i0, i32m6x2 a2, i32m6x2 a3, unsigned long i1, float s1, int i2, f32m7x3 a4, f32m3x5 a5, float s2) {
-    f32m5x7 t0 = ({ __auto_type ins0 = s0 + __builtin_matrix_column_major_load(src0, K2 + 3, 4, n0) * a0; ins0[2][4] = a0[3][(K4 * 1) / K4]; ins0; });
-    t0 = __builtin_matrix_transpose(({ __auto_type ins1 = 8UL * a1; ins1[i0][1] = (a2 + a3)[(K2 * 4) / K2][i1]; ins1; }));
-    t0[4][3] *= s1;
-    __auto_type bad = a3 <= a3; /* M088 */
-    return a2[0][i2] * a1 - (s2 - a4 * a5);
-}
-
-i32m1x4 m089(const float *src0, unsigned long n0, const float *src1, unsigned long i0, unsigned int i1, u64m16x1_b a0, i32m1x2_b a1, i32m2x4_b a2, i32m4x2 z0) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, 8, n0);
-    if (i0 < 2) { t0[0][1] -= t0[1][i1]; }
-    i16m16x1_b t1 = (i16m16x1) a0;
-    t1[12][0] = t1[9][0];
-    __auto_type bad = z0 % 3; /* M089 */
-    return a1 * (i32m2x4) a2;
-}
-
-f64m2x4 m090(i64m7x12 a0, unsigned long n0, long *dst0, i32m3x2_b a1, u64m3x1 a2, unsigned long s0, const unsigned long *src0, unsigned long *dst1, f64m4x2 a3, long s1, long s2) {
-    __builtin_matrix_column_major_store(a0 / 5, dst0, n0);
-    __builtin_matrix_column_major_store((u64m3x2) (a1 - 1) + a2 * s0 * __builtin_matrix_column_major_load(src0, 1, (K8 * 2) / K8, 4), dst1, 4);
-    __auto_type bad = a2 | 1; /* M090 */
-    return __builtin_matrix_transpose((s1 + s2) * a3);
-}
-
-f64m4x15 m091(f64m4x15_b a0, unsigned int i0, unsigned int i1, unsigned char i2, const double *src0, f64m1x15 a1, f64m4x15 z0) {
-    f64m4x15 t0 = a0[i0][i1] + a0;
-    t0[(K5 * 1) / K5][2] = a0[i2][7];
-    __auto_type bad = t0 || z0; /* M091 */
-    return __builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 7) * a1 - t0;
-}
-
-u16m4x4 m092(f32m10x1 a0, f32m1x7 a1, unsigned char s0, i32m10x7 a2, int i0, unsigned short s1, u32m2x10 a3, u32m2x10 a4, unsigned int i1, const unsigned int *src0, u32m10x4 a5, unsigned int *dst0, const unsigned short *src1, u16m4x4 a6) {
-    u8m10x7 t0 = (u8m10x7) a2;
-    t0[(K3 * 7) / K3][i0] /= 2;
-    t0 -= s1;
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a3 * a4[1][i1] + __builtin_matrix_column_major_load(src0, 2, 10, 4); ins0[0][8] = 0x1L; ins0; }) * a5, dst0, 2);
-    __auto_type bad = (i16m4x3)a5; /* M092 */
-    return __builtin_matrix_column_major_load(src1, 4, 4, (K4 * 6) / K4) + a6;
-}
-
-u16m7x1 m093(f32m1x4 a0, f32m1x4 a1, unsigned long n0, const float *src0, unsigned long n1, float *dst0, u16m7x1_b a2, int s0, int s1, u16m1x16_b a3, u16m16x1 a4) {
-    __builtin_matrix_column_major_store((a0 + a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-    __auto_type t0 = a1 * 2.7;
-    __auto_type bad = (int)a3; /* M093 */
-    return (-1 - a2) * (s0 - s1) * a3 * a4;
-}
-
-f32m4x3 m094(f32m4x4 a0, f32m4x1 a1, u64m1x7 a2, f32m7x6 a3, unsigned short s0, unsigned short i0, f32m4x6 a4, f32m4x3 a5, f32m4x2 a6, f32m2x3 a7, unsigned long s1) {
-    f32m4x3 t0 = a0 * a1 * (f32m1x7) a2 * ({ __auto_type ins0 = a3 / s0; ins0[i0][2] = a3[0][1]; ins0; }) * (__builtin_matrix_transpose(a4) * a5);
-    __auto_type bad = a1[4][0]; /* M094 */
-    return a6 * a7 / s1;
-}
-
-i32m1x4 m095(const float *src0, unsigned long n0, const float *src1, unsigned long i0, unsigned int i1, u64m16x1_b a0, i32m1x2_b a1, i32m2x4_b a2, u64m6x3 z0) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, 8, n0);
-    if (i0 < 2) { t0[0][1] -= t0[1][i1]; }
-    i16m16x1_b t1 = (i16m16x1) a0;
-    t1[12][0] = t1[9][0];
-    __auto_type bad = z0[5][5]; /* M095 */
-    return a1 * (i32m2x4) a2;
-}
-
-u64m2x1 m096(i32m2x2 a0, i32m2x4 a1, long s0, long s1, long i0, int *dst0, u64m2x1 a2, u64m1x2 a3, u64m1x2 a4, u64m2x1 a5, i16m2x5 z0) {
-    __builtin_matrix_column_major_store(a1[0][i0] - (a0 - a0) * ({ __auto_type ins0 = a1; ins0[5 - K5][2] = s0 - s1; ins0; }), dst0, 4);
-    __auto_type bad = z0[-1][0]; /* M096 */
-    return __builtin_matrix_transpose(a2 * a3) * (__builtin_matrix_transpose(a4) + a5);
-}
-
-i16m4x2 m097(f32m6x3 a0, f32m6x3 a1, f32m3x7_b a2, f64m6x8 a3, f64m8x3 a4, unsigned long n0, const unsigned int *src0, const unsigned int *src1, unsigned long n1, const signed char *src2, i8m7x4 a5, i16m4x2_b a6, int s0, int s1) {
-    i16m6x7 t0 = (i16m6x7) ((a0 - a1) * a2);
-    __auto_type t1 = (i8m6x3) (__builtin_matrix_column_major_load(src0, (K3 * 6) / K3, 3, n0) + __builtin_matrix_column_major_load(src1, 6, 3, 9)) * __builtin_matrix_column_major_load(src2, 3, 4, n1) * __builtin_matrix_transpose(a5);
-    __auto_type bad = a2;
-    bad[3][0] = 1.5; /* M097 */
-    return a6 * (s0 + s1);
-}
-
-u8m7x3 m098(u8m7x3 a0, const unsigned char *src0, unsigned long n0, unsigned char *dst0, i32m6x3 a1, const unsigned long *src1, u64m2x1_b a2, i16m1x3 a3) {
-    __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 7, 3, 10), dst0, n0);
-    i32m6x3 t0 = a1 * -2;
-    __auto_type bad = a2[1 + 1][0]; /* M098 */
-    return (u8m7x3) (u64m7x3) (__builtin_matrix_column_major_load(src1, 7, 2, 10) * a2 * (u64m1x3) a3);
-}
-
-f64m1x3 m099(const unsigned int *src0, unsigned char i0, u32m4x15 a0, u32m4x3 a1, const unsigned int *src1, u32m2x15 a2, u32m15x2 a3, u32m2x4 a4, f64m1x3 a5, unsigned short s0) {
-    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 4, 18 - K3, 5); ins0[3][i0] = 9; ins0; }) + 0L - a0 + (a1 * (__builtin_matrix_column_major_load(src1, 3, (K3 * 2) / K3, 3) * a2) - 6UL) + __builtin_matrix_transpose(a3 * a4);
-    __auto_type bad = a0[0][K3 + 13]; /* M099 */
-    return (f64m1x3) a5 + s0;
-}
-
-i32m3x7 m100(const int *src0, signed char s0, unsigned short s1, i32m3x7 a0, unsigned long i0, double s2, i32m7x4 a1, i32m4x1 a2, i32m1x5 a3, int *dst0, u16m2x6 a4, unsigned short s3, unsigned short s4, unsigned long n0, const int *src1, unsigned short i1, long i2, signed char s5, int i3, i64m6x3 z0) {
-    __auto_type t0 = ({ __auto_type ins0 = -0x1L + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0); ins0[(K4 * 1) / K4][5] = s1; ins0; });
-    __builtin_matrix_column_major_store((a0 / 2 - (a0[i0][4] + a0 + a0 / s2)) * (a1 * a2) * a3, dst0, 4);
-    t0[0][2] -= 0x1;
-    t0 += (i32m2x6) (s3 + s4 - a4);
-    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, (K3 * 2) / K3, 8 - K2, n0); ins1[i1][i2] = s5; ins1; }) - (i32m2x6) t0 + -4;
-    __auto_type bad = z0[4]; /* M100 */
-    return ({ __auto_type ins3 = ({ __auto_type ins2 = a0; ins2[2][6] = 234; ins2; }); ins3[(K4 * 0) / K4][i3] = 0UL; ins3; });
-}
-
-void m101(i8m10x8 a0, i8m8x5_b a1, unsigned short i0, i8m8x5 a2, i8m8x5_b a3, unsigned long n0, signed char *dst0) {
-    i8m10x5 t0 = 2 + a0 * a1;
-    if (i0 < 2) { t0 *= 7; }
-    for (int l0 = 0; l0 < 5; l0++) { t0[4][l0] = a1[7][3]; }
-    __builtin_matrix_column_major_store(a2 - a3, dst0, n0);
-    __auto_type bad = (a0[0])[0]; /* M101 */
-}
-
-long m102(i64m1x2_b a0, unsigned short i0, float z0) {
-    __auto_type bad = a0[0][z0]; /* M102 */
-    return (a0 - 0)[0][i0];
-}
-
-f32m6x2 m103(i64m8x3 a0, short s0, i64m3x4_b a1, signed char s1, f32m6x1 a2, unsigned char i0, unsigned char i1, f32m1x2 a3, unsigned long n0, const float *src0, const float *src1) {
-    __auto_type t0 = __builtin_matrix_transpose((a0 + s0) * a1);
-    t0 *= s1;
-    __auto_type bad = &a2[0][0]; /* M103 */
-    return (({ __auto_type ins0 = a2; ins0[4][0] = 1.0000000596046448; ins0; }) - a0[i0][i1]) * a3 + (({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 6, 2, n0); ins1[0][1] = -1.5; ins1; }) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
-}
-
-u16m3x3 m104(unsigned long n0, const float *src0, f32m2x2_b a0, float s0, const float *src1, long s1, f32m3x7 a1, f32m7x5 a2, const float *src2, double s2, const float *src3, f32m2x4 a3, unsigned int i0, int i1, f32m3x5 a4, const float *src4) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 3, (K2 * 2) / K2, n0) * a0 * (unsigned char)s0 * (__builtin_matrix_column_major_load(src1, 2, 4, 2) - s1);
-    t0 = (a1 * a2 * __builtin_matrix_column_major_load(src2, 5, 2, 6) + s2) * (__builtin_matrix_column_major_load(src3, 2, 4, 5) + a3);
-    t0[i0][i1] -= -4.0;
-    return a4 * __builtin_matrix_column_major_load(src4, 5, 7, 6); /* M104 */
-}
-
-u64m6x3 m105(i32m2x4 a0, unsigned long n0, const int *src0, unsigned long n1, const int *src1, unsigned long i0, long i1, f64m2x4 a1, unsigned int i2, i32m4x1_b a2, i32m1x1 a3, unsigned long n2, const unsigned long *src2, u64m6x3_b a4, const unsigned long *src3, u64m3x8 a5, u64m8x7 a6, u8m6x3 z0) {
-    __auto_type t0 = (a0 + a0) * (__builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
-    if (i0 < 1) { t0[i1][0] = -6; }
-    t0 = ({ __auto_type ins0 = (i32m2x4) a1; ins0[1][i2] = (a2 * a3)[1][0]; ins0; }) * -1 + t0;
-    i64m6x3 bad = __builtin_matrix_transpose(z0); /* M105 */
-    return __builtin_matrix_column_major_load(src2, 6, 8 - K5, n2) + a4 - a4 + 136UL - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6);
-}
-
-i8m2x4 m106(i8m2x4 a0, signed char *dst0, i8m2x7 a1, i8m7x4 a2, i8m7x4 a3, i8m2x4 a4, u32m2x4 a5, const signed char *src0, signed char s0, i8m2x4_b a6, i8m2x2 z0) {
-    __builtin_matrix_column_major_store(a0 + -0x2L, dst0, 3);
-    __auto_type t0 = a0;
-    for (int l0 = 0; l0 < 2; l0++) { t0[l0][2] /= 3; }
-    __auto_type bad = a3;
-    bad = z0; /* M106 */
-    return a1 * (a2 - a3) - a4 - (i8m2x4) a5 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
-}
-
-f32m2x6 m107(f64m4x7_b a0, unsigned long n0, double *dst0, const unsigned short *src0, u16m3x2_b a1, const unsigned short *src1, int s0, u16m6x1_b a2, u16m1x1 a3, const unsigned short *src2, const unsigned short *src3, unsigned short *dst1, u16m2x2 a4, f32m2x8 a5, unsigned long n1, const float *src4, unsigned short s1, u16m6x6 z0, u16m6x4 z1) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-    __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (a2 * a3 + (a2 + a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-    u16m3x2 t0 = a1 * a4 - 0x8;
-    __auto_type bad = a2;
-    bad = z0 * z1; /* M107 */
-    return ((a5 - t0[(K5 * 1) / K5][1]) * -0.75 - a4[1][(K8 * 1) / K8]) * ((int)s1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)));
-}
-
-u8m4x2 m108(const unsigned int *src0, u16m2x3 z0, u16m3x5 z1) {
-    __auto_type bad = z0;
-    bad *= z1; /* M108 */
-    return (u8m4x2) __builtin_matrix_column_major_load(src0, 4, 6 - K4, 7);
-}
-
-u32m8x4 m109(f64m4x1 a0, int s0, u32m9x1 a1, int i0, unsigned char i1, u32m1x8 a2, u32m8x4 a3, const unsigned int *src0, f64m2x3 z0) {
-    f64m4x1 t0 = a0;
-    t0 /= s0;
-    u32m9x4 t1 = ({ __auto_type ins0 = a1; ins0[i0][i1] = 0L; ins0; }) * (u32m1x4) (a2 * a3);
+float m117(f32m4x8 a0, long s0, int i0, f32m4x8 z0) {
+    f32m8x4 t0 = __builtin_matrix_transpose(a0);
+    for (int l0 = 0; l0 < 8; l0++) { t0[l0][3] = t0[0][2]; }
     __auto_type bad = a0;
-    bad += z0; /* M109 */
-    return __builtin_matrix_column_major_load(src0, (K4 * 8) / K4, 8, 11) * a3;
+    bad /= z0; /* M117 */
+    return ((a0 - a0) * s0)[3 - K2][i0];
 }
 
-i8m4x3 m110(const unsigned long *src0, u64m8x4_b a0, unsigned long n0, const unsigned long *src1, i8m3x4 a1, unsigned int s0, unsigned int s1, i8m4x3 a2, i8m4x3 z0) {
-    u32m8x16_b t0 = (u32m8x16) (__builtin_matrix_column_major_load(src0, 8, 16, 11) + a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
-    __auto_type bad = a2;
-    bad /= z0; /* M110 */
-    return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
+u8m1x6 m118(f64m2x3 a0, f64m3x1 a1, const double *src0, f64m2x2 a2, f64m2x2_b a3, unsigned short s0, f64m1x5 a4, unsigned char i0, long s1, f64m5x3 a5, u8m1x2 a6, u8m2x6 a7, unsigned int i1, int i2, const short *z0) {
+    __auto_type t0 = __builtin_matrix_transpose(({ __auto_type ins0 = a0 * a1 * (__builtin_matrix_column_major_load(src0, 1, 2, 1) * a2) - __builtin_matrix_transpose(a3); ins0[1][(K4 * 1) / K4] = s0; ins0; }));
+    f64m3x1 t1 = __builtin_matrix_transpose(({ __auto_type ins1 = a4; ins1[0][i0] = s1; ins1; }) * a5);
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 5, 4, 3); /* M118 */
+    return ({ __auto_type ins2 = a6 * a7; ins2[i1][i2] = -1; ins2; });
 }
 
-i32m3x7 m111(const int *src0, signed char s0, unsigned short s1, i32m3x7 a0, unsigned long i0, double s2, i32m7x4 a1, i32m4x1 a2, i32m1x5 a3, int *dst0, u16m2x6 a4, unsigned short s3, unsigned short s4, unsigned long n0, const int *src1, unsigned short i1, long i2, signed char s5, int i3, const unsigned int *z0) {
-    __auto_type t0 = ({ __auto_type ins0 = -0x1L + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0); ins0[(K4 * 1) / K4][5] = s1; ins0; });
-    __builtin_matrix_column_major_store((a0 / 2 - (a0[i0][4] + a0 + a0 / s2)) * (a1 * a2) * a3, dst0, 4);
-    t0[0][2] -= 0x1;
-    t0 += (i32m2x6) (s3 + s4 - a4);
-    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, (K3 * 2) / K3, 8 - K2, n0); ins1[i1][i2] = s5; ins1; }) - (i32m2x6) t0 + -4;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 4, 4, 2); /* M111 */
-    return ({ __auto_type ins3 = ({ __auto_type ins2 = a0; ins2[2][6] = 234; ins2; }); ins3[(K4 * 0) / K4][i3] = 0UL; ins3; });
+u16m8x7 m119(unsigned char s0, u16m8x7_b a0, int i0, unsigned short *z0) {
+    __builtin_matrix_column_major_store(a0, z0, 1); /* M119 */
+    return s0 ? (u16m8x7) (a0 - 7) : ({ __auto_type ins0 = a0; ins0[4][i0] = 7; ins0; });
 }
 
-i32m3x7 m112(const int *src0, signed char s0, unsigned short s1, i32m3x7 a0, unsigned long i0, double s2, i32m7x4 a1, i32m4x1 a2, i32m1x5 a3, int *dst0, u16m2x6 a4, unsigned short s3, unsigned short s4, unsigned long n0, const int *src1, unsigned short i1, long i2, signed char s5, int i3, int *z0) {
-    __auto_type t0 = ({ __auto_type ins0 = -0x1L + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0); ins0[(K4 * 1) / K4][5] = s1; ins0; });
-    __builtin_matrix_column_major_store((a0 / 2 - (a0[i0][4] + a0 + a0 / s2)) * (a1 * a2) * a3, dst0, 4);
-    t0[0][2] -= 0x1;
-    t0 += (i32m2x6) (s3 + s4 - a4);
-    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, (K3 * 2) / K3, 8 - K2, n0); ins1[i1][i2] = s5; ins1; }) - (i32m2x6) t0 + -4;
-    __builtin_matrix_column_major_store(a2, z0, 3); /* M112 */
-    return ({ __auto_type ins3 = ({ __auto_type ins2 = a0; ins2[2][6] = 234; ins2; }); ins3[(K4 * 0) / K4][i3] = 0UL; ins3; });
+u8m1x4 m120(f32m1x1 a0, float s0, f32m1x1 a1, signed char s1, float s2, signed char s3, f32m1x1 a2, unsigned long s4, unsigned long n0, float *dst0, double s5, const float *src0, f32m1x4 a3, u8m1x4 a4, const unsigned long *src1, const unsigned char *src2, unsigned short s6, u8m3x4 a5, u8m4x4 a6, double *z0) {
+    __auto_type t0 = a0 + a0 - (s0 ? a0 : a1);
+    t0 *= s1;
+    for (int l0 = 0; l0 < 1; l0++) { t0[0][l0] += s2; }
+    __builtin_matrix_column_major_store(s3 ? a2 : a2 - s4, dst0, n0);
+    t0[0][0] = 2.0;
+    __builtin_matrix_column_major_store(a2, z0, 1); /* M120 */
+    return (u8m1x4) (a4 + a4) * (u8m4x4) __builtin_matrix_column_major_load(src1, K2 * 2, 4, 5) - (s6 - __builtin_matrix_column_major_load(src2, 9 - K8, 8 - K5, 3) * 110) * (a5 * a6);
 }
 
-u8m4x2 m113(u8m4x2_b a0, signed char *z0) {
-    __builtin_matrix_column_major_store(a0, z0, 4); /* M113 */
-    return -1 * a0;
+u64m2x2 m121(u64m2x2 a0, unsigned long *dst0, i32m2x1 a1, i32m1x2 a2, i32m3x3 z0, const int *z1) {
+    __builtin_matrix_column_major_store(a0 - a0 * 2L, dst0, 4);
+    __builtin_matrix_column_major_store(z0, z1, 3); /* M121 */
+    return (u64m2x2) (a1 * a2);
 }
 
-f32m1x2 m114(u16m6x2 a0, u16m2x14 a1, u64m6x14 a2, u64m14x3 a3, unsigned char s0, f32m1x2 a4, const unsigned long *z0) {
-    u64m6x3 t0 = ((u64m6x14) (u16m6x14) (a0 * a1) - a2) * a3;
-    t0 /= s0;
-    __builtin_matrix_column_major_store(t0, z0, 6); /* M114 */
-    return a4 + 1e-3;
+i16m2x8 m122(u8m2x8 a0, const short *z0, unsigned long z1) {
+    __auto_type bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); /* M122 */
+    return (i16m2x8) (a0 - a0);
 }
 
-u64m8x1 m115(f64m8x5_b a0, f64m8x5_b a1, f64m8x8_b a2, const double *src0, const unsigned long *src1, u64m8x1 a3, const int *z0) {
-    f64m8x5_b t0 = a0 + a0 + a1;
-    __auto_type t1 = (a2 + __builtin_matrix_column_major_load(src0, 8, 8, 8)) * a0;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); /* M115 */
-    return __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3;
+void m123(u32m5x4 a0, u32m4x1 a1, unsigned char i0, unsigned int *dst0, unsigned long z0) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a1[2][0] + a0 * a1; ins0[i0][0] = 1; ins0; }), dst0, 6);
+    __auto_type bad = __builtin_matrix_transpose(z0); /* M123 */
 }
 
-u8m4x3 m116(u64m4x7_b a0, double s0, unsigned short i0, short s1, u8m7x3 a1, const unsigned short *z0, unsigned long z1) {
-    __auto_type bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); /* M116 */
-    return ({ __auto_type ins0 = (u8m4x7) a0 * s0; ins0[i0][5] = s1; ins0; }) * a1;
+f64m1x8 m124(f64m1x8 a0, f64m1x8 a1, unsigned char s0, f64m1x8 a2, f64m1x8_b a3, long s1) {
+    f64m1x8 t0 = s0 * (a0 + a1);
+    __auto_type bad = __builtin_matrix_transpose(a3, a3); /* M124 */
+    return (a2 + a3) / s1 / 2;
 }
 
-void m117(i8m3x10_b a0, const double *src0, const signed char *src1, unsigned long s0, unsigned long n0, signed char *dst0, double z0) {
-    i8m3x10 t0 = a0 - a0[0][(K3 * 6) / K3] + (i8m3x10) __builtin_matrix_column_major_load(src0, 3, 10, 4) + __builtin_matrix_column_major_load(src1, 2 + 1, K5 * 2, 9 - K4);
+u8m2x6 m125(const short *src0, i16m7x3 a0, i16m2x8 a1, const short *src1, unsigned int i0, unsigned char s0, u8m2x6 a2, signed char z0, signed char *z1) {
+    __auto_type t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 10 - K8, 7, 3) * a0) * a1 * __builtin_matrix_column_major_load(src1, 11 - K3, 2, 10);
+    if (i0 < 2) { t0 /= 4u; }
+    __builtin_matrix_column_major_store(z0, z1, 1); /* M125 */
+    return __builtin_matrix_transpose(__builtin_matrix_transpose((s0 ? a2 : a2) - a2));
+}
+
+u16m7x8 m126(short s0, const short *src0, i16m8x3 a0, const short *src1, i16m8x3 a1, unsigned long s1, i16m8x8_b a2, i16m8x8 a3, i16m8x3_b a4, unsigned int s2, i16m3x3 a5, unsigned long s3, i16m8x8 a6, const short *src2, double s4, short *dst0, short s5, const short *src3, i16m4x8 a7, double s6, float s7, const short *src4, int s8, unsigned long n0, const short *src5, const short *src6, u16m7x8 a8, u16m4x6 z0) {
+    i16m8x3 t0 = (s0 ? __builtin_matrix_column_major_load(src0, 8, 8 - K5, (K5 * 11) / K5) - a0 : a0 * __builtin_matrix_column_major_load(src1, 3, 3, 3)) + a1 - a1 + (s1 ? a2 : a3) * ((a1 + a4) / s2) * a5;
+    __builtin_matrix_column_major_store((s3 ? a3 : a6) * __builtin_matrix_column_major_load(src2, 8, 8, 11) * s4, dst0, 8);
+    for (int l0 = 0; l0 < 3; l0++) { t0[2][l0] = -0x7; }
+    i16m8x8 t1 = __builtin_matrix_column_major_load(src3, 8, (K4 * 4) / K4, (K4 * 9) / K4) * ((({ __auto_type ins0 = a7; ins0[5 - K3][7] = s6; ins0; }) - -1L) / s7);
+    __auto_type t2 = (i16m8x3) (__builtin_matrix_column_major_load(src4, K8, 8 - K5, 8) / 7) + ((signed char)s8 - a1) - __builtin_matrix_column_major_load(src5, 8, 4, n0) * __builtin_matrix_column_major_load(src6, 4, 7 - K4, 4);
+    __auto_type bad = z0 / 70000; /* M126 */
+    return a8;
+}
+
+typedef float bad_m127 __attribute__((matrix_type(3, 0))); /* M127 */
+
+i8m6x3 m128(i8m6x3 a0, i32m5x5 z0, i32m5x5 z1) {
+    i8m5x5 bad = z0 * z1; /* M128 */
+    return a0;
+}
+
+i16m2x2 m129(u32m4x6 a0, int s0, unsigned long n0, unsigned int *dst0, i16m2x2 a1, unsigned int s1, unsigned int s2, unsigned long i0, unsigned long s3, long s4, i16m2x2 a2, u64m2x3 a3, const unsigned long *src0, u64m3x2_b a4, const short *src1, i16m5x2 a5, unsigned int s5, u64m1x1 z0, u64m1x1_b z1) {
     __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
-    __auto_type bad = __builtin_matrix_transpose(z0); /* M117 */
+    __auto_type t0 = ({ __auto_type ins0 = s1 + s2 + __builtin_matrix_transpose(a1); ins0[1][i0] = s3; ins0; }) * (unsigned short)s4 + a2;
+    u64m2x2 t1 = (a3 - a3) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 3, 4)) * a4;
+    i64m1x1 bad = z0 * z1; /* M129 */
+    return ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 2, 5, 3); ins1[1][5 - K3] = 0x8u; ins1; }) * a5 / s5;
 }
 
-f32m4x6 m118(f32m4x6 a0, const float *src0, const float *src1, unsigned long n0, const float *src2, long s0, long s1) {
-    __auto_type t0 = a0 / 0.5f * (__builtin_matrix_column_major_load(src0, 8 - K2, 1, K4 + 3) * __builtin_matrix_column_major_load(src1, (K8 * 1) / K8, 2, 7 - K5));
-    t0[2][1] -= t0[K2 + 1][1];
-    __auto_type bad = __builtin_matrix_transpose(a0, a0); /* M118 */
-    return __builtin_matrix_column_major_load(src2, 4, 6, n0) + (s0 - s1);
+u8m1x2 m130(u8m2x7_b a0, u8m7x2 a1, u8m2x2 a2, long s0, const unsigned char *src0, unsigned long n0, unsigned char *dst0, u8m2x7 a3, unsigned char s1, u8m1x2 a4, unsigned long n1, const unsigned char *src1, f32m2x6 z0, f32m3x6 z1) {
+    __builtin_matrix_column_major_store(s0 + (a0 * a1 + a2) - (__builtin_matrix_transpose(a2) + __builtin_matrix_column_major_load(src0, 2, 2, 3)), dst0, n0);
+    __auto_type t0 = a3;
+    for (int l0 = 0; l0 < 7; l0++) { t0[0][l0] = a1[3][1]; }
+    __auto_type bad = z0 + z1; /* M130 */
+    return a4 - a4 - __builtin_matrix_column_major_load(src1, 1, 2, n1);
 }
 
-f32m2x10 m119(f32m6x6 a0, unsigned short s0, unsigned long i0, float s1, f32m6x6 a1, f32m6x3 a2, f32m6x3 a3, f32m3x6 a4, short s2, const float *src0, signed char s3, float z0, float *z1) {
-    f32m6x6 t0 = a0 * s0;
-    if (i0 < 3) { t0 /= s1; }
-    t0 += __builtin_matrix_transpose(a1) / 2.0f;
-    t0 = (a2 + a3) * (a4 * s2) - 1.0000000596046448f;
-    t0[0][0] += 3e0;
-    __builtin_matrix_column_major_store(z0, z1, 1); /* M119 */
-    return __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3;
+u64m2x2 m131(u64m2x2 a0, unsigned long *dst0, i32m2x1 a1, i32m1x2 a2, u64m2x4 z0) {
+    __builtin_matrix_column_major_store(a0 - a0 * 2L, dst0, 4);
+    __auto_type bad = a0 - z0; /* M131 */
+    return (u64m2x2) (a1 * a2);
 }
 
-u16m8x7 m120(u16m7x9 a0, const unsigned short *src0, const unsigned short *src1, const unsigned short *src2) {
-    __auto_type bad = a0 - 0x10000; /* M120 */
-    return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 9, (K2 * 8) / K2, 12) - __builtin_matrix_column_major_load(src1, 7, 4, 9) * __builtin_matrix_column_major_load(src2, 6 - K2, 8, 4));
+u16m5x7 m132(i64m5x3 a0, long s0, u16m5x1 a1, unsigned char s1, u16m1x7 a2, u16m5x7 a3, double s2, i32m5x3 z0) {
+    __auto_type t0 = a0;
+    t0 -= s0;
+    i64m5x3 t1 = a0 - a0;
+    __auto_type t2 = (a1 - s1) * a2 + ({ __auto_type ins0 = a3; ins0[0][6] = s2; ins0; });
+    __auto_type bad = t1 + z0; /* M132 */
+    return ({ __auto_type ins1 = t2 + a3; ins1[0][4 + 1] = 1L; ins1; });
 }
 
-typedef short bad_m121 __attribute__((matrix_type(1048576, 2))); /* M121 */
-
-f32m8x2 m122(const double *src0, f64m2x16 a0, const double *src1, int s0, short s1, i8m2x5 a1, i8m2x5_b a2, f32m8x2 a3, f32m8x2 a4, f64m6x6 z0, f64m6x6 z1) {
-    f64m2x4 t0 = s1 - (__builtin_matrix_column_major_load(src0, 2, 4, 5) + a0 * __builtin_matrix_column_major_load(src1, 16, 4, 18) + s0);
-    i8m2x5 t1 = a1 + a2 - a1;
-    i32m6x6 bad = z0 * z1; /* M122 */
-    return a3 + a3 - a4;
+u32m2x2 m133(u32m2x2_b a0, u32m2x2 a1, u32m2x2 a2, long i0, int i1, u8m5x2 z0, u8m4x3 z1) {
+    __auto_type bad = z0 * z1; /* M133 */
+    return a0 - a1 - a2 + a2[i0][i1];
 }
 
-i8m15x4 m123(const unsigned short *src0, u16m8x2 a0, i8m15x4_b a1, const long *src1, int s0, int i0, unsigned long i1, short s1, u16m3x3 z0, u16m3x3_b z1) {
-    u16m2x8 t0 = __builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, (K8 * 8) / K8, 4)));
-    t0 -= __builtin_matrix_transpose(a0);
-    i16m3x3 bad = z1 * z0; /* M123 */
-    return ({ __auto_type ins0 = a1 - (s0 - __builtin_matrix_column_major_load(src1, 5, 9, 10 - K4))[4][i0]; ins0[i1][4 - K4] = (unsigned int)s1; ins0; });
+u16m4x1 m134(i32m6x6 a0, i32m6x1_b a1, const unsigned long *src0, unsigned char s0, u16m4x1 a2, f32m2x4 z0, u32m4x1 z1) {
+    i32m1x6 t0 = s0 + __builtin_matrix_transpose(a0 * a1 + (i32m6x1) __builtin_matrix_column_major_load(src0, (K2 * 6) / K2, 1, 9));
+    t0 /= -2;
+    __auto_type bad = z0 * z1; /* M134 */
+    return a2 + -1;
 }
 
-u8m6x4 m124(u8m6x4 a0, unsigned long i0, u8m4x1 z0) {
-    __auto_type bad = a0 + z0; /* M124 */
-    return -1 - (a0[4][i0] + a0);
+i8m8x1 m135(i8m1x15 a0, double s0, const signed char *src0, signed char *dst0, u64m12x13 a1, unsigned int i0, unsigned long s1, long *dst1, i16m1x3_b a2, unsigned long s2, const short *src1, i16m4x5 a3, unsigned long n0, const short *src2, i16m3x1 a4, short *dst2, unsigned int i1, unsigned int i2, i8m8x1_b a5, double s3, double s4) {
+    __builtin_matrix_column_major_store(s0 * a0 + __builtin_matrix_column_major_load(src0, 1, 15, 4), dst0, 2);
+    __builtin_matrix_column_major_store((i64m12x13) ({ __auto_type ins0 = a1; ins0[i0][11] = s1; ins0; }) - a0[0][11], dst1, 13);
+    __auto_type t0 = (s2 - a2) * (__builtin_matrix_column_major_load(src1, 3, 4, 7 - K4) * a3) + __builtin_matrix_column_major_load(src2, 1, (K2 * 5) / K2, n0);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4), dst2, 3);
+    t0[0][8 - K4] = a3[i1][i2];
+    __auto_type bad = a2 / a2; /* M135 */
+    return a5 + a5 + (s3 - s4);
 }
 
-void m125(u64m1x6 a0, u64m6x1 a1, const unsigned long *src0, unsigned int i0, u32m7x7 a2, unsigned long i1, long s0, unsigned short i2, unsigned int *dst0, u8m5x3 a3, long i3, long s1, f64m3x15 a4, f64m6x4 z0) {
-    u64m6x7 t0 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-    if (i0 < 3) { t0 *= 9; }
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a2; ins0[i1][0] = 4UL; ins0; }) - s0; ins1[i2][5] = -1; ins1; }), dst0, 8);
-    f64m5x15 t1 = (f64m5x3) ({ __auto_type ins2 = a3; ins2[6 - K3][i3] = s1; ins2; }) * a4;
-    __auto_type bad = t1 - z0; /* M125 */
+double m136(const double *src0, long s0, u64m3x2 a0, u64m2x3 a1, unsigned short s1, unsigned long n0, const double *src1, const long *src2, f64m2x2 a2, unsigned short i0, signed char z0) {
+    f64m1x6 t0 = __builtin_matrix_column_major_load(src0, 1, 5 + 1, 1);
+    __auto_type t1 = s0 ? __builtin_matrix_transpose(a0) : s1 + a1;
+    __auto_type t2 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 6, 6 - K4, n0)) * (f64m6x2) __builtin_matrix_column_major_load(src2, 6, 2, 8) - a2;
+    t1[0][1] = a0[(K5 * 2) / K5][0];
+    __auto_type bad = z0 / a2; /* M136 */
+    return a2[i0][0];
 }
 
-f32m2x6 m126(f64m4x7_b a0, unsigned long n0, double *dst0, const unsigned short *src0, u16m3x2_b a1, const unsigned short *src1, int s0, u16m6x1_b a2, u16m1x1 a3, const unsigned short *src2, const unsigned short *src3, unsigned short *dst1, u16m2x2 a4, f32m2x8 a5, unsigned long n1, const float *src4, unsigned short s1, i32m4x7 z0) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-    __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (a2 * a3 + (a2 + a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-    u16m3x2 t0 = a1 * a4 - 0x8;
-    __auto_type bad = a0 + z0; /* M126 */
-    return ((a5 - t0[(K5 * 1) / K5][1]) * -0.75 - a4[1][(K8 * 1) / K8]) * ((int)s1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)));
+void m137(short s0, f32m6x8 a0, f32m6x3 a1, signed char s1, f32m6x3 a2, f32m6x3 a3, f32m3x8 a4, double s2, i8m2x8_b a5, unsigned long n0, signed char *dst0, u8m4x1 z0) {
+    f32m6x8 t0 = s0 ? a0 : a0;
+    t0 = ((float)s1 * a1 - (a2 + a3)) * a4;
+    __builtin_matrix_column_major_store(s2 ? a5 : a5, dst0, n0);
+    __auto_type bad = 2 / z0; /* M137 */
 }
 
-i16m2x4 m127(i8m2x4 a0, i16m2x4 a1, i8m1x1 z0, i8m6x1 z1) {
-    __auto_type bad = z0 * z1; /* M127 */
-    return (i16m2x4) a0 - a1;
+u8m3x3 m138(u8m1x3 a0, int *dst0, u8m3x3 a1, u8m3x1 a2, u8m3x1 a3, unsigned char *dst1, u8m3x1 a4, const unsigned char *src0, int i0, i8m3x1 z0) {
+    __builtin_matrix_column_major_store((i32m1x3) a0, dst0, 1);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a1 * a2 - a3), dst1, 2);
+    u8m3x1 t0 = a2 - a4;
+    __auto_type bad = -z0; /* M138 */
+    return __builtin_matrix_column_major_load(src0, 3, 3, 6) + a1 + a4[i0][0];
 }
 
-u8m3x2 m128(unsigned long n0, const unsigned char *src0, unsigned char s0, u8m2x2 a0, unsigned char *dst0, unsigned char s1, unsigned char i0, int i1, unsigned short i2, int i3, unsigned char i4, u8m3x2_b a1, f32m2x6 z0) {
-    __builtin_matrix_column_major_store(((long)s0 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8L) + a0 * 3.0) / 7u, dst0, 4);
-    u8m2x2_b t0 = (int)s1 * (a0 + a0);
-    if (i0 < 3) { t0[i1][i2] = 2; }
-    __auto_type bad = z0 / z0; /* M128 */
-    return (u8m3x2) a1;
-}
-
-i8m2x6 m129(u16m2x6_b a0, unsigned char z0) {
-    __auto_type bad = z0 / a0; /* M129 */
-    return (i8m2x6) (2 - a0);
-}
-
-void m130(const unsigned short *src0, int s0, int s1, const unsigned short *src1, const unsigned short *src2, const unsigned short *src3, unsigned int s2, unsigned long n0, unsigned short *dst0, u16m3x6 z0) {
-    u16m4x8 t0 = __builtin_matrix_column_major_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_major_load(src1, 4, 8, K4 + 1);
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_major_load(src3, 4, 8, 10 - K4), dst0, n0);
-    __auto_type bad = 2.0 / z0; /* M130 */
-}
-
-u32m3x6 m131(const unsigned int *src0, u32m3x6 a0, unsigned long i0, unsigned long s0, unsigned long n0, const double *src1, i8m3x6 a1, u32m3x6_b a2, long s1, long s2, unsigned char s3, u16m5x1 z0) {
-    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 6 - K3, 6, 5) - a0; ins0[1][i0] = s0; ins0; });
-    __auto_type bad = -z0; /* M131 */
-    return ((u32m3x6) a1 + a2 - (s1 - s2)) / s3;
-}
-
-u64m3x6 m132(const unsigned char *src0, u8m8x6 a0, u64m8x2 a1, u64m6x3 a2, u64m3x2 a3, unsigned int i0, u64m3x6 a4, unsigned long n0, const short *src1, i16m4x6 a5, u64m3x5 a6, u64m5x6 a7, long s0, unsigned int i1, float s1) {
-    __auto_type t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
-    t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
-    if (i0 < 1) { t0 *= __builtin_matrix_transpose(({ __auto_type ins0 = a4; ins0[2][3] = -1; ins0; })) * (a4 * 0); }
-    __auto_type bad = !a2; /* M132 */
-    return ({ __auto_type ins1 = (u64m3x6) (__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) - a6 * a7 / s0; ins1[1][i1] = s1; ins1; });
-}
-
-u16m7x8 m133(const int *src0, i32m16x6 a0, const unsigned long *src1, unsigned long n0, const unsigned long *src2, u16m7x8 a1, f32m2x4 z0) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 6 - K5, 16, 2) * (a0 - a0);
-    __auto_type t1 = __builtin_matrix_column_major_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
-    __auto_type bad = z0 < z0; /* M133 */
-    return a1;
-}
-
-void m134(i32m1x8 a0, i32m1x8_b a1, const int *src0, const int *src1, int s0, int *dst0, i32m1x8 z0) {
-    __builtin_matrix_column_major_store((a0 + a1) * (__builtin_matrix_column_major_load(src0, 8, 9, 11) * __builtin_matrix_column_major_load(src1, K2 + 7, 8 - K4, 10)) / s0, dst0, 3);
-    __auto_type bad = a0 << z0; /* M134 */
-}
-
-short m135(i16m4x3 a0, unsigned short i0, i16m4x3 z0) {
-    i16m4x3 t0 = a0;
-    __auto_type bad = t0 && z0; /* M135 */
-    return a0[2][i0];
-}
-
-i64m9x3 m136(i64m3x9 a0, unsigned long s0, f64m3x1 a1, f64m1x3 a2, i64m9x3 a3, i64m9x3 a4, unsigned int s1) {
-    __auto_type bad = (u16m3x1)a0; /* M136 */
-    return (({ __auto_type ins0 = __builtin_matrix_transpose(a0); ins0[6][0] = s0; ins0; }) * (i64m3x3) (a1 * a2) + (a3 + a4)) * s1;
-}
-
-i16m4x8 m137(f64m3x2 a0, double *dst0, int s0, long i0, unsigned long i1, unsigned char s1, i16m4x8_b a1, float s2, i16m4x8 a2) {
-    __builtin_matrix_column_major_store(a0 + a0, dst0, 5);
-    __auto_type t0 = s0 * (f64m3x2) ({ __auto_type ins0 = a0; ins0[0][1] = 1.1f; ins0; });
-    t0[i0][i1] += (double)s1;
-    __auto_type bad = (long)a1; /* M137 */
-    return (unsigned char)s2 * a1 + (a2 - a2) + a1;
-}
-
-u64m2x1 m138(i32m2x2 a0, i32m2x4 a1, long s0, long s1, long i0, int *dst0, u64m2x1 a2, u64m1x2 a3, u64m1x2 a4, u64m2x1 a5, i16m1x4 z0) {
-    __builtin_matrix_column_major_store(a1[0][i0] - (a0 - a0) * ({ __auto_type ins0 = a1; ins0[5 - K5][2] = s0 - s1; ins0; }), dst0, 4);
-    __auto_type bad = z0[2][0]; /* M138 */
-    return __builtin_matrix_transpose(a2 * a3) * (__builtin_matrix_transpose(a4) + a5);
-}
-
-f64m2x6 m139(f64m2x6 a0, const double *src0, int i0, int s0) {
-    f64m2x2 t0 = a0 * __builtin_matrix_column_major_load(src0, 14 - K8, 2, 8);
-    __auto_type bad = a0[-1][0]; /* M139 */
-    return ({ __auto_type ins0 = a0; ins0[i0][2] = s0; ins0; });
-}
-
-u8m2x6 m140(const unsigned long *src0, const unsigned char *src1, unsigned long n0, const unsigned char *src2, const unsigned char *src3, u8m3x2 a0, unsigned short i0, unsigned short s0, u8m2x6 a1, u8m2x6 a2, u8m6x6_b a3, u8m2x7 a4, u8m2x7 a5, const unsigned char *src4) {
+void m139(const unsigned long *src0, unsigned long n0, const unsigned char *src1, u8m8x6 a0, unsigned char s0, i64m1x2_b a1, i64m2x1_b a2, unsigned short s1, unsigned char *dst0) {
     u64m11x3 t0 = __builtin_matrix_column_major_load(src0, 11, 7 - K4, 11);
-    u8m8x6 t1 = __builtin_matrix_column_major_load(src1, 8, 6, 10) - __builtin_matrix_column_major_load(src2, 8, 6, n0);
-    t1 *= ({ __auto_type ins0 = __builtin_matrix_column_major_load(src3, K3 * 2, 7 - K4, 6) * a0; ins0[2][i0] = s0; ins0; }) * (a1 + a2);
-    t1 *= a3;
-    __auto_type bad = a5;
-    bad[0][7] *= 1; /* M140 */
-    return (a4 + a5) * __builtin_matrix_column_major_load(src4, 7, 6, 9);
+    u8m8x6 t1 = __builtin_matrix_column_major_load(src1, 8, 6, n0);
+    u8m8x6 t2 = a0 + s0;
+    __auto_type t3 = __builtin_matrix_transpose(a1) - a2;
+    __builtin_matrix_column_major_store(t1 * s1, dst0, 9);
+    __auto_type bad = !a0; /* M139 */
 }
 
-f64m6x4 m141(u64m2x5 a0, i8m9x8_b a1, i8m8x6 a2, const signed char *src0, short s0, i8m6x6 a3, i8m9x6 a4, f64m6x4 a5) {
-    __auto_type t0 = (u16m2x5) a0;
-    i8m9x6 t1 = 103L - a1 * a2 + ((unsigned short)s0 - __builtin_matrix_column_major_load(src0, 9, 6, 9)) * a3 + a4;
-    t1 /= -2;
-    __auto_type bad = a2[7 + 1][0]; /* M141 */
+i8m4x4 m140(const int *src0, unsigned long s0, i32m14x1 a0, i32m1x10 a1, unsigned long n0, const int *src1, i32m10x1 a2, unsigned int s1, unsigned int s2, signed char s3, const int *src2, unsigned long n1, int *dst0, f32m8x3 a3, f32m3x2 a4, unsigned long n2, const float *src3, f32m3x2 a5, float *dst1, const signed char *src4, i32m1x10 z0) {
+    i32m14x4 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 14, 4, 14) / s0; ins0[K3 + 10][1] = 4.0; ins0; });
+    __auto_type t1 = a0 * a1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 10, n0)) - t0;
+    __builtin_matrix_column_major_store((__builtin_matrix_transpose(s1 * s2 * a2) - a1) * s3 - __builtin_matrix_column_major_load(src2, 1, 10, 8 - K5), dst0, n1);
+    __auto_type t2 = a3;
+    __builtin_matrix_column_major_store((t2 * a4 + __builtin_matrix_column_major_load(src3, 8, 2, n2)) * __builtin_matrix_transpose(a5), dst1, 12 - K2);
+    __auto_type bad = a1 >= z0; /* M140 */
+    return __builtin_matrix_column_major_load(src4, 4, 4, 7);
+}
+
+u64m8x3 m141(u64m8x3_b a0, unsigned long n0, signed char *dst0, int s0, const short *src0, const unsigned long *src1, unsigned int s1, u64m8x3 z0) {
+    __builtin_matrix_column_major_store((i8m3x8) __builtin_matrix_transpose(a0), dst0, n0);
+    __auto_type bad = a0 % z0; /* M141 */
+    return (s0 ? (u64m8x3) __builtin_matrix_column_major_load(src0, 8, 7 - K4, 11) : a0 - __builtin_matrix_column_major_load(src1, 8, 3, 11)) * s1;
+}
+
+void m142(i32m5x1_b a0, i32m1x16 a1, i8m4x5 a2, i8m4x5 a3, const int *src0, i32m3x16 a4, i32m5x16_b a5, unsigned long s0, float s1, i32m5x16_b a6, int s2, i32m5x6 a7, const int *src1, long s3, i32m2x16 a8, int *dst0) {
+    i32m5x16_b t0 = a0 * a1;
+    __auto_type t1 = a2 - a3;
+    t0 = s1 * (__builtin_matrix_column_major_load(src0, K5, 3, 11 - K4) * a4 + a5 + a5 / s0) + ((t0 - a6 - a5) * s2 - t0);
+    __builtin_matrix_column_major_store(a7 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, (K3 * 2) / K3, K2 * 4) * s3 * a8, dst0, 7);
+    __auto_type bad = t0 >> 1; /* M142 */
+}
+
+void m143(unsigned int s0, i64m4x2 a0, i64m4x2 a1, unsigned short s1, const unsigned long *src0, u64m1x6 a2, unsigned long *dst0, i64m4x2 z0) {
+    __auto_type t0 = s0 ? a0 : a1;
+    __builtin_matrix_column_major_store(s1 ? __builtin_matrix_column_major_load(src0, 6 - K5, 6, 1) : a2, dst0, K3 + 1);
+    __auto_type bad = a1 && z0; /* M143 */
+}
+
+u64m3x7 m144(short s0, u64m3x7 a0, u64m3x7 a1, unsigned short s1, const int *src0, i32m3x7 a2, i32m3x3 a3, int s2, float s3, u64m3x7 a4, const unsigned long *src1, u64m3x7 a5, u64m7x3 a6) {
+    u64m3x7_b t0 = s2 - ((s0 ? a0 - a1 : a1) + s1 + (u64m3x7) (__builtin_matrix_column_major_load(src0, 3, 7, 6) + a2 + a3 * a2));
+    u64m3x7 t1 = s3 ? a4 : __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 7, 3, 7)) - a5;
+    __auto_type bad = (u8m1x1)a6; /* M144 */
+    return __builtin_matrix_transpose(a6);
+}
+
+u64m1x6 m145(const double *src0, f64m4x1 a0, unsigned char i0, short s0, int i1, i32m4x1 a1, int s1, double *dst0, const int *src1, i32m15x4 a2, float s2, unsigned int i2, int s3, unsigned char i3, unsigned long n0, const float *src2, unsigned int i4, short s4, f64m1x3 a3, f64m1x3_b a4, f64m3x6 a5, i64m1x11 a6, i64m11x6_b a7, u64m1x8_b a8, const unsigned long *src3, u64m6x6_b a9) {
+    __builtin_matrix_column_major_store(a0[1][i1] + (__builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 5) + ({ __auto_type ins0 = a0; ins0[i0][0] = s0; ins0; })) + (f64m4x1) (a1 / s1), dst0, K5);
+    __auto_type t0 = __builtin_matrix_column_major_load(src1, 15, 4, 15) - a2 - s2;
+    t0[i2][(K4 * 0) / K4] = s3;
+    t0[7][3] = a1[11 - K8][i3];
+    f32m1x1 t1 = __builtin_matrix_transpose((a0[i4][8 - K8] + __builtin_matrix_column_major_load(src2, 1, 1, n0)) / s4);
+    __auto_type bad = (float)a8; /* M145 */
+    return ((u64m1x6) (a6 * a7 * -2) + a8 * __builtin_matrix_column_major_load(src3, 8, 6, 10)) * a9;
+}
+
+int m146(double s0, i32m2x4 a0, const int *src0, u64m3x6 z0) {
+    __auto_type bad = z0[5][5]; /* M146 */
+    return __builtin_matrix_transpose(s0 ? a0 : __builtin_matrix_column_major_load(src0, 2, 4, 3))[1][1];
+}
+
+i16m2x2 m147(unsigned long n0, const signed char *src0, const signed char *src1, i8m8x7_b a0, unsigned long n1, signed char *dst0, const signed char *src2, i8m8x1 a1, i8m1x7 a2, f64m15x5_b a3, const double *src3, f64m5x6 a4, int i0, unsigned char s0, double *dst1, short s1, i16m2x2 a5, const short *src4, unsigned long s2, u8m5x5 z0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K3 * 8) / K3, 7, n0) * 5 + (__builtin_matrix_column_major_load(src1, 13 - K5, 7, 11 - K2) - a0), dst0, n1);
+    i8m8x7_b t0 = a0 + __builtin_matrix_column_major_load(src2, 8, (K8 * 7) / K8, 8);
+    __auto_type t1 = a1 * a2 - t0 / -2;
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * __builtin_matrix_column_major_load(src3, 15, 10 - K4, 18) + ({ __auto_type ins0 = a4; ins0[i0][1] = s0; ins0; }), dst1, 7);
+    __auto_type bad = z0[1][6]; /* M147 */
+    return s2 - (s1 ? a5 : __builtin_matrix_column_major_load(src4, 2, 2, 5));
+}
+
+unsigned char m148(const unsigned char *src0, u8m3x5 a0, unsigned short s0, unsigned short i0, unsigned char i1) {
+    u8m5x3 t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 5, 6) - a0 + s0);
+    __auto_type bad = t0[0][-1]; /* M148 */
+    return t0[i0][i1];
+}
+
+f64m4x4 m149(unsigned long n0, const unsigned char *src0, u8m2x1 a0, u16m4x4 a1, unsigned long n1, const unsigned short *src1, u16m4x1 a2, u16m1x4 a3, u8m6x6 z0) {
+    __auto_type t0 = (__builtin_matrix_column_major_load(src0, 2, 1, n0) + a0) / 4;
+    __auto_type bad = z0;
+    bad[6][0] = 1; /* M149 */
+    return (f64m4x4) (a1 - (__builtin_matrix_column_major_load(src1, 4, 4, n1) + a1) + (__builtin_matrix_transpose(a1) + a2 * a3));
+}
+
+u8m4x3 m150(const unsigned char *src0, unsigned char s0, double s1, u8m4x1 a0, u8m4x1 a1, const unsigned char *src1, float s2) {
+    __auto_type bad = a0[3 + 1][0]; /* M150 */
+    return __builtin_matrix_transpose((unsigned short)s1 + __builtin_matrix_column_major_load(src0, 3, 4, 6) / s0) - ((u8m4x1) a0 - a1) * (__builtin_matrix_column_major_load(src1, 1, 3, 4) * (unsigned char)s2);
+}
+
+u64m4x3 m151(u64m1x3 a0, u64m1x4_b a1, u64m4x3 a2, u64m3x4 a3, double s0, u64m4x3 a4) {
+    u64m1x3_b t0 = a0 + 2UL - a0 + a1 * a2;
+    __auto_type bad = a2[0][(K3 * 5) / K3]; /* M151 */
+    return __builtin_matrix_transpose(a3) / s0 - a4 - 0x9;
+}
+
+i64m2x3 m152(i64m2x3 a0, i64m2x3 a1, unsigned long n0, const long *src0, double s0, i32m2x3 a2, unsigned long i0, int s1, i64m1x4 z0) {
+    __auto_type t0 = (f64m2x5) ((a0 - a1) * __builtin_matrix_column_major_load(src0, 3, 5, n0));
+    t0 /= 1.5;
+    for (int l0 = 0; l0 < 5; l0++) { t0[1][l0] *= s0; }
+    __auto_type bad = z0[0]; /* M152 */
+    return (i64m2x3) ({ __auto_type ins0 = a2; ins0[i0][(K3 * 1) / K3] = s1; ins0; });
+}
+
+signed char m153(u64m4x1 a0, u64m1x11_b a1, unsigned long n0, unsigned long *dst0, i8m15x13 a2, i8m13x2 a3) {
+    __builtin_matrix_column_major_store(0x3 * a0 * a1, dst0, n0);
+    i8m15x2 t0 = a2 * a3;
+    __auto_type bad = t0;
+    bad[0] = 1; /* M153 */
+    return t0[13][0];
+}
+
+float m154(f32m1x3 a0, f32m3x1 a1, float *dst0, unsigned char i0, u32m3x6 z0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0 * a1), dst0, 2);
+    __auto_type bad = (z0[0])[0]; /* M154 */
+    return a1[i0][2 - K2];
+}
+
+u8m13x8 m155(u16m2x7 a0, u16m7x2 a1, u16m2x2 a2, f64m2x7 a3, unsigned short s0, i64m2x7 a4, i64m7x7_b a5, unsigned char i0, unsigned char i1, u16m2x3_b a6, u16m2x3 a7, u16m3x1_b a8, unsigned long n0, const unsigned short *src0, float s1, u16m1x7 a9, unsigned long n1, const unsigned short *src1, unsigned long n2, const unsigned short *src2, u16m1x15 a10, u16m1x15 a11, u16m15x2_b a12, unsigned long s2, float s3, u8m13x4 a13, short s4, u8m13x4 a14, const unsigned char *src3) {
+    u16m2x7 t0 = (a0 * a1 + (a2 - a2)) * (u16m2x7) (a4 * a5);
+    t0[1][i0] = (unsigned short)a5[5][i1];
+    __auto_type t1 = (a6 - a7) * (a8 + __builtin_matrix_column_major_load(src0, 5 - K2, 1, n0)) * ((s1 ? a9 * __builtin_matrix_column_major_load(src1, 7, 15, n1) : __builtin_matrix_column_major_load(src2, (K3 * 1) / K3, 15, n2)) + (a10 + a10 - (a10 + a11))) * a12;
+    __auto_type t2 = ({ __auto_type ins0 = (a11 - (a11 + a10)) / s2; ins0[0][5] = (signed char)s3; ins0; });
+    __auto_type bad = &a3[0][0]; /* M155 */
+    return (({ __auto_type ins1 = a13; ins1[(K4 * 1) / K4][0] = s4; ins1; }) - a14) * __builtin_matrix_column_major_load(src3, 6 - K2, 8, 4);
+}
+
+i8m4x1 m156(u16m4x1_b a0, unsigned int s0, u16m4x7 a1, u16m7x8 a2, const unsigned short *src0, const unsigned short *src1, const unsigned short *src2, const unsigned short *src3) {
+    __auto_type t0 = a0 * s0 + a0;
+    return a1 * a2 * __builtin_matrix_column_major_load(src0, 8, 1, 10) - __builtin_matrix_column_major_load(src1, 4, 2, 6) * (__builtin_matrix_column_major_load(src2, 2, 3 - K2, 4) + __builtin_matrix_column_major_load(src3, 2, 0 + 1, 4)); /* M156 */
+}
+
+i8m4x3 m157(i8m3x4 a0, int s0) {
+    i8m2x2 bad = __builtin_matrix_transpose(a0); /* M157 */
+    return s0 * __builtin_matrix_transpose(a0);
+}
+
+u32m3x8 m158(u32m3x8 a0, u32m8x4 a1, unsigned long n0, unsigned int *dst0, u64m7x1 a2, u64m1x7 a3, u32m3x4 a4, double s0, u32m4x8 a5, unsigned long i0, unsigned char s1, unsigned int s2, i8m3x4 z0) {
+    __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
+    u64m7x7 t0 = -1 - a2 * (a3 + a2[K3 * 2][(K4 * 0) / K4]);
+    __auto_type bad = a4;
+    bad = z0; /* M158 */
+    return (long)s2 - a4 * (s0 ? ({ __auto_type ins0 = a5; ins0[i0][6] = s1; ins0; }) : a5);
+}
+
+i8m4x2 m159(unsigned int s0, float s1, i8m4x2 a0, i8m4x2 a1, i8m4x2 a2, unsigned short s2, i8m4x2 a3, i8m4x2 a4, i8m4x2_b a5, short s3, i8m2x2 a6, int s4, i8m2x4 a7, u16m2x3 z0, u16m2x2 z1, u16m2x4 z2) {
+    i8m4x2 t0 = s0 ? s1 ? a0 : a1 : a2;
+    i8m4x2 t1 = ({ __auto_type ins0 = s2 ? a3 + a4 : a5; ins0[0][0] = 6u; ins0; }) / s3;
+    t1 -= t0 * a6;
+    __auto_type bad = z0;
+    bad = z1 * z2; /* M159 */
+    return s4 ? t0 + t1 : __builtin_matrix_transpose(a7);
+}
+
+i64m9x2 m160(const unsigned char *src0, unsigned long n0, unsigned char *dst0, f64m5x14 a0, f64m14x4 a1, double *dst1, i64m9x2_b a2, long s0, f64m5x4 z0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 1, 14 - K8, 2)), dst0, n0);
+    __builtin_matrix_column_major_store((a0 + a0) * a1, dst1, 6);
+    __auto_type bad = a1;
+    bad *= z0; /* M160 */
+    return ({ __auto_type ins0 = a2; ins0[0][0] = s0; ins0; });
+}
+
+u8m6x3 m161(u32m3x6 a0, u8m6x5 a1, const unsigned char *src0, unsigned long n0, const unsigned char *src1, long i0, float s0, float s1, u8m4x3 a2, u8m4x3 a3, u8m5x6 z0) {
+    u32m3x6 t0 = a0;
+    __auto_type bad = a3;
+    bad += z0; /* M161 */
+    return (a1 - __builtin_matrix_column_major_load(src0, (K8 * 6) / K8, 5, 7)) * ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 5, 8 - K4, n0); ins0[i0][2] = s0 + s1; ins0; }) * (a2 + a3);
+}
+
+u32m11x1 m162(const short *src0, i16m2x5 a0, unsigned long s0, i16m2x5 a1, i16m2x5 a2, const unsigned int *src1, double s1, unsigned char s2, u32m11x1 a3, const signed char *z0) {
+    i16m2x5_b t0 = __builtin_matrix_column_major_load(src0, 2, 5, 2) - a0 + (a0 - a0 - (s0 ? a0 : a1));
+    i16m2x5 t1 = a2 + a1 - (a1 + a2);
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 6, 6, 2); /* M162 */
+    return __builtin_matrix_column_major_load(src1, 11, 4 - K3, 11) / s1 * s2 + a3;
+}
+
+u32m6x7 m163(u32m6x7 a0, u32m6x7 a1, u32m6x7 a2, const unsigned long *src0, i64m4x2 a3, signed char s0, signed char s1, i64m4x1 a4, i64m1x2 a5, unsigned long i0, signed char s2, unsigned char s3, const unsigned int *src1, long s4, unsigned int i1, long *z0) {
+    u64m6x7 t0 = (u64m6x7) (a0 - a1 + a2 / 2);
+    t0 += ({ __auto_type ins0 = (u64m6x7) __builtin_matrix_column_major_load(src0, 6, 7, 8); ins0[0][1] = 4; ins0; });
+    i64m4x2 t1 = s0 * s1 * a3;
+    t1 = s3 + 1.0 * (a4 * ({ __auto_type ins1 = a5; ins1[0][i0] = s2; ins1; }));
+    __builtin_matrix_column_major_store(a3, z0, 2); /* M163 */
+    return ({ __auto_type ins2 = __builtin_matrix_column_major_load(src1, 6, 7, 8) - (int)s4; ins2[0][i1] = 231; ins2; });
+}
+
+u8m4x3 m164(const unsigned char *src0, unsigned char s0, double s1, u8m4x1 a0, u8m4x1 a1, const unsigned char *src1, float s2, short *z0) {
+    __builtin_matrix_column_major_store(a1, z0, 4); /* M164 */
+    return __builtin_matrix_transpose((unsigned short)s1 + __builtin_matrix_column_major_load(src0, 3, 4, 6) / s0) - ((u8m4x1) a0 - a1) * (__builtin_matrix_column_major_load(src1, 1, 3, 4) * (unsigned char)s2);
+}
+
+u32m3x3 m165(float s0, u32m1x3_b a0, float s1, u32m1x1 a1, u32m3x3 a2, unsigned long n0, unsigned int *dst0, u32m3x3 a3, u32m3x3 a4, unsigned int i0, unsigned int s2, double s3, u32m3x3 a5, const unsigned int *z0) {
+    __builtin_matrix_column_major_store(s0 ? __builtin_matrix_transpose(a0) * (s1 ? a1 : a1) * a0 : a2, dst0, n0);
+    u32m3x3 t0 = s3 - ({ __auto_type ins0 = (a3 + __builtin_matrix_transpose(a4)) * a4; ins0[i0][0] = s2; ins0; });
+    __builtin_matrix_column_major_store(a0, z0, 1); /* M165 */
     return a5;
 }
 
-u64m5x2 m142(u8m5x4 a0, u8m5x4 a1, const unsigned char *src0, u8m2x4 a2, u8m4x3 a3, u64m5x2 a4, unsigned char s0, unsigned short i0, u64m5x1 a5, unsigned long n0, const unsigned long *src1) {
-    u8m5x3 t0 = (a0 - a1) * __builtin_matrix_column_major_load(src0, 4, 2, 5) * (a2 * a3);
-    __auto_type bad = a0[0][K3 + 1]; /* M142 */
-    return ({ __auto_type ins0 = s0 * a4; ins0[i0][0] = 4; ins0; }) + a5 * __builtin_matrix_column_major_load(src1, 1, 2, n0);
+i8m8x1 m166(i8m1x15 a0, double s0, const signed char *src0, signed char *dst0, u64m12x13 a1, unsigned int i0, unsigned long s1, long *dst1, i16m1x3_b a2, unsigned long s2, const short *src1, i16m4x5 a3, unsigned long n0, const short *src2, i16m3x1 a4, short *dst2, unsigned int i1, unsigned int i2, i8m8x1_b a5, double s3, double s4, const double *z0) {
+    __builtin_matrix_column_major_store(s0 * a0 + __builtin_matrix_column_major_load(src0, 1, 15, 4), dst0, 2);
+    __builtin_matrix_column_major_store((i64m12x13) ({ __auto_type ins0 = a1; ins0[i0][11] = s1; ins0; }) - a0[0][11], dst1, 13);
+    __auto_type t0 = (s2 - a2) * (__builtin_matrix_column_major_load(src1, 3, 4, 7 - K4) * a3) + __builtin_matrix_column_major_load(src2, 1, (K2 * 5) / K2, n0);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4), dst2, 3);
+    t0[0][8 - K4] = a3[i1][i2];
+    __auto_type bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); /* M166 */
+    return a5 + a5 + (s3 - s4);
 }
 
-f32m1x1 m143(i16m4x3 a0, f64m4x3 a1, unsigned long s0, f64m3x1 a2, double *dst0, f64m3x4 a3, unsigned long n0, const double *src0, long i0, unsigned int i1, double s1, unsigned char i2, i32m1x2 a4, f32m2x9_b a5, f32m9x1 a6) {
-    __builtin_matrix_column_major_store(((f64m4x3) a0 - a1 + a1 * s0) * (a2 - a2), dst0, 7);
-    __auto_type t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
-    t0[i0][2] = a1[0][1];
-    t0[i1][(K4 * 1) / K4] = s1;
-    t0[3][1] = t0[11 - K8][i2];
-    __auto_type bad = a5;
-    bad[0] = 1.5; /* M143 */
-    return (f32m1x2) a4 * a5 * a6;
+i8m8x1 m167(i8m1x15 a0, double s0, const signed char *src0, signed char *dst0, u64m12x13 a1, unsigned int i0, unsigned long s1, long *dst1, i16m1x3_b a2, unsigned long s2, const short *src1, i16m4x5 a3, unsigned long n0, const short *src2, i16m3x1 a4, short *dst2, unsigned int i1, unsigned int i2, i8m8x1_b a5, double s3, double s4, const float *z0, unsigned long z1) {
+    __builtin_matrix_column_major_store(s0 * a0 + __builtin_matrix_column_major_load(src0, 1, 15, 4), dst0, 2);
+    __builtin_matrix_column_major_store((i64m12x13) ({ __auto_type ins0 = a1; ins0[i0][11] = s1; ins0; }) - a0[0][11], dst1, 13);
+    __auto_type t0 = (s2 - a2) * (__builtin_matrix_column_major_load(src1, 3, 4, 7 - K4) * a3) + __builtin_matrix_column_major_load(src2, 1, (K2 * 5) / K2, n0);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4), dst2, 3);
+    t0[0][8 - K4] = a3[i1][i2];
+    __auto_type bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); /* M167 */
+    return a5 + a5 + (s3 - s4);
 }
 
-int m144(const int *src0, unsigned int s0, int i0, u64m3x6 z0, double z1) {
-    __auto_type bad = z0[0][z1]; /* M144 */
-    return (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0];
+u32m2x2 m168(u32m2x2_b a0, u32m2x2 a1, u32m2x2 a2, long i0, int i1, double z0) {
+    __auto_type bad = __builtin_matrix_transpose(z0); /* M168 */
+    return a0 - a1 - a2 + a2[i0][i1];
 }
 
-i8m8x7 m145(i8m8x7 a0, unsigned int i0, unsigned int s0, signed char *dst0, i8m8x7 a1, long i1, unsigned short i2, unsigned short i3, const unsigned short *src0, i8m8x7 a2, i8m8x3 a3, signed char s1, i8m7x3 a4, u8m5x5 z0) {
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = 4 * a0; ins0[K2 + 3][i0] = s0; ins0; }), dst0, 13 - K2);
-    __auto_type t0 = a1 / 1u - a1[i1][5];
-    t0[i2][1] = t0[1][i3];
-    i8m8x7 t1 = (i8m8x7) __builtin_matrix_column_major_load(src0, K5 + 3, 15 - K8, 9) - a2;
-    __auto_type bad = &z0[0][0]; /* M145 */
-    return a3 * s1 * __builtin_matrix_transpose(a4);
+i32m3x2 m169(const float *src0, f32m7x3 a0, f32m3x7 a1, f32m7x4 a2, signed char s0, i8m8x4 a3, f32m7x4 a4, unsigned long s1, unsigned long s2, const double *src1, f64m12x2 a5, unsigned char i0, unsigned long s3, double *dst0, i32m3x2 a6, u8m4x6 z0) {
+    __auto_type t0 = (-5.0 + (__builtin_matrix_column_major_load(src0, K4 + 3, 3, K4 + 5) - a0)) * ({ __auto_type ins0 = a1 * a2; ins0[(K4 * 0) / K4][1] = 1.1e0; ins0; });
+    u32m8x4 t1 = (u32m8x4) (s0 ? a3 : a3);
+    __auto_type t2 = a4 * s1;
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = __builtin_matrix_transpose(s2 ? __builtin_matrix_column_major_load(src1, 12, 2, 14) : a5); ins1[1][i0] = s3; ins1; }), dst0, 4);
+    __auto_type bad = __builtin_matrix_transpose(z0, z0); /* M169 */
+    return a6;
 }
 
-i32m6x5 m146(const unsigned char *src0, u8m5x5 a0) {
-    return __builtin_matrix_column_major_load(src0, 6, 5, 6) * a0; /* M146 */
+void m170(i8m2x4 a0, i8m2x4_b a1, signed char *dst0, unsigned long n0, const signed char *src0, short s0, long s1, unsigned long i0, long i1, unsigned char z0, unsigned char *z1) {
+    __builtin_matrix_column_major_store(a0 - a1, dst0, K3 + 2);
+    __auto_type t0 = s1 * ((__builtin_matrix_column_major_load(src0, 2, 4, n0) + a0) / s0);
+    t0[0][i0] = a0[i1][3];
+    __builtin_matrix_column_major_store(z0, z1, 1); /* M170 */
 }
 
-void m147(u16m8x4 a0, u16m8x4 a1, unsigned short *dst0, i16m1x1 z0) {
-    __builtin_matrix_column_major_store(a0 - a1, dst0, 8);
-    i16m5x1 bad = z0 + z0; /* M147 */
+i16m4x6 m171(i16m4x6 a0) {
+    __auto_type bad = a0 / 70000; /* M171 */
+    return a0;
 }
 
-u8m1x4 m148(u8m1x8_b a0, unsigned long n0, const unsigned char *src0, u8m1x4 a1, u8m1x4_b a2, unsigned long n1, const unsigned char *src1, f32m1x4 z0) {
-    u8m4x1 t0 = __builtin_matrix_transpose(a0 / 4 * (__builtin_matrix_column_major_load(src0, 8, 1, n0) * a1));
-    __auto_type bad = a1;
-    bad = z0; /* M148 */
-    return a2 - a2 + (a2 - __builtin_matrix_column_major_load(src1, 1, 4, n1));
+typedef double bad_m172 __attribute__((matrix_type(0, 4))); /* M172 */
+
+u64m13x6 m173(unsigned long n0, const long *src0, i64m13x6 a0, i64m13x6 a1, i16m1x1 z0) {
+    u64m1x1 bad = z0 * z0; /* M173 */
+    return (u64m13x6) (__builtin_matrix_column_major_load(src0, 13, 6, n0) + a0 - a0 + a1);
 }
 
-u64m1x7 m149(i8m16x3 a0, unsigned short i0, long i1, unsigned long i2, u64m7x1 a1, unsigned short i3, long i4, unsigned long s0, u64m7x1 a2, signed char s1, i32m5x3 z0, i32m5x3 z1, i32m3x5 z2) {
-    __auto_type t0 = a0;
-    if (i0 < 2) { t0[i1][i2] -= t0[1][(K8 * 2) / K8]; }
-    __auto_type bad = z0;
-    bad = z1 * z2; /* M149 */
-    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[i3][i4] = s0; ins0; }) - a2) + s1;
+i64m6x2 m174(i64m6x2 a0, float s0, unsigned long n0, const long *src0, const long *src1, long s1, i64m6x3 a1, const unsigned short *src2, const unsigned short *src3, unsigned long n1, const double *src4, f64m7x9 a2, int s2, f64m9x2 a3, unsigned long i0, unsigned char s3, i64m6x4 a4, const long *src5, i64m4x1 a5, unsigned short i1, unsigned short i2, unsigned char s4, i64m1x2 a6, f32m3x3 z0, f32m3x3_b z1) {
+    __auto_type t0 = (u8m6x2) a0 * s0;
+    i64m6x2 t1 = a0 + 5UL;
+    t1 += (__builtin_matrix_column_major_load(src0, (K5 * 6) / K5, 3, n0) - (({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 6, 3, K3 + 5); ins0[0][1] = s1; ins0; }) + a1)) * (i64m3x2) (__builtin_matrix_column_major_load(src2, 3, 2, 3) + __builtin_matrix_column_major_load(src3, (K8 * 3) / K8, 2, 6)) + (i64m6x2) (__builtin_matrix_column_major_load(src4, 6, 7, n1) * a2 * (s2 ? a3 : a3));
+    for (int l0 = 0; l0 < 6; l0++) { t0[l0][1] = t0[5][i0]; }
+    u32m3x3 bad = z1 - z0; /* M174 */
+    return ((s3 ? a4 : a4) - (__builtin_matrix_column_major_load(src5, 6, 4, 7) + a4)) * (({ __auto_type ins1 = a5; ins1[i1][i2] = (unsigned short)s4; ins1; }) * (a6 + a6[0][1]));
 }
 
-u32m4x6 m150(u64m5x8 a0, u64m8x3 a1, u64m5x3 a2, unsigned char i0, unsigned short i1, unsigned char s0, const unsigned long *src0, u64m3x7 a3, const unsigned int *src1, unsigned char s1, long s2, long s3, int s4, i32m4x4 z0, i32m4x3 z1) {
-    u64m5x7 t0 = ({ __auto_type ins0 = a0 * a1 - a2; ins0[i0][i1] = s0; ins0; }) * (__builtin_matrix_column_major_load(src0, 3, 7 - K4, 4) * a3);
-    __auto_type bad = z0;
-    bad *= z1; /* M150 */
-    return (__builtin_matrix_column_major_load(src1, 4, 6, 6) / s1 - (s2 + s3)) * s4;
+signed char m175(u64m4x1 a0, u64m1x11_b a1, unsigned long n0, unsigned long *dst0, i8m15x13 a2, i8m13x2 a3, u64m1x3 z0) {
+    __builtin_matrix_column_major_store(0x3 * a0 * a1, dst0, n0);
+    i8m15x2 t0 = a2 * a3;
+    __auto_type bad = a1 + z0; /* M175 */
+    return t0[13][0];
 }
 
-i8m11x3 m151(i32m1x3_b a0, const int *src0, unsigned long n0, int *dst0, const float *src1, const float *src2, short s0, int s1, const signed char *src3, unsigned long i0, i8m11x3 a1, i8m11x3 a2, unsigned char i1, i64m2x3 z0, i64m6x3 z1) {
-    __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 1, 3, 1), dst0, n0);
-    i32m1x3 t0 = (i32m1x3) (__builtin_matrix_column_major_load(src1, 1, 3, (K8 * 3) / K8) - __builtin_matrix_column_major_load(src2, 1, 3, 3)) - s0;
-    for (int l0 = 0; l0 < 3; l0++) { t0[0][l0] = s1; }
-    __auto_type bad = z0;
-    bad *= z1; /* M151 */
-    return 4 + ((i8m11x3) __builtin_matrix_column_major_load(src3, 11, 3, 13) + t0[0][i0]) - (a1 + a1 - a2 * a2[i1][0]);
+i16m3x2 m176(const double *src0, short s0, short s1, long i0, long s2, long i1, const short *src1, f64m1x2 z0) {
+    f64m4x1 t0 = ({ __auto_type ins0 = s0 + s1 + (f64m4x1) __builtin_matrix_column_major_load(src0, 4, 6 - K5, 5); ins0[0][i0] = s2; ins0; });
+    t0 -= 18L;
+    t0[2][0] *= t0[3][i1];
+    __auto_type bad = t0 - z0; /* M176 */
+    return __builtin_matrix_column_major_load(src1, (K3 * 3) / K3, 2, 6);
 }
 
-void m152(u64m1x6 a0, u64m6x1 a1, const unsigned long *src0, unsigned int i0, u32m7x7 a2, unsigned long i1, long s0, unsigned short i2, unsigned int *dst0, u8m5x3 a3, long i3, long s1, f64m3x15 a4, u8m1x3 z0) {
-    u64m6x7 t0 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-    if (i0 < 3) { t0 *= 9; }
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a2; ins0[i1][0] = 4UL; ins0; }) - s0; ins1[i2][5] = -1; ins1; }), dst0, 8);
-    f64m5x15 t1 = (f64m5x3) ({ __auto_type ins2 = a3; ins2[6 - K3][i3] = s1; ins2; }) * a4;
-    __auto_type bad = a3;
-    bad += z0; /* M152 */
+u32m8x16 m177(u32m8x16 a0, unsigned long i0, unsigned int *dst0, u32m1x2 z0) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0 * a0[4][11]; ins0[i0][3] = 128u; ins0; }), dst0, 8);
+    __auto_type bad = a0 * z0; /* M177 */
+    return a0;
 }
 
-f64m4x1 m153(f64m4x1 a0, long i0, int i1, f64m4x1 z0) {
-    __auto_type bad = a0;
-    bad /= z0; /* M153 */
-    return ({ __auto_type ins0 = a0; ins0[i0][i1] = 2.7f; ins0; });
+u64m4x3 m178(u64m1x3 a0, u64m1x4_b a1, u64m4x3 a2, u64m3x4 a3, double s0, u64m4x3 a4, i8m3x1 z0) {
+    u64m1x3_b t0 = a0 + 2UL - a0 + a1 * a2;
+    __auto_type bad = t0 * z0; /* M178 */
+    return __builtin_matrix_transpose(a3) / s0 - a4 - 0x9;
 }
 
-i8m3x4 m154(i8m11x3 a0, i8m3x4 a1, i8m4x14 a2, long i0, i8m3x7_b a3, i8m7x3 a4, unsigned long i1, int s0, int s1, const unsigned int *z0) {
-    __auto_type t0 = a0 * a1 * a2;
-    t0[9][i0] = -2;
-    t0 *= 3;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 5, 6, 2); /* M154 */
-    return ({ __auto_type ins1 = ({ __auto_type ins0 = a3 * (a4 * a1); ins0[2][i1] = s0; ins0; }); ins1[1][0] = (signed char)s1; ins1; });
-}
-
-i64m4x2 m155(u8m1x2 a0, u8m2x4 a1, i8m3x3_b a2, int i0, short s0, signed char *dst0, i64m4x2 a3, i64m5x4 z0, const long *z1) {
-    __auto_type t0 = a0 * (a1 - a1);
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0[i0][0] - a2; ins0[0][2] = s0; ins0; }), dst0, 4);
-    t0[2 - K2][3] = a0[0][4 - K4];
-    __builtin_matrix_column_major_store(z0, z1, 5); /* M155 */
-    return a3;
-}
-
-f64m5x7 m156(f64m4x3 a0, unsigned long n0, const double *src0, f64m5x7 a1, unsigned long s0, unsigned long s1, unsigned long n1, const double *src1, const int *z0) {
-    __auto_type t0 = a0 * (__builtin_matrix_column_major_load(src0, 3, 5, n0) * a1);
-    t0 -= s0 + s1;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); /* M156 */
-    return ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 7, n1); ins0[3][4] = 2.25e0f; ins0; }) * a0[0][0];
-}
-
-f64m2x5 m157(const double *src0, unsigned long n0, const double *src1, f64m5x2 a0, unsigned char s0, int s1, f64m2x5_b a1, const double *src2, unsigned short i0, const signed char *z0, unsigned long z1) {
-    f64m2x5 t0 = __builtin_matrix_column_major_load(src0, 2, 5, (K2 * 5) / K2);
-    __auto_type t1 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src1, 5, 2, n0) - a0) * (unsigned char)s0) / s1;
-    f64m2x5 t2 = a1;
-    __auto_type bad = __builtin_matrix_column_major_load(z0, 2, z1, 2); /* M157 */
-    return ({ __auto_type ins1 = ({ __auto_type ins0 = t0; ins0[0][0] = __builtin_matrix_column_major_load(src2, 2, 5, 5)[0][0]; ins0; }) * t0[1][i0]; ins1[1][4 - K3] = 0.3f; ins1; });
-}
-
-i16m4x3 m158(f32m6x8 a0, long s0, long s1, f32m6x2_b a1, f32m2x8 a2, f32m2x8 a3, signed char s2, float *dst0, i16m1x4 a4, long s3, const short *src0, i16m4x3 a5, unsigned long z0) {
-    __auto_type t0 = a0 + (s0 + s1);
-    __builtin_matrix_column_major_store(s2 + (f32m6x2) a1 * (a2 - a3) / 4e0, dst0, 9);
-    __auto_type bad = __builtin_matrix_transpose(z0); /* M158 */
-    return __builtin_matrix_transpose(({ __auto_type ins0 = a4; ins0[0][2] = s3; ins0; })) * __builtin_matrix_column_major_load(src0, 0 + 1, 3, (K3 * 3) / K3) + a5;
-}
-
-u16m2x1 m159(u16m6x3 a0, unsigned long n0, const unsigned short *src0, unsigned int s0, unsigned int s1, const unsigned short *src1, unsigned char s2, u16m1x2 a1) {
-    __auto_type t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-    __auto_type bad = __builtin_matrix_transpose(a0, a0); /* M159 */
-    return __builtin_matrix_column_major_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1);
-}
-
-i32m5x1 m160(i32m14x6_b a0, i32m6x5_b a1, i32m14x5 a2, unsigned int s0, i32m5x1 a3, i32m5x8 a4, i32m8x1 a5, short s1, short s2) {
-    i32m14x1 t0 = (i32m14x1) ((s0 + (a0 * a1 - a2)) * (i32m5x1) (a3 + a3));
-    __auto_type bad = a1 - 0x100000000; /* M160 */
-    return ({ __auto_type ins0 = a4 * a5; ins0[4][0] = s1 * s2; ins0; }) - a3;
-}
-
-typedef unsigned int bad_m161 __attribute__((matrix_type(2, 1048576))); /* M161 */
-
-f64m2x14 m162(i16m3x8 a0, unsigned long n0, const short *src0, const short *src1, i16m3x8_b a1, i16m8x2_b a2, unsigned char i0, unsigned short i1, long i2, f64m2x3 a3, f64m3x14 a4, long i3, u8m6x6 z0) {
-    i16m3x2 t0 = (a0 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 8, n0) + __builtin_matrix_column_major_load(src1, 3, K3 + 5, 3) + (a1 - a1)) * a2;
-    if (i0 < 1) { t0[9 - K8][i1] /= 3; }
-    f32m6x6 bad = z0 * z0; /* M162 */
-    return ({ __auto_type ins0 = a3 * a4; ins0[1][i3] = 0UL; ins0; });
-}
-
-u8m3x2 m163(unsigned long n0, const unsigned char *src0, unsigned char s0, u8m2x2 a0, unsigned char *dst0, unsigned char s1, unsigned char i0, int i1, unsigned short i2, int i3, unsigned char i4, u8m3x2_b a1, i64m6x6 z0, i64m6x6_b z1) {
-    __builtin_matrix_column_major_store(((long)s0 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8L) + a0 * 3.0) / 7u, dst0, 4);
-    u8m2x2_b t0 = (int)s1 * (a0 + a0);
-    if (i0 < 3) { t0[i1][i2] = 2; }
-    i32m6x6 bad = z0 * z1; /* M163 */
-    return (u8m3x2) a1;
-}
-
-i8m4x3 m164(const unsigned long *src0, u64m8x4_b a0, unsigned long n0, const unsigned long *src1, i8m3x4 a1, unsigned int s0, unsigned int s1, i8m4x3 a2, i8m4x1 z0) {
-    u32m8x16_b t0 = (u32m8x16) (__builtin_matrix_column_major_load(src0, 8, 16, 11) + a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
-    __auto_type bad = a1 + z0; /* M164 */
-    return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
-}
-
-void m165(const unsigned short *src0, int s0, int s1, const unsigned short *src1, const unsigned short *src2, const unsigned short *src3, unsigned int s2, unsigned long n0, unsigned short *dst0, f32m6x1 z0, f32m4x1 z1) {
-    u16m4x8 t0 = __builtin_matrix_column_major_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_major_load(src1, 4, 8, K4 + 1);
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_major_load(src3, 4, 8, 10 - K4), dst0, n0);
-    __auto_type bad = z0 - z1; /* M165 */
-}
-
-f64m2x1 m166(i64m6x4 a0, i64m4x3 a1, i64m3x2 a2, unsigned short i0, unsigned long i1, f64m2x1 a3, int i2, unsigned char i3, double s0, i32m8x1 a4, unsigned long n0, int *dst0, i64m2x1 a5, long i4, float s1, float s2, i16m5x3 z0, f64m5x3 z1) {
-    __auto_type t0 = a0 * a1 * a2;
-    if (i0 < 4) { t0[i1][0] += (long)a3[1][0]; }
-    t0 -= ({ __auto_type ins0 = t0; ins0[i2][i3] = s0; ins0; });
-    __builtin_matrix_column_major_store(a4 + a4, dst0, n0);
-    __auto_type bad = z0 + z1; /* M166 */
-    return (f64m2x1) (({ __auto_type ins2 = ({ __auto_type ins1 = a5; ins1[(K2 * 0) / K2][0] = a0[i4][2]; ins1; }); ins2[1][0] = s1 + s2; ins2; }) - (a5 - a5));
-}
-
-i8m8x3 m167(i8m8x10 a0, unsigned long i0, i32m10x3 a1, i8m8x3_b a2, const signed char *src0, int i1, unsigned long i2, signed char s0, unsigned int s1, i16m3x6 z0) {
-    __auto_type bad = a1 * z0; /* M167 */
-    return s1 - ((a0 + a0[7][i0]) * (i8m10x3) a1 + (a2 - ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 8, 3, 11); ins0[i1][i2] = s0; ins0; })));
-}
-
-i8m2x4 m168(i8m2x4 a0, signed char *dst0, i8m2x7 a1, i8m7x4 a2, i8m7x4 a3, i8m2x4 a4, u32m2x4 a5, const signed char *src0, signed char s0, i8m2x4_b a6, u8m5x6 z0, double z1) {
-    __builtin_matrix_column_major_store(a0 + -0x2L, dst0, 3);
-    __auto_type t0 = a0;
-    for (int l0 = 0; l0 < 2; l0++) { t0[l0][2] /= 3; }
-    __auto_type bad = z1 / z0; /* M168 */
-    return a1 * (a2 - a3) - a4 - (i8m2x4) a5 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
-}
-
-unsigned char m169(const float *src0, i32m6x7 a0, const int *src1, unsigned long i0) {
-    __auto_type bad = 2.0 / a0; /* M169 */
-    return ((u8m6x4) (a0 * __builtin_matrix_column_major_load(src1, 7, 8 - K4, 9)))[4][i0];
-}
-
-u64m13x6 m170(u64m13x2 a0, unsigned long n0, const unsigned long *src0, long i0, unsigned char i1, double s0, u64m16x6 a1, u32m6x1 z0) {
-    __auto_type bad = -z0; /* M170 */
-    return (({ __auto_type ins0 = a0 * __builtin_matrix_column_major_load(src0, 2, 16, n0); ins0[i0][i1] = -1; ins0; }) + s0) * a1;
-}
-
-u64m3x3 m171(u8m6x2 a0, const unsigned char *src0, const unsigned char *src1, int i0, unsigned int i1, long i2, u64m4x3 a1, u64m3x3 a2, u64m3x4 a3, u8m1x5 z0) {
-    __auto_type t0 = a0 * __builtin_matrix_column_major_load(src0, 2, 2, K3 + 2) - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 2, 6, 6 - K3));
-    for (int l0 = 0; l0 < 6; l0++) { t0[l0][0] = t0[5][6 - K5]; }
-    if (i0 < 3) { t0[i1][1] = 2; }
-    u64m3x4 t1 = __builtin_matrix_transpose(a1 + a1) + a2 * a3;
-    __auto_type bad = !z0; /* M171 */
-    return a2 + a2;
-}
-
-u64m1x7 m172(i8m16x3 a0, unsigned short i0, long i1, unsigned long i2, u64m7x1 a1, unsigned short i3, long i4, unsigned long s0, u64m7x1 a2, signed char s1) {
-    __auto_type t0 = a0;
-    if (i0 < 2) { t0[i1][i2] -= t0[1][(K8 * 2) / K8]; }
-    __auto_type bad = a0 > a0; /* M172 */
-    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[i3][i4] = s0; ins0; }) - a2) + s1;
-}
-
-u64m8x1 m173(f64m8x5_b a0, f64m8x5_b a1, f64m8x8_b a2, const double *src0, const unsigned long *src1, u64m8x1 a3, i16m2x1 z0, i16m2x1 z1) {
-    f64m8x5_b t0 = a0 + a0 + a1;
-    __auto_type t1 = (a2 + __builtin_matrix_column_major_load(src0, 8, 8, 8)) * a0;
-    __auto_type bad = z0 % z1; /* M173 */
-    return __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3;
-}
-
-u64m1x1 m174(u64m1x4 a0, u64m4x1_b a1, u64m1x4 a2, unsigned char s0, u64m1x4 a3, const unsigned long *src0, const unsigned long *src1, unsigned long s1, unsigned long n0, unsigned long *dst0, u64m1x1 a4, unsigned long n1, const unsigned long *src2, u64m1x1 a5, unsigned long n2, const signed char *src3, const unsigned long *src4, unsigned long i0, unsigned char i1, double s2, u64m1x1 z0) {
-    __auto_type t0 = a0 * a1;
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a2; ins0[0][2] = s0; ins0; }) + a3 + __builtin_matrix_column_major_load(src0, 1, 12 + 1, 3) * __builtin_matrix_column_major_load(src1, 13, 4, 14) + (a2 / 1 - s1), dst0, n0);
-    __auto_type bad = a5 >> z0; /* M174 */
-    return (u64m1x1) (a4 * __builtin_matrix_column_major_load(src2, 1, 1, n1) + __builtin_matrix_transpose(a5)) - ({ __auto_type ins1 = (u64m1x1) __builtin_matrix_column_major_load(src3, 1, 6 - K5, n2) * __builtin_matrix_column_major_load(src4, 1, 1, 1); ins1[i0][i1] = s2; ins1; });
-}
-
-u8m14x3 m175(u64m2x1_b a0, u64m1x9 a1, u64m9x3 a2, u64m2x3 a3, unsigned int s0, unsigned long n0, const unsigned char *src0, unsigned long s1, u64m2x1 z0) {
-    i8m2x3 t0 = (i8m2x3) (a0 * a1 * a2 + a3 - a3);
-    t0 += s0;
-    __auto_type bad = a0 && z0; /* M175 */
-    return __builtin_matrix_column_major_load(src0, 14, 3, n0) * s1 / 0x7;
-}
-
-u8m4x15 m176(const double *src0, f64m1x6_b a0, i8m3x3 a1, unsigned short i0, int i1, f32m2x6 a2, f32m6x2 a3, u8m4x15 a4, unsigned short s0, u8m4x15 a5) {
-    f64m1x6 t0 = __builtin_matrix_column_major_load(src0, 6 - K5, 6, 4) - a0;
-    __auto_type t1 = a1;
-    t0[i0][i1] *= -4.25;
-    f32m2x6 t2 = __builtin_matrix_transpose(__builtin_matrix_transpose(a2) + (a3 - a3));
-    __auto_type bad = (i32m2x1)a0; /* M176 */
-    return a4 - s0 + (a5 + a4) - a4;
-}
-
-u8m14x2 m177(const unsigned long *src0, u64m7x5 a0, u64m5x4_b a1, u16m8x3 a2, unsigned long n0, const unsigned short *src1, u16m2x8_b a3, u16m2x1_b a4, u16m1x3 a5, u16m3x6 a6, u16m6x6 a7, const unsigned short *src2, u8m14x2 a8, const unsigned char *src3, double s0) {
-    u64m7x4 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 7, 4, 8); ins0[5][1] = -1; ins0; }) - a0 * a1;
-    u16m8x6 t1 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
-    __auto_type t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
-    u16m6x13_b t3 = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
-    t3 /= 7;
-    __auto_type bad = (int)t3; /* M177 */
-    return a8 * __builtin_matrix_column_major_load(src3, 2, 2, K4) - s0 - a8 * -1;
-}
-
-void m178(i32m14x3 a0, i32m3x4 a1, i32m4x4_b a2, int i0, long i1, unsigned short i2, int i3, i32m14x1_b a3, double s0, i32m14x1 a4, i32m1x3 a5, unsigned char s1, unsigned long n0, const unsigned long *src0, u64m3x6 a6, unsigned long *dst0) {
-    i32m14x4 t0 = a0 * a1 * __builtin_matrix_transpose(a2);
-    t0[i0][i1] = 1;
-    __auto_type t1 = (i32m3x4) a1;
-    i32m14x3 t2 = (s0 - a3 + (a4 + a4)) * a5;
-    for (int l0 = 0; l0 < 4; l0++) { t1[2][l0] = 7; }
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-    __auto_type bad = t2[14][1]; /* M178 */
-}
-
-u16m2x1 m179(u16m6x3 a0, unsigned long n0, const unsigned short *src0, unsigned int s0, unsigned int s1, const unsigned short *src1, unsigned char s2, u16m1x2 a1, f32m2x2 z0) {
-    __auto_type t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-    __auto_type bad = z0[1][2]; /* M179 */
-    return __builtin_matrix_column_major_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1);
+short m179(u8m2x1 a0, u8m1x1 a1, unsigned char *dst0, float s0, unsigned long n0, const unsigned short *src0, u16m3x16_b a2, i16m2x1_b a3, unsigned char s1, unsigned short i0, u16m3x16 a4, unsigned long n1, const unsigned short *src1, float s2, unsigned short s3, unsigned long i1, u8m1x1 z0) {
+    __builtin_matrix_column_major_store((u8m2x1) (a0 * a1) * -1, dst0, 5);
+    __auto_type t0 = (s0 ? __builtin_matrix_column_major_load(src0, 3, K8 + 8, n0) : a2) + a2;
+    t0 -= (a3 * s1)[K2 - 2][i0];
+    __auto_type t1 = ({ __auto_type ins0 = 0x9 + a4 - (s2 + __builtin_matrix_column_major_load(src1, 3, 21 - K5, n1)); ins0[0][1] = s3; ins0; });
+    __auto_type bad = a1 / z0; /* M179 */
+    return a3[0][i1];
 }
 
 /* Ill-typed vector kernels. */

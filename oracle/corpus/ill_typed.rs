@@ -11,1948 +11,1934 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    pub typedef int8_t i8m1x1 __attribute__((matrix_type(1, 1)));
-    typedef i8 i8m1x3 __attribute__((matrix_type(1, 3)));
-    typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef i8 i8m1x5 __attribute__((matrix_type(1, 5)));
-    typedef i8 i8m1x6 __attribute__((matrix_type(1, 6)));
-    pub typedef i8 i8m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef char i8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef i8 i8m2x4 __attribute__((matrix_type(2, 4)));
-    typedef int8_t i8m2x5 __attribute__((matrix_type(2, 5)));
-    typedef signed char i8m2x6 __attribute__((matrix_type(2, 6)));
-    typedef char i8m2x7 __attribute__((matrix_type((K3 * 2) / K3, (K2 * 7) / K2)));
-    pub(crate) typedef i8 i8m3x1 __attribute__((matrix_type((K4 * 3) / K4, 5 - K4)));
-    typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
-    typedef char i8m3x4 __attribute__((matrix_type(3, 4)));
-    pub typedef i8 i8m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef char i8m3x6 __attribute__((matrix_type(3, 6)));
-    typedef signed char i8m3x7 __attribute__((matrix_type(3, 7)));
-    typedef i8 i8m3x10 __attribute__((matrix_type(3, 10)));
-    pub(crate) typedef int8_t i8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef i8 i8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef char i8m4x3 __attribute__((matrix_type(4, 3)));
-    pub typedef i8 i8m4x5 __attribute__((matrix_type(4, 5)));
-    pub typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef signed char i8m4x14 __attribute__((matrix_type(4, 14)));
-    typedef signed char i8m4x16 __attribute__((matrix_type(4, 16)));
-    pub(crate) typedef char i8m5x1 __attribute__((matrix_type(5, 1)));
+    pub typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
+    pub typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef char i8m1x3 __attribute__((matrix_type(1, 3)));
+    typedef signed char i8m1x6 __attribute__((matrix_type(1, 6)));
+    pub typedef int8_t i8m1x7 __attribute__((matrix_type(1, 7)));
+    typedef i8 i8m1x8 __attribute__((matrix_type(1, 8)));
+    pub(crate) typedef i8 i8m1x15 __attribute__((matrix_type(1, 15)));
+    pub(crate) typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef char i8m2x2 __attribute__((matrix_type(2, 2)));
+    typedef int8_t i8m2x3 __attribute__((matrix_type(2, 3)));
+    typedef char i8m2x4 __attribute__((matrix_type((K3 * 2) / K3, 6 - K2)));
+    typedef i8 i8m2x6 __attribute__((matrix_type((K4 * 2) / K4, K2 * 3)));
+    pub(crate) typedef char i8m2x8 __attribute__((matrix_type(2, 8)));
+    pub typedef i8 i8m3x1 __attribute__((matrix_type(3, 1)));
+    pub typedef char i8m3x3 __attribute__((matrix_type(3, 3)));
+    pub typedef char i8m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef int8_t i8m3x5 __attribute__((matrix_type(3, 5)));
+    typedef int8_t i8m3x6 __attribute__((matrix_type(3, 6)));
+    typedef i8 i8m3x8 __attribute__((matrix_type(3, 8)));
+    typedef int8_t i8m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef char i8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i8 i8m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef i8 i8m4x4 __attribute__((matrix_type(4, 4)));
+    typedef i8 i8m4x5 __attribute__((matrix_type(4, 5)));
+    typedef signed char i8m4x7 __attribute__((matrix_type(4, 7)));
+    typedef signed char i8m4x11 __attribute__((matrix_type(4, 11)));
+    typedef char i8m5x2 __attribute__((matrix_type(5, 2)));
+    pub typedef char i8m5x5 __attribute__((matrix_type(5, 5)));
     typedef signed char i8m5x8 __attribute__((matrix_type(5, 8)));
-    pub typedef i8 i8m5x16 __attribute__((matrix_type(5, 16)));
-    pub(crate) typedef int8_t i8m6x1 __attribute__((matrix_type((K3 * 6) / K3, (K4 * 1) / K4)));
-    pub(crate) typedef char i8m6x3 __attribute__((matrix_type(6, 3)));
-    typedef signed char i8m6x6 __attribute__((matrix_type(6, 6)));
-    pub(crate) typedef signed char i8m6x7 __attribute__((matrix_type(6, 7)));
-    pub typedef char i8m7x2 __attribute__((matrix_type((K5 * 7) / K5, (K5 * 2) / K5)));
-    typedef char i8m7x3 __attribute__((matrix_type(6 + 1, 5 - K2)));
-    pub typedef int8_t i8m7x4 __attribute__((matrix_type(6 + 1, K2 + 2)));
-    typedef i8 i8m7x12 __attribute__((matrix_type(7, 12)));
-    typedef signed char i8m7x14 __attribute__((matrix_type(7, 14)));
-    typedef char i8m8x3 __attribute__((matrix_type(8, 3)));
-    pub(crate) typedef signed char i8m8x4 __attribute__((matrix_type(8, 4)));
-    pub typedef char i8m8x5 __attribute__((matrix_type(8, 5)));
-    typedef int8_t i8m8x6 __attribute__((matrix_type(8, 6)));
+    typedef int8_t i8m5x16 __attribute__((matrix_type(10 - K5, (K4 * 16) / K4)));
+    typedef i8 i8m6x3 __attribute__((matrix_type(6, 3)));
+    typedef char i8m6x6 __attribute__((matrix_type(6, 6)));
+    typedef i8 i8m7x2 __attribute__((matrix_type(7, 2)));
+    pub(crate) typedef char i8m7x15 __attribute__((matrix_type((K5 * 7) / K5, (K2 * 15) / K2)));
+    typedef char i8m8x1 __attribute__((matrix_type(K8, (K8 * 1) / K8)));
+    typedef int8_t i8m8x4 __attribute__((matrix_type(K8, K2 + 2)));
+    typedef char i8m8x5 __attribute__((matrix_type(8, 5)));
     typedef signed char i8m8x7 __attribute__((matrix_type(8, 7)));
-    typedef int8_t i8m8x10 __attribute__((matrix_type(8, 10)));
-    pub typedef i8 i8m8x16 __attribute__((matrix_type(8, 16)));
-    typedef signed char i8m9x6 __attribute__((matrix_type(9, 6)));
-    pub typedef int8_t i8m9x8 __attribute__((matrix_type(9, 8)));
-    pub typedef signed char i8m10x3 __attribute__((matrix_type(10, 3)));
-    pub typedef char i8m10x5 __attribute__((matrix_type(15 - K5, 7 - K2)));
-    pub(crate) typedef i8 i8m10x8 __attribute__((matrix_type(9 + 1, 16 - K8)));
-    typedef int8_t i8m11x3 __attribute__((matrix_type(11, 3)));
-    pub(crate) typedef int8_t i8m11x14 __attribute__((matrix_type(11, 14)));
-    pub(crate) typedef i8 i8m12x5 __attribute__((matrix_type(12, 5)));
-    pub(crate) typedef int8_t i8m13x8 __attribute__((matrix_type(13, 8)));
-    typedef i8 i8m14x12 __attribute__((matrix_type(14, 12)));
-    typedef signed char i8m15x4 __attribute__((matrix_type(15, 4)));
-    typedef signed char i8m16x2 __attribute__((matrix_type(16, 2)));
-    pub typedef signed char i8m16x3 __attribute__((matrix_type(16, 3)));
+    typedef signed char i8m8x16 __attribute__((matrix_type(8, 16)));
+    typedef i8 i8m10x3 __attribute__((matrix_type(10, 3)));
+    typedef i8 i8m10x5 __attribute__((matrix_type(10, 5)));
+    typedef int8_t i8m10x8 __attribute__((matrix_type(10, 8)));
+    pub typedef int8_t i8m11x1 __attribute__((matrix_type(11, 1)));
+    typedef int8_t i8m11x2 __attribute__((matrix_type(11, 2)));
+    pub typedef char i8m11x14 __attribute__((matrix_type(11, 14)));
+    typedef i8 i8m13x2 __attribute__((matrix_type(13, 2)));
+    typedef i8 i8m14x1 __attribute__((matrix_type(14, 1)));
+    typedef int8_t i8m15x2 __attribute__((matrix_type(15, 2)));
+    pub(crate) typedef char i8m15x13 __attribute__((matrix_type(20 - K5, (K4 * 13) / K4)));
+    typedef signed char i8m15x14 __attribute__((matrix_type(14 + 1, K2 * 7)));
     typedef int16_t i16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef i16 i16m1x2 __attribute__((matrix_type(1, 2)));
     typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3)));
     typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
+    typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
     typedef short i16m1x6 __attribute__((matrix_type(1, 6)));
-    pub(crate) typedef int16_t i16m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef i16 i16m2x5 __attribute__((matrix_type((K3 * 2) / K3, 13 - K8)));
-    pub(crate) typedef int16_t i16m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef i16 i16m2x8 __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef short i16m2x12 __attribute__((matrix_type(2, 12)));
-    pub typedef i16 i16m3x1 __attribute__((matrix_type(3, 1)));
+    typedef int16_t i16m1x13 __attribute__((matrix_type(1, 13)));
+    typedef i16 i16m2x1 __attribute__((matrix_type(2, 1)));
+    typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
+    typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
+    typedef i16 i16m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef i16 i16m2x6 __attribute__((matrix_type(2, 6)));
+    typedef i16 i16m2x8 __attribute__((matrix_type(2, 8)));
+    typedef i16 i16m2x10 __attribute__((matrix_type(2, 10)));
+    typedef i16 i16m3x1 __attribute__((matrix_type(8 - K5, (K5 * 1) / K5)));
     pub(crate) typedef int16_t i16m3x2 __attribute__((matrix_type(3, 2)));
-    typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int16_t i16m3x4 __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef short i16m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef short i16m3x8 __attribute__((matrix_type(K2 + 1, K4 * 2)));
-    typedef short i16m4x2 __attribute__((matrix_type(K3 + 1, 6 - K4)));
-    typedef i16 i16m4x3 __attribute__((matrix_type(4, 3)));
-    pub typedef i16 i16m4x5 __attribute__((matrix_type(4, 5)));
-    typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
-    typedef short i16m4x8 __attribute__((matrix_type(K4, K2 * 4)));
-    pub typedef int16_t i16m5x1 __attribute__((matrix_type(5, 1)));
-    typedef short i16m5x2 __attribute__((matrix_type(5, 2)));
-    typedef i16 i16m5x3 __attribute__((matrix_type(5, 3)));
-    pub typedef int16_t i16m5x4 __attribute__((matrix_type(5, 4)));
-    typedef short i16m5x8 __attribute__((matrix_type((K2 * 5) / K2, 16 - K8)));
-    typedef i16 i16m5x12 __attribute__((matrix_type(5, 12)));
-    typedef int16_t i16m6x2 __attribute__((matrix_type(6, 2)));
+    typedef i16 i16m3x3 __attribute__((matrix_type(3, 3)));
+    typedef i16 i16m3x5 __attribute__((matrix_type(3, 5)));
+    typedef i16 i16m3x13 __attribute__((matrix_type(3, 13)));
+    pub(crate) typedef int16_t i16m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef i16 i16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef i16 i16m4x5 __attribute__((matrix_type(4, 5)));
+    typedef int16_t i16m4x6 __attribute__((matrix_type(4, 6)));
+    typedef short i16m4x7 __attribute__((matrix_type(K2 + 2, (K3 * 7) / K3)));
+    typedef i16 i16m4x8 __attribute__((matrix_type(K3 + 1, 11 - K3)));
+    typedef int16_t i16m5x1 __attribute__((matrix_type(5, 1)));
+    pub typedef short i16m5x2 __attribute__((matrix_type(5, 2)));
+    typedef int16_t i16m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef i16 i16m5x12 __attribute__((matrix_type(9 - K4, (K4 * 12) / K4)));
+    typedef short i16m6x1 __attribute__((matrix_type(6, 1)));
     typedef int16_t i16m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef short i16m6x5 __attribute__((matrix_type(6, 5)));
-    typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
-    pub(crate) typedef int16_t i16m6x7 __attribute__((matrix_type(6, 7)));
-    pub(crate) typedef int16_t i16m6x8 __attribute__((matrix_type(6, 8)));
-    typedef int16_t i16m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef int16_t i16m8x1 __attribute__((matrix_type(8, 1)));
-    pub typedef int16_t i16m8x2 __attribute__((matrix_type(8, 2)));
-    typedef i16 i16m8x3 __attribute__((matrix_type(8, 3)));
-    pub(crate) typedef i16 i16m8x4 __attribute__((matrix_type(8, 4)));
-    typedef int16_t i16m8x5 __attribute__((matrix_type(8, 5)));
-    typedef short i16m11x8 __attribute__((matrix_type(11, 8)));
-    typedef i16 i16m12x3 __attribute__((matrix_type(12, 3)));
-    pub typedef int16_t i16m12x4 __attribute__((matrix_type(12, 4)));
-    typedef int16_t i16m12x5 __attribute__((matrix_type(12, 5)));
-    pub(crate) typedef int16_t i16m12x6 __attribute__((matrix_type(14 - K2, K2 + 4)));
-    pub(crate) typedef i16 i16m12x11 __attribute__((matrix_type(12, 11)));
-    pub(crate) typedef short i16m16x1 __attribute__((matrix_type(16, 1)));
-    typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
-    typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef i32 i32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef i32 i32m1x4 __attribute__((matrix_type(1, 4)));
+    pub typedef i16 i16m6x6 __attribute__((matrix_type(6, 6)));
+    pub typedef short i16m7x3 __attribute__((matrix_type(7, 3)));
+    typedef int16_t i16m7x4 __attribute__((matrix_type((K2 * 7) / K2, (K3 * 4) / K3)));
+    pub(crate) typedef i16 i16m7x8 __attribute__((matrix_type(7, 8)));
+    pub(crate) typedef i16 i16m8x3 __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef int16_t i16m8x7 __attribute__((matrix_type(8, 7)));
+    pub(crate) typedef int16_t i16m8x8 __attribute__((matrix_type(8, 8)));
+    typedef short i16m8x16 __attribute__((matrix_type(8, 16)));
+    pub(crate) typedef i16 i16m10x6 __attribute__((matrix_type(10, 6)));
+    pub typedef short i16m12x5 __attribute__((matrix_type(12, 5)));
+    typedef int32_t i32m1x1 __attribute__((matrix_type(1, 1)));
+    pub typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef i32 i32m1x3 __attribute__((matrix_type(1, 3)));
+    pub(crate) typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
     typedef int32_t i32m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef i32 i32m1x6 __attribute__((matrix_type(1, 6)));
-    typedef int i32m1x8 __attribute__((matrix_type(1, 8)));
-    pub(crate) typedef i32 i32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef i32 i32m2x2 __attribute__((matrix_type((K8 * 2) / K8, 1 + 1)));
-    typedef int32_t i32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef int32_t i32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef i32 i32m2x5 __attribute__((matrix_type(2, 5)));
-    pub(crate) typedef i32 i32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef i32 i32m2x13 __attribute__((matrix_type(2, 13)));
+    typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
+    pub typedef i32 i32m1x10 __attribute__((matrix_type(1, 10)));
+    typedef int i32m1x14 __attribute__((matrix_type(1, 14)));
+    typedef int32_t i32m1x16 __attribute__((matrix_type(1, 16)));
+    typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef i32 i32m2x2 __attribute__((matrix_type((K8 * 2) / K8, (K5 * 2) / K5)));
+    pub typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef i32 i32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef int i32m2x6 __attribute__((matrix_type(2, 6)));
+    typedef int32_t i32m2x16 __attribute__((matrix_type(2, 16)));
     typedef i32 i32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int32_t i32m3x2 __attribute__((matrix_type(K3, (K8 * 2) / K8)));
-    pub typedef i32 i32m3x4 __attribute__((matrix_type(5 - K2, K2 * 2)));
-    pub(crate) typedef int32_t i32m3x5 __attribute__((matrix_type(3, 5)));
-    typedef int i32m3x6 __attribute__((matrix_type(3, 6)));
-    pub typedef int32_t i32m3x7 __attribute__((matrix_type(8 - K5, 10 - K3)));
-    typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1)));
-    pub typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef i32 i32m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef i32 i32m4x5 __attribute__((matrix_type(8 - K4, 10 - K5)));
-    typedef int32_t i32m4x7 __attribute__((matrix_type(4, 7)));
-    pub typedef int i32m4x12 __attribute__((matrix_type(4, 12)));
-    pub(crate) typedef int i32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef i32 i32m5x3 __attribute__((matrix_type(5, 3)));
-    typedef int32_t i32m5x4 __attribute__((matrix_type(5, 4)));
-    typedef int32_t i32m5x8 __attribute__((matrix_type(5, 8)));
-    typedef i32 i32m5x16 __attribute__((matrix_type(5, 16)));
-    pub typedef i32 i32m6x2 __attribute__((matrix_type(6, 2)));
-    pub(crate) typedef int i32m6x3 __attribute__((matrix_type(6, 3)));
-    pub typedef int i32m6x5 __attribute__((matrix_type(6, 5)));
-    pub(crate) typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
-    typedef int32_t i32m6x7 __attribute__((matrix_type(6, 7)));
-    typedef i32 i32m7x2 __attribute__((matrix_type(7, 2)));
-    typedef i32 i32m7x4 __attribute__((matrix_type(7, 4)));
-    pub typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
-    typedef i32 i32m10x3 __attribute__((matrix_type(10, 3)));
-    typedef int i32m10x7 __attribute__((matrix_type(10, 7)));
-    pub(crate) typedef i32 i32m13x1 __attribute__((matrix_type(13, 1)));
-    pub(crate) typedef i32 i32m13x2 __attribute__((matrix_type(13, 2)));
-    typedef i32 i32m13x3 __attribute__((matrix_type(13, 3)));
-    typedef int i32m13x5 __attribute__((matrix_type(13, 5)));
-    typedef int32_t i32m13x8 __attribute__((matrix_type(13, 8)));
-    typedef int i32m14x1 __attribute__((matrix_type(14, 1)));
-    pub typedef int32_t i32m14x2 __attribute__((matrix_type(14, 2)));
-    typedef int i32m14x3 __attribute__((matrix_type(14, 3)));
-    typedef int32_t i32m14x4 __attribute__((matrix_type(14, 4)));
-    typedef i32 i32m14x5 __attribute__((matrix_type(14, 5)));
-    typedef int32_t i32m14x6 __attribute__((matrix_type(14, 6)));
-    typedef int i32m16x6 __attribute__((matrix_type(16, 6)));
+    pub typedef int32_t i32m3x2 __attribute__((matrix_type(3, 2)));
+    pub(crate) typedef int32_t i32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef i32 i32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int i32m3x7 __attribute__((matrix_type(3, 7)));
+    typedef int i32m3x16 __attribute__((matrix_type(3, 16)));
+    pub typedef int i32m4x1 __attribute__((matrix_type(K3 + 1, (K3 * 1) / K3)));
+    pub(crate) typedef i32 i32m4x5 __attribute__((matrix_type(4, 5)));
+    pub typedef int i32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef int i32m5x2 __attribute__((matrix_type(5, 2)));
+    pub(crate) typedef int32_t i32m5x3 __attribute__((matrix_type(5, 3)));
+    pub typedef i32 i32m5x4 __attribute__((matrix_type(5, 4)));
+    pub(crate) typedef int32_t i32m5x5 __attribute__((matrix_type(5, 5)));
+    pub typedef int32_t i32m5x6 __attribute__((matrix_type(K4 + 1, 10 - K4)));
+    typedef int i32m5x16 __attribute__((matrix_type(4 + 1, K4 + 12)));
+    typedef int i32m6x1 __attribute__((matrix_type(6, 1)));
+    typedef int i32m6x5 __attribute__((matrix_type(6, 5)));
+    pub(crate) typedef int i32m6x6 __attribute__((matrix_type(K4 + 2, 5 + 1)));
+    typedef int i32m7x2 __attribute__((matrix_type(7, 2)));
+    typedef int i32m7x3 __attribute__((matrix_type(7, 3)));
+    typedef i32 i32m8x5 __attribute__((matrix_type(8, 5)));
+    typedef int32_t i32m10x1 __attribute__((matrix_type(10, 1)));
+    typedef int32_t i32m14x1 __attribute__((matrix_type(17 - K3, 0 + 1)));
+    typedef i32 i32m14x2 __attribute__((matrix_type(14, 2)));
+    pub(crate) typedef i32 i32m14x4 __attribute__((matrix_type(14, 4)));
+    typedef int32_t i32m15x4 __attribute__((matrix_type(15, 4)));
+    typedef i32 i32m16x1 __attribute__((matrix_type(16, 1)));
+    typedef int i32m16x3 __attribute__((matrix_type(16, 3)));
+    pub typedef int i32m16x5 __attribute__((matrix_type(16, 5)));
+    pub typedef int32_t i32m16x14 __attribute__((matrix_type(16, 14)));
+    typedef i64 i64m1x1 __attribute__((matrix_type(1, 1)));
     typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef long i64m1x3 __attribute__((matrix_type(3 - K2, 6 - K3)));
-    pub typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef i64 i64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef int64_t i64m1x7 __attribute__((matrix_type(1, 7)));
-    pub(crate) typedef i64 i64m1x11 __attribute__((matrix_type(1, 11)));
-    typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef long long i64m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef long i64m1x11 __attribute__((matrix_type(1, 11)));
+    typedef long long i64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef int64_t i64m2x3 __attribute__((matrix_type(2, 3)));
     typedef i64 i64m2x5 __attribute__((matrix_type(2, 5)));
-    typedef long long i64m2x7 __attribute__((matrix_type(2, 7)));
-    typedef long long i64m2x8 __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef long i64m2x11 __attribute__((matrix_type(2, 11)));
+    typedef long i64m2x7 __attribute__((matrix_type(2, 7)));
     typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef int64_t i64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef long long i64m3x4 __attribute__((matrix_type((K2 * 3) / K2, 7 - K3)));
-    pub typedef int64_t i64m3x5 __attribute__((matrix_type(3, 5)));
-    pub(crate) typedef long i64m3x6 __attribute__((matrix_type(11 - K8, 9 - K3)));
-    pub typedef int64_t i64m3x9 __attribute__((matrix_type(3, 9)));
+    typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef long long i64m3x5 __attribute__((matrix_type(3, 5)));
+    pub typedef long long i64m3x7 __attribute__((matrix_type(3, 7)));
+    typedef i64 i64m4x1 __attribute__((matrix_type(4, 1)));
     pub(crate) typedef long long i64m4x2 __attribute__((matrix_type(4, 2)));
-    pub typedef i64 i64m4x3 __attribute__((matrix_type(4, 3)));
-    pub typedef int64_t i64m4x4 __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef long long i64m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef i64 i64m4x8 __attribute__((matrix_type(4, 8)));
-    typedef long i64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef long long i64m5x3 __attribute__((matrix_type((K5 * 5) / K5, (K8 * 3) / K8)));
-    typedef long i64m5x4 __attribute__((matrix_type(5, 4)));
-    pub typedef long i64m5x5 __attribute__((matrix_type(5, 5)));
-    typedef i64 i64m5x7 __attribute__((matrix_type(K5, 12 - K5)));
-    typedef i64 i64m5x10 __attribute__((matrix_type(5, 10)));
-    pub(crate) typedef long long i64m6x2 __attribute__((matrix_type(6, 2)));
-    typedef int64_t i64m6x3 __attribute__((matrix_type(6, 3)));
-    typedef long long i64m6x4 __attribute__((matrix_type(6, 4)));
-    typedef long long i64m6x6 __attribute__((matrix_type(6, 6)));
-    pub(crate) typedef long long i64m7x5 __attribute__((matrix_type(7, 5)));
-    typedef long i64m7x11 __attribute__((matrix_type((K8 * 7) / K8, (K3 * 11) / K3)));
-    typedef i64 i64m7x12 __attribute__((matrix_type(7, 12)));
-    pub(crate) typedef i64 i64m8x2 __attribute__((matrix_type(8, 2)));
-    typedef i64 i64m8x3 __attribute__((matrix_type(8, 3)));
-    typedef i64 i64m8x8 __attribute__((matrix_type(8, 8)));
-    typedef i64 i64m9x3 __attribute__((matrix_type(9, 3)));
-    typedef long long i64m10x1 __attribute__((matrix_type(10, 1)));
-    pub(crate) typedef long i64m10x8 __attribute__((matrix_type((K2 * 10) / K2, (K2 * 8) / K2)));
-    typedef int64_t i64m10x11 __attribute__((matrix_type(10, 11)));
-    typedef int64_t i64m11x5 __attribute__((matrix_type(14 - K3, (K5 * 5) / K5)));
-    typedef int64_t i64m11x10 __attribute__((matrix_type(11, 10)));
-    typedef long long i64m12x3 __attribute__((matrix_type(K8 + 4, (K5 * 3) / K5)));
-    typedef i64 i64m15x2 __attribute__((matrix_type(15, 2)));
-    typedef uint8_t u8m1x1 __attribute__((matrix_type(1, 1)));
-    typedef uint8_t u8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
-    typedef u8 u8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef uint8_t u8m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef u8 u8m1x6 __attribute__((matrix_type(1, 6)));
-    typedef u8 u8m1x8 __attribute__((matrix_type(3 - K2, 12 - K4)));
-    pub typedef uint8_t u8m2x1 __attribute__((matrix_type(2, 1)));
-    typedef u8 u8m2x2 __attribute__((matrix_type((K3 * 2) / K3, K2)));
-    pub(crate) typedef u8 u8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef uint8_t u8m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef uint8_t u8m2x7 __attribute__((matrix_type(2, 7)));
+    typedef long long i64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef int64_t i64m4x6 __attribute__((matrix_type(4, 6)));
+    pub typedef i64 i64m4x7 __attribute__((matrix_type(4, 7)));
+    typedef long long i64m4x11 __attribute__((matrix_type(4, 11)));
+    pub(crate) typedef long long i64m5x3 __attribute__((matrix_type(5, 3)));
+    pub typedef int64_t i64m5x5 __attribute__((matrix_type(5, 5)));
+    typedef long i64m6x2 __attribute__((matrix_type(6, 2)));
+    pub typedef long i64m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
+    pub typedef long i64m7x3 __attribute__((matrix_type((K8 * 7) / K8, 6 - K3)));
+    typedef long i64m7x7 __attribute__((matrix_type(7, 7)));
+    typedef long long i64m8x2 __attribute__((matrix_type(8, 2)));
+    typedef long long i64m8x15 __attribute__((matrix_type(8, 15)));
+    typedef i64 i64m9x2 __attribute__((matrix_type(9, 2)));
+    pub(crate) typedef i64 i64m10x4 __attribute__((matrix_type(10, 4)));
+    pub(crate) typedef long long i64m11x6 __attribute__((matrix_type(11, 6)));
+    typedef int64_t i64m12x13 __attribute__((matrix_type(12, 13)));
+    typedef long i64m13x6 __attribute__((matrix_type(13, 6)));
+    typedef long i64m15x3 __attribute__((matrix_type(15, 3)));
+    typedef long long i64m15x8 __attribute__((matrix_type(15, 8)));
+    pub typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
+    pub typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
+    typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
+    pub typedef unsigned char u8m1x5 __attribute__((matrix_type(4 - K3, (K3 * 5) / K3)));
+    typedef uint8_t u8m1x6 __attribute__((matrix_type(1, 6)));
+    typedef uint8_t u8m2x1 __attribute__((matrix_type(7 - K5, 3 - K2)));
+    typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
+    pub typedef uint8_t u8m2x4 __attribute__((matrix_type(2, 4)));
+    typedef uint8_t u8m2x5 __attribute__((matrix_type(2, 5)));
+    typedef uint8_t u8m2x6 __attribute__((matrix_type(2, 6)));
+    pub(crate) typedef u8 u8m2x7 __attribute__((matrix_type(2, 7)));
+    typedef uint8_t u8m2x8 __attribute__((matrix_type(2, 8)));
+    typedef uint8_t u8m2x11 __attribute__((matrix_type((K2 * 2) / K2, 13 - K2)));
     typedef u8 u8m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef uint8_t u8m3x5 __attribute__((matrix_type(K3, K2 + 3)));
-    pub typedef u8 u8m3x6 __attribute__((matrix_type(3, 6)));
-    typedef uint8_t u8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef u8 u8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint8_t u8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef u8 u8m4x7 __attribute__((matrix_type(4, 7)));
-    pub(crate) typedef uint8_t u8m4x15 __attribute__((matrix_type(4, 15)));
-    typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
-    pub(crate) typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
-    pub(crate) typedef uint8_t u8m5x4 __attribute__((matrix_type(5, 4)));
-    typedef u8 u8m5x5 __attribute__((matrix_type(5, 5)));
-    typedef unsigned char u8m5x6 __attribute__((matrix_type(5, 6)));
-    typedef u8 u8m6x2 __attribute__((matrix_type(6, 2)));
-    typedef uint8_t u8m6x3 __attribute__((matrix_type(6, 3)));
-    typedef u8 u8m6x4 __attribute__((matrix_type(6, 4)));
-    pub typedef uint8_t u8m6x5 __attribute__((matrix_type(6, 5)));
-    typedef uint8_t u8m6x6 __attribute__((matrix_type(6, 6)));
-    pub(crate) typedef uint8_t u8m6x11 __attribute__((matrix_type(6, 11)));
-    typedef u8 u8m6x14 __attribute__((matrix_type(K5 + 1, (K4 * 14) / K4)));
-    pub(crate) typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
-    typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
-    typedef u8 u8m7x8 __attribute__((matrix_type(7, 8)));
-    typedef uint8_t u8m8x2 __attribute__((matrix_type(8, 2)));
-    pub typedef unsigned char u8m8x6 __attribute__((matrix_type(8, 6)));
-    pub(crate) typedef unsigned char u8m10x7 __attribute__((matrix_type(10, 7)));
-    typedef unsigned char u8m14x2 __attribute__((matrix_type(14, 2)));
-    pub(crate) typedef unsigned char u8m14x3 __attribute__((matrix_type(14, 3)));
-    typedef uint8_t u8m14x11 __attribute__((matrix_type(14, 11)));
-    typedef u8 u8m16x2 __attribute__((matrix_type(16, 2)));
-    typedef uint16_t u16m1x1 __attribute__((matrix_type(1, 1)));
-    typedef u16 u16m1x2 __attribute__((matrix_type(1, 2)));
-    typedef u16 u16m1x3 __attribute__((matrix_type(1, 3)));
-    typedef u16 u16m1x16 __attribute__((matrix_type(5 - K4, K8 * 2)));
-    typedef u16 u16m2x1 __attribute__((matrix_type(2, 1)));
-    typedef uint16_t u16m2x2 __attribute__((matrix_type(2, 2)));
-    typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
-    typedef u16 u16m2x5 __attribute__((matrix_type(2, 5)));
-    typedef u16 u16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef uint16_t u16m2x8 __attribute__((matrix_type(2, 8)));
-    typedef unsigned short u16m2x9 __attribute__((matrix_type(4 - K2, (K4 * 9) / K4)));
-    typedef u16 u16m2x14 __attribute__((matrix_type(2, 14)));
-    pub(crate) typedef uint16_t u16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
-    pub(crate) typedef unsigned short u16m3x3 __attribute__((matrix_type(K3, (K2 * 3) / K2)));
-    typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef u16 u16m3x5 __attribute__((matrix_type(3, 5)));
-    typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
+    pub(crate) typedef unsigned char u8m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef unsigned char u8m3x4 __attribute__((matrix_type(K3, 9 - K5)));
+    typedef uint8_t u8m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef unsigned char u8m3x6 __attribute__((matrix_type(3, 6)));
+    typedef u8 u8m3x7 __attribute__((matrix_type(3, 7)));
+    pub typedef unsigned char u8m3x11 __attribute__((matrix_type(3, 11)));
+    typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
+    pub typedef uint8_t u8m4x3 __attribute__((matrix_type(4, 3)));
+    typedef unsigned char u8m4x4 __attribute__((matrix_type((K8 * 4) / K8, 9 - K5)));
+    pub(crate) typedef unsigned char u8m4x5 __attribute__((matrix_type(4, 5)));
+    typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
+    typedef u8 u8m4x8 __attribute__((matrix_type(4, 8)));
+    typedef uint8_t u8m4x15 __attribute__((matrix_type(4, 15)));
+    pub(crate) typedef u8 u8m5x2 __attribute__((matrix_type(5, 2)));
+    typedef u8 u8m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef unsigned char u8m5x5 __attribute__((matrix_type(13 - K8, K4 + 1)));
+    typedef uint8_t u8m5x6 __attribute__((matrix_type(5, 6)));
+    typedef unsigned char u8m6x2 __attribute__((matrix_type(11 - K5, (K5 * 2) / K5)));
+    typedef u8 u8m6x3 __attribute__((matrix_type(6, 3)));
+    pub typedef uint8_t u8m6x5 __attribute__((matrix_type(14 - K8, K5)));
+    pub typedef u8 u8m6x6 __attribute__((matrix_type(6, 6)));
+    typedef u8 u8m7x2 __attribute__((matrix_type(7, 2)));
+    typedef u8 u8m7x4 __attribute__((matrix_type(7, 4)));
+    typedef unsigned char u8m7x5 __attribute__((matrix_type(7, 5)));
+    pub(crate) typedef unsigned char u8m7x8 __attribute__((matrix_type(7, 8)));
+    pub(crate) typedef uint8_t u8m8x1 __attribute__((matrix_type(8, 1)));
+    pub typedef uint8_t u8m8x4 __attribute__((matrix_type(8, 4)));
+    typedef uint8_t u8m8x6 __attribute__((matrix_type(7 + 1, K5 + 1)));
+    typedef u8 u8m10x3 __attribute__((matrix_type(10, 3)));
+    typedef u8 u8m10x7 __attribute__((matrix_type((K8 * 10) / K8, K4 + 3)));
+    typedef u8 u8m11x1 __attribute__((matrix_type(11, 1)));
+    typedef unsigned char u8m11x5 __attribute__((matrix_type(11, 5)));
+    pub(crate) typedef uint8_t u8m13x3 __attribute__((matrix_type(13, 3)));
+    pub(crate) typedef u8 u8m13x4 __attribute__((matrix_type(13, 4)));
+    pub(crate) typedef unsigned char u8m13x8 __attribute__((matrix_type(13, 8)));
+    typedef u8 u8m14x8 __attribute__((matrix_type(14, 8)));
+    pub typedef unsigned char u8m15x7 __attribute__((matrix_type((K3 * 15) / K3, K2 + 5)));
+    typedef uint8_t u8m15x8 __attribute__((matrix_type(15, 8)));
+    pub(crate) typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef uint16_t u16m1x4 __attribute__((matrix_type(1, 4)));
+    typedef u16 u16m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef u16 u16m1x7 __attribute__((matrix_type(1, 7)));
+    pub typedef unsigned short u16m1x15 __attribute__((matrix_type(1, 15)));
+    typedef uint16_t u16m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u16 u16m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef uint16_t u16m2x3 __attribute__((matrix_type(2, 3)));
+    typedef u16 u16m2x4 __attribute__((matrix_type(2, 4)));
+    typedef uint16_t u16m2x5 __attribute__((matrix_type(2, 5)));
+    typedef unsigned short u16m2x7 __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef uint16_t u16m2x8 __attribute__((matrix_type(2, 8)));
+    typedef u16 u16m3x1 __attribute__((matrix_type(3, 1)));
+    pub(crate) typedef uint16_t u16m3x2 __attribute__((matrix_type(3, 2)));
+    typedef u16 u16m3x4 __attribute__((matrix_type(3, 4)));
+    typedef u16 u16m3x5 __attribute__((matrix_type((K8 * 3) / K8, 4 + 1)));
+    typedef uint16_t u16m3x8 __attribute__((matrix_type(3, 8)));
+    pub(crate) typedef unsigned short u16m3x16 __attribute__((matrix_type(3, 16)));
+    pub typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
     typedef u16 u16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef u16 u16m4x4 __attribute__((matrix_type(4, 4)));
-    typedef u16 u16m4x8 __attribute__((matrix_type(3 + 1, K5 + 3)));
-    typedef uint16_t u16m5x1 __attribute__((matrix_type(5, 1)));
-    typedef uint16_t u16m5x2 __attribute__((matrix_type(5, 2)));
-    typedef uint16_t u16m5x11 __attribute__((matrix_type(5, 11)));
-    typedef unsigned short u16m6x1 __attribute__((matrix_type(6, 1)));
-    typedef u16 u16m6x2 __attribute__((matrix_type(6, 2)));
-    typedef u16 u16m6x3 __attribute__((matrix_type(6, 3)));
-    typedef unsigned short u16m6x4 __attribute__((matrix_type(6, 4)));
-    typedef unsigned short u16m6x6 __attribute__((matrix_type(6, 6)));
-    typedef uint16_t u16m6x13 __attribute__((matrix_type(6, 13)));
-    pub(crate) typedef unsigned short u16m6x14 __attribute__((matrix_type(6, 14)));
-    typedef uint16_t u16m7x1 __attribute__((matrix_type(7, 1)));
-    typedef uint16_t u16m7x3 __attribute__((matrix_type(7, 3)));
-    typedef uint16_t u16m7x8 __attribute__((matrix_type(7, 8)));
-    pub typedef uint16_t u16m7x9 __attribute__((matrix_type(7, 9)));
-    typedef uint16_t u16m8x1 __attribute__((matrix_type(8, 1)));
-    typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
-    typedef u16 u16m8x3 __attribute__((matrix_type(8, 3)));
-    typedef unsigned short u16m8x4 __attribute__((matrix_type(8, 4)));
-    pub typedef u16 u16m8x5 __attribute__((matrix_type(8, 5)));
-    pub(crate) typedef uint16_t u16m8x6 __attribute__((matrix_type(8, 6)));
-    typedef uint16_t u16m8x7 __attribute__((matrix_type(8, 7)));
-    pub(crate) typedef u16 u16m8x8 __attribute__((matrix_type(8, 8)));
-    typedef uint16_t u16m8x14 __attribute__((matrix_type(8, 14)));
-    typedef u16 u16m10x1 __attribute__((matrix_type(K8 + 2, 6 - K5)));
-    typedef uint16_t u16m12x5 __attribute__((matrix_type(12, 5)));
-    typedef u16 u16m14x1 __attribute__((matrix_type(14, 1)));
-    typedef u16 u16m16x1 __attribute__((matrix_type(16, 1)));
-    pub typedef unsigned u32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef uint16_t u16m4x5 __attribute__((matrix_type(4, 5)));
+    typedef uint16_t u16m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef unsigned short u16m4x7 __attribute__((matrix_type(4, 7)));
+    pub typedef uint16_t u16m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef uint16_t u16m5x1 __attribute__((matrix_type(5, 1)));
+    pub(crate) typedef uint16_t u16m5x2 __attribute__((matrix_type(5, 2)));
+    typedef unsigned short u16m5x3 __attribute__((matrix_type(5, 3)));
+    typedef uint16_t u16m5x5 __attribute__((matrix_type(5, 5)));
+    pub(crate) typedef u16 u16m5x6 __attribute__((matrix_type(5, 6)));
+    typedef uint16_t u16m5x7 __attribute__((matrix_type(K5, 10 - K3)));
+    typedef u16 u16m5x11 __attribute__((matrix_type(5, 11)));
+    pub typedef uint16_t u16m6x2 __attribute__((matrix_type(6, 2)));
+    typedef uint16_t u16m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef unsigned short u16m7x1 __attribute__((matrix_type(7, 1)));
+    pub typedef u16 u16m7x2 __attribute__((matrix_type(7, 2)));
+    pub typedef uint16_t u16m7x7 __attribute__((matrix_type(7, 7)));
+    pub(crate) typedef uint16_t u16m7x8 __attribute__((matrix_type(12 - K5, 11 - K3)));
+    pub(crate) typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
+    pub typedef u16 u16m8x4 __attribute__((matrix_type(8, 4)));
+    typedef u16 u16m8x5 __attribute__((matrix_type(8, 5)));
+    typedef uint16_t u16m8x7 __attribute__((matrix_type((K5 * 8) / K5, 11 - K4)));
+    pub(crate) typedef u16 u16m10x3 __attribute__((matrix_type(10, 3)));
+    typedef u16 u16m11x2 __attribute__((matrix_type(11, 2)));
+    pub(crate) typedef uint16_t u16m15x2 __attribute__((matrix_type(15, 2)));
+    pub(crate) typedef unsigned u32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
+    pub typedef u32 u32m1x3 __attribute__((matrix_type(0 + 1, 11 - K8)));
     typedef u32 u32m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef u32 u32m1x8 __attribute__((matrix_type(1, 8)));
-    pub(crate) typedef uint32_t u32m1x12 __attribute__((matrix_type(5 - K4, (K8 * 12) / K8)));
-    typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef u32 u32m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef u32 u32m2x3 __attribute__((matrix_type(2, 3)));
-    pub typedef uint32_t u32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef unsigned u32m2x8 __attribute__((matrix_type(2, 8)));
-    typedef unsigned int u32m2x10 __attribute__((matrix_type(2, 10)));
-    pub typedef unsigned u32m2x12 __attribute__((matrix_type(2, 12)));
-    typedef uint32_t u32m2x15 __attribute__((matrix_type(2, 15)));
-    pub typedef uint32_t u32m3x3 __attribute__((matrix_type(3, 3)));
-    typedef u32 u32m3x6 __attribute__((matrix_type(3, 6)));
-    typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef u32 u32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef uint32_t u32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef u32 u32m4x5 __attribute__((matrix_type(4, 5)));
-    typedef unsigned u32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef u32 u32m4x12 __attribute__((matrix_type(4, 12)));
-    pub typedef unsigned u32m4x15 __attribute__((matrix_type(4, 15)));
-    pub typedef u32 u32m5x1 __attribute__((matrix_type((K5 * 5) / K5, 0 + 1)));
-    typedef unsigned int u32m5x2 __attribute__((matrix_type(5, 2)));
-    pub typedef unsigned int u32m5x5 __attribute__((matrix_type(7 - K2, (K5 * 5) / K5)));
-    typedef uint32_t u32m5x10 __attribute__((matrix_type(5, 10)));
-    typedef uint32_t u32m6x1 __attribute__((matrix_type(6, 1)));
-    typedef u32 u32m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef unsigned u32m6x4 __attribute__((matrix_type(6, 4)));
-    typedef unsigned u32m6x7 __attribute__((matrix_type(6, 7)));
-    pub typedef u32 u32m6x8 __attribute__((matrix_type(6, 8)));
-    typedef uint32_t u32m7x1 __attribute__((matrix_type(7, 1)));
-    typedef unsigned u32m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef uint32_t u32m7x7 __attribute__((matrix_type(K2 + 5, 10 - K3)));
-    pub(crate) typedef uint32_t u32m8x2 __attribute__((matrix_type(8, 2)));
-    typedef u32 u32m8x4 __attribute__((matrix_type(8, 4)));
-    typedef unsigned u32m8x5 __attribute__((matrix_type(K8, (K3 * 5) / K3)));
-    pub(crate) typedef u32 u32m8x16 __attribute__((matrix_type(8, 16)));
-    typedef uint32_t u32m9x1 __attribute__((matrix_type(9, 1)));
-    pub(crate) typedef unsigned u32m9x4 __attribute__((matrix_type(9, 4)));
-    typedef uint32_t u32m10x4 __attribute__((matrix_type(10, 4)));
+    typedef unsigned int u32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef unsigned int u32m1x8 __attribute__((matrix_type(1, 8)));
+    pub typedef u32 u32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef u32 u32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef uint32_t u32m2x6 __attribute__((matrix_type(2, 6)));
+    pub typedef unsigned u32m2x7 __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef u32 u32m2x8 __attribute__((matrix_type(2, 8)));
+    pub typedef unsigned int u32m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef u32 u32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef u32 u32m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef uint32_t u32m3x6 __attribute__((matrix_type(3, 6)));
+    pub typedef uint32_t u32m3x7 __attribute__((matrix_type(3, 7)));
+    pub(crate) typedef unsigned int u32m3x8 __attribute__((matrix_type(3, 8)));
+    typedef u32 u32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef unsigned u32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef u32 u32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
+    pub typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
+    typedef uint32_t u32m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef uint32_t u32m4x7 __attribute__((matrix_type(4, 7)));
+    typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8)));
+    pub(crate) typedef u32 u32m4x12 __attribute__((matrix_type(8 - K4, (K2 * 12) / K2)));
+    typedef u32 u32m4x15 __attribute__((matrix_type(4, 15)));
+    pub typedef u32 u32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef u32 u32m5x2 __attribute__((matrix_type(5, 2)));
+    pub typedef unsigned u32m5x3 __attribute__((matrix_type(5, 3)));
+    typedef u32 u32m5x4 __attribute__((matrix_type(5, 4)));
+    pub typedef u32 u32m5x5 __attribute__((matrix_type(5, 5)));
+    pub(crate) typedef unsigned int u32m5x6 __attribute__((matrix_type(K5, 8 - K2)));
+    typedef unsigned int u32m5x7 __attribute__((matrix_type(5, 7)));
+    pub typedef u32 u32m5x12 __attribute__((matrix_type(5, 12)));
+    typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
+    pub typedef unsigned int u32m6x3 __attribute__((matrix_type(6, 3)));
+    pub typedef unsigned int u32m6x4 __attribute__((matrix_type(6, 4)));
+    typedef unsigned int u32m6x6 __attribute__((matrix_type(6, 6)));
+    typedef uint32_t u32m6x7 __attribute__((matrix_type(6, 7)));
+    typedef uint32_t u32m6x8 __attribute__((matrix_type(6, 8)));
+    pub typedef u32 u32m6x10 __attribute__((matrix_type(6, 10)));
+    pub typedef unsigned u32m7x2 __attribute__((matrix_type(7, 2)));
+    typedef uint32_t u32m8x1 __attribute__((matrix_type(8, 1)));
+    typedef unsigned int u32m8x3 __attribute__((matrix_type(8, 3)));
+    typedef uint32_t u32m8x4 __attribute__((matrix_type(8, 4)));
+    pub(crate) typedef unsigned int u32m8x8 __attribute__((matrix_type(8, 8)));
+    pub typedef uint32_t u32m8x16 __attribute__((matrix_type(8, 16)));
+    typedef unsigned u32m10x7 __attribute__((matrix_type(10, 7)));
     typedef u32 u32m11x1 __attribute__((matrix_type(11, 1)));
-    pub typedef unsigned u32m13x2 __attribute__((matrix_type(13, 2)));
-    pub typedef unsigned int u32m15x2 __attribute__((matrix_type(15, 2)));
-    typedef unsigned long long u64m1x1 __attribute__((matrix_type(1, 1)));
-    pub typedef uint64_t u64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef uint64_t u64m1x3 __attribute__((matrix_type(1, 3)));
-    typedef unsigned long long u64m1x4 __attribute__((matrix_type(1, 4)));
-    pub typedef uint64_t u64m1x6 __attribute__((matrix_type((K4 * 1) / K4, K3 * 2)));
-    typedef uint64_t u64m1x7 __attribute__((matrix_type(1, 7)));
-    typedef u64 u64m1x9 __attribute__((matrix_type(1, 9)));
-    pub typedef u64 u64m1x11 __attribute__((matrix_type(9 - K8, K8 + 3)));
-    typedef unsigned long u64m1x14 __attribute__((matrix_type(1, 14)));
-    pub(crate) typedef uint64_t u64m1x15 __attribute__((matrix_type(1, 15)));
-    typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned long long u64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef u64 u64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef uint64_t u64m1x3 __attribute__((matrix_type(0 + 1, K3)));
+    pub(crate) typedef u64 u64m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef uint64_t u64m1x6 __attribute__((matrix_type((K2 * 1) / K2, K3 + 3)));
+    pub typedef unsigned long long u64m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef u64 u64m1x8 __attribute__((matrix_type(1, 8)));
+    pub(crate) typedef uint64_t u64m1x11 __attribute__((matrix_type(1, 11)));
+    pub typedef unsigned long long u64m1x15 __attribute__((matrix_type(1, 15)));
+    typedef u64 u64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef uint64_t u64m2x2 __attribute__((matrix_type(2, 2)));
     typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef uint64_t u64m2x5 __attribute__((matrix_type(2, 5)));
-    typedef unsigned long long u64m2x6 __attribute__((matrix_type(2, 6)));
-    typedef unsigned long long u64m2x7 __attribute__((matrix_type(2, 7)));
-    pub(crate) typedef uint64_t u64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef uint64_t u64m3x2 __attribute__((matrix_type((K3 * 3) / K3, 6 - K4)));
-    typedef u64 u64m3x3 __attribute__((matrix_type(3, 3)));
-    pub(crate) typedef unsigned long long u64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef uint64_t u64m3x5 __attribute__((matrix_type(3, 5)));
-    typedef unsigned long long u64m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef unsigned long u64m3x7 __attribute__((matrix_type(2 + 1, 11 - K4)));
-    typedef uint64_t u64m3x8 __attribute__((matrix_type(3, 8)));
-    typedef u64 u64m4x1 __attribute__((matrix_type(K2 * 2, 0 + 1)));
-    pub typedef u64 u64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef u64 u64m4x7 __attribute__((matrix_type(4, 7)));
-    typedef unsigned long long u64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef unsigned long long u64m5x2 __attribute__((matrix_type(5, 2)));
-    typedef uint64_t u64m5x3 __attribute__((matrix_type((K3 * 5) / K3, (K8 * 3) / K8)));
-    pub(crate) typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef uint64_t u64m5x6 __attribute__((matrix_type(5, 6)));
-    pub typedef uint64_t u64m5x7 __attribute__((matrix_type(5, 7)));
-    pub typedef u64 u64m5x8 __attribute__((matrix_type(5, 8)));
-    typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
-    pub(crate) typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef u64 u64m6x7 __attribute__((matrix_type(10 - K4, (K5 * 7) / K5)));
-    pub typedef uint64_t u64m6x14 __attribute__((matrix_type(K2 + 4, K2 + 12)));
-    typedef uint64_t u64m7x1 __attribute__((matrix_type(7, 1)));
-    pub typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
-    typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
-    pub typedef unsigned long u64m7x5 __attribute__((matrix_type(K3 + 4, 9 - K4)));
-    typedef unsigned long long u64m7x12 __attribute__((matrix_type(K5 + 2, (K5 * 12) / K5)));
+    typedef u64 u64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef unsigned long long u64m3x1 __attribute__((matrix_type(K2 + 1, (K2 * 1) / K2)));
+    typedef uint64_t u64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef unsigned long u64m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef unsigned long u64m3x6 __attribute__((matrix_type(2 + 1, K2 * 3)));
+    pub(crate) typedef unsigned long u64m3x7 __attribute__((matrix_type(3, 7)));
+    pub(crate) typedef unsigned long u64m3x13 __attribute__((matrix_type(3, 13)));
+    pub(crate) typedef unsigned long long u64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef uint64_t u64m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef unsigned long u64m4x6 __attribute__((matrix_type(4, 6)));
+    typedef unsigned long long u64m4x7 __attribute__((matrix_type(4, 7)));
+    typedef u64 u64m5x1 __attribute__((matrix_type(5, 1)));
+    pub(crate) typedef uint64_t u64m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef uint64_t u64m5x8 __attribute__((matrix_type(5, 8)));
+    typedef u64 u64m6x3 __attribute__((matrix_type(6, 3)));
+    pub typedef unsigned long u64m6x6 __attribute__((matrix_type(6, 6)));
+    typedef u64 u64m6x7 __attribute__((matrix_type(8 - K2, K5 + 2)));
+    typedef unsigned long long u64m6x14 __attribute__((matrix_type(6, 14)));
+    pub(crate) typedef u64 u64m7x1 __attribute__((matrix_type(7, 1)));
+    pub(crate) typedef u64 u64m7x3 __attribute__((matrix_type((K5 * 7) / K5, (K3 * 3) / K3)));
+    pub(crate) typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
+    typedef unsigned long long u64m7x7 __attribute__((matrix_type(7, 7)));
+    typedef u64 u64m7x9 __attribute__((matrix_type(7, 9)));
     typedef u64 u64m8x1 __attribute__((matrix_type(8, 1)));
-    typedef unsigned long long u64m8x2 __attribute__((matrix_type(8, 2)));
-    typedef unsigned long u64m8x3 __attribute__((matrix_type((K4 * 8) / K4, K3)));
-    typedef unsigned long long u64m8x4 __attribute__((matrix_type(8, 4)));
-    pub typedef uint64_t u64m8x5 __attribute__((matrix_type(8, 5)));
-    typedef u64 u64m8x6 __attribute__((matrix_type(8, 6)));
-    typedef uint64_t u64m8x7 __attribute__((matrix_type(8, 7)));
-    typedef unsigned long u64m9x3 __attribute__((matrix_type(9, 3)));
-    pub typedef u64 u64m11x3 __attribute__((matrix_type(K4 + 7, (K2 * 3) / K2)));
-    typedef uint64_t u64m12x4 __attribute__((matrix_type(12, 4)));
-    typedef u64 u64m13x2 __attribute__((matrix_type(13, 2)));
-    typedef u64 u64m13x6 __attribute__((matrix_type(13, 6)));
-    typedef uint64_t u64m14x3 __attribute__((matrix_type(14, 3)));
-    pub(crate) typedef u64 u64m14x11 __attribute__((matrix_type(14, 11)));
-    typedef unsigned long long u64m16x1 __attribute__((matrix_type(16, 1)));
-    typedef unsigned long u64m16x6 __attribute__((matrix_type(16, 6)));
-    pub typedef f32 f32m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef f32 f32m1x7 __attribute__((matrix_type(1, 7)));
-    pub(crate) typedef f32 f32m1x11 __attribute__((matrix_type(1, 11)));
-    pub typedef f32 f32m1x14 __attribute__((matrix_type(1, 14)));
-    typedef f32 f32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef f32 f32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef float f32m2x4 __attribute__((matrix_type((K5 * 2) / K5, 3 + 1)));
-    pub(crate) typedef f32 f32m2x5 __attribute__((matrix_type(2, 5)));
-    pub(crate) typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef float f32m2x8 __attribute__((matrix_type(2, 8)));
-    typedef float f32m2x9 __attribute__((matrix_type(2, 9)));
-    pub typedef float f32m2x10 __attribute__((matrix_type(2, 10)));
-    typedef f32 f32m2x14 __attribute__((matrix_type(2, 14)));
-    pub(crate) typedef f32 f32m3x1 __attribute__((matrix_type(3, 1)));
-    pub typedef f32 f32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef f32 f32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-    pub(crate) typedef f32 f32m3x6 __attribute__((matrix_type(3, 6)));
-    typedef f32 f32m3x7 __attribute__((matrix_type(3, 7)));
-    pub(crate) typedef f32 f32m3x8 __attribute__((matrix_type(3, 8)));
-    typedef float f32m3x13 __attribute__((matrix_type(3, 13)));
-    typedef f32 f32m3x14 __attribute__((matrix_type(3, 14)));
-    typedef f32 f32m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef u64 u64m8x3 __attribute__((matrix_type(8, 3)));
+    typedef unsigned long long u64m9x4 __attribute__((matrix_type(9, 4)));
+    typedef unsigned long long u64m11x1 __attribute__((matrix_type(11, 1)));
+    pub typedef u64 u64m11x3 __attribute__((matrix_type(11, 3)));
+    typedef unsigned long u64m12x13 __attribute__((matrix_type(12, 13)));
+    typedef unsigned long long u64m13x6 __attribute__((matrix_type(K8 + 5, 14 - K8)));
+    typedef unsigned long long u64m14x3 __attribute__((matrix_type(14, 3)));
+    pub typedef uint64_t u64m14x4 __attribute__((matrix_type(14, 4)));
+    typedef unsigned long long u64m15x3 __attribute__((matrix_type(15, 3)));
+    typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef float f32m1x3 __attribute__((matrix_type((K4 * 1) / K4, 8 - K5)));
+    pub(crate) typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef float f32m1x5 __attribute__((matrix_type(3 - K2, 4 + 1)));
+    typedef f32 f32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef float f32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef f32 f32m2x6 __attribute__((matrix_type(2, 6)));
+    typedef f32 f32m2x15 __attribute__((matrix_type(6 - K4, (K2 * 15) / K2)));
+    pub(crate) typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef f32 f32m3x2 __attribute__((matrix_type(3, 2)));
+    typedef float f32m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef f32 f32m3x5 __attribute__((matrix_type(3, 5)));
+    pub typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
+    typedef float f32m3x7 __attribute__((matrix_type((K2 * 3) / K2, (K5 * 7) / K5)));
+    pub(crate) typedef f32 f32m3x8 __attribute__((matrix_type(7 - K4, K5 + 3)));
     typedef f32 f32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
-    pub typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef float f32m4x6 __attribute__((matrix_type(3 + 1, (K5 * 6) / K5)));
-    typedef f32 f32m4x7 __attribute__((matrix_type(4, 7)));
-    pub typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
-    typedef f32 f32m5x5 __attribute__((matrix_type(5, 5)));
-    pub typedef float f32m5x7 __attribute__((matrix_type(5, 7)));
-    pub(crate) typedef f32 f32m6x1 __attribute__((matrix_type(6, 1)));
-    pub(crate) typedef f32 f32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
-    typedef f32 f32m6x6 __attribute__((matrix_type(6, 6)));
-    typedef float f32m6x8 __attribute__((matrix_type(6, 8)));
-    typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef f32 f32m7x3 __attribute__((matrix_type(7, 3)));
-    pub(crate) typedef float f32m7x5 __attribute__((matrix_type(7, 5)));
-    typedef f32 f32m7x6 __attribute__((matrix_type(7, 6)));
-    pub typedef f32 f32m7x13 __attribute__((matrix_type(7, 13)));
-    typedef float f32m8x2 __attribute__((matrix_type(8, 2)));
-    typedef float f32m9x1 __attribute__((matrix_type(K3 + 6, (K5 * 1) / K5)));
-    typedef f32 f32m10x1 __attribute__((matrix_type(10, 1)));
-    pub typedef f32 f32m12x3 __attribute__((matrix_type(K2 * 6, (K5 * 3) / K5)));
-    pub typedef float f32m13x4 __attribute__((matrix_type((K4 * 13) / K4, K4)));
+    typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef f32 f32m4x5 __attribute__((matrix_type(4, 5)));
+    typedef float f32m4x7 __attribute__((matrix_type((K2 * 4) / K2, 11 - K4)));
+    pub typedef f32 f32m4x8 __attribute__((matrix_type((K4 * 4) / K4, 13 - K5)));
+    pub(crate) typedef f32 f32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef f32 f32m5x2 __attribute__((matrix_type(5, 2)));
+    typedef float f32m5x4 __attribute__((matrix_type(9 - K4, 8 - K4)));
+    pub(crate) typedef float f32m5x5 __attribute__((matrix_type(5, 5)));
+    pub typedef f32 f32m5x7 __attribute__((matrix_type(5, 7)));
+    typedef float f32m6x1 __attribute__((matrix_type(6, 1)));
+    pub(crate) typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
+    typedef float f32m6x6 __attribute__((matrix_type(6, 6)));
+    pub typedef float f32m6x8 __attribute__((matrix_type((K8 * 6) / K8, K8)));
+    pub(crate) typedef f32 f32m7x3 __attribute__((matrix_type(7, 3)));
+    pub typedef f32 f32m7x4 __attribute__((matrix_type(7, 4)));
+    typedef float f32m8x3 __attribute__((matrix_type(8, 3)));
+    pub typedef f32 f32m8x4 __attribute__((matrix_type(8, 4)));
+    typedef f32 f32m11x6 __attribute__((matrix_type(11, 6)));
+    typedef f32 f32m11x16 __attribute__((matrix_type(11, 16)));
+    typedef f32 f32m13x4 __attribute__((matrix_type(13, 4)));
     typedef float f32m14x2 __attribute__((matrix_type(14, 2)));
+    typedef f32 f32m15x14 __attribute__((matrix_type(15, 14)));
     typedef f64 f64m1x1 __attribute__((matrix_type(1, 1)));
-    typedef double f64m1x3 __attribute__((matrix_type(4 - K3, (K5 * 3) / K5)));
+    pub(crate) typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
+    pub typedef f64 f64m1x3 __attribute__((matrix_type(1, 3)));
     typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef f64 f64m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef double f64m1x6 __attribute__((matrix_type(5 - K4, 10 - K4)));
-    typedef double f64m1x14 __attribute__((matrix_type(1, 14)));
-    typedef f64 f64m1x15 __attribute__((matrix_type(1, 15)));
-    typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
+    pub typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
+    typedef double f64m1x6 __attribute__((matrix_type(1, 6)));
+    pub(crate) typedef double f64m1x8 __attribute__((matrix_type(1, 8)));
+    pub typedef f64 f64m2x1 __attribute__((matrix_type((K5 * 2) / K5, 4 - K3)));
     pub(crate) typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
     typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef f64 f64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef f64 f64m2x5 __attribute__((matrix_type(2, 5)));
-    typedef double f64m2x6 __attribute__((matrix_type(7 - K5, (K4 * 6) / K4)));
-    typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
-    typedef f64 f64m2x14 __attribute__((matrix_type(2, 14)));
-    typedef f64 f64m2x16 __attribute__((matrix_type(2, 16)));
-    pub(crate) typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef f64 f64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef f64 f64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef double f64m3x14 __attribute__((matrix_type(3, 14)));
-    typedef f64 f64m3x15 __attribute__((matrix_type(3, 15)));
+    pub typedef f64 f64m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef double f64m2x6 __attribute__((matrix_type(2, 6)));
+    pub typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
+    typedef f64 f64m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef double f64m2x12 __attribute__((matrix_type(2, 12)));
+    pub typedef f64 f64m2x16 __attribute__((matrix_type(2, 16)));
+    typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
+    pub typedef f64 f64m3x2 __attribute__((matrix_type(3, 2)));
+    pub typedef f64 f64m3x3 __attribute__((matrix_type(3, 3)));
+    pub typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef double f64m3x5 __attribute__((matrix_type(3, 5)));
+    typedef double f64m3x6 __attribute__((matrix_type(3, 6)));
     typedef f64 f64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef f64 f64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef f64 f64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
-    pub typedef f64 f64m4x15 __attribute__((matrix_type(4, 15)));
-    typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
-    pub typedef f64 f64m5x2 __attribute__((matrix_type(5, 2)));
-    typedef f64 f64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef f64 f64m5x7 __attribute__((matrix_type(5, 7)));
-    typedef double f64m5x15 __attribute__((matrix_type(5, 15)));
-    typedef f64 f64m6x4 __attribute__((matrix_type(6, 4)));
+    pub(crate) typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
+    typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef f64 f64m4x5 __attribute__((matrix_type(4, 5)));
+    typedef f64 f64m4x6 __attribute__((matrix_type(3 + 1, (K5 * 6) / K5)));
+    pub(crate) typedef f64 f64m4x7 __attribute__((matrix_type(4, 7)));
+    typedef double f64m4x12 __attribute__((matrix_type(4, 12)));
+    typedef double f64m4x14 __attribute__((matrix_type(4, 14)));
+    pub(crate) typedef f64 f64m4x15 __attribute__((matrix_type(4, 15)));
+    typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef f64 f64m5x4 __attribute__((matrix_type(5, 4)));
+    pub(crate) typedef double f64m5x5 __attribute__((matrix_type(5, 5)));
+    typedef f64 f64m5x6 __attribute__((matrix_type(5, 6)));
+    pub(crate) typedef f64 f64m5x14 __attribute__((matrix_type(5, 14)));
+    typedef double f64m6x2 __attribute__((matrix_type(6, 2)));
+    typedef double f64m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef double f64m6x5 __attribute__((matrix_type(6, 5)));
     typedef f64 f64m6x6 __attribute__((matrix_type(6, 6)));
-    typedef f64 f64m6x8 __attribute__((matrix_type(5 + 1, 16 - K8)));
-    typedef f64 f64m7x1 __attribute__((matrix_type(7, 1)));
+    typedef double f64m6x15 __attribute__((matrix_type(6, 15)));
+    typedef f64 f64m6x16 __attribute__((matrix_type(6, 16)));
+    pub typedef f64 f64m7x1 __attribute__((matrix_type(7, 1)));
+    pub(crate) typedef f64 f64m7x4 __attribute__((matrix_type((K3 * 7) / K3, K3 + 1)));
+    typedef f64 f64m7x7 __attribute__((matrix_type(7, 7)));
+    typedef f64 f64m7x9 __attribute__((matrix_type((K8 * 7) / K8, 13 - K4)));
+    pub(crate) typedef f64 f64m8x1 __attribute__((matrix_type(K2 + 6, 4 - K3)));
     typedef double f64m8x2 __attribute__((matrix_type(8, 2)));
-    pub typedef double f64m8x3 __attribute__((matrix_type(K2 + 6, 8 - K5)));
-    pub typedef double f64m8x5 __attribute__((matrix_type(8, 5)));
-    pub(crate) typedef double f64m8x8 __attribute__((matrix_type(11 - K3, 10 - K2)));
-    pub typedef f64 f64m13x1 __attribute__((matrix_type(13, 1)));
-    typedef f64 f64m13x8 __attribute__((matrix_type(13, 8)));
-    typedef double f64m15x16 __attribute__((matrix_type(15, 16)));
+    typedef double f64m8x3 __attribute__((matrix_type(8, 3)));
+    pub typedef f64 f64m8x5 __attribute__((matrix_type(K2 * 4, (K3 * 5) / K3)));
+    typedef f64 f64m9x2 __attribute__((matrix_type(9, 2)));
+    pub typedef double f64m12x2 __attribute__((matrix_type(12, 2)));
+    pub typedef double f64m13x4 __attribute__((matrix_type((K3 * 13) / K3, K2 * 2)));
+    pub(crate) typedef f64 f64m14x2 __attribute__((matrix_type(14, 2)));
+    pub typedef double f64m14x4 __attribute__((matrix_type(14, 4)));
+    pub(crate) typedef f64 f64m14x7 __attribute__((matrix_type(14, 7)));
+    typedef f64 f64m14x12 __attribute__((matrix_type(14, 12)));
+    typedef double f64m15x4 __attribute__((matrix_type(15, 4)));
+    typedef f64 f64m15x5 __attribute__((matrix_type(15, 5)));
+    typedef signed char i8m1x1_b __attribute__((matrix_type(1, 1)));
+    typedef i8 i8m2x1_b __attribute__((matrix_type(7 - K5, (K3 * 1) / K3)));
+    pub typedef char i8m2x3_b __attribute__((matrix_type(2, 3)));
     typedef signed char i8m2x4_b __attribute__((matrix_type(2, 4)));
-    typedef signed char i8m2x5_b __attribute__((matrix_type(2, 5)));
-    typedef int8_t i8m2x7_b __attribute__((matrix_type((K2 * 2) / K2, K2 + 5)));
-    typedef char i8m3x3_b __attribute__((matrix_type(3, 3)));
-    pub(crate) typedef signed char i8m3x7_b __attribute__((matrix_type(3, 7)));
-    pub typedef signed char i8m3x10_b __attribute__((matrix_type(3, 10)));
-    pub typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef i8 i8m8x3_b __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef signed char i8m2x8_b __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef char i8m4x2_b __attribute__((matrix_type(4, 2)));
+    pub typedef i8 i8m4x11_b __attribute__((matrix_type(4, 11)));
+    typedef char i8m8x1_b __attribute__((matrix_type(8, 1)));
     pub typedef i8 i8m8x5_b __attribute__((matrix_type(8, 5)));
-    typedef char i8m9x8_b __attribute__((matrix_type(9, 8)));
-    pub typedef int8_t i8m15x4_b __attribute__((matrix_type(15, 4)));
-    typedef short i16m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef short i16m3x8_b __attribute__((matrix_type(3, 8)));
-    pub typedef i16 i16m4x2_b __attribute__((matrix_type(4, 2)));
-    typedef short i16m4x8_b __attribute__((matrix_type(4, 8)));
-    pub(crate) typedef i16 i16m5x8_b __attribute__((matrix_type(K3 + 2, K8)));
-    typedef i16 i16m6x5_b __attribute__((matrix_type(6, 5)));
-    typedef int16_t i16m6x6_b __attribute__((matrix_type(6, 6)));
-    pub typedef int16_t i16m8x2_b __attribute__((matrix_type(8, 2)));
-    typedef short i16m12x11_b __attribute__((matrix_type(12, 11)));
-    pub(crate) typedef int16_t i16m16x1_b __attribute__((matrix_type(16, 1)));
-    pub(crate) typedef int32_t i32m1x2_b __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef int32_t i32m1x3_b __attribute__((matrix_type(1, 3)));
-    typedef i32 i32m1x8_b __attribute__((matrix_type(1, 8)));
-    typedef int i32m2x4_b __attribute__((matrix_type(2, 4)));
-    pub typedef i32 i32m2x5_b __attribute__((matrix_type(2, 5)));
-    pub typedef int i32m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef i32 i32m3x4_b __attribute__((matrix_type(3, 4)));
-    typedef int i32m3x6_b __attribute__((matrix_type(3, 6)));
-    pub typedef i32 i32m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef int32_t i32m4x4_b __attribute__((matrix_type(4, 4)));
-    typedef int i32m6x5_b __attribute__((matrix_type(6, 5)));
-    typedef int32_t i32m6x6_b __attribute__((matrix_type(9 - K3, K3 * 2)));
-    typedef i32 i32m7x4_b __attribute__((matrix_type(7, 4)));
-    pub typedef int32_t i32m14x1_b __attribute__((matrix_type(14, 1)));
-    typedef int32_t i32m14x2_b __attribute__((matrix_type(14, 2)));
-    typedef int i32m14x6_b __attribute__((matrix_type(14, 6)));
-    typedef long long i64m1x2_b __attribute__((matrix_type(1, 2)));
-    typedef long i64m1x6_b __attribute__((matrix_type(9 - K8, (K8 * 6) / K8)));
-    typedef i64 i64m1x11_b __attribute__((matrix_type(1, 11)));
-    pub typedef int64_t i64m2x7_b __attribute__((matrix_type(2, 7)));
-    pub(crate) typedef long long i64m3x3_b __attribute__((matrix_type(3, 3)));
-    typedef long long i64m3x4_b __attribute__((matrix_type(3, 4)));
-    typedef long long i64m4x4_b __attribute__((matrix_type(K2 + 2, K4)));
-    pub(crate) typedef long i64m5x3_b __attribute__((matrix_type(5, 3)));
-    pub(crate) typedef long long i64m6x6_b __attribute__((matrix_type(6, 6)));
-    pub typedef i64 i64m8x3_b __attribute__((matrix_type(8, 3)));
-    typedef int64_t i64m12x3_b __attribute__((matrix_type(12, 3)));
-    typedef uint8_t u8m1x4_b __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef unsigned char u8m1x8_b __attribute__((matrix_type(1, 8)));
-    pub(crate) typedef uint8_t u8m2x2_b __attribute__((matrix_type(2, 2)));
-    typedef unsigned char u8m2x3_b __attribute__((matrix_type(2, 3)));
-    pub typedef unsigned char u8m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef u8 u8m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef u8 u8m4x2_b __attribute__((matrix_type(4, 2)));
-    typedef uint8_t u8m6x6_b __attribute__((matrix_type(6, 6)));
-    typedef unsigned char u8m7x2_b __attribute__((matrix_type(K3 + 4, (K3 * 2) / K3)));
-    pub(crate) typedef uint8_t u8m7x4_b __attribute__((matrix_type(7, 4)));
-    typedef u16 u16m1x16_b __attribute__((matrix_type(1, 16)));
-    typedef unsigned short u16m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef uint16_t u16m2x6_b __attribute__((matrix_type((K3 * 2) / K3, K2 + 4)));
-    typedef uint16_t u16m2x8_b __attribute__((matrix_type(2, 8)));
-    typedef unsigned short u16m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef unsigned short u16m3x3_b __attribute__((matrix_type(3, 3)));
-    typedef uint16_t u16m6x1_b __attribute__((matrix_type(6, 1)));
-    pub typedef uint16_t u16m6x13_b __attribute__((matrix_type(K2 * 3, K4 + 9)));
+    pub(crate) typedef char i8m8x7_b __attribute__((matrix_type(8, 7)));
+    typedef i16 i16m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef i16 i16m2x1_b __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef short i16m2x5_b __attribute__((matrix_type(2, 5)));
+    typedef short i16m2x6_b __attribute__((matrix_type(2, 6)));
+    pub(crate) typedef short i16m2x10_b __attribute__((matrix_type(2, 10)));
+    typedef int16_t i16m4x3_b __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef short i16m4x4_b __attribute__((matrix_type(4, 4)));
+    typedef short i16m8x3_b __attribute__((matrix_type(8, 3)));
+    typedef i16 i16m8x8_b __attribute__((matrix_type(8, 8)));
+    pub(crate) typedef int16_t i16m12x5_b __attribute__((matrix_type(12, 5)));
+    typedef i32 i32m1x1_b __attribute__((matrix_type(1, 1)));
+    typedef int i32m1x6_b __attribute__((matrix_type(1, 6)));
+    pub typedef int32_t i32m4x1_b __attribute__((matrix_type(9 - K5, 6 - K5)));
+    typedef i32 i32m5x1_b __attribute__((matrix_type(5, 1)));
+    pub typedef i32 i32m5x6_b __attribute__((matrix_type(5, 6)));
+    pub(crate) typedef int i32m5x16_b __attribute__((matrix_type(K5, (K3 * 16) / K3)));
+    typedef int32_t i32m6x1_b __attribute__((matrix_type(6, 1)));
+    pub typedef i32 i32m16x1_b __attribute__((matrix_type((K3 * 16) / K3, 0 + 1)));
+    pub(crate) typedef int64_t i64m1x2_b __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef long i64m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef int64_t i64m3x4_b __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef long long i64m4x3_b __attribute__((matrix_type(4, 3)));
+    pub typedef long long i64m4x6_b __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef long long i64m7x3_b __attribute__((matrix_type((K2 * 7) / K2, 6 - K3)));
+    typedef long long i64m7x7_b __attribute__((matrix_type(7, 7)));
+    typedef i64 i64m8x2_b __attribute__((matrix_type(8, 2)));
+    typedef long long i64m9x2_b __attribute__((matrix_type(9, 2)));
+    typedef long i64m11x6_b __attribute__((matrix_type(11, 6)));
+    typedef long long i64m15x8_b __attribute__((matrix_type(15, 8)));
+    typedef unsigned char u8m1x3_b __attribute__((matrix_type(1, 3)));
+    pub typedef u8 u8m2x3_b __attribute__((matrix_type(2, 3)));
+    pub(crate) typedef uint8_t u8m2x4_b __attribute__((matrix_type(2, 4)));
+    typedef uint8_t u8m2x7_b __attribute__((matrix_type(2, 7)));
+    typedef uint8_t u8m4x8_b __attribute__((matrix_type(4, 8)));
+    typedef unsigned char u8m6x5_b __attribute__((matrix_type(6, 5)));
+    typedef u8 u8m7x4_b __attribute__((matrix_type(7, 4)));
+    pub typedef u8 u8m7x8_b __attribute__((matrix_type(K3 + 4, K8)));
+    pub(crate) typedef u8 u8m10x7_b __attribute__((matrix_type(10, 7)));
+    typedef unsigned char u8m11x1_b __attribute__((matrix_type(11, 1)));
+    pub(crate) typedef uint16_t u16m1x7_b __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef unsigned short u16m2x3_b __attribute__((matrix_type(2, 3)));
+    pub typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
+    typedef unsigned short u16m3x1_b __attribute__((matrix_type(3, 1)));
+    pub(crate) typedef unsigned short u16m3x16_b __attribute__((matrix_type(3, 16)));
+    typedef unsigned short u16m4x1_b __attribute__((matrix_type(4, 1)));
+    pub typedef unsigned short u16m4x4_b __attribute__((matrix_type(4, 4)));
+    typedef unsigned short u16m4x6_b __attribute__((matrix_type(4, 6)));
     typedef u16 u16m7x1_b __attribute__((matrix_type(7, 1)));
-    typedef uint16_t u16m10x1_b __attribute__((matrix_type(10, 1)));
-    typedef unsigned u32m2x8_b __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef uint32_t u32m3x6_b __attribute__((matrix_type(3, 6)));
-    typedef uint32_t u32m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef unsigned u32m4x2_b __attribute__((matrix_type((K2 * 4) / K2, (K5 * 2) / K5)));
-    pub typedef unsigned int u32m8x4_b __attribute__((matrix_type(8, 4)));
-    typedef uint32_t u32m8x16_b __attribute__((matrix_type(8, 16)));
-    typedef unsigned int u32m11x1_b __attribute__((matrix_type(11, 1)));
-    pub(crate) typedef u32 u32m13x2_b __attribute__((matrix_type(13, 2)));
-    typedef uint64_t u64m1x14_b __attribute__((matrix_type(1, 14)));
-    pub typedef u64 u64m2x1_b __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef uint64_t u64m4x1_b __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef unsigned long long u64m4x7_b __attribute__((matrix_type(4, 7)));
-    pub(crate) typedef unsigned long long u64m5x4_b __attribute__((matrix_type(4 + 1, (K5 * 4) / K5)));
-    typedef unsigned long u64m5x8_b __attribute__((matrix_type((K4 * 5) / K4, K4 * 2)));
-    typedef unsigned long long u64m6x3_b __attribute__((matrix_type(K2 * 3, (K5 * 3) / K5)));
-    pub(crate) typedef unsigned long u64m8x4_b __attribute__((matrix_type(8, 4)));
-    pub typedef uint64_t u64m16x1_b __attribute__((matrix_type(16, 1)));
-    pub typedef f32 f32m1x7_b __attribute__((matrix_type(1, 7)));
-    pub(crate) typedef float f32m1x11_b __attribute__((matrix_type(1, 11)));
-    typedef float f32m2x2_b __attribute__((matrix_type(2, 2)));
-    pub typedef f32 f32m2x5_b __attribute__((matrix_type(2, 5)));
-    pub typedef f32 f32m2x9_b __attribute__((matrix_type(2, 9)));
-    typedef f32 f32m3x7_b __attribute__((matrix_type(3, 7)));
-    pub typedef float f32m3x13_b __attribute__((matrix_type(3, 13)));
-    typedef f32 f32m5x1_b __attribute__((matrix_type(5, 1)));
-    typedef float f32m6x2_b __attribute__((matrix_type(6, 2)));
-    pub(crate) typedef f32 f32m13x4_b __attribute__((matrix_type(15 - K2, K3 + 1)));
-    typedef double f64m1x6_b __attribute__((matrix_type(1, 6)));
-    typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
+    typedef unsigned short u16m8x7_b __attribute__((matrix_type(8, 7)));
+    pub typedef unsigned short u16m15x2_b __attribute__((matrix_type(15, 2)));
+    pub typedef u32 u32m1x3_b __attribute__((matrix_type(1, 3)));
+    pub typedef uint32_t u32m1x8_b __attribute__((matrix_type(1, 8)));
+    typedef unsigned int u32m2x2_b __attribute__((matrix_type(2, 2)));
+    pub typedef unsigned int u32m2x7_b __attribute__((matrix_type(5 - K3, K5 + 2)));
+    typedef uint32_t u32m4x3_b __attribute__((matrix_type(4, 3)));
+    pub typedef u32 u32m5x1_b __attribute__((matrix_type(5, 1)));
+    pub(crate) typedef u32 u32m5x12_b __attribute__((matrix_type(5, 12)));
+    typedef unsigned u32m6x3_b __attribute__((matrix_type(6, 3)));
+    typedef unsigned int u32m6x4_b __attribute__((matrix_type(6, 4)));
+    typedef unsigned int u32m8x3_b __attribute__((matrix_type((K5 * 8) / K5, (K4 * 3) / K4)));
+    pub(crate) typedef unsigned u32m8x4_b __attribute__((matrix_type(8, 4)));
+    typedef u32 u32m8x8_b __attribute__((matrix_type(8, 8)));
+    typedef unsigned long long u64m1x1_b __attribute__((matrix_type(1, 1)));
+    pub typedef unsigned long u64m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef unsigned long long u64m1x4_b __attribute__((matrix_type((K3 * 1) / K3, K4)));
+    pub(crate) typedef unsigned long long u64m1x8_b __attribute__((matrix_type(1, 8)));
+    typedef unsigned long u64m1x11_b __attribute__((matrix_type(1, 11)));
+    typedef unsigned long u64m3x2_b __attribute__((matrix_type(3, 2)));
+    typedef uint64_t u64m3x7_b __attribute__((matrix_type(3, 7)));
+    typedef unsigned long u64m4x6_b __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef uint64_t u64m6x6_b __attribute__((matrix_type(6, 6)));
+    pub typedef uint64_t u64m7x1_b __attribute__((matrix_type(7, 1)));
+    typedef unsigned long u64m7x3_b __attribute__((matrix_type(7, 3)));
+    pub typedef uint64_t u64m8x3_b __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef uint64_t u64m11x1_b __attribute__((matrix_type(11, 1)));
+    pub(crate) typedef u64 u64m14x4_b __attribute__((matrix_type(14, 4)));
+    pub typedef f32 f32m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef f32 f32m3x3_b __attribute__((matrix_type(5 - K2, (K4 * 3) / K4)));
+    typedef f32 f32m3x4_b __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef f32 f32m4x5_b __attribute__((matrix_type(4, 5)));
+    typedef f32 f32m6x6_b __attribute__((matrix_type(6, 6)));
+    typedef f32 f32m13x4_b __attribute__((matrix_type(16 - K3, 12 - K8)));
+    typedef double f64m1x1_b __attribute__((matrix_type(1, 1)));
+    typedef double f64m1x2_b __attribute__((matrix_type(1, 2)));
+    typedef f64 f64m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef double f64m1x8_b __attribute__((matrix_type(1, 8)));
+    pub(crate) typedef f64 f64m2x2_b __attribute__((matrix_type(7 - K5, (K4 * 2) / K4)));
     typedef f64 f64m2x3_b __attribute__((matrix_type(2, 3)));
-    typedef double f64m2x4_b __attribute__((matrix_type(7 - K5, 12 - K8)));
-    pub typedef double f64m2x5_b __attribute__((matrix_type(2, 5)));
-    pub typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
-    typedef double f64m4x15_b __attribute__((matrix_type(4, 15)));
-    pub typedef f64 f64m5x2_b __attribute__((matrix_type(10 - K5, 1 + 1)));
-    typedef f64 f64m8x2_b __attribute__((matrix_type(8, 2)));
-    typedef f64 f64m8x5_b __attribute__((matrix_type(11 - K3, 4 + 1)));
-    pub typedef double f64m8x8_b __attribute__((matrix_type(8, 8)));
-    typedef double f64m13x8_b __attribute__((matrix_type(K3 + 10, K3 + 5)));
+    typedef double f64m2x12_b __attribute__((matrix_type(2, 12)));
+    typedef double f64m4x4_b __attribute__((matrix_type(4, 4)));
+    typedef f64 f64m4x6_b __attribute__((matrix_type(4, 6)));
+    typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
+    typedef f64 f64m7x4_b __attribute__((matrix_type(K3 + 4, 3 + 1)));
+    pub(crate) typedef double f64m8x3_b __attribute__((matrix_type(8, 3)));
+    typedef double f64m13x4_b __attribute__((matrix_type(13, 4)));
+    typedef f64 f64m15x4_b __attribute__((matrix_type(15, 4)));
+    pub typedef f64 f64m15x5_b __attribute__((matrix_type(15, 5)));
 
     #[inline(never)]
-    pub fn m000(src0: &[u64], a0: u64m12x4, s0: u32, a1: u64m1x4, dst0: &mut [u64], a2: u16m2x6, a3: u16m2x6, a4: u16m2x6, n0: usize, dst1: &mut [u16], a5: u64m2x6, z0: u32m2x3, z1: u32m5x5) -> u64m2x6 {
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K3 * 1) / K3, 12, (K8 * 1) / K8) * (a0 * s0 as f32) - a1, dst0, 3);
-        __builtin_matrix_column_major_store(a2 + a3 - a4, dst1, n0);
-        let t0 = __builtin_matrix_sub(a4, a4);
+    pub fn m000(a0: Matrix<f64, 1, 4>, a1: Matrix<f64, 4, 4>, a2: u64m1x4, s0: u32, dst0: &mut [u64], s1: f32, a3: f64m4x7_b, a4: f64m7x4_b, a5: f64m4x4, a6: u32m5x2, i0: u32, s2: u8, s3: u8, z0: u32m2x3, z1: u32m5x5) -> i32m5x2 {
+        __builtin_matrix_column_store(a2 as u64m1x4 * s0 as f32, dst0, 2);
+        let mut t0 = a1 * a1 - a1;
+        t0 *= s1 ? a3 * a4 : a5;
         let bad = z0 + z1; // M000
-        return a3[0][1] * a5 * 0;
+        return s3 * (i32m5x2) __builtin_matrix_insert(__builtin_matrix_sub(a6, a6), 4, i0, s2 as f32);
     }
 
-    pub fn m001(a0: f32m3x14, i0: u16, a1: f32m3x2, a2: f64m2x1, i1: u16, i2: i64, src0: &[f64], a3: f64m15x16, dst0: &mut [f64], a4: f32m3x1, src1: &[f32], s0: i16, a5: f32m1x14, z0: i32m3x2) -> f32m3x14 {
-        let t0 = __builtin_matrix_transpose(a0 * __builtin_matrix_extract(a0, i0, 8)) * a1;
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_transpose(a2), i1, 0, a0[i2][10]) * (__builtin_matrix_column_major_load(src0, 2, 15, 4) * a3), dst0, 3);
-        let bad = a1 - z0; // M001
-        (s0 as u8 + __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src1, 1, 1, 3))) * a5
+    pub fn m001(a0: f32m2x15, a1: f32m15x14, s0: f32, s1: u8, src0: &[f32], a2: Matrix<f32, 4, 2>, a3: f32m14x2, a4: f32m14x2, dst0: &mut [f32], z0: i32m14x2) {
+        let t0: Matrix<f32, 14, 2> = s0 as u32 - __builtin_matrix_transpose(a0 * a1);
+        __builtin_matrix_column_store(s1 ? __builtin_matrix_column_major_load(src0, 14, 4, 14) * a2 : a3 - a4, dst0, 14);
+        let bad = a4 - z0; // M001
     }
 
-    pub fn m002(a0: i64m8x8, a1: i64m8x2, dst0: &mut [i64], a2: i64m2x4, a3: Matrix<i64, 4, 6>, s0: u64, a4: i64m6x4, a5: i64m4x8, n0: usize, dst1: &mut [i64], a6: f64m3x4, n1: usize, dst2: &mut [f64], a7: i64m8x3_b, s1: i64, s2: i64, src0: &[i64], a8: i64m12x3_b, a9: i64m3x6, src1: &[i64], a10: u32m7x2, z0: u16m4x2, z1: u16m3x5) -> u32m7x2 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
-        let t0: i64m8x8 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_load(src1, (K5 * 6) / K5, 8, 9));
+    /// Kernel `k0290` of the oracle corpus.
+    pub fn m002(a0: i64m8x2_b, n0: usize, dst0: &mut [i64], a1: u8m2x4, a2: u8m2x4_b, a3: Matrix<u8, 2, 7>, s0: u16, a4: u8m7x8_b, dst1: &mut [u8], a5: u8m2x3, a6: Matrix<u8, 3, 7>, a7: u8m7x4_b, a8: i64m8x15, a9: i64m15x8_b, src0: &[i64], src1: &[i64], s1: u64, a10: i64m8x2, a11: i16m4x8, s2: u8, s3: f64, z0: u16m4x2, z1: u16m3x5) -> i16m4x8 {
+        __builtin_matrix_column_major_store(a0, dst0, n0);
+        __builtin_matrix_column_major_store((s0 + __builtin_matrix_transpose(a1 - a2) * a3) * (a1[1][(K2 * 0) / K2] * a4 * -1), dst1, 4);
+        let t0: u8m2x4_b = a5 / 0x7 * ((a6 - a6) * a7);
+        let t1: i64m8x2 = a8 * a9 * __builtin_matrix_column_major_load(src0, 8, 3, 8) * __builtin_matrix_column_major_load(src1, 3, 7 - K5, 4) - (s1 ? __builtin_matrix_sub(a0, a0) : a10);
         let bad = z0 * z1; // M002
-        a10
+        __builtin_matrix_insert(a11 / s2, 1, (K8 * 2) / K8, s3)
     }
 
-    pub fn m003(a0: Matrix<i16, 4, 3>, a1: Matrix<f64, 4, 3>, s0: u64, a2: Matrix<f64, 3, 1>, dst0: &mut [f64], a3: f64m3x4, n0: usize, src0: &[f64], i0: i64, i1: u32, s1: f64, i2: u8, a4: i32m1x2, a5: f32m2x9_b, a6: f32m9x1, z0: f64m2x6) -> f32m1x1 {
-        __builtin_matrix_column_major_store((__builtin_matrix_sub(a0 as f64m4x3, a1) + a1 * s0) * __builtin_matrix_sub(a2, a2), dst0, 7);
-        let mut t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
-        t0[i0][2] = a1[0][1];
-        t0[i1][(K4 * 1) / K4] = s1;
-        t0[3][1] = t0[11 - K8][i2];
-        let bad = a4 * z0; // M003
-        a4 as f32m1x2 * a5 * a6
+    /// Kernel `k0016` of the oracle corpus.
+    #[inline]
+    pub fn m003(src0: &[f64], a0: f64m4x1, i0: u8, s0: i16, i1: i32, a1: i32m4x1, s1: i32, dst0: &mut [f64], src1: &[i32], a2: i32m15x4, s2: f32, i2: u32, s3: i32, i3: u8, n0: usize, src2: &[f32], i4: u32, s4: i16, a3: f64m1x3, a4: f64m1x3_b, a5: f64m3x6, a6: i64m1x11, a7: i64m11x6_b, a8: u64m1x8_b, src3: &[u64], a9: u64m6x6_b, z0: f64m6x6) -> u64m1x6 {
+        __builtin_matrix_column_major_store(__builtin_matrix_extract(a0, 1, i1) + (__builtin_matrix_column_load(src0, 4, (K5 * 1) / K5, 5) + __builtin_matrix_insert(a0, i0, 0, s0)) + (a1 / s1) as f64m4x1, dst0, K5);
+        let mut t0 = __builtin_matrix_column_major_load(src1, 15, 4, 15) - a2 - s2;
+        t0[i2][(K4 * 0) / K4] = s3;
+        t0[7][3] = a1[11 - K8][i3];
+        let t1: Matrix<f32, 1, 1> = __builtin_matrix_transpose((a0[i4][8 - K8] + __builtin_matrix_column_major_load(src2, 1, 1, n0)) / s4);
+        let bad = a7 * z0; // M003
+        ((a6 * a7 * -2) as u64m1x6 + __builtin_matrix_multiply(a8, __builtin_matrix_column_major_load(src3, 8, 6, 10))) * a9
     }
 
-    pub fn m004(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i16m2x4) -> i16m2x4 {
-        let bad = a1 / z0; // M004
-        (i16m2x4) a0 - a1
+    pub fn m004(n0: usize, src0: &[i16], z0: i16m6x3, z1: i16m6x3) -> i16m2x4 {
+        let bad = z0 / z1; // M004
+        __builtin_matrix_column_major_load(src0, (K3 * 2) / K3, 4, n0)
     }
 
-    /// Kernel `k0284` of the oracle corpus.
-    pub fn m005(src0: &[u8], a0: u8m8x6, a1: u64m8x2, a2: u64m6x3, a3: u64m3x2, i0: u32, a4: u64m3x6, n0: usize, src1: &[i16], a5: i16m4x6, a6: u64m3x5, a7: u64m5x6, s0: i64, i1: u32, s1: f32, z0: u16m1x2, z1: u32) -> u64m3x6 {
-        let mut t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
-        t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
-        if i0 < 1 { t0 *= __builtin_matrix_transpose(__builtin_matrix_insert(a4, 2, 3, -1)) * (a4 * 0); }
-        let bad = z1 / z0; // M005
-        __builtin_matrix_insert((__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) as u64m3x6 - a6 * a7 / s0, 1, i1, s1)
+    pub fn m005(a0: u32m4x15, a1: u32m4x15, src0: &[u32], n0: usize, src1: &[i64], a2: i64m4x3, i0: i64, a3: Matrix<u32, 4, 15>, a4: i64m10x4, n1: usize, src2: &[i64], a5: i64m10x4, s0: u8, n2: usize, src3: &[i64], z0: u16) -> i64m10x4 {
+        let t0: u32m4x15 = __builtin_matrix_add(a0 - a1 - __builtin_matrix_column_load(src0, 4, 15, 7) - a1 - (__builtin_matrix_column_major_load(src1, 3, 4, n0) * a2)[(K3 * 0) / K3][i0], a3);
+        let bad = z0 / a1; // M005
+        __builtin_matrix_insert(a4 + (__builtin_matrix_column_load(src2, 10, 4, n1) + a5), 3, 2, s0) - __builtin_matrix_column_major_load(src3, 10, 3 + 1, n2)
     }
 
-    pub fn m006(a0: i8m2x4, dst0: &mut [i8], a1: i8m2x7, a2: i8m7x4, a3: i8m7x4, a4: i8m2x4, a5: u32m2x4, src0: &[i8], s0: i8, a6: i8m2x4_b) -> i8m2x4 {
-        __builtin_matrix_column_major_store(a0 + -0x2i64, dst0, 3);
-        let mut t0 = a0;
-        for l0 in 0..2 { t0[l0][2] /= 3; }
-        let bad = 2 / a4; // M006
-        return __builtin_matrix_multiply(a1, a2 - a3) - a4 - a5 as i8m2x4 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
+    pub fn m006(a0: i8m2x4, a1: i8m2x4_b, dst0: &mut [i8], n0: usize, src0: &[i8], s0: i16, s1: i64, i0: usize, i1: i64) {
+        __builtin_matrix_column_major_store(a0 - a1, dst0, K3 + 2);
+        let mut t0 = s1 * (__builtin_matrix_add(__builtin_matrix_column_major_load(src0, 2, 4, n0), a0) / s0);
+        t0[0][i0] = a0[i1][3];
+        let bad = -a1; // M006
     }
 
-    pub fn m007(a0: u32m2x1, s0: i8, a1: i8m2x7_b) -> i8m2x7 {
-        let t0: u32m2x1 = a0 / s0;
-        let bad = -a1; // M007
-        return a1;
+    pub fn m007(a0: i8m4x7, a1: i8m4x7, n0: usize, dst0: &mut [i8], a2: i8m7x2, src0: &[i8], src1: &[i8], a3: f64m7x4) -> i8m4x7 {
+        __builtin_matrix_column_major_store(a0 - a1, dst0, n0);
+        let bad = !a1; // M007
+        __builtin_matrix_transpose(__builtin_matrix_sub(a2 * __builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 4, 5), __builtin_matrix_column_major_load(src1, 7, 4, 8))) - __builtin_matrix_transpose(a3) as i8m4x7
     }
 
-    #[inline(never)]
-    pub fn m008(src0: &[i32], s0: u32, i0: i32, z0: u8m2x2) -> i32 {
-        let bad = !z0; // M008
-        (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0]
+    #[inline]
+    pub fn m008(src0: &[f32], a0: i64m15x3, i0: i32, src1: &[u64], src2: &[u64], i1: u32, s0: i64, a1: Matrix<u8, 7, 4>, a2: u8m1x4, i2: usize, a3: u8m1x5) -> u8m7x5 {
+        let mut t0 = a0 as u64m15x3 + 3;
+        for l0 in 0..15 { t0[l0][2] = t0[i0][2]; }
+        let t1: u64m15x3 = t0 + t0;
+        let t2: u64m15x3 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 15, 1, 16) * __builtin_matrix_column_major_load(src2, 1, 3, 2), 9, i1, s0);
+        let bad = a2 < 1; // M008
+        a1 * __builtin_matrix_transpose(__builtin_matrix_insert(a2, i2, 3 - K2, -1)) * a3
     }
 
-    pub fn m009(src0: &[u64], a0: u64m7x5, a1: u64m5x4_b, a2: u16m8x3, n0: usize, src1: &[u16], a3: u16m2x8_b, a4: u16m2x1_b, a5: u16m1x3, a6: u16m3x6, a7: u16m6x6, src2: &[u16], a8: u8m14x2, src3: &[u8], s0: f64, z0: f32m3x2) -> u8m14x2 {
-        let t0: u64m7x4 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 4, 8), 5, 1, -1) - a0 * a1;
-        let t1: u16m8x6 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
-        let t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
-        let mut t3: u16m6x13_b = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
-        t3 /= 7;
-        let bad = z0 <= z0; // M009
-        return a8 * __builtin_matrix_column_load(src3, 2, 2, K4) - s0 - a8 * -1;
+    pub fn m009(a0: Matrix<i16, 3, 5>, a1: i16m5x1, dst0: &mut [i16], a2: f64m13x4_b, s0: f64, s1: f64, s2: u8, s3: i16, s4: u16, z0: u64m4x1, z1: u64m4x1) -> f64m13x4 {
+        __builtin_matrix_column_major_store(a0 * a1, dst0, 4);
+        let bad = z0 % z1; // M009
+        (a2 + (s0 + s1)) / s2 + (s3 ? a2 - __builtin_matrix_scalar_multiply(a2, s4) : a2)
     }
 
-    pub fn m010(a0: f32m2x6, src0: &[f32], n0: usize, src1: &[f32], z0: u32m2x3, z1: u32m2x3) -> f32 {
-        let t0 = a0 * __builtin_matrix_column_major_load(src0, 5 + 1, 22 - K8, 9) - __builtin_matrix_column_major_load(src1, 2, 14, n0) as f32m2x14;
-        let bad = z0 % z1; // M010
-        a0[0][2]
+    pub fn m010(a0: f32m1x3, a1: Matrix<f32, 3, 1>, dst0: &mut [f32], i0: u8, z0: i32m1x1) -> f32 {
+        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_multiply(a0, a1)), dst0, 2);
+        let bad = z0 ^ 1; // M010
+        a1[i0][2 - K2]
     }
 
-    /// Kernel `k0024` of the oracle corpus.
-    pub fn m011(a0: i64m3x5, a1: i64m3x5, n0: usize, src0: &[u16], a2: u16m2x1, s0: f32, dst0: &mut [u16], s1: u64, a3: i64m5x3_b, s2: i32, z0: i64m5x3) -> i64m5x3 {
-        let t0: i64m5x3_b = __builtin_matrix_transpose(__builtin_matrix_add(a0, a1));
-        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_column_load(src0, 2, 1, n0) - a2 - -1, 1, 0, s0), dst0, 3);
-        let t1: i64m3x5 = s1 as u16 * a0;
-        let bad = t0 ^ z0; // M011
-        __builtin_matrix_insert(a3 + t0 - t0, 1, 8 - K8, s2)
+    /// Kernel `k0307` of the oracle corpus.
+    pub fn m011(n0: usize, src0: &[u16], s0: i64, src1: &[u16], n1: usize, src2: &[u16], i0: i32, s1: u64, i1: i32, i2: i32, i3: u8, i4: u32, z0: u16m5x2, z1: u16m5x2) -> u16 {
+        let mut t0 = __builtin_matrix_column_load(src0, 2, 8, n0);
+        t0 -= s0 ? __builtin_matrix_column_load(src1, 2, 14, 2) * __builtin_matrix_column_major_load(src2, K4 + 10, 8, n1) + __builtin_matrix_insert(t0, (K5 * 0) / K5, i0, 221i64) : t0;
+        t0 = (s1 - t0) * t0[i1][i2] - 3_;
+        let bad = z0 && z1; // M011
+        t0[i3][i4]
     }
 
-    #[inline(never)]
-    pub fn m012(src0: &[i8], z0: u32m5x1, z1: u32m5x1) -> i8m6x6 {
-        let bad = z0 && z1; // M012
-        return (i8m6x6) __builtin_matrix_column_load(src0, 6, 6, 7 + 1);
+    /// Kernel `k0203` of the oracle corpus.
+    pub fn m012(s0: u8, src0: &[i8], n0: usize, src1: &[i8], z0: u32m5x1) -> i8m6x6 {
+        let bad = (u32m1x4) z0; // M012
+        s0 ? __builtin_matrix_column_load(src0, 6, 6, 7 + 1) * 9_7 : __builtin_matrix_column_major_load(src1, 6, 6, n0)
     }
 
-    /// Kernel `k0105` of the oracle corpus.
-    pub fn m013(a0: i64m1x6_b, z0: u32m6x4) -> i64m1x6 {
-        let bad = z0 as u8m3x6; // M013
-        return a0;
+    #[inline]
+    pub fn m013(s0: u8, a0: u64m3x13, a1: Matrix<u64, 3, 13>, src0: &[u64], a2: u64m2x1, a3: u64m1x3, a4: u8m1x3, a5: u8m1x3, a6: u8m3x3, dst0: &mut [u64], a7: u8m1x3_b) -> u8m1x3 {
+        let t0 = s0 ? __builtin_matrix_add(a0, a1) * (__builtin_matrix_column_major_load(src0, K3 + 10, 2, 14) * a2) : __builtin_matrix_transpose(a3);
+        __builtin_matrix_column_major_store((a4 - a4 + a5 * a6) as u64m1x3 - a3, dst0, 2);
+        let bad = a0 as u64; // M013
+        a7 * -1
     }
 
-    pub fn m014(a0: Matrix<u32, 4, 5>, s0: u32, a1: i64m5x5, a2: i64m5x1, n0: usize, src0: &[u32], a3: Matrix<u32, 4, 4>, s1: u8, a4: i64m5x5, dst0: &mut [i64], z0: i64m5x1) {
-        let mut t0: u32m4x5 = a0;
-        t0[1 + 1][0] = (a1 * a2)[3][0] as u32;
-        let t1: Matrix<u32, 4, 4> = (__builtin_matrix_column_major_load(src0, 4, (K2 * 4) / K2, n0) - a3) * 3.0;
-        t0[2][4] = s1 as u32;
-        __builtin_matrix_column_major_store(a4, dst0, 7);
-        let bad = z0 as i32; // M014
+    pub fn m014(src0: &[u8], s0: u8, s1: f64, a0: u8m4x1, a1: u8m4x1, src1: &[u8], s2: f32) -> u8m4x3 {
+        let bad = a0[6][0]; // M014
+        __builtin_matrix_transpose(s1 as u16 + __builtin_matrix_column_load(src0, 3, 4, 6) / s0) - (a0 as u8m4x1 - a1) * (__builtin_matrix_column_major_load(src1, 1, 3, 4) * s2 as u8)
     }
 
-    pub fn m015(a0: i32m13x3, s0: u32, a1: i32m3x4_b, a2: i32m13x8, s1: u16, n0: usize, src0: &[i32], dst0: &mut [i32], a3: f64m13x8_b, i0: u32, s2: i16, n1: usize, src1: &[f32], a4: i32m1x6, s3: u8, s4: u64, a5: i32m6x3) -> i32m13x3 {
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(s0 * a0 * a1 + __builtin_matrix_insert(a2, 8, 7, s1) * __builtin_matrix_column_major_load(src0, 8, 12 - K8, n0), 0, (K2 * 1) / K2, a1[0][0]), dst0, 13);
-        let t0: i32m13x8 = __builtin_matrix_insert((i32m13x8) (a3 as i8m13x8), 9, i0, s2);
-        let bad = a0[15][1]; // M015
-        (s4 as u8 - __builtin_matrix_multiply(__builtin_matrix_column_major_load(src1, 13, 1, n1) as f64m13x1 as i32m13x1, s3 * (a4 + a4))) * a5
+    #[inline]
+    pub fn m015(a0: u32m11x1, i0: i64, a1: u32m1x2, i1: usize, s0: i64, src0: &[u32], s1: f64, src1: &[u32], src2: &[u32], s2: f64, s3: i8) -> u32m11x1 {
+        let mut t0: u32m11x1 = a0;
+        for l0 in 0..11 { t0[l0][0] += a0[i0][5 - K5]; }
+        let t1 = __builtin_matrix_transpose(__builtin_matrix_insert(a1, (K2 * 0) / K2, i1, s0) * __builtin_matrix_column_major_load(src0, 2, 11, 5 - K3)) - (t0 + (s1 ? __builtin_matrix_column_major_load(src1, 11, 1, 11) : __builtin_matrix_column_load(src2, 11, 1, 22 - K8)));
+        let bad = t0[1][1]; // M015
+        return (s2 ? a0 - t0 : t0) / s3;
     }
 
-    #[inline(never)]
-    pub fn m016(src0: &[f64], a0: f64m1x6_b, a1: i8m3x3, i0: u16, i1: i32, a2: f32m2x6, a3: f32m6x2, a4: u8m4x15, s0: u16, a5: u8m4x15, z0: u32m1x2) -> u8m4x15 {
-        let mut t0: Matrix<f64, 1, 6> = __builtin_matrix_column_major_load(src0, 6 - K5, 6, 4) - a0;
-        let t1 = a1;
-        t0[i0][i1] *= -4.25;
-        let t2: f32m2x6 = __builtin_matrix_transpose(__builtin_matrix_transpose(a2) + __builtin_matrix_sub(a3, a3));
-        let bad = z0[0][4]; // M016
-        a4 - s0 + (a5 + a4) - a4
-    }
-
-    pub fn m017(a0: u8m5x3, n0: usize, src0: &[u8], a1: u8m3x2, a2: u8m2x3_b, a3: u8m3x5, a4: u16m3x5, a5: u16m3x5, i0: usize, i1: i64, z0: u16m3x3) -> u8m3x5 {
-        let t0: Matrix<u8, 3, 5> = __builtin_matrix_transpose(a0) - __builtin_matrix_column_load(src0, 3, 5, n0) + __builtin_matrix_multiply(a1, a2) * a3;
+    #[allow(unused_variables)]
+    pub fn m016(src0: &[f64], src1: &[u64], a0: f32m2x1, z0: i8m3x5) -> f32m2x1 {
+        let t0 = __builtin_matrix_column_major_load(src1, 10 - K8, 1, 4) as u32m2x1;
         let mut bad = z0;
-        bad[0][3] = 1; // M017
-        (u8m3x5) __builtin_matrix_insert(a4 - a5, 1, 3, __builtin_matrix_insert(a1, i0, 4 - K3, 0)[0][i1])
-    }
-
-    pub fn m018(a0: i16m2x6, a1: i16m6x8, a2: i16m2x8) -> i16m2x8 {
-        let bad = a0[1 + 1][0]; // M018
-        a0 * a1 - a2
-    }
-
-    pub fn m019(a0: i32m3x6_b, a1: i32m6x6_b, s0: u16, i0: usize, s1: f32, dst0: &mut [i32], z0: i8m1x1) {
-        let t0: i32m3x6_b = a0;
-        __builtin_matrix_column_major_store(__builtin_matrix_insert((__builtin_matrix_add(t0, t0) * (-5i64 + a1) - t0) / s0, i0, 2, s1), dst0, 3);
-        let bad = z0[0]; // M019
-    }
-
-    pub fn m020(src0: &[i32], a0: i32m16x6, src1: &[u64], n0: usize, src2: &[u64], a1: u16m7x8) -> u16m7x8 {
-        let t0 = __builtin_matrix_column_load(src0, 6 - K5, 16, 2) * (a0 - a0);
-        let t1 = __builtin_matrix_column_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
-        let mut bad = a0;
-        bad[0] = 1; // M020
-        a1
-    }
-
-    pub fn m021(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
-        let mut t0: i32m14x4 = a0 * a1 * __builtin_matrix_transpose(a2);
-        t0[i0][i1] = 1;
-        let mut t1 = a1 as i32m3x4;
-        let t2: i32m14x3 = (s0 - a3 + __builtin_matrix_add(a4, a4)) * a5;
-        for l0 in 0..4 { t1[2][l0] = 7; }
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-        let bad = (a2[0])[0]; // M021
-    }
-
-    pub fn m022(a0: i64m7x11, a1: i64m7x11, src0: &[u16], a2: u16m3x3, z0: f32) -> u16m7x3 {
-        let t0 = a0 - a1;
-        let bad = a0[0][z0]; // M022
-        __builtin_matrix_column_major_load(src0, 7, 3, 10 - K3) * a2
-    }
-
-    pub fn m023(a0: u8m3x5, src0: &[f64], a1: f64m1x14, a2: Matrix<u64, 6, 1>, a3: u64m1x14_b, a4: u64m14x11) -> u8m6x11 {
-        let t0: Matrix<i8, 3, 5> = 5i64 - a0 as i8m3x5;
-        let bad = &a3[0][0]; // M023
-        __builtin_matrix_multiply((u8m6x14) __builtin_matrix_multiply(a2, a3), (u8m14x11) a4)
-    }
-
-    pub fn m024(n0: usize, src0: &[f32], a0: f32m4x7, s0: u32, a1: Matrix<f32, 7, 5>, i0: i64, a2: i32m6x2, a3: i32m6x2, i1: usize, s1: f32, i2: i32, a4: Matrix<f32, 7, 3>, a5: f32m3x5, s2: f32) -> f32m7x5 {
-        let mut t0: f32m5x7 = __builtin_matrix_insert(s0 + __builtin_matrix_column_major_load(src0, K2 + 3, 4, n0) * a0, 2, 4, a0[3][(K4 * 1) / K4]);
-        t0 = __builtin_matrix_transpose(__builtin_matrix_insert(8u64 * a1, i0, 1, (a2 + a3)[(K2 * 4) / K2][i1]));
-        t0[4][3] *= s1;
-        let bad: u64m4x7 = a0; // M024
-        __builtin_matrix_extract(a2, 0, i2) * a1 - (s2 - a4 * a5)
-    }
-
-    pub fn m025(a0: i8m8x10, i0: usize, a1: i32m10x3, a2: i8m8x3_b, src0: &[i8], i1: i32, i2: usize, s0: i8, s1: u32, z0: i32m6x5) -> i8m8x3 {
-        let mut bad = a1;
-        bad = z0; // M025
-        return s1 - __builtin_matrix_add((a0 + __builtin_matrix_extract(a0, 7, i0)) * a1 as i8m10x3, a2 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 8, 3, 11), i1, i2, s0));
-    }
-
-    pub fn m026(a0: u32m2x8_b, s0: i32, a1: u32m8x4_b, src0: &[u32], a2: u32m1x4, a3: u32m2x12, s1: u8, s2: u8, s3: u16, s4: u16, s5: u32, a4: u32m4x1_b, a5: u32m1x12, z0: u32m4x6, z1: u32m6x3) -> u32m1x12 {
-        let mut t0: u32m4x12 = __builtin_matrix_transpose(__builtin_matrix_multiply(s0 * a0, a1) + __builtin_matrix_column_major_load(src0, 2, 1, 3) * a2) * ((s3 + s4) * ((s1 + s2) * (a3 - a3)));
-        t0[0][7] /= 3;
-        t0 = a4 * a5 - t0;
-        let mut bad = z0;
-        bad *= z1; // M026
-        a5
-    }
-
-    pub fn m027(a0: Matrix<u64, 4, 1>, a1: u64m1x11, n0: usize, dst0: &mut [u64], a2: Matrix<u16, 5, 1>, a3: u16m1x3, i0: usize, n1: usize, src0: &[u16], dst1: &mut [u16], z0: u16m3x4, z1: u16m3x4) -> u16m5x1 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_multiply(a2 / 3i64, __builtin_matrix_insert(a3, i0, 2, -1))) - __builtin_matrix_column_load(src0, 3, 5, n1), dst1, 5);
-        let mut bad = z0;
-        bad *= z1; // M027
-        a2 + a2
-    }
-
-    pub fn m028(a0: u8m4x1, s0: u16, z0: u8m2x6) -> u8m4x1 {
-        let mut bad = a0;
-        bad += z0; // M028
-        a0 - s0
-    }
-
-    pub fn m029(n0: usize, src0: &[i64], a0: f64m4x3, n1: usize, src1: &[i64], z0: f64m4x3) -> i64m4x3 {
-        let mut bad = a0;
-        bad /= z0; // M029
-        __builtin_matrix_add(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 4, n0)), a0 as i64m4x3) + __builtin_matrix_column_major_load(src1, 4, 3, n1)
-    }
-
-    pub fn m030(a0: f32m13x4_b, i0: u16, i1: i64, z0: &[f64]) -> f32m13x4 {
-        let bad = __builtin_matrix_column_major_load(z0, 5, 4, 3); // M030
-        a0 + __builtin_matrix_extract(a0, i0, i1) - a0
-    }
-
-    pub fn m031(a0: u64m13x2, n0: usize, src0: &[u64], i0: i64, i1: u8, s0: f64, a1: Matrix<u64, 16, 6>, z0: i32m4x5, z1: &mut [i32]) -> u64m13x6 {
-        __builtin_matrix_column_major_store(z0, z1, 2); // M031
-        (__builtin_matrix_insert(a0 * __builtin_matrix_column_major_load(src0, 2, 16, n0), i0, i1, -1) + s0) * a1
-    }
-
-    pub fn m032(src0: &[u32], a0: u32m11x1_b, a1: i16m6x3, src1: &[i16], a2: i16m3x2, s0: u16, a3: i16m8x3, dst0: &mut [i16], a4: i16m3x2, s1: f32, s2: f32, a5: i16m3x2, s3: i64, z0: &mut [u32]) -> i16m3x2 {
-        let mut t0: Matrix<u32, 11, 1> = __builtin_matrix_column_major_load(src0, 11, 1, 11) + a0;
-        __builtin_matrix_column_major_store(a1 * __builtin_matrix_column_major_load(src1, 3, 2, 6) * __builtin_matrix_transpose(a2) * s0 * __builtin_matrix_transpose(a3), dst0, 7);
-        for l0 in 0..1 { t0[1][l0] /= 2; }
-        __builtin_matrix_column_major_store(a4, z0, 3); // M032
-        s3 * ((a4 - s1) / s2 - (__builtin_matrix_insert(a5, 1, 1, -0x4i64) - a2))
-    }
-
-    pub fn m033(src0: &[i32], a0: i32m16x6, src1: &[u64], n0: usize, src2: &[u64], a1: u16m7x8, z0: &[i64], z1: usize) -> u16m7x8 {
-        let t0 = __builtin_matrix_column_load(src0, 6 - K5, 16, 2) * (a0 - a0);
-        let t1 = __builtin_matrix_column_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
-        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M033
-        a1
-    }
-
-    pub fn m034(a0: f32m3x14, i0: u16, a1: f32m3x2, a2: f64m2x1, i1: u16, i2: i64, src0: &[f64], a3: f64m15x16, dst0: &mut [f64], a4: f32m3x1, src1: &[f32], s0: i16, a5: f32m1x14, z0: u16) -> f32m3x14 {
-        let t0 = __builtin_matrix_transpose(a0 * __builtin_matrix_extract(a0, i0, 8)) * a1;
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_transpose(a2), i1, 0, a0[i2][10]) * (__builtin_matrix_column_major_load(src0, 2, 15, 4) * a3), dst0, 3);
-        let bad = __builtin_matrix_transpose(z0); // M034
-        (s0 as u8 + __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src1, 1, 1, 3))) * a5
-    }
-
-    /// Kernel `k0040` of the oracle corpus.
-    pub fn m035(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2, z0: f64m5x3) -> u16m2x1 {
-        let t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-        let bad = __builtin_matrix_transpose(z0, z0); // M035
-        __builtin_matrix_column_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1)
-    }
-
-    pub fn m036(a0: u32m2x3) -> u32m2x3 {
-        let bad = a0 * 0x1_0000_0000; // M036
-        a0 + a0
-    }
-
-    pub fn m037(a0: i8m5x1, i0: usize, i1: usize, s0: f64, s1: i64, a1: u32m6x7, a2: u32m7x1, a3: u32m6x1, a4: u64m3x6, src0: &[u64], s2: i8, i2: u16, a5: i8m1x1, src1: &[i8], src2: &[i8], i3: usize, a6: u8m4x1_b, s3: i8, z0: i16m6x6, z1: i16m6x6_b) -> u8m4x1 {
-        let mut t0 = __builtin_matrix_insert(a0, i0, i1, s0) * s1;
-        let mut t1: u64m6x1 = (u64m6x1) __builtin_matrix_insert(a1 * a2 + a3, 1, 0, t0[2][0]) + __builtin_matrix_multiply(__builtin_matrix_transpose(a4), __builtin_matrix_column_major_load(src0, 8 - K5, 1, 4));
-        for l0 in 0..5 { t0[l0][0] = s2; }
-        if i2 < 1 { t0 *= __builtin_matrix_multiply(a5 + __builtin_matrix_column_major_load(src1, 1, 1, 2), __builtin_matrix_column_major_load(src2, 1, 1, 1)); }
-        for l1 in 0..1 { t1[3][l1] = a4[i3][5]; }
-        let bad: i64m6x6 = z1 + z0; // M037
-        __builtin_matrix_insert(a6, 2, 8 - K8, s3)
-    }
-
-    pub fn m038(a0: u16m7x9, src0: &[u16], src1: &[u16], src2: &[u16], z0: i32m2x5, z1: i32m2x2) -> u16m8x7 {
-        let bad = z0 + z1; // M038
-        __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 9, (K2 * 8) / K2, 12) - __builtin_matrix_column_major_load(src1, 7, 4, 9) * __builtin_matrix_column_load(src2, 6 - K2, 8, 4))
-    }
-
-    /// Kernel `k0192` of the oracle corpus.
-    pub fn m039(a0: i64m2x3, s0: f64, a1: Matrix<i64, 2, 3>, a2: i64m3x3_b, z0: i64m4x3) -> i64m2x3 {
-        let t0: Matrix<i64, 2, 3> = a0 - a0;
-        let t1 = t0 * s0 / 3;
-        let bad = a2 - z0; // M039
-        a1 as i64m2x3 * a2
-    }
-
-    pub fn m040(a0: u32m1x2, a1: Matrix<u32, 1, 4>, a2: u32m4x2_b, z0: u32m1x4) -> u32m2x2 {
-        let bad = a2 * z0; // M040
-        return __builtin_matrix_multiply(__builtin_matrix_transpose(a0), a1) * a2;
-    }
-
-    pub fn m041(a0: i32m5x16, s0: u8, i0: u16, s1: i32, s2: i32, s3: u8, src0: &[f32], n0: usize, src1: &[f32], src2: &[f32], i1: u8, i2: u8, z0: u8m16x2) -> f32m12x3 {
-        let mut t0 = a0 + s0;
-        t0[(K8 * 3) / K8][i0] = s2;
-        t0[2][19 - K5] = s3 as i32;
-        let bad = a0 * z0; // M041
-        __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2]
-    }
-
-    pub fn m042(a0: f64m2x2_b, i0: usize, src0: &[f64], a1: f64m2x3_b, a2: Matrix<f64, 3, 2>, z0: f64m2x2) -> f64m2x2 {
-        let mut t0 = ((i64m2x2) a0 * __builtin_matrix_extract(a0, i0, 1)) as i8m2x2 as i8m2x2 as f64m2x2;
-        t0 *= __builtin_matrix_transpose(__builtin_matrix_multiply(__builtin_matrix_column_load(src0, 5 - K3, 3, 5) - a1, a2));
-        let bad = a0 / z0; // M042
+        bad[0][5] *= 1; // M016
         a0
     }
 
-    pub fn m043(a0: i64m10x8, s0: f64, s1: u64, i0: usize, a1: i64m10x1, src0: &[i64], src1: &[i64], a2: i64m2x8, s2: u32, i1: i64, i2: i64, s3: i64, i3: u8, i4: i32, i5: u16, a3: i16m4x8, a4: i16m8x3, a5: i64m1x7, src2: &[i64], a6: i16m8x4, a7: i16m8x4, n0: usize, src3: &[i16], a8: i16m3x4, n1: usize, src4: &[i16], a9: i16m3x3, i6: u16, s4: u32, s5: u32, z0: u64) -> i16m8x3 {
-        let mut t0 = __builtin_matrix_add(a0[K2][i0] - (s0 - __builtin_matrix_insert(a0, 3, (K3 * 0) / K3, a0[7][(K2 * 7) / K2])) * s1, a1 * ((__builtin_matrix_column_major_load(src0, 1, 2, 4) + __builtin_matrix_column_major_load(src1, 0 + 1, (K5 * 2) / K5, 1)) * (a2 / s2)));
-        if i1 < 2 { t0[0][i2] = s3; }
-        t0[i3][(K5 * 1) / K5] = t0[i5][4];
-        let t1: i16m4x3 = a3 * a4;
-        let t2 = __builtin_matrix_transpose(a5 * __builtin_matrix_column_major_load(src2, 7, 2, 12 - K5));
-        let bad = z0 / a9; // M043
-        (__builtin_matrix_sub(a6 + a6, a6) + a7) * __builtin_matrix_column_load(src3, 4, 3, n0) * (a8 * __builtin_matrix_column_major_load(src4, 4, 3, n1) + __builtin_matrix_insert(a9, i6, 0, s4 + s5))
-    }
-
-    /// Kernel `k0241` of the oracle corpus.
-    pub fn m044(src0: &[u8], n0: usize, dst0: &mut [u8], a0: i16m12x5, a1: i16m12x5, a2: i16m12x5, a3: Matrix<i16, 12, 6>, a4: i16m6x5_b, a5: i16m12x4, a6: i16m4x5, a7: i16m12x11_b, a8: i16m12x11, a9: i16m11x8, a10: Matrix<i16, 8, 5>, n1: usize, dst1: &mut [i16], a11: Matrix<i16, 12, 4>, z0: f64m1x3) -> i16m12x4 {
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 2, 1, (K2 * 4) / K2), dst0, n0);
-        let t0 = a0 - a1 + a2;
-        let t1 = a0;
-        __builtin_matrix_column_store(a3 * __builtin_matrix_sub(a4, a4) + a5 * a6 + __builtin_matrix_sub(a7, a8) * a9 * a10, dst1, n1);
-        let bad = 1.5 / z0; // M044
-        a11 - a5
-    }
-
-    pub fn m045(a0: Matrix<i16, 4, 3>, a1: Matrix<f64, 4, 3>, s0: u64, a2: Matrix<f64, 3, 1>, dst0: &mut [f64], a3: f64m3x4, n0: usize, src0: &[f64], i0: i64, i1: u32, s1: f64, i2: u8, a4: i32m1x2, a5: f32m2x9_b, a6: f32m9x1) -> f32m1x1 {
-        __builtin_matrix_column_major_store((__builtin_matrix_sub(a0 as f64m4x3, a1) + a1 * s0) * __builtin_matrix_sub(a2, a2), dst0, 7);
-        let mut t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
-        t0[i0][2] = a1[0][1];
-        t0[i1][(K4 * 1) / K4] = s1;
-        t0[3][1] = t0[11 - K8][i2];
-        let bad = -a4; // M045
-        a4 as f32m1x2 * a5 * a6
-    }
-
-    pub fn m046(a0: i16m4x3, i0: u16) -> i16 {
-        let t0: i16m4x3 = a0;
-        let bad = !a0; // M046
-        a0[2][i0]
-    }
-
-    pub fn m047(a0: u16m12x5, s0: i16, s1: i32, a1: i8m7x14, a2: i8m14x12, z0: u8m5x1, z1: u8m5x1) -> i8m7x12 {
-        let t0: i16m12x5 = (i16m12x5) a0 - s0 + s1;
-        let bad = z0 % z1; // M047
-        (a1 + a1) * a2
-    }
-
-    pub fn m048(a0: i64m1x2_b, i0: u16) -> i64 {
-        let bad = a0 >> 1; // M048
-        (a0 - 0)[0][i0]
-    }
-
-    pub fn m049(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8, z0: i32m5x4, z1: i32m5x4) -> u64m1x7 {
-        let mut t0 = a0;
-        if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
-        let bad = z0 && z1; // M049
-        __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
-    }
-
-    pub fn m050(a0: u16m8x8, a1: u16m8x1, a2: u16m8x2, a3: Matrix<u16, 2, 1>, s0: u16, a4: i64m15x2, a5: i64m2x11, i0: i32, i1: i64, a6: i64m2x5, src0: &[i64], a7: i64m2x7_b, a8: i64m7x5, a9: u32m5x10, src1: &[u32], src2: &[i64], z0: i16m1x6) -> u16m8x1 {
-        let mut t0: u16m8x1 = __builtin_matrix_multiply(a0, a1) + a2 * a3 - a3[2 - K2][0];
-        for l0 in 0..1 { t0[3][l0] = (a4 * a5)[i0][i1] as u16; }
-        t0 /= 5;
-        t0[1][0] = 2;
-        let t1: i64m2x11 = __builtin_matrix_sub(a6, (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 7, 7 - K5, 9)) + a7) * a8) * ((i64m5x7) (a9 * __builtin_matrix_column_major_load(src1, 10, 7, 12)) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 11, (K2 * 7) / K2, K5 + 6)));
-        let bad = z0 as f32; // M050
-        return 2.0 - (a1 + a1) - a5[0][9 - K5];
-    }
-
-    pub fn m051(a0: i32m1x2, n0: usize, src0: &[i8], a1: i32m2x4, src1: &[i32], src2: &[f32], a2: f32m1x7_b, s0: i32, a3: f32m7x2, a4: f32m2x5_b, a5: Matrix<f32, 2, 5>, a6: i16m5x8_b, dst0: &mut [i16], a7: i32m14x2_b, a8: i32m2x13, a9: i32m13x5, dst1: &mut [i32], i0: u32, a10: i32m13x2, a11: i32m13x2, a12: i32m2x5_b, n1: usize, src3: &[i32], i1: u16) -> i32 {
-        let mut t0 = (f32m1x1) ((0 * a0 - __builtin_matrix_column_major_load(src0, 3 - K2, 2, n0) as i32m1x2) * __builtin_matrix_multiply(a1, __builtin_matrix_column_major_load(src1, 4, 1, (K8 * 4) / K8))) * (__builtin_matrix_insert(__builtin_matrix_column_major_load(src2, 1, 7, 2) + a2, 0, 5, s0 as i32) * a3 * (a4 + a5));
-        __builtin_matrix_column_major_store(a6 + a6, dst0, 9 - K2);
-        __builtin_matrix_column_major_store(a7 * a8 * a9, dst1, (K8 * 17) / K8);
-        t0[i0][(K3 * 4) / K3] -= 3.0;
-        let bad = a3[8][0]; // M051
-        ((a10 + a11) * (a12 - __builtin_matrix_column_major_load(src3, 2, 5, n1)))[12][i1]
-    }
-
-    /// Kernel `k0040` of the oracle corpus.
-    pub fn m052(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2, z0: u8m1x4) -> u16m2x1 {
-        let t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-        let bad = z0[0][5]; // M052
-        __builtin_matrix_column_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1)
-    }
-
-    pub fn m053(a0: Matrix<u16, 8, 5>, src0: &[u16], n0: usize, src1: &[f64], s0: u16, a1: f64m5x1, s1: f64, a2: f64m5x2_b, a3: f64m2x7, a4: f64m7x1, z0: i32m1x4) -> f64m5x1 {
-        let t0 = __builtin_matrix_transpose(__builtin_matrix_multiply(a0, __builtin_matrix_column_load(src0, 5, 2, 8)));
-        let mut t1: Matrix<f64, 5, 1> = __builtin_matrix_column_major_load(src1, K5, 1, n0) * s0 + a1;
-        for l0 in 0..5 { t1[l0][0] += s1; }
-        let bad = z0[0][-1]; // M053
-        a2 * (a3 * a4) - 14
-    }
-
-    /// Kernel `k0145` of the oracle corpus.
-    pub fn m054(a0: Matrix<i16, 7, 2>, a1: i8m2x3, a2: i8m3x3, src0: &[i8]) -> i8m2x3 {
-        let t0: i8m7x3 = a0 as i8m7x2 * a1 * a2;
-        let mut bad = a1;
-        bad[0][3] *= 1; // M054
-        __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, (K5 * 2) / K5, 5 - K2))
-    }
-
-    pub fn m055(a0: Matrix<f32, 1, 4>, a1: f32m1x4, n0: usize, src0: &[f32], n1: usize, dst0: &mut [f32], a2: u16m7x1_b, s0: i32, s1: i32, a3: u16m1x16_b, a4: u16m16x1) -> u16m7x1 {
-        __builtin_matrix_column_major_store(__builtin_matrix_add(a0, a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-        let t0 = a1 * 2.7;
-        let bad = a2[6 + 1][0]; // M055
-        return (-1 - a2) * (s0 - s1) * a3 * a4;
-    }
-
-    /// Kernel `k0224` of the oracle corpus.
-    pub fn m056(src0: &[i32], a0: i32m4x12, a1: i32m1x4, s0: f64, n0: usize, src1: &[i32], s1: i32, a2: i32m4x12, a3: i32m4x12, dst0: &mut [i32], z0: f32m3x4) {
-        let t0 = __builtin_matrix_column_major_load(src0, 7 - K3, 12, 6) + a0;
-        let mut t1 = s0 + a1;
-        let mut t2: i32m1x4 = __builtin_matrix_column_major_load(src1, 1, 8 - K4, n0) * s1 as i8;
-        for l0 in 0..4 { t2[0][l0] *= 2; }
-        t1[0][6 - K5] = -8_;
-        __builtin_matrix_column_store(a2 + a3 - t0, dst0, 6);
-        let bad = z0[0][9 - K3]; // M056
-    }
-
-    pub fn m057(a0: Matrix<i16, 8, 5>, s0: u64, i0: u32, i1: u32, i2: usize, a1: i16m5x12, a2: i16m12x3, a3: i16m12x3, n0: usize, src0: &[i16], s1: i16, s2: i16, n1: usize, src1: &[i16], i3: u32, s3: u64, a4: i16m5x2, a5: i16m2x12, i4: u16, s4: i16, a6: i16m8x1, a7: i16m1x3, a8: u8m7x4_b, src2: &[u8]) -> u8m4x7 {
-        let mut t0 = __builtin_matrix_insert(a0 / s0, i0, i1, 2) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
-        let t1 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 5, 12, n1), i3, 6, s3) + a4 * a5;
-        t0[0][i4] = s4;
-        t0 = a6 * a7;
-        let t2: i16m8x1 = a6;
-        let bad = t2[6]; // M057
-        __builtin_matrix_transpose(a8 - __builtin_matrix_column_load(src2, 7, 4, 9))
+    #[inline]
+    pub fn m017(src0: &[f64], src1: &[f64], a0: f64m4x6_b, a1: f64m6x2, s0: i32, a2: f64m4x2, a3: f64m1x2, s1: i8, dst0: &mut [f64], a4: i8m1x3, a5: f64m3x4, a6: f64m4x5, i0: u32, a7: f64m3x2, a8: f64m2x8, a9: f64m8x2, i1: u32, i2: usize, dst1: &mut [f64], s2: u32, s3: u32, src2: &[u8], a10: u8m4x4, s4: i32, a11: u8m4x4, s5: f64, z0: u16m2x1) {
+        __builtin_matrix_column_store((__builtin_matrix_column_major_load(src0, 1, 4, 2) - __builtin_matrix_column_major_load(src1, 4 - K3, 4, 2)) * (__builtin_matrix_multiply(a0, a1) + (s0 ? a2 : a2)) + (a3 - s1), dst0, 1);
+        __builtin_matrix_column_store(((f64m1x3) (a4 - a4) + (a5 * a6)[i0][3]) * (a7 * a8 * a9 * a9[i1][i2]), dst1, 4);
+        let mut t0: u8m4x4 = s2 ? s3 ? __builtin_matrix_transpose(__builtin_matrix_insert(__builtin_matrix_column_load(src2, 4, 4, 7) + a10, 3, 3, s4 as u32)) : __builtin_matrix_transpose(a11) : a10 - a11 + s5 as u8;
+        t0 = __builtin_matrix_transpose(a10) + 1.0;
+        let bad = z0[1 + 1][0]; // M017
     }
 
     #[inline(never)]
-    pub fn m058(a0: i16m4x2, a1: i16m2x1_b, n0: usize, dst0: &mut [i16], a2: f64m6x6, z0: f32m5x3) -> f64m6x6 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
-        let mut bad = z0;
-        bad[0] = 1.5; // M058
-        a2 - a2
+    pub fn m018(a0: u64m14x4, a1: u64m4x6_b, s0: u64, a2: u64m6x14, n0: usize, src0: &[u64], s1: i32, a3: u64m14x3, s2: i64, s3: i32, a4: f64m4x6_b, i0: usize, s4: i64, s5: i64, n1: usize, src1: &[f64], s6: u32, src2: &[u64]) -> u64m4x6 {
+        let mut t0 = (__builtin_matrix_transpose(a0 * a1) - (s0 ? a2 : __builtin_matrix_column_major_load(src0, K2 + 4, 14, n0)) * 4 / 1) * ((s1 ? a3 + a3 - a3 : a3) / s2);
+        t0 /= s3;
+        let bad = a3[0][11 - K8]; // M018
+        return (__builtin_matrix_column_major_load(src2, 4, 6, 4) as u64m4x6 + 4u32) as u64m4x6;
     }
 
-    pub fn m059(src0: &[u8], src1: &[u8], src2: &[u8], s0: i64, dst0: &mut [u8], a0: f64m3x2, a1: f64m2x4_b, n0: usize, src3: &[f64], a2: i64m2x3, s1: f32) -> i32m2x3 {
-        __builtin_matrix_column_major_store(s0 as u64 + (__builtin_matrix_column_major_load(src0, 6, 8, (K5 * 7) / K5) * __builtin_matrix_column_load(src1, 8, 1, 11 - K3) - __builtin_matrix_column_major_load(src2, K2 + 4, 1, 9)), dst0, 7);
-        let t0: f64m3x4 = __builtin_matrix_multiply(a0, a1) + __builtin_matrix_column_major_load(src3, 3, K2 * 2, n0);
-        let bad = (a1[0])[0]; // M059
-        return a2 as i32m2x3 * s1;
+    pub fn m019(s0: u16, a0: u32m6x8, i0: u32, s1: f32, src0: &[u32], a1: Matrix<u32, 3, 7>, a2: u32m6x10, a3: u32m10x7, a4: u32m6x4_b, a5: u32m4x7, s2: i8, s3: u64, a6: u32m6x1, a7: u32m1x5, a8: Matrix<u32, 5, 7>, n0: usize, dst0: &mut [u32], z0: i32m2x4) {
+        let mut t0: u32m6x7 = s0 ? __builtin_matrix_insert(a0, 3, 7, a0[K2 * 2][i0]) / s1 * ((__builtin_matrix_column_major_load(src0, 8, K3, 8) + 4) * a1) : __builtin_matrix_multiply(a2, a3);
+        t0 -= a4 * a5;
+        __builtin_matrix_column_major_store(t0 / s2 - s3 - a6 * (a7 * a8), dst0, n0);
+        let bad = z0[1]; // M019
     }
 
-    pub fn m060(a0: u8m2x6, a1: i32m2x6, n0: usize, src0: &[f64], a2: u8m2x1, i0: u32, i1: i64, a3: u8m2x1, a4: u8m1x1, a5: u8m1x3, a6: u8m3x1, a7: u8m1x6) -> u8m2x6 {
-        let t0 = __builtin_matrix_transpose(a0 as i32m2x6 - a1) + __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 6, n0) as i32m2x6);
-        let bad = &a5[0][0]; // M060
-        (__builtin_matrix_insert(a2, i0, i1, 0) - a3) * (a4 * a5 * (a6 * a7))
-    }
-
-    pub fn m061(a0: Matrix<i16, 3, 1>, dst0: &mut [i16], a1: f32m3x1, s0: i64, i0: u32, s1: u32) -> f32m3x1 {
-        __builtin_matrix_column_major_store(a0 - 7, dst0, 3);
-        let bad: f32m2x2 = a1; // M061
-        __builtin_matrix_insert(s0 - a1, i0, 0, s1)
-    }
-
-    /// Kernel `k0051` of the oracle corpus.
-    pub fn m062(a0: Matrix<u16, 2, 8>, a1: u16m8x14, a2: u16m2x5, a3: u16m5x11, src0: &[u16], i0: i64, src1: &[u64], z0: i64m1x6, z1: i8m1x6) -> u64m8x5 {
-        let mut t0 = __builtin_matrix_multiply(a0, a1);
-        t0 = __builtin_matrix_multiply(a2 * a3, __builtin_matrix_column_major_load(src0, 11, 14, 14));
-        for l0 in 0..14 { t0[0][l0] = t0[0][i0]; }
-        let mut bad = z0;
-        bad = z1; // M062
-        __builtin_matrix_column_major_load(src1, 8, 5, 9)
-    }
-
-    /// Kernel `k0056` of the oracle corpus.
-    pub fn m063(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: u16m2x5, z1: u16m2x3, z2: u16m3x6) {
-        let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-        if i0 < 3 { t0 *= 9; }
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
-        let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
-        let mut bad = z0;
-        bad = z1 * z2; // M063
-    }
-
-    pub fn m064(a0: u16m10x1_b, a1: i64m1x11_b, i0: i32, i1: u16, s0: i32, s1: u16, src0: &[u64], a2: u64m2x7, a3: i64m11x10, a4: Matrix<i64, 11, 10>, a5: i64m11x5, a6: i64m5x10, s2: u16, z0: u64m7x1) -> i64m10x11 {
-        let t0 = a0 as i64m10x1 * (a1 + a0[i0][i1] + s0) - s1;
-        let t1: u64m2x7 = __builtin_matrix_sub(__builtin_matrix_column_load(src0, (K4 * 2) / K4, 7, 4), a2);
-        let mut bad = t1;
-        bad *= z0; // M064
-        __builtin_matrix_transpose(s2 - (a3 - a4 - a5 * a6))
-    }
-
-    pub fn m065(a0: Matrix<u16, 4, 4>, a1: i16m5x2, s0: u64, a2: Matrix<i16, 2, 4>, i0: i64, s1: u8, i1: u16, i2: i64, s2: u16, a3: f64m3x2, z0: i16m6x2) -> f64m3x2 {
-        let mut t0 = (u32m4x4) a0;
-        t0 *= -1;
-        let t1 = __builtin_matrix_insert(__builtin_matrix_multiply(a1 - s0, a2), 1, i0, s1);
-        t0[i1][3] = t0[3][i2];
-        t0 *= s2 as u32;
-        let mut bad = a1;
-        bad *= z0; // M065
-        __builtin_matrix_add(15 * a3, a3)
-    }
-
-    pub fn m066(a0: i32m7x4, i0: u8, dst0: &mut [i32], a1: u8m7x2_b, a2: i32m2x4_b, a3: Matrix<u8, 7, 8>, a4: u8m8x2, s0: u64, n0: usize, dst1: &mut [u8], z0: i32m4x5) -> u8 {
-        __builtin_matrix_column_major_store(a0 + __builtin_matrix_extract(a0, i0, 1), dst0, 10);
-        let t0: i32m7x4_b = (i32m7x2) a1 * (a2 * a1[3][1]);
-        __builtin_matrix_column_major_store(a3 * a4 / s0, dst1, n0);
-        let mut bad = t0;
-        bad += z0; // M066
-        return a3[6][7];
-    }
-
-    /// Kernel `k0202` of the oracle corpus.
-    pub fn m067(src0: &[i64], s0: i64, a0: f32m3x13_b, a1: f32m7x3, s1: i64, z0: f32m3x13) -> f32m7x3 {
+    pub fn m020(a0: i16m2x10_b, a1: i16m10x6, a2: i16m2x6, a3: Matrix<u16, 4, 6>, src0: &[u16]) -> u16m4x6 {
+        let t0: i16m2x6_b = a0 * a1 - a2;
         let mut bad = a0;
-        bad /= z0; // M067
-        __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 13, 10) as f32m7x13, 2, (K5 * 1) / K5, s0) * __builtin_matrix_transpose(a0) - (a1 + s1)
-    }
-
-    pub fn m068(a0: u64m2x2, dst0: &mut [u64], i0: u16, z0: f32m2x3, z1: &mut [u32]) -> u64 {
-        __builtin_matrix_column_store(a0 * a0 - a0, dst0, 3);
-        __builtin_matrix_column_major_store(z0, z1, 2); // M068
-        a0[0 + 1][i0]
-    }
-
-    pub fn m069(a0: u64m1x15, i0: u8, s0: u16, z0: &[u64]) -> u64m1x15 {
-        __builtin_matrix_column_major_store(a0, z0, 1); // M069
-        __builtin_matrix_insert(a0, i0, 10, s0)
-    }
-
-    /// Kernel `k0125` of the oracle corpus.
-    pub fn m070(a0: u16m2x9, dst0: &mut [u16], a1: Matrix<u16, 2, 9>, s0: f64, a2: i8m4x8, a3: i8m4x8, n0: usize, src0: &[i8], a4: i8m16x2, a5: i8m4x16, z0: &[f32]) -> i8m4x16 {
-        __builtin_matrix_column_major_store(a0 + a0, dst0, K2 * 2);
-        let mut t0: u16m2x9 = a0 - a1;
-        t0 -= s0;
-        let bad = __builtin_matrix_column_major_load(z0, 1, 1048576, 1); // M070
-        return __builtin_matrix_multiply((a2 + a3) * __builtin_matrix_column_major_load(src0, 8, (K4 * 2) / K4, n0), __builtin_matrix_transpose(a4)) - a5;
-    }
-
-    pub fn m071(a0: f32m4x3, dst0: &mut [i64], src0: &[i8], a1: i8m3x4, a2: i8m3x4, a3: i8m4x8, a4: i8m8x4, a5: i8m8x4, a6: i8m8x4, z0: &[u8], z1: usize) -> i8m8x4 {
-        __builtin_matrix_column_major_store((a0[2][1] - a0) as i64m4x3, dst0, (K4 * 5) / K4);
-        let mut t0: i8m3x4 = __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 3, 4, K2 + 1), a1) - __builtin_matrix_insert(a2, 2, 2, 119);
-        t0 *= __builtin_matrix_multiply(a3 * (a4 - a5), a3 * a6);
-        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M071
-        a5
-    }
-
-    #[allow(unused_variables)]
-    pub fn m072(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, i0: u8, i1: u8, a3: f32m1x2, n0: usize, src0: &[f32], src1: &[f32], z0: i64) -> f32m6x2 {
-        let mut t0 = __builtin_matrix_transpose((a0 + s0) * a1);
-        t0 *= s1;
-        let bad = __builtin_matrix_transpose(z0); // M072
-        return (__builtin_matrix_insert(a2, 4, 0, 1.0000000596046448) - a0[i0][i1]) * a3 + (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 2, n0), 0, 1, -1.5) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
-    }
-
-    pub fn m073(n0: usize, src0: &[i64], a0: f64m4x3, n1: usize, src1: &[i64], z0: i64m2x4) -> i64m4x3 {
-        let bad = __builtin_matrix_transpose(z0, z0); // M073
-        __builtin_matrix_add(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 4, n0)), a0 as i64m4x3) + __builtin_matrix_column_major_load(src1, 4, 3, n1)
-    }
-
-    /// Kernel `k0264` of the oracle corpus.
-    pub fn m074(a0: i32m5x3, i0: i32, a1: i32m3x4, s0: f32, s1: f64, a2: f32m5x5, s2: i8, a3: f32m5x1_b, a4: f32m5x1, src0: &[f32], src1: &[f64], a5: f64m8x2_b, s3: i64, src2: &[f64], dst0: &mut [f64], z0: u16, z1: &mut [u16]) {
-        let mut t0 = __builtin_matrix_insert(a0, 3, i0, 5u32) * (a1 - s0);
-        for l0 in 0..5 { t0[l0][1] = -0x8; }
-        let mut t1: f32m5x5 = (a2 + s2) as f32m5x5 + __builtin_matrix_insert((a3 - a4) * __builtin_matrix_column_load(src0, 1, K2 + 3, 2), 2, 3, 7u32);
-        t1[2][2] *= a2[2][1];
-        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src1, 8, 2, 9) - a5) / s3 * __builtin_matrix_column_major_load(src2, 2, 3, 5), dst0, 11);
-        __builtin_matrix_column_major_store(z0, z1, 1); // M074
-    }
-
-    typedef f64 bad_m075 __attribute__((matrix_type(3, 0))); // M075
-
-    /// Kernel `k0212` of the oracle corpus.
-    pub fn m076(a0: u32m6x8, n0: usize, src0: &[u32], a1: u32m13x2_b, s0: i64, s1: i64, i0: u8, s2: u16, a2: Matrix<u32, 8, 2>, dst0: &mut [u32], i1: i64, a3: i16m8x5, s3: i8, i2: u32, i3: u8, i4: u8, a4: u32m5x2, a5: u32m5x2, a6: u16m5x2, z0: u32m3x3, z1: u32m3x3) -> u32m8x2 {
-        let mut t0: Matrix<u32, 6, 8> = a0 + a0;
-        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_transpose(__builtin_matrix_column_load(src0, 13, 6, n0)) * a1, 7 - K4, 0, s0 - s1), i0, 1, s2) * __builtin_matrix_transpose(a2), dst0, 7);
-        t0[i1][6] = a0[5][2];
-        let bad: u16m3x3 = z0 * z1; // M076
-        __builtin_matrix_insert(__builtin_matrix_insert(a3, 2, 0, s3) as u32m8x5, i2, i3, a3[i4][0]) * (a4 - a5 + a6 as u32m5x2)
-    }
-
-    pub fn m077(src0: &[f32], i0: u32, s0: i32, a0: u64m5x8_b, a1: u64m5x8_b, i1: u32, z0: i64m4x4, z1: i64m4x4_b) -> u64 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, 3, 7, 4);
-        t0[0][i0] += s0 as f32;
-        let bad: i32m4x4 = z0 - z1; // M077
-        return __builtin_matrix_transpose(__builtin_matrix_add(a0, a1))[i1][3];
-    }
-
-    /// Kernel `k0164` of the oracle corpus.
-    pub fn m078(a0: i8m4x1_b, s0: i8, s1: i64, src0: &[i8], a1: Matrix<i8, 3, 1>, a2: i8m3x1, dst0: &mut [i8], a3: i8m3x1, dst1: &mut [i8], a4: f32m5x3, s2: u8, s3: u16, s4: i8, s5: i8, z0: i8m4x6) -> f32m5x3 {
-        __builtin_matrix_column_store((a0 + s0 as i64 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * __builtin_matrix_add(a1, a2), dst0, (K5 * 5) / K5);
-        __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-        let bad = a0 + z0; // M078
-        return __builtin_matrix_insert(a4 - a4 + __builtin_matrix_insert(a4 * s2, 1, 2, s3 as i16), 3, 1, s4 - s5);
-    }
-
-    pub fn m079(a0: u16m2x14, a1: u16m14x1, a2: u16m2x1, i0: usize, s0: i64, z0: u16m6x2) -> u16m2x1 {
-        let bad = a0 - z0; // M079
-        __builtin_matrix_multiply(a0, a1) as u16m2x1 + __builtin_matrix_insert((u16m2x1) a2, 1, i0, s0)
-    }
-
-    pub fn m080(src0: &[i8], s0: u16, a0: i8m5x8, s1: u8, a1: i8m8x16, s2: u32, s3: f64, z0: u32m8x16) -> i8m5x16 {
-        let bad = a1 - z0; // M080
-        (s1 - __builtin_matrix_scalar_multiply(__builtin_matrix_column_major_load(src0, 13 - K8, 5, K4 + 1) / -2, s0) * a0) * (a1 / s2 + s3)
-    }
-
-    /// Kernel `k0090` of the oracle corpus.
-    pub fn m081(a0: f64m2x3_b, src0: &[f64], a1: f64m2x3, a2: f64m2x3, s0: u32, a3: Matrix<i64, 1, 3>, z0: f64m1x1) -> u16m1x3 {
-        let t0: f64m2x3 = a0 - (a0[0][1] - __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 2, 3, 4) + a1, a2) + s0 as u8);
-        let bad = a2 * z0; // M081
-        0x3 + a3 as u16m1x3
-    }
-
-    pub fn m082(a0: i32m5x16, s0: u8, i0: u16, s1: i32, s2: i32, s3: u8, src0: &[f32], n0: usize, src1: &[f32], src2: &[f32], i1: u8, i2: u8, z0: f64m4x2, z1: u32m2x1) -> f32m12x3 {
-        let mut t0 = a0 + s0;
-        t0[(K8 * 3) / K8][i0] = s2;
-        t0[2][19 - K5] = s3 as i32;
-        let bad = z0 * z1; // M082
-        __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2]
-    }
-
-    /// Kernel `k0138` of the oracle corpus.
-    pub fn m083(a0: i32m3x1, n0: usize, src0: &[i32], src1: &[i32], i0: u32, s0: i16, a1: i8m4x2, a2: i8m2x3, a3: Matrix<i8, 4, 5>, src2: &[i8], a4: i8m3x3, src3: &[i8], i1: u16, s1: i8, i2: u8, a5: f64m1x4, a6: f64m4x7, src4: &[f64], n1: usize, src5: &[f64], i3: i64, n2: usize, src6: &[i8], a7: i8m12x5, z0: i64m1x5, z1: i64m1x5) -> i8m4x5 {
-        let mut t0 = (__builtin_matrix_transpose(a0) + __builtin_matrix_column_load(src0, 6 - K5, 3, n0) - __builtin_matrix_insert(__builtin_matrix_column_load(src1, 1, 3, 1), i0, 2, s0)) as i8m1x3 * __builtin_matrix_add(__builtin_matrix_transpose(a1 * a2) * a3, __builtin_matrix_column_major_load(src2, 3, 5, 5) + a4 * __builtin_matrix_column_major_load(src3, 3, 5, 6));
-        t0[i1][0] = s1;
-        t0[i2][2] = a3[0][0];
-        let t1 = __builtin_matrix_insert(a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)), 0, i3, 1e-1f32);
-        let bad = z0 / z1; // M083
-        __builtin_matrix_column_major_load(src6, 4, 12, n2) * a7
-    }
-
-    /// Kernel `k0264` of the oracle corpus.
-    pub fn m084(a0: i32m5x3, i0: i32, a1: i32m3x4, s0: f32, s1: f64, a2: f32m5x5, s2: i8, a3: f32m5x1_b, a4: f32m5x1, src0: &[f32], src1: &[f64], a5: f64m8x2_b, s3: i64, src2: &[f64], dst0: &mut [f64], z0: u16) {
-        let mut t0 = __builtin_matrix_insert(a0, 3, i0, 5u32) * (a1 - s0);
-        for l0 in 0..5 { t0[l0][1] = -0x8; }
-        let mut t1: f32m5x5 = (a2 + s2) as f32m5x5 + __builtin_matrix_insert((a3 - a4) * __builtin_matrix_column_load(src0, 1, K2 + 3, 2), 2, 3, 7u32);
-        t1[2][2] *= a2[2][1];
-        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src1, 8, 2, 9) - a5) / s3 * __builtin_matrix_column_major_load(src2, 2, 3, 5), dst0, 11);
-        let bad = z0 / a5; // M084
-    }
-
-    #[inline(never)]
-    pub fn m085(src0: &[i32], s0: u32, i0: i32, z0: u32m3x3) -> i32 {
-        let bad = 1.5 / z0; // M085
-        (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0]
-    }
-
-    pub fn m086(a0: f32m1x11_b, a1: i32m1x3, a2: i32m3x4, a3: i8m1x4, a4: i8m1x4, s0: i32, z0: u16m5x1) -> i8m1x4 {
-        let t0 = a0;
-        let t1: i8m1x4 = ((a1 + a1) * (a2 / 2_)) as i8m1x4;
-        let bad = -z0; // M086
-        t1 - a3 - a4 - s0
-    }
-
-    pub fn m087(a0: i64m8x8, a1: i64m8x2, dst0: &mut [i64], a2: i64m2x4, a3: Matrix<i64, 4, 6>, s0: u64, a4: i64m6x4, a5: i64m4x8, n0: usize, dst1: &mut [i64], a6: f64m3x4, n1: usize, dst2: &mut [f64], a7: i64m8x3_b, s1: i64, s2: i64, src0: &[i64], a8: i64m12x3_b, a9: i64m3x6, src1: &[i64], a10: u32m7x2) -> u32m7x2 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
-        let t0: i64m8x8 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_load(src1, (K5 * 6) / K5, 8, 9));
-        let bad = !a2; // M087
-        a10
-    }
-
-    pub fn m088(n0: usize, src0: &[f32], a0: f32m4x7, s0: u32, a1: Matrix<f32, 7, 5>, i0: i64, a2: i32m6x2, a3: i32m6x2, i1: usize, s1: f32, i2: i32, a4: Matrix<f32, 7, 3>, a5: f32m3x5, s2: f32) -> f32m7x5 {
-        let mut t0: f32m5x7 = __builtin_matrix_insert(s0 + __builtin_matrix_column_major_load(src0, K2 + 3, 4, n0) * a0, 2, 4, a0[3][(K4 * 1) / K4]);
-        t0 = __builtin_matrix_transpose(__builtin_matrix_insert(8u64 * a1, i0, 1, (a2 + a3)[(K2 * 4) / K2][i1]));
-        t0[4][3] *= s1;
-        let bad = a3 <= a3; // M088
-        __builtin_matrix_extract(a2, 0, i2) * a1 - (s2 - a4 * a5)
-    }
-
-    pub fn m089(src0: &[f32], n0: usize, src1: &[f32], i0: usize, i1: u32, a0: u64m16x1_b, a1: i32m1x2_b, a2: i32m2x4_b, z0: i32m4x2) -> i32m1x4 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, 8, n0);
-        if i0 < 2 { t0[0][1] -= t0[1][i1]; }
-        let mut t1: i16m16x1_b = a0 as i16m16x1;
-        t1[12][0] = __builtin_matrix_extract(t1, 9, 0);
-        let bad = z0 % 3; // M089
-        a1 * (i32m2x4) a2
-    }
-
-    pub fn m090(a0: i64m7x12, n0: usize, dst0: &mut [i64], a1: i32m3x2_b, a2: u64m3x1, s0: u64, src0: &[u64], dst1: &mut [u64], a3: f64m4x2, s1: i64, s2: i64) -> f64m2x4 {
-        __builtin_matrix_column_store(a0 / 5_, dst0, n0);
-        __builtin_matrix_column_major_store((u64m3x2) (a1 - 1) + a2 * s0 * __builtin_matrix_column_major_load(src0, 1, (K8 * 2) / K8, 4), dst1, 4);
-        let bad = a2 | 1; // M090
-        return __builtin_matrix_transpose((s1 + s2) * a3);
-    }
-
-    pub fn m091(a0: f64m4x15_b, i0: u32, i1: u32, i2: u8, src0: &[f64], a1: f64m1x15, z0: f64m4x15) -> f64m4x15 {
-        let mut t0: f64m4x15 = a0[i0][i1] + a0;
-        t0[(K5 * 1) / K5][2] = a0[i2][7];
-        let bad = t0 || z0; // M091
-        __builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 7) * a1 - t0
-    }
-
-    pub fn m092(a0: f32m10x1, a1: f32m1x7, s0: u8, a2: i32m10x7, i0: i32, s1: u16, a3: u32m2x10, a4: u32m2x10, i1: u32, src0: &[u32], a5: u32m10x4, dst0: &mut [u32], src1: &[u16], a6: u16m4x4) -> u16m4x4 {
-        let mut t0: Matrix<u8, 10, 7> = a2 as u8m10x7;
-        t0[(K3 * 7) / K3][i0] /= 2;
-        t0 -= s1;
-        __builtin_matrix_column_store(__builtin_matrix_insert(a3 * a4[1][i1] + __builtin_matrix_column_major_load(src0, 2, 10, 4), 0, 8, 0x1i64) * a5, dst0, 2);
-        let bad = a5 as i16m4x3; // M092
-        __builtin_matrix_column_major_load(src1, 4, 4, (K4 * 6) / K4) + a6
-    }
-
-    pub fn m093(a0: Matrix<f32, 1, 4>, a1: f32m1x4, n0: usize, src0: &[f32], n1: usize, dst0: &mut [f32], a2: u16m7x1_b, s0: i32, s1: i32, a3: u16m1x16_b, a4: u16m16x1) -> u16m7x1 {
-        __builtin_matrix_column_major_store(__builtin_matrix_add(a0, a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-        let t0 = a1 * 2.7;
-        let bad = a3 as i32; // M093
-        return (-1 - a2) * (s0 - s1) * a3 * a4;
-    }
-
-    pub fn m094(a0: f32m4x4, a1: f32m4x1, a2: u64m1x7, a3: f32m7x6, s0: u16, i0: u16, a4: f32m4x6, a5: f32m4x3, a6: f32m4x2, a7: Matrix<f32, 2, 3>, s1: u64) -> f32m4x3 {
-        let t0: f32m4x3 = __builtin_matrix_multiply(a0 * a1, a2 as f32m1x7) * __builtin_matrix_insert(a3 / s0, i0, 2, a3[0][1]) * (__builtin_matrix_transpose(a4) * a5);
-        let bad = a1[4][0]; // M094
-        a6 * a7 / s1
-    }
-
-    pub fn m095(src0: &[f32], n0: usize, src1: &[f32], i0: usize, i1: u32, a0: u64m16x1_b, a1: i32m1x2_b, a2: i32m2x4_b, z0: u64m6x3) -> i32m1x4 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, 8, n0);
-        if i0 < 2 { t0[0][1] -= t0[1][i1]; }
-        let mut t1: i16m16x1_b = a0 as i16m16x1;
-        t1[12][0] = __builtin_matrix_extract(t1, 9, 0);
-        let bad = z0[5][5]; // M095
-        a1 * (i32m2x4) a2
-    }
-
-    #[allow(unused_variables)]
-    pub fn m096(a0: i32m2x2, a1: i32m2x4, s0: i64, s1: i64, i0: i64, dst0: &mut [i32], a2: u64m2x1, a3: u64m1x2, a4: u64m1x2, a5: u64m2x1, z0: i16m2x5) -> u64m2x1 {
-        __builtin_matrix_column_major_store(a1[0][i0] - (a0 - a0) * __builtin_matrix_insert(a1, 5 - K5, 2, s0 - s1), dst0, 4);
-        let bad = z0[-1][0]; // M096
-        __builtin_matrix_multiply(__builtin_matrix_transpose(a2 * a3), __builtin_matrix_add(__builtin_matrix_transpose(a4), a5))
-    }
-
-    pub fn m097(a0: f32m6x3, a1: f32m6x3, a2: f32m3x7_b, a3: f64m6x8, a4: f64m8x3, n0: usize, src0: &[u32], src1: &[u32], n1: usize, src2: &[i8], a5: Matrix<i8, 7, 4>, a6: i16m4x2_b, s0: i32, s1: i32) -> i16m4x2 {
-        let t0: Matrix<i16, 6, 7> = ((a0 - a1) * a2) as i16m6x7;
-        let t1 = (__builtin_matrix_column_major_load(src0, (K3 * 6) / K3, 3, n0) + __builtin_matrix_column_major_load(src1, 6, 3, 9)) as i8m6x3 * __builtin_matrix_column_major_load(src2, 3, 4, n1) * __builtin_matrix_transpose(a5);
-        let mut bad = a2;
-        bad[3][0] = 1.5; // M097
-        a6 * (s0 + s1)
-    }
-
-    pub fn m098(a0: u8m7x3, src0: &[u8], n0: usize, dst0: &mut [u8], a1: i32m6x3, src1: &[u64], a2: u64m2x1_b, a3: Matrix<i16, 1, 3>) -> u8m7x3 {
-        __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 7, 3, 10), dst0, n0);
-        let t0: i32m6x3 = a1 * -2;
-        let bad = a2[1 + 1][0]; // M098
-        return (u8m7x3) (u64m7x3) (__builtin_matrix_column_major_load(src1, 7, 2, 10) * a2 * a3 as u64m1x3);
-    }
-
-    pub fn m099(src0: &[u32], i0: u8, a0: u32m4x15, a1: Matrix<u32, 4, 3>, src1: &[u32], a2: Matrix<u32, 2, 15>, a3: u32m15x2, a4: u32m2x4, a5: f64m1x3, s0: u16) -> f64m1x3 {
-        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 4, 18 - K3, 5), 3, i0, 9) + 0i64 - a0 + (a1 * (__builtin_matrix_column_major_load(src1, 3, (K3 * 2) / K3, 3) * a2) - 6u64) + __builtin_matrix_transpose(a3 * a4);
-        let bad = a0[0][K3 + 13]; // M099
-        a5 as f64m1x3 + s0
-    }
-
-    pub fn m100(src0: &[i32], s0: i8, s1: u16, a0: i32m3x7, i0: usize, s2: f64, a1: Matrix<i32, 7, 4>, a2: i32m4x1, a3: i32m1x5, dst0: &mut [i32], a4: u16m2x6, s3: u16, s4: u16, n0: usize, src1: &[i32], i1: u16, i2: i64, s5: i8, i3: i32, z0: i64m6x3) -> i32m3x7 {
-        let mut t0 = __builtin_matrix_insert(-0x1i64 + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0), (K4 * 1) / K4, 5, s1);
-        __builtin_matrix_column_major_store((a0 / 2 - __builtin_matrix_add(__builtin_matrix_extract(a0, i0, 4) + a0, a0 / s2)) * (a1 * a2) * a3, dst0, 4);
-        t0[0][2] -= 0x1;
-        t0 += (s3 + s4 - a4) as i32m2x6;
-        let t1 = __builtin_matrix_insert(__builtin_matrix_column_load(src1, (K3 * 2) / K3, 8 - K2, n0), i1, i2, s5) - (i32m2x6) t0 + -4;
-        let bad = z0[4]; // M100
-        __builtin_matrix_insert(__builtin_matrix_insert(a0, 2, 6, 234), (K4 * 0) / K4, i3, 0u64)
-    }
-
-    /// Kernel `k0204` of the oracle corpus.
-    pub fn m101(a0: i8m10x8, a1: i8m8x5_b, i0: u16, a2: i8m8x5, a3: i8m8x5_b, n0: usize, dst0: &mut [i8]) {
-        let mut t0: Matrix<i8, 10, 5> = 2 + a0 * a1;
-        if i0 < 2 { t0 *= 7; }
-        for l0 in 0..5 { t0[4][l0] = a1[7][3]; }
-        __builtin_matrix_column_major_store(a2 - a3, dst0, n0);
-        let bad = (a0[0])[0]; // M101
-    }
-
-    pub fn m102(a0: i64m1x2_b, i0: u16, z0: f32) -> i64 {
-        let bad = a0[0][z0]; // M102
-        (a0 - 0)[0][i0]
-    }
-
-    #[allow(unused_variables)]
-    pub fn m103(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, i0: u8, i1: u8, a3: f32m1x2, n0: usize, src0: &[f32], src1: &[f32]) -> f32m6x2 {
-        let mut t0 = __builtin_matrix_transpose((a0 + s0) * a1);
-        t0 *= s1;
-        let bad = &a2[0][0]; // M103
-        return (__builtin_matrix_insert(a2, 4, 0, 1.0000000596046448) - a0[i0][i1]) * a3 + (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 2, n0), 0, 1, -1.5) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
-    }
-
-    pub fn m104(n0: usize, src0: &[f32], a0: f32m2x2_b, s0: f32, src1: &[f32], s1: i64, a1: f32m3x7, a2: f32m7x5, src2: &[f32], s2: f64, src3: &[f32], a3: Matrix<f32, 2, 4>, i0: u32, i1: i32, a4: f32m3x5, src4: &[f32]) -> u16m3x3 {
-        let mut t0 = __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 3, (K2 * 2) / K2, n0) * a0 * s0 as u8, __builtin_matrix_column_major_load(src1, 2, 4, 2) - s1);
-        t0 = __builtin_matrix_multiply(a1 * a2 * __builtin_matrix_column_major_load(src2, 5, 2, 6) + s2, __builtin_matrix_column_major_load(src3, 2, 4, 5) + a3);
-        t0[i0][i1] -= -4.0;
-        a4 * __builtin_matrix_column_major_load(src4, 5, 7, 6) // M104
-    }
-
-    pub fn m105(a0: i32m2x4, n0: usize, src0: &[i32], n1: usize, src1: &[i32], i0: usize, i1: i64, a1: f64m2x4, i2: u32, a2: i32m4x1_b, a3: i32m1x1, n2: usize, src2: &[u64], a4: u64m6x3_b, src3: &[u64], a5: u64m3x8, a6: u64m8x7, z0: u8m6x3) -> u64m6x3 {
-        let mut t0 = __builtin_matrix_multiply(a0 + a0, __builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
-        if i0 < 1 { t0[i1][0] = -6; }
-        t0 = __builtin_matrix_insert(a1 as i32m2x4, 1, i2, (a2 * a3)[1][0]) * -1_ + t0;
-        let bad: i64m6x3 = __builtin_matrix_transpose(z0); // M105
-        __builtin_matrix_add(__builtin_matrix_column_major_load(src2, 6, 8 - K5, n2), a4) - a4 + 136u64 - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6)
-    }
-
-    pub fn m106(a0: i8m2x4, dst0: &mut [i8], a1: i8m2x7, a2: i8m7x4, a3: i8m7x4, a4: i8m2x4, a5: u32m2x4, src0: &[i8], s0: i8, a6: i8m2x4_b, z0: i8m2x2) -> i8m2x4 {
-        __builtin_matrix_column_major_store(a0 + -0x2i64, dst0, 3);
-        let mut t0 = a0;
-        for l0 in 0..2 { t0[l0][2] /= 3; }
-        let mut bad = a3;
-        bad = z0; // M106
-        return __builtin_matrix_multiply(a1, a2 - a3) - a4 - a5 as i8m2x4 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
-    }
-
-    /// Kernel `k0191` of the oracle corpus.
-    pub fn m107(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: u16m6x6, z1: u16m6x4) -> f32m2x6 {
-        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-        __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (__builtin_matrix_multiply(a2, a3) + __builtin_matrix_add(a2, a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-        let t0: Matrix<u16, 3, 2> = a1 * a4 - 0x8;
-        let mut bad = a2;
-        bad = z0 * z1; // M107
-        ((a5 - __builtin_matrix_extract(t0, (K5 * 1) / K5, 1)) * -0.75 - __builtin_matrix_extract(a4, 1, (K8 * 1) / K8)) * (s1 as i32 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)))
-    }
-
-    pub fn m108(src0: &[u32], z0: u16m2x3, z1: u16m3x5) -> u8m4x2 {
-        let mut bad = z0;
-        bad *= z1; // M108
-        __builtin_matrix_column_major_load(src0, 4, 6 - K4, 7) as u8m4x2
-    }
-
-    #[inline]
-    pub fn m109(a0: f64m4x1, s0: i32, a1: u32m9x1, i0: i32, i1: u8, a2: Matrix<u32, 1, 8>, a3: u32m8x4, src0: &[u32], z0: f64m2x3) -> u32m8x4 {
-        let mut t0: f64m4x1 = a0;
-        t0 /= s0;
-        let t1: Matrix<u32, 9, 4> = __builtin_matrix_insert(a1, i0, i1, 0i64) * (a2 * a3) as u32m1x4;
-        let mut bad = a0;
-        bad += z0; // M109
-        __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, (K4 * 8) / K4, 8, 11), a3)
-    }
-
-    pub fn m110(src0: &[u64], a0: u64m8x4_b, n0: usize, src1: &[u64], a1: i8m3x4, s0: u32, s1: u32, a2: i8m4x3, z0: i8m4x3) -> i8m4x3 {
-        let t0: u32m8x16_b = (u32m8x16) __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 8, 16, 11), a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
-        let mut bad = a2;
-        bad /= z0; // M110
-        return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
-    }
-
-    pub fn m111(src0: &[i32], s0: i8, s1: u16, a0: i32m3x7, i0: usize, s2: f64, a1: Matrix<i32, 7, 4>, a2: i32m4x1, a3: i32m1x5, dst0: &mut [i32], a4: u16m2x6, s3: u16, s4: u16, n0: usize, src1: &[i32], i1: u16, i2: i64, s5: i8, i3: i32, z0: &[u32]) -> i32m3x7 {
-        let mut t0 = __builtin_matrix_insert(-0x1i64 + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0), (K4 * 1) / K4, 5, s1);
-        __builtin_matrix_column_major_store((a0 / 2 - __builtin_matrix_add(__builtin_matrix_extract(a0, i0, 4) + a0, a0 / s2)) * (a1 * a2) * a3, dst0, 4);
-        t0[0][2] -= 0x1;
-        t0 += (s3 + s4 - a4) as i32m2x6;
-        let t1 = __builtin_matrix_insert(__builtin_matrix_column_load(src1, (K3 * 2) / K3, 8 - K2, n0), i1, i2, s5) - (i32m2x6) t0 + -4;
-        let bad = __builtin_matrix_column_major_load(z0, 4, 4, 2); // M111
-        __builtin_matrix_insert(__builtin_matrix_insert(a0, 2, 6, 234), (K4 * 0) / K4, i3, 0u64)
-    }
-
-    pub fn m112(src0: &[i32], s0: i8, s1: u16, a0: i32m3x7, i0: usize, s2: f64, a1: Matrix<i32, 7, 4>, a2: i32m4x1, a3: i32m1x5, dst0: &mut [i32], a4: u16m2x6, s3: u16, s4: u16, n0: usize, src1: &[i32], i1: u16, i2: i64, s5: i8, i3: i32, z0: &mut [i32]) -> i32m3x7 {
-        let mut t0 = __builtin_matrix_insert(-0x1i64 + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0), (K4 * 1) / K4, 5, s1);
-        __builtin_matrix_column_major_store((a0 / 2 - __builtin_matrix_add(__builtin_matrix_extract(a0, i0, 4) + a0, a0 / s2)) * (a1 * a2) * a3, dst0, 4);
-        t0[0][2] -= 0x1;
-        t0 += (s3 + s4 - a4) as i32m2x6;
-        let t1 = __builtin_matrix_insert(__builtin_matrix_column_load(src1, (K3 * 2) / K3, 8 - K2, n0), i1, i2, s5) - (i32m2x6) t0 + -4;
-        __builtin_matrix_column_major_store(a2, z0, 3); // M112
-        __builtin_matrix_insert(__builtin_matrix_insert(a0, 2, 6, 234), (K4 * 0) / K4, i3, 0u64)
-    }
-
-    pub fn m113(a0: u8m4x2_b, z0: &mut [i8]) -> u8m4x2 {
-        __builtin_matrix_column_major_store(a0, z0, 4); // M113
-        -1 * a0
-    }
-
-    pub fn m114(a0: u16m6x2, a1: u16m2x14, a2: u64m6x14, a3: u64m14x3, s0: u8, a4: Matrix<f32, 1, 2>, z0: &[u64]) -> f32m1x2 {
-        let mut t0: u64m6x3 = ((u64m6x14) (u16m6x14) (a0 * a1) - a2) * a3;
-        t0 /= s0;
-        __builtin_matrix_column_major_store(t0, z0, 6); // M114
-        return a4 + 1e-3;
-    }
-
-    pub fn m115(a0: f64m8x5_b, a1: f64m8x5_b, a2: f64m8x8_b, src0: &[f64], src1: &[u64], a3: u64m8x1, z0: &[i32]) -> u64m8x1 {
-        let t0: f64m8x5_b = a0 + a0 + a1;
-        let t1 = (a2 + __builtin_matrix_column_load(src0, 8, 8, 8)) * a0;
-        let bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); // M115
-        __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3
-    }
-
-    /// Kernel `k0153` of the oracle corpus.
-    pub fn m116(a0: u64m4x7_b, s0: f64, i0: u16, s1: i16, a1: Matrix<u8, 7, 3>, z0: &[u16], z1: usize) -> u8m4x3 {
-        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M116
-        __builtin_matrix_insert(a0 as u8m4x7 * s0, i0, 5, s1) * a1
-    }
-
-    /// Kernel `k0020` of the oracle corpus.
-    pub fn m117(a0: i8m3x10_b, src0: &[f64], src1: &[i8], s0: u64, n0: usize, dst0: &mut [i8], z0: f64) {
-        let t0: i8m3x10 = a0 - a0[0][(K3 * 6) / K3] + __builtin_matrix_column_major_load(src0, 3, 10, 4) as i8m3x10 + __builtin_matrix_column_major_load(src1, 2 + 1, K5 * 2, 9 - K4);
-        __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
-        let bad = __builtin_matrix_transpose(z0); // M117
-    }
-
-    pub fn m118(a0: f32m4x6, src0: &[f32], src1: &[f32], n0: usize, src2: &[f32], s0: i64, s1: i64) -> f32m4x6 {
-        let mut t0 = a0 / 0.5f32 * (__builtin_matrix_column_major_load(src0, 8 - K2, 1, K4 + 3) * __builtin_matrix_column_load(src1, (K8 * 1) / K8, 2, 7 - K5));
-        t0[2][1] -= t0[K2 + 1][1];
-        let bad = __builtin_matrix_transpose(a0, a0); // M118
-        __builtin_matrix_column_major_load(src2, 4, 6, n0) + (s0 - s1)
-    }
-
-    pub fn m119(a0: f32m6x6, s0: u16, i0: usize, s1: f32, a1: f32m6x6, a2: f32m6x3, a3: Matrix<f32, 6, 3>, a4: f32m3x6, s2: i16, src0: &[f32], s3: i8, z0: f32, z1: &mut [f32]) -> f32m2x10 {
-        let mut t0: f32m6x6 = a0 * s0;
-        if i0 < 3 { t0 /= s1; }
-        t0 += __builtin_matrix_transpose(a1) / 2.0f32;
-        t0 = (a2 + a3) * (a4 * s2) - 1.0000000596046448f32;
-        t0[0][0] += 3e0;
-        __builtin_matrix_column_major_store(z0, z1, 1); // M119
-        __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3
-    }
-
-    pub fn m120(a0: u16m7x9, src0: &[u16], src1: &[u16], src2: &[u16]) -> u16m8x7 {
-        let bad = a0 - 0x1_0000; // M120
-        __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 9, (K2 * 8) / K2, 12) - __builtin_matrix_column_major_load(src1, 7, 4, 9) * __builtin_matrix_column_load(src2, 6 - K2, 8, 4))
-    }
-
-    typedef i16 bad_m121 __attribute__((matrix_type(1048576, 2))); // M121
-
-    #[inline]
-    pub fn m122(src0: &[f64], a0: f64m2x16, src1: &[f64], s0: i32, s1: i16, a1: i8m2x5, a2: i8m2x5_b, a3: f32m8x2, a4: f32m8x2, z0: f64m6x6, z1: f64m6x6) -> f32m8x2 {
-        let t0: Matrix<f64, 2, 4> = s1 - (__builtin_matrix_column_major_load(src0, 2, 4, 5) + a0 * __builtin_matrix_column_major_load(src1, 16, 4, 18) + s0);
-        let t1: Matrix<i8, 2, 5> = __builtin_matrix_add(a1, a2) - a1;
-        let bad: i32m6x6 = z0 * z1; // M122
-        a3 + a3 - a4
-    }
-
-    pub fn m123(src0: &[u16], a0: u16m8x2, a1: i8m15x4_b, src1: &[i64], s0: i32, i0: i32, i1: usize, s1: i16, z0: u16m3x3, z1: u16m3x3_b) -> i8m15x4 {
-        let mut t0: u16m2x8 = __builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, (K8 * 8) / K8, 4)));
-        t0 -= __builtin_matrix_transpose(a0);
-        let bad: i16m3x3 = z1 * z0; // M123
-        __builtin_matrix_insert(a1 - __builtin_matrix_extract(s0 - __builtin_matrix_column_major_load(src1, 5, 9, 10 - K4), 4, i0), i1, 4 - K4, s1 as u32)
-    }
-
-    /// Kernel `k0278` of the oracle corpus.
-    pub fn m124(a0: u8m6x4, i0: usize, z0: u8m4x1) -> u8m6x4 {
-        let bad = a0 + z0; // M124
-        -1 - (a0[4][i0] + a0)
-    }
-
-    /// Kernel `k0056` of the oracle corpus.
-    pub fn m125(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: f64m6x4) {
-        let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-        if i0 < 3 { t0 *= 9; }
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
-        let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
-        let bad = t1 - z0; // M125
-    }
-
-    /// Kernel `k0191` of the oracle corpus.
-    pub fn m126(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16, z0: i32m4x7) -> f32m2x6 {
-        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-        __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (__builtin_matrix_multiply(a2, a3) + __builtin_matrix_add(a2, a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-        let t0: Matrix<u16, 3, 2> = a1 * a4 - 0x8;
-        let bad = a0 + z0; // M126
-        ((a5 - __builtin_matrix_extract(t0, (K5 * 1) / K5, 1)) * -0.75 - __builtin_matrix_extract(a4, 1, (K8 * 1) / K8)) * (s1 as i32 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)))
-    }
-
-    pub fn m127(a0: Matrix<i8, 2, 4>, a1: i16m2x4, z0: i8m1x1, z1: i8m6x1) -> i16m2x4 {
-        let bad = z0 * z1; // M127
-        (i16m2x4) a0 - a1
-    }
-
-    pub fn m128(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b, z0: f32m2x6) -> u8m3x2 {
-        __builtin_matrix_column_major_store((s0 as i64 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8i64) + a0 * 3.0) / 7u32, dst0, 4);
-        let mut t0: u8m2x2_b = s1 as i32 * __builtin_matrix_add(a0, a0);
-        if i0 < 3 { t0[i1][i2] = 2; }
-        let bad = z0 / z0; // M128
-        (u8m3x2) a1
-    }
-
-    /// Kernel `k0287` of the oracle corpus.
-    pub fn m129(a0: u16m2x6_b, z0: u8) -> i8m2x6 {
-        let bad = z0 / a0; // M129
-        (2 - a0) as i8m2x6
-    }
-
-    pub fn m130(src0: &[u16], s0: i32, s1: i32, src1: &[u16], src2: &[u16], src3: &[u16], s2: u32, n0: usize, dst0: &mut [u16], z0: u16m3x6) {
-        let t0: u16m4x8 = __builtin_matrix_column_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_load(src1, 4, 8, K4 + 1);
-        __builtin_matrix_column_major_store(__builtin_matrix_column_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_load(src3, 4, 8, 10 - K4), dst0, n0);
-        let bad = 2.0 / z0; // M130
-    }
-
-    pub fn m131(src0: &[u32], a0: u32m3x6, i0: usize, s0: u64, n0: usize, src1: &[f64], a1: i8m3x6, a2: u32m3x6_b, s1: i64, s2: i64, s3: u8, z0: u16m5x1) -> u32m3x6 {
-        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6 - K3, 6, 5) - a0, 1, i0, s0);
-        let bad = -z0; // M131
-        return (a1 as u32m3x6 + a2 - (s1 - s2)) / s3;
-    }
-
-    /// Kernel `k0284` of the oracle corpus.
-    pub fn m132(src0: &[u8], a0: u8m8x6, a1: u64m8x2, a2: u64m6x3, a3: u64m3x2, i0: u32, a4: u64m3x6, n0: usize, src1: &[i16], a5: i16m4x6, a6: u64m3x5, a7: u64m5x6, s0: i64, i1: u32, s1: f32) -> u64m3x6 {
-        let mut t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
-        t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
-        if i0 < 1 { t0 *= __builtin_matrix_transpose(__builtin_matrix_insert(a4, 2, 3, -1)) * (a4 * 0); }
-        let bad = !a2; // M132
-        __builtin_matrix_insert((__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) as u64m3x6 - a6 * a7 / s0, 1, i1, s1)
-    }
-
-    pub fn m133(src0: &[i32], a0: i32m16x6, src1: &[u64], n0: usize, src2: &[u64], a1: u16m7x8, z0: f32m2x4) -> u16m7x8 {
-        let t0 = __builtin_matrix_column_load(src0, 6 - K5, 16, 2) * (a0 - a0);
-        let t1 = __builtin_matrix_column_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
-        let bad = z0 < z0; // M133
-        a1
-    }
-
-    /// Kernel `k0175` of the oracle corpus.
-    #[inline]
-    pub fn m134(a0: i32m1x8, a1: i32m1x8_b, src0: &[i32], src1: &[i32], s0: i32, dst0: &mut [i32], z0: i32m1x8) {
-        __builtin_matrix_column_major_store((a0 + a1) * (__builtin_matrix_column_major_load(src0, 8, 9, 11) * __builtin_matrix_column_major_load(src1, K2 + 7, 8 - K4, 10)) / s0, dst0, 3);
-        let bad = a0 << z0; // M134
-    }
-
-    pub fn m135(a0: i16m4x3, i0: u16, z0: i16m4x3) -> i16 {
-        let t0: i16m4x3 = a0;
-        let bad = t0 && z0; // M135
-        a0[2][i0]
-    }
-
-    pub fn m136(a0: i64m3x9, s0: u64, a1: f64m3x1, a2: f64m1x3, a3: i64m9x3, a4: Matrix<i64, 9, 3>, s1: u32) -> i64m9x3 {
-        let bad = a0 as u16m3x1; // M136
-        (__builtin_matrix_insert(__builtin_matrix_transpose(a0), 6, 0, s0) * (a1 * a2) as i64m3x3 + (a3 + a4)) * s1
+        bad[0] = 1; // M020
+        a3 - __builtin_matrix_column_major_load(src0, 4, 6, 6) + a3 + a3
     }
 
     /// Kernel `k0136` of the oracle corpus.
-    #[inline]
-    pub fn m137(a0: f64m3x2, dst0: &mut [f64], s0: i32, i0: i64, i1: usize, s1: u8, a1: i16m4x8_b, s2: f32, a2: i16m4x8) -> i16m4x8 {
-        __builtin_matrix_column_major_store(a0 + a0, dst0, 5);
-        let mut t0 = s0 * (f64m3x2) __builtin_matrix_insert(a0, 0, 1, 1.1f32);
-        t0[i0][i1] += s1 as f64;
-        let bad = a1 as i64; // M137
-        return s2 as u8 * a1 + (a2 - a2) + a1;
-    }
-
     #[allow(unused_variables)]
-    pub fn m138(a0: i32m2x2, a1: i32m2x4, s0: i64, s1: i64, i0: i64, dst0: &mut [i32], a2: u64m2x1, a3: u64m1x2, a4: u64m1x2, a5: u64m2x1, z0: i16m1x4) -> u64m2x1 {
-        __builtin_matrix_column_major_store(a1[0][i0] - (a0 - a0) * __builtin_matrix_insert(a1, 5 - K5, 2, s0 - s1), dst0, 4);
-        let bad = z0[2][0]; // M138
-        __builtin_matrix_multiply(__builtin_matrix_transpose(a2 * a3), __builtin_matrix_add(__builtin_matrix_transpose(a4), a5))
+    pub fn m021(a0: Matrix<f64, 3, 2>, dst0: &mut [f64], src0: &[u32], s0: u32, a1: Matrix<i16, 1, 4>) -> u32m1x4 {
+        __builtin_matrix_column_major_store(a0, dst0, 3);
+        let mut t0: u32m1x4 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src0, 4, 1, 7) * s0) as u32m4x1);
+        t0[0][1] = t0[0][3];
+        let bad = (t0[0])[0]; // M021
+        a1 as u32m1x4
     }
 
-    pub fn m139(a0: f64m2x6, src0: &[f64], i0: i32, s0: i32) -> f64m2x6 {
-        let t0: f64m2x2 = a0 * __builtin_matrix_column_major_load(src0, 14 - K8, 2, 8);
-        let bad = a0[-1][0]; // M139
-        __builtin_matrix_insert(a0, i0, 2, s0)
+    pub fn m022(n0: usize, src0: &[u8], a0: u8m10x7_b, s0: u16, s1: i32, a1: f64m14x2, s2: u64, a2: f64m2x12_b, a3: Matrix<f64, 14, 4>, a4: f64m4x4_b, a5: f64m14x4, a6: Matrix<f64, 4, 12>, i0: i32, a7: i8m2x1_b, a8: i8m1x8, src1: &[i8], s3: i16, a9: i8m4x2_b, n1: usize, src2: &[i8], z0: f64) -> i8m2x2 {
+        let t0: u8m10x7 = (__builtin_matrix_column_major_load(src0, 10, 7, n0) + a0) * s0;
+        let mut t1 = ((s1 ? a1 : a1) - s2) * (6.0 * a2);
+        t1[K4 * 2][10] = a0[9][1] as f64;
+        t1 = __builtin_matrix_add(a3 * a4, a5) * (__builtin_matrix_insert(a6, 0, i0, a1[7 - K3][1]) * a3[13][5 - K4]);
+        let bad = a5[0][z0]; // M022
+        (a7 * a8 * __builtin_matrix_column_major_load(src1, 8, 4, 9) + s3) * (a9 - __builtin_matrix_column_major_load(src2, 4, 2, n1))
     }
 
-    pub fn m140(src0: &[u64], src1: &[u8], n0: usize, src2: &[u8], src3: &[u8], a0: u8m3x2, i0: u16, s0: u16, a1: u8m2x6, a2: u8m2x6, a3: u8m6x6_b, a4: u8m2x7, a5: u8m2x7, src4: &[u8]) -> u8m2x6 {
-        let t0: u64m11x3 = __builtin_matrix_column_major_load(src0, 11, 7 - K4, 11);
-        let mut t1: u8m8x6 = __builtin_matrix_column_major_load(src1, 8, 6, 10) - __builtin_matrix_column_major_load(src2, 8, 6, n0);
-        t1 *= __builtin_matrix_multiply(__builtin_matrix_insert(__builtin_matrix_column_major_load(src3, K3 * 2, 7 - K4, 6) * a0, 2, i0, s0), a1 + a2);
-        t1 *= a3;
-        let mut bad = a5;
-        bad[0][7] *= 1; // M140
-        __builtin_matrix_multiply(a4 + a5, __builtin_matrix_column_major_load(src4, 7, 6, 9))
+    /// Kernel `k0228` of the oracle corpus.
+    pub fn m023(src0: &[i64], n0: usize, dst0: &mut [i64], s0: i32, a0: u8m8x1, a1: u8m8x1, n1: usize, src1: &[i8], a2: f64m1x2_b, a3: f64m2x3, a4: Matrix<f64, 3, 3>, a5: f64m8x3, a6: f64m8x3_b, s1: u64, s2: i32) -> f64m8x3 {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 4, 2, 4), dst0, n0);
+        let mut t0 = __builtin_matrix_sub((f64m8x1) (s0 ? a0 : a1), __builtin_matrix_column_major_load(src1, 8, 1, n1) as f64m8x1) * ((a2 + 10i64) * a3);
+        t0 *= a4 / 3;
+        t0[0][1] = __builtin_matrix_extract(t0, 4, (K5 * 2) / K5);
+        let bad = &a0[0][0]; // M023
+        return __builtin_matrix_insert(t0 + a5 + a6 * s1 as i8, 3, 1, s2);
     }
 
-    pub fn m141(a0: u64m2x5, a1: i8m9x8_b, a2: i8m8x6, src0: &[i8], s0: i16, a3: i8m6x6, a4: i8m9x6, a5: f64m6x4) -> f64m6x4 {
-        let t0 = (u16m2x5) a0;
-        let mut t1: i8m9x6 = 103i64 - a1 * a2 + (s0 as u16 - __builtin_matrix_column_major_load(src0, 9, 6, 9)) * a3 + a4;
-        t1 /= -2;
-        let bad = a2[7 + 1][0]; // M141
+    pub fn m024(src0: &[i16], src1: &[i16], s0: f32) -> u8m3x5 {
+        let t0: i16m3x5 = __builtin_matrix_column_major_load(src0, (K4 * 3) / K4, 5, 4) + __builtin_matrix_column_load(src1, 2 + 1, 5, 5);
+        t0 / s0 // M024
+    }
+
+    pub fn m025(s0: i32, src0: &[u8], a0: u8m14x8, a1: u8m4x8_b, a2: u8m8x4, dst0: &mut [u8], a3: u8m13x4, src1: &[u8], a4: i16m6x6, src2: &[u32], dst1: &mut [u32]) -> u8 {
+        __builtin_matrix_column_major_store((s0 ? __builtin_matrix_column_major_load(src0, 4, 14, 4) * a0 : a1) * a2, dst0, 9 - K4);
+        let t0: u8m13x3 = __builtin_matrix_multiply(a3, __builtin_matrix_column_major_load(src1, 4, 3, 4));
+        __builtin_matrix_column_major_store(a4 as u32m6x6 + __builtin_matrix_column_major_load(src2, 6, 6, 6), dst1, 9);
+        let bad: f32m8x4 = a2 + a2; // M025
+        a1[0][0]
+    }
+
+    pub fn m026(n0: usize, src0: &[i8], a0: i8m3x4, a1: i8m4x3, s0: i16, src1: &[i32], a2: Matrix<i8, 3, 3>, a3: i16m3x1, s1: i32, a4: i16m1x13, a5: i16m3x13, z0: f64m6x5, z1: f64m3x4) -> i16m3x13 {
+        let mut t0: i8m2x3_b = __builtin_matrix_column_major_load(src0, 2, 3, n0);
+        t0 *= a0 * a1 - 6 + (s0 ? __builtin_matrix_column_major_load(src1, 3, 3, 5) as i8m3x3 : a2);
+        let mut bad = z0;
+        bad = z1; // M026
+        __builtin_matrix_insert(a3, 1, 0, __builtin_matrix_extract(t0, 0, 2)) / s1 * a4 - a5
+    }
+
+    /// Kernel `k0307` of the oracle corpus.
+    pub fn m027(n0: usize, src0: &[u16], s0: i64, src1: &[u16], n1: usize, src2: &[u16], i0: i32, s1: u64, i1: i32, i2: i32, i3: u8, i4: u32, z0: f32m5x2, z1: f32m2x3) -> u16 {
+        let mut t0 = __builtin_matrix_column_load(src0, 2, 8, n0);
+        t0 -= s0 ? __builtin_matrix_column_load(src1, 2, 14, 2) * __builtin_matrix_column_major_load(src2, K4 + 10, 8, n1) + __builtin_matrix_insert(t0, (K5 * 0) / K5, i0, 221i64) : t0;
+        t0 = (s1 - t0) * t0[i1][i2] - 3_;
+        let mut bad = z0;
+        bad *= z1; // M027
+        t0[i3][i4]
+    }
+
+    pub fn m028(a0: i8m4x2, s0: u8, src0: &[i64], src1: &[i64], z0: i64m4x3, z1: i64m6x3) -> i64m4x3 {
+        let mut bad = z0;
+        bad *= z1; // M028
+        (a0 as i64m4x2 - s0 as u64) * (__builtin_matrix_column_load(src0, 2, 3, 2) + __builtin_matrix_column_major_load(src1, (K2 * 2) / K2, K2 + 1, 5))
+    }
+
+    pub fn m029(a0: i8m2x4, a1: i8m2x4_b, dst0: &mut [i8], n0: usize, src0: &[i8], s0: i16, s1: i64, i0: usize, i1: i64, z0: i8m5x2) {
+        __builtin_matrix_column_major_store(a0 - a1, dst0, K3 + 2);
+        let mut t0 = s1 * (__builtin_matrix_add(__builtin_matrix_column_major_load(src0, 2, 4, n0), a0) / s0);
+        t0[0][i0] = a0[i1][3];
+        let mut bad = a1;
+        bad += z0; // M029
+    }
+
+    pub fn m030(src0: &[i32], z0: i8m3x6, z1: i8m3x6) -> i32m3x4 {
+        let mut bad = z0;
+        bad /= z1; // M030
+        __builtin_matrix_column_major_load(src0, 3, 4, 6) + 3
+    }
+
+    pub fn m031(a0: f32m13x4_b, i0: u16, n0: usize, src0: &[f32], i1: u8, z0: &[f64]) -> f32m13x4 {
+        let bad = __builtin_matrix_column_major_load(z0, 5, 4, 3); // M031
+        __builtin_matrix_insert((f32m13x4) a0, 0, i0, __builtin_matrix_column_major_load(src0, 13, 3 + 1, n0)[5][i1])
+    }
+
+    pub fn m032(n0: usize, src0: &[i64], a0: i64m13x6, a1: Matrix<i64, 13, 6>, z0: i32m4x5, z1: &mut [i32]) -> u64m13x6 {
+        __builtin_matrix_column_major_store(z0, z1, 2); // M032
+        (__builtin_matrix_column_load(src0, 13, 6, n0) + a0 - a0 + a1) as u64m13x6
+    }
+
+    #[inline]
+    pub fn m033(a0: u32m11x1, i0: i64, a1: u32m1x2, i1: usize, s0: i64, src0: &[u32], s1: f64, src1: &[u32], src2: &[u32], s2: f64, s3: i8, z0: &mut [i64]) -> u32m11x1 {
+        let mut t0: u32m11x1 = a0;
+        for l0 in 0..11 { t0[l0][0] += a0[i0][5 - K5]; }
+        let t1 = __builtin_matrix_transpose(__builtin_matrix_insert(a1, (K2 * 0) / K2, i1, s0) * __builtin_matrix_column_major_load(src0, 2, 11, 5 - K3)) - (t0 + (s1 ? __builtin_matrix_column_major_load(src1, 11, 1, 11) : __builtin_matrix_column_load(src2, 11, 1, 22 - K8)));
+        __builtin_matrix_column_major_store(a1, z0, 1); // M033
+        return (s2 ? a0 - t0 : t0) / s3;
+    }
+
+    pub fn m034(a0: i32m6x6, a1: i32m6x1_b, src0: &[u64], s0: u8, a2: Matrix<u16, 4, 1>, z0: &[i64]) -> u16m4x1 {
+        let mut t0: i32m1x6 = s0 + __builtin_matrix_transpose(a0 * a1 + __builtin_matrix_column_major_load(src0, (K2 * 6) / K2, 1, 9) as i32m6x1);
+        t0 /= -2;
+        let bad = __builtin_matrix_column_major_load(z0, 1048576, 1, 1048576); // M034
+        a2 + -1
+    }
+
+    pub fn m035(a0: f32m2x15, a1: f32m15x14, s0: f32, s1: u8, src0: &[f32], a2: Matrix<f32, 4, 2>, a3: f32m14x2, a4: f32m14x2, dst0: &mut [f32], z0: &[u16], z1: usize) {
+        let t0: Matrix<f32, 14, 2> = s0 as u32 - __builtin_matrix_transpose(a0 * a1);
+        __builtin_matrix_column_store(s1 ? __builtin_matrix_column_major_load(src0, 14, 4, 14) * a2 : a3 - a4, dst0, 14);
+        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M035
+    }
+
+    pub fn m036(s0: i16, a0: u64m3x7, a1: u64m3x7, s1: u16, src0: &[i32], a2: i32m3x7, a3: i32m3x3, s2: i32, s3: f32, a4: u64m3x7, src1: &[u64], a5: u64m3x7, a6: u64m7x3, z0: i32) -> u64m3x7 {
+        let t0: u64m3x7_b = s2 - ((s0 ? a0 - a1 : a1) + s1 + (u64m3x7) (__builtin_matrix_column_major_load(src0, 3, 7, 6) + a2 + a3 * a2));
+        let t1: u64m3x7 = s3 ? a4 : __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 7, 3, 7)) - a5;
+        let bad = __builtin_matrix_transpose(z0); // M036
+        __builtin_matrix_transpose(a6)
+    }
+
+    pub fn m037(s0: f64, a0: f64m2x3_b, a1: f64m2x3, a2: f64m2x3, n0: usize, dst0: &mut [f64]) {
+        let t0 = s0 ? a0 : a0;
+        __builtin_matrix_column_major_store(a1 - a0 + a2 + a1, dst0, n0);
+        let bad = __builtin_matrix_transpose(a1, a1); // M037
+    }
+
+    pub fn m038(src0: &[u32], src1: &[u32], s0: u16, src2: &[u32], a0: i8m1x6, dst0: &mut [i8], s1: f32, s2: i16, a1: u32m4x12, s3: i32, s4: i16, s5: f32, a2: u32m4x3_b, s6: u16, i0: u32, a3: u32m3x5, a4: u32m5x12_b, z0: i32, z1: &mut [i32]) -> u32m4x12 {
+        let mut t0: u32m4x12 = (203 + (__builtin_matrix_column_major_load(src0, 4, 5 - K3, 9 - K5) + __builtin_matrix_column_major_load(src1, 4, 2, 4) + s0 - -1)) * __builtin_matrix_column_major_load(src2, 2, 12, (K2 * 2) / K2);
+        __builtin_matrix_column_major_store(a0, dst0, 2);
+        t0 /= s1;
+        __builtin_matrix_column_major_store(z0, z1, 1); // M038
+        __builtin_matrix_add(s2 ? s5 * (s4 - (a1 - s3)) : __builtin_matrix_insert(s6 + a2, i0, 1, 3) * (a3 * __builtin_matrix_insert(a4, 4 - K4, 10 - K4, a2[(K2 * 1) / K2][2])), a1 - t0)
+    }
+
+    pub fn m039(src0: &[u32], src1: &[u32], s0: u16, src2: &[u32], a0: i8m1x6, dst0: &mut [i8], s1: f32, s2: i16, a1: u32m4x12, s3: i32, s4: i16, s5: f32, a2: u32m4x3_b, s6: u16, i0: u32, a3: u32m3x5, a4: u32m5x12_b) -> u32m4x12 {
+        let mut t0: u32m4x12 = (203 + (__builtin_matrix_column_major_load(src0, 4, 5 - K3, 9 - K5) + __builtin_matrix_column_major_load(src1, 4, 2, 4) + s0 - -1)) * __builtin_matrix_column_major_load(src2, 2, 12, (K2 * 2) / K2);
+        __builtin_matrix_column_major_store(a0, dst0, 2);
+        t0 /= s1;
+        let bad = a0 - 200; // M039
+        __builtin_matrix_add(s2 ? s5 * (s4 - (a1 - s3)) : __builtin_matrix_insert(s6 + a2, i0, 1, 3) * (a3 * __builtin_matrix_insert(a4, 4 - K4, 10 - K4, a2[(K2 * 1) / K2][2])), a1 - t0)
+    }
+
+    typedef u64 bad_m040 __attribute__((matrix_type(2, 1048576))); // M040
+
+    /// Kernel `k0113` of the oracle corpus.
+    pub fn m041(s0: u8, a0: u16m8x7_b, i0: i32, z0: f64m5x5) -> u16m8x7 {
+        let bad: u16m5x5 = z0 * z0; // M041
+        s0 ? (a0 - 7) as u16m8x7 : __builtin_matrix_insert(a0, 4, i0, 7)
+    }
+
+    pub fn m042(a0: Matrix<f32, 11, 6>, dst0: &mut [f32], a1: f32m11x16, s0: i16, src0: &[f32], src1: &[f32], s1: i16, n0: usize, dst1: &mut [f32], a2: f32m11x6, src2: &[f32], a3: f32m11x6, z0: i32m1x1, z1: i32m1x1_b) -> f32m11x6 {
+        __builtin_matrix_column_major_store(a0, dst0, 12);
+        __builtin_matrix_column_major_store((a1 * s0 + __builtin_matrix_column_major_load(src0, 11, 16, 11)) * (__builtin_matrix_column_load(src1, 16, 6, K3 * 6) + s1), dst1, n0);
+        let bad: u32m1x1 = z1 + z0; // M042
+        a2 - __builtin_matrix_column_major_load(src2, 11, 6, K2 + 9) - a3 * 1.1
+    }
+
+    pub fn m043(a0: i16m4x5, i0: i32, i1: usize, i2: usize, i3: u32, s0: u32, a1: Matrix<u16, 5, 11>, a2: u16m11x2, z0: u16m3x2, z1: u16m5x1) -> u16m4x2 {
+        let bad = z0 + z1; // M043
+        __builtin_matrix_insert(__builtin_matrix_insert(a0, i0, i1, a0[i2][i3]), (K2 * 2) / K2, 2, s0) as u16m4x5 * (a1 * a2)
+    }
+
+    /// Kernel `k0232` of the oracle corpus.
+    pub fn m044(a0: u64m1x3, a1: u64m1x4_b, a2: u64m4x3, a3: u64m3x4, s0: f64, a4: u64m4x3, z0: f32m6x1, z1: f32m1x3) -> u64m4x3 {
+        let t0: u64m1x3_b = __builtin_matrix_sub(a0 + 2u64, a0) + a1 * a2;
+        let bad = z0 - z1; // M044
+        __builtin_matrix_transpose(a3) / s0 - a4 - 0x9
+    }
+
+    pub fn m045(s0: i16, src0: &[f32], n0: usize, src1: &[f32], a0: f64m1x2_b, dst0: &mut [f64], s1: u32, s2: i32, a1: Matrix<f32, 6, 6>, a2: f32m6x6, s3: u8, s4: f64, i0: i64, s5: i8, s6: u8, a3: f32m6x6_b, a4: f32m6x6, s7: f64, s8: i16, a5: u32m5x1_b, a6: u32m1x1, s9: u64, z0: i8m6x6) -> u32m5x1 {
+        let mut t0: Matrix<f32, 6, 6> = s0 ? __builtin_matrix_column_major_load(src0, 6, 6, 7) : __builtin_matrix_column_major_load(src1, 6, 6, n0);
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0 - a0), dst0, 4);
+        t0 *= s1;
+        let t1 = (s2 ? t0 - a1 : a2) / s3;
+        let t2: f32m6x6 = s8 - (__builtin_matrix_insert(a2 / s4, i0, (K8 * 5) / K8, s5) - (s6 ? a3 : a4) * (s7 - a1));
+        let bad = a4 + z0; // M045
+        a5 * a6 - s9
+    }
+
+    pub fn m046(a0: u32m2x3, z0: u32m1x3) -> u32m2x3 {
+        let bad = a0 * z0; // M046
+        5u32 + a0
+    }
+
+    pub fn m047(n0: usize, src0: &[u8], a0: u8m10x7_b, s0: u16, s1: i32, a1: f64m14x2, s2: u64, a2: f64m2x12_b, a3: Matrix<f64, 14, 4>, a4: f64m4x4_b, a5: f64m14x4, a6: Matrix<f64, 4, 12>, i0: i32, a7: i8m2x1_b, a8: i8m1x8, src1: &[i8], s3: i16, a9: i8m4x2_b, n1: usize, src2: &[i8], z0: i32m7x2) -> i8m2x2 {
+        let t0: u8m10x7 = (__builtin_matrix_column_major_load(src0, 10, 7, n0) + a0) * s0;
+        let mut t1 = ((s1 ? a1 : a1) - s2) * (6.0 * a2);
+        t1[K4 * 2][10] = a0[9][1] as f64;
+        t1 = __builtin_matrix_add(a3 * a4, a5) * (__builtin_matrix_insert(a6, 0, i0, a1[7 - K3][1]) * a3[13][5 - K4]);
+        let bad = t0 * z0; // M047
+        (a7 * a8 * __builtin_matrix_column_major_load(src1, 8, 4, 9) + s3) * (a9 - __builtin_matrix_column_major_load(src2, 4, 2, n1))
+    }
+
+    #[inline]
+    pub fn m048(a0: f32m5x4, a1: f32m4x7, a2: f32m5x7, a3: f32m5x2, a4: f32m5x2, a5: f32m2x4, a6: f32m4x3, s0: i64, s1: i64, a7: f32m3x4, i0: u32, i1: usize, i2: i32, a8: i32m5x3, a9: i32m3x4, a10: i32m5x4, z0: i32m5x4) -> i32m5x4 {
+        let t0: f32m5x7 = (a0 * a1 - a2) * 1.0000000596046448;
+        let mut t1: Matrix<f32, 5, 4> = __builtin_matrix_multiply(__builtin_matrix_add(a3, a4) * a5, (a6 - (s0 - s1)) * a7);
+        if i0 < 4 { t1[0][i1] *= a0[2][i2]; }
+        let bad = a10 / z0; // M048
+        a8 * a9 - (a10 - 7)
+    }
+
+    pub fn m049(a0: i16m4x3, a1: i16m4x3, a2: i16m4x3, a3: i16m4x3_b, a4: i16m4x3_b, z0: u64) -> i16m4x3 {
+        let t0 = __builtin_matrix_add(a0 + a1, a2 - a3);
+        let bad = z0 / a2; // M049
+        return a4;
+    }
+
+    /// Kernel `k0076` of the oracle corpus.
+    pub fn m050(a0: i16m5x12, s0: i8, s1: i8, s2: f32, a1: f64m8x5, a2: i32m8x5, src0: &[u16], a3: u16m8x1, s3: i32, s4: i32, z0: i32m5x1) -> u16m5x1 {
+        let t0: i16m12x5_b = s2 + (__builtin_matrix_transpose(a0) + (s0 + s1));
+        let bad = 2.0 / z0; // M050
+        return __builtin_matrix_transpose((u16m8x5) (a2 + __builtin_matrix_extract(t0, 6, 4))) * (__builtin_matrix_column_load(src0, 8, 1, 8) + a3) + (s3 + s4);
+    }
+
+    pub fn m051(a0: f64m1x2) -> i64 {
+        let bad = -a0; // M051
+        __builtin_matrix_extract((i64m1x2) a0, 0, 0)
+    }
+
+    pub fn m052(a0: Matrix<f32, 11, 6>, dst0: &mut [f32], a1: f32m11x16, s0: i16, src0: &[f32], src1: &[f32], s1: i16, n0: usize, dst1: &mut [f32], a2: f32m11x6, src2: &[f32], a3: f32m11x6, z0: u32m3x5) -> f32m11x6 {
+        __builtin_matrix_column_major_store(a0, dst0, 12);
+        __builtin_matrix_column_major_store((a1 * s0 + __builtin_matrix_column_major_load(src0, 11, 16, 11)) * (__builtin_matrix_column_load(src1, 16, 6, K3 * 6) + s1), dst1, n0);
+        let bad = z0 <= z0; // M052
+        a2 - __builtin_matrix_column_major_load(src2, 11, 6, K2 + 9) - a3 * 1.1
+    }
+
+    /// Kernel `k0093` of the oracle corpus.
+    pub fn m053(a0: i16m4x4, a1: i16m4x4, s0: i16, a2: i64m4x7, s1: u16, s2: u16, a3: i16m7x4, a4: i16m4x4_b, a5: u32m6x3_b, s3: f64, a6: Matrix<i32, 3, 4>, dst0: &mut [u32], a7: i16m4x4, s4: u16, n0: usize, dst1: &mut [i16], z0: i16m4x4) -> u32m6x3 {
+        let mut t0: i16m4x4 = __builtin_matrix_sub(a0, a1);
+        t0 -= s0;
+        let t1: i16m4x4_b = (i16m4x7) (s1 + s2 + a2) * a3 - a4 - a1;
+        __builtin_matrix_column_store(a5 / s3 * (u32m3x4) a6, dst0, (K8 * 8) / K8);
+        __builtin_matrix_column_major_store(a7 * s4, dst1, n0);
+        let bad = a7 % z0; // M053
         a5
     }
 
-    pub fn m142(a0: u8m5x4, a1: u8m5x4, src0: &[u8], a2: Matrix<u8, 2, 4>, a3: u8m4x3, a4: u64m5x2, s0: u8, i0: u16, a5: u64m5x1, n0: usize, src1: &[u64]) -> u64m5x2 {
-        let t0: u8m5x3 = (a0 - a1) * __builtin_matrix_column_load(src0, 4, 2, 5) * __builtin_matrix_multiply(a2, a3);
-        let bad = a0[0][K3 + 1]; // M142
-        return __builtin_matrix_insert(s0 * a4, i0, 0, 4) + a5 * __builtin_matrix_column_major_load(src1, 1, 2, n0);
+    pub fn m054(a0: f64m1x5, a1: u8m1x4, a2: u8m4x5, a3: u8m5x5, s0: i32, s1: u64, src0: &[f64], src1: &[f64], a4: f64m8x5, dst0: &mut [f64], n0: usize, src2: &[f32], s2: u32, a5: Matrix<f64, 1, 2>, a6: f64m2x5, a7: f64m1x5) -> f64m1x5 {
+        let mut t0 = (__builtin_matrix_multiply(a1, a2) as u8m1x5 * (a3 + a3 - s0)) as f32m1x5;
+        t0 += s1 as i8;
+        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 1, 8, 3) - __builtin_matrix_column_load(src1, 1, 8, 1)) * a4, dst0, 1);
+        t0 -= __builtin_matrix_column_major_load(src2, 1, 5, n0) / s2;
+        let bad = a1 | 1; // M054
+        __builtin_matrix_add(a5 * a6, a0 + a7)
     }
 
-    pub fn m143(a0: Matrix<i16, 4, 3>, a1: Matrix<f64, 4, 3>, s0: u64, a2: Matrix<f64, 3, 1>, dst0: &mut [f64], a3: f64m3x4, n0: usize, src0: &[f64], i0: i64, i1: u32, s1: f64, i2: u8, a4: i32m1x2, a5: f32m2x9_b, a6: f32m9x1) -> f32m1x1 {
-        __builtin_matrix_column_major_store((__builtin_matrix_sub(a0 as f64m4x3, a1) + a1 * s0) * __builtin_matrix_sub(a2, a2), dst0, 7);
-        let mut t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
-        t0[i0][2] = a1[0][1];
-        t0[i1][(K4 * 1) / K4] = s1;
-        t0[3][1] = t0[11 - K8][i2];
+    pub fn m055(a0: u16m6x2, src0: &[u16], a1: u16m3x4, a2: Matrix<u16, 4, 2>, z0: u8m1x4, z1: u8m1x4) -> u16m6x2 {
+        let t0 = a0;
+        let bad = z0 && z1; // M055
+        __builtin_matrix_column_major_load(src0, 6, 3, 9) * (a1 * a2)
+    }
+
+    /// Kernel `k0307` of the oracle corpus.
+    pub fn m056(n0: usize, src0: &[u16], s0: i64, src1: &[u16], n1: usize, src2: &[u16], i0: i32, s1: u64, i1: i32, i2: i32, i3: u8, i4: u32, z0: i32m1x4) -> u16 {
+        let mut t0 = __builtin_matrix_column_load(src0, 2, 8, n0);
+        t0 -= s0 ? __builtin_matrix_column_load(src1, 2, 14, 2) * __builtin_matrix_column_major_load(src2, K4 + 10, 8, n1) + __builtin_matrix_insert(t0, (K5 * 0) / K5, i0, 221i64) : t0;
+        t0 = (s1 - t0) * t0[i1][i2] - 3_;
+        let bad = z0 as f64; // M056
+        t0[i3][i4]
+    }
+
+    pub fn m057(src0: &[u16], a0: u16m7x8, a1: u16m4x8, s0: u64, a2: i16m8x7, a3: i16m7x8) -> i16m7x8 {
+        let t0: u16m4x8 = __builtin_matrix_column_major_load(src0, 4, 15 - K8, 4) * a0 + a1;
+        let bad = a2[9][1]; // M057
+        s0 ? __builtin_matrix_transpose(a2) : a3
+    }
+
+    pub fn m058(a0: u32m4x6, s0: i32, n0: usize, dst0: &mut [u32], a1: i16m2x2, s1: u32, s2: u32, i0: usize, s3: u64, s4: i64, a2: Matrix<i16, 2, 2>, a3: u64m2x3, src0: &[u64], a4: u64m3x2_b, src1: &[i16], a5: i16m5x2, s5: u32) -> i16m2x2 {
+        __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
+        let t0 = __builtin_matrix_scalar_multiply(__builtin_matrix_insert(s1 + s2 + __builtin_matrix_transpose(a1), 1, i0, s3), s4 as u16) + a2;
+        let t1: u64m2x2 = (a3 - a3) * __builtin_matrix_transpose(__builtin_matrix_column_load(src0, 3, 3, 4)) * a4;
+        let bad = a0[1][6]; // M058
+        return __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 2, 5, 3), 1, 5 - K3, 0x8u32) * a5 / s5;
+    }
+
+    pub fn m059(src0: &[i16], dst0: &mut [i16], a0: i64m7x3_b, n0: usize, src1: &[u64], dst1: &mut [u64], s0: u32, src2: &[f64], src3: &[f64], a1: f64m4x3, a2: f64m4x5, a3: f64m5x3, a4: i64m3x7, i0: i64, s1: f32, i1: i64, z0: f64m2x3) -> i64m7x3 {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_load(src0, (K4 * 1) / K4, 1, 3) as i16m1x1, dst0, 2);
+        __builtin_matrix_column_store(a0 as u64m7x3 + __builtin_matrix_column_major_load(src1, 7, 3, n0), dst1, K5 + 3);
+        let t0: f64m4x3 = (s0 ? __builtin_matrix_add(__builtin_matrix_column_major_load(src2, 4, 3, 5) - __builtin_matrix_column_load(src3, 4, 3, 4), a1) : a2 * a3) as f64m4x3;
+        let mut bad = z0;
+        bad[0][3] += 1.5; // M059
+        return __builtin_matrix_transpose(__builtin_matrix_insert(__builtin_matrix_insert(a4, i0, 6, s1), i1, K2 + 1, 203));
+    }
+
+    pub fn m060(a0: i32m14x4, src0: &[i16], a1: i16m1x5, i0: u8, src1: &[f64], i1: usize, src2: &[u64], n0: usize, dst0: &mut [u64]) {
+        let t0: u64m14x4_b = a0 as u64m14x4;
+        let t1: i16m1x5 = (i16m1x5) (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 1, 5, 1) + a1, 0, i0, __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 3, 6 - K4, 5), 2, i1, 123.456)[0][0]) * 8_);
+        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_column_load(src2, 6, 4, 8), 4 - K4, 1, 92), dst0, n0);
+        let bad = a1[0 + 1][0]; // M060
+    }
+
+    pub fn m061(src0: &[i8], a0: i8m1x2, dst0: &mut [i8], src1: &[i32], a1: i32m6x1, s0: i32, s1: u8, i0: usize, i1: usize, i2: usize, a2: i8m2x1) -> i8m1x2 {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K8 * 1) / K8, 1 + 1, (K8 * 4) / K8) - a0, dst0, 3);
+        let mut t0: i32m6x1 = __builtin_matrix_column_major_load(src1, 6, 1, 8 + 1) - a1;
+        for l0 in 0..1 { t0[2][l0] = t0[2][0]; }
+        t0 /= s1;
+        t0[i0][0] = a1[1][i2];
+        let bad = a2[0][(K2 * 2) / K2]; // M061
+        __builtin_matrix_transpose(a2 + a2)
+    }
+
+    pub fn m062(a0: u64m7x9, a1: u64m9x4, a2: u64m4x7, a3: u64m7x1_b, src0: &[u64], src1: &[u64], a4: f64m1x2_b, a5: f64m1x2, src2: &[f64], a6: f64m1x1_b, a7: f64m1x1, s0: i8, s1: i8, a8: f64m1x3, a9: f32m1x3_b, s2: i32, n0: usize, src3: &[f64], a10: u64m1x4, a11: u32m4x3_b, n1: usize, src4: &[u32], src5: &[u32], a12: u32m8x3_b, s3: f64) -> u8m1x3 {
+        let t0 = a0 * a1 * (a1[6][(K2 * 3) / K2] + a2);
+        let t1: u64m7x9 = a3 * (__builtin_matrix_column_major_load(src0, 1, 9, 4) - __builtin_matrix_column_load(src1, 1, 9, 2));
+        let bad = a4[0]; // M062
+        (s2 ? a10 as u32m1x4 * a11 : __builtin_matrix_multiply(__builtin_matrix_column_major_load(src4, 1, 1, n1), __builtin_matrix_column_major_load(src5, 1, 8, 5 - K2)) * a12) as u8m1x3 + s3
+    }
+
+    /// Kernel `k0045` of the oracle corpus.
+    pub fn m063(a0: i8m1x1, i0: i32, s0: u8, z0: i16m2x6) -> i8m1x1 {
+        let mut bad = z0;
+        bad[0] = 1; // M063
+        __builtin_matrix_insert(a0, 0, i0, s0)
+    }
+
+    pub fn m064(a0: u32m6x8, a1: u32m8x1, a2: u32m1x8, a3: u32m8x8_b, dst0: &mut [u32], src0: &[i32], s0: u64) -> f64m1x2 {
+        let mut t0: u32m6x8 = a0 * a1 * a2;
+        t0 *= a3;
+        __builtin_matrix_column_major_store(a0, dst0, K5 + 4);
+        let bad = (a1[0])[0]; // M064
+        (__builtin_matrix_column_major_load(src0, 9 - K8, 2, (K8 * 1) / K8) as i16m1x2 / s0) as f64m1x2
+    }
+
+    pub fn m065(n0: usize, src0: &[u16], a0: u16m1x3, dst0: &mut [u64], a1: u16m1x5, a2: u16m5x3, s0: u32, a3: f64m2x2, z0: f64) -> f64m2x2 {
+        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 7, 1, n0) * a0) as u64m7x3, dst0, 8);
+        let t0 = __builtin_matrix_multiply(a1, a2);
+        let bad = a1[z0][0]; // M065
+        s0 ? a3 : a3 - a3 + t0[0][2]
+    }
+
+    pub fn m066(a0: f64m4x7, src0: &[f64], a1: f64m7x7, a2: f64m4x7) -> f64m4x7 {
+        let mut t0 = (a0 - __builtin_matrix_column_major_load(src0, 4, 7, 4)) * (a1 + a1) + a0[0][K2 * 2];
+        t0[3][4] *= a1[K2 + 4][1];
+        let bad = &a1[0][0]; // M066
+        return a2;
+    }
+
+    pub fn m067(a0: u64m4x3, a1: u64m7x4, i0: usize, s0: u16, s1: u8, s2: i16, a2: u64m7x3_b) -> u64m4x3 {
+        let t0: u64m4x3 = a0;
+        let bad: i32m7x3 = a2; // M067
+        __builtin_matrix_transpose(__builtin_matrix_insert(a1, 1, i0, s0)) / s1 * (s2 ? a2 : a2)
+    }
+
+    /// Kernel `k0085` of the oracle corpus.
+    pub fn m068(a0: u32m4x4, dst0: &mut [u32], i0: u32, s0: f64, s1: u8, s2: i8, s3: u32, a1: u32m5x4, s4: u32, a2: u32m5x4, a3: u32m4x4, n0: usize, src0: &[u32], a4: u32m4x4, a5: u32m4x4, dst1: &mut [u32], a6: u32m4x2, src1: &[u32], a7: u32m4x5, i1: i64, i2: i64, z0: u32m4x1) -> u32 {
+        __builtin_matrix_column_major_store(a0, dst0, 6);
+        let t0: u32m4x4 = s3 * __builtin_matrix_scalar_multiply(__builtin_matrix_insert(a0, i0, (K3 * 3) / K3, s0) - s1, s2);
+        let t1: u32m4x4 = __builtin_matrix_multiply(__builtin_matrix_transpose(__builtin_matrix_scalar_multiply(a1, -1)) + s4, a2 * a3 + __builtin_matrix_column_major_load(src0, 5, 4, n0));
+        __builtin_matrix_column_major_store(a4 + a5, dst1, 7);
+        let t2: u32m4x4 = t1 - a6 * __builtin_matrix_column_major_load(src1, 2, 4, (K4 * 5) / K4);
+        let mut bad = t0;
+        bad = z0; // M068
+        __builtin_matrix_extract(a7 * a2 + a4, i1, i2)
+    }
+
+    pub fn m069(a0: Matrix<f32, 4, 3>, src0: &[f32], src1: &[f64], a1: i64m4x6_b, i0: i64, dst0: &mut [u8], a2: i64m4x6, dst1: &mut [i64], a3: i64m4x2, n0: usize, src2: &[i64], src3: &[i64], z0: u32m1x1, z1: u32m1x5, z2: u32m5x3) -> i64m4x2 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a1, 3, 4, a0[1][i0]) as u8m4x6, dst0, 4);
+        __builtin_matrix_column_major_store(3.0 - a2 + a1, dst1, 4);
+        let mut bad = z0;
+        bad = z1 * z2; // M069
+        a3 - __builtin_matrix_add(__builtin_matrix_column_major_load(src2, K2 + 2, 7 - K5, n0), __builtin_matrix_column_load(src3, K2 * 2, 2, (K2 * 7) / K2))
+    }
+
+    #[allow(unused_variables)]
+    pub fn m070(a0: u32m2x8, i0: i32, a1: u8m6x2, z0: u32m8x1) -> u32m2x8 {
+        let mut bad = a0;
+        bad *= z0; // M070
+        return __builtin_matrix_insert(a0, i0, 0, __builtin_matrix_sub(a1, a1)[3][9 - K8]);
+    }
+
+    /// Kernel `k0117` of the oracle corpus.
+    pub fn m071(a0: u64m2x2, dst0: &mut [u64], a1: Matrix<i32, 2, 1>, a2: Matrix<i32, 1, 2>, z0: f32m2x3, z1: f32m2x3) -> u64m2x2 {
+        __builtin_matrix_column_major_store(a0 - a0 * 2i64, dst0, 4);
+        let mut bad = z0;
+        bad *= z1; // M071
+        __builtin_matrix_multiply(a1, a2) as u64m2x2
+    }
+
+    pub fn m072(s0: u32, s1: f32, a0: i8m4x2, a1: i8m4x2, a2: i8m4x2, s2: u16, a3: i8m4x2, a4: i8m4x2, a5: i8m4x2_b, s3: i16, a6: i8m2x2, s4: i32, a7: i8m2x4, z0: i8m5x2) -> i8m4x2 {
+        let t0: i8m4x2 = s0 ? s1 ? a0 : a1 : a2;
+        let mut t1: i8m4x2 = __builtin_matrix_insert(s2 ? a3 + a4 : a5, 0, 0, 6u32) / s3;
+        t1 -= t0 * a6;
         let mut bad = a5;
-        bad[0] = 1.5; // M143
-        a4 as f32m1x2 * a5 * a6
+        bad += z0; // M072
+        return s4 ? t0 + t1 : __builtin_matrix_transpose(a7);
+    }
+
+    pub fn m073(a0: i8m1x15, s0: i64, a1: i8m15x14, a2: i8m14x1, n0: usize, src0: &[i8], src1: &[i8], s1: f64, s2: f64, src2: &[u16], s3: u16, a3: i8m1x1_b, s4: f64, a4: i8m1x1_b, s5: f64, a5: i8m1x7, a6: i8m7x15, z0: u32m2x6, z1: u32m2x6) -> i8m1x15 {
+        let mut t0: Matrix<i8, 1, 1> = __builtin_matrix_insert((s0 - a0) * a1 * __builtin_matrix_sub(6_0 * a2, __builtin_matrix_column_load(src0, 14, 1, n0) + __builtin_matrix_column_major_load(src1, 14, 1, 16)), 0, K2 - 2, s1 - s2);
+        t0 = __builtin_matrix_transpose((i8m1x1) (__builtin_matrix_column_major_load(src2, 1, 1, 3) - s3 as i32) - (a3 + a3 - (s4 + t0)) - a4 * s5);
+        let mut bad = z0;
+        bad /= z1; // M073
+        return a5 * a6;
+    }
+
+    pub fn m074(a0: i32m1x16, s0: i32, a1: i32m1x5, s1: i32, i0: u32, a2: i32m16x3, a3: i32m3x1, z0: &mut [i32]) -> i32m16x5 {
+        let mut t0: i32m16x5 = __builtin_matrix_transpose(a0) / s0 * a1;
+        t0[8][3] = -9;
+        let t1: i32m16x5 = t0;
+        t0[2][2] = t0[12][4];
+        __builtin_matrix_column_major_store(a2, z0, 8); // M074
+        __builtin_matrix_multiply(a2, a3) * a1
+    }
+
+    pub fn m075(a0: i32m6x6, s0: i8, src0: &[i32], n0: usize, src1: &[i32], src2: &[i32], dst0: &mut [i32], a1: i16m1x6, i0: u16, s1: i16, s2: i16, src3: &[i32], a2: Matrix<i32, 6, 5>, a3: i32m5x6_b, z0: &mut [u16]) -> i32m6x6 {
+        __builtin_matrix_column_store(__builtin_matrix_transpose((a0 + a0) / 2 * (s0 ? __builtin_matrix_column_load(src0, 6, 4, 9) * __builtin_matrix_column_major_load(src1, 4, 7, n0) : __builtin_matrix_column_major_load(src2, 6, 7, 8))), dst0, K5 * 2);
+        let mut t0 = __builtin_matrix_transpose(a1 + a1);
+        if i0 < 1 { t0[4][(K4 * 0) / K4] = s2; }
+        __builtin_matrix_column_major_store(a1, z0, 1); // M075
+        (__builtin_matrix_column_major_load(src3, 6, (K5 * 5) / K5, 8) - a2) * (a3 * 223u64)
+    }
+
+    /// Kernel `k0005` of the oracle corpus.
+    pub fn m076(a0: f32m3x7, i0: u16, i1: i32, s0: f32, z0: &[f32]) -> f32m3x7 {
+        let mut t0 = a0 as f32m3x7 - a0[2][i0];
+        t0[2][i1] *= s0;
+        __builtin_matrix_column_major_store(a0, z0, 3); // M076
+        a0
+    }
+
+    /// Kernel `k0164` of the oracle corpus.
+    pub fn m077(a0: i8m4x11_b, i0: u16, a1: i8m11x2, a2: i8m2x1, a3: Matrix<i8, 11, 1>, a4: i8m1x1, s0: u8, dst0: &mut [i8], a5: Matrix<i8, 11, 2>, i1: i64, s1: u32, dst1: &mut [i8], a6: f64m2x6, s2: i8, s3: i8, s4: i8, a7: f64m6x16, s5: i16, z0: &[f64]) -> f64m2x16 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a0, i0, (K3 * 6) / K3, 2.0f32) * (a1 * a2 - __builtin_matrix_multiply(a3, a4)), 0, (K4 * 0) / K4, s0), dst0, 6);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a5 + 1.0f32 - a5, i1, 1, s1 as i16), dst1, 11);
+        let bad = __builtin_matrix_column_major_load(z0, 1, 1048576, 1); // M077
+        a6 * (s2 - s3) * (s4 ? a7 : a7) + s5
+    }
+
+    /// Kernel `k0030` of the oracle corpus.
+    pub fn m078(a0: f64m4x4, z0: &[u32], z1: usize) -> f64m4x4 {
+        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M078
+        a0
+    }
+
+    pub fn m079(a0: u64m5x8, i0: u8, i1: usize, a1: u64m8x3_b, a2: u64m5x3, i2: u8, a3: u64m3x1, a4: u64m1x3, n0: usize, src0: &[u64], a5: u64m11x1_b, a6: f64m1x3_b, a7: f64m1x3, a8: Matrix<f64, 1, 6>, a9: f64m6x3, z0: f64) -> f64m1x3 {
+        let mut t0: u64m5x3 = __builtin_matrix_multiply(__builtin_matrix_insert(a0, i0, i1, 1e0), a1) + a2;
+        t0[11 - K8][2] = 0x9;
+        if i2 < 1 { t0 *= (a3 - a3) * a4; }
+        let t1: u64m5x1 = __builtin_matrix_column_load(src0, 5, 11, n0) * a5;
+        let bad = __builtin_matrix_transpose(z0); // M079
+        a6 + a7 - a8 * a9
+    }
+
+    pub fn m080(s0: i8, a0: u16m2x8, a1: u16m2x8, a2: u16m2x8, a3: u16m8x1, s1: f64) -> u16m2x1 {
+        let bad = __builtin_matrix_transpose(a2, a2); // M080
+        (s0 ? __builtin_matrix_sub(a0, a1) : a2) * (a3 + a3 - s1)
+    }
+
+    /// Kernel `k0127` of the oracle corpus.
+    #[inline]
+    pub fn m081(n0: usize, src0: &[i8], src1: &[i8], a0: i8m8x7_b, n1: usize, dst0: &mut [i8], src2: &[i8], a1: i8m8x1, a2: i8m1x7, a3: f64m15x5_b, src3: &[f64], a4: Matrix<f64, 5, 6>, i0: i32, s0: u8, dst1: &mut [f64], s1: i16, a5: i16m2x2, src4: &[i16], s2: u64, z0: i16, z1: &mut [i16]) -> i16m2x2 {
+        __builtin_matrix_column_store(__builtin_matrix_column_major_load(src0, (K3 * 8) / K3, 7, n0) * 5 + (__builtin_matrix_column_major_load(src1, 13 - K5, 7, 11 - K2) - a0), dst0, n1);
+        let t0: i8m8x7_b = a0 + __builtin_matrix_column_major_load(src2, 8, (K8 * 7) / K8, 8);
+        let t1 = a1 * a2 - t0 / -2;
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * __builtin_matrix_column_major_load(src3, 15, 10 - K4, 18) + __builtin_matrix_insert(a4, i0, 1, s0), dst1, 7);
+        __builtin_matrix_column_major_store(z0, z1, 1); // M081
+        s2 - (s1 ? a5 : __builtin_matrix_column_load(src4, 2, 2, 5))
+    }
+
+    pub fn m082(a0: i8m5x8, a1: i16m8x16, a2: Matrix<i8, 8, 16>, n0: usize, src0: &[i64]) -> i8m5x16 {
+        let bad = a1 * 0x1_0000; // M082
+        a0 * __builtin_matrix_sub(a1 as i8m8x16 + a2, __builtin_matrix_column_major_load(src0, 8, 16, n0) as i8m8x16)
+    }
+
+    typedef u32 bad_m083 __attribute__((matrix_type(1048576, 2))); // M083
+
+    #[inline]
+    pub fn m084(a0: u32m1x8, a1: Matrix<u32, 8, 3>, dst0: &mut [i8], s0: u8, src0: &[u32], s1: i64, a2: u32m8x4_b, s2: u32, a3: u32m1x2, src1: &[u32], a4: u32m1x8, a5: u8m1x1, a6: u8m1x1, a7: u32m1x1, z0: u32m2x2) -> u8m1x1 {
+        __builtin_matrix_column_major_store((a0 * a1) as i8m1x3, dst0, 4);
+        let t0: u32m1x8_b = (s0 ? __builtin_matrix_column_major_load(src0, 1, 4, 5 - K4) / s1 * __builtin_matrix_transpose(a2) : a0 + s2) - a3 * __builtin_matrix_column_major_load(src1, 2, 1, 5) * a4;
+        let bad: i32m2x2 = z0 * z0; // M084
+        a5 + (a5 - a6 + a7 as u8m1x1)
+    }
+
+    pub fn m085(a0: i32m5x1_b, a1: i32m1x16, a2: i8m4x5, a3: Matrix<i8, 4, 5>, src0: &[i32], a4: Matrix<i32, 3, 16>, a5: i32m5x16_b, s0: u64, s1: f32, a6: i32m5x16_b, s2: i32, a7: i32m5x6, src1: &[i32], s3: i64, a8: i32m2x16, dst0: &mut [i32], z0: u16m4x4, z1: u16m4x4_b) {
+        let mut t0: i32m5x16_b = a0 * a1;
+        let t1 = a2 - a3;
+        t0 = s1 * (__builtin_matrix_column_major_load(src0, K5, 3, 11 - K4) * a4 + a5 + a5 / s0) + ((t0 - a6 - a5) * s2 - t0);
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a7 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, (K3 * 2) / K3, K2 * 4) * s3, a8), dst0, 7);
+        let bad: u32m4x4 = z1 - z0; // M085
+    }
+
+    pub fn m086(a0: f64m2x8, a1: f64m8x3, src0: &[f64], a2: f64m2x3, s0: u32, s1: u8, a3: f64m2x1, a4: f64m1x8_b, z0: f64m4x5) -> f64m2x8 {
+        let t0: f64m2x3 = __builtin_matrix_insert(a0 * a1 + __builtin_matrix_sub(__builtin_matrix_column_major_load(src0, 2, 3, 4), a2) - a2, 0, 0, s0 as u8) - s1;
+        let bad = a3 + z0; // M086
+        a3 * a4
     }
 
     #[inline(never)]
-    pub fn m144(src0: &[i32], s0: u32, i0: i32, z0: u64m3x6, z1: f64) -> i32 {
-        let bad = z0[0][z1]; // M144
-        (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0]
+    pub fn m087(a0: u8m2x3_b, a1: u8m3x6, i0: u8, z0: i64m4x2, z1: i64m6x4) -> i8 {
+        let bad = z0 - z1; // M087
+        ((i8m2x6) (a0 * a1))[i0][(K3 * 4) / K3]
     }
 
-    pub fn m145(a0: i8m8x7, i0: u32, s0: u32, dst0: &mut [i8], a1: i8m8x7, i1: i64, i2: u16, i3: u16, src0: &[u16], a2: i8m8x7, a3: i8m8x3, s1: i8, a4: i8m7x3, z0: u8m5x5) -> i8m8x7 {
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(4 * a0, K2 + 3, i0, s0), dst0, 13 - K2);
-        let mut t0 = a1 / 1u32 - a1[i1][5];
-        t0[i2][1] = t0[1][i3];
-        let t1: i8m8x7 = __builtin_matrix_sub((i8m8x7) __builtin_matrix_column_major_load(src0, K5 + 3, 15 - K8, 9), a2);
-        let bad = &z0[0][0]; // M145
-        __builtin_matrix_scalar_multiply(a3, s1) * __builtin_matrix_transpose(a4)
-    }
-
-    pub fn m146(src0: &[u8], a0: u8m5x5) -> i32m6x5 {
-        __builtin_matrix_column_major_load(src0, 6, 5, 6) * a0 // M146
-    }
-
-    pub fn m147(a0: u16m8x4, a1: Matrix<u16, 8, 4>, dst0: &mut [u16], z0: i16m1x1) {
-        __builtin_matrix_column_major_store(a0 - a1, dst0, 8);
-        let bad: i16m5x1 = z0 + z0; // M147
-    }
-
-    pub fn m148(a0: u8m1x8_b, n0: usize, src0: &[u8], a1: u8m1x4, a2: u8m1x4_b, n1: usize, src1: &[u8], z0: f32m1x4) -> u8m1x4 {
-        let t0: u8m4x1 = __builtin_matrix_transpose(a0 / 4 * (__builtin_matrix_column_major_load(src0, 8, 1, n0) * a1));
-        let mut bad = a1;
-        bad = z0; // M148
-        __builtin_matrix_sub(a2, a2) + (a2 - __builtin_matrix_column_major_load(src1, 1, 4, n1))
-    }
-
-    pub fn m149(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8, z0: i32m5x3, z1: i32m5x3, z2: i32m3x5) -> u64m1x7 {
-        let mut t0 = a0;
-        if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
-        let mut bad = z0;
-        bad = z1 * z2; // M149
-        __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
-    }
-
-    pub fn m150(a0: u64m5x8, a1: u64m8x3, a2: Matrix<u64, 5, 3>, i0: u8, i1: u16, s0: u8, src0: &[u64], a3: u64m3x7, src1: &[u32], s1: u8, s2: i64, s3: i64, s4: i32, z0: i32m4x4, z1: i32m4x3) -> u32m4x6 {
-        let t0: u64m5x7 = __builtin_matrix_insert(__builtin_matrix_multiply(a0, a1) - a2, i0, i1, s0) * __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 3, 7 - K4, 4), a3);
-        let mut bad = z0;
-        bad *= z1; // M150
-        (__builtin_matrix_column_major_load(src1, 4, 6, 6) / s1 - (s2 + s3)) * s4
-    }
-
-    pub fn m151(a0: i32m1x3_b, src0: &[i32], n0: usize, dst0: &mut [i32], src1: &[f32], src2: &[f32], s0: i16, s1: i32, src3: &[i8], i0: usize, a1: i8m11x3, a2: i8m11x3, i1: u8, z0: i64m2x3, z1: i64m6x3) -> i8m11x3 {
-        __builtin_matrix_column_major_store(__builtin_matrix_add(a0, __builtin_matrix_column_load(src0, 1, 3, 1)), dst0, n0);
-        let mut t0: i32m1x3 = (i32m1x3) (__builtin_matrix_column_major_load(src1, 1, 3, (K8 * 3) / K8) - __builtin_matrix_column_major_load(src2, 1, 3, 3)) - s0;
-        for l0 in 0..3 { t0[0][l0] = s1; }
-        let mut bad = z0;
-        bad *= z1; // M151
-        __builtin_matrix_sub(4 + ((i8m11x3) __builtin_matrix_column_major_load(src3, 11, 3, 13) + t0[0][i0]), __builtin_matrix_add(a1, a1) - a2 * a2[i1][0])
-    }
-
-    /// Kernel `k0056` of the oracle corpus.
-    pub fn m152(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15, z0: u8m1x3) {
-        let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-        if i0 < 3 { t0 *= 9; }
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
-        let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
-        let mut bad = a3;
-        bad += z0; // M152
-    }
-
-    pub fn m153(a0: f64m4x1, i0: i64, i1: i32, z0: f64m4x1) -> f64m4x1 {
-        let mut bad = a0;
-        bad /= z0; // M153
-        __builtin_matrix_insert(a0, i0, i1, 2.7f32)
+    #[inline]
+    pub fn m088(a0: Matrix<u16, 10, 3>, a1: f32m4x5_b, s0: u16, dst0: &mut [f32], z0: i8m10x3) {
+        let t0: u8m10x3 = (u8m10x3) a0;
+        __builtin_matrix_column_major_store(__builtin_matrix_sub(a1 * -1.25, a1) + s0, dst0, 7);
+        let bad = t0 + z0; // M088
     }
 
     /// Kernel `k0299` of the oracle corpus.
-    pub fn m154(a0: i8m11x3, a1: i8m3x4, a2: Matrix<i8, 4, 14>, i0: i64, a3: i8m3x7_b, a4: i8m7x3, i1: usize, s0: i32, s1: i32, z0: &[u32]) -> i8m3x4 {
-        let mut t0 = a0 * a1 * a2;
-        t0[9][i0] = -2;
-        t0 *= 3;
-        let bad = __builtin_matrix_column_major_load(z0, 5, 6, 2); // M154
-        return __builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_multiply(a3, __builtin_matrix_multiply(a4, a1)), 2, i1, s0), 1, 0, s1 as i8);
+    pub fn m089(src0: &[i8], i0: u32, s0: i8, src1: &[u64], a0: u16m4x6_b, s1: f32, a1: u16m6x3, a2: u16m6x3, s2: f64, a3: u16m3x8, a4: u16m3x8, a5: u16m3x8, i1: i64, s3: i8, s4: i8, a6: Matrix<u16, 1, 1>, a7: u16m1x7, a8: Matrix<u16, 1, 1>, s5: f64, z0: u16m3x5) -> u16m1x1 {
+        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 11, 14, 12), i0, 2, s0);
+        let t1: u16m3x8 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 8, 4, 9) as u16m8x4 * a0 * (s1 ? a1 : a2)) - __builtin_matrix_insert(s2 ? a3 + a4 : a5, i1, 2, s3 * s4);
+        let t2: u16m1x7_b = (a6 + a6) * a7;
+        let bad = a7 * z0; // M089
+        a8 - s5 as i64
     }
 
-    /// Kernel `k0017` of the oracle corpus.
-    pub fn m155(a0: u8m1x2, a1: u8m2x4, a2: i8m3x3_b, i0: i32, s0: i16, dst0: &mut [i8], a3: i64m4x2, z0: i64m5x4, z1: &[i64]) -> i64m4x2 {
-        let mut t0 = a0 * (a1 - a1);
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_extract(a0, i0, 0) - a2, 0, 2, s0), dst0, 4);
-        t0[2 - K2][3] = a0[0][4 - K4];
-        __builtin_matrix_column_major_store(z0, z1, 5); // M155
-        a3
+    pub fn m090(s0: u32, s1: f32, a0: i8m4x2, a1: i8m4x2, a2: i8m4x2, s2: u16, a3: i8m4x2, a4: i8m4x2, a5: i8m4x2_b, s3: i16, a6: i8m2x2, s4: i32, a7: i8m2x4, z0: i64m2x5) -> i8m4x2 {
+        let t0: i8m4x2 = s0 ? s1 ? a0 : a1 : a2;
+        let mut t1: i8m4x2 = __builtin_matrix_insert(s2 ? a3 + a4 : a5, 0, 0, 6u32) / s3;
+        t1 -= t0 * a6;
+        let bad = t1 * z0; // M090
+        return s4 ? t0 + t1 : __builtin_matrix_transpose(a7);
     }
 
-    /// Kernel `k0170` of the oracle corpus.
-    pub fn m156(a0: f64m4x3, n0: usize, src0: &[f64], a1: f64m5x7, s0: u64, s1: u64, n1: usize, src1: &[f64], z0: &[i32]) -> f64m5x7 {
-        let mut t0 = a0 * (__builtin_matrix_column_major_load(src0, 3, 5, n0) * a1);
-        t0 -= s0 + s1;
-        let bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); // M156
-        return __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 7, n1), 3, 4, 2.25e0f32) * __builtin_matrix_extract(a0, 0, 0);
+    pub fn m091(s0: i8, a0: i64m4x3_b, s1: i16, a1: i64m3x4, a2: i64m4x11, s2: i64, a3: i64m3x4, s3: u32, a4: i64m3x4_b, s4: i8, i0: usize, s5: f64, s6: u16, a5: Matrix<f32, 5, 1>, n0: usize, dst0: &mut [f32], z0: i64m3x4) {
+        let t0: Matrix<i64, 4, 11> = s1 * (a0[0][2] + (s0 ? a0 : a0)) * (__builtin_matrix_insert(a1, 0 + 1, 1, __builtin_matrix_extract(a0, 0, 1)) * (a2 + 217));
+        let mut t1 = s2 ? a3 / s3 : (a3 + a4) / s4;
+        t1[2][(K8 * 1) / K8] = a4[0 + 1][i0];
+        __builtin_matrix_column_store(s5 ? s6 ? a5 : a5 : a5, dst0, n0);
+        let bad = a1 / z0; // M091
     }
 
-    pub fn m157(src0: &[f64], n0: usize, src1: &[f64], a0: Matrix<f64, 5, 2>, s0: u8, s1: i32, a1: f64m2x5_b, src2: &[f64], i0: u16, z0: &[i8], z1: usize) -> f64m2x5 {
-        let t0: f64m2x5 = __builtin_matrix_column_load(src0, 2, 5, (K2 * 5) / K2);
-        let t1 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src1, 5, 2, n0) - a0) * s0 as u8) / s1;
-        let t2: Matrix<f64, 2, 5> = a1;
-        let bad = __builtin_matrix_column_major_load(z0, 2, z1, 2); // M157
-        __builtin_matrix_insert(__builtin_matrix_insert(t0, 0, 0, __builtin_matrix_column_major_load(src2, 2, 5, 5)[0][0]) * __builtin_matrix_extract(t0, 1, i0), 1, 4 - K3, 0.3f32)
+    pub fn m092(src0: &[u32], src1: &[u32], s0: u16, src2: &[u32], a0: i8m1x6, dst0: &mut [i8], s1: f32, s2: i16, a1: u32m4x12, s3: i32, s4: i16, s5: f32, a2: u32m4x3_b, s6: u16, i0: u32, a3: u32m3x5, a4: u32m5x12_b, z0: u16m3x4, z1: u32) -> u32m4x12 {
+        let mut t0: u32m4x12 = (203 + (__builtin_matrix_column_major_load(src0, 4, 5 - K3, 9 - K5) + __builtin_matrix_column_major_load(src1, 4, 2, 4) + s0 - -1)) * __builtin_matrix_column_major_load(src2, 2, 12, (K2 * 2) / K2);
+        __builtin_matrix_column_major_store(a0, dst0, 2);
+        t0 /= s1;
+        let bad = z1 / z0; // M092
+        __builtin_matrix_add(s2 ? s5 * (s4 - (a1 - s3)) : __builtin_matrix_insert(s6 + a2, i0, 1, 3) * (a3 * __builtin_matrix_insert(a4, 4 - K4, 10 - K4, a2[(K2 * 1) / K2][2])), a1 - t0)
     }
 
-    pub fn m158(a0: f32m6x8, s0: i64, s1: i64, a1: f32m6x2_b, a2: Matrix<f32, 2, 8>, a3: f32m2x8, s2: i8, dst0: &mut [f32], a4: i16m1x4, s3: i64, src0: &[i16], a5: Matrix<i16, 4, 3>, z0: u64) -> i16m4x3 {
-        let t0 = a0 + (s0 + s1);
-        __builtin_matrix_column_major_store(s2 + a1 as f32m6x2 * (a2 - a3) / 4e0, dst0, 9);
-        let bad = __builtin_matrix_transpose(z0); // M158
-        __builtin_matrix_transpose(__builtin_matrix_insert(a4, 0, 2, s3)) * __builtin_matrix_column_major_load(src0, 0 + 1, 3, (K3 * 3) / K3) + a5
+    pub fn m093(a0: f32m3x4_b, a1: f32m4x8, s0: u32, a2: i32m16x1_b, s1: u8, a3: i32m16x14, a4: i32m1x14, dst0: &mut [i32], z0: i64m5x5) {
+        let mut t0 = a0 * a1;
+        t0 /= 2.0f32;
+        for l0 in 0..3 { t0[l0][5] /= 0.5; }
+        t0 /= s0;
+        __builtin_matrix_column_major_store(__builtin_matrix_sub(__builtin_matrix_transpose(a2 + s1) * __builtin_matrix_insert(a3, 13, 1, -0x5i64), a4), dst0, 4);
+        let bad = 1.5 / z0; // M093
     }
 
-    /// Kernel `k0040` of the oracle corpus.
-    pub fn m159(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2) -> u16m2x1 {
-        let t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-        let bad = __builtin_matrix_transpose(a0, a0); // M159
-        __builtin_matrix_column_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1)
+    pub fn m094(n0: usize, src0: &[u8], a0: u8m10x7_b, s0: u16, s1: i32, a1: f64m14x2, s2: u64, a2: f64m2x12_b, a3: Matrix<f64, 14, 4>, a4: f64m4x4_b, a5: f64m14x4, a6: Matrix<f64, 4, 12>, i0: i32, a7: i8m2x1_b, a8: i8m1x8, src1: &[i8], s3: i16, a9: i8m4x2_b, n1: usize, src2: &[i8]) -> i8m2x2 {
+        let t0: u8m10x7 = (__builtin_matrix_column_major_load(src0, 10, 7, n0) + a0) * s0;
+        let mut t1 = ((s1 ? a1 : a1) - s2) * (6.0 * a2);
+        t1[K4 * 2][10] = a0[9][1] as f64;
+        t1 = __builtin_matrix_add(a3 * a4, a5) * (__builtin_matrix_insert(a6, 0, i0, a1[7 - K3][1]) * a3[13][5 - K4]);
+        let bad = -t0; // M094
+        (a7 * a8 * __builtin_matrix_column_major_load(src1, 8, 4, 9) + s3) * (a9 - __builtin_matrix_column_major_load(src2, 4, 2, n1))
     }
 
-    /// Kernel `k0129` of the oracle corpus.
+    pub fn m095(s0: i16, a0: f32m6x8, a1: Matrix<f32, 6, 3>, s1: i8, a2: Matrix<f32, 6, 3>, a3: f32m6x3, a4: f32m3x8, s2: f64, a5: i8m2x8_b, n0: usize, dst0: &mut [i8]) {
+        let mut t0: f32m6x8 = s0 ? a0 : a0;
+        t0 = (s1 as f32 * a1 - (a2 + a3)) * a4;
+        __builtin_matrix_column_major_store(s2 ? a5 : a5, dst0, n0);
+        let bad = !a4; // M095
+    }
+
+    pub fn m096(src0: &[f32], a0: f32m7x3, a1: Matrix<f32, 3, 7>, a2: f32m7x4, s0: i8, a3: i8m8x4, a4: f32m7x4, s1: u64, s2: u64, src1: &[f64], a5: f64m12x2, i0: u8, s3: u64, dst0: &mut [f64], a6: i32m3x2) -> i32m3x2 {
+        let t0 = (-5.0 + (__builtin_matrix_column_major_load(src0, K4 + 3, 3, K4 + 5) - a0)) * __builtin_matrix_insert(a1 * a2, (K4 * 0) / K4, 1, 1.1e0);
+        let t1: u32m8x4 = (s0 ? a3 : a3) as u32m8x4;
+        let t2 = a4 * s1;
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_transpose(s2 ? __builtin_matrix_column_major_load(src1, 12, 2, 14) : a5), 1, i0, s3), dst0, 4);
+        let bad = a2 > 1; // M096
+        a6
+    }
+
+    /// Kernel `k0127` of the oracle corpus.
     #[inline]
-    pub fn m160(a0: i32m14x6_b, a1: i32m6x5_b, a2: i32m14x5, s0: u32, a3: i32m5x1, a4: i32m5x8, a5: i32m8x1, s1: i16, s2: i16) -> i32m5x1 {
-        let t0: i32m14x1 = ((s0 + (__builtin_matrix_multiply(a0, a1) - a2)) * (a3 + a3) as i32m5x1) as i32m14x1;
-        let bad = a1 - 0x1_0000_0000; // M160
-        __builtin_matrix_insert(a4 * a5, 4, 0, s1 * s2) - a3
+    pub fn m097(n0: usize, src0: &[i8], src1: &[i8], a0: i8m8x7_b, n1: usize, dst0: &mut [i8], src2: &[i8], a1: i8m8x1, a2: i8m1x7, a3: f64m15x5_b, src3: &[f64], a4: Matrix<f64, 5, 6>, i0: i32, s0: u8, dst1: &mut [f64], s1: i16, a5: i16m2x2, src4: &[i16], s2: u64) -> i16m2x2 {
+        __builtin_matrix_column_store(__builtin_matrix_column_major_load(src0, (K3 * 8) / K3, 7, n0) * 5 + (__builtin_matrix_column_major_load(src1, 13 - K5, 7, 11 - K2) - a0), dst0, n1);
+        let t0: i8m8x7_b = a0 + __builtin_matrix_column_major_load(src2, 8, (K8 * 7) / K8, 8);
+        let t1 = a1 * a2 - t0 / -2;
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * __builtin_matrix_column_major_load(src3, 15, 10 - K4, 18) + __builtin_matrix_insert(a4, i0, 1, s0), dst1, 7);
+        let bad = a5 % 3; // M097
+        s2 - (s1 ? a5 : __builtin_matrix_column_load(src4, 2, 2, 5))
     }
 
-    typedef u32 bad_m161 __attribute__((matrix_type(2, 1048576))); // M161
-
-    pub fn m162(a0: Matrix<i16, 3, 8>, n0: usize, src0: &[i16], src1: &[i16], a1: i16m3x8_b, a2: i16m8x2_b, i0: u8, i1: u16, i2: i64, a3: f64m2x3, a4: f64m3x14, i3: i64, z0: u8m6x6) -> f64m2x14 {
-        let mut t0: Matrix<i16, 3, 2> = (a0 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 8, n0) + __builtin_matrix_column_major_load(src1, 3, K3 + 5, 3) + (a1 - a1)) * a2;
-        if i0 < 1 { t0[9 - K8][i1] /= 3; }
-        let bad: f32m6x6 = z0 * z0; // M162
-        __builtin_matrix_insert(a3 * a4, 1, i3, 0u64)
+    pub fn m098(a0: u16m2x5, n0: usize, dst0: &mut [u16], a1: u8m3x1, n1: usize, dst1: &mut [u8], a2: u32m1x4, a3: u32m4x3_b, a4: u32m1x3, n2: usize, src0: &[u8], a5: u8m3x11, s0: i16, n3: usize, src1: &[u8], a6: u8m11x1_b) -> u8m3x1 {
+        __builtin_matrix_column_store(a0 - a0, dst0, n0);
+        __builtin_matrix_column_major_store(a1, dst1, n1);
+        let t0 = (i8m3x1) __builtin_matrix_transpose(a2 * a3 + a4);
+        let bad = a1 | 1; // M098
+        (__builtin_matrix_column_major_load(src0, 3, 14 - K3, n2) + a5) * (s0 ? __builtin_matrix_column_major_load(src1, K8 + 3, 1, n3) : a6)
     }
 
-    pub fn m163(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b, z0: i64m6x6, z1: i64m6x6_b) -> u8m3x2 {
-        __builtin_matrix_column_major_store((s0 as i64 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8i64) + a0 * 3.0) / 7u32, dst0, 4);
-        let mut t0: u8m2x2_b = s1 as i32 * __builtin_matrix_add(a0, a0);
-        if i0 < 3 { t0[i1][i2] = 2; }
-        let bad: i32m6x6 = z0 * z1; // M163
-        (u8m3x2) a1
+    pub fn m099(a0: u16m2x8_b, a1: u16m2x8, i0: i32, i1: i32, s0: u16, n0: usize, src0: &[i32], a2: i32m1x6_b, a3: i32m6x6, s1: u64, z0: u16m2x8) -> i32m1x6 {
+        let mut t0: u16m2x8 = (a0 + a1) as u16m2x8;
+        if i0 < 1 { t0[i1][0] = s0; }
+        let bad = a1 || z0; // M099
+        return (__builtin_matrix_column_major_load(src0, 1, (K3 * 6) / K3, n0) + a2) * (s1 * a3);
     }
 
-    pub fn m164(src0: &[u64], a0: u64m8x4_b, n0: usize, src1: &[u64], a1: i8m3x4, s0: u32, s1: u32, a2: i8m4x3, z0: i8m4x1) -> i8m4x3 {
-        let t0: u32m8x16_b = (u32m8x16) __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 8, 16, 11), a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
-        let bad = a1 + z0; // M164
-        return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
+    pub fn m100(a0: Matrix<i64, 6, 2>, s0: f32, n0: usize, src0: &[i64], src1: &[i64], s1: i64, a1: i64m6x3, src2: &[u16], src3: &[u16], n1: usize, src4: &[f64], a2: f64m7x9, s2: i32, a3: f64m9x2, i0: usize, s3: u8, a4: i64m6x4, src5: &[i64], a5: i64m4x1, i1: u16, i2: u16, s4: u8, a6: Matrix<i64, 1, 2>) -> i64m6x2 {
+        let mut t0 = __builtin_matrix_scalar_multiply((u8m6x2) a0, s0);
+        let mut t1: Matrix<i64, 6, 2> = a0 + 5_u64;
+        t1 += (__builtin_matrix_column_major_load(src0, (K5 * 6) / K5, 3, n0) - (__builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 6, 3, K3 + 5), 0, 1, s1) + a1)) * (__builtin_matrix_column_major_load(src2, 3, 2, 3) + __builtin_matrix_column_major_load(src3, (K8 * 3) / K8, 2, 6)) as i64m3x2 + (i64m6x2) (__builtin_matrix_column_load(src4, 6, 7, n1) * a2 * (s2 ? a3 : a3));
+        for l0 in 0..6 { t0[l0][1] = t0[5][i0]; }
+        let bad = (i8m6x6) a5; // M100
+        ((s3 ? a4 : a4) - (__builtin_matrix_column_major_load(src5, 6, 4, 7) + a4)) * (__builtin_matrix_insert(a5, i1, i2, s4 as u16) * (a6 + __builtin_matrix_extract(a6, 0, 1)))
     }
 
-    pub fn m165(src0: &[u16], s0: i32, s1: i32, src1: &[u16], src2: &[u16], src3: &[u16], s2: u32, n0: usize, dst0: &mut [u16], z0: f32m6x1, z1: f32m4x1) {
-        let t0: u16m4x8 = __builtin_matrix_column_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_load(src1, 4, 8, K4 + 1);
-        __builtin_matrix_column_major_store(__builtin_matrix_column_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_load(src3, 4, 8, 10 - K4), dst0, n0);
-        let bad = z0 - z1; // M165
+    pub fn m101(a0: u64m8x3_b, n0: usize, dst0: &mut [i8], s0: i32, src0: &[i16], src1: &[u64], s1: u32) -> u64m8x3 {
+        __builtin_matrix_column_major_store((i8m3x8) __builtin_matrix_transpose(a0), dst0, n0);
+        let bad = a0 as i32; // M101
+        (s0 ? __builtin_matrix_column_major_load(src0, 8, 7 - K4, 11) as u64m8x3 : a0 - __builtin_matrix_column_load(src1, 8, 3, 11)) * s1
     }
 
-    pub fn m166(a0: i64m6x4, a1: i64m4x3, a2: i64m3x2, i0: u16, i1: usize, a3: f64m2x1, i2: i32, i3: u8, s0: f64, a4: i32m8x1, n0: usize, dst0: &mut [i32], a5: i64m2x1, i4: i64, s1: f32, s2: f32, z0: i16m5x3, z1: f64m5x3) -> f64m2x1 {
-        let mut t0 = a0 * a1 * a2;
-        if i0 < 4 { t0[i1][0] += a3[1][0] as i64; }
-        t0 -= __builtin_matrix_insert(t0, i2, i3, s0);
-        __builtin_matrix_column_major_store(a4 + a4, dst0, n0);
-        let bad = z0 + z1; // M166
-        (__builtin_matrix_insert(__builtin_matrix_insert(a5, (K2 * 0) / K2, 0, a0[i4][2]), 1, 0, s1 + s2) - (a5 - a5)) as f64m2x1
+    /// Kernel `k0121` of the oracle corpus.
+    pub fn m102(s0: i64, a0: i32m2x6, i0: i64, s1: u32, s2: u32, s3: u64, s4: i8, i1: i32, i2: usize, a1: i16m5x3, i3: i64, s5: u8, n0: usize, src0: &[f64], a2: Matrix<f64, 7, 1>, s6: u64, a3: f64m1x4, n1: usize, src1: &[f64], a4: f64m6x2, n2: usize, src2: &[f64], s7: i32, src3: &[f64], a5: Matrix<f64, 3, 6>, s8: u32, n3: usize, src4: &[u16], n4: usize, src5: &[u16], z0: i64m6x3) -> f64m6x2 {
+        let mut t0: i32m2x6 = s0 ? s1 * s2 * (a0 + a0 - (a0 + a0[1][i0])) : a0 as i32m2x6 - a0;
+        t0 -= s3 ? (t0 + t0) / s4 : t0;
+        t0[i1][4] = a0[i2][7 - K3];
+        let t1: i16m5x3 = __builtin_matrix_extract(a0, 0, 0) + (__builtin_matrix_insert(a1, 0, 0, t0[i3][4]) - a1);
+        let t2 = s8 + (s5 ? __builtin_matrix_column_load(src0, 6, 15 - K8, n0) * a2 / s6 * (__builtin_matrix_sub(a3, a3) * __builtin_matrix_column_major_load(src1, 3 + 1, 6, n1)) : __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src2, 2, 3, n2)) * (s7 ? __builtin_matrix_column_major_load(src3, 3, 6, 5) : a5));
+        let bad = z0[8][1]; // M102
+        (__builtin_matrix_column_major_load(src4, 6, 4, n3) * __builtin_matrix_column_major_load(src5, 4, 2, n4)) as f64m6x2
     }
 
-    pub fn m167(a0: i8m8x10, i0: usize, a1: i32m10x3, a2: i8m8x3_b, src0: &[i8], i1: i32, i2: usize, s0: i8, s1: u32, z0: i16m3x6) -> i8m8x3 {
-        let bad = a1 * z0; // M167
-        return s1 - __builtin_matrix_add((a0 + __builtin_matrix_extract(a0, 7, i0)) * a1 as i8m10x3, a2 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 8, 3, 11), i1, i2, s0));
+    pub fn m103(a0: i8m10x8, a1: i8m8x5_b, a2: u16m7x7, s0: i8, i0: i64, i1: usize, s1: u16, s2: u8, a3: u32m7x2, s3: u8, a4: u32m2x7_b, n0: usize, src0: &[u32]) -> u16m7x7 {
+        let t0 = __builtin_matrix_insert(a0 * a1, 8, 2, 9);
+        let mut t1: Matrix<u16, 7, 7> = a2 / s0;
+        t1[i0][2] = s1;
+        let bad = a4[0][7]; // M103
+        (u16m7x7) ((s2 ? a3 : a3) * (s3 ? a4 : __builtin_matrix_column_major_load(src0, 2, 7, n0)))
     }
 
-    pub fn m168(a0: i8m2x4, dst0: &mut [i8], a1: i8m2x7, a2: i8m7x4, a3: i8m7x4, a4: i8m2x4, a5: u32m2x4, src0: &[i8], s0: i8, a6: i8m2x4_b, z0: u8m5x6, z1: f64) -> i8m2x4 {
-        __builtin_matrix_column_major_store(a0 + -0x2i64, dst0, 3);
-        let mut t0 = a0;
-        for l0 in 0..2 { t0[l0][2] /= 3; }
-        let bad = z1 / z0; // M168
-        return __builtin_matrix_multiply(a1, a2 - a3) - a4 - a5 as i8m2x4 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
+    pub fn m104(a0: u8m2x11, a1: u8m2x5, s0: i16, a2: u8m8x1) -> f64m8x1 {
+        let mut t0 = __builtin_matrix_transpose(a0) * a1;
+        t0 /= s0;
+        let bad = a2[0][-1]; // M104
+        return a2 as u64m8x1 as f64m8x1;
     }
 
-    pub fn m169(src0: &[f32], a0: i32m6x7, src1: &[i32], i0: usize) -> u8 {
-        let bad = 2.0 / a0; // M169
-        __builtin_matrix_extract((a0 * __builtin_matrix_column_major_load(src1, 7, 8 - K4, 9)) as u8m6x4, 4, i0)
+    pub fn m105(a0: Matrix<i32, 4, 1>, a1: i32m1x1, dst0: &mut [i32], n0: usize, src0: &[u8], a2: u8m4x15, s0: i64, a3: i32m4x1, s1: u8, a4: u8m15x7, s2: u16, src1: &[u8], dst1: &mut [u8]) {
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0, a1) * a1, dst0, (K5 * 4) / K5);
+        let mut t0 = __builtin_matrix_transpose(s0 - __builtin_matrix_column_major_load(src0, 8, 4, n0) * a2);
+        let t1 = a3 + a0;
+        t0[9][4] = s1;
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a4 * s2 * (8 * __builtin_matrix_column_major_load(src1, 7, 8, 9)), 14, 3, 5), dst1, 16);
+        let mut bad = a1;
+        bad[0][1] *= 1; // M105
     }
 
-    pub fn m170(a0: u64m13x2, n0: usize, src0: &[u64], i0: i64, i1: u8, s0: f64, a1: Matrix<u64, 16, 6>, z0: u32m6x1) -> u64m13x6 {
-        let bad = -z0; // M170
-        (__builtin_matrix_insert(a0 * __builtin_matrix_column_major_load(src0, 2, 16, n0), i0, i1, -1) + s0) * a1
+    pub fn m106(s0: i32, src0: &[u64], src1: &[u64], z0: u16m5x6) -> u64m1x15 {
+        let bad = z0[0][(K5 * 8) / K5]; // M106
+        s0 ? __builtin_matrix_column_load(src0, 1, (K4 * 15) / K4, 4) : __builtin_matrix_column_major_load(src1, 1, 15, 2)
     }
 
-    pub fn m171(a0: u8m6x2, src0: &[u8], src1: &[u8], i0: i32, i1: u32, i2: i64, a1: u64m4x3, a2: u64m3x3, a3: u64m3x4, z0: u8m1x5) -> u64m3x3 {
-        let mut t0 = a0 * __builtin_matrix_column_load(src0, 2, 2, K3 + 2) - __builtin_matrix_transpose(__builtin_matrix_column_load(src1, 2, 6, 6 - K3));
-        for l0 in 0..6 { t0[l0][0] = t0[5][6 - K5]; }
-        if i0 < 3 { t0[i1][1] = 2; }
-        let t1: u64m3x4 = __builtin_matrix_transpose(a1 + a1) + a2 * a3;
-        let bad = !z0; // M171
-        __builtin_matrix_add(a2, a2)
+    pub fn m107(a0: i8m6x3) -> i8m6x3 {
+        let bad = a0[4]; // M107
+        a0
     }
 
-    pub fn m172(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8) -> u64m1x7 {
-        let mut t0 = a0;
-        if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
-        let bad = a0 > a0; // M172
-        __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
+    /// Kernel `k0186` of the oracle corpus.
+    pub fn m108(a0: f64m15x4_b, a1: f64m4x4_b, a2: Matrix<f64, 4, 6>, a3: f64m6x15, a4: u16m7x1_b, i0: u32, s0: i8, z0: i64m6x2) -> u16m7x1 {
+        let mut t0 = __builtin_matrix_transpose(a0);
+        t0 = (a1 * a2 * a3) as f64m4x15;
+        let mut bad = z0;
+        bad[0] = 1; // M108
+        __builtin_matrix_insert(a4 + a4, i0, 0, s0)
     }
 
-    pub fn m173(a0: f64m8x5_b, a1: f64m8x5_b, a2: f64m8x8_b, src0: &[f64], src1: &[u64], a3: u64m8x1, z0: i16m2x1, z1: i16m2x1) -> u64m8x1 {
-        let t0: f64m8x5_b = a0 + a0 + a1;
-        let t1 = (a2 + __builtin_matrix_column_load(src0, 8, 8, 8)) * a0;
-        let bad = z0 % z1; // M173
-        __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3
+    pub fn m109(a0: f64m4x7, s0: i8, dst0: &mut [f64], src0: &[f64], i0: u32, s1: u64, s2: u8, s3: u8, a1: Matrix<f64, 4, 14>, a2: f64m14x7, s4: i64, src1: &[f64], s5: f64, src2: &[f64], i1: u32) -> f64 {
+        __builtin_matrix_column_store(__builtin_matrix_insert(a0, 5 - K4, 4, s0) - a0, dst0, 12 - K5);
+        let t0 = __builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_column_load(src0, 4, 7, K5 + 1), 1, i0, s1 as f64), 1, 5, s2 * s3);
+        let t1: Matrix<f64, 4, 7> = a1 * (a2 + a2) + 5.5f32 + (s4 ? s5 - (a0 - __builtin_matrix_column_major_load(src1, 4, 7, 6)) : __builtin_matrix_column_load(src2, 4, 7, 6));
+        let bad = (a0[0])[0]; // M109
+        t0[i1][4 - K4]
     }
 
-    pub fn m174(a0: u64m1x4, a1: u64m4x1_b, a2: u64m1x4, s0: u8, a3: u64m1x4, src0: &[u64], src1: &[u64], s1: u64, n0: usize, dst0: &mut [u64], a4: u64m1x1, n1: usize, src2: &[u64], a5: u64m1x1, n2: usize, src3: &[i8], src4: &[u64], i0: usize, i1: u8, s2: f64, z0: u64m1x1) -> u64m1x1 {
-        let t0 = a0 * a1;
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(a2, 0, 2, s0) + a3 + __builtin_matrix_column_major_load(src0, 1, 12 + 1, 3) * __builtin_matrix_column_load(src1, 13, 4, 14) + (a2 / 1 - s1), dst0, n0);
-        let bad = a5 >> z0; // M174
-        __builtin_matrix_sub((a4 * __builtin_matrix_column_major_load(src2, 1, 1, n1) + __builtin_matrix_transpose(a5)) as u64m1x1, __builtin_matrix_insert(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src3, 1, 6 - K5, n2) as u64m1x1, __builtin_matrix_column_major_load(src4, 1, 1, 1)), i0, i1, s2))
+    pub fn m110(a0: i32m4x1_b, a1: i32m1x1, s0: u16, dst0: &mut [i32], z0: f32) {
+        __builtin_matrix_column_major_store(s0 as f64 - __builtin_matrix_transpose(a0 * a1), dst0, 4);
+        let bad = a0[z0][0]; // M110
     }
 
-    #[inline]
-    pub fn m175(a0: u64m2x1_b, a1: u64m1x9, a2: u64m9x3, a3: Matrix<u64, 2, 3>, s0: u32, n0: usize, src0: &[u8], s1: u64, z0: u64m2x1) -> u8m14x3 {
-        let mut t0: i8m2x3 = (__builtin_matrix_multiply(a0 * a1, a2) + a3 - a3) as i8m2x3;
-        t0 += s0;
-        let bad = a0 && z0; // M175
-        __builtin_matrix_column_major_load(src0, 14, 3, n0) * s1 / 0x7
+    pub fn m111(src0: &[f64], s0: i16, s1: i16, i0: i64, s2: i64, i1: i64, src1: &[i16]) -> u32m3x5 {
+        let mut t0: f64m4x1 = __builtin_matrix_insert(s0 + s1 + __builtin_matrix_column_major_load(src0, 4, 6 - K5, 5) as f64m4x1, 0, i0, s2);
+        t0 -= 18i64;
+        t0[2][0] *= t0[3][i1];
+        __builtin_matrix_column_major_load(src1, (K3 * 3) / K3, 2, 6) // M111
+    }
+
+    pub fn m112(a0: Matrix<f32, 11, 6>, dst0: &mut [f32], a1: f32m11x16, s0: i16, src0: &[f32], src1: &[f32], s1: i16, n0: usize, dst1: &mut [f32], a2: f32m11x6, src2: &[f32], a3: f32m11x6, z0: f32m5x5) -> f32m11x6 {
+        __builtin_matrix_column_major_store(a0, dst0, 12);
+        __builtin_matrix_column_major_store((a1 * s0 + __builtin_matrix_column_major_load(src0, 11, 16, 11)) * (__builtin_matrix_column_load(src1, 16, 6, K3 * 6) + s1), dst1, n0);
+        let mut bad = a1;
+        bad = z0; // M112
+        a2 - __builtin_matrix_column_major_load(src2, 11, 6, K2 + 9) - a3 * 1.1
+    }
+
+    /// Kernel `k0121` of the oracle corpus.
+    pub fn m113(s0: i64, a0: i32m2x6, i0: i64, s1: u32, s2: u32, s3: u64, s4: i8, i1: i32, i2: usize, a1: i16m5x3, i3: i64, s5: u8, n0: usize, src0: &[f64], a2: Matrix<f64, 7, 1>, s6: u64, a3: f64m1x4, n1: usize, src1: &[f64], a4: f64m6x2, n2: usize, src2: &[f64], s7: i32, src3: &[f64], a5: Matrix<f64, 3, 6>, s8: u32, n3: usize, src4: &[u16], n4: usize, src5: &[u16], z0: f64m6x3, z1: f64m3x5) -> f64m6x2 {
+        let mut t0: i32m2x6 = s0 ? s1 * s2 * (a0 + a0 - (a0 + a0[1][i0])) : a0 as i32m2x6 - a0;
+        t0 -= s3 ? (t0 + t0) / s4 : t0;
+        t0[i1][4] = a0[i2][7 - K3];
+        let t1: i16m5x3 = __builtin_matrix_extract(a0, 0, 0) + (__builtin_matrix_insert(a1, 0, 0, t0[i3][4]) - a1);
+        let t2 = s8 + (s5 ? __builtin_matrix_column_load(src0, 6, 15 - K8, n0) * a2 / s6 * (__builtin_matrix_sub(a3, a3) * __builtin_matrix_column_major_load(src1, 3 + 1, 6, n1)) : __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src2, 2, 3, n2)) * (s7 ? __builtin_matrix_column_major_load(src3, 3, 6, 5) : a5));
+        let mut bad = a4;
+        bad = z0 * z1; // M113
+        (__builtin_matrix_column_major_load(src4, 6, 4, n3) * __builtin_matrix_column_major_load(src5, 4, 2, n4)) as f64m6x2
+    }
+
+    /// Kernel `k0120` of the oracle corpus.
+    pub fn m114(a0: i64m2x3, a1: i64m2x3, n0: usize, src0: &[i64], s0: f64, a2: i32m2x3, i0: usize, s1: i32, z0: i64m3x5) -> i64m2x3 {
+        let mut t0 = ((a0 - a1) * __builtin_matrix_column_major_load(src0, 3, 5, n0)) as f64m2x5;
+        t0 /= 1.5;
+        for l0 in 0..5 { t0[1][l0] *= s0; }
+        let mut bad = a1;
+        bad *= z0; // M114
+        (i64m2x3) __builtin_matrix_insert(a2, i0, (K3 * 1) / K3, s1)
+    }
+
+    /// Kernel `k0276` of the oracle corpus.
+    pub fn m115(s0: i32, a0: u8m6x5_b, a1: u8m5x5, a2: u8m6x5, src0: &[i8], z0: f32m3x5, z1: f32m4x5) -> u8m6x5 {
+        let mut bad = z0;
+        bad *= z1; // M115
+        s0 ? __builtin_matrix_multiply(a0, a1) + a2 : __builtin_matrix_column_major_load(src0, 6, 5, 9) as u8m6x5
     }
 
     #[inline(never)]
-    pub fn m176(src0: &[f64], a0: f64m1x6_b, a1: i8m3x3, i0: u16, i1: i32, a2: f32m2x6, a3: f32m6x2, a4: u8m4x15, s0: u16, a5: u8m4x15) -> u8m4x15 {
-        let mut t0: Matrix<f64, 1, 6> = __builtin_matrix_column_major_load(src0, 6 - K5, 6, 4) - a0;
-        let t1 = a1;
-        t0[i0][i1] *= -4.25;
-        let t2: f32m2x6 = __builtin_matrix_transpose(__builtin_matrix_transpose(a2) + __builtin_matrix_sub(a3, a3));
-        let bad = (i32m2x1) a0; // M176
-        a4 - s0 + (a5 + a4) - a4
+    pub fn m116(s0: f32, a0: u32m1x3_b, s1: f32, a1: u32m1x1, a2: u32m3x3, n0: usize, dst0: &mut [u32], a3: u32m3x3, a4: u32m3x3, i0: u32, s2: u32, s3: f64, a5: u32m3x3, z0: u32m5x6) -> u32m3x3 {
+        __builtin_matrix_column_major_store(s0 ? __builtin_matrix_transpose(a0) * (s1 ? a1 : a1) * a0 : a2, dst0, n0);
+        let t0: u32m3x3 = s3 - __builtin_matrix_insert((a3 + __builtin_matrix_transpose(a4)) * a4, i0, 0, s2);
+        let mut bad = a2;
+        bad -= z0; // M116
+        return a5;
     }
 
-    pub fn m177(src0: &[u64], a0: u64m7x5, a1: u64m5x4_b, a2: u16m8x3, n0: usize, src1: &[u16], a3: u16m2x8_b, a4: u16m2x1_b, a5: u16m1x3, a6: u16m3x6, a7: u16m6x6, src2: &[u16], a8: u8m14x2, src3: &[u8], s0: f64) -> u8m14x2 {
-        let t0: u64m7x4 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 4, 8), 5, 1, -1) - a0 * a1;
-        let t1: u16m8x6 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
-        let t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
-        let mut t3: u16m6x13_b = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
-        t3 /= 7;
-        let bad = t3 as i32; // M177
-        return a8 * __builtin_matrix_column_load(src3, 2, 2, K4) - s0 - a8 * -1;
+    pub fn m117(a0: f32m4x8, s0: i64, i0: i32, z0: f32m4x8) -> f32 {
+        let mut t0: f32m8x4 = __builtin_matrix_transpose(a0);
+        for l0 in 0..8 { t0[l0][3] = t0[0][2]; }
+        let mut bad = a0;
+        bad /= z0; // M117
+        ((a0 - a0) * s0)[3 - K2][i0]
     }
 
-    pub fn m178(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
-        let mut t0: i32m14x4 = a0 * a1 * __builtin_matrix_transpose(a2);
-        t0[i0][i1] = 1;
-        let mut t1 = a1 as i32m3x4;
-        let t2: i32m14x3 = (s0 - a3 + __builtin_matrix_add(a4, a4)) * a5;
-        for l0 in 0..4 { t1[2][l0] = 7; }
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
-        let bad = t2[14][1]; // M178
+    #[inline(never)]
+    pub fn m118(a0: Matrix<f64, 2, 3>, a1: f64m3x1, src0: &[f64], a2: f64m2x2, a3: f64m2x2_b, s0: u16, a4: Matrix<f64, 1, 5>, i0: u8, s1: i64, a5: f64m5x3, a6: u8m1x2, a7: u8m2x6, i1: u32, i2: i32, z0: &[i16]) -> u8m1x6 {
+        let t0 = __builtin_matrix_transpose(__builtin_matrix_insert(a0 * a1 * (__builtin_matrix_column_major_load(src0, 1, 2, 1) * a2) - __builtin_matrix_transpose(a3), 1, (K4 * 1) / K4, s0));
+        let t1: f64m3x1 = __builtin_matrix_transpose(__builtin_matrix_insert(a4, 0, i0, s1) * a5);
+        let bad = __builtin_matrix_column_major_load(z0, 5, 4, 3); // M118
+        __builtin_matrix_insert(a6 * a7, i1, i2, -1)
     }
 
-    /// Kernel `k0040` of the oracle corpus.
-    pub fn m179(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2, z0: f32m2x2) -> u16m2x1 {
-        let t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-        let bad = z0[1][2]; // M179
-        __builtin_matrix_column_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1)
+    /// Kernel `k0113` of the oracle corpus.
+    pub fn m119(s0: u8, a0: u16m8x7_b, i0: i32, z0: &mut [u16]) -> u16m8x7 {
+        __builtin_matrix_column_major_store(a0, z0, 1); // M119
+        s0 ? (a0 - 7) as u16m8x7 : __builtin_matrix_insert(a0, 4, i0, 7)
+    }
+
+    #[inline]
+    pub fn m120(a0: f32m1x1, s0: f32, a1: f32m1x1, s1: i8, s2: f32, s3: i8, a2: f32m1x1, s4: u64, n0: usize, dst0: &mut [f32], s5: f64, src0: &[f32], a3: f32m1x4, a4: u8m1x4, src1: &[u64], src2: &[u8], s6: u16, a5: u8m3x4, a6: u8m4x4, z0: &mut [f64]) -> u8m1x4 {
+        let mut t0 = __builtin_matrix_add(a0, a0) - (s0 ? a0 : a1);
+        t0 *= s1;
+        for l0 in 0..1 { t0[0][l0] += s2; }
+        __builtin_matrix_column_major_store(s3 ? a2 : a2 - s4, dst0, n0);
+        t0[0][0] = 2.0;
+        __builtin_matrix_column_major_store(a2, z0, 1); // M120
+        (a4 + a4) as u8m1x4 * __builtin_matrix_column_major_load(src1, K2 * 2, 4, 5) as u8m4x4 - __builtin_matrix_multiply(s6 - __builtin_matrix_column_major_load(src2, 9 - K8, 8 - K5, 3) * 1_10, a5 * a6)
+    }
+
+    /// Kernel `k0117` of the oracle corpus.
+    pub fn m121(a0: u64m2x2, dst0: &mut [u64], a1: Matrix<i32, 2, 1>, a2: Matrix<i32, 1, 2>, z0: i32m3x3, z1: &[i32]) -> u64m2x2 {
+        __builtin_matrix_column_major_store(a0 - a0 * 2i64, dst0, 4);
+        __builtin_matrix_column_major_store(z0, z1, 3); // M121
+        __builtin_matrix_multiply(a1, a2) as u64m2x2
+    }
+
+    pub fn m122(a0: u8m2x8, z0: &[i16], z1: usize) -> i16m2x8 {
+        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M122
+        (a0 - a0) as i16m2x8
+    }
+
+    pub fn m123(a0: u32m5x4, a1: u32m4x1, i0: u8, dst0: &mut [u32], z0: u64) {
+        __builtin_matrix_column_store(__builtin_matrix_insert(a1[2][0] + a0 * a1, i0, 0, 1), dst0, 6);
+        let bad = __builtin_matrix_transpose(z0); // M123
+    }
+
+    pub fn m124(a0: f64m1x8, a1: f64m1x8, s0: u8, a2: Matrix<f64, 1, 8>, a3: f64m1x8_b, s1: i64) -> f64m1x8 {
+        let t0: Matrix<f64, 1, 8> = s0 * __builtin_matrix_add(a0, a1);
+        let bad = __builtin_matrix_transpose(a3, a3); // M124
+        (a2 + a3) / s1 / 2
+    }
+
+    pub fn m125(src0: &[i16], a0: i16m7x3, a1: i16m2x8, src1: &[i16], i0: u32, s0: u8, a2: u8m2x6, z0: i8, z1: &mut [i8]) -> u8m2x6 {
+        let mut t0 = __builtin_matrix_multiply(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 10 - K8, 7, 3) * a0), a1) * __builtin_matrix_column_major_load(src1, 11 - K3, 2, 10);
+        if i0 < 2 { t0 /= 4u32; }
+        __builtin_matrix_column_major_store(z0, z1, 1); // M125
+        return __builtin_matrix_transpose(__builtin_matrix_transpose((s0 ? a2 : a2) - a2));
+    }
+
+    pub fn m126(s0: i16, src0: &[i16], a0: i16m8x3, src1: &[i16], a1: Matrix<i16, 8, 3>, s1: u64, a2: i16m8x8_b, a3: i16m8x8, a4: i16m8x3_b, s2: u32, a5: i16m3x3, s3: u64, a6: i16m8x8, src2: &[i16], s4: f64, dst0: &mut [i16], s5: i16, src3: &[i16], a7: i16m4x8, s6: f64, s7: f32, src4: &[i16], s8: i32, n0: usize, src5: &[i16], src6: &[i16], a8: u16m7x8, z0: u16m4x6) -> u16m7x8 {
+        let mut t0: i16m8x3 = (s0 ? __builtin_matrix_column_major_load(src0, 8, 8 - K5, (K5 * 11) / K5) - a0 : a0 * __builtin_matrix_column_major_load(src1, 3, 3, 3)) + a1 - a1 + (s1 ? a2 : a3) * ((a1 + a4) / s2) * a5;
+        __builtin_matrix_column_store(__builtin_matrix_multiply(s3 ? a3 : a6, __builtin_matrix_column_load(src2, 8, 8, 11)) * s4, dst0, 8);
+        for l0 in 0..3 { t0[2][l0] = -0x7; }
+        let t1: i16m8x8 = __builtin_matrix_column_major_load(src3, 8, (K4 * 4) / K4, (K4 * 9) / K4) * ((__builtin_matrix_insert(a7, 5 - K3, 7, s6) - -1i64) / s7);
+        let t2 = (__builtin_matrix_column_major_load(src4, K8, 8 - K5, 8) / 7) as i16m8x3 + (s8 as i8 - a1) - __builtin_matrix_column_major_load(src5, 8, 4, n0) * __builtin_matrix_column_major_load(src6, 4, 7 - K4, 4);
+        let bad = z0 / 70000; // M126
+        a8
+    }
+
+    typedef f32 bad_m127 __attribute__((matrix_type(3, 0))); // M127
+
+    pub fn m128(a0: i8m6x3, z0: i32m5x5, z1: i32m5x5) -> i8m6x3 {
+        let bad: i8m5x5 = z0 * z1; // M128
+        a0
+    }
+
+    pub fn m129(a0: u32m4x6, s0: i32, n0: usize, dst0: &mut [u32], a1: i16m2x2, s1: u32, s2: u32, i0: usize, s3: u64, s4: i64, a2: Matrix<i16, 2, 2>, a3: u64m2x3, src0: &[u64], a4: u64m3x2_b, src1: &[i16], a5: i16m5x2, s5: u32, z0: u64m1x1, z1: u64m1x1_b) -> i16m2x2 {
+        __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
+        let t0 = __builtin_matrix_scalar_multiply(__builtin_matrix_insert(s1 + s2 + __builtin_matrix_transpose(a1), 1, i0, s3), s4 as u16) + a2;
+        let t1: u64m2x2 = (a3 - a3) * __builtin_matrix_transpose(__builtin_matrix_column_load(src0, 3, 3, 4)) * a4;
+        let bad: i64m1x1 = z0 * z1; // M129
+        return __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 2, 5, 3), 1, 5 - K3, 0x8u32) * a5 / s5;
+    }
+
+    /// Kernel `k0210` of the oracle corpus.
+    pub fn m130(a0: u8m2x7_b, a1: u8m7x2, a2: u8m2x2, s0: i64, src0: &[u8], n0: usize, dst0: &mut [u8], a3: u8m2x7, s1: u8, a4: u8m1x2, n1: usize, src1: &[u8], z0: f32m2x6, z1: f32m3x6) -> u8m1x2 {
+        __builtin_matrix_column_major_store(s0 + (a0 * a1 + a2) - (__builtin_matrix_transpose(a2) + __builtin_matrix_column_major_load(src0, 2, 2, 3)), dst0, n0);
+        let mut t0 = a3;
+        for l0 in 0..7 { t0[0][l0] = a1[3][1]; }
+        let bad = z0 + z1; // M130
+        a4 - a4 - __builtin_matrix_column_load(src1, 1, 2, n1)
+    }
+
+    /// Kernel `k0117` of the oracle corpus.
+    pub fn m131(a0: u64m2x2, dst0: &mut [u64], a1: Matrix<i32, 2, 1>, a2: Matrix<i32, 1, 2>, z0: u64m2x4) -> u64m2x2 {
+        __builtin_matrix_column_major_store(a0 - a0 * 2i64, dst0, 4);
+        let bad = a0 - z0; // M131
+        __builtin_matrix_multiply(a1, a2) as u64m2x2
+    }
+
+    pub fn m132(a0: i64m5x3, s0: i64, a1: u16m5x1, s1: u8, a2: Matrix<u16, 1, 7>, a3: u16m5x7, s2: f64, z0: i32m5x3) -> u16m5x7 {
+        let mut t0 = a0;
+        t0 -= s0;
+        let t1: i64m5x3 = a0 - a0;
+        let t2 = (a1 - s1) * a2 + __builtin_matrix_insert(a3, 0, 6, s2);
+        let bad = t1 + z0; // M132
+        __builtin_matrix_insert(t2 + a3, 0, 4 + 1, 1i64)
+    }
+
+    pub fn m133(a0: u32m2x2_b, a1: u32m2x2, a2: u32m2x2, i0: i64, i1: i32, z0: u8m5x2, z1: u8m4x3) -> u32m2x2 {
+        let bad = z0 * z1; // M133
+        a0 - a1 - a2 + a2[i0][i1]
+    }
+
+    pub fn m134(a0: i32m6x6, a1: i32m6x1_b, src0: &[u64], s0: u8, a2: Matrix<u16, 4, 1>, z0: f32m2x4, z1: u32m4x1) -> u16m4x1 {
+        let mut t0: i32m1x6 = s0 + __builtin_matrix_transpose(a0 * a1 + __builtin_matrix_column_major_load(src0, (K2 * 6) / K2, 1, 9) as i32m6x1);
+        t0 /= -2;
+        let bad = z0 * z1; // M134
+        a2 + -1
+    }
+
+    pub fn m135(a0: i8m1x15, s0: f64, src0: &[i8], dst0: &mut [i8], a1: u64m12x13, i0: u32, s1: u64, dst1: &mut [i64], a2: i16m1x3_b, s2: u64, src1: &[i16], a3: i16m4x5, n0: usize, src2: &[i16], a4: i16m3x1, dst2: &mut [i16], i1: u32, i2: u32, a5: i8m8x1_b, s3: f64, s4: f64) -> i8m8x1 {
+        __builtin_matrix_column_major_store(__builtin_matrix_add(s0 * a0, __builtin_matrix_column_load(src0, 1, 15, 4)), dst0, 2);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a1, i0, 11, s1) as i64m12x13 - __builtin_matrix_extract(a0, 0, 11), dst1, 13);
+        let mut t0 = __builtin_matrix_add((s2 - a2) * (__builtin_matrix_column_major_load(src1, 3, 4, 7 - K4) * a3), __builtin_matrix_column_major_load(src2, 1, (K2 * 5) / K2, n0));
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4), dst2, 3);
+        t0[0][8 - K4] = a3[i1][i2];
+        let bad = a2 / a2; // M135
+        a5 + a5 + (s3 - s4)
+    }
+
+    pub fn m136(src0: &[f64], s0: i64, a0: u64m3x2, a1: u64m2x3, s1: u16, n0: usize, src1: &[f64], src2: &[i64], a2: f64m2x2, i0: u16, z0: i8) -> f64 {
+        let t0: Matrix<f64, 1, 6> = __builtin_matrix_column_major_load(src0, 1, 5 + 1, 1);
+        let mut t1 = s0 ? __builtin_matrix_transpose(a0) : s1 + a1;
+        let t2 = __builtin_matrix_transpose(__builtin_matrix_column_load(src1, 6, 6 - K4, n0)) * __builtin_matrix_column_load(src2, 6, 2, 8) as f64m6x2 - a2;
+        t1[0][1] = a0[(K5 * 2) / K5][0];
+        let bad = z0 / a2; // M136
+        a2[i0][0]
+    }
+
+    pub fn m137(s0: i16, a0: f32m6x8, a1: Matrix<f32, 6, 3>, s1: i8, a2: Matrix<f32, 6, 3>, a3: f32m6x3, a4: f32m3x8, s2: f64, a5: i8m2x8_b, n0: usize, dst0: &mut [i8], z0: u8m4x1) {
+        let mut t0: f32m6x8 = s0 ? a0 : a0;
+        t0 = (s1 as f32 * a1 - (a2 + a3)) * a4;
+        __builtin_matrix_column_major_store(s2 ? a5 : a5, dst0, n0);
+        let bad = 2 / z0; // M137
+    }
+
+    /// Kernel `k0152` of the oracle corpus.
+    pub fn m138(a0: u8m1x3, dst0: &mut [i32], a1: u8m3x3, a2: u8m3x1, a3: u8m3x1, dst1: &mut [u8], a4: u8m3x1, src0: &[u8], i0: i32, z0: i8m3x1) -> u8m3x3 {
+        __builtin_matrix_column_major_store(a0 as i32m1x3, dst0, 1);
+        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_sub(a1 * a2, a3)), dst1, 2);
+        let t0: u8m3x1 = a2 - a4;
+        let bad = -z0; // M138
+        __builtin_matrix_column_major_load(src0, 3, 3, 6) + a1 + a4[i0][0]
+    }
+
+    pub fn m139(src0: &[u64], n0: usize, src1: &[u8], a0: u8m8x6, s0: u8, a1: i64m1x2_b, a2: i64m2x1_b, s1: u16, dst0: &mut [u8]) {
+        let t0: u64m11x3 = __builtin_matrix_column_major_load(src0, 11, 7 - K4, 11);
+        let t1: u8m8x6 = __builtin_matrix_column_major_load(src1, 8, 6, n0);
+        let t2: u8m8x6 = a0 + s0;
+        let t3 = __builtin_matrix_transpose(a1) - a2;
+        __builtin_matrix_column_major_store(t1 * s1, dst0, 9);
+        let bad = !a0; // M139
+    }
+
+    /// Kernel `k0006` of the oracle corpus.
+    pub fn m140(src0: &[i32], s0: u64, a0: i32m14x1, a1: i32m1x10, n0: usize, src1: &[i32], a2: i32m10x1, s1: u32, s2: u32, s3: i8, src2: &[i32], n1: usize, dst0: &mut [i32], a3: f32m8x3, a4: f32m3x2, n2: usize, src3: &[f32], a5: f32m3x2, dst1: &mut [f32], src4: &[i8], z0: i32m1x10) -> i8m4x4 {
+        let t0: i32m14x4 = __builtin_matrix_insert(__builtin_matrix_column_load(src0, 14, 4, 14) / s0, K3 + 10, 1, 4.0);
+        let t1 = a0 * a1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 10, n0)) - t0;
+        __builtin_matrix_column_major_store((__builtin_matrix_transpose(s1 * s2 * a2) - a1) * s3 - __builtin_matrix_column_major_load(src2, 1, 10, 8 - K5), dst0, n1);
+        let t2 = a3;
+        __builtin_matrix_column_major_store((t2 * a4 + __builtin_matrix_column_major_load(src3, 8, 2, n2)) * __builtin_matrix_transpose(a5), dst1, 12 - K2);
+        let bad = a1 >= z0; // M140
+        return __builtin_matrix_column_load(src4, 4, 4, 7);
+    }
+
+    pub fn m141(a0: u64m8x3_b, n0: usize, dst0: &mut [i8], s0: i32, src0: &[i16], src1: &[u64], s1: u32, z0: u64m8x3) -> u64m8x3 {
+        __builtin_matrix_column_major_store((i8m3x8) __builtin_matrix_transpose(a0), dst0, n0);
+        let bad = a0 % z0; // M141
+        (s0 ? __builtin_matrix_column_major_load(src0, 8, 7 - K4, 11) as u64m8x3 : a0 - __builtin_matrix_column_load(src1, 8, 3, 11)) * s1
+    }
+
+    pub fn m142(a0: i32m5x1_b, a1: i32m1x16, a2: i8m4x5, a3: Matrix<i8, 4, 5>, src0: &[i32], a4: Matrix<i32, 3, 16>, a5: i32m5x16_b, s0: u64, s1: f32, a6: i32m5x16_b, s2: i32, a7: i32m5x6, src1: &[i32], s3: i64, a8: i32m2x16, dst0: &mut [i32]) {
+        let mut t0: i32m5x16_b = a0 * a1;
+        let t1 = a2 - a3;
+        t0 = s1 * (__builtin_matrix_column_major_load(src0, K5, 3, 11 - K4) * a4 + a5 + a5 / s0) + ((t0 - a6 - a5) * s2 - t0);
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a7 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, (K3 * 2) / K3, K2 * 4) * s3, a8), dst0, 7);
+        let bad = t0 >> 1; // M142
+    }
+
+    pub fn m143(s0: u32, a0: i64m4x2, a1: i64m4x2, s1: u16, src0: &[u64], a2: Matrix<u64, 1, 6>, dst0: &mut [u64], z0: i64m4x2) {
+        let t0 = s0 ? a0 : a1;
+        __builtin_matrix_column_major_store(s1 ? __builtin_matrix_column_major_load(src0, 6 - K5, 6, 1) : a2, dst0, K3 + 1);
+        let bad = a1 && z0; // M143
+    }
+
+    pub fn m144(s0: i16, a0: u64m3x7, a1: u64m3x7, s1: u16, src0: &[i32], a2: i32m3x7, a3: i32m3x3, s2: i32, s3: f32, a4: u64m3x7, src1: &[u64], a5: u64m3x7, a6: u64m7x3) -> u64m3x7 {
+        let t0: u64m3x7_b = s2 - ((s0 ? a0 - a1 : a1) + s1 + (u64m3x7) (__builtin_matrix_column_major_load(src0, 3, 7, 6) + a2 + a3 * a2));
+        let t1: u64m3x7 = s3 ? a4 : __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 7, 3, 7)) - a5;
+        let bad = a6 as u8m1x1; // M144
+        __builtin_matrix_transpose(a6)
+    }
+
+    /// Kernel `k0016` of the oracle corpus.
+    #[inline]
+    pub fn m145(src0: &[f64], a0: f64m4x1, i0: u8, s0: i16, i1: i32, a1: i32m4x1, s1: i32, dst0: &mut [f64], src1: &[i32], a2: i32m15x4, s2: f32, i2: u32, s3: i32, i3: u8, n0: usize, src2: &[f32], i4: u32, s4: i16, a3: f64m1x3, a4: f64m1x3_b, a5: f64m3x6, a6: i64m1x11, a7: i64m11x6_b, a8: u64m1x8_b, src3: &[u64], a9: u64m6x6_b) -> u64m1x6 {
+        __builtin_matrix_column_major_store(__builtin_matrix_extract(a0, 1, i1) + (__builtin_matrix_column_load(src0, 4, (K5 * 1) / K5, 5) + __builtin_matrix_insert(a0, i0, 0, s0)) + (a1 / s1) as f64m4x1, dst0, K5);
+        let mut t0 = __builtin_matrix_column_major_load(src1, 15, 4, 15) - a2 - s2;
+        t0[i2][(K4 * 0) / K4] = s3;
+        t0[7][3] = a1[11 - K8][i3];
+        let t1: Matrix<f32, 1, 1> = __builtin_matrix_transpose((a0[i4][8 - K8] + __builtin_matrix_column_major_load(src2, 1, 1, n0)) / s4);
+        let bad = a8 as f32; // M145
+        ((a6 * a7 * -2) as u64m1x6 + __builtin_matrix_multiply(a8, __builtin_matrix_column_major_load(src3, 8, 6, 10))) * a9
+    }
+
+    pub fn m146(s0: f64, a0: Matrix<i32, 2, 4>, src0: &[i32], z0: u64m3x6) -> i32 {
+        let bad = z0[5][5]; // M146
+        __builtin_matrix_transpose(s0 ? a0 : __builtin_matrix_column_major_load(src0, 2, 4, 3))[1][1]
+    }
+
+    /// Kernel `k0127` of the oracle corpus.
+    #[inline]
+    pub fn m147(n0: usize, src0: &[i8], src1: &[i8], a0: i8m8x7_b, n1: usize, dst0: &mut [i8], src2: &[i8], a1: i8m8x1, a2: i8m1x7, a3: f64m15x5_b, src3: &[f64], a4: Matrix<f64, 5, 6>, i0: i32, s0: u8, dst1: &mut [f64], s1: i16, a5: i16m2x2, src4: &[i16], s2: u64, z0: u8m5x5) -> i16m2x2 {
+        __builtin_matrix_column_store(__builtin_matrix_column_major_load(src0, (K3 * 8) / K3, 7, n0) * 5 + (__builtin_matrix_column_major_load(src1, 13 - K5, 7, 11 - K2) - a0), dst0, n1);
+        let t0: i8m8x7_b = a0 + __builtin_matrix_column_major_load(src2, 8, (K8 * 7) / K8, 8);
+        let t1 = a1 * a2 - t0 / -2;
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * __builtin_matrix_column_major_load(src3, 15, 10 - K4, 18) + __builtin_matrix_insert(a4, i0, 1, s0), dst1, 7);
+        let bad = z0[1][6]; // M147
+        s2 - (s1 ? a5 : __builtin_matrix_column_load(src4, 2, 2, 5))
+    }
+
+    pub fn m148(src0: &[u8], a0: u8m3x5, s0: u16, i0: u16, i1: u8) -> u8 {
+        let t0: u8m5x3 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 5, 6) - a0 + s0);
+        let bad = t0[0][-1]; // M148
+        t0[i0][i1]
+    }
+
+    pub fn m149(n0: usize, src0: &[u8], a0: u8m2x1, a1: u16m4x4, n1: usize, src1: &[u16], a2: u16m4x1, a3: u16m1x4, z0: u8m6x6) -> f64m4x4 {
+        let t0 = (__builtin_matrix_column_major_load(src0, 2, 1, n0) + a0) / 4;
+        let mut bad = z0;
+        bad[6][0] = 1; // M149
+        (a1 - (__builtin_matrix_column_major_load(src1, 4, 4, n1) + a1) + __builtin_matrix_add(__builtin_matrix_transpose(a1), a2 * a3)) as f64m4x4
+    }
+
+    pub fn m150(src0: &[u8], s0: u8, s1: f64, a0: u8m4x1, a1: u8m4x1, src1: &[u8], s2: f32) -> u8m4x3 {
+        let bad = a0[3 + 1][0]; // M150
+        __builtin_matrix_transpose(s1 as u16 + __builtin_matrix_column_load(src0, 3, 4, 6) / s0) - (a0 as u8m4x1 - a1) * (__builtin_matrix_column_major_load(src1, 1, 3, 4) * s2 as u8)
+    }
+
+    /// Kernel `k0232` of the oracle corpus.
+    pub fn m151(a0: u64m1x3, a1: u64m1x4_b, a2: u64m4x3, a3: u64m3x4, s0: f64, a4: u64m4x3) -> u64m4x3 {
+        let t0: u64m1x3_b = __builtin_matrix_sub(a0 + 2u64, a0) + a1 * a2;
+        let bad = a2[0][(K3 * 5) / K3]; // M151
+        __builtin_matrix_transpose(a3) / s0 - a4 - 0x9
+    }
+
+    /// Kernel `k0120` of the oracle corpus.
+    pub fn m152(a0: i64m2x3, a1: i64m2x3, n0: usize, src0: &[i64], s0: f64, a2: i32m2x3, i0: usize, s1: i32, z0: i64m1x4) -> i64m2x3 {
+        let mut t0 = ((a0 - a1) * __builtin_matrix_column_major_load(src0, 3, 5, n0)) as f64m2x5;
+        t0 /= 1.5;
+        for l0 in 0..5 { t0[1][l0] *= s0; }
+        let bad = z0[0]; // M152
+        (i64m2x3) __builtin_matrix_insert(a2, i0, (K3 * 1) / K3, s1)
+    }
+
+    /// Kernel `k0014` of the oracle corpus.
+    pub fn m153(a0: Matrix<u64, 4, 1>, a1: u64m1x11_b, n0: usize, dst0: &mut [u64], a2: i8m15x13, a3: i8m13x2) -> i8 {
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(0x3 * a0, a1), dst0, n0);
+        let t0: i8m15x2 = a2 * a3;
+        let mut bad = t0;
+        bad[0] = 1; // M153
+        t0[13][0]
+    }
+
+    pub fn m154(a0: f32m1x3, a1: Matrix<f32, 3, 1>, dst0: &mut [f32], i0: u8, z0: u32m3x6) -> f32 {
+        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_multiply(a0, a1)), dst0, 2);
+        let bad = (z0[0])[0]; // M154
+        a1[i0][2 - K2]
+    }
+
+    /// Kernel `k0092` of the oracle corpus.
+    pub fn m155(a0: u16m2x7, a1: u16m7x2, a2: u16m2x2, a3: f64m2x7, s0: u16, a4: i64m2x7, a5: i64m7x7_b, i0: u8, i1: u8, a6: u16m2x3_b, a7: u16m2x3, a8: u16m3x1_b, n0: usize, src0: &[u16], s1: f32, a9: u16m1x7, n1: usize, src1: &[u16], n2: usize, src2: &[u16], a10: u16m1x15, a11: Matrix<u16, 1, 15>, a12: u16m15x2_b, s2: u64, s3: f32, a13: u8m13x4, s4: i16, a14: Matrix<u8, 13, 4>, src3: &[u8]) -> u8m13x8 {
+        let mut t0: u16m2x7 = __builtin_matrix_add(a0 * a1, a2 - a2) * (a4 * a5) as u16m2x7;
+        t0[1][i0] = a5[5][i1] as u16;
+        let t1 = (a6 - a7) * __builtin_matrix_add(a8, __builtin_matrix_column_major_load(src0, 5 - K2, 1, n0)) * ((s1 ? __builtin_matrix_multiply(a9, __builtin_matrix_column_major_load(src1, 7, 15, n1)) : __builtin_matrix_column_major_load(src2, (K3 * 1) / K3, 15, n2)) + (a10 + a10 - (a10 + a11))) * a12;
+        let t2 = __builtin_matrix_insert((a11 - (a11 + a10)) / s2, 0, 5, s3 as i8);
+        let bad = &a3[0][0]; // M155
+        __builtin_matrix_sub(__builtin_matrix_insert(a13, (K4 * 1) / K4, 0, s4), a14) * __builtin_matrix_column_major_load(src3, 6 - K2, 8, 4)
+    }
+
+    pub fn m156(a0: u16m4x1_b, s0: u32, a1: u16m4x7, a2: u16m7x8, src0: &[u16], src1: &[u16], src2: &[u16], src3: &[u16]) -> i8m4x1 {
+        let t0 = __builtin_matrix_scalar_multiply(a0, s0) + a0;
+        a1 * a2 * __builtin_matrix_column_major_load(src0, 8, 1, 10) - __builtin_matrix_column_major_load(src1, 4, 2, 6) * (__builtin_matrix_column_major_load(src2, 2, 3 - K2, 4) + __builtin_matrix_column_major_load(src3, 2, 0 + 1, 4)) // M156
+    }
+
+    pub fn m157(a0: i8m3x4, s0: i32) -> i8m4x3 {
+        let bad: i8m2x2 = __builtin_matrix_transpose(a0); // M157
+        s0 * __builtin_matrix_transpose(a0)
+    }
+
+    /// Kernel `k0038` of the oracle corpus.
+    pub fn m158(a0: u32m3x8, a1: u32m8x4, n0: usize, dst0: &mut [u32], a2: u64m7x1, a3: u64m1x7, a4: u32m3x4, s0: f64, a5: u32m4x8, i0: usize, s1: u8, s2: u32, z0: i8m3x4) -> u32m3x8 {
+        __builtin_matrix_column_store(a0 * a1, dst0, n0);
+        let t0: Matrix<u64, 7, 7> = -1 - a2 * (a3 + a2[K3 * 2][(K4 * 0) / K4]);
+        let mut bad = a4;
+        bad = z0; // M158
+        s2 as i64 - a4 * (s0 ? __builtin_matrix_insert(a5, i0, 6, s1) : a5)
+    }
+
+    pub fn m159(s0: u32, s1: f32, a0: i8m4x2, a1: i8m4x2, a2: i8m4x2, s2: u16, a3: i8m4x2, a4: i8m4x2, a5: i8m4x2_b, s3: i16, a6: i8m2x2, s4: i32, a7: i8m2x4, z0: u16m2x3, z1: u16m2x2, z2: u16m2x4) -> i8m4x2 {
+        let t0: i8m4x2 = s0 ? s1 ? a0 : a1 : a2;
+        let mut t1: i8m4x2 = __builtin_matrix_insert(s2 ? a3 + a4 : a5, 0, 0, 6u32) / s3;
+        t1 -= t0 * a6;
+        let mut bad = z0;
+        bad = z1 * z2; // M159
+        return s4 ? t0 + t1 : __builtin_matrix_transpose(a7);
+    }
+
+    /// Kernel `k0064` of the oracle corpus.
+    pub fn m160(src0: &[u8], n0: usize, dst0: &mut [u8], a0: f64m5x14, a1: f64m14x4, dst1: &mut [f64], a2: i64m9x2_b, s0: i64, z0: f64m5x4) -> i64m9x2 {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_load(src0, 1, 14 - K8, 2)), dst0, n0);
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0 + a0, a1), dst1, 6);
+        let mut bad = a1;
+        bad *= z0; // M160
+        __builtin_matrix_insert(a2, 0, 0, s0)
+    }
+
+    pub fn m161(a0: u32m3x6, a1: u8m6x5, src0: &[u8], n0: usize, src1: &[u8], i0: i64, s0: f32, s1: f32, a2: u8m4x3, a3: u8m4x3, z0: u8m5x6) -> u8m6x3 {
+        let t0: u32m3x6 = a0;
+        let mut bad = a3;
+        bad += z0; // M161
+        (a1 - __builtin_matrix_column_major_load(src0, (K8 * 6) / K8, 5, 7)) * __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 5, 8 - K4, n0), i0, 2, s0 + s1) * (a2 + a3)
+    }
+
+    pub fn m162(src0: &[i16], a0: i16m2x5, s0: u64, a1: i16m2x5, a2: Matrix<i16, 2, 5>, src1: &[u32], s1: f64, s2: u8, a3: u32m11x1, z0: &[i8]) -> u32m11x1 {
+        let t0: i16m2x5_b = __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 2, 5, 2) - a0, a0 - a0 - (s0 ? a0 : a1));
+        let t1: Matrix<i16, 2, 5> = a2 + a1 - (a1 + a2);
+        let bad = __builtin_matrix_column_major_load(z0, 6, 6, 2); // M162
+        __builtin_matrix_column_major_load(src1, 11, 4 - K3, 11) / s1 * s2 + a3
+    }
+
+    /// Kernel `k0056` of the oracle corpus.
+    pub fn m163(a0: u32m6x7, a1: u32m6x7, a2: u32m6x7, src0: &[u64], a3: i64m4x2, s0: i8, s1: i8, a4: Matrix<i64, 4, 1>, a5: i64m1x2, i0: usize, s2: i8, s3: u8, src1: &[u32], s4: i64, i1: u32, z0: &mut [i64]) -> u32m6x7 {
+        let mut t0: u64m6x7 = (a0 - a1 + a2 / 2_) as u64m6x7;
+        t0 += __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 7, 8) as u64m6x7, 0, 1, 4);
+        let mut t1: Matrix<i64, 4, 2> = s0 * s1 * a3;
+        t1 = s3 + 1.0 * (a4 * __builtin_matrix_insert(a5, 0, i0, s2));
+        __builtin_matrix_column_major_store(a3, z0, 2); // M163
+        __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 6, 7, 8) - s4 as i32, 0, i1, 2_31)
+    }
+
+    pub fn m164(src0: &[u8], s0: u8, s1: f64, a0: u8m4x1, a1: u8m4x1, src1: &[u8], s2: f32, z0: &mut [i16]) -> u8m4x3 {
+        __builtin_matrix_column_major_store(a1, z0, 4); // M164
+        __builtin_matrix_transpose(s1 as u16 + __builtin_matrix_column_load(src0, 3, 4, 6) / s0) - (a0 as u8m4x1 - a1) * (__builtin_matrix_column_major_load(src1, 1, 3, 4) * s2 as u8)
+    }
+
+    #[inline(never)]
+    pub fn m165(s0: f32, a0: u32m1x3_b, s1: f32, a1: u32m1x1, a2: u32m3x3, n0: usize, dst0: &mut [u32], a3: u32m3x3, a4: u32m3x3, i0: u32, s2: u32, s3: f64, a5: u32m3x3, z0: &[u32]) -> u32m3x3 {
+        __builtin_matrix_column_major_store(s0 ? __builtin_matrix_transpose(a0) * (s1 ? a1 : a1) * a0 : a2, dst0, n0);
+        let t0: u32m3x3 = s3 - __builtin_matrix_insert((a3 + __builtin_matrix_transpose(a4)) * a4, i0, 0, s2);
+        __builtin_matrix_column_major_store(a0, z0, 1); // M165
+        return a5;
+    }
+
+    pub fn m166(a0: i8m1x15, s0: f64, src0: &[i8], dst0: &mut [i8], a1: u64m12x13, i0: u32, s1: u64, dst1: &mut [i64], a2: i16m1x3_b, s2: u64, src1: &[i16], a3: i16m4x5, n0: usize, src2: &[i16], a4: i16m3x1, dst2: &mut [i16], i1: u32, i2: u32, a5: i8m8x1_b, s3: f64, s4: f64, z0: &[f64]) -> i8m8x1 {
+        __builtin_matrix_column_major_store(__builtin_matrix_add(s0 * a0, __builtin_matrix_column_load(src0, 1, 15, 4)), dst0, 2);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a1, i0, 11, s1) as i64m12x13 - __builtin_matrix_extract(a0, 0, 11), dst1, 13);
+        let mut t0 = __builtin_matrix_add((s2 - a2) * (__builtin_matrix_column_major_load(src1, 3, 4, 7 - K4) * a3), __builtin_matrix_column_major_load(src2, 1, (K2 * 5) / K2, n0));
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4), dst2, 3);
+        t0[0][8 - K4] = a3[i1][i2];
+        let bad = __builtin_matrix_column_major_load(z0, 0, 2, 1); // M166
+        a5 + a5 + (s3 - s4)
+    }
+
+    pub fn m167(a0: i8m1x15, s0: f64, src0: &[i8], dst0: &mut [i8], a1: u64m12x13, i0: u32, s1: u64, dst1: &mut [i64], a2: i16m1x3_b, s2: u64, src1: &[i16], a3: i16m4x5, n0: usize, src2: &[i16], a4: i16m3x1, dst2: &mut [i16], i1: u32, i2: u32, a5: i8m8x1_b, s3: f64, s4: f64, z0: &[f32], z1: usize) -> i8m8x1 {
+        __builtin_matrix_column_major_store(__builtin_matrix_add(s0 * a0, __builtin_matrix_column_load(src0, 1, 15, 4)), dst0, 2);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a1, i0, 11, s1) as i64m12x13 - __builtin_matrix_extract(a0, 0, 11), dst1, 13);
+        let mut t0 = __builtin_matrix_add((s2 - a2) * (__builtin_matrix_column_major_load(src1, 3, 4, 7 - K4) * a3), __builtin_matrix_column_major_load(src2, 1, (K2 * 5) / K2, n0));
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4), dst2, 3);
+        t0[0][8 - K4] = a3[i1][i2];
+        let bad = __builtin_matrix_column_major_load(z0, z1, 2, 4); // M167
+        a5 + a5 + (s3 - s4)
+    }
+
+    pub fn m168(a0: u32m2x2_b, a1: u32m2x2, a2: u32m2x2, i0: i64, i1: i32, z0: f64) -> u32m2x2 {
+        let bad = __builtin_matrix_transpose(z0); // M168
+        a0 - a1 - a2 + a2[i0][i1]
+    }
+
+    pub fn m169(src0: &[f32], a0: f32m7x3, a1: Matrix<f32, 3, 7>, a2: f32m7x4, s0: i8, a3: i8m8x4, a4: f32m7x4, s1: u64, s2: u64, src1: &[f64], a5: f64m12x2, i0: u8, s3: u64, dst0: &mut [f64], a6: i32m3x2, z0: u8m4x6) -> i32m3x2 {
+        let t0 = (-5.0 + (__builtin_matrix_column_major_load(src0, K4 + 3, 3, K4 + 5) - a0)) * __builtin_matrix_insert(a1 * a2, (K4 * 0) / K4, 1, 1.1e0);
+        let t1: u32m8x4 = (s0 ? a3 : a3) as u32m8x4;
+        let t2 = a4 * s1;
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_transpose(s2 ? __builtin_matrix_column_major_load(src1, 12, 2, 14) : a5), 1, i0, s3), dst0, 4);
+        let bad = __builtin_matrix_transpose(z0, z0); // M169
+        a6
+    }
+
+    pub fn m170(a0: i8m2x4, a1: i8m2x4_b, dst0: &mut [i8], n0: usize, src0: &[i8], s0: i16, s1: i64, i0: usize, i1: i64, z0: u8, z1: &mut [u8]) {
+        __builtin_matrix_column_major_store(a0 - a1, dst0, K3 + 2);
+        let mut t0 = s1 * (__builtin_matrix_add(__builtin_matrix_column_major_load(src0, 2, 4, n0), a0) / s0);
+        t0[0][i0] = a0[i1][3];
+        __builtin_matrix_column_major_store(z0, z1, 1); // M170
+    }
+
+    pub fn m171(a0: i16m4x6) -> i16m4x6 {
+        let bad = a0 / 70000; // M171
+        return a0;
+    }
+
+    typedef f64 bad_m172 __attribute__((matrix_type(0, 4))); // M172
+
+    pub fn m173(n0: usize, src0: &[i64], a0: i64m13x6, a1: Matrix<i64, 13, 6>, z0: i16m1x1) -> u64m13x6 {
+        let bad: u64m1x1 = z0 * z0; // M173
+        (__builtin_matrix_column_load(src0, 13, 6, n0) + a0 - a0 + a1) as u64m13x6
+    }
+
+    pub fn m174(a0: Matrix<i64, 6, 2>, s0: f32, n0: usize, src0: &[i64], src1: &[i64], s1: i64, a1: i64m6x3, src2: &[u16], src3: &[u16], n1: usize, src4: &[f64], a2: f64m7x9, s2: i32, a3: f64m9x2, i0: usize, s3: u8, a4: i64m6x4, src5: &[i64], a5: i64m4x1, i1: u16, i2: u16, s4: u8, a6: Matrix<i64, 1, 2>, z0: f32m3x3, z1: f32m3x3_b) -> i64m6x2 {
+        let mut t0 = __builtin_matrix_scalar_multiply((u8m6x2) a0, s0);
+        let mut t1: Matrix<i64, 6, 2> = a0 + 5_u64;
+        t1 += (__builtin_matrix_column_major_load(src0, (K5 * 6) / K5, 3, n0) - (__builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 6, 3, K3 + 5), 0, 1, s1) + a1)) * (__builtin_matrix_column_major_load(src2, 3, 2, 3) + __builtin_matrix_column_major_load(src3, (K8 * 3) / K8, 2, 6)) as i64m3x2 + (i64m6x2) (__builtin_matrix_column_load(src4, 6, 7, n1) * a2 * (s2 ? a3 : a3));
+        for l0 in 0..6 { t0[l0][1] = t0[5][i0]; }
+        let bad: u32m3x3 = z1 - z0; // M174
+        ((s3 ? a4 : a4) - (__builtin_matrix_column_major_load(src5, 6, 4, 7) + a4)) * (__builtin_matrix_insert(a5, i1, i2, s4 as u16) * (a6 + __builtin_matrix_extract(a6, 0, 1)))
+    }
+
+    /// Kernel `k0014` of the oracle corpus.
+    pub fn m175(a0: Matrix<u64, 4, 1>, a1: u64m1x11_b, n0: usize, dst0: &mut [u64], a2: i8m15x13, a3: i8m13x2, z0: u64m1x3) -> i8 {
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(0x3 * a0, a1), dst0, n0);
+        let t0: i8m15x2 = a2 * a3;
+        let bad = a1 + z0; // M175
+        t0[13][0]
+    }
+
+    pub fn m176(src0: &[f64], s0: i16, s1: i16, i0: i64, s2: i64, i1: i64, src1: &[i16], z0: f64m1x2) -> i16m3x2 {
+        let mut t0: f64m4x1 = __builtin_matrix_insert(s0 + s1 + __builtin_matrix_column_major_load(src0, 4, 6 - K5, 5) as f64m4x1, 0, i0, s2);
+        t0 -= 18i64;
+        t0[2][0] *= t0[3][i1];
+        let bad = t0 - z0; // M176
+        __builtin_matrix_column_major_load(src1, (K3 * 3) / K3, 2, 6)
+    }
+
+    pub fn m177(a0: u32m8x16, i0: usize, dst0: &mut [u32], z0: u32m1x2) -> u32m8x16 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_scalar_multiply(a0, a0[4][11]), i0, 3, 128u32), dst0, 8);
+        let bad = a0 * z0; // M177
+        a0
+    }
+
+    /// Kernel `k0232` of the oracle corpus.
+    pub fn m178(a0: u64m1x3, a1: u64m1x4_b, a2: u64m4x3, a3: u64m3x4, s0: f64, a4: u64m4x3, z0: i8m3x1) -> u64m4x3 {
+        let t0: u64m1x3_b = __builtin_matrix_sub(a0 + 2u64, a0) + a1 * a2;
+        let bad = t0 * z0; // M178
+        __builtin_matrix_transpose(a3) / s0 - a4 - 0x9
+    }
+
+    pub fn m179(a0: u8m2x1, a1: u8m1x1, dst0: &mut [u8], s0: f32, n0: usize, src0: &[u16], a2: u16m3x16_b, a3: i16m2x1_b, s1: u8, i0: u16, a4: u16m3x16, n1: usize, src1: &[u16], s2: f32, s3: u16, i1: usize, z0: u8m1x1) -> i16 {
+        __builtin_matrix_column_major_store(__builtin_matrix_scalar_multiply((u8m2x1) (a0 * a1), -1), dst0, 5);
+        let mut t0 = (s0 ? __builtin_matrix_column_major_load(src0, 3, K8 + 8, n0) : a2) + a2;
+        t0 -= (a3 * s1)[K2 - 2][i0];
+        let t1 = __builtin_matrix_insert(0x9 + a4 - (s2 + __builtin_matrix_column_major_load(src1, 3, 21 - K5, n1)), 0, 1, s3);
+        let bad = a1 / z0; // M179
+        a3[0][i1]
     }
 }
 

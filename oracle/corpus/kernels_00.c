@@ -3,786 +3,832 @@
 #include "oracle_rt.h"
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
-typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
 typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
-typedef signed char i8m2x7 __attribute__((matrix_type(2, 7)));
-typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
-typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
 typedef signed char i8m3x5 __attribute__((matrix_type(3, 5)));
-typedef signed char i8m3x10 __attribute__((matrix_type((K5 * 3) / K5, (K3 * 10) / K3)));
-typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
-typedef signed char i8m7x4 __attribute__((matrix_type(7, 4)));
+typedef signed char i8m3x10 __attribute__((matrix_type(3, 10)));
+typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
+typedef signed char i8m7x2 __attribute__((matrix_type(7, 2)));
 typedef signed char i8m8x3 __attribute__((matrix_type(8, 3)));
-typedef signed char i8m8x10 __attribute__((matrix_type(8, 10)));
-typedef signed char i8m10x3 __attribute__((matrix_type(13 - K3, 7 - K4)));
-typedef signed char i8m13x8 __attribute__((matrix_type(K2 + 11, (K2 * 8) / K2)));
-typedef short i16m1x3 __attribute__((matrix_type(3 - K2, (K8 * 3) / K8)));
-typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
-typedef short i16m3x2 __attribute__((matrix_type((K3 * 3) / K3, 5 - K3)));
-typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-typedef short i16m3x7 __attribute__((matrix_type(3, 7)));
-typedef short i16m3x14 __attribute__((matrix_type(3, 14)));
-typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
-typedef short i16m6x2 __attribute__((matrix_type(6, 2)));
-typedef short i16m7x2 __attribute__((matrix_type(7, 2)));
+typedef signed char i8m10x3 __attribute__((matrix_type(9 + 1, 2 + 1)));
+typedef signed char i8m13x2 __attribute__((matrix_type(13, 2)));
+typedef signed char i8m15x2 __attribute__((matrix_type(15, 2)));
+typedef signed char i8m15x13 __attribute__((matrix_type(15, 13)));
+typedef short i16m1x1 __attribute__((matrix_type(1, 1)));
+typedef short i16m1x2 __attribute__((matrix_type(9 - K8, (K2 * 2) / K2)));
+typedef short i16m2x4 __attribute__((matrix_type((K3 * 2) / K3, (K3 * 4) / K3)));
+typedef short i16m2x6 __attribute__((matrix_type(4 - K2, (K2 * 6) / K2)));
+typedef short i16m2x10 __attribute__((matrix_type(2, 10)));
+typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
+typedef short i16m3x8 __attribute__((matrix_type((K3 * 3) / K3, 16 - K8)));
+typedef short i16m5x1 __attribute__((matrix_type(5, 1)));
+typedef short i16m7x9 __attribute__((matrix_type(7, 9)));
+typedef short i16m8x2 __attribute__((matrix_type(8, 2)));
+typedef short i16m10x6 __attribute__((matrix_type(10, 6)));
 typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
-typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
 typedef int i32m1x5 __attribute__((matrix_type(1, 5)));
-typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
-typedef int i32m1x8 __attribute__((matrix_type(1, 8)));
-typedef int i32m2x6 __attribute__((matrix_type(2, 6)));
-typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
-typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
+typedef int i32m1x10 __attribute__((matrix_type(1, 10)));
+typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
+typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
+typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
 typedef int i32m4x6 __attribute__((matrix_type(4, 6)));
+typedef int i32m4x13 __attribute__((matrix_type(4, 13)));
+typedef int i32m5x1 __attribute__((matrix_type(5, 1)));
+typedef int i32m5x5 __attribute__((matrix_type(5, 5)));
 typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
-typedef int i32m6x3 __attribute__((matrix_type(6, 3)));
-typedef int i32m8x5 __attribute__((matrix_type(K2 + 6, 7 - K2)));
-typedef int i32m10x3 __attribute__((matrix_type(10, 3)));
-typedef int i32m13x1 __attribute__((matrix_type(13, 1)));
-typedef int i32m13x3 __attribute__((matrix_type(13, 3)));
-typedef int i32m13x8 __attribute__((matrix_type(13, 8)));
+typedef int i32m7x11 __attribute__((matrix_type(7, 11)));
+typedef int i32m7x13 __attribute__((matrix_type(7, 13)));
+typedef int i32m8x1 __attribute__((matrix_type(K2 + 6, 4 - K3)));
+typedef int i32m8x5 __attribute__((matrix_type(8, 5)));
+typedef int i32m10x1 __attribute__((matrix_type(10, 1)));
+typedef int i32m13x4 __attribute__((matrix_type(13, 4)));
+typedef int i32m13x7 __attribute__((matrix_type(13, 7)));
 typedef int i32m14x1 __attribute__((matrix_type(14, 1)));
-typedef int i32m14x3 __attribute__((matrix_type(14, 3)));
 typedef int i32m14x4 __attribute__((matrix_type(14, 4)));
-typedef long i64m1x2 __attribute__((matrix_type((K8 * 1) / K8, (K3 * 2) / K3)));
+typedef int i32m15x4 __attribute__((matrix_type(15, 4)));
+typedef int i32m16x7 __attribute__((matrix_type((K5 * 16) / K5, (K8 * 7) / K8)));
+typedef int i32m16x11 __attribute__((matrix_type(16, 11)));
+typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
+typedef long i64m1x11 __attribute__((matrix_type(1, 11)));
+typedef long i64m2x3 __attribute__((matrix_type(5 - K3, K3)));
+typedef long i64m2x11 __attribute__((matrix_type(2, 11)));
 typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
-typedef long i64m3x11 __attribute__((matrix_type(3, 11)));
-typedef long i64m4x2 __attribute__((matrix_type((K4 * 4) / K4, (K4 * 2) / K4)));
-typedef long i64m4x5 __attribute__((matrix_type(4, 5)));
+typedef long i64m4x2 __attribute__((matrix_type(K4, 7 - K5)));
+typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
+typedef long i64m4x4 __attribute__((matrix_type(4, 4)));
 typedef long i64m4x11 __attribute__((matrix_type(4, 11)));
-typedef long i64m5x3 __attribute__((matrix_type(9 - K4, (K3 * 3) / K3)));
-typedef long i64m5x11 __attribute__((matrix_type(5, 11)));
+typedef long i64m5x3 __attribute__((matrix_type((K4 * 5) / K4, (K4 * 3) / K4)));
+typedef long i64m5x8 __attribute__((matrix_type(5, 8)));
+typedef long i64m6x1 __attribute__((matrix_type(6, 1)));
+typedef long i64m7x2 __attribute__((matrix_type(7, 2)));
 typedef long i64m7x11 __attribute__((matrix_type(7, 11)));
-typedef long i64m8x12 __attribute__((matrix_type(8, 12)));
-typedef unsigned char u8m1x1 __attribute__((matrix_type(6 - K5, (K3 * 1) / K3)));
-typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
+typedef long i64m8x2 __attribute__((matrix_type(8, 2)));
+typedef long i64m8x8 __attribute__((matrix_type(8, 8)));
+typedef long i64m11x6 __attribute__((matrix_type(11, 6)));
 typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
 typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned char u8m1x6 __attribute__((matrix_type(1, 6)));
-typedef unsigned char u8m1x8 __attribute__((matrix_type(1, 8)));
-typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
-typedef unsigned char u8m3x1 __attribute__((matrix_type((K4 * 3) / K4, (K4 * 1) / K4)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned char u8m2x5 __attribute__((matrix_type((K2 * 2) / K2, 8 - K3)));
 typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
-typedef unsigned char u8m4x1 __attribute__((matrix_type(8 - K4, (K5 * 1) / K5)));
-typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned char u8m4x5 __attribute__((matrix_type(4, 5)));
-typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
-typedef unsigned char u8m7x3 __attribute__((matrix_type(11 - K4, 11 - K8)));
-typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned short u16m2x14 __attribute__((matrix_type(2, 14)));
-typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned char u8m4x2 __attribute__((matrix_type(8 - K4, (K4 * 2) / K4)));
+typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned char u8m5x4 __attribute__((matrix_type(5, 4)));
+typedef unsigned char u8m7x1 __attribute__((matrix_type(11 - K4, (K3 * 1) / K3)));
+typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
+typedef unsigned char u8m7x7 __attribute__((matrix_type(7, 7)));
+typedef unsigned char u8m7x15 __attribute__((matrix_type(7, 15)));
+typedef unsigned char u8m15x7 __attribute__((matrix_type(15, 7)));
+typedef unsigned short u16m1x11 __attribute__((matrix_type(1, 11)));
+typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
+typedef unsigned short u16m2x12 __attribute__((matrix_type(2, 12)));
+typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned short u16m3x3 __attribute__((matrix_type(3, 3)));
-typedef unsigned short u16m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned short u16m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned short u16m4x12 __attribute__((matrix_type(4, 12)));
-typedef unsigned short u16m5x1 __attribute__((matrix_type(5, 1)));
-typedef unsigned short u16m6x2 __attribute__((matrix_type(6, 2)));
-typedef unsigned short u16m6x14 __attribute__((matrix_type(K3 + 3, K4 + 10)));
-typedef unsigned short u16m7x3 __attribute__((matrix_type(9 - K2, K3)));
-typedef unsigned short u16m8x4 __attribute__((matrix_type((K4 * 8) / K4, 3 + 1)));
+typedef unsigned short u16m4x6 __attribute__((matrix_type(6 - K2, (K3 * 6) / K3)));
+typedef unsigned short u16m4x7 __attribute__((matrix_type(K2 * 2, 12 - K5)));
+typedef unsigned short u16m7x2 __attribute__((matrix_type(12 - K5, 6 - K4)));
+typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
 typedef unsigned short u16m12x2 __attribute__((matrix_type(12, 2)));
-typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned int u32m1x8 __attribute__((matrix_type(1, 8)));
-typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned int u32m3x7 __attribute__((matrix_type(3, 7)));
+typedef unsigned int u32m3x8 __attribute__((matrix_type(3, 8)));
+typedef unsigned int u32m3x12 __attribute__((matrix_type(3, 12)));
+typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8)));
+typedef unsigned int u32m5x1 __attribute__((matrix_type(5, 1)));
+typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
+typedef unsigned int u32m7x3 __attribute__((matrix_type(10 - K3, 8 - K5)));
+typedef unsigned int u32m7x15 __attribute__((matrix_type(7, 15)));
+typedef unsigned int u32m8x3 __attribute__((matrix_type(8, 3)));
 typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
-typedef unsigned int u32m8x16 __attribute__((matrix_type(8, 16)));
-typedef unsigned int u32m9x1 __attribute__((matrix_type(9, 1)));
-typedef unsigned int u32m9x4 __attribute__((matrix_type(9, 4)));
-typedef unsigned long u64m1x3 __attribute__((matrix_type((K3 * 1) / K3, 8 - K5)));
-typedef unsigned long u64m1x11 __attribute__((matrix_type(1, 11)));
-typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m2x2 __attribute__((matrix_type(2, 2)));
-typedef unsigned long u64m2x4 __attribute__((matrix_type((K2 * 2) / K2, 9 - K5)));
-typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned long u64m3x7 __attribute__((matrix_type(3, 7)));
-typedef unsigned long u64m4x1 __attribute__((matrix_type((K2 * 4) / K2, (K4 * 1) / K4)));
-typedef unsigned long u64m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned long u64m5x3 __attribute__((matrix_type(5, 3)));
-typedef unsigned long u64m5x7 __attribute__((matrix_type((K2 * 5) / K2, (K5 * 7) / K5)));
-typedef unsigned long u64m5x8 __attribute__((matrix_type(5, 8)));
+typedef unsigned int u32m8x16 __attribute__((matrix_type(K4 * 2, K3 + 13)));
+typedef unsigned int u32m10x3 __attribute__((matrix_type(10, 3)));
+typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned long u64m1x6 __attribute__((matrix_type((K3 * 1) / K3, 11 - K5)));
+typedef unsigned long u64m1x7 __attribute__((matrix_type(1, 7)));
+typedef unsigned long u64m1x8 __attribute__((matrix_type(1, 8)));
+typedef unsigned long u64m1x11 __attribute__((matrix_type(6 - K5, 15 - K4)));
+typedef unsigned long u64m2x12 __attribute__((matrix_type(2, 12)));
+typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned long u64m4x6 __attribute__((matrix_type(K3 + 1, 11 - K5)));
+typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
+typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
+typedef unsigned long u64m5x7 __attribute__((matrix_type((K5 * 5) / K5, 10 - K3)));
 typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-typedef unsigned long u64m6x14 __attribute__((matrix_type(K3 * 2, (K5 * 14) / K5)));
-typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
-typedef unsigned long u64m8x3 __attribute__((matrix_type(8, 3)));
-typedef unsigned long u64m8x4 __attribute__((matrix_type(11 - K3, K3 + 1)));
+typedef unsigned long u64m6x6 __attribute__((matrix_type(K5 + 1, 10 - K4)));
+typedef unsigned long u64m6x14 __attribute__((matrix_type(6, 14)));
+typedef unsigned long u64m7x1 __attribute__((matrix_type(7, 1)));
+typedef unsigned long u64m7x7 __attribute__((matrix_type(7, 7)));
+typedef unsigned long u64m8x1 __attribute__((matrix_type(8, 1)));
+typedef unsigned long u64m10x4 __attribute__((matrix_type(10, 4)));
 typedef unsigned long u64m14x3 __attribute__((matrix_type(14, 3)));
-typedef float f32m1x1 __attribute__((matrix_type(4 - K3, 9 - K8)));
-typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned long u64m14x4 __attribute__((matrix_type(14, 4)));
+typedef float f32m1x1 __attribute__((matrix_type(6 - K5, (K3 * 1) / K3)));
+typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
 typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
 typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
-typedef float f32m2x9 __attribute__((matrix_type(2, 9)));
-typedef float f32m2x10 __attribute__((matrix_type(2, 10)));
-typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
+typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+typedef float f32m3x2 __attribute__((matrix_type(3, 2)));
+typedef float f32m3x3 __attribute__((matrix_type(3, 3)));
 typedef float f32m3x7 __attribute__((matrix_type(3, 7)));
-typedef float f32m4x3 __attribute__((matrix_type(K2 + 2, 7 - K4)));
-typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
+typedef float f32m4x7 __attribute__((matrix_type(4, 7)));
+typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
+typedef float f32m5x5 __attribute__((matrix_type((K5 * 5) / K5, 13 - K8)));
 typedef float f32m6x6 __attribute__((matrix_type(6, 6)));
-typedef float f32m9x1 __attribute__((matrix_type(9, 1)));
-typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
-typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
-typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
-typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-typedef double f64m4x1 __attribute__((matrix_type(4, 1)));
-typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
-typedef double f64m4x3 __attribute__((matrix_type((K5 * 4) / K5, (K4 * 3) / K4)));
+typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
+typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
+typedef float f32m8x3 __attribute__((matrix_type(8, 3)));
+typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
+typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
+typedef double f64m2x10 __attribute__((matrix_type(2, 10)));
+typedef double f64m3x6 __attribute__((matrix_type(3, 6)));
+typedef double f64m4x1 __attribute__((matrix_type(9 - K5, (K3 * 1) / K3)));
 typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
-typedef double f64m4x5 __attribute__((matrix_type(4, 5)));
-typedef double f64m13x1 __attribute__((matrix_type(13, 1)));
-typedef double f64m13x8 __attribute__((matrix_type(13, 8)));
+typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
+typedef double f64m5x6 __attribute__((matrix_type(5, 6)));
+typedef double f64m7x6 __attribute__((matrix_type(7, 6)));
 typedef signed char i8m2x4_b __attribute__((matrix_type(2, 4)));
-typedef signed char i8m3x3_b __attribute__((matrix_type(3, 3)));
-typedef signed char i8m3x10_b __attribute__((matrix_type(3, 10)));
-typedef signed char i8m8x3_b __attribute__((matrix_type(8, 3)));
 typedef short i16m2x6_b __attribute__((matrix_type(2, 6)));
-typedef short i16m7x2_b __attribute__((matrix_type(12 - K5, (K3 * 2) / K3)));
-typedef int i32m1x5_b __attribute__((matrix_type(1, 5)));
-typedef int i32m1x8_b __attribute__((matrix_type(1, 8)));
-typedef int i32m3x4_b __attribute__((matrix_type(3, 4)));
-typedef int i32m4x4_b __attribute__((matrix_type(4, 4)));
-typedef int i32m14x1_b __attribute__((matrix_type(14, 1)));
-typedef long i64m1x2_b __attribute__((matrix_type(1, 2)));
-typedef long i64m4x5_b __attribute__((matrix_type(4, 5)));
-typedef long i64m5x3_b __attribute__((matrix_type(5, 3)));
-typedef unsigned char u8m1x4_b __attribute__((matrix_type(1, 4)));
-typedef unsigned char u8m1x8_b __attribute__((matrix_type(1, 8)));
-typedef unsigned char u8m2x3_b __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m8x16_b __attribute__((matrix_type(8, 16)));
-typedef unsigned long u64m2x1_b __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m2x4_b __attribute__((matrix_type(2, 4)));
-typedef unsigned long u64m5x8_b __attribute__((matrix_type(5, 8)));
-typedef unsigned long u64m8x4_b __attribute__((matrix_type(K4 + 4, (K5 * 4) / K5)));
-typedef float f32m1x2_b __attribute__((matrix_type(1, 2)));
-typedef float f32m1x5_b __attribute__((matrix_type(3 - K2, 7 - K2)));
-typedef float f32m2x9_b __attribute__((matrix_type(2, 9)));
-typedef double f64m2x4_b __attribute__((matrix_type(4 - K2, (K3 * 4) / K3)));
-typedef double f64m4x4_b __attribute__((matrix_type(4, 4)));
-typedef double f64m13x8_b __attribute__((matrix_type(17 - K4, (K3 * 8) / K3)));
+typedef short i16m2x10_b __attribute__((matrix_type(2, 10)));
+typedef short i16m3x8_b __attribute__((matrix_type(3, 8)));
+typedef short i16m7x9_b __attribute__((matrix_type(7, 9)));
+typedef short i16m8x2_b __attribute__((matrix_type(8, 2)));
+typedef int i32m4x13_b __attribute__((matrix_type(4, 13)));
+typedef int i32m5x5_b __attribute__((matrix_type(5, 5)));
+typedef int i32m6x2_b __attribute__((matrix_type(6, 2)));
+typedef int i32m13x4_b __attribute__((matrix_type(13, 4)));
+typedef int i32m13x7_b __attribute__((matrix_type(13, 7)));
+typedef long i64m2x11_b __attribute__((matrix_type(4 - K2, (K3 * 11) / K3)));
+typedef long i64m3x4_b __attribute__((matrix_type(3, 4)));
+typedef long i64m4x3_b __attribute__((matrix_type((K5 * 4) / K5, (K4 * 3) / K4)));
+typedef long i64m5x8_b __attribute__((matrix_type(5, 8)));
+typedef long i64m8x2_b __attribute__((matrix_type(K4 + 4, (K4 * 2) / K4)));
+typedef long i64m11x6_b __attribute__((matrix_type(11, 6)));
+typedef unsigned char u8m15x7_b __attribute__((matrix_type((K5 * 15) / K5, K4 + 3)));
+typedef unsigned short u16m7x2_b __attribute__((matrix_type(7, 2)));
+typedef unsigned int u32m5x1_b __attribute__((matrix_type(8 - K3, (K2 * 1) / K2)));
+typedef unsigned int u32m10x3_b __attribute__((matrix_type(10, 3)));
+typedef unsigned long u64m1x8_b __attribute__((matrix_type(1, 8)));
+typedef unsigned long u64m1x11_b __attribute__((matrix_type(1, 11)));
+typedef unsigned long u64m4x6_b __attribute__((matrix_type(4, 6)));
+typedef unsigned long u64m6x6_b __attribute__((matrix_type(6, 6)));
+typedef float f32m3x7_b __attribute__((matrix_type(3, 7)));
+typedef float f32m5x5_b __attribute__((matrix_type(5, 5)));
+typedef float f32m6x6_b __attribute__((matrix_type(6, 6)));
+typedef double f64m1x2_b __attribute__((matrix_type((K8 * 1) / K8, (K8 * 2) / K8)));
+typedef double f64m1x3_b __attribute__((matrix_type(1, 3)));
+typedef double f64m4x6_b __attribute__((matrix_type(4, 6)));
+typedef double f64m7x6_b __attribute__((matrix_type(K4 + 3, K3 * 2)));
 
-void k0000(u16m8x4 a0, u16m8x4 a1, unsigned short *dst0) {
-    __builtin_matrix_column_major_store(a0 - a1, dst0, 8);
+void k0000(u16m8x2 a0, u16m2x4 a1, unsigned short *dst0) {
+    __builtin_matrix_column_major_store(a0 * a1, dst0, 9);
 }
 
 static void run_k0000(void) {
     rt_rng rng = {0x6e75725323d4929eULL};
-    unsigned short a0_b[32]; rt_fill_u16(&rng, a0_b, 32, RT_DOM_FULL);
-    u16m8x4 a0 = __builtin_matrix_column_major_load(a0_b, 8, 4, 8);
-    unsigned short a1_b[32]; rt_fill_u16(&rng, a1_b, 32, RT_DOM_FULL);
-    u16m8x4 a1 = __builtin_matrix_column_major_load(a1_b, 8, 4, 8);
-    unsigned short dst0[32]; rt_fill_u16(&rng, dst0, 32, RT_DOM_FULL);
+    unsigned short a0_b[16]; rt_fill_u16(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
+    u16m8x2 a0 = __builtin_matrix_column_major_load(a0_b, 8, 2, 8);
+    unsigned short a1_b[8]; rt_fill_u16(&rng, a1_b, 8, RT_DOM_FULL);
+    u16m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
+    unsigned short dst0[36]; rt_fill_u16(&rng, dst0, 36, RT_DOM_FULL);
     k0000(a0, a1, dst0);
-    rt_out_u16("k0000", "dst0", dst0, 32);
+    rt_out_u16("k0000", "dst0", dst0, 36);
 }
 
-u16m7x3 k0001(i64m7x11 a0, i64m7x11 a1, const unsigned short *src0, u16m3x3 a2) {
-    __auto_type t0 = a0 - a1;
-    return __builtin_matrix_column_major_load(src0, 7, 3, 10 - K3) * a2;
+i32m16x11 k0001(i64m7x2 a0, i64m2x11_b a1, i32m16x7 a2, double s0, short s1, i32m7x11 a3, unsigned long n0, const int *src0, double s2) {
+    i64m7x11 t0 = a0 * a1;
+    return (-0x1L + a2 * s0) * ((s1 ? a3 : __builtin_matrix_column_major_load(src0, 7, 11, n0)) - s2);
 }
 
 static void run_k0001(void) {
     rt_rng rng = {0xdfef6464718a9796ULL};
-    long a0_b[77]; rt_fill_i64(&rng, a0_b, 77, RT_DOM_INT(-8LL, 8LL));
-    i64m7x11 a0 = __builtin_matrix_column_major_load(a0_b, 7, 11, 7);
-    long a1_b[77]; rt_fill_i64(&rng, a1_b, 77, RT_DOM_FULL);
-    i64m7x11 a1 = __builtin_matrix_column_major_load(a1_b, 7, 11, 7);
-    unsigned short src0[23]; rt_fill_u16(&rng, src0, 23, RT_DOM_FULL);
-    unsigned short a2_b[9]; rt_fill_u16(&rng, a2_b, 9, RT_DOM_FULL);
-    u16m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
-    u16m7x3 r = k0001(a0, a1, src0, a2);
-    unsigned short r_b[21]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_u16("k0001", "ret", r_b, 21);
+    long a0_b[14]; rt_fill_i64(&rng, a0_b, 14, RT_DOM_FULL);
+    i64m7x2 a0 = __builtin_matrix_column_major_load(a0_b, 7, 2, 7);
+    long a1_b[22]; rt_fill_i64(&rng, a1_b, 22, RT_DOM_FULL);
+    i64m2x11 a1 = __builtin_matrix_column_major_load(a1_b, 2, 11, 2);
+    int a2_b[112]; rt_fill_i32(&rng, a2_b, 112, RT_DOM_FULL);
+    i32m16x7 a2 = __builtin_matrix_column_major_load(a2_b, 16, 7, 16);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-1LL, 1LL));
+    int a3_b[77]; rt_fill_i32(&rng, a3_b, 77, RT_DOM_INT(-8LL, 8LL));
+    i32m7x11 a3 = __builtin_matrix_column_major_load(a3_b, 7, 11, 7);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    int src0[107]; rt_fill_i32(&rng, src0, 107, RT_DOM_INT(-8LL, 8LL));
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i32m16x11 r = k0001(a0, a1, a2, s0, s1, a3, n0, src0, s2);
+    int r_b[176]; __builtin_matrix_column_major_store(r, r_b, 16);
+    rt_out_i32("k0001", "ret", r_b, 176);
 }
 
-long k0002(i64m1x2_b a0, unsigned short i0) {
-    return (a0 - 0)[0][i0];
+long k0002(f64m1x2 a0) {
+    return ((i64m1x2) a0)[0][0];
 }
 
 static void run_k0002(void) {
     rt_rng rng = {0xdc3279eb64a0d9efULL};
-    long a0_b[2]; rt_fill_i64(&rng, a0_b, 2, RT_DOM_INT(-8LL, 8LL));
-    i64m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    long r = k0002(a0, i0);
+    double a0_b[2]; rt_fill_f64(&rng, a0_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
+    long r = k0002(a0);
     rt_out_i64("k0002", "ret", &r, 1);
 }
 
-f32m1x2 k0003(u16m6x2 a0, u16m2x14 a1, u64m6x14 a2, u64m14x3 a3, unsigned char s0, f32m1x2 a4) {
-    u64m6x3 t0 = ((u64m6x14) (u16m6x14) (a0 * a1) - a2) * a3;
-    t0 /= s0;
-    return a4 + 1e-3;
+u64m4x6 k0003(u64m14x4 a0, u64m4x6_b a1, unsigned long s0, u64m6x14 a2, unsigned long n0, const unsigned long *src0, int s1, u64m14x3 a3, long s2, int s3, f64m4x6_b a4, unsigned long i0, long s4, long s5, unsigned long n1, const double *src1, unsigned int s6, const unsigned long *src2) {
+    __auto_type t0 = (__builtin_matrix_transpose(a0 * a1) - (s0 ? a2 : __builtin_matrix_column_major_load(src0, K2 + 4, 14, n0)) * 4 / 1) * ((s1 ? a3 + a3 - a3 : a3) / s2);
+    t0 /= s3;
+    return (u64m4x6) ((u64m4x6) __builtin_matrix_column_major_load(src2, 4, 6, 4) + 4u);
 }
 
 static void run_k0003(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s6_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x7e0d0eaefcdaf504ULL};
-    unsigned short a0_b[12]; rt_fill_u16(&rng, a0_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
-    unsigned short a1_b[28]; rt_fill_u16(&rng, a1_b, 28, RT_DOM_INT(0LL, 16LL));
-    u16m2x14 a1 = __builtin_matrix_column_major_load(a1_b, 2, 14, 2);
+    unsigned long a0_b[56]; rt_fill_u64(&rng, a0_b, 56, RT_DOM_FULL);
+    u64m14x4 a0 = __builtin_matrix_column_major_load(a0_b, 14, 4, 14);
+    unsigned long a1_b[24]; rt_fill_u64(&rng, a1_b, 24, RT_DOM_FULL);
+    u64m4x6 a1 = __builtin_matrix_column_major_load(a1_b, 4, 6, 4);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
     unsigned long a2_b[84]; rt_fill_u64(&rng, a2_b, 84, RT_DOM_FULL);
     u64m6x14 a2 = __builtin_matrix_column_major_load(a2_b, 6, 14, 6);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    unsigned long src0[125]; rt_fill_u64(&rng, src0, 125, RT_DOM_FULL);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-1LL, 1LL));
     unsigned long a3_b[42]; rt_fill_u64(&rng, a3_b, 42, RT_DOM_FULL);
     u64m14x3 a3 = __builtin_matrix_column_major_load(a3_b, 14, 3, 14);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    float a4_b[2]; rt_fill_f32(&rng, a4_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
-    f32m1x2 r = k0003(a0, a1, a2, a3, s0, a4);
-    float r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f32("k0003", "ret", r_b, 2);
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    double a4_b[24]; rt_fill_f64(&rng, a4_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x6 a4 = __builtin_matrix_column_major_load(a4_b, 4, 6, 4);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    long s4; rt_fill_i64(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    long s5; rt_fill_i64(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
+    double src1[41]; rt_fill_f64(&rng, src1, 41, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int s6; rt_fill_u32(&rng, &s6, 1, RT_DOM_ICHOICE(s6_dom));
+    unsigned long src2[25]; rt_fill_u64(&rng, src2, 25, RT_DOM_INT(0LL, 16LL));
+    u64m4x6 r = k0003(a0, a1, s0, a2, n0, src0, s1, a3, s2, s3, a4, i0, s4, s5, n1, src1, s6, src2);
+    unsigned long r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u64("k0003", "ret", r_b, 24);
 }
 
-i8m4x3 k0004(const unsigned long *src0, u64m8x4_b a0, unsigned long n0, const unsigned long *src1, i8m3x4 a1, unsigned int s0, unsigned int s1, i8m4x3 a2) {
-    u32m8x16_b t0 = (u32m8x16) (__builtin_matrix_column_major_load(src0, 8, 16, 11) + a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
-    return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
+u32m8x16 k0004(u32m8x16 a0, unsigned long i0, unsigned int *dst0) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0 * a0[4][11]; ins0[i0][3] = 128u; ins0; }), dst0, 8);
+    return a0;
 }
 
 static void run_k0004(void) {
     rt_rng rng = {0x32e687e4cceccb5eULL};
-    unsigned long src0[175]; rt_fill_u64(&rng, src0, 175, RT_DOM_FULL);
-    unsigned long a0_b[32]; rt_fill_u64(&rng, a0_b, 32, RT_DOM_INT(0LL, 16LL));
-    u64m8x4 a0 = __builtin_matrix_column_major_load(a0_b, 8, 4, 8);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned long src1[111]; rt_fill_u64(&rng, src1, 111, RT_DOM_FULL);
-    signed char a1_b[12]; rt_fill_i8(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i8m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    signed char a2_b[12]; rt_fill_i8(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i8m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
-    i8m4x3 r = k0004(src0, a0, n0, src1, a1, s0, s1, a2);
-    signed char r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i8("k0004", "ret", r_b, 12);
+    unsigned int a0_b[128]; rt_fill_u32(&rng, a0_b, 128, RT_DOM_FULL);
+    u32m8x16 a0 = __builtin_matrix_column_major_load(a0_b, 8, 16, 8);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned int dst0[129]; rt_fill_u32(&rng, dst0, 129, RT_DOM_INT(0LL, 16LL));
+    u32m8x16 r = k0004(a0, i0, dst0);
+    unsigned int r_b[128]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_u32("k0004", "ret", r_b, 128);
+    rt_out_u32("k0004", "dst0", dst0, 129);
 }
 
-unsigned long k0005(const float *src0, unsigned int i0, int s0, u64m5x8_b a0, u64m5x8_b a1, unsigned int i1) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 3, 7, 4);
-    t0[0][i0] += (float)s0;
-    return __builtin_matrix_transpose(a0 + a1)[i1][3];
+f32m3x7 k0005(f32m3x7 a0, unsigned short i0, int i1, float s0) {
+    __auto_type t0 = (f32m3x7) a0 - a0[2][i0];
+    t0[2][i1] *= s0;
+    return a0;
 }
 
 static void run_k0005(void) {
     rt_rng rng = {0x7aeb8aefcec20596ULL};
-    float src0[27]; rt_fill_f32(&rng, src0, 27, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long a0_b[40]; rt_fill_u64(&rng, a0_b, 40, RT_DOM_FULL);
-    u64m5x8 a0 = __builtin_matrix_column_major_load(a0_b, 5, 8, 5);
-    unsigned long a1_b[40]; rt_fill_u64(&rng, a1_b, 40, RT_DOM_FULL);
-    u64m5x8 a1 = __builtin_matrix_column_major_load(a1_b, 5, 8, 5);
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned long r = k0005(src0, i0, s0, a0, a1, i1);
-    rt_out_u64("k0005", "ret", &r, 1);
+    float a0_b[21]; rt_fill_f32(&rng, a0_b, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x7 r = k0005(a0, i0, i1, s0);
+    float r_b[21]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_f32("k0005", "ret", r_b, 21);
 }
 
-void k0006(i32m14x3 a0, i32m3x4 a1, i32m4x4_b a2, int i0, long i1, unsigned short i2, int i3, i32m14x1_b a3, double s0, i32m14x1 a4, i32m1x3 a5, unsigned char s1, unsigned long n0, const unsigned long *src0, u64m3x6 a6, unsigned long *dst0) {
-    i32m14x4 t0 = a0 * a1 * __builtin_matrix_transpose(a2);
-    t0[i0][i1] = 1;
-    __auto_type t1 = (i32m3x4) a1;
-    i32m14x3 t2 = (s0 - a3 + (a4 + a4)) * a5;
-    for (int l0 = 0; l0 < 4; l0++) { t1[2][l0] = 7; }
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
+i8m4x4 k0006(const int *src0, unsigned long s0, i32m14x1 a0, i32m1x10 a1, unsigned long n0, const int *src1, i32m10x1 a2, unsigned int s1, unsigned int s2, signed char s3, const int *src2, unsigned long n1, int *dst0, f32m8x3 a3, f32m3x2 a4, unsigned long n2, const float *src3, f32m3x2 a5, float *dst1, const signed char *src4) {
+    i32m14x4 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 14, 4, 14) / s0; ins0[K3 + 10][1] = 4.0; ins0; });
+    __auto_type t1 = a0 * a1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 10, n0)) - t0;
+    __builtin_matrix_column_major_store((__builtin_matrix_transpose(s1 * s2 * a2) - a1) * s3 - __builtin_matrix_column_major_load(src2, 1, 10, 8 - K5), dst0, n1);
+    __auto_type t2 = a3;
+    __builtin_matrix_column_major_store((t2 * a4 + __builtin_matrix_column_major_load(src3, 8, 2, n2)) * __builtin_matrix_transpose(a5), dst1, 12 - K2);
+    return __builtin_matrix_column_major_load(src4, 4, 4, 7);
 }
 
 static void run_k0006(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double dst1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0x1b1cf1b658bf979eULL};
-    int a0_b[42]; rt_fill_i32(&rng, a0_b, 42, RT_DOM_FULL);
-    i32m14x3 a0 = __builtin_matrix_column_major_load(a0_b, 14, 3, 14);
-    int a1_b[12]; rt_fill_i32(&rng, a1_b, 12, RT_DOM_FULL);
-    i32m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
-    int a2_b[16]; rt_fill_i32(&rng, a2_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i32m4x4 a2 = __builtin_matrix_column_major_load(a2_b, 4, 4, 4);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 13LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 13LL));
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
-    int a3_b[14]; rt_fill_i32(&rng, a3_b, 14, RT_DOM_INT(-8LL, 8LL));
-    i32m14x1 a3 = __builtin_matrix_column_major_load(a3_b, 14, 1, 14);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int a4_b[14]; rt_fill_i32(&rng, a4_b, 14, RT_DOM_INT(-8LL, 8LL));
-    i32m14x1 a4 = __builtin_matrix_column_major_load(a4_b, 14, 1, 14);
-    int a5_b[3]; rt_fill_i32(&rng, a5_b, 3, RT_DOM_FULL);
-    i32m1x3 a5 = __builtin_matrix_column_major_load(a5_b, 1, 3, 1);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned long src0[34]; rt_fill_u64(&rng, src0, 34, RT_DOM_INT(0LL, 16LL));
-    unsigned long a6_b[18]; rt_fill_u64(&rng, a6_b, 18, RT_DOM_INT(0LL, 16LL));
-    u64m3x6 a6 = __builtin_matrix_column_major_load(a6_b, 3, 6, 3);
-    unsigned long dst0[19]; rt_fill_u64(&rng, dst0, 19, RT_DOM_FULL);
-    k0006(a0, a1, a2, i0, i1, i2, i3, a3, s0, a4, a5, s1, n0, src0, a6, dst0);
-    rt_out_u64("k0006", "dst0", dst0, 19);
+    int src0[58]; rt_fill_i32(&rng, src0, 58, RT_DOM_FULL);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    int a0_b[14]; rt_fill_i32(&rng, a0_b, 14, RT_DOM_INT(-8LL, 8LL));
+    i32m14x1 a0 = __builtin_matrix_column_major_load(a0_b, 14, 1, 14);
+    int a1_b[10]; rt_fill_i32(&rng, a1_b, 10, RT_DOM_FULL);
+    i32m1x10 a1 = __builtin_matrix_column_major_load(a1_b, 1, 10, 1);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    int src1[69]; rt_fill_i32(&rng, src1, 69, RT_DOM_INT(-8LL, 8LL));
+    int a2_b[10]; rt_fill_i32(&rng, a2_b, 10, RT_DOM_FULL);
+    i32m10x1 a2 = __builtin_matrix_column_major_load(a2_b, 10, 1, 10);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    int src2[29]; rt_fill_i32(&rng, src2, 29, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
+    int dst0[39]; rt_fill_i32(&rng, dst0, 39, RT_DOM_INT(-8LL, 8LL));
+    float a3_b[24]; rt_fill_f32(&rng, a3_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m8x3 a3 = __builtin_matrix_column_major_load(a3_b, 8, 3, 8);
+    float a4_b[6]; rt_fill_f32(&rng, a4_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x2 a4 = __builtin_matrix_column_major_load(a4_b, 3, 2, 3);
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(8LL, 11LL));
+    float src3[20]; rt_fill_f32(&rng, src3, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a5_b[6]; rt_fill_f32(&rng, a5_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x2 a5 = __builtin_matrix_column_major_load(a5_b, 3, 2, 3);
+    float dst1[30]; rt_fill_f32(&rng, dst1, 30, RT_DOM_FCHOICE(dst1_dom));
+    signed char src4[26]; rt_fill_i8(&rng, src4, 26, RT_DOM_INT(-8LL, 8LL));
+    i8m4x4 r = k0006(src0, s0, a0, a1, n0, src1, a2, s1, s2, s3, src2, n1, dst0, a3, a4, n2, src3, a5, dst1, src4);
+    signed char r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i8("k0006", "ret", r_b, 16);
+    rt_out_i32("k0006", "dst0", dst0, 39);
+    rt_out_f32("k0006", "dst1", dst1, 30);
 }
 
-u8m4x5 k0007(unsigned long n0, const short *src0, i16m3x14 a0, unsigned long n1, const short *src1, float s0, const short *src2, i16m4x3 a1, i16m3x7 a2, i16m3x7 a3, i16m7x2_b a4, unsigned char i0, double s1, i16m4x3 a5, signed char s2, f64m4x5 a6, const double *src3, i64m4x5_b a7, unsigned short s3) {
-    __auto_type t0 = (__builtin_matrix_column_major_load(src0, 3, 14, n0) - a0) * ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 14, 7 - K5, n1); ins0[6][0] = s0; ins0; });
-    t0 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src2, 3, 4, 5) * a1 * (a2 - a3) * a4 + -5L; ins1[i0][0] = s1; ins1; });
-    __auto_type t1 = (int)s2 + (a1 + a1 - (a1 + a5));
-    return (u8m4x5) (a7 + s3);
+i64m4x2 k0007(const short *src0, int i0, unsigned short s0, const short *src1, i64m4x2 a0, float s1, i16m3x8_b a1, i16m8x2_b a2, unsigned long s2, unsigned long n0, const short *src2, i64m4x4 a3, int s3, unsigned short s4, i64m4x2 a4) {
+    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 3, 2, K4 + 2); ins0[i0][0] = s0; ins0; }) - __builtin_matrix_column_major_load(src1, 3, 2, 6);
+    __auto_type t1 = ({ __auto_type ins1 = a0; ins1[2][1] = 7; ins1; }) / s1;
+    i16m3x2 t2 = a1 * (s2 - a2 - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, (K2 * 2) / K2, 8, n0)));
+    return (({ __auto_type ins2 = a3 - a3; ins2[4 - K4][1] = s3; ins2; }) + s4) * a4;
 }
 
 static void run_k0007(void) {
+    static const double s1_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
     rt_rng rng = {0xa2ebe81c5d805ebdULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    short src0[82]; rt_fill_i16(&rng, src0, 82, RT_DOM_FULL);
-    short a0_b[42]; rt_fill_i16(&rng, a0_b, 42, RT_DOM_INT(-8LL, 8LL));
-    i16m3x14 a0 = __builtin_matrix_column_major_load(a0_b, 3, 14, 3);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(14LL, 17LL));
-    short src1[31]; rt_fill_i16(&rng, src1, 31, RT_DOM_INT(-8LL, 8LL));
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short src2[19]; rt_fill_i16(&rng, src2, 19, RT_DOM_INT(-8LL, 8LL));
-    short a1_b[12]; rt_fill_i16(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i16m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    short a2_b[21]; rt_fill_i16(&rng, a2_b, 21, RT_DOM_INT(-8LL, 8LL));
-    i16m3x7 a2 = __builtin_matrix_column_major_load(a2_b, 3, 7, 3);
-    short a3_b[21]; rt_fill_i16(&rng, a3_b, 21, RT_DOM_INT(-8LL, 8LL));
-    i16m3x7 a3 = __builtin_matrix_column_major_load(a3_b, 3, 7, 3);
-    short a4_b[14]; rt_fill_i16(&rng, a4_b, 14, RT_DOM_FULL);
-    i16m7x2 a4 = __builtin_matrix_column_major_load(a4_b, 7, 2, 7);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short a5_b[12]; rt_fill_i16(&rng, a5_b, 12, RT_DOM_FULL);
-    i16m4x3 a5 = __builtin_matrix_column_major_load(a5_b, 4, 3, 4);
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
-    double a6_b[20]; rt_fill_f64(&rng, a6_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x5 a6 = __builtin_matrix_column_major_load(a6_b, 4, 5, 4);
-    double src3[22]; rt_fill_f64(&rng, src3, 22, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long a7_b[20]; rt_fill_i64(&rng, a7_b, 20, RT_DOM_FULL);
-    i64m4x5 a7 = __builtin_matrix_column_major_load(a7_b, 4, 5, 4);
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    u8m4x5 r = k0007(n0, src0, a0, n1, src1, s0, src2, a1, a2, a3, a4, i0, s1, a5, s2, a6, src3, a7, s3);
-    unsigned char r_b[20]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u8("k0007", "ret", r_b, 20);
+    short src0[10]; rt_fill_i16(&rng, src0, 10, RT_DOM_FULL);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    short src1[10]; rt_fill_i16(&rng, src1, 10, RT_DOM_FULL);
+    long a0_b[8]; rt_fill_i64(&rng, a0_b, 8, RT_DOM_FULL);
+    i64m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    short a1_b[24]; rt_fill_i16(&rng, a1_b, 24, RT_DOM_FULL);
+    i16m3x8 a1 = __builtin_matrix_column_major_load(a1_b, 3, 8, 3);
+    short a2_b[16]; rt_fill_i16(&rng, a2_b, 16, RT_DOM_FULL);
+    i16m8x2 a2 = __builtin_matrix_column_major_load(a2_b, 8, 2, 8);
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    short src2[37]; rt_fill_i16(&rng, src2, 37, RT_DOM_FULL);
+    long a3_b[16]; rt_fill_i64(&rng, a3_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i64m4x4 a3 = __builtin_matrix_column_major_load(a3_b, 4, 4, 4);
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
+    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_FULL);
+    long a4_b[8]; rt_fill_i64(&rng, a4_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i64m4x2 a4 = __builtin_matrix_column_major_load(a4_b, 4, 2, 4);
+    i64m4x2 r = k0007(src0, i0, s0, src1, a0, s1, a1, a2, s2, n0, src2, a3, s3, s4, a4);
+    long r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i64("k0007", "ret", r_b, 8);
 }
 
-i8m8x3 k0008(i8m8x10 a0, unsigned long i0, i32m10x3 a1, i8m8x3_b a2, const signed char *src0, int i1, unsigned long i2, signed char s0, unsigned int s1) {
-    return s1 - ((a0 + a0[7][i0]) * (i8m10x3) a1 + (a2 - ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 8, 3, 11); ins0[i1][i2] = s0; ins0; })));
+i8m8x3 k0008(float s0, i8m8x3 a0, unsigned long i0) {
+    return (s0 ? a0 : a0) + a0[7][i0];
 }
 
 static void run_k0008(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x7a3d8463fb91f7daULL};
-    signed char a0_b[80]; rt_fill_i8(&rng, a0_b, 80, RT_DOM_INT(-8LL, 8LL));
-    i8m8x10 a0 = __builtin_matrix_column_major_load(a0_b, 8, 10, 8);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 9LL));
-    int a1_b[30]; rt_fill_i32(&rng, a1_b, 30, RT_DOM_FULL);
-    i32m10x3 a1 = __builtin_matrix_column_major_load(a1_b, 10, 3, 10);
-    signed char a2_b[24]; rt_fill_i8(&rng, a2_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i8m8x3 a2 = __builtin_matrix_column_major_load(a2_b, 8, 3, 8);
-    signed char src0[32]; rt_fill_i8(&rng, src0, 32, RT_DOM_INT(-8LL, 8LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    i8m8x3 r = k0008(a0, i0, a1, a2, src0, i1, i2, s0, s1);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    signed char a0_b[24]; rt_fill_i8(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i8m8x3 a0 = __builtin_matrix_column_major_load(a0_b, 8, 3, 8);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    i8m8x3 r = k0008(s0, a0, i0);
     signed char r_b[24]; __builtin_matrix_column_major_store(r, r_b, 8);
     rt_out_i8("k0008", "ret", r_b, 24);
 }
 
-u32m8x4 k0009(f64m4x1 a0, int s0, u32m9x1 a1, int i0, unsigned char i1, u32m1x8 a2, u32m8x4 a3, const unsigned int *src0) {
-    f64m4x1 t0 = a0;
-    t0 /= s0;
-    u32m9x4 t1 = ({ __auto_type ins0 = a1; ins0[i0][i1] = 0L; ins0; }) * (u32m1x4) (a2 * a3);
-    return __builtin_matrix_column_major_load(src0, (K4 * 8) / K4, 8, 11) * a3;
+i16m3x2 k0009(const double *src0, short s0, short s1, long i0, long s2, long i1, const short *src1) {
+    f64m4x1 t0 = ({ __auto_type ins0 = s0 + s1 + (f64m4x1) __builtin_matrix_column_major_load(src0, 4, 6 - K5, 5); ins0[0][i0] = s2; ins0; });
+    t0 -= 18L;
+    t0[2][0] *= t0[3][i1];
+    return __builtin_matrix_column_major_load(src1, (K3 * 3) / K3, 2, 6);
 }
 
 static void run_k0009(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const double src0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xdc3a636ae1761090ULL};
-    double a0_b[4]; rt_fill_f64(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned int a1_b[9]; rt_fill_u32(&rng, a1_b, 9, RT_DOM_FULL);
-    u32m9x1 a1 = __builtin_matrix_column_major_load(a1_b, 9, 1, 9);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 8LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned int a2_b[8]; rt_fill_u32(&rng, a2_b, 8, RT_DOM_FULL);
-    u32m1x8 a2 = __builtin_matrix_column_major_load(a2_b, 1, 8, 1);
-    unsigned int a3_b[32]; rt_fill_u32(&rng, a3_b, 32, RT_DOM_FULL);
-    u32m8x4 a3 = __builtin_matrix_column_major_load(a3_b, 8, 4, 8);
-    unsigned int src0[87]; rt_fill_u32(&rng, src0, 87, RT_DOM_FULL);
-    u32m8x4 r = k0009(a0, s0, a1, i0, i1, a2, a3, src0);
-    unsigned int r_b[32]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_u32("k0009", "ret", r_b, 32);
+    double src0[5]; rt_fill_f64(&rng, src0, 5, RT_DOM_FCHOICE(src0_dom));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    short src1[9]; rt_fill_i16(&rng, src1, 9, RT_DOM_FULL);
+    i16m3x2 r = k0009(src0, s0, s1, i0, s2, i1, src1);
+    short r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_i16("k0009", "ret", r_b, 6);
 }
 
-i16m3x4 k0010(const signed char *src0, i8m3x5 a0, unsigned long n0, const short *src1) {
-    i8m3x5 t0 = __builtin_matrix_column_major_load(src0, 3, 5, 5) + a0;
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 3, n0)) / 0x5;
+u32m6x1 k0010(i8m3x5 a0, unsigned long n0, const long *src0, i64m6x1 a1) {
+    i8m3x5 t0 = a0;
+    return (u32m6x1) (__builtin_matrix_column_major_load(src0, 6, 1, n0) - a1 - a1);
 }
 
 static void run_k0010(void) {
     rt_rng rng = {0xbaa2aefc02e563ceULL};
-    signed char src0[24]; rt_fill_i8(&rng, src0, 24, RT_DOM_FULL);
     signed char a0_b[15]; rt_fill_i8(&rng, a0_b, 15, RT_DOM_INT(-8LL, 8LL));
     i8m3x5 a0 = __builtin_matrix_column_major_load(a0_b, 3, 5, 3);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    short src1[19]; rt_fill_i16(&rng, src1, 19, RT_DOM_INT(-8LL, 8LL));
-    i16m3x4 r = k0010(src0, a0, n0, src1);
-    short r_b[12]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_i16("k0010", "ret", r_b, 12);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    long src0[7]; rt_fill_i64(&rng, src0, 7, RT_DOM_INT(-8LL, 8LL));
+    long a1_b[6]; rt_fill_i64(&rng, a1_b, 6, RT_DOM_FULL);
+    i64m6x1 a1 = __builtin_matrix_column_major_load(a1_b, 6, 1, 6);
+    u32m6x1 r = k0010(a0, n0, src0, a1);
+    unsigned int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_u32("k0010", "ret", r_b, 6);
 }
 
-u8m4x1 k0011(u8m4x1 a0, unsigned short s0) {
-    return a0 - s0;
+u8m4x1 k0011(u8m1x4 a0) {
+    return __builtin_matrix_transpose(a0);
 }
 
 static void run_k0011(void) {
     rt_rng rng = {0xf548c5aa4af636f7ULL};
     unsigned char a0_b[4]; rt_fill_u8(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
-    u8m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u8m4x1 r = k0011(a0, s0);
+    u8m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
+    u8m4x1 r = k0011(a0);
     unsigned char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u8("k0011", "ret", r_b, 4);
 }
 
-i16m2x6 k0012(const short *src0, i16m2x6_b a0, i16m6x2 a1) {
-    i16m2x6 t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 6, 2, 8)) - a0;
-    return ({ __auto_type ins0 = __builtin_matrix_transpose(a1) - t0; ins0[(K5 * 0) / K5][4] = -2; ins0; });
+u16m4x6 k0012(i16m2x10_b a0, i16m10x6 a1, i16m2x6 a2, u16m4x6 a3, const unsigned short *src0) {
+    i16m2x6_b t0 = a0 * a1 - a2;
+    return a3 - __builtin_matrix_column_major_load(src0, 4, 6, 6) + a3 + a3;
 }
 
 static void run_k0012(void) {
     rt_rng rng = {0x53f7fcaf410df81cULL};
-    short src0[16]; rt_fill_i16(&rng, src0, 16, RT_DOM_INT(-8LL, 8LL));
-    short a0_b[12]; rt_fill_i16(&rng, a0_b, 12, RT_DOM_FULL);
-    i16m2x6 a0 = __builtin_matrix_column_major_load(a0_b, 2, 6, 2);
-    short a1_b[12]; rt_fill_i16(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i16m6x2 a1 = __builtin_matrix_column_major_load(a1_b, 6, 2, 6);
-    i16m2x6 r = k0012(src0, a0, a1);
-    short r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i16("k0012", "ret", r_b, 12);
+    short a0_b[20]; rt_fill_i16(&rng, a0_b, 20, RT_DOM_FULL);
+    i16m2x10 a0 = __builtin_matrix_column_major_load(a0_b, 2, 10, 2);
+    short a1_b[60]; rt_fill_i16(&rng, a1_b, 60, RT_DOM_FULL);
+    i16m10x6 a1 = __builtin_matrix_column_major_load(a1_b, 10, 6, 10);
+    short a2_b[12]; rt_fill_i16(&rng, a2_b, 12, RT_DOM_FULL);
+    i16m2x6 a2 = __builtin_matrix_column_major_load(a2_b, 2, 6, 2);
+    unsigned short a3_b[24]; rt_fill_u16(&rng, a3_b, 24, RT_DOM_FULL);
+    u16m4x6 a3 = __builtin_matrix_column_major_load(a3_b, 4, 6, 4);
+    unsigned short src0[35]; rt_fill_u16(&rng, src0, 35, RT_DOM_FULL);
+    u16m4x6 r = k0012(a0, a1, a2, a3, src0);
+    unsigned short r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u16("k0012", "ret", r_b, 24);
 }
 
-i32m1x8 k0013(i32m1x5 a0, unsigned short s0, unsigned short s1, const int *src0, i32m1x8 a1, i32m8x5 a2, i32m1x8_b a3) {
-    i32m1x5_b t0 = (i32m1x5) (a0 + (s0 + s1)) - a0;
-    i32m1x5_b t1 = (a1 * a2)[0][1] + (a0 + t0[0][6 - K5] + __builtin_matrix_column_major_load(src0, 1, 5, 3));
-    return a3 + t1[5 - K5][1];
+i32m8x1 k0013(const int *src0, i32m8x1 a0, i32m1x5 a1, const int *src1, i32m1x5 a2, const int *src2, i32m5x5_b a3, unsigned int s0, unsigned int s1, i32m5x5 a4, i32m5x5_b a5, i32m8x5 a6, i32m5x1 a7, u64m8x1 a8, unsigned short s2, unsigned short s3) {
+    i32m1x5 t0 = __builtin_matrix_column_major_load(src0, 1, 8, (K2 * 1) / K2) * a0 * (a1 + __builtin_matrix_column_major_load(src1, 1, 5, 2)) - (-4 - a1 + a2);
+    t0 *= __builtin_matrix_column_major_load(src2, 5, 5, 6) + a3 - (s0 + s1) - (a4 - a5);
+    return a6 * a7 - a0 + (i32m8x1) a8 * (s2 + s3);
 }
 
 static void run_k0013(void) {
     rt_rng rng = {0xad4e6d1ed230bcf3ULL};
-    int a0_b[5]; rt_fill_i32(&rng, a0_b, 5, RT_DOM_INT(-8LL, 8LL));
-    i32m1x5 a0 = __builtin_matrix_column_major_load(a0_b, 1, 5, 1);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    int src0[13]; rt_fill_i32(&rng, src0, 13, RT_DOM_FULL);
-    int a1_b[8]; rt_fill_i32(&rng, a1_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i32m1x8 a1 = __builtin_matrix_column_major_load(a1_b, 1, 8, 1);
-    int a2_b[40]; rt_fill_i32(&rng, a2_b, 40, RT_DOM_INT(-8LL, 8LL));
-    i32m8x5 a2 = __builtin_matrix_column_major_load(a2_b, 8, 5, 8);
-    int a3_b[8]; rt_fill_i32(&rng, a3_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i32m1x8 a3 = __builtin_matrix_column_major_load(a3_b, 1, 8, 1);
-    i32m1x8 r = k0013(a0, s0, s1, src0, a1, a2, a3);
-    int r_b[8]; __builtin_matrix_column_major_store(r, r_b, 1);
+    int src0[10]; rt_fill_i32(&rng, src0, 10, RT_DOM_INT(-8LL, 8LL));
+    int a0_b[8]; rt_fill_i32(&rng, a0_b, 8, RT_DOM_FULL);
+    i32m8x1 a0 = __builtin_matrix_column_major_load(a0_b, 8, 1, 8);
+    int a1_b[5]; rt_fill_i32(&rng, a1_b, 5, RT_DOM_INT(-8LL, 8LL));
+    i32m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
+    int src1[10]; rt_fill_i32(&rng, src1, 10, RT_DOM_INT(-8LL, 8LL));
+    int a2_b[5]; rt_fill_i32(&rng, a2_b, 5, RT_DOM_FULL);
+    i32m1x5 a2 = __builtin_matrix_column_major_load(a2_b, 1, 5, 1);
+    int src2[31]; rt_fill_i32(&rng, src2, 31, RT_DOM_INT(-8LL, 8LL));
+    int a3_b[25]; rt_fill_i32(&rng, a3_b, 25, RT_DOM_INT(-8LL, 8LL));
+    i32m5x5 a3 = __builtin_matrix_column_major_load(a3_b, 5, 5, 5);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    int a4_b[25]; rt_fill_i32(&rng, a4_b, 25, RT_DOM_FULL);
+    i32m5x5 a4 = __builtin_matrix_column_major_load(a4_b, 5, 5, 5);
+    int a5_b[25]; rt_fill_i32(&rng, a5_b, 25, RT_DOM_FULL);
+    i32m5x5 a5 = __builtin_matrix_column_major_load(a5_b, 5, 5, 5);
+    int a6_b[40]; rt_fill_i32(&rng, a6_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i32m8x5 a6 = __builtin_matrix_column_major_load(a6_b, 8, 5, 8);
+    int a7_b[5]; rt_fill_i32(&rng, a7_b, 5, RT_DOM_FULL);
+    i32m5x1 a7 = __builtin_matrix_column_major_load(a7_b, 5, 1, 5);
+    unsigned long a8_b[8]; rt_fill_u64(&rng, a8_b, 8, RT_DOM_FULL);
+    u64m8x1 a8 = __builtin_matrix_column_major_load(a8_b, 8, 1, 8);
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
+    i32m8x1 r = k0013(src0, a0, a1, src1, a2, src2, a3, s0, s1, a4, a5, a6, a7, a8, s2, s3);
+    int r_b[8]; __builtin_matrix_column_major_store(r, r_b, 8);
     rt_out_i32("k0013", "ret", r_b, 8);
 }
 
-u16m5x1 k0014(u64m4x1 a0, u64m1x11 a1, unsigned long n0, unsigned long *dst0, u16m5x1 a2, u16m1x3 a3, unsigned long i0, unsigned long n1, const unsigned short *src0, unsigned short *dst1) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 / 3L * ({ __auto_type ins0 = a3; ins0[i0][2] = -1; ins0; })) - __builtin_matrix_column_major_load(src0, 3, 5, n1), dst1, 5);
-    return a2 + a2;
+signed char k0014(u64m4x1 a0, u64m1x11_b a1, unsigned long n0, unsigned long *dst0, i8m15x13 a2, i8m13x2 a3) {
+    __builtin_matrix_column_major_store(0x3 * a0 * a1, dst0, n0);
+    i8m15x2 t0 = a2 * a3;
+    return t0[13][0];
 }
 
 static void run_k0014(void) {
     rt_rng rng = {0x394c0a02b8636400ULL};
     unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_FULL);
     u64m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    unsigned long a1_b[11]; rt_fill_u64(&rng, a1_b, 11, RT_DOM_FULL);
+    unsigned long a1_b[11]; rt_fill_u64(&rng, a1_b, 11, RT_DOM_INT(0LL, 16LL));
     u64m1x11 a1 = __builtin_matrix_column_major_load(a1_b, 1, 11, 1);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned long dst0[74]; rt_fill_u64(&rng, dst0, 74, RT_DOM_INT(0LL, 16LL));
-    unsigned short a2_b[5]; rt_fill_u16(&rng, a2_b, 5, RT_DOM_FULL);
-    u16m5x1 a2 = __builtin_matrix_column_major_load(a2_b, 5, 1, 5);
-    unsigned short a3_b[3]; rt_fill_u16(&rng, a3_b, 3, RT_DOM_INT(0LL, 16LL));
-    u16m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned short src0[28]; rt_fill_u16(&rng, src0, 28, RT_DOM_FULL);
-    unsigned short dst1[23]; rt_fill_u16(&rng, dst1, 23, RT_DOM_FULL);
-    u16m5x1 r = k0014(a0, a1, n0, dst0, a2, a3, i0, n1, src0, dst1);
-    unsigned short r_b[5]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_u16("k0014", "ret", r_b, 5);
-    rt_out_u64("k0014", "dst0", dst0, 74);
-    rt_out_u16("k0014", "dst1", dst1, 23);
+    unsigned long dst0[75]; rt_fill_u64(&rng, dst0, 75, RT_DOM_FULL);
+    signed char a2_b[195]; rt_fill_i8(&rng, a2_b, 195, RT_DOM_FULL);
+    i8m15x13 a2 = __builtin_matrix_column_major_load(a2_b, 15, 13, 15);
+    signed char a3_b[26]; rt_fill_i8(&rng, a3_b, 26, RT_DOM_FULL);
+    i8m13x2 a3 = __builtin_matrix_column_major_load(a3_b, 13, 2, 13);
+    signed char r = k0014(a0, a1, n0, dst0, a2, a3);
+    rt_out_i8("k0014", "ret", &r, 1);
+    rt_out_u64("k0014", "dst0", dst0, 75);
 }
 
-u8m1x4 k0015(u8m1x8_b a0, unsigned long n0, const unsigned char *src0, u8m1x4 a1, u8m1x4_b a2, unsigned long n1, const unsigned char *src1) {
-    u8m4x1 t0 = __builtin_matrix_transpose(a0 / 4 * (__builtin_matrix_column_major_load(src0, 8, 1, n0) * a1));
-    return a2 - a2 + (a2 - __builtin_matrix_column_major_load(src1, 1, 4, n1));
+unsigned long k0015(u8m1x4 a0, unsigned short s0, u64m1x4 a1) {
+    u8m4x1 t0 = __builtin_matrix_transpose(a0 / s0 + (u8m1x4) a1);
+    return a1[0][2];
 }
 
 static void run_k0015(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x5af5fcb28f22efdaULL};
-    unsigned char a0_b[8]; rt_fill_u8(&rng, a0_b, 8, RT_DOM_FULL);
-    u8m1x8 a0 = __builtin_matrix_column_major_load(a0_b, 1, 8, 1);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    unsigned char src0[10]; rt_fill_u8(&rng, src0, 10, RT_DOM_FULL);
-    unsigned char a1_b[4]; rt_fill_u8(&rng, a1_b, 4, RT_DOM_INT(0LL, 16LL));
-    u8m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    unsigned char a2_b[4]; rt_fill_u8(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
-    u8m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned char src1[13]; rt_fill_u8(&rng, src1, 13, RT_DOM_FULL);
-    u8m1x4 r = k0015(a0, n0, src0, a1, a2, n1, src1);
-    unsigned char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u8("k0015", "ret", r_b, 4);
+    unsigned char a0_b[4]; rt_fill_u8(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    unsigned long a1_b[4]; rt_fill_u64(&rng, a1_b, 4, RT_DOM_FULL);
+    u64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    unsigned long r = k0015(a0, s0, a1);
+    rt_out_u64("k0015", "ret", &r, 1);
 }
 
-f32m1x1 k0016(i16m4x3 a0, f64m4x3 a1, unsigned long s0, f64m3x1 a2, double *dst0, f64m3x4 a3, unsigned long n0, const double *src0, long i0, unsigned int i1, double s1, unsigned char i2, i32m1x2 a4, f32m2x9_b a5, f32m9x1 a6) {
-    __builtin_matrix_column_major_store(((f64m4x3) a0 - a1 + a1 * s0) * (a2 - a2), dst0, 7);
-    __auto_type t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
-    t0[i0][2] = a1[0][1];
-    t0[i1][(K4 * 1) / K4] = s1;
-    t0[3][1] = t0[11 - K8][i2];
-    return (f32m1x2) a4 * a5 * a6;
+u64m1x6 k0016(const double *src0, f64m4x1 a0, unsigned char i0, short s0, int i1, i32m4x1 a1, int s1, double *dst0, const int *src1, i32m15x4 a2, float s2, unsigned int i2, int s3, unsigned char i3, unsigned long n0, const float *src2, unsigned int i4, short s4, f64m1x3 a3, f64m1x3_b a4, f64m3x6 a5, i64m1x11 a6, i64m11x6_b a7, u64m1x8_b a8, const unsigned long *src3, u64m6x6_b a9) {
+    __builtin_matrix_column_major_store(a0[1][i1] + (__builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 5) + ({ __auto_type ins0 = a0; ins0[i0][0] = s0; ins0; })) + (f64m4x1) (a1 / s1), dst0, K5);
+    __auto_type t0 = __builtin_matrix_column_major_load(src1, 15, 4, 15) - a2 - s2;
+    t0[i2][(K4 * 0) / K4] = s3;
+    t0[7][3] = a1[11 - K8][i3];
+    f32m1x1 t1 = __builtin_matrix_transpose((a0[i4][8 - K8] + __builtin_matrix_column_major_load(src2, 1, 1, n0)) / s4);
+    return ((u64m1x6) (a6 * a7 * -2) + a8 * __builtin_matrix_column_major_load(src3, 8, 6, 10)) * a9;
 }
 
 static void run_k0016(void) {
-    static const double s1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s4_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xf3f397fbbae7481cULL};
-    short a0_b[12]; rt_fill_i16(&rng, a0_b, 12, RT_DOM_FULL);
-    i16m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    double a1_b[12]; rt_fill_f64(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double a2_b[3]; rt_fill_f64(&rng, a2_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x1 a2 = __builtin_matrix_column_major_load(a2_b, 3, 1, 3);
-    double dst0[5]; rt_fill_f64(&rng, dst0, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a3_b[12]; rt_fill_f64(&rng, a3_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    double src0[19]; rt_fill_f64(&rng, src0, 19, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    int a4_b[2]; rt_fill_i32(&rng, a4_b, 2, RT_DOM_FULL);
-    i32m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
-    float a5_b[18]; rt_fill_f32(&rng, a5_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x9 a5 = __builtin_matrix_column_major_load(a5_b, 2, 9, 2);
-    float a6_b[9]; rt_fill_f32(&rng, a6_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m9x1 a6 = __builtin_matrix_column_major_load(a6_b, 9, 1, 9);
-    f32m1x1 r = k0016(a0, a1, s0, a2, dst0, a3, n0, src0, i0, i1, s1, i2, a4, a5, a6);
-    float r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f32("k0016", "ret", r_b, 1);
-    rt_out_f64("k0016", "dst0", dst0, 5);
+    double src0[5]; rt_fill_f64(&rng, src0, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a0_b[4]; rt_fill_f64(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    int a1_b[4]; rt_fill_i32(&rng, a1_b, 4, RT_DOM_FULL);
+    i32m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    double dst0[6]; rt_fill_f64(&rng, dst0, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int src1[60]; rt_fill_i32(&rng, src1, 60, RT_DOM_FULL);
+    int a2_b[60]; rt_fill_i32(&rng, a2_b, 60, RT_DOM_FULL);
+    i32m15x4 a2 = __builtin_matrix_column_major_load(a2_b, 15, 4, 15);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 14LL));
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
+    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    float src2[1]; rt_fill_f32(&rng, src2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int i4; rt_fill_u32(&rng, &i4, 1, RT_DOM_INT(0LL, 3LL));
+    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_ICHOICE(s4_dom));
+    double a3_b[3]; rt_fill_f64(&rng, a3_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
+    double a4_b[3]; rt_fill_f64(&rng, a4_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x3 a4 = __builtin_matrix_column_major_load(a4_b, 1, 3, 1);
+    double a5_b[18]; rt_fill_f64(&rng, a5_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x6 a5 = __builtin_matrix_column_major_load(a5_b, 3, 6, 3);
+    long a6_b[11]; rt_fill_i64(&rng, a6_b, 11, RT_DOM_INT(-8LL, 8LL));
+    i64m1x11 a6 = __builtin_matrix_column_major_load(a6_b, 1, 11, 1);
+    long a7_b[66]; rt_fill_i64(&rng, a7_b, 66, RT_DOM_INT(-8LL, 8LL));
+    i64m11x6 a7 = __builtin_matrix_column_major_load(a7_b, 11, 6, 11);
+    unsigned long a8_b[8]; rt_fill_u64(&rng, a8_b, 8, RT_DOM_FULL);
+    u64m1x8 a8 = __builtin_matrix_column_major_load(a8_b, 1, 8, 1);
+    unsigned long src3[58]; rt_fill_u64(&rng, src3, 58, RT_DOM_FULL);
+    unsigned long a9_b[36]; rt_fill_u64(&rng, a9_b, 36, RT_DOM_INT(0LL, 16LL));
+    u64m6x6 a9 = __builtin_matrix_column_major_load(a9_b, 6, 6, 6);
+    u64m1x6 r = k0016(src0, a0, i0, s0, i1, a1, s1, dst0, src1, a2, s2, i2, s3, i3, n0, src2, i4, s4, a3, a4, a5, a6, a7, a8, src3, a9);
+    unsigned long r_b[6]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u64("k0016", "ret", r_b, 6);
+    rt_out_f64("k0016", "dst0", dst0, 6);
 }
 
-i64m4x2 k0017(u8m1x2 a0, u8m2x4 a1, i8m3x3_b a2, int i0, short s0, signed char *dst0, i64m4x2 a3) {
-    __auto_type t0 = a0 * (a1 - a1);
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0[i0][0] - a2; ins0[0][2] = s0; ins0; }), dst0, 4);
-    t0[2 - K2][3] = a0[0][4 - K4];
-    return a3;
+i16m7x9 k0017(u8m1x4 a0, u8m4x4 a1, u8m4x2 a2, u8m2x5 a3, u8m5x4 a4, u8m5x4 a5, unsigned short i0, unsigned long i1, i16m7x9 a6, short s0) {
+    u8m1x4 t0 = ({ __auto_type ins0 = a0 * a1; ins0[0][2] = 4.0; ins0; });
+    t0 *= a2 * a3 * (a4 - a5);
+    t0[0][2 + 1] = a4[(K3 * 1) / K3][i1];
+    return (unsigned long)s0 - a6;
 }
 
 static void run_k0017(void) {
     rt_rng rng = {0x70111962a4dbba6eULL};
-    unsigned char a0_b[2]; rt_fill_u8(&rng, a0_b, 2, RT_DOM_INT(0LL, 16LL));
-    u8m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
-    unsigned char a1_b[8]; rt_fill_u8(&rng, a1_b, 8, RT_DOM_FULL);
-    u8m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
-    signed char a2_b[9]; rt_fill_i8(&rng, a2_b, 9, RT_DOM_FULL);
-    i8m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char dst0[11]; rt_fill_i8(&rng, dst0, 11, RT_DOM_FULL);
-    long a3_b[8]; rt_fill_i64(&rng, a3_b, 8, RT_DOM_FULL);
-    i64m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
-    i64m4x2 r = k0017(a0, a1, a2, i0, s0, dst0, a3);
-    long r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i64("k0017", "ret", r_b, 8);
-    rt_out_i8("k0017", "dst0", dst0, 11);
+    unsigned char a0_b[4]; rt_fill_u8(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
+    unsigned char a1_b[16]; rt_fill_u8(&rng, a1_b, 16, RT_DOM_INT(0LL, 16LL));
+    u8m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
+    unsigned char a2_b[8]; rt_fill_u8(&rng, a2_b, 8, RT_DOM_FULL);
+    u8m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    unsigned char a3_b[10]; rt_fill_u8(&rng, a3_b, 10, RT_DOM_FULL);
+    u8m2x5 a3 = __builtin_matrix_column_major_load(a3_b, 2, 5, 2);
+    unsigned char a4_b[20]; rt_fill_u8(&rng, a4_b, 20, RT_DOM_FULL);
+    u8m5x4 a4 = __builtin_matrix_column_major_load(a4_b, 5, 4, 5);
+    unsigned char a5_b[20]; rt_fill_u8(&rng, a5_b, 20, RT_DOM_INT(0LL, 16LL));
+    u8m5x4 a5 = __builtin_matrix_column_major_load(a5_b, 5, 4, 5);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    short a6_b[63]; rt_fill_i16(&rng, a6_b, 63, RT_DOM_FULL);
+    i16m7x9 a6 = __builtin_matrix_column_major_load(a6_b, 7, 9, 7);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i16m7x9 r = k0017(a0, a1, a2, a3, a4, a5, i0, i1, a6, s0);
+    short r_b[63]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i16("k0017", "ret", r_b, 63);
 }
 
-u16m12x2 k0018(u16m6x2 a0, u16m2x14 a1, u64m6x14 a2, u64m14x3 a3, unsigned char s0, f32m1x2 a4, int s1, int i0, float s2, const unsigned short *src0, u16m4x12 a5, u16m4x3 a6, u16m3x2 a7, u16m4x2 a8, int s3) {
-    f32m1x2_b t0 = k0003(a0, a1, a2, a3, s0, a4);
+u16m12x2 k0018(f32m3x7 a0, unsigned short i0, int i1, float s0, int s1, int i2, float s2, const unsigned short *src0, unsigned char s3, unsigned long i3, short s4) {
+    f32m3x7_b t0 = k0005(a0, i0, i1, s0);
     t0 /= s1;
-    t0[0][i0] = s2;
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 4, 12, K3 + 2) - a5 - a5) * (a6 * a7 - a8) - s3;
+    t0[0][i2] = s2;
+    return __builtin_matrix_transpose((u16m2x12) ({ __auto_type ins0 = (u64m2x12) ((signed char)s3 - __builtin_matrix_column_major_load(src0, 2, 12, K2 + 1)); ins0[i3][5] = s4; ins0; }));
 }
 
 static void run_k0018(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x9d7a359f6b0c966bULL};
-    unsigned short a0_b[12]; rt_fill_u16(&rng, a0_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
-    unsigned short a1_b[28]; rt_fill_u16(&rng, a1_b, 28, RT_DOM_INT(0LL, 16LL));
-    u16m2x14 a1 = __builtin_matrix_column_major_load(a1_b, 2, 14, 2);
-    unsigned long a2_b[84]; rt_fill_u64(&rng, a2_b, 84, RT_DOM_FULL);
-    u64m6x14 a2 = __builtin_matrix_column_major_load(a2_b, 6, 14, 6);
-    unsigned long a3_b[42]; rt_fill_u64(&rng, a3_b, 42, RT_DOM_FULL);
-    u64m14x3 a3 = __builtin_matrix_column_major_load(a3_b, 14, 3, 14);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    float a4_b[2]; rt_fill_f32(&rng, a4_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
+    float a0_b[21]; rt_fill_f32(&rng, a0_b, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
     int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 6LL));
     float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short src0[60]; rt_fill_u16(&rng, src0, 60, RT_DOM_INT(0LL, 16LL));
-    unsigned short a5_b[48]; rt_fill_u16(&rng, a5_b, 48, RT_DOM_FULL);
-    u16m4x12 a5 = __builtin_matrix_column_major_load(a5_b, 4, 12, 4);
-    unsigned short a6_b[12]; rt_fill_u16(&rng, a6_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m4x3 a6 = __builtin_matrix_column_major_load(a6_b, 4, 3, 4);
-    unsigned short a7_b[6]; rt_fill_u16(&rng, a7_b, 6, RT_DOM_FULL);
-    u16m3x2 a7 = __builtin_matrix_column_major_load(a7_b, 3, 2, 3);
-    unsigned short a8_b[8]; rt_fill_u16(&rng, a8_b, 8, RT_DOM_FULL);
-    u16m4x2 a8 = __builtin_matrix_column_major_load(a8_b, 4, 2, 4);
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    u16m12x2 r = k0018(a0, a1, a2, a3, s0, a4, s1, i0, s2, src0, a5, a6, a7, a8, s3);
+    unsigned short src0[36]; rt_fill_u16(&rng, src0, 36, RT_DOM_INT(0LL, 16LL));
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    u16m12x2 r = k0018(a0, i0, i1, s0, s1, i2, s2, src0, s3, i3, s4);
     unsigned short r_b[24]; __builtin_matrix_column_major_store(r, r_b, 12);
     rt_out_u16("k0018", "ret", r_b, 24);
 }
 
-u8m4x2 k0019(const unsigned int *src0) {
-    return (u8m4x2) __builtin_matrix_column_major_load(src0, 4, 6 - K4, 7);
+u8m4x2 k0019(const unsigned char *src0, long s0) {
+    return __builtin_matrix_column_major_load(src0, 4, 2, 7) / s0;
 }
 
 static void run_k0019(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xfe75d3c730a8271eULL};
-    unsigned int src0[11]; rt_fill_u32(&rng, src0, 11, RT_DOM_FULL);
-    u8m4x2 r = k0019(src0);
+    unsigned char src0[11]; rt_fill_u8(&rng, src0, 11, RT_DOM_INT(0LL, 16LL));
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    u8m4x2 r = k0019(src0, s0);
     unsigned char r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u8("k0019", "ret", r_b, 8);
 }
 
-void k0020(i8m3x10_b a0, const double *src0, const signed char *src1, unsigned long s0, unsigned long n0, signed char *dst0) {
-    i8m3x10 t0 = a0 - a0[0][(K3 * 6) / K3] + (i8m3x10) __builtin_matrix_column_major_load(src0, 3, 10, 4) + __builtin_matrix_column_major_load(src1, 2 + 1, K5 * 2, 9 - K4);
-    __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
+u32m10x3 k0020(u32m10x3_b a0, int s0, u32m3x7 a1, u32m7x3 a2, unsigned long n0, const unsigned int *src0, unsigned int s1) {
+    __auto_type t0 = s0 - __builtin_matrix_transpose((i8m10x3) a0);
+    return __builtin_matrix_transpose((a1 - a1 - __builtin_matrix_transpose(a2)) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 10, 7, n0) / s1));
 }
 
 static void run_k0020(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x9a92251466c61bdcULL};
-    signed char a0_b[30]; rt_fill_i8(&rng, a0_b, 30, RT_DOM_INT(-8LL, 8LL));
-    i8m3x10 a0 = __builtin_matrix_column_major_load(a0_b, 3, 10, 3);
-    double src0[40]; rt_fill_f64(&rng, src0, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    signed char src1[48]; rt_fill_i8(&rng, src1, 48, RT_DOM_INT(-8LL, 8LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    signed char dst0[57]; rt_fill_i8(&rng, dst0, 57, RT_DOM_FULL);
-    k0020(a0, src0, src1, s0, n0, dst0);
-    rt_out_i8("k0020", "dst0", dst0, 57);
+    unsigned int a0_b[30]; rt_fill_u32(&rng, a0_b, 30, RT_DOM_INT(0LL, 16LL));
+    u32m10x3 a0 = __builtin_matrix_column_major_load(a0_b, 10, 3, 10);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int a1_b[21]; rt_fill_u32(&rng, a1_b, 21, RT_DOM_INT(0LL, 16LL));
+    u32m3x7 a1 = __builtin_matrix_column_major_load(a1_b, 3, 7, 3);
+    unsigned int a2_b[21]; rt_fill_u32(&rng, a2_b, 21, RT_DOM_FULL);
+    u32m7x3 a2 = __builtin_matrix_column_major_load(a2_b, 7, 3, 7);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(10LL, 13LL));
+    unsigned int src0[90]; rt_fill_u32(&rng, src0, 90, RT_DOM_INT(0LL, 16LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    u32m10x3 r = k0020(a0, s0, a1, a2, n0, src0, s1);
+    unsigned int r_b[30]; __builtin_matrix_column_major_store(r, r_b, 10);
+    rt_out_u32("k0020", "ret", r_b, 30);
 }
 
-i16m2x4 k0021(i8m2x4 a0, i16m2x4 a1) {
-    return (i16m2x4) a0 - a1;
+i16m2x4 k0021(unsigned long n0, const short *src0) {
+    return __builtin_matrix_column_major_load(src0, (K3 * 2) / K3, 4, n0);
 }
 
 static void run_k0021(void) {
     rt_rng rng = {0x15975e84b67a7c7fULL};
-    signed char a0_b[8]; rt_fill_i8(&rng, a0_b, 8, RT_DOM_FULL);
-    i8m2x4 a0 = __builtin_matrix_column_major_load(a0_b, 2, 4, 2);
-    short a1_b[8]; rt_fill_i16(&rng, a1_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i16m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
-    i16m2x4 r = k0021(a0, a1);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    short src0[17]; rt_fill_i16(&rng, src0, 17, RT_DOM_FULL);
+    i16m2x4 r = k0021(n0, src0);
     short r_b[8]; __builtin_matrix_column_major_store(r, r_b, 2);
     rt_out_i16("k0021", "ret", r_b, 8);
 }
 
-i8m2x4 k0022(i8m2x4 a0, signed char *dst0, i8m2x7 a1, i8m7x4 a2, i8m7x4 a3, i8m2x4 a4, u32m2x4 a5, const signed char *src0, signed char s0, i8m2x4_b a6) {
-    __builtin_matrix_column_major_store(a0 + -0x2L, dst0, 3);
-    __auto_type t0 = a0;
-    for (int l0 = 0; l0 < 2; l0++) { t0[l0][2] /= 3; }
-    return a1 * (a2 - a3) - a4 - (i8m2x4) a5 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
+void k0022(i8m2x4 a0, i8m2x4_b a1, signed char *dst0, unsigned long n0, const signed char *src0, short s0, long s1, unsigned long i0, long i1) {
+    __builtin_matrix_column_major_store(a0 - a1, dst0, K3 + 2);
+    __auto_type t0 = s1 * ((__builtin_matrix_column_major_load(src0, 2, 4, n0) + a0) / s0);
+    t0[0][i0] = a0[i1][3];
 }
 
 static void run_k0022(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xb602fb187d908086ULL};
     signed char a0_b[8]; rt_fill_i8(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
     i8m2x4 a0 = __builtin_matrix_column_major_load(a0_b, 2, 4, 2);
-    signed char dst0[13]; rt_fill_i8(&rng, dst0, 13, RT_DOM_FULL);
-    signed char a1_b[14]; rt_fill_i8(&rng, a1_b, 14, RT_DOM_INT(-8LL, 8LL));
-    i8m2x7 a1 = __builtin_matrix_column_major_load(a1_b, 2, 7, 2);
-    signed char a2_b[28]; rt_fill_i8(&rng, a2_b, 28, RT_DOM_FULL);
-    i8m7x4 a2 = __builtin_matrix_column_major_load(a2_b, 7, 4, 7);
-    signed char a3_b[28]; rt_fill_i8(&rng, a3_b, 28, RT_DOM_INT(-8LL, 8LL));
-    i8m7x4 a3 = __builtin_matrix_column_major_load(a3_b, 7, 4, 7);
-    signed char a4_b[8]; rt_fill_i8(&rng, a4_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i8m2x4 a4 = __builtin_matrix_column_major_load(a4_b, 2, 4, 2);
-    unsigned int a5_b[8]; rt_fill_u32(&rng, a5_b, 8, RT_DOM_FULL);
-    u32m2x4 a5 = __builtin_matrix_column_major_load(a5_b, 2, 4, 2);
-    signed char src0[26]; rt_fill_i8(&rng, src0, 26, RT_DOM_INT(-8LL, 8LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a6_b[8]; rt_fill_i8(&rng, a6_b, 8, RT_DOM_FULL);
-    i8m2x4 a6 = __builtin_matrix_column_major_load(a6_b, 2, 4, 2);
-    i8m2x4 r = k0022(a0, dst0, a1, a2, a3, a4, a5, src0, s0, a6);
-    signed char r_b[8]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i8("k0022", "ret", r_b, 8);
-    rt_out_i8("k0022", "dst0", dst0, 13);
+    signed char a1_b[8]; rt_fill_i8(&rng, a1_b, 8, RT_DOM_FULL);
+    i8m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
+    signed char dst0[19]; rt_fill_i8(&rng, dst0, 19, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    signed char src0[18]; rt_fill_i8(&rng, src0, 18, RT_DOM_FULL);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    k0022(a0, a1, dst0, n0, src0, s0, s1, i0, i1);
+    rt_out_i8("k0022", "dst0", dst0, 19);
 }
 
-u32m4x6 k0023(u64m5x8 a0, u64m8x3 a1, u64m5x3 a2, unsigned char i0, unsigned short i1, unsigned char s0, const unsigned long *src0, u64m3x7 a3, const unsigned int *src1, unsigned char s1, long s2, long s3, int s4) {
-    u64m5x7 t0 = ({ __auto_type ins0 = a0 * a1 - a2; ins0[i0][i1] = s0; ins0; }) * (__builtin_matrix_column_major_load(src0, 3, 7 - K4, 4) * a3);
-    return (__builtin_matrix_column_major_load(src1, 4, 6, 6) / s1 - (s2 + s3)) * s4;
+void k0023(double s0, u64m5x7 a0, u64m5x7 a1, u64m5x4 a2, long s1, u64m4x7 a3, u64m5x7 a4, long s2, f32m1x3 a5, f32m3x3 a6, f32m3x1 a7, float *dst0) {
+    __auto_type t0 = (s0 ? a0 + a0 - a1 : ({ __auto_type ins0 = a2; ins0[4][3] = s1; ins0; }) * a3) + a1 + s2 * a4;
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a5) + a6 * a7, dst0, 3);
 }
 
 static void run_k0023(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xc95fd46469e91067ULL};
-    unsigned long a0_b[40]; rt_fill_u64(&rng, a0_b, 40, RT_DOM_FULL);
-    u64m5x8 a0 = __builtin_matrix_column_major_load(a0_b, 5, 8, 5);
-    unsigned long a1_b[24]; rt_fill_u64(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
-    u64m8x3 a1 = __builtin_matrix_column_major_load(a1_b, 8, 3, 8);
-    unsigned long a2_b[15]; rt_fill_u64(&rng, a2_b, 15, RT_DOM_INT(0LL, 16LL));
-    u64m5x3 a2 = __builtin_matrix_column_major_load(a2_b, 5, 3, 5);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long src0[13]; rt_fill_u64(&rng, src0, 13, RT_DOM_FULL);
-    unsigned long a3_b[21]; rt_fill_u64(&rng, a3_b, 21, RT_DOM_INT(0LL, 16LL));
-    u64m3x7 a3 = __builtin_matrix_column_major_load(a3_b, 3, 7, 3);
-    unsigned int src1[34]; rt_fill_u32(&rng, src1, 34, RT_DOM_FULL);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned long a0_b[35]; rt_fill_u64(&rng, a0_b, 35, RT_DOM_FULL);
+    u64m5x7 a0 = __builtin_matrix_column_major_load(a0_b, 5, 7, 5);
+    unsigned long a1_b[35]; rt_fill_u64(&rng, a1_b, 35, RT_DOM_INT(0LL, 16LL));
+    u64m5x7 a1 = __builtin_matrix_column_major_load(a1_b, 5, 7, 5);
+    unsigned long a2_b[20]; rt_fill_u64(&rng, a2_b, 20, RT_DOM_FULL);
+    u64m5x4 a2 = __builtin_matrix_column_major_load(a2_b, 5, 4, 5);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a3_b[28]; rt_fill_u64(&rng, a3_b, 28, RT_DOM_FULL);
+    u64m4x7 a3 = __builtin_matrix_column_major_load(a3_b, 4, 7, 4);
+    unsigned long a4_b[35]; rt_fill_u64(&rng, a4_b, 35, RT_DOM_INT(0LL, 16LL));
+    u64m5x7 a4 = __builtin_matrix_column_major_load(a4_b, 5, 7, 5);
     long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_FULL);
-    u32m4x6 r = k0023(a0, a1, a2, i0, i1, s0, src0, a3, src1, s1, s2, s3, s4);
-    unsigned int r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u32("k0023", "ret", r_b, 24);
+    float a5_b[3]; rt_fill_f32(&rng, a5_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x3 a5 = __builtin_matrix_column_major_load(a5_b, 1, 3, 1);
+    float a6_b[9]; rt_fill_f32(&rng, a6_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x3 a6 = __builtin_matrix_column_major_load(a6_b, 3, 3, 3);
+    float a7_b[3]; rt_fill_f32(&rng, a7_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x1 a7 = __builtin_matrix_column_major_load(a7_b, 3, 1, 3);
+    float dst0[4]; rt_fill_f32(&rng, dst0, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    k0023(s0, a0, a1, a2, s1, a3, a4, s2, a5, a6, a7, dst0);
+    rt_out_f32("k0023", "dst0", dst0, 4);
 }
 
-i64m5x3 k0024(i64m3x5 a0, i64m3x5 a1, unsigned long n0, const unsigned short *src0, u16m2x1 a2, float s0, unsigned short *dst0, unsigned long s1, i64m5x3_b a3, int s2) {
-    i64m5x3_b t0 = __builtin_matrix_transpose(a0 + a1);
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 2, 1, n0) - a2 - -1; ins0[1][0] = s0; ins0; }), dst0, 3);
-    i64m3x5 t1 = (unsigned short)s1 * a0;
-    return ({ __auto_type ins1 = a3 + t0 - t0; ins1[1][8 - K8] = s2; ins1; });
+u64m4x1 k0024(i64m5x3 a0, i64m5x3 a1, i64m5x8_b a2, unsigned int i0, unsigned short i1, i64m8x8 a3, i64m8x2_b a4, i64m2x3 a5, long *dst0, i16m5x1 a6, i16m1x1 a7, unsigned long n0, const unsigned long *src0, u64m10x4 a8, int i2, i16m1x2 a9, unsigned long n1, const short *src1, short *dst1, const unsigned long *src2, short s0) {
+    __auto_type t0 = a0 * 6 - a1;
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a2; ins0[i0][i1] = 8; ins0; }) * a3 * (a4 * a5) + a2[3][K2 * 2], dst0, 8);
+    __builtin_matrix_column_major_store(a6 * ({ __auto_type ins1 = a7; ins1[0][0] = (__builtin_matrix_column_major_load(src0, 2, 10, n0) * a8)[1][i2]; ins1; }) * (a9 * __builtin_matrix_column_major_load(src1, 2, 5, n1)) * 1, dst1, (K3 * 5) / K3);
+    return __builtin_matrix_column_major_load(src2, 4, 1, 6) / s0;
 }
 
 static void run_k0024(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xd8dbd2c741663a11ULL};
     long a0_b[15]; rt_fill_i64(&rng, a0_b, 15, RT_DOM_FULL);
-    i64m3x5 a0 = __builtin_matrix_column_major_load(a0_b, 3, 5, 3);
-    long a1_b[15]; rt_fill_i64(&rng, a1_b, 15, RT_DOM_INT(-8LL, 8LL));
-    i64m3x5 a1 = __builtin_matrix_column_major_load(a1_b, 3, 5, 3);
+    i64m5x3 a0 = __builtin_matrix_column_major_load(a0_b, 5, 3, 5);
+    long a1_b[15]; rt_fill_i64(&rng, a1_b, 15, RT_DOM_FULL);
+    i64m5x3 a1 = __builtin_matrix_column_major_load(a1_b, 5, 3, 5);
+    long a2_b[40]; rt_fill_i64(&rng, a2_b, 40, RT_DOM_FULL);
+    i64m5x8 a2 = __builtin_matrix_column_major_load(a2_b, 5, 8, 5);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    long a3_b[64]; rt_fill_i64(&rng, a3_b, 64, RT_DOM_FULL);
+    i64m8x8 a3 = __builtin_matrix_column_major_load(a3_b, 8, 8, 8);
+    long a4_b[16]; rt_fill_i64(&rng, a4_b, 16, RT_DOM_FULL);
+    i64m8x2 a4 = __builtin_matrix_column_major_load(a4_b, 8, 2, 8);
+    long a5_b[6]; rt_fill_i64(&rng, a5_b, 6, RT_DOM_FULL);
+    i64m2x3 a5 = __builtin_matrix_column_major_load(a5_b, 2, 3, 2);
+    long dst0[21]; rt_fill_i64(&rng, dst0, 21, RT_DOM_FULL);
+    short a6_b[5]; rt_fill_i16(&rng, a6_b, 5, RT_DOM_FULL);
+    i16m5x1 a6 = __builtin_matrix_column_major_load(a6_b, 5, 1, 5);
+    short a7_b[1]; rt_fill_i16(&rng, a7_b, 1, RT_DOM_FULL);
+    i16m1x1 a7 = __builtin_matrix_column_major_load(a7_b, 1, 1, 1);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    unsigned short src0[3]; rt_fill_u16(&rng, src0, 3, RT_DOM_FULL);
-    unsigned short a2_b[2]; rt_fill_u16(&rng, a2_b, 2, RT_DOM_FULL);
-    u16m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned short dst0[3]; rt_fill_u16(&rng, dst0, 3, RT_DOM_FULL);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    long a3_b[15]; rt_fill_i64(&rng, a3_b, 15, RT_DOM_FULL);
-    i64m5x3 a3 = __builtin_matrix_column_major_load(a3_b, 5, 3, 5);
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i64m5x3 r = k0024(a0, a1, n0, src0, a2, s0, dst0, s1, a3, s2);
-    long r_b[15]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_i64("k0024", "ret", r_b, 15);
-    rt_out_u16("k0024", "dst0", dst0, 3);
+    unsigned long src0[49]; rt_fill_u64(&rng, src0, 49, RT_DOM_FULL);
+    unsigned long a8_b[40]; rt_fill_u64(&rng, a8_b, 40, RT_DOM_FULL);
+    u64m10x4 a8 = __builtin_matrix_column_major_load(a8_b, 10, 4, 10);
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    short a9_b[2]; rt_fill_i16(&rng, a9_b, 2, RT_DOM_FULL);
+    i16m1x2 a9 = __builtin_matrix_column_major_load(a9_b, 1, 2, 1);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(2LL, 5LL));
+    short src1[22]; rt_fill_i16(&rng, src1, 22, RT_DOM_INT(-8LL, 8LL));
+    short dst1[27]; rt_fill_i16(&rng, dst1, 27, RT_DOM_FULL);
+    unsigned long src2[4]; rt_fill_u64(&rng, src2, 4, RT_DOM_FULL);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    u64m4x1 r = k0024(a0, a1, a2, i0, i1, a3, a4, a5, dst0, a6, a7, n0, src0, a8, i2, a9, n1, src1, dst1, src2, s0);
+    unsigned long r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u64("k0024", "ret", r_b, 4);
+    rt_out_i64("k0024", "dst0", dst0, 21);
+    rt_out_i16("k0024", "dst1", dst1, 27);
 }
 
-u8m4x1 k0025(i32m4x6 a0, signed char s0, signed char s1, int *dst0, u8m4x1 a1, unsigned short s2, const unsigned char *src0, u8m3x1 a2) {
+u8m4x1 k0025(i32m4x6 a0, signed char s0, signed char s1, int *dst0, u8m1x4 a1, u8m4x1 a2, unsigned char i0, int s2) {
     __builtin_matrix_column_major_store(a0 + (s0 + s1), dst0, 11 - K4);
-    __auto_type t0 = k0011(a1, s2);
-    return __builtin_matrix_column_major_load(src0, 4, 7 - K4, 6) * a2;
+    __auto_type t0 = k0011(a1);
+    return ({ __auto_type ins0 = a2 + a2; ins0[1][i0] = s2; ins0; });
 }
 
 static void run_k0025(void) {
@@ -793,445 +839,434 @@ static void run_k0025(void) {
     signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
     int dst0[39]; rt_fill_i32(&rng, dst0, 39, RT_DOM_INT(-8LL, 8LL));
     unsigned char a1_b[4]; rt_fill_u8(&rng, a1_b, 4, RT_DOM_INT(0LL, 16LL));
-    u8m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned char src0[16]; rt_fill_u8(&rng, src0, 16, RT_DOM_INT(0LL, 16LL));
-    unsigned char a2_b[3]; rt_fill_u8(&rng, a2_b, 3, RT_DOM_FULL);
-    u8m3x1 a2 = __builtin_matrix_column_major_load(a2_b, 3, 1, 3);
-    u8m4x1 r = k0025(a0, s0, s1, dst0, a1, s2, src0, a2);
+    u8m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    unsigned char a2_b[4]; rt_fill_u8(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    u8m4x1 r = k0025(a0, s0, s1, dst0, a1, a2, i0, s2);
     unsigned char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u8("k0025", "ret", r_b, 4);
     rt_out_i32("k0025", "dst0", dst0, 39);
 }
 
-void k0026(u8m4x1 a0, unsigned short s0, u8m4x1 a1, int i0, unsigned char *dst0) {
-    __auto_type t0 = k0011(a0, s0);
-    __builtin_matrix_column_major_store(7 + ({ __auto_type ins0 = t0[i0][0] * a1; ins0[0][0] = a1[1][0]; ins0; }), dst0, 7);
+void k0026(u8m1x4 a0, u8m4x1 a1, double s0, unsigned long i0, double s1, unsigned char *dst0) {
+    __auto_type t0 = k0011(a0);
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = (t0 - a1) * s0; ins0[i0][2 - K2] = s1; ins0; }), dst0, 7);
 }
 
 static void run_k0026(void) {
     rt_rng rng = {0xd736985e77be42b1ULL};
     unsigned char a0_b[4]; rt_fill_u8(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
-    u8m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u8m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
     unsigned char a1_b[4]; rt_fill_u8(&rng, a1_b, 4, RT_DOM_FULL);
     u8m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char dst0[6]; rt_fill_u8(&rng, dst0, 6, RT_DOM_INT(0LL, 16LL));
-    k0026(a0, s0, a1, i0, dst0);
-    rt_out_u8("k0026", "dst0", dst0, 6);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned char dst0[4]; rt_fill_u8(&rng, dst0, 4, RT_DOM_FULL);
+    k0026(a0, a1, s0, i0, s1, dst0);
+    rt_out_u8("k0026", "dst0", dst0, 4);
 }
 
-u8m3x5 k0027(u8m5x3 a0, unsigned long n0, const unsigned char *src0, u8m3x2 a1, u8m2x3_b a2, u8m3x5 a3, u16m3x5 a4, u16m3x5 a5, unsigned long i0, long i1) {
-    u8m3x5 t0 = __builtin_matrix_transpose(a0) - __builtin_matrix_column_major_load(src0, 3, 5, n0) + a1 * a2 * a3;
-    return (u8m3x5) ({ __auto_type ins1 = a4 - a5; ins1[1][3] = ({ __auto_type ins0 = a1; ins0[i0][4 - K3] = 0; ins0; })[0][i1]; ins1; });
+u32m4x4 k0027(int s0, unsigned long n0, const unsigned char *src0, u8m3x5 a0, u32m4x4 a1, unsigned int s1) {
+    u8m3x5 t0 = (s0 ? 208 + __builtin_matrix_column_major_load(src0, 3, 5, n0) : a0) - a0[0][6 - K3];
+    return a1 - s1;
 }
 
 static void run_k0027(void) {
     rt_rng rng = {0xdf9ffb181ce0de55ULL};
-    unsigned char a0_b[15]; rt_fill_u8(&rng, a0_b, 15, RT_DOM_INT(0LL, 16LL));
-    u8m5x3 a0 = __builtin_matrix_column_major_load(a0_b, 5, 3, 5);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned char src0[29]; rt_fill_u8(&rng, src0, 29, RT_DOM_FULL);
-    unsigned char a1_b[6]; rt_fill_u8(&rng, a1_b, 6, RT_DOM_FULL);
-    u8m3x2 a1 = __builtin_matrix_column_major_load(a1_b, 3, 2, 3);
-    unsigned char a2_b[6]; rt_fill_u8(&rng, a2_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
-    unsigned char a3_b[15]; rt_fill_u8(&rng, a3_b, 15, RT_DOM_FULL);
-    u8m3x5 a3 = __builtin_matrix_column_major_load(a3_b, 3, 5, 3);
-    unsigned short a4_b[15]; rt_fill_u16(&rng, a4_b, 15, RT_DOM_INT(0LL, 16LL));
-    u16m3x5 a4 = __builtin_matrix_column_major_load(a4_b, 3, 5, 3);
-    unsigned short a5_b[15]; rt_fill_u16(&rng, a5_b, 15, RT_DOM_FULL);
-    u16m3x5 a5 = __builtin_matrix_column_major_load(a5_b, 3, 5, 3);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    u8m3x5 r = k0027(a0, n0, src0, a1, a2, a3, a4, a5, i0, i1);
-    unsigned char r_b[15]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u8("k0027", "ret", r_b, 15);
+    unsigned char src0[28]; rt_fill_u8(&rng, src0, 28, RT_DOM_INT(0LL, 16LL));
+    unsigned char a0_b[15]; rt_fill_u8(&rng, a0_b, 15, RT_DOM_FULL);
+    u8m3x5 a0 = __builtin_matrix_column_major_load(a0_b, 3, 5, 3);
+    unsigned int a1_b[16]; rt_fill_u32(&rng, a1_b, 16, RT_DOM_FULL);
+    u32m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    u32m4x4 r = k0027(s0, n0, src0, a0, a1, s1);
+    unsigned int r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u32("k0027", "ret", r_b, 16);
 }
 
-f32m1x5 k0028(const float *src0, int s0, f32m1x5_b a0, f32m1x5 a1, float *dst0, unsigned char i0, int s1, int s2) {
-    f32m1x5_b t0 = __builtin_matrix_transpose(({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 5, 1, 8); ins0[1][0] = (float)s0; ins0; })) + a0;
-    __builtin_matrix_column_major_store(a1 / 8, dst0, (K8 * 2) / K8);
-    t0 += a0[i0][0];
-    return s1 + s2 - a1;
+f32m1x5 k0028(const float *src0, u32m8x3 a0, u32m3x12 a1, unsigned int *dst0, const unsigned short *src1, u16m3x1 a2, u16m1x11 a3, const unsigned short *src2, f32m1x5 a4, unsigned int s0, f32m5x5_b a5) {
+    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, (K5 * 1) / K5, 5, 4); ins0[0][0] = 5.0; ins0; });
+    __builtin_matrix_column_major_store(a0 * a1, dst0, 10);
+    u16m3x3 t1 = (__builtin_matrix_column_major_load(src1, 11 - K8, (K8 * 1) / K8, 3) + a2) * a3 * __builtin_matrix_column_major_load(src2, 11, 3, 12);
+    return a4 / s0 * a5;
 }
 
 static void run_k0028(void) {
-    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xce2bec7724f67431ULL};
-    float src0[7]; rt_fill_f32(&rng, src0, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    float a0_b[5]; rt_fill_f32(&rng, a0_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x5 a0 = __builtin_matrix_column_major_load(a0_b, 1, 5, 1);
-    float a1_b[5]; rt_fill_f32(&rng, a1_b, 5, RT_DOM_FCHOICE(a1_dom));
-    f32m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
-    float dst0[9]; rt_fill_f32(&rng, dst0, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    f32m1x5 r = k0028(src0, s0, a0, a1, dst0, i0, s1, s2);
+    float src0[17]; rt_fill_f32(&rng, src0, 17, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int a0_b[24]; rt_fill_u32(&rng, a0_b, 24, RT_DOM_FULL);
+    u32m8x3 a0 = __builtin_matrix_column_major_load(a0_b, 8, 3, 8);
+    unsigned int a1_b[36]; rt_fill_u32(&rng, a1_b, 36, RT_DOM_FULL);
+    u32m3x12 a1 = __builtin_matrix_column_major_load(a1_b, 3, 12, 3);
+    unsigned int dst0[118]; rt_fill_u32(&rng, dst0, 118, RT_DOM_FULL);
+    unsigned short src1[3]; rt_fill_u16(&rng, src1, 3, RT_DOM_INT(0LL, 16LL));
+    unsigned short a2_b[3]; rt_fill_u16(&rng, a2_b, 3, RT_DOM_INT(0LL, 16LL));
+    u16m3x1 a2 = __builtin_matrix_column_major_load(a2_b, 3, 1, 3);
+    unsigned short a3_b[11]; rt_fill_u16(&rng, a3_b, 11, RT_DOM_FULL);
+    u16m1x11 a3 = __builtin_matrix_column_major_load(a3_b, 1, 11, 1);
+    unsigned short src2[35]; rt_fill_u16(&rng, src2, 35, RT_DOM_INT(0LL, 16LL));
+    float a4_b[5]; rt_fill_f32(&rng, a4_b, 5, RT_DOM_FCHOICE(a4_dom));
+    f32m1x5 a4 = __builtin_matrix_column_major_load(a4_b, 1, 5, 1);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    float a5_b[25]; rt_fill_f32(&rng, a5_b, 25, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x5 a5 = __builtin_matrix_column_major_load(a5_b, 5, 5, 5);
+    f32m1x5 r = k0028(src0, a0, a1, dst0, src1, a2, a3, src2, a4, s0, a5);
     float r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1);
     rt_out_f32("k0028", "ret", r_b, 5);
-    rt_out_f32("k0028", "dst0", dst0, 9);
+    rt_out_u32("k0028", "dst0", dst0, 118);
 }
 
-unsigned int k0029(unsigned long n0, const signed char *src0, const long *src1, i64m3x11 a0, float s0, float s1, i64m3x5 a1, i64m5x11 a2, unsigned short i0, u32m2x2 a3, u32m2x1 a4, unsigned int *dst0, u32m4x6 a5, u32m4x6 a6, unsigned long n1, const unsigned int *src2, float s2, long *dst1, unsigned short i1) {
-    __auto_type t0 = __builtin_matrix_transpose((i64m3x4) ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 3, 4, n0); ins0[1][3] = 3.0f; ins0; })) * (({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 3, 11, 3) - a0; ins1[0][K5 + 5] = s0 - s1; ins1; }) - ({ __auto_type ins2 = a1 * a2; ins2[2][i0] = -2L; ins2; }));
-    __builtin_matrix_column_major_store(a3 * a4, dst0, 12 - K8);
-    __builtin_matrix_column_major_store((i64m4x11) ((a5 + a6) * (__builtin_matrix_column_major_load(src2, K5 + 1, 11, n1) * s2)), dst1, 6);
-    return a5[i1][2];
+void k0029(signed char s0, i64m4x3_b a0, short s1, i64m3x4 a1, i64m4x11 a2, long s2, i64m3x4 a3, unsigned int s3, i64m3x4_b a4, signed char s4, unsigned long i0, double s5, unsigned short s6, f32m5x1 a5, unsigned long n0, float *dst0) {
+    i64m4x11 t0 = s1 * (a0[0][2] + (s0 ? a0 : a0)) * (({ __auto_type ins0 = a1; ins0[0 + 1][1] = a0[0][1]; ins0; }) * (a2 + 217));
+    __auto_type t1 = s2 ? a3 / s3 : (a3 + a4) / s4;
+    t1[2][(K8 * 1) / K8] = a4[0 + 1][i0];
+    __builtin_matrix_column_major_store(s5 ? s6 ? a5 : a5 : a5, dst0, n0);
 }
 
 static void run_k0029(void) {
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const long long s4_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const double s5_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xfaed8110c42a880dULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    signed char src0[22]; rt_fill_i8(&rng, src0, 22, RT_DOM_FULL);
-    long src1[33]; rt_fill_i64(&rng, src1, 33, RT_DOM_FULL);
-    long a0_b[33]; rt_fill_i64(&rng, a0_b, 33, RT_DOM_INT(-8LL, 8LL));
-    i64m3x11 a0 = __builtin_matrix_column_major_load(a0_b, 3, 11, 3);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long a1_b[15]; rt_fill_i64(&rng, a1_b, 15, RT_DOM_FULL);
-    i64m3x5 a1 = __builtin_matrix_column_major_load(a1_b, 3, 5, 3);
-    long a2_b[55]; rt_fill_i64(&rng, a2_b, 55, RT_DOM_FULL);
-    i64m5x11 a2 = __builtin_matrix_column_major_load(a2_b, 5, 11, 5);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 10LL));
-    unsigned int a3_b[4]; rt_fill_u32(&rng, a3_b, 4, RT_DOM_FULL);
-    u32m2x2 a3 = __builtin_matrix_column_major_load(a3_b, 2, 2, 2);
-    unsigned int a4_b[2]; rt_fill_u32(&rng, a4_b, 2, RT_DOM_FULL);
-    u32m2x1 a4 = __builtin_matrix_column_major_load(a4_b, 2, 1, 2);
-    unsigned int dst0[3]; rt_fill_u32(&rng, dst0, 3, RT_DOM_INT(0LL, 16LL));
-    unsigned int a5_b[24]; rt_fill_u32(&rng, a5_b, 24, RT_DOM_FULL);
-    u32m4x6 a5 = __builtin_matrix_column_major_load(a5_b, 4, 6, 4);
-    unsigned int a6_b[24]; rt_fill_u32(&rng, a6_b, 24, RT_DOM_FULL);
-    u32m4x6 a6 = __builtin_matrix_column_major_load(a6_b, 4, 6, 4);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(6LL, 9LL));
-    unsigned int src2[96]; rt_fill_u32(&rng, src2, 96, RT_DOM_INT(0LL, 16LL));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    long dst1[64]; rt_fill_i64(&rng, dst1, 64, RT_DOM_INT(-8LL, 8LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int r = k0029(n0, src0, src1, a0, s0, s1, a1, a2, i0, a3, a4, dst0, a5, a6, n1, src2, s2, dst1, i1);
-    rt_out_u32("k0029", "ret", &r, 1);
-    rt_out_u32("k0029", "dst0", dst0, 3);
-    rt_out_i64("k0029", "dst1", dst1, 64);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    long a0_b[12]; rt_fill_i64(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_FULL);
+    i64m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
+    long a2_b[44]; rt_fill_i64(&rng, a2_b, 44, RT_DOM_FULL);
+    i64m4x11 a2 = __builtin_matrix_column_major_load(a2_b, 4, 11, 4);
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    long a3_b[12]; rt_fill_i64(&rng, a3_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
+    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    long a4_b[12]; rt_fill_i64(&rng, a4_b, 12, RT_DOM_FULL);
+    i64m3x4 a4 = __builtin_matrix_column_major_load(a4_b, 3, 4, 3);
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_ICHOICE(s4_dom));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    double s5; rt_fill_f64(&rng, &s5, 1, RT_DOM_FCHOICE(s5_dom));
+    unsigned short s6; rt_fill_u16(&rng, &s6, 1, RT_DOM_INT(0LL, 1LL));
+    float a5_b[5]; rt_fill_f32(&rng, a5_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x1 a5 = __builtin_matrix_column_major_load(a5_b, 5, 1, 5);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    float dst0[7]; rt_fill_f32(&rng, dst0, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    k0029(s0, a0, s1, a1, a2, s2, a3, s3, a4, s4, i0, s5, s6, a5, n0, dst0);
+    rt_out_f32("k0029", "dst0", dst0, 7);
 }
 
-f64m4x4 k0030(f64m4x2 a0, f64m2x2 a1, signed char s0, f64m2x4_b a2, f64m2x4 a3, unsigned short s1) {
-    return s1 + a0 * a1 / s0 * (a2 - a3);
+f64m4x4 k0030(f64m4x4 a0) {
+    return a0;
 }
 
 static void run_k0030(void) {
-    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xaea24cd450f22157ULL};
-    double a0_b[8]; rt_fill_f64(&rng, a0_b, 8, RT_DOM_FCHOICE(a0_dom));
-    f64m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
-    double a1_b[4]; rt_fill_f64(&rng, a1_b, 4, RT_DOM_FCHOICE(a1_dom));
-    f64m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    double a2_b[8]; rt_fill_f64(&rng, a2_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
-    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_FCHOICE(a3_dom));
-    f64m2x4 a3 = __builtin_matrix_column_major_load(a3_b, 2, 4, 2);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    f64m4x4 r = k0030(a0, a1, s0, a2, a3, s1);
+    double a0_b[16]; rt_fill_f64(&rng, a0_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
+    f64m4x4 r = k0030(a0);
     double r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_f64("k0030", "ret", r_b, 16);
 }
 
-u8m7x3 k0031(u8m7x3 a0, const unsigned char *src0, unsigned long n0, unsigned char *dst0, i32m6x3 a1, const unsigned long *src1, u64m2x1_b a2, i16m1x3 a3) {
-    __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 7, 3, 10), dst0, n0);
-    i32m6x3 t0 = a1 * -2;
-    return (u8m7x3) (u64m7x3) (__builtin_matrix_column_major_load(src1, 7, 2, 10) * a2 * (u64m1x3) a3);
+u8m15x7 k0031(u8m7x3 a0, unsigned char *dst0, const unsigned char *src0, u8m15x7_b a1, u8m7x7 a2, const unsigned char *src1, u8m1x3 a3, u8m7x15 a4) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose((u8m7x3) a0)), dst0, 7);
+    __auto_type t0 = (__builtin_matrix_column_major_load(src0, 7, 15, 10) * (a1 + a1) - a2) * a0 - (u8m7x1) __builtin_matrix_column_major_load(src1, 7, 1, 7) * a3;
+    return __builtin_matrix_transpose(a4);
 }
 
 static void run_k0031(void) {
     rt_rng rng = {0xcaccc6abf723ed1cULL};
-    unsigned char a0_b[21]; rt_fill_u8(&rng, a0_b, 21, RT_DOM_FULL);
+    unsigned char a0_b[21]; rt_fill_u8(&rng, a0_b, 21, RT_DOM_INT(0LL, 16LL));
     u8m7x3 a0 = __builtin_matrix_column_major_load(a0_b, 7, 3, 7);
-    unsigned char src0[29]; rt_fill_u8(&rng, src0, 29, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
-    unsigned char dst0[28]; rt_fill_u8(&rng, dst0, 28, RT_DOM_INT(0LL, 16LL));
-    int a1_b[18]; rt_fill_i32(&rng, a1_b, 18, RT_DOM_INT(-8LL, 8LL));
-    i32m6x3 a1 = __builtin_matrix_column_major_load(a1_b, 6, 3, 6);
-    unsigned long src1[17]; rt_fill_u64(&rng, src1, 17, RT_DOM_INT(0LL, 16LL));
-    unsigned long a2_b[2]; rt_fill_u64(&rng, a2_b, 2, RT_DOM_INT(0LL, 16LL));
-    u64m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
-    short a3_b[3]; rt_fill_i16(&rng, a3_b, 3, RT_DOM_FULL);
-    i16m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
-    u8m7x3 r = k0031(a0, src0, n0, dst0, a1, src1, a2, a3);
-    unsigned char r_b[21]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_u8("k0031", "ret", r_b, 21);
-    rt_out_u8("k0031", "dst0", dst0, 28);
+    unsigned char dst0[23]; rt_fill_u8(&rng, dst0, 23, RT_DOM_INT(0LL, 16LL));
+    unsigned char src0[149]; rt_fill_u8(&rng, src0, 149, RT_DOM_INT(0LL, 16LL));
+    unsigned char a1_b[105]; rt_fill_u8(&rng, a1_b, 105, RT_DOM_INT(0LL, 16LL));
+    u8m15x7 a1 = __builtin_matrix_column_major_load(a1_b, 15, 7, 15);
+    unsigned char a2_b[49]; rt_fill_u8(&rng, a2_b, 49, RT_DOM_INT(0LL, 16LL));
+    u8m7x7 a2 = __builtin_matrix_column_major_load(a2_b, 7, 7, 7);
+    unsigned char src1[9]; rt_fill_u8(&rng, src1, 9, RT_DOM_INT(0LL, 16LL));
+    unsigned char a3_b[3]; rt_fill_u8(&rng, a3_b, 3, RT_DOM_INT(0LL, 16LL));
+    u8m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
+    unsigned char a4_b[105]; rt_fill_u8(&rng, a4_b, 105, RT_DOM_INT(0LL, 16LL));
+    u8m7x15 a4 = __builtin_matrix_column_major_load(a4_b, 7, 15, 7);
+    u8m15x7 r = k0031(a0, dst0, src0, a1, a2, src1, a3, a4);
+    unsigned char r_b[105]; __builtin_matrix_column_major_store(r, r_b, 15);
+    rt_out_u8("k0031", "ret", r_b, 105);
+    rt_out_u8("k0031", "dst0", dst0, 23);
 }
 
-u8m2x6 k0032(u8m2x6 a0, i32m2x6 a1, unsigned long n0, const double *src0, u8m2x1 a2, unsigned int i0, long i1, u8m2x1 a3, u8m1x1 a4, u8m1x3 a5, u8m3x1 a6, u8m1x6 a7) {
-    __auto_type t0 = __builtin_matrix_transpose((i32m2x6) a0 - a1) + __builtin_matrix_transpose((i32m2x6) __builtin_matrix_column_major_load(src0, 2, 6, n0));
-    return (({ __auto_type ins0 = a2; ins0[i0][i1] = 0; ins0; }) - a3) * (a4 * a5 * (a6 * a7));
+void k0032(i32m6x2_b a0, u16m4x6 a1, unsigned char *dst0) {
+    i32m6x2 t0 = a0;
+    __builtin_matrix_column_major_store((u8m4x6) a1, dst0, 5);
 }
 
 static void run_k0032(void) {
     rt_rng rng = {0x31aa7e52fdb9cb82ULL};
-    unsigned char a0_b[12]; rt_fill_u8(&rng, a0_b, 12, RT_DOM_INT(0LL, 16LL));
-    u8m2x6 a0 = __builtin_matrix_column_major_load(a0_b, 2, 6, 2);
-    int a1_b[12]; rt_fill_i32(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i32m2x6 a1 = __builtin_matrix_column_major_load(a1_b, 2, 6, 2);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    double src0[28]; rt_fill_f64(&rng, src0, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char a2_b[2]; rt_fill_u8(&rng, a2_b, 2, RT_DOM_FULL);
-    u8m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned char a3_b[2]; rt_fill_u8(&rng, a3_b, 2, RT_DOM_FULL);
-    u8m2x1 a3 = __builtin_matrix_column_major_load(a3_b, 2, 1, 2);
-    unsigned char a4_b[1]; rt_fill_u8(&rng, a4_b, 1, RT_DOM_INT(0LL, 16LL));
-    u8m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
-    unsigned char a5_b[3]; rt_fill_u8(&rng, a5_b, 3, RT_DOM_INT(0LL, 16LL));
-    u8m1x3 a5 = __builtin_matrix_column_major_load(a5_b, 1, 3, 1);
-    unsigned char a6_b[3]; rt_fill_u8(&rng, a6_b, 3, RT_DOM_FULL);
-    u8m3x1 a6 = __builtin_matrix_column_major_load(a6_b, 3, 1, 3);
-    unsigned char a7_b[6]; rt_fill_u8(&rng, a7_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m1x6 a7 = __builtin_matrix_column_major_load(a7_b, 1, 6, 1);
-    u8m2x6 r = k0032(a0, a1, n0, src0, a2, i0, i1, a3, a4, a5, a6, a7);
-    unsigned char r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u8("k0032", "ret", r_b, 12);
+    int a0_b[12]; rt_fill_i32(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
+    unsigned short a1_b[24]; rt_fill_u16(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
+    u16m4x6 a1 = __builtin_matrix_column_major_load(a1_b, 4, 6, 4);
+    unsigned char dst0[31]; rt_fill_u8(&rng, dst0, 31, RT_DOM_INT(0LL, 16LL));
+    k0032(a0, a1, dst0);
+    rt_out_u8("k0032", "dst0", dst0, 31);
 }
 
-long k0033(f32m6x6 a0, i64m8x12 a1, unsigned short i0) {
-    __auto_type t0 = -0.25 - a0;
-    return a1[i0][10];
+unsigned short k0033(f32m6x6 a0, u16m2x8 a1, u16m2x8 a2, short s0, int i0, int i1) {
+    __auto_type t0 = __builtin_matrix_transpose(a0) + a0;
+    return (a1 + a2 - s0)[i0][i1];
 }
 
 static void run_k0033(void) {
     rt_rng rng = {0x50760dfb5cef137aULL};
     float a0_b[36]; rt_fill_f32(&rng, a0_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m6x6 a0 = __builtin_matrix_column_major_load(a0_b, 6, 6, 6);
-    long a1_b[96]; rt_fill_i64(&rng, a1_b, 96, RT_DOM_FULL);
-    i64m8x12 a1 = __builtin_matrix_column_major_load(a1_b, 8, 12, 8);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    long r = k0033(a0, a1, i0);
-    rt_out_i64("k0033", "ret", &r, 1);
+    unsigned short a1_b[16]; rt_fill_u16(&rng, a1_b, 16, RT_DOM_FULL);
+    u16m2x8 a1 = __builtin_matrix_column_major_load(a1_b, 2, 8, 2);
+    unsigned short a2_b[16]; rt_fill_u16(&rng, a2_b, 16, RT_DOM_INT(0LL, 16LL));
+    u16m2x8 a2 = __builtin_matrix_column_major_load(a2_b, 2, 8, 2);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned short r = k0033(a0, a1, a2, s0, i0, i1);
+    rt_out_u16("k0033", "ret", &r, 1);
 }
 
-i32m13x3 k0034(i32m13x3 a0, unsigned int s0, i32m3x4_b a1, i32m13x8 a2, unsigned short s1, unsigned long n0, const int *src0, int *dst0, f64m13x8_b a3, unsigned int i0, short s2, unsigned long n1, const float *src1, i32m1x6 a4, unsigned char s3, unsigned long s4, i32m6x3 a5) {
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = s0 * a0 * a1 + ({ __auto_type ins0 = a2; ins0[8][7] = s1; ins0; }) * __builtin_matrix_column_major_load(src0, 8, 12 - K8, n0); ins1[0][(K2 * 1) / K2] = a1[0][0]; ins1; }), dst0, 13);
-    i32m13x8 t0 = ({ __auto_type ins2 = (i32m13x8) (i8m13x8) a3; ins2[9][i0] = s2; ins2; });
-    return ((unsigned char)s4 - (i32m13x1) (f64m13x1) __builtin_matrix_column_major_load(src1, 13, 1, n1) * (s3 * (a4 + a4))) * a5;
+i32m7x13 k0034(double s0, i32m13x7_b a0, i32m7x13 a1, i32m13x4_b a2, unsigned int s1, i32m13x4_b a3, i32m13x4 a4, i32m13x4 a5, unsigned char i0, i32m4x13_b a6, int *dst0, f64m2x1 a7, i32m1x2 a8, i32m7x13 a9) {
+    __builtin_matrix_column_major_store((s0 ? a0 * a1 * a2 : (s1 ? a3 : a4) + ({ __auto_type ins0 = a5; ins0[i0][9 - K8] = 177; ins0; })) + __builtin_matrix_transpose(a6), dst0, 15);
+    __auto_type t0 = (i32m2x1) a7 * a8;
+    return a9;
 }
 
 static void run_k0034(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xe32fffad8cf2077cULL};
-    int a0_b[39]; rt_fill_i32(&rng, a0_b, 39, RT_DOM_INT(-8LL, 8LL));
-    i32m13x3 a0 = __builtin_matrix_column_major_load(a0_b, 13, 3, 13);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    int a1_b[12]; rt_fill_i32(&rng, a1_b, 12, RT_DOM_FULL);
-    i32m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
-    int a2_b[104]; rt_fill_i32(&rng, a2_b, 104, RT_DOM_FULL);
-    i32m13x8 a2 = __builtin_matrix_column_major_load(a2_b, 13, 8, 13);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    int src0[41]; rt_fill_i32(&rng, src0, 41, RT_DOM_FULL);
-    int dst0[52]; rt_fill_i32(&rng, dst0, 52, RT_DOM_FULL);
-    double a3_b[104]; rt_fill_f64(&rng, a3_b, 104, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m13x8 a3 = __builtin_matrix_column_major_load(a3_b, 13, 8, 13);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(13LL, 16LL));
-    float src1[13]; rt_fill_f32(&rng, src1, 13, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int a4_b[6]; rt_fill_i32(&rng, a4_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i32m1x6 a4 = __builtin_matrix_column_major_load(a4_b, 1, 6, 1);
-    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
-    int a5_b[18]; rt_fill_i32(&rng, a5_b, 18, RT_DOM_FULL);
-    i32m6x3 a5 = __builtin_matrix_column_major_load(a5_b, 6, 3, 6);
-    i32m13x3 r = k0034(a0, s0, a1, a2, s1, n0, src0, dst0, a3, i0, s2, n1, src1, a4, s3, s4, a5);
-    int r_b[39]; __builtin_matrix_column_major_store(r, r_b, 13);
-    rt_out_i32("k0034", "ret", r_b, 39);
-    rt_out_i32("k0034", "dst0", dst0, 52);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    int a0_b[91]; rt_fill_i32(&rng, a0_b, 91, RT_DOM_FULL);
+    i32m13x7 a0 = __builtin_matrix_column_major_load(a0_b, 13, 7, 13);
+    int a1_b[91]; rt_fill_i32(&rng, a1_b, 91, RT_DOM_INT(-8LL, 8LL));
+    i32m7x13 a1 = __builtin_matrix_column_major_load(a1_b, 7, 13, 7);
+    int a2_b[52]; rt_fill_i32(&rng, a2_b, 52, RT_DOM_INT(-8LL, 8LL));
+    i32m13x4 a2 = __builtin_matrix_column_major_load(a2_b, 13, 4, 13);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    int a3_b[52]; rt_fill_i32(&rng, a3_b, 52, RT_DOM_FULL);
+    i32m13x4 a3 = __builtin_matrix_column_major_load(a3_b, 13, 4, 13);
+    int a4_b[52]; rt_fill_i32(&rng, a4_b, 52, RT_DOM_INT(-8LL, 8LL));
+    i32m13x4 a4 = __builtin_matrix_column_major_load(a4_b, 13, 4, 13);
+    int a5_b[52]; rt_fill_i32(&rng, a5_b, 52, RT_DOM_FULL);
+    i32m13x4 a5 = __builtin_matrix_column_major_load(a5_b, 13, 4, 13);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 12LL));
+    int a6_b[52]; rt_fill_i32(&rng, a6_b, 52, RT_DOM_INT(-8LL, 8LL));
+    i32m4x13 a6 = __builtin_matrix_column_major_load(a6_b, 4, 13, 4);
+    int dst0[59]; rt_fill_i32(&rng, dst0, 59, RT_DOM_FULL);
+    double a7_b[2]; rt_fill_f64(&rng, a7_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x1 a7 = __builtin_matrix_column_major_load(a7_b, 2, 1, 2);
+    int a8_b[2]; rt_fill_i32(&rng, a8_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i32m1x2 a8 = __builtin_matrix_column_major_load(a8_b, 1, 2, 1);
+    int a9_b[91]; rt_fill_i32(&rng, a9_b, 91, RT_DOM_INT(-8LL, 8LL));
+    i32m7x13 a9 = __builtin_matrix_column_major_load(a9_b, 7, 13, 7);
+    i32m7x13 r = k0034(s0, a0, a1, a2, s1, a3, a4, a5, i0, a6, dst0, a7, a8, a9);
+    int r_b[91]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i32("k0034", "ret", r_b, 91);
+    rt_out_i32("k0034", "dst0", dst0, 59);
 }
 
-f32m2x10 k0035(f32m6x6 a0, unsigned short s0, unsigned long i0, float s1, f32m6x6 a1, f32m6x3 a2, f32m6x3 a3, f32m3x6 a4, short s2, const float *src0, signed char s3) {
-    f32m6x6 t0 = a0 * s0;
-    if (i0 < 3) { t0 /= s1; }
-    t0 += __builtin_matrix_transpose(a1) / 2.0f;
-    t0 = (a2 + a3) * (a4 * s2) - 1.0000000596046448f;
-    t0[0][0] += 3e0;
-    return __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3;
+u32m5x1 k0035(short s0, const float *src0, unsigned long n0, const float *src1, f64m1x2_b a0, double *dst0, unsigned int s1, int s2, f32m6x6 a1, f32m6x6 a2, unsigned char s3, double s4, long i0, signed char s5, unsigned char s6, f32m6x6_b a3, f32m6x6 a4, double s7, short s8, u32m5x1_b a5, u32m1x1 a6, unsigned long s9) {
+    f32m6x6 t0 = s0 ? __builtin_matrix_column_major_load(src0, 6, 6, 7) : __builtin_matrix_column_major_load(src1, 6, 6, n0);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0 - a0), dst0, 4);
+    t0 *= s1;
+    __auto_type t1 = (s2 ? t0 - a1 : a2) / s3;
+    f32m6x6 t2 = s8 - (({ __auto_type ins0 = a2 / s4; ins0[i0][(K8 * 5) / K8] = s5; ins0; }) - (s6 ? a3 : a4) * (s7 - a1));
+    return a5 * a6 - s9;
 }
 
 static void run_k0035(void) {
-    static const double s1_dom[] = {0.5, 1.0, 2.0, 4.0, -2.0, 0.25, 3.0, 1.5, -0.75};
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double s4_dom[] = {0.5, 1.0, 2.0, 4.0, -2.0, 0.25, 3.0, 1.5, -0.75};
+    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0xff85f96056a4ab4aULL};
-    float a0_b[36]; rt_fill_f32(&rng, a0_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x6 a0 = __builtin_matrix_column_major_load(a0_b, 6, 6, 6);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    float src0[41]; rt_fill_f32(&rng, src0, 41, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    float src1[53]; rt_fill_f32(&rng, src1, 53, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a0_b[2]; rt_fill_f64(&rng, a0_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
+    double dst0[3]; rt_fill_f64(&rng, dst0, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
     float a1_b[36]; rt_fill_f32(&rng, a1_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m6x6 a1 = __builtin_matrix_column_major_load(a1_b, 6, 6, 6);
-    float a2_b[18]; rt_fill_f32(&rng, a2_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x3 a2 = __builtin_matrix_column_major_load(a2_b, 6, 3, 6);
-    float a3_b[18]; rt_fill_f32(&rng, a3_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x3 a3 = __builtin_matrix_column_major_load(a3_b, 6, 3, 6);
-    float a4_b[18]; rt_fill_f32(&rng, a4_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x6 a4 = __builtin_matrix_column_major_load(a4_b, 3, 6, 3);
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    float src0[47]; rt_fill_f32(&rng, src0, 47, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    f32m2x10 r = k0035(a0, s0, i0, s1, a1, a2, a3, a4, s2, src0, s3);
-    float r_b[20]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f32("k0035", "ret", r_b, 20);
+    float a2_b[36]; rt_fill_f32(&rng, a2_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x6 a2 = __builtin_matrix_column_major_load(a2_b, 6, 6, 6);
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_FCHOICE(s4_dom));
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char s6; rt_fill_u8(&rng, &s6, 1, RT_DOM_INT(0LL, 1LL));
+    float a3_b[36]; rt_fill_f32(&rng, a3_b, 36, RT_DOM_FCHOICE(a3_dom));
+    f32m6x6 a3 = __builtin_matrix_column_major_load(a3_b, 6, 6, 6);
+    float a4_b[36]; rt_fill_f32(&rng, a4_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x6 a4 = __builtin_matrix_column_major_load(a4_b, 6, 6, 6);
+    double s7; rt_fill_f64(&rng, &s7, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short s8; rt_fill_i16(&rng, &s8, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int a5_b[5]; rt_fill_u32(&rng, a5_b, 5, RT_DOM_INT(0LL, 16LL));
+    u32m5x1 a5 = __builtin_matrix_column_major_load(a5_b, 5, 1, 5);
+    unsigned int a6_b[1]; rt_fill_u32(&rng, a6_b, 1, RT_DOM_FULL);
+    u32m1x1 a6 = __builtin_matrix_column_major_load(a6_b, 1, 1, 1);
+    unsigned long s9; rt_fill_u64(&rng, &s9, 1, RT_DOM_FULL);
+    u32m5x1 r = k0035(s0, src0, n0, src1, a0, dst0, s1, s2, a1, a2, s3, s4, i0, s5, s6, a3, a4, s7, s8, a5, a6, s9);
+    unsigned int r_b[5]; __builtin_matrix_column_major_store(r, r_b, 5);
+    rt_out_u32("k0035", "ret", r_b, 5);
+    rt_out_f64("k0035", "dst0", dst0, 3);
 }
 
-f32m1x2 k0036(u16m6x2 a0, u16m2x14 a1, u64m6x14 a2, u64m14x3 a3, unsigned char s0, f32m1x2 a4, i8m1x2 a5, f32m1x2 a6, unsigned int i0, long s1, int s2) {
-    f32m1x2 t0 = k0003(a0, a1, a2, a3, s0, a4);
-    return ({ __auto_type ins0 = (f32m1x2) a5 - a6; ins0[0][i0] = (unsigned int)s1; ins0; }) * (short)s2;
+f32m3x7 k0036(f32m3x7 a0, unsigned short i0, int i1, float s0, long s1, f32m3x7 a1, float s2, double s3, f32m7x3 a2, short s4, short s5, f32m3x7 a3, f32m7x2 a4, f32m2x4 a5, f32m2x4 a6, f32m4x7 a7) {
+    f32m3x7 t0 = k0005(a0, i0, i1, s0);
+    return ((s1 ? a1 : a1) + t0 + (s3 + ({ __auto_type ins0 = a1; ins0[2][6] = s2; ins0; })) - (__builtin_matrix_transpose(a2) + __builtin_matrix_transpose(a2) + (t0 - (s4 - s5) + a3))) * (a4 * ({ __auto_type ins1 = a5 - a6; ins1[(K3 * 0) / K3][3] = a6[0][0]; ins1; }) * (a7 / 2e0f));
 }
 
 static void run_k0036(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0xc84a4a249d2d15b8ULL};
-    unsigned short a0_b[12]; rt_fill_u16(&rng, a0_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
-    unsigned short a1_b[28]; rt_fill_u16(&rng, a1_b, 28, RT_DOM_INT(0LL, 16LL));
-    u16m2x14 a1 = __builtin_matrix_column_major_load(a1_b, 2, 14, 2);
-    unsigned long a2_b[84]; rt_fill_u64(&rng, a2_b, 84, RT_DOM_FULL);
-    u64m6x14 a2 = __builtin_matrix_column_major_load(a2_b, 6, 14, 6);
-    unsigned long a3_b[42]; rt_fill_u64(&rng, a3_b, 42, RT_DOM_FULL);
-    u64m14x3 a3 = __builtin_matrix_column_major_load(a3_b, 14, 3, 14);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    float a4_b[2]; rt_fill_f32(&rng, a4_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
-    signed char a5_b[2]; rt_fill_i8(&rng, a5_b, 2, RT_DOM_FULL);
-    i8m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
-    float a6_b[2]; rt_fill_f32(&rng, a6_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a6 = __builtin_matrix_column_major_load(a6_b, 1, 2, 1);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
-    f32m1x2 r = k0036(a0, a1, a2, a3, s0, a4, a5, a6, i0, s1, s2);
-    float r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f32("k0036", "ret", r_b, 2);
+    float a0_b[21]; rt_fill_f32(&rng, a0_b, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-1LL, 1LL));
+    float a1_b[21]; rt_fill_f32(&rng, a1_b, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x7 a1 = __builtin_matrix_column_major_load(a1_b, 3, 7, 3);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a2_b[21]; rt_fill_f32(&rng, a2_b, 21, RT_DOM_FCHOICE(a2_dom));
+    f32m7x3 a2 = __builtin_matrix_column_major_load(a2_b, 7, 3, 7);
+    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    short s5; rt_fill_i16(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    float a3_b[21]; rt_fill_f32(&rng, a3_b, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x7 a3 = __builtin_matrix_column_major_load(a3_b, 3, 7, 3);
+    float a4_b[14]; rt_fill_f32(&rng, a4_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x2 a4 = __builtin_matrix_column_major_load(a4_b, 7, 2, 7);
+    float a5_b[8]; rt_fill_f32(&rng, a5_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x4 a5 = __builtin_matrix_column_major_load(a5_b, 2, 4, 2);
+    float a6_b[8]; rt_fill_f32(&rng, a6_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x4 a6 = __builtin_matrix_column_major_load(a6_b, 2, 4, 2);
+    float a7_b[28]; rt_fill_f32(&rng, a7_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x7 a7 = __builtin_matrix_column_major_load(a7_b, 4, 7, 4);
+    f32m3x7 r = k0036(a0, i0, i1, s0, s1, a1, s2, s3, a2, s4, s5, a3, a4, a5, a6, a7);
+    float r_b[21]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_f32("k0036", "ret", r_b, 21);
 }
 
-u64m2x2 k0037(u16m4x2 a0, unsigned int i0, unsigned short s0, u16m6x2 a1, u16m2x14 a2, u64m6x14 a3, u64m14x3 a4, unsigned char s1, f32m1x2 a5, i8m1x2 a6, f32m1x2 a7, unsigned int i1, long s2, int s3, u64m2x4_b a8, u64m4x2 a9) {
-    __auto_type t0 = a0 - a0;
-    t0[i0][(K8 * 1) / K8] = s0;
-    f32m1x2 t1 = k0036(a1, a2, a3, a4, s1, a5, a6, a7, i1, s2, s3);
-    return a8 * (a9 + a9);
+f64m2x10 k0037(u16m4x7 a0, u16m7x2 a1, unsigned short s0, unsigned int s1, i8m7x2 a2, unsigned int i0, i8m7x2 a3, long i1, unsigned long s2, u16m7x2 a4, const double *src0, f64m7x6_b a5, f64m5x6 a6, double *dst0, f64m2x10 a7) {
+    __auto_type t0 = a0 * a1;
+    u16m7x2_b t1 = s0 ? (u16m7x2) (s1 ? a2 * a1[2][i0] * 8 : ({ __auto_type ins0 = a3; ins0[2][1] = a1[i1][0]; ins0; })) : s2 ? a1 : a4;
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, K3 + 2, 7, 7) * a5 + a6, dst0, 5);
+    return a7 - -2.5;
 }
 
 static void run_k0037(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double dst0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xb7fd80c5818b07efULL};
-    unsigned short a0_b[8]; rt_fill_u16(&rng, a0_b, 8, RT_DOM_FULL);
-    u16m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short a1_b[12]; rt_fill_u16(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m6x2 a1 = __builtin_matrix_column_major_load(a1_b, 6, 2, 6);
-    unsigned short a2_b[28]; rt_fill_u16(&rng, a2_b, 28, RT_DOM_INT(0LL, 16LL));
-    u16m2x14 a2 = __builtin_matrix_column_major_load(a2_b, 2, 14, 2);
-    unsigned long a3_b[84]; rt_fill_u64(&rng, a3_b, 84, RT_DOM_FULL);
-    u64m6x14 a3 = __builtin_matrix_column_major_load(a3_b, 6, 14, 6);
-    unsigned long a4_b[42]; rt_fill_u64(&rng, a4_b, 42, RT_DOM_FULL);
-    u64m14x3 a4 = __builtin_matrix_column_major_load(a4_b, 14, 3, 14);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    float a5_b[2]; rt_fill_f32(&rng, a5_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
-    signed char a6_b[2]; rt_fill_i8(&rng, a6_b, 2, RT_DOM_FULL);
-    i8m1x2 a6 = __builtin_matrix_column_major_load(a6_b, 1, 2, 1);
-    float a7_b[2]; rt_fill_f32(&rng, a7_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a7 = __builtin_matrix_column_major_load(a7_b, 1, 2, 1);
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
-    unsigned long a8_b[8]; rt_fill_u64(&rng, a8_b, 8, RT_DOM_INT(0LL, 16LL));
-    u64m2x4 a8 = __builtin_matrix_column_major_load(a8_b, 2, 4, 2);
-    unsigned long a9_b[8]; rt_fill_u64(&rng, a9_b, 8, RT_DOM_INT(0LL, 16LL));
-    u64m4x2 a9 = __builtin_matrix_column_major_load(a9_b, 4, 2, 4);
-    u64m2x2 r = k0037(a0, i0, s0, a1, a2, a3, a4, s1, a5, a6, a7, i1, s2, s3, a8, a9);
-    unsigned long r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u64("k0037", "ret", r_b, 4);
+    unsigned short a0_b[28]; rt_fill_u16(&rng, a0_b, 28, RT_DOM_INT(0LL, 16LL));
+    u16m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
+    unsigned short a1_b[14]; rt_fill_u16(&rng, a1_b, 14, RT_DOM_FULL);
+    u16m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    signed char a2_b[14]; rt_fill_i8(&rng, a2_b, 14, RT_DOM_FULL);
+    i8m7x2 a2 = __builtin_matrix_column_major_load(a2_b, 7, 2, 7);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    signed char a3_b[14]; rt_fill_i8(&rng, a3_b, 14, RT_DOM_FULL);
+    i8m7x2 a3 = __builtin_matrix_column_major_load(a3_b, 7, 2, 7);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned short a4_b[14]; rt_fill_u16(&rng, a4_b, 14, RT_DOM_INT(0LL, 16LL));
+    u16m7x2 a4 = __builtin_matrix_column_major_load(a4_b, 7, 2, 7);
+    double src0[49]; rt_fill_f64(&rng, src0, 49, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a5_b[42]; rt_fill_f64(&rng, a5_b, 42, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x6 a5 = __builtin_matrix_column_major_load(a5_b, 7, 6, 7);
+    double a6_b[30]; rt_fill_f64(&rng, a6_b, 30, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m5x6 a6 = __builtin_matrix_column_major_load(a6_b, 5, 6, 5);
+    double dst0[30]; rt_fill_f64(&rng, dst0, 30, RT_DOM_FCHOICE(dst0_dom));
+    double a7_b[20]; rt_fill_f64(&rng, a7_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x10 a7 = __builtin_matrix_column_major_load(a7_b, 2, 10, 2);
+    f64m2x10 r = k0037(a0, a1, s0, s1, a2, i0, a3, i1, s2, a4, src0, a5, a6, dst0, a7);
+    double r_b[20]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_f64("k0037", "ret", r_b, 20);
+    rt_out_f64("k0037", "dst0", dst0, 30);
 }
 
-f32m1x2 k0038(const unsigned int *src0, long i0, unsigned long i1, short s0, unsigned int *dst0, u16m6x2 a0, u16m2x14 a1, u64m6x14 a2, u64m14x3 a3, unsigned char s1, f32m1x2 a4, i8m1x2 a5, f32m1x2 a6, unsigned int i2, long s2, int s3, f32m1x2 a7, short s4, f32m1x2_b a8, f32m2x4 a9, f32m4x3 a10, const float *src1) {
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 3, 4, K2 + 2); ins0[i0][i1] = s0; ins0; }), dst0, 5);
-    f32m1x2 t0 = k0036(a0, a1, a2, a3, s1, a4, a5, a6, i2, s2, s3);
-    return a7 / s4 * 6 + a8 + __builtin_matrix_transpose(a9 * a10 * __builtin_matrix_column_major_load(src1, (K2 * 3) / K2, 1, 3));
+u32m3x8 k0038(u32m3x8 a0, u32m8x4 a1, unsigned long n0, unsigned int *dst0, u64m7x1 a2, u64m1x7 a3, u32m3x4 a4, double s0, u32m4x8 a5, unsigned long i0, unsigned char s1, unsigned int s2) {
+    __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
+    u64m7x7 t0 = -1 - a2 * (a3 + a2[K3 * 2][(K4 * 0) / K4]);
+    return (long)s2 - a4 * (s0 ? ({ __auto_type ins0 = a5; ins0[i0][6] = s1; ins0; }) : a5);
 }
 
 static void run_k0038(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    static const long long s4_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x58779246adde6602ULL};
-    unsigned int src0[15]; rt_fill_u32(&rng, src0, 15, RT_DOM_FULL);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int dst0[19]; rt_fill_u32(&rng, dst0, 19, RT_DOM_INT(0LL, 16LL));
-    unsigned short a0_b[12]; rt_fill_u16(&rng, a0_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
-    unsigned short a1_b[28]; rt_fill_u16(&rng, a1_b, 28, RT_DOM_INT(0LL, 16LL));
-    u16m2x14 a1 = __builtin_matrix_column_major_load(a1_b, 2, 14, 2);
-    unsigned long a2_b[84]; rt_fill_u64(&rng, a2_b, 84, RT_DOM_FULL);
-    u64m6x14 a2 = __builtin_matrix_column_major_load(a2_b, 6, 14, 6);
-    unsigned long a3_b[42]; rt_fill_u64(&rng, a3_b, 42, RT_DOM_FULL);
-    u64m14x3 a3 = __builtin_matrix_column_major_load(a3_b, 14, 3, 14);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    float a4_b[2]; rt_fill_f32(&rng, a4_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
-    signed char a5_b[2]; rt_fill_i8(&rng, a5_b, 2, RT_DOM_FULL);
-    i8m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
-    float a6_b[2]; rt_fill_f32(&rng, a6_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a6 = __builtin_matrix_column_major_load(a6_b, 1, 2, 1);
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
-    float a7_b[2]; rt_fill_f32(&rng, a7_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a7 = __builtin_matrix_column_major_load(a7_b, 1, 2, 1);
-    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_ICHOICE(s4_dom));
-    float a8_b[2]; rt_fill_f32(&rng, a8_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a8 = __builtin_matrix_column_major_load(a8_b, 1, 2, 1);
-    float a9_b[8]; rt_fill_f32(&rng, a9_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x4 a9 = __builtin_matrix_column_major_load(a9_b, 2, 4, 2);
-    float a10_b[12]; rt_fill_f32(&rng, a10_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x3 a10 = __builtin_matrix_column_major_load(a10_b, 4, 3, 4);
-    float src1[4]; rt_fill_f32(&rng, src1, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 r = k0038(src0, i0, i1, s0, dst0, a0, a1, a2, a3, s1, a4, a5, a6, i2, s2, s3, a7, s4, a8, a9, a10, src1);
-    float r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f32("k0038", "ret", r_b, 2);
-    rt_out_u32("k0038", "dst0", dst0, 19);
+    unsigned int a0_b[24]; rt_fill_u32(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
+    u32m3x8 a0 = __builtin_matrix_column_major_load(a0_b, 3, 8, 3);
+    unsigned int a1_b[32]; rt_fill_u32(&rng, a1_b, 32, RT_DOM_INT(0LL, 16LL));
+    u32m8x4 a1 = __builtin_matrix_column_major_load(a1_b, 8, 4, 8);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned int dst0[22]; rt_fill_u32(&rng, dst0, 22, RT_DOM_FULL);
+    unsigned long a2_b[7]; rt_fill_u64(&rng, a2_b, 7, RT_DOM_FULL);
+    u64m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
+    unsigned long a3_b[7]; rt_fill_u64(&rng, a3_b, 7, RT_DOM_FULL);
+    u64m1x7 a3 = __builtin_matrix_column_major_load(a3_b, 1, 7, 1);
+    unsigned int a4_b[12]; rt_fill_u32(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
+    u32m3x4 a4 = __builtin_matrix_column_major_load(a4_b, 3, 4, 3);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned int a5_b[32]; rt_fill_u32(&rng, a5_b, 32, RT_DOM_FULL);
+    u32m4x8 a5 = __builtin_matrix_column_major_load(a5_b, 4, 8, 4);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
+    u32m3x8 r = k0038(a0, a1, n0, dst0, a2, a3, a4, s0, a5, i0, s1, s2);
+    unsigned int r_b[24]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_u32("k0038", "ret", r_b, 24);
+    rt_out_u32("k0038", "dst0", dst0, 22);
 }
 
-void k0039(f64m4x2 a0, f64m2x2 a1, signed char s0, f64m2x4 a2, f64m2x4 a3, unsigned short s1, signed char s2, double *dst0) {
-    f64m4x4_b t0 = k0030(a0, a1, s0, a2, a3, s1);
-    __builtin_matrix_column_major_store(t0 - t0 + s2, dst0, (K2 * 6) / K2);
+u32m7x15 k0039(u8m1x4 a0, u8m4x4 a1, u8m4x2 a2, u8m2x5 a3, u8m5x4 a4, u8m5x4 a5, unsigned short i0, unsigned long i1, i16m7x9 a6, short s0, unsigned int s1, short *dst0, const unsigned int *src0, long s2) {
+    i16m7x9_b t0 = k0017(a0, a1, a2, a3, a4, a5, i0, i1, a6, s0);
+    __builtin_matrix_column_major_store(s1 * t0, dst0, K3 + 5);
+    return ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, (K8 * 7) / K8, 15, 8); ins0[0][3] = s2; ins0; });
 }
 
 static void run_k0039(void) {
-    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x5e1ce42ee4e84469ULL};
-    double a0_b[8]; rt_fill_f64(&rng, a0_b, 8, RT_DOM_FCHOICE(a0_dom));
-    f64m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
-    double a1_b[4]; rt_fill_f64(&rng, a1_b, 4, RT_DOM_FCHOICE(a1_dom));
-    f64m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    double a2_b[8]; rt_fill_f64(&rng, a2_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
-    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_FCHOICE(a3_dom));
-    f64m2x4 a3 = __builtin_matrix_column_major_load(a3_b, 2, 4, 2);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    double dst0[23]; rt_fill_f64(&rng, dst0, 23, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    k0039(a0, a1, s0, a2, a3, s1, s2, dst0);
-    rt_out_f64("k0039", "dst0", dst0, 23);
+    unsigned char a0_b[4]; rt_fill_u8(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
+    unsigned char a1_b[16]; rt_fill_u8(&rng, a1_b, 16, RT_DOM_INT(0LL, 16LL));
+    u8m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
+    unsigned char a2_b[8]; rt_fill_u8(&rng, a2_b, 8, RT_DOM_FULL);
+    u8m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    unsigned char a3_b[10]; rt_fill_u8(&rng, a3_b, 10, RT_DOM_FULL);
+    u8m2x5 a3 = __builtin_matrix_column_major_load(a3_b, 2, 5, 2);
+    unsigned char a4_b[20]; rt_fill_u8(&rng, a4_b, 20, RT_DOM_FULL);
+    u8m5x4 a4 = __builtin_matrix_column_major_load(a4_b, 5, 4, 5);
+    unsigned char a5_b[20]; rt_fill_u8(&rng, a5_b, 20, RT_DOM_INT(0LL, 16LL));
+    u8m5x4 a5 = __builtin_matrix_column_major_load(a5_b, 5, 4, 5);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    short a6_b[63]; rt_fill_i16(&rng, a6_b, 63, RT_DOM_FULL);
+    i16m7x9 a6 = __builtin_matrix_column_major_load(a6_b, 7, 9, 7);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    short dst0[73]; rt_fill_i16(&rng, dst0, 73, RT_DOM_FULL);
+    unsigned int src0[120]; rt_fill_u32(&rng, src0, 120, RT_DOM_INT(0LL, 16LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    u32m7x15 r = k0039(a0, a1, a2, a3, a4, a5, i0, i1, a6, s0, s1, dst0, src0, s2);
+    unsigned int r_b[105]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_u32("k0039", "ret", r_b, 105);
+    rt_out_i16("k0039", "dst0", dst0, 73);
 }
 
 int main(void) {

@@ -11,756 +11,805 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef int8_t i8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef i8 i8m2x4 __attribute__((matrix_type(2, 4)));
-    pub typedef i8 i8m2x7 __attribute__((matrix_type(2, 7)));
-    typedef i8 i8m3x3 __attribute__((matrix_type(3, 3)));
-    pub typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef int8_t i8m3x5 __attribute__((matrix_type(3, 5)));
-    typedef i8 i8m3x10 __attribute__((matrix_type((K5 * 3) / K5, (K3 * 10) / K3)));
-    typedef char i8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef int8_t i8m7x4 __attribute__((matrix_type(7, 4)));
-    typedef int8_t i8m8x3 __attribute__((matrix_type(8, 3)));
-    typedef int8_t i8m8x10 __attribute__((matrix_type(8, 10)));
-    pub(crate) typedef char i8m10x3 __attribute__((matrix_type(13 - K3, 7 - K4)));
-    pub(crate) typedef signed char i8m13x8 __attribute__((matrix_type(K2 + 11, (K2 * 8) / K2)));
-    typedef i16 i16m1x3 __attribute__((matrix_type(3 - K2, (K8 * 3) / K8)));
-    pub(crate) typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef i16 i16m3x2 __attribute__((matrix_type((K3 * 3) / K3, 5 - K3)));
-    typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-    typedef i16 i16m3x7 __attribute__((matrix_type(3, 7)));
-    pub typedef i16 i16m3x14 __attribute__((matrix_type(3, 14)));
-    pub typedef int16_t i16m4x3 __attribute__((matrix_type(4, 3)));
-    typedef int16_t i16m6x2 __attribute__((matrix_type(6, 2)));
-    typedef short i16m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef int32_t i32m1x3 __attribute__((matrix_type(1, 3)));
-    pub typedef int32_t i32m1x5 __attribute__((matrix_type(1, 5)));
-    typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
-    typedef i32 i32m1x8 __attribute__((matrix_type(1, 8)));
-    pub typedef i32 i32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef int32_t i32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef int i32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef i32 i32m6x3 __attribute__((matrix_type(6, 3)));
-    typedef i32 i32m8x5 __attribute__((matrix_type(K2 + 6, 7 - K2)));
-    typedef int32_t i32m10x3 __attribute__((matrix_type(10, 3)));
-    pub(crate) typedef i32 i32m13x1 __attribute__((matrix_type(13, 1)));
-    pub typedef int32_t i32m13x3 __attribute__((matrix_type(13, 3)));
-    typedef int i32m13x8 __attribute__((matrix_type(13, 8)));
+    typedef int8_t i8m2x4 __attribute__((matrix_type(2, 4)));
+    pub(crate) typedef char i8m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef signed char i8m3x10 __attribute__((matrix_type(3, 10)));
+    typedef i8 i8m4x4 __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef int8_t i8m7x2 __attribute__((matrix_type(7, 2)));
+    typedef i8 i8m8x3 __attribute__((matrix_type(8, 3)));
+    pub typedef i8 i8m10x3 __attribute__((matrix_type(9 + 1, 2 + 1)));
+    typedef i8 i8m13x2 __attribute__((matrix_type(13, 2)));
+    typedef i8 i8m15x2 __attribute__((matrix_type(15, 2)));
+    pub typedef char i8m15x13 __attribute__((matrix_type(15, 13)));
+    pub typedef int16_t i16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef int16_t i16m1x2 __attribute__((matrix_type(9 - K8, (K2 * 2) / K2)));
+    typedef short i16m2x4 __attribute__((matrix_type((K3 * 2) / K3, (K3 * 4) / K3)));
+    pub typedef short i16m2x6 __attribute__((matrix_type(4 - K2, (K2 * 6) / K2)));
+    pub(crate) typedef int16_t i16m2x10 __attribute__((matrix_type(2, 10)));
+    pub typedef int16_t i16m3x2 __attribute__((matrix_type(3, 2)));
+    typedef short i16m3x8 __attribute__((matrix_type((K3 * 3) / K3, 16 - K8)));
+    typedef i16 i16m5x1 __attribute__((matrix_type(5, 1)));
+    pub typedef i16 i16m7x9 __attribute__((matrix_type(7, 9)));
+    typedef int16_t i16m8x2 __attribute__((matrix_type(8, 2)));
+    typedef short i16m10x6 __attribute__((matrix_type(10, 6)));
+    pub(crate) typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef int i32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef i32 i32m1x10 __attribute__((matrix_type(1, 10)));
+    typedef i32 i32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef int32_t i32m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef i32 i32m4x1 __attribute__((matrix_type(4, 1)));
+    pub typedef int32_t i32m4x6 __attribute__((matrix_type(4, 6)));
+    typedef int i32m4x13 __attribute__((matrix_type(4, 13)));
+    typedef i32 i32m5x1 __attribute__((matrix_type(5, 1)));
+    pub typedef int32_t i32m5x5 __attribute__((matrix_type(5, 5)));
+    typedef int32_t i32m6x2 __attribute__((matrix_type(6, 2)));
+    pub(crate) typedef i32 i32m7x11 __attribute__((matrix_type(7, 11)));
+    pub typedef i32 i32m7x13 __attribute__((matrix_type(7, 13)));
+    pub typedef int i32m8x1 __attribute__((matrix_type(K2 + 6, 4 - K3)));
+    typedef int i32m8x5 __attribute__((matrix_type(8, 5)));
+    pub typedef int32_t i32m10x1 __attribute__((matrix_type(10, 1)));
+    pub(crate) typedef int32_t i32m13x4 __attribute__((matrix_type(13, 4)));
+    pub(crate) typedef i32 i32m13x7 __attribute__((matrix_type(13, 7)));
     typedef i32 i32m14x1 __attribute__((matrix_type(14, 1)));
-    pub typedef int32_t i32m14x3 __attribute__((matrix_type(14, 3)));
-    typedef int32_t i32m14x4 __attribute__((matrix_type(14, 4)));
-    pub(crate) typedef int64_t i64m1x2 __attribute__((matrix_type((K8 * 1) / K8, (K3 * 2) / K3)));
-    pub typedef int64_t i64m3x4 __attribute__((matrix_type(3, 4)));
-    pub typedef int64_t i64m3x5 __attribute__((matrix_type(3, 5)));
-    typedef long i64m3x11 __attribute__((matrix_type(3, 11)));
-    pub typedef long long i64m4x2 __attribute__((matrix_type((K4 * 4) / K4, (K4 * 2) / K4)));
-    pub(crate) typedef long long i64m4x5 __attribute__((matrix_type(4, 5)));
-    pub(crate) typedef long long i64m4x11 __attribute__((matrix_type(4, 11)));
-    typedef long long i64m5x3 __attribute__((matrix_type(9 - K4, (K3 * 3) / K3)));
-    typedef int64_t i64m5x11 __attribute__((matrix_type(5, 11)));
-    pub(crate) typedef int64_t i64m7x11 __attribute__((matrix_type(7, 11)));
-    pub typedef int64_t i64m8x12 __attribute__((matrix_type(8, 12)));
-    typedef uint8_t u8m1x1 __attribute__((matrix_type(6 - K5, (K3 * 1) / K3)));
-    typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef uint8_t u8m1x3 __attribute__((matrix_type(1, 3)));
-    typedef u8 u8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef u8 u8m1x6 __attribute__((matrix_type(1, 6)));
-    typedef u8 u8m1x8 __attribute__((matrix_type(1, 8)));
-    typedef u8 u8m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef u8 u8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef u8 u8m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
-    typedef uint8_t u8m3x1 __attribute__((matrix_type((K4 * 3) / K4, (K4 * 1) / K4)));
-    typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
+    typedef int i32m14x4 __attribute__((matrix_type(14, 4)));
+    pub(crate) typedef int i32m15x4 __attribute__((matrix_type(15, 4)));
+    pub typedef i32 i32m16x7 __attribute__((matrix_type((K5 * 16) / K5, (K8 * 7) / K8)));
+    typedef int32_t i32m16x11 __attribute__((matrix_type(16, 11)));
+    typedef i64 i64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef i64 i64m1x11 __attribute__((matrix_type(1, 11)));
+    typedef long i64m2x3 __attribute__((matrix_type(5 - K3, K3)));
+    typedef long long i64m2x11 __attribute__((matrix_type(2, 11)));
+    typedef int64_t i64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef long i64m4x2 __attribute__((matrix_type(K4, 7 - K5)));
+    pub typedef int64_t i64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef i64 i64m4x4 __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef long i64m4x11 __attribute__((matrix_type(4, 11)));
+    typedef int64_t i64m5x3 __attribute__((matrix_type((K4 * 5) / K4, (K4 * 3) / K4)));
+    typedef int64_t i64m5x8 __attribute__((matrix_type(5, 8)));
+    typedef long long i64m6x1 __attribute__((matrix_type(6, 1)));
+    typedef long i64m7x2 __attribute__((matrix_type(7, 2)));
+    typedef long i64m7x11 __attribute__((matrix_type(7, 11)));
+    typedef long i64m8x2 __attribute__((matrix_type(8, 2)));
+    pub typedef int64_t i64m8x8 __attribute__((matrix_type(8, 8)));
+    pub(crate) typedef int64_t i64m11x6 __attribute__((matrix_type(11, 6)));
+    typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
+    pub(crate) typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef u8 u8m2x5 __attribute__((matrix_type((K2 * 2) / K2, 8 - K3)));
     typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
-    typedef u8 u8m4x1 __attribute__((matrix_type(8 - K4, (K5 * 1) / K5)));
-    typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint8_t u8m4x5 __attribute__((matrix_type(4, 5)));
-    pub typedef u8 u8m5x3 __attribute__((matrix_type(5, 3)));
-    pub(crate) typedef uint8_t u8m7x3 __attribute__((matrix_type(11 - K4, 11 - K8)));
-    typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
-    pub(crate) typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
-    typedef u16 u16m2x14 __attribute__((matrix_type(2, 14)));
-    typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef unsigned short u16m3x3 __attribute__((matrix_type(3, 3)));
-    typedef unsigned short u16m3x5 __attribute__((matrix_type(3, 5)));
-    typedef uint16_t u16m4x2 __attribute__((matrix_type(4, 2)));
-    pub typedef uint16_t u16m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef unsigned short u16m4x12 __attribute__((matrix_type(4, 12)));
-    typedef unsigned short u16m5x1 __attribute__((matrix_type(5, 1)));
-    typedef unsigned short u16m6x2 __attribute__((matrix_type(6, 2)));
-    typedef uint16_t u16m6x14 __attribute__((matrix_type(K3 + 3, K4 + 10)));
-    typedef uint16_t u16m7x3 __attribute__((matrix_type(9 - K2, K3)));
-    typedef uint16_t u16m8x4 __attribute__((matrix_type((K4 * 8) / K4, 3 + 1)));
-    typedef uint16_t u16m12x2 __attribute__((matrix_type(12, 2)));
-    typedef uint32_t u32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef u32 u32m1x8 __attribute__((matrix_type(1, 8)));
-    typedef uint32_t u32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef u32 u32m2x2 __attribute__((matrix_type(2, 2)));
-    pub typedef unsigned u32m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef uint32_t u32m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef unsigned u32m8x4 __attribute__((matrix_type(8, 4)));
-    typedef uint32_t u32m8x16 __attribute__((matrix_type(8, 16)));
-    pub(crate) typedef unsigned int u32m9x1 __attribute__((matrix_type(9, 1)));
-    typedef u32 u32m9x4 __attribute__((matrix_type(9, 4)));
-    typedef uint64_t u64m1x3 __attribute__((matrix_type((K3 * 1) / K3, 8 - K5)));
-    typedef u64 u64m1x11 __attribute__((matrix_type(1, 11)));
-    typedef unsigned long long u64m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef unsigned long long u64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef unsigned long u64m2x4 __attribute__((matrix_type((K2 * 2) / K2, 9 - K5)));
-    typedef u64 u64m3x6 __attribute__((matrix_type(3, 6)));
-    typedef uint64_t u64m3x7 __attribute__((matrix_type(3, 7)));
-    pub(crate) typedef u64 u64m4x1 __attribute__((matrix_type((K2 * 4) / K2, (K4 * 1) / K4)));
-    typedef u64 u64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint64_t u64m5x3 __attribute__((matrix_type(5, 3)));
-    pub typedef unsigned long u64m5x7 __attribute__((matrix_type((K2 * 5) / K2, (K5 * 7) / K5)));
-    typedef u64 u64m5x8 __attribute__((matrix_type(5, 8)));
+    pub typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef unsigned char u8m4x2 __attribute__((matrix_type(8 - K4, (K4 * 2) / K4)));
+    typedef uint8_t u8m4x4 __attribute__((matrix_type(4, 4)));
+    pub typedef uint8_t u8m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef unsigned char u8m5x4 __attribute__((matrix_type(5, 4)));
+    typedef unsigned char u8m7x1 __attribute__((matrix_type(11 - K4, (K3 * 1) / K3)));
+    typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
+    typedef uint8_t u8m7x7 __attribute__((matrix_type(7, 7)));
+    typedef uint8_t u8m7x15 __attribute__((matrix_type(7, 15)));
+    typedef uint8_t u8m15x7 __attribute__((matrix_type(15, 7)));
+    typedef uint16_t u16m1x11 __attribute__((matrix_type(1, 11)));
+    typedef uint16_t u16m2x4 __attribute__((matrix_type(2, 4)));
+    typedef uint16_t u16m2x8 __attribute__((matrix_type(2, 8)));
+    typedef uint16_t u16m2x12 __attribute__((matrix_type(2, 12)));
+    typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
+    pub typedef u16 u16m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef uint16_t u16m4x2 __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef u16 u16m4x6 __attribute__((matrix_type(6 - K2, (K3 * 6) / K3)));
+    typedef unsigned short u16m4x7 __attribute__((matrix_type(K2 * 2, 12 - K5)));
+    pub(crate) typedef unsigned short u16m7x2 __attribute__((matrix_type(12 - K5, 6 - K4)));
+    typedef uint16_t u16m8x2 __attribute__((matrix_type(8, 2)));
+    typedef u16 u16m12x2 __attribute__((matrix_type(12, 2)));
+    typedef u32 u32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef unsigned int u32m3x7 __attribute__((matrix_type(3, 7)));
+    typedef unsigned u32m3x8 __attribute__((matrix_type(3, 8)));
+    typedef u32 u32m3x12 __attribute__((matrix_type(3, 12)));
+    typedef uint32_t u32m4x4 __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef u32 u32m4x8 __attribute__((matrix_type(4, 8)));
+    typedef u32 u32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef uint32_t u32m6x1 __attribute__((matrix_type(6, 1)));
+    pub typedef unsigned u32m7x3 __attribute__((matrix_type(10 - K3, 8 - K5)));
+    typedef u32 u32m7x15 __attribute__((matrix_type(7, 15)));
+    typedef unsigned u32m8x3 __attribute__((matrix_type(8, 3)));
+    typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
+    typedef unsigned u32m8x16 __attribute__((matrix_type(K4 * 2, K3 + 13)));
+    typedef u32 u32m10x3 __attribute__((matrix_type(10, 3)));
+    pub(crate) typedef u64 u64m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef unsigned long u64m1x6 __attribute__((matrix_type((K3 * 1) / K3, 11 - K5)));
+    typedef u64 u64m1x7 __attribute__((matrix_type(1, 7)));
+    typedef u64 u64m1x8 __attribute__((matrix_type(1, 8)));
+    pub typedef unsigned long u64m1x11 __attribute__((matrix_type(6 - K5, 15 - K4)));
+    typedef uint64_t u64m2x12 __attribute__((matrix_type(2, 12)));
+    typedef uint64_t u64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef uint64_t u64m4x6 __attribute__((matrix_type(K3 + 1, 11 - K5)));
+    typedef u64 u64m4x7 __attribute__((matrix_type(4, 7)));
+    pub(crate) typedef unsigned long long u64m5x4 __attribute__((matrix_type(5, 4)));
+    pub typedef unsigned long u64m5x7 __attribute__((matrix_type((K5 * 5) / K5, 10 - K3)));
     typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-    typedef unsigned long long u64m6x14 __attribute__((matrix_type(K3 * 2, (K5 * 14) / K5)));
-    typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
-    typedef u64 u64m8x3 __attribute__((matrix_type(8, 3)));
-    pub(crate) typedef u64 u64m8x4 __attribute__((matrix_type(11 - K3, K3 + 1)));
-    pub(crate) typedef unsigned long u64m14x3 __attribute__((matrix_type(14, 3)));
-    typedef f32 f32m1x1 __attribute__((matrix_type(4 - K3, 9 - K8)));
-    typedef f32 f32m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef unsigned long u64m6x6 __attribute__((matrix_type(K5 + 1, 10 - K4)));
+    pub(crate) typedef unsigned long long u64m6x14 __attribute__((matrix_type(6, 14)));
+    typedef unsigned long long u64m7x1 __attribute__((matrix_type(7, 1)));
+    typedef u64 u64m7x7 __attribute__((matrix_type(7, 7)));
+    typedef u64 u64m8x1 __attribute__((matrix_type(8, 1)));
+    typedef uint64_t u64m10x4 __attribute__((matrix_type(10, 4)));
+    pub(crate) typedef uint64_t u64m14x3 __attribute__((matrix_type(14, 3)));
+    typedef unsigned long u64m14x4 __attribute__((matrix_type(14, 4)));
+    typedef f32 f32m1x1 __attribute__((matrix_type(6 - K5, (K3 * 1) / K3)));
+    typedef f32 f32m1x3 __attribute__((matrix_type(1, 3)));
+    typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
     typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef float f32m2x9 __attribute__((matrix_type(2, 9)));
-    typedef float f32m2x10 __attribute__((matrix_type(2, 10)));
-    typedef f32 f32m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef f32 f32m3x7 __attribute__((matrix_type(3, 7)));
-    pub typedef float f32m4x3 __attribute__((matrix_type(K2 + 2, 7 - K4)));
-    typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
-    typedef float f32m6x6 __attribute__((matrix_type(6, 6)));
-    pub(crate) typedef f32 f32m9x1 __attribute__((matrix_type(9, 1)));
-    typedef f64 f64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef f64 f64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef double f64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef f64 f64m4x3 __attribute__((matrix_type((K5 * 4) / K5, (K4 * 3) / K4)));
+    pub typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef float f32m3x2 __attribute__((matrix_type(3, 2)));
+    typedef f32 f32m3x3 __attribute__((matrix_type(3, 3)));
+    pub typedef f32 f32m3x7 __attribute__((matrix_type(3, 7)));
+    typedef float f32m4x7 __attribute__((matrix_type(4, 7)));
+    pub typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef float f32m5x5 __attribute__((matrix_type((K5 * 5) / K5, 13 - K8)));
+    typedef f32 f32m6x6 __attribute__((matrix_type(6, 6)));
+    typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
+    typedef f32 f32m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef float f32m8x3 __attribute__((matrix_type(8, 3)));
+    pub typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef f64 f64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef f64 f64m2x1 __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef double f64m2x10 __attribute__((matrix_type(2, 10)));
+    pub(crate) typedef double f64m3x6 __attribute__((matrix_type(3, 6)));
+    typedef double f64m4x1 __attribute__((matrix_type(9 - K5, (K3 * 1) / K3)));
     typedef f64 f64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef double f64m4x5 __attribute__((matrix_type(4, 5)));
-    typedef double f64m13x1 __attribute__((matrix_type(13, 1)));
-    pub typedef double f64m13x8 __attribute__((matrix_type(13, 8)));
-    typedef signed char i8m2x4_b __attribute__((matrix_type(2, 4)));
-    typedef char i8m3x3_b __attribute__((matrix_type(3, 3)));
-    pub typedef i8 i8m3x10_b __attribute__((matrix_type(3, 10)));
-    typedef signed char i8m8x3_b __attribute__((matrix_type(8, 3)));
-    pub typedef int16_t i16m2x6_b __attribute__((matrix_type(2, 6)));
-    typedef int16_t i16m7x2_b __attribute__((matrix_type(12 - K5, (K3 * 2) / K3)));
-    typedef i32 i32m1x5_b __attribute__((matrix_type(1, 5)));
-    typedef int i32m1x8_b __attribute__((matrix_type(1, 8)));
-    typedef int32_t i32m3x4_b __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef int i32m4x4_b __attribute__((matrix_type(4, 4)));
-    pub typedef i32 i32m14x1_b __attribute__((matrix_type(14, 1)));
-    typedef i64 i64m1x2_b __attribute__((matrix_type(1, 2)));
-    typedef long long i64m4x5_b __attribute__((matrix_type(4, 5)));
-    pub(crate) typedef int64_t i64m5x3_b __attribute__((matrix_type(5, 3)));
-    pub(crate) typedef unsigned char u8m1x4_b __attribute__((matrix_type(1, 4)));
-    typedef uint8_t u8m1x8_b __attribute__((matrix_type(1, 8)));
-    typedef unsigned char u8m2x3_b __attribute__((matrix_type(2, 3)));
-    pub typedef u32 u32m8x16_b __attribute__((matrix_type(8, 16)));
-    pub typedef unsigned long u64m2x1_b __attribute__((matrix_type(2, 1)));
-    pub typedef unsigned long u64m2x4_b __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef u64 u64m5x8_b __attribute__((matrix_type(5, 8)));
-    typedef unsigned long long u64m8x4_b __attribute__((matrix_type(K4 + 4, (K5 * 4) / K5)));
-    pub typedef float f32m1x2_b __attribute__((matrix_type(1, 2)));
-    typedef float f32m1x5_b __attribute__((matrix_type(3 - K2, 7 - K2)));
-    typedef float f32m2x9_b __attribute__((matrix_type(2, 9)));
-    pub typedef f64 f64m2x4_b __attribute__((matrix_type(4 - K2, (K3 * 4) / K3)));
-    typedef double f64m4x4_b __attribute__((matrix_type(4, 4)));
-    typedef f64 f64m13x8_b __attribute__((matrix_type(17 - K4, (K3 * 8) / K3)));
+    pub typedef f64 f64m4x6 __attribute__((matrix_type(4, 6)));
+    pub typedef double f64m5x6 __attribute__((matrix_type(5, 6)));
+    pub typedef double f64m7x6 __attribute__((matrix_type(7, 6)));
+    pub(crate) typedef i8 i8m2x4_b __attribute__((matrix_type(2, 4)));
+    typedef short i16m2x6_b __attribute__((matrix_type(2, 6)));
+    pub typedef short i16m2x10_b __attribute__((matrix_type(2, 10)));
+    typedef i16 i16m3x8_b __attribute__((matrix_type(3, 8)));
+    typedef short i16m7x9_b __attribute__((matrix_type(7, 9)));
+    pub typedef int16_t i16m8x2_b __attribute__((matrix_type(8, 2)));
+    typedef int i32m4x13_b __attribute__((matrix_type(4, 13)));
+    typedef int i32m5x5_b __attribute__((matrix_type(5, 5)));
+    typedef int i32m6x2_b __attribute__((matrix_type(6, 2)));
+    pub typedef i32 i32m13x4_b __attribute__((matrix_type(13, 4)));
+    typedef i32 i32m13x7_b __attribute__((matrix_type(13, 7)));
+    pub typedef int64_t i64m2x11_b __attribute__((matrix_type(4 - K2, (K3 * 11) / K3)));
+    typedef i64 i64m3x4_b __attribute__((matrix_type(3, 4)));
+    typedef long long i64m4x3_b __attribute__((matrix_type((K5 * 4) / K5, (K4 * 3) / K4)));
+    pub(crate) typedef int64_t i64m5x8_b __attribute__((matrix_type(5, 8)));
+    typedef i64 i64m8x2_b __attribute__((matrix_type(K4 + 4, (K4 * 2) / K4)));
+    typedef long i64m11x6_b __attribute__((matrix_type(11, 6)));
+    pub typedef uint8_t u8m15x7_b __attribute__((matrix_type((K5 * 15) / K5, K4 + 3)));
+    typedef u16 u16m7x2_b __attribute__((matrix_type(7, 2)));
+    typedef unsigned int u32m5x1_b __attribute__((matrix_type(8 - K3, (K2 * 1) / K2)));
+    pub(crate) typedef unsigned int u32m10x3_b __attribute__((matrix_type(10, 3)));
+    typedef uint64_t u64m1x8_b __attribute__((matrix_type(1, 8)));
+    typedef unsigned long long u64m1x11_b __attribute__((matrix_type(1, 11)));
+    typedef uint64_t u64m4x6_b __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef unsigned long u64m6x6_b __attribute__((matrix_type(6, 6)));
+    typedef f32 f32m3x7_b __attribute__((matrix_type(3, 7)));
+    typedef f32 f32m5x5_b __attribute__((matrix_type(5, 5)));
+    pub(crate) typedef f32 f32m6x6_b __attribute__((matrix_type(6, 6)));
+    typedef f64 f64m1x2_b __attribute__((matrix_type((K8 * 1) / K8, (K8 * 2) / K8)));
+    pub typedef double f64m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef double f64m4x6_b __attribute__((matrix_type(4, 6)));
+    typedef f64 f64m7x6_b __attribute__((matrix_type(K4 + 3, K3 * 2)));
 
-    pub fn k0000(a0: u16m8x4, a1: Matrix<u16, 8, 4>, dst0: &mut [u16]) {
-        __builtin_matrix_column_major_store(a0 - a1, dst0, 8);
+    pub fn k0000(a0: u16m8x2, a1: u16m2x4, dst0: &mut [u16]) {
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0, a1), dst0, 9);
     }
 
-    pub fn k0001(a0: i64m7x11, a1: i64m7x11, src0: &[u16], a2: u16m3x3) -> u16m7x3 {
-        let t0 = a0 - a1;
-        __builtin_matrix_column_major_load(src0, 7, 3, 10 - K3) * a2
+    /// Kernel `k0001` of the oracle corpus.
+    pub fn k0001(a0: i64m7x2, a1: i64m2x11_b, a2: i32m16x7, s0: f64, s1: i16, a3: i32m7x11, n0: usize, src0: &[i32], s2: f64) -> i32m16x11 {
+        let t0: i64m7x11 = a0 * a1;
+        __builtin_matrix_multiply(-0x1i64 + a2 * s0, (s1 ? a3 : __builtin_matrix_column_major_load(src0, 7, 11, n0)) - s2)
     }
 
-    pub fn k0002(a0: i64m1x2_b, i0: u16) -> i64 {
-        (a0 - 0)[0][i0]
+    pub fn k0002(a0: f64m1x2) -> i64 {
+        __builtin_matrix_extract((i64m1x2) a0, 0, 0)
     }
 
-    pub fn k0003(a0: u16m6x2, a1: u16m2x14, a2: u64m6x14, a3: u64m14x3, s0: u8, a4: Matrix<f32, 1, 2>) -> f32m1x2 {
-        let mut t0: u64m6x3 = ((u64m6x14) (u16m6x14) (a0 * a1) - a2) * a3;
-        t0 /= s0;
-        return a4 + 1e-3;
+    #[inline(never)]
+    pub fn k0003(a0: u64m14x4, a1: u64m4x6_b, s0: u64, a2: u64m6x14, n0: usize, src0: &[u64], s1: i32, a3: u64m14x3, s2: i64, s3: i32, a4: f64m4x6_b, i0: usize, s4: i64, s5: i64, n1: usize, src1: &[f64], s6: u32, src2: &[u64]) -> u64m4x6 {
+        let mut t0 = (__builtin_matrix_transpose(a0 * a1) - (s0 ? a2 : __builtin_matrix_column_major_load(src0, K2 + 4, 14, n0)) * 4 / 1) * ((s1 ? a3 + a3 - a3 : a3) / s2);
+        t0 /= s3;
+        return (__builtin_matrix_column_major_load(src2, 4, 6, 4) as u64m4x6 + 4u32) as u64m4x6;
     }
 
-    pub fn k0004(src0: &[u64], a0: u64m8x4_b, n0: usize, src1: &[u64], a1: i8m3x4, s0: u32, s1: u32, a2: i8m4x3) -> i8m4x3 {
-        let t0: u32m8x16_b = (u32m8x16) __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 8, 16, 11), a0 * __builtin_matrix_column_major_load(src1, 4, 16, n0));
-        return __builtin_matrix_transpose(a1 - (s0 + s1)) + a2;
+    pub fn k0004(a0: u32m8x16, i0: usize, dst0: &mut [u32]) -> u32m8x16 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_scalar_multiply(a0, a0[4][11]), i0, 3, 128u32), dst0, 8);
+        a0
     }
 
-    pub fn k0005(src0: &[f32], i0: u32, s0: i32, a0: u64m5x8_b, a1: u64m5x8_b, i1: u32) -> u64 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, 3, 7, 4);
-        t0[0][i0] += s0 as f32;
-        return __builtin_matrix_transpose(__builtin_matrix_add(a0, a1))[i1][3];
+    /// Kernel `k0005` of the oracle corpus.
+    pub fn k0005(a0: f32m3x7, i0: u16, i1: i32, s0: f32) -> f32m3x7 {
+        let mut t0 = a0 as f32m3x7 - a0[2][i0];
+        t0[2][i1] *= s0;
+        a0
     }
 
-    pub fn k0006(a0: i32m14x3, a1: Matrix<i32, 3, 4>, a2: i32m4x4_b, i0: i32, i1: i64, i2: u16, i3: i32, a3: i32m14x1_b, s0: f64, a4: i32m14x1, a5: i32m1x3, s1: u8, n0: usize, src0: &[u64], a6: u64m3x6, dst0: &mut [u64]) {
-        let mut t0: i32m14x4 = a0 * a1 * __builtin_matrix_transpose(a2);
-        t0[i0][i1] = 1;
-        let mut t1 = a1 as i32m3x4;
-        let t2: i32m14x3 = (s0 - a3 + __builtin_matrix_add(a4, a4)) * a5;
-        for l0 in 0..4 { t1[2][l0] = 7; }
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 3, 6, n0) - a6, dst0, 3);
+    /// Kernel `k0006` of the oracle corpus.
+    pub fn k0006(src0: &[i32], s0: u64, a0: i32m14x1, a1: i32m1x10, n0: usize, src1: &[i32], a2: i32m10x1, s1: u32, s2: u32, s3: i8, src2: &[i32], n1: usize, dst0: &mut [i32], a3: f32m8x3, a4: f32m3x2, n2: usize, src3: &[f32], a5: f32m3x2, dst1: &mut [f32], src4: &[i8]) -> i8m4x4 {
+        let t0: i32m14x4 = __builtin_matrix_insert(__builtin_matrix_column_load(src0, 14, 4, 14) / s0, K3 + 10, 1, 4.0);
+        let t1 = a0 * a1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 10, n0)) - t0;
+        __builtin_matrix_column_major_store((__builtin_matrix_transpose(s1 * s2 * a2) - a1) * s3 - __builtin_matrix_column_major_load(src2, 1, 10, 8 - K5), dst0, n1);
+        let t2 = a3;
+        __builtin_matrix_column_major_store((t2 * a4 + __builtin_matrix_column_major_load(src3, 8, 2, n2)) * __builtin_matrix_transpose(a5), dst1, 12 - K2);
+        return __builtin_matrix_column_load(src4, 4, 4, 7);
     }
 
-    pub fn k0007(n0: usize, src0: &[i16], a0: i16m3x14, n1: usize, src1: &[i16], s0: f32, src2: &[i16], a1: i16m4x3, a2: i16m3x7, a3: i16m3x7, a4: i16m7x2_b, i0: u8, s1: f64, a5: i16m4x3, s2: i8, a6: f64m4x5, src3: &[f64], a7: i64m4x5_b, s3: u16) -> u8m4x5 {
-        let mut t0 = __builtin_matrix_sub(__builtin_matrix_column_major_load(src0, 3, 14, n0), a0) * __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 14, 7 - K5, n1), 6, 0, s0);
-        t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src2, 3, 4, 5) * a1 * (a2 - a3) * a4 + -5i64, i0, 0, s1);
-        let t1 = s2 as i32 + (a1 + a1 - (a1 + a5));
-        (u8m4x5) (a7 + s3)
+    pub fn k0007(src0: &[i16], i0: i32, s0: u16, src1: &[i16], a0: Matrix<i64, 4, 2>, s1: f32, a1: i16m3x8_b, a2: i16m8x2_b, s2: u64, n0: usize, src2: &[i16], a3: i64m4x4, s3: i32, s4: u16, a4: i64m4x2) -> i64m4x2 {
+        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 3, 2, K4 + 2), i0, 0, s0) - __builtin_matrix_column_major_load(src1, 3, 2, 6);
+        let t1 = __builtin_matrix_insert(a0, 2, 1, 7) / s1;
+        let t2: i16m3x2 = a1 * (s2 - a2 - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, (K2 * 2) / K2, 8, n0)));
+        (__builtin_matrix_insert(a3 - a3, 4 - K4, 1, s3) + s4) * a4
     }
 
-    pub fn k0008(a0: i8m8x10, i0: usize, a1: i32m10x3, a2: i8m8x3_b, src0: &[i8], i1: i32, i2: usize, s0: i8, s1: u32) -> i8m8x3 {
-        return s1 - __builtin_matrix_add((a0 + __builtin_matrix_extract(a0, 7, i0)) * a1 as i8m10x3, a2 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 8, 3, 11), i1, i2, s0));
+    pub fn k0008(s0: f32, a0: i8m8x3, i0: usize) -> i8m8x3 {
+        (s0 ? a0 : a0) + __builtin_matrix_extract(a0, 7, i0)
     }
 
+    pub fn k0009(src0: &[f64], s0: i16, s1: i16, i0: i64, s2: i64, i1: i64, src1: &[i16]) -> i16m3x2 {
+        let mut t0: f64m4x1 = __builtin_matrix_insert(s0 + s1 + __builtin_matrix_column_major_load(src0, 4, 6 - K5, 5) as f64m4x1, 0, i0, s2);
+        t0 -= 18i64;
+        t0[2][0] *= t0[3][i1];
+        __builtin_matrix_column_major_load(src1, (K3 * 3) / K3, 2, 6)
+    }
+
+    pub fn k0010(a0: i8m3x5, n0: usize, src0: &[i64], a1: i64m6x1) -> u32m6x1 {
+        let t0: i8m3x5 = a0;
+        (u32m6x1) (__builtin_matrix_column_major_load(src0, 6, 1, n0) - a1 - a1)
+    }
+
+    pub fn k0011(a0: u8m1x4) -> u8m4x1 {
+        return __builtin_matrix_transpose(a0);
+    }
+
+    pub fn k0012(a0: i16m2x10_b, a1: i16m10x6, a2: i16m2x6, a3: Matrix<u16, 4, 6>, src0: &[u16]) -> u16m4x6 {
+        let t0: i16m2x6_b = a0 * a1 - a2;
+        a3 - __builtin_matrix_column_major_load(src0, 4, 6, 6) + a3 + a3
+    }
+
+    pub fn k0013(src0: &[i32], a0: i32m8x1, a1: i32m1x5, src1: &[i32], a2: i32m1x5, src2: &[i32], a3: i32m5x5_b, s0: u32, s1: u32, a4: i32m5x5, a5: i32m5x5_b, a6: i32m8x5, a7: i32m5x1, a8: u64m8x1, s2: u16, s3: u16) -> i32m8x1 {
+        let mut t0: Matrix<i32, 1, 5> = __builtin_matrix_column_major_load(src0, 1, 8, (K2 * 1) / K2) * a0 * (a1 + __builtin_matrix_column_major_load(src1, 1, 5, 2)) - (-4 - a1 + a2);
+        t0 *= __builtin_matrix_column_load(src2, 5, 5, 6) + a3 - (s0 + s1) - (a4 - a5);
+        return a6 * a7 - a0 + a8 as i32m8x1 * (s2 + s3);
+    }
+
+    /// Kernel `k0014` of the oracle corpus.
+    pub fn k0014(a0: Matrix<u64, 4, 1>, a1: u64m1x11_b, n0: usize, dst0: &mut [u64], a2: i8m15x13, a3: i8m13x2) -> i8 {
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(0x3 * a0, a1), dst0, n0);
+        let t0: i8m15x2 = a2 * a3;
+        t0[13][0]
+    }
+
+    /// Kernel `k0015` of the oracle corpus.
+    pub fn k0015(a0: Matrix<u8, 1, 4>, s0: u16, a1: u64m1x4) -> u64 {
+        let t0: u8m4x1 = __builtin_matrix_transpose(a0 / s0 + a1 as u8m1x4);
+        a1[0][2]
+    }
+
+    /// Kernel `k0016` of the oracle corpus.
     #[inline]
-    pub fn k0009(a0: f64m4x1, s0: i32, a1: u32m9x1, i0: i32, i1: u8, a2: Matrix<u32, 1, 8>, a3: u32m8x4, src0: &[u32]) -> u32m8x4 {
-        let mut t0: f64m4x1 = a0;
-        t0 /= s0;
-        let t1: Matrix<u32, 9, 4> = __builtin_matrix_insert(a1, i0, i1, 0i64) * (a2 * a3) as u32m1x4;
-        __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, (K4 * 8) / K4, 8, 11), a3)
-    }
-
-    pub fn k0010(src0: &[i8], a0: i8m3x5, n0: usize, src1: &[i16]) -> i16m3x4 {
-        let t0: i8m3x5 = __builtin_matrix_column_load(src0, 3, 5, 5) + a0;
-        return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 3, n0)) / 0x5;
-    }
-
-    pub fn k0011(a0: u8m4x1, s0: u16) -> u8m4x1 {
-        a0 - s0
-    }
-
-    pub fn k0012(src0: &[i16], a0: i16m2x6_b, a1: i16m6x2) -> i16m2x6 {
-        let t0: i16m2x6 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 6, 2, 8)) - a0;
-        __builtin_matrix_insert(__builtin_matrix_transpose(a1) - t0, (K5 * 0) / K5, 4, -2)
-    }
-
-    pub fn k0013(a0: i32m1x5, s0: u16, s1: u16, src0: &[i32], a1: i32m1x8, a2: i32m8x5, a3: i32m1x8_b) -> i32m1x8 {
-        let t0: i32m1x5_b = (a0 + (s0 + s1)) as i32m1x5 - a0;
-        let t1: i32m1x5_b = (a1 * a2)[0][1] + (a0 + t0[0][6 - K5] + __builtin_matrix_column_major_load(src0, 1, 5, 3));
-        a3 + t1[5 - K5][1]
-    }
-
-    pub fn k0014(a0: Matrix<u64, 4, 1>, a1: u64m1x11, n0: usize, dst0: &mut [u64], a2: Matrix<u16, 5, 1>, a3: u16m1x3, i0: usize, n1: usize, src0: &[u16], dst1: &mut [u16]) -> u16m5x1 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_multiply(a2 / 3i64, __builtin_matrix_insert(a3, i0, 2, -1))) - __builtin_matrix_column_load(src0, 3, 5, n1), dst1, 5);
-        a2 + a2
-    }
-
-    pub fn k0015(a0: u8m1x8_b, n0: usize, src0: &[u8], a1: u8m1x4, a2: u8m1x4_b, n1: usize, src1: &[u8]) -> u8m1x4 {
-        let t0: u8m4x1 = __builtin_matrix_transpose(a0 / 4 * (__builtin_matrix_column_major_load(src0, 8, 1, n0) * a1));
-        __builtin_matrix_sub(a2, a2) + (a2 - __builtin_matrix_column_major_load(src1, 1, 4, n1))
-    }
-
-    pub fn k0016(a0: Matrix<i16, 4, 3>, a1: Matrix<f64, 4, 3>, s0: u64, a2: Matrix<f64, 3, 1>, dst0: &mut [f64], a3: f64m3x4, n0: usize, src0: &[f64], i0: i64, i1: u32, s1: f64, i2: u8, a4: i32m1x2, a5: f32m2x9_b, a6: f32m9x1) -> f32m1x1 {
-        __builtin_matrix_column_major_store((__builtin_matrix_sub(a0 as f64m4x3, a1) + a1 * s0) * __builtin_matrix_sub(a2, a2), dst0, 7);
-        let mut t0 = __builtin_matrix_transpose(a3 - a3) - __builtin_matrix_column_major_load(src0, 4, 2 + 1, n0);
-        t0[i0][2] = a1[0][1];
-        t0[i1][(K4 * 1) / K4] = s1;
-        t0[3][1] = t0[11 - K8][i2];
-        a4 as f32m1x2 * a5 * a6
+    pub fn k0016(src0: &[f64], a0: f64m4x1, i0: u8, s0: i16, i1: i32, a1: i32m4x1, s1: i32, dst0: &mut [f64], src1: &[i32], a2: i32m15x4, s2: f32, i2: u32, s3: i32, i3: u8, n0: usize, src2: &[f32], i4: u32, s4: i16, a3: f64m1x3, a4: f64m1x3_b, a5: f64m3x6, a6: i64m1x11, a7: i64m11x6_b, a8: u64m1x8_b, src3: &[u64], a9: u64m6x6_b) -> u64m1x6 {
+        __builtin_matrix_column_major_store(__builtin_matrix_extract(a0, 1, i1) + (__builtin_matrix_column_load(src0, 4, (K5 * 1) / K5, 5) + __builtin_matrix_insert(a0, i0, 0, s0)) + (a1 / s1) as f64m4x1, dst0, K5);
+        let mut t0 = __builtin_matrix_column_major_load(src1, 15, 4, 15) - a2 - s2;
+        t0[i2][(K4 * 0) / K4] = s3;
+        t0[7][3] = a1[11 - K8][i3];
+        let t1: Matrix<f32, 1, 1> = __builtin_matrix_transpose((a0[i4][8 - K8] + __builtin_matrix_column_major_load(src2, 1, 1, n0)) / s4);
+        ((a6 * a7 * -2) as u64m1x6 + __builtin_matrix_multiply(a8, __builtin_matrix_column_major_load(src3, 8, 6, 10))) * a9
     }
 
     /// Kernel `k0017` of the oracle corpus.
-    pub fn k0017(a0: u8m1x2, a1: u8m2x4, a2: i8m3x3_b, i0: i32, s0: i16, dst0: &mut [i8], a3: i64m4x2) -> i64m4x2 {
-        let mut t0 = a0 * (a1 - a1);
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_extract(a0, i0, 0) - a2, 0, 2, s0), dst0, 4);
-        t0[2 - K2][3] = a0[0][4 - K4];
-        a3
+    pub fn k0017(a0: u8m1x4, a1: u8m4x4, a2: u8m4x2, a3: u8m2x5, a4: Matrix<u8, 5, 4>, a5: u8m5x4, i0: u16, i1: usize, a6: Matrix<i16, 7, 9>, s0: i16) -> i16m7x9 {
+        let mut t0: u8m1x4 = __builtin_matrix_insert(a0 * a1, 0, 2, 4.0);
+        t0 *= a2 * a3 * (a4 - a5);
+        t0[0][2 + 1] = a4[(K3 * 1) / K3][i1];
+        s0 as u64 - a6
     }
 
-    #[inline(never)]
-    pub fn k0018(a0: u16m6x2, a1: u16m2x14, a2: u64m6x14, a3: u64m14x3, s0: u8, a4: f32m1x2, s1: i32, i0: i32, s2: f32, src0: &[u16], a5: u16m4x12, a6: Matrix<u16, 4, 3>, a7: u16m3x2, a8: u16m4x2, s3: i32) -> u16m12x2 {
-        let mut t0: f32m1x2_b = k0003(a0, a1, a2, a3, s0, a4);
+    pub fn k0018(a0: f32m3x7, i0: u16, i1: i32, s0: f32, s1: i32, i2: i32, s2: f32, src0: &[u16], s3: u8, i3: usize, s4: i16) -> u16m12x2 {
+        let mut t0: f32m3x7_b = k0005(a0, i0, i1, s0);
         t0 /= s1;
-        t0[0][i0] = s2;
-        __builtin_matrix_transpose(__builtin_matrix_sub(__builtin_matrix_column_major_load(src0, 4, 12, K3 + 2), a5) - a5) * (a6 * a7 - a8) - s3
+        t0[0][i2] = s2;
+        return __builtin_matrix_transpose(__builtin_matrix_insert((s3 as i8 - __builtin_matrix_column_major_load(src0, 2, 12, K2 + 1)) as u64m2x12, i3, 5, s4) as u16m2x12);
     }
 
-    pub fn k0019(src0: &[u32]) -> u8m4x2 {
-        __builtin_matrix_column_major_load(src0, 4, 6 - K4, 7) as u8m4x2
+    /// Kernel `k0019` of the oracle corpus.
+    pub fn k0019(src0: &[u8], s0: i64) -> u8m4x2 {
+        __builtin_matrix_column_major_load(src0, 4, 2, 7) / s0
     }
 
-    /// Kernel `k0020` of the oracle corpus.
-    pub fn k0020(a0: i8m3x10_b, src0: &[f64], src1: &[i8], s0: u64, n0: usize, dst0: &mut [i8]) {
-        let t0: i8m3x10 = a0 - a0[0][(K3 * 6) / K3] + __builtin_matrix_column_major_load(src0, 3, 10, 4) as i8m3x10 + __builtin_matrix_column_major_load(src1, 2 + 1, K5 * 2, 9 - K4);
-        __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
+    #[allow(unused_variables)]
+    pub fn k0020(a0: u32m10x3_b, s0: i32, a1: u32m3x7, a2: u32m7x3, n0: usize, src0: &[u32], s1: u32) -> u32m10x3 {
+        let t0 = s0 - __builtin_matrix_transpose((i8m10x3) a0);
+        __builtin_matrix_transpose((a1 - a1 - __builtin_matrix_transpose(a2)) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 10, 7, n0) / s1))
     }
 
-    pub fn k0021(a0: Matrix<i8, 2, 4>, a1: i16m2x4) -> i16m2x4 {
-        (i16m2x4) a0 - a1
+    pub fn k0021(n0: usize, src0: &[i16]) -> i16m2x4 {
+        __builtin_matrix_column_major_load(src0, (K3 * 2) / K3, 4, n0)
     }
 
-    pub fn k0022(a0: i8m2x4, dst0: &mut [i8], a1: i8m2x7, a2: i8m7x4, a3: i8m7x4, a4: i8m2x4, a5: u32m2x4, src0: &[i8], s0: i8, a6: i8m2x4_b) -> i8m2x4 {
-        __builtin_matrix_column_major_store(a0 + -0x2i64, dst0, 3);
-        let mut t0 = a0;
-        for l0 in 0..2 { t0[l0][2] /= 3; }
-        return __builtin_matrix_multiply(a1, a2 - a3) - a4 - a5 as i8m2x4 * (__builtin_matrix_column_major_load(src0, 4, (K3 * 4) / K3, 9 - K2) * s0) + a6;
+    pub fn k0022(a0: i8m2x4, a1: i8m2x4_b, dst0: &mut [i8], n0: usize, src0: &[i8], s0: i16, s1: i64, i0: usize, i1: i64) {
+        __builtin_matrix_column_major_store(a0 - a1, dst0, K3 + 2);
+        let mut t0 = s1 * (__builtin_matrix_add(__builtin_matrix_column_major_load(src0, 2, 4, n0), a0) / s0);
+        t0[0][i0] = a0[i1][3];
     }
 
-    pub fn k0023(a0: u64m5x8, a1: u64m8x3, a2: Matrix<u64, 5, 3>, i0: u8, i1: u16, s0: u8, src0: &[u64], a3: u64m3x7, src1: &[u32], s1: u8, s2: i64, s3: i64, s4: i32) -> u32m4x6 {
-        let t0: u64m5x7 = __builtin_matrix_insert(__builtin_matrix_multiply(a0, a1) - a2, i0, i1, s0) * __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 3, 7 - K4, 4), a3);
-        (__builtin_matrix_column_major_load(src1, 4, 6, 6) / s1 - (s2 + s3)) * s4
+    pub fn k0023(s0: f64, a0: u64m5x7, a1: Matrix<u64, 5, 7>, a2: u64m5x4, s1: i64, a3: Matrix<u64, 4, 7>, a4: u64m5x7, s2: i64, a5: f32m1x3, a6: f32m3x3, a7: f32m3x1, dst0: &mut [f32]) {
+        let t0 = __builtin_matrix_add(s0 ? a0 + a0 - a1 : __builtin_matrix_insert(a2, 4, 3, s1) * a3, a1) + s2 * a4;
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a5) + a6 * a7, dst0, 3);
     }
 
     /// Kernel `k0024` of the oracle corpus.
-    pub fn k0024(a0: i64m3x5, a1: i64m3x5, n0: usize, src0: &[u16], a2: u16m2x1, s0: f32, dst0: &mut [u16], s1: u64, a3: i64m5x3_b, s2: i32) -> i64m5x3 {
-        let t0: i64m5x3_b = __builtin_matrix_transpose(__builtin_matrix_add(a0, a1));
-        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_column_load(src0, 2, 1, n0) - a2 - -1, 1, 0, s0), dst0, 3);
-        let t1: i64m3x5 = s1 as u16 * a0;
-        __builtin_matrix_insert(a3 + t0 - t0, 1, 8 - K8, s2)
-    }
-
-    /// Kernel `k0025` of the oracle corpus.
-    pub fn k0025(a0: i32m4x6, s0: i8, s1: i8, dst0: &mut [i32], a1: u8m4x1, s2: u16, src0: &[u8], a2: u8m3x1) -> u8m4x1 {
-        __builtin_matrix_column_major_store(a0 + (s0 + s1), dst0, 11 - K4);
-        let t0 = k0011(a1, s2);
-        __builtin_matrix_column_major_load(src0, 4, 7 - K4, 6) * a2
-    }
-
-    pub fn k0026(a0: u8m4x1, s0: u16, a1: u8m4x1, i0: i32, dst0: &mut [u8]) {
-        let t0 = k0011(a0, s0);
-        __builtin_matrix_column_major_store(7_ + __builtin_matrix_insert(t0[i0][0] * a1, 0, 0, a1[1][0]), dst0, 7);
-    }
-
-    pub fn k0027(a0: u8m5x3, n0: usize, src0: &[u8], a1: u8m3x2, a2: u8m2x3_b, a3: u8m3x5, a4: u16m3x5, a5: u16m3x5, i0: usize, i1: i64) -> u8m3x5 {
-        let t0: Matrix<u8, 3, 5> = __builtin_matrix_transpose(a0) - __builtin_matrix_column_load(src0, 3, 5, n0) + __builtin_matrix_multiply(a1, a2) * a3;
-        (u8m3x5) __builtin_matrix_insert(a4 - a5, 1, 3, __builtin_matrix_insert(a1, i0, 4 - K3, 0)[0][i1])
-    }
-
-    pub fn k0028(src0: &[f32], s0: i32, a0: f32m1x5_b, a1: f32m1x5, dst0: &mut [f32], i0: u8, s1: i32, s2: i32) -> f32m1x5 {
-        let mut t0: f32m1x5_b = __builtin_matrix_transpose(__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 5, 1, 8), 1, 0, s0 as f32)) + a0;
-        __builtin_matrix_column_major_store(a1 / 8, dst0, (K8 * 2) / K8);
-        t0 += __builtin_matrix_extract(a0, i0, 0);
-        s1 + s2 - a1
-    }
-
-    /// Kernel `k0029` of the oracle corpus.
-    pub fn k0029(n0: usize, src0: &[i8], src1: &[i64], a0: i64m3x11, s0: f32, s1: f32, a1: i64m3x5, a2: i64m5x11, i0: u16, a3: u32m2x2, a4: u32m2x1, dst0: &mut [u32], a5: Matrix<u32, 4, 6>, a6: u32m4x6, n1: usize, src2: &[u32], s2: f32, dst1: &mut [i64], i1: u16) -> u32 {
-        let t0 = __builtin_matrix_transpose(__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 3, 4, n0), 1, 3, 3.0f32) as i64m3x4) * (__builtin_matrix_insert(__builtin_matrix_column_load(src1, 3, 11, 3) - a0, 0, K5 + 5, s0 - s1) - __builtin_matrix_insert(a1 * a2, 2, i0, -2i64));
-        __builtin_matrix_column_store(a3 * a4, dst0, 12 - K8);
-        __builtin_matrix_column_major_store(((a5 + a6) * (__builtin_matrix_column_major_load(src2, K5 + 1, 11, n1) * s2)) as i64m4x11, dst1, 6);
-        return a5[i1][2];
-    }
-
-    #[inline]
-    pub fn k0030(a0: Matrix<f64, 4, 2>, a1: f64m2x2, s0: i8, a2: f64m2x4_b, a3: f64m2x4, s1: u16) -> f64m4x4 {
-        s1 + a0 * a1 / s0 * (a2 - a3)
-    }
-
-    pub fn k0031(a0: u8m7x3, src0: &[u8], n0: usize, dst0: &mut [u8], a1: i32m6x3, src1: &[u64], a2: u64m2x1_b, a3: Matrix<i16, 1, 3>) -> u8m7x3 {
-        __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 7, 3, 10), dst0, n0);
-        let t0: i32m6x3 = a1 * -2;
-        return (u8m7x3) (u64m7x3) (__builtin_matrix_column_major_load(src1, 7, 2, 10) * a2 * a3 as u64m1x3);
-    }
-
-    pub fn k0032(a0: u8m2x6, a1: i32m2x6, n0: usize, src0: &[f64], a2: u8m2x1, i0: u32, i1: i64, a3: u8m2x1, a4: u8m1x1, a5: u8m1x3, a6: u8m3x1, a7: u8m1x6) -> u8m2x6 {
-        let t0 = __builtin_matrix_transpose(a0 as i32m2x6 - a1) + __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 6, n0) as i32m2x6);
-        (__builtin_matrix_insert(a2, i0, i1, 0) - a3) * (a4 * a5 * (a6 * a7))
-    }
-
-    pub fn k0033(a0: f32m6x6, a1: i64m8x12, i0: u16) -> i64 {
-        let t0 = -0.25 - a0;
-        a1[i0][10]
-    }
-
-    pub fn k0034(a0: i32m13x3, s0: u32, a1: i32m3x4_b, a2: i32m13x8, s1: u16, n0: usize, src0: &[i32], dst0: &mut [i32], a3: f64m13x8_b, i0: u32, s2: i16, n1: usize, src1: &[f32], a4: i32m1x6, s3: u8, s4: u64, a5: i32m6x3) -> i32m13x3 {
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(s0 * a0 * a1 + __builtin_matrix_insert(a2, 8, 7, s1) * __builtin_matrix_column_major_load(src0, 8, 12 - K8, n0), 0, (K2 * 1) / K2, a1[0][0]), dst0, 13);
-        let t0: i32m13x8 = __builtin_matrix_insert((i32m13x8) (a3 as i8m13x8), 9, i0, s2);
-        (s4 as u8 - __builtin_matrix_multiply(__builtin_matrix_column_major_load(src1, 13, 1, n1) as f64m13x1 as i32m13x1, s3 * (a4 + a4))) * a5
-    }
-
-    pub fn k0035(a0: f32m6x6, s0: u16, i0: usize, s1: f32, a1: f32m6x6, a2: f32m6x3, a3: Matrix<f32, 6, 3>, a4: f32m3x6, s2: i16, src0: &[f32], s3: i8) -> f32m2x10 {
-        let mut t0: f32m6x6 = a0 * s0;
-        if i0 < 3 { t0 /= s1; }
-        t0 += __builtin_matrix_transpose(a1) / 2.0f32;
-        t0 = (a2 + a3) * (a4 * s2) - 1.0000000596046448f32;
-        t0[0][0] += 3e0;
-        __builtin_matrix_column_major_load(src0, 2, 10, 5) + s3
-    }
-
-    pub fn k0036(a0: u16m6x2, a1: u16m2x14, a2: u64m6x14, a3: u64m14x3, s0: u8, a4: f32m1x2, a5: i8m1x2, a6: f32m1x2, i0: u32, s1: i64, s2: i32) -> f32m1x2 {
-        let t0: f32m1x2 = k0003(a0, a1, a2, a3, s0, a4);
-        __builtin_matrix_insert(a5 as f32m1x2 - a6, 0, i0, s1 as u32) * s2 as i16
-    }
-
-    pub fn k0037(a0: u16m4x2, i0: u32, s0: u16, a1: u16m6x2, a2: u16m2x14, a3: u64m6x14, a4: u64m14x3, s1: u8, a5: f32m1x2, a6: i8m1x2, a7: f32m1x2, i1: u32, s2: i64, s3: i32, a8: u64m2x4_b, a9: u64m4x2) -> u64m2x2 {
-        let mut t0 = a0 - a0;
-        t0[i0][(K8 * 1) / K8] = s0;
-        let t1: f32m1x2 = k0036(a1, a2, a3, a4, s1, a5, a6, a7, i1, s2, s3);
-        a8 * (a9 + a9)
-    }
-
-    /// Kernel `k0038` of the oracle corpus.
-    #[inline]
-    pub fn k0038(src0: &[u32], i0: i64, i1: usize, s0: i16, dst0: &mut [u32], a0: u16m6x2, a1: u16m2x14, a2: u64m6x14, a3: u64m14x3, s1: u8, a4: f32m1x2, a5: i8m1x2, a6: f32m1x2, i2: u32, s2: i64, s3: i32, a7: f32m1x2, s4: i16, a8: f32m1x2_b, a9: f32m2x4, a10: f32m4x3, src1: &[f32]) -> f32m1x2 {
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 3, 4, K2 + 2), i0, i1, s0), dst0, 5);
-        let t0: f32m1x2 = k0036(a0, a1, a2, a3, s1, a4, a5, a6, i2, s2, s3);
-        __builtin_matrix_scalar_multiply(a7 / s4, 6) + a8 + __builtin_matrix_transpose(a9 * a10 * __builtin_matrix_column_major_load(src1, (K2 * 3) / K2, 1, 3))
+    pub fn k0024(a0: i64m5x3, a1: i64m5x3, a2: i64m5x8_b, i0: u32, i1: u16, a3: Matrix<i64, 8, 8>, a4: i64m8x2_b, a5: i64m2x3, dst0: &mut [i64], a6: i16m5x1, a7: i16m1x1, n0: usize, src0: &[u64], a8: u64m10x4, i2: i32, a9: i16m1x2, n1: usize, src1: &[i16], dst1: &mut [i16], src2: &[u64], s0: i16) -> u64m4x1 {
+        let t0 = __builtin_matrix_scalar_multiply(a0, 6) - a1;
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a2, i0, i1, 8) * a3 * (a4 * a5) + a2[3][K2 * 2], dst0, 8);
+        __builtin_matrix_column_major_store(a6 * __builtin_matrix_insert(a7, 0, 0, (__builtin_matrix_column_major_load(src0, 2, 10, n0) * a8)[1][i2]) * (a9 * __builtin_matrix_column_major_load(src1, 2, 5, n1)) * 1, dst1, (K3 * 5) / K3);
+        return __builtin_matrix_column_load(src2, 4, 1, 6) / s0;
     }
 
     #[inline(never)]
-    pub fn k0039(a0: f64m4x2, a1: f64m2x2, s0: i8, a2: f64m2x4, a3: f64m2x4, s1: u16, s2: i8, dst0: &mut [f64]) {
-        let t0: f64m4x4_b = k0030(a0, a1, s0, a2, a3, s1);
-        __builtin_matrix_column_store(t0 - t0 + s2, dst0, (K2 * 6) / K2);
+    pub fn k0025(a0: i32m4x6, s0: i8, s1: i8, dst0: &mut [i32], a1: u8m1x4, a2: u8m4x1, i0: u8, s2: i32) -> u8m4x1 {
+        __builtin_matrix_column_major_store(a0 + (s0 + s1), dst0, 11 - K4);
+        let t0 = k0011(a1);
+        __builtin_matrix_insert(a2 + a2, 1, i0, s2)
+    }
+
+    pub fn k0026(a0: u8m1x4, a1: u8m4x1, s0: f64, i0: usize, s1: f64, dst0: &mut [u8]) {
+        let t0 = k0011(a0);
+        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_sub(t0, a1) * s0, i0, 2 - K2, s1), dst0, 7);
+    }
+
+    pub fn k0027(s0: i32, n0: usize, src0: &[u8], a0: u8m3x5, a1: Matrix<u32, 4, 4>, s1: u32) -> u32m4x4 {
+        let t0: u8m3x5 = (s0 ? 208 + __builtin_matrix_column_major_load(src0, 3, 5, n0) : a0) - a0[0][6 - K3];
+        a1 - s1
+    }
+
+    /// Kernel `k0028` of the oracle corpus.
+    pub fn k0028(src0: &[f32], a0: u32m8x3, a1: u32m3x12, dst0: &mut [u32], src1: &[u16], a2: Matrix<u16, 3, 1>, a3: u16m1x11, src2: &[u16], a4: f32m1x5, s0: u32, a5: f32m5x5_b) -> f32m1x5 {
+        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, (K5 * 1) / K5, 5, 4), 0, 0, 5.0);
+        __builtin_matrix_column_major_store(a0 * a1, dst0, 10);
+        let t1: u16m3x3 = (__builtin_matrix_column_load(src1, 11 - K8, (K8 * 1) / K8, 3) + a2) * a3 * __builtin_matrix_column_major_load(src2, 11, 3, 12);
+        a4 / s0 * a5
+    }
+
+    pub fn k0029(s0: i8, a0: i64m4x3_b, s1: i16, a1: i64m3x4, a2: i64m4x11, s2: i64, a3: i64m3x4, s3: u32, a4: i64m3x4_b, s4: i8, i0: usize, s5: f64, s6: u16, a5: Matrix<f32, 5, 1>, n0: usize, dst0: &mut [f32]) {
+        let t0: Matrix<i64, 4, 11> = s1 * (a0[0][2] + (s0 ? a0 : a0)) * (__builtin_matrix_insert(a1, 0 + 1, 1, __builtin_matrix_extract(a0, 0, 1)) * (a2 + 217));
+        let mut t1 = s2 ? a3 / s3 : (a3 + a4) / s4;
+        t1[2][(K8 * 1) / K8] = a4[0 + 1][i0];
+        __builtin_matrix_column_store(s5 ? s6 ? a5 : a5 : a5, dst0, n0);
+    }
+
+    /// Kernel `k0030` of the oracle corpus.
+    pub fn k0030(a0: f64m4x4) -> f64m4x4 {
+        a0
+    }
+
+    #[inline]
+    pub fn k0031(a0: u8m7x3, dst0: &mut [u8], src0: &[u8], a1: u8m15x7_b, a2: Matrix<u8, 7, 7>, src1: &[u8], a3: u8m1x3, a4: Matrix<u8, 7, 15>) -> u8m15x7 {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0 as u8m7x3)), dst0, 7);
+        let t0 = (__builtin_matrix_column_major_load(src0, 7, 15, 10) * (a1 + a1) - a2) * a0 - __builtin_matrix_column_major_load(src1, 7, 1, 7) as u8m7x1 * a3;
+        __builtin_matrix_transpose(a4)
+    }
+
+    pub fn k0032(a0: i32m6x2_b, a1: u16m4x6, dst0: &mut [u8]) {
+        let t0: i32m6x2 = a0;
+        __builtin_matrix_column_major_store(a1 as u8m4x6, dst0, 5);
+    }
+
+    pub fn k0033(a0: f32m6x6, a1: u16m2x8, a2: u16m2x8, s0: i16, i0: i32, i1: i32) -> u16 {
+        let t0 = __builtin_matrix_transpose(a0) + a0;
+        return (a1 + a2 - s0)[i0][i1];
+    }
+
+    /// Kernel `k0034` of the oracle corpus.
+    pub fn k0034(s0: f64, a0: i32m13x7_b, a1: i32m7x13, a2: i32m13x4_b, s1: u32, a3: i32m13x4_b, a4: Matrix<i32, 13, 4>, a5: i32m13x4, i0: u8, a6: i32m4x13_b, dst0: &mut [i32], a7: f64m2x1, a8: i32m1x2, a9: i32m7x13) -> i32m7x13 {
+        __builtin_matrix_column_major_store((s0 ? a0 * a1 * a2 : (s1 ? a3 : a4) + __builtin_matrix_insert(a5, i0, 9 - K8, 177)) + __builtin_matrix_transpose(a6), dst0, 15);
+        let t0 = __builtin_matrix_multiply(a7 as i32m2x1, a8);
+        return a9;
+    }
+
+    pub fn k0035(s0: i16, src0: &[f32], n0: usize, src1: &[f32], a0: f64m1x2_b, dst0: &mut [f64], s1: u32, s2: i32, a1: Matrix<f32, 6, 6>, a2: f32m6x6, s3: u8, s4: f64, i0: i64, s5: i8, s6: u8, a3: f32m6x6_b, a4: f32m6x6, s7: f64, s8: i16, a5: u32m5x1_b, a6: u32m1x1, s9: u64) -> u32m5x1 {
+        let mut t0: Matrix<f32, 6, 6> = s0 ? __builtin_matrix_column_major_load(src0, 6, 6, 7) : __builtin_matrix_column_major_load(src1, 6, 6, n0);
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0 - a0), dst0, 4);
+        t0 *= s1;
+        let t1 = (s2 ? t0 - a1 : a2) / s3;
+        let t2: f32m6x6 = s8 - (__builtin_matrix_insert(a2 / s4, i0, (K8 * 5) / K8, s5) - (s6 ? a3 : a4) * (s7 - a1));
+        a5 * a6 - s9
+    }
+
+    /// Kernel `k0036` of the oracle corpus.
+    pub fn k0036(a0: f32m3x7, i0: u16, i1: i32, s0: f32, s1: i64, a1: f32m3x7, s2: f32, s3: f64, a2: f32m7x3, s4: i16, s5: i16, a3: Matrix<f32, 3, 7>, a4: f32m7x2, a5: f32m2x4, a6: f32m2x4, a7: f32m4x7) -> f32m3x7 {
+        let t0: f32m3x7 = k0005(a0, i0, i1, s0);
+        (__builtin_matrix_add(s1 ? a1 : a1, t0) + (s3 + __builtin_matrix_insert(a1, 2, 6, s2)) - (__builtin_matrix_transpose(a2) + __builtin_matrix_transpose(a2) + (t0 - (s4 - s5) + a3))) * (a4 * __builtin_matrix_insert(a5 - a6, (K3 * 0) / K3, 3, a6[0][0]) * (a7 / 2e0f32))
+    }
+
+    #[allow(unused_variables)]
+    pub fn k0037(a0: u16m4x7, a1: u16m7x2, s0: u16, s1: u32, a2: Matrix<i8, 7, 2>, i0: u32, a3: Matrix<i8, 7, 2>, i1: i64, s2: u64, a4: u16m7x2, src0: &[f64], a5: f64m7x6_b, a6: f64m5x6, dst0: &mut [f64], a7: f64m2x10) -> f64m2x10 {
+        let t0 = a0 * a1;
+        let t1: u16m7x2_b = s0 ? (s1 ? __builtin_matrix_scalar_multiply(a2 * a1[2][i0], 8) : __builtin_matrix_insert(a3, 2, 1, a1[i1][0])) as u16m7x2 : s2 ? a1 : a4;
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, K3 + 2, 7, 7) * a5 + a6, dst0, 5);
+        a7 - -2.5
+    }
+
+    /// Kernel `k0038` of the oracle corpus.
+    pub fn k0038(a0: u32m3x8, a1: u32m8x4, n0: usize, dst0: &mut [u32], a2: u64m7x1, a3: u64m1x7, a4: u32m3x4, s0: f64, a5: u32m4x8, i0: usize, s1: u8, s2: u32) -> u32m3x8 {
+        __builtin_matrix_column_store(a0 * a1, dst0, n0);
+        let t0: Matrix<u64, 7, 7> = -1 - a2 * (a3 + a2[K3 * 2][(K4 * 0) / K4]);
+        s2 as i64 - a4 * (s0 ? __builtin_matrix_insert(a5, i0, 6, s1) : a5)
+    }
+
+    #[inline]
+    pub fn k0039(a0: u8m1x4, a1: u8m4x4, a2: u8m4x2, a3: u8m2x5, a4: u8m5x4, a5: u8m5x4, i0: u16, i1: usize, a6: i16m7x9, s0: i16, s1: u32, dst0: &mut [i16], src0: &[u32], s2: i64) -> u32m7x15 {
+        let t0: i16m7x9_b = k0017(a0, a1, a2, a3, a4, a5, i0, i1, a6, s0);
+        __builtin_matrix_column_store(s1 * t0, dst0, K3 + 5);
+        return __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, (K8 * 7) / K8, 15, 8), 0, 3, s2);
     }
 }
 
 fn run_k0000() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6e75725323d4929e);
-    let a0 = u16m8x4::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Full));
-    let a1 = u16m8x4::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Full));
-    let mut dst0 = rt::vec::<u16>(&mut rng, 32, rt::Dom::Full);
+    let a0 = u16m8x2::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let a1 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u16>(&mut rng, 36, rt::Dom::Full);
     k0000(a0, a1, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0001() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdfef6464718a9796);
-    let a0 = i64m7x11::from_column_major(&rt::vec::<i64>(&mut rng, 77, rt::Dom::Int(-8, 8)));
-    let a1 = i64m7x11::from_column_major(&rt::vec::<i64>(&mut rng, 77, rt::Dom::Full));
-    let src0 = rt::vec::<u16>(&mut rng, 23, rt::Dom::Full);
-    let a2 = u16m3x3::from_column_major(&rt::vec::<u16>(&mut rng, 9, rt::Dom::Full));
-    let r = k0001(a0, a1, &src0, a2);
+    let a0 = i64m7x2::from_column_major(&rt::vec::<i64>(&mut rng, 14, rt::Dom::Full));
+    let a1 = i64m2x11::from_column_major(&rt::vec::<i64>(&mut rng, 22, rt::Dom::Full));
+    let a2 = i32m16x7::from_column_major(&rt::vec::<i32>(&mut rng, 112, rt::Dom::Full));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a3 = i32m7x11::from_column_major(&rt::vec::<i32>(&mut rng, 77, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src0 = rt::vec::<i32>(&mut rng, 107, rt::Dom::Int(-8, 8));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0001(a0, a1, a2, s0, s1, a3, n0, &src0, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0002() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdc3279eb64a0d9ef);
-    let a0 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = k0002(a0, i0);
+    let a0 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0002(a0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0003() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7e0d0eaefcdaf504);
-    let a0 = u16m6x2::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a1 = u16m2x14::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a0 = u64m14x4::from_column_major(&rt::vec::<u64>(&mut rng, 56, rt::Dom::Full));
+    let a1 = u64m4x6::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let a2 = u64m6x14::from_column_major(&rt::vec::<u64>(&mut rng, 84, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src0 = rt::vec::<u64>(&mut rng, 125, rt::Dom::Full);
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
     let a3 = u64m14x3::from_column_major(&rt::vec::<u64>(&mut rng, 42, rt::Dom::Full));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a4 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0003(a0, a1, a2, a3, s0, a4);
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a4 = f64m4x6::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let s4: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s5: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src1 = rt::vec::<f64>(&mut rng, 41, rt::Dom::Dyadic(-32, 32, 2));
+    let s6: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let src2 = rt::vec::<u64>(&mut rng, 25, rt::Dom::Int(0, 16));
+    let r = k0003(a0, a1, s0, a2, n0, &src0, s1, a3, s2, s3, a4, i0, s4, s5, n1, &src1, s6, &src2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0004() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x32e687e4cceccb5e);
-    let src0 = rt::vec::<u64>(&mut rng, 175, rt::Dom::Full);
-    let a0 = u64m8x4::from_column_major(&rt::vec::<u64>(&mut rng, 32, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src1 = rt::vec::<u64>(&mut rng, 111, rt::Dom::Full);
-    let a1 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a2 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let r = k0004(&src0, a0, n0, &src1, a1, s0, s1, a2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u32m8x16::from_column_major(&rt::vec::<u32>(&mut rng, 128, rt::Dom::Full));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 129, rt::Dom::Int(0, 16));
+    let r = k0004(a0, i0, &mut dst0);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0005() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7aeb8aefcec20596);
-    let src0 = rt::vec::<f32>(&mut rng, 27, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a0 = u64m5x8::from_column_major(&rt::vec::<u64>(&mut rng, 40, rt::Dom::Full));
-    let a1 = u64m5x8::from_column_major(&rt::vec::<u64>(&mut rng, 40, rt::Dom::Full));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let r = k0005(&src0, i0, s0, a0, a1, i1);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = f32m3x7::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0005(a0, i0, i1, s0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0006() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1b1cf1b658bf979e);
-    let a0 = i32m14x3::from_column_major(&rt::vec::<i32>(&mut rng, 42, rt::Dom::Full));
-    let a1 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
-    let a2 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 13));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 13));
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a3 = i32m14x1::from_column_major(&rt::vec::<i32>(&mut rng, 14, rt::Dom::Int(-8, 8)));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a4 = i32m14x1::from_column_major(&rt::vec::<i32>(&mut rng, 14, rt::Dom::Int(-8, 8)));
-    let a5 = i32m1x3::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Full));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<u64>(&mut rng, 34, rt::Dom::Int(0, 16));
-    let a6 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 19, rt::Dom::Full);
-    k0006(a0, a1, a2, i0, i1, i2, i3, a3, s0, a4, a5, s1, n0, &src0, a6, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<i32>(&mut rng, 58, rt::Dom::Full);
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a0 = i32m14x1::from_column_major(&rt::vec::<i32>(&mut rng, 14, rt::Dom::Int(-8, 8)));
+    let a1 = i32m1x10::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src1 = rt::vec::<i32>(&mut rng, 69, rt::Dom::Int(-8, 8));
+    let a2 = i32m10x1::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src2 = rt::vec::<i32>(&mut rng, 29, rt::Dom::Int(-8, 8));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 39, rt::Dom::Int(-8, 8));
+    let a3 = f32m8x3::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m3x2::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src3 = rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2));
+    let a5 = f32m3x2::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst1 = rt::vec::<f32>(&mut rng, 30, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
+    let src4 = rt::vec::<i8>(&mut rng, 26, rt::Dom::Int(-8, 8));
+    let r = k0006(&src0, s0, a0, a1, n0, &src1, a2, s1, s2, s3, &src2, n1, &mut dst0, a3, a4, n2, &src3, a5, &mut dst1, &src4);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0007() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa2ebe81c5d805ebd);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<i16>(&mut rng, 82, rt::Dom::Full);
-    let a0 = i16m3x14::from_column_major(&rt::vec::<i16>(&mut rng, 42, rt::Dom::Int(-8, 8)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(14, 17));
-    let src1 = rt::vec::<i16>(&mut rng, 31, rt::Dom::Int(-8, 8));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let src2 = rt::vec::<i16>(&mut rng, 19, rt::Dom::Int(-8, 8));
-    let a1 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a2 = i16m3x7::from_column_major(&rt::vec::<i16>(&mut rng, 21, rt::Dom::Int(-8, 8)));
-    let a3 = i16m3x7::from_column_major(&rt::vec::<i16>(&mut rng, 21, rt::Dom::Int(-8, 8)));
-    let a4 = i16m7x2::from_column_major(&rt::vec::<i16>(&mut rng, 14, rt::Dom::Full));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a5 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6 = f64m4x5::from_column_major(&rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
-    let src3 = rt::vec::<f64>(&mut rng, 22, rt::Dom::Dyadic(-32, 32, 2));
-    let a7 = i64m4x5::from_column_major(&rt::vec::<i64>(&mut rng, 20, rt::Dom::Full));
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0007(n0, &src0, a0, n1, &src1, s0, &src2, a1, a2, a3, a4, i0, s1, a5, s2, a6, &src3, a7, s3);
+    let src0 = rt::vec::<i16>(&mut rng, 10, rt::Dom::Full);
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let src1 = rt::vec::<i16>(&mut rng, 10, rt::Dom::Full);
+    let a0 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
+    let a1 = i16m3x8::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full));
+    let a2 = i16m8x2::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Full));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src2 = rt::vec::<i16>(&mut rng, 37, rt::Dom::Full);
+    let a3 = i64m4x4::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8)));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let r = k0007(&src0, i0, s0, &src1, a0, s1, a1, a2, s2, n0, &src2, a3, s3, s4, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0008() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7a3d8463fb91f7da);
-    let a0 = i8m8x10::from_column_major(&rt::vec::<i8>(&mut rng, 80, rt::Dom::Int(-8, 8)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 9));
-    let a1 = i32m10x3::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Full));
-    let a2 = i8m8x3::from_column_major(&rt::vec::<i8>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 32, rt::Dom::Int(-8, 8));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0008(a0, i0, a1, a2, &src0, i1, i2, s0, s1);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = i8m8x3::from_column_major(&rt::vec::<i8>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = k0008(s0, a0, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0009() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdc3a636ae1761090);
-    let a0 = f64m4x1::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a1 = u32m9x1::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a2 = u32m1x8::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
-    let a3 = u32m8x4::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Full));
-    let src0 = rt::vec::<u32>(&mut rng, 87, rt::Dom::Full);
-    let r = k0009(a0, s0, a1, i0, i1, a2, a3, &src0);
+    let src0 = rt::vec::<f64>(&mut rng, 5, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let src1 = rt::vec::<i16>(&mut rng, 9, rt::Dom::Full);
+    let r = k0009(&src0, s0, s1, i0, s2, i1, &src1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0010() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbaa2aefc02e563ce);
-    let src0 = rt::vec::<i8>(&mut rng, 24, rt::Dom::Full);
     let a0 = i8m3x5::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src1 = rt::vec::<i16>(&mut rng, 19, rt::Dom::Int(-8, 8));
-    let r = k0010(&src0, a0, n0, &src1);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src0 = rt::vec::<i64>(&mut rng, 7, rt::Dom::Int(-8, 8));
+    let a1 = i64m6x1::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
+    let r = k0010(a0, n0, &src0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0011() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf548c5aa4af636f7);
-    let a0 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0011(a0, s0);
+    let a0 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let r = k0011(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0012() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x53f7fcaf410df81c);
-    let src0 = rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8));
-    let a0 = i16m2x6::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
-    let a1 = i16m6x2::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let r = k0012(&src0, a0, a1);
+    let a0 = i16m2x10::from_column_major(&rt::vec::<i16>(&mut rng, 20, rt::Dom::Full));
+    let a1 = i16m10x6::from_column_major(&rt::vec::<i16>(&mut rng, 60, rt::Dom::Full));
+    let a2 = i16m2x6::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
+    let a3 = u16m4x6::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Full));
+    let src0 = rt::vec::<u16>(&mut rng, 35, rt::Dom::Full);
+    let r = k0012(a0, a1, a2, a3, &src0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0013() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xad4e6d1ed230bcf3);
-    let a0 = i32m1x5::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let src0 = rt::vec::<i32>(&mut rng, 13, rt::Dom::Full);
-    let a1 = i32m1x8::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a2 = i32m8x5::from_column_major(&rt::vec::<i32>(&mut rng, 40, rt::Dom::Int(-8, 8)));
-    let a3 = i32m1x8::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let r = k0013(a0, s0, s1, &src0, a1, a2, a3);
+    let src0 = rt::vec::<i32>(&mut rng, 10, rt::Dom::Int(-8, 8));
+    let a0 = i32m8x1::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
+    let a1 = i32m1x5::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i32>(&mut rng, 10, rt::Dom::Int(-8, 8));
+    let a2 = i32m1x5::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Full));
+    let src2 = rt::vec::<i32>(&mut rng, 31, rt::Dom::Int(-8, 8));
+    let a3 = i32m5x5::from_column_major(&rt::vec::<i32>(&mut rng, 25, rt::Dom::Int(-8, 8)));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a4 = i32m5x5::from_column_major(&rt::vec::<i32>(&mut rng, 25, rt::Dom::Full));
+    let a5 = i32m5x5::from_column_major(&rt::vec::<i32>(&mut rng, 25, rt::Dom::Full));
+    let a6 = i32m8x5::from_column_major(&rt::vec::<i32>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let a7 = i32m5x1::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Full));
+    let a8 = u64m8x1::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let r = k0013(&src0, a0, a1, &src1, a2, &src2, a3, s0, s1, a4, a5, a6, a7, a8, s2, s3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0014() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x394c0a02b8636400);
     let a0 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let a1 = u64m1x11::from_column_major(&rt::vec::<u64>(&mut rng, 11, rt::Dom::Full));
+    let a1 = u64m1x11::from_column_major(&rt::vec::<u64>(&mut rng, 11, rt::Dom::Int(0, 16)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 74, rt::Dom::Int(0, 16));
-    let a2 = u16m5x1::from_column_major(&rt::vec::<u16>(&mut rng, 5, rt::Dom::Full));
-    let a3 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<u16>(&mut rng, 28, rt::Dom::Full);
-    let mut dst1 = rt::vec::<u16>(&mut rng, 23, rt::Dom::Full);
-    let r = k0014(a0, a1, n0, &mut dst0, a2, a3, i0, n1, &src0, &mut dst1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let mut dst0 = rt::vec::<u64>(&mut rng, 75, rt::Dom::Full);
+    let a2 = i8m15x13::from_column_major(&rt::vec::<i8>(&mut rng, 195, rt::Dom::Full));
+    let a3 = i8m13x2::from_column_major(&rt::vec::<i8>(&mut rng, 26, rt::Dom::Full));
+    let r = k0014(a0, a1, n0, &mut dst0, a2, a3);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0015() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5af5fcb28f22efda);
-    let a0 = u8m1x8::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src0 = rt::vec::<u8>(&mut rng, 10, rt::Dom::Full);
-    let a1 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a2 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src1 = rt::vec::<u8>(&mut rng, 13, rt::Dom::Full);
-    let r = k0015(a0, n0, &src0, a1, a2, n1, &src1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a1 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let r = k0015(a0, s0, a1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0016() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf3f397fbbae7481c);
-    let a0 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
-    let a1 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = f64m3x1::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = f64m3x4::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<f64>(&mut rng, 19, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a4 = i32m1x2::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full));
-    let a5 = f32m2x9::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = f32m9x1::from_column_major(&rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0016(a0, a1, s0, a2, &mut dst0, a3, n0, &src0, i0, i1, s1, i2, a4, a5, a6);
+    let src0 = rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f64m4x1::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a1 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2));
+    let src1 = rt::vec::<i32>(&mut rng, 60, rt::Dom::Full);
+    let a2 = i32m15x4::from_column_major(&rt::vec::<i32>(&mut rng, 60, rt::Dom::Full));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src2 = rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2));
+    let i4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s4: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a3 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f64m3x6::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = i64m1x11::from_column_major(&rt::vec::<i64>(&mut rng, 11, rt::Dom::Int(-8, 8)));
+    let a7 = i64m11x6::from_column_major(&rt::vec::<i64>(&mut rng, 66, rt::Dom::Int(-8, 8)));
+    let a8 = u64m1x8::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
+    let src3 = rt::vec::<u64>(&mut rng, 58, rt::Dom::Full);
+    let a9 = u64m6x6::from_column_major(&rt::vec::<u64>(&mut rng, 36, rt::Dom::Int(0, 16)));
+    let r = k0016(&src0, a0, i0, s0, i1, a1, s1, &mut dst0, &src1, a2, s2, i2, s3, i3, n0, &src2, i4, s4, a3, a4, a5, a6, a7, a8, &src3, a9);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0017() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x70111962a4dbba6e);
-    let a0 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let a1 = u8m2x4::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let a2 = i8m3x3::from_column_major(&rt::vec::<i8>(&mut rng, 9, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 11, rt::Dom::Full);
-    let a3 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
-    let r = k0017(a0, a1, a2, i0, s0, &mut dst0, a3);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a1 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let a2 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let a3 = u8m2x5::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full));
+    let a4 = u8m5x4::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Full));
+    let a5 = u8m5x4::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a6 = i16m7x9::from_column_major(&rt::vec::<i16>(&mut rng, 63, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0017(a0, a1, a2, a3, a4, a5, i0, i1, a6, s0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0018() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9d7a359f6b0c966b);
-    let a0 = u16m6x2::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a1 = u16m2x14::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
-    let a2 = u64m6x14::from_column_major(&rt::vec::<u64>(&mut rng, 84, rt::Dom::Full));
-    let a3 = u64m14x3::from_column_major(&rt::vec::<u64>(&mut rng, 42, rt::Dom::Full));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a4 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a0 = f32m3x7::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
     let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
     let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let src0 = rt::vec::<u16>(&mut rng, 60, rt::Dom::Int(0, 16));
-    let a5 = u16m4x12::from_column_major(&rt::vec::<u16>(&mut rng, 48, rt::Dom::Full));
-    let a6 = u16m4x3::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a7 = u16m3x2::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
-    let a8 = u16m4x2::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0018(a0, a1, a2, a3, s0, a4, s1, i0, s2, &src0, a5, a6, a7, a8, s3);
+    let src0 = rt::vec::<u16>(&mut rng, 36, rt::Dom::Int(0, 16));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s4: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0018(a0, i0, i1, s0, s1, i2, s2, &src0, s3, i3, s4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0019() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfe75d3c730a8271e);
-    let src0 = rt::vec::<u32>(&mut rng, 11, rt::Dom::Full);
-    let r = k0019(&src0);
+    let src0 = rt::vec::<u8>(&mut rng, 11, rt::Dom::Int(0, 16));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let r = k0019(&src0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0020() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9a92251466c61bdc);
-    let a0 = i8m3x10::from_column_major(&rt::vec::<i8>(&mut rng, 30, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<i8>(&mut rng, 48, rt::Dom::Int(-8, 8));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 57, rt::Dom::Full);
-    k0020(a0, &src0, &src1, s0, n0, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a0 = u32m10x3::from_column_major(&rt::vec::<u32>(&mut rng, 30, rt::Dom::Int(0, 16)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u32m3x7::from_column_major(&rt::vec::<u32>(&mut rng, 21, rt::Dom::Int(0, 16)));
+    let a2 = u32m7x3::from_column_major(&rt::vec::<u32>(&mut rng, 21, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
+    let src0 = rt::vec::<u32>(&mut rng, 90, rt::Dom::Int(0, 16));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let r = k0020(a0, s0, a1, a2, n0, &src0, s1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0021() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x15975e84b67a7c7f);
-    let a0 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
-    let a1 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let r = k0021(a0, a1);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<i16>(&mut rng, 17, rt::Dom::Full);
+    let r = k0021(n0, &src0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0022() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb602fb187d908086);
     let a0 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 13, rt::Dom::Full);
-    let a1 = i8m2x7::from_column_major(&rt::vec::<i8>(&mut rng, 14, rt::Dom::Int(-8, 8)));
-    let a2 = i8m7x4::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Full));
-    let a3 = i8m7x4::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Int(-8, 8)));
-    let a4 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a5 = u32m2x4::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
-    let src0 = rt::vec::<i8>(&mut rng, 26, rt::Dom::Int(-8, 8));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a6 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
-    let r = k0022(a0, &mut dst0, a1, a2, a3, a4, a5, &src0, s0, a6);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a1 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 19, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<i8>(&mut rng, 18, rt::Dom::Full);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    k0022(a0, a1, &mut dst0, n0, &src0, s0, s1, i0, i1);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0023() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc95fd46469e91067);
-    let a0 = u64m5x8::from_column_major(&rt::vec::<u64>(&mut rng, 40, rt::Dom::Full));
-    let a1 = u64m8x3::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a2 = u64m5x3::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let src0 = rt::vec::<u64>(&mut rng, 13, rt::Dom::Full);
-    let a3 = u64m3x7::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u32>(&mut rng, 34, rt::Dom::Full);
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = u64m5x7::from_column_major(&rt::vec::<u64>(&mut rng, 35, rt::Dom::Full));
+    let a1 = u64m5x7::from_column_major(&rt::vec::<u64>(&mut rng, 35, rt::Dom::Int(0, 16)));
+    let a2 = u64m5x4::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Full));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3 = u64m4x7::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Full));
+    let a4 = u64m5x7::from_column_major(&rt::vec::<u64>(&mut rng, 35, rt::Dom::Int(0, 16)));
     let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s4: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0023(a0, a1, a2, i0, i1, s0, &src0, a3, &src1, s1, s2, s3, s4);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a5 = f32m1x3::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f32m3x3::from_column_major(&rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2));
+    k0023(s0, a0, a1, a2, s1, a3, a4, s2, a5, a6, a7, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0024() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd8dbd2c741663a11);
-    let a0 = i64m3x5::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
-    let a1 = i64m3x5::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let a0 = i64m5x3::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
+    let a1 = i64m5x3::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
+    let a2 = i64m5x8::from_column_major(&rt::vec::<i64>(&mut rng, 40, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a3 = i64m8x8::from_column_major(&rt::vec::<i64>(&mut rng, 64, rt::Dom::Full));
+    let a4 = i64m8x2::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
+    let a5 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i64>(&mut rng, 21, rt::Dom::Full);
+    let a6 = i16m5x1::from_column_major(&rt::vec::<i16>(&mut rng, 5, rt::Dom::Full));
+    let a7 = i16m1x1::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Full));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src0 = rt::vec::<u16>(&mut rng, 3, rt::Dom::Full);
-    let a2 = u16m2x1::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Full));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let mut dst0 = rt::vec::<u16>(&mut rng, 3, rt::Dom::Full);
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = i64m5x3::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0024(a0, a1, n0, &src0, a2, s0, &mut dst0, s1, a3, s2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<u64>(&mut rng, 49, rt::Dom::Full);
+    let a8 = u64m10x4::from_column_major(&rt::vec::<u64>(&mut rng, 40, rt::Dom::Full));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a9 = i16m1x2::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src1 = rt::vec::<i16>(&mut rng, 22, rt::Dom::Int(-8, 8));
+    let mut dst1 = rt::vec::<i16>(&mut rng, 27, rt::Dom::Full);
+    let src2 = rt::vec::<u64>(&mut rng, 4, rt::Dom::Full);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let r = k0024(a0, a1, a2, i0, i1, a3, a4, a5, &mut dst0, a6, a7, n0, &src0, a8, i2, a9, n1, &src1, &mut dst1, &src2, s0);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0025() -> Vec<rt::Output> {
@@ -769,252 +818,246 @@ fn run_k0025() -> Vec<rt::Output> {
     let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let mut dst0 = rt::vec::<i32>(&mut rng, 39, rt::Dom::Int(-8, 8));
-    let a1 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let src0 = rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16));
-    let a2 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
-    let r = k0025(a0, s0, s1, &mut dst0, a1, s2, &src0, a2);
+    let a1 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a2 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0025(a0, s0, s1, &mut dst0, a1, a2, i0, s2);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0026() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd736985e77be42b1);
-    let a0 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
     let a1 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16));
-    k0026(a0, s0, a1, i0, &mut dst0);
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 4, rt::Dom::Full);
+    k0026(a0, a1, s0, i0, s1, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0027() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdf9ffb181ce0de55);
-    let a0 = u8m5x3::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<u8>(&mut rng, 29, rt::Dom::Full);
-    let a1 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
-    let a2 = u8m2x3::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let a3 = u8m3x5::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full));
-    let a4 = u16m3x5::from_column_major(&rt::vec::<u16>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let a5 = u16m3x5::from_column_major(&rt::vec::<u16>(&mut rng, 15, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = k0027(a0, n0, &src0, a1, a2, a3, a4, a5, i0, i1);
+    let src0 = rt::vec::<u8>(&mut rng, 28, rt::Dom::Int(0, 16));
+    let a0 = u8m3x5::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full));
+    let a1 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0027(s0, n0, &src0, a0, a1, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0028() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xce2bec7724f67431);
-    let src0 = rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a0 = f32m1x5::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m1x5::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let mut dst0 = rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0028(&src0, s0, a0, a1, &mut dst0, i0, s1, s2);
+    let src0 = rt::vec::<f32>(&mut rng, 17, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = u32m8x3::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
+    let a1 = u32m3x12::from_column_major(&rt::vec::<u32>(&mut rng, 36, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 118, rt::Dom::Full);
+    let src1 = rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16));
+    let a2 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let a3 = u16m1x11::from_column_major(&rt::vec::<u16>(&mut rng, 11, rt::Dom::Full));
+    let src2 = rt::vec::<u16>(&mut rng, 35, rt::Dom::Int(0, 16));
+    let a4 = f32m1x5::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a5 = f32m5x5::from_column_major(&rt::vec::<f32>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0028(&src0, a0, a1, &mut dst0, &src1, a2, a3, &src2, a4, s0, a5);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0029() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfaed8110c42a880d);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<i8>(&mut rng, 22, rt::Dom::Full);
-    let src1 = rt::vec::<i64>(&mut rng, 33, rt::Dom::Full);
-    let a0 = i64m3x11::from_column_major(&rt::vec::<i64>(&mut rng, 33, rt::Dom::Int(-8, 8)));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = i64m3x5::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
-    let a2 = i64m5x11::from_column_major(&rt::vec::<i64>(&mut rng, 55, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
-    let a3 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let a4 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16));
-    let a5 = u32m4x6::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
-    let a6 = u32m4x6::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src2 = rt::vec::<u32>(&mut rng, 96, rt::Dom::Int(0, 16));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let mut dst1 = rt::vec::<i64>(&mut rng, 64, rt::Dom::Int(-8, 8));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = k0029(n0, &src0, &src1, a0, s0, s1, a1, a2, i0, a3, a4, &mut dst0, a5, a6, n1, &src2, s2, &mut dst1, i1);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
+    let a2 = i64m4x11::from_column_major(&rt::vec::<i64>(&mut rng, 44, rt::Dom::Full));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a3 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let s3: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a4 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s5: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let s6: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5 = f32m5x1::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
+    k0029(s0, a0, s1, a1, a2, s2, a3, s3, a4, s4, i0, s5, s6, a5, n0, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0030() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xaea24cd450f22157);
-    let a0 = f64m4x2::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let a1 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a2 = f64m2x4::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f64m2x4::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0030(a0, a1, s0, a2, a3, s1);
+    let a0 = f64m4x4::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0030(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0031() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcaccc6abf723ed1c);
-    let a0 = u8m7x3::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Full));
-    let src0 = rt::vec::<u8>(&mut rng, 29, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 28, rt::Dom::Int(0, 16));
-    let a1 = i32m6x3::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Int(-8, 8)));
-    let src1 = rt::vec::<u64>(&mut rng, 17, rt::Dom::Int(0, 16));
-    let a2 = u64m2x1::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let a3 = i16m1x3::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
-    let r = k0031(a0, &src0, n0, &mut dst0, a1, &src1, a2, a3);
+    let a0 = u8m7x3::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 23, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<u8>(&mut rng, 149, rt::Dom::Int(0, 16));
+    let a1 = u8m15x7::from_column_major(&rt::vec::<u8>(&mut rng, 105, rt::Dom::Int(0, 16)));
+    let a2 = u8m7x7::from_column_major(&rt::vec::<u8>(&mut rng, 49, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<u8>(&mut rng, 9, rt::Dom::Int(0, 16));
+    let a3 = u8m1x3::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let a4 = u8m7x15::from_column_major(&rt::vec::<u8>(&mut rng, 105, rt::Dom::Int(0, 16)));
+    let r = k0031(a0, &mut dst0, &src0, a1, a2, &src1, a3, a4);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0032() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x31aa7e52fdb9cb82);
-    let a0 = u8m2x6::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a1 = i32m2x6::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src0 = rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = u8m2x1::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a3 = u8m2x1::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
-    let a4 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let a5 = u8m1x3::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let a6 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
-    let a7 = u8m1x6::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let r = k0032(a0, a1, n0, &src0, a2, i0, i1, a3, a4, a5, a6, a7);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i32m6x2::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a1 = u16m4x6::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 31, rt::Dom::Int(0, 16));
+    k0032(a0, a1, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0033() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x50760dfb5cef137a);
     let a0 = f32m6x6::from_column_major(&rt::vec::<f32>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = i64m8x12::from_column_major(&rt::vec::<i64>(&mut rng, 96, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let r = k0033(a0, a1, i0);
+    let a1 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
+    let a2 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let r = k0033(a0, a1, a2, s0, i0, i1);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0034() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe32fffad8cf2077c);
-    let a0 = i32m13x3::from_column_major(&rt::vec::<i32>(&mut rng, 39, rt::Dom::Int(-8, 8)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
-    let a2 = i32m13x8::from_column_major(&rt::vec::<i32>(&mut rng, 104, rt::Dom::Full));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src0 = rt::vec::<i32>(&mut rng, 41, rt::Dom::Full);
-    let mut dst0 = rt::vec::<i32>(&mut rng, 52, rt::Dom::Full);
-    let a3 = f64m13x8::from_column_major(&rt::vec::<f64>(&mut rng, 104, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(13, 16));
-    let src1 = rt::vec::<f32>(&mut rng, 13, rt::Dom::Dyadic(-32, 32, 2));
-    let a4 = i32m1x6::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s4: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a5 = i32m6x3::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full));
-    let r = k0034(a0, s0, a1, a2, s1, n0, &src0, &mut dst0, a3, i0, s2, n1, &src1, a4, s3, s4, a5);
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = i32m13x7::from_column_major(&rt::vec::<i32>(&mut rng, 91, rt::Dom::Full));
+    let a1 = i32m7x13::from_column_major(&rt::vec::<i32>(&mut rng, 91, rt::Dom::Int(-8, 8)));
+    let a2 = i32m13x4::from_column_major(&rt::vec::<i32>(&mut rng, 52, rt::Dom::Int(-8, 8)));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = i32m13x4::from_column_major(&rt::vec::<i32>(&mut rng, 52, rt::Dom::Full));
+    let a4 = i32m13x4::from_column_major(&rt::vec::<i32>(&mut rng, 52, rt::Dom::Int(-8, 8)));
+    let a5 = i32m13x4::from_column_major(&rt::vec::<i32>(&mut rng, 52, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 12));
+    let a6 = i32m4x13::from_column_major(&rt::vec::<i32>(&mut rng, 52, rt::Dom::Int(-8, 8)));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 59, rt::Dom::Full);
+    let a7 = f64m2x1::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a8 = i32m1x2::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let a9 = i32m7x13::from_column_major(&rt::vec::<i32>(&mut rng, 91, rt::Dom::Int(-8, 8)));
+    let r = k0034(s0, a0, a1, a2, s1, a3, a4, a5, i0, a6, &mut dst0, a7, a8, a9);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0035() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xff85f96056a4ab4a);
-    let a0 = f32m6x6::from_column_major(&rt::vec::<f32>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.5, 1.0, 2.0, 4.0, -2.0, 0.25, 3.0, 1.5, -0.75]));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<f32>(&mut rng, 41, rt::Dom::Dyadic(-32, 32, 2));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src1 = rt::vec::<f32>(&mut rng, 53, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
     let a1 = f32m6x6::from_column_major(&rt::vec::<f32>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f32m3x6::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src0 = rt::vec::<f32>(&mut rng, 47, rt::Dom::Dyadic(-32, 32, 2));
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0035(a0, s0, i0, s1, a1, a2, a3, a4, s2, &src0, s3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a2 = f32m6x6::from_column_major(&rt::vec::<f32>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s4: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.5, 1.0, 2.0, 4.0, -2.0, 0.25, 3.0, 1.5, -0.75]));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let s5: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s6: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = f32m6x6::from_column_major(&rt::vec::<f32>(&mut rng, 36, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a4 = f32m6x6::from_column_major(&rt::vec::<f32>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
+    let s7: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s8: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a5 = u32m5x1::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(0, 16)));
+    let a6 = u32m1x1::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Full));
+    let s9: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0035(s0, &src0, n0, &src1, a0, &mut dst0, s1, s2, a1, a2, s3, s4, i0, s5, s6, a3, a4, s7, s8, a5, a6, s9);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0036() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc84a4a249d2d15b8);
-    let a0 = u16m6x2::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a1 = u16m2x14::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
-    let a2 = u64m6x14::from_column_major(&rt::vec::<u64>(&mut rng, 84, rt::Dom::Full));
-    let a3 = u64m14x3::from_column_major(&rt::vec::<u64>(&mut rng, 42, rt::Dom::Full));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a4 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full));
-    let a6 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0036(a0, a1, a2, a3, s0, a4, a5, a6, i0, s1, s2);
+    let a0 = f32m3x7::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a1 = f32m3x7::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f32m7x3::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let s4: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s5: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3 = f32m3x7::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m7x2::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f32m4x7::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0036(a0, i0, i1, s0, s1, a1, s2, s3, a2, s4, s5, a3, a4, a5, a6, a7);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0037() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb7fd80c5818b07ef);
-    let a0 = u16m4x2::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u16m6x2::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a2 = u16m2x14::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
-    let a3 = u64m6x14::from_column_major(&rt::vec::<u64>(&mut rng, 84, rt::Dom::Full));
-    let a4 = u64m14x3::from_column_major(&rt::vec::<u64>(&mut rng, 42, rt::Dom::Full));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a5 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full));
-    let a7 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a8 = u64m2x4::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let a9 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let r = k0037(a0, i0, s0, a1, a2, a3, a4, s1, a5, a6, a7, i1, s2, s3, a8, a9);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u16m4x7::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a1 = u16m7x2::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Full));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = i8m7x2::from_column_major(&rt::vec::<i8>(&mut rng, 14, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = i8m7x2::from_column_major(&rt::vec::<i8>(&mut rng, 14, rt::Dom::Full));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a4 = u16m7x2::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<f64>(&mut rng, 49, rt::Dom::Dyadic(-32, 32, 2));
+    let a5 = f64m7x6::from_column_major(&rt::vec::<f64>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f64m5x6::from_column_major(&rt::vec::<f64>(&mut rng, 30, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 30, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
+    let a7 = f64m2x10::from_column_major(&rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0037(a0, a1, s0, s1, a2, i0, a3, i1, s2, a4, &src0, a5, a6, &mut dst0, a7);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0038() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x58779246adde6602);
-    let src0 = rt::vec::<u32>(&mut rng, 15, rt::Dom::Full);
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 19, rt::Dom::Int(0, 16));
-    let a0 = u16m6x2::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a1 = u16m2x14::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
-    let a2 = u64m6x14::from_column_major(&rt::vec::<u64>(&mut rng, 84, rt::Dom::Full));
-    let a3 = u64m14x3::from_column_major(&rt::vec::<u64>(&mut rng, 42, rt::Dom::Full));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a4 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full));
-    let a6 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a7 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let s4: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a8 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let a9 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let a10 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let src1 = rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0038(&src0, i0, i1, s0, &mut dst0, a0, a1, a2, a3, s1, a4, a5, a6, i2, s2, s3, a7, s4, a8, a9, a10, &src1);
+    let a0 = u32m3x8::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a1 = u32m8x4::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Int(0, 16)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 22, rt::Dom::Full);
+    let a2 = u64m7x1::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Full));
+    let a3 = u64m1x7::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Full));
+    let a4 = u32m3x4::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a5 = u32m4x8::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Full));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0038(a0, a1, n0, &mut dst0, a2, a3, a4, s0, a5, i0, s1, s2);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0039() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5e1ce42ee4e84469);
-    let a0 = f64m4x2::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let a1 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a2 = f64m2x4::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f64m2x4::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 23, rt::Dom::Dyadic(-32, 32, 2));
-    k0039(a0, a1, s0, a2, a3, s1, s2, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a0 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a1 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let a2 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let a3 = u8m2x5::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full));
+    let a4 = u8m5x4::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Full));
+    let a5 = u8m5x4::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a6 = i16m7x9::from_column_major(&rt::vec::<i16>(&mut rng, 63, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 73, rt::Dom::Full);
+    let src0 = rt::vec::<u32>(&mut rng, 120, rt::Dom::Int(0, 16));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0039(a0, a1, a2, a3, a4, a5, i0, i1, a6, s0, s1, &mut dst0, &src0, s2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 /// Every kernel of this chunk with its runner.

@@ -7,1194 +7,1211 @@ typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
 typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
 typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
 typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
-typedef signed char i8m1x7 __attribute__((matrix_type(1, 7)));
-typedef signed char i8m2x1 __attribute__((matrix_type(4 - K2, 6 - K5)));
 typedef signed char i8m2x2 __attribute__((matrix_type(2, 2)));
-typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
-typedef signed char i8m2x6 __attribute__((matrix_type(10 - K8, 5 + 1)));
-typedef signed char i8m3x2 __attribute__((matrix_type(3, 2)));
-typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
-typedef signed char i8m3x6 __attribute__((matrix_type(3, 6)));
-typedef signed char i8m3x16 __attribute__((matrix_type(3, 16)));
+typedef signed char i8m2x4 __attribute__((matrix_type(4 - K2, 9 - K5)));
+typedef signed char i8m2x8 __attribute__((matrix_type(2, 8)));
+typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
+typedef signed char i8m4x2 __attribute__((matrix_type((K3 * 4) / K3, 4 - K2)));
 typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
-typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
+typedef signed char i8m4x5 __attribute__((matrix_type(4, 5)));
 typedef signed char i8m5x1 __attribute__((matrix_type(5, 1)));
+typedef signed char i8m5x4 __attribute__((matrix_type(5, 4)));
 typedef signed char i8m5x8 __attribute__((matrix_type(5, 8)));
 typedef signed char i8m5x16 __attribute__((matrix_type(5, 16)));
-typedef signed char i8m6x3 __attribute__((matrix_type(6, 3)));
-typedef signed char i8m6x7 __attribute__((matrix_type(6, 7)));
-typedef signed char i8m7x2 __attribute__((matrix_type(7, 2)));
-typedef signed char i8m7x4 __attribute__((matrix_type(7, 4)));
-typedef signed char i8m7x12 __attribute__((matrix_type(7, 12)));
-typedef signed char i8m7x14 __attribute__((matrix_type(7, 14)));
 typedef signed char i8m8x16 __attribute__((matrix_type(8, 16)));
-typedef signed char i8m14x12 __attribute__((matrix_type(14, 12)));
-typedef signed char i8m16x4 __attribute__((matrix_type(16, 4)));
-typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
+typedef signed char i8m15x1 __attribute__((matrix_type(15, 1)));
+typedef signed char i8m15x2 __attribute__((matrix_type(15, 2)));
+typedef signed char i8m15x4 __attribute__((matrix_type(15, 4)));
 typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
-typedef short i16m1x6 __attribute__((matrix_type(1, 6)));
-typedef short i16m1x11 __attribute__((matrix_type(1, 11)));
-typedef short i16m1x12 __attribute__((matrix_type(1, 12)));
-typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
-typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-typedef short i16m3x16 __attribute__((matrix_type(3, 16)));
+typedef short i16m1x10 __attribute__((matrix_type(1, 10)));
+typedef short i16m2x8 __attribute__((matrix_type(2, 8)));
+typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
 typedef short i16m4x1 __attribute__((matrix_type(4, 1)));
-typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
-typedef short i16m4x7 __attribute__((matrix_type(4, 7)));
+typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
+typedef short i16m4x5 __attribute__((matrix_type(4, 5)));
 typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
-typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
+typedef short i16m5x12 __attribute__((matrix_type(5, 12)));
 typedef short i16m6x7 __attribute__((matrix_type(6, 7)));
-typedef short i16m6x11 __attribute__((matrix_type(6, 11)));
+typedef short i16m7x4 __attribute__((matrix_type(7, 4)));
+typedef short i16m7x6 __attribute__((matrix_type(7, 6)));
 typedef short i16m7x8 __attribute__((matrix_type(7, 8)));
+typedef short i16m8x1 __attribute__((matrix_type(8, 1)));
 typedef short i16m8x5 __attribute__((matrix_type(8, 5)));
-typedef short i16m12x2 __attribute__((matrix_type(12, 2)));
+typedef short i16m8x16 __attribute__((matrix_type(8, 16)));
+typedef short i16m10x1 __attribute__((matrix_type(10, 1)));
 typedef short i16m12x5 __attribute__((matrix_type(12, 5)));
-typedef short i16m15x3 __attribute__((matrix_type(15, 3)));
-typedef short i16m15x16 __attribute__((matrix_type(15, 16)));
-typedef int i32m1x1 __attribute__((matrix_type((K5 * 1) / K5, 3 - K2)));
-typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
+typedef short i16m13x6 __attribute__((matrix_type(13, 6)));
+typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
+typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
+typedef int i32m1x8 __attribute__((matrix_type(1, 8)));
+typedef int i32m1x16 __attribute__((matrix_type(1, 16)));
 typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
-typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
-typedef int i32m5x13 __attribute__((matrix_type(5, 13)));
+typedef int i32m2x7 __attribute__((matrix_type(2, 7)));
+typedef int i32m2x16 __attribute__((matrix_type(2, 16)));
+typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
+typedef int i32m3x16 __attribute__((matrix_type(3, 16)));
+typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
+typedef int i32m4x5 __attribute__((matrix_type((K3 * 4) / K3, 9 - K4)));
+typedef int i32m5x1 __attribute__((matrix_type(5, 1)));
+typedef int i32m5x3 __attribute__((matrix_type(5, 3)));
+typedef int i32m5x4 __attribute__((matrix_type(5, 4)));
+typedef int i32m5x6 __attribute__((matrix_type(5, 6)));
 typedef int i32m5x16 __attribute__((matrix_type(5, 16)));
-typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
-typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
-typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
-typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned char u8m2x5 __attribute__((matrix_type(2, 5)));
-typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
-typedef unsigned char u8m2x7 __attribute__((matrix_type(2, 7)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(K3, 10 - K8)));
+typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
+typedef int i32m8x5 __attribute__((matrix_type(8, 5)));
+typedef int i32m13x5 __attribute__((matrix_type(13, 5)));
+typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
+typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
+typedef long i64m2x7 __attribute__((matrix_type(2, 7)));
+typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
+typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
+typedef long i64m4x2 __attribute__((matrix_type((K4 * 4) / K4, 10 - K8)));
+typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
+typedef long i64m8x6 __attribute__((matrix_type(8, 6)));
+typedef long i64m9x2 __attribute__((matrix_type(9, 2)));
+typedef long i64m13x6 __attribute__((matrix_type(13, 6)));
+typedef unsigned char u8m1x1 __attribute__((matrix_type(0 + 1, (K2 * 1) / K2)));
+typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned char u8m4x15 __attribute__((matrix_type(4, 15)));
+typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
 typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
-typedef unsigned char u8m5x4 __attribute__((matrix_type(9 - K4, 3 + 1)));
-typedef unsigned char u8m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned char u8m6x2 __attribute__((matrix_type(6, 2)));
-typedef unsigned char u8m6x6 __attribute__((matrix_type(6, 6)));
-typedef unsigned char u8m6x12 __attribute__((matrix_type(6, 12)));
-typedef unsigned char u8m8x6 __attribute__((matrix_type(8, 6)));
-typedef unsigned char u8m12x4 __attribute__((matrix_type(20 - K8, K4)));
+typedef unsigned char u8m7x8 __attribute__((matrix_type(7, 8)));
+typedef unsigned char u8m8x6 __attribute__((matrix_type((K8 * 8) / K8, 10 - K4)));
 typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned short u16m1x2 __attribute__((matrix_type(4 - K3, 4 - K2)));
-typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
-typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
+typedef unsigned short u16m2x7 __attribute__((matrix_type(2, 7)));
+typedef unsigned short u16m2x9 __attribute__((matrix_type(10 - K8, (K2 * 9) / K2)));
 typedef unsigned short u16m2x14 __attribute__((matrix_type(2, 14)));
-typedef unsigned short u16m3x8 __attribute__((matrix_type(3, 8)));
-typedef unsigned short u16m4x2 __attribute__((matrix_type(K2 + 2, 6 - K4)));
+typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned short u16m4x1 __attribute__((matrix_type(9 - K5, (K8 * 1) / K8)));
+typedef unsigned short u16m4x2 __attribute__((matrix_type(K2 + 2, 1 + 1)));
+typedef unsigned short u16m4x5 __attribute__((matrix_type(4, 5)));
+typedef unsigned short u16m4x7 __attribute__((matrix_type(4, 7)));
+typedef unsigned short u16m5x1 __attribute__((matrix_type(5, 1)));
 typedef unsigned short u16m5x11 __attribute__((matrix_type(5, 11)));
+typedef unsigned short u16m5x14 __attribute__((matrix_type(7 - K2, 19 - K5)));
 typedef unsigned short u16m6x2 __attribute__((matrix_type(6, 2)));
-typedef unsigned short u16m6x3 __attribute__((matrix_type(11 - K5, 8 - K5)));
-typedef unsigned short u16m8x14 __attribute__((matrix_type(12 - K4, K3 + 11)));
-typedef unsigned short u16m12x5 __attribute__((matrix_type(12, 5)));
-typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned int u32m1x16 __attribute__((matrix_type(1, 16)));
-typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
-typedef unsigned int u32m4x2 __attribute__((matrix_type(K2 * 2, K2)));
+typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
+typedef unsigned short u16m8x5 __attribute__((matrix_type((K4 * 8) / K4, (K5 * 5) / K5)));
+typedef unsigned short u16m11x2 __attribute__((matrix_type(13 - K2, 7 - K5)));
+typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned int u32m1x8 __attribute__((matrix_type(1, 8)));
+typedef unsigned int u32m1x15 __attribute__((matrix_type(1, 15)));
 typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
 typedef unsigned int u32m5x6 __attribute__((matrix_type(5, 6)));
-typedef unsigned int u32m6x1 __attribute__((matrix_type((K3 * 6) / K3, 3 - K2)));
-typedef unsigned int u32m6x4 __attribute__((matrix_type(K2 * 3, 9 - K5)));
-typedef unsigned int u32m6x5 __attribute__((matrix_type(6, 5)));
+typedef unsigned int u32m6x2 __attribute__((matrix_type(6, 2)));
+typedef unsigned int u32m6x4 __attribute__((matrix_type(6, 4)));
 typedef unsigned int u32m6x7 __attribute__((matrix_type(6, 7)));
-typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
-typedef unsigned int u32m7x7 __attribute__((matrix_type(7, 7)));
-typedef unsigned int u32m16x15 __attribute__((matrix_type(16, 15)));
+typedef unsigned int u32m8x3 __attribute__((matrix_type(8, 3)));
+typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
+typedef unsigned int u32m12x6 __attribute__((matrix_type(12, 6)));
 typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned long u64m1x6 __attribute__((matrix_type(1, 6)));
-typedef unsigned long u64m3x5 __attribute__((matrix_type(3, 5)));
-typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
-typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned long u64m4x4 __attribute__((matrix_type(4, 4)));
-typedef unsigned long u64m5x1 __attribute__((matrix_type(5, 1)));
-typedef unsigned long u64m5x2 __attribute__((matrix_type(9 - K4, 6 - K4)));
-typedef unsigned long u64m5x12 __attribute__((matrix_type(5, 12)));
-typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned long u64m6x3 __attribute__((matrix_type(K5 + 1, (K4 * 3) / K4)));
-typedef unsigned long u64m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned long u64m6x7 __attribute__((matrix_type(K2 + 4, 10 - K3)));
-typedef unsigned long u64m6x8 __attribute__((matrix_type(6, 8)));
-typedef unsigned long u64m8x1 __attribute__((matrix_type(8, 1)));
-typedef unsigned long u64m8x4 __attribute__((matrix_type(8, 4)));
-typedef unsigned long u64m8x5 __attribute__((matrix_type(8, 5)));
-typedef unsigned long u64m8x7 __attribute__((matrix_type(8, 7)));
-typedef unsigned long u64m11x3 __attribute__((matrix_type(11, 3)));
-typedef unsigned long u64m12x1 __attribute__((matrix_type(12, 1)));
-typedef unsigned long u64m13x2 __attribute__((matrix_type(13, 2)));
+typedef unsigned long u64m1x15 __attribute__((matrix_type((K2 * 1) / K2, 14 + 1)));
+typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned long u64m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned long u64m6x4 __attribute__((matrix_type(K5 + 1, (K2 * 4) / K2)));
+typedef unsigned long u64m6x7 __attribute__((matrix_type(6, 7)));
+typedef unsigned long u64m11x3 __attribute__((matrix_type((K5 * 11) / K5, 6 - K3)));
 typedef unsigned long u64m13x6 __attribute__((matrix_type(13, 6)));
-typedef unsigned long u64m14x1 __attribute__((matrix_type(14, 1)));
-typedef unsigned long u64m16x6 __attribute__((matrix_type(16, 6)));
-typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
-typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-typedef float f32m3x7 __attribute__((matrix_type(3, 7)));
+typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
+typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
+typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
 typedef float f32m4x7 __attribute__((matrix_type(4, 7)));
+typedef float f32m5x2 __attribute__((matrix_type(5, 2)));
 typedef float f32m5x4 __attribute__((matrix_type(5, 4)));
 typedef float f32m5x7 __attribute__((matrix_type(5, 7)));
-typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
-typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
-typedef float f32m6x11 __attribute__((matrix_type(K2 * 3, (K2 * 11) / K2)));
-typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
-typedef float f32m7x5 __attribute__((matrix_type(7, 5)));
-typedef float f32m8x3 __attribute__((matrix_type(8, 3)));
 typedef float f32m12x3 __attribute__((matrix_type(12, 3)));
-typedef float f32m12x8 __attribute__((matrix_type(12, 8)));
 typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
 typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
-typedef double f64m1x6 __attribute__((matrix_type((K2 * 1) / K2, K2 * 3)));
-typedef double f64m1x9 __attribute__((matrix_type(1, 9)));
+typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
+typedef double f64m1x6 __attribute__((matrix_type(1, 6)));
+typedef double f64m1x8 __attribute__((matrix_type(1, 8)));
 typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
-typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
-typedef double f64m2x6 __attribute__((matrix_type(2, 6)));
-typedef double f64m2x7 __attribute__((matrix_type((K3 * 2) / K3, 12 - K5)));
-typedef double f64m2x9 __attribute__((matrix_type(2, 9)));
-typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
 typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-typedef double f64m3x5 __attribute__((matrix_type(3, 5)));
-typedef double f64m3x15 __attribute__((matrix_type(11 - K8, (K2 * 15) / K2)));
+typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
 typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
-typedef double f64m5x15 __attribute__((matrix_type(5, 15)));
-typedef double f64m6x8 __attribute__((matrix_type(6, 8)));
-typedef double f64m7x2 __attribute__((matrix_type(7, 2)));
-typedef double f64m8x3 __attribute__((matrix_type(8, 3)));
-typedef double f64m8x5 __attribute__((matrix_type(K8, K5)));
-typedef double f64m8x8 __attribute__((matrix_type(8, 8)));
-typedef double f64m9x1 __attribute__((matrix_type(9, 1)));
-typedef signed char i8m1x2_b __attribute__((matrix_type(6 - K5, (K8 * 2) / K8)));
-typedef signed char i8m2x2_b __attribute__((matrix_type((K5 * 2) / K5, (K5 * 2) / K5)));
-typedef signed char i8m3x2_b __attribute__((matrix_type(3, 2)));
-typedef signed char i8m4x3_b __attribute__((matrix_type(K4, (K5 * 3) / K5)));
-typedef signed char i8m7x2_b __attribute__((matrix_type(7, 2)));
-typedef short i16m1x2_b __attribute__((matrix_type(1, 2)));
-typedef short i16m4x2_b __attribute__((matrix_type(K3 + 1, (K4 * 2) / K4)));
-typedef int i32m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned char u8m4x1_b __attribute__((matrix_type(K4, (K5 * 1) / K5)));
-typedef unsigned char u8m6x6_b __attribute__((matrix_type(K3 * 2, (K2 * 6) / K2)));
-typedef unsigned char u8m12x4_b __attribute__((matrix_type(12, 4)));
-typedef unsigned short u16m3x8_b __attribute__((matrix_type(3, 8)));
-typedef unsigned short u16m4x2_b __attribute__((matrix_type(K2 + 2, (K8 * 2) / K8)));
-typedef unsigned long u64m5x12_b __attribute__((matrix_type(5, 12)));
-typedef unsigned long u64m6x3_b __attribute__((matrix_type(6, 3)));
-typedef unsigned long u64m6x4_b __attribute__((matrix_type(6, 4)));
-typedef float f32m3x7_b __attribute__((matrix_type(3, 7)));
-typedef float f32m5x4_b __attribute__((matrix_type((K5 * 5) / K5, K4)));
-typedef double f64m1x6_b __attribute__((matrix_type(1, 6)));
-typedef double f64m2x4_b __attribute__((matrix_type(2, 4)));
+typedef double f64m5x14 __attribute__((matrix_type(5, 14)));
+typedef double f64m6x2 __attribute__((matrix_type(K2 * 3, (K8 * 2) / K8)));
+typedef double f64m6x3 __attribute__((matrix_type(6, 3)));
+typedef double f64m6x4 __attribute__((matrix_type(6, 4)));
+typedef double f64m8x5 __attribute__((matrix_type(8, 5)));
+typedef double f64m14x4 __attribute__((matrix_type(14, 4)));
+typedef signed char i8m1x2_b __attribute__((matrix_type(1, 2)));
+typedef signed char i8m4x3_b __attribute__((matrix_type(4, 3)));
+typedef signed char i8m5x1_b __attribute__((matrix_type(5, 1)));
+typedef short i16m4x1_b __attribute__((matrix_type((K8 * 4) / K8, 3 - K2)));
+typedef short i16m7x4_b __attribute__((matrix_type(7, 4)));
+typedef short i16m8x5_b __attribute__((matrix_type(8, 5)));
+typedef short i16m12x5_b __attribute__((matrix_type(12, 5)));
+typedef int i32m1x6_b __attribute__((matrix_type(1, 6)));
+typedef int i32m5x1_b __attribute__((matrix_type(5, 1)));
+typedef int i32m5x16_b __attribute__((matrix_type((K8 * 5) / K8, K3 + 13)));
+typedef long i64m1x2_b __attribute__((matrix_type(1, 2)));
+typedef long i64m2x1_b __attribute__((matrix_type(2, 1)));
+typedef long i64m8x6_b __attribute__((matrix_type(8, 6)));
+typedef long i64m9x2_b __attribute__((matrix_type(9, 2)));
+typedef unsigned short u16m2x4_b __attribute__((matrix_type(10 - K8, (K5 * 4) / K5)));
+typedef unsigned short u16m2x9_b __attribute__((matrix_type(2, 9)));
+typedef unsigned short u16m5x14_b __attribute__((matrix_type(5, 14)));
+typedef unsigned int u32m1x8_b __attribute__((matrix_type(1, 8)));
+typedef unsigned int u32m8x4_b __attribute__((matrix_type(8, 4)));
+typedef float f32m5x4_b __attribute__((matrix_type(5, 4)));
+typedef double f64m1x8_b __attribute__((matrix_type(6 - K5, K2 + 6)));
 typedef double f64m8x5_b __attribute__((matrix_type(8, 5)));
-typedef double f64m8x8_b __attribute__((matrix_type(8, 8)));
 
-u16m2x1 k0040(u16m6x3 a0, unsigned long n0, const unsigned short *src0, unsigned int s0, unsigned int s1, const unsigned short *src1, unsigned char s2, u16m1x2 a1) {
-    __auto_type t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-    return __builtin_matrix_column_major_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1);
+u16m6x2 k0040(u16m6x2 a0, const unsigned short *src0, u16m3x4 a1, u16m4x2 a2) {
+    __auto_type t0 = a0;
+    return __builtin_matrix_column_major_load(src0, 6, 3, 9) * (a1 * a2);
 }
 
 static void run_k0040(void) {
     rt_rng rng = {0x6b013ee9519adb26ULL};
-    unsigned short a0_b[18]; rt_fill_u16(&rng, a0_b, 18, RT_DOM_FULL);
-    u16m6x3 a0 = __builtin_matrix_column_major_load(a0_b, 6, 3, 6);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned short src0[10]; rt_fill_u16(&rng, src0, 10, RT_DOM_INT(0LL, 16LL));
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short src1[2]; rt_fill_u16(&rng, src1, 2, RT_DOM_FULL);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short a1_b[2]; rt_fill_u16(&rng, a1_b, 2, RT_DOM_FULL);
-    u16m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
-    u16m2x1 r = k0040(a0, n0, src0, s0, s1, src1, s2, a1);
-    unsigned short r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u16("k0040", "ret", r_b, 2);
+    unsigned short a0_b[12]; rt_fill_u16(&rng, a0_b, 12, RT_DOM_FULL);
+    u16m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
+    unsigned short src0[25]; rt_fill_u16(&rng, src0, 25, RT_DOM_INT(0LL, 16LL));
+    unsigned short a1_b[12]; rt_fill_u16(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
+    u16m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
+    unsigned short a2_b[8]; rt_fill_u16(&rng, a2_b, 8, RT_DOM_FULL);
+    u16m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    u16m6x2 r = k0040(a0, src0, a1, a2);
+    unsigned short r_b[12]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_u16("k0040", "ret", r_b, 12);
 }
 
-void k0041(unsigned long n0, const unsigned int *src0, u32m1x3 a0, signed char *dst0, unsigned long n1, const unsigned char *src1, const unsigned char *src2, u8m6x2 a1, u8m2x5 a2, unsigned short s0) {
-    __builtin_matrix_column_major_store((i8m1x3) (__builtin_matrix_column_major_load(src0, 1, 3, n0) - a0), dst0, 1);
-    u64m3x5 t0 = (u64m3x5) ((__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 6, 3, n1)) - __builtin_matrix_column_major_load(src2, 3, 6, 6)) * (a1 * a2 + s0));
+u8m1x1 k0041(u32m1x8 a0, u32m8x3 a1, signed char *dst0, unsigned char s0, const unsigned int *src0, long s1, u32m8x4_b a2, unsigned int s2, u32m1x2 a3, const unsigned int *src1, u32m1x8 a4, u8m1x1 a5, u8m1x1 a6, u32m1x1 a7) {
+    __builtin_matrix_column_major_store((i8m1x3) (a0 * a1), dst0, 4);
+    u32m1x8_b t0 = (s0 ? __builtin_matrix_column_major_load(src0, 1, 4, 5 - K4) / s1 * __builtin_matrix_transpose(a2) : a0 + s2) - a3 * __builtin_matrix_column_major_load(src1, 2, 1, 5) * a4;
+    return a5 + (a5 - a6 + (u8m1x1) a7);
 }
 
 static void run_k0041(void) {
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x2e340357ee3f8a6bULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned int src0[9]; rt_fill_u32(&rng, src0, 9, RT_DOM_INT(0LL, 16LL));
-    unsigned int a0_b[3]; rt_fill_u32(&rng, a0_b, 3, RT_DOM_FULL);
-    u32m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
-    signed char dst0[3]; rt_fill_i8(&rng, dst0, 3, RT_DOM_FULL);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(6LL, 9LL));
-    unsigned char src1[25]; rt_fill_u8(&rng, src1, 25, RT_DOM_FULL);
-    unsigned char src2[34]; rt_fill_u8(&rng, src2, 34, RT_DOM_INT(0LL, 16LL));
-    unsigned char a1_b[12]; rt_fill_u8(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
-    u8m6x2 a1 = __builtin_matrix_column_major_load(a1_b, 6, 2, 6);
-    unsigned char a2_b[10]; rt_fill_u8(&rng, a2_b, 10, RT_DOM_INT(0LL, 16LL));
-    u8m2x5 a2 = __builtin_matrix_column_major_load(a2_b, 2, 5, 2);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    k0041(n0, src0, a0, dst0, n1, src1, src2, a1, a2, s0);
-    rt_out_i8("k0041", "dst0", dst0, 3);
+    unsigned int a0_b[8]; rt_fill_u32(&rng, a0_b, 8, RT_DOM_FULL);
+    u32m1x8 a0 = __builtin_matrix_column_major_load(a0_b, 1, 8, 1);
+    unsigned int a1_b[24]; rt_fill_u32(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
+    u32m8x3 a1 = __builtin_matrix_column_major_load(a1_b, 8, 3, 8);
+    signed char dst0[10]; rt_fill_i8(&rng, dst0, 10, RT_DOM_FULL);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int src0[4]; rt_fill_u32(&rng, src0, 4, RT_DOM_INT(0LL, 16LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned int a2_b[32]; rt_fill_u32(&rng, a2_b, 32, RT_DOM_INT(0LL, 16LL));
+    u32m8x4 a2 = __builtin_matrix_column_major_load(a2_b, 8, 4, 8);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int a3_b[2]; rt_fill_u32(&rng, a3_b, 2, RT_DOM_INT(0LL, 16LL));
+    u32m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
+    unsigned int src1[3]; rt_fill_u32(&rng, src1, 3, RT_DOM_FULL);
+    unsigned int a4_b[8]; rt_fill_u32(&rng, a4_b, 8, RT_DOM_INT(0LL, 16LL));
+    u32m1x8 a4 = __builtin_matrix_column_major_load(a4_b, 1, 8, 1);
+    unsigned char a5_b[1]; rt_fill_u8(&rng, a5_b, 1, RT_DOM_INT(0LL, 16LL));
+    u8m1x1 a5 = __builtin_matrix_column_major_load(a5_b, 1, 1, 1);
+    unsigned char a6_b[1]; rt_fill_u8(&rng, a6_b, 1, RT_DOM_INT(0LL, 16LL));
+    u8m1x1 a6 = __builtin_matrix_column_major_load(a6_b, 1, 1, 1);
+    unsigned int a7_b[1]; rt_fill_u32(&rng, a7_b, 1, RT_DOM_INT(0LL, 16LL));
+    u32m1x1 a7 = __builtin_matrix_column_major_load(a7_b, 1, 1, 1);
+    u8m1x1 r = k0041(a0, a1, dst0, s0, src0, s1, a2, s2, a3, src1, a4, a5, a6, a7);
+    unsigned char r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u8("k0041", "ret", r_b, 1);
+    rt_out_i8("k0041", "dst0", dst0, 10);
 }
 
-u64m8x1 k0042(f64m8x5_b a0, f64m8x5_b a1, f64m8x8_b a2, const double *src0, const unsigned long *src1, u64m8x1 a3) {
-    f64m8x5_b t0 = a0 + a0 + a1;
-    __auto_type t1 = (a2 + __builtin_matrix_column_major_load(src0, 8, 8, 8)) * a0;
-    return __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3;
+void k0042(f64m1x8_b a0, f64m1x5 a1, f64m1x5 a2, u8m4x1 a3, double s0, unsigned long s1, unsigned int s2, unsigned long n0, unsigned char *dst0) {
+    f64m8x5_b t0 = __builtin_matrix_transpose(a0) * (a1 - a2);
+    __auto_type t1 = ({ __auto_type ins0 = a3; ins0[3][0] = 2; ins0; }) / s0 + a3;
+    __builtin_matrix_column_major_store(a3 + s1 - s2, dst0, n0);
 }
 
 static void run_k0042(void) {
+    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0x0588342111ad629eULL};
-    double a0_b[40]; rt_fill_f64(&rng, a0_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x5 a0 = __builtin_matrix_column_major_load(a0_b, 8, 5, 8);
-    double a1_b[40]; rt_fill_f64(&rng, a1_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x5 a1 = __builtin_matrix_column_major_load(a1_b, 8, 5, 8);
-    double a2_b[64]; rt_fill_f64(&rng, a2_b, 64, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x8 a2 = __builtin_matrix_column_major_load(a2_b, 8, 8, 8);
-    double src0[66]; rt_fill_f64(&rng, src0, 66, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long src1[10]; rt_fill_u64(&rng, src1, 10, RT_DOM_FULL);
-    unsigned long a3_b[8]; rt_fill_u64(&rng, a3_b, 8, RT_DOM_INT(0LL, 16LL));
-    u64m8x1 a3 = __builtin_matrix_column_major_load(a3_b, 8, 1, 8);
-    u64m8x1 r = k0042(a0, a1, a2, src0, src1, a3);
-    unsigned long r_b[8]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_u64("k0042", "ret", r_b, 8);
+    double a0_b[8]; rt_fill_f64(&rng, a0_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x8 a0 = __builtin_matrix_column_major_load(a0_b, 1, 8, 1);
+    double a1_b[5]; rt_fill_f64(&rng, a1_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
+    double a2_b[5]; rt_fill_f64(&rng, a2_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x5 a2 = __builtin_matrix_column_major_load(a2_b, 1, 5, 1);
+    unsigned char a3_b[4]; rt_fill_u8(&rng, a3_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned char dst0[6]; rt_fill_u8(&rng, dst0, 6, RT_DOM_FULL);
+    k0042(a0, a1, a2, a3, s0, s1, s2, n0, dst0);
+    rt_out_u8("k0042", "dst0", dst0, 6);
 }
 
-u8m4x15 k0043(const double *src0, f64m1x6_b a0, i8m3x3 a1, unsigned short i0, int i1, f32m2x6 a2, f32m6x2 a3, u8m4x15 a4, unsigned short s0, u8m4x15 a5) {
-    f64m1x6 t0 = __builtin_matrix_column_major_load(src0, 6 - K5, 6, 4) - a0;
-    __auto_type t1 = a1;
-    t0[i0][i1] *= -4.25;
-    f32m2x6 t2 = __builtin_matrix_transpose(__builtin_matrix_transpose(a2) + (a3 - a3));
-    return a4 - s0 + (a5 + a4) - a4;
+double k0043(const double *src0, long s0, u64m3x2 a0, u64m2x3 a1, unsigned short s1, unsigned long n0, const double *src1, const long *src2, f64m2x2 a2, unsigned short i0) {
+    f64m1x6 t0 = __builtin_matrix_column_major_load(src0, 1, 5 + 1, 1);
+    __auto_type t1 = s0 ? __builtin_matrix_transpose(a0) : s1 + a1;
+    __auto_type t2 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 6, 6 - K4, n0)) * (f64m6x2) __builtin_matrix_column_major_load(src2, 6, 2, 8) - a2;
+    t1[0][1] = a0[(K5 * 2) / K5][0];
+    return a2[i0][0];
 }
 
 static void run_k0043(void) {
+    static const double src1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xe92ae8ac7c5afd1aULL};
-    double src0[23]; rt_fill_f64(&rng, src0, 23, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a0_b[6]; rt_fill_f64(&rng, a0_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x6 a0 = __builtin_matrix_column_major_load(a0_b, 1, 6, 1);
-    signed char a1_b[9]; rt_fill_i8(&rng, a1_b, 9, RT_DOM_INT(-8LL, 8LL));
-    i8m3x3 a1 = __builtin_matrix_column_major_load(a1_b, 3, 3, 3);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
-    float a2_b[12]; rt_fill_f32(&rng, a2_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x6 a2 = __builtin_matrix_column_major_load(a2_b, 2, 6, 2);
-    float a3_b[12]; rt_fill_f32(&rng, a3_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x2 a3 = __builtin_matrix_column_major_load(a3_b, 6, 2, 6);
-    unsigned char a4_b[60]; rt_fill_u8(&rng, a4_b, 60, RT_DOM_FULL);
-    u8m4x15 a4 = __builtin_matrix_column_major_load(a4_b, 4, 15, 4);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char a5_b[60]; rt_fill_u8(&rng, a5_b, 60, RT_DOM_INT(0LL, 16LL));
-    u8m4x15 a5 = __builtin_matrix_column_major_load(a5_b, 4, 15, 4);
-    u8m4x15 r = k0043(src0, a0, a1, i0, i1, a2, a3, a4, s0, a5);
-    unsigned char r_b[60]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u8("k0043", "ret", r_b, 60);
+    double src0[7]; rt_fill_f64(&rng, src0, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long a0_b[6]; rt_fill_u64(&rng, a0_b, 6, RT_DOM_FULL);
+    u64m3x2 a0 = __builtin_matrix_column_major_load(a0_b, 3, 2, 3);
+    unsigned long a1_b[6]; rt_fill_u64(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
+    u64m2x3 a1 = __builtin_matrix_column_major_load(a1_b, 2, 3, 2);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    double src1[16]; rt_fill_f64(&rng, src1, 16, RT_DOM_FCHOICE(src1_dom));
+    long src2[16]; rt_fill_i64(&rng, src2, 16, RT_DOM_INT(-8LL, 8LL));
+    double a2_b[4]; rt_fill_f64(&rng, a2_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    double r = k0043(src0, s0, a0, a1, s1, n0, src1, src2, a2, i0);
+    rt_out_f64("k0043", "ret", &r, 1);
 }
 
-i8m4x3 k0044(i8m4x3_b a0) {
-    return a0;
+i8m4x3 k0044(i8m3x4 a0, int s0) {
+    return s0 * __builtin_matrix_transpose(a0);
 }
 
 static void run_k0044(void) {
     rt_rng rng = {0xcfb0f92d3a5e4caeULL};
     signed char a0_b[12]; rt_fill_i8(&rng, a0_b, 12, RT_DOM_FULL);
-    i8m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    i8m4x3 r = k0044(a0);
+    i8m3x4 a0 = __builtin_matrix_column_major_load(a0_b, 3, 4, 3);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i8m4x3 r = k0044(a0, s0);
     signed char r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_i8("k0044", "ret", r_b, 12);
 }
 
-i8m1x1 k0045(i8m1x1 a0) {
-    return a0 * a0;
+i8m1x1 k0045(i8m1x1 a0, int i0, unsigned char s0) {
+    return ({ __auto_type ins0 = a0; ins0[0][i0] = s0; ins0; });
 }
 
 static void run_k0045(void) {
     rt_rng rng = {0x051479995274018fULL};
-    signed char a0_b[1]; rt_fill_i8(&rng, a0_b, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char a0_b[1]; rt_fill_i8(&rng, a0_b, 1, RT_DOM_FULL);
     i8m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
-    i8m1x1 r = k0045(a0);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    i8m1x1 r = k0045(a0, i0, s0);
     signed char r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
     rt_out_i8("k0045", "ret", r_b, 1);
 }
 
-i16m4x2 k0046(f32m6x3 a0, f32m6x3 a1, f32m3x7_b a2, f64m6x8 a3, f64m8x3 a4, unsigned long n0, const unsigned int *src0, const unsigned int *src1, unsigned long n1, const signed char *src2, i8m7x4 a5, i16m4x2_b a6, int s0, int s1) {
-    i16m6x7 t0 = (i16m6x7) ((a0 - a1) * a2);
-    __auto_type t1 = (i8m6x3) (__builtin_matrix_column_major_load(src0, (K3 * 6) / K3, 3, n0) + __builtin_matrix_column_major_load(src1, 6, 3, 9)) * __builtin_matrix_column_major_load(src2, 3, 4, n1) * __builtin_matrix_transpose(a5);
-    return a6 * (s0 + s1);
+i16m7x6 k0046(i16m7x6 a0, i16m6x7 a1, unsigned long n0, const short *src0, i16m7x8 a2, const short *src1, i16m13x6 a3) {
+    __auto_type t0 = __builtin_matrix_transpose(a0 + a0[4][(K3 * 1) / K3]) - (a1 - __builtin_matrix_column_major_load(src0, K5 + 1, 7, n0));
+    t0[K2 + 1][4 - K3] = a1[4][3];
+    return (9 - a2) * __builtin_matrix_column_major_load(src1, 8, 13, 9) * a3;
 }
 
 static void run_k0046(void) {
     rt_rng rng = {0x56efd01d76629b54ULL};
-    float a0_b[18]; rt_fill_f32(&rng, a0_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x3 a0 = __builtin_matrix_column_major_load(a0_b, 6, 3, 6);
-    float a1_b[18]; rt_fill_f32(&rng, a1_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x3 a1 = __builtin_matrix_column_major_load(a1_b, 6, 3, 6);
-    float a2_b[21]; rt_fill_f32(&rng, a2_b, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x7 a2 = __builtin_matrix_column_major_load(a2_b, 3, 7, 3);
-    double a3_b[48]; rt_fill_f64(&rng, a3_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x8 a3 = __builtin_matrix_column_major_load(a3_b, 6, 8, 6);
-    double a4_b[24]; rt_fill_f64(&rng, a4_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x3 a4 = __builtin_matrix_column_major_load(a4_b, 8, 3, 8);
+    short a0_b[42]; rt_fill_i16(&rng, a0_b, 42, RT_DOM_FULL);
+    i16m7x6 a0 = __builtin_matrix_column_major_load(a0_b, 7, 6, 7);
+    short a1_b[42]; rt_fill_i16(&rng, a1_b, 42, RT_DOM_FULL);
+    i16m6x7 a1 = __builtin_matrix_column_major_load(a1_b, 6, 7, 6);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
-    unsigned int src0[25]; rt_fill_u32(&rng, src0, 25, RT_DOM_FULL);
-    unsigned int src1[25]; rt_fill_u32(&rng, src1, 25, RT_DOM_INT(0LL, 16LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
-    signed char src2[21]; rt_fill_i8(&rng, src2, 21, RT_DOM_FULL);
-    signed char a5_b[28]; rt_fill_i8(&rng, a5_b, 28, RT_DOM_FULL);
-    i8m7x4 a5 = __builtin_matrix_column_major_load(a5_b, 7, 4, 7);
-    short a6_b[8]; rt_fill_i16(&rng, a6_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i16m4x2 a6 = __builtin_matrix_column_major_load(a6_b, 4, 2, 4);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i16m4x2 r = k0046(a0, a1, a2, a3, a4, n0, src0, src1, n1, src2, a5, a6, s0, s1);
-    short r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i16("k0046", "ret", r_b, 8);
+    short src0[62]; rt_fill_i16(&rng, src0, 62, RT_DOM_FULL);
+    short a2_b[56]; rt_fill_i16(&rng, a2_b, 56, RT_DOM_INT(-8LL, 8LL));
+    i16m7x8 a2 = __builtin_matrix_column_major_load(a2_b, 7, 8, 7);
+    short src1[118]; rt_fill_i16(&rng, src1, 118, RT_DOM_INT(-8LL, 8LL));
+    short a3_b[78]; rt_fill_i16(&rng, a3_b, 78, RT_DOM_INT(-8LL, 8LL));
+    i16m13x6 a3 = __builtin_matrix_column_major_load(a3_b, 13, 6, 13);
+    i16m7x6 r = k0046(a0, a1, n0, src0, a2, src1, a3);
+    short r_b[42]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i16("k0046", "ret", r_b, 42);
 }
 
-u16m4x2 k0047(u32m4x2 a0, u16m4x2_b a1, u16m4x2 a2) {
-    return (u16m4x2) (a0 - (u32m4x2) (a1 - a2));
+u16m4x2 k0047(i16m4x5 a0, int i0, unsigned long i1, unsigned long i2, unsigned int i3, unsigned int s0, u16m5x11 a1, u16m11x2 a2) {
+    return (u16m4x5) ({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[i0][i1] = a0[i2][i3]; ins0; }); ins1[(K2 * 2) / K2][2] = s0; ins1; }) * (a1 * a2);
 }
 
 static void run_k0047(void) {
     rt_rng rng = {0xf9cc7bca97767183ULL};
-    unsigned int a0_b[8]; rt_fill_u32(&rng, a0_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
-    unsigned short a1_b[8]; rt_fill_u16(&rng, a1_b, 8, RT_DOM_INT(0LL, 16LL));
-    u16m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
-    unsigned short a2_b[8]; rt_fill_u16(&rng, a2_b, 8, RT_DOM_INT(0LL, 16LL));
-    u16m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
-    u16m4x2 r = k0047(a0, a1, a2);
+    short a0_b[20]; rt_fill_i16(&rng, a0_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i16m4x5 a0 = __builtin_matrix_column_major_load(a0_b, 4, 5, 4);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short a1_b[55]; rt_fill_u16(&rng, a1_b, 55, RT_DOM_FULL);
+    u16m5x11 a1 = __builtin_matrix_column_major_load(a1_b, 5, 11, 5);
+    unsigned short a2_b[22]; rt_fill_u16(&rng, a2_b, 22, RT_DOM_FULL);
+    u16m11x2 a2 = __builtin_matrix_column_major_load(a2_b, 11, 2, 11);
+    u16m4x2 r = k0047(a0, i0, i1, i2, i3, s0, a1, a2);
     unsigned short r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u16("k0047", "ret", r_b, 8);
 }
 
-f32m7x5 k0048(unsigned long n0, const float *src0, f32m4x7 a0, unsigned int s0, f32m7x5 a1, long i0, i32m6x2 a2, i32m6x2 a3, unsigned long i1, float s1, int i2, f32m7x3 a4, f32m3x5 a5, float s2) {
-    f32m5x7 t0 = ({ __auto_type ins0 = s0 + __builtin_matrix_column_major_load(src0, K2 + 3, 4, n0) * a0; ins0[2][4] = a0[3][(K4 * 1) / K4]; ins0; });
-    t0 = __builtin_matrix_transpose(({ __auto_type ins1 = 8UL * a1; ins1[i0][1] = (a2 + a3)[(K2 * 4) / K2][i1]; ins1; }));
-    t0[4][3] *= s1;
-    return a2[0][i2] * a1 - (s2 - a4 * a5);
+i32m5x4 k0048(f32m5x4 a0, f32m4x7 a1, f32m5x7 a2, f32m5x2 a3, f32m5x2 a4, f32m2x4 a5, f32m4x3 a6, long s0, long s1, f32m3x4 a7, unsigned int i0, unsigned long i1, int i2, i32m5x3 a8, i32m3x4 a9, i32m5x4 a10) {
+    f32m5x7 t0 = (a0 * a1 - a2) * 1.0000000596046448;
+    f32m5x4 t1 = (a3 + a4) * a5 * ((a6 - (s0 - s1)) * a7);
+    if (i0 < 4) { t1[0][i1] *= a0[2][i2]; }
+    return a8 * a9 - (a10 - 7);
 }
 
 static void run_k0048(void) {
-    static const double src0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0x498c374b7c566a14ULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
-    float src0[29]; rt_fill_f32(&rng, src0, 29, RT_DOM_FCHOICE(src0_dom));
-    float a0_b[28]; rt_fill_f32(&rng, a0_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    float a1_b[35]; rt_fill_f32(&rng, a1_b, 35, RT_DOM_FCHOICE(a1_dom));
-    f32m7x5 a1 = __builtin_matrix_column_major_load(a1_b, 7, 5, 7);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    int a2_b[12]; rt_fill_i32(&rng, a2_b, 12, RT_DOM_FULL);
-    i32m6x2 a2 = __builtin_matrix_column_major_load(a2_b, 6, 2, 6);
-    int a3_b[12]; rt_fill_i32(&rng, a3_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i32m6x2 a3 = __builtin_matrix_column_major_load(a3_b, 6, 2, 6);
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    float a4_b[21]; rt_fill_f32(&rng, a4_b, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x3 a4 = __builtin_matrix_column_major_load(a4_b, 7, 3, 7);
-    float a5_b[15]; rt_fill_f32(&rng, a5_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x5 a5 = __builtin_matrix_column_major_load(a5_b, 3, 5, 3);
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x5 r = k0048(n0, src0, a0, s0, a1, i0, a2, a3, i1, s1, i2, a4, a5, s2);
-    float r_b[35]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_f32("k0048", "ret", r_b, 35);
+    float a0_b[20]; rt_fill_f32(&rng, a0_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
+    float a1_b[28]; rt_fill_f32(&rng, a1_b, 28, RT_DOM_FCHOICE(a1_dom));
+    f32m4x7 a1 = __builtin_matrix_column_major_load(a1_b, 4, 7, 4);
+    float a2_b[35]; rt_fill_f32(&rng, a2_b, 35, RT_DOM_FCHOICE(a2_dom));
+    f32m5x7 a2 = __builtin_matrix_column_major_load(a2_b, 5, 7, 5);
+    float a3_b[10]; rt_fill_f32(&rng, a3_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x2 a3 = __builtin_matrix_column_major_load(a3_b, 5, 2, 5);
+    float a4_b[10]; rt_fill_f32(&rng, a4_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x2 a4 = __builtin_matrix_column_major_load(a4_b, 5, 2, 5);
+    float a5_b[8]; rt_fill_f32(&rng, a5_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x4 a5 = __builtin_matrix_column_major_load(a5_b, 2, 4, 2);
+    float a6_b[12]; rt_fill_f32(&rng, a6_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x3 a6 = __builtin_matrix_column_major_load(a6_b, 4, 3, 4);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    float a7_b[12]; rt_fill_f32(&rng, a7_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x4 a7 = __builtin_matrix_column_major_load(a7_b, 3, 4, 3);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    int a8_b[15]; rt_fill_i32(&rng, a8_b, 15, RT_DOM_INT(-8LL, 8LL));
+    i32m5x3 a8 = __builtin_matrix_column_major_load(a8_b, 5, 3, 5);
+    int a9_b[12]; rt_fill_i32(&rng, a9_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m3x4 a9 = __builtin_matrix_column_major_load(a9_b, 3, 4, 3);
+    int a10_b[20]; rt_fill_i32(&rng, a10_b, 20, RT_DOM_FULL);
+    i32m5x4 a10 = __builtin_matrix_column_major_load(a10_b, 5, 4, 5);
+    i32m5x4 r = k0048(a0, a1, a2, a3, a4, a5, a6, s0, s1, a7, i0, i1, i2, a8, a9, a10);
+    int r_b[20]; __builtin_matrix_column_major_store(r, r_b, 5);
+    rt_out_i32("k0048", "ret", r_b, 20);
 }
 
-i16m8x5 k0049(const short *src0, i16m8x5 a0, unsigned long n0, const short *src1) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 8, 8, 10) * a0;
-    return t0 / -2 - __builtin_matrix_column_major_load(src1, 8, 5, n0);
+i16m8x5 k0049(i16m8x5 a0, long s0, i16m8x5 a1) {
+    __auto_type t0 = a0 - s0;
+    return (a1 - 75) / -2;
 }
 
 static void run_k0049(void) {
     rt_rng rng = {0xfa45abd983eef4caULL};
-    short src0[78]; rt_fill_i16(&rng, src0, 78, RT_DOM_FULL);
     short a0_b[40]; rt_fill_i16(&rng, a0_b, 40, RT_DOM_INT(-8LL, 8LL));
     i16m8x5 a0 = __builtin_matrix_column_major_load(a0_b, 8, 5, 8);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    short src1[54]; rt_fill_i16(&rng, src1, 54, RT_DOM_INT(-8LL, 8LL));
-    i16m8x5 r = k0049(src0, a0, n0, src1);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    short a1_b[40]; rt_fill_i16(&rng, a1_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i16m8x5 a1 = __builtin_matrix_column_major_load(a1_b, 8, 5, 8);
+    i16m8x5 r = k0049(a0, s0, a1);
     short r_b[40]; __builtin_matrix_column_major_store(r, r_b, 8);
     rt_out_i16("k0049", "ret", r_b, 40);
 }
 
-f32m12x3 k0050(i32m5x16 a0, unsigned char s0, unsigned short i0, int s1, int s2, unsigned char s3, const float *src0, unsigned long n0, const float *src1, const float *src2, unsigned char i1, unsigned char i2) {
-    __auto_type t0 = a0 + s0;
-    t0[(K8 * 3) / K8][i0] = s2;
-    t0[2][19 - K5] = (int)s3;
-    return __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2];
+void k0050(i32m5x1_b a0, i32m1x16 a1, i8m4x5 a2, i8m4x5 a3, const int *src0, i32m3x16 a4, i32m5x16_b a5, unsigned long s0, float s1, i32m5x16_b a6, int s2, i32m5x6 a7, const int *src1, long s3, i32m2x16 a8, int *dst0) {
+    i32m5x16_b t0 = a0 * a1;
+    __auto_type t1 = a2 - a3;
+    t0 = s1 * (__builtin_matrix_column_major_load(src0, K5, 3, 11 - K4) * a4 + a5 + a5 / s0) + ((t0 - a6 - a5) * s2 - t0);
+    __builtin_matrix_column_major_store(a7 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, (K3 * 2) / K3, K2 * 4) * s3 * a8, dst0, 7);
 }
 
 static void run_k0050(void) {
-    static const double src0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x9ab8141774ca2ca1ULL};
-    int a0_b[80]; rt_fill_i32(&rng, a0_b, 80, RT_DOM_FULL);
-    i32m5x16 a0 = __builtin_matrix_column_major_load(a0_b, 5, 16, 5);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    float src0[74]; rt_fill_f32(&rng, src0, 74, RT_DOM_FCHOICE(src0_dom));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
-    float src1[46]; rt_fill_f32(&rng, src1, 46, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src2[21]; rt_fill_f32(&rng, src2, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 15LL));
-    f32m12x3 r = k0050(a0, s0, i0, s1, s2, s3, src0, n0, src1, src2, i1, i2);
-    float r_b[36]; __builtin_matrix_column_major_store(r, r_b, 12);
-    rt_out_f32("k0050", "ret", r_b, 36);
+    int a0_b[5]; rt_fill_i32(&rng, a0_b, 5, RT_DOM_INT(-8LL, 8LL));
+    i32m5x1 a0 = __builtin_matrix_column_major_load(a0_b, 5, 1, 5);
+    int a1_b[16]; rt_fill_i32(&rng, a1_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i32m1x16 a1 = __builtin_matrix_column_major_load(a1_b, 1, 16, 1);
+    signed char a2_b[20]; rt_fill_i8(&rng, a2_b, 20, RT_DOM_FULL);
+    i8m4x5 a2 = __builtin_matrix_column_major_load(a2_b, 4, 5, 4);
+    signed char a3_b[20]; rt_fill_i8(&rng, a3_b, 20, RT_DOM_FULL);
+    i8m4x5 a3 = __builtin_matrix_column_major_load(a3_b, 4, 5, 4);
+    int src0[19]; rt_fill_i32(&rng, src0, 19, RT_DOM_FULL);
+    int a4_b[48]; rt_fill_i32(&rng, a4_b, 48, RT_DOM_INT(-8LL, 8LL));
+    i32m3x16 a4 = __builtin_matrix_column_major_load(a4_b, 3, 16, 3);
+    int a5_b[80]; rt_fill_i32(&rng, a5_b, 80, RT_DOM_FULL);
+    i32m5x16 a5 = __builtin_matrix_column_major_load(a5_b, 5, 16, 5);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int a6_b[80]; rt_fill_i32(&rng, a6_b, 80, RT_DOM_INT(-8LL, 8LL));
+    i32m5x16 a6 = __builtin_matrix_column_major_load(a6_b, 5, 16, 5);
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
+    int a7_b[30]; rt_fill_i32(&rng, a7_b, 30, RT_DOM_INT(-8LL, 8LL));
+    i32m5x6 a7 = __builtin_matrix_column_major_load(a7_b, 5, 6, 5);
+    int src1[15]; rt_fill_i32(&rng, src1, 15, RT_DOM_FULL);
+    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    int a8_b[32]; rt_fill_i32(&rng, a8_b, 32, RT_DOM_FULL);
+    i32m2x16 a8 = __builtin_matrix_column_major_load(a8_b, 2, 16, 2);
+    int dst0[110]; rt_fill_i32(&rng, dst0, 110, RT_DOM_FULL);
+    k0050(a0, a1, a2, a3, src0, a4, a5, s0, s1, a6, s2, a7, src1, s3, a8, dst0);
+    rt_out_i32("k0050", "dst0", dst0, 110);
 }
 
-u64m8x5 k0051(u16m2x8 a0, u16m8x14 a1, u16m2x5 a2, u16m5x11 a3, const unsigned short *src0, long i0, const unsigned long *src1) {
-    __auto_type t0 = a0 * a1;
-    t0 = a2 * a3 * __builtin_matrix_column_major_load(src0, 11, 14, 14);
-    for (int l0 = 0; l0 < 14; l0++) { t0[0][l0] = t0[0][i0]; }
-    return __builtin_matrix_column_major_load(src1, 8, 5, 9);
+u8m4x6 k0051(u16m2x3 a0, u16m3x4 a1, u16m2x4_b a2, unsigned int s0, u16m4x1 a3, unsigned long n0, const unsigned short *src0, u16m2x14 a4, u16m2x5 a5, u16m5x14_b a6, unsigned short i0, unsigned char i1, u16m2x9_b a7, unsigned long n1, const unsigned short *src1, unsigned long i2, int s1, unsigned long n2, const unsigned short *src2, u16m2x9_b a8, u8m4x6 a9, float s2) {
+    __auto_type t0 = (a0 * a1 - a2 + a2 * s0) * (a3 * (__builtin_matrix_column_major_load(src0, 1, 2, n0) * a4)) * 4;
+    t0 = a5 * (({ __auto_type ins0 = a6; ins0[i0][i1] = (a7 * __builtin_matrix_column_major_load(src1, 9, 4, n1))[i2][3]; ins0; }) / s1);
+    u16m2x9 t1 = __builtin_matrix_column_major_load(src2, (K5 * 2) / K5, 9, n2) - a8 + a7;
+    return a9 + s2 - (u8m4x6) a9;
 }
 
 static void run_k0051(void) {
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xfc0e7da9b49eea32ULL};
-    unsigned short a0_b[16]; rt_fill_u16(&rng, a0_b, 16, RT_DOM_FULL);
-    u16m2x8 a0 = __builtin_matrix_column_major_load(a0_b, 2, 8, 2);
-    unsigned short a1_b[112]; rt_fill_u16(&rng, a1_b, 112, RT_DOM_FULL);
-    u16m8x14 a1 = __builtin_matrix_column_major_load(a1_b, 8, 14, 8);
-    unsigned short a2_b[10]; rt_fill_u16(&rng, a2_b, 10, RT_DOM_INT(0LL, 16LL));
-    u16m2x5 a2 = __builtin_matrix_column_major_load(a2_b, 2, 5, 2);
-    unsigned short a3_b[55]; rt_fill_u16(&rng, a3_b, 55, RT_DOM_INT(0LL, 16LL));
-    u16m5x11 a3 = __builtin_matrix_column_major_load(a3_b, 5, 11, 5);
-    unsigned short src0[195]; rt_fill_u16(&rng, src0, 195, RT_DOM_INT(0LL, 16LL));
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 13LL));
-    unsigned long src1[45]; rt_fill_u64(&rng, src1, 45, RT_DOM_FULL);
-    u64m8x5 r = k0051(a0, a1, a2, a3, src0, i0, src1);
-    unsigned long r_b[40]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_u64("k0051", "ret", r_b, 40);
+    unsigned short a0_b[6]; rt_fill_u16(&rng, a0_b, 6, RT_DOM_FULL);
+    u16m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
+    unsigned short a1_b[12]; rt_fill_u16(&rng, a1_b, 12, RT_DOM_FULL);
+    u16m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
+    unsigned short a2_b[8]; rt_fill_u16(&rng, a2_b, 8, RT_DOM_FULL);
+    u16m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short a3_b[4]; rt_fill_u16(&rng, a3_b, 4, RT_DOM_FULL);
+    u16m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    unsigned short src0[5]; rt_fill_u16(&rng, src0, 5, RT_DOM_INT(0LL, 16LL));
+    unsigned short a4_b[28]; rt_fill_u16(&rng, a4_b, 28, RT_DOM_INT(0LL, 16LL));
+    u16m2x14 a4 = __builtin_matrix_column_major_load(a4_b, 2, 14, 2);
+    unsigned short a5_b[10]; rt_fill_u16(&rng, a5_b, 10, RT_DOM_FULL);
+    u16m2x5 a5 = __builtin_matrix_column_major_load(a5_b, 2, 5, 2);
+    unsigned short a6_b[70]; rt_fill_u16(&rng, a6_b, 70, RT_DOM_FULL);
+    u16m5x14 a6 = __builtin_matrix_column_major_load(a6_b, 5, 14, 5);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 13LL));
+    unsigned short a7_b[18]; rt_fill_u16(&rng, a7_b, 18, RT_DOM_INT(0LL, 16LL));
+    u16m2x9 a7 = __builtin_matrix_column_major_load(a7_b, 2, 9, 2);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(9LL, 12LL));
+    unsigned short src1[45]; rt_fill_u16(&rng, src1, 45, RT_DOM_FULL);
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned short src2[44]; rt_fill_u16(&rng, src2, 44, RT_DOM_INT(0LL, 16LL));
+    unsigned short a8_b[18]; rt_fill_u16(&rng, a8_b, 18, RT_DOM_INT(0LL, 16LL));
+    u16m2x9 a8 = __builtin_matrix_column_major_load(a8_b, 2, 9, 2);
+    unsigned char a9_b[24]; rt_fill_u8(&rng, a9_b, 24, RT_DOM_INT(0LL, 16LL));
+    u8m4x6 a9 = __builtin_matrix_column_major_load(a9_b, 4, 6, 4);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    u8m4x6 r = k0051(a0, a1, a2, s0, a3, n0, src0, a4, a5, a6, i0, i1, a7, n1, src1, i2, s1, n2, src2, a8, a9, s2);
+    unsigned char r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u8("k0051", "ret", r_b, 24);
 }
 
-u64m5x2 k0052(u8m5x4 a0, u8m5x4 a1, const unsigned char *src0, u8m2x4 a2, u8m4x3 a3, u64m5x2 a4, unsigned char s0, unsigned short i0, u64m5x1 a5, unsigned long n0, const unsigned long *src1) {
-    u8m5x3 t0 = (a0 - a1) * __builtin_matrix_column_major_load(src0, 4, 2, 5) * (a2 * a3);
-    return ({ __auto_type ins0 = s0 * a4; ins0[i0][0] = 4; ins0; }) + a5 * __builtin_matrix_column_major_load(src1, 1, 2, n0);
+unsigned char k0052(const unsigned char *src0, u8m3x5 a0, unsigned short s0, unsigned short i0, unsigned char i1) {
+    u8m5x3 t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 5, 6) - a0 + s0);
+    return t0[i0][i1];
 }
 
 static void run_k0052(void) {
     rt_rng rng = {0x2fcd76dc9a68ae46ULL};
-    unsigned char a0_b[20]; rt_fill_u8(&rng, a0_b, 20, RT_DOM_FULL);
-    u8m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
-    unsigned char a1_b[20]; rt_fill_u8(&rng, a1_b, 20, RT_DOM_INT(0LL, 16LL));
-    u8m5x4 a1 = __builtin_matrix_column_major_load(a1_b, 5, 4, 5);
-    unsigned char src0[10]; rt_fill_u8(&rng, src0, 10, RT_DOM_FULL);
-    unsigned char a2_b[8]; rt_fill_u8(&rng, a2_b, 8, RT_DOM_FULL);
-    u8m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
-    unsigned char a3_b[12]; rt_fill_u8(&rng, a3_b, 12, RT_DOM_INT(0LL, 16LL));
-    u8m4x3 a3 = __builtin_matrix_column_major_load(a3_b, 4, 3, 4);
-    unsigned long a4_b[10]; rt_fill_u64(&rng, a4_b, 10, RT_DOM_FULL);
-    u64m5x2 a4 = __builtin_matrix_column_major_load(a4_b, 5, 2, 5);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char src0[28]; rt_fill_u8(&rng, src0, 28, RT_DOM_FULL);
+    unsigned char a0_b[15]; rt_fill_u8(&rng, a0_b, 15, RT_DOM_FULL);
+    u8m3x5 a0 = __builtin_matrix_column_major_load(a0_b, 3, 5, 3);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
     unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned long a5_b[5]; rt_fill_u64(&rng, a5_b, 5, RT_DOM_INT(0LL, 16LL));
-    u64m5x1 a5 = __builtin_matrix_column_major_load(a5_b, 5, 1, 5);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned long src1[7]; rt_fill_u64(&rng, src1, 7, RT_DOM_FULL);
-    u64m5x2 r = k0052(a0, a1, src0, a2, a3, a4, s0, i0, a5, n0, src1);
-    unsigned long r_b[10]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_u64("k0052", "ret", r_b, 10);
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned char r = k0052(src0, a0, s0, i0, i1);
+    rt_out_u8("k0052", "ret", &r, 1);
 }
 
-u64m12x1 k0053(u32m6x5 a0, unsigned long i0, unsigned char s0, unsigned int i1, const unsigned long *src0, unsigned short s1, const unsigned long *src1, u64m14x1 a1) {
-    u32m5x6 t0 = ({ __auto_type ins0 = __builtin_matrix_transpose(a0) * 2UL; ins0[i0][0] = s0; ins0; });
-    if (i1 < 1) { t0 += 212u; }
-    return (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 5, K2 + 10, 11 - K5)) - s1) * __builtin_matrix_column_major_load(src1, 5, 14, 8) * a1;
+i8m15x4 k0053(const unsigned int *src0, u32m5x6 a0, const unsigned int *src1, unsigned long n0, const unsigned int *src2, u32m12x6 a1, unsigned short i0, i8m15x1 a2, i8m1x2_b a3, i8m15x2 a4, i8m2x4 a5, unsigned short i1, int i2) {
+    u32m5x6 t0 = __builtin_matrix_column_major_load(src0, 5, 6, 8) / 7 + a0 + __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, K2 + 1, 5, K2 + 3)) * (__builtin_matrix_column_major_load(src2, 3, 12, n0) * a1);
+    for (int l0 = 0; l0 < 6; l0++) { t0[2][l0] = t0[i0][1]; }
+    return (a2 * a3 - a4) * (a5 + ({ __auto_type ins0 = a5; ins0[i1][i2] = a1[10][3]; ins0; }));
 }
 
 static void run_k0053(void) {
     rt_rng rng = {0xd1c4472d3944ff47ULL};
+    unsigned int src0[46]; rt_fill_u32(&rng, src0, 46, RT_DOM_FULL);
     unsigned int a0_b[30]; rt_fill_u32(&rng, a0_b, 30, RT_DOM_FULL);
-    u32m6x5 a0 = __builtin_matrix_column_major_load(a0_b, 6, 5, 6);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long src0[71]; rt_fill_u64(&rng, src0, 71, RT_DOM_INT(0LL, 16LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long src1[109]; rt_fill_u64(&rng, src1, 109, RT_DOM_INT(0LL, 16LL));
-    unsigned long a1_b[14]; rt_fill_u64(&rng, a1_b, 14, RT_DOM_FULL);
-    u64m14x1 a1 = __builtin_matrix_column_major_load(a1_b, 14, 1, 14);
-    u64m12x1 r = k0053(a0, i0, s0, i1, src0, s1, src1, a1);
-    unsigned long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 12);
-    rt_out_u64("k0053", "ret", r_b, 12);
+    u32m5x6 a0 = __builtin_matrix_column_major_load(a0_b, 5, 6, 5);
+    unsigned int src1[23]; rt_fill_u32(&rng, src1, 23, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned int src2[69]; rt_fill_u32(&rng, src2, 69, RT_DOM_INT(0LL, 16LL));
+    unsigned int a1_b[72]; rt_fill_u32(&rng, a1_b, 72, RT_DOM_INT(0LL, 16LL));
+    u32m12x6 a1 = __builtin_matrix_column_major_load(a1_b, 12, 6, 12);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    signed char a2_b[15]; rt_fill_i8(&rng, a2_b, 15, RT_DOM_INT(-8LL, 8LL));
+    i8m15x1 a2 = __builtin_matrix_column_major_load(a2_b, 15, 1, 15);
+    signed char a3_b[2]; rt_fill_i8(&rng, a3_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i8m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
+    signed char a4_b[30]; rt_fill_i8(&rng, a4_b, 30, RT_DOM_INT(-8LL, 8LL));
+    i8m15x2 a4 = __builtin_matrix_column_major_load(a4_b, 15, 2, 15);
+    signed char a5_b[8]; rt_fill_i8(&rng, a5_b, 8, RT_DOM_FULL);
+    i8m2x4 a5 = __builtin_matrix_column_major_load(a5_b, 2, 4, 2);
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i8m15x4 r = k0053(src0, a0, src1, n0, src2, a1, i0, a2, a3, a4, a5, i1, i2);
+    signed char r_b[60]; __builtin_matrix_column_major_store(r, r_b, 15);
+    rt_out_i8("k0053", "ret", r_b, 60);
 }
 
-i8m3x3 k0054(f64m1x2 a0, unsigned int i0, long i1, i8m3x3 a1) {
-    f64m1x2 t0 = ({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[0][1] = a0[0][i0]; ins0; }); ins1[(K5 * 0) / K5][0] = 16L; ins1; });
-    if (i1 < 1) { t0[0][1] += -1.25; }
-    return a1;
+f64m1x2 k0054(float s0, f64m1x2 a0, long s1, f64m1x2 a1, unsigned long s2, u16m1x1 a2, u16m1x2 a3, signed char s3, signed char s4, double *dst0, u32m1x2 a4, u32m1x2 a5) {
+    __auto_type t0 = s0 ? ({ __auto_type ins0 = a0; ins0[0][K2 - 2] = s1; ins0; }) : a1;
+    __builtin_matrix_column_major_store(((f64m1x2) ((s2 ? a2 : a2) * a3) + a0 / s3) * s4, dst0, 3);
+    return (f64m1x2) (a4 + a5);
 }
 
 static void run_k0054(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xd9f7cfea145d2093ULL};
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
     double a0_b[2]; rt_fill_f64(&rng, a0_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f64m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    signed char a1_b[9]; rt_fill_i8(&rng, a1_b, 9, RT_DOM_FULL);
-    i8m3x3 a1 = __builtin_matrix_column_major_load(a1_b, 3, 3, 3);
-    i8m3x3 r = k0054(a0, i0, i1, a1);
-    signed char r_b[9]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_i8("k0054", "ret", r_b, 9);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    double a1_b[2]; rt_fill_f64(&rng, a1_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned short a2_b[1]; rt_fill_u16(&rng, a2_b, 1, RT_DOM_INT(0LL, 16LL));
+    u16m1x1 a2 = __builtin_matrix_column_major_load(a2_b, 1, 1, 1);
+    unsigned short a3_b[2]; rt_fill_u16(&rng, a3_b, 2, RT_DOM_INT(0LL, 16LL));
+    u16m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_FULL);
+    double dst0[5]; rt_fill_f64(&rng, dst0, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int a4_b[2]; rt_fill_u32(&rng, a4_b, 2, RT_DOM_FULL);
+    u32m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
+    unsigned int a5_b[2]; rt_fill_u32(&rng, a5_b, 2, RT_DOM_FULL);
+    u32m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
+    f64m1x2 r = k0054(s0, a0, s1, a1, s2, a2, a3, s3, s4, dst0, a4, a5);
+    double r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f64("k0054", "ret", r_b, 2);
+    rt_out_f64("k0054", "dst0", dst0, 5);
 }
 
-i16m15x16 k0055(f64m1x1 a0, long i0, int i1, long s0, double *dst0, u64m6x8 a1, u64m8x4 a2, f64m1x9 a3, f64m9x1 a4, u16m1x1 a5, signed char s1, u16m1x1 a6, long s2, i16m15x3 a7, i16m3x16 a8, i16m15x16 a9) {
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0; ins0[i0][i1] = s0; ins0; }), dst0, (K3 * 3) / K3);
-    u64m6x4_b t0 = a1 * a2;
-    f64m1x1 t1 = a3 * a4;
-    t1 += (f64m1x1) (s1 - a5 - a6) + s2;
-    return a7 * a8 + a9;
+void k0055(i32m1x1 a0, double *dst0, i64m6x4 a1, i16m10x1 a2, unsigned long s0, i16m1x10 a3, i16m10x1 a4) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose((f64m1x1) (i8m1x1) a0), dst0, (K3 * 3) / K3);
+    __auto_type t0 = (u64m6x4) a1;
+    __auto_type t1 = s0 + a2;
+    i16m10x1 t2 = __builtin_matrix_transpose(a3 - a3) - a4;
 }
 
 static void run_k0055(void) {
-    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xf9c457f8809afc65ULL};
-    double a0_b[1]; rt_fill_f64(&rng, a0_b, 1, RT_DOM_FCHOICE(a0_dom));
-    f64m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    int a0_b[1]; rt_fill_i32(&rng, a0_b, 1, RT_DOM_INT(-8LL, 8LL));
+    i32m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
     double dst0[1]; rt_fill_f64(&rng, dst0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long a1_b[48]; rt_fill_u64(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
-    u64m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    unsigned long a2_b[32]; rt_fill_u64(&rng, a2_b, 32, RT_DOM_INT(0LL, 16LL));
-    u64m8x4 a2 = __builtin_matrix_column_major_load(a2_b, 8, 4, 8);
-    double a3_b[9]; rt_fill_f64(&rng, a3_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x9 a3 = __builtin_matrix_column_major_load(a3_b, 1, 9, 1);
-    double a4_b[9]; rt_fill_f64(&rng, a4_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m9x1 a4 = __builtin_matrix_column_major_load(a4_b, 9, 1, 9);
-    unsigned short a5_b[1]; rt_fill_u16(&rng, a5_b, 1, RT_DOM_INT(0LL, 16LL));
-    u16m1x1 a5 = __builtin_matrix_column_major_load(a5_b, 1, 1, 1);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short a6_b[1]; rt_fill_u16(&rng, a6_b, 1, RT_DOM_INT(0LL, 16LL));
-    u16m1x1 a6 = __builtin_matrix_column_major_load(a6_b, 1, 1, 1);
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    short a7_b[45]; rt_fill_i16(&rng, a7_b, 45, RT_DOM_FULL);
-    i16m15x3 a7 = __builtin_matrix_column_major_load(a7_b, 15, 3, 15);
-    short a8_b[48]; rt_fill_i16(&rng, a8_b, 48, RT_DOM_FULL);
-    i16m3x16 a8 = __builtin_matrix_column_major_load(a8_b, 3, 16, 3);
-    short a9_b[240]; rt_fill_i16(&rng, a9_b, 240, RT_DOM_INT(-8LL, 8LL));
-    i16m15x16 a9 = __builtin_matrix_column_major_load(a9_b, 15, 16, 15);
-    i16m15x16 r = k0055(a0, i0, i1, s0, dst0, a1, a2, a3, a4, a5, s1, a6, s2, a7, a8, a9);
-    short r_b[240]; __builtin_matrix_column_major_store(r, r_b, 15);
-    rt_out_i16("k0055", "ret", r_b, 240);
+    long a1_b[24]; rt_fill_i64(&rng, a1_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m6x4 a1 = __builtin_matrix_column_major_load(a1_b, 6, 4, 6);
+    short a2_b[10]; rt_fill_i16(&rng, a2_b, 10, RT_DOM_FULL);
+    i16m10x1 a2 = __builtin_matrix_column_major_load(a2_b, 10, 1, 10);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    short a3_b[10]; rt_fill_i16(&rng, a3_b, 10, RT_DOM_INT(-8LL, 8LL));
+    i16m1x10 a3 = __builtin_matrix_column_major_load(a3_b, 1, 10, 1);
+    short a4_b[10]; rt_fill_i16(&rng, a4_b, 10, RT_DOM_INT(-8LL, 8LL));
+    i16m10x1 a4 = __builtin_matrix_column_major_load(a4_b, 10, 1, 10);
+    k0055(a0, dst0, a1, a2, s0, a3, a4);
     rt_out_f64("k0055", "dst0", dst0, 1);
 }
 
-void k0056(u64m1x6 a0, u64m6x1 a1, const unsigned long *src0, unsigned int i0, u32m7x7 a2, unsigned long i1, long s0, unsigned short i2, unsigned int *dst0, u8m5x3 a3, long i3, long s1, f64m3x15 a4) {
-    u64m6x7 t0 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-    if (i0 < 3) { t0 *= 9; }
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a2; ins0[i1][0] = 4UL; ins0; }) - s0; ins1[i2][5] = -1; ins1; }), dst0, 8);
-    f64m5x15 t1 = (f64m5x3) ({ __auto_type ins2 = a3; ins2[6 - K3][i3] = s1; ins2; }) * a4;
+u32m6x7 k0056(u32m6x7 a0, u32m6x7 a1, u32m6x7 a2, const unsigned long *src0, i64m4x2 a3, signed char s0, signed char s1, i64m4x1 a4, i64m1x2 a5, unsigned long i0, signed char s2, unsigned char s3, const unsigned int *src1, long s4, unsigned int i1) {
+    u64m6x7 t0 = (u64m6x7) (a0 - a1 + a2 / 2);
+    t0 += ({ __auto_type ins0 = (u64m6x7) __builtin_matrix_column_major_load(src0, 6, 7, 8); ins0[0][1] = 4; ins0; });
+    i64m4x2 t1 = s0 * s1 * a3;
+    t1 = s3 + 1.0 * (a4 * ({ __auto_type ins1 = a5; ins1[0][i0] = s2; ins1; }));
+    return ({ __auto_type ins2 = __builtin_matrix_column_major_load(src1, 6, 7, 8) - (int)s4; ins2[0][i1] = 231; ins2; });
 }
 
 static void run_k0056(void) {
     rt_rng rng = {0x9b10681fbff97e33ULL};
-    unsigned long a0_b[6]; rt_fill_u64(&rng, a0_b, 6, RT_DOM_INT(0LL, 16LL));
-    u64m1x6 a0 = __builtin_matrix_column_major_load(a0_b, 1, 6, 1);
-    unsigned long a1_b[6]; rt_fill_u64(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
-    u64m6x1 a1 = __builtin_matrix_column_major_load(a1_b, 6, 1, 6);
-    unsigned long src0[13]; rt_fill_u64(&rng, src0, 13, RT_DOM_INT(0LL, 16LL));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    unsigned int a2_b[49]; rt_fill_u32(&rng, a2_b, 49, RT_DOM_FULL);
-    u32m7x7 a2 = __builtin_matrix_column_major_load(a2_b, 7, 7, 7);
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned int dst0[56]; rt_fill_u32(&rng, dst0, 56, RT_DOM_INT(0LL, 16LL));
-    unsigned char a3_b[15]; rt_fill_u8(&rng, a3_b, 15, RT_DOM_FULL);
-    u8m5x3 a3 = __builtin_matrix_column_major_load(a3_b, 5, 3, 5);
-    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    double a4_b[45]; rt_fill_f64(&rng, a4_b, 45, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x15 a4 = __builtin_matrix_column_major_load(a4_b, 3, 15, 3);
-    k0056(a0, a1, src0, i0, a2, i1, s0, i2, dst0, a3, i3, s1, a4);
-    rt_out_u32("k0056", "dst0", dst0, 56);
+    unsigned int a0_b[42]; rt_fill_u32(&rng, a0_b, 42, RT_DOM_FULL);
+    u32m6x7 a0 = __builtin_matrix_column_major_load(a0_b, 6, 7, 6);
+    unsigned int a1_b[42]; rt_fill_u32(&rng, a1_b, 42, RT_DOM_FULL);
+    u32m6x7 a1 = __builtin_matrix_column_major_load(a1_b, 6, 7, 6);
+    unsigned int a2_b[42]; rt_fill_u32(&rng, a2_b, 42, RT_DOM_INT(0LL, 16LL));
+    u32m6x7 a2 = __builtin_matrix_column_major_load(a2_b, 6, 7, 6);
+    unsigned long src0[54]; rt_fill_u64(&rng, src0, 54, RT_DOM_FULL);
+    long a3_b[8]; rt_fill_i64(&rng, a3_b, 8, RT_DOM_FULL);
+    i64m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long a4_b[4]; rt_fill_i64(&rng, a4_b, 4, RT_DOM_FULL);
+    i64m4x1 a4 = __builtin_matrix_column_major_load(a4_b, 4, 1, 4);
+    long a5_b[2]; rt_fill_i64(&rng, a5_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i64m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int src1[55]; rt_fill_u32(&rng, src1, 55, RT_DOM_FULL);
+    long s4; rt_fill_i64(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    u32m6x7 r = k0056(a0, a1, a2, src0, a3, s0, s1, a4, a5, i0, s2, s3, src1, s4, i1);
+    unsigned int r_b[42]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_u32("k0056", "ret", r_b, 42);
 }
 
-unsigned int k0057(i8m4x3 a0, int i0, unsigned int i1, u32m1x16 a1, float s0, u32m16x15 a2, unsigned char i2) {
-    i8m4x3 t0 = k0044(a0);
-    if (i0 < 3) { t0[i1][3 - K2] = 6; }
-    return ((a1 + s0) * (a2 * t0[i2][0]))[0][8 - K5];
+unsigned int k0057(i8m1x1 a0, int i0, unsigned char s0, int i1, unsigned int i2, unsigned int s1, const unsigned long *src0, u64m1x15 a1, unsigned char i3, unsigned long i4) {
+    i8m1x1 t0 = k0045(a0, i0, s0);
+    if (i1 < 3) { t0[i2][2 - K2] = 6; }
+    return ((u32m1x15) (s1 ? __builtin_matrix_column_major_load(src0, 1, 15, 3) : a1))[i3][i4];
 }
 
 static void run_k0057(void) {
     rt_rng rng = {0xbf6bd5f07be04e4aULL};
-    signed char a0_b[12]; rt_fill_i8(&rng, a0_b, 12, RT_DOM_FULL);
-    i8m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int a1_b[16]; rt_fill_u32(&rng, a1_b, 16, RT_DOM_INT(0LL, 16LL));
-    u32m1x16 a1 = __builtin_matrix_column_major_load(a1_b, 1, 16, 1);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned int a2_b[240]; rt_fill_u32(&rng, a2_b, 240, RT_DOM_FULL);
-    u32m16x15 a2 = __builtin_matrix_column_major_load(a2_b, 16, 15, 16);
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int r = k0057(a0, i0, i1, a1, s0, a2, i2);
+    signed char a0_b[1]; rt_fill_i8(&rng, a0_b, 1, RT_DOM_FULL);
+    i8m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long src0[44]; rt_fill_u64(&rng, src0, 44, RT_DOM_INT(0LL, 16LL));
+    unsigned long a1_b[15]; rt_fill_u64(&rng, a1_b, 15, RT_DOM_INT(0LL, 16LL));
+    u64m1x15 a1 = __builtin_matrix_column_major_load(a1_b, 1, 15, 1);
+    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned long i4; rt_fill_u64(&rng, &i4, 1, RT_DOM_INT(0LL, 14LL));
+    unsigned int r = k0057(a0, i0, s0, i1, i2, s1, src0, a1, i3, i4);
     rt_out_u32("k0057", "ret", &r, 1);
 }
 
-i8m1x1 k0058(i8m1x1 a0, long i0, unsigned int s0, i8m1x3 a1, i8m3x2_b a2, const signed char *src0, i8m2x2 a3, i8m1x2_b a4, i8m2x1 a5, unsigned char s1) {
-    __auto_type t0 = k0045(a0);
-    if (i0 < 2) { t0 /= s0; }
-    return (a1 * a2 + __builtin_matrix_column_major_load(src0, 1, 2, 4) * a3 + a4) * (a3 * a5 * 2e0 + s1);
+i16m8x5 k0058(i16m8x5 a0, long s0, i16m8x5 a1, long i0, unsigned int s1, unsigned long n0, const short *src0, i16m2x8 a2, float s2, float s3, i16m8x5 a3, int s4) {
+    __auto_type t0 = k0049(a0, s0, a1);
+    if (i0 < 2) { t0 /= s1; }
+    return __builtin_matrix_transpose((i16m2x8) __builtin_matrix_column_major_load(src0, 2, 8, n0)) * (a2 * (s2 + s3) * (a3 + t0)) - s4;
 }
 
 static void run_k0058(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x19ea222ff3e28809ULL};
-    signed char a0_b[1]; rt_fill_i8(&rng, a0_b, 1, RT_DOM_INT(-8LL, 8LL));
-    i8m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
+    short a0_b[40]; rt_fill_i16(&rng, a0_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i16m8x5 a0 = __builtin_matrix_column_major_load(a0_b, 8, 5, 8);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    short a1_b[40]; rt_fill_i16(&rng, a1_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i16m8x5 a1 = __builtin_matrix_column_major_load(a1_b, 8, 5, 8);
     long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    signed char a1_b[3]; rt_fill_i8(&rng, a1_b, 3, RT_DOM_FULL);
-    i8m1x3 a1 = __builtin_matrix_column_major_load(a1_b, 1, 3, 1);
-    signed char a2_b[6]; rt_fill_i8(&rng, a2_b, 6, RT_DOM_FULL);
-    i8m3x2 a2 = __builtin_matrix_column_major_load(a2_b, 3, 2, 3);
-    signed char src0[5]; rt_fill_i8(&rng, src0, 5, RT_DOM_INT(-8LL, 8LL));
-    signed char a3_b[4]; rt_fill_i8(&rng, a3_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m2x2 a3 = __builtin_matrix_column_major_load(a3_b, 2, 2, 2);
-    signed char a4_b[2]; rt_fill_i8(&rng, a4_b, 2, RT_DOM_FULL);
-    i8m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
-    signed char a5_b[2]; rt_fill_i8(&rng, a5_b, 2, RT_DOM_FULL);
-    i8m2x1 a5 = __builtin_matrix_column_major_load(a5_b, 2, 1, 2);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    i8m1x1 r = k0058(a0, i0, s0, a1, a2, src0, a3, a4, a5, s1);
-    signed char r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i8("k0058", "ret", r_b, 1);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    short src0[38]; rt_fill_i16(&rng, src0, 38, RT_DOM_FULL);
+    short a2_b[16]; rt_fill_i16(&rng, a2_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i16m2x8 a2 = __builtin_matrix_column_major_load(a2_b, 2, 8, 2);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short a3_b[40]; rt_fill_i16(&rng, a3_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i16m8x5 a3 = __builtin_matrix_column_major_load(a3_b, 8, 5, 8);
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_FULL);
+    i16m8x5 r = k0058(a0, s0, a1, i0, s1, n0, src0, a2, s2, s3, a3, s4);
+    short r_b[40]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_i16("k0058", "ret", r_b, 40);
 }
 
-u32m4x6 k0059(u32m4x6 a0) {
-    return a0;
+u32m4x6 k0059(const unsigned int *src0, u32m6x4 a0) {
+    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 6, 4, 8 + 1) + a0 + a0);
 }
 
 static void run_k0059(void) {
     rt_rng rng = {0x5b434ed7625c0ffdULL};
+    unsigned int src0[33]; rt_fill_u32(&rng, src0, 33, RT_DOM_INT(0LL, 16LL));
     unsigned int a0_b[24]; rt_fill_u32(&rng, a0_b, 24, RT_DOM_FULL);
-    u32m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
-    u32m4x6 r = k0059(a0);
+    u32m6x4 a0 = __builtin_matrix_column_major_load(a0_b, 6, 4, 6);
+    u32m4x6 r = k0059(src0, a0);
     unsigned int r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u32("k0059", "ret", r_b, 24);
 }
 
-i16m1x12 k0060(i16m4x1 a0, i16m1x12 a1, i16m12x2 a2, i16m2x4 a3, i16m2x1 a4, unsigned long n0, const short *src0, unsigned char s0, i16m1x12 a5, float s1) {
-    i16m4x1 t0 = ((a0 + 1) * a1 * a2 + __builtin_matrix_transpose(a3)) * ({ __auto_type ins0 = a4 + __builtin_matrix_column_major_load(src0, 2, 1, n0); ins0[1][0] = (unsigned long)s0; ins0; });
-    return a5 + s1;
+f64m6x4 k0060(i16m4x1_b a0, unsigned long s0, unsigned long n0, const double *src0, f64m6x4 a1, f64m6x3 a2, f64m3x4 a3, f64m4x6 a4) {
+    i16m4x1 t0 = a0 + s0;
+    return (f64m6x4) (__builtin_matrix_column_major_load(src0, 6, 4, n0) + a1 - a2 * a3 - __builtin_matrix_transpose(a4));
 }
 
 static void run_k0060(void) {
+    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x1598ebc7fc1ddc07ULL};
-    short a0_b[4]; rt_fill_i16(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
+    short a0_b[4]; rt_fill_i16(&rng, a0_b, 4, RT_DOM_FULL);
     i16m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    short a1_b[12]; rt_fill_i16(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i16m1x12 a1 = __builtin_matrix_column_major_load(a1_b, 1, 12, 1);
-    short a2_b[24]; rt_fill_i16(&rng, a2_b, 24, RT_DOM_FULL);
-    i16m12x2 a2 = __builtin_matrix_column_major_load(a2_b, 12, 2, 12);
-    short a3_b[8]; rt_fill_i16(&rng, a3_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i16m2x4 a3 = __builtin_matrix_column_major_load(a3_b, 2, 4, 2);
-    short a4_b[2]; rt_fill_i16(&rng, a4_b, 2, RT_DOM_FULL);
-    i16m2x1 a4 = __builtin_matrix_column_major_load(a4_b, 2, 1, 2);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    short src0[2]; rt_fill_i16(&rng, src0, 2, RT_DOM_INT(-8LL, 8LL));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    short a5_b[12]; rt_fill_i16(&rng, a5_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i16m1x12 a5 = __builtin_matrix_column_major_load(a5_b, 1, 12, 1);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i16m1x12 r = k0060(a0, a1, a2, a3, a4, n0, src0, s0, a5, s1);
-    short r_b[12]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i16("k0060", "ret", r_b, 12);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    double src0[33]; rt_fill_f64(&rng, src0, 33, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a1_b[24]; rt_fill_f64(&rng, a1_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x4 a1 = __builtin_matrix_column_major_load(a1_b, 6, 4, 6);
+    double a2_b[18]; rt_fill_f64(&rng, a2_b, 18, RT_DOM_FCHOICE(a2_dom));
+    f64m6x3 a2 = __builtin_matrix_column_major_load(a2_b, 6, 3, 6);
+    double a3_b[12]; rt_fill_f64(&rng, a3_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
+    double a4_b[24]; rt_fill_f64(&rng, a4_b, 24, RT_DOM_FCHOICE(a4_dom));
+    f64m4x6 a4 = __builtin_matrix_column_major_load(a4_b, 4, 6, 4);
+    f64m6x4 r = k0060(a0, s0, n0, src0, a1, a2, a3, a4);
+    double r_b[24]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_f64("k0060", "ret", r_b, 24);
 }
 
-u64m13x6 k0061(u64m13x2 a0, unsigned long n0, const unsigned long *src0, long i0, unsigned char i1, double s0, u64m16x6 a1) {
-    return (({ __auto_type ins0 = a0 * __builtin_matrix_column_major_load(src0, 2, 16, n0); ins0[i0][i1] = -1; ins0; }) + s0) * a1;
+u64m13x6 k0061(unsigned long n0, const long *src0, i64m13x6 a0, i64m13x6 a1) {
+    return (u64m13x6) (__builtin_matrix_column_major_load(src0, 13, 6, n0) + a0 - a0 + a1);
 }
 
 static void run_k0061(void) {
     rt_rng rng = {0x22b3c1a6ec605b88ULL};
-    unsigned long a0_b[26]; rt_fill_u64(&rng, a0_b, 26, RT_DOM_INT(0LL, 16LL));
-    u64m13x2 a0 = __builtin_matrix_column_major_load(a0_b, 13, 2, 13);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    unsigned long src0[78]; rt_fill_u64(&rng, src0, 78, RT_DOM_FULL);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 12LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 15LL));
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned long a1_b[96]; rt_fill_u64(&rng, a1_b, 96, RT_DOM_INT(0LL, 16LL));
-    u64m16x6 a1 = __builtin_matrix_column_major_load(a1_b, 16, 6, 16);
-    u64m13x6 r = k0061(a0, n0, src0, i0, i1, s0, a1);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(13LL, 16LL));
+    long src0[93]; rt_fill_i64(&rng, src0, 93, RT_DOM_INT(-8LL, 8LL));
+    long a0_b[78]; rt_fill_i64(&rng, a0_b, 78, RT_DOM_INT(-8LL, 8LL));
+    i64m13x6 a0 = __builtin_matrix_column_major_load(a0_b, 13, 6, 13);
+    long a1_b[78]; rt_fill_i64(&rng, a1_b, 78, RT_DOM_INT(-8LL, 8LL));
+    i64m13x6 a1 = __builtin_matrix_column_major_load(a1_b, 13, 6, 13);
+    u64m13x6 r = k0061(n0, src0, a0, a1);
     unsigned long r_b[78]; __builtin_matrix_column_major_store(r, r_b, 13);
     rt_out_u64("k0061", "ret", r_b, 78);
 }
 
-i8m1x2 k0062(const signed char *src0, i8m1x7 a0, i8m7x2_b a1, i8m2x2_b a2, short s0) {
-    return __builtin_matrix_column_major_load(src0, 1, 1, 1) * a0 * a1 * (s0 + (a2 + a2));
+i8m1x2 k0062(unsigned int s0, i8m1x4 a0, i8m4x2 a1, short s1, const signed char *src0, i8m1x2 a2) {
+    return (s0 ? a0 : a0) * (s1 * a1) + (__builtin_matrix_column_major_load(src0, 1, 2, 2) - a2) / -2;
 }
 
 static void run_k0062(void) {
     rt_rng rng = {0x90d0ff1d1017bc7aULL};
-    signed char src0[1]; rt_fill_i8(&rng, src0, 1, RT_DOM_FULL);
-    signed char a0_b[7]; rt_fill_i8(&rng, a0_b, 7, RT_DOM_INT(-8LL, 8LL));
-    i8m1x7 a0 = __builtin_matrix_column_major_load(a0_b, 1, 7, 1);
-    signed char a1_b[14]; rt_fill_i8(&rng, a1_b, 14, RT_DOM_FULL);
-    i8m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
-    signed char a2_b[4]; rt_fill_i8(&rng, a2_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    i8m1x2 r = k0062(src0, a0, a1, a2, s0);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    signed char a0_b[4]; rt_fill_i8(&rng, a0_b, 4, RT_DOM_FULL);
+    i8m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
+    signed char a1_b[8]; rt_fill_i8(&rng, a1_b, 8, RT_DOM_FULL);
+    i8m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char src0[3]; rt_fill_i8(&rng, src0, 3, RT_DOM_INT(-8LL, 8LL));
+    signed char a2_b[2]; rt_fill_i8(&rng, a2_b, 2, RT_DOM_FULL);
+    i8m1x2 a2 = __builtin_matrix_column_major_load(a2_b, 1, 2, 1);
+    i8m1x2 r = k0062(s0, a0, a1, s1, src0, a2);
     signed char r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
     rt_out_i8("k0062", "ret", r_b, 2);
 }
 
-u32m4x6 k0063(u32m4x6 a0, u8m6x1 a1, u8m1x4 a2, u8m6x12 a3, u8m12x4_b a4) {
-    __auto_type t0 = k0059(a0);
-    return __builtin_matrix_transpose((u32m6x4) (a1 * a2 - a3 * a4));
+i16m8x5 k0063(i16m8x5 a0, long s0, i16m8x5 a1, i16m8x1 a2, unsigned short s1, i32m1x8 a3, i32m8x5 a4) {
+    __auto_type t0 = k0049(a0, s0, a1);
+    return ((1 + a2) * (double)s1 - (i16m8x1) a2) * (i16m1x5) (a3 * a4);
 }
 
 static void run_k0063(void) {
     rt_rng rng = {0x56137c3ba3fadd11ULL};
-    unsigned int a0_b[24]; rt_fill_u32(&rng, a0_b, 24, RT_DOM_FULL);
-    u32m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
-    unsigned char a1_b[6]; rt_fill_u8(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m6x1 a1 = __builtin_matrix_column_major_load(a1_b, 6, 1, 6);
-    unsigned char a2_b[4]; rt_fill_u8(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
-    u8m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
-    unsigned char a3_b[72]; rt_fill_u8(&rng, a3_b, 72, RT_DOM_INT(0LL, 16LL));
-    u8m6x12 a3 = __builtin_matrix_column_major_load(a3_b, 6, 12, 6);
-    unsigned char a4_b[48]; rt_fill_u8(&rng, a4_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m12x4 a4 = __builtin_matrix_column_major_load(a4_b, 12, 4, 12);
-    u32m4x6 r = k0063(a0, a1, a2, a3, a4);
-    unsigned int r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u32("k0063", "ret", r_b, 24);
+    short a0_b[40]; rt_fill_i16(&rng, a0_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i16m8x5 a0 = __builtin_matrix_column_major_load(a0_b, 8, 5, 8);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    short a1_b[40]; rt_fill_i16(&rng, a1_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i16m8x5 a1 = __builtin_matrix_column_major_load(a1_b, 8, 5, 8);
+    short a2_b[8]; rt_fill_i16(&rng, a2_b, 8, RT_DOM_FULL);
+    i16m8x1 a2 = __builtin_matrix_column_major_load(a2_b, 8, 1, 8);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    int a3_b[8]; rt_fill_i32(&rng, a3_b, 8, RT_DOM_FULL);
+    i32m1x8 a3 = __builtin_matrix_column_major_load(a3_b, 1, 8, 1);
+    int a4_b[40]; rt_fill_i32(&rng, a4_b, 40, RT_DOM_FULL);
+    i32m8x5 a4 = __builtin_matrix_column_major_load(a4_b, 8, 5, 8);
+    i16m8x5 r = k0063(a0, s0, a1, a2, s1, a3, a4);
+    short r_b[40]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_i16("k0063", "ret", r_b, 40);
 }
 
-i32m2x3 k0064(const unsigned char *src0, const unsigned char *src1, const unsigned char *src2, long s0, unsigned char *dst0, f64m3x2 a0, f64m2x4_b a1, unsigned long n0, const double *src3, i64m2x3 a2, float s1) {
-    __builtin_matrix_column_major_store((unsigned long)s0 + (__builtin_matrix_column_major_load(src0, 6, 8, (K5 * 7) / K5) * __builtin_matrix_column_major_load(src1, 8, 1, 11 - K3) - __builtin_matrix_column_major_load(src2, K2 + 4, 1, 9)), dst0, 7);
-    f64m3x4 t0 = a0 * a1 + __builtin_matrix_column_major_load(src3, 3, K2 * 2, n0);
-    return (i32m2x3) a2 * s1;
+i64m9x2 k0064(const unsigned char *src0, unsigned long n0, unsigned char *dst0, f64m5x14 a0, f64m14x4 a1, double *dst1, i64m9x2_b a2, long s0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 1, 14 - K8, 2)), dst0, n0);
+    __builtin_matrix_column_major_store((a0 + a0) * a1, dst1, 6);
+    return ({ __auto_type ins0 = a2; ins0[0][0] = s0; ins0; });
 }
 
 static void run_k0064(void) {
     rt_rng rng = {0x48d6764a4202b835ULL};
-    unsigned char src0[56]; rt_fill_u8(&rng, src0, 56, RT_DOM_FULL);
-    unsigned char src1[10]; rt_fill_u8(&rng, src1, 10, RT_DOM_INT(0LL, 16LL));
-    unsigned char src2[8]; rt_fill_u8(&rng, src2, 8, RT_DOM_FULL);
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char dst0[6]; rt_fill_u8(&rng, dst0, 6, RT_DOM_INT(0LL, 16LL));
-    double a0_b[6]; rt_fill_f64(&rng, a0_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x2 a0 = __builtin_matrix_column_major_load(a0_b, 3, 2, 3);
-    double a1_b[8]; rt_fill_f64(&rng, a1_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    double src3[21]; rt_fill_f64(&rng, src3, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long a2_b[6]; rt_fill_i64(&rng, a2_b, 6, RT_DOM_FULL);
-    i64m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i32m2x3 r = k0064(src0, src1, src2, s0, dst0, a0, a1, n0, src3, a2, s1);
-    int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i32("k0064", "ret", r_b, 6);
-    rt_out_u8("k0064", "dst0", dst0, 6);
+    unsigned char src0[13]; rt_fill_u8(&rng, src0, 13, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    unsigned char dst0[8]; rt_fill_u8(&rng, dst0, 8, RT_DOM_FULL);
+    double a0_b[70]; rt_fill_f64(&rng, a0_b, 70, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m5x14 a0 = __builtin_matrix_column_major_load(a0_b, 5, 14, 5);
+    double a1_b[56]; rt_fill_f64(&rng, a1_b, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m14x4 a1 = __builtin_matrix_column_major_load(a1_b, 14, 4, 14);
+    double dst1[24]; rt_fill_f64(&rng, dst1, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long a2_b[18]; rt_fill_i64(&rng, a2_b, 18, RT_DOM_FULL);
+    i64m9x2 a2 = __builtin_matrix_column_major_load(a2_b, 9, 2, 9);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    i64m9x2 r = k0064(src0, n0, dst0, a0, a1, dst1, a2, s0);
+    long r_b[18]; __builtin_matrix_column_major_store(r, r_b, 9);
+    rt_out_i64("k0064", "ret", r_b, 18);
+    rt_out_u8("k0064", "dst0", dst0, 8);
+    rt_out_f64("k0064", "dst1", dst1, 24);
 }
 
-short k0065(unsigned long n0, const unsigned long *src0, u64m1x2 a0, i16m1x6 a1, i16m6x6 a2, f32m6x11 a3, unsigned char s0, i16m1x11 a4, i16m1x11 a5, short *dst0, f64m7x2 a6, int i0, unsigned long i1) {
-    u64m1x2 t0 = __builtin_matrix_column_major_load(src0, 1, 2, n0) / 3 + a0;
-    __builtin_matrix_column_major_store(a1 * (a2 - a0[5 - K5][8 - K8]) * (i16m6x11) (a3 / s0) + a4 + a5, dst0, K2 * 2);
-    f64m2x7 t1 = __builtin_matrix_transpose(a6);
-    return a2[i0][i1];
+i32m1x6 k0065(const unsigned long *src0, long s0, i16m4x5 a0, int i0, unsigned long i1, unsigned long i2, unsigned int i3, unsigned int s1, u16m5x11 a1, u16m11x2 a2, i32m1x6_b a3) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 1, 2, 4) * 0 + 0x2;
+    t0[0][1] = (unsigned long)s0;
+    __auto_type t1 = k0047(a0, i0, i1, i2, i3, s1, a1, a2);
+    return ({ __auto_type ins0 = a3; ins0[0][1] = -4L; ins0; });
 }
 
 static void run_k0065(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xd528d3902073a838ULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned long src0[6]; rt_fill_u64(&rng, src0, 6, RT_DOM_INT(0LL, 16LL));
-    unsigned long a0_b[2]; rt_fill_u64(&rng, a0_b, 2, RT_DOM_INT(0LL, 16LL));
-    u64m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
-    short a1_b[6]; rt_fill_i16(&rng, a1_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i16m1x6 a1 = __builtin_matrix_column_major_load(a1_b, 1, 6, 1);
-    short a2_b[36]; rt_fill_i16(&rng, a2_b, 36, RT_DOM_FULL);
-    i16m6x6 a2 = __builtin_matrix_column_major_load(a2_b, 6, 6, 6);
-    float a3_b[66]; rt_fill_f32(&rng, a3_b, 66, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x11 a3 = __builtin_matrix_column_major_load(a3_b, 6, 11, 6);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    short a4_b[11]; rt_fill_i16(&rng, a4_b, 11, RT_DOM_FULL);
-    i16m1x11 a4 = __builtin_matrix_column_major_load(a4_b, 1, 11, 1);
-    short a5_b[11]; rt_fill_i16(&rng, a5_b, 11, RT_DOM_INT(-8LL, 8LL));
-    i16m1x11 a5 = __builtin_matrix_column_major_load(a5_b, 1, 11, 1);
-    short dst0[42]; rt_fill_i16(&rng, dst0, 42, RT_DOM_INT(-8LL, 8LL));
-    double a6_b[14]; rt_fill_f64(&rng, a6_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m7x2 a6 = __builtin_matrix_column_major_load(a6_b, 7, 2, 7);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
-    short r = k0065(n0, src0, a0, a1, a2, a3, s0, a4, a5, dst0, a6, i0, i1);
-    rt_out_i16("k0065", "ret", &r, 1);
-    rt_out_i16("k0065", "dst0", dst0, 42);
+    unsigned long src0[6]; rt_fill_u64(&rng, src0, 6, RT_DOM_FULL);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    short a0_b[20]; rt_fill_i16(&rng, a0_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i16m4x5 a0 = __builtin_matrix_column_major_load(a0_b, 4, 5, 4);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned short a1_b[55]; rt_fill_u16(&rng, a1_b, 55, RT_DOM_FULL);
+    u16m5x11 a1 = __builtin_matrix_column_major_load(a1_b, 5, 11, 5);
+    unsigned short a2_b[22]; rt_fill_u16(&rng, a2_b, 22, RT_DOM_FULL);
+    u16m11x2 a2 = __builtin_matrix_column_major_load(a2_b, 11, 2, 11);
+    int a3_b[6]; rt_fill_i32(&rng, a3_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i32m1x6 a3 = __builtin_matrix_column_major_load(a3_b, 1, 6, 1);
+    i32m1x6 r = k0065(src0, s0, a0, i0, i1, i2, i3, s1, a1, a2, a3);
+    int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_i32("k0065", "ret", r_b, 6);
 }
 
-void k0066(f32m5x4_b a0, f32m5x4 a1, unsigned char s0, unsigned long n0, float *dst0) {
-    __builtin_matrix_column_major_store(a0 - a1 - s0, dst0, n0);
+void k0066(const float *src0, f32m5x4_b a0, float *dst0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 5, 4, 7) + a0 + a0, dst0, 5);
 }
 
 static void run_k0066(void) {
     rt_rng rng = {0x5302feaa735adabdULL};
+    float src0[27]; rt_fill_f32(&rng, src0, 27, RT_DOM_DYADIC(-32LL, 32LL, 2));
     float a0_b[20]; rt_fill_f32(&rng, a0_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
-    float a1_b[20]; rt_fill_f32(&rng, a1_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x4 a1 = __builtin_matrix_column_major_load(a1_b, 5, 4, 5);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
-    float dst0[30]; rt_fill_f32(&rng, dst0, 30, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    k0066(a0, a1, s0, n0, dst0);
-    rt_out_f32("k0066", "dst0", dst0, 30);
+    float dst0[20]; rt_fill_f32(&rng, dst0, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    k0066(src0, a0, dst0);
+    rt_out_f32("k0066", "dst0", dst0, 20);
 }
 
-i8m5x16 k0067(const signed char *src0, unsigned short s0, i8m5x8 a0, unsigned char s1, i8m8x16 a1, unsigned int s2, double s3) {
-    return (s1 - __builtin_matrix_column_major_load(src0, 13 - K8, 5, K4 + 1) / -2 * s0 * a0) * (a1 / s2 + s3);
+i8m5x16 k0067(i8m5x8 a0, i16m8x16 a1, i8m8x16 a2, unsigned long n0, const long *src0) {
+    return a0 * ((i8m8x16) a1 + a2 - (i8m8x16) __builtin_matrix_column_major_load(src0, 8, 16, n0));
 }
 
 static void run_k0067(void) {
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xbf58d7c6eed3ecc2ULL};
-    signed char src0[26]; rt_fill_i8(&rng, src0, 26, RT_DOM_INT(-8LL, 8LL));
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
     signed char a0_b[40]; rt_fill_i8(&rng, a0_b, 40, RT_DOM_INT(-8LL, 8LL));
     i8m5x8 a0 = __builtin_matrix_column_major_load(a0_b, 5, 8, 5);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
-    signed char a1_b[128]; rt_fill_i8(&rng, a1_b, 128, RT_DOM_FULL);
-    i8m8x16 a1 = __builtin_matrix_column_major_load(a1_b, 8, 16, 8);
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i8m5x16 r = k0067(src0, s0, a0, s1, a1, s2, s3);
+    short a1_b[128]; rt_fill_i16(&rng, a1_b, 128, RT_DOM_FULL);
+    i16m8x16 a1 = __builtin_matrix_column_major_load(a1_b, 8, 16, 8);
+    signed char a2_b[128]; rt_fill_i8(&rng, a2_b, 128, RT_DOM_FULL);
+    i8m8x16 a2 = __builtin_matrix_column_major_load(a2_b, 8, 16, 8);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
+    long src0[175]; rt_fill_i64(&rng, src0, 175, RT_DOM_INT(-8LL, 8LL));
+    i8m5x16 r = k0067(a0, a1, a2, n0, src0);
     signed char r_b[80]; __builtin_matrix_column_major_store(r, r_b, 5);
     rt_out_i8("k0067", "ret", r_b, 80);
 }
 
-void k0068(u32m2x6 a0, unsigned int *dst0) {
-    __builtin_matrix_column_major_store(a0 + a0, dst0, 4);
+void k0068(u32m6x2 a0, unsigned int *dst0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, 2);
 }
 
 static void run_k0068(void) {
     rt_rng rng = {0x6847dea95a16fd22ULL};
     unsigned int a0_b[12]; rt_fill_u32(&rng, a0_b, 12, RT_DOM_FULL);
-    u32m2x6 a0 = __builtin_matrix_column_major_load(a0_b, 2, 6, 2);
-    unsigned int dst0[22]; rt_fill_u32(&rng, dst0, 22, RT_DOM_INT(0LL, 16LL));
+    u32m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
+    unsigned int dst0[13]; rt_fill_u32(&rng, dst0, 13, RT_DOM_FULL);
     k0068(a0, dst0);
-    rt_out_u32("k0068", "dst0", dst0, 22);
+    rt_out_u32("k0068", "dst0", dst0, 13);
 }
 
-i16m1x5 k0069(i16m1x2_b a0, const short *src0, unsigned char i0, float s0) {
-    return ({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[0][0] = 8; ins0; }) * __builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 5, 2); ins1[i0][1] = s0; ins1; });
+i16m1x5 k0069(const short *src0) {
+    return __builtin_matrix_column_major_load(src0, 1, 5, 2);
 }
 
 static void run_k0069(void) {
     rt_rng rng = {0x26a3dde84bf93e67ULL};
-    short a0_b[2]; rt_fill_i16(&rng, a0_b, 2, RT_DOM_FULL);
-    i16m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
-    short src0[12]; rt_fill_i16(&rng, src0, 12, RT_DOM_INT(-8LL, 8LL));
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i16m1x5 r = k0069(a0, src0, i0, s0);
+    short src0[10]; rt_fill_i16(&rng, src0, 10, RT_DOM_FULL);
+    i16m1x5 r = k0069(src0);
     short r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1);
     rt_out_i16("k0069", "ret", r_b, 5);
 }
 
-u8m2x6 k0070(const unsigned long *src0, const unsigned char *src1, unsigned long n0, const unsigned char *src2, const unsigned char *src3, u8m3x2 a0, unsigned short i0, unsigned short s0, u8m2x6 a1, u8m2x6 a2, u8m6x6_b a3, u8m2x7 a4, u8m2x7 a5, const unsigned char *src4) {
+void k0070(const unsigned long *src0, unsigned long n0, const unsigned char *src1, u8m8x6 a0, unsigned char s0, i64m1x2_b a1, i64m2x1_b a2, unsigned short s1, unsigned char *dst0) {
     u64m11x3 t0 = __builtin_matrix_column_major_load(src0, 11, 7 - K4, 11);
-    u8m8x6 t1 = __builtin_matrix_column_major_load(src1, 8, 6, 10) - __builtin_matrix_column_major_load(src2, 8, 6, n0);
-    t1 *= ({ __auto_type ins0 = __builtin_matrix_column_major_load(src3, K3 * 2, 7 - K4, 6) * a0; ins0[2][i0] = s0; ins0; }) * (a1 + a2);
-    t1 *= a3;
-    return (a4 + a5) * __builtin_matrix_column_major_load(src4, 7, 6, 9);
+    u8m8x6 t1 = __builtin_matrix_column_major_load(src1, 8, 6, n0);
+    u8m8x6 t2 = a0 + s0;
+    __auto_type t3 = __builtin_matrix_transpose(a1) - a2;
+    __builtin_matrix_column_major_store(t1 * s1, dst0, 9);
 }
 
 static void run_k0070(void) {
     rt_rng rng = {0x02525a97022ddd71ULL};
     unsigned long src0[35]; rt_fill_u64(&rng, src0, 35, RT_DOM_FULL);
-    unsigned char src1[58]; rt_fill_u8(&rng, src1, 58, RT_DOM_INT(0LL, 16LL));
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    unsigned char src2[64]; rt_fill_u8(&rng, src2, 64, RT_DOM_FULL);
-    unsigned char src3[20]; rt_fill_u8(&rng, src3, 20, RT_DOM_INT(0LL, 16LL));
-    unsigned char a0_b[6]; rt_fill_u8(&rng, a0_b, 6, RT_DOM_FULL);
-    u8m3x2 a0 = __builtin_matrix_column_major_load(a0_b, 3, 2, 3);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char a1_b[12]; rt_fill_u8(&rng, a1_b, 12, RT_DOM_FULL);
-    u8m2x6 a1 = __builtin_matrix_column_major_load(a1_b, 2, 6, 2);
-    unsigned char a2_b[12]; rt_fill_u8(&rng, a2_b, 12, RT_DOM_FULL);
-    u8m2x6 a2 = __builtin_matrix_column_major_load(a2_b, 2, 6, 2);
-    unsigned char a3_b[36]; rt_fill_u8(&rng, a3_b, 36, RT_DOM_FULL);
-    u8m6x6 a3 = __builtin_matrix_column_major_load(a3_b, 6, 6, 6);
-    unsigned char a4_b[14]; rt_fill_u8(&rng, a4_b, 14, RT_DOM_INT(0LL, 16LL));
-    u8m2x7 a4 = __builtin_matrix_column_major_load(a4_b, 2, 7, 2);
-    unsigned char a5_b[14]; rt_fill_u8(&rng, a5_b, 14, RT_DOM_FULL);
-    u8m2x7 a5 = __builtin_matrix_column_major_load(a5_b, 2, 7, 2);
-    unsigned char src4[52]; rt_fill_u8(&rng, src4, 52, RT_DOM_INT(0LL, 16LL));
-    u8m2x6 r = k0070(src0, src1, n0, src2, src3, a0, i0, s0, a1, a2, a3, a4, a5, src4);
-    unsigned char r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u8("k0070", "ret", r_b, 12);
+    unsigned char src1[65]; rt_fill_u8(&rng, src1, 65, RT_DOM_FULL);
+    unsigned char a0_b[48]; rt_fill_u8(&rng, a0_b, 48, RT_DOM_FULL);
+    u8m8x6 a0 = __builtin_matrix_column_major_load(a0_b, 8, 6, 8);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    long a1_b[2]; rt_fill_i64(&rng, a1_b, 2, RT_DOM_FULL);
+    i64m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
+    long a2_b[2]; rt_fill_i64(&rng, a2_b, 2, RT_DOM_FULL);
+    i64m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char dst0[54]; rt_fill_u8(&rng, dst0, 54, RT_DOM_FULL);
+    k0070(src0, n0, src1, a0, s0, a1, a2, s1, dst0);
+    rt_out_u8("k0070", "dst0", dst0, 54);
 }
 
-i16m4x8 k0071(i16m4x7 a0, i16m7x8 a1) {
-    return a0 * a1;
+i16m4x8 k0071(i16m4x3 a0, i16m3x2 a1, unsigned long n0, const short *src0, u8m7x8 a2) {
+    return a0 * a1 * __builtin_matrix_column_major_load(src0, 2, 7, n0) * (i16m7x8) a2;
 }
 
 static void run_k0071(void) {
     rt_rng rng = {0x1711402e95bab2c3ULL};
-    short a0_b[28]; rt_fill_i16(&rng, a0_b, 28, RT_DOM_INT(-8LL, 8LL));
-    i16m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
-    short a1_b[56]; rt_fill_i16(&rng, a1_b, 56, RT_DOM_FULL);
-    i16m7x8 a1 = __builtin_matrix_column_major_load(a1_b, 7, 8, 7);
-    i16m4x8 r = k0071(a0, a1);
+    short a0_b[12]; rt_fill_i16(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
+    short a1_b[6]; rt_fill_i16(&rng, a1_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i16m3x2 a1 = __builtin_matrix_column_major_load(a1_b, 3, 2, 3);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    short src0[34]; rt_fill_i16(&rng, src0, 34, RT_DOM_INT(-8LL, 8LL));
+    unsigned char a2_b[56]; rt_fill_u8(&rng, a2_b, 56, RT_DOM_FULL);
+    u8m7x8 a2 = __builtin_matrix_column_major_load(a2_b, 7, 8, 7);
+    i16m4x8 r = k0071(a0, a1, n0, src0, a2);
     short r_b[32]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_i16("k0071", "ret", r_b, 32);
 }
 
-f32m12x3 k0072(f32m12x8 a0, f32m8x3 a1) {
-    return a0 * a1;
+f32m12x3 k0072(f32m12x3 a0, int i0, unsigned short s0) {
+    return ({ __auto_type ins0 = a0; ins0[2][i0] = s0; ins0; });
 }
 
 static void run_k0072(void) {
     rt_rng rng = {0xcd73d88f091ac0b6ULL};
-    float a0_b[96]; rt_fill_f32(&rng, a0_b, 96, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m12x8 a0 = __builtin_matrix_column_major_load(a0_b, 12, 8, 12);
-    float a1_b[24]; rt_fill_f32(&rng, a1_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m8x3 a1 = __builtin_matrix_column_major_load(a1_b, 8, 3, 8);
-    f32m12x3 r = k0072(a0, a1);
+    float a0_b[36]; rt_fill_f32(&rng, a0_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m12x3 a0 = __builtin_matrix_column_major_load(a0_b, 12, 3, 12);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    f32m12x3 r = k0072(a0, i0, s0);
     float r_b[36]; __builtin_matrix_column_major_store(r, r_b, 12);
     rt_out_f32("k0072", "ret", r_b, 36);
 }
 
-long k0073(i64m5x3 a0) {
-    return __builtin_matrix_transpose(a0 / 4)[0][3];
+long k0073(i64m3x5 a0, long i0, i64m3x5 a1, unsigned char i1) {
+    return (({ __auto_type ins0 = a0; ins0[0][i0] = (a1 - a1)[i1][2]; ins0; }) / 3)[2][2];
 }
 
 static void run_k0073(void) {
     rt_rng rng = {0x1af9d234182bb7f2ULL};
     long a0_b[15]; rt_fill_i64(&rng, a0_b, 15, RT_DOM_FULL);
-    i64m5x3 a0 = __builtin_matrix_column_major_load(a0_b, 5, 3, 5);
-    long r = k0073(a0);
+    i64m3x5 a0 = __builtin_matrix_column_major_load(a0_b, 3, 5, 3);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    long a1_b[15]; rt_fill_i64(&rng, a1_b, 15, RT_DOM_FULL);
+    i64m3x5 a1 = __builtin_matrix_column_major_load(a1_b, 3, 5, 3);
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    long r = k0073(a0, i0, a1, i1);
     rt_out_i64("k0073", "ret", &r, 1);
 }
 
-u8m4x1 k0074(i8m5x1 a0, unsigned long i0, unsigned long i1, double s0, long s1, u32m6x7 a1, u32m7x1 a2, u32m6x1 a3, u64m3x6 a4, const unsigned long *src0, signed char s2, unsigned short i2, i8m1x1 a5, const signed char *src1, const signed char *src2, unsigned long i3, u8m4x1_b a6, signed char s3) {
-    __auto_type t0 = ({ __auto_type ins0 = a0; ins0[i0][i1] = s0; ins0; }) * s1;
-    u64m6x1 t1 = (u64m6x1) ({ __auto_type ins1 = a1 * a2 + a3; ins1[1][0] = t0[2][0]; ins1; }) + __builtin_matrix_transpose(a4) * __builtin_matrix_column_major_load(src0, 8 - K5, 1, 4);
-    for (int l0 = 0; l0 < 5; l0++) { t0[l0][0] = s2; }
-    if (i2 < 1) { t0 *= (a5 + __builtin_matrix_column_major_load(src1, 1, 1, 2)) * __builtin_matrix_column_major_load(src2, 1, 1, 1); }
-    for (int l1 = 0; l1 < 1; l1++) { t1[3][l1] = a4[i3][5]; }
-    return ({ __auto_type ins2 = a6; ins2[2][8 - K8] = s3; ins2; });
+i64m8x6 k0074(i8m5x4 a0, unsigned long n0, const signed char *src0, unsigned long n1, const signed char *src1, signed char s0, unsigned short i0, unsigned long i1, long i2, i8m2x2 a1, unsigned short s1, i8m2x8 a2, signed char *dst0, i8m3x4 a3, int s2, i16m8x5 a4, long s3, i16m8x5 a5, i16m8x1 a6, unsigned short s4, i32m1x8 a7, i32m8x5 a8, signed char s5, i64m8x6 a9, i64m8x6_b a10, unsigned long n2, const long *src2) {
+    i8m5x1_b t0 = a0 * __builtin_matrix_column_major_load(src0, 4, 1, n0) - ((int)s0 + __builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 1, n1));
+    if (i0 < 4) { t0[i1][i2] = t0[3][0]; }
+    __builtin_matrix_column_major_store((s1 - (a1 + a1)) * a2, dst0, 2);
+    i8m4x3_b t1 = k0044(a3, s2);
+    i16m8x5_b t2 = k0063(a4, s3, a5, a6, s4, a7, a8);
+    return (s5 ? a9 * 1 : a10) + a9 + __builtin_matrix_column_major_load(src2, K4 * 2, 6, n2);
 }
 
 static void run_k0074(void) {
     rt_rng rng = {0x5a0b8d47e11ebad2ULL};
-    signed char a0_b[5]; rt_fill_i8(&rng, a0_b, 5, RT_DOM_INT(-8LL, 8LL));
-    i8m5x1 a0 = __builtin_matrix_column_major_load(a0_b, 5, 1, 5);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int a1_b[42]; rt_fill_u32(&rng, a1_b, 42, RT_DOM_FULL);
-    u32m6x7 a1 = __builtin_matrix_column_major_load(a1_b, 6, 7, 6);
-    unsigned int a2_b[7]; rt_fill_u32(&rng, a2_b, 7, RT_DOM_INT(0LL, 16LL));
-    u32m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
-    unsigned int a3_b[6]; rt_fill_u32(&rng, a3_b, 6, RT_DOM_FULL);
-    u32m6x1 a3 = __builtin_matrix_column_major_load(a3_b, 6, 1, 6);
-    unsigned long a4_b[18]; rt_fill_u64(&rng, a4_b, 18, RT_DOM_FULL);
-    u64m3x6 a4 = __builtin_matrix_column_major_load(a4_b, 3, 6, 3);
-    unsigned long src0[3]; rt_fill_u64(&rng, src0, 3, RT_DOM_FULL);
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    signed char a5_b[1]; rt_fill_i8(&rng, a5_b, 1, RT_DOM_FULL);
-    i8m1x1 a5 = __builtin_matrix_column_major_load(a5_b, 1, 1, 1);
-    signed char src1[1]; rt_fill_i8(&rng, src1, 1, RT_DOM_FULL);
-    signed char src2[1]; rt_fill_i8(&rng, src2, 1, RT_DOM_FULL);
-    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char a6_b[4]; rt_fill_u8(&rng, a6_b, 4, RT_DOM_FULL);
-    u8m4x1 a6 = __builtin_matrix_column_major_load(a6_b, 4, 1, 4);
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_FULL);
-    u8m4x1 r = k0074(a0, i0, i1, s0, s1, a1, a2, a3, a4, src0, s2, i2, a5, src1, src2, i3, a6, s3);
-    unsigned char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u8("k0074", "ret", r_b, 4);
+    signed char a0_b[20]; rt_fill_i8(&rng, a0_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i8m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    signed char src0[4]; rt_fill_i8(&rng, src0, 4, RT_DOM_FULL);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(5LL, 8LL));
+    signed char src1[6]; rt_fill_i8(&rng, src1, 6, RT_DOM_INT(-8LL, 8LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    signed char a1_b[4]; rt_fill_i8(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i8m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    signed char a2_b[16]; rt_fill_i8(&rng, a2_b, 16, RT_DOM_FULL);
+    i8m2x8 a2 = __builtin_matrix_column_major_load(a2_b, 2, 8, 2);
+    signed char dst0[16]; rt_fill_i8(&rng, dst0, 16, RT_DOM_FULL);
+    signed char a3_b[12]; rt_fill_i8(&rng, a3_b, 12, RT_DOM_FULL);
+    i8m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    short a4_b[40]; rt_fill_i16(&rng, a4_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i16m8x5 a4 = __builtin_matrix_column_major_load(a4_b, 8, 5, 8);
+    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_FULL);
+    short a5_b[40]; rt_fill_i16(&rng, a5_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i16m8x5 a5 = __builtin_matrix_column_major_load(a5_b, 8, 5, 8);
+    short a6_b[8]; rt_fill_i16(&rng, a6_b, 8, RT_DOM_FULL);
+    i16m8x1 a6 = __builtin_matrix_column_major_load(a6_b, 8, 1, 8);
+    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    int a7_b[8]; rt_fill_i32(&rng, a7_b, 8, RT_DOM_FULL);
+    i32m1x8 a7 = __builtin_matrix_column_major_load(a7_b, 1, 8, 1);
+    int a8_b[40]; rt_fill_i32(&rng, a8_b, 40, RT_DOM_FULL);
+    i32m8x5 a8 = __builtin_matrix_column_major_load(a8_b, 8, 5, 8);
+    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_INT(-1LL, 1LL));
+    long a9_b[48]; rt_fill_i64(&rng, a9_b, 48, RT_DOM_INT(-8LL, 8LL));
+    i64m8x6 a9 = __builtin_matrix_column_major_load(a9_b, 8, 6, 8);
+    long a10_b[48]; rt_fill_i64(&rng, a10_b, 48, RT_DOM_FULL);
+    i64m8x6 a10 = __builtin_matrix_column_major_load(a10_b, 8, 6, 8);
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(8LL, 11LL));
+    long src2[63]; rt_fill_i64(&rng, src2, 63, RT_DOM_INT(-8LL, 8LL));
+    i64m8x6 r = k0074(a0, n0, src0, n1, src1, s0, i0, i1, i2, a1, s1, a2, dst0, a3, s2, a4, s3, a5, a6, s4, a7, a8, s5, a9, a10, n2, src2);
+    long r_b[48]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_i64("k0074", "ret", r_b, 48);
+    rt_out_i8("k0074", "dst0", dst0, 16);
 }
 
-u64m6x3 k0075(i32m2x4 a0, unsigned long n0, const int *src0, unsigned long n1, const int *src1, unsigned long i0, long i1, f64m2x4 a1, unsigned int i2, i32m4x1_b a2, i32m1x1 a3, unsigned long n2, const unsigned long *src2, u64m6x3_b a4, const unsigned long *src3, u64m3x8 a5, u64m8x7 a6) {
-    __auto_type t0 = (a0 + a0) * (__builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
-    if (i0 < 1) { t0[i1][0] = -6; }
-    t0 = ({ __auto_type ins0 = (i32m2x4) a1; ins0[1][i2] = (a2 * a3)[1][0]; ins0; }) * -1 + t0;
-    return __builtin_matrix_column_major_load(src2, 6, 8 - K5, n2) + a4 - a4 + 136UL - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6);
+void k0075(float s0, i64m2x7 a0, i32m7x4 a1, const int *src0, int i0, i32m4x2 a2, long i1, float s1, i64m2x7 a3, unsigned short s2, long *dst0) {
+    __auto_type t0 = s0 ? (i32m2x7) a0 * a1 : __builtin_matrix_column_major_load(src0, 2, 4, K3 + 1);
+    t0[0][i0] = -5;
+    t0 = __builtin_matrix_transpose(a2) + __builtin_matrix_transpose(a2)[i1][2];
+    __builtin_matrix_column_major_store(s1 ? a3 + s2 : a0, dst0, 5);
 }
 
 static void run_k0075(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x6d92ada2b89087d5ULL};
-    int a0_b[8]; rt_fill_i32(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i32m2x4 a0 = __builtin_matrix_column_major_load(a0_b, 2, 4, 2);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    int src0[5]; rt_fill_i32(&rng, src0, 5, RT_DOM_FULL);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
-    int src1[15]; rt_fill_i32(&rng, src1, 15, RT_DOM_INT(-8LL, 8LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    long a0_b[14]; rt_fill_i64(&rng, a0_b, 14, RT_DOM_FULL);
+    i64m2x7 a0 = __builtin_matrix_column_major_load(a0_b, 2, 7, 2);
+    int a1_b[28]; rt_fill_i32(&rng, a1_b, 28, RT_DOM_FULL);
+    i32m7x4 a1 = __builtin_matrix_column_major_load(a1_b, 7, 4, 7);
+    int src0[15]; rt_fill_i32(&rng, src0, 15, RT_DOM_FULL);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    int a2_b[8]; rt_fill_i32(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i32m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
     long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    double a1_b[8]; rt_fill_f64(&rng, a1_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    int a2_b[4]; rt_fill_i32(&rng, a2_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i32m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
-    int a3_b[1]; rt_fill_i32(&rng, a3_b, 1, RT_DOM_FULL);
-    i32m1x1 a3 = __builtin_matrix_column_major_load(a3_b, 1, 1, 1);
-    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(6LL, 9LL));
-    unsigned long src2[25]; rt_fill_u64(&rng, src2, 25, RT_DOM_FULL);
-    unsigned long a4_b[18]; rt_fill_u64(&rng, a4_b, 18, RT_DOM_FULL);
-    u64m6x3 a4 = __builtin_matrix_column_major_load(a4_b, 6, 3, 6);
-    unsigned long src3[42]; rt_fill_u64(&rng, src3, 42, RT_DOM_FULL);
-    unsigned long a5_b[24]; rt_fill_u64(&rng, a5_b, 24, RT_DOM_INT(0LL, 16LL));
-    u64m3x8 a5 = __builtin_matrix_column_major_load(a5_b, 3, 8, 3);
-    unsigned long a6_b[56]; rt_fill_u64(&rng, a6_b, 56, RT_DOM_INT(0LL, 16LL));
-    u64m8x7 a6 = __builtin_matrix_column_major_load(a6_b, 8, 7, 8);
-    u64m6x3 r = k0075(a0, n0, src0, n1, src1, i0, i1, a1, i2, a2, a3, n2, src2, a4, src3, a5, a6);
-    unsigned long r_b[18]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_u64("k0075", "ret", r_b, 18);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    long a3_b[14]; rt_fill_i64(&rng, a3_b, 14, RT_DOM_FULL);
+    i64m2x7 a3 = __builtin_matrix_column_major_load(a3_b, 2, 7, 2);
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    long dst0[33]; rt_fill_i64(&rng, dst0, 33, RT_DOM_FULL);
+    k0075(s0, a0, a1, src0, i0, a2, i1, s1, a3, s2, dst0);
+    rt_out_i64("k0075", "dst0", dst0, 33);
 }
 
-i8m7x12 k0076(u16m12x5 a0, short s0, int s1, i8m7x14 a1, i8m14x12 a2) {
-    i16m12x5 t0 = (i16m12x5) a0 - s0 + s1;
-    return (a1 + a1) * a2;
+u16m5x1 k0076(i16m5x12 a0, signed char s0, signed char s1, float s2, f64m8x5 a1, i32m8x5 a2, const unsigned short *src0, u16m8x1 a3, int s3, int s4) {
+    i16m12x5_b t0 = s2 + (__builtin_matrix_transpose(a0) + (s0 + s1));
+    return __builtin_matrix_transpose((u16m8x5) (a2 + t0[6][4])) * (__builtin_matrix_column_major_load(src0, 8, 1, 8) + a3) + (s3 + s4);
 }
 
 static void run_k0076(void) {
     rt_rng rng = {0x847eb80e61c10c9aULL};
-    unsigned short a0_b[60]; rt_fill_u16(&rng, a0_b, 60, RT_DOM_FULL);
-    u16m12x5 a0 = __builtin_matrix_column_major_load(a0_b, 12, 5, 12);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a1_b[98]; rt_fill_i8(&rng, a1_b, 98, RT_DOM_FULL);
-    i8m7x14 a1 = __builtin_matrix_column_major_load(a1_b, 7, 14, 7);
-    signed char a2_b[168]; rt_fill_i8(&rng, a2_b, 168, RT_DOM_INT(-8LL, 8LL));
-    i8m14x12 a2 = __builtin_matrix_column_major_load(a2_b, 14, 12, 14);
-    i8m7x12 r = k0076(a0, s0, s1, a1, a2);
-    signed char r_b[84]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_i8("k0076", "ret", r_b, 84);
+    short a0_b[60]; rt_fill_i16(&rng, a0_b, 60, RT_DOM_INT(-8LL, 8LL));
+    i16m5x12 a0 = __builtin_matrix_column_major_load(a0_b, 5, 12, 5);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a1_b[40]; rt_fill_f64(&rng, a1_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m8x5 a1 = __builtin_matrix_column_major_load(a1_b, 8, 5, 8);
+    int a2_b[40]; rt_fill_i32(&rng, a2_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i32m8x5 a2 = __builtin_matrix_column_major_load(a2_b, 8, 5, 8);
+    unsigned short src0[8]; rt_fill_u16(&rng, src0, 8, RT_DOM_INT(0LL, 16LL));
+    unsigned short a3_b[8]; rt_fill_u16(&rng, a3_b, 8, RT_DOM_FULL);
+    u16m8x1 a3 = __builtin_matrix_column_major_load(a3_b, 8, 1, 8);
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    u16m5x1 r = k0076(a0, s0, s1, s2, a1, a2, src0, a3, s3, s4);
+    unsigned short r_b[5]; __builtin_matrix_column_major_store(r, r_b, 5);
+    rt_out_u16("k0076", "ret", r_b, 5);
 }
 
-u64m6x1 k0077(i32m5x13 a0, unsigned long n0, int *dst0, i8m1x1 a1, unsigned short i0, signed char s0, signed char s1, i8m1x4 a2, const signed char *src0, const signed char *src1, i8m3x16 a3, i8m16x4 a4, const unsigned int *src2, i8m1x3 a5, unsigned char i1, int s2, int s3, const signed char *src3, u64m6x4_b a6, u64m4x4 a7, u64m4x4 a8, u64m4x1 a9) {
-    __builtin_matrix_column_major_store(a0, dst0, n0);
-    __auto_type t0 = k0045(a1);
-    t0[0][i0] = s1;
-    t0 += ((t0 * a2 + __builtin_matrix_column_major_load(src0, 1, 1, 4) * __builtin_matrix_column_major_load(src1, 6 - K5, (K5 * 4) / K5, (K2 * 4) / K2)) * __builtin_matrix_transpose(a3 * a4) - ({ __auto_type ins0 = (i8m1x3) __builtin_matrix_column_major_load(src2, 1, (K2 * 3) / K2, 3) + a5; ins0[0][i1] = s2 * s3; ins0; })) * __builtin_matrix_column_major_load(src3, 3, 1, K5 + 1);
-    return a6 * a7 * (a8 * a9);
+i16m7x4 k0077(i32m13x5 a0, unsigned long n0, int *dst0, f32m5x4 a1, f32m4x7 a2, f32m5x7 a3, f32m5x2 a4, f32m5x2 a5, f32m2x4 a6, f32m4x3 a7, long s0, long s1, f32m3x4 a8, unsigned int i0, unsigned long i1, int i2, i32m5x3 a9, i32m3x4 a10, i32m5x4 a11, unsigned short i3, int s2, int s3, i32m4x5 a12, unsigned char i4, unsigned char i5, i16m7x4_b a13) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, n0);
+    __auto_type t0 = k0048(a1, a2, a3, a4, a5, a6, a7, s0, s1, a8, i0, i1, i2, a9, a10, a11);
+    t0[1][i3] = s3;
+    t0 += __builtin_matrix_transpose(({ __auto_type ins0 = a12; ins0[3][i4] = a12[i5][2]; ins0; }));
+    return a13 + a13;
 }
 
 static void run_k0077(void) {
+    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0x71e762422c8c7240ULL};
     int a0_b[65]; rt_fill_i32(&rng, a0_b, 65, RT_DOM_INT(-8LL, 8LL));
-    i32m5x13 a0 = __builtin_matrix_column_major_load(a0_b, 5, 13, 5);
+    i32m13x5 a0 = __builtin_matrix_column_major_load(a0_b, 13, 5, 13);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
     int dst0[101]; rt_fill_i32(&rng, dst0, 101, RT_DOM_FULL);
-    signed char a1_b[1]; rt_fill_i8(&rng, a1_b, 1, RT_DOM_INT(-8LL, 8LL));
-    i8m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a2_b[4]; rt_fill_i8(&rng, a2_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
-    signed char src0[3]; rt_fill_i8(&rng, src0, 3, RT_DOM_FULL);
-    signed char src1[14]; rt_fill_i8(&rng, src1, 14, RT_DOM_INT(-8LL, 8LL));
-    signed char a3_b[48]; rt_fill_i8(&rng, a3_b, 48, RT_DOM_INT(-8LL, 8LL));
-    i8m3x16 a3 = __builtin_matrix_column_major_load(a3_b, 3, 16, 3);
-    signed char a4_b[64]; rt_fill_i8(&rng, a4_b, 64, RT_DOM_INT(-8LL, 8LL));
-    i8m16x4 a4 = __builtin_matrix_column_major_load(a4_b, 16, 4, 16);
-    unsigned int src2[8]; rt_fill_u32(&rng, src2, 8, RT_DOM_INT(0LL, 16LL));
-    signed char a5_b[3]; rt_fill_i8(&rng, a5_b, 3, RT_DOM_FULL);
-    i8m1x3 a5 = __builtin_matrix_column_major_load(a5_b, 1, 3, 1);
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    float a1_b[20]; rt_fill_f32(&rng, a1_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x4 a1 = __builtin_matrix_column_major_load(a1_b, 5, 4, 5);
+    float a2_b[28]; rt_fill_f32(&rng, a2_b, 28, RT_DOM_FCHOICE(a2_dom));
+    f32m4x7 a2 = __builtin_matrix_column_major_load(a2_b, 4, 7, 4);
+    float a3_b[35]; rt_fill_f32(&rng, a3_b, 35, RT_DOM_FCHOICE(a3_dom));
+    f32m5x7 a3 = __builtin_matrix_column_major_load(a3_b, 5, 7, 5);
+    float a4_b[10]; rt_fill_f32(&rng, a4_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x2 a4 = __builtin_matrix_column_major_load(a4_b, 5, 2, 5);
+    float a5_b[10]; rt_fill_f32(&rng, a5_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x2 a5 = __builtin_matrix_column_major_load(a5_b, 5, 2, 5);
+    float a6_b[8]; rt_fill_f32(&rng, a6_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x4 a6 = __builtin_matrix_column_major_load(a6_b, 2, 4, 2);
+    float a7_b[12]; rt_fill_f32(&rng, a7_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x3 a7 = __builtin_matrix_column_major_load(a7_b, 4, 3, 4);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    float a8_b[12]; rt_fill_f32(&rng, a8_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x4 a8 = __builtin_matrix_column_major_load(a8_b, 3, 4, 3);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    int a9_b[15]; rt_fill_i32(&rng, a9_b, 15, RT_DOM_INT(-8LL, 8LL));
+    i32m5x3 a9 = __builtin_matrix_column_major_load(a9_b, 5, 3, 5);
+    int a10_b[12]; rt_fill_i32(&rng, a10_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m3x4 a10 = __builtin_matrix_column_major_load(a10_b, 3, 4, 3);
+    int a11_b[20]; rt_fill_i32(&rng, a11_b, 20, RT_DOM_FULL);
+    i32m5x4 a11 = __builtin_matrix_column_major_load(a11_b, 5, 4, 5);
+    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
     int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
     int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char src3[3]; rt_fill_i8(&rng, src3, 3, RT_DOM_FULL);
-    unsigned long a6_b[24]; rt_fill_u64(&rng, a6_b, 24, RT_DOM_FULL);
-    u64m6x4 a6 = __builtin_matrix_column_major_load(a6_b, 6, 4, 6);
-    unsigned long a7_b[16]; rt_fill_u64(&rng, a7_b, 16, RT_DOM_FULL);
-    u64m4x4 a7 = __builtin_matrix_column_major_load(a7_b, 4, 4, 4);
-    unsigned long a8_b[16]; rt_fill_u64(&rng, a8_b, 16, RT_DOM_FULL);
-    u64m4x4 a8 = __builtin_matrix_column_major_load(a8_b, 4, 4, 4);
-    unsigned long a9_b[4]; rt_fill_u64(&rng, a9_b, 4, RT_DOM_FULL);
-    u64m4x1 a9 = __builtin_matrix_column_major_load(a9_b, 4, 1, 4);
-    u64m6x1 r = k0077(a0, n0, dst0, a1, i0, s0, s1, a2, src0, src1, a3, a4, src2, a5, i1, s2, s3, src3, a6, a7, a8, a9);
-    unsigned long r_b[6]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_u64("k0077", "ret", r_b, 6);
+    int a12_b[20]; rt_fill_i32(&rng, a12_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i32m4x5 a12 = __builtin_matrix_column_major_load(a12_b, 4, 5, 4);
+    unsigned char i4; rt_fill_u8(&rng, &i4, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned char i5; rt_fill_u8(&rng, &i5, 1, RT_DOM_INT(0LL, 3LL));
+    short a13_b[28]; rt_fill_i16(&rng, a13_b, 28, RT_DOM_INT(-8LL, 8LL));
+    i16m7x4 a13 = __builtin_matrix_column_major_load(a13_b, 7, 4, 7);
+    i16m7x4 r = k0077(a0, n0, dst0, a1, a2, a3, a4, a5, a6, a7, s0, s1, a8, i0, i1, i2, a9, a10, a11, i3, s2, s3, a12, i4, i5, a13);
+    short r_b[28]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i16("k0077", "ret", r_b, 28);
     rt_out_i32("k0077", "dst0", dst0, 101);
 }
 
-f64m2x6 k0078(f64m2x6 a0, const double *src0, int i0, int s0) {
-    f64m2x2 t0 = a0 * __builtin_matrix_column_major_load(src0, 14 - K8, 2, 8);
-    return ({ __auto_type ins0 = a0; ins0[i0][2] = s0; ins0; });
+i8m4x2 k0078(f64m2x2 a0, long i0, f64m2x2 a1, i8m4x2 a2, const signed char *src0, unsigned short s0) {
+    f64m2x2 t0 = ({ __auto_type ins0 = a0; ins0[(K3 * 0) / K3][i0] = -0.5f; ins0; }) - a1;
+    return a2 / 3 - ({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 4, 2, 4); ins1[(K2 * 3) / K2][(K8 * 0) / K8] = s0; ins1; });
 }
 
 static void run_k0078(void) {
+    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x0a2012acd880121aULL};
-    double a0_b[12]; rt_fill_f64(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x6 a0 = __builtin_matrix_column_major_load(a0_b, 2, 6, 2);
-    double src0[15]; rt_fill_f64(&rng, src0, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    f64m2x6 r = k0078(a0, src0, i0, s0);
-    double r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f64("k0078", "ret", r_b, 12);
+    double a0_b[4]; rt_fill_f64(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    double a1_b[4]; rt_fill_f64(&rng, a1_b, 4, RT_DOM_FCHOICE(a1_dom));
+    f64m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
+    signed char a2_b[8]; rt_fill_i8(&rng, a2_b, 8, RT_DOM_FULL);
+    i8m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    signed char src0[10]; rt_fill_i8(&rng, src0, 10, RT_DOM_FULL);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    i8m4x2 r = k0078(a0, i0, a1, a2, src0, s0);
+    signed char r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i8("k0078", "ret", r_b, 8);
 }
 
-u64m3x6 k0079(f64m3x5 a0, f64m5x3 a1, short s0, unsigned long n0, const unsigned short *src0, short s1, float s2, float s3, f64m2x3 a2, unsigned int i0, signed char s4, signed char s5, f64m2x9 a3, const double *src1, unsigned int s6, double *dst0, u16m3x8 a4, i8m3x2 a5, i8m2x6 a6, i8m3x2 a7, long s7, long s8, i8m2x4 a8, i8m4x6 a9, const signed char *src2, u64m5x12_b a10, const unsigned long *src3, unsigned long n1, const unsigned long *src4) {
-    __builtin_matrix_column_major_store((__builtin_matrix_transpose(a0) - (f64m5x3) (a1 * 2)) * (int)s0 * ((({ __auto_type ins0 = (f64m3x2) __builtin_matrix_column_major_load(src0, 3, 2, n0); ins0[(K2 * 2) / K2][1] = s1; ins0; }) + (s2 + s3)) * (({ __auto_type ins1 = a2; ins1[i0][0] = s4 * s5; ins1; }) + a3 * __builtin_matrix_column_major_load(src1, 9, 3, 11) - (unsigned short)s6)), dst0, 8);
-    u16m3x8_b t0 = a4;
-    __auto_type t1 = a5 * a6;
-    t1 += ({ __auto_type ins2 = a7; ins2[0][0] = s7 * s8; ins2; }) * (a8 * a9);
-    return (u64m3x5) __builtin_matrix_column_major_load(src2, 3, 5, (K4 * 4) / K4) * ((u64m5x12) a10 * __builtin_matrix_column_major_load(src3, 12, 7, 16 - K4) * __builtin_matrix_column_major_load(src4, 7, 6, n1));
+void k0079(unsigned short s0, f64m5x3 a0, double *dst0, u16m5x1 a1, u16m1x4 a2, u16m4x7 a3, unsigned long n0, const unsigned short *src0, unsigned long n1, const unsigned short *src1, unsigned short *dst1, const unsigned short *src2, u16m2x7 a4, u16m4x7 a5, u16m4x7 a6, float s1, unsigned short s2) {
+    __builtin_matrix_column_major_store(s0 ? a0 : a0, dst0, 6);
+    __auto_type t0 = a1 * a2 * (a3 * __builtin_matrix_column_major_load(src0, 7, 1, n0));
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src1, 1, 4, n1) - 8, dst1, 2);
+    __auto_type t1 = (__builtin_matrix_column_major_load(src2, 4, 2, 6) * a4 + (a5 + a6)) / s1 + s2;
 }
 
 static void run_k0079(void) {
-    static const double src1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double s1_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0x8e5bfb8561bcde72ULL};
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
     double a0_b[15]; rt_fill_f64(&rng, a0_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x5 a0 = __builtin_matrix_column_major_load(a0_b, 3, 5, 3);
-    double a1_b[15]; rt_fill_f64(&rng, a1_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m5x3 a1 = __builtin_matrix_column_major_load(a1_b, 5, 3, 5);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned short src0[9]; rt_fill_u16(&rng, src0, 9, RT_DOM_INT(0LL, 16LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
-    double a3_b[18]; rt_fill_f64(&rng, a3_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x9 a3 = __builtin_matrix_column_major_load(a3_b, 2, 9, 2);
-    double src1[33]; rt_fill_f64(&rng, src1, 33, RT_DOM_FCHOICE(src1_dom));
-    unsigned int s6; rt_fill_u32(&rng, &s6, 1, RT_DOM_FULL);
-    double dst0[23]; rt_fill_f64(&rng, dst0, 23, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short a4_b[24]; rt_fill_u16(&rng, a4_b, 24, RT_DOM_FULL);
-    u16m3x8 a4 = __builtin_matrix_column_major_load(a4_b, 3, 8, 3);
-    signed char a5_b[6]; rt_fill_i8(&rng, a5_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i8m3x2 a5 = __builtin_matrix_column_major_load(a5_b, 3, 2, 3);
-    signed char a6_b[12]; rt_fill_i8(&rng, a6_b, 12, RT_DOM_FULL);
-    i8m2x6 a6 = __builtin_matrix_column_major_load(a6_b, 2, 6, 2);
-    signed char a7_b[6]; rt_fill_i8(&rng, a7_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i8m3x2 a7 = __builtin_matrix_column_major_load(a7_b, 3, 2, 3);
-    long s7; rt_fill_i64(&rng, &s7, 1, RT_DOM_INT(-8LL, 8LL));
-    long s8; rt_fill_i64(&rng, &s8, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a8_b[8]; rt_fill_i8(&rng, a8_b, 8, RT_DOM_FULL);
-    i8m2x4 a8 = __builtin_matrix_column_major_load(a8_b, 2, 4, 2);
-    signed char a9_b[24]; rt_fill_i8(&rng, a9_b, 24, RT_DOM_FULL);
-    i8m4x6 a9 = __builtin_matrix_column_major_load(a9_b, 4, 6, 4);
-    signed char src2[20]; rt_fill_i8(&rng, src2, 20, RT_DOM_INT(-8LL, 8LL));
-    unsigned long a10_b[60]; rt_fill_u64(&rng, a10_b, 60, RT_DOM_INT(0LL, 16LL));
-    u64m5x12 a10 = __builtin_matrix_column_major_load(a10_b, 5, 12, 5);
-    unsigned long src3[86]; rt_fill_u64(&rng, src3, 86, RT_DOM_FULL);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(7LL, 10LL));
-    unsigned long src4[59]; rt_fill_u64(&rng, src4, 59, RT_DOM_FULL);
-    u64m3x6 r = k0079(a0, a1, s0, n0, src0, s1, s2, s3, a2, i0, s4, s5, a3, src1, s6, dst0, a4, a5, a6, a7, s7, s8, a8, a9, src2, a10, src3, n1, src4);
-    unsigned long r_b[18]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u64("k0079", "ret", r_b, 18);
-    rt_out_f64("k0079", "dst0", dst0, 23);
+    f64m5x3 a0 = __builtin_matrix_column_major_load(a0_b, 5, 3, 5);
+    double dst0[19]; rt_fill_f64(&rng, dst0, 19, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned short a1_b[5]; rt_fill_u16(&rng, a1_b, 5, RT_DOM_FULL);
+    u16m5x1 a1 = __builtin_matrix_column_major_load(a1_b, 5, 1, 5);
+    unsigned short a2_b[4]; rt_fill_u16(&rng, a2_b, 4, RT_DOM_FULL);
+    u16m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
+    unsigned short a3_b[28]; rt_fill_u16(&rng, a3_b, 28, RT_DOM_FULL);
+    u16m4x7 a3 = __builtin_matrix_column_major_load(a3_b, 4, 7, 4);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    unsigned short src0[7]; rt_fill_u16(&rng, src0, 7, RT_DOM_INT(0LL, 16LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
+    unsigned short src1[15]; rt_fill_u16(&rng, src1, 15, RT_DOM_INT(0LL, 16LL));
+    unsigned short dst1[9]; rt_fill_u16(&rng, dst1, 9, RT_DOM_FULL);
+    unsigned short src2[12]; rt_fill_u16(&rng, src2, 12, RT_DOM_FULL);
+    unsigned short a4_b[14]; rt_fill_u16(&rng, a4_b, 14, RT_DOM_INT(0LL, 16LL));
+    u16m2x7 a4 = __builtin_matrix_column_major_load(a4_b, 2, 7, 2);
+    unsigned short a5_b[28]; rt_fill_u16(&rng, a5_b, 28, RT_DOM_INT(0LL, 16LL));
+    u16m4x7 a5 = __builtin_matrix_column_major_load(a5_b, 4, 7, 4);
+    unsigned short a6_b[28]; rt_fill_u16(&rng, a6_b, 28, RT_DOM_INT(0LL, 16LL));
+    u16m4x7 a6 = __builtin_matrix_column_major_load(a6_b, 4, 7, 4);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    k0079(s0, a0, dst0, a1, a2, a3, n0, src0, n1, src1, dst1, src2, a4, a5, a6, s1, s2);
+    rt_out_f64("k0079", "dst0", dst0, 19);
+    rt_out_u16("k0079", "dst1", dst1, 9);
 }
 
 int main(void) {

@@ -11,1011 +11,1005 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef int8_t i8m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef int8_t i8m1x1 __attribute__((matrix_type(1, 1)));
     typedef char i8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
-    typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef char i8m1x7 __attribute__((matrix_type(1, 7)));
-    typedef i8 i8m2x1 __attribute__((matrix_type(4 - K2, 6 - K5)));
-    pub typedef signed char i8m2x2 __attribute__((matrix_type(2, 2)));
-    typedef i8 i8m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef i8 i8m2x6 __attribute__((matrix_type(10 - K8, 5 + 1)));
-    pub(crate) typedef int8_t i8m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
-    pub typedef signed char i8m3x6 __attribute__((matrix_type(3, 6)));
-    typedef int8_t i8m3x16 __attribute__((matrix_type(3, 16)));
-    typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
-    typedef char i8m5x1 __attribute__((matrix_type(5, 1)));
-    pub typedef int8_t i8m5x8 __attribute__((matrix_type(5, 8)));
-    typedef int8_t i8m5x16 __attribute__((matrix_type(5, 16)));
-    typedef char i8m6x3 __attribute__((matrix_type(6, 3)));
-    pub typedef signed char i8m6x7 __attribute__((matrix_type(6, 7)));
-    pub(crate) typedef i8 i8m7x2 __attribute__((matrix_type(7, 2)));
-    typedef i8 i8m7x4 __attribute__((matrix_type(7, 4)));
-    pub(crate) typedef i8 i8m7x12 __attribute__((matrix_type(7, 12)));
-    pub(crate) typedef signed char i8m7x14 __attribute__((matrix_type(7, 14)));
-    typedef char i8m8x16 __attribute__((matrix_type(8, 16)));
-    typedef char i8m14x12 __attribute__((matrix_type(14, 12)));
-    typedef signed char i8m16x4 __attribute__((matrix_type(16, 4)));
-    typedef i16 i16m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef int16_t i16m1x5 __attribute__((matrix_type(1, 5)));
-    pub(crate) typedef int16_t i16m1x6 __attribute__((matrix_type(1, 6)));
-    pub typedef int16_t i16m1x11 __attribute__((matrix_type(1, 11)));
-    typedef i16 i16m1x12 __attribute__((matrix_type(1, 12)));
-    typedef i16 i16m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef i16 i16m3x16 __attribute__((matrix_type(3, 16)));
-    pub typedef int16_t i16m4x1 __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef int16_t i16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef int16_t i16m4x7 __attribute__((matrix_type(4, 7)));
-    typedef i16 i16m4x8 __attribute__((matrix_type(4, 8)));
-    typedef i16 i16m6x6 __attribute__((matrix_type(6, 6)));
-    typedef short i16m6x7 __attribute__((matrix_type(6, 7)));
-    typedef short i16m6x11 __attribute__((matrix_type(6, 11)));
-    pub typedef int16_t i16m7x8 __attribute__((matrix_type(7, 8)));
-    typedef int16_t i16m8x5 __attribute__((matrix_type(8, 5)));
-    pub(crate) typedef i16 i16m12x2 __attribute__((matrix_type(12, 2)));
-    typedef i16 i16m12x5 __attribute__((matrix_type(12, 5)));
-    pub(crate) typedef i16 i16m15x3 __attribute__((matrix_type(15, 3)));
-    typedef short i16m15x16 __attribute__((matrix_type(15, 16)));
-    pub typedef i32 i32m1x1 __attribute__((matrix_type((K5 * 1) / K5, 3 - K2)));
-    pub(crate) typedef i32 i32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
-    pub typedef int32_t i32m5x13 __attribute__((matrix_type(5, 13)));
-    pub typedef int i32m5x16 __attribute__((matrix_type(5, 16)));
-    typedef int32_t i32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
-    pub typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
-    typedef u8 u8m2x5 __attribute__((matrix_type(2, 5)));
-    pub(crate) typedef u8 u8m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef uint8_t u8m2x7 __attribute__((matrix_type(2, 7)));
-    pub typedef unsigned char u8m3x2 __attribute__((matrix_type(K3, 10 - K8)));
-    pub typedef u8 u8m4x1 __attribute__((matrix_type(4, 1)));
-    pub typedef uint8_t u8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef uint8_t u8m4x15 __attribute__((matrix_type(4, 15)));
-    typedef uint8_t u8m5x3 __attribute__((matrix_type(5, 3)));
-    typedef unsigned char u8m5x4 __attribute__((matrix_type(9 - K4, 3 + 1)));
-    typedef uint8_t u8m6x1 __attribute__((matrix_type(6, 1)));
-    typedef u8 u8m6x2 __attribute__((matrix_type(6, 2)));
-    typedef uint8_t u8m6x6 __attribute__((matrix_type(6, 6)));
-    pub typedef u8 u8m6x12 __attribute__((matrix_type(6, 12)));
-    pub typedef uint8_t u8m8x6 __attribute__((matrix_type(8, 6)));
-    typedef unsigned char u8m12x4 __attribute__((matrix_type(20 - K8, K4)));
-    typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef uint16_t u16m1x2 __attribute__((matrix_type(4 - K3, 4 - K2)));
-    pub(crate) typedef uint16_t u16m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
-    pub(crate) typedef u16 u16m2x8 __attribute__((matrix_type(2, 8)));
-    pub typedef unsigned short u16m2x14 __attribute__((matrix_type(2, 14)));
-    typedef unsigned short u16m3x8 __attribute__((matrix_type(3, 8)));
-    typedef unsigned short u16m4x2 __attribute__((matrix_type(K2 + 2, 6 - K4)));
-    typedef unsigned short u16m5x11 __attribute__((matrix_type(5, 11)));
-    typedef u16 u16m6x2 __attribute__((matrix_type(6, 2)));
-    pub(crate) typedef uint16_t u16m6x3 __attribute__((matrix_type(11 - K5, 8 - K5)));
-    typedef unsigned short u16m8x14 __attribute__((matrix_type(12 - K4, K3 + 11)));
-    pub(crate) typedef unsigned short u16m12x5 __attribute__((matrix_type(12, 5)));
-    pub(crate) typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef u32 u32m1x16 __attribute__((matrix_type(1, 16)));
-    pub(crate) typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
-    pub typedef u32 u32m4x2 __attribute__((matrix_type(K2 * 2, K2)));
-    typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
+    typedef i8 i8m1x3 __attribute__((matrix_type(1, 3)));
+    pub(crate) typedef i8 i8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef char i8m2x2 __attribute__((matrix_type(2, 2)));
+    typedef signed char i8m2x4 __attribute__((matrix_type(4 - K2, 9 - K5)));
+    pub(crate) typedef int8_t i8m2x8 __attribute__((matrix_type(2, 8)));
+    typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef i8 i8m4x2 __attribute__((matrix_type((K3 * 4) / K3, 4 - K2)));
+    typedef char i8m4x3 __attribute__((matrix_type(4, 3)));
+    typedef char i8m4x5 __attribute__((matrix_type(4, 5)));
+    typedef i8 i8m5x1 __attribute__((matrix_type(5, 1)));
+    typedef int8_t i8m5x4 __attribute__((matrix_type(5, 4)));
+    pub typedef char i8m5x8 __attribute__((matrix_type(5, 8)));
+    pub(crate) typedef char i8m5x16 __attribute__((matrix_type(5, 16)));
+    pub typedef char i8m8x16 __attribute__((matrix_type(8, 16)));
+    typedef i8 i8m15x1 __attribute__((matrix_type(15, 1)));
+    typedef signed char i8m15x2 __attribute__((matrix_type(15, 2)));
+    typedef int8_t i8m15x4 __attribute__((matrix_type(15, 4)));
+    typedef i16 i16m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef short i16m1x10 __attribute__((matrix_type(1, 10)));
+    pub typedef i16 i16m2x8 __attribute__((matrix_type(2, 8)));
+    typedef i16 i16m3x2 __attribute__((matrix_type(3, 2)));
+    typedef short i16m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef int16_t i16m4x5 __attribute__((matrix_type(4, 5)));
+    typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
+    pub(crate) typedef int16_t i16m5x12 __attribute__((matrix_type(5, 12)));
+    pub(crate) typedef i16 i16m6x7 __attribute__((matrix_type(6, 7)));
+    typedef short i16m7x4 __attribute__((matrix_type(7, 4)));
+    pub(crate) typedef short i16m7x6 __attribute__((matrix_type(7, 6)));
+    typedef int16_t i16m7x8 __attribute__((matrix_type(7, 8)));
+    typedef short i16m8x1 __attribute__((matrix_type(8, 1)));
+    typedef short i16m8x5 __attribute__((matrix_type(8, 5)));
+    pub(crate) typedef short i16m8x16 __attribute__((matrix_type(8, 16)));
+    typedef int16_t i16m10x1 __attribute__((matrix_type(10, 1)));
+    pub typedef int16_t i16m12x5 __attribute__((matrix_type(12, 5)));
+    typedef int16_t i16m13x6 __attribute__((matrix_type(13, 6)));
+    pub(crate) typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef int32_t i32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef int32_t i32m1x8 __attribute__((matrix_type(1, 8)));
+    typedef i32 i32m1x16 __attribute__((matrix_type(1, 16)));
+    typedef i32 i32m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef int32_t i32m2x7 __attribute__((matrix_type(2, 7)));
+    typedef int i32m2x16 __attribute__((matrix_type(2, 16)));
+    typedef int32_t i32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int i32m3x16 __attribute__((matrix_type(3, 16)));
+    typedef i32 i32m4x2 __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef i32 i32m4x5 __attribute__((matrix_type((K3 * 4) / K3, 9 - K4)));
+    typedef i32 i32m5x1 __attribute__((matrix_type(5, 1)));
+    typedef int i32m5x3 __attribute__((matrix_type(5, 3)));
+    typedef i32 i32m5x4 __attribute__((matrix_type(5, 4)));
+    pub(crate) typedef int i32m5x6 __attribute__((matrix_type(5, 6)));
+    pub typedef int32_t i32m5x16 __attribute__((matrix_type(5, 16)));
+    typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
+    pub(crate) typedef i32 i32m8x5 __attribute__((matrix_type(8, 5)));
+    pub typedef int32_t i32m13x5 __attribute__((matrix_type(13, 5)));
+    pub(crate) typedef int64_t i64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef long long i64m2x1 __attribute__((matrix_type(2, 1)));
+    pub typedef long i64m2x7 __attribute__((matrix_type(2, 7)));
+    typedef long long i64m3x5 __attribute__((matrix_type(3, 5)));
+    typedef i64 i64m4x1 __attribute__((matrix_type(4, 1)));
+    pub typedef long i64m4x2 __attribute__((matrix_type((K4 * 4) / K4, 10 - K8)));
+    pub(crate) typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
+    typedef int64_t i64m8x6 __attribute__((matrix_type(8, 6)));
+    typedef i64 i64m9x2 __attribute__((matrix_type(9, 2)));
+    pub typedef i64 i64m13x6 __attribute__((matrix_type(13, 6)));
+    pub(crate) typedef uint8_t u8m1x1 __attribute__((matrix_type(0 + 1, (K2 * 1) / K2)));
+    typedef uint8_t u8m3x5 __attribute__((matrix_type(3, 5)));
+    typedef uint8_t u8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
+    typedef u8 u8m5x3 __attribute__((matrix_type(5, 3)));
+    typedef u8 u8m7x8 __attribute__((matrix_type(7, 8)));
+    pub(crate) typedef uint8_t u8m8x6 __attribute__((matrix_type((K8 * 8) / K8, 10 - K4)));
+    typedef u16 u16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef u16 u16m1x2 __attribute__((matrix_type(4 - K3, 4 - K2)));
+    pub typedef u16 u16m1x4 __attribute__((matrix_type(1, 4)));
+    pub typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
+    pub typedef uint16_t u16m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef uint16_t u16m2x5 __attribute__((matrix_type(2, 5)));
+    pub typedef unsigned short u16m2x7 __attribute__((matrix_type(2, 7)));
+    pub typedef u16 u16m2x9 __attribute__((matrix_type(10 - K8, (K2 * 9) / K2)));
+    typedef uint16_t u16m2x14 __attribute__((matrix_type(2, 14)));
+    pub(crate) typedef uint16_t u16m3x4 __attribute__((matrix_type(3, 4)));
+    typedef unsigned short u16m4x1 __attribute__((matrix_type(9 - K5, (K8 * 1) / K8)));
+    typedef unsigned short u16m4x2 __attribute__((matrix_type(K2 + 2, 1 + 1)));
+    typedef u16 u16m4x5 __attribute__((matrix_type(4, 5)));
+    pub typedef u16 u16m4x7 __attribute__((matrix_type(4, 7)));
+    typedef uint16_t u16m5x1 __attribute__((matrix_type(5, 1)));
+    typedef u16 u16m5x11 __attribute__((matrix_type(5, 11)));
+    pub(crate) typedef u16 u16m5x14 __attribute__((matrix_type(7 - K2, 19 - K5)));
+    pub(crate) typedef uint16_t u16m6x2 __attribute__((matrix_type(6, 2)));
+    typedef u16 u16m8x1 __attribute__((matrix_type(8, 1)));
+    pub typedef uint16_t u16m8x5 __attribute__((matrix_type((K4 * 8) / K4, (K5 * 5) / K5)));
+    typedef u16 u16m11x2 __attribute__((matrix_type(13 - K2, 7 - K5)));
+    typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef u32 u32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef uint32_t u32m1x8 __attribute__((matrix_type(1, 8)));
+    typedef unsigned int u32m1x15 __attribute__((matrix_type(1, 15)));
+    typedef u32 u32m4x6 __attribute__((matrix_type(4, 6)));
     typedef uint32_t u32m5x6 __attribute__((matrix_type(5, 6)));
-    typedef uint32_t u32m6x1 __attribute__((matrix_type((K3 * 6) / K3, 3 - K2)));
-    typedef u32 u32m6x4 __attribute__((matrix_type(K2 * 3, 9 - K5)));
-    pub typedef unsigned int u32m6x5 __attribute__((matrix_type(6, 5)));
-    typedef unsigned u32m6x7 __attribute__((matrix_type(6, 7)));
-    pub(crate) typedef u32 u32m7x1 __attribute__((matrix_type(7, 1)));
-    typedef unsigned u32m7x7 __attribute__((matrix_type(7, 7)));
-    typedef unsigned int u32m16x15 __attribute__((matrix_type(16, 15)));
-    pub(crate) typedef unsigned long long u64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef u64 u64m1x6 __attribute__((matrix_type(1, 6)));
-    pub(crate) typedef u64 u64m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef u64 u64m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
-    typedef u64 u64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef unsigned long u64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef u64 u64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef u64 u64m5x2 __attribute__((matrix_type(9 - K4, 6 - K4)));
-    pub typedef unsigned long long u64m5x12 __attribute__((matrix_type(5, 12)));
-    typedef unsigned long long u64m6x1 __attribute__((matrix_type(6, 1)));
-    pub(crate) typedef uint64_t u64m6x3 __attribute__((matrix_type(K5 + 1, (K4 * 3) / K4)));
-    typedef unsigned long u64m6x4 __attribute__((matrix_type(6, 4)));
-    typedef unsigned long long u64m6x7 __attribute__((matrix_type(K2 + 4, 10 - K3)));
-    pub typedef unsigned long long u64m6x8 __attribute__((matrix_type(6, 8)));
-    typedef u64 u64m8x1 __attribute__((matrix_type(8, 1)));
-    typedef unsigned long u64m8x4 __attribute__((matrix_type(8, 4)));
-    pub(crate) typedef unsigned long u64m8x5 __attribute__((matrix_type(8, 5)));
-    pub(crate) typedef uint64_t u64m8x7 __attribute__((matrix_type(8, 7)));
-    pub(crate) typedef unsigned long u64m11x3 __attribute__((matrix_type(11, 3)));
-    pub(crate) typedef unsigned long u64m12x1 __attribute__((matrix_type(12, 1)));
-    pub typedef unsigned long u64m13x2 __attribute__((matrix_type(13, 2)));
-    pub(crate) typedef u64 u64m13x6 __attribute__((matrix_type(13, 6)));
-    pub typedef unsigned long long u64m14x1 __attribute__((matrix_type(14, 1)));
-    typedef uint64_t u64m16x6 __attribute__((matrix_type(16, 6)));
-    typedef f32 f32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef float f32m3x7 __attribute__((matrix_type(3, 7)));
-    typedef float f32m4x7 __attribute__((matrix_type(4, 7)));
-    typedef float f32m5x4 __attribute__((matrix_type(5, 4)));
+    pub typedef unsigned int u32m6x2 __attribute__((matrix_type(6, 2)));
+    typedef uint32_t u32m6x4 __attribute__((matrix_type(6, 4)));
+    pub(crate) typedef unsigned int u32m6x7 __attribute__((matrix_type(6, 7)));
+    typedef u32 u32m8x3 __attribute__((matrix_type(8, 3)));
+    typedef uint32_t u32m8x4 __attribute__((matrix_type(8, 4)));
+    typedef uint32_t u32m12x6 __attribute__((matrix_type(12, 6)));
+    typedef u64 u64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned long long u64m1x15 __attribute__((matrix_type((K2 * 1) / K2, 14 + 1)));
+    typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
+    pub(crate) typedef unsigned long long u64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef unsigned long u64m6x4 __attribute__((matrix_type(K5 + 1, (K2 * 4) / K2)));
+    typedef uint64_t u64m6x7 __attribute__((matrix_type(6, 7)));
+    typedef unsigned long u64m11x3 __attribute__((matrix_type((K5 * 11) / K5, 6 - K3)));
+    typedef unsigned long u64m13x6 __attribute__((matrix_type(13, 6)));
+    typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef f32 f32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef f32 f32m4x7 __attribute__((matrix_type(4, 7)));
+    typedef float f32m5x2 __attribute__((matrix_type(5, 2)));
+    pub(crate) typedef f32 f32m5x4 __attribute__((matrix_type(5, 4)));
     pub(crate) typedef float f32m5x7 __attribute__((matrix_type(5, 7)));
-    typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
-    typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
-    typedef float f32m6x11 __attribute__((matrix_type(K2 * 3, (K2 * 11) / K2)));
-    pub typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
-    pub typedef f32 f32m7x5 __attribute__((matrix_type(7, 5)));
-    typedef f32 f32m8x3 __attribute__((matrix_type(8, 3)));
-    typedef float f32m12x3 __attribute__((matrix_type(12, 3)));
-    typedef f32 f32m12x8 __attribute__((matrix_type(12, 8)));
+    pub(crate) typedef f32 f32m12x3 __attribute__((matrix_type(12, 3)));
     typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef f64 f64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef double f64m1x6 __attribute__((matrix_type((K2 * 1) / K2, K2 * 3)));
-    typedef double f64m1x9 __attribute__((matrix_type(1, 9)));
-    pub typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef f64 f64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef f64 f64m2x4 __attribute__((matrix_type(2, 4)));
-    pub typedef f64 f64m2x6 __attribute__((matrix_type(2, 6)));
-    pub(crate) typedef double f64m2x7 __attribute__((matrix_type((K3 * 2) / K3, 12 - K5)));
-    typedef double f64m2x9 __attribute__((matrix_type(2, 9)));
-    typedef f64 f64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef f64 f64m3x5 __attribute__((matrix_type(3, 5)));
-    typedef f64 f64m3x15 __attribute__((matrix_type(11 - K8, (K2 * 15) / K2)));
-    typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef f64 f64m5x15 __attribute__((matrix_type(5, 15)));
-    typedef double f64m6x8 __attribute__((matrix_type(6, 8)));
-    typedef f64 f64m7x2 __attribute__((matrix_type(7, 2)));
-    pub(crate) typedef f64 f64m8x3 __attribute__((matrix_type(8, 3)));
-    pub typedef double f64m8x5 __attribute__((matrix_type(K8, K5)));
-    pub(crate) typedef double f64m8x8 __attribute__((matrix_type(8, 8)));
-    typedef double f64m9x1 __attribute__((matrix_type(9, 1)));
-    pub typedef signed char i8m1x2_b __attribute__((matrix_type(6 - K5, (K8 * 2) / K8)));
-    typedef signed char i8m2x2_b __attribute__((matrix_type((K5 * 2) / K5, (K5 * 2) / K5)));
-    typedef char i8m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef i8 i8m4x3_b __attribute__((matrix_type(K4, (K5 * 3) / K5)));
-    typedef i8 i8m7x2_b __attribute__((matrix_type(7, 2)));
-    pub(crate) typedef short i16m1x2_b __attribute__((matrix_type(1, 2)));
-    typedef int16_t i16m4x2_b __attribute__((matrix_type(K3 + 1, (K4 * 2) / K4)));
-    pub typedef int32_t i32m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef u8 u8m4x1_b __attribute__((matrix_type(K4, (K5 * 1) / K5)));
-    pub(crate) typedef unsigned char u8m6x6_b __attribute__((matrix_type(K3 * 2, (K2 * 6) / K2)));
-    typedef unsigned char u8m12x4_b __attribute__((matrix_type(12, 4)));
-    pub typedef uint16_t u16m3x8_b __attribute__((matrix_type(3, 8)));
-    typedef uint16_t u16m4x2_b __attribute__((matrix_type(K2 + 2, (K8 * 2) / K8)));
-    typedef u64 u64m5x12_b __attribute__((matrix_type(5, 12)));
-    pub(crate) typedef uint64_t u64m6x3_b __attribute__((matrix_type(6, 3)));
-    typedef uint64_t u64m6x4_b __attribute__((matrix_type(6, 4)));
-    pub typedef float f32m3x7_b __attribute__((matrix_type(3, 7)));
-    typedef float f32m5x4_b __attribute__((matrix_type((K5 * 5) / K5, K4)));
-    typedef double f64m1x6_b __attribute__((matrix_type(1, 6)));
-    typedef double f64m2x4_b __attribute__((matrix_type(2, 4)));
+    pub(crate) typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
+    pub typedef f64 f64m1x5 __attribute__((matrix_type(1, 5)));
+    pub(crate) typedef f64 f64m1x6 __attribute__((matrix_type(1, 6)));
+    typedef double f64m1x8 __attribute__((matrix_type(1, 8)));
+    typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef f64 f64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef f64 f64m4x6 __attribute__((matrix_type(4, 6)));
+    pub typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
+    typedef double f64m5x14 __attribute__((matrix_type(5, 14)));
+    typedef double f64m6x2 __attribute__((matrix_type(K2 * 3, (K8 * 2) / K8)));
+    pub(crate) typedef double f64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef f64 f64m6x4 __attribute__((matrix_type(6, 4)));
+    typedef f64 f64m8x5 __attribute__((matrix_type(8, 5)));
+    typedef double f64m14x4 __attribute__((matrix_type(14, 4)));
+    pub typedef int8_t i8m1x2_b __attribute__((matrix_type(1, 2)));
+    typedef int8_t i8m4x3_b __attribute__((matrix_type(4, 3)));
+    typedef int8_t i8m5x1_b __attribute__((matrix_type(5, 1)));
+    typedef int16_t i16m4x1_b __attribute__((matrix_type((K8 * 4) / K8, 3 - K2)));
+    typedef int16_t i16m7x4_b __attribute__((matrix_type(7, 4)));
+    typedef int16_t i16m8x5_b __attribute__((matrix_type(8, 5)));
+    typedef short i16m12x5_b __attribute__((matrix_type(12, 5)));
+    typedef int32_t i32m1x6_b __attribute__((matrix_type(1, 6)));
+    typedef int i32m5x1_b __attribute__((matrix_type(5, 1)));
+    typedef int i32m5x16_b __attribute__((matrix_type((K8 * 5) / K8, K3 + 13)));
+    pub(crate) typedef int64_t i64m1x2_b __attribute__((matrix_type(1, 2)));
+    typedef long i64m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef long long i64m8x6_b __attribute__((matrix_type(8, 6)));
+    typedef long long i64m9x2_b __attribute__((matrix_type(9, 2)));
+    typedef unsigned short u16m2x4_b __attribute__((matrix_type(10 - K8, (K5 * 4) / K5)));
+    pub(crate) typedef uint16_t u16m2x9_b __attribute__((matrix_type(2, 9)));
+    pub(crate) typedef unsigned short u16m5x14_b __attribute__((matrix_type(5, 14)));
+    typedef unsigned u32m1x8_b __attribute__((matrix_type(1, 8)));
+    typedef u32 u32m8x4_b __attribute__((matrix_type(8, 4)));
+    typedef float f32m5x4_b __attribute__((matrix_type(5, 4)));
+    typedef f64 f64m1x8_b __attribute__((matrix_type(6 - K5, K2 + 6)));
     typedef double f64m8x5_b __attribute__((matrix_type(8, 5)));
-    pub typedef f64 f64m8x8_b __attribute__((matrix_type(8, 8)));
 
-    /// Kernel `k0040` of the oracle corpus.
-    pub fn k0040(a0: u16m6x3, n0: usize, src0: &[u16], s0: u32, s1: u32, src1: &[u16], s2: u8, a1: u16m1x2) -> u16m2x1 {
-        let t0 = s0 * s1 - a0 * __builtin_matrix_column_major_load(src0, 3, 2, n0);
-        __builtin_matrix_column_load(src1, 2, 1, 4) - s2 - __builtin_matrix_transpose(a1)
-    }
-
-    pub fn k0041(n0: usize, src0: &[u32], a0: u32m1x3, dst0: &mut [i8], n1: usize, src1: &[u8], src2: &[u8], a1: u8m6x2, a2: u8m2x5, s0: u16) {
-        __builtin_matrix_column_store((i8m1x3) (__builtin_matrix_column_major_load(src0, 1, 3, n0) - a0), dst0, 1);
-        let t0: u64m3x5 = (__builtin_matrix_sub(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 6, 3, n1)), __builtin_matrix_column_major_load(src2, 3, 6, 6)) * (a1 * a2 + s0)) as u64m3x5;
-    }
-
-    pub fn k0042(a0: f64m8x5_b, a1: f64m8x5_b, a2: f64m8x8_b, src0: &[f64], src1: &[u64], a3: u64m8x1) -> u64m8x1 {
-        let t0: f64m8x5_b = a0 + a0 + a1;
-        let t1 = (a2 + __builtin_matrix_column_load(src0, 8, 8, 8)) * a0;
-        __builtin_matrix_column_major_load(src1, 8, 1, 9) - a3
-    }
-
-    #[inline(never)]
-    pub fn k0043(src0: &[f64], a0: f64m1x6_b, a1: i8m3x3, i0: u16, i1: i32, a2: f32m2x6, a3: f32m6x2, a4: u8m4x15, s0: u16, a5: u8m4x15) -> u8m4x15 {
-        let mut t0: Matrix<f64, 1, 6> = __builtin_matrix_column_major_load(src0, 6 - K5, 6, 4) - a0;
-        let t1 = a1;
-        t0[i0][i1] *= -4.25;
-        let t2: f32m2x6 = __builtin_matrix_transpose(__builtin_matrix_transpose(a2) + __builtin_matrix_sub(a3, a3));
-        a4 - s0 + (a5 + a4) - a4
-    }
-
-    #[allow(unused_variables)]
-    pub fn k0044(a0: i8m4x3_b) -> i8m4x3 {
-        a0
-    }
-
-    /// Kernel `k0045` of the oracle corpus.
-    pub fn k0045(a0: i8m1x1) -> i8m1x1 {
-        a0 * a0
-    }
-
-    pub fn k0046(a0: f32m6x3, a1: f32m6x3, a2: f32m3x7_b, a3: f64m6x8, a4: f64m8x3, n0: usize, src0: &[u32], src1: &[u32], n1: usize, src2: &[i8], a5: Matrix<i8, 7, 4>, a6: i16m4x2_b, s0: i32, s1: i32) -> i16m4x2 {
-        let t0: Matrix<i16, 6, 7> = ((a0 - a1) * a2) as i16m6x7;
-        let t1 = (__builtin_matrix_column_major_load(src0, (K3 * 6) / K3, 3, n0) + __builtin_matrix_column_major_load(src1, 6, 3, 9)) as i8m6x3 * __builtin_matrix_column_major_load(src2, 3, 4, n1) * __builtin_matrix_transpose(a5);
-        a6 * (s0 + s1)
-    }
-
-    pub fn k0047(a0: u32m4x2, a1: u16m4x2_b, a2: u16m4x2) -> u16m4x2 {
-        return (a0 - (a1 - a2) as u32m4x2) as u16m4x2;
-    }
-
-    pub fn k0048(n0: usize, src0: &[f32], a0: f32m4x7, s0: u32, a1: Matrix<f32, 7, 5>, i0: i64, a2: i32m6x2, a3: i32m6x2, i1: usize, s1: f32, i2: i32, a4: Matrix<f32, 7, 3>, a5: f32m3x5, s2: f32) -> f32m7x5 {
-        let mut t0: f32m5x7 = __builtin_matrix_insert(s0 + __builtin_matrix_column_major_load(src0, K2 + 3, 4, n0) * a0, 2, 4, a0[3][(K4 * 1) / K4]);
-        t0 = __builtin_matrix_transpose(__builtin_matrix_insert(8u64 * a1, i0, 1, (a2 + a3)[(K2 * 4) / K2][i1]));
-        t0[4][3] *= s1;
-        __builtin_matrix_extract(a2, 0, i2) * a1 - (s2 - a4 * a5)
-    }
-
-    pub fn k0049(src0: &[i16], a0: Matrix<i16, 8, 5>, n0: usize, src1: &[i16]) -> i16m8x5 {
-        let t0 = __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 8, 8, 10), a0);
-        __builtin_matrix_sub(t0 / -2, __builtin_matrix_column_major_load(src1, 8, 5, n0))
-    }
-
-    pub fn k0050(a0: i32m5x16, s0: u8, i0: u16, s1: i32, s2: i32, s3: u8, src0: &[f32], n0: usize, src1: &[f32], src2: &[f32], i1: u8, i2: u8) -> f32m12x3 {
-        let mut t0 = a0 + s0;
-        t0[(K8 * 3) / K8][i0] = s2;
-        t0[2][19 - K5] = s3 as i32;
-        __builtin_matrix_column_major_load(src0, 12, 5, 15) * __builtin_matrix_column_major_load(src1, 5, 6, n0) * __builtin_matrix_column_major_load(src2, K3 + 3, 3, 7) + a0[i1][i2]
-    }
-
-    /// Kernel `k0051` of the oracle corpus.
-    pub fn k0051(a0: Matrix<u16, 2, 8>, a1: u16m8x14, a2: u16m2x5, a3: u16m5x11, src0: &[u16], i0: i64, src1: &[u64]) -> u64m8x5 {
-        let mut t0 = __builtin_matrix_multiply(a0, a1);
-        t0 = __builtin_matrix_multiply(a2 * a3, __builtin_matrix_column_major_load(src0, 11, 14, 14));
-        for l0 in 0..14 { t0[0][l0] = t0[0][i0]; }
-        __builtin_matrix_column_major_load(src1, 8, 5, 9)
-    }
-
-    pub fn k0052(a0: u8m5x4, a1: u8m5x4, src0: &[u8], a2: Matrix<u8, 2, 4>, a3: u8m4x3, a4: u64m5x2, s0: u8, i0: u16, a5: u64m5x1, n0: usize, src1: &[u64]) -> u64m5x2 {
-        let t0: u8m5x3 = (a0 - a1) * __builtin_matrix_column_load(src0, 4, 2, 5) * __builtin_matrix_multiply(a2, a3);
-        return __builtin_matrix_insert(s0 * a4, i0, 0, 4) + a5 * __builtin_matrix_column_major_load(src1, 1, 2, n0);
-    }
-
-    /// Kernel `k0053` of the oracle corpus.
-    pub fn k0053(a0: u32m6x5, i0: usize, s0: u8, i1: u32, src0: &[u64], s1: u16, src1: &[u64], a1: u64m14x1) -> u64m12x1 {
-        let mut t0: u32m5x6 = __builtin_matrix_insert(__builtin_matrix_transpose(a0) * 2u64, i0, 0, s0);
-        if i1 < 1 { t0 += 212u32; }
-        (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 5, K2 + 10, 11 - K5)) - s1) * __builtin_matrix_column_major_load(src1, 5, 14, 8) * a1
-    }
-
-    pub fn k0054(a0: f64m1x2, i0: u32, i1: i64, a1: i8m3x3) -> i8m3x3 {
-        let mut t0: f64m1x2 = __builtin_matrix_insert(__builtin_matrix_insert(a0, 0, 1, __builtin_matrix_extract(a0, 0, i0)), (K5 * 0) / K5, 0, 16i64);
-        if i1 < 1 { t0[0][1] += -1.25; }
-        a1
-    }
-
-    #[inline(never)]
-    pub fn k0055(a0: f64m1x1, i0: i64, i1: i32, s0: i64, dst0: &mut [f64], a1: u64m6x8, a2: Matrix<u64, 8, 4>, a3: f64m1x9, a4: f64m9x1, a5: u16m1x1, s1: i8, a6: Matrix<u16, 1, 1>, s2: i64, a7: i16m15x3, a8: i16m3x16, a9: i16m15x16) -> i16m15x16 {
-        __builtin_matrix_column_store(__builtin_matrix_insert(a0, i0, i1, s0), dst0, (K3 * 3) / K3);
-        let t0: u64m6x4_b = a1 * a2;
-        let mut t1: f64m1x1 = a3 * a4;
-        t1 += __builtin_matrix_sub(s1 - a5, a6) as f64m1x1 + s2;
-        a7 * a8 + a9
-    }
-
-    /// Kernel `k0056` of the oracle corpus.
-    pub fn k0056(a0: u64m1x6, a1: u64m6x1, src0: &[u64], i0: u32, a2: u32m7x7, i1: usize, s0: i64, i2: u16, dst0: &mut [u32], a3: u8m5x3, i3: i64, s1: i64, a4: f64m3x15) {
-        let mut t0: u64m6x7 = (__builtin_matrix_transpose(a0) + (a1 + a1)) * __builtin_matrix_column_major_load(src0, 1, 7, 2);
-        if i0 < 3 { t0 *= 9; }
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a2, i1, 0, 4u64) - s0, i2, 5, -1), dst0, 8);
-        let t1: f64m5x15 = __builtin_matrix_insert(a3, 6 - K3, i3, s1) as f64m5x3 * a4;
-    }
-
-    pub fn k0057(a0: i8m4x3, i0: i32, i1: u32, a1: u32m1x16, s0: f32, a2: u32m16x15, i2: u8) -> u32 {
-        let mut t0: i8m4x3 = k0044(a0);
-        if i0 < 3 { t0[i1][3 - K2] = 6; }
-        return ((a1 + s0) * __builtin_matrix_scalar_multiply(a2, t0[i2][0]))[0][8 - K5];
-    }
-
-    /// Kernel `k0058` of the oracle corpus.
-    pub fn k0058(a0: i8m1x1, i0: i64, s0: u32, a1: i8m1x3, a2: i8m3x2_b, src0: &[i8], a3: i8m2x2, a4: i8m1x2_b, a5: i8m2x1, s1: u8) -> i8m1x1 {
-        let mut t0 = k0045(a0);
-        if i0 < 2 { t0 /= s0; }
-        (a1 * a2 + __builtin_matrix_column_major_load(src0, 1, 2, 4) * a3 + a4) * (a3 * a5 * 2e0 + s1)
-    }
-
-    pub fn k0059(a0: u32m4x6) -> u32m4x6 {
-        a0
-    }
-
-    pub fn k0060(a0: i16m4x1, a1: i16m1x12, a2: i16m12x2, a3: i16m2x4, a4: i16m2x1, n0: usize, src0: &[i16], s0: u8, a5: i16m1x12, s1: f32) -> i16m1x12 {
-        let t0: i16m4x1 = ((a0 + 1) * a1 * a2 + __builtin_matrix_transpose(a3)) * __builtin_matrix_insert(a4 + __builtin_matrix_column_major_load(src0, 2, 1, n0), 1, 0, s0 as u64);
-        a5 + s1
-    }
-
-    pub fn k0061(a0: u64m13x2, n0: usize, src0: &[u64], i0: i64, i1: u8, s0: f64, a1: Matrix<u64, 16, 6>) -> u64m13x6 {
-        (__builtin_matrix_insert(a0 * __builtin_matrix_column_major_load(src0, 2, 16, n0), i0, i1, -1) + s0) * a1
-    }
-
-    pub fn k0062(src0: &[i8], a0: i8m1x7, a1: i8m7x2_b, a2: i8m2x2_b, s0: i16) -> i8m1x2 {
-        __builtin_matrix_column_major_load(src0, 1, 1, 1) * a0 * a1 * (s0 + (a2 + a2))
-    }
-
-    pub fn k0063(a0: u32m4x6, a1: u8m6x1, a2: u8m1x4, a3: u8m6x12, a4: u8m12x4_b) -> u32m4x6 {
-        let t0 = k0059(a0);
-        __builtin_matrix_transpose(__builtin_matrix_sub(__builtin_matrix_multiply(a1, a2), a3 * a4) as u32m6x4)
-    }
-
-    pub fn k0064(src0: &[u8], src1: &[u8], src2: &[u8], s0: i64, dst0: &mut [u8], a0: f64m3x2, a1: f64m2x4_b, n0: usize, src3: &[f64], a2: i64m2x3, s1: f32) -> i32m2x3 {
-        __builtin_matrix_column_major_store(s0 as u64 + (__builtin_matrix_column_major_load(src0, 6, 8, (K5 * 7) / K5) * __builtin_matrix_column_load(src1, 8, 1, 11 - K3) - __builtin_matrix_column_major_load(src2, K2 + 4, 1, 9)), dst0, 7);
-        let t0: f64m3x4 = __builtin_matrix_multiply(a0, a1) + __builtin_matrix_column_major_load(src3, 3, K2 * 2, n0);
-        return a2 as i32m2x3 * s1;
-    }
-
-    /// Kernel `k0065` of the oracle corpus.
-    pub fn k0065(n0: usize, src0: &[u64], a0: u64m1x2, a1: i16m1x6, a2: i16m6x6, a3: f32m6x11, s0: u8, a4: i16m1x11, a5: i16m1x11, dst0: &mut [i16], a6: f64m7x2, i0: i32, i1: usize) -> i16 {
-        let t0: u64m1x2 = __builtin_matrix_column_major_load(src0, 1, 2, n0) / 3 + a0;
-        __builtin_matrix_column_store(__builtin_matrix_multiply(a1, a2 - a0[5 - K5][8 - K8]) * (a3 / s0) as i16m6x11 + a4 + a5, dst0, K2 * 2);
-        let t1: f64m2x7 = __builtin_matrix_transpose(a6);
-        a2[i0][i1]
-    }
-
-    pub fn k0066(a0: f32m5x4_b, a1: f32m5x4, s0: u8, n0: usize, dst0: &mut [f32]) {
-        __builtin_matrix_column_major_store(a0 - a1 - s0, dst0, n0);
-    }
-
-    pub fn k0067(src0: &[i8], s0: u16, a0: i8m5x8, s1: u8, a1: i8m8x16, s2: u32, s3: f64) -> i8m5x16 {
-        (s1 - __builtin_matrix_scalar_multiply(__builtin_matrix_column_major_load(src0, 13 - K8, 5, K4 + 1) / -2, s0) * a0) * (a1 / s2 + s3)
-    }
-
-    pub fn k0068(a0: u32m2x6, dst0: &mut [u32]) {
-        __builtin_matrix_column_major_store(__builtin_matrix_add(a0, a0), dst0, 4);
-    }
-
-    #[inline(never)]
-    pub fn k0069(a0: i16m1x2_b, src0: &[i16], i0: u8, s0: f32) -> i16m1x5 {
-        __builtin_matrix_insert(__builtin_matrix_insert(a0, 0, 0, 8) * __builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 5, 2), i0, 1, s0)
-    }
-
-    pub fn k0070(src0: &[u64], src1: &[u8], n0: usize, src2: &[u8], src3: &[u8], a0: u8m3x2, i0: u16, s0: u16, a1: u8m2x6, a2: u8m2x6, a3: u8m6x6_b, a4: u8m2x7, a5: u8m2x7, src4: &[u8]) -> u8m2x6 {
-        let t0: u64m11x3 = __builtin_matrix_column_major_load(src0, 11, 7 - K4, 11);
-        let mut t1: u8m8x6 = __builtin_matrix_column_major_load(src1, 8, 6, 10) - __builtin_matrix_column_major_load(src2, 8, 6, n0);
-        t1 *= __builtin_matrix_multiply(__builtin_matrix_insert(__builtin_matrix_column_major_load(src3, K3 * 2, 7 - K4, 6) * a0, 2, i0, s0), a1 + a2);
-        t1 *= a3;
-        __builtin_matrix_multiply(a4 + a5, __builtin_matrix_column_major_load(src4, 7, 6, 9))
-    }
-
-    pub fn k0071(a0: i16m4x7, a1: i16m7x8) -> i16m4x8 {
-        a0 * a1
-    }
-
-    /// Kernel `k0072` of the oracle corpus.
-    pub fn k0072(a0: Matrix<f32, 12, 8>, a1: Matrix<f32, 8, 3>) -> f32m12x3 {
-        a0 * a1
+    pub fn k0040(a0: u16m6x2, src0: &[u16], a1: u16m3x4, a2: Matrix<u16, 4, 2>) -> u16m6x2 {
+        let t0 = a0;
+        __builtin_matrix_column_major_load(src0, 6, 3, 9) * (a1 * a2)
     }
 
     #[inline]
-    pub fn k0073(a0: i64m5x3) -> i64 {
-        return __builtin_matrix_transpose(a0 / 4)[0][3];
+    pub fn k0041(a0: u32m1x8, a1: Matrix<u32, 8, 3>, dst0: &mut [i8], s0: u8, src0: &[u32], s1: i64, a2: u32m8x4_b, s2: u32, a3: u32m1x2, src1: &[u32], a4: u32m1x8, a5: u8m1x1, a6: u8m1x1, a7: u32m1x1) -> u8m1x1 {
+        __builtin_matrix_column_major_store((a0 * a1) as i8m1x3, dst0, 4);
+        let t0: u32m1x8_b = (s0 ? __builtin_matrix_column_major_load(src0, 1, 4, 5 - K4) / s1 * __builtin_matrix_transpose(a2) : a0 + s2) - a3 * __builtin_matrix_column_major_load(src1, 2, 1, 5) * a4;
+        a5 + (a5 - a6 + a7 as u8m1x1)
     }
 
-    pub fn k0074(a0: i8m5x1, i0: usize, i1: usize, s0: f64, s1: i64, a1: u32m6x7, a2: u32m7x1, a3: u32m6x1, a4: u64m3x6, src0: &[u64], s2: i8, i2: u16, a5: i8m1x1, src1: &[i8], src2: &[i8], i3: usize, a6: u8m4x1_b, s3: i8) -> u8m4x1 {
-        let mut t0 = __builtin_matrix_insert(a0, i0, i1, s0) * s1;
-        let mut t1: u64m6x1 = (u64m6x1) __builtin_matrix_insert(a1 * a2 + a3, 1, 0, t0[2][0]) + __builtin_matrix_multiply(__builtin_matrix_transpose(a4), __builtin_matrix_column_major_load(src0, 8 - K5, 1, 4));
-        for l0 in 0..5 { t0[l0][0] = s2; }
-        if i2 < 1 { t0 *= __builtin_matrix_multiply(a5 + __builtin_matrix_column_major_load(src1, 1, 1, 2), __builtin_matrix_column_major_load(src2, 1, 1, 1)); }
-        for l1 in 0..1 { t1[3][l1] = a4[i3][5]; }
-        __builtin_matrix_insert(a6, 2, 8 - K8, s3)
+    pub fn k0042(a0: f64m1x8_b, a1: f64m1x5, a2: f64m1x5, a3: Matrix<u8, 4, 1>, s0: f64, s1: u64, s2: u32, n0: usize, dst0: &mut [u8]) {
+        let t0: f64m8x5_b = __builtin_matrix_transpose(a0) * __builtin_matrix_sub(a1, a2);
+        let t1 = __builtin_matrix_insert(a3, 3, 0, 2_) / s0 + a3;
+        __builtin_matrix_column_major_store(a3 + s1 - s2, dst0, n0);
     }
 
-    pub fn k0075(a0: i32m2x4, n0: usize, src0: &[i32], n1: usize, src1: &[i32], i0: usize, i1: i64, a1: f64m2x4, i2: u32, a2: i32m4x1_b, a3: i32m1x1, n2: usize, src2: &[u64], a4: u64m6x3_b, src3: &[u64], a5: u64m3x8, a6: u64m8x7) -> u64m6x3 {
-        let mut t0 = __builtin_matrix_multiply(a0 + a0, __builtin_matrix_column_major_load(src0, K3 + 1, 1, n0) * __builtin_matrix_column_major_load(src1, 1, 4, n1));
-        if i0 < 1 { t0[i1][0] = -6; }
-        t0 = __builtin_matrix_insert(a1 as i32m2x4, 1, i2, (a2 * a3)[1][0]) * -1_ + t0;
-        __builtin_matrix_add(__builtin_matrix_column_major_load(src2, 6, 8 - K5, n2), a4) - a4 + 136u64 - __builtin_matrix_column_major_load(src3, 6, 7, 6) * __builtin_matrix_transpose(a5 * a6)
+    pub fn k0043(src0: &[f64], s0: i64, a0: u64m3x2, a1: u64m2x3, s1: u16, n0: usize, src1: &[f64], src2: &[i64], a2: f64m2x2, i0: u16) -> f64 {
+        let t0: Matrix<f64, 1, 6> = __builtin_matrix_column_major_load(src0, 1, 5 + 1, 1);
+        let mut t1 = s0 ? __builtin_matrix_transpose(a0) : s1 + a1;
+        let t2 = __builtin_matrix_transpose(__builtin_matrix_column_load(src1, 6, 6 - K4, n0)) * __builtin_matrix_column_load(src2, 6, 2, 8) as f64m6x2 - a2;
+        t1[0][1] = a0[(K5 * 2) / K5][0];
+        a2[i0][0]
     }
 
-    pub fn k0076(a0: u16m12x5, s0: i16, s1: i32, a1: i8m7x14, a2: i8m14x12) -> i8m7x12 {
-        let t0: i16m12x5 = (i16m12x5) a0 - s0 + s1;
-        (a1 + a1) * a2
+    pub fn k0044(a0: i8m3x4, s0: i32) -> i8m4x3 {
+        s0 * __builtin_matrix_transpose(a0)
     }
 
-    pub fn k0077(a0: Matrix<i32, 5, 13>, n0: usize, dst0: &mut [i32], a1: i8m1x1, i0: u16, s0: i8, s1: i8, a2: i8m1x4, src0: &[i8], src1: &[i8], a3: Matrix<i8, 3, 16>, a4: i8m16x4, src2: &[u32], a5: i8m1x3, i1: u8, s2: i32, s3: i32, src3: &[i8], a6: u64m6x4_b, a7: u64m4x4, a8: u64m4x4, a9: Matrix<u64, 4, 1>) -> u64m6x1 {
-        __builtin_matrix_column_major_store(a0, dst0, n0);
-        let mut t0 = k0045(a1);
-        t0[0][i0] = s1;
-        t0 += (__builtin_matrix_multiply(t0 * a2 + __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 1, 1, 4), __builtin_matrix_column_major_load(src1, 6 - K5, (K5 * 4) / K5, (K2 * 4) / K2)), __builtin_matrix_transpose(__builtin_matrix_multiply(a3, a4))) - __builtin_matrix_insert((i8m1x3) __builtin_matrix_column_major_load(src2, 1, (K2 * 3) / K2, 3) + a5, 0, i1, s2 * s3)) * __builtin_matrix_column_major_load(src3, 3, 1, K5 + 1);
-        a6 * a7 * (a8 * a9)
+    /// Kernel `k0045` of the oracle corpus.
+    pub fn k0045(a0: i8m1x1, i0: i32, s0: u8) -> i8m1x1 {
+        __builtin_matrix_insert(a0, 0, i0, s0)
     }
 
-    pub fn k0078(a0: f64m2x6, src0: &[f64], i0: i32, s0: i32) -> f64m2x6 {
-        let t0: f64m2x2 = a0 * __builtin_matrix_column_major_load(src0, 14 - K8, 2, 8);
-        __builtin_matrix_insert(a0, i0, 2, s0)
+    pub fn k0046(a0: i16m7x6, a1: i16m6x7, n0: usize, src0: &[i16], a2: i16m7x8, src1: &[i16], a3: Matrix<i16, 13, 6>) -> i16m7x6 {
+        let mut t0 = __builtin_matrix_transpose(a0 + a0[4][(K3 * 1) / K3]) - (a1 - __builtin_matrix_column_major_load(src0, K5 + 1, 7, n0));
+        t0[K2 + 1][4 - K3] = a1[4][3];
+        return (9 - a2) * __builtin_matrix_column_major_load(src1, 8, 13, 9) * a3;
     }
 
-    /// Kernel `k0079` of the oracle corpus.
-    pub fn k0079(a0: f64m3x5, a1: f64m5x3, s0: i16, n0: usize, src0: &[u16], s1: i16, s2: f32, s3: f32, a2: Matrix<f64, 2, 3>, i0: u32, s4: i8, s5: i8, a3: f64m2x9, src1: &[f64], s6: u32, dst0: &mut [f64], a4: u16m3x8, a5: i8m3x2, a6: i8m2x6, a7: i8m3x2, s7: i64, s8: i64, a8: i8m2x4, a9: Matrix<i8, 4, 6>, src2: &[i8], a10: u64m5x12_b, src3: &[u64], n1: usize, src4: &[u64]) -> u64m3x6 {
-        __builtin_matrix_column_store(__builtin_matrix_sub(__builtin_matrix_transpose(a0), __builtin_matrix_scalar_multiply(a1, 2) as f64m5x3) * s0 as i32 * __builtin_matrix_multiply(__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 3, 2, n0) as f64m3x2, (K2 * 2) / K2, 1, s1) + (s2 + s3), __builtin_matrix_add(__builtin_matrix_insert(a2, i0, 0, s4 * s5), a3 * __builtin_matrix_column_major_load(src1, 9, 3, 11)) - s6 as u16), dst0, 8);
-        let t0: u16m3x8_b = a4;
-        let mut t1 = __builtin_matrix_multiply(a5, a6);
-        t1 += __builtin_matrix_insert(a7, 0, 0, s7 * s8) * (a8 * a9);
-        (u64m3x5) __builtin_matrix_column_major_load(src2, 3, 5, (K4 * 4) / K4) * ((u64m5x12) a10 * __builtin_matrix_column_major_load(src3, 12, 7, 16 - K4) * __builtin_matrix_column_major_load(src4, 7, 6, n1))
+    pub fn k0047(a0: i16m4x5, i0: i32, i1: usize, i2: usize, i3: u32, s0: u32, a1: Matrix<u16, 5, 11>, a2: u16m11x2) -> u16m4x2 {
+        __builtin_matrix_insert(__builtin_matrix_insert(a0, i0, i1, a0[i2][i3]), (K2 * 2) / K2, 2, s0) as u16m4x5 * (a1 * a2)
+    }
+
+    #[inline]
+    pub fn k0048(a0: f32m5x4, a1: f32m4x7, a2: f32m5x7, a3: f32m5x2, a4: f32m5x2, a5: f32m2x4, a6: f32m4x3, s0: i64, s1: i64, a7: f32m3x4, i0: u32, i1: usize, i2: i32, a8: i32m5x3, a9: i32m3x4, a10: i32m5x4) -> i32m5x4 {
+        let t0: f32m5x7 = (a0 * a1 - a2) * 1.0000000596046448;
+        let mut t1: Matrix<f32, 5, 4> = __builtin_matrix_multiply(__builtin_matrix_add(a3, a4) * a5, (a6 - (s0 - s1)) * a7);
+        if i0 < 4 { t1[0][i1] *= a0[2][i2]; }
+        a8 * a9 - (a10 - 7)
+    }
+
+    pub fn k0049(a0: i16m8x5, s0: i64, a1: i16m8x5) -> i16m8x5 {
+        let t0 = a0 - s0;
+        (a1 - 75) / -2
+    }
+
+    pub fn k0050(a0: i32m5x1_b, a1: i32m1x16, a2: i8m4x5, a3: Matrix<i8, 4, 5>, src0: &[i32], a4: Matrix<i32, 3, 16>, a5: i32m5x16_b, s0: u64, s1: f32, a6: i32m5x16_b, s2: i32, a7: i32m5x6, src1: &[i32], s3: i64, a8: i32m2x16, dst0: &mut [i32]) {
+        let mut t0: i32m5x16_b = a0 * a1;
+        let t1 = a2 - a3;
+        t0 = s1 * (__builtin_matrix_column_major_load(src0, K5, 3, 11 - K4) * a4 + a5 + a5 / s0) + ((t0 - a6 - a5) * s2 - t0);
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a7 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, (K3 * 2) / K3, K2 * 4) * s3, a8), dst0, 7);
+    }
+
+    pub fn k0051(a0: u16m2x3, a1: u16m3x4, a2: u16m2x4_b, s0: u32, a3: u16m4x1, n0: usize, src0: &[u16], a4: u16m2x14, a5: u16m2x5, a6: u16m5x14_b, i0: u16, i1: u8, a7: u16m2x9_b, n1: usize, src1: &[u16], i2: usize, s1: i32, n2: usize, src2: &[u16], a8: u16m2x9_b, a9: u8m4x6, s2: f32) -> u8m4x6 {
+        let mut t0 = (a0 * a1 - a2 + a2 * s0) * (a3 * (__builtin_matrix_column_major_load(src0, 1, 2, n0) * a4)) * 4;
+        t0 = a5 * (__builtin_matrix_insert(a6, i0, i1, (a7 * __builtin_matrix_column_major_load(src1, 9, 4, n1))[i2][3]) / s1);
+        let t1: u16m2x9 = __builtin_matrix_sub(__builtin_matrix_column_major_load(src2, (K5 * 2) / K5, 9, n2), a8) + a7;
+        a9 + s2 - (u8m4x6) a9
+    }
+
+    pub fn k0052(src0: &[u8], a0: u8m3x5, s0: u16, i0: u16, i1: u8) -> u8 {
+        let t0: u8m5x3 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 5, 6) - a0 + s0);
+        t0[i0][i1]
+    }
+
+    pub fn k0053(src0: &[u32], a0: u32m5x6, src1: &[u32], n0: usize, src2: &[u32], a1: u32m12x6, i0: u16, a2: Matrix<i8, 15, 1>, a3: i8m1x2_b, a4: i8m15x2, a5: i8m2x4, i1: u16, i2: i32) -> i8m15x4 {
+        let mut t0: u32m5x6 = __builtin_matrix_column_major_load(src0, 5, 6, 8) / 7 + a0 + __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, K2 + 1, 5, K2 + 3)) * (__builtin_matrix_column_major_load(src2, 3, 12, n0) * a1);
+        for l0 in 0..6 { t0[2][l0] = t0[i0][1]; }
+        __builtin_matrix_sub(a2 * a3, a4) * (a5 + __builtin_matrix_insert(a5, i1, i2, a1[10][3]))
+    }
+
+    pub fn k0054(s0: f32, a0: f64m1x2, s1: i64, a1: f64m1x2, s2: u64, a2: Matrix<u16, 1, 1>, a3: u16m1x2, s3: i8, s4: i8, dst0: &mut [f64], a4: u32m1x2, a5: u32m1x2) -> f64m1x2 {
+        let t0 = s0 ? __builtin_matrix_insert(a0, 0, K2 - 2, s1) : a1;
+        __builtin_matrix_column_major_store((((s2 ? a2 : a2) * a3) as f64m1x2 + a0 / s3) * s4, dst0, 3);
+        return (a4 + a5) as f64m1x2;
+    }
+
+    pub fn k0055(a0: i32m1x1, dst0: &mut [f64], a1: i64m6x4, a2: i16m10x1, s0: u64, a3: i16m1x10, a4: Matrix<i16, 10, 1>) {
+        __builtin_matrix_column_store(__builtin_matrix_transpose(a0 as i8m1x1 as f64m1x1), dst0, (K3 * 3) / K3);
+        let t0 = (u64m6x4) a1;
+        let t1 = s0 + a2;
+        let t2: i16m10x1 = __builtin_matrix_transpose(a3 - a3) - a4;
+    }
+
+    /// Kernel `k0056` of the oracle corpus.
+    pub fn k0056(a0: u32m6x7, a1: u32m6x7, a2: u32m6x7, src0: &[u64], a3: i64m4x2, s0: i8, s1: i8, a4: Matrix<i64, 4, 1>, a5: i64m1x2, i0: usize, s2: i8, s3: u8, src1: &[u32], s4: i64, i1: u32) -> u32m6x7 {
+        let mut t0: u64m6x7 = (a0 - a1 + a2 / 2_) as u64m6x7;
+        t0 += __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 7, 8) as u64m6x7, 0, 1, 4);
+        let mut t1: Matrix<i64, 4, 2> = s0 * s1 * a3;
+        t1 = s3 + 1.0 * (a4 * __builtin_matrix_insert(a5, 0, i0, s2));
+        __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 6, 7, 8) - s4 as i32, 0, i1, 2_31)
+    }
+
+    pub fn k0057(a0: i8m1x1, i0: i32, s0: u8, i1: i32, i2: u32, s1: u32, src0: &[u64], a1: u64m1x15, i3: u8, i4: usize) -> u32 {
+        let mut t0: i8m1x1 = k0045(a0, i0, s0);
+        if i1 < 3 { t0[i2][2 - K2] = 6; }
+        ((s1 ? __builtin_matrix_column_major_load(src0, 1, 15, 3) : a1) as u32m1x15)[i3][i4]
+    }
+
+    pub fn k0058(a0: i16m8x5, s0: i64, a1: i16m8x5, i0: i64, s1: u32, n0: usize, src0: &[i16], a2: Matrix<i16, 2, 8>, s2: f32, s3: f32, a3: i16m8x5, s4: i32) -> i16m8x5 {
+        let mut t0 = k0049(a0, s0, a1);
+        if i0 < 2 { t0 /= s1; }
+        __builtin_matrix_transpose((i16m2x8) __builtin_matrix_column_major_load(src0, 2, 8, n0)) * __builtin_matrix_multiply(a2 * (s2 + s3), __builtin_matrix_add(a3, t0)) - s4
+    }
+
+    pub fn k0059(src0: &[u32], a0: u32m6x4) -> u32m4x6 {
+        __builtin_matrix_transpose(__builtin_matrix_add(__builtin_matrix_column_major_load(src0, 6, 4, 8 + 1), a0) + a0)
+    }
+
+    /// Kernel `k0060` of the oracle corpus.
+    pub fn k0060(a0: i16m4x1_b, s0: u64, n0: usize, src0: &[f64], a1: f64m6x4, a2: f64m6x3, a3: f64m3x4, a4: Matrix<f64, 4, 6>) -> f64m6x4 {
+        let t0: i16m4x1 = a0 + s0;
+        (__builtin_matrix_column_major_load(src0, 6, 4, n0) + a1 - a2 * a3 - __builtin_matrix_transpose(a4)) as f64m6x4
+    }
+
+    pub fn k0061(n0: usize, src0: &[i64], a0: i64m13x6, a1: Matrix<i64, 13, 6>) -> u64m13x6 {
+        (__builtin_matrix_column_load(src0, 13, 6, n0) + a0 - a0 + a1) as u64m13x6
+    }
+
+    pub fn k0062(s0: u32, a0: i8m1x4, a1: Matrix<i8, 4, 2>, s1: i16, src0: &[i8], a2: i8m1x2) -> i8m1x2 {
+        (s0 ? a0 : a0) * (s1 * a1) + (__builtin_matrix_column_load(src0, 1, 2, 2) - a2) / -2
+    }
+
+    /// Kernel `k0063` of the oracle corpus.
+    pub fn k0063(a0: i16m8x5, s0: i64, a1: i16m8x5, a2: i16m8x1, s1: u16, a3: i32m1x8, a4: i32m8x5) -> i16m8x5 {
+        let t0 = k0049(a0, s0, a1);
+        return __builtin_matrix_multiply((1 + a2) * s1 as f64 - (i16m8x1) a2, __builtin_matrix_multiply(a3, a4) as i16m1x5);
+    }
+
+    /// Kernel `k0064` of the oracle corpus.
+    pub fn k0064(src0: &[u8], n0: usize, dst0: &mut [u8], a0: f64m5x14, a1: f64m14x4, dst1: &mut [f64], a2: i64m9x2_b, s0: i64) -> i64m9x2 {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_load(src0, 1, 14 - K8, 2)), dst0, n0);
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0 + a0, a1), dst1, 6);
+        __builtin_matrix_insert(a2, 0, 0, s0)
+    }
+
+    #[allow(unused_variables)]
+    pub fn k0065(src0: &[u64], s0: i64, a0: i16m4x5, i0: i32, i1: usize, i2: usize, i3: u32, s1: u32, a1: u16m5x11, a2: u16m11x2, a3: i32m1x6_b) -> i32m1x6 {
+        let mut t0 = __builtin_matrix_scalar_multiply(__builtin_matrix_column_major_load(src0, 1, 2, 4), 0) + 0x2;
+        t0[0][1] = s0 as u64;
+        let t1 = k0047(a0, i0, i1, i2, i3, s1, a1, a2);
+        __builtin_matrix_insert(a3, 0, 1, -4i64)
+    }
+
+    pub fn k0066(src0: &[f32], a0: f32m5x4_b, dst0: &mut [f32]) {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 5, 4, 7) + a0 + a0, dst0, 5);
+    }
+
+    pub fn k0067(a0: i8m5x8, a1: i16m8x16, a2: Matrix<i8, 8, 16>, n0: usize, src0: &[i64]) -> i8m5x16 {
+        a0 * __builtin_matrix_sub(a1 as i8m8x16 + a2, __builtin_matrix_column_major_load(src0, 8, 16, n0) as i8m8x16)
+    }
+
+    pub fn k0068(a0: u32m6x2, dst0: &mut [u32]) {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, 2);
+    }
+
+    /// Kernel `k0069` of the oracle corpus.
+    pub fn k0069(src0: &[i16]) -> i16m1x5 {
+        return __builtin_matrix_column_load(src0, 1, 5, 2);
+    }
+
+    pub fn k0070(src0: &[u64], n0: usize, src1: &[u8], a0: u8m8x6, s0: u8, a1: i64m1x2_b, a2: i64m2x1_b, s1: u16, dst0: &mut [u8]) {
+        let t0: u64m11x3 = __builtin_matrix_column_major_load(src0, 11, 7 - K4, 11);
+        let t1: u8m8x6 = __builtin_matrix_column_major_load(src1, 8, 6, n0);
+        let t2: u8m8x6 = a0 + s0;
+        let t3 = __builtin_matrix_transpose(a1) - a2;
+        __builtin_matrix_column_major_store(t1 * s1, dst0, 9);
+    }
+
+    pub fn k0071(a0: i16m4x3, a1: i16m3x2, n0: usize, src0: &[i16], a2: u8m7x8) -> i16m4x8 {
+        a0 * a1 * __builtin_matrix_column_major_load(src0, 2, 7, n0) * a2 as i16m7x8
+    }
+
+    pub fn k0072(a0: f32m12x3, i0: i32, s0: u16) -> f32m12x3 {
+        __builtin_matrix_insert(a0, 2, i0, s0)
+    }
+
+    pub fn k0073(a0: i64m3x5, i0: i64, a1: i64m3x5, i1: u8) -> i64 {
+        (__builtin_matrix_insert(a0, 0, i0, __builtin_matrix_sub(a1, a1)[i1][2]) / 3)[2][2]
+    }
+
+    /// Kernel `k0074` of the oracle corpus.
+    pub fn k0074(a0: i8m5x4, n0: usize, src0: &[i8], n1: usize, src1: &[i8], s0: i8, i0: u16, i1: usize, i2: i64, a1: i8m2x2, s1: u16, a2: i8m2x8, dst0: &mut [i8], a3: i8m3x4, s2: i32, a4: i16m8x5, s3: i64, a5: i16m8x5, a6: i16m8x1, s4: u16, a7: i32m1x8, a8: i32m8x5, s5: i8, a9: i64m8x6, a10: i64m8x6_b, n2: usize, src2: &[i64]) -> i64m8x6 {
+        let mut t0: i8m5x1_b = a0 * __builtin_matrix_column_major_load(src0, 4, 1, n0) - (s0 as i32 + __builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 1, n1));
+        if i0 < 4 { t0[i1][i2] = t0[3][0]; }
+        __builtin_matrix_column_major_store((s1 - (a1 + a1)) * a2, dst0, 2);
+        let t1: i8m4x3_b = k0044(a3, s2);
+        let t2: i16m8x5_b = k0063(a4, s3, a5, a6, s4, a7, a8);
+        __builtin_matrix_add((s5 ? a9 * 1 : a10) + a9, __builtin_matrix_column_major_load(src2, K4 * 2, 6, n2))
+    }
+
+    pub fn k0075(s0: f32, a0: i64m2x7, a1: i32m7x4, src0: &[i32], i0: i32, a2: i32m4x2, i1: i64, s1: f32, a3: i64m2x7, s2: u16, dst0: &mut [i64]) {
+        let mut t0 = s0 ? a0 as i32m2x7 * a1 : __builtin_matrix_column_major_load(src0, 2, 4, K3 + 1);
+        t0[0][i0] = -5;
+        t0 = __builtin_matrix_transpose(a2) + __builtin_matrix_transpose(a2)[i1][2];
+        __builtin_matrix_column_major_store(s1 ? a3 + s2 : a0, dst0, 5);
+    }
+
+    /// Kernel `k0076` of the oracle corpus.
+    pub fn k0076(a0: i16m5x12, s0: i8, s1: i8, s2: f32, a1: f64m8x5, a2: i32m8x5, src0: &[u16], a3: u16m8x1, s3: i32, s4: i32) -> u16m5x1 {
+        let t0: i16m12x5_b = s2 + (__builtin_matrix_transpose(a0) + (s0 + s1));
+        return __builtin_matrix_transpose((u16m8x5) (a2 + __builtin_matrix_extract(t0, 6, 4))) * (__builtin_matrix_column_load(src0, 8, 1, 8) + a3) + (s3 + s4);
+    }
+
+    pub fn k0077(a0: Matrix<i32, 13, 5>, n0: usize, dst0: &mut [i32], a1: f32m5x4, a2: f32m4x7, a3: f32m5x7, a4: f32m5x2, a5: f32m5x2, a6: f32m2x4, a7: f32m4x3, s0: i64, s1: i64, a8: f32m3x4, i0: u32, i1: usize, i2: i32, a9: i32m5x3, a10: i32m3x4, a11: i32m5x4, i3: u16, s2: i32, s3: i32, a12: i32m4x5, i4: u8, i5: u8, a13: i16m7x4_b) -> i16m7x4 {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, n0);
+        let mut t0 = k0048(a1, a2, a3, a4, a5, a6, a7, s0, s1, a8, i0, i1, i2, a9, a10, a11);
+        t0[1][i3] = s3;
+        t0 += __builtin_matrix_transpose(__builtin_matrix_insert(a12, 3, i4, a12[i5][2]));
+        return a13 + a13;
+    }
+
+    pub fn k0078(a0: f64m2x2, i0: i64, a1: f64m2x2, a2: i8m4x2, src0: &[i8], s0: u16) -> i8m4x2 {
+        let t0: f64m2x2 = __builtin_matrix_insert(a0, (K3 * 0) / K3, i0, -0.5f32) - a1;
+        a2 / 3 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 4, 2, 4), (K2 * 3) / K2, (K8 * 0) / K8, s0)
+    }
+
+    pub fn k0079(s0: u16, a0: f64m5x3, dst0: &mut [f64], a1: u16m5x1, a2: Matrix<u16, 1, 4>, a3: u16m4x7, n0: usize, src0: &[u16], n1: usize, src1: &[u16], dst1: &mut [u16], src2: &[u16], a4: Matrix<u16, 2, 7>, a5: u16m4x7, a6: u16m4x7, s1: f32, s2: u16) {
+        __builtin_matrix_column_major_store(s0 ? a0 : a0, dst0, 6);
+        let t0 = a1 * a2 * (a3 * __builtin_matrix_column_major_load(src0, 7, 1, n0));
+        __builtin_matrix_column_major_store(__builtin_matrix_column_load(src1, 1, 4, n1) - 8, dst1, 2);
+        let t1 = (__builtin_matrix_multiply(__builtin_matrix_column_major_load(src2, 4, 2, 6), a4) + __builtin_matrix_add(a5, a6)) / s1 + s2;
     }
 }
 
 fn run_k0040() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6b013ee9519adb26);
-    let a0 = u16m6x3::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<u16>(&mut rng, 10, rt::Dom::Int(0, 16));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let src1 = rt::vec::<u16>(&mut rng, 2, rt::Dom::Full);
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u16m1x2::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Full));
-    let r = k0040(a0, n0, &src0, s0, s1, &src1, s2, a1);
+    let a0 = u16m6x2::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Full));
+    let src0 = rt::vec::<u16>(&mut rng, 25, rt::Dom::Int(0, 16));
+    let a1 = u16m3x4::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a2 = u16m4x2::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let r = k0040(a0, &src0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0041() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2e340357ee3f8a6b);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<u32>(&mut rng, 9, rt::Dom::Int(0, 16));
-    let a0 = u32m1x3::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Full);
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src1 = rt::vec::<u8>(&mut rng, 25, rt::Dom::Full);
-    let src2 = rt::vec::<u8>(&mut rng, 34, rt::Dom::Int(0, 16));
-    let a1 = u8m6x2::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a2 = u8m2x5::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Int(0, 16)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    k0041(n0, &src0, a0, &mut dst0, n1, &src1, &src2, a1, a2, s0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a0 = u32m1x8::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
+    let a1 = u32m8x3::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 10, rt::Dom::Full);
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src0 = rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a2 = u32m8x4::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Int(0, 16)));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<u32>(&mut rng, 3, rt::Dom::Full);
+    let a4 = u32m1x8::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let a5 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let a6 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let a7 = u32m1x1::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let r = k0041(a0, a1, &mut dst0, s0, &src0, s1, a2, s2, a3, &src1, a4, a5, a6, a7);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0042() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0588342111ad629e);
-    let a0 = f64m8x5::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f64m8x5::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m8x8::from_column_major(&rt::vec::<f64>(&mut rng, 64, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<f64>(&mut rng, 66, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<u64>(&mut rng, 10, rt::Dom::Full);
-    let a3 = u64m8x1::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let r = k0042(a0, a1, a2, &src0, &src1, a3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = f64m1x8::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m1x5::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m1x5::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 6, rt::Dom::Full);
+    k0042(a0, a1, a2, a3, s0, s1, s2, n0, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0043() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe92ae8ac7c5afd1a);
-    let src0 = rt::vec::<f64>(&mut rng, 23, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = f64m1x6::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = i8m3x3::from_column_major(&rt::vec::<i8>(&mut rng, 9, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a2 = f32m2x6::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f32m6x2::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = u8m4x15::from_column_major(&rt::vec::<u8>(&mut rng, 60, rt::Dom::Full));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a5 = u8m4x15::from_column_major(&rt::vec::<u8>(&mut rng, 60, rt::Dom::Int(0, 16)));
-    let r = k0043(&src0, a0, a1, i0, i1, a2, a3, a4, s0, a5);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let src0 = rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = u64m3x2::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
+    let a1 = u64m2x3::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src1 = rt::vec::<f64>(&mut rng, 16, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
+    let src2 = rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8));
+    let a2 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = k0043(&src0, s0, a0, a1, s1, n0, &src1, &src2, a2, i0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0044() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcfb0f92d3a5e4cae);
-    let a0 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let r = k0044(a0);
+    let a0 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0044(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0045() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x051479995274018f);
-    let a0 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Int(-8, 8)));
-    let r = k0045(a0);
+    let a0 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0045(a0, i0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0046() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x56efd01d76629b54);
-    let a0 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f32m3x7::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f64m6x8::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m8x3::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let a0 = i16m7x6::from_column_major(&rt::vec::<i16>(&mut rng, 42, rt::Dom::Full));
+    let a1 = i16m6x7::from_column_major(&rt::vec::<i16>(&mut rng, 42, rt::Dom::Full));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src0 = rt::vec::<u32>(&mut rng, 25, rt::Dom::Full);
-    let src1 = rt::vec::<u32>(&mut rng, 25, rt::Dom::Int(0, 16));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src2 = rt::vec::<i8>(&mut rng, 21, rt::Dom::Full);
-    let a5 = i8m7x4::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Full));
-    let a6 = i16m4x2::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0046(a0, a1, a2, a3, a4, n0, &src0, &src1, n1, &src2, a5, a6, s0, s1);
+    let src0 = rt::vec::<i16>(&mut rng, 62, rt::Dom::Full);
+    let a2 = i16m7x8::from_column_major(&rt::vec::<i16>(&mut rng, 56, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i16>(&mut rng, 118, rt::Dom::Int(-8, 8));
+    let a3 = i16m13x6::from_column_major(&rt::vec::<i16>(&mut rng, 78, rt::Dom::Int(-8, 8)));
+    let r = k0046(a0, a1, n0, &src0, a2, &src1, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0047() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf9cc7bca97767183);
-    let a0 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let a1 = u16m4x2::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let a2 = u16m4x2::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let r = k0047(a0, a1, a2);
+    let a0 = i16m4x5::from_column_major(&rt::vec::<i16>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u16m5x11::from_column_major(&rt::vec::<u16>(&mut rng, 55, rt::Dom::Full));
+    let a2 = u16m11x2::from_column_major(&rt::vec::<u16>(&mut rng, 22, rt::Dom::Full));
+    let r = k0047(a0, i0, i1, i2, i3, s0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0048() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x498c374b7c566a14);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src0 = rt::vec::<f32>(&mut rng, 29, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
-    let a0 = f32m4x7::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = f32m7x5::from_column_major(&rt::vec::<f32>(&mut rng, 35, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let a2 = i32m6x2::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
-    let a3 = i32m6x2::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a4 = f32m7x3::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = f32m3x5::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0048(n0, &src0, a0, s0, a1, i0, a2, a3, i1, s1, i2, a4, a5, s2);
+    let a0 = f32m5x4::from_column_major(&rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m4x7::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a2 = f32m5x7::from_column_major(&rt::vec::<f32>(&mut rng, 35, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a3 = f32m5x2::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m5x2::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a7 = f32m3x4::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a8 = i32m5x3::from_column_major(&rt::vec::<i32>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let a9 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a10 = i32m5x4::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Full));
+    let r = k0048(a0, a1, a2, a3, a4, a5, a6, s0, s1, a7, i0, i1, i2, a8, a9, a10);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0049() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfa45abd983eef4ca);
-    let src0 = rt::vec::<i16>(&mut rng, 78, rt::Dom::Full);
     let a0 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src1 = rt::vec::<i16>(&mut rng, 54, rt::Dom::Int(-8, 8));
-    let r = k0049(&src0, a0, n0, &src1);
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let r = k0049(a0, s0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0050() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9ab8141774ca2ca1);
-    let a0 = i32m5x16::from_column_major(&rt::vec::<i32>(&mut rng, 80, rt::Dom::Full));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src0 = rt::vec::<f32>(&mut rng, 74, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src1 = rt::vec::<f32>(&mut rng, 46, rt::Dom::Dyadic(-32, 32, 2));
-    let src2 = rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = k0050(a0, s0, i0, s1, s2, s3, &src0, n0, &src1, &src2, i1, i2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i32m5x1::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)));
+    let a1 = i32m1x16::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)));
+    let a2 = i8m4x5::from_column_major(&rt::vec::<i8>(&mut rng, 20, rt::Dom::Full));
+    let a3 = i8m4x5::from_column_major(&rt::vec::<i8>(&mut rng, 20, rt::Dom::Full));
+    let src0 = rt::vec::<i32>(&mut rng, 19, rt::Dom::Full);
+    let a4 = i32m3x16::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let a5 = i32m5x16::from_column_major(&rt::vec::<i32>(&mut rng, 80, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a6 = i32m5x16::from_column_major(&rt::vec::<i32>(&mut rng, 80, rt::Dom::Int(-8, 8)));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a7 = i32m5x6::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Full);
+    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a8 = i32m2x16::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 110, rt::Dom::Full);
+    k0050(a0, a1, a2, a3, &src0, a4, a5, s0, s1, a6, s2, a7, &src1, s3, a8, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0051() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfc0e7da9b49eea32);
-    let a0 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
-    let a1 = u16m8x14::from_column_major(&rt::vec::<u16>(&mut rng, 112, rt::Dom::Full));
-    let a2 = u16m2x5::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Int(0, 16)));
-    let a3 = u16m5x11::from_column_major(&rt::vec::<u16>(&mut rng, 55, rt::Dom::Int(0, 16)));
-    let src0 = rt::vec::<u16>(&mut rng, 195, rt::Dom::Int(0, 16));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 13));
-    let src1 = rt::vec::<u64>(&mut rng, 45, rt::Dom::Full);
-    let r = k0051(a0, a1, a2, a3, &src0, i0, &src1);
+    let a0 = u16m2x3::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
+    let a1 = u16m3x4::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Full));
+    let a2 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = u16m4x1::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src0 = rt::vec::<u16>(&mut rng, 5, rt::Dom::Int(0, 16));
+    let a4 = u16m2x14::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a5 = u16m2x5::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full));
+    let a6 = u16m5x14::from_column_major(&rt::vec::<u16>(&mut rng, 70, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 13));
+    let a7 = u16m2x9::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(9, 12));
+    let src1 = rt::vec::<u16>(&mut rng, 45, rt::Dom::Full);
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src2 = rt::vec::<u16>(&mut rng, 44, rt::Dom::Int(0, 16));
+    let a8 = u16m2x9::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Int(0, 16)));
+    let a9 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = k0051(a0, a1, a2, s0, a3, n0, &src0, a4, a5, a6, i0, i1, a7, n1, &src1, i2, s1, n2, &src2, a8, a9, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0052() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2fcd76dc9a68ae46);
-    let a0 = u8m5x4::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Full));
-    let a1 = u8m5x4::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Int(0, 16)));
-    let src0 = rt::vec::<u8>(&mut rng, 10, rt::Dom::Full);
-    let a2 = u8m2x4::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let a3 = u8m4x3::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a4 = u64m5x2::from_column_major(&rt::vec::<u64>(&mut rng, 10, rt::Dom::Full));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<u8>(&mut rng, 28, rt::Dom::Full);
+    let a0 = u8m3x5::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
     let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let a5 = u64m5x1::from_column_major(&rt::vec::<u64>(&mut rng, 5, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src1 = rt::vec::<u64>(&mut rng, 7, rt::Dom::Full);
-    let r = k0052(a0, a1, &src0, a2, a3, a4, s0, i0, a5, n0, &src1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = k0052(&src0, a0, s0, i0, i1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0053() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd1c4472d3944ff47);
-    let a0 = u32m6x5::from_column_major(&rt::vec::<u32>(&mut rng, 30, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let src0 = rt::vec::<u64>(&mut rng, 71, rt::Dom::Int(0, 16));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<u64>(&mut rng, 109, rt::Dom::Int(0, 16));
-    let a1 = u64m14x1::from_column_major(&rt::vec::<u64>(&mut rng, 14, rt::Dom::Full));
-    let r = k0053(a0, i0, s0, i1, &src0, s1, &src1, a1);
+    let src0 = rt::vec::<u32>(&mut rng, 46, rt::Dom::Full);
+    let a0 = u32m5x6::from_column_major(&rt::vec::<u32>(&mut rng, 30, rt::Dom::Full));
+    let src1 = rt::vec::<u32>(&mut rng, 23, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src2 = rt::vec::<u32>(&mut rng, 69, rt::Dom::Int(0, 16));
+    let a1 = u32m12x6::from_column_major(&rt::vec::<u32>(&mut rng, 72, rt::Dom::Int(0, 16)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a2 = i8m15x1::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let a3 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let a4 = i8m15x2::from_column_major(&rt::vec::<i8>(&mut rng, 30, rt::Dom::Int(-8, 8)));
+    let a5 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = k0053(&src0, a0, &src1, n0, &src2, a1, i0, a2, a3, a4, a5, i1, i2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0054() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd9f7cfea145d2093);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
     let a0 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = i8m3x3::from_column_major(&rt::vec::<i8>(&mut rng, 9, rt::Dom::Full));
-    let r = k0054(a0, i0, i1, a1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let a3 = u16m1x2::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let mut dst0 = rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let a5 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let r = k0054(s0, a0, s1, a1, s2, a2, a3, s3, s4, &mut dst0, a4, a5);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0055() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf9c457f8809afc65);
-    let a0 = f64m1x1::from_column_major(&rt::vec::<f64>(&mut rng, 1, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = i32m1x1::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Int(-8, 8)));
     let mut dst0 = rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = u64m6x8::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let a2 = u64m8x4::from_column_major(&rt::vec::<u64>(&mut rng, 32, rt::Dom::Int(0, 16)));
-    let a3 = f64m1x9::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m9x1::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a6 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a7 = i16m15x3::from_column_major(&rt::vec::<i16>(&mut rng, 45, rt::Dom::Full));
-    let a8 = i16m3x16::from_column_major(&rt::vec::<i16>(&mut rng, 48, rt::Dom::Full));
-    let a9 = i16m15x16::from_column_major(&rt::vec::<i16>(&mut rng, 240, rt::Dom::Int(-8, 8)));
-    let r = k0055(a0, i0, i1, s0, &mut dst0, a1, a2, a3, a4, a5, s1, a6, s2, a7, a8, a9);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a1 = i64m6x4::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let a2 = i16m10x1::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = i16m1x10::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Int(-8, 8)));
+    let a4 = i16m10x1::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Int(-8, 8)));
+    k0055(a0, &mut dst0, a1, a2, s0, a3, a4);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0056() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9b10681fbff97e33);
-    let a0 = u64m1x6::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let a1 = u64m6x1::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let src0 = rt::vec::<u64>(&mut rng, 13, rt::Dom::Int(0, 16));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a2 = u32m7x7::from_column_major(&rt::vec::<u32>(&mut rng, 49, rt::Dom::Full));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 56, rt::Dom::Int(0, 16));
-    let a3 = u8m5x3::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full));
-    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = f64m3x15::from_column_major(&rt::vec::<f64>(&mut rng, 45, rt::Dom::Dyadic(-32, 32, 2)));
-    k0056(a0, a1, &src0, i0, a2, i1, s0, i2, &mut dst0, a3, i3, s1, a4);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a0 = u32m6x7::from_column_major(&rt::vec::<u32>(&mut rng, 42, rt::Dom::Full));
+    let a1 = u32m6x7::from_column_major(&rt::vec::<u32>(&mut rng, 42, rt::Dom::Full));
+    let a2 = u32m6x7::from_column_major(&rt::vec::<u32>(&mut rng, 42, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u64>(&mut rng, 54, rt::Dom::Full);
+    let a3 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a4 = i64m4x1::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let a5 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src1 = rt::vec::<u32>(&mut rng, 55, rt::Dom::Full);
+    let s4: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let r = k0056(a0, a1, a2, &src0, a3, s0, s1, a4, a5, i0, s2, s3, &src1, s4, i1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0057() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbf6bd5f07be04e4a);
-    let a0 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = u32m1x16::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a2 = u32m16x15::from_column_major(&rt::vec::<u32>(&mut rng, 240, rt::Dom::Full));
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = k0057(a0, i0, i1, a1, s0, a2, i2);
+    let a0 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src0 = rt::vec::<u64>(&mut rng, 44, rt::Dom::Int(0, 16));
+    let a1 = u64m1x15::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
+    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i4: usize = rt::draw(&mut rng, rt::Dom::Int(0, 14));
+    let r = k0057(a0, i0, s0, i1, i2, s1, &src0, a1, i3, i4);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0058() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x19ea222ff3e28809);
-    let a0 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Int(-8, 8)));
+    let a0 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
     let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a1 = i8m1x3::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
-    let a2 = i8m3x2::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
-    let src0 = rt::vec::<i8>(&mut rng, 5, rt::Dom::Int(-8, 8));
-    let a3 = i8m2x2::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let a4 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full));
-    let a5 = i8m2x1::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0058(a0, i0, s0, a1, a2, &src0, a3, a4, a5, s1);
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<i16>(&mut rng, 38, rt::Dom::Full);
+    let a2 = i16m2x8::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8)));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0058(a0, s0, a1, i0, s1, n0, &src0, a2, s2, s3, a3, s4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0059() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5b434ed7625c0ffd);
-    let a0 = u32m4x6::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
-    let r = k0059(a0);
+    let src0 = rt::vec::<u32>(&mut rng, 33, rt::Dom::Int(0, 16));
+    let a0 = u32m6x4::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
+    let r = k0059(&src0, a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0060() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1598ebc7fc1ddc07);
-    let a0 = i16m4x1::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let a1 = i16m1x12::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a2 = i16m12x2::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full));
-    let a3 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a4 = i16m2x1::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src0 = rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a5 = i16m1x12::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0060(a0, a1, a2, a3, a4, n0, &src0, s0, a5, s1);
+    let a0 = i16m4x1::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src0 = rt::vec::<f64>(&mut rng, 33, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f64m6x4::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m6x3::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a3 = f64m3x4::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f64m4x6::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let r = k0060(a0, s0, n0, &src0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0061() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x22b3c1a6ec605b88);
-    let a0 = u64m13x2::from_column_major(&rt::vec::<u64>(&mut rng, 26, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src0 = rt::vec::<u64>(&mut rng, 78, rt::Dom::Full);
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 12));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a1 = u64m16x6::from_column_major(&rt::vec::<u64>(&mut rng, 96, rt::Dom::Int(0, 16)));
-    let r = k0061(a0, n0, &src0, i0, i1, s0, a1);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(13, 16));
+    let src0 = rt::vec::<i64>(&mut rng, 93, rt::Dom::Int(-8, 8));
+    let a0 = i64m13x6::from_column_major(&rt::vec::<i64>(&mut rng, 78, rt::Dom::Int(-8, 8)));
+    let a1 = i64m13x6::from_column_major(&rt::vec::<i64>(&mut rng, 78, rt::Dom::Int(-8, 8)));
+    let r = k0061(n0, &src0, a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0062() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x90d0ff1d1017bc7a);
-    let src0 = rt::vec::<i8>(&mut rng, 1, rt::Dom::Full);
-    let a0 = i8m1x7::from_column_major(&rt::vec::<i8>(&mut rng, 7, rt::Dom::Int(-8, 8)));
-    let a1 = i8m7x2::from_column_major(&rt::vec::<i8>(&mut rng, 14, rt::Dom::Full));
-    let a2 = i8m2x2::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0062(&src0, a0, a1, a2, s0);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
+    let a1 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src0 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8));
+    let a2 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full));
+    let r = k0062(s0, a0, a1, s1, &src0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0063() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x56137c3ba3fadd11);
-    let a0 = u32m4x6::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
-    let a1 = u8m6x1::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let a2 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a3 = u8m6x12::from_column_major(&rt::vec::<u8>(&mut rng, 72, rt::Dom::Int(0, 16)));
-    let a4 = u8m12x4::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let r = k0063(a0, a1, a2, a3, a4);
+    let a0 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let a2 = i16m8x1::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = i32m1x8::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
+    let a4 = i32m8x5::from_column_major(&rt::vec::<i32>(&mut rng, 40, rt::Dom::Full));
+    let r = k0063(a0, s0, a1, a2, s1, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0064() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x48d6764a4202b835);
-    let src0 = rt::vec::<u8>(&mut rng, 56, rt::Dom::Full);
-    let src1 = rt::vec::<u8>(&mut rng, 10, rt::Dom::Int(0, 16));
-    let src2 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Full);
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16));
-    let a0 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f64m2x4::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src3 = rt::vec::<f64>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0064(&src0, &src1, &src2, s0, &mut dst0, a0, a1, n0, &src3, a2, s1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<u8>(&mut rng, 13, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Full);
+    let a0 = f64m5x14::from_column_major(&rt::vec::<f64>(&mut rng, 70, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m14x4::from_column_major(&rt::vec::<f64>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst1 = rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = i64m9x2::from_column_major(&rt::vec::<i64>(&mut rng, 18, rt::Dom::Full));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0064(&src0, n0, &mut dst0, a0, a1, &mut dst1, a2, s0);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0065() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd528d3902073a838);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16));
-    let a0 = u64m1x2::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let a1 = i16m1x6::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let a2 = i16m6x6::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Full));
-    let a3 = f32m6x11::from_column_major(&rt::vec::<f32>(&mut rng, 66, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a4 = i16m1x11::from_column_major(&rt::vec::<i16>(&mut rng, 11, rt::Dom::Full));
-    let a5 = i16m1x11::from_column_major(&rt::vec::<i16>(&mut rng, 11, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 42, rt::Dom::Int(-8, 8));
-    let a6 = f64m7x2::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let r = k0065(n0, &src0, a0, a1, a2, a3, s0, a4, a5, &mut dst0, a6, i0, i1);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<u64>(&mut rng, 6, rt::Dom::Full);
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i16m4x5::from_column_major(&rt::vec::<i16>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u16m5x11::from_column_major(&rt::vec::<u16>(&mut rng, 55, rt::Dom::Full));
+    let a2 = u16m11x2::from_column_major(&rt::vec::<u16>(&mut rng, 22, rt::Dom::Full));
+    let a3 = i32m1x6::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let r = k0065(&src0, s0, a0, i0, i1, i2, i3, s1, a1, a2, a3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0066() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5302feaa735adabd);
+    let src0 = rt::vec::<f32>(&mut rng, 27, rt::Dom::Dyadic(-32, 32, 2));
     let a0 = f32m5x4::from_column_major(&rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m5x4::from_column_major(&rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let mut dst0 = rt::vec::<f32>(&mut rng, 30, rt::Dom::Dyadic(-32, 32, 2));
-    k0066(a0, a1, s0, n0, &mut dst0);
+    let mut dst0 = rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2));
+    k0066(&src0, a0, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0067() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbf58d7c6eed3ecc2);
-    let src0 = rt::vec::<i8>(&mut rng, 26, rt::Dom::Int(-8, 8));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
     let a0 = i8m5x8::from_column_major(&rt::vec::<i8>(&mut rng, 40, rt::Dom::Int(-8, 8)));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8m8x16::from_column_major(&rt::vec::<i8>(&mut rng, 128, rt::Dom::Full));
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0067(&src0, s0, a0, s1, a1, s2, s3);
+    let a1 = i16m8x16::from_column_major(&rt::vec::<i16>(&mut rng, 128, rt::Dom::Full));
+    let a2 = i8m8x16::from_column_major(&rt::vec::<i8>(&mut rng, 128, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src0 = rt::vec::<i64>(&mut rng, 175, rt::Dom::Int(-8, 8));
+    let r = k0067(a0, a1, a2, n0, &src0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0068() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6847dea95a16fd22);
-    let a0 = u32m2x6::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16));
+    let a0 = u32m6x2::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 13, rt::Dom::Full);
     k0068(a0, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0069() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x26a3dde84bf93e67);
-    let a0 = i16m1x2::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
-    let src0 = rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0069(a0, &src0, i0, s0);
+    let src0 = rt::vec::<i16>(&mut rng, 10, rt::Dom::Full);
+    let r = k0069(&src0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0070() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x02525a97022ddd71);
     let src0 = rt::vec::<u64>(&mut rng, 35, rt::Dom::Full);
-    let src1 = rt::vec::<u8>(&mut rng, 58, rt::Dom::Int(0, 16));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src2 = rt::vec::<u8>(&mut rng, 64, rt::Dom::Full);
-    let src3 = rt::vec::<u8>(&mut rng, 20, rt::Dom::Int(0, 16));
-    let a0 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u8m2x6::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
-    let a2 = u8m2x6::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
-    let a3 = u8m6x6::from_column_major(&rt::vec::<u8>(&mut rng, 36, rt::Dom::Full));
-    let a4 = u8m2x7::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Int(0, 16)));
-    let a5 = u8m2x7::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Full));
-    let src4 = rt::vec::<u8>(&mut rng, 52, rt::Dom::Int(0, 16));
-    let r = k0070(&src0, &src1, n0, &src2, &src3, a0, i0, s0, a1, a2, a3, a4, a5, &src4);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let src1 = rt::vec::<u8>(&mut rng, 65, rt::Dom::Full);
+    let a0 = u8m8x6::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Full));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
+    let a2 = i64m2x1::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 54, rt::Dom::Full);
+    k0070(&src0, n0, &src1, a0, s0, a1, a2, s1, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0071() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1711402e95bab2c3);
-    let a0 = i16m4x7::from_column_major(&rt::vec::<i16>(&mut rng, 28, rt::Dom::Int(-8, 8)));
-    let a1 = i16m7x8::from_column_major(&rt::vec::<i16>(&mut rng, 56, rt::Dom::Full));
-    let r = k0071(a0, a1);
+    let a0 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a1 = i16m3x2::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<i16>(&mut rng, 34, rt::Dom::Int(-8, 8));
+    let a2 = u8m7x8::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Full));
+    let r = k0071(a0, a1, n0, &src0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0072() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcd73d88f091ac0b6);
-    let a0 = f32m12x8::from_column_major(&rt::vec::<f32>(&mut rng, 96, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m8x3::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0072(a0, a1);
+    let a0 = f32m12x3::from_column_major(&rt::vec::<f32>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0072(a0, i0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0073() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1af9d234182bb7f2);
-    let a0 = i64m5x3::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
-    let r = k0073(a0);
+    let a0 = i64m3x5::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a1 = i64m3x5::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = k0073(a0, i0, a1, i1);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0074() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5a0b8d47e11ebad2);
-    let a0 = i8m5x1::from_column_major(&rt::vec::<i8>(&mut rng, 5, rt::Dom::Int(-8, 8)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u32m6x7::from_column_major(&rt::vec::<u32>(&mut rng, 42, rt::Dom::Full));
-    let a2 = u32m7x1::from_column_major(&rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16)));
-    let a3 = u32m6x1::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
-    let a4 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let src0 = rt::vec::<u64>(&mut rng, 3, rt::Dom::Full);
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a5 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Full));
-    let src1 = rt::vec::<i8>(&mut rng, 1, rt::Dom::Full);
-    let src2 = rt::vec::<i8>(&mut rng, 1, rt::Dom::Full);
-    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a6 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0074(a0, i0, i1, s0, s1, a1, a2, a3, a4, &src0, s2, i2, a5, &src1, &src2, i3, a6, s3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i8m5x4::from_column_major(&rt::vec::<i8>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src0 = rt::vec::<i8>(&mut rng, 4, rt::Dom::Full);
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src1 = rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a1 = i8m2x2::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = i8m2x8::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 16, rt::Dom::Full);
+    let a3 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a4 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let s3: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a5 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let a6 = i16m8x1::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a7 = i32m1x8::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
+    let a8 = i32m8x5::from_column_major(&rt::vec::<i32>(&mut rng, 40, rt::Dom::Full));
+    let s5: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a9 = i64m8x6::from_column_major(&rt::vec::<i64>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let a10 = i64m8x6::from_column_major(&rt::vec::<i64>(&mut rng, 48, rt::Dom::Full));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src2 = rt::vec::<i64>(&mut rng, 63, rt::Dom::Int(-8, 8));
+    let r = k0074(a0, n0, &src0, n1, &src1, s0, i0, i1, i2, a1, s1, a2, &mut dst0, a3, s2, a4, s3, a5, a6, s4, a7, a8, s5, a9, a10, n2, &src2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0075() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6d92ada2b89087d5);
-    let a0 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<i32>(&mut rng, 5, rt::Dom::Full);
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src1 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Int(-8, 8));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = i64m2x7::from_column_major(&rt::vec::<i64>(&mut rng, 14, rt::Dom::Full));
+    let a1 = i32m7x4::from_column_major(&rt::vec::<i32>(&mut rng, 28, rt::Dom::Full));
+    let src0 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Full);
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = i32m4x2::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
     let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a1 = f64m2x4::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let a3 = i32m1x1::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Full));
-    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src2 = rt::vec::<u64>(&mut rng, 25, rt::Dom::Full);
-    let a4 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let src3 = rt::vec::<u64>(&mut rng, 42, rt::Dom::Full);
-    let a5 = u64m3x8::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a6 = u64m8x7::from_column_major(&rt::vec::<u64>(&mut rng, 56, rt::Dom::Int(0, 16)));
-    let r = k0075(a0, n0, &src0, n1, &src1, i0, i1, a1, i2, a2, a3, n2, &src2, a4, &src3, a5, a6);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a3 = i64m2x7::from_column_major(&rt::vec::<i64>(&mut rng, 14, rt::Dom::Full));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<i64>(&mut rng, 33, rt::Dom::Full);
+    k0075(s0, a0, a1, &src0, i0, a2, i1, s1, a3, s2, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0076() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x847eb80e61c10c9a);
-    let a0 = u16m12x5::from_column_major(&rt::vec::<u16>(&mut rng, 60, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = i8m7x14::from_column_major(&rt::vec::<i8>(&mut rng, 98, rt::Dom::Full));
-    let a2 = i8m14x12::from_column_major(&rt::vec::<i8>(&mut rng, 168, rt::Dom::Int(-8, 8)));
-    let r = k0076(a0, s0, s1, a1, a2);
+    let a0 = i16m5x12::from_column_major(&rt::vec::<i16>(&mut rng, 60, rt::Dom::Int(-8, 8)));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f64m8x5::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = i32m8x5::from_column_major(&rt::vec::<i32>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let src0 = rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16));
+    let a3 = u16m8x1::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0076(a0, s0, s1, s2, a1, a2, &src0, a3, s3, s4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0077() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x71e762422c8c7240);
-    let a0 = i32m5x13::from_column_major(&rt::vec::<i32>(&mut rng, 65, rt::Dom::Int(-8, 8)));
+    let a0 = i32m13x5::from_column_major(&rt::vec::<i32>(&mut rng, 65, rt::Dom::Int(-8, 8)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
     let mut dst0 = rt::vec::<i32>(&mut rng, 101, rt::Dom::Full);
-    let a1 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Full);
-    let src1 = rt::vec::<i8>(&mut rng, 14, rt::Dom::Int(-8, 8));
-    let a3 = i8m3x16::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Int(-8, 8)));
-    let a4 = i8m16x4::from_column_major(&rt::vec::<i8>(&mut rng, 64, rt::Dom::Int(-8, 8)));
-    let src2 = rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16));
-    let a5 = i8m1x3::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a1 = f32m5x4::from_column_major(&rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f32m4x7::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a3 = f32m5x7::from_column_major(&rt::vec::<f32>(&mut rng, 35, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a4 = f32m5x2::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f32m5x2::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a8 = f32m3x4::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a9 = i32m5x3::from_column_major(&rt::vec::<i32>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let a10 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a11 = i32m5x4::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Full));
+    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src3 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Full);
-    let a6 = u64m6x4::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
-    let a7 = u64m4x4::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Full));
-    let a8 = u64m4x4::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Full));
-    let a9 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let r = k0077(a0, n0, &mut dst0, a1, i0, s0, s1, a2, &src0, &src1, a3, a4, &src2, a5, i1, s2, s3, &src3, a6, a7, a8, a9);
+    let a12 = i32m4x5::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let i4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i5: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a13 = i16m7x4::from_column_major(&rt::vec::<i16>(&mut rng, 28, rt::Dom::Int(-8, 8)));
+    let r = k0077(a0, n0, &mut dst0, a1, a2, a3, a4, a5, a6, a7, s0, s1, a8, i0, i1, i2, a9, a10, a11, i3, s2, s3, a12, i4, i5, a13);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0078() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0a2012acd880121a);
-    let a0 = f64m2x6::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0078(a0, &src0, i0, s0);
+    let a0 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a2 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let src0 = rt::vec::<i8>(&mut rng, 10, rt::Dom::Full);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0078(a0, i0, a1, a2, &src0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0079() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8e5bfb8561bcde72);
-    let a0 = f64m3x5::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<u16>(&mut rng, 9, rt::Dom::Int(0, 16));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s5: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = f64m2x9::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let src1 = rt::vec::<f64>(&mut rng, 33, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
-    let s6: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let mut dst0 = rt::vec::<f64>(&mut rng, 23, rt::Dom::Dyadic(-32, 32, 2));
-    let a4 = u16m3x8::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Full));
-    let a5 = i8m3x2::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let a6 = i8m2x6::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let a7 = i8m3x2::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let s7: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s8: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a8 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
-    let a9 = i8m4x6::from_column_major(&rt::vec::<i8>(&mut rng, 24, rt::Dom::Full));
-    let src2 = rt::vec::<i8>(&mut rng, 20, rt::Dom::Int(-8, 8));
-    let a10 = u64m5x12::from_column_major(&rt::vec::<u64>(&mut rng, 60, rt::Dom::Int(0, 16)));
-    let src3 = rt::vec::<u64>(&mut rng, 86, rt::Dom::Full);
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src4 = rt::vec::<u64>(&mut rng, 59, rt::Dom::Full);
-    let r = k0079(a0, a1, s0, n0, &src0, s1, s2, s3, a2, i0, s4, s5, a3, &src1, s6, &mut dst0, a4, a5, a6, a7, s7, s8, a8, a9, &src2, a10, &src3, n1, &src4);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 19, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = u16m5x1::from_column_major(&rt::vec::<u16>(&mut rng, 5, rt::Dom::Full));
+    let a2 = u16m1x4::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
+    let a3 = u16m4x7::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src0 = rt::vec::<u16>(&mut rng, 7, rt::Dom::Int(0, 16));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src1 = rt::vec::<u16>(&mut rng, 15, rt::Dom::Int(0, 16));
+    let mut dst1 = rt::vec::<u16>(&mut rng, 9, rt::Dom::Full);
+    let src2 = rt::vec::<u16>(&mut rng, 12, rt::Dom::Full);
+    let a4 = u16m2x7::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let a5 = u16m4x7::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a6 = u16m4x7::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    k0079(s0, a0, &mut dst0, a1, a2, a3, n0, &src0, n1, &src1, &mut dst1, &src2, a4, a5, a6, s1, s2);
+    vec![rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 /// Every kernel of this chunk with its runner.

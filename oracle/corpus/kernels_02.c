@@ -3,570 +3,628 @@
 #include "oracle_rt.h"
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
-typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
-typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
-typedef signed char i8m1x8 __attribute__((matrix_type(1, 8)));
+typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
+typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
 typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
-typedef signed char i8m2x7 __attribute__((matrix_type(2, 7)));
-typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
+typedef signed char i8m2x6 __attribute__((matrix_type(2, 6)));
+typedef signed char i8m2x9 __attribute__((matrix_type(2, 9)));
 typedef signed char i8m3x5 __attribute__((matrix_type(3, 5)));
-typedef signed char i8m4x2 __attribute__((matrix_type((K3 * 4) / K3, 6 - K4)));
-typedef signed char i8m4x7 __attribute__((matrix_type(4, 7)));
-typedef signed char i8m6x4 __attribute__((matrix_type(6, 4)));
-typedef signed char i8m6x8 __attribute__((matrix_type(6, 8)));
+typedef signed char i8m3x16 __attribute__((matrix_type(3, 16)));
+typedef signed char i8m7x5 __attribute__((matrix_type(K4 + 3, (K3 * 5) / K3)));
 typedef signed char i8m8x2 __attribute__((matrix_type(8, 2)));
-typedef signed char i8m10x4 __attribute__((matrix_type(10, 4)));
-typedef signed char i8m14x2 __attribute__((matrix_type(14, 2)));
-typedef signed char i8m14x4 __attribute__((matrix_type(14, 4)));
-typedef signed char i8m14x7 __attribute__((matrix_type(14, 7)));
+typedef signed char i8m8x16 __attribute__((matrix_type(8, 16)));
 typedef signed char i8m16x3 __attribute__((matrix_type(16, 3)));
+typedef signed char i8m16x7 __attribute__((matrix_type(16, 7)));
 typedef short i16m1x1 __attribute__((matrix_type(1, 1)));
-typedef short i16m1x8 __attribute__((matrix_type(1, 8)));
+typedef short i16m1x6 __attribute__((matrix_type(1, 6)));
 typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
+typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
+typedef short i16m3x5 __attribute__((matrix_type(3, 5)));
+typedef short i16m3x13 __attribute__((matrix_type(3, 13)));
 typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
 typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
-typedef short i16m5x2 __attribute__((matrix_type(5, 2)));
-typedef short i16m5x4 __attribute__((matrix_type(5, 4)));
-typedef short i16m6x4 __attribute__((matrix_type(K2 * 3, (K5 * 4) / K5)));
-typedef short i16m8x1 __attribute__((matrix_type(7 + 1, 9 - K8)));
-typedef short i16m8x4 __attribute__((matrix_type(7 + 1, K2 * 2)));
-typedef short i16m16x1 __attribute__((matrix_type(16, 1)));
-typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
-typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
+typedef short i16m4x7 __attribute__((matrix_type(4, 7)));
+typedef short i16m5x1 __attribute__((matrix_type(5, 1)));
+typedef short i16m6x1 __attribute__((matrix_type(6, 1)));
+typedef short i16m6x2 __attribute__((matrix_type(6, 2)));
+typedef short i16m7x4 __attribute__((matrix_type(7, 4)));
+typedef int i32m1x2 __attribute__((matrix_type((K2 * 1) / K2, 1 + 1)));
+typedef int i32m1x5 __attribute__((matrix_type((K5 * 1) / K5, K3 + 2)));
+typedef int i32m1x14 __attribute__((matrix_type(4 - K3, K5 + 9)));
+typedef int i32m1x16 __attribute__((matrix_type(1, 16)));
 typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
 typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
-typedef int i32m2x12 __attribute__((matrix_type(2, 12)));
-typedef int i32m4x5 __attribute__((matrix_type(4, 5)));
-typedef int i32m4x6 __attribute__((matrix_type(K4, (K4 * 6) / K4)));
-typedef int i32m7x2 __attribute__((matrix_type(7, 2)));
+typedef int i32m2x8 __attribute__((matrix_type(2, 8)));
+typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
+typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
+typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
+typedef int i32m3x5 __attribute__((matrix_type(11 - K8, 8 - K3)));
+typedef int i32m4x3 __attribute__((matrix_type(4, 3)));
+typedef int i32m5x4 __attribute__((matrix_type(5, 4)));
+typedef int i32m5x5 __attribute__((matrix_type(5, 5)));
+typedef int i32m5x6 __attribute__((matrix_type(5, 6)));
+typedef int i32m6x1 __attribute__((matrix_type(6, 1)));
+typedef int i32m6x5 __attribute__((matrix_type(K3 + 3, 7 - K2)));
+typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
 typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
-typedef int i32m7x6 __attribute__((matrix_type(7, 6)));
-typedef int i32m12x2 __attribute__((matrix_type(12, 2)));
-typedef int i32m16x4 __attribute__((matrix_type(16, 4)));
-typedef int i32m16x5 __attribute__((matrix_type((K2 * 16) / K2, 7 - K2)));
-typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
+typedef int i32m16x1 __attribute__((matrix_type(16, 1)));
+typedef int i32m16x3 __attribute__((matrix_type(16, 3)));
+typedef int i32m16x5 __attribute__((matrix_type(K5 + 11, (K4 * 5) / K4)));
+typedef int i32m16x14 __attribute__((matrix_type(21 - K5, 17 - K3)));
+typedef long i64m1x4 __attribute__((matrix_type(5 - K4, (K2 * 4) / K2)));
 typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
 typedef long i64m1x6 __attribute__((matrix_type(1, 6)));
-typedef long i64m3x1 __attribute__((matrix_type(3, 1)));
-typedef long i64m3x4 __attribute__((matrix_type(5 - K2, 8 - K4)));
-typedef long i64m3x5 __attribute__((matrix_type((K5 * 3) / K5, (K2 * 5) / K2)));
-typedef long i64m4x3 __attribute__((matrix_type(K2 * 2, (K3 * 3) / K3)));
-typedef long i64m4x4 __attribute__((matrix_type(4, 4)));
-typedef long i64m4x6 __attribute__((matrix_type(4, 6)));
-typedef long i64m6x3 __attribute__((matrix_type((K4 * 6) / K4, K3)));
-typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned char u8m1x1 __attribute__((matrix_type((K3 * 1) / K3, 4 - K3)));
-typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned char u8m1x8 __attribute__((matrix_type(1, 8)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
-typedef unsigned char u8m3x7 __attribute__((matrix_type(3, 7)));
+typedef long i64m1x8 __attribute__((matrix_type(3 - K2, 11 - K3)));
+typedef long i64m2x7 __attribute__((matrix_type(2, 7)));
+typedef long i64m3x1 __attribute__((matrix_type(5 - K2, 4 - K3)));
+typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
+typedef long i64m3x7 __attribute__((matrix_type(3, 7)));
+typedef long i64m3x13 __attribute__((matrix_type(3, 13)));
+typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
+typedef long i64m4x7 __attribute__((matrix_type(4, 7)));
+typedef long i64m6x3 __attribute__((matrix_type(6, 3)));
+typedef long i64m6x6 __attribute__((matrix_type(8 - K2, 11 - K5)));
+typedef long i64m7x3 __attribute__((matrix_type(7, 3)));
+typedef long i64m7x7 __attribute__((matrix_type(7, 7)));
+typedef long i64m13x5 __attribute__((matrix_type(13, 5)));
+typedef unsigned char u8m1x1 __attribute__((matrix_type((K2 * 1) / K2, (K8 * 1) / K8)));
+typedef unsigned char u8m1x2 __attribute__((matrix_type(3 - K2, 6 - K4)));
+typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned char u8m3x6 __attribute__((matrix_type((K3 * 3) / K3, (K3 * 6) / K3)));
 typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned char u8m5x2 __attribute__((matrix_type(K3 + 2, (K2 * 2) / K2)));
-typedef unsigned char u8m6x11 __attribute__((matrix_type(6, 11)));
-typedef unsigned char u8m6x14 __attribute__((matrix_type(6, 14)));
+typedef unsigned char u8m4x7 __attribute__((matrix_type(4, 7)));
+typedef unsigned char u8m4x10 __attribute__((matrix_type(4, 10)));
 typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned char u8m7x8 __attribute__((matrix_type(K2 + 5, K3 + 5)));
-typedef unsigned char u8m8x2 __attribute__((matrix_type((K4 * 8) / K4, 6 - K4)));
-typedef unsigned char u8m14x11 __attribute__((matrix_type(14, 11)));
+typedef unsigned char u8m8x3 __attribute__((matrix_type(8, 3)));
+typedef unsigned char u8m13x4 __attribute__((matrix_type(13, 4)));
+typedef unsigned char u8m13x8 __attribute__((matrix_type(13, 8)));
 typedef unsigned short u16m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned short u16m1x3 __attribute__((matrix_type((K5 * 1) / K5, (K2 * 3) / K2)));
 typedef unsigned short u16m1x6 __attribute__((matrix_type(1, 6)));
+typedef unsigned short u16m1x7 __attribute__((matrix_type(1, 7)));
+typedef unsigned short u16m1x8 __attribute__((matrix_type(1, 8)));
+typedef unsigned short u16m1x15 __attribute__((matrix_type(1, 15)));
 typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned short u16m2x2 __attribute__((matrix_type(2, 2)));
 typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned short u16m2x7 __attribute__((matrix_type(2, 7)));
-typedef unsigned short u16m2x14 __attribute__((matrix_type(2, 14)));
+typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
 typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned short u16m3x5 __attribute__((matrix_type(3, 5)));
-typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned short u16m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
-typedef unsigned short u16m4x12 __attribute__((matrix_type(4, 12)));
-typedef unsigned short u16m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned short u16m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned short u16m7x9 __attribute__((matrix_type(7, 9)));
+typedef unsigned short u16m4x8 __attribute__((matrix_type(4, 8)));
+typedef unsigned short u16m7x2 __attribute__((matrix_type(7, 2)));
+typedef unsigned short u16m8x1 __attribute__((matrix_type((K3 * 8) / K3, 3 - K2)));
+typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
+typedef unsigned short u16m8x3 __attribute__((matrix_type(8, 3)));
 typedef unsigned short u16m8x7 __attribute__((matrix_type(8, 7)));
-typedef unsigned short u16m12x2 __attribute__((matrix_type(12, 2)));
-typedef unsigned short u16m12x4 __attribute__((matrix_type(12, 4)));
-typedef unsigned short u16m14x1 __attribute__((matrix_type(K8 + 6, 3 - K2)));
-typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned short u16m15x2 __attribute__((matrix_type(15, 2)));
+typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned int u32m1x5 __attribute__((matrix_type(1, 5)));
 typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned int u32m3x4 __attribute__((matrix_type(2 + 1, K2 + 2)));
+typedef unsigned int u32m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned int u32m3x8 __attribute__((matrix_type(3, 8)));
-typedef unsigned int u32m3x15 __attribute__((matrix_type(3, 15)));
+typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
+typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
 typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned int u32m4x5 __attribute__((matrix_type(12 - K8, (K2 * 5) / K2)));
+typedef unsigned int u32m5x4 __attribute__((matrix_type(K4 + 1, 8 - K4)));
+typedef unsigned int u32m5x5 __attribute__((matrix_type(5, 5)));
+typedef unsigned int u32m6x3 __attribute__((matrix_type(6, 3)));
+typedef unsigned int u32m6x5 __attribute__((matrix_type(6, 5)));
+typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
 typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
-typedef unsigned int u32m8x5 __attribute__((matrix_type(K8, K2 + 3)));
+typedef unsigned int u32m7x7 __attribute__((matrix_type(7, 7)));
 typedef unsigned int u32m16x3 __attribute__((matrix_type(16, 3)));
+typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned long u64m1x5 __attribute__((matrix_type((K8 * 1) / K8, K4 + 1)));
 typedef unsigned long u64m1x7 __attribute__((matrix_type(1, 7)));
-typedef unsigned long u64m1x14 __attribute__((matrix_type(1, 14)));
 typedef unsigned long u64m2x2 __attribute__((matrix_type(2, 2)));
+typedef unsigned long u64m2x6 __attribute__((matrix_type(2, 6)));
+typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
+typedef unsigned long u64m2x11 __attribute__((matrix_type(2, 11)));
+typedef unsigned long u64m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned long u64m4x2 __attribute__((matrix_type(4, 2)));
+typedef unsigned long u64m4x4 __attribute__((matrix_type(4, 4)));
 typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
-typedef unsigned long u64m6x1 __attribute__((matrix_type(K2 + 4, (K3 * 1) / K3)));
-typedef unsigned long u64m6x4 __attribute__((matrix_type(K2 * 3, 8 - K4)));
 typedef unsigned long u64m7x1 __attribute__((matrix_type(7, 1)));
+typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
+typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
 typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned long u64m14x11 __attribute__((matrix_type(14, 11)));
-typedef unsigned long u64m16x1 __attribute__((matrix_type(16, 1)));
-typedef float f32m1x14 __attribute__((matrix_type(1, 14)));
-typedef float f32m2x2 __attribute__((matrix_type(2, 2)));
-typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
-typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-typedef float f32m3x2 __attribute__((matrix_type(3, 2)));
-typedef float f32m3x4 __attribute__((matrix_type(5 - K2, (K3 * 4) / K3)));
-typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-typedef float f32m3x7 __attribute__((matrix_type(3, 7)));
+typedef unsigned long u64m8x4 __attribute__((matrix_type(8, 4)));
+typedef unsigned long u64m11x7 __attribute__((matrix_type(K2 + 9, (K5 * 7) / K5)));
+typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
+typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
+typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
+typedef float f32m2x15 __attribute__((matrix_type(7 - K5, K5 * 3)));
+typedef float f32m3x3 __attribute__((matrix_type(3, 3)));
+typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
 typedef float f32m3x8 __attribute__((matrix_type(3, 8)));
-typedef float f32m3x14 __attribute__((matrix_type(3, 14)));
-typedef float f32m4x10 __attribute__((matrix_type(4, 10)));
-typedef float f32m4x12 __attribute__((matrix_type(4, 12)));
-typedef float f32m7x5 __attribute__((matrix_type(7, 5)));
-typedef float f32m9x2 __attribute__((matrix_type(9, 2)));
-typedef float f32m10x4 __attribute__((matrix_type(10, 4)));
-typedef float f32m12x4 __attribute__((matrix_type(12, 4)));
+typedef float f32m4x2 __attribute__((matrix_type(7 - K3, 7 - K5)));
+typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
 typedef float f32m14x2 __attribute__((matrix_type(14, 2)));
-typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
-typedef double f64m1x14 __attribute__((matrix_type(1, 14)));
+typedef float f32m15x14 __attribute__((matrix_type(15, 14)));
+typedef double f64m1x8 __attribute__((matrix_type(1, 8)));
 typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
 typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-typedef double f64m3x2 __attribute__((matrix_type((K4 * 3) / K4, 6 - K4)));
-typedef double f64m3x6 __attribute__((matrix_type(3, 6)));
-typedef double f64m3x8 __attribute__((matrix_type(3, 8)));
+typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
+typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
+typedef double f64m2x8 __attribute__((matrix_type(2, 8)));
+typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
+typedef double f64m3x14 __attribute__((matrix_type(3, 14)));
 typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
-typedef double f64m6x4 __attribute__((matrix_type(5 + 1, 8 - K4)));
-typedef double f64m6x9 __attribute__((matrix_type(6, 9)));
+typedef double f64m4x5 __attribute__((matrix_type(4, 5)));
+typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
+typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
+typedef double f64m7x8 __attribute__((matrix_type(7, 8)));
 typedef double f64m8x3 __attribute__((matrix_type(8, 3)));
 typedef double f64m8x9 __attribute__((matrix_type(8, 9)));
-typedef double f64m8x15 __attribute__((matrix_type(7 + 1, (K5 * 15) / K5)));
-typedef double f64m9x3 __attribute__((matrix_type(9, 3)));
 typedef double f64m9x4 __attribute__((matrix_type(9, 4)));
-typedef double f64m15x1 __attribute__((matrix_type(15, 1)));
-typedef double f64m15x16 __attribute__((matrix_type(15, 16)));
-typedef signed char i8m2x7_b __attribute__((matrix_type(2, 7)));
-typedef signed char i8m4x7_b __attribute__((matrix_type(4, 7)));
-typedef signed char i8m14x2_b __attribute__((matrix_type(14, 2)));
-typedef signed char i8m14x7_b __attribute__((matrix_type(14, 7)));
-typedef short i16m4x6_b __attribute__((matrix_type(4, 6)));
-typedef short i16m16x1_b __attribute__((matrix_type(16, 1)));
-typedef int i32m1x2_b __attribute__((matrix_type(1, 2)));
-typedef int i32m2x4_b __attribute__((matrix_type(2, 4)));
-typedef int i32m4x6_b __attribute__((matrix_type(4, 6)));
-typedef int i32m7x4_b __attribute__((matrix_type(7, 4)));
-typedef long i64m1x6_b __attribute__((matrix_type(1, 6)));
-typedef long i64m4x3_b __attribute__((matrix_type(4, 3)));
-typedef long i64m4x4_b __attribute__((matrix_type(4, 4)));
-typedef unsigned char u8m1x2_b __attribute__((matrix_type(1, 2)));
-typedef unsigned char u8m1x8_b __attribute__((matrix_type(1, 8)));
-typedef unsigned char u8m4x2_b __attribute__((matrix_type(4, 2)));
-typedef unsigned char u8m7x2_b __attribute__((matrix_type(7, 2)));
-typedef unsigned short u16m1x6_b __attribute__((matrix_type(1, 6)));
-typedef unsigned short u16m3x4_b __attribute__((matrix_type(3, 4)));
-typedef unsigned long u64m1x14_b __attribute__((matrix_type(1, 14)));
-typedef unsigned long u64m16x1_b __attribute__((matrix_type(16, 1)));
-typedef float f32m2x2_b __attribute__((matrix_type(2, 2)));
-typedef float f32m4x10_b __attribute__((matrix_type(4, 10)));
-typedef float f32m9x2_b __attribute__((matrix_type(9, 2)));
-typedef float f32m12x4_b __attribute__((matrix_type(12, 4)));
-typedef double f64m2x3_b __attribute__((matrix_type(2, 3)));
-typedef double f64m3x2_b __attribute__((matrix_type(3, 2)));
-typedef double f64m8x3_b __attribute__((matrix_type(11 - K3, 6 - K3)));
-typedef double f64m9x3_b __attribute__((matrix_type(11 - K2, 8 - K5)));
-typedef double f64m9x4_b __attribute__((matrix_type(9, 4)));
+typedef double f64m13x4 __attribute__((matrix_type(13, 4)));
+typedef double f64m14x2 __attribute__((matrix_type(14, 2)));
+typedef signed char i8m16x7_b __attribute__((matrix_type(16, 7)));
+typedef short i16m2x4_b __attribute__((matrix_type(2, 4)));
+typedef short i16m3x13_b __attribute__((matrix_type(3, 13)));
+typedef short i16m4x4_b __attribute__((matrix_type(4, 4)));
+typedef int i32m5x6_b __attribute__((matrix_type(5, 6)));
+typedef int i32m16x1_b __attribute__((matrix_type(16, 1)));
+typedef long i64m1x4_b __attribute__((matrix_type(1, 4)));
+typedef long i64m3x5_b __attribute__((matrix_type(3, 5)));
+typedef long i64m7x3_b __attribute__((matrix_type(7, 3)));
+typedef long i64m7x7_b __attribute__((matrix_type(7, 7)));
+typedef unsigned char u8m2x3_b __attribute__((matrix_type(6 - K4, 6 - K3)));
+typedef unsigned short u16m1x6_b __attribute__((matrix_type((K3 * 1) / K3, K4 + 2)));
+typedef unsigned short u16m2x3_b __attribute__((matrix_type(2, 3)));
+typedef unsigned short u16m3x1_b __attribute__((matrix_type(3, 1)));
+typedef unsigned short u16m8x7_b __attribute__((matrix_type(8, 7)));
+typedef unsigned short u16m15x2_b __attribute__((matrix_type(15, 2)));
+typedef unsigned int u32m1x2_b __attribute__((matrix_type(1, 2)));
+typedef unsigned int u32m1x3_b __attribute__((matrix_type(1, 3)));
+typedef unsigned int u32m3x8_b __attribute__((matrix_type(3, 8)));
+typedef unsigned int u32m6x3_b __attribute__((matrix_type(6, 3)));
+typedef unsigned int u32m7x1_b __attribute__((matrix_type(7, 1)));
+typedef unsigned long u64m1x7_b __attribute__((matrix_type(9 - K8, K5 + 2)));
+typedef unsigned long u64m4x1_b __attribute__((matrix_type(4, 1)));
+typedef unsigned long u64m4x4_b __attribute__((matrix_type(8 - K4, 6 - K2)));
+typedef unsigned long u64m7x4_b __attribute__((matrix_type(7, 4)));
+typedef unsigned long u64m8x4_b __attribute__((matrix_type(8, 4)));
+typedef float f32m1x4_b __attribute__((matrix_type(1, 4)));
+typedef float f32m3x3_b __attribute__((matrix_type(3, 3)));
+typedef float f32m3x4_b __attribute__((matrix_type(3, 4)));
+typedef double f64m1x8_b __attribute__((matrix_type((K8 * 1) / K8, 11 - K3)));
+typedef double f64m2x4_b __attribute__((matrix_type(2, 4)));
+typedef double f64m4x7_b __attribute__((matrix_type(4, 7)));
+typedef double f64m8x9_b __attribute__((matrix_type(8, 9)));
+typedef double f64m13x4_b __attribute__((matrix_type(13, 4)));
 
-u16m4x3 k0080(u16m3x6 a0, signed char s0, u16m6x4 a1, signed char s1, unsigned long n0, const unsigned short *src0, u16m3x4_b a2, const unsigned short *src1) {
-    return __builtin_matrix_transpose(a0 * s0 * ({ __auto_type ins0 = a1; ins0[3][3] = s1; ins0; }) - __builtin_matrix_column_major_load(src0, 7 - K4, 4, n0) - (a2 + __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 3, K5 + 1)) + a1[0][7 - K5]));
+u16m4x3 k0080(u16m4x8 a0, const unsigned short *src0, u16m8x3 a1, double s0) {
+    return -1 - (a0 - __builtin_matrix_column_major_load(src0, 4, 8, 8 - K2)) / 7 * a1 / s0;
 }
 
 static void run_k0080(void) {
+    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0x22593b2e2198636fULL};
-    unsigned short a0_b[18]; rt_fill_u16(&rng, a0_b, 18, RT_DOM_INT(0LL, 16LL));
-    u16m3x6 a0 = __builtin_matrix_column_major_load(a0_b, 3, 6, 3);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short a1_b[24]; rt_fill_u16(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
-    u16m6x4 a1 = __builtin_matrix_column_major_load(a1_b, 6, 4, 6);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned short src0[23]; rt_fill_u16(&rng, src0, 23, RT_DOM_FULL);
-    unsigned short a2_b[12]; rt_fill_u16(&rng, a2_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m3x4 a2 = __builtin_matrix_column_major_load(a2_b, 3, 4, 3);
-    unsigned short src1[16]; rt_fill_u16(&rng, src1, 16, RT_DOM_INT(0LL, 16LL));
-    u16m4x3 r = k0080(a0, s0, a1, s1, n0, src0, a2, src1);
+    unsigned short a0_b[32]; rt_fill_u16(&rng, a0_b, 32, RT_DOM_FULL);
+    u16m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
+    unsigned short src0[48]; rt_fill_u16(&rng, src0, 48, RT_DOM_INT(0LL, 16LL));
+    unsigned short a1_b[24]; rt_fill_u16(&rng, a1_b, 24, RT_DOM_FULL);
+    u16m8x3 a1 = __builtin_matrix_column_major_load(a1_b, 8, 3, 8);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    u16m4x3 r = k0080(a0, src0, a1, s0);
     unsigned short r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u16("k0080", "ret", r_b, 12);
 }
 
-f64m15x1 k0081(i32m16x4 a0, i32m4x5 a1, long i0, int i1, f64m3x8 a2, f64m8x3_b a3, f64m8x15 a4, f64m8x15 a5, f64m15x1 a6, f64m1x4 a7, unsigned char s0, f64m4x3 a8, f64m8x3 a9, const unsigned char *src0, unsigned short s1, const unsigned char *src1, const unsigned char *src2, const signed char *src3, const signed char *src4, unsigned long i2, unsigned int i3) {
-    i32m16x5 t0 = (a0 + a0) * a1 * 5;
-    for (int l0 = 0; l0 < 5; l0++) { t0[0][l0] = a0[i1][0]; }
-    __auto_type t1 = __builtin_matrix_transpose(a2) + (a3 + a3) + ((a4 - a5) * a6 * ((a7 + s0) * a8) - (a9 + a9 + 2.75f));
-    __auto_type t2 = (__builtin_matrix_column_major_load(src0, 3, 2, 5) + s1) * (__builtin_matrix_column_major_load(src1, 2, 2, 9 - K5) * __builtin_matrix_column_major_load(src2, 2, 7, 5));
-    return ({ __auto_type ins0 = (f64m15x1) (__builtin_matrix_column_major_load(src3, 15, 1, 16) - __builtin_matrix_column_major_load(src4, K3 * 5, 1, 18)); ins0[i2][0] = a4[i3][5]; ins0; });
+i32m16x5 k0081(i32m1x16 a0, int s0, i32m1x5 a1, int s1, unsigned int i0, i32m16x3 a2, i32m3x1 a3) {
+    i32m16x5 t0 = __builtin_matrix_transpose(a0) / s0 * a1;
+    t0[8][3] = -9;
+    i32m16x5 t1 = t0;
+    t0[2][2] = t0[12][4];
+    return a2 * a3 * a1;
 }
 
 static void run_k0081(void) {
-    static const double a8_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x432b270cd0a5ec1cULL};
-    int a0_b[64]; rt_fill_i32(&rng, a0_b, 64, RT_DOM_FULL);
-    i32m16x4 a0 = __builtin_matrix_column_major_load(a0_b, 16, 4, 16);
-    int a1_b[20]; rt_fill_i32(&rng, a1_b, 20, RT_DOM_INT(-8LL, 8LL));
-    i32m4x5 a1 = __builtin_matrix_column_major_load(a1_b, 4, 5, 4);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 15LL));
-    double a2_b[24]; rt_fill_f64(&rng, a2_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x8 a2 = __builtin_matrix_column_major_load(a2_b, 3, 8, 3);
-    double a3_b[24]; rt_fill_f64(&rng, a3_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x3 a3 = __builtin_matrix_column_major_load(a3_b, 8, 3, 8);
-    double a4_b[120]; rt_fill_f64(&rng, a4_b, 120, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x15 a4 = __builtin_matrix_column_major_load(a4_b, 8, 15, 8);
-    double a5_b[120]; rt_fill_f64(&rng, a5_b, 120, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x15 a5 = __builtin_matrix_column_major_load(a5_b, 8, 15, 8);
-    double a6_b[15]; rt_fill_f64(&rng, a6_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m15x1 a6 = __builtin_matrix_column_major_load(a6_b, 15, 1, 15);
-    double a7_b[4]; rt_fill_f64(&rng, a7_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x4 a7 = __builtin_matrix_column_major_load(a7_b, 1, 4, 1);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double a8_b[12]; rt_fill_f64(&rng, a8_b, 12, RT_DOM_FCHOICE(a8_dom));
-    f64m4x3 a8 = __builtin_matrix_column_major_load(a8_b, 4, 3, 4);
-    double a9_b[24]; rt_fill_f64(&rng, a9_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x3 a9 = __builtin_matrix_column_major_load(a9_b, 8, 3, 8);
-    unsigned char src0[8]; rt_fill_u8(&rng, src0, 8, RT_DOM_INT(0LL, 16LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char src1[8]; rt_fill_u8(&rng, src1, 8, RT_DOM_FULL);
-    unsigned char src2[32]; rt_fill_u8(&rng, src2, 32, RT_DOM_FULL);
-    signed char src3[16]; rt_fill_i8(&rng, src3, 16, RT_DOM_FULL);
-    signed char src4[16]; rt_fill_i8(&rng, src4, 16, RT_DOM_FULL);
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 14LL));
-    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 7LL));
-    f64m15x1 r = k0081(a0, a1, i0, i1, a2, a3, a4, a5, a6, a7, s0, a8, a9, src0, s1, src1, src2, src3, src4, i2, i3);
-    double r_b[15]; __builtin_matrix_column_major_store(r, r_b, 15);
-    rt_out_f64("k0081", "ret", r_b, 15);
+    int a0_b[16]; rt_fill_i32(&rng, a0_b, 16, RT_DOM_FULL);
+    i32m1x16 a0 = __builtin_matrix_column_major_load(a0_b, 1, 16, 1);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    int a1_b[5]; rt_fill_i32(&rng, a1_b, 5, RT_DOM_FULL);
+    i32m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    int a2_b[48]; rt_fill_i32(&rng, a2_b, 48, RT_DOM_INT(-8LL, 8LL));
+    i32m16x3 a2 = __builtin_matrix_column_major_load(a2_b, 16, 3, 16);
+    int a3_b[3]; rt_fill_i32(&rng, a3_b, 3, RT_DOM_INT(-8LL, 8LL));
+    i32m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
+    i32m16x5 r = k0081(a0, s0, a1, s1, i0, a2, a3);
+    int r_b[80]; __builtin_matrix_column_major_store(r, r_b, 16);
+    rt_out_i32("k0081", "ret", r_b, 80);
 }
 
-u8m3x2 k0082(unsigned long n0, const unsigned long *src0, u64m8x2 a0, unsigned long n1, const unsigned char *src1, long s0, const unsigned char *src2, u8m1x2_b a1, u8m3x5 a2, u8m5x2 a3) {
-    u64m8x2 t0 = __builtin_matrix_column_major_load(src0, 8, 2, n0) + a0 + a0;
-    return __builtin_matrix_column_major_load(src1, 3, 2, n1) * s0 - __builtin_matrix_column_major_load(src2, 2 + 1, 1, 3) * a1 - (a2 - 5u) * a3;
+u64m7x4 k0082(double s0, u64m8x4_b a0, u64m4x2 a1, unsigned int i0, int s1, u64m7x4 a2, u64m4x4_b a3) {
+    __auto_type t0 = (s0 ? a0 : a0) * ({ __auto_type ins0 = a1; ins0[3][i0] = s1; ins0; });
+    return a2 * a3;
 }
 
 static void run_k0082(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x0ab5c8881a99fc38ULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    unsigned long src0[21]; rt_fill_u64(&rng, src0, 21, RT_DOM_INT(0LL, 16LL));
-    unsigned long a0_b[16]; rt_fill_u64(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
-    u64m8x2 a0 = __builtin_matrix_column_major_load(a0_b, 8, 2, 8);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned char src1[9]; rt_fill_u8(&rng, src1, 9, RT_DOM_INT(0LL, 16LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char src2[3]; rt_fill_u8(&rng, src2, 3, RT_DOM_INT(0LL, 16LL));
-    unsigned char a1_b[2]; rt_fill_u8(&rng, a1_b, 2, RT_DOM_INT(0LL, 16LL));
-    u8m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
-    unsigned char a2_b[15]; rt_fill_u8(&rng, a2_b, 15, RT_DOM_INT(0LL, 16LL));
-    u8m3x5 a2 = __builtin_matrix_column_major_load(a2_b, 3, 5, 3);
-    unsigned char a3_b[10]; rt_fill_u8(&rng, a3_b, 10, RT_DOM_FULL);
-    u8m5x2 a3 = __builtin_matrix_column_major_load(a3_b, 5, 2, 5);
-    u8m3x2 r = k0082(n0, src0, a0, n1, src1, s0, src2, a1, a2, a3);
-    unsigned char r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u8("k0082", "ret", r_b, 6);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned long a0_b[32]; rt_fill_u64(&rng, a0_b, 32, RT_DOM_FULL);
+    u64m8x4 a0 = __builtin_matrix_column_major_load(a0_b, 8, 4, 8);
+    unsigned long a1_b[8]; rt_fill_u64(&rng, a1_b, 8, RT_DOM_INT(0LL, 16LL));
+    u64m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a2_b[28]; rt_fill_u64(&rng, a2_b, 28, RT_DOM_INT(0LL, 16LL));
+    u64m7x4 a2 = __builtin_matrix_column_major_load(a2_b, 7, 4, 7);
+    unsigned long a3_b[16]; rt_fill_u64(&rng, a3_b, 16, RT_DOM_INT(0LL, 16LL));
+    u64m4x4 a3 = __builtin_matrix_column_major_load(a3_b, 4, 4, 4);
+    u64m7x4 r = k0082(s0, a0, a1, i0, s1, a2, a3);
+    unsigned long r_b[28]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_u64("k0082", "ret", r_b, 28);
 }
 
-i32m1x4 k0083(const float *src0, unsigned long n0, const float *src1, unsigned long i0, unsigned int i1, u64m16x1_b a0, i32m1x2_b a1, i32m2x4_b a2) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, 8, n0);
-    if (i0 < 2) { t0[0][1] -= t0[1][i1]; }
-    i16m16x1_b t1 = (i16m16x1) a0;
-    t1[12][0] = t1[9][0];
-    return a1 * (i32m2x4) a2;
+void k0083(f32m3x4_b a0, f32m4x8 a1, unsigned int s0, i32m16x1_b a2, unsigned char s1, i32m16x14 a3, i32m1x14 a4, int *dst0) {
+    __auto_type t0 = a0 * a1;
+    t0 /= 2.0f;
+    for (int l0 = 0; l0 < 3; l0++) { t0[l0][5] /= 0.5; }
+    t0 /= s0;
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 + s1) * ({ __auto_type ins0 = a3; ins0[13][1] = -0x5L; ins0; }) - a4, dst0, 4);
 }
 
 static void run_k0083(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x330abb25ac93c487ULL};
-    float src0[32]; rt_fill_f32(&rng, src0, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    float src1[45]; rt_fill_f32(&rng, src1, 45, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned long a0_b[16]; rt_fill_u64(&rng, a0_b, 16, RT_DOM_FULL);
-    u64m16x1 a0 = __builtin_matrix_column_major_load(a0_b, 16, 1, 16);
-    int a1_b[2]; rt_fill_i32(&rng, a1_b, 2, RT_DOM_FULL);
-    i32m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
-    int a2_b[8]; rt_fill_i32(&rng, a2_b, 8, RT_DOM_FULL);
-    i32m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
-    i32m1x4 r = k0083(src0, n0, src1, i0, i1, a0, a1, a2);
-    int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i32("k0083", "ret", r_b, 4);
+    float a0_b[12]; rt_fill_f32(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x4 a0 = __builtin_matrix_column_major_load(a0_b, 3, 4, 3);
+    float a1_b[32]; rt_fill_f32(&rng, a1_b, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    int a2_b[16]; rt_fill_i32(&rng, a2_b, 16, RT_DOM_FULL);
+    i32m16x1 a2 = __builtin_matrix_column_major_load(a2_b, 16, 1, 16);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    int a3_b[224]; rt_fill_i32(&rng, a3_b, 224, RT_DOM_FULL);
+    i32m16x14 a3 = __builtin_matrix_column_major_load(a3_b, 16, 14, 16);
+    int a4_b[14]; rt_fill_i32(&rng, a4_b, 14, RT_DOM_FULL);
+    i32m1x14 a4 = __builtin_matrix_column_major_load(a4_b, 1, 14, 1);
+    int dst0[54]; rt_fill_i32(&rng, dst0, 54, RT_DOM_FULL);
+    k0083(a0, a1, s0, a2, s1, a3, a4, dst0);
+    rt_out_i32("k0083", "dst0", dst0, 54);
 }
 
-f32m3x7 k0084(unsigned long n0, const float *src0, f32m2x2_b a0, float s0, const float *src1, long s1, f32m3x7 a1, f32m7x5 a2, const float *src2, double s2, const float *src3, f32m2x4 a3, unsigned int i0, int i1, f32m3x5 a4, const float *src4) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 3, (K2 * 2) / K2, n0) * a0 * (unsigned char)s0 * (__builtin_matrix_column_major_load(src1, 2, 4, 2) - s1);
-    t0 = (a1 * a2 * __builtin_matrix_column_major_load(src2, 5, 2, 6) + s2) * (__builtin_matrix_column_major_load(src3, 2, 4, 5) + a3);
-    t0[i0][i1] -= -4.0;
-    return a4 * __builtin_matrix_column_major_load(src4, 5, 7, 6);
+u64m11x7 k0084(i32m1x16 a0, int s0, i32m1x5 a1, int s1, unsigned int i0, i32m16x3 a2, i32m3x1 a3, u64m2x6 a4, short *dst0, int s2, i32m5x5 a5, const int *src0, i32m5x4 a6, i32m4x3 a7, i32m3x5 a8, u64m11x7 a9) {
+    __auto_type t0 = k0081(a0, s0, a1, s1, i0, a2, a3);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose((i16m2x6) a4), dst0, 7);
+    t0 *= s2 ? (i32m5x5) (a5 - __builtin_matrix_column_major_load(src0, 5, 5, 5)) : a6 * a7 * a8;
+    return a9 - a9;
 }
 
 static void run_k0084(void) {
-    static const double src1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xbead5a8bf2857f0eULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    float src0[11]; rt_fill_f32(&rng, src0, 11, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a0_b[4]; rt_fill_f32(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    float src1[8]; rt_fill_f32(&rng, src1, 8, RT_DOM_FCHOICE(src1_dom));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    float a1_b[21]; rt_fill_f32(&rng, a1_b, 21, RT_DOM_FCHOICE(a1_dom));
-    f32m3x7 a1 = __builtin_matrix_column_major_load(a1_b, 3, 7, 3);
-    float a2_b[35]; rt_fill_f32(&rng, a2_b, 35, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x5 a2 = __builtin_matrix_column_major_load(a2_b, 7, 5, 7);
-    float src2[13]; rt_fill_f32(&rng, src2, 13, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src3[19]; rt_fill_f32(&rng, src3, 19, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a3_b[8]; rt_fill_f32(&rng, a3_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x4 a3 = __builtin_matrix_column_major_load(a3_b, 2, 4, 2);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    float a4_b[15]; rt_fill_f32(&rng, a4_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x5 a4 = __builtin_matrix_column_major_load(a4_b, 3, 5, 3);
-    float src4[43]; rt_fill_f32(&rng, src4, 43, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x7 r = k0084(n0, src0, a0, s0, src1, s1, a1, a2, src2, s2, src3, a3, i0, i1, a4, src4);
-    float r_b[21]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_f32("k0084", "ret", r_b, 21);
+    int a0_b[16]; rt_fill_i32(&rng, a0_b, 16, RT_DOM_FULL);
+    i32m1x16 a0 = __builtin_matrix_column_major_load(a0_b, 1, 16, 1);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    int a1_b[5]; rt_fill_i32(&rng, a1_b, 5, RT_DOM_FULL);
+    i32m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    int a2_b[48]; rt_fill_i32(&rng, a2_b, 48, RT_DOM_INT(-8LL, 8LL));
+    i32m16x3 a2 = __builtin_matrix_column_major_load(a2_b, 16, 3, 16);
+    int a3_b[3]; rt_fill_i32(&rng, a3_b, 3, RT_DOM_INT(-8LL, 8LL));
+    i32m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
+    unsigned long a4_b[12]; rt_fill_u64(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
+    u64m2x6 a4 = __builtin_matrix_column_major_load(a4_b, 2, 6, 2);
+    short dst0[14]; rt_fill_i16(&rng, dst0, 14, RT_DOM_INT(-8LL, 8LL));
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    int a5_b[25]; rt_fill_i32(&rng, a5_b, 25, RT_DOM_INT(-8LL, 8LL));
+    i32m5x5 a5 = __builtin_matrix_column_major_load(a5_b, 5, 5, 5);
+    int src0[26]; rt_fill_i32(&rng, src0, 26, RT_DOM_INT(-8LL, 8LL));
+    int a6_b[20]; rt_fill_i32(&rng, a6_b, 20, RT_DOM_FULL);
+    i32m5x4 a6 = __builtin_matrix_column_major_load(a6_b, 5, 4, 5);
+    int a7_b[12]; rt_fill_i32(&rng, a7_b, 12, RT_DOM_FULL);
+    i32m4x3 a7 = __builtin_matrix_column_major_load(a7_b, 4, 3, 4);
+    int a8_b[15]; rt_fill_i32(&rng, a8_b, 15, RT_DOM_INT(-8LL, 8LL));
+    i32m3x5 a8 = __builtin_matrix_column_major_load(a8_b, 3, 5, 3);
+    unsigned long a9_b[77]; rt_fill_u64(&rng, a9_b, 77, RT_DOM_INT(0LL, 16LL));
+    u64m11x7 a9 = __builtin_matrix_column_major_load(a9_b, 11, 7, 11);
+    u64m11x7 r = k0084(a0, s0, a1, s1, i0, a2, a3, a4, dst0, s2, a5, src0, a6, a7, a8, a9);
+    unsigned long r_b[77]; __builtin_matrix_column_major_store(r, r_b, 11);
+    rt_out_u64("k0084", "ret", r_b, 77);
+    rt_out_i16("k0084", "dst0", dst0, 14);
 }
 
-f64m3x2 k0085(u16m4x4 a0, i16m5x2 a1, unsigned long s0, i16m2x4 a2, long i0, unsigned char s1, unsigned short i1, long i2, unsigned short s2, f64m3x2 a3) {
-    __auto_type t0 = (u32m4x4) a0;
-    t0 *= -1;
-    __auto_type t1 = ({ __auto_type ins0 = (a1 - s0) * a2; ins0[1][i0] = s1; ins0; });
-    t0[i1][3] = t0[3][i2];
-    t0 *= (unsigned int)s2;
-    return 15 * a3 + a3;
+unsigned int k0085(u32m4x4 a0, unsigned int *dst0, unsigned int i0, double s0, unsigned char s1, signed char s2, unsigned int s3, u32m5x4 a1, unsigned int s4, u32m5x4 a2, u32m4x4 a3, unsigned long n0, const unsigned int *src0, u32m4x4 a4, u32m4x4 a5, unsigned int *dst1, u32m4x2 a6, const unsigned int *src1, u32m4x5 a7, long i1, long i2) {
+    __builtin_matrix_column_major_store(a0, dst0, 6);
+    u32m4x4 t0 = s3 * ((({ __auto_type ins0 = a0; ins0[i0][(K3 * 3) / K3] = s0; ins0; }) - s1) * s2);
+    u32m4x4 t1 = (__builtin_matrix_transpose(a1 * -1) + s4) * (a2 * a3 + __builtin_matrix_column_major_load(src0, 5, 4, n0));
+    __builtin_matrix_column_major_store(a4 + a5, dst1, 7);
+    u32m4x4 t2 = t1 - a6 * __builtin_matrix_column_major_load(src1, 2, 4, (K4 * 5) / K4);
+    return (a7 * a2 + a4)[i1][i2];
 }
 
 static void run_k0085(void) {
     rt_rng rng = {0x3c9e05d2cf5cb592ULL};
-    unsigned short a0_b[16]; rt_fill_u16(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
-    u16m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
-    short a1_b[10]; rt_fill_i16(&rng, a1_b, 10, RT_DOM_FULL);
-    i16m5x2 a1 = __builtin_matrix_column_major_load(a1_b, 5, 2, 5);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    short a2_b[8]; rt_fill_i16(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i16m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int a0_b[16]; rt_fill_u32(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
+    u32m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
+    unsigned int dst0[23]; rt_fill_u32(&rng, dst0, 23, RT_DOM_FULL);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
     unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int a1_b[20]; rt_fill_u32(&rng, a1_b, 20, RT_DOM_FULL);
+    u32m5x4 a1 = __builtin_matrix_column_major_load(a1_b, 5, 4, 5);
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int a2_b[20]; rt_fill_u32(&rng, a2_b, 20, RT_DOM_INT(0LL, 16LL));
+    u32m5x4 a2 = __builtin_matrix_column_major_load(a2_b, 5, 4, 5);
+    unsigned int a3_b[16]; rt_fill_u32(&rng, a3_b, 16, RT_DOM_INT(0LL, 16LL));
+    u32m4x4 a3 = __builtin_matrix_column_major_load(a3_b, 4, 4, 4);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    unsigned int src0[30]; rt_fill_u32(&rng, src0, 30, RT_DOM_FULL);
+    unsigned int a4_b[16]; rt_fill_u32(&rng, a4_b, 16, RT_DOM_FULL);
+    u32m4x4 a4 = __builtin_matrix_column_major_load(a4_b, 4, 4, 4);
+    unsigned int a5_b[16]; rt_fill_u32(&rng, a5_b, 16, RT_DOM_INT(0LL, 16LL));
+    u32m4x4 a5 = __builtin_matrix_column_major_load(a5_b, 4, 4, 4);
+    unsigned int dst1[25]; rt_fill_u32(&rng, dst1, 25, RT_DOM_INT(0LL, 16LL));
+    unsigned int a6_b[8]; rt_fill_u32(&rng, a6_b, 8, RT_DOM_INT(0LL, 16LL));
+    u32m4x2 a6 = __builtin_matrix_column_major_load(a6_b, 4, 2, 4);
+    unsigned int src1[18]; rt_fill_u32(&rng, src1, 18, RT_DOM_FULL);
+    unsigned int a7_b[20]; rt_fill_u32(&rng, a7_b, 20, RT_DOM_INT(0LL, 16LL));
+    u32m4x5 a7 = __builtin_matrix_column_major_load(a7_b, 4, 5, 4);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
     long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
-    double a3_b[6]; rt_fill_f64(&rng, a3_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x2 a3 = __builtin_matrix_column_major_load(a3_b, 3, 2, 3);
-    f64m3x2 r = k0085(a0, a1, s0, a2, i0, s1, i1, i2, s2, a3);
-    double r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_f64("k0085", "ret", r_b, 6);
+    unsigned int r = k0085(a0, dst0, i0, s0, s1, s2, s3, a1, s4, a2, a3, n0, src0, a4, a5, dst1, a6, src1, a7, i1, i2);
+    rt_out_u32("k0085", "ret", &r, 1);
+    rt_out_u32("k0085", "dst0", dst0, 23);
+    rt_out_u32("k0085", "dst1", dst1, 25);
 }
 
-i64m4x3 k0086(i64m4x4_b a0, i64m4x3 a1, int s0) {
-    return 165 * (a0 * a1 * s0);
+i64m4x3 k0086(unsigned short s0, const long *src0, i64m4x3 a0) {
+    return s0 ? ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 4, 3, 4); ins0[1][9 - K8] = 165; ins0; }) : a0;
 }
 
 static void run_k0086(void) {
     rt_rng rng = {0x83208f7b9485bf8bULL};
-    long a0_b[16]; rt_fill_i64(&rng, a0_b, 16, RT_DOM_FULL);
-    i64m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
-    long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_FULL);
-    i64m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i64m4x3 r = k0086(a0, a1, s0);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    long src0[14]; rt_fill_i64(&rng, src0, 14, RT_DOM_FULL);
+    long a0_b[12]; rt_fill_i64(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
+    i64m4x3 r = k0086(s0, src0, a0);
     long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_i64("k0086", "ret", r_b, 12);
 }
 
-int k0087(const int *src0, unsigned int s0, int i0) {
-    return (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0];
+int k0087(double s0, i32m2x4 a0, const int *src0) {
+    return __builtin_matrix_transpose(s0 ? a0 : __builtin_matrix_column_major_load(src0, 2, 4, 3))[1][1];
 }
 
 static void run_k0087(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x0af995265fcccd3eULL};
-    int src0[8]; rt_fill_i32(&rng, src0, 8, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    int r = k0087(src0, s0, i0);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    int a0_b[8]; rt_fill_i32(&rng, a0_b, 8, RT_DOM_FULL);
+    i32m2x4 a0 = __builtin_matrix_column_major_load(a0_b, 2, 4, 2);
+    int src0[13]; rt_fill_i32(&rng, src0, 13, RT_DOM_FULL);
+    int r = k0087(s0, a0, src0);
     rt_out_i32("k0087", "ret", &r, 1);
 }
 
-i8m1x8 k0088(unsigned long n0, const double *src0, f64m6x9 a0, const double *src1, f64m8x9 a1, i8m1x3 a2, const signed char *src2) {
-    f64m8x9 t0 = __builtin_matrix_column_major_load(src0, 8, 6, n0) * a0 - (__builtin_matrix_column_major_load(src1, K2 * 4, 9, 8) + a1);
-    return a2 * __builtin_matrix_column_major_load(src2, 3, 8, K2 + 1);
+void k0088(f64m8x9_b a0, unsigned long s0, unsigned long n0, const double *src0, long i0, unsigned long s1, double *dst0) {
+    __auto_type t0 = ({ __auto_type ins0 = a0; ins0[(K2 * 7) / K2][3] = s0; ins0; }) - a0[3][3];
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, K2 + 6, 9, n0); ins1[3][i0] = s1; ins1; }) + t0, dst0, 8);
 }
 
 static void run_k0088(void) {
-    static const double src1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x688e7d66d7d4cb22ULL};
+    double a0_b[72]; rt_fill_f64(&rng, a0_b, 72, RT_DOM_FCHOICE(a0_dom));
+    f64m8x9 a0 = __builtin_matrix_column_major_load(a0_b, 8, 9, 8);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    double src0[63]; rt_fill_f64(&rng, src0, 63, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a0_b[54]; rt_fill_f64(&rng, a0_b, 54, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x9 a0 = __builtin_matrix_column_major_load(a0_b, 6, 9, 6);
-    double src1[73]; rt_fill_f64(&rng, src1, 73, RT_DOM_FCHOICE(src1_dom));
-    double a1_b[72]; rt_fill_f64(&rng, a1_b, 72, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x9 a1 = __builtin_matrix_column_major_load(a1_b, 8, 9, 8);
-    signed char a2_b[3]; rt_fill_i8(&rng, a2_b, 3, RT_DOM_FULL);
-    i8m1x3 a2 = __builtin_matrix_column_major_load(a2_b, 1, 3, 1);
-    signed char src2[25]; rt_fill_i8(&rng, src2, 25, RT_DOM_FULL);
-    i8m1x8 r = k0088(n0, src0, a0, src1, a1, a2, src2);
-    signed char r_b[8]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i8("k0088", "ret", r_b, 8);
+    double src0[97]; rt_fill_f64(&rng, src0, 97, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 8LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    double dst0[73]; rt_fill_f64(&rng, dst0, 73, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    k0088(a0, s0, n0, src0, i0, s1, dst0);
+    rt_out_f64("k0088", "dst0", dst0, 73);
 }
 
-f32m3x1 k0089(i16m3x1 a0, short *dst0, f32m3x1 a1, long s0, unsigned int i0, unsigned int s1) {
-    __builtin_matrix_column_major_store(a0 - 7, dst0, 3);
-    return ({ __auto_type ins0 = s0 - a1; ins0[i0][0] = s1; ins0; });
+f64m13x4 k0089(i16m3x5 a0, i16m5x1 a1, short *dst0, f64m13x4_b a2, double s0, double s1, unsigned char s2, short s3, unsigned short s4) {
+    __builtin_matrix_column_major_store(a0 * a1, dst0, 4);
+    return (a2 + (s0 + s1)) / s2 + (s3 ? a2 - a2 * s4 : a2);
 }
 
 static void run_k0089(void) {
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xc8520ed73cc81bf7ULL};
-    short a0_b[3]; rt_fill_i16(&rng, a0_b, 3, RT_DOM_FULL);
-    i16m3x1 a0 = __builtin_matrix_column_major_load(a0_b, 3, 1, 3);
-    short dst0[4]; rt_fill_i16(&rng, dst0, 4, RT_DOM_FULL);
-    float a1_b[3]; rt_fill_f32(&rng, a1_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    f32m3x1 r = k0089(a0, dst0, a1, s0, i0, s1);
-    float r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_f32("k0089", "ret", r_b, 3);
+    short a0_b[15]; rt_fill_i16(&rng, a0_b, 15, RT_DOM_FULL);
+    i16m3x5 a0 = __builtin_matrix_column_major_load(a0_b, 3, 5, 3);
+    short a1_b[5]; rt_fill_i16(&rng, a1_b, 5, RT_DOM_INT(-8LL, 8LL));
+    i16m5x1 a1 = __builtin_matrix_column_major_load(a1_b, 5, 1, 5);
+    short dst0[4]; rt_fill_i16(&rng, dst0, 4, RT_DOM_INT(-8LL, 8LL));
+    double a2_b[52]; rt_fill_f64(&rng, a2_b, 52, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m13x4 a2 = __builtin_matrix_column_major_load(a2_b, 13, 4, 13);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    f64m13x4 r = k0089(a0, a1, dst0, a2, s0, s1, s2, s3, s4);
+    double r_b[52]; __builtin_matrix_column_major_store(r, r_b, 13);
+    rt_out_f64("k0089", "ret", r_b, 52);
     rt_out_i16("k0089", "dst0", dst0, 4);
 }
 
-u16m1x3 k0090(f64m2x3_b a0, const double *src0, f64m2x3 a1, f64m2x3 a2, unsigned int s0, i64m1x3 a3) {
-    f64m2x3 t0 = a0 - (a0[0][1] - (__builtin_matrix_column_major_load(src0, 2, 3, 4) + a1 + a2) + (unsigned char)s0);
-    return 0x3 + (u16m1x3) a3;
+f64m2x8 k0090(f64m2x8 a0, f64m8x3 a1, const double *src0, f64m2x3 a2, unsigned int s0, unsigned char s1, f64m2x1 a3, f64m1x8_b a4) {
+    f64m2x3 t0 = ({ __auto_type ins0 = a0 * a1 + (__builtin_matrix_column_major_load(src0, 2, 3, 4) - a2) - a2; ins0[0][0] = (unsigned char)s0; ins0; }) - s1;
+    return a3 * a4;
 }
 
 static void run_k0090(void) {
+    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x63a1d2dda3e2b963ULL};
-    double a0_b[6]; rt_fill_f64(&rng, a0_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
-    double src0[12]; rt_fill_f64(&rng, src0, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a1_b[6]; rt_fill_f64(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x3 a1 = __builtin_matrix_column_major_load(a1_b, 2, 3, 2);
-    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a0_b[16]; rt_fill_f64(&rng, a0_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x8 a0 = __builtin_matrix_column_major_load(a0_b, 2, 8, 2);
+    double a1_b[24]; rt_fill_f64(&rng, a1_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m8x3 a1 = __builtin_matrix_column_major_load(a1_b, 8, 3, 8);
+    double src0[10]; rt_fill_f64(&rng, src0, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_FCHOICE(a2_dom));
     f64m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    long a3_b[3]; rt_fill_i64(&rng, a3_b, 3, RT_DOM_FULL);
-    i64m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
-    u16m1x3 r = k0090(a0, src0, a1, a2, s0, a3);
-    unsigned short r_b[3]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u16("k0090", "ret", r_b, 3);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    double a3_b[2]; rt_fill_f64(&rng, a3_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x1 a3 = __builtin_matrix_column_major_load(a3_b, 2, 1, 2);
+    double a4_b[8]; rt_fill_f64(&rng, a4_b, 8, RT_DOM_FCHOICE(a4_dom));
+    f64m1x8 a4 = __builtin_matrix_column_major_load(a4_b, 1, 8, 1);
+    f64m2x8 r = k0090(a0, a1, src0, a2, s0, s1, a3, a4);
+    double r_b[16]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_f64("k0090", "ret", r_b, 16);
 }
 
-unsigned long k0091(u64m5x4 a0) {
-    __auto_type t0 = a0;
-    return a0[1][6 - K5];
+u64m1x5 k0091(u64m4x1_b a0, u64m1x1 a1, u64m1x5 a2, int i0, unsigned long s0, signed char s1) {
+    u64m5x4 t0 = ({ __auto_type ins0 = __builtin_matrix_transpose(a0 * a1 * a2); ins0[0][i0] = s0; ins0; });
+    return a2 * s1;
 }
 
 static void run_k0091(void) {
     rt_rng rng = {0x86c4766f9a149daeULL};
-    unsigned long a0_b[20]; rt_fill_u64(&rng, a0_b, 20, RT_DOM_INT(0LL, 16LL));
-    u64m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
-    unsigned long r = k0091(a0);
-    rt_out_u64("k0091", "ret", &r, 1);
+    unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_FULL);
+    u64m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
+    unsigned long a1_b[1]; rt_fill_u64(&rng, a1_b, 1, RT_DOM_INT(0LL, 16LL));
+    u64m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned long a2_b[5]; rt_fill_u64(&rng, a2_b, 5, RT_DOM_FULL);
+    u64m1x5 a2 = __builtin_matrix_column_major_load(a2_b, 1, 5, 1);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
+    u64m1x5 r = k0091(a0, a1, a2, i0, s0, s1);
+    unsigned long r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u64("k0091", "ret", r_b, 5);
 }
 
-u16m2x2 k0092(u16m2x2 a0, unsigned long n0, const unsigned short *src0, i64m4x4 a1, i64m4x3 a2, int s0, int i0, unsigned char i1, u16m2x4 a3, u16m2x3 a4, u16m3x4 a5, u16m4x2 a6) {
-    __auto_type t0 = (__builtin_matrix_transpose(a0) + 9) * __builtin_matrix_column_major_load(src0, 2, K4 + 3, n0);
-    i64m4x3_b t1 = k0086(a1, a2, s0);
-    t1[i0][0] = (long)t0[0][3];
-    for (int l0 = 0; l0 < 7; l0++) { t0[0][l0] = t0[i1][3]; }
-    return (a3 - a4 * a5) * a6;
+u8m13x8 k0092(u16m2x7 a0, u16m7x2 a1, u16m2x2 a2, f64m2x7 a3, unsigned short s0, i64m2x7 a4, i64m7x7_b a5, unsigned char i0, unsigned char i1, u16m2x3_b a6, u16m2x3 a7, u16m3x1_b a8, unsigned long n0, const unsigned short *src0, float s1, u16m1x7 a9, unsigned long n1, const unsigned short *src1, unsigned long n2, const unsigned short *src2, u16m1x15 a10, u16m1x15 a11, u16m15x2_b a12, unsigned long s2, float s3, u8m13x4 a13, short s4, u8m13x4 a14, const unsigned char *src3) {
+    u16m2x7 t0 = (a0 * a1 + (a2 - a2)) * (u16m2x7) (a4 * a5);
+    t0[1][i0] = (unsigned short)a5[5][i1];
+    __auto_type t1 = (a6 - a7) * (a8 + __builtin_matrix_column_major_load(src0, 5 - K2, 1, n0)) * ((s1 ? a9 * __builtin_matrix_column_major_load(src1, 7, 15, n1) : __builtin_matrix_column_major_load(src2, (K3 * 1) / K3, 15, n2)) + (a10 + a10 - (a10 + a11))) * a12;
+    __auto_type t2 = ({ __auto_type ins0 = (a11 - (a11 + a10)) / s2; ins0[0][5] = (signed char)s3; ins0; });
+    return (({ __auto_type ins1 = a13; ins1[(K4 * 1) / K4][0] = s4; ins1; }) - a14) * __builtin_matrix_column_major_load(src3, 6 - K2, 8, 4);
 }
 
 static void run_k0092(void) {
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xa734b6a42f4c2579ULL};
-    unsigned short a0_b[4]; rt_fill_u16(&rng, a0_b, 4, RT_DOM_FULL);
-    u16m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    unsigned short src0[32]; rt_fill_u16(&rng, src0, 32, RT_DOM_INT(0LL, 16LL));
-    long a1_b[16]; rt_fill_i64(&rng, a1_b, 16, RT_DOM_FULL);
-    i64m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
-    long a2_b[12]; rt_fill_i64(&rng, a2_b, 12, RT_DOM_FULL);
-    i64m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned short a3_b[8]; rt_fill_u16(&rng, a3_b, 8, RT_DOM_FULL);
-    u16m2x4 a3 = __builtin_matrix_column_major_load(a3_b, 2, 4, 2);
-    unsigned short a4_b[6]; rt_fill_u16(&rng, a4_b, 6, RT_DOM_FULL);
-    u16m2x3 a4 = __builtin_matrix_column_major_load(a4_b, 2, 3, 2);
-    unsigned short a5_b[12]; rt_fill_u16(&rng, a5_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m3x4 a5 = __builtin_matrix_column_major_load(a5_b, 3, 4, 3);
-    unsigned short a6_b[8]; rt_fill_u16(&rng, a6_b, 8, RT_DOM_FULL);
-    u16m4x2 a6 = __builtin_matrix_column_major_load(a6_b, 4, 2, 4);
-    u16m2x2 r = k0092(a0, n0, src0, a1, a2, s0, i0, i1, a3, a4, a5, a6);
-    unsigned short r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u16("k0092", "ret", r_b, 4);
+    unsigned short a0_b[14]; rt_fill_u16(&rng, a0_b, 14, RT_DOM_FULL);
+    u16m2x7 a0 = __builtin_matrix_column_major_load(a0_b, 2, 7, 2);
+    unsigned short a1_b[14]; rt_fill_u16(&rng, a1_b, 14, RT_DOM_FULL);
+    u16m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
+    unsigned short a2_b[4]; rt_fill_u16(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
+    u16m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    double a3_b[14]; rt_fill_f64(&rng, a3_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x7 a3 = __builtin_matrix_column_major_load(a3_b, 2, 7, 2);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    long a4_b[14]; rt_fill_i64(&rng, a4_b, 14, RT_DOM_FULL);
+    i64m2x7 a4 = __builtin_matrix_column_major_load(a4_b, 2, 7, 2);
+    long a5_b[49]; rt_fill_i64(&rng, a5_b, 49, RT_DOM_INT(-8LL, 8LL));
+    i64m7x7 a5 = __builtin_matrix_column_major_load(a5_b, 7, 7, 7);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned short a6_b[6]; rt_fill_u16(&rng, a6_b, 6, RT_DOM_INT(0LL, 16LL));
+    u16m2x3 a6 = __builtin_matrix_column_major_load(a6_b, 2, 3, 2);
+    unsigned short a7_b[6]; rt_fill_u16(&rng, a7_b, 6, RT_DOM_INT(0LL, 16LL));
+    u16m2x3 a7 = __builtin_matrix_column_major_load(a7_b, 2, 3, 2);
+    unsigned short a8_b[3]; rt_fill_u16(&rng, a8_b, 3, RT_DOM_INT(0LL, 16LL));
+    u16m3x1 a8 = __builtin_matrix_column_major_load(a8_b, 3, 1, 3);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned short src0[5]; rt_fill_u16(&rng, src0, 5, RT_DOM_INT(0LL, 16LL));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    unsigned short a9_b[7]; rt_fill_u16(&rng, a9_b, 7, RT_DOM_INT(0LL, 16LL));
+    u16m1x7 a9 = __builtin_matrix_column_major_load(a9_b, 1, 7, 1);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(7LL, 10LL));
+    unsigned short src1[149]; rt_fill_u16(&rng, src1, 149, RT_DOM_INT(0LL, 16LL));
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(1LL, 4LL));
+    unsigned short src2[59]; rt_fill_u16(&rng, src2, 59, RT_DOM_INT(0LL, 16LL));
+    unsigned short a10_b[15]; rt_fill_u16(&rng, a10_b, 15, RT_DOM_INT(0LL, 16LL));
+    u16m1x15 a10 = __builtin_matrix_column_major_load(a10_b, 1, 15, 1);
+    unsigned short a11_b[15]; rt_fill_u16(&rng, a11_b, 15, RT_DOM_FULL);
+    u16m1x15 a11 = __builtin_matrix_column_major_load(a11_b, 1, 15, 1);
+    unsigned short a12_b[30]; rt_fill_u16(&rng, a12_b, 30, RT_DOM_INT(0LL, 16LL));
+    u16m15x2 a12 = __builtin_matrix_column_major_load(a12_b, 15, 2, 15);
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned char a13_b[52]; rt_fill_u8(&rng, a13_b, 52, RT_DOM_FULL);
+    u8m13x4 a13 = __builtin_matrix_column_major_load(a13_b, 13, 4, 13);
+    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char a14_b[52]; rt_fill_u8(&rng, a14_b, 52, RT_DOM_INT(0LL, 16LL));
+    u8m13x4 a14 = __builtin_matrix_column_major_load(a14_b, 13, 4, 13);
+    unsigned char src3[32]; rt_fill_u8(&rng, src3, 32, RT_DOM_FULL);
+    u8m13x8 r = k0092(a0, a1, a2, a3, s0, a4, a5, i0, i1, a6, a7, a8, n0, src0, s1, a9, n1, src1, n2, src2, a10, a11, a12, s2, s3, a13, s4, a14, src3);
+    unsigned char r_b[104]; __builtin_matrix_column_major_store(r, r_b, 13);
+    rt_out_u8("k0092", "ret", r_b, 104);
 }
 
-f64m9x4 k0093(i16m4x4 a0, u16m4x4 a1, i16m5x2 a2, unsigned long s0, i16m2x4 a3, long i0, unsigned char s1, unsigned short i1, long i2, unsigned short s2, f64m3x2 a4, const signed char *src0, signed char s3, f64m3x2_b a5, signed char s4, unsigned long s5, unsigned short s6, u16m3x5 a6, u16m3x5 a7, f64m9x4_b a8, float s7, int s8) {
-    i16m4x4 t0 = a0 * -2;
-    f64m3x2 t1 = k0085(a1, a2, s0, a3, i0, s1, i1, i2, s2, a4);
-    i8m3x3 t2 = __builtin_matrix_column_major_load(src0, 3, 3, 5) * s3;
-    __auto_type t3 = ({ __auto_type ins0 = (a5 + s4) * s5; ins0[1][0] = (unsigned int)s6; ins0; });
-    u16m3x5 t4 = a6 - a7;
-    return a8 * (unsigned short)s7 * s8;
+u32m6x3 k0093(i16m4x4 a0, i16m4x4 a1, short s0, i64m4x7 a2, unsigned short s1, unsigned short s2, i16m7x4 a3, i16m4x4_b a4, u32m6x3_b a5, double s3, i32m3x4 a6, unsigned int *dst0, i16m4x4 a7, unsigned short s4, unsigned long n0, short *dst1) {
+    i16m4x4 t0 = a0 - a1;
+    t0 -= s0;
+    i16m4x4_b t1 = (i16m4x7) (s1 + s2 + a2) * a3 - a4 - a1;
+    __builtin_matrix_column_major_store(a5 / s3 * (u32m3x4) a6, dst0, (K8 * 8) / K8);
+    __builtin_matrix_column_major_store(a7 * s4, dst1, n0);
+    return a5;
 }
 
 static void run_k0093(void) {
+    static const double s3_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0xf3a8fcc3bfb0b385ULL};
     short a0_b[16]; rt_fill_i16(&rng, a0_b, 16, RT_DOM_INT(-8LL, 8LL));
     i16m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
-    unsigned short a1_b[16]; rt_fill_u16(&rng, a1_b, 16, RT_DOM_INT(0LL, 16LL));
-    u16m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
-    short a2_b[10]; rt_fill_i16(&rng, a2_b, 10, RT_DOM_FULL);
-    i16m5x2 a2 = __builtin_matrix_column_major_load(a2_b, 5, 2, 5);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    short a3_b[8]; rt_fill_i16(&rng, a3_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i16m2x4 a3 = __builtin_matrix_column_major_load(a3_b, 2, 4, 2);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
-    double a4_b[6]; rt_fill_f64(&rng, a4_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x2 a4 = __builtin_matrix_column_major_load(a4_b, 3, 2, 3);
-    signed char src0[13]; rt_fill_i8(&rng, src0, 13, RT_DOM_FULL);
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    double a5_b[6]; rt_fill_f64(&rng, a5_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x2 a5 = __builtin_matrix_column_major_load(a5_b, 3, 2, 3);
-    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long s5; rt_fill_u64(&rng, &s5, 1, RT_DOM_FULL);
-    unsigned short s6; rt_fill_u16(&rng, &s6, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short a6_b[15]; rt_fill_u16(&rng, a6_b, 15, RT_DOM_INT(0LL, 16LL));
-    u16m3x5 a6 = __builtin_matrix_column_major_load(a6_b, 3, 5, 3);
-    unsigned short a7_b[15]; rt_fill_u16(&rng, a7_b, 15, RT_DOM_FULL);
-    u16m3x5 a7 = __builtin_matrix_column_major_load(a7_b, 3, 5, 3);
-    double a8_b[36]; rt_fill_f64(&rng, a8_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m9x4 a8 = __builtin_matrix_column_major_load(a8_b, 9, 4, 9);
-    float s7; rt_fill_f32(&rng, &s7, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    int s8; rt_fill_i32(&rng, &s8, 1, RT_DOM_INT(-8LL, 8LL));
-    f64m9x4 r = k0093(a0, a1, a2, s0, a3, i0, s1, i1, i2, s2, a4, src0, s3, a5, s4, s5, s6, a6, a7, a8, s7, s8);
-    double r_b[36]; __builtin_matrix_column_major_store(r, r_b, 9);
-    rt_out_f64("k0093", "ret", r_b, 36);
+    short a1_b[16]; rt_fill_i16(&rng, a1_b, 16, RT_DOM_FULL);
+    i16m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    long a2_b[28]; rt_fill_i64(&rng, a2_b, 28, RT_DOM_FULL);
+    i64m4x7 a2 = __builtin_matrix_column_major_load(a2_b, 4, 7, 4);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    short a3_b[28]; rt_fill_i16(&rng, a3_b, 28, RT_DOM_INT(-8LL, 8LL));
+    i16m7x4 a3 = __builtin_matrix_column_major_load(a3_b, 7, 4, 7);
+    short a4_b[16]; rt_fill_i16(&rng, a4_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i16m4x4 a4 = __builtin_matrix_column_major_load(a4_b, 4, 4, 4);
+    unsigned int a5_b[18]; rt_fill_u32(&rng, a5_b, 18, RT_DOM_FULL);
+    u32m6x3 a5 = __builtin_matrix_column_major_load(a5_b, 6, 3, 6);
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_FCHOICE(s3_dom));
+    int a6_b[12]; rt_fill_i32(&rng, a6_b, 12, RT_DOM_FULL);
+    i32m3x4 a6 = __builtin_matrix_column_major_load(a6_b, 3, 4, 3);
+    unsigned int dst0[31]; rt_fill_u32(&rng, dst0, 31, RT_DOM_INT(0LL, 16LL));
+    short a7_b[16]; rt_fill_i16(&rng, a7_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i16m4x4 a7 = __builtin_matrix_column_major_load(a7_b, 4, 4, 4);
+    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    short dst1[27]; rt_fill_i16(&rng, dst1, 27, RT_DOM_INT(-8LL, 8LL));
+    u32m6x3 r = k0093(a0, a1, s0, a2, s1, s2, a3, a4, a5, s3, a6, dst0, a7, s4, n0, dst1);
+    unsigned int r_b[18]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_u32("k0093", "ret", r_b, 18);
+    rt_out_u32("k0093", "dst0", dst0, 31);
+    rt_out_i16("k0093", "dst1", dst1, 27);
 }
 
-u8m4x2 k0094(u8m4x2_b a0) {
-    return -1 * a0;
+u8m4x2 k0094(u8m4x7 a0, u8m7x2 a1) {
+    return a0 * a1;
 }
 
 static void run_k0094(void) {
     rt_rng rng = {0x097f7877cd7b7f83ULL};
-    unsigned char a0_b[8]; rt_fill_u8(&rng, a0_b, 8, RT_DOM_FULL);
-    u8m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
-    u8m4x2 r = k0094(a0);
+    unsigned char a0_b[28]; rt_fill_u8(&rng, a0_b, 28, RT_DOM_INT(0LL, 16LL));
+    u8m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
+    unsigned char a1_b[14]; rt_fill_u8(&rng, a1_b, 14, RT_DOM_INT(0LL, 16LL));
+    u8m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
+    u8m4x2 r = k0094(a0, a1);
     unsigned char r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u8("k0094", "ret", r_b, 8);
 }
@@ -584,669 +642,713 @@ static void run_k0095(void) {
     rt_out_u16("k0095", "ret", r_b, 6);
 }
 
-u64m1x7 k0096(i8m16x3 a0, unsigned short i0, long i1, unsigned long i2, u64m7x1 a1, unsigned short i3, long i4, unsigned long s0, u64m7x1 a2, signed char s1) {
-    __auto_type t0 = a0;
-    if (i0 < 2) { t0[i1][i2] -= t0[1][(K8 * 2) / K8]; }
-    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[i3][i4] = s0; ins0; }) - a2) + s1;
+unsigned int k0096(const signed char *src0, i8m3x16 a0, const unsigned int *src1, float s0, u32m6x5 a1, unsigned long n0, const unsigned int *src2, const unsigned int *src3, u32m3x5 a2, unsigned long n1, unsigned int *dst0, long i0) {
+    __auto_type t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 16, 6) - a0);
+    __builtin_matrix_column_major_store((u32m6x5) __builtin_matrix_column_major_load(src1, 6, (K4 * 5) / K4, (K4 * 7) / K4) - (s0 ? a1 * __builtin_matrix_column_major_load(src2, 5, 5, n0) * a0[0][(K5 * 9) / K5] : __builtin_matrix_column_major_load(src3, 5 + 1, 3, 9) * a2 + a1), dst0, n1);
+    return a1[i0][0];
 }
 
 static void run_k0096(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x01fe2daadecd0574ULL};
+    signed char src0[93]; rt_fill_i8(&rng, src0, 93, RT_DOM_INT(-8LL, 8LL));
     signed char a0_b[48]; rt_fill_i8(&rng, a0_b, 48, RT_DOM_INT(-8LL, 8LL));
-    i8m16x3 a0 = __builtin_matrix_column_major_load(a0_b, 16, 3, 16);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long a1_b[7]; rt_fill_u64(&rng, a1_b, 7, RT_DOM_FULL);
-    u64m7x1 a1 = __builtin_matrix_column_major_load(a1_b, 7, 1, 7);
-    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 6LL));
-    long i4; rt_fill_i64(&rng, &i4, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long a2_b[7]; rt_fill_u64(&rng, a2_b, 7, RT_DOM_FULL);
-    u64m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    u64m1x7 r = k0096(a0, i0, i1, i2, a1, i3, i4, s0, a2, s1);
-    unsigned long r_b[7]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u64("k0096", "ret", r_b, 7);
+    i8m3x16 a0 = __builtin_matrix_column_major_load(a0_b, 3, 16, 3);
+    unsigned int src1[36]; rt_fill_u32(&rng, src1, 36, RT_DOM_INT(0LL, 16LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned int a1_b[30]; rt_fill_u32(&rng, a1_b, 30, RT_DOM_FULL);
+    u32m6x5 a1 = __builtin_matrix_column_major_load(a1_b, 6, 5, 6);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    unsigned int src2[37]; rt_fill_u32(&rng, src2, 37, RT_DOM_INT(0LL, 16LL));
+    unsigned int src3[24]; rt_fill_u32(&rng, src3, 24, RT_DOM_INT(0LL, 16LL));
+    unsigned int a2_b[15]; rt_fill_u32(&rng, a2_b, 15, RT_DOM_INT(0LL, 16LL));
+    u32m3x5 a2 = __builtin_matrix_column_major_load(a2_b, 3, 5, 3);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(6LL, 9LL));
+    unsigned int dst0[44]; rt_fill_u32(&rng, dst0, 44, RT_DOM_FULL);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned int r = k0096(src0, a0, src1, s0, a1, n0, src2, src3, a2, n1, dst0, i0);
+    rt_out_u32("k0096", "ret", &r, 1);
+    rt_out_u32("k0096", "dst0", dst0, 44);
 }
 
-unsigned char k0097(i32m7x4 a0, unsigned char i0, int *dst0, u8m7x2_b a1, i32m2x4_b a2, u8m7x8 a3, u8m8x2 a4, unsigned long s0, unsigned long n0, unsigned char *dst1) {
-    __builtin_matrix_column_major_store(a0 + a0[i0][1], dst0, 10);
-    i32m7x4_b t0 = (i32m7x2) a1 * (a2 * a1[3][1]);
-    __builtin_matrix_column_major_store(a3 * a4 / s0, dst1, n0);
-    return a3[6][7];
+f64m7x8 k0097(i32m7x4 a0, int *dst0, f32m1x3 a1, f32m3x3_b a2, f32m3x4 a3, unsigned char i0, long i1, signed char s0, unsigned char s1, f32m1x4_b a4, unsigned short i2, long i3, unsigned long n0, const float *src0, short s2, unsigned long s3, const double *src1, f64m4x7_b a5, const double *src2, unsigned int s4) {
+    __builtin_matrix_column_major_store(a0, dst0, 9);
+    __auto_type t0 = a1 * a2 * ({ __auto_type ins0 = a3; ins0[2][i0] = a1[0][0]; ins0; }) - a3[0][i1];
+    t0 = (s0 ? s1 ? ({ __auto_type ins1 = a4; ins1[i2][i3] = 5; ins1; }) : __builtin_matrix_column_major_load(src0, 1, 9 - K5, n0) : a4 + (unsigned int)s2) + (s3 * t0 - a4);
+    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 8, 4, 8) * a5 * -6.75) - __builtin_matrix_column_major_load(src2, 7, 8, 8) - s4;
 }
 
 static void run_k0097(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double src1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double src2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x8b13f5461dc68bdcULL};
     int a0_b[28]; rt_fill_i32(&rng, a0_b, 28, RT_DOM_FULL);
     i32m7x4 a0 = __builtin_matrix_column_major_load(a0_b, 7, 4, 7);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    int dst0[38]; rt_fill_i32(&rng, dst0, 38, RT_DOM_FULL);
-    unsigned char a1_b[14]; rt_fill_u8(&rng, a1_b, 14, RT_DOM_INT(0LL, 16LL));
-    u8m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
-    int a2_b[8]; rt_fill_i32(&rng, a2_b, 8, RT_DOM_FULL);
-    i32m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
-    unsigned char a3_b[56]; rt_fill_u8(&rng, a3_b, 56, RT_DOM_FULL);
-    u8m7x8 a3 = __builtin_matrix_column_major_load(a3_b, 7, 8, 7);
-    unsigned char a4_b[16]; rt_fill_u8(&rng, a4_b, 16, RT_DOM_FULL);
-    u8m8x2 a4 = __builtin_matrix_column_major_load(a4_b, 8, 2, 8);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
-    unsigned char dst1[18]; rt_fill_u8(&rng, dst1, 18, RT_DOM_INT(0LL, 16LL));
-    unsigned char r = k0097(a0, i0, dst0, a1, a2, a3, a4, s0, n0, dst1);
-    rt_out_u8("k0097", "ret", &r, 1);
-    rt_out_i32("k0097", "dst0", dst0, 38);
-    rt_out_u8("k0097", "dst1", dst1, 18);
+    int dst0[35]; rt_fill_i32(&rng, dst0, 35, RT_DOM_FULL);
+    float a1_b[3]; rt_fill_f32(&rng, a1_b, 3, RT_DOM_FCHOICE(a1_dom));
+    f32m1x3 a1 = __builtin_matrix_column_major_load(a1_b, 1, 3, 1);
+    float a2_b[9]; rt_fill_f32(&rng, a2_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
+    float a3_b[12]; rt_fill_f32(&rng, a3_b, 12, RT_DOM_FCHOICE(a3_dom));
+    f32m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    float a4_b[4]; rt_fill_f32(&rng, a4_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    float src0[14]; rt_fill_f32(&rng, src0, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
+    double src1[34]; rt_fill_f64(&rng, src1, 34, RT_DOM_FCHOICE(src1_dom));
+    double a5_b[28]; rt_fill_f64(&rng, a5_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x7 a5 = __builtin_matrix_column_major_load(a5_b, 4, 7, 4);
+    double src2[65]; rt_fill_f64(&rng, src2, 65, RT_DOM_FCHOICE(src2_dom));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
+    f64m7x8 r = k0097(a0, dst0, a1, a2, a3, i0, i1, s0, s1, a4, i2, i3, n0, src0, s2, s3, src1, a5, src2, s4);
+    double r_b[56]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_f64("k0097", "ret", r_b, 56);
+    rt_out_i32("k0097", "dst0", dst0, 35);
 }
 
-i8m14x4 k0098(u32m1x1 a0, u32m1x1 a1, unsigned long n0, unsigned int *dst0, i8m14x7_b a2, i8m14x7 a3, signed char s0, i8m14x4 a4, i8m4x7 a5, i8m14x4 a6, i8m4x2 a7, i8m2x7_b a8, i8m14x4 a9, int i0, i8m14x2_b a10, i8m2x4 a11) {
-    __builtin_matrix_column_major_store(a0 + a1, dst0, n0);
-    __auto_type t0 = a2 - a2 - a3 + (s0 + a3 + (a4 * a5)[2][0]) + a6 * (a7 * a8);
-    return ({ __auto_type ins0 = a9; ins0[2][i0] = (a10 * a11)[0][1]; ins0; });
+u32m7x7 k0098(u32m1x2_b a0, const unsigned int *src0, unsigned int *dst0, u32m7x1_b a1, u32m7x7 a2, u32m7x2 a3) {
+    __builtin_matrix_column_major_store(a0 * __builtin_matrix_column_major_load(src0, 2, 1, 5), dst0, 2);
+    __auto_type t0 = __builtin_matrix_transpose(a1) * (a2 * a3) + a0;
+    return a2;
 }
 
 static void run_k0098(void) {
     rt_rng rng = {0x06c6021e3af6f4faULL};
-    unsigned int a0_b[1]; rt_fill_u32(&rng, a0_b, 1, RT_DOM_FULL);
-    u32m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
-    unsigned int a1_b[1]; rt_fill_u32(&rng, a1_b, 1, RT_DOM_INT(0LL, 16LL));
-    u32m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned int dst0[1]; rt_fill_u32(&rng, dst0, 1, RT_DOM_INT(0LL, 16LL));
-    signed char a2_b[98]; rt_fill_i8(&rng, a2_b, 98, RT_DOM_FULL);
-    i8m14x7 a2 = __builtin_matrix_column_major_load(a2_b, 14, 7, 14);
-    signed char a3_b[98]; rt_fill_i8(&rng, a3_b, 98, RT_DOM_FULL);
-    i8m14x7 a3 = __builtin_matrix_column_major_load(a3_b, 14, 7, 14);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a4_b[56]; rt_fill_i8(&rng, a4_b, 56, RT_DOM_INT(-8LL, 8LL));
-    i8m14x4 a4 = __builtin_matrix_column_major_load(a4_b, 14, 4, 14);
-    signed char a5_b[28]; rt_fill_i8(&rng, a5_b, 28, RT_DOM_FULL);
-    i8m4x7 a5 = __builtin_matrix_column_major_load(a5_b, 4, 7, 4);
-    signed char a6_b[56]; rt_fill_i8(&rng, a6_b, 56, RT_DOM_FULL);
-    i8m14x4 a6 = __builtin_matrix_column_major_load(a6_b, 14, 4, 14);
-    signed char a7_b[8]; rt_fill_i8(&rng, a7_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i8m4x2 a7 = __builtin_matrix_column_major_load(a7_b, 4, 2, 4);
-    signed char a8_b[14]; rt_fill_i8(&rng, a8_b, 14, RT_DOM_FULL);
-    i8m2x7 a8 = __builtin_matrix_column_major_load(a8_b, 2, 7, 2);
-    signed char a9_b[56]; rt_fill_i8(&rng, a9_b, 56, RT_DOM_INT(-8LL, 8LL));
-    i8m14x4 a9 = __builtin_matrix_column_major_load(a9_b, 14, 4, 14);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    signed char a10_b[28]; rt_fill_i8(&rng, a10_b, 28, RT_DOM_FULL);
-    i8m14x2 a10 = __builtin_matrix_column_major_load(a10_b, 14, 2, 14);
-    signed char a11_b[8]; rt_fill_i8(&rng, a11_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i8m2x4 a11 = __builtin_matrix_column_major_load(a11_b, 2, 4, 2);
-    i8m14x4 r = k0098(a0, a1, n0, dst0, a2, a3, s0, a4, a5, a6, a7, a8, a9, i0, a10, a11);
-    signed char r_b[56]; __builtin_matrix_column_major_store(r, r_b, 14);
-    rt_out_i8("k0098", "ret", r_b, 56);
+    unsigned int a0_b[2]; rt_fill_u32(&rng, a0_b, 2, RT_DOM_INT(0LL, 16LL));
+    u32m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
+    unsigned int src0[2]; rt_fill_u32(&rng, src0, 2, RT_DOM_INT(0LL, 16LL));
+    unsigned int dst0[1]; rt_fill_u32(&rng, dst0, 1, RT_DOM_FULL);
+    unsigned int a1_b[7]; rt_fill_u32(&rng, a1_b, 7, RT_DOM_INT(0LL, 16LL));
+    u32m7x1 a1 = __builtin_matrix_column_major_load(a1_b, 7, 1, 7);
+    unsigned int a2_b[49]; rt_fill_u32(&rng, a2_b, 49, RT_DOM_INT(0LL, 16LL));
+    u32m7x7 a2 = __builtin_matrix_column_major_load(a2_b, 7, 7, 7);
+    unsigned int a3_b[14]; rt_fill_u32(&rng, a3_b, 14, RT_DOM_FULL);
+    u32m7x2 a3 = __builtin_matrix_column_major_load(a3_b, 7, 2, 7);
+    u32m7x7 r = k0098(a0, src0, dst0, a1, a2, a3);
+    unsigned int r_b[49]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_u32("k0098", "ret", r_b, 49);
     rt_out_u32("k0098", "dst0", dst0, 1);
 }
 
-u32m3x15 k0099(i32m7x6 a0, unsigned short s0, int *dst0, u8m4x2 a1, i32m7x4 a2, i32m4x6_b a3, short s1, unsigned long n0, int *dst1, u32m3x15 a4) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(s0 - a0) / 4L), dst0, 6 + 1);
-    u8m4x2 t0 = k0094(a1);
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a2 * a3 + a2[1][3]; ins0[3][K2] = s1; ins0; }), dst1, n0);
-    return a4 - a4;
+i32m6x6 k0099(i32m6x6 a0, signed char s0, const int *src0, unsigned long n0, const int *src1, const int *src2, int *dst0, i16m1x6 a1, unsigned short i0, short s1, short s2, const int *src3, i32m6x5 a2, i32m5x6_b a3) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose((a0 + a0) / 2 * (s0 ? __builtin_matrix_column_major_load(src0, 6, 4, 9) * __builtin_matrix_column_major_load(src1, 4, 7, n0) : __builtin_matrix_column_major_load(src2, 6, 7, 8))), dst0, K5 * 2);
+    __auto_type t0 = __builtin_matrix_transpose(a1 + a1);
+    if (i0 < 1) { t0[4][(K4 * 0) / K4] = s2; }
+    return (__builtin_matrix_column_major_load(src3, 6, (K5 * 5) / K5, 8) - a2) * (a3 * 223UL);
 }
 
 static void run_k0099(void) {
     rt_rng rng = {0xc8b37d06321342d4ULL};
-    int a0_b[42]; rt_fill_i32(&rng, a0_b, 42, RT_DOM_INT(-8LL, 8LL));
-    i32m7x6 a0 = __builtin_matrix_column_major_load(a0_b, 7, 6, 7);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    int dst0[43]; rt_fill_i32(&rng, dst0, 43, RT_DOM_FULL);
-    unsigned char a1_b[8]; rt_fill_u8(&rng, a1_b, 8, RT_DOM_FULL);
-    u8m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
-    int a2_b[28]; rt_fill_i32(&rng, a2_b, 28, RT_DOM_FULL);
-    i32m7x4 a2 = __builtin_matrix_column_major_load(a2_b, 7, 4, 7);
-    int a3_b[24]; rt_fill_i32(&rng, a3_b, 24, RT_DOM_FULL);
-    i32m4x6 a3 = __builtin_matrix_column_major_load(a3_b, 4, 6, 4);
+    int a0_b[36]; rt_fill_i32(&rng, a0_b, 36, RT_DOM_INT(-8LL, 8LL));
+    i32m6x6 a0 = __builtin_matrix_column_major_load(a0_b, 6, 6, 6);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    int src0[33]; rt_fill_i32(&rng, src0, 33, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    int src1[46]; rt_fill_i32(&rng, src1, 46, RT_DOM_INT(-8LL, 8LL));
+    int src2[54]; rt_fill_i32(&rng, src2, 54, RT_DOM_FULL);
+    int dst0[59]; rt_fill_i32(&rng, dst0, 59, RT_DOM_FULL);
+    short a1_b[6]; rt_fill_i16(&rng, a1_b, 6, RT_DOM_FULL);
+    i16m1x6 a1 = __builtin_matrix_column_major_load(a1_b, 1, 6, 1);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
     short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
-    int dst1[57]; rt_fill_i32(&rng, dst1, 57, RT_DOM_FULL);
-    unsigned int a4_b[45]; rt_fill_u32(&rng, a4_b, 45, RT_DOM_FULL);
-    u32m3x15 a4 = __builtin_matrix_column_major_load(a4_b, 3, 15, 3);
-    u32m3x15 r = k0099(a0, s0, dst0, a1, a2, a3, s1, n0, dst1, a4);
-    unsigned int r_b[45]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u32("k0099", "ret", r_b, 45);
-    rt_out_i32("k0099", "dst0", dst0, 43);
-    rt_out_i32("k0099", "dst1", dst1, 57);
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    int src3[39]; rt_fill_i32(&rng, src3, 39, RT_DOM_FULL);
+    int a2_b[30]; rt_fill_i32(&rng, a2_b, 30, RT_DOM_INT(-8LL, 8LL));
+    i32m6x5 a2 = __builtin_matrix_column_major_load(a2_b, 6, 5, 6);
+    int a3_b[30]; rt_fill_i32(&rng, a3_b, 30, RT_DOM_FULL);
+    i32m5x6 a3 = __builtin_matrix_column_major_load(a3_b, 5, 6, 5);
+    i32m6x6 r = k0099(a0, s0, src0, n0, src1, src2, dst0, a1, i0, s1, s2, src3, a2, a3);
+    int r_b[36]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_i32("k0099", "ret", r_b, 36);
+    rt_out_i32("k0099", "dst0", dst0, 59);
 }
 
-u16m4x12 k0100(i16m1x1 a0, unsigned long n0, short *dst0, unsigned long n1, const int *src0, i16m1x1 a1, i16m1x8 a2, i16m8x1 a3, const short *src1, const short *src2, i16m1x1 a4, const unsigned long *src3, signed char s0, unsigned long n2, short *dst1, u16m12x4 a5, u16m4x4 a6) {
-    __builtin_matrix_column_major_store(a0, dst0, n0);
-    i16m1x1 t0 = __builtin_matrix_transpose((i16m1x1) __builtin_matrix_column_major_load(src0, 1, 1, n1)) - a1;
-    __builtin_matrix_column_major_store(a2 * a3 - __builtin_matrix_column_major_load(src1, 1, 1, 1) * a0 + t0 - (__builtin_matrix_column_major_load(src2, 1, 1, 3) - a4 - a1 + a2[0][2]) - (i16m1x1) ({ __auto_type ins0 = __builtin_matrix_column_major_load(src3, 1, 1, 2 + 1); ins0[0][5 - K5] = s0; ins0; }), dst1, n2);
-    return __builtin_matrix_transpose(a5 * a6);
+i64m7x3 k0100(const short *src0, short *dst0, i64m7x3_b a0, unsigned long n0, const unsigned long *src1, unsigned long *dst1, unsigned int s0, const double *src2, const double *src3, f64m4x3 a1, f64m4x5 a2, f64m5x3 a3, i64m3x7 a4, long i0, float s1, long i1) {
+    __builtin_matrix_column_major_store((i16m1x1) __builtin_matrix_column_major_load(src0, (K4 * 1) / K4, 1, 3), dst0, 2);
+    __builtin_matrix_column_major_store((u64m7x3) a0 + __builtin_matrix_column_major_load(src1, 7, 3, n0), dst1, K5 + 3);
+    f64m4x3 t0 = (f64m4x3) (s0 ? __builtin_matrix_column_major_load(src2, 4, 3, 5) - __builtin_matrix_column_major_load(src3, 4, 3, 4) + a1 : a2 * a3);
+    return __builtin_matrix_transpose(({ __auto_type ins1 = ({ __auto_type ins0 = a4; ins0[i0][6] = s1; ins0; }); ins1[i1][K2 + 1] = 203; ins1; }));
 }
 
 static void run_k0100(void) {
     rt_rng rng = {0x4295971cf91ae54fULL};
-    short a0_b[1]; rt_fill_i16(&rng, a0_b, 1, RT_DOM_INT(-8LL, 8LL));
-    i16m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    short dst0[2]; rt_fill_i16(&rng, dst0, 2, RT_DOM_FULL);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
-    int src0[2]; rt_fill_i32(&rng, src0, 2, RT_DOM_INT(-8LL, 8LL));
-    short a1_b[1]; rt_fill_i16(&rng, a1_b, 1, RT_DOM_INT(-8LL, 8LL));
-    i16m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
-    short a2_b[8]; rt_fill_i16(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i16m1x8 a2 = __builtin_matrix_column_major_load(a2_b, 1, 8, 1);
-    short a3_b[8]; rt_fill_i16(&rng, a3_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i16m8x1 a3 = __builtin_matrix_column_major_load(a3_b, 8, 1, 8);
-    short src1[2]; rt_fill_i16(&rng, src1, 2, RT_DOM_FULL);
-    short src2[3]; rt_fill_i16(&rng, src2, 3, RT_DOM_FULL);
-    short a4_b[1]; rt_fill_i16(&rng, a4_b, 1, RT_DOM_FULL);
-    i16m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
-    unsigned long src3[1]; rt_fill_u64(&rng, src3, 1, RT_DOM_FULL);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(1LL, 4LL));
-    short dst1[3]; rt_fill_i16(&rng, dst1, 3, RT_DOM_FULL);
-    unsigned short a5_b[48]; rt_fill_u16(&rng, a5_b, 48, RT_DOM_INT(0LL, 16LL));
-    u16m12x4 a5 = __builtin_matrix_column_major_load(a5_b, 12, 4, 12);
-    unsigned short a6_b[16]; rt_fill_u16(&rng, a6_b, 16, RT_DOM_FULL);
-    u16m4x4 a6 = __builtin_matrix_column_major_load(a6_b, 4, 4, 4);
-    u16m4x12 r = k0100(a0, n0, dst0, n1, src0, a1, a2, a3, src1, src2, a4, src3, s0, n2, dst1, a5, a6);
-    unsigned short r_b[48]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u16("k0100", "ret", r_b, 48);
-    rt_out_i16("k0100", "dst0", dst0, 2);
-    rt_out_i16("k0100", "dst1", dst1, 3);
+    short src0[1]; rt_fill_i16(&rng, src0, 1, RT_DOM_INT(-8LL, 8LL));
+    short dst0[1]; rt_fill_i16(&rng, dst0, 1, RT_DOM_FULL);
+    long a0_b[21]; rt_fill_i64(&rng, a0_b, 21, RT_DOM_INT(-8LL, 8LL));
+    i64m7x3 a0 = __builtin_matrix_column_major_load(a0_b, 7, 3, 7);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    unsigned long src1[29]; rt_fill_u64(&rng, src1, 29, RT_DOM_INT(0LL, 16LL));
+    unsigned long dst1[23]; rt_fill_u64(&rng, dst1, 23, RT_DOM_INT(0LL, 16LL));
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    double src2[14]; rt_fill_f64(&rng, src2, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double src3[12]; rt_fill_f64(&rng, src3, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a1_b[12]; rt_fill_f64(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
+    double a2_b[20]; rt_fill_f64(&rng, a2_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x5 a2 = __builtin_matrix_column_major_load(a2_b, 4, 5, 4);
+    double a3_b[15]; rt_fill_f64(&rng, a3_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m5x3 a3 = __builtin_matrix_column_major_load(a3_b, 5, 3, 5);
+    long a4_b[21]; rt_fill_i64(&rng, a4_b, 21, RT_DOM_INT(-8LL, 8LL));
+    i64m3x7 a4 = __builtin_matrix_column_major_load(a4_b, 3, 7, 3);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    i64m7x3 r = k0100(src0, dst0, a0, n0, src1, dst1, s0, src2, src3, a1, a2, a3, a4, i0, s1, i1);
+    long r_b[21]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i64("k0100", "ret", r_b, 21);
+    rt_out_i16("k0100", "dst0", dst0, 1);
+    rt_out_u64("k0100", "dst1", dst1, 23);
 }
 
-f64m9x4 k0101(f64m9x4 a0, const double *src0, unsigned long s0, unsigned long s1, unsigned int s2, f64m9x4 a1, unsigned short s3, f64m9x3_b a2, f64m3x6 a3, f64m6x4 a4, f64m9x4 a5, unsigned long s4, unsigned long s5) {
-    __auto_type t0 = (s0 + s1 + a0 * __builtin_matrix_column_major_load(src0, 4, 9, 4)) * (a0 * s2 + a1);
-    t0 *= s3;
-    t0 = a0[1][3] * a2 * a3 * (a4 - a4) - (s4 + a5);
-    return (a0 - a5) / s5;
+void k0101(float s0, f64m9x4 a0, float s1, unsigned long s2, unsigned long s3, const signed char *src0, i8m2x4 a1, unsigned long n0, const unsigned char *src1, unsigned char s4, u8m8x3 a2, const unsigned char *src2, int s5, u8m4x10 a3, signed char s6, unsigned long n1, unsigned char *dst0) {
+    __auto_type t0 = s0 ? a0[7][1] * ({ __auto_type ins0 = a0; ins0[5][3] = s1; ins0; }) : a0;
+    t0 -= s2 * s3;
+    f64m2x4_b t1 = (f64m2x4) (__builtin_matrix_column_major_load(src0, 2, K2 * 2, 5) + a1);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 10, 8, n0) * s4 * a2) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, K3 + 1, 10, 7) * (short)s5 - a3 / s6)), dst0, n1);
 }
 
 static void run_k0101(void) {
-    static const long long s5_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const long long s6_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x2f125d22588407bdULL};
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
     double a0_b[36]; rt_fill_f64(&rng, a0_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f64m9x4 a0 = __builtin_matrix_column_major_load(a0_b, 9, 4, 9);
-    double src0[36]; rt_fill_f64(&rng, src0, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    double a1_b[36]; rt_fill_f64(&rng, a1_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m9x4 a1 = __builtin_matrix_column_major_load(a1_b, 9, 4, 9);
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_FULL);
-    double a2_b[27]; rt_fill_f64(&rng, a2_b, 27, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m9x3 a2 = __builtin_matrix_column_major_load(a2_b, 9, 3, 9);
-    double a3_b[18]; rt_fill_f64(&rng, a3_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x6 a3 = __builtin_matrix_column_major_load(a3_b, 3, 6, 3);
-    double a4_b[24]; rt_fill_f64(&rng, a4_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x4 a4 = __builtin_matrix_column_major_load(a4_b, 6, 4, 6);
-    double a5_b[36]; rt_fill_f64(&rng, a5_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m9x4 a5 = __builtin_matrix_column_major_load(a5_b, 9, 4, 9);
-    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long s5; rt_fill_u64(&rng, &s5, 1, RT_DOM_ICHOICE(s5_dom));
-    f64m9x4 r = k0101(a0, src0, s0, s1, s2, a1, s3, a2, a3, a4, a5, s4, s5);
-    double r_b[36]; __builtin_matrix_column_major_store(r, r_b, 9);
-    rt_out_f64("k0101", "ret", r_b, 36);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
+    signed char src0[19]; rt_fill_i8(&rng, src0, 19, RT_DOM_INT(-8LL, 8LL));
+    signed char a1_b[8]; rt_fill_i8(&rng, a1_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(10LL, 13LL));
+    unsigned char src1[101]; rt_fill_u8(&rng, src1, 101, RT_DOM_FULL);
+    unsigned char s4; rt_fill_u8(&rng, &s4, 1, RT_DOM_FULL);
+    unsigned char a2_b[24]; rt_fill_u8(&rng, a2_b, 24, RT_DOM_INT(0LL, 16LL));
+    u8m8x3 a2 = __builtin_matrix_column_major_load(a2_b, 8, 3, 8);
+    unsigned char src2[67]; rt_fill_u8(&rng, src2, 67, RT_DOM_FULL);
+    int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char a3_b[40]; rt_fill_u8(&rng, a3_b, 40, RT_DOM_INT(0LL, 16LL));
+    u8m4x10 a3 = __builtin_matrix_column_major_load(a3_b, 4, 10, 4);
+    signed char s6; rt_fill_i8(&rng, &s6, 1, RT_DOM_ICHOICE(s6_dom));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned char dst0[20]; rt_fill_u8(&rng, dst0, 20, RT_DOM_INT(0LL, 16LL));
+    k0101(s0, a0, s1, s2, s3, src0, a1, n0, src1, s4, a2, src2, s5, a3, s6, n1, dst0);
+    rt_out_u8("k0101", "dst0", dst0, 20);
 }
 
-void k0102(i64m4x4 a0, i64m4x3 a1, int s0, int i0, unsigned int s1, i64m4x3 a2, i64m3x4 a3, i64m4x3 a4, i64m4x6 a5, i64m6x3 a6, unsigned short s2, i64m4x4 a7, float s3, unsigned char i1, unsigned char i2, const long *src0, i64m4x4 a8, int s4, int s5, unsigned long n0, const int *src1, long *dst0) {
-    __auto_type t0 = k0086(a0, a1, s0);
-    if (i0 < 1) { t0 *= s1; }
-    i64m4x3 t1 = a2 * a3 * (a4 + t0) * (a3 * a5) * (a6 + s2);
-    i64m3x4 t2 = ({ __auto_type ins0 = a3 * a7 * s3; ins0[i1][0] = a4[i2][(K4 * 0) / K4]; ins0; });
-    t2 *= __builtin_matrix_column_major_load(src0, 4, K2 + 2, 4) + a8 + (s4 + s5);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose((i64m3x4) __builtin_matrix_column_major_load(src1, 3, 4, n0))), dst0, 11 - K5);
+i8m2x9 k0102(double s0, u64m8x4 a0, u64m4x2 a1, unsigned int i0, int s1, u64m7x4 a2, u64m4x4 a3, int i1, unsigned int s2, const unsigned long *src0, u64m3x4 a4, const unsigned long *src1, long i2, unsigned long i3, f64m3x14 a5, f64m14x2 a6, unsigned long s3, double s4, u64m4x1 a7, u64m1x4 a8, const signed char *src2) {
+    __auto_type t0 = k0082(s0, a0, a1, i0, s1, a2, a3);
+    if (i1 < 1) { t0 *= s2; }
+    u64m7x4 t1 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 7, 3, 8) * a4 / 4 - __builtin_matrix_column_major_load(src1, 7, 3, 7) * a4; ins0[4][3] = -1; ins0; });
+    t1[i2][i3] = (unsigned long)s4;
+    t0 *= a7 * a8;
+    return __builtin_matrix_column_major_load(src2, 2, 9, 5);
 }
 
 static void run_k0102(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const double a6_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x83477ebdcce093cbULL};
-    long a0_b[16]; rt_fill_i64(&rng, a0_b, 16, RT_DOM_FULL);
-    i64m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
-    long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_FULL);
-    i64m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    long a2_b[12]; rt_fill_i64(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i64m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
-    long a3_b[12]; rt_fill_i64(&rng, a3_b, 12, RT_DOM_FULL);
-    i64m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
-    long a4_b[12]; rt_fill_i64(&rng, a4_b, 12, RT_DOM_FULL);
-    i64m4x3 a4 = __builtin_matrix_column_major_load(a4_b, 4, 3, 4);
-    long a5_b[24]; rt_fill_i64(&rng, a5_b, 24, RT_DOM_FULL);
-    i64m4x6 a5 = __builtin_matrix_column_major_load(a5_b, 4, 6, 4);
-    long a6_b[18]; rt_fill_i64(&rng, a6_b, 18, RT_DOM_FULL);
-    i64m6x3 a6 = __builtin_matrix_column_major_load(a6_b, 6, 3, 6);
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    long a7_b[16]; rt_fill_i64(&rng, a7_b, 16, RT_DOM_FULL);
-    i64m4x4 a7 = __builtin_matrix_column_major_load(a7_b, 4, 4, 4);
-    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    long src0[16]; rt_fill_i64(&rng, src0, 16, RT_DOM_FULL);
-    long a8_b[16]; rt_fill_i64(&rng, a8_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i64m4x4 a8 = __builtin_matrix_column_major_load(a8_b, 4, 4, 4);
-    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    int src1[22]; rt_fill_i32(&rng, src1, 22, RT_DOM_FULL);
-    long dst0[21]; rt_fill_i64(&rng, dst0, 21, RT_DOM_INT(-8LL, 8LL));
-    k0102(a0, a1, s0, i0, s1, a2, a3, a4, a5, a6, s2, a7, s3, i1, i2, src0, a8, s4, s5, n0, src1, dst0);
-    rt_out_i64("k0102", "dst0", dst0, 21);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned long a0_b[32]; rt_fill_u64(&rng, a0_b, 32, RT_DOM_FULL);
+    u64m8x4 a0 = __builtin_matrix_column_major_load(a0_b, 8, 4, 8);
+    unsigned long a1_b[8]; rt_fill_u64(&rng, a1_b, 8, RT_DOM_INT(0LL, 16LL));
+    u64m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a2_b[28]; rt_fill_u64(&rng, a2_b, 28, RT_DOM_INT(0LL, 16LL));
+    u64m7x4 a2 = __builtin_matrix_column_major_load(a2_b, 7, 4, 7);
+    unsigned long a3_b[16]; rt_fill_u64(&rng, a3_b, 16, RT_DOM_INT(0LL, 16LL));
+    u64m4x4 a3 = __builtin_matrix_column_major_load(a3_b, 4, 4, 4);
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long src0[24]; rt_fill_u64(&rng, src0, 24, RT_DOM_FULL);
+    unsigned long a4_b[12]; rt_fill_u64(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
+    u64m3x4 a4 = __builtin_matrix_column_major_load(a4_b, 3, 4, 3);
+    unsigned long src1[22]; rt_fill_u64(&rng, src1, 22, RT_DOM_INT(0LL, 16LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    double a5_b[42]; rt_fill_f64(&rng, a5_b, 42, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x14 a5 = __builtin_matrix_column_major_load(a5_b, 3, 14, 3);
+    double a6_b[28]; rt_fill_f64(&rng, a6_b, 28, RT_DOM_FCHOICE(a6_dom));
+    f64m14x2 a6 = __builtin_matrix_column_major_load(a6_b, 14, 2, 14);
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
+    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned long a7_b[4]; rt_fill_u64(&rng, a7_b, 4, RT_DOM_FULL);
+    u64m4x1 a7 = __builtin_matrix_column_major_load(a7_b, 4, 1, 4);
+    unsigned long a8_b[4]; rt_fill_u64(&rng, a8_b, 4, RT_DOM_FULL);
+    u64m1x4 a8 = __builtin_matrix_column_major_load(a8_b, 1, 4, 1);
+    signed char src2[44]; rt_fill_i8(&rng, src2, 44, RT_DOM_FULL);
+    i8m2x9 r = k0102(s0, a0, a1, i0, s1, a2, a3, i1, s2, src0, a4, src1, i2, i3, a5, a6, s3, s4, a7, a8, src2);
+    signed char r_b[18]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_i8("k0102", "ret", r_b, 18);
 }
 
-u16m1x2 k0103(u16m1x2 a0, float s0, i64m4x4 a1, i64m4x3 a2, int s1, unsigned int i0, unsigned short s2, const unsigned short *src0, u16m6x1 a3, i32m2x1 a4) {
-    u16m1x2 t0 = a0 - s0 + a0[(K4 * 0) / K4][1] + 7UL;
-    i64m4x3 t1 = k0086(a1, a2, s1);
-    t0[0][i0] = s2;
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 6, 3 + 1) * a3 - (u16m2x1) a4);
+i32m2x8 k0103(u16m1x8 a0, u16m8x2 a1, u16m1x2 a2, unsigned short s0, const unsigned short *src0, unsigned long n0, const unsigned short *src1, i32m3x3 a3, i32m3x3 a4, i32m3x3 a5, const int *src2, i32m3x1 a6, int s1, float s2, unsigned short s3, unsigned char i0, long i1, i32m2x8 a7) {
+    u16m1x2 t0 = a0 * a1 + a2 - __builtin_matrix_transpose(s0 ? __builtin_matrix_column_major_load(src0, 1 + 1, 1, 5) : __builtin_matrix_column_major_load(src1, 2, 1, n0));
+    __auto_type t1 = (a3 - a4 - (a5 + a5)) * __builtin_matrix_column_major_load(src2, 3, 1, 4) - ({ __auto_type ins0 = s1 - a5 * a6; ins0[1][0] = (unsigned char)s2; ins0; }) + s3;
+    if (i0 < 2) { t1[i1][0] = a3[2][1]; }
+    return a7;
 }
 
 static void run_k0103(void) {
     rt_rng rng = {0x5045ca8e800ebb10ULL};
-    unsigned short a0_b[2]; rt_fill_u16(&rng, a0_b, 2, RT_DOM_INT(0LL, 16LL));
-    u16m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    long a1_b[16]; rt_fill_i64(&rng, a1_b, 16, RT_DOM_FULL);
-    i64m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
-    long a2_b[12]; rt_fill_i64(&rng, a2_b, 12, RT_DOM_FULL);
-    i64m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short src0[22]; rt_fill_u16(&rng, src0, 22, RT_DOM_INT(0LL, 16LL));
-    unsigned short a3_b[6]; rt_fill_u16(&rng, a3_b, 6, RT_DOM_INT(0LL, 16LL));
-    u16m6x1 a3 = __builtin_matrix_column_major_load(a3_b, 6, 1, 6);
-    int a4_b[2]; rt_fill_i32(&rng, a4_b, 2, RT_DOM_FULL);
-    i32m2x1 a4 = __builtin_matrix_column_major_load(a4_b, 2, 1, 2);
-    u16m1x2 r = k0103(a0, s0, a1, a2, s1, i0, s2, src0, a3, a4);
-    unsigned short r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u16("k0103", "ret", r_b, 2);
+    unsigned short a0_b[8]; rt_fill_u16(&rng, a0_b, 8, RT_DOM_FULL);
+    u16m1x8 a0 = __builtin_matrix_column_major_load(a0_b, 1, 8, 1);
+    unsigned short a1_b[16]; rt_fill_u16(&rng, a1_b, 16, RT_DOM_FULL);
+    u16m8x2 a1 = __builtin_matrix_column_major_load(a1_b, 8, 2, 8);
+    unsigned short a2_b[2]; rt_fill_u16(&rng, a2_b, 2, RT_DOM_INT(0LL, 16LL));
+    u16m1x2 a2 = __builtin_matrix_column_major_load(a2_b, 1, 2, 1);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned short src0[4]; rt_fill_u16(&rng, src0, 4, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned short src1[3]; rt_fill_u16(&rng, src1, 3, RT_DOM_INT(0LL, 16LL));
+    int a3_b[9]; rt_fill_i32(&rng, a3_b, 9, RT_DOM_INT(-8LL, 8LL));
+    i32m3x3 a3 = __builtin_matrix_column_major_load(a3_b, 3, 3, 3);
+    int a4_b[9]; rt_fill_i32(&rng, a4_b, 9, RT_DOM_INT(-8LL, 8LL));
+    i32m3x3 a4 = __builtin_matrix_column_major_load(a4_b, 3, 3, 3);
+    int a5_b[9]; rt_fill_i32(&rng, a5_b, 9, RT_DOM_FULL);
+    i32m3x3 a5 = __builtin_matrix_column_major_load(a5_b, 3, 3, 3);
+    int src2[4]; rt_fill_i32(&rng, src2, 4, RT_DOM_FULL);
+    int a6_b[3]; rt_fill_i32(&rng, a6_b, 3, RT_DOM_FULL);
+    i32m3x1 a6 = __builtin_matrix_column_major_load(a6_b, 3, 1, 3);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    int a7_b[16]; rt_fill_i32(&rng, a7_b, 16, RT_DOM_FULL);
+    i32m2x8 a7 = __builtin_matrix_column_major_load(a7_b, 2, 8, 2);
+    i32m2x8 r = k0103(a0, a1, a2, s0, src0, n0, src1, a3, a4, a5, src2, a6, s1, s2, s3, i0, i1, a7);
+    int r_b[16]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_i32("k0103", "ret", r_b, 16);
 }
 
-f32m3x14 k0104(f32m3x14 a0, unsigned short i0, f32m3x2 a1, f64m2x1 a2, unsigned short i1, long i2, const double *src0, f64m15x16 a3, double *dst0, f32m3x1 a4, const float *src1, short s0, f32m1x14 a5) {
-    __auto_type t0 = __builtin_matrix_transpose(a0 * a0[i0][8]) * a1;
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_transpose(a2); ins0[i1][0] = a0[i2][10]; ins0; }) * (__builtin_matrix_column_major_load(src0, 2, 15, 4) * a3), dst0, 3);
-    return ((unsigned char)s0 + a4 * __builtin_matrix_column_major_load(src1, 1, 1, 3)) * a5;
+void k0104(f32m2x15 a0, f32m15x14 a1, float s0, unsigned char s1, const float *src0, f32m4x2 a2, f32m14x2 a3, f32m14x2 a4, float *dst0) {
+    f32m14x2 t0 = (unsigned int)s0 - __builtin_matrix_transpose(a0 * a1);
+    __builtin_matrix_column_major_store(s1 ? __builtin_matrix_column_major_load(src0, 14, 4, 14) * a2 : a3 - a4, dst0, 14);
 }
 
 static void run_k0104(void) {
+    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0x852f28e0141a526cULL};
-    float a0_b[42]; rt_fill_f32(&rng, a0_b, 42, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x14 a0 = __builtin_matrix_column_major_load(a0_b, 3, 14, 3);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    float a1_b[6]; rt_fill_f32(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x2 a1 = __builtin_matrix_column_major_load(a1_b, 3, 2, 3);
-    double a2_b[2]; rt_fill_f64(&rng, a2_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    double src0[60]; rt_fill_f64(&rng, src0, 60, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a3_b[240]; rt_fill_f64(&rng, a3_b, 240, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m15x16 a3 = __builtin_matrix_column_major_load(a3_b, 15, 16, 15);
-    double dst0[48]; rt_fill_f64(&rng, dst0, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a4_b[3]; rt_fill_f32(&rng, a4_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x1 a4 = __builtin_matrix_column_major_load(a4_b, 3, 1, 3);
-    float src1[3]; rt_fill_f32(&rng, src1, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    float a5_b[14]; rt_fill_f32(&rng, a5_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x14 a5 = __builtin_matrix_column_major_load(a5_b, 1, 14, 1);
-    f32m3x14 r = k0104(a0, i0, a1, a2, i1, i2, src0, a3, dst0, a4, src1, s0, a5);
-    float r_b[42]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_f32("k0104", "ret", r_b, 42);
-    rt_out_f64("k0104", "dst0", dst0, 48);
+    float a0_b[30]; rt_fill_f32(&rng, a0_b, 30, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x15 a0 = __builtin_matrix_column_major_load(a0_b, 2, 15, 2);
+    float a1_b[210]; rt_fill_f32(&rng, a1_b, 210, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m15x14 a1 = __builtin_matrix_column_major_load(a1_b, 15, 14, 15);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    float src0[56]; rt_fill_f32(&rng, src0, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a2_b[8]; rt_fill_f32(&rng, a2_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    float a3_b[28]; rt_fill_f32(&rng, a3_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m14x2 a3 = __builtin_matrix_column_major_load(a3_b, 14, 2, 14);
+    float a4_b[28]; rt_fill_f32(&rng, a4_b, 28, RT_DOM_FCHOICE(a4_dom));
+    f32m14x2 a4 = __builtin_matrix_column_major_load(a4_b, 14, 2, 14);
+    float dst0[28]; rt_fill_f32(&rng, dst0, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    k0104(a0, a1, s0, s1, src0, a2, a3, a4, dst0);
+    rt_out_f32("k0104", "dst0", dst0, 28);
 }
 
-i64m1x6 k0105(i64m1x6_b a0) {
-    return a0;
+i64m1x6 k0105(i64m1x8 a0, const long *src0) {
+    return a0 * __builtin_matrix_column_major_load(src0, 8, 6, K8 + 3);
 }
 
 static void run_k0105(void) {
     rt_rng rng = {0x3b58eb8a0ca14057ULL};
-    long a0_b[6]; rt_fill_i64(&rng, a0_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i64m1x6 a0 = __builtin_matrix_column_major_load(a0_b, 1, 6, 1);
-    i64m1x6 r = k0105(a0);
+    long a0_b[8]; rt_fill_i64(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i64m1x8 a0 = __builtin_matrix_column_major_load(a0_b, 1, 8, 1);
+    long src0[63]; rt_fill_i64(&rng, src0, 63, RT_DOM_FULL);
+    i64m1x6 r = k0105(a0, src0);
     long r_b[6]; __builtin_matrix_column_major_store(r, r_b, 1);
     rt_out_i64("k0105", "ret", r_b, 6);
 }
 
-unsigned char k0106(i8m16x3 a0, unsigned short i0, long i1, unsigned long i2, u64m7x1 a1, unsigned short i3, long i4, unsigned long s0, u64m7x1 a2, signed char s1, unsigned int i5, unsigned long s2, u8m1x2 a3, float s3, float s4, unsigned char s5) {
-    __auto_type t0 = k0096(a0, i0, i1, i2, a1, i3, i4, s0, a2, s1);
-    t0[0][i5] = t0[(K3 * 0) / K3][5];
-    return (s5 - (a3 + (s3 + s4)))[0][0];
+unsigned char k0106(u64m4x1 a0, u64m1x1 a1, u64m1x5 a2, int i0, unsigned long s0, signed char s1, unsigned int i1, unsigned long s2, u8m1x2 a3, long i2, unsigned long i3, f64m3x1 a4, unsigned char s3, u8m1x2 a5, int i4, unsigned int i5, u8m1x1 a6, u8m1x2 a7, unsigned short i6) {
+    __auto_type t0 = k0091(a0, a1, a2, i0, s0, s1);
+    t0[0][i1] = t0[(K3 * 0) / K3][1];
+    return (({ __auto_type ins2 = a3; ins2[i2][i3] = ({ __auto_type ins1 = a5; ins1[i4][i5] = 6u; ins1; })[0][0]; ins2; }) - a6 * a7)[i6][1];
 }
 
 static void run_k0106(void) {
     rt_rng rng = {0xaa63dbbb6cb0e29fULL};
-    signed char a0_b[48]; rt_fill_i8(&rng, a0_b, 48, RT_DOM_INT(-8LL, 8LL));
-    i8m16x3 a0 = __builtin_matrix_column_major_load(a0_b, 16, 3, 16);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long a1_b[7]; rt_fill_u64(&rng, a1_b, 7, RT_DOM_FULL);
-    u64m7x1 a1 = __builtin_matrix_column_major_load(a1_b, 7, 1, 7);
-    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 6LL));
-    long i4; rt_fill_i64(&rng, &i4, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_FULL);
+    u64m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
+    unsigned long a1_b[1]; rt_fill_u64(&rng, a1_b, 1, RT_DOM_INT(0LL, 16LL));
+    u64m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned long a2_b[5]; rt_fill_u64(&rng, a2_b, 5, RT_DOM_FULL);
+    u64m1x5 a2 = __builtin_matrix_column_major_load(a2_b, 1, 5, 1);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long a2_b[7]; rt_fill_u64(&rng, a2_b, 7, RT_DOM_FULL);
-    u64m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i5; rt_fill_u32(&rng, &i5, 1, RT_DOM_INT(0LL, 6LL));
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
     unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned char a3_b[2]; rt_fill_u8(&rng, a3_b, 2, RT_DOM_FULL);
+    unsigned char a3_b[2]; rt_fill_u8(&rng, a3_b, 2, RT_DOM_INT(0LL, 16LL));
     u8m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
-    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned char s5; rt_fill_u8(&rng, &s5, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char r = k0106(a0, i0, i1, i2, a1, i3, i4, s0, a2, s1, i5, s2, a3, s3, s4, s5);
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    double a4_b[3]; rt_fill_f64(&rng, a4_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x1 a4 = __builtin_matrix_column_major_load(a4_b, 3, 1, 3);
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_FULL);
+    unsigned char a5_b[2]; rt_fill_u8(&rng, a5_b, 2, RT_DOM_FULL);
+    u8m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
+    int i4; rt_fill_i32(&rng, &i4, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int i5; rt_fill_u32(&rng, &i5, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char a6_b[1]; rt_fill_u8(&rng, a6_b, 1, RT_DOM_FULL);
+    u8m1x1 a6 = __builtin_matrix_column_major_load(a6_b, 1, 1, 1);
+    unsigned char a7_b[2]; rt_fill_u8(&rng, a7_b, 2, RT_DOM_INT(0LL, 16LL));
+    u8m1x2 a7 = __builtin_matrix_column_major_load(a7_b, 1, 2, 1);
+    unsigned short i6; rt_fill_u16(&rng, &i6, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char r = k0106(a0, a1, a2, i0, s0, s1, i1, s2, a3, i2, i3, a4, s3, a5, i4, i5, a6, a7, i6);
     rt_out_u8("k0106", "ret", &r, 1);
 }
 
-u8m6x11 k0107(u8m3x5 a0, const double *src0, f64m1x14 a1, u64m6x1 a2, u64m1x14_b a3, u64m14x11 a4) {
-    i8m3x5 t0 = 5L - (i8m3x5) a0;
-    return (u8m6x14) (a2 * a3) * (u8m14x11) a4;
+i8m3x5 k0107(unsigned long n0, const signed char *src0, short s0, unsigned short s1, const signed char *src1, i8m8x16 a0, i8m16x7_b a1, i8m7x5 a2, unsigned char s2) {
+    i8m3x5 t0 = (unsigned char)s1 * (s0 * __builtin_matrix_column_major_load(src0, (K3 * 3) / K3, 5, n0));
+    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 8, 3, K8 + 3)) * (a0 * a1) * (a2 - (short)s2);
 }
 
 static void run_k0107(void) {
-    static const double src0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x54d935af2326762aULL};
-    unsigned char a0_b[15]; rt_fill_u8(&rng, a0_b, 15, RT_DOM_INT(0LL, 16LL));
-    u8m3x5 a0 = __builtin_matrix_column_major_load(a0_b, 3, 5, 3);
-    double src0[7]; rt_fill_f64(&rng, src0, 7, RT_DOM_FCHOICE(src0_dom));
-    double a1_b[14]; rt_fill_f64(&rng, a1_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x14 a1 = __builtin_matrix_column_major_load(a1_b, 1, 14, 1);
-    unsigned long a2_b[6]; rt_fill_u64(&rng, a2_b, 6, RT_DOM_FULL);
-    u64m6x1 a2 = __builtin_matrix_column_major_load(a2_b, 6, 1, 6);
-    unsigned long a3_b[14]; rt_fill_u64(&rng, a3_b, 14, RT_DOM_INT(0LL, 16LL));
-    u64m1x14 a3 = __builtin_matrix_column_major_load(a3_b, 1, 14, 1);
-    unsigned long a4_b[154]; rt_fill_u64(&rng, a4_b, 154, RT_DOM_INT(0LL, 16LL));
-    u64m14x11 a4 = __builtin_matrix_column_major_load(a4_b, 14, 11, 14);
-    u8m6x11 r = k0107(a0, src0, a1, a2, a3, a4);
-    unsigned char r_b[66]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_u8("k0107", "ret", r_b, 66);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    signed char src0[28]; rt_fill_i8(&rng, src0, 28, RT_DOM_INT(-8LL, 8LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    signed char src1[31]; rt_fill_i8(&rng, src1, 31, RT_DOM_FULL);
+    signed char a0_b[128]; rt_fill_i8(&rng, a0_b, 128, RT_DOM_FULL);
+    i8m8x16 a0 = __builtin_matrix_column_major_load(a0_b, 8, 16, 8);
+    signed char a1_b[112]; rt_fill_i8(&rng, a1_b, 112, RT_DOM_FULL);
+    i8m16x7 a1 = __builtin_matrix_column_major_load(a1_b, 16, 7, 16);
+    signed char a2_b[35]; rt_fill_i8(&rng, a2_b, 35, RT_DOM_FULL);
+    i8m7x5 a2 = __builtin_matrix_column_major_load(a2_b, 7, 5, 7);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    i8m3x5 r = k0107(n0, src0, s0, s1, src1, a0, a1, a2, s2);
+    signed char r_b[15]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_i8("k0107", "ret", r_b, 15);
 }
 
-u8m1x8 k0108(i64m4x4 a0, i64m4x3 a1, int s0, u32m1x3 a2, u32m1x3 a3, u32m3x8 a4, u32m8x4 a5, u32m4x4 a6, const unsigned int *src0, f32m4x10_b a7, i8m10x4 a8, f32m12x4_b a9, long i0, unsigned long n0, const long *src1, long *dst0, u8m1x1 a10, signed char s1, u8m1x8_b a11, short s2) {
-    __auto_type t0 = k0086(a0, a1, s0);
-    __auto_type t1 = (a2 - a3) * a4 * (6u - a5) * (a6 * __builtin_matrix_column_major_load(src0, 4, 3, 7));
-    f32m4x12 t2 = a7 * (f32m10x4) a8 * ({ __auto_type ins0 = __builtin_matrix_transpose(a9); ins0[7 - K5][8] = a9[i0][1]; ins0; });
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src1, 7, 3, n0), dst0, 7);
-    return a10 * s1 * (-1 * a11) / s2;
+u32m1x5 k0108(i32m1x16 a0, int s0, i32m1x5 a1, int s1, unsigned int i0, i32m16x3 a2, i32m3x1 a3, u32m1x3_b a4, double s2, u64m8x4 a5, u64m4x2 a6, unsigned int i1, int s3, u64m7x4 a7, u64m4x4 a8, unsigned int s4, u32m1x5 a9, float s5, u32m5x4 a10, u32m4x3 a11, u32m1x2 a12, double s6, const unsigned int *src0, long i2, u32m4x5 a13, u32m5x5 a14) {
+    __auto_type t0 = k0081(a0, s0, a1, s1, i0, a2, a3);
+    __auto_type t1 = a4;
+    u64m7x4_b t2 = k0082(s2, a5, a6, i1, s3, a7, a8);
+    u32m1x3 t3 = (6u - (s5 - (s4 ? a9 : a9))) * (a10 * a11 + 4);
+    return (a12 + s6) * ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 2, 4, (K3 * 3) / K3); ins0[5 - K5][0] = t0[i2][1]; ins0; }) * (a13 * a14 + t2[4][0]) / 7;
 }
 
 static void run_k0108(void) {
-    static const double a7_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const double s2_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xa33c887141a5dcbcULL};
-    long a0_b[16]; rt_fill_i64(&rng, a0_b, 16, RT_DOM_FULL);
-    i64m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
-    long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_FULL);
-    i64m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int a2_b[3]; rt_fill_u32(&rng, a2_b, 3, RT_DOM_INT(0LL, 16LL));
-    u32m1x3 a2 = __builtin_matrix_column_major_load(a2_b, 1, 3, 1);
-    unsigned int a3_b[3]; rt_fill_u32(&rng, a3_b, 3, RT_DOM_INT(0LL, 16LL));
-    u32m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
-    unsigned int a4_b[24]; rt_fill_u32(&rng, a4_b, 24, RT_DOM_FULL);
-    u32m3x8 a4 = __builtin_matrix_column_major_load(a4_b, 3, 8, 3);
-    unsigned int a5_b[32]; rt_fill_u32(&rng, a5_b, 32, RT_DOM_FULL);
-    u32m8x4 a5 = __builtin_matrix_column_major_load(a5_b, 8, 4, 8);
-    unsigned int a6_b[16]; rt_fill_u32(&rng, a6_b, 16, RT_DOM_INT(0LL, 16LL));
-    u32m4x4 a6 = __builtin_matrix_column_major_load(a6_b, 4, 4, 4);
-    unsigned int src0[19]; rt_fill_u32(&rng, src0, 19, RT_DOM_FULL);
-    float a7_b[40]; rt_fill_f32(&rng, a7_b, 40, RT_DOM_FCHOICE(a7_dom));
-    f32m4x10 a7 = __builtin_matrix_column_major_load(a7_b, 4, 10, 4);
-    signed char a8_b[40]; rt_fill_i8(&rng, a8_b, 40, RT_DOM_INT(-8LL, 8LL));
-    i8m10x4 a8 = __builtin_matrix_column_major_load(a8_b, 10, 4, 10);
-    float a9_b[48]; rt_fill_f32(&rng, a9_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m12x4 a9 = __builtin_matrix_column_major_load(a9_b, 12, 4, 12);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 11LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
-    long src1[27]; rt_fill_i64(&rng, src1, 27, RT_DOM_FULL);
-    long dst0[22]; rt_fill_i64(&rng, dst0, 22, RT_DOM_FULL);
-    unsigned char a10_b[1]; rt_fill_u8(&rng, a10_b, 1, RT_DOM_FULL);
-    u8m1x1 a10 = __builtin_matrix_column_major_load(a10_b, 1, 1, 1);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char a11_b[8]; rt_fill_u8(&rng, a11_b, 8, RT_DOM_FULL);
-    u8m1x8 a11 = __builtin_matrix_column_major_load(a11_b, 1, 8, 1);
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    u8m1x8 r = k0108(a0, a1, s0, a2, a3, a4, a5, a6, src0, a7, a8, a9, i0, n0, src1, dst0, a10, s1, a11, s2);
-    unsigned char r_b[8]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u8("k0108", "ret", r_b, 8);
-    rt_out_i64("k0108", "dst0", dst0, 22);
+    int a0_b[16]; rt_fill_i32(&rng, a0_b, 16, RT_DOM_FULL);
+    i32m1x16 a0 = __builtin_matrix_column_major_load(a0_b, 1, 16, 1);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    int a1_b[5]; rt_fill_i32(&rng, a1_b, 5, RT_DOM_FULL);
+    i32m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    int a2_b[48]; rt_fill_i32(&rng, a2_b, 48, RT_DOM_INT(-8LL, 8LL));
+    i32m16x3 a2 = __builtin_matrix_column_major_load(a2_b, 16, 3, 16);
+    int a3_b[3]; rt_fill_i32(&rng, a3_b, 3, RT_DOM_INT(-8LL, 8LL));
+    i32m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
+    unsigned int a4_b[3]; rt_fill_u32(&rng, a4_b, 3, RT_DOM_INT(0LL, 16LL));
+    u32m1x3 a4 = __builtin_matrix_column_major_load(a4_b, 1, 3, 1);
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    unsigned long a5_b[32]; rt_fill_u64(&rng, a5_b, 32, RT_DOM_FULL);
+    u64m8x4 a5 = __builtin_matrix_column_major_load(a5_b, 8, 4, 8);
+    unsigned long a6_b[8]; rt_fill_u64(&rng, a6_b, 8, RT_DOM_INT(0LL, 16LL));
+    u64m4x2 a6 = __builtin_matrix_column_major_load(a6_b, 4, 2, 4);
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a7_b[28]; rt_fill_u64(&rng, a7_b, 28, RT_DOM_INT(0LL, 16LL));
+    u64m7x4 a7 = __builtin_matrix_column_major_load(a7_b, 7, 4, 7);
+    unsigned long a8_b[16]; rt_fill_u64(&rng, a8_b, 16, RT_DOM_INT(0LL, 16LL));
+    u64m4x4 a8 = __builtin_matrix_column_major_load(a8_b, 4, 4, 4);
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a9_b[5]; rt_fill_u32(&rng, a9_b, 5, RT_DOM_INT(0LL, 16LL));
+    u32m1x5 a9 = __builtin_matrix_column_major_load(a9_b, 1, 5, 1);
+    float s5; rt_fill_f32(&rng, &s5, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned int a10_b[20]; rt_fill_u32(&rng, a10_b, 20, RT_DOM_INT(0LL, 16LL));
+    u32m5x4 a10 = __builtin_matrix_column_major_load(a10_b, 5, 4, 5);
+    unsigned int a11_b[12]; rt_fill_u32(&rng, a11_b, 12, RT_DOM_INT(0LL, 16LL));
+    u32m4x3 a11 = __builtin_matrix_column_major_load(a11_b, 4, 3, 4);
+    unsigned int a12_b[2]; rt_fill_u32(&rng, a12_b, 2, RT_DOM_FULL);
+    u32m1x2 a12 = __builtin_matrix_column_major_load(a12_b, 1, 2, 1);
+    double s6; rt_fill_f64(&rng, &s6, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned int src0[13]; rt_fill_u32(&rng, src0, 13, RT_DOM_INT(0LL, 16LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned int a13_b[20]; rt_fill_u32(&rng, a13_b, 20, RT_DOM_FULL);
+    u32m4x5 a13 = __builtin_matrix_column_major_load(a13_b, 4, 5, 4);
+    unsigned int a14_b[25]; rt_fill_u32(&rng, a14_b, 25, RT_DOM_INT(0LL, 16LL));
+    u32m5x5 a14 = __builtin_matrix_column_major_load(a14_b, 5, 5, 5);
+    u32m1x5 r = k0108(a0, s0, a1, s1, i0, a2, a3, a4, s2, a5, a6, i1, s3, a7, a8, s4, a9, s5, a10, a11, a12, s6, src0, i2, a13, a14);
+    unsigned int r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u32("k0108", "ret", r_b, 5);
 }
 
-signed char k0109(i8m6x8 a0, unsigned long n0, const signed char *src0, unsigned long i0) {
-    return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, (K8 * 8) / K8, 2, n0))[4 - K4][i0];
+signed char k0109(u8m2x3_b a0, u8m3x6 a1, unsigned char i0) {
+    return ((i8m2x6) (a0 * a1))[i0][(K3 * 4) / K3];
 }
 
 static void run_k0109(void) {
     rt_rng rng = {0x84f92d372e593e4aULL};
-    signed char a0_b[48]; rt_fill_i8(&rng, a0_b, 48, RT_DOM_FULL);
-    i8m6x8 a0 = __builtin_matrix_column_major_load(a0_b, 6, 8, 6);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    signed char src0[20]; rt_fill_i8(&rng, src0, 20, RT_DOM_FULL);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    signed char r = k0109(a0, n0, src0, i0);
+    unsigned char a0_b[6]; rt_fill_u8(&rng, a0_b, 6, RT_DOM_FULL);
+    u8m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
+    unsigned char a1_b[18]; rt_fill_u8(&rng, a1_b, 18, RT_DOM_FULL);
+    u8m3x6 a1 = __builtin_matrix_column_major_load(a1_b, 3, 6, 3);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    signed char r = k0109(a0, a1, i0);
     rt_out_i8("k0109", "ret", &r, 1);
 }
 
-void k0110(i64m3x1 a0, unsigned long n0, const long *src0, i64m1x5 a1, const float *src1, short s0, i64m1x6 a2, i64m6x4 a3, i8m4x7_b a4, signed char *dst0) {
-    __auto_type t0 = (a0 + __builtin_matrix_column_major_load(src0, 3, 1, n0)) * a1;
-    f32m9x2_b t1 = __builtin_matrix_column_major_load(src1, 9, (K8 * 2) / K8, 12) + s0;
-    __auto_type t2 = k0105(a2);
-    __builtin_matrix_column_major_store((i8m6x4) a3 * a4, dst0, 6);
+i64m7x3 k0110(i64m3x1 a0, const long *src0, i16m3x13_b a1, i64m13x5 a2, u8m3x1 a3, const long *src1, i64m1x5 a4, unsigned char i0, unsigned long s0, unsigned long n0, const long *src2, i64m6x6 a5, i64m6x3 a6) {
+    i64m3x5_b t0 = a0 / 1 * __builtin_matrix_column_major_load(src0, 1, 5, (K2 * 4) / K2);
+    t0 += (i64m3x13) a1 * a2;
+    i64m3x5 t1 = ({ __auto_type ins0 = (i64m3x1) a3 * (__builtin_matrix_column_major_load(src1, 1, 5, 2) - a4); ins0[i0][4] = s0; ins0; });
+    return __builtin_matrix_column_major_load(src2, (K2 * 7) / K2, 6, n0) * a5 * a6 - 22;
 }
 
 static void run_k0110(void) {
     rt_rng rng = {0xb38a91f70923dd41ULL};
     long a0_b[3]; rt_fill_i64(&rng, a0_b, 3, RT_DOM_FULL);
     i64m3x1 a0 = __builtin_matrix_column_major_load(a0_b, 3, 1, 3);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    long src0[4]; rt_fill_i64(&rng, src0, 4, RT_DOM_FULL);
-    long a1_b[5]; rt_fill_i64(&rng, a1_b, 5, RT_DOM_FULL);
-    i64m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
-    float src1[21]; rt_fill_f32(&rng, src1, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    long a2_b[6]; rt_fill_i64(&rng, a2_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i64m1x6 a2 = __builtin_matrix_column_major_load(a2_b, 1, 6, 1);
-    long a3_b[24]; rt_fill_i64(&rng, a3_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i64m6x4 a3 = __builtin_matrix_column_major_load(a3_b, 6, 4, 6);
-    signed char a4_b[28]; rt_fill_i8(&rng, a4_b, 28, RT_DOM_FULL);
-    i8m4x7 a4 = __builtin_matrix_column_major_load(a4_b, 4, 7, 4);
-    signed char dst0[42]; rt_fill_i8(&rng, dst0, 42, RT_DOM_INT(-8LL, 8LL));
-    k0110(a0, n0, src0, a1, src1, s0, a2, a3, a4, dst0);
-    rt_out_i8("k0110", "dst0", dst0, 42);
+    long src0[18]; rt_fill_i64(&rng, src0, 18, RT_DOM_INT(-8LL, 8LL));
+    short a1_b[39]; rt_fill_i16(&rng, a1_b, 39, RT_DOM_FULL);
+    i16m3x13 a1 = __builtin_matrix_column_major_load(a1_b, 3, 13, 3);
+    long a2_b[65]; rt_fill_i64(&rng, a2_b, 65, RT_DOM_INT(-8LL, 8LL));
+    i64m13x5 a2 = __builtin_matrix_column_major_load(a2_b, 13, 5, 13);
+    unsigned char a3_b[3]; rt_fill_u8(&rng, a3_b, 3, RT_DOM_FULL);
+    u8m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
+    long src1[10]; rt_fill_i64(&rng, src1, 10, RT_DOM_FULL);
+    long a4_b[5]; rt_fill_i64(&rng, a4_b, 5, RT_DOM_FULL);
+    i64m1x5 a4 = __builtin_matrix_column_major_load(a4_b, 1, 5, 1);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    long src2[57]; rt_fill_i64(&rng, src2, 57, RT_DOM_FULL);
+    long a5_b[36]; rt_fill_i64(&rng, a5_b, 36, RT_DOM_INT(-8LL, 8LL));
+    i64m6x6 a5 = __builtin_matrix_column_major_load(a5_b, 6, 6, 6);
+    long a6_b[18]; rt_fill_i64(&rng, a6_b, 18, RT_DOM_INT(-8LL, 8LL));
+    i64m6x3 a6 = __builtin_matrix_column_major_load(a6_b, 6, 3, 6);
+    i64m7x3 r = k0110(a0, src0, a1, a2, a3, src1, a4, i0, s0, n0, src2, a5, a6);
+    long r_b[21]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i64("k0110", "ret", r_b, 21);
 }
 
-i8m2x7 k0111(u32m2x1 a0, signed char s0, i8m2x7_b a1) {
-    u32m2x1 t0 = a0 / s0;
-    return a1;
+f32m2x1 k0111(const double *src0, const unsigned long *src1, f32m2x1 a0) {
+    __auto_type t0 = (u32m2x1) __builtin_matrix_column_major_load(src1, 10 - K8, 1, 4);
+    return a0;
 }
 
 static void run_k0111(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0xeab4ee8f8bf17976ULL};
-    unsigned int a0_b[2]; rt_fill_u32(&rng, a0_b, 2, RT_DOM_INT(0LL, 16LL));
-    u32m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    signed char a1_b[14]; rt_fill_i8(&rng, a1_b, 14, RT_DOM_FULL);
-    i8m2x7 a1 = __builtin_matrix_column_major_load(a1_b, 2, 7, 2);
-    i8m2x7 r = k0111(a0, s0, a1);
-    signed char r_b[14]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i8("k0111", "ret", r_b, 14);
+    double src0[4]; rt_fill_f64(&rng, src0, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long src1[2]; rt_fill_u64(&rng, src1, 2, RT_DOM_INT(0LL, 16LL));
+    float a0_b[2]; rt_fill_f32(&rng, a0_b, 2, RT_DOM_FCHOICE(a0_dom));
+    f32m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
+    f32m2x1 r = k0111(src0, src1, a0);
+    float r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_f32("k0111", "ret", r_b, 2);
 }
 
-short k0112(i16m6x4 a0, i16m4x6 a1, int s0, unsigned int i0, i16m4x6 a2, long i1, u64m6x4 a3, const unsigned long *src0, unsigned long n0, short *dst0, unsigned int i2, unsigned short i3) {
-    i16m4x6_b t0 = __builtin_matrix_transpose(a0) + a1 + a1 + s0;
-    for (int l0 = 0; l0 < 4; l0++) { t0[l0][4] = t0[i0][2]; }
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(({ __auto_type ins0 = a2; ins0[i1][2] = 0x2; ins0; })) + (i16m6x4) (a3 - __builtin_matrix_column_major_load(src0, (K2 * 6) / K2, 4, 9))), dst0, n0);
-    return t0[i2][i3];
+i64m1x4 k0112(unsigned short s0, i16m4x6 a0, unsigned char s1, unsigned int i0, unsigned char s2, i16m6x2 a1, const short *src0, unsigned long s3, unsigned long s4, i16m2x4_b a2, unsigned long s5, u64m2x11 a3, u64m11x7 a4, unsigned long n0, const unsigned long *src1, unsigned long n1, const unsigned long *src2, unsigned short i1, u64m2x7 a5, unsigned short s6, i64m1x4_b a6, unsigned int s7, unsigned char s8) {
+    __auto_type t0 = (176 + (s0 ? a0 - s1 : a0[i0][(K4 * 0) / K4] + a0)) / s2;
+    i16m4x6 t1 = __builtin_matrix_transpose(a1 * (__builtin_matrix_column_major_load(src0, 3, 1, 5) + (s3 + s4))[1][0] * a2) * s5;
+    __auto_type t2 = a3 * a4 + (__builtin_matrix_column_major_load(src1, 2, 7, n0) + __builtin_matrix_column_major_load(src2, 2, 6 + 1, n1)) + a4[K3 + 7][i1] - a5;
+    return s6 ? a6 + s7 - s8 : a6;
 }
 
 static void run_k0112(void) {
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x19089ebf831e4cc1ULL};
-    short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_FULL);
-    i16m6x4 a0 = __builtin_matrix_column_major_load(a0_b, 6, 4, 6);
-    short a1_b[24]; rt_fill_i16(&rng, a1_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i16m4x6 a1 = __builtin_matrix_column_major_load(a1_b, 4, 6, 4);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i16m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
     unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    short a2_b[24]; rt_fill_i16(&rng, a2_b, 24, RT_DOM_FULL);
-    i16m4x6 a2 = __builtin_matrix_column_major_load(a2_b, 4, 6, 4);
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long a3_b[24]; rt_fill_u64(&rng, a3_b, 24, RT_DOM_INT(0LL, 16LL));
-    u64m6x4 a3 = __builtin_matrix_column_major_load(a3_b, 6, 4, 6);
-    unsigned long src0[33]; rt_fill_u64(&rng, src0, 33, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    short dst0[41]; rt_fill_i16(&rng, dst0, 41, RT_DOM_FULL);
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 5LL));
-    short r = k0112(a0, a1, s0, i0, a2, i1, a3, src0, n0, dst0, i2, i3);
-    rt_out_i16("k0112", "ret", &r, 1);
-    rt_out_i16("k0112", "dst0", dst0, 41);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    short a1_b[12]; rt_fill_i16(&rng, a1_b, 12, RT_DOM_FULL);
+    i16m6x2 a1 = __builtin_matrix_column_major_load(a1_b, 6, 2, 6);
+    short src0[3]; rt_fill_i16(&rng, src0, 3, RT_DOM_INT(-8LL, 8LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_INT(0LL, 15LL));
+    short a2_b[8]; rt_fill_i16(&rng, a2_b, 8, RT_DOM_FULL);
+    i16m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
+    unsigned long s5; rt_fill_u64(&rng, &s5, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long a3_b[22]; rt_fill_u64(&rng, a3_b, 22, RT_DOM_INT(0LL, 16LL));
+    u64m2x11 a3 = __builtin_matrix_column_major_load(a3_b, 2, 11, 2);
+    unsigned long a4_b[77]; rt_fill_u64(&rng, a4_b, 77, RT_DOM_INT(0LL, 16LL));
+    u64m11x7 a4 = __builtin_matrix_column_major_load(a4_b, 11, 7, 11);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned long src1[34]; rt_fill_u64(&rng, src1, 34, RT_DOM_INT(0LL, 16LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned long src2[34]; rt_fill_u64(&rng, src2, 34, RT_DOM_INT(0LL, 16LL));
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned long a5_b[14]; rt_fill_u64(&rng, a5_b, 14, RT_DOM_INT(0LL, 16LL));
+    u64m2x7 a5 = __builtin_matrix_column_major_load(a5_b, 2, 7, 2);
+    unsigned short s6; rt_fill_u16(&rng, &s6, 1, RT_DOM_INT(0LL, 1LL));
+    long a6_b[4]; rt_fill_i64(&rng, a6_b, 4, RT_DOM_FULL);
+    i64m1x4 a6 = __builtin_matrix_column_major_load(a6_b, 1, 4, 1);
+    unsigned int s7; rt_fill_u32(&rng, &s7, 1, RT_DOM_FULL);
+    unsigned char s8; rt_fill_u8(&rng, &s8, 1, RT_DOM_FULL);
+    i64m1x4 r = k0112(s0, a0, s1, i0, s2, a1, src0, s3, s4, a2, s5, a3, a4, n0, src1, n1, src2, i1, a5, s6, a6, s7, s8);
+    long r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_i64("k0112", "ret", r_b, 4);
 }
 
-u16m8x7 k0113(u16m7x9 a0, const unsigned short *src0, const unsigned short *src1, const unsigned short *src2) {
-    return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 9, (K2 * 8) / K2, 12) - __builtin_matrix_column_major_load(src1, 7, 4, 9) * __builtin_matrix_column_major_load(src2, 6 - K2, 8, 4));
+u16m8x7 k0113(unsigned char s0, u16m8x7_b a0, int i0) {
+    return s0 ? (u16m8x7) (a0 - 7) : ({ __auto_type ins0 = a0; ins0[4][i0] = 7; ins0; });
 }
 
 static void run_k0113(void) {
     rt_rng rng = {0x60314e0118cd01deULL};
-    unsigned short a0_b[63]; rt_fill_u16(&rng, a0_b, 63, RT_DOM_INT(0LL, 16LL));
-    u16m7x9 a0 = __builtin_matrix_column_major_load(a0_b, 7, 9, 7);
-    unsigned short src0[93]; rt_fill_u16(&rng, src0, 93, RT_DOM_INT(0LL, 16LL));
-    unsigned short src1[35]; rt_fill_u16(&rng, src1, 35, RT_DOM_INT(0LL, 16LL));
-    unsigned short src2[34]; rt_fill_u16(&rng, src2, 34, RT_DOM_FULL);
-    u16m8x7 r = k0113(a0, src0, src1, src2);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned short a0_b[56]; rt_fill_u16(&rng, a0_b, 56, RT_DOM_FULL);
+    u16m8x7 a0 = __builtin_matrix_column_major_load(a0_b, 8, 7, 8);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    u16m8x7 r = k0113(s0, a0, i0);
     unsigned short r_b[56]; __builtin_matrix_column_major_store(r, r_b, 8);
     rt_out_u16("k0113", "ret", r_b, 56);
 }
 
-i32m2x12 k0114(u32m3x8 a0, double s0, u16m12x2 a1) {
-    u32m3x8 t0 = s0 - a0 * 5 - a0;
-    t0[0][7] = t0[(K2 * 0) / K2][1];
-    return __builtin_matrix_transpose(4.0 * (i32m12x2) (a1 - a1));
+u64m1x1 k0114(unsigned long n0, const unsigned int *src0, short s0, u32m2x3 a0, u64m1x7_b a1, unsigned long i0, unsigned char s1, unsigned char s2, u64m7x1 a2) {
+    u32m3x8_b t0 = __builtin_matrix_column_major_load(src0, 3, 8, n0);
+    __auto_type t1 = (u16m2x3) (u32m2x3) (s0 ? a0 : a0);
+    return ({ __auto_type ins0 = a1; ins0[i0][3] = s1 + s2; ins0; }) * a2 * a2[4][(K5 * 0) / K5];
 }
 
 static void run_k0114(void) {
     rt_rng rng = {0x4f05128a65b998ccULL};
-    unsigned int a0_b[24]; rt_fill_u32(&rng, a0_b, 24, RT_DOM_FULL);
-    u32m3x8 a0 = __builtin_matrix_column_major_load(a0_b, 3, 8, 3);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned short a1_b[24]; rt_fill_u16(&rng, a1_b, 24, RT_DOM_FULL);
-    u16m12x2 a1 = __builtin_matrix_column_major_load(a1_b, 12, 2, 12);
-    i32m2x12 r = k0114(a0, s0, a1);
-    int r_b[24]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i32("k0114", "ret", r_b, 24);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned int src0[47]; rt_fill_u32(&rng, src0, 47, RT_DOM_FULL);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned int a0_b[6]; rt_fill_u32(&rng, a0_b, 6, RT_DOM_INT(0LL, 16LL));
+    u32m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
+    unsigned long a1_b[7]; rt_fill_u64(&rng, a1_b, 7, RT_DOM_INT(0LL, 16LL));
+    u64m1x7 a1 = __builtin_matrix_column_major_load(a1_b, 1, 7, 1);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned long a2_b[7]; rt_fill_u64(&rng, a2_b, 7, RT_DOM_FULL);
+    u64m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
+    u64m1x1 r = k0114(n0, src0, s0, a0, a1, i0, s1, s2, a2);
+    unsigned long r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u64("k0114", "ret", r_b, 1);
 }
 
-i8m8x2 k0115(i16m8x4 a0, unsigned long n0, const short *src0, unsigned long s0, signed char s1, u32m8x5 a1, const unsigned int *src1, u32m7x2 a2) {
-    __auto_type t0 = (i8m8x2) (a0 * __builtin_matrix_column_major_load(src0, 4, 2, n0) / s0);
-    t0[1][1] = s1;
-    return (i8m8x2) (a1 * __builtin_matrix_column_major_load(src1, 5, 7, 7) * a2);
+signed char k0115(i8m8x2 a0, unsigned short s0, unsigned long i0) {
+    __auto_type t0 = a0;
+    t0 -= s0;
+    return t0[i0][0];
 }
 
 static void run_k0115(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x1cdddb39241429feULL};
-    short a0_b[32]; rt_fill_i16(&rng, a0_b, 32, RT_DOM_FULL);
-    i16m8x4 a0 = __builtin_matrix_column_major_load(a0_b, 8, 4, 8);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    short src0[11]; rt_fill_i16(&rng, src0, 11, RT_DOM_INT(-8LL, 8LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int a1_b[40]; rt_fill_u32(&rng, a1_b, 40, RT_DOM_INT(0LL, 16LL));
-    u32m8x5 a1 = __builtin_matrix_column_major_load(a1_b, 8, 5, 8);
-    unsigned int src1[47]; rt_fill_u32(&rng, src1, 47, RT_DOM_FULL);
-    unsigned int a2_b[14]; rt_fill_u32(&rng, a2_b, 14, RT_DOM_FULL);
-    u32m7x2 a2 = __builtin_matrix_column_major_load(a2_b, 7, 2, 7);
-    i8m8x2 r = k0115(a0, n0, src0, s0, s1, a1, src1, a2);
-    signed char r_b[16]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_i8("k0115", "ret", r_b, 16);
+    signed char a0_b[16]; rt_fill_i8(&rng, a0_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i8m8x2 a0 = __builtin_matrix_column_major_load(a0_b, 8, 2, 8);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    signed char r = k0115(a0, s0, i0);
+    rt_out_i8("k0115", "ret", &r, 1);
 }
 
-unsigned int k0116(unsigned long n0, const unsigned int *src0, u32m2x3 a0, u32m16x3 a1) {
-    return (__builtin_matrix_column_major_load(src0, 16, (K8 * 2) / K8, n0) * a0 + a1)[8][2];
+unsigned int k0116(unsigned char s0, unsigned long n0, const unsigned int *src0, u32m2x3 a0, u32m16x3 a1, unsigned short i0) {
+    return (s0 ? __builtin_matrix_column_major_load(src0, 16, (K8 * 2) / K8, n0) * a0 : a1)[i0][0];
 }
 
 static void run_k0116(void) {
     rt_rng rng = {0x1d50c7c796e884f5ULL};
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(16LL, 19LL));
     unsigned int src0[36]; rt_fill_u32(&rng, src0, 36, RT_DOM_FULL);
     unsigned int a0_b[6]; rt_fill_u32(&rng, a0_b, 6, RT_DOM_FULL);
     u32m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
     unsigned int a1_b[48]; rt_fill_u32(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
     u32m16x3 a1 = __builtin_matrix_column_major_load(a1_b, 16, 3, 16);
-    unsigned int r = k0116(n0, src0, a0, a1);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned int r = k0116(s0, n0, src0, a0, a1, i0);
     rt_out_u32("k0116", "ret", &r, 1);
 }
 
-unsigned long k0117(u64m2x2 a0, unsigned long *dst0, unsigned short i0) {
-    __builtin_matrix_column_major_store(a0 * a0 - a0, dst0, 3);
-    return a0[0 + 1][i0];
+u64m2x2 k0117(u64m2x2 a0, unsigned long *dst0, i32m2x1 a1, i32m1x2 a2) {
+    __builtin_matrix_column_major_store(a0 - a0 * 2L, dst0, 4);
+    return (u64m2x2) (a1 * a2);
 }
 
 static void run_k0117(void) {
     rt_rng rng = {0xb712fc8033de6a78ULL};
     unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
     u64m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
-    unsigned long dst0[6]; rt_fill_u64(&rng, dst0, 6, RT_DOM_FULL);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned long r = k0117(a0, dst0, i0);
-    rt_out_u64("k0117", "ret", &r, 1);
-    rt_out_u64("k0117", "dst0", dst0, 6);
+    unsigned long dst0[7]; rt_fill_u64(&rng, dst0, 7, RT_DOM_FULL);
+    int a1_b[2]; rt_fill_i32(&rng, a1_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i32m2x1 a1 = __builtin_matrix_column_major_load(a1_b, 2, 1, 2);
+    int a2_b[2]; rt_fill_i32(&rng, a2_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i32m1x2 a2 = __builtin_matrix_column_major_load(a2_b, 1, 2, 1);
+    u64m2x2 r = k0117(a0, dst0, a1, a2);
+    unsigned long r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_u64("k0117", "ret", r_b, 4);
+    rt_out_u64("k0117", "dst0", dst0, 7);
 }
 
-u16m3x1 k0118(i8m1x4 a0, const signed char *src0, signed char *dst0, u8m4x2 a1, const unsigned char *src1, signed char s0, double s1, u8m4x2 a2, unsigned long n0, const unsigned char *src2, long i0, unsigned long i1, long s2, u16m3x1 a3) {
-    __builtin_matrix_column_major_store(a0 * __builtin_matrix_column_major_load(src0, 4, 2, 4), dst0, 4);
-    u8m4x2 t0 = k0094(a1);
-    u8m4x2 t1 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 2, 4, (K5 * 5) / K5) - s0 - s1) + a2;
-    t0 += ({ __auto_type ins0 = t0 - __builtin_matrix_column_major_load(src2, 4, 2, n0); ins0[i0][i1] = s2; ins0; });
-    t1 /= 7;
-    return a3 + -1;
+i8m1x2 k0118(const signed char *src0, i8m1x2 a0, signed char *dst0, const int *src1, i32m6x1 a1, int s0, unsigned char s1, unsigned long i0, unsigned long i1, unsigned long i2, i8m2x1 a2) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K8 * 1) / K8, 1 + 1, (K8 * 4) / K8) - a0, dst0, 3);
+    i32m6x1 t0 = __builtin_matrix_column_major_load(src1, 6, 1, 8 + 1) - a1;
+    for (int l0 = 0; l0 < 1; l0++) { t0[2][l0] = t0[2][0]; }
+    t0 /= s1;
+    t0[i0][0] = a1[1][i2];
+    return __builtin_matrix_transpose(a2 + a2);
 }
 
 static void run_k0118(void) {
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x4eb41ce9b2d9713eULL};
-    signed char a0_b[4]; rt_fill_i8(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
-    signed char src0[9]; rt_fill_i8(&rng, src0, 9, RT_DOM_INT(-8LL, 8LL));
-    signed char dst0[7]; rt_fill_i8(&rng, dst0, 7, RT_DOM_FULL);
-    unsigned char a1_b[8]; rt_fill_u8(&rng, a1_b, 8, RT_DOM_FULL);
-    u8m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
-    unsigned char src1[18]; rt_fill_u8(&rng, src1, 18, RT_DOM_FULL);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned char a2_b[8]; rt_fill_u8(&rng, a2_b, 8, RT_DOM_INT(0LL, 16LL));
-    u8m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned char src2[11]; rt_fill_u8(&rng, src2, 11, RT_DOM_FULL);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned short a3_b[3]; rt_fill_u16(&rng, a3_b, 3, RT_DOM_INT(0LL, 16LL));
-    u16m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
-    u16m3x1 r = k0118(a0, src0, dst0, a1, src1, s0, s1, a2, n0, src2, i0, i1, s2, a3);
-    unsigned short r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u16("k0118", "ret", r_b, 3);
-    rt_out_i8("k0118", "dst0", dst0, 7);
+    signed char src0[6]; rt_fill_i8(&rng, src0, 6, RT_DOM_INT(-8LL, 8LL));
+    signed char a0_b[2]; rt_fill_i8(&rng, a0_b, 2, RT_DOM_FULL);
+    i8m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
+    signed char dst0[5]; rt_fill_i8(&rng, dst0, 5, RT_DOM_INT(-8LL, 8LL));
+    int src1[7]; rt_fill_i32(&rng, src1, 7, RT_DOM_FULL);
+    int a1_b[6]; rt_fill_i32(&rng, a1_b, 6, RT_DOM_FULL);
+    i32m6x1 a1 = __builtin_matrix_column_major_load(a1_b, 6, 1, 6);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    signed char a2_b[2]; rt_fill_i8(&rng, a2_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i8m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
+    i8m1x2 r = k0118(src0, a0, dst0, src1, a1, s0, s1, i0, i1, i2, a2);
+    signed char r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_i8("k0118", "ret", r_b, 2);
+    rt_out_i8("k0118", "dst0", dst0, 5);
 }
 
-u16m2x1 k0119(u16m2x14 a0, u16m14x1 a1, u16m2x1 a2, unsigned long i0, long s0) {
-    return (u16m2x1) (a0 * a1) + ({ __auto_type ins0 = (u16m2x1) a2; ins0[1][i0] = s0; ins0; });
+u16m2x1 k0119(signed char s0, u16m2x8 a0, u16m2x8 a1, u16m2x8 a2, u16m8x1 a3, double s1) {
+    return (s0 ? a0 - a1 : a2) * (a3 + a3 - s1);
 }
 
 static void run_k0119(void) {
     rt_rng rng = {0x87e7b52db68a26c4ULL};
-    unsigned short a0_b[28]; rt_fill_u16(&rng, a0_b, 28, RT_DOM_INT(0LL, 16LL));
-    u16m2x14 a0 = __builtin_matrix_column_major_load(a0_b, 2, 14, 2);
-    unsigned short a1_b[14]; rt_fill_u16(&rng, a1_b, 14, RT_DOM_FULL);
-    u16m14x1 a1 = __builtin_matrix_column_major_load(a1_b, 14, 1, 14);
-    unsigned short a2_b[2]; rt_fill_u16(&rng, a2_b, 2, RT_DOM_INT(0LL, 16LL));
-    u16m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    u16m2x1 r = k0119(a0, a1, a2, i0, s0);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned short a0_b[16]; rt_fill_u16(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
+    u16m2x8 a0 = __builtin_matrix_column_major_load(a0_b, 2, 8, 2);
+    unsigned short a1_b[16]; rt_fill_u16(&rng, a1_b, 16, RT_DOM_FULL);
+    u16m2x8 a1 = __builtin_matrix_column_major_load(a1_b, 2, 8, 2);
+    unsigned short a2_b[16]; rt_fill_u16(&rng, a2_b, 16, RT_DOM_INT(0LL, 16LL));
+    u16m2x8 a2 = __builtin_matrix_column_major_load(a2_b, 2, 8, 2);
+    unsigned short a3_b[8]; rt_fill_u16(&rng, a3_b, 8, RT_DOM_FULL);
+    u16m8x1 a3 = __builtin_matrix_column_major_load(a3_b, 8, 1, 8);
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    u16m2x1 r = k0119(s0, a0, a1, a2, a3, s1);
     unsigned short r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2);
     rt_out_u16("k0119", "ret", r_b, 2);
 }

@@ -11,656 +11,693 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef int8_t i8m1x3 __attribute__((matrix_type(1, 3)));
-    pub typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef signed char i8m1x8 __attribute__((matrix_type(1, 8)));
-    typedef i8 i8m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef i8 i8m2x7 __attribute__((matrix_type(2, 7)));
-    typedef i8 i8m3x3 __attribute__((matrix_type(3, 3)));
+    pub typedef int8_t i8m1x2 __attribute__((matrix_type(1, 2)));
+    typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef i8 i8m2x6 __attribute__((matrix_type(2, 6)));
+    typedef signed char i8m2x9 __attribute__((matrix_type(2, 9)));
     pub typedef i8 i8m3x5 __attribute__((matrix_type(3, 5)));
-    typedef int8_t i8m4x2 __attribute__((matrix_type((K3 * 4) / K3, 6 - K4)));
-    typedef char i8m4x7 __attribute__((matrix_type(4, 7)));
-    pub typedef i8 i8m6x4 __attribute__((matrix_type(6, 4)));
-    typedef char i8m6x8 __attribute__((matrix_type(6, 8)));
+    typedef int8_t i8m3x16 __attribute__((matrix_type(3, 16)));
+    typedef i8 i8m7x5 __attribute__((matrix_type(K4 + 3, (K3 * 5) / K3)));
     typedef signed char i8m8x2 __attribute__((matrix_type(8, 2)));
-    pub typedef i8 i8m10x4 __attribute__((matrix_type(10, 4)));
-    typedef int8_t i8m14x2 __attribute__((matrix_type(14, 2)));
-    typedef signed char i8m14x4 __attribute__((matrix_type(14, 4)));
-    typedef i8 i8m14x7 __attribute__((matrix_type(14, 7)));
-    pub typedef int8_t i8m16x3 __attribute__((matrix_type(16, 3)));
-    typedef int16_t i16m1x1 __attribute__((matrix_type(1, 1)));
-    pub typedef int16_t i16m1x8 __attribute__((matrix_type(1, 8)));
-    pub typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef i16 i16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int16_t i16m4x4 __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef i16 i16m4x6 __attribute__((matrix_type(4, 6)));
-    pub typedef int16_t i16m5x2 __attribute__((matrix_type(5, 2)));
-    typedef short i16m5x4 __attribute__((matrix_type(5, 4)));
-    typedef i16 i16m6x4 __attribute__((matrix_type(K2 * 3, (K5 * 4) / K5)));
-    typedef int16_t i16m8x1 __attribute__((matrix_type(7 + 1, 9 - K8)));
-    pub typedef int16_t i16m8x4 __attribute__((matrix_type(7 + 1, K2 * 2)));
-    pub(crate) typedef short i16m16x1 __attribute__((matrix_type(16, 1)));
-    typedef i32 i32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef int32_t i32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int32_t i32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef i32 i32m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef int i32m2x12 __attribute__((matrix_type(2, 12)));
-    typedef int32_t i32m4x5 __attribute__((matrix_type(4, 5)));
-    typedef int i32m4x6 __attribute__((matrix_type(K4, (K4 * 6) / K4)));
-    typedef int i32m7x2 __attribute__((matrix_type(7, 2)));
-    typedef i32 i32m7x4 __attribute__((matrix_type(7, 4)));
-    pub(crate) typedef int i32m7x6 __attribute__((matrix_type(7, 6)));
-    pub(crate) typedef int i32m12x2 __attribute__((matrix_type(12, 2)));
-    pub typedef int32_t i32m16x4 __attribute__((matrix_type(16, 4)));
-    typedef int i32m16x5 __attribute__((matrix_type((K2 * 16) / K2, 7 - K2)));
-    pub typedef i64 i64m1x3 __attribute__((matrix_type(1, 3)));
-    pub(crate) typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
-    typedef int64_t i64m1x6 __attribute__((matrix_type(1, 6)));
-    pub(crate) typedef long i64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef long long i64m3x4 __attribute__((matrix_type(5 - K2, 8 - K4)));
-    typedef long i64m3x5 __attribute__((matrix_type((K5 * 3) / K5, (K2 * 5) / K2)));
-    pub typedef long long i64m4x3 __attribute__((matrix_type(K2 * 2, (K3 * 3) / K3)));
-    pub(crate) typedef long long i64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef i64 i64m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef long long i64m6x3 __attribute__((matrix_type((K4 * 6) / K4, K3)));
-    typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
-    typedef uint8_t u8m1x1 __attribute__((matrix_type((K3 * 1) / K3, 4 - K3)));
-    typedef u8 u8m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef uint8_t u8m1x8 __attribute__((matrix_type(1, 8)));
-    typedef u8 u8m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef u8 u8m3x5 __attribute__((matrix_type(3, 5)));
-    pub(crate) typedef unsigned char u8m3x7 __attribute__((matrix_type(3, 7)));
-    pub(crate) typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint8_t u8m5x2 __attribute__((matrix_type(K3 + 2, (K2 * 2) / K2)));
-    typedef uint8_t u8m6x11 __attribute__((matrix_type(6, 11)));
-    typedef unsigned char u8m6x14 __attribute__((matrix_type(6, 14)));
-    pub(crate) typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef u8 u8m7x8 __attribute__((matrix_type(K2 + 5, K3 + 5)));
-    pub(crate) typedef u8 u8m8x2 __attribute__((matrix_type((K4 * 8) / K4, 6 - K4)));
-    typedef u8 u8m14x11 __attribute__((matrix_type(14, 11)));
-    typedef uint16_t u16m1x2 __attribute__((matrix_type(1, 2)));
-    typedef unsigned short u16m1x3 __attribute__((matrix_type((K5 * 1) / K5, (K2 * 3) / K2)));
-    pub(crate) typedef u16 u16m1x6 __attribute__((matrix_type(1, 6)));
+    pub(crate) typedef char i8m8x16 __attribute__((matrix_type(8, 16)));
+    pub(crate) typedef int8_t i8m16x3 __attribute__((matrix_type(16, 3)));
+    typedef signed char i8m16x7 __attribute__((matrix_type(16, 7)));
+    typedef i16 i16m1x1 __attribute__((matrix_type(1, 1)));
+    pub typedef i16 i16m1x6 __attribute__((matrix_type(1, 6)));
+    typedef int16_t i16m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef int16_t i16m2x6 __attribute__((matrix_type(2, 6)));
+    typedef i16 i16m3x5 __attribute__((matrix_type(3, 5)));
+    typedef int16_t i16m3x13 __attribute__((matrix_type(3, 13)));
+    pub typedef int16_t i16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
+    typedef i16 i16m4x7 __attribute__((matrix_type(4, 7)));
+    typedef short i16m5x1 __attribute__((matrix_type(5, 1)));
+    typedef i16 i16m6x1 __attribute__((matrix_type(6, 1)));
+    typedef i16 i16m6x2 __attribute__((matrix_type(6, 2)));
+    pub typedef i16 i16m7x4 __attribute__((matrix_type(7, 4)));
+    pub(crate) typedef i32 i32m1x2 __attribute__((matrix_type((K2 * 1) / K2, 1 + 1)));
+    pub typedef int i32m1x5 __attribute__((matrix_type((K5 * 1) / K5, K3 + 2)));
+    typedef int i32m1x14 __attribute__((matrix_type(4 - K3, K5 + 9)));
+    typedef int32_t i32m1x16 __attribute__((matrix_type(1, 16)));
+    typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
+    pub typedef int32_t i32m2x4 __attribute__((matrix_type(2, 4)));
+    typedef i32 i32m2x8 __attribute__((matrix_type(2, 8)));
+    typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef i32 i32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int32_t i32m3x5 __attribute__((matrix_type(11 - K8, 8 - K3)));
+    typedef i32 i32m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef int32_t i32m5x4 __attribute__((matrix_type(5, 4)));
+    typedef int32_t i32m5x5 __attribute__((matrix_type(5, 5)));
+    typedef i32 i32m5x6 __attribute__((matrix_type(5, 6)));
+    pub(crate) typedef int i32m6x1 __attribute__((matrix_type(6, 1)));
+    typedef i32 i32m6x5 __attribute__((matrix_type(K3 + 3, 7 - K2)));
+    pub(crate) typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef int32_t i32m7x4 __attribute__((matrix_type(7, 4)));
+    typedef i32 i32m16x1 __attribute__((matrix_type(16, 1)));
+    typedef int32_t i32m16x3 __attribute__((matrix_type(16, 3)));
+    typedef i32 i32m16x5 __attribute__((matrix_type(K5 + 11, (K4 * 5) / K4)));
+    typedef int i32m16x14 __attribute__((matrix_type(21 - K5, 17 - K3)));
+    typedef long long i64m1x4 __attribute__((matrix_type(5 - K4, (K2 * 4) / K2)));
+    typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
+    pub(crate) typedef long i64m1x6 __attribute__((matrix_type(1, 6)));
+    typedef i64 i64m1x8 __attribute__((matrix_type(3 - K2, 11 - K3)));
+    typedef long i64m2x7 __attribute__((matrix_type(2, 7)));
+    typedef long i64m3x1 __attribute__((matrix_type(5 - K2, 4 - K3)));
+    typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
+    typedef long long i64m3x7 __attribute__((matrix_type(3, 7)));
+    pub(crate) typedef long i64m3x13 __attribute__((matrix_type(3, 13)));
+    typedef int64_t i64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef i64 i64m4x7 __attribute__((matrix_type(4, 7)));
+    typedef long long i64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef long i64m6x6 __attribute__((matrix_type(8 - K2, 11 - K5)));
+    pub typedef long i64m7x3 __attribute__((matrix_type(7, 3)));
+    typedef long long i64m7x7 __attribute__((matrix_type(7, 7)));
+    pub typedef int64_t i64m13x5 __attribute__((matrix_type(13, 5)));
+    pub(crate) typedef u8 u8m1x1 __attribute__((matrix_type((K2 * 1) / K2, (K8 * 1) / K8)));
+    typedef uint8_t u8m1x2 __attribute__((matrix_type(3 - K2, 6 - K4)));
+    typedef u8 u8m2x3 __attribute__((matrix_type(2, 3)));
+    pub(crate) typedef uint8_t u8m3x1 __attribute__((matrix_type(3, 1)));
+    typedef uint8_t u8m3x6 __attribute__((matrix_type((K3 * 3) / K3, (K3 * 6) / K3)));
+    pub(crate) typedef uint8_t u8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef unsigned char u8m4x7 __attribute__((matrix_type(4, 7)));
+    pub(crate) typedef u8 u8m4x10 __attribute__((matrix_type(4, 10)));
+    typedef u8 u8m7x2 __attribute__((matrix_type(7, 2)));
+    typedef uint8_t u8m8x3 __attribute__((matrix_type(8, 3)));
+    typedef uint8_t u8m13x4 __attribute__((matrix_type(13, 4)));
+    typedef unsigned char u8m13x8 __attribute__((matrix_type(13, 8)));
+    pub typedef u16 u16m1x2 __attribute__((matrix_type(1, 2)));
+    typedef u16 u16m1x6 __attribute__((matrix_type(1, 6)));
+    pub typedef u16 u16m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef u16 u16m1x8 __attribute__((matrix_type(1, 8)));
+    typedef unsigned short u16m1x15 __attribute__((matrix_type(1, 15)));
     typedef u16 u16m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef uint16_t u16m2x2 __attribute__((matrix_type(2, 2)));
-    typedef u16 u16m2x3 __attribute__((matrix_type(2, 3)));
-    typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
-    pub typedef u16 u16m2x7 __attribute__((matrix_type(2, 7)));
-    typedef uint16_t u16m2x14 __attribute__((matrix_type(2, 14)));
-    typedef u16 u16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef u16 u16m3x4 __attribute__((matrix_type(3, 4)));
-    typedef unsigned short u16m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
-    typedef uint16_t u16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint16_t u16m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
-    typedef unsigned short u16m4x12 __attribute__((matrix_type(4, 12)));
-    typedef uint16_t u16m6x1 __attribute__((matrix_type(6, 1)));
-    typedef u16 u16m6x4 __attribute__((matrix_type(6, 4)));
-    pub typedef u16 u16m7x9 __attribute__((matrix_type(7, 9)));
-    pub(crate) typedef uint16_t u16m8x7 __attribute__((matrix_type(8, 7)));
-    pub typedef unsigned short u16m12x2 __attribute__((matrix_type(12, 2)));
-    typedef unsigned short u16m12x4 __attribute__((matrix_type(12, 4)));
-    typedef uint16_t u16m14x1 __attribute__((matrix_type(K8 + 6, 3 - K2)));
-    pub(crate) typedef unsigned u32m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef u32 u32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef uint32_t u32m3x8 __attribute__((matrix_type(3, 8)));
-    typedef unsigned u32m3x15 __attribute__((matrix_type(3, 15)));
-    pub typedef uint32_t u32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef u32 u32m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
-    typedef unsigned int u32m8x5 __attribute__((matrix_type(K8, K2 + 3)));
-    typedef unsigned int u32m16x3 __attribute__((matrix_type(16, 3)));
-    pub typedef u64 u64m1x7 __attribute__((matrix_type(1, 7)));
-    pub(crate) typedef u64 u64m1x14 __attribute__((matrix_type(1, 14)));
-    typedef u64 u64m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef u64 u64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef u64 u64m6x1 __attribute__((matrix_type(K2 + 4, (K3 * 1) / K3)));
-    pub(crate) typedef unsigned long u64m6x4 __attribute__((matrix_type(K2 * 3, 8 - K4)));
-    typedef unsigned long u64m7x1 __attribute__((matrix_type(7, 1)));
-    typedef u64 u64m8x2 __attribute__((matrix_type(8, 2)));
-    pub(crate) typedef uint64_t u64m14x11 __attribute__((matrix_type(14, 11)));
-    typedef uint64_t u64m16x1 __attribute__((matrix_type(16, 1)));
-    typedef f32 f32m1x14 __attribute__((matrix_type(1, 14)));
-    typedef f32 f32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef f32 f32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef f32 f32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef f32 f32m3x4 __attribute__((matrix_type(5 - K2, (K3 * 4) / K3)));
-    typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef float f32m3x7 __attribute__((matrix_type(3, 7)));
-    typedef f32 f32m3x8 __attribute__((matrix_type(3, 8)));
-    typedef f32 f32m3x14 __attribute__((matrix_type(3, 14)));
-    pub(crate) typedef f32 f32m4x10 __attribute__((matrix_type(4, 10)));
-    typedef f32 f32m4x12 __attribute__((matrix_type(4, 12)));
-    typedef f32 f32m7x5 __attribute__((matrix_type(7, 5)));
-    pub typedef f32 f32m9x2 __attribute__((matrix_type(9, 2)));
-    typedef float f32m10x4 __attribute__((matrix_type(10, 4)));
-    pub typedef f32 f32m12x4 __attribute__((matrix_type(12, 4)));
-    typedef f32 f32m14x2 __attribute__((matrix_type(14, 2)));
-    pub typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef f64 f64m1x14 __attribute__((matrix_type(1, 14)));
-    typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef f64 f64m2x3 __attribute__((matrix_type(2, 3)));
-    pub(crate) typedef f64 f64m3x2 __attribute__((matrix_type((K4 * 3) / K4, 6 - K4)));
-    typedef f64 f64m3x6 __attribute__((matrix_type(3, 6)));
-    typedef f64 f64m3x8 __attribute__((matrix_type(3, 8)));
-    typedef f64 f64m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef double f64m6x4 __attribute__((matrix_type(5 + 1, 8 - K4)));
-    typedef f64 f64m6x9 __attribute__((matrix_type(6, 9)));
+    pub(crate) typedef u16 u16m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
+    typedef uint16_t u16m2x7 __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef u16 u16m2x8 __attribute__((matrix_type(2, 8)));
+    typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
+    pub(crate) typedef uint16_t u16m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef uint16_t u16m4x8 __attribute__((matrix_type(4, 8)));
+    typedef unsigned short u16m7x2 __attribute__((matrix_type(7, 2)));
+    typedef uint16_t u16m8x1 __attribute__((matrix_type((K3 * 8) / K3, 3 - K2)));
+    pub typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
+    pub typedef uint16_t u16m8x3 __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef u16 u16m8x7 __attribute__((matrix_type(8, 7)));
+    typedef unsigned short u16m15x2 __attribute__((matrix_type(15, 2)));
+    typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
+    pub typedef unsigned int u32m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1)));
+    pub typedef unsigned u32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef unsigned u32m3x4 __attribute__((matrix_type(2 + 1, K2 + 2)));
+    typedef unsigned int u32m3x5 __attribute__((matrix_type(3, 5)));
+    pub typedef u32 u32m3x8 __attribute__((matrix_type(3, 8)));
+    pub(crate) typedef unsigned u32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef uint32_t u32m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef unsigned u32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef unsigned int u32m4x5 __attribute__((matrix_type(12 - K8, (K2 * 5) / K2)));
+    pub(crate) typedef u32 u32m5x4 __attribute__((matrix_type(K4 + 1, 8 - K4)));
+    pub(crate) typedef unsigned u32m5x5 __attribute__((matrix_type(5, 5)));
+    typedef u32 u32m6x3 __attribute__((matrix_type(6, 3)));
+    typedef uint32_t u32m6x5 __attribute__((matrix_type(6, 5)));
+    typedef unsigned u32m7x1 __attribute__((matrix_type(7, 1)));
+    pub typedef uint32_t u32m7x2 __attribute__((matrix_type(7, 2)));
+    typedef uint32_t u32m7x7 __attribute__((matrix_type(7, 7)));
+    pub typedef unsigned int u32m16x3 __attribute__((matrix_type(16, 3)));
+    typedef u64 u64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef u64 u64m1x5 __attribute__((matrix_type((K8 * 1) / K8, K4 + 1)));
+    pub typedef uint64_t u64m1x7 __attribute__((matrix_type(1, 7)));
+    typedef uint64_t u64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef uint64_t u64m2x6 __attribute__((matrix_type(2, 6)));
+    pub(crate) typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
+    typedef unsigned long u64m2x11 __attribute__((matrix_type(2, 11)));
+    typedef u64 u64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef u64 u64m4x2 __attribute__((matrix_type(4, 2)));
+    typedef unsigned long long u64m4x4 __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef unsigned long long u64m5x4 __attribute__((matrix_type(5, 4)));
+    pub typedef uint64_t u64m7x1 __attribute__((matrix_type(7, 1)));
+    typedef uint64_t u64m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef unsigned long long u64m7x4 __attribute__((matrix_type(7, 4)));
+    pub typedef uint64_t u64m8x2 __attribute__((matrix_type(8, 2)));
+    pub(crate) typedef unsigned long u64m8x4 __attribute__((matrix_type(8, 4)));
+    pub(crate) typedef uint64_t u64m11x7 __attribute__((matrix_type(K2 + 9, (K5 * 7) / K5)));
+    typedef f32 f32m1x3 __attribute__((matrix_type(1, 3)));
+    typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef f32 f32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef f32 f32m2x15 __attribute__((matrix_type(7 - K5, K5 * 3)));
+    pub(crate) typedef f32 f32m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef f32 f32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef float f32m3x8 __attribute__((matrix_type(3, 8)));
+    typedef float f32m4x2 __attribute__((matrix_type(7 - K3, 7 - K5)));
+    pub(crate) typedef f32 f32m4x8 __attribute__((matrix_type(4, 8)));
+    pub(crate) typedef float f32m14x2 __attribute__((matrix_type(14, 2)));
+    pub(crate) typedef f32 f32m15x14 __attribute__((matrix_type(15, 14)));
+    pub(crate) typedef f64 f64m1x8 __attribute__((matrix_type(1, 8)));
+    pub(crate) typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef f64 f64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
+    pub typedef f64 f64m2x8 __attribute__((matrix_type(2, 8)));
+    typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
+    pub(crate) typedef double f64m3x14 __attribute__((matrix_type(3, 14)));
+    typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef f64 f64m4x5 __attribute__((matrix_type(4, 5)));
+    typedef f64 f64m4x7 __attribute__((matrix_type(4, 7)));
+    typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef f64 f64m7x8 __attribute__((matrix_type(7, 8)));
     typedef f64 f64m8x3 __attribute__((matrix_type(8, 3)));
-    pub(crate) typedef double f64m8x9 __attribute__((matrix_type(8, 9)));
-    typedef double f64m8x15 __attribute__((matrix_type(7 + 1, (K5 * 15) / K5)));
-    pub typedef f64 f64m9x3 __attribute__((matrix_type(9, 3)));
-    pub typedef double f64m9x4 __attribute__((matrix_type(9, 4)));
-    pub(crate) typedef f64 f64m15x1 __attribute__((matrix_type(15, 1)));
-    pub(crate) typedef f64 f64m15x16 __attribute__((matrix_type(15, 16)));
-    typedef int8_t i8m2x7_b __attribute__((matrix_type(2, 7)));
-    pub(crate) typedef int8_t i8m4x7_b __attribute__((matrix_type(4, 7)));
-    typedef int8_t i8m14x2_b __attribute__((matrix_type(14, 2)));
-    pub(crate) typedef int8_t i8m14x7_b __attribute__((matrix_type(14, 7)));
-    pub(crate) typedef int16_t i16m4x6_b __attribute__((matrix_type(4, 6)));
-    pub typedef short i16m16x1_b __attribute__((matrix_type(16, 1)));
-    pub(crate) typedef i32 i32m1x2_b __attribute__((matrix_type(1, 2)));
-    pub typedef int32_t i32m2x4_b __attribute__((matrix_type(2, 4)));
-    typedef int i32m4x6_b __attribute__((matrix_type(4, 6)));
-    typedef int32_t i32m7x4_b __attribute__((matrix_type(7, 4)));
-    pub typedef long i64m1x6_b __attribute__((matrix_type(1, 6)));
-    typedef long i64m4x3_b __attribute__((matrix_type(4, 3)));
-    typedef long i64m4x4_b __attribute__((matrix_type(4, 4)));
-    pub typedef uint8_t u8m1x2_b __attribute__((matrix_type(1, 2)));
-    pub typedef u8 u8m1x8_b __attribute__((matrix_type(1, 8)));
-    typedef u8 u8m4x2_b __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef u8 u8m7x2_b __attribute__((matrix_type(7, 2)));
-    typedef u16 u16m1x6_b __attribute__((matrix_type(1, 6)));
-    typedef u16 u16m3x4_b __attribute__((matrix_type(3, 4)));
-    typedef unsigned long long u64m1x14_b __attribute__((matrix_type(1, 14)));
-    pub typedef unsigned long u64m16x1_b __attribute__((matrix_type(16, 1)));
-    typedef float f32m2x2_b __attribute__((matrix_type(2, 2)));
-    typedef f32 f32m4x10_b __attribute__((matrix_type(4, 10)));
-    typedef f32 f32m9x2_b __attribute__((matrix_type(9, 2)));
-    pub(crate) typedef float f32m12x4_b __attribute__((matrix_type(12, 4)));
-    typedef double f64m2x3_b __attribute__((matrix_type(2, 3)));
-    typedef double f64m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef double f64m8x3_b __attribute__((matrix_type(11 - K3, 6 - K3)));
-    typedef f64 f64m9x3_b __attribute__((matrix_type(11 - K2, 8 - K5)));
-    pub(crate) typedef double f64m9x4_b __attribute__((matrix_type(9, 4)));
+    typedef double f64m8x9 __attribute__((matrix_type(8, 9)));
+    pub(crate) typedef f64 f64m9x4 __attribute__((matrix_type(9, 4)));
+    typedef double f64m13x4 __attribute__((matrix_type(13, 4)));
+    pub typedef f64 f64m14x2 __attribute__((matrix_type(14, 2)));
+    typedef i8 i8m16x7_b __attribute__((matrix_type(16, 7)));
+    pub(crate) typedef i16 i16m2x4_b __attribute__((matrix_type(2, 4)));
+    typedef i16 i16m3x13_b __attribute__((matrix_type(3, 13)));
+    typedef short i16m4x4_b __attribute__((matrix_type(4, 4)));
+    typedef int i32m5x6_b __attribute__((matrix_type(5, 6)));
+    typedef int32_t i32m16x1_b __attribute__((matrix_type(16, 1)));
+    typedef long long i64m1x4_b __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef i64 i64m3x5_b __attribute__((matrix_type(3, 5)));
+    typedef i64 i64m7x3_b __attribute__((matrix_type(7, 3)));
+    typedef i64 i64m7x7_b __attribute__((matrix_type(7, 7)));
+    pub typedef unsigned char u8m2x3_b __attribute__((matrix_type(6 - K4, 6 - K3)));
+    pub typedef uint16_t u16m1x6_b __attribute__((matrix_type((K3 * 1) / K3, K4 + 2)));
+    typedef uint16_t u16m2x3_b __attribute__((matrix_type(2, 3)));
+    typedef unsigned short u16m3x1_b __attribute__((matrix_type(3, 1)));
+    typedef uint16_t u16m8x7_b __attribute__((matrix_type(8, 7)));
+    typedef unsigned short u16m15x2_b __attribute__((matrix_type(15, 2)));
+    pub(crate) typedef uint32_t u32m1x2_b __attribute__((matrix_type(1, 2)));
+    typedef uint32_t u32m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef u32 u32m3x8_b __attribute__((matrix_type(3, 8)));
+    typedef u32 u32m6x3_b __attribute__((matrix_type(6, 3)));
+    pub typedef unsigned u32m7x1_b __attribute__((matrix_type(7, 1)));
+    typedef unsigned long u64m1x7_b __attribute__((matrix_type(9 - K8, K5 + 2)));
+    typedef unsigned long u64m4x1_b __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef uint64_t u64m4x4_b __attribute__((matrix_type(8 - K4, 6 - K2)));
+    typedef unsigned long long u64m7x4_b __attribute__((matrix_type(7, 4)));
+    typedef unsigned long u64m8x4_b __attribute__((matrix_type(8, 4)));
+    typedef f32 f32m1x4_b __attribute__((matrix_type(1, 4)));
+    typedef float f32m3x3_b __attribute__((matrix_type(3, 3)));
+    typedef float f32m3x4_b __attribute__((matrix_type(3, 4)));
+    typedef f64 f64m1x8_b __attribute__((matrix_type((K8 * 1) / K8, 11 - K3)));
+    typedef f64 f64m2x4_b __attribute__((matrix_type(2, 4)));
+    typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
+    typedef double f64m8x9_b __attribute__((matrix_type(8, 9)));
+    typedef f64 f64m13x4_b __attribute__((matrix_type(13, 4)));
 
-    pub fn k0080(a0: u16m3x6, s0: i8, a1: u16m6x4, s1: i8, n0: usize, src0: &[u16], a2: u16m3x4_b, src1: &[u16]) -> u16m4x3 {
-        __builtin_matrix_transpose(a0 * s0 * __builtin_matrix_insert(a1, 3, 3, s1) - __builtin_matrix_column_major_load(src0, 7 - K4, 4, n0) - (a2 + __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 3, K5 + 1)) + a1[0][7 - K5]))
+    pub fn k0080(a0: u16m4x8, src0: &[u16], a1: u16m8x3, s0: f64) -> u16m4x3 {
+        -1 - (a0 - __builtin_matrix_column_major_load(src0, 4, 8, 8 - K2)) / 7 * a1 / s0
     }
 
-    /// Kernel `k0081` of the oracle corpus.
-    #[inline(never)]
-    pub fn k0081(a0: i32m16x4, a1: i32m4x5, i0: i64, i1: i32, a2: f64m3x8, a3: f64m8x3_b, a4: f64m8x15, a5: f64m8x15, a6: Matrix<f64, 15, 1>, a7: f64m1x4, s0: u8, a8: Matrix<f64, 4, 3>, a9: f64m8x3, src0: &[u8], s1: u16, src1: &[u8], src2: &[u8], src3: &[i8], src4: &[i8], i2: usize, i3: u32) -> f64m15x1 {
-        let mut t0: i32m16x5 = __builtin_matrix_scalar_multiply((a0 + a0) * a1, 5);
-        for l0 in 0..5 { t0[0][l0] = a0[i1][0]; }
-        let t1 = __builtin_matrix_transpose(a2) + (a3 + a3) + (__builtin_matrix_multiply((a4 - a5) * a6, (a7 + s0) * a8) - (a9 + a9 + 2.75f32));
-        let t2 = (__builtin_matrix_column_major_load(src0, 3, 2, 5) + s1) * (__builtin_matrix_column_major_load(src1, 2, 2, 9 - K5) * __builtin_matrix_column_major_load(src2, 2, 7, 5));
-        __builtin_matrix_insert((f64m15x1) (__builtin_matrix_column_major_load(src3, 15, 1, 16) - __builtin_matrix_column_load(src4, K3 * 5, 1, 18)), i2, 0, a4[i3][5])
+    pub fn k0081(a0: i32m1x16, s0: i32, a1: i32m1x5, s1: i32, i0: u32, a2: i32m16x3, a3: i32m3x1) -> i32m16x5 {
+        let mut t0: i32m16x5 = __builtin_matrix_transpose(a0) / s0 * a1;
+        t0[8][3] = -9;
+        let t1: i32m16x5 = t0;
+        t0[2][2] = t0[12][4];
+        __builtin_matrix_multiply(a2, a3) * a1
     }
 
-    pub fn k0082(n0: usize, src0: &[u64], a0: u64m8x2, n1: usize, src1: &[u8], s0: i64, src2: &[u8], a1: u8m1x2_b, a2: u8m3x5, a3: u8m5x2) -> u8m3x2 {
-        let t0: u64m8x2 = __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 8, 2, n0) + a0, a0);
-        __builtin_matrix_scalar_multiply(__builtin_matrix_column_major_load(src1, 3, 2, n1), s0) - __builtin_matrix_column_major_load(src2, 2 + 1, 1, 3) * a1 - (a2 - 5_u32) * a3
+    /// Kernel `k0082` of the oracle corpus.
+    pub fn k0082(s0: f64, a0: u64m8x4_b, a1: u64m4x2, i0: u32, s1: i32, a2: u64m7x4, a3: u64m4x4_b) -> u64m7x4 {
+        let t0 = (s0 ? a0 : a0) * __builtin_matrix_insert(a1, 3, i0, s1);
+        a2 * a3
     }
 
-    pub fn k0083(src0: &[f32], n0: usize, src1: &[f32], i0: usize, i1: u32, a0: u64m16x1_b, a1: i32m1x2_b, a2: i32m2x4_b) -> i32m1x4 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, 8, n0);
-        if i0 < 2 { t0[0][1] -= t0[1][i1]; }
-        let mut t1: i16m16x1_b = a0 as i16m16x1;
-        t1[12][0] = __builtin_matrix_extract(t1, 9, 0);
-        a1 * (i32m2x4) a2
+    pub fn k0083(a0: f32m3x4_b, a1: f32m4x8, s0: u32, a2: i32m16x1_b, s1: u8, a3: i32m16x14, a4: i32m1x14, dst0: &mut [i32]) {
+        let mut t0 = a0 * a1;
+        t0 /= 2.0f32;
+        for l0 in 0..3 { t0[l0][5] /= 0.5; }
+        t0 /= s0;
+        __builtin_matrix_column_major_store(__builtin_matrix_sub(__builtin_matrix_transpose(a2 + s1) * __builtin_matrix_insert(a3, 13, 1, -0x5i64), a4), dst0, 4);
     }
 
-    pub fn k0084(n0: usize, src0: &[f32], a0: f32m2x2_b, s0: f32, src1: &[f32], s1: i64, a1: f32m3x7, a2: f32m7x5, src2: &[f32], s2: f64, src3: &[f32], a3: Matrix<f32, 2, 4>, i0: u32, i1: i32, a4: f32m3x5, src4: &[f32]) -> f32m3x7 {
-        let mut t0 = __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 3, (K2 * 2) / K2, n0) * a0 * s0 as u8, __builtin_matrix_column_major_load(src1, 2, 4, 2) - s1);
-        t0 = __builtin_matrix_multiply(a1 * a2 * __builtin_matrix_column_major_load(src2, 5, 2, 6) + s2, __builtin_matrix_column_major_load(src3, 2, 4, 5) + a3);
-        t0[i0][i1] -= -4.0;
-        a4 * __builtin_matrix_column_major_load(src4, 5, 7, 6)
+    pub fn k0084(a0: i32m1x16, s0: i32, a1: i32m1x5, s1: i32, i0: u32, a2: i32m16x3, a3: i32m3x1, a4: u64m2x6, dst0: &mut [i16], s2: i32, a5: i32m5x5, src0: &[i32], a6: i32m5x4, a7: i32m4x3, a8: Matrix<i32, 3, 5>, a9: u64m11x7) -> u64m11x7 {
+        let mut t0 = k0081(a0, s0, a1, s1, i0, a2, a3);
+        __builtin_matrix_column_store(__builtin_matrix_transpose(a4 as i16m2x6), dst0, 7);
+        t0 *= s2 ? (a5 - __builtin_matrix_column_major_load(src0, 5, 5, 5)) as i32m5x5 : a6 * a7 * a8;
+        a9 - a9
     }
 
-    pub fn k0085(a0: Matrix<u16, 4, 4>, a1: i16m5x2, s0: u64, a2: Matrix<i16, 2, 4>, i0: i64, s1: u8, i1: u16, i2: i64, s2: u16, a3: f64m3x2) -> f64m3x2 {
-        let mut t0 = (u32m4x4) a0;
-        t0 *= -1;
-        let t1 = __builtin_matrix_insert(__builtin_matrix_multiply(a1 - s0, a2), 1, i0, s1);
-        t0[i1][3] = t0[3][i2];
-        t0 *= s2 as u32;
-        __builtin_matrix_add(15 * a3, a3)
+    /// Kernel `k0085` of the oracle corpus.
+    pub fn k0085(a0: u32m4x4, dst0: &mut [u32], i0: u32, s0: f64, s1: u8, s2: i8, s3: u32, a1: u32m5x4, s4: u32, a2: u32m5x4, a3: u32m4x4, n0: usize, src0: &[u32], a4: u32m4x4, a5: u32m4x4, dst1: &mut [u32], a6: u32m4x2, src1: &[u32], a7: u32m4x5, i1: i64, i2: i64) -> u32 {
+        __builtin_matrix_column_major_store(a0, dst0, 6);
+        let t0: u32m4x4 = s3 * __builtin_matrix_scalar_multiply(__builtin_matrix_insert(a0, i0, (K3 * 3) / K3, s0) - s1, s2);
+        let t1: u32m4x4 = __builtin_matrix_multiply(__builtin_matrix_transpose(__builtin_matrix_scalar_multiply(a1, -1)) + s4, a2 * a3 + __builtin_matrix_column_major_load(src0, 5, 4, n0));
+        __builtin_matrix_column_major_store(a4 + a5, dst1, 7);
+        let t2: u32m4x4 = t1 - a6 * __builtin_matrix_column_major_load(src1, 2, 4, (K4 * 5) / K4);
+        __builtin_matrix_extract(a7 * a2 + a4, i1, i2)
     }
 
-    pub fn k0086(a0: i64m4x4_b, a1: i64m4x3, s0: i32) -> i64m4x3 {
-        165 * __builtin_matrix_scalar_multiply(__builtin_matrix_multiply(a0, a1), s0)
+    pub fn k0086(s0: u16, src0: &[i64], a0: i64m4x3) -> i64m4x3 {
+        s0 ? __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 4, 3, 4), 1, 9 - K8, 165) : a0
     }
 
-    #[inline(never)]
-    pub fn k0087(src0: &[i32], s0: u32, i0: i32) -> i32 {
-        (__builtin_matrix_column_major_load(src0, 4, 2, 4) / s0)[3][i0]
+    pub fn k0087(s0: f64, a0: Matrix<i32, 2, 4>, src0: &[i32]) -> i32 {
+        __builtin_matrix_transpose(s0 ? a0 : __builtin_matrix_column_major_load(src0, 2, 4, 3))[1][1]
     }
 
-    pub fn k0088(n0: usize, src0: &[f64], a0: f64m6x9, src1: &[f64], a1: f64m8x9, a2: i8m1x3, src2: &[i8]) -> i8m1x8 {
-        let t0: f64m8x9 = __builtin_matrix_column_major_load(src0, 8, 6, n0) * a0 - (__builtin_matrix_column_load(src1, K2 * 4, 9, 8) + a1);
-        a2 * __builtin_matrix_column_major_load(src2, 3, 8, K2 + 1)
+    pub fn k0088(a0: f64m8x9_b, s0: u64, n0: usize, src0: &[f64], i0: i64, s1: u64, dst0: &mut [f64]) {
+        let t0 = __builtin_matrix_insert(a0, (K2 * 7) / K2, 3, s0) - a0[3][3];
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, K2 + 6, 9, n0), 3, i0, s1) + t0, dst0, 8);
     }
 
-    pub fn k0089(a0: Matrix<i16, 3, 1>, dst0: &mut [i16], a1: f32m3x1, s0: i64, i0: u32, s1: u32) -> f32m3x1 {
-        __builtin_matrix_column_major_store(a0 - 7, dst0, 3);
-        __builtin_matrix_insert(s0 - a1, i0, 0, s1)
+    pub fn k0089(a0: Matrix<i16, 3, 5>, a1: i16m5x1, dst0: &mut [i16], a2: f64m13x4_b, s0: f64, s1: f64, s2: u8, s3: i16, s4: u16) -> f64m13x4 {
+        __builtin_matrix_column_major_store(a0 * a1, dst0, 4);
+        (a2 + (s0 + s1)) / s2 + (s3 ? a2 - __builtin_matrix_scalar_multiply(a2, s4) : a2)
     }
 
-    /// Kernel `k0090` of the oracle corpus.
-    pub fn k0090(a0: f64m2x3_b, src0: &[f64], a1: f64m2x3, a2: f64m2x3, s0: u32, a3: Matrix<i64, 1, 3>) -> u16m1x3 {
-        let t0: f64m2x3 = a0 - (a0[0][1] - __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 2, 3, 4) + a1, a2) + s0 as u8);
-        0x3 + a3 as u16m1x3
+    pub fn k0090(a0: f64m2x8, a1: f64m8x3, src0: &[f64], a2: f64m2x3, s0: u32, s1: u8, a3: f64m2x1, a4: f64m1x8_b) -> f64m2x8 {
+        let t0: f64m2x3 = __builtin_matrix_insert(a0 * a1 + __builtin_matrix_sub(__builtin_matrix_column_major_load(src0, 2, 3, 4), a2) - a2, 0, 0, s0 as u8) - s1;
+        a3 * a4
     }
 
-    pub fn k0091(a0: u64m5x4) -> u64 {
-        let t0 = a0;
-        a0[1][6 - K5]
+    /// Kernel `k0091` of the oracle corpus.
+    pub fn k0091(a0: u64m4x1_b, a1: u64m1x1, a2: u64m1x5, i0: i32, s0: u64, s1: i8) -> u64m1x5 {
+        let t0: u64m5x4 = __builtin_matrix_insert(__builtin_matrix_transpose(a0 * a1 * a2), 0, i0, s0);
+        __builtin_matrix_scalar_multiply(a2, s1)
     }
 
-    pub fn k0092(a0: Matrix<u16, 2, 2>, n0: usize, src0: &[u16], a1: i64m4x4, a2: i64m4x3, s0: i32, i0: i32, i1: u8, a3: u16m2x4, a4: u16m2x3, a5: Matrix<u16, 3, 4>, a6: u16m4x2) -> u16m2x2 {
-        let mut t0 = (__builtin_matrix_transpose(a0) + 9) * __builtin_matrix_column_major_load(src0, 2, K4 + 3, n0);
-        let mut t1: i64m4x3_b = k0086(a1, a2, s0);
-        t1[i0][0] = t0[0][3] as i64;
-        for l0 in 0..7 { t0[0][l0] = t0[i1][3]; }
-        (a3 - a4 * a5) * a6
+    /// Kernel `k0092` of the oracle corpus.
+    pub fn k0092(a0: u16m2x7, a1: u16m7x2, a2: u16m2x2, a3: f64m2x7, s0: u16, a4: i64m2x7, a5: i64m7x7_b, i0: u8, i1: u8, a6: u16m2x3_b, a7: u16m2x3, a8: u16m3x1_b, n0: usize, src0: &[u16], s1: f32, a9: u16m1x7, n1: usize, src1: &[u16], n2: usize, src2: &[u16], a10: u16m1x15, a11: Matrix<u16, 1, 15>, a12: u16m15x2_b, s2: u64, s3: f32, a13: u8m13x4, s4: i16, a14: Matrix<u8, 13, 4>, src3: &[u8]) -> u8m13x8 {
+        let mut t0: u16m2x7 = __builtin_matrix_add(a0 * a1, a2 - a2) * (a4 * a5) as u16m2x7;
+        t0[1][i0] = a5[5][i1] as u16;
+        let t1 = (a6 - a7) * __builtin_matrix_add(a8, __builtin_matrix_column_major_load(src0, 5 - K2, 1, n0)) * ((s1 ? __builtin_matrix_multiply(a9, __builtin_matrix_column_major_load(src1, 7, 15, n1)) : __builtin_matrix_column_major_load(src2, (K3 * 1) / K3, 15, n2)) + (a10 + a10 - (a10 + a11))) * a12;
+        let t2 = __builtin_matrix_insert((a11 - (a11 + a10)) / s2, 0, 5, s3 as i8);
+        __builtin_matrix_sub(__builtin_matrix_insert(a13, (K4 * 1) / K4, 0, s4), a14) * __builtin_matrix_column_major_load(src3, 6 - K2, 8, 4)
     }
 
     /// Kernel `k0093` of the oracle corpus.
-    pub fn k0093(a0: Matrix<i16, 4, 4>, a1: u16m4x4, a2: i16m5x2, s0: u64, a3: i16m2x4, i0: i64, s1: u8, i1: u16, i2: i64, s2: u16, a4: f64m3x2, src0: &[i8], s3: i8, a5: f64m3x2_b, s4: i8, s5: u64, s6: u16, a6: Matrix<u16, 3, 5>, a7: u16m3x5, a8: f64m9x4_b, s7: f32, s8: i32) -> f64m9x4 {
-        let t0: i16m4x4 = a0 * -2;
-        let t1: Matrix<f64, 3, 2> = k0085(a1, a2, s0, a3, i0, s1, i1, i2, s2, a4);
-        let t2: i8m3x3 = __builtin_matrix_scalar_multiply(__builtin_matrix_column_load(src0, 3, 3, 5), s3);
-        let t3 = __builtin_matrix_insert((a5 + s4) * s5, 1, 0, s6 as u32);
-        let t4: u16m3x5 = a6 - a7;
-        a8 * s7 as u16 * s8
+    pub fn k0093(a0: i16m4x4, a1: i16m4x4, s0: i16, a2: i64m4x7, s1: u16, s2: u16, a3: i16m7x4, a4: i16m4x4_b, a5: u32m6x3_b, s3: f64, a6: Matrix<i32, 3, 4>, dst0: &mut [u32], a7: i16m4x4, s4: u16, n0: usize, dst1: &mut [i16]) -> u32m6x3 {
+        let mut t0: i16m4x4 = __builtin_matrix_sub(a0, a1);
+        t0 -= s0;
+        let t1: i16m4x4_b = (i16m4x7) (s1 + s2 + a2) * a3 - a4 - a1;
+        __builtin_matrix_column_store(a5 / s3 * (u32m3x4) a6, dst0, (K8 * 8) / K8);
+        __builtin_matrix_column_major_store(a7 * s4, dst1, n0);
+        a5
     }
 
-    pub fn k0094(a0: u8m4x2_b) -> u8m4x2 {
-        -1 * a0
+    pub fn k0094(a0: u8m4x7, a1: u8m7x2) -> u8m4x2 {
+        return a0 * a1;
     }
 
     pub fn k0095(a0: u16m1x6_b) -> u16m1x6 {
         a0
     }
 
-    pub fn k0096(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: Matrix<u64, 7, 1>, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8) -> u64m1x7 {
-        let mut t0 = a0;
-        if i0 < 2 { t0[i1][i2] -= __builtin_matrix_extract(t0, 1, (K8 * 2) / K8); }
-        __builtin_matrix_transpose(__builtin_matrix_insert(a1, i3, i4, s0) - a2) + s1
+    pub fn k0096(src0: &[i8], a0: i8m3x16, src1: &[u32], s0: f32, a1: u32m6x5, n0: usize, src2: &[u32], src3: &[u32], a2: u32m3x5, n1: usize, dst0: &mut [u32], i0: i64) -> u32 {
+        let t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 16, 6) - a0);
+        __builtin_matrix_column_store((u32m6x5) __builtin_matrix_column_major_load(src1, 6, (K4 * 5) / K4, (K4 * 7) / K4) - (s0 ? a1 * __builtin_matrix_column_major_load(src2, 5, 5, n0) * a0[0][(K5 * 9) / K5] : __builtin_matrix_multiply(__builtin_matrix_column_major_load(src3, 5 + 1, 3, 9), a2) + a1), dst0, n1);
+        a1[i0][0]
     }
 
-    pub fn k0097(a0: i32m7x4, i0: u8, dst0: &mut [i32], a1: u8m7x2_b, a2: i32m2x4_b, a3: Matrix<u8, 7, 8>, a4: u8m8x2, s0: u64, n0: usize, dst1: &mut [u8]) -> u8 {
-        __builtin_matrix_column_major_store(a0 + __builtin_matrix_extract(a0, i0, 1), dst0, 10);
-        let t0: i32m7x4_b = (i32m7x2) a1 * (a2 * a1[3][1]);
-        __builtin_matrix_column_major_store(a3 * a4 / s0, dst1, n0);
-        return a3[6][7];
+    pub fn k0097(a0: i32m7x4, dst0: &mut [i32], a1: f32m1x3, a2: f32m3x3_b, a3: f32m3x4, i0: u8, i1: i64, s0: i8, s1: u8, a4: f32m1x4_b, i2: u16, i3: i64, n0: usize, src0: &[f32], s2: i16, s3: u64, src1: &[f64], a5: f64m4x7_b, src2: &[f64], s4: u32) -> f64m7x8 {
+        __builtin_matrix_column_major_store(a0, dst0, 9);
+        let mut t0 = a1 * a2 * __builtin_matrix_insert(a3, 2, i0, a1[0][0]) - a3[0][i1];
+        t0 = __builtin_matrix_add(s0 ? s1 ? __builtin_matrix_insert(a4, i2, i3, 5) : __builtin_matrix_column_major_load(src0, 1, 9 - K5, n0) : a4 + s2 as u32, s3 * t0 - a4);
+        __builtin_matrix_transpose(__builtin_matrix_scalar_multiply(__builtin_matrix_multiply(__builtin_matrix_column_load(src1, 8, 4, 8), a5), -6.75)) - __builtin_matrix_column_major_load(src2, 7, 8, 8) - s4
     }
 
-    pub fn k0098(a0: u32m1x1, a1: u32m1x1, n0: usize, dst0: &mut [u32], a2: i8m14x7_b, a3: i8m14x7, s0: i8, a4: i8m14x4, a5: i8m4x7, a6: i8m14x4, a7: i8m4x2, a8: i8m2x7_b, a9: i8m14x4, i0: i32, a10: i8m14x2_b, a11: i8m2x4) -> i8m14x4 {
-        __builtin_matrix_column_major_store(a0 + a1, dst0, n0);
-        let t0 = a2 - a2 - a3 + (s0 + a3 + (a4 * a5)[2][0]) + __builtin_matrix_multiply(a6, a7 * a8);
-        return __builtin_matrix_insert(a9, 2, i0, (a10 * a11)[0][1]);
+    #[inline]
+    pub fn k0098(a0: u32m1x2_b, src0: &[u32], dst0: &mut [u32], a1: u32m7x1_b, a2: u32m7x7, a3: u32m7x2) -> u32m7x7 {
+        __builtin_matrix_column_store(a0 * __builtin_matrix_column_major_load(src0, 2, 1, 5), dst0, 2);
+        let t0 = __builtin_matrix_multiply(__builtin_matrix_transpose(a1), a2 * a3) + a0;
+        a2
     }
 
-    pub fn k0099(a0: i32m7x6, s0: u16, dst0: &mut [i32], a1: u8m4x2, a2: i32m7x4, a3: i32m4x6_b, s1: i16, n0: usize, dst1: &mut [i32], a4: u32m3x15) -> u32m3x15 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(s0 - a0) / 4i64), dst0, 6 + 1);
-        let t0: Matrix<u8, 4, 2> = k0094(a1);
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(a2 * a3 + a2[1][3], 3, K2, s1), dst1, n0);
-        a4 - a4
+    pub fn k0099(a0: i32m6x6, s0: i8, src0: &[i32], n0: usize, src1: &[i32], src2: &[i32], dst0: &mut [i32], a1: i16m1x6, i0: u16, s1: i16, s2: i16, src3: &[i32], a2: Matrix<i32, 6, 5>, a3: i32m5x6_b) -> i32m6x6 {
+        __builtin_matrix_column_store(__builtin_matrix_transpose((a0 + a0) / 2 * (s0 ? __builtin_matrix_column_load(src0, 6, 4, 9) * __builtin_matrix_column_major_load(src1, 4, 7, n0) : __builtin_matrix_column_major_load(src2, 6, 7, 8))), dst0, K5 * 2);
+        let mut t0 = __builtin_matrix_transpose(a1 + a1);
+        if i0 < 1 { t0[4][(K4 * 0) / K4] = s2; }
+        (__builtin_matrix_column_major_load(src3, 6, (K5 * 5) / K5, 8) - a2) * (a3 * 223u64)
     }
 
-    pub fn k0100(a0: i16m1x1, n0: usize, dst0: &mut [i16], n1: usize, src0: &[i32], a1: i16m1x1, a2: i16m1x8, a3: i16m8x1, src1: &[i16], src2: &[i16], a4: i16m1x1, src3: &[u64], s0: i8, n2: usize, dst1: &mut [i16], a5: Matrix<u16, 12, 4>, a6: u16m4x4) -> u16m4x12 {
-        __builtin_matrix_column_major_store(a0, dst0, n0);
-        let t0: i16m1x1 = __builtin_matrix_transpose((i16m1x1) __builtin_matrix_column_major_load(src0, 1, 1, n1)) - a1;
-        __builtin_matrix_column_major_store(a2 * a3 - __builtin_matrix_column_major_load(src1, 1, 1, 1) * a0 + t0 - (__builtin_matrix_column_load(src2, 1, 1, 3) - a4 - a1 + a2[0][2]) - __builtin_matrix_insert(__builtin_matrix_column_load(src3, 1, 1, 2 + 1), 0, 5 - K5, s0) as i16m1x1, dst1, n2);
-        __builtin_matrix_transpose(a5 * a6)
+    pub fn k0100(src0: &[i16], dst0: &mut [i16], a0: i64m7x3_b, n0: usize, src1: &[u64], dst1: &mut [u64], s0: u32, src2: &[f64], src3: &[f64], a1: f64m4x3, a2: f64m4x5, a3: f64m5x3, a4: i64m3x7, i0: i64, s1: f32, i1: i64) -> i64m7x3 {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_load(src0, (K4 * 1) / K4, 1, 3) as i16m1x1, dst0, 2);
+        __builtin_matrix_column_store(a0 as u64m7x3 + __builtin_matrix_column_major_load(src1, 7, 3, n0), dst1, K5 + 3);
+        let t0: f64m4x3 = (s0 ? __builtin_matrix_add(__builtin_matrix_column_major_load(src2, 4, 3, 5) - __builtin_matrix_column_load(src3, 4, 3, 4), a1) : a2 * a3) as f64m4x3;
+        return __builtin_matrix_transpose(__builtin_matrix_insert(__builtin_matrix_insert(a4, i0, 6, s1), i1, K2 + 1, 203));
     }
 
-    /// Kernel `k0101` of the oracle corpus.
-    pub fn k0101(a0: f64m9x4, src0: &[f64], s0: u64, s1: u64, s2: u32, a1: f64m9x4, s3: u16, a2: f64m9x3_b, a3: f64m3x6, a4: Matrix<f64, 6, 4>, a5: f64m9x4, s4: u64, s5: u64) -> f64m9x4 {
-        let mut t0 = (s0 + s1 + a0 * __builtin_matrix_column_major_load(src0, 4, 9, 4)) * (a0 * s2 + a1);
-        t0 *= s3;
-        t0 = __builtin_matrix_extract(a0, 1, 3) * a2 * a3 * (a4 - a4) - (s4 + a5);
-        (a0 - a5) / s5
+    pub fn k0101(s0: f32, a0: Matrix<f64, 9, 4>, s1: f32, s2: u64, s3: u64, src0: &[i8], a1: i8m2x4, n0: usize, src1: &[u8], s4: u8, a2: u8m8x3, src2: &[u8], s5: i32, a3: u8m4x10, s6: i8, n1: usize, dst0: &mut [u8]) {
+        let mut t0 = s0 ? a0[7][1] * __builtin_matrix_insert(a0, 5, 3, s1) : a0;
+        t0 -= s2 * s3;
+        let t1: f64m2x4_b = (__builtin_matrix_column_major_load(src0, 2, K2 * 2, 5) + a1) as f64m2x4;
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_scalar_multiply(__builtin_matrix_column_load(src1, 10, 8, n0), s4) * a2) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, K3 + 1, 10, 7) * s5 as i16 - a3 / s6)), dst0, n1);
     }
 
-    #[allow(unused_variables)]
-    pub fn k0102(a0: i64m4x4, a1: i64m4x3, s0: i32, i0: i32, s1: u32, a2: i64m4x3, a3: i64m3x4, a4: Matrix<i64, 4, 3>, a5: i64m4x6, a6: i64m6x3, s2: u16, a7: i64m4x4, s3: f32, i1: u8, i2: u8, src0: &[i64], a8: i64m4x4, s4: i32, s5: i32, n0: usize, src1: &[i32], dst0: &mut [i64]) {
-        let mut t0 = k0086(a0, a1, s0);
-        if i0 < 1 { t0 *= s1; }
-        let t1: Matrix<i64, 4, 3> = a2 * a3 * (a4 + t0) * (a3 * a5) * (a6 + s2);
-        let mut t2: Matrix<i64, 3, 4> = __builtin_matrix_insert(__builtin_matrix_scalar_multiply(a3 * a7, s3), i1, 0, a4[i2][(K4 * 0) / K4]);
-        t2 *= __builtin_matrix_column_major_load(src0, 4, K2 + 2, 4) + a8 + (s4 + s5);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 3, 4, n0) as i64m3x4)), dst0, 11 - K5);
+    /// Kernel `k0102` of the oracle corpus.
+    pub fn k0102(s0: f64, a0: u64m8x4, a1: u64m4x2, i0: u32, s1: i32, a2: u64m7x4, a3: u64m4x4, i1: i32, s2: u32, src0: &[u64], a4: Matrix<u64, 3, 4>, src1: &[u64], i2: i64, i3: usize, a5: f64m3x14, a6: f64m14x2, s3: u64, s4: f64, a7: u64m4x1, a8: u64m1x4, src2: &[i8]) -> i8m2x9 {
+        let mut t0 = k0082(s0, a0, a1, i0, s1, a2, a3);
+        if i1 < 1 { t0 *= s2; }
+        let mut t1: u64m7x4 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 3, 8) * a4 / 4 - __builtin_matrix_column_major_load(src1, 7, 3, 7) * a4, 4, 3, -1);
+        t1[i2][i3] = s4 as u64;
+        t0 *= a7 * a8;
+        __builtin_matrix_column_major_load(src2, 2, 9, 5)
     }
 
-    pub fn k0103(a0: u16m1x2, s0: f32, a1: i64m4x4, a2: i64m4x3, s1: i32, i0: u32, s2: u16, src0: &[u16], a3: u16m6x1, a4: i32m2x1) -> u16m1x2 {
-        let mut t0: u16m1x2 = a0 - s0 + __builtin_matrix_extract(a0, (K4 * 0) / K4, 1) + 7u64;
-        let t1: i64m4x3 = k0086(a1, a2, s1);
-        t0[0][i0] = s2;
-        __builtin_matrix_transpose(__builtin_matrix_column_load(src0, 2, 6, 3 + 1) * a3 - (u16m2x1) a4)
+    pub fn k0103(a0: u16m1x8, a1: Matrix<u16, 8, 2>, a2: u16m1x2, s0: u16, src0: &[u16], n0: usize, src1: &[u16], a3: Matrix<i32, 3, 3>, a4: i32m3x3, a5: i32m3x3, src2: &[i32], a6: i32m3x1, s1: i32, s2: f32, s3: u16, i0: u8, i1: i64, a7: i32m2x8) -> i32m2x8 {
+        let t0: u16m1x2 = __builtin_matrix_sub(a0 * a1 + a2, __builtin_matrix_transpose(s0 ? __builtin_matrix_column_major_load(src0, 1 + 1, 1, 5) : __builtin_matrix_column_major_load(src1, 2, 1, n0)));
+        let mut t1 = (a3 - a4 - (a5 + a5)) * __builtin_matrix_column_load(src2, 3, 1, 4) - __builtin_matrix_insert(s1 - a5 * a6, 1, 0, s2 as u8) + s3;
+        if i0 < 2 { t1[i1][0] = a3[2][1]; }
+        a7
     }
 
-    pub fn k0104(a0: f32m3x14, i0: u16, a1: f32m3x2, a2: f64m2x1, i1: u16, i2: i64, src0: &[f64], a3: f64m15x16, dst0: &mut [f64], a4: f32m3x1, src1: &[f32], s0: i16, a5: f32m1x14) -> f32m3x14 {
-        let t0 = __builtin_matrix_transpose(a0 * __builtin_matrix_extract(a0, i0, 8)) * a1;
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_transpose(a2), i1, 0, a0[i2][10]) * (__builtin_matrix_column_major_load(src0, 2, 15, 4) * a3), dst0, 3);
-        (s0 as u8 + __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src1, 1, 1, 3))) * a5
+    pub fn k0104(a0: f32m2x15, a1: f32m15x14, s0: f32, s1: u8, src0: &[f32], a2: Matrix<f32, 4, 2>, a3: f32m14x2, a4: f32m14x2, dst0: &mut [f32]) {
+        let t0: Matrix<f32, 14, 2> = s0 as u32 - __builtin_matrix_transpose(a0 * a1);
+        __builtin_matrix_column_store(s1 ? __builtin_matrix_column_major_load(src0, 14, 4, 14) * a2 : a3 - a4, dst0, 14);
     }
 
-    /// Kernel `k0105` of the oracle corpus.
-    pub fn k0105(a0: i64m1x6_b) -> i64m1x6 {
-        return a0;
+    pub fn k0105(a0: Matrix<i64, 1, 8>, src0: &[i64]) -> i64m1x6 {
+        a0 * __builtin_matrix_column_major_load(src0, 8, 6, K8 + 3)
     }
 
-    pub fn k0106(a0: i8m16x3, i0: u16, i1: i64, i2: usize, a1: u64m7x1, i3: u16, i4: i64, s0: u64, a2: u64m7x1, s1: i8, i5: u32, s2: u64, a3: u8m1x2, s3: f32, s4: f32, s5: u8) -> u8 {
-        let mut t0 = k0096(a0, i0, i1, i2, a1, i3, i4, s0, a2, s1);
-        t0[0][i5] = t0[(K3 * 0) / K3][5];
-        return (s5 - (a3 + (s3 + s4)))[0][0];
+    pub fn k0106(a0: u64m4x1, a1: u64m1x1, a2: u64m1x5, i0: i32, s0: u64, s1: i8, i1: u32, s2: u64, a3: u8m1x2, i2: i64, i3: usize, a4: f64m3x1, s3: u8, a5: u8m1x2, i4: i32, i5: u32, a6: u8m1x1, a7: u8m1x2, i6: u16) -> u8 {
+        let mut t0 = k0091(a0, a1, a2, i0, s0, s1);
+        t0[0][i1] = t0[(K3 * 0) / K3][1];
+        __builtin_matrix_extract(__builtin_matrix_sub(__builtin_matrix_insert(a3, i2, i3, __builtin_matrix_insert(a5, i4, i5, 6u32)[0][0]), a6 * a7), i6, 1)
     }
 
-    pub fn k0107(a0: u8m3x5, src0: &[f64], a1: f64m1x14, a2: Matrix<u64, 6, 1>, a3: u64m1x14_b, a4: u64m14x11) -> u8m6x11 {
-        let t0: Matrix<i8, 3, 5> = 5i64 - a0 as i8m3x5;
-        __builtin_matrix_multiply((u8m6x14) __builtin_matrix_multiply(a2, a3), (u8m14x11) a4)
+    /// Kernel `k0107` of the oracle corpus.
+    #[inline]
+    pub fn k0107(n0: usize, src0: &[i8], s0: i16, s1: u16, src1: &[i8], a0: i8m8x16, a1: i8m16x7_b, a2: i8m7x5, s2: u8) -> i8m3x5 {
+        let t0: Matrix<i8, 3, 5> = s1 as u8 * (s0 * __builtin_matrix_column_major_load(src0, (K3 * 3) / K3, 5, n0));
+        __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 8, 3, K8 + 3)) * (a0 * a1) * (a2 - s2 as i16)
     }
 
-    pub fn k0108(a0: i64m4x4, a1: i64m4x3, s0: i32, a2: u32m1x3, a3: u32m1x3, a4: u32m3x8, a5: u32m8x4, a6: Matrix<u32, 4, 4>, src0: &[u32], a7: f32m4x10_b, a8: i8m10x4, a9: f32m12x4_b, i0: i64, n0: usize, src1: &[i64], dst0: &mut [i64], a10: u8m1x1, s1: i8, a11: u8m1x8_b, s2: i16) -> u8m1x8 {
-        let t0 = k0086(a0, a1, s0);
-        let t1 = __builtin_matrix_sub(a2, a3) * a4 * (6u32 - a5) * (a6 * __builtin_matrix_column_major_load(src0, 4, 3, 7));
-        let t2: f32m4x12 = a7 * (f32m10x4) a8 * __builtin_matrix_insert(__builtin_matrix_transpose(a9), 7 - K5, 8, a9[i0][1]);
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src1, 7, 3, n0), dst0, 7);
-        __builtin_matrix_scalar_multiply(a10, s1) * (-1 * a11) / s2
+    pub fn k0108(a0: i32m1x16, s0: i32, a1: i32m1x5, s1: i32, i0: u32, a2: i32m16x3, a3: i32m3x1, a4: u32m1x3_b, s2: f64, a5: u64m8x4, a6: u64m4x2, i1: u32, s3: i32, a7: u64m7x4, a8: u64m4x4, s4: u32, a9: Matrix<u32, 1, 5>, s5: f32, a10: u32m5x4, a11: u32m4x3, a12: Matrix<u32, 1, 2>, s6: f64, src0: &[u32], i2: i64, a13: Matrix<u32, 4, 5>, a14: u32m5x5) -> u32m1x5 {
+        let t0 = k0081(a0, s0, a1, s1, i0, a2, a3);
+        let t1 = a4;
+        let t2: u64m7x4_b = k0082(s2, a5, a6, i1, s3, a7, a8);
+        let t3: Matrix<u32, 1, 3> = (6u32 - (s5 - (s4 ? a9 : a9))) * (a10 * a11 + 4);
+        (a12 + s6) * __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 2, 4, (K3 * 3) / K3), 5 - K5, 0, t0[i2][1]) * (a13 * a14 + __builtin_matrix_extract(t2, 4, 0)) / 7_
     }
 
     #[inline(never)]
-    pub fn k0109(a0: Matrix<i8, 6, 8>, n0: usize, src0: &[i8], i0: usize) -> i8 {
-        return __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, (K8 * 8) / K8, 2, n0))[4 - K4][i0];
+    pub fn k0109(a0: u8m2x3_b, a1: u8m3x6, i0: u8) -> i8 {
+        ((i8m2x6) (a0 * a1))[i0][(K3 * 4) / K3]
     }
 
-    /// Kernel `k0110` of the oracle corpus.
-    pub fn k0110(a0: i64m3x1, n0: usize, src0: &[i64], a1: i64m1x5, src1: &[f32], s0: i16, a2: i64m1x6, a3: Matrix<i64, 6, 4>, a4: i8m4x7_b, dst0: &mut [i8]) {
-        let t0 = (a0 + __builtin_matrix_column_major_load(src0, 3, 1, n0)) * a1;
-        let t1: f32m9x2_b = __builtin_matrix_column_major_load(src1, 9, (K8 * 2) / K8, 12) + s0;
-        let t2 = k0105(a2);
-        __builtin_matrix_column_major_store(a3 as i8m6x4 * a4, dst0, 6);
+    pub fn k0110(a0: i64m3x1, src0: &[i64], a1: i16m3x13_b, a2: i64m13x5, a3: Matrix<u8, 3, 1>, src1: &[i64], a4: i64m1x5, i0: u8, s0: u64, n0: usize, src2: &[i64], a5: i64m6x6, a6: i64m6x3) -> i64m7x3 {
+        let mut t0: i64m3x5_b = a0 / 1 * __builtin_matrix_column_major_load(src0, 1, 5, (K2 * 4) / K2);
+        t0 += a1 as i64m3x13 * a2;
+        let t1: i64m3x5 = __builtin_matrix_insert(a3 as i64m3x1 * (__builtin_matrix_column_major_load(src1, 1, 5, 2) - a4), i0, 4, s0);
+        __builtin_matrix_multiply(__builtin_matrix_column_major_load(src2, (K2 * 7) / K2, 6, n0), a5) * a6 - 22
     }
 
-    pub fn k0111(a0: u32m2x1, s0: i8, a1: i8m2x7_b) -> i8m2x7 {
-        let t0: u32m2x1 = a0 / s0;
-        return a1;
+    #[allow(unused_variables)]
+    pub fn k0111(src0: &[f64], src1: &[u64], a0: f32m2x1) -> f32m2x1 {
+        let t0 = __builtin_matrix_column_major_load(src1, 10 - K8, 1, 4) as u32m2x1;
+        a0
     }
 
-    pub fn k0112(a0: Matrix<i16, 6, 4>, a1: i16m4x6, s0: i32, i0: u32, a2: i16m4x6, i1: i64, a3: u64m6x4, src0: &[u64], n0: usize, dst0: &mut [i16], i2: u32, i3: u16) -> i16 {
-        let mut t0: i16m4x6_b = __builtin_matrix_transpose(a0) + a1 + a1 + s0;
-        for l0 in 0..4 { t0[l0][4] = __builtin_matrix_extract(t0, i0, 2); }
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_insert(a2, i1, 2, 0x2)) + (a3 - __builtin_matrix_column_major_load(src0, (K2 * 6) / K2, 4, 9)) as i16m6x4), dst0, n0);
-        t0[i2][i3]
+    pub fn k0112(s0: u16, a0: i16m4x6, s1: u8, i0: u32, s2: u8, a1: i16m6x2, src0: &[i16], s3: u64, s4: u64, a2: i16m2x4_b, s5: u64, a3: u64m2x11, a4: u64m11x7, n0: usize, src1: &[u64], n1: usize, src2: &[u64], i1: u16, a5: u64m2x7, s6: u16, a6: i64m1x4_b, s7: u32, s8: u8) -> i64m1x4 {
+        let t0 = (1_76 + (s0 ? a0 - s1 : a0[i0][(K4 * 0) / K4] + a0)) / s2;
+        let t1: i16m4x6 = __builtin_matrix_transpose(a1 * (__builtin_matrix_column_major_load(src0, 3, 1, 5) + (s3 + s4))[1][0] * a2) * s5;
+        let t2 = a3 * a4 + (__builtin_matrix_column_major_load(src1, 2, 7, n0) + __builtin_matrix_column_major_load(src2, 2, 6 + 1, n1)) + a4[K3 + 7][i1] - a5;
+        s6 ? a6 + s7 - s8 : a6
     }
 
-    pub fn k0113(a0: u16m7x9, src0: &[u16], src1: &[u16], src2: &[u16]) -> u16m8x7 {
-        __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 9, (K2 * 8) / K2, 12) - __builtin_matrix_column_major_load(src1, 7, 4, 9) * __builtin_matrix_column_load(src2, 6 - K2, 8, 4))
+    /// Kernel `k0113` of the oracle corpus.
+    pub fn k0113(s0: u8, a0: u16m8x7_b, i0: i32) -> u16m8x7 {
+        s0 ? (a0 - 7) as u16m8x7 : __builtin_matrix_insert(a0, 4, i0, 7)
     }
 
     /// Kernel `k0114` of the oracle corpus.
-    pub fn k0114(a0: u32m3x8, s0: f64, a1: Matrix<u16, 12, 2>) -> i32m2x12 {
-        let mut t0: Matrix<u32, 3, 8> = s0 - a0 * 5_ - a0;
-        t0[0][7] = t0[(K2 * 0) / K2][1];
-        return __builtin_matrix_transpose(4.0 * (a1 - a1) as i32m12x2);
+    pub fn k0114(n0: usize, src0: &[u32], s0: i16, a0: u32m2x3, a1: u64m1x7_b, i0: usize, s1: u8, s2: u8, a2: Matrix<u64, 7, 1>) -> u64m1x1 {
+        let t0: u32m3x8_b = __builtin_matrix_column_major_load(src0, 3, 8, n0);
+        let t1 = (u16m2x3) ((s0 ? a0 : a0) as u32m2x3);
+        __builtin_matrix_insert(a1, i0, 3, s1 + s2) * a2 * __builtin_matrix_extract(a2, 4, (K5 * 0) / K5)
     }
 
-    pub fn k0115(a0: i16m8x4, n0: usize, src0: &[i16], s0: u64, s1: i8, a1: u32m8x5, src1: &[u32], a2: u32m7x2) -> i8m8x2 {
-        let mut t0 = (a0 * __builtin_matrix_column_major_load(src0, 4, 2, n0) / s0) as i8m8x2;
-        t0[1][1] = s1;
-        (a1 * __builtin_matrix_column_major_load(src1, 5, 7, 7) * a2) as i8m8x2
+    /// Kernel `k0115` of the oracle corpus.
+    pub fn k0115(a0: i8m8x2, s0: u16, i0: usize) -> i8 {
+        let mut t0 = a0;
+        t0 -= s0;
+        return t0[i0][0];
     }
 
-    pub fn k0116(n0: usize, src0: &[u32], a0: u32m2x3, a1: u32m16x3) -> u32 {
-        __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 16, (K8 * 2) / K8, n0) * a0, a1)[8][2]
+    /// Kernel `k0116` of the oracle corpus.
+    pub fn k0116(s0: u8, n0: usize, src0: &[u32], a0: u32m2x3, a1: u32m16x3, i0: u16) -> u32 {
+        (s0 ? __builtin_matrix_column_major_load(src0, 16, (K8 * 2) / K8, n0) * a0 : a1)[i0][0]
     }
 
-    pub fn k0117(a0: u64m2x2, dst0: &mut [u64], i0: u16) -> u64 {
-        __builtin_matrix_column_store(a0 * a0 - a0, dst0, 3);
-        a0[0 + 1][i0]
+    /// Kernel `k0117` of the oracle corpus.
+    pub fn k0117(a0: u64m2x2, dst0: &mut [u64], a1: Matrix<i32, 2, 1>, a2: Matrix<i32, 1, 2>) -> u64m2x2 {
+        __builtin_matrix_column_major_store(a0 - a0 * 2i64, dst0, 4);
+        __builtin_matrix_multiply(a1, a2) as u64m2x2
     }
 
-    pub fn k0118(a0: i8m1x4, src0: &[i8], dst0: &mut [i8], a1: u8m4x2, src1: &[u8], s0: i8, s1: f64, a2: u8m4x2, n0: usize, src2: &[u8], i0: i64, i1: usize, s2: i64, a3: u16m3x1) -> u16m3x1 {
-        __builtin_matrix_column_major_store(a0 * __builtin_matrix_column_major_load(src0, 4, 2, 4), dst0, 4);
-        let mut t0: u8m4x2 = k0094(a1);
-        let mut t1: Matrix<u8, 4, 2> = __builtin_matrix_add(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 2, 4, (K5 * 5) / K5) - s0 - s1), a2);
-        t0 += __builtin_matrix_insert(t0 - __builtin_matrix_column_load(src2, 4, 2, n0), i0, i1, s2);
-        t1 /= 7;
-        a3 + -1
+    pub fn k0118(src0: &[i8], a0: i8m1x2, dst0: &mut [i8], src1: &[i32], a1: i32m6x1, s0: i32, s1: u8, i0: usize, i1: usize, i2: usize, a2: i8m2x1) -> i8m1x2 {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K8 * 1) / K8, 1 + 1, (K8 * 4) / K8) - a0, dst0, 3);
+        let mut t0: i32m6x1 = __builtin_matrix_column_major_load(src1, 6, 1, 8 + 1) - a1;
+        for l0 in 0..1 { t0[2][l0] = t0[2][0]; }
+        t0 /= s1;
+        t0[i0][0] = a1[1][i2];
+        __builtin_matrix_transpose(a2 + a2)
     }
 
-    pub fn k0119(a0: u16m2x14, a1: u16m14x1, a2: u16m2x1, i0: usize, s0: i64) -> u16m2x1 {
-        __builtin_matrix_multiply(a0, a1) as u16m2x1 + __builtin_matrix_insert((u16m2x1) a2, 1, i0, s0)
+    pub fn k0119(s0: i8, a0: u16m2x8, a1: u16m2x8, a2: u16m2x8, a3: u16m8x1, s1: f64) -> u16m2x1 {
+        (s0 ? __builtin_matrix_sub(a0, a1) : a2) * (a3 + a3 - s1)
     }
 }
 
 fn run_k0080() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x22593b2e2198636f);
-    let a0 = u16m3x6::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u16m6x4::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<u16>(&mut rng, 23, rt::Dom::Full);
-    let a2 = u16m3x4::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16));
-    let r = k0080(a0, s0, a1, s1, n0, &src0, a2, &src1);
+    let a0 = u16m4x8::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Full));
+    let src0 = rt::vec::<u16>(&mut rng, 48, rt::Dom::Int(0, 16));
+    let a1 = u16m8x3::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Full));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let r = k0080(a0, &src0, a1, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0081() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x432b270cd0a5ec1c);
-    let a0 = i32m16x4::from_column_major(&rt::vec::<i32>(&mut rng, 64, rt::Dom::Full));
-    let a1 = i32m4x5::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a2 = f64m3x8::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f64m8x3::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m8x15::from_column_major(&rt::vec::<f64>(&mut rng, 120, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = f64m8x15::from_column_major(&rt::vec::<f64>(&mut rng, 120, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = f64m15x1::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let a7 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a8 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let a9 = f64m8x3::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let src1 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Full);
-    let src2 = rt::vec::<u8>(&mut rng, 32, rt::Dom::Full);
-    let src3 = rt::vec::<i8>(&mut rng, 16, rt::Dom::Full);
-    let src4 = rt::vec::<i8>(&mut rng, 16, rt::Dom::Full);
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 14));
-    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let r = k0081(a0, a1, i0, i1, a2, a3, a4, a5, a6, a7, s0, a8, a9, &src0, s1, &src1, &src2, &src3, &src4, i2, i3);
+    let a0 = i32m1x16::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a1 = i32m1x5::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Full));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a2 = i32m16x3::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let a3 = i32m3x1::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)));
+    let r = k0081(a0, s0, a1, s1, i0, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0082() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0ab5c8881a99fc38);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src0 = rt::vec::<u64>(&mut rng, 21, rt::Dom::Int(0, 16));
-    let a0 = u64m8x2::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src1 = rt::vec::<u8>(&mut rng, 9, rt::Dom::Int(0, 16));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src2 = rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16));
-    let a1 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let a2 = u8m3x5::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let a3 = u8m5x2::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full));
-    let r = k0082(n0, &src0, a0, n1, &src1, s0, &src2, a1, a2, a3);
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = u64m8x4::from_column_major(&rt::vec::<u64>(&mut rng, 32, rt::Dom::Full));
+    let a1 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = u64m7x4::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a3 = u64m4x4::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let r = k0082(s0, a0, a1, i0, s1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0083() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x330abb25ac93c487);
-    let src0 = rt::vec::<f32>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src1 = rt::vec::<f32>(&mut rng, 45, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a0 = u64m16x1::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Full));
-    let a1 = i32m1x2::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full));
-    let a2 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
-    let r = k0083(&src0, n0, &src1, i0, i1, a0, a1, a2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = f32m3x4::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m4x8::from_column_major(&rt::vec::<f32>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a2 = i32m16x1::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = i32m16x14::from_column_major(&rt::vec::<i32>(&mut rng, 224, rt::Dom::Full));
+    let a4 = i32m1x14::from_column_major(&rt::vec::<i32>(&mut rng, 14, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 54, rt::Dom::Full);
+    k0083(a0, a1, s0, a2, s1, a3, a4, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0084() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbead5a8bf2857f0e);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<f32>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = f32m2x2::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let src1 = rt::vec::<f32>(&mut rng, 8, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = f32m3x7::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let a2 = f32m7x5::from_column_major(&rt::vec::<f32>(&mut rng, 35, rt::Dom::Dyadic(-32, 32, 2)));
-    let src2 = rt::vec::<f32>(&mut rng, 13, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let src3 = rt::vec::<f32>(&mut rng, 19, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4 = f32m3x5::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let src4 = rt::vec::<f32>(&mut rng, 43, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0084(n0, &src0, a0, s0, &src1, s1, a1, a2, &src2, s2, &src3, a3, i0, i1, a4, &src4);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i32m1x16::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a1 = i32m1x5::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Full));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a2 = i32m16x3::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let a3 = i32m3x1::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)));
+    let a4 = u64m2x6::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 14, rt::Dom::Int(-8, 8));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a5 = i32m5x5::from_column_major(&rt::vec::<i32>(&mut rng, 25, rt::Dom::Int(-8, 8)));
+    let src0 = rt::vec::<i32>(&mut rng, 26, rt::Dom::Int(-8, 8));
+    let a6 = i32m5x4::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Full));
+    let a7 = i32m4x3::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
+    let a8 = i32m3x5::from_column_major(&rt::vec::<i32>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let a9 = u64m11x7::from_column_major(&rt::vec::<u64>(&mut rng, 77, rt::Dom::Int(0, 16)));
+    let r = k0084(a0, s0, a1, s1, i0, a2, a3, a4, &mut dst0, s2, a5, &src0, a6, a7, a8, a9);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0085() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3c9e05d2cf5cb592);
-    let a0 = u16m4x4::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let a1 = i16m5x2::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Full));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a0 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 23, rt::Dom::Full);
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
     let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = u32m5x4::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = u32m5x4::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let a3 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src0 = rt::vec::<u32>(&mut rng, 30, rt::Dom::Full);
+    let a4 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
+    let a5 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let mut dst1 = rt::vec::<u32>(&mut rng, 25, rt::Dom::Int(0, 16));
+    let a6 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<u32>(&mut rng, 18, rt::Dom::Full);
+    let a7 = u32m4x5::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0085(a0, a1, s0, a2, i0, s1, i1, i2, s2, a3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let r = k0085(a0, &mut dst0, i0, s0, s1, s2, s3, a1, s4, a2, a3, n0, &src0, a4, a5, &mut dst1, a6, &src1, a7, i1, i2);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0086() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x83208f7b9485bf8b);
-    let a0 = i64m4x4::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
-    let a1 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0086(a0, a1, s0);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src0 = rt::vec::<i64>(&mut rng, 14, rt::Dom::Full);
+    let a0 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let r = k0086(s0, &src0, a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0087() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0af995265fcccd3e);
-    let src0 = rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = k0087(&src0, s0, i0);
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
+    let src0 = rt::vec::<i32>(&mut rng, 13, rt::Dom::Full);
+    let r = k0087(s0, a0, &src0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0088() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x688e7d66d7d4cb22);
+    let a0 = f64m8x9::from_column_major(&rt::vec::<f64>(&mut rng, 72, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src0 = rt::vec::<f64>(&mut rng, 63, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = f64m6x9::from_column_major(&rt::vec::<f64>(&mut rng, 54, rt::Dom::Dyadic(-32, 32, 2)));
-    let src1 = rt::vec::<f64>(&mut rng, 73, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
-    let a1 = f64m8x9::from_column_major(&rt::vec::<f64>(&mut rng, 72, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = i8m1x3::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
-    let src2 = rt::vec::<i8>(&mut rng, 25, rt::Dom::Full);
-    let r = k0088(n0, &src0, a0, &src1, a1, a2, &src2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let src0 = rt::vec::<f64>(&mut rng, 97, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let mut dst0 = rt::vec::<f64>(&mut rng, 73, rt::Dom::Dyadic(-32, 32, 2));
+    k0088(a0, s0, n0, &src0, i0, s1, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0089() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc8520ed73cc81bf7);
-    let a0 = i16m3x1::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 4, rt::Dom::Full);
-    let a1 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0089(a0, &mut dst0, a1, s0, i0, s1);
+    let a0 = i16m3x5::from_column_major(&rt::vec::<i16>(&mut rng, 15, rt::Dom::Full));
+    let a1 = i16m5x1::from_column_major(&rt::vec::<i16>(&mut rng, 5, rt::Dom::Int(-8, 8)));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8));
+    let a2 = f64m13x4::from_column_major(&rt::vec::<f64>(&mut rng, 52, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0089(a0, a1, &mut dst0, a2, s0, s1, s2, s3, s4);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0090() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x63a1d2dda3e2b963);
-    let a0 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let a0 = f64m2x8::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m8x3::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let src0 = rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i64m1x3::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
-    let r = k0090(a0, &src0, a1, a2, s0, a3);
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = f64m2x1::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f64m1x8::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let r = k0090(a0, a1, &src0, a2, s0, s1, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0091() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x86c4766f9a149dae);
-    let a0 = u64m5x4::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Int(0, 16)));
-    let r = k0091(a0);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let a1 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let a2 = u64m1x5::from_column_major(&rt::vec::<u64>(&mut rng, 5, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0091(a0, a1, a2, i0, s0, s1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0092() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa734b6a42f4c2579);
-    let a0 = u16m2x2::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src0 = rt::vec::<u16>(&mut rng, 32, rt::Dom::Int(0, 16));
-    let a1 = i64m4x4::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
-    let a2 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a3 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
-    let a4 = u16m2x3::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
-    let a5 = u16m3x4::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a6 = u16m4x2::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
-    let r = k0092(a0, n0, &src0, a1, a2, s0, i0, i1, a3, a4, a5, a6);
+    let a0 = u16m2x7::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Full));
+    let a1 = u16m7x2::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Full));
+    let a2 = u16m2x2::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a3 = f64m2x7::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a4 = i64m2x7::from_column_major(&rt::vec::<i64>(&mut rng, 14, rt::Dom::Full));
+    let a5 = i64m7x7::from_column_major(&rt::vec::<i64>(&mut rng, 49, rt::Dom::Int(-8, 8)));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let a6 = u16m2x3::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let a7 = u16m2x3::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let a8 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<u16>(&mut rng, 5, rt::Dom::Int(0, 16));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a9 = u16m1x7::from_column_major(&rt::vec::<u16>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src1 = rt::vec::<u16>(&mut rng, 149, rt::Dom::Int(0, 16));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src2 = rt::vec::<u16>(&mut rng, 59, rt::Dom::Int(0, 16));
+    let a10 = u16m1x15::from_column_major(&rt::vec::<u16>(&mut rng, 15, rt::Dom::Int(0, 16)));
+    let a11 = u16m1x15::from_column_major(&rt::vec::<u16>(&mut rng, 15, rt::Dom::Full));
+    let a12 = u16m15x2::from_column_major(&rt::vec::<u16>(&mut rng, 30, rt::Dom::Int(0, 16)));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a13 = u8m13x4::from_column_major(&rt::vec::<u8>(&mut rng, 52, rt::Dom::Full));
+    let s4: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a14 = u8m13x4::from_column_major(&rt::vec::<u8>(&mut rng, 52, rt::Dom::Int(0, 16)));
+    let src3 = rt::vec::<u8>(&mut rng, 32, rt::Dom::Full);
+    let r = k0092(a0, a1, a2, a3, s0, a4, a5, i0, i1, a6, a7, a8, n0, &src0, s1, a9, n1, &src1, n2, &src2, a10, a11, a12, s2, s3, a13, s4, a14, &src3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0093() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf3a8fcc3bfb0b385);
     let a0 = i16m4x4::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let a1 = u16m4x4::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let a2 = i16m5x2::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Full));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<i8>(&mut rng, 13, rt::Dom::Full);
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a5 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s5: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s6: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a6 = u16m3x5::from_column_major(&rt::vec::<u16>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let a7 = u16m3x5::from_column_major(&rt::vec::<u16>(&mut rng, 15, rt::Dom::Full));
-    let a8 = f64m9x4::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
-    let s7: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s8: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0093(a0, a1, a2, s0, a3, i0, s1, i1, i2, s2, a4, &src0, s3, a5, s4, s5, s6, a6, a7, a8, s7, s8);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = i16m4x4::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i64m4x7::from_column_major(&rt::vec::<i64>(&mut rng, 28, rt::Dom::Full));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a3 = i16m7x4::from_column_major(&rt::vec::<i16>(&mut rng, 28, rt::Dom::Int(-8, 8)));
+    let a4 = i16m4x4::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8)));
+    let a5 = u32m6x3::from_column_major(&rt::vec::<u32>(&mut rng, 18, rt::Dom::Full));
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let a6 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 31, rt::Dom::Int(0, 16));
+    let a7 = i16m4x4::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8)));
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst1 = rt::vec::<i16>(&mut rng, 27, rt::Dom::Int(-8, 8));
+    let r = k0093(a0, a1, s0, a2, s1, s2, a3, a4, a5, s3, a6, &mut dst0, a7, s4, n0, &mut dst1);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0094() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x097f7877cd7b7f83);
-    let a0 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let r = k0094(a0);
+    let a0 = u8m4x7::from_column_major(&rt::vec::<u8>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a1 = u8m7x2::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let r = k0094(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -673,379 +710,418 @@ fn run_k0095() -> Vec<rt::Output> {
 
 fn run_k0096() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x01fe2daadecd0574);
-    let a0 = i8m16x3::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a1 = u64m7x1::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Full));
-    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i4: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = u64m7x1::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Full));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0096(a0, i0, i1, i2, a1, i3, i4, s0, a2, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let src0 = rt::vec::<i8>(&mut rng, 93, rt::Dom::Int(-8, 8));
+    let a0 = i8m3x16::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<u32>(&mut rng, 36, rt::Dom::Int(0, 16));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a1 = u32m6x5::from_column_major(&rt::vec::<u32>(&mut rng, 30, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src2 = rt::vec::<u32>(&mut rng, 37, rt::Dom::Int(0, 16));
+    let src3 = rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16));
+    let a2 = u32m3x5::from_column_major(&rt::vec::<u32>(&mut rng, 15, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 44, rt::Dom::Full);
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let r = k0096(&src0, a0, &src1, s0, a1, n0, &src2, &src3, a2, n1, &mut dst0, i0);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0097() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8b13f5461dc68bdc);
     let a0 = i32m7x4::from_column_major(&rt::vec::<i32>(&mut rng, 28, rt::Dom::Full));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 38, rt::Dom::Full);
-    let a1 = u8m7x2::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Int(0, 16)));
-    let a2 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
-    let a3 = u8m7x8::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Full));
-    let a4 = u8m8x2::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let mut dst1 = rt::vec::<u8>(&mut rng, 18, rt::Dom::Int(0, 16));
-    let r = k0097(a0, i0, &mut dst0, a1, a2, a3, a4, s0, n0, &mut dst1);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let mut dst0 = rt::vec::<i32>(&mut rng, 35, rt::Dom::Full);
+    let a1 = f32m1x3::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a2 = f32m3x3::from_column_major(&rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f32m3x4::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a4 = f32m1x4::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src0 = rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let src1 = rt::vec::<f64>(&mut rng, 34, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
+    let a5 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let src2 = rt::vec::<f64>(&mut rng, 65, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0097(a0, &mut dst0, a1, a2, a3, i0, i1, s0, s1, a4, i2, i3, n0, &src0, s2, s3, &src1, a5, &src2, s4);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0098() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x06c6021e3af6f4fa);
-    let a0 = u32m1x1::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Full));
-    let a1 = u32m1x1::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16));
-    let a2 = i8m14x7::from_column_major(&rt::vec::<i8>(&mut rng, 98, rt::Dom::Full));
-    let a3 = i8m14x7::from_column_major(&rt::vec::<i8>(&mut rng, 98, rt::Dom::Full));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = i8m14x4::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Int(-8, 8)));
-    let a5 = i8m4x7::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Full));
-    let a6 = i8m14x4::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Full));
-    let a7 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a8 = i8m2x7::from_column_major(&rt::vec::<i8>(&mut rng, 14, rt::Dom::Full));
-    let a9 = i8m14x4::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a10 = i8m14x2::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Full));
-    let a11 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let r = k0098(a0, a1, n0, &mut dst0, a2, a3, s0, a4, a5, a6, a7, a8, a9, i0, a10, a11);
+    let a0 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 1, rt::Dom::Full);
+    let a1 = u32m7x1::from_column_major(&rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let a2 = u32m7x7::from_column_major(&rt::vec::<u32>(&mut rng, 49, rt::Dom::Int(0, 16)));
+    let a3 = u32m7x2::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Full));
+    let r = k0098(a0, &src0, &mut dst0, a1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0099() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc8b37d06321342d4);
-    let a0 = i32m7x6::from_column_major(&rt::vec::<i32>(&mut rng, 42, rt::Dom::Int(-8, 8)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 43, rt::Dom::Full);
-    let a1 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let a2 = i32m7x4::from_column_major(&rt::vec::<i32>(&mut rng, 28, rt::Dom::Full));
-    let a3 = i32m4x6::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Full));
+    let a0 = i32m6x6::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<i32>(&mut rng, 33, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src1 = rt::vec::<i32>(&mut rng, 46, rt::Dom::Int(-8, 8));
+    let src2 = rt::vec::<i32>(&mut rng, 54, rt::Dom::Full);
+    let mut dst0 = rt::vec::<i32>(&mut rng, 59, rt::Dom::Full);
+    let a1 = i16m1x6::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
     let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let mut dst1 = rt::vec::<i32>(&mut rng, 57, rt::Dom::Full);
-    let a4 = u32m3x15::from_column_major(&rt::vec::<u32>(&mut rng, 45, rt::Dom::Full));
-    let r = k0099(a0, s0, &mut dst0, a1, a2, a3, s1, n0, &mut dst1, a4);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src3 = rt::vec::<i32>(&mut rng, 39, rt::Dom::Full);
+    let a2 = i32m6x5::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Int(-8, 8)));
+    let a3 = i32m5x6::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Full));
+    let r = k0099(a0, s0, &src0, n0, &src1, &src2, &mut dst0, a1, i0, s1, s2, &src3, a2, a3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0100() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4295971cf91ae54f);
-    let a0 = i16m1x1::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 2, rt::Dom::Full);
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8));
-    let a1 = i16m1x1::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Int(-8, 8)));
-    let a2 = i16m1x8::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a3 = i16m8x1::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let src1 = rt::vec::<i16>(&mut rng, 2, rt::Dom::Full);
-    let src2 = rt::vec::<i16>(&mut rng, 3, rt::Dom::Full);
-    let a4 = i16m1x1::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Full));
-    let src3 = rt::vec::<u64>(&mut rng, 1, rt::Dom::Full);
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let mut dst1 = rt::vec::<i16>(&mut rng, 3, rt::Dom::Full);
-    let a5 = u16m12x4::from_column_major(&rt::vec::<u16>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let a6 = u16m4x4::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
-    let r = k0100(a0, n0, &mut dst0, n1, &src0, a1, a2, a3, &src1, &src2, a4, &src3, s0, n2, &mut dst1, a5, a6);
+    let src0 = rt::vec::<i16>(&mut rng, 1, rt::Dom::Int(-8, 8));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 1, rt::Dom::Full);
+    let a0 = i64m7x3::from_column_major(&rt::vec::<i64>(&mut rng, 21, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src1 = rt::vec::<u64>(&mut rng, 29, rt::Dom::Int(0, 16));
+    let mut dst1 = rt::vec::<u64>(&mut rng, 23, rt::Dom::Int(0, 16));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src2 = rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
+    let src3 = rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m4x5::from_column_major(&rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = i64m3x7::from_column_major(&rt::vec::<i64>(&mut rng, 21, rt::Dom::Int(-8, 8)));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = k0100(&src0, &mut dst0, a0, n0, &src1, &mut dst1, s0, &src2, &src3, a1, a2, a3, a4, i0, s1, i1);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0101() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2f125d22588407bd);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
     let a0 = f64m9x4::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = f64m9x4::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = f64m9x3::from_column_major(&rt::vec::<f64>(&mut rng, 27, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f64m3x6::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m6x4::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = f64m9x4::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
-    let s4: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s5: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = k0101(a0, &src0, s0, s1, s2, a1, s3, a2, a3, a4, a5, s4, s5);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let src0 = rt::vec::<i8>(&mut rng, 19, rt::Dom::Int(-8, 8));
+    let a1 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
+    let src1 = rt::vec::<u8>(&mut rng, 101, rt::Dom::Full);
+    let s4: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u8m8x3::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let src2 = rt::vec::<u8>(&mut rng, 67, rt::Dom::Full);
+    let s5: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3 = u8m4x10::from_column_major(&rt::vec::<u8>(&mut rng, 40, rt::Dom::Int(0, 16)));
+    let s6: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 20, rt::Dom::Int(0, 16));
+    k0101(s0, a0, s1, s2, s3, &src0, a1, n0, &src1, s4, a2, &src2, s5, a3, s6, n1, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0102() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x83477ebdcce093cb);
-    let a0 = i64m4x4::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
-    let a1 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a3 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let a4 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let a5 = i64m4x6::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full));
-    let a6 = i64m6x3::from_column_major(&rt::vec::<i64>(&mut rng, 18, rt::Dom::Full));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a7 = i64m4x4::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
-    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let src0 = rt::vec::<i64>(&mut rng, 16, rt::Dom::Full);
-    let a8 = i64m4x4::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s5: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src1 = rt::vec::<i32>(&mut rng, 22, rt::Dom::Full);
-    let mut dst0 = rt::vec::<i64>(&mut rng, 21, rt::Dom::Int(-8, 8));
-    k0102(a0, a1, s0, i0, s1, a2, a3, a4, a5, a6, s2, a7, s3, i1, i2, &src0, a8, s4, s5, n0, &src1, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = u64m8x4::from_column_major(&rt::vec::<u64>(&mut rng, 32, rt::Dom::Full));
+    let a1 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = u64m7x4::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a3 = u64m4x4::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<u64>(&mut rng, 24, rt::Dom::Full);
+    let a4 = u64m3x4::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<u64>(&mut rng, 22, rt::Dom::Int(0, 16));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a5 = f64m3x14::from_column_major(&rt::vec::<f64>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f64m14x2::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a7 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let a8 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let src2 = rt::vec::<i8>(&mut rng, 44, rt::Dom::Full);
+    let r = k0102(s0, a0, a1, i0, s1, a2, a3, i1, s2, &src0, a4, &src1, i2, i3, a5, a6, s3, s4, a7, a8, &src2);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0103() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5045ca8e800ebb10);
-    let a0 = u16m1x2::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a1 = i64m4x4::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
-    let a2 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src0 = rt::vec::<u16>(&mut rng, 22, rt::Dom::Int(0, 16));
-    let a3 = u16m6x1::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let a4 = i32m2x1::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full));
-    let r = k0103(a0, s0, a1, a2, s1, i0, s2, &src0, a3, a4);
+    let a0 = u16m1x8::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let a1 = u16m8x2::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
+    let a2 = u16m1x2::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src0 = rt::vec::<u16>(&mut rng, 4, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src1 = rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16));
+    let a3 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Int(-8, 8)));
+    let a4 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Int(-8, 8)));
+    let a5 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Full));
+    let src2 = rt::vec::<i32>(&mut rng, 4, rt::Dom::Full);
+    let a6 = i32m3x1::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Full));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a7 = i32m2x8::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let r = k0103(a0, a1, a2, s0, &src0, n0, &src1, a3, a4, a5, &src2, a6, s1, s2, s3, i0, i1, a7);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0104() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x852f28e0141a526c);
-    let a0 = f32m3x14::from_column_major(&rt::vec::<f32>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a1 = f32m3x2::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m2x1::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let src0 = rt::vec::<f64>(&mut rng, 60, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = f64m15x16::from_column_major(&rt::vec::<f64>(&mut rng, 240, rt::Dom::Dyadic(-32, 32, 2)));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2));
-    let a4 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let src1 = rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a5 = f32m1x14::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0104(a0, i0, a1, a2, i1, i2, &src0, a3, &mut dst0, a4, &src1, s0, a5);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = f32m2x15::from_column_major(&rt::vec::<f32>(&mut rng, 30, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m15x14::from_column_major(&rt::vec::<f32>(&mut rng, 210, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src0 = rt::vec::<f32>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f32m4x2::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f32m14x2::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m14x2::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2));
+    k0104(a0, a1, s0, s1, &src0, a2, a3, a4, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0105() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3b58eb8a0ca14057);
-    let a0 = i64m1x6::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let r = k0105(a0);
+    let a0 = i64m1x8::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let src0 = rt::vec::<i64>(&mut rng, 63, rt::Dom::Full);
+    let r = k0105(a0, &src0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0106() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xaa63dbbb6cb0e29f);
-    let a0 = i8m16x3::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a1 = u64m7x1::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Full));
-    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i4: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a0 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let a1 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let a2 = u64m1x5::from_column_major(&rt::vec::<u64>(&mut rng, 5, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = u64m7x1::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Full));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i5: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
     let s2: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
-    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s4: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s5: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0106(a0, i0, i1, i2, a1, i3, i4, s0, a2, s1, i5, s2, a3, s3, s4, s5);
+    let a3 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a4 = f64m3x1::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a5 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
+    let i4: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i5: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a6 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Full));
+    let a7 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let i6: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = k0106(a0, a1, a2, i0, s0, s1, i1, s2, a3, i2, i3, a4, s3, a5, i4, i5, a6, a7, i6);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0107() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x54d935af2326762a);
-    let a0 = u8m3x5::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let src0 = rt::vec::<f64>(&mut rng, 7, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
-    let a1 = f64m1x14::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = u64m6x1::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
-    let a3 = u64m1x14::from_column_major(&rt::vec::<u64>(&mut rng, 14, rt::Dom::Int(0, 16)));
-    let a4 = u64m14x11::from_column_major(&rt::vec::<u64>(&mut rng, 154, rt::Dom::Int(0, 16)));
-    let r = k0107(a0, &src0, a1, a2, a3, a4);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<i8>(&mut rng, 28, rt::Dom::Int(-8, 8));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let src1 = rt::vec::<i8>(&mut rng, 31, rt::Dom::Full);
+    let a0 = i8m8x16::from_column_major(&rt::vec::<i8>(&mut rng, 128, rt::Dom::Full));
+    let a1 = i8m16x7::from_column_major(&rt::vec::<i8>(&mut rng, 112, rt::Dom::Full));
+    let a2 = i8m7x5::from_column_major(&rt::vec::<i8>(&mut rng, 35, rt::Dom::Full));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0107(n0, &src0, s0, s1, &src1, a0, a1, a2, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0108() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa33c887141a5dcbc);
-    let a0 = i64m4x4::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
-    let a1 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = u32m1x3::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let a3 = u32m1x3::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let a4 = u32m3x8::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
-    let a5 = u32m8x4::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Full));
-    let a6 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let src0 = rt::vec::<u32>(&mut rng, 19, rt::Dom::Full);
-    let a7 = f32m4x10::from_column_major(&rt::vec::<f32>(&mut rng, 40, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let a8 = i8m10x4::from_column_major(&rt::vec::<i8>(&mut rng, 40, rt::Dom::Int(-8, 8)));
-    let a9 = f32m12x4::from_column_major(&rt::vec::<f32>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src1 = rt::vec::<i64>(&mut rng, 27, rt::Dom::Full);
-    let mut dst0 = rt::vec::<i64>(&mut rng, 22, rt::Dom::Full);
-    let a10 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Full));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a11 = u8m1x8::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let r = k0108(a0, a1, s0, a2, a3, a4, a5, a6, &src0, a7, a8, a9, i0, n0, &src1, &mut dst0, a10, s1, a11, s2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = i32m1x16::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a1 = i32m1x5::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Full));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a2 = i32m16x3::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let a3 = i32m3x1::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)));
+    let a4 = u32m1x3::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a5 = u64m8x4::from_column_major(&rt::vec::<u64>(&mut rng, 32, rt::Dom::Full));
+    let a6 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a7 = u64m7x4::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a8 = u64m4x4::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a9 = u32m1x5::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(0, 16)));
+    let s5: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a10 = u32m5x4::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let a11 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a12 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let s6: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let src0 = rt::vec::<u32>(&mut rng, 13, rt::Dom::Int(0, 16));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a13 = u32m4x5::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full));
+    let a14 = u32m5x5::from_column_major(&rt::vec::<u32>(&mut rng, 25, rt::Dom::Int(0, 16)));
+    let r = k0108(a0, s0, a1, s1, i0, a2, a3, a4, s2, a5, a6, i1, s3, a7, a8, s4, a9, s5, a10, a11, a12, s6, &src0, i2, a13, a14);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0109() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x84f92d372e593e4a);
-    let a0 = i8m6x8::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src0 = rt::vec::<i8>(&mut rng, 20, rt::Dom::Full);
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let r = k0109(a0, n0, &src0, i0);
+    let a0 = u8m2x3::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
+    let a1 = u8m3x6::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = k0109(a0, a1, i0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0110() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb38a91f70923dd41);
     let a0 = i64m3x1::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<i64>(&mut rng, 4, rt::Dom::Full);
-    let a1 = i64m1x5::from_column_major(&rt::vec::<i64>(&mut rng, 5, rt::Dom::Full));
-    let src1 = rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i64m1x6::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let a3 = i64m6x4::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let a4 = i8m4x7::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Full));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 42, rt::Dom::Int(-8, 8));
-    k0110(a0, n0, &src0, a1, &src1, s0, a2, a3, a4, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<i64>(&mut rng, 18, rt::Dom::Int(-8, 8));
+    let a1 = i16m3x13::from_column_major(&rt::vec::<i16>(&mut rng, 39, rt::Dom::Full));
+    let a2 = i64m13x5::from_column_major(&rt::vec::<i64>(&mut rng, 65, rt::Dom::Int(-8, 8)));
+    let a3 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let src1 = rt::vec::<i64>(&mut rng, 10, rt::Dom::Full);
+    let a4 = i64m1x5::from_column_major(&rt::vec::<i64>(&mut rng, 5, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src2 = rt::vec::<i64>(&mut rng, 57, rt::Dom::Full);
+    let a5 = i64m6x6::from_column_major(&rt::vec::<i64>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let a6 = i64m6x3::from_column_major(&rt::vec::<i64>(&mut rng, 18, rt::Dom::Int(-8, 8)));
+    let r = k0110(a0, &src0, a1, a2, a3, &src1, a4, i0, s0, n0, &src2, a5, a6);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0111() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeab4ee8f8bf17976);
-    let a0 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a1 = i8m2x7::from_column_major(&rt::vec::<i8>(&mut rng, 14, rt::Dom::Full));
-    let r = k0111(a0, s0, a1);
+    let src0 = rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2));
+    let src1 = rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16));
+    let a0 = f32m2x1::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let r = k0111(&src0, &src1, a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0112() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x19089ebf831e4cc1);
-    let a0 = i16m6x4::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full));
-    let a1 = i16m4x6::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = i16m4x6::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
     let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = i16m4x6::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a3 = u64m6x4::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let src0 = rt::vec::<u64>(&mut rng, 33, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 41, rt::Dom::Full);
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let r = k0112(a0, a1, s0, i0, a2, i1, a3, &src0, n0, &mut dst0, i2, i3);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a1 = i16m6x2::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
+    let src0 = rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s4: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a2 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let s5: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = u64m2x11::from_column_major(&rt::vec::<u64>(&mut rng, 22, rt::Dom::Int(0, 16)));
+    let a4 = u64m11x7::from_column_major(&rt::vec::<u64>(&mut rng, 77, rt::Dom::Int(0, 16)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src1 = rt::vec::<u64>(&mut rng, 34, rt::Dom::Int(0, 16));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src2 = rt::vec::<u64>(&mut rng, 34, rt::Dom::Int(0, 16));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let a5 = u64m2x7::from_column_major(&rt::vec::<u64>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let s6: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a6 = i64m1x4::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let s7: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s8: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0112(s0, a0, s1, i0, s2, a1, &src0, s3, s4, a2, s5, a3, a4, n0, &src1, n1, &src2, i1, a5, s6, a6, s7, s8);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0113() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x60314e0118cd01de);
-    let a0 = u16m7x9::from_column_major(&rt::vec::<u16>(&mut rng, 63, rt::Dom::Int(0, 16)));
-    let src0 = rt::vec::<u16>(&mut rng, 93, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<u16>(&mut rng, 35, rt::Dom::Int(0, 16));
-    let src2 = rt::vec::<u16>(&mut rng, 34, rt::Dom::Full);
-    let r = k0113(a0, &src0, &src1, &src2);
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = u16m8x7::from_column_major(&rt::vec::<u16>(&mut rng, 56, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let r = k0113(s0, a0, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0114() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4f05128a65b998cc);
-    let a0 = u32m3x8::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a1 = u16m12x2::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Full));
-    let r = k0114(a0, s0, a1);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<u32>(&mut rng, 47, rt::Dom::Full);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = u32m2x3::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let a1 = u64m1x7::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a2 = u64m7x1::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Full));
+    let r = k0114(n0, &src0, s0, a0, a1, i0, s1, s2, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0115() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1cdddb39241429fe);
-    let a0 = i16m8x4::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<i16>(&mut rng, 11, rt::Dom::Int(-8, 8));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u32m8x5::from_column_major(&rt::vec::<u32>(&mut rng, 40, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u32>(&mut rng, 47, rt::Dom::Full);
-    let a2 = u32m7x2::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Full));
-    let r = k0115(a0, n0, &src0, s0, s1, a1, &src1, a2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i8m8x2::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let r = k0115(a0, s0, i0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0116() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1d50c7c796e884f5);
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(16, 19));
     let src0 = rt::vec::<u32>(&mut rng, 36, rt::Dom::Full);
     let a0 = u32m2x3::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
     let a1 = u32m16x3::from_column_major(&rt::vec::<u32>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let r = k0116(n0, &src0, a0, a1);
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let r = k0116(s0, n0, &src0, a0, a1, i0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0117() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb712fc8033de6a78);
     let a0 = u64m2x2::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 6, rt::Dom::Full);
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = k0117(a0, &mut dst0, i0);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
+    let mut dst0 = rt::vec::<u64>(&mut rng, 7, rt::Dom::Full);
+    let a1 = i32m2x1::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let a2 = i32m1x2::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let r = k0117(a0, &mut dst0, a1, a2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0118() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4eb41ce9b2d9713e);
-    let a0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 9, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 7, rt::Dom::Full);
-    let a1 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let src1 = rt::vec::<u8>(&mut rng, 18, rt::Dom::Full);
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a2 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src2 = rt::vec::<u8>(&mut rng, 11, rt::Dom::Full);
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let r = k0118(a0, &src0, &mut dst0, a1, &src1, s0, s1, a2, n0, &src2, i0, i1, s2, a3);
+    let src0 = rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8));
+    let a0 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 5, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i32>(&mut rng, 7, rt::Dom::Full);
+    let a1 = i32m6x1::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a2 = i8m2x1::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let r = k0118(&src0, a0, &mut dst0, &src1, a1, s0, s1, i0, i1, i2, a2);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0119() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x87e7b52db68a26c4);
-    let a0 = u16m2x14::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
-    let a1 = u16m14x1::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Full));
-    let a2 = u16m2x1::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0119(a0, a1, a2, i0, s0);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let a1 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
+    let a2 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let a3 = u16m8x1::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = k0119(s0, a0, a1, a2, a3, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

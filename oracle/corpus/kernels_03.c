@@ -7,782 +7,814 @@ typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
 typedef signed char i8m1x3 __attribute__((matrix_type(0 + 1, K2 + 1)));
 typedef signed char i8m1x5 __attribute__((matrix_type(1, 5)));
 typedef signed char i8m1x7 __attribute__((matrix_type(1, 7)));
-typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
-typedef signed char i8m2x3 __attribute__((matrix_type(2, 3)));
-typedef signed char i8m2x5 __attribute__((matrix_type(4 - K2, 4 + 1)));
-typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
-typedef signed char i8m3x4 __attribute__((matrix_type((K5 * 3) / K5, 3 + 1)));
-typedef signed char i8m3x7 __attribute__((matrix_type(3, 7)));
+typedef signed char i8m1x15 __attribute__((matrix_type(1, 15)));
+typedef signed char i8m3x5 __attribute__((matrix_type(3, 5)));
+typedef signed char i8m3x7 __attribute__((matrix_type((K4 * 3) / K4, 6 + 1)));
 typedef signed char i8m4x2 __attribute__((matrix_type(4, 2)));
-typedef signed char i8m4x5 __attribute__((matrix_type(4, 5)));
-typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
-typedef signed char i8m4x16 __attribute__((matrix_type(4, 16)));
-typedef signed char i8m5x4 __attribute__((matrix_type(5, 4)));
-typedef signed char i8m6x2 __attribute__((matrix_type(6, 2)));
-typedef signed char i8m7x2 __attribute__((matrix_type(7, 2)));
+typedef signed char i8m4x5 __attribute__((matrix_type((K3 * 4) / K3, 4 + 1)));
+typedef signed char i8m6x6 __attribute__((matrix_type(6, 6)));
 typedef signed char i8m7x3 __attribute__((matrix_type(7, 3)));
-typedef signed char i8m8x3 __attribute__((matrix_type(8, 3)));
+typedef signed char i8m7x15 __attribute__((matrix_type(7, 15)));
+typedef signed char i8m8x1 __attribute__((matrix_type(8, 1)));
 typedef signed char i8m8x4 __attribute__((matrix_type(8, 4)));
 typedef signed char i8m8x7 __attribute__((matrix_type(8, 7)));
-typedef signed char i8m11x3 __attribute__((matrix_type(11, 3)));
-typedef signed char i8m12x5 __attribute__((matrix_type(12, 5)));
-typedef signed char i8m16x2 __attribute__((matrix_type(16, 2)));
-typedef short i16m1x1 __attribute__((matrix_type(4 - K3, 0 + 1)));
-typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
-typedef short i16m3x6 __attribute__((matrix_type(3, 6)));
-typedef short i16m3x12 __attribute__((matrix_type(3, 12)));
-typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
-typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
-typedef short i16m5x8 __attribute__((matrix_type(K2 + 3, K8)));
-typedef short i16m7x2 __attribute__((matrix_type(7, 2)));
-typedef short i16m14x1 __attribute__((matrix_type(14, 1)));
-typedef short i16m14x3 __attribute__((matrix_type(14, 3)));
-typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
+typedef signed char i8m14x1 __attribute__((matrix_type(14, 1)));
+typedef signed char i8m15x14 __attribute__((matrix_type(15, 14)));
+typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
+typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
+typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
+typedef short i16m5x2 __attribute__((matrix_type(5, 2)));
+typedef short i16m5x3 __attribute__((matrix_type(5, 3)));
+typedef short i16m15x3 __attribute__((matrix_type(15, 3)));
 typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
-typedef int i32m1x5 __attribute__((matrix_type(1, 5)));
-typedef int i32m1x6 __attribute__((matrix_type(9 - K8, K5 + 1)));
-typedef int i32m1x7 __attribute__((matrix_type(1, 7)));
-typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
-typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
-typedef int i32m2x4 __attribute__((matrix_type(4 - K2, K4)));
-typedef int i32m2x5 __attribute__((matrix_type(2, 5)));
+typedef int i32m2x1 __attribute__((matrix_type((K2 * 2) / K2, 0 + 1)));
+typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
 typedef int i32m2x6 __attribute__((matrix_type(2, 6)));
-typedef int i32m2x13 __attribute__((matrix_type(2, 13)));
-typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
 typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
+typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
+typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
+typedef int i32m3x5 __attribute__((matrix_type(5 - K2, (K3 * 5) / K3)));
 typedef int i32m3x7 __attribute__((matrix_type(3, 7)));
 typedef int i32m3x8 __attribute__((matrix_type(3, 8)));
-typedef int i32m3x13 __attribute__((matrix_type(3, 13)));
 typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
-typedef int i32m4x6 __attribute__((matrix_type(4, 6)));
-typedef int i32m5x1 __attribute__((matrix_type(5, 1)));
-typedef int i32m5x8 __attribute__((matrix_type(K2 + 3, K3 + 5)));
-typedef int i32m6x5 __attribute__((matrix_type(6, 5)));
-typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
-typedef int i32m7x7 __attribute__((matrix_type(7, 7)));
-typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
-typedef int i32m8x4 __attribute__((matrix_type(8, 4)));
-typedef int i32m8x5 __attribute__((matrix_type(8, 5)));
-typedef int i32m13x2 __attribute__((matrix_type(13, 2)));
-typedef int i32m13x5 __attribute__((matrix_type(13, 5)));
+typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
+typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
 typedef int i32m14x1 __attribute__((matrix_type(14, 1)));
-typedef int i32m14x2 __attribute__((matrix_type(14, 2)));
-typedef int i32m14x5 __attribute__((matrix_type((K4 * 14) / K4, 7 - K2)));
-typedef int i32m14x6 __attribute__((matrix_type(14, 6)));
-typedef long i64m1x7 __attribute__((matrix_type(1, 7)));
-typedef long i64m1x10 __attribute__((matrix_type(1, 10)));
-typedef long i64m2x2 __attribute__((matrix_type(2, 2)));
-typedef long i64m2x6 __attribute__((matrix_type(K2, 11 - K5)));
-typedef long i64m2x16 __attribute__((matrix_type(K2, K2 + 14)));
+typedef int i32m14x4 __attribute__((matrix_type(19 - K5, 6 - K2)));
+typedef long i64m1x1 __attribute__((matrix_type(1, 1)));
+typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
+typedef long i64m1x6 __attribute__((matrix_type(1, 6)));
+typedef long i64m2x2 __attribute__((matrix_type(4 - K2, (K8 * 2) / K8)));
+typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
+typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
+typedef long i64m2x6 __attribute__((matrix_type(2, 6)));
 typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
-typedef long i64m3x3 __attribute__((matrix_type(5 - K2, K3)));
 typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-typedef long i64m3x9 __attribute__((matrix_type(3, 9)));
-typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
 typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
-typedef long i64m4x8 __attribute__((matrix_type(K3 + 1, K8)));
-typedef long i64m4x10 __attribute__((matrix_type(4, 10)));
-typedef long i64m5x3 __attribute__((matrix_type(K4 + 1, K2 + 1)));
-typedef long i64m7x12 __attribute__((matrix_type(15 - K8, 15 - K3)));
-typedef long i64m8x3 __attribute__((matrix_type(8, 3)));
+typedef long i64m4x8 __attribute__((matrix_type(4, 8)));
+typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
+typedef long i64m6x1 __attribute__((matrix_type(6, 1)));
+typedef long i64m8x4 __attribute__((matrix_type(8, 4)));
 typedef long i64m9x3 __attribute__((matrix_type(9, 3)));
-typedef unsigned char u8m1x8 __attribute__((matrix_type(1, 8)));
+typedef long i64m12x4 __attribute__((matrix_type(K4 * 3, (K8 * 4) / K8)));
+typedef long i64m12x7 __attribute__((matrix_type(12, 7)));
+typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned char u8m1x5 __attribute__((matrix_type(1, 5)));
+typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned char u8m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned char u8m4x3 __attribute__((matrix_type(K4, (K3 * 3) / K3)));
-typedef unsigned char u8m4x6 __attribute__((matrix_type((K5 * 4) / K5, 9 - K3)));
-typedef unsigned char u8m4x7 __attribute__((matrix_type(4, 7)));
-typedef unsigned char u8m4x15 __attribute__((matrix_type(3 + 1, (K4 * 15) / K4)));
-typedef unsigned char u8m6x2 __attribute__((matrix_type(11 - K5, 10 - K8)));
-typedef unsigned char u8m6x10 __attribute__((matrix_type(6, 10)));
-typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
-typedef unsigned char u8m7x8 __attribute__((matrix_type(K2 + 5, K2 * 4)));
-typedef unsigned char u8m10x4 __attribute__((matrix_type(9 + 1, K4)));
-typedef unsigned char u8m15x4 __attribute__((matrix_type((K2 * 15) / K2, (K3 * 4) / K3)));
+typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
+typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned char u8m4x5 __attribute__((matrix_type((K2 * 4) / K2, 7 - K2)));
+typedef unsigned char u8m5x5 __attribute__((matrix_type(5, 5)));
+typedef unsigned char u8m6x2 __attribute__((matrix_type(6, 2)));
 typedef unsigned char u8m15x6 __attribute__((matrix_type(15, 6)));
 typedef unsigned short u16m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned short u16m1x3 __attribute__((matrix_type(5 - K4, 7 - K4)));
+typedef unsigned short u16m1x7 __attribute__((matrix_type(3 - K2, K5 + 2)));
 typedef unsigned short u16m2x2 __attribute__((matrix_type(2, 2)));
-typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
-typedef unsigned short u16m2x9 __attribute__((matrix_type((K5 * 2) / K5, 17 - K8)));
-typedef unsigned short u16m4x8 __attribute__((matrix_type(4, 8)));
-typedef unsigned short u16m6x7 __attribute__((matrix_type(6, 7)));
-typedef unsigned short u16m7x4 __attribute__((matrix_type(7, 4)));
-typedef unsigned short u16m13x6 __attribute__((matrix_type(13, 6)));
-typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
-typedef unsigned int u32m2x3 __attribute__((matrix_type(4 - K2, K2 + 1)));
-typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
-typedef unsigned int u32m2x10 __attribute__((matrix_type((K8 * 2) / K8, K5 * 2)));
+typedef unsigned short u16m2x3 __attribute__((matrix_type(7 - K5, K3)));
+typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
+typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
+typedef unsigned short u16m3x8 __attribute__((matrix_type(6 - K3, K8)));
+typedef unsigned short u16m3x9 __attribute__((matrix_type(3, 9)));
+typedef unsigned short u16m5x1 __attribute__((matrix_type(K4 + 1, 0 + 1)));
+typedef unsigned short u16m5x7 __attribute__((matrix_type(13 - K8, 6 + 1)));
+typedef unsigned short u16m5x12 __attribute__((matrix_type(5, 12)));
+typedef unsigned short u16m6x3 __attribute__((matrix_type(6, 3)));
+typedef unsigned short u16m10x1 __attribute__((matrix_type(10, 1)));
+typedef unsigned short u16m10x3 __attribute__((matrix_type(10, 3)));
+typedef unsigned short u16m12x2 __attribute__((matrix_type(16 - K4, (K3 * 2) / K3)));
+typedef unsigned short u16m13x6 __attribute__((matrix_type((K5 * 13) / K5, 9 - K3)));
+typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned int u32m1x5 __attribute__((matrix_type((K3 * 1) / K3, K4 + 1)));
+typedef unsigned int u32m1x7 __attribute__((matrix_type(3 - K2, K4 + 3)));
+typedef unsigned int u32m1x9 __attribute__((matrix_type(1, 9)));
+typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned int u32m3x7 __attribute__((matrix_type(6 - K3, 11 - K4)));
+typedef unsigned int u32m3x8 __attribute__((matrix_type(8 - K5, (K5 * 8) / K5)));
+typedef unsigned int u32m4x1 __attribute__((matrix_type(6 - K2, (K8 * 1) / K8)));
+typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
+typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned int u32m4x7 __attribute__((matrix_type(4, 7)));
+typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8)));
+typedef unsigned int u32m4x9 __attribute__((matrix_type(3 + 1, 17 - K8)));
+typedef unsigned int u32m4x12 __attribute__((matrix_type(4, 12)));
+typedef unsigned int u32m5x7 __attribute__((matrix_type(5, 7)));
+typedef unsigned int u32m5x12 __attribute__((matrix_type(5, 12)));
 typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned int u32m6x2 __attribute__((matrix_type(6, 2)));
-typedef unsigned int u32m6x7 __attribute__((matrix_type(6, 7)));
-typedef unsigned int u32m6x10 __attribute__((matrix_type(6, 10)));
-typedef unsigned int u32m6x12 __attribute__((matrix_type(6, 12)));
-typedef unsigned int u32m9x6 __attribute__((matrix_type(9, 6)));
-typedef unsigned int u32m9x10 __attribute__((matrix_type(9, 10)));
-typedef unsigned int u32m12x7 __attribute__((matrix_type(12, 7)));
-typedef unsigned long u64m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned int u32m6x4 __attribute__((matrix_type(6, 4)));
+typedef unsigned int u32m6x7 __attribute__((matrix_type(K3 + 3, (K5 * 7) / K5)));
+typedef unsigned int u32m6x8 __attribute__((matrix_type(6, 8)));
+typedef unsigned int u32m6x10 __attribute__((matrix_type(K3 * 2, K5 * 2)));
+typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
+typedef unsigned int u32m8x3 __attribute__((matrix_type(8, 3)));
+typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
+typedef unsigned int u32m9x4 __attribute__((matrix_type(9, 4)));
+typedef unsigned int u32m9x8 __attribute__((matrix_type(9, 8)));
+typedef unsigned int u32m10x7 __attribute__((matrix_type(10, 7)));
+typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned long u64m2x2 __attribute__((matrix_type(2, 2)));
+typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned long u64m3x2 __attribute__((matrix_type(7 - K4, (K5 * 2) / K5)));
-typedef unsigned long u64m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned long u64m3x3 __attribute__((matrix_type(3, 3)));
 typedef unsigned long u64m3x7 __attribute__((matrix_type(K2 + 1, 6 + 1)));
-typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
-typedef unsigned long u64m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
+typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned long u64m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned long u64m4x6 __attribute__((matrix_type(4, 6)));
 typedef unsigned long u64m4x8 __attribute__((matrix_type(4, 8)));
-typedef unsigned long u64m4x14 __attribute__((matrix_type(4, 14)));
-typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
 typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
 typedef unsigned long u64m7x1 __attribute__((matrix_type(7, 1)));
-typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
-typedef unsigned long u64m7x9 __attribute__((matrix_type(7, 9)));
+typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
+typedef unsigned long u64m7x5 __attribute__((matrix_type(7, 5)));
+typedef unsigned long u64m8x1 __attribute__((matrix_type(8, 1)));
+typedef unsigned long u64m8x3 __attribute__((matrix_type(8, 3)));
 typedef unsigned long u64m8x4 __attribute__((matrix_type((K4 * 8) / K4, (K4 * 4) / K4)));
-typedef unsigned long u64m13x7 __attribute__((matrix_type(13, 7)));
-typedef unsigned long u64m14x2 __attribute__((matrix_type(14, 2)));
-typedef unsigned long u64m14x6 __attribute__((matrix_type(14, 6)));
-typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
-typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
-typedef float f32m1x4 __attribute__((matrix_type(3 - K2, (K5 * 4) / K5)));
+typedef unsigned long u64m8x7 __attribute__((matrix_type(8, 7)));
+typedef unsigned long u64m9x3 __attribute__((matrix_type(9, 3)));
+typedef unsigned long u64m15x5 __attribute__((matrix_type(15, 5)));
+typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
 typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
-typedef float f32m1x6 __attribute__((matrix_type(1, 6)));
-typedef float f32m1x7 __attribute__((matrix_type(5 - K4, (K8 * 7) / K8)));
-typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
+typedef float f32m2x3 __attribute__((matrix_type((K2 * 2) / K2, (K2 * 3) / K2)));
 typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
-typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-typedef float f32m3x6 __attribute__((matrix_type(5 - K2, (K8 * 6) / K8)));
-typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
-typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
-typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
-typedef float f32m4x16 __attribute__((matrix_type(K3 + 1, K2 + 14)));
+typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
+typedef float f32m3x7 __attribute__((matrix_type((K4 * 3) / K4, (K8 * 7) / K8)));
+typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
 typedef float f32m6x1 __attribute__((matrix_type(6, 1)));
 typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
-typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
-typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
-typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
-typedef float f32m7x4 __attribute__((matrix_type(K5 + 2, (K4 * 4) / K4)));
-typedef float f32m8x2 __attribute__((matrix_type(8, 2)));
-typedef float f32m8x16 __attribute__((matrix_type(8, 16)));
-typedef float f32m16x4 __attribute__((matrix_type(16, 4)));
-typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
+typedef float f32m6x3 __attribute__((matrix_type((K8 * 6) / K8, K2 + 1)));
+typedef float f32m6x8 __attribute__((matrix_type(6, 8)));
+typedef float f32m6x16 __attribute__((matrix_type(6, 16)));
+typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
+typedef float f32m7x4 __attribute__((matrix_type(10 - K3, 12 - K8)));
+typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
 typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
 typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
 typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
-typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
-typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
 typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
+typedef double f64m2x4 __attribute__((matrix_type(10 - K8, (K4 * 4) / K4)));
 typedef double f64m2x5 __attribute__((matrix_type(2, 5)));
-typedef double f64m2x16 __attribute__((matrix_type(2, 16)));
-typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
+typedef double f64m2x8 __attribute__((matrix_type(2, 8)));
 typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
-typedef double f64m3x5 __attribute__((matrix_type((K5 * 3) / K5, 4 + 1)));
+typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
+typedef double f64m3x6 __attribute__((matrix_type(3, 6)));
+typedef double f64m3x16 __attribute__((matrix_type(3, 16)));
 typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
-typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
 typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
-typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
-typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
-typedef double f64m5x8 __attribute__((matrix_type(5, 8)));
-typedef double f64m7x2 __attribute__((matrix_type(7, 2)));
+typedef double f64m4x5 __attribute__((matrix_type(4, 5)));
+typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
+typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
+typedef double f64m5x6 __attribute__((matrix_type(5, 6)));
+typedef double f64m6x2 __attribute__((matrix_type(6, 2)));
+typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
+typedef double f64m6x8 __attribute__((matrix_type(6, 8)));
+typedef double f64m7x1 __attribute__((matrix_type(K3 + 4, (K4 * 1) / K4)));
+typedef double f64m8x2 __attribute__((matrix_type(8, 2)));
+typedef double f64m8x4 __attribute__((matrix_type(8, 4)));
+typedef double f64m8x5 __attribute__((matrix_type(8, 5)));
 typedef double f64m10x10 __attribute__((matrix_type(10, 10)));
-typedef signed char i8m2x5_b __attribute__((matrix_type((K5 * 2) / K5, (K4 * 5) / K4)));
-typedef signed char i8m3x4_b __attribute__((matrix_type(3, 4)));
-typedef short i16m4x2_b __attribute__((matrix_type(4, 2)));
-typedef short i16m4x8_b __attribute__((matrix_type(4, 8)));
-typedef short i16m5x8_b __attribute__((matrix_type(8 - K3, K5 + 3)));
-typedef short i16m14x3_b __attribute__((matrix_type(14, 3)));
-typedef int i32m1x3_b __attribute__((matrix_type(1, 3)));
-typedef int i32m1x6_b __attribute__((matrix_type(1, 6)));
-typedef int i32m2x5_b __attribute__((matrix_type(4 - K2, (K2 * 5) / K2)));
-typedef int i32m3x2_b __attribute__((matrix_type(3, 2)));
-typedef int i32m3x8_b __attribute__((matrix_type(3, 8)));
-typedef int i32m6x5_b __attribute__((matrix_type(6, 5)));
-typedef int i32m14x2_b __attribute__((matrix_type(14, 2)));
-typedef int i32m14x6_b __attribute__((matrix_type(14, 6)));
-typedef long i64m3x4_b __attribute__((matrix_type(3, 4)));
-typedef long i64m5x3_b __attribute__((matrix_type(5, 3)));
-typedef unsigned char u8m6x2_b __attribute__((matrix_type(6, 2)));
-typedef unsigned char u8m7x8_b __attribute__((matrix_type(7, 8)));
-typedef unsigned int u32m6x10_b __attribute__((matrix_type(6, 10)));
-typedef unsigned long u64m2x8_b __attribute__((matrix_type(2, 8)));
-typedef unsigned long u64m4x7_b __attribute__((matrix_type(K4, K4 + 3)));
-typedef unsigned long u64m14x6_b __attribute__((matrix_type(14, 6)));
-typedef float f32m1x7_b __attribute__((matrix_type(6 - K5, (K2 * 7) / K2)));
-typedef float f32m2x5_b __attribute__((matrix_type(2, 5)));
-typedef float f32m4x3_b __attribute__((matrix_type(4, 3)));
-typedef double f64m2x1_b __attribute__((matrix_type(2, 1)));
-typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
+typedef double f64m12x2 __attribute__((matrix_type(12, 2)));
+typedef double f64m15x5 __attribute__((matrix_type(15, 5)));
+typedef signed char i8m1x1_b __attribute__((matrix_type(1, 1)));
+typedef signed char i8m4x5_b __attribute__((matrix_type(4, 5)));
+typedef signed char i8m8x7_b __attribute__((matrix_type(K8, (K4 * 7) / K4)));
+typedef int i32m3x4_b __attribute__((matrix_type(3, 4)));
+typedef int i32m3x7_b __attribute__((matrix_type(3, 7)));
+typedef int i32m4x1_b __attribute__((matrix_type(4, 1)));
+typedef long i64m1x1_b __attribute__((matrix_type(5 - K4, (K8 * 1) / K8)));
+typedef long i64m2x2_b __attribute__((matrix_type(2, 2)));
+typedef long i64m2x6_b __attribute__((matrix_type(2, 6)));
+typedef long i64m4x8_b __attribute__((matrix_type(4, 8)));
+typedef long i64m6x1_b __attribute__((matrix_type(K3 + 3, 9 - K8)));
+typedef unsigned short u16m13x6_b __attribute__((matrix_type(13, 6)));
+typedef unsigned int u32m4x5_b __attribute__((matrix_type(4, 5)));
+typedef unsigned int u32m5x12_b __attribute__((matrix_type(5, 12)));
+typedef unsigned int u32m6x4_b __attribute__((matrix_type(6, 4)));
+typedef unsigned int u32m9x4_b __attribute__((matrix_type(9, 4)));
+typedef unsigned long u64m2x7_b __attribute__((matrix_type(2, 7)));
+typedef unsigned long u64m3x2_b __attribute__((matrix_type(3, 2)));
+typedef unsigned long u64m3x7_b __attribute__((matrix_type(3, 7)));
+typedef unsigned long u64m4x4_b __attribute__((matrix_type(4, 4)));
+typedef unsigned long u64m8x4_b __attribute__((matrix_type(8, 4)));
+typedef float f32m6x8_b __attribute__((matrix_type(6, 8)));
+typedef float f32m6x16_b __attribute__((matrix_type(K3 + 3, 20 - K4)));
 typedef double f64m2x3_b __attribute__((matrix_type(2, 3)));
-typedef double f64m2x5_b __attribute__((matrix_type(2, 5)));
-typedef double f64m4x7_b __attribute__((matrix_type(4, 7)));
+typedef double f64m3x16_b __attribute__((matrix_type(11 - K8, K5 + 11)));
+typedef double f64m4x6_b __attribute__((matrix_type(4, 6)));
+typedef double f64m8x4_b __attribute__((matrix_type(8, 4)));
+typedef double f64m15x5_b __attribute__((matrix_type(15, 5)));
 
-f64m2x5 k0120(const double *src0, unsigned long n0, const double *src1, f64m5x2 a0, unsigned char s0, int s1, f64m2x5_b a1, const double *src2, unsigned short i0) {
-    f64m2x5 t0 = __builtin_matrix_column_major_load(src0, 2, 5, (K2 * 5) / K2);
-    __auto_type t1 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src1, 5, 2, n0) - a0) * (unsigned char)s0) / s1;
-    f64m2x5 t2 = a1;
-    return ({ __auto_type ins1 = ({ __auto_type ins0 = t0; ins0[0][0] = __builtin_matrix_column_major_load(src2, 2, 5, 5)[0][0]; ins0; }) * t0[1][i0]; ins1[1][4 - K3] = 0.3f; ins1; });
+i64m2x3 k0120(i64m2x3 a0, i64m2x3 a1, unsigned long n0, const long *src0, double s0, i32m2x3 a2, unsigned long i0, int s1) {
+    __auto_type t0 = (f64m2x5) ((a0 - a1) * __builtin_matrix_column_major_load(src0, 3, 5, n0));
+    t0 /= 1.5;
+    for (int l0 = 0; l0 < 5; l0++) { t0[1][l0] *= s0; }
+    return (i64m2x3) ({ __auto_type ins0 = a2; ins0[i0][(K3 * 1) / K3] = s1; ins0; });
 }
 
 static void run_k0120(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x3f5baa11dc1802a5ULL};
-    double src0[22]; rt_fill_f64(&rng, src0, 22, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
-    double src1[14]; rt_fill_f64(&rng, src1, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a0_b[10]; rt_fill_f64(&rng, a0_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m5x2 a0 = __builtin_matrix_column_major_load(a0_b, 5, 2, 5);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    double a1_b[10]; rt_fill_f64(&rng, a1_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x5 a1 = __builtin_matrix_column_major_load(a1_b, 2, 5, 2);
-    double src2[22]; rt_fill_f64(&rng, src2, 22, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    f64m2x5 r = k0120(src0, n0, src1, a0, s0, s1, a1, src2, i0);
-    double r_b[10]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f64("k0120", "ret", r_b, 10);
+    long a0_b[6]; rt_fill_i64(&rng, a0_b, 6, RT_DOM_FULL);
+    i64m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
+    long a1_b[6]; rt_fill_i64(&rng, a1_b, 6, RT_DOM_FULL);
+    i64m2x3 a1 = __builtin_matrix_column_major_load(a1_b, 2, 3, 2);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    long src0[27]; rt_fill_i64(&rng, src0, 27, RT_DOM_INT(-8LL, 8LL));
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int a2_b[6]; rt_fill_i32(&rng, a2_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i32m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    i64m2x3 r = k0120(a0, a1, n0, src0, s0, a2, i0, s1);
+    long r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_i64("k0120", "ret", r_b, 6);
 }
 
-i32m3x7 k0121(const int *src0, signed char s0, unsigned short s1, i32m3x7 a0, unsigned long i0, double s2, i32m7x4 a1, i32m4x1 a2, i32m1x5 a3, int *dst0, u16m2x6 a4, unsigned short s3, unsigned short s4, unsigned long n0, const int *src1, unsigned short i1, long i2, signed char s5, int i3) {
-    __auto_type t0 = ({ __auto_type ins0 = -0x1L + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0); ins0[(K4 * 1) / K4][5] = s1; ins0; });
-    __builtin_matrix_column_major_store((a0 / 2 - (a0[i0][4] + a0 + a0 / s2)) * (a1 * a2) * a3, dst0, 4);
-    t0[0][2] -= 0x1;
-    t0 += (i32m2x6) (s3 + s4 - a4);
-    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, (K3 * 2) / K3, 8 - K2, n0); ins1[i1][i2] = s5; ins1; }) - (i32m2x6) t0 + -4;
-    return ({ __auto_type ins3 = ({ __auto_type ins2 = a0; ins2[2][6] = 234; ins2; }); ins3[(K4 * 0) / K4][i3] = 0UL; ins3; });
+f64m6x2 k0121(long s0, i32m2x6 a0, long i0, unsigned int s1, unsigned int s2, unsigned long s3, signed char s4, int i1, unsigned long i2, i16m5x3 a1, long i3, unsigned char s5, unsigned long n0, const double *src0, f64m7x1 a2, unsigned long s6, f64m1x4 a3, unsigned long n1, const double *src1, f64m6x2 a4, unsigned long n2, const double *src2, int s7, const double *src3, f64m3x6 a5, unsigned int s8, unsigned long n3, const unsigned short *src4, unsigned long n4, const unsigned short *src5) {
+    i32m2x6 t0 = s0 ? s1 * s2 * (a0 + a0 - (a0 + a0[1][i0])) : (i32m2x6) a0 - a0;
+    t0 -= s3 ? (t0 + t0) / s4 : t0;
+    t0[i1][4] = a0[i2][7 - K3];
+    i16m5x3 t1 = a0[0][0] + (({ __auto_type ins0 = a1; ins0[0][0] = t0[i3][4]; ins0; }) - a1);
+    __auto_type t2 = s8 + (s5 ? __builtin_matrix_column_major_load(src0, 6, 15 - K8, n0) * a2 / s6 * ((a3 - a3) * __builtin_matrix_column_major_load(src1, 3 + 1, 6, n1)) : a4 * __builtin_matrix_column_major_load(src2, 2, 3, n2) * (s7 ? __builtin_matrix_column_major_load(src3, 3, 6, 5) : a5));
+    return (f64m6x2) (__builtin_matrix_column_major_load(src4, 6, 4, n3) * __builtin_matrix_column_major_load(src5, 4, 2, n4));
 }
 
 static void run_k0121(void) {
-    static const double s2_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
+    static const long long s4_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s6_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x4855021589cc873cULL};
-    int src0[13]; rt_fill_i32(&rng, src0, 13, RT_DOM_INT(-8LL, 8LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    int a0_b[21]; rt_fill_i32(&rng, a0_b, 21, RT_DOM_INT(-8LL, 8LL));
-    i32m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
-    int a1_b[28]; rt_fill_i32(&rng, a1_b, 28, RT_DOM_FULL);
-    i32m7x4 a1 = __builtin_matrix_column_major_load(a1_b, 7, 4, 7);
-    int a2_b[4]; rt_fill_i32(&rng, a2_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i32m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
-    int a3_b[5]; rt_fill_i32(&rng, a3_b, 5, RT_DOM_INT(-8LL, 8LL));
-    i32m1x5 a3 = __builtin_matrix_column_major_load(a3_b, 1, 5, 1);
-    int dst0[20]; rt_fill_i32(&rng, dst0, 20, RT_DOM_FULL);
-    unsigned short a4_b[12]; rt_fill_u16(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m2x6 a4 = __builtin_matrix_column_major_load(a4_b, 2, 6, 2);
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    int src1[27]; rt_fill_i32(&rng, src1, 27, RT_DOM_INT(-8LL, 8LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
-    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 6LL));
-    i32m3x7 r = k0121(src0, s0, s1, a0, i0, s2, a1, a2, a3, dst0, a4, s3, s4, n0, src1, i1, i2, s5, i3);
-    int r_b[21]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_i32("k0121", "ret", r_b, 21);
-    rt_out_i32("k0121", "dst0", dst0, 20);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    int a0_b[12]; rt_fill_i32(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m2x6 a0 = __builtin_matrix_column_major_load(a0_b, 2, 6, 2);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 1LL));
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_ICHOICE(s4_dom));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    short a1_b[15]; rt_fill_i16(&rng, a1_b, 15, RT_DOM_INT(-8LL, 8LL));
+    i16m5x3 a1 = __builtin_matrix_column_major_load(a1_b, 5, 3, 5);
+    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char s5; rt_fill_u8(&rng, &s5, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    double src0[61]; rt_fill_f64(&rng, src0, 61, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a2_b[7]; rt_fill_f64(&rng, a2_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
+    unsigned long s6; rt_fill_u64(&rng, &s6, 1, RT_DOM_ICHOICE(s6_dom));
+    double a3_b[4]; rt_fill_f64(&rng, a3_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
+    double src1[41]; rt_fill_f64(&rng, src1, 41, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a4_b[12]; rt_fill_f64(&rng, a4_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x2 a4 = __builtin_matrix_column_major_load(a4_b, 6, 2, 6);
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(2LL, 5LL));
+    double src2[14]; rt_fill_f64(&rng, src2, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int s7; rt_fill_i32(&rng, &s7, 1, RT_DOM_INT(-1LL, 1LL));
+    double src3[29]; rt_fill_f64(&rng, src3, 29, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a5_b[18]; rt_fill_f64(&rng, a5_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x6 a5 = __builtin_matrix_column_major_load(a5_b, 3, 6, 3);
+    unsigned int s8; rt_fill_u32(&rng, &s8, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long n3; rt_fill_u64(&rng, &n3, 1, RT_DOM_INT(6LL, 9LL));
+    unsigned short src4[33]; rt_fill_u16(&rng, src4, 33, RT_DOM_FULL);
+    unsigned long n4; rt_fill_u64(&rng, &n4, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned short src5[12]; rt_fill_u16(&rng, src5, 12, RT_DOM_FULL);
+    f64m6x2 r = k0121(s0, a0, i0, s1, s2, s3, s4, i1, i2, a1, i3, s5, n0, src0, a2, s6, a3, n1, src1, a4, n2, src2, s7, src3, a5, s8, n3, src4, n4, src5);
+    double r_b[12]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_f64("k0121", "ret", r_b, 12);
 }
 
-f32m4x3 k0122(const signed char *src0, unsigned long s0, signed char *dst0, const signed char *src1, unsigned long n0, const signed char *src2, int s1, int s2, int s3, unsigned char i0) {
-    __builtin_matrix_column_major_store((long)s0 * __builtin_matrix_column_major_load(src0, 10 - K8, 7, 2), dst0, 5);
-    f32m4x3_b t0 = ({ __auto_type ins0 = (f32m4x3) (s1 * (__builtin_matrix_column_major_load(src1, 4, 1, K4 + 1) * __builtin_matrix_column_major_load(src2, 1, 7 - K4, n0))); ins0[3][0] = s2 - s3; ins0; });
-    return t0[1][i0] - t0;
+u64m4x1 k0122(const signed char *src0, signed char *dst0, const long *src1, i64m2x6_b a0, i64m2x6_b a1, float s0, int s1, double s2, u64m4x1 a2, float s3) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 10 - K8, 7, 2), dst0, 3);
+    __auto_type t0 = __builtin_matrix_column_major_load(src1, 2, 14 - K8, 4) + s1 * ({ __auto_type ins0 = a0 - a1; ins0[0][(K4 * 4) / K4] = s0; ins0; });
+    return s2 ? a2 : a2 / s3;
 }
 
 static void run_k0122(void) {
+    static const double s2_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const double s3_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0x95d00b00d83d7de5ULL};
     signed char src0[16]; rt_fill_i8(&rng, src0, 16, RT_DOM_FULL);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    signed char dst0[32]; rt_fill_i8(&rng, dst0, 32, RT_DOM_INT(-8LL, 8LL));
-    signed char src1[4]; rt_fill_i8(&rng, src1, 4, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    signed char src2[9]; rt_fill_i8(&rng, src2, 9, RT_DOM_INT(-8LL, 8LL));
+    signed char dst0[21]; rt_fill_i8(&rng, dst0, 21, RT_DOM_INT(-8LL, 8LL));
+    long src1[23]; rt_fill_i64(&rng, src1, 23, RT_DOM_INT(-8LL, 8LL));
+    long a0_b[12]; rt_fill_i64(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m2x6 a0 = __builtin_matrix_column_major_load(a0_b, 2, 6, 2);
+    long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_FULL);
+    i64m2x6 a1 = __builtin_matrix_column_major_load(a1_b, 2, 6, 2);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
     int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    f32m4x3 r = k0122(src0, s0, dst0, src1, n0, src2, s1, s2, s3, i0);
-    float r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_f32("k0122", "ret", r_b, 12);
-    rt_out_i8("k0122", "dst0", dst0, 32);
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    unsigned long a2_b[4]; rt_fill_u64(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
+    u64m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_FCHOICE(s3_dom));
+    u64m4x1 r = k0122(src0, dst0, src1, a0, a1, s0, s1, s2, a2, s3);
+    unsigned long r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u64("k0122", "ret", r_b, 4);
+    rt_out_i8("k0122", "dst0", dst0, 21);
 }
 
-f32m6x2 k0123(i64m8x3 a0, short s0, i64m3x4_b a1, signed char s1, f32m6x1 a2, unsigned char i0, unsigned char i1, f32m1x2 a3, unsigned long n0, const float *src0, const float *src1) {
-    __auto_type t0 = __builtin_matrix_transpose((a0 + s0) * a1);
-    t0 *= s1;
-    return (({ __auto_type ins0 = a2; ins0[4][0] = 1.0000000596046448; ins0; }) - a0[i0][i1]) * a3 + (({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 6, 2, n0); ins1[0][1] = -1.5; ins1; }) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
+i64m4x8 k0123(unsigned char s0, i64m4x8 a0, short s1, i64m4x8_b a1, i64m8x4 a2, unsigned char s2, i64m8x4 a3, i64m8x4 a4, int i0, unsigned char i1, unsigned char i2, long *dst0, i64m1x4 a5, i64m1x4 a6, unsigned long n0, const long *src0) {
+    i64m4x8 t0 = s0 ? a0 + s1 + a1 : s2 * __builtin_matrix_transpose(a2);
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_transpose(a3 - a2 + a4); ins0[i0][1] = a2[i1][i2]; ins0; }), dst0, 7);
+    return __builtin_matrix_transpose(a5 + a5) * a6 * __builtin_matrix_column_major_load(src0, 4, 8, n0);
 }
 
 static void run_k0123(void) {
     rt_rng rng = {0xbb4a746e06087b51ULL};
-    long a0_b[24]; rt_fill_i64(&rng, a0_b, 24, RT_DOM_FULL);
-    i64m8x3 a0 = __builtin_matrix_column_major_load(a0_b, 8, 3, 8);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_FULL);
-    i64m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    float a2_b[6]; rt_fill_f32(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x1 a2 = __builtin_matrix_column_major_load(a2_b, 6, 1, 6);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    float a3_b[2]; rt_fill_f32(&rng, a3_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
-    float src0[16]; rt_fill_f32(&rng, src0, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src1[15]; rt_fill_f32(&rng, src1, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x2 r = k0123(a0, s0, a1, s1, a2, i0, i1, a3, n0, src0, src1);
-    float r_b[12]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_f32("k0123", "ret", r_b, 12);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    long a0_b[32]; rt_fill_i64(&rng, a0_b, 32, RT_DOM_FULL);
+    i64m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    long a1_b[32]; rt_fill_i64(&rng, a1_b, 32, RT_DOM_FULL);
+    i64m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
+    long a2_b[32]; rt_fill_i64(&rng, a2_b, 32, RT_DOM_FULL);
+    i64m8x4 a2 = __builtin_matrix_column_major_load(a2_b, 8, 4, 8);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    long a3_b[32]; rt_fill_i64(&rng, a3_b, 32, RT_DOM_INT(-8LL, 8LL));
+    i64m8x4 a3 = __builtin_matrix_column_major_load(a3_b, 8, 4, 8);
+    long a4_b[32]; rt_fill_i64(&rng, a4_b, 32, RT_DOM_INT(-8LL, 8LL));
+    i64m8x4 a4 = __builtin_matrix_column_major_load(a4_b, 8, 4, 8);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    long dst0[55]; rt_fill_i64(&rng, dst0, 55, RT_DOM_INT(-8LL, 8LL));
+    long a5_b[4]; rt_fill_i64(&rng, a5_b, 4, RT_DOM_FULL);
+    i64m1x4 a5 = __builtin_matrix_column_major_load(a5_b, 1, 4, 1);
+    long a6_b[4]; rt_fill_i64(&rng, a6_b, 4, RT_DOM_FULL);
+    i64m1x4 a6 = __builtin_matrix_column_major_load(a6_b, 1, 4, 1);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    long src0[54]; rt_fill_i64(&rng, src0, 54, RT_DOM_FULL);
+    i64m4x8 r = k0123(s0, a0, s1, a1, a2, s2, a3, a4, i0, i1, i2, dst0, a5, a6, n0, src0);
+    long r_b[32]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i64("k0123", "ret", r_b, 32);
+    rt_out_i64("k0123", "dst0", dst0, 55);
 }
 
-i8m8x4 k0124(f32m4x3 a0, long *dst0, const signed char *src0, i8m3x4 a1, i8m3x4 a2, i8m4x8 a3, i8m8x4 a4, i8m8x4 a5, i8m8x4 a6) {
-    __builtin_matrix_column_major_store((i64m4x3) (a0[2][1] - a0), dst0, (K4 * 5) / K4);
-    i8m3x4 t0 = __builtin_matrix_column_major_load(src0, 3, 4, K2 + 1) + a1 - ({ __auto_type ins0 = a2; ins0[2][2] = 119; ins0; });
-    t0 *= a3 * (a4 - a5) * (a3 * a6);
-    return a5;
+u16m10x1 k0124(f32m4x2 a0, f32m2x6 a1, const float *src0, f32m6x1 a2, unsigned char i0, f32m1x3 a3, long *dst0, u16m10x1 a4, float s0, unsigned short s1, unsigned short *dst1, unsigned short i1, float s2, u16m10x1 a5, unsigned short *dst2, u16m10x3 a6, u16m3x1 a7, float s3) {
+    __builtin_matrix_column_major_store((i64m4x3) ((a0 * a1 * 7UL + __builtin_matrix_column_major_load(src0, 4, 6, 4)) * (({ __auto_type ins0 = a2; ins0[i0][3 - K3] = 12; ins0; }) * a3)), dst0, 7);
+    __builtin_matrix_column_major_store(a4 + s0 - a4 * s1, dst1, 10);
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = a4; ins1[i1][0] = s2; ins1; }) + a4 + a5, dst2, 11);
+    return (a6 * a7 - a5) / s3;
 }
 
 static void run_k0124(void) {
+    static const double s3_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0xafbddde34d3c99b3ULL};
-    float a0_b[12]; rt_fill_f32(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    long dst0[15]; rt_fill_i64(&rng, dst0, 15, RT_DOM_FULL);
-    signed char src0[14]; rt_fill_i8(&rng, src0, 14, RT_DOM_FULL);
-    signed char a1_b[12]; rt_fill_i8(&rng, a1_b, 12, RT_DOM_FULL);
-    i8m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
-    signed char a2_b[12]; rt_fill_i8(&rng, a2_b, 12, RT_DOM_FULL);
-    i8m3x4 a2 = __builtin_matrix_column_major_load(a2_b, 3, 4, 3);
-    signed char a3_b[32]; rt_fill_i8(&rng, a3_b, 32, RT_DOM_FULL);
-    i8m4x8 a3 = __builtin_matrix_column_major_load(a3_b, 4, 8, 4);
-    signed char a4_b[32]; rt_fill_i8(&rng, a4_b, 32, RT_DOM_FULL);
-    i8m8x4 a4 = __builtin_matrix_column_major_load(a4_b, 8, 4, 8);
-    signed char a5_b[32]; rt_fill_i8(&rng, a5_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i8m8x4 a5 = __builtin_matrix_column_major_load(a5_b, 8, 4, 8);
-    signed char a6_b[32]; rt_fill_i8(&rng, a6_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i8m8x4 a6 = __builtin_matrix_column_major_load(a6_b, 8, 4, 8);
-    i8m8x4 r = k0124(a0, dst0, src0, a1, a2, a3, a4, a5, a6);
-    signed char r_b[32]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_i8("k0124", "ret", r_b, 32);
-    rt_out_i64("k0124", "dst0", dst0, 15);
+    float a0_b[8]; rt_fill_f32(&rng, a0_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
+    float a1_b[12]; rt_fill_f32(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x6 a1 = __builtin_matrix_column_major_load(a1_b, 2, 6, 2);
+    float src0[25]; rt_fill_f32(&rng, src0, 25, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a2_b[6]; rt_fill_f32(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x1 a2 = __builtin_matrix_column_major_load(a2_b, 6, 1, 6);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    float a3_b[3]; rt_fill_f32(&rng, a3_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
+    long dst0[19]; rt_fill_i64(&rng, dst0, 19, RT_DOM_INT(-8LL, 8LL));
+    unsigned short a4_b[10]; rt_fill_u16(&rng, a4_b, 10, RT_DOM_INT(0LL, 16LL));
+    u16m10x1 a4 = __builtin_matrix_column_major_load(a4_b, 10, 1, 10);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short dst1[12]; rt_fill_u16(&rng, dst1, 12, RT_DOM_INT(0LL, 16LL));
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 9LL));
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned short a5_b[10]; rt_fill_u16(&rng, a5_b, 10, RT_DOM_INT(0LL, 16LL));
+    u16m10x1 a5 = __builtin_matrix_column_major_load(a5_b, 10, 1, 10);
+    unsigned short dst2[11]; rt_fill_u16(&rng, dst2, 11, RT_DOM_INT(0LL, 16LL));
+    unsigned short a6_b[30]; rt_fill_u16(&rng, a6_b, 30, RT_DOM_FULL);
+    u16m10x3 a6 = __builtin_matrix_column_major_load(a6_b, 10, 3, 10);
+    unsigned short a7_b[3]; rt_fill_u16(&rng, a7_b, 3, RT_DOM_FULL);
+    u16m3x1 a7 = __builtin_matrix_column_major_load(a7_b, 3, 1, 3);
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_FCHOICE(s3_dom));
+    u16m10x1 r = k0124(a0, a1, src0, a2, i0, a3, dst0, a4, s0, s1, dst1, i1, s2, a5, dst2, a6, a7, s3);
+    unsigned short r_b[10]; __builtin_matrix_column_major_store(r, r_b, 10);
+    rt_out_u16("k0124", "ret", r_b, 10);
+    rt_out_i64("k0124", "dst0", dst0, 19);
+    rt_out_u16("k0124", "dst1", dst1, 12);
+    rt_out_u16("k0124", "dst2", dst2, 11);
 }
 
-i8m4x16 k0125(u16m2x9 a0, unsigned short *dst0, u16m2x9 a1, double s0, i8m4x8 a2, i8m4x8 a3, unsigned long n0, const signed char *src0, i8m16x2 a4, i8m4x16 a5) {
-    __builtin_matrix_column_major_store(a0 + a0, dst0, K2 * 2);
-    u16m2x9 t0 = a0 - a1;
-    t0 -= s0;
-    return (a2 + a3) * __builtin_matrix_column_major_load(src0, 8, (K4 * 2) / K4, n0) * __builtin_matrix_transpose(a4) - a5;
+f64m3x16 k0125(u16m2x3 a0, u16m3x9 a1, unsigned short *dst0, unsigned short *dst1, i64m3x4 a2, i64m3x4 a3, unsigned long s0, i32m3x4_b a4, unsigned int s1, unsigned long s2, f64m3x16_b a5, f64m3x16 a6, unsigned int s3, unsigned int s4, short s5, f64m3x16_b a7, unsigned char s6) {
+    __builtin_matrix_column_major_store(a0 * a1, dst0, 5);
+    __builtin_matrix_column_major_store(a0 + a0, dst1, 4);
+    i64m3x4 t0 = a2 - a3 + s0 - (i64m3x4) ((s1 + a4)[1][(K2 * 1) / K2] * a4) * s2 - a3;
+    return (a5 + a5 + (s3 + s4) * a6 - (a6 - s5 - a7)) * (double)s6;
 }
 
 static void run_k0125(void) {
     rt_rng rng = {0x3102c2f8b8c5627dULL};
-    unsigned short a0_b[18]; rt_fill_u16(&rng, a0_b, 18, RT_DOM_INT(0LL, 16LL));
-    u16m2x9 a0 = __builtin_matrix_column_major_load(a0_b, 2, 9, 2);
-    unsigned short dst0[35]; rt_fill_u16(&rng, dst0, 35, RT_DOM_INT(0LL, 16LL));
-    unsigned short a1_b[18]; rt_fill_u16(&rng, a1_b, 18, RT_DOM_FULL);
-    u16m2x9 a1 = __builtin_matrix_column_major_load(a1_b, 2, 9, 2);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    signed char a2_b[32]; rt_fill_i8(&rng, a2_b, 32, RT_DOM_FULL);
-    i8m4x8 a2 = __builtin_matrix_column_major_load(a2_b, 4, 8, 4);
-    signed char a3_b[32]; rt_fill_i8(&rng, a3_b, 32, RT_DOM_FULL);
-    i8m4x8 a3 = __builtin_matrix_column_major_load(a3_b, 4, 8, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    signed char src0[20]; rt_fill_i8(&rng, src0, 20, RT_DOM_INT(-8LL, 8LL));
-    signed char a4_b[32]; rt_fill_i8(&rng, a4_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i8m16x2 a4 = __builtin_matrix_column_major_load(a4_b, 16, 2, 16);
-    signed char a5_b[64]; rt_fill_i8(&rng, a5_b, 64, RT_DOM_FULL);
-    i8m4x16 a5 = __builtin_matrix_column_major_load(a5_b, 4, 16, 4);
-    i8m4x16 r = k0125(a0, dst0, a1, s0, a2, a3, n0, src0, a4, a5);
-    signed char r_b[64]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i8("k0125", "ret", r_b, 64);
-    rt_out_u16("k0125", "dst0", dst0, 35);
+    unsigned short a0_b[6]; rt_fill_u16(&rng, a0_b, 6, RT_DOM_INT(0LL, 16LL));
+    u16m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
+    unsigned short a1_b[27]; rt_fill_u16(&rng, a1_b, 27, RT_DOM_INT(0LL, 16LL));
+    u16m3x9 a1 = __builtin_matrix_column_major_load(a1_b, 3, 9, 3);
+    unsigned short dst0[42]; rt_fill_u16(&rng, dst0, 42, RT_DOM_FULL);
+    unsigned short dst1[12]; rt_fill_u16(&rng, dst1, 12, RT_DOM_INT(0LL, 16LL));
+    long a2_b[12]; rt_fill_i64(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m3x4 a2 = __builtin_matrix_column_major_load(a2_b, 3, 4, 3);
+    long a3_b[12]; rt_fill_i64(&rng, a3_b, 12, RT_DOM_FULL);
+    i64m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    int a4_b[12]; rt_fill_i32(&rng, a4_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m3x4 a4 = __builtin_matrix_column_major_load(a4_b, 3, 4, 3);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    double a5_b[48]; rt_fill_f64(&rng, a5_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x16 a5 = __builtin_matrix_column_major_load(a5_b, 3, 16, 3);
+    double a6_b[48]; rt_fill_f64(&rng, a6_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x16 a6 = __builtin_matrix_column_major_load(a6_b, 3, 16, 3);
+    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 15LL));
+    short s5; rt_fill_i16(&rng, &s5, 1, RT_DOM_FULL);
+    double a7_b[48]; rt_fill_f64(&rng, a7_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x16 a7 = __builtin_matrix_column_major_load(a7_b, 3, 16, 3);
+    unsigned char s6; rt_fill_u8(&rng, &s6, 1, RT_DOM_FULL);
+    f64m3x16 r = k0125(a0, a1, dst0, dst1, a2, a3, s0, a4, s1, s2, a5, a6, s3, s4, s5, a7, s6);
+    double r_b[48]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_f64("k0125", "ret", r_b, 48);
+    rt_out_u16("k0125", "dst0", dst0, 42);
+    rt_out_u16("k0125", "dst1", dst1, 12);
 }
 
-u32m6x7 k0126(u32m6x7 a0, u32m6x12 a1, unsigned long n0, const unsigned int *src0, u32m12x7 a2, unsigned int i0, int i1, unsigned short i2) {
-    u32m6x7 t0 = a0;
-    t0 = t0;
-    return ({ __auto_type ins0 = a1 + __builtin_matrix_column_major_load(src0, 6, 20 - K8, n0); ins0[4][2] = -1; ins0; }) * ({ __auto_type ins1 = a2; ins1[i0][i1] = a0[1][i2]; ins1; });
+void k0126(unsigned short s0, u32m6x8 a0, unsigned int i0, float s1, const unsigned int *src0, u32m3x7 a1, u32m6x10 a2, u32m10x7 a3, u32m6x4_b a4, u32m4x7 a5, signed char s2, unsigned long s3, u32m6x1 a6, u32m1x5 a7, u32m5x7 a8, unsigned long n0, unsigned int *dst0) {
+    u32m6x7 t0 = s0 ? ({ __auto_type ins0 = a0; ins0[3][7] = a0[K2 * 2][i0]; ins0; }) / s1 * ((__builtin_matrix_column_major_load(src0, 8, K3, 8) + 4) * a1) : a2 * a3;
+    t0 -= a4 * a5;
+    __builtin_matrix_column_major_store(t0 / s2 - s3 - a6 * (a7 * a8), dst0, n0);
 }
 
 static void run_k0126(void) {
+    static const double s1_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x4853afd706cf8462ULL};
-    unsigned int a0_b[42]; rt_fill_u32(&rng, a0_b, 42, RT_DOM_INT(0LL, 16LL));
-    u32m6x7 a0 = __builtin_matrix_column_major_load(a0_b, 6, 7, 6);
-    unsigned int a1_b[72]; rt_fill_u32(&rng, a1_b, 72, RT_DOM_FULL);
-    u32m6x12 a1 = __builtin_matrix_column_major_load(a1_b, 6, 12, 6);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a0_b[48]; rt_fill_u32(&rng, a0_b, 48, RT_DOM_INT(0LL, 16LL));
+    u32m6x8 a0 = __builtin_matrix_column_major_load(a0_b, 6, 8, 6);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    unsigned int src0[26]; rt_fill_u32(&rng, src0, 26, RT_DOM_FULL);
+    unsigned int a1_b[21]; rt_fill_u32(&rng, a1_b, 21, RT_DOM_FULL);
+    u32m3x7 a1 = __builtin_matrix_column_major_load(a1_b, 3, 7, 3);
+    unsigned int a2_b[60]; rt_fill_u32(&rng, a2_b, 60, RT_DOM_FULL);
+    u32m6x10 a2 = __builtin_matrix_column_major_load(a2_b, 6, 10, 6);
+    unsigned int a3_b[70]; rt_fill_u32(&rng, a3_b, 70, RT_DOM_INT(0LL, 16LL));
+    u32m10x7 a3 = __builtin_matrix_column_major_load(a3_b, 10, 7, 10);
+    unsigned int a4_b[24]; rt_fill_u32(&rng, a4_b, 24, RT_DOM_INT(0LL, 16LL));
+    u32m6x4 a4 = __builtin_matrix_column_major_load(a4_b, 6, 4, 6);
+    unsigned int a5_b[28]; rt_fill_u32(&rng, a5_b, 28, RT_DOM_INT(0LL, 16LL));
+    u32m4x7 a5 = __builtin_matrix_column_major_load(a5_b, 4, 7, 4);
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
+    unsigned int a6_b[6]; rt_fill_u32(&rng, a6_b, 6, RT_DOM_FULL);
+    u32m6x1 a6 = __builtin_matrix_column_major_load(a6_b, 6, 1, 6);
+    unsigned int a7_b[5]; rt_fill_u32(&rng, a7_b, 5, RT_DOM_FULL);
+    u32m1x5 a7 = __builtin_matrix_column_major_load(a7_b, 1, 5, 1);
+    unsigned int a8_b[35]; rt_fill_u32(&rng, a8_b, 35, RT_DOM_FULL);
+    u32m5x7 a8 = __builtin_matrix_column_major_load(a8_b, 5, 7, 5);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
-    unsigned int src0[106]; rt_fill_u32(&rng, src0, 106, RT_DOM_FULL);
-    unsigned int a2_b[84]; rt_fill_u32(&rng, a2_b, 84, RT_DOM_FULL);
-    u32m12x7 a2 = __builtin_matrix_column_major_load(a2_b, 12, 7, 12);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 11LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 6LL));
-    u32m6x7 r = k0126(a0, a1, n0, src0, a2, i0, i1, i2);
-    unsigned int r_b[42]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_u32("k0126", "ret", r_b, 42);
+    unsigned int dst0[61]; rt_fill_u32(&rng, dst0, 61, RT_DOM_FULL);
+    k0126(s0, a0, i0, s1, src0, a1, a2, a3, a4, a5, s2, s3, a6, a7, a8, n0, dst0);
+    rt_out_u32("k0126", "dst0", dst0, 61);
 }
 
-i8m8x7 k0127(i8m8x7 a0, unsigned int i0, unsigned int s0, signed char *dst0, i8m8x7 a1, long i1, unsigned short i2, unsigned short i3, const unsigned short *src0, i8m8x7 a2, i8m8x3 a3, signed char s1, i8m7x3 a4) {
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = 4 * a0; ins0[K2 + 3][i0] = s0; ins0; }), dst0, 13 - K2);
-    __auto_type t0 = a1 / 1u - a1[i1][5];
-    t0[i2][1] = t0[1][i3];
-    i8m8x7 t1 = (i8m8x7) __builtin_matrix_column_major_load(src0, K5 + 3, 15 - K8, 9) - a2;
-    return a3 * s1 * __builtin_matrix_transpose(a4);
+i16m2x2 k0127(unsigned long n0, const signed char *src0, const signed char *src1, i8m8x7_b a0, unsigned long n1, signed char *dst0, const signed char *src2, i8m8x1 a1, i8m1x7 a2, f64m15x5_b a3, const double *src3, f64m5x6 a4, int i0, unsigned char s0, double *dst1, short s1, i16m2x2 a5, const short *src4, unsigned long s2) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K3 * 8) / K3, 7, n0) * 5 + (__builtin_matrix_column_major_load(src1, 13 - K5, 7, 11 - K2) - a0), dst0, n1);
+    i8m8x7_b t0 = a0 + __builtin_matrix_column_major_load(src2, 8, (K8 * 7) / K8, 8);
+    __auto_type t1 = a1 * a2 - t0 / -2;
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * __builtin_matrix_column_major_load(src3, 15, 10 - K4, 18) + ({ __auto_type ins0 = a4; ins0[i0][1] = s0; ins0; }), dst1, 7);
+    return s2 - (s1 ? a5 : __builtin_matrix_column_major_load(src4, 2, 2, 5));
 }
 
 static void run_k0127(void) {
+    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xaf11eca98a69a591ULL};
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
+    signed char src0[76]; rt_fill_i8(&rng, src0, 76, RT_DOM_INT(-8LL, 8LL));
+    signed char src1[63]; rt_fill_i8(&rng, src1, 63, RT_DOM_INT(-8LL, 8LL));
     signed char a0_b[56]; rt_fill_i8(&rng, a0_b, 56, RT_DOM_INT(-8LL, 8LL));
     i8m8x7 a0 = __builtin_matrix_column_major_load(a0_b, 8, 7, 8);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    signed char dst0[76]; rt_fill_i8(&rng, dst0, 76, RT_DOM_INT(-8LL, 8LL));
-    signed char a1_b[56]; rt_fill_i8(&rng, a1_b, 56, RT_DOM_INT(-8LL, 8LL));
-    i8m8x7 a1 = __builtin_matrix_column_major_load(a1_b, 8, 7, 8);
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned short src0[63]; rt_fill_u16(&rng, src0, 63, RT_DOM_FULL);
-    signed char a2_b[56]; rt_fill_i8(&rng, a2_b, 56, RT_DOM_INT(-8LL, 8LL));
-    i8m8x7 a2 = __builtin_matrix_column_major_load(a2_b, 8, 7, 8);
-    signed char a3_b[24]; rt_fill_i8(&rng, a3_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i8m8x3 a3 = __builtin_matrix_column_major_load(a3_b, 8, 3, 8);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    signed char a4_b[21]; rt_fill_i8(&rng, a4_b, 21, RT_DOM_FULL);
-    i8m7x3 a4 = __builtin_matrix_column_major_load(a4_b, 7, 3, 7);
-    i8m8x7 r = k0127(a0, i0, s0, dst0, a1, i1, i2, i3, src0, a2, a3, s1, a4);
-    signed char r_b[56]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_i8("k0127", "ret", r_b, 56);
-    rt_out_i8("k0127", "dst0", dst0, 76);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(8LL, 11LL));
+    signed char dst0[74]; rt_fill_i8(&rng, dst0, 74, RT_DOM_FULL);
+    signed char src2[58]; rt_fill_i8(&rng, src2, 58, RT_DOM_FULL);
+    signed char a1_b[8]; rt_fill_i8(&rng, a1_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m8x1 a1 = __builtin_matrix_column_major_load(a1_b, 8, 1, 8);
+    signed char a2_b[7]; rt_fill_i8(&rng, a2_b, 7, RT_DOM_INT(-8LL, 8LL));
+    i8m1x7 a2 = __builtin_matrix_column_major_load(a2_b, 1, 7, 1);
+    double a3_b[75]; rt_fill_f64(&rng, a3_b, 75, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m15x5 a3 = __builtin_matrix_column_major_load(a3_b, 15, 5, 15);
+    double src3[105]; rt_fill_f64(&rng, src3, 105, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a4_b[30]; rt_fill_f64(&rng, a4_b, 30, RT_DOM_FCHOICE(a4_dom));
+    f64m5x6 a4 = __builtin_matrix_column_major_load(a4_b, 5, 6, 5);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    double dst1[40]; rt_fill_f64(&rng, dst1, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-1LL, 1LL));
+    short a5_b[4]; rt_fill_i16(&rng, a5_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i16m2x2 a5 = __builtin_matrix_column_major_load(a5_b, 2, 2, 2);
+    short src4[8]; rt_fill_i16(&rng, src4, 8, RT_DOM_FULL);
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_FULL);
+    i16m2x2 r = k0127(n0, src0, src1, a0, n1, dst0, src2, a1, a2, a3, src3, a4, i0, s0, dst1, s1, a5, src4, s2);
+    short r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_i16("k0127", "ret", r_b, 4);
+    rt_out_i8("k0127", "dst0", dst0, 74);
+    rt_out_f64("k0127", "dst1", dst1, 40);
 }
 
-i32m8x5 k0128(const unsigned int *src0, const unsigned int *src1, unsigned int *dst0, i16m3x12 a0, float s0, const short *src2, const short *src3, i16m4x2_b a1, i16m2x6 a2, const short *src4, short *dst1, i32m8x4 a3, i32m4x1 a4, i32m1x5 a5) {
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 4, 6, 5) - __builtin_matrix_column_major_load(src1, 4, 6, 6), dst0, 4);
-    i16m3x6 t0 = ({ __auto_type ins0 = a0; ins0[(K3 * 0) / K3][0] = (signed char)s0; ins0; }) * __builtin_matrix_column_major_load(src2, K5 + 7, 6, 12);
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src3, 3, 4, 3) * a1 * a2 - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 11 - K8, 9)), dst1, 5);
-    return a3 * a4 * a5;
+i16m2x2 k0128(u32m4x6 a0, int s0, unsigned long n0, unsigned int *dst0, i16m2x2 a1, unsigned int s1, unsigned int s2, unsigned long i0, unsigned long s3, long s4, i16m2x2 a2, u64m2x3 a3, const unsigned long *src0, u64m3x2_b a4, const short *src1, i16m5x2 a5, unsigned int s5) {
+    __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
+    __auto_type t0 = ({ __auto_type ins0 = s1 + s2 + __builtin_matrix_transpose(a1); ins0[1][i0] = s3; ins0; }) * (unsigned short)s4 + a2;
+    u64m2x2 t1 = (a3 - a3) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 3, 4)) * a4;
+    return ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 2, 5, 3); ins1[1][5 - K3] = 0x8u; ins1; }) * a5 / s5;
 }
 
 static void run_k0128(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s5_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x60e6f286813b876fULL};
-    unsigned int src0[29]; rt_fill_u32(&rng, src0, 29, RT_DOM_INT(0LL, 16LL));
-    unsigned int src1[36]; rt_fill_u32(&rng, src1, 36, RT_DOM_INT(0LL, 16LL));
-    unsigned int dst0[25]; rt_fill_u32(&rng, dst0, 25, RT_DOM_FULL);
-    short a0_b[36]; rt_fill_i16(&rng, a0_b, 36, RT_DOM_FULL);
-    i16m3x12 a0 = __builtin_matrix_column_major_load(a0_b, 3, 12, 3);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short src2[72]; rt_fill_i16(&rng, src2, 72, RT_DOM_FULL);
-    short src3[14]; rt_fill_i16(&rng, src3, 14, RT_DOM_INT(-8LL, 8LL));
-    short a1_b[8]; rt_fill_i16(&rng, a1_b, 8, RT_DOM_FULL);
-    i16m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
-    short a2_b[12]; rt_fill_i16(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i16m2x6 a2 = __builtin_matrix_column_major_load(a2_b, 2, 6, 2);
-    short src4[25]; rt_fill_i16(&rng, src4, 25, RT_DOM_INT(-8LL, 8LL));
-    short dst1[30]; rt_fill_i16(&rng, dst1, 30, RT_DOM_FULL);
-    int a3_b[32]; rt_fill_i32(&rng, a3_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i32m8x4 a3 = __builtin_matrix_column_major_load(a3_b, 8, 4, 8);
-    int a4_b[4]; rt_fill_i32(&rng, a4_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i32m4x1 a4 = __builtin_matrix_column_major_load(a4_b, 4, 1, 4);
-    int a5_b[5]; rt_fill_i32(&rng, a5_b, 5, RT_DOM_INT(-8LL, 8LL));
-    i32m1x5 a5 = __builtin_matrix_column_major_load(a5_b, 1, 5, 1);
-    i32m8x5 r = k0128(src0, src1, dst0, a0, s0, src2, src3, a1, a2, src4, dst1, a3, a4, a5);
-    int r_b[40]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_i32("k0128", "ret", r_b, 40);
-    rt_out_u32("k0128", "dst0", dst0, 25);
-    rt_out_i16("k0128", "dst1", dst1, 30);
+    unsigned int a0_b[24]; rt_fill_u32(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
+    u32m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned int dst0[41]; rt_fill_u32(&rng, dst0, 41, RT_DOM_INT(0LL, 16LL));
+    short a1_b[4]; rt_fill_i16(&rng, a1_b, 4, RT_DOM_FULL);
+    i16m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
+    long s4; rt_fill_i64(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    short a2_b[4]; rt_fill_i16(&rng, a2_b, 4, RT_DOM_FULL);
+    i16m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    unsigned long a3_b[6]; rt_fill_u64(&rng, a3_b, 6, RT_DOM_INT(0LL, 16LL));
+    u64m2x3 a3 = __builtin_matrix_column_major_load(a3_b, 2, 3, 2);
+    unsigned long src0[12]; rt_fill_u64(&rng, src0, 12, RT_DOM_INT(0LL, 16LL));
+    unsigned long a4_b[6]; rt_fill_u64(&rng, a4_b, 6, RT_DOM_INT(0LL, 16LL));
+    u64m3x2 a4 = __builtin_matrix_column_major_load(a4_b, 3, 2, 3);
+    short src1[15]; rt_fill_i16(&rng, src1, 15, RT_DOM_INT(-8LL, 8LL));
+    short a5_b[10]; rt_fill_i16(&rng, a5_b, 10, RT_DOM_INT(-8LL, 8LL));
+    i16m5x2 a5 = __builtin_matrix_column_major_load(a5_b, 5, 2, 5);
+    unsigned int s5; rt_fill_u32(&rng, &s5, 1, RT_DOM_ICHOICE(s5_dom));
+    i16m2x2 r = k0128(a0, s0, n0, dst0, a1, s1, s2, i0, s3, s4, a2, a3, src0, a4, src1, a5, s5);
+    short r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_i16("k0128", "ret", r_b, 4);
+    rt_out_u32("k0128", "dst0", dst0, 41);
 }
 
-i32m5x1 k0129(i32m14x6_b a0, i32m6x5_b a1, i32m14x5 a2, unsigned int s0, i32m5x1 a3, i32m5x8 a4, i32m8x1 a5, short s1, short s2) {
-    i32m14x1 t0 = (i32m14x1) ((s0 + (a0 * a1 - a2)) * (i32m5x1) (a3 + a3));
-    return ({ __auto_type ins0 = a4 * a5; ins0[4][0] = s1 * s2; ins0; }) - a3;
+i32m4x1 k0129(i32m14x4 a0, float s0, i32m4x1_b a1, long s1, long s2, unsigned short s3, i32m14x1 a2, i8m4x2 a3, unsigned short s4, i32m2x1 a4) {
+    i32m14x1 t0 = (a0 + a0) / s0 * ({ __auto_type ins0 = a1; ins0[3][0] = s1 + s2; ins0; }) - s3 + a2;
+    return (i32m4x2) a3 * s4 * a4;
 }
 
 static void run_k0129(void) {
+    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
     rt_rng rng = {0x6ed37ff4e7d0133dULL};
-    int a0_b[84]; rt_fill_i32(&rng, a0_b, 84, RT_DOM_INT(-8LL, 8LL));
-    i32m14x6 a0 = __builtin_matrix_column_major_load(a0_b, 14, 6, 14);
-    int a1_b[30]; rt_fill_i32(&rng, a1_b, 30, RT_DOM_FULL);
-    i32m6x5 a1 = __builtin_matrix_column_major_load(a1_b, 6, 5, 6);
-    int a2_b[70]; rt_fill_i32(&rng, a2_b, 70, RT_DOM_FULL);
-    i32m14x5 a2 = __builtin_matrix_column_major_load(a2_b, 14, 5, 14);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    int a3_b[5]; rt_fill_i32(&rng, a3_b, 5, RT_DOM_INT(-8LL, 8LL));
-    i32m5x1 a3 = __builtin_matrix_column_major_load(a3_b, 5, 1, 5);
-    int a4_b[40]; rt_fill_i32(&rng, a4_b, 40, RT_DOM_FULL);
-    i32m5x8 a4 = __builtin_matrix_column_major_load(a4_b, 5, 8, 5);
-    int a5_b[8]; rt_fill_i32(&rng, a5_b, 8, RT_DOM_FULL);
-    i32m8x1 a5 = __builtin_matrix_column_major_load(a5_b, 8, 1, 8);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i32m5x1 r = k0129(a0, a1, a2, s0, a3, a4, a5, s1, s2);
-    int r_b[5]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_i32("k0129", "ret", r_b, 5);
+    int a0_b[56]; rt_fill_i32(&rng, a0_b, 56, RT_DOM_INT(-8LL, 8LL));
+    i32m14x4 a0 = __builtin_matrix_column_major_load(a0_b, 14, 4, 14);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    int a1_b[4]; rt_fill_i32(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i32m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    int a2_b[14]; rt_fill_i32(&rng, a2_b, 14, RT_DOM_FULL);
+    i32m14x1 a2 = __builtin_matrix_column_major_load(a2_b, 14, 1, 14);
+    signed char a3_b[8]; rt_fill_i8(&rng, a3_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
+    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    int a4_b[2]; rt_fill_i32(&rng, a4_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i32m2x1 a4 = __builtin_matrix_column_major_load(a4_b, 2, 1, 2);
+    i32m4x1 r = k0129(a0, s0, a1, s1, s2, s3, a2, a3, s4, a4);
+    int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i32("k0129", "ret", r_b, 4);
 }
 
-f64m2x4 k0130(i64m7x12 a0, unsigned long n0, long *dst0, i32m3x2_b a1, u64m3x1 a2, unsigned long s0, const unsigned long *src0, unsigned long *dst1, f64m4x2 a3, long s1, long s2) {
-    __builtin_matrix_column_major_store(a0 / 5, dst0, n0);
-    __builtin_matrix_column_major_store((u64m3x2) (a1 - 1) + a2 * s0 * __builtin_matrix_column_major_load(src0, 1, (K8 * 2) / K8, 4), dst1, 4);
-    return __builtin_matrix_transpose((s1 + s2) * a3);
+u16m3x6 k0130(i64m12x7 a0, long *dst0, unsigned long n0, const float *src0, unsigned long n1, const long *src1) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, 8);
+    f32m6x16_b t0 = __builtin_matrix_column_major_load(src0, (K4 * 6) / K4, (K2 * 16) / K2, n0);
+    return (u16m3x6) __builtin_matrix_column_major_load(src1, 3, 6, n1);
 }
 
 static void run_k0130(void) {
     rt_rng rng = {0x3b4db35a5528d368ULL};
     long a0_b[84]; rt_fill_i64(&rng, a0_b, 84, RT_DOM_INT(-8LL, 8LL));
-    i64m7x12 a0 = __builtin_matrix_column_major_load(a0_b, 7, 12, 7);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
-    long dst0[119]; rt_fill_i64(&rng, dst0, 119, RT_DOM_FULL);
-    int a1_b[6]; rt_fill_i32(&rng, a1_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i32m3x2 a1 = __builtin_matrix_column_major_load(a1_b, 3, 2, 3);
-    unsigned long a2_b[3]; rt_fill_u64(&rng, a2_b, 3, RT_DOM_INT(0LL, 16LL));
-    u64m3x1 a2 = __builtin_matrix_column_major_load(a2_b, 3, 1, 3);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long src0[7]; rt_fill_u64(&rng, src0, 7, RT_DOM_INT(0LL, 16LL));
-    unsigned long dst1[9]; rt_fill_u64(&rng, dst1, 9, RT_DOM_INT(0LL, 16LL));
-    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    f64m2x4 r = k0130(a0, n0, dst0, a1, a2, s0, src0, dst1, a3, s1, s2);
-    double r_b[8]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f64("k0130", "ret", r_b, 8);
-    rt_out_i64("k0130", "dst0", dst0, 119);
-    rt_out_u64("k0130", "dst1", dst1, 9);
+    i64m12x7 a0 = __builtin_matrix_column_major_load(a0_b, 12, 7, 12);
+    long dst0[96]; rt_fill_i64(&rng, dst0, 96, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    float src0[142]; rt_fill_f32(&rng, src0, 142, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
+    long src1[35]; rt_fill_i64(&rng, src1, 35, RT_DOM_FULL);
+    u16m3x6 r = k0130(a0, dst0, n0, src0, n1, src1);
+    unsigned short r_b[18]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_u16("k0130", "ret", r_b, 18);
+    rt_out_i64("k0130", "dst0", dst0, 96);
 }
 
-i8m2x1 k0131(u8m6x2 a0, int s0, double s1, unsigned short s2, unsigned short s3, i8m2x1 a1, float s4, unsigned short s5, i8m2x1 a2, i32m3x8_b a3, int i0, i8m1x1 a4, unsigned char s6, unsigned char s7) {
-    u8m6x2_b t0 = ({ __auto_type ins0 = __builtin_matrix_transpose(__builtin_matrix_transpose(a0)) * s0 - s1; ins0[4 - K2][1] = s2 + s3; ins0; });
-    return (a1 + a1) / s4 + a1 * s5 - (a2 - __builtin_matrix_transpose(a3)[i0][2]) * a4 * (s6 * s7);
+i8m6x6 k0131(const unsigned char *src0, signed char s0, const unsigned char *src1, float s1, unsigned long n0, const unsigned char *src2, float s2, unsigned short s3, i8m6x6 a0) {
+    __auto_type t0 = (0x5 + (__builtin_matrix_column_major_load(src0, 6, 5, 8) - s0)) * (__builtin_matrix_column_major_load(src1, 5, 2, 8) / s1) + __builtin_matrix_column_major_load(src2, 6, K2, n0) * s2 - s3;
+    return a0 + a0;
 }
 
 static void run_k0131(void) {
-    static const double s4_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
+    static const double s1_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0x7eca7e27c04e0289ULL};
-    unsigned char a0_b[12]; rt_fill_u8(&rng, a0_b, 12, RT_DOM_FULL);
-    u8m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
-    signed char a1_b[2]; rt_fill_i8(&rng, a1_b, 2, RT_DOM_INT(-8LL, 8LL));
-    i8m2x1 a1 = __builtin_matrix_column_major_load(a1_b, 2, 1, 2);
-    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_FCHOICE(s4_dom));
-    unsigned short s5; rt_fill_u16(&rng, &s5, 1, RT_DOM_FULL);
-    signed char a2_b[2]; rt_fill_i8(&rng, a2_b, 2, RT_DOM_INT(-8LL, 8LL));
-    i8m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
-    int a3_b[24]; rt_fill_i32(&rng, a3_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i32m3x8 a3 = __builtin_matrix_column_major_load(a3_b, 3, 8, 3);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    signed char a4_b[1]; rt_fill_i8(&rng, a4_b, 1, RT_DOM_FULL);
-    i8m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
-    unsigned char s6; rt_fill_u8(&rng, &s6, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned char s7; rt_fill_u8(&rng, &s7, 1, RT_DOM_INT(0LL, 15LL));
-    i8m2x1 r = k0131(a0, s0, s1, s2, s3, a1, s4, s5, a2, a3, i0, a4, s6, s7);
-    signed char r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i8("k0131", "ret", r_b, 2);
+    unsigned char src0[39]; rt_fill_u8(&rng, src0, 39, RT_DOM_FULL);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char src1[14]; rt_fill_u8(&rng, src1, 14, RT_DOM_FULL);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    unsigned char src2[15]; rt_fill_u8(&rng, src2, 15, RT_DOM_INT(0LL, 16LL));
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    signed char a0_b[36]; rt_fill_i8(&rng, a0_b, 36, RT_DOM_INT(-8LL, 8LL));
+    i8m6x6 a0 = __builtin_matrix_column_major_load(a0_b, 6, 6, 6);
+    i8m6x6 r = k0131(src0, s0, src1, s1, n0, src2, s2, s3, a0);
+    signed char r_b[36]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_i8("k0131", "ret", r_b, 36);
 }
 
-i32m1x6 k0132(i64m5x3_b a0, i64m2x6 a1, float *dst0, i64m2x6 a2, const long *src0, i32m2x1 a3, i32m1x6 a4, long *dst1, const int *src1, i32m7x7 a5, unsigned long n0, const int *src2, const signed char *src3, i32m1x6_b a6, unsigned short i0, unsigned long s0) {
-    i64m5x3_b t0 = (i64m5x3) a0;
-    __builtin_matrix_column_major_store((f32m2x6) (i32m2x6) a1, dst0, 3);
-    __builtin_matrix_column_major_store(a1[1][3] * (a2 + __builtin_matrix_column_major_load(src0, (K5 * 2) / K5, 6, K3 + 1)) + (i64m2x6) (a3 * a4), dst1, 4 + 1);
-    __auto_type t1 = __builtin_matrix_column_major_load(src1, 1, 7, 2) * a5 * __builtin_matrix_column_major_load(src2, 7, 6, n0);
-    return (i32m1x6) __builtin_matrix_column_major_load(src3, 1, 6, 2) + (s0 + ({ __auto_type ins0 = a6; ins0[i0][1] = -2L; ins0; }));
+u16m5x7 k0132(i64m5x3 a0, long s0, u16m5x1 a1, unsigned char s1, u16m1x7 a2, u16m5x7 a3, double s2) {
+    __auto_type t0 = a0;
+    t0 -= s0;
+    i64m5x3 t1 = a0 - a0;
+    __auto_type t2 = (a1 - s1) * a2 + ({ __auto_type ins0 = a3; ins0[0][6] = s2; ins0; });
+    return ({ __auto_type ins1 = t2 + a3; ins1[0][4 + 1] = 1L; ins1; });
 }
 
 static void run_k0132(void) {
     rt_rng rng = {0x32efa12fda7040abULL};
-    long a0_b[15]; rt_fill_i64(&rng, a0_b, 15, RT_DOM_FULL);
+    long a0_b[15]; rt_fill_i64(&rng, a0_b, 15, RT_DOM_INT(-8LL, 8LL));
     i64m5x3 a0 = __builtin_matrix_column_major_load(a0_b, 5, 3, 5);
-    long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_FULL);
-    i64m2x6 a1 = __builtin_matrix_column_major_load(a1_b, 2, 6, 2);
-    float dst0[17]; rt_fill_f32(&rng, dst0, 17, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long a2_b[12]; rt_fill_i64(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i64m2x6 a2 = __builtin_matrix_column_major_load(a2_b, 2, 6, 2);
-    long src0[24]; rt_fill_i64(&rng, src0, 24, RT_DOM_INT(-8LL, 8LL));
-    int a3_b[2]; rt_fill_i32(&rng, a3_b, 2, RT_DOM_FULL);
-    i32m2x1 a3 = __builtin_matrix_column_major_load(a3_b, 2, 1, 2);
-    int a4_b[6]; rt_fill_i32(&rng, a4_b, 6, RT_DOM_FULL);
-    i32m1x6 a4 = __builtin_matrix_column_major_load(a4_b, 1, 6, 1);
-    long dst1[29]; rt_fill_i64(&rng, dst1, 29, RT_DOM_INT(-8LL, 8LL));
-    int src1[15]; rt_fill_i32(&rng, src1, 15, RT_DOM_FULL);
-    int a5_b[49]; rt_fill_i32(&rng, a5_b, 49, RT_DOM_INT(-8LL, 8LL));
-    i32m7x7 a5 = __builtin_matrix_column_major_load(a5_b, 7, 7, 7);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
-    int src2[58]; rt_fill_i32(&rng, src2, 58, RT_DOM_FULL);
-    signed char src3[12]; rt_fill_i8(&rng, src3, 12, RT_DOM_FULL);
-    int a6_b[6]; rt_fill_i32(&rng, a6_b, 6, RT_DOM_FULL);
-    i32m1x6 a6 = __builtin_matrix_column_major_load(a6_b, 1, 6, 1);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    i32m1x6 r = k0132(a0, a1, dst0, a2, src0, a3, a4, dst1, src1, a5, n0, src2, src3, a6, i0, s0);
-    int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i32("k0132", "ret", r_b, 6);
-    rt_out_f32("k0132", "dst0", dst0, 17);
-    rt_out_i64("k0132", "dst1", dst1, 29);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short a1_b[5]; rt_fill_u16(&rng, a1_b, 5, RT_DOM_INT(0LL, 16LL));
+    u16m5x1 a1 = __builtin_matrix_column_major_load(a1_b, 5, 1, 5);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned short a2_b[7]; rt_fill_u16(&rng, a2_b, 7, RT_DOM_FULL);
+    u16m1x7 a2 = __builtin_matrix_column_major_load(a2_b, 1, 7, 1);
+    unsigned short a3_b[35]; rt_fill_u16(&rng, a3_b, 35, RT_DOM_INT(0LL, 16LL));
+    u16m5x7 a3 = __builtin_matrix_column_major_load(a3_b, 5, 7, 5);
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    u16m5x7 r = k0132(a0, s0, a1, s1, a2, a3, s2);
+    unsigned short r_b[35]; __builtin_matrix_column_major_store(r, r_b, 5);
+    rt_out_u16("k0132", "ret", r_b, 35);
 }
 
-u64m8x4 k0133(u64m4x8 a0, unsigned short i0, const long *src0, long i1, unsigned long s0, i8m4x8 a1) {
-    u64m8x4 t0 = __builtin_matrix_transpose(a0);
-    if (i0 < 4) { t0 -= __builtin_matrix_transpose((u64m4x8) __builtin_matrix_column_major_load(src0, K2 + 2, 8, 6)); }
-    if (i1 < 1) { t0[K4 + 3][0] = t0[3][2]; }
-    return __builtin_matrix_transpose((u64m4x8) a1);
+i8m1x5 k0133(u64m8x4 a0, u64m4x4_b a1, f64m8x2 a2, f64m2x4 a3, f64m8x4 a4, f64m8x4 a5, f64m4x4 a6, unsigned long s0, f64m8x4 a7, double s1, unsigned char i0, long i1, unsigned long s2, unsigned long n0, const signed char *src0, i8m1x1_b a8, const signed char *src1, const signed char *src2, i8m3x5 a9) {
+    u64m8x4_b t0 = a0 * a1;
+    f64m8x4_b t1 = (a2 * a3 - (a4 - a5)) * a6;
+    t0[4][(K4 * 2) / K4] = a1[i1][0];
+    return ((s2 ? __builtin_matrix_column_major_load(src0, (K4 * 1) / K4, 5 - K4, n0) : a8) - a8) * ((__builtin_matrix_column_major_load(src1, (K3 * 1) / K3, 3, 1) + __builtin_matrix_column_major_load(src2, 1, 3, 4)) * a9);
 }
 
 static void run_k0133(void) {
+    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xf7b3ca7fe724a12fULL};
     unsigned long a0_b[32]; rt_fill_u64(&rng, a0_b, 32, RT_DOM_INT(0LL, 16LL));
-    u64m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    long src0[46]; rt_fill_i64(&rng, src0, 46, RT_DOM_INT(-8LL, 8LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
+    u64m8x4 a0 = __builtin_matrix_column_major_load(a0_b, 8, 4, 8);
+    unsigned long a1_b[16]; rt_fill_u64(&rng, a1_b, 16, RT_DOM_INT(0LL, 16LL));
+    u64m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
+    double a2_b[16]; rt_fill_f64(&rng, a2_b, 16, RT_DOM_FCHOICE(a2_dom));
+    f64m8x2 a2 = __builtin_matrix_column_major_load(a2_b, 8, 2, 8);
+    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x4 a3 = __builtin_matrix_column_major_load(a3_b, 2, 4, 2);
+    double a4_b[32]; rt_fill_f64(&rng, a4_b, 32, RT_DOM_FCHOICE(a4_dom));
+    f64m8x4 a4 = __builtin_matrix_column_major_load(a4_b, 8, 4, 8);
+    double a5_b[32]; rt_fill_f64(&rng, a5_b, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m8x4 a5 = __builtin_matrix_column_major_load(a5_b, 8, 4, 8);
+    double a6_b[16]; rt_fill_f64(&rng, a6_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x4 a6 = __builtin_matrix_column_major_load(a6_b, 4, 4, 4);
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    signed char a1_b[32]; rt_fill_i8(&rng, a1_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i8m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
-    u64m8x4 r = k0133(a0, i0, src0, i1, s0, a1);
-    unsigned long r_b[32]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_u64("k0133", "ret", r_b, 32);
+    double a7_b[32]; rt_fill_f64(&rng, a7_b, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m8x4 a7 = __builtin_matrix_column_major_load(a7_b, 8, 4, 8);
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    signed char src0[2]; rt_fill_i8(&rng, src0, 2, RT_DOM_FULL);
+    signed char a8_b[1]; rt_fill_i8(&rng, a8_b, 1, RT_DOM_FULL);
+    i8m1x1 a8 = __builtin_matrix_column_major_load(a8_b, 1, 1, 1);
+    signed char src1[4]; rt_fill_i8(&rng, src1, 4, RT_DOM_FULL);
+    signed char src2[9]; rt_fill_i8(&rng, src2, 9, RT_DOM_FULL);
+    signed char a9_b[15]; rt_fill_i8(&rng, a9_b, 15, RT_DOM_FULL);
+    i8m3x5 a9 = __builtin_matrix_column_major_load(a9_b, 3, 5, 3);
+    i8m1x5 r = k0133(a0, a1, a2, a3, a4, a5, a6, s0, a7, s1, i0, i1, s2, n0, src0, a8, src1, src2, a9);
+    signed char r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_i8("k0133", "ret", r_b, 5);
 }
 
-u64m4x14 k0134(u64m6x3 a0, u64m6x3 a1, u64m6x1 a2, short s0, const unsigned long *src0, u64m6x3 a3, unsigned long *dst0, unsigned long n0, const unsigned long *src1, u64m13x7 a4, u64m7x4 a5, u64m3x4 a6, unsigned int i0, unsigned int i1, unsigned long s1, unsigned long s2, u64m3x8 a7, u64m3x8 a8, const unsigned long *src2, u64m4x14 a9, unsigned long n1, const unsigned long *src3) {
-    __builtin_matrix_column_major_store(a0 - a1 - (a2 * s0 * __builtin_matrix_column_major_load(src0, 1, 3, 1) + a3), dst0, 7);
-    __auto_type t0 = __builtin_matrix_column_major_load(src1, 6, 13, n0) * (a4 * a5) * __builtin_matrix_transpose(({ __auto_type ins0 = a6; ins0[i0][i1] = s1 * s2; ins0; }));
-    __auto_type t1 = a7;
-    t1 = a2[3][0] + (a8 + a7 + t1) - __builtin_matrix_column_major_load(src2, 3, 8, 3);
-    return a9 - ({ __auto_type ins1 = __builtin_matrix_column_major_load(src3, 4, 14, n1); ins1[2][11] = 2; ins1; }) / 5 + a9;
+u16m2x4 k0134(u64m6x3 a0, short s0, unsigned int s1, const unsigned long *src0, unsigned long *dst0, unsigned long i0, u64m3x3 a1, unsigned long s2, u64m2x2 a2, int i1, u64m2x3 a3, u64m3x7 a4, u64m2x7_b a5, u16m2x4 a6) {
+    __builtin_matrix_column_major_store((s0 * (a0 + a0) + s1) * __builtin_matrix_column_major_load(src0, 3, 3, 5), dst0, 9);
+    __auto_type t0 = ({ __auto_type ins0 = a0; ins0[8 - K5][i0] = a0[1][2]; ins0; });
+    t0 *= __builtin_matrix_transpose(a1) * 5;
+    u64m2x7 t1 = s2 ? (a2 + a2 - ({ __auto_type ins1 = a2; ins1[i1][(K3 * 1) / K3] = a1[2][0]; ins1; })) * (a3 * a4) : a5;
+    return a6 - a6;
 }
 
 static void run_k0134(void) {
     rt_rng rng = {0x3b6df148f9c66d9aULL};
-    unsigned long a0_b[18]; rt_fill_u64(&rng, a0_b, 18, RT_DOM_FULL);
+    unsigned long a0_b[18]; rt_fill_u64(&rng, a0_b, 18, RT_DOM_INT(0LL, 16LL));
     u64m6x3 a0 = __builtin_matrix_column_major_load(a0_b, 6, 3, 6);
-    unsigned long a1_b[18]; rt_fill_u64(&rng, a1_b, 18, RT_DOM_FULL);
-    u64m6x3 a1 = __builtin_matrix_column_major_load(a1_b, 6, 3, 6);
-    unsigned long a2_b[6]; rt_fill_u64(&rng, a2_b, 6, RT_DOM_FULL);
-    u64m6x1 a2 = __builtin_matrix_column_major_load(a2_b, 6, 1, 6);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long src0[3]; rt_fill_u64(&rng, src0, 3, RT_DOM_INT(0LL, 16LL));
-    unsigned long a3_b[18]; rt_fill_u64(&rng, a3_b, 18, RT_DOM_INT(0LL, 16LL));
-    u64m6x3 a3 = __builtin_matrix_column_major_load(a3_b, 6, 3, 6);
-    unsigned long dst0[22]; rt_fill_u64(&rng, dst0, 22, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
-    unsigned long src1[116]; rt_fill_u64(&rng, src1, 116, RT_DOM_FULL);
-    unsigned long a4_b[91]; rt_fill_u64(&rng, a4_b, 91, RT_DOM_INT(0LL, 16LL));
-    u64m13x7 a4 = __builtin_matrix_column_major_load(a4_b, 13, 7, 13);
-    unsigned long a5_b[28]; rt_fill_u64(&rng, a5_b, 28, RT_DOM_INT(0LL, 16LL));
-    u64m7x4 a5 = __builtin_matrix_column_major_load(a5_b, 7, 4, 7);
-    unsigned long a6_b[12]; rt_fill_u64(&rng, a6_b, 12, RT_DOM_INT(0LL, 16LL));
-    u64m3x4 a6 = __builtin_matrix_column_major_load(a6_b, 3, 4, 3);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long a7_b[24]; rt_fill_u64(&rng, a7_b, 24, RT_DOM_INT(0LL, 16LL));
-    u64m3x8 a7 = __builtin_matrix_column_major_load(a7_b, 3, 8, 3);
-    unsigned long a8_b[24]; rt_fill_u64(&rng, a8_b, 24, RT_DOM_FULL);
-    u64m3x8 a8 = __builtin_matrix_column_major_load(a8_b, 3, 8, 3);
-    unsigned long src2[26]; rt_fill_u64(&rng, src2, 26, RT_DOM_INT(0LL, 16LL));
-    unsigned long a9_b[56]; rt_fill_u64(&rng, a9_b, 56, RT_DOM_FULL);
-    u64m4x14 a9 = __builtin_matrix_column_major_load(a9_b, 4, 14, 4);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned long src3[96]; rt_fill_u64(&rng, src3, 96, RT_DOM_FULL);
-    u64m4x14 r = k0134(a0, a1, a2, s0, src0, a3, dst0, n0, src1, a4, a5, a6, i0, i1, s1, s2, a7, a8, src2, a9, n1, src3);
-    unsigned long r_b[56]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u64("k0134", "ret", r_b, 56);
-    rt_out_u64("k0134", "dst0", dst0, 22);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long src0[14]; rt_fill_u64(&rng, src0, 14, RT_DOM_INT(0LL, 16LL));
+    unsigned long dst0[26]; rt_fill_u64(&rng, dst0, 26, RT_DOM_INT(0LL, 16LL));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long a1_b[9]; rt_fill_u64(&rng, a1_b, 9, RT_DOM_FULL);
+    u64m3x3 a1 = __builtin_matrix_column_major_load(a1_b, 3, 3, 3);
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long a2_b[4]; rt_fill_u64(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
+    u64m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long a3_b[6]; rt_fill_u64(&rng, a3_b, 6, RT_DOM_INT(0LL, 16LL));
+    u64m2x3 a3 = __builtin_matrix_column_major_load(a3_b, 2, 3, 2);
+    unsigned long a4_b[21]; rt_fill_u64(&rng, a4_b, 21, RT_DOM_FULL);
+    u64m3x7 a4 = __builtin_matrix_column_major_load(a4_b, 3, 7, 3);
+    unsigned long a5_b[14]; rt_fill_u64(&rng, a5_b, 14, RT_DOM_INT(0LL, 16LL));
+    u64m2x7 a5 = __builtin_matrix_column_major_load(a5_b, 2, 7, 2);
+    unsigned short a6_b[8]; rt_fill_u16(&rng, a6_b, 8, RT_DOM_INT(0LL, 16LL));
+    u16m2x4 a6 = __builtin_matrix_column_major_load(a6_b, 2, 4, 2);
+    u16m2x4 r = k0134(a0, s0, s1, src0, dst0, i0, a1, s2, a2, i1, a3, a4, a5, a6);
+    unsigned short r_b[8]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_u16("k0134", "ret", r_b, 8);
+    rt_out_u64("k0134", "dst0", dst0, 26);
 }
 
-int k0135(i32m1x2 a0, unsigned long n0, const signed char *src0, i32m2x4 a1, const int *src1, const float *src2, f32m1x7_b a2, int s0, f32m7x2 a3, f32m2x5_b a4, f32m2x5 a5, i16m5x8_b a6, short *dst0, i32m14x2_b a7, i32m2x13 a8, i32m13x5 a9, int *dst1, unsigned int i0, i32m13x2 a10, i32m13x2 a11, i32m2x5_b a12, unsigned long n1, const int *src3, unsigned short i1) {
-    __auto_type t0 = (f32m1x1) ((0 * a0 - (i32m1x2) __builtin_matrix_column_major_load(src0, 3 - K2, 2, n0)) * (a1 * __builtin_matrix_column_major_load(src1, 4, 1, (K8 * 4) / K8))) * (({ __auto_type ins0 = __builtin_matrix_column_major_load(src2, 1, 7, 2) + a2; ins0[0][5] = (int)s0; ins0; }) * a3 * (a4 + a5));
-    __builtin_matrix_column_major_store(a6 + a6, dst0, 9 - K2);
-    __builtin_matrix_column_major_store(a7 * a8 * a9, dst1, (K8 * 17) / K8);
-    t0[i0][(K3 * 4) / K3] -= 3.0;
-    return ((a10 + a11) * (a12 - __builtin_matrix_column_major_load(src3, 2, 5, n1)))[12][i1];
+f64m1x5 k0135(f64m1x5 a0, u8m1x4 a1, u8m4x5 a2, u8m5x5 a3, int s0, unsigned long s1, const double *src0, const double *src1, f64m8x5 a4, double *dst0, unsigned long n0, const float *src2, unsigned int s2, f64m1x2 a5, f64m2x5 a6, f64m1x5 a7) {
+    __auto_type t0 = (f32m1x5) ((u8m1x5) (a1 * a2) * (a3 + a3 - s0));
+    t0 += (signed char)s1;
+    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 1, 8, 3) - __builtin_matrix_column_major_load(src1, 1, 8, 1)) * a4, dst0, 1);
+    t0 -= __builtin_matrix_column_major_load(src2, 1, 5, n0) / s2;
+    return a5 * a6 + (a0 + a7);
 }
 
 static void run_k0135(void) {
-    static const double src2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    static const double a5_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xbb8450b8cbdcac00ULL};
-    int a0_b[2]; rt_fill_i32(&rng, a0_b, 2, RT_DOM_INT(-8LL, 8LL));
-    i32m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    signed char src0[6]; rt_fill_i8(&rng, src0, 6, RT_DOM_FULL);
-    int a1_b[8]; rt_fill_i32(&rng, a1_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i32m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
-    int src1[5]; rt_fill_i32(&rng, src1, 5, RT_DOM_INT(-8LL, 8LL));
-    float src2[15]; rt_fill_f32(&rng, src2, 15, RT_DOM_FCHOICE(src2_dom));
-    float a2_b[7]; rt_fill_f32(&rng, a2_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x7 a2 = __builtin_matrix_column_major_load(a2_b, 1, 7, 1);
+    double a0_b[5]; rt_fill_f64(&rng, a0_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x5 a0 = __builtin_matrix_column_major_load(a0_b, 1, 5, 1);
+    unsigned char a1_b[4]; rt_fill_u8(&rng, a1_b, 4, RT_DOM_FULL);
+    u8m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    unsigned char a2_b[20]; rt_fill_u8(&rng, a2_b, 20, RT_DOM_FULL);
+    u8m4x5 a2 = __builtin_matrix_column_major_load(a2_b, 4, 5, 4);
+    unsigned char a3_b[25]; rt_fill_u8(&rng, a3_b, 25, RT_DOM_INT(0LL, 16LL));
+    u8m5x5 a3 = __builtin_matrix_column_major_load(a3_b, 5, 5, 5);
     int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    float a3_b[14]; rt_fill_f32(&rng, a3_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x2 a3 = __builtin_matrix_column_major_load(a3_b, 7, 2, 7);
-    float a4_b[10]; rt_fill_f32(&rng, a4_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x5 a4 = __builtin_matrix_column_major_load(a4_b, 2, 5, 2);
-    float a5_b[10]; rt_fill_f32(&rng, a5_b, 10, RT_DOM_FCHOICE(a5_dom));
-    f32m2x5 a5 = __builtin_matrix_column_major_load(a5_b, 2, 5, 2);
-    short a6_b[40]; rt_fill_i16(&rng, a6_b, 40, RT_DOM_FULL);
-    i16m5x8 a6 = __builtin_matrix_column_major_load(a6_b, 5, 8, 5);
-    short dst0[54]; rt_fill_i16(&rng, dst0, 54, RT_DOM_INT(-8LL, 8LL));
-    int a7_b[28]; rt_fill_i32(&rng, a7_b, 28, RT_DOM_INT(-8LL, 8LL));
-    i32m14x2 a7 = __builtin_matrix_column_major_load(a7_b, 14, 2, 14);
-    int a8_b[26]; rt_fill_i32(&rng, a8_b, 26, RT_DOM_FULL);
-    i32m2x13 a8 = __builtin_matrix_column_major_load(a8_b, 2, 13, 2);
-    int a9_b[65]; rt_fill_i32(&rng, a9_b, 65, RT_DOM_INT(-8LL, 8LL));
-    i32m13x5 a9 = __builtin_matrix_column_major_load(a9_b, 13, 5, 13);
-    int dst1[83]; rt_fill_i32(&rng, dst1, 83, RT_DOM_FULL);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    int a10_b[26]; rt_fill_i32(&rng, a10_b, 26, RT_DOM_INT(-8LL, 8LL));
-    i32m13x2 a10 = __builtin_matrix_column_major_load(a10_b, 13, 2, 13);
-    int a11_b[26]; rt_fill_i32(&rng, a11_b, 26, RT_DOM_FULL);
-    i32m13x2 a11 = __builtin_matrix_column_major_load(a11_b, 13, 2, 13);
-    int a12_b[10]; rt_fill_i32(&rng, a12_b, 10, RT_DOM_FULL);
-    i32m2x5 a12 = __builtin_matrix_column_major_load(a12_b, 2, 5, 2);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(2LL, 5LL));
-    int src3[23]; rt_fill_i32(&rng, src3, 23, RT_DOM_FULL);
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
-    int r = k0135(a0, n0, src0, a1, src1, src2, a2, s0, a3, a4, a5, a6, dst0, a7, a8, a9, dst1, i0, a10, a11, a12, n1, src3, i1);
-    rt_out_i32("k0135", "ret", &r, 1);
-    rt_out_i16("k0135", "dst0", dst0, 54);
-    rt_out_i32("k0135", "dst1", dst1, 83);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    double src0[23]; rt_fill_f64(&rng, src0, 23, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double src1[10]; rt_fill_f64(&rng, src1, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a4_b[40]; rt_fill_f64(&rng, a4_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m8x5 a4 = __builtin_matrix_column_major_load(a4_b, 8, 5, 8);
+    double dst0[7]; rt_fill_f64(&rng, dst0, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    float src2[19]; rt_fill_f32(&rng, src2, 19, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    double a5_b[2]; rt_fill_f64(&rng, a5_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
+    double a6_b[10]; rt_fill_f64(&rng, a6_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x5 a6 = __builtin_matrix_column_major_load(a6_b, 2, 5, 2);
+    double a7_b[5]; rt_fill_f64(&rng, a7_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x5 a7 = __builtin_matrix_column_major_load(a7_b, 1, 5, 1);
+    f64m1x5 r = k0135(a0, a1, a2, a3, s0, s1, src0, src1, a4, dst0, n0, src2, s2, a5, a6, a7);
+    double r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f64("k0135", "ret", r_b, 5);
+    rt_out_f64("k0135", "dst0", dst0, 7);
 }
 
-i16m4x8 k0136(f64m3x2 a0, double *dst0, int s0, long i0, unsigned long i1, unsigned char s1, i16m4x8_b a1, float s2, i16m4x8 a2) {
-    __builtin_matrix_column_major_store(a0 + a0, dst0, 5);
-    __auto_type t0 = s0 * (f64m3x2) ({ __auto_type ins0 = a0; ins0[0][1] = 1.1f; ins0; });
-    t0[i0][i1] += (double)s1;
-    return (unsigned char)s2 * a1 + (a2 - a2) + a1;
+u32m1x4 k0136(f64m3x2 a0, double *dst0, const unsigned int *src0, unsigned int s0, i16m1x4 a1) {
+    __builtin_matrix_column_major_store(a0, dst0, 3);
+    u32m1x4 t0 = __builtin_matrix_transpose((u32m4x1) (__builtin_matrix_column_major_load(src0, 4, 1, 7) * s0));
+    t0[0][1] = t0[0][3];
+    return (u32m1x4) a1;
 }
 
 static void run_k0136(void) {
-    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x57612619c2e5e565ULL};
-    double a0_b[6]; rt_fill_f64(&rng, a0_b, 6, RT_DOM_FCHOICE(a0_dom));
+    double a0_b[6]; rt_fill_f64(&rng, a0_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f64m3x2 a0 = __builtin_matrix_column_major_load(a0_b, 3, 2, 3);
-    double dst0[9]; rt_fill_f64(&rng, dst0, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    short a1_b[32]; rt_fill_i16(&rng, a1_b, 32, RT_DOM_FULL);
-    i16m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    short a2_b[32]; rt_fill_i16(&rng, a2_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i16m4x8 a2 = __builtin_matrix_column_major_load(a2_b, 4, 8, 4);
-    i16m4x8 r = k0136(a0, dst0, s0, i0, i1, s1, a1, s2, a2);
-    short r_b[32]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i16("k0136", "ret", r_b, 32);
-    rt_out_f64("k0136", "dst0", dst0, 9);
+    double dst0[7]; rt_fill_f64(&rng, dst0, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int src0[5]; rt_fill_u32(&rng, src0, 5, RT_DOM_FULL);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    short a1_b[4]; rt_fill_i16(&rng, a1_b, 4, RT_DOM_FULL);
+    i16m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    u32m1x4 r = k0136(a0, dst0, src0, s0, a1);
+    unsigned int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u32("k0136", "ret", r_b, 4);
+    rt_out_f64("k0136", "dst0", dst0, 7);
 }
 
-f32m16x4 k0137(u16m1x2 a0, u16m2x2 a1, unsigned char i0, signed char s0, const unsigned int *src0, unsigned long i1, double s1, int i2, const unsigned short *src1, i64m4x2 a2, i64m2x16 a3, i64m4x10 a4, unsigned long n0, const long *src2, f32m4x8 a5, f32m8x16 a6) {
+i64m2x4 k0137(u16m1x2 a0, u16m2x2 a1, unsigned char i0, signed char s0, unsigned int s1, const unsigned short *src0, u32m3x8 a2, unsigned short i1, long s2, u16m1x2 a3, unsigned char i2, u32m1x7 a4, u32m7x1 a5, int i3, float s3, unsigned int *dst0, i64m2x4 a6) {
     u16m1x2 t0 = a0 * a1;
     if (i0 < 4) { t0 /= s0; }
-    t0 = ({ __auto_type ins0 = 2.0 * (u16m1x2) __builtin_matrix_column_major_load(src0, (K2 * 1) / K2, 2, (K8 * 3) / K8); ins0[0][i1] = s1; ins0; }) / 2 - t0[0][i2];
-    t0[0][0] = (a0 - __builtin_matrix_column_major_load(src1, 1, 2, 1))[0][0];
-    return __builtin_matrix_transpose((f32m4x16) (a2 * a3 - a4 * __builtin_matrix_column_major_load(src2, 10, 16, n0)) - a5 / 1L * a6);
+    t0 = ({ __auto_type ins0 = s2 * ((s1 ? __builtin_matrix_column_major_load(src0, (K2 * 1) / K2, 2, (K8 * 3) / K8) : t0) - ((u16m3x8) a2)[i1][11 - K5]) - a3; ins0[i2][0] = 0; ins0; });
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4) + ({ __auto_type ins1 = a5; ins1[3][i3] = s3; ins1; }), dst0, 10);
+    return a6;
 }
 
 static void run_k0137(void) {
     static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const double a5_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    static const double a6_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0xb4468e829a22eb7bULL};
     unsigned short a0_b[2]; rt_fill_u16(&rng, a0_b, 2, RT_DOM_FULL);
     u16m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
@@ -790,136 +822,151 @@ static void run_k0137(void) {
     u16m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
     unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
     signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned int src0[6]; rt_fill_u32(&rng, src0, 6, RT_DOM_FULL);
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned short src1[3]; rt_fill_u16(&rng, src1, 3, RT_DOM_FULL);
-    long a2_b[8]; rt_fill_i64(&rng, a2_b, 8, RT_DOM_FULL);
-    i64m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
-    long a3_b[32]; rt_fill_i64(&rng, a3_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i64m2x16 a3 = __builtin_matrix_column_major_load(a3_b, 2, 16, 2);
-    long a4_b[40]; rt_fill_i64(&rng, a4_b, 40, RT_DOM_INT(-8LL, 8LL));
-    i64m4x10 a4 = __builtin_matrix_column_major_load(a4_b, 4, 10, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(10LL, 13LL));
-    long src2[207]; rt_fill_i64(&rng, src2, 207, RT_DOM_FULL);
-    float a5_b[32]; rt_fill_f32(&rng, a5_b, 32, RT_DOM_FCHOICE(a5_dom));
-    f32m4x8 a5 = __builtin_matrix_column_major_load(a5_b, 4, 8, 4);
-    float a6_b[128]; rt_fill_f32(&rng, a6_b, 128, RT_DOM_FCHOICE(a6_dom));
-    f32m8x16 a6 = __builtin_matrix_column_major_load(a6_b, 8, 16, 8);
-    f32m16x4 r = k0137(a0, a1, i0, s0, src0, i1, s1, i2, src1, a2, a3, a4, n0, src2, a5, a6);
-    float r_b[64]; __builtin_matrix_column_major_store(r, r_b, 16);
-    rt_out_f32("k0137", "ret", r_b, 64);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned short src0[6]; rt_fill_u16(&rng, src0, 6, RT_DOM_FULL);
+    unsigned int a2_b[24]; rt_fill_u32(&rng, a2_b, 24, RT_DOM_INT(0LL, 16LL));
+    u32m3x8 a2 = __builtin_matrix_column_major_load(a2_b, 3, 8, 3);
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned short a3_b[2]; rt_fill_u16(&rng, a3_b, 2, RT_DOM_INT(0LL, 16LL));
+    u16m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
+    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int a4_b[7]; rt_fill_u32(&rng, a4_b, 7, RT_DOM_INT(0LL, 16LL));
+    u32m1x7 a4 = __builtin_matrix_column_major_load(a4_b, 1, 7, 1);
+    unsigned int a5_b[7]; rt_fill_u32(&rng, a5_b, 7, RT_DOM_FULL);
+    u32m7x1 a5 = __builtin_matrix_column_major_load(a5_b, 7, 1, 7);
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned int dst0[7]; rt_fill_u32(&rng, dst0, 7, RT_DOM_INT(0LL, 16LL));
+    long a6_b[8]; rt_fill_i64(&rng, a6_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i64m2x4 a6 = __builtin_matrix_column_major_load(a6_b, 2, 4, 2);
+    i64m2x4 r = k0137(a0, a1, i0, s0, s1, src0, a2, i1, s2, a3, i2, a4, a5, i3, s3, dst0, a6);
+    long r_b[8]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_i64("k0137", "ret", r_b, 8);
+    rt_out_u32("k0137", "dst0", dst0, 7);
 }
 
-i8m4x5 k0138(i32m3x1 a0, unsigned long n0, const int *src0, const int *src1, unsigned int i0, short s0, i8m4x2 a1, i8m2x3 a2, i8m4x5 a3, const signed char *src2, i8m3x3 a4, const signed char *src3, unsigned short i1, signed char s1, unsigned char i2, f64m1x4 a5, f64m4x7 a6, const double *src4, unsigned long n1, const double *src5, long i3, unsigned long n2, const signed char *src6, i8m12x5 a7) {
-    __auto_type t0 = (i8m1x3) (__builtin_matrix_transpose(a0) + __builtin_matrix_column_major_load(src0, 6 - K5, 3, n0) - ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 1, 3, 1); ins0[i0][2] = s0; ins0; })) * (__builtin_matrix_transpose(a1 * a2) * a3 + (__builtin_matrix_column_major_load(src2, 3, 5, 5) + a4 * __builtin_matrix_column_major_load(src3, 3, 5, 6)));
-    t0[i1][0] = s1;
-    t0[i2][2] = a3[0][0];
-    __auto_type t1 = ({ __auto_type ins1 = a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)); ins1[0][i3] = 1e-1f; ins1; });
-    return __builtin_matrix_column_major_load(src6, 4, 12, n2) * a7;
+f64m1x5 k0138(unsigned long s0, u8m1x3 a0, long i0, u8m3x1 a1, u8m1x3 a2, u8m3x5 a3, unsigned long i1, const unsigned int *src0, u16m1x3 a4, long s1, long s2, unsigned char i2, f64m5x1 a5, double s3, float s4, float s5) {
+    i8m1x5 t0 = (i8m1x5) ((({ __auto_type ins0 = s0 ? a0 : a0; ins0[i0][0] = a0[0][0]; ins0; }) - (__builtin_matrix_transpose(a1) - a2)) * a3);
+    t0[i1][3] = -2;
+    u16m1x3 t1 = (u16m1x3) __builtin_matrix_column_major_load(src0, 1, 3, 4) - (a4 - s1) - s2;
+    t1[i2][1] = t1[0][0];
+    return __builtin_matrix_transpose(s3 * a5 * (s4 - s5));
 }
 
 static void run_k0138(void) {
     rt_rng rng = {0x0bb08f35c2d5c306ULL};
-    int a0_b[3]; rt_fill_i32(&rng, a0_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i32m3x1 a0 = __builtin_matrix_column_major_load(a0_b, 3, 1, 3);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    int src0[9]; rt_fill_i32(&rng, src0, 9, RT_DOM_FULL);
-    int src1[4]; rt_fill_i32(&rng, src1, 4, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a1_b[8]; rt_fill_i8(&rng, a1_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i8m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
-    signed char a2_b[6]; rt_fill_i8(&rng, a2_b, 6, RT_DOM_FULL);
-    i8m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
-    signed char a3_b[20]; rt_fill_i8(&rng, a3_b, 20, RT_DOM_FULL);
-    i8m4x5 a3 = __builtin_matrix_column_major_load(a3_b, 4, 5, 4);
-    signed char src2[25]; rt_fill_i8(&rng, src2, 25, RT_DOM_INT(-8LL, 8LL));
-    signed char a4_b[9]; rt_fill_i8(&rng, a4_b, 9, RT_DOM_INT(-8LL, 8LL));
-    i8m3x3 a4 = __builtin_matrix_column_major_load(a4_b, 3, 3, 3);
-    signed char src3[29]; rt_fill_i8(&rng, src3, 29, RT_DOM_FULL);
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char a0_b[3]; rt_fill_u8(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
+    u8m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char a1_b[3]; rt_fill_u8(&rng, a1_b, 3, RT_DOM_FULL);
+    u8m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
+    unsigned char a2_b[3]; rt_fill_u8(&rng, a2_b, 3, RT_DOM_INT(0LL, 16LL));
+    u8m1x3 a2 = __builtin_matrix_column_major_load(a2_b, 1, 3, 1);
+    unsigned char a3_b[15]; rt_fill_u8(&rng, a3_b, 15, RT_DOM_FULL);
+    u8m3x5 a3 = __builtin_matrix_column_major_load(a3_b, 3, 5, 3);
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int src0[11]; rt_fill_u32(&rng, src0, 11, RT_DOM_FULL);
+    unsigned short a4_b[3]; rt_fill_u16(&rng, a4_b, 3, RT_DOM_INT(0LL, 16LL));
+    u16m1x3 a4 = __builtin_matrix_column_major_load(a4_b, 1, 3, 1);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
     unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
-    double a5_b[4]; rt_fill_f64(&rng, a5_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x4 a5 = __builtin_matrix_column_major_load(a5_b, 1, 4, 1);
-    double a6_b[28]; rt_fill_f64(&rng, a6_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x7 a6 = __builtin_matrix_column_major_load(a6_b, 4, 7, 4);
-    double src4[37]; rt_fill_f64(&rng, src4, 37, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(7LL, 10LL));
-    double src5[47]; rt_fill_f64(&rng, src5, 47, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(4LL, 7LL));
-    signed char src6[82]; rt_fill_i8(&rng, src6, 82, RT_DOM_FULL);
-    signed char a7_b[60]; rt_fill_i8(&rng, a7_b, 60, RT_DOM_INT(-8LL, 8LL));
-    i8m12x5 a7 = __builtin_matrix_column_major_load(a7_b, 12, 5, 12);
-    i8m4x5 r = k0138(a0, n0, src0, src1, i0, s0, a1, a2, a3, src2, a4, src3, i1, s1, i2, a5, a6, src4, n1, src5, i3, n2, src6, a7);
-    signed char r_b[20]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i8("k0138", "ret", r_b, 20);
+    double a5_b[5]; rt_fill_f64(&rng, a5_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m5x1 a5 = __builtin_matrix_column_major_load(a5_b, 5, 1, 5);
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float s5; rt_fill_f32(&rng, &s5, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x5 r = k0138(s0, a0, i0, a1, a2, a3, i1, src0, a4, s1, s2, i2, a5, s3, s4, s5);
+    double r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f64("k0138", "ret", r_b, 5);
 }
 
-i32m3x13 k0139(u64m3x7 a0, i32m3x2 a1, const int *src0, unsigned long n0, const int *src1) {
-    __auto_type t0 = a0;
-    t0 -= a0;
-    return __builtin_matrix_transpose(__builtin_matrix_transpose((a1 + __builtin_matrix_column_major_load(src0, 3, 2, 6)) * __builtin_matrix_column_major_load(src1, 2, 13, n0)));
+u64m3x7 k0139(short s0, u64m3x7 a0, u64m3x7 a1, unsigned short s1, const int *src0, i32m3x7 a2, i32m3x3 a3, int s2, float s3, u64m3x7 a4, const unsigned long *src1, u64m3x7 a5, u64m7x3 a6) {
+    u64m3x7_b t0 = s2 - ((s0 ? a0 - a1 : a1) + s1 + (u64m3x7) (__builtin_matrix_column_major_load(src0, 3, 7, 6) + a2 + a3 * a2));
+    u64m3x7 t1 = s3 ? a4 : __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 7, 3, 7)) - a5;
+    return __builtin_matrix_transpose(a6);
 }
 
 static void run_k0139(void) {
+    static const double s3_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x325ed45a3cdf68d3ULL};
-    unsigned long a0_b[21]; rt_fill_u64(&rng, a0_b, 21, RT_DOM_FULL);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long a0_b[21]; rt_fill_u64(&rng, a0_b, 21, RT_DOM_INT(0LL, 16LL));
     u64m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
-    int a1_b[6]; rt_fill_i32(&rng, a1_b, 6, RT_DOM_FULL);
-    i32m3x2 a1 = __builtin_matrix_column_major_load(a1_b, 3, 2, 3);
-    int src0[10]; rt_fill_i32(&rng, src0, 10, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    int src1[64]; rt_fill_i32(&rng, src1, 64, RT_DOM_INT(-8LL, 8LL));
-    i32m3x13 r = k0139(a0, a1, src0, n0, src1);
-    int r_b[39]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_i32("k0139", "ret", r_b, 39);
+    unsigned long a1_b[21]; rt_fill_u64(&rng, a1_b, 21, RT_DOM_FULL);
+    u64m3x7 a1 = __builtin_matrix_column_major_load(a1_b, 3, 7, 3);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    int src0[40]; rt_fill_i32(&rng, src0, 40, RT_DOM_FULL);
+    int a2_b[21]; rt_fill_i32(&rng, a2_b, 21, RT_DOM_INT(-8LL, 8LL));
+    i32m3x7 a2 = __builtin_matrix_column_major_load(a2_b, 3, 7, 3);
+    int a3_b[9]; rt_fill_i32(&rng, a3_b, 9, RT_DOM_FULL);
+    i32m3x3 a3 = __builtin_matrix_column_major_load(a3_b, 3, 3, 3);
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_FCHOICE(s3_dom));
+    unsigned long a4_b[21]; rt_fill_u64(&rng, a4_b, 21, RT_DOM_INT(0LL, 16LL));
+    u64m3x7 a4 = __builtin_matrix_column_major_load(a4_b, 3, 7, 3);
+    unsigned long src1[23]; rt_fill_u64(&rng, src1, 23, RT_DOM_FULL);
+    unsigned long a5_b[21]; rt_fill_u64(&rng, a5_b, 21, RT_DOM_FULL);
+    u64m3x7 a5 = __builtin_matrix_column_major_load(a5_b, 3, 7, 3);
+    unsigned long a6_b[21]; rt_fill_u64(&rng, a6_b, 21, RT_DOM_INT(0LL, 16LL));
+    u64m7x3 a6 = __builtin_matrix_column_major_load(a6_b, 7, 3, 7);
+    u64m3x7 r = k0139(s0, a0, a1, s1, src0, a2, a3, s2, s3, a4, src1, a5, a6);
+    unsigned long r_b[21]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_u64("k0139", "ret", r_b, 21);
 }
 
-u64m6x3 k0140(const unsigned long *src0) {
-    return __builtin_matrix_column_major_load(src0, 6, 3, 6);
+u64m6x3 k0140(f32m6x8_b a0, const float *src0, unsigned char i0, unsigned int s0, f32m6x3 a1, u16m6x3 a2, short s1, signed char s2) {
+    return (u64m6x3) ({ __auto_type ins1 = (u16m6x3) a2; ins1[2][1] = s1; ins1; }) - (long)s2;
 }
 
 static void run_k0140(void) {
+    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0x14d35661e027881eULL};
-    unsigned long src0[18]; rt_fill_u64(&rng, src0, 18, RT_DOM_FULL);
-    u64m6x3 r = k0140(src0);
+    float a0_b[48]; rt_fill_f32(&rng, a0_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x8 a0 = __builtin_matrix_column_major_load(a0_b, 6, 8, 6);
+    float src0[24]; rt_fill_f32(&rng, src0, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    float a1_b[18]; rt_fill_f32(&rng, a1_b, 18, RT_DOM_FCHOICE(a1_dom));
+    f32m6x3 a1 = __builtin_matrix_column_major_load(a1_b, 6, 3, 6);
+    unsigned short a2_b[18]; rt_fill_u16(&rng, a2_b, 18, RT_DOM_FULL);
+    u16m6x3 a2 = __builtin_matrix_column_major_load(a2_b, 6, 3, 6);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    u64m6x3 r = k0140(a0, src0, i0, s0, a1, a2, s1, s2);
     unsigned long r_b[18]; __builtin_matrix_column_major_store(r, r_b, 6);
     rt_out_u64("k0140", "ret", r_b, 18);
 }
 
-f32m8x2 k0141(const double *src0, f64m2x16 a0, const double *src1, int s0, short s1, i8m2x5 a1, i8m2x5_b a2, f32m8x2 a3, f32m8x2 a4) {
-    f64m2x4 t0 = s1 - (__builtin_matrix_column_major_load(src0, 2, 4, 5) + a0 * __builtin_matrix_column_major_load(src1, 16, 4, 18) + s0);
-    i8m2x5 t1 = a1 + a2 - a1;
-    return a3 + a3 - a4;
+void k0141(const double *src0, double s0, i16m2x4 a0, unsigned char s1, double s2, f64m6x8 a1, unsigned long n0, const double *src1, f64m8x4 a2, double *dst0) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 2, 4, 5) + (long)s0 + (f64m2x4) a0 + s1;
+    for (int l0 = 0; l0 < 2; l0++) { t0[l0][3] *= s2; }
+    __builtin_matrix_column_major_store((a1 - __builtin_matrix_column_major_load(src1, 6, 8, n0)) * a2, dst0, 8);
 }
 
 static void run_k0141(void) {
     rt_rng rng = {0xc2cb1e87f11226e9ULL};
     double src0[17]; rt_fill_f64(&rng, src0, 17, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a0_b[32]; rt_fill_f64(&rng, a0_b, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x16 a0 = __builtin_matrix_column_major_load(a0_b, 2, 16, 2);
-    double src1[72]; rt_fill_f64(&rng, src1, 72, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a1_b[10]; rt_fill_i8(&rng, a1_b, 10, RT_DOM_INT(-8LL, 8LL));
-    i8m2x5 a1 = __builtin_matrix_column_major_load(a1_b, 2, 5, 2);
-    signed char a2_b[10]; rt_fill_i8(&rng, a2_b, 10, RT_DOM_FULL);
-    i8m2x5 a2 = __builtin_matrix_column_major_load(a2_b, 2, 5, 2);
-    float a3_b[16]; rt_fill_f32(&rng, a3_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m8x2 a3 = __builtin_matrix_column_major_load(a3_b, 8, 2, 8);
-    float a4_b[16]; rt_fill_f32(&rng, a4_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m8x2 a4 = __builtin_matrix_column_major_load(a4_b, 8, 2, 8);
-    f32m8x2 r = k0141(src0, a0, src1, s0, s1, a1, a2, a3, a4);
-    float r_b[16]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_f32("k0141", "ret", r_b, 16);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short a0_b[8]; rt_fill_i16(&rng, a0_b, 8, RT_DOM_FULL);
+    i16m2x4 a0 = __builtin_matrix_column_major_load(a0_b, 2, 4, 2);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a1_b[48]; rt_fill_f64(&rng, a1_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    double src1[69]; rt_fill_f64(&rng, src1, 69, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a2_b[32]; rt_fill_f64(&rng, a2_b, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m8x4 a2 = __builtin_matrix_column_major_load(a2_b, 8, 4, 8);
+    double dst0[31]; rt_fill_f64(&rng, dst0, 31, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    k0141(src0, s0, a0, s1, s2, a1, n0, src1, a2, dst0);
+    rt_out_f64("k0141", "dst0", dst0, 31);
 }
 
 u32m2x3 k0142(u32m2x3 a0) {
-    return a0 + a0;
+    return 5u + a0;
 }
 
 static void run_k0142(void) {
@@ -931,361 +978,372 @@ static void run_k0142(void) {
     rt_out_u32("k0142", "ret", r_b, 6);
 }
 
-i32m2x2 k0143(u32m9x10 a0, float s0, const unsigned int *src0, u32m9x6 a1, u32m6x1 a2, unsigned long n0, const unsigned int *src1, unsigned int *dst0, u32m6x1 a3, unsigned int i0, u32m1x1 a4, signed char s1, signed char s2, i16m14x3 a5, i16m14x1 a6, unsigned long n1, const short *src2, unsigned int s3, f64m2x2 a7) {
-    __builtin_matrix_column_major_store((({ __auto_type ins0 = a0 / 5; ins0[(K4 * 2) / K4][7] = (int)s0; ins0; }) - (1 - (a0 + a0[(K3 * 8) / K3][7]))) * __builtin_matrix_column_major_load(src0, 10, 4, 13) * __builtin_matrix_transpose(a1 * a2 * __builtin_matrix_column_major_load(src1, 1, 4, n0)), dst0, K3 * 4);
-    __auto_type t0 = a3 + 7UL;
-    if (i0 < 3) { t0 *= ({ __auto_type ins1 = s1 + (a4 - 1); ins1[0][0] = (signed char)s2; ins1; }); }
-    i16m14x3_b t1 = s3 - ((i16m14x3) a5 + a6 * __builtin_matrix_column_major_load(src2, 1, 3, n1));
-    return (i32m2x2) a7;
+i64m12x4 k0143(u32m4x9 a0, u32m4x1 a1, u32m1x9 a2, unsigned long n0, const unsigned int *src0, const unsigned int *src1, short s0, u32m9x4_b a3, u32m4x9 a4, unsigned long s1, unsigned int *dst0, i32m6x2 a5, short s2, unsigned short s3, f32m2x3 a6, f32m3x6 a7, f32m6x3 a8, int s4, f32m6x3 a9, unsigned long i0, long i1, u32m4x5_b a10, u32m5x12_b a11, unsigned long n1, unsigned int *dst1, const long *src2, const long *src3, unsigned long n2, const long *src4, int i2) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_transpose(a0) * (a1 * a2) - (s0 - __builtin_matrix_column_major_load(src0, 9, 1, n0) * __builtin_matrix_column_major_load(src1, 5 - K4, 9, 3)) - (a3 + a3) * a4 * -1; ins0[2][5] = (unsigned short)s1; ins0; }), dst0, 11);
+    f32m6x3 t0 = (f32m6x2) (a5 / s2 / -2) * (s3 ? a6 : a6) - (__builtin_matrix_transpose(a7) - a8 - (s4 ? a8 : a9));
+    for (int l0 = 0; l0 < 6; l0++) { t0[l0][0] *= a9[i0][i1]; }
+    __builtin_matrix_column_major_store((u32m4x12) (a10 * a11), dst1, n1);
+    return (a2[4 - K4][5] + __builtin_matrix_column_major_load(src2, 12, 6, 15)) * (__builtin_matrix_column_major_load(src3, 6, 12 - K8, 6) - __builtin_matrix_column_major_load(src4, 6, 4, n2) - a4[i2][2]);
 }
 
 static void run_k0143(void) {
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const double a7_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0x99d25c99011541f8ULL};
-    unsigned int a0_b[90]; rt_fill_u32(&rng, a0_b, 90, RT_DOM_FULL);
-    u32m9x10 a0 = __builtin_matrix_column_major_load(a0_b, 9, 10, 9);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned int src0[49]; rt_fill_u32(&rng, src0, 49, RT_DOM_INT(0LL, 16LL));
-    unsigned int a1_b[54]; rt_fill_u32(&rng, a1_b, 54, RT_DOM_INT(0LL, 16LL));
-    u32m9x6 a1 = __builtin_matrix_column_major_load(a1_b, 9, 6, 9);
-    unsigned int a2_b[6]; rt_fill_u32(&rng, a2_b, 6, RT_DOM_FULL);
-    u32m6x1 a2 = __builtin_matrix_column_major_load(a2_b, 6, 1, 6);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned int src1[14]; rt_fill_u32(&rng, src1, 14, RT_DOM_INT(0LL, 16LL));
-    unsigned int dst0[106]; rt_fill_u32(&rng, dst0, 106, RT_DOM_INT(0LL, 16LL));
-    unsigned int a3_b[6]; rt_fill_u32(&rng, a3_b, 6, RT_DOM_INT(0LL, 16LL));
-    u32m6x1 a3 = __builtin_matrix_column_major_load(a3_b, 6, 1, 6);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned int a4_b[1]; rt_fill_u32(&rng, a4_b, 1, RT_DOM_INT(0LL, 16LL));
-    u32m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    short a5_b[42]; rt_fill_i16(&rng, a5_b, 42, RT_DOM_INT(-8LL, 8LL));
-    i16m14x3 a5 = __builtin_matrix_column_major_load(a5_b, 14, 3, 14);
-    short a6_b[14]; rt_fill_i16(&rng, a6_b, 14, RT_DOM_INT(-8LL, 8LL));
-    i16m14x1 a6 = __builtin_matrix_column_major_load(a6_b, 14, 1, 14);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
-    short src2[9]; rt_fill_i16(&rng, src2, 9, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    double a7_b[4]; rt_fill_f64(&rng, a7_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x2 a7 = __builtin_matrix_column_major_load(a7_b, 2, 2, 2);
-    i32m2x2 r = k0143(a0, s0, src0, a1, a2, n0, src1, dst0, a3, i0, a4, s1, s2, a5, a6, n1, src2, s3, a7);
-    int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i32("k0143", "ret", r_b, 4);
-    rt_out_u32("k0143", "dst0", dst0, 106);
+    unsigned int a0_b[36]; rt_fill_u32(&rng, a0_b, 36, RT_DOM_FULL);
+    u32m4x9 a0 = __builtin_matrix_column_major_load(a0_b, 4, 9, 4);
+    unsigned int a1_b[4]; rt_fill_u32(&rng, a1_b, 4, RT_DOM_FULL);
+    u32m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
+    unsigned int a2_b[9]; rt_fill_u32(&rng, a2_b, 9, RT_DOM_FULL);
+    u32m1x9 a2 = __builtin_matrix_column_major_load(a2_b, 1, 9, 1);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(9LL, 12LL));
+    unsigned int src0[10]; rt_fill_u32(&rng, src0, 10, RT_DOM_FULL);
+    unsigned int src1[25]; rt_fill_u32(&rng, src1, 25, RT_DOM_FULL);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int a3_b[36]; rt_fill_u32(&rng, a3_b, 36, RT_DOM_FULL);
+    u32m9x4 a3 = __builtin_matrix_column_major_load(a3_b, 9, 4, 9);
+    unsigned int a4_b[36]; rt_fill_u32(&rng, a4_b, 36, RT_DOM_FULL);
+    u32m4x9 a4 = __builtin_matrix_column_major_load(a4_b, 4, 9, 4);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int dst0[99]; rt_fill_u32(&rng, dst0, 99, RT_DOM_FULL);
+    int a5_b[12]; rt_fill_i32(&rng, a5_b, 12, RT_DOM_FULL);
+    i32m6x2 a5 = __builtin_matrix_column_major_load(a5_b, 6, 2, 6);
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 1LL));
+    float a6_b[6]; rt_fill_f32(&rng, a6_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x3 a6 = __builtin_matrix_column_major_load(a6_b, 2, 3, 2);
+    float a7_b[18]; rt_fill_f32(&rng, a7_b, 18, RT_DOM_FCHOICE(a7_dom));
+    f32m3x6 a7 = __builtin_matrix_column_major_load(a7_b, 3, 6, 3);
+    float a8_b[18]; rt_fill_f32(&rng, a8_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x3 a8 = __builtin_matrix_column_major_load(a8_b, 6, 3, 6);
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-1LL, 1LL));
+    float a9_b[18]; rt_fill_f32(&rng, a9_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x3 a9 = __builtin_matrix_column_major_load(a9_b, 6, 3, 6);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned int a10_b[20]; rt_fill_u32(&rng, a10_b, 20, RT_DOM_INT(0LL, 16LL));
+    u32m4x5 a10 = __builtin_matrix_column_major_load(a10_b, 4, 5, 4);
+    unsigned int a11_b[60]; rt_fill_u32(&rng, a11_b, 60, RT_DOM_INT(0LL, 16LL));
+    u32m5x12 a11 = __builtin_matrix_column_major_load(a11_b, 5, 12, 5);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned int dst1[81]; rt_fill_u32(&rng, dst1, 81, RT_DOM_FULL);
+    long src2[89]; rt_fill_i64(&rng, src2, 89, RT_DOM_INT(-8LL, 8LL));
+    long src3[26]; rt_fill_i64(&rng, src3, 26, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(6LL, 9LL));
+    long src4[33]; rt_fill_i64(&rng, src4, 33, RT_DOM_FULL);
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i64m12x4 r = k0143(a0, a1, a2, n0, src0, src1, s0, a3, a4, s1, dst0, a5, s2, s3, a6, a7, a8, s4, a9, i0, i1, a10, a11, n1, dst1, src2, src3, n2, src4, i2);
+    long r_b[48]; __builtin_matrix_column_major_store(r, r_b, 12);
+    rt_out_i64("k0143", "ret", r_b, 48);
+    rt_out_u32("k0143", "dst0", dst0, 99);
+    rt_out_u32("k0143", "dst1", dst1, 81);
 }
 
-f32m6x3 k0144(const signed char *src0, i8m6x2 a0, unsigned char s0, i64m2x2 a1, int i0, double s1, double s2, unsigned short i1, unsigned long i2, signed char s3, unsigned short s4, f32m3x6 a2) {
-    __auto_type t0 = (i64m3x2) (__builtin_matrix_column_major_load(src0, 3, 6, (K2 * 6) / K2) * a0) / s0 * ({ __auto_type ins0 = a1; ins0[i0][0] = s1 + s2; ins0; });
-    t0[i1][i2] = (long)s3;
-    t0 *= s4;
-    return __builtin_matrix_transpose(a2);
+i16m15x3 k0144(i64m3x2 a0, unsigned int s0, unsigned long n0, const long *src0, signed char s1, i64m2x2 a1, i64m2x2_b a2, float s2, i32m3x5 a3, float s3, unsigned int s4, i32m3x8 a4, unsigned long n1, const int *src1, unsigned long n2, int *dst0, u16m5x12 a5, u16m12x2 a6, u64m15x5 a7, unsigned long n3, const unsigned long *src2, u64m9x3 a8, unsigned long i0) {
+    i64m3x2 t0 = (a0 - a0 - s0 + __builtin_matrix_column_major_load(src0, 3, 2, n0) / s1) * (a1 - a2);
+    __builtin_matrix_column_major_store((s2 ? s4 * (s3 * a3) : a4 * __builtin_matrix_column_major_load(src1, 8, 5, n1)) - 1, dst0, n2);
+    __auto_type t1 = __builtin_matrix_transpose(a5 * a6);
+    return (i16m15x3) ({ __auto_type ins0 = a7 * __builtin_matrix_column_major_load(src2, 7 - K2, 9, n3) * a8; ins0[i0][2] = 200; ins0; });
 }
 
 static void run_k0144(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const double s2_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xf49287f00553cb5dULL};
-    signed char src0[35]; rt_fill_i8(&rng, src0, 35, RT_DOM_FULL);
-    signed char a0_b[12]; rt_fill_i8(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i8m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    long a1_b[4]; rt_fill_i64(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
+    long a0_b[6]; rt_fill_i64(&rng, a0_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i64m3x2 a0 = __builtin_matrix_column_major_load(a0_b, 3, 2, 3);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    long src0[11]; rt_fill_i64(&rng, src0, 11, RT_DOM_FULL);
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    long a1_b[4]; rt_fill_i64(&rng, a1_b, 4, RT_DOM_FULL);
     i64m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_FULL);
-    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_FULL);
-    float a2_b[18]; rt_fill_f32(&rng, a2_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x6 a2 = __builtin_matrix_column_major_load(a2_b, 3, 6, 3);
-    f32m6x3 r = k0144(src0, a0, s0, a1, i0, s1, s2, i1, i2, s3, s4, a2);
-    float r_b[18]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_f32("k0144", "ret", r_b, 18);
+    long a2_b[4]; rt_fill_i64(&rng, a2_b, 4, RT_DOM_FULL);
+    i64m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    int a3_b[15]; rt_fill_i32(&rng, a3_b, 15, RT_DOM_INT(-8LL, 8LL));
+    i32m3x5 a3 = __builtin_matrix_column_major_load(a3_b, 3, 5, 3);
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
+    int a4_b[24]; rt_fill_i32(&rng, a4_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i32m3x8 a4 = __builtin_matrix_column_major_load(a4_b, 3, 8, 3);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(8LL, 11LL));
+    int src1[54]; rt_fill_i32(&rng, src1, 54, RT_DOM_FULL);
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(3LL, 6LL));
+    int dst0[27]; rt_fill_i32(&rng, dst0, 27, RT_DOM_FULL);
+    unsigned short a5_b[60]; rt_fill_u16(&rng, a5_b, 60, RT_DOM_INT(0LL, 16LL));
+    u16m5x12 a5 = __builtin_matrix_column_major_load(a5_b, 5, 12, 5);
+    unsigned short a6_b[24]; rt_fill_u16(&rng, a6_b, 24, RT_DOM_INT(0LL, 16LL));
+    u16m12x2 a6 = __builtin_matrix_column_major_load(a6_b, 12, 2, 12);
+    unsigned long a7_b[75]; rt_fill_u64(&rng, a7_b, 75, RT_DOM_INT(0LL, 16LL));
+    u64m15x5 a7 = __builtin_matrix_column_major_load(a7_b, 15, 5, 15);
+    unsigned long n3; rt_fill_u64(&rng, &n3, 1, RT_DOM_INT(5LL, 8LL));
+    unsigned long src2[70]; rt_fill_u64(&rng, src2, 70, RT_DOM_INT(0LL, 16LL));
+    unsigned long a8_b[27]; rt_fill_u64(&rng, a8_b, 27, RT_DOM_FULL);
+    u64m9x3 a8 = __builtin_matrix_column_major_load(a8_b, 9, 3, 9);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 14LL));
+    i16m15x3 r = k0144(a0, s0, n0, src0, s1, a1, a2, s2, a3, s3, s4, a4, n1, src1, n2, dst0, a5, a6, a7, n3, src2, a8, i0);
+    short r_b[45]; __builtin_matrix_column_major_store(r, r_b, 15);
+    rt_out_i16("k0144", "ret", r_b, 45);
+    rt_out_i32("k0144", "dst0", dst0, 27);
 }
 
-i8m2x3 k0145(i16m7x2 a0, i8m2x3 a1, i8m3x3 a2, const signed char *src0) {
-    i8m7x3 t0 = (i8m7x2) a0 * a1 * a2;
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, (K5 * 2) / K5, 5 - K2));
+f32m2x6 k0145(i8m3x7 a0, f32m6x2 a1) {
+    i8m7x3 t0 = (i8m7x3) (__builtin_matrix_transpose(a0) + -5);
+    return __builtin_matrix_transpose(a1) + 2.0;
 }
 
 static void run_k0145(void) {
     rt_rng rng = {0x1772e4d33b53e8a6ULL};
-    short a0_b[14]; rt_fill_i16(&rng, a0_b, 14, RT_DOM_INT(-8LL, 8LL));
-    i16m7x2 a0 = __builtin_matrix_column_major_load(a0_b, 7, 2, 7);
-    signed char a1_b[6]; rt_fill_i8(&rng, a1_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i8m2x3 a1 = __builtin_matrix_column_major_load(a1_b, 2, 3, 2);
-    signed char a2_b[9]; rt_fill_i8(&rng, a2_b, 9, RT_DOM_INT(-8LL, 8LL));
-    i8m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
-    signed char src0[8]; rt_fill_i8(&rng, src0, 8, RT_DOM_INT(-8LL, 8LL));
-    i8m2x3 r = k0145(a0, a1, a2, src0);
-    signed char r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i8("k0145", "ret", r_b, 6);
+    signed char a0_b[21]; rt_fill_i8(&rng, a0_b, 21, RT_DOM_INT(-8LL, 8LL));
+    i8m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
+    float a1_b[12]; rt_fill_f32(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x2 a1 = __builtin_matrix_column_major_load(a1_b, 6, 2, 6);
+    f32m2x6 r = k0145(a0, a1);
+    float r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_f32("k0145", "ret", r_b, 12);
 }
 
-f64m4x7 k0146(f64m2x1_b a0, f64m1x4 a1, f64m4x7 a2, f64m7x2 a3, f64m2x3_b a4, f64m2x2_b a5, f64m2x3 a6, unsigned long n0, const double *src0, const double *src1) {
-    f64m2x3_b t0 = (a0 + a0) * a1 * (a2 * a3 * a4) - (({ __auto_type ins0 = a5 * a4; ins0[(K8 * 0) / K8][2] = -3.0f; ins0; }) - a6);
-    return __builtin_matrix_transpose(a3 * __builtin_matrix_column_major_load(src0, 2, 4, n0) - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 7, 4)));
+void k0146(double s0, f64m2x3_b a0, f64m2x3 a1, f64m2x3 a2, unsigned long n0, double *dst0) {
+    __auto_type t0 = s0 ? a0 : a0;
+    __builtin_matrix_column_major_store(a1 - a0 + a2 + a1, dst0, n0);
 }
 
 static void run_k0146(void) {
-    static const double src1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x9884587717cbbe28ULL};
-    double a0_b[2]; rt_fill_f64(&rng, a0_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
-    double a1_b[4]; rt_fill_f64(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    double a2_b[28]; rt_fill_f64(&rng, a2_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x7 a2 = __builtin_matrix_column_major_load(a2_b, 4, 7, 4);
-    double a3_b[14]; rt_fill_f64(&rng, a3_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m7x2 a3 = __builtin_matrix_column_major_load(a3_b, 7, 2, 7);
-    double a4_b[6]; rt_fill_f64(&rng, a4_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x3 a4 = __builtin_matrix_column_major_load(a4_b, 2, 3, 2);
-    double a5_b[4]; rt_fill_f64(&rng, a5_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x2 a5 = __builtin_matrix_column_major_load(a5_b, 2, 2, 2);
-    double a6_b[6]; rt_fill_f64(&rng, a6_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x3 a6 = __builtin_matrix_column_major_load(a6_b, 2, 3, 2);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    double a0_b[6]; rt_fill_f64(&rng, a0_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
+    double a1_b[6]; rt_fill_f64(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x3 a1 = __builtin_matrix_column_major_load(a1_b, 2, 3, 2);
+    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    double src0[17]; rt_fill_f64(&rng, src0, 17, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double src1[28]; rt_fill_f64(&rng, src1, 28, RT_DOM_FCHOICE(src1_dom));
-    f64m4x7 r = k0146(a0, a1, a2, a3, a4, a5, a6, n0, src0, src1);
-    double r_b[28]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_f64("k0146", "ret", r_b, 28);
+    double dst0[14]; rt_fill_f64(&rng, dst0, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    k0146(s0, a0, a1, a2, n0, dst0);
+    rt_out_f64("k0146", "dst0", dst0, 14);
 }
 
-i64m9x3 k0147(i64m3x9 a0, unsigned long s0, f64m3x1 a1, f64m1x3 a2, i64m9x3 a3, i64m9x3 a4, unsigned int s1) {
-    return (({ __auto_type ins0 = __builtin_matrix_transpose(a0); ins0[6][0] = s0; ins0; }) * (i64m3x3) (a1 * a2) + (a3 + a4)) * s1;
+i64m9x3 k0147(u32m9x8 a0, unsigned long n0, const unsigned int *src0, u32m4x8 a1, unsigned char s0, u32m8x3 a2, u64m8x3 a3) {
+    return (i64m9x3) (a2[3][0] + a0 * __builtin_matrix_column_major_load(src0, K4 * 2, 4, n0) * a1 * ((s0 ? a2 : a2) + (u32m8x3) a3));
 }
 
 static void run_k0147(void) {
     rt_rng rng = {0x2e1b72f12bcfb762ULL};
-    long a0_b[27]; rt_fill_i64(&rng, a0_b, 27, RT_DOM_INT(-8LL, 8LL));
-    i64m3x9 a0 = __builtin_matrix_column_major_load(a0_b, 3, 9, 3);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    double a1_b[3]; rt_fill_f64(&rng, a1_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
-    double a2_b[3]; rt_fill_f64(&rng, a2_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x3 a2 = __builtin_matrix_column_major_load(a2_b, 1, 3, 1);
-    long a3_b[27]; rt_fill_i64(&rng, a3_b, 27, RT_DOM_INT(-8LL, 8LL));
-    i64m9x3 a3 = __builtin_matrix_column_major_load(a3_b, 9, 3, 9);
-    long a4_b[27]; rt_fill_i64(&rng, a4_b, 27, RT_DOM_INT(-8LL, 8LL));
-    i64m9x3 a4 = __builtin_matrix_column_major_load(a4_b, 9, 3, 9);
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    i64m9x3 r = k0147(a0, s0, a1, a2, a3, a4, s1);
+    unsigned int a0_b[72]; rt_fill_u32(&rng, a0_b, 72, RT_DOM_FULL);
+    u32m9x8 a0 = __builtin_matrix_column_major_load(a0_b, 9, 8, 9);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
+    unsigned int src0[41]; rt_fill_u32(&rng, src0, 41, RT_DOM_FULL);
+    unsigned int a1_b[32]; rt_fill_u32(&rng, a1_b, 32, RT_DOM_FULL);
+    u32m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a2_b[24]; rt_fill_u32(&rng, a2_b, 24, RT_DOM_INT(0LL, 16LL));
+    u32m8x3 a2 = __builtin_matrix_column_major_load(a2_b, 8, 3, 8);
+    unsigned long a3_b[24]; rt_fill_u64(&rng, a3_b, 24, RT_DOM_FULL);
+    u64m8x3 a3 = __builtin_matrix_column_major_load(a3_b, 8, 3, 8);
+    i64m9x3 r = k0147(a0, n0, src0, a1, s0, a2, a3);
     long r_b[27]; __builtin_matrix_column_major_store(r, r_b, 9);
     rt_out_i64("k0147", "ret", r_b, 27);
 }
 
-u64m7x9 k0148(const float *src0, f32m7x4 a0, f32m7x4 a1, f32m7x4 a2, short s0, short s1, unsigned int s2, f32m7x4 a3, signed char s3, u64m14x2 a4, u64m2x8_b a5, const unsigned long *src1, u64m7x4 a6, unsigned char i0, u64m4x2 a7, unsigned long n0, const unsigned long *src2) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, K4 + 3, 4, K4 + 5) - a0 + a1 + ({ __auto_type ins0 = a0 - a2; ins0[0][3] = s0 - s1; ins0; });
-    t0 -= (int)s2;
-    f32m7x4 t1 = ({ __auto_type ins1 = a3 + (int)s3; ins1[4][1] = a1[6][0]; ins1; });
-    u64m14x6_b t2 = a4 * a5 * __builtin_matrix_column_major_load(src1, 8, 6, 11);
-    return ({ __auto_type ins2 = a6; ins2[i0][1] = 3; ins2; }) * (a7 * __builtin_matrix_column_major_load(src2, 2, 9, n0));
+i32m3x2 k0148(const float *src0, f32m7x3 a0, f32m3x7 a1, f32m7x4 a2, signed char s0, i8m8x4 a3, f32m7x4 a4, unsigned long s1, unsigned long s2, const double *src1, f64m12x2 a5, unsigned char i0, unsigned long s3, double *dst0, i32m3x2 a6) {
+    __auto_type t0 = (-5.0 + (__builtin_matrix_column_major_load(src0, K4 + 3, 3, K4 + 5) - a0)) * ({ __auto_type ins0 = a1 * a2; ins0[(K4 * 0) / K4][1] = 1.1e0; ins0; });
+    u32m8x4 t1 = (u32m8x4) (s0 ? a3 : a3);
+    __auto_type t2 = a4 * s1;
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = __builtin_matrix_transpose(s2 ? __builtin_matrix_column_major_load(src1, 12, 2, 14) : a5); ins1[1][i0] = s3; ins1; }), dst0, 4);
+    return a6;
 }
 
 static void run_k0148(void) {
     static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double src1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x61dcdd5cddfa43feULL};
-    float src0[35]; rt_fill_f32(&rng, src0, 35, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a0_b[28]; rt_fill_f32(&rng, a0_b, 28, RT_DOM_FCHOICE(a0_dom));
-    f32m7x4 a0 = __builtin_matrix_column_major_load(a0_b, 7, 4, 7);
-    float a1_b[28]; rt_fill_f32(&rng, a1_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x4 a1 = __builtin_matrix_column_major_load(a1_b, 7, 4, 7);
+    float src0[26]; rt_fill_f32(&rng, src0, 26, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a0_b[21]; rt_fill_f32(&rng, a0_b, 21, RT_DOM_FCHOICE(a0_dom));
+    f32m7x3 a0 = __builtin_matrix_column_major_load(a0_b, 7, 3, 7);
+    float a1_b[21]; rt_fill_f32(&rng, a1_b, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x7 a1 = __builtin_matrix_column_major_load(a1_b, 3, 7, 3);
     float a2_b[28]; rt_fill_f32(&rng, a2_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m7x4 a2 = __builtin_matrix_column_major_load(a2_b, 7, 4, 7);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    float a3_b[28]; rt_fill_f32(&rng, a3_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x4 a3 = __builtin_matrix_column_major_load(a3_b, 7, 4, 7);
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long a4_b[28]; rt_fill_u64(&rng, a4_b, 28, RT_DOM_FULL);
-    u64m14x2 a4 = __builtin_matrix_column_major_load(a4_b, 14, 2, 14);
-    unsigned long a5_b[16]; rt_fill_u64(&rng, a5_b, 16, RT_DOM_FULL);
-    u64m2x8 a5 = __builtin_matrix_column_major_load(a5_b, 2, 8, 2);
-    unsigned long src1[64]; rt_fill_u64(&rng, src1, 64, RT_DOM_FULL);
-    unsigned long a6_b[28]; rt_fill_u64(&rng, a6_b, 28, RT_DOM_FULL);
-    u64m7x4 a6 = __builtin_matrix_column_major_load(a6_b, 7, 4, 7);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned long a7_b[8]; rt_fill_u64(&rng, a7_b, 8, RT_DOM_FULL);
-    u64m4x2 a7 = __builtin_matrix_column_major_load(a7_b, 4, 2, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    unsigned long src2[44]; rt_fill_u64(&rng, src2, 44, RT_DOM_INT(0LL, 16LL));
-    u64m7x9 r = k0148(src0, a0, a1, a2, s0, s1, s2, a3, s3, a4, a5, src1, a6, i0, a7, n0, src2);
-    unsigned long r_b[63]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_u64("k0148", "ret", r_b, 63);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    signed char a3_b[32]; rt_fill_i8(&rng, a3_b, 32, RT_DOM_INT(-8LL, 8LL));
+    i8m8x4 a3 = __builtin_matrix_column_major_load(a3_b, 8, 4, 8);
+    float a4_b[28]; rt_fill_f32(&rng, a4_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x4 a4 = __builtin_matrix_column_major_load(a4_b, 7, 4, 7);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    double src1[26]; rt_fill_f64(&rng, src1, 26, RT_DOM_FCHOICE(src1_dom));
+    double a5_b[24]; rt_fill_f64(&rng, a5_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m12x2 a5 = __builtin_matrix_column_major_load(a5_b, 12, 2, 12);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 11LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    double dst0[46]; rt_fill_f64(&rng, dst0, 46, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int a6_b[6]; rt_fill_i32(&rng, a6_b, 6, RT_DOM_FULL);
+    i32m3x2 a6 = __builtin_matrix_column_major_load(a6_b, 3, 2, 3);
+    i32m3x2 r = k0148(src0, a0, a1, a2, s0, a3, a4, s1, s2, src1, a5, i0, s3, dst0, a6);
+    int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_i32("k0148", "ret", r_b, 6);
+    rt_out_f64("k0148", "dst0", dst0, 46);
 }
 
-f32m1x4 k0149(const unsigned long *src0, float s0, float s1, float s2, const unsigned long *src1, u64m7x1 a0, f32m1x6 a1, f32m6x4 a2, unsigned short i0, short s3, short s4) {
-    __auto_type t0 = s1 - __builtin_matrix_column_major_load(src0, 7, 1, K2 * 5) / s0 + s2 - __builtin_matrix_column_major_load(src1, 7, 7, 8) * a0;
-    return a1 * -2.5e-1 * ({ __auto_type ins0 = a2; ins0[i0][0] = s3 + s4; ins0; });
+u64m8x1 k0149(u64m7x5 a0, const unsigned long *src0, u64m4x8 a1, float s0, u64m8x7 a2, u64m8x1 a3, u64m1x1 a4) {
+    u64m7x1 t0 = (a0 * __builtin_matrix_column_major_load(src0, 5, 4, 5) * ({ __auto_type ins0 = a1; ins0[3][1] = (unsigned long)s0; ins0; }) + __builtin_matrix_transpose(a2)) * a3;
+    return a3 * a4;
 }
 
 static void run_k0149(void) {
-    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0x1189b662d4ee782fULL};
-    unsigned long src0[8]; rt_fill_u64(&rng, src0, 8, RT_DOM_FULL);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned long src1[56]; rt_fill_u64(&rng, src1, 56, RT_DOM_FULL);
-    unsigned long a0_b[7]; rt_fill_u64(&rng, a0_b, 7, RT_DOM_FULL);
-    u64m7x1 a0 = __builtin_matrix_column_major_load(a0_b, 7, 1, 7);
-    float a1_b[6]; rt_fill_f32(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x6 a1 = __builtin_matrix_column_major_load(a1_b, 1, 6, 1);
-    float a2_b[24]; rt_fill_f32(&rng, a2_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x4 a2 = __builtin_matrix_column_major_load(a2_b, 6, 4, 6);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    f32m1x4 r = k0149(src0, s0, s1, s2, src1, a0, a1, a2, i0, s3, s4);
-    float r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f32("k0149", "ret", r_b, 4);
+    unsigned long a0_b[35]; rt_fill_u64(&rng, a0_b, 35, RT_DOM_FULL);
+    u64m7x5 a0 = __builtin_matrix_column_major_load(a0_b, 7, 5, 7);
+    unsigned long src0[20]; rt_fill_u64(&rng, src0, 20, RT_DOM_FULL);
+    unsigned long a1_b[32]; rt_fill_u64(&rng, a1_b, 32, RT_DOM_FULL);
+    u64m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned long a2_b[56]; rt_fill_u64(&rng, a2_b, 56, RT_DOM_INT(0LL, 16LL));
+    u64m8x7 a2 = __builtin_matrix_column_major_load(a2_b, 8, 7, 8);
+    unsigned long a3_b[8]; rt_fill_u64(&rng, a3_b, 8, RT_DOM_FULL);
+    u64m8x1 a3 = __builtin_matrix_column_major_load(a3_b, 8, 1, 8);
+    unsigned long a4_b[1]; rt_fill_u64(&rng, a4_b, 1, RT_DOM_FULL);
+    u64m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
+    u64m8x1 r = k0149(a0, src0, a1, s0, a2, a3, a4);
+    unsigned long r_b[8]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_u64("k0149", "ret", r_b, 8);
 }
 
-i8m3x7 k0150(i8m3x4_b a0, const signed char *src0, const signed char *src1, i8m1x7 a1, unsigned int s0) {
-    return (int)s0 * (a0 * __builtin_matrix_column_major_load(src0, 4, 1, 5) * (__builtin_matrix_column_major_load(src1, 1, 7, 5 - K3) + a1));
+i8m3x7 k0150(i8m3x7 a0, short s0) {
+    return a0 - 4L - (long)s0;
 }
 
 static void run_k0150(void) {
     rt_rng rng = {0x3011819deacc443aULL};
-    signed char a0_b[12]; rt_fill_i8(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i8m3x4 a0 = __builtin_matrix_column_major_load(a0_b, 3, 4, 3);
-    signed char src0[6]; rt_fill_i8(&rng, src0, 6, RT_DOM_INT(-8LL, 8LL));
-    signed char src1[14]; rt_fill_i8(&rng, src1, 14, RT_DOM_INT(-8LL, 8LL));
-    signed char a1_b[7]; rt_fill_i8(&rng, a1_b, 7, RT_DOM_FULL);
-    i8m1x7 a1 = __builtin_matrix_column_major_load(a1_b, 1, 7, 1);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    i8m3x7 r = k0150(a0, src0, src1, a1, s0);
+    signed char a0_b[21]; rt_fill_i8(&rng, a0_b, 21, RT_DOM_FULL);
+    i8m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i8m3x7 r = k0150(a0, s0);
     signed char r_b[21]; __builtin_matrix_column_major_store(r, r_b, 3);
     rt_out_i8("k0150", "ret", r_b, 21);
 }
 
-u8m6x10 k0151(u8m15x6 a0, u8m15x6 a1, i16m1x1 a2, const short *src0, short *dst0, long s0, u8m6x10 a3, u8m10x4 a4, unsigned long s1, u8m4x15 a5, u8m15x4 a6, const unsigned char *src1, f32m4x6 a7, i32m4x6 a8, unsigned char *dst1, u8m6x2 a9, const unsigned char *src2) {
-    __auto_type t0 = a0 - a1;
-    __builtin_matrix_column_major_store(a2 * __builtin_matrix_column_major_load(src0, 1, 8, (K8 * 3) / K8), dst0, 3);
-    t0[2][2] /= 5;
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose((s1 - a3 * a4) * a5) + (a6 + __builtin_matrix_column_major_load(src1, 15, K4, 15)) * (u8m4x6) a8, dst1, 18);
-    return a3 - a9 * __builtin_matrix_column_major_load(src2, 2, 10, 2);
+unsigned char k0151(unsigned long n0, const unsigned char *src0, unsigned long s0, i64m6x1 a0, long *dst0, i64m1x1_b a1, unsigned long n1, const long *src1, unsigned long n2, const unsigned char *src2, i64m1x1 a2) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 15, (K2 * 6) / K2, n0) / 7;
+    __builtin_matrix_column_major_store(s0 ? a0 : a0, dst0, 7);
+    i64m6x1_b t1 = __builtin_matrix_transpose(a1 * __builtin_matrix_column_major_load(src1, 1, 6, n1) + (i64m1x6) __builtin_matrix_column_major_load(src2, 1, 6, n2));
+    __auto_type t2 = a2 - a2;
+    return t0[4][0];
 }
 
 static void run_k0151(void) {
     rt_rng rng = {0x346d771a7adb8262ULL};
-    unsigned char a0_b[90]; rt_fill_u8(&rng, a0_b, 90, RT_DOM_FULL);
-    u8m15x6 a0 = __builtin_matrix_column_major_load(a0_b, 15, 6, 15);
-    unsigned char a1_b[90]; rt_fill_u8(&rng, a1_b, 90, RT_DOM_INT(0LL, 16LL));
-    u8m15x6 a1 = __builtin_matrix_column_major_load(a1_b, 15, 6, 15);
-    short a2_b[1]; rt_fill_i16(&rng, a2_b, 1, RT_DOM_FULL);
-    i16m1x1 a2 = __builtin_matrix_column_major_load(a2_b, 1, 1, 1);
-    short src0[24]; rt_fill_i16(&rng, src0, 24, RT_DOM_INT(-8LL, 8LL));
-    short dst0[23]; rt_fill_i16(&rng, dst0, 23, RT_DOM_FULL);
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char a3_b[60]; rt_fill_u8(&rng, a3_b, 60, RT_DOM_FULL);
-    u8m6x10 a3 = __builtin_matrix_column_major_load(a3_b, 6, 10, 6);
-    unsigned char a4_b[40]; rt_fill_u8(&rng, a4_b, 40, RT_DOM_INT(0LL, 16LL));
-    u8m10x4 a4 = __builtin_matrix_column_major_load(a4_b, 10, 4, 10);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char a5_b[60]; rt_fill_u8(&rng, a5_b, 60, RT_DOM_FULL);
-    u8m4x15 a5 = __builtin_matrix_column_major_load(a5_b, 4, 15, 4);
-    unsigned char a6_b[60]; rt_fill_u8(&rng, a6_b, 60, RT_DOM_FULL);
-    u8m15x4 a6 = __builtin_matrix_column_major_load(a6_b, 15, 4, 15);
-    unsigned char src1[61]; rt_fill_u8(&rng, src1, 61, RT_DOM_INT(0LL, 16LL));
-    float a7_b[24]; rt_fill_f32(&rng, a7_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x6 a7 = __builtin_matrix_column_major_load(a7_b, 4, 6, 4);
-    int a8_b[24]; rt_fill_i32(&rng, a8_b, 24, RT_DOM_FULL);
-    i32m4x6 a8 = __builtin_matrix_column_major_load(a8_b, 4, 6, 4);
-    unsigned char dst1[106]; rt_fill_u8(&rng, dst1, 106, RT_DOM_INT(0LL, 16LL));
-    unsigned char a9_b[12]; rt_fill_u8(&rng, a9_b, 12, RT_DOM_FULL);
-    u8m6x2 a9 = __builtin_matrix_column_major_load(a9_b, 6, 2, 6);
-    unsigned char src2[22]; rt_fill_u8(&rng, src2, 22, RT_DOM_FULL);
-    u8m6x10 r = k0151(a0, a1, a2, src0, dst0, s0, a3, a4, s1, a5, a6, src1, a7, a8, dst1, a9, src2);
-    unsigned char r_b[60]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_u8("k0151", "ret", r_b, 60);
-    rt_out_i16("k0151", "dst0", dst0, 23);
-    rt_out_u8("k0151", "dst1", dst1, 106);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(15LL, 18LL));
+    unsigned char src0[107]; rt_fill_u8(&rng, src0, 107, RT_DOM_INT(0LL, 16LL));
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    long a0_b[6]; rt_fill_i64(&rng, a0_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i64m6x1 a0 = __builtin_matrix_column_major_load(a0_b, 6, 1, 6);
+    long dst0[7]; rt_fill_i64(&rng, dst0, 7, RT_DOM_INT(-8LL, 8LL));
+    long a1_b[1]; rt_fill_i64(&rng, a1_b, 1, RT_DOM_FULL);
+    i64m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
+    long src1[23]; rt_fill_i64(&rng, src1, 23, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(1LL, 4LL));
+    unsigned char src2[21]; rt_fill_u8(&rng, src2, 21, RT_DOM_INT(0LL, 16LL));
+    long a2_b[1]; rt_fill_i64(&rng, a2_b, 1, RT_DOM_FULL);
+    i64m1x1 a2 = __builtin_matrix_column_major_load(a2_b, 1, 1, 1);
+    unsigned char r = k0151(n0, src0, s0, a0, dst0, a1, n1, src1, n2, src2, a2);
+    rt_out_u8("k0151", "ret", &r, 1);
+    rt_out_i64("k0151", "dst0", dst0, 7);
 }
 
-i8m11x3 k0152(i32m1x3_b a0, const int *src0, unsigned long n0, int *dst0, const float *src1, const float *src2, short s0, int s1, const signed char *src3, unsigned long i0, i8m11x3 a1, i8m11x3 a2, unsigned char i1) {
-    __builtin_matrix_column_major_store(a0 + __builtin_matrix_column_major_load(src0, 1, 3, 1), dst0, n0);
-    i32m1x3 t0 = (i32m1x3) (__builtin_matrix_column_major_load(src1, 1, 3, (K8 * 3) / K8) - __builtin_matrix_column_major_load(src2, 1, 3, 3)) - s0;
-    for (int l0 = 0; l0 < 3; l0++) { t0[0][l0] = s1; }
-    return 4 + ((i8m11x3) __builtin_matrix_column_major_load(src3, 11, 3, 13) + t0[0][i0]) - (a1 + a1 - a2 * a2[i1][0]);
+u8m3x3 k0152(u8m1x3 a0, int *dst0, u8m3x3 a1, u8m3x1 a2, u8m3x1 a3, unsigned char *dst1, u8m3x1 a4, const unsigned char *src0, int i0) {
+    __builtin_matrix_column_major_store((i32m1x3) a0, dst0, 1);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a1 * a2 - a3), dst1, 2);
+    u8m3x1 t0 = a2 - a4;
+    return __builtin_matrix_column_major_load(src0, 3, 3, 6) + a1 + a4[i0][0];
 }
 
 static void run_k0152(void) {
     rt_rng rng = {0xf14f8d631cc08894ULL};
-    int a0_b[3]; rt_fill_i32(&rng, a0_b, 3, RT_DOM_FULL);
-    i32m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
-    int src0[5]; rt_fill_i32(&rng, src0, 5, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    int dst0[11]; rt_fill_i32(&rng, dst0, 11, RT_DOM_INT(-8LL, 8LL));
-    float src1[9]; rt_fill_f32(&rng, src1, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src2[8]; rt_fill_f32(&rng, src2, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
-    signed char src3[37]; rt_fill_i8(&rng, src3, 37, RT_DOM_FULL);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    signed char a1_b[33]; rt_fill_i8(&rng, a1_b, 33, RT_DOM_INT(-8LL, 8LL));
-    i8m11x3 a1 = __builtin_matrix_column_major_load(a1_b, 11, 3, 11);
-    signed char a2_b[33]; rt_fill_i8(&rng, a2_b, 33, RT_DOM_INT(-8LL, 8LL));
-    i8m11x3 a2 = __builtin_matrix_column_major_load(a2_b, 11, 3, 11);
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 10LL));
-    i8m11x3 r = k0152(a0, src0, n0, dst0, src1, src2, s0, s1, src3, i0, a1, a2, i1);
-    signed char r_b[33]; __builtin_matrix_column_major_store(r, r_b, 11);
-    rt_out_i8("k0152", "ret", r_b, 33);
-    rt_out_i32("k0152", "dst0", dst0, 11);
+    unsigned char a0_b[3]; rt_fill_u8(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
+    u8m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
+    int dst0[5]; rt_fill_i32(&rng, dst0, 5, RT_DOM_FULL);
+    unsigned char a1_b[9]; rt_fill_u8(&rng, a1_b, 9, RT_DOM_INT(0LL, 16LL));
+    u8m3x3 a1 = __builtin_matrix_column_major_load(a1_b, 3, 3, 3);
+    unsigned char a2_b[3]; rt_fill_u8(&rng, a2_b, 3, RT_DOM_INT(0LL, 16LL));
+    u8m3x1 a2 = __builtin_matrix_column_major_load(a2_b, 3, 1, 3);
+    unsigned char a3_b[3]; rt_fill_u8(&rng, a3_b, 3, RT_DOM_FULL);
+    u8m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
+    unsigned char dst1[5]; rt_fill_u8(&rng, dst1, 5, RT_DOM_INT(0LL, 16LL));
+    unsigned char a4_b[3]; rt_fill_u8(&rng, a4_b, 3, RT_DOM_FULL);
+    u8m3x1 a4 = __builtin_matrix_column_major_load(a4_b, 3, 1, 3);
+    unsigned char src0[17]; rt_fill_u8(&rng, src0, 17, RT_DOM_FULL);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    u8m3x3 r = k0152(a0, dst0, a1, a2, a3, dst1, a4, src0, i0);
+    unsigned char r_b[9]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_u8("k0152", "ret", r_b, 9);
+    rt_out_i32("k0152", "dst0", dst0, 5);
+    rt_out_u8("k0152", "dst1", dst1, 5);
 }
 
-u8m4x3 k0153(u64m4x7_b a0, double s0, unsigned short i0, short s1, u8m7x3 a1) {
-    return ({ __auto_type ins0 = (u8m4x7) a0 * s0; ins0[i0][5] = s1; ins0; }) * a1;
+u8m4x3 k0153(const unsigned char *src0, unsigned char s0, double s1, u8m4x1 a0, u8m4x1 a1, const unsigned char *src1, float s2) {
+    return __builtin_matrix_transpose((unsigned short)s1 + __builtin_matrix_column_major_load(src0, 3, 4, 6) / s0) - ((u8m4x1) a0 - a1) * (__builtin_matrix_column_major_load(src1, 1, 3, 4) * (unsigned char)s2);
 }
 
 static void run_k0153(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x0d0f1a8e375e8bc3ULL};
-    unsigned long a0_b[28]; rt_fill_u64(&rng, a0_b, 28, RT_DOM_FULL);
-    u64m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char a1_b[21]; rt_fill_u8(&rng, a1_b, 21, RT_DOM_INT(0LL, 16LL));
-    u8m7x3 a1 = __builtin_matrix_column_major_load(a1_b, 7, 3, 7);
-    u8m4x3 r = k0153(a0, s0, i0, s1, a1);
+    unsigned char src0[21]; rt_fill_u8(&rng, src0, 21, RT_DOM_INT(0LL, 16LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned char a0_b[4]; rt_fill_u8(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
+    unsigned char a1_b[4]; rt_fill_u8(&rng, a1_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
+    unsigned char src1[10]; rt_fill_u8(&rng, src1, 10, RT_DOM_FULL);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    u8m4x3 r = k0153(src0, s0, s1, a0, a1, src1, s2);
     unsigned char r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u8("k0153", "ret", r_b, 12);
 }
 
-f64m4x7 k0154(i8m1x1 a0, i8m1x1 a1, const signed char *src0, const signed char *src1, u16m6x7 a2, u16m7x4 a3, unsigned short *dst0, f64m4x4 a4, f64m4x7_b a5) {
-    __auto_type t0 = (({ __auto_type ins0 = a0; ins0[0][0] = 73UL; ins0; }) - a1) * 4L - (a0 + (__builtin_matrix_column_major_load(src0, 1, 1, 3) + __builtin_matrix_column_major_load(src1, 1, 0 + 1, 1))) * a1;
-    __builtin_matrix_column_major_store((a2 + a2) * a3, dst0, 8);
-    return a4 * a5;
+i8m1x15 k0154(i8m1x15 a0, long s0, i8m15x14 a1, i8m14x1 a2, unsigned long n0, const signed char *src0, const signed char *src1, double s1, double s2, const unsigned short *src2, unsigned short s3, i8m1x1_b a3, double s4, i8m1x1_b a4, double s5, i8m1x7 a5, i8m7x15 a6) {
+    i8m1x1 t0 = ({ __auto_type ins0 = (s0 - a0) * a1 * (60 * a2 - (__builtin_matrix_column_major_load(src0, 14, 1, n0) + __builtin_matrix_column_major_load(src1, 14, 1, 16))); ins0[0][K2 - 2] = s1 - s2; ins0; });
+    t0 = __builtin_matrix_transpose((i8m1x1) (__builtin_matrix_column_major_load(src2, 1, 1, 3) - (int)s3) - (a3 + a3 - (s4 + t0)) - a4 * s5);
+    return a5 * a6;
 }
 
 static void run_k0154(void) {
     rt_rng rng = {0x091549fa3b8aa961ULL};
-    signed char a0_b[1]; rt_fill_i8(&rng, a0_b, 1, RT_DOM_FULL);
-    i8m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
-    signed char a1_b[1]; rt_fill_i8(&rng, a1_b, 1, RT_DOM_INT(-8LL, 8LL));
-    i8m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
-    signed char src0[2]; rt_fill_i8(&rng, src0, 2, RT_DOM_INT(-8LL, 8LL));
-    signed char src1[2]; rt_fill_i8(&rng, src1, 2, RT_DOM_FULL);
-    unsigned short a2_b[42]; rt_fill_u16(&rng, a2_b, 42, RT_DOM_FULL);
-    u16m6x7 a2 = __builtin_matrix_column_major_load(a2_b, 6, 7, 6);
-    unsigned short a3_b[28]; rt_fill_u16(&rng, a3_b, 28, RT_DOM_INT(0LL, 16LL));
-    u16m7x4 a3 = __builtin_matrix_column_major_load(a3_b, 7, 4, 7);
-    unsigned short dst0[32]; rt_fill_u16(&rng, dst0, 32, RT_DOM_FULL);
-    double a4_b[16]; rt_fill_f64(&rng, a4_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x4 a4 = __builtin_matrix_column_major_load(a4_b, 4, 4, 4);
-    double a5_b[28]; rt_fill_f64(&rng, a5_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x7 a5 = __builtin_matrix_column_major_load(a5_b, 4, 7, 4);
-    f64m4x7 r = k0154(a0, a1, src0, src1, a2, a3, dst0, a4, a5);
-    double r_b[28]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_f64("k0154", "ret", r_b, 28);
-    rt_out_u16("k0154", "dst0", dst0, 32);
+    signed char a0_b[15]; rt_fill_i8(&rng, a0_b, 15, RT_DOM_FULL);
+    i8m1x15 a0 = __builtin_matrix_column_major_load(a0_b, 1, 15, 1);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    signed char a1_b[210]; rt_fill_i8(&rng, a1_b, 210, RT_DOM_INT(-8LL, 8LL));
+    i8m15x14 a1 = __builtin_matrix_column_major_load(a1_b, 15, 14, 15);
+    signed char a2_b[14]; rt_fill_i8(&rng, a2_b, 14, RT_DOM_INT(-8LL, 8LL));
+    i8m14x1 a2 = __builtin_matrix_column_major_load(a2_b, 14, 1, 14);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(14LL, 17LL));
+    signed char src0[14]; rt_fill_i8(&rng, src0, 14, RT_DOM_FULL);
+    signed char src1[15]; rt_fill_i8(&rng, src1, 15, RT_DOM_INT(-8LL, 8LL));
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned short src2[2]; rt_fill_u16(&rng, src2, 2, RT_DOM_INT(0LL, 16LL));
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    signed char a3_b[1]; rt_fill_i8(&rng, a3_b, 1, RT_DOM_INT(-8LL, 8LL));
+    i8m1x1 a3 = __builtin_matrix_column_major_load(a3_b, 1, 1, 1);
+    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    signed char a4_b[1]; rt_fill_i8(&rng, a4_b, 1, RT_DOM_INT(-8LL, 8LL));
+    i8m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
+    double s5; rt_fill_f64(&rng, &s5, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    signed char a5_b[7]; rt_fill_i8(&rng, a5_b, 7, RT_DOM_FULL);
+    i8m1x7 a5 = __builtin_matrix_column_major_load(a5_b, 1, 7, 1);
+    signed char a6_b[105]; rt_fill_i8(&rng, a6_b, 105, RT_DOM_FULL);
+    i8m7x15 a6 = __builtin_matrix_column_major_load(a6_b, 7, 15, 7);
+    i8m1x15 r = k0154(a0, s0, a1, a2, n0, src0, src1, s1, s2, src2, s3, a3, s4, a4, s5, a5, a6);
+    signed char r_b[15]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_i8("k0154", "ret", r_b, 15);
 }
 
-u16m13x6 k0155(u16m13x6 a0) {
-    return a0;
+u16m13x6 k0155(u16m13x6_b a0) {
+    return a0 / 7 * a0[6][4];
 }
 
 static void run_k0155(void) {
@@ -1297,124 +1355,121 @@ static void run_k0155(void) {
     rt_out_u16("k0155", "ret", r_b, 78);
 }
 
-f64m10x10 k0156(const long *src0, i64m1x10 a0, short s0) {
-    return (f64m10x10) (__builtin_matrix_column_major_load(src0, 10, 1, 13) * a0) * s0;
+f64m10x10 k0156(f64m10x10 a0, f64m10x10 a1, int s0, unsigned char s1) {
+    return (a0 - a1) * s0 * s1;
 }
 
 static void run_k0156(void) {
     rt_rng rng = {0xb2a6a3f97ab2ef94ULL};
-    long src0[10]; rt_fill_i64(&rng, src0, 10, RT_DOM_FULL);
-    long a0_b[10]; rt_fill_i64(&rng, a0_b, 10, RT_DOM_FULL);
-    i64m1x10 a0 = __builtin_matrix_column_major_load(a0_b, 1, 10, 1);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    f64m10x10 r = k0156(src0, a0, s0);
+    double a0_b[100]; rt_fill_f64(&rng, a0_b, 100, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m10x10 a0 = __builtin_matrix_column_major_load(a0_b, 10, 10, 10);
+    double a1_b[100]; rt_fill_f64(&rng, a1_b, 100, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m10x10 a1 = __builtin_matrix_column_major_load(a1_b, 10, 10, 10);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    f64m10x10 r = k0156(a0, a1, s0, s1);
     double r_b[100]; __builtin_matrix_column_major_store(r, r_b, 10);
     rt_out_f64("k0156", "ret", r_b, 100);
 }
 
-i32m3x7 k0157(const int *src0, i64m1x7 a0, int i0, long i1) {
-    return a0[i0][i1] - __builtin_matrix_column_major_load(src0, 2 + 1, 1, 6) * (i32m1x7) a0;
+i32m3x7 k0157(i32m3x7_b a0, unsigned char s0) {
+    return a0 + s0 + a0;
 }
 
 static void run_k0157(void) {
     rt_rng rng = {0x7f557fada5af1217ULL};
-    int src0[3]; rt_fill_i32(&rng, src0, 3, RT_DOM_FULL);
-    long a0_b[7]; rt_fill_i64(&rng, a0_b, 7, RT_DOM_INT(-8LL, 8LL));
-    i64m1x7 a0 = __builtin_matrix_column_major_load(a0_b, 1, 7, 1);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
-    i32m3x7 r = k0157(src0, a0, i0, i1);
+    int a0_b[21]; rt_fill_i32(&rng, a0_b, 21, RT_DOM_INT(-8LL, 8LL));
+    i32m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    i32m3x7 r = k0157(a0, s0);
     int r_b[21]; __builtin_matrix_column_major_store(r, r_b, 3);
     rt_out_i32("k0157", "ret", r_b, 21);
 }
 
-u16m4x8 k0158(f64m1x1 a0, unsigned int i0, unsigned char i1, const double *src0, signed char s0, unsigned long n0, const double *src1, double *dst0, f32m3x1 a1, f64m1x5 a2, unsigned short i2, int i3, int i4, double s1, u16m13x6 a3, f64m4x3 a4, unsigned long i5, double s2, f64m5x8 a5, long i6, unsigned char i7, u8m4x1 a6, u8m1x8 a7, const unsigned char *src2, u8m7x8 a8, u8m7x8_b a9) {
-    __builtin_matrix_column_major_store((0.3f + ({ __auto_type ins1 = 7 + ({ __auto_type ins0 = a0; ins0[0][0] = 0.3; ins0; }); ins1[i0][0] = a0[0][i1]; ins1; })) * ((__builtin_matrix_column_major_load(src0, 1, 2, 3) / s0 - -6.0) * __builtin_matrix_column_major_load(src1, 2, 2, n0)), dst0, 2);
-    __auto_type t0 = ({ __auto_type ins3 = (f64m3x1) a1 * ({ __auto_type ins2 = a2; ins2[0][i2] = a0[0][i3]; ins2; }); ins3[2][i4] = 7.25; ins3; });
-    for (int l0 = 0; l0 < 5; l0++) { t0[0][l0] = s1; }
-    __auto_type t1 = k0155(a3);
-    return (u16m4x8) ({ __auto_type ins4 = a6 * a7 * __builtin_matrix_column_major_load(src2, 8, 7, 8) * (a8 + (a9 - a9)[6][6]); ins4[0][4] = 0; ins4; });
+void k0158(const double *src0, const double *src1, f64m4x6_b a0, f64m6x2 a1, int s0, f64m4x2 a2, f64m1x2 a3, signed char s1, double *dst0, i8m1x3 a4, f64m3x4 a5, f64m4x5 a6, unsigned int i0, f64m3x2 a7, f64m2x8 a8, f64m8x2 a9, unsigned int i1, unsigned long i2, double *dst1, unsigned int s2, unsigned int s3, const unsigned char *src2, u8m4x4 a10, int s4, u8m4x4 a11, double s5) {
+    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 1, 4, 2) - __builtin_matrix_column_major_load(src1, 4 - K3, 4, 2)) * (a0 * a1 + (s0 ? a2 : a2)) + (a3 - s1), dst0, 1);
+    __builtin_matrix_column_major_store(((f64m1x3) (a4 - a4) + (a5 * a6)[i0][3]) * (a7 * a8 * a9 * a9[i1][i2]), dst1, 4);
+    u8m4x4 t0 = s2 ? s3 ? __builtin_matrix_transpose(({ __auto_type ins0 = __builtin_matrix_column_major_load(src2, 4, 4, 7) + a10; ins0[3][3] = (unsigned int)s4; ins0; })) : __builtin_matrix_transpose(a11) : a10 - a11 + (unsigned char)s5;
+    t0 = __builtin_matrix_transpose(a10) + 1.0;
 }
 
 static void run_k0158(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a5_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xef933166023b451aULL};
-    double a0_b[1]; rt_fill_f64(&rng, a0_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    double src0[6]; rt_fill_f64(&rng, src0, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    double src0[9]; rt_fill_f64(&rng, src0, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
     double src1[8]; rt_fill_f64(&rng, src1, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double dst0[3]; rt_fill_f64(&rng, dst0, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a1_b[3]; rt_fill_f32(&rng, a1_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
-    double a2_b[5]; rt_fill_f64(&rng, a2_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x5 a2 = __builtin_matrix_column_major_load(a2_b, 1, 5, 1);
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 4LL));
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
-    int i4; rt_fill_i32(&rng, &i4, 1, RT_DOM_INT(0LL, 4LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short a3_b[78]; rt_fill_u16(&rng, a3_b, 78, RT_DOM_FULL);
-    u16m13x6 a3 = __builtin_matrix_column_major_load(a3_b, 13, 6, 13);
-    double a4_b[12]; rt_fill_f64(&rng, a4_b, 12, RT_DOM_FCHOICE(a4_dom));
-    f64m4x3 a4 = __builtin_matrix_column_major_load(a4_b, 4, 3, 4);
-    unsigned long i5; rt_fill_u64(&rng, &i5, 1, RT_DOM_INT(0LL, 0LL));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a5_b[40]; rt_fill_f64(&rng, a5_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m5x8 a5 = __builtin_matrix_column_major_load(a5_b, 5, 8, 5);
-    long i6; rt_fill_i64(&rng, &i6, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char i7; rt_fill_u8(&rng, &i7, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned char a6_b[4]; rt_fill_u8(&rng, a6_b, 4, RT_DOM_INT(0LL, 16LL));
-    u8m4x1 a6 = __builtin_matrix_column_major_load(a6_b, 4, 1, 4);
-    unsigned char a7_b[8]; rt_fill_u8(&rng, a7_b, 8, RT_DOM_FULL);
-    u8m1x8 a7 = __builtin_matrix_column_major_load(a7_b, 1, 8, 1);
-    unsigned char src2[58]; rt_fill_u8(&rng, src2, 58, RT_DOM_INT(0LL, 16LL));
-    unsigned char a8_b[56]; rt_fill_u8(&rng, a8_b, 56, RT_DOM_FULL);
-    u8m7x8 a8 = __builtin_matrix_column_major_load(a8_b, 7, 8, 7);
-    unsigned char a9_b[56]; rt_fill_u8(&rng, a9_b, 56, RT_DOM_FULL);
-    u8m7x8 a9 = __builtin_matrix_column_major_load(a9_b, 7, 8, 7);
-    u16m4x8 r = k0158(a0, i0, i1, src0, s0, n0, src1, dst0, a1, a2, i2, i3, i4, s1, a3, a4, i5, s2, a5, i6, i7, a6, a7, src2, a8, a9);
-    unsigned short r_b[32]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u16("k0158", "ret", r_b, 32);
-    rt_out_f64("k0158", "dst0", dst0, 3);
+    double a0_b[24]; rt_fill_f64(&rng, a0_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
+    double a1_b[12]; rt_fill_f64(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x2 a1 = __builtin_matrix_column_major_load(a1_b, 6, 2, 6);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    double a2_b[8]; rt_fill_f64(&rng, a2_b, 8, RT_DOM_FCHOICE(a2_dom));
+    f64m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    double a3_b[2]; rt_fill_f64(&rng, a3_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    double dst0[2]; rt_fill_f64(&rng, dst0, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    signed char a4_b[3]; rt_fill_i8(&rng, a4_b, 3, RT_DOM_FULL);
+    i8m1x3 a4 = __builtin_matrix_column_major_load(a4_b, 1, 3, 1);
+    double a5_b[12]; rt_fill_f64(&rng, a5_b, 12, RT_DOM_FCHOICE(a5_dom));
+    f64m3x4 a5 = __builtin_matrix_column_major_load(a5_b, 3, 4, 3);
+    double a6_b[20]; rt_fill_f64(&rng, a6_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x5 a6 = __builtin_matrix_column_major_load(a6_b, 4, 5, 4);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    double a7_b[6]; rt_fill_f64(&rng, a7_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x2 a7 = __builtin_matrix_column_major_load(a7_b, 3, 2, 3);
+    double a8_b[16]; rt_fill_f64(&rng, a8_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x8 a8 = __builtin_matrix_column_major_load(a8_b, 2, 8, 2);
+    double a9_b[16]; rt_fill_f64(&rng, a9_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m8x2 a9 = __builtin_matrix_column_major_load(a9_b, 8, 2, 8);
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    double dst1[6]; rt_fill_f64(&rng, dst1, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char src2[27]; rt_fill_u8(&rng, src2, 27, RT_DOM_INT(0LL, 16LL));
+    unsigned char a10_b[16]; rt_fill_u8(&rng, a10_b, 16, RT_DOM_INT(0LL, 16LL));
+    u8m4x4 a10 = __builtin_matrix_column_major_load(a10_b, 4, 4, 4);
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char a11_b[16]; rt_fill_u8(&rng, a11_b, 16, RT_DOM_FULL);
+    u8m4x4 a11 = __builtin_matrix_column_major_load(a11_b, 4, 4, 4);
+    double s5; rt_fill_f64(&rng, &s5, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    k0158(src0, src1, a0, a1, s0, a2, a3, s1, dst0, a4, a5, a6, i0, a7, a8, a9, i1, i2, dst1, s2, s3, src2, a10, s4, a11, s5);
+    rt_out_f64("k0158", "dst0", dst0, 2);
+    rt_out_f64("k0158", "dst1", dst1, 6);
 }
 
-u32m6x2 k0159(unsigned long n0, const signed char *src0, short s0, unsigned short s1, u32m6x10_b a0, signed char s2, u32m6x2 a1, int s3, int s4, u32m2x10 a2, const unsigned int *src1, u32m2x6 a3, u32m6x2 a4, u32m6x2 a5) {
-    i8m4x5 t0 = __builtin_matrix_transpose(s1 + (i8m5x4) __builtin_matrix_column_major_load(src0, (K3 * 5) / K3, 12 - K8, n0) * s0);
-    __auto_type t1 = (a0 + a0) / s2;
-    u32m6x10 t2 = ({ __auto_type ins0 = a1; ins0[3][1] = s3 + s4; ins0; }) * a2;
-    return __builtin_matrix_column_major_load(src1, 6, 2, (K8 * 6) / K8) * a3 * (a4 + a5);
+void k0159(signed char s0, unsigned long n0, const signed char *src0, i8m4x5 a0, unsigned short s1, i8m4x5_b a1, unsigned short i0, signed char s2, signed char s3, u64m4x6 a2, u64m4x6 a3, i8m4x5 a4, unsigned long n1, signed char *dst0) {
+    i8m4x5 t0 = s1 - (s0 ? __builtin_matrix_column_major_load(src0, 7 - K3, 13 - K8, n0) : a0) - 0x65 + (a1 - a0);
+    t0[K2][i0] = s3;
+    u64m4x6 t1 = a3[1][(K5 * 2) / K5] - (a2 - a3);
+    __builtin_matrix_column_major_store(a4, dst0, n1);
 }
 
 static void run_k0159(void) {
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xb2afb630371e9e03ULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
-    signed char src0[31]; rt_fill_i8(&rng, src0, 31, RT_DOM_FULL);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    signed char src0[34]; rt_fill_i8(&rng, src0, 34, RT_DOM_FULL);
+    signed char a0_b[20]; rt_fill_i8(&rng, a0_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i8m4x5 a0 = __builtin_matrix_column_major_load(a0_b, 4, 5, 4);
     unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a0_b[60]; rt_fill_u32(&rng, a0_b, 60, RT_DOM_FULL);
-    u32m6x10 a0 = __builtin_matrix_column_major_load(a0_b, 6, 10, 6);
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    unsigned int a1_b[12]; rt_fill_u32(&rng, a1_b, 12, RT_DOM_FULL);
-    u32m6x2 a1 = __builtin_matrix_column_major_load(a1_b, 6, 2, 6);
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int a2_b[20]; rt_fill_u32(&rng, a2_b, 20, RT_DOM_INT(0LL, 16LL));
-    u32m2x10 a2 = __builtin_matrix_column_major_load(a2_b, 2, 10, 2);
-    unsigned int src1[12]; rt_fill_u32(&rng, src1, 12, RT_DOM_INT(0LL, 16LL));
-    unsigned int a3_b[12]; rt_fill_u32(&rng, a3_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m2x6 a3 = __builtin_matrix_column_major_load(a3_b, 2, 6, 2);
-    unsigned int a4_b[12]; rt_fill_u32(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m6x2 a4 = __builtin_matrix_column_major_load(a4_b, 6, 2, 6);
-    unsigned int a5_b[12]; rt_fill_u32(&rng, a5_b, 12, RT_DOM_FULL);
-    u32m6x2 a5 = __builtin_matrix_column_major_load(a5_b, 6, 2, 6);
-    u32m6x2 r = k0159(n0, src0, s0, s1, a0, s2, a1, s3, s4, a2, src1, a3, a4, a5);
-    unsigned int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_u32("k0159", "ret", r_b, 12);
+    signed char a1_b[20]; rt_fill_i8(&rng, a1_b, 20, RT_DOM_FULL);
+    i8m4x5 a1 = __builtin_matrix_column_major_load(a1_b, 4, 5, 4);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_FULL);
+    unsigned long a2_b[24]; rt_fill_u64(&rng, a2_b, 24, RT_DOM_FULL);
+    u64m4x6 a2 = __builtin_matrix_column_major_load(a2_b, 4, 6, 4);
+    unsigned long a3_b[24]; rt_fill_u64(&rng, a3_b, 24, RT_DOM_FULL);
+    u64m4x6 a3 = __builtin_matrix_column_major_load(a3_b, 4, 6, 4);
+    signed char a4_b[20]; rt_fill_i8(&rng, a4_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i8m4x5 a4 = __builtin_matrix_column_major_load(a4_b, 4, 5, 4);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
+    signed char dst0[32]; rt_fill_i8(&rng, dst0, 32, RT_DOM_INT(-8LL, 8LL));
+    k0159(s0, n0, src0, a0, s1, a1, i0, s2, s3, a2, a3, a4, n1, dst0);
+    rt_out_i8("k0159", "dst0", dst0, 32);
 }
 
 int main(void) {

@@ -11,803 +11,819 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef i8 i8m1x1 __attribute__((matrix_type(1, 1)));
-    typedef i8 i8m1x3 __attribute__((matrix_type(0 + 1, K2 + 1)));
-    typedef signed char i8m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef i8 i8m1x7 __attribute__((matrix_type(1, 7)));
-    pub typedef char i8m2x1 __attribute__((matrix_type(2, 1)));
-    typedef char i8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef int8_t i8m2x5 __attribute__((matrix_type(4 - K2, 4 + 1)));
-    typedef i8 i8m3x3 __attribute__((matrix_type(3, 3)));
-    typedef signed char i8m3x4 __attribute__((matrix_type((K5 * 3) / K5, 3 + 1)));
-    typedef i8 i8m3x7 __attribute__((matrix_type(3, 7)));
-    typedef int8_t i8m4x2 __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef signed char i8m4x5 __attribute__((matrix_type(4, 5)));
-    pub typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef int8_t i8m4x16 __attribute__((matrix_type(4, 16)));
-    typedef char i8m5x4 __attribute__((matrix_type(5, 4)));
-    typedef i8 i8m6x2 __attribute__((matrix_type(6, 2)));
-    pub(crate) typedef int8_t i8m7x2 __attribute__((matrix_type(7, 2)));
-    typedef int8_t i8m7x3 __attribute__((matrix_type(7, 3)));
-    pub(crate) typedef char i8m8x3 __attribute__((matrix_type(8, 3)));
-    typedef i8 i8m8x4 __attribute__((matrix_type(8, 4)));
-    typedef int8_t i8m8x7 __attribute__((matrix_type(8, 7)));
-    pub typedef signed char i8m11x3 __attribute__((matrix_type(11, 3)));
-    typedef signed char i8m12x5 __attribute__((matrix_type(12, 5)));
-    typedef signed char i8m16x2 __attribute__((matrix_type(16, 2)));
-    typedef i16 i16m1x1 __attribute__((matrix_type(4 - K3, 0 + 1)));
-    pub(crate) typedef i16 i16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef i16 i16m3x6 __attribute__((matrix_type(3, 6)));
-    typedef int16_t i16m3x12 __attribute__((matrix_type(3, 12)));
-    pub(crate) typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef i16 i16m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef short i16m5x8 __attribute__((matrix_type(K2 + 3, K8)));
-    typedef int16_t i16m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef int16_t i16m14x1 __attribute__((matrix_type(14, 1)));
-    typedef i16 i16m14x3 __attribute__((matrix_type(14, 3)));
-    pub typedef int32_t i32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef i32 i32m1x3 __attribute__((matrix_type(1, 3)));
-    pub(crate) typedef int i32m1x5 __attribute__((matrix_type(1, 5)));
-    typedef int32_t i32m1x6 __attribute__((matrix_type(9 - K8, K5 + 1)));
-    pub typedef int i32m1x7 __attribute__((matrix_type(1, 7)));
-    typedef int32_t i32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef int32_t i32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef int i32m2x4 __attribute__((matrix_type(4 - K2, K4)));
-    pub typedef int32_t i32m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef int8_t i8m1x1 __attribute__((matrix_type(1, 1)));
+    typedef char i8m1x3 __attribute__((matrix_type(0 + 1, K2 + 1)));
+    typedef i8 i8m1x5 __attribute__((matrix_type(1, 5)));
+    typedef i8 i8m1x7 __attribute__((matrix_type(1, 7)));
+    typedef signed char i8m1x15 __attribute__((matrix_type(1, 15)));
+    pub typedef i8 i8m3x5 __attribute__((matrix_type(3, 5)));
+    pub typedef char i8m3x7 __attribute__((matrix_type((K4 * 3) / K4, 6 + 1)));
+    typedef char i8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int8_t i8m4x5 __attribute__((matrix_type((K3 * 4) / K3, 4 + 1)));
+    typedef i8 i8m6x6 __attribute__((matrix_type(6, 6)));
+    typedef signed char i8m7x3 __attribute__((matrix_type(7, 3)));
+    typedef i8 i8m7x15 __attribute__((matrix_type(7, 15)));
+    typedef int8_t i8m8x1 __attribute__((matrix_type(8, 1)));
+    pub(crate) typedef signed char i8m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef signed char i8m8x7 __attribute__((matrix_type(8, 7)));
+    pub typedef int8_t i8m14x1 __attribute__((matrix_type(14, 1)));
+    typedef char i8m15x14 __attribute__((matrix_type(15, 14)));
+    typedef i16 i16m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
+    typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
+    pub(crate) typedef i16 i16m5x2 __attribute__((matrix_type(5, 2)));
+    typedef i16 i16m5x3 __attribute__((matrix_type(5, 3)));
+    typedef int16_t i16m15x3 __attribute__((matrix_type(15, 3)));
+    pub typedef int32_t i32m1x3 __attribute__((matrix_type(1, 3)));
+    typedef i32 i32m2x1 __attribute__((matrix_type((K2 * 2) / K2, 0 + 1)));
+    typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
     typedef i32 i32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef int i32m2x13 __attribute__((matrix_type(2, 13)));
-    typedef i32 i32m3x1 __attribute__((matrix_type(3, 1)));
-    pub(crate) typedef int32_t i32m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef i32 i32m3x7 __attribute__((matrix_type(3, 7)));
-    pub(crate) typedef i32 i32m3x8 __attribute__((matrix_type(3, 8)));
-    typedef i32 i32m3x13 __attribute__((matrix_type(3, 13)));
-    typedef i32 i32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef i32 i32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef int32_t i32m5x1 __attribute__((matrix_type(5, 1)));
-    pub typedef int32_t i32m5x8 __attribute__((matrix_type(K2 + 3, K3 + 5)));
-    typedef int32_t i32m6x5 __attribute__((matrix_type(6, 5)));
-    typedef i32 i32m7x4 __attribute__((matrix_type(7, 4)));
-    pub typedef i32 i32m7x7 __attribute__((matrix_type(7, 7)));
-    pub typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
-    typedef i32 i32m8x4 __attribute__((matrix_type(8, 4)));
-    typedef i32 i32m8x5 __attribute__((matrix_type(8, 5)));
-    pub(crate) typedef int32_t i32m13x2 __attribute__((matrix_type(13, 2)));
-    typedef int i32m13x5 __attribute__((matrix_type(13, 5)));
-    typedef i32 i32m14x1 __attribute__((matrix_type(14, 1)));
-    typedef int i32m14x2 __attribute__((matrix_type(14, 2)));
-    typedef int32_t i32m14x5 __attribute__((matrix_type((K4 * 14) / K4, 7 - K2)));
-    typedef i32 i32m14x6 __attribute__((matrix_type(14, 6)));
-    pub(crate) typedef i64 i64m1x7 __attribute__((matrix_type(1, 7)));
-    pub(crate) typedef i64 i64m1x10 __attribute__((matrix_type(1, 10)));
-    typedef int64_t i64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef long long i64m2x6 __attribute__((matrix_type(K2, 11 - K5)));
-    pub typedef long i64m2x16 __attribute__((matrix_type(K2, K2 + 14)));
+    pub(crate) typedef i32 i32m3x2 __attribute__((matrix_type(3, 2)));
+    typedef i32 i32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef int32_t i32m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef int i32m3x5 __attribute__((matrix_type(5 - K2, (K3 * 5) / K3)));
+    pub(crate) typedef i32 i32m3x7 __attribute__((matrix_type(3, 7)));
+    pub typedef int i32m3x8 __attribute__((matrix_type(3, 8)));
+    typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1)));
+    pub typedef int32_t i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i32 i32m6x2 __attribute__((matrix_type(6, 2)));
+    pub typedef int32_t i32m14x1 __attribute__((matrix_type(14, 1)));
+    typedef i32 i32m14x4 __attribute__((matrix_type(19 - K5, 6 - K2)));
+    pub(crate) typedef int64_t i64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef int64_t i64m1x4 __attribute__((matrix_type(1, 4)));
+    pub typedef long i64m1x6 __attribute__((matrix_type(1, 6)));
+    typedef long long i64m2x2 __attribute__((matrix_type(4 - K2, (K8 * 2) / K8)));
+    typedef int64_t i64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef long long i64m2x6 __attribute__((matrix_type(2, 6)));
     typedef long long i64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef long long i64m3x3 __attribute__((matrix_type(5 - K2, K3)));
     typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef long i64m3x9 __attribute__((matrix_type(3, 9)));
-    pub(crate) typedef long long i64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef i64 i64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef long long i64m4x8 __attribute__((matrix_type(K3 + 1, K8)));
-    typedef i64 i64m4x10 __attribute__((matrix_type(4, 10)));
-    typedef i64 i64m5x3 __attribute__((matrix_type(K4 + 1, K2 + 1)));
-    pub typedef long i64m7x12 __attribute__((matrix_type(15 - K8, 15 - K3)));
-    pub(crate) typedef long long i64m8x3 __attribute__((matrix_type(8, 3)));
-    pub typedef int64_t i64m9x3 __attribute__((matrix_type(9, 3)));
-    typedef u8 u8m1x8 __attribute__((matrix_type(1, 8)));
-    pub typedef u8 u8m4x1 __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef unsigned char u8m4x3 __attribute__((matrix_type(K4, (K3 * 3) / K3)));
-    pub(crate) typedef uint8_t u8m4x6 __attribute__((matrix_type((K5 * 4) / K5, 9 - K3)));
-    pub typedef u8 u8m4x7 __attribute__((matrix_type(4, 7)));
-    typedef uint8_t u8m4x15 __attribute__((matrix_type(3 + 1, (K4 * 15) / K4)));
-    typedef uint8_t u8m6x2 __attribute__((matrix_type(11 - K5, 10 - K8)));
-    typedef u8 u8m6x10 __attribute__((matrix_type(6, 10)));
-    pub typedef uint8_t u8m7x3 __attribute__((matrix_type(7, 3)));
-    pub(crate) typedef u8 u8m7x8 __attribute__((matrix_type(K2 + 5, K2 * 4)));
-    typedef unsigned char u8m10x4 __attribute__((matrix_type(9 + 1, K4)));
-    typedef unsigned char u8m15x4 __attribute__((matrix_type((K2 * 15) / K2, (K3 * 4) / K3)));
-    pub(crate) typedef unsigned char u8m15x6 __attribute__((matrix_type(15, 6)));
-    pub typedef u16 u16m1x2 __attribute__((matrix_type(1, 2)));
-    pub typedef uint16_t u16m2x2 __attribute__((matrix_type(2, 2)));
-    typedef uint16_t u16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef uint16_t u16m2x9 __attribute__((matrix_type((K5 * 2) / K5, 17 - K8)));
-    typedef u16 u16m4x8 __attribute__((matrix_type(4, 8)));
-    typedef unsigned short u16m6x7 __attribute__((matrix_type(6, 7)));
-    typedef u16 u16m7x4 __attribute__((matrix_type(7, 4)));
-    typedef uint16_t u16m13x6 __attribute__((matrix_type(13, 6)));
-    typedef unsigned u32m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned int u32m2x3 __attribute__((matrix_type(4 - K2, K2 + 1)));
-    typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef uint32_t u32m2x10 __attribute__((matrix_type((K8 * 2) / K8, K5 * 2)));
-    typedef uint32_t u32m6x1 __attribute__((matrix_type(6, 1)));
-    pub typedef unsigned int u32m6x2 __attribute__((matrix_type(6, 2)));
-    pub(crate) typedef uint32_t u32m6x7 __attribute__((matrix_type(6, 7)));
-    pub typedef unsigned int u32m6x10 __attribute__((matrix_type(6, 10)));
-    typedef unsigned int u32m6x12 __attribute__((matrix_type(6, 12)));
-    typedef unsigned u32m9x6 __attribute__((matrix_type(9, 6)));
-    pub(crate) typedef u32 u32m9x10 __attribute__((matrix_type(9, 10)));
-    pub typedef uint32_t u32m12x7 __attribute__((matrix_type(12, 7)));
-    typedef unsigned long long u64m2x8 __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned long u64m3x2 __attribute__((matrix_type(7 - K4, (K5 * 2) / K5)));
-    typedef u64 u64m3x4 __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef unsigned long u64m3x7 __attribute__((matrix_type(K2 + 1, 6 + 1)));
-    typedef unsigned long long u64m3x8 __attribute__((matrix_type(3, 8)));
-    pub(crate) typedef unsigned long u64m4x2 __attribute__((matrix_type(4, 2)));
-    pub typedef uint64_t u64m4x7 __attribute__((matrix_type(4, 7)));
-    typedef u64 u64m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef u64 u64m4x14 __attribute__((matrix_type(4, 14)));
-    pub typedef u64 u64m6x1 __attribute__((matrix_type(6, 1)));
-    pub typedef u64 u64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef int64_t i64m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef i64 i64m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef long long i64m6x1 __attribute__((matrix_type(6, 1)));
+    typedef long long i64m8x4 __attribute__((matrix_type(8, 4)));
+    typedef int64_t i64m9x3 __attribute__((matrix_type(9, 3)));
+    typedef int64_t i64m12x4 __attribute__((matrix_type(K4 * 3, (K8 * 4) / K8)));
+    typedef i64 i64m12x7 __attribute__((matrix_type(12, 7)));
+    pub typedef uint8_t u8m1x3 __attribute__((matrix_type(1, 3)));
+    typedef uint8_t u8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef u8 u8m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef u8 u8m3x1 __attribute__((matrix_type(3, 1)));
+    pub typedef unsigned char u8m3x3 __attribute__((matrix_type(3, 3)));
+    typedef u8 u8m3x5 __attribute__((matrix_type(3, 5)));
+    typedef u8 u8m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef uint8_t u8m4x3 __attribute__((matrix_type(4, 3)));
+    typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
+    typedef u8 u8m4x5 __attribute__((matrix_type((K2 * 4) / K2, 7 - K2)));
+    typedef unsigned char u8m5x5 __attribute__((matrix_type(5, 5)));
+    typedef uint8_t u8m6x2 __attribute__((matrix_type(6, 2)));
+    typedef u8 u8m15x6 __attribute__((matrix_type(15, 6)));
+    pub(crate) typedef u16 u16m1x2 __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef uint16_t u16m1x3 __attribute__((matrix_type(5 - K4, 7 - K4)));
+    typedef unsigned short u16m1x7 __attribute__((matrix_type(3 - K2, K5 + 2)));
+    typedef u16 u16m2x2 __attribute__((matrix_type(2, 2)));
+    pub typedef unsigned short u16m2x3 __attribute__((matrix_type(7 - K5, K3)));
+    typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
+    typedef u16 u16m2x5 __attribute__((matrix_type(2, 5)));
+    typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
+    pub(crate) typedef uint16_t u16m3x6 __attribute__((matrix_type(3, 6)));
+    pub(crate) typedef unsigned short u16m3x8 __attribute__((matrix_type(6 - K3, K8)));
+    typedef uint16_t u16m3x9 __attribute__((matrix_type(3, 9)));
+    typedef unsigned short u16m5x1 __attribute__((matrix_type(K4 + 1, 0 + 1)));
+    typedef u16 u16m5x7 __attribute__((matrix_type(13 - K8, 6 + 1)));
+    typedef u16 u16m5x12 __attribute__((matrix_type(5, 12)));
+    pub typedef u16 u16m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef unsigned short u16m10x1 __attribute__((matrix_type(10, 1)));
+    pub typedef unsigned short u16m10x3 __attribute__((matrix_type(10, 3)));
+    typedef u16 u16m12x2 __attribute__((matrix_type(16 - K4, (K3 * 2) / K3)));
+    pub typedef u16 u16m13x6 __attribute__((matrix_type((K5 * 13) / K5, 9 - K3)));
+    pub(crate) typedef unsigned u32m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef unsigned u32m1x5 __attribute__((matrix_type((K3 * 1) / K3, K4 + 1)));
+    pub typedef uint32_t u32m1x7 __attribute__((matrix_type(3 - K2, K4 + 3)));
+    typedef uint32_t u32m1x9 __attribute__((matrix_type(1, 9)));
+    typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef u32 u32m3x7 __attribute__((matrix_type(6 - K3, 11 - K4)));
+    pub typedef u32 u32m3x8 __attribute__((matrix_type(8 - K5, (K5 * 8) / K5)));
+    pub(crate) typedef uint32_t u32m4x1 __attribute__((matrix_type(6 - K2, (K8 * 1) / K8)));
+    typedef unsigned u32m4x5 __attribute__((matrix_type(4, 5)));
+    typedef u32 u32m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef uint32_t u32m4x7 __attribute__((matrix_type(4, 7)));
+    pub typedef u32 u32m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef unsigned u32m4x9 __attribute__((matrix_type(3 + 1, 17 - K8)));
+    typedef uint32_t u32m4x12 __attribute__((matrix_type(4, 12)));
+    typedef u32 u32m5x7 __attribute__((matrix_type(5, 7)));
+    typedef uint32_t u32m5x12 __attribute__((matrix_type(5, 12)));
+    typedef unsigned u32m6x1 __attribute__((matrix_type(6, 1)));
+    typedef u32 u32m6x4 __attribute__((matrix_type(6, 4)));
+    typedef unsigned u32m6x7 __attribute__((matrix_type(K3 + 3, (K5 * 7) / K5)));
+    typedef unsigned u32m6x8 __attribute__((matrix_type(6, 8)));
+    typedef unsigned int u32m6x10 __attribute__((matrix_type(K3 * 2, K5 * 2)));
+    typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
+    typedef uint32_t u32m8x3 __attribute__((matrix_type(8, 3)));
+    typedef uint32_t u32m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef unsigned int u32m9x4 __attribute__((matrix_type(9, 4)));
+    pub(crate) typedef uint32_t u32m9x8 __attribute__((matrix_type(9, 8)));
+    pub typedef unsigned int u32m10x7 __attribute__((matrix_type(10, 7)));
+    typedef unsigned long long u64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned long u64m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef u64 u64m2x3 __attribute__((matrix_type(2, 3)));
+    pub typedef uint64_t u64m2x7 __attribute__((matrix_type(2, 7)));
+    typedef unsigned long long u64m3x2 __attribute__((matrix_type(7 - K4, (K5 * 2) / K5)));
+    pub(crate) typedef unsigned long u64m3x3 __attribute__((matrix_type(3, 3)));
+    typedef unsigned long u64m3x7 __attribute__((matrix_type(K2 + 1, 6 + 1)));
+    typedef u64 u64m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef unsigned long u64m4x4 __attribute__((matrix_type(4, 4)));
+    typedef unsigned long long u64m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef unsigned long u64m4x8 __attribute__((matrix_type(4, 8)));
+    pub typedef uint64_t u64m6x3 __attribute__((matrix_type(6, 3)));
     typedef u64 u64m7x1 __attribute__((matrix_type(7, 1)));
-    typedef unsigned long long u64m7x4 __attribute__((matrix_type(7, 4)));
-    pub typedef u64 u64m7x9 __attribute__((matrix_type(7, 9)));
-    typedef unsigned long u64m8x4 __attribute__((matrix_type((K4 * 8) / K4, (K4 * 4) / K4)));
-    pub typedef unsigned long u64m13x7 __attribute__((matrix_type(13, 7)));
-    typedef u64 u64m14x2 __attribute__((matrix_type(14, 2)));
-    typedef uint64_t u64m14x6 __attribute__((matrix_type(14, 6)));
-    typedef f32 f32m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef f32 f32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef float f32m1x4 __attribute__((matrix_type(3 - K2, (K5 * 4) / K5)));
-    pub(crate) typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
-    pub typedef f32 f32m1x6 __attribute__((matrix_type(1, 6)));
-    typedef f32 f32m1x7 __attribute__((matrix_type(5 - K4, (K8 * 7) / K8)));
-    typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef f32 f32m2x6 __attribute__((matrix_type(2, 6)));
-    pub(crate) typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef float f32m3x6 __attribute__((matrix_type(5 - K2, (K8 * 6) / K8)));
-    typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
-    typedef float f32m4x16 __attribute__((matrix_type(K3 + 1, K2 + 14)));
-    pub typedef f32 f32m6x1 __attribute__((matrix_type(6, 1)));
-    pub typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
-    pub typedef f32 f32m6x3 __attribute__((matrix_type(6, 3)));
-    pub typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
-    typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef f32 f32m7x4 __attribute__((matrix_type(K5 + 2, (K4 * 4) / K4)));
-    typedef f32 f32m8x2 __attribute__((matrix_type(8, 2)));
-    typedef f32 f32m8x16 __attribute__((matrix_type(8, 16)));
-    pub typedef f32 f32m16x4 __attribute__((matrix_type(16, 4)));
-    pub(crate) typedef f64 f64m1x1 __attribute__((matrix_type(1, 1)));
+    pub typedef u64 u64m7x3 __attribute__((matrix_type(7, 3)));
+    pub typedef u64 u64m7x5 __attribute__((matrix_type(7, 5)));
+    pub typedef u64 u64m8x1 __attribute__((matrix_type(8, 1)));
+    typedef u64 u64m8x3 __attribute__((matrix_type(8, 3)));
+    typedef unsigned long long u64m8x4 __attribute__((matrix_type((K4 * 8) / K4, (K4 * 4) / K4)));
+    pub typedef u64 u64m8x7 __attribute__((matrix_type(8, 7)));
+    typedef unsigned long u64m9x3 __attribute__((matrix_type(9, 3)));
+    pub typedef unsigned long u64m15x5 __attribute__((matrix_type(15, 5)));
+    typedef f32 f32m1x3 __attribute__((matrix_type(1, 3)));
+    typedef float f32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef f32 f32m2x3 __attribute__((matrix_type((K2 * 2) / K2, (K2 * 3) / K2)));
+    pub(crate) typedef f32 f32m2x6 __attribute__((matrix_type(2, 6)));
+    typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
+    pub(crate) typedef float f32m3x7 __attribute__((matrix_type((K4 * 3) / K4, (K8 * 7) / K8)));
+    pub typedef f32 f32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef f32 f32m6x1 __attribute__((matrix_type(6, 1)));
+    typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
+    typedef f32 f32m6x3 __attribute__((matrix_type((K8 * 6) / K8, K2 + 1)));
+    pub(crate) typedef float f32m6x8 __attribute__((matrix_type(6, 8)));
+    typedef float f32m6x16 __attribute__((matrix_type(6, 16)));
+    typedef f32 f32m7x3 __attribute__((matrix_type(7, 3)));
+    pub(crate) typedef float f32m7x4 __attribute__((matrix_type(10 - K3, 12 - K8)));
+    pub(crate) typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
     typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
-    typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
-    typedef f64 f64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef f64 f64m2x5 __attribute__((matrix_type(2, 5)));
-    pub(crate) typedef f64 f64m2x16 __attribute__((matrix_type(2, 16)));
-    pub typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
-    pub typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
-    typedef f64 f64m3x5 __attribute__((matrix_type((K5 * 3) / K5, 4 + 1)));
-    pub(crate) typedef f64 f64m4x2 __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef f64 f64m1x4 __attribute__((matrix_type(1, 4)));
+    pub typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef f64 f64m2x3 __attribute__((matrix_type(2, 3)));
+    pub typedef double f64m2x4 __attribute__((matrix_type(10 - K8, (K4 * 4) / K4)));
+    typedef double f64m2x5 __attribute__((matrix_type(2, 5)));
+    pub typedef f64 f64m2x8 __attribute__((matrix_type(2, 8)));
+    typedef f64 f64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef f64 f64m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef f64 f64m3x6 __attribute__((matrix_type(3, 6)));
+    pub(crate) typedef f64 f64m3x16 __attribute__((matrix_type(3, 16)));
+    typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
     typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
-    pub typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
-    typedef double f64m5x8 __attribute__((matrix_type(5, 8)));
-    typedef f64 f64m7x2 __attribute__((matrix_type(7, 2)));
+    typedef double f64m4x5 __attribute__((matrix_type(4, 5)));
+    typedef f64 f64m4x6 __attribute__((matrix_type(4, 6)));
+    typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef double f64m5x6 __attribute__((matrix_type(5, 6)));
+    typedef double f64m6x2 __attribute__((matrix_type(6, 2)));
+    typedef f64 f64m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef f64 f64m6x8 __attribute__((matrix_type(6, 8)));
+    pub typedef f64 f64m7x1 __attribute__((matrix_type(K3 + 4, (K4 * 1) / K4)));
+    pub typedef double f64m8x2 __attribute__((matrix_type(8, 2)));
+    typedef f64 f64m8x4 __attribute__((matrix_type(8, 4)));
+    pub(crate) typedef f64 f64m8x5 __attribute__((matrix_type(8, 5)));
     pub(crate) typedef double f64m10x10 __attribute__((matrix_type(10, 10)));
-    typedef i8 i8m2x5_b __attribute__((matrix_type((K5 * 2) / K5, (K4 * 5) / K4)));
-    typedef i8 i8m3x4_b __attribute__((matrix_type(3, 4)));
-    typedef i16 i16m4x2_b __attribute__((matrix_type(4, 2)));
-    typedef int16_t i16m4x8_b __attribute__((matrix_type(4, 8)));
-    pub typedef int16_t i16m5x8_b __attribute__((matrix_type(8 - K3, K5 + 3)));
-    typedef short i16m14x3_b __attribute__((matrix_type(14, 3)));
-    typedef i32 i32m1x3_b __attribute__((matrix_type(1, 3)));
-    pub typedef i32 i32m1x6_b __attribute__((matrix_type(1, 6)));
-    pub(crate) typedef i32 i32m2x5_b __attribute__((matrix_type(4 - K2, (K2 * 5) / K2)));
-    typedef int i32m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef int i32m3x8_b __attribute__((matrix_type(3, 8)));
-    pub typedef int32_t i32m6x5_b __attribute__((matrix_type(6, 5)));
-    pub typedef i32 i32m14x2_b __attribute__((matrix_type(14, 2)));
-    pub(crate) typedef i32 i32m14x6_b __attribute__((matrix_type(14, 6)));
-    pub typedef int64_t i64m3x4_b __attribute__((matrix_type(3, 4)));
-    typedef int64_t i64m5x3_b __attribute__((matrix_type(5, 3)));
-    pub(crate) typedef uint8_t u8m6x2_b __attribute__((matrix_type(6, 2)));
-    typedef unsigned char u8m7x8_b __attribute__((matrix_type(7, 8)));
-    pub(crate) typedef unsigned int u32m6x10_b __attribute__((matrix_type(6, 10)));
-    typedef unsigned long long u64m2x8_b __attribute__((matrix_type(2, 8)));
-    typedef unsigned long long u64m4x7_b __attribute__((matrix_type(K4, K4 + 3)));
-    typedef u64 u64m14x6_b __attribute__((matrix_type(14, 6)));
-    typedef float f32m1x7_b __attribute__((matrix_type(6 - K5, (K2 * 7) / K2)));
-    typedef float f32m2x5_b __attribute__((matrix_type(2, 5)));
-    pub typedef float f32m4x3_b __attribute__((matrix_type(4, 3)));
-    pub typedef double f64m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
+    typedef double f64m12x2 __attribute__((matrix_type(12, 2)));
+    typedef double f64m15x5 __attribute__((matrix_type(15, 5)));
+    pub typedef int8_t i8m1x1_b __attribute__((matrix_type(1, 1)));
+    typedef signed char i8m4x5_b __attribute__((matrix_type(4, 5)));
+    typedef char i8m8x7_b __attribute__((matrix_type(K8, (K4 * 7) / K4)));
+    pub(crate) typedef i32 i32m3x4_b __attribute__((matrix_type(3, 4)));
+    typedef i32 i32m3x7_b __attribute__((matrix_type(3, 7)));
+    typedef int i32m4x1_b __attribute__((matrix_type(4, 1)));
+    typedef int64_t i64m1x1_b __attribute__((matrix_type(5 - K4, (K8 * 1) / K8)));
+    typedef int64_t i64m2x2_b __attribute__((matrix_type(2, 2)));
+    pub typedef i64 i64m2x6_b __attribute__((matrix_type(2, 6)));
+    typedef long long i64m4x8_b __attribute__((matrix_type(4, 8)));
+    typedef long i64m6x1_b __attribute__((matrix_type(K3 + 3, 9 - K8)));
+    pub typedef u16 u16m13x6_b __attribute__((matrix_type(13, 6)));
+    pub(crate) typedef unsigned int u32m4x5_b __attribute__((matrix_type(4, 5)));
+    typedef unsigned u32m5x12_b __attribute__((matrix_type(5, 12)));
+    typedef unsigned int u32m6x4_b __attribute__((matrix_type(6, 4)));
+    pub typedef unsigned int u32m9x4_b __attribute__((matrix_type(9, 4)));
+    pub typedef uint64_t u64m2x7_b __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef unsigned long long u64m3x2_b __attribute__((matrix_type(3, 2)));
+    pub typedef uint64_t u64m3x7_b __attribute__((matrix_type(3, 7)));
+    typedef uint64_t u64m4x4_b __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef uint64_t u64m8x4_b __attribute__((matrix_type(8, 4)));
+    typedef f32 f32m6x8_b __attribute__((matrix_type(6, 8)));
+    pub(crate) typedef f32 f32m6x16_b __attribute__((matrix_type(K3 + 3, 20 - K4)));
     typedef f64 f64m2x3_b __attribute__((matrix_type(2, 3)));
-    pub typedef double f64m2x5_b __attribute__((matrix_type(2, 5)));
-    typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
+    typedef f64 f64m3x16_b __attribute__((matrix_type(11 - K8, K5 + 11)));
+    typedef f64 f64m4x6_b __attribute__((matrix_type(4, 6)));
+    typedef double f64m8x4_b __attribute__((matrix_type(8, 4)));
+    typedef double f64m15x5_b __attribute__((matrix_type(15, 5)));
 
-    pub fn k0120(src0: &[f64], n0: usize, src1: &[f64], a0: Matrix<f64, 5, 2>, s0: u8, s1: i32, a1: f64m2x5_b, src2: &[f64], i0: u16) -> f64m2x5 {
-        let t0: f64m2x5 = __builtin_matrix_column_load(src0, 2, 5, (K2 * 5) / K2);
-        let t1 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src1, 5, 2, n0) - a0) * s0 as u8) / s1;
-        let t2: Matrix<f64, 2, 5> = a1;
-        __builtin_matrix_insert(__builtin_matrix_insert(t0, 0, 0, __builtin_matrix_column_major_load(src2, 2, 5, 5)[0][0]) * __builtin_matrix_extract(t0, 1, i0), 1, 4 - K3, 0.3f32)
+    /// Kernel `k0120` of the oracle corpus.
+    pub fn k0120(a0: i64m2x3, a1: i64m2x3, n0: usize, src0: &[i64], s0: f64, a2: i32m2x3, i0: usize, s1: i32) -> i64m2x3 {
+        let mut t0 = ((a0 - a1) * __builtin_matrix_column_major_load(src0, 3, 5, n0)) as f64m2x5;
+        t0 /= 1.5;
+        for l0 in 0..5 { t0[1][l0] *= s0; }
+        (i64m2x3) __builtin_matrix_insert(a2, i0, (K3 * 1) / K3, s1)
     }
 
-    pub fn k0121(src0: &[i32], s0: i8, s1: u16, a0: i32m3x7, i0: usize, s2: f64, a1: Matrix<i32, 7, 4>, a2: i32m4x1, a3: i32m1x5, dst0: &mut [i32], a4: u16m2x6, s3: u16, s4: u16, n0: usize, src1: &[i32], i1: u16, i2: i64, s5: i8, i3: i32) -> i32m3x7 {
-        let mut t0 = __builtin_matrix_insert(-0x1i64 + (__builtin_matrix_column_major_load(src0, 2, 14 - K8, 2) - s0), (K4 * 1) / K4, 5, s1);
-        __builtin_matrix_column_major_store((a0 / 2 - __builtin_matrix_add(__builtin_matrix_extract(a0, i0, 4) + a0, a0 / s2)) * (a1 * a2) * a3, dst0, 4);
-        t0[0][2] -= 0x1;
-        t0 += (s3 + s4 - a4) as i32m2x6;
-        let t1 = __builtin_matrix_insert(__builtin_matrix_column_load(src1, (K3 * 2) / K3, 8 - K2, n0), i1, i2, s5) - (i32m2x6) t0 + -4;
-        __builtin_matrix_insert(__builtin_matrix_insert(a0, 2, 6, 234), (K4 * 0) / K4, i3, 0u64)
+    /// Kernel `k0121` of the oracle corpus.
+    pub fn k0121(s0: i64, a0: i32m2x6, i0: i64, s1: u32, s2: u32, s3: u64, s4: i8, i1: i32, i2: usize, a1: i16m5x3, i3: i64, s5: u8, n0: usize, src0: &[f64], a2: Matrix<f64, 7, 1>, s6: u64, a3: f64m1x4, n1: usize, src1: &[f64], a4: f64m6x2, n2: usize, src2: &[f64], s7: i32, src3: &[f64], a5: Matrix<f64, 3, 6>, s8: u32, n3: usize, src4: &[u16], n4: usize, src5: &[u16]) -> f64m6x2 {
+        let mut t0: i32m2x6 = s0 ? s1 * s2 * (a0 + a0 - (a0 + a0[1][i0])) : a0 as i32m2x6 - a0;
+        t0 -= s3 ? (t0 + t0) / s4 : t0;
+        t0[i1][4] = a0[i2][7 - K3];
+        let t1: i16m5x3 = __builtin_matrix_extract(a0, 0, 0) + (__builtin_matrix_insert(a1, 0, 0, t0[i3][4]) - a1);
+        let t2 = s8 + (s5 ? __builtin_matrix_column_load(src0, 6, 15 - K8, n0) * a2 / s6 * (__builtin_matrix_sub(a3, a3) * __builtin_matrix_column_major_load(src1, 3 + 1, 6, n1)) : __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src2, 2, 3, n2)) * (s7 ? __builtin_matrix_column_major_load(src3, 3, 6, 5) : a5));
+        (__builtin_matrix_column_major_load(src4, 6, 4, n3) * __builtin_matrix_column_major_load(src5, 4, 2, n4)) as f64m6x2
     }
 
-    pub fn k0122(src0: &[i8], s0: u64, dst0: &mut [i8], src1: &[i8], n0: usize, src2: &[i8], s1: i32, s2: i32, s3: i32, i0: u8) -> f32m4x3 {
-        __builtin_matrix_column_major_store(s0 as i64 * __builtin_matrix_column_major_load(src0, 10 - K8, 7, 2), dst0, 5);
-        let t0: f32m4x3_b = __builtin_matrix_insert((s1 * (__builtin_matrix_column_load(src1, 4, 1, K4 + 1) * __builtin_matrix_column_load(src2, 1, 7 - K4, n0))) as f32m4x3, 3, 0, s2 - s3);
-        t0[1][i0] - t0
+    pub fn k0122(src0: &[i8], dst0: &mut [i8], src1: &[i64], a0: i64m2x6_b, a1: i64m2x6_b, s0: f32, s1: i32, s2: f64, a2: u64m4x1, s3: f32) -> u64m4x1 {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 10 - K8, 7, 2), dst0, 3);
+        let t0 = __builtin_matrix_column_major_load(src1, 2, 14 - K8, 4) + s1 * __builtin_matrix_insert(__builtin_matrix_sub(a0, a1), 0, (K4 * 4) / K4, s0);
+        return s2 ? a2 : a2 / s3;
     }
 
-    #[allow(unused_variables)]
-    pub fn k0123(a0: i64m8x3, s0: i16, a1: i64m3x4_b, s1: i8, a2: f32m6x1, i0: u8, i1: u8, a3: f32m1x2, n0: usize, src0: &[f32], src1: &[f32]) -> f32m6x2 {
-        let mut t0 = __builtin_matrix_transpose((a0 + s0) * a1);
-        t0 *= s1;
-        return (__builtin_matrix_insert(a2, 4, 0, 1.0000000596046448) - a0[i0][i1]) * a3 + (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 2, n0), 0, 1, -1.5) + __builtin_matrix_column_major_load(src1, 6, 2, 7));
+    /// Kernel `k0123` of the oracle corpus.
+    pub fn k0123(s0: u8, a0: i64m4x8, s1: i16, a1: i64m4x8_b, a2: i64m8x4, s2: u8, a3: i64m8x4, a4: i64m8x4, i0: i32, i1: u8, i2: u8, dst0: &mut [i64], a5: i64m1x4, a6: i64m1x4, n0: usize, src0: &[i64]) -> i64m4x8 {
+        let t0: i64m4x8 = s0 ? a0 + s1 + a1 : s2 * __builtin_matrix_transpose(a2);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_transpose(__builtin_matrix_sub(a3, a2) + a4), i0, 1, a2[i1][i2]), dst0, 7);
+        return __builtin_matrix_multiply(__builtin_matrix_transpose(a5 + a5) * a6, __builtin_matrix_column_load(src0, 4, 8, n0));
     }
 
-    pub fn k0124(a0: f32m4x3, dst0: &mut [i64], src0: &[i8], a1: i8m3x4, a2: i8m3x4, a3: i8m4x8, a4: i8m8x4, a5: i8m8x4, a6: i8m8x4) -> i8m8x4 {
-        __builtin_matrix_column_major_store((a0[2][1] - a0) as i64m4x3, dst0, (K4 * 5) / K4);
-        let mut t0: i8m3x4 = __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 3, 4, K2 + 1), a1) - __builtin_matrix_insert(a2, 2, 2, 119);
-        t0 *= __builtin_matrix_multiply(a3 * (a4 - a5), a3 * a6);
-        a5
+    /// Kernel `k0124` of the oracle corpus.
+    pub fn k0124(a0: f32m4x2, a1: f32m2x6, src0: &[f32], a2: f32m6x1, i0: u8, a3: f32m1x3, dst0: &mut [i64], a4: u16m10x1, s0: f32, s1: u16, dst1: &mut [u16], i1: u16, s2: f32, a5: Matrix<u16, 10, 1>, dst2: &mut [u16], a6: u16m10x3, a7: u16m3x1, s3: f32) -> u16m10x1 {
+        __builtin_matrix_column_major_store(((a0 * a1 * 7u64 + __builtin_matrix_column_major_load(src0, 4, 6, 4)) * __builtin_matrix_multiply(__builtin_matrix_insert(a2, i0, 3 - K3, 12), a3)) as i64m4x3, dst0, 7);
+        __builtin_matrix_column_major_store(a4 + s0 - a4 * s1, dst1, 10);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a4, i1, 0, s2) + a4 + a5, dst2, 11);
+        (a6 * a7 - a5) / s3
     }
 
     /// Kernel `k0125` of the oracle corpus.
-    pub fn k0125(a0: u16m2x9, dst0: &mut [u16], a1: Matrix<u16, 2, 9>, s0: f64, a2: i8m4x8, a3: i8m4x8, n0: usize, src0: &[i8], a4: i8m16x2, a5: i8m4x16) -> i8m4x16 {
-        __builtin_matrix_column_major_store(a0 + a0, dst0, K2 * 2);
-        let mut t0: u16m2x9 = a0 - a1;
-        t0 -= s0;
-        return __builtin_matrix_multiply((a2 + a3) * __builtin_matrix_column_major_load(src0, 8, (K4 * 2) / K4, n0), __builtin_matrix_transpose(a4)) - a5;
+    pub fn k0125(a0: u16m2x3, a1: u16m3x9, dst0: &mut [u16], dst1: &mut [u16], a2: i64m3x4, a3: i64m3x4, s0: u64, a4: i32m3x4_b, s1: u32, s2: u64, a5: f64m3x16_b, a6: f64m3x16, s3: u32, s4: u32, s5: i16, a7: f64m3x16_b, s6: u8) -> f64m3x16 {
+        __builtin_matrix_column_major_store(a0 * a1, dst0, 5);
+        __builtin_matrix_column_major_store(a0 + a0, dst1, 4);
+        let t0: Matrix<i64, 3, 4> = a2 - a3 + s0 - (i64m3x4) ((s1 + a4)[1][(K2 * 1) / K2] * a4) * s2 - a3;
+        (__builtin_matrix_add(__builtin_matrix_add(a5, a5), (s3 + s4) * a6) - __builtin_matrix_sub(a6 - s5, a7)) * s6 as f64
     }
 
-    pub fn k0126(a0: u32m6x7, a1: Matrix<u32, 6, 12>, n0: usize, src0: &[u32], a2: u32m12x7, i0: u32, i1: i32, i2: u16) -> u32m6x7 {
-        let mut t0: u32m6x7 = a0;
-        t0 = t0;
-        __builtin_matrix_insert(__builtin_matrix_add(a1, __builtin_matrix_column_major_load(src0, 6, 20 - K8, n0)), 4, 2, -1) * __builtin_matrix_insert(a2, i0, i1, a0[1][i2])
+    pub fn k0126(s0: u16, a0: u32m6x8, i0: u32, s1: f32, src0: &[u32], a1: Matrix<u32, 3, 7>, a2: u32m6x10, a3: u32m10x7, a4: u32m6x4_b, a5: u32m4x7, s2: i8, s3: u64, a6: u32m6x1, a7: u32m1x5, a8: Matrix<u32, 5, 7>, n0: usize, dst0: &mut [u32]) {
+        let mut t0: u32m6x7 = s0 ? __builtin_matrix_insert(a0, 3, 7, a0[K2 * 2][i0]) / s1 * ((__builtin_matrix_column_major_load(src0, 8, K3, 8) + 4) * a1) : __builtin_matrix_multiply(a2, a3);
+        t0 -= a4 * a5;
+        __builtin_matrix_column_major_store(t0 / s2 - s3 - a6 * (a7 * a8), dst0, n0);
     }
 
-    pub fn k0127(a0: i8m8x7, i0: u32, s0: u32, dst0: &mut [i8], a1: i8m8x7, i1: i64, i2: u16, i3: u16, src0: &[u16], a2: i8m8x7, a3: i8m8x3, s1: i8, a4: i8m7x3) -> i8m8x7 {
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(4 * a0, K2 + 3, i0, s0), dst0, 13 - K2);
-        let mut t0 = a1 / 1u32 - a1[i1][5];
-        t0[i2][1] = t0[1][i3];
-        let t1: i8m8x7 = __builtin_matrix_sub((i8m8x7) __builtin_matrix_column_major_load(src0, K5 + 3, 15 - K8, 9), a2);
-        __builtin_matrix_scalar_multiply(a3, s1) * __builtin_matrix_transpose(a4)
-    }
-
-    pub fn k0128(src0: &[u32], src1: &[u32], dst0: &mut [u32], a0: i16m3x12, s0: f32, src2: &[i16], src3: &[i16], a1: i16m4x2_b, a2: i16m2x6, src4: &[i16], dst1: &mut [i16], a3: i32m8x4, a4: i32m4x1, a5: i32m1x5) -> i32m8x5 {
-        __builtin_matrix_column_major_store(__builtin_matrix_sub(__builtin_matrix_column_major_load(src0, 4, 6, 5), __builtin_matrix_column_load(src1, 4, 6, 6)), dst0, 4);
-        let t0: i16m3x6 = __builtin_matrix_insert(a0, (K3 * 0) / K3, 0, s0 as i8) * __builtin_matrix_column_major_load(src2, K5 + 7, 6, 12);
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src3, 3, 4, 3) * a1 * a2 - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 11 - K8, 9)), dst1, 5);
-        a3 * a4 * a5
-    }
-
-    /// Kernel `k0129` of the oracle corpus.
+    /// Kernel `k0127` of the oracle corpus.
     #[inline]
-    pub fn k0129(a0: i32m14x6_b, a1: i32m6x5_b, a2: i32m14x5, s0: u32, a3: i32m5x1, a4: i32m5x8, a5: i32m8x1, s1: i16, s2: i16) -> i32m5x1 {
-        let t0: i32m14x1 = ((s0 + (__builtin_matrix_multiply(a0, a1) - a2)) * (a3 + a3) as i32m5x1) as i32m14x1;
-        __builtin_matrix_insert(a4 * a5, 4, 0, s1 * s2) - a3
+    pub fn k0127(n0: usize, src0: &[i8], src1: &[i8], a0: i8m8x7_b, n1: usize, dst0: &mut [i8], src2: &[i8], a1: i8m8x1, a2: i8m1x7, a3: f64m15x5_b, src3: &[f64], a4: Matrix<f64, 5, 6>, i0: i32, s0: u8, dst1: &mut [f64], s1: i16, a5: i16m2x2, src4: &[i16], s2: u64) -> i16m2x2 {
+        __builtin_matrix_column_store(__builtin_matrix_column_major_load(src0, (K3 * 8) / K3, 7, n0) * 5 + (__builtin_matrix_column_major_load(src1, 13 - K5, 7, 11 - K2) - a0), dst0, n1);
+        let t0: i8m8x7_b = a0 + __builtin_matrix_column_major_load(src2, 8, (K8 * 7) / K8, 8);
+        let t1 = a1 * a2 - t0 / -2;
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * __builtin_matrix_column_major_load(src3, 15, 10 - K4, 18) + __builtin_matrix_insert(a4, i0, 1, s0), dst1, 7);
+        s2 - (s1 ? a5 : __builtin_matrix_column_load(src4, 2, 2, 5))
     }
 
-    pub fn k0130(a0: i64m7x12, n0: usize, dst0: &mut [i64], a1: i32m3x2_b, a2: u64m3x1, s0: u64, src0: &[u64], dst1: &mut [u64], a3: f64m4x2, s1: i64, s2: i64) -> f64m2x4 {
-        __builtin_matrix_column_store(a0 / 5_, dst0, n0);
-        __builtin_matrix_column_major_store((u64m3x2) (a1 - 1) + a2 * s0 * __builtin_matrix_column_major_load(src0, 1, (K8 * 2) / K8, 4), dst1, 4);
-        return __builtin_matrix_transpose((s1 + s2) * a3);
+    pub fn k0128(a0: u32m4x6, s0: i32, n0: usize, dst0: &mut [u32], a1: i16m2x2, s1: u32, s2: u32, i0: usize, s3: u64, s4: i64, a2: Matrix<i16, 2, 2>, a3: u64m2x3, src0: &[u64], a4: u64m3x2_b, src1: &[i16], a5: i16m5x2, s5: u32) -> i16m2x2 {
+        __builtin_matrix_column_major_store(a0 / s0, dst0, n0);
+        let t0 = __builtin_matrix_scalar_multiply(__builtin_matrix_insert(s1 + s2 + __builtin_matrix_transpose(a1), 1, i0, s3), s4 as u16) + a2;
+        let t1: u64m2x2 = (a3 - a3) * __builtin_matrix_transpose(__builtin_matrix_column_load(src0, 3, 3, 4)) * a4;
+        return __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 2, 5, 3), 1, 5 - K3, 0x8u32) * a5 / s5;
     }
 
-    pub fn k0131(a0: u8m6x2, s0: i32, s1: f64, s2: u16, s3: u16, a1: i8m2x1, s4: f32, s5: u16, a2: i8m2x1, a3: i32m3x8_b, i0: i32, a4: i8m1x1, s6: u8, s7: u8) -> i8m2x1 {
-        let t0: u8m6x2_b = __builtin_matrix_insert(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)) * s0 - s1, 4 - K2, 1, s2 + s3);
-        (a1 + a1) / s4 + a1 * s5 - __builtin_matrix_scalar_multiply(__builtin_matrix_multiply(a2 - __builtin_matrix_transpose(a3)[i0][2], a4), s6 * s7)
+    pub fn k0129(a0: i32m14x4, s0: f32, a1: i32m4x1_b, s1: i64, s2: i64, s3: u16, a2: i32m14x1, a3: Matrix<i8, 4, 2>, s4: u16, a4: i32m2x1) -> i32m4x1 {
+        let t0: i32m14x1 = (a0 + a0) / s0 * __builtin_matrix_insert(a1, 3, 0, s1 + s2) - s3 + a2;
+        (i32m4x2) a3 * s4 * a4
     }
 
-    /// Kernel `k0132` of the oracle corpus.
-    #[allow(unused_variables)]
-    pub fn k0132(a0: i64m5x3_b, a1: i64m2x6, dst0: &mut [f32], a2: i64m2x6, src0: &[i64], a3: i32m2x1, a4: Matrix<i32, 1, 6>, dst1: &mut [i64], src1: &[i32], a5: Matrix<i32, 7, 7>, n0: usize, src2: &[i32], src3: &[i8], a6: i32m1x6_b, i0: u16, s0: u64) -> i32m1x6 {
-        let t0: i64m5x3_b = a0 as i64m5x3;
-        __builtin_matrix_column_store((i32m2x6) a1 as f32m2x6, dst0, 3);
-        __builtin_matrix_column_major_store(__builtin_matrix_add(a1[1][3] * (a2 + __builtin_matrix_column_major_load(src0, (K5 * 2) / K5, 6, K3 + 1)), (a3 * a4) as i64m2x6), dst1, 4 + 1);
-        let t1 = __builtin_matrix_multiply(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src1, 1, 7, 2), a5), __builtin_matrix_column_load(src2, 7, 6, n0));
-        __builtin_matrix_column_major_load(src3, 1, 6, 2) as i32m1x6 + (s0 + __builtin_matrix_insert(a6, i0, 1, -2i64))
+    pub fn k0130(a0: i64m12x7, dst0: &mut [i64], n0: usize, src0: &[f32], n1: usize, src1: &[i64]) -> u16m3x6 {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, 8);
+        let t0: f32m6x16_b = __builtin_matrix_column_major_load(src0, (K4 * 6) / K4, (K2 * 16) / K2, n0);
+        __builtin_matrix_column_major_load(src1, 3, 6, n1) as u16m3x6
     }
 
-    /// Kernel `k0133` of the oracle corpus.
-    pub fn k0133(a0: u64m4x8, i0: u16, src0: &[i64], i1: i64, s0: u64, a1: Matrix<i8, 4, 8>) -> u64m8x4 {
-        let mut t0: Matrix<u64, 8, 4> = __builtin_matrix_transpose(a0);
-        if i0 < 4 { t0 -= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, K2 + 2, 8, 6) as u64m4x8); }
-        if i1 < 1 { t0[K4 + 3][0] = __builtin_matrix_extract(t0, 3, 2); }
-        __builtin_matrix_transpose(a1 as u64m4x8)
-    }
-
-    pub fn k0134(a0: u64m6x3, a1: Matrix<u64, 6, 3>, a2: u64m6x1, s0: i16, src0: &[u64], a3: u64m6x3, dst0: &mut [u64], n0: usize, src1: &[u64], a4: u64m13x7, a5: u64m7x4, a6: u64m3x4, i0: u32, i1: u32, s1: u64, s2: u64, a7: Matrix<u64, 3, 8>, a8: u64m3x8, src2: &[u64], a9: u64m4x14, n1: usize, src3: &[u64]) -> u64m4x14 {
-        __builtin_matrix_column_store(a0 - a1 - (__builtin_matrix_multiply(__builtin_matrix_scalar_multiply(a2, s0), __builtin_matrix_column_major_load(src0, 1, 3, 1)) + a3), dst0, 7);
-        let t0 = __builtin_matrix_column_major_load(src1, 6, 13, n0) * __builtin_matrix_multiply(a4, a5) * __builtin_matrix_transpose(__builtin_matrix_insert(a6, i0, i1, s1 * s2));
-        let mut t1 = a7;
-        t1 = a2[3][0] + (__builtin_matrix_add(a8, a7) + t1) - __builtin_matrix_column_major_load(src2, 3, 8, 3);
-        a9 - __builtin_matrix_insert(__builtin_matrix_column_major_load(src3, 4, 14, n1), 2, 11, 2) / 5 + a9
-    }
-
-    pub fn k0135(a0: i32m1x2, n0: usize, src0: &[i8], a1: i32m2x4, src1: &[i32], src2: &[f32], a2: f32m1x7_b, s0: i32, a3: f32m7x2, a4: f32m2x5_b, a5: Matrix<f32, 2, 5>, a6: i16m5x8_b, dst0: &mut [i16], a7: i32m14x2_b, a8: i32m2x13, a9: i32m13x5, dst1: &mut [i32], i0: u32, a10: i32m13x2, a11: i32m13x2, a12: i32m2x5_b, n1: usize, src3: &[i32], i1: u16) -> i32 {
-        let mut t0 = (f32m1x1) ((0 * a0 - __builtin_matrix_column_major_load(src0, 3 - K2, 2, n0) as i32m1x2) * __builtin_matrix_multiply(a1, __builtin_matrix_column_major_load(src1, 4, 1, (K8 * 4) / K8))) * (__builtin_matrix_insert(__builtin_matrix_column_major_load(src2, 1, 7, 2) + a2, 0, 5, s0 as i32) * a3 * (a4 + a5));
-        __builtin_matrix_column_major_store(a6 + a6, dst0, 9 - K2);
-        __builtin_matrix_column_major_store(a7 * a8 * a9, dst1, (K8 * 17) / K8);
-        t0[i0][(K3 * 4) / K3] -= 3.0;
-        ((a10 + a11) * (a12 - __builtin_matrix_column_major_load(src3, 2, 5, n1)))[12][i1]
-    }
-
-    /// Kernel `k0136` of the oracle corpus.
-    #[inline]
-    pub fn k0136(a0: f64m3x2, dst0: &mut [f64], s0: i32, i0: i64, i1: usize, s1: u8, a1: i16m4x8_b, s2: f32, a2: i16m4x8) -> i16m4x8 {
-        __builtin_matrix_column_major_store(a0 + a0, dst0, 5);
-        let mut t0 = s0 * (f64m3x2) __builtin_matrix_insert(a0, 0, 1, 1.1f32);
-        t0[i0][i1] += s1 as f64;
-        return s2 as u8 * a1 + (a2 - a2) + a1;
-    }
-
-    pub fn k0137(a0: u16m1x2, a1: Matrix<u16, 2, 2>, i0: u8, s0: i8, src0: &[u32], i1: usize, s1: f64, i2: i32, src1: &[u16], a2: Matrix<i64, 4, 2>, a3: i64m2x16, a4: i64m4x10, n0: usize, src2: &[i64], a5: f32m4x8, a6: f32m8x16) -> f32m16x4 {
-        let mut t0: u16m1x2 = a0 * a1;
-        if i0 < 4 { t0 /= s0; }
-        t0 = __builtin_matrix_insert(2.0 * __builtin_matrix_column_major_load(src0, (K2 * 1) / K2, 2, (K8 * 3) / K8) as u16m1x2, 0, i1, s1) / 2 - __builtin_matrix_extract(t0, 0, i2);
-        t0[0][0] = (a0 - __builtin_matrix_column_major_load(src1, 1, 2, 1))[0][0];
-        __builtin_matrix_transpose((a2 * a3 - a4 * __builtin_matrix_column_major_load(src2, 10, 16, n0)) as f32m4x16 - a5 / 1i64 * a6)
-    }
-
-    /// Kernel `k0138` of the oracle corpus.
-    pub fn k0138(a0: i32m3x1, n0: usize, src0: &[i32], src1: &[i32], i0: u32, s0: i16, a1: i8m4x2, a2: i8m2x3, a3: Matrix<i8, 4, 5>, src2: &[i8], a4: i8m3x3, src3: &[i8], i1: u16, s1: i8, i2: u8, a5: f64m1x4, a6: f64m4x7, src4: &[f64], n1: usize, src5: &[f64], i3: i64, n2: usize, src6: &[i8], a7: i8m12x5) -> i8m4x5 {
-        let mut t0 = (__builtin_matrix_transpose(a0) + __builtin_matrix_column_load(src0, 6 - K5, 3, n0) - __builtin_matrix_insert(__builtin_matrix_column_load(src1, 1, 3, 1), i0, 2, s0)) as i8m1x3 * __builtin_matrix_add(__builtin_matrix_transpose(a1 * a2) * a3, __builtin_matrix_column_major_load(src2, 3, 5, 5) + a4 * __builtin_matrix_column_major_load(src3, 3, 5, 6));
-        t0[i1][0] = s1;
-        t0[i2][2] = a3[0][0];
-        let t1 = __builtin_matrix_insert(a5 * a6 * (__builtin_matrix_column_major_load(src4, 7, 5, (K3 * 7) / K3) + __builtin_matrix_column_major_load(src5, 7, 5, n1)), 0, i3, 1e-1f32);
-        __builtin_matrix_column_major_load(src6, 4, 12, n2) * a7
-    }
-
-    pub fn k0139(a0: u64m3x7, a1: i32m3x2, src0: &[i32], n0: usize, src1: &[i32]) -> i32m3x13 {
-        let mut t0 = a0;
-        t0 -= a0;
-        __builtin_matrix_transpose(__builtin_matrix_transpose((a1 + __builtin_matrix_column_major_load(src0, 3, 2, 6)) * __builtin_matrix_column_major_load(src1, 2, 13, n0)))
-    }
-
-    pub fn k0140(src0: &[u64]) -> u64m6x3 {
-        __builtin_matrix_column_major_load(src0, 6, 3, 6)
-    }
-
-    #[inline]
-    pub fn k0141(src0: &[f64], a0: f64m2x16, src1: &[f64], s0: i32, s1: i16, a1: i8m2x5, a2: i8m2x5_b, a3: f32m8x2, a4: f32m8x2) -> f32m8x2 {
-        let t0: Matrix<f64, 2, 4> = s1 - (__builtin_matrix_column_major_load(src0, 2, 4, 5) + a0 * __builtin_matrix_column_major_load(src1, 16, 4, 18) + s0);
-        let t1: Matrix<i8, 2, 5> = __builtin_matrix_add(a1, a2) - a1;
-        a3 + a3 - a4
-    }
-
-    pub fn k0142(a0: u32m2x3) -> u32m2x3 {
+    pub fn k0131(src0: &[u8], s0: i8, src1: &[u8], s1: f32, n0: usize, src2: &[u8], s2: f32, s3: u16, a0: i8m6x6) -> i8m6x6 {
+        let t0 = (0x5 + (__builtin_matrix_column_major_load(src0, 6, 5, 8) - s0)) * (__builtin_matrix_column_major_load(src1, 5, 2, 8) / s1) + __builtin_matrix_column_major_load(src2, 6, K2, n0) * s2 - s3;
         a0 + a0
     }
 
-    /// Kernel `k0143` of the oracle corpus.
-    pub fn k0143(a0: u32m9x10, s0: f32, src0: &[u32], a1: u32m9x6, a2: u32m6x1, n0: usize, src1: &[u32], dst0: &mut [u32], a3: u32m6x1, i0: u32, a4: Matrix<u32, 1, 1>, s1: i8, s2: i8, a5: i16m14x3, a6: i16m14x1, n1: usize, src2: &[i16], s3: u32, a7: f64m2x2) -> i32m2x2 {
-        __builtin_matrix_column_major_store((__builtin_matrix_insert(a0 / 5, (K4 * 2) / K4, 7, s0 as i32) - (1 - (a0 + a0[(K3 * 8) / K3][7]))) * __builtin_matrix_column_major_load(src0, 10, 4, 13) * __builtin_matrix_transpose(a1 * a2 * __builtin_matrix_column_major_load(src1, 1, 4, n0)), dst0, K3 * 4);
-        let mut t0 = a3 + 7u64;
-        if i0 < 3 { t0 *= __builtin_matrix_insert(s1 + (a4 - 1), 0, 0, s2 as i8); }
-        let t1: i16m14x3_b = s3 - (a5 as i16m14x3 + a6 * __builtin_matrix_column_load(src2, 1, 3, n1));
-        return (i32m2x2) a7;
+    pub fn k0132(a0: i64m5x3, s0: i64, a1: u16m5x1, s1: u8, a2: Matrix<u16, 1, 7>, a3: u16m5x7, s2: f64) -> u16m5x7 {
+        let mut t0 = a0;
+        t0 -= s0;
+        let t1: i64m5x3 = a0 - a0;
+        let t2 = (a1 - s1) * a2 + __builtin_matrix_insert(a3, 0, 6, s2);
+        __builtin_matrix_insert(t2 + a3, 0, 4 + 1, 1i64)
     }
 
-    /// Kernel `k0144` of the oracle corpus.
-    pub fn k0144(src0: &[i8], a0: i8m6x2, s0: u8, a1: i64m2x2, i0: i32, s1: f64, s2: f64, i1: u16, i2: usize, s3: i8, s4: u16, a2: f32m3x6) -> f32m6x3 {
-        let mut t0 = __builtin_matrix_multiply(__builtin_matrix_column_load(src0, 3, 6, (K2 * 6) / K2), a0) as i64m3x2 / s0 * __builtin_matrix_insert(a1, i0, 0, s1 + s2);
-        t0[i1][i2] = s3 as i64;
-        t0 *= s4;
-        __builtin_matrix_transpose(a2)
+    pub fn k0133(a0: Matrix<u64, 8, 4>, a1: u64m4x4_b, a2: f64m8x2, a3: Matrix<f64, 2, 4>, a4: f64m8x4, a5: f64m8x4, a6: f64m4x4, s0: u64, a7: f64m8x4, s1: f64, i0: u8, i1: i64, s2: u64, n0: usize, src0: &[i8], a8: i8m1x1_b, src1: &[i8], src2: &[i8], a9: i8m3x5) -> i8m1x5 {
+        let mut t0: u64m8x4_b = a0 * a1;
+        let t1: f64m8x4_b = (a2 * a3 - (a4 - a5)) * a6;
+        t0[4][(K4 * 2) / K4] = a1[i1][0];
+        __builtin_matrix_sub(s2 ? __builtin_matrix_column_load(src0, (K4 * 1) / K4, 5 - K4, n0) : a8, a8) * ((__builtin_matrix_column_major_load(src1, (K3 * 1) / K3, 3, 1) + __builtin_matrix_column_major_load(src2, 1, 3, 4)) * a9)
     }
 
-    /// Kernel `k0145` of the oracle corpus.
-    pub fn k0145(a0: Matrix<i16, 7, 2>, a1: i8m2x3, a2: i8m3x3, src0: &[i8]) -> i8m2x3 {
-        let t0: i8m7x3 = a0 as i8m7x2 * a1 * a2;
-        __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, (K5 * 2) / K5, 5 - K2))
+    #[inline(never)]
+    pub fn k0134(a0: u64m6x3, s0: i16, s1: u32, src0: &[u64], dst0: &mut [u64], i0: usize, a1: u64m3x3, s2: u64, a2: Matrix<u64, 2, 2>, i1: i32, a3: u64m2x3, a4: u64m3x7, a5: u64m2x7_b, a6: u16m2x4) -> u16m2x4 {
+        __builtin_matrix_column_major_store((s0 * (a0 + a0) + s1) * __builtin_matrix_column_major_load(src0, 3, 3, 5), dst0, 9);
+        let mut t0 = __builtin_matrix_insert(a0, 8 - K5, i0, a0[1][2]);
+        t0 *= __builtin_matrix_transpose(a1) * 5;
+        let t1: u64m2x7 = s2 ? (a2 + a2 - __builtin_matrix_insert(a2, i1, (K3 * 1) / K3, a1[2][0])) * (a3 * a4) : a5;
+        a6 - a6
     }
 
-    /// Kernel `k0146` of the oracle corpus.
-    pub fn k0146(a0: f64m2x1_b, a1: f64m1x4, a2: f64m4x7, a3: f64m7x2, a4: f64m2x3_b, a5: f64m2x2_b, a6: f64m2x3, n0: usize, src0: &[f64], src1: &[f64]) -> f64m4x7 {
-        let t0: f64m2x3_b = __builtin_matrix_add(a0, a0) * a1 * (a2 * a3 * a4) - (__builtin_matrix_insert(a5 * a4, (K8 * 0) / K8, 2, -3.0f32) - a6);
-        __builtin_matrix_transpose(a3 * __builtin_matrix_column_major_load(src0, 2, 4, n0) - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 7, 4)))
+    pub fn k0135(a0: f64m1x5, a1: u8m1x4, a2: u8m4x5, a3: u8m5x5, s0: i32, s1: u64, src0: &[f64], src1: &[f64], a4: f64m8x5, dst0: &mut [f64], n0: usize, src2: &[f32], s2: u32, a5: Matrix<f64, 1, 2>, a6: f64m2x5, a7: f64m1x5) -> f64m1x5 {
+        let mut t0 = (__builtin_matrix_multiply(a1, a2) as u8m1x5 * (a3 + a3 - s0)) as f32m1x5;
+        t0 += s1 as i8;
+        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 1, 8, 3) - __builtin_matrix_column_load(src1, 1, 8, 1)) * a4, dst0, 1);
+        t0 -= __builtin_matrix_column_major_load(src2, 1, 5, n0) / s2;
+        __builtin_matrix_add(a5 * a6, a0 + a7)
     }
 
-    pub fn k0147(a0: i64m3x9, s0: u64, a1: f64m3x1, a2: f64m1x3, a3: i64m9x3, a4: Matrix<i64, 9, 3>, s1: u32) -> i64m9x3 {
-        (__builtin_matrix_insert(__builtin_matrix_transpose(a0), 6, 0, s0) * (a1 * a2) as i64m3x3 + (a3 + a4)) * s1
+    /// Kernel `k0136` of the oracle corpus.
+    #[allow(unused_variables)]
+    pub fn k0136(a0: Matrix<f64, 3, 2>, dst0: &mut [f64], src0: &[u32], s0: u32, a1: Matrix<i16, 1, 4>) -> u32m1x4 {
+        __builtin_matrix_column_major_store(a0, dst0, 3);
+        let mut t0: u32m1x4 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src0, 4, 1, 7) * s0) as u32m4x1);
+        t0[0][1] = t0[0][3];
+        a1 as u32m1x4
+    }
+
+    pub fn k0137(a0: u16m1x2, a1: Matrix<u16, 2, 2>, i0: u8, s0: i8, s1: u32, src0: &[u16], a2: u32m3x8, i1: u16, s2: i64, a3: u16m1x2, i2: u8, a4: u32m1x7, a5: u32m7x1, i3: i32, s3: f32, dst0: &mut [u32], a6: i64m2x4) -> i64m2x4 {
+        let mut t0: u16m1x2 = a0 * a1;
+        if i0 < 4 { t0 /= s0; }
+        t0 = __builtin_matrix_insert(s2 * ((s1 ? __builtin_matrix_column_major_load(src0, (K2 * 1) / K2, 2, (K8 * 3) / K8) : t0) - __builtin_matrix_extract((u16m3x8) a2, i1, 11 - K5)) - a3, i2, 0, 0);
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4) + __builtin_matrix_insert(a5, 3, i3, s3), dst0, 10);
+        a6
+    }
+
+    pub fn k0138(s0: u64, a0: u8m1x3, i0: i64, a1: u8m3x1, a2: u8m1x3, a3: u8m3x5, i1: usize, src0: &[u32], a4: u16m1x3, s1: i64, s2: i64, i2: u8, a5: f64m5x1, s3: f64, s4: f32, s5: f32) -> f64m1x5 {
+        let mut t0: Matrix<i8, 1, 5> = ((__builtin_matrix_insert(s0 ? a0 : a0, i0, 0, a0[0][0]) - (__builtin_matrix_transpose(a1) - a2)) * a3) as i8m1x5;
+        t0[i1][3] = -2;
+        let mut t1: Matrix<u16, 1, 3> = (u16m1x3) __builtin_matrix_column_major_load(src0, 1, 3, 4) - (a4 - s1) - s2;
+        t1[i2][1] = t1[0][0];
+        return __builtin_matrix_transpose(s3 * a5 * (s4 - s5));
+    }
+
+    pub fn k0139(s0: i16, a0: u64m3x7, a1: u64m3x7, s1: u16, src0: &[i32], a2: i32m3x7, a3: i32m3x3, s2: i32, s3: f32, a4: u64m3x7, src1: &[u64], a5: u64m3x7, a6: u64m7x3) -> u64m3x7 {
+        let t0: u64m3x7_b = s2 - ((s0 ? a0 - a1 : a1) + s1 + (u64m3x7) (__builtin_matrix_column_major_load(src0, 3, 7, 6) + a2 + a3 * a2));
+        let t1: u64m3x7 = s3 ? a4 : __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 7, 3, 7)) - a5;
+        __builtin_matrix_transpose(a6)
+    }
+
+    #[inline]
+    pub fn k0140(a0: f32m6x8_b, src0: &[f32], i0: u8, s0: u32, a1: f32m6x3, a2: u16m6x3, s1: i16, s2: i8) -> u64m6x3 {
+        (u64m6x3) __builtin_matrix_insert((u16m6x3) a2, 2, 1, s1) - s2 as i64
+    }
+
+    pub fn k0141(src0: &[f64], s0: f64, a0: Matrix<i16, 2, 4>, s1: u8, s2: f64, a1: f64m6x8, n0: usize, src1: &[f64], a2: f64m8x4, dst0: &mut [f64]) {
+        let mut t0 = __builtin_matrix_column_major_load(src0, 2, 4, 5) + s0 as i64 + a0 as f64m2x4 + s1;
+        for l0 in 0..2 { t0[l0][3] *= s2; }
+        __builtin_matrix_column_store((a1 - __builtin_matrix_column_major_load(src1, 6, 8, n0)) * a2, dst0, 8);
+    }
+
+    pub fn k0142(a0: u32m2x3) -> u32m2x3 {
+        5u32 + a0
+    }
+
+    pub fn k0143(a0: u32m4x9, a1: u32m4x1, a2: u32m1x9, n0: usize, src0: &[u32], src1: &[u32], s0: i16, a3: u32m9x4_b, a4: u32m4x9, s1: u64, dst0: &mut [u32], a5: Matrix<i32, 6, 2>, s2: i16, s3: u16, a6: f32m2x3, a7: f32m3x6, a8: f32m6x3, s4: i32, a9: f32m6x3, i0: usize, i1: i64, a10: u32m4x5_b, a11: u32m5x12_b, n1: usize, dst1: &mut [u32], src2: &[i64], src3: &[i64], n2: usize, src4: &[i64], i2: i32) -> i64m12x4 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_transpose(a0) * (a1 * a2) - (s0 - __builtin_matrix_column_major_load(src0, 9, 1, n0) * __builtin_matrix_column_major_load(src1, 5 - K4, 9, 3)) - (a3 + a3) * a4 * -1, 2, 5, s1 as u16), dst0, 11);
+        let mut t0: Matrix<f32, 6, 3> = (f32m6x2) (a5 / s2 / -2) * (s3 ? a6 : a6) - (__builtin_matrix_transpose(a7) - a8 - (s4 ? a8 : a9));
+        for l0 in 0..6 { t0[l0][0] *= a9[i0][i1]; }
+        __builtin_matrix_column_major_store((u32m4x12) __builtin_matrix_multiply(a10, a11), dst1, n1);
+        (a2[4 - K4][5] + __builtin_matrix_column_load(src2, 12, 6, 15)) * (__builtin_matrix_column_major_load(src3, 6, 12 - K8, 6) - __builtin_matrix_column_major_load(src4, 6, 4, n2) - a4[i2][2])
+    }
+
+    pub fn k0144(a0: i64m3x2, s0: u32, n0: usize, src0: &[i64], s1: i8, a1: i64m2x2, a2: i64m2x2_b, s2: f32, a3: i32m3x5, s3: f32, s4: u32, a4: i32m3x8, n1: usize, src1: &[i32], n2: usize, dst0: &mut [i32], a5: u16m5x12, a6: u16m12x2, a7: u64m15x5, n3: usize, src2: &[u64], a8: u64m9x3, i0: usize) -> i16m15x3 {
+        let t0: i64m3x2 = (a0 - a0 - s0 + __builtin_matrix_column_major_load(src0, 3, 2, n0) / s1) * (a1 - a2);
+        __builtin_matrix_column_major_store((s2 ? s4 * (s3 * a3) : a4 * __builtin_matrix_column_major_load(src1, 8, 5, n1)) - 1, dst0, n2);
+        let t1 = __builtin_matrix_transpose(a5 * a6);
+        __builtin_matrix_insert(a7 * __builtin_matrix_column_major_load(src2, 7 - K2, 9, n3) * a8, i0, 2, 200) as i16m15x3
+    }
+
+    #[inline(never)]
+    pub fn k0145(a0: i8m3x7, a1: f32m6x2) -> f32m2x6 {
+        let t0: i8m7x3 = (i8m7x3) (__builtin_matrix_transpose(a0) + -5);
+        __builtin_matrix_transpose(a1) + 2.0
+    }
+
+    pub fn k0146(s0: f64, a0: f64m2x3_b, a1: f64m2x3, a2: f64m2x3, n0: usize, dst0: &mut [f64]) {
+        let t0 = s0 ? a0 : a0;
+        __builtin_matrix_column_major_store(a1 - a0 + a2 + a1, dst0, n0);
+    }
+
+    /// Kernel `k0147` of the oracle corpus.
+    pub fn k0147(a0: u32m9x8, n0: usize, src0: &[u32], a1: u32m4x8, s0: u8, a2: u32m8x3, a3: u64m8x3) -> i64m9x3 {
+        (__builtin_matrix_extract(a2, 3, 0) + a0 * __builtin_matrix_column_load(src0, K4 * 2, 4, n0) * a1 * ((s0 ? a2 : a2) + a3 as u32m8x3)) as i64m9x3
+    }
+
+    pub fn k0148(src0: &[f32], a0: f32m7x3, a1: Matrix<f32, 3, 7>, a2: f32m7x4, s0: i8, a3: i8m8x4, a4: f32m7x4, s1: u64, s2: u64, src1: &[f64], a5: f64m12x2, i0: u8, s3: u64, dst0: &mut [f64], a6: i32m3x2) -> i32m3x2 {
+        let t0 = (-5.0 + (__builtin_matrix_column_major_load(src0, K4 + 3, 3, K4 + 5) - a0)) * __builtin_matrix_insert(a1 * a2, (K4 * 0) / K4, 1, 1.1e0);
+        let t1: u32m8x4 = (s0 ? a3 : a3) as u32m8x4;
+        let t2 = a4 * s1;
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_transpose(s2 ? __builtin_matrix_column_major_load(src1, 12, 2, 14) : a5), 1, i0, s3), dst0, 4);
+        a6
     }
 
     #[allow(unused_variables)]
-    pub fn k0148(src0: &[f32], a0: f32m7x4, a1: f32m7x4, a2: Matrix<f32, 7, 4>, s0: i16, s1: i16, s2: u32, a3: f32m7x4, s3: i8, a4: u64m14x2, a5: u64m2x8_b, src1: &[u64], a6: u64m7x4, i0: u8, a7: u64m4x2, n0: usize, src2: &[u64]) -> u64m7x9 {
-        let mut t0 = __builtin_matrix_column_major_load(src0, K4 + 3, 4, K4 + 5) - a0 + a1 + __builtin_matrix_insert(a0 - a2, 0, 3, s0 - s1);
-        t0 -= s2 as i32;
-        let t1: f32m7x4 = __builtin_matrix_insert(a3 + s3 as i32, 4, 1, a1[6][0]);
-        let t2: u64m14x6_b = a4 * a5 * __builtin_matrix_column_load(src1, 8, 6, 11);
-        __builtin_matrix_insert(a6, i0, 1, 3) * (a7 * __builtin_matrix_column_major_load(src2, 2, 9, n0))
+    pub fn k0149(a0: u64m7x5, src0: &[u64], a1: u64m4x8, s0: f32, a2: u64m8x7, a3: u64m8x1, a4: Matrix<u64, 1, 1>) -> u64m8x1 {
+        let t0: u64m7x1 = (__builtin_matrix_multiply(a0, __builtin_matrix_column_major_load(src0, 5, 4, 5)) * __builtin_matrix_insert(a1, 3, 1, s0 as u64) + __builtin_matrix_transpose(a2)) * a3;
+        return a3 * a4;
     }
 
-    /// Kernel `k0149` of the oracle corpus.
-    pub fn k0149(src0: &[u64], s0: f32, s1: f32, s2: f32, src1: &[u64], a0: u64m7x1, a1: f32m1x6, a2: f32m6x4, i0: u16, s3: i16, s4: i16) -> f32m1x4 {
-        let t0 = s1 - __builtin_matrix_column_major_load(src0, 7, 1, K2 * 5) / s0 + s2 - __builtin_matrix_column_major_load(src1, 7, 7, 8) * a0;
-        a1 * -2.5e-1 * __builtin_matrix_insert(a2, i0, 0, s3 + s4)
+    pub fn k0150(a0: i8m3x7, s0: i16) -> i8m3x7 {
+        a0 - 4i64 - s0 as i64
     }
 
-    /// Kernel `k0150` of the oracle corpus.
-    #[inline(never)]
-    pub fn k0150(a0: i8m3x4_b, src0: &[i8], src1: &[i8], a1: i8m1x7, s0: u32) -> i8m3x7 {
-        s0 as i32 * __builtin_matrix_multiply(a0 * __builtin_matrix_column_major_load(src0, 4, 1, 5), __builtin_matrix_column_major_load(src1, 1, 7, 5 - K3) + a1)
+    #[allow(unused_variables)]
+    pub fn k0151(n0: usize, src0: &[u8], s0: u64, a0: i64m6x1, dst0: &mut [i64], a1: i64m1x1_b, n1: usize, src1: &[i64], n2: usize, src2: &[u8], a2: i64m1x1) -> u8 {
+        let t0 = __builtin_matrix_column_major_load(src0, 15, (K2 * 6) / K2, n0) / 7;
+        __builtin_matrix_column_major_store(s0 ? a0 : a0, dst0, 7);
+        let t1: i64m6x1_b = __builtin_matrix_transpose(a1 * __builtin_matrix_column_load(src1, 1, 6, n1) + __builtin_matrix_column_major_load(src2, 1, 6, n2) as i64m1x6);
+        let t2 = a2 - a2;
+        __builtin_matrix_extract(t0, 4, 0)
     }
 
-    pub fn k0151(a0: u8m15x6, a1: u8m15x6, a2: i16m1x1, src0: &[i16], dst0: &mut [i16], s0: i64, a3: u8m6x10, a4: u8m10x4, s1: u64, a5: u8m4x15, a6: u8m15x4, src1: &[u8], a7: f32m4x6, a8: Matrix<i32, 4, 6>, dst1: &mut [u8], a9: u8m6x2, src2: &[u8]) -> u8m6x10 {
-        let mut t0 = a0 - a1;
-        __builtin_matrix_column_major_store(a2 * __builtin_matrix_column_major_load(src0, 1, 8, (K8 * 3) / K8), dst0, 3);
-        t0[2][2] /= 5;
-        __builtin_matrix_column_store(__builtin_matrix_transpose((s1 - a3 * a4) * a5) + __builtin_matrix_add(a6, __builtin_matrix_column_major_load(src1, 15, K4, 15)) * (u8m4x6) a8, dst1, 18);
-        a3 - a9 * __builtin_matrix_column_load(src2, 2, 10, 2)
+    /// Kernel `k0152` of the oracle corpus.
+    pub fn k0152(a0: u8m1x3, dst0: &mut [i32], a1: u8m3x3, a2: u8m3x1, a3: u8m3x1, dst1: &mut [u8], a4: u8m3x1, src0: &[u8], i0: i32) -> u8m3x3 {
+        __builtin_matrix_column_major_store(a0 as i32m1x3, dst0, 1);
+        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_sub(a1 * a2, a3)), dst1, 2);
+        let t0: u8m3x1 = a2 - a4;
+        __builtin_matrix_column_major_load(src0, 3, 3, 6) + a1 + a4[i0][0]
     }
 
-    pub fn k0152(a0: i32m1x3_b, src0: &[i32], n0: usize, dst0: &mut [i32], src1: &[f32], src2: &[f32], s0: i16, s1: i32, src3: &[i8], i0: usize, a1: i8m11x3, a2: i8m11x3, i1: u8) -> i8m11x3 {
-        __builtin_matrix_column_major_store(__builtin_matrix_add(a0, __builtin_matrix_column_load(src0, 1, 3, 1)), dst0, n0);
-        let mut t0: i32m1x3 = (i32m1x3) (__builtin_matrix_column_major_load(src1, 1, 3, (K8 * 3) / K8) - __builtin_matrix_column_major_load(src2, 1, 3, 3)) - s0;
-        for l0 in 0..3 { t0[0][l0] = s1; }
-        __builtin_matrix_sub(4 + ((i8m11x3) __builtin_matrix_column_major_load(src3, 11, 3, 13) + t0[0][i0]), __builtin_matrix_add(a1, a1) - a2 * a2[i1][0])
+    pub fn k0153(src0: &[u8], s0: u8, s1: f64, a0: u8m4x1, a1: u8m4x1, src1: &[u8], s2: f32) -> u8m4x3 {
+        __builtin_matrix_transpose(s1 as u16 + __builtin_matrix_column_load(src0, 3, 4, 6) / s0) - (a0 as u8m4x1 - a1) * (__builtin_matrix_column_major_load(src1, 1, 3, 4) * s2 as u8)
     }
 
-    /// Kernel `k0153` of the oracle corpus.
-    pub fn k0153(a0: u64m4x7_b, s0: f64, i0: u16, s1: i16, a1: Matrix<u8, 7, 3>) -> u8m4x3 {
-        __builtin_matrix_insert(a0 as u8m4x7 * s0, i0, 5, s1) * a1
+    pub fn k0154(a0: i8m1x15, s0: i64, a1: i8m15x14, a2: i8m14x1, n0: usize, src0: &[i8], src1: &[i8], s1: f64, s2: f64, src2: &[u16], s3: u16, a3: i8m1x1_b, s4: f64, a4: i8m1x1_b, s5: f64, a5: i8m1x7, a6: i8m7x15) -> i8m1x15 {
+        let mut t0: Matrix<i8, 1, 1> = __builtin_matrix_insert((s0 - a0) * a1 * __builtin_matrix_sub(6_0 * a2, __builtin_matrix_column_load(src0, 14, 1, n0) + __builtin_matrix_column_major_load(src1, 14, 1, 16)), 0, K2 - 2, s1 - s2);
+        t0 = __builtin_matrix_transpose((i8m1x1) (__builtin_matrix_column_major_load(src2, 1, 1, 3) - s3 as i32) - (a3 + a3 - (s4 + t0)) - a4 * s5);
+        return a5 * a6;
     }
 
-    /// Kernel `k0154` of the oracle corpus.
-    pub fn k0154(a0: i8m1x1, a1: Matrix<i8, 1, 1>, src0: &[i8], src1: &[i8], a2: u16m6x7, a3: u16m7x4, dst0: &mut [u16], a4: Matrix<f64, 4, 4>, a5: f64m4x7_b) -> f64m4x7 {
-        let t0 = (__builtin_matrix_insert(a0, 0, 0, 73u64) - a1) * 4i64 - (a0 + (__builtin_matrix_column_major_load(src0, 1, 1, 3) + __builtin_matrix_column_major_load(src1, 1, 0 + 1, 1))) * a1;
-        __builtin_matrix_column_major_store((a2 + a2) * a3, dst0, 8);
-        a4 * a5
+    pub fn k0155(a0: u16m13x6_b) -> u16m13x6 {
+        a0 / 7 * a0[6][4]
     }
 
-    pub fn k0155(a0: u16m13x6) -> u16m13x6 {
-        return a0;
+    #[allow(unused_variables)]
+    pub fn k0156(a0: f64m10x10, a1: f64m10x10, s0: i32, s1: u8) -> f64m10x10 {
+        (a0 - a1) * s0 * s1
     }
 
-    pub fn k0156(src0: &[i64], a0: Matrix<i64, 1, 10>, s0: i16) -> f64m10x10 {
-        (__builtin_matrix_column_load(src0, 10, 1, 13) * a0) as f64m10x10 * s0
+    pub fn k0157(a0: i32m3x7_b, s0: u8) -> i32m3x7 {
+        a0 + s0 + a0
     }
 
-    pub fn k0157(src0: &[i32], a0: i64m1x7, i0: i32, i1: i64) -> i32m3x7 {
-        a0[i0][i1] - __builtin_matrix_column_major_load(src0, 2 + 1, 1, 6) * a0 as i32m1x7
-    }
-
-    pub fn k0158(a0: Matrix<f64, 1, 1>, i0: u32, i1: u8, src0: &[f64], s0: i8, n0: usize, src1: &[f64], dst0: &mut [f64], a1: f32m3x1, a2: f64m1x5, i2: u16, i3: i32, i4: i32, s1: f64, a3: u16m13x6, a4: f64m4x3, i5: usize, s2: f64, a5: f64m5x8, i6: i64, i7: u8, a6: u8m4x1, a7: Matrix<u8, 1, 8>, src2: &[u8], a8: u8m7x8, a9: u8m7x8_b) -> u16m4x8 {
-        __builtin_matrix_column_major_store((0.3f32 + __builtin_matrix_insert(7 + __builtin_matrix_insert(a0, 0, 0, 0.3), i0, 0, a0[0][i1])) * ((__builtin_matrix_column_major_load(src0, 1, 2, 3) / s0 - -6.0) * __builtin_matrix_column_major_load(src1, 2, 2, n0)), dst0, 2);
-        let mut t0 = __builtin_matrix_insert(__builtin_matrix_multiply(a1 as f64m3x1, __builtin_matrix_insert(a2, 0, i2, a0[0][i3])), 2, i4, 7.25);
-        for l0 in 0..5 { t0[0][l0] = s1; }
-        let t1 = k0155(a3);
-        (u16m4x8) __builtin_matrix_insert(a6 * a7 * __builtin_matrix_column_major_load(src2, 8, 7, 8) * (a8 + (a9 - a9)[6][6]), 0, 4, 0)
+    #[inline]
+    pub fn k0158(src0: &[f64], src1: &[f64], a0: f64m4x6_b, a1: f64m6x2, s0: i32, a2: f64m4x2, a3: f64m1x2, s1: i8, dst0: &mut [f64], a4: i8m1x3, a5: f64m3x4, a6: f64m4x5, i0: u32, a7: f64m3x2, a8: f64m2x8, a9: f64m8x2, i1: u32, i2: usize, dst1: &mut [f64], s2: u32, s3: u32, src2: &[u8], a10: u8m4x4, s4: i32, a11: u8m4x4, s5: f64) {
+        __builtin_matrix_column_store((__builtin_matrix_column_major_load(src0, 1, 4, 2) - __builtin_matrix_column_major_load(src1, 4 - K3, 4, 2)) * (__builtin_matrix_multiply(a0, a1) + (s0 ? a2 : a2)) + (a3 - s1), dst0, 1);
+        __builtin_matrix_column_store(((f64m1x3) (a4 - a4) + (a5 * a6)[i0][3]) * (a7 * a8 * a9 * a9[i1][i2]), dst1, 4);
+        let mut t0: u8m4x4 = s2 ? s3 ? __builtin_matrix_transpose(__builtin_matrix_insert(__builtin_matrix_column_load(src2, 4, 4, 7) + a10, 3, 3, s4 as u32)) : __builtin_matrix_transpose(a11) : a10 - a11 + s5 as u8;
+        t0 = __builtin_matrix_transpose(a10) + 1.0;
     }
 
     /// Kernel `k0159` of the oracle corpus.
-    pub fn k0159(n0: usize, src0: &[i8], s0: i16, s1: u16, a0: u32m6x10_b, s2: i8, a1: u32m6x2, s3: i32, s4: i32, a2: u32m2x10, src1: &[u32], a3: u32m2x6, a4: u32m6x2, a5: u32m6x2) -> u32m6x2 {
-        let t0: i8m4x5 = __builtin_matrix_transpose(s1 + __builtin_matrix_column_major_load(src0, (K3 * 5) / K3, 12 - K8, n0) as i8m5x4 * s0);
-        let t1 = (a0 + a0) / s2;
-        let t2: u32m6x10 = __builtin_matrix_insert(a1, 3, 1, s3 + s4) * a2;
-        return __builtin_matrix_column_major_load(src1, 6, 2, (K8 * 6) / K8) * a3 * (a4 + a5);
+    pub fn k0159(s0: i8, n0: usize, src0: &[i8], a0: i8m4x5, s1: u16, a1: i8m4x5_b, i0: u16, s2: i8, s3: i8, a2: u64m4x6, a3: Matrix<u64, 4, 6>, a4: Matrix<i8, 4, 5>, n1: usize, dst0: &mut [i8]) {
+        let mut t0: Matrix<i8, 4, 5> = s1 - (s0 ? __builtin_matrix_column_major_load(src0, 7 - K3, 13 - K8, n0) : a0) - 0x65 + (a1 - a0);
+        t0[K2][i0] = s3;
+        let t1: u64m4x6 = a3[1][(K5 * 2) / K5] - (a2 - a3);
+        __builtin_matrix_column_major_store(a4, dst0, n1);
     }
 }
 
 fn run_k0120() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3f5baa11dc1802a5);
-    let src0 = rt::vec::<f64>(&mut rng, 22, rt::Dom::Dyadic(-32, 32, 2));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src1 = rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = f64m5x2::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a1 = f64m2x5::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
-    let src2 = rt::vec::<f64>(&mut rng, 22, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let r = k0120(&src0, n0, &src1, a0, s0, s1, a1, &src2, i0);
+    let a0 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
+    let a1 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<i64>(&mut rng, 27, rt::Dom::Int(-8, 8));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = i32m2x3::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0120(a0, a1, n0, &src0, s0, a2, i0, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0121() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4855021589cc873c);
-    let src0 = rt::vec::<i32>(&mut rng, 13, rt::Dom::Int(-8, 8));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a0 = i32m3x7::from_column_major(&rt::vec::<i32>(&mut rng, 21, rt::Dom::Int(-8, 8)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
-    let a1 = i32m7x4::from_column_major(&rt::vec::<i32>(&mut rng, 28, rt::Dom::Full));
-    let a2 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let a3 = i32m1x5::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 20, rt::Dom::Full);
-    let a4 = u16m2x6::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src1 = rt::vec::<i32>(&mut rng, 27, rt::Dom::Int(-8, 8));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s5: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let r = k0121(&src0, s0, s1, a0, i0, s2, a1, a2, a3, &mut dst0, a4, s3, s4, n0, &src1, i1, i2, s5, i3);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = i32m2x6::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = i16m5x3::from_column_major(&rt::vec::<i16>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s5: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src0 = rt::vec::<f64>(&mut rng, 61, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f64m7x1::from_column_major(&rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
+    let s6: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a3 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src1 = rt::vec::<f64>(&mut rng, 41, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = f64m6x2::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src2 = rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
+    let s7: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src3 = rt::vec::<f64>(&mut rng, 29, rt::Dom::Dyadic(-32, 32, 2));
+    let a5 = f64m3x6::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
+    let s8: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n3: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src4 = rt::vec::<u16>(&mut rng, 33, rt::Dom::Full);
+    let n4: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src5 = rt::vec::<u16>(&mut rng, 12, rt::Dom::Full);
+    let r = k0121(s0, a0, i0, s1, s2, s3, s4, i1, i2, a1, i3, s5, n0, &src0, a2, s6, a3, n1, &src1, a4, n2, &src2, s7, &src3, a5, s8, n3, &src4, n4, &src5);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0122() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x95d00b00d83d7de5);
     let src0 = rt::vec::<i8>(&mut rng, 16, rt::Dom::Full);
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 32, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src2 = rt::vec::<i8>(&mut rng, 9, rt::Dom::Int(-8, 8));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 21, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i64>(&mut rng, 23, rt::Dom::Int(-8, 8));
+    let a0 = i64m2x6::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a1 = i64m2x6::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
     let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = k0122(&src0, s0, &mut dst0, &src1, n0, &src2, s1, s2, s3, i0);
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a2 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let r = k0122(&src0, &mut dst0, &src1, a0, a1, s0, s1, s2, a2, s3);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0123() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbb4a746e06087b51);
-    let a0 = i64m8x3::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = f32m6x1::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a3 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src0 = rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0123(a0, s0, a1, s1, a2, i0, i1, a3, n0, &src0, &src1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = i64m4x8::from_column_major(&rt::vec::<i64>(&mut rng, 32, rt::Dom::Full));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i64m4x8::from_column_major(&rt::vec::<i64>(&mut rng, 32, rt::Dom::Full));
+    let a2 = i64m8x4::from_column_major(&rt::vec::<i64>(&mut rng, 32, rt::Dom::Full));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = i64m8x4::from_column_major(&rt::vec::<i64>(&mut rng, 32, rt::Dom::Int(-8, 8)));
+    let a4 = i64m8x4::from_column_major(&rt::vec::<i64>(&mut rng, 32, rt::Dom::Int(-8, 8)));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let mut dst0 = rt::vec::<i64>(&mut rng, 55, rt::Dom::Int(-8, 8));
+    let a5 = i64m1x4::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let a6 = i64m1x4::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src0 = rt::vec::<i64>(&mut rng, 54, rt::Dom::Full);
+    let r = k0123(s0, a0, s1, a1, a2, s2, a3, a4, i0, i1, i2, &mut dst0, a5, a6, n0, &src0);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0124() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xafbddde34d3c99b3);
-    let a0 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let mut dst0 = rt::vec::<i64>(&mut rng, 15, rt::Dom::Full);
-    let src0 = rt::vec::<i8>(&mut rng, 14, rt::Dom::Full);
-    let a1 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let a2 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let a3 = i8m4x8::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Full));
-    let a4 = i8m8x4::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Full));
-    let a5 = i8m8x4::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Int(-8, 8)));
-    let a6 = i8m8x4::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Int(-8, 8)));
-    let r = k0124(a0, &mut dst0, &src0, a1, a2, a3, a4, a5, a6);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = f32m4x2::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m2x6::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let src0 = rt::vec::<f32>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f32m6x1::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let a3 = f32m1x3::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<i64>(&mut rng, 19, rt::Dom::Int(-8, 8));
+    let a4 = u16m10x1::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Int(0, 16)));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst1 = rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a5 = u16m10x1::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Int(0, 16)));
+    let mut dst2 = rt::vec::<u16>(&mut rng, 11, rt::Dom::Int(0, 16));
+    let a6 = u16m10x3::from_column_major(&rt::vec::<u16>(&mut rng, 30, rt::Dom::Full));
+    let a7 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Full));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let r = k0124(a0, a1, &src0, a2, i0, a3, &mut dst0, a4, s0, s1, &mut dst1, i1, s2, a5, &mut dst2, a6, a7, s3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1), rt::Output::new("dst2", &dst2)]
 }
 
 fn run_k0125() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3102c2f8b8c5627d);
-    let a0 = u16m2x9::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let mut dst0 = rt::vec::<u16>(&mut rng, 35, rt::Dom::Int(0, 16));
-    let a1 = u16m2x9::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Full));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a2 = i8m4x8::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Full));
-    let a3 = i8m4x8::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src0 = rt::vec::<i8>(&mut rng, 20, rt::Dom::Int(-8, 8));
-    let a4 = i8m16x2::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Int(-8, 8)));
-    let a5 = i8m4x16::from_column_major(&rt::vec::<i8>(&mut rng, 64, rt::Dom::Full));
-    let r = k0125(a0, &mut dst0, a1, s0, a2, a3, n0, &src0, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = u16m2x3::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let a1 = u16m3x9::from_column_major(&rt::vec::<u16>(&mut rng, 27, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<u16>(&mut rng, 42, rt::Dom::Full);
+    let mut dst1 = rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16));
+    let a2 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a3 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a4 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a5 = f64m3x16::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f64m3x16::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
+    let s3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s5: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a7 = f64m3x16::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
+    let s6: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0125(a0, a1, &mut dst0, &mut dst1, a2, a3, s0, a4, s1, s2, a5, a6, s3, s4, s5, a7, s6);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0126() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4853afd706cf8462);
-    let a0 = u32m6x7::from_column_major(&rt::vec::<u32>(&mut rng, 42, rt::Dom::Int(0, 16)));
-    let a1 = u32m6x12::from_column_major(&rt::vec::<u32>(&mut rng, 72, rt::Dom::Full));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = u32m6x8::from_column_major(&rt::vec::<u32>(&mut rng, 48, rt::Dom::Int(0, 16)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let src0 = rt::vec::<u32>(&mut rng, 26, rt::Dom::Full);
+    let a1 = u32m3x7::from_column_major(&rt::vec::<u32>(&mut rng, 21, rt::Dom::Full));
+    let a2 = u32m6x10::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Full));
+    let a3 = u32m10x7::from_column_major(&rt::vec::<u32>(&mut rng, 70, rt::Dom::Int(0, 16)));
+    let a4 = u32m6x4::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a5 = u32m4x7::from_column_major(&rt::vec::<u32>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a6 = u32m6x1::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
+    let a7 = u32m1x5::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Full));
+    let a8 = u32m5x7::from_column_major(&rt::vec::<u32>(&mut rng, 35, rt::Dom::Full));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src0 = rt::vec::<u32>(&mut rng, 106, rt::Dom::Full);
-    let a2 = u32m12x7::from_column_major(&rt::vec::<u32>(&mut rng, 84, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let r = k0126(a0, a1, n0, &src0, a2, i0, i1, i2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let mut dst0 = rt::vec::<u32>(&mut rng, 61, rt::Dom::Full);
+    k0126(s0, a0, i0, s1, &src0, a1, a2, a3, a4, a5, s2, s3, a6, a7, a8, n0, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0127() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xaf11eca98a69a591);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src0 = rt::vec::<i8>(&mut rng, 76, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i8>(&mut rng, 63, rt::Dom::Int(-8, 8));
     let a0 = i8m8x7::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Int(-8, 8)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let mut dst0 = rt::vec::<i8>(&mut rng, 76, rt::Dom::Int(-8, 8));
-    let a1 = i8m8x7::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Int(-8, 8)));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let src0 = rt::vec::<u16>(&mut rng, 63, rt::Dom::Full);
-    let a2 = i8m8x7::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Int(-8, 8)));
-    let a3 = i8m8x3::from_column_major(&rt::vec::<i8>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = i8m7x3::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Full));
-    let r = k0127(a0, i0, s0, &mut dst0, a1, i1, i2, i3, &src0, a2, a3, s1, a4);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 74, rt::Dom::Full);
+    let src2 = rt::vec::<i8>(&mut rng, 58, rt::Dom::Full);
+    let a1 = i8m8x1::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let a2 = i8m1x7::from_column_major(&rt::vec::<i8>(&mut rng, 7, rt::Dom::Int(-8, 8)));
+    let a3 = f64m15x5::from_column_major(&rt::vec::<f64>(&mut rng, 75, rt::Dom::Dyadic(-32, 32, 2)));
+    let src3 = rt::vec::<f64>(&mut rng, 105, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = f64m5x6::from_column_major(&rt::vec::<f64>(&mut rng, 30, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst1 = rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a5 = i16m2x2::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let src4 = rt::vec::<i16>(&mut rng, 8, rt::Dom::Full);
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0127(n0, &src0, &src1, a0, n1, &mut dst0, &src2, a1, a2, a3, &src3, a4, i0, s0, &mut dst1, s1, a5, &src4, s2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0128() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x60e6f286813b876f);
-    let src0 = rt::vec::<u32>(&mut rng, 29, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<u32>(&mut rng, 36, rt::Dom::Int(0, 16));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 25, rt::Dom::Full);
-    let a0 = i16m3x12::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Full));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let src2 = rt::vec::<i16>(&mut rng, 72, rt::Dom::Full);
-    let src3 = rt::vec::<i16>(&mut rng, 14, rt::Dom::Int(-8, 8));
-    let a1 = i16m4x2::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
-    let a2 = i16m2x6::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let src4 = rt::vec::<i16>(&mut rng, 25, rt::Dom::Int(-8, 8));
-    let mut dst1 = rt::vec::<i16>(&mut rng, 30, rt::Dom::Full);
-    let a3 = i32m8x4::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Int(-8, 8)));
-    let a4 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let a5 = i32m1x5::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)));
-    let r = k0128(&src0, &src1, &mut dst0, a0, s0, &src2, &src3, a1, a2, &src4, &mut dst1, a3, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let a0 = u32m4x6::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 41, rt::Dom::Int(0, 16));
+    let a1 = i16m2x2::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = i16m2x2::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
+    let a3 = u64m2x3::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16));
+    let a4 = u64m3x2::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<i16>(&mut rng, 15, rt::Dom::Int(-8, 8));
+    let a5 = i16m5x2::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Int(-8, 8)));
+    let s5: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let r = k0128(a0, s0, n0, &mut dst0, a1, s1, s2, i0, s3, s4, a2, a3, &src0, a4, &src1, a5, s5);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0129() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6ed37ff4e7d0133d);
-    let a0 = i32m14x6::from_column_major(&rt::vec::<i32>(&mut rng, 84, rt::Dom::Int(-8, 8)));
-    let a1 = i32m6x5::from_column_major(&rt::vec::<i32>(&mut rng, 30, rt::Dom::Full));
-    let a2 = i32m14x5::from_column_major(&rt::vec::<i32>(&mut rng, 70, rt::Dom::Full));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = i32m5x1::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)));
-    let a4 = i32m5x8::from_column_major(&rt::vec::<i32>(&mut rng, 40, rt::Dom::Full));
-    let a5 = i32m8x1::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0129(a0, a1, a2, s0, a3, a4, a5, s1, s2);
+    let a0 = i32m14x4::from_column_major(&rt::vec::<i32>(&mut rng, 56, rt::Dom::Int(-8, 8)));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
+    let a1 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = i32m14x1::from_column_major(&rt::vec::<i32>(&mut rng, 14, rt::Dom::Full));
+    let a3 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a4 = i32m2x1::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let r = k0129(a0, s0, a1, s1, s2, s3, a2, a3, s4, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0130() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3b4db35a5528d368);
-    let a0 = i64m7x12::from_column_major(&rt::vec::<i64>(&mut rng, 84, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let mut dst0 = rt::vec::<i64>(&mut rng, 119, rt::Dom::Full);
-    let a1 = i32m3x2::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let a2 = u64m3x1::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src0 = rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16));
-    let mut dst1 = rt::vec::<u64>(&mut rng, 9, rt::Dom::Int(0, 16));
-    let a3 = f64m4x2::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0130(a0, n0, &mut dst0, a1, a2, s0, &src0, &mut dst1, a3, s1, s2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let a0 = i64m12x7::from_column_major(&rt::vec::<i64>(&mut rng, 84, rt::Dom::Int(-8, 8)));
+    let mut dst0 = rt::vec::<i64>(&mut rng, 96, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src0 = rt::vec::<f32>(&mut rng, 142, rt::Dom::Dyadic(-32, 32, 2));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src1 = rt::vec::<i64>(&mut rng, 35, rt::Dom::Full);
+    let r = k0130(a0, &mut dst0, n0, &src0, n1, &src1);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0131() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7eca7e27c04e0289);
-    let a0 = u8m6x2::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a1 = i8m2x1::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)));
-    let s4: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
-    let s5: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i8m2x1::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)));
-    let a3 = i32m3x8::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a4 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Full));
-    let s6: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s7: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = k0131(a0, s0, s1, s2, s3, a1, s4, s5, a2, a3, i0, a4, s6, s7);
+    let src0 = rt::vec::<u8>(&mut rng, 39, rt::Dom::Full);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<u8>(&mut rng, 14, rt::Dom::Full);
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src2 = rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a0 = i8m6x6::from_column_major(&rt::vec::<i8>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let r = k0131(&src0, s0, &src1, s1, n0, &src2, s2, s3, a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0132() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x32efa12fda7040ab);
-    let a0 = i64m5x3::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
-    let a1 = i64m2x6::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let mut dst0 = rt::vec::<f32>(&mut rng, 17, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = i64m2x6::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8));
-    let a3 = i32m2x1::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full));
-    let a4 = i32m1x6::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
-    let mut dst1 = rt::vec::<i64>(&mut rng, 29, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Full);
-    let a5 = i32m7x7::from_column_major(&rt::vec::<i32>(&mut rng, 49, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src2 = rt::vec::<i32>(&mut rng, 58, rt::Dom::Full);
-    let src3 = rt::vec::<i8>(&mut rng, 12, rt::Dom::Full);
-    let a6 = i32m1x6::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0132(a0, a1, &mut dst0, a2, &src0, a3, a4, &mut dst1, &src1, a5, n0, &src2, &src3, a6, i0, s0);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let a0 = i64m5x3::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u16m5x1::from_column_major(&rt::vec::<u16>(&mut rng, 5, rt::Dom::Int(0, 16)));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u16m1x7::from_column_major(&rt::vec::<u16>(&mut rng, 7, rt::Dom::Full));
+    let a3 = u16m5x7::from_column_major(&rt::vec::<u16>(&mut rng, 35, rt::Dom::Int(0, 16)));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = k0132(a0, s0, a1, s1, a2, a3, s2);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0133() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf7b3ca7fe724a12f);
-    let a0 = u64m4x8::from_column_major(&rt::vec::<u64>(&mut rng, 32, rt::Dom::Int(0, 16)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let src0 = rt::vec::<i64>(&mut rng, 46, rt::Dom::Int(-8, 8));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let a0 = u64m8x4::from_column_major(&rt::vec::<u64>(&mut rng, 32, rt::Dom::Int(0, 16)));
+    let a1 = u64m4x4::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let a2 = f64m8x2::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a3 = f64m2x4::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f64m8x4::from_column_major(&rt::vec::<f64>(&mut rng, 32, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a5 = f64m8x4::from_column_major(&rt::vec::<f64>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f64m4x4::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8m4x8::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Int(-8, 8)));
-    let r = k0133(a0, i0, &src0, i1, s0, a1);
+    let a7 = f64m8x4::from_column_major(&rt::vec::<f64>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src0 = rt::vec::<i8>(&mut rng, 2, rt::Dom::Full);
+    let a8 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Full));
+    let src1 = rt::vec::<i8>(&mut rng, 4, rt::Dom::Full);
+    let src2 = rt::vec::<i8>(&mut rng, 9, rt::Dom::Full);
+    let a9 = i8m3x5::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Full));
+    let r = k0133(a0, a1, a2, a3, a4, a5, a6, s0, a7, s1, i0, i1, s2, n0, &src0, a8, &src1, &src2, a9);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0134() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3b6df148f9c66d9a);
-    let a0 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let a1 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let a2 = u64m6x1::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src0 = rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16));
-    let a3 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 22, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src1 = rt::vec::<u64>(&mut rng, 116, rt::Dom::Full);
-    let a4 = u64m13x7::from_column_major(&rt::vec::<u64>(&mut rng, 91, rt::Dom::Int(0, 16)));
-    let a5 = u64m7x4::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Int(0, 16)));
-    let a6 = u64m3x4::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a7 = u64m3x8::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a8 = u64m3x8::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
-    let src2 = rt::vec::<u64>(&mut rng, 26, rt::Dom::Int(0, 16));
-    let a9 = u64m4x14::from_column_major(&rt::vec::<u64>(&mut rng, 56, rt::Dom::Full));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src3 = rt::vec::<u64>(&mut rng, 96, rt::Dom::Full);
-    let r = k0134(a0, a1, a2, s0, &src0, a3, &mut dst0, n0, &src1, a4, a5, a6, i0, i1, s1, s2, a7, a8, &src2, a9, n1, &src3);
+    let a0 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Int(0, 16)));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<u64>(&mut rng, 14, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 26, rt::Dom::Int(0, 16));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a1 = u64m3x3::from_column_major(&rt::vec::<u64>(&mut rng, 9, rt::Dom::Full));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u64m2x2::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = u64m2x3::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let a4 = u64m3x7::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Full));
+    let a5 = u64m2x7::from_column_major(&rt::vec::<u64>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let a6 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let r = k0134(a0, s0, s1, &src0, &mut dst0, i0, a1, s2, a2, i1, a3, a4, a5, a6);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0135() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbb8450b8cbdcac00);
-    let a0 = i32m1x2::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<i8>(&mut rng, 6, rt::Dom::Full);
-    let a1 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let src1 = rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8));
-    let src2 = rt::vec::<f32>(&mut rng, 15, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
-    let a2 = f32m1x7::from_column_major(&rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
+    let a0 = f64m1x5::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
+    let a2 = u8m4x5::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Full));
+    let a3 = u8m5x5::from_column_major(&rt::vec::<u8>(&mut rng, 25, rt::Dom::Int(0, 16)));
     let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = f32m7x2::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f32m2x5::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = f32m2x5::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let a6 = i16m5x8::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Full));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 54, rt::Dom::Int(-8, 8));
-    let a7 = i32m14x2::from_column_major(&rt::vec::<i32>(&mut rng, 28, rt::Dom::Int(-8, 8)));
-    let a8 = i32m2x13::from_column_major(&rt::vec::<i32>(&mut rng, 26, rt::Dom::Full));
-    let a9 = i32m13x5::from_column_major(&rt::vec::<i32>(&mut rng, 65, rt::Dom::Int(-8, 8)));
-    let mut dst1 = rt::vec::<i32>(&mut rng, 83, rt::Dom::Full);
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a10 = i32m13x2::from_column_major(&rt::vec::<i32>(&mut rng, 26, rt::Dom::Int(-8, 8)));
-    let a11 = i32m13x2::from_column_major(&rt::vec::<i32>(&mut rng, 26, rt::Dom::Full));
-    let a12 = i32m2x5::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src3 = rt::vec::<i32>(&mut rng, 23, rt::Dom::Full);
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let r = k0135(a0, n0, &src0, a1, &src1, &src2, a2, s0, a3, a4, a5, a6, &mut dst0, a7, a8, a9, &mut dst1, i0, a10, a11, a12, n1, &src3, i1);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let src0 = rt::vec::<f64>(&mut rng, 23, rt::Dom::Dyadic(-32, 32, 2));
+    let src1 = rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = f64m8x5::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src2 = rt::vec::<f32>(&mut rng, 19, rt::Dom::Dyadic(-32, 32, 2));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a5 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f64m2x5::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f64m1x5::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0135(a0, a1, a2, a3, s0, s1, &src0, &src1, a4, &mut dst0, n0, &src2, s2, a5, a6, a7);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0136() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x57612619c2e5e565);
-    let a0 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = i16m4x8::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Full));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a2 = i16m4x8::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Int(-8, 8)));
-    let r = k0136(a0, &mut dst0, s0, i0, i1, s1, a1, s2, a2);
+    let a0 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
+    let src0 = rt::vec::<u32>(&mut rng, 5, rt::Dom::Full);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = i16m1x4::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
+    let r = k0136(a0, &mut dst0, &src0, s0, a1);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
@@ -817,83 +833,92 @@ fn run_k0137() -> Vec<rt::Output> {
     let a1 = u16m2x2::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)));
     let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
     let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let src0 = rt::vec::<u32>(&mut rng, 6, rt::Dom::Full);
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let src1 = rt::vec::<u16>(&mut rng, 3, rt::Dom::Full);
-    let a2 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
-    let a3 = i64m2x16::from_column_major(&rt::vec::<i64>(&mut rng, 32, rt::Dom::Int(-8, 8)));
-    let a4 = i64m4x10::from_column_major(&rt::vec::<i64>(&mut rng, 40, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
-    let src2 = rt::vec::<i64>(&mut rng, 207, rt::Dom::Full);
-    let a5 = f32m4x8::from_column_major(&rt::vec::<f32>(&mut rng, 32, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let a6 = f32m8x16::from_column_major(&rt::vec::<f32>(&mut rng, 128, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let r = k0137(a0, a1, i0, s0, &src0, i1, s1, i2, &src1, a2, a3, a4, n0, &src2, a5, a6);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src0 = rt::vec::<u16>(&mut rng, 6, rt::Dom::Full);
+    let a2 = u32m3x8::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = u16m1x2::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a4 = u32m1x7::from_column_major(&rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let a5 = u32m7x1::from_column_major(&rt::vec::<u32>(&mut rng, 7, rt::Dom::Full));
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16));
+    let a6 = i64m2x4::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let r = k0137(a0, a1, i0, s0, s1, &src0, a2, i1, s2, a3, i2, a4, a5, i3, s3, &mut dst0, a6);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0138() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0bb08f35c2d5c306);
-    let a0 = i32m3x1::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<i32>(&mut rng, 9, rt::Dom::Full);
-    let src1 = rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a2 = i8m2x3::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
-    let a3 = i8m4x5::from_column_major(&rt::vec::<i8>(&mut rng, 20, rt::Dom::Full));
-    let src2 = rt::vec::<i8>(&mut rng, 25, rt::Dom::Int(-8, 8));
-    let a4 = i8m3x3::from_column_major(&rt::vec::<i8>(&mut rng, 9, rt::Dom::Int(-8, 8)));
-    let src3 = rt::vec::<i8>(&mut rng, 29, rt::Dom::Full);
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = u8m1x3::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a1 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let a2 = u8m1x3::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let a3 = u8m3x5::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let src0 = rt::vec::<u32>(&mut rng, 11, rt::Dom::Full);
+    let a4 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a5 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let src4 = rt::vec::<f64>(&mut rng, 37, rt::Dom::Dyadic(-32, 32, 2));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src5 = rt::vec::<f64>(&mut rng, 47, rt::Dom::Dyadic(-32, 32, 2));
-    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src6 = rt::vec::<i8>(&mut rng, 82, rt::Dom::Full);
-    let a7 = i8m12x5::from_column_major(&rt::vec::<i8>(&mut rng, 60, rt::Dom::Int(-8, 8)));
-    let r = k0138(a0, n0, &src0, &src1, i0, s0, a1, a2, a3, &src2, a4, &src3, i1, s1, i2, a5, a6, &src4, n1, &src5, i3, n2, &src6, a7);
+    let a5 = f64m5x1::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s4: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s5: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0138(s0, a0, i0, a1, a2, a3, i1, &src0, a4, s1, s2, i2, a5, s3, s4, s5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0139() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x325ed45a3cdf68d3);
-    let a0 = u64m3x7::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Full));
-    let a1 = i32m3x2::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
-    let src0 = rt::vec::<i32>(&mut rng, 10, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src1 = rt::vec::<i32>(&mut rng, 64, rt::Dom::Int(-8, 8));
-    let r = k0139(a0, a1, &src0, n0, &src1);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = u64m3x7::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Int(0, 16)));
+    let a1 = u64m3x7::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Full));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let src0 = rt::vec::<i32>(&mut rng, 40, rt::Dom::Full);
+    let a2 = i32m3x7::from_column_major(&rt::vec::<i32>(&mut rng, 21, rt::Dom::Int(-8, 8)));
+    let a3 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Full));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a4 = u64m3x7::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<u64>(&mut rng, 23, rt::Dom::Full);
+    let a5 = u64m3x7::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Full));
+    let a6 = u64m7x3::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Int(0, 16)));
+    let r = k0139(s0, a0, a1, s1, &src0, a2, a3, s2, s3, a4, &src1, a5, a6);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0140() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x14d35661e027881e);
-    let src0 = rt::vec::<u64>(&mut rng, 18, rt::Dom::Full);
-    let r = k0140(&src0);
+    let a0 = f32m6x8::from_column_major(&rt::vec::<f32>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
+    let src0 = rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a2 = u16m6x3::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Full));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0140(a0, &src0, i0, s0, a1, a2, s1, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0141() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc2cb1e87f11226e9);
     let src0 = rt::vec::<f64>(&mut rng, 17, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = f64m2x16::from_column_major(&rt::vec::<f64>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2)));
-    let src1 = rt::vec::<f64>(&mut rng, 72, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = i8m2x5::from_column_major(&rt::vec::<i8>(&mut rng, 10, rt::Dom::Int(-8, 8)));
-    let a2 = i8m2x5::from_column_major(&rt::vec::<i8>(&mut rng, 10, rt::Dom::Full));
-    let a3 = f32m8x2::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f32m8x2::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0141(&src0, a0, &src1, s0, s1, a1, a2, a3, a4);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f64m6x8::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src1 = rt::vec::<f64>(&mut rng, 69, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f64m8x4::from_column_major(&rt::vec::<f64>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 31, rt::Dom::Dyadic(-32, 32, 2));
+    k0141(&src0, s0, a0, s1, s2, a1, n0, &src1, a2, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0142() -> Vec<rt::Output> {
@@ -905,203 +930,210 @@ fn run_k0142() -> Vec<rt::Output> {
 
 fn run_k0143() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x99d25c99011541f8);
-    let a0 = u32m9x10::from_column_major(&rt::vec::<u32>(&mut rng, 90, rt::Dom::Full));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let src0 = rt::vec::<u32>(&mut rng, 49, rt::Dom::Int(0, 16));
-    let a1 = u32m9x6::from_column_major(&rt::vec::<u32>(&mut rng, 54, rt::Dom::Int(0, 16)));
-    let a2 = u32m6x1::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src1 = rt::vec::<u32>(&mut rng, 14, rt::Dom::Int(0, 16));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 106, rt::Dom::Int(0, 16));
-    let a3 = u32m6x1::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let a4 = u32m1x1::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a5 = i16m14x3::from_column_major(&rt::vec::<i16>(&mut rng, 42, rt::Dom::Int(-8, 8)));
-    let a6 = i16m14x1::from_column_major(&rt::vec::<i16>(&mut rng, 14, rt::Dom::Int(-8, 8)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src2 = rt::vec::<i16>(&mut rng, 9, rt::Dom::Int(-8, 8));
-    let s3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a7 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0143(a0, s0, &src0, a1, a2, n0, &src1, &mut dst0, a3, i0, a4, s1, s2, a5, a6, n1, &src2, s3, a7);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = u32m4x9::from_column_major(&rt::vec::<u32>(&mut rng, 36, rt::Dom::Full));
+    let a1 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let a2 = u32m1x9::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(9, 12));
+    let src0 = rt::vec::<u32>(&mut rng, 10, rt::Dom::Full);
+    let src1 = rt::vec::<u32>(&mut rng, 25, rt::Dom::Full);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3 = u32m9x4::from_column_major(&rt::vec::<u32>(&mut rng, 36, rt::Dom::Full));
+    let a4 = u32m4x9::from_column_major(&rt::vec::<u32>(&mut rng, 36, rt::Dom::Full));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 99, rt::Dom::Full);
+    let a5 = i32m6x2::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a6 = f32m2x3::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f32m3x6::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a8 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a9 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a10 = u32m4x5::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let a11 = u32m5x12::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst1 = rt::vec::<u32>(&mut rng, 81, rt::Dom::Full);
+    let src2 = rt::vec::<i64>(&mut rng, 89, rt::Dom::Int(-8, 8));
+    let src3 = rt::vec::<i64>(&mut rng, 26, rt::Dom::Int(-8, 8));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src4 = rt::vec::<i64>(&mut rng, 33, rt::Dom::Full);
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = k0143(a0, a1, a2, n0, &src0, &src1, s0, a3, a4, s1, &mut dst0, a5, s2, s3, a6, a7, a8, s4, a9, i0, i1, a10, a11, n1, &mut dst1, &src2, &src3, n2, &src4, i2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0144() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf49287f00553cb5d);
-    let src0 = rt::vec::<i8>(&mut rng, 35, rt::Dom::Full);
-    let a0 = i8m6x2::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a1 = i64m2x2::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s4: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = f32m3x6::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0144(&src0, a0, s0, a1, i0, s1, s2, i1, i2, s3, s4, a2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i64m3x2::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<i64>(&mut rng, 11, rt::Dom::Full);
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a1 = i64m2x2::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let a2 = i64m2x2::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a3 = i32m3x5::from_column_major(&rt::vec::<i32>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = i32m3x8::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src1 = rt::vec::<i32>(&mut rng, 54, rt::Dom::Full);
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 27, rt::Dom::Full);
+    let a5 = u16m5x12::from_column_major(&rt::vec::<u16>(&mut rng, 60, rt::Dom::Int(0, 16)));
+    let a6 = u16m12x2::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a7 = u64m15x5::from_column_major(&rt::vec::<u64>(&mut rng, 75, rt::Dom::Int(0, 16)));
+    let n3: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src2 = rt::vec::<u64>(&mut rng, 70, rt::Dom::Int(0, 16));
+    let a8 = u64m9x3::from_column_major(&rt::vec::<u64>(&mut rng, 27, rt::Dom::Full));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 14));
+    let r = k0144(a0, s0, n0, &src0, s1, a1, a2, s2, a3, s3, s4, a4, n1, &src1, n2, &mut dst0, a5, a6, a7, n3, &src2, a8, i0);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0145() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1772e4d33b53e8a6);
-    let a0 = i16m7x2::from_column_major(&rt::vec::<i16>(&mut rng, 14, rt::Dom::Int(-8, 8)));
-    let a1 = i8m2x3::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let a2 = i8m3x3::from_column_major(&rt::vec::<i8>(&mut rng, 9, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let r = k0145(a0, a1, a2, &src0);
+    let a0 = i8m3x7::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Int(-8, 8)));
+    let a1 = f32m6x2::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0145(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0146() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9884587717cbbe28);
-    let a0 = f64m2x1::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f64m7x2::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src0 = rt::vec::<f64>(&mut rng, 17, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f64>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
-    let r = k0146(a0, a1, a2, a3, a4, a5, a6, n0, &src0, &src1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let mut dst0 = rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
+    k0146(s0, a0, a1, a2, n0, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0147() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2e1b72f12bcfb762);
-    let a0 = i64m3x9::from_column_major(&rt::vec::<i64>(&mut rng, 27, rt::Dom::Int(-8, 8)));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = f64m3x1::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = i64m9x3::from_column_major(&rt::vec::<i64>(&mut rng, 27, rt::Dom::Int(-8, 8)));
-    let a4 = i64m9x3::from_column_major(&rt::vec::<i64>(&mut rng, 27, rt::Dom::Int(-8, 8)));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0147(a0, s0, a1, a2, a3, a4, s1);
+    let a0 = u32m9x8::from_column_major(&rt::vec::<u32>(&mut rng, 72, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src0 = rt::vec::<u32>(&mut rng, 41, rt::Dom::Full);
+    let a1 = u32m4x8::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Full));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u32m8x3::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a3 = u64m8x3::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
+    let r = k0147(a0, n0, &src0, a1, s0, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0148() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x61dcdd5cddfa43fe);
-    let src0 = rt::vec::<f32>(&mut rng, 35, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let a1 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let src0 = rt::vec::<f32>(&mut rng, 26, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f32m7x3::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a1 = f32m3x7::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
     let a2 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = u64m14x2::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Full));
-    let a5 = u64m2x8::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Full));
-    let src1 = rt::vec::<u64>(&mut rng, 64, rt::Dom::Full);
-    let a6 = u64m7x4::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Full));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let a7 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src2 = rt::vec::<u64>(&mut rng, 44, rt::Dom::Int(0, 16));
-    let r = k0148(&src0, a0, a1, a2, s0, s1, s2, a3, s3, a4, a5, &src1, a6, i0, a7, n0, &src2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a3 = i8m8x4::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Int(-8, 8)));
+    let a4 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src1 = rt::vec::<f64>(&mut rng, 26, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
+    let a5 = f64m12x2::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 46, rt::Dom::Dyadic(-32, 32, 2));
+    let a6 = i32m3x2::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
+    let r = k0148(&src0, a0, a1, a2, s0, a3, a4, s1, s2, &src1, a5, i0, s3, &mut dst0, a6);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0149() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1189b662d4ee782f);
-    let src0 = rt::vec::<u64>(&mut rng, 8, rt::Dom::Full);
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let src1 = rt::vec::<u64>(&mut rng, 56, rt::Dom::Full);
-    let a0 = u64m7x1::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Full));
-    let a1 = f32m1x6::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f32m6x4::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s3: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s4: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0149(&src0, s0, s1, s2, &src1, a0, a1, a2, i0, s3, s4);
+    let a0 = u64m7x5::from_column_major(&rt::vec::<u64>(&mut rng, 35, rt::Dom::Full));
+    let src0 = rt::vec::<u64>(&mut rng, 20, rt::Dom::Full);
+    let a1 = u64m4x8::from_column_major(&rt::vec::<u64>(&mut rng, 32, rt::Dom::Full));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a2 = u64m8x7::from_column_major(&rt::vec::<u64>(&mut rng, 56, rt::Dom::Int(0, 16)));
+    let a3 = u64m8x1::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
+    let a4 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
+    let r = k0149(a0, &src0, a1, s0, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0150() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3011819deacc443a);
-    let a0 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<i8>(&mut rng, 14, rt::Dom::Int(-8, 8));
-    let a1 = i8m1x7::from_column_major(&rt::vec::<i8>(&mut rng, 7, rt::Dom::Full));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0150(a0, &src0, &src1, a1, s0);
+    let a0 = i8m3x7::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0150(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0151() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x346d771a7adb8262);
-    let a0 = u8m15x6::from_column_major(&rt::vec::<u8>(&mut rng, 90, rt::Dom::Full));
-    let a1 = u8m15x6::from_column_major(&rt::vec::<u8>(&mut rng, 90, rt::Dom::Int(0, 16)));
-    let a2 = i16m1x1::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Full));
-    let src0 = rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 23, rt::Dom::Full);
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = u8m6x10::from_column_major(&rt::vec::<u8>(&mut rng, 60, rt::Dom::Full));
-    let a4 = u8m10x4::from_column_major(&rt::vec::<u8>(&mut rng, 40, rt::Dom::Int(0, 16)));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a5 = u8m4x15::from_column_major(&rt::vec::<u8>(&mut rng, 60, rt::Dom::Full));
-    let a6 = u8m15x4::from_column_major(&rt::vec::<u8>(&mut rng, 60, rt::Dom::Full));
-    let src1 = rt::vec::<u8>(&mut rng, 61, rt::Dom::Int(0, 16));
-    let a7 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a8 = i32m4x6::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Full));
-    let mut dst1 = rt::vec::<u8>(&mut rng, 106, rt::Dom::Int(0, 16));
-    let a9 = u8m6x2::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
-    let src2 = rt::vec::<u8>(&mut rng, 22, rt::Dom::Full);
-    let r = k0151(a0, a1, a2, &src0, &mut dst0, s0, a3, a4, s1, a5, a6, &src1, a7, a8, &mut dst1, a9, &src2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(15, 18));
+    let src0 = rt::vec::<u8>(&mut rng, 107, rt::Dom::Int(0, 16));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = i64m6x1::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let mut dst0 = rt::vec::<i64>(&mut rng, 7, rt::Dom::Int(-8, 8));
+    let a1 = i64m1x1::from_column_major(&rt::vec::<i64>(&mut rng, 1, rt::Dom::Full));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src1 = rt::vec::<i64>(&mut rng, 23, rt::Dom::Int(-8, 8));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src2 = rt::vec::<u8>(&mut rng, 21, rt::Dom::Int(0, 16));
+    let a2 = i64m1x1::from_column_major(&rt::vec::<i64>(&mut rng, 1, rt::Dom::Full));
+    let r = k0151(n0, &src0, s0, a0, &mut dst0, a1, n1, &src1, n2, &src2, a2);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0152() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf14f8d631cc08894);
-    let a0 = i32m1x3::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Full));
-    let src0 = rt::vec::<i32>(&mut rng, 5, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 11, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
-    let src2 = rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let src3 = rt::vec::<i8>(&mut rng, 37, rt::Dom::Full);
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a1 = i8m11x3::from_column_major(&rt::vec::<i8>(&mut rng, 33, rt::Dom::Int(-8, 8)));
-    let a2 = i8m11x3::from_column_major(&rt::vec::<i8>(&mut rng, 33, rt::Dom::Int(-8, 8)));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
-    let r = k0152(a0, &src0, n0, &mut dst0, &src1, &src2, s0, s1, &src3, i0, a1, a2, i1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = u8m1x3::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 5, rt::Dom::Full);
+    let a1 = u8m3x3::from_column_major(&rt::vec::<u8>(&mut rng, 9, rt::Dom::Int(0, 16)));
+    let a2 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let a3 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let mut dst1 = rt::vec::<u8>(&mut rng, 5, rt::Dom::Int(0, 16));
+    let a4 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let src0 = rt::vec::<u8>(&mut rng, 17, rt::Dom::Full);
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = k0152(a0, &mut dst0, a1, a2, a3, &mut dst1, a4, &src0, i0);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0153() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0d0f1a8e375e8bc3);
-    let a0 = u64m4x7::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Full));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u8m7x3::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Int(0, 16)));
-    let r = k0153(a0, s0, i0, s1, a1);
+    let src0 = rt::vec::<u8>(&mut rng, 21, rt::Dom::Int(0, 16));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a0 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a1 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<u8>(&mut rng, 10, rt::Dom::Full);
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = k0153(&src0, s0, s1, a0, a1, &src1, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0154() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x091549fa3b8aa961);
-    let a0 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Full));
-    let a1 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<i8>(&mut rng, 2, rt::Dom::Full);
-    let a2 = u16m6x7::from_column_major(&rt::vec::<u16>(&mut rng, 42, rt::Dom::Full));
-    let a3 = u16m7x4::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16)));
-    let mut dst0 = rt::vec::<u16>(&mut rng, 32, rt::Dom::Full);
-    let a4 = f64m4x4::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0154(a0, a1, &src0, &src1, a2, a3, &mut dst0, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = i8m1x15::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Full));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i8m15x14::from_column_major(&rt::vec::<i8>(&mut rng, 210, rt::Dom::Int(-8, 8)));
+    let a2 = i8m14x1::from_column_major(&rt::vec::<i8>(&mut rng, 14, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(14, 17));
+    let src0 = rt::vec::<i8>(&mut rng, 14, rt::Dom::Full);
+    let src1 = rt::vec::<i8>(&mut rng, 15, rt::Dom::Int(-8, 8));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let src2 = rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Int(-8, 8)));
+    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Int(-8, 8)));
+    let s5: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a5 = i8m1x7::from_column_major(&rt::vec::<i8>(&mut rng, 7, rt::Dom::Full));
+    let a6 = i8m7x15::from_column_major(&rt::vec::<i8>(&mut rng, 105, rt::Dom::Full));
+    let r = k0154(a0, s0, a1, a2, n0, &src0, &src1, s1, s2, &src2, s3, a3, s4, a4, s5, a5, a6);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0155() -> Vec<rt::Output> {
@@ -1113,73 +1145,72 @@ fn run_k0155() -> Vec<rt::Output> {
 
 fn run_k0156() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb2a6a3f97ab2ef94);
-    let src0 = rt::vec::<i64>(&mut rng, 10, rt::Dom::Full);
-    let a0 = i64m1x10::from_column_major(&rt::vec::<i64>(&mut rng, 10, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0156(&src0, a0, s0);
+    let a0 = f64m10x10::from_column_major(&rt::vec::<f64>(&mut rng, 100, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m10x10::from_column_major(&rt::vec::<f64>(&mut rng, 100, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0156(a0, a1, s0, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0157() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7f557fada5af1217);
-    let src0 = rt::vec::<i32>(&mut rng, 3, rt::Dom::Full);
-    let a0 = i64m1x7::from_column_major(&rt::vec::<i64>(&mut rng, 7, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let r = k0157(&src0, a0, i0, i1);
+    let a0 = i32m3x7::from_column_major(&rt::vec::<i32>(&mut rng, 21, rt::Dom::Int(-8, 8)));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0157(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0158() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xef933166023b451a);
-    let a0 = f64m1x1::from_column_major(&rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let src0 = rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
     let src1 = rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m1x5::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i4: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = u16m13x6::from_column_major(&rt::vec::<u16>(&mut rng, 78, rt::Dom::Full));
-    let a4 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let i5: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a5 = f64m5x8::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2)));
-    let i6: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i7: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let a6 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a7 = u8m1x8::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let src2 = rt::vec::<u8>(&mut rng, 58, rt::Dom::Int(0, 16));
-    let a8 = u8m7x8::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Full));
-    let a9 = u8m7x8::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Full));
-    let r = k0158(a0, i0, i1, &src0, s0, n0, &src1, &mut dst0, a1, a2, i2, i3, i4, s1, a3, a4, i5, s2, a5, i6, i7, a6, a7, &src2, a8, a9);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = f64m4x6::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m6x2::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a2 = f64m4x2::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a3 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = i8m1x3::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
+    let a5 = f64m3x4::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a6 = f64m4x5::from_column_major(&rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a7 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let a8 = f64m2x8::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let a9 = f64m8x2::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let mut dst1 = rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src2 = rt::vec::<u8>(&mut rng, 27, rt::Dom::Int(0, 16));
+    let a10 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a11 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
+    let s5: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    k0158(&src0, &src1, a0, a1, s0, a2, a3, s1, &mut dst0, a4, a5, a6, i0, a7, a8, a9, i1, i2, &mut dst1, s2, s3, &src2, a10, s4, a11, s5);
+    vec![rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0159() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb2afb630371e9e03);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src0 = rt::vec::<i8>(&mut rng, 31, rt::Dom::Full);
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src0 = rt::vec::<i8>(&mut rng, 34, rt::Dom::Full);
+    let a0 = i8m4x5::from_column_major(&rt::vec::<i8>(&mut rng, 20, rt::Dom::Int(-8, 8)));
     let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a0 = u32m6x10::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Full));
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a1 = u32m6x2::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = u32m2x10::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16));
-    let a3 = u32m2x6::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a4 = u32m6x2::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a5 = u32m6x2::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let r = k0159(n0, &src0, s0, s1, a0, s2, a1, s3, s4, a2, &src1, a3, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = i8m4x5::from_column_major(&rt::vec::<i8>(&mut rng, 20, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u64m4x6::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
+    let a3 = u64m4x6::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
+    let a4 = i8m4x5::from_column_major(&rt::vec::<i8>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 32, rt::Dom::Int(-8, 8));
+    k0159(s0, n0, &src0, a0, s1, a1, i0, s2, s3, a2, a3, a4, n1, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 /// Every kernel of this chunk with its runner.

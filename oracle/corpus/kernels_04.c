@@ -3,1290 +3,1418 @@
 #include "oracle_rt.h"
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
-typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
+typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
 typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
-typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
+typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
+typedef signed char i8m2x8 __attribute__((matrix_type(2, 8)));
 typedef signed char i8m3x1 __attribute__((matrix_type(3, 1)));
-typedef signed char i8m3x10 __attribute__((matrix_type(3, 10)));
-typedef signed char i8m4x1 __attribute__((matrix_type(4, 1)));
+typedef signed char i8m4x2 __attribute__((matrix_type(4, 2)));
 typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
-typedef signed char i8m6x6 __attribute__((matrix_type(6, 6)));
-typedef signed char i8m7x1 __attribute__((matrix_type(7, 1)));
-typedef signed char i8m7x3 __attribute__((matrix_type(7, 3)));
-typedef signed char i8m7x6 __attribute__((matrix_type(7, 6)));
-typedef signed char i8m7x7 __attribute__((matrix_type(7, 7)));
-typedef signed char i8m8x6 __attribute__((matrix_type(8, 6)));
-typedef signed char i8m9x6 __attribute__((matrix_type(9, 6)));
-typedef signed char i8m9x8 __attribute__((matrix_type(9, 8)));
-typedef signed char i8m10x6 __attribute__((matrix_type(K5 + 5, (K2 * 6) / K2)));
-typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
-typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
-typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
+typedef signed char i8m4x11 __attribute__((matrix_type(4, 11)));
+typedef signed char i8m7x4 __attribute__((matrix_type(7, 4)));
+typedef signed char i8m11x1 __attribute__((matrix_type(11, 1)));
+typedef signed char i8m11x2 __attribute__((matrix_type(11, 2)));
+typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
 typedef short i16m2x8 __attribute__((matrix_type(2, 8)));
-typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
-typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
-typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
-typedef short i16m6x8 __attribute__((matrix_type(6, 8)));
-typedef short i16m8x3 __attribute__((matrix_type(K8, 5 - K2)));
-typedef short i16m8x4 __attribute__((matrix_type(8, 4)));
+typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
+typedef short i16m6x4 __attribute__((matrix_type(6, 4)));
+typedef short i16m7x8 __attribute__((matrix_type((K8 * 7) / K8, 16 - K8)));
+typedef short i16m8x7 __attribute__((matrix_type(8, 7)));
+typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
+typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
 typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
-typedef int i32m1x8 __attribute__((matrix_type(1, 8)));
-typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
+typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
+typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
+typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
 typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
 typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
-typedef int i32m3x13 __attribute__((matrix_type((K8 * 3) / K8, K2 + 11)));
-typedef int i32m8x1 __attribute__((matrix_type(13 - K5, 3 - K2)));
+typedef int i32m3x4 __attribute__((matrix_type(7 - K4, 3 + 1)));
+typedef int i32m3x5 __attribute__((matrix_type(3, 5)));
+typedef int i32m3x8 __attribute__((matrix_type(3, 8)));
+typedef int i32m3x12 __attribute__((matrix_type(3, 12)));
+typedef int i32m3x14 __attribute__((matrix_type(3, 14)));
+typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
+typedef int i32m4x3 __attribute__((matrix_type(4, 3)));
+typedef int i32m4x8 __attribute__((matrix_type(3 + 1, 13 - K5)));
+typedef int i32m4x15 __attribute__((matrix_type((K4 * 4) / K4, 14 + 1)));
+typedef int i32m5x7 __attribute__((matrix_type(5, 7)));
+typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
+typedef int i32m6x4 __attribute__((matrix_type(6, 4)));
+typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
+typedef int i32m8x2 __attribute__((matrix_type(8, 2)));
+typedef int i32m8x3 __attribute__((matrix_type(8, 3)));
+typedef int i32m8x6 __attribute__((matrix_type(8, 6)));
+typedef int i32m12x3 __attribute__((matrix_type(K4 * 3, 8 - K5)));
 typedef int i32m13x3 __attribute__((matrix_type(13, 3)));
+typedef int i32m13x7 __attribute__((matrix_type((K2 * 13) / K2, K3 + 4)));
+typedef int i32m13x8 __attribute__((matrix_type(K5 + 8, (K3 * 8) / K3)));
+typedef int i32m14x1 __attribute__((matrix_type(14, 1)));
+typedef int i32m14x4 __attribute__((matrix_type(14, 4)));
+typedef int i32m15x4 __attribute__((matrix_type(15, 4)));
+typedef int i32m15x15 __attribute__((matrix_type(15, 15)));
+typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
 typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
-typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
-typedef long i64m1x7 __attribute__((matrix_type(1, 7)));
 typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
 typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
-typedef long i64m2x5 __attribute__((matrix_type(2, 5)));
-typedef long i64m2x7 __attribute__((matrix_type((K5 * 2) / K5, (K4 * 7) / K4)));
-typedef long i64m2x8 __attribute__((matrix_type(2, 8)));
-typedef long i64m2x11 __attribute__((matrix_type((K2 * 2) / K2, (K4 * 11) / K4)));
-typedef long i64m2x12 __attribute__((matrix_type(4 - K2, K2 + 10)));
-typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
-typedef long i64m3x3 __attribute__((matrix_type(3, 3)));
-typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
+typedef long i64m2x6 __attribute__((matrix_type(2, 6)));
+typedef long i64m4x1 __attribute__((matrix_type(9 - K5, 9 - K8)));
+typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
 typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
-typedef long i64m4x5 __attribute__((matrix_type(4, 5)));
-typedef long i64m5x4 __attribute__((matrix_type(5, 4)));
-typedef long i64m5x7 __attribute__((matrix_type(5, 7)));
 typedef long i64m6x2 __attribute__((matrix_type(6, 2)));
 typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
-typedef long i64m7x5 __attribute__((matrix_type(12 - K5, (K5 * 5) / K5)));
-typedef long i64m10x1 __attribute__((matrix_type(10, 1)));
+typedef long i64m9x3 __attribute__((matrix_type(9, 3)));
 typedef long i64m10x8 __attribute__((matrix_type(10, 8)));
-typedef long i64m15x2 __attribute__((matrix_type(15, 2)));
-typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
+typedef long i64m16x3 __attribute__((matrix_type(16, 3)));
+typedef unsigned char u8m1x1 __attribute__((matrix_type(5 - K4, (K5 * 1) / K5)));
+typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
 typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned char u8m2x5 __attribute__((matrix_type(2, 5)));
+typedef unsigned char u8m2x8 __attribute__((matrix_type(2, 8)));
+typedef unsigned char u8m2x11 __attribute__((matrix_type((K3 * 2) / K3, (K4 * 11) / K4)));
+typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned char u8m3x11 __attribute__((matrix_type(3, 11)));
+typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
+typedef unsigned char u8m8x1 __attribute__((matrix_type(8, 1)));
+typedef unsigned char u8m11x1 __attribute__((matrix_type(11, 1)));
 typedef unsigned char u8m11x5 __attribute__((matrix_type(11, 5)));
-typedef unsigned short u16m1x1 __attribute__((matrix_type(5 - K4, (K5 * 1) / K5)));
-typedef unsigned short u16m1x16 __attribute__((matrix_type(1, 16)));
-typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned short u16m2x2 __attribute__((matrix_type(2, 2)));
+typedef unsigned char u8m11x7 __attribute__((matrix_type(11, 7)));
+typedef unsigned char u8m11x8 __attribute__((matrix_type((K5 * 11) / K5, 7 + 1)));
+typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned short u16m1x8 __attribute__((matrix_type(1, 8)));
 typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
+typedef unsigned short u16m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned short u16m3x3 __attribute__((matrix_type((K5 * 3) / K5, (K4 * 3) / K4)));
-typedef unsigned short u16m4x6 __attribute__((matrix_type(4, 6)));
-typedef unsigned short u16m4x8 __attribute__((matrix_type(4, 8)));
+typedef unsigned short u16m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned short u16m3x8 __attribute__((matrix_type(3, 8)));
+typedef unsigned short u16m4x8 __attribute__((matrix_type(9 - K5, (K2 * 8) / K2)));
 typedef unsigned short u16m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned short u16m7x1 __attribute__((matrix_type(7, 1)));
+typedef unsigned short u16m7x1 __attribute__((matrix_type(12 - K5, 5 - K4)));
+typedef unsigned short u16m7x2 __attribute__((matrix_type(7, 2)));
+typedef unsigned short u16m7x3 __attribute__((matrix_type(7, 3)));
 typedef unsigned short u16m7x6 __attribute__((matrix_type(7, 6)));
+typedef unsigned short u16m7x8 __attribute__((matrix_type((K8 * 7) / K8, K5 + 3)));
 typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
-typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
 typedef unsigned short u16m8x3 __attribute__((matrix_type(8, 3)));
-typedef unsigned short u16m8x8 __attribute__((matrix_type(8, 8)));
-typedef unsigned short u16m16x1 __attribute__((matrix_type(16, 1)));
-typedef unsigned int u32m1x4 __attribute__((matrix_type(9 - K8, 7 - K3)));
-typedef unsigned int u32m1x5 __attribute__((matrix_type(1, 5)));
-typedef unsigned int u32m1x6 __attribute__((matrix_type(1, 6)));
+typedef unsigned short u16m9x6 __attribute__((matrix_type(14 - K5, 10 - K4)));
+typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
 typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned int u32m2x5 __attribute__((matrix_type(2, 5)));
-typedef unsigned int u32m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned int u32m2x11 __attribute__((matrix_type(2, 11)));
-typedef unsigned int u32m3x2 __attribute__((matrix_type(7 - K4, 5 - K3)));
+typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned int u32m3x3 __attribute__((matrix_type(3, 3)));
-typedef unsigned int u32m3x4 __attribute__((matrix_type(11 - K8, (K8 * 4) / K8)));
 typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8)));
-typedef unsigned int u32m5x3 __attribute__((matrix_type((K8 * 5) / K8, K3)));
-typedef unsigned int u32m5x10 __attribute__((matrix_type(5, 10)));
 typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned int u32m8x2 __attribute__((matrix_type(16 - K8, 1 + 1)));
+typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
+typedef unsigned int u32m8x2 __attribute__((matrix_type(K2 + 6, (K8 * 2) / K8)));
 typedef unsigned int u32m8x3 __attribute__((matrix_type(8, 3)));
-typedef unsigned int u32m8x11 __attribute__((matrix_type(8, 11)));
-typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
 typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned long u64m1x5 __attribute__((matrix_type(1, 5)));
 typedef unsigned long u64m1x6 __attribute__((matrix_type(1, 6)));
-typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m2x5 __attribute__((matrix_type(2, 5)));
+typedef unsigned long u64m1x10 __attribute__((matrix_type(1, 10)));
+typedef unsigned long u64m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned long u64m2x12 __attribute__((matrix_type(2, 12)));
-typedef unsigned long u64m2x13 __attribute__((matrix_type(2, 13)));
-typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned long u64m3x8 __attribute__((matrix_type(2 + 1, K3 + 5)));
-typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned long u64m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned long u64m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
 typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
-typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
+typedef unsigned long u64m4x12 __attribute__((matrix_type(K4, (K4 * 12) / K4)));
 typedef unsigned long u64m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned long u64m6x8 __attribute__((matrix_type(6, 8)));
-typedef unsigned long u64m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned long u64m7x6 __attribute__((matrix_type(7, 6)));
+typedef unsigned long u64m7x1 __attribute__((matrix_type(7, 1)));
 typedef unsigned long u64m7x7 __attribute__((matrix_type(7, 7)));
-typedef unsigned long u64m13x2 __attribute__((matrix_type((K2 * 13) / K2, 1 + 1)));
-typedef unsigned long u64m14x1 __attribute__((matrix_type(14, 1)));
+typedef unsigned long u64m7x9 __attribute__((matrix_type(7, 9)));
+typedef unsigned long u64m8x1 __attribute__((matrix_type((K8 * 8) / K8, 3 - K2)));
+typedef unsigned long u64m8x3 __attribute__((matrix_type(8, 3)));
+typedef unsigned long u64m9x4 __attribute__((matrix_type(9, 4)));
+typedef unsigned long u64m10x3 __attribute__((matrix_type(10, 3)));
+typedef unsigned long u64m11x5 __attribute__((matrix_type(11, 5)));
+typedef unsigned long u64m14x2 __attribute__((matrix_type(17 - K3, 6 - K4)));
 typedef unsigned long u64m14x4 __attribute__((matrix_type(14, 4)));
 typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
 typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
-typedef float f32m1x4 __attribute__((matrix_type(5 - K4, K3 + 1)));
-typedef float f32m1x16 __attribute__((matrix_type(1, 16)));
-typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
-typedef float f32m2x8 __attribute__((matrix_type(2, 8)));
+typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
 typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-typedef float f32m5x3 __attribute__((matrix_type(8 - K3, K3)));
-typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
+typedef float f32m3x8 __attribute__((matrix_type(3, 8)));
+typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
 typedef float f32m6x8 __attribute__((matrix_type(6, 8)));
-typedef float f32m8x1 __attribute__((matrix_type(8, 1)));
-typedef float f32m12x3 __attribute__((matrix_type(12, 3)));
-typedef double f64m1x15 __attribute__((matrix_type(1, 15)));
-typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
+typedef float f32m7x1 __attribute__((matrix_type(7, 1)));
+typedef float f32m7x15 __attribute__((matrix_type(7, 15)));
+typedef float f32m15x7 __attribute__((matrix_type(15, 7)));
+typedef double f64m1x1 __attribute__((matrix_type(3 - K2, 6 - K5)));
+typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
+typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
+typedef double f64m1x9 __attribute__((matrix_type((K8 * 1) / K8, 14 - K5)));
+typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
+typedef double f64m2x6 __attribute__((matrix_type((K4 * 2) / K4, 14 - K8)));
+typedef double f64m2x16 __attribute__((matrix_type(2, 16)));
+typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
 typedef double f64m4x1 __attribute__((matrix_type(4, 1)));
-typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
 typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
 typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
 typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
-typedef double f64m4x15 __attribute__((matrix_type(8 - K4, 23 - K8)));
-typedef double f64m5x7 __attribute__((matrix_type(5, 7)));
-typedef double f64m6x1 __attribute__((matrix_type(6, 1)));
-typedef double f64m6x4 __attribute__((matrix_type(6, 4)));
-typedef double f64m7x2 __attribute__((matrix_type(10 - K3, (K8 * 2) / K8)));
-typedef signed char i8m2x4_b __attribute__((matrix_type(2, 4)));
-typedef signed char i8m4x1_b __attribute__((matrix_type((K3 * 4) / K3, 5 - K4)));
-typedef signed char i8m7x1_b __attribute__((matrix_type(7, 1)));
-typedef signed char i8m9x8_b __attribute__((matrix_type(9, 8)));
-typedef short i16m1x3_b __attribute__((matrix_type(1, 3)));
-typedef int i32m1x8_b __attribute__((matrix_type(1, 8)));
-typedef int i32m3x13_b __attribute__((matrix_type(3, 13)));
-typedef long i64m1x4_b __attribute__((matrix_type(1, 4)));
-typedef long i64m2x7_b __attribute__((matrix_type(2, 7)));
-typedef long i64m3x3_b __attribute__((matrix_type(3, 3)));
-typedef unsigned short u16m1x16_b __attribute__((matrix_type(1, 16)));
-typedef unsigned short u16m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned short u16m6x1_b __attribute__((matrix_type(10 - K4, 4 - K3)));
+typedef double f64m4x9 __attribute__((matrix_type(4, 9)));
+typedef double f64m4x14 __attribute__((matrix_type(4, 14)));
+typedef double f64m4x15 __attribute__((matrix_type(4, 15)));
+typedef double f64m6x15 __attribute__((matrix_type(6, 15)));
+typedef double f64m6x16 __attribute__((matrix_type(10 - K4, 20 - K4)));
+typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
+typedef double f64m7x2 __attribute__((matrix_type(7, 2)));
+typedef double f64m7x7 __attribute__((matrix_type(7, 7)));
+typedef double f64m8x1 __attribute__((matrix_type(8, 1)));
+typedef double f64m9x1 __attribute__((matrix_type(9, 1)));
+typedef double f64m14x7 __attribute__((matrix_type(14, 7)));
+typedef double f64m15x4 __attribute__((matrix_type(15, 4)));
+typedef signed char i8m2x8_b __attribute__((matrix_type(2, 8)));
+typedef signed char i8m4x11_b __attribute__((matrix_type(9 - K5, 16 - K5)));
+typedef int i32m2x1_b __attribute__((matrix_type(2, 1)));
+typedef int i32m2x3_b __attribute__((matrix_type(4 - K2, (K4 * 3) / K4)));
+typedef int i32m3x4_b __attribute__((matrix_type(K3, (K5 * 4) / K5)));
+typedef int i32m4x1_b __attribute__((matrix_type(4, 1)));
+typedef int i32m4x8_b __attribute__((matrix_type(4, 8)));
+typedef int i32m7x4_b __attribute__((matrix_type(7, 4)));
+typedef long i64m2x1_b __attribute__((matrix_type(2, 1)));
+typedef unsigned char u8m11x1_b __attribute__((matrix_type(11, 1)));
+typedef unsigned short u16m1x1_b __attribute__((matrix_type(1, 1)));
+typedef unsigned short u16m3x1_b __attribute__((matrix_type(K2 + 1, 9 - K8)));
+typedef unsigned short u16m6x1_b __attribute__((matrix_type(6, 1)));
 typedef unsigned short u16m7x1_b __attribute__((matrix_type(7, 1)));
-typedef unsigned int u32m2x3_b __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m2x11_b __attribute__((matrix_type(2, 11)));
-typedef unsigned int u32m3x2_b __attribute__((matrix_type(3, 2)));
+typedef unsigned short u16m7x6_b __attribute__((matrix_type(7, 6)));
+typedef unsigned short u16m9x6_b __attribute__((matrix_type(9, 6)));
+typedef unsigned int u32m1x3_b __attribute__((matrix_type(1, 3)));
+typedef unsigned int u32m2x1_b __attribute__((matrix_type(2, 1)));
 typedef unsigned int u32m4x3_b __attribute__((matrix_type(4, 3)));
-typedef unsigned long u64m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned long u64m4x7_b __attribute__((matrix_type(4, 7)));
-typedef unsigned long u64m6x4_b __attribute__((matrix_type(6, 4)));
-typedef unsigned long u64m6x8_b __attribute__((matrix_type((K8 * 6) / K8, 13 - K5)));
+typedef unsigned int u32m7x1_b __attribute__((matrix_type(7, 1)));
+typedef unsigned int u32m8x3_b __attribute__((matrix_type(8, 3)));
+typedef unsigned long u64m1x6_b __attribute__((matrix_type(1, 6)));
+typedef unsigned long u64m2x6_b __attribute__((matrix_type(10 - K8, K3 + 3)));
+typedef unsigned long u64m7x1_b __attribute__((matrix_type(7, 1)));
+typedef unsigned long u64m8x3_b __attribute__((matrix_type(8, 3)));
+typedef unsigned long u64m14x2_b __attribute__((matrix_type(K5 + 9, (K4 * 2) / K4)));
 typedef unsigned long u64m14x4_b __attribute__((matrix_type(14, 4)));
-typedef float f32m6x2_b __attribute__((matrix_type((K4 * 6) / K4, (K8 * 2) / K8)));
-typedef double f64m4x1_b __attribute__((matrix_type(6 - K2, (K2 * 1) / K2)));
-typedef double f64m4x7_b __attribute__((matrix_type(4, 7)));
-typedef double f64m4x15_b __attribute__((matrix_type(4, 15)));
+typedef float f32m1x3_b __attribute__((matrix_type(1, 3)));
+typedef float f32m7x1_b __attribute__((matrix_type((K5 * 7) / K5, 6 - K5)));
+typedef float f32m7x15_b __attribute__((matrix_type(7, 15)));
+typedef double f64m1x1_b __attribute__((matrix_type((K3 * 1) / K3, (K5 * 1) / K5)));
+typedef double f64m1x2_b __attribute__((matrix_type(1, 2)));
+typedef double f64m1x9_b __attribute__((matrix_type(6 - K5, 13 - K4)));
+typedef double f64m2x3_b __attribute__((matrix_type(2, 3)));
+typedef double f64m4x4_b __attribute__((matrix_type(4, 4)));
+typedef double f64m4x9_b __attribute__((matrix_type(4, 9)));
+typedef double f64m7x1_b __attribute__((matrix_type(7, 1)));
+typedef double f64m15x4_b __attribute__((matrix_type(15, 4)));
 
-u32m1x4 k0160(i64m1x4 a0, i64m1x4_b a1, unsigned char s0, unsigned short i0, unsigned short i1, const unsigned int *src0, const unsigned int *src1, u32m5x3 a2, u32m3x3 a3, long s1, f32m12x3 a4, unsigned long n0, const unsigned int *src2, unsigned int s2, u32m3x4 a5) {
-    __auto_type t0 = s0 - (a0 + a1);
-    for (int l0 = 0; l0 < 4; l0++) { t0[0][l0] -= a0[i0][i1]; }
-    u32m3x3 t1 = (__builtin_matrix_column_major_load(src0, 3, 5, 6) - __builtin_matrix_column_major_load(src1, 3, 13 - K8, 3)) * a2;
-    t1 = __builtin_matrix_transpose(a3) / s1;
-    __auto_type t2 = (f32m12x3) a4 * 1;
-    return __builtin_matrix_column_major_load(src2, 4 - K3, 3, n0) / s2 * a5;
+i16m6x4 k0160(const int *src0, unsigned short i0, unsigned char i1, int s0, i16m6x4 a0, short *dst0, long i2, long s1, i64m4x1 a1, const long *src1, i64m6x4 a2, unsigned short s2, const short *src2, int i3, i16m6x4 a3, i16m4x4 a4) {
+    i64m1x4 t0 = (i64m1x4) ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 1, 4, 3); ins0[i0][i1] = s0; ins0; });
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = a0; ins1[0][0] = 4.0; ins1; }), dst0, (K2 * 9) / K2);
+    if (i2 < 3) { t0 /= 7UL; }
+    i16m6x4 t1 = a0 - a0 - a0;
+    i64m1x4 t2 = s1 ? __builtin_matrix_transpose(a1) : __builtin_matrix_column_major_load(src1, 1, 6, (K4 * 3) / K4) * a2;
+    return s2 ? ({ __auto_type ins2 = t1 - __builtin_matrix_column_major_load(src2, 6, 4, (K3 * 8) / K3); ins2[2][i3] = 2; ins2; }) : a3 * a4;
 }
 
 static void run_k0160(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x9e601fa437d10dd9ULL};
-    long a0_b[4]; rt_fill_i64(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i64m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
-    long a1_b[4]; rt_fill_i64(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    int src0[10]; rt_fill_i32(&rng, src0, 10, RT_DOM_INT(-8LL, 8LL));
     unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int src0[29]; rt_fill_u32(&rng, src0, 29, RT_DOM_FULL);
-    unsigned int src1[17]; rt_fill_u32(&rng, src1, 17, RT_DOM_INT(0LL, 16LL));
-    unsigned int a2_b[15]; rt_fill_u32(&rng, a2_b, 15, RT_DOM_FULL);
-    u32m5x3 a2 = __builtin_matrix_column_major_load(a2_b, 5, 3, 5);
-    unsigned int a3_b[9]; rt_fill_u32(&rng, a3_b, 9, RT_DOM_INT(0LL, 16LL));
-    u32m3x3 a3 = __builtin_matrix_column_major_load(a3_b, 3, 3, 3);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    float a4_b[36]; rt_fill_f32(&rng, a4_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m12x3 a4 = __builtin_matrix_column_major_load(a4_b, 12, 3, 12);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned int src2[9]; rt_fill_u32(&rng, src2, 9, RT_DOM_INT(0LL, 16LL));
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    unsigned int a5_b[12]; rt_fill_u32(&rng, a5_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m3x4 a5 = __builtin_matrix_column_major_load(a5_b, 3, 4, 3);
-    u32m1x4 r = k0160(a0, a1, s0, i0, i1, src0, src1, a2, a3, s1, a4, n0, src2, s2, a5);
-    unsigned int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u32("k0160", "ret", r_b, 4);
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i16m6x4 a0 = __builtin_matrix_column_major_load(a0_b, 6, 4, 6);
+    short dst0[33]; rt_fill_i16(&rng, dst0, 33, RT_DOM_INT(-8LL, 8LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-1LL, 1LL));
+    long a1_b[4]; rt_fill_i64(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i64m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
+    long src1[17]; rt_fill_i64(&rng, src1, 17, RT_DOM_FULL);
+    long a2_b[24]; rt_fill_i64(&rng, a2_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m6x4 a2 = __builtin_matrix_column_major_load(a2_b, 6, 4, 6);
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    short src2[32]; rt_fill_i16(&rng, src2, 32, RT_DOM_FULL);
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    short a3_b[24]; rt_fill_i16(&rng, a3_b, 24, RT_DOM_FULL);
+    i16m6x4 a3 = __builtin_matrix_column_major_load(a3_b, 6, 4, 6);
+    short a4_b[16]; rt_fill_i16(&rng, a4_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i16m4x4 a4 = __builtin_matrix_column_major_load(a4_b, 4, 4, 4);
+    i16m6x4 r = k0160(src0, i0, i1, s0, a0, dst0, i2, s1, a1, src1, a2, s2, src2, i3, a3, a4);
+    short r_b[24]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_i16("k0160", "ret", r_b, 24);
+    rt_out_i16("k0160", "dst0", dst0, 33);
 }
 
-unsigned short k0161(const unsigned short *src0, unsigned char i0, long i1, unsigned short s0, u16m3x1 a0, const unsigned short *src1, u16m3x3 a1, unsigned long s1, f64m4x4 a2, unsigned long n0, double *dst0) {
-    u16m8x3 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 8, 3, 9); ins0[i0][i1] = s0; ins0; }) / 0x7 * ({ __auto_type ins1 = a0 * __builtin_matrix_column_major_load(src1, 1, 3, 2); ins1[1][(K5 * 0) / K5] = 1; ins1; }) * a1;
-    t0 /= 3;
-    u16m3x1 t1 = a0 / s1;
-    for (int l0 = 0; l0 < 3; l0++) { t0[4][l0] = 5; }
-    __builtin_matrix_column_major_store(a2, dst0, n0);
-    return t0[4][6 - K4];
+unsigned short k0161(const unsigned short *src0, const unsigned short *src1, u16m3x3 a0, const long *src2, long *dst0, f64m4x4 a1, unsigned long n0, double *dst1) {
+    u16m8x3 t0 = (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 8, 4) / 1) - (77u - __builtin_matrix_column_major_load(src1, 8, 3, 11))) * a0;
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, (K2 * 3) / K2, 2, 6), dst0, 3);
+    for (int l0 = 0; l0 < 8; l0++) { t0[l0][0] = t0[5][0]; }
+    for (int l1 = 0; l1 < 3; l1++) { t0[4][l1] = 5; }
+    __builtin_matrix_column_major_store(a1, dst1, n0);
+    return a0[1][6 - K4];
 }
 
 static void run_k0161(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xa234615c789303adULL};
-    unsigned short src0[26]; rt_fill_u16(&rng, src0, 26, RT_DOM_FULL);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short a0_b[3]; rt_fill_u16(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
-    u16m3x1 a0 = __builtin_matrix_column_major_load(a0_b, 3, 1, 3);
-    unsigned short src1[5]; rt_fill_u16(&rng, src1, 5, RT_DOM_INT(0LL, 16LL));
-    unsigned short a1_b[9]; rt_fill_u16(&rng, a1_b, 9, RT_DOM_INT(0LL, 16LL));
-    u16m3x3 a1 = __builtin_matrix_column_major_load(a1_b, 3, 3, 3);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    double a2_b[16]; rt_fill_f64(&rng, a2_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x4 a2 = __builtin_matrix_column_major_load(a2_b, 4, 4, 4);
+    unsigned short src0[32]; rt_fill_u16(&rng, src0, 32, RT_DOM_INT(0LL, 16LL));
+    unsigned short src1[32]; rt_fill_u16(&rng, src1, 32, RT_DOM_FULL);
+    unsigned short a0_b[9]; rt_fill_u16(&rng, a0_b, 9, RT_DOM_INT(0LL, 16LL));
+    u16m3x3 a0 = __builtin_matrix_column_major_load(a0_b, 3, 3, 3);
+    long src2[9]; rt_fill_i64(&rng, src2, 9, RT_DOM_FULL);
+    long dst0[7]; rt_fill_i64(&rng, dst0, 7, RT_DOM_FULL);
+    double a1_b[16]; rt_fill_f64(&rng, a1_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    double dst0[27]; rt_fill_f64(&rng, dst0, 27, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short r = k0161(src0, i0, i1, s0, a0, src1, a1, s1, a2, n0, dst0);
+    double dst1[27]; rt_fill_f64(&rng, dst1, 27, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned short r = k0161(src0, src1, a0, src2, dst0, a1, n0, dst1);
     rt_out_u16("k0161", "ret", &r, 1);
-    rt_out_f64("k0161", "dst0", dst0, 27);
+    rt_out_i64("k0161", "dst0", dst0, 7);
+    rt_out_f64("k0161", "dst1", dst1, 27);
 }
 
-u8m1x1 k0162(u32m1x4 a0, u32m1x4 a1, u8m4x1 a2, unsigned long n0, const unsigned char *src0) {
-    return (u8m1x4) (a0 + a1) * a2 - __builtin_matrix_column_major_load(src0, 1, (K2 * 1) / K2, n0);
+u8m1x1 k0162(u8m1x3 a0, u8m3x2 a1, u8m1x2 a2, u8m1x2 a3, long s0, u8m1x2 a4, u8m2x4 a5, const unsigned char *src0, u8m1x1 a6) {
+    return (a0 * a1 - a2 - (s0 + a3 - a4)) * (a5 * __builtin_matrix_column_major_load(src0, 4, 1, 4) * a6);
 }
 
 static void run_k0162(void) {
     rt_rng rng = {0x33ad9ad594a7b6abULL};
-    unsigned int a0_b[4]; rt_fill_u32(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
-    unsigned int a1_b[4]; rt_fill_u32(&rng, a1_b, 4, RT_DOM_FULL);
-    u32m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    unsigned char a2_b[4]; rt_fill_u8(&rng, a2_b, 4, RT_DOM_FULL);
-    u8m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned char src0[3]; rt_fill_u8(&rng, src0, 3, RT_DOM_FULL);
-    u8m1x1 r = k0162(a0, a1, a2, n0, src0);
+    unsigned char a0_b[3]; rt_fill_u8(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
+    u8m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
+    unsigned char a1_b[6]; rt_fill_u8(&rng, a1_b, 6, RT_DOM_FULL);
+    u8m3x2 a1 = __builtin_matrix_column_major_load(a1_b, 3, 2, 3);
+    unsigned char a2_b[2]; rt_fill_u8(&rng, a2_b, 2, RT_DOM_FULL);
+    u8m1x2 a2 = __builtin_matrix_column_major_load(a2_b, 1, 2, 1);
+    unsigned char a3_b[2]; rt_fill_u8(&rng, a3_b, 2, RT_DOM_FULL);
+    u8m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned char a4_b[2]; rt_fill_u8(&rng, a4_b, 2, RT_DOM_INT(0LL, 16LL));
+    u8m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
+    unsigned char a5_b[8]; rt_fill_u8(&rng, a5_b, 8, RT_DOM_INT(0LL, 16LL));
+    u8m2x4 a5 = __builtin_matrix_column_major_load(a5_b, 2, 4, 2);
+    unsigned char src0[5]; rt_fill_u8(&rng, src0, 5, RT_DOM_FULL);
+    unsigned char a6_b[1]; rt_fill_u8(&rng, a6_b, 1, RT_DOM_INT(0LL, 16LL));
+    u8m1x1 a6 = __builtin_matrix_column_major_load(a6_b, 1, 1, 1);
+    u8m1x1 r = k0162(a0, a1, a2, a3, s0, a4, a5, src0, a6);
     unsigned char r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
     rt_out_u8("k0162", "ret", r_b, 1);
 }
 
-i64m2x12 k0163(const unsigned long *src0, u64m2x12 a0, i64m2x12 a1) {
-    u64m2x12 t0 = __builtin_matrix_column_major_load(src0, 2, 12, 5) - a0 - (u64m2x12) a1;
-    return a1;
+u8m11x7 k0163(const unsigned long *src0, u64m4x12 a0, unsigned char i0, float s0, u8m11x8 a1, const unsigned char *src1, unsigned long n0, const unsigned char *src2, int i1) {
+    u64m2x12 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 2, 4, 5) * a0; ins0[K2 - 2][i0] = s0; ins0; });
+    return ({ __auto_type ins1 = a1 * __builtin_matrix_column_major_load(src1, 8, 7, 9) - __builtin_matrix_column_major_load(src2, 11, 7, n0); ins1[i1][5] = 125; ins1; });
 }
 
 static void run_k0163(void) {
     rt_rng rng = {0x137a1d3b1725a712ULL};
-    unsigned long src0[57]; rt_fill_u64(&rng, src0, 57, RT_DOM_FULL);
-    unsigned long a0_b[24]; rt_fill_u64(&rng, a0_b, 24, RT_DOM_FULL);
-    u64m2x12 a0 = __builtin_matrix_column_major_load(a0_b, 2, 12, 2);
-    long a1_b[24]; rt_fill_i64(&rng, a1_b, 24, RT_DOM_FULL);
-    i64m2x12 a1 = __builtin_matrix_column_major_load(a1_b, 2, 12, 2);
-    i64m2x12 r = k0163(src0, a0, a1);
-    long r_b[24]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i64("k0163", "ret", r_b, 24);
+    unsigned long src0[17]; rt_fill_u64(&rng, src0, 17, RT_DOM_FULL);
+    unsigned long a0_b[48]; rt_fill_u64(&rng, a0_b, 48, RT_DOM_FULL);
+    u64m4x12 a0 = __builtin_matrix_column_major_load(a0_b, 4, 12, 4);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 11LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned char a1_b[88]; rt_fill_u8(&rng, a1_b, 88, RT_DOM_FULL);
+    u8m11x8 a1 = __builtin_matrix_column_major_load(a1_b, 11, 8, 11);
+    unsigned char src1[62]; rt_fill_u8(&rng, src1, 62, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(11LL, 14LL));
+    unsigned char src2[97]; rt_fill_u8(&rng, src2, 97, RT_DOM_INT(0LL, 16LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 10LL));
+    u8m11x7 r = k0163(src0, a0, i0, s0, a1, src1, n0, src2, i1);
+    unsigned char r_b[77]; __builtin_matrix_column_major_store(r, r_b, 11);
+    rt_out_u8("k0163", "ret", r_b, 77);
 }
 
-f32m5x3 k0164(i8m4x1_b a0, signed char s0, long s1, const signed char *src0, i8m3x1 a1, i8m3x1 a2, signed char *dst0, i8m3x1 a3, signed char *dst1, f32m5x3 a4, unsigned char s2, unsigned short s3, signed char s4, signed char s5) {
-    __builtin_matrix_column_major_store((a0 + (long)s0 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * (a1 + a2), dst0, (K5 * 5) / K5);
-    __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-    return ({ __auto_type ins1 = a4 - a4 + ({ __auto_type ins0 = a4 * s2; ins0[1][2] = (short)s3; ins0; }); ins1[3][1] = s4 - s5; ins1; });
+f64m2x16 k0164(i8m4x11_b a0, unsigned short i0, i8m11x2 a1, i8m2x1 a2, i8m11x1 a3, i8m1x1 a4, unsigned char s0, signed char *dst0, i8m11x2 a5, long i1, unsigned int s1, signed char *dst1, f64m2x6 a6, signed char s2, signed char s3, signed char s4, f64m6x16 a7, short s5) {
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[i0][(K3 * 6) / K3] = 2.0f; ins0; }) * (a1 * a2 - a3 * a4); ins1[0][(K4 * 0) / K4] = s0; ins1; }), dst0, 6);
+    __builtin_matrix_column_major_store(({ __auto_type ins2 = a5 + 1.0f - a5; ins2[i1][1] = (short)s1; ins2; }), dst1, 11);
+    return a6 * (s2 - s3) * (s4 ? a7 : a7) + s5;
 }
 
 static void run_k0164(void) {
     rt_rng rng = {0x9cfaa067f5ef3f96ULL};
-    signed char a0_b[4]; rt_fill_i8(&rng, a0_b, 4, RT_DOM_FULL);
-    i8m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char src0[8]; rt_fill_i8(&rng, src0, 8, RT_DOM_FULL);
-    signed char a1_b[3]; rt_fill_i8(&rng, a1_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i8m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
-    signed char a2_b[3]; rt_fill_i8(&rng, a2_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i8m3x1 a2 = __builtin_matrix_column_major_load(a2_b, 3, 1, 3);
-    signed char dst0[5]; rt_fill_i8(&rng, dst0, 5, RT_DOM_FULL);
-    signed char a3_b[3]; rt_fill_i8(&rng, a3_b, 3, RT_DOM_FULL);
-    i8m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
-    signed char dst1[3]; rt_fill_i8(&rng, dst1, 3, RT_DOM_INT(-8LL, 8LL));
-    float a4_b[15]; rt_fill_f32(&rng, a4_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x3 a4 = __builtin_matrix_column_major_load(a4_b, 5, 3, 5);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
-    f32m5x3 r = k0164(a0, s0, s1, src0, a1, a2, dst0, a3, dst1, a4, s2, s3, s4, s5);
-    float r_b[15]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_f32("k0164", "ret", r_b, 15);
-    rt_out_i8("k0164", "dst0", dst0, 5);
-    rt_out_i8("k0164", "dst1", dst1, 3);
+    signed char a0_b[44]; rt_fill_i8(&rng, a0_b, 44, RT_DOM_INT(-8LL, 8LL));
+    i8m4x11 a0 = __builtin_matrix_column_major_load(a0_b, 4, 11, 4);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    signed char a1_b[22]; rt_fill_i8(&rng, a1_b, 22, RT_DOM_INT(-8LL, 8LL));
+    i8m11x2 a1 = __builtin_matrix_column_major_load(a1_b, 11, 2, 11);
+    signed char a2_b[2]; rt_fill_i8(&rng, a2_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i8m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
+    signed char a3_b[11]; rt_fill_i8(&rng, a3_b, 11, RT_DOM_INT(-8LL, 8LL));
+    i8m11x1 a3 = __builtin_matrix_column_major_load(a3_b, 11, 1, 11);
+    signed char a4_b[1]; rt_fill_i8(&rng, a4_b, 1, RT_DOM_INT(-8LL, 8LL));
+    i8m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    signed char dst0[6]; rt_fill_i8(&rng, dst0, 6, RT_DOM_INT(-8LL, 8LL));
+    signed char a5_b[22]; rt_fill_i8(&rng, a5_b, 22, RT_DOM_FULL);
+    i8m11x2 a5 = __builtin_matrix_column_major_load(a5_b, 11, 2, 11);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 10LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    signed char dst1[22]; rt_fill_i8(&rng, dst1, 22, RT_DOM_INT(-8LL, 8LL));
+    double a6_b[12]; rt_fill_f64(&rng, a6_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x6 a6 = __builtin_matrix_column_major_load(a6_b, 2, 6, 2);
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-1LL, 1LL));
+    double a7_b[96]; rt_fill_f64(&rng, a7_b, 96, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x16 a7 = __builtin_matrix_column_major_load(a7_b, 6, 16, 6);
+    short s5; rt_fill_i16(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    f64m2x16 r = k0164(a0, i0, a1, a2, a3, a4, s0, dst0, a5, i1, s1, dst1, a6, s2, s3, s4, a7, s5);
+    double r_b[32]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_f64("k0164", "ret", r_b, 32);
+    rt_out_i8("k0164", "dst0", dst0, 6);
+    rt_out_i8("k0164", "dst1", dst1, 22);
 }
 
-u16m7x1 k0165(f32m1x4 a0, f32m1x4 a1, unsigned long n0, const float *src0, unsigned long n1, float *dst0, u16m7x1_b a2, int s0, int s1, u16m1x16_b a3, u16m16x1 a4) {
-    __builtin_matrix_column_major_store((a0 + a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-    __auto_type t0 = a1 * 2.7;
-    return (-1 - a2) * (s0 - s1) * a3 * a4;
+u16m7x1 k0165(u16m1x1_b a0, unsigned short i0, unsigned int i1, int s0, float *dst0, double s1, u16m1x1 a1, unsigned int i2, unsigned int i3, unsigned short s2, u16m7x6_b a2, int s3, int s4, u16m6x1_b a3, u16m7x1 a4, const signed char *src0) {
+    __builtin_matrix_column_major_store((f32m1x1) ({ __auto_type ins0 = a0; ins0[i0][i1] = (signed char)s0; ins0; }), dst0, 9 - K8);
+    __auto_type t0 = ({ __auto_type ins1 = s1 ? a1 : a1; ins1[i2][i3] = s2; ins1; });
+    return (a2 + a2) * (s3 - s4) * a3 + (-1 - (a4 - a4)) * (u16m1x1) __builtin_matrix_column_major_load(src0, 1, 1, 2);
 }
 
 static void run_k0165(void) {
-    static const double src0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xdf846cfb309393a9ULL};
-    float a0_b[4]; rt_fill_f32(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
-    float a1_b[4]; rt_fill_f32(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    float src0[5]; rt_fill_f32(&rng, src0, 5, RT_DOM_FCHOICE(src0_dom));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
+    unsigned short a0_b[1]; rt_fill_u16(&rng, a0_b, 1, RT_DOM_FULL);
+    u16m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
     float dst0[1]; rt_fill_f32(&rng, dst0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short a2_b[7]; rt_fill_u16(&rng, a2_b, 7, RT_DOM_INT(0LL, 16LL));
-    u16m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short a3_b[16]; rt_fill_u16(&rng, a3_b, 16, RT_DOM_FULL);
-    u16m1x16 a3 = __builtin_matrix_column_major_load(a3_b, 1, 16, 1);
-    unsigned short a4_b[16]; rt_fill_u16(&rng, a4_b, 16, RT_DOM_FULL);
-    u16m16x1 a4 = __builtin_matrix_column_major_load(a4_b, 16, 1, 16);
-    u16m7x1 r = k0165(a0, a1, n0, src0, n1, dst0, a2, s0, s1, a3, a4);
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    unsigned short a1_b[1]; rt_fill_u16(&rng, a1_b, 1, RT_DOM_FULL);
+    u16m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short a2_b[42]; rt_fill_u16(&rng, a2_b, 42, RT_DOM_INT(0LL, 16LL));
+    u16m7x6 a2 = __builtin_matrix_column_major_load(a2_b, 7, 6, 7);
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short a3_b[6]; rt_fill_u16(&rng, a3_b, 6, RT_DOM_FULL);
+    u16m6x1 a3 = __builtin_matrix_column_major_load(a3_b, 6, 1, 6);
+    unsigned short a4_b[7]; rt_fill_u16(&rng, a4_b, 7, RT_DOM_INT(0LL, 16LL));
+    u16m7x1 a4 = __builtin_matrix_column_major_load(a4_b, 7, 1, 7);
+    signed char src0[1]; rt_fill_i8(&rng, src0, 1, RT_DOM_FULL);
+    u16m7x1 r = k0165(a0, i0, i1, s0, dst0, s1, a1, i2, i3, s2, a2, s3, s4, a3, a4, src0);
     unsigned short r_b[7]; __builtin_matrix_column_major_store(r, r_b, 7);
     rt_out_u16("k0165", "ret", r_b, 7);
     rt_out_f32("k0165", "dst0", dst0, 1);
 }
 
-u16m8x1 k0166(u16m8x8 a0, u16m8x1 a1, u16m8x2 a2, u16m2x1 a3, unsigned short s0, i64m15x2 a4, i64m2x11 a5, int i0, long i1, i64m2x5 a6, const long *src0, i64m2x7_b a7, i64m7x5 a8, u32m5x10 a9, const unsigned int *src1, const long *src2) {
-    u16m8x1 t0 = a0 * a1 + a2 * a3 - a3[2 - K2][0];
-    for (int l0 = 0; l0 < 1; l0++) { t0[3][l0] = (unsigned short)(a4 * a5)[i0][i1]; }
-    t0 /= 5;
-    t0[1][0] = 2;
-    i64m2x11 t1 = (a6 - (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 7, 7 - K5, 9)) + a7) * a8) * ((i64m5x7) (a9 * __builtin_matrix_column_major_load(src1, 10, 7, 12)) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 11, (K2 * 7) / K2, K5 + 6)));
-    return 2.0 - (a1 + a1) - a5[0][9 - K5];
+u64m11x5 k0166(float s0, u16m8x1 a0, unsigned short s1, u16m8x1 a1, const unsigned short *src0, unsigned int i0, unsigned int i1, unsigned short s2, unsigned char s3, f32m7x15_b a2, f32m15x7 a3, unsigned int i2, float *dst0, int s4, unsigned long n0, const int *src1, i32m2x3_b a4, unsigned long s5, short s6, unsigned long n1, const signed char *src2, unsigned long n2, const unsigned long *src3, unsigned short i3, short s7, signed char s8, long s9) {
+    u16m8x1 t0 = s0 ? a0 : s1 ? a0 + a1 : __builtin_matrix_column_major_load(src0, 8, 1, K3 + 5);
+    t0[i0][i1] = (unsigned short)s3;
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a2 * a3; ins0[4][i2] = a2[5][1]; ins0; }), dst0, 8);
+    i32m2x3 t1 = (s4 ? __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 3, 2, n0)) : a4 * (signed char)s5) - s6;
+    i8m4x4 t2 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 4, 4, n1) / 0x7u);
+    return s9 + (({ __auto_type ins1 = __builtin_matrix_column_major_load(src3, 10 + 1, 5, n2); ins1[3][i3] = s7; ins1; }) - s8);
 }
 
 static void run_k0166(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x61470d97b95b051aULL};
-    unsigned short a0_b[64]; rt_fill_u16(&rng, a0_b, 64, RT_DOM_FULL);
-    u16m8x8 a0 = __builtin_matrix_column_major_load(a0_b, 8, 8, 8);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned short a0_b[8]; rt_fill_u16(&rng, a0_b, 8, RT_DOM_INT(0LL, 16LL));
+    u16m8x1 a0 = __builtin_matrix_column_major_load(a0_b, 8, 1, 8);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
     unsigned short a1_b[8]; rt_fill_u16(&rng, a1_b, 8, RT_DOM_FULL);
     u16m8x1 a1 = __builtin_matrix_column_major_load(a1_b, 8, 1, 8);
-    unsigned short a2_b[16]; rt_fill_u16(&rng, a2_b, 16, RT_DOM_INT(0LL, 16LL));
-    u16m8x2 a2 = __builtin_matrix_column_major_load(a2_b, 8, 2, 8);
-    unsigned short a3_b[2]; rt_fill_u16(&rng, a3_b, 2, RT_DOM_FULL);
-    u16m2x1 a3 = __builtin_matrix_column_major_load(a3_b, 2, 1, 2);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    long a4_b[30]; rt_fill_i64(&rng, a4_b, 30, RT_DOM_INT(-8LL, 8LL));
-    i64m15x2 a4 = __builtin_matrix_column_major_load(a4_b, 15, 2, 15);
-    long a5_b[22]; rt_fill_i64(&rng, a5_b, 22, RT_DOM_INT(-8LL, 8LL));
-    i64m2x11 a5 = __builtin_matrix_column_major_load(a5_b, 2, 11, 2);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 14LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 10LL));
-    long a6_b[10]; rt_fill_i64(&rng, a6_b, 10, RT_DOM_INT(-8LL, 8LL));
-    i64m2x5 a6 = __builtin_matrix_column_major_load(a6_b, 2, 5, 2);
-    long src0[16]; rt_fill_i64(&rng, src0, 16, RT_DOM_INT(-8LL, 8LL));
-    long a7_b[14]; rt_fill_i64(&rng, a7_b, 14, RT_DOM_INT(-8LL, 8LL));
-    i64m2x7 a7 = __builtin_matrix_column_major_load(a7_b, 2, 7, 2);
-    long a8_b[35]; rt_fill_i64(&rng, a8_b, 35, RT_DOM_FULL);
-    i64m7x5 a8 = __builtin_matrix_column_major_load(a8_b, 7, 5, 7);
-    unsigned int a9_b[50]; rt_fill_u32(&rng, a9_b, 50, RT_DOM_FULL);
-    u32m5x10 a9 = __builtin_matrix_column_major_load(a9_b, 5, 10, 5);
-    unsigned int src1[84]; rt_fill_u32(&rng, src1, 84, RT_DOM_INT(0LL, 16LL));
-    long src2[77]; rt_fill_i64(&rng, src2, 77, RT_DOM_FULL);
-    u16m8x1 r = k0166(a0, a1, a2, a3, s0, a4, a5, i0, i1, a6, src0, a7, a8, a9, src1, src2);
-    unsigned short r_b[8]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_u16("k0166", "ret", r_b, 8);
+    unsigned short src0[9]; rt_fill_u16(&rng, src0, 9, RT_DOM_FULL);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_FULL);
+    float a2_b[105]; rt_fill_f32(&rng, a2_b, 105, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x15 a2 = __builtin_matrix_column_major_load(a2_b, 7, 15, 7);
+    float a3_b[105]; rt_fill_f32(&rng, a3_b, 105, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m15x7 a3 = __builtin_matrix_column_major_load(a3_b, 15, 7, 15);
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 6LL));
+    float dst0[56]; rt_fill_f32(&rng, dst0, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    int src1[11]; rt_fill_i32(&rng, src1, 11, RT_DOM_FULL);
+    int a4_b[6]; rt_fill_i32(&rng, a4_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i32m2x3 a4 = __builtin_matrix_column_major_load(a4_b, 2, 3, 2);
+    unsigned long s5; rt_fill_u64(&rng, &s5, 1, RT_DOM_FULL);
+    short s6; rt_fill_i16(&rng, &s6, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
+    signed char src2[27]; rt_fill_i8(&rng, src2, 27, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(11LL, 14LL));
+    unsigned long src3[68]; rt_fill_u64(&rng, src3, 68, RT_DOM_INT(0LL, 16LL));
+    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 4LL));
+    short s7; rt_fill_i16(&rng, &s7, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s8; rt_fill_i8(&rng, &s8, 1, RT_DOM_FULL);
+    long s9; rt_fill_i64(&rng, &s9, 1, RT_DOM_FULL);
+    u64m11x5 r = k0166(s0, a0, s1, a1, src0, i0, i1, s2, s3, a2, a3, i2, dst0, s4, n0, src1, a4, s5, s6, n1, src2, n2, src3, i3, s7, s8, s9);
+    unsigned long r_b[55]; __builtin_matrix_column_major_store(r, r_b, 11);
+    rt_out_u64("k0166", "ret", r_b, 55);
+    rt_out_f32("k0166", "dst0", dst0, 56);
 }
 
-u64m14x4 k0167(const unsigned long *src0, long i0, unsigned long s0, u64m14x1 a0, u64m1x4 a1, unsigned long n0, const unsigned long *src1, u64m4x1_b a2, u64m1x6 a3, u64m6x4_b a4) {
-    u64m14x4_b t0 = __builtin_matrix_column_major_load(src0, 14, 4, 16) / 1;
-    if (i0 < 2) { t0[7 - K3][1] = s0; }
-    return (a0 * a1 - (a0 * __builtin_matrix_column_major_load(src1, 1, 4, n0) + t0)) * (a2 * a3 * a4) - a4[0][3];
+void k0167(i32m14x4 a0, const short *src0, i16m1x5 a1, unsigned char i0, const double *src1, unsigned long i1, const unsigned long *src2, unsigned long n0, unsigned long *dst0) {
+    u64m14x4_b t0 = (u64m14x4) a0;
+    i16m1x5 t1 = (i16m1x5) (({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 1, 5, 1) + a1; ins1[0][i0] = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 3, 6 - K4, 5); ins0[2][i1] = 123.456; ins0; })[0][0]; ins1; }) * 8);
+    __builtin_matrix_column_major_store(({ __auto_type ins2 = __builtin_matrix_column_major_load(src2, 6, 4, 8); ins2[4 - K4][1] = 92; ins2; }), dst0, n0);
 }
 
 static void run_k0167(void) {
     rt_rng rng = {0x9d5d1c7b18ef43e5ULL};
-    unsigned long src0[63]; rt_fill_u64(&rng, src0, 63, RT_DOM_INT(0LL, 16LL));
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long a0_b[14]; rt_fill_u64(&rng, a0_b, 14, RT_DOM_INT(0LL, 16LL));
-    u64m14x1 a0 = __builtin_matrix_column_major_load(a0_b, 14, 1, 14);
-    unsigned long a1_b[4]; rt_fill_u64(&rng, a1_b, 4, RT_DOM_INT(0LL, 16LL));
-    u64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned long src1[13]; rt_fill_u64(&rng, src1, 13, RT_DOM_INT(0LL, 16LL));
-    unsigned long a2_b[4]; rt_fill_u64(&rng, a2_b, 4, RT_DOM_FULL);
-    u64m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
-    unsigned long a3_b[6]; rt_fill_u64(&rng, a3_b, 6, RT_DOM_FULL);
-    u64m1x6 a3 = __builtin_matrix_column_major_load(a3_b, 1, 6, 1);
-    unsigned long a4_b[24]; rt_fill_u64(&rng, a4_b, 24, RT_DOM_INT(0LL, 16LL));
-    u64m6x4 a4 = __builtin_matrix_column_major_load(a4_b, 6, 4, 6);
-    u64m14x4 r = k0167(src0, i0, s0, a0, a1, n0, src1, a2, a3, a4);
-    unsigned long r_b[56]; __builtin_matrix_column_major_store(r, r_b, 14);
-    rt_out_u64("k0167", "ret", r_b, 56);
+    int a0_b[56]; rt_fill_i32(&rng, a0_b, 56, RT_DOM_FULL);
+    i32m14x4 a0 = __builtin_matrix_column_major_load(a0_b, 14, 4, 14);
+    short src0[7]; rt_fill_i16(&rng, src0, 7, RT_DOM_FULL);
+    short a1_b[5]; rt_fill_i16(&rng, a1_b, 5, RT_DOM_FULL);
+    i16m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    double src1[9]; rt_fill_f64(&rng, src1, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long src2[31]; rt_fill_u64(&rng, src2, 31, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    unsigned long dst0[33]; rt_fill_u64(&rng, dst0, 33, RT_DOM_FULL);
+    k0167(a0, src0, a1, i0, src1, i1, src2, n0, dst0);
+    rt_out_u64("k0167", "dst0", dst0, 33);
 }
 
-u32m2x11 k0168(u32m8x11 a0, unsigned int i0, u32m2x11_b a1, u32m8x3 a2, const unsigned int *src0, u32m8x2 a3, u32m2x3 a4, const unsigned int *src1, double s0) {
-    __auto_type t0 = (a0 - a0[3][i0]) * __builtin_matrix_transpose((a2 * __builtin_matrix_column_major_load(src0, 3, K5 + 6, 3))[2][1] * a1) - a3;
-    return a4 * (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, (K5 * 11) / K5, 3, 12)) + s0);
+i8m1x4 k0168(unsigned long n0, const int *src0, i32m8x2 a0, const unsigned int *src1, i8m1x4 a1) {
+    __auto_type t0 = (u32m8x2) (__builtin_matrix_column_major_load(src0, 8, 2, n0) + a0 * 6UL) - __builtin_matrix_column_major_load(src1, 8, 1 + 1, 10);
+    return __builtin_matrix_transpose(a1[0][2] * __builtin_matrix_transpose(a1));
 }
 
 static void run_k0168(void) {
     rt_rng rng = {0x928711f682e868fbULL};
-    unsigned int a0_b[88]; rt_fill_u32(&rng, a0_b, 88, RT_DOM_INT(0LL, 16LL));
-    u32m8x11 a0 = __builtin_matrix_column_major_load(a0_b, 8, 11, 8);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 10LL));
-    unsigned int a1_b[22]; rt_fill_u32(&rng, a1_b, 22, RT_DOM_FULL);
-    u32m2x11 a1 = __builtin_matrix_column_major_load(a1_b, 2, 11, 2);
-    unsigned int a2_b[24]; rt_fill_u32(&rng, a2_b, 24, RT_DOM_FULL);
-    u32m8x3 a2 = __builtin_matrix_column_major_load(a2_b, 8, 3, 8);
-    unsigned int src0[33]; rt_fill_u32(&rng, src0, 33, RT_DOM_FULL);
-    unsigned int a3_b[16]; rt_fill_u32(&rng, a3_b, 16, RT_DOM_FULL);
-    u32m8x2 a3 = __builtin_matrix_column_major_load(a3_b, 8, 2, 8);
-    unsigned int a4_b[6]; rt_fill_u32(&rng, a4_b, 6, RT_DOM_INT(0LL, 16LL));
-    u32m2x3 a4 = __builtin_matrix_column_major_load(a4_b, 2, 3, 2);
-    unsigned int src1[35]; rt_fill_u32(&rng, src1, 35, RT_DOM_FULL);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    u32m2x11 r = k0168(a0, i0, a1, a2, src0, a3, a4, src1, s0);
-    unsigned int r_b[22]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u32("k0168", "ret", r_b, 22);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
+    int src0[19]; rt_fill_i32(&rng, src0, 19, RT_DOM_FULL);
+    int a0_b[16]; rt_fill_i32(&rng, a0_b, 16, RT_DOM_FULL);
+    i32m8x2 a0 = __builtin_matrix_column_major_load(a0_b, 8, 2, 8);
+    unsigned int src1[18]; rt_fill_u32(&rng, src1, 18, RT_DOM_INT(0LL, 16LL));
+    signed char a1_b[4]; rt_fill_i8(&rng, a1_b, 4, RT_DOM_FULL);
+    i8m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    i8m1x4 r = k0168(n0, src0, a0, src1, a1);
+    signed char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_i8("k0168", "ret", r_b, 4);
 }
 
-u32m4x3 k0169(u64m3x6 a0, u64m6x8_b a1, u32m4x1 a2, u32m1x4 a3, u32m4x3 a4, u32m3x3 a5, u32m4x3 a6, double s0, int i0, long s1) {
-    u64m3x8 t0 = (a0 - 158UL) * a1;
-    __auto_type t1 = a2 * a3 * (a4 * a5);
-    return ({ __auto_type ins0 = a6 + s0; ins0[i0][0] = (unsigned char)s1; ins0; });
+i32m6x2 k0169(u64m8x3_b a0, u8m3x4 a1, unsigned long n0, unsigned char *dst0, i32m6x2 a2, int s0, unsigned int s1, const int *src0, i32m8x6 a3) {
+    __auto_type t0 = __builtin_matrix_transpose(({ __auto_type ins0 = a0; ins0[(K5 * 5) / K5][0] = 0u; ins0; }));
+    __builtin_matrix_column_major_store(a1, dst0, n0);
+    return s1 + a2 * s0 - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 10 - K8, 8, 5) * a3);
 }
 
 static void run_k0169(void) {
     rt_rng rng = {0x61cb2a1b5084cfb0ULL};
-    unsigned long a0_b[18]; rt_fill_u64(&rng, a0_b, 18, RT_DOM_FULL);
-    u64m3x6 a0 = __builtin_matrix_column_major_load(a0_b, 3, 6, 3);
-    unsigned long a1_b[48]; rt_fill_u64(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
-    u64m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
-    unsigned int a3_b[4]; rt_fill_u32(&rng, a3_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
-    unsigned int a4_b[12]; rt_fill_u32(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m4x3 a4 = __builtin_matrix_column_major_load(a4_b, 4, 3, 4);
-    unsigned int a5_b[9]; rt_fill_u32(&rng, a5_b, 9, RT_DOM_FULL);
-    u32m3x3 a5 = __builtin_matrix_column_major_load(a5_b, 3, 3, 3);
-    unsigned int a6_b[12]; rt_fill_u32(&rng, a6_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m4x3 a6 = __builtin_matrix_column_major_load(a6_b, 4, 3, 4);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    u32m4x3 r = k0169(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1);
-    unsigned int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u32("k0169", "ret", r_b, 12);
+    unsigned long a0_b[24]; rt_fill_u64(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
+    u64m8x3 a0 = __builtin_matrix_column_major_load(a0_b, 8, 3, 8);
+    unsigned char a1_b[12]; rt_fill_u8(&rng, a1_b, 12, RT_DOM_FULL);
+    u8m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned char dst0[22]; rt_fill_u8(&rng, dst0, 22, RT_DOM_INT(0LL, 16LL));
+    int a2_b[12]; rt_fill_i32(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m6x2 a2 = __builtin_matrix_column_major_load(a2_b, 6, 2, 6);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    int src0[37]; rt_fill_i32(&rng, src0, 37, RT_DOM_INT(-8LL, 8LL));
+    int a3_b[48]; rt_fill_i32(&rng, a3_b, 48, RT_DOM_FULL);
+    i32m8x6 a3 = __builtin_matrix_column_major_load(a3_b, 8, 6, 8);
+    i32m6x2 r = k0169(a0, a1, n0, dst0, a2, s0, s1, src0, a3);
+    int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_i32("k0169", "ret", r_b, 12);
+    rt_out_u8("k0169", "dst0", dst0, 22);
 }
 
-f64m5x7 k0170(f64m4x3 a0, unsigned long n0, const double *src0, f64m5x7 a1, unsigned long s0, unsigned long s1, unsigned long n1, const double *src1) {
-    __auto_type t0 = a0 * (__builtin_matrix_column_major_load(src0, 3, 5, n0) * a1);
-    t0 -= s0 + s1;
-    return ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 7, n1); ins0[3][4] = 2.25e0f; ins0; }) * a0[0][0];
+f64m4x7 k0170(f64m4x7 a0, const double *src0, f64m7x7 a1, f64m4x7 a2) {
+    __auto_type t0 = (a0 - __builtin_matrix_column_major_load(src0, 4, 7, 4)) * (a1 + a1) + a0[0][K2 * 2];
+    t0[3][4] *= a1[K2 + 4][1];
+    return a2;
 }
 
 static void run_k0170(void) {
     rt_rng rng = {0xcb773d2a338645a2ULL};
-    double a0_b[12]; rt_fill_f64(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    double src0[29]; rt_fill_f64(&rng, src0, 29, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a1_b[35]; rt_fill_f64(&rng, a1_b, 35, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m5x7 a1 = __builtin_matrix_column_major_load(a1_b, 5, 7, 5);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(5LL, 8LL));
-    double src1[54]; rt_fill_f64(&rng, src1, 54, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m5x7 r = k0170(a0, n0, src0, a1, s0, s1, n1, src1);
-    double r_b[35]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_f64("k0170", "ret", r_b, 35);
+    double a0_b[28]; rt_fill_f64(&rng, a0_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
+    double src0[30]; rt_fill_f64(&rng, src0, 30, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a1_b[49]; rt_fill_f64(&rng, a1_b, 49, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x7 a1 = __builtin_matrix_column_major_load(a1_b, 7, 7, 7);
+    double a2_b[28]; rt_fill_f64(&rng, a2_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x7 a2 = __builtin_matrix_column_major_load(a2_b, 4, 7, 4);
+    f64m4x7 r = k0170(a0, src0, a1, a2);
+    double r_b[28]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_f64("k0170", "ret", r_b, 28);
 }
 
-u32m4x3 k0171(u64m3x6 a0, u64m6x8 a1, u32m4x1 a2, u32m1x4 a3, u32m4x3 a4, u32m3x3 a5, u32m4x3 a6, double s0, int i0, long s1, signed char s2, const unsigned int *src0, u32m4x3 a7, unsigned short s3) {
-    u32m4x3 t0 = k0169(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1);
-    __auto_type t1 = t0 - s2;
-    return __builtin_matrix_column_major_load(src0, K2 * 2, 4, K2 + 5) * a7 / s3;
+i8m7x4 k0171(unsigned long n0, const int *src0, i8m7x4 a0, int *dst0, i32m4x15 a1, i32m15x15 a2, i32m15x4 a3, i32m4x3 a4, unsigned short s0, i8m7x4 a5) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 1, 7, n0) * ((a0 + 3)[K2 + 4][2] * (i32m7x4) a0), dst0, 4);
+    i32m4x3 t0 = a1 * (a2 * a3) * a4;
+    return a0 + s0 - a5;
 }
 
 static void run_k0171(void) {
-    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xdcf355048a412e57ULL};
-    unsigned long a0_b[18]; rt_fill_u64(&rng, a0_b, 18, RT_DOM_FULL);
-    u64m3x6 a0 = __builtin_matrix_column_major_load(a0_b, 3, 6, 3);
-    unsigned long a1_b[48]; rt_fill_u64(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
-    u64m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
-    unsigned int a3_b[4]; rt_fill_u32(&rng, a3_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
-    unsigned int a4_b[12]; rt_fill_u32(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m4x3 a4 = __builtin_matrix_column_major_load(a4_b, 4, 3, 4);
-    unsigned int a5_b[9]; rt_fill_u32(&rng, a5_b, 9, RT_DOM_FULL);
-    u32m3x3 a5 = __builtin_matrix_column_major_load(a5_b, 3, 3, 3);
-    unsigned int a6_b[12]; rt_fill_u32(&rng, a6_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m4x3 a6 = __builtin_matrix_column_major_load(a6_b, 4, 3, 4);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int src0[26]; rt_fill_u32(&rng, src0, 26, RT_DOM_FULL);
-    unsigned int a7_b[12]; rt_fill_u32(&rng, a7_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m4x3 a7 = __builtin_matrix_column_major_load(a7_b, 4, 3, 4);
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
-    u32m4x3 r = k0171(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1, s2, src0, a7, s3);
-    unsigned int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u32("k0171", "ret", r_b, 12);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    int src0[27]; rt_fill_i32(&rng, src0, 27, RT_DOM_INT(-8LL, 8LL));
+    signed char a0_b[28]; rt_fill_i8(&rng, a0_b, 28, RT_DOM_INT(-8LL, 8LL));
+    i8m7x4 a0 = __builtin_matrix_column_major_load(a0_b, 7, 4, 7);
+    int dst0[13]; rt_fill_i32(&rng, dst0, 13, RT_DOM_INT(-8LL, 8LL));
+    int a1_b[60]; rt_fill_i32(&rng, a1_b, 60, RT_DOM_FULL);
+    i32m4x15 a1 = __builtin_matrix_column_major_load(a1_b, 4, 15, 4);
+    int a2_b[225]; rt_fill_i32(&rng, a2_b, 225, RT_DOM_INT(-8LL, 8LL));
+    i32m15x15 a2 = __builtin_matrix_column_major_load(a2_b, 15, 15, 15);
+    int a3_b[60]; rt_fill_i32(&rng, a3_b, 60, RT_DOM_INT(-8LL, 8LL));
+    i32m15x4 a3 = __builtin_matrix_column_major_load(a3_b, 15, 4, 15);
+    int a4_b[12]; rt_fill_i32(&rng, a4_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m4x3 a4 = __builtin_matrix_column_major_load(a4_b, 4, 3, 4);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    signed char a5_b[28]; rt_fill_i8(&rng, a5_b, 28, RT_DOM_INT(-8LL, 8LL));
+    i8m7x4 a5 = __builtin_matrix_column_major_load(a5_b, 7, 4, 7);
+    i8m7x4 r = k0171(n0, src0, a0, dst0, a1, a2, a3, a4, s0, a5);
+    signed char r_b[28]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i8("k0171", "ret", r_b, 28);
+    rt_out_i32("k0171", "dst0", dst0, 13);
 }
 
-u64m2x1 k0172(i32m2x2 a0, i32m2x4 a1, long s0, long s1, long i0, int *dst0, u64m2x1 a2, u64m1x2 a3, u64m1x2 a4, u64m2x1 a5) {
-    __builtin_matrix_column_major_store(a1[0][i0] - (a0 - a0) * ({ __auto_type ins0 = a1; ins0[5 - K5][2] = s0 - s1; ins0; }), dst0, 4);
-    return __builtin_matrix_transpose(a2 * a3) * (__builtin_matrix_transpose(a4) + a5);
+f64m1x9 k0172(const int *src0, const int *src1, i32m2x4 a0, signed char s0, f64m1x4 a1, f64m4x9_b a2, const double *src2, f64m1x9_b a3, int s1, unsigned short i0, double s2, u64m14x2_b a4, f64m9x1 a5) {
+    __auto_type t0 = s0 * (__builtin_matrix_column_major_load(src0, 2, 4, 3) + (__builtin_matrix_column_major_load(src1, 2, 12 - K8, 4) - a0));
+    return ({ __auto_type ins0 = a1 * a2 + __builtin_matrix_column_major_load(src2, 1, 11 - K2, 2) - a3 * s1; ins0[i0][4] = (s2 ? a4 : a4)[4][0]; ins0; }) - (__builtin_matrix_transpose(a5) - a3);
 }
 
 static void run_k0172(void) {
+    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double s2_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x77ec41c4c4a8a2fbULL};
-    int a0_b[4]; rt_fill_i32(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i32m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
-    int a1_b[8]; rt_fill_i32(&rng, a1_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i32m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    int dst0[14]; rt_fill_i32(&rng, dst0, 14, RT_DOM_FULL);
-    unsigned long a2_b[2]; rt_fill_u64(&rng, a2_b, 2, RT_DOM_INT(0LL, 16LL));
-    u64m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
-    unsigned long a3_b[2]; rt_fill_u64(&rng, a3_b, 2, RT_DOM_INT(0LL, 16LL));
-    u64m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
-    unsigned long a4_b[2]; rt_fill_u64(&rng, a4_b, 2, RT_DOM_FULL);
-    u64m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
-    unsigned long a5_b[2]; rt_fill_u64(&rng, a5_b, 2, RT_DOM_FULL);
-    u64m2x1 a5 = __builtin_matrix_column_major_load(a5_b, 2, 1, 2);
-    u64m2x1 r = k0172(a0, a1, s0, s1, i0, dst0, a2, a3, a4, a5);
-    unsigned long r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u64("k0172", "ret", r_b, 2);
-    rt_out_i32("k0172", "dst0", dst0, 14);
+    int src0[13]; rt_fill_i32(&rng, src0, 13, RT_DOM_FULL);
+    int src1[14]; rt_fill_i32(&rng, src1, 14, RT_DOM_FULL);
+    int a0_b[8]; rt_fill_i32(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i32m2x4 a0 = __builtin_matrix_column_major_load(a0_b, 2, 4, 2);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    double a1_b[4]; rt_fill_f64(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    double a2_b[36]; rt_fill_f64(&rng, a2_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x9 a2 = __builtin_matrix_column_major_load(a2_b, 4, 9, 4);
+    double src2[19]; rt_fill_f64(&rng, src2, 19, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a3_b[9]; rt_fill_f64(&rng, a3_b, 9, RT_DOM_FCHOICE(a3_dom));
+    f64m1x9 a3 = __builtin_matrix_column_major_load(a3_b, 1, 9, 1);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    unsigned long a4_b[28]; rt_fill_u64(&rng, a4_b, 28, RT_DOM_FULL);
+    u64m14x2 a4 = __builtin_matrix_column_major_load(a4_b, 14, 2, 14);
+    double a5_b[9]; rt_fill_f64(&rng, a5_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m9x1 a5 = __builtin_matrix_column_major_load(a5_b, 9, 1, 9);
+    f64m1x9 r = k0172(src0, src1, a0, s0, a1, a2, src2, a3, s1, i0, s2, a4, a5);
+    double r_b[9]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f64("k0172", "ret", r_b, 9);
 }
 
-f32m1x3 k0173(f32m1x3 a0, f32m3x1 a1, int i0, unsigned char i1, const float *src0, f32m1x1 a2, const float *src1) {
-    f32m1x1 t0 = __builtin_matrix_transpose(a0 * a1);
-    t0[0][3 - K3] /= 4.0;
-    t0[0][i1] = 3.0;
-    t0 *= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 9 - K8, 1, 4)) + (a2 + a2);
-    t0 *= __builtin_matrix_transpose(a2);
-    return __builtin_matrix_column_major_load(src1, 1, 3, 3);
+u8m1x4 k0173(f32m1x1 a0, float s0, f32m1x1 a1, signed char s1, float s2, signed char s3, f32m1x1 a2, unsigned long s4, unsigned long n0, float *dst0, double s5, const float *src0, f32m1x4 a3, u8m1x4 a4, const unsigned long *src1, const unsigned char *src2, unsigned short s6, u8m3x4 a5, u8m4x4 a6) {
+    __auto_type t0 = a0 + a0 - (s0 ? a0 : a1);
+    t0 *= s1;
+    for (int l0 = 0; l0 < 1; l0++) { t0[0][l0] += s2; }
+    __builtin_matrix_column_major_store(s3 ? a2 : a2 - s4, dst0, n0);
+    t0[0][0] = 2.0;
+    return (u8m1x4) (a4 + a4) * (u8m4x4) __builtin_matrix_column_major_load(src1, K2 * 2, 4, 5) - (s6 - __builtin_matrix_column_major_load(src2, 9 - K8, 8 - K5, 3) * 110) * (a5 * a6);
 }
 
 static void run_k0173(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const double s5_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x5c968a104786e9c3ULL};
-    float a0_b[3]; rt_fill_f32(&rng, a0_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
-    float a1_b[3]; rt_fill_f32(&rng, a1_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    float src0[1]; rt_fill_f32(&rng, src0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a0_b[1]; rt_fill_f32(&rng, a0_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    float a1_b[1]; rt_fill_f32(&rng, a1_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-1LL, 1LL));
     float a2_b[1]; rt_fill_f32(&rng, a2_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m1x1 a2 = __builtin_matrix_column_major_load(a2_b, 1, 1, 1);
-    float src1[7]; rt_fill_f32(&rng, src1, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x3 r = k0173(a0, a1, i0, i1, src0, a2, src1);
-    float r_b[3]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f32("k0173", "ret", r_b, 3);
+    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    float dst0[3]; rt_fill_f32(&rng, dst0, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double s5; rt_fill_f64(&rng, &s5, 1, RT_DOM_FCHOICE(s5_dom));
+    float src0[8]; rt_fill_f32(&rng, src0, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a3_b[4]; rt_fill_f32(&rng, a3_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
+    unsigned char a4_b[4]; rt_fill_u8(&rng, a4_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
+    unsigned long src1[19]; rt_fill_u64(&rng, src1, 19, RT_DOM_FULL);
+    unsigned char src2[8]; rt_fill_u8(&rng, src2, 8, RT_DOM_FULL);
+    unsigned short s6; rt_fill_u16(&rng, &s6, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char a5_b[12]; rt_fill_u8(&rng, a5_b, 12, RT_DOM_INT(0LL, 16LL));
+    u8m3x4 a5 = __builtin_matrix_column_major_load(a5_b, 3, 4, 3);
+    unsigned char a6_b[16]; rt_fill_u8(&rng, a6_b, 16, RT_DOM_INT(0LL, 16LL));
+    u8m4x4 a6 = __builtin_matrix_column_major_load(a6_b, 4, 4, 4);
+    u8m1x4 r = k0173(a0, s0, a1, s1, s2, s3, a2, s4, n0, dst0, s5, src0, a3, a4, src1, src2, s6, a5, a6);
+    unsigned char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u8("k0173", "ret", r_b, 4);
+    rt_out_f32("k0173", "dst0", dst0, 3);
 }
 
-i8m7x6 k0174(i8m7x7 a0, i8m7x7 a1, i8m7x1_b a2, signed char s0, i8m7x6 a3, const signed char *src0, i8m7x1_b a4, i8m7x7 a5, unsigned short i0, u64m7x6 a6, i8m7x3 a7, unsigned char s1, i8m3x10 a8, i8m10x6 a9) {
-    i8m7x1_b t0 = (a0 - a1) * a2 + (a2 + a2) - a2 / 5;
-    t0[1][0] = s0;
-    t0 += a3 * __builtin_matrix_column_major_load(src0, 6, 3 - K2, 8) + (9L + a4 * (a1 - a5)[i0][1]);
-    return (i8m7x6) (u16m7x6) a6 + a7 * s1 * (a8 * a9);
+void k0174(unsigned long n0, const signed char *src0, signed char *dst0, short s0, i32m3x4_b a0, unsigned long i0, i32m3x8 a1, unsigned long n1, const int *src1, short s1, i32m4x8_b a2) {
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 7, 1, n0), dst0, K4 + 4);
+    __auto_type t0 = s0 ? a0[i0][1] + a0 : a0;
+    i32m3x4 t1 = (a1 + __builtin_matrix_column_major_load(src1, 3, 8, n1) + s1) * __builtin_matrix_transpose(a2);
 }
 
 static void run_k0174(void) {
     rt_rng rng = {0x1d63e2926a5633e8ULL};
-    signed char a0_b[49]; rt_fill_i8(&rng, a0_b, 49, RT_DOM_INT(-8LL, 8LL));
-    i8m7x7 a0 = __builtin_matrix_column_major_load(a0_b, 7, 7, 7);
-    signed char a1_b[49]; rt_fill_i8(&rng, a1_b, 49, RT_DOM_INT(-8LL, 8LL));
-    i8m7x7 a1 = __builtin_matrix_column_major_load(a1_b, 7, 7, 7);
-    signed char a2_b[7]; rt_fill_i8(&rng, a2_b, 7, RT_DOM_INT(-8LL, 8LL));
-    i8m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a3_b[42]; rt_fill_i8(&rng, a3_b, 42, RT_DOM_INT(-8LL, 8LL));
-    i8m7x6 a3 = __builtin_matrix_column_major_load(a3_b, 7, 6, 7);
-    signed char src0[6]; rt_fill_i8(&rng, src0, 6, RT_DOM_FULL);
-    signed char a4_b[7]; rt_fill_i8(&rng, a4_b, 7, RT_DOM_FULL);
-    i8m7x1 a4 = __builtin_matrix_column_major_load(a4_b, 7, 1, 7);
-    signed char a5_b[49]; rt_fill_i8(&rng, a5_b, 49, RT_DOM_FULL);
-    i8m7x7 a5 = __builtin_matrix_column_major_load(a5_b, 7, 7, 7);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned long a6_b[42]; rt_fill_u64(&rng, a6_b, 42, RT_DOM_FULL);
-    u64m7x6 a6 = __builtin_matrix_column_major_load(a6_b, 7, 6, 7);
-    signed char a7_b[21]; rt_fill_i8(&rng, a7_b, 21, RT_DOM_INT(-8LL, 8LL));
-    i8m7x3 a7 = __builtin_matrix_column_major_load(a7_b, 7, 3, 7);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    signed char a8_b[30]; rt_fill_i8(&rng, a8_b, 30, RT_DOM_INT(-8LL, 8LL));
-    i8m3x10 a8 = __builtin_matrix_column_major_load(a8_b, 3, 10, 3);
-    signed char a9_b[60]; rt_fill_i8(&rng, a9_b, 60, RT_DOM_INT(-8LL, 8LL));
-    i8m10x6 a9 = __builtin_matrix_column_major_load(a9_b, 10, 6, 10);
-    i8m7x6 r = k0174(a0, a1, a2, s0, a3, src0, a4, a5, i0, a6, a7, s1, a8, a9);
-    signed char r_b[42]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_i8("k0174", "ret", r_b, 42);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    signed char src0[7]; rt_fill_i8(&rng, src0, 7, RT_DOM_FULL);
+    signed char dst0[9]; rt_fill_i8(&rng, dst0, 9, RT_DOM_FULL);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    int a0_b[12]; rt_fill_i32(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m3x4 a0 = __builtin_matrix_column_major_load(a0_b, 3, 4, 3);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    int a1_b[24]; rt_fill_i32(&rng, a1_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i32m3x8 a1 = __builtin_matrix_column_major_load(a1_b, 3, 8, 3);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
+    int src1[45]; rt_fill_i32(&rng, src1, 45, RT_DOM_INT(-8LL, 8LL));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    int a2_b[32]; rt_fill_i32(&rng, a2_b, 32, RT_DOM_INT(-8LL, 8LL));
+    i32m4x8 a2 = __builtin_matrix_column_major_load(a2_b, 4, 8, 4);
+    k0174(n0, src0, dst0, s0, a0, i0, a1, n1, src1, s1, a2);
+    rt_out_i8("k0174", "dst0", dst0, 9);
 }
 
-void k0175(i32m1x8 a0, i32m1x8_b a1, const int *src0, const int *src1, int s0, int *dst0) {
-    __builtin_matrix_column_major_store((a0 + a1) * (__builtin_matrix_column_major_load(src0, 8, 9, 11) * __builtin_matrix_column_major_load(src1, K2 + 7, 8 - K4, 10)) / s0, dst0, 3);
+void k0175(i32m4x1_b a0, i32m1x1 a1, unsigned short s0, int *dst0) {
+    __builtin_matrix_column_major_store((double)s0 - __builtin_matrix_transpose(a0 * a1), dst0, 4);
 }
 
 static void run_k0175(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x9d26ff4bda2d9ff4ULL};
-    int a0_b[8]; rt_fill_i32(&rng, a0_b, 8, RT_DOM_FULL);
-    i32m1x8 a0 = __builtin_matrix_column_major_load(a0_b, 1, 8, 1);
-    int a1_b[8]; rt_fill_i32(&rng, a1_b, 8, RT_DOM_FULL);
-    i32m1x8 a1 = __builtin_matrix_column_major_load(a1_b, 1, 8, 1);
-    int src0[98]; rt_fill_i32(&rng, src0, 98, RT_DOM_FULL);
-    int src1[40]; rt_fill_i32(&rng, src1, 40, RT_DOM_FULL);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    int dst0[11]; rt_fill_i32(&rng, dst0, 11, RT_DOM_FULL);
-    k0175(a0, a1, src0, src1, s0, dst0);
-    rt_out_i32("k0175", "dst0", dst0, 11);
+    int a0_b[4]; rt_fill_i32(&rng, a0_b, 4, RT_DOM_FULL);
+    i32m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
+    int a1_b[1]; rt_fill_i32(&rng, a1_b, 1, RT_DOM_INT(-8LL, 8LL));
+    i32m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    int dst0[15]; rt_fill_i32(&rng, dst0, 15, RT_DOM_FULL);
+    k0175(a0, a1, s0, dst0);
+    rt_out_i32("k0175", "dst0", dst0, 15);
 }
 
-u64m4x4 k0176(u64m3x6 a0, u64m6x8 a1, u32m4x1 a2, u32m1x4 a3, u32m4x3 a4, u32m3x3 a5, u32m4x3 a6, double s0, int i0, long s1, unsigned long n0, const unsigned int *src0, unsigned int s2, u32m4x3_b a7, const unsigned long *src1) {
-    __auto_type t0 = k0169(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1);
-    __auto_type t1 = (__builtin_matrix_column_major_load(src0, 4, 3, n0) - t0) / s2 + a7;
-    return __builtin_matrix_column_major_load(src1, 4, 4, 4);
+i32m1x4 k0176(u16m3x4 a0, unsigned short *dst0, signed char s0, u32m7x1_b a1, f32m7x1_b a2, unsigned long n0, const unsigned long *src0, long s1, unsigned long n1, const unsigned int *src1, i32m1x4 a3, unsigned long i0, int s2, unsigned long s3, unsigned long s4, unsigned short s5, unsigned short s6, const int *src2, long s7) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, 10 - K4);
+    __auto_type t0 = (s0 ? a1 : (u32m7x1) __builtin_matrix_column_major_load(src0, 7, 1, n0)) / s1 + __builtin_matrix_column_major_load(src1, 7, 1, n1);
+    return ({ __auto_type ins0 = a3; ins0[0][i0] = (unsigned short)s2; ins0; }) + s3 * s4 - (s5 + s6) - (__builtin_matrix_column_major_load(src2, 1, 7 - K3, 4) - s7);
 }
 
 static void run_k0176(void) {
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xd7fc9809fc497ea1ULL};
-    unsigned long a0_b[18]; rt_fill_u64(&rng, a0_b, 18, RT_DOM_FULL);
-    u64m3x6 a0 = __builtin_matrix_column_major_load(a0_b, 3, 6, 3);
-    unsigned long a1_b[48]; rt_fill_u64(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
-    u64m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
-    unsigned int a3_b[4]; rt_fill_u32(&rng, a3_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
-    unsigned int a4_b[12]; rt_fill_u32(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m4x3 a4 = __builtin_matrix_column_major_load(a4_b, 4, 3, 4);
-    unsigned int a5_b[9]; rt_fill_u32(&rng, a5_b, 9, RT_DOM_FULL);
-    u32m3x3 a5 = __builtin_matrix_column_major_load(a5_b, 3, 3, 3);
-    unsigned int a6_b[12]; rt_fill_u32(&rng, a6_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m4x3 a6 = __builtin_matrix_column_major_load(a6_b, 4, 3, 4);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned int src0[20]; rt_fill_u32(&rng, src0, 20, RT_DOM_FULL);
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    unsigned int a7_b[12]; rt_fill_u32(&rng, a7_b, 12, RT_DOM_FULL);
-    u32m4x3 a7 = __builtin_matrix_column_major_load(a7_b, 4, 3, 4);
-    unsigned long src1[16]; rt_fill_u64(&rng, src1, 16, RT_DOM_INT(0LL, 16LL));
-    u64m4x4 r = k0176(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1, n0, src0, s2, a7, src1);
-    unsigned long r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u64("k0176", "ret", r_b, 16);
+    unsigned short a0_b[12]; rt_fill_u16(&rng, a0_b, 12, RT_DOM_FULL);
+    u16m3x4 a0 = __builtin_matrix_column_major_load(a0_b, 3, 4, 3);
+    unsigned short dst0[17]; rt_fill_u16(&rng, dst0, 17, RT_DOM_FULL);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned int a1_b[7]; rt_fill_u32(&rng, a1_b, 7, RT_DOM_INT(0LL, 16LL));
+    u32m7x1 a1 = __builtin_matrix_column_major_load(a1_b, 7, 1, 7);
+    float a2_b[7]; rt_fill_f32(&rng, a2_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    unsigned long src0[9]; rt_fill_u64(&rng, src0, 9, RT_DOM_INT(0LL, 16LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(7LL, 10LL));
+    unsigned int src1[7]; rt_fill_u32(&rng, src1, 7, RT_DOM_INT(0LL, 16LL));
+    int a3_b[4]; rt_fill_i32(&rng, a3_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i32m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned short s5; rt_fill_u16(&rng, &s5, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned short s6; rt_fill_u16(&rng, &s6, 1, RT_DOM_INT(0LL, 15LL));
+    int src2[15]; rt_fill_i32(&rng, src2, 15, RT_DOM_FULL);
+    long s7; rt_fill_i64(&rng, &s7, 1, RT_DOM_INT(-8LL, 8LL));
+    i32m1x4 r = k0176(a0, dst0, s0, a1, a2, n0, src0, s1, n1, src1, a3, i0, s2, s3, s4, s5, s6, src2, s7);
+    int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_i32("k0176", "ret", r_b, 4);
+    rt_out_u16("k0176", "dst0", dst0, 17);
 }
 
-void k0177(const unsigned short *src0, int s0, int s1, const unsigned short *src1, const unsigned short *src2, const unsigned short *src3, unsigned int s2, unsigned long n0, unsigned short *dst0) {
-    u16m4x8 t0 = __builtin_matrix_column_major_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_major_load(src1, 4, 8, K4 + 1);
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_major_load(src3, 4, 8, 10 - K4), dst0, n0);
+i16m7x8 k0177(const unsigned short *src0, u16m7x8 a0, u16m4x8 a1, unsigned long s0, i16m8x7 a2, i16m7x8 a3) {
+    u16m4x8 t0 = __builtin_matrix_column_major_load(src0, 4, 15 - K8, 4) * a0 + a1;
+    return s0 ? __builtin_matrix_transpose(a2) : a3;
 }
 
 static void run_k0177(void) {
     rt_rng rng = {0x5dc3930ca3a3dd4fULL};
-    unsigned short src0[53]; rt_fill_u16(&rng, src0, 53, RT_DOM_FULL);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short src1[40]; rt_fill_u16(&rng, src1, 40, RT_DOM_FULL);
-    unsigned short src2[47]; rt_fill_u16(&rng, src2, 47, RT_DOM_FULL);
-    unsigned short src3[47]; rt_fill_u16(&rng, src3, 47, RT_DOM_INT(0LL, 16LL));
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned short dst0[53]; rt_fill_u16(&rng, dst0, 53, RT_DOM_INT(0LL, 16LL));
-    k0177(src0, s0, s1, src1, src2, src3, s2, n0, dst0);
-    rt_out_u16("k0177", "dst0", dst0, 53);
+    unsigned short src0[28]; rt_fill_u16(&rng, src0, 28, RT_DOM_INT(0LL, 16LL));
+    unsigned short a0_b[56]; rt_fill_u16(&rng, a0_b, 56, RT_DOM_FULL);
+    u16m7x8 a0 = __builtin_matrix_column_major_load(a0_b, 7, 8, 7);
+    unsigned short a1_b[32]; rt_fill_u16(&rng, a1_b, 32, RT_DOM_INT(0LL, 16LL));
+    u16m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    short a2_b[56]; rt_fill_i16(&rng, a2_b, 56, RT_DOM_INT(-8LL, 8LL));
+    i16m8x7 a2 = __builtin_matrix_column_major_load(a2_b, 8, 7, 8);
+    short a3_b[56]; rt_fill_i16(&rng, a3_b, 56, RT_DOM_FULL);
+    i16m7x8 a3 = __builtin_matrix_column_major_load(a3_b, 7, 8, 7);
+    i16m7x8 r = k0177(src0, a0, a1, s0, a2, a3);
+    short r_b[56]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i16("k0177", "ret", r_b, 56);
 }
 
-void k0178(u32m6x1 a0, long s0, unsigned int s1, i16m1x3_b a1, unsigned long s2, short *dst0) {
-    __auto_type t0 = (__builtin_matrix_transpose(a0) - 0xf3u) / 7 / s0;
-    t0[4 - K4][0] = s1;
-    __builtin_matrix_column_major_store(s2 + a1, dst0, 1);
+f64m3x1 k0178(u32m1x2 a0, u32m2x1_b a1, u32m1x4 a2, u32m4x1 a3, const unsigned int *src0, u32m2x6 a4, unsigned int i0, unsigned int i1, short s0, unsigned int *dst0, const double *src1, const double *src2, short s1, f64m1x2 a5, f64m1x2_b a6, f64m2x3_b a7, unsigned long n0, const double *src3, f64m3x1 a8, unsigned long i2, long s2) {
+    __builtin_matrix_column_major_store((-1 + (a0 - 0 - __builtin_matrix_transpose(a1)) + a2 * a3 * __builtin_matrix_column_major_load(src0, 1, 2, 4)) * (({ __auto_type ins0 = a4; ins0[i0][i1] = s0; ins0; }) - a2[0][0]), dst0, 3);
+    __auto_type t0 = __builtin_matrix_transpose((__builtin_matrix_column_major_load(src1, 1, 2, 4) - __builtin_matrix_column_major_load(src2, 1, 2, 4) + (s1 ? a5 : a6)) * a7);
+    return ({ __auto_type ins1 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src3, 1, 11 - K8, n0)) + a8; ins1[i2][0] = s2; ins1; });
 }
 
 static void run_k0178(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const double src3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xde3900fd4cfc0b33ULL};
-    unsigned int a0_b[6]; rt_fill_u32(&rng, a0_b, 6, RT_DOM_INT(0LL, 16LL));
-    u32m6x1 a0 = __builtin_matrix_column_major_load(a0_b, 6, 1, 6);
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    short a1_b[3]; rt_fill_i16(&rng, a1_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i16m1x3 a1 = __builtin_matrix_column_major_load(a1_b, 1, 3, 1);
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    short dst0[4]; rt_fill_i16(&rng, dst0, 4, RT_DOM_INT(-8LL, 8LL));
-    k0178(a0, s0, s1, a1, s2, dst0);
-    rt_out_i16("k0178", "dst0", dst0, 4);
+    unsigned int a0_b[2]; rt_fill_u32(&rng, a0_b, 2, RT_DOM_FULL);
+    u32m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
+    unsigned int a1_b[2]; rt_fill_u32(&rng, a1_b, 2, RT_DOM_INT(0LL, 16LL));
+    u32m2x1 a1 = __builtin_matrix_column_major_load(a1_b, 2, 1, 2);
+    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_FULL);
+    u32m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
+    unsigned int a3_b[4]; rt_fill_u32(&rng, a3_b, 4, RT_DOM_INT(0LL, 16LL));
+    u32m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
+    unsigned int src0[7]; rt_fill_u32(&rng, src0, 7, RT_DOM_INT(0LL, 16LL));
+    unsigned int a4_b[12]; rt_fill_u32(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
+    u32m2x6 a4 = __builtin_matrix_column_major_load(a4_b, 2, 6, 2);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int dst0[18]; rt_fill_u32(&rng, dst0, 18, RT_DOM_FULL);
+    double src1[7]; rt_fill_f64(&rng, src1, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double src2[7]; rt_fill_f64(&rng, src2, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-1LL, 1LL));
+    double a5_b[2]; rt_fill_f64(&rng, a5_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
+    double a6_b[2]; rt_fill_f64(&rng, a6_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a6 = __builtin_matrix_column_major_load(a6_b, 1, 2, 1);
+    double a7_b[6]; rt_fill_f64(&rng, a7_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x3 a7 = __builtin_matrix_column_major_load(a7_b, 2, 3, 2);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    double src3[10]; rt_fill_f64(&rng, src3, 10, RT_DOM_FCHOICE(src3_dom));
+    double a8_b[3]; rt_fill_f64(&rng, a8_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x1 a8 = __builtin_matrix_column_major_load(a8_b, 3, 1, 3);
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    f64m3x1 r = k0178(a0, a1, a2, a3, src0, a4, i0, i1, s0, dst0, src1, src2, s1, a5, a6, a7, n0, src3, a8, i2, s2);
+    double r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_f64("k0178", "ret", r_b, 3);
+    rt_out_u32("k0178", "dst0", dst0, 18);
 }
 
-i64m4x3 k0179(unsigned long n0, const long *src0, f64m4x3 a0, unsigned long n1, const long *src1) {
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 4, n0)) + (i64m4x3) a0 + __builtin_matrix_column_major_load(src1, 4, 3, n1);
+i64m4x3 k0179(i8m4x2 a0, unsigned char s0, const long *src0, const long *src1) {
+    return ((i64m4x2) a0 - (unsigned long)s0) * (__builtin_matrix_column_major_load(src0, 2, 3, 2) + __builtin_matrix_column_major_load(src1, (K2 * 2) / K2, K2 + 1, 5));
 }
 
 static void run_k0179(void) {
     rt_rng rng = {0x8db97701d0b7e1e1ULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    long src0[22]; rt_fill_i64(&rng, src0, 22, RT_DOM_FULL);
-    double a0_b[12]; rt_fill_f64(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
-    long src1[20]; rt_fill_i64(&rng, src1, 20, RT_DOM_FULL);
-    i64m4x3 r = k0179(n0, src0, a0, n1, src1);
+    signed char a0_b[8]; rt_fill_i8(&rng, a0_b, 8, RT_DOM_FULL);
+    i8m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    long src0[7]; rt_fill_i64(&rng, src0, 7, RT_DOM_FULL);
+    long src1[12]; rt_fill_i64(&rng, src1, 12, RT_DOM_FULL);
+    i64m4x3 r = k0179(a0, s0, src0, src1);
     long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_i64("k0179", "ret", r_b, 12);
 }
 
-u32m2x8 k0180(const unsigned short *src0, u32m2x4 a0, u32m4x8 a1, u32m2x8 a2, long i0, unsigned long s0) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 3, 1, 3) + 115L;
-    return ({ __auto_type ins0 = a0 * a1 + a2; ins0[i0][3] = (int)s0; ins0; });
+u16m1x1 k0180(u16m3x1 a0, u16m1x1 a1, unsigned long n0, const unsigned short *src0, u16m3x1_b a2) {
+    __auto_type t0 = (a0 - -1) * a1 - (__builtin_matrix_column_major_load(src0, (K3 * 3) / K3, 1, n0) + a2);
+    return a1 + a1;
 }
 
 static void run_k0180(void) {
     rt_rng rng = {0x1e1931f0df076bbfULL};
-    unsigned short src0[3]; rt_fill_u16(&rng, src0, 3, RT_DOM_FULL);
-    unsigned int a0_b[8]; rt_fill_u32(&rng, a0_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m2x4 a0 = __builtin_matrix_column_major_load(a0_b, 2, 4, 2);
-    unsigned int a1_b[32]; rt_fill_u32(&rng, a1_b, 32, RT_DOM_INT(0LL, 16LL));
-    u32m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
-    unsigned int a2_b[16]; rt_fill_u32(&rng, a2_b, 16, RT_DOM_INT(0LL, 16LL));
-    u32m2x8 a2 = __builtin_matrix_column_major_load(a2_b, 2, 8, 2);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    u32m2x8 r = k0180(src0, a0, a1, a2, i0, s0);
-    unsigned int r_b[16]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u32("k0180", "ret", r_b, 16);
+    unsigned short a0_b[3]; rt_fill_u16(&rng, a0_b, 3, RT_DOM_FULL);
+    u16m3x1 a0 = __builtin_matrix_column_major_load(a0_b, 3, 1, 3);
+    unsigned short a1_b[1]; rt_fill_u16(&rng, a1_b, 1, RT_DOM_FULL);
+    u16m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned short src0[4]; rt_fill_u16(&rng, src0, 4, RT_DOM_FULL);
+    unsigned short a2_b[3]; rt_fill_u16(&rng, a2_b, 3, RT_DOM_FULL);
+    u16m3x1 a2 = __builtin_matrix_column_major_load(a2_b, 3, 1, 3);
+    u16m1x1 r = k0180(a0, a1, n0, src0, a2);
+    unsigned short r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u16("k0180", "ret", r_b, 1);
 }
 
-unsigned long k0181(u64m1x4 a0, unsigned short i0, u64m1x5 a1, u64m5x4 a2, unsigned char i1) {
-    u64m1x4 t0 = 5UL - a0;
-    t0 *= 6;
-    t0[i0][2] = 0x7;
-    return (a0 - a1 * a2)[i1][1];
+u32m6x1 k0181(const unsigned long *src0, u64m1x6_b a0, u64m6x4 a1, unsigned short i0, unsigned short i1, unsigned long s0, unsigned long s1, u64m1x10 a2, u64m10x3 a3, u64m3x4 a4, float s2, u32m6x1 a5, unsigned int s3, signed char s4) {
+    u64m1x4 t0 = (__builtin_matrix_column_major_load(src0, 1, (K8 * 6) / K8, 1) - a0) * a1;
+    t0[i0][i1] = a0[0][6 - K2];
+    t0 = s1 ? a2 * a3 * (a4 / s2) : t0 + t0 + t0[(K2 * 0) / K2][3];
+    return (unsigned char)s4 * ({ __auto_type ins0 = -1 + a5 + a5 * 4.0; ins0[3][0] = s3; ins0; });
 }
 
 static void run_k0181(void) {
+    static const double s2_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0xc4b729b7310416c5ULL};
-    unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
-    u64m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
+    unsigned long src0[8]; rt_fill_u64(&rng, src0, 8, RT_DOM_INT(0LL, 16LL));
+    unsigned long a0_b[6]; rt_fill_u64(&rng, a0_b, 6, RT_DOM_FULL);
+    u64m1x6 a0 = __builtin_matrix_column_major_load(a0_b, 1, 6, 1);
+    unsigned long a1_b[24]; rt_fill_u64(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
+    u64m6x4 a1 = __builtin_matrix_column_major_load(a1_b, 6, 4, 6);
     unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long a1_b[5]; rt_fill_u64(&rng, a1_b, 5, RT_DOM_FULL);
-    u64m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
-    unsigned long a2_b[20]; rt_fill_u64(&rng, a2_b, 20, RT_DOM_INT(0LL, 16LL));
-    u64m5x4 a2 = __builtin_matrix_column_major_load(a2_b, 5, 4, 5);
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long r = k0181(a0, i0, a1, a2, i1);
-    rt_out_u64("k0181", "ret", &r, 1);
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long a2_b[10]; rt_fill_u64(&rng, a2_b, 10, RT_DOM_FULL);
+    u64m1x10 a2 = __builtin_matrix_column_major_load(a2_b, 1, 10, 1);
+    unsigned long a3_b[30]; rt_fill_u64(&rng, a3_b, 30, RT_DOM_FULL);
+    u64m10x3 a3 = __builtin_matrix_column_major_load(a3_b, 10, 3, 10);
+    unsigned long a4_b[12]; rt_fill_u64(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
+    u64m3x4 a4 = __builtin_matrix_column_major_load(a4_b, 3, 4, 3);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    unsigned int a5_b[6]; rt_fill_u32(&rng, a5_b, 6, RT_DOM_INT(0LL, 16LL));
+    u32m6x1 a5 = __builtin_matrix_column_major_load(a5_b, 6, 1, 6);
+    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_FULL);
+    u32m6x1 r = k0181(src0, a0, a1, i0, i1, s0, s1, a2, a3, a4, s2, a5, s3, s4);
+    unsigned int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_u32("k0181", "ret", r_b, 6);
 }
 
-f64m2x1 k0182(i64m6x4 a0, i64m4x3 a1, i64m3x2 a2, unsigned short i0, unsigned long i1, f64m2x1 a3, int i2, unsigned char i3, double s0, i32m8x1 a4, unsigned long n0, int *dst0, i64m2x1 a5, long i4, float s1, float s2) {
-    __auto_type t0 = a0 * a1 * a2;
-    if (i0 < 4) { t0[i1][0] += (long)a3[1][0]; }
-    t0 -= ({ __auto_type ins0 = t0; ins0[i2][i3] = s0; ins0; });
-    __builtin_matrix_column_major_store(a4 + a4, dst0, n0);
-    return (f64m2x1) (({ __auto_type ins2 = ({ __auto_type ins1 = a5; ins1[(K2 * 0) / K2][0] = a0[i4][2]; ins1; }); ins2[1][0] = s1 + s2; ins2; }) - (a5 - a5));
+void k0182(i64m6x2 a0, long *dst0, i32m1x3 a1, i32m1x3 a2, i32m3x14 a3, i32m14x1 a4, int *dst1, float s0, u16m7x1 a5, unsigned char i0, long s1, u16m1x8 a6, u8m7x3 a7, u16m7x3 a8, u16m3x8 a9, unsigned long n0, unsigned short *dst2, i64m9x3 a10, unsigned long n1, const long *src0) {
+    __builtin_matrix_column_major_store(a0 - a0[4][0], dst0, 6);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose((a1 + a2) * a3) + a4, dst1, 14);
+    __builtin_matrix_column_major_store(s0 ? ({ __auto_type ins0 = a5 * -1; ins0[i0][0] = s1; ins0; }) * a6 : ((u16m7x3) a7 + a8) * a9, dst2, n0);
+    u16m9x6_b t0 = (u16m9x6) (a10 * __builtin_matrix_column_major_load(src0, 3, (K8 * 6) / K8, n1));
 }
 
 static void run_k0182(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x71c1e1d446c58da7ULL};
-    long a0_b[24]; rt_fill_i64(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i64m6x4 a0 = __builtin_matrix_column_major_load(a0_b, 6, 4, 6);
-    long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i64m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    long a2_b[6]; rt_fill_i64(&rng, a2_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i64m3x2 a2 = __builtin_matrix_column_major_load(a2_b, 3, 2, 3);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
-    double a3_b[2]; rt_fill_f64(&rng, a3_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x1 a3 = __builtin_matrix_column_major_load(a3_b, 2, 1, 2);
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
-    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int a4_b[8]; rt_fill_i32(&rng, a4_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i32m8x1 a4 = __builtin_matrix_column_major_load(a4_b, 8, 1, 8);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    int dst0[9]; rt_fill_i32(&rng, dst0, 9, RT_DOM_FULL);
-    long a5_b[2]; rt_fill_i64(&rng, a5_b, 2, RT_DOM_FULL);
-    i64m2x1 a5 = __builtin_matrix_column_major_load(a5_b, 2, 1, 2);
-    long i4; rt_fill_i64(&rng, &i4, 1, RT_DOM_INT(0LL, 5LL));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x1 r = k0182(a0, a1, a2, i0, i1, a3, i2, i3, s0, a4, n0, dst0, a5, i4, s1, s2);
-    double r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f64("k0182", "ret", r_b, 2);
-    rt_out_i32("k0182", "dst0", dst0, 9);
+    long a0_b[12]; rt_fill_i64(&rng, a0_b, 12, RT_DOM_FULL);
+    i64m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
+    long dst0[12]; rt_fill_i64(&rng, dst0, 12, RT_DOM_INT(-8LL, 8LL));
+    int a1_b[3]; rt_fill_i32(&rng, a1_b, 3, RT_DOM_INT(-8LL, 8LL));
+    i32m1x3 a1 = __builtin_matrix_column_major_load(a1_b, 1, 3, 1);
+    int a2_b[3]; rt_fill_i32(&rng, a2_b, 3, RT_DOM_FULL);
+    i32m1x3 a2 = __builtin_matrix_column_major_load(a2_b, 1, 3, 1);
+    int a3_b[42]; rt_fill_i32(&rng, a3_b, 42, RT_DOM_INT(-8LL, 8LL));
+    i32m3x14 a3 = __builtin_matrix_column_major_load(a3_b, 3, 14, 3);
+    int a4_b[14]; rt_fill_i32(&rng, a4_b, 14, RT_DOM_INT(-8LL, 8LL));
+    i32m14x1 a4 = __builtin_matrix_column_major_load(a4_b, 14, 1, 14);
+    int dst1[14]; rt_fill_i32(&rng, dst1, 14, RT_DOM_FULL);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned short a5_b[7]; rt_fill_u16(&rng, a5_b, 7, RT_DOM_FULL);
+    u16m7x1 a5 = __builtin_matrix_column_major_load(a5_b, 7, 1, 7);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short a6_b[8]; rt_fill_u16(&rng, a6_b, 8, RT_DOM_FULL);
+    u16m1x8 a6 = __builtin_matrix_column_major_load(a6_b, 1, 8, 1);
+    unsigned char a7_b[21]; rt_fill_u8(&rng, a7_b, 21, RT_DOM_FULL);
+    u8m7x3 a7 = __builtin_matrix_column_major_load(a7_b, 7, 3, 7);
+    unsigned short a8_b[21]; rt_fill_u16(&rng, a8_b, 21, RT_DOM_INT(0LL, 16LL));
+    u16m7x3 a8 = __builtin_matrix_column_major_load(a8_b, 7, 3, 7);
+    unsigned short a9_b[24]; rt_fill_u16(&rng, a9_b, 24, RT_DOM_FULL);
+    u16m3x8 a9 = __builtin_matrix_column_major_load(a9_b, 3, 8, 3);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    unsigned short dst2[77]; rt_fill_u16(&rng, dst2, 77, RT_DOM_FULL);
+    long a10_b[27]; rt_fill_i64(&rng, a10_b, 27, RT_DOM_FULL);
+    i64m9x3 a10 = __builtin_matrix_column_major_load(a10_b, 9, 3, 9);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
+    long src0[33]; rt_fill_i64(&rng, src0, 33, RT_DOM_INT(-8LL, 8LL));
+    k0182(a0, dst0, a1, a2, a3, a4, dst1, s0, a5, i0, s1, a6, a7, a8, a9, n0, dst2, a10, n1, src0);
+    rt_out_i64("k0182", "dst0", dst0, 12);
+    rt_out_i32("k0182", "dst1", dst1, 14);
+    rt_out_u16("k0182", "dst2", dst2, 77);
 }
 
-f64m6x4 k0183(u64m2x5 a0, i8m9x8_b a1, i8m8x6 a2, const signed char *src0, short s0, i8m6x6 a3, i8m9x6 a4, f64m6x4 a5) {
-    __auto_type t0 = (u16m2x5) a0;
-    i8m9x6 t1 = 103L - a1 * a2 + ((unsigned short)s0 - __builtin_matrix_column_major_load(src0, 9, 6, 9)) * a3 + a4;
-    t1 /= -2;
-    return a5;
+u8m3x1 k0183(u16m2x5 a0, unsigned long n0, unsigned short *dst0, u8m3x1 a1, unsigned long n1, unsigned char *dst1, u32m1x4 a2, u32m4x3_b a3, u32m1x3 a4, unsigned long n2, const unsigned char *src0, u8m3x11 a5, short s0, unsigned long n3, const unsigned char *src1, u8m11x1_b a6) {
+    __builtin_matrix_column_major_store(a0 - a0, dst0, n0);
+    __builtin_matrix_column_major_store(a1, dst1, n1);
+    __auto_type t0 = (i8m3x1) __builtin_matrix_transpose(a2 * a3 + a4);
+    return (__builtin_matrix_column_major_load(src0, 3, 14 - K3, n2) + a5) * (s0 ? __builtin_matrix_column_major_load(src1, K8 + 3, 1, n3) : a6);
 }
 
 static void run_k0183(void) {
     rt_rng rng = {0x6be2d2c7fc253310ULL};
-    unsigned long a0_b[10]; rt_fill_u64(&rng, a0_b, 10, RT_DOM_FULL);
-    u64m2x5 a0 = __builtin_matrix_column_major_load(a0_b, 2, 5, 2);
-    signed char a1_b[72]; rt_fill_i8(&rng, a1_b, 72, RT_DOM_FULL);
-    i8m9x8 a1 = __builtin_matrix_column_major_load(a1_b, 9, 8, 9);
-    signed char a2_b[48]; rt_fill_i8(&rng, a2_b, 48, RT_DOM_FULL);
-    i8m8x6 a2 = __builtin_matrix_column_major_load(a2_b, 8, 6, 8);
-    signed char src0[56]; rt_fill_i8(&rng, src0, 56, RT_DOM_INT(-8LL, 8LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a3_b[36]; rt_fill_i8(&rng, a3_b, 36, RT_DOM_INT(-8LL, 8LL));
-    i8m6x6 a3 = __builtin_matrix_column_major_load(a3_b, 6, 6, 6);
-    signed char a4_b[54]; rt_fill_i8(&rng, a4_b, 54, RT_DOM_FULL);
-    i8m9x6 a4 = __builtin_matrix_column_major_load(a4_b, 9, 6, 9);
-    double a5_b[24]; rt_fill_f64(&rng, a5_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x4 a5 = __builtin_matrix_column_major_load(a5_b, 6, 4, 6);
-    f64m6x4 r = k0183(a0, a1, a2, src0, s0, a3, a4, a5);
-    double r_b[24]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_f64("k0183", "ret", r_b, 24);
+    unsigned short a0_b[10]; rt_fill_u16(&rng, a0_b, 10, RT_DOM_FULL);
+    u16m2x5 a0 = __builtin_matrix_column_major_load(a0_b, 2, 5, 2);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned short dst0[23]; rt_fill_u16(&rng, dst0, 23, RT_DOM_INT(0LL, 16LL));
+    unsigned char a1_b[3]; rt_fill_u8(&rng, a1_b, 3, RT_DOM_INT(0LL, 16LL));
+    u8m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned char dst1[5]; rt_fill_u8(&rng, dst1, 5, RT_DOM_INT(0LL, 16LL));
+    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_FULL);
+    u32m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
+    unsigned int a3_b[12]; rt_fill_u32(&rng, a3_b, 12, RT_DOM_FULL);
+    u32m4x3 a3 = __builtin_matrix_column_major_load(a3_b, 4, 3, 4);
+    unsigned int a4_b[3]; rt_fill_u32(&rng, a4_b, 3, RT_DOM_FULL);
+    u32m1x3 a4 = __builtin_matrix_column_major_load(a4_b, 1, 3, 1);
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned char src0[64]; rt_fill_u8(&rng, src0, 64, RT_DOM_FULL);
+    unsigned char a5_b[33]; rt_fill_u8(&rng, a5_b, 33, RT_DOM_INT(0LL, 16LL));
+    u8m3x11 a5 = __builtin_matrix_column_major_load(a5_b, 3, 11, 3);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long n3; rt_fill_u64(&rng, &n3, 1, RT_DOM_INT(11LL, 14LL));
+    unsigned char src1[13]; rt_fill_u8(&rng, src1, 13, RT_DOM_INT(0LL, 16LL));
+    unsigned char a6_b[11]; rt_fill_u8(&rng, a6_b, 11, RT_DOM_INT(0LL, 16LL));
+    u8m11x1 a6 = __builtin_matrix_column_major_load(a6_b, 11, 1, 11);
+    u8m3x1 r = k0183(a0, n0, dst0, a1, n1, dst1, a2, a3, a4, n2, src0, a5, s0, n3, src1, a6);
+    unsigned char r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_u8("k0183", "ret", r_b, 3);
+    rt_out_u16("k0183", "dst0", dst0, 23);
+    rt_out_u8("k0183", "dst1", dst1, 5);
 }
 
-f64m7x2 k0184(f64m7x2 a0, f64m7x2 a1) {
-    return a0 + a1 + a1;
+f64m7x2 k0184(f64m7x2 a0, unsigned int s0) {
+    return ({ __auto_type ins0 = a0 + a0; ins0[2][1] = s0; ins0; });
 }
 
 static void run_k0184(void) {
     rt_rng rng = {0x1e33661200deba1fULL};
     double a0_b[14]; rt_fill_f64(&rng, a0_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f64m7x2 a0 = __builtin_matrix_column_major_load(a0_b, 7, 2, 7);
-    double a1_b[14]; rt_fill_f64(&rng, a1_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
-    f64m7x2 r = k0184(a0, a1);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    f64m7x2 r = k0184(a0, s0);
     double r_b[14]; __builtin_matrix_column_major_store(r, r_b, 7);
     rt_out_f64("k0184", "ret", r_b, 14);
 }
 
-u64m7x2 k0185(u8m11x5 a0, u64m7x2 a1, u64m2x13 a2, u64m13x2 a3, unsigned long i0) {
-    __auto_type t0 = a0 - a0;
-    for (int l0 = 0; l0 < 11; l0++) { t0[l0][2] = t0[6][3]; }
-    return ({ __auto_type ins0 = a1 * a2 * a3; ins0[5][i0] = 6UL; ins0; });
+f64m8x1 k0185(u8m2x11 a0, u8m2x5 a1, short s0, u8m8x1 a2) {
+    __auto_type t0 = __builtin_matrix_transpose(a0) * a1;
+    t0 /= s0;
+    return (f64m8x1) (u64m8x1) a2;
 }
 
 static void run_k0185(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x3d713cd12a11fd59ULL};
-    unsigned char a0_b[55]; rt_fill_u8(&rng, a0_b, 55, RT_DOM_FULL);
-    u8m11x5 a0 = __builtin_matrix_column_major_load(a0_b, 11, 5, 11);
-    unsigned long a1_b[14]; rt_fill_u64(&rng, a1_b, 14, RT_DOM_FULL);
-    u64m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
-    unsigned long a2_b[26]; rt_fill_u64(&rng, a2_b, 26, RT_DOM_INT(0LL, 16LL));
-    u64m2x13 a2 = __builtin_matrix_column_major_load(a2_b, 2, 13, 2);
-    unsigned long a3_b[26]; rt_fill_u64(&rng, a3_b, 26, RT_DOM_INT(0LL, 16LL));
-    u64m13x2 a3 = __builtin_matrix_column_major_load(a3_b, 13, 2, 13);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    u64m7x2 r = k0185(a0, a1, a2, a3, i0);
-    unsigned long r_b[14]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_u64("k0185", "ret", r_b, 14);
+    unsigned char a0_b[22]; rt_fill_u8(&rng, a0_b, 22, RT_DOM_INT(0LL, 16LL));
+    u8m2x11 a0 = __builtin_matrix_column_major_load(a0_b, 2, 11, 2);
+    unsigned char a1_b[10]; rt_fill_u8(&rng, a1_b, 10, RT_DOM_FULL);
+    u8m2x5 a1 = __builtin_matrix_column_major_load(a1_b, 2, 5, 2);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    unsigned char a2_b[8]; rt_fill_u8(&rng, a2_b, 8, RT_DOM_FULL);
+    u8m8x1 a2 = __builtin_matrix_column_major_load(a2_b, 8, 1, 8);
+    f64m8x1 r = k0185(a0, a1, s0, a2);
+    double r_b[8]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_f64("k0185", "ret", r_b, 8);
 }
 
-f64m4x15 k0186(f64m4x15_b a0, unsigned int i0, unsigned int i1, unsigned char i2, const double *src0, f64m1x15 a1) {
-    f64m4x15 t0 = a0[i0][i1] + a0;
-    t0[(K5 * 1) / K5][2] = a0[i2][7];
-    return __builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 7) * a1 - t0;
+u16m7x1 k0186(f64m15x4_b a0, f64m4x4_b a1, f64m4x6 a2, f64m6x15 a3, u16m7x1_b a4, unsigned int i0, signed char s0) {
+    __auto_type t0 = __builtin_matrix_transpose(a0);
+    t0 = (f64m4x15) (a1 * a2 * a3);
+    return ({ __auto_type ins0 = a4 + a4; ins0[i0][0] = s0; ins0; });
 }
 
 static void run_k0186(void) {
     rt_rng rng = {0x0964d53dd14fdd3cULL};
     double a0_b[60]; rt_fill_f64(&rng, a0_b, 60, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x15 a0 = __builtin_matrix_column_major_load(a0_b, 4, 15, 4);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 14LL));
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    double src0[5]; rt_fill_f64(&rng, src0, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a1_b[15]; rt_fill_f64(&rng, a1_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x15 a1 = __builtin_matrix_column_major_load(a1_b, 1, 15, 1);
-    f64m4x15 r = k0186(a0, i0, i1, i2, src0, a1);
-    double r_b[60]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_f64("k0186", "ret", r_b, 60);
+    f64m15x4 a0 = __builtin_matrix_column_major_load(a0_b, 15, 4, 15);
+    double a1_b[16]; rt_fill_f64(&rng, a1_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
+    double a2_b[24]; rt_fill_f64(&rng, a2_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x6 a2 = __builtin_matrix_column_major_load(a2_b, 4, 6, 4);
+    double a3_b[90]; rt_fill_f64(&rng, a3_b, 90, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x15 a3 = __builtin_matrix_column_major_load(a3_b, 6, 15, 6);
+    unsigned short a4_b[7]; rt_fill_u16(&rng, a4_b, 7, RT_DOM_INT(0LL, 16LL));
+    u16m7x1 a4 = __builtin_matrix_column_major_load(a4_b, 7, 1, 7);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    u16m7x1 r = k0186(a0, a1, a2, a3, a4, i0, s0);
+    unsigned short r_b[7]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_u16("k0186", "ret", r_b, 7);
 }
 
-i16m2x8 k0187(i16m2x6 a0, i16m6x8 a1, i16m2x8 a2) {
-    return a0 * a1 - a2;
+i16m2x8 k0187(u8m2x8 a0) {
+    return (i16m2x8) (a0 - a0);
 }
 
 static void run_k0187(void) {
     rt_rng rng = {0x4dba049097834e69ULL};
-    short a0_b[12]; rt_fill_i16(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i16m2x6 a0 = __builtin_matrix_column_major_load(a0_b, 2, 6, 2);
-    short a1_b[48]; rt_fill_i16(&rng, a1_b, 48, RT_DOM_INT(-8LL, 8LL));
-    i16m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    short a2_b[16]; rt_fill_i16(&rng, a2_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i16m2x8 a2 = __builtin_matrix_column_major_load(a2_b, 2, 8, 2);
-    i16m2x8 r = k0187(a0, a1, a2);
+    unsigned char a0_b[16]; rt_fill_u8(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
+    u8m2x8 a0 = __builtin_matrix_column_major_load(a0_b, 2, 8, 2);
+    i16m2x8 r = k0187(a0);
     short r_b[16]; __builtin_matrix_column_major_store(r, r_b, 2);
     rt_out_i16("k0187", "ret", r_b, 16);
 }
 
-f32m1x16 k0188(f64m4x1_b a0, const double *src0, unsigned char s0, const double *src1, f64m4x6 a1, f64m6x1 a2, unsigned long n0, double *dst0, f64m4x1 a3, f32m1x3 a4, f32m3x1 a5, f32m1x16 a6, short s1) {
-    __builtin_matrix_column_major_store(a0 * __builtin_matrix_column_major_load(src0, 1, 1, 4 - K2) / s0 - (__builtin_matrix_column_major_load(src1, 4, 6, 5) + a1) * a2, dst0, n0);
-    __auto_type t0 = 0.5f + a3;
-    return a4 * a5 * (a6 - 2) + s1;
+i64m2x6 k0188(f64m4x7 a0, long i0, f64m7x1 a1, f64m7x1_b a2, f64m7x1 a3, double *dst0, unsigned long n0, const unsigned char *src0, unsigned long n1, const unsigned char *src1, u8m3x2 a4, u8m3x2 a5, unsigned char *dst1, unsigned int s0, u64m2x6_b a6, const long *src2) {
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[(K3 * 1) / K3][i0] = 12; ins0; }); ins1[3][3] = 6UL; ins1; }) * (a1 - a2 - a3), dst0, 7);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, (K5 * 2) / K5, 6 - K3, n0)) - __builtin_matrix_column_major_load(src1, 3, 3, n1) * a4 + a5, dst1, 3);
+    return s0 ? (i64m2x6) a6 : __builtin_matrix_column_major_load(src2, 7 - K5, 6, 2);
 }
 
 static void run_k0188(void) {
-    static const double src0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0xa7c87c7990258093ULL};
-    double a0_b[4]; rt_fill_f64(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    double src0[2]; rt_fill_f64(&rng, src0, 2, RT_DOM_FCHOICE(src0_dom));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    double src1[30]; rt_fill_f64(&rng, src1, 30, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a1_b[24]; rt_fill_f64(&rng, a1_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x6 a1 = __builtin_matrix_column_major_load(a1_b, 4, 6, 4);
-    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x1 a2 = __builtin_matrix_column_major_load(a2_b, 6, 1, 6);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    double a0_b[28]; rt_fill_f64(&rng, a0_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    double a1_b[7]; rt_fill_f64(&rng, a1_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x1 a1 = __builtin_matrix_column_major_load(a1_b, 7, 1, 7);
+    double a2_b[7]; rt_fill_f64(&rng, a2_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x1 a2 = __builtin_matrix_column_major_load(a2_b, 7, 1, 7);
+    double a3_b[7]; rt_fill_f64(&rng, a3_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x1 a3 = __builtin_matrix_column_major_load(a3_b, 7, 1, 7);
     double dst0[5]; rt_fill_f64(&rng, dst0, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a3_b[4]; rt_fill_f64(&rng, a3_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
-    float a4_b[3]; rt_fill_f32(&rng, a4_b, 3, RT_DOM_FCHOICE(a4_dom));
-    f32m1x3 a4 = __builtin_matrix_column_major_load(a4_b, 1, 3, 1);
-    float a5_b[3]; rt_fill_f32(&rng, a5_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x1 a5 = __builtin_matrix_column_major_load(a5_b, 3, 1, 3);
-    float a6_b[16]; rt_fill_f32(&rng, a6_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x16 a6 = __builtin_matrix_column_major_load(a6_b, 1, 16, 1);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    f32m1x16 r = k0188(a0, src0, s0, src1, a1, a2, n0, dst0, a3, a4, a5, a6, s1);
-    float r_b[16]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f32("k0188", "ret", r_b, 16);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned char src0[12]; rt_fill_u8(&rng, src0, 12, RT_DOM_INT(0LL, 16LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned char src1[17]; rt_fill_u8(&rng, src1, 17, RT_DOM_INT(0LL, 16LL));
+    unsigned char a4_b[6]; rt_fill_u8(&rng, a4_b, 6, RT_DOM_FULL);
+    u8m3x2 a4 = __builtin_matrix_column_major_load(a4_b, 3, 2, 3);
+    unsigned char a5_b[6]; rt_fill_u8(&rng, a5_b, 6, RT_DOM_INT(0LL, 16LL));
+    u8m3x2 a5 = __builtin_matrix_column_major_load(a5_b, 3, 2, 3);
+    unsigned char dst1[8]; rt_fill_u8(&rng, dst1, 8, RT_DOM_FULL);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long a6_b[12]; rt_fill_u64(&rng, a6_b, 12, RT_DOM_FULL);
+    u64m2x6 a6 = __builtin_matrix_column_major_load(a6_b, 2, 6, 2);
+    long src2[14]; rt_fill_i64(&rng, src2, 14, RT_DOM_FULL);
+    i64m2x6 r = k0188(a0, i0, a1, a2, a3, dst0, n0, src0, n1, src1, a4, a5, dst1, s0, a6, src2);
+    long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_i64("k0188", "ret", r_b, 12);
     rt_out_f64("k0188", "dst0", dst0, 5);
+    rt_out_u8("k0188", "dst1", dst1, 8);
 }
 
-f64m4x1 k0189(f64m4x1 a0, long i0, int i1) {
-    return ({ __auto_type ins0 = a0; ins0[i0][i1] = 2.7f; ins0; });
+f64m4x1 k0189(f64m4x1 a0, unsigned int s0) {
+    return s0 - a0;
 }
 
 static void run_k0189(void) {
     rt_rng rng = {0x88ef0f30a0597879ULL};
     double a0_b[4]; rt_fill_f64(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f64m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    f64m4x1 r = k0189(a0, i0, i1);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    f64m4x1 r = k0189(a0, s0);
     double r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_f64("k0189", "ret", r_b, 4);
 }
 
-u16m4x6 k0190(i32m1x3 a0, const long *src0, i64m4x5 a1, int i0, int i1, double s0, unsigned short i2, int i3, long i4, unsigned char i5, float s1, float s2, i16m1x3 a2, unsigned int s3, const unsigned short *src1, unsigned long n0, const unsigned short *src2, unsigned short i6, unsigned short s4, const unsigned short *src3, unsigned short s5, unsigned short s6) {
-    __auto_type t0 = a0;
-    __auto_type t1 = (a1[2][2] - (({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 1, K4, 3) * a1; ins0[i0][i1] = s0; ins0; }) - a1[i2][4])) / 3u;
-    for (int l0 = 0; l0 < 5; l0++) { t1[0][l0] = a1[i4][i5]; }
-    t1[0][1] = (long)s2;
-    __auto_type t2 = a2 + a2 + a2 - (a2 + (unsigned long)s3);
-    return __builtin_matrix_transpose(({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 6, 3, 6) - __builtin_matrix_column_major_load(src2, 6, 7 - K4, n0); ins1[K4 + 1][i6] = s4; ins1; }) * (__builtin_matrix_column_major_load(src3, 3, 4, 3) * (s5 + s6)));
+void k0190(unsigned int s0, i32m1x2 a0, i32m2x3 a1, const int *src0, const int *src1, i32m3x3 a2, i32m3x12 a3, i32m3x12 a4, i32m12x3 a5, i32m3x5 a6, i32m5x7 a7, const int *src2, unsigned long n0, const int *src3, i32m2x1_b a8, long s1, unsigned long n1, const int *src4, int *dst0) {
+    i32m1x3 t0 = s0 ? a0 * a1 : __builtin_matrix_column_major_load(src0, 1, K5 + 10, 4) * __builtin_matrix_column_major_load(src1, 15, (K2 * 3) / K2, 15);
+    t0 *= a2;
+    t0 *= (a3 - a4) * a5;
+    t0 *= (i32m3x3) (a6 * a7 * (__builtin_matrix_column_major_load(src2, 7, 3, 10) * a2));
+    t0 *= __builtin_matrix_column_major_load(src3, 3, (K2 * 3) / K2, n0) * 5;
+    __builtin_matrix_column_major_store(a8 / s1 * __builtin_matrix_column_major_load(src4, 1, 3, n1), dst0, 1 + 1);
 }
 
 static void run_k0190(void) {
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xc8ae26f8721f69beULL};
-    int a0_b[3]; rt_fill_i32(&rng, a0_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i32m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
-    long src0[11]; rt_fill_i64(&rng, src0, 11, RT_DOM_FULL);
-    long a1_b[20]; rt_fill_i64(&rng, a1_b, 20, RT_DOM_INT(-8LL, 8LL));
-    i64m4x5 a1 = __builtin_matrix_column_major_load(a1_b, 4, 5, 4);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
-    long i4; rt_fill_i64(&rng, &i4, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char i5; rt_fill_u8(&rng, &i5, 1, RT_DOM_INT(0LL, 4LL));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short a2_b[3]; rt_fill_i16(&rng, a2_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i16m1x3 a2 = __builtin_matrix_column_major_load(a2_b, 1, 3, 1);
-    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_FULL);
-    unsigned short src1[18]; rt_fill_u16(&rng, src1, 18, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
-    unsigned short src2[26]; rt_fill_u16(&rng, src2, 26, RT_DOM_INT(0LL, 16LL));
-    unsigned short i6; rt_fill_u16(&rng, &i6, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short src3[12]; rt_fill_u16(&rng, src3, 12, RT_DOM_INT(0LL, 16LL));
-    unsigned short s5; rt_fill_u16(&rng, &s5, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s6; rt_fill_u16(&rng, &s6, 1, RT_DOM_INT(0LL, 15LL));
-    u16m4x6 r = k0190(a0, src0, a1, i0, i1, s0, i2, i3, i4, i5, s1, s2, a2, s3, src1, n0, src2, i6, s4, src3, s5, s6);
-    unsigned short r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u16("k0190", "ret", r_b, 24);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    int a0_b[2]; rt_fill_i32(&rng, a0_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i32m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
+    int a1_b[6]; rt_fill_i32(&rng, a1_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i32m2x3 a1 = __builtin_matrix_column_major_load(a1_b, 2, 3, 2);
+    int src0[58]; rt_fill_i32(&rng, src0, 58, RT_DOM_FULL);
+    int src1[45]; rt_fill_i32(&rng, src1, 45, RT_DOM_FULL);
+    int a2_b[9]; rt_fill_i32(&rng, a2_b, 9, RT_DOM_INT(-8LL, 8LL));
+    i32m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
+    int a3_b[36]; rt_fill_i32(&rng, a3_b, 36, RT_DOM_INT(-8LL, 8LL));
+    i32m3x12 a3 = __builtin_matrix_column_major_load(a3_b, 3, 12, 3);
+    int a4_b[36]; rt_fill_i32(&rng, a4_b, 36, RT_DOM_INT(-8LL, 8LL));
+    i32m3x12 a4 = __builtin_matrix_column_major_load(a4_b, 3, 12, 3);
+    int a5_b[36]; rt_fill_i32(&rng, a5_b, 36, RT_DOM_FULL);
+    i32m12x3 a5 = __builtin_matrix_column_major_load(a5_b, 12, 3, 12);
+    int a6_b[15]; rt_fill_i32(&rng, a6_b, 15, RT_DOM_INT(-8LL, 8LL));
+    i32m3x5 a6 = __builtin_matrix_column_major_load(a6_b, 3, 5, 3);
+    int a7_b[35]; rt_fill_i32(&rng, a7_b, 35, RT_DOM_INT(-8LL, 8LL));
+    i32m5x7 a7 = __builtin_matrix_column_major_load(a7_b, 5, 7, 5);
+    int src2[29]; rt_fill_i32(&rng, src2, 29, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    int src3[15]; rt_fill_i32(&rng, src3, 15, RT_DOM_INT(-8LL, 8LL));
+    int a8_b[2]; rt_fill_i32(&rng, a8_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i32m2x1 a8 = __builtin_matrix_column_major_load(a8_b, 2, 1, 2);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
+    int src4[11]; rt_fill_i32(&rng, src4, 11, RT_DOM_INT(-8LL, 8LL));
+    int dst0[7]; rt_fill_i32(&rng, dst0, 7, RT_DOM_FULL);
+    k0190(s0, a0, a1, src0, src1, a2, a3, a4, a5, a6, a7, src2, n0, src3, a8, s1, n1, src4, dst0);
+    rt_out_i32("k0190", "dst0", dst0, 7);
 }
 
-f32m2x6 k0191(f64m4x7_b a0, unsigned long n0, double *dst0, const unsigned short *src0, u16m3x2_b a1, const unsigned short *src1, int s0, u16m6x1_b a2, u16m1x1 a3, const unsigned short *src2, const unsigned short *src3, unsigned short *dst1, u16m2x2 a4, f32m2x8 a5, unsigned long n1, const float *src4, unsigned short s1) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-    __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (a2 * a3 + (a2 + a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-    u16m3x2 t0 = a1 * a4 - 0x8;
-    return ((a5 - t0[(K5 * 1) / K5][1]) * -0.75 - a4[1][(K8 * 1) / K8]) * ((int)s1 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)));
+double k0191(f64m4x7 a0, signed char s0, double *dst0, const double *src0, unsigned int i0, unsigned long s1, unsigned char s2, unsigned char s3, f64m4x14 a1, f64m14x7 a2, long s4, const double *src1, double s5, const double *src2, unsigned int i1) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0; ins0[5 - K4][4] = s0; ins0; }) - a0, dst0, 12 - K5);
+    __auto_type t0 = ({ __auto_type ins2 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 4, 7, K5 + 1); ins1[1][i0] = (double)s1; ins1; }); ins2[1][5] = s2 * s3; ins2; });
+    f64m4x7 t1 = a1 * (a2 + a2) + 5.5f + (s4 ? s5 - (a0 - __builtin_matrix_column_major_load(src1, 4, 7, 6)) : __builtin_matrix_column_major_load(src2, 4, 7, 6));
+    return t0[i1][4 - K4];
 }
 
 static void run_k0191(void) {
-    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x42f434048b4afbe8ULL};
-    double a0_b[28]; rt_fill_f64(&rng, a0_b, 28, RT_DOM_FCHOICE(a0_dom));
+    double a0_b[28]; rt_fill_f64(&rng, a0_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f64m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
     double dst0[47]; rt_fill_f64(&rng, dst0, 47, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short src0[29]; rt_fill_u16(&rng, src0, 29, RT_DOM_FULL);
-    unsigned short a1_b[6]; rt_fill_u16(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
-    u16m3x2 a1 = __builtin_matrix_column_major_load(a1_b, 3, 2, 3);
-    unsigned short src1[29]; rt_fill_u16(&rng, src1, 29, RT_DOM_FULL);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short a2_b[6]; rt_fill_u16(&rng, a2_b, 6, RT_DOM_INT(0LL, 16LL));
-    u16m6x1 a2 = __builtin_matrix_column_major_load(a2_b, 6, 1, 6);
-    unsigned short a3_b[1]; rt_fill_u16(&rng, a3_b, 1, RT_DOM_INT(0LL, 16LL));
-    u16m1x1 a3 = __builtin_matrix_column_major_load(a3_b, 1, 1, 1);
-    unsigned short src2[9]; rt_fill_u16(&rng, src2, 9, RT_DOM_INT(0LL, 16LL));
-    unsigned short src3[9]; rt_fill_u16(&rng, src3, 9, RT_DOM_FULL);
-    unsigned short dst1[8]; rt_fill_u16(&rng, dst1, 8, RT_DOM_FULL);
-    unsigned short a4_b[4]; rt_fill_u16(&rng, a4_b, 4, RT_DOM_FULL);
-    u16m2x2 a4 = __builtin_matrix_column_major_load(a4_b, 2, 2, 2);
-    float a5_b[16]; rt_fill_f32(&rng, a5_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x8 a5 = __builtin_matrix_column_major_load(a5_b, 2, 8, 2);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(6LL, 9LL));
-    float src4[69]; rt_fill_f32(&rng, src4, 69, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    f32m2x6 r = k0191(a0, n0, dst0, src0, a1, src1, s0, a2, a3, src2, src3, dst1, a4, a5, n1, src4, s1);
-    float r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f32("k0191", "ret", r_b, 12);
+    double src0[41]; rt_fill_f64(&rng, src0, 41, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
+    double a1_b[56]; rt_fill_f64(&rng, a1_b, 56, RT_DOM_FCHOICE(a1_dom));
+    f64m4x14 a1 = __builtin_matrix_column_major_load(a1_b, 4, 14, 4);
+    double a2_b[98]; rt_fill_f64(&rng, a2_b, 98, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m14x7 a2 = __builtin_matrix_column_major_load(a2_b, 14, 7, 14);
+    long s4; rt_fill_i64(&rng, &s4, 1, RT_DOM_INT(-1LL, 1LL));
+    double src1[42]; rt_fill_f64(&rng, src1, 42, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double s5; rt_fill_f64(&rng, &s5, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double src2[40]; rt_fill_f64(&rng, src2, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    double r = k0191(a0, s0, dst0, src0, i0, s1, s2, s3, a1, a2, s4, src1, s5, src2, i1);
+    rt_out_f64("k0191", "ret", &r, 1);
     rt_out_f64("k0191", "dst0", dst0, 47);
-    rt_out_u16("k0191", "dst1", dst1, 8);
 }
 
-i64m2x3 k0192(i64m2x3 a0, double s0, i64m2x3 a1, i64m3x3_b a2) {
-    i64m2x3 t0 = a0 - a0;
-    __auto_type t1 = t0 * s0 / 3;
-    return (i64m2x3) a1 * a2;
+u16m2x7 k0192(const long *src0, long s0, i64m2x1_b a0, i64m1x3 a1, i64m1x3 a2, i64m2x3 a3, u16m7x2 a4) {
+    i64m2x3 t0 = __builtin_matrix_column_major_load(src0, 2, 3, 3) + s0;
+    t0 = (a0 - a0) * (a1 - a2) - a3;
+    return __builtin_matrix_transpose(a4 - a4);
 }
 
 static void run_k0192(void) {
     rt_rng rng = {0xf23a59db5aeb426aULL};
-    long a0_b[6]; rt_fill_i64(&rng, a0_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i64m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long a1_b[6]; rt_fill_i64(&rng, a1_b, 6, RT_DOM_FULL);
-    i64m2x3 a1 = __builtin_matrix_column_major_load(a1_b, 2, 3, 2);
-    long a2_b[9]; rt_fill_i64(&rng, a2_b, 9, RT_DOM_FULL);
-    i64m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
-    i64m2x3 r = k0192(a0, s0, a1, a2);
-    long r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i64("k0192", "ret", r_b, 6);
+    long src0[10]; rt_fill_i64(&rng, src0, 10, RT_DOM_INT(-8LL, 8LL));
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    long a0_b[2]; rt_fill_i64(&rng, a0_b, 2, RT_DOM_FULL);
+    i64m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
+    long a1_b[3]; rt_fill_i64(&rng, a1_b, 3, RT_DOM_FULL);
+    i64m1x3 a1 = __builtin_matrix_column_major_load(a1_b, 1, 3, 1);
+    long a2_b[3]; rt_fill_i64(&rng, a2_b, 3, RT_DOM_FULL);
+    i64m1x3 a2 = __builtin_matrix_column_major_load(a2_b, 1, 3, 1);
+    long a3_b[6]; rt_fill_i64(&rng, a3_b, 6, RT_DOM_FULL);
+    i64m2x3 a3 = __builtin_matrix_column_major_load(a3_b, 2, 3, 2);
+    unsigned short a4_b[14]; rt_fill_u16(&rng, a4_b, 14, RT_DOM_FULL);
+    u16m7x2 a4 = __builtin_matrix_column_major_load(a4_b, 7, 2, 7);
+    u16m2x7 r = k0192(src0, s0, a0, a1, a2, a3, a4);
+    unsigned short r_b[14]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_u16("k0192", "ret", r_b, 14);
 }
 
-i64m4x1 k0193(u32m3x2_b a0, u32m2x3 a1, unsigned long n0, unsigned int *dst0, const unsigned int *src0, i64m1x5 a2, const long *src1, i64m5x4 a3) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)) * a1 - 0, dst0, n0);
-    u32m2x3_b t0 = a1 + __builtin_matrix_column_major_load(src0, 2, 3, 3);
-    return __builtin_matrix_transpose((a2 + a2) * (__builtin_matrix_column_major_load(src1, 5, 4, 7) + a3));
+u32m3x3 k0193(float s0, u32m1x3_b a0, float s1, u32m1x1 a1, u32m3x3 a2, unsigned long n0, unsigned int *dst0, u32m3x3 a3, u32m3x3 a4, unsigned int i0, unsigned int s2, double s3, u32m3x3 a5) {
+    __builtin_matrix_column_major_store(s0 ? __builtin_matrix_transpose(a0) * (s1 ? a1 : a1) * a0 : a2, dst0, n0);
+    u32m3x3 t0 = s3 - ({ __auto_type ins0 = (a3 + __builtin_matrix_transpose(a4)) * a4; ins0[i0][0] = s2; ins0; });
+    return a5;
 }
 
 static void run_k0193(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xb95a1c12e55a5da3ULL};
-    unsigned int a0_b[6]; rt_fill_u32(&rng, a0_b, 6, RT_DOM_FULL);
-    u32m3x2 a0 = __builtin_matrix_column_major_load(a0_b, 3, 2, 3);
-    unsigned int a1_b[6]; rt_fill_u32(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
-    u32m2x3 a1 = __builtin_matrix_column_major_load(a1_b, 2, 3, 2);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned int a0_b[3]; rt_fill_u32(&rng, a0_b, 3, RT_DOM_FULL);
+    u32m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    unsigned int a1_b[1]; rt_fill_u32(&rng, a1_b, 1, RT_DOM_FULL);
+    u32m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned int a2_b[9]; rt_fill_u32(&rng, a2_b, 9, RT_DOM_INT(0LL, 16LL));
+    u32m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned int dst0[15]; rt_fill_u32(&rng, dst0, 15, RT_DOM_INT(0LL, 16LL));
-    unsigned int src0[9]; rt_fill_u32(&rng, src0, 9, RT_DOM_INT(0LL, 16LL));
-    long a2_b[5]; rt_fill_i64(&rng, a2_b, 5, RT_DOM_FULL);
-    i64m1x5 a2 = __builtin_matrix_column_major_load(a2_b, 1, 5, 1);
-    long src1[28]; rt_fill_i64(&rng, src1, 28, RT_DOM_FULL);
-    long a3_b[20]; rt_fill_i64(&rng, a3_b, 20, RT_DOM_FULL);
-    i64m5x4 a3 = __builtin_matrix_column_major_load(a3_b, 5, 4, 5);
-    i64m4x1 r = k0193(a0, a1, n0, dst0, src0, a2, src1, a3);
-    long r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i64("k0193", "ret", r_b, 4);
-    rt_out_u32("k0193", "dst0", dst0, 15);
+    unsigned int dst0[16]; rt_fill_u32(&rng, dst0, 16, RT_DOM_INT(0LL, 16LL));
+    unsigned int a3_b[9]; rt_fill_u32(&rng, a3_b, 9, RT_DOM_FULL);
+    u32m3x3 a3 = __builtin_matrix_column_major_load(a3_b, 3, 3, 3);
+    unsigned int a4_b[9]; rt_fill_u32(&rng, a4_b, 9, RT_DOM_FULL);
+    u32m3x3 a4 = __builtin_matrix_column_major_load(a4_b, 3, 3, 3);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned int a5_b[9]; rt_fill_u32(&rng, a5_b, 9, RT_DOM_INT(0LL, 16LL));
+    u32m3x3 a5 = __builtin_matrix_column_major_load(a5_b, 3, 3, 3);
+    u32m3x3 r = k0193(s0, a0, s1, a1, a2, n0, dst0, a3, a4, i0, s2, s3, a5);
+    unsigned int r_b[9]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_u32("k0193", "ret", r_b, 9);
+    rt_out_u32("k0193", "dst0", dst0, 16);
 }
 
-u64m4x7 k0194(const unsigned long *src0, int i0, u64m4x7 a0, u64m4x7_b a1, short s0, short s1) {
-    u64m7x7 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 7, 4, 7); ins0[6][i0] = -1; ins0; }) * a0;
-    t0 += t0;
-    return a1 + a1 + (s0 + s1);
+u8m1x3 k0194(u64m7x9 a0, u64m9x4 a1, u64m4x7 a2, u64m7x1_b a3, const unsigned long *src0, const unsigned long *src1, f64m1x2_b a4, f64m1x2 a5, const double *src2, f64m1x1_b a6, f64m1x1 a7, signed char s0, signed char s1, f64m1x3 a8, f32m1x3_b a9, int s2, unsigned long n0, const double *src3, u64m1x4 a10, u32m4x3_b a11, unsigned long n1, const unsigned int *src4, const unsigned int *src5, u32m8x3_b a12, double s3) {
+    __auto_type t0 = a0 * a1 * (a1[6][(K2 * 3) / K2] + a2);
+    u64m7x9 t1 = a3 * (__builtin_matrix_column_major_load(src0, 1, 9, 4) - __builtin_matrix_column_major_load(src1, 1, 9, 2));
+    return (u8m1x3) (s2 ? (u32m1x4) a10 * a11 : __builtin_matrix_column_major_load(src4, 1, 1, n1) * __builtin_matrix_column_major_load(src5, 1, 8, 5 - K2) * a12) + s3;
 }
 
 static void run_k0194(void) {
     rt_rng rng = {0x82a3f4dd0f41a5b9ULL};
-    unsigned long src0[29]; rt_fill_u64(&rng, src0, 29, RT_DOM_INT(0LL, 16LL));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long a0_b[28]; rt_fill_u64(&rng, a0_b, 28, RT_DOM_FULL);
-    u64m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
-    unsigned long a1_b[28]; rt_fill_u64(&rng, a1_b, 28, RT_DOM_FULL);
-    u64m4x7 a1 = __builtin_matrix_column_major_load(a1_b, 4, 7, 4);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    u64m4x7 r = k0194(src0, i0, a0, a1, s0, s1);
-    unsigned long r_b[28]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u64("k0194", "ret", r_b, 28);
+    unsigned long a0_b[63]; rt_fill_u64(&rng, a0_b, 63, RT_DOM_INT(0LL, 16LL));
+    u64m7x9 a0 = __builtin_matrix_column_major_load(a0_b, 7, 9, 7);
+    unsigned long a1_b[36]; rt_fill_u64(&rng, a1_b, 36, RT_DOM_INT(0LL, 16LL));
+    u64m9x4 a1 = __builtin_matrix_column_major_load(a1_b, 9, 4, 9);
+    unsigned long a2_b[28]; rt_fill_u64(&rng, a2_b, 28, RT_DOM_INT(0LL, 16LL));
+    u64m4x7 a2 = __builtin_matrix_column_major_load(a2_b, 4, 7, 4);
+    unsigned long a3_b[7]; rt_fill_u64(&rng, a3_b, 7, RT_DOM_INT(0LL, 16LL));
+    u64m7x1 a3 = __builtin_matrix_column_major_load(a3_b, 7, 1, 7);
+    unsigned long src0[34]; rt_fill_u64(&rng, src0, 34, RT_DOM_FULL);
+    unsigned long src1[19]; rt_fill_u64(&rng, src1, 19, RT_DOM_FULL);
+    double a4_b[2]; rt_fill_f64(&rng, a4_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
+    double a5_b[2]; rt_fill_f64(&rng, a5_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a5 = __builtin_matrix_column_major_load(a5_b, 1, 2, 1);
+    double src2[7]; rt_fill_f64(&rng, src2, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a6_b[1]; rt_fill_f64(&rng, a6_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x1 a6 = __builtin_matrix_column_major_load(a6_b, 1, 1, 1);
+    double a7_b[1]; rt_fill_f64(&rng, a7_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x1 a7 = __builtin_matrix_column_major_load(a7_b, 1, 1, 1);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    double a8_b[3]; rt_fill_f64(&rng, a8_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x3 a8 = __builtin_matrix_column_major_load(a8_b, 1, 3, 1);
+    float a9_b[3]; rt_fill_f32(&rng, a9_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x3 a9 = __builtin_matrix_column_major_load(a9_b, 1, 3, 1);
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    double src3[13]; rt_fill_f64(&rng, src3, 13, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long a10_b[4]; rt_fill_u64(&rng, a10_b, 4, RT_DOM_INT(0LL, 16LL));
+    u64m1x4 a10 = __builtin_matrix_column_major_load(a10_b, 1, 4, 1);
+    unsigned int a11_b[12]; rt_fill_u32(&rng, a11_b, 12, RT_DOM_INT(0LL, 16LL));
+    u32m4x3 a11 = __builtin_matrix_column_major_load(a11_b, 4, 3, 4);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
+    unsigned int src4[1]; rt_fill_u32(&rng, src4, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int src5[22]; rt_fill_u32(&rng, src5, 22, RT_DOM_INT(0LL, 16LL));
+    unsigned int a12_b[24]; rt_fill_u32(&rng, a12_b, 24, RT_DOM_INT(0LL, 16LL));
+    u32m8x3 a12 = __builtin_matrix_column_major_load(a12_b, 8, 3, 8);
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    u8m1x3 r = k0194(a0, a1, a2, a3, src0, src1, a4, a5, src2, a6, a7, s0, s1, a8, a9, s2, n0, src3, a10, a11, n1, src4, src5, a12, s3);
+    unsigned char r_b[3]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u8("k0194", "ret", r_b, 3);
 }
 
-i16m4x3 k0195(f32m6x8 a0, long s0, long s1, f32m6x2_b a1, f32m2x8 a2, f32m2x8 a3, signed char s2, float *dst0, i16m1x4 a4, long s3, const short *src0, i16m4x3 a5) {
-    __auto_type t0 = a0 + (s0 + s1);
-    __builtin_matrix_column_major_store(s2 + (f32m6x2) a1 * (a2 - a3) / 4e0, dst0, 9);
-    return __builtin_matrix_transpose(({ __auto_type ins0 = a4; ins0[0][2] = s3; ins0; })) * __builtin_matrix_column_major_load(src0, 0 + 1, 3, (K3 * 3) / K3) + a5;
+void k0195(short s0, f32m6x8 a0, f32m6x3 a1, signed char s1, f32m6x3 a2, f32m6x3 a3, f32m3x8 a4, double s2, i8m2x8_b a5, unsigned long n0, signed char *dst0) {
+    f32m6x8 t0 = s0 ? a0 : a0;
+    t0 = ((float)s1 * a1 - (a2 + a3)) * a4;
+    __builtin_matrix_column_major_store(s2 ? a5 : a5, dst0, n0);
 }
 
 static void run_k0195(void) {
+    static const double s2_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x4de36d4215b7d562ULL};
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
     float a0_b[48]; rt_fill_f32(&rng, a0_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m6x8 a0 = __builtin_matrix_column_major_load(a0_b, 6, 8, 6);
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    float a1_b[12]; rt_fill_f32(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x2 a1 = __builtin_matrix_column_major_load(a1_b, 6, 2, 6);
-    float a2_b[16]; rt_fill_f32(&rng, a2_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x8 a2 = __builtin_matrix_column_major_load(a2_b, 2, 8, 2);
-    float a3_b[16]; rt_fill_f32(&rng, a3_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x8 a3 = __builtin_matrix_column_major_load(a3_b, 2, 8, 2);
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    float dst0[71]; rt_fill_f32(&rng, dst0, 71, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short a4_b[4]; rt_fill_i16(&rng, a4_b, 4, RT_DOM_FULL);
-    i16m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    short src0[8]; rt_fill_i16(&rng, src0, 8, RT_DOM_FULL);
-    short a5_b[12]; rt_fill_i16(&rng, a5_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i16m4x3 a5 = __builtin_matrix_column_major_load(a5_b, 4, 3, 4);
-    i16m4x3 r = k0195(a0, s0, s1, a1, a2, a3, s2, dst0, a4, s3, src0, a5);
-    short r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i16("k0195", "ret", r_b, 12);
-    rt_out_f32("k0195", "dst0", dst0, 71);
+    float a1_b[18]; rt_fill_f32(&rng, a1_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x3 a1 = __builtin_matrix_column_major_load(a1_b, 6, 3, 6);
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    float a2_b[18]; rt_fill_f32(&rng, a2_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x3 a2 = __builtin_matrix_column_major_load(a2_b, 6, 3, 6);
+    float a3_b[18]; rt_fill_f32(&rng, a3_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x3 a3 = __builtin_matrix_column_major_load(a3_b, 6, 3, 6);
+    float a4_b[24]; rt_fill_f32(&rng, a4_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x8 a4 = __builtin_matrix_column_major_load(a4_b, 3, 8, 3);
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    signed char a5_b[16]; rt_fill_i8(&rng, a5_b, 16, RT_DOM_FULL);
+    i8m2x8 a5 = __builtin_matrix_column_major_load(a5_b, 2, 8, 2);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    signed char dst0[39]; rt_fill_i8(&rng, dst0, 39, RT_DOM_FULL);
+    k0195(s0, a0, a1, s1, a2, a3, a4, s2, a5, n0, dst0);
+    rt_out_i8("k0195", "dst0", dst0, 39);
 }
 
-void k0196(i32m3x3 a0, i32m3x13_b a1, double s0, const unsigned short *src0, unsigned short i0, double s1, unsigned long n0, unsigned short *dst0) {
-    __auto_type t0 = __builtin_matrix_transpose(a0 * a1 - (unsigned short)s0 - a1);
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 6, 1, 9); ins0[2][i0] = (signed char)s1; ins0; }), dst0, n0);
+i32m7x4 k0196(int s0, i32m13x8 a0, double s1, const int *src0, i32m8x3 a1, i32m13x7 a2, i32m13x7 a3, i32m7x4_b a4, i32m4x3 a5, i32m13x3 a6, long s2, const int *src1, unsigned short i0, int i1, i32m8x6 a7, i32m6x4 a8) {
+    i32m13x3 t0 = (s0 ? a0 * (unsigned short)s1 : __builtin_matrix_column_major_load(src0, 13, 8, 16)) * a1 - ((a2 + a3) * (a4 * a5) + ({ __auto_type ins0 = a6; ins0[11][3 - K2] = s2; ins0; }));
+    return (__builtin_matrix_column_major_load(src1, 7, 8, 7) - a5[i0][i1]) * (a7 * a8);
 }
 
 static void run_k0196(void) {
     rt_rng rng = {0xf89899141c4fa3c1ULL};
-    int a0_b[9]; rt_fill_i32(&rng, a0_b, 9, RT_DOM_INT(-8LL, 8LL));
-    i32m3x3 a0 = __builtin_matrix_column_major_load(a0_b, 3, 3, 3);
-    int a1_b[39]; rt_fill_i32(&rng, a1_b, 39, RT_DOM_FULL);
-    i32m3x13 a1 = __builtin_matrix_column_major_load(a1_b, 3, 13, 3);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned short src0[6]; rt_fill_u16(&rng, src0, 6, RT_DOM_INT(0LL, 16LL));
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
-    unsigned short dst0[6]; rt_fill_u16(&rng, dst0, 6, RT_DOM_INT(0LL, 16LL));
-    k0196(a0, a1, s0, src0, i0, s1, n0, dst0);
-    rt_out_u16("k0196", "dst0", dst0, 6);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    int a0_b[104]; rt_fill_i32(&rng, a0_b, 104, RT_DOM_FULL);
+    i32m13x8 a0 = __builtin_matrix_column_major_load(a0_b, 13, 8, 13);
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    int src0[127]; rt_fill_i32(&rng, src0, 127, RT_DOM_INT(-8LL, 8LL));
+    int a1_b[24]; rt_fill_i32(&rng, a1_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i32m8x3 a1 = __builtin_matrix_column_major_load(a1_b, 8, 3, 8);
+    int a2_b[91]; rt_fill_i32(&rng, a2_b, 91, RT_DOM_FULL);
+    i32m13x7 a2 = __builtin_matrix_column_major_load(a2_b, 13, 7, 13);
+    int a3_b[91]; rt_fill_i32(&rng, a3_b, 91, RT_DOM_INT(-8LL, 8LL));
+    i32m13x7 a3 = __builtin_matrix_column_major_load(a3_b, 13, 7, 13);
+    int a4_b[28]; rt_fill_i32(&rng, a4_b, 28, RT_DOM_FULL);
+    i32m7x4 a4 = __builtin_matrix_column_major_load(a4_b, 7, 4, 7);
+    int a5_b[12]; rt_fill_i32(&rng, a5_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m4x3 a5 = __builtin_matrix_column_major_load(a5_b, 4, 3, 4);
+    int a6_b[39]; rt_fill_i32(&rng, a6_b, 39, RT_DOM_FULL);
+    i32m13x3 a6 = __builtin_matrix_column_major_load(a6_b, 13, 3, 13);
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    int src1[58]; rt_fill_i32(&rng, src1, 58, RT_DOM_FULL);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    int a7_b[48]; rt_fill_i32(&rng, a7_b, 48, RT_DOM_FULL);
+    i32m8x6 a7 = __builtin_matrix_column_major_load(a7_b, 8, 6, 8);
+    int a8_b[24]; rt_fill_i32(&rng, a8_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i32m6x4 a8 = __builtin_matrix_column_major_load(a8_b, 6, 4, 6);
+    i32m7x4 r = k0196(s0, a0, s1, src0, a1, a2, a3, a4, a5, a6, s2, src1, i0, i1, a7, a8);
+    int r_b[28]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i32("k0196", "ret", r_b, 28);
 }
 
-u32m2x5 k0197(i8m4x1 a0, unsigned char i0, signed char s0, i8m1x4 a1, i8m4x4 a2, i8m1x2 a3, i8m2x4_b a4, const int *src0, u32m2x5 a5, u32m2x1 a6, u32m1x5 a7) {
-    i8m1x4 t0 = ({ __auto_type ins0 = __builtin_matrix_transpose(a0); ins0[i0][0] = s0; ins0; });
-    t0 *= a0 * a1 + a2 + a2;
-    t0 = (a3 - a2[0][1]) * a4 * __builtin_matrix_transpose(a2);
-    return (u32m2x5) __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 5, 2, 10 - K3)) + a5 + a6 * a7;
+f64m4x1 k0197(i8m1x4 a0, f64m4x1 a1, unsigned int s0, int s1, int s2, double s3) {
+    i8m1x4 t0 = a0;
+    f64m4x1 t1 = k0189(a1, s0);
+    for (int l0 = 0; l0 < 1; l0++) { t0[l0][2] = -4; }
+    return s1 + s2 - t1 / 2.0 + s3;
 }
 
 static void run_k0197(void) {
     rt_rng rng = {0x4725c2ee89a4a9a2ULL};
     signed char a0_b[4]; rt_fill_i8(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a1_b[4]; rt_fill_i8(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    signed char a2_b[16]; rt_fill_i8(&rng, a2_b, 16, RT_DOM_FULL);
-    i8m4x4 a2 = __builtin_matrix_column_major_load(a2_b, 4, 4, 4);
-    signed char a3_b[2]; rt_fill_i8(&rng, a3_b, 2, RT_DOM_INT(-8LL, 8LL));
-    i8m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
-    signed char a4_b[8]; rt_fill_i8(&rng, a4_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i8m2x4 a4 = __builtin_matrix_column_major_load(a4_b, 2, 4, 2);
-    int src0[14]; rt_fill_i32(&rng, src0, 14, RT_DOM_INT(-8LL, 8LL));
-    unsigned int a5_b[10]; rt_fill_u32(&rng, a5_b, 10, RT_DOM_FULL);
-    u32m2x5 a5 = __builtin_matrix_column_major_load(a5_b, 2, 5, 2);
-    unsigned int a6_b[2]; rt_fill_u32(&rng, a6_b, 2, RT_DOM_INT(0LL, 16LL));
-    u32m2x1 a6 = __builtin_matrix_column_major_load(a6_b, 2, 1, 2);
-    unsigned int a7_b[5]; rt_fill_u32(&rng, a7_b, 5, RT_DOM_INT(0LL, 16LL));
-    u32m1x5 a7 = __builtin_matrix_column_major_load(a7_b, 1, 5, 1);
-    u32m2x5 r = k0197(a0, i0, s0, a1, a2, a3, a4, src0, a5, a6, a7);
-    unsigned int r_b[10]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u32("k0197", "ret", r_b, 10);
+    i8m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
+    double a1_b[4]; rt_fill_f64(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x1 r = k0197(a0, a1, s0, s1, s2, s3);
+    double r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_f64("k0197", "ret", r_b, 4);
 }
 
-i16m8x3 k0198(i64m10x8 a0, double s0, unsigned long s1, unsigned long i0, i64m10x1 a1, const long *src0, const long *src1, i64m2x8 a2, unsigned int s2, long i1, long i2, long s3, unsigned char i3, int i4, unsigned short i5, i16m4x8 a3, i16m8x3 a4, i64m1x7 a5, const long *src2, i16m8x4 a6, i16m8x4 a7, unsigned long n0, const short *src3, i16m3x4 a8, unsigned long n1, const short *src4, i16m3x3 a9, unsigned short i6, unsigned int s4, unsigned int s5) {
-    __auto_type t0 = a0[K2][i0] - (s0 - ({ __auto_type ins0 = a0; ins0[3][(K3 * 0) / K3] = a0[7][(K2 * 7) / K2]; ins0; })) * s1 + a1 * ((__builtin_matrix_column_major_load(src0, 1, 2, 4) + __builtin_matrix_column_major_load(src1, 0 + 1, (K5 * 2) / K5, 1)) * (a2 / s2));
-    if (i1 < 2) { t0[0][i2] = s3; }
-    t0[i3][(K5 * 1) / K5] = t0[i5][4];
-    i16m4x3 t1 = a3 * a4;
-    __auto_type t2 = __builtin_matrix_transpose(a5 * __builtin_matrix_column_major_load(src2, 7, 2, 12 - K5));
-    return (a6 + a6 - a6 + a7) * __builtin_matrix_column_major_load(src3, 4, 3, n0) * (a8 * __builtin_matrix_column_major_load(src4, 4, 3, n1) + ({ __auto_type ins1 = a9; ins1[i6][0] = s4 + s5; ins1; }));
+i64m10x8 k0198(unsigned int s0, const long *src0, unsigned long n0, const long *src1, unsigned long n1, const long *src2, long s1, double s2, const long *src3, unsigned long n2, const long *src4, i64m16x3 a0, unsigned long n3, const long *src5, unsigned int i0, i64m10x8 a1, unsigned int i1, unsigned long i2, i8m1x4 a2, f64m4x1 a3, unsigned int s3, int s4, int s5, double s6, long s7) {
+    i64m10x8 t0 = ((s0 ? __builtin_matrix_column_major_load(src0, 18 - K8, 2, 11) : __builtin_matrix_column_major_load(src1, 9 + 1, 2, n0)) + __builtin_matrix_column_major_load(src2, 10, 2, n1) - s1) * s2 * __builtin_matrix_column_major_load(src3, 10 - K8, K4 + 4, 2);
+    t0 = __builtin_matrix_column_major_load(src4, 10, 16, n2) * a0 * __builtin_matrix_column_major_load(src5, 3, 8, n3);
+    t0[i0][7] = t0[0][i2];
+    __auto_type t1 = k0197(a2, a3, s3, s4, s5, s6);
+    for (int l0 = 0; l0 < 10; l0++) { t0[l0][1] = s7; }
+    return t0;
 }
 
 static void run_k0198(void) {
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x391b79fe588fc0d1ULL};
-    long a0_b[80]; rt_fill_i64(&rng, a0_b, 80, RT_DOM_FULL);
-    i64m10x8 a0 = __builtin_matrix_column_major_load(a0_b, 10, 8, 10);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    long a1_b[10]; rt_fill_i64(&rng, a1_b, 10, RT_DOM_INT(-8LL, 8LL));
-    i64m10x1 a1 = __builtin_matrix_column_major_load(a1_b, 10, 1, 10);
-    long src0[5]; rt_fill_i64(&rng, src0, 5, RT_DOM_INT(-8LL, 8LL));
-    long src1[4]; rt_fill_i64(&rng, src1, 4, RT_DOM_INT(-8LL, 8LL));
-    long a2_b[16]; rt_fill_i64(&rng, a2_b, 16, RT_DOM_FULL);
-    i64m2x8 a2 = __builtin_matrix_column_major_load(a2_b, 2, 8, 2);
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 9LL));
-    int i4; rt_fill_i32(&rng, &i4, 1, RT_DOM_INT(0LL, 9LL));
-    unsigned short i5; rt_fill_u16(&rng, &i5, 1, RT_DOM_INT(0LL, 9LL));
-    short a3_b[32]; rt_fill_i16(&rng, a3_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i16m4x8 a3 = __builtin_matrix_column_major_load(a3_b, 4, 8, 4);
-    short a4_b[24]; rt_fill_i16(&rng, a4_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i16m8x3 a4 = __builtin_matrix_column_major_load(a4_b, 8, 3, 8);
-    long a5_b[7]; rt_fill_i64(&rng, a5_b, 7, RT_DOM_INT(-8LL, 8LL));
-    i64m1x7 a5 = __builtin_matrix_column_major_load(a5_b, 1, 7, 1);
-    long src2[16]; rt_fill_i64(&rng, src2, 16, RT_DOM_INT(-8LL, 8LL));
-    short a6_b[32]; rt_fill_i16(&rng, a6_b, 32, RT_DOM_FULL);
-    i16m8x4 a6 = __builtin_matrix_column_major_load(a6_b, 8, 4, 8);
-    short a7_b[32]; rt_fill_i16(&rng, a7_b, 32, RT_DOM_FULL);
-    i16m8x4 a7 = __builtin_matrix_column_major_load(a7_b, 8, 4, 8);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    short src3[19]; rt_fill_i16(&rng, src3, 19, RT_DOM_INT(-8LL, 8LL));
-    short a8_b[12]; rt_fill_i16(&rng, a8_b, 12, RT_DOM_FULL);
-    i16m3x4 a8 = __builtin_matrix_column_major_load(a8_b, 3, 4, 3);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
-    short src4[19]; rt_fill_i16(&rng, src4, 19, RT_DOM_INT(-8LL, 8LL));
-    short a9_b[9]; rt_fill_i16(&rng, a9_b, 9, RT_DOM_FULL);
-    i16m3x3 a9 = __builtin_matrix_column_major_load(a9_b, 3, 3, 3);
-    unsigned short i6; rt_fill_u16(&rng, &i6, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned int s5; rt_fill_u32(&rng, &s5, 1, RT_DOM_INT(0LL, 15LL));
-    i16m8x3 r = k0198(a0, s0, s1, i0, a1, src0, src1, a2, s2, i1, i2, s3, i3, i4, i5, a3, a4, a5, src2, a6, a7, n0, src3, a8, n1, src4, a9, i6, s4, s5);
-    short r_b[24]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_i16("k0198", "ret", r_b, 24);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    long src0[21]; rt_fill_i64(&rng, src0, 21, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(10LL, 13LL));
+    long src1[24]; rt_fill_i64(&rng, src1, 24, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(10LL, 13LL));
+    long src2[24]; rt_fill_i64(&rng, src2, 24, RT_DOM_FULL);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long src3[18]; rt_fill_i64(&rng, src3, 18, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(10LL, 13LL));
+    long src4[207]; rt_fill_i64(&rng, src4, 207, RT_DOM_INT(-8LL, 8LL));
+    long a0_b[48]; rt_fill_i64(&rng, a0_b, 48, RT_DOM_INT(-8LL, 8LL));
+    i64m16x3 a0 = __builtin_matrix_column_major_load(a0_b, 16, 3, 16);
+    unsigned long n3; rt_fill_u64(&rng, &n3, 1, RT_DOM_INT(3LL, 6LL));
+    long src5[45]; rt_fill_i64(&rng, src5, 45, RT_DOM_FULL);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 9LL));
+    long a1_b[80]; rt_fill_i64(&rng, a1_b, 80, RT_DOM_FULL);
+    i64m10x8 a1 = __builtin_matrix_column_major_load(a1_b, 10, 8, 10);
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 9LL));
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
+    signed char a2_b[4]; rt_fill_i8(&rng, a2_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i8m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
+    double a3_b[4]; rt_fill_f64(&rng, a3_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
+    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_FULL);
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    double s6; rt_fill_f64(&rng, &s6, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long s7; rt_fill_i64(&rng, &s7, 1, RT_DOM_FULL);
+    i64m10x8 r = k0198(s0, src0, n0, src1, n1, src2, s1, s2, src3, n2, src4, a0, n3, src5, i0, a1, i1, i2, a2, a3, s3, s4, s5, s6, s7);
+    long r_b[80]; __builtin_matrix_column_major_store(r, r_b, 10);
+    rt_out_i64("k0198", "ret", r_b, 80);
 }
 
-f32m1x1 k0199(f32m1x1 a0, unsigned int s0, unsigned long n0, float *dst0, const float *src0, const float *src1, f32m8x1 a1) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(s0 - a0), dst0, n0);
-    return (__builtin_matrix_column_major_load(src0, 1, 8, 2) + __builtin_matrix_column_major_load(src1, 1, 8, 6 - K5)) * a1;
+float k0199(f32m1x3 a0, f32m3x1 a1, float *dst0, unsigned char i0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0 * a1), dst0, 2);
+    return a1[i0][2 - K2];
 }
 
 static void run_k0199(void) {
     rt_rng rng = {0xee75c885b0f4a5aaULL};
-    float a0_b[1]; rt_fill_f32(&rng, a0_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    float dst0[1]; rt_fill_f32(&rng, dst0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src0[16]; rt_fill_f32(&rng, src0, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src1[9]; rt_fill_f32(&rng, src1, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a1_b[8]; rt_fill_f32(&rng, a1_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m8x1 a1 = __builtin_matrix_column_major_load(a1_b, 8, 1, 8);
-    f32m1x1 r = k0199(a0, s0, n0, dst0, src0, src1, a1);
-    float r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f32("k0199", "ret", r_b, 1);
-    rt_out_f32("k0199", "dst0", dst0, 1);
+    float a0_b[3]; rt_fill_f32(&rng, a0_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
+    float a1_b[3]; rt_fill_f32(&rng, a1_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
+    float dst0[2]; rt_fill_f32(&rng, dst0, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    float r = k0199(a0, a1, dst0, i0);
+    rt_out_f32("k0199", "ret", &r, 1);
+    rt_out_f32("k0199", "dst0", dst0, 2);
 }
 
 int main(void) {

@@ -11,1073 +11,1174 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    pub(crate) typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef char i8m2x4 __attribute__((matrix_type(2, 4)));
-    typedef char i8m3x1 __attribute__((matrix_type(3, 1)));
-    pub typedef i8 i8m3x10 __attribute__((matrix_type(3, 10)));
-    pub(crate) typedef i8 i8m4x1 __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
-    typedef signed char i8m6x6 __attribute__((matrix_type(6, 6)));
-    typedef signed char i8m7x1 __attribute__((matrix_type(7, 1)));
-    typedef signed char i8m7x3 __attribute__((matrix_type(7, 3)));
-    typedef char i8m7x6 __attribute__((matrix_type(7, 6)));
-    typedef i8 i8m7x7 __attribute__((matrix_type(7, 7)));
-    typedef char i8m8x6 __attribute__((matrix_type(8, 6)));
-    pub(crate) typedef i8 i8m9x6 __attribute__((matrix_type(9, 6)));
-    pub(crate) typedef i8 i8m9x8 __attribute__((matrix_type(9, 8)));
-    typedef i8 i8m10x6 __attribute__((matrix_type(K5 + 5, (K2 * 6) / K2)));
-    pub typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3)));
-    typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
-    pub typedef short i16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef i16 i16m2x8 __attribute__((matrix_type(2, 8)));
-    typedef int16_t i16m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int16_t i16m3x4 __attribute__((matrix_type(3, 4)));
-    typedef i16 i16m4x3 __attribute__((matrix_type(4, 3)));
-    typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
-    typedef i16 i16m6x8 __attribute__((matrix_type(6, 8)));
-    typedef int16_t i16m8x3 __attribute__((matrix_type(K8, 5 - K2)));
-    typedef short i16m8x4 __attribute__((matrix_type(8, 4)));
-    pub typedef int32_t i32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef i32 i32m1x8 __attribute__((matrix_type(1, 8)));
-    typedef int32_t i32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef int8_t i8m1x1 __attribute__((matrix_type(1, 1)));
+    typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef char i8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef int8_t i8m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef int8_t i8m3x1 __attribute__((matrix_type(3, 1)));
+    typedef signed char i8m4x2 __attribute__((matrix_type(4, 2)));
+    pub typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
+    pub typedef i8 i8m4x11 __attribute__((matrix_type(4, 11)));
+    typedef char i8m7x4 __attribute__((matrix_type(7, 4)));
+    typedef char i8m11x1 __attribute__((matrix_type(11, 1)));
+    pub typedef int8_t i8m11x2 __attribute__((matrix_type(11, 2)));
+    typedef int16_t i16m1x5 __attribute__((matrix_type(1, 5)));
+    pub(crate) typedef int16_t i16m2x8 __attribute__((matrix_type(2, 8)));
+    typedef int16_t i16m4x4 __attribute__((matrix_type(4, 4)));
+    pub typedef i16 i16m6x4 __attribute__((matrix_type(6, 4)));
+    pub(crate) typedef i16 i16m7x8 __attribute__((matrix_type((K8 * 7) / K8, 16 - K8)));
+    typedef int16_t i16m8x7 __attribute__((matrix_type(8, 7)));
+    typedef i32 i32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef i32 i32m1x3 __attribute__((matrix_type(1, 3)));
+    typedef i32 i32m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef i32 i32m2x3 __attribute__((matrix_type(2, 3)));
     pub typedef int32_t i32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef int32_t i32m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int32_t i32m3x13 __attribute__((matrix_type((K8 * 3) / K8, K2 + 11)));
-    pub(crate) typedef int i32m8x1 __attribute__((matrix_type(13 - K5, 3 - K2)));
-    pub(crate) typedef i32 i32m13x3 __attribute__((matrix_type(13, 3)));
+    pub typedef int32_t i32m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef int i32m3x4 __attribute__((matrix_type(7 - K4, 3 + 1)));
+    pub typedef int32_t i32m3x5 __attribute__((matrix_type(3, 5)));
+    pub(crate) typedef i32 i32m3x8 __attribute__((matrix_type(3, 8)));
+    pub typedef i32 i32m3x12 __attribute__((matrix_type(3, 12)));
+    pub(crate) typedef i32 i32m3x14 __attribute__((matrix_type(3, 14)));
+    pub typedef i32 i32m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef int32_t i32m4x3 __attribute__((matrix_type(4, 3)));
+    pub typedef i32 i32m4x8 __attribute__((matrix_type(3 + 1, 13 - K5)));
+    pub typedef int i32m4x15 __attribute__((matrix_type((K4 * 4) / K4, 14 + 1)));
+    typedef i32 i32m5x7 __attribute__((matrix_type(5, 7)));
+    pub typedef i32 i32m6x2 __attribute__((matrix_type(6, 2)));
+    pub(crate) typedef int32_t i32m6x4 __attribute__((matrix_type(6, 4)));
+    typedef int i32m7x4 __attribute__((matrix_type(7, 4)));
+    typedef int32_t i32m8x2 __attribute__((matrix_type(8, 2)));
+    pub(crate) typedef int i32m8x3 __attribute__((matrix_type(8, 3)));
+    typedef int32_t i32m8x6 __attribute__((matrix_type(8, 6)));
+    pub(crate) typedef int i32m12x3 __attribute__((matrix_type(K4 * 3, 8 - K5)));
+    typedef int32_t i32m13x3 __attribute__((matrix_type(13, 3)));
+    typedef i32 i32m13x7 __attribute__((matrix_type((K2 * 13) / K2, K3 + 4)));
+    typedef int32_t i32m13x8 __attribute__((matrix_type(K5 + 8, (K3 * 8) / K3)));
+    pub(crate) typedef int32_t i32m14x1 __attribute__((matrix_type(14, 1)));
+    typedef int i32m14x4 __attribute__((matrix_type(14, 4)));
+    typedef int32_t i32m15x4 __attribute__((matrix_type(15, 4)));
+    typedef i32 i32m15x15 __attribute__((matrix_type(15, 15)));
+    typedef i64 i64m1x3 __attribute__((matrix_type(1, 3)));
     typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef long long i64m1x5 __attribute__((matrix_type(1, 5)));
-    typedef i64 i64m1x7 __attribute__((matrix_type(1, 7)));
     pub(crate) typedef i64 i64m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef i64 i64m2x3 __attribute__((matrix_type(2, 3)));
-    pub(crate) typedef i64 i64m2x5 __attribute__((matrix_type(2, 5)));
-    pub typedef long i64m2x7 __attribute__((matrix_type((K5 * 2) / K5, (K4 * 7) / K4)));
-    typedef i64 i64m2x8 __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef long long i64m2x11 __attribute__((matrix_type((K2 * 2) / K2, (K4 * 11) / K4)));
-    pub(crate) typedef int64_t i64m2x12 __attribute__((matrix_type(4 - K2, K2 + 10)));
-    pub(crate) typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef long long i64m3x3 __attribute__((matrix_type(3, 3)));
-    pub(crate) typedef int64_t i64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef i64 i64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef long long i64m4x5 __attribute__((matrix_type(4, 5)));
-    typedef long long i64m5x4 __attribute__((matrix_type(5, 4)));
-    pub(crate) typedef int64_t i64m5x7 __attribute__((matrix_type(5, 7)));
-    typedef long i64m6x2 __attribute__((matrix_type(6, 2)));
-    typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
-    typedef int64_t i64m7x5 __attribute__((matrix_type(12 - K5, (K5 * 5) / K5)));
-    pub(crate) typedef long i64m10x1 __attribute__((matrix_type(10, 1)));
+    pub(crate) typedef i64 i64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef long i64m2x6 __attribute__((matrix_type(2, 6)));
+    typedef long i64m4x1 __attribute__((matrix_type(9 - K5, 9 - K8)));
+    pub typedef long long i64m4x2 __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef i64 i64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef long long i64m6x2 __attribute__((matrix_type(6, 2)));
+    typedef int64_t i64m6x4 __attribute__((matrix_type(6, 4)));
+    typedef i64 i64m9x3 __attribute__((matrix_type(9, 3)));
     pub(crate) typedef long i64m10x8 __attribute__((matrix_type(10, 8)));
-    pub typedef i64 i64m15x2 __attribute__((matrix_type(15, 2)));
-    typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-    pub typedef uint8_t u8m11x5 __attribute__((matrix_type(11, 5)));
-    typedef uint16_t u16m1x1 __attribute__((matrix_type(5 - K4, (K5 * 1) / K5)));
-    pub typedef u16 u16m1x16 __attribute__((matrix_type(1, 16)));
-    pub typedef uint16_t u16m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef unsigned short u16m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
-    typedef uint16_t u16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef u16 u16m3x2 __attribute__((matrix_type(3, 2)));
-    typedef uint16_t u16m3x3 __attribute__((matrix_type((K5 * 3) / K5, (K4 * 3) / K4)));
-    typedef u16 u16m4x6 __attribute__((matrix_type(4, 6)));
-    typedef uint16_t u16m4x8 __attribute__((matrix_type(4, 8)));
-    typedef u16 u16m6x1 __attribute__((matrix_type(6, 1)));
-    typedef unsigned short u16m7x1 __attribute__((matrix_type(7, 1)));
+    typedef i64 i64m16x3 __attribute__((matrix_type(16, 3)));
+    typedef uint8_t u8m1x1 __attribute__((matrix_type(5 - K4, (K5 * 1) / K5)));
+    typedef u8 u8m1x2 __attribute__((matrix_type(1, 2)));
+    typedef uint8_t u8m1x3 __attribute__((matrix_type(1, 3)));
+    typedef u8 u8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef u8 u8m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef u8 u8m2x5 __attribute__((matrix_type(2, 5)));
+    pub typedef u8 u8m2x8 __attribute__((matrix_type(2, 8)));
+    typedef u8 u8m2x11 __attribute__((matrix_type((K3 * 2) / K3, (K4 * 11) / K4)));
+    pub(crate) typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
+    typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
+    pub(crate) typedef uint8_t u8m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef unsigned char u8m3x11 __attribute__((matrix_type(3, 11)));
+    pub(crate) typedef u8 u8m4x4 __attribute__((matrix_type(4, 4)));
+    typedef unsigned char u8m7x3 __attribute__((matrix_type(7, 3)));
+    typedef unsigned char u8m8x1 __attribute__((matrix_type(8, 1)));
+    typedef unsigned char u8m11x1 __attribute__((matrix_type(11, 1)));
+    pub(crate) typedef u8 u8m11x5 __attribute__((matrix_type(11, 5)));
+    typedef u8 u8m11x7 __attribute__((matrix_type(11, 7)));
+    pub typedef u8 u8m11x8 __attribute__((matrix_type((K5 * 11) / K5, 7 + 1)));
+    typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef u16 u16m1x8 __attribute__((matrix_type(1, 8)));
+    pub typedef u16 u16m2x5 __attribute__((matrix_type(2, 5)));
+    typedef u16 u16m2x7 __attribute__((matrix_type(2, 7)));
+    pub typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
+    typedef uint16_t u16m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef uint16_t u16m3x4 __attribute__((matrix_type(3, 4)));
+    typedef uint16_t u16m3x8 __attribute__((matrix_type(3, 8)));
+    pub(crate) typedef unsigned short u16m4x8 __attribute__((matrix_type(9 - K5, (K2 * 8) / K2)));
+    pub(crate) typedef uint16_t u16m6x1 __attribute__((matrix_type(6, 1)));
+    pub typedef unsigned short u16m7x1 __attribute__((matrix_type(12 - K5, 5 - K4)));
+    typedef u16 u16m7x2 __attribute__((matrix_type(7, 2)));
+    typedef unsigned short u16m7x3 __attribute__((matrix_type(7, 3)));
     typedef u16 u16m7x6 __attribute__((matrix_type(7, 6)));
+    pub(crate) typedef u16 u16m7x8 __attribute__((matrix_type((K8 * 7) / K8, K5 + 3)));
     typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
-    pub typedef u16 u16m8x2 __attribute__((matrix_type(8, 2)));
-    typedef unsigned short u16m8x3 __attribute__((matrix_type(8, 3)));
-    typedef unsigned short u16m8x8 __attribute__((matrix_type(8, 8)));
-    pub typedef u16 u16m16x1 __attribute__((matrix_type(16, 1)));
-    pub(crate) typedef uint32_t u32m1x4 __attribute__((matrix_type(9 - K8, 7 - K3)));
-    pub(crate) typedef unsigned u32m1x5 __attribute__((matrix_type(1, 5)));
-    typedef u32 u32m1x6 __attribute__((matrix_type(1, 6)));
-    typedef uint32_t u32m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef uint32_t u32m2x3 __attribute__((matrix_type(2, 3)));
-    pub typedef u32 u32m2x4 __attribute__((matrix_type(2, 4)));
-    pub typedef u32 u32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef u32 u32m2x8 __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef unsigned u32m2x11 __attribute__((matrix_type(2, 11)));
-    pub(crate) typedef unsigned int u32m3x2 __attribute__((matrix_type(7 - K4, 5 - K3)));
-    pub(crate) typedef u32 u32m3x3 __attribute__((matrix_type(3, 3)));
-    pub(crate) typedef unsigned u32m3x4 __attribute__((matrix_type(11 - K8, (K8 * 4) / K8)));
-    pub typedef unsigned u32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef unsigned u32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef u32 u32m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef unsigned u32m5x3 __attribute__((matrix_type((K8 * 5) / K8, K3)));
-    typedef unsigned int u32m5x10 __attribute__((matrix_type(5, 10)));
-    typedef unsigned u32m6x1 __attribute__((matrix_type(6, 1)));
-    pub typedef uint32_t u32m8x2 __attribute__((matrix_type(16 - K8, 1 + 1)));
-    pub(crate) typedef u32 u32m8x3 __attribute__((matrix_type(8, 3)));
-    typedef unsigned u32m8x11 __attribute__((matrix_type(8, 11)));
-    typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef u64 u64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef unsigned long long u64m1x5 __attribute__((matrix_type(1, 5)));
-    typedef unsigned long long u64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef unsigned long u64m2x5 __attribute__((matrix_type(2, 5)));
+    typedef uint16_t u16m8x3 __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef u16 u16m9x6 __attribute__((matrix_type(14 - K5, 10 - K4)));
+    typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef unsigned u32m1x3 __attribute__((matrix_type(1, 3)));
+    pub typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned u32m2x6 __attribute__((matrix_type(2, 6)));
+    typedef uint32_t u32m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef uint32_t u32m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef uint32_t u32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef unsigned int u32m6x1 __attribute__((matrix_type(6, 1)));
+    typedef uint32_t u32m7x1 __attribute__((matrix_type(7, 1)));
+    pub(crate) typedef unsigned u32m8x2 __attribute__((matrix_type(K2 + 6, (K8 * 2) / K8)));
+    typedef unsigned int u32m8x3 __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef uint64_t u64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef uint64_t u64m1x6 __attribute__((matrix_type(1, 6)));
+    typedef unsigned long long u64m1x10 __attribute__((matrix_type(1, 10)));
+    pub typedef uint64_t u64m2x6 __attribute__((matrix_type(2, 6)));
     typedef u64 u64m2x12 __attribute__((matrix_type(2, 12)));
-    typedef unsigned long long u64m2x13 __attribute__((matrix_type(2, 13)));
-    typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef unsigned long long u64m3x8 __attribute__((matrix_type(2 + 1, K3 + 5)));
-    pub typedef uint64_t u64m4x1 __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef u64 u64m4x4 __attribute__((matrix_type(4, 4)));
-    pub typedef u64 u64m4x7 __attribute__((matrix_type(4, 7)));
-    typedef unsigned long long u64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef unsigned long u64m6x4 __attribute__((matrix_type(6, 4)));
-    typedef unsigned long long u64m6x8 __attribute__((matrix_type(6, 8)));
-    pub typedef u64 u64m7x2 __attribute__((matrix_type(7, 2)));
-    pub typedef unsigned long long u64m7x6 __attribute__((matrix_type(7, 6)));
-    typedef uint64_t u64m7x7 __attribute__((matrix_type(7, 7)));
-    typedef unsigned long u64m13x2 __attribute__((matrix_type((K2 * 13) / K2, 1 + 1)));
-    typedef unsigned long u64m14x1 __attribute__((matrix_type(14, 1)));
+    typedef uint64_t u64m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef uint64_t u64m3x8 __attribute__((matrix_type(3, 8)));
+    pub(crate) typedef u64 u64m4x7 __attribute__((matrix_type(4, 7)));
+    pub typedef unsigned long long u64m4x12 __attribute__((matrix_type(K4, (K4 * 12) / K4)));
+    typedef u64 u64m6x4 __attribute__((matrix_type(6, 4)));
+    pub(crate) typedef uint64_t u64m7x1 __attribute__((matrix_type(7, 1)));
+    pub(crate) typedef u64 u64m7x7 __attribute__((matrix_type(7, 7)));
+    typedef uint64_t u64m7x9 __attribute__((matrix_type(7, 9)));
+    typedef uint64_t u64m8x1 __attribute__((matrix_type((K8 * 8) / K8, 3 - K2)));
+    typedef uint64_t u64m8x3 __attribute__((matrix_type(8, 3)));
+    typedef unsigned long long u64m9x4 __attribute__((matrix_type(9, 4)));
+    pub(crate) typedef unsigned long u64m10x3 __attribute__((matrix_type(10, 3)));
+    pub(crate) typedef uint64_t u64m11x5 __attribute__((matrix_type(11, 5)));
+    pub(crate) typedef u64 u64m14x2 __attribute__((matrix_type(17 - K3, 6 - K4)));
     typedef unsigned long u64m14x4 __attribute__((matrix_type(14, 4)));
-    typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
-    typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
-    typedef f32 f32m1x4 __attribute__((matrix_type(5 - K4, K3 + 1)));
-    typedef float f32m1x16 __attribute__((matrix_type(1, 16)));
-    typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef f32 f32m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef f32 f32m1x1 __attribute__((matrix_type(1, 1)));
+    pub(crate) typedef f32 f32m1x3 __attribute__((matrix_type(1, 3)));
+    typedef f32 f32m1x4 __attribute__((matrix_type(1, 4)));
     pub(crate) typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef f32 f32m5x3 __attribute__((matrix_type(8 - K3, K3)));
-    typedef float f32m6x2 __attribute__((matrix_type(6, 2)));
-    pub typedef f32 f32m6x8 __attribute__((matrix_type(6, 8)));
-    typedef float f32m8x1 __attribute__((matrix_type(8, 1)));
-    typedef float f32m12x3 __attribute__((matrix_type(12, 3)));
-    typedef double f64m1x15 __attribute__((matrix_type(1, 15)));
-    pub(crate) typedef f64 f64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef f32 f32m3x8 __attribute__((matrix_type(3, 8)));
+    typedef float f32m6x3 __attribute__((matrix_type(6, 3)));
+    typedef float f32m6x8 __attribute__((matrix_type(6, 8)));
+    pub(crate) typedef f32 f32m7x1 __attribute__((matrix_type(7, 1)));
+    pub(crate) typedef float f32m7x15 __attribute__((matrix_type(7, 15)));
+    typedef float f32m15x7 __attribute__((matrix_type(15, 7)));
+    pub typedef f64 f64m1x1 __attribute__((matrix_type(3 - K2, 6 - K5)));
+    pub(crate) typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef f64 f64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef double f64m1x9 __attribute__((matrix_type((K8 * 1) / K8, 14 - K5)));
+    typedef f64 f64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef double f64m2x6 __attribute__((matrix_type((K4 * 2) / K4, 14 - K8)));
+    typedef f64 f64m2x16 __attribute__((matrix_type(2, 16)));
+    pub typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
     typedef double f64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef f64 f64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef f64 f64m4x6 __attribute__((matrix_type(4, 6)));
-    pub(crate) typedef f64 f64m4x7 __attribute__((matrix_type(4, 7)));
-    typedef double f64m4x15 __attribute__((matrix_type(8 - K4, 23 - K8)));
-    pub(crate) typedef f64 f64m5x7 __attribute__((matrix_type(5, 7)));
-    typedef double f64m6x1 __attribute__((matrix_type(6, 1)));
-    typedef double f64m6x4 __attribute__((matrix_type(6, 4)));
-    typedef double f64m7x2 __attribute__((matrix_type(10 - K3, (K8 * 2) / K8)));
-    typedef i8 i8m2x4_b __attribute__((matrix_type(2, 4)));
-    typedef int8_t i8m4x1_b __attribute__((matrix_type((K3 * 4) / K3, 5 - K4)));
-    typedef char i8m7x1_b __attribute__((matrix_type(7, 1)));
-    typedef signed char i8m9x8_b __attribute__((matrix_type(9, 8)));
-    typedef i16 i16m1x3_b __attribute__((matrix_type(1, 3)));
-    typedef i32 i32m1x8_b __attribute__((matrix_type(1, 8)));
-    pub typedef i32 i32m3x13_b __attribute__((matrix_type(3, 13)));
-    typedef i64 i64m1x4_b __attribute__((matrix_type(1, 4)));
-    typedef i64 i64m2x7_b __attribute__((matrix_type(2, 7)));
-    pub(crate) typedef int64_t i64m3x3_b __attribute__((matrix_type(3, 3)));
-    typedef u16 u16m1x16_b __attribute__((matrix_type(1, 16)));
-    pub(crate) typedef u16 u16m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef u16 u16m6x1_b __attribute__((matrix_type(10 - K4, 4 - K3)));
-    pub(crate) typedef unsigned short u16m7x1_b __attribute__((matrix_type(7, 1)));
-    typedef unsigned u32m2x3_b __attribute__((matrix_type(2, 3)));
-    typedef unsigned u32m2x11_b __attribute__((matrix_type(2, 11)));
-    pub typedef uint32_t u32m3x2_b __attribute__((matrix_type(3, 2)));
-    pub typedef uint32_t u32m4x3_b __attribute__((matrix_type(4, 3)));
-    typedef unsigned long long u64m4x1_b __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef u64 u64m4x7_b __attribute__((matrix_type(4, 7)));
-    typedef unsigned long u64m6x4_b __attribute__((matrix_type(6, 4)));
-    pub typedef u64 u64m6x8_b __attribute__((matrix_type((K8 * 6) / K8, 13 - K5)));
-    pub(crate) typedef u64 u64m14x4_b __attribute__((matrix_type(14, 4)));
-    typedef f32 f32m6x2_b __attribute__((matrix_type((K4 * 6) / K4, (K8 * 2) / K8)));
-    typedef f64 f64m4x1_b __attribute__((matrix_type(6 - K2, (K2 * 1) / K2)));
-    typedef double f64m4x7_b __attribute__((matrix_type(4, 7)));
-    typedef double f64m4x15_b __attribute__((matrix_type(4, 15)));
+    pub typedef f64 f64m4x4 __attribute__((matrix_type(4, 4)));
+    typedef double f64m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
+    typedef f64 f64m4x9 __attribute__((matrix_type(4, 9)));
+    typedef double f64m4x14 __attribute__((matrix_type(4, 14)));
+    pub(crate) typedef f64 f64m4x15 __attribute__((matrix_type(4, 15)));
+    typedef double f64m6x15 __attribute__((matrix_type(6, 15)));
+    typedef double f64m6x16 __attribute__((matrix_type(10 - K4, 20 - K4)));
+    pub(crate) typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
+    typedef f64 f64m7x2 __attribute__((matrix_type(7, 2)));
+    typedef double f64m7x7 __attribute__((matrix_type(7, 7)));
+    pub typedef f64 f64m8x1 __attribute__((matrix_type(8, 1)));
+    typedef double f64m9x1 __attribute__((matrix_type(9, 1)));
+    pub(crate) typedef f64 f64m14x7 __attribute__((matrix_type(14, 7)));
+    typedef f64 f64m15x4 __attribute__((matrix_type(15, 4)));
+    typedef char i8m2x8_b __attribute__((matrix_type(2, 8)));
+    typedef signed char i8m4x11_b __attribute__((matrix_type(9 - K5, 16 - K5)));
+    typedef int32_t i32m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef i32 i32m2x3_b __attribute__((matrix_type(4 - K2, (K4 * 3) / K4)));
+    typedef int32_t i32m3x4_b __attribute__((matrix_type(K3, (K5 * 4) / K5)));
+    typedef int i32m4x1_b __attribute__((matrix_type(4, 1)));
+    typedef int i32m4x8_b __attribute__((matrix_type(4, 8)));
+    typedef i32 i32m7x4_b __attribute__((matrix_type(7, 4)));
+    pub(crate) typedef i64 i64m2x1_b __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef u8 u8m11x1_b __attribute__((matrix_type(11, 1)));
+    typedef u16 u16m1x1_b __attribute__((matrix_type(1, 1)));
+    pub typedef u16 u16m3x1_b __attribute__((matrix_type(K2 + 1, 9 - K8)));
+    pub typedef u16 u16m6x1_b __attribute__((matrix_type(6, 1)));
+    typedef unsigned short u16m7x1_b __attribute__((matrix_type(7, 1)));
+    pub typedef u16 u16m7x6_b __attribute__((matrix_type(7, 6)));
+    pub typedef u16 u16m9x6_b __attribute__((matrix_type(9, 6)));
+    typedef u32 u32m1x3_b __attribute__((matrix_type(1, 3)));
+    pub typedef uint32_t u32m2x1_b __attribute__((matrix_type(2, 1)));
+    pub typedef unsigned u32m4x3_b __attribute__((matrix_type(4, 3)));
+    typedef uint32_t u32m7x1_b __attribute__((matrix_type(7, 1)));
+    pub typedef unsigned u32m8x3_b __attribute__((matrix_type(8, 3)));
+    typedef u64 u64m1x6_b __attribute__((matrix_type(1, 6)));
+    typedef u64 u64m2x6_b __attribute__((matrix_type(10 - K8, K3 + 3)));
+    pub(crate) typedef unsigned long long u64m7x1_b __attribute__((matrix_type(7, 1)));
+    typedef unsigned long u64m8x3_b __attribute__((matrix_type(8, 3)));
+    typedef unsigned long long u64m14x2_b __attribute__((matrix_type(K5 + 9, (K4 * 2) / K4)));
+    pub typedef unsigned long long u64m14x4_b __attribute__((matrix_type(14, 4)));
+    pub(crate) typedef float f32m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef f32 f32m7x1_b __attribute__((matrix_type((K5 * 7) / K5, 6 - K5)));
+    typedef float f32m7x15_b __attribute__((matrix_type(7, 15)));
+    typedef double f64m1x1_b __attribute__((matrix_type((K3 * 1) / K3, (K5 * 1) / K5)));
+    pub typedef f64 f64m1x2_b __attribute__((matrix_type(1, 2)));
+    typedef f64 f64m1x9_b __attribute__((matrix_type(6 - K5, 13 - K4)));
+    pub(crate) typedef f64 f64m2x3_b __attribute__((matrix_type(2, 3)));
+    pub typedef f64 f64m4x4_b __attribute__((matrix_type(4, 4)));
+    pub(crate) typedef double f64m4x9_b __attribute__((matrix_type(4, 9)));
+    pub typedef double f64m7x1_b __attribute__((matrix_type(7, 1)));
+    typedef double f64m15x4_b __attribute__((matrix_type(15, 4)));
 
-    #[allow(unused_variables)]
-    pub fn k0160(a0: Matrix<i64, 1, 4>, a1: i64m1x4_b, s0: u8, i0: u16, i1: u16, src0: &[u32], src1: &[u32], a2: u32m5x3, a3: u32m3x3, s1: i64, a4: f32m12x3, n0: usize, src2: &[u32], s2: u32, a5: u32m3x4) -> u32m1x4 {
-        let mut t0 = s0 - (a0 + a1);
-        for l0 in 0..4 { t0[0][l0] -= a0[i0][i1]; }
-        let mut t1: u32m3x3 = (__builtin_matrix_column_major_load(src0, 3, 5, 6) - __builtin_matrix_column_major_load(src1, 3, 13 - K8, 3)) * a2;
-        t1 = __builtin_matrix_transpose(a3) / s1;
-        let t2 = (f32m12x3) a4 * 1;
-        __builtin_matrix_column_load(src2, 4 - K3, 3, n0) / s2 * a5
+    #[inline(never)]
+    pub fn k0160(src0: &[i32], i0: u16, i1: u8, s0: i32, a0: i16m6x4, dst0: &mut [i16], i2: i64, s1: i64, a1: i64m4x1, src1: &[i64], a2: i64m6x4, s2: u16, src2: &[i16], i3: i32, a3: i16m6x4, a4: Matrix<i16, 4, 4>) -> i16m6x4 {
+        let mut t0: Matrix<i64, 1, 4> = (i64m1x4) __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 1, 4, 3), i0, i1, s0);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a0, 0, 0, 4.0), dst0, (K2 * 9) / K2);
+        if i2 < 3 { t0 /= 7u64; }
+        let t1: i16m6x4 = a0 - a0 - a0;
+        let t2: i64m1x4 = s1 ? __builtin_matrix_transpose(a1) : __builtin_matrix_multiply(__builtin_matrix_column_load(src1, 1, 6, (K4 * 3) / K4), a2);
+        s2 ? __builtin_matrix_insert(__builtin_matrix_sub(t1, __builtin_matrix_column_major_load(src2, 6, 4, (K3 * 8) / K3)), 2, i3, 2) : a3 * a4
     }
 
     /// Kernel `k0161` of the oracle corpus.
-    pub fn k0161(src0: &[u16], i0: u8, i1: i64, s0: u16, a0: u16m3x1, src1: &[u16], a1: u16m3x3, s1: u64, a2: f64m4x4, n0: usize, dst0: &mut [f64]) -> u16 {
-        let mut t0: u16m8x3 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 8, 3, 9), i0, i1, s0) / 0x7 * __builtin_matrix_insert(a0 * __builtin_matrix_column_major_load(src1, 1, 3, 2), 1, (K5 * 0) / K5, 1) * a1;
-        t0 /= 3;
-        let t1: u16m3x1 = a0 / s1;
-        for l0 in 0..3 { t0[4][l0] = 5; }
-        __builtin_matrix_column_major_store(a2, dst0, n0);
-        t0[4][6 - K4]
+    pub fn k0161(src0: &[u16], src1: &[u16], a0: u16m3x3, src2: &[i64], dst0: &mut [i64], a1: f64m4x4, n0: usize, dst1: &mut [f64]) -> u16 {
+        let mut t0: u16m8x3 = (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 8, 4) / 1) - (77u32 - __builtin_matrix_column_major_load(src1, 8, 3, 11))) * a0;
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, (K2 * 3) / K2, 2, 6), dst0, 3);
+        for l0 in 0..8 { t0[l0][0] = t0[5][0]; }
+        for l1 in 0..3 { t0[4][l1] = 5; }
+        __builtin_matrix_column_major_store(a1, dst1, n0);
+        a0[1][6 - K4]
     }
 
-    pub fn k0162(a0: u32m1x4, a1: Matrix<u32, 1, 4>, a2: u8m4x1, n0: usize, src0: &[u8]) -> u8m1x1 {
-        __builtin_matrix_multiply((u8m1x4) (a0 + a1), a2) - __builtin_matrix_column_major_load(src0, 1, (K2 * 1) / K2, n0)
+    pub fn k0162(a0: u8m1x3, a1: Matrix<u8, 3, 2>, a2: u8m1x2, a3: u8m1x2, s0: i64, a4: Matrix<u8, 1, 2>, a5: u8m2x4, src0: &[u8], a6: u8m1x1) -> u8m1x1 {
+        __builtin_matrix_multiply(a0 * a1 - a2 - (s0 + a3 - a4), __builtin_matrix_multiply(a5, __builtin_matrix_column_load(src0, 4, 1, 4)) * a6)
     }
 
     /// Kernel `k0163` of the oracle corpus.
-    pub fn k0163(src0: &[u64], a0: Matrix<u64, 2, 12>, a1: i64m2x12) -> i64m2x12 {
-        let t0: u64m2x12 = __builtin_matrix_column_major_load(src0, 2, 12, 5) - a0 - a1 as u64m2x12;
-        a1
+    pub fn k0163(src0: &[u64], a0: Matrix<u64, 4, 12>, i0: u8, s0: f32, a1: Matrix<u8, 11, 8>, src1: &[u8], n0: usize, src2: &[u8], i1: i32) -> u8m11x7 {
+        let t0: u64m2x12 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 2, 4, 5) * a0, K2 - 2, i0, s0);
+        __builtin_matrix_insert(__builtin_matrix_multiply(a1, __builtin_matrix_column_major_load(src1, 8, 7, 9)) - __builtin_matrix_column_major_load(src2, 11, 7, n0), i1, 5, 125)
     }
 
     /// Kernel `k0164` of the oracle corpus.
-    pub fn k0164(a0: i8m4x1_b, s0: i8, s1: i64, src0: &[i8], a1: Matrix<i8, 3, 1>, a2: i8m3x1, dst0: &mut [i8], a3: i8m3x1, dst1: &mut [i8], a4: f32m5x3, s2: u8, s3: u16, s4: i8, s5: i8) -> f32m5x3 {
-        __builtin_matrix_column_store((a0 + s0 as i64 - s1) * __builtin_matrix_column_major_load(src0, 1, 3, 3) * __builtin_matrix_add(a1, a2), dst0, (K5 * 5) / K5);
-        __builtin_matrix_column_major_store(a3, dst1, 7 - K3);
-        return __builtin_matrix_insert(a4 - a4 + __builtin_matrix_insert(a4 * s2, 1, 2, s3 as i16), 3, 1, s4 - s5);
+    pub fn k0164(a0: i8m4x11_b, i0: u16, a1: i8m11x2, a2: i8m2x1, a3: Matrix<i8, 11, 1>, a4: i8m1x1, s0: u8, dst0: &mut [i8], a5: Matrix<i8, 11, 2>, i1: i64, s1: u32, dst1: &mut [i8], a6: f64m2x6, s2: i8, s3: i8, s4: i8, a7: f64m6x16, s5: i16) -> f64m2x16 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a0, i0, (K3 * 6) / K3, 2.0f32) * (a1 * a2 - __builtin_matrix_multiply(a3, a4)), 0, (K4 * 0) / K4, s0), dst0, 6);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a5 + 1.0f32 - a5, i1, 1, s1 as i16), dst1, 11);
+        a6 * (s2 - s3) * (s4 ? a7 : a7) + s5
     }
 
-    pub fn k0165(a0: Matrix<f32, 1, 4>, a1: f32m1x4, n0: usize, src0: &[f32], n1: usize, dst0: &mut [f32], a2: u16m7x1_b, s0: i32, s1: i32, a3: u16m1x16_b, a4: u16m16x1) -> u16m7x1 {
-        __builtin_matrix_column_major_store(__builtin_matrix_add(a0, a1) * __builtin_matrix_column_major_load(src0, 6 - K2, 1, n0), dst0, n1);
-        let t0 = a1 * 2.7;
-        return (-1 - a2) * (s0 - s1) * a3 * a4;
+    pub fn k0165(a0: u16m1x1_b, i0: u16, i1: u32, s0: i32, dst0: &mut [f32], s1: f64, a1: u16m1x1, i2: u32, i3: u32, s2: u16, a2: u16m7x6_b, s3: i32, s4: i32, a3: u16m6x1_b, a4: u16m7x1, src0: &[i8]) -> u16m7x1 {
+        __builtin_matrix_column_major_store((f32m1x1) __builtin_matrix_insert(a0, i0, i1, s0 as i8), dst0, 9 - K8);
+        let t0 = __builtin_matrix_insert(s1 ? a1 : a1, i2, i3, s2);
+        return __builtin_matrix_add((a2 + a2) * (s3 - s4) * a3, (-1 - (a4 - a4)) * __builtin_matrix_column_load(src0, 1, 1, 2) as u16m1x1);
     }
 
-    pub fn k0166(a0: u16m8x8, a1: u16m8x1, a2: u16m8x2, a3: Matrix<u16, 2, 1>, s0: u16, a4: i64m15x2, a5: i64m2x11, i0: i32, i1: i64, a6: i64m2x5, src0: &[i64], a7: i64m2x7_b, a8: i64m7x5, a9: u32m5x10, src1: &[u32], src2: &[i64]) -> u16m8x1 {
-        let mut t0: u16m8x1 = __builtin_matrix_multiply(a0, a1) + a2 * a3 - a3[2 - K2][0];
-        for l0 in 0..1 { t0[3][l0] = (a4 * a5)[i0][i1] as u16; }
-        t0 /= 5;
-        t0[1][0] = 2;
-        let t1: i64m2x11 = __builtin_matrix_sub(a6, (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 7, 7 - K5, 9)) + a7) * a8) * ((i64m5x7) (a9 * __builtin_matrix_column_major_load(src1, 10, 7, 12)) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 11, (K2 * 7) / K2, K5 + 6)));
-        return 2.0 - (a1 + a1) - a5[0][9 - K5];
+    pub fn k0166(s0: f32, a0: u16m8x1, s1: u16, a1: u16m8x1, src0: &[u16], i0: u32, i1: u32, s2: u16, s3: u8, a2: f32m7x15_b, a3: f32m15x7, i2: u32, dst0: &mut [f32], s4: i32, n0: usize, src1: &[i32], a4: i32m2x3_b, s5: u64, s6: i16, n1: usize, src2: &[i8], n2: usize, src3: &[u64], i3: u16, s7: i16, s8: i8, s9: i64) -> u64m11x5 {
+        let mut t0: u16m8x1 = s0 ? a0 : s1 ? a0 + a1 : __builtin_matrix_column_major_load(src0, 8, 1, K3 + 5);
+        t0[i0][i1] = s3 as u16;
+        __builtin_matrix_column_store(__builtin_matrix_insert(a2 * a3, 4, i2, __builtin_matrix_extract(a2, 5, 1)), dst0, 8);
+        let t1: i32m2x3 = (s4 ? __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 3, 2, n0)) : a4 * s5 as i8) - s6;
+        let t2: i8m4x4 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 4, 4, n1) / 0x7u32);
+        s9 + (__builtin_matrix_insert(__builtin_matrix_column_load(src3, 10 + 1, 5, n2), 3, i3, s7) - s8)
     }
 
-    /// Kernel `k0167` of the oracle corpus.
-    pub fn k0167(src0: &[u64], i0: i64, s0: u64, a0: u64m14x1, a1: u64m1x4, n0: usize, src1: &[u64], a2: u64m4x1_b, a3: Matrix<u64, 1, 6>, a4: u64m6x4_b) -> u64m14x4 {
-        let mut t0: u64m14x4_b = __builtin_matrix_column_major_load(src0, 14, 4, 16) / 1;
-        if i0 < 2 { t0[7 - K3][1] = s0; }
-        __builtin_matrix_sub(a0 * a1, a0 * __builtin_matrix_column_major_load(src1, 1, 4, n0) + t0) * (a2 * a3 * a4) - a4[0][3]
+    pub fn k0167(a0: i32m14x4, src0: &[i16], a1: i16m1x5, i0: u8, src1: &[f64], i1: usize, src2: &[u64], n0: usize, dst0: &mut [u64]) {
+        let t0: u64m14x4_b = a0 as u64m14x4;
+        let t1: i16m1x5 = (i16m1x5) (__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 1, 5, 1) + a1, 0, i0, __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 3, 6 - K4, 5), 2, i1, 123.456)[0][0]) * 8_);
+        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_column_load(src2, 6, 4, 8), 4 - K4, 1, 92), dst0, n0);
     }
 
-    #[allow(unused_variables)]
-    pub fn k0168(a0: u32m8x11, i0: u32, a1: u32m2x11_b, a2: u32m8x3, src0: &[u32], a3: u32m8x2, a4: u32m2x3, src1: &[u32], s0: f64) -> u32m2x11 {
-        let t0 = (a0 - a0[3][i0]) * __builtin_matrix_transpose((a2 * __builtin_matrix_column_major_load(src0, 3, K5 + 6, 3))[2][1] * a1) - a3;
-        __builtin_matrix_multiply(a4, __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, (K5 * 11) / K5, 3, 12)) + s0)
+    pub fn k0168(n0: usize, src0: &[i32], a0: i32m8x2, src1: &[u32], a1: i8m1x4) -> i8m1x4 {
+        let t0 = __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 8, 2, n0), a0 * 6u64) as u32m8x2 - __builtin_matrix_column_major_load(src1, 8, 1 + 1, 10);
+        __builtin_matrix_transpose(a1[0][2] * __builtin_matrix_transpose(a1))
     }
 
-    pub fn k0169(a0: u64m3x6, a1: u64m6x8_b, a2: u32m4x1, a3: u32m1x4, a4: u32m4x3, a5: u32m3x3, a6: u32m4x3, s0: f64, i0: i32, s1: i64) -> u32m4x3 {
-        let t0: u64m3x8 = (a0 - 158u64) * a1;
-        let t1 = a2 * a3 * (a4 * a5);
-        __builtin_matrix_insert(a6 + s0, i0, 0, s1 as u8)
+    pub fn k0169(a0: u64m8x3_b, a1: u8m3x4, n0: usize, dst0: &mut [u8], a2: i32m6x2, s0: i32, s1: u32, src0: &[i32], a3: i32m8x6) -> i32m6x2 {
+        let t0 = __builtin_matrix_transpose(__builtin_matrix_insert(a0, (K5 * 5) / K5, 0, 0u32));
+        __builtin_matrix_column_store(a1, dst0, n0);
+        return s1 + a2 * s0 - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 10 - K8, 8, 5) * a3);
     }
 
-    /// Kernel `k0170` of the oracle corpus.
-    pub fn k0170(a0: f64m4x3, n0: usize, src0: &[f64], a1: f64m5x7, s0: u64, s1: u64, n1: usize, src1: &[f64]) -> f64m5x7 {
-        let mut t0 = a0 * (__builtin_matrix_column_major_load(src0, 3, 5, n0) * a1);
-        t0 -= s0 + s1;
-        return __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, (K8 * 5) / K8, 7, n1), 3, 4, 2.25e0f32) * __builtin_matrix_extract(a0, 0, 0);
+    pub fn k0170(a0: f64m4x7, src0: &[f64], a1: f64m7x7, a2: f64m4x7) -> f64m4x7 {
+        let mut t0 = (a0 - __builtin_matrix_column_major_load(src0, 4, 7, 4)) * (a1 + a1) + a0[0][K2 * 2];
+        t0[3][4] *= a1[K2 + 4][1];
+        return a2;
     }
 
-    pub fn k0171(a0: u64m3x6, a1: u64m6x8, a2: u32m4x1, a3: u32m1x4, a4: u32m4x3, a5: u32m3x3, a6: u32m4x3, s0: f64, i0: i32, s1: i64, s2: i8, src0: &[u32], a7: u32m4x3, s3: u16) -> u32m4x3 {
-        let t0: u32m4x3 = k0169(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1);
-        let t1 = t0 - s2;
-        return __builtin_matrix_column_major_load(src0, K2 * 2, 4, K2 + 5) * a7 / s3;
+    pub fn k0171(n0: usize, src0: &[i32], a0: Matrix<i8, 7, 4>, dst0: &mut [i32], a1: Matrix<i32, 4, 15>, a2: i32m15x15, a3: i32m15x4, a4: i32m4x3, s0: u16, a5: i8m7x4) -> i8m7x4 {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 1, 7, n0) * (__builtin_matrix_extract(a0 + 3, K2 + 4, 2) * (i32m7x4) a0), dst0, 4);
+        let t0: i32m4x3 = a1 * (a2 * a3) * a4;
+        return a0 + s0 - a5;
     }
 
-    #[allow(unused_variables)]
-    pub fn k0172(a0: i32m2x2, a1: i32m2x4, s0: i64, s1: i64, i0: i64, dst0: &mut [i32], a2: u64m2x1, a3: u64m1x2, a4: u64m1x2, a5: u64m2x1) -> u64m2x1 {
-        __builtin_matrix_column_major_store(a1[0][i0] - (a0 - a0) * __builtin_matrix_insert(a1, 5 - K5, 2, s0 - s1), dst0, 4);
-        __builtin_matrix_multiply(__builtin_matrix_transpose(a2 * a3), __builtin_matrix_add(__builtin_matrix_transpose(a4), a5))
+    /// Kernel `k0172` of the oracle corpus.
+    pub fn k0172(src0: &[i32], src1: &[i32], a0: i32m2x4, s0: i8, a1: f64m1x4, a2: f64m4x9_b, src2: &[f64], a3: f64m1x9_b, s1: i32, i0: u16, s2: f64, a4: u64m14x2_b, a5: f64m9x1) -> f64m1x9 {
+        let t0 = s0 * (__builtin_matrix_column_major_load(src0, 2, 4, 3) + (__builtin_matrix_column_major_load(src1, 2, 12 - K8, 4) - a0));
+        __builtin_matrix_insert(a1 * a2 + __builtin_matrix_column_major_load(src2, 1, 11 - K2, 2) - a3 * s1, i0, 4, (s2 ? a4 : a4)[4][0]) - (__builtin_matrix_transpose(a5) - a3)
     }
 
-    pub fn k0173(a0: f32m1x3, a1: f32m3x1, i0: i32, i1: u8, src0: &[f32], a2: f32m1x1, src1: &[f32]) -> f32m1x3 {
-        let mut t0: f32m1x1 = __builtin_matrix_transpose(a0 * a1);
-        t0[0][3 - K3] /= 4.0;
-        t0[0][i1] = 3.0;
-        t0 *= __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 9 - K8, 1, 4)) + (a2 + a2);
-        t0 *= __builtin_matrix_transpose(a2);
-        return __builtin_matrix_column_load(src1, 1, 3, 3);
-    }
-
-    pub fn k0174(a0: i8m7x7, a1: i8m7x7, a2: i8m7x1_b, s0: i8, a3: Matrix<i8, 7, 6>, src0: &[i8], a4: i8m7x1_b, a5: i8m7x7, i0: u16, a6: u64m7x6, a7: i8m7x3, s1: u8, a8: i8m3x10, a9: i8m10x6) -> i8m7x6 {
-        let mut t0: i8m7x1_b = (a0 - a1) * a2 + (a2 + a2) - a2 / 5;
-        t0[1][0] = s0;
-        t0 += a3 * __builtin_matrix_column_load(src0, 6, 3 - K2, 8) + (9_i64 + a4 * (a1 - a5)[i0][1]);
-        (i8m7x6) (a6 as u16m7x6) + a7 * s1 * (a8 * a9)
-    }
-
-    /// Kernel `k0175` of the oracle corpus.
     #[inline]
-    pub fn k0175(a0: i32m1x8, a1: i32m1x8_b, src0: &[i32], src1: &[i32], s0: i32, dst0: &mut [i32]) {
-        __builtin_matrix_column_major_store((a0 + a1) * (__builtin_matrix_column_major_load(src0, 8, 9, 11) * __builtin_matrix_column_major_load(src1, K2 + 7, 8 - K4, 10)) / s0, dst0, 3);
+    pub fn k0173(a0: f32m1x1, s0: f32, a1: f32m1x1, s1: i8, s2: f32, s3: i8, a2: f32m1x1, s4: u64, n0: usize, dst0: &mut [f32], s5: f64, src0: &[f32], a3: f32m1x4, a4: u8m1x4, src1: &[u64], src2: &[u8], s6: u16, a5: u8m3x4, a6: u8m4x4) -> u8m1x4 {
+        let mut t0 = __builtin_matrix_add(a0, a0) - (s0 ? a0 : a1);
+        t0 *= s1;
+        for l0 in 0..1 { t0[0][l0] += s2; }
+        __builtin_matrix_column_major_store(s3 ? a2 : a2 - s4, dst0, n0);
+        t0[0][0] = 2.0;
+        (a4 + a4) as u8m1x4 * __builtin_matrix_column_major_load(src1, K2 * 2, 4, 5) as u8m4x4 - __builtin_matrix_multiply(s6 - __builtin_matrix_column_major_load(src2, 9 - K8, 8 - K5, 3) * 1_10, a5 * a6)
+    }
+
+    /// Kernel `k0174` of the oracle corpus.
+    pub fn k0174(n0: usize, src0: &[i8], dst0: &mut [i8], s0: i16, a0: i32m3x4_b, i0: usize, a1: i32m3x8, n1: usize, src1: &[i32], s1: i16, a2: i32m4x8_b) {
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 7, 1, n0), dst0, K4 + 4);
+        let t0 = s0 ? a0[i0][1] + a0 : a0;
+        let t1: Matrix<i32, 3, 4> = (a1 + __builtin_matrix_column_major_load(src1, 3, 8, n1) + s1) * __builtin_matrix_transpose(a2);
+    }
+
+    pub fn k0175(a0: i32m4x1_b, a1: i32m1x1, s0: u16, dst0: &mut [i32]) {
+        __builtin_matrix_column_major_store(s0 as f64 - __builtin_matrix_transpose(a0 * a1), dst0, 4);
     }
 
     /// Kernel `k0176` of the oracle corpus.
-    pub fn k0176(a0: u64m3x6, a1: u64m6x8, a2: u32m4x1, a3: u32m1x4, a4: u32m4x3, a5: u32m3x3, a6: u32m4x3, s0: f64, i0: i32, s1: i64, n0: usize, src0: &[u32], s2: u32, a7: u32m4x3_b, src1: &[u64]) -> u64m4x4 {
-        let t0 = k0169(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1);
-        let t1 = (__builtin_matrix_column_major_load(src0, 4, 3, n0) - t0) / s2 + a7;
-        __builtin_matrix_column_load(src1, 4, 4, 4)
+    pub fn k0176(a0: u16m3x4, dst0: &mut [u16], s0: i8, a1: u32m7x1_b, a2: f32m7x1_b, n0: usize, src0: &[u64], s1: i64, n1: usize, src1: &[u32], a3: i32m1x4, i0: usize, s2: i32, s3: u64, s4: u64, s5: u16, s6: u16, src2: &[i32], s7: i64) -> i32m1x4 {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, 10 - K4);
+        let t0 = __builtin_matrix_add((s0 ? a1 : __builtin_matrix_column_major_load(src0, 7, 1, n0) as u32m7x1) / s1, __builtin_matrix_column_load(src1, 7, 1, n1));
+        return __builtin_matrix_insert(a3, 0, i0, s2 as u16) + s3 * s4 - (s5 + s6) - (__builtin_matrix_column_major_load(src2, 1, 7 - K3, 4) - s7);
     }
 
-    pub fn k0177(src0: &[u16], s0: i32, s1: i32, src1: &[u16], src2: &[u16], src3: &[u16], s2: u32, n0: usize, dst0: &mut [u16]) {
-        let t0: u16m4x8 = __builtin_matrix_column_load(src0, 4, 8, K2 + 5) + (s0 - s1) + __builtin_matrix_column_load(src1, 4, 8, K4 + 1);
-        __builtin_matrix_column_major_store(__builtin_matrix_column_load(src2, 4, 8, 6) - s2 * __builtin_matrix_column_load(src3, 4, 8, 10 - K4), dst0, n0);
+    pub fn k0177(src0: &[u16], a0: u16m7x8, a1: u16m4x8, s0: u64, a2: i16m8x7, a3: i16m7x8) -> i16m7x8 {
+        let t0: u16m4x8 = __builtin_matrix_column_major_load(src0, 4, 15 - K8, 4) * a0 + a1;
+        s0 ? __builtin_matrix_transpose(a2) : a3
     }
 
-    pub fn k0178(a0: u32m6x1, s0: i64, s1: u32, a1: i16m1x3_b, s2: u64, dst0: &mut [i16]) {
-        let mut t0 = (__builtin_matrix_transpose(a0) - 0xf3u32) / 7 / s0;
-        t0[4 - K4][0] = s1;
-        __builtin_matrix_column_major_store(s2 + a1, dst0, 1);
+    pub fn k0178(a0: u32m1x2, a1: u32m2x1_b, a2: u32m1x4, a3: Matrix<u32, 4, 1>, src0: &[u32], a4: u32m2x6, i0: u32, i1: u32, s0: i16, dst0: &mut [u32], src1: &[f64], src2: &[f64], s1: i16, a5: f64m1x2, a6: f64m1x2_b, a7: f64m2x3_b, n0: usize, src3: &[f64], a8: f64m3x1, i2: usize, s2: i64) -> f64m3x1 {
+        __builtin_matrix_column_store(__builtin_matrix_add(-1 + (a0 - 0 - __builtin_matrix_transpose(a1)), a2 * a3 * __builtin_matrix_column_load(src0, 1, 2, 4)) * (__builtin_matrix_insert(a4, i0, i1, s0) - a2[0][0]), dst0, 3);
+        let t0 = __builtin_matrix_transpose((__builtin_matrix_sub(__builtin_matrix_column_major_load(src1, 1, 2, 4), __builtin_matrix_column_major_load(src2, 1, 2, 4)) + (s1 ? a5 : a6)) * a7);
+        return __builtin_matrix_insert(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src3, 1, 11 - K8, n0)) + a8, i2, 0, s2);
     }
 
-    pub fn k0179(n0: usize, src0: &[i64], a0: f64m4x3, n1: usize, src1: &[i64]) -> i64m4x3 {
-        __builtin_matrix_add(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 4, n0)), a0 as i64m4x3) + __builtin_matrix_column_major_load(src1, 4, 3, n1)
+    pub fn k0179(a0: i8m4x2, s0: u8, src0: &[i64], src1: &[i64]) -> i64m4x3 {
+        (a0 as i64m4x2 - s0 as u64) * (__builtin_matrix_column_load(src0, 2, 3, 2) + __builtin_matrix_column_major_load(src1, (K2 * 2) / K2, K2 + 1, 5))
     }
 
-    pub fn k0180(src0: &[u16], a0: u32m2x4, a1: Matrix<u32, 4, 8>, a2: u32m2x8, i0: i64, s0: u64) -> u32m2x8 {
-        let t0 = __builtin_matrix_column_load(src0, 3, 1, 3) + 115i64;
-        __builtin_matrix_insert(__builtin_matrix_add(a0 * a1, a2), i0, 3, s0 as i32)
+    /// Kernel `k0180` of the oracle corpus.
+    pub fn k0180(a0: Matrix<u16, 3, 1>, a1: u16m1x1, n0: usize, src0: &[u16], a2: u16m3x1_b) -> u16m1x1 {
+        let t0 = (a0 - -1) * a1 - __builtin_matrix_add(__builtin_matrix_column_major_load(src0, (K3 * 3) / K3, 1, n0), a2);
+        __builtin_matrix_add(a1, a1)
     }
 
-    pub fn k0181(a0: u64m1x4, i0: u16, a1: u64m1x5, a2: u64m5x4, i1: u8) -> u64 {
-        let mut t0: u64m1x4 = 5u64 - a0;
-        t0 *= 6;
-        t0[i0][2] = 0x7;
-        __builtin_matrix_sub(a0, a1 * a2)[i1][1]
+    /// Kernel `k0181` of the oracle corpus.
+    pub fn k0181(src0: &[u64], a0: u64m1x6_b, a1: u64m6x4, i0: u16, i1: u16, s0: u64, s1: u64, a2: u64m1x10, a3: u64m10x3, a4: u64m3x4, s2: f32, a5: u32m6x1, s3: u32, s4: i8) -> u32m6x1 {
+        let mut t0: u64m1x4 = (__builtin_matrix_column_load(src0, 1, (K8 * 6) / K8, 1) - a0) * a1;
+        t0[i0][i1] = a0[0][6 - K2];
+        t0 = s1 ? a2 * a3 * (a4 / s2) : t0 + t0 + t0[(K2 * 0) / K2][3];
+        s4 as u8 * __builtin_matrix_insert(-1 + a5 + __builtin_matrix_scalar_multiply(a5, 4.0), 3, 0, s3)
     }
 
-    pub fn k0182(a0: i64m6x4, a1: i64m4x3, a2: i64m3x2, i0: u16, i1: usize, a3: f64m2x1, i2: i32, i3: u8, s0: f64, a4: i32m8x1, n0: usize, dst0: &mut [i32], a5: i64m2x1, i4: i64, s1: f32, s2: f32) -> f64m2x1 {
-        let mut t0 = a0 * a1 * a2;
-        if i0 < 4 { t0[i1][0] += a3[1][0] as i64; }
-        t0 -= __builtin_matrix_insert(t0, i2, i3, s0);
-        __builtin_matrix_column_major_store(a4 + a4, dst0, n0);
-        (__builtin_matrix_insert(__builtin_matrix_insert(a5, (K2 * 0) / K2, 0, a0[i4][2]), 1, 0, s1 + s2) - (a5 - a5)) as f64m2x1
+    pub fn k0182(a0: i64m6x2, dst0: &mut [i64], a1: Matrix<i32, 1, 3>, a2: i32m1x3, a3: i32m3x14, a4: i32m14x1, dst1: &mut [i32], s0: f32, a5: u16m7x1, i0: u8, s1: i64, a6: u16m1x8, a7: u8m7x3, a8: Matrix<u16, 7, 3>, a9: u16m3x8, n0: usize, dst2: &mut [u16], a10: i64m9x3, n1: usize, src0: &[i64]) {
+        __builtin_matrix_column_major_store(a0 - a0[4][0], dst0, 6);
+        __builtin_matrix_column_store(__builtin_matrix_transpose((a1 + a2) * a3) + a4, dst1, 14);
+        __builtin_matrix_column_major_store(s0 ? __builtin_matrix_multiply(__builtin_matrix_insert(a5 * -1, i0, 0, s1), a6) : __builtin_matrix_multiply(a7 as u16m7x3 + a8, a9), dst2, n0);
+        let t0: u16m9x6_b = (u16m9x6) (a10 * __builtin_matrix_column_major_load(src0, 3, (K8 * 6) / K8, n1));
     }
 
-    pub fn k0183(a0: u64m2x5, a1: i8m9x8_b, a2: i8m8x6, src0: &[i8], s0: i16, a3: i8m6x6, a4: i8m9x6, a5: f64m6x4) -> f64m6x4 {
-        let t0 = (u16m2x5) a0;
-        let mut t1: i8m9x6 = 103i64 - a1 * a2 + (s0 as u16 - __builtin_matrix_column_major_load(src0, 9, 6, 9)) * a3 + a4;
-        t1 /= -2;
-        a5
+    pub fn k0183(a0: u16m2x5, n0: usize, dst0: &mut [u16], a1: u8m3x1, n1: usize, dst1: &mut [u8], a2: u32m1x4, a3: u32m4x3_b, a4: u32m1x3, n2: usize, src0: &[u8], a5: u8m3x11, s0: i16, n3: usize, src1: &[u8], a6: u8m11x1_b) -> u8m3x1 {
+        __builtin_matrix_column_store(a0 - a0, dst0, n0);
+        __builtin_matrix_column_major_store(a1, dst1, n1);
+        let t0 = (i8m3x1) __builtin_matrix_transpose(a2 * a3 + a4);
+        (__builtin_matrix_column_major_load(src0, 3, 14 - K3, n2) + a5) * (s0 ? __builtin_matrix_column_major_load(src1, K8 + 3, 1, n3) : a6)
     }
 
-    /// Kernel `k0184` of the oracle corpus.
-    pub fn k0184(a0: f64m7x2, a1: f64m7x2) -> f64m7x2 {
-        a0 + a1 + a1
+    pub fn k0184(a0: f64m7x2, s0: u32) -> f64m7x2 {
+        return __builtin_matrix_insert(a0 + a0, 2, 1, s0);
     }
 
-    pub fn k0185(a0: u8m11x5, a1: u64m7x2, a2: u64m2x13, a3: u64m13x2, i0: usize) -> u64m7x2 {
-        let mut t0 = a0 - a0;
-        for l0 in 0..11 { t0[l0][2] = t0[6][3]; }
-        return __builtin_matrix_insert(__builtin_matrix_multiply(__builtin_matrix_multiply(a1, a2), a3), 5, i0, 6u64);
+    pub fn k0185(a0: u8m2x11, a1: u8m2x5, s0: i16, a2: u8m8x1) -> f64m8x1 {
+        let mut t0 = __builtin_matrix_transpose(a0) * a1;
+        t0 /= s0;
+        return a2 as u64m8x1 as f64m8x1;
     }
 
-    pub fn k0186(a0: f64m4x15_b, i0: u32, i1: u32, i2: u8, src0: &[f64], a1: f64m1x15) -> f64m4x15 {
-        let mut t0: f64m4x15 = a0[i0][i1] + a0;
-        t0[(K5 * 1) / K5][2] = a0[i2][7];
-        __builtin_matrix_column_major_load(src0, 4, (K5 * 1) / K5, 7) * a1 - t0
+    /// Kernel `k0186` of the oracle corpus.
+    pub fn k0186(a0: f64m15x4_b, a1: f64m4x4_b, a2: Matrix<f64, 4, 6>, a3: f64m6x15, a4: u16m7x1_b, i0: u32, s0: i8) -> u16m7x1 {
+        let mut t0 = __builtin_matrix_transpose(a0);
+        t0 = (a1 * a2 * a3) as f64m4x15;
+        __builtin_matrix_insert(a4 + a4, i0, 0, s0)
     }
 
-    pub fn k0187(a0: i16m2x6, a1: i16m6x8, a2: i16m2x8) -> i16m2x8 {
-        a0 * a1 - a2
+    pub fn k0187(a0: u8m2x8) -> i16m2x8 {
+        (a0 - a0) as i16m2x8
+    }
+
+    #[inline]
+    pub fn k0188(a0: f64m4x7, i0: i64, a1: f64m7x1, a2: f64m7x1_b, a3: f64m7x1, dst0: &mut [f64], n0: usize, src0: &[u8], n1: usize, src1: &[u8], a4: Matrix<u8, 3, 2>, a5: u8m3x2, dst1: &mut [u8], s0: u32, a6: u64m2x6_b, src2: &[i64]) -> i64m2x6 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a0, (K3 * 1) / K3, i0, 12), 3, 3, 6u64) * (a1 - a2 - a3), dst0, 7);
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, (K5 * 2) / K5, 6 - K3, n0)) - __builtin_matrix_column_major_load(src1, 3, 3, n1) * a4 + a5, dst1, 3);
+        s0 ? a6 as i64m2x6 : __builtin_matrix_column_major_load(src2, 7 - K5, 6, 2)
+    }
+
+    /// Kernel `k0189` of the oracle corpus.
+    pub fn k0189(a0: f64m4x1, s0: u32) -> f64m4x1 {
+        s0 - a0
+    }
+
+    pub fn k0190(s0: u32, a0: i32m1x2, a1: i32m2x3, src0: &[i32], src1: &[i32], a2: Matrix<i32, 3, 3>, a3: i32m3x12, a4: i32m3x12, a5: i32m12x3, a6: Matrix<i32, 3, 5>, a7: i32m5x7, src2: &[i32], n0: usize, src3: &[i32], a8: i32m2x1_b, s1: i64, n1: usize, src4: &[i32], dst0: &mut [i32]) {
+        let mut t0: i32m1x3 = s0 ? a0 * a1 : __builtin_matrix_column_major_load(src0, 1, K5 + 10, 4) * __builtin_matrix_column_major_load(src1, 15, (K2 * 3) / K2, 15);
+        t0 *= a2;
+        t0 *= (a3 - a4) * a5;
+        t0 *= (i32m3x3) (a6 * a7 * (__builtin_matrix_column_major_load(src2, 7, 3, 10) * a2));
+        t0 *= __builtin_matrix_column_major_load(src3, 3, (K2 * 3) / K2, n0) * 5;
+        __builtin_matrix_column_major_store(a8 / s1 * __builtin_matrix_column_major_load(src4, 1, 3, n1), dst0, 1 + 1);
+    }
+
+    pub fn k0191(a0: f64m4x7, s0: i8, dst0: &mut [f64], src0: &[f64], i0: u32, s1: u64, s2: u8, s3: u8, a1: Matrix<f64, 4, 14>, a2: f64m14x7, s4: i64, src1: &[f64], s5: f64, src2: &[f64], i1: u32) -> f64 {
+        __builtin_matrix_column_store(__builtin_matrix_insert(a0, 5 - K4, 4, s0) - a0, dst0, 12 - K5);
+        let t0 = __builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_column_load(src0, 4, 7, K5 + 1), 1, i0, s1 as f64), 1, 5, s2 * s3);
+        let t1: Matrix<f64, 4, 7> = a1 * (a2 + a2) + 5.5f32 + (s4 ? s5 - (a0 - __builtin_matrix_column_major_load(src1, 4, 7, 6)) : __builtin_matrix_column_load(src2, 4, 7, 6));
+        t0[i1][4 - K4]
+    }
+
+    pub fn k0192(src0: &[i64], s0: i64, a0: i64m2x1_b, a1: i64m1x3, a2: Matrix<i64, 1, 3>, a3: i64m2x3, a4: u16m7x2) -> u16m2x7 {
+        let mut t0: Matrix<i64, 2, 3> = __builtin_matrix_column_major_load(src0, 2, 3, 3) + s0;
+        t0 = (a0 - a0) * (a1 - a2) - a3;
+        __builtin_matrix_transpose(a4 - a4)
     }
 
     #[inline(never)]
-    pub fn k0188(a0: f64m4x1_b, src0: &[f64], s0: u8, src1: &[f64], a1: f64m4x6, a2: f64m6x1, n0: usize, dst0: &mut [f64], a3: f64m4x1, a4: f32m1x3, a5: f32m3x1, a6: f32m1x16, s1: i16) -> f32m1x16 {
-        __builtin_matrix_column_major_store(a0 * __builtin_matrix_column_load(src0, 1, 1, 4 - K2) / s0 - __builtin_matrix_add(__builtin_matrix_column_load(src1, 4, 6, 5), a1) * a2, dst0, n0);
-        let t0 = 0.5f32 + a3;
-        a4 * a5 * (a6 - 2) + s1
+    pub fn k0193(s0: f32, a0: u32m1x3_b, s1: f32, a1: u32m1x1, a2: u32m3x3, n0: usize, dst0: &mut [u32], a3: u32m3x3, a4: u32m3x3, i0: u32, s2: u32, s3: f64, a5: u32m3x3) -> u32m3x3 {
+        __builtin_matrix_column_major_store(s0 ? __builtin_matrix_transpose(a0) * (s1 ? a1 : a1) * a0 : a2, dst0, n0);
+        let t0: u32m3x3 = s3 - __builtin_matrix_insert((a3 + __builtin_matrix_transpose(a4)) * a4, i0, 0, s2);
+        return a5;
     }
 
-    pub fn k0189(a0: f64m4x1, i0: i64, i1: i32) -> f64m4x1 {
-        __builtin_matrix_insert(a0, i0, i1, 2.7f32)
+    pub fn k0194(a0: u64m7x9, a1: u64m9x4, a2: u64m4x7, a3: u64m7x1_b, src0: &[u64], src1: &[u64], a4: f64m1x2_b, a5: f64m1x2, src2: &[f64], a6: f64m1x1_b, a7: f64m1x1, s0: i8, s1: i8, a8: f64m1x3, a9: f32m1x3_b, s2: i32, n0: usize, src3: &[f64], a10: u64m1x4, a11: u32m4x3_b, n1: usize, src4: &[u32], src5: &[u32], a12: u32m8x3_b, s3: f64) -> u8m1x3 {
+        let t0 = a0 * a1 * (a1[6][(K2 * 3) / K2] + a2);
+        let t1: u64m7x9 = a3 * (__builtin_matrix_column_major_load(src0, 1, 9, 4) - __builtin_matrix_column_load(src1, 1, 9, 2));
+        (s2 ? a10 as u32m1x4 * a11 : __builtin_matrix_multiply(__builtin_matrix_column_major_load(src4, 1, 1, n1), __builtin_matrix_column_major_load(src5, 1, 8, 5 - K2)) * a12) as u8m1x3 + s3
     }
 
-    /// Kernel `k0190` of the oracle corpus.
-    pub fn k0190(a0: i32m1x3, src0: &[i64], a1: i64m4x5, i0: i32, i1: i32, s0: f64, i2: u16, i3: i32, i4: i64, i5: u8, s1: f32, s2: f32, a2: i16m1x3, s3: u32, src1: &[u16], n0: usize, src2: &[u16], i6: u16, s4: u16, src3: &[u16], s5: u16, s6: u16) -> u16m4x6 {
-        let t0 = a0;
-        let mut t1 = (a1[2][2] - (__builtin_matrix_insert(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 1, K4, 3), a1), i0, i1, s0) - __builtin_matrix_extract(a1, i2, 4))) / 3u32;
-        for l0 in 0..5 { t1[0][l0] = a1[i4][i5]; }
-        t1[0][1] = s2 as i64;
-        let t2 = __builtin_matrix_add(a2 + a2, a2) - (a2 + s3 as u64);
-        __builtin_matrix_transpose(__builtin_matrix_multiply(__builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 6, 3, 6) - __builtin_matrix_column_major_load(src2, 6, 7 - K4, n0), K4 + 1, i6, s4), __builtin_matrix_column_major_load(src3, 3, 4, 3) * (s5 + s6)))
+    pub fn k0195(s0: i16, a0: f32m6x8, a1: Matrix<f32, 6, 3>, s1: i8, a2: Matrix<f32, 6, 3>, a3: f32m6x3, a4: f32m3x8, s2: f64, a5: i8m2x8_b, n0: usize, dst0: &mut [i8]) {
+        let mut t0: f32m6x8 = s0 ? a0 : a0;
+        t0 = (s1 as f32 * a1 - (a2 + a3)) * a4;
+        __builtin_matrix_column_major_store(s2 ? a5 : a5, dst0, n0);
     }
 
-    /// Kernel `k0191` of the oracle corpus.
-    pub fn k0191(a0: f64m4x7_b, n0: usize, dst0: &mut [f64], src0: &[u16], a1: u16m3x2_b, src1: &[u16], s0: i32, a2: u16m6x1_b, a3: u16m1x1, src2: &[u16], src3: &[u16], dst1: &mut [u16], a4: u16m2x2, a5: f32m2x8, n1: usize, src4: &[f32], s1: u16) -> f32m2x6 {
-        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)), dst0, n0);
-        __builtin_matrix_column_major_store(4 + (__builtin_matrix_column_major_load(src0, 7, (K5 * 3) / K5, 10) * a1 * (__builtin_matrix_column_major_load(src1, 2, 6, 5) + s0) * (__builtin_matrix_multiply(a2, a3) + __builtin_matrix_add(a2, a2)) + (__builtin_matrix_column_major_load(src2, 7, 1, 7) + __builtin_matrix_column_major_load(src3, 7, 1, 9))), dst1, 9);
-        let t0: Matrix<u16, 3, 2> = a1 * a4 - 0x8;
-        ((a5 - __builtin_matrix_extract(t0, (K5 * 1) / K5, 1)) * -0.75 - __builtin_matrix_extract(a4, 1, (K8 * 1) / K8)) * (s1 as i32 * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src4, 6, 8, n1)))
+    pub fn k0196(s0: i32, a0: i32m13x8, s1: f64, src0: &[i32], a1: i32m8x3, a2: i32m13x7, a3: i32m13x7, a4: i32m7x4_b, a5: i32m4x3, a6: i32m13x3, s2: i64, src1: &[i32], i0: u16, i1: i32, a7: i32m8x6, a8: i32m6x4) -> i32m7x4 {
+        let t0: i32m13x3 = __builtin_matrix_multiply(s0 ? __builtin_matrix_scalar_multiply(a0, s1 as u16) : __builtin_matrix_column_load(src0, 13, 8, 16), a1) - ((a2 + a3) * __builtin_matrix_multiply(a4, a5) + __builtin_matrix_insert(a6, 11, 3 - K2, s2));
+        __builtin_matrix_multiply(__builtin_matrix_column_major_load(src1, 7, 8, 7) - __builtin_matrix_extract(a5, i0, i1), a7 * a8)
     }
 
-    /// Kernel `k0192` of the oracle corpus.
-    pub fn k0192(a0: i64m2x3, s0: f64, a1: Matrix<i64, 2, 3>, a2: i64m3x3_b) -> i64m2x3 {
-        let t0: Matrix<i64, 2, 3> = a0 - a0;
-        let t1 = t0 * s0 / 3;
-        a1 as i64m2x3 * a2
+    pub fn k0197(a0: i8m1x4, a1: f64m4x1, s0: u32, s1: i32, s2: i32, s3: f64) -> f64m4x1 {
+        let mut t0: i8m1x4 = a0;
+        let t1: f64m4x1 = k0189(a1, s0);
+        for l0 in 0..1 { t0[l0][2] = -4; }
+        s1 + s2 - t1 / 2.0 + s3
     }
 
-    pub fn k0193(a0: u32m3x2_b, a1: u32m2x3, n0: usize, dst0: &mut [u32], src0: &[u32], a2: i64m1x5, src1: &[i64], a3: i64m5x4) -> i64m4x1 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0)) * a1 - 0_, dst0, n0);
-        let t0: u32m2x3_b = a1 + __builtin_matrix_column_major_load(src0, 2, 3, 3);
-        __builtin_matrix_transpose(__builtin_matrix_multiply(a2 + a2, __builtin_matrix_column_major_load(src1, 5, 4, 7) + a3))
+    pub fn k0198(s0: u32, src0: &[i64], n0: usize, src1: &[i64], n1: usize, src2: &[i64], s1: i64, s2: f64, src3: &[i64], n2: usize, src4: &[i64], a0: i64m16x3, n3: usize, src5: &[i64], i0: u32, a1: i64m10x8, i1: u32, i2: usize, a2: i8m1x4, a3: f64m4x1, s3: u32, s4: i32, s5: i32, s6: f64, s7: i64) -> i64m10x8 {
+        let mut t0: i64m10x8 = ((s0 ? __builtin_matrix_column_load(src0, 18 - K8, 2, 11) : __builtin_matrix_column_major_load(src1, 9 + 1, 2, n0)) + __builtin_matrix_column_major_load(src2, 10, 2, n1) - s1) * s2 * __builtin_matrix_column_load(src3, 10 - K8, K4 + 4, 2);
+        t0 = __builtin_matrix_multiply(__builtin_matrix_column_major_load(src4, 10, 16, n2), a0) * __builtin_matrix_column_load(src5, 3, 8, n3);
+        t0[i0][7] = __builtin_matrix_extract(t0, 0, i2);
+        let t1 = k0197(a2, a3, s3, s4, s5, s6);
+        for l0 in 0..10 { t0[l0][1] = s7; }
+        t0
     }
 
-    /// Kernel `k0194` of the oracle corpus.
-    pub fn k0194(src0: &[u64], i0: i32, a0: u64m4x7, a1: u64m4x7_b, s0: i16, s1: i16) -> u64m4x7 {
-        let mut t0: u64m7x7 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 4, 7), 6, i0, -1) * a0;
-        t0 += t0;
-        a1 + a1 + (s0 + s1)
-    }
-
-    pub fn k0195(a0: f32m6x8, s0: i64, s1: i64, a1: f32m6x2_b, a2: Matrix<f32, 2, 8>, a3: f32m2x8, s2: i8, dst0: &mut [f32], a4: i16m1x4, s3: i64, src0: &[i16], a5: Matrix<i16, 4, 3>) -> i16m4x3 {
-        let t0 = a0 + (s0 + s1);
-        __builtin_matrix_column_major_store(s2 + a1 as f32m6x2 * (a2 - a3) / 4e0, dst0, 9);
-        __builtin_matrix_transpose(__builtin_matrix_insert(a4, 0, 2, s3)) * __builtin_matrix_column_major_load(src0, 0 + 1, 3, (K3 * 3) / K3) + a5
-    }
-
-    pub fn k0196(a0: i32m3x3, a1: i32m3x13_b, s0: f64, src0: &[u16], i0: u16, s1: f64, n0: usize, dst0: &mut [u16]) {
-        let t0 = __builtin_matrix_transpose(a0 * a1 - s0 as u16 - a1);
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_column_load(src0, 6, 1, 9), 2, i0, s1 as i8), dst0, n0);
-    }
-
-    pub fn k0197(a0: i8m4x1, i0: u8, s0: i8, a1: i8m1x4, a2: i8m4x4, a3: i8m1x2, a4: i8m2x4_b, src0: &[i32], a5: u32m2x5, a6: Matrix<u32, 2, 1>, a7: u32m1x5) -> u32m2x5 {
-        let mut t0: i8m1x4 = __builtin_matrix_insert(__builtin_matrix_transpose(a0), i0, 0, s0);
-        t0 *= a0 * a1 + a2 + a2;
-        t0 = (a3 - a2[0][1]) * a4 * __builtin_matrix_transpose(a2);
-        return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 5, 2, 10 - K3)) as u32m2x5 + a5 + __builtin_matrix_multiply(a6, a7);
-    }
-
-    pub fn k0198(a0: i64m10x8, s0: f64, s1: u64, i0: usize, a1: i64m10x1, src0: &[i64], src1: &[i64], a2: i64m2x8, s2: u32, i1: i64, i2: i64, s3: i64, i3: u8, i4: i32, i5: u16, a3: i16m4x8, a4: i16m8x3, a5: i64m1x7, src2: &[i64], a6: i16m8x4, a7: i16m8x4, n0: usize, src3: &[i16], a8: i16m3x4, n1: usize, src4: &[i16], a9: i16m3x3, i6: u16, s4: u32, s5: u32) -> i16m8x3 {
-        let mut t0 = __builtin_matrix_add(a0[K2][i0] - (s0 - __builtin_matrix_insert(a0, 3, (K3 * 0) / K3, a0[7][(K2 * 7) / K2])) * s1, a1 * ((__builtin_matrix_column_major_load(src0, 1, 2, 4) + __builtin_matrix_column_major_load(src1, 0 + 1, (K5 * 2) / K5, 1)) * (a2 / s2)));
-        if i1 < 2 { t0[0][i2] = s3; }
-        t0[i3][(K5 * 1) / K5] = t0[i5][4];
-        let t1: i16m4x3 = a3 * a4;
-        let t2 = __builtin_matrix_transpose(a5 * __builtin_matrix_column_major_load(src2, 7, 2, 12 - K5));
-        (__builtin_matrix_sub(a6 + a6, a6) + a7) * __builtin_matrix_column_load(src3, 4, 3, n0) * (a8 * __builtin_matrix_column_major_load(src4, 4, 3, n1) + __builtin_matrix_insert(a9, i6, 0, s4 + s5))
-    }
-
-    pub fn k0199(a0: f32m1x1, s0: u32, n0: usize, dst0: &mut [f32], src0: &[f32], src1: &[f32], a1: f32m8x1) -> f32m1x1 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(s0 - a0), dst0, n0);
-        (__builtin_matrix_column_major_load(src0, 1, 8, 2) + __builtin_matrix_column_load(src1, 1, 8, 6 - K5)) * a1
+    pub fn k0199(a0: f32m1x3, a1: Matrix<f32, 3, 1>, dst0: &mut [f32], i0: u8) -> f32 {
+        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_multiply(a0, a1)), dst0, 2);
+        a1[i0][2 - K2]
     }
 }
 
 fn run_k0160() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9e601fa437d10dd9);
-    let a0 = i64m1x4::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let a1 = i64m1x4::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<i32>(&mut rng, 10, rt::Dom::Int(-8, 8));
     let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let src0 = rt::vec::<u32>(&mut rng, 29, rt::Dom::Full);
-    let src1 = rt::vec::<u32>(&mut rng, 17, rt::Dom::Int(0, 16));
-    let a2 = u32m5x3::from_column_major(&rt::vec::<u32>(&mut rng, 15, rt::Dom::Full));
-    let a3 = u32m3x3::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Int(0, 16)));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a4 = f32m12x3::from_column_major(&rt::vec::<f32>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src2 = rt::vec::<u32>(&mut rng, 9, rt::Dom::Int(0, 16));
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a5 = u32m3x4::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let r = k0160(a0, a1, s0, i0, i1, &src0, &src1, a2, a3, s1, a4, n0, &src2, s2, a5);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = i16m6x4::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 33, rt::Dom::Int(-8, 8));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a1 = i64m4x1::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i64>(&mut rng, 17, rt::Dom::Full);
+    let a2 = i64m6x4::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src2 = rt::vec::<i16>(&mut rng, 32, rt::Dom::Full);
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a3 = i16m6x4::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full));
+    let a4 = i16m4x4::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8)));
+    let r = k0160(&src0, i0, i1, s0, a0, &mut dst0, i2, s1, a1, &src1, a2, s2, &src2, i3, a3, a4);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0161() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa234615c789303ad);
-    let src0 = rt::vec::<u16>(&mut rng, 26, rt::Dom::Full);
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a0 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u16>(&mut rng, 5, rt::Dom::Int(0, 16));
-    let a1 = u16m3x3::from_column_major(&rt::vec::<u16>(&mut rng, 9, rt::Dom::Int(0, 16)));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a2 = f64m4x4::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let src0 = rt::vec::<u16>(&mut rng, 32, rt::Dom::Int(0, 16));
+    let src1 = rt::vec::<u16>(&mut rng, 32, rt::Dom::Full);
+    let a0 = u16m3x3::from_column_major(&rt::vec::<u16>(&mut rng, 9, rt::Dom::Int(0, 16)));
+    let src2 = rt::vec::<i64>(&mut rng, 9, rt::Dom::Full);
+    let mut dst0 = rt::vec::<i64>(&mut rng, 7, rt::Dom::Full);
+    let a1 = f64m4x4::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 27, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0161(&src0, i0, i1, s0, a0, &src1, a1, s1, a2, n0, &mut dst0);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
+    let mut dst1 = rt::vec::<f64>(&mut rng, 27, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0161(&src0, &src1, a0, &src2, &mut dst0, a1, n0, &mut dst1);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0162() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x33ad9ad594a7b6ab);
-    let a0 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a1 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let a2 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<u8>(&mut rng, 3, rt::Dom::Full);
-    let r = k0162(a0, a1, a2, n0, &src0);
+    let a0 = u8m1x3::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let a1 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
+    let a2 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
+    let a3 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let a5 = u8m2x4::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u8>(&mut rng, 5, rt::Dom::Full);
+    let a6 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let r = k0162(a0, a1, a2, a3, s0, a4, a5, &src0, a6);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0163() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x137a1d3b1725a712);
-    let src0 = rt::vec::<u64>(&mut rng, 57, rt::Dom::Full);
-    let a0 = u64m2x12::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
-    let a1 = i64m2x12::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full));
-    let r = k0163(&src0, a0, a1);
+    let src0 = rt::vec::<u64>(&mut rng, 17, rt::Dom::Full);
+    let a0 = u64m4x12::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a1 = u8m11x8::from_column_major(&rt::vec::<u8>(&mut rng, 88, rt::Dom::Full));
+    let src1 = rt::vec::<u8>(&mut rng, 62, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(11, 14));
+    let src2 = rt::vec::<u8>(&mut rng, 97, rt::Dom::Int(0, 16));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
+    let r = k0163(&src0, a0, i0, s0, a1, &src1, n0, &src2, i1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0164() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9cfaa067f5ef3f96);
-    let a0 = i8m4x1::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src0 = rt::vec::<i8>(&mut rng, 8, rt::Dom::Full);
-    let a1 = i8m3x1::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let a2 = i8m3x1::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 5, rt::Dom::Full);
-    let a3 = i8m3x1::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
-    let mut dst1 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8));
-    let a4 = f32m5x3::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s5: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0164(a0, s0, s1, &src0, a1, a2, &mut dst0, a3, &mut dst1, a4, s2, s3, s4, s5);
+    let a0 = i8m4x11::from_column_major(&rt::vec::<i8>(&mut rng, 44, rt::Dom::Int(-8, 8)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a1 = i8m11x2::from_column_major(&rt::vec::<i8>(&mut rng, 22, rt::Dom::Int(-8, 8)));
+    let a2 = i8m2x1::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let a3 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
+    let a4 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Int(-8, 8)));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8));
+    let a5 = i8m11x2::from_column_major(&rt::vec::<i8>(&mut rng, 22, rt::Dom::Full));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let mut dst1 = rt::vec::<i8>(&mut rng, 22, rt::Dom::Int(-8, 8));
+    let a6 = f64m2x6::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a7 = f64m6x16::from_column_major(&rt::vec::<f64>(&mut rng, 96, rt::Dom::Dyadic(-32, 32, 2)));
+    let s5: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0164(a0, i0, a1, a2, a3, a4, s0, &mut dst0, a5, i1, s1, &mut dst1, a6, s2, s3, s4, a7, s5);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0165() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdf846cfb309393a9);
-    let a0 = f32m1x4::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m1x4::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<f32>(&mut rng, 5, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let a0 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let mut dst0 = rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = u16m7x1::from_column_major(&rt::vec::<u16>(&mut rng, 7, rt::Dom::Int(0, 16)));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = u16m1x16::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
-    let a4 = u16m16x1::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
-    let r = k0165(a0, a1, n0, &src0, n1, &mut dst0, a2, s0, s1, a3, a4);
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a1 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Full));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = u16m7x6::from_column_major(&rt::vec::<u16>(&mut rng, 42, rt::Dom::Int(0, 16)));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3 = u16m6x1::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
+    let a4 = u16m7x1::from_column_major(&rt::vec::<u16>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<i8>(&mut rng, 1, rt::Dom::Full);
+    let r = k0165(a0, i0, i1, s0, &mut dst0, s1, a1, i2, i3, s2, a2, s3, s4, a3, a4, &src0);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0166() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x61470d97b95b051a);
-    let a0 = u16m8x8::from_column_major(&rt::vec::<u16>(&mut rng, 64, rt::Dom::Full));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = u16m8x1::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let a1 = u16m8x1::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
-    let a2 = u16m8x2::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let a3 = u16m2x1::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Full));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = i64m15x2::from_column_major(&rt::vec::<i64>(&mut rng, 30, rt::Dom::Int(-8, 8)));
-    let a5 = i64m2x11::from_column_major(&rt::vec::<i64>(&mut rng, 22, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
-    let a6 = i64m2x5::from_column_major(&rt::vec::<i64>(&mut rng, 10, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8));
-    let a7 = i64m2x7::from_column_major(&rt::vec::<i64>(&mut rng, 14, rt::Dom::Int(-8, 8)));
-    let a8 = i64m7x5::from_column_major(&rt::vec::<i64>(&mut rng, 35, rt::Dom::Full));
-    let a9 = u32m5x10::from_column_major(&rt::vec::<u32>(&mut rng, 50, rt::Dom::Full));
-    let src1 = rt::vec::<u32>(&mut rng, 84, rt::Dom::Int(0, 16));
-    let src2 = rt::vec::<i64>(&mut rng, 77, rt::Dom::Full);
-    let r = k0166(a0, a1, a2, a3, s0, a4, a5, i0, i1, a6, &src0, a7, a8, a9, &src1, &src2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let src0 = rt::vec::<u16>(&mut rng, 9, rt::Dom::Full);
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = f32m7x15::from_column_major(&rt::vec::<f32>(&mut rng, 105, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f32m15x7::from_column_major(&rt::vec::<f32>(&mut rng, 105, rt::Dom::Dyadic(-32, 32, 2)));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2));
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src1 = rt::vec::<i32>(&mut rng, 11, rt::Dom::Full);
+    let a4 = i32m2x3::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let s5: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s6: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src2 = rt::vec::<i8>(&mut rng, 27, rt::Dom::Int(-8, 8));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(11, 14));
+    let src3 = rt::vec::<u64>(&mut rng, 68, rt::Dom::Int(0, 16));
+    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s7: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s8: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s9: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0166(s0, a0, s1, a1, &src0, i0, i1, s2, s3, a2, a3, i2, &mut dst0, s4, n0, &src1, a4, s5, s6, n1, &src2, n2, &src3, i3, s7, s8, s9);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0167() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9d5d1c7b18ef43e5);
-    let src0 = rt::vec::<u64>(&mut rng, 63, rt::Dom::Int(0, 16));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u64m14x1::from_column_major(&rt::vec::<u64>(&mut rng, 14, rt::Dom::Int(0, 16)));
-    let a1 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src1 = rt::vec::<u64>(&mut rng, 13, rt::Dom::Int(0, 16));
-    let a2 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let a3 = u64m1x6::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
-    let a4 = u64m6x4::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let r = k0167(&src0, i0, s0, a0, a1, n0, &src1, a2, a3, a4);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i32m14x4::from_column_major(&rt::vec::<i32>(&mut rng, 56, rt::Dom::Full));
+    let src0 = rt::vec::<i16>(&mut rng, 7, rt::Dom::Full);
+    let a1 = i16m1x5::from_column_major(&rt::vec::<i16>(&mut rng, 5, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let src1 = rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src2 = rt::vec::<u64>(&mut rng, 31, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 33, rt::Dom::Full);
+    k0167(a0, &src0, a1, i0, &src1, i1, &src2, n0, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0168() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x928711f682e868fb);
-    let a0 = u32m8x11::from_column_major(&rt::vec::<u32>(&mut rng, 88, rt::Dom::Int(0, 16)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
-    let a1 = u32m2x11::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Full));
-    let a2 = u32m8x3::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
-    let src0 = rt::vec::<u32>(&mut rng, 33, rt::Dom::Full);
-    let a3 = u32m8x2::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
-    let a4 = u32m2x3::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u32>(&mut rng, 35, rt::Dom::Full);
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let r = k0168(a0, i0, a1, a2, &src0, a3, a4, &src1, s0);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src0 = rt::vec::<i32>(&mut rng, 19, rt::Dom::Full);
+    let a0 = i32m8x2::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let src1 = rt::vec::<u32>(&mut rng, 18, rt::Dom::Int(0, 16));
+    let a1 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
+    let r = k0168(n0, &src0, a0, &src1, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0169() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x61cb2a1b5084cfb0);
-    let a0 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let a1 = u64m6x8::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let a2 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a3 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a4 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a5 = u32m3x3::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Full));
-    let a6 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0169(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u64m8x3::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a1 = u8m3x4::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 22, rt::Dom::Int(0, 16));
+    let a2 = i32m6x2::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<i32>(&mut rng, 37, rt::Dom::Int(-8, 8));
+    let a3 = i32m8x6::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Full));
+    let r = k0169(a0, a1, n0, &mut dst0, a2, s0, s1, &src0, a3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0170() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcb773d2a338645a2);
-    let a0 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<f64>(&mut rng, 29, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f64m5x7::from_column_major(&rt::vec::<f64>(&mut rng, 35, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src1 = rt::vec::<f64>(&mut rng, 54, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0170(a0, n0, &src0, a1, s0, s1, n1, &src1);
+    let a0 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let src0 = rt::vec::<f64>(&mut rng, 30, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f64m7x7::from_column_major(&rt::vec::<f64>(&mut rng, 49, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0170(a0, &src0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0171() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdcf355048a412e57);
-    let a0 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let a1 = u64m6x8::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let a2 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a3 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a4 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a5 = u32m3x3::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Full));
-    let a6 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src0 = rt::vec::<u32>(&mut rng, 26, rt::Dom::Full);
-    let a7 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = k0171(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1, s2, &src0, a7, s3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src0 = rt::vec::<i32>(&mut rng, 27, rt::Dom::Int(-8, 8));
+    let a0 = i8m7x4::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Int(-8, 8)));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 13, rt::Dom::Int(-8, 8));
+    let a1 = i32m4x15::from_column_major(&rt::vec::<i32>(&mut rng, 60, rt::Dom::Full));
+    let a2 = i32m15x15::from_column_major(&rt::vec::<i32>(&mut rng, 225, rt::Dom::Int(-8, 8)));
+    let a3 = i32m15x4::from_column_major(&rt::vec::<i32>(&mut rng, 60, rt::Dom::Int(-8, 8)));
+    let a4 = i32m4x3::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a5 = i8m7x4::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Int(-8, 8)));
+    let r = k0171(n0, &src0, a0, &mut dst0, a1, a2, a3, a4, s0, a5);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0172() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x77ec41c4c4a8a2fb);
-    let a0 = i32m2x2::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let a1 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 14, rt::Dom::Full);
-    let a2 = u64m2x1::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let a3 = u64m1x2::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let a4 = u64m1x2::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full));
-    let a5 = u64m2x1::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full));
-    let r = k0172(a0, a1, s0, s1, i0, &mut dst0, a2, a3, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<i32>(&mut rng, 13, rt::Dom::Full);
+    let src1 = rt::vec::<i32>(&mut rng, 14, rt::Dom::Full);
+    let a0 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m4x9::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
+    let src2 = rt::vec::<f64>(&mut rng, 19, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = f64m1x9::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a4 = u64m14x2::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Full));
+    let a5 = f64m9x1::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0172(&src0, &src1, a0, s0, a1, a2, &src2, a3, s1, i0, s2, a4, a5);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0173() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5c968a104786e9c3);
-    let a0 = f32m1x3::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let src0 = rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f32m1x1::from_column_major(&rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a1 = f32m1x1::from_column_major(&rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
     let a2 = f32m1x1::from_column_major(&rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)));
-    let src1 = rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0173(a0, a1, i0, i1, &src0, a2, &src1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s4: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2));
+    let s5: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let src0 = rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = f32m1x4::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<u64>(&mut rng, 19, rt::Dom::Full);
+    let src2 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Full);
+    let s6: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a5 = u8m3x4::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a6 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let r = k0173(a0, s0, a1, s1, s2, s3, a2, s4, n0, &mut dst0, s5, &src0, a3, a4, &src1, &src2, s6, a5, a6);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0174() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1d63e2926a5633e8);
-    let a0 = i8m7x7::from_column_major(&rt::vec::<i8>(&mut rng, 49, rt::Dom::Int(-8, 8)));
-    let a1 = i8m7x7::from_column_major(&rt::vec::<i8>(&mut rng, 49, rt::Dom::Int(-8, 8)));
-    let a2 = i8m7x1::from_column_major(&rt::vec::<i8>(&mut rng, 7, rt::Dom::Int(-8, 8)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = i8m7x6::from_column_major(&rt::vec::<i8>(&mut rng, 42, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 6, rt::Dom::Full);
-    let a4 = i8m7x1::from_column_major(&rt::vec::<i8>(&mut rng, 7, rt::Dom::Full));
-    let a5 = i8m7x7::from_column_major(&rt::vec::<i8>(&mut rng, 49, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let a6 = u64m7x6::from_column_major(&rt::vec::<u64>(&mut rng, 42, rt::Dom::Full));
-    let a7 = i8m7x3::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Int(-8, 8)));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a8 = i8m3x10::from_column_major(&rt::vec::<i8>(&mut rng, 30, rt::Dom::Int(-8, 8)));
-    let a9 = i8m10x6::from_column_major(&rt::vec::<i8>(&mut rng, 60, rt::Dom::Int(-8, 8)));
-    let r = k0174(a0, a1, a2, s0, a3, &src0, a4, a5, i0, a6, a7, s1, a8, a9);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src0 = rt::vec::<i8>(&mut rng, 7, rt::Dom::Full);
+    let mut dst0 = rt::vec::<i8>(&mut rng, 9, rt::Dom::Full);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a1 = i32m3x8::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src1 = rt::vec::<i32>(&mut rng, 45, rt::Dom::Int(-8, 8));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = i32m4x8::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Int(-8, 8)));
+    k0174(n0, &src0, &mut dst0, s0, a0, i0, a1, n1, &src1, s1, a2);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0175() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9d26ff4bda2d9ff4);
-    let a0 = i32m1x8::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
-    let a1 = i32m1x8::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
-    let src0 = rt::vec::<i32>(&mut rng, 98, rt::Dom::Full);
-    let src1 = rt::vec::<i32>(&mut rng, 40, rt::Dom::Full);
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 11, rt::Dom::Full);
-    k0175(a0, a1, &src0, &src1, s0, &mut dst0);
+    let a0 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
+    let a1 = i32m1x1::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Int(-8, 8)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Full);
+    k0175(a0, a1, s0, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0176() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd7fc9809fc497ea1);
-    let a0 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let a1 = u64m6x8::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let a2 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a3 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a4 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a5 = u32m3x3::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Full));
-    let a6 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<u32>(&mut rng, 20, rt::Dom::Full);
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a7 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let src1 = rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16));
-    let r = k0176(a0, a1, a2, a3, a4, a5, a6, s0, i0, s1, n0, &src0, s2, a7, &src1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u16m3x4::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u16>(&mut rng, 17, rt::Dom::Full);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a1 = u32m7x1::from_column_major(&rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let a2 = f32m7x1::from_column_major(&rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src0 = rt::vec::<u64>(&mut rng, 9, rt::Dom::Int(0, 16));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src1 = rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16));
+    let a3 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s4: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s5: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s6: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let src2 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Full);
+    let s7: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0176(a0, &mut dst0, s0, a1, a2, n0, &src0, s1, n1, &src1, a3, i0, s2, s3, s4, s5, s6, &src2, s7);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0177() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5dc3930ca3a3dd4f);
-    let src0 = rt::vec::<u16>(&mut rng, 53, rt::Dom::Full);
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<u16>(&mut rng, 40, rt::Dom::Full);
-    let src2 = rt::vec::<u16>(&mut rng, 47, rt::Dom::Full);
-    let src3 = rt::vec::<u16>(&mut rng, 47, rt::Dom::Int(0, 16));
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst0 = rt::vec::<u16>(&mut rng, 53, rt::Dom::Int(0, 16));
-    k0177(&src0, s0, s1, &src1, &src2, &src3, s2, n0, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16));
+    let a0 = u16m7x8::from_column_major(&rt::vec::<u16>(&mut rng, 56, rt::Dom::Full));
+    let a1 = u16m4x8::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Int(0, 16)));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = i16m8x7::from_column_major(&rt::vec::<i16>(&mut rng, 56, rt::Dom::Int(-8, 8)));
+    let a3 = i16m7x8::from_column_major(&rt::vec::<i16>(&mut rng, 56, rt::Dom::Full));
+    let r = k0177(&src0, a0, a1, s0, a2, a3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0178() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xde3900fd4cfc0b33);
-    let a0 = u32m6x1::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = i16m1x3::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8));
-    k0178(a0, s0, s1, a1, s2, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a0 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let a1 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let a2 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let a3 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16));
+    let a4 = u32m2x6::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 18, rt::Dom::Full);
+    let src1 = rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
+    let src2 = rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a5 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src3 = rt::vec::<f64>(&mut rng, 10, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
+    let a8 = f64m3x1::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0178(a0, a1, a2, a3, &src0, a4, i0, i1, s0, &mut dst0, &src1, &src2, s1, a5, a6, a7, n0, &src3, a8, i2, s2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0179() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8db97701d0b7e1e1);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<i64>(&mut rng, 22, rt::Dom::Full);
-    let a0 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src1 = rt::vec::<i64>(&mut rng, 20, rt::Dom::Full);
-    let r = k0179(n0, &src0, a0, n1, &src1);
+    let a0 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let src0 = rt::vec::<i64>(&mut rng, 7, rt::Dom::Full);
+    let src1 = rt::vec::<i64>(&mut rng, 12, rt::Dom::Full);
+    let r = k0179(a0, s0, &src0, &src1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0180() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1e1931f0df076bbf);
-    let src0 = rt::vec::<u16>(&mut rng, 3, rt::Dom::Full);
-    let a0 = u32m2x4::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let a1 = u32m4x8::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Int(0, 16)));
-    let a2 = u32m2x8::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0180(&src0, a0, a1, a2, i0, s0);
+    let a0 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Full));
+    let a1 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<u16>(&mut rng, 4, rt::Dom::Full);
+    let a2 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Full));
+    let r = k0180(a0, a1, n0, &src0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0181() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc4b729b7310416c5);
-    let a0 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16));
+    let a0 = u64m1x6::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
+    let a1 = u64m6x4::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
     let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a1 = u64m1x5::from_column_major(&rt::vec::<u64>(&mut rng, 5, rt::Dom::Full));
-    let a2 = u64m5x4::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Int(0, 16)));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let r = k0181(a0, i0, a1, a2, i1);
-    vec![rt::Output::new("ret", &[r])]
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u64m1x10::from_column_major(&rt::vec::<u64>(&mut rng, 10, rt::Dom::Full));
+    let a3 = u64m10x3::from_column_major(&rt::vec::<u64>(&mut rng, 30, rt::Dom::Full));
+    let a4 = u64m3x4::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let a5 = u32m6x1::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let s3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0181(&src0, a0, a1, i0, i1, s0, s1, a2, a3, a4, s2, a5, s3, s4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0182() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x71c1e1d446c58da7);
-    let a0 = i64m6x4::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let a1 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a2 = i64m3x2::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a3 = f64m2x1::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a4 = i32m8x1::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 9, rt::Dom::Full);
-    let a5 = i64m2x1::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
-    let i4: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0182(a0, a1, a2, i0, i1, a3, i2, i3, s0, a4, n0, &mut dst0, a5, i4, s1, s2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = i64m6x2::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8));
+    let a1 = i32m1x3::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)));
+    let a2 = i32m1x3::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Full));
+    let a3 = i32m3x14::from_column_major(&rt::vec::<i32>(&mut rng, 42, rt::Dom::Int(-8, 8)));
+    let a4 = i32m14x1::from_column_major(&rt::vec::<i32>(&mut rng, 14, rt::Dom::Int(-8, 8)));
+    let mut dst1 = rt::vec::<i32>(&mut rng, 14, rt::Dom::Full);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a5 = u16m7x1::from_column_major(&rt::vec::<u16>(&mut rng, 7, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a6 = u16m1x8::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let a7 = u8m7x3::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Full));
+    let a8 = u16m7x3::from_column_major(&rt::vec::<u16>(&mut rng, 21, rt::Dom::Int(0, 16)));
+    let a9 = u16m3x8::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let mut dst2 = rt::vec::<u16>(&mut rng, 77, rt::Dom::Full);
+    let a10 = i64m9x3::from_column_major(&rt::vec::<i64>(&mut rng, 27, rt::Dom::Full));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<i64>(&mut rng, 33, rt::Dom::Int(-8, 8));
+    k0182(a0, &mut dst0, a1, a2, a3, a4, &mut dst1, s0, a5, i0, s1, a6, a7, a8, a9, n0, &mut dst2, a10, n1, &src0);
+    vec![rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1), rt::Output::new("dst2", &dst2)]
 }
 
 fn run_k0183() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6be2d2c7fc253310);
-    let a0 = u64m2x5::from_column_major(&rt::vec::<u64>(&mut rng, 10, rt::Dom::Full));
-    let a1 = i8m9x8::from_column_major(&rt::vec::<i8>(&mut rng, 72, rt::Dom::Full));
-    let a2 = i8m8x6::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Full));
-    let src0 = rt::vec::<i8>(&mut rng, 56, rt::Dom::Int(-8, 8));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = i8m6x6::from_column_major(&rt::vec::<i8>(&mut rng, 36, rt::Dom::Int(-8, 8)));
-    let a4 = i8m9x6::from_column_major(&rt::vec::<i8>(&mut rng, 54, rt::Dom::Full));
-    let a5 = f64m6x4::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0183(a0, a1, a2, &src0, s0, a3, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u16m2x5::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let mut dst0 = rt::vec::<u16>(&mut rng, 23, rt::Dom::Int(0, 16));
+    let a1 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let mut dst1 = rt::vec::<u8>(&mut rng, 5, rt::Dom::Int(0, 16));
+    let a2 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let a3 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
+    let a4 = u32m1x3::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<u8>(&mut rng, 64, rt::Dom::Full);
+    let a5 = u8m3x11::from_column_major(&rt::vec::<u8>(&mut rng, 33, rt::Dom::Int(0, 16)));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let n3: usize = rt::draw(&mut rng, rt::Dom::Int(11, 14));
+    let src1 = rt::vec::<u8>(&mut rng, 13, rt::Dom::Int(0, 16));
+    let a6 = u8m11x1::from_column_major(&rt::vec::<u8>(&mut rng, 11, rt::Dom::Int(0, 16)));
+    let r = k0183(a0, n0, &mut dst0, a1, n1, &mut dst1, a2, a3, a4, n2, &src0, a5, s0, n3, &src1, a6);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0184() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1e33661200deba1f);
     let a0 = f64m7x2::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f64m7x2::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0184(a0, a1);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0184(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0185() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3d713cd12a11fd59);
-    let a0 = u8m11x5::from_column_major(&rt::vec::<u8>(&mut rng, 55, rt::Dom::Full));
-    let a1 = u64m7x2::from_column_major(&rt::vec::<u64>(&mut rng, 14, rt::Dom::Full));
-    let a2 = u64m2x13::from_column_major(&rt::vec::<u64>(&mut rng, 26, rt::Dom::Int(0, 16)));
-    let a3 = u64m13x2::from_column_major(&rt::vec::<u64>(&mut rng, 26, rt::Dom::Int(0, 16)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = k0185(a0, a1, a2, a3, i0);
+    let a0 = u8m2x11::from_column_major(&rt::vec::<u8>(&mut rng, 22, rt::Dom::Int(0, 16)));
+    let a1 = u8m2x5::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a2 = u8m8x1::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let r = k0185(a0, a1, s0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0186() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0964d53dd14fdd3c);
-    let a0 = f64m4x15::from_column_major(&rt::vec::<f64>(&mut rng, 60, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let src0 = rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f64m1x15::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0186(a0, i0, i1, i2, &src0, a1);
+    let a0 = f64m15x4::from_column_major(&rt::vec::<f64>(&mut rng, 60, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m4x4::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m4x6::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f64m6x15::from_column_major(&rt::vec::<f64>(&mut rng, 90, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = u16m7x1::from_column_major(&rt::vec::<u16>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0186(a0, a1, a2, a3, a4, i0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0187() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4dba049097834e69);
-    let a0 = i16m2x6::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a1 = i16m6x8::from_column_major(&rt::vec::<i16>(&mut rng, 48, rt::Dom::Int(-8, 8)));
-    let a2 = i16m2x8::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let r = k0187(a0, a1, a2);
+    let a0 = u8m2x8::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let r = k0187(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0188() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa7c87c7990258093);
-    let a0 = f64m4x1::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<f64>(&mut rng, 2, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let src1 = rt::vec::<f64>(&mut rng, 30, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f64m4x6::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m6x1::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let a0 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let a1 = f64m7x1::from_column_major(&rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = f64m7x1::from_column_major(&rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f64m7x1::from_column_major(&rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
     let mut dst0 = rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = f64m4x1::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f32m1x3::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let a5 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = f32m1x16::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0188(a0, &src0, s0, &src1, a1, a2, n0, &mut dst0, a3, a4, a5, a6, s1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src1 = rt::vec::<u8>(&mut rng, 17, rt::Dom::Int(0, 16));
+    let a4 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
+    let a5 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let mut dst1 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Full);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a6 = u64m2x6::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Full));
+    let src2 = rt::vec::<i64>(&mut rng, 14, rt::Dom::Full);
+    let r = k0188(a0, i0, a1, a2, a3, &mut dst0, n0, &src0, n1, &src1, a4, a5, &mut dst1, s0, a6, &src2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0189() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x88ef0f30a0597879);
     let a0 = f64m4x1::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let r = k0189(a0, i0, i1);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0189(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0190() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc8ae26f8721f69be);
-    let a0 = i32m1x3::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i64>(&mut rng, 11, rt::Dom::Full);
-    let a1 = i64m4x5::from_column_major(&rt::vec::<i64>(&mut rng, 20, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i4: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i5: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = i16m1x3::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let s3: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let src1 = rt::vec::<u16>(&mut rng, 18, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src2 = rt::vec::<u16>(&mut rng, 26, rt::Dom::Int(0, 16));
-    let i6: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src3 = rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16));
-    let s5: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s6: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = k0190(a0, &src0, a1, i0, i1, s0, i2, i3, i4, i5, s1, s2, a2, s3, &src1, n0, &src2, i6, s4, &src3, s5, s6);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = i32m1x2::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let a1 = i32m2x3::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let src0 = rt::vec::<i32>(&mut rng, 58, rt::Dom::Full);
+    let src1 = rt::vec::<i32>(&mut rng, 45, rt::Dom::Full);
+    let a2 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Int(-8, 8)));
+    let a3 = i32m3x12::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let a4 = i32m3x12::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let a5 = i32m12x3::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Full));
+    let a6 = i32m3x5::from_column_major(&rt::vec::<i32>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let a7 = i32m5x7::from_column_major(&rt::vec::<i32>(&mut rng, 35, rt::Dom::Int(-8, 8)));
+    let src2 = rt::vec::<i32>(&mut rng, 29, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src3 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Int(-8, 8));
+    let a8 = i32m2x1::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src4 = rt::vec::<i32>(&mut rng, 11, rt::Dom::Int(-8, 8));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 7, rt::Dom::Full);
+    k0190(s0, a0, a1, &src0, &src1, a2, a3, a4, a5, a6, a7, &src2, n0, &src3, a8, s1, n1, &src4, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0191() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x42f434048b4afbe8);
-    let a0 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let a0 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let mut dst0 = rt::vec::<f64>(&mut rng, 47, rt::Dom::Dyadic(-32, 32, 2));
-    let src0 = rt::vec::<u16>(&mut rng, 29, rt::Dom::Full);
-    let a1 = u16m3x2::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u16>(&mut rng, 29, rt::Dom::Full);
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = u16m6x1::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let a3 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let src2 = rt::vec::<u16>(&mut rng, 9, rt::Dom::Int(0, 16));
-    let src3 = rt::vec::<u16>(&mut rng, 9, rt::Dom::Full);
-    let mut dst1 = rt::vec::<u16>(&mut rng, 8, rt::Dom::Full);
-    let a4 = u16m2x2::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
-    let a5 = f32m2x8::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src4 = rt::vec::<f32>(&mut rng, 69, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0191(a0, n0, &mut dst0, &src0, a1, &src1, s0, a2, a3, &src2, &src3, &mut dst1, a4, a5, n1, &src4, s1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let src0 = rt::vec::<f64>(&mut rng, 41, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a1 = f64m4x14::from_column_major(&rt::vec::<f64>(&mut rng, 56, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a2 = f64m14x7::from_column_major(&rt::vec::<f64>(&mut rng, 98, rt::Dom::Dyadic(-32, 32, 2)));
+    let s4: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src1 = rt::vec::<f64>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2));
+    let s5: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let src2 = rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = k0191(a0, s0, &mut dst0, &src0, i0, s1, s2, s3, a1, a2, s4, &src1, s5, &src2, i1);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0192() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf23a59db5aeb426a);
-    let a0 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
-    let a2 = i64m3x3::from_column_major(&rt::vec::<i64>(&mut rng, 9, rt::Dom::Full));
-    let r = k0192(a0, s0, a1, a2);
+    let src0 = rt::vec::<i64>(&mut rng, 10, rt::Dom::Int(-8, 8));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i64m2x1::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
+    let a1 = i64m1x3::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
+    let a2 = i64m1x3::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
+    let a3 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
+    let a4 = u16m7x2::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Full));
+    let r = k0192(&src0, s0, a0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0193() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb95a1c12e55a5da3);
-    let a0 = u32m3x2::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
-    let a1 = u32m2x3::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = u32m1x3::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a1 = u32m1x1::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Full));
+    let a2 = u32m3x3::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Int(0, 16)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 15, rt::Dom::Int(0, 16));
-    let src0 = rt::vec::<u32>(&mut rng, 9, rt::Dom::Int(0, 16));
-    let a2 = i64m1x5::from_column_major(&rt::vec::<i64>(&mut rng, 5, rt::Dom::Full));
-    let src1 = rt::vec::<i64>(&mut rng, 28, rt::Dom::Full);
-    let a3 = i64m5x4::from_column_major(&rt::vec::<i64>(&mut rng, 20, rt::Dom::Full));
-    let r = k0193(a0, a1, n0, &mut dst0, &src0, a2, &src1, a3);
+    let mut dst0 = rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16));
+    let a3 = u32m3x3::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Full));
+    let a4 = u32m3x3::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a5 = u32m3x3::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Int(0, 16)));
+    let r = k0193(s0, a0, s1, a1, a2, n0, &mut dst0, a3, a4, i0, s2, s3, a5);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0194() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x82a3f4dd0f41a5b9);
-    let src0 = rt::vec::<u64>(&mut rng, 29, rt::Dom::Int(0, 16));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a0 = u64m4x7::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Full));
-    let a1 = u64m4x7::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0194(&src0, i0, a0, a1, s0, s1);
+    let a0 = u64m7x9::from_column_major(&rt::vec::<u64>(&mut rng, 63, rt::Dom::Int(0, 16)));
+    let a1 = u64m9x4::from_column_major(&rt::vec::<u64>(&mut rng, 36, rt::Dom::Int(0, 16)));
+    let a2 = u64m4x7::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a3 = u64m7x1::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u64>(&mut rng, 34, rt::Dom::Full);
+    let src1 = rt::vec::<u64>(&mut rng, 19, rt::Dom::Full);
+    let a4 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let src2 = rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
+    let a6 = f64m1x1::from_column_major(&rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f64m1x1::from_column_major(&rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a8 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let a9 = f32m1x3::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src3 = rt::vec::<f64>(&mut rng, 13, rt::Dom::Dyadic(-32, 32, 2));
+    let a10 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a11 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src4 = rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16));
+    let src5 = rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16));
+    let a12 = u32m8x3::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = k0194(a0, a1, a2, a3, &src0, &src1, a4, a5, &src2, a6, a7, s0, s1, a8, a9, s2, n0, &src3, a10, a11, n1, &src4, &src5, a12, s3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0195() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4de36d4215b7d562);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
     let a0 = f32m6x8::from_column_major(&rt::vec::<f32>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = f32m6x2::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f32m2x8::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f32m2x8::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<f32>(&mut rng, 71, rt::Dom::Dyadic(-32, 32, 2));
-    let a4 = i16m1x4::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src0 = rt::vec::<i16>(&mut rng, 8, rt::Dom::Full);
-    let a5 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let r = k0195(a0, s0, s1, a1, a2, a3, s2, &mut dst0, a4, s3, &src0, a5);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a1 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f32m6x3::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m3x8::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a5 = i8m2x8::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 39, rt::Dom::Full);
+    k0195(s0, a0, a1, s1, a2, a3, a4, s2, a5, n0, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0196() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf89899141c4fa3c1);
-    let a0 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Int(-8, 8)));
-    let a1 = i32m3x13::from_column_major(&rt::vec::<i32>(&mut rng, 39, rt::Dom::Full));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let src0 = rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let mut dst0 = rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16));
-    k0196(a0, a1, s0, &src0, i0, s1, n0, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = i32m13x8::from_column_major(&rt::vec::<i32>(&mut rng, 104, rt::Dom::Full));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let src0 = rt::vec::<i32>(&mut rng, 127, rt::Dom::Int(-8, 8));
+    let a1 = i32m8x3::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let a2 = i32m13x7::from_column_major(&rt::vec::<i32>(&mut rng, 91, rt::Dom::Full));
+    let a3 = i32m13x7::from_column_major(&rt::vec::<i32>(&mut rng, 91, rt::Dom::Int(-8, 8)));
+    let a4 = i32m7x4::from_column_major(&rt::vec::<i32>(&mut rng, 28, rt::Dom::Full));
+    let a5 = i32m4x3::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a6 = i32m13x3::from_column_major(&rt::vec::<i32>(&mut rng, 39, rt::Dom::Full));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i32>(&mut rng, 58, rt::Dom::Full);
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a7 = i32m8x6::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Full));
+    let a8 = i32m6x4::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let r = k0196(s0, a0, s1, &src0, a1, a2, a3, a4, a5, a6, s2, &src1, i0, i1, a7, a8);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0197() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4725c2ee89a4a9a2);
-    let a0 = i8m4x1::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let a2 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Full));
-    let a3 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)));
-    let a4 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i32>(&mut rng, 14, rt::Dom::Int(-8, 8));
-    let a5 = u32m2x5::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Full));
-    let a6 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let a7 = u32m1x5::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(0, 16)));
-    let r = k0197(a0, i0, s0, a1, a2, a3, a4, &src0, a5, a6, a7);
+    let a0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let a1 = f64m4x1::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0197(a0, a1, s0, s1, s2, s3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0198() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x391b79fe588fc0d1);
-    let a0 = i64m10x8::from_column_major(&rt::vec::<i64>(&mut rng, 80, rt::Dom::Full));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a1 = i64m10x1::from_column_major(&rt::vec::<i64>(&mut rng, 10, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i64>(&mut rng, 5, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8));
-    let a2 = i64m2x8::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
-    let i4: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
-    let i5: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
-    let a3 = i16m4x8::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Int(-8, 8)));
-    let a4 = i16m8x3::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let a5 = i64m1x7::from_column_major(&rt::vec::<i64>(&mut rng, 7, rt::Dom::Int(-8, 8)));
-    let src2 = rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8));
-    let a6 = i16m8x4::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Full));
-    let a7 = i16m8x4::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src3 = rt::vec::<i16>(&mut rng, 19, rt::Dom::Int(-8, 8));
-    let a8 = i16m3x4::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src4 = rt::vec::<i16>(&mut rng, 19, rt::Dom::Int(-8, 8));
-    let a9 = i16m3x3::from_column_major(&rt::vec::<i16>(&mut rng, 9, rt::Dom::Full));
-    let i6: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s5: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = k0198(a0, s0, s1, i0, a1, &src0, &src1, a2, s2, i1, i2, s3, i3, i4, i5, a3, a4, a5, &src2, a6, a7, n0, &src3, a8, n1, &src4, a9, i6, s4, s5);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src0 = rt::vec::<i64>(&mut rng, 21, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
+    let src1 = rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
+    let src2 = rt::vec::<i64>(&mut rng, 24, rt::Dom::Full);
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let src3 = rt::vec::<i64>(&mut rng, 18, rt::Dom::Int(-8, 8));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
+    let src4 = rt::vec::<i64>(&mut rng, 207, rt::Dom::Int(-8, 8));
+    let a0 = i64m16x3::from_column_major(&rt::vec::<i64>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let n3: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src5 = rt::vec::<i64>(&mut rng, 45, rt::Dom::Full);
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
+    let a1 = i64m10x8::from_column_major(&rt::vec::<i64>(&mut rng, 80, rt::Dom::Full));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a2 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let a3 = f64m4x1::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let s3: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s5: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s6: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s7: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0198(s0, &src0, n0, &src1, n1, &src2, s1, s2, &src3, n2, &src4, a0, n3, &src5, i0, a1, i1, i2, a2, a3, s3, s4, s5, s6, s7);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0199() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xee75c885b0f4a5aa);
-    let a0 = f32m1x1::from_column_major(&rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let mut dst0 = rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2));
-    let src0 = rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f32m8x1::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0199(a0, s0, n0, &mut dst0, &src0, &src1, a1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = f32m1x3::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = k0199(a0, a1, &mut dst0, i0);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
 }
 
 /// Every kernel of this chunk with its runner.

@@ -4,593 +4,619 @@
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
 typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
+typedef signed char i8m1x8 __attribute__((matrix_type(1, 8)));
 typedef signed char i8m1x11 __attribute__((matrix_type(1, 11)));
+typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
 typedef signed char i8m2x2 __attribute__((matrix_type(2, 2)));
-typedef signed char i8m2x3 __attribute__((matrix_type(2, 3)));
-typedef signed char i8m2x16 __attribute__((matrix_type(2, 16)));
-typedef signed char i8m3x3 __attribute__((matrix_type(8 - K5, K3)));
+typedef signed char i8m2x3 __attribute__((matrix_type((K4 * 2) / K4, K3)));
+typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
+typedef signed char i8m2x11 __attribute__((matrix_type(2, 11)));
+typedef signed char i8m3x3 __attribute__((matrix_type(3, 3)));
 typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
-typedef signed char i8m3x5 __attribute__((matrix_type(3, 5)));
+typedef signed char i8m3x8 __attribute__((matrix_type(3, 8)));
+typedef signed char i8m4x2 __attribute__((matrix_type(4, 2)));
 typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
-typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
+typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
 typedef signed char i8m4x7 __attribute__((matrix_type(4, 7)));
 typedef signed char i8m6x3 __attribute__((matrix_type(6, 3)));
 typedef signed char i8m6x6 __attribute__((matrix_type(6, 6)));
+typedef signed char i8m6x7 __attribute__((matrix_type(6, 7)));
 typedef signed char i8m6x8 __attribute__((matrix_type(6, 8)));
-typedef signed char i8m7x4 __attribute__((matrix_type(7, 4)));
-typedef signed char i8m7x16 __attribute__((matrix_type(7, 16)));
+typedef signed char i8m7x2 __attribute__((matrix_type(7, 2)));
+typedef signed char i8m8x3 __attribute__((matrix_type(12 - K4, (K3 * 3) / K3)));
 typedef signed char i8m8x5 __attribute__((matrix_type(8, 5)));
-typedef signed char i8m8x6 __attribute__((matrix_type(8, 6)));
-typedef signed char i8m8x7 __attribute__((matrix_type(8, 7)));
 typedef signed char i8m8x8 __attribute__((matrix_type(8, 8)));
-typedef signed char i8m8x16 __attribute__((matrix_type(12 - K4, K3 + 13)));
+typedef signed char i8m8x16 __attribute__((matrix_type(8, 16)));
 typedef signed char i8m10x5 __attribute__((matrix_type(10, 5)));
 typedef signed char i8m10x8 __attribute__((matrix_type(10, 8)));
-typedef signed char i8m11x1 __attribute__((matrix_type(11, 1)));
-typedef signed char i8m16x8 __attribute__((matrix_type(16, 8)));
-typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
+typedef short i16m1x1 __attribute__((matrix_type(1, 1)));
+typedef short i16m1x2 __attribute__((matrix_type(5 - K4, K2)));
+typedef short i16m1x13 __attribute__((matrix_type(1, 13)));
+typedef short i16m2x1 __attribute__((matrix_type((K8 * 2) / K8, 4 - K3)));
+typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
 typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-typedef short i16m2x12 __attribute__((matrix_type(4 - K2, K8 + 4)));
-typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
-typedef short i16m3x4 __attribute__((matrix_type((K4 * 3) / K4, (K2 * 4) / K2)));
+typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
+typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
 typedef short i16m3x5 __attribute__((matrix_type(3, 5)));
-typedef short i16m3x6 __attribute__((matrix_type(3, 6)));
-typedef short i16m3x7 __attribute__((matrix_type(3, 7)));
-typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
+typedef short i16m3x13 __attribute__((matrix_type(3, 13)));
 typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
-typedef short i16m5x2 __attribute__((matrix_type(5, 2)));
-typedef short i16m5x12 __attribute__((matrix_type(5, 12)));
-typedef short i16m6x3 __attribute__((matrix_type(6, 3)));
-typedef short i16m6x6 __attribute__((matrix_type((K3 * 6) / K3, (K8 * 6) / K8)));
-typedef short i16m7x5 __attribute__((matrix_type(7, 5)));
-typedef short i16m8x1 __attribute__((matrix_type(8, 1)));
+typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
+typedef short i16m5x4 __attribute__((matrix_type(8 - K3, K4)));
+typedef short i16m5x6 __attribute__((matrix_type(5, 6)));
+typedef short i16m5x8 __attribute__((matrix_type(5, 8)));
+typedef short i16m6x2 __attribute__((matrix_type(6, 2)));
+typedef short i16m6x4 __attribute__((matrix_type((K3 * 6) / K3, K2 + 2)));
+typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
 typedef short i16m8x3 __attribute__((matrix_type(8, 3)));
-typedef short i16m8x5 __attribute__((matrix_type(13 - K5, K2 + 3)));
-typedef short i16m12x3 __attribute__((matrix_type(12, 3)));
+typedef short i16m8x8 __attribute__((matrix_type(8, 8)));
 typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
+typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
 typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
 typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
-typedef int i32m1x7 __attribute__((matrix_type(1, 7)));
+typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
+typedef int i32m3x8 __attribute__((matrix_type(3, 8)));
 typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
+typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
+typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
 typedef int i32m4x12 __attribute__((matrix_type(4, 12)));
+typedef int i32m5x10 __attribute__((matrix_type(5, 10)));
 typedef int i32m6x1 __attribute__((matrix_type(6, 1)));
-typedef int i32m6x7 __attribute__((matrix_type(6, 7)));
-typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
-typedef int i32m8x3 __attribute__((matrix_type(8, 3)));
-typedef int i32m10x7 __attribute__((matrix_type(10, 7)));
-typedef int i32m16x6 __attribute__((matrix_type(16, 6)));
+typedef int i32m6x6 __attribute__((matrix_type(K4 + 2, K5 + 1)));
+typedef int i32m8x3 __attribute__((matrix_type(K3 + 5, (K4 * 3) / K4)));
+typedef long i64m1x2 __attribute__((matrix_type((K2 * 1) / K2, (K3 * 2) / K3)));
+typedef long i64m1x4 __attribute__((matrix_type((K3 * 1) / K3, K2 + 2)));
+typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
+typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
+typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
 typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
+typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
+typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
 typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
-typedef long i64m16x4 __attribute__((matrix_type((K4 * 16) / K4, (K8 * 4) / K8)));
-typedef unsigned char u8m1x1 __attribute__((matrix_type((K2 * 1) / K2, 4 - K3)));
-typedef unsigned char u8m2x2 __attribute__((matrix_type((K4 * 2) / K4, (K3 * 2) / K3)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type((K4 * 3) / K4, 5 - K3)));
-typedef unsigned char u8m4x7 __attribute__((matrix_type(4, 7)));
-typedef unsigned char u8m6x2 __attribute__((matrix_type(6, 2)));
+typedef long i64m6x2 __attribute__((matrix_type(6, 2)));
+typedef long i64m6x3 __attribute__((matrix_type(6, 3)));
+typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
+typedef long i64m6x11 __attribute__((matrix_type(6, 11)));
+typedef long i64m11x3 __attribute__((matrix_type(11, 3)));
+typedef long i64m16x2 __attribute__((matrix_type(16, 2)));
+typedef long i64m16x4 __attribute__((matrix_type(16, 4)));
+typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
+typedef unsigned char u8m2x7 __attribute__((matrix_type(2, 7)));
+typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned char u8m4x15 __attribute__((matrix_type((K5 * 4) / K5, (K8 * 15) / K8)));
+typedef unsigned char u8m6x2 __attribute__((matrix_type(8 - K2, 4 - K2)));
 typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
+typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
+typedef unsigned char u8m8x1 __attribute__((matrix_type(8, 1)));
 typedef unsigned char u8m10x7 __attribute__((matrix_type(10, 7)));
-typedef unsigned char u8m14x2 __attribute__((matrix_type(14, 2)));
-typedef unsigned char u8m14x3 __attribute__((matrix_type(14, 3)));
+typedef unsigned char u8m15x7 __attribute__((matrix_type(15, 7)));
+typedef unsigned char u8m15x8 __attribute__((matrix_type(K5 * 3, K4 * 2)));
 typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned short u16m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned short u16m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned short u16m1x5 __attribute__((matrix_type(1, 5)));
+typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned short u16m4x8 __attribute__((matrix_type(4, 8)));
-typedef unsigned short u16m5x2 __attribute__((matrix_type(5, 2)));
-typedef unsigned short u16m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned short u16m6x6 __attribute__((matrix_type(6, 6)));
-typedef unsigned short u16m6x8 __attribute__((matrix_type(6, 8)));
-typedef unsigned short u16m6x13 __attribute__((matrix_type(6, 13)));
-typedef unsigned short u16m7x8 __attribute__((matrix_type((K5 * 7) / K5, (K8 * 8) / K8)));
-typedef unsigned short u16m8x3 __attribute__((matrix_type(13 - K5, (K4 * 3) / K4)));
-typedef unsigned short u16m8x6 __attribute__((matrix_type(8, 6)));
-typedef unsigned short u16m8x12 __attribute__((matrix_type(8, 12)));
-typedef unsigned short u16m12x8 __attribute__((matrix_type(12, 8)));
+typedef unsigned short u16m5x3 __attribute__((matrix_type(5, 3)));
+typedef unsigned short u16m7x7 __attribute__((matrix_type(7, 7)));
+typedef unsigned short u16m7x8 __attribute__((matrix_type(K5 + 2, K5 + 3)));
+typedef unsigned short u16m8x4 __attribute__((matrix_type(8, 4)));
 typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned int u32m2x10 __attribute__((matrix_type(2, 10)));
-typedef unsigned int u32m3x3 __attribute__((matrix_type(8 - K5, K3)));
-typedef unsigned int u32m5x2 __attribute__((matrix_type(5, 2)));
+typedef unsigned int u32m1x5 __attribute__((matrix_type(1, 5)));
+typedef unsigned int u32m1x8 __attribute__((matrix_type(1, 8)));
+typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned int u32m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned int u32m6x8 __attribute__((matrix_type(6, 8)));
-typedef unsigned int u32m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned int u32m8x5 __attribute__((matrix_type(8, 5)));
-typedef unsigned int u32m10x4 __attribute__((matrix_type(10, 4)));
+typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
+typedef unsigned int u32m8x1 __attribute__((matrix_type(8, 1)));
+typedef unsigned int u32m8x8 __attribute__((matrix_type(8, 8)));
 typedef unsigned int u32m11x1 __attribute__((matrix_type(11, 1)));
-typedef unsigned int u32m13x2 __attribute__((matrix_type(13, 2)));
-typedef unsigned long u64m1x1 __attribute__((matrix_type((K3 * 1) / K3, 0 + 1)));
-typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned long u64m1x3 __attribute__((matrix_type(1, 3)));
 typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned long u64m1x5 __attribute__((matrix_type(1, 5)));
 typedef unsigned long u64m1x6 __attribute__((matrix_type(1, 6)));
-typedef unsigned long u64m1x7 __attribute__((matrix_type(1, 7)));
-typedef unsigned long u64m1x9 __attribute__((matrix_type(1, 9)));
-typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned long u64m2x5 __attribute__((matrix_type(2, 5)));
-typedef unsigned long u64m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned long u64m1x8 __attribute__((matrix_type(1, 8)));
+typedef unsigned long u64m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned long u64m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned long u64m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned long u64m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
-typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
+typedef unsigned long u64m4x6 __attribute__((matrix_type(4, 6)));
 typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
 typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
-typedef unsigned long u64m7x5 __attribute__((matrix_type(7, 5)));
-typedef unsigned long u64m7x8 __attribute__((matrix_type(7, 8)));
-typedef unsigned long u64m7x12 __attribute__((matrix_type(7, 12)));
-typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned long u64m9x3 __attribute__((matrix_type(9, 3)));
-typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
-typedef float f32m1x7 __attribute__((matrix_type(1, 7)));
-typedef float f32m2x1 __attribute__((matrix_type((K8 * 2) / K8, 4 - K3)));
+typedef unsigned long u64m8x6 __attribute__((matrix_type(8, 6)));
+typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
+typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
+typedef float f32m1x12 __attribute__((matrix_type((K2 * 1) / K2, K2 * 6)));
 typedef float f32m2x2 __attribute__((matrix_type(2, 2)));
-typedef float f32m2x3 __attribute__((matrix_type(2, 3)));
-typedef float f32m3x3 __attribute__((matrix_type(3, 3)));
-typedef float f32m3x13 __attribute__((matrix_type(3, 13)));
-typedef float f32m4x1 __attribute__((matrix_type(4, 1)));
-typedef float f32m4x2 __attribute__((matrix_type((K4 * 4) / K4, (K3 * 2) / K3)));
 typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
-typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
-typedef float f32m4x6 __attribute__((matrix_type(K2 + 2, K2 * 3)));
+typedef float f32m4x5 __attribute__((matrix_type(4, 5)));
+typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
+typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
+typedef float f32m7x1 __attribute__((matrix_type(K5 + 2, 3 - K2)));
 typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
-typedef float f32m7x6 __attribute__((matrix_type(7, 6)));
-typedef float f32m7x13 __attribute__((matrix_type(7, 13)));
 typedef float f32m8x4 __attribute__((matrix_type(8, 4)));
-typedef float f32m10x1 __attribute__((matrix_type(10, 1)));
+typedef double f64m1x2 __attribute__((matrix_type(0 + 1, (K8 * 2) / K8)));
 typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
-typedef double f64m2x7 __attribute__((matrix_type((K5 * 2) / K5, (K5 * 7) / K5)));
-typedef double f64m3x8 __attribute__((matrix_type(3, 8)));
-typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
-typedef double f64m4x8 __attribute__((matrix_type(4, 8)));
-typedef double f64m5x1 __attribute__((matrix_type(13 - K8, 5 - K4)));
+typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
+typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
+typedef double f64m2x12 __attribute__((matrix_type(2, 12)));
+typedef double f64m3x3 __attribute__((matrix_type(3, 3)));
+typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
+typedef double f64m4x12 __attribute__((matrix_type(8 - K4, K3 * 4)));
 typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
-typedef double f64m5x13 __attribute__((matrix_type(5, 13)));
 typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
-typedef double f64m6x8 __attribute__((matrix_type(6, 8)));
-typedef double f64m6x11 __attribute__((matrix_type(6, 11)));
+typedef double f64m7x4 __attribute__((matrix_type(7, 4)));
+typedef double f64m7x9 __attribute__((matrix_type(15 - K8, K3 * 3)));
 typedef double f64m8x1 __attribute__((matrix_type(8, 1)));
-typedef double f64m8x3 __attribute__((matrix_type(11 - K3, (K3 * 3) / K3)));
-typedef double f64m8x6 __attribute__((matrix_type(12 - K4, 14 - K8)));
-typedef double f64m8x8 __attribute__((matrix_type(8, 8)));
-typedef double f64m8x9 __attribute__((matrix_type(8, 9)));
-typedef double f64m8x11 __attribute__((matrix_type(8, 11)));
-typedef double f64m9x4 __attribute__((matrix_type(9, 4)));
-typedef double f64m11x6 __attribute__((matrix_type(11, 6)));
-typedef double f64m13x1 __attribute__((matrix_type(13, 1)));
-typedef signed char i8m2x2_b __attribute__((matrix_type(2, 2)));
-typedef signed char i8m3x5_b __attribute__((matrix_type(3, 5)));
-typedef signed char i8m8x5_b __attribute__((matrix_type(12 - K4, 4 + 1)));
-typedef signed char i8m8x7_b __attribute__((matrix_type(8, 7)));
+typedef double f64m8x3 __attribute__((matrix_type(8, 3)));
+typedef double f64m9x2 __attribute__((matrix_type(9, 2)));
+typedef double f64m14x2 __attribute__((matrix_type(14, 2)));
+typedef double f64m14x4 __attribute__((matrix_type(14, 4)));
+typedef double f64m14x12 __attribute__((matrix_type(14, 12)));
+typedef signed char i8m2x1_b __attribute__((matrix_type(6 - K4, 5 - K4)));
+typedef signed char i8m2x3_b __attribute__((matrix_type(5 - K3, 11 - K8)));
+typedef signed char i8m3x8_b __attribute__((matrix_type(3, 8)));
+typedef signed char i8m4x2_b __attribute__((matrix_type(4, 2)));
+typedef signed char i8m8x5_b __attribute__((matrix_type(8, 5)));
+typedef signed char i8m8x8_b __attribute__((matrix_type(8, 8)));
+typedef short i16m5x8_b __attribute__((matrix_type(5, 8)));
+typedef short i16m6x2_b __attribute__((matrix_type(6, 2)));
+typedef short i16m8x3_b __attribute__((matrix_type(8, 3)));
+typedef short i16m8x8_b __attribute__((matrix_type(8, 8)));
+typedef int i32m4x4_b __attribute__((matrix_type(K2 + 2, 3 + 1)));
+typedef int i32m4x12_b __attribute__((matrix_type(4, 12)));
+typedef int i32m5x10_b __attribute__((matrix_type(5, 10)));
 typedef int i32m6x1_b __attribute__((matrix_type(6, 1)));
-typedef int i32m8x1_b __attribute__((matrix_type(8, 1)));
-typedef long i64m16x4_b __attribute__((matrix_type(16, 4)));
-typedef unsigned char u8m2x2_b __attribute__((matrix_type(2, 2)));
-typedef unsigned char u8m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m7x4_b __attribute__((matrix_type(7, 4)));
-typedef unsigned short u16m2x1_b __attribute__((matrix_type(2, 1)));
-typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
-typedef unsigned short u16m6x13_b __attribute__((matrix_type(6, 13)));
-typedef unsigned short u16m12x8_b __attribute__((matrix_type(12, 8)));
-typedef unsigned int u32m1x2_b __attribute__((matrix_type(1, 2)));
-typedef unsigned int u32m11x1_b __attribute__((matrix_type(10 + 1, 5 - K4)));
-typedef unsigned int u32m13x2_b __attribute__((matrix_type(13, 2)));
-typedef unsigned long u64m2x1_b __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m2x3_b __attribute__((matrix_type(2, 3)));
-typedef unsigned long u64m3x6_b __attribute__((matrix_type(3, 6)));
-typedef unsigned long u64m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned long u64m5x4_b __attribute__((matrix_type(5, 4)));
-typedef float f32m2x1_b __attribute__((matrix_type(5 - K3, 5 - K4)));
-typedef float f32m3x13_b __attribute__((matrix_type(3, 13)));
-typedef float f32m4x6_b __attribute__((matrix_type(K2 * 2, 9 - K3)));
-typedef double f64m5x3_b __attribute__((matrix_type(5, 3)));
-typedef double f64m5x13_b __attribute__((matrix_type(5, 13)));
+typedef int i32m8x3_b __attribute__((matrix_type(8, 3)));
+typedef long i64m3x4_b __attribute__((matrix_type(3, 4)));
+typedef unsigned char u8m2x7_b __attribute__((matrix_type(2, 7)));
+typedef unsigned char u8m10x7_b __attribute__((matrix_type(10, 7)));
+typedef unsigned short u16m4x8_b __attribute__((matrix_type(4, 8)));
+typedef unsigned int u32m2x7_b __attribute__((matrix_type(2, 7)));
+typedef unsigned int u32m8x8_b __attribute__((matrix_type(8, 8)));
+typedef unsigned long u64m1x1_b __attribute__((matrix_type(1, 1)));
+typedef unsigned long u64m1x3_b __attribute__((matrix_type(1, 3)));
+typedef unsigned long u64m1x4_b __attribute__((matrix_type(3 - K2, K2 * 2)));
+typedef unsigned long u64m8x6_b __attribute__((matrix_type(8, 6)));
+typedef float f32m1x3_b __attribute__((matrix_type(1, 3)));
+typedef float f32m2x2_b __attribute__((matrix_type(2, 2)));
+typedef float f32m4x3_b __attribute__((matrix_type(4, 3)));
+typedef double f64m1x2_b __attribute__((matrix_type(1, 2)));
+typedef double f64m2x12_b __attribute__((matrix_type(2, 12)));
+typedef double f64m4x4_b __attribute__((matrix_type(K2 + 2, K3 + 1)));
+typedef double f64m8x3_b __attribute__((matrix_type(8, 3)));
 
-u64m3x3 k0200(u8m6x2 a0, const unsigned char *src0, const unsigned char *src1, int i0, unsigned int i1, long i2, u64m4x3 a1, u64m3x3 a2, u64m3x4 a3) {
-    __auto_type t0 = a0 * __builtin_matrix_column_major_load(src0, 2, 2, K3 + 2) - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 2, 6, 6 - K3));
-    for (int l0 = 0; l0 < 6; l0++) { t0[l0][0] = t0[5][6 - K5]; }
-    if (i0 < 3) { t0[i1][1] = 2; }
-    u64m3x4 t1 = __builtin_matrix_transpose(a1 + a1) + a2 * a3;
-    return a2 + a2;
+i64m6x2 k0200(i64m6x2 a0, float s0, unsigned long n0, const long *src0, const long *src1, long s1, i64m6x3 a1, const unsigned short *src2, const unsigned short *src3, unsigned long n1, const double *src4, f64m7x9 a2, int s2, f64m9x2 a3, unsigned long i0, unsigned char s3, i64m6x4 a4, const long *src5, i64m4x1 a5, unsigned short i1, unsigned short i2, unsigned char s4, i64m1x2 a6) {
+    __auto_type t0 = (u8m6x2) a0 * s0;
+    i64m6x2 t1 = a0 + 5UL;
+    t1 += (__builtin_matrix_column_major_load(src0, (K5 * 6) / K5, 3, n0) - (({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 6, 3, K3 + 5); ins0[0][1] = s1; ins0; }) + a1)) * (i64m3x2) (__builtin_matrix_column_major_load(src2, 3, 2, 3) + __builtin_matrix_column_major_load(src3, (K8 * 3) / K8, 2, 6)) + (i64m6x2) (__builtin_matrix_column_major_load(src4, 6, 7, n1) * a2 * (s2 ? a3 : a3));
+    for (int l0 = 0; l0 < 6; l0++) { t0[l0][1] = t0[5][i0]; }
+    return ((s3 ? a4 : a4) - (__builtin_matrix_column_major_load(src5, 6, 4, 7) + a4)) * (({ __auto_type ins1 = a5; ins1[i1][i2] = (unsigned short)s4; ins1; }) * (a6 + a6[0][1]));
 }
 
 static void run_k0200(void) {
     rt_rng rng = {0xcff5313bd4952134ULL};
-    unsigned char a0_b[12]; rt_fill_u8(&rng, a0_b, 12, RT_DOM_FULL);
-    u8m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
-    unsigned char src0[7]; rt_fill_u8(&rng, src0, 7, RT_DOM_FULL);
-    unsigned char src1[19]; rt_fill_u8(&rng, src1, 19, RT_DOM_INT(0LL, 16LL));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
-    unsigned long a1_b[12]; rt_fill_u64(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
-    u64m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    unsigned long a2_b[9]; rt_fill_u64(&rng, a2_b, 9, RT_DOM_FULL);
-    u64m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
-    unsigned long a3_b[12]; rt_fill_u64(&rng, a3_b, 12, RT_DOM_FULL);
-    u64m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
-    u64m3x3 r = k0200(a0, src0, src1, i0, i1, i2, a1, a2, a3);
-    unsigned long r_b[9]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u64("k0200", "ret", r_b, 9);
+    long a0_b[12]; rt_fill_i64(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m6x2 a0 = __builtin_matrix_column_major_load(a0_b, 6, 2, 6);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    long src0[25]; rt_fill_i64(&rng, src0, 25, RT_DOM_INT(-8LL, 8LL));
+    long src1[24]; rt_fill_i64(&rng, src1, 24, RT_DOM_INT(-8LL, 8LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long a1_b[18]; rt_fill_i64(&rng, a1_b, 18, RT_DOM_FULL);
+    i64m6x3 a1 = __builtin_matrix_column_major_load(a1_b, 6, 3, 6);
+    unsigned short src2[7]; rt_fill_u16(&rng, src2, 7, RT_DOM_FULL);
+    unsigned short src3[11]; rt_fill_u16(&rng, src3, 11, RT_DOM_FULL);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(6LL, 9LL));
+    double src4[60]; rt_fill_f64(&rng, src4, 60, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a2_b[63]; rt_fill_f64(&rng, a2_b, 63, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x9 a2 = __builtin_matrix_column_major_load(a2_b, 7, 9, 7);
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    double a3_b[18]; rt_fill_f64(&rng, a3_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m9x2 a3 = __builtin_matrix_column_major_load(a3_b, 9, 2, 9);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 1LL));
+    long a4_b[24]; rt_fill_i64(&rng, a4_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m6x4 a4 = __builtin_matrix_column_major_load(a4_b, 6, 4, 6);
+    long src5[28]; rt_fill_i64(&rng, src5, 28, RT_DOM_FULL);
+    long a5_b[4]; rt_fill_i64(&rng, a5_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i64m4x1 a5 = __builtin_matrix_column_major_load(a5_b, 4, 1, 4);
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char s4; rt_fill_u8(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    long a6_b[2]; rt_fill_i64(&rng, a6_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i64m1x2 a6 = __builtin_matrix_column_major_load(a6_b, 1, 2, 1);
+    i64m6x2 r = k0200(a0, s0, n0, src0, src1, s1, a1, src2, src3, n1, src4, a2, s2, a3, i0, s3, a4, src5, a5, i1, i2, s4, a6);
+    long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_i64("k0200", "ret", r_b, 12);
 }
 
-u8m1x1 k0201(i8m8x8 a0, i8m8x16 a1, unsigned long n0, signed char *dst0, i8m16x8 a2, int i0, unsigned long n1, const signed char *src0, i8m8x7_b a3, i8m7x16 a4, const unsigned char *src1, u8m1x1 a5, unsigned long i1, double s0, unsigned short i2) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
-    __auto_type t0 = __builtin_matrix_transpose(({ __auto_type ins0 = a2; ins0[11][7] = a2[7][i0]; ins0; })) + (__builtin_matrix_column_major_load(src0, 8, 7, n1) - a3) * a4;
-    return ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 1, 1, K4) - a5; ins1[i1][0] = s0; ins1; }) + ({ __auto_type ins2 = a5; ins2[3 - K3][0] = t0[i2][5 - K3]; ins2; });
+i8m3x8 k0201(i8m8x16 a0, signed char *dst0, i8m3x8_b a1, unsigned long n0, const signed char *src0, unsigned long n1, const signed char *src1, i8m8x3 a2) {
+    __builtin_matrix_column_major_store(a0, dst0, (K3 * 10) / K3);
+    i8m8x16 t0 = __builtin_matrix_transpose(a1) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 3, n0)) * (__builtin_matrix_column_major_load(src1, 2, 16, n1) - 0);
+    return __builtin_matrix_transpose(a2) - -4;
 }
 
 static void run_k0201(void) {
     rt_rng rng = {0x8ac9244de3adb95cULL};
-    signed char a0_b[64]; rt_fill_i8(&rng, a0_b, 64, RT_DOM_FULL);
-    i8m8x8 a0 = __builtin_matrix_column_major_load(a0_b, 8, 8, 8);
-    signed char a1_b[128]; rt_fill_i8(&rng, a1_b, 128, RT_DOM_INT(-8LL, 8LL));
-    i8m8x16 a1 = __builtin_matrix_column_major_load(a1_b, 8, 16, 8);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    signed char dst0[174]; rt_fill_i8(&rng, dst0, 174, RT_DOM_INT(-8LL, 8LL));
-    signed char a2_b[128]; rt_fill_i8(&rng, a2_b, 128, RT_DOM_INT(-8LL, 8LL));
-    i8m16x8 a2 = __builtin_matrix_column_major_load(a2_b, 16, 8, 16);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(8LL, 11LL));
-    signed char src0[76]; rt_fill_i8(&rng, src0, 76, RT_DOM_INT(-8LL, 8LL));
-    signed char a3_b[56]; rt_fill_i8(&rng, a3_b, 56, RT_DOM_INT(-8LL, 8LL));
-    i8m8x7 a3 = __builtin_matrix_column_major_load(a3_b, 8, 7, 8);
-    signed char a4_b[112]; rt_fill_i8(&rng, a4_b, 112, RT_DOM_INT(-8LL, 8LL));
-    i8m7x16 a4 = __builtin_matrix_column_major_load(a4_b, 7, 16, 7);
-    unsigned char src1[2]; rt_fill_u8(&rng, src1, 2, RT_DOM_INT(0LL, 16LL));
-    unsigned char a5_b[1]; rt_fill_u8(&rng, a5_b, 1, RT_DOM_FULL);
-    u8m1x1 a5 = __builtin_matrix_column_major_load(a5_b, 1, 1, 1);
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
-    u8m1x1 r = k0201(a0, a1, n0, dst0, a2, i0, n1, src0, a3, a4, src1, a5, i1, s0, i2);
-    unsigned char r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u8("k0201", "ret", r_b, 1);
-    rt_out_i8("k0201", "dst0", dst0, 174);
+    signed char a0_b[128]; rt_fill_i8(&rng, a0_b, 128, RT_DOM_INT(-8LL, 8LL));
+    i8m8x16 a0 = __builtin_matrix_column_major_load(a0_b, 8, 16, 8);
+    signed char dst0[160]; rt_fill_i8(&rng, dst0, 160, RT_DOM_FULL);
+    signed char a1_b[24]; rt_fill_i8(&rng, a1_b, 24, RT_DOM_FULL);
+    i8m3x8 a1 = __builtin_matrix_column_major_load(a1_b, 3, 8, 3);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    signed char src0[13]; rt_fill_i8(&rng, src0, 13, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(2LL, 5LL));
+    signed char src1[77]; rt_fill_i8(&rng, src1, 77, RT_DOM_FULL);
+    signed char a2_b[24]; rt_fill_i8(&rng, a2_b, 24, RT_DOM_FULL);
+    i8m8x3 a2 = __builtin_matrix_column_major_load(a2_b, 8, 3, 8);
+    i8m3x8 r = k0201(a0, dst0, a1, n0, src0, n1, src1, a2);
+    signed char r_b[24]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_i8("k0201", "ret", r_b, 24);
+    rt_out_i8("k0201", "dst0", dst0, 160);
 }
 
-f32m7x3 k0202(const long *src0, long s0, f32m3x13_b a0, f32m7x3 a1, long s1) {
-    return ({ __auto_type ins0 = (f32m7x13) __builtin_matrix_column_major_load(src0, 7, 13, 10); ins0[2][(K5 * 1) / K5] = s0; ins0; }) * __builtin_matrix_transpose(a0) - (a1 + s1);
+f32m7x3 k0202(const unsigned char *src0, float s0, u8m2x1 a0, f32m1x3_b a1) {
+    return (f32m7x1) (__builtin_matrix_column_major_load(src0, 7, 2, 7) / s0 * a0) * a1;
 }
 
 static void run_k0202(void) {
+    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0x85d9f503739bafbeULL};
-    long src0[127]; rt_fill_i64(&rng, src0, 127, RT_DOM_INT(-8LL, 8LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    float a0_b[39]; rt_fill_f32(&rng, a0_b, 39, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x13 a0 = __builtin_matrix_column_major_load(a0_b, 3, 13, 3);
-    float a1_b[21]; rt_fill_f32(&rng, a1_b, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x3 a1 = __builtin_matrix_column_major_load(a1_b, 7, 3, 7);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    f32m7x3 r = k0202(src0, s0, a0, a1, s1);
+    unsigned char src0[15]; rt_fill_u8(&rng, src0, 15, RT_DOM_FULL);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned char a0_b[2]; rt_fill_u8(&rng, a0_b, 2, RT_DOM_FULL);
+    u8m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
+    float a1_b[3]; rt_fill_f32(&rng, a1_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x3 a1 = __builtin_matrix_column_major_load(a1_b, 1, 3, 1);
+    f32m7x3 r = k0202(src0, s0, a0, a1);
     float r_b[21]; __builtin_matrix_column_major_store(r, r_b, 7);
     rt_out_f32("k0202", "ret", r_b, 21);
 }
 
-i8m6x6 k0203(const signed char *src0) {
-    return (i8m6x6) __builtin_matrix_column_major_load(src0, 6, 6, 7 + 1);
+i8m6x6 k0203(unsigned char s0, const signed char *src0, unsigned long n0, const signed char *src1) {
+    return s0 ? __builtin_matrix_column_major_load(src0, 6, 6, 7 + 1) * 97 : __builtin_matrix_column_major_load(src1, 6, 6, n0);
 }
 
 static void run_k0203(void) {
     rt_rng rng = {0xa3355dc4ad0dbd22ULL};
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
     signed char src0[46]; rt_fill_i8(&rng, src0, 46, RT_DOM_INT(-8LL, 8LL));
-    i8m6x6 r = k0203(src0);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    signed char src1[51]; rt_fill_i8(&rng, src1, 51, RT_DOM_INT(-8LL, 8LL));
+    i8m6x6 r = k0203(s0, src0, n0, src1);
     signed char r_b[36]; __builtin_matrix_column_major_store(r, r_b, 6);
     rt_out_i8("k0203", "ret", r_b, 36);
 }
 
-void k0204(i8m10x8 a0, i8m8x5_b a1, unsigned short i0, i8m8x5 a2, i8m8x5_b a3, unsigned long n0, signed char *dst0) {
-    i8m10x5 t0 = 2 + a0 * a1;
-    if (i0 < 2) { t0 *= 7; }
-    for (int l0 = 0; l0 < 5; l0++) { t0[4][l0] = a1[7][3]; }
-    __builtin_matrix_column_major_store(a2 - a3, dst0, n0);
+u16m7x7 k0204(i8m10x8 a0, i8m8x5_b a1, u16m7x7 a2, signed char s0, long i0, unsigned long i1, unsigned short s1, unsigned char s2, u32m7x2 a3, unsigned char s3, u32m2x7_b a4, unsigned long n0, const unsigned int *src0) {
+    __auto_type t0 = ({ __auto_type ins0 = a0 * a1; ins0[8][2] = 9; ins0; });
+    u16m7x7 t1 = a2 / s0;
+    t1[i0][2] = s1;
+    return (u16m7x7) ((s2 ? a3 : a3) * (s3 ? a4 : __builtin_matrix_column_major_load(src0, 2, 7, n0)));
 }
 
 static void run_k0204(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xf72101ce58e9e2f2ULL};
     signed char a0_b[80]; rt_fill_i8(&rng, a0_b, 80, RT_DOM_INT(-8LL, 8LL));
     i8m10x8 a0 = __builtin_matrix_column_major_load(a0_b, 10, 8, 10);
     signed char a1_b[40]; rt_fill_i8(&rng, a1_b, 40, RT_DOM_FULL);
     i8m8x5 a1 = __builtin_matrix_column_major_load(a1_b, 8, 5, 8);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    signed char a2_b[40]; rt_fill_i8(&rng, a2_b, 40, RT_DOM_FULL);
-    i8m8x5 a2 = __builtin_matrix_column_major_load(a2_b, 8, 5, 8);
-    signed char a3_b[40]; rt_fill_i8(&rng, a3_b, 40, RT_DOM_FULL);
-    i8m8x5 a3 = __builtin_matrix_column_major_load(a3_b, 8, 5, 8);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    signed char dst0[53]; rt_fill_i8(&rng, dst0, 53, RT_DOM_FULL);
-    k0204(a0, a1, i0, a2, a3, n0, dst0);
-    rt_out_i8("k0204", "dst0", dst0, 53);
+    unsigned short a2_b[49]; rt_fill_u16(&rng, a2_b, 49, RT_DOM_INT(0LL, 16LL));
+    u16m7x7 a2 = __builtin_matrix_column_major_load(a2_b, 7, 7, 7);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a3_b[14]; rt_fill_u32(&rng, a3_b, 14, RT_DOM_INT(0LL, 16LL));
+    u32m7x2 a3 = __builtin_matrix_column_major_load(a3_b, 7, 2, 7);
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a4_b[14]; rt_fill_u32(&rng, a4_b, 14, RT_DOM_INT(0LL, 16LL));
+    u32m2x7 a4 = __builtin_matrix_column_major_load(a4_b, 2, 7, 2);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned int src0[34]; rt_fill_u32(&rng, src0, 34, RT_DOM_FULL);
+    u16m7x7 r = k0204(a0, a1, a2, s0, i0, i1, s1, s2, a3, s3, a4, n0, src0);
+    unsigned short r_b[49]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_u16("k0204", "ret", r_b, 49);
 }
 
-f32m4x6 k0205(i16m3x6 a0, float s0, i16m3x4 a1, double s1, short *dst0, f32m4x6_b a2, f32m4x6 a3) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0 * s0) * (a1 + a1) - (float)s1), dst0, 6);
-    return a2 + a3 + a2;
+i16m5x4 k0205(float s0, i16m5x4 a0, i16m5x6 a1, i16m4x6 a2, i16m6x2_b a3, i16m2x4 a4, i16m6x4 a5, unsigned char i0, float s1, short *dst0, double s2, int s3, i16m5x8 a6, i16m5x8_b a7, const short *src0, const short *src1, i64m2x4 a8) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = (s0 ? __builtin_matrix_transpose(a0) * a1 : a2) - __builtin_matrix_transpose(a3 * a4 - a5); ins0[1][i0] = s1; ins0; }), dst0, 4);
+    return (s2 ? s3 ? (i16m5x8) a6 : a7 : __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 8, 5, 8))) * ((__builtin_matrix_column_major_load(src1, 11 - K3, 2, 10) - 3.0f) * (i16m2x4) a8) - a0;
 }
 
 static void run_k0205(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const double s2_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x1347955362370de6ULL};
-    short a0_b[18]; rt_fill_i16(&rng, a0_b, 18, RT_DOM_FULL);
-    i16m3x6 a0 = __builtin_matrix_column_major_load(a0_b, 3, 6, 3);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short a1_b[12]; rt_fill_i16(&rng, a1_b, 12, RT_DOM_FULL);
-    i16m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short dst0[35]; rt_fill_i16(&rng, dst0, 35, RT_DOM_INT(-8LL, 8LL));
-    float a2_b[24]; rt_fill_f32(&rng, a2_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x6 a2 = __builtin_matrix_column_major_load(a2_b, 4, 6, 4);
-    float a3_b[24]; rt_fill_f32(&rng, a3_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x6 a3 = __builtin_matrix_column_major_load(a3_b, 4, 6, 4);
-    f32m4x6 r = k0205(a0, s0, a1, s1, dst0, a2, a3);
-    float r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_f32("k0205", "ret", r_b, 24);
-    rt_out_i16("k0205", "dst0", dst0, 35);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    short a0_b[20]; rt_fill_i16(&rng, a0_b, 20, RT_DOM_FULL);
+    i16m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
+    short a1_b[30]; rt_fill_i16(&rng, a1_b, 30, RT_DOM_FULL);
+    i16m5x6 a1 = __builtin_matrix_column_major_load(a1_b, 5, 6, 5);
+    short a2_b[24]; rt_fill_i16(&rng, a2_b, 24, RT_DOM_FULL);
+    i16m4x6 a2 = __builtin_matrix_column_major_load(a2_b, 4, 6, 4);
+    short a3_b[12]; rt_fill_i16(&rng, a3_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m6x2 a3 = __builtin_matrix_column_major_load(a3_b, 6, 2, 6);
+    short a4_b[8]; rt_fill_i16(&rng, a4_b, 8, RT_DOM_FULL);
+    i16m2x4 a4 = __builtin_matrix_column_major_load(a4_b, 2, 4, 2);
+    short a5_b[24]; rt_fill_i16(&rng, a5_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i16m6x4 a5 = __builtin_matrix_column_major_load(a5_b, 6, 4, 6);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short dst0[25]; rt_fill_i16(&rng, dst0, 25, RT_DOM_FULL);
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-1LL, 1LL));
+    short a6_b[40]; rt_fill_i16(&rng, a6_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i16m5x8 a6 = __builtin_matrix_column_major_load(a6_b, 5, 8, 5);
+    short a7_b[40]; rt_fill_i16(&rng, a7_b, 40, RT_DOM_FULL);
+    i16m5x8 a7 = __builtin_matrix_column_major_load(a7_b, 5, 8, 5);
+    short src0[42]; rt_fill_i16(&rng, src0, 42, RT_DOM_INT(-8LL, 8LL));
+    short src1[18]; rt_fill_i16(&rng, src1, 18, RT_DOM_INT(-8LL, 8LL));
+    long a8_b[8]; rt_fill_i64(&rng, a8_b, 8, RT_DOM_FULL);
+    i64m2x4 a8 = __builtin_matrix_column_major_load(a8_b, 2, 4, 2);
+    i16m5x4 r = k0205(s0, a0, a1, a2, a3, a4, a5, i0, s1, dst0, s2, s3, a6, a7, src0, src1, a8);
+    short r_b[20]; __builtin_matrix_column_major_store(r, r_b, 5);
+    rt_out_i16("k0205", "ret", r_b, 20);
+    rt_out_i16("k0205", "dst0", dst0, 25);
 }
 
-f64m4x8 k0206(f64m5x3 a0, f64m5x3_b a1, signed char s0, double s1, unsigned int i0, f64m5x3 a2, unsigned char s2, f64m5x13_b a3, f64m13x1 a4, f64m5x1 a5, unsigned long n0, const double *src0, double *dst0, const double *src1, int i1) {
-    f64m5x3 t0 = a0 * 12 + a1 / s0 - s1;
-    t0[i0][1] /= 2.0;
-    f64m5x3 t1 = t0 - a1[3][0] + a2;
-    t0 /= s2;
-    __builtin_matrix_column_major_store((a3 * a4 + a5) * __builtin_matrix_column_major_load(src0, 1, 3, n0), dst0, 7);
-    return ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 4, 8, 6) + 9; ins0[2][i1] = 5e-1; ins0; });
+f32m1x12 k0206(f64m5x3 a0, short s0, short s1, short s2, f64m3x3 a1, long i0, unsigned long n0, const double *src0, f64m5x3 a2, int s3, double *dst0, unsigned char i1, unsigned int s4, double *dst1, i32m1x4 a3, const float *src1) {
+    __auto_type t0 = (a0 - (a0 + (s0 + s1))) * (s2 ? a1 + a1 : a1);
+    t0[(K4 * 4) / K4][i0] += -1.5e0;
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 5, 3, n0) + a2; ins0[1][1] = (unsigned char)s3; ins0; }) * 0xdUL, dst0, (K5 * 6) / K5);
+    t0[i1][5 - K4] -= (double)s4;
+    __builtin_matrix_column_major_store(t0, dst1, K2 + 3);
+    return (f32m1x4) a3 * __builtin_matrix_column_major_load(src1, 4, 12, 6);
 }
 
 static void run_k0206(void) {
-    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x380a18ca85cc6347ULL};
-    double a0_b[15]; rt_fill_f64(&rng, a0_b, 15, RT_DOM_FCHOICE(a0_dom));
+    double a0_b[15]; rt_fill_f64(&rng, a0_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f64m5x3 a0 = __builtin_matrix_column_major_load(a0_b, 5, 3, 5);
-    double a1_b[15]; rt_fill_f64(&rng, a1_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m5x3 a1 = __builtin_matrix_column_major_load(a1_b, 5, 3, 5);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    double a1_b[9]; rt_fill_f64(&rng, a1_b, 9, RT_DOM_FCHOICE(a1_dom));
+    f64m3x3 a1 = __builtin_matrix_column_major_load(a1_b, 3, 3, 3);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    double src0[22]; rt_fill_f64(&rng, src0, 22, RT_DOM_DYADIC(-32LL, 32LL, 2));
     double a2_b[15]; rt_fill_f64(&rng, a2_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f64m5x3 a2 = __builtin_matrix_column_major_load(a2_b, 5, 3, 5);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    double a3_b[65]; rt_fill_f64(&rng, a3_b, 65, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m5x13 a3 = __builtin_matrix_column_major_load(a3_b, 5, 13, 5);
-    double a4_b[13]; rt_fill_f64(&rng, a4_b, 13, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m13x1 a4 = __builtin_matrix_column_major_load(a4_b, 13, 1, 13);
-    double a5_b[5]; rt_fill_f64(&rng, a5_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m5x1 a5 = __builtin_matrix_column_major_load(a5_b, 5, 1, 5);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    double src0[11]; rt_fill_f64(&rng, src0, 11, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double dst0[20]; rt_fill_f64(&rng, dst0, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double src1[47]; rt_fill_f64(&rng, src1, 47, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    f64m4x8 r = k0206(a0, a1, s0, s1, i0, a2, s2, a3, a4, a5, n0, src0, dst0, src1, i1);
-    double r_b[32]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_f64("k0206", "ret", r_b, 32);
-    rt_out_f64("k0206", "dst0", dst0, 20);
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    double dst0[17]; rt_fill_f64(&rng, dst0, 17, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
+    double dst1[17]; rt_fill_f64(&rng, dst1, 17, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int a3_b[4]; rt_fill_i32(&rng, a3_b, 4, RT_DOM_FULL);
+    i32m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
+    float src1[70]; rt_fill_f32(&rng, src1, 70, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x12 r = k0206(a0, s0, s1, s2, a1, i0, n0, src0, a2, s3, dst0, i1, s4, dst1, a3, src1);
+    float r_b[12]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f32("k0206", "ret", r_b, 12);
+    rt_out_f64("k0206", "dst0", dst0, 17);
+    rt_out_f64("k0206", "dst1", dst1, 17);
 }
 
-void k0207(u64m7x8 a0, u64m8x2 a1, u64m2x3_b a2, u64m7x3 a3, unsigned char i0, float s0, unsigned long *dst0, const double *src0, f64m2x7 a4, const double *src1) {
-    __builtin_matrix_column_major_store(a0 * (a1 * a2) + ({ __auto_type ins0 = a3; ins0[K2 + 2][i0] = s0; ins0; }), dst0, 7);
-    f64m2x2 t0 = (__builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 1 + 1, 4) + a4 * __builtin_matrix_column_major_load(src1, 7, 2, K5 + 3)) * 1.0000000596046448;
+f64m2x2 k0207(unsigned long n0, const unsigned short *src0, u16m1x3 a0, unsigned long *dst0, u16m1x5 a1, u16m5x3 a2, unsigned int s0, f64m2x2 a3) {
+    __builtin_matrix_column_major_store((u64m7x3) (__builtin_matrix_column_major_load(src0, 7, 1, n0) * a0), dst0, 8);
+    __auto_type t0 = a1 * a2;
+    return s0 ? a3 : a3 - a3 + t0[0][2];
 }
 
 static void run_k0207(void) {
     rt_rng rng = {0xa07538bc1a18a7f6ULL};
-    unsigned long a0_b[56]; rt_fill_u64(&rng, a0_b, 56, RT_DOM_INT(0LL, 16LL));
-    u64m7x8 a0 = __builtin_matrix_column_major_load(a0_b, 7, 8, 7);
-    unsigned long a1_b[16]; rt_fill_u64(&rng, a1_b, 16, RT_DOM_FULL);
-    u64m8x2 a1 = __builtin_matrix_column_major_load(a1_b, 8, 2, 8);
-    unsigned long a2_b[6]; rt_fill_u64(&rng, a2_b, 6, RT_DOM_FULL);
-    u64m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
-    unsigned long a3_b[21]; rt_fill_u64(&rng, a3_b, 21, RT_DOM_FULL);
-    u64m7x3 a3 = __builtin_matrix_column_major_load(a3_b, 7, 3, 7);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned long dst0[22]; rt_fill_u64(&rng, dst0, 22, RT_DOM_FULL);
-    double src0[6]; rt_fill_f64(&rng, src0, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a4_b[14]; rt_fill_f64(&rng, a4_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x7 a4 = __builtin_matrix_column_major_load(a4_b, 2, 7, 2);
-    double src1[15]; rt_fill_f64(&rng, src1, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    k0207(a0, a1, a2, a3, i0, s0, dst0, src0, a4, src1);
-    rt_out_u64("k0207", "dst0", dst0, 22);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    unsigned short src0[8]; rt_fill_u16(&rng, src0, 8, RT_DOM_FULL);
+    unsigned short a0_b[3]; rt_fill_u16(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
+    u16m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
+    unsigned long dst0[24]; rt_fill_u64(&rng, dst0, 24, RT_DOM_FULL);
+    unsigned short a1_b[5]; rt_fill_u16(&rng, a1_b, 5, RT_DOM_FULL);
+    u16m1x5 a1 = __builtin_matrix_column_major_load(a1_b, 1, 5, 1);
+    unsigned short a2_b[15]; rt_fill_u16(&rng, a2_b, 15, RT_DOM_FULL);
+    u16m5x3 a2 = __builtin_matrix_column_major_load(a2_b, 5, 3, 5);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    double a3_b[4]; rt_fill_f64(&rng, a3_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x2 a3 = __builtin_matrix_column_major_load(a3_b, 2, 2, 2);
+    f64m2x2 r = k0207(n0, src0, a0, dst0, a1, a2, s0, a3);
+    double r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_f64("k0207", "ret", r_b, 4);
+    rt_out_u64("k0207", "dst0", dst0, 24);
 }
 
-i8m4x7 k0208(i8m4x7 a0, unsigned char s0, unsigned char s1, unsigned long n0, signed char *dst0, i8m4x3 a1, long s2, long s3, unsigned long s4, i8m3x5_b a2, const signed char *src0) {
-    __builtin_matrix_column_major_store(-3L * (4L - (s0 + s1 - a0)), dst0, n0);
-    return s4 * ({ __auto_type ins0 = a1; ins0[1][2] = s2 - s3; ins0; }) * a2 * __builtin_matrix_column_major_load(src0, 5, 7, 6);
+i8m4x7 k0208(i8m4x7 a0, i8m4x7 a1, unsigned long n0, signed char *dst0, i8m7x2 a2, const signed char *src0, const signed char *src1, f64m7x4 a3) {
+    __builtin_matrix_column_major_store(a0 - a1, dst0, n0);
+    return __builtin_matrix_transpose(a2 * __builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 4, 5) - __builtin_matrix_column_major_load(src1, 7, 4, 8)) - (i8m4x7) __builtin_matrix_transpose(a3);
 }
 
 static void run_k0208(void) {
     rt_rng rng = {0x302a4517e3d94c94ULL};
     signed char a0_b[28]; rt_fill_i8(&rng, a0_b, 28, RT_DOM_FULL);
     i8m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    signed char a1_b[28]; rt_fill_i8(&rng, a1_b, 28, RT_DOM_INT(-8LL, 8LL));
+    i8m4x7 a1 = __builtin_matrix_column_major_load(a1_b, 4, 7, 4);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    signed char dst0[47]; rt_fill_i8(&rng, dst0, 47, RT_DOM_INT(-8LL, 8LL));
-    signed char a1_b[12]; rt_fill_i8(&rng, a1_b, 12, RT_DOM_FULL);
-    i8m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
-    signed char a2_b[15]; rt_fill_i8(&rng, a2_b, 15, RT_DOM_INT(-8LL, 8LL));
-    i8m3x5 a2 = __builtin_matrix_column_major_load(a2_b, 3, 5, 3);
-    signed char src0[41]; rt_fill_i8(&rng, src0, 41, RT_DOM_INT(-8LL, 8LL));
-    i8m4x7 r = k0208(a0, s0, s1, n0, dst0, a1, s2, s3, s4, a2, src0);
+    signed char dst0[46]; rt_fill_i8(&rng, dst0, 46, RT_DOM_FULL);
+    signed char a2_b[14]; rt_fill_i8(&rng, a2_b, 14, RT_DOM_FULL);
+    i8m7x2 a2 = __builtin_matrix_column_major_load(a2_b, 7, 2, 7);
+    signed char src0[19]; rt_fill_i8(&rng, src0, 19, RT_DOM_INT(-8LL, 8LL));
+    signed char src1[33]; rt_fill_i8(&rng, src1, 33, RT_DOM_FULL);
+    double a3_b[28]; rt_fill_f64(&rng, a3_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x4 a3 = __builtin_matrix_column_major_load(a3_b, 7, 4, 7);
+    i8m4x7 r = k0208(a0, a1, n0, dst0, a2, src0, src1, a3);
     signed char r_b[28]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_i8("k0208", "ret", r_b, 28);
-    rt_out_i8("k0208", "dst0", dst0, 47);
+    rt_out_i8("k0208", "dst0", dst0, 46);
 }
 
-u8m4x7 k0209(i16m8x5 a0, unsigned long s0, unsigned int i0, unsigned int i1, unsigned long i2, i16m5x12 a1, i16m12x3 a2, i16m12x3 a3, unsigned long n0, const short *src0, short s1, short s2, unsigned long n1, const short *src1, unsigned int i3, unsigned long s3, i16m5x2 a4, i16m2x12 a5, unsigned short i4, short s4, i16m8x1 a6, i16m1x3 a7, u8m7x4_b a8, const unsigned char *src2) {
-    __auto_type t0 = ({ __auto_type ins0 = a0 / s0; ins0[i0][i1] = 2; ins0; }) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
-    __auto_type t1 = ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 5, 12, n1); ins1[i3][6] = s3; ins1; }) + a4 * a5;
-    t0[0][i4] = s4;
-    t0 = a6 * a7;
-    i16m8x1 t2 = a6;
-    return __builtin_matrix_transpose(a8 - __builtin_matrix_column_major_load(src2, 7, 4, 9));
+u16m7x8 k0209(short s0, const short *src0, i16m8x3 a0, const short *src1, i16m8x3 a1, unsigned long s1, i16m8x8_b a2, i16m8x8 a3, i16m8x3_b a4, unsigned int s2, i16m3x3 a5, unsigned long s3, i16m8x8 a6, const short *src2, double s4, short *dst0, short s5, const short *src3, i16m4x8 a7, double s6, float s7, const short *src4, int s8, unsigned long n0, const short *src5, const short *src6, u16m7x8 a8) {
+    i16m8x3 t0 = (s0 ? __builtin_matrix_column_major_load(src0, 8, 8 - K5, (K5 * 11) / K5) - a0 : a0 * __builtin_matrix_column_major_load(src1, 3, 3, 3)) + a1 - a1 + (s1 ? a2 : a3) * ((a1 + a4) / s2) * a5;
+    __builtin_matrix_column_major_store((s3 ? a3 : a6) * __builtin_matrix_column_major_load(src2, 8, 8, 11) * s4, dst0, 8);
+    for (int l0 = 0; l0 < 3; l0++) { t0[2][l0] = -0x7; }
+    i16m8x8 t1 = __builtin_matrix_column_major_load(src3, 8, (K4 * 4) / K4, (K4 * 9) / K4) * ((({ __auto_type ins0 = a7; ins0[5 - K3][7] = s6; ins0; }) - -1L) / s7);
+    __auto_type t2 = (i16m8x3) (__builtin_matrix_column_major_load(src4, K8, 8 - K5, 8) / 7) + ((signed char)s8 - a1) - __builtin_matrix_column_major_load(src5, 8, 4, n0) * __builtin_matrix_column_major_load(src6, 4, 7 - K4, 4);
+    return a8;
 }
 
 static void run_k0209(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double s7_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
     rt_rng rng = {0xf4263a8dc7a0f14eULL};
-    short a0_b[40]; rt_fill_i16(&rng, a0_b, 40, RT_DOM_INT(-8LL, 8LL));
-    i16m8x5 a0 = __builtin_matrix_column_major_load(a0_b, 8, 5, 8);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
-    short a1_b[60]; rt_fill_i16(&rng, a1_b, 60, RT_DOM_INT(-8LL, 8LL));
-    i16m5x12 a1 = __builtin_matrix_column_major_load(a1_b, 5, 12, 5);
-    short a2_b[36]; rt_fill_i16(&rng, a2_b, 36, RT_DOM_INT(-8LL, 8LL));
-    i16m12x3 a2 = __builtin_matrix_column_major_load(a2_b, 12, 3, 12);
-    short a3_b[36]; rt_fill_i16(&rng, a3_b, 36, RT_DOM_FULL);
-    i16m12x3 a3 = __builtin_matrix_column_major_load(a3_b, 12, 3, 12);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(12LL, 15LL));
-    short src0[44]; rt_fill_i16(&rng, src0, 44, RT_DOM_FULL);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(5LL, 8LL));
-    short src1[94]; rt_fill_i16(&rng, src1, 94, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    short a4_b[10]; rt_fill_i16(&rng, a4_b, 10, RT_DOM_INT(-8LL, 8LL));
-    i16m5x2 a4 = __builtin_matrix_column_major_load(a4_b, 5, 2, 5);
-    short a5_b[24]; rt_fill_i16(&rng, a5_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i16m2x12 a5 = __builtin_matrix_column_major_load(a5_b, 2, 12, 2);
-    unsigned short i4; rt_fill_u16(&rng, &i4, 1, RT_DOM_INT(0LL, 2LL));
-    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    short a6_b[8]; rt_fill_i16(&rng, a6_b, 8, RT_DOM_FULL);
-    i16m8x1 a6 = __builtin_matrix_column_major_load(a6_b, 8, 1, 8);
-    short a7_b[3]; rt_fill_i16(&rng, a7_b, 3, RT_DOM_FULL);
-    i16m1x3 a7 = __builtin_matrix_column_major_load(a7_b, 1, 3, 1);
-    unsigned char a8_b[28]; rt_fill_u8(&rng, a8_b, 28, RT_DOM_INT(0LL, 16LL));
-    u8m7x4 a8 = __builtin_matrix_column_major_load(a8_b, 7, 4, 7);
-    unsigned char src2[35]; rt_fill_u8(&rng, src2, 35, RT_DOM_INT(0LL, 16LL));
-    u8m4x7 r = k0209(a0, s0, i0, i1, i2, a1, a2, a3, n0, src0, s1, s2, n1, src1, i3, s3, a4, a5, i4, s4, a6, a7, a8, src2);
-    unsigned char r_b[28]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u8("k0209", "ret", r_b, 28);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    short src0[30]; rt_fill_i16(&rng, src0, 30, RT_DOM_FULL);
+    short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i16m8x3 a0 = __builtin_matrix_column_major_load(a0_b, 8, 3, 8);
+    short src1[9]; rt_fill_i16(&rng, src1, 9, RT_DOM_FULL);
+    short a1_b[24]; rt_fill_i16(&rng, a1_b, 24, RT_DOM_FULL);
+    i16m8x3 a1 = __builtin_matrix_column_major_load(a1_b, 8, 3, 8);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    short a2_b[64]; rt_fill_i16(&rng, a2_b, 64, RT_DOM_INT(-8LL, 8LL));
+    i16m8x8 a2 = __builtin_matrix_column_major_load(a2_b, 8, 8, 8);
+    short a3_b[64]; rt_fill_i16(&rng, a3_b, 64, RT_DOM_INT(-8LL, 8LL));
+    i16m8x8 a3 = __builtin_matrix_column_major_load(a3_b, 8, 8, 8);
+    short a4_b[24]; rt_fill_i16(&rng, a4_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i16m8x3 a4 = __builtin_matrix_column_major_load(a4_b, 8, 3, 8);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    short a5_b[9]; rt_fill_i16(&rng, a5_b, 9, RT_DOM_FULL);
+    i16m3x3 a5 = __builtin_matrix_column_major_load(a5_b, 3, 3, 3);
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 1LL));
+    short a6_b[64]; rt_fill_i16(&rng, a6_b, 64, RT_DOM_INT(-8LL, 8LL));
+    i16m8x8 a6 = __builtin_matrix_column_major_load(a6_b, 8, 8, 8);
+    short src2[86]; rt_fill_i16(&rng, src2, 86, RT_DOM_FULL);
+    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short dst0[65]; rt_fill_i16(&rng, dst0, 65, RT_DOM_FULL);
+    short s5; rt_fill_i16(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    short src3[36]; rt_fill_i16(&rng, src3, 36, RT_DOM_INT(-8LL, 8LL));
+    short a7_b[32]; rt_fill_i16(&rng, a7_b, 32, RT_DOM_FULL);
+    i16m4x8 a7 = __builtin_matrix_column_major_load(a7_b, 4, 8, 4);
+    double s6; rt_fill_f64(&rng, &s6, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float s7; rt_fill_f32(&rng, &s7, 1, RT_DOM_FCHOICE(s7_dom));
+    short src4[25]; rt_fill_i16(&rng, src4, 25, RT_DOM_FULL);
+    int s8; rt_fill_i32(&rng, &s8, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
+    short src5[43]; rt_fill_i16(&rng, src5, 43, RT_DOM_INT(-8LL, 8LL));
+    short src6[12]; rt_fill_i16(&rng, src6, 12, RT_DOM_FULL);
+    unsigned short a8_b[56]; rt_fill_u16(&rng, a8_b, 56, RT_DOM_FULL);
+    u16m7x8 a8 = __builtin_matrix_column_major_load(a8_b, 7, 8, 7);
+    u16m7x8 r = k0209(s0, src0, a0, src1, a1, s1, a2, a3, a4, s2, a5, s3, a6, src2, s4, dst0, s5, src3, a7, s6, s7, src4, s8, n0, src5, src6, a8);
+    unsigned short r_b[56]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_u16("k0209", "ret", r_b, 56);
+    rt_out_i16("k0209", "dst0", dst0, 65);
 }
 
-u8m3x2 k0210(unsigned long n0, const unsigned char *src0, unsigned char s0, u8m2x2 a0, unsigned char *dst0, unsigned char s1, unsigned char i0, int i1, unsigned short i2, int i3, unsigned char i4, u8m3x2_b a1) {
-    __builtin_matrix_column_major_store(((long)s0 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8L) + a0 * 3.0) / 7u, dst0, 4);
-    u8m2x2_b t0 = (int)s1 * (a0 + a0);
-    if (i0 < 3) { t0[i1][i2] = 2; }
-    return (u8m3x2) a1;
+u8m1x2 k0210(u8m2x7_b a0, u8m7x2 a1, u8m2x2 a2, long s0, const unsigned char *src0, unsigned long n0, unsigned char *dst0, u8m2x7 a3, unsigned char s1, u8m1x2 a4, unsigned long n1, const unsigned char *src1) {
+    __builtin_matrix_column_major_store(s0 + (a0 * a1 + a2) - (__builtin_matrix_transpose(a2) + __builtin_matrix_column_major_load(src0, 2, 2, 3)), dst0, n0);
+    __auto_type t0 = a3;
+    for (int l0 = 0; l0 < 7; l0++) { t0[0][l0] = a1[3][1]; }
+    return a4 - a4 - __builtin_matrix_column_major_load(src1, 1, 2, n1);
 }
 
 static void run_k0210(void) {
     rt_rng rng = {0xbf0ff06a3501714aULL};
+    unsigned char a0_b[14]; rt_fill_u8(&rng, a0_b, 14, RT_DOM_INT(0LL, 16LL));
+    u8m2x7 a0 = __builtin_matrix_column_major_load(a0_b, 2, 7, 2);
+    unsigned char a1_b[14]; rt_fill_u8(&rng, a1_b, 14, RT_DOM_INT(0LL, 16LL));
+    u8m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
+    unsigned char a2_b[4]; rt_fill_u8(&rng, a2_b, 4, RT_DOM_FULL);
+    u8m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char src0[6]; rt_fill_u8(&rng, src0, 6, RT_DOM_INT(0LL, 16LL));
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    unsigned char src0[8]; rt_fill_u8(&rng, src0, 8, RT_DOM_INT(0LL, 16LL));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char a0_b[4]; rt_fill_u8(&rng, a0_b, 4, RT_DOM_FULL);
-    u8m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
-    unsigned char dst0[7]; rt_fill_u8(&rng, dst0, 7, RT_DOM_FULL);
+    unsigned char dst0[9]; rt_fill_u8(&rng, dst0, 9, RT_DOM_FULL);
+    unsigned char a3_b[14]; rt_fill_u8(&rng, a3_b, 14, RT_DOM_FULL);
+    u8m2x7 a3 = __builtin_matrix_column_major_load(a3_b, 2, 7, 2);
     unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned char i4; rt_fill_u8(&rng, &i4, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned char a1_b[6]; rt_fill_u8(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m3x2 a1 = __builtin_matrix_column_major_load(a1_b, 3, 2, 3);
-    u8m3x2 r = k0210(n0, src0, s0, a0, dst0, s1, i0, i1, i2, i3, i4, a1);
-    unsigned char r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u8("k0210", "ret", r_b, 6);
-    rt_out_u8("k0210", "dst0", dst0, 7);
+    unsigned char a4_b[2]; rt_fill_u8(&rng, a4_b, 2, RT_DOM_FULL);
+    u8m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
+    unsigned char src1[7]; rt_fill_u8(&rng, src1, 7, RT_DOM_FULL);
+    u8m1x2 r = k0210(a0, a1, a2, s0, src0, n0, dst0, a3, s1, a4, n1, src1);
+    unsigned char r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u8("k0210", "ret", r_b, 2);
+    rt_out_u8("k0210", "dst0", dst0, 9);
 }
 
-u8m14x2 k0211(const unsigned long *src0, u64m7x5 a0, u64m5x4_b a1, u16m8x3 a2, unsigned long n0, const unsigned short *src1, u16m2x8_b a3, u16m2x1_b a4, u16m1x3 a5, u16m3x6 a6, u16m6x6 a7, const unsigned short *src2, u8m14x2 a8, const unsigned char *src3, double s0) {
-    u64m7x4 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 7, 4, 8); ins0[5][1] = -1; ins0; }) - a0 * a1;
-    u16m8x6 t1 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
-    __auto_type t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
-    u16m6x13_b t3 = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
-    t3 /= 7;
-    return a8 * __builtin_matrix_column_major_load(src3, 2, 2, K4) - s0 - a8 * -1;
+u64m4x2 k0211(const unsigned long *src0, const unsigned long *src1, long s0, u64m4x2 a0, u64m2x6 a1, double s1, u8m4x6 a2, unsigned long *dst0, const unsigned char *src2, unsigned long n0, unsigned char *dst1, unsigned int i0, u64m7x4 a3, float s2, u16m4x2 a4, u64m4x2 a5, signed char s3, u64m4x2 a6) {
+    __auto_type t0 = s0 - (__builtin_matrix_column_major_load(src0, 7, 4, 8) - __builtin_matrix_column_major_load(src1, 7, 4, 9));
+    __builtin_matrix_column_major_store((a0 + a0) * a1 * s1 - (u64m4x6) a2, dst0, 4);
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, 4, 6, 8 - K3), dst1, n0);
+    for (int l0 = 0; l0 < 4; l0++) { t0[4][l0] = a0[1][0]; }
+    t0 = a3 / s2;
+    return s3 - ((u64m4x2) a4 + (a5 + 3.0)) + (a0 + a6);
 }
 
 static void run_k0211(void) {
+    static const double s2_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0x4ab2fd07f5496d77ULL};
     unsigned long src0[33]; rt_fill_u64(&rng, src0, 33, RT_DOM_INT(0LL, 16LL));
-    unsigned long a0_b[35]; rt_fill_u64(&rng, a0_b, 35, RT_DOM_INT(0LL, 16LL));
-    u64m7x5 a0 = __builtin_matrix_column_major_load(a0_b, 7, 5, 7);
-    unsigned long a1_b[20]; rt_fill_u64(&rng, a1_b, 20, RT_DOM_FULL);
-    u64m5x4 a1 = __builtin_matrix_column_major_load(a1_b, 5, 4, 5);
-    unsigned short a2_b[24]; rt_fill_u16(&rng, a2_b, 24, RT_DOM_INT(0LL, 16LL));
-    u16m8x3 a2 = __builtin_matrix_column_major_load(a2_b, 8, 3, 8);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned short src1[33]; rt_fill_u16(&rng, src1, 33, RT_DOM_FULL);
-    unsigned short a3_b[16]; rt_fill_u16(&rng, a3_b, 16, RT_DOM_INT(0LL, 16LL));
-    u16m2x8 a3 = __builtin_matrix_column_major_load(a3_b, 2, 8, 2);
-    unsigned short a4_b[2]; rt_fill_u16(&rng, a4_b, 2, RT_DOM_FULL);
-    u16m2x1 a4 = __builtin_matrix_column_major_load(a4_b, 2, 1, 2);
-    unsigned short a5_b[3]; rt_fill_u16(&rng, a5_b, 3, RT_DOM_INT(0LL, 16LL));
-    u16m1x3 a5 = __builtin_matrix_column_major_load(a5_b, 1, 3, 1);
-    unsigned short a6_b[18]; rt_fill_u16(&rng, a6_b, 18, RT_DOM_INT(0LL, 16LL));
-    u16m3x6 a6 = __builtin_matrix_column_major_load(a6_b, 3, 6, 3);
-    unsigned short a7_b[36]; rt_fill_u16(&rng, a7_b, 36, RT_DOM_FULL);
-    u16m6x6 a7 = __builtin_matrix_column_major_load(a7_b, 6, 6, 6);
-    unsigned short src2[79]; rt_fill_u16(&rng, src2, 79, RT_DOM_INT(0LL, 16LL));
-    unsigned char a8_b[28]; rt_fill_u8(&rng, a8_b, 28, RT_DOM_FULL);
-    u8m14x2 a8 = __builtin_matrix_column_major_load(a8_b, 14, 2, 14);
-    unsigned char src3[6]; rt_fill_u8(&rng, src3, 6, RT_DOM_INT(0LL, 16LL));
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    u8m14x2 r = k0211(src0, a0, a1, a2, n0, src1, a3, a4, a5, a6, a7, src2, a8, src3, s0);
-    unsigned char r_b[28]; __builtin_matrix_column_major_store(r, r_b, 14);
-    rt_out_u8("k0211", "ret", r_b, 28);
+    unsigned long src1[36]; rt_fill_u64(&rng, src1, 36, RT_DOM_INT(0LL, 16LL));
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long a0_b[8]; rt_fill_u64(&rng, a0_b, 8, RT_DOM_INT(0LL, 16LL));
+    u64m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
+    unsigned long a1_b[12]; rt_fill_u64(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
+    u64m2x6 a1 = __builtin_matrix_column_major_load(a1_b, 2, 6, 2);
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned char a2_b[24]; rt_fill_u8(&rng, a2_b, 24, RT_DOM_FULL);
+    u8m4x6 a2 = __builtin_matrix_column_major_load(a2_b, 4, 6, 4);
+    unsigned long dst0[25]; rt_fill_u64(&rng, dst0, 25, RT_DOM_FULL);
+    unsigned char src2[29]; rt_fill_u8(&rng, src2, 29, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned char dst1[41]; rt_fill_u8(&rng, dst1, 41, RT_DOM_FULL);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned long a3_b[28]; rt_fill_u64(&rng, a3_b, 28, RT_DOM_INT(0LL, 16LL));
+    u64m7x4 a3 = __builtin_matrix_column_major_load(a3_b, 7, 4, 7);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    unsigned short a4_b[8]; rt_fill_u16(&rng, a4_b, 8, RT_DOM_FULL);
+    u16m4x2 a4 = __builtin_matrix_column_major_load(a4_b, 4, 2, 4);
+    unsigned long a5_b[8]; rt_fill_u64(&rng, a5_b, 8, RT_DOM_INT(0LL, 16LL));
+    u64m4x2 a5 = __builtin_matrix_column_major_load(a5_b, 4, 2, 4);
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a6_b[8]; rt_fill_u64(&rng, a6_b, 8, RT_DOM_INT(0LL, 16LL));
+    u64m4x2 a6 = __builtin_matrix_column_major_load(a6_b, 4, 2, 4);
+    u64m4x2 r = k0211(src0, src1, s0, a0, a1, s1, a2, dst0, src2, n0, dst1, i0, a3, s2, a4, a5, s3, a6);
+    unsigned long r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u64("k0211", "ret", r_b, 8);
+    rt_out_u64("k0211", "dst0", dst0, 25);
+    rt_out_u8("k0211", "dst1", dst1, 41);
 }
 
-u32m8x2 k0212(u32m6x8 a0, unsigned long n0, const unsigned int *src0, u32m13x2_b a1, long s0, long s1, unsigned char i0, unsigned short s2, u32m8x2 a2, unsigned int *dst0, long i1, i16m8x5 a3, signed char s3, unsigned int i2, unsigned char i3, unsigned char i4, u32m5x2 a4, u32m5x2 a5, u16m5x2 a6) {
-    u32m6x8 t0 = a0 + a0;
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 13, 6, n0)) * a1; ins0[7 - K4][0] = s0 - s1; ins0; }); ins1[i0][1] = s2; ins1; }) * __builtin_matrix_transpose(a2), dst0, 7);
-    t0[i1][6] = a0[5][2];
-    return ({ __auto_type ins3 = (u32m8x5) ({ __auto_type ins2 = a3; ins2[2][0] = s3; ins2; }); ins3[i2][i3] = a3[i4][0]; ins3; }) * (a4 - a5 + (u32m5x2) a6);
+f64m1x2 k0212(u32m6x8 a0, u32m8x1 a1, u32m1x8 a2, u32m8x8_b a3, unsigned int *dst0, const int *src0, unsigned long s0) {
+    u32m6x8 t0 = a0 * a1 * a2;
+    t0 *= a3;
+    __builtin_matrix_column_major_store(a0, dst0, K5 + 4);
+    return (f64m1x2) ((i16m1x2) __builtin_matrix_column_major_load(src0, 9 - K8, 2, (K8 * 1) / K8) / s0);
 }
 
 static void run_k0212(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xfdfe90023cb1b442ULL};
-    unsigned int a0_b[48]; rt_fill_u32(&rng, a0_b, 48, RT_DOM_INT(0LL, 16LL));
+    unsigned int a0_b[48]; rt_fill_u32(&rng, a0_b, 48, RT_DOM_FULL);
     u32m6x8 a0 = __builtin_matrix_column_major_load(a0_b, 6, 8, 6);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(13LL, 16LL));
-    unsigned int src0[95]; rt_fill_u32(&rng, src0, 95, RT_DOM_FULL);
-    unsigned int a1_b[26]; rt_fill_u32(&rng, a1_b, 26, RT_DOM_FULL);
-    u32m13x2 a1 = __builtin_matrix_column_major_load(a1_b, 13, 2, 13);
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a2_b[16]; rt_fill_u32(&rng, a2_b, 16, RT_DOM_FULL);
-    u32m8x2 a2 = __builtin_matrix_column_major_load(a2_b, 8, 2, 8);
-    unsigned int dst0[56]; rt_fill_u32(&rng, dst0, 56, RT_DOM_FULL);
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
-    short a3_b[40]; rt_fill_i16(&rng, a3_b, 40, RT_DOM_FULL);
-    i16m8x5 a3 = __builtin_matrix_column_major_load(a3_b, 8, 5, 8);
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned char i4; rt_fill_u8(&rng, &i4, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned int a4_b[10]; rt_fill_u32(&rng, a4_b, 10, RT_DOM_FULL);
-    u32m5x2 a4 = __builtin_matrix_column_major_load(a4_b, 5, 2, 5);
-    unsigned int a5_b[10]; rt_fill_u32(&rng, a5_b, 10, RT_DOM_INT(0LL, 16LL));
-    u32m5x2 a5 = __builtin_matrix_column_major_load(a5_b, 5, 2, 5);
-    unsigned short a6_b[10]; rt_fill_u16(&rng, a6_b, 10, RT_DOM_FULL);
-    u16m5x2 a6 = __builtin_matrix_column_major_load(a6_b, 5, 2, 5);
-    u32m8x2 r = k0212(a0, n0, src0, a1, s0, s1, i0, s2, a2, dst0, i1, a3, s3, i2, i3, i4, a4, a5, a6);
-    unsigned int r_b[16]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_u32("k0212", "ret", r_b, 16);
-    rt_out_u32("k0212", "dst0", dst0, 56);
+    unsigned int a1_b[8]; rt_fill_u32(&rng, a1_b, 8, RT_DOM_INT(0LL, 16LL));
+    u32m8x1 a1 = __builtin_matrix_column_major_load(a1_b, 8, 1, 8);
+    unsigned int a2_b[8]; rt_fill_u32(&rng, a2_b, 8, RT_DOM_INT(0LL, 16LL));
+    u32m1x8 a2 = __builtin_matrix_column_major_load(a2_b, 1, 8, 1);
+    unsigned int a3_b[64]; rt_fill_u32(&rng, a3_b, 64, RT_DOM_FULL);
+    u32m8x8 a3 = __builtin_matrix_column_major_load(a3_b, 8, 8, 8);
+    unsigned int dst0[71]; rt_fill_u32(&rng, dst0, 71, RT_DOM_FULL);
+    int src0[3]; rt_fill_i32(&rng, src0, 3, RT_DOM_FULL);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    f64m1x2 r = k0212(a0, a1, a2, a3, dst0, src0, s0);
+    double r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f64("k0212", "ret", r_b, 2);
+    rt_out_u32("k0212", "dst0", dst0, 71);
 }
 
-int k0213(i32m4x1 a0, i32m1x1 a1, i32m1x1 a2, unsigned long n0, const int *src0, unsigned long n1, int *dst0, i8m2x16 a3, unsigned long n2, signed char *dst1, unsigned long i0, long s0, unsigned char i1, unsigned int i2) {
-    __builtin_matrix_column_major_store(a0 * a1 * (a2 * __builtin_matrix_column_major_load(src0, 1, 1, n0)), dst0, n1);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose((i8m2x16) a3), dst1, n2);
-    __auto_type t0 = a0;
-    t0 /= 3L;
-    for (int l0 = 0; l0 < 4; l0++) { t0[l0][0] = (int)s0; }
-    return a1[i1][i2];
+void k0213(i32m4x1 a0, i32m1x1 a1, int *dst0, unsigned long n0, const unsigned char *src0, u8m4x15 a2, long s0, i32m4x1 a3, unsigned char s1, u8m15x7 a4, unsigned short s2, const unsigned char *src1, unsigned char *dst1) {
+    __builtin_matrix_column_major_store(a0 * a1 * a1, dst0, (K5 * 4) / K5);
+    __auto_type t0 = __builtin_matrix_transpose(s0 - __builtin_matrix_column_major_load(src0, 8, 4, n0) * a2);
+    __auto_type t1 = a3 + a0;
+    t0[9][4] = s1;
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a4 * s2 * (8 * __builtin_matrix_column_major_load(src1, 7, 8, 9)); ins0[14][3] = 5; ins0; }), dst1, 16);
 }
 
 static void run_k0213(void) {
@@ -599,255 +625,207 @@ static void run_k0213(void) {
     i32m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
     int a1_b[1]; rt_fill_i32(&rng, a1_b, 1, RT_DOM_INT(-8LL, 8LL));
     i32m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
-    int a2_b[1]; rt_fill_i32(&rng, a2_b, 1, RT_DOM_FULL);
-    i32m1x1 a2 = __builtin_matrix_column_major_load(a2_b, 1, 1, 1);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    int src0[3]; rt_fill_i32(&rng, src0, 3, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
-    int dst0[6]; rt_fill_i32(&rng, dst0, 6, RT_DOM_INT(-8LL, 8LL));
-    signed char a3_b[32]; rt_fill_i8(&rng, a3_b, 32, RT_DOM_FULL);
-    i8m2x16 a3 = __builtin_matrix_column_major_load(a3_b, 2, 16, 2);
-    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(16LL, 19LL));
-    signed char dst1[35]; rt_fill_i8(&rng, dst1, 35, RT_DOM_INT(-8LL, 8LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    int dst0[4]; rt_fill_i32(&rng, dst0, 4, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
+    unsigned char src0[43]; rt_fill_u8(&rng, src0, 43, RT_DOM_FULL);
+    unsigned char a2_b[60]; rt_fill_u8(&rng, a2_b, 60, RT_DOM_FULL);
+    u8m4x15 a2 = __builtin_matrix_column_major_load(a2_b, 4, 15, 4);
     long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
-    int r = k0213(a0, a1, a2, n0, src0, n1, dst0, a3, n2, dst1, i0, s0, i1, i2);
-    rt_out_i32("k0213", "ret", &r, 1);
-    rt_out_i32("k0213", "dst0", dst0, 6);
-    rt_out_i8("k0213", "dst1", dst1, 35);
+    int a3_b[4]; rt_fill_i32(&rng, a3_b, 4, RT_DOM_FULL);
+    i32m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char a4_b[105]; rt_fill_u8(&rng, a4_b, 105, RT_DOM_FULL);
+    u8m15x7 a4 = __builtin_matrix_column_major_load(a4_b, 15, 7, 15);
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char src1[70]; rt_fill_u8(&rng, src1, 70, RT_DOM_FULL);
+    unsigned char dst1[128]; rt_fill_u8(&rng, dst1, 128, RT_DOM_FULL);
+    k0213(a0, a1, dst0, n0, src0, a2, s0, a3, s1, a4, s2, src1, dst1);
+    rt_out_i32("k0213", "dst0", dst0, 4);
+    rt_out_u8("k0213", "dst1", dst1, 128);
 }
 
-i8m1x4 k0214(i8m1x4 a0, i8m4x4 a1, signed char *dst0, const short *src0, float s0, i16m2x4 a2, i8m1x4 a3, const signed char *src1) {
-    __builtin_matrix_column_major_store(a0 * a1 - a0, dst0, 2);
-    __auto_type t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 4, (K4 * 4) / K4) + s0 + a2);
-    return a3 + __builtin_matrix_column_major_load(src1, 1, 4, (K8 * 2) / K8) - (a0 - a0) + a0;
+f64m2x4 k0214(unsigned long n0, const signed char *src0, i8m2x4 a0, signed char *dst0, f64m2x4 a1, unsigned long n1, signed char *dst1, unsigned short s0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 1, n0)) * a0, dst0, 3);
+    __builtin_matrix_column_major_store((i8m2x4) a1 - a0, dst1, n1);
+    return a1 - s0;
 }
 
 static void run_k0214(void) {
     rt_rng rng = {0x7f5fe5052f75324aULL};
-    signed char a0_b[4]; rt_fill_i8(&rng, a0_b, 4, RT_DOM_FULL);
-    i8m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
-    signed char a1_b[16]; rt_fill_i8(&rng, a1_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i8m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
-    signed char dst0[9]; rt_fill_i8(&rng, dst0, 9, RT_DOM_INT(-8LL, 8LL));
-    short src0[14]; rt_fill_i16(&rng, src0, 14, RT_DOM_FULL);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short a2_b[8]; rt_fill_i16(&rng, a2_b, 8, RT_DOM_FULL);
-    i16m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
-    signed char a3_b[4]; rt_fill_i8(&rng, a3_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
-    signed char src1[7]; rt_fill_i8(&rng, src1, 7, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 r = k0214(a0, a1, dst0, src0, s0, a2, a3, src1);
-    signed char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i8("k0214", "ret", r_b, 4);
-    rt_out_i8("k0214", "dst0", dst0, 9);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    signed char src0[3]; rt_fill_i8(&rng, src0, 3, RT_DOM_FULL);
+    signed char a0_b[8]; rt_fill_i8(&rng, a0_b, 8, RT_DOM_FULL);
+    i8m2x4 a0 = __builtin_matrix_column_major_load(a0_b, 2, 4, 2);
+    signed char dst0[11]; rt_fill_i8(&rng, dst0, 11, RT_DOM_FULL);
+    double a1_b[8]; rt_fill_f64(&rng, a1_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(2LL, 5LL));
+    signed char dst1[18]; rt_fill_i8(&rng, dst1, 18, RT_DOM_FULL);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    f64m2x4 r = k0214(n0, src0, a0, dst0, a1, n1, dst1, s0);
+    double r_b[8]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_f64("k0214", "ret", r_b, 8);
+    rt_out_i8("k0214", "dst0", dst0, 11);
+    rt_out_i8("k0214", "dst1", dst1, 18);
 }
 
-i8m2x2 k0215(f32m2x1_b a0, f32m1x2 a1, unsigned int s0, i8m3x4 a2, unsigned long i0, unsigned char i1, int s1, i8m4x3 a3, i8m2x2_b a4, unsigned char s2, unsigned long i2) {
-    __auto_type t0 = a0 * (a1 - s0);
-    __auto_type t1 = ({ __auto_type ins0 = a2; ins0[i0][i1] = s1; ins0; }) * (a3 + a3);
-    return ({ __auto_type ins1 = a4 / s2; ins1[0][i2] = a2[1][0]; ins1; });
+i64m3x5 k0215(f32m2x2_b a0, f32m2x2 a1, float s0, f32m2x2 a2, unsigned long s1, unsigned long s2, const long *src0, unsigned long i0, short s3, i64m3x5 a3, unsigned long s4) {
+    f32m2x2 t0 = __builtin_matrix_transpose(a0) + (s0 + a1);
+    f32m2x2 t1 = a2 * (s1 * s2);
+    return ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 3, K3, K3); ins0[i0][2] = (unsigned short)s3; ins0; }) * (a3 * s4);
 }
 
 static void run_k0215(void) {
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double s0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0xeac9934df5a065ddULL};
-    float a0_b[2]; rt_fill_f32(&rng, a0_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
-    float a1_b[2]; rt_fill_f32(&rng, a1_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    signed char a2_b[12]; rt_fill_i8(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i8m3x4 a2 = __builtin_matrix_column_major_load(a2_b, 3, 4, 3);
+    float a0_b[4]; rt_fill_f32(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
+    float a1_b[4]; rt_fill_f32(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    float a2_b[4]; rt_fill_f32(&rng, a2_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    long src0[9]; rt_fill_i64(&rng, src0, 9, RT_DOM_INT(-8LL, 8LL));
     unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a3_b[12]; rt_fill_i8(&rng, a3_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i8m4x3 a3 = __builtin_matrix_column_major_load(a3_b, 4, 3, 4);
-    signed char a4_b[4]; rt_fill_i8(&rng, a4_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m2x2 a4 = __builtin_matrix_column_major_load(a4_b, 2, 2, 2);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    i8m2x2 r = k0215(a0, a1, s0, a2, i0, i1, s1, a3, a4, s2, i2);
-    signed char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i8("k0215", "ret", r_b, 4);
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
+    long a3_b[15]; rt_fill_i64(&rng, a3_b, 15, RT_DOM_FULL);
+    i64m3x5 a3 = __builtin_matrix_column_major_load(a3_b, 3, 5, 3);
+    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_FULL);
+    i64m3x5 r = k0215(a0, a1, s0, a2, s1, s2, src0, i0, s3, a3, s4);
+    long r_b[15]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_i64("k0215", "ret", r_b, 15);
 }
 
-i16m4x6 k0216(unsigned long n0, const short *src0, i16m4x6 a0, i16m6x6 a1, i16m6x6 a2, unsigned long s0) {
-    return (__builtin_matrix_column_major_load(src0, 4, 6, n0) - a0) * (a1 + a2) / s0;
+i16m4x6 k0216(i16m4x6 a0) {
+    return a0;
 }
 
 static void run_k0216(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xa20cdeee5396649dULL};
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    short src0[41]; rt_fill_i16(&rng, src0, 41, RT_DOM_FULL);
     short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
     i16m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
-    short a1_b[36]; rt_fill_i16(&rng, a1_b, 36, RT_DOM_INT(-8LL, 8LL));
-    i16m6x6 a1 = __builtin_matrix_column_major_load(a1_b, 6, 6, 6);
-    short a2_b[36]; rt_fill_i16(&rng, a2_b, 36, RT_DOM_INT(-8LL, 8LL));
-    i16m6x6 a2 = __builtin_matrix_column_major_load(a2_b, 6, 6, 6);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    i16m4x6 r = k0216(n0, src0, a0, a1, a2, s0);
+    i16m4x6 r = k0216(a0);
     short r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_i16("k0216", "ret", r_b, 24);
 }
 
-f32m4x3 k0217(f32m4x4 a0, f32m4x1 a1, u64m1x7 a2, f32m7x6 a3, unsigned short s0, unsigned short i0, f32m4x6 a4, f32m4x3 a5, f32m4x2 a6, f32m2x3 a7, unsigned long s1) {
-    f32m4x3 t0 = a0 * a1 * (f32m1x7) a2 * ({ __auto_type ins0 = a3 / s0; ins0[i0][2] = a3[0][1]; ins0; }) * (__builtin_matrix_transpose(a4) * a5);
-    return a6 * a7 / s1;
+f32m4x3 k0217(signed char s0, const signed char *src0, double s1, const float *src1, f32m4x5 a0, f32m5x3 a1, unsigned long s2, f32m4x3 a2) {
+    f32m4x3_b t0 = (s0 ? (f32m4x5) __builtin_matrix_column_major_load(src0, 4, 5, 10 - K3) : s1 ? __builtin_matrix_column_major_load(src1, 4, 5, 8 - K3) : a0) * (a1 - a1) / s2;
+    return -7.75e0 * a2;
 }
 
 static void run_k0217(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xc37876ab4d78e825ULL};
-    float a0_b[16]; rt_fill_f32(&rng, a0_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
-    float a1_b[4]; rt_fill_f32(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
-    unsigned long a2_b[7]; rt_fill_u64(&rng, a2_b, 7, RT_DOM_INT(0LL, 16LL));
-    u64m1x7 a2 = __builtin_matrix_column_major_load(a2_b, 1, 7, 1);
-    float a3_b[42]; rt_fill_f32(&rng, a3_b, 42, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x6 a3 = __builtin_matrix_column_major_load(a3_b, 7, 6, 7);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    float a4_b[24]; rt_fill_f32(&rng, a4_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x6 a4 = __builtin_matrix_column_major_load(a4_b, 4, 6, 4);
-    float a5_b[12]; rt_fill_f32(&rng, a5_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x3 a5 = __builtin_matrix_column_major_load(a5_b, 4, 3, 4);
-    float a6_b[8]; rt_fill_f32(&rng, a6_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x2 a6 = __builtin_matrix_column_major_load(a6_b, 4, 2, 4);
-    float a7_b[6]; rt_fill_f32(&rng, a7_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x3 a7 = __builtin_matrix_column_major_load(a7_b, 2, 3, 2);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    f32m4x3 r = k0217(a0, a1, a2, a3, s0, i0, a4, a5, a6, a7, s1);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    signed char src0[34]; rt_fill_i8(&rng, src0, 34, RT_DOM_INT(-8LL, 8LL));
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    float src1[24]; rt_fill_f32(&rng, src1, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a0_b[20]; rt_fill_f32(&rng, a0_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x5 a0 = __builtin_matrix_column_major_load(a0_b, 4, 5, 4);
+    float a1_b[15]; rt_fill_f32(&rng, a1_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x3 a1 = __builtin_matrix_column_major_load(a1_b, 5, 3, 5);
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    float a2_b[12]; rt_fill_f32(&rng, a2_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
+    f32m4x3 r = k0217(s0, src0, s1, src1, a0, a1, s2, a2);
     float r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_f32("k0217", "ret", r_b, 12);
 }
 
-u64m3x6 k0218(f32m4x4 a0, f32m4x1 a1, u64m1x7 a2, f32m7x6 a3, unsigned short s0, unsigned short i0, f32m4x6 a4, f32m4x3 a5, f32m4x2 a6, f32m2x3 a7, unsigned long s1, u64m3x6_b a8, u64m6x3 a9, const unsigned long *src0, unsigned long n0, const unsigned long *src1, u64m8x2 a10, const unsigned long *src2, float s2, unsigned long n1, const unsigned long *src3, unsigned long s3) {
-    __auto_type t0 = k0217(a0, a1, a2, a3, s0, i0, a4, a5, a6, a7, s1);
-    t0 *= (f32m3x3) (u32m3x3) (a8 * a9);
-    return ((__builtin_matrix_column_major_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, (K5 * 8) / K5, n0)) * a10 + __builtin_matrix_column_major_load(src2, 3, 2, 4) * s2) * (__builtin_matrix_column_major_load(src3, 2, 8 - K2, n1) + s3);
+f32m6x4 k0218(i16m4x6 a0, i16m6x6 a1, unsigned long n0, const short *src0, const short *src1, unsigned long s0, f32m6x4 a2) {
+    __auto_type t0 = k0216(a0);
+    t0 *= __builtin_matrix_transpose(a1 * __builtin_matrix_column_major_load(src0, 6, 8, n0) * (__builtin_matrix_column_major_load(src1, (K8 * 8) / K8, 6, 8) - s0));
+    return a2;
 }
 
 static void run_k0218(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x713d9042ce792750ULL};
-    float a0_b[16]; rt_fill_f32(&rng, a0_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x4 a0 = __builtin_matrix_column_major_load(a0_b, 4, 4, 4);
-    float a1_b[4]; rt_fill_f32(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
-    unsigned long a2_b[7]; rt_fill_u64(&rng, a2_b, 7, RT_DOM_INT(0LL, 16LL));
-    u64m1x7 a2 = __builtin_matrix_column_major_load(a2_b, 1, 7, 1);
-    float a3_b[42]; rt_fill_f32(&rng, a3_b, 42, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x6 a3 = __builtin_matrix_column_major_load(a3_b, 7, 6, 7);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    float a4_b[24]; rt_fill_f32(&rng, a4_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x6 a4 = __builtin_matrix_column_major_load(a4_b, 4, 6, 4);
-    float a5_b[12]; rt_fill_f32(&rng, a5_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x3 a5 = __builtin_matrix_column_major_load(a5_b, 4, 3, 4);
-    float a6_b[8]; rt_fill_f32(&rng, a6_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x2 a6 = __builtin_matrix_column_major_load(a6_b, 4, 2, 4);
-    float a7_b[6]; rt_fill_f32(&rng, a7_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x3 a7 = __builtin_matrix_column_major_load(a7_b, 2, 3, 2);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    unsigned long a8_b[18]; rt_fill_u64(&rng, a8_b, 18, RT_DOM_INT(0LL, 16LL));
-    u64m3x6 a8 = __builtin_matrix_column_major_load(a8_b, 3, 6, 3);
-    unsigned long a9_b[18]; rt_fill_u64(&rng, a9_b, 18, RT_DOM_FULL);
-    u64m6x3 a9 = __builtin_matrix_column_major_load(a9_b, 6, 3, 6);
-    unsigned long src0[32]; rt_fill_u64(&rng, src0, 32, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned long src1[47]; rt_fill_u64(&rng, src1, 47, RT_DOM_FULL);
-    unsigned long a10_b[16]; rt_fill_u64(&rng, a10_b, 16, RT_DOM_INT(0LL, 16LL));
-    u64m8x2 a10 = __builtin_matrix_column_major_load(a10_b, 8, 2, 8);
-    unsigned long src2[7]; rt_fill_u64(&rng, src2, 7, RT_DOM_FULL);
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(2LL, 5LL));
-    unsigned long src3[28]; rt_fill_u64(&rng, src3, 28, RT_DOM_FULL);
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    u64m3x6 r = k0218(a0, a1, a2, a3, s0, i0, a4, a5, a6, a7, s1, a8, a9, src0, n0, src1, a10, src2, s2, n1, src3, s3);
-    unsigned long r_b[18]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u64("k0218", "ret", r_b, 18);
+    short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i16m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
+    short a1_b[36]; rt_fill_i16(&rng, a1_b, 36, RT_DOM_INT(-8LL, 8LL));
+    i16m6x6 a1 = __builtin_matrix_column_major_load(a1_b, 6, 6, 6);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    short src0[69]; rt_fill_i16(&rng, src0, 69, RT_DOM_FULL);
+    short src1[49]; rt_fill_i16(&rng, src1, 49, RT_DOM_INT(-8LL, 8LL));
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    float a2_b[24]; rt_fill_f32(&rng, a2_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x4 a2 = __builtin_matrix_column_major_load(a2_b, 6, 4, 6);
+    f32m6x4 r = k0218(a0, a1, n0, src0, src1, s0, a2);
+    float r_b[24]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_f32("k0218", "ret", r_b, 24);
 }
 
-i64m3x4 k0219(i64m4x3 a0, signed char s0, i64m4x3 a1, float s1, short s2) {
-    __auto_type t0 = __builtin_matrix_transpose(({ __auto_type ins0 = a0; ins0[2][4 - K3] = s0; ins0; }));
-    return __builtin_matrix_transpose((s1 * a1 + (a1 + a0)) / 1) * (unsigned char)s2;
+i64m3x4 k0219(i64m3x4 a0, i64m3x4_b a1, i64m3x4 a2, i64m4x3 a3, const long *src0) {
+    __auto_type t0 = (a0 + a1 + a2) / -2 - 185u;
+    return __builtin_matrix_transpose(a3 * __builtin_matrix_column_major_load(src0, 3, 3, 5) + a3);
 }
 
 static void run_k0219(void) {
     rt_rng rng = {0x5d1cc477f415b68aULL};
-    long a0_b[12]; rt_fill_i64(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    long a0_b[12]; rt_fill_i64(&rng, a0_b, 12, RT_DOM_FULL);
+    i64m3x4 a0 = __builtin_matrix_column_major_load(a0_b, 3, 4, 3);
     long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i64m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i64m3x4 r = k0219(a0, s0, a1, s1, s2);
+    i64m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
+    long a2_b[12]; rt_fill_i64(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m3x4 a2 = __builtin_matrix_column_major_load(a2_b, 3, 4, 3);
+    long a3_b[12]; rt_fill_i64(&rng, a3_b, 12, RT_DOM_FULL);
+    i64m4x3 a3 = __builtin_matrix_column_major_load(a3_b, 4, 3, 4);
+    long src0[14]; rt_fill_i64(&rng, src0, 14, RT_DOM_FULL);
+    i64m3x4 r = k0219(a0, a1, a2, a3, src0);
     long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 3);
     rt_out_i64("k0219", "ret", r_b, 12);
 }
 
-i32m6x7 k0220(i16m3x7 a0, unsigned char s0, int s1, i16m7x5 a1, i32m6x1_b a2, i32m1x7 a3, float s2, unsigned long s3) {
-    __auto_type t0 = (unsigned long)s0 * a0 / s1 * a1;
-    return s3 - a2 * a3 / s2;
+i16m3x5 k0220(const short *src0, const short *src1, float s0) {
+    i16m3x5 t0 = __builtin_matrix_column_major_load(src0, (K4 * 3) / K4, 5, 4) + __builtin_matrix_column_major_load(src1, 2 + 1, 5, 5);
+    return t0 / s0;
 }
 
 static void run_k0220(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const double s2_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
+    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
     rt_rng rng = {0x704dfe5f86d2441dULL};
-    short a0_b[21]; rt_fill_i16(&rng, a0_b, 21, RT_DOM_FULL);
-    i16m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    short a1_b[35]; rt_fill_i16(&rng, a1_b, 35, RT_DOM_FULL);
-    i16m7x5 a1 = __builtin_matrix_column_major_load(a1_b, 7, 5, 7);
-    int a2_b[6]; rt_fill_i32(&rng, a2_b, 6, RT_DOM_FULL);
-    i32m6x1 a2 = __builtin_matrix_column_major_load(a2_b, 6, 1, 6);
-    int a3_b[7]; rt_fill_i32(&rng, a3_b, 7, RT_DOM_FULL);
-    i32m1x7 a3 = __builtin_matrix_column_major_load(a3_b, 1, 7, 1);
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
-    i32m6x7 r = k0220(a0, s0, s1, a1, a2, a3, s2, s3);
-    int r_b[42]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_i32("k0220", "ret", r_b, 42);
+    short src0[19]; rt_fill_i16(&rng, src0, 19, RT_DOM_INT(-8LL, 8LL));
+    short src1[24]; rt_fill_i16(&rng, src1, 24, RT_DOM_FULL);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    i16m3x5 r = k0220(src0, src1, s0);
+    short r_b[15]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_i16("k0220", "ret", r_b, 15);
 }
 
-i8m1x11 k0221(i8m1x11 a0, u16m3x1 a1, unsigned short s0, i8m11x1 a2, i8m11x1 a3) {
-    i8m1x11 t0 = a0;
-    u16m1x3 t1 = __builtin_matrix_transpose(a1 - a1);
-    u16m1x3 t2 = (t1 - t1 + s0) / 3;
-    return __builtin_matrix_transpose(a2 - a3);
+i32m1x2 k0221(i8m1x11 a0, unsigned int s0, i8m1x4 a1, i32m4x2 a2, i8m2x11 a3, unsigned int i0, unsigned char s1, i32m1x2 a4) {
+    __auto_type t0 = ({ __auto_type ins0 = a0; ins0[8 - K8][7] = (unsigned short)s0; ins0; });
+    t0 -= a1 * ((i8m4x2) a2 * ({ __auto_type ins1 = a3; ins1[i0][6] = s1; ins1; }));
+    t0[0][8] = 1;
+    return a4;
 }
 
 static void run_k0221(void) {
     rt_rng rng = {0x2df174e81dd5ec0eULL};
     signed char a0_b[11]; rt_fill_i8(&rng, a0_b, 11, RT_DOM_FULL);
     i8m1x11 a0 = __builtin_matrix_column_major_load(a0_b, 1, 11, 1);
-    unsigned short a1_b[3]; rt_fill_u16(&rng, a1_b, 3, RT_DOM_INT(0LL, 16LL));
-    u16m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    signed char a2_b[11]; rt_fill_i8(&rng, a2_b, 11, RT_DOM_INT(-8LL, 8LL));
-    i8m11x1 a2 = __builtin_matrix_column_major_load(a2_b, 11, 1, 11);
-    signed char a3_b[11]; rt_fill_i8(&rng, a3_b, 11, RT_DOM_INT(-8LL, 8LL));
-    i8m11x1 a3 = __builtin_matrix_column_major_load(a3_b, 11, 1, 11);
-    i8m1x11 r = k0221(a0, a1, s0, a2, a3);
-    signed char r_b[11]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i8("k0221", "ret", r_b, 11);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    signed char a1_b[4]; rt_fill_i8(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i8m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    int a2_b[8]; rt_fill_i32(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i32m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    signed char a3_b[22]; rt_fill_i8(&rng, a3_b, 22, RT_DOM_INT(-8LL, 8LL));
+    i8m2x11 a3 = __builtin_matrix_column_major_load(a3_b, 2, 11, 2);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
+    int a4_b[2]; rt_fill_i32(&rng, a4_b, 2, RT_DOM_FULL);
+    i32m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
+    i32m1x2 r = k0221(a0, s0, a1, a2, a3, i0, s1, a4);
+    int r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_i32("k0221", "ret", r_b, 2);
 }
 
-i8m6x8 k0222(unsigned long n0, const float *src0, unsigned long n1, const signed char *src1, unsigned long n2, const signed char *src2, int i0, double s0, i8m8x6 a0, unsigned short s1) {
+i8m6x8 k0222(unsigned long n0, const float *src0, unsigned long n1, const signed char *src1, i8m6x8 a0, i8m6x8 a1, long i0, i8m8x8_b a2) {
     f32m8x4 t0 = __builtin_matrix_column_major_load(src0, 8, 4, n0);
-    return ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, (K8 * 6) / K8, 4, n1) * __builtin_matrix_column_major_load(src2, 4, 11 - K3, n2); ins0[i0][4] = s0; ins0; }) + (__builtin_matrix_transpose(a0) + (unsigned long)s1);
+    return (__builtin_matrix_column_major_load(src1, K2 + 4, 12 - K4, n1) - a0 - a1 * a0[2][i0]) * a2;
 }
 
 static void run_k0222(void) {
@@ -856,408 +834,426 @@ static void run_k0222(void) {
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
     float src0[43]; rt_fill_f32(&rng, src0, 43, RT_DOM_FCHOICE(src0_dom));
     unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(6LL, 9LL));
-    signed char src1[33]; rt_fill_i8(&rng, src1, 33, RT_DOM_FULL);
-    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(4LL, 7LL));
-    signed char src2[54]; rt_fill_i8(&rng, src2, 54, RT_DOM_INT(-8LL, 8LL));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    signed char a0_b[48]; rt_fill_i8(&rng, a0_b, 48, RT_DOM_FULL);
-    i8m8x6 a0 = __builtin_matrix_column_major_load(a0_b, 8, 6, 8);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    i8m6x8 r = k0222(n0, src0, n1, src1, n2, src2, i0, s0, a0, s1);
+    signed char src1[69]; rt_fill_i8(&rng, src1, 69, RT_DOM_FULL);
+    signed char a0_b[48]; rt_fill_i8(&rng, a0_b, 48, RT_DOM_INT(-8LL, 8LL));
+    i8m6x8 a0 = __builtin_matrix_column_major_load(a0_b, 6, 8, 6);
+    signed char a1_b[48]; rt_fill_i8(&rng, a1_b, 48, RT_DOM_FULL);
+    i8m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    signed char a2_b[64]; rt_fill_i8(&rng, a2_b, 64, RT_DOM_FULL);
+    i8m8x8 a2 = __builtin_matrix_column_major_load(a2_b, 8, 8, 8);
+    i8m6x8 r = k0222(n0, src0, n1, src1, a0, a1, i0, a2);
     signed char r_b[48]; __builtin_matrix_column_major_store(r, r_b, 6);
     rt_out_i8("k0222", "ret", r_b, 48);
 }
 
-u64m1x5 k0223(u32m1x2 a0, int s0, u32m1x2 a1, u32m1x2_b a2, u32m1x2 a3, unsigned short i0, long s1, u64m1x2 a4, u64m2x5 a5) {
-    __auto_type t0 = a0 - s0 + (a1 - -1 + (a2 - a3));
-    t0[i0][0] = (unsigned int)s1;
-    return (a4 - a4) * (a5 - a5);
+void k0223(double s0, unsigned long s1, u32m2x1 a0, u32m1x2 a1, u32m1x2 a2, unsigned char s2, unsigned long n0, const unsigned int *src0, u32m1x5 a3, unsigned long n1, const unsigned int *src1, unsigned int *dst0) {
+    __auto_type t0 = (s0 ? __builtin_matrix_transpose(s1 ? a0 : a0) : a1) - (s2 - a2) + (a1 - a1);
+    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 1, 5, n0) + a3) * __builtin_matrix_column_major_load(src1, 5, 2, n1), dst0, 2);
 }
 
 static void run_k0223(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xd1fca216e9494e53ULL};
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
     unsigned int a0_b[2]; rt_fill_u32(&rng, a0_b, 2, RT_DOM_INT(0LL, 16LL));
-    u32m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    u32m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
     unsigned int a1_b[2]; rt_fill_u32(&rng, a1_b, 2, RT_DOM_FULL);
     u32m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
-    unsigned int a2_b[2]; rt_fill_u32(&rng, a2_b, 2, RT_DOM_FULL);
+    unsigned int a2_b[2]; rt_fill_u32(&rng, a2_b, 2, RT_DOM_INT(0LL, 16LL));
     u32m1x2 a2 = __builtin_matrix_column_major_load(a2_b, 1, 2, 1);
-    unsigned int a3_b[2]; rt_fill_u32(&rng, a3_b, 2, RT_DOM_INT(0LL, 16LL));
-    u32m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned long a4_b[2]; rt_fill_u64(&rng, a4_b, 2, RT_DOM_INT(0LL, 16LL));
-    u64m1x2 a4 = __builtin_matrix_column_major_load(a4_b, 1, 2, 1);
-    unsigned long a5_b[10]; rt_fill_u64(&rng, a5_b, 10, RT_DOM_FULL);
-    u64m2x5 a5 = __builtin_matrix_column_major_load(a5_b, 2, 5, 2);
-    u64m1x5 r = k0223(a0, s0, a1, a2, a3, i0, s1, a4, a5);
-    unsigned long r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u64("k0223", "ret", r_b, 5);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    unsigned int src0[19]; rt_fill_u32(&rng, src0, 19, RT_DOM_FULL);
+    unsigned int a3_b[5]; rt_fill_u32(&rng, a3_b, 5, RT_DOM_INT(0LL, 16LL));
+    u32m1x5 a3 = __builtin_matrix_column_major_load(a3_b, 1, 5, 1);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(5LL, 8LL));
+    unsigned int src1[13]; rt_fill_u32(&rng, src1, 13, RT_DOM_INT(0LL, 16LL));
+    unsigned int dst0[4]; rt_fill_u32(&rng, dst0, 4, RT_DOM_FULL);
+    k0223(s0, s1, a0, a1, a2, s2, n0, src0, a3, n1, src1, dst0);
+    rt_out_u32("k0223", "dst0", dst0, 4);
 }
 
-void k0224(const int *src0, i32m4x12 a0, i32m1x4 a1, double s0, unsigned long n0, const int *src1, int s1, i32m4x12 a2, i32m4x12 a3, int *dst0) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 7 - K3, 12, 6) + a0;
-    __auto_type t1 = s0 + a1;
-    i32m1x4 t2 = __builtin_matrix_column_major_load(src1, 1, 8 - K4, n0) * (signed char)s1;
-    for (int l0 = 0; l0 < 4; l0++) { t2[0][l0] *= 2; }
-    t1[0][6 - K5] = -8;
-    __builtin_matrix_column_major_store(a2 + a3 - t0, dst0, 6);
+i32m4x12 k0224(i32m4x12 a0, float s0, unsigned long i0, long s1, int i1, i32m4x12_b a1, i32m4x12 a2, unsigned short i2, int *dst0, int *dst1, f64m4x12 a3, double s2) {
+    i32m4x12 t0 = a0 * s0;
+    t0[0][i0] = t0[0][i1];
+    for (int l0 = 0; l0 < 12; l0++) { t0[1][l0] = -1; }
+    __builtin_matrix_column_major_store(t0[(K8 * 3) / K8][i2] - (a1 - t0 + a2), dst0, 6);
+    __builtin_matrix_column_major_store(a2, dst1, 12 - K8);
+    return (i32m4x12) (a3 - s2);
 }
 
 static void run_k0224(void) {
     rt_rng rng = {0x0abc8737a3ffde5dULL};
-    int src0[70]; rt_fill_i32(&rng, src0, 70, RT_DOM_FULL);
     int a0_b[48]; rt_fill_i32(&rng, a0_b, 48, RT_DOM_INT(-8LL, 8LL));
     i32m4x12 a0 = __builtin_matrix_column_major_load(a0_b, 4, 12, 4);
-    int a1_b[4]; rt_fill_i32(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i32m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    int src1[13]; rt_fill_i32(&rng, src1, 13, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 11LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 11LL));
+    int a1_b[48]; rt_fill_i32(&rng, a1_b, 48, RT_DOM_FULL);
+    i32m4x12 a1 = __builtin_matrix_column_major_load(a1_b, 4, 12, 4);
     int a2_b[48]; rt_fill_i32(&rng, a2_b, 48, RT_DOM_INT(-8LL, 8LL));
     i32m4x12 a2 = __builtin_matrix_column_major_load(a2_b, 4, 12, 4);
-    int a3_b[48]; rt_fill_i32(&rng, a3_b, 48, RT_DOM_FULL);
-    i32m4x12 a3 = __builtin_matrix_column_major_load(a3_b, 4, 12, 4);
-    int dst0[72]; rt_fill_i32(&rng, dst0, 72, RT_DOM_INT(-8LL, 8LL));
-    k0224(src0, a0, a1, s0, n0, src1, s1, a2, a3, dst0);
-    rt_out_i32("k0224", "dst0", dst0, 72);
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 11LL));
+    int dst0[71]; rt_fill_i32(&rng, dst0, 71, RT_DOM_INT(-8LL, 8LL));
+    int dst1[49]; rt_fill_i32(&rng, dst1, 49, RT_DOM_FULL);
+    double a3_b[48]; rt_fill_f64(&rng, a3_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x12 a3 = __builtin_matrix_column_major_load(a3_b, 4, 12, 4);
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i32m4x12 r = k0224(a0, s0, i0, s1, i1, a1, a2, i2, dst0, dst1, a3, s2);
+    int r_b[48]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i32("k0224", "ret", r_b, 48);
+    rt_out_i32("k0224", "dst0", dst0, 71);
+    rt_out_i32("k0224", "dst1", dst1, 49);
 }
 
-f64m11x6 k0225(f64m6x8 a0, f64m8x11 a1, f64m11x6 a2, f64m8x6 a3, f64m6x11 a4) {
-    f64m6x6 t0 = a0 * (a1 * a2 - (a3 - a3));
-    return __builtin_matrix_transpose(a4);
+f64m6x6 k0225(f64m6x6 a0, f64m6x6 a1, int s0, int s1) {
+    f64m6x6 t0 = __builtin_matrix_transpose(a0 - a1) * 0UL;
+    return __builtin_matrix_transpose(s0 * s1 + a0 - a1) - 0xb + t0;
 }
 
 static void run_k0225(void) {
     rt_rng rng = {0x705e3e9e5993dd6aULL};
-    double a0_b[48]; rt_fill_f64(&rng, a0_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x8 a0 = __builtin_matrix_column_major_load(a0_b, 6, 8, 6);
-    double a1_b[88]; rt_fill_f64(&rng, a1_b, 88, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x11 a1 = __builtin_matrix_column_major_load(a1_b, 8, 11, 8);
-    double a2_b[66]; rt_fill_f64(&rng, a2_b, 66, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m11x6 a2 = __builtin_matrix_column_major_load(a2_b, 11, 6, 11);
-    double a3_b[48]; rt_fill_f64(&rng, a3_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x6 a3 = __builtin_matrix_column_major_load(a3_b, 8, 6, 8);
-    double a4_b[66]; rt_fill_f64(&rng, a4_b, 66, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x11 a4 = __builtin_matrix_column_major_load(a4_b, 6, 11, 6);
-    f64m11x6 r = k0225(a0, a1, a2, a3, a4);
-    double r_b[66]; __builtin_matrix_column_major_store(r, r_b, 11);
-    rt_out_f64("k0225", "ret", r_b, 66);
+    double a0_b[36]; rt_fill_f64(&rng, a0_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x6 a0 = __builtin_matrix_column_major_load(a0_b, 6, 6, 6);
+    double a1_b[36]; rt_fill_f64(&rng, a1_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x6 a1 = __builtin_matrix_column_major_load(a1_b, 6, 6, 6);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    f64m6x6 r = k0225(a0, a1, s0, s1);
+    double r_b[36]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_f64("k0225", "ret", r_b, 36);
 }
 
-u8m14x3 k0226(u64m2x1_b a0, u64m1x9 a1, u64m9x3 a2, u64m2x3 a3, unsigned int s0, unsigned long n0, const unsigned char *src0, unsigned long s1) {
-    i8m2x3 t0 = (i8m2x3) (a0 * a1 * a2 + a3 - a3);
-    t0 += s0;
-    return __builtin_matrix_column_major_load(src0, 14, 3, n0) * s1 / 0x7;
+i16m3x13 k0226(unsigned long n0, const signed char *src0, i8m3x4 a0, i8m4x3 a1, short s0, const int *src1, i8m3x3 a2, i16m3x1 a3, int s1, i16m1x13 a4, i16m3x13 a5) {
+    i8m2x3_b t0 = __builtin_matrix_column_major_load(src0, 2, 3, n0);
+    t0 *= a0 * a1 - 6 + (s0 ? (i8m3x3) __builtin_matrix_column_major_load(src1, 3, 3, 5) : a2);
+    return ({ __auto_type ins0 = a3; ins0[1][0] = t0[0][2]; ins0; }) / s1 * a4 - a5;
 }
 
 static void run_k0226(void) {
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x43a083fc14aa07c9ULL};
-    unsigned long a0_b[2]; rt_fill_u64(&rng, a0_b, 2, RT_DOM_FULL);
-    u64m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
-    unsigned long a1_b[9]; rt_fill_u64(&rng, a1_b, 9, RT_DOM_INT(0LL, 16LL));
-    u64m1x9 a1 = __builtin_matrix_column_major_load(a1_b, 1, 9, 1);
-    unsigned long a2_b[27]; rt_fill_u64(&rng, a2_b, 27, RT_DOM_FULL);
-    u64m9x3 a2 = __builtin_matrix_column_major_load(a2_b, 9, 3, 9);
-    unsigned long a3_b[6]; rt_fill_u64(&rng, a3_b, 6, RT_DOM_FULL);
-    u64m2x3 a3 = __builtin_matrix_column_major_load(a3_b, 2, 3, 2);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(14LL, 17LL));
-    unsigned char src0[49]; rt_fill_u8(&rng, src0, 49, RT_DOM_INT(0LL, 16LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    u8m14x3 r = k0226(a0, a1, a2, a3, s0, n0, src0, s1);
-    unsigned char r_b[42]; __builtin_matrix_column_major_store(r, r_b, 14);
-    rt_out_u8("k0226", "ret", r_b, 42);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    signed char src0[12]; rt_fill_i8(&rng, src0, 12, RT_DOM_INT(-8LL, 8LL));
+    signed char a0_b[12]; rt_fill_i8(&rng, a0_b, 12, RT_DOM_FULL);
+    i8m3x4 a0 = __builtin_matrix_column_major_load(a0_b, 3, 4, 3);
+    signed char a1_b[12]; rt_fill_i8(&rng, a1_b, 12, RT_DOM_FULL);
+    i8m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    int src1[15]; rt_fill_i32(&rng, src1, 15, RT_DOM_INT(-8LL, 8LL));
+    signed char a2_b[9]; rt_fill_i8(&rng, a2_b, 9, RT_DOM_INT(-8LL, 8LL));
+    i8m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
+    short a3_b[3]; rt_fill_i16(&rng, a3_b, 3, RT_DOM_FULL);
+    i16m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    short a4_b[13]; rt_fill_i16(&rng, a4_b, 13, RT_DOM_INT(-8LL, 8LL));
+    i16m1x13 a4 = __builtin_matrix_column_major_load(a4_b, 1, 13, 1);
+    short a5_b[39]; rt_fill_i16(&rng, a5_b, 39, RT_DOM_INT(-8LL, 8LL));
+    i16m3x13 a5 = __builtin_matrix_column_major_load(a5_b, 3, 13, 3);
+    i16m3x13 r = k0226(n0, src0, a0, a1, s0, src1, a2, a3, s1, a4, a5);
+    short r_b[39]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_i16("k0226", "ret", r_b, 39);
 }
 
-unsigned short k0227(i8m4x7 a0, const signed char *src0, long s0, signed char s1, u16m6x4 a1, u16m4x8 a2, u16m8x12 a3, u16m12x8_b a4, long s2) {
-    i8m4x7 t0 = s1 + (a0 - a0 - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 7, 4, 8))) / s0;
-    u16m6x8 t1 = (a1 - a1) * a2 * (a3 * a4) * s2;
-    return a1[4][K2];
+void k0227(i8m4x6 a0, long s0, i8m6x7 a1, i8m6x7 a2, i32m5x10_b a3, long s1, long i0, short s2, int *dst0) {
+    i8m4x7 t0 = (({ __auto_type ins0 = a0 - a0; ins0[3][5] = s0; ins0; }) + a0) * (a1 + a2);
+    t0 -= 4.0;
+    __builtin_matrix_column_major_store(({ __auto_type ins1 = __builtin_matrix_transpose(a3) / s1; ins1[5][i0] = s2; ins1; }), dst0, (K5 * 13) / K5);
 }
 
 static void run_k0227(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xbe137495b03d78adULL};
-    signed char a0_b[28]; rt_fill_i8(&rng, a0_b, 28, RT_DOM_INT(-8LL, 8LL));
-    i8m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
-    signed char src0[33]; rt_fill_i8(&rng, src0, 33, RT_DOM_INT(-8LL, 8LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short a1_b[24]; rt_fill_u16(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
-    u16m6x4 a1 = __builtin_matrix_column_major_load(a1_b, 6, 4, 6);
-    unsigned short a2_b[32]; rt_fill_u16(&rng, a2_b, 32, RT_DOM_FULL);
-    u16m4x8 a2 = __builtin_matrix_column_major_load(a2_b, 4, 8, 4);
-    unsigned short a3_b[96]; rt_fill_u16(&rng, a3_b, 96, RT_DOM_INT(0LL, 16LL));
-    u16m8x12 a3 = __builtin_matrix_column_major_load(a3_b, 8, 12, 8);
-    unsigned short a4_b[96]; rt_fill_u16(&rng, a4_b, 96, RT_DOM_FULL);
-    u16m12x8 a4 = __builtin_matrix_column_major_load(a4_b, 12, 8, 12);
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short r = k0227(a0, src0, s0, s1, a1, a2, a3, a4, s2);
-    rt_out_u16("k0227", "ret", &r, 1);
+    signed char a0_b[24]; rt_fill_i8(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i8m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    signed char a1_b[42]; rt_fill_i8(&rng, a1_b, 42, RT_DOM_FULL);
+    i8m6x7 a1 = __builtin_matrix_column_major_load(a1_b, 6, 7, 6);
+    signed char a2_b[42]; rt_fill_i8(&rng, a2_b, 42, RT_DOM_INT(-8LL, 8LL));
+    i8m6x7 a2 = __builtin_matrix_column_major_load(a2_b, 6, 7, 6);
+    int a3_b[50]; rt_fill_i32(&rng, a3_b, 50, RT_DOM_INT(-8LL, 8LL));
+    i32m5x10 a3 = __builtin_matrix_column_major_load(a3_b, 5, 10, 5);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    int dst0[64]; rt_fill_i32(&rng, dst0, 64, RT_DOM_INT(-8LL, 8LL));
+    k0227(a0, s0, a1, a2, a3, s1, i0, s2, dst0);
+    rt_out_i32("k0227", "dst0", dst0, 64);
 }
 
-double k0228(const long *src0, unsigned long n0, long *dst0, f64m8x9 a0, f64m9x4 a1, unsigned short s0, f64m4x3 a2, unsigned long i0, double s1, long s2, long i1, f64m8x8 a3, f64m3x8 a4, long i2) {
+f64m8x3 k0228(const long *src0, unsigned long n0, long *dst0, int s0, u8m8x1 a0, u8m8x1 a1, unsigned long n1, const signed char *src1, f64m1x2_b a2, f64m2x3 a3, f64m3x3 a4, f64m8x3 a5, f64m8x3_b a6, unsigned long s1, int s2) {
     __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 4, 2, 4), dst0, n0);
-    __auto_type t0 = ((unsigned long)s0 - a0 * a1) * ({ __auto_type ins0 = a2; ins0[1][i0] = s1; ins0; }) - s2;
-    for (int l0 = 0; l0 < 3; l0++) { t0[7][l0] *= a0[(K2 * 0) / K2][i1]; }
-    t0 = a3 * __builtin_matrix_transpose(a4 - a4);
-    return a1[(K5 * 2) / K5][i2];
+    __auto_type t0 = ((f64m8x1) (s0 ? a0 : a1) - (f64m8x1) __builtin_matrix_column_major_load(src1, 8, 1, n1)) * ((a2 + 10L) * a3);
+    t0 *= a4 / 3;
+    t0[0][1] = t0[4][(K5 * 2) / K5];
+    return ({ __auto_type ins0 = t0 + a5 + a6 * (signed char)s1; ins0[3][1] = s2; ins0; });
 }
 
 static void run_k0228(void) {
-    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a6_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x6b4aaacfca6e7681ULL};
     long src0[8]; rt_fill_i64(&rng, src0, 8, RT_DOM_FULL);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
     long dst0[12]; rt_fill_i64(&rng, dst0, 12, RT_DOM_FULL);
-    double a0_b[72]; rt_fill_f64(&rng, a0_b, 72, RT_DOM_FCHOICE(a0_dom));
-    f64m8x9 a0 = __builtin_matrix_column_major_load(a0_b, 8, 9, 8);
-    double a1_b[36]; rt_fill_f64(&rng, a1_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m9x4 a1 = __builtin_matrix_column_major_load(a1_b, 9, 4, 9);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    double a2_b[12]; rt_fill_f64(&rng, a2_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 8LL));
-    double a3_b[64]; rt_fill_f64(&rng, a3_b, 64, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x8 a3 = __builtin_matrix_column_major_load(a3_b, 8, 8, 8);
-    double a4_b[24]; rt_fill_f64(&rng, a4_b, 24, RT_DOM_FCHOICE(a4_dom));
-    f64m3x8 a4 = __builtin_matrix_column_major_load(a4_b, 3, 8, 3);
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    double r = k0228(src0, n0, dst0, a0, a1, s0, a2, i0, s1, s2, i1, a3, a4, i2);
-    rt_out_f64("k0228", "ret", &r, 1);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned char a0_b[8]; rt_fill_u8(&rng, a0_b, 8, RT_DOM_FULL);
+    u8m8x1 a0 = __builtin_matrix_column_major_load(a0_b, 8, 1, 8);
+    unsigned char a1_b[8]; rt_fill_u8(&rng, a1_b, 8, RT_DOM_INT(0LL, 16LL));
+    u8m8x1 a1 = __builtin_matrix_column_major_load(a1_b, 8, 1, 8);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(8LL, 11LL));
+    signed char src1[10]; rt_fill_i8(&rng, src1, 10, RT_DOM_FULL);
+    double a2_b[2]; rt_fill_f64(&rng, a2_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x2 a2 = __builtin_matrix_column_major_load(a2_b, 1, 2, 1);
+    double a3_b[6]; rt_fill_f64(&rng, a3_b, 6, RT_DOM_FCHOICE(a3_dom));
+    f64m2x3 a3 = __builtin_matrix_column_major_load(a3_b, 2, 3, 2);
+    double a4_b[9]; rt_fill_f64(&rng, a4_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x3 a4 = __builtin_matrix_column_major_load(a4_b, 3, 3, 3);
+    double a5_b[24]; rt_fill_f64(&rng, a5_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m8x3 a5 = __builtin_matrix_column_major_load(a5_b, 8, 3, 8);
+    double a6_b[24]; rt_fill_f64(&rng, a6_b, 24, RT_DOM_FCHOICE(a6_dom));
+    f64m8x3 a6 = __builtin_matrix_column_major_load(a6_b, 8, 3, 8);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    f64m8x3 r = k0228(src0, n0, dst0, s0, a0, a1, n1, src1, a2, a3, a4, a5, a6, s1, s2);
+    double r_b[24]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_f64("k0228", "ret", r_b, 24);
     rt_out_i64("k0228", "dst0", dst0, 12);
 }
 
-unsigned char k0229(const float *src0, i32m6x7 a0, const int *src1, unsigned long i0) {
-    return ((u8m6x4) (a0 * __builtin_matrix_column_major_load(src1, 7, 8 - K4, 9)))[4][i0];
+unsigned char k0229(const unsigned char *src0, u8m6x4 a0) {
+    return (__builtin_matrix_column_major_load(src0, 6, 4, 7) - a0 - a0)[1][0];
 }
 
 static void run_k0229(void) {
     rt_rng rng = {0x05b66fc236b58925ULL};
-    float src0[29]; rt_fill_f32(&rng, src0, 29, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int a0_b[42]; rt_fill_i32(&rng, a0_b, 42, RT_DOM_INT(-8LL, 8LL));
-    i32m6x7 a0 = __builtin_matrix_column_major_load(a0_b, 6, 7, 6);
-    int src1[35]; rt_fill_i32(&rng, src1, 35, RT_DOM_FULL);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char r = k0229(src0, a0, src1, i0);
+    unsigned char src0[29]; rt_fill_u8(&rng, src0, 29, RT_DOM_INT(0LL, 16LL));
+    unsigned char a0_b[24]; rt_fill_u8(&rng, a0_b, 24, RT_DOM_FULL);
+    u8m6x4 a0 = __builtin_matrix_column_major_load(a0_b, 6, 4, 6);
+    unsigned char r = k0229(src0, a0);
     rt_out_u8("k0229", "ret", &r, 1);
 }
 
-f64m8x1 k0230(i64m16x4_b a0, unsigned long n0, const long *src0, unsigned long i0, int i1, i8m7x4 a1, unsigned int s0, const double *src1, float s1, float s2, unsigned long s3, unsigned long s4) {
-    __auto_type t0 = a0 + (__builtin_matrix_column_major_load(src0, 16, 4, n0) + 9);
-    t0[9][3] = t0[i0][i1];
-    i8m7x4 t1 = a1 - a1 - s0;
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 1, 12 - K4, (K5 * 2) / K5) * (s1 + s2) + s3 * s4);
+i32m4x4 k0230(i64m16x2 a0, i64m2x4 a1, i64m4x1 a2, i64m1x4 a3, double s0, i16m2x2 a4, int s1, const short *src0, const short *src1, i16m2x1 a5, unsigned char i0, i16m1x1 a6, i16m1x2 a7, long i1, short s2, long i2, i32m4x4_b a8, unsigned short s3, unsigned short s4) {
+    i64m16x4 t0 = s0 - -4L * a0 * (a1 * a2) * a3;
+    i16m2x2 t1 = ({ __auto_type ins0 = a4; ins0[0][8 - K8] = s1; ins0; }) * (__builtin_matrix_column_major_load(src0, 2, 21 - K8, (K3 * 2) / K3) * __builtin_matrix_column_major_load(src1, 13, 2, (K5 * 13) / K5)) - t0[6 - K3][i0] * a5 * (a6 * a7);
+    t1[5 - K5][i1] = a5[i2][(K2 * 0) / K2];
+    return (unsigned long)s3 * a8 - s4;
 }
 
 static void run_k0230(void) {
     rt_rng rng = {0x2b9fb35598f73dc7ULL};
-    long a0_b[64]; rt_fill_i64(&rng, a0_b, 64, RT_DOM_INT(-8LL, 8LL));
-    i64m16x4 a0 = __builtin_matrix_column_major_load(a0_b, 16, 4, 16);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(16LL, 19LL));
-    long src0[74]; rt_fill_i64(&rng, src0, 74, RT_DOM_FULL);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    signed char a1_b[28]; rt_fill_i8(&rng, a1_b, 28, RT_DOM_FULL);
-    i8m7x4 a1 = __builtin_matrix_column_major_load(a1_b, 7, 4, 7);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double src1[17]; rt_fill_f64(&rng, src1, 17, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_INT(0LL, 15LL));
-    f64m8x1 r = k0230(a0, n0, src0, i0, i1, a1, s0, src1, s1, s2, s3, s4);
-    double r_b[8]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_f64("k0230", "ret", r_b, 8);
+    long a0_b[32]; rt_fill_i64(&rng, a0_b, 32, RT_DOM_INT(-8LL, 8LL));
+    i64m16x2 a0 = __builtin_matrix_column_major_load(a0_b, 16, 2, 16);
+    long a1_b[8]; rt_fill_i64(&rng, a1_b, 8, RT_DOM_FULL);
+    i64m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
+    long a2_b[4]; rt_fill_i64(&rng, a2_b, 4, RT_DOM_FULL);
+    i64m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
+    long a3_b[4]; rt_fill_i64(&rng, a3_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i64m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short a4_b[4]; rt_fill_i16(&rng, a4_b, 4, RT_DOM_FULL);
+    i16m2x2 a4 = __builtin_matrix_column_major_load(a4_b, 2, 2, 2);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    short src0[28]; rt_fill_i16(&rng, src0, 28, RT_DOM_FULL);
+    short src1[27]; rt_fill_i16(&rng, src1, 27, RT_DOM_FULL);
+    short a5_b[2]; rt_fill_i16(&rng, a5_b, 2, RT_DOM_FULL);
+    i16m2x1 a5 = __builtin_matrix_column_major_load(a5_b, 2, 1, 2);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    short a6_b[1]; rt_fill_i16(&rng, a6_b, 1, RT_DOM_FULL);
+    i16m1x1 a6 = __builtin_matrix_column_major_load(a6_b, 1, 1, 1);
+    short a7_b[2]; rt_fill_i16(&rng, a7_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i16m1x2 a7 = __builtin_matrix_column_major_load(a7_b, 1, 2, 1);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    int a8_b[16]; rt_fill_i32(&rng, a8_b, 16, RT_DOM_FULL);
+    i32m4x4 a8 = __builtin_matrix_column_major_load(a8_b, 4, 4, 4);
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_FULL);
+    i32m4x4 r = k0230(a0, a1, a2, a3, s0, a4, s1, src0, src1, a5, i0, a6, a7, i1, s2, i2, a8, s3, s4);
+    int r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i32("k0230", "ret", r_b, 16);
 }
 
-u16m7x8 k0231(const int *src0, i32m16x6 a0, const unsigned long *src1, unsigned long n0, const unsigned long *src2, u16m7x8 a1) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 6 - K5, 16, 2) * (a0 - a0);
-    __auto_type t1 = __builtin_matrix_column_major_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
-    return a1;
+u16m4x1 k0231(i32m6x6 a0, i32m6x1_b a1, const unsigned long *src0, unsigned char s0, u16m4x1 a2) {
+    i32m1x6 t0 = s0 + __builtin_matrix_transpose(a0 * a1 + (i32m6x1) __builtin_matrix_column_major_load(src0, (K2 * 6) / K2, 1, 9));
+    t0 /= -2;
+    return a2 + -1;
 }
 
 static void run_k0231(void) {
     rt_rng rng = {0xb3826c5fdbc054f7ULL};
-    int src0[31]; rt_fill_i32(&rng, src0, 31, RT_DOM_INT(-8LL, 8LL));
-    int a0_b[96]; rt_fill_i32(&rng, a0_b, 96, RT_DOM_INT(-8LL, 8LL));
-    i32m16x6 a0 = __builtin_matrix_column_major_load(a0_b, 16, 6, 16);
-    unsigned long src1[106]; rt_fill_u64(&rng, src1, 106, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
-    unsigned long src2[117]; rt_fill_u64(&rng, src2, 117, RT_DOM_FULL);
-    unsigned short a1_b[56]; rt_fill_u16(&rng, a1_b, 56, RT_DOM_INT(0LL, 16LL));
-    u16m7x8 a1 = __builtin_matrix_column_major_load(a1_b, 7, 8, 7);
-    u16m7x8 r = k0231(src0, a0, src1, n0, src2, a1);
-    unsigned short r_b[56]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_u16("k0231", "ret", r_b, 56);
+    int a0_b[36]; rt_fill_i32(&rng, a0_b, 36, RT_DOM_FULL);
+    i32m6x6 a0 = __builtin_matrix_column_major_load(a0_b, 6, 6, 6);
+    int a1_b[6]; rt_fill_i32(&rng, a1_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i32m6x1 a1 = __builtin_matrix_column_major_load(a1_b, 6, 1, 6);
+    unsigned long src0[7]; rt_fill_u64(&rng, src0, 7, RT_DOM_INT(0LL, 16LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short a2_b[4]; rt_fill_u16(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
+    u16m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
+    u16m4x1 r = k0231(a0, a1, src0, s0, a2);
+    unsigned short r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u16("k0231", "ret", r_b, 4);
 }
 
-u64m1x3 k0232(const unsigned long *src0, unsigned long s0, const unsigned long *src1, unsigned long s1) {
-    u64m1x3 t0 = (u64m1x3) (s0 * __builtin_matrix_column_major_load(src0, 1, 3, 2));
-    return __builtin_matrix_column_major_load(src1, (K3 * 1) / K3, 3, 4) * (unsigned char)s1 - t0;
+u64m4x3 k0232(u64m1x3 a0, u64m1x4_b a1, u64m4x3 a2, u64m3x4 a3, double s0, u64m4x3 a4) {
+    u64m1x3_b t0 = a0 + 2UL - a0 + a1 * a2;
+    return __builtin_matrix_transpose(a3) / s0 - a4 - 0x9;
 }
 
 static void run_k0232(void) {
+    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0xc2d717bc50080e2dULL};
-    unsigned long src0[7]; rt_fill_u64(&rng, src0, 7, RT_DOM_INT(0LL, 16LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long src1[10]; rt_fill_u64(&rng, src1, 10, RT_DOM_FULL);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    u64m1x3 r = k0232(src0, s0, src1, s1);
-    unsigned long r_b[3]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u64("k0232", "ret", r_b, 3);
+    unsigned long a0_b[3]; rt_fill_u64(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
+    u64m1x3 a0 = __builtin_matrix_column_major_load(a0_b, 1, 3, 1);
+    unsigned long a1_b[4]; rt_fill_u64(&rng, a1_b, 4, RT_DOM_INT(0LL, 16LL));
+    u64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    unsigned long a2_b[12]; rt_fill_u64(&rng, a2_b, 12, RT_DOM_INT(0LL, 16LL));
+    u64m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
+    unsigned long a3_b[12]; rt_fill_u64(&rng, a3_b, 12, RT_DOM_FULL);
+    u64m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned long a4_b[12]; rt_fill_u64(&rng, a4_b, 12, RT_DOM_FULL);
+    u64m4x3 a4 = __builtin_matrix_column_major_load(a4_b, 4, 3, 4);
+    u64m4x3 r = k0232(a0, a1, a2, a3, s0, a4);
+    unsigned long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u64("k0232", "ret", r_b, 12);
 }
 
-void k0233(i32m8x1_b a0, unsigned long i0, unsigned long s0, const int *src0, unsigned long n0, const int *src1, unsigned long n1, int *dst0) {
-    __auto_type t0 = ({ __auto_type ins0 = a0; ins0[0][i0] = (unsigned int)s0; ins0; }) * __builtin_matrix_column_major_load(src0, 1, 3, 3);
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src1, 8, 3, n0), dst0, n1);
+i32m8x3 k0233(i32m8x3_b a0, i32m3x3 a1, unsigned int s0, unsigned long n0, const int *src0, i32m3x8 a2, unsigned char i0) {
+    __auto_type t0 = a0 + a0 + 6;
+    return __builtin_matrix_transpose(({ __auto_type ins0 = (a1 + (int)s0) * (__builtin_matrix_column_major_load(src0, 8 - K5, 8, n0) - a2); ins0[i0][4] = a1[1][0]; ins0; }));
 }
 
 static void run_k0233(void) {
     rt_rng rng = {0x87285158c60047aaULL};
-    int a0_b[8]; rt_fill_i32(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i32m8x1 a0 = __builtin_matrix_column_major_load(a0_b, 8, 1, 8);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    int src0[8]; rt_fill_i32(&rng, src0, 8, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    int src1[31]; rt_fill_i32(&rng, src1, 31, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(8LL, 11LL));
-    int dst0[32]; rt_fill_i32(&rng, dst0, 32, RT_DOM_FULL);
-    k0233(a0, i0, s0, src0, n0, src1, n1, dst0);
-    rt_out_i32("k0233", "dst0", dst0, 32);
+    int a0_b[24]; rt_fill_i32(&rng, a0_b, 24, RT_DOM_FULL);
+    i32m8x3 a0 = __builtin_matrix_column_major_load(a0_b, 8, 3, 8);
+    int a1_b[9]; rt_fill_i32(&rng, a1_b, 9, RT_DOM_INT(-8LL, 8LL));
+    i32m3x3 a1 = __builtin_matrix_column_major_load(a1_b, 3, 3, 3);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    int src0[47]; rt_fill_i32(&rng, src0, 47, RT_DOM_INT(-8LL, 8LL));
+    int a2_b[24]; rt_fill_i32(&rng, a2_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i32m3x8 a2 = __builtin_matrix_column_major_load(a2_b, 3, 8, 3);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    i32m8x3 r = k0233(a0, a1, s0, n0, src0, a2, i0);
+    int r_b[24]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_i32("k0233", "ret", r_b, 24);
 }
 
-u32m11x1 k0234(const unsigned long *src0, u32m11x1_b a0, unsigned long s0, unsigned long s1) {
-    __auto_type t0 = (0x0 + __builtin_matrix_column_major_load(src0, 1, 6, (K3 * 2) / K3)) * -1;
-    return (a0 + a0) * (s0 * s1) - -1 + 74;
+i64m2x3 k0234(u64m1x8 a0, u64m8x6_b a1, i64m2x3 a2, unsigned int i0, unsigned int i1, int s0, unsigned long s1) {
+    u64m1x6 t0 = a0 * a1;
+    return s1 + ({ __auto_type ins0 = a2; ins0[i0][i1] = s0; ins0; });
 }
 
 static void run_k0234(void) {
     rt_rng rng = {0x7d7a5a972724d146ULL};
-    unsigned long src0[11]; rt_fill_u64(&rng, src0, 11, RT_DOM_INT(0LL, 16LL));
-    unsigned int a0_b[11]; rt_fill_u32(&rng, a0_b, 11, RT_DOM_INT(0LL, 16LL));
-    u32m11x1 a0 = __builtin_matrix_column_major_load(a0_b, 11, 1, 11);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    u32m11x1 r = k0234(src0, a0, s0, s1);
-    unsigned int r_b[11]; __builtin_matrix_column_major_store(r, r_b, 11);
-    rt_out_u32("k0234", "ret", r_b, 11);
+    unsigned long a0_b[8]; rt_fill_u64(&rng, a0_b, 8, RT_DOM_FULL);
+    u64m1x8 a0 = __builtin_matrix_column_major_load(a0_b, 1, 8, 1);
+    unsigned long a1_b[48]; rt_fill_u64(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
+    u64m8x6 a1 = __builtin_matrix_column_major_load(a1_b, 8, 6, 8);
+    long a2_b[6]; rt_fill_i64(&rng, a2_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i64m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    i64m2x3 r = k0234(a0, a1, a2, i0, i1, s0, s1);
+    long r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_i64("k0234", "ret", r_b, 6);
 }
 
-void k0235(i8m1x11 a0, u16m3x1 a1, unsigned short s0, i8m11x1 a2, i8m11x1 a3, i8m1x11 a4, short s1, signed char s2, const signed char *src0, i8m11x1 a5, unsigned short i0, float s3, i8m1x11 a6, signed char *dst0) {
-    i8m1x11 t0 = k0221(a0, a1, s0, a2, a3);
-    __builtin_matrix_column_major_store((unsigned long)s2 - (s1 + a4 - -5) - __builtin_matrix_column_major_load(src0, 1, (K2 * 11) / K2, 8 - K4) - (({ __auto_type ins0 = __builtin_matrix_transpose(a5); ins0[0][i0] = (double)s3; ins0; }) + a6), dst0, 3);
+void k0235(u64m1x8 a0, u64m8x6 a1, i64m2x3 a2, unsigned int i0, unsigned int i1, int s0, unsigned long s1, const long *src0, unsigned short s2, i64m6x11 a3, i64m11x3 a4, long s3, double s4, unsigned long n0, long *dst0) {
+    i64m2x3 t0 = k0234(a0, a1, a2, i0, i1, s0, s1);
+    __builtin_matrix_column_major_store(s2 * ((8 + t0) * __builtin_matrix_column_major_load(src0, 3, 6, 4)) * (s3 - a3 * a4) + s4, dst0, n0);
 }
 
 static void run_k0235(void) {
     rt_rng rng = {0xcae62dabaad231fbULL};
-    signed char a0_b[11]; rt_fill_i8(&rng, a0_b, 11, RT_DOM_FULL);
-    i8m1x11 a0 = __builtin_matrix_column_major_load(a0_b, 1, 11, 1);
-    unsigned short a1_b[3]; rt_fill_u16(&rng, a1_b, 3, RT_DOM_INT(0LL, 16LL));
-    u16m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    signed char a2_b[11]; rt_fill_i8(&rng, a2_b, 11, RT_DOM_INT(-8LL, 8LL));
-    i8m11x1 a2 = __builtin_matrix_column_major_load(a2_b, 11, 1, 11);
-    signed char a3_b[11]; rt_fill_i8(&rng, a3_b, 11, RT_DOM_INT(-8LL, 8LL));
-    i8m11x1 a3 = __builtin_matrix_column_major_load(a3_b, 11, 1, 11);
-    signed char a4_b[11]; rt_fill_i8(&rng, a4_b, 11, RT_DOM_FULL);
-    i8m1x11 a4 = __builtin_matrix_column_major_load(a4_b, 1, 11, 1);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char src0[41]; rt_fill_i8(&rng, src0, 41, RT_DOM_FULL);
-    signed char a5_b[11]; rt_fill_i8(&rng, a5_b, 11, RT_DOM_INT(-8LL, 8LL));
-    i8m11x1 a5 = __builtin_matrix_column_major_load(a5_b, 11, 1, 11);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 10LL));
-    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    signed char a6_b[11]; rt_fill_i8(&rng, a6_b, 11, RT_DOM_FULL);
-    i8m1x11 a6 = __builtin_matrix_column_major_load(a6_b, 1, 11, 1);
-    signed char dst0[31]; rt_fill_i8(&rng, dst0, 31, RT_DOM_INT(-8LL, 8LL));
-    k0235(a0, a1, s0, a2, a3, a4, s1, s2, src0, a5, i0, s3, a6, dst0);
-    rt_out_i8("k0235", "dst0", dst0, 31);
+    unsigned long a0_b[8]; rt_fill_u64(&rng, a0_b, 8, RT_DOM_FULL);
+    u64m1x8 a0 = __builtin_matrix_column_major_load(a0_b, 1, 8, 1);
+    unsigned long a1_b[48]; rt_fill_u64(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
+    u64m8x6 a1 = __builtin_matrix_column_major_load(a1_b, 8, 6, 8);
+    long a2_b[6]; rt_fill_i64(&rng, a2_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i64m2x3 a2 = __builtin_matrix_column_major_load(a2_b, 2, 3, 2);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    long src0[23]; rt_fill_i64(&rng, src0, 23, RT_DOM_INT(-8LL, 8LL));
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    long a3_b[66]; rt_fill_i64(&rng, a3_b, 66, RT_DOM_FULL);
+    i64m6x11 a3 = __builtin_matrix_column_major_load(a3_b, 6, 11, 6);
+    long a4_b[33]; rt_fill_i64(&rng, a4_b, 33, RT_DOM_INT(-8LL, 8LL));
+    i64m11x3 a4 = __builtin_matrix_column_major_load(a4_b, 11, 3, 11);
+    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    long dst0[12]; rt_fill_i64(&rng, dst0, 12, RT_DOM_FULL);
+    k0235(a0, a1, a2, i0, i1, s0, s1, src0, s2, a3, a4, s3, s4, n0, dst0);
+    rt_out_i64("k0235", "dst0", dst0, 12);
 }
 
-i16m3x2 k0236(const unsigned int *src0, u32m11x1_b a0, i16m6x3 a1, const short *src1, i16m3x2 a2, unsigned short s0, i16m8x3 a3, short *dst0, i16m3x2 a4, float s1, float s2, i16m3x2 a5, long s3) {
-    u32m11x1 t0 = __builtin_matrix_column_major_load(src0, 11, 1, 11) + a0;
-    __builtin_matrix_column_major_store(a1 * __builtin_matrix_column_major_load(src1, 3, 2, 6) * __builtin_matrix_transpose(a2) * s0 * __builtin_matrix_transpose(a3), dst0, 7);
-    for (int l0 = 0; l0 < 1; l0++) { t0[1][l0] /= 2; }
-    return s3 * ((a4 - s1) / s2 - (({ __auto_type ins0 = a5; ins0[1][1] = -0x4L; ins0; }) - a2));
+u32m11x1 k0236(u32m11x1 a0, long i0, u32m1x2 a1, unsigned long i1, long s0, const unsigned int *src0, double s1, const unsigned int *src1, const unsigned int *src2, double s2, signed char s3) {
+    u32m11x1 t0 = a0;
+    for (int l0 = 0; l0 < 11; l0++) { t0[l0][0] += a0[i0][5 - K5]; }
+    __auto_type t1 = __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[(K2 * 0) / K2][i1] = s0; ins0; }) * __builtin_matrix_column_major_load(src0, 2, 11, 5 - K3)) - (t0 + (s1 ? __builtin_matrix_column_major_load(src1, 11, 1, 11) : __builtin_matrix_column_major_load(src2, 11, 1, 22 - K8)));
+    return (s2 ? a0 - t0 : t0) / s3;
 }
 
 static void run_k0236(void) {
-    static const double s2_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const double s2_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xd4ecf4171d35f48aULL};
-    unsigned int src0[11]; rt_fill_u32(&rng, src0, 11, RT_DOM_FULL);
-    unsigned int a0_b[11]; rt_fill_u32(&rng, a0_b, 11, RT_DOM_FULL);
+    unsigned int a0_b[11]; rt_fill_u32(&rng, a0_b, 11, RT_DOM_INT(0LL, 16LL));
     u32m11x1 a0 = __builtin_matrix_column_major_load(a0_b, 11, 1, 11);
-    short a1_b[18]; rt_fill_i16(&rng, a1_b, 18, RT_DOM_INT(-8LL, 8LL));
-    i16m6x3 a1 = __builtin_matrix_column_major_load(a1_b, 6, 3, 6);
-    short src1[9]; rt_fill_i16(&rng, src1, 9, RT_DOM_FULL);
-    short a2_b[6]; rt_fill_i16(&rng, a2_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i16m3x2 a2 = __builtin_matrix_column_major_load(a2_b, 3, 2, 3);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    short a3_b[24]; rt_fill_i16(&rng, a3_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i16m8x3 a3 = __builtin_matrix_column_major_load(a3_b, 8, 3, 8);
-    short dst0[57]; rt_fill_i16(&rng, dst0, 57, RT_DOM_FULL);
-    short a4_b[6]; rt_fill_i16(&rng, a4_b, 6, RT_DOM_INT(-8LL, 8LL));
-    i16m3x2 a4 = __builtin_matrix_column_major_load(a4_b, 3, 2, 3);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
-    short a5_b[6]; rt_fill_i16(&rng, a5_b, 6, RT_DOM_FULL);
-    i16m3x2 a5 = __builtin_matrix_column_major_load(a5_b, 3, 2, 3);
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    i16m3x2 r = k0236(src0, a0, a1, src1, a2, s0, a3, dst0, a4, s1, s2, a5, s3);
-    short r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_i16("k0236", "ret", r_b, 6);
-    rt_out_i16("k0236", "dst0", dst0, 57);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 10LL));
+    unsigned int a1_b[2]; rt_fill_u32(&rng, a1_b, 2, RT_DOM_INT(0LL, 16LL));
+    u32m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned int src0[22]; rt_fill_u32(&rng, src0, 22, RT_DOM_INT(0LL, 16LL));
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    unsigned int src1[13]; rt_fill_u32(&rng, src1, 13, RT_DOM_FULL);
+    unsigned int src2[13]; rt_fill_u32(&rng, src2, 13, RT_DOM_INT(0LL, 16LL));
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    u32m11x1 r = k0236(a0, i0, a1, i1, s0, src0, s1, src1, src2, s2, s3);
+    unsigned int r_b[11]; __builtin_matrix_column_major_store(r, r_b, 11);
+    rt_out_u32("k0236", "ret", r_b, 11);
 }
 
-u64m1x1 k0237(u64m1x4 a0, u64m4x1_b a1, u64m1x4 a2, unsigned char s0, u64m1x4 a3, const unsigned long *src0, const unsigned long *src1, unsigned long s1, unsigned long n0, unsigned long *dst0, u64m1x1 a4, unsigned long n1, const unsigned long *src2, u64m1x1 a5, unsigned long n2, const signed char *src3, const unsigned long *src4, unsigned long i0, unsigned char i1, double s2) {
-    __auto_type t0 = a0 * a1;
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a2; ins0[0][2] = s0; ins0; }) + a3 + __builtin_matrix_column_major_load(src0, 1, 12 + 1, 3) * __builtin_matrix_column_major_load(src1, 13, 4, 14) + (a2 / 1 - s1), dst0, n0);
-    return (u64m1x1) (a4 * __builtin_matrix_column_major_load(src2, 1, 1, n1) + __builtin_matrix_transpose(a5)) - ({ __auto_type ins1 = (u64m1x1) __builtin_matrix_column_major_load(src3, 1, 6 - K5, n2) * __builtin_matrix_column_major_load(src4, 1, 1, 1); ins1[i0][i1] = s2; ins1; });
+u16m8x4 k0237(const unsigned long *src0, u64m1x1_b a0, u64m1x1_b a1, u16m8x4 a2, u16m8x4 a3, unsigned long s0, u16m4x8_b a4, long i0, short s1) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 1, (K2 * 1) / K2, 3) - a0;
+    __auto_type t1 = a0 - a1 + 0 * a1;
+    return ({ __auto_type ins0 = a2 + a3 - a2 - s0; ins0[7][3] = 207UL; ins0; }) + ({ __auto_type ins1 = __builtin_matrix_transpose(a4); ins1[7][i0] = (short)s1; ins1; });
 }
 
 static void run_k0237(void) {
     rt_rng rng = {0x03ea4c6da39c19acULL};
-    unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_FULL);
-    u64m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
-    unsigned long a1_b[4]; rt_fill_u64(&rng, a1_b, 4, RT_DOM_FULL);
-    u64m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
-    unsigned long a2_b[4]; rt_fill_u64(&rng, a2_b, 4, RT_DOM_FULL);
-    u64m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long a3_b[4]; rt_fill_u64(&rng, a3_b, 4, RT_DOM_FULL);
-    u64m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
-    unsigned long src0[38]; rt_fill_u64(&rng, src0, 38, RT_DOM_FULL);
-    unsigned long src1[56]; rt_fill_u64(&rng, src1, 56, RT_DOM_INT(0LL, 16LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned long dst0[15]; rt_fill_u64(&rng, dst0, 15, RT_DOM_INT(0LL, 16LL));
-    unsigned long a4_b[1]; rt_fill_u64(&rng, a4_b, 1, RT_DOM_FULL);
-    u64m1x1 a4 = __builtin_matrix_column_major_load(a4_b, 1, 1, 1);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned long src2[2]; rt_fill_u64(&rng, src2, 2, RT_DOM_FULL);
-    unsigned long a5_b[1]; rt_fill_u64(&rng, a5_b, 1, RT_DOM_INT(0LL, 16LL));
-    u64m1x1 a5 = __builtin_matrix_column_major_load(a5_b, 1, 1, 1);
-    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(1LL, 4LL));
-    signed char src3[3]; rt_fill_i8(&rng, src3, 3, RT_DOM_INT(-8LL, 8LL));
-    unsigned long src4[2]; rt_fill_u64(&rng, src4, 2, RT_DOM_INT(0LL, 16LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    u64m1x1 r = k0237(a0, a1, a2, s0, a3, src0, src1, s1, n0, dst0, a4, n1, src2, a5, n2, src3, src4, i0, i1, s2);
-    unsigned long r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u64("k0237", "ret", r_b, 1);
-    rt_out_u64("k0237", "dst0", dst0, 15);
+    unsigned long src0[2]; rt_fill_u64(&rng, src0, 2, RT_DOM_FULL);
+    unsigned long a0_b[1]; rt_fill_u64(&rng, a0_b, 1, RT_DOM_FULL);
+    u64m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
+    unsigned long a1_b[1]; rt_fill_u64(&rng, a1_b, 1, RT_DOM_FULL);
+    u64m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned short a2_b[32]; rt_fill_u16(&rng, a2_b, 32, RT_DOM_INT(0LL, 16LL));
+    u16m8x4 a2 = __builtin_matrix_column_major_load(a2_b, 8, 4, 8);
+    unsigned short a3_b[32]; rt_fill_u16(&rng, a3_b, 32, RT_DOM_FULL);
+    u16m8x4 a3 = __builtin_matrix_column_major_load(a3_b, 8, 4, 8);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short a4_b[32]; rt_fill_u16(&rng, a4_b, 32, RT_DOM_FULL);
+    u16m4x8 a4 = __builtin_matrix_column_major_load(a4_b, 4, 8, 4);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    u16m8x4 r = k0237(src0, a0, a1, a2, a3, s0, a4, i0, s1);
+    unsigned short r_b[32]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_u16("k0237", "ret", r_b, 32);
 }
 
 i8m6x3 k0238(i8m6x3 a0) {
@@ -1273,42 +1269,51 @@ static void run_k0238(void) {
     rt_out_i8("k0238", "ret", r_b, 18);
 }
 
-u16m4x4 k0239(f32m10x1 a0, f32m1x7 a1, unsigned char s0, i32m10x7 a2, int i0, unsigned short s1, u32m2x10 a3, u32m2x10 a4, unsigned int i1, const unsigned int *src0, u32m10x4 a5, unsigned int *dst0, const unsigned short *src1, u16m4x4 a6) {
-    u8m10x7 t0 = (u8m10x7) a2;
-    t0[(K3 * 7) / K3][i0] /= 2;
-    t0 -= s1;
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a3 * a4[1][i1] + __builtin_matrix_column_major_load(src0, 2, 10, 4); ins0[0][8] = 0x1L; ins0; }) * a5, dst0, 2);
-    return __builtin_matrix_column_major_load(src1, 4, 4, (K4 * 6) / K4) + a6;
+i8m2x2 k0239(unsigned long n0, const unsigned char *src0, u8m10x7_b a0, unsigned short s0, int s1, f64m14x2 a1, unsigned long s2, f64m2x12_b a2, f64m14x4 a3, f64m4x4_b a4, f64m14x4 a5, f64m4x12 a6, int i0, i8m2x1_b a7, i8m1x8 a8, const signed char *src1, short s3, i8m4x2_b a9, unsigned long n1, const signed char *src2) {
+    u8m10x7 t0 = (__builtin_matrix_column_major_load(src0, 10, 7, n0) + a0) * s0;
+    __auto_type t1 = ((s1 ? a1 : a1) - s2) * (6.0 * a2);
+    t1[K4 * 2][10] = (double)a0[9][1];
+    t1 = (a3 * a4 + a5) * (({ __auto_type ins0 = a6; ins0[0][i0] = a1[7 - K3][1]; ins0; }) * a3[13][5 - K4]);
+    return (a7 * a8 * __builtin_matrix_column_major_load(src1, 8, 4, 9) + s3) * (a9 - __builtin_matrix_column_major_load(src2, 4, 2, n1));
 }
 
 static void run_k0239(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double a5_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double a6_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xfc49cd5e22f95b5cULL};
-    float a0_b[10]; rt_fill_f32(&rng, a0_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m10x1 a0 = __builtin_matrix_column_major_load(a0_b, 10, 1, 10);
-    float a1_b[7]; rt_fill_f32(&rng, a1_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x7 a1 = __builtin_matrix_column_major_load(a1_b, 1, 7, 1);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    int a2_b[70]; rt_fill_i32(&rng, a2_b, 70, RT_DOM_FULL);
-    i32m10x7 a2 = __builtin_matrix_column_major_load(a2_b, 10, 7, 10);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a3_b[20]; rt_fill_u32(&rng, a3_b, 20, RT_DOM_FULL);
-    u32m2x10 a3 = __builtin_matrix_column_major_load(a3_b, 2, 10, 2);
-    unsigned int a4_b[20]; rt_fill_u32(&rng, a4_b, 20, RT_DOM_FULL);
-    u32m2x10 a4 = __builtin_matrix_column_major_load(a4_b, 2, 10, 2);
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 9LL));
-    unsigned int src0[39]; rt_fill_u32(&rng, src0, 39, RT_DOM_FULL);
-    unsigned int a5_b[40]; rt_fill_u32(&rng, a5_b, 40, RT_DOM_INT(0LL, 16LL));
-    u32m10x4 a5 = __builtin_matrix_column_major_load(a5_b, 10, 4, 10);
-    unsigned int dst0[10]; rt_fill_u32(&rng, dst0, 10, RT_DOM_FULL);
-    unsigned short src1[23]; rt_fill_u16(&rng, src1, 23, RT_DOM_FULL);
-    unsigned short a6_b[16]; rt_fill_u16(&rng, a6_b, 16, RT_DOM_FULL);
-    u16m4x4 a6 = __builtin_matrix_column_major_load(a6_b, 4, 4, 4);
-    u16m4x4 r = k0239(a0, a1, s0, a2, i0, s1, a3, a4, i1, src0, a5, dst0, src1, a6);
-    unsigned short r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u16("k0239", "ret", r_b, 16);
-    rt_out_u32("k0239", "dst0", dst0, 10);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(10LL, 13LL));
+    unsigned char src0[88]; rt_fill_u8(&rng, src0, 88, RT_DOM_FULL);
+    unsigned char a0_b[70]; rt_fill_u8(&rng, a0_b, 70, RT_DOM_INT(0LL, 16LL));
+    u8m10x7 a0 = __builtin_matrix_column_major_load(a0_b, 10, 7, 10);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-1LL, 1LL));
+    double a1_b[28]; rt_fill_f64(&rng, a1_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m14x2 a1 = __builtin_matrix_column_major_load(a1_b, 14, 2, 14);
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    double a2_b[24]; rt_fill_f64(&rng, a2_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x12 a2 = __builtin_matrix_column_major_load(a2_b, 2, 12, 2);
+    double a3_b[56]; rt_fill_f64(&rng, a3_b, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m14x4 a3 = __builtin_matrix_column_major_load(a3_b, 14, 4, 14);
+    double a4_b[16]; rt_fill_f64(&rng, a4_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x4 a4 = __builtin_matrix_column_major_load(a4_b, 4, 4, 4);
+    double a5_b[56]; rt_fill_f64(&rng, a5_b, 56, RT_DOM_FCHOICE(a5_dom));
+    f64m14x4 a5 = __builtin_matrix_column_major_load(a5_b, 14, 4, 14);
+    double a6_b[48]; rt_fill_f64(&rng, a6_b, 48, RT_DOM_FCHOICE(a6_dom));
+    f64m4x12 a6 = __builtin_matrix_column_major_load(a6_b, 4, 12, 4);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 11LL));
+    signed char a7_b[2]; rt_fill_i8(&rng, a7_b, 2, RT_DOM_FULL);
+    i8m2x1 a7 = __builtin_matrix_column_major_load(a7_b, 2, 1, 2);
+    signed char a8_b[8]; rt_fill_i8(&rng, a8_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m1x8 a8 = __builtin_matrix_column_major_load(a8_b, 1, 8, 1);
+    signed char src1[36]; rt_fill_i8(&rng, src1, 36, RT_DOM_INT(-8LL, 8LL));
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char a9_b[8]; rt_fill_i8(&rng, a9_b, 8, RT_DOM_FULL);
+    i8m4x2 a9 = __builtin_matrix_column_major_load(a9_b, 4, 2, 4);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
+    signed char src2[12]; rt_fill_i8(&rng, src2, 12, RT_DOM_FULL);
+    i8m2x2 r = k0239(n0, src0, a0, s0, s1, a1, s2, a2, a3, a4, a5, a6, i0, a7, a8, src1, s3, a9, n1, src2);
+    signed char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_i8("k0239", "ret", r_b, 4);
 }
 
 int main(void) {

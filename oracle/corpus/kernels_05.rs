@@ -11,501 +11,508 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    pub typedef char i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef i8 i8m1x11 __attribute__((matrix_type(1, 11)));
-    typedef char i8m2x2 __attribute__((matrix_type(2, 2)));
-    typedef char i8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef i8 i8m2x16 __attribute__((matrix_type(2, 16)));
-    pub(crate) typedef char i8m3x3 __attribute__((matrix_type(8 - K5, K3)));
-    typedef int8_t i8m3x4 __attribute__((matrix_type(3, 4)));
-    typedef signed char i8m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef int8_t i8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
-    typedef char i8m4x7 __attribute__((matrix_type(4, 7)));
-    pub(crate) typedef char i8m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef char i8m6x6 __attribute__((matrix_type(6, 6)));
-    typedef signed char i8m6x8 __attribute__((matrix_type(6, 8)));
-    pub(crate) typedef i8 i8m7x4 __attribute__((matrix_type(7, 4)));
-    typedef int8_t i8m7x16 __attribute__((matrix_type(7, 16)));
-    pub typedef signed char i8m8x5 __attribute__((matrix_type(8, 5)));
-    typedef signed char i8m8x6 __attribute__((matrix_type(8, 6)));
-    pub typedef char i8m8x7 __attribute__((matrix_type(8, 7)));
+    typedef char i8m1x4 __attribute__((matrix_type(1, 4)));
+    pub typedef i8 i8m1x8 __attribute__((matrix_type(1, 8)));
+    typedef int8_t i8m1x11 __attribute__((matrix_type(1, 11)));
+    typedef i8 i8m2x1 __attribute__((matrix_type(2, 1)));
+    pub(crate) typedef int8_t i8m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef int8_t i8m2x3 __attribute__((matrix_type((K4 * 2) / K4, K3)));
+    typedef int8_t i8m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef int8_t i8m2x11 __attribute__((matrix_type(2, 11)));
+    pub typedef char i8m3x3 __attribute__((matrix_type(3, 3)));
+    pub typedef i8 i8m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int8_t i8m3x8 __attribute__((matrix_type(3, 8)));
+    pub typedef int8_t i8m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i8 i8m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef signed char i8m4x6 __attribute__((matrix_type(4, 6)));
+    typedef signed char i8m4x7 __attribute__((matrix_type(4, 7)));
+    pub typedef int8_t i8m6x3 __attribute__((matrix_type(6, 3)));
+    typedef i8 i8m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef int8_t i8m6x7 __attribute__((matrix_type(6, 7)));
+    pub typedef int8_t i8m6x8 __attribute__((matrix_type(6, 8)));
+    typedef char i8m7x2 __attribute__((matrix_type(7, 2)));
+    typedef int8_t i8m8x3 __attribute__((matrix_type(12 - K4, (K3 * 3) / K3)));
+    typedef int8_t i8m8x5 __attribute__((matrix_type(8, 5)));
     typedef int8_t i8m8x8 __attribute__((matrix_type(8, 8)));
-    pub typedef signed char i8m8x16 __attribute__((matrix_type(12 - K4, K3 + 13)));
-    typedef char i8m10x5 __attribute__((matrix_type(10, 5)));
+    pub(crate) typedef i8 i8m8x16 __attribute__((matrix_type(8, 16)));
+    typedef i8 i8m10x5 __attribute__((matrix_type(10, 5)));
     typedef char i8m10x8 __attribute__((matrix_type(10, 8)));
-    typedef signed char i8m11x1 __attribute__((matrix_type(11, 1)));
-    typedef char i8m16x8 __attribute__((matrix_type(16, 8)));
-    pub typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
-    typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
-    pub(crate) typedef i16 i16m2x12 __attribute__((matrix_type(4 - K2, K8 + 4)));
-    typedef int16_t i16m3x2 __attribute__((matrix_type(3, 2)));
-    typedef int16_t i16m3x4 __attribute__((matrix_type((K4 * 3) / K4, (K2 * 4) / K2)));
+    typedef int16_t i16m1x1 __attribute__((matrix_type(1, 1)));
+    pub typedef short i16m1x2 __attribute__((matrix_type(5 - K4, K2)));
+    pub(crate) typedef short i16m1x13 __attribute__((matrix_type(1, 13)));
+    typedef i16 i16m2x1 __attribute__((matrix_type((K8 * 2) / K8, 4 - K3)));
+    pub typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
+    pub typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
+    typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
+    typedef i16 i16m3x3 __attribute__((matrix_type(3, 3)));
     pub(crate) typedef short i16m3x5 __attribute__((matrix_type(3, 5)));
-    typedef short i16m3x6 __attribute__((matrix_type(3, 6)));
-    typedef i16 i16m3x7 __attribute__((matrix_type(3, 7)));
-    typedef i16 i16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef int16_t i16m4x6 __attribute__((matrix_type(4, 6)));
-    typedef i16 i16m5x2 __attribute__((matrix_type(5, 2)));
-    typedef int16_t i16m5x12 __attribute__((matrix_type(5, 12)));
-    typedef i16 i16m6x3 __attribute__((matrix_type(6, 3)));
-    typedef int16_t i16m6x6 __attribute__((matrix_type((K3 * 6) / K3, (K8 * 6) / K8)));
-    typedef int16_t i16m7x5 __attribute__((matrix_type(7, 5)));
-    typedef int16_t i16m8x1 __attribute__((matrix_type(8, 1)));
-    pub(crate) typedef i16 i16m8x3 __attribute__((matrix_type(8, 3)));
-    typedef int16_t i16m8x5 __attribute__((matrix_type(13 - K5, K2 + 3)));
-    typedef i16 i16m12x3 __attribute__((matrix_type(12, 3)));
-    pub(crate) typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
-    pub typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int32_t i32m1x6 __attribute__((matrix_type(1, 6)));
-    typedef int32_t i32m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef short i16m3x13 __attribute__((matrix_type(3, 13)));
+    typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
+    typedef int16_t i16m4x8 __attribute__((matrix_type(4, 8)));
+    typedef short i16m5x4 __attribute__((matrix_type(8 - K3, K4)));
+    typedef short i16m5x6 __attribute__((matrix_type(5, 6)));
+    typedef int16_t i16m5x8 __attribute__((matrix_type(5, 8)));
+    typedef int16_t i16m6x2 __attribute__((matrix_type(6, 2)));
+    typedef int16_t i16m6x4 __attribute__((matrix_type((K3 * 6) / K3, K2 + 2)));
+    pub(crate) typedef int16_t i16m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef short i16m8x3 __attribute__((matrix_type(8, 3)));
+    pub typedef i16 i16m8x8 __attribute__((matrix_type(8, 8)));
+    typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
+    pub typedef int32_t i32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef int32_t i32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef i32 i32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef i32 i32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef i32 i32m3x8 __attribute__((matrix_type(3, 8)));
     typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef i32 i32m4x12 __attribute__((matrix_type(4, 12)));
-    typedef int32_t i32m6x1 __attribute__((matrix_type(6, 1)));
-    typedef i32 i32m6x7 __attribute__((matrix_type(6, 7)));
-    typedef int32_t i32m8x1 __attribute__((matrix_type(8, 1)));
-    typedef int32_t i32m8x3 __attribute__((matrix_type(8, 3)));
-    typedef i32 i32m10x7 __attribute__((matrix_type(10, 7)));
-    pub(crate) typedef i32 i32m16x6 __attribute__((matrix_type(16, 6)));
-    typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef i64 i64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef int64_t i64m16x4 __attribute__((matrix_type((K4 * 16) / K4, (K8 * 4) / K8)));
-    pub(crate) typedef uint8_t u8m1x1 __attribute__((matrix_type((K2 * 1) / K2, 4 - K3)));
-    typedef uint8_t u8m2x2 __attribute__((matrix_type((K4 * 2) / K4, (K3 * 2) / K3)));
-    pub typedef unsigned char u8m3x2 __attribute__((matrix_type((K4 * 3) / K4, 5 - K3)));
-    typedef uint8_t u8m4x7 __attribute__((matrix_type(4, 7)));
-    pub(crate) typedef uint8_t u8m6x2 __attribute__((matrix_type(6, 2)));
-    typedef uint8_t u8m6x4 __attribute__((matrix_type(6, 4)));
-    pub(crate) typedef uint8_t u8m7x4 __attribute__((matrix_type(7, 4)));
-    typedef unsigned char u8m10x7 __attribute__((matrix_type(10, 7)));
-    typedef uint8_t u8m14x2 __attribute__((matrix_type(14, 2)));
-    typedef u8 u8m14x3 __attribute__((matrix_type(14, 3)));
-    pub typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
-    typedef u16 u16m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef u16 u16m2x8 __attribute__((matrix_type(2, 8)));
-    pub typedef u16 u16m3x1 __attribute__((matrix_type(3, 1)));
-    pub(crate) typedef u16 u16m3x6 __attribute__((matrix_type(3, 6)));
-    typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef i32 i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int32_t i32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef int i32m4x12 __attribute__((matrix_type(4, 12)));
+    pub(crate) typedef i32 i32m5x10 __attribute__((matrix_type(5, 10)));
+    pub typedef int i32m6x1 __attribute__((matrix_type(6, 1)));
+    typedef int i32m6x6 __attribute__((matrix_type(K4 + 2, K5 + 1)));
+    typedef int32_t i32m8x3 __attribute__((matrix_type(K3 + 5, (K4 * 3) / K4)));
+    typedef int64_t i64m1x2 __attribute__((matrix_type((K2 * 1) / K2, (K3 * 2) / K3)));
+    typedef int64_t i64m1x4 __attribute__((matrix_type((K3 * 1) / K3, K2 + 2)));
+    typedef int64_t i64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef long long i64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef long long i64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef i64 i64m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef long long i64m3x5 __attribute__((matrix_type(3, 5)));
+    pub typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef long i64m6x2 __attribute__((matrix_type(6, 2)));
+    pub(crate) typedef i64 i64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef i64 i64m6x4 __attribute__((matrix_type(6, 4)));
+    typedef i64 i64m6x11 __attribute__((matrix_type(6, 11)));
+    typedef int64_t i64m11x3 __attribute__((matrix_type(11, 3)));
+    pub typedef int64_t i64m16x2 __attribute__((matrix_type(16, 2)));
+    typedef long long i64m16x4 __attribute__((matrix_type(16, 4)));
+    pub(crate) typedef u8 u8m1x2 __attribute__((matrix_type(1, 2)));
+    typedef u8 u8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef uint8_t u8m2x7 __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef u8 u8m4x6 __attribute__((matrix_type(4, 6)));
+    typedef uint8_t u8m4x15 __attribute__((matrix_type((K5 * 4) / K5, (K8 * 15) / K8)));
+    typedef u8 u8m6x2 __attribute__((matrix_type(8 - K2, 4 - K2)));
+    pub typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
+    typedef u8 u8m7x2 __attribute__((matrix_type(7, 2)));
+    typedef unsigned char u8m8x1 __attribute__((matrix_type(8, 1)));
+    typedef u8 u8m10x7 __attribute__((matrix_type(10, 7)));
+    typedef unsigned char u8m15x7 __attribute__((matrix_type(15, 7)));
+    typedef uint8_t u8m15x8 __attribute__((matrix_type(K5 * 3, K4 * 2)));
+    pub(crate) typedef u16 u16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef unsigned short u16m1x5 __attribute__((matrix_type(1, 5)));
+    pub typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef uint16_t u16m4x2 __attribute__((matrix_type(4, 2)));
     typedef unsigned short u16m4x8 __attribute__((matrix_type(4, 8)));
-    typedef unsigned short u16m5x2 __attribute__((matrix_type(5, 2)));
-    typedef uint16_t u16m6x4 __attribute__((matrix_type(6, 4)));
-    typedef uint16_t u16m6x6 __attribute__((matrix_type(6, 6)));
-    pub typedef uint16_t u16m6x8 __attribute__((matrix_type(6, 8)));
-    typedef unsigned short u16m6x13 __attribute__((matrix_type(6, 13)));
-    pub typedef uint16_t u16m7x8 __attribute__((matrix_type((K5 * 7) / K5, (K8 * 8) / K8)));
-    typedef u16 u16m8x3 __attribute__((matrix_type(13 - K5, (K4 * 3) / K4)));
-    pub typedef uint16_t u16m8x6 __attribute__((matrix_type(8, 6)));
-    typedef uint16_t u16m8x12 __attribute__((matrix_type(8, 12)));
-    typedef uint16_t u16m12x8 __attribute__((matrix_type(12, 8)));
-    pub(crate) typedef uint32_t u32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef unsigned int u32m2x10 __attribute__((matrix_type(2, 10)));
-    typedef unsigned u32m3x3 __attribute__((matrix_type(8 - K5, K3)));
-    pub(crate) typedef u32 u32m5x2 __attribute__((matrix_type(5, 2)));
-    typedef uint32_t u32m6x8 __attribute__((matrix_type(6, 8)));
-    pub typedef unsigned u32m8x2 __attribute__((matrix_type(8, 2)));
-    pub(crate) typedef u32 u32m8x5 __attribute__((matrix_type(8, 5)));
-    typedef unsigned u32m10x4 __attribute__((matrix_type(10, 4)));
-    pub typedef unsigned u32m11x1 __attribute__((matrix_type(11, 1)));
-    typedef u32 u32m13x2 __attribute__((matrix_type(13, 2)));
-    typedef unsigned long long u64m1x1 __attribute__((matrix_type((K3 * 1) / K3, 0 + 1)));
-    typedef uint64_t u64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef uint64_t u64m1x3 __attribute__((matrix_type(1, 3)));
-    typedef u64 u64m1x4 __attribute__((matrix_type(1, 4)));
-    pub(crate) typedef unsigned long u64m1x5 __attribute__((matrix_type(1, 5)));
-    typedef unsigned long long u64m1x6 __attribute__((matrix_type(1, 6)));
-    typedef unsigned long u64m1x7 __attribute__((matrix_type(1, 7)));
-    pub(crate) typedef unsigned long long u64m1x9 __attribute__((matrix_type(1, 9)));
-    typedef unsigned long long u64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef uint64_t u64m2x3 __attribute__((matrix_type(2, 3)));
-    pub typedef u64 u64m2x5 __attribute__((matrix_type(2, 5)));
-    typedef unsigned long long u64m3x3 __attribute__((matrix_type(3, 3)));
-    pub(crate) typedef u64 u64m3x4 __attribute__((matrix_type(3, 4)));
-    pub(crate) typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-    typedef unsigned long long u64m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef u16 u16m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef u16 u16m7x7 __attribute__((matrix_type(7, 7)));
+    typedef unsigned short u16m7x8 __attribute__((matrix_type(K5 + 2, K5 + 3)));
+    typedef uint16_t u16m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef unsigned u32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned int u32m1x5 __attribute__((matrix_type(1, 5)));
+    typedef u32 u32m1x8 __attribute__((matrix_type(1, 8)));
+    pub typedef uint32_t u32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef u32 u32m2x7 __attribute__((matrix_type(2, 7)));
+    typedef u32 u32m6x8 __attribute__((matrix_type(6, 8)));
+    pub typedef u32 u32m7x2 __attribute__((matrix_type(7, 2)));
+    typedef unsigned int u32m8x1 __attribute__((matrix_type(8, 1)));
+    typedef unsigned u32m8x8 __attribute__((matrix_type(8, 8)));
+    typedef unsigned int u32m11x1 __attribute__((matrix_type(11, 1)));
+    pub typedef unsigned long long u64m1x1 __attribute__((matrix_type(1, 1)));
+    typedef u64 u64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef unsigned long long u64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef uint64_t u64m1x6 __attribute__((matrix_type(1, 6)));
+    pub(crate) typedef u64 u64m1x8 __attribute__((matrix_type(1, 8)));
+    typedef unsigned long u64m2x6 __attribute__((matrix_type(2, 6)));
+    pub typedef unsigned long long u64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef unsigned long u64m4x2 __attribute__((matrix_type(4, 2)));
     typedef uint64_t u64m4x3 __attribute__((matrix_type(4, 3)));
-    pub typedef uint64_t u64m5x4 __attribute__((matrix_type(5, 4)));
-    typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-    pub typedef uint64_t u64m7x3 __attribute__((matrix_type(7, 3)));
-    typedef u64 u64m7x4 __attribute__((matrix_type(7, 4)));
-    pub typedef unsigned long long u64m7x5 __attribute__((matrix_type(7, 5)));
-    pub typedef u64 u64m7x8 __attribute__((matrix_type(7, 8)));
-    pub(crate) typedef uint64_t u64m7x12 __attribute__((matrix_type(7, 12)));
-    pub(crate) typedef u64 u64m8x2 __attribute__((matrix_type(8, 2)));
-    typedef unsigned long long u64m9x3 __attribute__((matrix_type(9, 3)));
-    typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
-    typedef float f32m1x7 __attribute__((matrix_type(1, 7)));
-    typedef f32 f32m2x1 __attribute__((matrix_type((K8 * 2) / K8, 4 - K3)));
-    typedef f32 f32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef f32 f32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef float f32m3x3 __attribute__((matrix_type(3, 3)));
-    pub typedef f32 f32m3x13 __attribute__((matrix_type(3, 13)));
-    typedef float f32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef f32 f32m4x2 __attribute__((matrix_type((K4 * 4) / K4, (K3 * 2) / K3)));
-    pub typedef f32 f32m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef f32 f32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef float f32m4x6 __attribute__((matrix_type(K2 + 2, K2 * 3)));
-    typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
-    typedef float f32m7x6 __attribute__((matrix_type(7, 6)));
-    pub typedef float f32m7x13 __attribute__((matrix_type(7, 13)));
-    pub(crate) typedef f32 f32m8x4 __attribute__((matrix_type(8, 4)));
-    typedef float f32m10x1 __attribute__((matrix_type(10, 1)));
-    pub(crate) typedef f64 f64m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef double f64m2x7 __attribute__((matrix_type((K5 * 2) / K5, (K5 * 7) / K5)));
-    typedef double f64m3x8 __attribute__((matrix_type(3, 8)));
-    typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef double f64m4x8 __attribute__((matrix_type(4, 8)));
-    typedef double f64m5x1 __attribute__((matrix_type(13 - K8, 5 - K4)));
-    pub(crate) typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef f64 f64m5x13 __attribute__((matrix_type(5, 13)));
-    typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
-    pub(crate) typedef double f64m6x8 __attribute__((matrix_type(6, 8)));
-    typedef f64 f64m6x11 __attribute__((matrix_type(6, 11)));
-    pub typedef double f64m8x1 __attribute__((matrix_type(8, 1)));
-    typedef double f64m8x3 __attribute__((matrix_type(11 - K3, (K3 * 3) / K3)));
-    typedef f64 f64m8x6 __attribute__((matrix_type(12 - K4, 14 - K8)));
-    typedef f64 f64m8x8 __attribute__((matrix_type(8, 8)));
-    pub(crate) typedef double f64m8x9 __attribute__((matrix_type(8, 9)));
-    typedef f64 f64m8x11 __attribute__((matrix_type(8, 11)));
-    typedef f64 f64m9x4 __attribute__((matrix_type(9, 4)));
-    typedef double f64m11x6 __attribute__((matrix_type(11, 6)));
-    typedef f64 f64m13x1 __attribute__((matrix_type(13, 1)));
-    typedef i8 i8m2x2_b __attribute__((matrix_type(2, 2)));
-    typedef signed char i8m3x5_b __attribute__((matrix_type(3, 5)));
-    typedef char i8m8x5_b __attribute__((matrix_type(12 - K4, 4 + 1)));
-    pub(crate) typedef signed char i8m8x7_b __attribute__((matrix_type(8, 7)));
-    pub typedef int32_t i32m6x1_b __attribute__((matrix_type(6, 1)));
-    typedef int32_t i32m8x1_b __attribute__((matrix_type(8, 1)));
-    typedef int64_t i64m16x4_b __attribute__((matrix_type(16, 4)));
-    pub typedef u8 u8m2x2_b __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef uint8_t u8m3x2_b __attribute__((matrix_type(3, 2)));
-    pub typedef u8 u8m7x4_b __attribute__((matrix_type(7, 4)));
-    typedef uint16_t u16m2x1_b __attribute__((matrix_type(2, 1)));
-    pub typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef uint16_t u16m6x13_b __attribute__((matrix_type(6, 13)));
-    pub typedef u16 u16m12x8_b __attribute__((matrix_type(12, 8)));
-    typedef uint32_t u32m1x2_b __attribute__((matrix_type(1, 2)));
-    pub typedef u32 u32m11x1_b __attribute__((matrix_type(10 + 1, 5 - K4)));
-    pub typedef u32 u32m13x2_b __attribute__((matrix_type(13, 2)));
-    typedef u64 u64m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef uint64_t u64m2x3_b __attribute__((matrix_type(2, 3)));
-    pub(crate) typedef unsigned long u64m3x6_b __attribute__((matrix_type(3, 6)));
-    typedef unsigned long long u64m4x1_b __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef unsigned long long u64m5x4_b __attribute__((matrix_type(5, 4)));
-    pub typedef f32 f32m2x1_b __attribute__((matrix_type(5 - K3, 5 - K4)));
-    typedef float f32m3x13_b __attribute__((matrix_type(3, 13)));
-    typedef f32 f32m4x6_b __attribute__((matrix_type(K2 * 2, 9 - K3)));
-    typedef double f64m5x3_b __attribute__((matrix_type(5, 3)));
-    typedef double f64m5x13_b __attribute__((matrix_type(5, 13)));
+    pub typedef unsigned long long u64m4x6 __attribute__((matrix_type(4, 6)));
+    typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
+    typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
+    typedef unsigned long long u64m8x6 __attribute__((matrix_type(8, 6)));
+    typedef float f32m1x3 __attribute__((matrix_type(1, 3)));
+    pub typedef f32 f32m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef float f32m1x12 __attribute__((matrix_type((K2 * 1) / K2, K2 * 6)));
+    pub typedef float f32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef float f32m4x5 __attribute__((matrix_type(4, 5)));
+    pub typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
+    pub(crate) typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
+    typedef f32 f32m7x1 __attribute__((matrix_type(K5 + 2, 3 - K2)));
+    pub typedef float f32m7x3 __attribute__((matrix_type(7, 3)));
+    pub typedef f32 f32m8x4 __attribute__((matrix_type(8, 4)));
+    pub typedef f64 f64m1x2 __attribute__((matrix_type(0 + 1, (K8 * 2) / K8)));
+    typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
+    pub(crate) typedef f64 f64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef double f64m2x12 __attribute__((matrix_type(2, 12)));
+    typedef f64 f64m3x3 __attribute__((matrix_type(3, 3)));
+    typedef f64 f64m4x4 __attribute__((matrix_type(4, 4)));
+    typedef f64 f64m4x12 __attribute__((matrix_type(8 - K4, K3 * 4)));
+    pub typedef f64 f64m5x3 __attribute__((matrix_type(5, 3)));
+    typedef f64 f64m6x6 __attribute__((matrix_type(6, 6)));
+    typedef f64 f64m7x4 __attribute__((matrix_type(7, 4)));
+    typedef f64 f64m7x9 __attribute__((matrix_type(15 - K8, K3 * 3)));
+    typedef f64 f64m8x1 __attribute__((matrix_type(8, 1)));
+    pub typedef double f64m8x3 __attribute__((matrix_type(8, 3)));
+    typedef double f64m9x2 __attribute__((matrix_type(9, 2)));
+    typedef f64 f64m14x2 __attribute__((matrix_type(14, 2)));
+    pub typedef f64 f64m14x4 __attribute__((matrix_type(14, 4)));
+    typedef f64 f64m14x12 __attribute__((matrix_type(14, 12)));
+    typedef signed char i8m2x1_b __attribute__((matrix_type(6 - K4, 5 - K4)));
+    pub typedef i8 i8m2x3_b __attribute__((matrix_type(5 - K3, 11 - K8)));
+    pub typedef int8_t i8m3x8_b __attribute__((matrix_type(3, 8)));
+    typedef int8_t i8m4x2_b __attribute__((matrix_type(4, 2)));
+    typedef signed char i8m8x5_b __attribute__((matrix_type(8, 5)));
+    typedef i8 i8m8x8_b __attribute__((matrix_type(8, 8)));
+    typedef int16_t i16m5x8_b __attribute__((matrix_type(5, 8)));
+    typedef short i16m6x2_b __attribute__((matrix_type(6, 2)));
+    pub typedef short i16m8x3_b __attribute__((matrix_type(8, 3)));
+    typedef i16 i16m8x8_b __attribute__((matrix_type(8, 8)));
+    pub(crate) typedef int32_t i32m4x4_b __attribute__((matrix_type(K2 + 2, 3 + 1)));
+    typedef int i32m4x12_b __attribute__((matrix_type(4, 12)));
+    pub(crate) typedef i32 i32m5x10_b __attribute__((matrix_type(5, 10)));
+    typedef int32_t i32m6x1_b __attribute__((matrix_type(6, 1)));
+    typedef int i32m8x3_b __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef int64_t i64m3x4_b __attribute__((matrix_type(3, 4)));
+    typedef uint8_t u8m2x7_b __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef u8 u8m10x7_b __attribute__((matrix_type(10, 7)));
+    typedef unsigned short u16m4x8_b __attribute__((matrix_type(4, 8)));
+    typedef unsigned int u32m2x7_b __attribute__((matrix_type(2, 7)));
+    pub(crate) typedef unsigned u32m8x8_b __attribute__((matrix_type(8, 8)));
+    typedef unsigned long u64m1x1_b __attribute__((matrix_type(1, 1)));
+    typedef uint64_t u64m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef unsigned long u64m1x4_b __attribute__((matrix_type(3 - K2, K2 * 2)));
+    pub(crate) typedef unsigned long long u64m8x6_b __attribute__((matrix_type(8, 6)));
+    typedef f32 f32m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef f32 f32m2x2_b __attribute__((matrix_type(2, 2)));
+    pub typedef float f32m4x3_b __attribute__((matrix_type(4, 3)));
+    typedef double f64m1x2_b __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef f64 f64m2x12_b __attribute__((matrix_type(2, 12)));
+    typedef f64 f64m4x4_b __attribute__((matrix_type(K2 + 2, K3 + 1)));
+    pub(crate) typedef f64 f64m8x3_b __attribute__((matrix_type(8, 3)));
 
-    pub fn k0200(a0: u8m6x2, src0: &[u8], src1: &[u8], i0: i32, i1: u32, i2: i64, a1: u64m4x3, a2: u64m3x3, a3: u64m3x4) -> u64m3x3 {
-        let mut t0 = a0 * __builtin_matrix_column_load(src0, 2, 2, K3 + 2) - __builtin_matrix_transpose(__builtin_matrix_column_load(src1, 2, 6, 6 - K3));
-        for l0 in 0..6 { t0[l0][0] = t0[5][6 - K5]; }
-        if i0 < 3 { t0[i1][1] = 2; }
-        let t1: u64m3x4 = __builtin_matrix_transpose(a1 + a1) + a2 * a3;
-        __builtin_matrix_add(a2, a2)
+    pub fn k0200(a0: Matrix<i64, 6, 2>, s0: f32, n0: usize, src0: &[i64], src1: &[i64], s1: i64, a1: i64m6x3, src2: &[u16], src3: &[u16], n1: usize, src4: &[f64], a2: f64m7x9, s2: i32, a3: f64m9x2, i0: usize, s3: u8, a4: i64m6x4, src5: &[i64], a5: i64m4x1, i1: u16, i2: u16, s4: u8, a6: Matrix<i64, 1, 2>) -> i64m6x2 {
+        let mut t0 = __builtin_matrix_scalar_multiply((u8m6x2) a0, s0);
+        let mut t1: Matrix<i64, 6, 2> = a0 + 5_u64;
+        t1 += (__builtin_matrix_column_major_load(src0, (K5 * 6) / K5, 3, n0) - (__builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 6, 3, K3 + 5), 0, 1, s1) + a1)) * (__builtin_matrix_column_major_load(src2, 3, 2, 3) + __builtin_matrix_column_major_load(src3, (K8 * 3) / K8, 2, 6)) as i64m3x2 + (i64m6x2) (__builtin_matrix_column_load(src4, 6, 7, n1) * a2 * (s2 ? a3 : a3));
+        for l0 in 0..6 { t0[l0][1] = t0[5][i0]; }
+        ((s3 ? a4 : a4) - (__builtin_matrix_column_major_load(src5, 6, 4, 7) + a4)) * (__builtin_matrix_insert(a5, i1, i2, s4 as u16) * (a6 + __builtin_matrix_extract(a6, 0, 1)))
     }
 
-    pub fn k0201(a0: i8m8x8, a1: i8m8x16, n0: usize, dst0: &mut [i8], a2: i8m16x8, i0: i32, n1: usize, src0: &[i8], a3: i8m8x7_b, a4: i8m7x16, src1: &[u8], a5: Matrix<u8, 1, 1>, i1: usize, s0: f64, i2: u16) -> u8m1x1 {
-        __builtin_matrix_column_store(a0 * a1, dst0, n0);
-        let t0 = __builtin_matrix_transpose(__builtin_matrix_insert(a2, 11, 7, a2[7][i0])) + (__builtin_matrix_column_major_load(src0, 8, 7, n1) - a3) * a4;
-        __builtin_matrix_insert(__builtin_matrix_sub(__builtin_matrix_column_major_load(src1, 1, 1, K4), a5), i1, 0, s0) + __builtin_matrix_insert(a5, 3 - K3, 0, t0[i2][5 - K3])
+    /// Kernel `k0201` of the oracle corpus.
+    #[allow(unused_variables)]
+    pub fn k0201(a0: i8m8x16, dst0: &mut [i8], a1: i8m3x8_b, n0: usize, src0: &[i8], n1: usize, src1: &[i8], a2: i8m8x3) -> i8m3x8 {
+        __builtin_matrix_column_major_store(a0, dst0, (K3 * 10) / K3);
+        let t0: i8m8x16 = __builtin_matrix_transpose(a1) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 3, n0)) * (__builtin_matrix_column_major_load(src1, 2, 16, n1) - 0_);
+        __builtin_matrix_transpose(a2) - -4
     }
 
-    /// Kernel `k0202` of the oracle corpus.
-    pub fn k0202(src0: &[i64], s0: i64, a0: f32m3x13_b, a1: f32m7x3, s1: i64) -> f32m7x3 {
-        __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 13, 10) as f32m7x13, 2, (K5 * 1) / K5, s0) * __builtin_matrix_transpose(a0) - (a1 + s1)
+    pub fn k0202(src0: &[u8], s0: f32, a0: u8m2x1, a1: f32m1x3_b) -> f32m7x3 {
+        return (f32m7x1) (__builtin_matrix_column_load(src0, 7, 2, 7) / s0 * a0) * a1;
     }
 
+    /// Kernel `k0203` of the oracle corpus.
+    pub fn k0203(s0: u8, src0: &[i8], n0: usize, src1: &[i8]) -> i8m6x6 {
+        s0 ? __builtin_matrix_column_load(src0, 6, 6, 7 + 1) * 9_7 : __builtin_matrix_column_major_load(src1, 6, 6, n0)
+    }
+
+    pub fn k0204(a0: i8m10x8, a1: i8m8x5_b, a2: u16m7x7, s0: i8, i0: i64, i1: usize, s1: u16, s2: u8, a3: u32m7x2, s3: u8, a4: u32m2x7_b, n0: usize, src0: &[u32]) -> u16m7x7 {
+        let t0 = __builtin_matrix_insert(a0 * a1, 8, 2, 9);
+        let mut t1: Matrix<u16, 7, 7> = a2 / s0;
+        t1[i0][2] = s1;
+        (u16m7x7) ((s2 ? a3 : a3) * (s3 ? a4 : __builtin_matrix_column_major_load(src0, 2, 7, n0)))
+    }
+
+    #[allow(unused_variables)]
+    pub fn k0205(s0: f32, a0: i16m5x4, a1: i16m5x6, a2: i16m4x6, a3: i16m6x2_b, a4: i16m2x4, a5: i16m6x4, i0: u8, s1: f32, dst0: &mut [i16], s2: f64, s3: i32, a6: i16m5x8, a7: i16m5x8_b, src0: &[i16], src1: &[i16], a8: i64m2x4) -> i16m5x4 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert((s0 ? __builtin_matrix_transpose(a0) * a1 : a2) - __builtin_matrix_transpose(a3 * a4 - a5), 1, i0, s1), dst0, 4);
+        (s2 ? s3 ? (i16m5x8) a6 : a7 : __builtin_matrix_transpose(__builtin_matrix_column_load(src0, 8, 5, 8))) * ((__builtin_matrix_column_load(src1, 11 - K3, 2, 10) - 3.0f32) * (i16m2x4) a8) - a0
+    }
+
+    /// Kernel `k0206` of the oracle corpus.
+    pub fn k0206(a0: f64m5x3, s0: i16, s1: i16, s2: i16, a1: f64m3x3, i0: i64, n0: usize, src0: &[f64], a2: f64m5x3, s3: i32, dst0: &mut [f64], i1: u8, s4: u32, dst1: &mut [f64], a3: i32m1x4, src1: &[f32]) -> f32m1x12 {
+        let mut t0 = (a0 - (a0 + (s0 + s1))) * (s2 ? a1 + a1 : a1);
+        t0[(K4 * 4) / K4][i0] += -1.5e0;
+        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 5, 3, n0) + a2, 1, 1, s3 as u8) * 0xdu64, dst0, (K5 * 6) / K5);
+        t0[i1][5 - K4] -= s4 as f64;
+        __builtin_matrix_column_major_store(t0, dst1, K2 + 3);
+        (f32m1x4) a3 * __builtin_matrix_column_load(src1, 4, 12, 6)
+    }
+
+    pub fn k0207(n0: usize, src0: &[u16], a0: u16m1x3, dst0: &mut [u64], a1: u16m1x5, a2: u16m5x3, s0: u32, a3: f64m2x2) -> f64m2x2 {
+        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 7, 1, n0) * a0) as u64m7x3, dst0, 8);
+        let t0 = __builtin_matrix_multiply(a1, a2);
+        s0 ? a3 : a3 - a3 + t0[0][2]
+    }
+
+    pub fn k0208(a0: i8m4x7, a1: i8m4x7, n0: usize, dst0: &mut [i8], a2: i8m7x2, src0: &[i8], src1: &[i8], a3: f64m7x4) -> i8m4x7 {
+        __builtin_matrix_column_major_store(a0 - a1, dst0, n0);
+        __builtin_matrix_transpose(__builtin_matrix_sub(a2 * __builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 4, 5), __builtin_matrix_column_major_load(src1, 7, 4, 8))) - __builtin_matrix_transpose(a3) as i8m4x7
+    }
+
+    pub fn k0209(s0: i16, src0: &[i16], a0: i16m8x3, src1: &[i16], a1: Matrix<i16, 8, 3>, s1: u64, a2: i16m8x8_b, a3: i16m8x8, a4: i16m8x3_b, s2: u32, a5: i16m3x3, s3: u64, a6: i16m8x8, src2: &[i16], s4: f64, dst0: &mut [i16], s5: i16, src3: &[i16], a7: i16m4x8, s6: f64, s7: f32, src4: &[i16], s8: i32, n0: usize, src5: &[i16], src6: &[i16], a8: u16m7x8) -> u16m7x8 {
+        let mut t0: i16m8x3 = (s0 ? __builtin_matrix_column_major_load(src0, 8, 8 - K5, (K5 * 11) / K5) - a0 : a0 * __builtin_matrix_column_major_load(src1, 3, 3, 3)) + a1 - a1 + (s1 ? a2 : a3) * ((a1 + a4) / s2) * a5;
+        __builtin_matrix_column_store(__builtin_matrix_multiply(s3 ? a3 : a6, __builtin_matrix_column_load(src2, 8, 8, 11)) * s4, dst0, 8);
+        for l0 in 0..3 { t0[2][l0] = -0x7; }
+        let t1: i16m8x8 = __builtin_matrix_column_major_load(src3, 8, (K4 * 4) / K4, (K4 * 9) / K4) * ((__builtin_matrix_insert(a7, 5 - K3, 7, s6) - -1i64) / s7);
+        let t2 = (__builtin_matrix_column_major_load(src4, K8, 8 - K5, 8) / 7) as i16m8x3 + (s8 as i8 - a1) - __builtin_matrix_column_major_load(src5, 8, 4, n0) * __builtin_matrix_column_major_load(src6, 4, 7 - K4, 4);
+        a8
+    }
+
+    /// Kernel `k0210` of the oracle corpus.
+    pub fn k0210(a0: u8m2x7_b, a1: u8m7x2, a2: u8m2x2, s0: i64, src0: &[u8], n0: usize, dst0: &mut [u8], a3: u8m2x7, s1: u8, a4: u8m1x2, n1: usize, src1: &[u8]) -> u8m1x2 {
+        __builtin_matrix_column_major_store(s0 + (a0 * a1 + a2) - (__builtin_matrix_transpose(a2) + __builtin_matrix_column_major_load(src0, 2, 2, 3)), dst0, n0);
+        let mut t0 = a3;
+        for l0 in 0..7 { t0[0][l0] = a1[3][1]; }
+        a4 - a4 - __builtin_matrix_column_load(src1, 1, 2, n1)
+    }
+
+    pub fn k0211(src0: &[u64], src1: &[u64], s0: i64, a0: u64m4x2, a1: u64m2x6, s1: f64, a2: u8m4x6, dst0: &mut [u64], src2: &[u8], n0: usize, dst1: &mut [u8], i0: u32, a3: u64m7x4, s2: f32, a4: u16m4x2, a5: u64m4x2, s3: i8, a6: u64m4x2) -> u64m4x2 {
+        let mut t0 = s0 - __builtin_matrix_sub(__builtin_matrix_column_major_load(src0, 7, 4, 8), __builtin_matrix_column_load(src1, 7, 4, 9));
+        __builtin_matrix_column_major_store((a0 + a0) * a1 * s1 - (u64m4x6) a2, dst0, 4);
+        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src2, 4, 6, 8 - K3), dst1, n0);
+        for l0 in 0..4 { t0[4][l0] = a0[1][0]; }
+        t0 = a3 / s2;
+        s3 - (a4 as u64m4x2 + (a5 + 3.0)) + (a0 + a6)
+    }
+
+    pub fn k0212(a0: u32m6x8, a1: u32m8x1, a2: u32m1x8, a3: u32m8x8_b, dst0: &mut [u32], src0: &[i32], s0: u64) -> f64m1x2 {
+        let mut t0: u32m6x8 = a0 * a1 * a2;
+        t0 *= a3;
+        __builtin_matrix_column_major_store(a0, dst0, K5 + 4);
+        (__builtin_matrix_column_major_load(src0, 9 - K8, 2, (K8 * 1) / K8) as i16m1x2 / s0) as f64m1x2
+    }
+
+    pub fn k0213(a0: Matrix<i32, 4, 1>, a1: i32m1x1, dst0: &mut [i32], n0: usize, src0: &[u8], a2: u8m4x15, s0: i64, a3: i32m4x1, s1: u8, a4: u8m15x7, s2: u16, src1: &[u8], dst1: &mut [u8]) {
+        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0, a1) * a1, dst0, (K5 * 4) / K5);
+        let mut t0 = __builtin_matrix_transpose(s0 - __builtin_matrix_column_major_load(src0, 8, 4, n0) * a2);
+        let t1 = a3 + a0;
+        t0[9][4] = s1;
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a4 * s2 * (8 * __builtin_matrix_column_major_load(src1, 7, 8, 9)), 14, 3, 5), dst1, 16);
+    }
+
+    /// Kernel `k0214` of the oracle corpus.
     #[inline(never)]
-    pub fn k0203(src0: &[i8]) -> i8m6x6 {
-        return (i8m6x6) __builtin_matrix_column_load(src0, 6, 6, 7 + 1);
+    pub fn k0214(n0: usize, src0: &[i8], a0: i8m2x4, dst0: &mut [i8], a1: f64m2x4, n1: usize, dst1: &mut [i8], s0: u16) -> f64m2x4 {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_column_load(src0, 2, 1, n0)) * a0, dst0, 3);
+        __builtin_matrix_column_major_store(a1 as i8m2x4 - a0, dst1, n1);
+        a1 - s0
     }
 
-    /// Kernel `k0204` of the oracle corpus.
-    pub fn k0204(a0: i8m10x8, a1: i8m8x5_b, i0: u16, a2: i8m8x5, a3: i8m8x5_b, n0: usize, dst0: &mut [i8]) {
-        let mut t0: Matrix<i8, 10, 5> = 2 + a0 * a1;
-        if i0 < 2 { t0 *= 7; }
-        for l0 in 0..5 { t0[4][l0] = a1[7][3]; }
-        __builtin_matrix_column_major_store(a2 - a3, dst0, n0);
+    pub fn k0215(a0: f32m2x2_b, a1: f32m2x2, s0: f32, a2: f32m2x2, s1: u64, s2: u64, src0: &[i64], i0: usize, s3: i16, a3: i64m3x5, s4: u64) -> i64m3x5 {
+        let t0: f32m2x2 = __builtin_matrix_transpose(a0) + (s0 + a1);
+        let t1: Matrix<f32, 2, 2> = __builtin_matrix_scalar_multiply(a2, s1 * s2);
+        __builtin_matrix_insert(__builtin_matrix_column_load(src0, 3, K3, K3), i0, 2, s3 as u16) * (a3 * s4)
     }
 
-    /// Kernel `k0205` of the oracle corpus.
-    pub fn k0205(a0: i16m3x6, s0: f32, a1: i16m3x4, s1: f64, dst0: &mut [i16], a2: f32m4x6_b, a3: f32m4x6) -> f32m4x6 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0 * s0) * (a1 + a1) - s1 as f32), dst0, 6);
-        a2 + a3 + a2
+    pub fn k0216(a0: i16m4x6) -> i16m4x6 {
+        return a0;
     }
 
-    pub fn k0206(a0: Matrix<f64, 5, 3>, a1: f64m5x3_b, s0: i8, s1: f64, i0: u32, a2: f64m5x3, s2: u8, a3: f64m5x13_b, a4: f64m13x1, a5: f64m5x1, n0: usize, src0: &[f64], dst0: &mut [f64], src1: &[f64], i1: i32) -> f64m4x8 {
-        let mut t0: f64m5x3 = __builtin_matrix_scalar_multiply(a0, 12) + a1 / s0 - s1;
-        t0[i0][1] /= 2.0;
-        let t1: f64m5x3 = t0 - a1[3][0] + a2;
-        t0 /= s2;
-        __builtin_matrix_column_major_store((a3 * a4 + a5) * __builtin_matrix_column_major_load(src0, 1, 3, n0), dst0, 7);
-        __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 4, 8, 6) + 9, 2, i1, 5e-1)
+    pub fn k0217(s0: i8, src0: &[i8], s1: f64, src1: &[f32], a0: f32m4x5, a1: Matrix<f32, 5, 3>, s2: u64, a2: f32m4x3) -> f32m4x3 {
+        let t0: f32m4x3_b = __builtin_matrix_multiply(s0 ? __builtin_matrix_column_load(src0, 4, 5, 10 - K3) as f32m4x5 : s1 ? __builtin_matrix_column_major_load(src1, 4, 5, 8 - K3) : a0, __builtin_matrix_sub(a1, a1)) / s2;
+        -7.75e0 * a2
     }
 
-    pub fn k0207(a0: u64m7x8, a1: u64m8x2, a2: u64m2x3_b, a3: u64m7x3, i0: u8, s0: f32, dst0: &mut [u64], src0: &[f64], a4: f64m2x7, src1: &[f64]) {
-        __builtin_matrix_column_major_store(a0 * (a1 * a2) + __builtin_matrix_insert(a3, K2 + 2, i0, s0), dst0, 7);
-        let t0: f64m2x2 = (__builtin_matrix_column_major_load(src0, (K8 * 2) / K8, 1 + 1, 4) + __builtin_matrix_multiply(a4, __builtin_matrix_column_major_load(src1, 7, 2, K5 + 3))) * 1.0000000596046448;
+    pub fn k0218(a0: i16m4x6, a1: i16m6x6, n0: usize, src0: &[i16], src1: &[i16], s0: u64, a2: f32m6x4) -> f32m6x4 {
+        let mut t0 = k0216(a0);
+        t0 *= __builtin_matrix_transpose(a1 * __builtin_matrix_column_major_load(src0, 6, 8, n0) * (__builtin_matrix_column_load(src1, (K8 * 8) / K8, 6, 8) - s0));
+        a2
     }
 
-    pub fn k0208(a0: i8m4x7, s0: u8, s1: u8, n0: usize, dst0: &mut [i8], a1: i8m4x3, s2: i64, s3: i64, s4: u64, a2: i8m3x5_b, src0: &[i8]) -> i8m4x7 {
-        __builtin_matrix_column_major_store(-3i64 * (4i64 - (s0 + s1 - a0)), dst0, n0);
-        return s4 * __builtin_matrix_insert(a1, 1, 2, s2 - s3) * a2 * __builtin_matrix_column_major_load(src0, 5, 7, 6);
+    /// Kernel `k0219` of the oracle corpus.
+    pub fn k0219(a0: Matrix<i64, 3, 4>, a1: i64m3x4_b, a2: Matrix<i64, 3, 4>, a3: i64m4x3, src0: &[i64]) -> i64m3x4 {
+        let t0 = (a0 + a1 + a2) / -2 - 185u32;
+        __builtin_matrix_transpose(a3 * __builtin_matrix_column_major_load(src0, 3, 3, 5) + a3)
     }
 
-    pub fn k0209(a0: Matrix<i16, 8, 5>, s0: u64, i0: u32, i1: u32, i2: usize, a1: i16m5x12, a2: i16m12x3, a3: i16m12x3, n0: usize, src0: &[i16], s1: i16, s2: i16, n1: usize, src1: &[i16], i3: u32, s3: u64, a4: i16m5x2, a5: i16m2x12, i4: u16, s4: i16, a6: i16m8x1, a7: i16m1x3, a8: u8m7x4_b, src2: &[u8]) -> u8m4x7 {
-        let mut t0 = __builtin_matrix_insert(a0 / s0, i0, i1, 2) * a0[i2][0] * a1 * (a2 + a3 - a3 + (s1 - s2 - __builtin_matrix_column_major_load(src0, 12, (K4 * 3) / K4, n0)));
-        let t1 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 5, 12, n1), i3, 6, s3) + a4 * a5;
-        t0[0][i4] = s4;
-        t0 = a6 * a7;
-        let t2: i16m8x1 = a6;
-        __builtin_matrix_transpose(a8 - __builtin_matrix_column_load(src2, 7, 4, 9))
+    pub fn k0220(src0: &[i16], src1: &[i16], s0: f32) -> i16m3x5 {
+        let t0: i16m3x5 = __builtin_matrix_column_major_load(src0, (K4 * 3) / K4, 5, 4) + __builtin_matrix_column_load(src1, 2 + 1, 5, 5);
+        t0 / s0
     }
 
-    pub fn k0210(n0: usize, src0: &[u8], s0: u8, a0: u8m2x2, dst0: &mut [u8], s1: u8, i0: u8, i1: i32, i2: u16, i3: i32, i4: u8, a1: u8m3x2_b) -> u8m3x2 {
-        __builtin_matrix_column_major_store((s0 as i64 * (__builtin_matrix_column_major_load(src0, 2, 2, n0) - 8i64) + a0 * 3.0) / 7u32, dst0, 4);
-        let mut t0: u8m2x2_b = s1 as i32 * __builtin_matrix_add(a0, a0);
-        if i0 < 3 { t0[i1][i2] = 2; }
-        (u8m3x2) a1
+    pub fn k0221(a0: i8m1x11, s0: u32, a1: i8m1x4, a2: i32m4x2, a3: i8m2x11, i0: u32, s1: u8, a4: i32m1x2) -> i32m1x2 {
+        let mut t0 = __builtin_matrix_insert(a0, 8 - K8, 7, s0 as u16);
+        t0 -= a1 * ((i8m4x2) a2 * __builtin_matrix_insert(a3, i0, 6, s1));
+        t0[0][8] = 1;
+        a4
     }
 
-    pub fn k0211(src0: &[u64], a0: u64m7x5, a1: u64m5x4_b, a2: u16m8x3, n0: usize, src1: &[u16], a3: u16m2x8_b, a4: u16m2x1_b, a5: u16m1x3, a6: u16m3x6, a7: u16m6x6, src2: &[u16], a8: u8m14x2, src3: &[u8], s0: f64) -> u8m14x2 {
-        let t0: u64m7x4 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 7, 4, 8), 5, 1, -1) - a0 * a1;
-        let t1: u16m8x6 = a2 * __builtin_matrix_column_major_load(src1, 3, 9 - K3, n0);
-        let t2 = __builtin_matrix_transpose(a3) * a4 * a5 * ((a6 + a6 + a6) * a7);
-        let mut t3: u16m6x13_b = __builtin_matrix_column_major_load(src2, (K8 * 6) / K8, 18 - K5, 6);
-        t3 /= 7;
-        return a8 * __builtin_matrix_column_load(src3, 2, 2, K4) - s0 - a8 * -1;
-    }
-
-    /// Kernel `k0212` of the oracle corpus.
-    pub fn k0212(a0: u32m6x8, n0: usize, src0: &[u32], a1: u32m13x2_b, s0: i64, s1: i64, i0: u8, s2: u16, a2: Matrix<u32, 8, 2>, dst0: &mut [u32], i1: i64, a3: i16m8x5, s3: i8, i2: u32, i3: u8, i4: u8, a4: u32m5x2, a5: u32m5x2, a6: u16m5x2) -> u32m8x2 {
-        let mut t0: Matrix<u32, 6, 8> = a0 + a0;
-        __builtin_matrix_column_store(__builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_transpose(__builtin_matrix_column_load(src0, 13, 6, n0)) * a1, 7 - K4, 0, s0 - s1), i0, 1, s2) * __builtin_matrix_transpose(a2), dst0, 7);
-        t0[i1][6] = a0[5][2];
-        __builtin_matrix_insert(__builtin_matrix_insert(a3, 2, 0, s3) as u32m8x5, i2, i3, a3[i4][0]) * (a4 - a5 + a6 as u32m5x2)
-    }
-
-    #[inline]
-    pub fn k0213(a0: Matrix<i32, 4, 1>, a1: i32m1x1, a2: i32m1x1, n0: usize, src0: &[i32], n1: usize, dst0: &mut [i32], a3: i8m2x16, n2: usize, dst1: &mut [i8], i0: usize, s0: i64, i1: u8, i2: u32) -> i32 {
-        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0, a1) * (a2 * __builtin_matrix_column_major_load(src0, 1, 1, n0)), dst0, n1);
-        __builtin_matrix_column_store(__builtin_matrix_transpose(a3 as i8m2x16), dst1, n2);
-        let mut t0 = a0;
-        t0 /= 3_i64;
-        for l0 in 0..4 { t0[l0][0] = s0 as i32; }
-        __builtin_matrix_extract(a1, i1, i2)
-    }
-
-    pub fn k0214(a0: i8m1x4, a1: i8m4x4, dst0: &mut [i8], src0: &[i16], s0: f32, a2: i16m2x4, a3: Matrix<i8, 1, 4>, src1: &[i8]) -> i8m1x4 {
-        __builtin_matrix_column_major_store(__builtin_matrix_multiply(a0, a1) - a0, dst0, 2);
-        let t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, 4, (K4 * 4) / K4) + s0 + a2);
-        a3 + __builtin_matrix_column_major_load(src1, 1, 4, (K8 * 2) / K8) - (a0 - a0) + a0
-    }
-
-    pub fn k0215(a0: f32m2x1_b, a1: f32m1x2, s0: u32, a2: i8m3x4, i0: usize, i1: u8, s1: i32, a3: i8m4x3, a4: i8m2x2_b, s2: u8, i2: usize) -> i8m2x2 {
-        let t0 = a0 * (a1 - s0);
-        let t1 = __builtin_matrix_insert(a2, i0, i1, s1) * (a3 + a3);
-        return __builtin_matrix_insert(a4 / s2, 0, i2, a2[1][0]);
-    }
-
-    pub fn k0216(n0: usize, src0: &[i16], a0: i16m4x6, a1: i16m6x6, a2: i16m6x6, s0: u64) -> i16m4x6 {
-        (__builtin_matrix_column_major_load(src0, 4, 6, n0) - a0) * (a1 + a2) / s0
-    }
-
-    pub fn k0217(a0: f32m4x4, a1: f32m4x1, a2: u64m1x7, a3: f32m7x6, s0: u16, i0: u16, a4: f32m4x6, a5: f32m4x3, a6: f32m4x2, a7: Matrix<f32, 2, 3>, s1: u64) -> f32m4x3 {
-        let t0: f32m4x3 = __builtin_matrix_multiply(a0 * a1, a2 as f32m1x7) * __builtin_matrix_insert(a3 / s0, i0, 2, a3[0][1]) * (__builtin_matrix_transpose(a4) * a5);
-        a6 * a7 / s1
-    }
-
-    pub fn k0218(a0: f32m4x4, a1: f32m4x1, a2: u64m1x7, a3: f32m7x6, s0: u16, i0: u16, a4: f32m4x6, a5: f32m4x3, a6: f32m4x2, a7: f32m2x3, s1: u64, a8: u64m3x6_b, a9: u64m6x3, src0: &[u64], n0: usize, src1: &[u64], a10: Matrix<u64, 8, 2>, src2: &[u64], s2: f32, n1: usize, src3: &[u64], s3: u64) -> u64m3x6 {
-        let mut t0 = k0217(a0, a1, a2, a3, s0, i0, a4, a5, a6, a7, s1);
-        t0 *= (u32m3x3) __builtin_matrix_multiply(a8, a9) as f32m3x3;
-        __builtin_matrix_multiply((__builtin_matrix_column_load(src0, 3, 8, 4) + __builtin_matrix_column_major_load(src1, 3, (K5 * 8) / K5, n0)) * a10 + __builtin_matrix_scalar_multiply(__builtin_matrix_column_major_load(src2, 3, 2, 4), s2), __builtin_matrix_column_major_load(src3, 2, 8 - K2, n1) + s3)
-    }
-
-    pub fn k0219(a0: i64m4x3, s0: i8, a1: i64m4x3, s1: f32, s2: i16) -> i64m3x4 {
-        let t0 = __builtin_matrix_transpose(__builtin_matrix_insert(a0, 2, 4 - K3, s0));
-        return __builtin_matrix_transpose((s1 * a1 + __builtin_matrix_add(a1, a0)) / 1) * s2 as u8;
-    }
-
-    pub fn k0220(a0: i16m3x7, s0: u8, s1: i32, a1: i16m7x5, a2: i32m6x1_b, a3: i32m1x7, s2: f32, s3: u64) -> i32m6x7 {
-        let t0 = s0 as u64 * a0 / s1 * a1;
-        s3 - a2 * a3 / s2
-    }
-
-    /// Kernel `k0221` of the oracle corpus.
-    #[inline]
-    pub fn k0221(a0: i8m1x11, a1: Matrix<u16, 3, 1>, s0: u16, a2: i8m11x1, a3: i8m11x1) -> i8m1x11 {
-        let t0: i8m1x11 = a0;
-        let t1: Matrix<u16, 1, 3> = __builtin_matrix_transpose(__builtin_matrix_sub(a1, a1));
-        let t2: u16m1x3 = (t1 - t1 + s0) / 3;
-        __builtin_matrix_transpose(a2 - a3)
-    }
-
-    pub fn k0222(n0: usize, src0: &[f32], n1: usize, src1: &[i8], n2: usize, src2: &[i8], i0: i32, s0: f64, a0: i8m8x6, s1: u16) -> i8m6x8 {
+    pub fn k0222(n0: usize, src0: &[f32], n1: usize, src1: &[i8], a0: i8m6x8, a1: i8m6x8, i0: i64, a2: i8m8x8_b) -> i8m6x8 {
         let t0: f32m8x4 = __builtin_matrix_column_major_load(src0, 8, 4, n0);
-        __builtin_matrix_insert(__builtin_matrix_multiply(__builtin_matrix_column_load(src1, (K8 * 6) / K8, 4, n1), __builtin_matrix_column_major_load(src2, 4, 11 - K3, n2)), i0, 4, s0) + (__builtin_matrix_transpose(a0) + s1 as u64)
+        (__builtin_matrix_column_major_load(src1, K2 + 4, 12 - K4, n1) - a0 - a1 * __builtin_matrix_extract(a0, 2, i0)) * a2
     }
 
-    pub fn k0223(a0: u32m1x2, s0: i32, a1: u32m1x2, a2: u32m1x2_b, a3: u32m1x2, i0: u16, s1: i64, a4: u64m1x2, a5: u64m2x5) -> u64m1x5 {
-        let mut t0 = __builtin_matrix_add(a0 - s0, __builtin_matrix_add(a1 - -1, a2 - a3));
-        t0[i0][0] = s1 as u32;
-        (a4 - a4) * (a5 - a5)
+    pub fn k0223(s0: f64, s1: u64, a0: u32m2x1, a1: u32m1x2, a2: u32m1x2, s2: u8, n0: usize, src0: &[u32], a3: u32m1x5, n1: usize, src1: &[u32], dst0: &mut [u32]) {
+        let t0 = (s0 ? __builtin_matrix_transpose(s1 ? a0 : a0) : a1) - (s2 - a2) + (a1 - a1);
+        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 1, 5, n0) + a3) * __builtin_matrix_column_major_load(src1, 5, 2, n1), dst0, 2);
     }
 
     /// Kernel `k0224` of the oracle corpus.
-    pub fn k0224(src0: &[i32], a0: i32m4x12, a1: i32m1x4, s0: f64, n0: usize, src1: &[i32], s1: i32, a2: i32m4x12, a3: i32m4x12, dst0: &mut [i32]) {
-        let t0 = __builtin_matrix_column_major_load(src0, 7 - K3, 12, 6) + a0;
-        let mut t1 = s0 + a1;
-        let mut t2: i32m1x4 = __builtin_matrix_column_major_load(src1, 1, 8 - K4, n0) * s1 as i8;
-        for l0 in 0..4 { t2[0][l0] *= 2; }
-        t1[0][6 - K5] = -8_;
-        __builtin_matrix_column_store(a2 + a3 - t0, dst0, 6);
-    }
-
-    pub fn k0225(a0: f64m6x8, a1: f64m8x11, a2: Matrix<f64, 11, 6>, a3: f64m8x6, a4: f64m6x11) -> f64m11x6 {
-        let t0: f64m6x6 = __builtin_matrix_multiply(a0, __builtin_matrix_sub(a1 * a2, a3 - a3));
-        __builtin_matrix_transpose(a4)
+    pub fn k0224(a0: i32m4x12, s0: f32, i0: usize, s1: i64, i1: i32, a1: i32m4x12_b, a2: i32m4x12, i2: u16, dst0: &mut [i32], dst1: &mut [i32], a3: Matrix<f64, 4, 12>, s2: f64) -> i32m4x12 {
+        let mut t0: i32m4x12 = __builtin_matrix_scalar_multiply(a0, s0);
+        t0[0][i0] = t0[0][i1];
+        for l0 in 0..12 { t0[1][l0] = -1; }
+        __builtin_matrix_column_major_store(t0[(K8 * 3) / K8][i2] - (a1 - t0 + a2), dst0, 6);
+        __builtin_matrix_column_major_store(a2, dst1, 12 - K8);
+        (a3 - s2) as i32m4x12
     }
 
     #[inline]
-    pub fn k0226(a0: u64m2x1_b, a1: u64m1x9, a2: u64m9x3, a3: Matrix<u64, 2, 3>, s0: u32, n0: usize, src0: &[u8], s1: u64) -> u8m14x3 {
-        let mut t0: i8m2x3 = (__builtin_matrix_multiply(a0 * a1, a2) + a3 - a3) as i8m2x3;
-        t0 += s0;
-        __builtin_matrix_column_major_load(src0, 14, 3, n0) * s1 / 0x7
+    pub fn k0225(a0: f64m6x6, a1: f64m6x6, s0: i32, s1: i32) -> f64m6x6 {
+        let t0: Matrix<f64, 6, 6> = __builtin_matrix_transpose(a0 - a1) * 0u64;
+        return __builtin_matrix_add(__builtin_matrix_transpose(s0 * s1 + a0 - a1) - 0xb, t0);
     }
 
-    pub fn k0227(a0: i8m4x7, src0: &[i8], s0: i64, s1: i8, a1: u16m6x4, a2: u16m4x8, a3: u16m8x12, a4: u16m12x8_b, s2: i64) -> u16 {
-        let t0: i8m4x7 = s1 + (a0 - a0 - __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 7, 4, 8))) / s0;
-        let t1: u16m6x8 = (a1 - a1) * a2 * __builtin_matrix_multiply(a3, a4) * s2;
-        a1[4][K2]
+    pub fn k0226(n0: usize, src0: &[i8], a0: i8m3x4, a1: i8m4x3, s0: i16, src1: &[i32], a2: Matrix<i8, 3, 3>, a3: i16m3x1, s1: i32, a4: i16m1x13, a5: i16m3x13) -> i16m3x13 {
+        let mut t0: i8m2x3_b = __builtin_matrix_column_major_load(src0, 2, 3, n0);
+        t0 *= a0 * a1 - 6 + (s0 ? __builtin_matrix_column_major_load(src1, 3, 3, 5) as i8m3x3 : a2);
+        __builtin_matrix_insert(a3, 1, 0, __builtin_matrix_extract(t0, 0, 2)) / s1 * a4 - a5
     }
 
-    #[inline]
-    pub fn k0228(src0: &[i64], n0: usize, dst0: &mut [i64], a0: f64m8x9, a1: f64m9x4, s0: u16, a2: f64m4x3, i0: usize, s1: f64, s2: i64, i1: i64, a3: Matrix<f64, 8, 8>, a4: f64m3x8, i2: i64) -> f64 {
+    pub fn k0227(a0: i8m4x6, s0: i64, a1: Matrix<i8, 6, 7>, a2: i8m6x7, a3: i32m5x10_b, s1: i64, i0: i64, s2: i16, dst0: &mut [i32]) {
+        let mut t0: Matrix<i8, 4, 7> = (__builtin_matrix_insert(a0 - a0, 3, 5, s0) + a0) * (a1 + a2);
+        t0 -= 4.0;
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_transpose(a3) / s1, 5, i0, s2), dst0, (K5 * 13) / K5);
+    }
+
+    /// Kernel `k0228` of the oracle corpus.
+    pub fn k0228(src0: &[i64], n0: usize, dst0: &mut [i64], s0: i32, a0: u8m8x1, a1: u8m8x1, n1: usize, src1: &[i8], a2: f64m1x2_b, a3: f64m2x3, a4: Matrix<f64, 3, 3>, a5: f64m8x3, a6: f64m8x3_b, s1: u64, s2: i32) -> f64m8x3 {
         __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 4, 2, 4), dst0, n0);
-        let mut t0 = (s0 as u64 - a0 * a1) * __builtin_matrix_insert(a2, 1, i0, s1) - s2;
-        for l0 in 0..3 { t0[7][l0] *= a0[(K2 * 0) / K2][i1]; }
-        t0 = a3 * __builtin_matrix_transpose(__builtin_matrix_sub(a4, a4));
-        a1[(K5 * 2) / K5][i2]
+        let mut t0 = __builtin_matrix_sub((f64m8x1) (s0 ? a0 : a1), __builtin_matrix_column_major_load(src1, 8, 1, n1) as f64m8x1) * ((a2 + 10i64) * a3);
+        t0 *= a4 / 3;
+        t0[0][1] = __builtin_matrix_extract(t0, 4, (K5 * 2) / K5);
+        return __builtin_matrix_insert(t0 + a5 + a6 * s1 as i8, 3, 1, s2);
     }
 
-    pub fn k0229(src0: &[f32], a0: i32m6x7, src1: &[i32], i0: usize) -> u8 {
-        __builtin_matrix_extract((a0 * __builtin_matrix_column_major_load(src1, 7, 8 - K4, 9)) as u8m6x4, 4, i0)
+    pub fn k0229(src0: &[u8], a0: u8m6x4) -> u8 {
+        return (__builtin_matrix_column_major_load(src0, 6, 4, 7) - a0 - a0)[1][0];
     }
 
-    /// Kernel `k0230` of the oracle corpus.
-    pub fn k0230(a0: i64m16x4_b, n0: usize, src0: &[i64], i0: usize, i1: i32, a1: i8m7x4, s0: u32, src1: &[f64], s1: f32, s2: f32, s3: u64, s4: u64) -> f64m8x1 {
-        let mut t0 = a0 + (__builtin_matrix_column_major_load(src0, 16, 4, n0) + 9);
-        t0[9][3] = t0[i0][i1];
-        let t1: i8m7x4 = a1 - a1 - s0;
-        __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 1, 12 - K4, (K5 * 2) / K5) * (s1 + s2) + s3 * s4)
+    pub fn k0230(a0: i64m16x2, a1: i64m2x4, a2: i64m4x1, a3: i64m1x4, s0: f64, a4: i16m2x2, s1: i32, src0: &[i16], src1: &[i16], a5: i16m2x1, i0: u8, a6: i16m1x1, a7: i16m1x2, i1: i64, s2: i16, i2: i64, a8: i32m4x4_b, s3: u16, s4: u16) -> i32m4x4 {
+        let t0: Matrix<i64, 16, 4> = s0 - -4i64 * a0 * (a1 * a2) * a3;
+        let mut t1: i16m2x2 = __builtin_matrix_insert(a4, 0, 8 - K8, s1) * (__builtin_matrix_column_load(src0, 2, 21 - K8, (K3 * 2) / K3) * __builtin_matrix_column_load(src1, 13, 2, (K5 * 13) / K5)) - t0[6 - K3][i0] * a5 * (a6 * a7);
+        t1[5 - K5][i1] = a5[i2][(K2 * 0) / K2];
+        s3 as u64 * a8 - s4
     }
 
-    pub fn k0231(src0: &[i32], a0: i32m16x6, src1: &[u64], n0: usize, src2: &[u64], a1: u16m7x8) -> u16m7x8 {
-        let t0 = __builtin_matrix_column_load(src0, 6 - K5, 16, 2) * (a0 - a0);
-        let t1 = __builtin_matrix_column_load(src1, 7, 12, 9) - __builtin_matrix_column_major_load(src2, 6 + 1, 12, n0) + -1;
-        a1
+    pub fn k0231(a0: i32m6x6, a1: i32m6x1_b, src0: &[u64], s0: u8, a2: Matrix<u16, 4, 1>) -> u16m4x1 {
+        let mut t0: i32m1x6 = s0 + __builtin_matrix_transpose(a0 * a1 + __builtin_matrix_column_major_load(src0, (K2 * 6) / K2, 1, 9) as i32m6x1);
+        t0 /= -2;
+        a2 + -1
     }
 
-    pub fn k0232(src0: &[u64], s0: u64, src1: &[u64], s1: u64) -> u64m1x3 {
-        let t0: u64m1x3 = (s0 * __builtin_matrix_column_major_load(src0, 1, 3, 2)) as u64m1x3;
-        __builtin_matrix_column_load(src1, (K3 * 1) / K3, 3, 4) * s1 as u8 - t0
+    /// Kernel `k0232` of the oracle corpus.
+    pub fn k0232(a0: u64m1x3, a1: u64m1x4_b, a2: u64m4x3, a3: u64m3x4, s0: f64, a4: u64m4x3) -> u64m4x3 {
+        let t0: u64m1x3_b = __builtin_matrix_sub(a0 + 2u64, a0) + a1 * a2;
+        __builtin_matrix_transpose(a3) / s0 - a4 - 0x9
     }
 
-    pub fn k0233(a0: i32m8x1_b, i0: usize, s0: u64, src0: &[i32], n0: usize, src1: &[i32], n1: usize, dst0: &mut [i32]) {
-        let t0 = __builtin_matrix_insert(a0, 0, i0, s0 as u32) * __builtin_matrix_column_major_load(src0, 1, 3, 3);
-        __builtin_matrix_column_store(__builtin_matrix_column_load(src1, 8, 3, n0), dst0, n1);
+    pub fn k0233(a0: i32m8x3_b, a1: i32m3x3, s0: u32, n0: usize, src0: &[i32], a2: i32m3x8, i0: u8) -> i32m8x3 {
+        let t0 = a0 + a0 + 6;
+        return __builtin_matrix_transpose(__builtin_matrix_insert((a1 + s0 as i32) * (__builtin_matrix_column_major_load(src0, 8 - K5, 8, n0) - a2), i0, 4, __builtin_matrix_extract(a1, 1, 0)));
     }
 
-    pub fn k0234(src0: &[u64], a0: u32m11x1_b, s0: u64, s1: u64) -> u32m11x1 {
-        let t0 = (0x0 + __builtin_matrix_column_major_load(src0, 1, 6, (K3 * 2) / K3)) * -1;
-        (a0 + a0) * (s0 * s1) - -1 + 74
+    pub fn k0234(a0: u64m1x8, a1: u64m8x6_b, a2: Matrix<i64, 2, 3>, i0: u32, i1: u32, s0: i32, s1: u64) -> i64m2x3 {
+        let t0: u64m1x6 = a0 * a1;
+        s1 + __builtin_matrix_insert(a2, i0, i1, s0)
     }
 
-    pub fn k0235(a0: i8m1x11, a1: u16m3x1, s0: u16, a2: i8m11x1, a3: i8m11x1, a4: i8m1x11, s1: i16, s2: i8, src0: &[i8], a5: i8m11x1, i0: u16, s3: f32, a6: i8m1x11, dst0: &mut [i8]) {
-        let t0: i8m1x11 = k0221(a0, a1, s0, a2, a3);
-        __builtin_matrix_column_major_store(__builtin_matrix_sub(s2 as u64 - (s1 + a4 - -5), __builtin_matrix_column_major_load(src0, 1, (K2 * 11) / K2, 8 - K4)) - (__builtin_matrix_insert(__builtin_matrix_transpose(a5), 0, i0, s3 as f64) + a6), dst0, 3);
+    pub fn k0235(a0: u64m1x8, a1: u64m8x6, a2: i64m2x3, i0: u32, i1: u32, s0: i32, s1: u64, src0: &[i64], s2: u16, a3: i64m6x11, a4: i64m11x3, s3: i64, s4: f64, n0: usize, dst0: &mut [i64]) {
+        let t0: i64m2x3 = k0234(a0, a1, a2, i0, i1, s0, s1);
+        __builtin_matrix_column_store(s2 * ((8 + t0) * __builtin_matrix_column_major_load(src0, 3, 6, 4)) * (s3 - a3 * a4) + s4, dst0, n0);
     }
 
-    pub fn k0236(src0: &[u32], a0: u32m11x1_b, a1: i16m6x3, src1: &[i16], a2: i16m3x2, s0: u16, a3: i16m8x3, dst0: &mut [i16], a4: i16m3x2, s1: f32, s2: f32, a5: i16m3x2, s3: i64) -> i16m3x2 {
-        let mut t0: Matrix<u32, 11, 1> = __builtin_matrix_column_major_load(src0, 11, 1, 11) + a0;
-        __builtin_matrix_column_major_store(a1 * __builtin_matrix_column_major_load(src1, 3, 2, 6) * __builtin_matrix_transpose(a2) * s0 * __builtin_matrix_transpose(a3), dst0, 7);
-        for l0 in 0..1 { t0[1][l0] /= 2; }
-        s3 * ((a4 - s1) / s2 - (__builtin_matrix_insert(a5, 1, 1, -0x4i64) - a2))
+    #[inline]
+    pub fn k0236(a0: u32m11x1, i0: i64, a1: u32m1x2, i1: usize, s0: i64, src0: &[u32], s1: f64, src1: &[u32], src2: &[u32], s2: f64, s3: i8) -> u32m11x1 {
+        let mut t0: u32m11x1 = a0;
+        for l0 in 0..11 { t0[l0][0] += a0[i0][5 - K5]; }
+        let t1 = __builtin_matrix_transpose(__builtin_matrix_insert(a1, (K2 * 0) / K2, i1, s0) * __builtin_matrix_column_major_load(src0, 2, 11, 5 - K3)) - (t0 + (s1 ? __builtin_matrix_column_major_load(src1, 11, 1, 11) : __builtin_matrix_column_load(src2, 11, 1, 22 - K8)));
+        return (s2 ? a0 - t0 : t0) / s3;
     }
 
-    pub fn k0237(a0: u64m1x4, a1: u64m4x1_b, a2: u64m1x4, s0: u8, a3: u64m1x4, src0: &[u64], src1: &[u64], s1: u64, n0: usize, dst0: &mut [u64], a4: u64m1x1, n1: usize, src2: &[u64], a5: u64m1x1, n2: usize, src3: &[i8], src4: &[u64], i0: usize, i1: u8, s2: f64) -> u64m1x1 {
-        let t0 = a0 * a1;
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(a2, 0, 2, s0) + a3 + __builtin_matrix_column_major_load(src0, 1, 12 + 1, 3) * __builtin_matrix_column_load(src1, 13, 4, 14) + (a2 / 1 - s1), dst0, n0);
-        __builtin_matrix_sub((a4 * __builtin_matrix_column_major_load(src2, 1, 1, n1) + __builtin_matrix_transpose(a5)) as u64m1x1, __builtin_matrix_insert(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src3, 1, 6 - K5, n2) as u64m1x1, __builtin_matrix_column_major_load(src4, 1, 1, 1)), i0, i1, s2))
+    pub fn k0237(src0: &[u64], a0: u64m1x1_b, a1: u64m1x1_b, a2: u16m8x4, a3: u16m8x4, s0: u64, a4: u16m4x8_b, i0: i64, s1: i16) -> u16m8x4 {
+        let t0 = __builtin_matrix_column_major_load(src0, 1, (K2 * 1) / K2, 3) - a0;
+        let t1 = __builtin_matrix_add(a0 - a1, 0_ * a1);
+        __builtin_matrix_insert(__builtin_matrix_add(a2, a3) - a2 - s0, 7, 3, 207u64) + __builtin_matrix_insert(__builtin_matrix_transpose(a4), 7, i0, s1 as i16)
     }
 
     pub fn k0238(a0: i8m6x3) -> i8m6x3 {
         a0
     }
 
-    pub fn k0239(a0: f32m10x1, a1: f32m1x7, s0: u8, a2: i32m10x7, i0: i32, s1: u16, a3: u32m2x10, a4: u32m2x10, i1: u32, src0: &[u32], a5: u32m10x4, dst0: &mut [u32], src1: &[u16], a6: u16m4x4) -> u16m4x4 {
-        let mut t0: Matrix<u8, 10, 7> = a2 as u8m10x7;
-        t0[(K3 * 7) / K3][i0] /= 2;
-        t0 -= s1;
-        __builtin_matrix_column_store(__builtin_matrix_insert(a3 * a4[1][i1] + __builtin_matrix_column_major_load(src0, 2, 10, 4), 0, 8, 0x1i64) * a5, dst0, 2);
-        __builtin_matrix_column_major_load(src1, 4, 4, (K4 * 6) / K4) + a6
+    pub fn k0239(n0: usize, src0: &[u8], a0: u8m10x7_b, s0: u16, s1: i32, a1: f64m14x2, s2: u64, a2: f64m2x12_b, a3: Matrix<f64, 14, 4>, a4: f64m4x4_b, a5: f64m14x4, a6: Matrix<f64, 4, 12>, i0: i32, a7: i8m2x1_b, a8: i8m1x8, src1: &[i8], s3: i16, a9: i8m4x2_b, n1: usize, src2: &[i8]) -> i8m2x2 {
+        let t0: u8m10x7 = (__builtin_matrix_column_major_load(src0, 10, 7, n0) + a0) * s0;
+        let mut t1 = ((s1 ? a1 : a1) - s2) * (6.0 * a2);
+        t1[K4 * 2][10] = a0[9][1] as f64;
+        t1 = __builtin_matrix_add(a3 * a4, a5) * (__builtin_matrix_insert(a6, 0, i0, a1[7 - K3][1]) * a3[13][5 - K4]);
+        (a7 * a8 * __builtin_matrix_column_major_load(src1, 8, 4, 9) + s3) * (a9 - __builtin_matrix_column_major_load(src2, 4, 2, n1))
     }
 }
 
 fn run_k0200() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcff5313bd4952134);
-    let a0 = u8m6x2::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
-    let src0 = rt::vec::<u8>(&mut rng, 7, rt::Dom::Full);
-    let src1 = rt::vec::<u8>(&mut rng, 19, rt::Dom::Int(0, 16));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a1 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a2 = u64m3x3::from_column_major(&rt::vec::<u64>(&mut rng, 9, rt::Dom::Full));
-    let a3 = u64m3x4::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Full));
-    let r = k0200(a0, &src0, &src1, i0, i1, i2, a1, a2, a3);
+    let a0 = i64m6x2::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src0 = rt::vec::<i64>(&mut rng, 25, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = i64m6x3::from_column_major(&rt::vec::<i64>(&mut rng, 18, rt::Dom::Full));
+    let src2 = rt::vec::<u16>(&mut rng, 7, rt::Dom::Full);
+    let src3 = rt::vec::<u16>(&mut rng, 11, rt::Dom::Full);
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src4 = rt::vec::<f64>(&mut rng, 60, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f64m7x9::from_column_major(&rt::vec::<f64>(&mut rng, 63, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a3 = f64m9x2::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a4 = i64m6x4::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let src5 = rt::vec::<i64>(&mut rng, 28, rt::Dom::Full);
+    let a5 = i64m4x1::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a6 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let r = k0200(a0, s0, n0, &src0, &src1, s1, a1, &src2, &src3, n1, &src4, a2, s2, a3, i0, s3, a4, &src5, a5, i1, i2, s4, a6);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0201() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8ac9244de3adb95c);
-    let a0 = i8m8x8::from_column_major(&rt::vec::<i8>(&mut rng, 64, rt::Dom::Full));
-    let a1 = i8m8x16::from_column_major(&rt::vec::<i8>(&mut rng, 128, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 174, rt::Dom::Int(-8, 8));
-    let a2 = i8m16x8::from_column_major(&rt::vec::<i8>(&mut rng, 128, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src0 = rt::vec::<i8>(&mut rng, 76, rt::Dom::Int(-8, 8));
-    let a3 = i8m8x7::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Int(-8, 8)));
-    let a4 = i8m7x16::from_column_major(&rt::vec::<i8>(&mut rng, 112, rt::Dom::Int(-8, 8)));
-    let src1 = rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16));
-    let a5 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Full));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let r = k0201(a0, a1, n0, &mut dst0, a2, i0, n1, &src0, a3, a4, &src1, a5, i1, s0, i2);
+    let a0 = i8m8x16::from_column_major(&rt::vec::<i8>(&mut rng, 128, rt::Dom::Int(-8, 8)));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 160, rt::Dom::Full);
+    let a1 = i8m3x8::from_column_major(&rt::vec::<i8>(&mut rng, 24, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<i8>(&mut rng, 13, rt::Dom::Int(-8, 8));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src1 = rt::vec::<i8>(&mut rng, 77, rt::Dom::Full);
+    let a2 = i8m8x3::from_column_major(&rt::vec::<i8>(&mut rng, 24, rt::Dom::Full));
+    let r = k0201(a0, &mut dst0, a1, n0, &src0, n1, &src1, a2);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0202() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x85d9f503739bafbe);
-    let src0 = rt::vec::<i64>(&mut rng, 127, rt::Dom::Int(-8, 8));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = f32m3x13::from_column_major(&rt::vec::<f32>(&mut rng, 39, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m7x3::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2)));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0202(&src0, s0, a0, a1, s1);
+    let src0 = rt::vec::<u8>(&mut rng, 15, rt::Dom::Full);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let a0 = u8m2x1::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
+    let a1 = f32m1x3::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0202(&src0, s0, a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0203() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa3355dc4ad0dbd22);
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let src0 = rt::vec::<i8>(&mut rng, 46, rt::Dom::Int(-8, 8));
-    let r = k0203(&src0);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src1 = rt::vec::<i8>(&mut rng, 51, rt::Dom::Int(-8, 8));
+    let r = k0203(s0, &src0, n0, &src1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -513,173 +520,179 @@ fn run_k0204() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf72101ce58e9e2f2);
     let a0 = i8m10x8::from_column_major(&rt::vec::<i8>(&mut rng, 80, rt::Dom::Int(-8, 8)));
     let a1 = i8m8x5::from_column_major(&rt::vec::<i8>(&mut rng, 40, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = i8m8x5::from_column_major(&rt::vec::<i8>(&mut rng, 40, rt::Dom::Full));
-    let a3 = i8m8x5::from_column_major(&rt::vec::<i8>(&mut rng, 40, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 53, rt::Dom::Full);
-    k0204(a0, a1, i0, a2, a3, n0, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a2 = u16m7x7::from_column_major(&rt::vec::<u16>(&mut rng, 49, rt::Dom::Int(0, 16)));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = u32m7x2::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a4 = u32m2x7::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<u32>(&mut rng, 34, rt::Dom::Full);
+    let r = k0204(a0, a1, a2, s0, i0, i1, s1, s2, a3, s3, a4, n0, &src0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0205() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1347955362370de6);
-    let a0 = i16m3x6::from_column_major(&rt::vec::<i16>(&mut rng, 18, rt::Dom::Full));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = i16m3x4::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 35, rt::Dom::Int(-8, 8));
-    let a2 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0205(a0, s0, a1, s1, &mut dst0, a2, a3);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = i16m5x4::from_column_major(&rt::vec::<i16>(&mut rng, 20, rt::Dom::Full));
+    let a1 = i16m5x6::from_column_major(&rt::vec::<i16>(&mut rng, 30, rt::Dom::Full));
+    let a2 = i16m4x6::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full));
+    let a3 = i16m6x2::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a4 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let a5 = i16m6x4::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 25, rt::Dom::Full);
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a6 = i16m5x8::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let a7 = i16m5x8::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Full));
+    let src0 = rt::vec::<i16>(&mut rng, 42, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i16>(&mut rng, 18, rt::Dom::Int(-8, 8));
+    let a8 = i64m2x4::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let r = k0205(s0, a0, a1, a2, a3, a4, a5, i0, s1, &mut dst0, s2, s3, a6, a7, &src0, &src1, a8);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0206() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x380a18ca85cc6347);
-    let a0 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let a1 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a0 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a1 = f64m3x3::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src0 = rt::vec::<f64>(&mut rng, 22, rt::Dom::Dyadic(-32, 32, 2));
     let a2 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a3 = f64m5x13::from_column_major(&rt::vec::<f64>(&mut rng, 65, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m13x1::from_column_major(&rt::vec::<f64>(&mut rng, 13, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = f64m5x1::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<f64>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f64>(&mut rng, 47, rt::Dom::Dyadic(-32, 32, 2));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let r = k0206(a0, a1, s0, s1, i0, a2, s2, a3, a4, a5, n0, &src0, &mut dst0, &src1, i1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let mut dst0 = rt::vec::<f64>(&mut rng, 17, rt::Dom::Dyadic(-32, 32, 2));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let mut dst1 = rt::vec::<f64>(&mut rng, 17, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
+    let src1 = rt::vec::<f32>(&mut rng, 70, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0206(a0, s0, s1, s2, a1, i0, n0, &src0, a2, s3, &mut dst0, i1, s4, &mut dst1, a3, &src1);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0207() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa07538bc1a18a7f6);
-    let a0 = u64m7x8::from_column_major(&rt::vec::<u64>(&mut rng, 56, rt::Dom::Int(0, 16)));
-    let a1 = u64m8x2::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Full));
-    let a2 = u64m2x3::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
-    let a3 = u64m7x3::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Full));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 22, rt::Dom::Full);
-    let src0 = rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2));
-    let a4 = f64m2x7::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
-    let src1 = rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2));
-    k0207(a0, a1, a2, a3, i0, s0, &mut dst0, &src0, a4, &src1);
-    vec![rt::Output::new("dst0", &dst0)]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src0 = rt::vec::<u16>(&mut rng, 8, rt::Dom::Full);
+    let a0 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 24, rt::Dom::Full);
+    let a1 = u16m1x5::from_column_major(&rt::vec::<u16>(&mut rng, 5, rt::Dom::Full));
+    let a2 = u16m5x3::from_column_major(&rt::vec::<u16>(&mut rng, 15, rt::Dom::Full));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0207(n0, &src0, a0, &mut dst0, a1, a2, s0, a3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0208() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x302a4517e3d94c94);
     let a0 = i8m4x7::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Full));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a1 = i8m4x7::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Int(-8, 8)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 47, rt::Dom::Int(-8, 8));
-    let a1 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s4: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = i8m3x5::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 41, rt::Dom::Int(-8, 8));
-    let r = k0208(a0, s0, s1, n0, &mut dst0, a1, s2, s3, s4, a2, &src0);
+    let mut dst0 = rt::vec::<i8>(&mut rng, 46, rt::Dom::Full);
+    let a2 = i8m7x2::from_column_major(&rt::vec::<i8>(&mut rng, 14, rt::Dom::Full));
+    let src0 = rt::vec::<i8>(&mut rng, 19, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i8>(&mut rng, 33, rt::Dom::Full);
+    let a3 = f64m7x4::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0208(a0, a1, n0, &mut dst0, a2, &src0, &src1, a3);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0209() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf4263a8dc7a0f14e);
-    let a0 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Int(-8, 8)));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a1 = i16m5x12::from_column_major(&rt::vec::<i16>(&mut rng, 60, rt::Dom::Int(-8, 8)));
-    let a2 = i16m12x3::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Int(-8, 8)));
-    let a3 = i16m12x3::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(12, 15));
-    let src0 = rt::vec::<i16>(&mut rng, 44, rt::Dom::Full);
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src1 = rt::vec::<i16>(&mut rng, 94, rt::Dom::Int(-8, 8));
-    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a4 = i16m5x2::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Int(-8, 8)));
-    let a5 = i16m2x12::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let i4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s4: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a6 = i16m8x1::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
-    let a7 = i16m1x3::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
-    let a8 = u8m7x4::from_column_major(&rt::vec::<u8>(&mut rng, 28, rt::Dom::Int(0, 16)));
-    let src2 = rt::vec::<u8>(&mut rng, 35, rt::Dom::Int(0, 16));
-    let r = k0209(a0, s0, i0, i1, i2, a1, a2, a3, n0, &src0, s1, s2, n1, &src1, i3, s3, a4, a5, i4, s4, a6, a7, a8, &src2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<i16>(&mut rng, 30, rt::Dom::Full);
+    let a0 = i16m8x3::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i16>(&mut rng, 9, rt::Dom::Full);
+    let a1 = i16m8x3::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = i16m8x8::from_column_major(&rt::vec::<i16>(&mut rng, 64, rt::Dom::Int(-8, 8)));
+    let a3 = i16m8x8::from_column_major(&rt::vec::<i16>(&mut rng, 64, rt::Dom::Int(-8, 8)));
+    let a4 = i16m8x3::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a5 = i16m3x3::from_column_major(&rt::vec::<i16>(&mut rng, 9, rt::Dom::Full));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a6 = i16m8x8::from_column_major(&rt::vec::<i16>(&mut rng, 64, rt::Dom::Int(-8, 8)));
+    let src2 = rt::vec::<i16>(&mut rng, 86, rt::Dom::Full);
+    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 65, rt::Dom::Full);
+    let s5: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src3 = rt::vec::<i16>(&mut rng, 36, rt::Dom::Int(-8, 8));
+    let a7 = i16m4x8::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Full));
+    let s6: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s7: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
+    let src4 = rt::vec::<i16>(&mut rng, 25, rt::Dom::Full);
+    let s8: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src5 = rt::vec::<i16>(&mut rng, 43, rt::Dom::Int(-8, 8));
+    let src6 = rt::vec::<i16>(&mut rng, 12, rt::Dom::Full);
+    let a8 = u16m7x8::from_column_major(&rt::vec::<u16>(&mut rng, 56, rt::Dom::Full));
+    let r = k0209(s0, &src0, a0, &src1, a1, s1, a2, a3, a4, s2, a5, s3, a6, &src2, s4, &mut dst0, s5, &src3, a7, s6, s7, &src4, s8, n0, &src5, &src6, a8);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0210() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbf0ff06a3501714a);
+    let a0 = u8m2x7::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let a1 = u8m7x2::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let a2 = u8m2x2::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src0 = rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src0 = rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a0 = u8m2x2::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 7, rt::Dom::Full);
+    let mut dst0 = rt::vec::<u8>(&mut rng, 9, rt::Dom::Full);
+    let a3 = u8m2x7::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Full));
     let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a1 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let r = k0210(n0, &src0, s0, a0, &mut dst0, s1, i0, i1, i2, i3, i4, a1);
+    let a4 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src1 = rt::vec::<u8>(&mut rng, 7, rt::Dom::Full);
+    let r = k0210(a0, a1, a2, s0, &src0, n0, &mut dst0, a3, s1, a4, n1, &src1);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0211() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4ab2fd07f5496d77);
     let src0 = rt::vec::<u64>(&mut rng, 33, rt::Dom::Int(0, 16));
-    let a0 = u64m7x5::from_column_major(&rt::vec::<u64>(&mut rng, 35, rt::Dom::Int(0, 16)));
-    let a1 = u64m5x4::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Full));
-    let a2 = u16m8x3::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src1 = rt::vec::<u16>(&mut rng, 33, rt::Dom::Full);
-    let a3 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let a4 = u16m2x1::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Full));
-    let a5 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let a6 = u16m3x6::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let a7 = u16m6x6::from_column_major(&rt::vec::<u16>(&mut rng, 36, rt::Dom::Full));
-    let src2 = rt::vec::<u16>(&mut rng, 79, rt::Dom::Int(0, 16));
-    let a8 = u8m14x2::from_column_major(&rt::vec::<u8>(&mut rng, 28, rt::Dom::Full));
-    let src3 = rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let r = k0211(&src0, a0, a1, a2, n0, &src1, a3, a4, a5, a6, a7, &src2, a8, &src3, s0);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let src1 = rt::vec::<u64>(&mut rng, 36, rt::Dom::Int(0, 16));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let a1 = u64m2x6::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a2 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 25, rt::Dom::Full);
+    let src2 = rt::vec::<u8>(&mut rng, 29, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let mut dst1 = rt::vec::<u8>(&mut rng, 41, rt::Dom::Full);
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let a3 = u64m7x4::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let a4 = u16m4x2::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
+    let a5 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a6 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let r = k0211(&src0, &src1, s0, a0, a1, s1, a2, &mut dst0, &src2, n0, &mut dst1, i0, a3, s2, a4, a5, s3, a6);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0212() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfdfe90023cb1b442);
-    let a0 = u32m6x8::from_column_major(&rt::vec::<u32>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(13, 16));
-    let src0 = rt::vec::<u32>(&mut rng, 95, rt::Dom::Full);
-    let a1 = u32m13x2::from_column_major(&rt::vec::<u32>(&mut rng, 26, rt::Dom::Full));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = u32m8x2::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 56, rt::Dom::Full);
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a3 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Full));
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a4 = u32m5x2::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Full));
-    let a5 = u32m5x2::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Int(0, 16)));
-    let a6 = u16m5x2::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full));
-    let r = k0212(a0, n0, &src0, a1, s0, s1, i0, s2, a2, &mut dst0, i1, a3, s3, i2, i3, i4, a4, a5, a6);
+    let a0 = u32m6x8::from_column_major(&rt::vec::<u32>(&mut rng, 48, rt::Dom::Full));
+    let a1 = u32m8x1::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let a2 = u32m1x8::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let a3 = u32m8x8::from_column_major(&rt::vec::<u32>(&mut rng, 64, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 71, rt::Dom::Full);
+    let src0 = rt::vec::<i32>(&mut rng, 3, rt::Dom::Full);
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let r = k0212(a0, a1, a2, a3, &mut dst0, &src0, s0);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
@@ -687,143 +700,117 @@ fn run_k0213() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcf935ce5f55843d5);
     let a0 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
     let a1 = i32m1x1::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Int(-8, 8)));
-    let a2 = i32m1x1::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8));
-    let a3 = i8m2x16::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Full));
-    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(16, 19));
-    let mut dst1 = rt::vec::<i8>(&mut rng, 35, rt::Dom::Int(-8, 8));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src0 = rt::vec::<u8>(&mut rng, 43, rt::Dom::Full);
+    let a2 = u8m4x15::from_column_major(&rt::vec::<u8>(&mut rng, 60, rt::Dom::Full));
     let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let r = k0213(a0, a1, a2, n0, &src0, n1, &mut dst0, a3, n2, &mut dst1, i0, s0, i1, i2);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let a3 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a4 = u8m15x7::from_column_major(&rt::vec::<u8>(&mut rng, 105, rt::Dom::Full));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src1 = rt::vec::<u8>(&mut rng, 70, rt::Dom::Full);
+    let mut dst1 = rt::vec::<u8>(&mut rng, 128, rt::Dom::Full);
+    k0213(a0, a1, &mut dst0, n0, &src0, a2, s0, a3, s1, a4, s2, &src1, &mut dst1);
+    vec![rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0214() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7f5fe5052f75324a);
-    let a0 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let a1 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 9, rt::Dom::Int(-8, 8));
-    let src0 = rt::vec::<i16>(&mut rng, 14, rt::Dom::Full);
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
-    let a3 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let src1 = rt::vec::<i8>(&mut rng, 7, rt::Dom::Int(-8, 8));
-    let r = k0214(a0, a1, &mut dst0, &src0, s0, a2, a3, &src1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Full);
+    let a0 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 11, rt::Dom::Full);
+    let a1 = f64m2x4::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let mut dst1 = rt::vec::<i8>(&mut rng, 18, rt::Dom::Full);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0214(n0, &src0, a0, &mut dst0, a1, n1, &mut dst1, s0);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0215() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeac9934df5a065dd);
-    let a0 = f32m2x1::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a0 = f32m2x2::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m2x2::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
+    let a2 = f32m2x2::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let src0 = rt::vec::<i64>(&mut rng, 9, rt::Dom::Int(-8, 8));
     let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a4 = i8m2x2::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = k0215(a0, a1, s0, a2, i0, i1, s1, a3, a4, s2, i2);
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i64m3x5::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full));
+    let s4: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0215(a0, a1, s0, a2, s1, s2, &src0, i0, s3, a3, s4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0216() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa20cdeee5396649d);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<i16>(&mut rng, 41, rt::Dom::Full);
     let a0 = i16m4x6::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let a1 = i16m6x6::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Int(-8, 8)));
-    let a2 = i16m6x6::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Int(-8, 8)));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = k0216(n0, &src0, a0, a1, a2, s0);
+    let r = k0216(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0217() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc37876ab4d78e825);
-    let a0 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m4x1::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = u64m1x7::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16)));
-    let a3 = f32m7x6::from_column_major(&rt::vec::<f32>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let a4 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = f32m4x2::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let a7 = f32m2x3::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = k0217(a0, a1, a2, a3, s0, i0, a4, a5, a6, a7, s1);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<i8>(&mut rng, 34, rt::Dom::Int(-8, 8));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let src1 = rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f32m4x5::from_column_major(&rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m5x3::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a2 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0217(s0, &src0, s1, &src1, a0, a1, s2, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0218() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x713d9042ce792750);
-    let a0 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m4x1::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = u64m1x7::from_column_major(&rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16)));
-    let a3 = f32m7x6::from_column_major(&rt::vec::<f32>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let a4 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let a5 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = f32m4x2::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let a7 = f32m2x3::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a8 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let a9 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
-    let src0 = rt::vec::<u64>(&mut rng, 32, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src1 = rt::vec::<u64>(&mut rng, 47, rt::Dom::Full);
-    let a10 = u64m8x2::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let src2 = rt::vec::<u64>(&mut rng, 7, rt::Dom::Full);
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src3 = rt::vec::<u64>(&mut rng, 28, rt::Dom::Full);
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0218(a0, a1, a2, a3, s0, i0, a4, a5, a6, a7, s1, a8, a9, &src0, n0, &src1, a10, &src2, s2, n1, &src3, s3);
+    let a0 = i16m4x6::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let a1 = i16m6x6::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src0 = rt::vec::<i16>(&mut rng, 69, rt::Dom::Full);
+    let src1 = rt::vec::<i16>(&mut rng, 49, rt::Dom::Int(-8, 8));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = f32m6x4::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0218(a0, a1, n0, &src0, &src1, s0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0219() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5d1cc477f415b68a);
-    let a0 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0219(a0, s0, a1, s1, s2);
+    let a0 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
+    let a1 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a2 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a3 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
+    let src0 = rt::vec::<i64>(&mut rng, 14, rt::Dom::Full);
+    let r = k0219(a0, a1, a2, a3, &src0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0220() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x704dfe5f86d2441d);
-    let a0 = i16m3x7::from_column_major(&rt::vec::<i16>(&mut rng, 21, rt::Dom::Full));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a1 = i16m7x5::from_column_major(&rt::vec::<i16>(&mut rng, 35, rt::Dom::Full));
-    let a2 = i32m6x1::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
-    let a3 = i32m1x7::from_column_major(&rt::vec::<i32>(&mut rng, 7, rt::Dom::Full));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0220(a0, s0, s1, a1, a2, a3, s2, s3);
+    let src0 = rt::vec::<i16>(&mut rng, 19, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i16>(&mut rng, 24, rt::Dom::Full);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
+    let r = k0220(&src0, &src1, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0221() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2df174e81dd5ec0e);
     let a0 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Full));
-    let a1 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
-    let a3 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
-    let r = k0221(a0, a1, s0, a2, a3);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let a2 = i32m4x2::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let a3 = i8m2x11::from_column_major(&rt::vec::<i8>(&mut rng, 22, rt::Dom::Int(-8, 8)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = i32m1x2::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full));
+    let r = k0221(a0, s0, a1, a2, a3, i0, s1, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -832,86 +819,91 @@ fn run_k0222() -> Vec<rt::Output> {
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
     let src0 = rt::vec::<f32>(&mut rng, 43, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
     let n1: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
-    let src1 = rt::vec::<i8>(&mut rng, 33, rt::Dom::Full);
-    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src2 = rt::vec::<i8>(&mut rng, 54, rt::Dom::Int(-8, 8));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = i8m8x6::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Full));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0222(n0, &src0, n1, &src1, n2, &src2, i0, s0, a0, s1);
+    let src1 = rt::vec::<i8>(&mut rng, 69, rt::Dom::Full);
+    let a0 = i8m6x8::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let a1 = i8m6x8::from_column_major(&rt::vec::<i8>(&mut rng, 48, rt::Dom::Full));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a2 = i8m8x8::from_column_major(&rt::vec::<i8>(&mut rng, 64, rt::Dom::Full));
+    let r = k0222(n0, &src0, n1, &src1, a0, a1, i0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0223() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd1fca216e9494e53);
-    let a0 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
     let a1 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
-    let a2 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
-    let a3 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = u64m1x2::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)));
-    let a5 = u64m2x5::from_column_major(&rt::vec::<u64>(&mut rng, 10, rt::Dom::Full));
-    let r = k0223(a0, s0, a1, a2, a3, i0, s1, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a2 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src0 = rt::vec::<u32>(&mut rng, 19, rt::Dom::Full);
+    let a3 = u32m1x5::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src1 = rt::vec::<u32>(&mut rng, 13, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 4, rt::Dom::Full);
+    k0223(s0, s1, a0, a1, a2, s2, n0, &src0, a3, n1, &src1, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0224() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0abc8737a3ffde5d);
-    let src0 = rt::vec::<i32>(&mut rng, 70, rt::Dom::Full);
     let a0 = i32m4x12::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Int(-8, 8)));
-    let a1 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src1 = rt::vec::<i32>(&mut rng, 13, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let a1 = i32m4x12::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Full));
     let a2 = i32m4x12::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Int(-8, 8)));
-    let a3 = i32m4x12::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Full));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 72, rt::Dom::Int(-8, 8));
-    k0224(&src0, a0, a1, s0, n0, &src1, s1, a2, a3, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 71, rt::Dom::Int(-8, 8));
+    let mut dst1 = rt::vec::<i32>(&mut rng, 49, rt::Dom::Full);
+    let a3 = f64m4x12::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0224(a0, s0, i0, s1, i1, a1, a2, i2, &mut dst0, &mut dst1, a3, s2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0225() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x705e3e9e5993dd6a);
-    let a0 = f64m6x8::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f64m8x11::from_column_major(&rt::vec::<f64>(&mut rng, 88, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m11x6::from_column_major(&rt::vec::<f64>(&mut rng, 66, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f64m8x6::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m6x11::from_column_major(&rt::vec::<f64>(&mut rng, 66, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0225(a0, a1, a2, a3, a4);
+    let a0 = f64m6x6::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m6x6::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0225(a0, a1, s0, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0226() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x43a083fc14aa07c9);
-    let a0 = u64m2x1::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full));
-    let a1 = u64m1x9::from_column_major(&rt::vec::<u64>(&mut rng, 9, rt::Dom::Int(0, 16)));
-    let a2 = u64m9x3::from_column_major(&rt::vec::<u64>(&mut rng, 27, rt::Dom::Full));
-    let a3 = u64m2x3::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(14, 17));
-    let src0 = rt::vec::<u8>(&mut rng, 49, rt::Dom::Int(0, 16));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0226(a0, a1, a2, a3, s0, n0, &src0, s1);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8));
+    let a0 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
+    let a1 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src1 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Int(-8, 8));
+    let a2 = i8m3x3::from_column_major(&rt::vec::<i8>(&mut rng, 9, rt::Dom::Int(-8, 8)));
+    let a3 = i16m3x1::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a4 = i16m1x13::from_column_major(&rt::vec::<i16>(&mut rng, 13, rt::Dom::Int(-8, 8)));
+    let a5 = i16m3x13::from_column_major(&rt::vec::<i16>(&mut rng, 39, rt::Dom::Int(-8, 8)));
+    let r = k0226(n0, &src0, a0, a1, s0, &src1, a2, a3, s1, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0227() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbe137495b03d78ad);
-    let a0 = i8m4x7::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 33, rt::Dom::Int(-8, 8));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u16m6x4::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a2 = u16m4x8::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Full));
-    let a3 = u16m8x12::from_column_major(&rt::vec::<u16>(&mut rng, 96, rt::Dom::Int(0, 16)));
-    let a4 = u16m12x8::from_column_major(&rt::vec::<u16>(&mut rng, 96, rt::Dom::Full));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0227(a0, &src0, s0, s1, a1, a2, a3, a4, s2);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i8m4x6::from_column_major(&rt::vec::<i8>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i8m6x7::from_column_major(&rt::vec::<i8>(&mut rng, 42, rt::Dom::Full));
+    let a2 = i8m6x7::from_column_major(&rt::vec::<i8>(&mut rng, 42, rt::Dom::Int(-8, 8)));
+    let a3 = i32m5x10::from_column_major(&rt::vec::<i32>(&mut rng, 50, rt::Dom::Int(-8, 8)));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 64, rt::Dom::Int(-8, 8));
+    k0227(a0, s0, a1, a2, a3, s1, i0, s2, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0228() -> Vec<rt::Output> {
@@ -919,158 +911,155 @@ fn run_k0228() -> Vec<rt::Output> {
     let src0 = rt::vec::<i64>(&mut rng, 8, rt::Dom::Full);
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
     let mut dst0 = rt::vec::<i64>(&mut rng, 12, rt::Dom::Full);
-    let a0 = f64m8x9::from_column_major(&rt::vec::<f64>(&mut rng, 72, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let a1 = f64m9x4::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
-    let a3 = f64m8x8::from_column_major(&rt::vec::<f64>(&mut rng, 64, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m3x8::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = k0228(&src0, n0, &mut dst0, a0, a1, s0, a2, i0, s1, s2, i1, a3, a4, i2);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = u8m8x1::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let a1 = u8m8x1::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
+    let src1 = rt::vec::<i8>(&mut rng, 10, rt::Dom::Full);
+    let a2 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a4 = f64m3x3::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f64m8x3::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f64m8x3::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0228(&src0, n0, &mut dst0, s0, a0, a1, n1, &src1, a2, a3, a4, a5, a6, s1, s2);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0229() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x05b66fc236b58925);
-    let src0 = rt::vec::<f32>(&mut rng, 29, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = i32m6x7::from_column_major(&rt::vec::<i32>(&mut rng, 42, rt::Dom::Int(-8, 8)));
-    let src1 = rt::vec::<i32>(&mut rng, 35, rt::Dom::Full);
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = k0229(&src0, a0, &src1, i0);
+    let src0 = rt::vec::<u8>(&mut rng, 29, rt::Dom::Int(0, 16));
+    let a0 = u8m6x4::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full));
+    let r = k0229(&src0, a0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0230() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2b9fb35598f73dc7);
-    let a0 = i64m16x4::from_column_major(&rt::vec::<i64>(&mut rng, 64, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(16, 19));
-    let src0 = rt::vec::<i64>(&mut rng, 74, rt::Dom::Full);
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = i8m7x4::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Full));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<f64>(&mut rng, 17, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s4: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = k0230(a0, n0, &src0, i0, i1, a1, s0, &src1, s1, s2, s3, s4);
+    let a0 = i64m16x2::from_column_major(&rt::vec::<i64>(&mut rng, 32, rt::Dom::Int(-8, 8)));
+    let a1 = i64m2x4::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let a2 = i64m4x1::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let a3 = i64m1x4::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = i16m2x2::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src0 = rt::vec::<i16>(&mut rng, 28, rt::Dom::Full);
+    let src1 = rt::vec::<i16>(&mut rng, 27, rt::Dom::Full);
+    let a5 = i16m2x1::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a6 = i16m1x1::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Full));
+    let a7 = i16m1x2::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a8 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0230(a0, a1, a2, a3, s0, a4, s1, &src0, &src1, a5, i0, a6, a7, i1, s2, i2, a8, s3, s4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0231() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb3826c5fdbc054f7);
-    let src0 = rt::vec::<i32>(&mut rng, 31, rt::Dom::Int(-8, 8));
-    let a0 = i32m16x6::from_column_major(&rt::vec::<i32>(&mut rng, 96, rt::Dom::Int(-8, 8)));
-    let src1 = rt::vec::<u64>(&mut rng, 106, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src2 = rt::vec::<u64>(&mut rng, 117, rt::Dom::Full);
-    let a1 = u16m7x8::from_column_major(&rt::vec::<u16>(&mut rng, 56, rt::Dom::Int(0, 16)));
-    let r = k0231(&src0, a0, &src1, n0, &src2, a1);
+    let a0 = i32m6x6::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Full));
+    let a1 = i32m6x1::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let src0 = rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u16m4x1::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let r = k0231(a0, a1, &src0, s0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0232() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc2d717bc50080e2d);
-    let src0 = rt::vec::<u64>(&mut rng, 7, rt::Dom::Int(0, 16));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<u64>(&mut rng, 10, rt::Dom::Full);
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0232(&src0, s0, &src1, s1);
+    let a0 = u64m1x3::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let a1 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a2 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a3 = u64m3x4::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Full));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let a4 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Full));
+    let r = k0232(a0, a1, a2, a3, s0, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0233() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x87285158c60047aa);
-    let a0 = i32m8x1::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src0 = rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src1 = rt::vec::<i32>(&mut rng, 31, rt::Dom::Int(-8, 8));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 32, rt::Dom::Full);
-    k0233(a0, i0, s0, &src0, n0, &src1, n1, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a0 = i32m8x3::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Full));
+    let a1 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Int(-8, 8)));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<i32>(&mut rng, 47, rt::Dom::Int(-8, 8));
+    let a2 = i32m3x8::from_column_major(&rt::vec::<i32>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = k0233(a0, a1, s0, n0, &src0, a2, i0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0234() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7d7a5a972724d146);
-    let src0 = rt::vec::<u64>(&mut rng, 11, rt::Dom::Int(0, 16));
-    let a0 = u32m11x1::from_column_major(&rt::vec::<u32>(&mut rng, 11, rt::Dom::Int(0, 16)));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = k0234(&src0, a0, s0, s1);
+    let a0 = u64m1x8::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
+    let a1 = u64m8x6::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Int(0, 16)));
+    let a2 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0234(a0, a1, a2, i0, i1, s0, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0235() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcae62dabaad231fb);
-    let a0 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Full));
-    let a1 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
-    let a3 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
-    let a4 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Full));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src0 = rt::vec::<i8>(&mut rng, 41, rt::Dom::Full);
-    let a5 = i8m11x1::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
-    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a6 = i8m1x11::from_column_major(&rt::vec::<i8>(&mut rng, 11, rt::Dom::Full));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 31, rt::Dom::Int(-8, 8));
-    k0235(a0, a1, s0, a2, a3, a4, s1, s2, &src0, a5, i0, s3, a6, &mut dst0);
+    let a0 = u64m1x8::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
+    let a1 = u64m8x6::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Int(0, 16)));
+    let a2 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<i64>(&mut rng, 23, rt::Dom::Int(-8, 8));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = i64m6x11::from_column_major(&rt::vec::<i64>(&mut rng, 66, rt::Dom::Full));
+    let a4 = i64m11x3::from_column_major(&rt::vec::<i64>(&mut rng, 33, rt::Dom::Int(-8, 8)));
+    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let mut dst0 = rt::vec::<i64>(&mut rng, 12, rt::Dom::Full);
+    k0235(a0, a1, a2, i0, i1, s0, s1, &src0, s2, a3, a4, s3, s4, n0, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0236() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd4ecf4171d35f48a);
-    let src0 = rt::vec::<u32>(&mut rng, 11, rt::Dom::Full);
-    let a0 = u32m11x1::from_column_major(&rt::vec::<u32>(&mut rng, 11, rt::Dom::Full));
-    let a1 = i16m6x3::from_column_major(&rt::vec::<i16>(&mut rng, 18, rt::Dom::Int(-8, 8)));
-    let src1 = rt::vec::<i16>(&mut rng, 9, rt::Dom::Full);
-    let a2 = i16m3x2::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = i16m8x3::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 57, rt::Dom::Full);
-    let a4 = i16m3x2::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
-    let a5 = i16m3x2::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Full));
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0236(&src0, a0, a1, &src1, a2, s0, a3, &mut dst0, a4, s1, s2, a5, s3);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = u32m11x1::from_column_major(&rt::vec::<u32>(&mut rng, 11, rt::Dom::Int(0, 16)));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
+    let a1 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let src0 = rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let src1 = rt::vec::<u32>(&mut rng, 13, rt::Dom::Full);
+    let src2 = rt::vec::<u32>(&mut rng, 13, rt::Dom::Int(0, 16));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let r = k0236(a0, i0, a1, i1, s0, &src0, s1, &src1, &src2, s2, s3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0237() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x03ea4c6da39c19ac);
-    let a0 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let a1 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let a2 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let src0 = rt::vec::<u64>(&mut rng, 38, rt::Dom::Full);
-    let src1 = rt::vec::<u64>(&mut rng, 56, rt::Dom::Int(0, 16));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16));
-    let a4 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src2 = rt::vec::<u64>(&mut rng, 2, rt::Dom::Full);
-    let a5 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)));
-    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src3 = rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8));
-    let src4 = rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let r = k0237(a0, a1, a2, s0, a3, &src0, &src1, s1, n0, &mut dst0, a4, n1, &src2, a5, n2, &src3, &src4, i0, i1, s2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<u64>(&mut rng, 2, rt::Dom::Full);
+    let a0 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
+    let a1 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
+    let a2 = u16m8x4::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Int(0, 16)));
+    let a3 = u16m8x4::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a4 = u16m4x8::from_column_major(&rt::vec::<u16>(&mut rng, 32, rt::Dom::Full));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0237(&src0, a0, a1, a2, a3, s0, a4, i0, s1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0238() -> Vec<rt::Output> {
@@ -1082,22 +1071,28 @@ fn run_k0238() -> Vec<rt::Output> {
 
 fn run_k0239() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfc49cd5e22f95b5c);
-    let a0 = f32m10x1::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m1x7::from_column_major(&rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a2 = i32m10x7::from_column_major(&rt::vec::<i32>(&mut rng, 70, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = u32m2x10::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full));
-    let a4 = u32m2x10::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
-    let src0 = rt::vec::<u32>(&mut rng, 39, rt::Dom::Full);
-    let a5 = u32m10x4::from_column_major(&rt::vec::<u32>(&mut rng, 40, rt::Dom::Int(0, 16)));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 10, rt::Dom::Full);
-    let src1 = rt::vec::<u16>(&mut rng, 23, rt::Dom::Full);
-    let a6 = u16m4x4::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
-    let r = k0239(a0, a1, s0, a2, i0, s1, a3, a4, i1, &src0, a5, &mut dst0, &src1, a6);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
+    let src0 = rt::vec::<u8>(&mut rng, 88, rt::Dom::Full);
+    let a0 = u8m10x7::from_column_major(&rt::vec::<u8>(&mut rng, 70, rt::Dom::Int(0, 16)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a1 = f64m14x2::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = f64m2x12::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f64m14x4::from_column_major(&rt::vec::<f64>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f64m4x4::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f64m14x4::from_column_major(&rt::vec::<f64>(&mut rng, 56, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a6 = f64m4x12::from_column_major(&rt::vec::<f64>(&mut rng, 48, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let a7 = i8m2x1::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full));
+    let a8 = i8m1x8::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i8>(&mut rng, 36, rt::Dom::Int(-8, 8));
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a9 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src2 = rt::vec::<i8>(&mut rng, 12, rt::Dom::Full);
+    let r = k0239(n0, &src0, a0, s0, s1, a1, s2, a2, a3, a4, a5, a6, i0, a7, a8, &src1, s3, a9, n1, &src2);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 /// Every kernel of this chunk with its runner.

@@ -3,666 +3,696 @@
 #include "oracle_rt.h"
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
+typedef signed char i8m1x6 __attribute__((matrix_type(1, 6)));
 typedef signed char i8m1x15 __attribute__((matrix_type(1, 15)));
-typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
 typedef signed char i8m2x2 __attribute__((matrix_type(2, 2)));
-typedef signed char i8m3x6 __attribute__((matrix_type(3, 6)));
+typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
+typedef signed char i8m3x2 __attribute__((matrix_type(3, 2)));
 typedef signed char i8m4x2 __attribute__((matrix_type(4, 2)));
-typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
-typedef signed char i8m4x9 __attribute__((matrix_type(4, 9)));
-typedef signed char i8m8x1 __attribute__((matrix_type(16 - K8, (K2 * 1) / K2)));
-typedef signed char i8m10x4 __attribute__((matrix_type(10, 4)));
-typedef signed char i8m15x4 __attribute__((matrix_type(15, 4)));
+typedef signed char i8m8x1 __attribute__((matrix_type(8, 1)));
+typedef short i16m1x3 __attribute__((matrix_type((K2 * 1) / K2, (K4 * 3) / K4)));
+typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
+typedef short i16m1x7 __attribute__((matrix_type(1, 7)));
+typedef short i16m1x8 __attribute__((matrix_type(1, 8)));
+typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
+typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
 typedef short i16m2x5 __attribute__((matrix_type(2, 5)));
+typedef short i16m2x7 __attribute__((matrix_type(K2, 9 - K2)));
+typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
+typedef short i16m3x2 __attribute__((matrix_type(K3, 5 - K3)));
+typedef short i16m3x3 __attribute__((matrix_type(K2 + 1, 5 - K2)));
 typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
+typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
+typedef short i16m4x3 __attribute__((matrix_type((K8 * 4) / K8, (K3 * 3) / K3)));
 typedef short i16m4x5 __attribute__((matrix_type(4, 5)));
-typedef short i16m5x2 __attribute__((matrix_type(K5, (K8 * 2) / K8)));
-typedef short i16m6x5 __attribute__((matrix_type(6, 5)));
-typedef short i16m6x7 __attribute__((matrix_type(K3 + 3, K4 + 3)));
-typedef short i16m7x4 __attribute__((matrix_type((K8 * 7) / K8, 9 - K5)));
-typedef short i16m7x6 __attribute__((matrix_type(7, 6)));
-typedef short i16m8x5 __attribute__((matrix_type(8, 5)));
-typedef short i16m11x8 __attribute__((matrix_type(16 - K5, K2 + 6)));
-typedef short i16m12x4 __attribute__((matrix_type(12, 4)));
-typedef short i16m12x5 __attribute__((matrix_type(12, 5)));
-typedef short i16m12x6 __attribute__((matrix_type(12, 6)));
-typedef short i16m12x11 __attribute__((matrix_type(12, 11)));
-typedef short i16m13x4 __attribute__((matrix_type(13, 4)));
-typedef int i32m1x1 __attribute__((matrix_type(5 - K4, (K8 * 1) / K8)));
+typedef short i16m6x6 __attribute__((matrix_type(6, 6)));
+typedef short i16m6x7 __attribute__((matrix_type(6, 7)));
+typedef short i16m7x1 __attribute__((matrix_type(7, 1)));
+typedef short i16m7x4 __attribute__((matrix_type(7, 4)));
+typedef short i16m11x1 __attribute__((matrix_type(K8 + 3, (K8 * 1) / K8)));
+typedef int i32m1x6 __attribute__((matrix_type(1, 6)));
+typedef int i32m2x5 __attribute__((matrix_type(1 + 1, 13 - K8)));
 typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
-typedef int i32m4x1 __attribute__((matrix_type(7 - K3, (K2 * 1) / K2)));
-typedef int i32m5x3 __attribute__((matrix_type(5, 3)));
-typedef int i32m5x4 __attribute__((matrix_type((K8 * 5) / K8, 8 - K4)));
+typedef int i32m4x4 __attribute__((matrix_type((K8 * 4) / K8, 8 - K4)));
+typedef int i32m5x2 __attribute__((matrix_type(5, 2)));
+typedef int i32m5x4 __attribute__((matrix_type(5, 4)));
+typedef int i32m6x3 __attribute__((matrix_type(6, 3)));
+typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
 typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
-typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
-typedef long i64m1x11 __attribute__((matrix_type(1, 11)));
-typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
-typedef long i64m2x2 __attribute__((matrix_type(2, 2)));
-typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
-typedef long i64m4x5 __attribute__((matrix_type(4, 5)));
-typedef long i64m5x10 __attribute__((matrix_type(5, 10)));
-typedef long i64m6x8 __attribute__((matrix_type(6, 8)));
-typedef long i64m7x3 __attribute__((matrix_type(7, 3)));
-typedef long i64m7x5 __attribute__((matrix_type(7, 5)));
-typedef long i64m8x6 __attribute__((matrix_type(8, 6)));
-typedef long i64m10x1 __attribute__((matrix_type(10, 1)));
+typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
+typedef long i64m3x11 __attribute__((matrix_type(3, 11)));
+typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
+typedef long i64m6x4 __attribute__((matrix_type(6, 4)));
+typedef long i64m7x4 __attribute__((matrix_type(7, 4)));
+typedef long i64m7x6 __attribute__((matrix_type(7, 6)));
+typedef long i64m10x3 __attribute__((matrix_type(10, 3)));
+typedef long i64m10x4 __attribute__((matrix_type(10, 4)));
 typedef long i64m10x11 __attribute__((matrix_type(10, 11)));
-typedef long i64m11x5 __attribute__((matrix_type(11, 5)));
-typedef long i64m11x10 __attribute__((matrix_type(11, 10)));
-typedef unsigned char u8m2x8 __attribute__((matrix_type(6 - K4, K4 * 2)));
+typedef long i64m12x13 __attribute__((matrix_type(12, 13)));
+typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned char u8m1x2 __attribute__((matrix_type((K8 * 1) / K8, (K2 * 2) / K2)));
+typedef unsigned char u8m1x6 __attribute__((matrix_type(1, 6)));
+typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
+typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
 typedef unsigned char u8m4x8 __attribute__((matrix_type(4, 8)));
-typedef unsigned char u8m5x2 __attribute__((matrix_type(5, 2)));
+typedef unsigned char u8m5x4 __attribute__((matrix_type(5, 4)));
 typedef unsigned char u8m5x5 __attribute__((matrix_type(5, 5)));
-typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
+typedef unsigned char u8m6x2 __attribute__((matrix_type(6, 2)));
+typedef unsigned char u8m6x3 __attribute__((matrix_type(6, 3)));
+typedef unsigned char u8m6x4 __attribute__((matrix_type((K3 * 6) / K3, (K3 * 4) / K3)));
 typedef unsigned char u8m6x5 __attribute__((matrix_type(6, 5)));
-typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned char u8m7x7 __attribute__((matrix_type(7, 7)));
+typedef unsigned char u8m8x4 __attribute__((matrix_type(8, 4)));
 typedef unsigned char u8m10x3 __attribute__((matrix_type(10, 3)));
 typedef unsigned char u8m13x2 __attribute__((matrix_type(13, 2)));
-typedef unsigned char u8m13x7 __attribute__((matrix_type(K2 + 11, K4 + 3)));
-typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned short u16m1x11 __attribute__((matrix_type(1, 11)));
+typedef unsigned char u8m13x3 __attribute__((matrix_type(13, 3)));
+typedef unsigned char u8m13x4 __attribute__((matrix_type(13, 4)));
+typedef unsigned char u8m14x8 __attribute__((matrix_type(K2 + 12, 11 - K3)));
+typedef unsigned short u16m1x8 __attribute__((matrix_type(1, 8)));
 typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
 typedef unsigned short u16m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
 typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned short u16m3x4 __attribute__((matrix_type((K5 * 3) / K5, 3 + 1)));
-typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned short u16m5x2 __attribute__((matrix_type(5, 2)));
-typedef unsigned short u16m5x4 __attribute__((matrix_type(5, 4)));
-typedef unsigned short u16m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
-typedef unsigned short u16m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned short u16m10x1 __attribute__((matrix_type(10, 1)));
-typedef unsigned short u16m11x11 __attribute__((matrix_type(16 - K5, K5 + 6)));
-typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned short u16m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned short u16m3x16 __attribute__((matrix_type(3, 16)));
+typedef unsigned short u16m4x1 __attribute__((matrix_type(12 - K8, 9 - K8)));
+typedef unsigned short u16m4x7 __attribute__((matrix_type(4, 7)));
+typedef unsigned short u16m7x8 __attribute__((matrix_type(7, 8)));
+typedef unsigned short u16m10x3 __attribute__((matrix_type(10, 3)));
 typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned int u32m1x12 __attribute__((matrix_type(1, 12)));
+typedef unsigned int u32m1x15 __attribute__((matrix_type(1, 15)));
 typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned int u32m2x5 __attribute__((matrix_type(2, 5)));
+typedef unsigned int u32m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned int u32m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned int u32m2x12 __attribute__((matrix_type(2, 12)));
-typedef unsigned int u32m2x13 __attribute__((matrix_type(2, 13)));
-typedef unsigned int u32m2x15 __attribute__((matrix_type(2, 15)));
-typedef unsigned int u32m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned int u32m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned int u32m3x3 __attribute__((matrix_type(K3, 11 - K8)));
+typedef unsigned int u32m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned int u32m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned int u32m3x9 __attribute__((matrix_type(3, 9)));
-typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned int u32m4x3 __attribute__((matrix_type(6 - K2, (K2 * 3) / K2)));
-typedef unsigned int u32m4x10 __attribute__((matrix_type(4, 10)));
+typedef unsigned int u32m3x11 __attribute__((matrix_type(K3, K2 + 9)));
+typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
 typedef unsigned int u32m4x12 __attribute__((matrix_type(4, 12)));
 typedef unsigned int u32m4x15 __attribute__((matrix_type(4, 15)));
-typedef unsigned int u32m7x4 __attribute__((matrix_type(7, 4)));
-typedef unsigned int u32m7x7 __attribute__((matrix_type(7, 7)));
-typedef unsigned int u32m8x1 __attribute__((matrix_type(K4 + 4, (K3 * 1) / K3)));
-typedef unsigned int u32m8x3 __attribute__((matrix_type(8, 3)));
-typedef unsigned int u32m8x4 __attribute__((matrix_type(8, 4)));
-typedef unsigned int u32m9x1 __attribute__((matrix_type(9, 1)));
-typedef unsigned int u32m13x11 __attribute__((matrix_type(13, 11)));
-typedef unsigned int u32m15x2 __attribute__((matrix_type(15, 2)));
+typedef unsigned int u32m5x2 __attribute__((matrix_type(5, 2)));
+typedef unsigned int u32m5x12 __attribute__((matrix_type((K2 * 5) / K2, K4 + 8)));
+typedef unsigned int u32m6x6 __attribute__((matrix_type(6, 6)));
+typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
+typedef unsigned int u32m10x2 __attribute__((matrix_type(10, 2)));
+typedef unsigned int u32m11x1 __attribute__((matrix_type(11, 1)));
+typedef unsigned int u32m15x1 __attribute__((matrix_type(15, 1)));
+typedef unsigned int u32m15x4 __attribute__((matrix_type(K4 + 11, K2 * 2)));
 typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned long u64m1x15 __attribute__((matrix_type(0 + 1, K8 + 7)));
-typedef unsigned long u64m2x6 __attribute__((matrix_type(2, 6)));
-typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
-typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
+typedef unsigned long u64m2x5 __attribute__((matrix_type(2, 5)));
+typedef unsigned long u64m4x2 __attribute__((matrix_type(4, 2)));
 typedef unsigned long u64m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned long u64m4x15 __attribute__((matrix_type(4, 15)));
+typedef unsigned long u64m4x13 __attribute__((matrix_type(4, 13)));
+typedef unsigned long u64m5x2 __attribute__((matrix_type(5, 2)));
+typedef unsigned long u64m6x4 __attribute__((matrix_type(10 - K4, 7 - K3)));
+typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
+typedef unsigned long u64m7x4 __attribute__((matrix_type(7, 4)));
 typedef unsigned long u64m7x7 __attribute__((matrix_type(7, 7)));
 typedef unsigned long u64m8x3 __attribute__((matrix_type(8, 3)));
+typedef unsigned long u64m11x2 __attribute__((matrix_type(11, 2)));
+typedef unsigned long u64m11x6 __attribute__((matrix_type(11, 6)));
 typedef unsigned long u64m11x11 __attribute__((matrix_type(11, 11)));
-typedef unsigned long u64m12x4 __attribute__((matrix_type(12, 4)));
-typedef unsigned long u64m15x1 __attribute__((matrix_type(15, 1)));
+typedef unsigned long u64m12x13 __attribute__((matrix_type(12, 13)));
+typedef float f32m1x13 __attribute__((matrix_type(1, 13)));
+typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
 typedef float f32m2x6 __attribute__((matrix_type(2, 6)));
-typedef float f32m2x8 __attribute__((matrix_type(7 - K5, K2 + 6)));
-typedef float f32m2x14 __attribute__((matrix_type(2, 14)));
-typedef float f32m3x5 __attribute__((matrix_type(8 - K5, (K4 * 5) / K4)));
-typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
-typedef float f32m4x6 __attribute__((matrix_type(K2 + 2, 5 + 1)));
-typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
-typedef float f32m5x3 __attribute__((matrix_type(5, 3)));
+typedef float f32m2x14 __attribute__((matrix_type(7 - K5, K3 + 11)));
+typedef float f32m3x14 __attribute__((matrix_type(3, 14)));
+typedef float f32m4x2 __attribute__((matrix_type(8 - K4, (K5 * 2) / K5)));
+typedef float f32m4x5 __attribute__((matrix_type(4, 5)));
+typedef float f32m4x7 __attribute__((matrix_type(K2 + 2, (K4 * 7) / K4)));
 typedef float f32m5x5 __attribute__((matrix_type(5, 5)));
-typedef float f32m8x1 __attribute__((matrix_type(8, 1)));
+typedef float f32m5x8 __attribute__((matrix_type(5, 8)));
+typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
 typedef float f32m13x4 __attribute__((matrix_type(13, 4)));
-typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
-typedef double f64m1x3 __attribute__((matrix_type((K2 * 1) / K2, (K2 * 3) / K2)));
 typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
-typedef double f64m1x8 __attribute__((matrix_type(1, 8)));
+typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
+typedef double f64m1x8 __attribute__((matrix_type((K2 * 1) / K2, 16 - K8)));
 typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
 typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
-typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
-typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
-typedef double f64m4x8 __attribute__((matrix_type((K3 * 4) / K3, K2 + 6)));
-typedef double f64m4x10 __attribute__((matrix_type(4, 10)));
-typedef double f64m6x1 __attribute__((matrix_type((K8 * 6) / K8, (K3 * 1) / K3)));
+typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
+typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
+typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
+typedef double f64m5x3 __attribute__((matrix_type(5, 3)));
 typedef double f64m7x4 __attribute__((matrix_type(7, 4)));
-typedef double f64m8x2 __attribute__((matrix_type(8, 2)));
-typedef signed char i8m1x15_b __attribute__((matrix_type(1, 15)));
-typedef signed char i8m15x4_b __attribute__((matrix_type(15, 4)));
-typedef short i16m3x4_b __attribute__((matrix_type(3, 4)));
-typedef short i16m6x5_b __attribute__((matrix_type(6, 5)));
-typedef short i16m12x11_b __attribute__((matrix_type(K3 * 4, K5 + 6)));
-typedef long i64m1x11_b __attribute__((matrix_type(1, 11)));
-typedef long i64m8x6_b __attribute__((matrix_type(8, 6)));
+typedef double f64m10x2 __attribute__((matrix_type((K3 * 10) / K3, K2)));
+typedef signed char i8m4x2_b __attribute__((matrix_type(4, 2)));
+typedef signed char i8m8x1_b __attribute__((matrix_type((K5 * 8) / K5, (K3 * 1) / K3)));
+typedef short i16m1x3_b __attribute__((matrix_type(1, 3)));
+typedef short i16m2x1_b __attribute__((matrix_type(2, 1)));
+typedef short i16m2x5_b __attribute__((matrix_type(2, 5)));
+typedef short i16m4x3_b __attribute__((matrix_type(4, 3)));
+typedef int i32m1x6_b __attribute__((matrix_type(1, 6)));
+typedef int i32m2x5_b __attribute__((matrix_type(2, 5)));
+typedef int i32m5x4_b __attribute__((matrix_type(K4 + 1, 8 - K4)));
+typedef long i64m6x4_b __attribute__((matrix_type(6, 4)));
+typedef unsigned char u8m1x2_b __attribute__((matrix_type(1, 2)));
 typedef unsigned char u8m4x8_b __attribute__((matrix_type(K3 + 1, 7 + 1)));
+typedef unsigned char u8m5x4_b __attribute__((matrix_type(5, 4)));
+typedef unsigned char u8m6x5_b __attribute__((matrix_type(6, 5)));
 typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
+typedef unsigned short u16m3x16_b __attribute__((matrix_type(3, 16)));
 typedef unsigned short u16m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned short u16m10x1_b __attribute__((matrix_type(10, 1)));
-typedef unsigned int u32m2x8_b __attribute__((matrix_type(2, 8)));
-typedef unsigned int u32m3x6_b __attribute__((matrix_type(3, 6)));
-typedef unsigned int u32m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned int u32m4x2_b __attribute__((matrix_type(4, 2)));
-typedef unsigned int u32m8x4_b __attribute__((matrix_type(8, 4)));
-typedef float f32m3x5_b __attribute__((matrix_type(3, 5)));
-typedef float f32m5x1_b __attribute__((matrix_type(5, 1)));
-typedef float f32m8x1_b __attribute__((matrix_type(8, 1)));
+typedef unsigned int u32m2x2_b __attribute__((matrix_type(2, 2)));
+typedef unsigned int u32m4x3_b __attribute__((matrix_type(4, 3)));
+typedef unsigned int u32m5x12_b __attribute__((matrix_type(5, 12)));
+typedef unsigned long u64m4x3_b __attribute__((matrix_type(4, 3)));
+typedef unsigned long u64m7x3_b __attribute__((matrix_type(7, 3)));
+typedef unsigned long u64m11x11_b __attribute__((matrix_type(11, 11)));
+typedef float f32m3x14_b __attribute__((matrix_type(3, 14)));
+typedef float f32m4x5_b __attribute__((matrix_type(4, 5)));
 typedef float f32m13x4_b __attribute__((matrix_type(13, 4)));
+typedef double f64m1x8_b __attribute__((matrix_type(1, 8)));
 typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
-typedef double f64m2x3_b __attribute__((matrix_type(2, 3)));
-typedef double f64m8x2_b __attribute__((matrix_type(8, 2)));
+typedef double f64m4x7_b __attribute__((matrix_type(4, 7)));
+typedef double f64m7x4_b __attribute__((matrix_type(7, 4)));
 
-i32m3x4 k0240(const int *src0, i32m5x4 a0) {
-    return __builtin_matrix_column_major_load(src0, 3, K5, (K2 * 4) / K2) * a0;
+i32m3x4 k0240(const int *src0) {
+    return __builtin_matrix_column_major_load(src0, 3, 4, 6) + 3;
 }
 
 static void run_k0240(void) {
     rt_rng rng = {0x5b9fce22be2feb23ULL};
-    int src0[19]; rt_fill_i32(&rng, src0, 19, RT_DOM_INT(-8LL, 8LL));
-    int a0_b[20]; rt_fill_i32(&rng, a0_b, 20, RT_DOM_INT(-8LL, 8LL));
-    i32m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
-    i32m3x4 r = k0240(src0, a0);
+    int src0[23]; rt_fill_i32(&rng, src0, 23, RT_DOM_FULL);
+    i32m3x4 r = k0240(src0);
     int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 3);
     rt_out_i32("k0240", "ret", r_b, 12);
 }
 
-i16m12x4 k0241(const unsigned char *src0, unsigned long n0, unsigned char *dst0, i16m12x5 a0, i16m12x5 a1, i16m12x5 a2, i16m12x6 a3, i16m6x5_b a4, i16m12x4 a5, i16m4x5 a6, i16m12x11_b a7, i16m12x11 a8, i16m11x8 a9, i16m8x5 a10, unsigned long n1, short *dst1, i16m12x4 a11) {
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 2, 1, (K2 * 4) / K2), dst0, n0);
-    __auto_type t0 = a0 - a1 + a2;
-    __auto_type t1 = a0;
-    __builtin_matrix_column_major_store(a3 * (a4 - a4) + a5 * a6 + (a7 - a8) * a9 * a10, dst1, n1);
-    return a11 - a5;
+short k0241(u8m2x1 a0, u8m1x1 a1, unsigned char *dst0, float s0, unsigned long n0, const unsigned short *src0, u16m3x16_b a2, i16m2x1_b a3, unsigned char s1, unsigned short i0, u16m3x16 a4, unsigned long n1, const unsigned short *src1, float s2, unsigned short s3, unsigned long i1) {
+    __builtin_matrix_column_major_store((u8m2x1) (a0 * a1) * -1, dst0, 5);
+    __auto_type t0 = (s0 ? __builtin_matrix_column_major_load(src0, 3, K8 + 8, n0) : a2) + a2;
+    t0 -= (a3 * s1)[K2 - 2][i0];
+    __auto_type t1 = ({ __auto_type ins0 = 0x9 + a4 - (s2 + __builtin_matrix_column_major_load(src1, 3, 21 - K5, n1)); ins0[0][1] = s3; ins0; });
+    return a3[0][i1];
 }
 
 static void run_k0241(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xf744d3938165fb14ULL};
-    unsigned char src0[4]; rt_fill_u8(&rng, src0, 4, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    unsigned char dst0[3]; rt_fill_u8(&rng, dst0, 3, RT_DOM_INT(0LL, 16LL));
-    short a0_b[60]; rt_fill_i16(&rng, a0_b, 60, RT_DOM_INT(-8LL, 8LL));
-    i16m12x5 a0 = __builtin_matrix_column_major_load(a0_b, 12, 5, 12);
-    short a1_b[60]; rt_fill_i16(&rng, a1_b, 60, RT_DOM_FULL);
-    i16m12x5 a1 = __builtin_matrix_column_major_load(a1_b, 12, 5, 12);
-    short a2_b[60]; rt_fill_i16(&rng, a2_b, 60, RT_DOM_FULL);
-    i16m12x5 a2 = __builtin_matrix_column_major_load(a2_b, 12, 5, 12);
-    short a3_b[72]; rt_fill_i16(&rng, a3_b, 72, RT_DOM_INT(-8LL, 8LL));
-    i16m12x6 a3 = __builtin_matrix_column_major_load(a3_b, 12, 6, 12);
-    short a4_b[30]; rt_fill_i16(&rng, a4_b, 30, RT_DOM_FULL);
-    i16m6x5 a4 = __builtin_matrix_column_major_load(a4_b, 6, 5, 6);
-    short a5_b[48]; rt_fill_i16(&rng, a5_b, 48, RT_DOM_FULL);
-    i16m12x4 a5 = __builtin_matrix_column_major_load(a5_b, 12, 4, 12);
-    short a6_b[20]; rt_fill_i16(&rng, a6_b, 20, RT_DOM_FULL);
-    i16m4x5 a6 = __builtin_matrix_column_major_load(a6_b, 4, 5, 4);
-    short a7_b[132]; rt_fill_i16(&rng, a7_b, 132, RT_DOM_FULL);
-    i16m12x11 a7 = __builtin_matrix_column_major_load(a7_b, 12, 11, 12);
-    short a8_b[132]; rt_fill_i16(&rng, a8_b, 132, RT_DOM_INT(-8LL, 8LL));
-    i16m12x11 a8 = __builtin_matrix_column_major_load(a8_b, 12, 11, 12);
-    short a9_b[88]; rt_fill_i16(&rng, a9_b, 88, RT_DOM_INT(-8LL, 8LL));
-    i16m11x8 a9 = __builtin_matrix_column_major_load(a9_b, 11, 8, 11);
-    short a10_b[40]; rt_fill_i16(&rng, a10_b, 40, RT_DOM_FULL);
-    i16m8x5 a10 = __builtin_matrix_column_major_load(a10_b, 8, 5, 8);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(12LL, 15LL));
-    short dst1[74]; rt_fill_i16(&rng, dst1, 74, RT_DOM_INT(-8LL, 8LL));
-    short a11_b[48]; rt_fill_i16(&rng, a11_b, 48, RT_DOM_FULL);
-    i16m12x4 a11 = __builtin_matrix_column_major_load(a11_b, 12, 4, 12);
-    i16m12x4 r = k0241(src0, n0, dst0, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, n1, dst1, a11);
-    short r_b[48]; __builtin_matrix_column_major_store(r, r_b, 12);
-    rt_out_i16("k0241", "ret", r_b, 48);
-    rt_out_u8("k0241", "dst0", dst0, 3);
-    rt_out_i16("k0241", "dst1", dst1, 74);
+    unsigned char a0_b[2]; rt_fill_u8(&rng, a0_b, 2, RT_DOM_INT(0LL, 16LL));
+    u8m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
+    unsigned char a1_b[1]; rt_fill_u8(&rng, a1_b, 1, RT_DOM_INT(0LL, 16LL));
+    u8m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned char dst0[4]; rt_fill_u8(&rng, dst0, 4, RT_DOM_INT(0LL, 16LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned short src0[95]; rt_fill_u16(&rng, src0, 95, RT_DOM_FULL);
+    unsigned short a2_b[48]; rt_fill_u16(&rng, a2_b, 48, RT_DOM_FULL);
+    u16m3x16 a2 = __builtin_matrix_column_major_load(a2_b, 3, 16, 3);
+    short a3_b[2]; rt_fill_i16(&rng, a3_b, 2, RT_DOM_FULL);
+    i16m2x1 a3 = __builtin_matrix_column_major_load(a3_b, 2, 1, 2);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned short a4_b[48]; rt_fill_u16(&rng, a4_b, 48, RT_DOM_INT(0LL, 16LL));
+    u16m3x16 a4 = __builtin_matrix_column_major_load(a4_b, 3, 16, 3);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned short src1[93]; rt_fill_u16(&rng, src1, 93, RT_DOM_FULL);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    short r = k0241(a0, a1, dst0, s0, n0, src0, a2, a3, s1, i0, a4, n1, src1, s2, s3, i1);
+    rt_out_i16("k0241", "ret", &r, 1);
+    rt_out_u8("k0241", "dst0", dst0, 4);
 }
 
-u16m5x4 k0242(u32m8x3 a0, u64m3x8 a1, float s0, u64m3x8 a2, float s1, float s2, unsigned char i0, u16m5x4 a3, int i1, unsigned long i2, const unsigned char *src0, int s3, u8m2x8 a4, float s4, unsigned int i3, unsigned int i4, unsigned long s5, u16m5x2 a5, const unsigned short *src1, u16m2x8 a6, u16m8x1 a7, u16m1x4 a8, const unsigned short *src2, u16m5x4 a9) {
-    u64m8x3 t0 = (u64m8x3) a0 - ({ __auto_type ins0 = __builtin_matrix_transpose(a1); ins0[7][2] = s0; ins0; });
-    __auto_type t1 = ({ __auto_type ins2 = ({ __auto_type ins1 = a2; ins1[2][1] = s1 + s2; ins1; }); ins2[i0][6 - K5] = a3[i1][i2]; ins2; });
-    u8m2x8 t2 = ({ __auto_type ins3 = __builtin_matrix_column_major_load(src0, 7 - K5, K4 + 4, 5); ins3[1][1] = s3; ins3; }) + (a4 / 2 - s4);
-    t1[i3][i4] = s5;
-    return (a5 + a5) * (__builtin_matrix_column_major_load(src1, 10 - K8, 8, 8 - K3) + a6) * 4.0 * ((a7 - a7) * a8 + __builtin_matrix_column_major_load(src2, K2 + 6, 5, 8) * a9);
+u64m4x3 k0242(unsigned long n0, const unsigned long *src0, unsigned long i0, double s0, u64m4x3_b a0, unsigned long s1, unsigned char s2, unsigned char s3, unsigned char i1, u64m4x13 a1, unsigned long i2, const unsigned long *src1) {
+    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3 + 1, 8, n0)); ins0[3 + 1][i0] = s0; ins0; }) * ({ __auto_type ins1 = a0; ins1[3][1] = s1; ins1; });
+    t0 *= s2 + s3;
+    t0[6][2] = 9;
+    t0[5][i1] = t0[6 + 1][2];
+    return ({ __auto_type ins2 = 3.0f * a1; ins2[1][i2] = 0; ins2; }) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 11 - K8, (K4 * 13) / K4, 6));
 }
 
 static void run_k0242(void) {
     rt_rng rng = {0xd021683623677740ULL};
-    unsigned int a0_b[24]; rt_fill_u32(&rng, a0_b, 24, RT_DOM_FULL);
-    u32m8x3 a0 = __builtin_matrix_column_major_load(a0_b, 8, 3, 8);
-    unsigned long a1_b[24]; rt_fill_u64(&rng, a1_b, 24, RT_DOM_FULL);
-    u64m3x8 a1 = __builtin_matrix_column_major_load(a1_b, 3, 8, 3);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned long a2_b[24]; rt_fill_u64(&rng, a2_b, 24, RT_DOM_FULL);
-    u64m3x8 a2 = __builtin_matrix_column_major_load(a2_b, 3, 8, 3);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned short a3_b[20]; rt_fill_u16(&rng, a3_b, 20, RT_DOM_FULL);
-    u16m5x4 a3 = __builtin_matrix_column_major_load(a3_b, 5, 4, 5);
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char src0[37]; rt_fill_u8(&rng, src0, 37, RT_DOM_FULL);
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char a4_b[16]; rt_fill_u8(&rng, a4_b, 16, RT_DOM_FULL);
-    u8m2x8 a4 = __builtin_matrix_column_major_load(a4_b, 2, 8, 2);
-    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int i4; rt_fill_u32(&rng, &i4, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned long s5; rt_fill_u64(&rng, &s5, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short a5_b[10]; rt_fill_u16(&rng, a5_b, 10, RT_DOM_INT(0LL, 16LL));
-    u16m5x2 a5 = __builtin_matrix_column_major_load(a5_b, 5, 2, 5);
-    unsigned short src1[38]; rt_fill_u16(&rng, src1, 38, RT_DOM_FULL);
-    unsigned short a6_b[16]; rt_fill_u16(&rng, a6_b, 16, RT_DOM_INT(0LL, 16LL));
-    u16m2x8 a6 = __builtin_matrix_column_major_load(a6_b, 2, 8, 2);
-    unsigned short a7_b[8]; rt_fill_u16(&rng, a7_b, 8, RT_DOM_FULL);
-    u16m8x1 a7 = __builtin_matrix_column_major_load(a7_b, 8, 1, 8);
-    unsigned short a8_b[4]; rt_fill_u16(&rng, a8_b, 4, RT_DOM_INT(0LL, 16LL));
-    u16m1x4 a8 = __builtin_matrix_column_major_load(a8_b, 1, 4, 1);
-    unsigned short src2[40]; rt_fill_u16(&rng, src2, 40, RT_DOM_INT(0LL, 16LL));
-    unsigned short a9_b[20]; rt_fill_u16(&rng, a9_b, 20, RT_DOM_FULL);
-    u16m5x4 a9 = __builtin_matrix_column_major_load(a9_b, 5, 4, 5);
-    u16m5x4 r = k0242(a0, a1, s0, a2, s1, s2, i0, a3, i1, i2, src0, s3, a4, s4, i3, i4, s5, a5, src1, a6, a7, a8, src2, a9);
-    unsigned short r_b[20]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_u16("k0242", "ret", r_b, 20);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned long src0[53]; rt_fill_u64(&rng, src0, 53, RT_DOM_INT(0LL, 16LL));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned long a0_b[12]; rt_fill_u64(&rng, a0_b, 12, RT_DOM_FULL);
+    u64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long a1_b[52]; rt_fill_u64(&rng, a1_b, 52, RT_DOM_INT(0LL, 16LL));
+    u64m4x13 a1 = __builtin_matrix_column_major_load(a1_b, 4, 13, 4);
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 12LL));
+    unsigned long src1[75]; rt_fill_u64(&rng, src1, 75, RT_DOM_FULL);
+    u64m4x3 r = k0242(n0, src0, i0, s0, a0, s1, s2, s3, i1, a1, i2, src1);
+    unsigned long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u64("k0242", "ret", r_b, 12);
 }
 
-unsigned int k0243(i8m4x9 a0, const signed char *src0, int s0, signed char s1, u32m3x9 a1, u32m9x1 a2, u32m3x1 a3, unsigned int *dst0, int i0) {
-    i8m4x2 t0 = a0 * __builtin_matrix_column_major_load(src0, 9, 2, 12) + (long)s0;
-    t0[2][0] = t0[0][0];
-    __builtin_matrix_column_major_store(a1 * a2 - (a3 - a3), dst0, 6);
-    return a1[(K5 * 1) / K5][i0];
+i8m4x2 k0243(unsigned int s0, float s1, i8m4x2 a0, i8m4x2 a1, i8m4x2 a2, unsigned short s2, i8m4x2 a3, i8m4x2 a4, i8m4x2_b a5, short s3, i8m2x2 a6, int s4, i8m2x4 a7) {
+    i8m4x2 t0 = s0 ? s1 ? a0 : a1 : a2;
+    i8m4x2 t1 = ({ __auto_type ins0 = s2 ? a3 + a4 : a5; ins0[0][0] = 6u; ins0; }) / s3;
+    t1 -= t0 * a6;
+    return s4 ? t0 + t1 : __builtin_matrix_transpose(a7);
 }
 
 static void run_k0243(void) {
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xfdc858ace6d4405bULL};
-    signed char a0_b[36]; rt_fill_i8(&rng, a0_b, 36, RT_DOM_INT(-8LL, 8LL));
-    i8m4x9 a0 = __builtin_matrix_column_major_load(a0_b, 4, 9, 4);
-    signed char src0[21]; rt_fill_i8(&rng, src0, 21, RT_DOM_INT(-8LL, 8LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int a1_b[27]; rt_fill_u32(&rng, a1_b, 27, RT_DOM_INT(0LL, 16LL));
-    u32m3x9 a1 = __builtin_matrix_column_major_load(a1_b, 3, 9, 3);
-    unsigned int a2_b[9]; rt_fill_u32(&rng, a2_b, 9, RT_DOM_INT(0LL, 16LL));
-    u32m9x1 a2 = __builtin_matrix_column_major_load(a2_b, 9, 1, 9);
-    unsigned int a3_b[3]; rt_fill_u32(&rng, a3_b, 3, RT_DOM_FULL);
-    u32m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
-    unsigned int dst0[4]; rt_fill_u32(&rng, dst0, 4, RT_DOM_INT(0LL, 16LL));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 8LL));
-    unsigned int r = k0243(a0, src0, s0, s1, a1, a2, a3, dst0, i0);
-    rt_out_u32("k0243", "ret", &r, 1);
-    rt_out_u32("k0243", "dst0", dst0, 4);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    signed char a0_b[8]; rt_fill_i8(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
+    signed char a1_b[8]; rt_fill_i8(&rng, a1_b, 8, RT_DOM_FULL);
+    i8m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
+    signed char a2_b[8]; rt_fill_i8(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    signed char a3_b[8]; rt_fill_i8(&rng, a3_b, 8, RT_DOM_FULL);
+    i8m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
+    signed char a4_b[8]; rt_fill_i8(&rng, a4_b, 8, RT_DOM_FULL);
+    i8m4x2 a4 = __builtin_matrix_column_major_load(a4_b, 4, 2, 4);
+    signed char a5_b[8]; rt_fill_i8(&rng, a5_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m4x2 a5 = __builtin_matrix_column_major_load(a5_b, 4, 2, 4);
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    signed char a6_b[4]; rt_fill_i8(&rng, a6_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i8m2x2 a6 = __builtin_matrix_column_major_load(a6_b, 2, 2, 2);
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-1LL, 1LL));
+    signed char a7_b[8]; rt_fill_i8(&rng, a7_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m2x4 a7 = __builtin_matrix_column_major_load(a7_b, 2, 4, 2);
+    i8m4x2 r = k0243(s0, s1, a0, a1, a2, s2, a3, a4, a5, s3, a6, s4, a7);
+    signed char r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i8("k0243", "ret", r_b, 8);
 }
 
-u64m2x6 k0244(const unsigned long *src0, u64m12x4 a0, unsigned int s0, u64m1x4 a1, unsigned long *dst0, u16m2x6 a2, u16m2x6 a3, u16m2x6 a4, unsigned long n0, unsigned short *dst1, u64m2x6 a5) {
-    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K3 * 1) / K3, 12, (K8 * 1) / K8) * (a0 * (float)s0) - a1, dst0, 3);
-    __builtin_matrix_column_major_store(a2 + a3 - a4, dst1, n0);
-    __auto_type t0 = a4 - a4;
-    return a3[0][1] * a5 * 0;
+i32m5x2 k0244(f64m1x4 a0, f64m4x4 a1, u64m1x4 a2, unsigned int s0, unsigned long *dst0, float s1, f64m4x7_b a3, f64m7x4_b a4, f64m4x4 a5, u32m5x2 a6, unsigned int i0, unsigned char s2, unsigned char s3) {
+    __builtin_matrix_column_major_store((u64m1x4) a2 * (float)s0, dst0, 2);
+    __auto_type t0 = a1 * a1 - a1;
+    t0 *= s1 ? a3 * a4 : a5;
+    return s3 * (i32m5x2) ({ __auto_type ins0 = a6 - a6; ins0[4][i0] = (float)s2; ins0; });
 }
 
 static void run_k0244(void) {
+    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x54eb8a9c8e48ffbeULL};
-    unsigned long src0[13]; rt_fill_u64(&rng, src0, 13, RT_DOM_FULL);
-    unsigned long a0_b[48]; rt_fill_u64(&rng, a0_b, 48, RT_DOM_INT(0LL, 16LL));
-    u64m12x4 a0 = __builtin_matrix_column_major_load(a0_b, 12, 4, 12);
+    double a0_b[4]; rt_fill_f64(&rng, a0_b, 4, RT_DOM_FCHOICE(a0_dom));
+    f64m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
+    double a1_b[16]; rt_fill_f64(&rng, a1_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
+    unsigned long a2_b[4]; rt_fill_u64(&rng, a2_b, 4, RT_DOM_FULL);
+    u64m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long a1_b[4]; rt_fill_u64(&rng, a1_b, 4, RT_DOM_FULL);
-    u64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    unsigned long dst0[12]; rt_fill_u64(&rng, dst0, 12, RT_DOM_INT(0LL, 16LL));
-    unsigned short a2_b[12]; rt_fill_u16(&rng, a2_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m2x6 a2 = __builtin_matrix_column_major_load(a2_b, 2, 6, 2);
-    unsigned short a3_b[12]; rt_fill_u16(&rng, a3_b, 12, RT_DOM_FULL);
-    u16m2x6 a3 = __builtin_matrix_column_major_load(a3_b, 2, 6, 2);
-    unsigned short a4_b[12]; rt_fill_u16(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m2x6 a4 = __builtin_matrix_column_major_load(a4_b, 2, 6, 2);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    unsigned short dst1[29]; rt_fill_u16(&rng, dst1, 29, RT_DOM_INT(0LL, 16LL));
-    unsigned long a5_b[12]; rt_fill_u64(&rng, a5_b, 12, RT_DOM_INT(0LL, 16LL));
-    u64m2x6 a5 = __builtin_matrix_column_major_load(a5_b, 2, 6, 2);
-    u64m2x6 r = k0244(src0, a0, s0, a1, dst0, a2, a3, a4, n0, dst1, a5);
-    unsigned long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u64("k0244", "ret", r_b, 12);
-    rt_out_u64("k0244", "dst0", dst0, 12);
-    rt_out_u16("k0244", "dst1", dst1, 29);
+    unsigned long dst0[8]; rt_fill_u64(&rng, dst0, 8, RT_DOM_INT(0LL, 16LL));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    double a3_b[28]; rt_fill_f64(&rng, a3_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x7 a3 = __builtin_matrix_column_major_load(a3_b, 4, 7, 4);
+    double a4_b[28]; rt_fill_f64(&rng, a4_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x4 a4 = __builtin_matrix_column_major_load(a4_b, 7, 4, 7);
+    double a5_b[16]; rt_fill_f64(&rng, a5_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x4 a5 = __builtin_matrix_column_major_load(a5_b, 4, 4, 4);
+    unsigned int a6_b[10]; rt_fill_u32(&rng, a6_b, 10, RT_DOM_FULL);
+    u32m5x2 a6 = __builtin_matrix_column_major_load(a6_b, 5, 2, 5);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    i32m5x2 r = k0244(a0, a1, a2, s0, dst0, s1, a3, a4, a5, a6, i0, s2, s3);
+    int r_b[10]; __builtin_matrix_column_major_store(r, r_b, 5);
+    rt_out_i32("k0244", "ret", r_b, 10);
+    rt_out_u64("k0244", "dst0", dst0, 8);
 }
 
-i64m1x5 k0245(u16m2x3 a0, u16m3x4 a1, signed char s0, unsigned long s1, u32m4x1 a2, i64m4x5 a3, unsigned char s2, unsigned long n0, const long *src0, unsigned long n1, const long *src1, unsigned char i0, int s3, unsigned char s4) {
-    u16m2x4 t0 = (u16m2x4) (a0 * a1 / s0 + (long)s1 - 7u);
-    return __builtin_matrix_transpose((i64m4x1) a2) * (a3 / s2) + ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 1, (K8 * 5) / K8, n0) + __builtin_matrix_column_major_load(src1, 5 - K4, 5, n1); ins0[0][i0] = s3; ins0; }) / s4;
+f32m2x1 k0245(unsigned short s0, unsigned int s1, u16m2x3 a0, u16m3x4 a1, long i0, long s2, i64m2x4 a2, float s3, u16m2x4 a3, unsigned char s4, const float *src0, signed char s5) {
+    u16m2x4 t0 = (s0 ? s1 ? ({ __auto_type ins0 = a0 * a1; ins0[i0][3] = s2; ins0; }) : (u16m2x4) a2 * s3 : a3) - s4;
+    return __builtin_matrix_column_major_load(src0, 2, 1, (K4 * 3) / K4) / 1 * s5;
 }
 
 static void run_k0245(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    static const long long s4_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x74189bc2a58049abULL};
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
     unsigned short a0_b[6]; rt_fill_u16(&rng, a0_b, 6, RT_DOM_FULL);
     u16m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
     unsigned short a1_b[12]; rt_fill_u16(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
     u16m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
-    long a3_b[20]; rt_fill_i64(&rng, a3_b, 20, RT_DOM_INT(-8LL, 8LL));
-    i64m4x5 a3 = __builtin_matrix_column_major_load(a3_b, 4, 5, 4);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    long src0[19]; rt_fill_i64(&rng, src0, 19, RT_DOM_FULL);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
-    long src1[18]; rt_fill_i64(&rng, src1, 18, RT_DOM_INT(-8LL, 8LL));
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char s4; rt_fill_u8(&rng, &s4, 1, RT_DOM_ICHOICE(s4_dom));
-    i64m1x5 r = k0245(a0, a1, s0, s1, a2, a3, s2, n0, src0, n1, src1, i0, s3, s4);
-    long r_b[5]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i64("k0245", "ret", r_b, 5);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    long a2_b[8]; rt_fill_i64(&rng, a2_b, 8, RT_DOM_FULL);
+    i64m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned short a3_b[8]; rt_fill_u16(&rng, a3_b, 8, RT_DOM_INT(0LL, 16LL));
+    u16m2x4 a3 = __builtin_matrix_column_major_load(a3_b, 2, 4, 2);
+    unsigned char s4; rt_fill_u8(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    float src0[4]; rt_fill_f32(&rng, src0, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    f32m2x1 r = k0245(s0, s1, a0, a1, i0, s2, a2, s3, a3, s4, src0, s5);
+    float r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_f32("k0245", "ret", r_b, 2);
 }
 
-short k0246(i16m4x3 a0, unsigned short i0) {
-    i16m4x3 t0 = a0;
-    return a0[2][i0];
+i16m4x3 k0246(i16m4x3 a0, i16m4x3 a1, i16m4x3 a2, i16m4x3_b a3, i16m4x3_b a4) {
+    __auto_type t0 = a0 + a1 + (a2 - a3);
+    return a4;
 }
 
 static void run_k0246(void) {
     rt_rng rng = {0x0f4103a230717fdbULL};
     short a0_b[12]; rt_fill_i16(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
     i16m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    short r = k0246(a0, i0);
-    rt_out_i16("k0246", "ret", &r, 1);
+    short a1_b[12]; rt_fill_i16(&rng, a1_b, 12, RT_DOM_FULL);
+    i16m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
+    short a2_b[12]; rt_fill_i16(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
+    short a3_b[12]; rt_fill_i16(&rng, a3_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m4x3 a3 = __builtin_matrix_column_major_load(a3_b, 4, 3, 4);
+    short a4_b[12]; rt_fill_i16(&rng, a4_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m4x3 a4 = __builtin_matrix_column_major_load(a4_b, 4, 3, 4);
+    i16m4x3 r = k0246(a0, a1, a2, a3, a4);
+    short r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i16("k0246", "ret", r_b, 12);
 }
 
-f64m1x3 k0247(const unsigned int *src0, unsigned char i0, u32m4x15 a0, u32m4x3 a1, const unsigned int *src1, u32m2x15 a2, u32m15x2 a3, u32m2x4 a4, f64m1x3 a5, unsigned short s0) {
-    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 4, 18 - K3, 5); ins0[3][i0] = 9; ins0; }) + 0L - a0 + (a1 * (__builtin_matrix_column_major_load(src1, 3, (K3 * 2) / K3, 3) * a2) - 6UL) + __builtin_matrix_transpose(a3 * a4);
-    return (f64m1x3) a5 + s0;
+i64m10x4 k0247(u32m4x15 a0, u32m4x15 a1, const unsigned int *src0, unsigned long n0, const long *src1, i64m4x3 a2, long i0, u32m4x15 a3, i64m10x4 a4, unsigned long n1, const long *src2, i64m10x4 a5, unsigned char s0, unsigned long n2, const long *src3) {
+    u32m4x15 t0 = a0 - a1 - __builtin_matrix_column_major_load(src0, 4, 15, 7) - a1 - (__builtin_matrix_column_major_load(src1, 3, 4, n0) * a2)[(K3 * 0) / K3][i0] + a3;
+    return ({ __auto_type ins0 = a4 + (__builtin_matrix_column_major_load(src2, 10, 4, n1) + a5); ins0[3][2] = s0; ins0; }) - __builtin_matrix_column_major_load(src3, 10, 3 + 1, n2);
 }
 
 static void run_k0247(void) {
     rt_rng rng = {0x56f9566a44c3f51cULL};
-    unsigned int src0[75]; rt_fill_u32(&rng, src0, 75, RT_DOM_FULL);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 14LL));
     unsigned int a0_b[60]; rt_fill_u32(&rng, a0_b, 60, RT_DOM_INT(0LL, 16LL));
     u32m4x15 a0 = __builtin_matrix_column_major_load(a0_b, 4, 15, 4);
-    unsigned int a1_b[12]; rt_fill_u32(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
-    unsigned int src1[7]; rt_fill_u32(&rng, src1, 7, RT_DOM_INT(0LL, 16LL));
-    unsigned int a2_b[30]; rt_fill_u32(&rng, a2_b, 30, RT_DOM_INT(0LL, 16LL));
-    u32m2x15 a2 = __builtin_matrix_column_major_load(a2_b, 2, 15, 2);
-    unsigned int a3_b[30]; rt_fill_u32(&rng, a3_b, 30, RT_DOM_INT(0LL, 16LL));
-    u32m15x2 a3 = __builtin_matrix_column_major_load(a3_b, 15, 2, 15);
-    unsigned int a4_b[8]; rt_fill_u32(&rng, a4_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m2x4 a4 = __builtin_matrix_column_major_load(a4_b, 2, 4, 2);
-    double a5_b[3]; rt_fill_f64(&rng, a5_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x3 a5 = __builtin_matrix_column_major_load(a5_b, 1, 3, 1);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    f64m1x3 r = k0247(src0, i0, a0, a1, src1, a2, a3, a4, a5, s0);
-    double r_b[3]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f64("k0247", "ret", r_b, 3);
+    unsigned int a1_b[60]; rt_fill_u32(&rng, a1_b, 60, RT_DOM_FULL);
+    u32m4x15 a1 = __builtin_matrix_column_major_load(a1_b, 4, 15, 4);
+    unsigned int src0[102]; rt_fill_u32(&rng, src0, 102, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    long src1[23]; rt_fill_i64(&rng, src1, 23, RT_DOM_FULL);
+    long a2_b[12]; rt_fill_i64(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned int a3_b[60]; rt_fill_u32(&rng, a3_b, 60, RT_DOM_INT(0LL, 16LL));
+    u32m4x15 a3 = __builtin_matrix_column_major_load(a3_b, 4, 15, 4);
+    long a4_b[40]; rt_fill_i64(&rng, a4_b, 40, RT_DOM_FULL);
+    i64m10x4 a4 = __builtin_matrix_column_major_load(a4_b, 10, 4, 10);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(10LL, 13LL));
+    long src2[49]; rt_fill_i64(&rng, src2, 49, RT_DOM_INT(-8LL, 8LL));
+    long a5_b[40]; rt_fill_i64(&rng, a5_b, 40, RT_DOM_INT(-8LL, 8LL));
+    i64m10x4 a5 = __builtin_matrix_column_major_load(a5_b, 10, 4, 10);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(10LL, 13LL));
+    long src3[50]; rt_fill_i64(&rng, src3, 50, RT_DOM_INT(-8LL, 8LL));
+    i64m10x4 r = k0247(a0, a1, src0, n0, src1, a2, i0, a3, a4, n1, src2, a5, s0, n2, src3);
+    long r_b[40]; __builtin_matrix_column_major_store(r, r_b, 10);
+    rt_out_i64("k0247", "ret", r_b, 40);
 }
 
-u16m6x1 k0248(f64m7x4 a0, i16m7x4 a1, int i0, long i1, const unsigned int *src0, u32m3x3 a2, const unsigned short *src1, u16m4x1_b a3, double s0) {
-    __auto_type t0 = ({ __auto_type ins0 = (i16m7x4) a0 + a1; ins0[i0][3] = a0[4][i1]; ins0; });
-    t0[0][3] += 6;
-    u32m3x3 t1 = __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 3, 4) + a2 + a2 - a2 * a2;
-    return s0 * (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 6, 7)) * a3 / 4);
+i64m6x4 k0248(unsigned short s0, i16m7x4 a0, i16m2x7 a1, unsigned long n0, const short *src0, short *dst0, i64m6x4_b a2, unsigned int s1, long *dst1, unsigned long n1, const int *src1, unsigned int s2, unsigned long n2, const long *src2, unsigned long i0, i64m7x4 a3) {
+    __builtin_matrix_column_major_store(s0 ? a0 : __builtin_matrix_transpose(a1) * __builtin_matrix_column_major_load(src0, 2, 4, n0), dst0, 8);
+    __builtin_matrix_column_major_store(a2 * (signed char)s1, dst1, 7);
+    __auto_type t0 = __builtin_matrix_column_major_load(src1, 6, 3, n1) + s2;
+    return __builtin_matrix_transpose(({ __auto_type ins0 = (i64m7x6) __builtin_matrix_column_major_load(src2, 7, 6, n2); ins0[6][i0] = a1[1][6]; ins0; })) * a3;
 }
 
 static void run_k0248(void) {
     rt_rng rng = {0xeaf7fdf21b1d3a0fULL};
-    double a0_b[28]; rt_fill_f64(&rng, a0_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m7x4 a0 = __builtin_matrix_column_major_load(a0_b, 7, 4, 7);
-    short a1_b[28]; rt_fill_i16(&rng, a1_b, 28, RT_DOM_INT(-8LL, 8LL));
-    i16m7x4 a1 = __builtin_matrix_column_major_load(a1_b, 7, 4, 7);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int src0[11]; rt_fill_u32(&rng, src0, 11, RT_DOM_FULL);
-    unsigned int a2_b[9]; rt_fill_u32(&rng, a2_b, 9, RT_DOM_FULL);
-    u32m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
-    unsigned short src1[41]; rt_fill_u16(&rng, src1, 41, RT_DOM_INT(0LL, 16LL));
-    unsigned short a3_b[4]; rt_fill_u16(&rng, a3_b, 4, RT_DOM_FULL);
-    u16m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    u16m6x1 r = k0248(a0, a1, i0, i1, src0, a2, src1, a3, s0);
-    unsigned short r_b[6]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_u16("k0248", "ret", r_b, 6);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    short a0_b[28]; rt_fill_i16(&rng, a0_b, 28, RT_DOM_INT(-8LL, 8LL));
+    i16m7x4 a0 = __builtin_matrix_column_major_load(a0_b, 7, 4, 7);
+    short a1_b[14]; rt_fill_i16(&rng, a1_b, 14, RT_DOM_INT(-8LL, 8LL));
+    i16m2x7 a1 = __builtin_matrix_column_major_load(a1_b, 2, 7, 2);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    short src0[18]; rt_fill_i16(&rng, src0, 18, RT_DOM_INT(-8LL, 8LL));
+    short dst0[31]; rt_fill_i16(&rng, dst0, 31, RT_DOM_FULL);
+    long a2_b[24]; rt_fill_i64(&rng, a2_b, 24, RT_DOM_FULL);
+    i64m6x4 a2 = __builtin_matrix_column_major_load(a2_b, 6, 4, 6);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    long dst1[27]; rt_fill_i64(&rng, dst1, 27, RT_DOM_FULL);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(6LL, 9LL));
+    int src1[24]; rt_fill_i32(&rng, src1, 24, RT_DOM_FULL);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(7LL, 10LL));
+    long src2[59]; rt_fill_i64(&rng, src2, 59, RT_DOM_INT(-8LL, 8LL));
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    long a3_b[28]; rt_fill_i64(&rng, a3_b, 28, RT_DOM_INT(-8LL, 8LL));
+    i64m7x4 a3 = __builtin_matrix_column_major_load(a3_b, 7, 4, 7);
+    i64m6x4 r = k0248(s0, a0, a1, n0, src0, dst0, a2, s1, dst1, n1, src1, s2, n2, src2, i0, a3);
+    long r_b[24]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_i64("k0248", "ret", r_b, 24);
+    rt_out_i16("k0248", "dst0", dst0, 31);
+    rt_out_i64("k0248", "dst1", dst1, 27);
 }
 
-i8m4x4 k0249(u64m7x7 a0, short s0, i8m4x4 a1, i8m4x4 a2, float s1) {
-    __auto_type t0 = __builtin_matrix_transpose(({ __auto_type ins0 = __builtin_matrix_transpose(-1 - a0); ins0[6][1] = s0; ins0; }));
-    return s1 * (a1 - a2);
+void k0249(u64m7x7 a0, long s0, unsigned long n0, unsigned long *dst0) {
+    __auto_type t0 = a0;
+    __builtin_matrix_column_major_store((u64m7x7) ({ __auto_type ins0 = t0 - t0; ins0[5][4] = s0; ins0; }), dst0, n0);
 }
 
 static void run_k0249(void) {
     rt_rng rng = {0x998894dcaccfdd3eULL};
     unsigned long a0_b[49]; rt_fill_u64(&rng, a0_b, 49, RT_DOM_FULL);
     u64m7x7 a0 = __builtin_matrix_column_major_load(a0_b, 7, 7, 7);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    signed char a1_b[16]; rt_fill_i8(&rng, a1_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i8m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
-    signed char a2_b[16]; rt_fill_i8(&rng, a2_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i8m4x4 a2 = __builtin_matrix_column_major_load(a2_b, 4, 4, 4);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i8m4x4 r = k0249(a0, s0, a1, a2, s1);
-    signed char r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i8("k0249", "ret", r_b, 16);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    unsigned long dst0[69]; rt_fill_u64(&rng, dst0, 69, RT_DOM_FULL);
+    k0249(a0, s0, n0, dst0);
+    rt_out_u64("k0249", "dst0", dst0, 69);
 }
 
-f64m2x2 k0250(f64m2x2_b a0, unsigned long i0, const double *src0, f64m2x3_b a1, f64m3x2 a2) {
-    __auto_type t0 = (f64m2x2) (i8m2x2) (i8m2x2) ((i64m2x2) a0 * a0[i0][1]);
-    t0 *= __builtin_matrix_transpose((__builtin_matrix_column_major_load(src0, 5 - K3, 3, 5) - a1) * a2);
-    return a0;
+u8m1x6 k0250(f64m2x3 a0, f64m3x1 a1, const double *src0, f64m2x2 a2, f64m2x2_b a3, unsigned short s0, f64m1x5 a4, unsigned char i0, long s1, f64m5x3 a5, u8m1x2 a6, u8m2x6 a7, unsigned int i1, int i2) {
+    __auto_type t0 = __builtin_matrix_transpose(({ __auto_type ins0 = a0 * a1 * (__builtin_matrix_column_major_load(src0, 1, 2, 1) * a2) - __builtin_matrix_transpose(a3); ins0[1][(K4 * 1) / K4] = s0; ins0; }));
+    f64m3x1 t1 = __builtin_matrix_transpose(({ __auto_type ins1 = a4; ins1[0][i0] = s1; ins1; }) * a5);
+    return ({ __auto_type ins2 = a6 * a7; ins2[i1][i2] = -1; ins2; });
 }
 
 static void run_k0250(void) {
+    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x6908d01679d16e03ULL};
-    double a0_b[4]; rt_fill_f64(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    double src0[14]; rt_fill_f64(&rng, src0, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a1_b[6]; rt_fill_f64(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x3 a1 = __builtin_matrix_column_major_load(a1_b, 2, 3, 2);
-    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x2 a2 = __builtin_matrix_column_major_load(a2_b, 3, 2, 3);
-    f64m2x2 r = k0250(a0, i0, src0, a1, a2);
-    double r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f64("k0250", "ret", r_b, 4);
+    double a0_b[6]; rt_fill_f64(&rng, a0_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
+    double a1_b[3]; rt_fill_f64(&rng, a1_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
+    double src0[4]; rt_fill_f64(&rng, src0, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a2_b[4]; rt_fill_f64(&rng, a2_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    double a3_b[4]; rt_fill_f64(&rng, a3_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x2 a3 = __builtin_matrix_column_major_load(a3_b, 2, 2, 2);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    double a4_b[5]; rt_fill_f64(&rng, a4_b, 5, RT_DOM_FCHOICE(a4_dom));
+    f64m1x5 a4 = __builtin_matrix_column_major_load(a4_b, 1, 5, 1);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    double a5_b[15]; rt_fill_f64(&rng, a5_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m5x3 a5 = __builtin_matrix_column_major_load(a5_b, 5, 3, 5);
+    unsigned char a6_b[2]; rt_fill_u8(&rng, a6_b, 2, RT_DOM_INT(0LL, 16LL));
+    u8m1x2 a6 = __builtin_matrix_column_major_load(a6_b, 1, 2, 1);
+    unsigned char a7_b[12]; rt_fill_u8(&rng, a7_b, 12, RT_DOM_INT(0LL, 16LL));
+    u8m2x6 a7 = __builtin_matrix_column_major_load(a7_b, 2, 6, 2);
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
+    u8m1x6 r = k0250(a0, a1, src0, a2, a3, s0, a4, i0, s1, a5, a6, a7, i1, i2);
+    unsigned char r_b[6]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u8("k0250", "ret", r_b, 6);
 }
 
-f32m4x6 k0251(f32m4x6 a0, const float *src0, const float *src1, unsigned long n0, const float *src2, long s0, long s1) {
-    __auto_type t0 = a0 / 0.5f * (__builtin_matrix_column_major_load(src0, 8 - K2, 1, K4 + 3) * __builtin_matrix_column_major_load(src1, (K8 * 1) / K8, 2, 7 - K5));
-    t0[2][1] -= t0[K2 + 1][1];
-    return __builtin_matrix_column_major_load(src2, 4, 6, n0) + (s0 - s1);
+f32m4x2 k0251(const float *src0, const float *src1, short s0, const float *src2, f32m4x7 a0, f32m7x2 a1) {
+    f32m4x2 t0 = __builtin_matrix_column_major_load(src0, 4, K2, 6) - __builtin_matrix_column_major_load(src1, (K3 * 4) / K3, 2, 4) - s0;
+    t0[(K8 * 1) / K8][5 - K5] -= 4.75;
+    return (__builtin_matrix_column_major_load(src2, 4, 6 + 1, 6) - a0) * a1;
 }
 
 static void run_k0251(void) {
     rt_rng rng = {0xfc67d60697a3069eULL};
-    float a0_b[24]; rt_fill_f32(&rng, a0_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
-    float src0[8]; rt_fill_f32(&rng, src0, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src1[5]; rt_fill_f32(&rng, src1, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    float src2[39]; rt_fill_f32(&rng, src2, 39, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    f32m4x6 r = k0251(a0, src0, src1, n0, src2, s0, s1);
-    float r_b[24]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_f32("k0251", "ret", r_b, 24);
+    float src0[11]; rt_fill_f32(&rng, src0, 11, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float src1[9]; rt_fill_f32(&rng, src1, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    float src2[41]; rt_fill_f32(&rng, src2, 41, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a0_b[28]; rt_fill_f32(&rng, a0_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x7 a0 = __builtin_matrix_column_major_load(a0_b, 4, 7, 4);
+    float a1_b[14]; rt_fill_f32(&rng, a1_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
+    f32m4x2 r = k0251(src0, src1, s0, src2, a0, a1);
+    float r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_f32("k0251", "ret", r_b, 8);
 }
 
-u32m3x6 k0252(const unsigned int *src0, u32m3x6 a0, unsigned long i0, unsigned long s0, unsigned long n0, const double *src1, i8m3x6 a1, u32m3x6_b a2, long s1, long s2, unsigned char s3) {
-    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 6 - K3, 6, 5) - a0; ins0[1][i0] = s0; ins0; });
-    return ((u32m3x6) a1 + a2 - (s1 - s2)) / s3;
+u8m6x3 k0252(u32m3x6 a0, u8m6x5 a1, const unsigned char *src0, unsigned long n0, const unsigned char *src1, long i0, float s0, float s1, u8m4x3 a2, u8m4x3 a3) {
+    u32m3x6 t0 = a0;
+    return (a1 - __builtin_matrix_column_major_load(src0, (K8 * 6) / K8, 5, 7)) * ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 5, 8 - K4, n0); ins0[i0][2] = s0 + s1; ins0; }) * (a2 + a3);
 }
 
 static void run_k0252(void) {
-    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xf59066402d62a055ULL};
-    unsigned int src0[28]; rt_fill_u32(&rng, src0, 28, RT_DOM_FULL);
     unsigned int a0_b[18]; rt_fill_u32(&rng, a0_b, 18, RT_DOM_INT(0LL, 16LL));
     u32m3x6 a0 = __builtin_matrix_column_major_load(a0_b, 3, 6, 3);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    double src1[34]; rt_fill_f64(&rng, src1, 34, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    signed char a1_b[18]; rt_fill_i8(&rng, a1_b, 18, RT_DOM_FULL);
-    i8m3x6 a1 = __builtin_matrix_column_major_load(a1_b, 3, 6, 3);
-    unsigned int a2_b[18]; rt_fill_u32(&rng, a2_b, 18, RT_DOM_INT(0LL, 16LL));
-    u32m3x6 a2 = __builtin_matrix_column_major_load(a2_b, 3, 6, 3);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
-    u32m3x6 r = k0252(src0, a0, i0, s0, n0, src1, a1, a2, s1, s2, s3);
-    unsigned int r_b[18]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u32("k0252", "ret", r_b, 18);
+    unsigned char a1_b[30]; rt_fill_u8(&rng, a1_b, 30, RT_DOM_INT(0LL, 16LL));
+    u8m6x5 a1 = __builtin_matrix_column_major_load(a1_b, 6, 5, 6);
+    unsigned char src0[36]; rt_fill_u8(&rng, src0, 36, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    unsigned char src1[30]; rt_fill_u8(&rng, src1, 30, RT_DOM_INT(0LL, 16LL));
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned char a2_b[12]; rt_fill_u8(&rng, a2_b, 12, RT_DOM_INT(0LL, 16LL));
+    u8m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
+    unsigned char a3_b[12]; rt_fill_u8(&rng, a3_b, 12, RT_DOM_FULL);
+    u8m4x3 a3 = __builtin_matrix_column_major_load(a3_b, 4, 3, 4);
+    u8m6x3 r = k0252(a0, a1, src0, n0, src1, i0, s0, s1, a2, a3);
+    unsigned char r_b[18]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_u8("k0252", "ret", r_b, 18);
 }
 
-i8m4x4 k0253(u64m7x7 a0, short s0, i8m4x4 a1, i8m4x4 a2, float s1, const signed char *src0, i8m10x4 a3) {
-    __auto_type t0 = k0249(a0, s0, a1, a2, s1);
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 4, 10, 7) * a3);
+i8m4x2 k0253(unsigned int s0, float s1, i8m4x2 a0, i8m4x2 a1, i8m4x2 a2, unsigned short s2, i8m4x2 a3, i8m4x2 a4, i8m4x2 a5, short s3, i8m2x2 a6, int s4, i8m2x4 a7, i8m4x2_b a8, i16m4x2 a9) {
+    __auto_type t0 = k0243(s0, s1, a0, a1, a2, s2, a3, a4, a5, s3, a6, s4, a7);
+    return a8 - (i8m4x2) a9;
 }
 
 static void run_k0253(void) {
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x0a3317e52f97dde4ULL};
-    unsigned long a0_b[49]; rt_fill_u64(&rng, a0_b, 49, RT_DOM_FULL);
-    u64m7x7 a0 = __builtin_matrix_column_major_load(a0_b, 7, 7, 7);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    signed char a1_b[16]; rt_fill_i8(&rng, a1_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i8m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
-    signed char a2_b[16]; rt_fill_i8(&rng, a2_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i8m4x4 a2 = __builtin_matrix_column_major_load(a2_b, 4, 4, 4);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    signed char src0[67]; rt_fill_i8(&rng, src0, 67, RT_DOM_INT(-8LL, 8LL));
-    signed char a3_b[40]; rt_fill_i8(&rng, a3_b, 40, RT_DOM_INT(-8LL, 8LL));
-    i8m10x4 a3 = __builtin_matrix_column_major_load(a3_b, 10, 4, 10);
-    i8m4x4 r = k0253(a0, s0, a1, a2, s1, src0, a3);
-    signed char r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i8("k0253", "ret", r_b, 16);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    signed char a0_b[8]; rt_fill_i8(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
+    signed char a1_b[8]; rt_fill_i8(&rng, a1_b, 8, RT_DOM_FULL);
+    i8m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
+    signed char a2_b[8]; rt_fill_i8(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    signed char a3_b[8]; rt_fill_i8(&rng, a3_b, 8, RT_DOM_FULL);
+    i8m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
+    signed char a4_b[8]; rt_fill_i8(&rng, a4_b, 8, RT_DOM_FULL);
+    i8m4x2 a4 = __builtin_matrix_column_major_load(a4_b, 4, 2, 4);
+    signed char a5_b[8]; rt_fill_i8(&rng, a5_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m4x2 a5 = __builtin_matrix_column_major_load(a5_b, 4, 2, 4);
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    signed char a6_b[4]; rt_fill_i8(&rng, a6_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i8m2x2 a6 = __builtin_matrix_column_major_load(a6_b, 2, 2, 2);
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-1LL, 1LL));
+    signed char a7_b[8]; rt_fill_i8(&rng, a7_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m2x4 a7 = __builtin_matrix_column_major_load(a7_b, 2, 4, 2);
+    signed char a8_b[8]; rt_fill_i8(&rng, a8_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m4x2 a8 = __builtin_matrix_column_major_load(a8_b, 4, 2, 4);
+    short a9_b[8]; rt_fill_i16(&rng, a9_b, 8, RT_DOM_FULL);
+    i16m4x2 a9 = __builtin_matrix_column_major_load(a9_b, 4, 2, 4);
+    i8m4x2 r = k0253(s0, s1, a0, a1, a2, s2, a3, a4, a5, s3, a6, s4, a7, a8, a9);
+    signed char r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i8("k0253", "ret", r_b, 8);
 }
 
-i8m15x4 k0254(const unsigned short *src0, u16m8x2 a0, i8m15x4_b a1, const long *src1, int s0, int i0, unsigned long i1, short s1) {
-    u16m2x8 t0 = __builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, (K8 * 8) / K8, 4)));
-    t0 -= __builtin_matrix_transpose(a0);
-    return ({ __auto_type ins0 = a1 - (s0 - __builtin_matrix_column_major_load(src1, 5, 9, 10 - K4))[4][i0]; ins0[i1][4 - K4] = (unsigned int)s1; ins0; });
+i32m1x6 k0254(u16m2x8_b a0, u16m2x8 a1, int i0, int i1, unsigned short s0, unsigned long n0, const int *src0, i32m1x6_b a2, i32m6x6 a3, unsigned long s1) {
+    u16m2x8 t0 = (u16m2x8) (a0 + a1);
+    if (i0 < 1) { t0[i1][0] = s0; }
+    return (__builtin_matrix_column_major_load(src0, 1, (K3 * 6) / K3, n0) + a2) * (s1 * a3);
 }
 
 static void run_k0254(void) {
     rt_rng rng = {0x91862686fdf1668dULL};
-    unsigned short src0[32]; rt_fill_u16(&rng, src0, 32, RT_DOM_FULL);
     unsigned short a0_b[16]; rt_fill_u16(&rng, a0_b, 16, RT_DOM_FULL);
-    u16m8x2 a0 = __builtin_matrix_column_major_load(a0_b, 8, 2, 8);
-    signed char a1_b[60]; rt_fill_i8(&rng, a1_b, 60, RT_DOM_FULL);
-    i8m15x4 a1 = __builtin_matrix_column_major_load(a1_b, 15, 4, 15);
-    long src1[55]; rt_fill_i64(&rng, src1, 55, RT_DOM_FULL);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 8LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 14LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    i8m15x4 r = k0254(src0, a0, a1, src1, s0, i0, i1, s1);
-    signed char r_b[60]; __builtin_matrix_column_major_store(r, r_b, 15);
-    rt_out_i8("k0254", "ret", r_b, 60);
+    u16m2x8 a0 = __builtin_matrix_column_major_load(a0_b, 2, 8, 2);
+    unsigned short a1_b[16]; rt_fill_u16(&rng, a1_b, 16, RT_DOM_FULL);
+    u16m2x8 a1 = __builtin_matrix_column_major_load(a1_b, 2, 8, 2);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    int src0[22]; rt_fill_i32(&rng, src0, 22, RT_DOM_INT(-8LL, 8LL));
+    int a2_b[6]; rt_fill_i32(&rng, a2_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i32m1x6 a2 = __builtin_matrix_column_major_load(a2_b, 1, 6, 1);
+    int a3_b[36]; rt_fill_i32(&rng, a3_b, 36, RT_DOM_INT(-8LL, 8LL));
+    i32m6x6 a3 = __builtin_matrix_column_major_load(a3_b, 6, 6, 6);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    i32m1x6 r = k0254(a0, a1, i0, i1, s0, n0, src0, a2, a3, s1);
+    int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_i32("k0254", "ret", r_b, 6);
 }
 
-u32m2x2 k0255(u32m1x2 a0, u32m1x4 a1, u32m4x2_b a2) {
-    return __builtin_matrix_transpose(a0) * a1 * a2;
+u32m2x2 k0255(u32m2x2_b a0, u32m2x2 a1, u32m2x2 a2, long i0, int i1) {
+    return a0 - a1 - a2 + a2[i0][i1];
 }
 
 static void run_k0255(void) {
     rt_rng rng = {0xc3287d02941b5be1ULL};
-    unsigned int a0_b[2]; rt_fill_u32(&rng, a0_b, 2, RT_DOM_FULL);
-    u32m1x2 a0 = __builtin_matrix_column_major_load(a0_b, 1, 2, 1);
-    unsigned int a1_b[4]; rt_fill_u32(&rng, a1_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    unsigned int a2_b[8]; rt_fill_u32(&rng, a2_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
-    u32m2x2 r = k0255(a0, a1, a2);
+    unsigned int a0_b[4]; rt_fill_u32(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
+    u32m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
+    unsigned int a1_b[4]; rt_fill_u32(&rng, a1_b, 4, RT_DOM_FULL);
+    u32m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
+    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_FULL);
+    u32m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    u32m2x2 r = k0255(a0, a1, a2, i0, i1);
     unsigned int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 2);
     rt_out_u32("k0255", "ret", r_b, 4);
 }
 
-f32m8x1 k0256(f64m4x3 a0, unsigned long n0, const unsigned long *src0, f32m8x1_b a1, unsigned char s0, const signed char *src1, i8m8x1 a2) {
-    __auto_type t0 = (u64m4x3) __builtin_matrix_column_major_load(src0, 4, 3, n0);
-    return (s0 + a1) * 12 - a1 + (f32m8x1) (u32m8x1) (__builtin_matrix_column_major_load(src1, 8, 1, 9) + a2) - 6.0;
+u64m4x3 k0256(u64m4x3 a0, u64m7x4 a1, unsigned long i0, unsigned short s0, unsigned char s1, short s2, u64m7x3_b a2) {
+    u64m4x3 t0 = a0;
+    return __builtin_matrix_transpose(({ __auto_type ins0 = a1; ins0[1][i0] = s0; ins0; })) / s1 * (s2 ? a2 : a2);
 }
 
 static void run_k0256(void) {
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x12b46e5f25778bdaULL};
-    double a0_b[12]; rt_fill_f64(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned long src0[19]; rt_fill_u64(&rng, src0, 19, RT_DOM_FULL);
-    float a1_b[8]; rt_fill_f32(&rng, a1_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m8x1 a1 = __builtin_matrix_column_major_load(a1_b, 8, 1, 8);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    signed char src1[8]; rt_fill_i8(&rng, src1, 8, RT_DOM_INT(-8LL, 8LL));
-    signed char a2_b[8]; rt_fill_i8(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i8m8x1 a2 = __builtin_matrix_column_major_load(a2_b, 8, 1, 8);
-    f32m8x1 r = k0256(a0, n0, src0, a1, s0, src1, a2);
-    float r_b[8]; __builtin_matrix_column_major_store(r, r_b, 8);
-    rt_out_f32("k0256", "ret", r_b, 8);
+    unsigned long a0_b[12]; rt_fill_u64(&rng, a0_b, 12, RT_DOM_INT(0LL, 16LL));
+    u64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
+    unsigned long a1_b[28]; rt_fill_u64(&rng, a1_b, 28, RT_DOM_INT(0LL, 16LL));
+    u64m7x4 a1 = __builtin_matrix_column_major_load(a1_b, 7, 4, 7);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long a2_b[21]; rt_fill_u64(&rng, a2_b, 21, RT_DOM_INT(0LL, 16LL));
+    u64m7x3 a2 = __builtin_matrix_column_major_load(a2_b, 7, 3, 7);
+    u64m4x3 r = k0256(a0, a1, i0, s0, s1, s2, a2);
+    unsigned long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u64("k0256", "ret", r_b, 12);
 }
 
-i64m10x11 k0257(u16m10x1_b a0, i64m1x11_b a1, int i0, unsigned short i1, int s0, unsigned short s1, const unsigned long *src0, u64m2x7 a2, i64m11x10 a3, i64m11x10 a4, i64m11x5 a5, i64m5x10 a6, unsigned short s2) {
-    __auto_type t0 = (i64m10x1) a0 * (a1 + a0[i0][i1] + s0) - s1;
-    u64m2x7 t1 = __builtin_matrix_column_major_load(src0, (K4 * 2) / K4, 7, 4) - a2;
-    return __builtin_matrix_transpose(s2 - (a3 - a4 - a5 * a6));
+i16m7x1 k0257(i64m10x3 a0, i64m3x11 a1, i64m10x11 a2, unsigned long n0, const short *src0, i16m7x1 a3, const short *src1, i16m11x1 a4, i16m7x1 a5) {
+    i64m10x11 t0 = (i64m10x11) (a0 * a1 - a2);
+    i16m7x1 t1 = __builtin_matrix_column_major_load(src0, 12 - K5, 1, n0) + a3 - __builtin_matrix_column_major_load(src1, 12 - K5, 11, 11 - K2) * a4;
+    return (i16m7x1) (a5 + a5);
 }
 
 static void run_k0257(void) {
     rt_rng rng = {0xa50b0a9ac81b40e2ULL};
-    unsigned short a0_b[10]; rt_fill_u16(&rng, a0_b, 10, RT_DOM_INT(0LL, 16LL));
-    u16m10x1 a0 = __builtin_matrix_column_major_load(a0_b, 10, 1, 10);
-    long a1_b[11]; rt_fill_i64(&rng, a1_b, 11, RT_DOM_FULL);
-    i64m1x11 a1 = __builtin_matrix_column_major_load(a1_b, 1, 11, 1);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 9LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned long src0[27]; rt_fill_u64(&rng, src0, 27, RT_DOM_FULL);
-    unsigned long a2_b[14]; rt_fill_u64(&rng, a2_b, 14, RT_DOM_INT(0LL, 16LL));
-    u64m2x7 a2 = __builtin_matrix_column_major_load(a2_b, 2, 7, 2);
-    long a3_b[110]; rt_fill_i64(&rng, a3_b, 110, RT_DOM_INT(-8LL, 8LL));
-    i64m11x10 a3 = __builtin_matrix_column_major_load(a3_b, 11, 10, 11);
-    long a4_b[110]; rt_fill_i64(&rng, a4_b, 110, RT_DOM_INT(-8LL, 8LL));
-    i64m11x10 a4 = __builtin_matrix_column_major_load(a4_b, 11, 10, 11);
-    long a5_b[55]; rt_fill_i64(&rng, a5_b, 55, RT_DOM_INT(-8LL, 8LL));
-    i64m11x5 a5 = __builtin_matrix_column_major_load(a5_b, 11, 5, 11);
-    long a6_b[50]; rt_fill_i64(&rng, a6_b, 50, RT_DOM_INT(-8LL, 8LL));
-    i64m5x10 a6 = __builtin_matrix_column_major_load(a6_b, 5, 10, 5);
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
-    i64m10x11 r = k0257(a0, a1, i0, i1, s0, s1, src0, a2, a3, a4, a5, a6, s2);
-    long r_b[110]; __builtin_matrix_column_major_store(r, r_b, 10);
-    rt_out_i64("k0257", "ret", r_b, 110);
+    long a0_b[30]; rt_fill_i64(&rng, a0_b, 30, RT_DOM_INT(-8LL, 8LL));
+    i64m10x3 a0 = __builtin_matrix_column_major_load(a0_b, 10, 3, 10);
+    long a1_b[33]; rt_fill_i64(&rng, a1_b, 33, RT_DOM_INT(-8LL, 8LL));
+    i64m3x11 a1 = __builtin_matrix_column_major_load(a1_b, 3, 11, 3);
+    long a2_b[110]; rt_fill_i64(&rng, a2_b, 110, RT_DOM_FULL);
+    i64m10x11 a2 = __builtin_matrix_column_major_load(a2_b, 10, 11, 10);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    short src0[8]; rt_fill_i16(&rng, src0, 8, RT_DOM_INT(-8LL, 8LL));
+    short a3_b[7]; rt_fill_i16(&rng, a3_b, 7, RT_DOM_FULL);
+    i16m7x1 a3 = __builtin_matrix_column_major_load(a3_b, 7, 1, 7);
+    short src1[99]; rt_fill_i16(&rng, src1, 99, RT_DOM_INT(-8LL, 8LL));
+    short a4_b[11]; rt_fill_i16(&rng, a4_b, 11, RT_DOM_INT(-8LL, 8LL));
+    i16m11x1 a4 = __builtin_matrix_column_major_load(a4_b, 11, 1, 11);
+    short a5_b[7]; rt_fill_i16(&rng, a5_b, 7, RT_DOM_FULL);
+    i16m7x1 a5 = __builtin_matrix_column_major_load(a5_b, 7, 1, 7);
+    i16m7x1 r = k0257(a0, a1, a2, n0, src0, a3, src1, a4, a5);
+    short r_b[7]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i16("k0257", "ret", r_b, 7);
 }
 
-u32m2x8 k0258(u32m2x2 a0, long i0, unsigned char s0, u32m2x8 a1) {
-    return ({ __auto_type ins0 = a0; ins0[0][i0] = s0; ins0; }) * (a1 * 122);
+u32m2x8 k0258(u32m2x8 a0, int i0, u8m6x2 a1) {
+    return ({ __auto_type ins0 = a0; ins0[i0][0] = (a1 - a1)[3][9 - K8]; ins0; });
 }
 
 static void run_k0258(void) {
     rt_rng rng = {0xc1258177b5b3b3e9ULL};
-    unsigned int a0_b[4]; rt_fill_u32(&rng, a0_b, 4, RT_DOM_FULL);
-    u32m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a1_b[16]; rt_fill_u32(&rng, a1_b, 16, RT_DOM_INT(0LL, 16LL));
-    u32m2x8 a1 = __builtin_matrix_column_major_load(a1_b, 2, 8, 2);
-    u32m2x8 r = k0258(a0, i0, s0, a1);
+    unsigned int a0_b[16]; rt_fill_u32(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
+    u32m2x8 a0 = __builtin_matrix_column_major_load(a0_b, 2, 8, 2);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char a1_b[12]; rt_fill_u8(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
+    u8m6x2 a1 = __builtin_matrix_column_major_load(a1_b, 6, 2, 6);
+    u32m2x8 r = k0258(a0, i0, a1);
     unsigned int r_b[16]; __builtin_matrix_column_major_store(r, r_b, 2);
     rt_out_u32("k0258", "ret", r_b, 16);
 }
 
-float k0259(f32m2x6 a0, const float *src0, unsigned long n0, const float *src1) {
-    __auto_type t0 = a0 * __builtin_matrix_column_major_load(src0, 5 + 1, 22 - K8, 9) - (f32m2x14) __builtin_matrix_column_major_load(src1, 2, 14, n0);
-    return a0[0][2];
+float k0259(f32m2x6 a0, const float *src0, unsigned long n0, const float *src1, f32m3x14_b a1, unsigned int i0) {
+    f32m2x14 t0 = a0 * __builtin_matrix_column_major_load(src0, 5 + 1, 22 - K8, 9) - __builtin_matrix_column_major_load(src1, 2, 3, n0) * a1;
+    return t0[1][i0];
 }
 
 static void run_k0259(void) {
@@ -671,515 +701,572 @@ static void run_k0259(void) {
     f32m2x6 a0 = __builtin_matrix_column_major_load(a0_b, 2, 6, 2);
     float src0[124]; rt_fill_f32(&rng, src0, 124, RT_DOM_DYADIC(-32LL, 32LL, 2));
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    float src1[67]; rt_fill_f32(&rng, src1, 67, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float r = k0259(a0, src0, n0, src1);
+    float src1[12]; rt_fill_f32(&rng, src1, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a1_b[42]; rt_fill_f32(&rng, a1_b, 42, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x14 a1 = __builtin_matrix_column_major_load(a1_b, 3, 14, 3);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 13LL));
+    float r = k0259(a0, src0, n0, src1, a1, i0);
     rt_out_f32("k0259", "ret", &r, 1);
 }
 
-f32m13x4 k0260(f32m13x4_b a0, unsigned short i0, long i1) {
-    return a0 + a0[i0][i1] - a0;
+f32m13x4 k0260(f32m13x4_b a0, unsigned short i0, unsigned long n0, const float *src0, unsigned char i1) {
+    return ({ __auto_type ins0 = (f32m13x4) a0; ins0[0][i0] = __builtin_matrix_column_major_load(src0, 13, 3 + 1, n0)[5][i1]; ins0; });
 }
 
 static void run_k0260(void) {
     rt_rng rng = {0x8b9f654ff4244277ULL};
     float a0_b[52]; rt_fill_f32(&rng, a0_b, 52, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m13x4 a0 = __builtin_matrix_column_major_load(a0_b, 13, 4, 13);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 12LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    f32m13x4 r = k0260(a0, i0, i1);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(13LL, 16LL));
+    float src0[62]; rt_fill_f32(&rng, src0, 62, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    f32m13x4 r = k0260(a0, i0, n0, src0, i1);
     float r_b[52]; __builtin_matrix_column_major_store(r, r_b, 13);
     rt_out_f32("k0260", "ret", r_b, 52);
 }
 
-void k0261(u16m2x8_b a0, u16m2x8 a1, float s0, u16m2x8 a2, double s1, i64m2x1 a3, const long *src0, signed char *dst0) {
-    __auto_type t0 = s0 - (a0 + a1) + a2;
-    t0 /= s1;
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose((i8m2x1) (a3 - __builtin_matrix_column_major_load(src0, 2, 1, (K5 * 5) / K5)) / -2), dst0, 3);
+u64m11x2 k0261(u16m2x3 a0, u16m3x1 a1, int s0, const short *src0, i16m1x8 a2, f32m5x5 a3, f32m5x5 a4, unsigned long n0, const float *src1, unsigned short i0, unsigned short i1, unsigned long n1, float *dst0, u64m11x6 a5, u64m6x4 a6, u64m4x2 a7, u64m11x2 a8, unsigned char s1, const unsigned int *src2, u32m7x2 a9, const unsigned long *src3, const unsigned long *src4) {
+    __auto_type t0 = (a0 - a0) * a1 * (u16m1x8) (s0 ? __builtin_matrix_column_major_load(src0, (K2 * 1) / K2, 8, 1) : a2);
+    __builtin_matrix_column_major_store((a3 + a4) * (a2[i0][i1] * __builtin_matrix_column_major_load(src1, 5, 2, n0)), dst0, n1);
+    return (a5 - a5) * (a6 * a7) + a8 * 8 - (s1 ? (u64m11x2) (__builtin_matrix_column_major_load(src2, 11, 7, (K8 * 14) / K8) * a9) : __builtin_matrix_column_major_load(src3, K3 + 8, 1, 13) * __builtin_matrix_column_major_load(src4, 1, 2, 2 + 1));
 }
 
 static void run_k0261(void) {
-    static const double s1_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0xf2fecfbe304729fdULL};
-    unsigned short a0_b[16]; rt_fill_u16(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
-    u16m2x8 a0 = __builtin_matrix_column_major_load(a0_b, 2, 8, 2);
-    unsigned short a1_b[16]; rt_fill_u16(&rng, a1_b, 16, RT_DOM_FULL);
-    u16m2x8 a1 = __builtin_matrix_column_major_load(a1_b, 2, 8, 2);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned short a2_b[16]; rt_fill_u16(&rng, a2_b, 16, RT_DOM_FULL);
-    u16m2x8 a2 = __builtin_matrix_column_major_load(a2_b, 2, 8, 2);
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
-    long a3_b[2]; rt_fill_i64(&rng, a3_b, 2, RT_DOM_FULL);
-    i64m2x1 a3 = __builtin_matrix_column_major_load(a3_b, 2, 1, 2);
-    long src0[3]; rt_fill_i64(&rng, src0, 3, RT_DOM_FULL);
-    signed char dst0[5]; rt_fill_i8(&rng, dst0, 5, RT_DOM_INT(-8LL, 8LL));
-    k0261(a0, a1, s0, a2, s1, a3, src0, dst0);
-    rt_out_i8("k0261", "dst0", dst0, 5);
+    unsigned short a0_b[6]; rt_fill_u16(&rng, a0_b, 6, RT_DOM_INT(0LL, 16LL));
+    u16m2x3 a0 = __builtin_matrix_column_major_load(a0_b, 2, 3, 2);
+    unsigned short a1_b[3]; rt_fill_u16(&rng, a1_b, 3, RT_DOM_INT(0LL, 16LL));
+    u16m3x1 a1 = __builtin_matrix_column_major_load(a1_b, 3, 1, 3);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    short src0[9]; rt_fill_i16(&rng, src0, 9, RT_DOM_INT(-8LL, 8LL));
+    short a2_b[8]; rt_fill_i16(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i16m1x8 a2 = __builtin_matrix_column_major_load(a2_b, 1, 8, 1);
+    float a3_b[25]; rt_fill_f32(&rng, a3_b, 25, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x5 a3 = __builtin_matrix_column_major_load(a3_b, 5, 5, 5);
+    float a4_b[25]; rt_fill_f32(&rng, a4_b, 25, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x5 a4 = __builtin_matrix_column_major_load(a4_b, 5, 5, 5);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    float src1[14]; rt_fill_f32(&rng, src1, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(5LL, 8LL));
+    float dst0[14]; rt_fill_f32(&rng, dst0, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long a5_b[66]; rt_fill_u64(&rng, a5_b, 66, RT_DOM_INT(0LL, 16LL));
+    u64m11x6 a5 = __builtin_matrix_column_major_load(a5_b, 11, 6, 11);
+    unsigned long a6_b[24]; rt_fill_u64(&rng, a6_b, 24, RT_DOM_FULL);
+    u64m6x4 a6 = __builtin_matrix_column_major_load(a6_b, 6, 4, 6);
+    unsigned long a7_b[8]; rt_fill_u64(&rng, a7_b, 8, RT_DOM_FULL);
+    u64m4x2 a7 = __builtin_matrix_column_major_load(a7_b, 4, 2, 4);
+    unsigned long a8_b[22]; rt_fill_u64(&rng, a8_b, 22, RT_DOM_INT(0LL, 16LL));
+    u64m11x2 a8 = __builtin_matrix_column_major_load(a8_b, 11, 2, 11);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int src2[95]; rt_fill_u32(&rng, src2, 95, RT_DOM_INT(0LL, 16LL));
+    unsigned int a9_b[14]; rt_fill_u32(&rng, a9_b, 14, RT_DOM_FULL);
+    u32m7x2 a9 = __builtin_matrix_column_major_load(a9_b, 7, 2, 7);
+    unsigned long src3[12]; rt_fill_u64(&rng, src3, 12, RT_DOM_INT(0LL, 16LL));
+    unsigned long src4[6]; rt_fill_u64(&rng, src4, 6, RT_DOM_FULL);
+    u64m11x2 r = k0261(a0, a1, s0, src0, a2, a3, a4, n0, src1, i0, i1, n1, dst0, a5, a6, a7, a8, s1, src2, a9, src3, src4);
+    unsigned long r_b[22]; __builtin_matrix_column_major_store(r, r_b, 11);
+    rt_out_u64("k0261", "ret", r_b, 22);
+    rt_out_f32("k0261", "dst0", dst0, 14);
 }
 
-u8m5x2 k0262(u16m11x11 a0, unsigned long *dst0, const unsigned short *src0, u16m1x11 a1, const unsigned char *src1) {
-    __builtin_matrix_column_major_store((u64m11x11) (a0 + a0[6][0]), dst0, 13);
-    u16m11x11 t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 1, K8 + 3, 4)) * a1;
-    return __builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 5, 2, 6)));
+unsigned long k0262(u64m11x11 a0, unsigned char s0, u64m11x11_b a1, int s1, unsigned long *dst0, unsigned long n0, const short *src0) {
+    __builtin_matrix_column_major_store(a0 + s0 - a1 + s1, dst0, 11);
+    i16m1x7 t0 = __builtin_matrix_column_major_load(src0, 1, (K8 * 7) / K8, n0);
+    return a1[9][7];
 }
 
 static void run_k0262(void) {
     rt_rng rng = {0x1281b4b45d4ec2d0ULL};
-    unsigned short a0_b[121]; rt_fill_u16(&rng, a0_b, 121, RT_DOM_FULL);
-    u16m11x11 a0 = __builtin_matrix_column_major_load(a0_b, 11, 11, 11);
-    unsigned long dst0[143]; rt_fill_u64(&rng, dst0, 143, RT_DOM_FULL);
-    unsigned short src0[42]; rt_fill_u16(&rng, src0, 42, RT_DOM_FULL);
-    unsigned short a1_b[11]; rt_fill_u16(&rng, a1_b, 11, RT_DOM_FULL);
-    u16m1x11 a1 = __builtin_matrix_column_major_load(a1_b, 1, 11, 1);
-    unsigned char src1[11]; rt_fill_u8(&rng, src1, 11, RT_DOM_INT(0LL, 16LL));
-    u8m5x2 r = k0262(a0, dst0, src0, a1, src1);
-    unsigned char r_b[10]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_u8("k0262", "ret", r_b, 10);
-    rt_out_u64("k0262", "dst0", dst0, 143);
+    unsigned long a0_b[121]; rt_fill_u64(&rng, a0_b, 121, RT_DOM_INT(0LL, 16LL));
+    u64m11x11 a0 = __builtin_matrix_column_major_load(a0_b, 11, 11, 11);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long a1_b[121]; rt_fill_u64(&rng, a1_b, 121, RT_DOM_INT(0LL, 16LL));
+    u64m11x11 a1 = __builtin_matrix_column_major_load(a1_b, 11, 11, 11);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long dst0[122]; rt_fill_u64(&rng, dst0, 122, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
+    short src0[26]; rt_fill_i16(&rng, src0, 26, RT_DOM_FULL);
+    unsigned long r = k0262(a0, s0, a1, s1, dst0, n0, src0);
+    rt_out_u64("k0262", "ret", &r, 1);
+    rt_out_u64("k0262", "dst0", dst0, 122);
 }
 
-void k0263(i32m8x1 a0, i32m1x1 a1, unsigned long n0, const int *src0, i32m4x1 a2, long i0, const int *src1, const int *src2, signed char s0, int *dst0) {
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a0 * a1 - __builtin_matrix_column_major_load(src0, K3 + 5, 4, n0) * a2; ins0[i0][0] = (__builtin_matrix_column_major_load(src1, 1, 8, 9 - K8) * __builtin_matrix_column_major_load(src2, 8, 1, 18 - K8))[0][(K4 * 0) / K4]; ins0; }); ins1[5][0] = s0; ins1; }), dst0, K2 + 6);
+void k0263(i32m8x1 a0, double s0, int s1, unsigned long n0, int *dst0) {
+    __builtin_matrix_column_major_store(s1 * (a0 / s0), dst0, n0);
 }
 
 static void run_k0263(void) {
+    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
     rt_rng rng = {0x43c6e9d73d6504c8ULL};
-    int a0_b[8]; rt_fill_i32(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    int a0_b[8]; rt_fill_i32(&rng, a0_b, 8, RT_DOM_FULL);
     i32m8x1 a0 = __builtin_matrix_column_major_load(a0_b, 8, 1, 8);
-    int a1_b[1]; rt_fill_i32(&rng, a1_b, 1, RT_DOM_FULL);
-    i32m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    int src0[41]; rt_fill_i32(&rng, src0, 41, RT_DOM_FULL);
-    int a2_b[4]; rt_fill_i32(&rng, a2_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i32m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    int src1[9]; rt_fill_i32(&rng, src1, 9, RT_DOM_FULL);
-    int src2[8]; rt_fill_i32(&rng, src2, 8, RT_DOM_INT(-8LL, 8LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int dst0[8]; rt_fill_i32(&rng, dst0, 8, RT_DOM_FULL);
-    k0263(a0, a1, n0, src0, a2, i0, src1, src2, s0, dst0);
-    rt_out_i32("k0263", "dst0", dst0, 8);
+    int dst0[9]; rt_fill_i32(&rng, dst0, 9, RT_DOM_INT(-8LL, 8LL));
+    k0263(a0, s0, s1, n0, dst0);
+    rt_out_i32("k0263", "dst0", dst0, 9);
 }
 
-void k0264(i32m5x3 a0, int i0, i32m3x4 a1, float s0, double s1, f32m5x5 a2, signed char s2, f32m5x1_b a3, f32m5x1 a4, const float *src0, const double *src1, f64m8x2_b a5, long s3, const double *src2, double *dst0) {
-    __auto_type t0 = ({ __auto_type ins0 = a0; ins0[3][i0] = 5u; ins0; }) * (a1 - s0);
-    for (int l0 = 0; l0 < 5; l0++) { t0[l0][1] = -0x8; }
-    f32m5x5 t1 = (f32m5x5) (a2 + s2) + ({ __auto_type ins1 = (a3 - a4) * __builtin_matrix_column_major_load(src0, 1, K2 + 3, 2); ins1[2][3] = 7u; ins1; });
-    t1[2][2] *= a2[2][1];
-    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src1, 8, 2, 9) - a5) / s3 * __builtin_matrix_column_major_load(src2, 2, 3, 5), dst0, 11);
+void k0264(i32m5x4_b a0, unsigned int i0, i32m4x4 a1, long i1, float s0, u32m2x2 a2, u32m2x2 a3, u32m2x2 a4, long i2, int i3, i8m3x2 a5, double s1, i64m2x4 a6, i16m3x4 a7, signed char s2, short s3, short s4, unsigned short s5, const unsigned long *src0, float s6, u64m5x2 a8, u64m2x5 a9, i32m2x5_b a10, unsigned int *dst0) {
+    i32m5x4 t0 = a0[2][i0] + a0;
+    t0 *= ({ __auto_type ins0 = a1; ins0[0][i1] = s0; ins0; });
+    __auto_type t1 = k0255(a2, a3, a4, i2, i3);
+    i16m3x4 t2 = (i16m3x2) (a5 + s1) * (i16m2x4) a6 + s3 * s4 * (a7 - s2) + s5;
+    __builtin_matrix_column_major_store((u32m2x5) ((s6 + __builtin_matrix_column_major_load(src0, 2, 5, 4)) * a8 * a9) + (u32m2x5) a10, dst0, 5);
 }
 
 static void run_k0264(void) {
-    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x659df7d0b1e31b04ULL};
-    int a0_b[15]; rt_fill_i32(&rng, a0_b, 15, RT_DOM_FULL);
-    i32m5x3 a0 = __builtin_matrix_column_major_load(a0_b, 5, 3, 5);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    int a1_b[12]; rt_fill_i32(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i32m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
+    int a0_b[20]; rt_fill_i32(&rng, a0_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i32m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    int a1_b[16]; rt_fill_i32(&rng, a1_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i32m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
     float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
+    u32m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    unsigned int a3_b[4]; rt_fill_u32(&rng, a3_b, 4, RT_DOM_FULL);
+    u32m2x2 a3 = __builtin_matrix_column_major_load(a3_b, 2, 2, 2);
+    unsigned int a4_b[4]; rt_fill_u32(&rng, a4_b, 4, RT_DOM_FULL);
+    u32m2x2 a4 = __builtin_matrix_column_major_load(a4_b, 2, 2, 2);
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    signed char a5_b[6]; rt_fill_i8(&rng, a5_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i8m3x2 a5 = __builtin_matrix_column_major_load(a5_b, 3, 2, 3);
     double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float a2_b[25]; rt_fill_f32(&rng, a2_b, 25, RT_DOM_FCHOICE(a2_dom));
-    f32m5x5 a2 = __builtin_matrix_column_major_load(a2_b, 5, 5, 5);
+    long a6_b[8]; rt_fill_i64(&rng, a6_b, 8, RT_DOM_FULL);
+    i64m2x4 a6 = __builtin_matrix_column_major_load(a6_b, 2, 4, 2);
+    short a7_b[12]; rt_fill_i16(&rng, a7_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m3x4 a7 = __builtin_matrix_column_major_load(a7_b, 3, 4, 3);
     signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    float a3_b[5]; rt_fill_f32(&rng, a3_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x1 a3 = __builtin_matrix_column_major_load(a3_b, 5, 1, 5);
-    float a4_b[5]; rt_fill_f32(&rng, a4_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x1 a4 = __builtin_matrix_column_major_load(a4_b, 5, 1, 5);
-    float src0[9]; rt_fill_f32(&rng, src0, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double src1[18]; rt_fill_f64(&rng, src1, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a5_b[16]; rt_fill_f64(&rng, a5_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x2 a5 = __builtin_matrix_column_major_load(a5_b, 8, 2, 8);
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
-    double src2[12]; rt_fill_f64(&rng, src2, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double dst0[31]; rt_fill_f64(&rng, dst0, 31, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    k0264(a0, i0, a1, s0, s1, a2, s2, a3, a4, src0, src1, a5, s3, src2, dst0);
-    rt_out_f64("k0264", "dst0", dst0, 31);
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short s5; rt_fill_u16(&rng, &s5, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long src0[20]; rt_fill_u64(&rng, src0, 20, RT_DOM_FULL);
+    float s6; rt_fill_f32(&rng, &s6, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned long a8_b[10]; rt_fill_u64(&rng, a8_b, 10, RT_DOM_INT(0LL, 16LL));
+    u64m5x2 a8 = __builtin_matrix_column_major_load(a8_b, 5, 2, 5);
+    unsigned long a9_b[10]; rt_fill_u64(&rng, a9_b, 10, RT_DOM_INT(0LL, 16LL));
+    u64m2x5 a9 = __builtin_matrix_column_major_load(a9_b, 2, 5, 2);
+    int a10_b[10]; rt_fill_i32(&rng, a10_b, 10, RT_DOM_FULL);
+    i32m2x5 a10 = __builtin_matrix_column_major_load(a10_b, 2, 5, 2);
+    unsigned int dst0[23]; rt_fill_u32(&rng, dst0, 23, RT_DOM_FULL);
+    k0264(a0, i0, a1, i1, s0, a2, a3, a4, i2, i3, a5, s1, a6, a7, s2, s3, s4, s5, src0, s6, a8, a9, a10, dst0);
+    rt_out_u32("k0264", "dst0", dst0, 23);
 }
 
-void k0265(i16m7x6 a0, short s0, unsigned long n0, const short *src0, int s1, float s2, unsigned long n1, short *dst0) {
-    i16m6x7 t0 = __builtin_matrix_transpose(a0 - a0);
-    for (int l0 = 0; l0 < 6; l0++) { t0[l0][4] -= a0[1][2]; }
-    for (int l1 = 0; l1 < 7; l1++) { t0[5][l1] = a0[3][2]; }
-    __builtin_matrix_column_major_store((i16m7x6) (6 - ((long)s1 + __builtin_matrix_column_major_load(src0, 7, 6, n0))) + a0 + (i16m7x6) (a0 * s2), dst0, n1);
+i16m6x7 k0265(const short *src0, unsigned int s0, unsigned long s1, i16m6x7 a0, unsigned int s2, i16m6x7 a1, unsigned long n0, const short *src1, double s3, unsigned char s4) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 14 - K8, 7, 7) + s0 - (unsigned long)s1;
+    t0 -= a0 - a0;
+    t0 /= s2;
+    t0[0][5] = -9;
+    return a0 - t0 + (t0 + a1) - (s4 + __builtin_matrix_column_major_load(src1, 6, 7, n0) * s3);
 }
 
 static void run_k0265(void) {
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xacbbe38b31fc4c02ULL};
+    short src0[48]; rt_fill_i16(&rng, src0, 48, RT_DOM_INT(-8LL, 8LL));
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
     short a0_b[42]; rt_fill_i16(&rng, a0_b, 42, RT_DOM_INT(-8LL, 8LL));
-    i16m7x6 a0 = __builtin_matrix_column_major_load(a0_b, 7, 6, 7);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
-    short src0[58]; rt_fill_i16(&rng, src0, 58, RT_DOM_FULL);
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(7LL, 10LL));
-    short dst0[59]; rt_fill_i16(&rng, dst0, 59, RT_DOM_FULL);
-    k0265(a0, s0, n0, src0, s1, s2, n1, dst0);
-    rt_out_i16("k0265", "dst0", dst0, 59);
+    i16m6x7 a0 = __builtin_matrix_column_major_load(a0_b, 6, 7, 6);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    short a1_b[42]; rt_fill_i16(&rng, a1_b, 42, RT_DOM_FULL);
+    i16m6x7 a1 = __builtin_matrix_column_major_load(a1_b, 6, 7, 6);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    short src1[62]; rt_fill_i16(&rng, src1, 62, RT_DOM_INT(-8LL, 8LL));
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned char s4; rt_fill_u8(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    i16m6x7 r = k0265(src0, s0, s1, a0, s2, a1, n0, src1, s3, s4);
+    short r_b[42]; __builtin_matrix_column_major_store(r, r_b, 6);
+    rt_out_i16("k0265", "ret", r_b, 42);
 }
 
-f64m1x2 k0266(u8m10x3 a0, unsigned char s0, short s1, const double *src0, f64m1x4 a1, f64m4x2 a2, unsigned long n0, const double *src1) {
-    __auto_type t0 = a0 + s0;
-    t0 /= s1;
-    return (__builtin_matrix_column_major_load(src0, (K8 * 1) / K8, 8 - K4, K2) + a1) * (a2 * __builtin_matrix_column_major_load(src1, 2, 2, n0)) - 4;
+void k0266(u16m10x3 a0, f32m4x5_b a1, unsigned short s0, float *dst0) {
+    u8m10x3 t0 = (u8m10x3) a0;
+    __builtin_matrix_column_major_store(a1 * -1.25 - a1 + s0, dst0, 7);
 }
 
 static void run_k0266(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xa3049cab36f2e9ebULL};
-    unsigned char a0_b[30]; rt_fill_u8(&rng, a0_b, 30, RT_DOM_INT(0LL, 16LL));
-    u8m10x3 a0 = __builtin_matrix_column_major_load(a0_b, 10, 3, 10);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    double src0[9]; rt_fill_f64(&rng, src0, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a1_b[4]; rt_fill_f64(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    double a2_b[8]; rt_fill_f64(&rng, a2_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    double src1[7]; rt_fill_f64(&rng, src1, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x2 r = k0266(a0, s0, s1, src0, a1, a2, n0, src1);
-    double r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_f64("k0266", "ret", r_b, 2);
+    unsigned short a0_b[30]; rt_fill_u16(&rng, a0_b, 30, RT_DOM_INT(0LL, 16LL));
+    u16m10x3 a0 = __builtin_matrix_column_major_load(a0_b, 10, 3, 10);
+    float a1_b[20]; rt_fill_f32(&rng, a1_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x5 a1 = __builtin_matrix_column_major_load(a1_b, 4, 5, 4);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    float dst0[32]; rt_fill_f32(&rng, dst0, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    k0266(a0, a1, s0, dst0);
+    rt_out_f32("k0266", "dst0", dst0, 32);
 }
 
-u32m1x12 k0267(u32m2x8_b a0, int s0, u32m8x4_b a1, const unsigned int *src0, u32m1x4 a2, u32m2x12 a3, unsigned char s1, unsigned char s2, unsigned short s3, unsigned short s4, unsigned int s5, u32m4x1_b a4, u32m1x12 a5) {
-    u32m4x12 t0 = __builtin_matrix_transpose(s0 * a0 * a1 + __builtin_matrix_column_major_load(src0, 2, 1, 3) * a2) * ((s3 + s4) * ((s1 + s2) * (a3 - a3)));
-    t0[0][7] /= 3;
-    t0 = a4 * a5 - t0;
-    return a5;
+u32m4x12 k0267(const unsigned int *src0, const unsigned int *src1, unsigned short s0, const unsigned int *src2, i8m1x6 a0, signed char *dst0, float s1, short s2, u32m4x12 a1, int s3, short s4, float s5, u32m4x3_b a2, unsigned short s6, unsigned int i0, u32m3x5 a3, u32m5x12_b a4) {
+    u32m4x12 t0 = (203 + (__builtin_matrix_column_major_load(src0, 4, 5 - K3, 9 - K5) + __builtin_matrix_column_major_load(src1, 4, 2, 4) + s0 - -1)) * __builtin_matrix_column_major_load(src2, 2, 12, (K2 * 2) / K2);
+    __builtin_matrix_column_major_store(a0, dst0, 2);
+    t0 /= s1;
+    return (s2 ? s5 * (s4 - (a1 - s3)) : ({ __auto_type ins0 = s6 + a2; ins0[i0][1] = 3; ins0; }) * (a3 * ({ __auto_type ins1 = a4; ins1[4 - K4][10 - K4] = a2[(K2 * 1) / K2][2]; ins1; }))) + (a1 - t0);
 }
 
 static void run_k0267(void) {
+    static const double s1_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0xbf002b9c566d8525ULL};
-    unsigned int a0_b[16]; rt_fill_u32(&rng, a0_b, 16, RT_DOM_FULL);
-    u32m2x8 a0 = __builtin_matrix_column_major_load(a0_b, 2, 8, 2);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int a1_b[32]; rt_fill_u32(&rng, a1_b, 32, RT_DOM_INT(0LL, 16LL));
-    u32m8x4 a1 = __builtin_matrix_column_major_load(a1_b, 8, 4, 8);
-    unsigned int src0[2]; rt_fill_u32(&rng, src0, 2, RT_DOM_INT(0LL, 16LL));
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_FULL);
-    u32m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
-    unsigned int a3_b[24]; rt_fill_u32(&rng, a3_b, 24, RT_DOM_FULL);
-    u32m2x12 a3 = __builtin_matrix_column_major_load(a3_b, 2, 12, 2);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned int s5; rt_fill_u32(&rng, &s5, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a4_b[4]; rt_fill_u32(&rng, a4_b, 4, RT_DOM_FULL);
-    u32m4x1 a4 = __builtin_matrix_column_major_load(a4_b, 4, 1, 4);
-    unsigned int a5_b[12]; rt_fill_u32(&rng, a5_b, 12, RT_DOM_FULL);
-    u32m1x12 a5 = __builtin_matrix_column_major_load(a5_b, 1, 12, 1);
-    u32m1x12 r = k0267(a0, s0, a1, src0, a2, a3, s1, s2, s3, s4, s5, a4, a5);
-    unsigned int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u32("k0267", "ret", r_b, 12);
+    unsigned int src0[10]; rt_fill_u32(&rng, src0, 10, RT_DOM_INT(0LL, 16LL));
+    unsigned int src1[9]; rt_fill_u32(&rng, src1, 9, RT_DOM_FULL);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int src2[26]; rt_fill_u32(&rng, src2, 26, RT_DOM_FULL);
+    signed char a0_b[6]; rt_fill_i8(&rng, a0_b, 6, RT_DOM_FULL);
+    i8m1x6 a0 = __builtin_matrix_column_major_load(a0_b, 1, 6, 1);
+    signed char dst0[12]; rt_fill_i8(&rng, dst0, 12, RT_DOM_FULL);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned int a1_b[48]; rt_fill_u32(&rng, a1_b, 48, RT_DOM_FULL);
+    u32m4x12 a1 = __builtin_matrix_column_major_load(a1_b, 4, 12, 4);
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_FULL);
+    float s5; rt_fill_f32(&rng, &s5, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned int a2_b[12]; rt_fill_u32(&rng, a2_b, 12, RT_DOM_FULL);
+    u32m4x3 a2 = __builtin_matrix_column_major_load(a2_b, 4, 3, 4);
+    unsigned short s6; rt_fill_u16(&rng, &s6, 1, RT_DOM_FULL);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int a3_b[15]; rt_fill_u32(&rng, a3_b, 15, RT_DOM_INT(0LL, 16LL));
+    u32m3x5 a3 = __builtin_matrix_column_major_load(a3_b, 3, 5, 3);
+    unsigned int a4_b[60]; rt_fill_u32(&rng, a4_b, 60, RT_DOM_FULL);
+    u32m5x12 a4 = __builtin_matrix_column_major_load(a4_b, 5, 12, 5);
+    u32m4x12 r = k0267(src0, src1, s0, src2, a0, dst0, s1, s2, a1, s3, s4, s5, a2, s6, i0, a3, a4);
+    unsigned int r_b[48]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u32("k0267", "ret", r_b, 48);
+    rt_out_i8("k0267", "dst0", dst0, 12);
 }
 
-i16m2x5 k0268(i16m2x5 a0, int i0, int s0, unsigned long n0, const short *src0, unsigned char s1, u32m1x2 a1, u32m1x4 a2, u32m4x2 a3, i16m5x2 a4, int s2) {
-    i16m2x5 t0 = (({ __auto_type ins0 = a0; ins0[i0][3] = s0; ins0; }) - __builtin_matrix_column_major_load(src0, 2, 5, n0)) * s1;
-    u32m2x2 t1 = k0255(a1, a2, a3);
-    return s2 * __builtin_matrix_transpose(a4);
+u32m11x1 k0268(const short *src0, i16m2x5 a0, unsigned long s0, i16m2x5 a1, i16m2x5 a2, const unsigned int *src1, double s1, unsigned char s2, u32m11x1 a3) {
+    i16m2x5_b t0 = __builtin_matrix_column_major_load(src0, 2, 5, 2) - a0 + (a0 - a0 - (s0 ? a0 : a1));
+    i16m2x5 t1 = a2 + a1 - (a1 + a2);
+    return __builtin_matrix_column_major_load(src1, 11, 4 - K3, 11) / s1 * s2 + a3;
 }
 
 static void run_k0268(void) {
+    static const double s1_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
     rt_rng rng = {0x15ea083d80338fe7ULL};
-    short a0_b[10]; rt_fill_i16(&rng, a0_b, 10, RT_DOM_INT(-8LL, 8LL));
+    short src0[11]; rt_fill_i16(&rng, src0, 11, RT_DOM_INT(-8LL, 8LL));
+    short a0_b[10]; rt_fill_i16(&rng, a0_b, 10, RT_DOM_FULL);
     i16m2x5 a0 = __builtin_matrix_column_major_load(a0_b, 2, 5, 2);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
-    short src0[22]; rt_fill_i16(&rng, src0, 22, RT_DOM_FULL);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned int a1_b[2]; rt_fill_u32(&rng, a1_b, 2, RT_DOM_FULL);
-    u32m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
-    unsigned int a3_b[8]; rt_fill_u32(&rng, a3_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
-    short a4_b[10]; rt_fill_i16(&rng, a4_b, 10, RT_DOM_FULL);
-    i16m5x2 a4 = __builtin_matrix_column_major_load(a4_b, 5, 2, 5);
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
-    i16m2x5 r = k0268(a0, i0, s0, n0, src0, s1, a1, a2, a3, a4, s2);
-    short r_b[10]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_i16("k0268", "ret", r_b, 10);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    short a1_b[10]; rt_fill_i16(&rng, a1_b, 10, RT_DOM_INT(-8LL, 8LL));
+    i16m2x5 a1 = __builtin_matrix_column_major_load(a1_b, 2, 5, 2);
+    short a2_b[10]; rt_fill_i16(&rng, a2_b, 10, RT_DOM_FULL);
+    i16m2x5 a2 = __builtin_matrix_column_major_load(a2_b, 2, 5, 2);
+    unsigned int src1[13]; rt_fill_u32(&rng, src1, 13, RT_DOM_INT(0LL, 16LL));
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int a3_b[11]; rt_fill_u32(&rng, a3_b, 11, RT_DOM_INT(0LL, 16LL));
+    u32m11x1 a3 = __builtin_matrix_column_major_load(a3_b, 11, 1, 11);
+    u32m11x1 r = k0268(src0, a0, s0, a1, a2, src1, s1, s2, a3);
+    unsigned int r_b[11]; __builtin_matrix_column_major_store(r, r_b, 11);
+    rt_out_u32("k0268", "ret", r_b, 11);
 }
 
-f32m2x8 k0269(f64m1x4 a0, f64m4x8 a1, f64m1x8 a2, f32m2x8 a3) {
-    f64m1x8 t0 = a0 * a1 + a2;
-    return a3;
+f64m1x8 k0269(f64m1x8 a0, f64m1x8 a1, unsigned char s0, f64m1x8 a2, f64m1x8_b a3, long s1) {
+    f64m1x8 t0 = s0 * (a0 + a1);
+    return (a2 + a3) / s1 / 2;
 }
 
 static void run_k0269(void) {
-    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xfe50bbf7a916a0a6ULL};
-    double a0_b[4]; rt_fill_f64(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x4 a0 = __builtin_matrix_column_major_load(a0_b, 1, 4, 1);
-    double a1_b[32]; rt_fill_f64(&rng, a1_b, 32, RT_DOM_FCHOICE(a1_dom));
-    f64m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
+    double a0_b[8]; rt_fill_f64(&rng, a0_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x8 a0 = __builtin_matrix_column_major_load(a0_b, 1, 8, 1);
+    double a1_b[8]; rt_fill_f64(&rng, a1_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x8 a1 = __builtin_matrix_column_major_load(a1_b, 1, 8, 1);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
     double a2_b[8]; rt_fill_f64(&rng, a2_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f64m1x8 a2 = __builtin_matrix_column_major_load(a2_b, 1, 8, 1);
-    float a3_b[16]; rt_fill_f32(&rng, a3_b, 16, RT_DOM_FCHOICE(a3_dom));
-    f32m2x8 a3 = __builtin_matrix_column_major_load(a3_b, 2, 8, 2);
-    f32m2x8 r = k0269(a0, a1, a2, a3);
-    float r_b[16]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f32("k0269", "ret", r_b, 16);
+    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_FCHOICE(a3_dom));
+    f64m1x8 a3 = __builtin_matrix_column_major_load(a3_b, 1, 8, 1);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    f64m1x8 r = k0269(a0, a1, s0, a2, a3, s1);
+    double r_b[8]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f64("k0269", "ret", r_b, 8);
 }
 
-u32m3x2 k0270(u32m3x2 a0, u32m2x13 a1, u32m13x11 a2, signed char s0, unsigned int *dst0, u32m1x2 a3, u32m1x4 a4, u32m4x2 a5, u32m3x2 a6) {
-    __builtin_matrix_column_major_store(s0 - a0 * a1 * a2, dst0, (K2 * 3) / K2);
-    u32m2x2 t0 = k0255(a3, a4, a5);
-    return a6;
+void k0270(u32m3x11 a0, int s0, unsigned int s1, unsigned long n0, unsigned int *dst0, float s2, u8m1x2_b a1, unsigned long n1, unsigned char *dst1) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0 * (unsigned long)s0 * s1; ins0[1][0] = a0[0][9]; ins0; }), dst0, n0);
+    __builtin_matrix_column_major_store(s2 ? a1 : a1, dst1, n1);
 }
 
 static void run_k0270(void) {
+    static const double s2_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xdc9a5c91a9994f78ULL};
-    unsigned int a0_b[6]; rt_fill_u32(&rng, a0_b, 6, RT_DOM_FULL);
-    u32m3x2 a0 = __builtin_matrix_column_major_load(a0_b, 3, 2, 3);
-    unsigned int a1_b[26]; rt_fill_u32(&rng, a1_b, 26, RT_DOM_INT(0LL, 16LL));
-    u32m2x13 a1 = __builtin_matrix_column_major_load(a1_b, 2, 13, 2);
-    unsigned int a2_b[143]; rt_fill_u32(&rng, a2_b, 143, RT_DOM_INT(0LL, 16LL));
-    u32m13x11 a2 = __builtin_matrix_column_major_load(a2_b, 13, 11, 13);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned int dst0[33]; rt_fill_u32(&rng, dst0, 33, RT_DOM_FULL);
-    unsigned int a3_b[2]; rt_fill_u32(&rng, a3_b, 2, RT_DOM_FULL);
-    u32m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
-    unsigned int a4_b[4]; rt_fill_u32(&rng, a4_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
-    unsigned int a5_b[8]; rt_fill_u32(&rng, a5_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m4x2 a5 = __builtin_matrix_column_major_load(a5_b, 4, 2, 4);
-    unsigned int a6_b[6]; rt_fill_u32(&rng, a6_b, 6, RT_DOM_FULL);
-    u32m3x2 a6 = __builtin_matrix_column_major_load(a6_b, 3, 2, 3);
-    u32m3x2 r = k0270(a0, a1, a2, s0, dst0, a3, a4, a5, a6);
-    unsigned int r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u32("k0270", "ret", r_b, 6);
-    rt_out_u32("k0270", "dst0", dst0, 33);
+    unsigned int a0_b[33]; rt_fill_u32(&rng, a0_b, 33, RT_DOM_INT(0LL, 16LL));
+    u32m3x11 a0 = __builtin_matrix_column_major_load(a0_b, 3, 11, 3);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    unsigned int dst0[64]; rt_fill_u32(&rng, dst0, 64, RT_DOM_FULL);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    unsigned char a1_b[2]; rt_fill_u8(&rng, a1_b, 2, RT_DOM_INT(0LL, 16LL));
+    u8m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(1LL, 4LL));
+    unsigned char dst1[5]; rt_fill_u8(&rng, dst1, 5, RT_DOM_INT(0LL, 16LL));
+    k0270(a0, s0, s1, n0, dst0, s2, a1, n1, dst1);
+    rt_out_u32("k0270", "dst0", dst0, 64);
+    rt_out_u8("k0270", "dst1", dst1, 5);
 }
 
-f32m5x3 k0271(i8m1x15 a0, i8m1x15_b a1, i8m1x15 a2, unsigned long n0, signed char *dst0, f32m13x4 a3, unsigned short i0, long i1, unsigned char i2, i16m13x4 a4, f32m13x4 a5, f64m6x1 a6, unsigned int s0, double *dst1, u32m2x2 a7, long i3, unsigned char s1, u32m2x8 a8, f32m3x5_b a9, double s2, const float *src0, const float *src1) {
-    __builtin_matrix_column_major_store(a0 + (a1 - a2), dst0, n0);
-    f32m13x4 t0 = k0260(a3, i0, i1);
-    if (i2 < 2) { t0 += (f32m13x4) a4 - a5; }
-    __builtin_matrix_column_major_store(s0 * __builtin_matrix_transpose(a6), dst1, 4);
-    __auto_type t1 = k0258(a7, i3, s1, a8);
-    return s2 * __builtin_matrix_transpose(a9) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3, 3, 4) - __builtin_matrix_column_major_load(src1, 3, 3, 3));
+i8m8x1 k0271(i8m1x15 a0, double s0, const signed char *src0, signed char *dst0, u64m12x13 a1, unsigned int i0, unsigned long s1, long *dst1, i16m1x3_b a2, unsigned long s2, const short *src1, i16m4x5 a3, unsigned long n0, const short *src2, i16m3x1 a4, short *dst2, unsigned int i1, unsigned int i2, i8m8x1_b a5, double s3, double s4) {
+    __builtin_matrix_column_major_store(s0 * a0 + __builtin_matrix_column_major_load(src0, 1, 15, 4), dst0, 2);
+    __builtin_matrix_column_major_store((i64m12x13) ({ __auto_type ins0 = a1; ins0[i0][11] = s1; ins0; }) - a0[0][11], dst1, 13);
+    __auto_type t0 = (s2 - a2) * (__builtin_matrix_column_major_load(src1, 3, 4, 7 - K4) * a3) + __builtin_matrix_column_major_load(src2, 1, (K2 * 5) / K2, n0);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4), dst2, 3);
+    t0[0][8 - K4] = a3[i1][i2];
+    return a5 + a5 + (s3 - s4);
 }
 
 static void run_k0271(void) {
-    static const double s2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0x64dbaed667368af9ULL};
     signed char a0_b[15]; rt_fill_i8(&rng, a0_b, 15, RT_DOM_INT(-8LL, 8LL));
     i8m1x15 a0 = __builtin_matrix_column_major_load(a0_b, 1, 15, 1);
-    signed char a1_b[15]; rt_fill_i8(&rng, a1_b, 15, RT_DOM_INT(-8LL, 8LL));
-    i8m1x15 a1 = __builtin_matrix_column_major_load(a1_b, 1, 15, 1);
-    signed char a2_b[15]; rt_fill_i8(&rng, a2_b, 15, RT_DOM_INT(-8LL, 8LL));
-    i8m1x15 a2 = __builtin_matrix_column_major_load(a2_b, 1, 15, 1);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    signed char src0[57]; rt_fill_i8(&rng, src0, 57, RT_DOM_FULL);
+    signed char dst0[31]; rt_fill_i8(&rng, dst0, 31, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a1_b[156]; rt_fill_u64(&rng, a1_b, 156, RT_DOM_INT(0LL, 16LL));
+    u64m12x13 a1 = __builtin_matrix_column_major_load(a1_b, 12, 13, 12);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 11LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    long dst1[170]; rt_fill_i64(&rng, dst1, 170, RT_DOM_FULL);
+    short a2_b[3]; rt_fill_i16(&rng, a2_b, 3, RT_DOM_FULL);
+    i16m1x3 a2 = __builtin_matrix_column_major_load(a2_b, 1, 3, 1);
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    short src1[14]; rt_fill_i16(&rng, src1, 14, RT_DOM_INT(-8LL, 8LL));
+    short a3_b[20]; rt_fill_i16(&rng, a3_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i16m4x5 a3 = __builtin_matrix_column_major_load(a3_b, 4, 5, 4);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    signed char dst0[57]; rt_fill_i8(&rng, dst0, 57, RT_DOM_INT(-8LL, 8LL));
-    float a3_b[52]; rt_fill_f32(&rng, a3_b, 52, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m13x4 a3 = __builtin_matrix_column_major_load(a3_b, 13, 4, 13);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 12LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    short a4_b[52]; rt_fill_i16(&rng, a4_b, 52, RT_DOM_INT(-8LL, 8LL));
-    i16m13x4 a4 = __builtin_matrix_column_major_load(a4_b, 13, 4, 13);
-    float a5_b[52]; rt_fill_f32(&rng, a5_b, 52, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m13x4 a5 = __builtin_matrix_column_major_load(a5_b, 13, 4, 13);
-    double a6_b[6]; rt_fill_f64(&rng, a6_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x1 a6 = __builtin_matrix_column_major_load(a6_b, 6, 1, 6);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double dst1[21]; rt_fill_f64(&rng, dst1, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned int a7_b[4]; rt_fill_u32(&rng, a7_b, 4, RT_DOM_FULL);
-    u32m2x2 a7 = __builtin_matrix_column_major_load(a7_b, 2, 2, 2);
-    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a8_b[16]; rt_fill_u32(&rng, a8_b, 16, RT_DOM_INT(0LL, 16LL));
-    u32m2x8 a8 = __builtin_matrix_column_major_load(a8_b, 2, 8, 2);
-    float a9_b[15]; rt_fill_f32(&rng, a9_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x5 a9 = __builtin_matrix_column_major_load(a9_b, 3, 5, 3);
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
-    float src0[13]; rt_fill_f32(&rng, src0, 13, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float src1[9]; rt_fill_f32(&rng, src1, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x3 r = k0271(a0, a1, a2, n0, dst0, a3, i0, i1, i2, a4, a5, a6, s0, dst1, a7, i3, s1, a8, a9, s2, src0, src1);
-    float r_b[15]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_f32("k0271", "ret", r_b, 15);
-    rt_out_i8("k0271", "dst0", dst0, 57);
-    rt_out_f64("k0271", "dst1", dst1, 21);
+    short src2[19]; rt_fill_i16(&rng, src2, 19, RT_DOM_FULL);
+    short a4_b[3]; rt_fill_i16(&rng, a4_b, 3, RT_DOM_INT(-8LL, 8LL));
+    i16m3x1 a4 = __builtin_matrix_column_major_load(a4_b, 3, 1, 3);
+    short dst2[9]; rt_fill_i16(&rng, dst2, 9, RT_DOM_INT(-8LL, 8LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 4LL));
+    signed char a5_b[8]; rt_fill_i8(&rng, a5_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m8x1 a5 = __builtin_matrix_column_major_load(a5_b, 8, 1, 8);
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i8m8x1 r = k0271(a0, s0, src0, dst0, a1, i0, s1, dst1, a2, s2, src1, a3, n0, src2, a4, dst2, i1, i2, a5, s3, s4);
+    signed char r_b[8]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_i8("k0271", "ret", r_b, 8);
+    rt_out_i8("k0271", "dst0", dst0, 31);
+    rt_out_i64("k0271", "dst1", dst1, 170);
+    rt_out_i16("k0271", "dst2", dst2, 9);
 }
 
-u64m1x15 k0272(i16m3x4_b a0, unsigned long n0, const unsigned short *src0, short *dst0, u64m1x4 a1, u64m4x15 a2, u64m1x15 a3, u64m15x1 a4) {
-    __builtin_matrix_column_major_store(a0 + (i16m3x4) __builtin_matrix_column_major_load(src0, 3, 4, n0), dst0, 5);
-    u64m1x15 t0 = a1 * a2;
-    t0 += a3;
-    return __builtin_matrix_transpose(a4);
+u32m15x4 k0272(i16m3x2 a0, i16m2x4 a1, unsigned long n0, short *dst0, u32m1x15 a2, u32m15x4 a3, f32m1x13 a4, u32m15x1 a5, u32m1x4 a6) {
+    __builtin_matrix_column_major_store((a0 + a0) * a1, dst0, n0);
+    __auto_type t0 = a2 * a3;
+    f32m1x13 t1 = a4 - a4;
+    return a5 * a6;
 }
 
 static void run_k0272(void) {
     rt_rng rng = {0xedd9a087f47a0f10ULL};
-    short a0_b[12]; rt_fill_i16(&rng, a0_b, 12, RT_DOM_FULL);
-    i16m3x4 a0 = __builtin_matrix_column_major_load(a0_b, 3, 4, 3);
+    short a0_b[6]; rt_fill_i16(&rng, a0_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i16m3x2 a0 = __builtin_matrix_column_major_load(a0_b, 3, 2, 3);
+    short a1_b[8]; rt_fill_i16(&rng, a1_b, 8, RT_DOM_FULL);
+    i16m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned short src0[23]; rt_fill_u16(&rng, src0, 23, RT_DOM_FULL);
-    short dst0[19]; rt_fill_i16(&rng, dst0, 19, RT_DOM_FULL);
-    unsigned long a1_b[4]; rt_fill_u64(&rng, a1_b, 4, RT_DOM_FULL);
-    u64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    unsigned long a2_b[60]; rt_fill_u64(&rng, a2_b, 60, RT_DOM_FULL);
-    u64m4x15 a2 = __builtin_matrix_column_major_load(a2_b, 4, 15, 4);
-    unsigned long a3_b[15]; rt_fill_u64(&rng, a3_b, 15, RT_DOM_INT(0LL, 16LL));
-    u64m1x15 a3 = __builtin_matrix_column_major_load(a3_b, 1, 15, 1);
-    unsigned long a4_b[15]; rt_fill_u64(&rng, a4_b, 15, RT_DOM_INT(0LL, 16LL));
-    u64m15x1 a4 = __builtin_matrix_column_major_load(a4_b, 15, 1, 15);
-    u64m1x15 r = k0272(a0, n0, src0, dst0, a1, a2, a3, a4);
-    unsigned long r_b[15]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u64("k0272", "ret", r_b, 15);
-    rt_out_i16("k0272", "dst0", dst0, 19);
+    short dst0[23]; rt_fill_i16(&rng, dst0, 23, RT_DOM_FULL);
+    unsigned int a2_b[15]; rt_fill_u32(&rng, a2_b, 15, RT_DOM_INT(0LL, 16LL));
+    u32m1x15 a2 = __builtin_matrix_column_major_load(a2_b, 1, 15, 1);
+    unsigned int a3_b[60]; rt_fill_u32(&rng, a3_b, 60, RT_DOM_INT(0LL, 16LL));
+    u32m15x4 a3 = __builtin_matrix_column_major_load(a3_b, 15, 4, 15);
+    float a4_b[13]; rt_fill_f32(&rng, a4_b, 13, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x13 a4 = __builtin_matrix_column_major_load(a4_b, 1, 13, 1);
+    unsigned int a5_b[15]; rt_fill_u32(&rng, a5_b, 15, RT_DOM_FULL);
+    u32m15x1 a5 = __builtin_matrix_column_major_load(a5_b, 15, 1, 15);
+    unsigned int a6_b[4]; rt_fill_u32(&rng, a6_b, 4, RT_DOM_FULL);
+    u32m1x4 a6 = __builtin_matrix_column_major_load(a6_b, 1, 4, 1);
+    u32m15x4 r = k0272(a0, a1, n0, dst0, a2, a3, a4, a5, a6);
+    unsigned int r_b[60]; __builtin_matrix_column_major_store(r, r_b, 15);
+    rt_out_u32("k0272", "ret", r_b, 60);
+    rt_out_i16("k0272", "dst0", dst0, 23);
 }
 
-unsigned short k0273(u16m4x1_b a0) {
-    u16m4x1_b t0 = (u16m4x1) a0;
-    return a0[3][0];
+u16m4x1 k0273(u16m4x1_b a0, unsigned int s0, u16m4x7 a1, u16m7x8 a2, const unsigned short *src0, const unsigned short *src1, const unsigned short *src2, const unsigned short *src3) {
+    __auto_type t0 = a0 * s0 + a0;
+    return a1 * a2 * __builtin_matrix_column_major_load(src0, 8, 1, 10) - __builtin_matrix_column_major_load(src1, 4, 2, 6) * (__builtin_matrix_column_major_load(src2, 2, 3 - K2, 4) + __builtin_matrix_column_major_load(src3, 2, 0 + 1, 4));
 }
 
 static void run_k0273(void) {
     rt_rng rng = {0xaa4837a849e7295cULL};
     unsigned short a0_b[4]; rt_fill_u16(&rng, a0_b, 4, RT_DOM_INT(0LL, 16LL));
     u16m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
-    unsigned short r = k0273(a0);
-    rt_out_u16("k0273", "ret", &r, 1);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short a1_b[28]; rt_fill_u16(&rng, a1_b, 28, RT_DOM_FULL);
+    u16m4x7 a1 = __builtin_matrix_column_major_load(a1_b, 4, 7, 4);
+    unsigned short a2_b[56]; rt_fill_u16(&rng, a2_b, 56, RT_DOM_INT(0LL, 16LL));
+    u16m7x8 a2 = __builtin_matrix_column_major_load(a2_b, 7, 8, 7);
+    unsigned short src0[9]; rt_fill_u16(&rng, src0, 9, RT_DOM_FULL);
+    unsigned short src1[11]; rt_fill_u16(&rng, src1, 11, RT_DOM_INT(0LL, 16LL));
+    unsigned short src2[4]; rt_fill_u16(&rng, src2, 4, RT_DOM_INT(0LL, 16LL));
+    unsigned short src3[4]; rt_fill_u16(&rng, src3, 4, RT_DOM_INT(0LL, 16LL));
+    u16m4x1 r = k0273(a0, s0, a1, a2, src0, src1, src2, src3);
+    unsigned short r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u16("k0273", "ret", r_b, 4);
 }
 
-i64m7x3 k0274(u8m4x8_b a0, int s0, unsigned int i0, const unsigned char *src0, unsigned char *dst0, unsigned long n0, unsigned char *dst1, unsigned long n1, const long *src1, i64m7x3 a1, unsigned long s1, i64m7x5 a2, unsigned long n2, const long *src2, int s2) {
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = s0 - a0; ins0[i0][2] = -1; ins0; }) * __builtin_matrix_column_major_load(src0, 8, 4, 9), dst0, 4);
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = a0 + a0; ins1[K2 + 1][4 + 1] = -1; ins1; }), dst1, n0);
-    __auto_type t0 = ({ __auto_type ins2 = __builtin_matrix_column_major_load(src1, (K3 * 7) / K3, 3, n1) + a1; ins2[3][2] = s1; ins2; });
-    return ({ __auto_type ins3 = a2 * __builtin_matrix_column_major_load(src2, 5, 3, n2); ins3[1][1] = (unsigned char)s2; ins3; });
+unsigned char k0274(int s0, const unsigned char *src0, u8m14x8 a0, u8m4x8_b a1, u8m8x4 a2, unsigned char *dst0, u8m13x4 a3, const unsigned char *src1, i16m6x6 a4, const unsigned int *src2, unsigned int *dst1) {
+    __builtin_matrix_column_major_store((s0 ? __builtin_matrix_column_major_load(src0, 4, 14, 4) * a0 : a1) * a2, dst0, 9 - K4);
+    u8m13x3 t0 = a3 * __builtin_matrix_column_major_load(src1, 4, 3, 4);
+    __builtin_matrix_column_major_store((u32m6x6) a4 + __builtin_matrix_column_major_load(src2, 6, 6, 6), dst1, 9);
+    return a1[0][0];
 }
 
 static void run_k0274(void) {
     rt_rng rng = {0x3c1e3d0c496ac7a8ULL};
-    unsigned char a0_b[32]; rt_fill_u8(&rng, a0_b, 32, RT_DOM_INT(0LL, 16LL));
-    u8m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char src0[35]; rt_fill_u8(&rng, src0, 35, RT_DOM_INT(0LL, 16LL));
-    unsigned char dst0[17]; rt_fill_u8(&rng, dst0, 17, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned char dst1[53]; rt_fill_u8(&rng, dst1, 53, RT_DOM_INT(0LL, 16LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(7LL, 10LL));
-    long src1[28]; rt_fill_i64(&rng, src1, 28, RT_DOM_INT(-8LL, 8LL));
-    long a1_b[21]; rt_fill_i64(&rng, a1_b, 21, RT_DOM_FULL);
-    i64m7x3 a1 = __builtin_matrix_column_major_load(a1_b, 7, 3, 7);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    long a2_b[35]; rt_fill_i64(&rng, a2_b, 35, RT_DOM_INT(-8LL, 8LL));
-    i64m7x5 a2 = __builtin_matrix_column_major_load(a2_b, 7, 5, 7);
-    unsigned long n2; rt_fill_u64(&rng, &n2, 1, RT_DOM_INT(5LL, 8LL));
-    long src2[23]; rt_fill_i64(&rng, src2, 23, RT_DOM_INT(-8LL, 8LL));
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i64m7x3 r = k0274(a0, s0, i0, src0, dst0, n0, dst1, n1, src1, a1, s1, a2, n2, src2, s2);
-    long r_b[21]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_i64("k0274", "ret", r_b, 21);
-    rt_out_u8("k0274", "dst0", dst0, 17);
-    rt_out_u8("k0274", "dst1", dst1, 53);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned char src0[56]; rt_fill_u8(&rng, src0, 56, RT_DOM_FULL);
+    unsigned char a0_b[112]; rt_fill_u8(&rng, a0_b, 112, RT_DOM_FULL);
+    u8m14x8 a0 = __builtin_matrix_column_major_load(a0_b, 14, 8, 14);
+    unsigned char a1_b[32]; rt_fill_u8(&rng, a1_b, 32, RT_DOM_INT(0LL, 16LL));
+    u8m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
+    unsigned char a2_b[32]; rt_fill_u8(&rng, a2_b, 32, RT_DOM_FULL);
+    u8m8x4 a2 = __builtin_matrix_column_major_load(a2_b, 8, 4, 8);
+    unsigned char dst0[19]; rt_fill_u8(&rng, dst0, 19, RT_DOM_INT(0LL, 16LL));
+    unsigned char a3_b[52]; rt_fill_u8(&rng, a3_b, 52, RT_DOM_INT(0LL, 16LL));
+    u8m13x4 a3 = __builtin_matrix_column_major_load(a3_b, 13, 4, 13);
+    unsigned char src1[14]; rt_fill_u8(&rng, src1, 14, RT_DOM_INT(0LL, 16LL));
+    short a4_b[36]; rt_fill_i16(&rng, a4_b, 36, RT_DOM_FULL);
+    i16m6x6 a4 = __builtin_matrix_column_major_load(a4_b, 6, 6, 6);
+    unsigned int src2[37]; rt_fill_u32(&rng, src2, 37, RT_DOM_INT(0LL, 16LL));
+    unsigned int dst1[52]; rt_fill_u32(&rng, dst1, 52, RT_DOM_FULL);
+    unsigned char r = k0274(s0, src0, a0, a1, a2, dst0, a3, src1, a4, src2, dst1);
+    rt_out_u8("k0274", "ret", &r, 1);
+    rt_out_u8("k0274", "dst0", dst0, 19);
+    rt_out_u32("k0274", "dst1", dst1, 52);
 }
 
-float k0275(f32m13x4 a0, unsigned short i0, long i1, const float *src0, unsigned long i2, unsigned char i3) {
-    __auto_type t0 = k0260(a0, i0, i1);
-    t0 = __builtin_matrix_column_major_load(src0, 13, 4, 14) - t0;
-    return t0[i2][i3];
+unsigned long k0275(u64m4x3 a0, u64m7x4 a1, unsigned long i0, unsigned short s0, unsigned char s1, short s2, u64m7x3 a2, const unsigned long *src0, unsigned long i1, unsigned char i2) {
+    __auto_type t0 = k0256(a0, a1, i0, s0, s1, s2, a2);
+    t0 = __builtin_matrix_column_major_load(src0, 4, 3, 5) - t0;
+    return t0[i1][i2];
 }
 
 static void run_k0275(void) {
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x04c93e68032a980dULL};
-    float a0_b[52]; rt_fill_f32(&rng, a0_b, 52, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m13x4 a0 = __builtin_matrix_column_major_load(a0_b, 13, 4, 13);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 12LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    float src0[56]; rt_fill_f32(&rng, src0, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 12LL));
-    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
-    float r = k0275(a0, i0, i1, src0, i2, i3);
-    rt_out_f32("k0275", "ret", &r, 1);
+    unsigned long a0_b[12]; rt_fill_u64(&rng, a0_b, 12, RT_DOM_INT(0LL, 16LL));
+    u64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
+    unsigned long a1_b[28]; rt_fill_u64(&rng, a1_b, 28, RT_DOM_INT(0LL, 16LL));
+    u64m7x4 a1 = __builtin_matrix_column_major_load(a1_b, 7, 4, 7);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long a2_b[21]; rt_fill_u64(&rng, a2_b, 21, RT_DOM_INT(0LL, 16LL));
+    u64m7x3 a2 = __builtin_matrix_column_major_load(a2_b, 7, 3, 7);
+    unsigned long src0[15]; rt_fill_u64(&rng, src0, 15, RT_DOM_INT(0LL, 16LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long r = k0275(a0, a1, i0, s0, s1, s2, a2, src0, i1, i2);
+    rt_out_u64("k0275", "ret", &r, 1);
 }
 
-u8m6x5 k0276(const unsigned char *src0, u8m5x5 a0) {
-    return __builtin_matrix_column_major_load(src0, 6, 5, 6) * a0;
+u8m6x5 k0276(int s0, u8m6x5_b a0, u8m5x5 a1, u8m6x5 a2, const signed char *src0) {
+    return s0 ? a0 * a1 + a2 : (u8m6x5) __builtin_matrix_column_major_load(src0, 6, 5, 9);
 }
 
 static void run_k0276(void) {
     rt_rng rng = {0x3e3e998f8cf06097ULL};
-    unsigned char src0[32]; rt_fill_u8(&rng, src0, 32, RT_DOM_FULL);
-    unsigned char a0_b[25]; rt_fill_u8(&rng, a0_b, 25, RT_DOM_FULL);
-    u8m5x5 a0 = __builtin_matrix_column_major_load(a0_b, 5, 5, 5);
-    u8m6x5 r = k0276(src0, a0);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned char a0_b[30]; rt_fill_u8(&rng, a0_b, 30, RT_DOM_FULL);
+    u8m6x5 a0 = __builtin_matrix_column_major_load(a0_b, 6, 5, 6);
+    unsigned char a1_b[25]; rt_fill_u8(&rng, a1_b, 25, RT_DOM_FULL);
+    u8m5x5 a1 = __builtin_matrix_column_major_load(a1_b, 5, 5, 5);
+    unsigned char a2_b[30]; rt_fill_u8(&rng, a2_b, 30, RT_DOM_INT(0LL, 16LL));
+    u8m6x5 a2 = __builtin_matrix_column_major_load(a2_b, 6, 5, 6);
+    signed char src0[44]; rt_fill_i8(&rng, src0, 44, RT_DOM_FULL);
+    u8m6x5 r = k0276(s0, a0, a1, a2, src0);
     unsigned char r_b[30]; __builtin_matrix_column_major_store(r, r_b, 6);
     rt_out_u8("k0276", "ret", r_b, 30);
 }
 
-u32m4x10 k0277(const unsigned char *src0, u32m7x4 a0, u32m4x10 a1, unsigned long n0, unsigned int *dst0, i64m6x8 a2, unsigned short i0, long i1, unsigned long s0, f64m4x10 a3, f64m4x10 a4) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose((u32m7x7) (u8m7x7) __builtin_matrix_column_major_load(src0, 7, 7, 9) * (a0 - a0[0][0]) * (u32m4x10) a1), dst0, n0);
-    i64m8x6_b t0 = __builtin_matrix_transpose(a2 - a2);
-    t0[i0][1] = (long)a1[(K2 * 3) / K2][i1];
-    return a1 - s0 - a1 - (u32m4x10) a1;
+f32m5x8 k0277(f64m10x2 a0, unsigned int i0, short s0, u32m10x2 a1, unsigned char s1, long s2, unsigned long n0, const unsigned int *src0, unsigned int i1, unsigned long n1, const unsigned int *src1, u32m7x2 a2, unsigned int *dst0, i16m4x3 a3, i16m4x3 a4, i16m4x3 a5, i16m4x3 a6, i16m4x3 a7, long i2, const int *src2, unsigned int s3, f32m5x8 a8) {
+    __builtin_matrix_column_major_store((1L + (u32m10x2) (a1 + a1)) / s1 * (u32m2x7) ((s2 ? ({ __auto_type ins1 = __builtin_matrix_column_major_load(src0, 2, 7, n0); ins1[1][(K3 * 5) / K3] = 9; ins1; }) : __builtin_matrix_column_major_load(src1, 5 - K3, 10 - K3, n1)) + __builtin_matrix_transpose(a2)), dst0, 13);
+    i16m4x3 t0 = k0246(a3, a4, a5, a6, a7);
+    if (i2 < 1) { t0 *= s3 - (i16m3x3) __builtin_matrix_column_major_load(src2, 3, 3, 5); }
+    return a8;
 }
 
 static void run_k0277(void) {
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xf8e913b49dceeb0fULL};
-    unsigned char src0[63]; rt_fill_u8(&rng, src0, 63, RT_DOM_INT(0LL, 16LL));
-    unsigned int a0_b[28]; rt_fill_u32(&rng, a0_b, 28, RT_DOM_INT(0LL, 16LL));
-    u32m7x4 a0 = __builtin_matrix_column_major_load(a0_b, 7, 4, 7);
-    unsigned int a1_b[40]; rt_fill_u32(&rng, a1_b, 40, RT_DOM_FULL);
-    u32m4x10 a1 = __builtin_matrix_column_major_load(a1_b, 4, 10, 4);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(10LL, 13LL));
-    unsigned int dst0[90]; rt_fill_u32(&rng, dst0, 90, RT_DOM_FULL);
-    long a2_b[48]; rt_fill_i64(&rng, a2_b, 48, RT_DOM_FULL);
-    i64m6x8 a2 = __builtin_matrix_column_major_load(a2_b, 6, 8, 6);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 9LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double a3_b[40]; rt_fill_f64(&rng, a3_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x10 a3 = __builtin_matrix_column_major_load(a3_b, 4, 10, 4);
-    double a4_b[40]; rt_fill_f64(&rng, a4_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x10 a4 = __builtin_matrix_column_major_load(a4_b, 4, 10, 4);
-    u32m4x10 r = k0277(src0, a0, a1, n0, dst0, a2, i0, i1, s0, a3, a4);
-    unsigned int r_b[40]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u32("k0277", "ret", r_b, 40);
+    double a0_b[20]; rt_fill_f64(&rng, a0_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m10x2 a0 = __builtin_matrix_column_major_load(a0_b, 10, 2, 10);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int a1_b[20]; rt_fill_u32(&rng, a1_b, 20, RT_DOM_FULL);
+    u32m10x2 a1 = __builtin_matrix_column_major_load(a1_b, 10, 2, 10);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned int src0[34]; rt_fill_u32(&rng, src0, 34, RT_DOM_FULL);
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 9LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned int src1[33]; rt_fill_u32(&rng, src1, 33, RT_DOM_INT(0LL, 16LL));
+    unsigned int a2_b[14]; rt_fill_u32(&rng, a2_b, 14, RT_DOM_FULL);
+    u32m7x2 a2 = __builtin_matrix_column_major_load(a2_b, 7, 2, 7);
+    unsigned int dst0[90]; rt_fill_u32(&rng, dst0, 90, RT_DOM_INT(0LL, 16LL));
+    short a3_b[12]; rt_fill_i16(&rng, a3_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m4x3 a3 = __builtin_matrix_column_major_load(a3_b, 4, 3, 4);
+    short a4_b[12]; rt_fill_i16(&rng, a4_b, 12, RT_DOM_FULL);
+    i16m4x3 a4 = __builtin_matrix_column_major_load(a4_b, 4, 3, 4);
+    short a5_b[12]; rt_fill_i16(&rng, a5_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m4x3 a5 = __builtin_matrix_column_major_load(a5_b, 4, 3, 4);
+    short a6_b[12]; rt_fill_i16(&rng, a6_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m4x3 a6 = __builtin_matrix_column_major_load(a6_b, 4, 3, 4);
+    short a7_b[12]; rt_fill_i16(&rng, a7_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i16m4x3 a7 = __builtin_matrix_column_major_load(a7_b, 4, 3, 4);
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    int src2[15]; rt_fill_i32(&rng, src2, 15, RT_DOM_FULL);
+    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    float a8_b[40]; rt_fill_f32(&rng, a8_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x8 a8 = __builtin_matrix_column_major_load(a8_b, 5, 8, 5);
+    f32m5x8 r = k0277(a0, i0, s0, a1, s1, s2, n0, src0, i1, n1, src1, a2, dst0, a3, a4, a5, a6, a7, i2, src2, s3, a8);
+    float r_b[40]; __builtin_matrix_column_major_store(r, r_b, 5);
+    rt_out_f32("k0277", "ret", r_b, 40);
     rt_out_u32("k0277", "dst0", dst0, 90);
 }
 
-u8m6x4 k0278(u8m6x4 a0, unsigned long i0) {
-    return -1 - (a0[4][i0] + a0);
+u8m6x4 k0278(unsigned long n0, const unsigned char *src0, u8m5x4_b a0) {
+    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 5, 6, n0)) * a0;
 }
 
 static void run_k0278(void) {
     rt_rng rng = {0x7b7ff70402553705ULL};
-    unsigned char a0_b[24]; rt_fill_u8(&rng, a0_b, 24, RT_DOM_FULL);
-    u8m6x4 a0 = __builtin_matrix_column_major_load(a0_b, 6, 4, 6);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u8m6x4 r = k0278(a0, i0);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    unsigned char src0[46]; rt_fill_u8(&rng, src0, 46, RT_DOM_INT(0LL, 16LL));
+    unsigned char a0_b[20]; rt_fill_u8(&rng, a0_b, 20, RT_DOM_INT(0LL, 16LL));
+    u8m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
+    u8m6x4 r = k0278(n0, src0, a0);
     unsigned char r_b[24]; __builtin_matrix_column_major_store(r, r_b, 6);
     rt_out_u8("k0278", "ret", r_b, 24);
 }
 
-void k0279(u8m13x7 a0, u8m7x2 a1, u8m13x2 a2, unsigned int s0, unsigned int s1, unsigned long n0, unsigned char *dst0) {
-    __builtin_matrix_column_major_store((a0 * a1 - a2) / 2L + (s0 + s1), dst0, n0);
+void k0279(u8m13x2 a0, unsigned char *dst0) {
+    __builtin_matrix_column_major_store(a0, dst0, 13);
 }
 
 static void run_k0279(void) {
     rt_rng rng = {0xcc57149638b1422fULL};
-    unsigned char a0_b[91]; rt_fill_u8(&rng, a0_b, 91, RT_DOM_FULL);
-    u8m13x7 a0 = __builtin_matrix_column_major_load(a0_b, 13, 7, 13);
-    unsigned char a1_b[14]; rt_fill_u8(&rng, a1_b, 14, RT_DOM_INT(0LL, 16LL));
-    u8m7x2 a1 = __builtin_matrix_column_major_load(a1_b, 7, 2, 7);
-    unsigned char a2_b[26]; rt_fill_u8(&rng, a2_b, 26, RT_DOM_INT(0LL, 16LL));
-    u8m13x2 a2 = __builtin_matrix_column_major_load(a2_b, 13, 2, 13);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(13LL, 16LL));
-    unsigned char dst0[31]; rt_fill_u8(&rng, dst0, 31, RT_DOM_INT(0LL, 16LL));
-    k0279(a0, a1, a2, s0, s1, n0, dst0);
-    rt_out_u8("k0279", "dst0", dst0, 31);
+    unsigned char a0_b[26]; rt_fill_u8(&rng, a0_b, 26, RT_DOM_FULL);
+    u8m13x2 a0 = __builtin_matrix_column_major_load(a0_b, 13, 2, 13);
+    unsigned char dst0[26]; rt_fill_u8(&rng, dst0, 26, RT_DOM_FULL);
+    k0279(a0, dst0);
+    rt_out_u8("k0279", "dst0", dst0, 26);
 }
 
 int main(void) {

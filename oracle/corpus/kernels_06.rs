@@ -11,693 +11,710 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef int8_t i8m1x15 __attribute__((matrix_type(1, 15)));
-    typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
-    typedef char i8m2x2 __attribute__((matrix_type(2, 2)));
-    pub typedef char i8m3x6 __attribute__((matrix_type(3, 6)));
-    pub(crate) typedef i8 i8m4x2 __attribute__((matrix_type(4, 2)));
-    pub typedef i8 i8m4x4 __attribute__((matrix_type(4, 4)));
-    pub(crate) typedef i8 i8m4x9 __attribute__((matrix_type(4, 9)));
-    typedef char i8m8x1 __attribute__((matrix_type(16 - K8, (K2 * 1) / K2)));
-    typedef signed char i8m10x4 __attribute__((matrix_type(10, 4)));
-    typedef i8 i8m15x4 __attribute__((matrix_type(15, 4)));
-    typedef short i16m2x5 __attribute__((matrix_type(2, 5)));
-    typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-    pub typedef i16 i16m4x3 __attribute__((matrix_type(4, 3)));
-    typedef i16 i16m4x5 __attribute__((matrix_type(4, 5)));
-    typedef i16 i16m5x2 __attribute__((matrix_type(K5, (K8 * 2) / K8)));
-    typedef short i16m6x5 __attribute__((matrix_type(6, 5)));
-    typedef int16_t i16m6x7 __attribute__((matrix_type(K3 + 3, K4 + 3)));
-    pub typedef int16_t i16m7x4 __attribute__((matrix_type((K8 * 7) / K8, 9 - K5)));
-    pub(crate) typedef int16_t i16m7x6 __attribute__((matrix_type(7, 6)));
-    typedef short i16m8x5 __attribute__((matrix_type(8, 5)));
-    typedef short i16m11x8 __attribute__((matrix_type(16 - K5, K2 + 6)));
-    typedef i16 i16m12x4 __attribute__((matrix_type(12, 4)));
-    typedef i16 i16m12x5 __attribute__((matrix_type(12, 5)));
-    pub typedef i16 i16m12x6 __attribute__((matrix_type(12, 6)));
-    typedef int16_t i16m12x11 __attribute__((matrix_type(12, 11)));
-    pub(crate) typedef short i16m13x4 __attribute__((matrix_type(13, 4)));
-    typedef int32_t i32m1x1 __attribute__((matrix_type(5 - K4, (K8 * 1) / K8)));
-    pub typedef i32 i32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef int i32m4x1 __attribute__((matrix_type(7 - K3, (K2 * 1) / K2)));
-    typedef i32 i32m5x3 __attribute__((matrix_type(5, 3)));
-    pub typedef i32 i32m5x4 __attribute__((matrix_type((K8 * 5) / K8, 8 - K4)));
-    pub typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
-    pub(crate) typedef long long i64m1x5 __attribute__((matrix_type(1, 5)));
-    typedef int64_t i64m1x11 __attribute__((matrix_type(1, 11)));
-    pub(crate) typedef long long i64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef int64_t i64m2x2 __attribute__((matrix_type(2, 2)));
-    pub(crate) typedef long long i64m4x1 __attribute__((matrix_type(4, 1)));
-    pub typedef long long i64m4x5 __attribute__((matrix_type(4, 5)));
-    pub typedef long long i64m5x10 __attribute__((matrix_type(5, 10)));
-    typedef long long i64m6x8 __attribute__((matrix_type(6, 8)));
-    pub typedef long i64m7x3 __attribute__((matrix_type(7, 3)));
-    typedef int64_t i64m7x5 __attribute__((matrix_type(7, 5)));
-    pub(crate) typedef long long i64m8x6 __attribute__((matrix_type(8, 6)));
-    typedef long i64m10x1 __attribute__((matrix_type(10, 1)));
-    typedef long i64m10x11 __attribute__((matrix_type(10, 11)));
-    typedef long long i64m11x5 __attribute__((matrix_type(11, 5)));
-    typedef int64_t i64m11x10 __attribute__((matrix_type(11, 10)));
-    pub(crate) typedef u8 u8m2x8 __attribute__((matrix_type(6 - K4, K4 * 2)));
+    pub typedef signed char i8m1x6 __attribute__((matrix_type(1, 6)));
+    pub typedef i8 i8m1x15 __attribute__((matrix_type(1, 15)));
+    pub(crate) typedef int8_t i8m2x2 __attribute__((matrix_type(2, 2)));
+    typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
+    typedef char i8m3x2 __attribute__((matrix_type(3, 2)));
+    typedef char i8m4x2 __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef char i8m8x1 __attribute__((matrix_type(8, 1)));
+    typedef short i16m1x3 __attribute__((matrix_type((K2 * 1) / K2, (K4 * 3) / K4)));
+    typedef int16_t i16m1x5 __attribute__((matrix_type(1, 5)));
+    pub(crate) typedef short i16m1x7 __attribute__((matrix_type(1, 7)));
+    typedef i16 i16m1x8 __attribute__((matrix_type(1, 8)));
+    pub(crate) typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
+    typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef i16 i16m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef short i16m2x7 __attribute__((matrix_type(K2, 9 - K2)));
+    pub typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
+    typedef short i16m3x2 __attribute__((matrix_type(K3, 5 - K3)));
+    typedef int16_t i16m3x3 __attribute__((matrix_type(K2 + 1, 5 - K2)));
+    pub typedef int16_t i16m3x4 __attribute__((matrix_type(3, 4)));
+    pub typedef int16_t i16m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int16_t i16m4x3 __attribute__((matrix_type((K8 * 4) / K8, (K3 * 3) / K3)));
+    pub(crate) typedef int16_t i16m4x5 __attribute__((matrix_type(4, 5)));
+    pub typedef i16 i16m6x6 __attribute__((matrix_type(6, 6)));
+    pub(crate) typedef int16_t i16m6x7 __attribute__((matrix_type(6, 7)));
+    typedef int16_t i16m7x1 __attribute__((matrix_type(7, 1)));
+    typedef int16_t i16m7x4 __attribute__((matrix_type(7, 4)));
+    typedef int16_t i16m11x1 __attribute__((matrix_type(K8 + 3, (K8 * 1) / K8)));
+    typedef int32_t i32m1x6 __attribute__((matrix_type(1, 6)));
+    typedef int i32m2x5 __attribute__((matrix_type(1 + 1, 13 - K8)));
+    typedef i32 i32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef i32 i32m4x4 __attribute__((matrix_type((K8 * 4) / K8, 8 - K4)));
+    pub(crate) typedef i32 i32m5x2 __attribute__((matrix_type(5, 2)));
+    pub typedef i32 i32m5x4 __attribute__((matrix_type(5, 4)));
+    typedef int i32m6x3 __attribute__((matrix_type(6, 3)));
+    typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
+    typedef int i32m8x1 __attribute__((matrix_type(8, 1)));
+    pub typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef long long i64m3x11 __attribute__((matrix_type(3, 11)));
+    pub typedef int64_t i64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef i64 i64m6x4 __attribute__((matrix_type(6, 4)));
+    typedef i64 i64m7x4 __attribute__((matrix_type(7, 4)));
+    typedef int64_t i64m7x6 __attribute__((matrix_type(7, 6)));
+    typedef i64 i64m10x3 __attribute__((matrix_type(10, 3)));
+    typedef i64 i64m10x4 __attribute__((matrix_type(10, 4)));
+    typedef int64_t i64m10x11 __attribute__((matrix_type(10, 11)));
+    typedef i64 i64m12x13 __attribute__((matrix_type(12, 13)));
+    typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned char u8m1x2 __attribute__((matrix_type((K8 * 1) / K8, (K2 * 2) / K2)));
+    typedef u8 u8m1x6 __attribute__((matrix_type(1, 6)));
+    pub(crate) typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
+    pub(crate) typedef u8 u8m4x3 __attribute__((matrix_type(4, 3)));
     typedef unsigned char u8m4x8 __attribute__((matrix_type(4, 8)));
-    pub(crate) typedef uint8_t u8m5x2 __attribute__((matrix_type(5, 2)));
-    typedef unsigned char u8m5x5 __attribute__((matrix_type(5, 5)));
-    pub typedef u8 u8m6x4 __attribute__((matrix_type(6, 4)));
-    typedef unsigned char u8m6x5 __attribute__((matrix_type(6, 5)));
-    typedef u8 u8m7x2 __attribute__((matrix_type(7, 2)));
-    typedef u8 u8m7x7 __attribute__((matrix_type(7, 7)));
+    pub typedef u8 u8m5x4 __attribute__((matrix_type(5, 4)));
+    typedef u8 u8m5x5 __attribute__((matrix_type(5, 5)));
+    typedef uint8_t u8m6x2 __attribute__((matrix_type(6, 2)));
+    typedef uint8_t u8m6x3 __attribute__((matrix_type(6, 3)));
+    pub(crate) typedef unsigned char u8m6x4 __attribute__((matrix_type((K3 * 6) / K3, (K3 * 4) / K3)));
+    typedef uint8_t u8m6x5 __attribute__((matrix_type(6, 5)));
+    pub typedef uint8_t u8m8x4 __attribute__((matrix_type(8, 4)));
     typedef u8 u8m10x3 __attribute__((matrix_type(10, 3)));
-    typedef uint8_t u8m13x2 __attribute__((matrix_type(13, 2)));
-    typedef uint8_t u8m13x7 __attribute__((matrix_type(K2 + 11, K4 + 3)));
-    typedef u16 u16m1x4 __attribute__((matrix_type(1, 4)));
-    typedef unsigned short u16m1x11 __attribute__((matrix_type(1, 11)));
-    typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
+    pub typedef u8 u8m13x2 __attribute__((matrix_type(13, 2)));
+    pub(crate) typedef u8 u8m13x3 __attribute__((matrix_type(13, 3)));
+    pub(crate) typedef u8 u8m13x4 __attribute__((matrix_type(13, 4)));
+    typedef unsigned char u8m14x8 __attribute__((matrix_type(K2 + 12, 11 - K3)));
+    pub typedef unsigned short u16m1x8 __attribute__((matrix_type(1, 8)));
+    typedef u16 u16m2x3 __attribute__((matrix_type(2, 3)));
     pub(crate) typedef uint16_t u16m2x4 __attribute__((matrix_type(2, 4)));
-    typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
-    typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
-    typedef unsigned short u16m3x4 __attribute__((matrix_type((K5 * 3) / K5, 3 + 1)));
-    pub(crate) typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef unsigned short u16m5x2 __attribute__((matrix_type(5, 2)));
-    pub typedef u16 u16m5x4 __attribute__((matrix_type(5, 4)));
-    pub(crate) typedef u16 u16m6x1 __attribute__((matrix_type(6, 1)));
-    pub typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
-    pub typedef u16 u16m8x2 __attribute__((matrix_type(8, 2)));
-    typedef uint16_t u16m10x1 __attribute__((matrix_type(10, 1)));
-    typedef u16 u16m11x11 __attribute__((matrix_type(16 - K5, K5 + 6)));
-    typedef uint32_t u32m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef u32 u32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef u32 u32m1x12 __attribute__((matrix_type(1, 12)));
-    typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef unsigned u32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef u32 u32m2x8 __attribute__((matrix_type(2, 8)));
-    typedef uint32_t u32m2x12 __attribute__((matrix_type(2, 12)));
-    pub(crate) typedef uint32_t u32m2x13 __attribute__((matrix_type(2, 13)));
-    pub typedef u32 u32m2x15 __attribute__((matrix_type(2, 15)));
-    typedef u32 u32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef u32 u32m3x2 __attribute__((matrix_type(3, 2)));
-    pub typedef unsigned u32m3x3 __attribute__((matrix_type(K3, 11 - K8)));
-    typedef unsigned int u32m3x6 __attribute__((matrix_type(3, 6)));
-    typedef unsigned u32m3x9 __attribute__((matrix_type(3, 9)));
-    typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef uint32_t u32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef u32 u32m4x3 __attribute__((matrix_type(6 - K2, (K2 * 3) / K2)));
-    typedef uint32_t u32m4x10 __attribute__((matrix_type(4, 10)));
-    typedef unsigned u32m4x12 __attribute__((matrix_type(4, 12)));
-    pub typedef unsigned int u32m4x15 __attribute__((matrix_type(4, 15)));
-    pub typedef uint32_t u32m7x4 __attribute__((matrix_type(7, 4)));
-    typedef unsigned int u32m7x7 __attribute__((matrix_type(7, 7)));
-    pub typedef unsigned u32m8x1 __attribute__((matrix_type(K4 + 4, (K3 * 1) / K3)));
-    pub typedef uint32_t u32m8x3 __attribute__((matrix_type(8, 3)));
-    typedef unsigned u32m8x4 __attribute__((matrix_type(8, 4)));
-    pub(crate) typedef unsigned u32m9x1 __attribute__((matrix_type(9, 1)));
-    typedef u32 u32m13x11 __attribute__((matrix_type(13, 11)));
-    typedef unsigned int u32m15x2 __attribute__((matrix_type(15, 2)));
-    pub(crate) typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef unsigned long long u64m1x15 __attribute__((matrix_type(0 + 1, K8 + 7)));
-    typedef unsigned long u64m2x6 __attribute__((matrix_type(2, 6)));
-    typedef u64 u64m2x7 __attribute__((matrix_type(2, 7)));
-    pub(crate) typedef u64 u64m3x8 __attribute__((matrix_type(3, 8)));
-    pub(crate) typedef unsigned long u64m4x3 __attribute__((matrix_type(4, 3)));
-    pub(crate) typedef u64 u64m4x15 __attribute__((matrix_type(4, 15)));
-    typedef unsigned long u64m7x7 __attribute__((matrix_type(7, 7)));
-    pub(crate) typedef uint64_t u64m8x3 __attribute__((matrix_type(8, 3)));
-    typedef unsigned long u64m11x11 __attribute__((matrix_type(11, 11)));
-    typedef u64 u64m12x4 __attribute__((matrix_type(12, 4)));
-    typedef u64 u64m15x1 __attribute__((matrix_type(15, 1)));
-    typedef f32 f32m2x6 __attribute__((matrix_type(2, 6)));
-    typedef f32 f32m2x8 __attribute__((matrix_type(7 - K5, K2 + 6)));
-    typedef float f32m2x14 __attribute__((matrix_type(2, 14)));
-    pub(crate) typedef float f32m3x5 __attribute__((matrix_type(8 - K5, (K4 * 5) / K4)));
-    pub typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef float f32m4x6 __attribute__((matrix_type(K2 + 2, 5 + 1)));
-    typedef f32 f32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef f32 f32m5x3 __attribute__((matrix_type(5, 3)));
-    typedef float f32m5x5 __attribute__((matrix_type(5, 5)));
-    pub typedef float f32m8x1 __attribute__((matrix_type(8, 1)));
+    typedef uint16_t u16m2x8 __attribute__((matrix_type(2, 8)));
+    pub(crate) typedef u16 u16m3x1 __attribute__((matrix_type(3, 1)));
+    pub(crate) typedef u16 u16m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef u16 u16m3x16 __attribute__((matrix_type(3, 16)));
+    pub typedef uint16_t u16m4x1 __attribute__((matrix_type(12 - K8, 9 - K8)));
+    typedef uint16_t u16m4x7 __attribute__((matrix_type(4, 7)));
+    pub(crate) typedef unsigned short u16m7x8 __attribute__((matrix_type(7, 8)));
+    typedef unsigned short u16m10x3 __attribute__((matrix_type(10, 3)));
+    typedef u32 u32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef uint32_t u32m1x15 __attribute__((matrix_type(1, 15)));
+    pub typedef u32 u32m2x2 __attribute__((matrix_type(2, 2)));
+    pub typedef uint32_t u32m2x5 __attribute__((matrix_type(2, 5)));
+    typedef unsigned u32m2x7 __attribute__((matrix_type(2, 7)));
+    typedef uint32_t u32m2x8 __attribute__((matrix_type(2, 8)));
+    typedef unsigned u32m3x5 __attribute__((matrix_type(3, 5)));
+    typedef unsigned u32m3x6 __attribute__((matrix_type(3, 6)));
+    pub(crate) typedef uint32_t u32m3x11 __attribute__((matrix_type(K3, K2 + 9)));
+    typedef u32 u32m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef u32 u32m4x12 __attribute__((matrix_type(4, 12)));
+    typedef u32 u32m4x15 __attribute__((matrix_type(4, 15)));
+    typedef unsigned u32m5x2 __attribute__((matrix_type(5, 2)));
+    typedef unsigned int u32m5x12 __attribute__((matrix_type((K2 * 5) / K2, K4 + 8)));
+    pub(crate) typedef unsigned int u32m6x6 __attribute__((matrix_type(6, 6)));
+    typedef uint32_t u32m7x2 __attribute__((matrix_type(7, 2)));
+    pub(crate) typedef u32 u32m10x2 __attribute__((matrix_type(10, 2)));
+    typedef unsigned u32m11x1 __attribute__((matrix_type(11, 1)));
+    pub typedef uint32_t u32m15x1 __attribute__((matrix_type(15, 1)));
+    pub(crate) typedef u32 u32m15x4 __attribute__((matrix_type(K4 + 11, K2 * 2)));
+    typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef uint64_t u64m2x5 __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef uint64_t u64m4x2 __attribute__((matrix_type(4, 2)));
+    pub typedef unsigned long u64m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef uint64_t u64m4x13 __attribute__((matrix_type(4, 13)));
+    pub typedef unsigned long u64m5x2 __attribute__((matrix_type(5, 2)));
+    typedef unsigned long long u64m6x4 __attribute__((matrix_type(10 - K4, 7 - K3)));
+    typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
+    pub typedef unsigned long long u64m7x4 __attribute__((matrix_type(7, 4)));
+    pub typedef unsigned long u64m7x7 __attribute__((matrix_type(7, 7)));
+    typedef unsigned long long u64m8x3 __attribute__((matrix_type(8, 3)));
+    typedef unsigned long u64m11x2 __attribute__((matrix_type(11, 2)));
+    typedef unsigned long long u64m11x6 __attribute__((matrix_type(11, 6)));
+    pub typedef u64 u64m11x11 __attribute__((matrix_type(11, 11)));
+    pub(crate) typedef u64 u64m12x13 __attribute__((matrix_type(12, 13)));
+    typedef f32 f32m1x13 __attribute__((matrix_type(1, 13)));
+    pub typedef f32 f32m2x1 __attribute__((matrix_type(2, 1)));
+    pub typedef f32 f32m2x6 __attribute__((matrix_type(2, 6)));
+    pub(crate) typedef f32 f32m2x14 __attribute__((matrix_type(7 - K5, K3 + 11)));
+    typedef f32 f32m3x14 __attribute__((matrix_type(3, 14)));
+    pub typedef float f32m4x2 __attribute__((matrix_type(8 - K4, (K5 * 2) / K5)));
+    typedef float f32m4x5 __attribute__((matrix_type(4, 5)));
+    pub typedef float f32m4x7 __attribute__((matrix_type(K2 + 2, (K4 * 7) / K4)));
+    typedef f32 f32m5x5 __attribute__((matrix_type(5, 5)));
+    typedef float f32m5x8 __attribute__((matrix_type(5, 8)));
+    pub(crate) typedef f32 f32m7x2 __attribute__((matrix_type(7, 2)));
     typedef f32 f32m13x4 __attribute__((matrix_type(13, 4)));
-    pub(crate) typedef f64 f64m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef f64 f64m1x3 __attribute__((matrix_type((K2 * 1) / K2, (K2 * 3) / K2)));
-    typedef f64 f64m1x4 __attribute__((matrix_type(1, 4)));
-    pub typedef f64 f64m1x8 __attribute__((matrix_type(1, 8)));
-    typedef f64 f64m2x2 __attribute__((matrix_type(2, 2)));
-    pub typedef f64 f64m2x3 __attribute__((matrix_type(2, 3)));
-    pub typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
-    pub(crate) typedef double f64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef f64 f64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef double f64m4x8 __attribute__((matrix_type((K3 * 4) / K3, K2 + 6)));
-    pub typedef f64 f64m4x10 __attribute__((matrix_type(4, 10)));
-    pub(crate) typedef double f64m6x1 __attribute__((matrix_type((K8 * 6) / K8, (K3 * 1) / K3)));
+    typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
+    pub(crate) typedef f64 f64m1x5 __attribute__((matrix_type(1, 5)));
+    typedef double f64m1x8 __attribute__((matrix_type((K2 * 1) / K2, 16 - K8)));
+    typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef f64 f64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef f64 f64m4x4 __attribute__((matrix_type(4, 4)));
+    typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
+    pub(crate) typedef f64 f64m5x3 __attribute__((matrix_type(5, 3)));
     typedef f64 f64m7x4 __attribute__((matrix_type(7, 4)));
-    typedef f64 f64m8x2 __attribute__((matrix_type(8, 2)));
-    pub(crate) typedef int8_t i8m1x15_b __attribute__((matrix_type(1, 15)));
-    typedef int8_t i8m15x4_b __attribute__((matrix_type(15, 4)));
-    pub(crate) typedef short i16m3x4_b __attribute__((matrix_type(3, 4)));
-    typedef int16_t i16m6x5_b __attribute__((matrix_type(6, 5)));
-    pub typedef short i16m12x11_b __attribute__((matrix_type(K3 * 4, K5 + 6)));
-    typedef long long i64m1x11_b __attribute__((matrix_type(1, 11)));
-    typedef i64 i64m8x6_b __attribute__((matrix_type(8, 6)));
-    typedef unsigned char u8m4x8_b __attribute__((matrix_type(K3 + 1, 7 + 1)));
-    pub(crate) typedef uint16_t u16m2x8_b __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef unsigned short u16m4x1_b __attribute__((matrix_type(4, 1)));
-    typedef uint16_t u16m10x1_b __attribute__((matrix_type(10, 1)));
-    typedef unsigned u32m2x8_b __attribute__((matrix_type(2, 8)));
-    typedef unsigned int u32m3x6_b __attribute__((matrix_type(3, 6)));
-    pub typedef uint32_t u32m4x1_b __attribute__((matrix_type(4, 1)));
-    pub(crate) typedef unsigned u32m4x2_b __attribute__((matrix_type(4, 2)));
-    pub(crate) typedef u32 u32m8x4_b __attribute__((matrix_type(8, 4)));
-    typedef f32 f32m3x5_b __attribute__((matrix_type(3, 5)));
-    pub(crate) typedef float f32m5x1_b __attribute__((matrix_type(5, 1)));
-    pub(crate) typedef float f32m8x1_b __attribute__((matrix_type(8, 1)));
-    pub(crate) typedef float f32m13x4_b __attribute__((matrix_type(13, 4)));
-    pub(crate) typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
-    typedef double f64m2x3_b __attribute__((matrix_type(2, 3)));
-    typedef f64 f64m8x2_b __attribute__((matrix_type(8, 2)));
+    typedef double f64m10x2 __attribute__((matrix_type((K3 * 10) / K3, K2)));
+    typedef signed char i8m4x2_b __attribute__((matrix_type(4, 2)));
+    typedef i8 i8m8x1_b __attribute__((matrix_type((K5 * 8) / K5, (K3 * 1) / K3)));
+    typedef short i16m1x3_b __attribute__((matrix_type(1, 3)));
+    pub(crate) typedef short i16m2x1_b __attribute__((matrix_type(2, 1)));
+    typedef i16 i16m2x5_b __attribute__((matrix_type(2, 5)));
+    pub(crate) typedef i16 i16m4x3_b __attribute__((matrix_type(4, 3)));
+    typedef int32_t i32m1x6_b __attribute__((matrix_type(1, 6)));
+    typedef int32_t i32m2x5_b __attribute__((matrix_type(2, 5)));
+    typedef int32_t i32m5x4_b __attribute__((matrix_type(K4 + 1, 8 - K4)));
+    pub typedef long i64m6x4_b __attribute__((matrix_type(6, 4)));
+    typedef u8 u8m1x2_b __attribute__((matrix_type(1, 2)));
+    typedef uint8_t u8m4x8_b __attribute__((matrix_type(K3 + 1, 7 + 1)));
+    typedef uint8_t u8m5x4_b __attribute__((matrix_type(5, 4)));
+    typedef unsigned char u8m6x5_b __attribute__((matrix_type(6, 5)));
+    pub typedef unsigned short u16m2x8_b __attribute__((matrix_type(2, 8)));
+    typedef unsigned short u16m3x16_b __attribute__((matrix_type(3, 16)));
+    pub(crate) typedef u16 u16m4x1_b __attribute__((matrix_type(4, 1)));
+    typedef unsigned u32m2x2_b __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef uint32_t u32m4x3_b __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef unsigned u32m5x12_b __attribute__((matrix_type(5, 12)));
+    typedef unsigned long long u64m4x3_b __attribute__((matrix_type(4, 3)));
+    typedef u64 u64m7x3_b __attribute__((matrix_type(7, 3)));
+    pub typedef u64 u64m11x11_b __attribute__((matrix_type(11, 11)));
+    pub(crate) typedef f32 f32m3x14_b __attribute__((matrix_type(3, 14)));
+    pub(crate) typedef f32 f32m4x5_b __attribute__((matrix_type(4, 5)));
+    typedef f32 f32m13x4_b __attribute__((matrix_type(13, 4)));
+    pub(crate) typedef f64 f64m1x8_b __attribute__((matrix_type(1, 8)));
+    typedef double f64m2x2_b __attribute__((matrix_type(2, 2)));
+    typedef f64 f64m4x7_b __attribute__((matrix_type(4, 7)));
+    pub typedef double f64m7x4_b __attribute__((matrix_type(7, 4)));
+
+    pub fn k0240(src0: &[i32]) -> i32m3x4 {
+        __builtin_matrix_column_major_load(src0, 3, 4, 6) + 3
+    }
+
+    pub fn k0241(a0: u8m2x1, a1: u8m1x1, dst0: &mut [u8], s0: f32, n0: usize, src0: &[u16], a2: u16m3x16_b, a3: i16m2x1_b, s1: u8, i0: u16, a4: u16m3x16, n1: usize, src1: &[u16], s2: f32, s3: u16, i1: usize) -> i16 {
+        __builtin_matrix_column_major_store(__builtin_matrix_scalar_multiply((u8m2x1) (a0 * a1), -1), dst0, 5);
+        let mut t0 = (s0 ? __builtin_matrix_column_major_load(src0, 3, K8 + 8, n0) : a2) + a2;
+        t0 -= (a3 * s1)[K2 - 2][i0];
+        let t1 = __builtin_matrix_insert(0x9 + a4 - (s2 + __builtin_matrix_column_major_load(src1, 3, 21 - K5, n1)), 0, 1, s3);
+        a3[0][i1]
+    }
+
+    /// Kernel `k0242` of the oracle corpus.
+    pub fn k0242(n0: usize, src0: &[u64], i0: usize, s0: f64, a0: u64m4x3_b, s1: u64, s2: u8, s3: u8, i1: u8, a1: u64m4x13, i2: usize, src1: &[u64]) -> u64m4x3 {
+        let mut t0 = __builtin_matrix_insert(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 3 + 1, 8, n0)), 3 + 1, i0, s0) * __builtin_matrix_insert(a0, 3, 1, s1);
+        t0 *= s2 + s3;
+        t0[6][2] = 9;
+        t0[5][i1] = t0[6 + 1][2];
+        __builtin_matrix_insert(3.0f32 * a1, 1, i2, 0) * __builtin_matrix_transpose(__builtin_matrix_column_load(src1, 11 - K8, (K4 * 13) / K4, 6))
+    }
+
+    pub fn k0243(s0: u32, s1: f32, a0: i8m4x2, a1: i8m4x2, a2: i8m4x2, s2: u16, a3: i8m4x2, a4: i8m4x2, a5: i8m4x2_b, s3: i16, a6: i8m2x2, s4: i32, a7: i8m2x4) -> i8m4x2 {
+        let t0: i8m4x2 = s0 ? s1 ? a0 : a1 : a2;
+        let mut t1: i8m4x2 = __builtin_matrix_insert(s2 ? a3 + a4 : a5, 0, 0, 6u32) / s3;
+        t1 -= t0 * a6;
+        return s4 ? t0 + t1 : __builtin_matrix_transpose(a7);
+    }
 
     #[inline(never)]
-    pub fn k0240(src0: &[i32], a0: i32m5x4) -> i32m3x4 {
-        __builtin_matrix_column_load(src0, 3, K5, (K2 * 4) / K2) * a0
+    pub fn k0244(a0: Matrix<f64, 1, 4>, a1: Matrix<f64, 4, 4>, a2: u64m1x4, s0: u32, dst0: &mut [u64], s1: f32, a3: f64m4x7_b, a4: f64m7x4_b, a5: f64m4x4, a6: u32m5x2, i0: u32, s2: u8, s3: u8) -> i32m5x2 {
+        __builtin_matrix_column_store(a2 as u64m1x4 * s0 as f32, dst0, 2);
+        let mut t0 = a1 * a1 - a1;
+        t0 *= s1 ? a3 * a4 : a5;
+        return s3 * (i32m5x2) __builtin_matrix_insert(__builtin_matrix_sub(a6, a6), 4, i0, s2 as f32);
     }
 
-    /// Kernel `k0241` of the oracle corpus.
-    pub fn k0241(src0: &[u8], n0: usize, dst0: &mut [u8], a0: i16m12x5, a1: i16m12x5, a2: i16m12x5, a3: Matrix<i16, 12, 6>, a4: i16m6x5_b, a5: i16m12x4, a6: i16m4x5, a7: i16m12x11_b, a8: i16m12x11, a9: i16m11x8, a10: Matrix<i16, 8, 5>, n1: usize, dst1: &mut [i16], a11: Matrix<i16, 12, 4>) -> i16m12x4 {
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, 2, 1, (K2 * 4) / K2), dst0, n0);
-        let t0 = a0 - a1 + a2;
-        let t1 = a0;
-        __builtin_matrix_column_store(a3 * __builtin_matrix_sub(a4, a4) + a5 * a6 + __builtin_matrix_sub(a7, a8) * a9 * a10, dst1, n1);
-        a11 - a5
+    /// Kernel `k0245` of the oracle corpus.
+    pub fn k0245(s0: u16, s1: u32, a0: Matrix<u16, 2, 3>, a1: u16m3x4, i0: i64, s2: i64, a2: i64m2x4, s3: f32, a3: u16m2x4, s4: u8, src0: &[f32], s5: i8) -> f32m2x1 {
+        let t0: u16m2x4 = (s0 ? s1 ? __builtin_matrix_insert(a0 * a1, i0, 3, s2) : a2 as u16m2x4 * s3 : a3) - s4;
+        __builtin_matrix_scalar_multiply(__builtin_matrix_column_major_load(src0, 2, 1, (K4 * 3) / K4) / 1, s5)
     }
 
-    #[inline(never)]
-    pub fn k0242(a0: u32m8x3, a1: u64m3x8, s0: f32, a2: u64m3x8, s1: f32, s2: f32, i0: u8, a3: u16m5x4, i1: i32, i2: usize, src0: &[u8], s3: i32, a4: u8m2x8, s4: f32, i3: u32, i4: u32, s5: u64, a5: u16m5x2, src1: &[u16], a6: Matrix<u16, 2, 8>, a7: u16m8x1, a8: u16m1x4, src2: &[u16], a9: u16m5x4) -> u16m5x4 {
-        let t0: u64m8x3 = (u64m8x3) a0 - __builtin_matrix_insert(__builtin_matrix_transpose(a1), 7, 2, s0);
-        let mut t1 = __builtin_matrix_insert(__builtin_matrix_insert(a2, 2, 1, s1 + s2), i0, 6 - K5, a3[i1][i2]);
-        let t2: u8m2x8 = __builtin_matrix_insert(__builtin_matrix_column_load(src0, 7 - K5, K4 + 4, 5), 1, 1, s3) + (a4 / 2_ - s4);
-        t1[i3][i4] = s5;
-        __builtin_matrix_add(a5, a5) * (__builtin_matrix_column_major_load(src1, 10 - K8, 8, 8 - K3) + a6) * 4.0 * ((a7 - a7) * a8 + __builtin_matrix_column_major_load(src2, K2 + 6, 5, 8) * a9)
+    pub fn k0246(a0: i16m4x3, a1: i16m4x3, a2: i16m4x3, a3: i16m4x3_b, a4: i16m4x3_b) -> i16m4x3 {
+        let t0 = __builtin_matrix_add(a0 + a1, a2 - a3);
+        return a4;
     }
 
-    pub fn k0243(a0: i8m4x9, src0: &[i8], s0: i32, s1: i8, a1: Matrix<u32, 3, 9>, a2: Matrix<u32, 9, 1>, a3: Matrix<u32, 3, 1>, dst0: &mut [u32], i0: i32) -> u32 {
-        let mut t0: i8m4x2 = a0 * __builtin_matrix_column_major_load(src0, 9, 2, 12) + s0 as i64;
-        t0[2][0] = t0[0][0];
-        __builtin_matrix_column_major_store(a1 * a2 - (a3 - a3), dst0, 6);
-        a1[(K5 * 1) / K5][i0]
-    }
-
-    #[inline(never)]
-    pub fn k0244(src0: &[u64], a0: u64m12x4, s0: u32, a1: u64m1x4, dst0: &mut [u64], a2: u16m2x6, a3: u16m2x6, a4: u16m2x6, n0: usize, dst1: &mut [u16], a5: u64m2x6) -> u64m2x6 {
-        __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K3 * 1) / K3, 12, (K8 * 1) / K8) * (a0 * s0 as f32) - a1, dst0, 3);
-        __builtin_matrix_column_major_store(a2 + a3 - a4, dst1, n0);
-        let t0 = __builtin_matrix_sub(a4, a4);
-        return a3[0][1] * a5 * 0;
-    }
-
-    pub fn k0245(a0: Matrix<u16, 2, 3>, a1: u16m3x4, s0: i8, s1: u64, a2: u32m4x1, a3: i64m4x5, s2: u8, n0: usize, src0: &[i64], n1: usize, src1: &[i64], i0: u8, s3: i32, s4: u8) -> i64m1x5 {
-        let t0: u16m2x4 = (a0 * a1 / s0 + s1 as i64 - 7u32) as u16m2x4;
-        __builtin_matrix_transpose(a2 as i64m4x1) * (a3 / s2) + __builtin_matrix_insert(__builtin_matrix_column_load(src0, 1, (K8 * 5) / K8, n0) + __builtin_matrix_column_major_load(src1, 5 - K4, 5, n1), 0, i0, s3) / s4
-    }
-
-    pub fn k0246(a0: i16m4x3, i0: u16) -> i16 {
-        let t0: i16m4x3 = a0;
-        a0[2][i0]
-    }
-
-    pub fn k0247(src0: &[u32], i0: u8, a0: u32m4x15, a1: Matrix<u32, 4, 3>, src1: &[u32], a2: Matrix<u32, 2, 15>, a3: u32m15x2, a4: u32m2x4, a5: f64m1x3, s0: u16) -> f64m1x3 {
-        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 4, 18 - K3, 5), 3, i0, 9) + 0i64 - a0 + (a1 * (__builtin_matrix_column_major_load(src1, 3, (K3 * 2) / K3, 3) * a2) - 6u64) + __builtin_matrix_transpose(a3 * a4);
-        a5 as f64m1x3 + s0
+    pub fn k0247(a0: u32m4x15, a1: u32m4x15, src0: &[u32], n0: usize, src1: &[i64], a2: i64m4x3, i0: i64, a3: Matrix<u32, 4, 15>, a4: i64m10x4, n1: usize, src2: &[i64], a5: i64m10x4, s0: u8, n2: usize, src3: &[i64]) -> i64m10x4 {
+        let t0: u32m4x15 = __builtin_matrix_add(a0 - a1 - __builtin_matrix_column_load(src0, 4, 15, 7) - a1 - (__builtin_matrix_column_major_load(src1, 3, 4, n0) * a2)[(K3 * 0) / K3][i0], a3);
+        __builtin_matrix_insert(a4 + (__builtin_matrix_column_load(src2, 10, 4, n1) + a5), 3, 2, s0) - __builtin_matrix_column_major_load(src3, 10, 3 + 1, n2)
     }
 
     /// Kernel `k0248` of the oracle corpus.
-    pub fn k0248(a0: Matrix<f64, 7, 4>, a1: Matrix<i16, 7, 4>, i0: i32, i1: i64, src0: &[u32], a2: u32m3x3, src1: &[u16], a3: u16m4x1_b, s0: f64) -> u16m6x1 {
-        let mut t0 = __builtin_matrix_insert(a0 as i16m7x4 + a1, i0, 3, a0[4][i1]);
-        t0[0][3] += 6;
-        let t1: Matrix<u32, 3, 3> = __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 3, 4) + a2 + a2 - a2 * a2;
-        s0 * (__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 4, 6, 7)) * a3 / 4)
+    pub fn k0248(s0: u16, a0: i16m7x4, a1: Matrix<i16, 2, 7>, n0: usize, src0: &[i16], dst0: &mut [i16], a2: i64m6x4_b, s1: u32, dst1: &mut [i64], n1: usize, src1: &[i32], s2: u32, n2: usize, src2: &[i64], i0: usize, a3: Matrix<i64, 7, 4>) -> i64m6x4 {
+        __builtin_matrix_column_major_store(s0 ? a0 : __builtin_matrix_multiply(__builtin_matrix_transpose(a1), __builtin_matrix_column_major_load(src0, 2, 4, n0)), dst0, 8);
+        __builtin_matrix_column_major_store(a2 * s1 as i8, dst1, 7);
+        let t0 = __builtin_matrix_column_major_load(src1, 6, 3, n1) + s2;
+        __builtin_matrix_transpose(__builtin_matrix_insert((i64m7x6) __builtin_matrix_column_major_load(src2, 7, 6, n2), 6, i0, a1[1][6])) * a3
     }
 
-    /// Kernel `k0249` of the oracle corpus.
-    pub fn k0249(a0: Matrix<u64, 7, 7>, s0: i16, a1: i8m4x4, a2: i8m4x4, s1: f32) -> i8m4x4 {
-        let t0 = __builtin_matrix_transpose(__builtin_matrix_insert(__builtin_matrix_transpose(-1 - a0), 6, 1, s0));
-        s1 * (a1 - a2)
+    pub fn k0249(a0: u64m7x7, s0: i64, n0: usize, dst0: &mut [u64]) {
+        let t0 = a0;
+        __builtin_matrix_column_store(__builtin_matrix_insert(t0 - t0, 5, 4, s0) as u64m7x7, dst0, n0);
     }
 
-    pub fn k0250(a0: f64m2x2_b, i0: usize, src0: &[f64], a1: f64m2x3_b, a2: Matrix<f64, 3, 2>) -> f64m2x2 {
-        let mut t0 = ((i64m2x2) a0 * __builtin_matrix_extract(a0, i0, 1)) as i8m2x2 as i8m2x2 as f64m2x2;
-        t0 *= __builtin_matrix_transpose(__builtin_matrix_multiply(__builtin_matrix_column_load(src0, 5 - K3, 3, 5) - a1, a2));
-        a0
+    #[inline(never)]
+    pub fn k0250(a0: Matrix<f64, 2, 3>, a1: f64m3x1, src0: &[f64], a2: f64m2x2, a3: f64m2x2_b, s0: u16, a4: Matrix<f64, 1, 5>, i0: u8, s1: i64, a5: f64m5x3, a6: u8m1x2, a7: u8m2x6, i1: u32, i2: i32) -> u8m1x6 {
+        let t0 = __builtin_matrix_transpose(__builtin_matrix_insert(a0 * a1 * (__builtin_matrix_column_major_load(src0, 1, 2, 1) * a2) - __builtin_matrix_transpose(a3), 1, (K4 * 1) / K4, s0));
+        let t1: f64m3x1 = __builtin_matrix_transpose(__builtin_matrix_insert(a4, 0, i0, s1) * a5);
+        __builtin_matrix_insert(a6 * a7, i1, i2, -1)
     }
 
-    pub fn k0251(a0: f32m4x6, src0: &[f32], src1: &[f32], n0: usize, src2: &[f32], s0: i64, s1: i64) -> f32m4x6 {
-        let mut t0 = a0 / 0.5f32 * (__builtin_matrix_column_major_load(src0, 8 - K2, 1, K4 + 3) * __builtin_matrix_column_load(src1, (K8 * 1) / K8, 2, 7 - K5));
-        t0[2][1] -= t0[K2 + 1][1];
-        __builtin_matrix_column_major_load(src2, 4, 6, n0) + (s0 - s1)
+    pub fn k0251(src0: &[f32], src1: &[f32], s0: i16, src2: &[f32], a0: f32m4x7, a1: Matrix<f32, 7, 2>) -> f32m4x2 {
+        let mut t0: f32m4x2 = __builtin_matrix_column_major_load(src0, 4, K2, 6) - __builtin_matrix_column_major_load(src1, (K3 * 4) / K3, 2, 4) - s0;
+        t0[(K8 * 1) / K8][5 - K5] -= 4.75;
+        (__builtin_matrix_column_major_load(src2, 4, 6 + 1, 6) - a0) * a1
     }
 
-    pub fn k0252(src0: &[u32], a0: u32m3x6, i0: usize, s0: u64, n0: usize, src1: &[f64], a1: i8m3x6, a2: u32m3x6_b, s1: i64, s2: i64, s3: u8) -> u32m3x6 {
-        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6 - K3, 6, 5) - a0, 1, i0, s0);
-        return (a1 as u32m3x6 + a2 - (s1 - s2)) / s3;
+    pub fn k0252(a0: u32m3x6, a1: u8m6x5, src0: &[u8], n0: usize, src1: &[u8], i0: i64, s0: f32, s1: f32, a2: u8m4x3, a3: u8m4x3) -> u8m6x3 {
+        let t0: u32m3x6 = a0;
+        (a1 - __builtin_matrix_column_major_load(src0, (K8 * 6) / K8, 5, 7)) * __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 5, 8 - K4, n0), i0, 2, s0 + s1) * (a2 + a3)
     }
 
-    /// Kernel `k0253` of the oracle corpus.
-    #[inline]
-    pub fn k0253(a0: u64m7x7, s0: i16, a1: i8m4x4, a2: i8m4x4, s1: f32, src0: &[i8], a3: i8m10x4) -> i8m4x4 {
-        let t0 = k0249(a0, s0, a1, a2, s1);
-        return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 4, 10, 7) * a3);
+    pub fn k0253(s0: u32, s1: f32, a0: i8m4x2, a1: i8m4x2, a2: i8m4x2, s2: u16, a3: i8m4x2, a4: i8m4x2, a5: i8m4x2, s3: i16, a6: i8m2x2, s4: i32, a7: i8m2x4, a8: i8m4x2_b, a9: i16m4x2) -> i8m4x2 {
+        let t0 = k0243(s0, s1, a0, a1, a2, s2, a3, a4, a5, s3, a6, s4, a7);
+        a8 - a9 as i8m4x2
     }
 
-    pub fn k0254(src0: &[u16], a0: u16m8x2, a1: i8m15x4_b, src1: &[i64], s0: i32, i0: i32, i1: usize, s1: i16) -> i8m15x4 {
-        let mut t0: u16m2x8 = __builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 2, (K8 * 8) / K8, 4)));
-        t0 -= __builtin_matrix_transpose(a0);
-        __builtin_matrix_insert(a1 - __builtin_matrix_extract(s0 - __builtin_matrix_column_major_load(src1, 5, 9, 10 - K4), 4, i0), i1, 4 - K4, s1 as u32)
+    pub fn k0254(a0: u16m2x8_b, a1: u16m2x8, i0: i32, i1: i32, s0: u16, n0: usize, src0: &[i32], a2: i32m1x6_b, a3: i32m6x6, s1: u64) -> i32m1x6 {
+        let mut t0: u16m2x8 = (a0 + a1) as u16m2x8;
+        if i0 < 1 { t0[i1][0] = s0; }
+        return (__builtin_matrix_column_major_load(src0, 1, (K3 * 6) / K3, n0) + a2) * (s1 * a3);
     }
 
-    pub fn k0255(a0: u32m1x2, a1: Matrix<u32, 1, 4>, a2: u32m4x2_b) -> u32m2x2 {
-        return __builtin_matrix_multiply(__builtin_matrix_transpose(a0), a1) * a2;
+    pub fn k0255(a0: u32m2x2_b, a1: u32m2x2, a2: u32m2x2, i0: i64, i1: i32) -> u32m2x2 {
+        a0 - a1 - a2 + a2[i0][i1]
     }
 
-    pub fn k0256(a0: f64m4x3, n0: usize, src0: &[u64], a1: f32m8x1_b, s0: u8, src1: &[i8], a2: i8m8x1) -> f32m8x1 {
-        let t0 = __builtin_matrix_column_load(src0, 4, 3, n0) as u64m4x3;
-        __builtin_matrix_scalar_multiply(s0 + a1, 12) - a1 + (f32m8x1) (u32m8x1) (__builtin_matrix_column_major_load(src1, 8, 1, 9) + a2) - 6.0
+    pub fn k0256(a0: u64m4x3, a1: u64m7x4, i0: usize, s0: u16, s1: u8, s2: i16, a2: u64m7x3_b) -> u64m4x3 {
+        let t0: u64m4x3 = a0;
+        __builtin_matrix_transpose(__builtin_matrix_insert(a1, 1, i0, s0)) / s1 * (s2 ? a2 : a2)
     }
 
-    pub fn k0257(a0: u16m10x1_b, a1: i64m1x11_b, i0: i32, i1: u16, s0: i32, s1: u16, src0: &[u64], a2: u64m2x7, a3: i64m11x10, a4: Matrix<i64, 11, 10>, a5: i64m11x5, a6: i64m5x10, s2: u16) -> i64m10x11 {
-        let t0 = a0 as i64m10x1 * (a1 + a0[i0][i1] + s0) - s1;
-        let t1: u64m2x7 = __builtin_matrix_sub(__builtin_matrix_column_load(src0, (K4 * 2) / K4, 7, 4), a2);
-        __builtin_matrix_transpose(s2 - (a3 - a4 - a5 * a6))
+    /// Kernel `k0257` of the oracle corpus.
+    pub fn k0257(a0: Matrix<i64, 10, 3>, a1: i64m3x11, a2: i64m10x11, n0: usize, src0: &[i16], a3: i16m7x1, src1: &[i16], a4: i16m11x1, a5: i16m7x1) -> i16m7x1 {
+        let t0: i64m10x11 = (i64m10x11) (a0 * a1 - a2);
+        let t1: Matrix<i16, 7, 1> = __builtin_matrix_column_major_load(src0, 12 - K5, 1, n0) + a3 - __builtin_matrix_multiply(__builtin_matrix_column_major_load(src1, 12 - K5, 11, 11 - K2), a4);
+        (a5 + a5) as i16m7x1
     }
 
     #[allow(unused_variables)]
-    pub fn k0258(a0: u32m2x2, i0: i64, s0: u8, a1: Matrix<u32, 2, 8>) -> u32m2x8 {
-        __builtin_matrix_insert(a0, 0, i0, s0) * (a1 * 122)
+    pub fn k0258(a0: u32m2x8, i0: i32, a1: u8m6x2) -> u32m2x8 {
+        return __builtin_matrix_insert(a0, i0, 0, __builtin_matrix_sub(a1, a1)[3][9 - K8]);
     }
 
-    pub fn k0259(a0: f32m2x6, src0: &[f32], n0: usize, src1: &[f32]) -> f32 {
-        let t0 = a0 * __builtin_matrix_column_major_load(src0, 5 + 1, 22 - K8, 9) - __builtin_matrix_column_major_load(src1, 2, 14, n0) as f32m2x14;
-        a0[0][2]
+    pub fn k0259(a0: f32m2x6, src0: &[f32], n0: usize, src1: &[f32], a1: f32m3x14_b, i0: u32) -> f32 {
+        let t0: Matrix<f32, 2, 14> = a0 * __builtin_matrix_column_major_load(src0, 5 + 1, 22 - K8, 9) - __builtin_matrix_column_major_load(src1, 2, 3, n0) * a1;
+        t0[1][i0]
     }
 
-    pub fn k0260(a0: f32m13x4_b, i0: u16, i1: i64) -> f32m13x4 {
-        a0 + __builtin_matrix_extract(a0, i0, i1) - a0
+    pub fn k0260(a0: f32m13x4_b, i0: u16, n0: usize, src0: &[f32], i1: u8) -> f32m13x4 {
+        __builtin_matrix_insert((f32m13x4) a0, 0, i0, __builtin_matrix_column_major_load(src0, 13, 3 + 1, n0)[5][i1])
     }
 
-    /// Kernel `k0261` of the oracle corpus.
-    pub fn k0261(a0: u16m2x8_b, a1: u16m2x8, s0: f32, a2: u16m2x8, s1: f64, a3: i64m2x1, src0: &[i64], dst0: &mut [i8]) {
-        let mut t0 = s0 - (a0 + a1) + a2;
+    #[inline(never)]
+    pub fn k0261(a0: u16m2x3, a1: u16m3x1, s0: i32, src0: &[i16], a2: Matrix<i16, 1, 8>, a3: f32m5x5, a4: f32m5x5, n0: usize, src1: &[f32], i0: u16, i1: u16, n1: usize, dst0: &mut [f32], a5: u64m11x6, a6: u64m6x4, a7: u64m4x2, a8: u64m11x2, s1: u8, src2: &[u32], a9: u32m7x2, src3: &[u64], src4: &[u64]) -> u64m11x2 {
+        let t0 = __builtin_matrix_multiply(a0 - a0, a1) * (u16m1x8) (s0 ? __builtin_matrix_column_load(src0, (K2 * 1) / K2, 8, 1) : a2);
+        __builtin_matrix_column_major_store((a3 + a4) * (__builtin_matrix_extract(a2, i0, i1) * __builtin_matrix_column_load(src1, 5, 2, n0)), dst0, n1);
+        __builtin_matrix_sub(__builtin_matrix_multiply(a5 - a5, a6 * a7) + __builtin_matrix_scalar_multiply(a8, 8), s1 ? (u64m11x2) __builtin_matrix_multiply(__builtin_matrix_column_major_load(src2, 11, 7, (K8 * 14) / K8), a9) : __builtin_matrix_column_major_load(src3, K3 + 8, 1, 13) * __builtin_matrix_column_load(src4, 1, 2, 2 + 1))
+    }
+
+    pub fn k0262(a0: u64m11x11, s0: u8, a1: u64m11x11_b, s1: i32, dst0: &mut [u64], n0: usize, src0: &[i16]) -> u64 {
+        __builtin_matrix_column_store(a0 + s0 - a1 + s1, dst0, 11);
+        let t0: i16m1x7 = __builtin_matrix_column_major_load(src0, 1, (K8 * 7) / K8, n0);
+        __builtin_matrix_extract(a1, 9, 7)
+    }
+
+    pub fn k0263(a0: i32m8x1, s0: f64, s1: i32, n0: usize, dst0: &mut [i32]) {
+        __builtin_matrix_column_major_store(s1 * (a0 / s0), dst0, n0);
+    }
+
+    pub fn k0264(a0: i32m5x4_b, i0: u32, a1: i32m4x4, i1: i64, s0: f32, a2: u32m2x2, a3: u32m2x2, a4: u32m2x2, i2: i64, i3: i32, a5: i8m3x2, s1: f64, a6: i64m2x4, a7: i16m3x4, s2: i8, s3: i16, s4: i16, s5: u16, src0: &[u64], s6: f32, a8: u64m5x2, a9: u64m2x5, a10: i32m2x5_b, dst0: &mut [u32]) {
+        let mut t0: i32m5x4 = a0[2][i0] + a0;
+        t0 *= __builtin_matrix_insert(a1, 0, i1, s0);
+        let t1 = k0255(a2, a3, a4, i2, i3);
+        let t2: i16m3x4 = (i16m3x2) (a5 + s1) * (i16m2x4) a6 + s3 * s4 * (a7 - s2) + s5;
+        __builtin_matrix_column_store(((s6 + __builtin_matrix_column_major_load(src0, 2, 5, 4)) * a8 * a9) as u32m2x5 + (u32m2x5) a10, dst0, 5);
+    }
+
+    pub fn k0265(src0: &[i16], s0: u32, s1: u64, a0: Matrix<i16, 6, 7>, s2: u32, a1: i16m6x7, n0: usize, src1: &[i16], s3: f64, s4: u8) -> i16m6x7 {
+        let mut t0 = __builtin_matrix_column_major_load(src0, 14 - K8, 7, 7) + s0 - s1 as u64;
+        t0 -= a0 - a0;
+        t0 /= s2;
+        t0[0][5] = -9;
+        a0 - t0 + (t0 + a1) - (s4 + __builtin_matrix_column_major_load(src1, 6, 7, n0) * s3)
+    }
+
+    #[inline]
+    pub fn k0266(a0: Matrix<u16, 10, 3>, a1: f32m4x5_b, s0: u16, dst0: &mut [f32]) {
+        let t0: u8m10x3 = (u8m10x3) a0;
+        __builtin_matrix_column_major_store(__builtin_matrix_sub(a1 * -1.25, a1) + s0, dst0, 7);
+    }
+
+    pub fn k0267(src0: &[u32], src1: &[u32], s0: u16, src2: &[u32], a0: i8m1x6, dst0: &mut [i8], s1: f32, s2: i16, a1: u32m4x12, s3: i32, s4: i16, s5: f32, a2: u32m4x3_b, s6: u16, i0: u32, a3: u32m3x5, a4: u32m5x12_b) -> u32m4x12 {
+        let mut t0: u32m4x12 = (203 + (__builtin_matrix_column_major_load(src0, 4, 5 - K3, 9 - K5) + __builtin_matrix_column_major_load(src1, 4, 2, 4) + s0 - -1)) * __builtin_matrix_column_major_load(src2, 2, 12, (K2 * 2) / K2);
+        __builtin_matrix_column_major_store(a0, dst0, 2);
         t0 /= s1;
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose((a3 - __builtin_matrix_column_major_load(src0, 2, 1, (K5 * 5) / K5)) as i8m2x1 / -2), dst0, 3);
+        __builtin_matrix_add(s2 ? s5 * (s4 - (a1 - s3)) : __builtin_matrix_insert(s6 + a2, i0, 1, 3) * (a3 * __builtin_matrix_insert(a4, 4 - K4, 10 - K4, a2[(K2 * 1) / K2][2])), a1 - t0)
     }
 
-    pub fn k0262(a0: u16m11x11, dst0: &mut [u64], src0: &[u16], a1: u16m1x11, src1: &[u8]) -> u8m5x2 {
-        __builtin_matrix_column_major_store((u64m11x11) (a0 + a0[6][0]), dst0, 13);
-        let t0: u16m11x11 = __builtin_matrix_multiply(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 1, K8 + 3, 4)), a1);
-        __builtin_matrix_transpose(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 5, 2, 6)))
+    pub fn k0268(src0: &[i16], a0: i16m2x5, s0: u64, a1: i16m2x5, a2: Matrix<i16, 2, 5>, src1: &[u32], s1: f64, s2: u8, a3: u32m11x1) -> u32m11x1 {
+        let t0: i16m2x5_b = __builtin_matrix_add(__builtin_matrix_column_major_load(src0, 2, 5, 2) - a0, a0 - a0 - (s0 ? a0 : a1));
+        let t1: Matrix<i16, 2, 5> = a2 + a1 - (a1 + a2);
+        __builtin_matrix_column_major_load(src1, 11, 4 - K3, 11) / s1 * s2 + a3
     }
 
-    pub fn k0263(a0: i32m8x1, a1: i32m1x1, n0: usize, src0: &[i32], a2: i32m4x1, i0: i64, src1: &[i32], src2: &[i32], s0: i8, dst0: &mut [i32]) {
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a0 * a1 - __builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, K3 + 5, 4, n0), a2), i0, 0, __builtin_matrix_extract(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src1, 1, 8, 9 - K8), __builtin_matrix_column_load(src2, 8, 1, 18 - K8)), 0, (K4 * 0) / K4)), 5, 0, s0), dst0, K2 + 6);
+    pub fn k0269(a0: f64m1x8, a1: f64m1x8, s0: u8, a2: Matrix<f64, 1, 8>, a3: f64m1x8_b, s1: i64) -> f64m1x8 {
+        let t0: Matrix<f64, 1, 8> = s0 * __builtin_matrix_add(a0, a1);
+        (a2 + a3) / s1 / 2
     }
 
-    /// Kernel `k0264` of the oracle corpus.
-    pub fn k0264(a0: i32m5x3, i0: i32, a1: i32m3x4, s0: f32, s1: f64, a2: f32m5x5, s2: i8, a3: f32m5x1_b, a4: f32m5x1, src0: &[f32], src1: &[f64], a5: f64m8x2_b, s3: i64, src2: &[f64], dst0: &mut [f64]) {
-        let mut t0 = __builtin_matrix_insert(a0, 3, i0, 5u32) * (a1 - s0);
-        for l0 in 0..5 { t0[l0][1] = -0x8; }
-        let mut t1: f32m5x5 = (a2 + s2) as f32m5x5 + __builtin_matrix_insert((a3 - a4) * __builtin_matrix_column_load(src0, 1, K2 + 3, 2), 2, 3, 7u32);
-        t1[2][2] *= a2[2][1];
-        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src1, 8, 2, 9) - a5) / s3 * __builtin_matrix_column_major_load(src2, 2, 3, 5), dst0, 11);
+    pub fn k0270(a0: u32m3x11, s0: i32, s1: u32, n0: usize, dst0: &mut [u32], s2: f32, a1: u8m1x2_b, n1: usize, dst1: &mut [u8]) {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a0 * s0 as u64 * s1, 1, 0, a0[0][9]), dst0, n0);
+        __builtin_matrix_column_major_store(s2 ? a1 : a1, dst1, n1);
     }
 
-    pub fn k0265(a0: Matrix<i16, 7, 6>, s0: i16, n0: usize, src0: &[i16], s1: i32, s2: f32, n1: usize, dst0: &mut [i16]) {
-        let mut t0: i16m6x7 = __builtin_matrix_transpose(a0 - a0);
-        for l0 in 0..6 { t0[l0][4] -= a0[1][2]; }
-        for l1 in 0..7 { t0[5][l1] = a0[3][2]; }
-        __builtin_matrix_column_major_store((6_ - (s1 as i64 + __builtin_matrix_column_major_load(src0, 7, 6, n0))) as i16m7x6 + a0 + (a0 * s2) as i16m7x6, dst0, n1);
+    pub fn k0271(a0: i8m1x15, s0: f64, src0: &[i8], dst0: &mut [i8], a1: u64m12x13, i0: u32, s1: u64, dst1: &mut [i64], a2: i16m1x3_b, s2: u64, src1: &[i16], a3: i16m4x5, n0: usize, src2: &[i16], a4: i16m3x1, dst2: &mut [i16], i1: u32, i2: u32, a5: i8m8x1_b, s3: f64, s4: f64) -> i8m8x1 {
+        __builtin_matrix_column_major_store(__builtin_matrix_add(s0 * a0, __builtin_matrix_column_load(src0, 1, 15, 4)), dst0, 2);
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a1, i0, 11, s1) as i64m12x13 - __builtin_matrix_extract(a0, 0, 11), dst1, 13);
+        let mut t0 = __builtin_matrix_add((s2 - a2) * (__builtin_matrix_column_major_load(src1, 3, 4, 7 - K4) * a3), __builtin_matrix_column_major_load(src2, 1, (K2 * 5) / K2, n0));
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a4), dst2, 3);
+        t0[0][8 - K4] = a3[i1][i2];
+        a5 + a5 + (s3 - s4)
     }
 
-    /// Kernel `k0266` of the oracle corpus.
-    pub fn k0266(a0: u8m10x3, s0: u8, s1: i16, src0: &[f64], a1: f64m1x4, a2: f64m4x2, n0: usize, src1: &[f64]) -> f64m1x2 {
-        let mut t0 = a0 + s0;
-        t0 /= s1;
-        (__builtin_matrix_column_major_load(src0, (K8 * 1) / K8, 8 - K4, K2) + a1) * (a2 * __builtin_matrix_column_major_load(src1, 2, 2, n0)) - 4
+    pub fn k0272(a0: i16m3x2, a1: i16m2x4, n0: usize, dst0: &mut [i16], a2: u32m1x15, a3: u32m15x4, a4: Matrix<f32, 1, 13>, a5: u32m15x1, a6: u32m1x4) -> u32m15x4 {
+        __builtin_matrix_column_major_store((a0 + a0) * a1, dst0, n0);
+        let t0 = a2 * a3;
+        let t1: Matrix<f32, 1, 13> = a4 - a4;
+        a5 * a6
     }
 
-    pub fn k0267(a0: u32m2x8_b, s0: i32, a1: u32m8x4_b, src0: &[u32], a2: u32m1x4, a3: u32m2x12, s1: u8, s2: u8, s3: u16, s4: u16, s5: u32, a4: u32m4x1_b, a5: u32m1x12) -> u32m1x12 {
-        let mut t0: u32m4x12 = __builtin_matrix_transpose(__builtin_matrix_multiply(s0 * a0, a1) + __builtin_matrix_column_major_load(src0, 2, 1, 3) * a2) * ((s3 + s4) * ((s1 + s2) * (a3 - a3)));
-        t0[0][7] /= 3;
-        t0 = a4 * a5 - t0;
-        a5
+    pub fn k0273(a0: u16m4x1_b, s0: u32, a1: u16m4x7, a2: u16m7x8, src0: &[u16], src1: &[u16], src2: &[u16], src3: &[u16]) -> u16m4x1 {
+        let t0 = __builtin_matrix_scalar_multiply(a0, s0) + a0;
+        a1 * a2 * __builtin_matrix_column_major_load(src0, 8, 1, 10) - __builtin_matrix_column_major_load(src1, 4, 2, 6) * (__builtin_matrix_column_major_load(src2, 2, 3 - K2, 4) + __builtin_matrix_column_major_load(src3, 2, 0 + 1, 4))
     }
 
-    pub fn k0268(a0: Matrix<i16, 2, 5>, i0: i32, s0: i32, n0: usize, src0: &[i16], s1: u8, a1: u32m1x2, a2: u32m1x4, a3: u32m4x2, a4: i16m5x2, s2: i32) -> i16m2x5 {
-        let t0: i16m2x5 = (__builtin_matrix_insert(a0, i0, 3, s0) - __builtin_matrix_column_major_load(src0, 2, 5, n0)) * s1;
-        let t1: u32m2x2 = k0255(a1, a2, a3);
-        return s2 * __builtin_matrix_transpose(a4);
+    pub fn k0274(s0: i32, src0: &[u8], a0: u8m14x8, a1: u8m4x8_b, a2: u8m8x4, dst0: &mut [u8], a3: u8m13x4, src1: &[u8], a4: i16m6x6, src2: &[u32], dst1: &mut [u32]) -> u8 {
+        __builtin_matrix_column_major_store((s0 ? __builtin_matrix_column_major_load(src0, 4, 14, 4) * a0 : a1) * a2, dst0, 9 - K4);
+        let t0: u8m13x3 = __builtin_matrix_multiply(a3, __builtin_matrix_column_major_load(src1, 4, 3, 4));
+        __builtin_matrix_column_major_store(a4 as u32m6x6 + __builtin_matrix_column_major_load(src2, 6, 6, 6), dst1, 9);
+        a1[0][0]
     }
 
-    pub fn k0269(a0: f64m1x4, a1: f64m4x8, a2: Matrix<f64, 1, 8>, a3: f32m2x8) -> f32m2x8 {
-        let t0: f64m1x8 = a0 * a1 + a2;
-        a3
+    pub fn k0275(a0: u64m4x3, a1: u64m7x4, i0: usize, s0: u16, s1: u8, s2: i16, a2: u64m7x3, src0: &[u64], i1: usize, i2: u8) -> u64 {
+        let mut t0 = k0256(a0, a1, i0, s0, s1, s2, a2);
+        t0 = __builtin_matrix_column_load(src0, 4, 3, 5) - t0;
+        t0[i1][i2]
     }
 
-    pub fn k0270(a0: u32m3x2, a1: u32m2x13, a2: u32m13x11, s0: i8, dst0: &mut [u32], a3: u32m1x2, a4: u32m1x4, a5: u32m4x2, a6: u32m3x2) -> u32m3x2 {
-        __builtin_matrix_column_major_store(s0 - a0 * a1 * a2, dst0, (K2 * 3) / K2);
-        let t0: u32m2x2 = k0255(a3, a4, a5);
-        return a6;
+    /// Kernel `k0276` of the oracle corpus.
+    pub fn k0276(s0: i32, a0: u8m6x5_b, a1: u8m5x5, a2: u8m6x5, src0: &[i8]) -> u8m6x5 {
+        s0 ? __builtin_matrix_multiply(a0, a1) + a2 : __builtin_matrix_column_major_load(src0, 6, 5, 9) as u8m6x5
     }
 
-    pub fn k0271(a0: i8m1x15, a1: i8m1x15_b, a2: i8m1x15, n0: usize, dst0: &mut [i8], a3: f32m13x4, i0: u16, i1: i64, i2: u8, a4: i16m13x4, a5: f32m13x4, a6: Matrix<f64, 6, 1>, s0: u32, dst1: &mut [f64], a7: u32m2x2, i3: i64, s1: u8, a8: u32m2x8, a9: f32m3x5_b, s2: f64, src0: &[f32], src1: &[f32]) -> f32m5x3 {
-        __builtin_matrix_column_major_store(__builtin_matrix_add(a0, a1 - a2), dst0, n0);
-        let mut t0: f32m13x4 = k0260(a3, i0, i1);
-        if i2 < 2 { t0 += (f32m13x4) a4 - a5; }
-        __builtin_matrix_column_major_store(s0 * __builtin_matrix_transpose(a6), dst1, 4);
-        let t1 = k0258(a7, i3, s1, a8);
-        s2 * __builtin_matrix_transpose(a9) * __builtin_matrix_transpose(__builtin_matrix_sub(__builtin_matrix_column_major_load(src0, 3, 3, 4), __builtin_matrix_column_major_load(src1, 3, 3, 3)))
-    }
-
-    pub fn k0272(a0: i16m3x4_b, n0: usize, src0: &[u16], dst0: &mut [i16], a1: u64m1x4, a2: u64m4x15, a3: u64m1x15, a4: u64m15x1) -> u64m1x15 {
-        __builtin_matrix_column_major_store(a0 + (i16m3x4) __builtin_matrix_column_major_load(src0, 3, 4, n0), dst0, 5);
-        let mut t0: u64m1x15 = a1 * a2;
-        t0 += a3;
-        __builtin_matrix_transpose(a4)
-    }
-
-    pub fn k0273(a0: u16m4x1_b) -> u16 {
-        let t0: u16m4x1_b = a0 as u16m4x1;
-        a0[3][0]
-    }
-
-    pub fn k0274(a0: u8m4x8_b, s0: i32, i0: u32, src0: &[u8], dst0: &mut [u8], n0: usize, dst1: &mut [u8], n1: usize, src1: &[i64], a1: i64m7x3, s1: u64, a2: i64m7x5, n2: usize, src2: &[i64], s2: i32) -> i64m7x3 {
-        __builtin_matrix_column_major_store(__builtin_matrix_multiply(__builtin_matrix_insert(s0 - a0, i0, 2, -1), __builtin_matrix_column_major_load(src0, 8, 4, 9)), dst0, 4);
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(a0 + a0, K2 + 1, 4 + 1, -1), dst1, n0);
-        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, (K3 * 7) / K3, 3, n1) + a1, 3, 2, s1);
-        __builtin_matrix_insert(__builtin_matrix_multiply(a2, __builtin_matrix_column_major_load(src2, 5, 3, n2)), 1, 1, s2 as u8)
-    }
-
-    pub fn k0275(a0: f32m13x4, i0: u16, i1: i64, src0: &[f32], i2: usize, i3: u8) -> f32 {
-        let mut t0 = k0260(a0, i0, i1);
-        t0 = __builtin_matrix_column_load(src0, 13, 4, 14) - t0;
-        t0[i2][i3]
-    }
-
-    pub fn k0276(src0: &[u8], a0: u8m5x5) -> u8m6x5 {
-        __builtin_matrix_column_major_load(src0, 6, 5, 6) * a0
-    }
-
-    pub fn k0277(src0: &[u8], a0: u32m7x4, a1: u32m4x10, n0: usize, dst0: &mut [u32], a2: i64m6x8, i0: u16, i1: i64, s0: u64, a3: f64m4x10, a4: f64m4x10) -> u32m4x10 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_multiply((u8m7x7) __builtin_matrix_column_load(src0, 7, 7, 9) as u32m7x7, a0 - a0[0][0]) * a1 as u32m4x10), dst0, n0);
-        let mut t0: i64m8x6_b = __builtin_matrix_transpose(a2 - a2);
-        t0[i0][1] = a1[(K2 * 3) / K2][i1] as i64;
-        return a1 - s0 - a1 - a1 as u32m4x10;
+    pub fn k0277(a0: f64m10x2, i0: u32, s0: i16, a1: Matrix<u32, 10, 2>, s1: u8, s2: i64, n0: usize, src0: &[u32], i1: u32, n1: usize, src1: &[u32], a2: Matrix<u32, 7, 2>, dst0: &mut [u32], a3: i16m4x3, a4: i16m4x3, a5: i16m4x3, a6: i16m4x3, a7: i16m4x3, i2: i64, src2: &[i32], s3: u32, a8: Matrix<f32, 5, 8>) -> f32m5x8 {
+        __builtin_matrix_column_major_store((1i64 + (a1 + a1) as u32m10x2) / s1 * ((s2 ? __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 2, 7, n0), 1, (K3 * 5) / K3, 9) : __builtin_matrix_column_major_load(src1, 5 - K3, 10 - K3, n1)) + __builtin_matrix_transpose(a2)) as u32m2x7, dst0, 13);
+        let mut t0: i16m4x3 = k0246(a3, a4, a5, a6, a7);
+        if i2 < 1 { t0 *= s3 - (i16m3x3) __builtin_matrix_column_load(src2, 3, 3, 5); }
+        a8
     }
 
     /// Kernel `k0278` of the oracle corpus.
-    pub fn k0278(a0: u8m6x4, i0: usize) -> u8m6x4 {
-        -1 - (a0[4][i0] + a0)
+    pub fn k0278(n0: usize, src0: &[u8], a0: u8m5x4_b) -> u8m6x4 {
+        __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 5, 6, n0)) * a0
     }
 
-    /// Kernel `k0279` of the oracle corpus.
-    pub fn k0279(a0: u8m13x7, a1: u8m7x2, a2: Matrix<u8, 13, 2>, s0: u32, s1: u32, n0: usize, dst0: &mut [u8]) {
-        __builtin_matrix_column_major_store((a0 * a1 - a2) / 2i64 + (s0 + s1), dst0, n0);
+    pub fn k0279(a0: u8m13x2, dst0: &mut [u8]) {
+        __builtin_matrix_column_major_store(a0, dst0, 13);
     }
 }
 
 fn run_k0240() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5b9fce22be2feb23);
-    let src0 = rt::vec::<i32>(&mut rng, 19, rt::Dom::Int(-8, 8));
-    let a0 = i32m5x4::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8)));
-    let r = k0240(&src0, a0);
+    let src0 = rt::vec::<i32>(&mut rng, 23, rt::Dom::Full);
+    let r = k0240(&src0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0241() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf744d3938165fb14);
-    let src0 = rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16));
-    let a0 = i16m12x5::from_column_major(&rt::vec::<i16>(&mut rng, 60, rt::Dom::Int(-8, 8)));
-    let a1 = i16m12x5::from_column_major(&rt::vec::<i16>(&mut rng, 60, rt::Dom::Full));
-    let a2 = i16m12x5::from_column_major(&rt::vec::<i16>(&mut rng, 60, rt::Dom::Full));
-    let a3 = i16m12x6::from_column_major(&rt::vec::<i16>(&mut rng, 72, rt::Dom::Int(-8, 8)));
-    let a4 = i16m6x5::from_column_major(&rt::vec::<i16>(&mut rng, 30, rt::Dom::Full));
-    let a5 = i16m12x4::from_column_major(&rt::vec::<i16>(&mut rng, 48, rt::Dom::Full));
-    let a6 = i16m4x5::from_column_major(&rt::vec::<i16>(&mut rng, 20, rt::Dom::Full));
-    let a7 = i16m12x11::from_column_major(&rt::vec::<i16>(&mut rng, 132, rt::Dom::Full));
-    let a8 = i16m12x11::from_column_major(&rt::vec::<i16>(&mut rng, 132, rt::Dom::Int(-8, 8)));
-    let a9 = i16m11x8::from_column_major(&rt::vec::<i16>(&mut rng, 88, rt::Dom::Int(-8, 8)));
-    let a10 = i16m8x5::from_column_major(&rt::vec::<i16>(&mut rng, 40, rt::Dom::Full));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(12, 15));
-    let mut dst1 = rt::vec::<i16>(&mut rng, 74, rt::Dom::Int(-8, 8));
-    let a11 = i16m12x4::from_column_major(&rt::vec::<i16>(&mut rng, 48, rt::Dom::Full));
-    let r = k0241(&src0, n0, &mut dst0, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, n1, &mut dst1, a11);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let a0 = u8m2x1::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let a1 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src0 = rt::vec::<u16>(&mut rng, 95, rt::Dom::Full);
+    let a2 = u16m3x16::from_column_major(&rt::vec::<u16>(&mut rng, 48, rt::Dom::Full));
+    let a3 = i16m2x1::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a4 = u16m3x16::from_column_major(&rt::vec::<u16>(&mut rng, 48, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src1 = rt::vec::<u16>(&mut rng, 93, rt::Dom::Full);
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = k0241(a0, a1, &mut dst0, s0, n0, &src0, a2, a3, s1, i0, a4, n1, &src1, s2, s3, i1);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0242() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd021683623677740);
-    let a0 = u32m8x3::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
-    let a1 = u64m3x8::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a2 = u64m3x8::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a3 = u16m5x4::from_column_major(&rt::vec::<u16>(&mut rng, 20, rt::Dom::Full));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let src0 = rt::vec::<u8>(&mut rng, 37, rt::Dom::Full);
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = u8m2x8::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
-    let s4: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s5: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a5 = u16m5x2::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u16>(&mut rng, 38, rt::Dom::Full);
-    let a6 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let a7 = u16m8x1::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full));
-    let a8 = u16m1x4::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let src2 = rt::vec::<u16>(&mut rng, 40, rt::Dom::Int(0, 16));
-    let a9 = u16m5x4::from_column_major(&rt::vec::<u16>(&mut rng, 20, rt::Dom::Full));
-    let r = k0242(a0, a1, s0, a2, s1, s2, i0, a3, i1, i2, &src0, s3, a4, s4, i3, i4, s5, a5, &src1, a6, a7, a8, &src2, a9);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src0 = rt::vec::<u64>(&mut rng, 53, rt::Dom::Int(0, 16));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a0 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Full));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a1 = u64m4x13::from_column_major(&rt::vec::<u64>(&mut rng, 52, rt::Dom::Int(0, 16)));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 12));
+    let src1 = rt::vec::<u64>(&mut rng, 75, rt::Dom::Full);
+    let r = k0242(n0, &src0, i0, s0, a0, s1, s2, s3, i1, a1, i2, &src1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0243() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfdc858ace6d4405b);
-    let a0 = i8m4x9::from_column_major(&rt::vec::<i8>(&mut rng, 36, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 21, rt::Dom::Int(-8, 8));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u32m3x9::from_column_major(&rt::vec::<u32>(&mut rng, 27, rt::Dom::Int(0, 16)));
-    let a2 = u32m9x1::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Int(0, 16)));
-    let a3 = u32m3x1::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
-    let r = k0243(a0, &src0, s0, s1, a1, a2, a3, &mut dst0, i0);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let a1 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let a2 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let a4 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let a5 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a6 = i8m2x2::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a7 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let r = k0243(s0, s1, a0, a1, a2, s2, a3, a4, a5, s3, a6, s4, a7);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0244() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x54eb8a9c8e48ffbe);
-    let src0 = rt::vec::<u64>(&mut rng, 13, rt::Dom::Full);
-    let a0 = u64m12x4::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Int(0, 16)));
+    let a0 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a1 = f64m4x4::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16));
-    let a2 = u16m2x6::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a3 = u16m2x6::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Full));
-    let a4 = u16m2x6::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let mut dst1 = rt::vec::<u16>(&mut rng, 29, rt::Dom::Int(0, 16));
-    let a5 = u64m2x6::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let r = k0244(&src0, a0, s0, a1, &mut dst0, a2, a3, a4, n0, &mut dst1, a5);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let mut dst0 = rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a3 = f64m4x7::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f64m7x4::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f64m4x4::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = u32m5x2::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0244(a0, a1, a2, s0, &mut dst0, s1, a3, a4, a5, a6, i0, s2, s3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0245() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x74189bc2a58049ab);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let a0 = u16m2x3::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
     let a1 = u16m3x4::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a3 = i64m4x5::from_column_major(&rt::vec::<i64>(&mut rng, 20, rt::Dom::Int(-8, 8)));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src0 = rt::vec::<i64>(&mut rng, 19, rt::Dom::Full);
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src1 = rt::vec::<i64>(&mut rng, 18, rt::Dom::Int(-8, 8));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s4: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = k0245(a0, a1, s0, s1, a2, a3, s2, n0, &src0, n1, &src1, i0, s3, s4);
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = i64m2x4::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a3 = u16m2x4::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let s4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2));
+    let s5: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0245(s0, s1, a0, a1, i0, s2, a2, s3, a3, s4, &src0, s5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0246() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0f4103a230717fdb);
     let a0 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = k0246(a0, i0);
-    vec![rt::Output::new("ret", &[r])]
+    let a1 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
+    let a2 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a3 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a4 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let r = k0246(a0, a1, a2, a3, a4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0247() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x56f9566a44c3f51c);
-    let src0 = rt::vec::<u32>(&mut rng, 75, rt::Dom::Full);
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
     let a0 = u32m4x15::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Int(0, 16)));
-    let a1 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let src1 = rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16));
-    let a2 = u32m2x15::from_column_major(&rt::vec::<u32>(&mut rng, 30, rt::Dom::Int(0, 16)));
-    let a3 = u32m15x2::from_column_major(&rt::vec::<u32>(&mut rng, 30, rt::Dom::Int(0, 16)));
-    let a4 = u32m2x4::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let a5 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0247(&src0, i0, a0, a1, &src1, a2, a3, a4, a5, s0);
+    let a1 = u32m4x15::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Full));
+    let src0 = rt::vec::<u32>(&mut rng, 102, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let src1 = rt::vec::<i64>(&mut rng, 23, rt::Dom::Full);
+    let a2 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a3 = u32m4x15::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Int(0, 16)));
+    let a4 = i64m10x4::from_column_major(&rt::vec::<i64>(&mut rng, 40, rt::Dom::Full));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
+    let src2 = rt::vec::<i64>(&mut rng, 49, rt::Dom::Int(-8, 8));
+    let a5 = i64m10x4::from_column_major(&rt::vec::<i64>(&mut rng, 40, rt::Dom::Int(-8, 8)));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
+    let src3 = rt::vec::<i64>(&mut rng, 50, rt::Dom::Int(-8, 8));
+    let r = k0247(a0, a1, &src0, n0, &src1, a2, i0, a3, a4, n1, &src2, a5, s0, n2, &src3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0248() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeaf7fdf21b1d3a0f);
-    let a0 = f64m7x4::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = i16m7x4::from_column_major(&rt::vec::<i16>(&mut rng, 28, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let src0 = rt::vec::<u32>(&mut rng, 11, rt::Dom::Full);
-    let a2 = u32m3x3::from_column_major(&rt::vec::<u32>(&mut rng, 9, rt::Dom::Full));
-    let src1 = rt::vec::<u16>(&mut rng, 41, rt::Dom::Int(0, 16));
-    let a3 = u16m4x1::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let r = k0248(a0, a1, i0, i1, &src0, a2, &src1, a3, s0);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = i16m7x4::from_column_major(&rt::vec::<i16>(&mut rng, 28, rt::Dom::Int(-8, 8)));
+    let a1 = i16m2x7::from_column_major(&rt::vec::<i16>(&mut rng, 14, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<i16>(&mut rng, 18, rt::Dom::Int(-8, 8));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 31, rt::Dom::Full);
+    let a2 = i64m6x4::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let mut dst1 = rt::vec::<i64>(&mut rng, 27, rt::Dom::Full);
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src1 = rt::vec::<i32>(&mut rng, 24, rt::Dom::Full);
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src2 = rt::vec::<i64>(&mut rng, 59, rt::Dom::Int(-8, 8));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let a3 = i64m7x4::from_column_major(&rt::vec::<i64>(&mut rng, 28, rt::Dom::Int(-8, 8)));
+    let r = k0248(s0, a0, a1, n0, &src0, &mut dst0, a2, s1, &mut dst1, n1, &src1, s2, n2, &src2, i0, a3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0249() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x998894dcaccfdd3e);
     let a0 = u64m7x7::from_column_major(&rt::vec::<u64>(&mut rng, 49, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let a2 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0249(a0, s0, a1, a2, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 69, rt::Dom::Full);
+    k0249(a0, s0, n0, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0250() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6908d01679d16e03);
-    let a0 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let src0 = rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0250(a0, i0, &src0, a1, a2);
+    let a0 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m3x1::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let src0 = rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = f64m1x5::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a5 = f64m5x3::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let a7 = u8m2x6::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let r = k0250(a0, a1, &src0, a2, a3, s0, a4, i0, s1, a5, a6, a7, i1, i2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0251() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfc67d60697a3069e);
-    let a0 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src2 = rt::vec::<f32>(&mut rng, 39, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0251(a0, &src0, &src1, n0, &src2, s0, s1);
+    let src0 = rt::vec::<f32>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2));
+    let src1 = rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src2 = rt::vec::<f32>(&mut rng, 41, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f32m4x7::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f32m7x2::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0251(&src0, &src1, s0, &src2, a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0252() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf59066402d62a055);
-    let src0 = rt::vec::<u32>(&mut rng, 28, rt::Dom::Full);
     let a0 = u32m3x6::from_column_major(&rt::vec::<u32>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src1 = rt::vec::<f64>(&mut rng, 34, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = i8m3x6::from_column_major(&rt::vec::<i8>(&mut rng, 18, rt::Dom::Full));
-    let a2 = u32m3x6::from_column_major(&rt::vec::<u32>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s3: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = k0252(&src0, a0, i0, s0, n0, &src1, a1, a2, s1, s2, s3);
+    let a1 = u8m6x5::from_column_major(&rt::vec::<u8>(&mut rng, 30, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u8>(&mut rng, 36, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src1 = rt::vec::<u8>(&mut rng, 30, rt::Dom::Int(0, 16));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a2 = u8m4x3::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a3 = u8m4x3::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
+    let r = k0252(a0, a1, &src0, n0, &src1, i0, s0, s1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0253() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0a3317e52f97dde4);
-    let a0 = u64m7x7::from_column_major(&rt::vec::<u64>(&mut rng, 49, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let a2 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let src0 = rt::vec::<i8>(&mut rng, 67, rt::Dom::Int(-8, 8));
-    let a3 = i8m10x4::from_column_major(&rt::vec::<i8>(&mut rng, 40, rt::Dom::Int(-8, 8)));
-    let r = k0253(a0, s0, a1, a2, s1, &src0, a3);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let a1 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let a2 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let a4 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
+    let a5 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a6 = i8m2x2::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a7 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let a8 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let a9 = i16m4x2::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let r = k0253(s0, s1, a0, a1, a2, s2, a3, a4, a5, s3, a6, s4, a7, a8, a9);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0254() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x91862686fdf1668d);
-    let src0 = rt::vec::<u16>(&mut rng, 32, rt::Dom::Full);
-    let a0 = u16m8x2::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
-    let a1 = i8m15x4::from_column_major(&rt::vec::<i8>(&mut rng, 60, rt::Dom::Full));
-    let src1 = rt::vec::<i64>(&mut rng, 55, rt::Dom::Full);
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 14));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0254(&src0, a0, a1, &src1, s0, i0, i1, s1);
+    let a0 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
+    let a1 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src0 = rt::vec::<i32>(&mut rng, 22, rt::Dom::Int(-8, 8));
+    let a2 = i32m1x6::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let a3 = i32m6x6::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Int(-8, 8)));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = k0254(a0, a1, i0, i1, s0, n0, &src0, a2, a3, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0255() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc3287d02941b5be1);
-    let a0 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
-    let a1 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a2 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let r = k0255(a0, a1, a2);
+    let a0 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a1 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let a2 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = k0255(a0, a1, a2, i0, i1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0256() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x12b46e5f25778bda);
-    let a0 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<u64>(&mut rng, 19, rt::Dom::Full);
-    let a1 = f32m8x1::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let a2 = i8m8x1::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let r = k0256(a0, n0, &src0, a1, s0, &src1, a2);
+    let a0 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a1 = u64m7x4::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a2 = u64m7x3::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Int(0, 16)));
+    let r = k0256(a0, a1, i0, s0, s1, s2, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0257() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa50b0a9ac81b40e2);
-    let a0 = u16m10x1::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Int(0, 16)));
-    let a1 = i64m1x11::from_column_major(&rt::vec::<i64>(&mut rng, 11, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let src0 = rt::vec::<u64>(&mut rng, 27, rt::Dom::Full);
-    let a2 = u64m2x7::from_column_major(&rt::vec::<u64>(&mut rng, 14, rt::Dom::Int(0, 16)));
-    let a3 = i64m11x10::from_column_major(&rt::vec::<i64>(&mut rng, 110, rt::Dom::Int(-8, 8)));
-    let a4 = i64m11x10::from_column_major(&rt::vec::<i64>(&mut rng, 110, rt::Dom::Int(-8, 8)));
-    let a5 = i64m11x5::from_column_major(&rt::vec::<i64>(&mut rng, 55, rt::Dom::Int(-8, 8)));
-    let a6 = i64m5x10::from_column_major(&rt::vec::<i64>(&mut rng, 50, rt::Dom::Int(-8, 8)));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0257(a0, a1, i0, i1, s0, s1, &src0, a2, a3, a4, a5, a6, s2);
+    let a0 = i64m10x3::from_column_major(&rt::vec::<i64>(&mut rng, 30, rt::Dom::Int(-8, 8)));
+    let a1 = i64m3x11::from_column_major(&rt::vec::<i64>(&mut rng, 33, rt::Dom::Int(-8, 8)));
+    let a2 = i64m10x11::from_column_major(&rt::vec::<i64>(&mut rng, 110, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src0 = rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8));
+    let a3 = i16m7x1::from_column_major(&rt::vec::<i16>(&mut rng, 7, rt::Dom::Full));
+    let src1 = rt::vec::<i16>(&mut rng, 99, rt::Dom::Int(-8, 8));
+    let a4 = i16m11x1::from_column_major(&rt::vec::<i16>(&mut rng, 11, rt::Dom::Int(-8, 8)));
+    let a5 = i16m7x1::from_column_major(&rt::vec::<i16>(&mut rng, 7, rt::Dom::Full));
+    let r = k0257(a0, a1, a2, n0, &src0, a3, &src1, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0258() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc1258177b5b3b3e9);
-    let a0 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u32m2x8::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let r = k0258(a0, i0, s0, a1);
+    let a0 = u32m2x8::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = u8m6x2::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let r = k0258(a0, i0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -706,296 +723,339 @@ fn run_k0259() -> Vec<rt::Output> {
     let a0 = f32m2x6::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
     let src0 = rt::vec::<f32>(&mut rng, 124, rt::Dom::Dyadic(-32, 32, 2));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src1 = rt::vec::<f32>(&mut rng, 67, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0259(a0, &src0, n0, &src1);
+    let src1 = rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f32m3x14::from_column_major(&rt::vec::<f32>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 13));
+    let r = k0259(a0, &src0, n0, &src1, a1, i0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0260() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8b9f654ff4244277);
     let a0 = f32m13x4::from_column_major(&rt::vec::<f32>(&mut rng, 52, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 12));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = k0260(a0, i0, i1);
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(13, 16));
+    let src0 = rt::vec::<f32>(&mut rng, 62, rt::Dom::Dyadic(-32, 32, 2));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = k0260(a0, i0, n0, &src0, i1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0261() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf2fecfbe304729fd);
-    let a0 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let a1 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a2 = u16m2x8::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
-    let a3 = i64m2x1::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
-    let src0 = rt::vec::<i64>(&mut rng, 3, rt::Dom::Full);
-    let mut dst0 = rt::vec::<i8>(&mut rng, 5, rt::Dom::Int(-8, 8));
-    k0261(a0, a1, s0, a2, s1, a3, &src0, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a0 = u16m2x3::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let a1 = u16m3x1::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<i16>(&mut rng, 9, rt::Dom::Int(-8, 8));
+    let a2 = i16m1x8::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let a3 = f32m5x5::from_column_major(&rt::vec::<f32>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m5x5::from_column_major(&rt::vec::<f32>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src1 = rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
+    let a5 = u64m11x6::from_column_major(&rt::vec::<u64>(&mut rng, 66, rt::Dom::Int(0, 16)));
+    let a6 = u64m6x4::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
+    let a7 = u64m4x2::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
+    let a8 = u64m11x2::from_column_major(&rt::vec::<u64>(&mut rng, 22, rt::Dom::Int(0, 16)));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src2 = rt::vec::<u32>(&mut rng, 95, rt::Dom::Int(0, 16));
+    let a9 = u32m7x2::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Full));
+    let src3 = rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16));
+    let src4 = rt::vec::<u64>(&mut rng, 6, rt::Dom::Full);
+    let r = k0261(a0, a1, s0, &src0, a2, a3, a4, n0, &src1, i0, i1, n1, &mut dst0, a5, a6, a7, a8, s1, &src2, a9, &src3, &src4);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0262() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1281b4b45d4ec2d0);
-    let a0 = u16m11x11::from_column_major(&rt::vec::<u16>(&mut rng, 121, rt::Dom::Full));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 143, rt::Dom::Full);
-    let src0 = rt::vec::<u16>(&mut rng, 42, rt::Dom::Full);
-    let a1 = u16m1x11::from_column_major(&rt::vec::<u16>(&mut rng, 11, rt::Dom::Full));
-    let src1 = rt::vec::<u8>(&mut rng, 11, rt::Dom::Int(0, 16));
-    let r = k0262(a0, &mut dst0, &src0, a1, &src1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = u64m11x11::from_column_major(&rt::vec::<u64>(&mut rng, 121, rt::Dom::Int(0, 16)));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = u64m11x11::from_column_major(&rt::vec::<u64>(&mut rng, 121, rt::Dom::Int(0, 16)));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let mut dst0 = rt::vec::<u64>(&mut rng, 122, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let src0 = rt::vec::<i16>(&mut rng, 26, rt::Dom::Full);
+    let r = k0262(a0, s0, a1, s1, &mut dst0, n0, &src0);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0263() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x43c6e9d73d6504c8);
-    let a0 = i32m8x1::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a1 = i32m1x1::from_column_major(&rt::vec::<i32>(&mut rng, 1, rt::Dom::Full));
+    let a0 = i32m8x1::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let src0 = rt::vec::<i32>(&mut rng, 41, rt::Dom::Full);
-    let a2 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let src1 = rt::vec::<i32>(&mut rng, 9, rt::Dom::Full);
-    let src2 = rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 8, rt::Dom::Full);
-    k0263(a0, a1, n0, &src0, a2, i0, &src1, &src2, s0, &mut dst0);
+    let mut dst0 = rt::vec::<i32>(&mut rng, 9, rt::Dom::Int(-8, 8));
+    k0263(a0, s0, s1, n0, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0264() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x659df7d0b1e31b04);
-    let a0 = i32m5x3::from_column_major(&rt::vec::<i32>(&mut rng, 15, rt::Dom::Full));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a1 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a0 = i32m5x4::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a1 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let a3 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let a4 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5 = i8m3x2::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)));
     let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = f32m5x5::from_column_major(&rt::vec::<f32>(&mut rng, 25, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a6 = i64m2x4::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let a7 = i16m3x4::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
     let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = f32m5x1::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f32m5x1::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
-    let src0 = rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2));
-    let a5 = f64m8x2::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let src2 = rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2));
-    let mut dst0 = rt::vec::<f64>(&mut rng, 31, rt::Dom::Dyadic(-32, 32, 2));
-    k0264(a0, i0, a1, s0, s1, a2, s2, a3, a4, &src0, &src1, a5, s3, &src2, &mut dst0);
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s5: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<u64>(&mut rng, 20, rt::Dom::Full);
+    let s6: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a8 = u64m5x2::from_column_major(&rt::vec::<u64>(&mut rng, 10, rt::Dom::Int(0, 16)));
+    let a9 = u64m2x5::from_column_major(&rt::vec::<u64>(&mut rng, 10, rt::Dom::Int(0, 16)));
+    let a10 = i32m2x5::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 23, rt::Dom::Full);
+    k0264(a0, i0, a1, i1, s0, a2, a3, a4, i2, i3, a5, s1, a6, a7, s2, s3, s4, s5, &src0, s6, a8, a9, a10, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0265() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xacbbe38b31fc4c02);
-    let a0 = i16m7x6::from_column_major(&rt::vec::<i16>(&mut rng, 42, rt::Dom::Int(-8, 8)));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src0 = rt::vec::<i16>(&mut rng, 58, rt::Dom::Full);
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let mut dst0 = rt::vec::<i16>(&mut rng, 59, rt::Dom::Full);
-    k0265(a0, s0, n0, &src0, s1, s2, n1, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let src0 = rt::vec::<i16>(&mut rng, 48, rt::Dom::Int(-8, 8));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a0 = i16m6x7::from_column_major(&rt::vec::<i16>(&mut rng, 42, rt::Dom::Int(-8, 8)));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a1 = i16m6x7::from_column_major(&rt::vec::<i16>(&mut rng, 42, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let src1 = rt::vec::<i16>(&mut rng, 62, rt::Dom::Int(-8, 8));
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0265(&src0, s0, s1, a0, s2, a1, n0, &src1, s3, s4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0266() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa3049cab36f2e9eb);
-    let a0 = u8m10x3::from_column_major(&rt::vec::<u8>(&mut rng, 30, rt::Dom::Int(0, 16)));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let src0 = rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m4x2::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src1 = rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0266(a0, s0, s1, &src0, a1, a2, n0, &src1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u16m10x3::from_column_major(&rt::vec::<u16>(&mut rng, 30, rt::Dom::Int(0, 16)));
+    let a1 = f32m4x5::from_column_major(&rt::vec::<f32>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2));
+    k0266(a0, a1, s0, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0267() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbf002b9c566d8525);
-    let a0 = u32m2x8::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u32m8x4::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Int(0, 16)));
-    let src0 = rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16));
-    let a2 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let a3 = u32m2x12::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Full));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s5: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a4 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let a5 = u32m1x12::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let r = k0267(a0, s0, a1, &src0, a2, a3, s1, s2, s3, s4, s5, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let src0 = rt::vec::<u32>(&mut rng, 10, rt::Dom::Int(0, 16));
+    let src1 = rt::vec::<u32>(&mut rng, 9, rt::Dom::Full);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src2 = rt::vec::<u32>(&mut rng, 26, rt::Dom::Full);
+    let a0 = i8m1x6::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 12, rt::Dom::Full);
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a1 = u32m4x12::from_column_major(&rt::vec::<u32>(&mut rng, 48, rt::Dom::Full));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s5: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let a2 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
+    let s6: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a3 = u32m3x5::from_column_major(&rt::vec::<u32>(&mut rng, 15, rt::Dom::Int(0, 16)));
+    let a4 = u32m5x12::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Full));
+    let r = k0267(&src0, &src1, s0, &src2, a0, &mut dst0, s1, s2, a1, s3, s4, s5, a2, s6, i0, a3, a4);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0268() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x15ea083d80338fe7);
-    let a0 = i16m2x5::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Int(-8, 8)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let src0 = rt::vec::<i16>(&mut rng, 22, rt::Dom::Full);
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
-    let a2 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a3 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let a4 = i16m5x2::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Full));
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0268(a0, i0, s0, n0, &src0, s1, a1, a2, a3, a4, s2);
+    let src0 = rt::vec::<i16>(&mut rng, 11, rt::Dom::Int(-8, 8));
+    let a0 = i16m2x5::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = i16m2x5::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Int(-8, 8)));
+    let a2 = i16m2x5::from_column_major(&rt::vec::<i16>(&mut rng, 10, rt::Dom::Full));
+    let src1 = rt::vec::<u32>(&mut rng, 13, rt::Dom::Int(0, 16));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = u32m11x1::from_column_major(&rt::vec::<u32>(&mut rng, 11, rt::Dom::Int(0, 16)));
+    let r = k0268(&src0, a0, s0, a1, a2, &src1, s1, s2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0269() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfe50bbf7a916a0a6);
-    let a0 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f64m4x8::from_column_major(&rt::vec::<f64>(&mut rng, 32, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let a0 = f64m1x8::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a1 = f64m1x8::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
     let a2 = f64m1x8::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f32m2x8::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let r = k0269(a0, a1, a2, a3);
+    let a3 = f64m1x8::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let r = k0269(a0, a1, s0, a2, a3, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0270() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdc9a5c91a9994f78);
-    let a0 = u32m3x2::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
-    let a1 = u32m2x13::from_column_major(&rt::vec::<u32>(&mut rng, 26, rt::Dom::Int(0, 16)));
-    let a2 = u32m13x11::from_column_major(&rt::vec::<u32>(&mut rng, 143, rt::Dom::Int(0, 16)));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let mut dst0 = rt::vec::<u32>(&mut rng, 33, rt::Dom::Full);
-    let a3 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
-    let a4 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let a5 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let a6 = u32m3x2::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
-    let r = k0270(a0, a1, a2, s0, &mut dst0, a3, a4, a5, a6);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = u32m3x11::from_column_major(&rt::vec::<u32>(&mut rng, 33, rt::Dom::Int(0, 16)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 64, rt::Dom::Full);
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a1 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
+    let mut dst1 = rt::vec::<u8>(&mut rng, 5, rt::Dom::Int(0, 16));
+    k0270(a0, s0, s1, n0, &mut dst0, s2, a1, n1, &mut dst1);
+    vec![rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0271() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x64dbaed667368af9);
     let a0 = i8m1x15::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Int(-8, 8)));
-    let a1 = i8m1x15::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Int(-8, 8)));
-    let a2 = i8m1x15::from_column_major(&rt::vec::<i8>(&mut rng, 15, rt::Dom::Int(-8, 8)));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let src0 = rt::vec::<i8>(&mut rng, 57, rt::Dom::Full);
+    let mut dst0 = rt::vec::<i8>(&mut rng, 31, rt::Dom::Int(-8, 8));
+    let a1 = u64m12x13::from_column_major(&rt::vec::<u64>(&mut rng, 156, rt::Dom::Int(0, 16)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let mut dst1 = rt::vec::<i64>(&mut rng, 170, rt::Dom::Full);
+    let a2 = i16m1x3::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src1 = rt::vec::<i16>(&mut rng, 14, rt::Dom::Int(-8, 8));
+    let a3 = i16m4x5::from_column_major(&rt::vec::<i16>(&mut rng, 20, rt::Dom::Int(-8, 8)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 57, rt::Dom::Int(-8, 8));
-    let a3 = f32m13x4::from_column_major(&rt::vec::<f32>(&mut rng, 52, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 12));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a4 = i16m13x4::from_column_major(&rt::vec::<i16>(&mut rng, 52, rt::Dom::Int(-8, 8)));
-    let a5 = f32m13x4::from_column_major(&rt::vec::<f32>(&mut rng, 52, rt::Dom::Dyadic(-32, 32, 2)));
-    let a6 = f64m6x1::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let mut dst1 = rt::vec::<f64>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2));
-    let a7 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a8 = u32m2x8::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let a9 = f32m3x5::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
-    let src0 = rt::vec::<f32>(&mut rng, 13, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0271(a0, a1, a2, n0, &mut dst0, a3, i0, i1, i2, a4, a5, a6, s0, &mut dst1, a7, i3, s1, a8, a9, s2, &src0, &src1);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let src2 = rt::vec::<i16>(&mut rng, 19, rt::Dom::Full);
+    let a4 = i16m3x1::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)));
+    let mut dst2 = rt::vec::<i16>(&mut rng, 9, rt::Dom::Int(-8, 8));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a5 = i8m8x1::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0271(a0, s0, &src0, &mut dst0, a1, i0, s1, &mut dst1, a2, s2, &src1, a3, n0, &src2, a4, &mut dst2, i1, i2, a5, s3, s4);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1), rt::Output::new("dst2", &dst2)]
 }
 
 fn run_k0272() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xedd9a087f47a0f10);
-    let a0 = i16m3x4::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
+    let a0 = i16m3x2::from_column_major(&rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)));
+    let a1 = i16m2x4::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<u16>(&mut rng, 23, rt::Dom::Full);
-    let mut dst0 = rt::vec::<i16>(&mut rng, 19, rt::Dom::Full);
-    let a1 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let a2 = u64m4x15::from_column_major(&rt::vec::<u64>(&mut rng, 60, rt::Dom::Full));
-    let a3 = u64m1x15::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let a4 = u64m15x1::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let r = k0272(a0, n0, &src0, &mut dst0, a1, a2, a3, a4);
+    let mut dst0 = rt::vec::<i16>(&mut rng, 23, rt::Dom::Full);
+    let a2 = u32m1x15::from_column_major(&rt::vec::<u32>(&mut rng, 15, rt::Dom::Int(0, 16)));
+    let a3 = u32m15x4::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Int(0, 16)));
+    let a4 = f32m1x13::from_column_major(&rt::vec::<f32>(&mut rng, 13, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = u32m15x1::from_column_major(&rt::vec::<u32>(&mut rng, 15, rt::Dom::Full));
+    let a6 = u32m1x4::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let r = k0272(a0, a1, n0, &mut dst0, a2, a3, a4, a5, a6);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0273() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xaa4837a849e7295c);
     let a0 = u16m4x1::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)));
-    let r = k0273(a0);
-    vec![rt::Output::new("ret", &[r])]
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u16m4x7::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Full));
+    let a2 = u16m7x8::from_column_major(&rt::vec::<u16>(&mut rng, 56, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u16>(&mut rng, 9, rt::Dom::Full);
+    let src1 = rt::vec::<u16>(&mut rng, 11, rt::Dom::Int(0, 16));
+    let src2 = rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16));
+    let src3 = rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16));
+    let r = k0273(a0, s0, a1, a2, &src0, &src1, &src2, &src3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0274() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3c1e3d0c496ac7a8);
-    let a0 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Int(0, 16)));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let src0 = rt::vec::<u8>(&mut rng, 35, rt::Dom::Int(0, 16));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 17, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst1 = rt::vec::<u8>(&mut rng, 53, rt::Dom::Int(0, 16));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let src1 = rt::vec::<i64>(&mut rng, 28, rt::Dom::Int(-8, 8));
-    let a1 = i64m7x3::from_column_major(&rt::vec::<i64>(&mut rng, 21, rt::Dom::Full));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = i64m7x5::from_column_major(&rt::vec::<i64>(&mut rng, 35, rt::Dom::Int(-8, 8)));
-    let n2: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src2 = rt::vec::<i64>(&mut rng, 23, rt::Dom::Int(-8, 8));
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0274(a0, s0, i0, &src0, &mut dst0, n0, &mut dst1, n1, &src1, a1, s1, a2, n2, &src2, s2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<u8>(&mut rng, 56, rt::Dom::Full);
+    let a0 = u8m14x8::from_column_major(&rt::vec::<u8>(&mut rng, 112, rt::Dom::Full));
+    let a1 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Int(0, 16)));
+    let a2 = u8m8x4::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 19, rt::Dom::Int(0, 16));
+    let a3 = u8m13x4::from_column_major(&rt::vec::<u8>(&mut rng, 52, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<u8>(&mut rng, 14, rt::Dom::Int(0, 16));
+    let a4 = i16m6x6::from_column_major(&rt::vec::<i16>(&mut rng, 36, rt::Dom::Full));
+    let src2 = rt::vec::<u32>(&mut rng, 37, rt::Dom::Int(0, 16));
+    let mut dst1 = rt::vec::<u32>(&mut rng, 52, rt::Dom::Full);
+    let r = k0274(s0, &src0, a0, a1, a2, &mut dst0, a3, &src1, a4, &src2, &mut dst1);
+    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0275() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x04c93e68032a980d);
-    let a0 = f32m13x4::from_column_major(&rt::vec::<f32>(&mut rng, 52, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 12));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let src0 = rt::vec::<f32>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 12));
-    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = k0275(a0, i0, i1, &src0, i2, i3);
+    let a0 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a1 = u64m7x4::from_column_major(&rt::vec::<u64>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a2 = u64m7x3::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = k0275(a0, a1, i0, s0, s1, s2, a2, &src0, i1, i2);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0276() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3e3e998f8cf06097);
-    let src0 = rt::vec::<u8>(&mut rng, 32, rt::Dom::Full);
-    let a0 = u8m5x5::from_column_major(&rt::vec::<u8>(&mut rng, 25, rt::Dom::Full));
-    let r = k0276(&src0, a0);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0 = u8m6x5::from_column_major(&rt::vec::<u8>(&mut rng, 30, rt::Dom::Full));
+    let a1 = u8m5x5::from_column_major(&rt::vec::<u8>(&mut rng, 25, rt::Dom::Full));
+    let a2 = u8m6x5::from_column_major(&rt::vec::<u8>(&mut rng, 30, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<i8>(&mut rng, 44, rt::Dom::Full);
+    let r = k0276(s0, a0, a1, a2, &src0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0277() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf8e913b49dceeb0f);
-    let src0 = rt::vec::<u8>(&mut rng, 63, rt::Dom::Int(0, 16));
-    let a0 = u32m7x4::from_column_major(&rt::vec::<u32>(&mut rng, 28, rt::Dom::Int(0, 16)));
-    let a1 = u32m4x10::from_column_major(&rt::vec::<u32>(&mut rng, 40, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(10, 13));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 90, rt::Dom::Full);
-    let a2 = i64m6x8::from_column_major(&rt::vec::<i64>(&mut rng, 48, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = f64m4x10::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m4x10::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0277(&src0, a0, a1, n0, &mut dst0, a2, i0, i1, s0, a3, a4);
+    let a0 = f64m10x2::from_column_major(&rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u32m10x2::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<u32>(&mut rng, 34, rt::Dom::Full);
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src1 = rt::vec::<u32>(&mut rng, 33, rt::Dom::Int(0, 16));
+    let a2 = u32m7x2::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u32>(&mut rng, 90, rt::Dom::Int(0, 16));
+    let a3 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a4 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
+    let a5 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a6 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let a7 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Int(-8, 8)));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let src2 = rt::vec::<i32>(&mut rng, 15, rt::Dom::Full);
+    let s3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a8 = f32m5x8::from_column_major(&rt::vec::<f32>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0277(a0, i0, s0, a1, s1, s2, n0, &src0, i1, n1, &src1, a2, &mut dst0, a3, a4, a5, a6, a7, i2, &src2, s3, a8);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0278() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7b7ff70402553705);
-    let a0 = u8m6x4::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = k0278(a0, i0);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src0 = rt::vec::<u8>(&mut rng, 46, rt::Dom::Int(0, 16));
+    let a0 = u8m5x4::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let r = k0278(n0, &src0, a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0279() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcc57149638b1422f);
-    let a0 = u8m13x7::from_column_major(&rt::vec::<u8>(&mut rng, 91, rt::Dom::Full));
-    let a1 = u8m7x2::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Int(0, 16)));
-    let a2 = u8m13x2::from_column_major(&rt::vec::<u8>(&mut rng, 26, rt::Dom::Int(0, 16)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(13, 16));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 31, rt::Dom::Int(0, 16));
-    k0279(a0, a1, a2, s0, s1, n0, &mut dst0);
+    let a0 = u8m13x2::from_column_major(&rt::vec::<u8>(&mut rng, 26, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 26, rt::Dom::Full);
+    k0279(a0, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 

@@ -3,937 +3,964 @@
 #include "oracle_rt.h"
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
-typedef signed char i8m1x2 __attribute__((matrix_type(1, 2)));
 typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
-typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
-typedef signed char i8m2x6 __attribute__((matrix_type(5 - K3, K4 + 2)));
-typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
-typedef signed char i8m3x7 __attribute__((matrix_type(3, 7)));
-typedef signed char i8m3x13 __attribute__((matrix_type(3, 13)));
-typedef signed char i8m4x3 __attribute__((matrix_type(K4, (K5 * 3) / K5)));
-typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
-typedef signed char i8m4x7 __attribute__((matrix_type(4, 7)));
-typedef signed char i8m4x8 __attribute__((matrix_type(K2 + 2, 12 - K4)));
-typedef signed char i8m4x14 __attribute__((matrix_type(4, 14)));
-typedef signed char i8m6x3 __attribute__((matrix_type(6, 3)));
-typedef signed char i8m6x13 __attribute__((matrix_type(6, 13)));
-typedef signed char i8m7x3 __attribute__((matrix_type(6 + 1, 7 - K4)));
-typedef signed char i8m7x7 __attribute__((matrix_type(7, 7)));
-typedef signed char i8m11x3 __attribute__((matrix_type(11, 3)));
-typedef signed char i8m11x14 __attribute__((matrix_type(11, 14)));
-typedef signed char i8m12x5 __attribute__((matrix_type(12, 5)));
-typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
-typedef short i16m3x2 __attribute__((matrix_type(3, 2)));
-typedef short i16m3x8 __attribute__((matrix_type(3, 8)));
-typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
-typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
-typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
+typedef signed char i8m2x6 __attribute__((matrix_type(2, 6)));
+typedef signed char i8m3x8 __attribute__((matrix_type(3, 8)));
+typedef signed char i8m11x14 __attribute__((matrix_type(K3 + 8, 18 - K4)));
+typedef signed char i8m13x6 __attribute__((matrix_type(13, 6)));
+typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
+typedef short i16m2x8 __attribute__((matrix_type(2, 8)));
+typedef short i16m3x2 __attribute__((matrix_type(7 - K4, (K2 * 2) / K2)));
+typedef short i16m3x3 __attribute__((matrix_type(3, 3)));
+typedef short i16m4x1 __attribute__((matrix_type(4, 1)));
+typedef short i16m4x8 __attribute__((matrix_type(K2 + 2, 12 - K4)));
+typedef short i16m6x3 __attribute__((matrix_type(6, 3)));
 typedef short i16m6x8 __attribute__((matrix_type(6, 8)));
-typedef short i16m8x2 __attribute__((matrix_type(8, 2)));
-typedef short i16m15x3 __attribute__((matrix_type((K3 * 15) / K3, (K8 * 3) / K8)));
-typedef int i32m1x3 __attribute__((matrix_type((K8 * 1) / K8, (K3 * 3) / K3)));
+typedef short i16m7x3 __attribute__((matrix_type(7, 3)));
+typedef short i16m11x7 __attribute__((matrix_type(14 - K3, 12 - K5)));
 typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
-typedef int i32m2x5 __attribute__((matrix_type((K2 * 2) / K2, 9 - K4)));
-typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
+typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
 typedef int i32m3x6 __attribute__((matrix_type(3, 6)));
-typedef int i32m4x1 __attribute__((matrix_type(8 - K4, 4 - K3)));
-typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
 typedef int i32m4x5 __attribute__((matrix_type(4, 5)));
-typedef int i32m6x6 __attribute__((matrix_type(6, 6)));
-typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
-typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
-typedef long i64m3x2 __attribute__((matrix_type(3, 2)));
-typedef long i64m3x6 __attribute__((matrix_type(3, 6)));
+typedef int i32m7x7 __attribute__((matrix_type(7, 7)));
+typedef int i32m8x4 __attribute__((matrix_type(8, 4)));
+typedef long i64m3x1 __attribute__((matrix_type(3, 1)));
 typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
-typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
 typedef long i64m4x5 __attribute__((matrix_type(4, 5)));
 typedef long i64m4x6 __attribute__((matrix_type(4, 6)));
-typedef long i64m4x8 __attribute__((matrix_type(4, 8)));
-typedef long i64m5x1 __attribute__((matrix_type(5, 1)));
-typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
-typedef long i64m5x4 __attribute__((matrix_type(5, 4)));
-typedef long i64m5x5 __attribute__((matrix_type(5, 5)));
-typedef long i64m6x4 __attribute__((matrix_type(9 - K3, (K4 * 4) / K4)));
+typedef long i64m5x7 __attribute__((matrix_type(5, 7)));
+typedef long i64m7x1 __attribute__((matrix_type(7, 1)));
+typedef long i64m7x5 __attribute__((matrix_type(K2 + 5, 10 - K5)));
+typedef long i64m7x10 __attribute__((matrix_type(11 - K4, (K5 * 10) / K5)));
 typedef long i64m8x2 __attribute__((matrix_type(8, 2)));
-typedef long i64m8x3 __attribute__((matrix_type(8, 3)));
-typedef long i64m8x8 __attribute__((matrix_type(8, 8)));
-typedef long i64m12x3 __attribute__((matrix_type(12, 3)));
-typedef unsigned char u8m1x8 __attribute__((matrix_type(1, 8)));
-typedef unsigned char u8m1x15 __attribute__((matrix_type(1, 15)));
+typedef long i64m8x15 __attribute__((matrix_type(K4 * 2, K3 * 5)));
+typedef long i64m10x3 __attribute__((matrix_type(10, 3)));
+typedef long i64m15x3 __attribute__((matrix_type(15, 3)));
+typedef long i64m15x8 __attribute__((matrix_type(14 + 1, K2 * 4)));
+typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned char u8m1x5 __attribute__((matrix_type(1, 5)));
 typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
 typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned char u8m2x5 __attribute__((matrix_type(2, 5)));
+typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
+typedef unsigned char u8m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned char u8m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned char u8m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned char u8m4x2 __attribute__((matrix_type(8 - K4, 6 - K4)));
-typedef unsigned char u8m4x6 __attribute__((matrix_type(K2 + 2, 5 + 1)));
+typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned char u8m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
+typedef unsigned char u8m3x6 __attribute__((matrix_type(3, 6)));
+typedef unsigned char u8m3x7 __attribute__((matrix_type(3, 7)));
+typedef unsigned char u8m3x8 __attribute__((matrix_type(3, 8)));
+typedef unsigned char u8m4x1 __attribute__((matrix_type((K5 * 4) / K5, 3 - K2)));
+typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
+typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
+typedef unsigned char u8m4x5 __attribute__((matrix_type(4, 5)));
+typedef unsigned char u8m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned char u8m4x7 __attribute__((matrix_type(4, 7)));
 typedef unsigned char u8m4x8 __attribute__((matrix_type(4, 8)));
-typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
-typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
-typedef unsigned char u8m6x4 __attribute__((matrix_type(6, 4)));
-typedef unsigned char u8m6x8 __attribute__((matrix_type(6, 8)));
-typedef unsigned char u8m8x4 __attribute__((matrix_type(8, 4)));
-typedef unsigned char u8m8x6 __attribute__((matrix_type(8, 6)));
-typedef unsigned char u8m15x3 __attribute__((matrix_type(15, 3)));
-typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned char u8m5x2 __attribute__((matrix_type(5, 2)));
+typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
+typedef unsigned char u8m7x5 __attribute__((matrix_type(7, 5)));
+typedef unsigned char u8m7x8 __attribute__((matrix_type(7, 8)));
+typedef unsigned char u8m11x4 __attribute__((matrix_type(16 - K5, (K5 * 4) / K5)));
+typedef unsigned short u16m1x1 __attribute__((matrix_type((K4 * 1) / K4, 6 - K5)));
+typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
+typedef unsigned short u16m1x7 __attribute__((matrix_type(1, 7)));
 typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
+typedef unsigned short u16m2x7 __attribute__((matrix_type(2, 7)));
 typedef unsigned short u16m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned short u16m8x5 __attribute__((matrix_type(8, 5)));
-typedef unsigned short u16m14x4 __attribute__((matrix_type(14, 4)));
-typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned short u16m3x8 __attribute__((matrix_type(3, 8)));
+typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned short u16m4x6 __attribute__((matrix_type(4, 6)));
+typedef unsigned short u16m6x3 __attribute__((matrix_type(6, 3)));
+typedef unsigned short u16m7x6 __attribute__((matrix_type(7, 6)));
+typedef unsigned short u16m8x4 __attribute__((matrix_type(8, 4)));
+typedef unsigned short u16m12x1 __attribute__((matrix_type(12, 1)));
+typedef unsigned short u16m12x7 __attribute__((matrix_type(12, 7)));
+typedef unsigned short u16m12x12 __attribute__((matrix_type(12, 12)));
+typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned int u32m1x7 __attribute__((matrix_type(1, 7)));
+typedef unsigned int u32m2x11 __attribute__((matrix_type(2, 11)));
 typedef unsigned int u32m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned int u32m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned int u32m3x7 __attribute__((matrix_type(3, 7)));
+typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
 typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
+typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
 typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
 typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
-typedef unsigned int u32m5x1 __attribute__((matrix_type(5, 1)));
-typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned int u32m11x2 __attribute__((matrix_type(11, 2)));
+typedef unsigned int u32m4x10 __attribute__((matrix_type(4, 10)));
+typedef unsigned int u32m5x4 __attribute__((matrix_type(5, 4)));
+typedef unsigned int u32m7x10 __attribute__((matrix_type(7, 10)));
+typedef unsigned int u32m11x5 __attribute__((matrix_type(11, 5)));
 typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
-typedef unsigned long u64m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned long u64m1x3 __attribute__((matrix_type(6 - K5, 2 + 1)));
+typedef unsigned long u64m1x6 __attribute__((matrix_type(1, 6)));
 typedef unsigned long u64m1x15 __attribute__((matrix_type(1, 15)));
 typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned long u64m3x2 __attribute__((matrix_type((K2 * 3) / K2, K2)));
+typedef unsigned long u64m2x6 __attribute__((matrix_type((K2 * 2) / K2, 8 - K2)));
+typedef unsigned long u64m3x1 __attribute__((matrix_type(8 - K5, (K3 * 1) / K3)));
 typedef unsigned long u64m3x3 __attribute__((matrix_type(3, 3)));
-typedef unsigned long u64m3x5 __attribute__((matrix_type(3, 5)));
 typedef unsigned long u64m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned long u64m3x11 __attribute__((matrix_type((K3 * 3) / K3, K3 + 8)));
-typedef unsigned long u64m4x11 __attribute__((matrix_type((K3 * 4) / K3, 15 - K4)));
+typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
+typedef unsigned long u64m3x13 __attribute__((matrix_type(3, 13)));
+typedef unsigned long u64m4x5 __attribute__((matrix_type(4, 5)));
+typedef unsigned long u64m5x1 __attribute__((matrix_type(5, 1)));
 typedef unsigned long u64m5x3 __attribute__((matrix_type(5, 3)));
-typedef unsigned long u64m5x6 __attribute__((matrix_type(5, 6)));
+typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
+typedef unsigned long u64m5x6 __attribute__((matrix_type(7 - K2, K5 + 1)));
+typedef unsigned long u64m5x8 __attribute__((matrix_type(5, 8)));
 typedef unsigned long u64m5x11 __attribute__((matrix_type(5, 11)));
-typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-typedef unsigned long u64m8x2 __attribute__((matrix_type(8, 2)));
+typedef unsigned long u64m6x6 __attribute__((matrix_type(6, 6)));
+typedef unsigned long u64m6x11 __attribute__((matrix_type(6, 11)));
+typedef unsigned long u64m8x3 __attribute__((matrix_type(8, 3)));
+typedef unsigned long u64m8x5 __attribute__((matrix_type(10 - K2, K3 + 2)));
 typedef unsigned long u64m8x6 __attribute__((matrix_type(8, 6)));
-typedef unsigned long u64m8x15 __attribute__((matrix_type(8, 15)));
-typedef unsigned long u64m11x1 __attribute__((matrix_type(10 + 1, 6 - K5)));
-typedef unsigned long u64m11x4 __attribute__((matrix_type(11, 4)));
-typedef unsigned long u64m15x3 __attribute__((matrix_type(15, 3)));
+typedef unsigned long u64m11x1 __attribute__((matrix_type(11, 1)));
+typedef unsigned long u64m12x1 __attribute__((matrix_type(12, 1)));
+typedef unsigned long u64m15x3 __attribute__((matrix_type(K2 + 13, (K5 * 3) / K5)));
+typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
 typedef float f32m1x11 __attribute__((matrix_type(1, 11)));
+typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
+typedef float f32m2x3 __attribute__((matrix_type(2, 3)));
+typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
 typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
+typedef float f32m2x11 __attribute__((matrix_type(2, 11)));
 typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-typedef float f32m3x5 __attribute__((matrix_type((K8 * 3) / K8, K3 + 2)));
-typedef float f32m3x6 __attribute__((matrix_type(3, 6)));
-typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
+typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
+typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
+typedef float f32m4x4 __attribute__((matrix_type(K2 + 2, K2 * 2)));
 typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
-typedef float f32m5x1 __attribute__((matrix_type(K4 + 1, (K2 * 1) / K2)));
-typedef float f32m5x12 __attribute__((matrix_type(5, 12)));
-typedef float f32m7x1 __attribute__((matrix_type(7, 1)));
-typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
+typedef float f32m5x2 __attribute__((matrix_type((K3 * 5) / K3, (K4 * 2) / K4)));
 typedef float f32m8x4 __attribute__((matrix_type(8, 4)));
+typedef float f32m11x1 __attribute__((matrix_type(11, 1)));
 typedef float f32m11x3 __attribute__((matrix_type(11, 3)));
-typedef float f32m12x5 __attribute__((matrix_type(12, 5)));
-typedef double f64m1x2 __attribute__((matrix_type(1, 2)));
-typedef double f64m1x4 __attribute__((matrix_type(1, 4)));
-typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
-typedef double f64m2x14 __attribute__((matrix_type(5 - K3, (K4 * 14) / K4)));
-typedef double f64m3x1 __attribute__((matrix_type(3, 1)));
-typedef double f64m3x2 __attribute__((matrix_type(K3, (K4 * 2) / K4)));
-typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-typedef double f64m3x14 __attribute__((matrix_type(3, 14)));
-typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
-typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
-typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
-typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
-typedef double f64m15x3 __attribute__((matrix_type((K3 * 15) / K3, (K3 * 3) / K3)));
-typedef signed char i8m1x2_b __attribute__((matrix_type(1, 2)));
-typedef signed char i8m3x7_b __attribute__((matrix_type(3, 7)));
-typedef signed char i8m4x3_b __attribute__((matrix_type(4, 3)));
-typedef signed char i8m6x3_b __attribute__((matrix_type(6, 3)));
-typedef short i16m2x1_b __attribute__((matrix_type(2, 1)));
-typedef short i16m3x8_b __attribute__((matrix_type(3, 8)));
-typedef short i16m8x2_b __attribute__((matrix_type(8, 2)));
+typedef float f32m11x6 __attribute__((matrix_type(11, 6)));
+typedef float f32m11x16 __attribute__((matrix_type(11, 16)));
+typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+typedef double f64m1x4 __attribute__((matrix_type(6 - K5, 8 - K4)));
+typedef double f64m1x6 __attribute__((matrix_type(1, 6)));
+typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
+typedef double f64m6x1 __attribute__((matrix_type(6, 1)));
+typedef double f64m6x3 __attribute__((matrix_type(6, 3)));
+typedef short i16m6x8_b __attribute__((matrix_type(6, 8)));
 typedef int i32m3x6_b __attribute__((matrix_type(3, 6)));
-typedef int i32m6x6_b __attribute__((matrix_type(6, 6)));
-typedef long i64m2x1_b __attribute__((matrix_type(2, 1)));
-typedef long i64m8x3_b __attribute__((matrix_type(8, 3)));
-typedef long i64m12x3_b __attribute__((matrix_type(12, 3)));
-typedef unsigned char u8m8x4_b __attribute__((matrix_type(8, 4)));
-typedef unsigned short u16m2x6_b __attribute__((matrix_type(2, 6)));
-typedef unsigned short u16m14x4_b __attribute__((matrix_type(14, 4)));
+typedef int i32m4x5_b __attribute__((matrix_type(4, 5)));
+typedef int i32m7x7_b __attribute__((matrix_type(7, 7)));
+typedef long i64m4x6_b __attribute__((matrix_type(4, 6)));
+typedef long i64m7x5_b __attribute__((matrix_type(7, 5)));
+typedef long i64m7x10_b __attribute__((matrix_type(7, 10)));
+typedef long i64m8x2_b __attribute__((matrix_type(8, 2)));
+typedef long i64m10x3_b __attribute__((matrix_type(10, 3)));
+typedef long i64m15x8_b __attribute__((matrix_type(15, 8)));
+typedef unsigned char u8m1x3_b __attribute__((matrix_type(1, 3)));
+typedef unsigned char u8m2x4_b __attribute__((matrix_type(2, 4)));
+typedef unsigned char u8m2x6_b __attribute__((matrix_type(2, 6)));
+typedef unsigned char u8m3x8_b __attribute__((matrix_type((K8 * 3) / K8, (K2 * 8) / K2)));
+typedef unsigned char u8m4x7_b __attribute__((matrix_type(4, 7)));
+typedef unsigned char u8m7x4_b __attribute__((matrix_type(7, 4)));
+typedef unsigned char u8m7x8_b __attribute__((matrix_type(7, 8)));
+typedef unsigned char u8m11x4_b __attribute__((matrix_type(11, 4)));
+typedef unsigned short u16m1x7_b __attribute__((matrix_type(1, 7)));
+typedef unsigned short u16m4x6_b __attribute__((matrix_type(4, 6)));
+typedef unsigned short u16m12x1_b __attribute__((matrix_type(12, 1)));
+typedef unsigned short u16m12x7_b __attribute__((matrix_type(12, 7)));
 typedef unsigned int u32m3x1_b __attribute__((matrix_type(3, 1)));
-typedef unsigned int u32m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned int u32m3x4_b __attribute__((matrix_type((K8 * 3) / K8, K2 + 2)));
-typedef unsigned long u64m1x1_b __attribute__((matrix_type(1, 1)));
-typedef unsigned long u64m3x2_b __attribute__((matrix_type(3, 2)));
-typedef unsigned long u64m4x11_b __attribute__((matrix_type(4, 11)));
-typedef unsigned long u64m5x3_b __attribute__((matrix_type(5, 3)));
-typedef unsigned long u64m8x15_b __attribute__((matrix_type(8, 15)));
+typedef unsigned int u32m4x3_b __attribute__((matrix_type(4, 3)));
+typedef unsigned int u32m4x4_b __attribute__((matrix_type(4, 4)));
+typedef unsigned long u64m3x6_b __attribute__((matrix_type(3, 6)));
+typedef unsigned long u64m8x3_b __attribute__((matrix_type(8, 3)));
+typedef unsigned long u64m8x5_b __attribute__((matrix_type(8, 5)));
+typedef unsigned long u64m11x1_b __attribute__((matrix_type(11, 1)));
 typedef float f32m1x11_b __attribute__((matrix_type(1, 11)));
-typedef float f32m3x6_b __attribute__((matrix_type(3, 6)));
-typedef float f32m4x6_b __attribute__((matrix_type(4, 6)));
-typedef double f64m1x4_b __attribute__((matrix_type(1, 4)));
-typedef double f64m5x2_b __attribute__((matrix_type(5, 2)));
+typedef float f32m2x5_b __attribute__((matrix_type(2, 5)));
+typedef float f32m3x4_b __attribute__((matrix_type(3, 4)));
+typedef float f32m11x3_b __attribute__((matrix_type(11, 3)));
+typedef double f64m1x3_b __attribute__((matrix_type(1, 3)));
+typedef double f64m1x4_b __attribute__((matrix_type(0 + 1, K3 + 1)));
 
-u8m4x8 k0280(u8m4x6 a0, u8m6x8 a1, unsigned int s0) {
-    return a0 * a1 / s0;
+u8m4x8 k0280(u8m4x8 a0) {
+    return a0 + a0;
 }
 
 static void run_k0280(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xe1f66ac72ad471f8ULL};
-    unsigned char a0_b[24]; rt_fill_u8(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
-    unsigned char a1_b[48]; rt_fill_u8(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    u8m4x8 r = k0280(a0, a1, s0);
+    unsigned char a0_b[32]; rt_fill_u8(&rng, a0_b, 32, RT_DOM_FULL);
+    u8m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
+    u8m4x8 r = k0280(a0);
     unsigned char r_b[32]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u8("k0280", "ret", r_b, 32);
 }
 
-u8m4x8 k0281(u8m4x6 a0, u8m6x8 a1, unsigned int s0, u8m4x2 a2, long s1, u8m2x8 a3) {
-    __auto_type t0 = k0280(a0, a1, s0);
-    return (a2 / s1 + a2) * a3;
+u8m4x8 k0281(u8m4x8 a0, u8m4x5 a1, u8m4x5 a2, int s0, unsigned long n0, const unsigned char *src0, u8m5x2 a3, u8m2x8 a4) {
+    __auto_type t0 = k0280(a0);
+    return (a1 - a2) * (s0 ? __builtin_matrix_column_major_load(src0, 5, (K2 * 2) / K2, n0) : a3) * a4;
 }
 
 static void run_k0281(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x4288ab392ad02511ULL};
-    unsigned char a0_b[24]; rt_fill_u8(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
-    unsigned char a1_b[48]; rt_fill_u8(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned char a2_b[8]; rt_fill_u8(&rng, a2_b, 8, RT_DOM_INT(0LL, 16LL));
-    u8m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    unsigned char a3_b[16]; rt_fill_u8(&rng, a3_b, 16, RT_DOM_FULL);
-    u8m2x8 a3 = __builtin_matrix_column_major_load(a3_b, 2, 8, 2);
-    u8m4x8 r = k0281(a0, a1, s0, a2, s1, a3);
+    unsigned char a0_b[32]; rt_fill_u8(&rng, a0_b, 32, RT_DOM_FULL);
+    u8m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
+    unsigned char a1_b[20]; rt_fill_u8(&rng, a1_b, 20, RT_DOM_FULL);
+    u8m4x5 a1 = __builtin_matrix_column_major_load(a1_b, 4, 5, 4);
+    unsigned char a2_b[20]; rt_fill_u8(&rng, a2_b, 20, RT_DOM_INT(0LL, 16LL));
+    u8m4x5 a2 = __builtin_matrix_column_major_load(a2_b, 4, 5, 4);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    unsigned char src0[15]; rt_fill_u8(&rng, src0, 15, RT_DOM_INT(0LL, 16LL));
+    unsigned char a3_b[10]; rt_fill_u8(&rng, a3_b, 10, RT_DOM_INT(0LL, 16LL));
+    u8m5x2 a3 = __builtin_matrix_column_major_load(a3_b, 5, 2, 5);
+    unsigned char a4_b[16]; rt_fill_u8(&rng, a4_b, 16, RT_DOM_FULL);
+    u8m2x8 a4 = __builtin_matrix_column_major_load(a4_b, 2, 8, 2);
+    u8m4x8 r = k0281(a0, a1, a2, s0, n0, src0, a3, a4);
     unsigned char r_b[32]; __builtin_matrix_column_major_store(r, r_b, 4);
     rt_out_u8("k0281", "ret", r_b, 32);
 }
 
-f32m5x12 k0282(const signed char *src0, i8m2x1 a0, i8m12x5 a1) {
-    u8m2x1 t0 = (u8m2x1) (__builtin_matrix_column_major_load(src0, (K4 * 2) / K4, 1, 2) - a0);
-    return __builtin_matrix_transpose((f32m12x5) (a1 * 0));
+f64m4x4 k0282(unsigned long n0, const unsigned char *src0, u8m2x1 a0, u16m4x4 a1, unsigned long n1, const unsigned short *src1, u16m4x1 a2, u16m1x4 a3) {
+    __auto_type t0 = (__builtin_matrix_column_major_load(src0, 2, 1, n0) + a0) / 4;
+    return (f64m4x4) (a1 - (__builtin_matrix_column_major_load(src1, 4, 4, n1) + a1) + (__builtin_matrix_transpose(a1) + a2 * a3));
 }
 
 static void run_k0282(void) {
     rt_rng rng = {0xe8b4b893c62cdbfeULL};
-    signed char src0[4]; rt_fill_i8(&rng, src0, 4, RT_DOM_FULL);
-    signed char a0_b[2]; rt_fill_i8(&rng, a0_b, 2, RT_DOM_INT(-8LL, 8LL));
-    i8m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
-    signed char a1_b[60]; rt_fill_i8(&rng, a1_b, 60, RT_DOM_INT(-8LL, 8LL));
-    i8m12x5 a1 = __builtin_matrix_column_major_load(a1_b, 12, 5, 12);
-    f32m5x12 r = k0282(src0, a0, a1);
-    float r_b[60]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_f32("k0282", "ret", r_b, 60);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned char src0[4]; rt_fill_u8(&rng, src0, 4, RT_DOM_INT(0LL, 16LL));
+    unsigned char a0_b[2]; rt_fill_u8(&rng, a0_b, 2, RT_DOM_FULL);
+    u8m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
+    unsigned short a1_b[16]; rt_fill_u16(&rng, a1_b, 16, RT_DOM_INT(0LL, 16LL));
+    u16m4x4 a1 = __builtin_matrix_column_major_load(a1_b, 4, 4, 4);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned short src1[25]; rt_fill_u16(&rng, src1, 25, RT_DOM_FULL);
+    unsigned short a2_b[4]; rt_fill_u16(&rng, a2_b, 4, RT_DOM_FULL);
+    u16m4x1 a2 = __builtin_matrix_column_major_load(a2_b, 4, 1, 4);
+    unsigned short a3_b[4]; rt_fill_u16(&rng, a3_b, 4, RT_DOM_INT(0LL, 16LL));
+    u16m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
+    f64m4x4 r = k0282(n0, src0, a0, a1, n1, src1, a2, a3);
+    double r_b[16]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_f64("k0282", "ret", r_b, 16);
 }
 
-u32m3x4 k0283(u64m5x3 a0, u8m4x6 a1, u8m6x8 a2, unsigned int s0, const unsigned long *src0, unsigned long n0, const unsigned long *src1, unsigned int s1, const unsigned long *src2, const unsigned long *src3, signed char s2, float s3, u32m3x4_b a3, u32m4x2 a4, u32m3x4 a5, u32m3x4_b a6) {
-    u64m5x3 t0 = a0;
-    u8m4x8 t1 = k0280(a1, a2, s0);
-    u64m5x3_b t2 = s1 * (__builtin_matrix_column_major_load(src0, 10 - K5, 1, 5) * __builtin_matrix_column_major_load(src1, 1, 13, n0)) * (__builtin_matrix_column_major_load(src2, 13, 4, 15) * __builtin_matrix_column_major_load(src3, (K2 * 4) / K2, 3, (K3 * 4) / K3) + s2) - (unsigned char)s3;
-    u32m3x2_b t3 = a3 * a4;
-    return a5 + a6;
+f64m1x3 k0283(u64m5x8 a0, unsigned char i0, unsigned long i1, u64m8x3_b a1, u64m5x3 a2, unsigned char i2, u64m3x1 a3, u64m1x3 a4, unsigned long n0, const unsigned long *src0, u64m11x1_b a5, f64m1x3_b a6, f64m1x3 a7, f64m1x6 a8, f64m6x3 a9) {
+    u64m5x3 t0 = ({ __auto_type ins0 = a0; ins0[i0][i1] = 1e0; ins0; }) * a1 + a2;
+    t0[11 - K8][2] = 0x9;
+    if (i2 < 1) { t0 *= (a3 - a3) * a4; }
+    u64m5x1 t1 = __builtin_matrix_column_major_load(src0, 5, 11, n0) * a5;
+    return a6 + a7 - a8 * a9;
 }
 
 static void run_k0283(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x46e941e657befeebULL};
-    unsigned long a0_b[15]; rt_fill_u64(&rng, a0_b, 15, RT_DOM_INT(0LL, 16LL));
-    u64m5x3 a0 = __builtin_matrix_column_major_load(a0_b, 5, 3, 5);
-    unsigned char a1_b[24]; rt_fill_u8(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m4x6 a1 = __builtin_matrix_column_major_load(a1_b, 4, 6, 4);
-    unsigned char a2_b[48]; rt_fill_u8(&rng, a2_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m6x8 a2 = __builtin_matrix_column_major_load(a2_b, 6, 8, 6);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned long src0[6]; rt_fill_u64(&rng, src0, 6, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned long src1[49]; rt_fill_u64(&rng, src1, 49, RT_DOM_INT(0LL, 16LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long src2[59]; rt_fill_u64(&rng, src2, 59, RT_DOM_INT(0LL, 16LL));
-    unsigned long src3[13]; rt_fill_u64(&rng, src3, 13, RT_DOM_FULL);
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned int a3_b[12]; rt_fill_u32(&rng, a3_b, 12, RT_DOM_FULL);
-    u32m3x4 a3 = __builtin_matrix_column_major_load(a3_b, 3, 4, 3);
-    unsigned int a4_b[8]; rt_fill_u32(&rng, a4_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m4x2 a4 = __builtin_matrix_column_major_load(a4_b, 4, 2, 4);
-    unsigned int a5_b[12]; rt_fill_u32(&rng, a5_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m3x4 a5 = __builtin_matrix_column_major_load(a5_b, 3, 4, 3);
-    unsigned int a6_b[12]; rt_fill_u32(&rng, a6_b, 12, RT_DOM_FULL);
-    u32m3x4 a6 = __builtin_matrix_column_major_load(a6_b, 3, 4, 3);
-    u32m3x4 r = k0283(a0, a1, a2, s0, src0, n0, src1, s1, src2, src3, s2, s3, a3, a4, a5, a6);
-    unsigned int r_b[12]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_u32("k0283", "ret", r_b, 12);
+    unsigned long a0_b[40]; rt_fill_u64(&rng, a0_b, 40, RT_DOM_INT(0LL, 16LL));
+    u64m5x8 a0 = __builtin_matrix_column_major_load(a0_b, 5, 8, 5);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned long a1_b[24]; rt_fill_u64(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
+    u64m8x3 a1 = __builtin_matrix_column_major_load(a1_b, 8, 3, 8);
+    unsigned long a2_b[15]; rt_fill_u64(&rng, a2_b, 15, RT_DOM_FULL);
+    u64m5x3 a2 = __builtin_matrix_column_major_load(a2_b, 5, 3, 5);
+    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned long a3_b[3]; rt_fill_u64(&rng, a3_b, 3, RT_DOM_FULL);
+    u64m3x1 a3 = __builtin_matrix_column_major_load(a3_b, 3, 1, 3);
+    unsigned long a4_b[3]; rt_fill_u64(&rng, a4_b, 3, RT_DOM_INT(0LL, 16LL));
+    u64m1x3 a4 = __builtin_matrix_column_major_load(a4_b, 1, 3, 1);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    unsigned long src0[87]; rt_fill_u64(&rng, src0, 87, RT_DOM_INT(0LL, 16LL));
+    unsigned long a5_b[11]; rt_fill_u64(&rng, a5_b, 11, RT_DOM_FULL);
+    u64m11x1 a5 = __builtin_matrix_column_major_load(a5_b, 11, 1, 11);
+    double a6_b[3]; rt_fill_f64(&rng, a6_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x3 a6 = __builtin_matrix_column_major_load(a6_b, 1, 3, 1);
+    double a7_b[3]; rt_fill_f64(&rng, a7_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x3 a7 = __builtin_matrix_column_major_load(a7_b, 1, 3, 1);
+    double a8_b[6]; rt_fill_f64(&rng, a8_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x6 a8 = __builtin_matrix_column_major_load(a8_b, 1, 6, 1);
+    double a9_b[18]; rt_fill_f64(&rng, a9_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x3 a9 = __builtin_matrix_column_major_load(a9_b, 6, 3, 6);
+    f64m1x3 r = k0283(a0, i0, i1, a1, a2, i2, a3, a4, n0, src0, a5, a6, a7, a8, a9);
+    double r_b[3]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f64("k0283", "ret", r_b, 3);
 }
 
-u64m3x6 k0284(const unsigned char *src0, u8m8x6 a0, u64m8x2 a1, u64m6x3 a2, u64m3x2 a3, unsigned int i0, u64m3x6 a4, unsigned long n0, const short *src1, i16m4x6 a5, u64m3x5 a6, u64m5x6 a7, long s0, unsigned int i1, float s1) {
-    __auto_type t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
-    t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
-    if (i0 < 1) { t0 *= __builtin_matrix_transpose(({ __auto_type ins0 = a4; ins0[2][3] = -1; ins0; })) * (a4 * 0); }
-    return ({ __auto_type ins1 = (u64m3x6) (__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) - a6 * a7 / s0; ins1[1][i1] = s1; ins1; });
+u64m3x6 k0284(const unsigned long *src0, unsigned short s0, u64m8x6 a0, u64m8x3 a1, u64m3x6 a2, u64m6x6 a3, u8m4x8 a4, u64m3x8 a5, u64m8x5_b a6, u64m5x6 a7, unsigned long n0, const double *src1, u8m3x6 a8) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 8, 6, 11) - s0 - a0 - (a0 - a0) - (a1 * a2 + a0);
+    t0 *= a3;
+    __auto_type t1 = k0280(a4);
+    return a5 * (a6 * a7) / 7 - (u64m3x6) a8;
 }
 
 static void run_k0284(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0xf00f7e1b1c3fc863ULL};
-    unsigned char src0[65]; rt_fill_u8(&rng, src0, 65, RT_DOM_FULL);
-    unsigned char a0_b[48]; rt_fill_u8(&rng, a0_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m8x6 a0 = __builtin_matrix_column_major_load(a0_b, 8, 6, 8);
-    unsigned long a1_b[16]; rt_fill_u64(&rng, a1_b, 16, RT_DOM_INT(0LL, 16LL));
-    u64m8x2 a1 = __builtin_matrix_column_major_load(a1_b, 8, 2, 8);
+    unsigned long src0[65]; rt_fill_u64(&rng, src0, 65, RT_DOM_INT(0LL, 16LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long a0_b[48]; rt_fill_u64(&rng, a0_b, 48, RT_DOM_INT(0LL, 16LL));
+    u64m8x6 a0 = __builtin_matrix_column_major_load(a0_b, 8, 6, 8);
+    unsigned long a1_b[24]; rt_fill_u64(&rng, a1_b, 24, RT_DOM_FULL);
+    u64m8x3 a1 = __builtin_matrix_column_major_load(a1_b, 8, 3, 8);
     unsigned long a2_b[18]; rt_fill_u64(&rng, a2_b, 18, RT_DOM_INT(0LL, 16LL));
-    u64m6x3 a2 = __builtin_matrix_column_major_load(a2_b, 6, 3, 6);
-    unsigned long a3_b[6]; rt_fill_u64(&rng, a3_b, 6, RT_DOM_FULL);
-    u64m3x2 a3 = __builtin_matrix_column_major_load(a3_b, 3, 2, 3);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long a4_b[18]; rt_fill_u64(&rng, a4_b, 18, RT_DOM_FULL);
-    u64m3x6 a4 = __builtin_matrix_column_major_load(a4_b, 3, 6, 3);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    short src1[21]; rt_fill_i16(&rng, src1, 21, RT_DOM_INT(-8LL, 8LL));
-    short a5_b[24]; rt_fill_i16(&rng, a5_b, 24, RT_DOM_FULL);
-    i16m4x6 a5 = __builtin_matrix_column_major_load(a5_b, 4, 6, 4);
-    unsigned long a6_b[15]; rt_fill_u64(&rng, a6_b, 15, RT_DOM_FULL);
-    u64m3x5 a6 = __builtin_matrix_column_major_load(a6_b, 3, 5, 3);
-    unsigned long a7_b[30]; rt_fill_u64(&rng, a7_b, 30, RT_DOM_INT(0LL, 16LL));
+    u64m3x6 a2 = __builtin_matrix_column_major_load(a2_b, 3, 6, 3);
+    unsigned long a3_b[36]; rt_fill_u64(&rng, a3_b, 36, RT_DOM_FULL);
+    u64m6x6 a3 = __builtin_matrix_column_major_load(a3_b, 6, 6, 6);
+    unsigned char a4_b[32]; rt_fill_u8(&rng, a4_b, 32, RT_DOM_FULL);
+    u8m4x8 a4 = __builtin_matrix_column_major_load(a4_b, 4, 8, 4);
+    unsigned long a5_b[24]; rt_fill_u64(&rng, a5_b, 24, RT_DOM_INT(0LL, 16LL));
+    u64m3x8 a5 = __builtin_matrix_column_major_load(a5_b, 3, 8, 3);
+    unsigned long a6_b[40]; rt_fill_u64(&rng, a6_b, 40, RT_DOM_INT(0LL, 16LL));
+    u64m8x5 a6 = __builtin_matrix_column_major_load(a6_b, 8, 5, 8);
+    unsigned long a7_b[30]; rt_fill_u64(&rng, a7_b, 30, RT_DOM_FULL);
     u64m5x6 a7 = __builtin_matrix_column_major_load(a7_b, 5, 6, 5);
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    u64m3x6 r = k0284(src0, a0, a1, a2, a3, i0, a4, n0, src1, a5, a6, a7, s0, i1, s1);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
+    double src1[33]; rt_fill_f64(&rng, src1, 33, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned char a8_b[18]; rt_fill_u8(&rng, a8_b, 18, RT_DOM_INT(0LL, 16LL));
+    u8m3x6 a8 = __builtin_matrix_column_major_load(a8_b, 3, 6, 3);
+    u64m3x6 r = k0284(src0, s0, a0, a1, a2, a3, a4, a5, a6, a7, n0, src1, a8);
     unsigned long r_b[18]; __builtin_matrix_column_major_store(r, r_b, 3);
     rt_out_u64("k0284", "ret", r_b, 18);
 }
 
-f64m6x6 k0285(i16m4x2 a0, i16m2x1_b a1, unsigned long n0, short *dst0, f64m6x6 a2) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
-    return a2 - a2;
+u32m1x2 k0285(i16m4x1 a0, short *dst0, u32m1x2 a1, unsigned long s0) {
+    __builtin_matrix_column_major_store(a0, dst0, 7);
+    return a1 - s0;
 }
 
 static void run_k0285(void) {
-    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0xfd27696c03b4172cULL};
-    short a0_b[8]; rt_fill_i16(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
-    i16m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
-    short a1_b[2]; rt_fill_i16(&rng, a1_b, 2, RT_DOM_FULL);
-    i16m2x1 a1 = __builtin_matrix_column_major_load(a1_b, 2, 1, 2);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    short a0_b[4]; rt_fill_i16(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i16m4x1 a0 = __builtin_matrix_column_major_load(a0_b, 4, 1, 4);
     short dst0[5]; rt_fill_i16(&rng, dst0, 5, RT_DOM_FULL);
-    double a2_b[36]; rt_fill_f64(&rng, a2_b, 36, RT_DOM_FCHOICE(a2_dom));
-    f64m6x6 a2 = __builtin_matrix_column_major_load(a2_b, 6, 6, 6);
-    f64m6x6 r = k0285(a0, a1, n0, dst0, a2);
-    double r_b[36]; __builtin_matrix_column_major_store(r, r_b, 6);
-    rt_out_f64("k0285", "ret", r_b, 36);
+    unsigned int a1_b[2]; rt_fill_u32(&rng, a1_b, 2, RT_DOM_FULL);
+    u32m1x2 a1 = __builtin_matrix_column_major_load(a1_b, 1, 2, 1);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u32m1x2 r = k0285(a0, dst0, a1, s0);
+    unsigned int r_b[2]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u32("k0285", "ret", r_b, 2);
     rt_out_i16("k0285", "dst0", dst0, 5);
 }
 
-void k0286(const int *src0, const int *src1, double s0, double s1, unsigned long n0, const int *src2, const int *src3, const int *src4, u16m4x2 a0, i32m2x5 a1, unsigned long i0, unsigned short s2, unsigned long n1, int *dst0) {
-    i32m4x5 t0 = __builtin_matrix_column_major_load(src0, 4, 5, 5);
-    i32m4x5 t1 = s0 + s1 + __builtin_matrix_column_major_load(src1, 4, (K8 * 5) / K8, 6);
-    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src2, 4, 1, n0) - 0xaf) * __builtin_matrix_column_major_load(src3, 1, 6, 4) * __builtin_matrix_column_major_load(src4, 6, K2 + 3, 6) + ({ __auto_type ins0 = (i32m4x2) a0 * a1; ins0[3 - K2][i0] = s2; ins0; }), dst0, n1);
+void k0286(u32m4x5 a0, i32m4x5 a1, unsigned char s0, long s1, const int *src0, unsigned char s2, i32m4x5 a2, unsigned short i0, f32m2x1 a3, f32m2x4 a4, f32m4x4 a5, float *dst0) {
+    i32m4x5_b t0 = (i32m4x5) a0 - a1 / s0 - (s1 ? __builtin_matrix_column_major_load(src0, 4, 5, 4) - s2 : a2);
+    for (int l0 = 0; l0 < 5; l0++) { t0[0][l0] = a1[2][i0]; }
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * (a4 * a5), dst0, 4);
 }
 
 static void run_k0286(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x1093716a1b4113ddULL};
-    int src0[24]; rt_fill_i32(&rng, src0, 24, RT_DOM_FULL);
-    int src1[29]; rt_fill_i32(&rng, src1, 29, RT_DOM_INT(-8LL, 8LL));
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    int src2[5]; rt_fill_i32(&rng, src2, 5, RT_DOM_INT(-8LL, 8LL));
-    int src3[23]; rt_fill_i32(&rng, src3, 23, RT_DOM_INT(-8LL, 8LL));
-    int src4[31]; rt_fill_i32(&rng, src4, 31, RT_DOM_FULL);
-    unsigned short a0_b[8]; rt_fill_u16(&rng, a0_b, 8, RT_DOM_INT(0LL, 16LL));
-    u16m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
-    int a1_b[10]; rt_fill_i32(&rng, a1_b, 10, RT_DOM_FULL);
-    i32m2x5 a1 = __builtin_matrix_column_major_load(a1_b, 2, 5, 2);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
-    int dst0[32]; rt_fill_i32(&rng, dst0, 32, RT_DOM_INT(-8LL, 8LL));
-    k0286(src0, src1, s0, s1, n0, src2, src3, src4, a0, a1, i0, s2, n1, dst0);
-    rt_out_i32("k0286", "dst0", dst0, 32);
+    unsigned int a0_b[20]; rt_fill_u32(&rng, a0_b, 20, RT_DOM_INT(0LL, 16LL));
+    u32m4x5 a0 = __builtin_matrix_column_major_load(a0_b, 4, 5, 4);
+    int a1_b[20]; rt_fill_i32(&rng, a1_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i32m4x5 a1 = __builtin_matrix_column_major_load(a1_b, 4, 5, 4);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-1LL, 1LL));
+    int src0[22]; rt_fill_i32(&rng, src0, 22, RT_DOM_INT(-8LL, 8LL));
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
+    int a2_b[20]; rt_fill_i32(&rng, a2_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i32m4x5 a2 = __builtin_matrix_column_major_load(a2_b, 4, 5, 4);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    float a3_b[2]; rt_fill_f32(&rng, a3_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x1 a3 = __builtin_matrix_column_major_load(a3_b, 2, 1, 2);
+    float a4_b[8]; rt_fill_f32(&rng, a4_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x4 a4 = __builtin_matrix_column_major_load(a4_b, 2, 4, 2);
+    float a5_b[16]; rt_fill_f32(&rng, a5_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x4 a5 = __builtin_matrix_column_major_load(a5_b, 4, 4, 4);
+    float dst0[13]; rt_fill_f32(&rng, dst0, 13, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    k0286(a0, a1, s0, s1, src0, s2, a2, i0, a3, a4, a5, dst0);
+    rt_out_f32("k0286", "dst0", dst0, 13);
 }
 
-i8m2x6 k0287(u16m2x6_b a0) {
-    return (i8m2x6) (2 - a0);
+i8m2x6 k0287(u16m2x6 a0, u16m2x6 a1, u16m2x6 a2, u16m2x7 a3, const unsigned short *src0, u16m7x6 a4) {
+    return (i8m2x6) (a0 + -1 - a1 - a2 + (a3 + a3) * (__builtin_matrix_column_major_load(src0, 7, 6, 14 - K4) - a4));
 }
 
 static void run_k0287(void) {
     rt_rng rng = {0x66dce26b63f154c7ULL};
     unsigned short a0_b[12]; rt_fill_u16(&rng, a0_b, 12, RT_DOM_INT(0LL, 16LL));
     u16m2x6 a0 = __builtin_matrix_column_major_load(a0_b, 2, 6, 2);
-    i8m2x6 r = k0287(a0);
+    unsigned short a1_b[12]; rt_fill_u16(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
+    u16m2x6 a1 = __builtin_matrix_column_major_load(a1_b, 2, 6, 2);
+    unsigned short a2_b[12]; rt_fill_u16(&rng, a2_b, 12, RT_DOM_INT(0LL, 16LL));
+    u16m2x6 a2 = __builtin_matrix_column_major_load(a2_b, 2, 6, 2);
+    unsigned short a3_b[14]; rt_fill_u16(&rng, a3_b, 14, RT_DOM_INT(0LL, 16LL));
+    u16m2x7 a3 = __builtin_matrix_column_major_load(a3_b, 2, 7, 2);
+    unsigned short src0[57]; rt_fill_u16(&rng, src0, 57, RT_DOM_FULL);
+    unsigned short a4_b[42]; rt_fill_u16(&rng, a4_b, 42, RT_DOM_INT(0LL, 16LL));
+    u16m7x6 a4 = __builtin_matrix_column_major_load(a4_b, 7, 6, 7);
+    i8m2x6 r = k0287(a0, a1, a2, a3, src0, a4);
     signed char r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
     rt_out_i8("k0287", "ret", r_b, 12);
 }
 
-void k0288(i32m2x2 a0, const int *src0, unsigned long n0, const int *src1, unsigned long n1, int *dst0) {
-    __builtin_matrix_column_major_store(a0 * (__builtin_matrix_column_major_load(src0, 2, 3, 3) * __builtin_matrix_column_major_load(src1, 3, 4, n0)), dst0, n1);
+void k0288(i32m2x2 a0, i32m2x2 a1, i32m2x4 a2, double s0, int *dst0) {
+    __builtin_matrix_column_major_store((a0 + a1) * ((short)s0 * a2), dst0, 2);
 }
 
 static void run_k0288(void) {
     rt_rng rng = {0xf92d7be37306bdb1ULL};
     int a0_b[4]; rt_fill_i32(&rng, a0_b, 4, RT_DOM_FULL);
     i32m2x2 a0 = __builtin_matrix_column_major_load(a0_b, 2, 2, 2);
-    int src0[8]; rt_fill_i32(&rng, src0, 8, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    int src1[22]; rt_fill_i32(&rng, src1, 22, RT_DOM_INT(-8LL, 8LL));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(2LL, 5LL));
-    int dst0[19]; rt_fill_i32(&rng, dst0, 19, RT_DOM_FULL);
-    k0288(a0, src0, n0, src1, n1, dst0);
-    rt_out_i32("k0288", "dst0", dst0, 19);
+    int a1_b[4]; rt_fill_i32(&rng, a1_b, 4, RT_DOM_FULL);
+    i32m2x2 a1 = __builtin_matrix_column_major_load(a1_b, 2, 2, 2);
+    int a2_b[8]; rt_fill_i32(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i32m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int dst0[10]; rt_fill_i32(&rng, dst0, 10, RT_DOM_INT(-8LL, 8LL));
+    k0288(a0, a1, a2, s0, dst0);
+    rt_out_i32("k0288", "dst0", dst0, 10);
 }
 
-f32m3x6 k0289(f32m11x3 a0, f32m3x6_b a1, float *dst0, unsigned long n0, const float *src0, unsigned char i0, f32m4x6_b a2) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, 12);
-    __auto_type t0 = a1 - a1 - a1;
-    return a0[8][i0] * __builtin_matrix_column_major_load(src0, 3, 4, n0) * a2;
+f32m11x6 k0289(f32m11x6 a0, float *dst0, f32m11x16 a1, short s0, const float *src0, const float *src1, short s1, unsigned long n0, float *dst1, f32m11x6 a2, const float *src2, f32m11x6 a3) {
+    __builtin_matrix_column_major_store(a0, dst0, 12);
+    __builtin_matrix_column_major_store((a1 * s0 + __builtin_matrix_column_major_load(src0, 11, 16, 11)) * (__builtin_matrix_column_major_load(src1, 16, 6, K3 * 6) + s1), dst1, n0);
+    return a2 - __builtin_matrix_column_major_load(src2, 11, 6, K2 + 9) - a3 * 1.1;
 }
 
 static void run_k0289(void) {
     rt_rng rng = {0x923900b1aa918546ULL};
-    float a0_b[33]; rt_fill_f32(&rng, a0_b, 33, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m11x3 a0 = __builtin_matrix_column_major_load(a0_b, 11, 3, 11);
-    float a1_b[18]; rt_fill_f32(&rng, a1_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x6 a1 = __builtin_matrix_column_major_load(a1_b, 3, 6, 3);
-    float dst0[72]; rt_fill_f32(&rng, dst0, 72, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    float src0[21]; rt_fill_f32(&rng, src0, 21, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    float a2_b[24]; rt_fill_f32(&rng, a2_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x6 a2 = __builtin_matrix_column_major_load(a2_b, 4, 6, 4);
-    f32m3x6 r = k0289(a0, a1, dst0, n0, src0, i0, a2);
-    float r_b[18]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_f32("k0289", "ret", r_b, 18);
-    rt_out_f32("k0289", "dst0", dst0, 72);
+    float a0_b[66]; rt_fill_f32(&rng, a0_b, 66, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m11x6 a0 = __builtin_matrix_column_major_load(a0_b, 11, 6, 11);
+    float dst0[73]; rt_fill_f32(&rng, dst0, 73, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a1_b[176]; rt_fill_f32(&rng, a1_b, 176, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m11x16 a1 = __builtin_matrix_column_major_load(a1_b, 11, 16, 11);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    float src0[178]; rt_fill_f32(&rng, src0, 178, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float src1[108]; rt_fill_f32(&rng, src1, 108, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(11LL, 14LL));
+    float dst1[83]; rt_fill_f32(&rng, dst1, 83, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a2_b[66]; rt_fill_f32(&rng, a2_b, 66, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m11x6 a2 = __builtin_matrix_column_major_load(a2_b, 11, 6, 11);
+    float src2[68]; rt_fill_f32(&rng, src2, 68, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a3_b[66]; rt_fill_f32(&rng, a3_b, 66, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m11x6 a3 = __builtin_matrix_column_major_load(a3_b, 11, 6, 11);
+    f32m11x6 r = k0289(a0, dst0, a1, s0, src0, src1, s1, n0, dst1, a2, src2, a3);
+    float r_b[66]; __builtin_matrix_column_major_store(r, r_b, 11);
+    rt_out_f32("k0289", "ret", r_b, 66);
+    rt_out_f32("k0289", "dst0", dst0, 73);
+    rt_out_f32("k0289", "dst1", dst1, 83);
 }
 
-u32m7x2 k0290(i64m8x8 a0, i64m8x2 a1, long *dst0, i64m2x4 a2, i64m4x6 a3, unsigned long s0, i64m6x4 a4, i64m4x8 a5, unsigned long n0, long *dst1, f64m3x4 a6, unsigned long n1, double *dst2, i64m8x3_b a7, long s1, long s2, const long *src0, i64m12x3_b a8, i64m3x6 a9, const long *src1, u32m7x2 a10) {
-    __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
-    i64m8x8 t0 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_major_load(src1, (K5 * 6) / K5, 8, 9));
-    return a10;
+i16m4x8 k0290(i64m8x2_b a0, unsigned long n0, long *dst0, u8m2x4 a1, u8m2x4_b a2, u8m2x7 a3, unsigned short s0, u8m7x8_b a4, unsigned char *dst1, u8m2x3 a5, u8m3x7 a6, u8m7x4_b a7, i64m8x15 a8, i64m15x8_b a9, const long *src0, const long *src1, unsigned long s1, i64m8x2 a10, i16m4x8 a11, unsigned char s2, double s3) {
+    __builtin_matrix_column_major_store(a0, dst0, n0);
+    __builtin_matrix_column_major_store((s0 + __builtin_matrix_transpose(a1 - a2) * a3) * (a1[1][(K2 * 0) / K2] * a4 * -1), dst1, 4);
+    u8m2x4_b t0 = a5 / 0x7 * ((a6 - a6) * a7);
+    i64m8x2 t1 = a8 * a9 * __builtin_matrix_column_major_load(src0, 8, 3, 8) * __builtin_matrix_column_major_load(src1, 3, 7 - K5, 4) - (s1 ? a0 - a0 : a10);
+    return ({ __auto_type ins0 = a11 / s2; ins0[1][(K8 * 2) / K8] = s3; ins0; });
 }
 
 static void run_k0290(void) {
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x2e81a404e813842aULL};
-    long a0_b[64]; rt_fill_i64(&rng, a0_b, 64, RT_DOM_INT(-8LL, 8LL));
-    i64m8x8 a0 = __builtin_matrix_column_major_load(a0_b, 8, 8, 8);
-    long a1_b[16]; rt_fill_i64(&rng, a1_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i64m8x2 a1 = __builtin_matrix_column_major_load(a1_b, 8, 2, 8);
-    long dst0[19]; rt_fill_i64(&rng, dst0, 19, RT_DOM_INT(-8LL, 8LL));
-    long a2_b[8]; rt_fill_i64(&rng, a2_b, 8, RT_DOM_FULL);
-    i64m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
-    long a3_b[24]; rt_fill_i64(&rng, a3_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i64m4x6 a3 = __builtin_matrix_column_major_load(a3_b, 4, 6, 4);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    long a4_b[24]; rt_fill_i64(&rng, a4_b, 24, RT_DOM_FULL);
-    i64m6x4 a4 = __builtin_matrix_column_major_load(a4_b, 6, 4, 6);
-    long a5_b[32]; rt_fill_i64(&rng, a5_b, 32, RT_DOM_FULL);
-    i64m4x8 a5 = __builtin_matrix_column_major_load(a5_b, 4, 8, 4);
+    long a0_b[16]; rt_fill_i64(&rng, a0_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i64m8x2 a0 = __builtin_matrix_column_major_load(a0_b, 8, 2, 8);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(8LL, 11LL));
-    long dst1[19]; rt_fill_i64(&rng, dst1, 19, RT_DOM_INT(-8LL, 8LL));
-    double a6_b[12]; rt_fill_f64(&rng, a6_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x4 a6 = __builtin_matrix_column_major_load(a6_b, 3, 4, 3);
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
-    double dst2[20]; rt_fill_f64(&rng, dst2, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long a7_b[24]; rt_fill_i64(&rng, a7_b, 24, RT_DOM_FULL);
-    i64m8x3 a7 = __builtin_matrix_column_major_load(a7_b, 8, 3, 8);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    long src0[129]; rt_fill_i64(&rng, src0, 129, RT_DOM_FULL);
-    long a8_b[36]; rt_fill_i64(&rng, a8_b, 36, RT_DOM_INT(-8LL, 8LL));
-    i64m12x3 a8 = __builtin_matrix_column_major_load(a8_b, 12, 3, 12);
-    long a9_b[18]; rt_fill_i64(&rng, a9_b, 18, RT_DOM_INT(-8LL, 8LL));
-    i64m3x6 a9 = __builtin_matrix_column_major_load(a9_b, 3, 6, 3);
-    long src1[69]; rt_fill_i64(&rng, src1, 69, RT_DOM_FULL);
-    unsigned int a10_b[14]; rt_fill_u32(&rng, a10_b, 14, RT_DOM_FULL);
-    u32m7x2 a10 = __builtin_matrix_column_major_load(a10_b, 7, 2, 7);
-    u32m7x2 r = k0290(a0, a1, dst0, a2, a3, s0, a4, a5, n0, dst1, a6, n1, dst2, a7, s1, s2, src0, a8, a9, src1, a10);
-    unsigned int r_b[14]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_u32("k0290", "ret", r_b, 14);
-    rt_out_i64("k0290", "dst0", dst0, 19);
-    rt_out_i64("k0290", "dst1", dst1, 19);
-    rt_out_f64("k0290", "dst2", dst2, 20);
+    long dst0[21]; rt_fill_i64(&rng, dst0, 21, RT_DOM_FULL);
+    unsigned char a1_b[8]; rt_fill_u8(&rng, a1_b, 8, RT_DOM_FULL);
+    u8m2x4 a1 = __builtin_matrix_column_major_load(a1_b, 2, 4, 2);
+    unsigned char a2_b[8]; rt_fill_u8(&rng, a2_b, 8, RT_DOM_INT(0LL, 16LL));
+    u8m2x4 a2 = __builtin_matrix_column_major_load(a2_b, 2, 4, 2);
+    unsigned char a3_b[14]; rt_fill_u8(&rng, a3_b, 14, RT_DOM_INT(0LL, 16LL));
+    u8m2x7 a3 = __builtin_matrix_column_major_load(a3_b, 2, 7, 2);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char a4_b[56]; rt_fill_u8(&rng, a4_b, 56, RT_DOM_INT(0LL, 16LL));
+    u8m7x8 a4 = __builtin_matrix_column_major_load(a4_b, 7, 8, 7);
+    unsigned char dst1[34]; rt_fill_u8(&rng, dst1, 34, RT_DOM_FULL);
+    unsigned char a5_b[6]; rt_fill_u8(&rng, a5_b, 6, RT_DOM_FULL);
+    u8m2x3 a5 = __builtin_matrix_column_major_load(a5_b, 2, 3, 2);
+    unsigned char a6_b[21]; rt_fill_u8(&rng, a6_b, 21, RT_DOM_INT(0LL, 16LL));
+    u8m3x7 a6 = __builtin_matrix_column_major_load(a6_b, 3, 7, 3);
+    unsigned char a7_b[28]; rt_fill_u8(&rng, a7_b, 28, RT_DOM_FULL);
+    u8m7x4 a7 = __builtin_matrix_column_major_load(a7_b, 7, 4, 7);
+    long a8_b[120]; rt_fill_i64(&rng, a8_b, 120, RT_DOM_INT(-8LL, 8LL));
+    i64m8x15 a8 = __builtin_matrix_column_major_load(a8_b, 8, 15, 8);
+    long a9_b[120]; rt_fill_i64(&rng, a9_b, 120, RT_DOM_INT(-8LL, 8LL));
+    i64m15x8 a9 = __builtin_matrix_column_major_load(a9_b, 15, 8, 15);
+    long src0[26]; rt_fill_i64(&rng, src0, 26, RT_DOM_INT(-8LL, 8LL));
+    long src1[8]; rt_fill_i64(&rng, src1, 8, RT_DOM_FULL);
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    long a10_b[16]; rt_fill_i64(&rng, a10_b, 16, RT_DOM_FULL);
+    i64m8x2 a10 = __builtin_matrix_column_major_load(a10_b, 8, 2, 8);
+    short a11_b[32]; rt_fill_i16(&rng, a11_b, 32, RT_DOM_FULL);
+    i16m4x8 a11 = __builtin_matrix_column_major_load(a11_b, 4, 8, 4);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i16m4x8 r = k0290(a0, n0, dst0, a1, a2, a3, s0, a4, dst1, a5, a6, a7, a8, a9, src0, src1, s1, a10, a11, s2, s3);
+    short r_b[32]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i16("k0290", "ret", r_b, 32);
+    rt_out_i64("k0290", "dst0", dst0, 21);
+    rt_out_u8("k0290", "dst1", dst1, 34);
 }
 
-i64m3x2 k0291(i64m4x3 a0, i64m3x2 a1, const unsigned short *src0, unsigned char s0, unsigned char s1) {
-    __auto_type t0 = a0 * a1;
-    return ({ __auto_type ins0 = (i64m3x2) (__builtin_matrix_column_major_load(src0, 11 - K8, 2, 3) * s0); ins0[0][0] = s1; ins0; });
+void k0291(unsigned int s0, i64m4x2 a0, i64m4x2 a1, unsigned short s1, const unsigned long *src0, u64m1x6 a2, unsigned long *dst0) {
+    __auto_type t0 = s0 ? a0 : a1;
+    __builtin_matrix_column_major_store(s1 ? __builtin_matrix_column_major_load(src0, 6 - K5, 6, 1) : a2, dst0, K3 + 1);
 }
 
 static void run_k0291(void) {
     rt_rng rng = {0xec87da418d1a4a67ULL};
-    long a0_b[12]; rt_fill_i64(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i64m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    long a1_b[6]; rt_fill_i64(&rng, a1_b, 6, RT_DOM_FULL);
-    i64m3x2 a1 = __builtin_matrix_column_major_load(a1_b, 3, 2, 3);
-    unsigned short src0[6]; rt_fill_u16(&rng, src0, 6, RT_DOM_FULL);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    i64m3x2 r = k0291(a0, a1, src0, s0, s1);
-    long r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_i64("k0291", "ret", r_b, 6);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    long a0_b[8]; rt_fill_i64(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i64m4x2 a0 = __builtin_matrix_column_major_load(a0_b, 4, 2, 4);
+    long a1_b[8]; rt_fill_i64(&rng, a1_b, 8, RT_DOM_FULL);
+    i64m4x2 a1 = __builtin_matrix_column_major_load(a1_b, 4, 2, 4);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long src0[6]; rt_fill_u64(&rng, src0, 6, RT_DOM_FULL);
+    unsigned long a2_b[6]; rt_fill_u64(&rng, a2_b, 6, RT_DOM_FULL);
+    u64m1x6 a2 = __builtin_matrix_column_major_load(a2_b, 1, 6, 1);
+    unsigned long dst0[21]; rt_fill_u64(&rng, dst0, 21, RT_DOM_FULL);
+    k0291(s0, a0, a1, s1, src0, a2, dst0);
+    rt_out_u64("k0291", "dst0", dst0, 21);
 }
 
-f64m3x2 k0292(u8m4x6 a0, u8m6x8 a1, unsigned int s0, unsigned short i0, int i1, u8m8x4_b a2, u8m4x1 a3, u8m1x8 a4, unsigned char s1, unsigned long n0, const unsigned short *src0, unsigned short s2, unsigned short s3, unsigned short s4, u64m3x2_b a5, f64m3x2 a6, unsigned int s5, f64m3x1 a7, f64m1x2 a8) {
-    u8m4x8 t0 = k0280(a0, a1, s0);
+f32m2x3 k0292(u8m4x8 a0, unsigned short i0, int i1, u8m4x3 a1, int s0, int s1, u8m3x8 a2, u8m4x8 a3, unsigned long n0, const float *src0, unsigned short s2) {
+    u8m4x8 t0 = k0280(a0);
     t0[2][i0] = t0[i1][(K3 * 3) / K3];
-    t0 = (__builtin_matrix_transpose(a2) + a3 * a4) * s1;
-    u16m14x4_b t1 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 14, K3 + 1, n0) * s2; ins0[11][2] = s3 + s4; ins0; });
-    return (f64m3x2) a5 + a6 / s5 + a7 * 6.25 * (a8 - a8);
+    t0 = (a1 - s0) * s1 * a2;
+    u8m4x8 t1 = k0280(a3);
+    return __builtin_matrix_column_major_load(src0, 2, (K3 * 3) / K3, n0) * s2;
 }
 
 static void run_k0292(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    static const long long s5_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x8f391b951bfed8a2ULL};
-    unsigned char a0_b[24]; rt_fill_u8(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
-    unsigned char a1_b[48]; rt_fill_u8(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    unsigned char a0_b[32]; rt_fill_u8(&rng, a0_b, 32, RT_DOM_FULL);
+    u8m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
     unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
     int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char a2_b[32]; rt_fill_u8(&rng, a2_b, 32, RT_DOM_INT(0LL, 16LL));
-    u8m8x4 a2 = __builtin_matrix_column_major_load(a2_b, 8, 4, 8);
-    unsigned char a3_b[4]; rt_fill_u8(&rng, a3_b, 4, RT_DOM_FULL);
-    u8m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
-    unsigned char a4_b[8]; rt_fill_u8(&rng, a4_b, 8, RT_DOM_INT(0LL, 16LL));
-    u8m1x8 a4 = __builtin_matrix_column_major_load(a4_b, 1, 8, 1);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(14LL, 17LL));
-    unsigned short src0[67]; rt_fill_u16(&rng, src0, 67, RT_DOM_INT(0LL, 16LL));
+    unsigned char a1_b[12]; rt_fill_u8(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
+    u8m4x3 a1 = __builtin_matrix_column_major_load(a1_b, 4, 3, 4);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char a2_b[24]; rt_fill_u8(&rng, a2_b, 24, RT_DOM_INT(0LL, 16LL));
+    u8m3x8 a2 = __builtin_matrix_column_major_load(a2_b, 3, 8, 3);
+    unsigned char a3_b[32]; rt_fill_u8(&rng, a3_b, 32, RT_DOM_FULL);
+    u8m4x8 a3 = __builtin_matrix_column_major_load(a3_b, 4, 8, 4);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    float src0[14]; rt_fill_f32(&rng, src0, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
     unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long a5_b[6]; rt_fill_u64(&rng, a5_b, 6, RT_DOM_INT(0LL, 16LL));
-    u64m3x2 a5 = __builtin_matrix_column_major_load(a5_b, 3, 2, 3);
-    double a6_b[6]; rt_fill_f64(&rng, a6_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x2 a6 = __builtin_matrix_column_major_load(a6_b, 3, 2, 3);
-    unsigned int s5; rt_fill_u32(&rng, &s5, 1, RT_DOM_ICHOICE(s5_dom));
-    double a7_b[3]; rt_fill_f64(&rng, a7_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x1 a7 = __builtin_matrix_column_major_load(a7_b, 3, 1, 3);
-    double a8_b[2]; rt_fill_f64(&rng, a8_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x2 a8 = __builtin_matrix_column_major_load(a8_b, 1, 2, 1);
-    f64m3x2 r = k0292(a0, a1, s0, i0, i1, a2, a3, a4, s1, n0, src0, s2, s3, s4, a5, a6, s5, a7, a8);
-    double r_b[6]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_f64("k0292", "ret", r_b, 6);
+    f32m2x3 r = k0292(a0, i0, i1, a1, s0, s1, a2, a3, n0, src0, s2);
+    float r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_f32("k0292", "ret", r_b, 6);
 }
 
-f64m3x1 k0293(u32m3x1_b a0, short s0, unsigned int i0, unsigned long n0, unsigned int *dst0, u8m4x6 a1, u8m6x8 a2, unsigned int s1, unsigned long n1, const double *src0, const double *src1) {
-    __builtin_matrix_column_major_store(({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[0][0] = s0; ins0; }); ins1[i0][0] = 3.0; ins1; }), dst0, n0);
-    u8m4x8 t0 = k0280(a1, a2, s1);
-    return __builtin_matrix_column_major_load(src0, 3, 1, n1) - __builtin_matrix_column_major_load(src1, 3, 1, 4);
+u64m2x6 k0293(u32m3x1_b a0, int s0, unsigned long n0, unsigned int *dst0, unsigned char s1, const unsigned char *src0, u8m2x6_b a1, float s2) {
+    __builtin_matrix_column_major_store(a0 + s0, dst0, n0);
+    __auto_type t0 = (s1 ? a0 : a0) * 1 + a0;
+    return (u64m2x6) ((__builtin_matrix_column_major_load(src0, 2, 6, 5) + a1) * s2);
 }
 
 static void run_k0293(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x7c52282a8eb9259bULL};
     unsigned int a0_b[3]; rt_fill_u32(&rng, a0_b, 3, RT_DOM_FULL);
     u32m3x1 a0 = __builtin_matrix_column_major_load(a0_b, 3, 1, 3);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned int dst0[3]; rt_fill_u32(&rng, dst0, 3, RT_DOM_INT(0LL, 16LL));
-    unsigned char a1_b[24]; rt_fill_u8(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m4x6 a1 = __builtin_matrix_column_major_load(a1_b, 4, 6, 4);
-    unsigned char a2_b[48]; rt_fill_u8(&rng, a2_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m6x8 a2 = __builtin_matrix_column_major_load(a2_b, 6, 8, 6);
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(3LL, 6LL));
-    double src0[4]; rt_fill_f64(&rng, src0, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double src1[3]; rt_fill_f64(&rng, src1, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x1 r = k0293(a0, s0, i0, n0, dst0, a1, a2, s1, n1, src0, src1);
-    double r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_f64("k0293", "ret", r_b, 3);
-    rt_out_u32("k0293", "dst0", dst0, 3);
+    unsigned int dst0[5]; rt_fill_u32(&rng, dst0, 5, RT_DOM_INT(0LL, 16LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char src0[27]; rt_fill_u8(&rng, src0, 27, RT_DOM_INT(0LL, 16LL));
+    unsigned char a1_b[12]; rt_fill_u8(&rng, a1_b, 12, RT_DOM_FULL);
+    u8m2x6 a1 = __builtin_matrix_column_major_load(a1_b, 2, 6, 2);
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    u64m2x6 r = k0293(a0, s0, n0, dst0, s1, src0, a1, s2);
+    unsigned long r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_u64("k0293", "ret", r_b, 12);
+    rt_out_u32("k0293", "dst0", dst0, 5);
 }
 
-unsigned char k0294(u8m6x4 a0, unsigned long n0, unsigned char *dst0, u32m11x2 a1, unsigned int *dst1) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, n0);
-    __builtin_matrix_column_major_store(a1, dst1, (K4 * 11) / K4);
-    return a0[0][1];
+i64m4x2 k0294(f32m4x3 a0, const float *src0, const double *src1, i64m4x6_b a1, long i0, unsigned char *dst0, i64m4x6 a2, long *dst1, i64m4x2 a3, unsigned long n0, const long *src2, const long *src3) {
+    __builtin_matrix_column_major_store((u8m4x6) ({ __auto_type ins0 = a1; ins0[3][4] = a0[1][i0]; ins0; }), dst0, 4);
+    __builtin_matrix_column_major_store(3.0 - a2 + a1, dst1, 4);
+    return a3 - (__builtin_matrix_column_major_load(src2, K2 + 2, 7 - K5, n0) + __builtin_matrix_column_major_load(src3, K2 * 2, 2, (K2 * 7) / K2));
 }
 
 static void run_k0294(void) {
     rt_rng rng = {0x470e984d770f4b6dULL};
-    unsigned char a0_b[24]; rt_fill_u8(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m6x4 a0 = __builtin_matrix_column_major_load(a0_b, 6, 4, 6);
+    float a0_b[12]; rt_fill_f32(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
+    float src0[33]; rt_fill_f32(&rng, src0, 33, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double src1[35]; rt_fill_f64(&rng, src1, 35, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long a1_b[24]; rt_fill_i64(&rng, a1_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m4x6 a1 = __builtin_matrix_column_major_load(a1_b, 4, 6, 4);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned char dst0[25]; rt_fill_u8(&rng, dst0, 25, RT_DOM_INT(0LL, 16LL));
+    long a2_b[24]; rt_fill_i64(&rng, a2_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m4x6 a2 = __builtin_matrix_column_major_load(a2_b, 4, 6, 4);
+    long dst1[26]; rt_fill_i64(&rng, dst1, 26, RT_DOM_INT(-8LL, 8LL));
+    long a3_b[8]; rt_fill_i64(&rng, a3_b, 8, RT_DOM_FULL);
+    i64m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned char dst0[40]; rt_fill_u8(&rng, dst0, 40, RT_DOM_FULL);
-    unsigned int a1_b[22]; rt_fill_u32(&rng, a1_b, 22, RT_DOM_INT(0LL, 16LL));
-    u32m11x2 a1 = __builtin_matrix_column_major_load(a1_b, 11, 2, 11);
-    unsigned int dst1[24]; rt_fill_u32(&rng, dst1, 24, RT_DOM_INT(0LL, 16LL));
-    unsigned char r = k0294(a0, n0, dst0, a1, dst1);
-    rt_out_u8("k0294", "ret", &r, 1);
-    rt_out_u8("k0294", "dst0", dst0, 40);
-    rt_out_u32("k0294", "dst1", dst1, 24);
+    long src2[13]; rt_fill_i64(&rng, src2, 13, RT_DOM_INT(-8LL, 8LL));
+    long src3[12]; rt_fill_i64(&rng, src3, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m4x2 r = k0294(a0, src0, src1, a1, i0, dst0, a2, dst1, a3, n0, src2, src3);
+    long r_b[8]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_i64("k0294", "ret", r_b, 8);
+    rt_out_u8("k0294", "dst0", dst0, 25);
+    rt_out_i64("k0294", "dst1", dst1, 26);
 }
 
-f32m3x1 k0295(f32m3x1 a0, long s0, long s1, const short *src0, unsigned char s2, unsigned char s3, unsigned char s4, unsigned long n0, const unsigned long *src1, u64m6x1 a1, unsigned long i0, unsigned long s5, f32m3x5 a2, f32m5x1 a3, long s6, long s7) {
-    __auto_type t0 = (u64m3x1) ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 3, 1, 3) + 1; ins0[(K2 * 2) / K2][0] = s2 + s3; ins0; }) / s4;
-    t0 += ({ __auto_type ins1 = __builtin_matrix_column_major_load(src1, 3, 6, n0) * a1 + 0x4; ins1[i0][0] = (unsigned long)s5; ins1; });
-    return s6 * s7 - (a2 + a2) * a3;
+u8m1x3 k0295(unsigned char s0, u64m3x13 a0, u64m3x13 a1, const unsigned long *src0, u64m2x1 a2, u64m1x3 a3, u8m1x3 a4, u8m1x3 a5, u8m3x3 a6, unsigned long *dst0, u8m1x3_b a7) {
+    __auto_type t0 = s0 ? (a0 + a1) * (__builtin_matrix_column_major_load(src0, K3 + 10, 2, 14) * a2) : __builtin_matrix_transpose(a3);
+    __builtin_matrix_column_major_store((u64m1x3) (a4 - a4 + a5 * a6) - a3, dst0, 2);
+    return a7 * -1;
 }
 
 static void run_k0295(void) {
-    static const long long s4_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x9dbadf189c2646a9ULL};
-    float a0_b[3]; rt_fill_f32(&rng, a0_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x1 a0 = __builtin_matrix_column_major_load(a0_b, 3, 1, 3);
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    short src0[5]; rt_fill_i16(&rng, src0, 5, RT_DOM_FULL);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned char s4; rt_fill_u8(&rng, &s4, 1, RT_DOM_ICHOICE(s4_dom));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned long src1[34]; rt_fill_u64(&rng, src1, 34, RT_DOM_FULL);
-    unsigned long a1_b[6]; rt_fill_u64(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
-    u64m6x1 a1 = __builtin_matrix_column_major_load(a1_b, 6, 1, 6);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long s5; rt_fill_u64(&rng, &s5, 1, RT_DOM_INT(0LL, 16LL));
-    float a2_b[15]; rt_fill_f32(&rng, a2_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m3x5 a2 = __builtin_matrix_column_major_load(a2_b, 3, 5, 3);
-    float a3_b[5]; rt_fill_f32(&rng, a3_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x1 a3 = __builtin_matrix_column_major_load(a3_b, 5, 1, 5);
-    long s6; rt_fill_i64(&rng, &s6, 1, RT_DOM_INT(-8LL, 8LL));
-    long s7; rt_fill_i64(&rng, &s7, 1, RT_DOM_INT(-8LL, 8LL));
-    f32m3x1 r = k0295(a0, s0, s1, src0, s2, s3, s4, n0, src1, a1, i0, s5, a2, a3, s6, s7);
-    float r_b[3]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_f32("k0295", "ret", r_b, 3);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long a0_b[39]; rt_fill_u64(&rng, a0_b, 39, RT_DOM_FULL);
+    u64m3x13 a0 = __builtin_matrix_column_major_load(a0_b, 3, 13, 3);
+    unsigned long a1_b[39]; rt_fill_u64(&rng, a1_b, 39, RT_DOM_INT(0LL, 16LL));
+    u64m3x13 a1 = __builtin_matrix_column_major_load(a1_b, 3, 13, 3);
+    unsigned long src0[28]; rt_fill_u64(&rng, src0, 28, RT_DOM_FULL);
+    unsigned long a2_b[2]; rt_fill_u64(&rng, a2_b, 2, RT_DOM_FULL);
+    u64m2x1 a2 = __builtin_matrix_column_major_load(a2_b, 2, 1, 2);
+    unsigned long a3_b[3]; rt_fill_u64(&rng, a3_b, 3, RT_DOM_INT(0LL, 16LL));
+    u64m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
+    unsigned char a4_b[3]; rt_fill_u8(&rng, a4_b, 3, RT_DOM_FULL);
+    u8m1x3 a4 = __builtin_matrix_column_major_load(a4_b, 1, 3, 1);
+    unsigned char a5_b[3]; rt_fill_u8(&rng, a5_b, 3, RT_DOM_FULL);
+    u8m1x3 a5 = __builtin_matrix_column_major_load(a5_b, 1, 3, 1);
+    unsigned char a6_b[9]; rt_fill_u8(&rng, a6_b, 9, RT_DOM_INT(0LL, 16LL));
+    u8m3x3 a6 = __builtin_matrix_column_major_load(a6_b, 3, 3, 3);
+    unsigned long dst0[6]; rt_fill_u64(&rng, dst0, 6, RT_DOM_INT(0LL, 16LL));
+    unsigned char a7_b[3]; rt_fill_u8(&rng, a7_b, 3, RT_DOM_INT(0LL, 16LL));
+    u8m1x3 a7 = __builtin_matrix_column_major_load(a7_b, 1, 3, 1);
+    u8m1x3 r = k0295(s0, a0, a1, src0, a2, a3, a4, a5, a6, dst0, a7);
+    unsigned char r_b[3]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u8("k0295", "ret", r_b, 3);
+    rt_out_u64("k0295", "dst0", dst0, 6);
 }
 
-u8m4x8 k0296(u8m4x6 a0, u8m6x8 a1, unsigned int s0, const unsigned long *src0, double s1, long s2, const unsigned char *src1, int i0, unsigned char s3, const unsigned char *src2) {
-    u8m4x8 t0 = k0280(a0, a1, s0);
-    t0 += s2 - (u8m4x8) __builtin_matrix_column_major_load(src0, K2 + 2, 8, 12 - K5) * s1;
-    t0 = __builtin_matrix_column_major_load(src1, 4, 8, K2 * 3) + 2;
-    return s3 * (t0 * t0[1][i0]) + t0 - __builtin_matrix_column_major_load(src2, 4, 8, 7) - t0[2][0];
+void k0296(u8m4x8 a0, unsigned int s0, unsigned long n0, const unsigned char *src0, const unsigned char *src1, const unsigned char *src2, short s1, unsigned short s2, u8m3x8_b a1, const unsigned char *src3, const unsigned char *src4, u8m7x8 a2, unsigned char *dst0) {
+    u8m4x8 t0 = k0280(a0);
+    t0 += t0;
+    t0[(K3 * 0) / K3][7 - K3] = t0[1][5];
+    __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 4, 3, n0) - __builtin_matrix_column_major_load(src1, 4, 3, (K3 * 5) / K3) - __builtin_matrix_column_major_load(src2, 4, 6 - K3, 4)) * s1 * (s2 ? a1 - __builtin_matrix_column_major_load(src3, 3, 8, 11 - K8) : __builtin_matrix_column_major_load(src4, (K5 * 3) / K5, 7, 3) * a2), dst0, 4);
 }
 
 static void run_k0296(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x2ef951258d184b3cULL};
-    unsigned char a0_b[24]; rt_fill_u8(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
-    unsigned char a1_b[48]; rt_fill_u8(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned long src0[53]; rt_fill_u64(&rng, src0, 53, RT_DOM_FULL);
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned char src1[46]; rt_fill_u8(&rng, src1, 46, RT_DOM_FULL);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char src2[53]; rt_fill_u8(&rng, src2, 53, RT_DOM_INT(0LL, 16LL));
-    u8m4x8 r = k0296(a0, a1, s0, src0, s1, s2, src1, i0, s3, src2);
-    unsigned char r_b[32]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_u8("k0296", "ret", r_b, 32);
+    unsigned char a0_b[32]; rt_fill_u8(&rng, a0_b, 32, RT_DOM_FULL);
+    u8m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned char src0[18]; rt_fill_u8(&rng, src0, 18, RT_DOM_FULL);
+    unsigned char src1[16]; rt_fill_u8(&rng, src1, 16, RT_DOM_FULL);
+    unsigned char src2[12]; rt_fill_u8(&rng, src2, 12, RT_DOM_FULL);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char a1_b[24]; rt_fill_u8(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
+    u8m3x8 a1 = __builtin_matrix_column_major_load(a1_b, 3, 8, 3);
+    unsigned char src3[25]; rt_fill_u8(&rng, src3, 25, RT_DOM_INT(0LL, 16LL));
+    unsigned char src4[23]; rt_fill_u8(&rng, src4, 23, RT_DOM_INT(0LL, 16LL));
+    unsigned char a2_b[56]; rt_fill_u8(&rng, a2_b, 56, RT_DOM_FULL);
+    u8m7x8 a2 = __builtin_matrix_column_major_load(a2_b, 7, 8, 7);
+    unsigned char dst0[33]; rt_fill_u8(&rng, dst0, 33, RT_DOM_FULL);
+    k0296(a0, s0, n0, src0, src1, src2, s1, s2, a1, src3, src4, a2, dst0);
+    rt_out_u8("k0296", "dst0", dst0, 33);
 }
 
-i32m4x1 k0297(u32m3x7 a0, unsigned long i0, unsigned char i1, long i2, long i3, f64m1x4_b a1, f64m1x4 a2, i32m4x1 a3, unsigned char s0, unsigned int s1, double s2, int s3, int s4) {
-    u32m3x7 t0 = a0 - a0;
-    t0[0][3] = a0[4 - K3][i1];
-    if (i2 < 5) { t0[0][0] = a0[(K4 * 1) / K4][6]; }
-    for (int l0 = 0; l0 < 7; l0++) { t0[1][l0] = a0[2][i3]; }
-    f64m1x4 t1 = a1 - 14UL * a2;
-    return ({ __auto_type ins0 = s2 * ((a3 - a3) / s0 * s1); ins0[2][0] = s3 * s4; ins0; });
+u32m3x7 k0297(u32m3x1 a0, u32m1x7 a1, i16m2x2 a2, i16m2x2 a3, short *dst0, long i0, long i1, f64m1x4_b a4, unsigned short s0, u32m3x7 a5, unsigned int s1, u32m3x7 a6) {
+    u32m3x7 t0 = a0 * a1;
+    __builtin_matrix_column_major_store(a2 - a3, dst0, 4);
+    if (i0 < 5) { t0[0][0] = t0[(K4 * 1) / K4][6]; }
+    for (int l0 = 0; l0 < 7; l0++) { t0[1][l0] = t0[2][i1]; }
+    __auto_type t1 = a4 + a4 - 19UL;
+    return s0 ? s1 + a5 : a6;
 }
 
 static void run_k0297(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xe224046cae3383c8ULL};
-    unsigned int a0_b[21]; rt_fill_u32(&rng, a0_b, 21, RT_DOM_FULL);
-    u32m3x7 a0 = __builtin_matrix_column_major_load(a0_b, 3, 7, 3);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
-    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 6LL));
-    double a1_b[4]; rt_fill_f64(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
-    double a2_b[4]; rt_fill_f64(&rng, a2_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
-    int a3_b[4]; rt_fill_i32(&rng, a3_b, 4, RT_DOM_FULL);
-    i32m4x1 a3 = __builtin_matrix_column_major_load(a3_b, 4, 1, 4);
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    unsigned int a0_b[3]; rt_fill_u32(&rng, a0_b, 3, RT_DOM_FULL);
+    u32m3x1 a0 = __builtin_matrix_column_major_load(a0_b, 3, 1, 3);
+    unsigned int a1_b[7]; rt_fill_u32(&rng, a1_b, 7, RT_DOM_INT(0LL, 16LL));
+    u32m1x7 a1 = __builtin_matrix_column_major_load(a1_b, 1, 7, 1);
+    short a2_b[4]; rt_fill_i16(&rng, a2_b, 4, RT_DOM_FULL);
+    i16m2x2 a2 = __builtin_matrix_column_major_load(a2_b, 2, 2, 2);
+    short a3_b[4]; rt_fill_i16(&rng, a3_b, 4, RT_DOM_FULL);
+    i16m2x2 a3 = __builtin_matrix_column_major_load(a3_b, 2, 2, 2);
+    short dst0[6]; rt_fill_i16(&rng, dst0, 6, RT_DOM_FULL);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    double a4_b[4]; rt_fill_f64(&rng, a4_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a5_b[21]; rt_fill_u32(&rng, a5_b, 21, RT_DOM_FULL);
+    u32m3x7 a5 = __builtin_matrix_column_major_load(a5_b, 3, 7, 3);
     unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    i32m4x1 r = k0297(a0, i0, i1, i2, i3, a1, a2, a3, s0, s1, s2, s3, s4);
-    int r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i32("k0297", "ret", r_b, 4);
+    unsigned int a6_b[21]; rt_fill_u32(&rng, a6_b, 21, RT_DOM_FULL);
+    u32m3x7 a6 = __builtin_matrix_column_major_load(a6_b, 3, 7, 3);
+    u32m3x7 r = k0297(a0, a1, a2, a3, dst0, i0, i1, a4, s0, a5, s1, a6);
+    unsigned int r_b[21]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_u32("k0297", "ret", r_b, 21);
+    rt_out_i16("k0297", "dst0", dst0, 6);
 }
 
-f64m2x14 k0298(i16m3x8 a0, unsigned long n0, const short *src0, const short *src1, i16m3x8_b a1, i16m8x2_b a2, unsigned char i0, unsigned short i1, long i2, f64m2x3 a3, f64m3x14 a4, long i3) {
-    i16m3x2 t0 = (a0 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 8, n0) + __builtin_matrix_column_major_load(src1, 3, K3 + 5, 3) + (a1 - a1)) * a2;
-    if (i0 < 1) { t0[9 - K8][i1] /= 3; }
-    return ({ __auto_type ins0 = a3 * a4; ins0[1][i3] = 0UL; ins0; });
+u8m2x6 k0298(const short *src0, i16m7x3 a0, i16m2x8 a1, const short *src1, unsigned int i0, unsigned char s0, u8m2x6 a2) {
+    __auto_type t0 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 10 - K8, 7, 3) * a0) * a1 * __builtin_matrix_column_major_load(src1, 11 - K3, 2, 10);
+    if (i0 < 2) { t0 /= 4u; }
+    return __builtin_matrix_transpose(__builtin_matrix_transpose((s0 ? a2 : a2) - a2));
 }
 
 static void run_k0298(void) {
     rt_rng rng = {0xb5b0b502020f7aaeULL};
-    short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i16m3x8 a0 = __builtin_matrix_column_major_load(a0_b, 3, 8, 3);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    short src0[45]; rt_fill_i16(&rng, src0, 45, RT_DOM_INT(-8LL, 8LL));
-    short src1[26]; rt_fill_i16(&rng, src1, 26, RT_DOM_INT(-8LL, 8LL));
-    short a1_b[24]; rt_fill_i16(&rng, a1_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i16m3x8 a1 = __builtin_matrix_column_major_load(a1_b, 3, 8, 3);
-    short a2_b[16]; rt_fill_i16(&rng, a2_b, 16, RT_DOM_INT(-8LL, 8LL));
-    i16m8x2 a2 = __builtin_matrix_column_major_load(a2_b, 8, 2, 8);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    double a3_b[6]; rt_fill_f64(&rng, a3_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x3 a3 = __builtin_matrix_column_major_load(a3_b, 2, 3, 2);
-    double a4_b[42]; rt_fill_f64(&rng, a4_b, 42, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x14 a4 = __builtin_matrix_column_major_load(a4_b, 3, 14, 3);
-    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 13LL));
-    f64m2x14 r = k0298(a0, n0, src0, src1, a1, a2, i0, i1, i2, a3, a4, i3);
-    double r_b[28]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f64("k0298", "ret", r_b, 28);
+    short src0[20]; rt_fill_i16(&rng, src0, 20, RT_DOM_FULL);
+    short a0_b[21]; rt_fill_i16(&rng, a0_b, 21, RT_DOM_INT(-8LL, 8LL));
+    i16m7x3 a0 = __builtin_matrix_column_major_load(a0_b, 7, 3, 7);
+    short a1_b[16]; rt_fill_i16(&rng, a1_b, 16, RT_DOM_FULL);
+    i16m2x8 a1 = __builtin_matrix_column_major_load(a1_b, 2, 8, 2);
+    short src1[19]; rt_fill_i16(&rng, src1, 19, RT_DOM_INT(-8LL, 8LL));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char a2_b[12]; rt_fill_u8(&rng, a2_b, 12, RT_DOM_INT(0LL, 16LL));
+    u8m2x6 a2 = __builtin_matrix_column_major_load(a2_b, 2, 6, 2);
+    u8m2x6 r = k0298(src0, a0, a1, src1, i0, s0, a2);
+    unsigned char r_b[12]; __builtin_matrix_column_major_store(r, r_b, 2);
+    rt_out_u8("k0298", "ret", r_b, 12);
 }
 
-i8m3x4 k0299(i8m11x3 a0, i8m3x4 a1, i8m4x14 a2, long i0, i8m3x7_b a3, i8m7x3 a4, unsigned long i1, int s0, int s1) {
-    __auto_type t0 = a0 * a1 * a2;
-    t0[9][i0] = -2;
-    t0 *= 3;
-    return ({ __auto_type ins1 = ({ __auto_type ins0 = a3 * (a4 * a1); ins0[2][i1] = s0; ins0; }); ins1[1][0] = (signed char)s1; ins1; });
+u16m1x1 k0299(const signed char *src0, unsigned int i0, signed char s0, const unsigned long *src1, u16m4x6_b a0, float s1, u16m6x3 a1, u16m6x3 a2, double s2, u16m3x8 a3, u16m3x8 a4, u16m3x8 a5, long i1, signed char s3, signed char s4, u16m1x1 a6, u16m1x7 a7, u16m1x1 a8, double s5) {
+    __auto_type t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 11, 14, 12); ins0[i0][2] = s0; ins0; });
+    u16m3x8 t1 = __builtin_matrix_transpose((u16m8x4) __builtin_matrix_column_major_load(src1, 8, 4, 9) * a0 * (s1 ? a1 : a2)) - ({ __auto_type ins1 = s2 ? a3 + a4 : a5; ins1[i1][2] = s3 * s4; ins1; });
+    u16m1x7_b t2 = (a6 + a6) * a7;
+    return a8 - (long)s5;
 }
 
 static void run_k0299(void) {
+    static const double s1_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const double s2_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x993f12ad15e8c740ULL};
-    signed char a0_b[33]; rt_fill_i8(&rng, a0_b, 33, RT_DOM_INT(-8LL, 8LL));
-    i8m11x3 a0 = __builtin_matrix_column_major_load(a0_b, 11, 3, 11);
-    signed char a1_b[12]; rt_fill_i8(&rng, a1_b, 12, RT_DOM_FULL);
-    i8m3x4 a1 = __builtin_matrix_column_major_load(a1_b, 3, 4, 3);
-    signed char a2_b[56]; rt_fill_i8(&rng, a2_b, 56, RT_DOM_INT(-8LL, 8LL));
-    i8m4x14 a2 = __builtin_matrix_column_major_load(a2_b, 4, 14, 4);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 13LL));
-    signed char a3_b[21]; rt_fill_i8(&rng, a3_b, 21, RT_DOM_FULL);
-    i8m3x7 a3 = __builtin_matrix_column_major_load(a3_b, 3, 7, 3);
-    signed char a4_b[21]; rt_fill_i8(&rng, a4_b, 21, RT_DOM_FULL);
-    i8m7x3 a4 = __builtin_matrix_column_major_load(a4_b, 7, 3, 7);
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i8m3x4 r = k0299(a0, a1, a2, i0, a3, a4, i1, s0, s1);
-    signed char r_b[12]; __builtin_matrix_column_major_store(r, r_b, 3);
-    rt_out_i8("k0299", "ret", r_b, 12);
+    signed char src0[167]; rt_fill_i8(&rng, src0, 167, RT_DOM_INT(-8LL, 8LL));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 10LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long src1[35]; rt_fill_u64(&rng, src1, 35, RT_DOM_INT(0LL, 16LL));
+    unsigned short a0_b[24]; rt_fill_u16(&rng, a0_b, 24, RT_DOM_FULL);
+    u16m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    unsigned short a1_b[18]; rt_fill_u16(&rng, a1_b, 18, RT_DOM_FULL);
+    u16m6x3 a1 = __builtin_matrix_column_major_load(a1_b, 6, 3, 6);
+    unsigned short a2_b[18]; rt_fill_u16(&rng, a2_b, 18, RT_DOM_FULL);
+    u16m6x3 a2 = __builtin_matrix_column_major_load(a2_b, 6, 3, 6);
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    unsigned short a3_b[24]; rt_fill_u16(&rng, a3_b, 24, RT_DOM_FULL);
+    u16m3x8 a3 = __builtin_matrix_column_major_load(a3_b, 3, 8, 3);
+    unsigned short a4_b[24]; rt_fill_u16(&rng, a4_b, 24, RT_DOM_FULL);
+    u16m3x8 a4 = __builtin_matrix_column_major_load(a4_b, 3, 8, 3);
+    unsigned short a5_b[24]; rt_fill_u16(&rng, a5_b, 24, RT_DOM_INT(0LL, 16LL));
+    u16m3x8 a5 = __builtin_matrix_column_major_load(a5_b, 3, 8, 3);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned short a6_b[1]; rt_fill_u16(&rng, a6_b, 1, RT_DOM_INT(0LL, 16LL));
+    u16m1x1 a6 = __builtin_matrix_column_major_load(a6_b, 1, 1, 1);
+    unsigned short a7_b[7]; rt_fill_u16(&rng, a7_b, 7, RT_DOM_FULL);
+    u16m1x7 a7 = __builtin_matrix_column_major_load(a7_b, 1, 7, 1);
+    unsigned short a8_b[1]; rt_fill_u16(&rng, a8_b, 1, RT_DOM_INT(0LL, 16LL));
+    u16m1x1 a8 = __builtin_matrix_column_major_load(a8_b, 1, 1, 1);
+    double s5; rt_fill_f64(&rng, &s5, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    u16m1x1 r = k0299(src0, i0, s0, src1, a0, s1, a1, a2, s2, a3, a4, a5, i1, s3, s4, a6, a7, a8, s5);
+    unsigned short r_b[1]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_u16("k0299", "ret", r_b, 1);
 }
 
-f32m2x5 k0300(const float *src0, int s0, const float *src1, unsigned char s1, f32m2x5 a0, int i0, long i1, unsigned short i2, unsigned long n0, const float *src2) {
-    f32m2x5 t0 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src0, 1 + 1, 5, 5); ins0[2 - K2][3] = (unsigned char)s0; ins0; }) - __builtin_matrix_column_major_load(src1, 2, 5, 2) / s1 + a0;
-    f32m2x5 t1 = a0;
-    if (i0 < 2) { t1[0][3] = t0[i1][2]; }
-    if (i2 < 1) { t1 /= 0x8; }
-    return __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 5, 2, n0));
+f64m1x3 k0300(f32m2x5 a0, unsigned char s0, u8m2x5 a1, float *dst0, f32m5x2 a2, double s1, float *dst1, f64m1x3 a3) {
+    f32m2x5_b t0 = a0;
+    t0[0][0] += (float)s0;
+    __builtin_matrix_column_major_store((f32m2x5) a1, dst0, 2);
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2) / s1, dst1, 4);
+    return a3;
 }
 
 static void run_k0300(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double s1_dom[] = {0.5, 1.0, 2.0, 4.0, -2.0, 0.25, 3.0, 1.5, -0.75};
     rt_rng rng = {0xa3e64b4ea27d7e17ULL};
-    float src0[23]; rt_fill_f32(&rng, src0, 23, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    float src1[10]; rt_fill_f32(&rng, src1, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    float a0_b[10]; rt_fill_f32(&rng, a0_b, 10, RT_DOM_FCHOICE(a0_dom));
+    float a0_b[10]; rt_fill_f32(&rng, a0_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m2x5 a0 = __builtin_matrix_column_major_load(a0_b, 2, 5, 2);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
-    float src2[14]; rt_fill_f32(&rng, src2, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x5 r = k0300(src0, s0, src1, s1, a0, i0, i1, i2, n0, src2);
-    float r_b[10]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_f32("k0300", "ret", r_b, 10);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char a1_b[10]; rt_fill_u8(&rng, a1_b, 10, RT_DOM_INT(0LL, 16LL));
+    u8m2x5 a1 = __builtin_matrix_column_major_load(a1_b, 2, 5, 2);
+    float dst0[10]; rt_fill_f32(&rng, dst0, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float a2_b[10]; rt_fill_f32(&rng, a2_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x2 a2 = __builtin_matrix_column_major_load(a2_b, 5, 2, 5);
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_FCHOICE(s1_dom));
+    float dst1[19]; rt_fill_f32(&rng, dst1, 19, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double a3_b[3]; rt_fill_f64(&rng, a3_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
+    f64m1x3 r = k0300(a0, s0, a1, dst0, a2, s1, dst1, a3);
+    double r_b[3]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f64("k0300", "ret", r_b, 3);
+    rt_out_f32("k0300", "dst0", dst0, 10);
+    rt_out_f32("k0300", "dst1", dst1, 19);
 }
 
-f32m7x4 k0301(u64m1x1_b a0, long i0, unsigned long s0, unsigned long s1, u8m4x6 a1, u8m6x8 a2, unsigned int s2, u8m4x2 a3, long s3, u8m2x8 a4, u64m11x1 a5, unsigned long *dst0, f32m7x4 a6, long i1, unsigned char i2, f32m7x4 a7, f32m7x4 a8, f32m7x4 a9) {
-    u64m1x1 t0 = a0 - a0[0][i0];
-    for (int l0 = 0; l0 < 1; l0++) { t0[0][l0] = s1; }
-    __auto_type t1 = k0281(a1, a2, s2, a3, s3, a4);
-    __builtin_matrix_column_major_store(a5, dst0, 14);
-    return (f32m7x4) (({ __auto_type ins0 = a6; ins0[i1][i2] = -0.75f; ins0; }) - a7 + (a8 + a9));
+i64m7x1 k0301(u64m1x1 a0, u64m1x1 a1, unsigned char i0, short s0, short s1, int i1, unsigned int i2, unsigned char s2, const long *src0, const long *src1, long *dst0, u64m1x1 a2, signed char s3, short s4, short s5, long s6, unsigned long n0, const long *src2, i64m7x10_b a3, i64m10x3_b a4, i64m3x1 a5) {
+    u64m1x1 t0 = a0 - a1;
+    t0 *= ({ __auto_type ins1 = ({ __auto_type ins0 = t0; ins0[i0][8 - K8] = s0 * s1; ins0; }); ins1[i1][i2] = s2; ins1; });
+    __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src0, (K2 * 5) / K2, 7, 5) * __builtin_matrix_column_major_load(src1, 7, 4, 7), dst0, 6);
+    t0 = a2 * s3 - (s4 - s5 + a2) + s6;
+    return __builtin_matrix_column_major_load(src2, 10 - K3, 7, n0) * a3 * a4 * (7 * a5);
 }
 
 static void run_k0301(void) {
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x50ef19315557bc57ULL};
-    unsigned long a0_b[1]; rt_fill_u64(&rng, a0_b, 1, RT_DOM_FULL);
+    unsigned long a0_b[1]; rt_fill_u64(&rng, a0_b, 1, RT_DOM_INT(0LL, 16LL));
     u64m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char a1_b[24]; rt_fill_u8(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m4x6 a1 = __builtin_matrix_column_major_load(a1_b, 4, 6, 4);
-    unsigned char a2_b[48]; rt_fill_u8(&rng, a2_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m6x8 a2 = __builtin_matrix_column_major_load(a2_b, 6, 8, 6);
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    unsigned char a3_b[8]; rt_fill_u8(&rng, a3_b, 8, RT_DOM_INT(0LL, 16LL));
-    u8m4x2 a3 = __builtin_matrix_column_major_load(a3_b, 4, 2, 4);
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
-    unsigned char a4_b[16]; rt_fill_u8(&rng, a4_b, 16, RT_DOM_FULL);
-    u8m2x8 a4 = __builtin_matrix_column_major_load(a4_b, 2, 8, 2);
-    unsigned long a5_b[11]; rt_fill_u64(&rng, a5_b, 11, RT_DOM_INT(0LL, 16LL));
-    u64m11x1 a5 = __builtin_matrix_column_major_load(a5_b, 11, 1, 11);
-    unsigned long dst0[13]; rt_fill_u64(&rng, dst0, 13, RT_DOM_INT(0LL, 16LL));
-    float a6_b[28]; rt_fill_f32(&rng, a6_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x4 a6 = __builtin_matrix_column_major_load(a6_b, 7, 4, 7);
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    float a7_b[28]; rt_fill_f32(&rng, a7_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x4 a7 = __builtin_matrix_column_major_load(a7_b, 7, 4, 7);
-    float a8_b[28]; rt_fill_f32(&rng, a8_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x4 a8 = __builtin_matrix_column_major_load(a8_b, 7, 4, 7);
-    float a9_b[28]; rt_fill_f32(&rng, a9_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x4 a9 = __builtin_matrix_column_major_load(a9_b, 7, 4, 7);
-    f32m7x4 r = k0301(a0, i0, s0, s1, a1, a2, s2, a3, s3, a4, a5, dst0, a6, i1, i2, a7, a8, a9);
-    float r_b[28]; __builtin_matrix_column_major_store(r, r_b, 7);
-    rt_out_f32("k0301", "ret", r_b, 28);
-    rt_out_u64("k0301", "dst0", dst0, 13);
+    unsigned long a1_b[1]; rt_fill_u64(&rng, a1_b, 1, RT_DOM_INT(0LL, 16LL));
+    u64m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    long src0[35]; rt_fill_i64(&rng, src0, 35, RT_DOM_INT(-8LL, 8LL));
+    long src1[29]; rt_fill_i64(&rng, src1, 29, RT_DOM_FULL);
+    long dst0[24]; rt_fill_i64(&rng, dst0, 24, RT_DOM_FULL);
+    unsigned long a2_b[1]; rt_fill_u64(&rng, a2_b, 1, RT_DOM_INT(0LL, 16LL));
+    u64m1x1 a2 = __builtin_matrix_column_major_load(a2_b, 1, 1, 1);
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    short s5; rt_fill_i16(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    long s6; rt_fill_i64(&rng, &s6, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
+    long src2[68]; rt_fill_i64(&rng, src2, 68, RT_DOM_INT(-8LL, 8LL));
+    long a3_b[70]; rt_fill_i64(&rng, a3_b, 70, RT_DOM_FULL);
+    i64m7x10 a3 = __builtin_matrix_column_major_load(a3_b, 7, 10, 7);
+    long a4_b[30]; rt_fill_i64(&rng, a4_b, 30, RT_DOM_INT(-8LL, 8LL));
+    i64m10x3 a4 = __builtin_matrix_column_major_load(a4_b, 10, 3, 10);
+    long a5_b[3]; rt_fill_i64(&rng, a5_b, 3, RT_DOM_INT(-8LL, 8LL));
+    i64m3x1 a5 = __builtin_matrix_column_major_load(a5_b, 3, 1, 3);
+    i64m7x1 r = k0301(a0, a1, i0, s0, s1, i1, i2, s2, src0, src1, dst0, a2, s3, s4, s5, s6, n0, src2, a3, a4, a5);
+    long r_b[7]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_i64("k0301", "ret", r_b, 7);
+    rt_out_i64("k0301", "dst0", dst0, 24);
 }
 
-i8m1x4 k0302(f32m1x11_b a0, i32m1x3 a1, i32m3x4 a2, i8m1x4 a3, i8m1x4 a4, int s0) {
+f32m1x11 k0302(f32m1x11_b a0, i8m1x4 a1, f32m1x2 a2, f32m2x11 a3, f32m2x11 a4) {
     __auto_type t0 = a0;
-    i8m1x4 t1 = (i8m1x4) ((a1 + a1) * (a2 / 2));
-    return t1 - a3 - a4 - s0;
+    i8m1x4 t1 = ({ __auto_type ins0 = __builtin_matrix_transpose(__builtin_matrix_transpose(a1)); ins0[0][(K8 * 2) / K8] = 2.0f; ins0; });
+    return (a2 + a2) * (a3 - a4);
 }
 
 static void run_k0302(void) {
+    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0xd2634d224f01a437ULL};
     float a0_b[11]; rt_fill_f32(&rng, a0_b, 11, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m1x11 a0 = __builtin_matrix_column_major_load(a0_b, 1, 11, 1);
-    int a1_b[3]; rt_fill_i32(&rng, a1_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i32m1x3 a1 = __builtin_matrix_column_major_load(a1_b, 1, 3, 1);
-    int a2_b[12]; rt_fill_i32(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i32m3x4 a2 = __builtin_matrix_column_major_load(a2_b, 3, 4, 3);
-    signed char a3_b[4]; rt_fill_i8(&rng, a3_b, 4, RT_DOM_FULL);
-    i8m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
-    signed char a4_b[4]; rt_fill_i8(&rng, a4_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 r = k0302(a0, a1, a2, a3, a4, s0);
-    signed char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i8("k0302", "ret", r_b, 4);
+    signed char a1_b[4]; rt_fill_i8(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i8m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    float a2_b[2]; rt_fill_f32(&rng, a2_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x2 a2 = __builtin_matrix_column_major_load(a2_b, 1, 2, 1);
+    float a3_b[22]; rt_fill_f32(&rng, a3_b, 22, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x11 a3 = __builtin_matrix_column_major_load(a3_b, 2, 11, 2);
+    float a4_b[22]; rt_fill_f32(&rng, a4_b, 22, RT_DOM_FCHOICE(a4_dom));
+    f32m2x11 a4 = __builtin_matrix_column_major_load(a4_b, 2, 11, 2);
+    f32m1x11 r = k0302(a0, a1, a2, a3, a4);
+    float r_b[11]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f32("k0302", "ret", r_b, 11);
 }
 
-signed char k0303(i8m4x3_b a0, i8m4x8 a1, unsigned long n0, signed char *dst0, long i0, long i1) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0) * a1, dst0, n0);
-    return a0[i0][i1];
+u64m8x3 k0303(u64m8x3_b a0, unsigned long n0, signed char *dst0, int s0, const short *src0, const unsigned long *src1, unsigned int s1) {
+    __builtin_matrix_column_major_store((i8m3x8) __builtin_matrix_transpose(a0), dst0, n0);
+    return (s0 ? (u64m8x3) __builtin_matrix_column_major_load(src0, 8, 7 - K4, 11) : a0 - __builtin_matrix_column_major_load(src1, 8, 3, 11)) * s1;
 }
 
 static void run_k0303(void) {
     rt_rng rng = {0xb574cbc76a447971ULL};
-    signed char a0_b[12]; rt_fill_i8(&rng, a0_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i8m4x3 a0 = __builtin_matrix_column_major_load(a0_b, 4, 3, 4);
-    signed char a1_b[32]; rt_fill_i8(&rng, a1_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i8m4x8 a1 = __builtin_matrix_column_major_load(a1_b, 4, 8, 4);
+    unsigned long a0_b[24]; rt_fill_u64(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
+    u64m8x3 a0 = __builtin_matrix_column_major_load(a0_b, 8, 3, 8);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    signed char dst0[46]; rt_fill_i8(&rng, dst0, 46, RT_DOM_INT(-8LL, 8LL));
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    signed char r = k0303(a0, a1, n0, dst0, i0, i1);
-    rt_out_i8("k0303", "ret", &r, 1);
+    signed char dst0[46]; rt_fill_i8(&rng, dst0, 46, RT_DOM_FULL);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    short src0[30]; rt_fill_i16(&rng, src0, 30, RT_DOM_INT(-8LL, 8LL));
+    unsigned long src1[32]; rt_fill_u64(&rng, src1, 32, RT_DOM_FULL);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    u64m8x3 r = k0303(a0, n0, dst0, s0, src0, src1, s1);
+    unsigned long r_b[24]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_u64("k0303", "ret", r_b, 24);
     rt_out_i8("k0303", "dst0", dst0, 46);
 }
 
-i8m1x4 k0304(u8m4x6 a0, u8m6x8 a1, unsigned int s0, f32m1x11 a2, i32m1x3 a3, i32m3x4 a4, i8m1x4 a5, i8m1x4 a6, int s1, i8m1x2_b a7, const signed char *src0) {
-    u8m4x8 t0 = k0280(a0, a1, s0);
-    __auto_type t1 = k0302(a2, a3, a4, a5, a6, s1);
-    return a7 * __builtin_matrix_column_major_load(src0, 2, 4, 7 - K2);
+f32m1x11 k0304(u8m4x8 a0, f32m1x11 a1, i8m1x4 a2, f32m1x2 a3, f32m2x11 a4, f32m2x11 a5, f32m1x11 a6, f32m1x11 a7) {
+    u8m4x8 t0 = k0280(a0);
+    __auto_type t1 = k0302(a1, a2, a3, a4, a5);
+    return ({ __auto_type ins0 = a6; ins0[(K4 * 0) / K4][9 - K2] = 8.0; ins0; }) - a7;
 }
 
 static void run_k0304(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double a5_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double a7_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0x82ba590cb38a076dULL};
-    unsigned char a0_b[24]; rt_fill_u8(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m4x6 a0 = __builtin_matrix_column_major_load(a0_b, 4, 6, 4);
-    unsigned char a1_b[48]; rt_fill_u8(&rng, a1_b, 48, RT_DOM_INT(0LL, 16LL));
-    u8m6x8 a1 = __builtin_matrix_column_major_load(a1_b, 6, 8, 6);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    float a2_b[11]; rt_fill_f32(&rng, a2_b, 11, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x11 a2 = __builtin_matrix_column_major_load(a2_b, 1, 11, 1);
-    int a3_b[3]; rt_fill_i32(&rng, a3_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i32m1x3 a3 = __builtin_matrix_column_major_load(a3_b, 1, 3, 1);
-    int a4_b[12]; rt_fill_i32(&rng, a4_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i32m3x4 a4 = __builtin_matrix_column_major_load(a4_b, 3, 4, 3);
-    signed char a5_b[4]; rt_fill_i8(&rng, a5_b, 4, RT_DOM_FULL);
-    i8m1x4 a5 = __builtin_matrix_column_major_load(a5_b, 1, 4, 1);
-    signed char a6_b[4]; rt_fill_i8(&rng, a6_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 a6 = __builtin_matrix_column_major_load(a6_b, 1, 4, 1);
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a7_b[2]; rt_fill_i8(&rng, a7_b, 2, RT_DOM_INT(-8LL, 8LL));
-    i8m1x2 a7 = __builtin_matrix_column_major_load(a7_b, 1, 2, 1);
-    signed char src0[19]; rt_fill_i8(&rng, src0, 19, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 r = k0304(a0, a1, s0, a2, a3, a4, a5, a6, s1, a7, src0);
-    signed char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_i8("k0304", "ret", r_b, 4);
+    unsigned char a0_b[32]; rt_fill_u8(&rng, a0_b, 32, RT_DOM_FULL);
+    u8m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
+    float a1_b[11]; rt_fill_f32(&rng, a1_b, 11, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x11 a1 = __builtin_matrix_column_major_load(a1_b, 1, 11, 1);
+    signed char a2_b[4]; rt_fill_i8(&rng, a2_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i8m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
+    float a3_b[2]; rt_fill_f32(&rng, a3_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x2 a3 = __builtin_matrix_column_major_load(a3_b, 1, 2, 1);
+    float a4_b[22]; rt_fill_f32(&rng, a4_b, 22, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x11 a4 = __builtin_matrix_column_major_load(a4_b, 2, 11, 2);
+    float a5_b[22]; rt_fill_f32(&rng, a5_b, 22, RT_DOM_FCHOICE(a5_dom));
+    f32m2x11 a5 = __builtin_matrix_column_major_load(a5_b, 2, 11, 2);
+    float a6_b[11]; rt_fill_f32(&rng, a6_b, 11, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x11 a6 = __builtin_matrix_column_major_load(a6_b, 1, 11, 1);
+    float a7_b[11]; rt_fill_f32(&rng, a7_b, 11, RT_DOM_FCHOICE(a7_dom));
+    f32m1x11 a7 = __builtin_matrix_column_major_load(a7_b, 1, 11, 1);
+    f32m1x11 r = k0304(a0, a1, a2, a3, a4, a5, a6, a7);
+    float r_b[11]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f32("k0304", "ret", r_b, 11);
 }
 
-u64m1x15 k0305(u64m1x15 a0, unsigned char i0, unsigned short s0) {
-    return ({ __auto_type ins0 = a0; ins0[i0][10] = s0; ins0; });
+u64m1x15 k0305(int s0, const unsigned long *src0, const unsigned long *src1) {
+    return s0 ? __builtin_matrix_column_major_load(src0, 1, (K4 * 15) / K4, 4) : __builtin_matrix_column_major_load(src1, 1, 15, 2);
 }
 
 static void run_k0305(void) {
     rt_rng rng = {0x96266deaf498299aULL};
-    unsigned long a0_b[15]; rt_fill_u64(&rng, a0_b, 15, RT_DOM_INT(0LL, 16LL));
-    u64m1x15 a0 = __builtin_matrix_column_major_load(a0_b, 1, 15, 1);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u64m1x15 r = k0305(a0, i0, s0);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long src0[59]; rt_fill_u64(&rng, src0, 59, RT_DOM_INT(0LL, 16LL));
+    unsigned long src1[29]; rt_fill_u64(&rng, src1, 29, RT_DOM_FULL);
+    u64m1x15 r = k0305(s0, src0, src1);
     unsigned long r_b[15]; __builtin_matrix_column_major_store(r, r_b, 1);
     rt_out_u64("k0305", "ret", r_b, 15);
 }
 
-u64m2x1 k0306(i64m2x1_b a0) {
-    return __builtin_matrix_transpose((u64m1x2) __builtin_matrix_transpose(a0));
+u64m2x1 k0306(u64m2x1 a0) {
+    return a0;
 }
 
 static void run_k0306(void) {
     rt_rng rng = {0x4e631bf845746e74ULL};
-    long a0_b[2]; rt_fill_i64(&rng, a0_b, 2, RT_DOM_FULL);
-    i64m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
+    unsigned long a0_b[2]; rt_fill_u64(&rng, a0_b, 2, RT_DOM_INT(0LL, 16LL));
+    u64m2x1 a0 = __builtin_matrix_column_major_load(a0_b, 2, 1, 2);
     u64m2x1 r = k0306(a0);
     unsigned long r_b[2]; __builtin_matrix_column_major_store(r, r_b, 2);
     rt_out_u64("k0306", "ret", r_b, 2);
 }
 
-f64m5x1 k0307(u16m8x5 a0, const unsigned short *src0, unsigned long n0, const double *src1, unsigned short s0, f64m5x1 a1, double s1, f64m5x2_b a2, f64m2x7 a3, f64m7x1 a4) {
-    __auto_type t0 = __builtin_matrix_transpose(a0 * __builtin_matrix_column_major_load(src0, 5, 2, 8));
-    f64m5x1 t1 = __builtin_matrix_column_major_load(src1, K5, 1, n0) * s0 + a1;
-    for (int l0 = 0; l0 < 5; l0++) { t1[l0][0] += s1; }
-    return a2 * (a3 * a4) - 14;
+unsigned short k0307(unsigned long n0, const unsigned short *src0, long s0, const unsigned short *src1, unsigned long n1, const unsigned short *src2, int i0, unsigned long s1, int i1, int i2, unsigned char i3, unsigned int i4) {
+    __auto_type t0 = __builtin_matrix_column_major_load(src0, 2, 8, n0);
+    t0 -= s0 ? __builtin_matrix_column_major_load(src1, 2, 14, 2) * __builtin_matrix_column_major_load(src2, K4 + 10, 8, n1) + ({ __auto_type ins0 = t0; ins0[(K5 * 0) / K5][i0] = 221L; ins0; }) : t0;
+    t0 = (s1 - t0) * t0[i1][i2] - 3;
+    return t0[i3][i4];
 }
 
 static void run_k0307(void) {
-    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
     rt_rng rng = {0x572e8d9baf0e9090ULL};
-    unsigned short a0_b[40]; rt_fill_u16(&rng, a0_b, 40, RT_DOM_FULL);
-    u16m8x5 a0 = __builtin_matrix_column_major_load(a0_b, 8, 5, 8);
-    unsigned short src0[14]; rt_fill_u16(&rng, src0, 14, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
-    double src1[7]; rt_fill_f64(&rng, src1, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double a1_b[5]; rt_fill_f64(&rng, a1_b, 5, RT_DOM_FCHOICE(a1_dom));
-    f64m5x1 a1 = __builtin_matrix_column_major_load(a1_b, 5, 1, 5);
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double a2_b[10]; rt_fill_f64(&rng, a2_b, 10, RT_DOM_FCHOICE(a2_dom));
-    f64m5x2 a2 = __builtin_matrix_column_major_load(a2_b, 5, 2, 5);
-    double a3_b[14]; rt_fill_f64(&rng, a3_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x7 a3 = __builtin_matrix_column_major_load(a3_b, 2, 7, 2);
-    double a4_b[7]; rt_fill_f64(&rng, a4_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m7x1 a4 = __builtin_matrix_column_major_load(a4_b, 7, 1, 7);
-    f64m5x1 r = k0307(a0, src0, n0, src1, s0, a1, s1, a2, a3, a4);
-    double r_b[5]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_f64("k0307", "ret", r_b, 5);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(2LL, 5LL));
+    unsigned short src0[37]; rt_fill_u16(&rng, src0, 37, RT_DOM_FULL);
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned short src1[28]; rt_fill_u16(&rng, src1, 28, RT_DOM_INT(0LL, 16LL));
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(14LL, 17LL));
+    unsigned short src2[135]; rt_fill_u16(&rng, src2, 135, RT_DOM_INT(0LL, 16LL));
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int i4; rt_fill_u32(&rng, &i4, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned short r = k0307(n0, src0, s0, src1, n1, src2, i0, s1, i1, i2, i3, i4);
+    rt_out_u16("k0307", "ret", &r, 1);
 }
 
 float k0308(f32m4x8 a0, long s0, int i0) {
@@ -952,290 +979,350 @@ static void run_k0308(void) {
     rt_out_f32("k0308", "ret", &r, 1);
 }
 
-u64m1x15 k0309(u16m1x1 a0, const unsigned short *src0, const unsigned char *src1, unsigned long s0, unsigned long n0, unsigned short *dst0, u64m1x15 a1, unsigned char i0, unsigned short s1, double s2, long i1, unsigned int i2, unsigned long s3, unsigned int i3, const unsigned long *src2, double s4, int s5, const unsigned long *src3, u64m8x15_b a2, u64m1x15 a3) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0) * __builtin_matrix_column_major_load(src0, 1, 1, 4)) - (s0 + (u16m1x1) __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 1, 1, 3))), dst0, n0);
-    __auto_type t0 = k0305(a1, i0, s1);
-    t0 *= (int)s2;
-    t0[i1][i2] = t0[i3][5 - K5];
-    u64m1x15 t1 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 15, 1, 15)) + (long)s4 - s5;
-    return (__builtin_matrix_column_major_load(src3, 1, 8, 2) * a2 + a3) / 2L;
+i32m8x4 k0309(u16m12x1 a0, const unsigned short *src0, float s0, int s1, int i0, int i1, unsigned long n0, unsigned short *dst0, const int *src1, u16m12x7_b a1, unsigned long i2, long s2, const unsigned short *src2, u8m4x8 a2, u16m12x12 a3, u16m12x12 a4, u64m12x1 a5, unsigned short s3, float s4, i32m8x4 a6, unsigned int i3, int i4, i32m8x4 a7, signed char s5, int s6) {
+    __builtin_matrix_column_major_store(a0[i0][i1] * (__builtin_matrix_transpose(a0) * ((short)s0 + __builtin_matrix_column_major_load(src0, 12, 1, 15)) * s1), dst0, n0);
+    i32m7x7_b t0 = __builtin_matrix_column_major_load(src1, (K4 * 7) / K4, (K4 * 7) / K4, 8);
+    __auto_type t1 = ({ __auto_type ins0 = a1; ins0[i2][6] = s2; ins0; }) * __builtin_matrix_column_major_load(src2, 7, 1, 10);
+    __auto_type t2 = k0280(a2);
+    u16m12x1_b t3 = ((a3 + a4) * (u16m12x1) a5 + a0) / s3;
+    return s6 + (s4 ? t1[i3][i4] - a6 : a7 - s5);
 }
 
 static void run_k0309(void) {
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double s4_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0x5f4dd3fced3c71c2ULL};
-    unsigned short a0_b[1]; rt_fill_u16(&rng, a0_b, 1, RT_DOM_FULL);
-    u16m1x1 a0 = __builtin_matrix_column_major_load(a0_b, 1, 1, 1);
-    unsigned short src0[1]; rt_fill_u16(&rng, src0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char src1[1]; rt_fill_u8(&rng, src1, 1, RT_DOM_FULL);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short a0_b[12]; rt_fill_u16(&rng, a0_b, 12, RT_DOM_FULL);
+    u16m12x1 a0 = __builtin_matrix_column_major_load(a0_b, 12, 1, 12);
+    unsigned short src0[12]; rt_fill_u16(&rng, src0, 12, RT_DOM_INT(0LL, 16LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 11LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(1LL, 4LL));
-    unsigned short dst0[3]; rt_fill_u16(&rng, dst0, 3, RT_DOM_INT(0LL, 16LL));
-    unsigned long a1_b[15]; rt_fill_u64(&rng, a1_b, 15, RT_DOM_INT(0LL, 16LL));
-    u64m1x15 a1 = __builtin_matrix_column_major_load(a1_b, 1, 15, 1);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 14LL));
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long src2[15]; rt_fill_u64(&rng, src2, 15, RT_DOM_INT(0LL, 16LL));
-    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long src3[16]; rt_fill_u64(&rng, src3, 16, RT_DOM_FULL);
-    unsigned long a2_b[120]; rt_fill_u64(&rng, a2_b, 120, RT_DOM_INT(0LL, 16LL));
-    u64m8x15 a2 = __builtin_matrix_column_major_load(a2_b, 8, 15, 8);
-    unsigned long a3_b[15]; rt_fill_u64(&rng, a3_b, 15, RT_DOM_INT(0LL, 16LL));
-    u64m1x15 a3 = __builtin_matrix_column_major_load(a3_b, 1, 15, 1);
-    u64m1x15 r = k0309(a0, src0, src1, s0, n0, dst0, a1, i0, s1, s2, i1, i2, s3, i3, src2, s4, s5, src3, a2, a3);
-    unsigned long r_b[15]; __builtin_matrix_column_major_store(r, r_b, 1);
-    rt_out_u64("k0309", "ret", r_b, 15);
-    rt_out_u16("k0309", "dst0", dst0, 3);
+    unsigned short dst0[1]; rt_fill_u16(&rng, dst0, 1, RT_DOM_INT(0LL, 16LL));
+    int src1[55]; rt_fill_i32(&rng, src1, 55, RT_DOM_FULL);
+    unsigned short a1_b[84]; rt_fill_u16(&rng, a1_b, 84, RT_DOM_FULL);
+    u16m12x7 a1 = __builtin_matrix_column_major_load(a1_b, 12, 7, 12);
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 11LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned short src2[7]; rt_fill_u16(&rng, src2, 7, RT_DOM_FULL);
+    unsigned char a2_b[32]; rt_fill_u8(&rng, a2_b, 32, RT_DOM_FULL);
+    u8m4x8 a2 = __builtin_matrix_column_major_load(a2_b, 4, 8, 4);
+    unsigned short a3_b[144]; rt_fill_u16(&rng, a3_b, 144, RT_DOM_FULL);
+    u16m12x12 a3 = __builtin_matrix_column_major_load(a3_b, 12, 12, 12);
+    unsigned short a4_b[144]; rt_fill_u16(&rng, a4_b, 144, RT_DOM_INT(0LL, 16LL));
+    u16m12x12 a4 = __builtin_matrix_column_major_load(a4_b, 12, 12, 12);
+    unsigned long a5_b[12]; rt_fill_u64(&rng, a5_b, 12, RT_DOM_INT(0LL, 16LL));
+    u64m12x1 a5 = __builtin_matrix_column_major_load(a5_b, 12, 1, 12);
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_FCHOICE(s4_dom));
+    int a6_b[32]; rt_fill_i32(&rng, a6_b, 32, RT_DOM_FULL);
+    i32m8x4 a6 = __builtin_matrix_column_major_load(a6_b, 8, 4, 8);
+    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 11LL));
+    int i4; rt_fill_i32(&rng, &i4, 1, RT_DOM_INT(0LL, 0LL));
+    int a7_b[32]; rt_fill_i32(&rng, a7_b, 32, RT_DOM_FULL);
+    i32m8x4 a7 = __builtin_matrix_column_major_load(a7_b, 8, 4, 8);
+    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    int s6; rt_fill_i32(&rng, &s6, 1, RT_DOM_INT(-8LL, 8LL));
+    i32m8x4 r = k0309(a0, src0, s0, s1, i0, i1, n0, dst0, src1, a1, i2, s2, src2, a2, a3, a4, a5, s3, s4, a6, i3, i4, a7, s5, s6);
+    int r_b[32]; __builtin_matrix_column_major_store(r, r_b, 8);
+    rt_out_i32("k0309", "ret", r_b, 32);
+    rt_out_u16("k0309", "dst0", dst0, 1);
 }
 
-void k0310(u32m5x1 a0, u32m1x1 a1, unsigned short s0, const unsigned int *src0, unsigned short s1, unsigned long n0, unsigned int *dst0) {
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = a0 * a1; ins0[2][0] = s0; ins0; }) + (__builtin_matrix_column_major_load(src0, 5, 1, 6) + a0) * s1, dst0, n0);
+void k0310(u32m5x4 a0, u32m4x1 a1, unsigned char i0, unsigned int *dst0) {
+    __builtin_matrix_column_major_store(({ __auto_type ins0 = a1[2][0] + a0 * a1; ins0[i0][0] = 1; ins0; }), dst0, 6);
 }
 
 static void run_k0310(void) {
     rt_rng rng = {0xa90f48a3f716f773ULL};
-    unsigned int a0_b[5]; rt_fill_u32(&rng, a0_b, 5, RT_DOM_INT(0LL, 16LL));
-    u32m5x1 a0 = __builtin_matrix_column_major_load(a0_b, 5, 1, 5);
-    unsigned int a1_b[1]; rt_fill_u32(&rng, a1_b, 1, RT_DOM_FULL);
-    u32m1x1 a1 = __builtin_matrix_column_major_load(a1_b, 1, 1, 1);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int src0[5]; rt_fill_u32(&rng, src0, 5, RT_DOM_FULL);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
+    unsigned int a0_b[20]; rt_fill_u32(&rng, a0_b, 20, RT_DOM_INT(0LL, 16LL));
+    u32m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
+    unsigned int a1_b[4]; rt_fill_u32(&rng, a1_b, 4, RT_DOM_FULL);
+    u32m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
     unsigned int dst0[6]; rt_fill_u32(&rng, dst0, 6, RT_DOM_INT(0LL, 16LL));
-    k0310(a0, a1, s0, src0, s1, n0, dst0);
+    k0310(a0, a1, i0, dst0);
     rt_out_u32("k0310", "dst0", dst0, 6);
 }
 
-i8m4x7 k0311(f32m1x11 a0, i32m1x3 a1, i32m3x4 a2, i8m1x4 a3, i8m1x4 a4, int s0, i8m4x7 a5, const signed char *src0, float s1, i8m4x4 a6, unsigned long s2, unsigned long i0, unsigned short i1, short s3) {
-    __auto_type t0 = k0302(a0, a1, a2, a3, a4, s0);
-    i8m1x4 t1 = (__builtin_matrix_transpose(a5 / 7L * __builtin_matrix_column_major_load(src0, 7, 1, 10)) + s1) * (a6 / s2);
-    t0[i0][(K8 * 3) / K8] = -9;
-    t1[0][i1] = -5;
-    return a5;
+f64m1x6 k0311(f32m1x11 a0, i8m1x4 a1, f32m1x2 a2, f32m2x11 a3, f32m2x11 a4, f32m11x1 a5, short s0, f32m11x3_b a6, f32m3x1 a7, signed char s1, const unsigned long *src0, u64m5x4 a8, u64m4x5 a9, u64m5x3 a10, unsigned long n0, const unsigned long *src1, const unsigned long *src2, unsigned short i0, f64m6x1 a11) {
+    __auto_type t0 = k0302(a0, a1, a2, a3, a4);
+    __auto_type t1 = ({ __auto_type ins0 = __builtin_matrix_transpose(a5 / s0 / 2L + (a6 * a7 - a5)); ins0[0][1] = s1; ins0; });
+    __auto_type t2 = (__builtin_matrix_column_major_load(src0, 5, K3 + 1, K2 + 4) - ({ __auto_type ins1 = a8; ins1[3][0] = 0x4L; ins1; })) * (a9 * a10 + (__builtin_matrix_column_major_load(src1, 4, 3, n0) + __builtin_matrix_column_major_load(src2, 4, 3, 4)));
+    t0[0][i0] *= 6.25;
+    return __builtin_matrix_transpose(a11);
 }
 
 static void run_k0311(void) {
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x53693e7f6cd692c2ULL};
     float a0_b[11]; rt_fill_f32(&rng, a0_b, 11, RT_DOM_DYADIC(-32LL, 32LL, 2));
     f32m1x11 a0 = __builtin_matrix_column_major_load(a0_b, 1, 11, 1);
-    int a1_b[3]; rt_fill_i32(&rng, a1_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i32m1x3 a1 = __builtin_matrix_column_major_load(a1_b, 1, 3, 1);
-    int a2_b[12]; rt_fill_i32(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i32m3x4 a2 = __builtin_matrix_column_major_load(a2_b, 3, 4, 3);
-    signed char a3_b[4]; rt_fill_i8(&rng, a3_b, 4, RT_DOM_FULL);
-    i8m1x4 a3 = __builtin_matrix_column_major_load(a3_b, 1, 4, 1);
-    signed char a4_b[4]; rt_fill_i8(&rng, a4_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i8m1x4 a4 = __builtin_matrix_column_major_load(a4_b, 1, 4, 1);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char a5_b[28]; rt_fill_i8(&rng, a5_b, 28, RT_DOM_FULL);
-    i8m4x7 a5 = __builtin_matrix_column_major_load(a5_b, 4, 7, 4);
-    signed char src0[9]; rt_fill_i8(&rng, src0, 9, RT_DOM_INT(-8LL, 8LL));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    signed char a6_b[16]; rt_fill_i8(&rng, a6_b, 16, RT_DOM_FULL);
-    i8m4x4 a6 = __builtin_matrix_column_major_load(a6_b, 4, 4, 4);
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
-    i8m4x7 r = k0311(a0, a1, a2, a3, a4, s0, a5, src0, s1, a6, s2, i0, i1, s3);
-    signed char r_b[28]; __builtin_matrix_column_major_store(r, r_b, 4);
-    rt_out_i8("k0311", "ret", r_b, 28);
+    signed char a1_b[4]; rt_fill_i8(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i8m1x4 a1 = __builtin_matrix_column_major_load(a1_b, 1, 4, 1);
+    float a2_b[2]; rt_fill_f32(&rng, a2_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x2 a2 = __builtin_matrix_column_major_load(a2_b, 1, 2, 1);
+    float a3_b[22]; rt_fill_f32(&rng, a3_b, 22, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x11 a3 = __builtin_matrix_column_major_load(a3_b, 2, 11, 2);
+    float a4_b[22]; rt_fill_f32(&rng, a4_b, 22, RT_DOM_FCHOICE(a4_dom));
+    f32m2x11 a4 = __builtin_matrix_column_major_load(a4_b, 2, 11, 2);
+    float a5_b[11]; rt_fill_f32(&rng, a5_b, 11, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m11x1 a5 = __builtin_matrix_column_major_load(a5_b, 11, 1, 11);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    float a6_b[33]; rt_fill_f32(&rng, a6_b, 33, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m11x3 a6 = __builtin_matrix_column_major_load(a6_b, 11, 3, 11);
+    float a7_b[3]; rt_fill_f32(&rng, a7_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x1 a7 = __builtin_matrix_column_major_load(a7_b, 3, 1, 3);
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long src0[23]; rt_fill_u64(&rng, src0, 23, RT_DOM_FULL);
+    unsigned long a8_b[20]; rt_fill_u64(&rng, a8_b, 20, RT_DOM_INT(0LL, 16LL));
+    u64m5x4 a8 = __builtin_matrix_column_major_load(a8_b, 5, 4, 5);
+    unsigned long a9_b[20]; rt_fill_u64(&rng, a9_b, 20, RT_DOM_INT(0LL, 16LL));
+    u64m4x5 a9 = __builtin_matrix_column_major_load(a9_b, 4, 5, 4);
+    unsigned long a10_b[15]; rt_fill_u64(&rng, a10_b, 15, RT_DOM_INT(0LL, 16LL));
+    u64m5x3 a10 = __builtin_matrix_column_major_load(a10_b, 5, 3, 5);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned long src1[18]; rt_fill_u64(&rng, src1, 18, RT_DOM_FULL);
+    unsigned long src2[13]; rt_fill_u64(&rng, src2, 13, RT_DOM_FULL);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 10LL));
+    double a11_b[6]; rt_fill_f64(&rng, a11_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m6x1 a11 = __builtin_matrix_column_major_load(a11_b, 6, 1, 6);
+    f64m1x6 r = k0311(a0, a1, a2, a3, a4, a5, s0, a6, a7, s1, src0, a8, a9, a10, n0, src1, src2, i0, a11);
+    double r_b[6]; __builtin_matrix_column_major_store(r, r_b, 1);
+    rt_out_f64("k0311", "ret", r_b, 6);
 }
 
-void k0312(i64m5x4 a0, i8m7x7 a1, const signed char *src0, unsigned int i0, long i1, float s0, u8m5x3 a2, const long *src1, i64m5x4 a3, unsigned char s1, unsigned char s2, short s3, f32m7x1 a4, unsigned long n0, float *dst0) {
-    __auto_type t0 = (i64m4x5) __builtin_matrix_transpose(a0);
-    i8m7x7 t1 = a1 + (__builtin_matrix_column_major_load(src0, (K3 * 7) / K3, 7, 7) + a1);
-    if (i0 < 2) { t1[0][i1] = (signed char)s0; }
-    __auto_type t2 = (i64m5x3) (a2 + a2 - a2) * __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 5, 3, 7)) * (s1 * s2 + a3 - s3);
-    __builtin_matrix_column_major_store(a4, dst0, n0);
+f32m3x4 k0312(i64m4x5 a0, int i0, signed char s0, u8m11x4_b a1, u8m4x7_b a2, i64m4x5 a3, i64m4x5 a4, i64m5x7 a5, i64m7x5_b a6, unsigned char s1, f32m3x4_b a7, short s2, unsigned long s3, double s4) {
+    __auto_type t0 = a0;
+    t0[2][i0] = -1;
+    i16m11x7 t1 = (i16m11x7) (a1 * a2);
+    i64m4x5 t2 = (a0 + a3 + (a4 + a3)) * (a5 * a6 + s1);
+    return (short)s4 * (a7 / s2 / s3);
 }
 
 static void run_k0312(void) {
+    static const double a7_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xe29c7e1826119591ULL};
     long a0_b[20]; rt_fill_i64(&rng, a0_b, 20, RT_DOM_FULL);
-    i64m5x4 a0 = __builtin_matrix_column_major_load(a0_b, 5, 4, 5);
-    signed char a1_b[49]; rt_fill_i8(&rng, a1_b, 49, RT_DOM_INT(-8LL, 8LL));
-    i8m7x7 a1 = __builtin_matrix_column_major_load(a1_b, 7, 7, 7);
-    signed char src0[49]; rt_fill_i8(&rng, src0, 49, RT_DOM_FULL);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char a2_b[15]; rt_fill_u8(&rng, a2_b, 15, RT_DOM_FULL);
-    u8m5x3 a2 = __builtin_matrix_column_major_load(a2_b, 5, 3, 5);
-    long src1[20]; rt_fill_i64(&rng, src1, 20, RT_DOM_INT(-8LL, 8LL));
-    long a3_b[20]; rt_fill_i64(&rng, a3_b, 20, RT_DOM_FULL);
-    i64m5x4 a3 = __builtin_matrix_column_major_load(a3_b, 5, 4, 5);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    float a4_b[7]; rt_fill_f32(&rng, a4_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x1 a4 = __builtin_matrix_column_major_load(a4_b, 7, 1, 7);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(7LL, 10LL));
-    float dst0[8]; rt_fill_f32(&rng, dst0, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    k0312(a0, a1, src0, i0, i1, s0, a2, src1, a3, s1, s2, s3, a4, n0, dst0);
-    rt_out_f32("k0312", "dst0", dst0, 8);
+    i64m4x5 a0 = __builtin_matrix_column_major_load(a0_b, 4, 5, 4);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char a1_b[44]; rt_fill_u8(&rng, a1_b, 44, RT_DOM_INT(0LL, 16LL));
+    u8m11x4 a1 = __builtin_matrix_column_major_load(a1_b, 11, 4, 11);
+    unsigned char a2_b[28]; rt_fill_u8(&rng, a2_b, 28, RT_DOM_INT(0LL, 16LL));
+    u8m4x7 a2 = __builtin_matrix_column_major_load(a2_b, 4, 7, 4);
+    long a3_b[20]; rt_fill_i64(&rng, a3_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i64m4x5 a3 = __builtin_matrix_column_major_load(a3_b, 4, 5, 4);
+    long a4_b[20]; rt_fill_i64(&rng, a4_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i64m4x5 a4 = __builtin_matrix_column_major_load(a4_b, 4, 5, 4);
+    long a5_b[35]; rt_fill_i64(&rng, a5_b, 35, RT_DOM_FULL);
+    i64m5x7 a5 = __builtin_matrix_column_major_load(a5_b, 5, 7, 5);
+    long a6_b[35]; rt_fill_i64(&rng, a6_b, 35, RT_DOM_FULL);
+    i64m7x5 a6 = __builtin_matrix_column_major_load(a6_b, 7, 5, 7);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    float a7_b[12]; rt_fill_f32(&rng, a7_b, 12, RT_DOM_FCHOICE(a7_dom));
+    f32m3x4 a7 = __builtin_matrix_column_major_load(a7_b, 3, 4, 3);
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x4 r = k0312(a0, i0, s0, a1, a2, a3, a4, a5, a6, s1, a7, s2, s3, s4);
+    float r_b[12]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_f32("k0312", "ret", r_b, 12);
 }
 
-i16m6x8 k0313(const short *src0, i16m4x8 a0, double s0, unsigned short s1, unsigned short s2) {
-    return __builtin_matrix_column_major_load(src0, (K4 * 6) / K4, 4, 8) * ({ __auto_type ins0 = a0 + s0; ins0[2][7] = s1 + s2; ins0; });
+i16m6x8 k0313(const unsigned char *src0, i16m6x8_b a0, unsigned short s0, i16m6x3 a1, i16m3x3 a2, const short *src1, float s1) {
+    return ({ __auto_type ins0 = (i16m6x8) __builtin_matrix_column_major_load(src0, 6, 8, 9 - K3); ins0[5][(K8 * 3) / K8] = 2.0; ins0; }) - a0 - (s0 ? a1 : a1) * __builtin_matrix_transpose(a2) * (__builtin_matrix_column_major_load(src1, 3, 8, 3) - s1);
 }
 
 static void run_k0313(void) {
     rt_rng rng = {0x178a185eb28cf3d9ULL};
-    short src0[30]; rt_fill_i16(&rng, src0, 30, RT_DOM_FULL);
-    short a0_b[32]; rt_fill_i16(&rng, a0_b, 32, RT_DOM_FULL);
-    i16m4x8 a0 = __builtin_matrix_column_major_load(a0_b, 4, 8, 4);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
-    i16m6x8 r = k0313(src0, a0, s0, s1, s2);
+    unsigned char src0[49]; rt_fill_u8(&rng, src0, 49, RT_DOM_FULL);
+    short a0_b[48]; rt_fill_i16(&rng, a0_b, 48, RT_DOM_INT(-8LL, 8LL));
+    i16m6x8 a0 = __builtin_matrix_column_major_load(a0_b, 6, 8, 6);
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    short a1_b[18]; rt_fill_i16(&rng, a1_b, 18, RT_DOM_INT(-8LL, 8LL));
+    i16m6x3 a1 = __builtin_matrix_column_major_load(a1_b, 6, 3, 6);
+    short a2_b[9]; rt_fill_i16(&rng, a2_b, 9, RT_DOM_INT(-8LL, 8LL));
+    i16m3x3 a2 = __builtin_matrix_column_major_load(a2_b, 3, 3, 3);
+    short src1[24]; rt_fill_i16(&rng, src1, 24, RT_DOM_FULL);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i16m6x8 r = k0313(src0, a0, s0, a1, a2, src1, s1);
     short r_b[48]; __builtin_matrix_column_major_store(r, r_b, 6);
     rt_out_i16("k0313", "ret", r_b, 48);
 }
 
-void k0314(i32m3x6_b a0, i32m6x6_b a1, unsigned short s0, unsigned long i0, float s1, int *dst0) {
-    i32m3x6_b t0 = a0;
-    __builtin_matrix_column_major_store(({ __auto_type ins0 = ((t0 + t0) * (-5L + a1) - t0) / s0; ins0[i0][2] = s1; ins0; }), dst0, 3);
+i32m3x6 k0314(short s0, const int *src0, unsigned int s1, const int *src1, const int *src2, signed char s2, signed char s3, unsigned long s4) {
+    i32m3x6_b t0 = (s0 ? s1 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 9 - K3, 6) : __builtin_matrix_column_major_load(src1, 3, 6, 6)) + (s2 + __builtin_matrix_column_major_load(src2, 2 + 1, 6, 4));
+    return t0 / s3 / s4;
 }
 
 static void run_k0314(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s4_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xcfc1217899d57664ULL};
-    int a0_b[18]; rt_fill_i32(&rng, a0_b, 18, RT_DOM_FULL);
-    i32m3x6 a0 = __builtin_matrix_column_major_load(a0_b, 3, 6, 3);
-    int a1_b[36]; rt_fill_i32(&rng, a1_b, 36, RT_DOM_FULL);
-    i32m6x6 a1 = __builtin_matrix_column_major_load(a1_b, 6, 6, 6);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int dst0[18]; rt_fill_i32(&rng, dst0, 18, RT_DOM_FULL);
-    k0314(a0, a1, s0, i0, s1, dst0);
-    rt_out_i32("k0314", "dst0", dst0, 18);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    int src0[35]; rt_fill_i32(&rng, src0, 35, RT_DOM_FULL);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    int src1[33]; rt_fill_i32(&rng, src1, 33, RT_DOM_FULL);
+    int src2[23]; rt_fill_i32(&rng, src2, 23, RT_DOM_INT(-8LL, 8LL));
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_ICHOICE(s4_dom));
+    i32m3x6 r = k0314(s0, src0, s1, src1, src2, s2, s3, s4);
+    int r_b[18]; __builtin_matrix_column_major_store(r, r_b, 3);
+    rt_out_i32("k0314", "ret", r_b, 18);
 }
 
-void k0315(i8m6x3_b a0, i8m3x13 a1, i8m6x13 a2, signed char s0, signed char *dst0) {
-    __builtin_matrix_column_major_store(s0 - (a0 * a1 - a2), dst0, K3 * 3);
+void k0315(i8m13x6 a0, unsigned long n0, signed char *dst0) {
+    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0) + 0x2UL, dst0, n0);
 }
 
 static void run_k0315(void) {
     rt_rng rng = {0x2819787016c12006ULL};
-    signed char a0_b[18]; rt_fill_i8(&rng, a0_b, 18, RT_DOM_FULL);
-    i8m6x3 a0 = __builtin_matrix_column_major_load(a0_b, 6, 3, 6);
-    signed char a1_b[39]; rt_fill_i8(&rng, a1_b, 39, RT_DOM_INT(-8LL, 8LL));
-    i8m3x13 a1 = __builtin_matrix_column_major_load(a1_b, 3, 13, 3);
-    signed char a2_b[78]; rt_fill_i8(&rng, a2_b, 78, RT_DOM_FULL);
-    i8m6x13 a2 = __builtin_matrix_column_major_load(a2_b, 6, 13, 6);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    signed char dst0[115]; rt_fill_i8(&rng, dst0, 115, RT_DOM_INT(-8LL, 8LL));
-    k0315(a0, a1, a2, s0, dst0);
+    signed char a0_b[78]; rt_fill_i8(&rng, a0_b, 78, RT_DOM_INT(-8LL, 8LL));
+    i8m13x6 a0 = __builtin_matrix_column_major_load(a0_b, 13, 6, 13);
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(6LL, 9LL));
+    signed char dst0[115]; rt_fill_i8(&rng, dst0, 115, RT_DOM_FULL);
+    k0315(a0, n0, dst0);
     rt_out_i8("k0315", "dst0", dst0, 115);
 }
 
-u64m11x4 k0316(unsigned long n0, const unsigned short *src0, u64m3x11 a0, unsigned int s0, u64m4x11 a1, float s1, u64m4x11_b a2, double s2) {
-    u64m5x11 t0 = (u64m5x3) (__builtin_matrix_column_major_load(src0, 5, 3, n0) - 3) * (a0 - s0);
-    return __builtin_matrix_transpose(s1 - a1 + a2) + 2 - s2;
+void k0316(unsigned short s0, unsigned long n0, const unsigned long *src0, const unsigned long *src1, int s1, u64m5x3 a0, signed char s2, u64m3x3 a1, u64m3x6_b a2, u64m6x11 a3, unsigned char s3, unsigned long *dst0) {
+    u64m5x11 t0 = (s0 ? __builtin_matrix_column_major_load(src0, 5, 3, n0) - (__builtin_matrix_column_major_load(src1, 5, 3, 6) + s1) : a0 * s2 * a1) * ((a2 - 165) * a3);
+    __builtin_matrix_column_major_store(a0 / s3, dst0, 6);
 }
 
 static void run_k0316(void) {
+    static const long long s3_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0xbe56dd7b4368f9e8ULL};
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(5LL, 8LL));
-    unsigned short src0[22]; rt_fill_u16(&rng, src0, 22, RT_DOM_FULL);
-    unsigned long a0_b[33]; rt_fill_u64(&rng, a0_b, 33, RT_DOM_FULL);
-    u64m3x11 a0 = __builtin_matrix_column_major_load(a0_b, 3, 11, 3);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long a1_b[44]; rt_fill_u64(&rng, a1_b, 44, RT_DOM_INT(0LL, 16LL));
-    u64m4x11 a1 = __builtin_matrix_column_major_load(a1_b, 4, 11, 4);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    unsigned long a2_b[44]; rt_fill_u64(&rng, a2_b, 44, RT_DOM_FULL);
-    u64m4x11 a2 = __builtin_matrix_column_major_load(a2_b, 4, 11, 4);
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    u64m11x4 r = k0316(n0, src0, a0, s0, a1, s1, a2, s2);
-    unsigned long r_b[44]; __builtin_matrix_column_major_store(r, r_b, 11);
-    rt_out_u64("k0316", "ret", r_b, 44);
+    unsigned long src0[22]; rt_fill_u64(&rng, src0, 22, RT_DOM_FULL);
+    unsigned long src1[19]; rt_fill_u64(&rng, src1, 19, RT_DOM_FULL);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a0_b[15]; rt_fill_u64(&rng, a0_b, 15, RT_DOM_INT(0LL, 16LL));
+    u64m5x3 a0 = __builtin_matrix_column_major_load(a0_b, 5, 3, 5);
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a1_b[9]; rt_fill_u64(&rng, a1_b, 9, RT_DOM_FULL);
+    u64m3x3 a1 = __builtin_matrix_column_major_load(a1_b, 3, 3, 3);
+    unsigned long a2_b[18]; rt_fill_u64(&rng, a2_b, 18, RT_DOM_FULL);
+    u64m3x6 a2 = __builtin_matrix_column_major_load(a2_b, 3, 6, 3);
+    unsigned long a3_b[66]; rt_fill_u64(&rng, a3_b, 66, RT_DOM_INT(0LL, 16LL));
+    u64m6x11 a3 = __builtin_matrix_column_major_load(a3_b, 6, 11, 6);
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_ICHOICE(s3_dom));
+    unsigned long dst0[17]; rt_fill_u64(&rng, dst0, 17, RT_DOM_INT(0LL, 16LL));
+    k0316(s0, n0, src0, src1, s1, a0, s2, a1, a2, a3, s3, dst0);
+    rt_out_u64("k0316", "dst0", dst0, 17);
 }
 
-void k0317(u32m4x5 a0, unsigned int s0, i64m5x5 a1, i64m5x1 a2, unsigned long n0, const unsigned int *src0, u32m4x4 a3, unsigned char s1, i64m5x5 a4, long *dst0) {
-    u32m4x5 t0 = a0;
-    t0[1 + 1][0] = (unsigned int)(a1 * a2)[3][0];
-    u32m4x4 t1 = (__builtin_matrix_column_major_load(src0, 4, (K2 * 4) / K2, n0) - a3) * 3.0;
-    t0[2][4] = (unsigned int)s1;
-    __builtin_matrix_column_major_store(a4, dst0, 7);
+u32m4x5 k0317(float s0, u32m4x5 a0, unsigned char s1, u32m4x5 a1, const unsigned int *src0, unsigned short s2, u32m4x10 a2, short s3, u32m4x3_b a3, const unsigned int *src1, long s4, unsigned long n0, const unsigned int *src2, u32m4x4_b a4, unsigned long n1, const unsigned int *src3, u32m1x7 a5, u32m7x10 a6, long i0, unsigned long i1, long i2, u32m4x2 a7, u32m2x11 a8, u32m11x5 a9) {
+    u32m4x5 t0 = s0 ? a0 * s1 : a1 * __builtin_matrix_column_major_load(src0, 5, 9 - K4, 6);
+    t0[2][3] = 3;
+    u32m4x4 t1 = ((s2 ? a2 * (unsigned char)s3 : a3 * __builtin_matrix_column_major_load(src1, 3, 10, 5)) - 4L) * s4 * __builtin_matrix_transpose((__builtin_matrix_column_major_load(src2, 4, 4, n0) - a4) * (__builtin_matrix_column_major_load(src3, 4, 1, n1) * a5) * a6);
+    t0[2][i0] = a4[i1][i2];
+    return a7 * a8 * a9;
 }
 
 static void run_k0317(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xc4e5222a84077b22ULL};
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
     unsigned int a0_b[20]; rt_fill_u32(&rng, a0_b, 20, RT_DOM_FULL);
     u32m4x5 a0 = __builtin_matrix_column_major_load(a0_b, 4, 5, 4);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    long a1_b[25]; rt_fill_i64(&rng, a1_b, 25, RT_DOM_FULL);
-    i64m5x5 a1 = __builtin_matrix_column_major_load(a1_b, 5, 5, 5);
-    long a2_b[5]; rt_fill_i64(&rng, a2_b, 5, RT_DOM_FULL);
-    i64m5x1 a2 = __builtin_matrix_column_major_load(a2_b, 5, 1, 5);
-    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
-    unsigned int src0[25]; rt_fill_u32(&rng, src0, 25, RT_DOM_INT(0LL, 16LL));
-    unsigned int a3_b[16]; rt_fill_u32(&rng, a3_b, 16, RT_DOM_FULL);
-    u32m4x4 a3 = __builtin_matrix_column_major_load(a3_b, 4, 4, 4);
     unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    long a4_b[25]; rt_fill_i64(&rng, a4_b, 25, RT_DOM_INT(-8LL, 8LL));
-    i64m5x5 a4 = __builtin_matrix_column_major_load(a4_b, 5, 5, 5);
-    long dst0[34]; rt_fill_i64(&rng, dst0, 34, RT_DOM_FULL);
-    k0317(a0, s0, a1, a2, n0, src0, a3, s1, a4, dst0);
-    rt_out_i64("k0317", "dst0", dst0, 34);
+    unsigned int a1_b[20]; rt_fill_u32(&rng, a1_b, 20, RT_DOM_INT(0LL, 16LL));
+    u32m4x5 a1 = __builtin_matrix_column_major_load(a1_b, 4, 5, 4);
+    unsigned int src0[29]; rt_fill_u32(&rng, src0, 29, RT_DOM_FULL);
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a2_b[40]; rt_fill_u32(&rng, a2_b, 40, RT_DOM_FULL);
+    u32m4x10 a2 = __builtin_matrix_column_major_load(a2_b, 4, 10, 4);
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int a3_b[12]; rt_fill_u32(&rng, a3_b, 12, RT_DOM_INT(0LL, 16LL));
+    u32m4x3 a3 = __builtin_matrix_column_major_load(a3_b, 4, 3, 4);
+    unsigned int src1[49]; rt_fill_u32(&rng, src1, 49, RT_DOM_FULL);
+    long s4; rt_fill_i64(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned int src2[25]; rt_fill_u32(&rng, src2, 25, RT_DOM_FULL);
+    unsigned int a4_b[16]; rt_fill_u32(&rng, a4_b, 16, RT_DOM_FULL);
+    u32m4x4 a4 = __builtin_matrix_column_major_load(a4_b, 4, 4, 4);
+    unsigned long n1; rt_fill_u64(&rng, &n1, 1, RT_DOM_INT(4LL, 7LL));
+    unsigned int src3[6]; rt_fill_u32(&rng, src3, 6, RT_DOM_INT(0LL, 16LL));
+    unsigned int a5_b[7]; rt_fill_u32(&rng, a5_b, 7, RT_DOM_FULL);
+    u32m1x7 a5 = __builtin_matrix_column_major_load(a5_b, 1, 7, 1);
+    unsigned int a6_b[70]; rt_fill_u32(&rng, a6_b, 70, RT_DOM_INT(0LL, 16LL));
+    u32m7x10 a6 = __builtin_matrix_column_major_load(a6_b, 7, 10, 7);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int a7_b[8]; rt_fill_u32(&rng, a7_b, 8, RT_DOM_INT(0LL, 16LL));
+    u32m4x2 a7 = __builtin_matrix_column_major_load(a7_b, 4, 2, 4);
+    unsigned int a8_b[22]; rt_fill_u32(&rng, a8_b, 22, RT_DOM_INT(0LL, 16LL));
+    u32m2x11 a8 = __builtin_matrix_column_major_load(a8_b, 2, 11, 2);
+    unsigned int a9_b[55]; rt_fill_u32(&rng, a9_b, 55, RT_DOM_INT(0LL, 16LL));
+    u32m11x5 a9 = __builtin_matrix_column_major_load(a9_b, 11, 5, 11);
+    u32m4x5 r = k0317(s0, a0, s1, a1, src0, s2, a2, s3, a3, src1, s4, n0, src2, a4, n1, src3, a5, a6, i0, i1, i2, a7, a8, a9);
+    unsigned int r_b[20]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u32("k0317", "ret", r_b, 20);
 }
 
-u8m2x3 k0318(const unsigned long *src0, u64m3x3 a0, int i0, f64m15x3 a1, i16m15x3 a2, long i1, unsigned long i2, unsigned long s0, u8m2x3 a3) {
-    __auto_type t0 = __builtin_matrix_column_major_load(src0, 15, 3, 18) * a0 * 4;
+u8m7x5 k0318(const float *src0, i64m15x3 a0, int i0, const unsigned long *src1, const unsigned long *src2, unsigned int i1, long s0, u8m7x4 a1, u8m1x4 a2, unsigned long i2, u8m1x5 a3) {
+    __auto_type t0 = (u64m15x3) a0 + 3;
     for (int l0 = 0; l0 < 15; l0++) { t0[l0][2] = t0[i0][2]; }
-    __auto_type t1 = (u64m15x3) a2;
-    t0[i1][1] = t1[14][0];
-    return a3;
+    u64m15x3 t1 = t0 + t0;
+    u64m15x3 t2 = ({ __auto_type ins0 = __builtin_matrix_column_major_load(src1, 15, 1, 16) * __builtin_matrix_column_major_load(src2, 1, 3, 2); ins0[9][i1] = s0; ins0; });
+    return a1 * __builtin_matrix_transpose(({ __auto_type ins1 = a2; ins1[i2][3 - K2] = -1; ins1; })) * a3;
 }
 
 static void run_k0318(void) {
     rt_rng rng = {0x6281ae08d9b1ba16ULL};
-    unsigned long src0[52]; rt_fill_u64(&rng, src0, 52, RT_DOM_FULL);
-    unsigned long a0_b[9]; rt_fill_u64(&rng, a0_b, 9, RT_DOM_FULL);
-    u64m3x3 a0 = __builtin_matrix_column_major_load(a0_b, 3, 3, 3);
+    float src0[52]; rt_fill_f32(&rng, src0, 52, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long a0_b[45]; rt_fill_i64(&rng, a0_b, 45, RT_DOM_INT(-8LL, 8LL));
+    i64m15x3 a0 = __builtin_matrix_column_major_load(a0_b, 15, 3, 15);
     int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 14LL));
-    double a1_b[45]; rt_fill_f64(&rng, a1_b, 45, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m15x3 a1 = __builtin_matrix_column_major_load(a1_b, 15, 3, 15);
-    short a2_b[45]; rt_fill_i16(&rng, a2_b, 45, RT_DOM_FULL);
-    i16m15x3 a2 = __builtin_matrix_column_major_load(a2_b, 15, 3, 15);
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 14LL));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char a3_b[6]; rt_fill_u8(&rng, a3_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m2x3 a3 = __builtin_matrix_column_major_load(a3_b, 2, 3, 2);
-    u8m2x3 r = k0318(src0, a0, i0, a1, a2, i1, i2, s0, a3);
-    unsigned char r_b[6]; __builtin_matrix_column_major_store(r, r_b, 2);
-    rt_out_u8("k0318", "ret", r_b, 6);
+    unsigned long src1[16]; rt_fill_u64(&rng, src1, 16, RT_DOM_FULL);
+    unsigned long src2[6]; rt_fill_u64(&rng, src2, 6, RT_DOM_FULL);
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char a1_b[28]; rt_fill_u8(&rng, a1_b, 28, RT_DOM_INT(0LL, 16LL));
+    u8m7x4 a1 = __builtin_matrix_column_major_load(a1_b, 7, 4, 7);
+    unsigned char a2_b[4]; rt_fill_u8(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m1x4 a2 = __builtin_matrix_column_major_load(a2_b, 1, 4, 1);
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned char a3_b[5]; rt_fill_u8(&rng, a3_b, 5, RT_DOM_FULL);
+    u8m1x5 a3 = __builtin_matrix_column_major_load(a3_b, 1, 5, 1);
+    u8m7x5 r = k0318(src0, a0, i0, src1, src2, i1, s0, a1, a2, i2, a3);
+    unsigned char r_b[35]; __builtin_matrix_column_major_store(r, r_b, 7);
+    rt_out_u8("k0318", "ret", r_b, 35);
 }
 
-u8m5x1 k0319(u8m1x15 a0, u8m15x3 a1, unsigned long n0, unsigned char *dst0, const unsigned char *src0) {
-    __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0 * a1), dst0, n0);
-    return __builtin_matrix_column_major_load(src0, 7 - K2, 1, (K2 * 7) / K2) - 1.0;
+u8m4x1 k0319(u8m3x4 a0, u8m4x1 a1, unsigned long n0, unsigned char *dst0, u8m4x2 a2, u8m2x3 a3, u8m3x1 a4) {
+    __builtin_matrix_column_major_store((a0 + a0 + a0) * a1, dst0, n0);
+    return (a2 - a2) * a3 * a4;
 }
 
 static void run_k0319(void) {
     rt_rng rng = {0x3205b278b95d281cULL};
-    unsigned char a0_b[15]; rt_fill_u8(&rng, a0_b, 15, RT_DOM_FULL);
-    u8m1x15 a0 = __builtin_matrix_column_major_load(a0_b, 1, 15, 1);
-    unsigned char a1_b[45]; rt_fill_u8(&rng, a1_b, 45, RT_DOM_INT(0LL, 16LL));
-    u8m15x3 a1 = __builtin_matrix_column_major_load(a1_b, 15, 3, 15);
+    unsigned char a0_b[12]; rt_fill_u8(&rng, a0_b, 12, RT_DOM_FULL);
+    u8m3x4 a0 = __builtin_matrix_column_major_load(a0_b, 3, 4, 3);
+    unsigned char a1_b[4]; rt_fill_u8(&rng, a1_b, 4, RT_DOM_INT(0LL, 16LL));
+    u8m4x1 a1 = __builtin_matrix_column_major_load(a1_b, 4, 1, 4);
     unsigned long n0; rt_fill_u64(&rng, &n0, 1, RT_DOM_INT(3LL, 6LL));
-    unsigned char dst0[5]; rt_fill_u8(&rng, dst0, 5, RT_DOM_FULL);
-    unsigned char src0[5]; rt_fill_u8(&rng, src0, 5, RT_DOM_INT(0LL, 16LL));
-    u8m5x1 r = k0319(a0, a1, n0, dst0, src0);
-    unsigned char r_b[5]; __builtin_matrix_column_major_store(r, r_b, 5);
-    rt_out_u8("k0319", "ret", r_b, 5);
-    rt_out_u8("k0319", "dst0", dst0, 5);
+    unsigned char dst0[3]; rt_fill_u8(&rng, dst0, 3, RT_DOM_INT(0LL, 16LL));
+    unsigned char a2_b[8]; rt_fill_u8(&rng, a2_b, 8, RT_DOM_FULL);
+    u8m4x2 a2 = __builtin_matrix_column_major_load(a2_b, 4, 2, 4);
+    unsigned char a3_b[6]; rt_fill_u8(&rng, a3_b, 6, RT_DOM_INT(0LL, 16LL));
+    u8m2x3 a3 = __builtin_matrix_column_major_load(a3_b, 2, 3, 2);
+    unsigned char a4_b[3]; rt_fill_u8(&rng, a4_b, 3, RT_DOM_FULL);
+    u8m3x1 a4 = __builtin_matrix_column_major_load(a4_b, 3, 1, 3);
+    u8m4x1 r = k0319(a0, a1, n0, dst0, a2, a3, a4);
+    unsigned char r_b[4]; __builtin_matrix_column_major_store(r, r_b, 4);
+    rt_out_u8("k0319", "ret", r_b, 4);
+    rt_out_u8("k0319", "dst0", dst0, 3);
 }
 
 int main(void) {

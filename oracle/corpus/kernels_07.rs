@@ -11,353 +11,358 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    typedef int8_t i8m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef char i8m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef char i8m2x6 __attribute__((matrix_type(5 - K3, K4 + 2)));
-    pub typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
-    typedef i8 i8m3x7 __attribute__((matrix_type(3, 7)));
-    typedef char i8m3x13 __attribute__((matrix_type(3, 13)));
-    typedef i8 i8m4x3 __attribute__((matrix_type(K4, (K5 * 3) / K5)));
-    typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
-    typedef int8_t i8m4x7 __attribute__((matrix_type(4, 7)));
-    pub(crate) typedef signed char i8m4x8 __attribute__((matrix_type(K2 + 2, 12 - K4)));
-    typedef int8_t i8m4x14 __attribute__((matrix_type(4, 14)));
-    typedef int8_t i8m6x3 __attribute__((matrix_type(6, 3)));
-    pub(crate) typedef char i8m6x13 __attribute__((matrix_type(6, 13)));
-    typedef int8_t i8m7x3 __attribute__((matrix_type(6 + 1, 7 - K4)));
-    typedef signed char i8m7x7 __attribute__((matrix_type(7, 7)));
-    pub typedef i8 i8m11x3 __attribute__((matrix_type(11, 3)));
-    pub typedef i8 i8m11x14 __attribute__((matrix_type(11, 14)));
-    typedef signed char i8m12x5 __attribute__((matrix_type(12, 5)));
-    typedef int16_t i16m2x1 __attribute__((matrix_type(2, 1)));
-    typedef i16 i16m3x2 __attribute__((matrix_type(3, 2)));
-    pub(crate) typedef short i16m3x8 __attribute__((matrix_type(3, 8)));
-    typedef i16 i16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef i16 i16m4x6 __attribute__((matrix_type(4, 6)));
-    pub typedef int16_t i16m4x8 __attribute__((matrix_type(4, 8)));
-    typedef int16_t i16m6x8 __attribute__((matrix_type(6, 8)));
-    typedef i16 i16m8x2 __attribute__((matrix_type(8, 2)));
-    typedef i16 i16m15x3 __attribute__((matrix_type((K3 * 15) / K3, (K8 * 3) / K8)));
-    pub(crate) typedef int32_t i32m1x3 __attribute__((matrix_type((K8 * 1) / K8, (K3 * 3) / K3)));
-    typedef i32 i32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef int i32m2x5 __attribute__((matrix_type((K2 * 2) / K2, 9 - K4)));
-    pub(crate) typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
-    pub typedef int i32m3x6 __attribute__((matrix_type(3, 6)));
-    typedef i32 i32m4x1 __attribute__((matrix_type(8 - K4, 4 - K3)));
-    typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef char i8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef char i8m2x6 __attribute__((matrix_type(2, 6)));
+    typedef signed char i8m3x8 __attribute__((matrix_type(3, 8)));
+    pub(crate) typedef signed char i8m11x14 __attribute__((matrix_type(K3 + 8, 18 - K4)));
+    typedef signed char i8m13x6 __attribute__((matrix_type(13, 6)));
+    typedef int16_t i16m2x2 __attribute__((matrix_type(2, 2)));
+    typedef i16 i16m2x8 __attribute__((matrix_type(2, 8)));
+    typedef i16 i16m3x2 __attribute__((matrix_type(7 - K4, (K2 * 2) / K2)));
+    typedef int16_t i16m3x3 __attribute__((matrix_type(3, 3)));
+    pub(crate) typedef int16_t i16m4x1 __attribute__((matrix_type(4, 1)));
+    typedef short i16m4x8 __attribute__((matrix_type(K2 + 2, 12 - K4)));
+    pub(crate) typedef i16 i16m6x3 __attribute__((matrix_type(6, 3)));
+    typedef short i16m6x8 __attribute__((matrix_type(6, 8)));
+    typedef int16_t i16m7x3 __attribute__((matrix_type(7, 3)));
+    typedef short i16m11x7 __attribute__((matrix_type(14 - K3, 12 - K5)));
+    pub(crate) typedef int i32m2x2 __attribute__((matrix_type(2, 2)));
+    pub(crate) typedef int32_t i32m2x4 __attribute__((matrix_type(2, 4)));
+    pub typedef int32_t i32m3x6 __attribute__((matrix_type(3, 6)));
     typedef i32 i32m4x5 __attribute__((matrix_type(4, 5)));
-    pub(crate) typedef i32 i32m6x6 __attribute__((matrix_type(6, 6)));
-    typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
-    pub typedef i64 i64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef i64 i64m3x2 __attribute__((matrix_type(3, 2)));
-    pub(crate) typedef int64_t i64m3x6 __attribute__((matrix_type(3, 6)));
-    pub typedef long long i64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef long long i64m4x5 __attribute__((matrix_type(4, 5)));
-    typedef long i64m4x6 __attribute__((matrix_type(4, 6)));
-    typedef i64 i64m4x8 __attribute__((matrix_type(4, 8)));
-    typedef i64 i64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef long i64m5x3 __attribute__((matrix_type(5, 3)));
-    pub typedef i64 i64m5x4 __attribute__((matrix_type(5, 4)));
-    pub(crate) typedef int64_t i64m5x5 __attribute__((matrix_type(5, 5)));
-    pub(crate) typedef i64 i64m6x4 __attribute__((matrix_type(9 - K3, (K4 * 4) / K4)));
-    typedef i64 i64m8x2 __attribute__((matrix_type(8, 2)));
-    typedef long i64m8x3 __attribute__((matrix_type(8, 3)));
-    typedef i64 i64m8x8 __attribute__((matrix_type(8, 8)));
-    typedef int64_t i64m12x3 __attribute__((matrix_type(12, 3)));
-    pub typedef u8 u8m1x8 __attribute__((matrix_type(1, 8)));
-    pub(crate) typedef uint8_t u8m1x15 __attribute__((matrix_type(1, 15)));
-    typedef uint8_t u8m2x1 __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef uint8_t u8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef unsigned char u8m2x8 __attribute__((matrix_type(2, 8)));
-    pub(crate) typedef u8 u8m4x1 __attribute__((matrix_type(4, 1)));
-    typedef u8 u8m4x2 __attribute__((matrix_type(8 - K4, 6 - K4)));
-    typedef uint8_t u8m4x6 __attribute__((matrix_type(K2 + 2, 5 + 1)));
-    typedef uint8_t u8m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef unsigned char u8m5x1 __attribute__((matrix_type(5, 1)));
-    typedef uint8_t u8m5x3 __attribute__((matrix_type(5, 3)));
-    typedef u8 u8m6x4 __attribute__((matrix_type(6, 4)));
-    typedef uint8_t u8m6x8 __attribute__((matrix_type(6, 8)));
-    pub(crate) typedef unsigned char u8m8x4 __attribute__((matrix_type(8, 4)));
-    pub typedef u8 u8m8x6 __attribute__((matrix_type(8, 6)));
-    typedef unsigned char u8m15x3 __attribute__((matrix_type(15, 3)));
-    typedef uint16_t u16m1x1 __attribute__((matrix_type(1, 1)));
-    typedef unsigned short u16m2x6 __attribute__((matrix_type(2, 6)));
+    pub typedef int32_t i32m7x7 __attribute__((matrix_type(7, 7)));
+    typedef int i32m8x4 __attribute__((matrix_type(8, 4)));
+    pub(crate) typedef int64_t i64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef long long i64m4x2 __attribute__((matrix_type(4, 2)));
+    typedef long i64m4x5 __attribute__((matrix_type(4, 5)));
+    pub typedef long long i64m4x6 __attribute__((matrix_type(4, 6)));
+    pub typedef i64 i64m5x7 __attribute__((matrix_type(5, 7)));
+    typedef long long i64m7x1 __attribute__((matrix_type(7, 1)));
+    typedef long long i64m7x5 __attribute__((matrix_type(K2 + 5, 10 - K5)));
+    pub(crate) typedef i64 i64m7x10 __attribute__((matrix_type(11 - K4, (K5 * 10) / K5)));
+    pub typedef long long i64m8x2 __attribute__((matrix_type(8, 2)));
+    pub(crate) typedef i64 i64m8x15 __attribute__((matrix_type(K4 * 2, K3 * 5)));
+    typedef int64_t i64m10x3 __attribute__((matrix_type(10, 3)));
+    pub typedef i64 i64m15x3 __attribute__((matrix_type(15, 3)));
+    pub typedef i64 i64m15x8 __attribute__((matrix_type(14 + 1, K2 * 4)));
+    typedef uint8_t u8m1x3 __attribute__((matrix_type(1, 3)));
+    pub(crate) typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef unsigned char u8m1x5 __attribute__((matrix_type(1, 5)));
+    typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
+    typedef u8 u8m2x4 __attribute__((matrix_type(2, 4)));
+    typedef u8 u8m2x5 __attribute__((matrix_type(2, 5)));
+    pub typedef unsigned char u8m2x6 __attribute__((matrix_type(2, 6)));
+    typedef uint8_t u8m2x7 __attribute__((matrix_type(2, 7)));
+    pub typedef unsigned char u8m2x8 __attribute__((matrix_type(2, 8)));
+    pub typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
+    typedef uint8_t u8m3x3 __attribute__((matrix_type(3, 3)));
+    pub typedef uint8_t u8m3x4 __attribute__((matrix_type(3, 4)));
+    typedef uint8_t u8m3x6 __attribute__((matrix_type(3, 6)));
+    typedef u8 u8m3x7 __attribute__((matrix_type(3, 7)));
+    typedef uint8_t u8m3x8 __attribute__((matrix_type(3, 8)));
+    pub typedef uint8_t u8m4x1 __attribute__((matrix_type((K5 * 4) / K5, 3 - K2)));
+    pub(crate) typedef uint8_t u8m4x2 __attribute__((matrix_type(4, 2)));
+    pub(crate) typedef uint8_t u8m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef unsigned char u8m4x5 __attribute__((matrix_type(4, 5)));
+    typedef u8 u8m4x6 __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef unsigned char u8m4x7 __attribute__((matrix_type(4, 7)));
+    pub(crate) typedef u8 u8m4x8 __attribute__((matrix_type(4, 8)));
+    typedef uint8_t u8m5x2 __attribute__((matrix_type(5, 2)));
+    typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
+    typedef uint8_t u8m7x5 __attribute__((matrix_type(7, 5)));
+    typedef unsigned char u8m7x8 __attribute__((matrix_type(7, 8)));
+    typedef uint8_t u8m11x4 __attribute__((matrix_type(16 - K5, (K5 * 4) / K5)));
+    pub(crate) typedef u16 u16m1x1 __attribute__((matrix_type((K4 * 1) / K4, 6 - K5)));
+    typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
+    typedef unsigned short u16m1x7 __attribute__((matrix_type(1, 7)));
+    typedef u16 u16m2x6 __attribute__((matrix_type(2, 6)));
+    pub(crate) typedef unsigned short u16m2x7 __attribute__((matrix_type(2, 7)));
     typedef uint16_t u16m2x8 __attribute__((matrix_type(2, 8)));
-    typedef unsigned short u16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint16_t u16m8x5 __attribute__((matrix_type(8, 5)));
-    typedef u16 u16m14x4 __attribute__((matrix_type(14, 4)));
-    pub(crate) typedef uint32_t u32m1x1 __attribute__((matrix_type(1, 1)));
-    typedef u32 u32m3x1 __attribute__((matrix_type(3, 1)));
-    pub(crate) typedef unsigned int u32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef uint16_t u16m3x8 __attribute__((matrix_type(3, 8)));
+    pub typedef uint16_t u16m4x1 __attribute__((matrix_type(4, 1)));
+    typedef u16 u16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef unsigned short u16m4x6 __attribute__((matrix_type(4, 6)));
+    typedef unsigned short u16m6x3 __attribute__((matrix_type(6, 3)));
+    typedef u16 u16m7x6 __attribute__((matrix_type(7, 6)));
+    pub(crate) typedef unsigned short u16m8x4 __attribute__((matrix_type(8, 4)));
+    typedef u16 u16m12x1 __attribute__((matrix_type(12, 1)));
+    typedef u16 u16m12x7 __attribute__((matrix_type(12, 7)));
+    pub typedef u16 u16m12x12 __attribute__((matrix_type(12, 12)));
+    typedef unsigned u32m1x2 __attribute__((matrix_type(1, 2)));
+    typedef unsigned u32m1x7 __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef unsigned int u32m2x11 __attribute__((matrix_type(2, 11)));
+    pub(crate) typedef u32 u32m3x1 __attribute__((matrix_type(3, 1)));
     typedef unsigned u32m3x7 __attribute__((matrix_type(3, 7)));
-    pub typedef unsigned u32m4x2 __attribute__((matrix_type(4, 2)));
-    pub typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
-    typedef uint32_t u32m5x1 __attribute__((matrix_type(5, 1)));
-    typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
-    typedef unsigned u32m11x2 __attribute__((matrix_type(11, 2)));
-    typedef unsigned long long u64m1x1 __attribute__((matrix_type(1, 1)));
-    pub(crate) typedef unsigned long long u64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef unsigned long long u64m1x15 __attribute__((matrix_type(1, 15)));
-    pub typedef uint64_t u64m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef uint64_t u64m3x2 __attribute__((matrix_type((K2 * 3) / K2, K2)));
-    pub(crate) typedef u64 u64m3x3 __attribute__((matrix_type(3, 3)));
-    typedef uint64_t u64m3x5 __attribute__((matrix_type(3, 5)));
-    pub typedef uint64_t u64m3x6 __attribute__((matrix_type(3, 6)));
-    pub typedef unsigned long u64m3x11 __attribute__((matrix_type((K3 * 3) / K3, K3 + 8)));
-    pub(crate) typedef uint64_t u64m4x11 __attribute__((matrix_type((K3 * 4) / K3, 15 - K4)));
-    typedef u64 u64m5x3 __attribute__((matrix_type(5, 3)));
-    typedef uint64_t u64m5x6 __attribute__((matrix_type(5, 6)));
-    pub(crate) typedef unsigned long long u64m5x11 __attribute__((matrix_type(5, 11)));
-    pub typedef unsigned long u64m6x1 __attribute__((matrix_type(6, 1)));
-    pub(crate) typedef unsigned long u64m6x3 __attribute__((matrix_type(6, 3)));
-    typedef uint64_t u64m8x2 __attribute__((matrix_type(8, 2)));
-    typedef u64 u64m8x6 __attribute__((matrix_type(8, 6)));
-    typedef u64 u64m8x15 __attribute__((matrix_type(8, 15)));
-    typedef uint64_t u64m11x1 __attribute__((matrix_type(10 + 1, 6 - K5)));
-    pub(crate) typedef unsigned long long u64m11x4 __attribute__((matrix_type(11, 4)));
-    typedef unsigned long long u64m15x3 __attribute__((matrix_type(15, 3)));
-    typedef f32 f32m1x11 __attribute__((matrix_type(1, 11)));
-    pub(crate) typedef f32 f32m2x5 __attribute__((matrix_type(2, 5)));
-    typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef f32 f32m3x5 __attribute__((matrix_type((K8 * 3) / K8, K3 + 2)));
-    typedef f32 f32m3x6 __attribute__((matrix_type(3, 6)));
-    typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
-    typedef f32 f32m4x8 __attribute__((matrix_type(4, 8)));
-    pub typedef float f32m5x1 __attribute__((matrix_type(K4 + 1, (K2 * 1) / K2)));
-    typedef f32 f32m5x12 __attribute__((matrix_type(5, 12)));
-    typedef float f32m7x1 __attribute__((matrix_type(7, 1)));
-    pub typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
+    pub(crate) typedef u32 u32m4x1 __attribute__((matrix_type(4, 1)));
+    pub(crate) typedef u32 u32m4x2 __attribute__((matrix_type(4, 2)));
+    pub typedef unsigned u32m4x3 __attribute__((matrix_type(4, 3)));
+    pub(crate) typedef uint32_t u32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef unsigned u32m4x5 __attribute__((matrix_type(4, 5)));
+    typedef u32 u32m4x10 __attribute__((matrix_type(4, 10)));
+    typedef unsigned u32m5x4 __attribute__((matrix_type(5, 4)));
+    typedef unsigned int u32m7x10 __attribute__((matrix_type(7, 10)));
+    pub typedef unsigned int u32m11x5 __attribute__((matrix_type(11, 5)));
+    typedef uint64_t u64m1x1 __attribute__((matrix_type(1, 1)));
+    pub typedef uint64_t u64m1x3 __attribute__((matrix_type(6 - K5, 2 + 1)));
+    typedef u64 u64m1x6 __attribute__((matrix_type(1, 6)));
+    typedef unsigned long u64m1x15 __attribute__((matrix_type(1, 15)));
+    pub typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
+    typedef uint64_t u64m2x6 __attribute__((matrix_type((K2 * 2) / K2, 8 - K2)));
+    typedef uint64_t u64m3x1 __attribute__((matrix_type(8 - K5, (K3 * 1) / K3)));
+    typedef uint64_t u64m3x3 __attribute__((matrix_type(3, 3)));
+    typedef unsigned long long u64m3x6 __attribute__((matrix_type(3, 6)));
+    pub(crate) typedef uint64_t u64m3x8 __attribute__((matrix_type(3, 8)));
+    typedef u64 u64m3x13 __attribute__((matrix_type(3, 13)));
+    pub(crate) typedef unsigned long long u64m4x5 __attribute__((matrix_type(4, 5)));
+    typedef uint64_t u64m5x1 __attribute__((matrix_type(5, 1)));
+    typedef unsigned long long u64m5x3 __attribute__((matrix_type(5, 3)));
+    typedef uint64_t u64m5x4 __attribute__((matrix_type(5, 4)));
+    typedef unsigned long u64m5x6 __attribute__((matrix_type(7 - K2, K5 + 1)));
+    pub(crate) typedef u64 u64m5x8 __attribute__((matrix_type(5, 8)));
+    pub typedef unsigned long u64m5x11 __attribute__((matrix_type(5, 11)));
+    pub typedef unsigned long long u64m6x6 __attribute__((matrix_type(6, 6)));
+    pub typedef unsigned long u64m6x11 __attribute__((matrix_type(6, 11)));
+    pub(crate) typedef uint64_t u64m8x3 __attribute__((matrix_type(8, 3)));
+    typedef u64 u64m8x5 __attribute__((matrix_type(10 - K2, K3 + 2)));
+    pub(crate) typedef unsigned long long u64m8x6 __attribute__((matrix_type(8, 6)));
+    typedef u64 u64m11x1 __attribute__((matrix_type(11, 1)));
+    pub(crate) typedef uint64_t u64m12x1 __attribute__((matrix_type(12, 1)));
+    typedef uint64_t u64m15x3 __attribute__((matrix_type(K2 + 13, (K5 * 3) / K5)));
+    typedef f32 f32m1x2 __attribute__((matrix_type(1, 2)));
+    pub(crate) typedef f32 f32m1x11 __attribute__((matrix_type(1, 11)));
+    pub(crate) typedef f32 f32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef float f32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef float f32m2x4 __attribute__((matrix_type(2, 4)));
+    pub(crate) typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
+    pub typedef float f32m2x11 __attribute__((matrix_type(2, 11)));
+    pub typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+    pub(crate) typedef f32 f32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef f32 f32m4x4 __attribute__((matrix_type(K2 + 2, K2 * 2)));
+    typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
+    typedef f32 f32m5x2 __attribute__((matrix_type((K3 * 5) / K3, (K4 * 2) / K4)));
     typedef float f32m8x4 __attribute__((matrix_type(8, 4)));
+    typedef float f32m11x1 __attribute__((matrix_type(11, 1)));
     pub typedef f32 f32m11x3 __attribute__((matrix_type(11, 3)));
-    typedef float f32m12x5 __attribute__((matrix_type(12, 5)));
-    typedef f64 f64m1x2 __attribute__((matrix_type(1, 2)));
-    pub(crate) typedef f64 f64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef double f64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef f64 f64m2x7 __attribute__((matrix_type(2, 7)));
-    pub typedef f64 f64m2x14 __attribute__((matrix_type(5 - K3, (K4 * 14) / K4)));
-    pub(crate) typedef f64 f64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef f64 f64m3x2 __attribute__((matrix_type(K3, (K4 * 2) / K4)));
-    typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef f64 f64m3x14 __attribute__((matrix_type(3, 14)));
-    pub(crate) typedef double f64m5x1 __attribute__((matrix_type(5, 1)));
-    typedef double f64m5x2 __attribute__((matrix_type(5, 2)));
-    pub typedef double f64m6x6 __attribute__((matrix_type(6, 6)));
-    typedef double f64m7x1 __attribute__((matrix_type(7, 1)));
-    typedef double f64m15x3 __attribute__((matrix_type((K3 * 15) / K3, (K3 * 3) / K3)));
-    typedef i8 i8m1x2_b __attribute__((matrix_type(1, 2)));
-    typedef int8_t i8m3x7_b __attribute__((matrix_type(3, 7)));
-    typedef int8_t i8m4x3_b __attribute__((matrix_type(4, 3)));
-    typedef int8_t i8m6x3_b __attribute__((matrix_type(6, 3)));
-    typedef i16 i16m2x1_b __attribute__((matrix_type(2, 1)));
-    pub(crate) typedef int16_t i16m3x8_b __attribute__((matrix_type(3, 8)));
-    pub(crate) typedef int16_t i16m8x2_b __attribute__((matrix_type(8, 2)));
-    pub(crate) typedef int32_t i32m3x6_b __attribute__((matrix_type(3, 6)));
-    typedef i32 i32m6x6_b __attribute__((matrix_type(6, 6)));
-    typedef long long i64m2x1_b __attribute__((matrix_type(2, 1)));
-    typedef int64_t i64m8x3_b __attribute__((matrix_type(8, 3)));
-    pub(crate) typedef long long i64m12x3_b __attribute__((matrix_type(12, 3)));
-    typedef unsigned char u8m8x4_b __attribute__((matrix_type(8, 4)));
-    typedef u16 u16m2x6_b __attribute__((matrix_type(2, 6)));
-    typedef unsigned short u16m14x4_b __attribute__((matrix_type(14, 4)));
-    typedef unsigned u32m3x1_b __attribute__((matrix_type(3, 1)));
-    pub(crate) typedef unsigned u32m3x2_b __attribute__((matrix_type(3, 2)));
-    typedef unsigned u32m3x4_b __attribute__((matrix_type((K8 * 3) / K8, K2 + 2)));
-    pub(crate) typedef unsigned long u64m1x1_b __attribute__((matrix_type(1, 1)));
-    pub typedef u64 u64m3x2_b __attribute__((matrix_type(3, 2)));
-    pub(crate) typedef unsigned long u64m4x11_b __attribute__((matrix_type(4, 11)));
-    typedef unsigned long long u64m5x3_b __attribute__((matrix_type(5, 3)));
-    pub(crate) typedef uint64_t u64m8x15_b __attribute__((matrix_type(8, 15)));
-    typedef f32 f32m1x11_b __attribute__((matrix_type(1, 11)));
-    pub typedef f32 f32m3x6_b __attribute__((matrix_type(3, 6)));
-    typedef f32 f32m4x6_b __attribute__((matrix_type(4, 6)));
-    typedef f64 f64m1x4_b __attribute__((matrix_type(1, 4)));
-    pub typedef double f64m5x2_b __attribute__((matrix_type(5, 2)));
+    typedef float f32m11x6 __attribute__((matrix_type(11, 6)));
+    pub typedef float f32m11x16 __attribute__((matrix_type(11, 16)));
+    typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef f64 f64m1x4 __attribute__((matrix_type(6 - K5, 8 - K4)));
+    pub(crate) typedef double f64m1x6 __attribute__((matrix_type(1, 6)));
+    typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
+    pub typedef f64 f64m6x1 __attribute__((matrix_type(6, 1)));
+    pub(crate) typedef double f64m6x3 __attribute__((matrix_type(6, 3)));
+    typedef short i16m6x8_b __attribute__((matrix_type(6, 8)));
+    typedef int i32m3x6_b __attribute__((matrix_type(3, 6)));
+    typedef int i32m4x5_b __attribute__((matrix_type(4, 5)));
+    typedef int i32m7x7_b __attribute__((matrix_type(7, 7)));
+    pub typedef i64 i64m4x6_b __attribute__((matrix_type(4, 6)));
+    typedef int64_t i64m7x5_b __attribute__((matrix_type(7, 5)));
+    pub typedef i64 i64m7x10_b __attribute__((matrix_type(7, 10)));
+    pub typedef long i64m8x2_b __attribute__((matrix_type(8, 2)));
+    pub typedef long i64m10x3_b __attribute__((matrix_type(10, 3)));
+    pub typedef long long i64m15x8_b __attribute__((matrix_type(15, 8)));
+    pub typedef u8 u8m1x3_b __attribute__((matrix_type(1, 3)));
+    pub typedef uint8_t u8m2x4_b __attribute__((matrix_type(2, 4)));
+    typedef unsigned char u8m2x6_b __attribute__((matrix_type(2, 6)));
+    pub typedef u8 u8m3x8_b __attribute__((matrix_type((K8 * 3) / K8, (K2 * 8) / K2)));
+    pub typedef uint8_t u8m4x7_b __attribute__((matrix_type(4, 7)));
+    typedef unsigned char u8m7x4_b __attribute__((matrix_type(7, 4)));
+    pub(crate) typedef uint8_t u8m7x8_b __attribute__((matrix_type(7, 8)));
+    typedef u8 u8m11x4_b __attribute__((matrix_type(11, 4)));
+    typedef uint16_t u16m1x7_b __attribute__((matrix_type(1, 7)));
+    pub(crate) typedef unsigned short u16m4x6_b __attribute__((matrix_type(4, 6)));
+    pub(crate) typedef uint16_t u16m12x1_b __attribute__((matrix_type(12, 1)));
+    typedef uint16_t u16m12x7_b __attribute__((matrix_type(12, 7)));
+    typedef uint32_t u32m3x1_b __attribute__((matrix_type(3, 1)));
+    typedef unsigned int u32m4x3_b __attribute__((matrix_type(4, 3)));
+    typedef uint32_t u32m4x4_b __attribute__((matrix_type(4, 4)));
+    typedef u64 u64m3x6_b __attribute__((matrix_type(3, 6)));
+    typedef uint64_t u64m8x3_b __attribute__((matrix_type(8, 3)));
+    pub(crate) typedef uint64_t u64m8x5_b __attribute__((matrix_type(8, 5)));
+    pub(crate) typedef u64 u64m11x1_b __attribute__((matrix_type(11, 1)));
+    pub typedef f32 f32m1x11_b __attribute__((matrix_type(1, 11)));
+    pub typedef float f32m2x5_b __attribute__((matrix_type(2, 5)));
+    pub typedef f32 f32m3x4_b __attribute__((matrix_type(3, 4)));
+    pub(crate) typedef f32 f32m11x3_b __attribute__((matrix_type(11, 3)));
+    typedef f64 f64m1x3_b __attribute__((matrix_type(1, 3)));
+    typedef double f64m1x4_b __attribute__((matrix_type(0 + 1, K3 + 1)));
 
-    /// Kernel `k0280` of the oracle corpus.
-    pub fn k0280(a0: u8m4x6, a1: u8m6x8, s0: u32) -> u8m4x8 {
-        return a0 * a1 / s0;
+    pub fn k0280(a0: u8m4x8) -> u8m4x8 {
+        a0 + a0
     }
 
-    pub fn k0281(a0: u8m4x6, a1: u8m6x8, s0: u32, a2: Matrix<u8, 4, 2>, s1: i64, a3: u8m2x8) -> u8m4x8 {
-        let t0 = k0280(a0, a1, s0);
-        (a2 / s1 + a2) * a3
+    pub fn k0281(a0: u8m4x8, a1: u8m4x5, a2: u8m4x5, s0: i32, n0: usize, src0: &[u8], a3: u8m5x2, a4: u8m2x8) -> u8m4x8 {
+        let t0 = k0280(a0);
+        (a1 - a2) * (s0 ? __builtin_matrix_column_major_load(src0, 5, (K2 * 2) / K2, n0) : a3) * a4
     }
 
-    pub fn k0282(src0: &[i8], a0: i8m2x1, a1: i8m12x5) -> f32m5x12 {
-        let t0: u8m2x1 = (u8m2x1) (__builtin_matrix_column_major_load(src0, (K4 * 2) / K4, 1, 2) - a0);
-        __builtin_matrix_transpose((a1 * 0) as f32m12x5)
+    pub fn k0282(n0: usize, src0: &[u8], a0: u8m2x1, a1: u16m4x4, n1: usize, src1: &[u16], a2: u16m4x1, a3: u16m1x4) -> f64m4x4 {
+        let t0 = (__builtin_matrix_column_major_load(src0, 2, 1, n0) + a0) / 4;
+        (a1 - (__builtin_matrix_column_major_load(src1, 4, 4, n1) + a1) + __builtin_matrix_add(__builtin_matrix_transpose(a1), a2 * a3)) as f64m4x4
     }
 
-    /// Kernel `k0283` of the oracle corpus.
-    pub fn k0283(a0: Matrix<u64, 5, 3>, a1: u8m4x6, a2: u8m6x8, s0: u32, src0: &[u64], n0: usize, src1: &[u64], s1: u32, src2: &[u64], src3: &[u64], s2: i8, s3: f32, a3: u32m3x4_b, a4: u32m4x2, a5: u32m3x4, a6: u32m3x4_b) -> u32m3x4 {
-        let t0: Matrix<u64, 5, 3> = a0;
-        let t1: u8m4x8 = k0280(a1, a2, s0);
-        let t2: u64m5x3_b = s1 * (__builtin_matrix_column_load(src0, 10 - K5, 1, 5) * __builtin_matrix_column_major_load(src1, 1, 13, n0)) * (__builtin_matrix_column_major_load(src2, 13, 4, 15) * __builtin_matrix_column_major_load(src3, (K2 * 4) / K2, 3, (K3 * 4) / K3) + s2) - s3 as u8;
-        let t3: u32m3x2_b = a3 * a4;
-        a5 + a6
+    pub fn k0283(a0: u64m5x8, i0: u8, i1: usize, a1: u64m8x3_b, a2: u64m5x3, i2: u8, a3: u64m3x1, a4: u64m1x3, n0: usize, src0: &[u64], a5: u64m11x1_b, a6: f64m1x3_b, a7: f64m1x3, a8: Matrix<f64, 1, 6>, a9: f64m6x3) -> f64m1x3 {
+        let mut t0: u64m5x3 = __builtin_matrix_multiply(__builtin_matrix_insert(a0, i0, i1, 1e0), a1) + a2;
+        t0[11 - K8][2] = 0x9;
+        if i2 < 1 { t0 *= (a3 - a3) * a4; }
+        let t1: u64m5x1 = __builtin_matrix_column_load(src0, 5, 11, n0) * a5;
+        a6 + a7 - a8 * a9
     }
 
-    /// Kernel `k0284` of the oracle corpus.
-    pub fn k0284(src0: &[u8], a0: u8m8x6, a1: u64m8x2, a2: u64m6x3, a3: u64m3x2, i0: u32, a4: u64m3x6, n0: usize, src1: &[i16], a5: i16m4x6, a6: u64m3x5, a7: u64m5x6, s0: i64, i1: u32, s1: f32) -> u64m3x6 {
-        let mut t0 = (u64m8x6) (__builtin_matrix_column_major_load(src0, 8, 6, 11) + a0);
-        t0 = a1 * (__builtin_matrix_transpose(a2 * a3) / 2);
-        if i0 < 1 { t0 *= __builtin_matrix_transpose(__builtin_matrix_insert(a4, 2, 3, -1)) * (a4 * 0); }
-        __builtin_matrix_insert((__builtin_matrix_column_major_load(src1, 3, 4, n0) * a5) as u64m3x6 - a6 * a7 / s0, 1, i1, s1)
+    pub fn k0284(src0: &[u64], s0: u16, a0: Matrix<u64, 8, 6>, a1: u64m8x3, a2: u64m3x6, a3: u64m6x6, a4: u8m4x8, a5: u64m3x8, a6: u64m8x5_b, a7: u64m5x6, n0: usize, src1: &[f64], a8: u8m3x6) -> u64m3x6 {
+        let mut t0 = __builtin_matrix_column_load(src0, 8, 6, 11) - s0 - a0 - (a0 - a0) - (a1 * a2 + a0);
+        t0 *= a3;
+        let t1 = k0280(a4);
+        return a5 * (a6 * a7) / 7 - a8 as u64m3x6;
     }
 
-    #[inline(never)]
-    pub fn k0285(a0: i16m4x2, a1: i16m2x1_b, n0: usize, dst0: &mut [i16], a2: f64m6x6) -> f64m6x6 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, n0);
-        a2 - a2
+    pub fn k0285(a0: Matrix<i16, 4, 1>, dst0: &mut [i16], a1: u32m1x2, s0: u64) -> u32m1x2 {
+        __builtin_matrix_column_store(a0, dst0, 7);
+        a1 - s0
     }
 
-    /// Kernel `k0286` of the oracle corpus.
-    pub fn k0286(src0: &[i32], src1: &[i32], s0: f64, s1: f64, n0: usize, src2: &[i32], src3: &[i32], src4: &[i32], a0: Matrix<u16, 4, 2>, a1: i32m2x5, i0: usize, s2: u16, n1: usize, dst0: &mut [i32]) {
-        let t0: i32m4x5 = __builtin_matrix_column_major_load(src0, 4, 5, 5);
-        let t1: i32m4x5 = s0 + s1 + __builtin_matrix_column_load(src1, 4, (K8 * 5) / K8, 6);
-        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src2, 4, 1, n0) - 0xaf) * __builtin_matrix_column_major_load(src3, 1, 6, 4) * __builtin_matrix_column_major_load(src4, 6, K2 + 3, 6) + __builtin_matrix_insert(a0 as i32m4x2 * a1, 3 - K2, i0, s2), dst0, n1);
+    pub fn k0286(a0: u32m4x5, a1: i32m4x5, s0: u8, s1: i64, src0: &[i32], s2: u8, a2: i32m4x5, i0: u16, a3: Matrix<f32, 2, 1>, a4: f32m2x4, a5: f32m4x4, dst0: &mut [f32]) {
+        let mut t0: i32m4x5_b = a0 as i32m4x5 - a1 / s0 - (s1 ? __builtin_matrix_column_load(src0, 4, 5, 4) - s2 : a2);
+        for l0 in 0..5 { t0[0][l0] = a1[2][i0]; }
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a3) * (a4 * a5), dst0, 4);
     }
 
     /// Kernel `k0287` of the oracle corpus.
-    pub fn k0287(a0: u16m2x6_b) -> i8m2x6 {
-        (2 - a0) as i8m2x6
+    pub fn k0287(a0: u16m2x6, a1: u16m2x6, a2: u16m2x6, a3: u16m2x7, src0: &[u16], a4: u16m7x6) -> i8m2x6 {
+        (a0 + -1 - a1 - a2 + __builtin_matrix_multiply(a3 + a3, __builtin_matrix_column_major_load(src0, 7, 6, 14 - K4) - a4)) as i8m2x6
     }
 
-    /// Kernel `k0288` of the oracle corpus.
-    pub fn k0288(a0: i32m2x2, src0: &[i32], n0: usize, src1: &[i32], n1: usize, dst0: &mut [i32]) {
-        __builtin_matrix_column_major_store(a0 * (__builtin_matrix_column_major_load(src0, 2, 3, 3) * __builtin_matrix_column_major_load(src1, 3, 4, n0)), dst0, n1);
+    pub fn k0288(a0: i32m2x2, a1: i32m2x2, a2: i32m2x4, s0: f64, dst0: &mut [i32]) {
+        __builtin_matrix_column_major_store((a0 + a1) * (s0 as i16 * a2), dst0, 2);
     }
 
-    pub fn k0289(a0: f32m11x3, a1: f32m3x6_b, dst0: &mut [f32], n0: usize, src0: &[f32], i0: u8, a2: f32m4x6_b) -> f32m3x6 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, 12);
-        let t0 = a1 - a1 - a1;
-        a0[8][i0] * __builtin_matrix_column_major_load(src0, 3, 4, n0) * a2
+    pub fn k0289(a0: Matrix<f32, 11, 6>, dst0: &mut [f32], a1: f32m11x16, s0: i16, src0: &[f32], src1: &[f32], s1: i16, n0: usize, dst1: &mut [f32], a2: f32m11x6, src2: &[f32], a3: f32m11x6) -> f32m11x6 {
+        __builtin_matrix_column_major_store(a0, dst0, 12);
+        __builtin_matrix_column_major_store((a1 * s0 + __builtin_matrix_column_major_load(src0, 11, 16, 11)) * (__builtin_matrix_column_load(src1, 16, 6, K3 * 6) + s1), dst1, n0);
+        a2 - __builtin_matrix_column_major_load(src2, 11, 6, K2 + 9) - a3 * 1.1
     }
 
-    pub fn k0290(a0: i64m8x8, a1: i64m8x2, dst0: &mut [i64], a2: i64m2x4, a3: Matrix<i64, 4, 6>, s0: u64, a4: i64m6x4, a5: i64m4x8, n0: usize, dst1: &mut [i64], a6: f64m3x4, n1: usize, dst2: &mut [f64], a7: i64m8x3_b, s1: i64, s2: i64, src0: &[i64], a8: i64m12x3_b, a9: i64m3x6, src1: &[i64], a10: u32m7x2) -> u32m7x2 {
-        __builtin_matrix_column_major_store(a0 * a1, dst0, 11);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2 * ((a3 + s0) * (a4 * a5))), dst1, n0);
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a6), dst2, n1);
-        let t0: i64m8x8 = (a7 - s1 * s2 + __builtin_matrix_column_major_load(src0, 8, 12, 11) * a8) * (a9 * __builtin_matrix_column_load(src1, (K5 * 6) / K5, 8, 9));
-        a10
+    /// Kernel `k0290` of the oracle corpus.
+    pub fn k0290(a0: i64m8x2_b, n0: usize, dst0: &mut [i64], a1: u8m2x4, a2: u8m2x4_b, a3: Matrix<u8, 2, 7>, s0: u16, a4: u8m7x8_b, dst1: &mut [u8], a5: u8m2x3, a6: Matrix<u8, 3, 7>, a7: u8m7x4_b, a8: i64m8x15, a9: i64m15x8_b, src0: &[i64], src1: &[i64], s1: u64, a10: i64m8x2, a11: i16m4x8, s2: u8, s3: f64) -> i16m4x8 {
+        __builtin_matrix_column_major_store(a0, dst0, n0);
+        __builtin_matrix_column_major_store((s0 + __builtin_matrix_transpose(a1 - a2) * a3) * (a1[1][(K2 * 0) / K2] * a4 * -1), dst1, 4);
+        let t0: u8m2x4_b = a5 / 0x7 * ((a6 - a6) * a7);
+        let t1: i64m8x2 = a8 * a9 * __builtin_matrix_column_major_load(src0, 8, 3, 8) * __builtin_matrix_column_major_load(src1, 3, 7 - K5, 4) - (s1 ? __builtin_matrix_sub(a0, a0) : a10);
+        __builtin_matrix_insert(a11 / s2, 1, (K8 * 2) / K8, s3)
     }
 
-    pub fn k0291(a0: i64m4x3, a1: i64m3x2, src0: &[u16], s0: u8, s1: u8) -> i64m3x2 {
-        let t0 = a0 * a1;
-        return __builtin_matrix_insert((i64m3x2) (__builtin_matrix_column_major_load(src0, 11 - K8, 2, 3) * s0), 0, 0, s1);
+    pub fn k0291(s0: u32, a0: i64m4x2, a1: i64m4x2, s1: u16, src0: &[u64], a2: Matrix<u64, 1, 6>, dst0: &mut [u64]) {
+        let t0 = s0 ? a0 : a1;
+        __builtin_matrix_column_major_store(s1 ? __builtin_matrix_column_major_load(src0, 6 - K5, 6, 1) : a2, dst0, K3 + 1);
     }
 
-    pub fn k0292(a0: u8m4x6, a1: u8m6x8, s0: u32, i0: u16, i1: i32, a2: u8m8x4_b, a3: u8m4x1, a4: Matrix<u8, 1, 8>, s1: u8, n0: usize, src0: &[u16], s2: u16, s3: u16, s4: u16, a5: u64m3x2_b, a6: f64m3x2, s5: u32, a7: f64m3x1, a8: Matrix<f64, 1, 2>) -> f64m3x2 {
-        let mut t0: u8m4x8 = k0280(a0, a1, s0);
+    pub fn k0292(a0: u8m4x8, i0: u16, i1: i32, a1: Matrix<u8, 4, 3>, s0: i32, s1: i32, a2: u8m3x8, a3: u8m4x8, n0: usize, src0: &[f32], s2: u16) -> f32m2x3 {
+        let mut t0: u8m4x8 = k0280(a0);
         t0[2][i0] = t0[i1][(K3 * 3) / K3];
-        t0 = (__builtin_matrix_transpose(a2) + a3 * a4) * s1;
-        let t1: u16m14x4_b = __builtin_matrix_insert(__builtin_matrix_column_load(src0, 14, K3 + 1, n0) * s2, 11, 2, s3 + s4);
-        return a5 as f64m3x2 + a6 / s5 + a7 * 6.25 * __builtin_matrix_sub(a8, a8);
+        t0 = (a1 - s0) * s1 * a2;
+        let t1: u8m4x8 = k0280(a3);
+        __builtin_matrix_column_load(src0, 2, (K3 * 3) / K3, n0) * s2
     }
 
-    /// Kernel `k0293` of the oracle corpus.
-    pub fn k0293(a0: u32m3x1_b, s0: i16, i0: u32, n0: usize, dst0: &mut [u32], a1: u8m4x6, a2: u8m6x8, s1: u32, n1: usize, src0: &[f64], src1: &[f64]) -> f64m3x1 {
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(__builtin_matrix_insert(a0, 0, 0, s0), i0, 0, 3.0), dst0, n0);
-        let t0: u8m4x8 = k0280(a1, a2, s1);
-        __builtin_matrix_column_major_load(src0, 3, 1, n1) - __builtin_matrix_column_major_load(src1, 3, 1, 4)
+    pub fn k0293(a0: u32m3x1_b, s0: i32, n0: usize, dst0: &mut [u32], s1: u8, src0: &[u8], a1: u8m2x6_b, s2: f32) -> u64m2x6 {
+        __builtin_matrix_column_major_store(a0 + s0, dst0, n0);
+        let t0 = (s1 ? a0 : a0) * 1 + a0;
+        ((__builtin_matrix_column_load(src0, 2, 6, 5) + a1) * s2) as u64m2x6
     }
 
-    pub fn k0294(a0: u8m6x4, n0: usize, dst0: &mut [u8], a1: u32m11x2, dst1: &mut [u32]) -> u8 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0), dst0, n0);
-        __builtin_matrix_column_store(a1, dst1, (K4 * 11) / K4);
-        return a0[0][1];
+    pub fn k0294(a0: Matrix<f32, 4, 3>, src0: &[f32], src1: &[f64], a1: i64m4x6_b, i0: i64, dst0: &mut [u8], a2: i64m4x6, dst1: &mut [i64], a3: i64m4x2, n0: usize, src2: &[i64], src3: &[i64]) -> i64m4x2 {
+        __builtin_matrix_column_major_store(__builtin_matrix_insert(a1, 3, 4, a0[1][i0]) as u8m4x6, dst0, 4);
+        __builtin_matrix_column_major_store(3.0 - a2 + a1, dst1, 4);
+        a3 - __builtin_matrix_add(__builtin_matrix_column_major_load(src2, K2 + 2, 7 - K5, n0), __builtin_matrix_column_load(src3, K2 * 2, 2, (K2 * 7) / K2))
     }
 
-    pub fn k0295(a0: f32m3x1, s0: i64, s1: i64, src0: &[i16], s2: u8, s3: u8, s4: u8, n0: usize, src1: &[u64], a1: u64m6x1, i0: usize, s5: u64, a2: f32m3x5, a3: Matrix<f32, 5, 1>, s6: i64, s7: i64) -> f32m3x1 {
-        let mut t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 3, 1, 3) + 1, (K2 * 2) / K2, 0, s2 + s3) as u64m3x1 / s4;
-        t0 += __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 3, 6, n0) * a1 + 0x4, i0, 0, s5 as u64);
-        s6 * s7 - (a2 + a2) * a3
+    #[inline]
+    pub fn k0295(s0: u8, a0: u64m3x13, a1: Matrix<u64, 3, 13>, src0: &[u64], a2: u64m2x1, a3: u64m1x3, a4: u8m1x3, a5: u8m1x3, a6: u8m3x3, dst0: &mut [u64], a7: u8m1x3_b) -> u8m1x3 {
+        let t0 = s0 ? __builtin_matrix_add(a0, a1) * (__builtin_matrix_column_major_load(src0, K3 + 10, 2, 14) * a2) : __builtin_matrix_transpose(a3);
+        __builtin_matrix_column_major_store((a4 - a4 + a5 * a6) as u64m1x3 - a3, dst0, 2);
+        a7 * -1
     }
 
-    pub fn k0296(a0: u8m4x6, a1: u8m6x8, s0: u32, src0: &[u64], s1: f64, s2: i64, src1: &[u8], i0: i32, s3: u8, src2: &[u8]) -> u8m4x8 {
-        let mut t0: Matrix<u8, 4, 8> = k0280(a0, a1, s0);
-        t0 += s2 - __builtin_matrix_column_major_load(src0, K2 + 2, 8, 12 - K5) as u8m4x8 * s1;
-        t0 = __builtin_matrix_column_load(src1, 4, 8, K2 * 3) + 2;
-        return s3 * __builtin_matrix_scalar_multiply(t0, t0[1][i0]) + t0 - __builtin_matrix_column_major_load(src2, 4, 8, 7) - t0[2][0];
+    pub fn k0296(a0: u8m4x8, s0: u32, n0: usize, src0: &[u8], src1: &[u8], src2: &[u8], s1: i16, s2: u16, a1: u8m3x8_b, src3: &[u8], src4: &[u8], a2: Matrix<u8, 7, 8>, dst0: &mut [u8]) {
+        let mut t0: Matrix<u8, 4, 8> = k0280(a0);
+        t0 += t0;
+        t0[(K3 * 0) / K3][7 - K3] = t0[1][5];
+        __builtin_matrix_column_major_store((__builtin_matrix_column_major_load(src0, 4, 3, n0) - __builtin_matrix_column_major_load(src1, 4, 3, (K3 * 5) / K3) - __builtin_matrix_column_major_load(src2, 4, 6 - K3, 4)) * s1 * (s2 ? a1 - __builtin_matrix_column_major_load(src3, 3, 8, 11 - K8) : __builtin_matrix_column_major_load(src4, (K5 * 3) / K5, 7, 3) * a2), dst0, 4);
     }
 
-    #[inline(never)]
-    pub fn k0297(a0: u32m3x7, i0: usize, i1: u8, i2: i64, i3: i64, a1: f64m1x4_b, a2: f64m1x4, a3: i32m4x1, s0: u8, s1: u32, s2: f64, s3: i32, s4: i32) -> i32m4x1 {
-        let mut t0: u32m3x7 = a0 - a0;
-        t0[0][3] = a0[4 - K3][i1];
-        if i2 < 5 { t0[0][0] = __builtin_matrix_extract(a0, (K4 * 1) / K4, 6); }
-        for l0 in 0..7 { t0[1][l0] = a0[2][i3]; }
-        let t1: f64m1x4 = a1 - 14u64 * a2;
-        __builtin_matrix_insert(s2 * ((a3 - a3) / s0 * s1), 2, 0, s3 * s4)
+    pub fn k0297(a0: Matrix<u32, 3, 1>, a1: u32m1x7, a2: i16m2x2, a3: i16m2x2, dst0: &mut [i16], i0: i64, i1: i64, a4: f64m1x4_b, s0: u16, a5: u32m3x7, s1: u32, a6: u32m3x7) -> u32m3x7 {
+        let mut t0: u32m3x7 = a0 * a1;
+        __builtin_matrix_column_major_store(a2 - a3, dst0, 4);
+        if i0 < 5 { t0[0][0] = __builtin_matrix_extract(t0, (K4 * 1) / K4, 6); }
+        for l0 in 0..7 { t0[1][l0] = t0[2][i1]; }
+        let t1 = a4 + a4 - 19u64;
+        s0 ? s1 + a5 : a6
     }
 
-    pub fn k0298(a0: Matrix<i16, 3, 8>, n0: usize, src0: &[i16], src1: &[i16], a1: i16m3x8_b, a2: i16m8x2_b, i0: u8, i1: u16, i2: i64, a3: f64m2x3, a4: f64m3x14, i3: i64) -> f64m2x14 {
-        let mut t0: Matrix<i16, 3, 2> = (a0 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 8, n0) + __builtin_matrix_column_major_load(src1, 3, K3 + 5, 3) + (a1 - a1)) * a2;
-        if i0 < 1 { t0[9 - K8][i1] /= 3; }
-        __builtin_matrix_insert(a3 * a4, 1, i3, 0u64)
+    pub fn k0298(src0: &[i16], a0: i16m7x3, a1: i16m2x8, src1: &[i16], i0: u32, s0: u8, a2: u8m2x6) -> u8m2x6 {
+        let mut t0 = __builtin_matrix_multiply(__builtin_matrix_transpose(__builtin_matrix_column_major_load(src0, 10 - K8, 7, 3) * a0), a1) * __builtin_matrix_column_major_load(src1, 11 - K3, 2, 10);
+        if i0 < 2 { t0 /= 4u32; }
+        return __builtin_matrix_transpose(__builtin_matrix_transpose((s0 ? a2 : a2) - a2));
     }
 
     /// Kernel `k0299` of the oracle corpus.
-    pub fn k0299(a0: i8m11x3, a1: i8m3x4, a2: Matrix<i8, 4, 14>, i0: i64, a3: i8m3x7_b, a4: i8m7x3, i1: usize, s0: i32, s1: i32) -> i8m3x4 {
-        let mut t0 = a0 * a1 * a2;
-        t0[9][i0] = -2;
-        t0 *= 3;
-        return __builtin_matrix_insert(__builtin_matrix_insert(__builtin_matrix_multiply(a3, __builtin_matrix_multiply(a4, a1)), 2, i1, s0), 1, 0, s1 as i8);
+    pub fn k0299(src0: &[i8], i0: u32, s0: i8, src1: &[u64], a0: u16m4x6_b, s1: f32, a1: u16m6x3, a2: u16m6x3, s2: f64, a3: u16m3x8, a4: u16m3x8, a5: u16m3x8, i1: i64, s3: i8, s4: i8, a6: Matrix<u16, 1, 1>, a7: u16m1x7, a8: Matrix<u16, 1, 1>, s5: f64) -> u16m1x1 {
+        let t0 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 11, 14, 12), i0, 2, s0);
+        let t1: u16m3x8 = __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 8, 4, 9) as u16m8x4 * a0 * (s1 ? a1 : a2)) - __builtin_matrix_insert(s2 ? a3 + a4 : a5, i1, 2, s3 * s4);
+        let t2: u16m1x7_b = (a6 + a6) * a7;
+        a8 - s5 as i64
     }
 
-    pub fn k0300(src0: &[f32], s0: i32, src1: &[f32], s1: u8, a0: f32m2x5, i0: i32, i1: i64, i2: u16, n0: usize, src2: &[f32]) -> f32m2x5 {
-        let t0: Matrix<f32, 2, 5> = __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 1 + 1, 5, 5), 2 - K2, 3, s0 as u8) - __builtin_matrix_column_major_load(src1, 2, 5, 2) / s1 + a0;
-        let mut t1: f32m2x5 = a0;
-        if i0 < 2 { t1[0][3] = t0[i1][2]; }
-        if i2 < 1 { t1 /= 0x8; }
-        __builtin_matrix_transpose(__builtin_matrix_column_major_load(src2, 5, 2, n0))
+    pub fn k0300(a0: f32m2x5, s0: u8, a1: u8m2x5, dst0: &mut [f32], a2: Matrix<f32, 5, 2>, s1: f64, dst1: &mut [f32], a3: f64m1x3) -> f64m1x3 {
+        let mut t0: f32m2x5_b = a0;
+        t0[0][0] += s0 as f32;
+        __builtin_matrix_column_major_store((f32m2x5) a1, dst0, 2);
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a2) / s1, dst1, 4);
+        a3
     }
 
-    pub fn k0301(a0: u64m1x1_b, i0: i64, s0: u64, s1: u64, a1: u8m4x6, a2: u8m6x8, s2: u32, a3: u8m4x2, s3: i64, a4: u8m2x8, a5: u64m11x1, dst0: &mut [u64], a6: f32m7x4, i1: i64, i2: u8, a7: f32m7x4, a8: f32m7x4, a9: f32m7x4) -> f32m7x4 {
-        let mut t0: u64m1x1 = a0 - a0[0][i0];
-        for l0 in 0..1 { t0[0][l0] = s1; }
-        let t1 = k0281(a1, a2, s2, a3, s3, a4);
-        __builtin_matrix_column_major_store(a5, dst0, 14);
-        (__builtin_matrix_insert(a6, i1, i2, -0.75f32) - a7 + (a8 + a9)) as f32m7x4
+    pub fn k0301(a0: Matrix<u64, 1, 1>, a1: u64m1x1, i0: u8, s0: i16, s1: i16, i1: i32, i2: u32, s2: u8, src0: &[i64], src1: &[i64], dst0: &mut [i64], a2: u64m1x1, s3: i8, s4: i16, s5: i16, s6: i64, n0: usize, src2: &[i64], a3: i64m7x10_b, a4: i64m10x3_b, a5: Matrix<i64, 3, 1>) -> i64m7x1 {
+        let mut t0: u64m1x1 = a0 - a1;
+        t0 *= __builtin_matrix_insert(__builtin_matrix_insert(t0, i0, 8 - K8, s0 * s1), i1, i2, s2);
+        __builtin_matrix_column_store(__builtin_matrix_column_major_load(src0, (K2 * 5) / K2, 7, 5) * __builtin_matrix_column_major_load(src1, 7, 4, 7), dst0, 6);
+        t0 = a2 * s3 - (s4 - s5 + a2) + s6;
+        __builtin_matrix_column_major_load(src2, 10 - K3, 7, n0) * a3 * a4 * (7 * a5)
     }
 
-    pub fn k0302(a0: f32m1x11_b, a1: i32m1x3, a2: i32m3x4, a3: i8m1x4, a4: i8m1x4, s0: i32) -> i8m1x4 {
+    pub fn k0302(a0: f32m1x11_b, a1: i8m1x4, a2: f32m1x2, a3: f32m2x11, a4: f32m2x11) -> f32m1x11 {
         let t0 = a0;
-        let t1: i8m1x4 = ((a1 + a1) * (a2 / 2_)) as i8m1x4;
-        t1 - a3 - a4 - s0
+        let t1: i8m1x4 = __builtin_matrix_insert(__builtin_matrix_transpose(__builtin_matrix_transpose(a1)), 0, (K8 * 2) / K8, 2.0f32);
+        __builtin_matrix_add(a2, a2) * __builtin_matrix_sub(a3, a4)
     }
 
-    pub fn k0303(a0: i8m4x3_b, a1: Matrix<i8, 4, 8>, n0: usize, dst0: &mut [i8], i0: i64, i1: i64) -> i8 {
-        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0) * a1, dst0, n0);
-        a0[i0][i1]
+    pub fn k0303(a0: u64m8x3_b, n0: usize, dst0: &mut [i8], s0: i32, src0: &[i16], src1: &[u64], s1: u32) -> u64m8x3 {
+        __builtin_matrix_column_major_store((i8m3x8) __builtin_matrix_transpose(a0), dst0, n0);
+        (s0 ? __builtin_matrix_column_major_load(src0, 8, 7 - K4, 11) as u64m8x3 : a0 - __builtin_matrix_column_load(src1, 8, 3, 11)) * s1
     }
 
-    /// Kernel `k0304` of the oracle corpus.
-    pub fn k0304(a0: u8m4x6, a1: u8m6x8, s0: u32, a2: f32m1x11, a3: i32m1x3, a4: i32m3x4, a5: i8m1x4, a6: i8m1x4, s1: i32, a7: i8m1x2_b, src0: &[i8]) -> i8m1x4 {
-        let t0: u8m4x8 = k0280(a0, a1, s0);
-        let t1 = k0302(a2, a3, a4, a5, a6, s1);
-        a7 * __builtin_matrix_column_major_load(src0, 2, 4, 7 - K2)
+    pub fn k0304(a0: u8m4x8, a1: f32m1x11, a2: i8m1x4, a3: f32m1x2, a4: f32m2x11, a5: f32m2x11, a6: f32m1x11, a7: f32m1x11) -> f32m1x11 {
+        let t0: u8m4x8 = k0280(a0);
+        let t1 = k0302(a1, a2, a3, a4, a5);
+        __builtin_matrix_insert(a6, (K4 * 0) / K4, 9 - K2, 8.0) - a7
     }
 
-    pub fn k0305(a0: u64m1x15, i0: u8, s0: u16) -> u64m1x15 {
-        __builtin_matrix_insert(a0, i0, 10, s0)
+    pub fn k0305(s0: i32, src0: &[u64], src1: &[u64]) -> u64m1x15 {
+        s0 ? __builtin_matrix_column_load(src0, 1, (K4 * 15) / K4, 4) : __builtin_matrix_column_major_load(src1, 1, 15, 2)
     }
 
-    #[allow(unused_variables)]
-    pub fn k0306(a0: i64m2x1_b) -> u64m2x1 {
-        return __builtin_matrix_transpose(__builtin_matrix_transpose(a0) as u64m1x2);
+    /// Kernel `k0306` of the oracle corpus.
+    pub fn k0306(a0: u64m2x1) -> u64m2x1 {
+        a0
     }
 
-    pub fn k0307(a0: Matrix<u16, 8, 5>, src0: &[u16], n0: usize, src1: &[f64], s0: u16, a1: f64m5x1, s1: f64, a2: f64m5x2_b, a3: f64m2x7, a4: f64m7x1) -> f64m5x1 {
-        let t0 = __builtin_matrix_transpose(__builtin_matrix_multiply(a0, __builtin_matrix_column_load(src0, 5, 2, 8)));
-        let mut t1: Matrix<f64, 5, 1> = __builtin_matrix_column_major_load(src1, K5, 1, n0) * s0 + a1;
-        for l0 in 0..5 { t1[l0][0] += s1; }
-        a2 * (a3 * a4) - 14
+    /// Kernel `k0307` of the oracle corpus.
+    pub fn k0307(n0: usize, src0: &[u16], s0: i64, src1: &[u16], n1: usize, src2: &[u16], i0: i32, s1: u64, i1: i32, i2: i32, i3: u8, i4: u32) -> u16 {
+        let mut t0 = __builtin_matrix_column_load(src0, 2, 8, n0);
+        t0 -= s0 ? __builtin_matrix_column_load(src1, 2, 14, 2) * __builtin_matrix_column_major_load(src2, K4 + 10, 8, n1) + __builtin_matrix_insert(t0, (K5 * 0) / K5, i0, 221i64) : t0;
+        t0 = (s1 - t0) * t0[i1][i2] - 3_;
+        t0[i3][i4]
     }
 
     pub fn k0308(a0: f32m4x8, s0: i64, i0: i32) -> f32 {
@@ -366,509 +371,515 @@ matrix! {
         ((a0 - a0) * s0)[3 - K2][i0]
     }
 
-    pub fn k0309(a0: u16m1x1, src0: &[u16], src1: &[u8], s0: u64, n0: usize, dst0: &mut [u16], a1: u64m1x15, i0: u8, s1: u16, s2: f64, i1: i64, i2: u32, s3: u64, i3: u32, src2: &[u64], s4: f64, s5: i32, src3: &[u64], a2: u64m8x15_b, a3: Matrix<u64, 1, 15>) -> u64m1x15 {
-        __builtin_matrix_column_store(__builtin_matrix_transpose(__builtin_matrix_transpose(a0) * __builtin_matrix_column_major_load(src0, 1, 1, 4)) - (s0 + (u16m1x1) __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 1, 1, 3))), dst0, n0);
-        let mut t0 = k0305(a1, i0, s1);
-        t0 *= s2 as i32;
-        t0[i1][i2] = t0[i3][5 - K5];
-        let t1: u64m1x15 = __builtin_matrix_transpose(__builtin_matrix_column_load(src2, 15, 1, 15)) + s4 as i64 - s5;
-        __builtin_matrix_add(__builtin_matrix_column_major_load(src3, 1, 8, 2) * a2, a3) / 2i64
+    pub fn k0309(a0: u16m12x1, src0: &[u16], s0: f32, s1: i32, i0: i32, i1: i32, n0: usize, dst0: &mut [u16], src1: &[i32], a1: u16m12x7_b, i2: usize, s2: i64, src2: &[u16], a2: u8m4x8, a3: u16m12x12, a4: u16m12x12, a5: Matrix<u64, 12, 1>, s3: u16, s4: f32, a6: i32m8x4, i3: u32, i4: i32, a7: Matrix<i32, 8, 4>, s5: i8, s6: i32) -> i32m8x4 {
+        __builtin_matrix_column_major_store(a0[i0][i1] * (__builtin_matrix_transpose(a0) * (s0 as i16 + __builtin_matrix_column_major_load(src0, 12, 1, 15)) * s1), dst0, n0);
+        let t0: i32m7x7_b = __builtin_matrix_column_major_load(src1, (K4 * 7) / K4, (K4 * 7) / K4, 8);
+        let t1 = __builtin_matrix_multiply(__builtin_matrix_insert(a1, i2, 6, s2), __builtin_matrix_column_major_load(src2, 7, 1, 10));
+        let t2 = k0280(a2);
+        let t3: u16m12x1_b = ((a3 + a4) * (u16m12x1) a5 + a0) / s3;
+        s6 + (s4 ? t1[i3][i4] - a6 : a7 - s5)
+    }
+
+    pub fn k0310(a0: u32m5x4, a1: u32m4x1, i0: u8, dst0: &mut [u32]) {
+        __builtin_matrix_column_store(__builtin_matrix_insert(a1[2][0] + a0 * a1, i0, 0, 1), dst0, 6);
+    }
+
+    pub fn k0311(a0: f32m1x11, a1: i8m1x4, a2: f32m1x2, a3: f32m2x11, a4: f32m2x11, a5: f32m11x1, s0: i16, a6: f32m11x3_b, a7: f32m3x1, s1: i8, src0: &[u64], a8: u64m5x4, a9: u64m4x5, a10: u64m5x3, n0: usize, src1: &[u64], src2: &[u64], i0: u16, a11: f64m6x1) -> f64m1x6 {
+        let mut t0 = k0302(a0, a1, a2, a3, a4);
+        let t1 = __builtin_matrix_insert(__builtin_matrix_transpose(a5 / s0 / 2i64 + (a6 * a7 - a5)), 0, 1, s1);
+        let t2 = (__builtin_matrix_column_major_load(src0, 5, K3 + 1, K2 + 4) - __builtin_matrix_insert(a8, 3, 0, 0x4i64)) * (__builtin_matrix_multiply(a9, a10) + (__builtin_matrix_column_major_load(src1, 4, 3, n0) + __builtin_matrix_column_major_load(src2, 4, 3, 4)));
+        t0[0][i0] *= 6.25;
+        __builtin_matrix_transpose(a11)
     }
 
     #[inline(never)]
-    pub fn k0310(a0: u32m5x1, a1: u32m1x1, s0: u16, src0: &[u32], s1: u16, n0: usize, dst0: &mut [u32]) {
-        __builtin_matrix_column_major_store(__builtin_matrix_insert(a0 * a1, 2, 0, s0) + __builtin_matrix_scalar_multiply(__builtin_matrix_column_major_load(src0, 5, 1, 6) + a0, s1), dst0, n0);
+    pub fn k0312(a0: Matrix<i64, 4, 5>, i0: i32, s0: i8, a1: u8m11x4_b, a2: u8m4x7_b, a3: Matrix<i64, 4, 5>, a4: Matrix<i64, 4, 5>, a5: i64m5x7, a6: i64m7x5_b, s1: u8, a7: f32m3x4_b, s2: i16, s3: u64, s4: f64) -> f32m3x4 {
+        let mut t0 = a0;
+        t0[2][i0] = -1;
+        let t1: i16m11x7 = (a1 * a2) as i16m11x7;
+        let t2: i64m4x5 = (__builtin_matrix_add(a0, a3) + (a4 + a3)) * (a5 * a6 + s1);
+        s4 as i16 * (a7 / s2 / s3)
     }
 
-    /// Kernel `k0311` of the oracle corpus.
-    pub fn k0311(a0: f32m1x11, a1: i32m1x3, a2: i32m3x4, a3: i8m1x4, a4: i8m1x4, s0: i32, a5: i8m4x7, src0: &[i8], s1: f32, a6: i8m4x4, s2: u64, i0: usize, i1: u16, s3: i16) -> i8m4x7 {
-        let mut t0 = k0302(a0, a1, a2, a3, a4, s0);
-        let mut t1: i8m1x4 = (__builtin_matrix_transpose(a5 / 7i64 * __builtin_matrix_column_major_load(src0, 7, 1, 10)) + s1) * (a6 / s2);
-        t0[i0][(K8 * 3) / K8] = -9;
-        t1[0][i1] = -5_;
-        a5
+    pub fn k0313(src0: &[u8], a0: i16m6x8_b, s0: u16, a1: i16m6x3, a2: i16m3x3, src1: &[i16], s1: f32) -> i16m6x8 {
+        return __builtin_matrix_insert(__builtin_matrix_column_major_load(src0, 6, 8, 9 - K3) as i16m6x8, 5, (K8 * 3) / K8, 2.0) - a0 - (s0 ? a1 : a1) * __builtin_matrix_transpose(a2) * (__builtin_matrix_column_major_load(src1, 3, 8, 3) - s1);
     }
 
-    pub fn k0312(a0: i64m5x4, a1: i8m7x7, src0: &[i8], i0: u32, i1: i64, s0: f32, a2: u8m5x3, src1: &[i64], a3: i64m5x4, s1: u8, s2: u8, s3: i16, a4: f32m7x1, n0: usize, dst0: &mut [f32]) {
-        let t0 = __builtin_matrix_transpose(a0) as i64m4x5;
-        let mut t1: i8m7x7 = a1 + __builtin_matrix_add(__builtin_matrix_column_major_load(src0, (K3 * 7) / K3, 7, 7), a1);
-        if i0 < 2 { t1[0][i1] = s0 as i8; }
-        let t2 = __builtin_matrix_multiply((__builtin_matrix_add(a2, a2) - a2) as i64m5x3, __builtin_matrix_transpose(__builtin_matrix_column_major_load(src1, 5, 3, 7))) * (s1 * s2 + a3 - s3);
-        __builtin_matrix_column_store(a4, dst0, n0);
+    /// Kernel `k0314` of the oracle corpus.
+    pub fn k0314(s0: i16, src0: &[i32], s1: u32, src1: &[i32], src2: &[i32], s2: i8, s3: i8, s4: u64) -> i32m3x6 {
+        let t0: i32m3x6_b = (s0 ? s1 - __builtin_matrix_column_major_load(src0, (K2 * 3) / K2, 9 - K3, 6) : __builtin_matrix_column_major_load(src1, 3, 6, 6)) + (s2 + __builtin_matrix_column_major_load(src2, 2 + 1, 6, 4));
+        t0 / s3 / s4
     }
 
-    /// Kernel `k0313` of the oracle corpus.
-    pub fn k0313(src0: &[i16], a0: i16m4x8, s0: f64, s1: u16, s2: u16) -> i16m6x8 {
-        __builtin_matrix_column_major_load(src0, (K4 * 6) / K4, 4, 8) * __builtin_matrix_insert(a0 + s0, 2, 7, s1 + s2)
+    pub fn k0315(a0: i8m13x6, n0: usize, dst0: &mut [i8]) {
+        __builtin_matrix_column_major_store(__builtin_matrix_transpose(a0) + 0x2u64, dst0, n0);
     }
 
-    pub fn k0314(a0: i32m3x6_b, a1: i32m6x6_b, s0: u16, i0: usize, s1: f32, dst0: &mut [i32]) {
-        let t0: i32m3x6_b = a0;
-        __builtin_matrix_column_major_store(__builtin_matrix_insert((__builtin_matrix_add(t0, t0) * (-5i64 + a1) - t0) / s0, i0, 2, s1), dst0, 3);
+    pub fn k0316(s0: u16, n0: usize, src0: &[u64], src1: &[u64], s1: i32, a0: u64m5x3, s2: i8, a1: u64m3x3, a2: u64m3x6_b, a3: u64m6x11, s3: u8, dst0: &mut [u64]) {
+        let t0: Matrix<u64, 5, 11> = (s0 ? __builtin_matrix_column_major_load(src0, 5, 3, n0) - (__builtin_matrix_column_major_load(src1, 5, 3, 6) + s1) : a0 * s2 * a1) * ((a2 - 165) * a3);
+        __builtin_matrix_column_major_store(a0 / s3, dst0, 6);
+    }
+
+    pub fn k0317(s0: f32, a0: u32m4x5, s1: u8, a1: u32m4x5, src0: &[u32], s2: u16, a2: u32m4x10, s3: i16, a3: u32m4x3_b, src1: &[u32], s4: i64, n0: usize, src2: &[u32], a4: u32m4x4_b, n1: usize, src3: &[u32], a5: u32m1x7, a6: u32m7x10, i0: i64, i1: usize, i2: i64, a7: u32m4x2, a8: u32m2x11, a9: u32m11x5) -> u32m4x5 {
+        let mut t0: u32m4x5 = s0 ? a0 * s1 : a1 * __builtin_matrix_column_load(src0, 5, 9 - K4, 6);
+        t0[2][3] = 3_;
+        let t1: Matrix<u32, 4, 4> = ((s2 ? a2 * s3 as u8 : a3 * __builtin_matrix_column_major_load(src1, 3, 10, 5)) - 4_i64) * s4 * __builtin_matrix_transpose((__builtin_matrix_column_major_load(src2, 4, 4, n0) - a4) * (__builtin_matrix_column_major_load(src3, 4, 1, n1) * a5) * a6);
+        t0[2][i0] = a4[i1][i2];
+        return __builtin_matrix_multiply(__builtin_matrix_multiply(a7, a8), a9);
     }
 
     #[inline]
-    pub fn k0315(a0: i8m6x3_b, a1: i8m3x13, a2: i8m6x13, s0: i8, dst0: &mut [i8]) {
-        __builtin_matrix_column_major_store(s0 - (a0 * a1 - a2), dst0, K3 * 3);
-    }
-
-    pub fn k0316(n0: usize, src0: &[u16], a0: u64m3x11, s0: u32, a1: u64m4x11, s1: f32, a2: u64m4x11_b, s2: f64) -> u64m11x4 {
-        let t0: Matrix<u64, 5, 11> = (__builtin_matrix_column_major_load(src0, 5, 3, n0) - 3_) as u64m5x3 * (a0 - s0);
-        return __builtin_matrix_transpose(__builtin_matrix_add(s1 - a1, a2)) + 2 - s2;
-    }
-
-    pub fn k0317(a0: Matrix<u32, 4, 5>, s0: u32, a1: i64m5x5, a2: i64m5x1, n0: usize, src0: &[u32], a3: Matrix<u32, 4, 4>, s1: u8, a4: i64m5x5, dst0: &mut [i64]) {
-        let mut t0: u32m4x5 = a0;
-        t0[1 + 1][0] = (a1 * a2)[3][0] as u32;
-        let t1: Matrix<u32, 4, 4> = (__builtin_matrix_column_major_load(src0, 4, (K2 * 4) / K2, n0) - a3) * 3.0;
-        t0[2][4] = s1 as u32;
-        __builtin_matrix_column_major_store(a4, dst0, 7);
-    }
-
-    /// Kernel `k0318` of the oracle corpus.
-    pub fn k0318(src0: &[u64], a0: u64m3x3, i0: i32, a1: f64m15x3, a2: i16m15x3, i1: i64, i2: usize, s0: u64, a3: u8m2x3) -> u8m2x3 {
-        let mut t0 = __builtin_matrix_scalar_multiply(__builtin_matrix_multiply(__builtin_matrix_column_major_load(src0, 15, 3, 18), a0), 4);
+    pub fn k0318(src0: &[f32], a0: i64m15x3, i0: i32, src1: &[u64], src2: &[u64], i1: u32, s0: i64, a1: Matrix<u8, 7, 4>, a2: u8m1x4, i2: usize, a3: u8m1x5) -> u8m7x5 {
+        let mut t0 = a0 as u64m15x3 + 3;
         for l0 in 0..15 { t0[l0][2] = t0[i0][2]; }
-        let t1 = a2 as u64m15x3;
-        t0[i1][1] = t1[14][0];
-        return a3;
+        let t1: u64m15x3 = t0 + t0;
+        let t2: u64m15x3 = __builtin_matrix_insert(__builtin_matrix_column_major_load(src1, 15, 1, 16) * __builtin_matrix_column_major_load(src2, 1, 3, 2), 9, i1, s0);
+        a1 * __builtin_matrix_transpose(__builtin_matrix_insert(a2, i2, 3 - K2, -1)) * a3
     }
 
-    /// Kernel `k0319` of the oracle corpus.
-    pub fn k0319(a0: u8m1x15, a1: u8m15x3, n0: usize, dst0: &mut [u8], src0: &[u8]) -> u8m5x1 {
-        __builtin_matrix_column_store(__builtin_matrix_transpose(a0 * a1), dst0, n0);
-        return __builtin_matrix_column_major_load(src0, 7 - K2, 1, (K2 * 7) / K2) - 1.0;
+    #[inline]
+    pub fn k0319(a0: u8m3x4, a1: Matrix<u8, 4, 1>, n0: usize, dst0: &mut [u8], a2: u8m4x2, a3: u8m2x3, a4: u8m3x1) -> u8m4x1 {
+        __builtin_matrix_column_major_store(__builtin_matrix_add(a0 + a0, a0) * a1, dst0, n0);
+        __builtin_matrix_multiply(__builtin_matrix_sub(a2, a2), a3) * a4
     }
 }
 
 fn run_k0280() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe1f66ac72ad471f8);
-    let a0 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a1 = u8m6x8::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = k0280(a0, a1, s0);
+    let a0 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full));
+    let r = k0280(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0281() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4288ab392ad02511);
-    let a0 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a1 = u8m6x8::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a2 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a3 = u8m2x8::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
-    let r = k0281(a0, a1, s0, a2, s1, a3);
+    let a0 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full));
+    let a1 = u8m4x5::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Full));
+    let a2 = u8m4x5::from_column_major(&rt::vec::<u8>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src0 = rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16));
+    let a3 = u8m5x2::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Int(0, 16)));
+    let a4 = u8m2x8::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
+    let r = k0281(a0, a1, a2, s0, n0, &src0, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0282() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe8b4b893c62cdbfe);
-    let src0 = rt::vec::<i8>(&mut rng, 4, rt::Dom::Full);
-    let a0 = i8m2x1::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)));
-    let a1 = i8m12x5::from_column_major(&rt::vec::<i8>(&mut rng, 60, rt::Dom::Int(-8, 8)));
-    let r = k0282(&src0, a0, a1);
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16));
+    let a0 = u8m2x1::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
+    let a1 = u16m4x4::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src1 = rt::vec::<u16>(&mut rng, 25, rt::Dom::Full);
+    let a2 = u16m4x1::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
+    let a3 = u16m1x4::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let r = k0282(n0, &src0, a0, a1, n1, &src1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0283() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x46e941e657befeeb);
-    let a0 = u64m5x3::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let a1 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a2 = u8m6x8::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let src0 = rt::vec::<u64>(&mut rng, 6, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let src1 = rt::vec::<u64>(&mut rng, 49, rt::Dom::Int(0, 16));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src2 = rt::vec::<u64>(&mut rng, 59, rt::Dom::Int(0, 16));
-    let src3 = rt::vec::<u64>(&mut rng, 13, rt::Dom::Full);
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a3 = u32m3x4::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let a4 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let a5 = u32m3x4::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let a6 = u32m3x4::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let r = k0283(a0, a1, a2, s0, &src0, n0, &src1, s1, &src2, &src3, s2, s3, a3, a4, a5, a6);
+    let a0 = u64m5x8::from_column_major(&rt::vec::<u64>(&mut rng, 40, rt::Dom::Int(0, 16)));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a1 = u64m8x3::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a2 = u64m5x3::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Full));
+    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let a3 = u64m3x1::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Full));
+    let a4 = u64m1x3::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let src0 = rt::vec::<u64>(&mut rng, 87, rt::Dom::Int(0, 16));
+    let a5 = u64m11x1::from_column_major(&rt::vec::<u64>(&mut rng, 11, rt::Dom::Full));
+    let a6 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let a8 = f64m1x6::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let a9 = f64m6x3::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0283(a0, i0, i1, a1, a2, i2, a3, a4, n0, &src0, a5, a6, a7, a8, a9);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0284() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf00f7e1b1c3fc863);
-    let src0 = rt::vec::<u8>(&mut rng, 65, rt::Dom::Full);
-    let a0 = u8m8x6::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let a1 = u64m8x2::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16)));
-    let a2 = u64m6x3::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Int(0, 16)));
-    let a3 = u64m3x2::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
+    let src0 = rt::vec::<u64>(&mut rng, 65, rt::Dom::Int(0, 16));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u64m8x6::from_column_major(&rt::vec::<u64>(&mut rng, 48, rt::Dom::Int(0, 16)));
+    let a1 = u64m8x3::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full));
+    let a2 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Int(0, 16)));
+    let a3 = u64m6x6::from_column_major(&rt::vec::<u64>(&mut rng, 36, rt::Dom::Full));
+    let a4 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full));
+    let a5 = u64m3x8::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a6 = u64m8x5::from_column_major(&rt::vec::<u64>(&mut rng, 40, rt::Dom::Int(0, 16)));
+    let a7 = u64m5x6::from_column_major(&rt::vec::<u64>(&mut rng, 30, rt::Dom::Full));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src1 = rt::vec::<i16>(&mut rng, 21, rt::Dom::Int(-8, 8));
-    let a5 = i16m4x6::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full));
-    let a6 = u64m3x5::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Full));
-    let a7 = u64m5x6::from_column_major(&rt::vec::<u64>(&mut rng, 30, rt::Dom::Int(0, 16)));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let r = k0284(&src0, a0, a1, a2, a3, i0, a4, n0, &src1, a5, a6, a7, s0, i1, s1);
+    let src1 = rt::vec::<f64>(&mut rng, 33, rt::Dom::Dyadic(-32, 32, 2));
+    let a8 = u8m3x6::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Int(0, 16)));
+    let r = k0284(&src0, s0, a0, a1, a2, a3, a4, a5, a6, a7, n0, &src1, a8);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0285() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfd27696c03b4172c);
-    let a0 = i16m4x2::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)));
-    let a1 = i16m2x1::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let a0 = i16m4x1::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)));
     let mut dst0 = rt::vec::<i16>(&mut rng, 5, rt::Dom::Full);
-    let a2 = f64m6x6::from_column_major(&rt::vec::<f64>(&mut rng, 36, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let r = k0285(a0, a1, n0, &mut dst0, a2);
+    let a1 = u32m1x2::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0285(a0, &mut dst0, a1, s0);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0286() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1093716a1b4113dd);
-    let src0 = rt::vec::<i32>(&mut rng, 24, rt::Dom::Full);
-    let src1 = rt::vec::<i32>(&mut rng, 29, rt::Dom::Int(-8, 8));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src2 = rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8));
-    let src3 = rt::vec::<i32>(&mut rng, 23, rt::Dom::Int(-8, 8));
-    let src4 = rt::vec::<i32>(&mut rng, 31, rt::Dom::Full);
-    let a0 = u16m4x2::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let a1 = i32m2x5::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 32, rt::Dom::Int(-8, 8));
-    k0286(&src0, &src1, s0, s1, n0, &src2, &src3, &src4, a0, a1, i0, s2, n1, &mut dst0);
+    let a0 = u32m4x5::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let a1 = i32m4x5::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<i32>(&mut rng, 22, rt::Dom::Int(-8, 8));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i32m4x5::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a3 = f32m2x1::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m2x4::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 13, rt::Dom::Dyadic(-32, 32, 2));
+    k0286(a0, a1, s0, s1, &src0, s2, a2, i0, a3, a4, a5, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0287() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x66dce26b63f154c7);
     let a0 = u16m2x6::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
-    let r = k0287(a0);
+    let a1 = u16m2x6::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a2 = u16m2x6::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let a3 = u16m2x7::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u16>(&mut rng, 57, rt::Dom::Full);
+    let a4 = u16m7x6::from_column_major(&rt::vec::<u16>(&mut rng, 42, rt::Dom::Int(0, 16)));
+    let r = k0287(a0, a1, a2, a3, &src0, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0288() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf92d7be37306bdb1);
     let a0 = i32m2x2::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
-    let src0 = rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src1 = rt::vec::<i32>(&mut rng, 22, rt::Dom::Int(-8, 8));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 19, rt::Dom::Full);
-    k0288(a0, &src0, n0, &src1, n1, &mut dst0);
+    let a1 = i32m2x2::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
+    let a2 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let mut dst0 = rt::vec::<i32>(&mut rng, 10, rt::Dom::Int(-8, 8));
+    k0288(a0, a1, a2, s0, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0289() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x923900b1aa918546);
-    let a0 = f32m11x3::from_column_major(&rt::vec::<f32>(&mut rng, 33, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = f32m3x6::from_column_major(&rt::vec::<f32>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2)));
-    let mut dst0 = rt::vec::<f32>(&mut rng, 72, rt::Dom::Dyadic(-32, 32, 2));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<f32>(&mut rng, 21, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a2 = f32m4x6::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0289(a0, a1, &mut dst0, n0, &src0, i0, a2);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
+    let a0 = f32m11x6::from_column_major(&rt::vec::<f32>(&mut rng, 66, rt::Dom::Dyadic(-32, 32, 2)));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 73, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f32m11x16::from_column_major(&rt::vec::<f32>(&mut rng, 176, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src0 = rt::vec::<f32>(&mut rng, 178, rt::Dom::Dyadic(-32, 32, 2));
+    let src1 = rt::vec::<f32>(&mut rng, 108, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(11, 14));
+    let mut dst1 = rt::vec::<f32>(&mut rng, 83, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f32m11x6::from_column_major(&rt::vec::<f32>(&mut rng, 66, rt::Dom::Dyadic(-32, 32, 2)));
+    let src2 = rt::vec::<f32>(&mut rng, 68, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = f32m11x6::from_column_major(&rt::vec::<f32>(&mut rng, 66, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0289(a0, &mut dst0, a1, s0, &src0, &src1, s1, n0, &mut dst1, a2, &src2, a3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0290() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2e81a404e813842a);
-    let a0 = i64m8x8::from_column_major(&rt::vec::<i64>(&mut rng, 64, rt::Dom::Int(-8, 8)));
-    let a1 = i64m8x2::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i64>(&mut rng, 19, rt::Dom::Int(-8, 8));
-    let a2 = i64m2x4::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
-    let a3 = i64m4x6::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a4 = i64m6x4::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full));
-    let a5 = i64m4x8::from_column_major(&rt::vec::<i64>(&mut rng, 32, rt::Dom::Full));
+    let a0 = i64m8x2::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(8, 11));
-    let mut dst1 = rt::vec::<i64>(&mut rng, 19, rt::Dom::Int(-8, 8));
-    let a6 = f64m3x4::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst2 = rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2));
-    let a7 = i64m8x3::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src0 = rt::vec::<i64>(&mut rng, 129, rt::Dom::Full);
-    let a8 = i64m12x3::from_column_major(&rt::vec::<i64>(&mut rng, 36, rt::Dom::Int(-8, 8)));
-    let a9 = i64m3x6::from_column_major(&rt::vec::<i64>(&mut rng, 18, rt::Dom::Int(-8, 8)));
-    let src1 = rt::vec::<i64>(&mut rng, 69, rt::Dom::Full);
-    let a10 = u32m7x2::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Full));
-    let r = k0290(a0, a1, &mut dst0, a2, a3, s0, a4, a5, n0, &mut dst1, a6, n1, &mut dst2, a7, s1, s2, &src0, a8, a9, &src1, a10);
-    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1), rt::Output::new("dst2", &dst2)]
+    let mut dst0 = rt::vec::<i64>(&mut rng, 21, rt::Dom::Full);
+    let a1 = u8m2x4::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let a2 = u8m2x4::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let a3 = u8m2x7::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Int(0, 16)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a4 = u8m7x8::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Int(0, 16)));
+    let mut dst1 = rt::vec::<u8>(&mut rng, 34, rt::Dom::Full);
+    let a5 = u8m2x3::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
+    let a6 = u8m3x7::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Int(0, 16)));
+    let a7 = u8m7x4::from_column_major(&rt::vec::<u8>(&mut rng, 28, rt::Dom::Full));
+    let a8 = i64m8x15::from_column_major(&rt::vec::<i64>(&mut rng, 120, rt::Dom::Int(-8, 8)));
+    let a9 = i64m15x8::from_column_major(&rt::vec::<i64>(&mut rng, 120, rt::Dom::Int(-8, 8)));
+    let src0 = rt::vec::<i64>(&mut rng, 26, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i64>(&mut rng, 8, rt::Dom::Full);
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a10 = i64m8x2::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
+    let a11 = i16m4x8::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Full));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0290(a0, n0, &mut dst0, a1, a2, a3, s0, a4, &mut dst1, a5, a6, a7, a8, a9, &src0, &src1, s1, a10, a11, s2, s3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0291() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xec87da418d1a4a67);
-    let a0 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a1 = i64m3x2::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
-    let src0 = rt::vec::<u16>(&mut rng, 6, rt::Dom::Full);
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = k0291(a0, a1, &src0, s0, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)));
+    let a1 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src0 = rt::vec::<u64>(&mut rng, 6, rt::Dom::Full);
+    let a2 = u64m1x6::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 21, rt::Dom::Full);
+    k0291(s0, a0, a1, s1, &src0, a2, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0292() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8f391b951bfed8a2);
-    let a0 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a1 = u8m6x8::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a0 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full));
     let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
     let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = u8m8x4::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Int(0, 16)));
-    let a3 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let a4 = u8m1x8::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(14, 17));
-    let src0 = rt::vec::<u16>(&mut rng, 67, rt::Dom::Int(0, 16));
+    let a1 = u8m4x3::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = u8m3x8::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a3 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
     let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a5 = u64m3x2::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let a6 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let s5: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a7 = f64m3x1::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let a8 = f64m1x2::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0292(a0, a1, s0, i0, i1, a2, a3, a4, s1, n0, &src0, s2, s3, s4, a5, a6, s5, a7, a8);
+    let r = k0292(a0, i0, i1, a1, s0, s1, a2, a3, n0, &src0, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0293() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7c52282a8eb9259b);
     let a0 = u32m3x1::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let mut dst0 = rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16));
-    let a1 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a2 = u8m6x8::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2));
-    let src1 = rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0293(a0, s0, i0, n0, &mut dst0, a1, a2, s1, n1, &src0, &src1);
+    let mut dst0 = rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(0, 16));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let src0 = rt::vec::<u8>(&mut rng, 27, rt::Dom::Int(0, 16));
+    let a1 = u8m2x6::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = k0293(a0, s0, n0, &mut dst0, s1, &src0, a1, s2);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0294() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x470e984d770f4b6d);
-    let a0 = u8m6x4::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let a0 = f32m4x3::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let src0 = rt::vec::<f32>(&mut rng, 33, rt::Dom::Dyadic(-32, 32, 2));
+    let src1 = rt::vec::<f64>(&mut rng, 35, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = i64m4x6::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 25, rt::Dom::Int(0, 16));
+    let a2 = i64m4x6::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8)));
+    let mut dst1 = rt::vec::<i64>(&mut rng, 26, rt::Dom::Int(-8, 8));
+    let a3 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 40, rt::Dom::Full);
-    let a1 = u32m11x2::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16)));
-    let mut dst1 = rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16));
-    let r = k0294(a0, n0, &mut dst0, a1, &mut dst1);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
+    let src2 = rt::vec::<i64>(&mut rng, 13, rt::Dom::Int(-8, 8));
+    let src3 = rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8));
+    let r = k0294(a0, &src0, &src1, a1, i0, &mut dst0, a2, &mut dst1, a3, n0, &src2, &src3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0295() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9dbadf189c2646a9);
-    let a0 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src0 = rt::vec::<i16>(&mut rng, 5, rt::Dom::Full);
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s4: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src1 = rt::vec::<u64>(&mut rng, 34, rt::Dom::Full);
-    let a1 = u64m6x1::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s5: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = f32m3x5::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f32m5x1::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)));
-    let s6: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s7: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0295(a0, s0, s1, &src0, s2, s3, s4, n0, &src1, a1, i0, s5, a2, a3, s6, s7);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = u64m3x13::from_column_major(&rt::vec::<u64>(&mut rng, 39, rt::Dom::Full));
+    let a1 = u64m3x13::from_column_major(&rt::vec::<u64>(&mut rng, 39, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u64>(&mut rng, 28, rt::Dom::Full);
+    let a2 = u64m2x1::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full));
+    let a3 = u64m1x3::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let a4 = u8m1x3::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let a5 = u8m1x3::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let a6 = u8m3x3::from_column_major(&rt::vec::<u8>(&mut rng, 9, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16));
+    let a7 = u8m1x3::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)));
+    let r = k0295(s0, a0, a1, &src0, a2, a3, a4, a5, a6, &mut dst0, a7);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0296() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2ef951258d184b3c);
-    let a0 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a1 = u8m6x8::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let src0 = rt::vec::<u64>(&mut rng, 53, rt::Dom::Full);
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let src1 = rt::vec::<u8>(&mut rng, 46, rt::Dom::Full);
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src2 = rt::vec::<u8>(&mut rng, 53, rt::Dom::Int(0, 16));
-    let r = k0296(a0, a1, s0, &src0, s1, s2, &src1, i0, s3, &src2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src0 = rt::vec::<u8>(&mut rng, 18, rt::Dom::Full);
+    let src1 = rt::vec::<u8>(&mut rng, 16, rt::Dom::Full);
+    let src2 = rt::vec::<u8>(&mut rng, 12, rt::Dom::Full);
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = u8m3x8::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let src3 = rt::vec::<u8>(&mut rng, 25, rt::Dom::Int(0, 16));
+    let src4 = rt::vec::<u8>(&mut rng, 23, rt::Dom::Int(0, 16));
+    let a2 = u8m7x8::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Full));
+    let mut dst0 = rt::vec::<u8>(&mut rng, 33, rt::Dom::Full);
+    k0296(a0, s0, n0, &src0, &src1, &src2, s1, s2, a1, &src3, &src4, a2, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0297() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe224046cae3383c8);
-    let a0 = u32m3x7::from_column_major(&rt::vec::<u32>(&mut rng, 21, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let a1 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = i32m4x1::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let a0 = u32m3x1::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full));
+    let a1 = u32m1x7::from_column_major(&rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16)));
+    let a2 = i16m2x2::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
+    let a3 = i16m2x2::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
+    let mut dst0 = rt::vec::<i16>(&mut rng, 6, rt::Dom::Full);
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let a4 = f64m1x4::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5 = u32m3x7::from_column_major(&rt::vec::<u32>(&mut rng, 21, rt::Dom::Full));
     let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s3: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s4: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0297(a0, i0, i1, i2, i3, a1, a2, a3, s0, s1, s2, s3, s4);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a6 = u32m3x7::from_column_major(&rt::vec::<u32>(&mut rng, 21, rt::Dom::Full));
+    let r = k0297(a0, a1, a2, a3, &mut dst0, i0, i1, a4, s0, a5, s1, a6);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0298() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb5b0b502020f7aae);
-    let a0 = i16m3x8::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let src0 = rt::vec::<i16>(&mut rng, 45, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<i16>(&mut rng, 26, rt::Dom::Int(-8, 8));
-    let a1 = i16m3x8::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8)));
-    let a2 = i16m8x2::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8)));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a3 = f64m2x3::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m3x14::from_column_major(&rt::vec::<f64>(&mut rng, 42, rt::Dom::Dyadic(-32, 32, 2)));
-    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 13));
-    let r = k0298(a0, n0, &src0, &src1, a1, a2, i0, i1, i2, a3, a4, i3);
+    let src0 = rt::vec::<i16>(&mut rng, 20, rt::Dom::Full);
+    let a0 = i16m7x3::from_column_major(&rt::vec::<i16>(&mut rng, 21, rt::Dom::Int(-8, 8)));
+    let a1 = i16m2x8::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Full));
+    let src1 = rt::vec::<i16>(&mut rng, 19, rt::Dom::Int(-8, 8));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u8m2x6::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let r = k0298(&src0, a0, a1, &src1, i0, s0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0299() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x993f12ad15e8c740);
-    let a0 = i8m11x3::from_column_major(&rt::vec::<i8>(&mut rng, 33, rt::Dom::Int(-8, 8)));
-    let a1 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let a2 = i8m4x14::from_column_major(&rt::vec::<i8>(&mut rng, 56, rt::Dom::Int(-8, 8)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 13));
-    let a3 = i8m3x7::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Full));
-    let a4 = i8m7x3::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Full));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0299(a0, a1, a2, i0, a3, a4, i1, s0, s1);
+    let src0 = rt::vec::<i8>(&mut rng, 167, rt::Dom::Int(-8, 8));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<u64>(&mut rng, 35, rt::Dom::Int(0, 16));
+    let a0 = u16m4x6::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Full));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a1 = u16m6x3::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Full));
+    let a2 = u16m6x3::from_column_major(&rt::vec::<u16>(&mut rng, 18, rt::Dom::Full));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a3 = u16m3x8::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Full));
+    let a4 = u16m3x8::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Full));
+    let a5 = u16m3x8::from_column_major(&rt::vec::<u16>(&mut rng, 24, rt::Dom::Int(0, 16)));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a6 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let a7 = u16m1x7::from_column_major(&rt::vec::<u16>(&mut rng, 7, rt::Dom::Full));
+    let a8 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let s5: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0299(&src0, i0, s0, &src1, a0, s1, a1, a2, s2, a3, a4, a5, i1, s3, s4, a6, a7, a8, s5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0300() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa3e64b4ea27d7e17);
-    let src0 = rt::vec::<f32>(&mut rng, 23, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src1 = rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a0 = f32m2x5::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src2 = rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2));
-    let r = k0300(&src0, s0, &src1, s1, a0, i0, i1, i2, n0, &src2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = f32m2x5::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = u8m2x5::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Int(0, 16)));
+    let mut dst0 = rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f32m5x2::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.5, 1.0, 2.0, 4.0, -2.0, 0.25, 3.0, 1.5, -0.75]));
+    let mut dst1 = rt::vec::<f32>(&mut rng, 19, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0300(a0, s0, a1, &mut dst0, a2, s1, &mut dst1, a3);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0), rt::Output::new("dst1", &dst1)]
 }
 
 fn run_k0301() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x50ef19315557bc57);
-    let a0 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a2 = u8m6x8::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a3 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)));
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a4 = u8m2x8::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
-    let a5 = u64m11x1::from_column_major(&rt::vec::<u64>(&mut rng, 11, rt::Dom::Int(0, 16)));
-    let mut dst0 = rt::vec::<u64>(&mut rng, 13, rt::Dom::Int(0, 16));
-    let a6 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a7 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let a8 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let a9 = f32m7x4::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0301(a0, i0, s0, s1, a1, a2, s2, a3, s3, a4, a5, &mut dst0, a6, i1, i2, a7, a8, a9);
+    let a0 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let a1 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src0 = rt::vec::<i64>(&mut rng, 35, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<i64>(&mut rng, 29, rt::Dom::Full);
+    let mut dst0 = rt::vec::<i64>(&mut rng, 24, rt::Dom::Full);
+    let a2 = u64m1x1::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Int(0, 16)));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s4: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s5: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s6: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
+    let src2 = rt::vec::<i64>(&mut rng, 68, rt::Dom::Int(-8, 8));
+    let a3 = i64m7x10::from_column_major(&rt::vec::<i64>(&mut rng, 70, rt::Dom::Full));
+    let a4 = i64m10x3::from_column_major(&rt::vec::<i64>(&mut rng, 30, rt::Dom::Int(-8, 8)));
+    let a5 = i64m3x1::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)));
+    let r = k0301(a0, a1, i0, s0, s1, i1, i2, s2, &src0, &src1, &mut dst0, a2, s3, s4, s5, s6, n0, &src2, a3, a4, a5);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0302() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd2634d224f01a437);
     let a0 = f32m1x11::from_column_major(&rt::vec::<f32>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = i32m1x3::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let a2 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a3 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let a4 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = k0302(a0, a1, a2, a3, a4, s0);
+    let a1 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let a2 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f32m2x11::from_column_major(&rt::vec::<f32>(&mut rng, 22, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m2x11::from_column_major(&rt::vec::<f32>(&mut rng, 22, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let r = k0302(a0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0303() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb574cbc76a447971);
-    let a0 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a1 = i8m4x8::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Int(-8, 8)));
+    let a0 = u64m8x3::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Int(0, 16)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let mut dst0 = rt::vec::<i8>(&mut rng, 46, rt::Dom::Int(-8, 8));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = k0303(a0, a1, n0, &mut dst0, i0, i1);
-    vec![rt::Output::new("ret", &[r]), rt::Output::new("dst0", &dst0)]
+    let mut dst0 = rt::vec::<i8>(&mut rng, 46, rt::Dom::Full);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<i16>(&mut rng, 30, rt::Dom::Int(-8, 8));
+    let src1 = rt::vec::<u64>(&mut rng, 32, rt::Dom::Full);
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = k0303(a0, n0, &mut dst0, s0, &src0, &src1, s1);
+    vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0304() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x82ba590cb38a076d);
-    let a0 = u8m4x6::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16)));
-    let a1 = u8m6x8::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16)));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a2 = f32m1x11::from_column_major(&rt::vec::<f32>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = i32m1x3::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let a4 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a5 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let a6 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a7 = i8m1x2::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 19, rt::Dom::Int(-8, 8));
-    let r = k0304(a0, a1, s0, a2, a3, a4, a5, a6, s1, a7, &src0);
+    let a0 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full));
+    let a1 = f32m1x11::from_column_major(&rt::vec::<f32>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let a3 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m2x11::from_column_major(&rt::vec::<f32>(&mut rng, 22, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f32m2x11::from_column_major(&rt::vec::<f32>(&mut rng, 22, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a6 = f32m1x11::from_column_major(&rt::vec::<f32>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f32m1x11::from_column_major(&rt::vec::<f32>(&mut rng, 11, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let r = k0304(a0, a1, a2, a3, a4, a5, a6, a7);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0305() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x96266deaf498299a);
-    let a0 = u64m1x15::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0305(a0, i0, s0);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<u64>(&mut rng, 59, rt::Dom::Int(0, 16));
+    let src1 = rt::vec::<u64>(&mut rng, 29, rt::Dom::Full);
+    let r = k0305(s0, &src0, &src1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0306() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4e631bf845746e74);
-    let a0 = i64m2x1::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
+    let a0 = u64m2x1::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)));
     let r = k0306(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0307() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x572e8d9baf0e9090);
-    let a0 = u16m8x5::from_column_major(&rt::vec::<u16>(&mut rng, 40, rt::Dom::Full));
-    let src0 = rt::vec::<u16>(&mut rng, 14, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src1 = rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = f64m5x1::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = f64m5x2::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310])));
-    let a3 = f64m2x7::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2)));
-    let a4 = f64m7x1::from_column_major(&rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
-    let r = k0307(a0, &src0, n0, &src1, s0, a1, s1, a2, a3, a4);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(2, 5));
+    let src0 = rt::vec::<u16>(&mut rng, 37, rt::Dom::Full);
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src1 = rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(14, 17));
+    let src2 = rt::vec::<u16>(&mut rng, 135, rt::Dom::Int(0, 16));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let r = k0307(n0, &src0, s0, &src1, n1, &src2, i0, s1, i1, i2, i3, i4);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_k0308() -> Vec<rt::Output> {
@@ -882,171 +893,201 @@ fn run_k0308() -> Vec<rt::Output> {
 
 fn run_k0309() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5f4dd3fced3c71c2);
-    let a0 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Full));
-    let src0 = rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16));
-    let src1 = rt::vec::<u8>(&mut rng, 1, rt::Dom::Full);
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u16m12x1::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Full));
+    let src0 = rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(1, 4));
-    let mut dst0 = rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16));
-    let a1 = u64m1x15::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let src2 = rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16));
-    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s5: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let src3 = rt::vec::<u64>(&mut rng, 16, rt::Dom::Full);
-    let a2 = u64m8x15::from_column_major(&rt::vec::<u64>(&mut rng, 120, rt::Dom::Int(0, 16)));
-    let a3 = u64m1x15::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
-    let r = k0309(a0, &src0, &src1, s0, n0, &mut dst0, a1, i0, s1, s2, i1, i2, s3, i3, &src2, s4, s5, &src3, a2, a3);
+    let mut dst0 = rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16));
+    let src1 = rt::vec::<i32>(&mut rng, 55, rt::Dom::Full);
+    let a1 = u16m12x7::from_column_major(&rt::vec::<u16>(&mut rng, 84, rt::Dom::Full));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let src2 = rt::vec::<u16>(&mut rng, 7, rt::Dom::Full);
+    let a2 = u8m4x8::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Full));
+    let a3 = u16m12x12::from_column_major(&rt::vec::<u16>(&mut rng, 144, rt::Dom::Full));
+    let a4 = u16m12x12::from_column_major(&rt::vec::<u16>(&mut rng, 144, rt::Dom::Int(0, 16)));
+    let a5 = u64m12x1::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s4: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a6 = i32m8x4::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Full));
+    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 11));
+    let i4: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a7 = i32m8x4::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Full));
+    let s5: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s6: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = k0309(a0, &src0, s0, s1, i0, i1, n0, &mut dst0, &src1, a1, i2, s2, &src2, a2, a3, a4, a5, s3, s4, a6, i3, i4, a7, s5, s6);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0310() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa90f48a3f716f773);
-    let a0 = u32m5x1::from_column_major(&rt::vec::<u32>(&mut rng, 5, rt::Dom::Int(0, 16)));
-    let a1 = u32m1x1::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Full));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let src0 = rt::vec::<u32>(&mut rng, 5, rt::Dom::Full);
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
+    let a0 = u32m5x4::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let a1 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
     let mut dst0 = rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16));
-    k0310(a0, a1, s0, &src0, s1, n0, &mut dst0);
+    k0310(a0, a1, i0, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0311() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x53693e7f6cd692c2);
     let a0 = f32m1x11::from_column_major(&rt::vec::<f32>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2)));
-    let a1 = i32m1x3::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)));
-    let a2 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8)));
-    let a3 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let a4 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a5 = i8m4x7::from_column_major(&rt::vec::<i8>(&mut rng, 28, rt::Dom::Full));
-    let src0 = rt::vec::<i8>(&mut rng, 9, rt::Dom::Int(-8, 8));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a6 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Full));
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = k0311(a0, a1, a2, a3, a4, s0, a5, &src0, s1, a6, s2, i0, i1, s3);
+    let a1 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)));
+    let a2 = f32m1x2::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f32m2x11::from_column_major(&rt::vec::<f32>(&mut rng, 22, rt::Dom::Dyadic(-32, 32, 2)));
+    let a4 = f32m2x11::from_column_major(&rt::vec::<f32>(&mut rng, 22, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let a5 = f32m11x1::from_column_major(&rt::vec::<f32>(&mut rng, 11, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let a6 = f32m11x3::from_column_major(&rt::vec::<f32>(&mut rng, 33, rt::Dom::Dyadic(-32, 32, 2)));
+    let a7 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let src0 = rt::vec::<u64>(&mut rng, 23, rt::Dom::Full);
+    let a8 = u64m5x4::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let a9 = u64m4x5::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let a10 = u64m5x3::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src1 = rt::vec::<u64>(&mut rng, 18, rt::Dom::Full);
+    let src2 = rt::vec::<u64>(&mut rng, 13, rt::Dom::Full);
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
+    let a11 = f64m6x1::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let r = k0311(a0, a1, a2, a3, a4, a5, s0, a6, a7, s1, &src0, a8, a9, a10, n0, &src1, &src2, i0, a11);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0312() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe29c7e1826119591);
-    let a0 = i64m5x4::from_column_major(&rt::vec::<i64>(&mut rng, 20, rt::Dom::Full));
-    let a1 = i8m7x7::from_column_major(&rt::vec::<i8>(&mut rng, 49, rt::Dom::Int(-8, 8)));
-    let src0 = rt::vec::<i8>(&mut rng, 49, rt::Dom::Full);
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = u8m5x3::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full));
-    let src1 = rt::vec::<i64>(&mut rng, 20, rt::Dom::Int(-8, 8));
-    let a3 = i64m5x4::from_column_major(&rt::vec::<i64>(&mut rng, 20, rt::Dom::Full));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s3: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = f32m7x1::from_column_major(&rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(7, 10));
-    let mut dst0 = rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2));
-    k0312(a0, a1, &src0, i0, i1, s0, a2, &src1, a3, s1, s2, s3, a4, n0, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a0 = i64m4x5::from_column_major(&rt::vec::<i64>(&mut rng, 20, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u8m11x4::from_column_major(&rt::vec::<u8>(&mut rng, 44, rt::Dom::Int(0, 16)));
+    let a2 = u8m4x7::from_column_major(&rt::vec::<u8>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a3 = i64m4x5::from_column_major(&rt::vec::<i64>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let a4 = i64m4x5::from_column_major(&rt::vec::<i64>(&mut rng, 20, rt::Dom::Int(-8, 8)));
+    let a5 = i64m5x7::from_column_major(&rt::vec::<i64>(&mut rng, 35, rt::Dom::Full));
+    let a6 = i64m7x5::from_column_major(&rt::vec::<i64>(&mut rng, 35, rt::Dom::Full));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a7 = f32m3x4::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38])));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0312(a0, i0, s0, a1, a2, a3, a4, a5, a6, s1, a7, s2, s3, s4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0313() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x178a185eb28cf3d9);
-    let src0 = rt::vec::<i16>(&mut rng, 30, rt::Dom::Full);
-    let a0 = i16m4x8::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Full));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = k0313(&src0, a0, s0, s1, s2);
+    let src0 = rt::vec::<u8>(&mut rng, 49, rt::Dom::Full);
+    let a0 = i16m6x8::from_column_major(&rt::vec::<i16>(&mut rng, 48, rt::Dom::Int(-8, 8)));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = i16m6x3::from_column_major(&rt::vec::<i16>(&mut rng, 18, rt::Dom::Int(-8, 8)));
+    let a2 = i16m3x3::from_column_major(&rt::vec::<i16>(&mut rng, 9, rt::Dom::Int(-8, 8)));
+    let src1 = rt::vec::<i16>(&mut rng, 24, rt::Dom::Full);
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = k0313(&src0, a0, s0, a1, a2, &src1, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0314() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcfc1217899d57664);
-    let a0 = i32m3x6::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Full));
-    let a1 = i32m6x6::from_column_major(&rt::vec::<i32>(&mut rng, 36, rt::Dom::Full));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let mut dst0 = rt::vec::<i32>(&mut rng, 18, rt::Dom::Full);
-    k0314(a0, a1, s0, i0, s1, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let src0 = rt::vec::<i32>(&mut rng, 35, rt::Dom::Full);
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let src1 = rt::vec::<i32>(&mut rng, 33, rt::Dom::Full);
+    let src2 = rt::vec::<i32>(&mut rng, 23, rt::Dom::Int(-8, 8));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let s4: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let r = k0314(s0, &src0, s1, &src1, &src2, s2, s3, s4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0315() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2819787016c12006);
-    let a0 = i8m6x3::from_column_major(&rt::vec::<i8>(&mut rng, 18, rt::Dom::Full));
-    let a1 = i8m3x13::from_column_major(&rt::vec::<i8>(&mut rng, 39, rt::Dom::Int(-8, 8)));
-    let a2 = i8m6x13::from_column_major(&rt::vec::<i8>(&mut rng, 78, rt::Dom::Full));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let mut dst0 = rt::vec::<i8>(&mut rng, 115, rt::Dom::Int(-8, 8));
-    k0315(a0, a1, a2, s0, &mut dst0);
+    let a0 = i8m13x6::from_column_major(&rt::vec::<i8>(&mut rng, 78, rt::Dom::Int(-8, 8)));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(6, 9));
+    let mut dst0 = rt::vec::<i8>(&mut rng, 115, rt::Dom::Full);
+    k0315(a0, n0, &mut dst0);
     vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0316() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbe56dd7b4368f9e8);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(5, 8));
-    let src0 = rt::vec::<u16>(&mut rng, 22, rt::Dom::Full);
-    let a0 = u64m3x11::from_column_major(&rt::vec::<u64>(&mut rng, 33, rt::Dom::Full));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u64m4x11::from_column_major(&rt::vec::<u64>(&mut rng, 44, rt::Dom::Int(0, 16)));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let a2 = u64m4x11::from_column_major(&rt::vec::<u64>(&mut rng, 44, rt::Dom::Full));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let r = k0316(n0, &src0, a0, s0, a1, s1, a2, s2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let src0 = rt::vec::<u64>(&mut rng, 22, rt::Dom::Full);
+    let src1 = rt::vec::<u64>(&mut rng, 19, rt::Dom::Full);
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = u64m5x3::from_column_major(&rt::vec::<u64>(&mut rng, 15, rt::Dom::Int(0, 16)));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u64m3x3::from_column_major(&rt::vec::<u64>(&mut rng, 9, rt::Dom::Full));
+    let a2 = u64m3x6::from_column_major(&rt::vec::<u64>(&mut rng, 18, rt::Dom::Full));
+    let a3 = u64m6x11::from_column_major(&rt::vec::<u64>(&mut rng, 66, rt::Dom::Int(0, 16)));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let mut dst0 = rt::vec::<u64>(&mut rng, 17, rt::Dom::Int(0, 16));
+    k0316(s0, n0, &src0, &src1, s1, a0, s2, a1, a2, a3, s3, &mut dst0);
+    vec![rt::Output::new("dst0", &dst0)]
 }
 
 fn run_k0317() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc4e5222a84077b22);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
     let a0 = u32m4x5::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i64m5x5::from_column_major(&rt::vec::<i64>(&mut rng, 25, rt::Dom::Full));
-    let a2 = i64m5x1::from_column_major(&rt::vec::<i64>(&mut rng, 5, rt::Dom::Full));
-    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
-    let src0 = rt::vec::<u32>(&mut rng, 25, rt::Dom::Int(0, 16));
-    let a3 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
     let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a4 = i64m5x5::from_column_major(&rt::vec::<i64>(&mut rng, 25, rt::Dom::Int(-8, 8)));
-    let mut dst0 = rt::vec::<i64>(&mut rng, 34, rt::Dom::Full);
-    k0317(a0, s0, a1, a2, n0, &src0, a3, s1, a4, &mut dst0);
-    vec![rt::Output::new("dst0", &dst0)]
+    let a1 = u32m4x5::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(0, 16)));
+    let src0 = rt::vec::<u32>(&mut rng, 29, rt::Dom::Full);
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u32m4x10::from_column_major(&rt::vec::<u32>(&mut rng, 40, rt::Dom::Full));
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a3 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)));
+    let src1 = rt::vec::<u32>(&mut rng, 49, rt::Dom::Full);
+    let s4: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let n0: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src2 = rt::vec::<u32>(&mut rng, 25, rt::Dom::Full);
+    let a4 = u32m4x4::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full));
+    let n1: usize = rt::draw(&mut rng, rt::Dom::Int(4, 7));
+    let src3 = rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16));
+    let a5 = u32m1x7::from_column_major(&rt::vec::<u32>(&mut rng, 7, rt::Dom::Full));
+    let a6 = u32m7x10::from_column_major(&rt::vec::<u32>(&mut rng, 70, rt::Dom::Int(0, 16)));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a7 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)));
+    let a8 = u32m2x11::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16)));
+    let a9 = u32m11x5::from_column_major(&rt::vec::<u32>(&mut rng, 55, rt::Dom::Int(0, 16)));
+    let r = k0317(s0, a0, s1, a1, &src0, s2, a2, s3, a3, &src1, s4, n0, &src2, a4, n1, &src3, a5, a6, i0, i1, i2, a7, a8, a9);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0318() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6281ae08d9b1ba16);
-    let src0 = rt::vec::<u64>(&mut rng, 52, rt::Dom::Full);
-    let a0 = u64m3x3::from_column_major(&rt::vec::<u64>(&mut rng, 9, rt::Dom::Full));
+    let src0 = rt::vec::<f32>(&mut rng, 52, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = i64m15x3::from_column_major(&rt::vec::<i64>(&mut rng, 45, rt::Dom::Int(-8, 8)));
     let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
-    let a1 = f64m15x3::from_column_major(&rt::vec::<f64>(&mut rng, 45, rt::Dom::Dyadic(-32, 32, 2)));
-    let a2 = i16m15x3::from_column_major(&rt::vec::<i16>(&mut rng, 45, rt::Dom::Full));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = u8m2x3::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
-    let r = k0318(&src0, a0, i0, a1, a2, i1, i2, s0, a3);
+    let src1 = rt::vec::<u64>(&mut rng, 16, rt::Dom::Full);
+    let src2 = rt::vec::<u64>(&mut rng, 6, rt::Dom::Full);
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = u8m7x4::from_column_major(&rt::vec::<u8>(&mut rng, 28, rt::Dom::Int(0, 16)));
+    let a2 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a3 = u8m1x5::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Full));
+    let r = k0318(&src0, a0, i0, &src1, &src2, i1, s0, a1, a2, i2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_k0319() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3205b278b95d281c);
-    let a0 = u8m1x15::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full));
-    let a1 = u8m15x3::from_column_major(&rt::vec::<u8>(&mut rng, 45, rt::Dom::Int(0, 16)));
+    let a0 = u8m3x4::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
+    let a1 = u8m4x1::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)));
     let n0: usize = rt::draw(&mut rng, rt::Dom::Int(3, 6));
-    let mut dst0 = rt::vec::<u8>(&mut rng, 5, rt::Dom::Full);
-    let src0 = rt::vec::<u8>(&mut rng, 5, rt::Dom::Int(0, 16));
-    let r = k0319(a0, a1, n0, &mut dst0, &src0);
+    let mut dst0 = rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16));
+    let a2 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let a3 = u8m2x3::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16)));
+    let a4 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let r = k0319(a0, a1, n0, &mut dst0, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice()), rt::Output::new("dst0", &dst0)]
 }
 

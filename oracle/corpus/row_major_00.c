@@ -3,442 +3,446 @@
 #include "oracle_rt.h"
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
-typedef signed char i8m1x6 __attribute__((matrix_type(5 - K4, 10 - K4)));
-typedef signed char i8m2x1 __attribute__((matrix_type(2, 1)));
+typedef signed char i8m3x2 __attribute__((matrix_type(K2 + 1, (K4 * 2) / K4)));
+typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
 typedef signed char i8m4x1 __attribute__((matrix_type(4, 1)));
-typedef signed char i8m4x8 __attribute__((matrix_type(4, 8)));
-typedef signed char i8m7x3 __attribute__((matrix_type(15 - K8, K3)));
-typedef signed char i8m7x16 __attribute__((matrix_type(7, 16)));
-typedef signed char i8m8x1 __attribute__((matrix_type((K3 * 8) / K3, (K5 * 1) / K5)));
-typedef signed char i8m16x3 __attribute__((matrix_type((K5 * 16) / K5, 6 - K3)));
-typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
+typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
+typedef signed char i8m7x7 __attribute__((matrix_type(15 - K8, K4 + 3)));
+typedef signed char i8m8x1 __attribute__((matrix_type(8, 1)));
+typedef signed char i8m8x12 __attribute__((matrix_type((K3 * 8) / K3, (K5 * 12) / K5)));
+typedef short i16m1x1 __attribute__((matrix_type(9 - K8, 9 - K8)));
+typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
 typedef short i16m1x5 __attribute__((matrix_type(1, 5)));
+typedef short i16m2x4 __attribute__((matrix_type(2, 4)));
 typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-typedef short i16m3x5 __attribute__((matrix_type(3, 5)));
-typedef short i16m4x5 __attribute__((matrix_type(4, 5)));
-typedef short i16m4x7 __attribute__((matrix_type(4, 7)));
-typedef short i16m7x5 __attribute__((matrix_type(7, 5)));
-typedef int i32m2x5 __attribute__((matrix_type(10 - K8, (K2 * 5) / K2)));
+typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
+typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
+typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
+typedef short i16m4x11 __attribute__((matrix_type(K2 + 2, (K3 * 11) / K3)));
+typedef short i16m4x16 __attribute__((matrix_type(4, 16)));
+typedef short i16m7x1 __attribute__((matrix_type(7, 1)));
+typedef short i16m7x8 __attribute__((matrix_type((K4 * 7) / K4, 10 - K2)));
+typedef int i32m1x1 __attribute__((matrix_type(1, 1)));
+typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
+typedef int i32m2x13 __attribute__((matrix_type(2, 13)));
+typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
+typedef int i32m3x6 __attribute__((matrix_type(3, 6)));
+typedef int i32m4x8 __attribute__((matrix_type(4, 8)));
+typedef int i32m5x4 __attribute__((matrix_type(K2 + 3, 6 - K2)));
+typedef int i32m5x6 __attribute__((matrix_type(5, 6)));
+typedef int i32m7x1 __attribute__((matrix_type(7, 1)));
+typedef int i32m8x6 __attribute__((matrix_type(8, 6)));
 typedef int i32m12x6 __attribute__((matrix_type(12, 6)));
-typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
-typedef long i64m4x1 __attribute__((matrix_type(8 - K4, 3 - K2)));
+typedef int i32m13x3 __attribute__((matrix_type(13, 3)));
+typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
+typedef long i64m2x7 __attribute__((matrix_type(2, 7)));
+typedef long i64m3x8 __attribute__((matrix_type(3, 8)));
+typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
+typedef long i64m4x7 __attribute__((matrix_type(4, 7)));
 typedef long i64m4x13 __attribute__((matrix_type(4, 13)));
-typedef long i64m16x3 __attribute__((matrix_type(16, 3)));
-typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned char u8m1x5 __attribute__((matrix_type(1, 5)));
+typedef long i64m7x1 __attribute__((matrix_type(7, 1)));
+typedef long i64m7x5 __attribute__((matrix_type(7, 5)));
+typedef long i64m7x11 __attribute__((matrix_type(7, 11)));
+typedef long i64m8x3 __attribute__((matrix_type(8, 3)));
+typedef long i64m11x5 __attribute__((matrix_type(19 - K8, 8 - K3)));
+typedef unsigned char u8m1x1 __attribute__((matrix_type((K4 * 1) / K4, 5 - K4)));
 typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned char u8m2x2 __attribute__((matrix_type(2, 2)));
-typedef unsigned char u8m2x3 __attribute__((matrix_type(K2, K2 + 1)));
-typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned char u8m2x11 __attribute__((matrix_type(2, 11)));
-typedef unsigned char u8m2x12 __attribute__((matrix_type(2, 12)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5)));
-typedef unsigned char u8m3x7 __attribute__((matrix_type(3, 7)));
-typedef unsigned char u8m3x8 __attribute__((matrix_type(3, 8)));
 typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned char u8m5x2 __attribute__((matrix_type(5, 2)));
-typedef unsigned char u8m5x3 __attribute__((matrix_type(5, 3)));
-typedef unsigned char u8m5x5 __attribute__((matrix_type(5, 5)));
-typedef unsigned char u8m5x7 __attribute__((matrix_type(5, 7)));
-typedef unsigned char u8m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned char u8m7x3 __attribute__((matrix_type(K2 + 5, K3)));
-typedef unsigned char u8m7x5 __attribute__((matrix_type(12 - K5, (K3 * 5) / K3)));
-typedef unsigned char u8m7x8 __attribute__((matrix_type(7, 8)));
-typedef unsigned char u8m8x2 __attribute__((matrix_type(8, 2)));
-typedef unsigned char u8m8x4 __attribute__((matrix_type(8, 4)));
-typedef unsigned char u8m9x2 __attribute__((matrix_type(9, 2)));
-typedef unsigned char u8m9x3 __attribute__((matrix_type(9, 3)));
-typedef unsigned char u8m11x2 __attribute__((matrix_type(11, 2)));
-typedef unsigned char u8m12x4 __attribute__((matrix_type(12, 4)));
-typedef unsigned short u16m1x7 __attribute__((matrix_type(1, 7)));
-typedef unsigned short u16m1x15 __attribute__((matrix_type(1, 15)));
-typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned short u16m4x7 __attribute__((matrix_type(4, 7)));
-typedef unsigned short u16m5x4 __attribute__((matrix_type(5, 4)));
-typedef unsigned short u16m6x6 __attribute__((matrix_type(6, 6)));
-typedef unsigned short u16m14x1 __attribute__((matrix_type(14, 1)));
-typedef unsigned short u16m15x4 __attribute__((matrix_type(15, 4)));
+typedef unsigned char u8m5x8 __attribute__((matrix_type(5, 8)));
+typedef unsigned short u16m1x8 __attribute__((matrix_type(1, 8)));
+typedef unsigned short u16m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned short u16m3x15 __attribute__((matrix_type(3, 15)));
+typedef unsigned short u16m5x3 __attribute__((matrix_type(5, 3)));
+typedef unsigned short u16m7x3 __attribute__((matrix_type(7, 3)));
+typedef unsigned short u16m7x10 __attribute__((matrix_type(7, 10)));
+typedef unsigned short u16m8x1 __attribute__((matrix_type(8, 1)));
+typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
 typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type((K4 * 2) / K4, K3 + 1)));
-typedef unsigned int u32m2x5 __attribute__((matrix_type(2, 5)));
-typedef unsigned int u32m2x6 __attribute__((matrix_type(2, 6)));
-typedef unsigned int u32m2x10 __attribute__((matrix_type(10 - K8, (K4 * 10) / K4)));
-typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned int u32m3x11 __attribute__((matrix_type(3, 11)));
-typedef unsigned int u32m4x8 __attribute__((matrix_type(K4, 11 - K3)));
-typedef unsigned int u32m6x3 __attribute__((matrix_type(6, 3)));
-typedef unsigned int u32m7x1 __attribute__((matrix_type(7, 1)));
-typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
-typedef unsigned int u32m8x1 __attribute__((matrix_type(8, 1)));
-typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m2x3 __attribute__((matrix_type((K2 * 2) / K2, K3)));
-typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned long u64m3x9 __attribute__((matrix_type(3, 9)));
-typedef unsigned long u64m4x2 __attribute__((matrix_type((K4 * 4) / K4, (K3 * 2) / K3)));
-typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7)));
-typedef unsigned long u64m9x3 __attribute__((matrix_type(9, 3)));
-typedef float f32m1x8 __attribute__((matrix_type(3 - K2, 12 - K4)));
-typedef float f32m1x16 __attribute__((matrix_type(1, 16)));
+typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned int u32m2x11 __attribute__((matrix_type(2, 11)));
+typedef unsigned int u32m3x8 __attribute__((matrix_type(3, 8)));
+typedef unsigned int u32m3x15 __attribute__((matrix_type(5 - K2, 17 - K2)));
+typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
+typedef unsigned int u32m4x5 __attribute__((matrix_type(K2 + 2, K4 + 1)));
+typedef unsigned int u32m4x15 __attribute__((matrix_type(4, 15)));
+typedef unsigned int u32m5x2 __attribute__((matrix_type(5, 2)));
+typedef unsigned int u32m5x5 __attribute__((matrix_type(9 - K4, (K4 * 5) / K4)));
+typedef unsigned int u32m15x3 __attribute__((matrix_type(15, 3)));
+typedef unsigned long u64m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned long u64m2x13 __attribute__((matrix_type(2, 13)));
+typedef unsigned long u64m5x3 __attribute__((matrix_type(5, 3)));
+typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4)));
+typedef unsigned long u64m7x12 __attribute__((matrix_type(6 + 1, 16 - K4)));
+typedef unsigned long u64m8x7 __attribute__((matrix_type(8, 7)));
+typedef unsigned long u64m8x12 __attribute__((matrix_type(8, 12)));
+typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
+typedef float f32m1x3 __attribute__((matrix_type((K8 * 1) / K8, 6 - K3)));
+typedef float f32m1x8 __attribute__((matrix_type(1, 8)));
+typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
+typedef float f32m3x2 __attribute__((matrix_type(2 + 1, 10 - K8)));
+typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
 typedef float f32m4x1 __attribute__((matrix_type(4, 1)));
-typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
 typedef float f32m5x1 __attribute__((matrix_type(5, 1)));
 typedef float f32m5x2 __attribute__((matrix_type(5, 2)));
-typedef float f32m5x5 __attribute__((matrix_type((K2 * 5) / K2, K2 + 3)));
-typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
-typedef float f32m6x6 __attribute__((matrix_type(6, 6)));
-typedef float f32m6x14 __attribute__((matrix_type(6, 14)));
-typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
-typedef float f32m8x1 __attribute__((matrix_type((K8 * 8) / K8, (K5 * 1) / K5)));
-typedef double f64m1x2 __attribute__((matrix_type(5 - K4, (K2 * 2) / K2)));
-typedef double f64m1x3 __attribute__((matrix_type((K3 * 1) / K3, (K5 * 3) / K5)));
-typedef double f64m2x3 __attribute__((matrix_type((K2 * 2) / K2, (K4 * 3) / K4)));
-typedef double f64m2x5 __attribute__((matrix_type(2, 5)));
-typedef double f64m2x6 __attribute__((matrix_type(2, 6)));
-typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
-typedef double f64m2x8 __attribute__((matrix_type(2, 8)));
-typedef double f64m4x7 __attribute__((matrix_type((K2 * 4) / K2, K3 + 4)));
-typedef double f64m7x2 __attribute__((matrix_type(7, 2)));
-typedef double f64m7x5 __attribute__((matrix_type(11 - K4, K4 + 1)));
-typedef double f64m8x4 __attribute__((matrix_type(8, 4)));
-typedef double f64m8x7 __attribute__((matrix_type(8, 7)));
-typedef double f64m11x2 __attribute__((matrix_type(11, 2)));
-typedef double f64m11x6 __attribute__((matrix_type(16 - K5, 8 - K2)));
+typedef float f32m7x2 __attribute__((matrix_type(7, 2)));
+typedef float f32m8x7 __attribute__((matrix_type(11 - K3, K2 + 5)));
+typedef double f64m1x1 __attribute__((matrix_type(1, 1)));
+typedef double f64m2x4 __attribute__((matrix_type(2, 4)));
+typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+typedef double f64m3x6 __attribute__((matrix_type(3, 6)));
+typedef double f64m3x8 __attribute__((matrix_type((K2 * 3) / K2, 16 - K8)));
+typedef double f64m6x3 __attribute__((matrix_type(K4 + 2, 7 - K4)));
+typedef double f64m7x1 __attribute__((matrix_type(9 - K2, (K2 * 1) / K2)));
+typedef double f64m8x3 __attribute__((matrix_type(K4 * 2, (K4 * 3) / K4)));
+typedef signed char i8m3x2_b __attribute__((matrix_type(3, 2)));
 typedef signed char i8m4x1_b __attribute__((matrix_type(4, 1)));
-typedef long i64m4x1_b __attribute__((matrix_type(4, 1)));
-typedef unsigned char u8m1x3_b __attribute__((matrix_type(1, 3)));
-typedef unsigned char u8m2x2_b __attribute__((matrix_type(2, 2)));
-typedef unsigned char u8m2x3_b __attribute__((matrix_type(2, 3)));
-typedef unsigned char u8m2x4_b __attribute__((matrix_type(2, 4)));
-typedef unsigned char u8m5x2_b __attribute__((matrix_type(5, 2)));
-typedef unsigned char u8m7x3_b __attribute__((matrix_type(7, 3)));
-typedef unsigned char u8m7x8_b __attribute__((matrix_type(7, 8)));
-typedef unsigned short u16m1x15_b __attribute__((matrix_type(1, 15)));
-typedef unsigned short u16m3x4_b __attribute__((matrix_type((K8 * 3) / K8, (K4 * 4) / K4)));
-typedef unsigned int u32m1x2_b __attribute__((matrix_type(3 - K2, 5 - K3)));
-typedef unsigned int u32m2x3_b __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m2x10_b __attribute__((matrix_type(2, 10)));
-typedef unsigned long u64m2x1_b __attribute__((matrix_type(2, 1)));
-typedef unsigned long u64m3x1_b __attribute__((matrix_type(3, 1)));
-typedef float f32m1x16_b __attribute__((matrix_type(1, 16)));
-typedef float f32m6x4_b __attribute__((matrix_type(6, 4)));
-typedef float f32m7x4_b __attribute__((matrix_type(7, 4)));
-typedef float f32m8x1_b __attribute__((matrix_type(8, 1)));
-typedef double f64m1x2_b __attribute__((matrix_type(1, 2)));
-typedef double f64m2x5_b __attribute__((matrix_type((K5 * 2) / K5, K5)));
-typedef double f64m2x6_b __attribute__((matrix_type(2, 6)));
-typedef double f64m11x2_b __attribute__((matrix_type(11, 2)));
+typedef short i16m1x1_b __attribute__((matrix_type(1, 1)));
+typedef short i16m4x4_b __attribute__((matrix_type(4, 4)));
+typedef int i32m7x1_b __attribute__((matrix_type(K3 + 4, 5 - K4)));
+typedef long i64m7x1_b __attribute__((matrix_type(7, 1)));
+typedef long i64m7x5_b __attribute__((matrix_type(11 - K4, K4 + 1)));
+typedef unsigned char u8m3x5_b __attribute__((matrix_type(3, 5)));
+typedef unsigned char u8m4x2_b __attribute__((matrix_type(4, 2)));
+typedef unsigned short u16m1x8_b __attribute__((matrix_type(1, 8)));
+typedef unsigned short u16m7x10_b __attribute__((matrix_type(9 - K2, 12 - K2)));
+typedef unsigned int u32m1x1_b __attribute__((matrix_type(1, 1)));
+typedef unsigned int u32m2x11_b __attribute__((matrix_type(2, 11)));
+typedef unsigned int u32m3x15_b __attribute__((matrix_type(3, 15)));
+typedef unsigned int u32m4x15_b __attribute__((matrix_type(4, 15)));
+typedef unsigned long u64m2x13_b __attribute__((matrix_type(2, 13)));
+typedef float f32m3x2_b __attribute__((matrix_type(3, 2)));
+typedef float f32m3x5_b __attribute__((matrix_type(3, 5)));
+typedef float f32m8x7_b __attribute__((matrix_type(8, 7)));
 
-unsigned short r0000(u16m5x4 a0, unsigned int s0, int i0) {
-    return __builtin_matrix_transpose(s0 + a0)[i0][3];
+double r0000(f64m8x3 a0, u32m3x8 a1, int s0, long i0, unsigned short i1, int i2) {
+    __auto_type t0 = __builtin_matrix_transpose(a0 + a0);
+    t0 -= (f64m3x8) a1 * s0 - 1.75e0;
+    if (i0 < 1) { t0[2][0] /= 0.5; }
+    return t0[2][i2];
 }
 
 static void run_r0000(void) {
-    rt_rng rng = {0xd62abc34c8b0dfdaULL};
-    unsigned short a0_b[20]; rt_fill_u16(&rng, a0_b, 20, RT_DOM_FULL);
-    u16m5x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 5; i++) a0[i][j] = a0_b[j * 5 + i];
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short r = r0000(a0, s0, i0);
-    rt_out_u16("r0000", "ret", &r, 1);
+    rt_rng rng = {0xd25b1d9ec277bebaULL};
+    double a0_b[24]; rt_fill_f64(&rng, a0_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m8x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
+    unsigned int a1_b[24]; rt_fill_u32(&rng, a1_b, 24, RT_DOM_INT(0LL, 16LL));
+    u32m3x8 a1; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
+    double r = r0000(a0, a1, s0, i0, i1, i2);
+    rt_out_f64("r0000", "ret", &r, 1);
 }
 
-u8m1x3 r0001(u8m1x3 a0, u8m1x3 a1, unsigned char s0, double s1, u8m5x2_b a2, u8m2x1 a3, u8m3x5 a4) {
-    u8m1x3 t0 = a0 + a1 + s0 + (long)s1;
-    return __builtin_matrix_transpose(a2 * a3) * __builtin_matrix_transpose(a4 - a4) + a1;
+long r0001(i64m4x7 a0) {
+    return a0[1][(K4 * 4) / K4];
 }
 
 static void run_r0001(void) {
-    rt_rng rng = {0xc50143363ade420dULL};
-    unsigned char a0_b[3]; rt_fill_u8(&rng, a0_b, 3, RT_DOM_FULL);
-    u8m1x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    unsigned char a1_b[3]; rt_fill_u8(&rng, a1_b, 3, RT_DOM_INT(0LL, 16LL));
-    u8m1x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char a2_b[10]; rt_fill_u8(&rng, a2_b, 10, RT_DOM_FULL);
-    u8m5x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
-    unsigned char a3_b[2]; rt_fill_u8(&rng, a3_b, 2, RT_DOM_FULL);
-    u8m2x1 a3; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    unsigned char a4_b[15]; rt_fill_u8(&rng, a4_b, 15, RT_DOM_FULL);
-    u8m3x5 a4; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a4[i][j] = a4_b[j * 3 + i];
-    u8m1x3 r = r0001(a0, a1, s0, s1, a2, a3, a4);
-    unsigned char r_b[3]; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_u8("r0001", "ret", r_b, 3);
+    rt_rng rng = {0x7605997d24b76b65ULL};
+    long a0_b[28]; rt_fill_i64(&rng, a0_b, 28, RT_DOM_FULL);
+    i64m4x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    long r = r0001(a0);
+    rt_out_i64("r0001", "ret", &r, 1);
 }
 
-unsigned long r0002(f64m4x7 a0, i16m4x7 a1, unsigned char i0) {
-    return ((u64m4x7) (a1 - a1))[i0][4];
+i64m8x3 r0002(i64m3x8 a0, double s0, i64m8x3 a1, int s1, unsigned int i0, unsigned char i1, long s2, long i2, unsigned long s3, f64m3x2 a2, f64m2x4 a3, int i3) {
+    i64m3x8 t0 = (int)s0 * (a0 - a0) + __builtin_matrix_transpose(a1) / s1 - (a0 - 2);
+    if (i0 < 5) { t0[2][i1] = s2; }
+    return ({ __auto_type ins1 = ({ __auto_type ins0 = a1; ins0[5][i2] = s3; ins0; }); ins1[4][2] = (a2 * a3)[K2 - 2][i3]; ins1; });
 }
 
 static void run_r0002(void) {
-    rt_rng rng = {0x353aa40f4c358c86ULL};
-    double a0_b[28]; rt_fill_f64(&rng, a0_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    short a1_b[28]; rt_fill_i16(&rng, a1_b, 28, RT_DOM_FULL);
-    i16m4x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long r = r0002(a0, a1, i0);
-    rt_out_u64("r0002", "ret", &r, 1);
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    rt_rng rng = {0x12847e2057fb0874ULL};
+    long a0_b[24]; rt_fill_i64(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m3x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long a1_b[24]; rt_fill_i64(&rng, a1_b, 24, RT_DOM_FULL);
+    i64m8x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    i64m8x3 r = r0002(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3);
+    long r_b[24]; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
+    rt_out_i64("r0002", "ret", r_b, 24);
 }
 
-f32m1x8 r0003(u8m1x3 a0, u8m1x3 a1, unsigned char s0, double s1, u8m5x2 a2, u8m2x1 a3, u8m3x5 a4, f32m8x1 a5) {
-    u8m1x3 t0 = r0001(a0, a1, s0, s1, a2, a3, a4);
-    return __builtin_matrix_transpose(a5) - 1.0000000596046448f;
+f32m1x8 r0003(i64m3x8 a0, double s0, i64m8x3 a1, int s1, unsigned int i0, unsigned char i1, long s2, long i2, unsigned long s3, f64m3x2 a2, f64m2x4 a3, int i3, f32m1x8 a4) {
+    i64m8x3 t0 = r0002(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3);
+    return (a4 - 1.0000000596046448f) * t0[1][4 - K2];
 }
 
 static void run_r0003(void) {
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
     rt_rng rng = {0x080e177b6b8c54baULL};
-    unsigned char a0_b[3]; rt_fill_u8(&rng, a0_b, 3, RT_DOM_FULL);
-    u8m1x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    unsigned char a1_b[3]; rt_fill_u8(&rng, a1_b, 3, RT_DOM_INT(0LL, 16LL));
-    u8m1x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char a2_b[10]; rt_fill_u8(&rng, a2_b, 10, RT_DOM_FULL);
-    u8m5x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
-    unsigned char a3_b[2]; rt_fill_u8(&rng, a3_b, 2, RT_DOM_FULL);
-    u8m2x1 a3; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    unsigned char a4_b[15]; rt_fill_u8(&rng, a4_b, 15, RT_DOM_FULL);
-    u8m3x5 a4; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a4[i][j] = a4_b[j * 3 + i];
-    float a5_b[8]; rt_fill_f32(&rng, a5_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m8x1 a5; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) a5[i][j] = a5_b[j * 8 + i];
-    f32m1x8 r = r0003(a0, a1, s0, s1, a2, a3, a4, a5);
+    long a0_b[24]; rt_fill_i64(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m3x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long a1_b[24]; rt_fill_i64(&rng, a1_b, 24, RT_DOM_FULL);
+    i64m8x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    float a4_b[8]; rt_fill_f32(&rng, a4_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x8 a4; for (int j = 0; j < 8; j++) for (int i = 0; i < 1; i++) a4[i][j] = a4_b[j * 1 + i];
+    f32m1x8 r = r0003(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, a4);
     float r_b[8]; for (int j = 0; j < 8; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
     rt_out_f32("r0003", "ret", r_b, 8);
 }
 
-f64m8x4 r0004(u8m8x4 a0) {
-    return (f64m8x4) (a0 - a0);
+i8m8x1 r0004(i8m8x1 a0, unsigned short s0, int i0) {
+    return a0[3][i0] - a0 * s0;
 }
 
 static void run_r0004(void) {
-    rt_rng rng = {0x221ce663e783f6d0ULL};
-    unsigned char a0_b[32]; rt_fill_u8(&rng, a0_b, 32, RT_DOM_INT(0LL, 16LL));
-    u8m8x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
-    f64m8x4 r = r0004(a0);
-    double r_b[32]; for (int j = 0; j < 4; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
-    rt_out_f64("r0004", "ret", r_b, 32);
+    rt_rng rng = {0x8717e431b0f598ccULL};
+    signed char a0_b[8]; rt_fill_i8(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i8m8x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    i8m8x1 r = r0004(a0, s0, i0);
+    signed char r_b[8]; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
+    rt_out_i8("r0004", "ret", r_b, 8);
 }
 
-u64m4x2 r0005(u64m4x2 a0, unsigned short i0, int s0, int s1) {
-    __auto_type t0 = a0 + -1;
-    return ({ __auto_type ins0 = t0; ins0[i0][(K8 * 0) / K8] = s0 + s1; ins0; });
+i64m8x3 r0005(i64m3x8 a0, double s0, i64m8x3 a1, int s1, unsigned int i0, unsigned char i1, long s2, long i2, unsigned long s3, f64m3x2 a2, f64m2x4 a3, int i3, unsigned int s4, unsigned char i4, signed char s5, int s6) {
+    __auto_type t0 = r0002(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3);
+    t0 = t0 + t0 + (unsigned int)s4;
+    return ({ __auto_type ins0 = t0; ins0[i4][3 - K3] = (int)s5; ins0; }) * s6;
 }
 
 static void run_r0005(void) {
-    rt_rng rng = {0x3d69e77d8c6580eeULL};
-    unsigned long a0_b[8]; rt_fill_u64(&rng, a0_b, 8, RT_DOM_INT(0LL, 16LL));
-    u64m4x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    u64m4x2 r = r0005(a0, i0, s0, s1);
-    unsigned long r_b[8]; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
-    rt_out_u64("r0005", "ret", r_b, 8);
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    rt_rng rng = {0xdf989481baf74ecaULL};
+    long a0_b[24]; rt_fill_i64(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m3x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long a1_b[24]; rt_fill_i64(&rng, a1_b, 24, RT_DOM_FULL);
+    i64m8x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
+    unsigned char i4; rt_fill_u8(&rng, &i4, 1, RT_DOM_INT(0LL, 7LL));
+    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_FULL);
+    int s6; rt_fill_i32(&rng, &s6, 1, RT_DOM_FULL);
+    i64m8x3 r = r0005(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, s4, i4, s5, s6);
+    long r_b[24]; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
+    rt_out_i64("r0005", "ret", r_b, 24);
 }
 
-u32m2x4 r0006(i64m4x1 a0, u32m2x3_b a1, u32m3x4 a2) {
-    __auto_type t0 = __builtin_matrix_transpose(a0);
-    return ({ __auto_type ins0 = a1 * a2; ins0[0][3] = -1; ins0; }) - 121;
+i64m11x5 r0006(i64m7x5_b a0, i64m7x11 a1, unsigned int i0, unsigned int i1, i64m11x5 a2, int i2, long s0, unsigned int i3, signed char s1) {
+    i64m7x5 t0 = a0 + ({ __auto_type ins0 = a1; ins0[i0][i1] = 2UL; ins0; }) * (a2 / 3UL);
+    __auto_type t1 = a0;
+    for (int l0 = 0; l0 < 5; l0++) { t0[6][l0] = s0; }
+    return s1 + a2 * t1[i3][(K3 * 1) / K3];
 }
 
 static void run_r0006(void) {
-    rt_rng rng = {0xfd07ef4b3c078121ULL};
-    long a0_b[4]; rt_fill_i64(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i64m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    unsigned int a1_b[6]; rt_fill_u32(&rng, a1_b, 6, RT_DOM_FULL);
-    u32m2x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned int a2_b[12]; rt_fill_u32(&rng, a2_b, 12, RT_DOM_FULL);
-    u32m3x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
-    u32m2x4 r = r0006(a0, a1, a2);
-    unsigned int r_b[8]; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u32("r0006", "ret", r_b, 8);
+    rt_rng rng = {0x7eab4821599d8893ULL};
+    long a0_b[35]; rt_fill_i64(&rng, a0_b, 35, RT_DOM_INT(-8LL, 8LL));
+    i64m7x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
+    long a1_b[77]; rt_fill_i64(&rng, a1_b, 77, RT_DOM_INT(-8LL, 8LL));
+    i64m7x11 a1; for (int j = 0; j < 11; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 10LL));
+    long a2_b[55]; rt_fill_i64(&rng, a2_b, 55, RT_DOM_FULL);
+    i64m11x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 11; i++) a2[i][j] = a2_b[j * 11 + i];
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 4LL));
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 6LL));
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
+    i64m11x5 r = r0006(a0, a1, i0, i1, a2, i2, s0, i3, s1);
+    long r_b[55]; for (int j = 0; j < 5; j++) for (int i = 0; i < 11; i++) r_b[j * 11 + i] = r[i][j];
+    rt_out_i64("r0006", "ret", r_b, 55);
 }
 
-f64m2x3 r0007(f64m1x2_b a0, f64m2x3 a1, float s0, float s1, double s2, long s3, f64m2x3 a2, short s4) {
-    f64m1x3 t0 = s3 * ((unsigned char)s2 + ({ __auto_type ins0 = a0 * a1; ins0[8 - K8][0] = s0 + s1; ins0; }));
-    return (a2 - a2) * s4;
+i16m4x16 r0007(i64m3x8 a0, double s0, i64m8x3 a1, int s1, unsigned int i0, unsigned char i1, long s2, long i2, unsigned long s3, f64m3x2 a2, f64m2x4 a3, int i3, long s4, i64m3x8 a4, double s5, i64m8x3 a5, int s6, unsigned int i4, unsigned char i5, long s7, long i6, unsigned long s8, f64m3x2 a6, f64m2x4 a7, int i7, f32m1x8 a8, i16m4x16 a9) {
+    __auto_type t0 = r0002(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3);
+    t0[7][2] = s4;
+    f32m1x8 t1 = r0003(a4, s5, a5, s6, i4, i5, s7, i6, s8, a6, a7, i7, a8);
+    return a9;
 }
 
 static void run_r0007(void) {
-    rt_rng rng = {0x35d2ce016f48205fULL};
-    double a0_b[2]; rt_fill_f64(&rng, a0_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    double a1_b[6]; rt_fill_f64(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    static const long long s6_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    rt_rng rng = {0xaa0a8b75de0045c4ULL};
+    long a0_b[24]; rt_fill_i64(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m3x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long a1_b[24]; rt_fill_i64(&rng, a1_b, 24, RT_DOM_FULL);
+    i64m8x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
     double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    f64m2x3 r = r0007(a0, a1, s0, s1, s2, s3, a2, s4);
-    double r_b[6]; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_f64("r0007", "ret", r_b, 6);
+    f64m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    long s4; rt_fill_i64(&rng, &s4, 1, RT_DOM_FULL);
+    long a4_b[24]; rt_fill_i64(&rng, a4_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m3x8 a4; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a4[i][j] = a4_b[j * 3 + i];
+    double s5; rt_fill_f64(&rng, &s5, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long a5_b[24]; rt_fill_i64(&rng, a5_b, 24, RT_DOM_FULL);
+    i64m8x3 a5; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) a5[i][j] = a5_b[j * 8 + i];
+    int s6; rt_fill_i32(&rng, &s6, 1, RT_DOM_ICHOICE(s6_dom));
+    unsigned int i4; rt_fill_u32(&rng, &i4, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned char i5; rt_fill_u8(&rng, &i5, 1, RT_DOM_INT(0LL, 7LL));
+    long s7; rt_fill_i64(&rng, &s7, 1, RT_DOM_INT(-8LL, 8LL));
+    long i6; rt_fill_i64(&rng, &i6, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long s8; rt_fill_u64(&rng, &s8, 1, RT_DOM_INT(0LL, 16LL));
+    double a6_b[6]; rt_fill_f64(&rng, a6_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x2 a6; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a6[i][j] = a6_b[j * 3 + i];
+    double a7_b[8]; rt_fill_f64(&rng, a7_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x4 a7; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a7[i][j] = a7_b[j * 2 + i];
+    int i7; rt_fill_i32(&rng, &i7, 1, RT_DOM_INT(0LL, 3LL));
+    float a8_b[8]; rt_fill_f32(&rng, a8_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x8 a8; for (int j = 0; j < 8; j++) for (int i = 0; i < 1; i++) a8[i][j] = a8_b[j * 1 + i];
+    short a9_b[64]; rt_fill_i16(&rng, a9_b, 64, RT_DOM_INT(-8LL, 8LL));
+    i16m4x16 a9; for (int j = 0; j < 16; j++) for (int i = 0; i < 4; i++) a9[i][j] = a9_b[j * 4 + i];
+    i16m4x16 r = r0007(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, s4, a4, s5, a5, s6, i4, i5, s7, i6, s8, a6, a7, i7, a8, a9);
+    short r_b[64]; for (int j = 0; j < 16; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_i16("r0007", "ret", r_b, 64);
 }
 
-u8m5x7 r0008(i64m4x1_b a0, unsigned short s0, unsigned short s1, i8m1x6 a1, int s2, f64m7x5 a2, i16m7x5 a3, u8m7x5 a4, u8m5x5 a5, u8m7x3 a6, u8m7x3_b a7, u8m3x7 a8, u8m7x3 a9) {
-    __auto_type t0 = (s0 + s1 + (f32m4x1) a0) * 6.25;
-    i8m1x6 t1 = ({ __auto_type ins0 = a1; ins0[0][2] = s2; ins0; });
-    return __builtin_matrix_transpose(((u8m7x5) a3 + a4) * a5) * ((a6 + a7) * a8 + __builtin_matrix_transpose(a9 * a8));
+u16m7x10 r0008(f32m4x1 a0, unsigned short i0, unsigned short s0, unsigned short s1, unsigned char i1, u16m7x10_b a1, u16m7x10 a2) {
+    f32m4x1 t0 = ({ __auto_type ins0 = a0; ins0[i0][0] = s0 + s1; ins0; });
+    for (int l0 = 0; l0 < 4; l0++) { t0[l0][0] = a0[5 - K5][i1]; }
+    return a1 + a2;
 }
 
 static void run_r0008(void) {
     rt_rng rng = {0x5d11453a81b94a1bULL};
-    long a0_b[4]; rt_fill_i64(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i64m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    float a0_b[4]; rt_fill_f32(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
     unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
     unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    signed char a1_b[6]; rt_fill_i8(&rng, a1_b, 6, RT_DOM_FULL);
-    i8m1x6 a1; for (int j = 0; j < 6; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    double a2_b[35]; rt_fill_f64(&rng, a2_b, 35, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m7x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 7; i++) a2[i][j] = a2_b[j * 7 + i];
-    short a3_b[35]; rt_fill_i16(&rng, a3_b, 35, RT_DOM_FULL);
-    i16m7x5 a3; for (int j = 0; j < 5; j++) for (int i = 0; i < 7; i++) a3[i][j] = a3_b[j * 7 + i];
-    unsigned char a4_b[35]; rt_fill_u8(&rng, a4_b, 35, RT_DOM_FULL);
-    u8m7x5 a4; for (int j = 0; j < 5; j++) for (int i = 0; i < 7; i++) a4[i][j] = a4_b[j * 7 + i];
-    unsigned char a5_b[25]; rt_fill_u8(&rng, a5_b, 25, RT_DOM_INT(0LL, 16LL));
-    u8m5x5 a5; for (int j = 0; j < 5; j++) for (int i = 0; i < 5; i++) a5[i][j] = a5_b[j * 5 + i];
-    unsigned char a6_b[21]; rt_fill_u8(&rng, a6_b, 21, RT_DOM_INT(0LL, 16LL));
-    u8m7x3 a6; for (int j = 0; j < 3; j++) for (int i = 0; i < 7; i++) a6[i][j] = a6_b[j * 7 + i];
-    unsigned char a7_b[21]; rt_fill_u8(&rng, a7_b, 21, RT_DOM_INT(0LL, 16LL));
-    u8m7x3 a7; for (int j = 0; j < 3; j++) for (int i = 0; i < 7; i++) a7[i][j] = a7_b[j * 7 + i];
-    unsigned char a8_b[21]; rt_fill_u8(&rng, a8_b, 21, RT_DOM_INT(0LL, 16LL));
-    u8m3x7 a8; for (int j = 0; j < 7; j++) for (int i = 0; i < 3; i++) a8[i][j] = a8_b[j * 3 + i];
-    unsigned char a9_b[21]; rt_fill_u8(&rng, a9_b, 21, RT_DOM_FULL);
-    u8m7x3 a9; for (int j = 0; j < 3; j++) for (int i = 0; i < 7; i++) a9[i][j] = a9_b[j * 7 + i];
-    u8m5x7 r = r0008(a0, s0, s1, a1, s2, a2, a3, a4, a5, a6, a7, a8, a9);
-    unsigned char r_b[35]; for (int j = 0; j < 7; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
-    rt_out_u8("r0008", "ret", r_b, 35);
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned short a1_b[70]; rt_fill_u16(&rng, a1_b, 70, RT_DOM_FULL);
+    u16m7x10 a1; for (int j = 0; j < 10; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
+    unsigned short a2_b[70]; rt_fill_u16(&rng, a2_b, 70, RT_DOM_INT(0LL, 16LL));
+    u16m7x10 a2; for (int j = 0; j < 10; j++) for (int i = 0; i < 7; i++) a2[i][j] = a2_b[j * 7 + i];
+    u16m7x10 r = r0008(a0, i0, s0, s1, i1, a1, a2);
+    unsigned short r_b[70]; for (int j = 0; j < 10; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
+    rt_out_u16("r0008", "ret", r_b, 70);
 }
 
-u8m9x3 r0009(u8m9x2 a0, u8m2x12 a1, u8m12x4 a2, u8m4x3 a3) {
-    return a0 * a1 * a2 * a3;
+unsigned long r0009(u32m4x1 a0, signed char s0, u32m1x1_b a1, unsigned int s1, u64m5x4 a2) {
+    u32m4x1 t0 = s0 + a0;
+    t0 *= a1 - s1;
+    return __builtin_matrix_transpose(__builtin_matrix_transpose(a2))[1][2];
 }
 
 static void run_r0009(void) {
-    rt_rng rng = {0x03016359c8539a39ULL};
-    unsigned char a0_b[18]; rt_fill_u8(&rng, a0_b, 18, RT_DOM_INT(0LL, 16LL));
-    u8m9x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 9; i++) a0[i][j] = a0_b[j * 9 + i];
-    unsigned char a1_b[24]; rt_fill_u8(&rng, a1_b, 24, RT_DOM_FULL);
-    u8m2x12 a1; for (int j = 0; j < 12; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned char a2_b[48]; rt_fill_u8(&rng, a2_b, 48, RT_DOM_FULL);
-    u8m12x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 12; i++) a2[i][j] = a2_b[j * 12 + i];
-    unsigned char a3_b[12]; rt_fill_u8(&rng, a3_b, 12, RT_DOM_INT(0LL, 16LL));
-    u8m4x3 a3; for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) a3[i][j] = a3_b[j * 4 + i];
-    u8m9x3 r = r0009(a0, a1, a2, a3);
-    unsigned char r_b[27]; for (int j = 0; j < 3; j++) for (int i = 0; i < 9; i++) r_b[j * 9 + i] = r[i][j];
-    rt_out_u8("r0009", "ret", r_b, 27);
+    rt_rng rng = {0x25bb102332ef44c8ULL};
+    unsigned int a0_b[4]; rt_fill_u32(&rng, a0_b, 4, RT_DOM_FULL);
+    u32m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int a1_b[1]; rt_fill_u32(&rng, a1_b, 1, RT_DOM_FULL);
+    u32m1x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long a2_b[20]; rt_fill_u64(&rng, a2_b, 20, RT_DOM_INT(0LL, 16LL));
+    u64m5x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
+    unsigned long r = r0009(a0, s0, a1, s1, a2);
+    rt_out_u64("r0009", "ret", &r, 1);
 }
 
-u16m1x7 r0010(u16m1x15_b a0, u16m15x4 a1, u16m4x7 a2, double s0) {
-    return ({ __auto_type ins0 = a0 - a0; ins0[0][14] = 9; ins0; }) * (a1 + a1) * (a2 * (signed char)s0);
+u32m1x3 r0010(long s0, u32m1x3 a0) {
+    return s0 ? a0 : a0;
 }
 
 static void run_r0010(void) {
-    rt_rng rng = {0x8b8a1b5bc986467bULL};
-    unsigned short a0_b[15]; rt_fill_u16(&rng, a0_b, 15, RT_DOM_INT(0LL, 16LL));
-    u16m1x15 a0; for (int j = 0; j < 15; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    unsigned short a1_b[60]; rt_fill_u16(&rng, a1_b, 60, RT_DOM_FULL);
-    u16m15x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 15; i++) a1[i][j] = a1_b[j * 15 + i];
-    unsigned short a2_b[28]; rt_fill_u16(&rng, a2_b, 28, RT_DOM_INT(0LL, 16LL));
-    u16m4x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 4; i++) a2[i][j] = a2_b[j * 4 + i];
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    u16m1x7 r = r0010(a0, a1, a2, s0);
-    unsigned short r_b[7]; for (int j = 0; j < 7; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_u16("r0010", "ret", r_b, 7);
+    rt_rng rng = {0xcbf5916b1f2bc721ULL};
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned int a0_b[3]; rt_fill_u32(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
+    u32m1x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    u32m1x3 r = r0010(s0, a0);
+    unsigned int r_b[3]; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_u32("r0010", "ret", r_b, 3);
 }
 
-f64m2x7 r0011(f64m7x2 a0, f64m2x7 a1, f64m2x8 a2, f64m8x7 a3) {
-    return __builtin_matrix_transpose(a0) + a1 * 6 - a2 * a3;
+unsigned char r0011(u8m3x5_b a0, u8m3x5 a1, u8m5x8 a2) {
+    return ((a0 - a1) * a2)[2][6];
 }
 
 static void run_r0011(void) {
-    static const double a2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    rt_rng rng = {0x685dd99e11e6558eULL};
-    double a0_b[14]; rt_fill_f64(&rng, a0_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m7x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
-    double a1_b[14]; rt_fill_f64(&rng, a1_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    double a2_b[16]; rt_fill_f64(&rng, a2_b, 16, RT_DOM_FCHOICE(a2_dom));
-    f64m2x8 a2; for (int j = 0; j < 8; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    double a3_b[56]; rt_fill_f64(&rng, a3_b, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x7 a3; for (int j = 0; j < 7; j++) for (int i = 0; i < 8; i++) a3[i][j] = a3_b[j * 8 + i];
-    f64m2x7 r = r0011(a0, a1, a2, a3);
-    double r_b[14]; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_f64("r0011", "ret", r_b, 14);
+    rt_rng rng = {0xc05d4db8d967316aULL};
+    unsigned char a0_b[15]; rt_fill_u8(&rng, a0_b, 15, RT_DOM_INT(0LL, 16LL));
+    u8m3x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    unsigned char a1_b[15]; rt_fill_u8(&rng, a1_b, 15, RT_DOM_INT(0LL, 16LL));
+    u8m3x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    unsigned char a2_b[40]; rt_fill_u8(&rng, a2_b, 40, RT_DOM_INT(0LL, 16LL));
+    u8m5x8 a2; for (int j = 0; j < 8; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
+    unsigned char r = r0011(a0, a1, a2);
+    rt_out_u8("r0011", "ret", &r, 1);
 }
 
-u8m9x3 r0012(u8m9x2 a0, u8m2x12 a1, u8m12x4 a2, u8m4x3 a3, unsigned char i0, long s0, u8m9x3 a4, u8m3x4 a5, u8m4x2 a6, u8m2x4_b a7, u8m4x3 a8, u8m4x3 a9) {
-    __auto_type t0 = r0009(a0, a1, a2, a3);
-    for (int l0 = 0; l0 < 9; l0++) { t0[l0][0] = t0[i0][2]; }
-    return (t0 + s0 - (u8m9x3) a4) * (a5 * a6) * (a7 - a7) * (a8 + a8 + (a8 - a8) - a4[(K3 * 0) / K3][2] - (a9 - a9));
+f32m1x2 r0012(f32m1x2 a0) {
+    return a0;
 }
 
 static void run_r0012(void) {
-    rt_rng rng = {0x67d6c43f819470d4ULL};
-    unsigned char a0_b[18]; rt_fill_u8(&rng, a0_b, 18, RT_DOM_INT(0LL, 16LL));
-    u8m9x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 9; i++) a0[i][j] = a0_b[j * 9 + i];
-    unsigned char a1_b[24]; rt_fill_u8(&rng, a1_b, 24, RT_DOM_FULL);
-    u8m2x12 a1; for (int j = 0; j < 12; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned char a2_b[48]; rt_fill_u8(&rng, a2_b, 48, RT_DOM_FULL);
-    u8m12x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 12; i++) a2[i][j] = a2_b[j * 12 + i];
-    unsigned char a3_b[12]; rt_fill_u8(&rng, a3_b, 12, RT_DOM_INT(0LL, 16LL));
-    u8m4x3 a3; for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) a3[i][j] = a3_b[j * 4 + i];
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 8LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char a4_b[27]; rt_fill_u8(&rng, a4_b, 27, RT_DOM_FULL);
-    u8m9x3 a4; for (int j = 0; j < 3; j++) for (int i = 0; i < 9; i++) a4[i][j] = a4_b[j * 9 + i];
-    unsigned char a5_b[12]; rt_fill_u8(&rng, a5_b, 12, RT_DOM_FULL);
-    u8m3x4 a5; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a5[i][j] = a5_b[j * 3 + i];
-    unsigned char a6_b[8]; rt_fill_u8(&rng, a6_b, 8, RT_DOM_INT(0LL, 16LL));
-    u8m4x2 a6; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) a6[i][j] = a6_b[j * 4 + i];
-    unsigned char a7_b[8]; rt_fill_u8(&rng, a7_b, 8, RT_DOM_INT(0LL, 16LL));
-    u8m2x4 a7; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a7[i][j] = a7_b[j * 2 + i];
-    unsigned char a8_b[12]; rt_fill_u8(&rng, a8_b, 12, RT_DOM_INT(0LL, 16LL));
-    u8m4x3 a8; for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) a8[i][j] = a8_b[j * 4 + i];
-    unsigned char a9_b[12]; rt_fill_u8(&rng, a9_b, 12, RT_DOM_INT(0LL, 16LL));
-    u8m4x3 a9; for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) a9[i][j] = a9_b[j * 4 + i];
-    u8m9x3 r = r0012(a0, a1, a2, a3, i0, s0, a4, a5, a6, a7, a8, a9);
-    unsigned char r_b[27]; for (int j = 0; j < 3; j++) for (int i = 0; i < 9; i++) r_b[j * 9 + i] = r[i][j];
-    rt_out_u8("r0012", "ret", r_b, 27);
+    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    rt_rng rng = {0x8420d87482c11e35ULL};
+    float a0_b[2]; rt_fill_f32(&rng, a0_b, 2, RT_DOM_FCHOICE(a0_dom));
+    f32m1x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    f32m1x2 r = r0012(a0);
+    float r_b[2]; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_f32("r0012", "ret", r_b, 2);
 }
 
-u8m2x2 r0013(f32m6x4_b a0, f32m4x6 a1, f32m6x6 a2, float s0, float s1, u8m2x2_b a3, long i0, unsigned long s2) {
-    f32m6x6 t0 = a0 * a1 - a2 * (s0 * s1);
-    return ({ __auto_type ins0 = a3; ins0[i0][4 - K4] = s2; ins0; }) + a3;
+f32m8x7 r0013(f32m8x7_b a0) {
+    return a0 - 13;
 }
 
 static void run_r0013(void) {
-    rt_rng rng = {0x863e7437457df384ULL};
-    float a0_b[24]; rt_fill_f32(&rng, a0_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 6; i++) a0[i][j] = a0_b[j * 6 + i];
-    float a1_b[24]; rt_fill_f32(&rng, a1_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x6 a1; for (int j = 0; j < 6; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    float a2_b[36]; rt_fill_f32(&rng, a2_b, 36, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x6 a2; for (int j = 0; j < 6; j++) for (int i = 0; i < 6; i++) a2[i][j] = a2_b[j * 6 + i];
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char a3_b[4]; rt_fill_u8(&rng, a3_b, 4, RT_DOM_INT(0LL, 16LL));
-    u8m2x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_FULL);
-    u8m2x2 r = r0013(a0, a1, a2, s0, s1, a3, i0, s2);
-    unsigned char r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u8("r0013", "ret", r_b, 4);
+    rt_rng rng = {0x6344c901c1de8b49ULL};
+    float a0_b[56]; rt_fill_f32(&rng, a0_b, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m8x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
+    f32m8x7 r = r0013(a0);
+    float r_b[56]; for (int j = 0; j < 7; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
+    rt_out_f32("r0013", "ret", r_b, 56);
 }
 
-f32m5x2 r0014(i32m12x6 a0, unsigned int s0, f32m5x5 a1, f32m5x2 a2, unsigned short s1) {
+f32m5x2 r0014(i32m12x6 a0, unsigned int s0, f32m2x5 a1) {
     __auto_type t0 = a0 - s0;
-    return s1 * (a1 * a2) - a2;
+    return __builtin_matrix_transpose(a1 + a1 + (a1 - a1));
 }
 
 static void run_r0014(void) {
@@ -446,555 +450,539 @@ static void run_r0014(void) {
     int a0_b[72]; rt_fill_i32(&rng, a0_b, 72, RT_DOM_FULL);
     i32m12x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 12; i++) a0[i][j] = a0_b[j * 12 + i];
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    float a1_b[25]; rt_fill_f32(&rng, a1_b, 25, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 5; i++) a1[i][j] = a1_b[j * 5 + i];
-    float a2_b[10]; rt_fill_f32(&rng, a2_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    f32m5x2 r = r0014(a0, s0, a1, a2, s1);
+    float a1_b[10]; rt_fill_f32(&rng, a1_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    f32m5x2 r = r0014(a0, s0, a1);
     float r_b[10]; for (int j = 0; j < 2; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
     rt_out_f32("r0014", "ret", r_b, 10);
 }
 
-f32m1x16 r0015(f32m5x1 a0, signed char s0, unsigned long i0, i16m1x3 a1, i16m3x5 a2, short s1, short s2, f32m1x16 a3, unsigned char i1, i16m3x4 a4, i16m4x5 a5, f32m1x16_b a6) {
-    __auto_type t0 = (i16m1x5) __builtin_matrix_transpose(a0 - s0);
-    t0[0][5 - K5] += t0[i0][1];
-    t0 = a1 * a2;
-    for (int l0 = 0; l0 < 5; l0++) { t0[0][l0] = s2; }
-    return ({ __auto_type ins0 = a3; ins0[i1][10] = (a4 * a5)[1][0]; ins0; }) + a3 - a3[0][1] - (a6 - 5e0f);
+u8m3x5 r0015(i16m1x5 a0, f64m3x2 a1, unsigned long i0, double s0, u8m3x5_b a2) {
+    i16m1x5 t0 = a0;
+    t0[0][0] = 0x5;
+    f64m3x2 t1 = a1 - a1;
+    t0 *= a1[i0][1];
+    return s0 ? a2 : a2;
 }
 
 static void run_r0015(void) {
-    static const double a6_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
     rt_rng rng = {0xc05aa2aec1021b18ULL};
-    float a0_b[5]; rt_fill_f32(&rng, a0_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 5; i++) a0[i][j] = a0_b[j * 5 + i];
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    short a1_b[3]; rt_fill_i16(&rng, a1_b, 3, RT_DOM_FULL);
-    i16m1x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
-    short a2_b[15]; rt_fill_i16(&rng, a2_b, 15, RT_DOM_INT(-8LL, 8LL));
-    i16m3x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_FULL);
-    float a3_b[16]; rt_fill_f32(&rng, a3_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x16 a3; for (int j = 0; j < 16; j++) for (int i = 0; i < 1; i++) a3[i][j] = a3_b[j * 1 + i];
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    short a4_b[12]; rt_fill_i16(&rng, a4_b, 12, RT_DOM_FULL);
-    i16m3x4 a4; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a4[i][j] = a4_b[j * 3 + i];
-    short a5_b[20]; rt_fill_i16(&rng, a5_b, 20, RT_DOM_INT(-8LL, 8LL));
-    i16m4x5 a5; for (int j = 0; j < 5; j++) for (int i = 0; i < 4; i++) a5[i][j] = a5_b[j * 4 + i];
-    float a6_b[16]; rt_fill_f32(&rng, a6_b, 16, RT_DOM_FCHOICE(a6_dom));
-    f32m1x16 a6; for (int j = 0; j < 16; j++) for (int i = 0; i < 1; i++) a6[i][j] = a6_b[j * 1 + i];
-    f32m1x16 r = r0015(a0, s0, i0, a1, a2, s1, s2, a3, i1, a4, a5, a6);
-    float r_b[16]; for (int j = 0; j < 16; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_f32("r0015", "ret", r_b, 16);
+    short a0_b[5]; rt_fill_i16(&rng, a0_b, 5, RT_DOM_FULL);
+    i16m1x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    double a1_b[6]; rt_fill_f64(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned char a2_b[15]; rt_fill_u8(&rng, a2_b, 15, RT_DOM_INT(0LL, 16LL));
+    u8m3x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    u8m3x5 r = r0015(a0, a1, i0, s0, a2);
+    unsigned char r_b[15]; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
+    rt_out_u8("r0015", "ret", r_b, 15);
 }
 
-i8m4x1 r0016(i8m4x1_b a0, i8m4x1 a1, unsigned char i0, long i1, i8m4x8 a2, int s0, f32m8x1_b a3, unsigned int s1, f32m4x1 a4) {
+u16m3x3 r0016(i8m4x1_b a0, i8m4x1 a1, unsigned char s0, u16m7x3 a2, long s1) {
     __auto_type t0 = a0;
-    t0 += a1;
-    if (i0 < 4) { t0[i1][0] = -3; }
-    return (a2 - s0) * ((i8m8x1) a3 / s1) + a0 - (i8m4x1) (13L - a4);
+    t0 += a1 - (float)s0;
+    t0[1][0] += a1[3][0];
+    return __builtin_matrix_transpose(a2) * s1 * a2;
 }
 
 static void run_r0016(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
     rt_rng rng = {0x070a0f105b734059ULL};
     signed char a0_b[4]; rt_fill_i8(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
     i8m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
     signed char a1_b[4]; rt_fill_i8(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
     i8m4x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    signed char a2_b[32]; rt_fill_i8(&rng, a2_b, 32, RT_DOM_FULL);
-    i8m4x8 a2; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a2[i][j] = a2_b[j * 4 + i];
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    float a3_b[8]; rt_fill_f32(&rng, a3_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m8x1 a3; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) a3[i][j] = a3_b[j * 8 + i];
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    float a4_b[4]; rt_fill_f32(&rng, a4_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x1 a4; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a4[i][j] = a4_b[j * 4 + i];
-    i8m4x1 r = r0016(a0, a1, i0, i1, a2, s0, a3, s1, a4);
-    signed char r_b[4]; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
-    rt_out_i8("r0016", "ret", r_b, 4);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short a2_b[21]; rt_fill_u16(&rng, a2_b, 21, RT_DOM_FULL);
+    u16m7x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 7; i++) a2[i][j] = a2_b[j * 7 + i];
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    u16m3x3 r = r0016(a0, a1, s0, a2, s1);
+    unsigned short r_b[9]; for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
+    rt_out_u16("r0016", "ret", r_b, 9);
 }
 
-u8m7x8 r0017(u8m7x8_b a0, short s0, unsigned int s1, long s2) {
-    return (unsigned short)s2 + (s1 + (a0 - s0) - a0);
+u16m3x15 r0017(i64m3x8 a0, double s0, i64m8x3 a1, int s1, unsigned int i0, unsigned char i1, long s2, long i2, unsigned long s3, f64m3x2 a2, f64m2x4 a3, int i3, unsigned int s4, unsigned char i4, signed char s5, int s6, u32m15x3 a4) {
+    i64m8x3 t0 = r0005(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, s4, i4, s5, s6);
+    return (u16m3x15) __builtin_matrix_transpose(a4);
 }
 
 static void run_r0017(void) {
-    rt_rng rng = {0x9d0f2e73499a8b48ULL};
-    unsigned char a0_b[56]; rt_fill_u8(&rng, a0_b, 56, RT_DOM_INT(0LL, 16LL));
-    u8m7x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    rt_rng rng = {0xa87fc2d9745d67ceULL};
+    long a0_b[24]; rt_fill_i64(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i64m3x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    long a1_b[24]; rt_fill_i64(&rng, a1_b, 24, RT_DOM_FULL);
+    i64m8x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
     long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    u8m7x8 r = r0017(a0, s0, s1, s2);
-    unsigned char r_b[56]; for (int j = 0; j < 8; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
-    rt_out_u8("r0017", "ret", r_b, 56);
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    double a2_b[6]; rt_fill_f64(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    double a3_b[8]; rt_fill_f64(&rng, a3_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
+    unsigned char i4; rt_fill_u8(&rng, &i4, 1, RT_DOM_INT(0LL, 7LL));
+    signed char s5; rt_fill_i8(&rng, &s5, 1, RT_DOM_FULL);
+    int s6; rt_fill_i32(&rng, &s6, 1, RT_DOM_FULL);
+    unsigned int a4_b[45]; rt_fill_u32(&rng, a4_b, 45, RT_DOM_FULL);
+    u32m15x3 a4; for (int j = 0; j < 3; j++) for (int i = 0; i < 15; i++) a4[i][j] = a4_b[j * 15 + i];
+    u16m3x15 r = r0017(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, s4, i4, s5, s6, a4);
+    unsigned short r_b[45]; for (int j = 0; j < 15; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
+    rt_out_u16("r0017", "ret", r_b, 45);
 }
 
-u8m2x3 r0018(u8m7x8 a0, short s0, unsigned int s1, long s2, u8m5x2 a1, u8m5x3 a2, u8m2x3 a3, u8m2x3_b a4, u8m2x3_b a5, f64m7x2 a6, f64m2x7 a7, f64m2x8 a8, f64m8x7 a9, u8m3x7 a10, u8m7x2 a11, unsigned long s3) {
-    u8m7x8 t0 = r0017(a0, s0, s1, s2);
-    u8m2x3 t1 = __builtin_matrix_transpose(a1) * a2 + a3 - (a4 + a5 - a4 - a5);
-    f64m2x7 t2 = r0011(a6, a7, a8, a9);
-    return __builtin_matrix_transpose(a10 * a11) * s3;
+i32m5x6 r0018(i32m5x4 a0, i32m4x8 a1, i32m8x6 a2) {
+    return ({ __auto_type ins0 = a0; ins0[0][3] = 9; ins0; }) * (a1 * a2) * a0[4][3];
 }
 
 static void run_r0018(void) {
-    static const double a8_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310};
-    rt_rng rng = {0x384c59e6953a8e34ULL};
-    unsigned char a0_b[56]; rt_fill_u8(&rng, a0_b, 56, RT_DOM_INT(0LL, 16LL));
-    u8m7x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char a1_b[10]; rt_fill_u8(&rng, a1_b, 10, RT_DOM_FULL);
-    u8m5x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 5; i++) a1[i][j] = a1_b[j * 5 + i];
-    unsigned char a2_b[15]; rt_fill_u8(&rng, a2_b, 15, RT_DOM_FULL);
-    u8m5x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
-    unsigned char a3_b[6]; rt_fill_u8(&rng, a3_b, 6, RT_DOM_FULL);
-    u8m2x3 a3; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    unsigned char a4_b[6]; rt_fill_u8(&rng, a4_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m2x3 a4; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a4[i][j] = a4_b[j * 2 + i];
-    unsigned char a5_b[6]; rt_fill_u8(&rng, a5_b, 6, RT_DOM_FULL);
-    u8m2x3 a5; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a5[i][j] = a5_b[j * 2 + i];
-    double a6_b[14]; rt_fill_f64(&rng, a6_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m7x2 a6; for (int j = 0; j < 2; j++) for (int i = 0; i < 7; i++) a6[i][j] = a6_b[j * 7 + i];
-    double a7_b[14]; rt_fill_f64(&rng, a7_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x7 a7; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a7[i][j] = a7_b[j * 2 + i];
-    double a8_b[16]; rt_fill_f64(&rng, a8_b, 16, RT_DOM_FCHOICE(a8_dom));
-    f64m2x8 a8; for (int j = 0; j < 8; j++) for (int i = 0; i < 2; i++) a8[i][j] = a8_b[j * 2 + i];
-    double a9_b[56]; rt_fill_f64(&rng, a9_b, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x7 a9; for (int j = 0; j < 7; j++) for (int i = 0; i < 8; i++) a9[i][j] = a9_b[j * 8 + i];
-    unsigned char a10_b[21]; rt_fill_u8(&rng, a10_b, 21, RT_DOM_FULL);
-    u8m3x7 a10; for (int j = 0; j < 7; j++) for (int i = 0; i < 3; i++) a10[i][j] = a10_b[j * 3 + i];
-    unsigned char a11_b[14]; rt_fill_u8(&rng, a11_b, 14, RT_DOM_FULL);
-    u8m7x2 a11; for (int j = 0; j < 2; j++) for (int i = 0; i < 7; i++) a11[i][j] = a11_b[j * 7 + i];
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
-    u8m2x3 r = r0018(a0, s0, s1, s2, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, s3);
-    unsigned char r_b[6]; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u8("r0018", "ret", r_b, 6);
+    rt_rng rng = {0x51fcdc87bc721f28ULL};
+    int a0_b[20]; rt_fill_i32(&rng, a0_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i32m5x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 5; i++) a0[i][j] = a0_b[j * 5 + i];
+    int a1_b[32]; rt_fill_i32(&rng, a1_b, 32, RT_DOM_INT(-8LL, 8LL));
+    i32m4x8 a1; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
+    int a2_b[48]; rt_fill_i32(&rng, a2_b, 48, RT_DOM_FULL);
+    i32m8x6 a2; for (int j = 0; j < 6; j++) for (int i = 0; i < 8; i++) a2[i][j] = a2_b[j * 8 + i];
+    i32m5x6 r = r0018(a0, a1, a2);
+    int r_b[30]; for (int j = 0; j < 6; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
+    rt_out_i32("r0018", "ret", r_b, 30);
 }
 
-f64m11x6 r0019(f64m11x2_b a0, signed char s0, f64m2x6_b a1) {
-    return (a0 + s0) * a1;
+i8m7x7 r0019(i8m7x7 a0, i8m7x7 a1, i8m7x7 a2, i8m7x7 a3) {
+    return 3 + (7 + (a0 - a1) + (a2 - a3));
 }
 
 static void run_r0019(void) {
-    rt_rng rng = {0x0d87ba3f34bf13e4ULL};
-    double a0_b[22]; rt_fill_f64(&rng, a0_b, 22, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m11x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 11; i++) a0[i][j] = a0_b[j * 11 + i];
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    double a1_b[12]; rt_fill_f64(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x6 a1; for (int j = 0; j < 6; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    f64m11x6 r = r0019(a0, s0, a1);
-    double r_b[66]; for (int j = 0; j < 6; j++) for (int i = 0; i < 11; i++) r_b[j * 11 + i] = r[i][j];
-    rt_out_f64("r0019", "ret", r_b, 66);
+    rt_rng rng = {0xa9ffccfd51aed126ULL};
+    signed char a0_b[49]; rt_fill_i8(&rng, a0_b, 49, RT_DOM_INT(-8LL, 8LL));
+    i8m7x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
+    signed char a1_b[49]; rt_fill_i8(&rng, a1_b, 49, RT_DOM_FULL);
+    i8m7x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
+    signed char a2_b[49]; rt_fill_i8(&rng, a2_b, 49, RT_DOM_FULL);
+    i8m7x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) a2[i][j] = a2_b[j * 7 + i];
+    signed char a3_b[49]; rt_fill_i8(&rng, a3_b, 49, RT_DOM_FULL);
+    i8m7x7 a3; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) a3[i][j] = a3_b[j * 7 + i];
+    i8m7x7 r = r0019(a0, a1, a2, a3);
+    signed char r_b[49]; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
+    rt_out_i8("r0019", "ret", r_b, 49);
 }
 
-unsigned char r0020(u8m1x3_b a0, unsigned char s0, u8m1x5 a1, unsigned short s1, u8m5x3 a2, unsigned short i0) {
-    __auto_type t0 = s0 + a0;
-    return ((a1 - s1) * a2)[0][i0];
+i16m7x8 r0020(i32m3x6 a0, i16m7x1 a1, i16m1x2 a2, i16m2x4 a3, i16m4x4_b a4, i16m4x8 a5) {
+    __auto_type t0 = a0;
+    return a1 * a2 * (a3 * a4 * a5);
 }
 
 static void run_r0020(void) {
-    rt_rng rng = {0x4a3ae496a89990c7ULL};
-    unsigned char a0_b[3]; rt_fill_u8(&rng, a0_b, 3, RT_DOM_FULL);
-    u8m1x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char a1_b[5]; rt_fill_u8(&rng, a1_b, 5, RT_DOM_INT(0LL, 16LL));
-    u8m1x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char a2_b[15]; rt_fill_u8(&rng, a2_b, 15, RT_DOM_INT(0LL, 16LL));
-    u8m5x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char r = r0020(a0, s0, a1, s1, a2, i0);
-    rt_out_u8("r0020", "ret", &r, 1);
+    rt_rng rng = {0xfb60b6d6e253c967ULL};
+    int a0_b[18]; rt_fill_i32(&rng, a0_b, 18, RT_DOM_INT(-8LL, 8LL));
+    i32m3x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    short a1_b[7]; rt_fill_i16(&rng, a1_b, 7, RT_DOM_INT(-8LL, 8LL));
+    i16m7x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
+    short a2_b[2]; rt_fill_i16(&rng, a2_b, 2, RT_DOM_FULL);
+    i16m1x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
+    short a3_b[8]; rt_fill_i16(&rng, a3_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i16m2x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    short a4_b[16]; rt_fill_i16(&rng, a4_b, 16, RT_DOM_INT(-8LL, 8LL));
+    i16m4x4 a4; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) a4[i][j] = a4_b[j * 4 + i];
+    short a5_b[32]; rt_fill_i16(&rng, a5_b, 32, RT_DOM_FULL);
+    i16m4x8 a5; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a5[i][j] = a5_b[j * 4 + i];
+    i16m7x8 r = r0020(a0, a1, a2, a3, a4, a5);
+    short r_b[56]; for (int j = 0; j < 8; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
+    rt_out_i16("r0020", "ret", r_b, 56);
 }
 
-double r0021(f64m7x2 a0, unsigned short s0, unsigned long i0) {
-    __auto_type t0 = a0 * (signed char)s0;
-    return a0[6][i0];
+u16m8x1 r0021(i32m5x4 a0, i32m4x8 a1, i32m8x6 a2, long i0, unsigned char i1, unsigned long i2, int i3, unsigned short s0, u16m1x8_b a3, float s1, long i4) {
+    i32m5x6 t0 = r0018(a0, a1, a2);
+    t0[2][10 - K5] = t0[i1][i2];
+    if (i3 < 4) { t0 *= s0; }
+    return __builtin_matrix_transpose(a3[0][i4] - (s1 - __builtin_matrix_transpose(__builtin_matrix_transpose(a3))));
 }
 
 static void run_r0021(void) {
-    rt_rng rng = {0x8dffa2d54b3a776eULL};
-    double a0_b[14]; rt_fill_f64(&rng, a0_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m7x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    double r = r0021(a0, s0, i0);
-    rt_out_f64("r0021", "ret", &r, 1);
+    rt_rng rng = {0x9b35c2529fe8f3e7ULL};
+    int a0_b[20]; rt_fill_i32(&rng, a0_b, 20, RT_DOM_INT(-8LL, 8LL));
+    i32m5x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 5; i++) a0[i][j] = a0_b[j * 5 + i];
+    int a1_b[32]; rt_fill_i32(&rng, a1_b, 32, RT_DOM_INT(-8LL, 8LL));
+    i32m4x8 a1; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
+    int a2_b[48]; rt_fill_i32(&rng, a2_b, 48, RT_DOM_FULL);
+    i32m8x6 a2; for (int j = 0; j < 6; j++) for (int i = 0; i < 8; i++) a2[i][j] = a2_b[j * 8 + i];
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short a3_b[8]; rt_fill_u16(&rng, a3_b, 8, RT_DOM_FULL);
+    u16m1x8 a3; for (int j = 0; j < 8; j++) for (int i = 0; i < 1; i++) a3[i][j] = a3_b[j * 1 + i];
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    long i4; rt_fill_i64(&rng, &i4, 1, RT_DOM_INT(0LL, 7LL));
+    u16m8x1 r = r0021(a0, a1, a2, i0, i1, i2, i3, s0, a3, s1, i4);
+    unsigned short r_b[8]; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
+    rt_out_u16("r0021", "ret", r_b, 8);
 }
 
-u32m1x4 r0022(u64m2x1_b a0, u32m4x8 a1, u32m8x1 a2, short s0, short s1) {
-    __auto_type t0 = a0;
-    return s0 - s1 - __builtin_matrix_transpose(a1 * a2);
+unsigned int r0022(u8m2x1 a0, unsigned int i0, u32m1x2 a1, long s0) {
+    __auto_type t0 = (u32m2x1) (a0 - a0 - 6);
+    if (i0 < 2) { t0 += 98 + __builtin_matrix_transpose(a1) / s0; }
+    return t0[0][0];
 }
 
 static void run_r0022(void) {
-    rt_rng rng = {0xa59b6e47393a800aULL};
-    unsigned long a0_b[2]; rt_fill_u64(&rng, a0_b, 2, RT_DOM_FULL);
-    u64m2x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned int a1_b[32]; rt_fill_u32(&rng, a1_b, 32, RT_DOM_INT(0LL, 16LL));
-    u32m4x8 a1; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    unsigned int a2_b[8]; rt_fill_u32(&rng, a2_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m8x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) a2[i][j] = a2_b[j * 8 + i];
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    u32m1x4 r = r0022(a0, a1, a2, s0, s1);
-    unsigned int r_b[4]; for (int j = 0; j < 4; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_u32("r0022", "ret", r_b, 4);
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
+    rt_rng rng = {0x26fda632795a7599ULL};
+    unsigned char a0_b[2]; rt_fill_u8(&rng, a0_b, 2, RT_DOM_INT(0LL, 16LL));
+    u8m2x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int a1_b[2]; rt_fill_u32(&rng, a1_b, 2, RT_DOM_FULL);
+    u32m1x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    unsigned int r = r0022(a0, i0, a1, s0);
+    rt_out_u32("r0022", "ret", &r, 1);
 }
 
-signed char r0023(i8m7x16 a0, signed char s0, i64m16x3 a1, float s1, long s2, unsigned int i0, signed char s3, short s4, long i1, unsigned short i2) {
-    i8m7x3 t0 = (s0 + a0) * (i8m16x3) a1;
-    t0 = ({ __auto_type ins0 = t0; ins0[0][2] = s1; ins0; });
-    t0 /= s2;
-    t0[6][i0] = s3;
-    t0 /= s4;
-    return a0[i1][i2];
+i16m4x6 r0023(i16m4x6 a0, i16m4x6 a1) {
+    return a0 + a1;
 }
 
 static void run_r0023(void) {
-    static const long long s2_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const long long s4_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    rt_rng rng = {0xd00f7cfd56ec1331ULL};
-    signed char a0_b[112]; rt_fill_i8(&rng, a0_b, 112, RT_DOM_FULL);
-    i8m7x16 a0; for (int j = 0; j < 16; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    long a1_b[48]; rt_fill_i64(&rng, a1_b, 48, RT_DOM_FULL);
-    i64m16x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 16; i++) a1[i][j] = a1_b[j * 16 + i];
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_ICHOICE(s2_dom));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    short s4; rt_fill_i16(&rng, &s4, 1, RT_DOM_ICHOICE(s4_dom));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 15LL));
-    signed char r = r0023(a0, s0, a1, s1, s2, i0, s3, s4, i1, i2);
-    rt_out_i8("r0023", "ret", &r, 1);
+    rt_rng rng = {0x53d6ebd5a9c803d6ULL};
+    short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i16m4x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    short a1_b[24]; rt_fill_i16(&rng, a1_b, 24, RT_DOM_INT(-8LL, 8LL));
+    i16m4x6 a1; for (int j = 0; j < 6; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
+    i16m4x6 r = r0023(a0, a1);
+    short r_b[24]; for (int j = 0; j < 6; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_i16("r0023", "ret", r_b, 24);
 }
 
-i8m2x1 r0024(i8m2x1 a0, i8m2x1 a1, long s0) {
-    return a0 + a1 * s0;
+i16m4x11 r0024(i16m4x11 a0, i16m4x11 a1) {
+    return (a0 + a1) * 7;
 }
 
 static void run_r0024(void) {
-    rt_rng rng = {0x9f0bccf3f8c02a75ULL};
-    signed char a0_b[2]; rt_fill_i8(&rng, a0_b, 2, RT_DOM_FULL);
-    i8m2x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    signed char a1_b[2]; rt_fill_i8(&rng, a1_b, 2, RT_DOM_FULL);
-    i8m2x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i8m2x1 r = r0024(a0, a1, s0);
-    signed char r_b[2]; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_i8("r0024", "ret", r_b, 2);
+    rt_rng rng = {0xaeb228636e4d8971ULL};
+    short a0_b[44]; rt_fill_i16(&rng, a0_b, 44, RT_DOM_INT(-8LL, 8LL));
+    i16m4x11 a0; for (int j = 0; j < 11; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    short a1_b[44]; rt_fill_i16(&rng, a1_b, 44, RT_DOM_FULL);
+    i16m4x11 a1; for (int j = 0; j < 11; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
+    i16m4x11 r = r0024(a0, a1);
+    short r_b[44]; for (int j = 0; j < 11; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_i16("r0024", "ret", r_b, 44);
 }
 
-u32m7x2 r0025(u16m6x6 a0, signed char s0, unsigned int s1, unsigned char s2, u32m2x6 a1, float s3, u32m6x3 a2, u32m3x11 a3, unsigned short i0, long i1, unsigned long i2, unsigned char i3, u32m7x1 a4, u32m1x2_b a5, u32m1x2 a6, double s4, double s5) {
-    u16m6x6 t0 = s0 - a0 + s1 + s2 + (__builtin_matrix_transpose(a0) - 8L);
-    u8m11x2 t1 = __builtin_matrix_transpose((u8m2x11) (a1 / s3 * a2 * a3));
-    if (i0 < 3) { t1[5][i1] = 5; }
-    return (a4 + a4) * (a5 - a6) + s4 * s5;
+u8m1x1 r0025(unsigned long s0, f64m7x1 a0, i32m7x1_b a1, u8m1x1 a2, u8m1x1 a3) {
+    __auto_type t0 = s0 ? a0 : (f64m7x1) (f64m7x1) a1;
+    return __builtin_matrix_transpose(a2 + a2 - (a3 + a3));
 }
 
 static void run_r0025(void) {
-    static const double s3_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
-    rt_rng rng = {0xec393edbdf773632ULL};
-    unsigned short a0_b[36]; rt_fill_u16(&rng, a0_b, 36, RT_DOM_INT(0LL, 16LL));
-    u16m6x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 6; i++) a0[i][j] = a0_b[j * 6 + i];
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a1_b[12]; rt_fill_u32(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m2x6 a1; for (int j = 0; j < 6; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_FCHOICE(s3_dom));
-    unsigned int a2_b[18]; rt_fill_u32(&rng, a2_b, 18, RT_DOM_INT(0LL, 16LL));
-    u32m6x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 6; i++) a2[i][j] = a2_b[j * 6 + i];
-    unsigned int a3_b[33]; rt_fill_u32(&rng, a3_b, 33, RT_DOM_FULL);
-    u32m3x11 a3; for (int j = 0; j < 11; j++) for (int i = 0; i < 3; i++) a3[i][j] = a3_b[j * 3 + i];
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 10LL));
-    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned int a4_b[7]; rt_fill_u32(&rng, a4_b, 7, RT_DOM_INT(0LL, 16LL));
-    u32m7x1 a4; for (int j = 0; j < 1; j++) for (int i = 0; i < 7; i++) a4[i][j] = a4_b[j * 7 + i];
-    unsigned int a5_b[2]; rt_fill_u32(&rng, a5_b, 2, RT_DOM_INT(0LL, 16LL));
-    u32m1x2 a5; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a5[i][j] = a5_b[j * 1 + i];
-    unsigned int a6_b[2]; rt_fill_u32(&rng, a6_b, 2, RT_DOM_FULL);
-    u32m1x2 a6; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a6[i][j] = a6_b[j * 1 + i];
-    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    double s5; rt_fill_f64(&rng, &s5, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
-    u32m7x2 r = r0025(a0, s0, s1, s2, a1, s3, a2, a3, i0, i1, i2, i3, a4, a5, a6, s4, s5);
-    unsigned int r_b[14]; for (int j = 0; j < 2; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
-    rt_out_u32("r0025", "ret", r_b, 14);
+    rt_rng rng = {0xfa644145ed5c2f46ULL};
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    double a0_b[7]; rt_fill_f64(&rng, a0_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
+    int a1_b[7]; rt_fill_i32(&rng, a1_b, 7, RT_DOM_FULL);
+    i32m7x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
+    unsigned char a2_b[1]; rt_fill_u8(&rng, a2_b, 1, RT_DOM_INT(0LL, 16LL));
+    u8m1x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
+    unsigned char a3_b[1]; rt_fill_u8(&rng, a3_b, 1, RT_DOM_INT(0LL, 16LL));
+    u8m1x1 a3; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a3[i][j] = a3_b[j * 1 + i];
+    u8m1x1 r = r0025(s0, a0, a1, a2, a3);
+    unsigned char r_b[1]; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_u8("r0025", "ret", r_b, 1);
 }
 
-f32m6x14 r0026(f32m6x14 a0, int s0, unsigned int i0, short s1, short s2) {
-    return ({ __auto_type ins0 = a0 - s0; ins0[i0][7] = s1 * s2; ins0; });
+u32m4x15 r0026(f32m8x7 a0, unsigned long s0, f32m3x2 a1, f32m3x2_b a2, f32m3x2 a3, unsigned char s1, u32m4x15 a4, double s2, float s3, unsigned int s4, u32m4x15 a5, u32m4x15_b a6, u32m4x15 a7, unsigned char i0, unsigned long s5, short s6, u32m4x3 a8, u32m3x15_b a9) {
+    __auto_type t0 = r0013(a0);
+    __auto_type t1 = s0 ? a1 + a2 : 19 * a3 - (f32m3x2) a3 + (s1 ? a3 : a1);
+    u32m4x15_b t2 = s6 - ({ __auto_type ins1 = ({ __auto_type ins0 = a4 / s2; ins0[0][14] = s3; ins0; }) + (s4 ? a4 - a5 : a6 - a7); ins1[i0][1] = s5; ins1; });
+    return a8 * a9;
 }
 
 static void run_r0026(void) {
-    rt_rng rng = {0x76418085d2bbccffULL};
-    float a0_b[84]; rt_fill_f32(&rng, a0_b, 84, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m6x14 a0; for (int j = 0; j < 14; j++) for (int i = 0; i < 6; i++) a0[i][j] = a0_b[j * 6 + i];
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    f32m6x14 r = r0026(a0, s0, i0, s1, s2);
-    float r_b[84]; for (int j = 0; j < 14; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
-    rt_out_f32("r0026", "ret", r_b, 84);
+    static const double s2_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0};
+    rt_rng rng = {0x9dd152c6a334587dULL};
+    float a0_b[56]; rt_fill_f32(&rng, a0_b, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m8x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    float a1_b[6]; rt_fill_f32(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    float a2_b[6]; rt_fill_f32(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    float a3_b[6]; rt_fill_f32(&rng, a3_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a3[i][j] = a3_b[j * 3 + i];
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a4_b[60]; rt_fill_u32(&rng, a4_b, 60, RT_DOM_INT(0LL, 16LL));
+    u32m4x15 a4; for (int j = 0; j < 15; j++) for (int i = 0; i < 4; i++) a4[i][j] = a4_b[j * 4 + i];
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a5_b[60]; rt_fill_u32(&rng, a5_b, 60, RT_DOM_FULL);
+    u32m4x15 a5; for (int j = 0; j < 15; j++) for (int i = 0; i < 4; i++) a5[i][j] = a5_b[j * 4 + i];
+    unsigned int a6_b[60]; rt_fill_u32(&rng, a6_b, 60, RT_DOM_FULL);
+    u32m4x15 a6; for (int j = 0; j < 15; j++) for (int i = 0; i < 4; i++) a6[i][j] = a6_b[j * 4 + i];
+    unsigned int a7_b[60]; rt_fill_u32(&rng, a7_b, 60, RT_DOM_FULL);
+    u32m4x15 a7; for (int j = 0; j < 15; j++) for (int i = 0; i < 4; i++) a7[i][j] = a7_b[j * 4 + i];
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long s5; rt_fill_u64(&rng, &s5, 1, RT_DOM_INT(0LL, 16LL));
+    short s6; rt_fill_i16(&rng, &s6, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int a8_b[12]; rt_fill_u32(&rng, a8_b, 12, RT_DOM_FULL);
+    u32m4x3 a8; for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) a8[i][j] = a8_b[j * 4 + i];
+    unsigned int a9_b[45]; rt_fill_u32(&rng, a9_b, 45, RT_DOM_INT(0LL, 16LL));
+    u32m3x15 a9; for (int j = 0; j < 15; j++) for (int i = 0; i < 3; i++) a9[i][j] = a9_b[j * 3 + i];
+    u32m4x15 r = r0026(a0, s0, a1, a2, a3, s1, a4, s2, s3, s4, a5, a6, a7, i0, s5, s6, a8, a9);
+    unsigned int r_b[60]; for (int j = 0; j < 15; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_u32("r0026", "ret", r_b, 60);
 }
 
-u64m3x9 r0027(u64m9x3 a0, long s0) {
-    return __builtin_matrix_transpose(a0 - (unsigned char)s0 + a0);
+i8m8x12 r0027(u64m8x7 a0, u64m7x12 a1, u64m8x12 a2) {
+    return (i8m8x12) (a0 * a1 / 1L + a2);
 }
 
 static void run_r0027(void) {
-    rt_rng rng = {0xc30148c733e26d25ULL};
-    unsigned long a0_b[27]; rt_fill_u64(&rng, a0_b, 27, RT_DOM_FULL);
-    u64m9x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 9; i++) a0[i][j] = a0_b[j * 9 + i];
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    u64m3x9 r = r0027(a0, s0);
-    unsigned long r_b[27]; for (int j = 0; j < 9; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
-    rt_out_u64("r0027", "ret", r_b, 27);
+    rt_rng rng = {0xab43dbbb5d8d8e59ULL};
+    unsigned long a0_b[56]; rt_fill_u64(&rng, a0_b, 56, RT_DOM_FULL);
+    u64m8x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
+    unsigned long a1_b[84]; rt_fill_u64(&rng, a1_b, 84, RT_DOM_FULL);
+    u64m7x12 a1; for (int j = 0; j < 12; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
+    unsigned long a2_b[96]; rt_fill_u64(&rng, a2_b, 96, RT_DOM_INT(0LL, 16LL));
+    u64m8x12 a2; for (int j = 0; j < 12; j++) for (int i = 0; i < 8; i++) a2[i][j] = a2_b[j * 8 + i];
+    i8m8x12 r = r0027(a0, a1, a2);
+    signed char r_b[96]; for (int j = 0; j < 12; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
+    rt_out_i8("r0027", "ret", r_b, 96);
 }
 
-u64m4x2 r0028(u64m4x2 a0, unsigned short i0, int s0, int s1, u64m2x4 a1) {
-    __auto_type t0 = r0005(a0, i0, s0, s1);
-    return __builtin_matrix_transpose(a1);
+f32m7x2 r0028(f32m7x2 a0) {
+    return a0;
 }
 
 static void run_r0028(void) {
-    rt_rng rng = {0xb447e5794c682c87ULL};
-    unsigned long a0_b[8]; rt_fill_u64(&rng, a0_b, 8, RT_DOM_INT(0LL, 16LL));
-    u64m4x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long a1_b[8]; rt_fill_u64(&rng, a1_b, 8, RT_DOM_INT(0LL, 16LL));
-    u64m2x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    u64m4x2 r = r0028(a0, i0, s0, s1, a1);
-    unsigned long r_b[8]; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
-    rt_out_u64("r0028", "ret", r_b, 8);
+    rt_rng rng = {0x01393e2f84c23d32ULL};
+    float a0_b[14]; rt_fill_f32(&rng, a0_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m7x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
+    f32m7x2 r = r0028(a0);
+    float r_b[14]; for (int j = 0; j < 2; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
+    rt_out_f32("r0028", "ret", r_b, 14);
 }
 
-u8m2x2 r0029(i64m4x13 a0, short s0, unsigned short i0, u8m2x3 a1, u8m3x2 a2) {
-    i64m4x13 t0 = a0 + s0;
-    t0 += -2L;
-    t0[1][i0] += a0[1][3];
-    t0 /= 3;
-    return a1 * a2;
+long r0029(i64m4x13 a0, unsigned long i0, long s0, u64m2x13_b a1, long i1) {
+    __auto_type t0 = a0;
+    t0[i0][9 + 1] += t0[1][11 - K2];
+    for (int l0 = 0; l0 < 4; l0++) { t0[l0][6] /= 2; }
+    u64m2x13 t1 = a1;
+    return a0[i1][9];
 }
 
 static void run_r0029(void) {
     rt_rng rng = {0x8d7412bc0fdd9662ULL};
     long a0_b[52]; rt_fill_i64(&rng, a0_b, 52, RT_DOM_INT(-8LL, 8LL));
     i64m4x13 a0; for (int j = 0; j < 13; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 12LL));
-    unsigned char a1_b[6]; rt_fill_u8(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m2x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned char a2_b[6]; rt_fill_u8(&rng, a2_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
-    u8m2x2 r = r0029(a0, s0, i0, a1, a2);
-    unsigned char r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u8("r0029", "ret", r_b, 4);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned long a1_b[26]; rt_fill_u64(&rng, a1_b, 26, RT_DOM_INT(0LL, 16LL));
+    u64m2x13 a1; for (int j = 0; j < 13; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    long r = r0029(a0, i0, s0, a1, i1);
+    rt_out_i64("r0029", "ret", &r, 1);
 }
 
-f64m2x5 r0030(f64m2x5 a0, f64m2x5 a1, unsigned long s0, unsigned long s1) {
-    return ({ __auto_type ins0 = a0 - a1; ins0[0][3] = s0 * s1; ins0; });
+u32m2x11 r0030(unsigned long s0, u32m2x11 a0, u32m2x11 a1, u32m2x11 a2) {
+    return s0 ? a0 - a0 : a1 + a2;
 }
 
 static void run_r0030(void) {
-    rt_rng rng = {0xedb2b149acff7ecaULL};
-    double a0_b[10]; rt_fill_f64(&rng, a0_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    double a1_b[10]; rt_fill_f64(&rng, a1_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    f64m2x5 r = r0030(a0, a1, s0, s1);
-    double r_b[10]; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_f64("r0030", "ret", r_b, 10);
+    rt_rng rng = {0x4ab5b2dd0639490fULL};
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a0_b[22]; rt_fill_u32(&rng, a0_b, 22, RT_DOM_INT(0LL, 16LL));
+    u32m2x11 a0; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    unsigned int a1_b[22]; rt_fill_u32(&rng, a1_b, 22, RT_DOM_FULL);
+    u32m2x11 a1; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    unsigned int a2_b[22]; rt_fill_u32(&rng, a2_b, 22, RT_DOM_FULL);
+    u32m2x11 a2; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    u32m2x11 r = r0030(s0, a0, a1, a2);
+    unsigned int r_b[22]; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_u32("r0030", "ret", r_b, 22);
 }
 
-f32m4x1 r0031(f32m4x1 a0, f32m4x1 a1) {
-    return a0 + a1;
+f32m5x1 r0031(f32m5x1 a0, f32m1x3 a1, f32m3x5_b a2, u16m5x3 a3, unsigned int s0, unsigned long s1) {
+    u64m5x3 t0 = (short)s0 + (u64m5x3) (a3 + a3);
+    return (s1 ? a0 : a0) * 3;
 }
 
 static void run_r0031(void) {
-    rt_rng rng = {0x0b832b3f722450f7ULL};
-    float a0_b[4]; rt_fill_f32(&rng, a0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    float a1_b[4]; rt_fill_f32(&rng, a1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    f32m4x1 r = r0031(a0, a1);
-    float r_b[4]; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
-    rt_out_f32("r0031", "ret", r_b, 4);
+    rt_rng rng = {0xf6fef28138bd29d3ULL};
+    float a0_b[5]; rt_fill_f32(&rng, a0_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m5x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 5; i++) a0[i][j] = a0_b[j * 5 + i];
+    float a1_b[3]; rt_fill_f32(&rng, a1_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m1x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
+    float a2_b[15]; rt_fill_f32(&rng, a2_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    unsigned short a3_b[15]; rt_fill_u16(&rng, a3_b, 15, RT_DOM_FULL);
+    u16m5x3 a3; for (int j = 0; j < 3; j++) for (int i = 0; i < 5; i++) a3[i][j] = a3_b[j * 5 + i];
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    f32m5x1 r = r0031(a0, a1, a2, a3, s0, s1);
+    float r_b[5]; for (int j = 0; j < 1; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
+    rt_out_f32("r0031", "ret", r_b, 5);
 }
 
-f64m2x5 r0032(f64m2x5 a0, f64m2x5 a1, unsigned long s0, unsigned long s1, float s2, i32m2x5 a2, u32m2x5 a3, signed char s3, signed char s4, unsigned long i0) {
-    f64m2x5_b t0 = r0030(a0, a1, s0, s1);
-    t0 *= s2;
-    return (f64m2x5) ({ __auto_type ins0 = (u32m2x5) a2 + (a3 + s3 * s4); ins0[1][i0] = 43L; ins0; });
+u32m2x11 r0032(unsigned long s0, u32m2x11 a0, u32m2x11 a1, u32m2x11 a2, float s1, unsigned int s2, float s3) {
+    u32m2x11_b t0 = r0030(s0, a0, a1, a2);
+    t0 *= s1;
+    return s2 + t0 + s3;
 }
 
 static void run_r0032(void) {
     rt_rng rng = {0xf887c9ffbb2caeeeULL};
-    double a0_b[10]; rt_fill_f64(&rng, a0_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    double a1_b[10]; rt_fill_f64(&rng, a1_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int a2_b[10]; rt_fill_i32(&rng, a2_b, 10, RT_DOM_FULL);
-    i32m2x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    unsigned int a3_b[10]; rt_fill_u32(&rng, a3_b, 10, RT_DOM_FULL);
-    u32m2x5 a3; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    f64m2x5 r = r0032(a0, a1, s0, s1, s2, a2, a3, s3, s4, i0);
-    double r_b[10]; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_f64("r0032", "ret", r_b, 10);
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a0_b[22]; rt_fill_u32(&rng, a0_b, 22, RT_DOM_INT(0LL, 16LL));
+    u32m2x11 a0; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    unsigned int a1_b[22]; rt_fill_u32(&rng, a1_b, 22, RT_DOM_FULL);
+    u32m2x11 a1; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    unsigned int a2_b[22]; rt_fill_u32(&rng, a2_b, 22, RT_DOM_FULL);
+    u32m2x11 a2; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    u32m2x11 r = r0032(s0, a0, a1, a2, s1, s2, s3);
+    unsigned int r_b[22]; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_u32("r0032", "ret", r_b, 22);
 }
 
-u8m3x2 r0033(u8m3x8 a0, u8m8x2 a1, u8m3x2 a2) {
-    return a0 * a1 - a2;
+u32m5x5 r0033(u8m4x2_b a0, int s0, long i0, unsigned long i1, unsigned int i2, u32m5x2 a1, u32m2x4 a2, u32m4x5 a3) {
+    u8m4x2 t0 = ({ __auto_type ins0 = (u8m4x2) a0; ins0[2][1] = s0; ins0; });
+    for (int l0 = 0; l0 < 2; l0++) { t0[1][l0] = 5; }
+    t0[2][i0] /= 3;
+    return a1 * a2 * a3;
 }
 
 static void run_r0033(void) {
-    rt_rng rng = {0xfe916ad084b9a98dULL};
-    unsigned char a0_b[24]; rt_fill_u8(&rng, a0_b, 24, RT_DOM_INT(0LL, 16LL));
-    u8m3x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    unsigned char a1_b[16]; rt_fill_u8(&rng, a1_b, 16, RT_DOM_FULL);
-    u8m8x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
-    unsigned char a2_b[6]; rt_fill_u8(&rng, a2_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
-    u8m3x2 r = r0033(a0, a1, a2);
-    unsigned char r_b[6]; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
-    rt_out_u8("r0033", "ret", r_b, 6);
+    rt_rng rng = {0xbb61344a0da52e53ULL};
+    unsigned char a0_b[8]; rt_fill_u8(&rng, a0_b, 8, RT_DOM_FULL);
+    u8m4x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned int a1_b[10]; rt_fill_u32(&rng, a1_b, 10, RT_DOM_FULL);
+    u32m5x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 5; i++) a1[i][j] = a1_b[j * 5 + i];
+    unsigned int a2_b[8]; rt_fill_u32(&rng, a2_b, 8, RT_DOM_INT(0LL, 16LL));
+    u32m2x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    unsigned int a3_b[20]; rt_fill_u32(&rng, a3_b, 20, RT_DOM_INT(0LL, 16LL));
+    u32m4x5 a3; for (int j = 0; j < 5; j++) for (int i = 0; i < 4; i++) a3[i][j] = a3_b[j * 4 + i];
+    u32m5x5 r = r0033(a0, s0, i0, i1, i2, a1, a2, a3);
+    unsigned int r_b[25]; for (int j = 0; j < 5; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
+    rt_out_u32("r0033", "ret", r_b, 25);
 }
 
-f32m7x4 r0034(f32m7x4 a0, unsigned char s0, short s1, f32m7x4 a1, long i0, int i1, float s2, f32m7x4_b a2) {
-    f32m7x4_b t0 = (s0 + a0) / s1 + a1;
-    t0[i0][i1] = s2;
-    return 0x1UL - a2;
+i32m1x1 r0034(i32m3x1 a0, unsigned int s0, i16m1x1_b a1, float s1, u64m1x1 a2) {
+    __auto_type t0 = s0 - (a0 - 0L) - a0;
+    i16m1x1 t1 = a1 - s1;
+    return (i32m1x1) (a2 - a2 - a1[0][0]);
 }
 
 static void run_r0034(void) {
-    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    static const double s2_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    rt_rng rng = {0x43e8a371863c73c2ULL};
-    float a0_b[28]; rt_fill_f32(&rng, a0_b, 28, RT_DOM_FCHOICE(a0_dom));
-    f32m7x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    float a1_b[28]; rt_fill_f32(&rng, a1_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_FCHOICE(s2_dom));
-    float a2_b[28]; rt_fill_f32(&rng, a2_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 7; i++) a2[i][j] = a2_b[j * 7 + i];
-    f32m7x4 r = r0034(a0, s0, s1, a1, i0, i1, s2, a2);
-    float r_b[28]; for (int j = 0; j < 4; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
-    rt_out_f32("r0034", "ret", r_b, 28);
+    rt_rng rng = {0x0de6fbee2d3e6b2eULL};
+    int a0_b[3]; rt_fill_i32(&rng, a0_b, 3, RT_DOM_FULL);
+    i32m3x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    short a1_b[1]; rt_fill_i16(&rng, a1_b, 1, RT_DOM_FULL);
+    i16m1x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned long a2_b[1]; rt_fill_u64(&rng, a2_b, 1, RT_DOM_FULL);
+    u64m1x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
+    i32m1x1 r = r0034(a0, s0, a1, s1, a2);
+    int r_b[1]; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_i32("r0034", "ret", r_b, 1);
 }
 
-u16m3x4 r0035(u16m3x4_b a0, unsigned short i0, unsigned long s0, unsigned long s1) {
-    u16m3x4_b t0 = ({ __auto_type ins0 = a0; ins0[0][i0] = s0 + s1; ins0; });
-    return t0;
+i8m3x2 r0035(i8m3x2_b a0, i8m3x2 a1) {
+    i8m3x2 t0 = a0 - a0;
+    return a1 - a1;
 }
 
 static void run_r0035(void) {
-    rt_rng rng = {0xe053be7eab519913ULL};
-    unsigned short a0_b[12]; rt_fill_u16(&rng, a0_b, 12, RT_DOM_INT(0LL, 16LL));
-    u16m3x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    u16m3x4 r = r0035(a0, i0, s0, s1);
-    unsigned short r_b[12]; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
-    rt_out_u16("r0035", "ret", r_b, 12);
+    rt_rng rng = {0x7515284cb32a73cdULL};
+    signed char a0_b[6]; rt_fill_i8(&rng, a0_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i8m3x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    signed char a1_b[6]; rt_fill_i8(&rng, a1_b, 6, RT_DOM_FULL);
+    i8m3x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    i8m3x2 r = r0035(a0, a1);
+    signed char r_b[6]; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
+    rt_out_i8("r0035", "ret", r_b, 6);
 }
 
-unsigned long r0036(u64m9x3 a0, long s0, unsigned int s1, unsigned long i0, unsigned char i1) {
-    __auto_type t0 = r0027(a0, s0);
-    for (int l0 = 0; l0 < 9; l0++) { t0[1][l0] = 6; }
-    t0[2][6] = t0[i0][8];
-    return t0[1][i1];
+f64m6x3 r0036(f64m3x6 a0) {
+    return __builtin_matrix_transpose(a0);
 }
 
 static void run_r0036(void) {
-    rt_rng rng = {0x8f8bed7d5ea9712eULL};
-    unsigned long a0_b[27]; rt_fill_u64(&rng, a0_b, 27, RT_DOM_FULL);
-    u64m9x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 9; i++) a0[i][j] = a0_b[j * 9 + i];
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 8LL));
-    unsigned long r = r0036(a0, s0, s1, i0, i1);
-    rt_out_u64("r0036", "ret", &r, 1);
+    rt_rng rng = {0x50c3983a406e7e7cULL};
+    double a0_b[18]; rt_fill_f64(&rng, a0_b, 18, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    f64m6x3 r = r0036(a0);
+    double r_b[18]; for (int j = 0; j < 3; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
+    rt_out_f64("r0036", "ret", r_b, 18);
 }
 
-unsigned short r0037(u16m14x1 a0, unsigned long i0, unsigned long i1) {
-    u16m14x1 t0 = a0;
-    u16m14x1 t1 = t0;
-    return t1[i0][i1];
+f64m1x1 r0037(f64m1x1 a0) {
+    return ({ __auto_type ins0 = a0; ins0[0][0] = a0[0][0]; ins0; });
 }
 
 static void run_r0037(void) {
-    rt_rng rng = {0x4af17ebdeaaa800fULL};
-    unsigned short a0_b[14]; rt_fill_u16(&rng, a0_b, 14, RT_DOM_INT(0LL, 16LL));
-    u16m14x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 14; i++) a0[i][j] = a0_b[j * 14 + i];
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 13LL));
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned short r = r0037(a0, i0, i1);
-    rt_out_u16("r0037", "ret", &r, 1);
+    rt_rng rng = {0x56fca2affd967473ULL};
+    double a0_b[1]; rt_fill_f64(&rng, a0_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    f64m1x1 r = r0037(a0);
+    double r_b[1]; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_f64("r0037", "ret", r_b, 1);
 }
 
-u32m2x10 r0038(u32m2x10 a0, long i0, signed char s0, unsigned short i1, unsigned short s1) {
-    u32m2x10_b t0 = ({ __auto_type ins1 = ({ __auto_type ins0 = a0; ins0[1][i0] = s0; ins0; }) + a0; ins1[(K3 * 1) / K3][i1] = s1; ins1; });
-    return a0;
+i32m2x3 r0038(i16m3x4 a0, i32m2x13 a1, short s0, i32m13x3 a2) {
+    i8m4x3 t0 = __builtin_matrix_transpose((i8m3x4) a0);
+    return ({ __auto_type ins0 = a1; ins0[1][7 - K4] = (double)s0; ins0; }) * a2;
 }
 
 static void run_r0038(void) {
-    rt_rng rng = {0x014a783431efed62ULL};
-    unsigned int a0_b[20]; rt_fill_u32(&rng, a0_b, 20, RT_DOM_FULL);
-    u32m2x10 a0; for (int j = 0; j < 10; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 9LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 9LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    u32m2x10 r = r0038(a0, i0, s0, i1, s1);
-    unsigned int r_b[20]; for (int j = 0; j < 10; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u32("r0038", "ret", r_b, 20);
+    rt_rng rng = {0x862c39683c32a7c9ULL};
+    short a0_b[12]; rt_fill_i16(&rng, a0_b, 12, RT_DOM_FULL);
+    i16m3x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    int a1_b[26]; rt_fill_i32(&rng, a1_b, 26, RT_DOM_FULL);
+    i32m2x13 a1; for (int j = 0; j < 13; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    int a2_b[39]; rt_fill_i32(&rng, a2_b, 39, RT_DOM_FULL);
+    i32m13x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 13; i++) a2[i][j] = a2_b[j * 13 + i];
+    i32m2x3 r = r0038(a0, a1, s0, a2);
+    int r_b[6]; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_i32("r0038", "ret", r_b, 6);
 }
 
-unsigned long r0039(u64m2x1 a0, u64m2x3 a1, u64m3x1_b a2) {
-    u64m2x1 t0 = (u64m2x1) (a0 - a0 - a1 * a2);
-    return t0[0][0];
+long r0039(i64m2x4 a0, signed char s0, i64m2x7 a1, i64m7x1_b a2, i64m4x1 a3, int i0, unsigned long i1) {
+    __auto_type t0 = a0 - s0;
+    i64m2x4 t1 = a1 * a2 * __builtin_matrix_transpose(a3);
+    return a1[i0][i1];
 }
 
 static void run_r0039(void) {
-    rt_rng rng = {0xcc99559d56641573ULL};
-    unsigned long a0_b[2]; rt_fill_u64(&rng, a0_b, 2, RT_DOM_FULL);
-    u64m2x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned long a1_b[6]; rt_fill_u64(&rng, a1_b, 6, RT_DOM_INT(0LL, 16LL));
-    u64m2x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned long a2_b[3]; rt_fill_u64(&rng, a2_b, 3, RT_DOM_INT(0LL, 16LL));
-    u64m3x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
-    unsigned long r = r0039(a0, a1, a2);
-    rt_out_u64("r0039", "ret", &r, 1);
+    rt_rng rng = {0x5d8641db5869b17cULL};
+    long a0_b[8]; rt_fill_i64(&rng, a0_b, 8, RT_DOM_FULL);
+    i64m2x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    long a1_b[14]; rt_fill_i64(&rng, a1_b, 14, RT_DOM_FULL);
+    i64m2x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    long a2_b[7]; rt_fill_i64(&rng, a2_b, 7, RT_DOM_FULL);
+    i64m7x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 7; i++) a2[i][j] = a2_b[j * 7 + i];
+    long a3_b[4]; rt_fill_i64(&rng, a3_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i64m4x1 a3; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a3[i][j] = a3_b[j * 4 + i];
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
+    long r = r0039(a0, s0, a1, a2, a3, i0, i1);
+    rt_out_i64("r0039", "ret", &r, 1);
 }
 
 int main(void) {

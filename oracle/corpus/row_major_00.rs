@@ -11,522 +11,540 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    pub typedef char i8m1x6 __attribute__((matrix_type(5 - K4, 10 - K4, row_major)));
-    pub typedef char i8m2x1 __attribute__((matrix_type(2, 1, row_major)));
-    pub(crate) typedef int8_t i8m4x1 __attribute__((matrix_type(4, 1, row_major)));
-    pub(crate) typedef signed char i8m4x8 __attribute__((matrix_type(4, 8, row_major)));
-    typedef char i8m7x3 __attribute__((matrix_type(15 - K8, K3, row_major)));
-    pub typedef char i8m7x16 __attribute__((matrix_type(7, 16, row_major)));
-    typedef i8 i8m8x1 __attribute__((matrix_type((K3 * 8) / K3, (K5 * 1) / K5, row_major)));
-    pub typedef int8_t i8m16x3 __attribute__((matrix_type((K5 * 16) / K5, 6 - K3, row_major)));
-    typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3, row_major)));
-    typedef int16_t i16m1x5 __attribute__((matrix_type(1, 5, row_major)));
-    pub(crate) typedef short i16m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    typedef int16_t i16m3x5 __attribute__((matrix_type(3, 5, row_major)));
-    pub typedef i16 i16m4x5 __attribute__((matrix_type(4, 5, row_major)));
-    typedef int16_t i16m4x7 __attribute__((matrix_type(4, 7, row_major)));
-    typedef int16_t i16m7x5 __attribute__((matrix_type(7, 5, row_major)));
-    pub typedef int32_t i32m2x5 __attribute__((matrix_type(10 - K8, (K2 * 5) / K2, row_major)));
-    typedef i32 i32m12x6 __attribute__((matrix_type(12, 6, row_major)));
-    typedef i64 i64m1x4 __attribute__((matrix_type(1, 4, row_major)));
-    typedef i64 i64m4x1 __attribute__((matrix_type(8 - K4, 3 - K2, row_major)));
-    pub(crate) typedef int64_t i64m4x13 __attribute__((matrix_type(4, 13, row_major)));
-    pub typedef long long i64m16x3 __attribute__((matrix_type(16, 3, row_major)));
-    typedef unsigned char u8m1x3 __attribute__((matrix_type(1, 3, row_major)));
-    pub typedef uint8_t u8m1x5 __attribute__((matrix_type(1, 5, row_major)));
-    pub typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1, row_major)));
-    typedef uint8_t u8m2x2 __attribute__((matrix_type(2, 2, row_major)));
-    pub typedef unsigned char u8m2x3 __attribute__((matrix_type(K2, K2 + 1, row_major)));
-    typedef uint8_t u8m2x4 __attribute__((matrix_type(2, 4, row_major)));
-    typedef unsigned char u8m2x11 __attribute__((matrix_type(2, 11, row_major)));
-    typedef unsigned char u8m2x12 __attribute__((matrix_type(2, 12, row_major)));
-    typedef uint8_t u8m3x2 __attribute__((matrix_type(3, 2, row_major)));
-    pub typedef u8 u8m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    typedef u8 u8m3x5 __attribute__((matrix_type(3, 5, row_major)));
-    pub typedef uint8_t u8m3x7 __attribute__((matrix_type(3, 7, row_major)));
-    typedef unsigned char u8m3x8 __attribute__((matrix_type(3, 8, row_major)));
+    typedef char i8m3x2 __attribute__((matrix_type(K2 + 1, (K4 * 2) / K4, row_major)));
+    typedef i8 i8m3x4 __attribute__((matrix_type(3, 4, row_major)));
+    pub(crate) typedef char i8m4x1 __attribute__((matrix_type(4, 1, row_major)));
+    typedef char i8m4x3 __attribute__((matrix_type(4, 3, row_major)));
+    typedef signed char i8m7x7 __attribute__((matrix_type(15 - K8, K4 + 3, row_major)));
+    pub typedef char i8m8x1 __attribute__((matrix_type(8, 1, row_major)));
+    pub typedef char i8m8x12 __attribute__((matrix_type((K3 * 8) / K3, (K5 * 12) / K5, row_major)));
+    pub typedef int16_t i16m1x1 __attribute__((matrix_type(9 - K8, 9 - K8, row_major)));
+    typedef short i16m1x2 __attribute__((matrix_type(1, 2, row_major)));
+    pub(crate) typedef int16_t i16m1x5 __attribute__((matrix_type(1, 5, row_major)));
+    pub typedef short i16m2x4 __attribute__((matrix_type(2, 4, row_major)));
+    pub typedef int16_t i16m3x4 __attribute__((matrix_type(3, 4, row_major)));
+    pub typedef short i16m4x4 __attribute__((matrix_type(4, 4, row_major)));
+    pub(crate) typedef i16 i16m4x6 __attribute__((matrix_type(4, 6, row_major)));
+    pub(crate) typedef int16_t i16m4x8 __attribute__((matrix_type(4, 8, row_major)));
+    typedef int16_t i16m4x11 __attribute__((matrix_type(K2 + 2, (K3 * 11) / K3, row_major)));
+    pub typedef int16_t i16m4x16 __attribute__((matrix_type(4, 16, row_major)));
+    typedef int16_t i16m7x1 __attribute__((matrix_type(7, 1, row_major)));
+    pub typedef i16 i16m7x8 __attribute__((matrix_type((K4 * 7) / K4, 10 - K2, row_major)));
+    typedef int32_t i32m1x1 __attribute__((matrix_type(1, 1, row_major)));
+    typedef int32_t i32m2x3 __attribute__((matrix_type(2, 3, row_major)));
+    pub(crate) typedef int i32m2x13 __attribute__((matrix_type(2, 13, row_major)));
+    typedef int32_t i32m3x1 __attribute__((matrix_type(3, 1, row_major)));
+    pub typedef i32 i32m3x6 __attribute__((matrix_type(3, 6, row_major)));
+    typedef int32_t i32m4x8 __attribute__((matrix_type(4, 8, row_major)));
+    typedef int32_t i32m5x4 __attribute__((matrix_type(K2 + 3, 6 - K2, row_major)));
+    pub typedef int32_t i32m5x6 __attribute__((matrix_type(5, 6, row_major)));
+    typedef i32 i32m7x1 __attribute__((matrix_type(7, 1, row_major)));
+    typedef int32_t i32m8x6 __attribute__((matrix_type(8, 6, row_major)));
+    typedef int32_t i32m12x6 __attribute__((matrix_type(12, 6, row_major)));
+    pub(crate) typedef int i32m13x3 __attribute__((matrix_type(13, 3, row_major)));
+    pub typedef long long i64m2x4 __attribute__((matrix_type(2, 4, row_major)));
+    typedef i64 i64m2x7 __attribute__((matrix_type(2, 7, row_major)));
+    pub typedef long i64m3x8 __attribute__((matrix_type(3, 8, row_major)));
+    pub typedef int64_t i64m4x1 __attribute__((matrix_type(4, 1, row_major)));
+    typedef int64_t i64m4x7 __attribute__((matrix_type(4, 7, row_major)));
+    pub typedef int64_t i64m4x13 __attribute__((matrix_type(4, 13, row_major)));
+    typedef long long i64m7x1 __attribute__((matrix_type(7, 1, row_major)));
+    typedef int64_t i64m7x5 __attribute__((matrix_type(7, 5, row_major)));
+    typedef long long i64m7x11 __attribute__((matrix_type(7, 11, row_major)));
+    typedef int64_t i64m8x3 __attribute__((matrix_type(8, 3, row_major)));
+    pub typedef int64_t i64m11x5 __attribute__((matrix_type(19 - K8, 8 - K3, row_major)));
+    typedef u8 u8m1x1 __attribute__((matrix_type((K4 * 1) / K4, 5 - K4, row_major)));
+    pub typedef uint8_t u8m2x1 __attribute__((matrix_type(2, 1, row_major)));
+    typedef unsigned char u8m3x5 __attribute__((matrix_type(3, 5, row_major)));
     typedef uint8_t u8m4x2 __attribute__((matrix_type(4, 2, row_major)));
-    pub typedef u8 u8m4x3 __attribute__((matrix_type(4, 3, row_major)));
-    typedef u8 u8m5x2 __attribute__((matrix_type(5, 2, row_major)));
-    typedef u8 u8m5x3 __attribute__((matrix_type(5, 3, row_major)));
-    typedef uint8_t u8m5x5 __attribute__((matrix_type(5, 5, row_major)));
-    typedef uint8_t u8m5x7 __attribute__((matrix_type(5, 7, row_major)));
-    pub typedef u8 u8m7x2 __attribute__((matrix_type(7, 2, row_major)));
-    typedef uint8_t u8m7x3 __attribute__((matrix_type(K2 + 5, K3, row_major)));
-    typedef uint8_t u8m7x5 __attribute__((matrix_type(12 - K5, (K3 * 5) / K3, row_major)));
-    typedef unsigned char u8m7x8 __attribute__((matrix_type(7, 8, row_major)));
-    typedef u8 u8m8x2 __attribute__((matrix_type(8, 2, row_major)));
-    typedef unsigned char u8m8x4 __attribute__((matrix_type(8, 4, row_major)));
-    typedef unsigned char u8m9x2 __attribute__((matrix_type(9, 2, row_major)));
-    pub(crate) typedef uint8_t u8m9x3 __attribute__((matrix_type(9, 3, row_major)));
-    pub typedef u8 u8m11x2 __attribute__((matrix_type(11, 2, row_major)));
-    typedef unsigned char u8m12x4 __attribute__((matrix_type(12, 4, row_major)));
-    pub(crate) typedef uint16_t u16m1x7 __attribute__((matrix_type(1, 7, row_major)));
-    typedef u16 u16m1x15 __attribute__((matrix_type(1, 15, row_major)));
-    typedef unsigned short u16m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    typedef unsigned short u16m4x7 __attribute__((matrix_type(4, 7, row_major)));
-    pub typedef u16 u16m5x4 __attribute__((matrix_type(5, 4, row_major)));
-    typedef u16 u16m6x6 __attribute__((matrix_type(6, 6, row_major)));
-    typedef u16 u16m14x1 __attribute__((matrix_type(14, 1, row_major)));
-    pub(crate) typedef u16 u16m15x4 __attribute__((matrix_type(15, 4, row_major)));
-    typedef u32 u32m1x2 __attribute__((matrix_type(1, 2, row_major)));
-    typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4, row_major)));
-    pub typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3, row_major)));
-    pub typedef unsigned u32m2x4 __attribute__((matrix_type((K4 * 2) / K4, K3 + 1, row_major)));
-    pub(crate) typedef u32 u32m2x5 __attribute__((matrix_type(2, 5, row_major)));
-    typedef unsigned u32m2x6 __attribute__((matrix_type(2, 6, row_major)));
-    pub typedef u32 u32m2x10 __attribute__((matrix_type(10 - K8, (K4 * 10) / K4, row_major)));
-    pub(crate) typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    typedef uint32_t u32m3x11 __attribute__((matrix_type(3, 11, row_major)));
-    typedef unsigned int u32m4x8 __attribute__((matrix_type(K4, 11 - K3, row_major)));
-    pub(crate) typedef uint32_t u32m6x3 __attribute__((matrix_type(6, 3, row_major)));
-    typedef unsigned u32m7x1 __attribute__((matrix_type(7, 1, row_major)));
-    typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2, row_major)));
-    typedef unsigned int u32m8x1 __attribute__((matrix_type(8, 1, row_major)));
-    pub typedef unsigned long u64m2x1 __attribute__((matrix_type(2, 1, row_major)));
-    typedef u64 u64m2x3 __attribute__((matrix_type((K2 * 2) / K2, K3, row_major)));
-    pub(crate) typedef u64 u64m2x4 __attribute__((matrix_type(2, 4, row_major)));
-    typedef unsigned long long u64m3x1 __attribute__((matrix_type(3, 1, row_major)));
-    typedef uint64_t u64m3x9 __attribute__((matrix_type(3, 9, row_major)));
-    pub typedef unsigned long u64m4x2 __attribute__((matrix_type((K4 * 4) / K4, (K3 * 2) / K3, row_major)));
-    pub(crate) typedef unsigned long u64m4x7 __attribute__((matrix_type(4, 7, row_major)));
-    pub(crate) typedef u64 u64m9x3 __attribute__((matrix_type(9, 3, row_major)));
-    typedef f32 f32m1x8 __attribute__((matrix_type(3 - K2, 12 - K4, row_major)));
-    pub(crate) typedef f32 f32m1x16 __attribute__((matrix_type(1, 16, row_major)));
-    pub typedef f32 f32m4x1 __attribute__((matrix_type(4, 1, row_major)));
-    pub typedef float f32m4x6 __attribute__((matrix_type(4, 6, row_major)));
-    pub(crate) typedef float f32m5x1 __attribute__((matrix_type(5, 1, row_major)));
+    pub typedef u8 u8m5x8 __attribute__((matrix_type(5, 8, row_major)));
+    typedef u16 u16m1x8 __attribute__((matrix_type(1, 8, row_major)));
+    typedef u16 u16m3x3 __attribute__((matrix_type(3, 3, row_major)));
+    typedef uint16_t u16m3x15 __attribute__((matrix_type(3, 15, row_major)));
+    typedef uint16_t u16m5x3 __attribute__((matrix_type(5, 3, row_major)));
+    pub typedef u16 u16m7x3 __attribute__((matrix_type(7, 3, row_major)));
+    typedef uint16_t u16m7x10 __attribute__((matrix_type(7, 10, row_major)));
+    typedef uint16_t u16m8x1 __attribute__((matrix_type(8, 1, row_major)));
+    typedef unsigned u32m1x1 __attribute__((matrix_type(1, 1, row_major)));
+    typedef unsigned u32m1x2 __attribute__((matrix_type(1, 2, row_major)));
+    typedef unsigned u32m1x3 __attribute__((matrix_type(1, 3, row_major)));
+    typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1, row_major)));
+    pub(crate) typedef unsigned u32m2x4 __attribute__((matrix_type(2, 4, row_major)));
+    pub typedef u32 u32m2x11 __attribute__((matrix_type(2, 11, row_major)));
+    typedef unsigned u32m3x8 __attribute__((matrix_type(3, 8, row_major)));
+    pub(crate) typedef u32 u32m3x15 __attribute__((matrix_type(5 - K2, 17 - K2, row_major)));
+    typedef uint32_t u32m4x1 __attribute__((matrix_type(4, 1, row_major)));
+    typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3, row_major)));
+    typedef unsigned int u32m4x5 __attribute__((matrix_type(K2 + 2, K4 + 1, row_major)));
+    pub typedef uint32_t u32m4x15 __attribute__((matrix_type(4, 15, row_major)));
+    typedef unsigned int u32m5x2 __attribute__((matrix_type(5, 2, row_major)));
+    typedef u32 u32m5x5 __attribute__((matrix_type(9 - K4, (K4 * 5) / K4, row_major)));
+    pub(crate) typedef u32 u32m15x3 __attribute__((matrix_type(15, 3, row_major)));
+    typedef u64 u64m1x1 __attribute__((matrix_type(1, 1, row_major)));
+    typedef unsigned long long u64m2x13 __attribute__((matrix_type(2, 13, row_major)));
+    pub typedef unsigned long long u64m5x3 __attribute__((matrix_type(5, 3, row_major)));
+    pub typedef unsigned long u64m5x4 __attribute__((matrix_type(5, 4, row_major)));
+    pub(crate) typedef u64 u64m7x12 __attribute__((matrix_type(6 + 1, 16 - K4, row_major)));
+    typedef unsigned long u64m8x7 __attribute__((matrix_type(8, 7, row_major)));
+    pub typedef u64 u64m8x12 __attribute__((matrix_type(8, 12, row_major)));
+    pub(crate) typedef f32 f32m1x2 __attribute__((matrix_type(1, 2, row_major)));
+    typedef float f32m1x3 __attribute__((matrix_type((K8 * 1) / K8, 6 - K3, row_major)));
+    typedef f32 f32m1x8 __attribute__((matrix_type(1, 8, row_major)));
+    pub(crate) typedef float f32m2x5 __attribute__((matrix_type(2, 5, row_major)));
+    typedef float f32m3x2 __attribute__((matrix_type(2 + 1, 10 - K8, row_major)));
+    typedef f32 f32m3x5 __attribute__((matrix_type(3, 5, row_major)));
+    typedef f32 f32m4x1 __attribute__((matrix_type(4, 1, row_major)));
+    pub typedef float f32m5x1 __attribute__((matrix_type(5, 1, row_major)));
     typedef f32 f32m5x2 __attribute__((matrix_type(5, 2, row_major)));
-    pub typedef f32 f32m5x5 __attribute__((matrix_type((K2 * 5) / K2, K2 + 3, row_major)));
-    pub(crate) typedef f32 f32m6x4 __attribute__((matrix_type(6, 4, row_major)));
-    pub(crate) typedef f32 f32m6x6 __attribute__((matrix_type(6, 6, row_major)));
-    typedef f32 f32m6x14 __attribute__((matrix_type(6, 14, row_major)));
-    typedef float f32m7x4 __attribute__((matrix_type(7, 4, row_major)));
-    typedef f32 f32m8x1 __attribute__((matrix_type((K8 * 8) / K8, (K5 * 1) / K5, row_major)));
-    typedef double f64m1x2 __attribute__((matrix_type(5 - K4, (K2 * 2) / K2, row_major)));
-    pub typedef f64 f64m1x3 __attribute__((matrix_type((K3 * 1) / K3, (K5 * 3) / K5, row_major)));
-    typedef f64 f64m2x3 __attribute__((matrix_type((K2 * 2) / K2, (K4 * 3) / K4, row_major)));
-    typedef double f64m2x5 __attribute__((matrix_type(2, 5, row_major)));
-    pub typedef f64 f64m2x6 __attribute__((matrix_type(2, 6, row_major)));
-    pub typedef f64 f64m2x7 __attribute__((matrix_type(2, 7, row_major)));
-    typedef f64 f64m2x8 __attribute__((matrix_type(2, 8, row_major)));
-    typedef f64 f64m4x7 __attribute__((matrix_type((K2 * 4) / K2, K3 + 4, row_major)));
-    pub typedef f64 f64m7x2 __attribute__((matrix_type(7, 2, row_major)));
-    typedef f64 f64m7x5 __attribute__((matrix_type(11 - K4, K4 + 1, row_major)));
-    pub(crate) typedef f64 f64m8x4 __attribute__((matrix_type(8, 4, row_major)));
-    pub(crate) typedef double f64m8x7 __attribute__((matrix_type(8, 7, row_major)));
-    typedef f64 f64m11x2 __attribute__((matrix_type(11, 2, row_major)));
-    typedef f64 f64m11x6 __attribute__((matrix_type(16 - K5, 8 - K2, row_major)));
-    pub(crate) typedef i8 i8m4x1_b __attribute__((matrix_type(4, 1, row_major)));
-    typedef long i64m4x1_b __attribute__((matrix_type(4, 1, row_major)));
-    typedef u8 u8m1x3_b __attribute__((matrix_type(1, 3, row_major)));
-    pub(crate) typedef unsigned char u8m2x2_b __attribute__((matrix_type(2, 2, row_major)));
-    pub typedef u8 u8m2x3_b __attribute__((matrix_type(2, 3, row_major)));
-    typedef uint8_t u8m2x4_b __attribute__((matrix_type(2, 4, row_major)));
-    typedef unsigned char u8m5x2_b __attribute__((matrix_type(5, 2, row_major)));
-    pub(crate) typedef uint8_t u8m7x3_b __attribute__((matrix_type(7, 3, row_major)));
-    typedef u8 u8m7x8_b __attribute__((matrix_type(7, 8, row_major)));
-    typedef uint16_t u16m1x15_b __attribute__((matrix_type(1, 15, row_major)));
-    typedef u16 u16m3x4_b __attribute__((matrix_type((K8 * 3) / K8, (K4 * 4) / K4, row_major)));
-    typedef uint32_t u32m1x2_b __attribute__((matrix_type(3 - K2, 5 - K3, row_major)));
-    typedef unsigned u32m2x3_b __attribute__((matrix_type(2, 3, row_major)));
-    typedef u32 u32m2x10_b __attribute__((matrix_type(2, 10, row_major)));
-    typedef u64 u64m2x1_b __attribute__((matrix_type(2, 1, row_major)));
-    typedef uint64_t u64m3x1_b __attribute__((matrix_type(3, 1, row_major)));
-    typedef float f32m1x16_b __attribute__((matrix_type(1, 16, row_major)));
-    pub typedef f32 f32m6x4_b __attribute__((matrix_type(6, 4, row_major)));
-    typedef float f32m7x4_b __attribute__((matrix_type(7, 4, row_major)));
-    pub(crate) typedef float f32m8x1_b __attribute__((matrix_type(8, 1, row_major)));
-    pub(crate) typedef f64 f64m1x2_b __attribute__((matrix_type(1, 2, row_major)));
-    typedef f64 f64m2x5_b __attribute__((matrix_type((K5 * 2) / K5, K5, row_major)));
-    typedef double f64m2x6_b __attribute__((matrix_type(2, 6, row_major)));
-    typedef f64 f64m11x2_b __attribute__((matrix_type(11, 2, row_major)));
+    pub(crate) typedef f32 f32m7x2 __attribute__((matrix_type(7, 2, row_major)));
+    typedef f32 f32m8x7 __attribute__((matrix_type(11 - K3, K2 + 5, row_major)));
+    typedef double f64m1x1 __attribute__((matrix_type(1, 1, row_major)));
+    pub typedef double f64m2x4 __attribute__((matrix_type(2, 4, row_major)));
+    pub(crate) typedef double f64m3x2 __attribute__((matrix_type(3, 2, row_major)));
+    pub(crate) typedef f64 f64m3x6 __attribute__((matrix_type(3, 6, row_major)));
+    typedef f64 f64m3x8 __attribute__((matrix_type((K2 * 3) / K2, 16 - K8, row_major)));
+    pub(crate) typedef f64 f64m6x3 __attribute__((matrix_type(K4 + 2, 7 - K4, row_major)));
+    pub typedef f64 f64m7x1 __attribute__((matrix_type(9 - K2, (K2 * 1) / K2, row_major)));
+    pub typedef double f64m8x3 __attribute__((matrix_type(K4 * 2, (K4 * 3) / K4, row_major)));
+    pub(crate) typedef int8_t i8m3x2_b __attribute__((matrix_type(3, 2, row_major)));
+    typedef char i8m4x1_b __attribute__((matrix_type(4, 1, row_major)));
+    pub typedef int16_t i16m1x1_b __attribute__((matrix_type(1, 1, row_major)));
+    pub(crate) typedef i16 i16m4x4_b __attribute__((matrix_type(4, 4, row_major)));
+    pub(crate) typedef i32 i32m7x1_b __attribute__((matrix_type(K3 + 4, 5 - K4, row_major)));
+    typedef i64 i64m7x1_b __attribute__((matrix_type(7, 1, row_major)));
+    typedef long i64m7x5_b __attribute__((matrix_type(11 - K4, K4 + 1, row_major)));
+    typedef u8 u8m3x5_b __attribute__((matrix_type(3, 5, row_major)));
+    typedef uint8_t u8m4x2_b __attribute__((matrix_type(4, 2, row_major)));
+    pub typedef unsigned short u16m1x8_b __attribute__((matrix_type(1, 8, row_major)));
+    typedef u16 u16m7x10_b __attribute__((matrix_type(9 - K2, 12 - K2, row_major)));
+    typedef uint32_t u32m1x1_b __attribute__((matrix_type(1, 1, row_major)));
+    pub typedef unsigned int u32m2x11_b __attribute__((matrix_type(2, 11, row_major)));
+    pub typedef u32 u32m3x15_b __attribute__((matrix_type(3, 15, row_major)));
+    typedef u32 u32m4x15_b __attribute__((matrix_type(4, 15, row_major)));
+    typedef u64 u64m2x13_b __attribute__((matrix_type(2, 13, row_major)));
+    pub typedef f32 f32m3x2_b __attribute__((matrix_type(3, 2, row_major)));
+    typedef f32 f32m3x5_b __attribute__((matrix_type(3, 5, row_major)));
+    pub(crate) typedef f32 f32m8x7_b __attribute__((matrix_type(8, 7, row_major)));
 
-    pub fn r0000(a0: u16m5x4, s0: u32, i0: i32) -> u16 {
-        __builtin_matrix_transpose(s0 + a0)[i0][3]
+    pub fn r0000(a0: f64m8x3, a1: u32m3x8, s0: i32, i0: i64, i1: u16, i2: i32) -> f64 {
+        let mut t0 = __builtin_matrix_transpose(a0 + a0);
+        t0 -= (f64m3x8) a1 * s0 - 1.75e0;
+        if i0 < 1 { t0[2][0] /= 0.5; }
+        __builtin_matrix_extract(t0, 2, i2)
     }
 
-    /// Kernel `r0001` of the oracle corpus.
-    pub fn r0001(a0: u8m1x3, a1: u8m1x3, s0: u8, s1: f64, a2: u8m5x2_b, a3: u8m2x1, a4: Matrix<u8, 3, 5, RowMajor>) -> u8m1x3 {
-        let t0: u8m1x3 = a0 + a1 + s0 + s1 as i64;
-        __builtin_matrix_transpose(a2 * a3) * __builtin_matrix_transpose(a4 - a4) + a1
+    pub fn r0001(a0: i64m4x7) -> i64 {
+        a0[1][(K4 * 4) / K4]
     }
 
-    pub fn r0002(a0: Matrix<f64, 4, 7, RowMajor>, a1: i16m4x7, i0: u8) -> u64 {
-        ((a1 - a1) as u64m4x7)[i0][4]
+    /// Kernel `r0002` of the oracle corpus.
+    pub fn r0002(a0: i64m3x8, s0: f64, a1: i64m8x3, s1: i32, i0: u32, i1: u8, s2: i64, i2: i64, s3: u64, a2: f64m3x2, a3: f64m2x4, i3: i32) -> i64m8x3 {
+        let mut t0: i64m3x8 = s0 as i32 * (a0 - a0) + __builtin_matrix_transpose(a1) / s1 - (a0 - 2_);
+        if i0 < 5 { t0[2][i1] = s2; }
+        __builtin_matrix_insert(__builtin_matrix_insert(a1, 5, i2, s3), 4, 2, __builtin_matrix_multiply(a2, a3)[K2 - 2][i3])
     }
 
-    pub fn r0003(a0: u8m1x3, a1: u8m1x3, s0: u8, s1: f64, a2: u8m5x2, a3: u8m2x1, a4: u8m3x5, a5: f32m8x1) -> f32m1x8 {
-        let t0: u8m1x3 = r0001(a0, a1, s0, s1, a2, a3, a4);
-        __builtin_matrix_transpose(a5) - 1.0000000596046448f32
+    pub fn r0003(a0: i64m3x8, s0: f64, a1: i64m8x3, s1: i32, i0: u32, i1: u8, s2: i64, i2: i64, s3: u64, a2: f64m3x2, a3: f64m2x4, i3: i32, a4: f32m1x8) -> f32m1x8 {
+        let t0: i64m8x3 = r0002(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3);
+        (a4 - 1.0000000596046448f32) * t0[1][4 - K2]
     }
 
-    pub fn r0004(a0: u8m8x4) -> f64m8x4 {
-        return (a0 - a0) as f64m8x4;
+    /// Kernel `r0004` of the oracle corpus.
+    pub fn r0004(a0: i8m8x1, s0: u16, i0: i32) -> i8m8x1 {
+        a0[3][i0] - a0 * s0
     }
 
-    /// Kernel `r0005` of the oracle corpus.
-    pub fn r0005(a0: u64m4x2, i0: u16, s0: i32, s1: i32) -> u64m4x2 {
-        let t0 = a0 + -1;
-        return __builtin_matrix_insert(t0, i0, (K8 * 0) / K8, s0 + s1);
+    pub fn r0005(a0: i64m3x8, s0: f64, a1: i64m8x3, s1: i32, i0: u32, i1: u8, s2: i64, i2: i64, s3: u64, a2: f64m3x2, a3: f64m2x4, i3: i32, s4: u32, i4: u8, s5: i8, s6: i32) -> i64m8x3 {
+        let mut t0 = r0002(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3);
+        t0 = t0 + t0 + s4 as u32;
+        __builtin_matrix_insert(t0, i4, 3 - K3, s5 as i32) * s6
     }
 
-    /// Kernel `r0006` of the oracle corpus.
-    pub fn r0006(a0: i64m4x1, a1: u32m2x3_b, a2: u32m3x4) -> u32m2x4 {
-        let t0 = __builtin_matrix_transpose(a0);
-        __builtin_matrix_insert(a1 * a2, 0, 3, -1) - 121
+    pub fn r0006(a0: i64m7x5_b, a1: Matrix<i64, 7, 11, RowMajor>, i0: u32, i1: u32, a2: i64m11x5, i2: i32, s0: i64, i3: u32, s1: i8) -> i64m11x5 {
+        let mut t0: i64m7x5 = a0 + __builtin_matrix_multiply(__builtin_matrix_insert(a1, i0, i1, 2u64), a2 / 3u64);
+        let t1 = a0;
+        for l0 in 0..5 { t0[6][l0] = s0; }
+        s1 + __builtin_matrix_scalar_multiply(a2, t1[i3][(K3 * 1) / K3])
     }
 
-    pub fn r0007(a0: f64m1x2_b, a1: Matrix<f64, 2, 3, RowMajor>, s0: f32, s1: f32, s2: f64, s3: i64, a2: f64m2x3, s4: i16) -> f64m2x3 {
-        let t0: f64m1x3 = s3 * (s2 as u8 + __builtin_matrix_insert(a0 * a1, 8 - K8, 0, s0 + s1));
-        return __builtin_matrix_sub(a2, a2) * s4;
+    pub fn r0007(a0: i64m3x8, s0: f64, a1: i64m8x3, s1: i32, i0: u32, i1: u8, s2: i64, i2: i64, s3: u64, a2: f64m3x2, a3: f64m2x4, i3: i32, s4: i64, a4: i64m3x8, s5: f64, a5: i64m8x3, s6: i32, i4: u32, i5: u8, s7: i64, i6: i64, s8: u64, a6: f64m3x2, a7: f64m2x4, i7: i32, a8: f32m1x8, a9: i16m4x16) -> i16m4x16 {
+        let mut t0 = r0002(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3);
+        t0[7][2] = s4;
+        let t1: f32m1x8 = r0003(a4, s5, a5, s6, i4, i5, s7, i6, s8, a6, a7, i7, a8);
+        a9
     }
 
-    pub fn r0008(a0: i64m4x1_b, s0: u16, s1: u16, a1: i8m1x6, s2: i32, a2: Matrix<f64, 7, 5, RowMajor>, a3: i16m7x5, a4: u8m7x5, a5: u8m5x5, a6: u8m7x3, a7: u8m7x3_b, a8: u8m3x7, a9: u8m7x3) -> u8m5x7 {
-        let t0 = (s0 + s1 + (f32m4x1) a0) * 6.25;
-        let t1: i8m1x6 = __builtin_matrix_insert(a1, 0, 2, s2);
-        __builtin_matrix_transpose(__builtin_matrix_multiply(a3 as u8m7x5 + a4, a5)) * ((a6 + a7) * a8 + __builtin_matrix_transpose(__builtin_matrix_multiply(a9, a8)))
+    /// Kernel `r0008` of the oracle corpus.
+    pub fn r0008(a0: f32m4x1, i0: u16, s0: u16, s1: u16, i1: u8, a1: u16m7x10_b, a2: Matrix<u16, 7, 10, RowMajor>) -> u16m7x10 {
+        let mut t0: f32m4x1 = __builtin_matrix_insert(a0, i0, 0, s0 + s1);
+        for l0 in 0..4 { t0[l0][0] = a0[5 - K5][i1]; }
+        a1 + a2
     }
 
-    pub fn r0009(a0: u8m9x2, a1: u8m2x12, a2: u8m12x4, a3: u8m4x3) -> u8m9x3 {
-        __builtin_matrix_multiply(a0 * a1 * a2, a3)
+    pub fn r0009(a0: u32m4x1, s0: i8, a1: u32m1x1_b, s1: u32, a2: Matrix<u64, 5, 4, RowMajor>) -> u64 {
+        let mut t0: u32m4x1 = s0 + a0;
+        t0 *= a1 - s1;
+        __builtin_matrix_extract(__builtin_matrix_transpose(__builtin_matrix_transpose(a2)), 1, 2)
     }
 
-    pub fn r0010(a0: u16m1x15_b, a1: u16m15x4, a2: u16m4x7, s0: f64) -> u16m1x7 {
-        __builtin_matrix_multiply(__builtin_matrix_insert(a0 - a0, 0, 14, 9_) * (a1 + a1), a2 * s0 as i8)
-    }
-
-    /// Kernel `r0011` of the oracle corpus.
-    pub fn r0011(a0: f64m7x2, a1: f64m2x7, a2: f64m2x8, a3: f64m8x7) -> f64m2x7 {
-        return __builtin_matrix_transpose(a0) + a1 * 6 - a2 * a3;
-    }
-
-    pub fn r0012(a0: u8m9x2, a1: u8m2x12, a2: u8m12x4, a3: u8m4x3, i0: u8, s0: i64, a4: u8m9x3, a5: u8m3x4, a6: u8m4x2, a7: u8m2x4_b, a8: u8m4x3, a9: u8m4x3) -> u8m9x3 {
-        let mut t0 = r0009(a0, a1, a2, a3);
-        for l0 in 0..9 { t0[l0][0] = t0[i0][2]; }
-        (t0 + s0 - (u8m9x3) a4) * (a5 * a6) * (a7 - a7) * (a8 + a8 + (a8 - a8) - a4[(K3 * 0) / K3][2] - (a9 - a9))
-    }
-
-    /// Kernel `r0013` of the oracle corpus.
-    pub fn r0013(a0: f32m6x4_b, a1: f32m4x6, a2: Matrix<f32, 6, 6, RowMajor>, s0: f32, s1: f32, a3: u8m2x2_b, i0: i64, s2: u64) -> u8m2x2 {
-        let t0: f32m6x6 = a0 * a1 - a2 * (s0 * s1);
-        __builtin_matrix_insert(a3, i0, 4 - K4, s2) + a3
-    }
-
-    pub fn r0014(a0: i32m12x6, s0: u32, a1: f32m5x5, a2: f32m5x2, s1: u16) -> f32m5x2 {
-        let t0 = a0 - s0;
-        s1 * (a1 * a2) - a2
-    }
-
-    pub fn r0015(a0: f32m5x1, s0: i8, i0: usize, a1: i16m1x3, a2: i16m3x5, s1: i16, s2: i16, a3: f32m1x16, i1: u8, a4: i16m3x4, a5: i16m4x5, a6: f32m1x16_b) -> f32m1x16 {
-        let mut t0 = __builtin_matrix_transpose(a0 - s0) as i16m1x5;
-        t0[0][5 - K5] += t0[i0][1];
-        t0 = a1 * a2;
-        for l0 in 0..5 { t0[0][l0] = s2; }
-        __builtin_matrix_add(__builtin_matrix_insert(a3, i1, 10, __builtin_matrix_multiply(a4, a5)[1][0]), a3) - __builtin_matrix_extract(a3, 0, 1) - (a6 - 5e0f32)
-    }
-
-    pub fn r0016(a0: i8m4x1_b, a1: i8m4x1, i0: u8, i1: i64, a2: i8m4x8, s0: i32, a3: f32m8x1_b, s1: u32, a4: Matrix<f32, 4, 1, RowMajor>) -> i8m4x1 {
-        let mut t0 = a0;
-        t0 += a1;
-        if i0 < 4 { t0[i1][0] = -3; }
-        (a2 - s0) * (a3 as i8m8x1 / s1) + a0 - (13i64 - a4) as i8m4x1
-    }
-
-    pub fn r0017(a0: u8m7x8_b, s0: i16, s1: u32, s2: i64) -> u8m7x8 {
-        s2 as u16 + (s1 + (a0 - s0) - a0)
-    }
-
-    pub fn r0018(a0: u8m7x8, s0: i16, s1: u32, s2: i64, a1: u8m5x2, a2: u8m5x3, a3: u8m2x3, a4: u8m2x3_b, a5: u8m2x3_b, a6: f64m7x2, a7: f64m2x7, a8: f64m2x8, a9: f64m8x7, a10: u8m3x7, a11: Matrix<u8, 7, 2, RowMajor>, s3: u64) -> u8m2x3 {
-        let t0: u8m7x8 = r0017(a0, s0, s1, s2);
-        let t1: u8m2x3 = __builtin_matrix_add(__builtin_matrix_multiply(__builtin_matrix_transpose(a1), a2), a3) - (a4 + a5 - a4 - a5);
-        let t2: f64m2x7 = r0011(a6, a7, a8, a9);
-        __builtin_matrix_transpose(__builtin_matrix_multiply(a10, a11)) * s3
+    pub fn r0010(s0: i64, a0: Matrix<u32, 1, 3, RowMajor>) -> u32m1x3 {
+        s0 ? a0 : a0
     }
 
     #[inline]
-    pub fn r0019(a0: f64m11x2_b, s0: i8, a1: f64m2x6_b) -> f64m11x6 {
-        (a0 + s0) * a1
+    pub fn r0011(a0: u8m3x5_b, a1: u8m3x5, a2: u8m5x8) -> u8 {
+        __builtin_matrix_multiply(a0 - a1, a2)[2][6]
     }
 
-    pub fn r0020(a0: u8m1x3_b, s0: u8, a1: u8m1x5, s1: u16, a2: u8m5x3, i0: u16) -> u8 {
-        let t0 = s0 + a0;
-        __builtin_matrix_extract((a1 - s1) * a2, 0, i0)
-    }
-
-    pub fn r0021(a0: f64m7x2, s0: u16, i0: usize) -> f64 {
-        let t0 = __builtin_matrix_scalar_multiply(a0, s0 as i8);
-        return __builtin_matrix_extract(a0, 6, i0);
-    }
-
-    pub fn r0022(a0: u64m2x1_b, a1: u32m4x8, a2: u32m8x1, s0: i16, s1: i16) -> u32m1x4 {
-        let t0 = a0;
-        s0 - s1 - __builtin_matrix_transpose(a1 * a2)
-    }
-
-    pub fn r0023(a0: i8m7x16, s0: i8, a1: i64m16x3, s1: f32, s2: i64, i0: u32, s3: i8, s4: i16, i1: i64, i2: u16) -> i8 {
-        let mut t0: i8m7x3 = (s0 + a0) * (i8m16x3) a1;
-        t0 = __builtin_matrix_insert(t0, 0, 2, s1);
-        t0 /= s2;
-        t0[6][i0] = s3;
-        t0 /= s4;
-        a0[i1][i2]
-    }
-
-    pub fn r0024(a0: Matrix<i8, 2, 1, RowMajor>, a1: i8m2x1, s0: i64) -> i8m2x1 {
-        __builtin_matrix_add(a0, a1 * s0)
-    }
-
-    pub fn r0025(a0: u16m6x6, s0: i8, s1: u32, s2: u8, a1: u32m2x6, s3: f32, a2: u32m6x3, a3: u32m3x11, i0: u16, i1: i64, i2: usize, i3: u8, a4: u32m7x1, a5: u32m1x2_b, a6: u32m1x2, s4: f64, s5: f64) -> u32m7x2 {
-        let t0: u16m6x6 = s0 - a0 + s1 + s2 + (__builtin_matrix_transpose(a0) - 8i64);
-        let mut t1: u8m11x2 = __builtin_matrix_transpose((u8m2x11) __builtin_matrix_multiply(a1 / s3 * a2, a3));
-        if i0 < 3 { t1[5][i1] = 5; }
-        (a4 + a4) * (a5 - a6) + s4 * s5
-    }
-
-    pub fn r0026(a0: f32m6x14, s0: i32, i0: u32, s1: i16, s2: i16) -> f32m6x14 {
-        __builtin_matrix_insert(a0 - s0, i0, 7, s1 * s2)
-    }
-
-    #[allow(unused_variables)]
-    pub fn r0027(a0: u64m9x3, s0: i64) -> u64m3x9 {
-        __builtin_matrix_transpose(a0 - s0 as u8 + a0)
-    }
-
-    /// Kernel `r0028` of the oracle corpus.
-    pub fn r0028(a0: u64m4x2, i0: u16, s0: i32, s1: i32, a1: u64m2x4) -> u64m4x2 {
-        let t0 = r0005(a0, i0, s0, s1);
-        __builtin_matrix_transpose(a1)
-    }
-
-    #[allow(unused_variables)]
-    pub fn r0029(a0: i64m4x13, s0: i16, i0: u16, a1: u8m2x3, a2: u8m3x2) -> u8m2x2 {
-        let mut t0: i64m4x13 = a0 + s0;
-        t0 += -2i64;
-        t0[1][i0] += a0[1][3];
-        t0 /= 3;
-        a1 * a2
-    }
-
-    /// Kernel `r0030` of the oracle corpus.
-    pub fn r0030(a0: f64m2x5, a1: f64m2x5, s0: u64, s1: u64) -> f64m2x5 {
-        __builtin_matrix_insert(__builtin_matrix_sub(a0, a1), 0, 3, s0 * s1)
-    }
-
-    /// Kernel `r0031` of the oracle corpus.
-    pub fn r0031(a0: f32m4x1, a1: Matrix<f32, 4, 1, RowMajor>) -> f32m4x1 {
-        return a0 + a1;
-    }
-
-    pub fn r0032(a0: f64m2x5, a1: f64m2x5, s0: u64, s1: u64, s2: f32, a2: i32m2x5, a3: u32m2x5, s3: i8, s4: i8, i0: usize) -> f64m2x5 {
-        let mut t0: f64m2x5_b = r0030(a0, a1, s0, s1);
-        t0 *= s2;
-        (f64m2x5) __builtin_matrix_insert(a2 as u32m2x5 + (a3 + s3 * s4), 1, i0, 43i64)
-    }
-
-    pub fn r0033(a0: u8m3x8, a1: u8m8x2, a2: Matrix<u8, 3, 2, RowMajor>) -> u8m3x2 {
-        a0 * a1 - a2
-    }
-
-    #[allow(unused_variables)]
-    pub fn r0034(a0: f32m7x4, s0: u8, s1: i16, a1: f32m7x4, i0: i64, i1: i32, s2: f32, a2: f32m7x4_b) -> f32m7x4 {
-        let mut t0: f32m7x4_b = __builtin_matrix_add((s0 + a0) / s1, a1);
-        t0[i0][i1] = s2;
-        0x1u64 - a2
-    }
-
-    pub fn r0035(a0: u16m3x4_b, i0: u16, s0: u64, s1: u64) -> u16m3x4 {
-        let t0: u16m3x4_b = __builtin_matrix_insert(a0, 0, i0, s0 + s1);
-        t0
-    }
-
-    pub fn r0036(a0: u64m9x3, s0: i64, s1: u32, i0: usize, i1: u8) -> u64 {
-        let mut t0 = r0027(a0, s0);
-        for l0 in 0..9 { t0[1][l0] = 6; }
-        t0[2][6] = t0[i0][8];
-        t0[1][i1]
-    }
-
-    pub fn r0037(a0: Matrix<u16, 14, 1, RowMajor>, i0: usize, i1: usize) -> u16 {
-        let t0: u16m14x1 = a0;
-        let t1: u16m14x1 = t0;
-        t1[i0][i1]
-    }
-
-    pub fn r0038(a0: u32m2x10, i0: i64, s0: i8, i1: u16, s1: u16) -> u32m2x10 {
-        let t0: u32m2x10_b = __builtin_matrix_insert(__builtin_matrix_insert(a0, 1, i0, s0) + a0, (K3 * 1) / K3, i1, s1);
+    /// Kernel `r0012` of the oracle corpus.
+    pub fn r0012(a0: f32m1x2) -> f32m1x2 {
         a0
     }
 
-    pub fn r0039(a0: u64m2x1, a1: u64m2x3, a2: u64m3x1_b) -> u64 {
-        let t0: u64m2x1 = (a0 - a0 - a1 * a2) as u64m2x1;
+    pub fn r0013(a0: f32m8x7_b) -> f32m8x7 {
+        a0 - 13
+    }
+
+    pub fn r0014(a0: i32m12x6, s0: u32, a1: f32m2x5) -> f32m5x2 {
+        let t0 = a0 - s0;
+        __builtin_matrix_transpose(__builtin_matrix_add(a1 + a1, a1 - a1))
+    }
+
+    /// Kernel `r0015` of the oracle corpus.
+    pub fn r0015(a0: i16m1x5, a1: f64m3x2, i0: usize, s0: f64, a2: u8m3x5_b) -> u8m3x5 {
+        let mut t0: i16m1x5 = a0;
+        t0[0][0] = 0x5;
+        let t1: f64m3x2 = a1 - a1;
+        t0 *= a1[i0][1];
+        s0 ? a2 : a2
+    }
+
+    pub fn r0016(a0: i8m4x1_b, a1: i8m4x1, s0: u8, a2: u16m7x3, s1: i64) -> u16m3x3 {
+        let mut t0 = a0;
+        t0 += a1 - s0 as f32;
+        t0[1][0] += __builtin_matrix_extract(a1, 3, 0);
+        __builtin_matrix_transpose(a2) * s1 * a2
+    }
+
+    pub fn r0017(a0: i64m3x8, s0: f64, a1: i64m8x3, s1: i32, i0: u32, i1: u8, s2: i64, i2: i64, s3: u64, a2: f64m3x2, a3: f64m2x4, i3: i32, s4: u32, i4: u8, s5: i8, s6: i32, a4: u32m15x3) -> u16m3x15 {
+        let t0: i64m8x3 = r0005(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, s4, i4, s5, s6);
+        (u16m3x15) __builtin_matrix_transpose(a4)
+    }
+
+    /// Kernel `r0018` of the oracle corpus.
+    #[allow(unused_variables)]
+    pub fn r0018(a0: i32m5x4, a1: i32m4x8, a2: i32m8x6) -> i32m5x6 {
+        __builtin_matrix_insert(a0, 0, 3, 9) * (a1 * a2) * a0[4][3]
+    }
+
+    /// Kernel `r0019` of the oracle corpus.
+    pub fn r0019(a0: Matrix<i8, 7, 7, RowMajor>, a1: Matrix<i8, 7, 7, RowMajor>, a2: i8m7x7, a3: i8m7x7) -> i8m7x7 {
+        3 + (7 + __builtin_matrix_sub(a0, a1) + __builtin_matrix_sub(a2, a3))
+    }
+
+    pub fn r0020(a0: i32m3x6, a1: i16m7x1, a2: i16m1x2, a3: i16m2x4, a4: i16m4x4_b, a5: i16m4x8) -> i16m7x8 {
+        let t0 = a0;
+        a1 * a2 * (a3 * a4 * a5)
+    }
+
+    pub fn r0021(a0: i32m5x4, a1: i32m4x8, a2: i32m8x6, i0: i64, i1: u8, i2: usize, i3: i32, s0: u16, a3: u16m1x8_b, s1: f32, i4: i64) -> u16m8x1 {
+        let mut t0: i32m5x6 = r0018(a0, a1, a2);
+        t0[2][10 - K5] = t0[i1][i2];
+        if i3 < 4 { t0 *= s0; }
+        __builtin_matrix_transpose(a3[0][i4] - (s1 - __builtin_matrix_transpose(__builtin_matrix_transpose(a3))))
+    }
+
+    pub fn r0022(a0: Matrix<u8, 2, 1, RowMajor>, i0: u32, a1: u32m1x2, s0: i64) -> u32 {
+        let mut t0 = (u32m2x1) (a0 - a0 - 6);
+        if i0 < 2 { t0 += 9_8 + __builtin_matrix_transpose(a1) / s0; }
         t0[0][0]
+    }
+
+    /// Kernel `r0023` of the oracle corpus.
+    pub fn r0023(a0: i16m4x6, a1: i16m4x6) -> i16m4x6 {
+        return a0 + a1;
+    }
+
+    pub fn r0024(a0: i16m4x11, a1: Matrix<i16, 4, 11, RowMajor>) -> i16m4x11 {
+        (a0 + a1) * 7
+    }
+
+    /// Kernel `r0025` of the oracle corpus.
+    pub fn r0025(s0: u64, a0: Matrix<f64, 7, 1, RowMajor>, a1: i32m7x1_b, a2: u8m1x1, a3: u8m1x1) -> u8m1x1 {
+        let t0 = s0 ? a0 : a1 as f64m7x1 as f64m7x1;
+        __builtin_matrix_transpose(__builtin_matrix_add(a2, a2) - (a3 + a3))
+    }
+
+    pub fn r0026(a0: f32m8x7, s0: u64, a1: f32m3x2, a2: f32m3x2_b, a3: f32m3x2, s1: u8, a4: u32m4x15, s2: f64, s3: f32, s4: u32, a5: Matrix<u32, 4, 15, RowMajor>, a6: u32m4x15_b, a7: u32m4x15, i0: u8, s5: u64, s6: i16, a8: u32m4x3, a9: u32m3x15_b) -> u32m4x15 {
+        let t0 = r0013(a0);
+        let t1 = s0 ? a1 + a2 : 1_9 * a3 - a3 as f32m3x2 + (s1 ? a3 : a1);
+        let t2: u32m4x15_b = s6 - __builtin_matrix_insert(__builtin_matrix_insert(a4 / s2, 0, 14, s3) + (s4 ? a4 - a5 : a6 - a7), i0, 1, s5);
+        a8 * a9
+    }
+
+    /// Kernel `r0027` of the oracle corpus.
+    pub fn r0027(a0: u64m8x7, a1: u64m7x12, a2: Matrix<u64, 8, 12, RowMajor>) -> i8m8x12 {
+        (a0 * a1 / 1i64 + a2) as i8m8x12
+    }
+
+    /// Kernel `r0028` of the oracle corpus.
+    pub fn r0028(a0: f32m7x2) -> f32m7x2 {
+        a0
+    }
+
+    pub fn r0029(a0: i64m4x13, i0: usize, s0: i64, a1: u64m2x13_b, i1: i64) -> i64 {
+        let mut t0 = a0;
+        t0[i0][9 + 1] += t0[1][11 - K2];
+        for l0 in 0..4 { t0[l0][6] /= 2; }
+        let t1: u64m2x13 = a1;
+        a0[i1][9]
+    }
+
+    /// Kernel `r0030` of the oracle corpus.
+    pub fn r0030(s0: u64, a0: u32m2x11, a1: u32m2x11, a2: u32m2x11) -> u32m2x11 {
+        return s0 ? a0 - a0 : __builtin_matrix_add(a1, a2);
+    }
+
+    pub fn r0031(a0: Matrix<f32, 5, 1, RowMajor>, a1: Matrix<f32, 1, 3, RowMajor>, a2: f32m3x5_b, a3: Matrix<u16, 5, 3, RowMajor>, s0: u32, s1: u64) -> f32m5x1 {
+        let t0: u64m5x3 = s0 as i16 + (u64m5x3) (a3 + a3);
+        __builtin_matrix_scalar_multiply(s1 ? a0 : a0, 3)
+    }
+
+    pub fn r0032(s0: u64, a0: u32m2x11, a1: u32m2x11, a2: u32m2x11, s1: f32, s2: u32, s3: f32) -> u32m2x11 {
+        let mut t0: u32m2x11_b = r0030(s0, a0, a1, a2);
+        t0 *= s1;
+        s2 + t0 + s3
+    }
+
+    #[allow(unused_variables)]
+    pub fn r0033(a0: u8m4x2_b, s0: i32, i0: i64, i1: usize, i2: u32, a1: Matrix<u32, 5, 2, RowMajor>, a2: u32m2x4, a3: u32m4x5) -> u32m5x5 {
+        let mut t0: u8m4x2 = __builtin_matrix_insert(a0 as u8m4x2, 2, 1, s0);
+        for l0 in 0..2 { t0[1][l0] = 5; }
+        t0[2][i0] /= 3;
+        return a1 * a2 * a3;
+    }
+
+    pub fn r0034(a0: i32m3x1, s0: u32, a1: i16m1x1_b, s1: f32, a2: u64m1x1) -> i32m1x1 {
+        let t0 = __builtin_matrix_sub(s0 - (a0 - 0i64), a0);
+        let t1: i16m1x1 = a1 - s1;
+        (i32m1x1) (a2 - a2 - a1[0][0])
+    }
+
+    /// Kernel `r0035` of the oracle corpus.
+    pub fn r0035(a0: i8m3x2_b, a1: i8m3x2) -> i8m3x2 {
+        let t0: Matrix<i8, 3, 2, RowMajor> = __builtin_matrix_sub(a0, a0);
+        a1 - a1
+    }
+
+    pub fn r0036(a0: f64m3x6) -> f64m6x3 {
+        __builtin_matrix_transpose(a0)
+    }
+
+    /// Kernel `r0037` of the oracle corpus.
+    #[inline]
+    pub fn r0037(a0: f64m1x1) -> f64m1x1 {
+        __builtin_matrix_insert(a0, 0, 0, a0[0][0])
+    }
+
+    pub fn r0038(a0: Matrix<i16, 3, 4, RowMajor>, a1: i32m2x13, s0: i16, a2: i32m13x3) -> i32m2x3 {
+        let t0: i8m4x3 = __builtin_matrix_transpose(a0 as i8m3x4);
+        __builtin_matrix_insert(a1, 1, 7 - K4, s0 as f64) * a2
+    }
+
+    pub fn r0039(a0: i64m2x4, s0: i8, a1: i64m2x7, a2: i64m7x1_b, a3: i64m4x1, i0: i32, i1: usize) -> i64 {
+        let t0 = a0 - s0;
+        let t1: i64m2x4 = __builtin_matrix_multiply(a1 * a2, __builtin_matrix_transpose(a3));
+        return __builtin_matrix_extract(a1, i0, i1);
     }
 }
 
 fn run_r0000() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xd62abc34c8b0dfda);
-    let a0: u16m5x4 = Matrix::<u16, 5, 4>::from_column_major(&rt::vec::<u16>(&mut rng, 20, rt::Dom::Full)).to_layout();
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = r0000(a0, s0, i0);
+    let mut rng = rt::Rng::new(0xd25b1d9ec277beba);
+    let a0: f64m8x3 = Matrix::<f64, 8, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: u32m3x8 = Matrix::<u32, 3, 8>::from_column_major(&rt::vec::<u32>(&mut rng, 24, rt::Dom::Int(0, 16))).to_layout();
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let r = r0000(a0, a1, s0, i0, i1, i2);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0001() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xc50143363ade420d);
-    let a0: u8m1x3 = Matrix::<u8, 1, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let a1: u8m1x3 = Matrix::<u8, 1, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2: u8m5x2 = Matrix::<u8, 5, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a3: u8m2x1 = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a4: u8m3x5 = Matrix::<u8, 3, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full)).to_layout();
-    let r = r0001(a0, a1, s0, s1, a2, a3, a4);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let mut rng = rt::Rng::new(0x7605997d24b76b65);
+    let a0: i64m4x7 = Matrix::<i64, 4, 7>::from_column_major(&rt::vec::<i64>(&mut rng, 28, rt::Dom::Full)).to_layout();
+    let r = r0001(a0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0002() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x353aa40f4c358c86);
-    let a0: f64m4x7 = Matrix::<f64, 4, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: i16m4x7 = Matrix::<i16, 4, 7>::from_column_major(&rt::vec::<i16>(&mut rng, 28, rt::Dom::Full)).to_layout();
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = r0002(a0, a1, i0);
-    vec![rt::Output::new("ret", &[r])]
+    let mut rng = rt::Rng::new(0x12847e2057fb0874);
+    let a0: i64m3x8 = Matrix::<i64, 3, 8>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1: i64m8x3 = Matrix::<i64, 8, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2: f64m3x2 = Matrix::<f64, 3, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f64m2x4 = Matrix::<f64, 2, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = r0002(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3);
+    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0003() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x080e177b6b8c54ba);
-    let a0: u8m1x3 = Matrix::<u8, 1, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let a1: u8m1x3 = Matrix::<u8, 1, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2: u8m5x2 = Matrix::<u8, 5, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a3: u8m2x1 = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a4: u8m3x5 = Matrix::<u8, 3, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full)).to_layout();
-    let a5: f32m8x1 = Matrix::<f32, 8, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0003(a0, a1, s0, s1, a2, a3, a4, a5);
+    let a0: i64m3x8 = Matrix::<i64, 3, 8>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1: i64m8x3 = Matrix::<i64, 8, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2: f64m3x2 = Matrix::<f64, 3, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f64m2x4 = Matrix::<f64, 2, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4: f32m1x8 = Matrix::<f32, 1, 8>::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0003(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, a4);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0004() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x221ce663e783f6d0);
-    let a0: u8m8x4 = Matrix::<u8, 8, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 32, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0004(a0);
+    let mut rng = rt::Rng::new(0x8717e431b0f598cc);
+    let a0: i8m8x1 = Matrix::<i8, 8, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = r0004(a0, s0, i0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0005() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x3d69e77d8c6580ee);
-    let a0: u64m4x2 = Matrix::<u64, 4, 2>::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0005(a0, i0, s0, s1);
+    let mut rng = rt::Rng::new(0xdf989481baf74eca);
+    let a0: i64m3x8 = Matrix::<i64, 3, 8>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1: i64m8x3 = Matrix::<i64, 8, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2: f64m3x2 = Matrix::<f64, 3, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f64m2x4 = Matrix::<f64, 2, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let i4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s5: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s6: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = r0005(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, s4, i4, s5, s6);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0006() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xfd07ef4b3c078121);
-    let a0: i64m4x1 = Matrix::<i64, 4, 1>::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
-    let a1: u32m2x3 = Matrix::<u32, 2, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a2: u32m3x4 = Matrix::<u32, 3, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let r = r0006(a0, a1, a2);
+    let mut rng = rt::Rng::new(0x7eab4821599d8893);
+    let a0: i64m7x5 = Matrix::<i64, 7, 5>::from_column_major(&rt::vec::<i64>(&mut rng, 35, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i64m7x11 = Matrix::<i64, 7, 11>::from_column_major(&rt::vec::<i64>(&mut rng, 77, rt::Dom::Int(-8, 8))).to_layout();
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 10));
+    let a2: i64m11x5 = Matrix::<i64, 11, 5>::from_column_major(&rt::vec::<i64>(&mut rng, 55, rt::Dom::Full)).to_layout();
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = r0006(a0, a1, i0, i1, a2, i2, s0, i3, s1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0007() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x35d2ce016f48205f);
-    let a0: f64m1x2 = Matrix::<f64, 1, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f64m2x3 = Matrix::<f64, 2, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2: f64m2x3 = Matrix::<f64, 2, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s4: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0007(a0, a1, s0, s1, s2, s3, a2, s4);
+    let mut rng = rt::Rng::new(0xaa0a8b75de0045c4);
+    let a0: i64m3x8 = Matrix::<i64, 3, 8>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1: i64m8x3 = Matrix::<i64, 8, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2: f64m3x2 = Matrix::<f64, 3, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f64m2x4 = Matrix::<f64, 2, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s4: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4: i64m3x8 = Matrix::<i64, 3, 8>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
+    let s5: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a5: i64m8x3 = Matrix::<i64, 8, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let s6: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i5: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s7: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i6: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s8: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a6: f64m3x2 = Matrix::<f64, 3, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a7: f64m2x4 = Matrix::<f64, 2, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i7: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a8: f32m1x8 = Matrix::<f32, 1, 8>::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a9: i16m4x16 = Matrix::<i16, 4, 16>::from_column_major(&rt::vec::<i16>(&mut rng, 64, rt::Dom::Int(-8, 8))).to_layout();
+    let r = r0007(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, s4, a4, s5, a5, s6, i4, i5, s7, i6, s8, a6, a7, i7, a8, a9);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0008() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5d11453a81b94a1b);
-    let a0: i64m4x1 = Matrix::<i64, 4, 1>::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let a0: f32m4x1 = Matrix::<f32, 4, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
     let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a1: i8m1x6 = Matrix::<i8, 1, 6>::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2: f64m7x5 = Matrix::<f64, 7, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 35, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a3: i16m7x5 = Matrix::<i16, 7, 5>::from_column_major(&rt::vec::<i16>(&mut rng, 35, rt::Dom::Full)).to_layout();
-    let a4: u8m7x5 = Matrix::<u8, 7, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 35, rt::Dom::Full)).to_layout();
-    let a5: u8m5x5 = Matrix::<u8, 5, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 25, rt::Dom::Int(0, 16))).to_layout();
-    let a6: u8m7x3 = Matrix::<u8, 7, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Int(0, 16))).to_layout();
-    let a7: u8m7x3 = Matrix::<u8, 7, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Int(0, 16))).to_layout();
-    let a8: u8m3x7 = Matrix::<u8, 3, 7>::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Int(0, 16))).to_layout();
-    let a9: u8m7x3 = Matrix::<u8, 7, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Full)).to_layout();
-    let r = r0008(a0, s0, s1, a1, s2, a2, a3, a4, a5, a6, a7, a8, a9);
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a1: u16m7x10 = Matrix::<u16, 7, 10>::from_column_major(&rt::vec::<u16>(&mut rng, 70, rt::Dom::Full)).to_layout();
+    let a2: u16m7x10 = Matrix::<u16, 7, 10>::from_column_major(&rt::vec::<u16>(&mut rng, 70, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0008(a0, i0, s0, s1, i1, a1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0009() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x03016359c8539a39);
-    let a0: u8m9x2 = Matrix::<u8, 9, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u8m2x12 = Matrix::<u8, 2, 12>::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full)).to_layout();
-    let a2: u8m12x4 = Matrix::<u8, 12, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Full)).to_layout();
-    let a3: u8m4x3 = Matrix::<u8, 4, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0009(a0, a1, a2, a3);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let mut rng = rt::Rng::new(0x25bb102332ef44c8);
+    let a0: u32m4x1 = Matrix::<u32, 4, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1: u32m1x1 = Matrix::<u32, 1, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Full)).to_layout();
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2: u64m5x4 = Matrix::<u64, 5, 4>::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0009(a0, s0, a1, s1, a2);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0010() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x8b8a1b5bc986467b);
-    let a0: u16m1x15 = Matrix::<u16, 1, 15>::from_column_major(&rt::vec::<u16>(&mut rng, 15, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u16m15x4 = Matrix::<u16, 15, 4>::from_column_major(&rt::vec::<u16>(&mut rng, 60, rt::Dom::Full)).to_layout();
-    let a2: u16m4x7 = Matrix::<u16, 4, 7>::from_column_major(&rt::vec::<u16>(&mut rng, 28, rt::Dom::Int(0, 16))).to_layout();
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = r0010(a0, a1, a2, s0);
+    let mut rng = rt::Rng::new(0xcbf5916b1f2bc721);
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0: u32m1x3 = Matrix::<u32, 1, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0010(s0, a0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0011() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x685dd99e11e6558e);
-    let a0: f64m7x2 = Matrix::<f64, 7, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f64m2x7 = Matrix::<f64, 2, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a2: f64m2x8 = Matrix::<f64, 2, 8>::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]))).to_layout();
-    let a3: f64m8x7 = Matrix::<f64, 8, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0011(a0, a1, a2, a3);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let mut rng = rt::Rng::new(0xc05d4db8d967316a);
+    let a0: u8m3x5 = Matrix::<u8, 3, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16))).to_layout();
+    let a1: u8m3x5 = Matrix::<u8, 3, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16))).to_layout();
+    let a2: u8m5x8 = Matrix::<u8, 5, 8>::from_column_major(&rt::vec::<u8>(&mut rng, 40, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0011(a0, a1, a2);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0012() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x67d6c43f819470d4);
-    let a0: u8m9x2 = Matrix::<u8, 9, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u8m2x12 = Matrix::<u8, 2, 12>::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Full)).to_layout();
-    let a2: u8m12x4 = Matrix::<u8, 12, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Full)).to_layout();
-    let a3: u8m4x3 = Matrix::<u8, 4, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16))).to_layout();
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4: u8m9x3 = Matrix::<u8, 9, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 27, rt::Dom::Full)).to_layout();
-    let a5: u8m3x4 = Matrix::<u8, 3, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let a6: u8m4x2 = Matrix::<u8, 4, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
-    let a7: u8m2x4 = Matrix::<u8, 2, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
-    let a8: u8m4x3 = Matrix::<u8, 4, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16))).to_layout();
-    let a9: u8m4x3 = Matrix::<u8, 4, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0012(a0, a1, a2, a3, i0, s0, a4, a5, a6, a7, a8, a9);
+    let mut rng = rt::Rng::new(0x8420d87482c11e35);
+    let a0: f32m1x2 = Matrix::<f32, 1, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
+    let r = r0012(a0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0013() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x863e7437457df384);
-    let a0: f32m6x4 = Matrix::<f32, 6, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f32m4x6 = Matrix::<f32, 4, 6>::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a2: f32m6x6 = Matrix::<f32, 6, 6>::from_column_major(&rt::vec::<f32>(&mut rng, 36, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a3: u8m2x2 = Matrix::<u8, 2, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16))).to_layout();
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = r0013(a0, a1, a2, s0, s1, a3, i0, s2);
+    let mut rng = rt::Rng::new(0x6344c901c1de8b49);
+    let a0: f32m8x7 = Matrix::<f32, 8, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0013(a0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -534,28 +552,19 @@ fn run_r0014() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb04a51b6099932a6);
     let a0: i32m12x6 = Matrix::<i32, 12, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 72, rt::Dom::Full)).to_layout();
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: f32m5x5 = Matrix::<f32, 5, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a2: f32m5x2 = Matrix::<f32, 5, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = r0014(a0, s0, a1, a2, s1);
+    let a1: f32m2x5 = Matrix::<f32, 2, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0014(a0, s0, a1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0015() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc05aa2aec1021b18);
-    let a0: f32m5x1 = Matrix::<f32, 5, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a1: i16m1x3 = Matrix::<i16, 1, 3>::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let a2: i16m3x5 = Matrix::<i16, 3, 5>::from_column_major(&rt::vec::<i16>(&mut rng, 15, rt::Dom::Int(-8, 8))).to_layout();
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3: f32m1x16 = Matrix::<f32, 1, 16>::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a4: i16m3x4 = Matrix::<i16, 3, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let a5: i16m4x5 = Matrix::<i16, 4, 5>::from_column_major(&rt::vec::<i16>(&mut rng, 20, rt::Dom::Int(-8, 8))).to_layout();
-    let a6: f32m1x16 = Matrix::<f32, 1, 16>::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
-    let r = r0015(a0, s0, i0, a1, a2, s1, s2, a3, i1, a4, a5, a6);
+    let a0: i16m1x5 = Matrix::<i16, 1, 5>::from_column_major(&rt::vec::<i16>(&mut rng, 5, rt::Dom::Full)).to_layout();
+    let a1: f64m3x2 = Matrix::<f64, 3, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a2: u8m3x5 = Matrix::<u8, 3, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0015(a0, a1, i0, s0, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -563,283 +572,274 @@ fn run_r0016() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x070a0f105b734059);
     let a0: i8m4x1 = Matrix::<i8, 4, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
     let a1: i8m4x1 = Matrix::<i8, 4, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2: i8m4x8 = Matrix::<i8, 4, 8>::from_column_major(&rt::vec::<i8>(&mut rng, 32, rt::Dom::Full)).to_layout();
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3: f32m8x1 = Matrix::<f32, 8, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let a4: f32m4x1 = Matrix::<f32, 4, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0016(a0, a1, i0, i1, a2, s0, a3, s1, a4);
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2: u16m7x3 = Matrix::<u16, 7, 3>::from_column_major(&rt::vec::<u16>(&mut rng, 21, rt::Dom::Full)).to_layout();
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = r0016(a0, a1, s0, a2, s1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0017() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x9d0f2e73499a8b48);
-    let a0: u8m7x8 = Matrix::<u8, 7, 8>::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Int(0, 16))).to_layout();
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let mut rng = rt::Rng::new(0xa87fc2d9745d67ce);
+    let a0: i64m3x8 = Matrix::<i64, 3, 8>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1: i64m8x3 = Matrix::<i64, 8, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
     let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0017(a0, s0, s1, s2);
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2: f64m3x2 = Matrix::<f64, 3, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f64m2x4 = Matrix::<f64, 2, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let i4: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s5: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s6: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4: u32m15x3 = Matrix::<u32, 15, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 45, rt::Dom::Full)).to_layout();
+    let r = r0017(a0, s0, a1, s1, i0, i1, s2, i2, s3, a2, a3, i3, s4, i4, s5, s6, a4);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0018() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x384c59e6953a8e34);
-    let a0: u8m7x8 = Matrix::<u8, 7, 8>::from_column_major(&rt::vec::<u8>(&mut rng, 56, rt::Dom::Int(0, 16))).to_layout();
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1: u8m5x2 = Matrix::<u8, 5, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a2: u8m5x3 = Matrix::<u8, 5, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Full)).to_layout();
-    let a3: u8m2x3 = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a4: u8m2x3 = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16))).to_layout();
-    let a5: u8m2x3 = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a6: f64m7x2 = Matrix::<f64, 7, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a7: f64m2x7 = Matrix::<f64, 2, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a8: f64m2x8 = Matrix::<f64, 2, 8>::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38, 1e300, -1e-310]))).to_layout();
-    let a9: f64m8x7 = Matrix::<f64, 8, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a10: u8m3x7 = Matrix::<u8, 3, 7>::from_column_major(&rt::vec::<u8>(&mut rng, 21, rt::Dom::Full)).to_layout();
-    let a11: u8m7x2 = Matrix::<u8, 7, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Full)).to_layout();
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = r0018(a0, s0, s1, s2, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, s3);
+    let mut rng = rt::Rng::new(0x51fcdc87bc721f28);
+    let a0: i32m5x4 = Matrix::<i32, 5, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i32m4x8 = Matrix::<i32, 4, 8>::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Int(-8, 8))).to_layout();
+    let a2: i32m8x6 = Matrix::<i32, 8, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Full)).to_layout();
+    let r = r0018(a0, a1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0019() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x0d87ba3f34bf13e4);
-    let a0: f64m11x2 = Matrix::<f64, 11, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 22, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: f64m2x6 = Matrix::<f64, 2, 6>::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0019(a0, s0, a1);
+    let mut rng = rt::Rng::new(0xa9ffccfd51aed126);
+    let a0: i8m7x7 = Matrix::<i8, 7, 7>::from_column_major(&rt::vec::<i8>(&mut rng, 49, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i8m7x7 = Matrix::<i8, 7, 7>::from_column_major(&rt::vec::<i8>(&mut rng, 49, rt::Dom::Full)).to_layout();
+    let a2: i8m7x7 = Matrix::<i8, 7, 7>::from_column_major(&rt::vec::<i8>(&mut rng, 49, rt::Dom::Full)).to_layout();
+    let a3: i8m7x7 = Matrix::<i8, 7, 7>::from_column_major(&rt::vec::<i8>(&mut rng, 49, rt::Dom::Full)).to_layout();
+    let r = r0019(a0, a1, a2, a3);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0020() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x4a3ae496a89990c7);
-    let a0: u8m1x3 = Matrix::<u8, 1, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1: u8m1x5 = Matrix::<u8, 1, 5>::from_column_major(&rt::vec::<u8>(&mut rng, 5, rt::Dom::Int(0, 16))).to_layout();
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2: u8m5x3 = Matrix::<u8, 5, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 15, rt::Dom::Int(0, 16))).to_layout();
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = r0020(a0, s0, a1, s1, a2, i0);
-    vec![rt::Output::new("ret", &[r])]
-}
-
-fn run_r0021() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x8dffa2d54b3a776e);
-    let a0: f64m7x2 = Matrix::<f64, 7, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = r0021(a0, s0, i0);
-    vec![rt::Output::new("ret", &[r])]
-}
-
-fn run_r0022() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xa59b6e47393a800a);
-    let a0: u64m2x1 = Matrix::<u64, 2, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a1: u32m4x8 = Matrix::<u32, 4, 8>::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Int(0, 16))).to_layout();
-    let a2: u32m8x1 = Matrix::<u32, 8, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0022(a0, a1, a2, s0, s1);
+    let mut rng = rt::Rng::new(0xfb60b6d6e253c967);
+    let a0: i32m3x6 = Matrix::<i32, 3, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i16m7x1 = Matrix::<i16, 7, 1>::from_column_major(&rt::vec::<i16>(&mut rng, 7, rt::Dom::Int(-8, 8))).to_layout();
+    let a2: i16m1x2 = Matrix::<i16, 1, 2>::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let a3: i16m2x4 = Matrix::<i16, 2, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let a4: i16m4x4 = Matrix::<i16, 4, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8))).to_layout();
+    let a5: i16m4x8 = Matrix::<i16, 4, 8>::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Full)).to_layout();
+    let r = r0020(a0, a1, a2, a3, a4, a5);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
-fn run_r0023() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xd00f7cfd56ec1331);
-    let a0: i8m7x16 = Matrix::<i8, 7, 16>::from_column_major(&rt::vec::<i8>(&mut rng, 112, rt::Dom::Full)).to_layout();
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: i64m16x3 = Matrix::<i64, 16, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 48, rt::Dom::Full)).to_layout();
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s4: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = r0023(a0, s0, a1, s1, s2, i0, s3, s4, i1, i2);
+fn run_r0021() -> Vec<rt::Output> {
+    let mut rng = rt::Rng::new(0x9b35c2529fe8f3e7);
+    let a0: i32m5x4 = Matrix::<i32, 5, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i32m4x8 = Matrix::<i32, 4, 8>::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Int(-8, 8))).to_layout();
+    let a2: i32m8x6 = Matrix::<i32, 8, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 48, rt::Dom::Full)).to_layout();
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3: u16m1x8 = Matrix::<u16, 1, 8>::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let i4: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let r = r0021(a0, a1, a2, i0, i1, i2, i3, s0, a3, s1, i4);
+    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+}
+
+fn run_r0022() -> Vec<rt::Output> {
+    let mut rng = rt::Rng::new(0x26fda632795a7599);
+    let a0: u8m2x1 = Matrix::<u8, 2, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16))).to_layout();
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a1: u32m1x2 = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
+    let r = r0022(a0, i0, a1, s0);
     vec![rt::Output::new("ret", &[r])]
 }
 
+fn run_r0023() -> Vec<rt::Output> {
+    let mut rng = rt::Rng::new(0x53d6ebd5a9c803d6);
+    let a0: i16m4x6 = Matrix::<i16, 4, 6>::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i16m4x6 = Matrix::<i16, 4, 6>::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
+    let r = r0023(a0, a1);
+    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+}
+
 fn run_r0024() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x9f0bccf3f8c02a75);
-    let a0: i8m2x1 = Matrix::<i8, 2, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a1: i8m2x1 = Matrix::<i8, 2, 1>::from_column_major(&rt::vec::<i8>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0024(a0, a1, s0);
+    let mut rng = rt::Rng::new(0xaeb228636e4d8971);
+    let a0: i16m4x11 = Matrix::<i16, 4, 11>::from_column_major(&rt::vec::<i16>(&mut rng, 44, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i16m4x11 = Matrix::<i16, 4, 11>::from_column_major(&rt::vec::<i16>(&mut rng, 44, rt::Dom::Full)).to_layout();
+    let r = r0024(a0, a1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0025() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xec393edbdf773632);
-    let a0: u16m6x6 = Matrix::<u16, 6, 6>::from_column_major(&rt::vec::<u16>(&mut rng, 36, rt::Dom::Int(0, 16))).to_layout();
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1: u32m2x6 = Matrix::<u32, 2, 6>::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16))).to_layout();
-    let s3: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
-    let a2: u32m6x3 = Matrix::<u32, 6, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 18, rt::Dom::Int(0, 16))).to_layout();
-    let a3: u32m3x11 = Matrix::<u32, 3, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 33, rt::Dom::Full)).to_layout();
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 10));
-    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a4: u32m7x1 = Matrix::<u32, 7, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 7, rt::Dom::Int(0, 16))).to_layout();
-    let a5: u32m1x2 = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16))).to_layout();
-    let a6: u32m1x2 = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let s5: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
-    let r = r0025(a0, s0, s1, s2, a1, s3, a2, a3, i0, i1, i2, i3, a4, a5, a6, s4, s5);
+    let mut rng = rt::Rng::new(0xfa644145ed5c2f46);
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0: f64m7x1 = Matrix::<f64, 7, 1>::from_column_major(&rt::vec::<f64>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: i32m7x1 = Matrix::<i32, 7, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 7, rt::Dom::Full)).to_layout();
+    let a2: u8m1x1 = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16))).to_layout();
+    let a3: u8m1x1 = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0025(s0, a0, a1, a2, a3);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0026() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x76418085d2bbccff);
-    let a0: f32m6x14 = Matrix::<f32, 6, 14>::from_column_major(&rt::vec::<f32>(&mut rng, 84, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0026(a0, s0, i0, s1, s2);
+    let mut rng = rt::Rng::new(0x9dd152c6a334587d);
+    let a0: f32m8x7 = Matrix::<f32, 8, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1: f32m3x2 = Matrix::<f32, 3, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a2: f32m3x2 = Matrix::<f32, 3, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f32m3x2 = Matrix::<f32, 3, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a4: u32m4x15 = Matrix::<u32, 4, 15>::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Int(0, 16))).to_layout();
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0]));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5: u32m4x15 = Matrix::<u32, 4, 15>::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Full)).to_layout();
+    let a6: u32m4x15 = Matrix::<u32, 4, 15>::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Full)).to_layout();
+    let a7: u32m4x15 = Matrix::<u32, 4, 15>::from_column_major(&rt::vec::<u32>(&mut rng, 60, rt::Dom::Full)).to_layout();
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s5: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s6: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a8: u32m4x3 = Matrix::<u32, 4, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full)).to_layout();
+    let a9: u32m3x15 = Matrix::<u32, 3, 15>::from_column_major(&rt::vec::<u32>(&mut rng, 45, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0026(a0, s0, a1, a2, a3, s1, a4, s2, s3, s4, a5, a6, a7, i0, s5, s6, a8, a9);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0027() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xc30148c733e26d25);
-    let a0: u64m9x3 = Matrix::<u64, 9, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 27, rt::Dom::Full)).to_layout();
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0027(a0, s0);
+    let mut rng = rt::Rng::new(0xab43dbbb5d8d8e59);
+    let a0: u64m8x7 = Matrix::<u64, 8, 7>::from_column_major(&rt::vec::<u64>(&mut rng, 56, rt::Dom::Full)).to_layout();
+    let a1: u64m7x12 = Matrix::<u64, 7, 12>::from_column_major(&rt::vec::<u64>(&mut rng, 84, rt::Dom::Full)).to_layout();
+    let a2: u64m8x12 = Matrix::<u64, 8, 12>::from_column_major(&rt::vec::<u64>(&mut rng, 96, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0027(a0, a1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0028() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xb447e5794c682c87);
-    let a0: u64m4x2 = Matrix::<u64, 4, 2>::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1: u64m2x4 = Matrix::<u64, 2, 4>::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0028(a0, i0, s0, s1, a1);
+    let mut rng = rt::Rng::new(0x01393e2f84c23d32);
+    let a0: f32m7x2 = Matrix::<f32, 7, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0028(a0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0029() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8d7412bc0fdd9662);
     let a0: i64m4x13 = Matrix::<i64, 4, 13>::from_column_major(&rt::vec::<i64>(&mut rng, 52, rt::Dom::Int(-8, 8))).to_layout();
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 12));
-    let a1: u8m2x3 = Matrix::<u8, 2, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16))).to_layout();
-    let a2: u8m3x2 = Matrix::<u8, 3, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0029(a0, s0, i0, a1, a2);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1: u64m2x13 = Matrix::<u64, 2, 13>::from_column_major(&rt::vec::<u64>(&mut rng, 26, rt::Dom::Int(0, 16))).to_layout();
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = r0029(a0, i0, s0, a1, i1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0030() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xedb2b149acff7eca);
-    let a0: f64m2x5 = Matrix::<f64, 2, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f64m2x5 = Matrix::<f64, 2, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = r0030(a0, a1, s0, s1);
+    let mut rng = rt::Rng::new(0x4ab5b2dd0639490f);
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16))).to_layout();
+    let a1: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Full)).to_layout();
+    let a2: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Full)).to_layout();
+    let r = r0030(s0, a0, a1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0031() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x0b832b3f722450f7);
-    let a0: f32m4x1 = Matrix::<f32, 4, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f32m4x1 = Matrix::<f32, 4, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0031(a0, a1);
+    let mut rng = rt::Rng::new(0xf6fef28138bd29d3);
+    let a0: f32m5x1 = Matrix::<f32, 5, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f32m1x3 = Matrix::<f32, 1, 3>::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a2: f32m3x5 = Matrix::<f32, 3, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: u16m5x3 = Matrix::<u16, 5, 3>::from_column_major(&rt::vec::<u16>(&mut rng, 15, rt::Dom::Full)).to_layout();
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = r0031(a0, a1, a2, a3, s0, s1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0032() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf887c9ffbb2caeee);
-    let a0: f64m2x5 = Matrix::<f64, 2, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f64m2x5 = Matrix::<f64, 2, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2: i32m2x5 = Matrix::<i32, 2, 5>::from_column_major(&rt::vec::<i32>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a3: u32m2x5 = Matrix::<u32, 2, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let r = r0032(a0, a1, s0, s1, s2, a2, a3, s3, s4, i0);
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Int(0, 16))).to_layout();
+    let a1: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Full)).to_layout();
+    let a2: u32m2x11 = Matrix::<u32, 2, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 22, rt::Dom::Full)).to_layout();
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = r0032(s0, a0, a1, a2, s1, s2, s3);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0033() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xfe916ad084b9a98d);
-    let a0: u8m3x8 = Matrix::<u8, 3, 8>::from_column_major(&rt::vec::<u8>(&mut rng, 24, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u8m8x2 = Matrix::<u8, 8, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full)).to_layout();
-    let a2: u8m3x2 = Matrix::<u8, 3, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0033(a0, a1, a2);
+    let mut rng = rt::Rng::new(0xbb61344a0da52e53);
+    let a0: u8m4x2 = Matrix::<u8, 4, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1: u32m5x2 = Matrix::<u32, 5, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 10, rt::Dom::Full)).to_layout();
+    let a2: u32m2x4 = Matrix::<u32, 2, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
+    let a3: u32m4x5 = Matrix::<u32, 4, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Int(0, 16))).to_layout();
+    let r = r0033(a0, s0, i0, i1, i2, a1, a2, a3);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0034() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x43e8a371863c73c2);
-    let a0: f32m7x4 = Matrix::<f32, 7, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a1: f32m7x4 = Matrix::<f32, 7, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]));
-    let a2: f32m7x4 = Matrix::<f32, 7, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0034(a0, s0, s1, a1, i0, i1, s2, a2);
+    let mut rng = rt::Rng::new(0x0de6fbee2d3e6b2e);
+    let a0: i32m3x1 = Matrix::<i32, 3, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Full)).to_layout();
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1: i16m1x1 = Matrix::<i16, 1, 1>::from_column_major(&rt::vec::<i16>(&mut rng, 1, rt::Dom::Full)).to_layout();
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2: u64m1x1 = Matrix::<u64, 1, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 1, rt::Dom::Full)).to_layout();
+    let r = r0034(a0, s0, a1, s1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0035() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xe053be7eab519913);
-    let a0: u16m3x4 = Matrix::<u16, 3, 4>::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Int(0, 16))).to_layout();
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = r0035(a0, i0, s0, s1);
+    let mut rng = rt::Rng::new(0x7515284cb32a73cd);
+    let a0: i8m3x2 = Matrix::<i8, 3, 2>::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i8m3x2 = Matrix::<i8, 3, 2>::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let r = r0035(a0, a1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0036() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x8f8bed7d5ea9712e);
-    let a0: u64m9x3 = Matrix::<u64, 9, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 27, rt::Dom::Full)).to_layout();
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
-    let r = r0036(a0, s0, s1, i0, i1);
-    vec![rt::Output::new("ret", &[r])]
+    let mut rng = rt::Rng::new(0x50c3983a406e7e7c);
+    let a0: f64m3x6 = Matrix::<f64, 3, 6>::from_column_major(&rt::vec::<f64>(&mut rng, 18, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0036(a0);
+    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0037() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x4af17ebdeaaa800f);
-    let a0: u16m14x1 = Matrix::<u16, 14, 1>::from_column_major(&rt::vec::<u16>(&mut rng, 14, rt::Dom::Int(0, 16))).to_layout();
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 13));
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let r = r0037(a0, i0, i1);
-    vec![rt::Output::new("ret", &[r])]
+    let mut rng = rt::Rng::new(0x56fca2affd967473);
+    let a0: f64m1x1 = Matrix::<f64, 1, 1>::from_column_major(&rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0037(a0);
+    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0038() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x014a783431efed62);
-    let a0: u32m2x10 = Matrix::<u32, 2, 10>::from_column_major(&rt::vec::<u32>(&mut rng, 20, rt::Dom::Full)).to_layout();
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 9));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = r0038(a0, i0, s0, i1, s1);
+    let mut rng = rt::Rng::new(0x862c39683c32a7c9);
+    let a0: i16m3x4 = Matrix::<i16, 3, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full)).to_layout();
+    let a1: i32m2x13 = Matrix::<i32, 2, 13>::from_column_major(&rt::vec::<i32>(&mut rng, 26, rt::Dom::Full)).to_layout();
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2: i32m13x3 = Matrix::<i32, 13, 3>::from_column_major(&rt::vec::<i32>(&mut rng, 39, rt::Dom::Full)).to_layout();
+    let r = r0038(a0, a1, s0, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0039() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xcc99559d56641573);
-    let a0: u64m2x1 = Matrix::<u64, 2, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 2, rt::Dom::Full)).to_layout();
-    let a1: u64m2x3 = Matrix::<u64, 2, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Int(0, 16))).to_layout();
-    let a2: u64m3x1 = Matrix::<u64, 3, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0039(a0, a1, a2);
+    let mut rng = rt::Rng::new(0x5d8641db5869b17c);
+    let a0: i64m2x4 = Matrix::<i64, 2, 4>::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1: i64m2x7 = Matrix::<i64, 2, 7>::from_column_major(&rt::vec::<i64>(&mut rng, 14, rt::Dom::Full)).to_layout();
+    let a2: i64m7x1 = Matrix::<i64, 7, 1>::from_column_major(&rt::vec::<i64>(&mut rng, 7, rt::Dom::Full)).to_layout();
+    let a3: i64m4x1 = Matrix::<i64, 4, 1>::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 6));
+    let r = r0039(a0, s0, a1, a2, a3, i0, i1);
     vec![rt::Output::new("ret", &[r])]
 }
 

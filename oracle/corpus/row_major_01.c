@@ -3,955 +3,916 @@
 #include "oracle_rt.h"
 
 enum { K2 = 2, K3 = 3, K4 = 4, K5 = 5, K8 = 8 };
-typedef signed char i8m6x2 __attribute__((matrix_type(K2 + 4, 10 - K8)));
+typedef signed char i8m1x4 __attribute__((matrix_type(6 - K5, 12 - K8)));
+typedef signed char i8m2x3 __attribute__((matrix_type(2, 3)));
+typedef signed char i8m2x7 __attribute__((matrix_type(2, 7)));
+typedef signed char i8m3x2 __attribute__((matrix_type((K2 * 3) / K2, (K5 * 2) / K5)));
 typedef signed char i8m6x3 __attribute__((matrix_type(6, 3)));
-typedef short i16m3x4 __attribute__((matrix_type(3, 4)));
-typedef short i16m3x7 __attribute__((matrix_type((K2 * 3) / K2, (K4 * 7) / K4)));
-typedef short i16m3x13 __attribute__((matrix_type(3, 13)));
-typedef short i16m4x6 __attribute__((matrix_type(4, 6)));
+typedef signed char i8m7x3 __attribute__((matrix_type(7, 3)));
+typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
+typedef short i16m2x2 __attribute__((matrix_type(2, 2)));
+typedef short i16m3x15 __attribute__((matrix_type(3, 15)));
+typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
 typedef short i16m4x8 __attribute__((matrix_type(4, 8)));
-typedef short i16m6x4 __attribute__((matrix_type(6, 4)));
-typedef short i16m7x7 __attribute__((matrix_type(7, 7)));
-typedef short i16m8x4 __attribute__((matrix_type(8, 4)));
+typedef short i16m5x6 __attribute__((matrix_type(5, 6)));
 typedef short i16m11x4 __attribute__((matrix_type(11, 4)));
-typedef short i16m11x8 __attribute__((matrix_type(11, 8)));
-typedef short i16m13x4 __attribute__((matrix_type(13, 4)));
-typedef int i32m5x1 __attribute__((matrix_type((K2 * 5) / K2, 9 - K8)));
-typedef int i32m5x4 __attribute__((matrix_type(5, 4)));
-typedef int i32m8x4 __attribute__((matrix_type(8, 4)));
-typedef long i64m1x3 __attribute__((matrix_type((K2 * 1) / K2, (K2 * 3) / K2)));
-typedef long i64m1x5 __attribute__((matrix_type(1, 5)));
-typedef long i64m1x7 __attribute__((matrix_type(1, 7)));
-typedef long i64m1x13 __attribute__((matrix_type(1, 13)));
-typedef long i64m2x12 __attribute__((matrix_type(2, 12)));
-typedef long i64m3x5 __attribute__((matrix_type(3, 5)));
-typedef long i64m3x7 __attribute__((matrix_type(3, 7)));
-typedef long i64m3x13 __attribute__((matrix_type((K4 * 3) / K4, (K4 * 13) / K4)));
-typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
-typedef long i64m5x13 __attribute__((matrix_type(5, 13)));
-typedef long i64m7x5 __attribute__((matrix_type(7, 5)));
-typedef long i64m7x7 __attribute__((matrix_type(7, 7)));
-typedef long i64m12x3 __attribute__((matrix_type(12, 3)));
-typedef long i64m13x3 __attribute__((matrix_type(13, 3)));
-typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
-typedef unsigned char u8m1x3 __attribute__((matrix_type((K8 * 1) / K8, 11 - K8)));
-typedef unsigned char u8m1x6 __attribute__((matrix_type((K2 * 1) / K2, 11 - K5)));
-typedef unsigned char u8m2x7 __attribute__((matrix_type(2, 7)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned char u8m3x6 __attribute__((matrix_type(3, 6)));
-typedef unsigned char u8m6x1 __attribute__((matrix_type(6, 1)));
-typedef unsigned char u8m7x4 __attribute__((matrix_type(7, 4)));
-typedef unsigned char u8m7x7 __attribute__((matrix_type(7, 7)));
-typedef unsigned char u8m8x14 __attribute__((matrix_type(8, 14)));
-typedef unsigned short u16m2x4 __attribute__((matrix_type(6 - K4, (K8 * 4) / K8)));
-typedef unsigned short u16m2x5 __attribute__((matrix_type(2, 5)));
-typedef unsigned short u16m3x2 __attribute__((matrix_type((K5 * 3) / K5, 7 - K5)));
-typedef unsigned short u16m12x3 __attribute__((matrix_type(12, 3)));
-typedef unsigned int u32m1x1 __attribute__((matrix_type(1, 1)));
-typedef unsigned int u32m1x2 __attribute__((matrix_type(1, 2)));
-typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3)));
-typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned int u32m1x12 __attribute__((matrix_type(1, 12)));
-typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned int u32m2x2 __attribute__((matrix_type(7 - K5, (K5 * 2) / K5)));
-typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
+typedef short i16m11x8 __attribute__((matrix_type(K3 + 8, (K3 * 8) / K3)));
+typedef short i16m15x14 __attribute__((matrix_type(15, 14)));
+typedef int i32m1x2 __attribute__((matrix_type(1, 2)));
+typedef int i32m1x14 __attribute__((matrix_type((K2 * 1) / K2, K3 + 11)));
+typedef int i32m2x11 __attribute__((matrix_type(2, 11)));
+typedef int i32m3x7 __attribute__((matrix_type(3, 7)));
+typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
+typedef int i32m4x7 __attribute__((matrix_type(4, 7)));
+typedef int i32m6x1 __attribute__((matrix_type(6, 1)));
+typedef int i32m6x2 __attribute__((matrix_type(6, 2)));
+typedef int i32m7x4 __attribute__((matrix_type((K5 * 7) / K5, K2 + 2)));
+typedef int i32m12x6 __attribute__((matrix_type(12, 6)));
+typedef int i32m14x1 __attribute__((matrix_type(14, 1)));
+typedef long i64m1x9 __attribute__((matrix_type(1, 9)));
+typedef long i64m2x1 __attribute__((matrix_type(2, 1)));
+typedef long i64m2x2 __attribute__((matrix_type(2, 2)));
+typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
+typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
+typedef long i64m4x2 __attribute__((matrix_type(7 - K3, (K4 * 2) / K4)));
+typedef long i64m4x3 __attribute__((matrix_type((K3 * 4) / K3, (K4 * 3) / K4)));
+typedef long i64m4x4 __attribute__((matrix_type(4, 4)));
+typedef long i64m6x3 __attribute__((matrix_type(6, 3)));
+typedef long i64m6x16 __attribute__((matrix_type(6, 16)));
+typedef long i64m16x6 __attribute__((matrix_type(16, 6)));
+typedef unsigned char u8m1x6 __attribute__((matrix_type(1, 6)));
+typedef unsigned char u8m6x8 __attribute__((matrix_type(6, 8)));
+typedef unsigned char u8m8x6 __attribute__((matrix_type(8, 6)));
+typedef unsigned short u16m1x2 __attribute__((matrix_type(1, 2)));
+typedef unsigned short u16m2x3 __attribute__((matrix_type(6 - K4, 11 - K8)));
+typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned short u16m6x2 __attribute__((matrix_type((K2 * 6) / K2, 7 - K5)));
+typedef unsigned short u16m13x3 __attribute__((matrix_type(13, 3)));
+typedef unsigned int u32m1x6 __attribute__((matrix_type(1, 6)));
+typedef unsigned int u32m1x9 __attribute__((matrix_type(1, 9)));
 typedef unsigned int u32m2x7 __attribute__((matrix_type(2, 7)));
-typedef unsigned int u32m2x8 __attribute__((matrix_type(2, 8)));
-typedef unsigned int u32m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned int u32m3x7 __attribute__((matrix_type(3, 7)));
-typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned int u32m4x4 __attribute__((matrix_type(4, 4)));
-typedef unsigned int u32m4x5 __attribute__((matrix_type(4, 5)));
-typedef unsigned int u32m4x6 __attribute__((matrix_type(4, 6)));
-typedef unsigned int u32m4x8 __attribute__((matrix_type(4, 8)));
-typedef unsigned int u32m7x4 __attribute__((matrix_type(7, 4)));
-typedef unsigned int u32m7x6 __attribute__((matrix_type((K3 * 7) / K3, (K3 * 6) / K3)));
-typedef unsigned int u32m13x4 __attribute__((matrix_type(13, 4)));
-typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned long u64m3x7 __attribute__((matrix_type(K2 + 1, K2 + 5)));
-typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned long u64m4x5 __attribute__((matrix_type(4, 5)));
-typedef unsigned long u64m9x5 __attribute__((matrix_type(9, 5)));
-typedef float f32m1x1 __attribute__((matrix_type(1, 1)));
-typedef float f32m1x2 __attribute__((matrix_type(1, 2)));
-typedef float f32m1x7 __attribute__((matrix_type(1, 7)));
-typedef float f32m1x8 __attribute__((matrix_type(1, 8)));
-typedef float f32m1x14 __attribute__((matrix_type(1, 14)));
-typedef float f32m1x15 __attribute__((matrix_type(1, 15)));
-typedef float f32m1x16 __attribute__((matrix_type(3 - K2, 18 - K2)));
-typedef float f32m2x5 __attribute__((matrix_type(2, 5)));
-typedef float f32m2x7 __attribute__((matrix_type(2, 7)));
-typedef float f32m2x15 __attribute__((matrix_type(2, 15)));
-typedef float f32m4x7 __attribute__((matrix_type(4, 7)));
-typedef float f32m5x15 __attribute__((matrix_type(5, 15)));
-typedef float f32m7x1 __attribute__((matrix_type(7, 1)));
-typedef float f32m7x4 __attribute__((matrix_type(7, 4)));
-typedef float f32m7x7 __attribute__((matrix_type((K4 * 7) / K4, K3 + 4)));
-typedef float f32m14x1 __attribute__((matrix_type(14, 1)));
-typedef float f32m16x8 __attribute__((matrix_type(15 + 1, (K8 * 8) / K8)));
+typedef unsigned int u32m4x9 __attribute__((matrix_type(4, 9)));
+typedef unsigned int u32m4x11 __attribute__((matrix_type(4, 11)));
+typedef unsigned int u32m5x5 __attribute__((matrix_type(5, 5)));
+typedef unsigned int u32m5x7 __attribute__((matrix_type(8 - K3, 6 + 1)));
+typedef unsigned int u32m7x2 __attribute__((matrix_type(7, 2)));
+typedef unsigned int u32m16x4 __attribute__((matrix_type(16, 4)));
+typedef unsigned int u32m16x11 __attribute__((matrix_type(16, 11)));
+typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned long u64m2x7 __attribute__((matrix_type(2, 7)));
+typedef unsigned long u64m2x8 __attribute__((matrix_type(2, 8)));
+typedef unsigned long u64m3x3 __attribute__((matrix_type(3, 3)));
+typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8)));
+typedef unsigned long u64m3x10 __attribute__((matrix_type(3, 10)));
+typedef unsigned long u64m6x2 __attribute__((matrix_type(6, 2)));
+typedef unsigned long u64m7x3 __attribute__((matrix_type(7, 3)));
+typedef unsigned long u64m8x10 __attribute__((matrix_type(8, 10)));
+typedef float f32m2x2 __attribute__((matrix_type((K2 * 2) / K2, 4 - K2)));
+typedef float f32m3x2 __attribute__((matrix_type(3, 2)));
+typedef float f32m3x5 __attribute__((matrix_type(3, 5)));
+typedef float f32m3x7 __attribute__((matrix_type(K2 + 1, K2 + 5)));
+typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
+typedef float f32m4x3 __attribute__((matrix_type(4, 3)));
+typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
+typedef float f32m4x6 __attribute__((matrix_type(4, 6)));
+typedef float f32m4x8 __attribute__((matrix_type(4, 8)));
+typedef float f32m5x10 __attribute__((matrix_type(5, 10)));
+typedef float f32m6x4 __attribute__((matrix_type(6, 4)));
+typedef float f32m8x2 __attribute__((matrix_type(8, 2)));
+typedef float f32m8x8 __attribute__((matrix_type(8, 8)));
+typedef float f32m10x13 __attribute__((matrix_type((K5 * 10) / K5, 21 - K8)));
+typedef float f32m12x4 __attribute__((matrix_type(12, 4)));
+typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
 typedef double f64m1x5 __attribute__((matrix_type(1, 5)));
+typedef double f64m2x5 __attribute__((matrix_type(2, 5)));
 typedef double f64m2x7 __attribute__((matrix_type(2, 7)));
-typedef double f64m3x4 __attribute__((matrix_type(3, 4)));
-typedef double f64m4x10 __attribute__((matrix_type(4, 10)));
-typedef double f64m6x1 __attribute__((matrix_type(K3 * 2, 9 - K8)));
-typedef double f64m6x5 __attribute__((matrix_type(6, 5)));
-typedef double f64m8x1 __attribute__((matrix_type(8, 1)));
-typedef double f64m8x5 __attribute__((matrix_type(8, 5)));
-typedef double f64m10x4 __attribute__((matrix_type(10, 4)));
-typedef signed char i8m6x3_b __attribute__((matrix_type(6, 3)));
-typedef short i16m3x13_b __attribute__((matrix_type(3, 13)));
-typedef short i16m7x7_b __attribute__((matrix_type(7, 7)));
+typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+typedef double f64m3x3 __attribute__((matrix_type(3, 3)));
+typedef double f64m3x4 __attribute__((matrix_type((K4 * 3) / K4, (K2 * 4) / K2)));
+typedef double f64m3x5 __attribute__((matrix_type(3, 5)));
+typedef double f64m4x3 __attribute__((matrix_type((K3 * 4) / K3, (K4 * 3) / K4)));
+typedef double f64m4x4 __attribute__((matrix_type(4, 4)));
+typedef double f64m4x5 __attribute__((matrix_type(4, 5)));
+typedef double f64m4x7 __attribute__((matrix_type(4, 7)));
+typedef double f64m5x5 __attribute__((matrix_type(5, 5)));
+typedef double f64m7x5 __attribute__((matrix_type(10 - K3, K3 + 2)));
+typedef double f64m7x8 __attribute__((matrix_type(7, 8)));
+typedef double f64m8x7 __attribute__((matrix_type(8, 7)));
+typedef signed char i8m2x7_b __attribute__((matrix_type(2, 7)));
+typedef short i16m2x2_b __attribute__((matrix_type(2, 2)));
+typedef short i16m4x4_b __attribute__((matrix_type(4, 4)));
 typedef short i16m11x4_b __attribute__((matrix_type(11, 4)));
-typedef long i64m1x13_b __attribute__((matrix_type(3 - K2, (K2 * 13) / K2)));
-typedef long i64m12x3_b __attribute__((matrix_type(12, 3)));
-typedef unsigned char u8m1x1_b __attribute__((matrix_type(0 + 1, (K3 * 1) / K3)));
-typedef unsigned char u8m1x3_b __attribute__((matrix_type(1, 3)));
-typedef unsigned char u8m2x7_b __attribute__((matrix_type(7 - K5, 6 + 1)));
-typedef unsigned char u8m6x1_b __attribute__((matrix_type(6, 1)));
-typedef unsigned short u16m12x3_b __attribute__((matrix_type(12, 3)));
-typedef unsigned int u32m1x1_b __attribute__((matrix_type(1, 1)));
-typedef unsigned int u32m1x3_b __attribute__((matrix_type(1, 3)));
-typedef unsigned int u32m1x12_b __attribute__((matrix_type(1, 12)));
-typedef unsigned int u32m2x1_b __attribute__((matrix_type(2, 1)));
-typedef unsigned int u32m2x2_b __attribute__((matrix_type((K3 * 2) / K3, 6 - K4)));
-typedef unsigned int u32m2x8_b __attribute__((matrix_type(1 + 1, K3 + 5)));
-typedef unsigned int u32m3x2_b __attribute__((matrix_type(3, 2)));
-typedef float f32m1x2_b __attribute__((matrix_type(4 - K3, (K4 * 2) / K4)));
-typedef float f32m1x7_b __attribute__((matrix_type(1, 7)));
-typedef float f32m1x15_b __attribute__((matrix_type(1, 15)));
-typedef double f64m2x7_b __attribute__((matrix_type(2, 7)));
-typedef double f64m8x1_b __attribute__((matrix_type(8, 1)));
+typedef int i32m6x1_b __attribute__((matrix_type(6, 1)));
+typedef int i32m7x4_b __attribute__((matrix_type(7, 4)));
+typedef long i64m2x2_b __attribute__((matrix_type(7 - K5, (K8 * 2) / K8)));
+typedef unsigned long u64m3x3_b __attribute__((matrix_type(3, 3)));
+typedef float f32m3x2_b __attribute__((matrix_type(11 - K8, (K2 * 2) / K2)));
+typedef float f32m6x4_b __attribute__((matrix_type(6, 4)));
+typedef double f64m1x3_b __attribute__((matrix_type(9 - K8, (K5 * 3) / K5)));
+typedef double f64m2x5_b __attribute__((matrix_type(2, 5)));
+typedef double f64m5x5_b __attribute__((matrix_type(5, 5)));
 
-f64m6x5 r0040(i32m5x1 a0, short s0, short s1, signed char s2, f64m6x1 a1, f64m1x5 a2) {
-    __auto_type t0 = s0 - s1 + a0 - s2;
-    return a1 * a2;
+f64m3x5 r0040(f64m7x5 a0, f64m5x5_b a1, float s0, u32m5x5 a2, f64m3x2 a3, f64m2x5_b a4, unsigned short s1, f64m3x5 a5, f32m3x5 a6) {
+    f64m5x5 t0 = __builtin_matrix_transpose(a0) * a0 - a1;
+    f64m5x5 t1 = s0 ? (f64m5x5) (a2 + __builtin_matrix_transpose(a2)) : __builtin_matrix_transpose(a3 * a4) * (s1 ? a5 : a5);
+    return (f64m3x5) a6;
 }
 
 static void run_r0040(void) {
-    rt_rng rng = {0x4d02608ce84ca52eULL};
-    int a0_b[5]; rt_fill_i32(&rng, a0_b, 5, RT_DOM_INT(-8LL, 8LL));
-    i32m5x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 5; i++) a0[i][j] = a0_b[j * 5 + i];
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
-    double a1_b[6]; rt_fill_f64(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
-    double a2_b[5]; rt_fill_f64(&rng, a2_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
-    f64m6x5 r = r0040(a0, s0, s1, s2, a1, a2);
-    double r_b[30]; for (int j = 0; j < 5; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
-    rt_out_f64("r0040", "ret", r_b, 30);
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    rt_rng rng = {0x1bc0b2276d2b0bb8ULL};
+    double a0_b[35]; rt_fill_f64(&rng, a0_b, 35, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
+    double a1_b[25]; rt_fill_f64(&rng, a1_b, 25, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m5x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 5; i++) a1[i][j] = a1_b[j * 5 + i];
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned int a2_b[25]; rt_fill_u32(&rng, a2_b, 25, RT_DOM_INT(0LL, 16LL));
+    u32m5x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
+    double a3_b[6]; rt_fill_f64(&rng, a3_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a3[i][j] = a3_b[j * 3 + i];
+    double a4_b[10]; rt_fill_f64(&rng, a4_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x5 a4; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a4[i][j] = a4_b[j * 2 + i];
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    double a5_b[15]; rt_fill_f64(&rng, a5_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x5 a5; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a5[i][j] = a5_b[j * 3 + i];
+    float a6_b[15]; rt_fill_f32(&rng, a6_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x5 a6; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a6[i][j] = a6_b[j * 3 + i];
+    f64m3x5 r = r0040(a0, a1, s0, a2, a3, a4, s1, a5, a6);
+    double r_b[15]; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
+    rt_out_f64("r0040", "ret", r_b, 15);
 }
 
-u16m2x5 r0041(u16m2x5 a0, u16m2x5 a1, unsigned char s0, long s1) {
-    return a0 + ({ __auto_type ins0 = a1 - s0 - a1; ins0[5 - K4][3] = (int)s1; ins0; });
+i32m14x1 r0041(i32m1x14 a0, double s0, unsigned int i0) {
+    return __builtin_matrix_transpose((a0 + s0) * a0[i0][2]);
 }
 
 static void run_r0041(void) {
-    rt_rng rng = {0x6420f0dbff7abde5ULL};
-    unsigned short a0_b[10]; rt_fill_u16(&rng, a0_b, 10, RT_DOM_FULL);
-    u16m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned short a1_b[10]; rt_fill_u16(&rng, a1_b, 10, RT_DOM_FULL);
-    u16m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    u16m2x5 r = r0041(a0, a1, s0, s1);
-    unsigned short r_b[10]; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u16("r0041", "ret", r_b, 10);
+    rt_rng rng = {0x588f6ffe4ad31c8dULL};
+    int a0_b[14]; rt_fill_i32(&rng, a0_b, 14, RT_DOM_INT(-8LL, 8LL));
+    i32m1x14 a0; for (int j = 0; j < 14; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    i32m14x1 r = r0041(a0, s0, i0);
+    int r_b[14]; for (int j = 0; j < 1; j++) for (int i = 0; i < 14; i++) r_b[j * 14 + i] = r[i][j];
+    rt_out_i32("r0041", "ret", r_b, 14);
 }
 
-f32m7x7 r0042(f64m3x4 a0, f64m3x4 a1, f64m4x10 a2, f64m10x4 a3, signed char s0, unsigned int i0, f32m7x4 a4, unsigned int s1, f32m4x7 a5, unsigned int i1) {
-    f64m3x4 t0 = a0 - (a0 + a1);
-    t0 *= __builtin_matrix_transpose(s0 * (a2 * a3));
-    t0[2][i0] += -6.75;
-    return (a4 + ({ __auto_type ins0 = a4; ins0[K3 + 2][2] = s1; ins0; })) * (14L + (t0[1][i1] + a5)) - a3[(K8 * 2) / K8][(K4 * 3) / K4];
+u32m1x9 r0042(unsigned char s0, i16m2x2 a0, float s1, i16m2x2_b a1, i16m2x2_b a2, i16m2x2 a3, i64m1x9 a4, long s2, unsigned char s3) {
+    i16m2x2 t0 = s0 ? a0 - a0 - s1 : a1;
+    t0 += __builtin_matrix_transpose(__builtin_matrix_transpose(a2 - a3) * a0);
+    return (u32m1x9) ((i64m1x9) a4 + s2 + (long)s3);
 }
 
 static void run_r0042(void) {
-    static const double a4_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
-    rt_rng rng = {0x0e3b31bf824eeaa5ULL};
-    double a0_b[12]; rt_fill_f64(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    double a1_b[12]; rt_fill_f64(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m3x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
-    double a2_b[40]; rt_fill_f64(&rng, a2_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m4x10 a2; for (int j = 0; j < 10; j++) for (int i = 0; i < 4; i++) a2[i][j] = a2_b[j * 4 + i];
-    double a3_b[40]; rt_fill_f64(&rng, a3_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m10x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 10; i++) a3[i][j] = a3_b[j * 10 + i];
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    float a4_b[28]; rt_fill_f32(&rng, a4_b, 28, RT_DOM_FCHOICE(a4_dom));
-    f32m7x4 a4; for (int j = 0; j < 4; j++) for (int i = 0; i < 7; i++) a4[i][j] = a4_b[j * 7 + i];
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    float a5_b[28]; rt_fill_f32(&rng, a5_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m4x7 a5; for (int j = 0; j < 7; j++) for (int i = 0; i < 4; i++) a5[i][j] = a5_b[j * 4 + i];
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    f32m7x7 r = r0042(a0, a1, a2, a3, s0, i0, a4, s1, a5, i1);
-    float r_b[49]; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
-    rt_out_f32("r0042", "ret", r_b, 49);
+    rt_rng rng = {0x7f8f121a8da8edd3ULL};
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 1LL));
+    short a0_b[4]; rt_fill_i16(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i16m2x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    short a1_b[4]; rt_fill_i16(&rng, a1_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i16m2x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    short a2_b[4]; rt_fill_i16(&rng, a2_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i16m2x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    short a3_b[4]; rt_fill_i16(&rng, a3_b, 4, RT_DOM_FULL);
+    i16m2x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    long a4_b[9]; rt_fill_i64(&rng, a4_b, 9, RT_DOM_INT(-8LL, 8LL));
+    i64m1x9 a4; for (int j = 0; j < 9; j++) for (int i = 0; i < 1; i++) a4[i][j] = a4_b[j * 1 + i];
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
+    u32m1x9 r = r0042(s0, a0, s1, a1, a2, a3, a4, s2, s3);
+    unsigned int r_b[9]; for (int j = 0; j < 9; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_u32("r0042", "ret", r_b, 9);
 }
 
-u32m2x2 r0043(u16m2x5 a0, u16m2x5 a1, unsigned char s0, long s1, unsigned short s2, u32m2x2 a2, short s3, u32m2x1_b a3, u32m1x2 a4, unsigned int i0) {
-    __auto_type t0 = r0041(a0, a1, s0, s1);
-    for (int l0 = 0; l0 < 2; l0++) { t0[l0][0] = 0; }
-    __auto_type t1 = a2;
-    t0 *= s3;
-    return ({ __auto_type ins0 = a3 * a4; ins0[i0][0] = 55; ins0; }) - (a2 + 4.0);
+u8m6x8 r0043(u8m8x6 a0, u8m8x6 a1, short s0) {
+    return __builtin_matrix_transpose(a0 - 6 - a1 + s0);
 }
 
 static void run_r0043(void) {
-    rt_rng rng = {0xa291283b0a98c200ULL};
-    unsigned short a0_b[10]; rt_fill_u16(&rng, a0_b, 10, RT_DOM_FULL);
-    u16m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned short a1_b[10]; rt_fill_u16(&rng, a1_b, 10, RT_DOM_FULL);
-    u16m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_INT(0LL, 16LL));
-    u32m2x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
-    unsigned int a3_b[2]; rt_fill_u32(&rng, a3_b, 2, RT_DOM_INT(0LL, 16LL));
-    u32m2x1 a3; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    unsigned int a4_b[2]; rt_fill_u32(&rng, a4_b, 2, RT_DOM_INT(0LL, 16LL));
-    u32m1x2 a4; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a4[i][j] = a4_b[j * 1 + i];
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    u32m2x2 r = r0043(a0, a1, s0, s1, s2, a2, s3, a3, a4, i0);
-    unsigned int r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u32("r0043", "ret", r_b, 4);
+    rt_rng rng = {0x59309525d177ad6aULL};
+    unsigned char a0_b[48]; rt_fill_u8(&rng, a0_b, 48, RT_DOM_FULL);
+    u8m8x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
+    unsigned char a1_b[48]; rt_fill_u8(&rng, a1_b, 48, RT_DOM_FULL);
+    u8m8x6 a1; for (int j = 0; j < 6; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    u8m6x8 r = r0043(a0, a1, s0);
+    unsigned char r_b[48]; for (int j = 0; j < 8; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
+    rt_out_u8("r0043", "ret", r_b, 48);
 }
 
-double r0044(i32m5x1 a0, short s0, short s1, signed char s2, f64m6x1 a1, f64m1x5 a2, unsigned long i0) {
-    f64m6x5 t0 = r0040(a0, s0, s1, s2, a1, a2);
-    return t0[i0][2];
+unsigned int r0044(u32m4x9 a0, unsigned short i0) {
+    __auto_type t0 = a0;
+    return a0[2][i0];
 }
 
 static void run_r0044(void) {
-    rt_rng rng = {0xf744e4559dfbc00eULL};
-    int a0_b[5]; rt_fill_i32(&rng, a0_b, 5, RT_DOM_INT(-8LL, 8LL));
-    i32m5x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 5; i++) a0[i][j] = a0_b[j * 5 + i];
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
-    double a1_b[6]; rt_fill_f64(&rng, a1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m6x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
-    double a2_b[5]; rt_fill_f64(&rng, a2_b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m1x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    double r = r0044(a0, s0, s1, s2, a1, a2, i0);
-    rt_out_f64("r0044", "ret", &r, 1);
+    rt_rng rng = {0x42147fd1eee5f02aULL};
+    unsigned int a0_b[36]; rt_fill_u32(&rng, a0_b, 36, RT_DOM_INT(0LL, 16LL));
+    u32m4x9 a0; for (int j = 0; j < 9; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 8LL));
+    unsigned int r = r0044(a0, i0);
+    rt_out_u32("r0044", "ret", &r, 1);
 }
 
-u16m2x5 r0045(u16m2x5 a0, u16m2x5 a1, unsigned char s0, long s1, u16m2x5 a2, unsigned short s2) {
-    __auto_type t0 = r0041(a0, a1, s0, s1);
-    u16m2x5 t1 = a2 - t0;
-    return a2 * (signed char)s2;
+f32m12x4 r0045(float s0, f32m12x4 a0, long s1, signed char s2) {
+    return (s0 ? a0 : (unsigned long)s1 + a0) * s2;
 }
 
 static void run_r0045(void) {
-    rt_rng rng = {0xcf28d541a8a5b4daULL};
-    unsigned short a0_b[10]; rt_fill_u16(&rng, a0_b, 10, RT_DOM_FULL);
-    u16m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned short a1_b[10]; rt_fill_u16(&rng, a1_b, 10, RT_DOM_FULL);
-    u16m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    rt_rng rng = {0x0d649b25880722d6ULL};
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    float a0_b[48]; rt_fill_f32(&rng, a0_b, 48, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m12x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 12; i++) a0[i][j] = a0_b[j * 12 + i];
     long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short a2_b[10]; rt_fill_u16(&rng, a2_b, 10, RT_DOM_INT(0LL, 16LL));
-    u16m2x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    u16m2x5 r = r0045(a0, a1, s0, s1, a2, s2);
-    unsigned short r_b[10]; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u16("r0045", "ret", r_b, 10);
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    f32m12x4 r = r0045(s0, a0, s1, s2);
+    float r_b[48]; for (int j = 0; j < 4; j++) for (int i = 0; i < 12; i++) r_b[j * 12 + i] = r[i][j];
+    rt_out_f32("r0045", "ret", r_b, 48);
 }
 
-unsigned char r0046(u8m7x7 a0, long s0) {
-    u8m7x7 t0 = a0 / s0;
-    return a0[1][9 - K8];
-}
-
-static void run_r0046(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    rt_rng rng = {0xff5a37700ffdf37dULL};
-    unsigned char a0_b[49]; rt_fill_u8(&rng, a0_b, 49, RT_DOM_INT(0LL, 16LL));
-    u8m7x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned char r = r0046(a0, s0);
-    rt_out_u8("r0046", "ret", &r, 1);
-}
-
-u64m3x1 r0047(u64m3x1 a0, u64m3x1 a1) {
-    return a0 + a1;
-}
-
-static void run_r0047(void) {
-    rt_rng rng = {0xe163b8be98ce56e9ULL};
-    unsigned long a0_b[3]; rt_fill_u64(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
-    u64m3x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    unsigned long a1_b[3]; rt_fill_u64(&rng, a1_b, 3, RT_DOM_INT(0LL, 16LL));
-    u64m3x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
-    u64m3x1 r = r0047(a0, a1);
-    unsigned long r_b[3]; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
-    rt_out_u64("r0047", "ret", r_b, 3);
-}
-
-f32m2x15 r0048(f32m1x2_b a0, f32m2x15 a1, float s0, unsigned short i0, int i1, int i2, f32m2x5 a2, f32m5x15 a3) {
-    f32m1x15_b t0 = a0 * a1 * s0;
-    t0[0][i0] = t0[i1][8];
-    if (i2 < 5) { t0[0][12] += 4.25; }
-    return a2 * a3;
-}
-
-static void run_r0048(void) {
-    rt_rng rng = {0xe57dc3178963eb6bULL};
-    float a0_b[2]; rt_fill_f32(&rng, a0_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    float a1_b[30]; rt_fill_f32(&rng, a1_b, 30, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x15 a1; for (int j = 0; j < 15; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 14LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
-    float a2_b[10]; rt_fill_f32(&rng, a2_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m2x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    float a3_b[75]; rt_fill_f32(&rng, a3_b, 75, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m5x15 a3; for (int j = 0; j < 15; j++) for (int i = 0; i < 5; i++) a3[i][j] = a3_b[j * 5 + i];
-    f32m2x15 r = r0048(a0, a1, s0, i0, i1, i2, a2, a3);
-    float r_b[30]; for (int j = 0; j < 15; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_f32("r0048", "ret", r_b, 30);
-}
-
-f64m8x1 r0049(f64m8x1_b a0, f64m8x1 a1) {
-    return a0 + a1 - 12;
-}
-
-static void run_r0049(void) {
-    rt_rng rng = {0x3718d9639d0e2832ULL};
-    double a0_b[8]; rt_fill_f64(&rng, a0_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
-    double a1_b[8]; rt_fill_f64(&rng, a1_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
-    f64m8x1 r = r0049(a0, a1);
-    double r_b[8]; for (int j = 0; j < 1; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
-    rt_out_f64("r0049", "ret", r_b, 8);
-}
-
-u64m4x1 r0050(u64m4x1 a0, unsigned short i0) {
-    return (u64m4x1) (a0[i0][0] - a0);
-}
-
-static void run_r0050(void) {
-    rt_rng rng = {0xfa891ea93f975dccULL};
-    unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_FULL);
-    u64m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u64m4x1 r = r0050(a0, i0);
-    unsigned long r_b[4]; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
-    rt_out_u64("r0050", "ret", r_b, 4);
-}
-
-unsigned long r0051(u64m4x1 a0, unsigned short i0, unsigned short i1, long i2, unsigned char s0, unsigned short i3) {
-    u64m4x1 t0 = r0050(a0, i0);
-    for (int l0 = 0; l0 < 4; l0++) { t0[l0][0] = (unsigned long)s0; }
-    return t0[i3][0];
-}
-
-static void run_r0051(void) {
-    rt_rng rng = {0x37c7b6f26982aef3ULL};
-    unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_FULL);
-    u64m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long r = r0051(a0, i0, i1, i2, s0, i3);
-    rt_out_u64("r0051", "ret", &r, 1);
-}
-
-i64m2x12 r0052(f64m2x7 a0, unsigned int s0, f64m2x7 a1, f64m2x7_b a2, long i0, int i1, unsigned long s1, i64m2x12 a3) {
-    f32m2x7 t0 = (f32m2x7) (a0 * s0 + (a1 + a2));
-    t0[i0][i1] *= (float)s1;
-    return a3;
-}
-
-static void run_r0052(void) {
-    rt_rng rng = {0x1e1171065aa78672ULL};
-    double a0_b[14]; rt_fill_f64(&rng, a0_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double a1_b[14]; rt_fill_f64(&rng, a1_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    double a2_b[14]; rt_fill_f64(&rng, a2_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m2x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    long a3_b[24]; rt_fill_i64(&rng, a3_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i64m2x12 a3; for (int j = 0; j < 12; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    i64m2x12 r = r0052(a0, s0, a1, a2, i0, i1, s1, a3);
-    long r_b[24]; for (int j = 0; j < 12; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_i64("r0052", "ret", r_b, 24);
-}
-
-i64m1x5 r0053(i64m1x7 a0, unsigned int i0, signed char s0, i64m7x5 a1) {
-    return ({ __auto_type ins0 = a0; ins0[0][i0] = (int)s0; ins0; }) * a1;
-}
-
-static void run_r0053(void) {
-    rt_rng rng = {0x1dc11b25f28a035fULL};
-    long a0_b[7]; rt_fill_i64(&rng, a0_b, 7, RT_DOM_FULL);
-    i64m1x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    long a1_b[35]; rt_fill_i64(&rng, a1_b, 35, RT_DOM_INT(-8LL, 8LL));
-    i64m7x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
-    i64m1x5 r = r0053(a0, i0, s0, a1);
-    long r_b[5]; for (int j = 0; j < 5; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_i64("r0053", "ret", r_b, 5);
-}
-
-u16m2x4 r0054(u64m4x1 a0, unsigned char i0, unsigned long s0, unsigned short i1, long i2, unsigned long i3, unsigned long s1, unsigned short i4, unsigned char i5, int i6, unsigned long s2, u16m2x4 a1, long s3) {
-    u64m4x1 t0 = ({ __auto_type ins0 = a0; ins0[1][i0] = s0; ins0; });
-    t0[0][i1] = s1;
-    t0[i4][i5] = s2;
-    return a1 - s3;
-}
-
-static void run_r0054(void) {
-    rt_rng rng = {0x717a82227af38ad6ULL};
-    unsigned long a0_b[4]; rt_fill_u64(&rng, a0_b, 4, RT_DOM_FULL);
-    u64m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned short i4; rt_fill_u16(&rng, &i4, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char i5; rt_fill_u8(&rng, &i5, 1, RT_DOM_INT(0LL, 0LL));
-    int i6; rt_fill_i32(&rng, &i6, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short a1_b[8]; rt_fill_u16(&rng, a1_b, 8, RT_DOM_INT(0LL, 16LL));
-    u16m2x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_FULL);
-    u16m2x4 r = r0054(a0, i0, s0, i1, i2, i3, s1, i4, i5, i6, s2, a1, s3);
-    unsigned short r_b[8]; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u16("r0054", "ret", r_b, 8);
-}
-
-u8m1x6 r0055(f64m8x5 a0, u8m6x1_b a1, u8m1x1_b a2, u8m1x6 a3, u8m1x3_b a4, u8m3x6 a5, u8m1x1 a6, u8m1x1 a7, u8m1x6 a8) {
-    __auto_type t0 = a0;
-    __auto_type t1 = __builtin_matrix_transpose(a1 - a1) + a2 * a3;
-    return a4 * a5 + ({ __auto_type ins0 = t1; ins0[0][0] = a5[0][3]; ins0; }) - (a6 + a7) * a8;
-}
-
-static void run_r0055(void) {
-    rt_rng rng = {0xf78ffb6ed45c5034ULL};
-    double a0_b[40]; rt_fill_f64(&rng, a0_b, 40, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64m8x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
-    unsigned char a1_b[6]; rt_fill_u8(&rng, a1_b, 6, RT_DOM_FULL);
-    u8m6x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
-    unsigned char a2_b[1]; rt_fill_u8(&rng, a2_b, 1, RT_DOM_INT(0LL, 16LL));
-    u8m1x1 a2; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
-    unsigned char a3_b[6]; rt_fill_u8(&rng, a3_b, 6, RT_DOM_INT(0LL, 16LL));
-    u8m1x6 a3; for (int j = 0; j < 6; j++) for (int i = 0; i < 1; i++) a3[i][j] = a3_b[j * 1 + i];
-    unsigned char a4_b[3]; rt_fill_u8(&rng, a4_b, 3, RT_DOM_FULL);
-    u8m1x3 a4; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a4[i][j] = a4_b[j * 1 + i];
-    unsigned char a5_b[18]; rt_fill_u8(&rng, a5_b, 18, RT_DOM_FULL);
-    u8m3x6 a5; for (int j = 0; j < 6; j++) for (int i = 0; i < 3; i++) a5[i][j] = a5_b[j * 3 + i];
-    unsigned char a6_b[1]; rt_fill_u8(&rng, a6_b, 1, RT_DOM_FULL);
-    u8m1x1 a6; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a6[i][j] = a6_b[j * 1 + i];
-    unsigned char a7_b[1]; rt_fill_u8(&rng, a7_b, 1, RT_DOM_INT(0LL, 16LL));
-    u8m1x1 a7; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a7[i][j] = a7_b[j * 1 + i];
-    unsigned char a8_b[6]; rt_fill_u8(&rng, a8_b, 6, RT_DOM_FULL);
-    u8m1x6 a8; for (int j = 0; j < 6; j++) for (int i = 0; i < 1; i++) a8[i][j] = a8_b[j * 1 + i];
-    u8m1x6 r = r0055(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    unsigned char r_b[6]; for (int j = 0; j < 6; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_u8("r0055", "ret", r_b, 6);
-}
-
-i64m4x1 r0056(i64m4x1 a0) {
-    return a0 + a0 + a0;
-}
-
-static void run_r0056(void) {
-    rt_rng rng = {0xe563123fc5617f42ULL};
-    long a0_b[4]; rt_fill_i64(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
-    i64m4x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    i64m4x1 r = r0056(a0);
-    long r_b[4]; for (int j = 0; j < 1; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
-    rt_out_i64("r0056", "ret", r_b, 4);
-}
-
-short r0057(u64m3x7 a0, i16m7x7_b a1, unsigned int i0) {
-    i16m3x7 t0 = (i16m3x7) a0 * 0;
-    t0 *= a1;
-    return a1[5 - K4][i0];
-}
-
-static void run_r0057(void) {
-    rt_rng rng = {0xb775ad555e5ccb5aULL};
-    unsigned long a0_b[21]; rt_fill_u64(&rng, a0_b, 21, RT_DOM_INT(0LL, 16LL));
-    u64m3x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    short a1_b[49]; rt_fill_i16(&rng, a1_b, 49, RT_DOM_INT(-8LL, 8LL));
-    i16m7x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 6LL));
-    short r = r0057(a0, a1, i0);
-    rt_out_i16("r0057", "ret", &r, 1);
-}
-
-i8m6x2 r0058(u32m4x2 a0, long i0, int s0, unsigned char i1, unsigned short i2, unsigned int s1, i8m6x2 a1) {
-    u32m4x2 t0 = a0;
-    u32m4x2 t1 = ({ __auto_type ins0 = a0 / 4; ins0[2][i0] = 8L; ins0; });
-    t0 /= s0;
-    for (int l0 = 0; l0 < 4; l0++) { t0[l0][1] = 6; }
-    t0[i1][i2] = a0[1][0];
-    return a1 + a1;
-}
-
-static void run_r0058(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    rt_rng rng = {0x03530ab44acc74c9ULL};
-    unsigned int a0_b[8]; rt_fill_u32(&rng, a0_b, 8, RT_DOM_FULL);
-    u32m4x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    signed char a1_b[12]; rt_fill_i8(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
-    i8m6x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
-    i8m6x2 r = r0058(a0, i0, s0, i1, i2, s1, a1);
-    signed char r_b[12]; for (int j = 0; j < 2; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
-    rt_out_i8("r0058", "ret", r_b, 12);
-}
-
-i64m12x3 r0059(i64m12x3_b a0, u32m1x12_b a1, u32m1x3_b a2) {
-    u16m12x3_b t0 = (u16m12x3) a0;
-    return (i64m12x3) (__builtin_matrix_transpose(a1) * a2) + a0;
-}
-
-static void run_r0059(void) {
-    rt_rng rng = {0x7ff113f6edb75a6bULL};
-    long a0_b[36]; rt_fill_i64(&rng, a0_b, 36, RT_DOM_INT(-8LL, 8LL));
-    i64m12x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 12; i++) a0[i][j] = a0_b[j * 12 + i];
-    unsigned int a1_b[12]; rt_fill_u32(&rng, a1_b, 12, RT_DOM_INT(0LL, 16LL));
-    u32m1x12 a1; for (int j = 0; j < 12; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
-    unsigned int a2_b[3]; rt_fill_u32(&rng, a2_b, 3, RT_DOM_FULL);
-    u32m1x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
-    i64m12x3 r = r0059(a0, a1, a2);
-    long r_b[36]; for (int j = 0; j < 3; j++) for (int i = 0; i < 12; i++) r_b[j * 12 + i] = r[i][j];
-    rt_out_i64("r0059", "ret", r_b, 36);
-}
-
-u32m4x8 r0060(u64m3x1 a0, u64m3x1 a1, u32m3x7 a2, u32m7x4 a3, u32m4x2 a4, u32m2x8_b a5, signed char s0, unsigned char i0, unsigned char s1, u32m4x8 a6) {
-    __auto_type t0 = r0047(a0, a1);
-    __auto_type t1 = (a2 - a2) * 9UL * a3;
-    return ({ __auto_type ins0 = a4 * (s0 + a5); ins0[5 - K3][i0] = s1; ins0; }) + a6;
-}
-
-static void run_r0060(void) {
-    rt_rng rng = {0x7ee468b4d631ba4dULL};
-    unsigned long a0_b[3]; rt_fill_u64(&rng, a0_b, 3, RT_DOM_INT(0LL, 16LL));
-    u64m3x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    unsigned long a1_b[3]; rt_fill_u64(&rng, a1_b, 3, RT_DOM_INT(0LL, 16LL));
-    u64m3x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
-    unsigned int a2_b[21]; rt_fill_u32(&rng, a2_b, 21, RT_DOM_FULL);
-    u32m3x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
-    unsigned int a3_b[28]; rt_fill_u32(&rng, a3_b, 28, RT_DOM_INT(0LL, 16LL));
-    u32m7x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 7; i++) a3[i][j] = a3_b[j * 7 + i];
-    unsigned int a4_b[8]; rt_fill_u32(&rng, a4_b, 8, RT_DOM_INT(0LL, 16LL));
-    u32m4x2 a4; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) a4[i][j] = a4_b[j * 4 + i];
-    unsigned int a5_b[16]; rt_fill_u32(&rng, a5_b, 16, RT_DOM_INT(0LL, 16LL));
-    u32m2x8 a5; for (int j = 0; j < 8; j++) for (int i = 0; i < 2; i++) a5[i][j] = a5_b[j * 2 + i];
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int a6_b[32]; rt_fill_u32(&rng, a6_b, 32, RT_DOM_INT(0LL, 16LL));
-    u32m4x8 a6; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a6[i][j] = a6_b[j * 4 + i];
-    u32m4x8 r = r0060(a0, a1, a2, a3, a4, a5, s0, i0, s1, a6);
-    unsigned int r_b[32]; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
-    rt_out_u32("r0060", "ret", r_b, 32);
-}
-
-u32m2x4 r0061(u32m2x4 a0, u32m2x7 a1, u32m2x7 a2, u32m7x6 a3, long s0, u32m2x4 a4, unsigned char i0, signed char s1) {
-    u32m4x6 t0 = __builtin_matrix_transpose(0x8 - a0) * ((a1 + a2) * a3);
-    t0 /= s0;
-    return ({ __auto_type ins0 = a4; ins0[i0][7 - K4] = s1; ins0; });
-}
-
-static void run_r0061(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    rt_rng rng = {0xf206fb25145f02e4ULL};
-    unsigned int a0_b[8]; rt_fill_u32(&rng, a0_b, 8, RT_DOM_FULL);
-    u32m2x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned int a1_b[14]; rt_fill_u32(&rng, a1_b, 14, RT_DOM_FULL);
-    u32m2x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned int a2_b[14]; rt_fill_u32(&rng, a2_b, 14, RT_DOM_FULL);
-    u32m2x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    unsigned int a3_b[42]; rt_fill_u32(&rng, a3_b, 42, RT_DOM_FULL);
-    u32m7x6 a3; for (int j = 0; j < 6; j++) for (int i = 0; i < 7; i++) a3[i][j] = a3_b[j * 7 + i];
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned int a4_b[8]; rt_fill_u32(&rng, a4_b, 8, RT_DOM_FULL);
-    u32m2x4 a4; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a4[i][j] = a4_b[j * 2 + i];
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    u32m2x4 r = r0061(a0, a1, a2, a3, s0, a4, i0, s1);
-    unsigned int r_b[8]; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u32("r0061", "ret", r_b, 8);
-}
-
-i64m1x3 r0062(i64m1x3 a0, i64m1x13_b a1, i64m13x3 a2) {
-    return 218 - (a0 - a0) - a1 * a2;
-}
-
-static void run_r0062(void) {
-    rt_rng rng = {0xf1ac241fcf871f62ULL};
-    long a0_b[3]; rt_fill_i64(&rng, a0_b, 3, RT_DOM_INT(-8LL, 8LL));
-    i64m1x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    long a1_b[13]; rt_fill_i64(&rng, a1_b, 13, RT_DOM_FULL);
-    i64m1x13 a1; for (int j = 0; j < 13; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
-    long a2_b[39]; rt_fill_i64(&rng, a2_b, 39, RT_DOM_FULL);
-    i64m13x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 13; i++) a2[i][j] = a2_b[j * 13 + i];
-    i64m1x3 r = r0062(a0, a1, a2);
-    long r_b[3]; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_i64("r0062", "ret", r_b, 3);
-}
-
-f32m1x7 r0063(f32m1x7 a0, unsigned int s0, f32m7x1 a1, unsigned int i0, int i1, f32m1x7 a2, f32m1x7 a3) {
-    f32m1x7_b t0 = s0 * (a0 + a0);
-    f32m1x7 t1 = __builtin_matrix_transpose(a1);
-    t0[0][5] = a0[i0][i1];
-    return a2 + a3;
-}
-
-static void run_r0063(void) {
-    rt_rng rng = {0x6e36e97c8d726973ULL};
-    float a0_b[7]; rt_fill_f32(&rng, a0_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    float a1_b[7]; rt_fill_f32(&rng, a1_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 6LL));
-    float a2_b[7]; rt_fill_f32(&rng, a2_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
-    float a3_b[7]; rt_fill_f32(&rng, a3_b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x7 a3; for (int j = 0; j < 7; j++) for (int i = 0; i < 1; i++) a3[i][j] = a3_b[j * 1 + i];
-    f32m1x7 r = r0063(a0, s0, a1, i0, i1, a2, a3);
-    float r_b[7]; for (int j = 0; j < 7; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_f32("r0063", "ret", r_b, 7);
-}
-
-f32m1x1 r0064(f32m1x14 a0, f32m14x1 a1) {
-    return a0 * a1;
-}
-
-static void run_r0064(void) {
-    rt_rng rng = {0xa1b65ebc0f8a7cbaULL};
-    float a0_b[14]; rt_fill_f32(&rng, a0_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x14 a0; for (int j = 0; j < 14; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    float a1_b[14]; rt_fill_f32(&rng, a1_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m14x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 14; i++) a1[i][j] = a1_b[j * 14 + i];
-    f32m1x1 r = r0064(a0, a1);
-    float r_b[1]; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_f32("r0064", "ret", r_b, 1);
-}
-
-u8m8x14 r0065(u8m8x14 a0) {
-    return -1 + a0;
-}
-
-static void run_r0065(void) {
-    rt_rng rng = {0xfbbac7150b11ece1ULL};
-    unsigned char a0_b[112]; rt_fill_u8(&rng, a0_b, 112, RT_DOM_FULL);
-    u8m8x14 a0; for (int j = 0; j < 14; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
-    u8m8x14 r = r0065(a0);
-    unsigned char r_b[112]; for (int j = 0; j < 14; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
-    rt_out_u8("r0065", "ret", r_b, 112);
-}
-
-u8m3x4 r0066(u32m3x2_b a0, u8m3x2 a1, u8m2x7_b a2, u8m7x4 a3) {
-    return ((u8m3x2) a0 + a1) * a2 * (u8m7x4) a3;
-}
-
-static void run_r0066(void) {
-    rt_rng rng = {0x347e48e288002bf9ULL};
-    unsigned int a0_b[6]; rt_fill_u32(&rng, a0_b, 6, RT_DOM_FULL);
-    u32m3x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    unsigned char a1_b[6]; rt_fill_u8(&rng, a1_b, 6, RT_DOM_FULL);
-    u8m3x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
-    unsigned char a2_b[14]; rt_fill_u8(&rng, a2_b, 14, RT_DOM_FULL);
-    u8m2x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    unsigned char a3_b[28]; rt_fill_u8(&rng, a3_b, 28, RT_DOM_INT(0LL, 16LL));
-    u8m7x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 7; i++) a3[i][j] = a3_b[j * 7 + i];
-    u8m3x4 r = r0066(a0, a1, a2, a3);
-    unsigned char r_b[12]; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
-    rt_out_u8("r0066", "ret", r_b, 12);
-}
-
-i32m5x4 r0067(i32m5x4 a0) {
+i16m3x15 r0046(i16m3x15 a0) {
     return a0;
 }
 
-static void run_r0067(void) {
-    rt_rng rng = {0x5af2a02c8b18ed68ULL};
-    int a0_b[20]; rt_fill_i32(&rng, a0_b, 20, RT_DOM_INT(-8LL, 8LL));
-    i32m5x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 5; i++) a0[i][j] = a0_b[j * 5 + i];
-    i32m5x4 r = r0067(a0);
-    int r_b[20]; for (int j = 0; j < 4; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
-    rt_out_i32("r0067", "ret", r_b, 20);
+static void run_r0046(void) {
+    rt_rng rng = {0xe7dc4814d7ae64a9ULL};
+    short a0_b[45]; rt_fill_i16(&rng, a0_b, 45, RT_DOM_INT(-8LL, 8LL));
+    i16m3x15 a0; for (int j = 0; j < 15; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    i16m3x15 r = r0046(a0);
+    short r_b[45]; for (int j = 0; j < 15; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
+    rt_out_i16("r0046", "ret", r_b, 45);
 }
 
-i16m6x4 r0068(i16m6x4 a0, short s0, i16m6x4 a1, unsigned long s1) {
-    i16m4x6 t0 = __builtin_matrix_transpose(s0 * a0);
-    return a1 / s1;
+i64m2x2 r0047(i64m2x2 a0, long i0, unsigned long i1) {
+    return ({ __auto_type ins0 = a0; ins0[i0][i1] = 4; ins0; }) / 7;
+}
+
+static void run_r0047(void) {
+    rt_rng rng = {0x19e3de5ab657a353ULL};
+    long a0_b[4]; rt_fill_i64(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i64m2x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    i64m2x2 r = r0047(a0, i0, i1);
+    long r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_i64("r0047", "ret", r_b, 4);
+}
+
+i64m2x2 r0048(i64m2x2 a0, long i0, unsigned long i1, float s0, unsigned int s1, long i2, unsigned char i3) {
+    i64m2x2_b t0 = r0047(a0, i0, i1);
+    return __builtin_matrix_transpose(s0 ? ({ __auto_type ins0 = t0 / s1; ins0[0][i2] = t0[0][i3]; ins0; }) : t0);
+}
+
+static void run_r0048(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    rt_rng rng = {0x4dccbbbe57e452e5ULL};
+    long a0_b[4]; rt_fill_i64(&rng, a0_b, 4, RT_DOM_INT(-8LL, 8LL));
+    i64m2x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char i3; rt_fill_u8(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    i64m2x2 r = r0048(a0, i0, i1, s0, s1, i2, i3);
+    long r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_i64("r0048", "ret", r_b, 4);
+}
+
+f32m4x8 r0049(f32m4x8 a0, f32m8x8 a1, f32m4x8 a2, f32m8x2 a3, unsigned short i0, f32m2x2 a4) {
+    __auto_type t0 = (a0 * a1 - a2) * ({ __auto_type ins0 = a3; ins0[0][i0] = 0.001; ins0; });
+    t0 = (t0 + t0) * __builtin_matrix_transpose(a4);
+    return a2 * a1;
+}
+
+static void run_r0049(void) {
+    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    rt_rng rng = {0x8850017d585bd430ULL};
+    float a0_b[32]; rt_fill_f32(&rng, a0_b, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    float a1_b[64]; rt_fill_f32(&rng, a1_b, 64, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m8x8 a1; for (int j = 0; j < 8; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
+    float a2_b[32]; rt_fill_f32(&rng, a2_b, 32, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x8 a2; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a2[i][j] = a2_b[j * 4 + i];
+    float a3_b[16]; rt_fill_f32(&rng, a3_b, 16, RT_DOM_FCHOICE(a3_dom));
+    f32m8x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 8; i++) a3[i][j] = a3_b[j * 8 + i];
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    float a4_b[4]; rt_fill_f32(&rng, a4_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x2 a4; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a4[i][j] = a4_b[j * 2 + i];
+    f32m4x8 r = r0049(a0, a1, a2, a3, i0, a4);
+    float r_b[32]; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_f32("r0049", "ret", r_b, 32);
+}
+
+f64m3x3 r0050(int s0, f64m1x3 a0, f64m3x3 a1, f64m3x3 a2, short s1) {
+    f64m1x3_b t0 = s0 ? a0 : a0;
+    t0 *= a1;
+    t0 /= 1L;
+    return a2 + s1;
+}
+
+static void run_r0050(void) {
+    rt_rng rng = {0x1dd9c99fdbb14cedULL};
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    double a0_b[3]; rt_fill_f64(&rng, a0_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    double a1_b[9]; rt_fill_f64(&rng, a1_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    double a2_b[9]; rt_fill_f64(&rng, a2_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    f64m3x3 r = r0050(s0, a0, a1, a2, s1);
+    double r_b[9]; for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
+    rt_out_f64("r0050", "ret", r_b, 9);
+}
+
+u8m6x8 r0051(u8m8x6 a0, u8m8x6 a1, short s0, unsigned int s1, short s2, u8m8x6 a2, u8m6x8 a3, double s3, u64m6x2 a4, u64m2x8 a5, u8m6x8 a6) {
+    u8m6x8 t0 = r0043(a0, a1, s0);
+    return s1 ? s2 ? __builtin_matrix_transpose(a2) - (t0 + t0) : a3 : s3 ? (u8m6x8) (a4 * a5) : a6;
+}
+
+static void run_r0051(void) {
+    static const double s3_dom[] = {0.0, -0.0, 1.5, -2.0};
+    rt_rng rng = {0xbf8a7b8e342a1f7dULL};
+    unsigned char a0_b[48]; rt_fill_u8(&rng, a0_b, 48, RT_DOM_FULL);
+    u8m8x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 8; i++) a0[i][j] = a0_b[j * 8 + i];
+    unsigned char a1_b[48]; rt_fill_u8(&rng, a1_b, 48, RT_DOM_FULL);
+    u8m8x6 a1; for (int j = 0; j < 6; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned char a2_b[48]; rt_fill_u8(&rng, a2_b, 48, RT_DOM_INT(0LL, 16LL));
+    u8m8x6 a2; for (int j = 0; j < 6; j++) for (int i = 0; i < 8; i++) a2[i][j] = a2_b[j * 8 + i];
+    unsigned char a3_b[48]; rt_fill_u8(&rng, a3_b, 48, RT_DOM_FULL);
+    u8m6x8 a3; for (int j = 0; j < 8; j++) for (int i = 0; i < 6; i++) a3[i][j] = a3_b[j * 6 + i];
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_FCHOICE(s3_dom));
+    unsigned long a4_b[12]; rt_fill_u64(&rng, a4_b, 12, RT_DOM_INT(0LL, 16LL));
+    u64m6x2 a4; for (int j = 0; j < 2; j++) for (int i = 0; i < 6; i++) a4[i][j] = a4_b[j * 6 + i];
+    unsigned long a5_b[16]; rt_fill_u64(&rng, a5_b, 16, RT_DOM_INT(0LL, 16LL));
+    u64m2x8 a5; for (int j = 0; j < 8; j++) for (int i = 0; i < 2; i++) a5[i][j] = a5_b[j * 2 + i];
+    unsigned char a6_b[48]; rt_fill_u8(&rng, a6_b, 48, RT_DOM_FULL);
+    u8m6x8 a6; for (int j = 0; j < 8; j++) for (int i = 0; i < 6; i++) a6[i][j] = a6_b[j * 6 + i];
+    u8m6x8 r = r0051(a0, a1, s0, s1, s2, a2, a3, s3, a4, a5, a6);
+    unsigned char r_b[48]; for (int j = 0; j < 8; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
+    rt_out_u8("r0051", "ret", r_b, 48);
+}
+
+u64m2x3 r0052(u64m2x3 a0, int i0, short s0, unsigned int s1, unsigned long s2, float s3, unsigned char i1, signed char s4, u64m3x3 a1, u64m3x3_b a2, unsigned char s5, u64m2x7 a3, u64m7x3 a4) {
+    u64m2x3 t0 = a0;
+    t0[(K8 * 1) / K8][i0] = (unsigned long)s0;
+    __auto_type t1 = ({ __auto_type ins0 = (s1 ? a0 : a0) * (float)s2; ins0[0][(K5 * 1) / K5] = s3; ins0; });
+    if (i1 < 2) { t0 *= __builtin_matrix_transpose((unsigned short)s5 + (s4 ? a1 : a2)); }
+    return a3 * a4;
+}
+
+static void run_r0052(void) {
+    rt_rng rng = {0x183da21961aa8813ULL};
+    unsigned long a0_b[6]; rt_fill_u64(&rng, a0_b, 6, RT_DOM_FULL);
+    u64m2x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned long a1_b[9]; rt_fill_u64(&rng, a1_b, 9, RT_DOM_FULL);
+    u64m3x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    unsigned long a2_b[9]; rt_fill_u64(&rng, a2_b, 9, RT_DOM_INT(0LL, 16LL));
+    u64m3x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    unsigned char s5; rt_fill_u8(&rng, &s5, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long a3_b[14]; rt_fill_u64(&rng, a3_b, 14, RT_DOM_FULL);
+    u64m2x7 a3; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    unsigned long a4_b[21]; rt_fill_u64(&rng, a4_b, 21, RT_DOM_FULL);
+    u64m7x3 a4; for (int j = 0; j < 3; j++) for (int i = 0; i < 7; i++) a4[i][j] = a4_b[j * 7 + i];
+    u64m2x3 r = r0052(a0, i0, s0, s1, s2, s3, i1, s4, a1, a2, s5, a3, a4);
+    unsigned long r_b[6]; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_u64("r0052", "ret", r_b, 6);
+}
+
+i32m4x4 r0053(f32m4x3 a0, f32m3x7 a1, double s0, f64m4x4 a2, f64m4x7 a3, f64m4x7 a4, unsigned char i0, unsigned int i1, i32m7x4_b a5, long i2, int s1) {
+    return ({ __auto_type ins0 = (i32m4x7) (s0 ? a2 * a3 : a4); ins0[i0][0] = a0[i1][1]; ins0; }) * ({ __auto_type ins1 = a5; ins1[3][i2] = (unsigned int)s1; ins1; });
+}
+
+static void run_r0053(void) {
+    static const double a1_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    rt_rng rng = {0x2f8c2c5b92d2eedbULL};
+    float a0_b[12]; rt_fill_f32(&rng, a0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m4x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    float a1_b[21]; rt_fill_f32(&rng, a1_b, 21, RT_DOM_FCHOICE(a1_dom));
+    f32m3x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    double a2_b[16]; rt_fill_f64(&rng, a2_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) a2[i][j] = a2_b[j * 4 + i];
+    double a3_b[28]; rt_fill_f64(&rng, a3_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x7 a3; for (int j = 0; j < 7; j++) for (int i = 0; i < 4; i++) a3[i][j] = a3_b[j * 4 + i];
+    double a4_b[28]; rt_fill_f64(&rng, a4_b, 28, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x7 a4; for (int j = 0; j < 7; j++) for (int i = 0; i < 4; i++) a4[i][j] = a4_b[j * 4 + i];
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    int a5_b[28]; rt_fill_i32(&rng, a5_b, 28, RT_DOM_INT(-8LL, 8LL));
+    i32m7x4 a5; for (int j = 0; j < 4; j++) for (int i = 0; i < 7; i++) a5[i][j] = a5_b[j * 7 + i];
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    i32m4x4 r = r0053(a0, a1, s0, a2, a3, a4, i0, i1, a5, i2, s1);
+    int r_b[16]; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_i32("r0053", "ret", r_b, 16);
+}
+
+u16m1x2 r0054(u16m13x3 a0, int i0, unsigned short s0, unsigned char i1, int s1, u16m1x2 a1) {
+    __auto_type t0 = a0;
+    t0[5][2] /= 3;
+    t0[3][0] = t0[7][i1];
+    return (s1 ? a1 : a1) + a1;
+}
+
+static void run_r0054(void) {
+    rt_rng rng = {0x87e06b304ff531b6ULL};
+    unsigned short a0_b[39]; rt_fill_u16(&rng, a0_b, 39, RT_DOM_FULL);
+    u16m13x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 13; i++) a0[i][j] = a0_b[j * 13 + i];
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 12LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-1LL, 1LL));
+    unsigned short a1_b[2]; rt_fill_u16(&rng, a1_b, 2, RT_DOM_FULL);
+    u16m1x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
+    u16m1x2 r = r0054(a0, i0, s0, i1, s1, a1);
+    unsigned short r_b[2]; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_u16("r0054", "ret", r_b, 2);
+}
+
+u32m7x2 r0055(f64m2x7 a0, u32m2x7 a1, unsigned short i0, double s0) {
+    return ({ __auto_type ins0 = __builtin_matrix_transpose((u32m2x7) (a1 - 1)); ins0[0][i0] = s0; ins0; });
+}
+
+static void run_r0055(void) {
+    rt_rng rng = {0x3849a9884a6ad55dULL};
+    double a0_b[14]; rt_fill_f64(&rng, a0_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    unsigned int a1_b[14]; rt_fill_u32(&rng, a1_b, 14, RT_DOM_FULL);
+    u32m2x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    u32m7x2 r = r0055(a0, a1, i0, s0);
+    unsigned int r_b[14]; for (int j = 0; j < 2; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
+    rt_out_u32("r0055", "ret", r_b, 14);
+}
+
+double r0056(f64m7x5 a0, f64m5x5 a1, float s0, u32m5x5 a2, f64m3x2 a3, f64m2x5 a4, unsigned short s1, f64m3x5 a5, f32m3x5 a6, unsigned char i0) {
+    f64m3x5 t0 = r0040(a0, a1, s0, a2, a3, a4, s1, a5, a6);
+    return t0[1][i0];
+}
+
+static void run_r0056(void) {
+    static const double s0_dom[] = {0.0, -0.0, 1.5, -2.0};
+    rt_rng rng = {0x500e37e5534a01a1ULL};
+    double a0_b[35]; rt_fill_f64(&rng, a0_b, 35, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
+    double a1_b[25]; rt_fill_f64(&rng, a1_b, 25, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m5x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 5; i++) a1[i][j] = a1_b[j * 5 + i];
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned int a2_b[25]; rt_fill_u32(&rng, a2_b, 25, RT_DOM_INT(0LL, 16LL));
+    u32m5x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
+    double a3_b[6]; rt_fill_f64(&rng, a3_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a3[i][j] = a3_b[j * 3 + i];
+    double a4_b[10]; rt_fill_f64(&rng, a4_b, 10, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m2x5 a4; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a4[i][j] = a4_b[j * 2 + i];
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 1LL));
+    double a5_b[15]; rt_fill_f64(&rng, a5_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x5 a5; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a5[i][j] = a5_b[j * 3 + i];
+    float a6_b[15]; rt_fill_f32(&rng, a6_b, 15, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x5 a6; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a6[i][j] = a6_b[j * 3 + i];
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    double r = r0056(a0, a1, s0, a2, a3, a4, s1, a5, a6, i0);
+    rt_out_f64("r0056", "ret", &r, 1);
+}
+
+i16m5x6 r0057(i16m5x6 a0, i16m5x6 a1, unsigned int s0, unsigned int s1) {
+    return a0 - s0 * s1 * (a0 + a1);
+}
+
+static void run_r0057(void) {
+    rt_rng rng = {0x94438bee9af1e417ULL};
+    short a0_b[30]; rt_fill_i16(&rng, a0_b, 30, RT_DOM_INT(-8LL, 8LL));
+    i16m5x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 5; i++) a0[i][j] = a0_b[j * 5 + i];
+    short a1_b[30]; rt_fill_i16(&rng, a1_b, 30, RT_DOM_INT(-8LL, 8LL));
+    i16m5x6 a1; for (int j = 0; j < 6; j++) for (int i = 0; i < 5; i++) a1[i][j] = a1_b[j * 5 + i];
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
+    i16m5x6 r = r0057(a0, a1, s0, s1);
+    short r_b[30]; for (int j = 0; j < 6; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
+    rt_out_i16("r0057", "ret", r_b, 30);
+}
+
+i16m15x14 r0058(u16m4x4 a0, i16m15x14 a1, i16m15x14 a2) {
+    f64m4x4 t0 = (f64m4x4) a0;
+    return (a1 - a2 - a2) / 4;
+}
+
+static void run_r0058(void) {
+    rt_rng rng = {0x0ba9fef1b5041e1dULL};
+    unsigned short a0_b[16]; rt_fill_u16(&rng, a0_b, 16, RT_DOM_INT(0LL, 16LL));
+    u16m4x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    short a1_b[210]; rt_fill_i16(&rng, a1_b, 210, RT_DOM_FULL);
+    i16m15x14 a1; for (int j = 0; j < 14; j++) for (int i = 0; i < 15; i++) a1[i][j] = a1_b[j * 15 + i];
+    short a2_b[210]; rt_fill_i16(&rng, a2_b, 210, RT_DOM_INT(-8LL, 8LL));
+    i16m15x14 a2; for (int j = 0; j < 14; j++) for (int i = 0; i < 15; i++) a2[i][j] = a2_b[j * 15 + i];
+    i16m15x14 r = r0058(a0, a1, a2);
+    short r_b[210]; for (int j = 0; j < 14; j++) for (int i = 0; i < 15; i++) r_b[j * 15 + i] = r[i][j];
+    rt_out_i16("r0058", "ret", r_b, 210);
+}
+
+i8m1x4 r0059(i32m3x7 a0, i8m1x4 a1) {
+    __auto_type t0 = a0;
+    return a1 - 0x6d;
+}
+
+static void run_r0059(void) {
+    rt_rng rng = {0x3f387cf522110b2dULL};
+    int a0_b[21]; rt_fill_i32(&rng, a0_b, 21, RT_DOM_FULL);
+    i32m3x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    signed char a1_b[4]; rt_fill_i8(&rng, a1_b, 4, RT_DOM_FULL);
+    i8m1x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
+    i8m1x4 r = r0059(a0, a1);
+    signed char r_b[4]; for (int j = 0; j < 4; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_i8("r0059", "ret", r_b, 4);
+}
+
+u32m5x7 r0060(u64m3x8 a0, unsigned short s0, u64m8x10 a1, int s1, unsigned char s2, u32m5x7 a2) {
+    __auto_type t0 = (({ __auto_type ins0 = a0; ins0[(K3 * 0) / K3][5] = s0; ins0; }) + 6) * a1;
+    t0 *= s1;
+    t0 += s2;
+    return a2;
+}
+
+static void run_r0060(void) {
+    rt_rng rng = {0x074232cfbbbe1e8dULL};
+    unsigned long a0_b[24]; rt_fill_u64(&rng, a0_b, 24, RT_DOM_FULL);
+    u64m3x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long a1_b[80]; rt_fill_u64(&rng, a1_b, 80, RT_DOM_FULL);
+    u64m8x10 a1; for (int j = 0; j < 10; j++) for (int i = 0; i < 8; i++) a1[i][j] = a1_b[j * 8 + i];
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int a2_b[35]; rt_fill_u32(&rng, a2_b, 35, RT_DOM_FULL);
+    u32m5x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 5; i++) a2[i][j] = a2_b[j * 5 + i];
+    u32m5x7 r = r0060(a0, s0, a1, s1, s2, a2);
+    unsigned int r_b[35]; for (int j = 0; j < 7; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
+    rt_out_u32("r0060", "ret", r_b, 35);
+}
+
+i32m12x6 r0061(i32m12x6 a0) {
+    return a0;
+}
+
+static void run_r0061(void) {
+    rt_rng rng = {0x81f599bc8176ea1dULL};
+    int a0_b[72]; rt_fill_i32(&rng, a0_b, 72, RT_DOM_INT(-8LL, 8LL));
+    i32m12x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 12; i++) a0[i][j] = a0_b[j * 12 + i];
+    i32m12x6 r = r0061(a0);
+    int r_b[72]; for (int j = 0; j < 6; j++) for (int i = 0; i < 12; i++) r_b[j * 12 + i] = r[i][j];
+    rt_out_i32("r0061", "ret", r_b, 72);
+}
+
+i64m2x1 r0062(i64m2x1 a0) {
+    return a0;
+}
+
+static void run_r0062(void) {
+    rt_rng rng = {0x7bc588b9ee791014ULL};
+    long a0_b[2]; rt_fill_i64(&rng, a0_b, 2, RT_DOM_INT(-8LL, 8LL));
+    i64m2x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    i64m2x1 r = r0062(a0);
+    long r_b[2]; for (int j = 0; j < 1; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_i64("r0062", "ret", r_b, 2);
+}
+
+i16m1x2 r0063(i16m1x2 a0, i16m1x2 a1) {
+    return a0 - (a1 - a1);
+}
+
+static void run_r0063(void) {
+    rt_rng rng = {0x52cc20e0ec7228cdULL};
+    short a0_b[2]; rt_fill_i16(&rng, a0_b, 2, RT_DOM_FULL);
+    i16m1x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    short a1_b[2]; rt_fill_i16(&rng, a1_b, 2, RT_DOM_FULL);
+    i16m1x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a1[i][j] = a1_b[j * 1 + i];
+    i16m1x2 r = r0063(a0, a1);
+    short r_b[2]; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_i16("r0063", "ret", r_b, 2);
+}
+
+f64m3x4 r0064(f64m1x3 a0, f64m3x4 a1, unsigned int i0, f64m4x5 a2, unsigned long s0, unsigned int i1, unsigned char i2, f64m4x3 a3, long i3) {
+    f64m1x5 t0 = (a0[i0][0] - a0 * a1) * a2;
+    for (int l0 = 0; l0 < 1; l0++) { t0[l0][3] *= (double)s0; }
+    t0[0][i1] -= t0[i2][(K3 * 0) / K3];
+    return ({ __auto_type ins0 = __builtin_matrix_transpose(a3); ins0[(K5 * 0) / K5][i3] = 3.5e0; ins0; });
+}
+
+static void run_r0064(void) {
+    rt_rng rng = {0x095b147afaa23f73ULL};
+    double a0_b[3]; rt_fill_f64(&rng, a0_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m1x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    double a1_b[12]; rt_fill_f64(&rng, a1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m3x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    double a2_b[20]; rt_fill_f64(&rng, a2_b, 20, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 4; i++) a2[i][j] = a2_b[j * 4 + i];
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    double a3_b[12]; rt_fill_f64(&rng, a3_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x3 a3; for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) a3[i][j] = a3_b[j * 4 + i];
+    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    f64m3x4 r = r0064(a0, a1, i0, a2, s0, i1, i2, a3, i3);
+    double r_b[12]; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
+    rt_out_f64("r0064", "ret", r_b, 12);
+}
+
+i64m4x4 r0065(i64m4x4 a0, i64m4x3 a1, i64m3x4 a2, int i0, signed char s0) {
+    i64m4x4 t0 = a0 - a0;
+    return (a1 + 7UL) * ({ __auto_type ins0 = a2; ins0[i0][(K8 * 2) / K8] = s0; ins0; });
+}
+
+static void run_r0065(void) {
+    rt_rng rng = {0x9405033d6c679945ULL};
+    long a0_b[16]; rt_fill_i64(&rng, a0_b, 16, RT_DOM_FULL);
+    i64m4x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    long a1_b[12]; rt_fill_i64(&rng, a1_b, 12, RT_DOM_FULL);
+    i64m4x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
+    long a2_b[12]; rt_fill_i64(&rng, a2_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i64m3x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i64m4x4 r = r0065(a0, a1, a2, i0, s0);
+    long r_b[16]; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_i64("r0065", "ret", r_b, 16);
+}
+
+f64m8x7 r0066(f64m7x8 a0, unsigned char s0) {
+    return __builtin_matrix_transpose(a0 - a0) / s0;
+}
+
+static void run_r0066(void) {
+    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    rt_rng rng = {0x971858a075978f8bULL};
+    double a0_b[56]; rt_fill_f64(&rng, a0_b, 56, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m7x8 a0; for (int j = 0; j < 8; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
+    f64m8x7 r = r0066(a0, s0);
+    double r_b[56]; for (int j = 0; j < 7; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
+    rt_out_f64("r0066", "ret", r_b, 56);
+}
+
+unsigned short r0067(i32m2x11 a0, unsigned long i0, i32m2x11 a1, u16m6x2 a2, i8m2x3 a3, unsigned char i1) {
+    i32m2x11 t0 = ({ __auto_type ins0 = a0; ins0[1][i0] = 6; ins0; }) - a1;
+    t0[(K8 * 1) / K8][2] = t0[1][10];
+    return (a2 * (u16m2x3) a3)[4][i1];
+}
+
+static void run_r0067(void) {
+    rt_rng rng = {0x92e2e1292f46a28eULL};
+    int a0_b[22]; rt_fill_i32(&rng, a0_b, 22, RT_DOM_INT(-8LL, 8LL));
+    i32m2x11 a0; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 10LL));
+    int a1_b[22]; rt_fill_i32(&rng, a1_b, 22, RT_DOM_FULL);
+    i32m2x11 a1; for (int j = 0; j < 11; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    unsigned short a2_b[12]; rt_fill_u16(&rng, a2_b, 12, RT_DOM_FULL);
+    u16m6x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 6; i++) a2[i][j] = a2_b[j * 6 + i];
+    signed char a3_b[6]; rt_fill_i8(&rng, a3_b, 6, RT_DOM_FULL);
+    i8m2x3 a3; for (int j = 0; j < 3; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned short r = r0067(a0, i0, a1, a2, a3, i1);
+    rt_out_u16("r0067", "ret", &r, 1);
+}
+
+i64m2x4 r0068(i64m2x4 a0, i64m2x4 a1, i64m2x4 a2, long i0, long i1) {
+    return -5 - (a0 + a1 - ({ __auto_type ins0 = a2; ins0[i0][0 + 1] = a1[2 - K2][i1]; ins0; }));
 }
 
 static void run_r0068(void) {
-    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
-    rt_rng rng = {0x138ac8482b1684c2ULL};
-    short a0_b[24]; rt_fill_i16(&rng, a0_b, 24, RT_DOM_INT(-8LL, 8LL));
-    i16m6x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 6; i++) a0[i][j] = a0_b[j * 6 + i];
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    short a1_b[24]; rt_fill_i16(&rng, a1_b, 24, RT_DOM_FULL);
-    i16m6x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
-    i16m6x4 r = r0068(a0, s0, a1, s1);
-    short r_b[24]; for (int j = 0; j < 4; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
-    rt_out_i16("r0068", "ret", r_b, 24);
+    rt_rng rng = {0x8037e4ef73375b26ULL};
+    long a0_b[8]; rt_fill_i64(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i64m2x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    long a1_b[8]; rt_fill_i64(&rng, a1_b, 8, RT_DOM_FULL);
+    i64m2x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
+    long a2_b[8]; rt_fill_i64(&rng, a2_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i64m2x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    i64m2x4 r = r0068(a0, a1, a2, i0, i1);
+    long r_b[8]; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_i64("r0068", "ret", r_b, 8);
 }
 
-u32m2x2 r0069(u32m2x2 a0, u32m2x2_b a1, unsigned int i0, short s0, short s1, u32m2x2_b a2) {
-    __auto_type t0 = __builtin_matrix_transpose(a0);
-    t0 *= ({ __auto_type ins0 = a1; ins0[i0][0] = s0 * s1; ins0; });
-    t0[K2 - 2][0] = a0[(K5 * 1) / K5][0];
-    return (u32m2x2) a2;
+i64m2x4 r0069(i64m2x4 a0, double s0) {
+    return s0 - a0;
 }
 
 static void run_r0069(void) {
-    rt_rng rng = {0x95656b8382d373f9ULL};
-    unsigned int a0_b[4]; rt_fill_u32(&rng, a0_b, 4, RT_DOM_FULL);
-    u32m2x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned int a1_b[4]; rt_fill_u32(&rng, a1_b, 4, RT_DOM_FULL);
-    u32m2x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_FULL);
-    u32m2x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    u32m2x2 r = r0069(a0, a1, i0, s0, s1, a2);
-    unsigned int r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
-    rt_out_u32("r0069", "ret", r_b, 4);
+    rt_rng rng = {0x3f8f2fc5a634ea7bULL};
+    long a0_b[8]; rt_fill_i64(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i64m2x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i64m2x4 r = r0069(a0, s0);
+    long r_b[8]; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_i64("r0069", "ret", r_b, 8);
 }
 
-f32m1x8 r0070(i8m6x3_b a0, u32m2x2 a1, u32m2x2 a2, unsigned int i0, short s0, short s1, u32m2x2 a3, f32m1x1 a4, f32m1x16 a5, f32m16x8 a6) {
-    __auto_type t0 = a0[0][2] - a0;
-    u32m2x2 t1 = r0069(a1, a2, i0, s0, s1, a3);
-    return a4 * a5 * (a6 / 3);
+i8m6x3 r0070(i8m6x3 a0, i8m6x3 a1, unsigned long i0, i64m6x3 a2) {
+    i8m6x3 t0 = a0 - a1;
+    t0[3][i0] = a1[2][1];
+    return (i8m6x3) a2 / 4L;
 }
 
 static void run_r0070(void) {
     rt_rng rng = {0x7969dc85d15a93afULL};
     signed char a0_b[18]; rt_fill_i8(&rng, a0_b, 18, RT_DOM_INT(-8LL, 8LL));
     i8m6x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 6; i++) a0[i][j] = a0_b[j * 6 + i];
-    unsigned int a1_b[4]; rt_fill_u32(&rng, a1_b, 4, RT_DOM_FULL);
-    u32m2x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_FULL);
-    u32m2x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int a3_b[4]; rt_fill_u32(&rng, a3_b, 4, RT_DOM_FULL);
-    u32m2x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
-    float a4_b[1]; rt_fill_f32(&rng, a4_b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x1 a4; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a4[i][j] = a4_b[j * 1 + i];
-    float a5_b[16]; rt_fill_f32(&rng, a5_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x16 a5; for (int j = 0; j < 16; j++) for (int i = 0; i < 1; i++) a5[i][j] = a5_b[j * 1 + i];
-    float a6_b[128]; rt_fill_f32(&rng, a6_b, 128, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m16x8 a6; for (int j = 0; j < 8; j++) for (int i = 0; i < 16; i++) a6[i][j] = a6_b[j * 16 + i];
-    f32m1x8 r = r0070(a0, a1, a2, i0, s0, s1, a3, a4, a5, a6);
-    float r_b[8]; for (int j = 0; j < 8; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_f32("r0070", "ret", r_b, 8);
+    signed char a1_b[18]; rt_fill_i8(&rng, a1_b, 18, RT_DOM_INT(-8LL, 8LL));
+    i8m6x3 a1; for (int j = 0; j < 3; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    long a2_b[18]; rt_fill_i64(&rng, a2_b, 18, RT_DOM_FULL);
+    i64m6x3 a2; for (int j = 0; j < 3; j++) for (int i = 0; i < 6; i++) a2[i][j] = a2_b[j * 6 + i];
+    i8m6x3 r = r0070(a0, a1, i0, a2);
+    signed char r_b[18]; for (int j = 0; j < 3; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
+    rt_out_i8("r0070", "ret", r_b, 18);
 }
 
-i16m4x8 r0071(i16m11x4_b a0, i16m4x8 a1, float s0) {
+i16m4x8 r0071(i16m11x4_b a0, i16m4x8 a1, i16m4x4_b a2, f32m5x10 a3, f32m10x13 a4, int i0, int s0, unsigned char i1, float s1) {
     i16m11x8 t0 = a0 * a1 + a0[4][2];
-    return (a1 - a1) / s0;
+    return a2 * s0 * ({ __auto_type ins0 = a1; ins0[i1][7] = (unsigned long)s1; ins0; });
 }
 
 static void run_r0071(void) {
-    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
+    static const double a3_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
     rt_rng rng = {0xc6add805450ef658ULL};
     short a0_b[44]; rt_fill_i16(&rng, a0_b, 44, RT_DOM_INT(-8LL, 8LL));
     i16m11x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 11; i++) a0[i][j] = a0_b[j * 11 + i];
     short a1_b[32]; rt_fill_i16(&rng, a1_b, 32, RT_DOM_INT(-8LL, 8LL));
     i16m4x8 a1; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
-    i16m4x8 r = r0071(a0, a1, s0);
+    short a2_b[16]; rt_fill_i16(&rng, a2_b, 16, RT_DOM_FULL);
+    i16m4x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) a2[i][j] = a2_b[j * 4 + i];
+    float a3_b[50]; rt_fill_f32(&rng, a3_b, 50, RT_DOM_FCHOICE(a3_dom));
+    f32m5x10 a3; for (int j = 0; j < 10; j++) for (int i = 0; i < 5; i++) a3[i][j] = a3_b[j * 5 + i];
+    float a4_b[130]; rt_fill_f32(&rng, a4_b, 130, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m10x13 a4; for (int j = 0; j < 13; j++) for (int i = 0; i < 10; i++) a4[i][j] = a4_b[j * 10 + i];
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 12LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(0LL, 32LL, 2));
+    i16m4x8 r = r0071(a0, a1, a2, a3, a4, i0, s0, i1, s1);
     short r_b[32]; for (int j = 0; j < 8; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
     rt_out_i16("r0071", "ret", r_b, 32);
 }
 
-i16m8x4 r0072(u16m2x5 a0, u16m2x5 a1, unsigned char s0, long s1, unsigned short s2, unsigned short s3, i32m8x4 a2, unsigned short s4) {
-    __auto_type t0 = r0041(a0, a1, s0, s1);
-    t0[1][3] = s3;
-    return s4 * (-5 - (i16m8x4) a2);
+i32m1x2 r0072(u8m1x6 a0, i32m6x2 a1, i32m1x2 a2) {
+    u32m1x6 t0 = (u32m1x6) a0;
+    __auto_type t1 = a1;
+    return a2 / 7;
 }
 
 static void run_r0072(void) {
-    rt_rng rng = {0x700869a1278b948bULL};
-    unsigned short a0_b[10]; rt_fill_u16(&rng, a0_b, 10, RT_DOM_FULL);
-    u16m2x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
-    unsigned short a1_b[10]; rt_fill_u16(&rng, a1_b, 10, RT_DOM_FULL);
-    u16m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    int a2_b[32]; rt_fill_i32(&rng, a2_b, 32, RT_DOM_INT(-8LL, 8LL));
-    i32m8x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 8; i++) a2[i][j] = a2_b[j * 8 + i];
-    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_FULL);
-    i16m8x4 r = r0072(a0, a1, s0, s1, s2, s3, a2, s4);
-    short r_b[32]; for (int j = 0; j < 4; j++) for (int i = 0; i < 8; i++) r_b[j * 8 + i] = r[i][j];
-    rt_out_i16("r0072", "ret", r_b, 32);
+    rt_rng rng = {0x85e5b4d419ffb149ULL};
+    unsigned char a0_b[6]; rt_fill_u8(&rng, a0_b, 6, RT_DOM_FULL);
+    u8m1x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
+    int a1_b[12]; rt_fill_i32(&rng, a1_b, 12, RT_DOM_INT(-8LL, 8LL));
+    i32m6x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
+    int a2_b[2]; rt_fill_i32(&rng, a2_b, 2, RT_DOM_FULL);
+    i32m1x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
+    i32m1x2 r = r0072(a0, a1, a2);
+    int r_b[2]; for (int j = 0; j < 2; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
+    rt_out_i32("r0072", "ret", r_b, 2);
 }
 
-i16m3x4 r0073(i16m3x4 a0, double s0, double s1, short s2, i16m3x13_b a1, i16m13x4 a2, i16m13x4 a3) {
-    i16m3x4 t0 = a0 / -2 * (s0 - s1);
-    for (int l0 = 0; l0 < 3; l0++) { t0[l0][3] = s2; }
-    return a1 * (({ __auto_type ins0 = a2; ins0[2][2] = t0[2][2]; ins0; }) - (a3 - a0[1][1]));
+f32m2x2 r0073(int s0, i16m4x4 a0, i16m4x4 a1, f32m3x2_b a2, long s1, int s2, f32m2x2 a3, unsigned char i0, unsigned short s3, unsigned short s4) {
+    __auto_type t0 = s0 ? a0 : a1;
+    __auto_type t1 = (a2 - s1 - a2) * (f32m2x2) (s2 ? ({ __auto_type ins0 = a3; ins0[1][i0] = s3 * s4; ins0; }) : a3);
+    return a3;
 }
 
 static void run_r0073(void) {
-    rt_rng rng = {0x2a9f149c005c88fbULL};
-    short a0_b[12]; rt_fill_i16(&rng, a0_b, 12, RT_DOM_FULL);
-    i16m3x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    short a1_b[39]; rt_fill_i16(&rng, a1_b, 39, RT_DOM_INT(-8LL, 8LL));
-    i16m3x13 a1; for (int j = 0; j < 13; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
-    short a2_b[52]; rt_fill_i16(&rng, a2_b, 52, RT_DOM_FULL);
-    i16m13x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 13; i++) a2[i][j] = a2_b[j * 13 + i];
-    short a3_b[52]; rt_fill_i16(&rng, a3_b, 52, RT_DOM_INT(-8LL, 8LL));
-    i16m13x4 a3; for (int j = 0; j < 4; j++) for (int i = 0; i < 13; i++) a3[i][j] = a3_b[j * 13 + i];
-    i16m3x4 r = r0073(a0, s0, s1, s2, a1, a2, a3);
-    short r_b[12]; for (int j = 0; j < 4; j++) for (int i = 0; i < 3; i++) r_b[j * 3 + i] = r[i][j];
-    rt_out_i16("r0073", "ret", r_b, 12);
+    rt_rng rng = {0xdf494b9138a51946ULL};
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-1LL, 1LL));
+    short a0_b[16]; rt_fill_i16(&rng, a0_b, 16, RT_DOM_FULL);
+    i16m4x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    short a1_b[16]; rt_fill_i16(&rng, a1_b, 16, RT_DOM_FULL);
+    i16m4x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
+    float a2_b[6]; rt_fill_f32(&rng, a2_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m3x2 a2; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-1LL, 1LL));
+    float a3_b[4]; rt_fill_f32(&rng, a3_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m2x2 a3; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) a3[i][j] = a3_b[j * 2 + i];
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_INT(0LL, 15LL));
+    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_INT(0LL, 15LL));
+    f32m2x2 r = r0073(s0, a0, a1, a2, s1, s2, a3, i0, s3, s4);
+    float r_b[4]; for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) r_b[j * 2 + i] = r[i][j];
+    rt_out_f32("r0073", "ret", r_b, 4);
 }
 
-u32m1x4 r0074(i64m3x7 a0, f32m7x7 a1, int s0, u32m1x4 a2, u32m1x1_b a3) {
-    i64m3x7 t0 = a0;
-    t0 *= (i64m7x7) a1;
-    t0 /= s0;
-    return a2 + a3 * a2;
+u32m4x11 r0074(u32m16x4 a0, u32m16x11 a1, unsigned char s0, unsigned long s1) {
+    return __builtin_matrix_transpose(a0) * ({ __auto_type ins0 = a1; ins0[9][2] = s0; ins0; }) / s1;
 }
 
 static void run_r0074(void) {
-    static const long long s0_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL, -2LL, -3LL, -7LL};
-    rt_rng rng = {0x3a1edfdbf25cecbcULL};
-    long a0_b[21]; rt_fill_i64(&rng, a0_b, 21, RT_DOM_FULL);
-    i64m3x7 a0; for (int j = 0; j < 7; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    float a1_b[49]; rt_fill_f32(&rng, a1_b, 49, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m7x7 a1; for (int j = 0; j < 7; j++) for (int i = 0; i < 7; i++) a1[i][j] = a1_b[j * 7 + i];
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_ICHOICE(s0_dom));
-    unsigned int a2_b[4]; rt_fill_u32(&rng, a2_b, 4, RT_DOM_FULL);
-    u32m1x4 a2; for (int j = 0; j < 4; j++) for (int i = 0; i < 1; i++) a2[i][j] = a2_b[j * 1 + i];
-    unsigned int a3_b[1]; rt_fill_u32(&rng, a3_b, 1, RT_DOM_INT(0LL, 16LL));
-    u32m1x1 a3; for (int j = 0; j < 1; j++) for (int i = 0; i < 1; i++) a3[i][j] = a3_b[j * 1 + i];
-    u32m1x4 r = r0074(a0, a1, s0, a2, a3);
-    unsigned int r_b[4]; for (int j = 0; j < 4; j++) for (int i = 0; i < 1; i++) r_b[j * 1 + i] = r[i][j];
-    rt_out_u32("r0074", "ret", r_b, 4);
+    static const long long s1_dom[] = {1LL, 2LL, 3LL, 4LL, 5LL, 7LL};
+    rt_rng rng = {0xec18d8e4dfc6dfddULL};
+    unsigned int a0_b[64]; rt_fill_u32(&rng, a0_b, 64, RT_DOM_FULL);
+    u32m16x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 16; i++) a0[i][j] = a0_b[j * 16 + i];
+    unsigned int a1_b[176]; rt_fill_u32(&rng, a1_b, 176, RT_DOM_FULL);
+    u32m16x11 a1; for (int j = 0; j < 11; j++) for (int i = 0; i < 16; i++) a1[i][j] = a1_b[j * 16 + i];
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_ICHOICE(s1_dom));
+    u32m4x11 r = r0074(a0, a1, s0, s1);
+    unsigned int r_b[44]; for (int j = 0; j < 11; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_u32("r0074", "ret", r_b, 44);
 }
 
-float r0075(f32m1x14 a0, f32m14x1 a1, int i0, long i1, unsigned int i2, unsigned long i3, unsigned short i4) {
-    f32m1x1 t0 = r0064(a0, a1);
-    if (i0 < 1) { t0[i1][i2] = t0[0][i3]; }
-    f32m1x1 t1 = t0;
-    return t0[i4][0];
+i64m6x16 r0075(i64m6x16 a0, i64m16x6 a1) {
+    __auto_type t0 = a0;
+    return __builtin_matrix_transpose(a1);
 }
 
 static void run_r0075(void) {
-    rt_rng rng = {0xfeaee514fd799a38ULL};
-    float a0_b[14]; rt_fill_f32(&rng, a0_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m1x14 a0; for (int j = 0; j < 14; j++) for (int i = 0; i < 1; i++) a0[i][j] = a0_b[j * 1 + i];
-    float a1_b[14]; rt_fill_f32(&rng, a1_b, 14, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32m14x1 a1; for (int j = 0; j < 1; j++) for (int i = 0; i < 14; i++) a1[i][j] = a1_b[j * 14 + i];
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned short i4; rt_fill_u16(&rng, &i4, 1, RT_DOM_INT(0LL, 0LL));
-    float r = r0075(a0, a1, i0, i1, i2, i3, i4);
-    rt_out_f32("r0075", "ret", &r, 1);
+    rt_rng rng = {0x107744b5c12b4c99ULL};
+    long a0_b[96]; rt_fill_i64(&rng, a0_b, 96, RT_DOM_INT(-8LL, 8LL));
+    i64m6x16 a0; for (int j = 0; j < 16; j++) for (int i = 0; i < 6; i++) a0[i][j] = a0_b[j * 6 + i];
+    long a1_b[96]; rt_fill_i64(&rng, a1_b, 96, RT_DOM_INT(-8LL, 8LL));
+    i64m16x6 a1; for (int j = 0; j < 6; j++) for (int i = 0; i < 16; i++) a1[i][j] = a1_b[j * 16 + i];
+    i64m6x16 r = r0075(a0, a1);
+    long r_b[96]; for (int j = 0; j < 16; j++) for (int i = 0; i < 6; i++) r_b[j * 6 + i] = r[i][j];
+    rt_out_i64("r0075", "ret", r_b, 96);
 }
 
-u32m13x4 r0076(u32m13x4 a0, u32m4x4 a1) {
-    return a0 * a1;
+i8m7x3 r0076(i8m7x3 a0, i8m3x2 a1, i8m2x7_b a2) {
+    return a0 - __builtin_matrix_transpose((a1 + a1) * a2);
 }
 
 static void run_r0076(void) {
-    rt_rng rng = {0xfc1322ff7d3514ceULL};
-    unsigned int a0_b[52]; rt_fill_u32(&rng, a0_b, 52, RT_DOM_INT(0LL, 16LL));
-    u32m13x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 13; i++) a0[i][j] = a0_b[j * 13 + i];
-    unsigned int a1_b[16]; rt_fill_u32(&rng, a1_b, 16, RT_DOM_FULL);
-    u32m4x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    u32m13x4 r = r0076(a0, a1);
-    unsigned int r_b[52]; for (int j = 0; j < 4; j++) for (int i = 0; i < 13; i++) r_b[j * 13 + i] = r[i][j];
-    rt_out_u32("r0076", "ret", r_b, 52);
+    rt_rng rng = {0x566fe287daace38cULL};
+    signed char a0_b[21]; rt_fill_i8(&rng, a0_b, 21, RT_DOM_INT(-8LL, 8LL));
+    i8m7x3 a0; for (int j = 0; j < 3; j++) for (int i = 0; i < 7; i++) a0[i][j] = a0_b[j * 7 + i];
+    signed char a1_b[6]; rt_fill_i8(&rng, a1_b, 6, RT_DOM_FULL);
+    i8m3x2 a1; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a1[i][j] = a1_b[j * 3 + i];
+    signed char a2_b[14]; rt_fill_i8(&rng, a2_b, 14, RT_DOM_FULL);
+    i8m2x7 a2; for (int j = 0; j < 7; j++) for (int i = 0; i < 2; i++) a2[i][j] = a2_b[j * 2 + i];
+    i8m7x3 r = r0076(a0, a1, a2);
+    signed char r_b[21]; for (int j = 0; j < 3; j++) for (int i = 0; i < 7; i++) r_b[j * 7 + i] = r[i][j];
+    rt_out_i8("r0076", "ret", r_b, 21);
 }
 
-u32m4x5 r0077(u64m4x5 a0, u64m4x5 a1) {
-    return (u32m4x5) (a0 + 1 - a1);
+int r0077(i32m6x1_b a0, float s0, unsigned short i0, unsigned short i1, signed char s1) {
+    __auto_type t0 = a0 - 0x4;
+    t0 /= s0;
+    t0[i0][i1] += (int)s1;
+    return t0[3][0];
 }
 
 static void run_r0077(void) {
-    rt_rng rng = {0xf0e4c785ef317fb8ULL};
-    unsigned long a0_b[20]; rt_fill_u64(&rng, a0_b, 20, RT_DOM_FULL);
-    u64m4x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
-    unsigned long a1_b[20]; rt_fill_u64(&rng, a1_b, 20, RT_DOM_INT(0LL, 16LL));
-    u64m4x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 4; i++) a1[i][j] = a1_b[j * 4 + i];
-    u32m4x5 r = r0077(a0, a1);
-    unsigned int r_b[20]; for (int j = 0; j < 5; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
-    rt_out_u32("r0077", "ret", r_b, 20);
+    static const double s0_dom[] = {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5};
+    rt_rng rng = {0xb3769515f0a50d92ULL};
+    int a0_b[6]; rt_fill_i32(&rng, a0_b, 6, RT_DOM_INT(-8LL, 8LL));
+    i32m6x1 a0; for (int j = 0; j < 1; j++) for (int i = 0; i < 6; i++) a0[i][j] = a0_b[j * 6 + i];
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_FCHOICE(s0_dom));
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    int r = r0077(a0, s0, i0, i1, s1);
+    rt_out_i32("r0077", "ret", &r, 1);
 }
 
-i64m5x13 r0078(u16m3x2 a0, u16m2x5 a1, i64m3x5 a2, short s0, i64m3x13 a3, unsigned short s1, unsigned short s2) {
-    return __builtin_matrix_transpose((i64m3x5) (a0 * a1) - (a2 - s0)) * (s1 * s2 - (a3 + 1));
+f32m4x4 r0078(f32m4x6 a0, f32m6x4_b a1) {
+    return __builtin_matrix_transpose(a0 * a1);
 }
 
 static void run_r0078(void) {
-    rt_rng rng = {0x76c51935e6d7c7cbULL};
-    unsigned short a0_b[6]; rt_fill_u16(&rng, a0_b, 6, RT_DOM_FULL);
-    u16m3x2 a0; for (int j = 0; j < 2; j++) for (int i = 0; i < 3; i++) a0[i][j] = a0_b[j * 3 + i];
-    unsigned short a1_b[10]; rt_fill_u16(&rng, a1_b, 10, RT_DOM_INT(0LL, 16LL));
-    u16m2x5 a1; for (int j = 0; j < 5; j++) for (int i = 0; i < 2; i++) a1[i][j] = a1_b[j * 2 + i];
-    long a2_b[15]; rt_fill_i64(&rng, a2_b, 15, RT_DOM_FULL);
-    i64m3x5 a2; for (int j = 0; j < 5; j++) for (int i = 0; i < 3; i++) a2[i][j] = a2_b[j * 3 + i];
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    long a3_b[39]; rt_fill_i64(&rng, a3_b, 39, RT_DOM_INT(-8LL, 8LL));
-    i64m3x13 a3; for (int j = 0; j < 13; j++) for (int i = 0; i < 3; i++) a3[i][j] = a3_b[j * 3 + i];
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 15LL));
-    i64m5x13 r = r0078(a0, a1, a2, s0, a3, s1, s2);
-    long r_b[65]; for (int j = 0; j < 13; j++) for (int i = 0; i < 5; i++) r_b[j * 5 + i] = r[i][j];
-    rt_out_i64("r0078", "ret", r_b, 65);
+    static const double a0_dom[] = {-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38};
+    rt_rng rng = {0xc98e93a231052003ULL};
+    float a0_b[24]; rt_fill_f32(&rng, a0_b, 24, RT_DOM_FCHOICE(a0_dom));
+    f32m4x6 a0; for (int j = 0; j < 6; j++) for (int i = 0; i < 4; i++) a0[i][j] = a0_b[j * 4 + i];
+    float a1_b[24]; rt_fill_f32(&rng, a1_b, 24, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32m6x4 a1; for (int j = 0; j < 4; j++) for (int i = 0; i < 6; i++) a1[i][j] = a1_b[j * 6 + i];
+    f32m4x4 r = r0078(a0, a1);
+    float r_b[16]; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_f32("r0078", "ret", r_b, 16);
 }
 
-u64m9x5 r0079(u64m9x5 a0) {
-    return (-1 - __builtin_matrix_transpose(__builtin_matrix_transpose(a0))) / 7;
+i64m4x2 r0079(i64m2x4 a0) {
+    return __builtin_matrix_transpose(a0);
 }
 
 static void run_r0079(void) {
-    rt_rng rng = {0x19a349857f752ddeULL};
-    unsigned long a0_b[45]; rt_fill_u64(&rng, a0_b, 45, RT_DOM_INT(0LL, 16LL));
-    u64m9x5 a0; for (int j = 0; j < 5; j++) for (int i = 0; i < 9; i++) a0[i][j] = a0_b[j * 9 + i];
-    u64m9x5 r = r0079(a0);
-    unsigned long r_b[45]; for (int j = 0; j < 5; j++) for (int i = 0; i < 9; i++) r_b[j * 9 + i] = r[i][j];
-    rt_out_u64("r0079", "ret", r_b, 45);
+    rt_rng rng = {0x1ddcee7469f4a2faULL};
+    long a0_b[8]; rt_fill_i64(&rng, a0_b, 8, RT_DOM_INT(-8LL, 8LL));
+    i64m2x4 a0; for (int j = 0; j < 4; j++) for (int i = 0; i < 2; i++) a0[i][j] = a0_b[j * 2 + i];
+    i64m4x2 r = r0079(a0);
+    long r_b[8]; for (int j = 0; j < 2; j++) for (int i = 0; i < 4; i++) r_b[j * 4 + i] = r[i][j];
+    rt_out_i64("r0079", "ret", r_b, 8);
 }
 
 int main(void) {

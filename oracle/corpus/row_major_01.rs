@@ -11,713 +11,674 @@ matrix! {
     const K4: usize = 4;
     const K5: usize = 5;
     const K8: usize = 8;
-    pub typedef i8 i8m6x2 __attribute__((matrix_type(K2 + 4, 10 - K8, row_major)));
-    typedef int8_t i8m6x3 __attribute__((matrix_type(6, 3, row_major)));
-    pub typedef i16 i16m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    typedef i16 i16m3x7 __attribute__((matrix_type((K2 * 3) / K2, (K4 * 7) / K4, row_major)));
-    typedef i16 i16m3x13 __attribute__((matrix_type(3, 13, row_major)));
-    pub(crate) typedef int16_t i16m4x6 __attribute__((matrix_type(4, 6, row_major)));
-    pub(crate) typedef i16 i16m4x8 __attribute__((matrix_type(4, 8, row_major)));
-    typedef int16_t i16m6x4 __attribute__((matrix_type(6, 4, row_major)));
-    typedef i16 i16m7x7 __attribute__((matrix_type(7, 7, row_major)));
-    typedef short i16m8x4 __attribute__((matrix_type(8, 4, row_major)));
-    pub(crate) typedef i16 i16m11x4 __attribute__((matrix_type(11, 4, row_major)));
-    typedef int16_t i16m11x8 __attribute__((matrix_type(11, 8, row_major)));
-    typedef i16 i16m13x4 __attribute__((matrix_type(13, 4, row_major)));
-    typedef i32 i32m5x1 __attribute__((matrix_type((K2 * 5) / K2, 9 - K8, row_major)));
-    pub(crate) typedef int32_t i32m5x4 __attribute__((matrix_type(5, 4, row_major)));
-    typedef int i32m8x4 __attribute__((matrix_type(8, 4, row_major)));
-    typedef long long i64m1x3 __attribute__((matrix_type((K2 * 1) / K2, (K2 * 3) / K2, row_major)));
-    pub(crate) typedef int64_t i64m1x5 __attribute__((matrix_type(1, 5, row_major)));
-    typedef int64_t i64m1x7 __attribute__((matrix_type(1, 7, row_major)));
-    pub(crate) typedef long long i64m1x13 __attribute__((matrix_type(1, 13, row_major)));
-    typedef long i64m2x12 __attribute__((matrix_type(2, 12, row_major)));
-    typedef int64_t i64m3x5 __attribute__((matrix_type(3, 5, row_major)));
-    typedef i64 i64m3x7 __attribute__((matrix_type(3, 7, row_major)));
-    typedef i64 i64m3x13 __attribute__((matrix_type((K4 * 3) / K4, (K4 * 13) / K4, row_major)));
-    pub typedef long i64m4x1 __attribute__((matrix_type(4, 1, row_major)));
-    typedef int64_t i64m5x13 __attribute__((matrix_type(5, 13, row_major)));
-    typedef long long i64m7x5 __attribute__((matrix_type(7, 5, row_major)));
-    typedef int64_t i64m7x7 __attribute__((matrix_type(7, 7, row_major)));
-    typedef long i64m12x3 __attribute__((matrix_type(12, 3, row_major)));
-    pub typedef i64 i64m13x3 __attribute__((matrix_type(13, 3, row_major)));
-    typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1, row_major)));
-    pub typedef unsigned char u8m1x3 __attribute__((matrix_type((K8 * 1) / K8, 11 - K8, row_major)));
-    pub(crate) typedef unsigned char u8m1x6 __attribute__((matrix_type((K2 * 1) / K2, 11 - K5, row_major)));
-    pub typedef u8 u8m2x7 __attribute__((matrix_type(2, 7, row_major)));
-    pub(crate) typedef u8 u8m3x2 __attribute__((matrix_type(3, 2, row_major)));
-    typedef u8 u8m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    typedef unsigned char u8m3x6 __attribute__((matrix_type(3, 6, row_major)));
-    pub(crate) typedef unsigned char u8m6x1 __attribute__((matrix_type(6, 1, row_major)));
-    typedef u8 u8m7x4 __attribute__((matrix_type(7, 4, row_major)));
-    pub typedef u8 u8m7x7 __attribute__((matrix_type(7, 7, row_major)));
-    pub typedef unsigned char u8m8x14 __attribute__((matrix_type(8, 14, row_major)));
-    typedef u16 u16m2x4 __attribute__((matrix_type(6 - K4, (K8 * 4) / K8, row_major)));
-    typedef u16 u16m2x5 __attribute__((matrix_type(2, 5, row_major)));
-    pub(crate) typedef u16 u16m3x2 __attribute__((matrix_type((K5 * 3) / K5, 7 - K5, row_major)));
-    typedef unsigned short u16m12x3 __attribute__((matrix_type(12, 3, row_major)));
-    pub typedef u32 u32m1x1 __attribute__((matrix_type(1, 1, row_major)));
-    pub(crate) typedef unsigned u32m1x2 __attribute__((matrix_type(1, 2, row_major)));
-    pub typedef unsigned int u32m1x3 __attribute__((matrix_type(1, 3, row_major)));
-    pub typedef u32 u32m1x4 __attribute__((matrix_type(1, 4, row_major)));
-    typedef uint32_t u32m1x12 __attribute__((matrix_type(1, 12, row_major)));
-    pub typedef unsigned u32m2x1 __attribute__((matrix_type(2, 1, row_major)));
-    pub typedef uint32_t u32m2x2 __attribute__((matrix_type(7 - K5, (K5 * 2) / K5, row_major)));
-    pub(crate) typedef unsigned u32m2x4 __attribute__((matrix_type(2, 4, row_major)));
-    pub typedef uint32_t u32m2x7 __attribute__((matrix_type(2, 7, row_major)));
-    typedef uint32_t u32m2x8 __attribute__((matrix_type(2, 8, row_major)));
-    typedef unsigned u32m3x2 __attribute__((matrix_type(3, 2, row_major)));
-    typedef unsigned u32m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    typedef unsigned u32m3x7 __attribute__((matrix_type(3, 7, row_major)));
-    typedef unsigned u32m4x2 __attribute__((matrix_type(4, 2, row_major)));
-    typedef u32 u32m4x4 __attribute__((matrix_type(4, 4, row_major)));
-    pub typedef uint32_t u32m4x5 __attribute__((matrix_type(4, 5, row_major)));
-    typedef uint32_t u32m4x6 __attribute__((matrix_type(4, 6, row_major)));
-    pub typedef u32 u32m4x8 __attribute__((matrix_type(4, 8, row_major)));
-    typedef unsigned int u32m7x4 __attribute__((matrix_type(7, 4, row_major)));
-    pub typedef uint32_t u32m7x6 __attribute__((matrix_type((K3 * 7) / K3, (K3 * 6) / K3, row_major)));
-    pub(crate) typedef unsigned int u32m13x4 __attribute__((matrix_type(13, 4, row_major)));
-    typedef unsigned long u64m3x1 __attribute__((matrix_type(3, 1, row_major)));
-    pub typedef u64 u64m3x7 __attribute__((matrix_type(K2 + 1, K2 + 5, row_major)));
-    pub typedef u64 u64m4x1 __attribute__((matrix_type(4, 1, row_major)));
-    typedef u64 u64m4x5 __attribute__((matrix_type(4, 5, row_major)));
-    typedef uint64_t u64m9x5 __attribute__((matrix_type(9, 5, row_major)));
-    typedef float f32m1x1 __attribute__((matrix_type(1, 1, row_major)));
-    typedef float f32m1x2 __attribute__((matrix_type(1, 2, row_major)));
-    pub typedef f32 f32m1x7 __attribute__((matrix_type(1, 7, row_major)));
-    pub typedef f32 f32m1x8 __attribute__((matrix_type(1, 8, row_major)));
-    pub(crate) typedef float f32m1x14 __attribute__((matrix_type(1, 14, row_major)));
-    pub(crate) typedef f32 f32m1x15 __attribute__((matrix_type(1, 15, row_major)));
-    typedef f32 f32m1x16 __attribute__((matrix_type(3 - K2, 18 - K2, row_major)));
-    typedef float f32m2x5 __attribute__((matrix_type(2, 5, row_major)));
-    pub(crate) typedef f32 f32m2x7 __attribute__((matrix_type(2, 7, row_major)));
-    pub typedef float f32m2x15 __attribute__((matrix_type(2, 15, row_major)));
-    typedef f32 f32m4x7 __attribute__((matrix_type(4, 7, row_major)));
-    typedef float f32m5x15 __attribute__((matrix_type(5, 15, row_major)));
-    pub(crate) typedef float f32m7x1 __attribute__((matrix_type(7, 1, row_major)));
-    pub(crate) typedef f32 f32m7x4 __attribute__((matrix_type(7, 4, row_major)));
-    typedef float f32m7x7 __attribute__((matrix_type((K4 * 7) / K4, K3 + 4, row_major)));
-    typedef f32 f32m14x1 __attribute__((matrix_type(14, 1, row_major)));
-    typedef float f32m16x8 __attribute__((matrix_type(15 + 1, (K8 * 8) / K8, row_major)));
+    pub(crate) typedef signed char i8m1x4 __attribute__((matrix_type(6 - K5, 12 - K8, row_major)));
+    pub typedef signed char i8m2x3 __attribute__((matrix_type(2, 3, row_major)));
+    typedef char i8m2x7 __attribute__((matrix_type(2, 7, row_major)));
+    pub(crate) typedef signed char i8m3x2 __attribute__((matrix_type((K2 * 3) / K2, (K5 * 2) / K5, row_major)));
+    pub(crate) typedef int8_t i8m6x3 __attribute__((matrix_type(6, 3, row_major)));
+    pub(crate) typedef i8 i8m7x3 __attribute__((matrix_type(7, 3, row_major)));
+    pub(crate) typedef short i16m1x2 __attribute__((matrix_type(1, 2, row_major)));
+    typedef short i16m2x2 __attribute__((matrix_type(2, 2, row_major)));
+    typedef short i16m3x15 __attribute__((matrix_type(3, 15, row_major)));
+    pub typedef short i16m4x4 __attribute__((matrix_type(4, 4, row_major)));
+    typedef i16 i16m4x8 __attribute__((matrix_type(4, 8, row_major)));
+    pub typedef i16 i16m5x6 __attribute__((matrix_type(5, 6, row_major)));
+    typedef i16 i16m11x4 __attribute__((matrix_type(11, 4, row_major)));
+    typedef i16 i16m11x8 __attribute__((matrix_type(K3 + 8, (K3 * 8) / K3, row_major)));
+    pub(crate) typedef int16_t i16m15x14 __attribute__((matrix_type(15, 14, row_major)));
+    pub(crate) typedef i32 i32m1x2 __attribute__((matrix_type(1, 2, row_major)));
+    typedef int32_t i32m1x14 __attribute__((matrix_type((K2 * 1) / K2, K3 + 11, row_major)));
+    typedef i32 i32m2x11 __attribute__((matrix_type(2, 11, row_major)));
+    typedef int i32m3x7 __attribute__((matrix_type(3, 7, row_major)));
+    pub(crate) typedef i32 i32m4x4 __attribute__((matrix_type(4, 4, row_major)));
+    typedef int32_t i32m4x7 __attribute__((matrix_type(4, 7, row_major)));
+    typedef i32 i32m6x1 __attribute__((matrix_type(6, 1, row_major)));
+    typedef i32 i32m6x2 __attribute__((matrix_type(6, 2, row_major)));
+    pub(crate) typedef int32_t i32m7x4 __attribute__((matrix_type((K5 * 7) / K5, K2 + 2, row_major)));
+    typedef int i32m12x6 __attribute__((matrix_type(12, 6, row_major)));
+    typedef int i32m14x1 __attribute__((matrix_type(14, 1, row_major)));
+    pub(crate) typedef int64_t i64m1x9 __attribute__((matrix_type(1, 9, row_major)));
+    typedef int64_t i64m2x1 __attribute__((matrix_type(2, 1, row_major)));
+    pub(crate) typedef long long i64m2x2 __attribute__((matrix_type(2, 2, row_major)));
+    typedef long i64m2x4 __attribute__((matrix_type(2, 4, row_major)));
+    typedef int64_t i64m3x4 __attribute__((matrix_type(3, 4, row_major)));
+    typedef i64 i64m4x2 __attribute__((matrix_type(7 - K3, (K4 * 2) / K4, row_major)));
+    typedef i64 i64m4x3 __attribute__((matrix_type((K3 * 4) / K3, (K4 * 3) / K4, row_major)));
+    pub typedef long i64m4x4 __attribute__((matrix_type(4, 4, row_major)));
+    typedef int64_t i64m6x3 __attribute__((matrix_type(6, 3, row_major)));
+    typedef long long i64m6x16 __attribute__((matrix_type(6, 16, row_major)));
+    typedef int64_t i64m16x6 __attribute__((matrix_type(16, 6, row_major)));
+    typedef uint8_t u8m1x6 __attribute__((matrix_type(1, 6, row_major)));
+    pub typedef u8 u8m6x8 __attribute__((matrix_type(6, 8, row_major)));
+    typedef unsigned char u8m8x6 __attribute__((matrix_type(8, 6, row_major)));
+    pub typedef unsigned short u16m1x2 __attribute__((matrix_type(1, 2, row_major)));
+    pub(crate) typedef unsigned short u16m2x3 __attribute__((matrix_type(6 - K4, 11 - K8, row_major)));
+    pub typedef u16 u16m4x4 __attribute__((matrix_type(4, 4, row_major)));
+    pub(crate) typedef u16 u16m6x2 __attribute__((matrix_type((K2 * 6) / K2, 7 - K5, row_major)));
+    typedef u16 u16m13x3 __attribute__((matrix_type(13, 3, row_major)));
+    typedef unsigned int u32m1x6 __attribute__((matrix_type(1, 6, row_major)));
+    pub(crate) typedef unsigned u32m1x9 __attribute__((matrix_type(1, 9, row_major)));
+    typedef uint32_t u32m2x7 __attribute__((matrix_type(2, 7, row_major)));
+    pub typedef uint32_t u32m4x9 __attribute__((matrix_type(4, 9, row_major)));
+    pub typedef uint32_t u32m4x11 __attribute__((matrix_type(4, 11, row_major)));
+    typedef unsigned u32m5x5 __attribute__((matrix_type(5, 5, row_major)));
+    typedef uint32_t u32m5x7 __attribute__((matrix_type(8 - K3, 6 + 1, row_major)));
+    pub(crate) typedef u32 u32m7x2 __attribute__((matrix_type(7, 2, row_major)));
+    typedef u32 u32m16x4 __attribute__((matrix_type(16, 4, row_major)));
+    pub typedef u32 u32m16x11 __attribute__((matrix_type(16, 11, row_major)));
+    pub(crate) typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3, row_major)));
+    pub typedef unsigned long long u64m2x7 __attribute__((matrix_type(2, 7, row_major)));
+    pub typedef u64 u64m2x8 __attribute__((matrix_type(2, 8, row_major)));
+    typedef uint64_t u64m3x3 __attribute__((matrix_type(3, 3, row_major)));
+    pub typedef unsigned long u64m3x8 __attribute__((matrix_type(3, 8, row_major)));
+    pub typedef uint64_t u64m3x10 __attribute__((matrix_type(3, 10, row_major)));
+    pub(crate) typedef unsigned long u64m6x2 __attribute__((matrix_type(6, 2, row_major)));
+    pub typedef uint64_t u64m7x3 __attribute__((matrix_type(7, 3, row_major)));
+    typedef uint64_t u64m8x10 __attribute__((matrix_type(8, 10, row_major)));
+    typedef float f32m2x2 __attribute__((matrix_type((K2 * 2) / K2, 4 - K2, row_major)));
+    typedef float f32m3x2 __attribute__((matrix_type(3, 2, row_major)));
+    typedef float f32m3x5 __attribute__((matrix_type(3, 5, row_major)));
+    typedef float f32m3x7 __attribute__((matrix_type(K2 + 1, K2 + 5, row_major)));
+    typedef f32 f32m4x2 __attribute__((matrix_type(4, 2, row_major)));
+    pub typedef float f32m4x3 __attribute__((matrix_type(4, 3, row_major)));
+    typedef float f32m4x4 __attribute__((matrix_type(4, 4, row_major)));
+    pub typedef f32 f32m4x6 __attribute__((matrix_type(4, 6, row_major)));
+    typedef f32 f32m4x8 __attribute__((matrix_type(4, 8, row_major)));
+    pub typedef float f32m5x10 __attribute__((matrix_type(5, 10, row_major)));
+    pub(crate) typedef f32 f32m6x4 __attribute__((matrix_type(6, 4, row_major)));
+    typedef float f32m8x2 __attribute__((matrix_type(8, 2, row_major)));
+    pub typedef f32 f32m8x8 __attribute__((matrix_type(8, 8, row_major)));
+    pub typedef f32 f32m10x13 __attribute__((matrix_type((K5 * 10) / K5, 21 - K8, row_major)));
+    typedef f32 f32m12x4 __attribute__((matrix_type(12, 4, row_major)));
+    typedef double f64m1x3 __attribute__((matrix_type(1, 3, row_major)));
     typedef double f64m1x5 __attribute__((matrix_type(1, 5, row_major)));
-    pub(crate) typedef double f64m2x7 __attribute__((matrix_type(2, 7, row_major)));
-    typedef f64 f64m3x4 __attribute__((matrix_type(3, 4, row_major)));
-    typedef double f64m4x10 __attribute__((matrix_type(4, 10, row_major)));
-    typedef double f64m6x1 __attribute__((matrix_type(K3 * 2, 9 - K8, row_major)));
-    pub typedef double f64m6x5 __attribute__((matrix_type(6, 5, row_major)));
-    typedef double f64m8x1 __attribute__((matrix_type(8, 1, row_major)));
-    typedef double f64m8x5 __attribute__((matrix_type(8, 5, row_major)));
-    pub typedef double f64m10x4 __attribute__((matrix_type(10, 4, row_major)));
-    pub typedef signed char i8m6x3_b __attribute__((matrix_type(6, 3, row_major)));
-    typedef i16 i16m3x13_b __attribute__((matrix_type(3, 13, row_major)));
-    pub(crate) typedef int16_t i16m7x7_b __attribute__((matrix_type(7, 7, row_major)));
-    pub typedef short i16m11x4_b __attribute__((matrix_type(11, 4, row_major)));
-    typedef int64_t i64m1x13_b __attribute__((matrix_type(3 - K2, (K2 * 13) / K2, row_major)));
-    typedef long long i64m12x3_b __attribute__((matrix_type(12, 3, row_major)));
-    typedef u8 u8m1x1_b __attribute__((matrix_type(0 + 1, (K3 * 1) / K3, row_major)));
-    typedef unsigned char u8m1x3_b __attribute__((matrix_type(1, 3, row_major)));
-    typedef unsigned char u8m2x7_b __attribute__((matrix_type(7 - K5, 6 + 1, row_major)));
-    pub(crate) typedef unsigned char u8m6x1_b __attribute__((matrix_type(6, 1, row_major)));
-    typedef uint16_t u16m12x3_b __attribute__((matrix_type(12, 3, row_major)));
-    pub typedef uint32_t u32m1x1_b __attribute__((matrix_type(1, 1, row_major)));
-    typedef unsigned int u32m1x3_b __attribute__((matrix_type(1, 3, row_major)));
-    typedef uint32_t u32m1x12_b __attribute__((matrix_type(1, 12, row_major)));
-    typedef unsigned int u32m2x1_b __attribute__((matrix_type(2, 1, row_major)));
-    pub(crate) typedef unsigned u32m2x2_b __attribute__((matrix_type((K3 * 2) / K3, 6 - K4, row_major)));
-    typedef u32 u32m2x8_b __attribute__((matrix_type(1 + 1, K3 + 5, row_major)));
-    typedef u32 u32m3x2_b __attribute__((matrix_type(3, 2, row_major)));
-    typedef float f32m1x2_b __attribute__((matrix_type(4 - K3, (K4 * 2) / K4, row_major)));
-    typedef f32 f32m1x7_b __attribute__((matrix_type(1, 7, row_major)));
-    typedef float f32m1x15_b __attribute__((matrix_type(1, 15, row_major)));
-    typedef f64 f64m2x7_b __attribute__((matrix_type(2, 7, row_major)));
-    pub(crate) typedef double f64m8x1_b __attribute__((matrix_type(8, 1, row_major)));
+    typedef double f64m2x5 __attribute__((matrix_type(2, 5, row_major)));
+    pub typedef f64 f64m2x7 __attribute__((matrix_type(2, 7, row_major)));
+    pub typedef f64 f64m3x2 __attribute__((matrix_type(3, 2, row_major)));
+    pub(crate) typedef double f64m3x3 __attribute__((matrix_type(3, 3, row_major)));
+    pub(crate) typedef f64 f64m3x4 __attribute__((matrix_type((K4 * 3) / K4, (K2 * 4) / K2, row_major)));
+    typedef f64 f64m3x5 __attribute__((matrix_type(3, 5, row_major)));
+    typedef double f64m4x3 __attribute__((matrix_type((K3 * 4) / K3, (K4 * 3) / K4, row_major)));
+    pub(crate) typedef f64 f64m4x4 __attribute__((matrix_type(4, 4, row_major)));
+    pub typedef double f64m4x5 __attribute__((matrix_type(4, 5, row_major)));
+    typedef f64 f64m4x7 __attribute__((matrix_type(4, 7, row_major)));
+    typedef double f64m5x5 __attribute__((matrix_type(5, 5, row_major)));
+    pub(crate) typedef double f64m7x5 __attribute__((matrix_type(10 - K3, K3 + 2, row_major)));
+    pub(crate) typedef f64 f64m7x8 __attribute__((matrix_type(7, 8, row_major)));
+    typedef double f64m8x7 __attribute__((matrix_type(8, 7, row_major)));
+    typedef i8 i8m2x7_b __attribute__((matrix_type(2, 7, row_major)));
+    typedef int16_t i16m2x2_b __attribute__((matrix_type(2, 2, row_major)));
+    typedef i16 i16m4x4_b __attribute__((matrix_type(4, 4, row_major)));
+    pub(crate) typedef i16 i16m11x4_b __attribute__((matrix_type(11, 4, row_major)));
+    typedef i32 i32m6x1_b __attribute__((matrix_type(6, 1, row_major)));
+    typedef int i32m7x4_b __attribute__((matrix_type(7, 4, row_major)));
+    typedef long i64m2x2_b __attribute__((matrix_type(7 - K5, (K8 * 2) / K8, row_major)));
+    pub typedef unsigned long u64m3x3_b __attribute__((matrix_type(3, 3, row_major)));
+    typedef float f32m3x2_b __attribute__((matrix_type(11 - K8, (K2 * 2) / K2, row_major)));
+    typedef float f32m6x4_b __attribute__((matrix_type(6, 4, row_major)));
+    pub typedef double f64m1x3_b __attribute__((matrix_type(9 - K8, (K5 * 3) / K5, row_major)));
+    pub typedef double f64m2x5_b __attribute__((matrix_type(2, 5, row_major)));
+    typedef f64 f64m5x5_b __attribute__((matrix_type(5, 5, row_major)));
 
-    pub fn r0040(a0: i32m5x1, s0: i16, s1: i16, s2: i8, a1: f64m6x1, a2: f64m1x5) -> f64m6x5 {
-        let t0 = s0 - s1 + a0 - s2;
-        a1 * a2
+    pub fn r0040(a0: f64m7x5, a1: f64m5x5_b, s0: f32, a2: u32m5x5, a3: f64m3x2, a4: f64m2x5_b, s1: u16, a5: f64m3x5, a6: Matrix<f32, 3, 5, RowMajor>) -> f64m3x5 {
+        let t0: Matrix<f64, 5, 5, RowMajor> = __builtin_matrix_sub(__builtin_matrix_transpose(a0) * a0, a1);
+        let t1: Matrix<f64, 5, 5, RowMajor> = s0 ? (a2 + __builtin_matrix_transpose(a2)) as f64m5x5 : __builtin_matrix_transpose(a3 * a4) * (s1 ? a5 : a5);
+        a6 as f64m3x5
     }
 
-    pub fn r0041(a0: u16m2x5, a1: u16m2x5, s0: u8, s1: i64) -> u16m2x5 {
-        a0 + __builtin_matrix_insert(a1 - s0 - a1, 5 - K4, 3, s1 as i32)
+    pub fn r0041(a0: i32m1x14, s0: f64, i0: u32) -> i32m14x1 {
+        __builtin_matrix_transpose(__builtin_matrix_scalar_multiply(a0 + s0, a0[i0][2]))
     }
 
-    pub fn r0042(a0: f64m3x4, a1: f64m3x4, a2: f64m4x10, a3: f64m10x4, s0: i8, i0: u32, a4: Matrix<f32, 7, 4, RowMajor>, s1: u32, a5: f32m4x7, i1: u32) -> f32m7x7 {
-        let mut t0: f64m3x4 = a0 - __builtin_matrix_add(a0, a1);
-        t0 *= __builtin_matrix_transpose(s0 * __builtin_matrix_multiply(a2, a3));
-        t0[2][i0] += -6.75;
-        __builtin_matrix_multiply(a4 + __builtin_matrix_insert(a4, K3 + 2, 2, s1), 14i64 + (t0[1][i1] + a5)) - __builtin_matrix_extract(a3, (K8 * 2) / K8, (K4 * 3) / K4)
+    /// Kernel `r0042` of the oracle corpus.
+    pub fn r0042(s0: u8, a0: i16m2x2, s1: f32, a1: i16m2x2_b, a2: i16m2x2_b, a3: i16m2x2, a4: i64m1x9, s2: i64, s3: u8) -> u32m1x9 {
+        let mut t0: i16m2x2 = s0 ? a0 - a0 - s1 : a1;
+        t0 += __builtin_matrix_transpose(__builtin_matrix_transpose(a2 - a3) * a0);
+        (u32m1x9) (a4 as i64m1x9 + s2 + s3 as i64)
     }
 
-    pub fn r0043(a0: u16m2x5, a1: u16m2x5, s0: u8, s1: i64, s2: u16, a2: u32m2x2, s3: i16, a3: u32m2x1_b, a4: u32m1x2, i0: u32) -> u32m2x2 {
-        let mut t0 = r0041(a0, a1, s0, s1);
-        for l0 in 0..2 { t0[l0][0] = 0; }
-        let t1 = a2;
-        t0 *= s3;
-        return __builtin_matrix_insert(a3 * a4, i0, 0, 55) - (a2 + 4.0);
+    /// Kernel `r0043` of the oracle corpus.
+    pub fn r0043(a0: u8m8x6, a1: u8m8x6, s0: i16) -> u8m6x8 {
+        __builtin_matrix_transpose(__builtin_matrix_sub(a0 - 6, a1) + s0)
     }
 
-    /// Kernel `r0044` of the oracle corpus.
-    pub fn r0044(a0: i32m5x1, s0: i16, s1: i16, s2: i8, a1: f64m6x1, a2: f64m1x5, i0: usize) -> f64 {
-        let t0: f64m6x5 = r0040(a0, s0, s1, s2, a1, a2);
-        return __builtin_matrix_extract(t0, i0, 2);
+    pub fn r0044(a0: u32m4x9, i0: u16) -> u32 {
+        let t0 = a0;
+        a0[2][i0]
     }
 
     /// Kernel `r0045` of the oracle corpus.
-    #[allow(unused_variables)]
-    pub fn r0045(a0: u16m2x5, a1: u16m2x5, s0: u8, s1: i64, a2: u16m2x5, s2: u16) -> u16m2x5 {
-        let t0 = r0041(a0, a1, s0, s1);
-        let t1: u16m2x5 = a2 - t0;
-        return __builtin_matrix_scalar_multiply(a2, s2 as i8);
-    }
-
-    pub fn r0046(a0: u8m7x7, s0: i64) -> u8 {
-        let t0: u8m7x7 = a0 / s0;
-        a0[1][9 - K8]
-    }
-
-    pub fn r0047(a0: u64m3x1, a1: u64m3x1) -> u64m3x1 {
-        a0 + a1
-    }
-
-    #[inline]
-    pub fn r0048(a0: f32m1x2_b, a1: f32m2x15, s0: f32, i0: u16, i1: i32, i2: i32, a2: Matrix<f32, 2, 5, RowMajor>, a3: f32m5x15) -> f32m2x15 {
-        let mut t0: f32m1x15_b = a0 * a1 * s0;
-        t0[0][i0] = t0[i1][8];
-        if i2 < 5 { t0[0][12] += 4.25; }
-        a2 * a3
-    }
-
-    /// Kernel `r0049` of the oracle corpus.
-    pub fn r0049(a0: f64m8x1_b, a1: f64m8x1) -> f64m8x1 {
-        a0 + a1 - 12
-    }
-
-    /// Kernel `r0050` of the oracle corpus.
-    pub fn r0050(a0: u64m4x1, i0: u16) -> u64m4x1 {
-        (a0[i0][0] - a0) as u64m4x1
-    }
-
-    pub fn r0051(a0: u64m4x1, i0: u16, i1: u16, i2: i64, s0: u8, i3: u16) -> u64 {
-        let mut t0: u64m4x1 = r0050(a0, i0);
-        for l0 in 0..4 { t0[l0][0] = s0 as u64; }
-        t0[i3][0]
-    }
-
-    pub fn r0052(a0: Matrix<f64, 2, 7, RowMajor>, s0: u32, a1: f64m2x7, a2: f64m2x7_b, i0: i64, i1: i32, s1: u64, a3: i64m2x12) -> i64m2x12 {
-        let mut t0: f32m2x7 = (f32m2x7) (__builtin_matrix_scalar_multiply(a0, s0) + (a1 + a2));
-        t0[i0][i1] *= s1 as f32;
-        a3
-    }
-
-    /// Kernel `r0053` of the oracle corpus.
-    pub fn r0053(a0: i64m1x7, i0: u32, s0: i8, a1: i64m7x5) -> i64m1x5 {
-        __builtin_matrix_insert(a0, 0, i0, s0 as i32) * a1
-    }
-
-    pub fn r0054(a0: Matrix<u64, 4, 1, RowMajor>, i0: u8, s0: u64, i1: u16, i2: i64, i3: usize, s1: u64, i4: u16, i5: u8, i6: i32, s2: u64, a1: u16m2x4, s3: i64) -> u16m2x4 {
-        let mut t0: Matrix<u64, 4, 1, RowMajor> = __builtin_matrix_insert(a0, 1, i0, s0);
-        t0[0][i1] = s1;
-        t0[i4][i5] = s2;
-        a1 - s3
-    }
-
-    pub fn r0055(a0: f64m8x5, a1: u8m6x1_b, a2: u8m1x1_b, a3: u8m1x6, a4: u8m1x3_b, a5: u8m3x6, a6: u8m1x1, a7: u8m1x1, a8: Matrix<u8, 1, 6, RowMajor>) -> u8m1x6 {
-        let t0 = a0;
-        let t1 = __builtin_matrix_transpose(a1 - a1) + a2 * a3;
-        __builtin_matrix_sub(a4 * a5 + __builtin_matrix_insert(t1, 0, 0, a5[0][3]), (a6 + a7) * a8)
-    }
-
-    pub fn r0056(a0: i64m4x1) -> i64m4x1 {
-        a0 + a0 + a0
-    }
-
-    /// Kernel `r0057` of the oracle corpus.
-    pub fn r0057(a0: u64m3x7, a1: i16m7x7_b, i0: u32) -> i16 {
-        let mut t0: i16m3x7 = __builtin_matrix_scalar_multiply((i16m3x7) a0, 0);
-        t0 *= a1;
-        a1[5 - K4][i0]
-    }
-
-    pub fn r0058(a0: u32m4x2, i0: i64, s0: i32, i1: u8, i2: u16, s1: u32, a1: Matrix<i8, 6, 2, RowMajor>) -> i8m6x2 {
-        let mut t0: u32m4x2 = a0;
-        let t1: u32m4x2 = __builtin_matrix_insert(a0 / 4_, 2, i0, 8i64);
-        t0 /= s0;
-        for l0 in 0..4 { t0[l0][1] = 6; }
-        t0[i1][i2] = a0[1][0];
-        a1 + a1
-    }
-
-    /// Kernel `r0059` of the oracle corpus.
-    pub fn r0059(a0: i64m12x3_b, a1: u32m1x12_b, a2: u32m1x3_b) -> i64m12x3 {
-        let t0: u16m12x3_b = (u16m12x3) a0;
-        (__builtin_matrix_transpose(a1) * a2) as i64m12x3 + a0
-    }
-
-    pub fn r0060(a0: u64m3x1, a1: u64m3x1, a2: u32m3x7, a3: Matrix<u32, 7, 4, RowMajor>, a4: u32m4x2, a5: u32m2x8_b, s0: i8, i0: u8, s1: u8, a6: u32m4x8) -> u32m4x8 {
-        let t0 = r0047(a0, a1);
-        let t1 = (a2 - a2) * 9u64 * a3;
-        return __builtin_matrix_insert(a4 * (s0 + a5), 5 - K3, i0, s1) + a6;
-    }
-
-    pub fn r0061(a0: u32m2x4, a1: u32m2x7, a2: u32m2x7, a3: u32m7x6, s0: i64, a4: u32m2x4, i0: u8, s1: i8) -> u32m2x4 {
-        let mut t0: u32m4x6 = __builtin_matrix_transpose(0x8 - a0) * ((a1 + a2) * a3);
-        t0 /= s0;
-        __builtin_matrix_insert(a4, i0, 7 - K4, s1)
-    }
-
-    /// Kernel `r0062` of the oracle corpus.
-    pub fn r0062(a0: i64m1x3, a1: i64m1x13_b, a2: i64m13x3) -> i64m1x3 {
-        218 - (a0 - a0) - a1 * a2
-    }
-
-    pub fn r0063(a0: f32m1x7, s0: u32, a1: f32m7x1, i0: u32, i1: i32, a2: f32m1x7, a3: f32m1x7) -> f32m1x7 {
-        let mut t0: f32m1x7_b = s0 * (a0 + a0);
-        let t1: f32m1x7 = __builtin_matrix_transpose(a1);
-        t0[0][5] = a0[i0][i1];
-        a2 + a3
-    }
-
-    pub fn r0064(a0: Matrix<f32, 1, 14, RowMajor>, a1: f32m14x1) -> f32m1x1 {
-        __builtin_matrix_multiply(a0, a1)
-    }
-
     #[inline(never)]
-    pub fn r0065(a0: Matrix<u8, 8, 14, RowMajor>) -> u8m8x14 {
-        -1 + a0
+    pub fn r0045(s0: f32, a0: f32m12x4, s1: i64, s2: i8) -> f32m12x4 {
+        __builtin_matrix_scalar_multiply(s0 ? a0 : s1 as u64 + a0, s2)
     }
 
-    pub fn r0066(a0: u32m3x2_b, a1: Matrix<u8, 3, 2, RowMajor>, a2: u8m2x7_b, a3: u8m7x4) -> u8m3x4 {
-        ((u8m3x2) a0 + a1) * a2 * a3 as u8m7x4
-    }
-
-    /// Kernel `r0067` of the oracle corpus.
-    pub fn r0067(a0: Matrix<i32, 5, 4, RowMajor>) -> i32m5x4 {
+    pub fn r0046(a0: i16m3x15) -> i16m3x15 {
         a0
     }
 
-    pub fn r0068(a0: i16m6x4, s0: i16, a1: i16m6x4, s1: u64) -> i16m6x4 {
-        let t0: Matrix<i16, 4, 6, RowMajor> = __builtin_matrix_transpose(s0 * a0);
-        a1 / s1
+    pub fn r0047(a0: i64m2x2, i0: i64, i1: usize) -> i64m2x2 {
+        __builtin_matrix_insert(a0, i0, i1, 4_) / 7_
     }
 
-    /// Kernel `r0069` of the oracle corpus.
-    pub fn r0069(a0: u32m2x2, a1: u32m2x2_b, i0: u32, s0: i16, s1: i16, a2: u32m2x2_b) -> u32m2x2 {
-        let mut t0 = __builtin_matrix_transpose(a0);
-        t0 *= __builtin_matrix_insert(a1, i0, 0, s0 * s1);
-        t0[K2 - 2][0] = a0[(K5 * 1) / K5][0];
-        a2 as u32m2x2
+    pub fn r0048(a0: i64m2x2, i0: i64, i1: usize, s0: f32, s1: u32, i2: i64, i3: u8) -> i64m2x2 {
+        let t0: i64m2x2_b = r0047(a0, i0, i1);
+        __builtin_matrix_transpose(s0 ? __builtin_matrix_insert(t0 / s1, 0, i2, t0[0][i3]) : t0)
     }
 
-    pub fn r0070(a0: i8m6x3_b, a1: u32m2x2, a2: u32m2x2, i0: u32, s0: i16, s1: i16, a3: u32m2x2, a4: f32m1x1, a5: f32m1x16, a6: f32m16x8) -> f32m1x8 {
-        let t0 = a0[0][2] - a0;
-        let t1: Matrix<u32, 2, 2, RowMajor> = r0069(a1, a2, i0, s0, s1, a3);
-        a4 * a5 * (a6 / 3)
+    /// Kernel `r0049` of the oracle corpus.
+    pub fn r0049(a0: f32m4x8, a1: Matrix<f32, 8, 8, RowMajor>, a2: f32m4x8, a3: f32m8x2, i0: u16, a4: f32m2x2) -> f32m4x8 {
+        let mut t0 = (a0 * a1 - a2) * __builtin_matrix_insert(a3, 0, i0, 0.001);
+        t0 = (t0 + t0) * __builtin_matrix_transpose(a4);
+        a2 * a1
     }
 
-    /// Kernel `r0071` of the oracle corpus.
-    pub fn r0071(a0: i16m11x4_b, a1: i16m4x8, s0: f32) -> i16m4x8 {
+    pub fn r0050(s0: i32, a0: f64m1x3, a1: Matrix<f64, 3, 3, RowMajor>, a2: f64m3x3, s1: i16) -> f64m3x3 {
+        let mut t0: f64m1x3_b = s0 ? a0 : a0;
+        t0 *= a1;
+        t0 /= 1i64;
+        a2 + s1
+    }
+
+    /// Kernel `r0051` of the oracle corpus.
+    pub fn r0051(a0: u8m8x6, a1: u8m8x6, s0: i16, s1: u32, s2: i16, a2: u8m8x6, a3: u8m6x8, s3: f64, a4: u64m6x2, a5: u64m2x8, a6: u8m6x8) -> u8m6x8 {
+        let t0: Matrix<u8, 6, 8, RowMajor> = r0043(a0, a1, s0);
+        return s1 ? s2 ? __builtin_matrix_transpose(a2) - (t0 + t0) : a3 : s3 ? (a4 * a5) as u8m6x8 : a6;
+    }
+
+    /// Kernel `r0052` of the oracle corpus.
+    pub fn r0052(a0: Matrix<u64, 2, 3, RowMajor>, i0: i32, s0: i16, s1: u32, s2: u64, s3: f32, i1: u8, s4: i8, a1: u64m3x3, a2: u64m3x3_b, s5: u8, a3: u64m2x7, a4: u64m7x3) -> u64m2x3 {
+        let mut t0: u64m2x3 = a0;
+        t0[(K8 * 1) / K8][i0] = s0 as u64;
+        let t1 = __builtin_matrix_insert((s1 ? a0 : a0) * s2 as f32, 0, (K5 * 1) / K5, s3);
+        if i1 < 2 { t0 *= __builtin_matrix_transpose(s5 as u16 + (s4 ? a1 : a2)); }
+        a3 * a4
+    }
+
+    #[allow(unused_variables)]
+    pub fn r0053(a0: f32m4x3, a1: f32m3x7, s0: f64, a2: f64m4x4, a3: f64m4x7, a4: f64m4x7, i0: u8, i1: u32, a5: i32m7x4_b, i2: i64, s1: i32) -> i32m4x4 {
+        __builtin_matrix_insert((s0 ? a2 * a3 : a4) as i32m4x7, i0, 0, a0[i1][1]) * __builtin_matrix_insert(a5, 3, i2, s1 as u32)
+    }
+
+    pub fn r0054(a0: u16m13x3, i0: i32, s0: u16, i1: u8, s1: i32, a1: u16m1x2) -> u16m1x2 {
+        let mut t0 = a0;
+        t0[5][2] /= 3;
+        t0[3][0] = __builtin_matrix_extract(t0, 7, i1);
+        return (s1 ? a1 : a1) + a1;
+    }
+
+    pub fn r0055(a0: f64m2x7, a1: Matrix<u32, 2, 7, RowMajor>, i0: u16, s0: f64) -> u32m7x2 {
+        __builtin_matrix_insert(__builtin_matrix_transpose((a1 - 1) as u32m2x7), 0, i0, s0)
+    }
+
+    pub fn r0056(a0: f64m7x5, a1: f64m5x5, s0: f32, a2: u32m5x5, a3: f64m3x2, a4: f64m2x5, s1: u16, a5: f64m3x5, a6: f32m3x5, i0: u8) -> f64 {
+        let t0: Matrix<f64, 3, 5, RowMajor> = r0040(a0, a1, s0, a2, a3, a4, s1, a5, a6);
+        t0[1][i0]
+    }
+
+    pub fn r0057(a0: i16m5x6, a1: i16m5x6, s0: u32, s1: u32) -> i16m5x6 {
+        return a0 - s0 * s1 * (a0 + a1);
+    }
+
+    pub fn r0058(a0: u16m4x4, a1: i16m15x14, a2: i16m15x14) -> i16m15x14 {
+        let t0: f64m4x4 = a0 as f64m4x4;
+        (a1 - a2 - a2) / 4
+    }
+
+    pub fn r0059(a0: i32m3x7, a1: i8m1x4) -> i8m1x4 {
+        let t0 = a0;
+        a1 - 0x6d
+    }
+
+    pub fn r0060(a0: u64m3x8, s0: u16, a1: u64m8x10, s1: i32, s2: u8, a2: u32m5x7) -> u32m5x7 {
+        let mut t0 = (__builtin_matrix_insert(a0, (K3 * 0) / K3, 5, s0) + 6) * a1;
+        t0 *= s1;
+        t0 += s2;
+        a2
+    }
+
+    pub fn r0061(a0: i32m12x6) -> i32m12x6 {
+        a0
+    }
+
+    /// Kernel `r0062` of the oracle corpus.
+    pub fn r0062(a0: i64m2x1) -> i64m2x1 {
+        a0
+    }
+
+    pub fn r0063(a0: i16m1x2, a1: i16m1x2) -> i16m1x2 {
+        a0 - (a1 - a1)
+    }
+
+    pub fn r0064(a0: f64m1x3, a1: f64m3x4, i0: u32, a2: f64m4x5, s0: u64, i1: u32, i2: u8, a3: f64m4x3, i3: i64) -> f64m3x4 {
+        let mut t0: f64m1x5 = (a0[i0][0] - a0 * a1) * a2;
+        for l0 in 0..1 { t0[l0][3] *= s0 as f64; }
+        t0[0][i1] -= t0[i2][(K3 * 0) / K3];
+        __builtin_matrix_insert(__builtin_matrix_transpose(a3), (K5 * 0) / K5, i3, 3.5e0)
+    }
+
+    pub fn r0065(a0: Matrix<i64, 4, 4, RowMajor>, a1: i64m4x3, a2: i64m3x4, i0: i32, s0: i8) -> i64m4x4 {
+        let t0: i64m4x4 = a0 - a0;
+        (a1 + 7u64) * __builtin_matrix_insert(a2, i0, (K8 * 2) / K8, s0)
+    }
+
+    pub fn r0066(a0: f64m7x8, s0: u8) -> f64m8x7 {
+        return __builtin_matrix_transpose(a0 - a0) / s0;
+    }
+
+    /// Kernel `r0067` of the oracle corpus.
+    pub fn r0067(a0: i32m2x11, i0: usize, a1: i32m2x11, a2: u16m6x2, a3: i8m2x3, i1: u8) -> u16 {
+        let mut t0: i32m2x11 = __builtin_matrix_insert(a0, 1, i0, 6) - a1;
+        t0[(K8 * 1) / K8][2] = t0[1][10];
+        return (a2 * a3 as u16m2x3)[4][i1];
+    }
+
+    pub fn r0068(a0: i64m2x4, a1: i64m2x4, a2: i64m2x4, i0: i64, i1: i64) -> i64m2x4 {
+        -5 - (a0 + a1 - __builtin_matrix_insert(a2, i0, 0 + 1, __builtin_matrix_extract(a1, 2 - K2, i1)))
+    }
+
+    pub fn r0069(a0: i64m2x4, s0: f64) -> i64m2x4 {
+        s0 - a0
+    }
+
+    /// Kernel `r0070` of the oracle corpus.
+    pub fn r0070(a0: i8m6x3, a1: i8m6x3, i0: usize, a2: i64m6x3) -> i8m6x3 {
+        let mut t0: i8m6x3 = a0 - a1;
+        t0[3][i0] = a1[2][1];
+        (i8m6x3) a2 / 4i64
+    }
+
+    pub fn r0071(a0: i16m11x4_b, a1: i16m4x8, a2: i16m4x4_b, a3: f32m5x10, a4: f32m10x13, i0: i32, s0: i32, i1: u8, s1: f32) -> i16m4x8 {
         let t0: i16m11x8 = __builtin_matrix_multiply(a0, a1) + a0[4][2];
-        return __builtin_matrix_sub(a1, a1) / s0;
+        a2 * s0 * __builtin_matrix_insert(a1, i1, 7, s1 as u64)
     }
 
     /// Kernel `r0072` of the oracle corpus.
-    pub fn r0072(a0: u16m2x5, a1: u16m2x5, s0: u8, s1: i64, s2: u16, s3: u16, a2: i32m8x4, s4: u16) -> i16m8x4 {
-        let mut t0 = r0041(a0, a1, s0, s1);
-        t0[1][3] = s3;
-        s4 * (-5 - a2 as i16m8x4)
+    pub fn r0072(a0: u8m1x6, a1: i32m6x2, a2: i32m1x2) -> i32m1x2 {
+        let t0: Matrix<u32, 1, 6, RowMajor> = a0 as u32m1x6;
+        let t1 = a1;
+        a2 / 7
     }
 
-    pub fn r0073(a0: Matrix<i16, 3, 4, RowMajor>, s0: f64, s1: f64, s2: i16, a1: i16m3x13_b, a2: i16m13x4, a3: i16m13x4) -> i16m3x4 {
-        let mut t0: Matrix<i16, 3, 4, RowMajor> = __builtin_matrix_scalar_multiply(a0 / -2, s0 - s1);
-        for l0 in 0..3 { t0[l0][3] = s2; }
-        a1 * (__builtin_matrix_insert(a2, 2, 2, __builtin_matrix_extract(t0, 2, 2)) - (a3 - a0[1][1]))
+    pub fn r0073(s0: i32, a0: i16m4x4, a1: Matrix<i16, 4, 4, RowMajor>, a2: f32m3x2_b, s1: i64, s2: i32, a3: f32m2x2, i0: u8, s3: u16, s4: u16) -> f32m2x2 {
+        let t0 = s0 ? a0 : a1;
+        let t1 = (a2 - s1 - a2) * (s2 ? __builtin_matrix_insert(a3, 1, i0, s3 * s4) : a3) as f32m2x2;
+        a3
     }
 
-    pub fn r0074(a0: Matrix<i64, 3, 7, RowMajor>, a1: f32m7x7, s0: i32, a2: Matrix<u32, 1, 4, RowMajor>, a3: u32m1x1_b) -> u32m1x4 {
-        let mut t0: i64m3x7 = a0;
-        t0 *= a1 as i64m7x7;
+    pub fn r0074(a0: u32m16x4, a1: Matrix<u32, 16, 11, RowMajor>, s0: u8, s1: u64) -> u32m4x11 {
+        __builtin_matrix_transpose(a0) * __builtin_matrix_insert(a1, 9, 2, s0) / s1
+    }
+
+    pub fn r0075(a0: i64m6x16, a1: i64m16x6) -> i64m6x16 {
+        let t0 = a0;
+        __builtin_matrix_transpose(a1)
+    }
+
+    pub fn r0076(a0: i8m7x3, a1: i8m3x2, a2: i8m2x7_b) -> i8m7x3 {
+        a0 - __builtin_matrix_transpose((a1 + a1) * a2)
+    }
+
+    pub fn r0077(a0: i32m6x1_b, s0: f32, i0: u16, i1: u16, s1: i8) -> i32 {
+        let mut t0 = a0 - 0x4;
         t0 /= s0;
-        __builtin_matrix_add(a2, a3 * a2)
+        t0[i0][i1] += s1 as i32;
+        t0[3][0]
     }
 
-    /// Kernel `r0075` of the oracle corpus.
-    pub fn r0075(a0: f32m1x14, a1: f32m14x1, i0: i32, i1: i64, i2: u32, i3: usize, i4: u16) -> f32 {
-        let mut t0: f32m1x1 = r0064(a0, a1);
-        if i0 < 1 { t0[i1][i2] = t0[0][i3]; }
-        let t1: f32m1x1 = t0;
-        t0[i4][0]
+    #[inline(never)]
+    pub fn r0078(a0: f32m4x6, a1: f32m6x4_b) -> f32m4x4 {
+        return __builtin_matrix_transpose(a0 * a1);
     }
 
-    pub fn r0076(a0: Matrix<u32, 13, 4, RowMajor>, a1: u32m4x4) -> u32m13x4 {
-        __builtin_matrix_multiply(a0, a1)
-    }
-
-    pub fn r0077(a0: Matrix<u64, 4, 5, RowMajor>, a1: u64m4x5) -> u32m4x5 {
-        (u32m4x5) __builtin_matrix_sub(a0 + 1, a1)
-    }
-
-    /// Kernel `r0078` of the oracle corpus.
-    pub fn r0078(a0: u16m3x2, a1: u16m2x5, a2: i64m3x5, s0: i16, a3: i64m3x13, s1: u16, s2: u16) -> i64m5x13 {
-        __builtin_matrix_transpose((i64m3x5) (a0 * a1) - (a2 - s0)) * (s1 * s2 - (a3 + 1))
-    }
-
-    pub fn r0079(a0: u64m9x5) -> u64m9x5 {
-        (-1 - __builtin_matrix_transpose(__builtin_matrix_transpose(a0))) / 7
+    /// Kernel `r0079` of the oracle corpus.
+    pub fn r0079(a0: i64m2x4) -> i64m4x2 {
+        __builtin_matrix_transpose(a0)
     }
 }
 
 fn run_r0040() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x4d02608ce84ca52e);
-    let a0: i32m5x1 = Matrix::<i32, 5, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8))).to_layout();
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: f64m6x1 = Matrix::<f64, 6, 1>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a2: f64m1x5 = Matrix::<f64, 1, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0040(a0, s0, s1, s2, a1, a2);
+    let mut rng = rt::Rng::new(0x1bc0b2276d2b0bb8);
+    let a0: f64m7x5 = Matrix::<f64, 7, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 35, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f64m5x5 = Matrix::<f64, 5, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a2: u32m5x5 = Matrix::<u32, 5, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 25, rt::Dom::Int(0, 16))).to_layout();
+    let a3: f64m3x2 = Matrix::<f64, 3, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a4: f64m2x5 = Matrix::<f64, 2, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5: f64m3x5 = Matrix::<f64, 3, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a6: f32m3x5 = Matrix::<f32, 3, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0040(a0, a1, s0, a2, a3, a4, s1, a5, a6);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0041() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x6420f0dbff7abde5);
-    let a0: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a1: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0041(a0, a1, s0, s1);
+    let mut rng = rt::Rng::new(0x588f6ffe4ad31c8d);
+    let a0: i32m1x14 = Matrix::<i32, 1, 14>::from_column_major(&rt::vec::<i32>(&mut rng, 14, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = r0041(a0, s0, i0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0042() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x0e3b31bf824eeaa5);
-    let a0: f64m3x4 = Matrix::<f64, 3, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f64m3x4 = Matrix::<f64, 3, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a2: f64m4x10 = Matrix::<f64, 4, 10>::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a3: f64m10x4 = Matrix::<f64, 10, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4: f32m7x4 = Matrix::<f32, 7, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a5: f32m4x7 = Matrix::<f32, 4, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = r0042(a0, a1, a2, a3, s0, i0, a4, s1, a5, i1);
+    let mut rng = rt::Rng::new(0x7f8f121a8da8edd3);
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0: i16m2x2 = Matrix::<i16, 2, 2>::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1: i16m2x2 = Matrix::<i16, 2, 2>::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let a2: i16m2x2 = Matrix::<i16, 2, 2>::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let a3: i16m2x2 = Matrix::<i16, 2, 2>::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let a4: i64m1x9 = Matrix::<i64, 1, 9>::from_column_major(&rt::vec::<i64>(&mut rng, 9, rt::Dom::Int(-8, 8))).to_layout();
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = r0042(s0, a0, s1, a1, a2, a3, a4, s2, s3);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0043() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xa291283b0a98c200);
-    let a0: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a1: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16))).to_layout();
-    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3: u32m2x1 = Matrix::<u32, 2, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16))).to_layout();
-    let a4: u32m1x2 = Matrix::<u32, 1, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16))).to_layout();
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = r0043(a0, a1, s0, s1, s2, a2, s3, a3, a4, i0);
+    let mut rng = rt::Rng::new(0x59309525d177ad6a);
+    let a0: u8m8x6 = Matrix::<u8, 8, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Full)).to_layout();
+    let a1: u8m8x6 = Matrix::<u8, 8, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Full)).to_layout();
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = r0043(a0, a1, s0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0044() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xf744e4559dfbc00e);
-    let a0: i32m5x1 = Matrix::<i32, 5, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8))).to_layout();
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: f64m6x1 = Matrix::<f64, 6, 1>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a2: f64m1x5 = Matrix::<f64, 1, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let r = r0044(a0, s0, s1, s2, a1, a2, i0);
+    let mut rng = rt::Rng::new(0x42147fd1eee5f02a);
+    let a0: u32m4x9 = Matrix::<u32, 4, 9>::from_column_major(&rt::vec::<u32>(&mut rng, 36, rt::Dom::Int(0, 16))).to_layout();
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 8));
+    let r = r0044(a0, i0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0045() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xcf28d541a8a5b4da);
-    let a0: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a1: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let mut rng = rt::Rng::new(0x0d649b25880722d6);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a0: f32m12x4 = Matrix::<f32, 12, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 48, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
     let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Int(0, 16))).to_layout();
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = r0045(a0, a1, s0, s1, a2, s2);
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = r0045(s0, a0, s1, s2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0046() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xff5a37700ffdf37d);
-    let a0: u8m7x7 = Matrix::<u8, 7, 7>::from_column_major(&rt::vec::<u8>(&mut rng, 49, rt::Dom::Int(0, 16))).to_layout();
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let r = r0046(a0, s0);
-    vec![rt::Output::new("ret", &[r])]
+    let mut rng = rt::Rng::new(0xe7dc4814d7ae64a9);
+    let a0: i16m3x15 = Matrix::<i16, 3, 15>::from_column_major(&rt::vec::<i16>(&mut rng, 45, rt::Dom::Int(-8, 8))).to_layout();
+    let r = r0046(a0);
+    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0047() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xe163b8be98ce56e9);
-    let a0: u64m3x1 = Matrix::<u64, 3, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u64m3x1 = Matrix::<u64, 3, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0047(a0, a1);
+    let mut rng = rt::Rng::new(0x19e3de5ab657a353);
+    let a0: i64m2x2 = Matrix::<i64, 2, 2>::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = r0047(a0, i0, i1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0048() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xe57dc3178963eb6b);
-    let a0: f32m1x2 = Matrix::<f32, 1, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f32m2x15 = Matrix::<f32, 2, 15>::from_column_major(&rt::vec::<f32>(&mut rng, 30, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 14));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a2: f32m2x5 = Matrix::<f32, 2, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a3: f32m5x15 = Matrix::<f32, 5, 15>::from_column_major(&rt::vec::<f32>(&mut rng, 75, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0048(a0, a1, s0, i0, i1, i2, a2, a3);
+    let mut rng = rt::Rng::new(0x4dccbbbe57e452e5);
+    let a0: i64m2x2 = Matrix::<i64, 2, 2>::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i3: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = r0048(a0, i0, i1, s0, s1, i2, i3);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0049() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x3718d9639d0e2832);
-    let a0: f64m8x1 = Matrix::<f64, 8, 1>::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f64m8x1 = Matrix::<f64, 8, 1>::from_column_major(&rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0049(a0, a1);
+    let mut rng = rt::Rng::new(0x8850017d585bd430);
+    let a0: f32m4x8 = Matrix::<f32, 4, 8>::from_column_major(&rt::vec::<f32>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f32m8x8 = Matrix::<f32, 8, 8>::from_column_major(&rt::vec::<f32>(&mut rng, 64, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a2: f32m4x8 = Matrix::<f32, 4, 8>::from_column_major(&rt::vec::<f32>(&mut rng, 32, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f32m8x2 = Matrix::<f32, 8, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a4: f32m2x2 = Matrix::<f32, 2, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0049(a0, a1, a2, a3, i0, a4);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0050() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xfa891ea93f975dcc);
-    let a0: u64m4x1 = Matrix::<u64, 4, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = r0050(a0, i0);
+    let mut rng = rt::Rng::new(0x1dd9c99fdbb14ced);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0: f64m1x3 = Matrix::<f64, 1, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f64m3x3 = Matrix::<f64, 3, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a2: f64m3x3 = Matrix::<f64, 3, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = r0050(s0, a0, a1, a2, s1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0051() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x37c7b6f26982aef3);
-    let a0: u64m4x1 = Matrix::<u64, 4, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = r0051(a0, i0, i1, i2, s0, i3);
-    vec![rt::Output::new("ret", &[r])]
+    let mut rng = rt::Rng::new(0xbf8a7b8e342a1f7d);
+    let a0: u8m8x6 = Matrix::<u8, 8, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Full)).to_layout();
+    let a1: u8m8x6 = Matrix::<u8, 8, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Full)).to_layout();
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a2: u8m8x6 = Matrix::<u8, 8, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Int(0, 16))).to_layout();
+    let a3: u8m6x8 = Matrix::<u8, 6, 8>::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Full)).to_layout();
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a4: u64m6x2 = Matrix::<u64, 6, 2>::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Int(0, 16))).to_layout();
+    let a5: u64m2x8 = Matrix::<u64, 2, 8>::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Int(0, 16))).to_layout();
+    let a6: u8m6x8 = Matrix::<u8, 6, 8>::from_column_major(&rt::vec::<u8>(&mut rng, 48, rt::Dom::Full)).to_layout();
+    let r = r0051(a0, a1, s0, s1, s2, a2, a3, s3, a4, a5, a6);
+    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0052() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x1e1171065aa78672);
-    let a0: f64m2x7 = Matrix::<f64, 2, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1: f64m2x7 = Matrix::<f64, 2, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a2: f64m2x7 = Matrix::<f64, 2, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3: i64m2x12 = Matrix::<i64, 2, 12>::from_column_major(&rt::vec::<i64>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
-    let r = r0052(a0, s0, a1, a2, i0, i1, s1, a3);
+    let mut rng = rt::Rng::new(0x183da21961aa8813);
+    let a0: u64m2x3 = Matrix::<u64, 2, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a1: u64m3x3 = Matrix::<u64, 3, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 9, rt::Dom::Full)).to_layout();
+    let a2: u64m3x3 = Matrix::<u64, 3, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 9, rt::Dom::Int(0, 16))).to_layout();
+    let s5: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3: u64m2x7 = Matrix::<u64, 2, 7>::from_column_major(&rt::vec::<u64>(&mut rng, 14, rt::Dom::Full)).to_layout();
+    let a4: u64m7x3 = Matrix::<u64, 7, 3>::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Full)).to_layout();
+    let r = r0052(a0, i0, s0, s1, s2, s3, i1, s4, a1, a2, s5, a3, a4);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0053() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x1dc11b25f28a035f);
-    let a0: i64m1x7 = Matrix::<i64, 1, 7>::from_column_major(&rt::vec::<i64>(&mut rng, 7, rt::Dom::Full)).to_layout();
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: i64m7x5 = Matrix::<i64, 7, 5>::from_column_major(&rt::vec::<i64>(&mut rng, 35, rt::Dom::Int(-8, 8))).to_layout();
-    let r = r0053(a0, i0, s0, a1);
+    let mut rng = rt::Rng::new(0x2f8c2c5b92d2eedb);
+    let a0: f32m4x3 = Matrix::<f32, 4, 3>::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f32m3x7 = Matrix::<f32, 3, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 21, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a2: f64m4x4 = Matrix::<f64, 4, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a3: f64m4x7 = Matrix::<f64, 4, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a4: f64m4x7 = Matrix::<f64, 4, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 28, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a5: i32m7x4 = Matrix::<i32, 7, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 28, rt::Dom::Int(-8, 8))).to_layout();
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = r0053(a0, a1, s0, a2, a3, a4, i0, i1, a5, i2, s1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0054() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x717a82227af38ad6);
-    let a0: u64m4x1 = Matrix::<u64, 4, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let i4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i5: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i6: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1: u16m2x4 = Matrix::<u16, 2, 4>::from_column_major(&rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = r0054(a0, i0, s0, i1, i2, i3, s1, i4, i5, i6, s2, a1, s3);
+    let mut rng = rt::Rng::new(0x87e06b304ff531b6);
+    let a0: u16m13x3 = Matrix::<u16, 13, 3>::from_column_major(&rt::vec::<u16>(&mut rng, 39, rt::Dom::Full)).to_layout();
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 12));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a1: u16m1x2 = Matrix::<u16, 1, 2>::from_column_major(&rt::vec::<u16>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let r = r0054(a0, i0, s0, i1, s1, a1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0055() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xf78ffb6ed45c5034);
-    let a0: f64m8x5 = Matrix::<f64, 8, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 40, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: u8m6x1 = Matrix::<u8, 6, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a2: u8m1x1 = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16))).to_layout();
-    let a3: u8m1x6 = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Int(0, 16))).to_layout();
-    let a4: u8m1x3 = Matrix::<u8, 1, 3>::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let a5: u8m3x6 = Matrix::<u8, 3, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 18, rt::Dom::Full)).to_layout();
-    let a6: u8m1x1 = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Full)).to_layout();
-    let a7: u8m1x1 = Matrix::<u8, 1, 1>::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Int(0, 16))).to_layout();
-    let a8: u8m1x6 = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let r = r0055(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+    let mut rng = rt::Rng::new(0x3849a9884a6ad55d);
+    let a0: f64m2x7 = Matrix::<f64, 2, 7>::from_column_major(&rt::vec::<f64>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: u32m2x7 = Matrix::<u32, 2, 7>::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Full)).to_layout();
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = r0055(a0, a1, i0, s0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0056() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xe563123fc5617f42);
-    let a0: i64m4x1 = Matrix::<i64, 4, 1>::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8))).to_layout();
-    let r = r0056(a0);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
-}
-
-fn run_r0057() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xb775ad555e5ccb5a);
-    let a0: u64m3x7 = Matrix::<u64, 3, 7>::from_column_major(&rt::vec::<u64>(&mut rng, 21, rt::Dom::Int(0, 16))).to_layout();
-    let a1: i16m7x7 = Matrix::<i16, 7, 7>::from_column_major(&rt::vec::<i16>(&mut rng, 49, rt::Dom::Int(-8, 8))).to_layout();
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let r = r0057(a0, a1, i0);
+    let mut rng = rt::Rng::new(0x500e37e5534a01a1);
+    let a0: f64m7x5 = Matrix::<f64, 7, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 35, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f64m5x5 = Matrix::<f64, 5, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 25, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[0.0, -0.0, 1.5, -2.0]));
+    let a2: u32m5x5 = Matrix::<u32, 5, 5>::from_column_major(&rt::vec::<u32>(&mut rng, 25, rt::Dom::Int(0, 16))).to_layout();
+    let a3: f64m3x2 = Matrix::<f64, 3, 2>::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a4: f64m2x5 = Matrix::<f64, 2, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 10, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5: f64m3x5 = Matrix::<f64, 3, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a6: f32m3x5 = Matrix::<f32, 3, 5>::from_column_major(&rt::vec::<f32>(&mut rng, 15, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let r = r0056(a0, a1, s0, a2, a3, a4, s1, a5, a6, i0);
     vec![rt::Output::new("ret", &[r])]
 }
 
+fn run_r0057() -> Vec<rt::Output> {
+    let mut rng = rt::Rng::new(0x94438bee9af1e417);
+    let a0: i16m5x6 = Matrix::<i16, 5, 6>::from_column_major(&rt::vec::<i16>(&mut rng, 30, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i16m5x6 = Matrix::<i16, 5, 6>::from_column_major(&rt::vec::<i16>(&mut rng, 30, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let r = r0057(a0, a1, s0, s1);
+    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+}
+
 fn run_r0058() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x03530ab44acc74c9);
-    let a0: u32m4x2 = Matrix::<u32, 4, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full)).to_layout();
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: i8m6x2 = Matrix::<i8, 6, 2>::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
-    let r = r0058(a0, i0, s0, i1, i2, s1, a1);
+    let mut rng = rt::Rng::new(0x0ba9fef1b5041e1d);
+    let a0: u16m4x4 = Matrix::<u16, 4, 4>::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16))).to_layout();
+    let a1: i16m15x14 = Matrix::<i16, 15, 14>::from_column_major(&rt::vec::<i16>(&mut rng, 210, rt::Dom::Full)).to_layout();
+    let a2: i16m15x14 = Matrix::<i16, 15, 14>::from_column_major(&rt::vec::<i16>(&mut rng, 210, rt::Dom::Int(-8, 8))).to_layout();
+    let r = r0058(a0, a1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0059() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x7ff113f6edb75a6b);
-    let a0: i64m12x3 = Matrix::<i64, 12, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 36, rt::Dom::Int(-8, 8))).to_layout();
-    let a1: u32m1x12 = Matrix::<u32, 1, 12>::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16))).to_layout();
-    let a2: u32m1x3 = Matrix::<u32, 1, 3>::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full)).to_layout();
-    let r = r0059(a0, a1, a2);
+    let mut rng = rt::Rng::new(0x3f387cf522110b2d);
+    let a0: i32m3x7 = Matrix::<i32, 3, 7>::from_column_major(&rt::vec::<i32>(&mut rng, 21, rt::Dom::Full)).to_layout();
+    let a1: i8m1x4 = Matrix::<i8, 1, 4>::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full)).to_layout();
+    let r = r0059(a0, a1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0060() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x7ee468b4d631ba4d);
-    let a0: u64m3x1 = Matrix::<u64, 3, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u64m3x1 = Matrix::<u64, 3, 1>::from_column_major(&rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16))).to_layout();
-    let a2: u32m3x7 = Matrix::<u32, 3, 7>::from_column_major(&rt::vec::<u32>(&mut rng, 21, rt::Dom::Full)).to_layout();
-    let a3: u32m7x4 = Matrix::<u32, 7, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 28, rt::Dom::Int(0, 16))).to_layout();
-    let a4: u32m4x2 = Matrix::<u32, 4, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16))).to_layout();
-    let a5: u32m2x8 = Matrix::<u32, 2, 8>::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16))).to_layout();
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a6: u32m4x8 = Matrix::<u32, 4, 8>::from_column_major(&rt::vec::<u32>(&mut rng, 32, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0060(a0, a1, a2, a3, a4, a5, s0, i0, s1, a6);
+    let mut rng = rt::Rng::new(0x074232cfbbbe1e8d);
+    let a0: u64m3x8 = Matrix::<u64, 3, 8>::from_column_major(&rt::vec::<u64>(&mut rng, 24, rt::Dom::Full)).to_layout();
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1: u64m8x10 = Matrix::<u64, 8, 10>::from_column_major(&rt::vec::<u64>(&mut rng, 80, rt::Dom::Full)).to_layout();
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2: u32m5x7 = Matrix::<u32, 5, 7>::from_column_major(&rt::vec::<u32>(&mut rng, 35, rt::Dom::Full)).to_layout();
+    let r = r0060(a0, s0, a1, s1, s2, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0061() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xf206fb25145f02e4);
-    let a0: u32m2x4 = Matrix::<u32, 2, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full)).to_layout();
-    let a1: u32m2x7 = Matrix::<u32, 2, 7>::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Full)).to_layout();
-    let a2: u32m2x7 = Matrix::<u32, 2, 7>::from_column_major(&rt::vec::<u32>(&mut rng, 14, rt::Dom::Full)).to_layout();
-    let a3: u32m7x6 = Matrix::<u32, 7, 6>::from_column_major(&rt::vec::<u32>(&mut rng, 42, rt::Dom::Full)).to_layout();
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a4: u32m2x4 = Matrix::<u32, 2, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full)).to_layout();
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = r0061(a0, a1, a2, a3, s0, a4, i0, s1);
+    let mut rng = rt::Rng::new(0x81f599bc8176ea1d);
+    let a0: i32m12x6 = Matrix::<i32, 12, 6>::from_column_major(&rt::vec::<i32>(&mut rng, 72, rt::Dom::Int(-8, 8))).to_layout();
+    let r = r0061(a0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0062() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xf1ac241fcf871f62);
-    let a0: i64m1x3 = Matrix::<i64, 1, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8))).to_layout();
-    let a1: i64m1x13 = Matrix::<i64, 1, 13>::from_column_major(&rt::vec::<i64>(&mut rng, 13, rt::Dom::Full)).to_layout();
-    let a2: i64m13x3 = Matrix::<i64, 13, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 39, rt::Dom::Full)).to_layout();
-    let r = r0062(a0, a1, a2);
+    let mut rng = rt::Rng::new(0x7bc588b9ee791014);
+    let a0: i64m2x1 = Matrix::<i64, 2, 1>::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8))).to_layout();
+    let r = r0062(a0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0063() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x6e36e97c8d726973);
-    let a0: f32m1x7 = Matrix::<f32, 1, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1: f32m7x1 = Matrix::<f32, 7, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 6));
-    let a2: f32m1x7 = Matrix::<f32, 1, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a3: f32m1x7 = Matrix::<f32, 1, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0063(a0, s0, a1, i0, i1, a2, a3);
+    let mut rng = rt::Rng::new(0x52cc20e0ec7228cd);
+    let a0: i16m1x2 = Matrix::<i16, 1, 2>::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let a1: i16m1x2 = Matrix::<i16, 1, 2>::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let r = r0063(a0, a1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0064() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xa1b65ebc0f8a7cba);
-    let a0: f32m1x14 = Matrix::<f32, 1, 14>::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f32m14x1 = Matrix::<f32, 14, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0064(a0, a1);
+    let mut rng = rt::Rng::new(0x095b147afaa23f73);
+    let a0: f64m1x3 = Matrix::<f64, 1, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let a1: f64m3x4 = Matrix::<f64, 3, 4>::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a2: f64m4x5 = Matrix::<f64, 4, 5>::from_column_major(&rt::vec::<f64>(&mut rng, 20, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a3: f64m4x3 = Matrix::<f64, 4, 3>::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = r0064(a0, a1, i0, a2, s0, i1, i2, a3, i3);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0065() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xfbbac7150b11ece1);
-    let a0: u8m8x14 = Matrix::<u8, 8, 14>::from_column_major(&rt::vec::<u8>(&mut rng, 112, rt::Dom::Full)).to_layout();
-    let r = r0065(a0);
+    let mut rng = rt::Rng::new(0x9405033d6c679945);
+    let a0: i64m4x4 = Matrix::<i64, 4, 4>::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full)).to_layout();
+    let a1: i64m4x3 = Matrix::<i64, 4, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full)).to_layout();
+    let a2: i64m3x4 = Matrix::<i64, 3, 4>::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = r0065(a0, a1, a2, i0, s0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0066() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x347e48e288002bf9);
-    let a0: u32m3x2 = Matrix::<u32, 3, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a1: u8m3x2 = Matrix::<u8, 3, 2>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a2: u8m2x7 = Matrix::<u8, 2, 7>::from_column_major(&rt::vec::<u8>(&mut rng, 14, rt::Dom::Full)).to_layout();
-    let a3: u8m7x4 = Matrix::<u8, 7, 4>::from_column_major(&rt::vec::<u8>(&mut rng, 28, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0066(a0, a1, a2, a3);
+    let mut rng = rt::Rng::new(0x971858a075978f8b);
+    let a0: f64m7x8 = Matrix::<f64, 7, 8>::from_column_major(&rt::vec::<f64>(&mut rng, 56, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let r = r0066(a0, s0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0067() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x5af2a02c8b18ed68);
-    let a0: i32m5x4 = Matrix::<i32, 5, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 20, rt::Dom::Int(-8, 8))).to_layout();
-    let r = r0067(a0);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let mut rng = rt::Rng::new(0x92e2e1292f46a28e);
+    let a0: i32m2x11 = Matrix::<i32, 2, 11>::from_column_major(&rt::vec::<i32>(&mut rng, 22, rt::Dom::Int(-8, 8))).to_layout();
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 10));
+    let a1: i32m2x11 = Matrix::<i32, 2, 11>::from_column_major(&rt::vec::<i32>(&mut rng, 22, rt::Dom::Full)).to_layout();
+    let a2: u16m6x2 = Matrix::<u16, 6, 2>::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Full)).to_layout();
+    let a3: i8m2x3 = Matrix::<i8, 2, 3>::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = r0067(a0, i0, a1, a2, a3, i1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0068() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x138ac8482b1684c2);
-    let a0: i16m6x4 = Matrix::<i16, 6, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Int(-8, 8))).to_layout();
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1: i16m6x4 = Matrix::<i16, 6, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 24, rt::Dom::Full)).to_layout();
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
-    let r = r0068(a0, s0, a1, s1);
+    let mut rng = rt::Rng::new(0x8037e4ef73375b26);
+    let a0: i64m2x4 = Matrix::<i64, 2, 4>::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i64m2x4 = Matrix::<i64, 2, 4>::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full)).to_layout();
+    let a2: i64m2x4 = Matrix::<i64, 2, 4>::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = r0068(a0, a1, a2, i0, i1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0069() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x95656b8382d373f9);
-    let a0: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let a1: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let r = r0069(a0, a1, i0, s0, s1, a2);
+    let mut rng = rt::Rng::new(0x3f8f2fc5a634ea7b);
+    let a0: i64m2x4 = Matrix::<i64, 2, 4>::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = r0069(a0, s0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0070() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7969dc85d15a93af);
     let a0: i8m6x3 = Matrix::<i8, 6, 3>::from_column_major(&rt::vec::<i8>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
-    let a1: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let a2: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3: u32m2x2 = Matrix::<u32, 2, 2>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let a4: f32m1x1 = Matrix::<f32, 1, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a5: f32m1x16 = Matrix::<f32, 1, 16>::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a6: f32m16x8 = Matrix::<f32, 16, 8>::from_column_major(&rt::vec::<f32>(&mut rng, 128, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let r = r0070(a0, a1, a2, i0, s0, s1, a3, a4, a5, a6);
+    let a1: i8m6x3 = Matrix::<i8, 6, 3>::from_column_major(&rt::vec::<i8>(&mut rng, 18, rt::Dom::Int(-8, 8))).to_layout();
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2: i64m6x3 = Matrix::<i64, 6, 3>::from_column_major(&rt::vec::<i64>(&mut rng, 18, rt::Dom::Full)).to_layout();
+    let r = r0070(a0, a1, i0, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
@@ -725,94 +686,91 @@ fn run_r0071() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc6add805450ef658);
     let a0: i16m11x4 = Matrix::<i16, 11, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 44, rt::Dom::Int(-8, 8))).to_layout();
     let a1: i16m4x8 = Matrix::<i16, 4, 8>::from_column_major(&rt::vec::<i16>(&mut rng, 32, rt::Dom::Int(-8, 8))).to_layout();
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
-    let r = r0071(a0, a1, s0);
+    let a2: i16m4x4 = Matrix::<i16, 4, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Full)).to_layout();
+    let a3: f32m5x10 = Matrix::<f32, 5, 10>::from_column_major(&rt::vec::<f32>(&mut rng, 50, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
+    let a4: f32m10x13 = Matrix::<f32, 10, 13>::from_column_major(&rt::vec::<f32>(&mut rng, 130, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 12));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(0, 32, 2));
+    let r = r0071(a0, a1, a2, a3, a4, i0, s0, i1, s1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0072() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x700869a1278b948b);
-    let a0: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let a1: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Full)).to_layout();
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2: i32m8x4 = Matrix::<i32, 8, 4>::from_column_major(&rt::vec::<i32>(&mut rng, 32, rt::Dom::Int(-8, 8))).to_layout();
-    let s4: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = r0072(a0, a1, s0, s1, s2, s3, a2, s4);
+    let mut rng = rt::Rng::new(0x85e5b4d419ffb149);
+    let a0: u8m1x6 = Matrix::<u8, 1, 6>::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let a1: i32m6x2 = Matrix::<i32, 6, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Int(-8, 8))).to_layout();
+    let a2: i32m1x2 = Matrix::<i32, 1, 2>::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full)).to_layout();
+    let r = r0072(a0, a1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0073() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x2a9f149c005c88fb);
-    let a0: i16m3x4 = Matrix::<i16, 3, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full)).to_layout();
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1: i16m3x13 = Matrix::<i16, 3, 13>::from_column_major(&rt::vec::<i16>(&mut rng, 39, rt::Dom::Int(-8, 8))).to_layout();
-    let a2: i16m13x4 = Matrix::<i16, 13, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 52, rt::Dom::Full)).to_layout();
-    let a3: i16m13x4 = Matrix::<i16, 13, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 52, rt::Dom::Int(-8, 8))).to_layout();
-    let r = r0073(a0, s0, s1, s2, a1, a2, a3);
+    let mut rng = rt::Rng::new(0xdf494b9138a51946);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a0: i16m4x4 = Matrix::<i16, 4, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Full)).to_layout();
+    let a1: i16m4x4 = Matrix::<i16, 4, 4>::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Full)).to_layout();
+    let a2: f32m3x2 = Matrix::<f32, 3, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-1, 1));
+    let a3: f32m2x2 = Matrix::<f32, 2, 2>::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let r = r0073(s0, a0, a1, a2, s1, s2, a3, i0, s3, s4);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0074() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x3a1edfdbf25cecbc);
-    let a0: i64m3x7 = Matrix::<i64, 3, 7>::from_column_major(&rt::vec::<i64>(&mut rng, 21, rt::Dom::Full)).to_layout();
-    let a1: f32m7x7 = Matrix::<f32, 7, 7>::from_column_major(&rt::vec::<f32>(&mut rng, 49, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7, -2, -3, -7]));
-    let a2: u32m1x4 = Matrix::<u32, 1, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full)).to_layout();
-    let a3: u32m1x1 = Matrix::<u32, 1, 1>::from_column_major(&rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0074(a0, a1, s0, a2, a3);
+    let mut rng = rt::Rng::new(0xec18d8e4dfc6dfdd);
+    let a0: u32m16x4 = Matrix::<u32, 16, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 64, rt::Dom::Full)).to_layout();
+    let a1: u32m16x11 = Matrix::<u32, 16, 11>::from_column_major(&rt::vec::<u32>(&mut rng, 176, rt::Dom::Full)).to_layout();
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::IntChoice(&[1, 2, 3, 4, 5, 7]));
+    let r = r0074(a0, a1, s0, s1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0075() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xfeaee514fd799a38);
-    let a0: f32m1x14 = Matrix::<f32, 1, 14>::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let a1: f32m14x1 = Matrix::<f32, 14, 1>::from_column_major(&rt::vec::<f32>(&mut rng, 14, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let i4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let r = r0075(a0, a1, i0, i1, i2, i3, i4);
-    vec![rt::Output::new("ret", &[r])]
+    let mut rng = rt::Rng::new(0x107744b5c12b4c99);
+    let a0: i64m6x16 = Matrix::<i64, 6, 16>::from_column_major(&rt::vec::<i64>(&mut rng, 96, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i64m16x6 = Matrix::<i64, 16, 6>::from_column_major(&rt::vec::<i64>(&mut rng, 96, rt::Dom::Int(-8, 8))).to_layout();
+    let r = r0075(a0, a1);
+    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0076() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xfc1322ff7d3514ce);
-    let a0: u32m13x4 = Matrix::<u32, 13, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 52, rt::Dom::Int(0, 16))).to_layout();
-    let a1: u32m4x4 = Matrix::<u32, 4, 4>::from_column_major(&rt::vec::<u32>(&mut rng, 16, rt::Dom::Full)).to_layout();
-    let r = r0076(a0, a1);
+    let mut rng = rt::Rng::new(0x566fe287daace38c);
+    let a0: i8m7x3 = Matrix::<i8, 7, 3>::from_column_major(&rt::vec::<i8>(&mut rng, 21, rt::Dom::Int(-8, 8))).to_layout();
+    let a1: i8m3x2 = Matrix::<i8, 3, 2>::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full)).to_layout();
+    let a2: i8m2x7 = Matrix::<i8, 2, 7>::from_column_major(&rt::vec::<i8>(&mut rng, 14, rt::Dom::Full)).to_layout();
+    let r = r0076(a0, a1, a2);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0077() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0xf0e4c785ef317fb8);
-    let a0: u64m4x5 = Matrix::<u64, 4, 5>::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Full)).to_layout();
-    let a1: u64m4x5 = Matrix::<u64, 4, 5>::from_column_major(&rt::vec::<u64>(&mut rng, 20, rt::Dom::Int(0, 16))).to_layout();
-    let r = r0077(a0, a1);
-    vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
+    let mut rng = rt::Rng::new(0xb3769515f0a50d92);
+    let a0: i32m6x1 = Matrix::<i32, 6, 1>::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8))).to_layout();
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::FloatChoice(&[1.0, 1.5, 2.0, 2.5, 3.0, 4.0, -2.0, -2.5, -3.5]));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = r0077(a0, s0, i0, i1, s1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_r0078() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x76c51935e6d7c7cb);
-    let a0: u16m3x2 = Matrix::<u16, 3, 2>::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full)).to_layout();
-    let a1: u16m2x5 = Matrix::<u16, 2, 5>::from_column_major(&rt::vec::<u16>(&mut rng, 10, rt::Dom::Int(0, 16))).to_layout();
-    let a2: i64m3x5 = Matrix::<i64, 3, 5>::from_column_major(&rt::vec::<i64>(&mut rng, 15, rt::Dom::Full)).to_layout();
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3: i64m3x13 = Matrix::<i64, 3, 13>::from_column_major(&rt::vec::<i64>(&mut rng, 39, rt::Dom::Int(-8, 8))).to_layout();
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let r = r0078(a0, a1, a2, s0, a3, s1, s2);
+    let mut rng = rt::Rng::new(0xc98e93a231052003);
+    let a0: f32m4x6 = Matrix::<f32, 4, 6>::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::FloatChoice(&[-0.0, 0.0, 1.0, -1.0, 0.5, -3.0, 1e-40, 3e37, -2e38]))).to_layout();
+    let a1: f32m6x4 = Matrix::<f32, 6, 4>::from_column_major(&rt::vec::<f32>(&mut rng, 24, rt::Dom::Dyadic(-32, 32, 2))).to_layout();
+    let r = r0078(a0, a1);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }
 
 fn run_r0079() -> Vec<rt::Output> {
-    let mut rng = rt::Rng::new(0x19a349857f752dde);
-    let a0: u64m9x5 = Matrix::<u64, 9, 5>::from_column_major(&rt::vec::<u64>(&mut rng, 45, rt::Dom::Int(0, 16))).to_layout();
+    let mut rng = rt::Rng::new(0x1ddcee7469f4a2fa);
+    let a0: i64m2x4 = Matrix::<i64, 2, 4>::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8))).to_layout();
     let r = r0079(a0);
     vec![rt::Output::new("ret", r.to_layout::<matrix_core::ColumnMajor>().as_slice())]
 }

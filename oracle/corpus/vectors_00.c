@@ -2,20 +2,18 @@
 /* Do not edit; regenerate (see oracle/README.md). */
 #include "oracle_rt.h"
 
-typedef signed char i8v1 __attribute__((ext_vector_type(1)));
 typedef signed char i8v2 __attribute__((ext_vector_type(2)));
 typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
-typedef signed char i8v5 __attribute__((ext_vector_type(5)));
 typedef signed char i8v6 __attribute__((ext_vector_type(6)));
 typedef signed char i8v7 __attribute__((ext_vector_type(7)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
+typedef signed char i8v16 __attribute__((ext_vector_type(16)));
 typedef short i16v1 __attribute__((ext_vector_type(1)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
 typedef short i16v3 __attribute__((ext_vector_type(3)));
 typedef short i16v4 __attribute__((ext_vector_type(4)));
 typedef short i16v5 __attribute__((ext_vector_type(5)));
-typedef short i16v6 __attribute__((ext_vector_type(6)));
 typedef short i16v8 __attribute__((ext_vector_type(8)));
 typedef int i32v1 __attribute__((ext_vector_type(1)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
@@ -24,29 +22,34 @@ typedef int i32v4 __attribute__((ext_vector_type(4)));
 typedef int i32v5 __attribute__((ext_vector_type(5)));
 typedef int i32v6 __attribute__((ext_vector_type(6)));
 typedef int i32v8 __attribute__((ext_vector_type(8)));
-typedef int i32v15 __attribute__((ext_vector_type(15)));
-typedef long i64v1 __attribute__((ext_vector_type(1)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
 typedef long i64v4 __attribute__((ext_vector_type(4)));
 typedef long i64v5 __attribute__((ext_vector_type(5)));
 typedef long i64v6 __attribute__((ext_vector_type(6)));
+typedef long i64v8 __attribute__((ext_vector_type(8)));
 typedef long i64v16 __attribute__((ext_vector_type(16)));
+typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
+typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
 typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
+typedef unsigned char u8v7 __attribute__((ext_vector_type(7)));
 typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
 typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
 typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
 typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
+typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
 typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
 typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
+typedef unsigned short u16v11 __attribute__((ext_vector_type(11)));
 typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
 typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
 typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
 typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
+typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
 typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
 typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
 typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
@@ -55,186 +58,178 @@ typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
 typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
 typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
+typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
 typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
 typedef float f32v1 __attribute__((ext_vector_type(1)));
 typedef float f32v2 __attribute__((ext_vector_type(2)));
 typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
-typedef float f32v6 __attribute__((ext_vector_type(6)));
-typedef float f32v7 __attribute__((ext_vector_type(7)));
 typedef float f32v8 __attribute__((ext_vector_type(8)));
-typedef float f32v16 __attribute__((ext_vector_type(16)));
-typedef double f64v1 __attribute__((ext_vector_type(1)));
 typedef double f64v2 __attribute__((ext_vector_type(2)));
 typedef double f64v3 __attribute__((ext_vector_type(3)));
 typedef double f64v4 __attribute__((ext_vector_type(4)));
+typedef double f64v5 __attribute__((ext_vector_type(5)));
 typedef double f64v6 __attribute__((ext_vector_type(6)));
+typedef double f64v7 __attribute__((ext_vector_type(7)));
 typedef double f64v8 __attribute__((ext_vector_type(8)));
 typedef double f64v16 __attribute__((ext_vector_type(16)));
+typedef i8v3 i8v3_b;
 typedef i8v4 i8v4_b;
-typedef i8v5 i8v5_b;
-typedef i8v6 i8v6_b;
-typedef i8v8 i8v8_b;
-typedef i16v2 i16v2_b;
+typedef i16v4 i16v4_b;
 typedef i16v8 i16v8_b;
 typedef i32v2 i32v2_b;
+typedef i32v3 i32v3_b;
 typedef i32v4 i32v4_b;
-typedef i32v8 i32v8_b;
+typedef i32v5 i32v5_b;
+typedef i64v2 i64v2_b;
+typedef i64v3 i64v3_b;
 typedef i64v4 i64v4_b;
 typedef i64v5 i64v5_b;
 typedef i64v6 i64v6_b;
+typedef i64v8 i64v8_b;
+typedef i64v16 i64v16_b;
+typedef u8v2 u8v2_b;
+typedef u16v1 u16v1_b;
+typedef u16v2 u16v2_b;
 typedef u16v3 u16v3_b;
+typedef u16v4 u16v4_b;
+typedef u16v8 u16v8_b;
 typedef u32v2 u32v2_b;
-typedef u32v3 u32v3_b;
-typedef u32v4 u32v4_b;
-typedef u64v4 u64v4_b;
-typedef f32v1 f32v1_b;
-typedef f32v4 f32v4_b;
-typedef f32v7 f32v7_b;
-typedef f64v1 f64v1_b;
-typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
-typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
-typedef int i32m3x2 __attribute__((matrix_type(3, 2)));
+typedef u32v8 u32v8_b;
+typedef u64v2 u64v2_b;
+typedef u64v3 u64v3_b;
+typedef f64v2 f64v2_b;
+typedef f64v4 f64v4_b;
+typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
+typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
+typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
+typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
 typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
-typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
-typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned char u8m1x2 __attribute__((matrix_type(1, 2)));
+typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
 typedef unsigned int u32m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned int u32m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned long u64m4x3 __attribute__((matrix_type(4, 3)));
-typedef double f64m2x2 __attribute__((matrix_type(2, 2)));
-typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
+typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
 
-u32v4 v0000(i32v3 a0, i32v2 a1, unsigned short s0, int s1, short s2, u64v3 a2, u32v4_b a3) {
-    i32v3 t0 = a0;
-    t0.zy = a1 - s0;
-    t0 = ((i32v2){s1, s2}).xyy - __builtin_convertvector(a2, i32v3);
-    return a3.zywx;
+short v0000(i32v3 a0, u32v4 a1, int i0, i32v3_b a2, short s0) {
+    i32v3 t0 = a1[i0] - a0;
+    t0 >>= (a2 - t0) & 31;
+    return s0;
 }
 
 static void run_v0000(void) {
     rt_rng rng = {0xdfc525819a772a2fULL};
-    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_FULL);
-    u64v3 a2; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u32v4 r = v0000(a0, a1, s0, s1, s2, a2, a3);
-    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0000", "ret", b, 4); }
+    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    short r = v0000(a0, a1, i0, a2, s0);
+    rt_out_i16("v0000", "ret", &r, 1);
 }
 
-i32m3x2 v0001(unsigned long s0, u8m4x4 m0, short s1, int s2, u32v3_b a0, i32m3x2 m1, u64v3 a1, i32v4_b a2) {
-    u8v4 t0 = (u8v4){s0, m0[0][2], 8, 2};
-    t0.gbra = t0;
-    i16v5 t1 = (i16v5){-7, s1, 2, s2, a0[1]};
-    return (m1 + a1.S2) + a2[0];
+u16v8 v0001(u8v4 a0, f64v5 a1, u16v8_b a2) {
+    u8v4 t0 = a0 + a0;
+    f64v5 t1 = ((f64v5)(2)) + a1;
+    return a2;
 }
 
 static void run_v0001(void) {
     rt_rng rng = {0x0c9f195e0aa6b0d8ULL};
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned char m0_b[16]; rt_fill_u8(&rng, m0_b, 16, RT_DOM_FULL); u8m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
-    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    int m1_b[6]; rt_fill_i32(&rng, m1_b, 6, RT_DOM_FULL); i32m3x2 m1 = __builtin_matrix_column_major_load(m1_b, 3, 2, 3);
-    u64v3 a1; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i32m3x2 r = v0001(s0, m0, s1, s2, a0, m1, a1, a2);
-    { int b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i32("v0001", "ret", b, 6); }
+    u8v4 a0; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    f64v5 a1; { double b[5]; rt_fill_f64(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
+    u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    u16v8 r = v0001(a0, a1, a2);
+    { unsigned short b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u16("v0001", "ret", b, 8); }
 }
 
-int v0002(f64v3 a0, u64v3 a1, long i0, int s0) {
-    f64v2 t0 = (f64v2){a0.z, a1[i0]};
-    return s0;
+i16v2 v0002(f64v4 a0, unsigned char i0, f64v3 a1, int i1, f32v3 a2, f32v1 a3, i32v4 a4) {
+    f64v2 t0 = a0.ww / (-6);
+    t0[i0] = a1[i1];
+    return ((i16v2)(((f32v1){a2.y}) - a3)) + a4[2];
 }
 
 static void run_v0002(void) {
     rt_rng rng = {0xf826c7cb69827b60ULL};
-    f64v3 a0; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u64v3 a1; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    int r = v0002(a0, a1, i0, s0);
-    rt_out_i32("v0002", "ret", &r, 1);
+    f64v4 a0; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    f64v3 a1; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    f32v1 a3; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
+    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    i16v2 r = v0002(a0, i0, a1, i1, a2, a3, a4);
+    { short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i16("v0002", "ret", b, 2); }
 }
 
-i64v4 v0003(f32v4 a0, f32v4 a1, f32v4_b a2, i8v5_b a3, unsigned long i0, unsigned long s0, u64m4x3 m0, u64v2 a4, unsigned long i1, u64v3 a5, i64v4 a6) {
-    f32v4 t0 = ((a0 + a1) - a1.rbaa) * ((5.25 - a0) * __builtin_convertvector(a2, f32v4));
-    t0 -= a3[i0];
-    return (-(~(((u64v4)(s0)) == ((u64v4){m0[0][1], a4[i1], a5.r, a6[3]})))) + a6[0];
+f64v2 v0003(u32v3 a0, f32v4 a1, unsigned short s0, unsigned char i0, f32v2 a2, u16v3_b a3, unsigned long s1, f64v2 a4, f64v2 a5, i16m1x3 m0, unsigned char i1) {
+    f32v4 t0 = ((9 - a0).grrg ? a1 : s0);
+    t0[i0] = (a3.b / a2).lo;
+    t0.S13 *= s1;
+    return m0[i1][0] / (a4 / a5);
 }
 
 static void run_v0003(void) {
     rt_rng rng = {0x22b13d896611128dULL};
-    f32v4 a0; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
     f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    f32v4 a2; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i8v5 a3; { signed char b[5]; rt_fill_i8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long m0_b[12]; rt_fill_u64(&rng, m0_b, 12, RT_DOM_FULL); u64m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
-    u64v2 a4; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    u64v3 a5; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    i64v4 a6; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    i64v4 r = v0003(a0, a1, a2, a3, i0, s0, m0, a4, i1, a5, a6);
-    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0003", "ret", b, 4); }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    f32v2 a2; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u16v3 a3; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    f64v2 a4; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    f64v2 a5; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    short m0_b[3]; rt_fill_i16(&rng, m0_b, 3, RT_DOM_FULL); i16m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    f64v2 r = v0003(a0, a1, s0, i0, a2, a3, s1, a4, a5, m0, i1);
+    { double b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f64("v0003", "ret", b, 2); }
 }
 
-f64v1 v0004(u64v2 a0, u64v4_b a1, unsigned short i0, unsigned long s0, u16v1 a2, unsigned long s1) {
-    u64v2 t0 = ((a0 >> 24) * a1.hi).yy;
-    t0[i0] = s0;
-    t0.x = s0;
-    return __builtin_convertvector(__builtin_convertvector(a2, i32v1), f64v1) + s1;
+unsigned int v0004(long s0, u32v8_b a0, unsigned int s1, u32v8 a1) {
+    u64v2 t0 = __builtin_convertvector((i64v2){s0}, u64v2);
+    return ((a0 + s1) * a1).even.g;
 }
 
 static void run_v0004(void) {
     rt_rng rng = {0xc7b86fbd9e351965ULL};
-    u64v2 a0; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u16v1 a2; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    f64v1 r = v0004(a0, a1, i0, s0, a2, s1);
-    { double b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_f64("v0004", "ret", b, 1); }
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    unsigned int r = v0004(s0, a0, s1, a1);
+    rt_out_u32("v0004", "ret", &r, 1);
 }
 
-u16v3 v0005(i32m1x4 m0, unsigned long i0, unsigned char s0, signed char s1, i32v2 a0, short s2, u16v8 a1, int i1, u8v2 a2, unsigned char i2, u8v4 a3, int i3, u64v5 a4, u16v3 a5) {
-    u8v3 t0 = (((u8v16){m0[i0][1], s0, 4, s0, s1, 0, a0.s0, 2, 8, s0, s2, 4, 1, a1[i1], s2, a2[i2]}) - 3).s9b6;
-    t0[2] = a2[0];
-    t0 <<= 5;
-    u64v8 t1 = (u64v8)(a3[i3]);
-    t1 *= (a5.z - a4).S34201101;
-    return a5;
+unsigned char v0005(u8v6 a0, u8m1x4 m0, unsigned long i0, u8v1 a1, u8v3 a2, unsigned char s0, unsigned int i1, u8v8 a3, i64v2 a4, i16v8_b a5, u8v2_b a6, u8v2 a7) {
+    u8v3 t0 = (a0.lo * m0[i0][1]) & (((u8v5)(a1.x)).lo * a2);
+    t0.b = s0;
+    t0[i1] = a3[4];
+    i8v16 t1 = (i8v16)(a5 + a4);
+    t1 &= t1;
+    t1 >>= 5;
+    return (t1 ? (u8v16)(a6.odd) : a7[0]).s8;
 }
 
 static void run_v0005(void) {
     rt_rng rng = {0xe40eb4aab1b2125cULL};
-    int m0_b[4]; rt_fill_i32(&rng, m0_b, 4, RT_DOM_FULL); i32m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    u8v6 a0; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    unsigned char m0_b[4]; rt_fill_u8(&rng, m0_b, 4, RT_DOM_FULL); u8m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
     unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    u16v8 a1; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
-    u64v5 a4; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
-    u16v3 a5; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    u16v3 r = v0005(m0, i0, s0, s1, a0, s2, a1, i1, a2, i2, a3, i3, a4, a5);
-    { unsigned short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u16("v0005", "ret", b, 3); }
+    u8v1 a1; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    u8v8 a3; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    i64v2 a4; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    i16v8 a5; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a5[j] = b[j]; }
+    u8v2 a6; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    u8v2 a7; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
+    unsigned char r = v0005(a0, m0, i0, a1, a2, s0, i1, a3, a4, a5, a6, a7);
+    rt_out_u8("v0005", "ret", &r, 1);
 }
 
 u32m1x4 v0006(u32m1x4 m0, u32v2_b a0, i16v8_b a1, long i0) {
@@ -251,160 +246,152 @@ static void run_v0006(void) {
     { unsigned int b[4]; __builtin_matrix_column_major_store(r, b, 1); rt_out_u32("v0006", "ret", b, 4); }
 }
 
-u32v4 v0007(u32v4 a0, i32v2_b a1) {
-    return a1[0] * a0;
+u32v4 v0007(i8v3 a0) {
+    return (8 * ((u32v3)(a0.y))).xxyy;
 }
 
 static void run_v0007(void) {
     rt_rng rng = {0xf3d50cfb3cdc76b3ULL};
-    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u32v4 r = v0007(a0, a1);
+    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u32v4 r = v0007(a0);
     { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0007", "ret", b, 4); }
 }
 
-u16v2 v0008(i64v6_b a0, i32v2_b a1, u16v8 a2, u16v3_b a3, u16v3 a4) {
-    return __builtin_convertvector((u16v3){a0.S2, a1.x, a2[3]}, u16v3).lo * (a3 + a4).lo;
+u16v2 v0008(f32v8 a0, unsigned short s0, u16v2_b a1) {
+    return (a0.S5 ? ((u16v8)(4)).s30 : s0) * ((((u16v2)(8)) * a1) << (a1.xy & 15));
 }
 
 static void run_v0008(void) {
     rt_rng rng = {0xac8cab244f4782b3ULL};
-    i64v6 a0; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    u16v3 a3; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    u16v3 a4; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    u16v2 r = v0008(a0, a1, a2, a3, a4);
+    f32v8 a0; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u16v2 a1; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u16v2 r = v0008(a0, s0, a1);
     { unsigned short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u16("v0008", "ret", b, 2); }
 }
 
-u16v1 v0009(u32v2 a0, int i0, u32m4x3 m0, float s0, f32v16 a1, unsigned short s1) {
-    u32v2 t0 = 6 + (a0 % ((a0 & 7) | 1));
-    t0[i0] = m0[2][2];
-    t0 += 9;
-    f32v2 t1 = ((((f32v16)(s0)) + (-6)) * a1.s1De3b7971507f026).s38;
-    return (u16v1)(s1);
+int v0009(u32v4 a0, u32v3 a1, i16v5 a2, unsigned int i0, i8v4 a3, unsigned long s0, short s1, i32v4_b a4, unsigned short i1) {
+    u32v2 t0 = a0.S3022.gb;
+    t0 = a1.s12;
+    i16v4 t1 = (i16v4){a2[i0], -2, a3.w, s0};
+    t1[2] = s1;
+    return a4[i1];
 }
 
 static void run_v0009(void) {
     rt_rng rng = {0x43702034a08b06e5ULL};
-    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned int m0_b[12]; rt_fill_u32(&rng, m0_b, 12, RT_DOM_FULL); u32m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v16 a1; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    u16v1 r = v0009(a0, i0, m0, s0, a1, s1);
-    { unsigned short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u16("v0009", "ret", b, 1); }
+    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i16v5 a2; { short b[5]; rt_fill_i16(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a2[j] = b[j]; }
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    int r = v0009(a0, a1, a2, i0, a3, s0, s1, a4, i1);
+    rt_out_i32("v0009", "ret", &r, 1);
 }
 
-i32v6 v0010(i16v8 a0, i16v8 a1, short s0, i32v6 a2, float s1, f32v3 a3, unsigned char i0, i8v3 a4, u8v4 a5, unsigned short i1, i8v6_b a6, unsigned short i2, u32v2 a7, unsigned long i3) {
-    i16v8 t0 = (-(a0 - a1)) << 8;
-    t0.s1 = s0;
-    return (2 - a2) * (a2 + (-((f32v6){s1, a3[i0], a4[0], a5[i1], a6[i2], a7[i3]})));
+unsigned char v0010(i16v8 a0, u8v2 a1) {
+    i16v8 t0 = a0;
+    t0 >>= 15;
+    return a1.x;
 }
 
 static void run_v0010(void) {
     rt_rng rng = {0xd35700c6c4b00f5dULL};
     i16v8 a0; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i32v6 a2; { int b[6]; rt_fill_i32(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v3 a3; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i8v3 a4; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    i8v6 a6; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a6[j] = b[j]; }
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 5LL));
-    u32v2 a7; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
-    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
-    i32v6 r = v0010(a0, a1, s0, a2, s1, a3, i0, a4, a5, i1, a6, i2, a7, i3);
-    { int b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i32("v0010", "ret", b, 6); }
+    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    unsigned char r = v0010(a0, a1);
+    rt_out_u8("v0010", "ret", &r, 1);
 }
 
-f64m3x2 v0011(u32v3 a0, i8v4_b a1, signed char s0, f64m3x2 m0, i64m1x3 m1, short s1) {
-    i32v3 t0 = 2 * (a0 > a0);
-    t0.g = 3;
-    i8v4 t1 = a1;
-    t1[1] = s0;
-    t1.s103 <<= 3;
-    return s1 * (m0 + m1[0][1]);
+unsigned long v0011(i32v6 a0, int s0, u64m2x4 m0, i32v3 a1, unsigned char i0, u32v4 a2, i32v4 a3, int i1, unsigned long s1) {
+    i32v3 t0 = s0 + a0.lo;
+    t0 += m0[1][0];
+    t0[2] = a1[i0];
+    i32v4 t1 = (a2 ? a3 : a3);
+    t1 = (~t1) & (~t1);
+    t1[i1] = s0;
+    return s1;
 }
 
 static void run_v0011(void) {
     rt_rng rng = {0x3df94c26b5a653beULL};
-    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    double m0_b[6]; rt_fill_f64(&rng, m0_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
-    long m1_b[3]; rt_fill_i64(&rng, m1_b, 3, RT_DOM_FULL); i64m1x3 m1 = __builtin_matrix_column_major_load(m1_b, 1, 3, 1);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    f64m3x2 r = v0011(a0, a1, s0, m0, m1, s1);
-    { double b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_f64("v0011", "ret", b, 6); }
+    i32v6 a0; { int b[6]; rt_fill_i32(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned long m0_b[8]; rt_fill_u64(&rng, m0_b, 8, RT_DOM_FULL); u64m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
+    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long r = v0011(a0, s0, m0, a1, i0, a2, a3, i1, s1);
+    rt_out_u64("v0011", "ret", &r, 1);
 }
 
-i64v4 v0012(u32v8 a0, u8v4 a1) {
-    return (i64v4)(a1.x * a0);
+i64v4 v0012(i64v4 a0, i64m1x2 m0, unsigned int i0) {
+    return m0[i0][1] * (a0 + a0);
 }
 
 static void run_v0012(void) {
     rt_rng rng = {0xf810eda45829bc02ULL};
-    u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    u8v4 a1; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i64v4 r = v0012(a0, a1);
+    i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    long m0_b[2]; rt_fill_i64(&rng, m0_b, 2, RT_DOM_FULL); i64m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    i64v4 r = v0012(a0, m0, i0);
     { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0012", "ret", b, 4); }
 }
 
-f32v4 v0013(i8v3 a0, u8v3 a1, i8v3 a2, u8v6 a3, unsigned short s0, int i0) {
-    i8v3 t0 = ((a0 & a0) * (a0 * a1)) << (((a2 / ((((i8v3)(8)) & 7) | 1)) * ((i8v3)(a3[1]))) & 7);
-    t0 -= s0;
-    t0[i0] = -7;
-    return ((f32v3)(-3)).yzyy.wzxy;
+i16m4x4 v0013(i8v3 a0, signed char s0, unsigned int s1, u32v4 a1, long i0, u8v6 a2, i16m4x4 m0, i16v4_b a3) {
+    i8v3 t0 = a0 + ((i8v3){s0, s1, 8});
+    t0 <<= ((i8v3){a1[i0], a2[1]}) & 7;
+    return (a3.r + m0) * a3[3];
 }
 
 static void run_v0013(void) {
     rt_rng rng = {0x132391448a3e8a3fULL};
-    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u8v3 a1; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i8v3 a2; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u8v6 a3; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    f32v4 r = v0013(a0, a1, a2, a3, s0, i0);
-    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0013", "ret", b, 4); }
+    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u8v6 a2; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    short m0_b[16]; rt_fill_i16(&rng, m0_b, 16, RT_DOM_FULL); i16m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    i16v4 a3; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i16m4x4 r = v0013(a0, s0, s1, a1, i0, a2, m0, a3);
+    { short b[16]; __builtin_matrix_column_major_store(r, b, 4); rt_out_i16("v0013", "ret", b, 16); }
 }
 
-f64v3 v0014(u32v3 a0, u8m1x4 m0, u32v2 a1, f64v6 a2, f64v3 a3, unsigned int s0, double s1, double s2, f64m2x2 m1, long i0) {
-    u32v3 t0 = m0[0][1] * (a0 - ((u32v3)(a0[0])));
-    t0 += ((u32v6)(a1.r)).even;
-    t0 <<= t0 & 31;
-    return (((-3.5) * a2).hi / ((f64v3)(5.75))) - (((s1 + s2) + (a3 * ((f64v3)(s0)))) * m1[i0][1]);
+i8v2 v0014(unsigned int s0, u8m1x4 m0, u32v3 a0, u32v4 a1, int i0, short s1, i8v2 a2, i8v3_b a3, unsigned short s2) {
+    u32v3 t0 = m0[0][1] * ((u32v2)(s0)).rgr;
+    t0 += (a0 - ((u32v3)(a1[i0]))) ^ ((u32v3){s1, 8, s0}).yzx;
+    t0 &= a0;
+    return s2 - (a2 & a3.y);
 }
 
 static void run_v0014(void) {
     rt_rng rng = {0x810b5c24ee84b7dfULL};
-    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
     unsigned char m0_b[4]; rt_fill_u8(&rng, m0_b, 4, RT_DOM_FULL); u8m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
-    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    f64v6 a2; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
-    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double m1_b[4]; rt_fill_f64(&rng, m1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m2x2 m1 = __builtin_matrix_column_major_load(m1_b, 2, 2, 2);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    f64v3 r = v0014(a0, m0, a1, a2, a3, s0, s1, s2, m1, i0);
-    { double b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f64("v0014", "ret", b, 3); }
+    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i8v3 a3; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
+    i8v2 r = v0014(s0, m0, a0, a1, i0, s1, a2, a3, s2);
+    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0014", "ret", b, 2); }
 }
 
-i8v4 v0015(unsigned long s0, u64v16 a0, unsigned short i0, f64v8 a1, f64v8 a2, i8v4 a3) {
+u32v8 v0015(unsigned long s0, u64v16 a0, unsigned short i0, f64v8 a1, u64v2 a2, int i1) {
     u64v1 t0 = (u64v1){s0};
     t0[0] = a0[i0];
-    f64v8 t1 = (-3.25) + a1;
-    t1 = a2 + t1;
-    return a3;
+    f64v8 t1 = a1;
+    return ((u32v5){0, 3, 6, a2[i1], 3}).s02304141;
 }
 
 static void run_v0015(void) {
@@ -413,21 +400,20 @@ static void run_v0015(void) {
     u64v16 a0; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
     unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
     f64v8 a1; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    f64v8 a2; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i8v4 r = v0015(s0, a0, i0, a1, a2, a3);
-    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0015", "ret", b, 4); }
+    u64v2 a2; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    u32v8 r = v0015(s0, a0, i0, a1, a2, i1);
+    { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0015", "ret", b, 8); }
 }
 
-i16v3 v0016(u16v6 a0, unsigned short s0) {
-    return (((a0 * a0) * ((u16v6)(s0))) >= (((u16v8)(s0)).S031040 + 5)).hi;
+i16v3 v0016(f32v3 a0) {
+    return -__builtin_convertvector(a0, i16v3);
 }
 
 static void run_v0016(void) {
     rt_rng rng = {0x3169d5fbabe2252cULL};
-    u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    i16v3 r = v0016(a0, s0);
+    f32v3 a0; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i16v3 r = v0016(a0);
     { short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i16("v0016", "ret", b, 3); }
 }
 
@@ -442,25 +428,22 @@ static void run_v0017(void) {
     rt_out_i32("v0017", "ret", &r, 1);
 }
 
-u64v4 v0018(u64v2 a0, i8v4 a1, unsigned long s0, signed char s1, i64v2 a2, u64v4 a3) {
-    i8v4 t0 = ((i8v4)(a0.x)).zzzx.gggb | (a1.rggb + (a1 - ((i8v4){s0, s1, a2.S1})));
-    return a3;
+short v0018(unsigned int s0, i8v16 a0, i8v3 a1) {
+    i8v4 t0 = ((i8v4){s0, a0.s2, 4, a1.y}) * (-8);
+    return 6;
 }
 
 static void run_v0018(void) {
     rt_rng rng = {0xd4ce490f7ab12d8fULL};
-    u64v2 a0; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u64v4 r = v0018(a0, a1, s0, s1, a2, a3);
-    { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0018", "ret", b, 4); }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    short r = v0018(s0, a0, a1);
+    rt_out_i16("v0018", "ret", &r, 1);
 }
 
-i8v6 v0019(i8v6_b a0) {
-    return a0;
+i8v6 v0019(i8v6 a0) {
+    return -a0;
 }
 
 static void run_v0019(void) {
@@ -470,16 +453,19 @@ static void run_v0019(void) {
     { signed char b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i8("v0019", "ret", b, 6); }
 }
 
-u32v4 v0020(u32v4 a0, short s0, unsigned int s1) {
-    return (u32v4){a0.s2, s0, s1, 6};
+u32v4 v0020(u32v4 a0, unsigned int s0, u32v2_b a1, u8v2 a2, unsigned short i0, long s1) {
+    return (a0.S0220 - s0) * ((u8v4){a1.x, a2[i0], s0, s1}).y;
 }
 
 static void run_v0020(void) {
     rt_rng rng = {0x15f3e3ce8640c41bULL};
     u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    u32v4 r = v0020(a0, s0, s1);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    u32v4 r = v0020(a0, s0, a1, a2, i0, s1);
     { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0020", "ret", b, 4); }
 }
 
@@ -493,318 +479,362 @@ static void run_v0021(void) {
     { unsigned short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u16("v0021", "ret", b, 1); }
 }
 
-i8v4 v0022(i64v2 a0, u32v16 a1, long s0, unsigned short s1, int s2, i64m2x3 m0, i64v2 a2, i64v4_b a3, i64v4 a4, f64v4 a5, f64v8 a6, i8v2 a7, signed char s3, i8v4 a8, long i0) {
-    i64v2 t0 = s1 - (a0 * ((i64v2){a1[12], s0}));
-    t0 |= ((i64v2){s2, m0[1][1]}) / ((a2 & 7) | 1);
-    t0[1] = (a3 + a4)[2];
-    f64v4 t1 = a5 / a6.lo;
-    t1.S30 += __builtin_convertvector(~a7, f64v2);
-    return (i8v4){s3, s3, a8[i0], 0};
+long v0022(short s0, i64v2_b a0, i64v2 a1, i64v2 a2, long s1, i64v8 a3, i64v8_b a4, i64v16_b a5) {
+    i64v2 t0 = (i64v2){-3, s0};
+    t0 = ((a0 * a1) == (a2 + s1));
+    i64v16 t1 = (a3.s4115332712011157 * a4.s7747003547523634) + 4;
+    t1 = a5;
+    return s1;
 }
 
 static void run_v0022(void) {
     rt_rng rng = {0x574f420c8393d21aULL};
-    i64v2 a0; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u32v16 a1; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
-    long m0_b[6]; rt_fill_i64(&rng, m0_b, 6, RT_DOM_FULL); i64m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
-    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    f64v4 a5; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    f64v8 a6; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
-    i8v2 a7; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    i8v4 a8; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a8[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i8v4 r = v0022(a0, a1, s0, s1, s2, m0, a2, a3, a4, a5, a6, a7, s3, a8, i0);
-    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0022", "ret", b, 4); }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i64v2 a0; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i64v2 a1; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    i64v8 a3; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    i64v8 a4; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    i64v16 a5; { long b[16]; rt_fill_i64(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a5[j] = b[j]; }
+    long r = v0022(s0, a0, a1, a2, s1, a3, a4, a5);
+    rt_out_i64("v0022", "ret", &r, 1);
 }
 
-u32v16 v0023(f32v16 a0) {
-    return (u32v16)a0;
+u32v16 v0023(u8m3x1 m0, int s0, u32v2 a0, u32m4x1 m1, unsigned int i0, unsigned long s1, unsigned int s2, u32v6 a1, short s3, u8v2 a2, i64v5_b a3) {
+    return (u32v16){6, m0[2][0], s0, 3, 9, s0, a0.s0, m1[i0][0], s1, s2, a1[1], s0, s3, a2.even, a3.S0, 4};
 }
 
 static void run_v0023(void) {
     rt_rng rng = {0xc295fc242ebd1a60ULL};
-    f32v16 a0; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    u32v16 r = v0023(a0);
+    unsigned char m0_b[3]; rt_fill_u8(&rng, m0_b, 3, RT_DOM_FULL); u8m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    unsigned int m1_b[4]; rt_fill_u32(&rng, m1_b, 4, RT_DOM_FULL); u32m4x1 m1 = __builtin_matrix_column_major_load(m1_b, 4, 1, 4);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    u32v6 a1; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
+    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i64v5 a3; { long b[5]; rt_fill_i64(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
+    u32v16 r = v0023(m0, s0, a0, m1, i0, s1, s2, a1, s3, a2, a3);
     { unsigned int b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u32("v0023", "ret", b, 16); }
 }
 
-u8v2 v0024(i8v7 a0, f32v8 a1, i32v3 a2) {
-    i8v4 t0 = (a0 % 7).lo;
-    i64v4 t1 = (i64v4)a1;
-    return ~((u8v2)(a2[0]));
+f64v3 v0024(u8v7 a0, i8v8 a1, i32v5_b a2, i32v2 a3, u8v8 a4, i64v4 a5, i64v4 a6, u64v3_b a7, i64v3 a8, i64v3_b a9, f64v4 a10, f64v3 a11, f64v2 a12, u64v3 a13, double s0) {
+    i8v4 t0 = ((i8v7)a0).even;
+    t0.zwxy &= ((i8v2)(a1.S6)).yyxy;
+    i32v2 t1 = ((i32v2){8, a2.s0}) - a3;
+    return (((((i64v3)(a4.S3)) - a5[0]) / ((((i64v8)(a6.s2)).s233 & 7) | 1)) - (a7 ? a8 : a9).S111 ? (a10.S121 * a11.zzx) + a12.odd : ((a13 ? (f64v3)(-3.0) : a11) - __builtin_convertvector(a7, f64v3)) - s0);
 }
 
 static void run_v0024(void) {
     rt_rng rng = {0x7d53481c81874fb1ULL};
-    i8v7 a0; { signed char b[7]; rt_fill_i8(&rng, b, 7, RT_DOM_FULL); for (int j = 0; j < 7; j++) a0[j] = b[j]; }
-    f32v8 a1; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u8v2 r = v0024(a0, a1, a2);
-    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0024", "ret", b, 2); }
+    u8v7 a0; { unsigned char b[7]; rt_fill_u8(&rng, b, 7, RT_DOM_FULL); for (int j = 0; j < 7; j++) a0[j] = b[j]; }
+    i8v8 a1; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    i32v5 a2; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a2[j] = b[j]; }
+    i32v2 a3; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u8v8 a4; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    i64v4 a5; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    i64v4 a6; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    u64v3 a7; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
+    i64v3 a8; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a8[j] = b[j]; }
+    i64v3 a9; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a9[j] = b[j]; }
+    f64v4 a10; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a10[j] = b[j]; }
+    f64v3 a11; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a11[j] = b[j]; }
+    f64v2 a12; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a12[j] = b[j]; }
+    u64v3 a13; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a13[j] = b[j]; }
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64v3 r = v0024(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, s0);
+    { double b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f64("v0024", "ret", b, 3); }
 }
 
-f64v4 v0025(u16v3 a0, i32v4 a1, u8v16 a2, long s0, u8m1x2 m0, u32v4 a3, u8v4 a4) {
-    u16v3 t0 = a0;
-    t0.xyz = t0 & a1.w;
-    u8v8 t1 = (s0 * a2).se78dF1ff;
-    t1.S0 = m0[0][1];
-    return __builtin_convertvector((a3 > a3), f64v4) + __builtin_convertvector(a4, f64v4);
+u64v5 v0025(i16v4 a0, i32v4 a1, u16v3 a2, i64v3 a3, u16v3 a4, u16v3 a5, i8v4_b a6, int i0, unsigned short s0, u16v6 a7, u32v3 a8, unsigned short s1, i32v3 a9, i16v3 a10, unsigned short s2, u16v3 a11, i8v3 a12, long i1, u64v8 a13) {
+    u16v3 t0 = (a3.b * ((i16v3){a0.S0, a1.w, 2} ? a2 : a2)) + (~(a2 - a4));
+    t0 = (a5 + ((u16v3){a6[i0], s0})) + s0;
+    u16v6 t1 = s1 + ((a7 | ((u16v6)(6))) * ((u16v11)(a8.y)).lo);
+    t1 += (u16v6)a9;
+    t1.S025 = (a10 ? (u16v3){8} : s2) - (a11 & a12[i1]);
+    return (-a13).s37346;
 }
 
 static void run_v0025(void) {
     rt_rng rng = {0xa336486f389b9d5dULL};
-    u16v3 a0; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v16 a2; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char m0_b[2]; rt_fill_u8(&rng, m0_b, 2, RT_DOM_FULL); u8m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    f64v4 r = v0025(a0, a1, a2, s0, m0, a3, a4);
-    { double b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f64("v0025", "ret", b, 4); }
+    u16v3 a2; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i64v3 a3; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u16v3 a4; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    u16v3 a5; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    i8v4 a6; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u16v6 a7; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a7[j] = b[j]; }
+    u32v3 a8; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a8[j] = b[j]; }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    i32v3 a9; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a9[j] = b[j]; }
+    i16v3 a10; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a10[j] = b[j]; }
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
+    u16v3 a11; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a11[j] = b[j]; }
+    i8v3 a12; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a12[j] = b[j]; }
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    u64v8 a13; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a13[j] = b[j]; }
+    u64v5 r = v0025(a0, a1, a2, a3, a4, a5, a6, i0, s0, a7, a8, s1, a9, a10, s2, a11, a12, i1, a13);
+    { unsigned long b[5]; for (int j = 0; j < 5; j++) b[j] = r[j]; rt_out_u64("v0025", "ret", b, 5); }
 }
 
-int v0026(i32v5 a0, u64v16 a1, unsigned char i0, short s0, unsigned short s1, u8m2x3 m0, i16v2 a2) {
-    i32v3 t0 = a0.even * a1[i0];
-    return (((i32v15){s0, -8, s1, m0[0][2], 7}).lo.S404 > a2.y)[1];
+float v0026(i32v3 a0, i32v4 a1, unsigned short s0) {
+    i32v3 t0 = (a0 + a0) * a1.gbb;
+    t0.x = a0.z;
+    t0 = (i32v3){8, -8, s0};
+    return -4.5;
 }
 
 static void run_v0026(void) {
     rt_rng rng = {0x50b309c8b8564594ULL};
-    i32v5 a0; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
-    u64v16 a1; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char m0_b[6]; rt_fill_u8(&rng, m0_b, 6, RT_DOM_FULL); u8m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
-    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    int r = v0026(a0, a1, i0, s0, s1, m0, a2);
-    rt_out_i32("v0026", "ret", &r, 1);
+    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    float r = v0026(a0, a1, s0);
+    rt_out_f32("v0026", "ret", &r, 1);
 }
 
-i32v8 v0027(i32v8_b a0) {
-    return a0.S20245.S34210314;
+i32v8 v0027(signed char s0, i32v2_b a0, i32v2 a1, i64v3_b a2) {
+    return (i32v8){s0, a0.g, 8, -3, a1.S1, ((i32v2){3, 0})[0], a2.r, 7};
 }
 
 static void run_v0027(void) {
     rt_rng rng = {0x3b41b5e1cf51680fULL};
-    i32v8 a0; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    i32v8 r = v0027(a0);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i32v8 r = v0027(s0, a0, a1, a2);
     { int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i32("v0027", "ret", b, 8); }
 }
 
-signed char v0028(i8v3 a0, i8v3 a1, unsigned int s0) {
-    return (((-3) - a0) ^ (s0 + a1)).r;
+signed char v0028(signed char s0, i8v4 a0, u64v4 a1, i8v2 a2, i8v6 a3) {
+    return (((i8v6){s0, a0[1], s0, a1.y, a2.r, 8}) + a3).odd.x;
 }
 
 static void run_v0028(void) {
     rt_rng rng = {0x964e6b920aad5714ULL};
-    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    signed char r = v0028(a0, a1, s0);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i8v6 a3; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
+    signed char r = v0028(s0, a0, a1, a2, a3);
     rt_out_i8("v0028", "ret", &r, 1);
 }
 
-i8v6 v0029(f32v1_b a0, u64m4x3 m0, unsigned long i0, i8v6 a1, signed char s0, i8v8_b a2, signed char s1, i8v4 a3, i64v16 a4, i8v1 a5, i8v2 a6) {
-    u32v1 t0 = (u32v1)(m0[i0][0] / a0);
-    return (a1 + (a1 + ((i8v6){s0, -3, a2.s0, -6, s1, s0}))) * (((~((i8v6){a3[3], s1, s0, a4[2], a5.s0, a6.y})) / 5) % 3);
+u64v3 v0029(i64m2x4 m0, int i0, u64v3_b a0) {
+    u32v1 t0 = (((u32v1){m0[i0][1]}) ^ 5) << 14;
+    return a0;
 }
 
 static void run_v0029(void) {
     rt_rng rng = {0xb8518836c3124c07ULL};
-    f32v1 a0; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    unsigned long m0_b[12]; rt_fill_u64(&rng, m0_b, 12, RT_DOM_FULL); u64m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i8v6 a1; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    i8v8 a2; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i64v16 a4; { long b[16]; rt_fill_i64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
-    i8v1 a5; { signed char b[1]; rt_fill_i8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a5[j] = b[j]; }
-    i8v2 a6; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    i8v6 r = v0029(a0, m0, i0, a1, s0, a2, s1, a3, a4, a5, a6);
-    { signed char b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i8("v0029", "ret", b, 6); }
+    long m0_b[8]; rt_fill_i64(&rng, m0_b, 8, RT_DOM_FULL); i64m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u64v3 r = v0029(m0, i0, a0);
+    { unsigned long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u64("v0029", "ret", b, 3); }
 }
 
-short v0030(u32v4 a0, u8v2 a1, unsigned char s0, u8v4 a2, long i0, i16v2_b a3, unsigned long i1) {
+u32v1 v0030(u32v4 a0, u8v2 a1, u8v2 a2, int s0, i32m4x2 m0, long i0, i32v3 a3, u32v2 a4, long i1) {
     u8v2 t0 = (u8v2){0, 6};
-    t0 = ((u8v2){a0[0], a1.S0}) % 3;
-    u8v8 t1 = 2 + ((u8v8)(6));
-    t1.s03 *= s0;
-    t1 &= a2[i0];
-    return a3[i1];
+    t0 = ((u8v2){a0[0], a1.S0}) - a2;
+    i32v4 t1 = (i32v4){3, s0, m0[i0][0], a3.z};
+    return (u32v1)(a4[i1]);
 }
 
 static void run_v0030(void) {
     rt_rng rng = {0x0d94a4247504ff8eULL};
     u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    int m0_b[8]; rt_fill_i32(&rng, m0_b, 8, RT_DOM_FULL); i32m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
     long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i16v2 a3; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    short r = v0030(a0, a1, s0, a2, i0, a3, i1);
-    rt_out_i16("v0030", "ret", &r, 1);
+    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u32v2 a4; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    u32v1 r = v0030(a0, a1, a2, s0, m0, i0, a3, a4, i1);
+    { unsigned int b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u32("v0030", "ret", b, 1); }
 }
 
-i64v1 v0031(f32v1 a0, f32v1 a1, unsigned long s0, f64v1_b a2, i64v1 a3) {
-    i32v1 t0 = (a0 > (a1 / s0));
-    t0 += (i32v1)(a1 + a0);
-    t0 = __builtin_convertvector((i64v1)a2, i32v1);
-    return a3;
+u16v2 v0031(i32v1 a0, i32v4 a1, u16v2_b a2) {
+    i32v1 t0 = a0 << 19;
+    t0 = a1[0] + ((i32v1)(a1[3]));
+    t0 %= 5;
+    return a2;
 }
 
 static void run_v0031(void) {
     rt_rng rng = {0x0dfe22ee642c5677ULL};
-    f32v1 a0; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    f32v1 a1; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    f64v1 a2; { double b[1]; rt_fill_f64(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
-    i64v1 a3; { long b[1]; rt_fill_i64(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
-    i64v1 r = v0031(a0, a1, s0, a2, a3);
-    { long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i64("v0031", "ret", b, 1); }
+    i32v1 a0; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
+    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u16v2 a2; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u16v2 r = v0031(a0, a1, a2);
+    { unsigned short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u16("v0031", "ret", b, 2); }
 }
 
-f32v4 v0032(f32v2 a0, f64v4 a1, f64v4 a2, f32v4 a3, f32v7_b a4) {
-    i32v2 t0 = (i32v2)a0;
-    return __builtin_convertvector((a1 <= a2), f32v4) / (a3.raag / a4.lo);
+f64v6 v0032(u32v2 a0, i32v4 a1, u64v6 a2, f64v6 a3, i32v6 a4, f64v6 a5) {
+    i32v2 t0 = (a0 >= a1.x);
+    t0 %= 3;
+    t0.gr ^= t0.xy;
+    return (((u64v6)(1)) * a2 ? a3 + a3 : __builtin_convertvector(a4, f64v6)) - a5;
 }
 
 static void run_v0032(void) {
     rt_rng rng = {0xb58c9f58fa4da701ULL};
-    f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    f32v4 a3; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    f32v7 a4; { float b[7]; rt_fill_f32(&rng, b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 7; j++) a4[j] = b[j]; }
-    f32v4 r = v0032(a0, a1, a2, a3, a4);
-    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0032", "ret", b, 4); }
+    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u64v6 a2; { unsigned long b[6]; rt_fill_u64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    f64v6 a3; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
+    i32v6 a4; { int b[6]; rt_fill_i32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
+    f64v6 a5; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
+    f64v6 r = v0032(a0, a1, a2, a3, a4, a5);
+    { double b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_f64("v0032", "ret", b, 6); }
 }
 
-u8m3x2 v0033(i8v3 a0, long i0, i8v4 a1, i16v2 a2, i8v4 a3, u8m3x2 m0, unsigned int s0, unsigned char s1, u8v2 a4) {
-    i8v4 t0 = (((i8v4)(a0[i0])) - a1) * (-a1);
-    t0 %= (((i8v4)(a2.y)) & 7) | 1;
-    i64v4 t1 = __builtin_convertvector(a3, i64v4);
-    return a4.y - (s1 - (m0 * s0));
+f32v2 v0033(i8v4 a0, unsigned short i0, unsigned int i1, signed char s0, f64v4 a1, unsigned short s1, unsigned char s2, float s3, f32v3 a2) {
+    i8v4 t0 = (i8v4){a0[i0]};
+    t0 += 7;
+    t0[i1] = s0;
+    f64v4 t1 = a1 * s1;
+    t1 = (s3 / ((f64v7)(s2))).even;
+    t1[2] /= -3.25;
+    return a2.zx;
 }
 
 static void run_v0033(void) {
     rt_rng rng = {0xdaa0b9efd750dda9ULL};
-    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    unsigned char m0_b[6]; rt_fill_u8(&rng, m0_b, 6, RT_DOM_FULL); u8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    u8v2 a4; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    u8m3x2 r = v0033(a0, i0, a1, a2, a3, m0, s0, s1, a4);
-    { unsigned char b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_u8("v0033", "ret", b, 6); }
+    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    f32v2 r = v0033(a0, i0, i1, s0, a1, s1, s2, s3, a2);
+    { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0033", "ret", b, 2); }
 }
 
-i32m3x1 v0034(i8v4 a0, i32m3x1 m0, i32v3 a1, unsigned char s0) {
-    i64v3 t0 = (i64v3){6, -1, a0.y};
-    return (((-7) + m0) * a1.z) - s0;
+u64v2 v0034(i64v6_b a0, i64v4 a1, unsigned int i0, i64v3 a2, u64v2_b a3) {
+    i64v3 t0 = a0.even;
+    t0[0] = a1[i0];
+    t0 += (((i64v3)(8)) && a2);
+    return a3;
 }
 
 static void run_v0034(void) {
     rt_rng rng = {0x26beb659a4a835d0ULL};
-    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    int m0_b[3]; rt_fill_i32(&rng, m0_b, 3, RT_DOM_FULL); i32m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
-    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    i32m3x1 r = v0034(a0, m0, a1, s0);
-    { int b[3]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i32("v0034", "ret", b, 3); }
+    i64v6 a0; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    i64v4 a1; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u64v2 r = v0034(a0, a1, i0, a2, a3);
+    { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0034", "ret", b, 2); }
 }
 
-i16v1 v0035(short s0) {
-    return (i16v1)(s0);
+i16v1 v0035(u16v1_b a0, short s0, i16v1 a1) {
+    return (a0 ? s0 + ((i16v1)(s0)) : a1);
 }
 
 static void run_v0035(void) {
     rt_rng rng = {0x928ab8207908741cULL};
+    u16v1 a0; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
     short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    i16v1 r = v0035(s0);
+    i16v1 a1; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    i16v1 r = v0035(a0, s0, a1);
     { short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i16("v0035", "ret", b, 1); }
 }
 
-long v0036(short s0, i64v5_b a0, i64v5_b a1, long s1, unsigned short i0, i64v3 a2, i64v2 a3) {
-    i16v4 t0 = (i16v4)(s0);
-    i64v5 t1 = a0 * a1;
-    t1.S3 = s1;
-    t1[i0] = a2.y;
-    return a3.x;
+i64v4 v0036(i16v4_b a0, i16v4 a1, u16v4_b a2, u64v3_b a3, i64v4_b a4, unsigned char i0, i64v2_b a5, short s0) {
+    i16v4 t0 = a0;
+    t0 = a1;
+    u16v4 t1 = a2;
+    return (a3 ? (i64v3)(a4[i0]) : a5.lo).zxxz - s0;
 }
 
 static void run_v0036(void) {
     rt_rng rng = {0xb8148c9bf08db72fULL};
+    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u64v3 a3; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i64v2 a5; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
     short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    i64v5 a0; { long b[5]; rt_fill_i64(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
-    i64v5 a1; { long b[5]; rt_fill_i64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i64v2 a3; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    long r = v0036(s0, a0, a1, s1, i0, a2, a3);
-    rt_out_i64("v0036", "ret", &r, 1);
+    i64v4 r = v0036(a0, a1, a2, a3, a4, i0, a5, s0);
+    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0036", "ret", b, 4); }
 }
 
-f64v16 v0037(f64v16 a0, double s0, f64v2 a1) {
-    return a0 + (s0 + a1.even);
+f64v16 v0037(double s0, f64v2_b a0, f32v3 a1, unsigned char i0, f64v3 a2, i32v5 a3, f64v4 a4, unsigned short i1, f64v2_b a5, unsigned short i2, f64v2 a6, long s1) {
+    return (f64v16){s0 + a0[1], 4.25, a1[i0], -3, a2[0] + s0, a3.s4, a4[i1], ((i32v4)(1)).b, a5[i2], s0, s0, s0, a2.r, s0, a6[0], s1};
 }
 
 static void run_v0037(void) {
     rt_rng rng = {0xcd850183458ff18aULL};
-    f64v16 a0; { double b[16]; rt_fill_f64(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
     double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64v2 a1; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    f64v16 r = v0037(a0, s0, a1);
+    f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    f32v3 a1; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    f64v3 a2; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i32v5 a3; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
+    f64v4 a4; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    f64v2 a5; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    f64v2 a6; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    f64v16 r = v0037(s0, a0, a1, i0, a2, a3, a4, i1, a5, i2, a6, s1);
     { double b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_f64("v0037", "ret", b, 16); }
 }
 
-i64m3x4 v0038(i16v2 a0, i16v2 a1, u32v6 a2, u32v2 a3, i64m3x4 m0) {
+i64m1x3 v0038(i16v2 a0, i16v3 a1, f64v4_b a2, double s0, f32v4 a3, f32m4x4 m0, unsigned int i0, i64m1x3 m1, long s1, long s2, u16v2 a4) {
     i16v2 t0 = a0;
-    t0 = a1;
-    u32v3 t1 = a2.lo;
-    t1.gb <<= a3 & 31;
-    return m0;
+    t0 = (i16v2){3, a1[1]};
+    f64v4 t1 = a2 - s0;
+    t1[3] *= __builtin_convertvector(a3, f64v4).g;
+    t1 *= m0[i0][3] - a2;
+    return (((s1 * m1) + s2) - a4.even) + 7;
 }
 
 static void run_v0038(void) {
     rt_rng rng = {0xfda7b0e412e1c87aULL};
     i16v2 a0; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u32v6 a2; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
-    u32v2 a3; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    long m0_b[12]; rt_fill_i64(&rng, m0_b, 12, RT_DOM_FULL); i64m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    i64m3x4 r = v0038(a0, a1, a2, a3, m0);
-    { long b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i64("v0038", "ret", b, 12); }
+    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32v4 a3; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    float m0_b[16]; rt_fill_f32(&rng, m0_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    long m1_b[3]; rt_fill_i64(&rng, m1_b, 3, RT_DOM_FULL); i64m1x3 m1 = __builtin_matrix_column_major_load(m1_b, 1, 3, 1);
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    u16v2 a4; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    i64m1x3 r = v0038(a0, a1, a2, s0, a3, m0, i0, m1, s1, s2, a4);
+    { long b[3]; __builtin_matrix_column_major_store(r, b, 1); rt_out_i64("v0038", "ret", b, 3); }
 }
 
-f32v8 v0039(signed char s0, float s1, f32v4 a0, float s2, unsigned int s3, double s4, int s5) {
-    return (((f32v8)(s0)) - ((f32v8)(s1))) / (((f32v8){a0.s1, s1, s2, s3, -5, s4, s4, s5}) * 1.75);
+f32v8 v0039(f32v8 a0, i16v8 a1, f32v8 a2) {
+    return a0 / (__builtin_convertvector(a1, f32v8) - (a0 + a2));
 }
 
 static void run_v0039(void) {
     rt_rng rng = {0xbd1edb2a17b5ce5dULL};
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v4 a0; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_FULL);
-    double s4; rt_fill_f64(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_FULL);
-    f32v8 r = v0039(s0, s1, a0, s2, s3, s4, s5);
+    f32v8 a0; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    f32v8 a2; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    f32v8 r = v0039(a0, a1, a2);
     { float b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_f32("v0039", "ret", b, 8); }
 }
 

@@ -6,432 +6,434 @@ use matrix_core::Vector;
 use matrix_oracle::rt;
 
 matrix! {
-    pub typedef signed char i8v1 __attribute__((ext_vector_type(1)));
     pub typedef signed char i8v2 __attribute__((ext_vector_type(2)));
-    typedef int8_t i8v3 __attribute__((ext_vector_type(3)));
-    pub typedef signed char i8v4 __attribute__((ext_vector_type(4)));
-    typedef signed char i8v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef int8_t i8v6 __attribute__((ext_vector_type(6)));
-    typedef int8_t i8v7 __attribute__((ext_vector_type(7)));
-    typedef i8 i8v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef i16 i16v1 __attribute__((ext_vector_type(1)));
-    pub typedef i16 i16v2 __attribute__((ext_vector_type(2)));
+    pub typedef signed char i8v3 __attribute__((ext_vector_type(3)));
+    typedef int8_t i8v4 __attribute__((ext_vector_type(4)));
+    pub typedef signed char i8v6 __attribute__((ext_vector_type(6)));
+    typedef signed char i8v7 __attribute__((ext_vector_type(7)));
+    pub(crate) typedef int8_t i8v8 __attribute__((ext_vector_type(8)));
+    typedef int8_t i8v16 __attribute__((ext_vector_type(16)));
+    typedef i16 i16v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef i16 i16v2 __attribute__((ext_vector_type(2)));
     pub typedef i16 i16v3 __attribute__((ext_vector_type(3)));
-    typedef int16_t i16v4 __attribute__((ext_vector_type(4)));
-    pub typedef int16_t i16v5 __attribute__((ext_vector_type(5)));
-    pub typedef short i16v6 __attribute__((ext_vector_type(6)));
-    typedef i16 i16v8 __attribute__((ext_vector_type(8)));
-    typedef i32 i32v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef int i32v2 __attribute__((ext_vector_type(2)));
-    pub typedef i32 i32v3 __attribute__((ext_vector_type(3)));
-    typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef int i32v5 __attribute__((ext_vector_type(5)));
-    pub typedef int i32v6 __attribute__((ext_vector_type(6)));
-    typedef int32_t i32v8 __attribute__((ext_vector_type(8)));
-    typedef int32_t i32v15 __attribute__((ext_vector_type(15)));
-    typedef i64 i64v1 __attribute__((ext_vector_type(1)));
-    typedef long i64v2 __attribute__((ext_vector_type(2)));
+    pub typedef i16 i16v4 __attribute__((ext_vector_type(4)));
+    typedef int16_t i16v5 __attribute__((ext_vector_type(5)));
+    pub typedef int16_t i16v8 __attribute__((ext_vector_type(8)));
+    pub typedef int i32v1 __attribute__((ext_vector_type(1)));
+    typedef i32 i32v2 __attribute__((ext_vector_type(2)));
+    typedef i32 i32v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef int i32v4 __attribute__((ext_vector_type(4)));
+    pub typedef i32 i32v5 __attribute__((ext_vector_type(5)));
+    typedef int32_t i32v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef int i32v8 __attribute__((ext_vector_type(8)));
+    pub typedef int64_t i64v2 __attribute__((ext_vector_type(2)));
     typedef i64 i64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef int64_t i64v4 __attribute__((ext_vector_type(4)));
-    typedef long i64v5 __attribute__((ext_vector_type(5)));
-    pub typedef long i64v6 __attribute__((ext_vector_type(6)));
-    pub typedef i64 i64v16 __attribute__((ext_vector_type(16)));
-    typedef uint8_t u8v2 __attribute__((ext_vector_type(2)));
-    pub(crate) typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
-    typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
-    typedef uint8_t u8v6 __attribute__((ext_vector_type(6)));
+    typedef long long i64v4 __attribute__((ext_vector_type(4)));
+    typedef i64 i64v5 __attribute__((ext_vector_type(5)));
+    typedef long i64v6 __attribute__((ext_vector_type(6)));
+    typedef i64 i64v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef int64_t i64v16 __attribute__((ext_vector_type(16)));
+    typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
+    pub typedef u8 u8v2 __attribute__((ext_vector_type(2)));
+    pub typedef u8 u8v3 __attribute__((ext_vector_type(3)));
+    typedef uint8_t u8v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef uint8_t u8v5 __attribute__((ext_vector_type(5)));
+    typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
+    typedef uint8_t u8v7 __attribute__((ext_vector_type(7)));
     typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
     typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
     typedef u16 u16v1 __attribute__((ext_vector_type(1)));
     pub typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
     pub typedef u16 u16v3 __attribute__((ext_vector_type(3)));
-    typedef uint16_t u16v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef u16 u16v8 __attribute__((ext_vector_type(8)));
-    typedef u32 u32v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef uint32_t u32v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
-    typedef unsigned u32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
-    typedef u32 u32v8 __attribute__((ext_vector_type(8)));
-    typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
-    pub typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
-    pub typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef u64 u64v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned long long u64v5 __attribute__((ext_vector_type(5)));
-    typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef uint64_t u64v16 __attribute__((ext_vector_type(16)));
+    typedef uint16_t u16v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef u16 u16v6 __attribute__((ext_vector_type(6)));
+    typedef uint16_t u16v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef uint16_t u16v11 __attribute__((ext_vector_type(11)));
+    typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
+    typedef unsigned u32v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
+    typedef u32 u32v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
+    pub typedef unsigned u32v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef unsigned u32v8 __attribute__((ext_vector_type(8)));
+    pub typedef unsigned u32v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef u64 u64v1 __attribute__((ext_vector_type(1)));
+    typedef unsigned long long u64v2 __attribute__((ext_vector_type(2)));
+    typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef uint64_t u64v4 __attribute__((ext_vector_type(4)));
+    typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
+    typedef unsigned long long u64v6 __attribute__((ext_vector_type(6)));
+    pub typedef uint64_t u64v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
     typedef float f32v1 __attribute__((ext_vector_type(1)));
-    typedef f32 f32v2 __attribute__((ext_vector_type(2)));
-    pub typedef float f32v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef float f32v4 __attribute__((ext_vector_type(4)));
-    typedef float f32v6 __attribute__((ext_vector_type(6)));
-    typedef float f32v7 __attribute__((ext_vector_type(7)));
-    pub(crate) typedef f32 f32v8 __attribute__((ext_vector_type(8)));
-    typedef f32 f32v16 __attribute__((ext_vector_type(16)));
-    pub typedef f64 f64v1 __attribute__((ext_vector_type(1)));
+    typedef float f32v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef f32 f32v3 __attribute__((ext_vector_type(3)));
+    typedef f32 f32v4 __attribute__((ext_vector_type(4)));
+    pub typedef f32 f32v8 __attribute__((ext_vector_type(8)));
     pub typedef double f64v2 __attribute__((ext_vector_type(2)));
     typedef double f64v3 __attribute__((ext_vector_type(3)));
     pub typedef f64 f64v4 __attribute__((ext_vector_type(4)));
-    typedef double f64v6 __attribute__((ext_vector_type(6)));
-    pub typedef double f64v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef f64 f64v16 __attribute__((ext_vector_type(16)));
-    type i8v4_b = i8v4;
-    typedef i8v5 i8v5_b;
-    type i8v6_b = i8v6;
-    typedef i8v8 i8v8_b;
-    type i16v2_b = i16v2;
+    typedef double f64v5 __attribute__((ext_vector_type(5)));
+    pub typedef double f64v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef f64 f64v7 __attribute__((ext_vector_type(7)));
+    pub(crate) typedef f64 f64v8 __attribute__((ext_vector_type(8)));
+    typedef f64 f64v16 __attribute__((ext_vector_type(16)));
+    type i8v3_b = i8v3;
+    typedef i8v4 i8v4_b;
+    typedef i16v4 i16v4_b;
     typedef i16v8 i16v8_b;
     typedef i32v2 i32v2_b;
-    typedef i32v4 i32v4_b;
-    typedef i32v8 i32v8_b;
+    type i32v3_b = i32v3;
+    type i32v4_b = i32v4;
+    type i32v5_b = i32v5;
+    typedef i64v2 i64v2_b;
+    type i64v3_b = i64v3;
     type i64v4_b = i64v4;
-    type i64v5_b = i64v5;
+    typedef i64v5 i64v5_b;
     type i64v6_b = i64v6;
-    typedef u16v3 u16v3_b;
-    type u32v2_b = u32v2;
-    type u32v3_b = u32v3;
-    typedef u32v4 u32v4_b;
-    type u64v4_b = u64v4;
-    type f32v1_b = f32v1;
-    typedef f32v4 f32v4_b;
-    type f32v7_b = f32v7;
-    type f64v1_b = f64v1;
-    typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef i32 i32m3x2 __attribute__((matrix_type(3, 2)));
-    typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
-    typedef int64_t i64m2x3 __attribute__((matrix_type(2, 3)));
-    typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef u8 u8m1x2 __attribute__((matrix_type(1, 2)));
-    typedef u8 u8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef u8 u8m2x3 __attribute__((matrix_type(2, 3)));
-    typedef uint8_t u8m3x2 __attribute__((matrix_type(3, 2)));
-    typedef uint8_t u8m4x4 __attribute__((matrix_type(4, 4)));
-    typedef uint32_t u32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef unsigned u32m4x3 __attribute__((matrix_type(4, 3)));
-    typedef uint64_t u64m4x3 __attribute__((matrix_type(4, 3)));
-    typedef f64 f64m2x2 __attribute__((matrix_type(2, 2)));
-    typedef double f64m3x2 __attribute__((matrix_type(3, 2)));
+    type i64v8_b = i64v8;
+    typedef i64v16 i64v16_b;
+    type u8v2_b = u8v2;
+    type u16v1_b = u16v1;
+    typedef u16v2 u16v2_b;
+    type u16v3_b = u16v3;
+    typedef u16v4 u16v4_b;
+    typedef u16v8 u16v8_b;
+    typedef u32v2 u32v2_b;
+    type u32v8_b = u32v8;
+    type u64v2_b = u64v2;
+    typedef u64v3 u64v3_b;
+    typedef f64v2 f64v2_b;
+    type f64v4_b = f64v4;
+    typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef int16_t i16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef int32_t i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int64_t i64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef long long i64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef int64_t i64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef uint8_t u8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef u8 u8m3x1 __attribute__((matrix_type(3, 1)));
+    typedef u32 u32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef unsigned u32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
+    typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
 
-    pub fn v0000(a0: i32v3, a1: Vector<i32, 2>, s0: u16, s1: i32, s2: i16, a2: u64v3, a3: u32v4_b) -> u32v4 {
-        let mut t0: i32v3 = a0;
-        t0.zy = a1 - s0;
-        t0 = ((i32v2){s1, s2}).xyy - __builtin_convertvector(a2, i32v3);
-        return a3.zywx;
-    }
-
-    pub fn v0001(s0: u64, m0: u8m4x4, s1: i16, s2: i32, a0: u32v3_b, m1: i32m3x2, a1: u64v3, a2: i32v4_b) -> i32m3x2 {
-        let mut t0 = (u8v4){s0, m0[0][2], 8, 2};
-        t0.gbra = t0;
-        let mut t1 = (i16v5){-7, s1, 2, s2, a0[1]};
-        (m1 + a1.S2) + a2[0]
-    }
-
-    pub fn v0002(a0: f64v3, a1: u64v3, i0: i64, s0: i32) -> i32 {
-        let mut t0: f64v2 = (f64v2){a0.z, a1[i0]};
+    pub fn v0000(a0: Vector<i32, 3>, a1: Vector<u32, 4>, i0: i32, a2: i32v3_b, s0: i16) -> i16 {
+        let mut t0 = a1[i0] - a0;
+        t0 >>= (a2 - t0) & 31;
         s0
     }
 
-    pub fn v0003(a0: f32v4, a1: f32v4, a2: f32v4_b, a3: i8v5_b, i0: usize, s0: u64, m0: u64m4x3, a4: u64v2, i1: usize, a5: u64v3, a6: i64v4) -> i64v4 {
-        let mut t0: f32v4 = ((a0 + a1) - a1.rbaa) * ((5.25 - a0) * __builtin_convertvector(a2, f32v4));
-        t0 -= a3[i0];
-        return (-(!(((u64v4)(s0)) == ((u64v4){m0[0][1], a4[i1], a5.r, a6[3]})))) + a6[0];
+    pub fn v0001(a0: u8v4, a1: f64v5, a2: u16v8_b) -> u16v8 {
+        let mut t0: u8v4 = a0 + a0;
+        let mut t1: f64v5 = ((f64v5)(2)) + a1;
+        a2
     }
 
-    pub fn v0004(a0: Vector<u64, 2>, a1: u64v4_b, i0: u16, s0: u64, a2: Vector<u16, 1>, s1: u64) -> f64v1 {
-        let mut t0: u64v2 = ((a0 >> 24) * a1.hi).yy;
-        t0[i0] = s0;
-        t0.x = s0;
-        return __builtin_convertvector(__builtin_convertvector(a2, i32v1), f64v1) + s1;
+    pub fn v0002(a0: f64v4, i0: u8, a1: f64v3, i1: i32, a2: f32v3, a3: f32v1, a4: i32v4) -> i16v2 {
+        let mut t0: f64v2 = a0.ww / (-6);
+        t0[i0] = a1[i1];
+        return ((i16v2)(((f32v1){a2.y}) - a3)) + a4[2];
     }
 
-    pub fn v0005(m0: i32m1x4, i0: usize, s0: u8, s1: i8, a0: i32v2, s2: i16, a1: u16v8, i1: i32, a2: u8v2, i2: u8, a3: u8v4, i3: i32, a4: Vector<u64, 5>, a5: u16v3) -> u16v3 {
-        let mut t0: u8v3 = (((u8v16){m0[i0][1], s0, 4, s0, s1, 0, a0.s0, 2, 8, s0, s2, 4, 1, a1[i1], s2, a2[i2]}) - 3).s9b6;
-        t0[2] = a2[0];
-        t0 <<= 5;
-        let mut t1 = (u64v8)(a3[i3]);
-        t1 *= (a5.z - a4).S34201101;
-        return a5;
+    pub fn v0003(a0: u32v3, a1: Vector<f32, 4>, s0: u16, i0: u8, a2: Vector<f32, 2>, a3: u16v3_b, s1: u64, a4: f64v2, a5: f64v2, m0: i16m1x3, i1: u8) -> f64v2 {
+        let mut t0 = ((9 - a0).grrg ? a1 : s0);
+        t0[i0] = (a3.b / a2).lo;
+        t0.S13 *= s1;
+        return m0[i1][0] / (a4 / a5);
+    }
+
+    pub fn v0004(s0: i64, a0: u32v8_b, s1: u32, a1: Vector<u32, 8>) -> u32 {
+        let mut t0: u64v2 = __builtin_convertvector((i64v2){s0}, u64v2);
+        return ((a0 + s1) * a1).even.g;
+    }
+
+    pub fn v0005(a0: u8v6, m0: u8m1x4, i0: usize, a1: u8v1, a2: u8v3, s0: u8, i1: u32, a3: u8v8, a4: i64v2, a5: i16v8_b, a6: u8v2_b, a7: u8v2) -> u8 {
+        let mut t0: u8v3 = (a0.lo * m0[i0][1]) & (((u8v5)(a1.x)).lo * a2);
+        t0.b = s0;
+        t0[i1] = a3[4];
+        let mut t1: i8v16 = (i8v16)(a5 + a4);
+        t1 &= t1;
+        t1 >>= 5;
+        (t1 ? (u8v16)(a6.odd) : a7[0]).s8
     }
 
     pub fn v0006(m0: u32m1x4, a0: u32v2_b, a1: i16v8_b, i0: i64) -> u32m1x4 {
-        a1[i0] - (a0.x - m0)
+        return a1[i0] - (a0.x - m0);
     }
 
-    pub fn v0007(a0: Vector<u32, 4>, a1: i32v2_b) -> u32v4 {
-        a1[0] * a0
+    pub fn v0007(a0: Vector<i8, 3>) -> u32v4 {
+        return (8 * ((u32v3)(a0.y))).xxyy;
     }
 
-    pub fn v0008(a0: i64v6_b, a1: i32v2_b, a2: Vector<u16, 8>, a3: u16v3_b, a4: Vector<u16, 3>) -> u16v2 {
-        return __builtin_convertvector((u16v3){a0.S2, a1.x, a2[3]}, u16v3).lo * (a3 + a4).lo;
+    pub fn v0008(a0: Vector<f32, 8>, s0: u16, a1: u16v2_b) -> u16v2 {
+        return (a0.S5 ? ((u16v8)(4)).s30 : s0) * ((((u16v2)(8)) * a1) << (a1.xy & 15));
     }
 
-    pub fn v0009(a0: u32v2, i0: i32, m0: u32m4x3, s0: f32, a1: f32v16, s1: u16) -> u16v1 {
-        let mut t0 = 6 + (a0 % ((a0 & 7) | 1));
-        t0[i0] = m0[2][2];
-        t0 += 9;
-        let mut t1: f32v2 = ((((f32v16)(s0)) + (-6)) * a1.s1De3b7971507f026).s38;
-        return (u16v1)(s1);
+    pub fn v0009(a0: u32v4, a1: u32v3, a2: i16v5, i0: u32, a3: i8v4, s0: u64, s1: i16, a4: i32v4_b, i1: u16) -> i32 {
+        let mut t0: u32v2 = a0.S3022.gb;
+        t0 = a1.s12;
+        let mut t1 = (i16v4){a2[i0], -2, a3.w, s0};
+        t1[2] = s1;
+        return a4[i1];
     }
 
-    pub fn v0010(a0: i16v8, a1: i16v8, s0: i16, a2: i32v6, s1: f32, a3: f32v3, i0: u8, a4: Vector<i8, 3>, a5: u8v4, i1: u16, a6: i8v6_b, i2: u16, a7: Vector<u32, 2>, i3: usize) -> i32v6 {
-        let mut t0: i16v8 = (-(a0 - a1)) << 8;
-        t0.s1 = s0;
-        return (2 - a2) * (a2 + (-((f32v6){s1, a3[i0], a4[0], a5[i1], a6[i2], a7[i3]})));
+    pub fn v0010(a0: i16v8, a1: Vector<u8, 2>) -> u8 {
+        let mut t0: i16v8 = a0;
+        t0 >>= 15;
+        a1.x
     }
 
-    pub fn v0011(a0: u32v3, a1: i8v4_b, s0: i8, m0: f64m3x2, m1: i64m1x3, s1: i16) -> f64m3x2 {
-        let mut t0: i32v3 = 2 * (a0 > a0);
-        t0.g = 3;
-        let mut t1: i8v4 = a1;
-        t1[1] = s0;
-        t1.s103 <<= 3;
-        s1 * (m0 + m1[0][1])
+    pub fn v0011(a0: i32v6, s0: i32, m0: u64m2x4, a1: i32v3, i0: u8, a2: u32v4, a3: i32v4, i1: i32, s1: u64) -> u64 {
+        let mut t0: i32v3 = s0 + a0.lo;
+        t0 += m0[1][0];
+        t0[2] = a1[i0];
+        let mut t1: i32v4 = (a2 ? a3 : a3);
+        t1 = (!t1) & (!t1);
+        t1[i1] = s0;
+        s1
     }
 
-    pub fn v0012(a0: u32v8, a1: u8v4) -> i64v4 {
-        return (i64v4)(a1.x * a0);
+    pub fn v0012(a0: i64v4, m0: i64m1x2, i0: u32) -> i64v4 {
+        m0[i0][1] * (a0 + a0)
     }
 
-    pub fn v0013(a0: i8v3, a1: u8v3, a2: i8v3, a3: u8v6, s0: u16, i0: i32) -> f32v4 {
-        let mut t0: i8v3 = ((a0 & a0) * (a0 * a1)) << (((a2 / ((((i8v3)(8)) & 7) | 1)) * ((i8v3)(a3[1]))) & 7);
-        t0 -= s0;
-        t0[i0] = -7;
-        return ((f32v3)(-3)).yzyy.wzxy;
+    pub fn v0013(a0: i8v3, s0: i8, s1: u32, a1: u32v4, i0: i64, a2: u8v6, m0: i16m4x4, a3: i16v4_b) -> i16m4x4 {
+        let mut t0: i8v3 = a0 + ((i8v3){s0, s1, 8});
+        t0 <<= ((i8v3){a1[i0], a2[1]}) & 7;
+        (a3.r + m0) * a3[3]
     }
 
-    pub fn v0014(a0: u32v3, m0: u8m1x4, a1: u32v2, a2: Vector<f64, 6>, a3: Vector<f64, 3>, s0: u32, s1: f64, s2: f64, m1: f64m2x2, i0: i64) -> f64v3 {
-        let mut t0 = m0[0][1] * (a0 - ((u32v3)(a0[0])));
-        t0 += ((u32v6)(a1.r)).even;
-        t0 <<= t0 & 31;
-        return (((-3.5) * a2).hi / ((f64v3)(5.75))) - (((s1 + s2) + (a3 * ((f64v3)(s0)))) * m1[i0][1]);
+    pub fn v0014(s0: u32, m0: u8m1x4, a0: u32v3, a1: Vector<u32, 4>, i0: i32, s1: i16, a2: i8v2, a3: i8v3_b, s2: u16) -> i8v2 {
+        let mut t0 = m0[0][1] * ((u32v2)(s0)).rgr;
+        t0 += (a0 - ((u32v3)(a1[i0]))) ^ ((u32v3){s1, 8, s0}).yzx;
+        t0 &= a0;
+        return s2 - (a2 & a3.y);
     }
 
-    pub fn v0015(s0: u64, a0: u64v16, i0: u16, a1: f64v8, a2: f64v8, a3: i8v4) -> i8v4 {
+    pub fn v0015(s0: u64, a0: u64v16, i0: u16, a1: Vector<f64, 8>, a2: Vector<u64, 2>, i1: i32) -> u32v8 {
         let mut t0 = (u64v1){s0};
         t0[0] = a0[i0];
-        let mut t1: f64v8 = (-3.25) + a1;
-        t1 = a2 + t1;
-        return a3;
+        let mut t1: f64v8 = a1;
+        ((u32v5){0, 3, 6, a2[i1], 3}).s02304141
     }
 
-    pub fn v0016(a0: u16v6, s0: u16) -> i16v3 {
-        (((a0 * a0) * ((u16v6)(s0))) >= (((u16v8)(s0)).S031040 + 5)).hi
+    pub fn v0016(a0: f32v3) -> i16v3 {
+        -__builtin_convertvector(a0, i16v3)
     }
 
     pub fn v0017(a0: i32v2) -> i32 {
         a0.r
     }
 
-    pub fn v0018(a0: u64v2, a1: i8v4, s0: u64, s1: i8, a2: i64v2, a3: Vector<u64, 4>) -> u64v4 {
-        let mut t0: i8v4 = ((i8v4)(a0.x)).zzzx.gggb | (a1.rggb + (a1 - ((i8v4){s0, s1, a2.S1})));
-        a3
+    pub fn v0018(s0: u32, a0: i8v16, a1: i8v3) -> i16 {
+        let mut t0: i8v4 = ((i8v4){s0, a0.s2, 4, a1.y}) * (-8);
+        return 6;
     }
 
-    pub fn v0019(a0: i8v6_b) -> i8v6 {
-        a0
+    pub fn v0019(a0: i8v6) -> i8v6 {
+        return -a0;
     }
 
-    pub fn v0020(a0: u32v4, s0: i16, s1: u32) -> u32v4 {
-        return (u32v4){a0.s2, s0, s1, 6};
+    pub fn v0020(a0: u32v4, s0: u32, a1: u32v2_b, a2: u8v2, i0: u16, s1: i64) -> u32v4 {
+        (a0.S0220 - s0) * ((u8v4){a1.x, a2[i0], s0, s1}).y
     }
 
     pub fn v0021() -> u16v1 {
-        (u16v1)(8)
+        return (u16v1)(8);
     }
 
-    pub fn v0022(a0: Vector<i64, 2>, a1: u32v16, s0: i64, s1: u16, s2: i32, m0: i64m2x3, a2: i64v2, a3: i64v4_b, a4: Vector<i64, 4>, a5: Vector<f64, 4>, a6: f64v8, a7: i8v2, s3: i8, a8: Vector<i8, 4>, i0: i64) -> i8v4 {
-        let mut t0: i64v2 = s1 - (a0 * ((i64v2){a1[12], s0}));
-        t0 |= ((i64v2){s2, m0[1][1]}) / ((a2 & 7) | 1);
-        t0[1] = (a3 + a4)[2];
-        let mut t1: f64v4 = a5 / a6.lo;
-        t1.S30 += __builtin_convertvector(!a7, f64v2);
-        (i8v4){s3, s3, a8[i0], 0}
+    pub fn v0022(s0: i16, a0: i64v2_b, a1: Vector<i64, 2>, a2: Vector<i64, 2>, s1: i64, a3: i64v8, a4: i64v8_b, a5: i64v16_b) -> i64 {
+        let mut t0: i64v2 = (i64v2){-3, s0};
+        t0 = ((a0 * a1) == (a2 + s1));
+        let mut t1: i64v16 = (a3.s4115332712011157 * a4.s7747003547523634) + 4;
+        t1 = a5;
+        return s1;
     }
 
-    pub fn v0023(a0: f32v16) -> u32v16 {
-        (u32v16)a0
+    pub fn v0023(m0: u8m3x1, s0: i32, a0: u32v2, m1: u32m4x1, i0: u32, s1: u64, s2: u32, a1: u32v6, s3: i16, a2: u8v2, a3: i64v5_b) -> u32v16 {
+        (u32v16){6, m0[2][0], s0, 3, 9, s0, a0.s0, m1[i0][0], s1, s2, a1[1], s0, s3, a2.even, a3.S0, 4}
     }
 
-    pub fn v0024(a0: i8v7, a1: Vector<f32, 8>, a2: i32v3) -> u8v2 {
-        let mut t0: i8v4 = (a0 % 7).lo;
-        let mut t1: i64v4 = (i64v4)a1;
-        return !((u8v2)(a2[0]));
+    pub fn v0024(a0: u8v7, a1: Vector<i8, 8>, a2: i32v5_b, a3: i32v2, a4: u8v8, a5: i64v4, a6: i64v4, a7: u64v3_b, a8: Vector<i64, 3>, a9: i64v3_b, a10: Vector<f64, 4>, a11: Vector<f64, 3>, a12: f64v2, a13: u64v3, s0: f64) -> f64v3 {
+        let mut t0: i8v4 = ((i8v7)a0).even;
+        t0.zwxy &= ((i8v2)(a1.S6)).yyxy;
+        let mut t1: i32v2 = ((i32v2){8, a2.s0}) - a3;
+        (((((i64v3)(a4.S3)) - a5[0]) / ((((i64v8)(a6.s2)).s233 & 7) | 1)) - (a7 ? a8 : a9).S111 ? (a10.S121 * a11.zzx) + a12.odd : ((a13 ? (f64v3)(-3.0) : a11) - __builtin_convertvector(a7, f64v3)) - s0)
     }
 
-    pub fn v0025(a0: u16v3, a1: i32v4, a2: u8v16, s0: i64, m0: u8m1x2, a3: u32v4, a4: Vector<u8, 4>) -> f64v4 {
-        let mut t0: u16v3 = a0;
-        t0.xyz = t0 & a1.w;
-        let mut t1 = (s0 * a2).se78dF1ff;
-        t1.S0 = m0[0][1];
-        return __builtin_convertvector((a3 > a3), f64v4) + __builtin_convertvector(a4, f64v4);
+    pub fn v0025(a0: i16v4, a1: i32v4, a2: u16v3, a3: Vector<i64, 3>, a4: u16v3, a5: u16v3, a6: i8v4_b, i0: i32, s0: u16, a7: Vector<u16, 6>, a8: u32v3, s1: u16, a9: i32v3, a10: i16v3, s2: u16, a11: u16v3, a12: i8v3, i1: i64, a13: u64v8) -> u64v5 {
+        let mut t0: u16v3 = (a3.b * ((i16v3){a0.S0, a1.w, 2} ? a2 : a2)) + (!(a2 - a4));
+        t0 = (a5 + ((u16v3){a6[i0], s0})) + s0;
+        let mut t1: u16v6 = s1 + ((a7 | ((u16v6)(6))) * ((u16v11)(a8.y)).lo);
+        t1 += (u16v6)a9;
+        t1.S025 = (a10 ? (u16v3){8} : s2) - (a11 & a12[i1]);
+        return (-a13).s37346;
     }
 
-    pub fn v0026(a0: i32v5, a1: u64v16, i0: u8, s0: i16, s1: u16, m0: u8m2x3, a2: Vector<i16, 2>) -> i32 {
-        let mut t0: i32v3 = a0.even * a1[i0];
-        (((i32v15){s0, -8, s1, m0[0][2], 7}).lo.S404 > a2.y)[1]
+    pub fn v0026(a0: i32v3, a1: Vector<i32, 4>, s0: u16) -> f32 {
+        let mut t0: i32v3 = (a0 + a0) * a1.gbb;
+        t0.x = a0.z;
+        t0 = (i32v3){8, -8, s0};
+        -4.5
     }
 
-    pub fn v0027(a0: i32v8_b) -> i32v8 {
-        return a0.S20245.S34210314;
+    pub fn v0027(s0: i8, a0: i32v2_b, a1: i32v2, a2: i64v3_b) -> i32v8 {
+        return (i32v8){s0, a0.g, 8, -3, a1.S1, ((i32v2){3, 0})[0], a2.r, 7};
     }
 
-    pub fn v0028(a0: Vector<i8, 3>, a1: i8v3, s0: u32) -> i8 {
-        return (((-3) - a0) ^ (s0 + a1)).r;
+    pub fn v0028(s0: i8, a0: Vector<i8, 4>, a1: u64v4, a2: i8v2, a3: i8v6) -> i8 {
+        (((i8v6){s0, a0[1], s0, a1.y, a2.r, 8}) + a3).odd.x
     }
 
-    pub fn v0029(a0: f32v1_b, m0: u64m4x3, i0: usize, a1: i8v6, s0: i8, a2: i8v8_b, s1: i8, a3: i8v4, a4: Vector<i64, 16>, a5: Vector<i8, 1>, a6: Vector<i8, 2>) -> i8v6 {
-        let mut t0: u32v1 = (u32v1)(m0[i0][0] / a0);
-        (a1 + (a1 + ((i8v6){s0, -3, a2.s0, -6, s1, s0}))) * (((!((i8v6){a3[3], s1, s0, a4[2], a5.s0, a6.y})) / 5) % 3)
+    pub fn v0029(m0: i64m2x4, i0: i32, a0: u64v3_b) -> u64v3 {
+        let mut t0: u32v1 = (((u32v1){m0[i0][1]}) ^ 5) << 14;
+        a0
     }
 
-    pub fn v0030(a0: u32v4, a1: u8v2, s0: u8, a2: Vector<u8, 4>, i0: i64, a3: i16v2_b, i1: usize) -> i16 {
+    pub fn v0030(a0: u32v4, a1: u8v2, a2: u8v2, s0: i32, m0: i32m4x2, i0: i64, a3: Vector<i32, 3>, a4: u32v2, i1: i64) -> u32v1 {
         let mut t0 = (u8v2){0, 6};
-        t0 = ((u8v2){a0[0], a1.S0}) % 3;
-        let mut t1: u8v8 = 2 + ((u8v8)(6));
-        t1.s03 *= s0;
-        t1 &= a2[i0];
-        a3[i1]
+        t0 = ((u8v2){a0[0], a1.S0}) - a2;
+        let mut t1: i32v4 = (i32v4){3, s0, m0[i0][0], a3.z};
+        (u32v1)(a4[i1])
     }
 
-    pub fn v0031(a0: Vector<f32, 1>, a1: Vector<f32, 1>, s0: u64, a2: f64v1_b, a3: i64v1) -> i64v1 {
-        let mut t0: i32v1 = (a0 > (a1 / s0));
-        t0 += (i32v1)(a1 + a0);
-        t0 = __builtin_convertvector((i64v1)a2, i32v1);
-        return a3;
+    pub fn v0031(a0: Vector<i32, 1>, a1: i32v4, a2: u16v2_b) -> u16v2 {
+        let mut t0 = a0 << 19;
+        t0 = a1[0] + ((i32v1)(a1[3]));
+        t0 %= 5;
+        a2
     }
 
-    pub fn v0032(a0: f32v2, a1: f64v4, a2: f64v4, a3: f32v4, a4: f32v7_b) -> f32v4 {
-        let mut t0: i32v2 = (i32v2)a0;
-        __builtin_convertvector((a1 <= a2), f32v4) / (a3.raag / a4.lo)
+    pub fn v0032(a0: u32v2, a1: Vector<i32, 4>, a2: u64v6, a3: Vector<f64, 6>, a4: i32v6, a5: f64v6) -> f64v6 {
+        let mut t0: i32v2 = (a0 >= a1.x);
+        t0 %= 3;
+        t0.gr ^= t0.xy;
+        return (((u64v6)(1)) * a2 ? a3 + a3 : __builtin_convertvector(a4, f64v6)) - a5;
     }
 
-    pub fn v0033(a0: Vector<i8, 3>, i0: i64, a1: Vector<i8, 4>, a2: i16v2, a3: i8v4, m0: u8m3x2, s0: u32, s1: u8, a4: u8v2) -> u8m3x2 {
-        let mut t0 = (((i8v4)(a0[i0])) - a1) * (-a1);
-        t0 %= (((i8v4)(a2.y)) & 7) | 1;
-        let mut t1: i64v4 = __builtin_convertvector(a3, i64v4);
-        return a4.y - (s1 - (m0 * s0));
+    pub fn v0033(a0: i8v4, i0: u16, i1: u32, s0: i8, a1: f64v4, s1: u16, s2: u8, s3: f32, a2: Vector<f32, 3>) -> f32v2 {
+        let mut t0: i8v4 = (i8v4){a0[i0]};
+        t0 += 7;
+        t0[i1] = s0;
+        let mut t1: f64v4 = a1 * s1;
+        t1 = (s3 / ((f64v7)(s2))).even;
+        t1[2] /= -3.25;
+        return a2.zx;
     }
 
-    pub fn v0034(a0: i8v4, m0: i32m3x1, a1: Vector<i32, 3>, s0: u8) -> i32m3x1 {
-        let mut t0: i64v3 = (i64v3){6, -1, a0.y};
-        (((-7) + m0) * a1.z) - s0
+    pub fn v0034(a0: i64v6_b, a1: i64v4, i0: u32, a2: i64v3, a3: u64v2_b) -> u64v2 {
+        let mut t0: i64v3 = a0.even;
+        t0[0] = a1[i0];
+        t0 += (((i64v3)(8)) && a2);
+        a3
     }
 
-    pub fn v0035(s0: i16) -> i16v1 {
-        (i16v1)(s0)
+    pub fn v0035(a0: u16v1_b, s0: i16, a1: i16v1) -> i16v1 {
+        (a0 ? s0 + ((i16v1)(s0)) : a1)
     }
 
-    pub fn v0036(s0: i16, a0: i64v5_b, a1: i64v5_b, s1: i64, i0: u16, a2: i64v3, a3: i64v2) -> i64 {
-        let mut t0: i16v4 = (i16v4)(s0);
-        let mut t1: i64v5 = a0 * a1;
-        t1.S3 = s1;
-        t1[i0] = a2.y;
-        a3.x
-    }
-
-    pub fn v0037(a0: Vector<f64, 16>, s0: f64, a1: Vector<f64, 2>) -> f64v16 {
-        a0 + (s0 + a1.even)
-    }
-
-    pub fn v0038(a0: i16v2, a1: Vector<i16, 2>, a2: u32v6, a3: Vector<u32, 2>, m0: i64m3x4) -> i64m3x4 {
-        let mut t0: i16v2 = a0;
+    pub fn v0036(a0: i16v4_b, a1: i16v4, a2: u16v4_b, a3: u64v3_b, a4: i64v4_b, i0: u8, a5: i64v2_b, s0: i16) -> i64v4 {
+        let mut t0 = a0;
         t0 = a1;
-        let mut t1: u32v3 = a2.lo;
-        t1.gb <<= a3 & 31;
-        return m0;
+        let mut t1 = a2;
+        (a3 ? (i64v3)(a4[i0]) : a5.lo).zxxz - s0
     }
 
-    pub fn v0039(s0: i8, s1: f32, a0: f32v4, s2: f32, s3: u32, s4: f64, s5: i32) -> f32v8 {
-        return (((f32v8)(s0)) - ((f32v8)(s1))) / (((f32v8){a0.s1, s1, s2, s3, -5, s4, s4, s5}) * 1.75);
+    pub fn v0037(s0: f64, a0: f64v2_b, a1: Vector<f32, 3>, i0: u8, a2: Vector<f64, 3>, a3: i32v5, a4: f64v4, i1: u16, a5: f64v2_b, i2: u16, a6: f64v2, s1: i64) -> f64v16 {
+        (f64v16){s0 + a0[1], 4.25, a1[i0], -3, a2[0] + s0, a3.s4, a4[i1], ((i32v4)(1)).b, a5[i2], s0, s0, s0, a2.r, s0, a6[0], s1}
+    }
+
+    pub fn v0038(a0: i16v2, a1: Vector<i16, 3>, a2: f64v4_b, s0: f64, a3: f32v4, m0: f32m4x4, i0: u32, m1: i64m1x3, s1: i64, s2: i64, a4: Vector<u16, 2>) -> i64m1x3 {
+        let mut t0: i16v2 = a0;
+        t0 = (i16v2){3, a1[1]};
+        let mut t1: f64v4 = a2 - s0;
+        t1[3] *= __builtin_convertvector(a3, f64v4).g;
+        t1 *= m0[i0][3] - a2;
+        (((s1 * m1) + s2) - a4.even) + 7
+    }
+
+    pub fn v0039(a0: f32v8, a1: Vector<i16, 8>, a2: f32v8) -> f32v8 {
+        return a0 / (__builtin_convertvector(a1, f32v8) - (a0 + a2));
     }
 }
 
 fn run_v0000() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdfc525819a772a2f);
-    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a3 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0000(a0, a1, s0, s1, s2, a2, a3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0000(a0, a1, i0, a2, s0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0001() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0c9f195e0aa6b0d8);
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = u8m4x4::from_column_major(&rt::vec::<u8>(&mut rng, 16, rt::Dom::Full));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let m1 = i32m3x2::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
-    let a1 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0001(s0, m0, s1, s2, a0, m1, a1, a2);
+    let a0 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = f64v5::from_array(rt::vec::<f64>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0001(a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0002() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf826c7cb69827b60);
-    let a0 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0002(a0, a1, i0, s0);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0002(a0, i0, a1, i1, a2, a3, a4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0003() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x22b13d896611128d);
-    let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = i8v5::from_array(rt::vec::<i8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let m0 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Full));
-    let a4 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a5 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a6 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0003(a0, a1, a2, a3, i0, s0, m0, a4, i1, a5, a6);
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a5 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let m0 = i16m1x3::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = v0003(a0, a1, s0, i0, a2, a3, s1, a4, a5, m0, i1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0004() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc7b86fbd9e351965);
-    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a2 = u16v1::from_array(rt::vec::<u16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0004(a0, a1, i0, s0, a2, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0004(s0, a0, s1, a1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0005() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe40eb4aab1b2125c);
-    let m0 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
+    let a0 = u8v6::from_array(rt::vec::<u8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let m0 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
     let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a5 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0005(m0, i0, s0, s1, a0, s2, a1, i1, a2, i2, a3, i3, a4, a5);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a3 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a4 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a5 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a6 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a7 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0005(a0, m0, i0, a1, a2, s0, i1, a3, a4, a5, a6, a7);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0006() -> Vec<rt::Output> {
@@ -446,100 +448,93 @@ fn run_v0006() -> Vec<rt::Output> {
 
 fn run_v0007() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf3d50cfb3cdc76b3);
-    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0007(a0, a1);
+    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0007(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0008() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xac8cab244f4782b3);
-    let a0 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a2 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a3 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a4 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0008(a0, a1, a2, a3, a4);
+    let a0 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0008(a0, s0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0009() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x43702034a08b06e5);
-    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let m0 = u32m4x3::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0009(a0, i0, m0, s0, a1, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = i16v5::from_array(rt::vec::<i16>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0009(a0, a1, a2, i0, a3, s0, s1, a4, i1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0010() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd35700c6c4b00f5d);
     let a0 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i32v6::from_array(rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a4 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a5 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a6 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a7 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = v0010(a0, a1, s0, a2, s1, a3, i0, a4, a5, i1, a6, i2, a7, i3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0010(a0, a1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0011() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3df94c26b5a653be);
-    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = f64m3x2::from_column_major(&rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
-    let m1 = i64m1x3::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0011(a0, a1, s0, m0, m1, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i32v6::from_array(rt::vec::<i32>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = u64m2x4::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
+    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0011(a0, s0, m0, a1, i0, a2, a3, i1, s1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0012() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf810eda45829bc02);
-    let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0012(a0, a1);
+    let a0 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = v0012(a0, m0, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0013() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x132391448a3e8a3f);
-    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = u8v6::from_array(rt::vec::<u8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = v0013(a0, a1, a2, a3, s0, i0);
+    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = u8v6::from_array(rt::vec::<u8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let m0 = i16m4x4::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Full));
+    let a3 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0013(a0, s0, s1, a1, i0, a2, m0, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0014() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x810b5c24ee84b7df);
-    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
     let m0 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
-    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a2 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let m1 = f64m2x2::from_column_major(&rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = v0014(a0, m0, a1, a2, a3, s0, s1, s2, m1, i0);
+    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0014(s0, m0, a0, a1, i0, s1, a2, a3, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -549,17 +544,16 @@ fn run_v0015() -> Vec<rt::Output> {
     let a0 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
     let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
     let a1 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0015(s0, a0, i0, a1, a2, a3);
+    let a2 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = v0015(s0, a0, i0, a1, a2, i1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0016() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3169d5fbabe2252c);
-    let a0 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0016(a0, s0);
+    let a0 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0016(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -572,14 +566,11 @@ fn run_v0017() -> Vec<rt::Output> {
 
 fn run_v0018() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd4ce490f7ab12d8f);
-    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0018(a0, a1, s0, s1, a2, a3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0018(s0, a0, a1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0019() -> Vec<rt::Output> {
@@ -592,9 +583,12 @@ fn run_v0019() -> Vec<rt::Output> {
 fn run_v0020() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x15f3e3ce8640c41b);
     let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0020(a0, s0, s1);
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0020(a0, s0, a1, a2, i0, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -606,97 +600,117 @@ fn run_v0021() -> Vec<rt::Output> {
 
 fn run_v0022() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x574f420c8393d21a);
-    let a0 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
-    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a6 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a7 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a8 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = v0022(a0, a1, s0, s1, s2, m0, a2, a3, a4, a5, a6, a7, s3, a8, i0);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a1 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a4 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a5 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0022(s0, a0, a1, a2, s1, a3, a4, a5);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0023() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc295fc242ebd1a60);
-    let a0 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0023(a0);
+    let m0 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m1 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = i64v5::from_array(rt::vec::<i64>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0023(m0, s0, a0, m1, i0, s1, s2, a1, s3, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0024() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7d53481c81874fb1);
-    let a0 = i8v7::from_array(rt::vec::<i8>(&mut rng, 7, rt::Dom::Full).try_into().unwrap());
-    let a1 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0024(a0, a1, a2);
+    let a0 = u8v7::from_array(rt::vec::<u8>(&mut rng, 7, rt::Dom::Full).try_into().unwrap());
+    let a1 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a5 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a7 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a8 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a9 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a10 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a11 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a12 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a13 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0024(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0025() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa336486f389b9d5d);
-    let a0 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let m0 = u8m1x2::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
-    let a3 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a4 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0025(a0, a1, a2, s0, m0, a3, a4);
+    let a2 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a4 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a5 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a6 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a7 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a8 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a9 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a10 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a11 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a12 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a13 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0025(a0, a1, a2, a3, a4, a5, a6, i0, s0, a7, a8, s1, a9, a10, s2, a11, a12, i1, a13);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0026() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x50b309c8b8564594);
-    let a0 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a1 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = u8m2x3::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
-    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0026(a0, a1, i0, s0, s1, m0, a2);
+    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0026(a0, a1, s0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0027() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3b41b5e1cf51680f);
-    let a0 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0027(a0);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0027(s0, a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0028() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x964e6b920aad5714);
-    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0028(a0, a1, s0);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0028(s0, a0, a1, a2, a3);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0029() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb8518836c3124c07);
-    let a0 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m0 = u64m4x3::from_column_major(&rt::vec::<u64>(&mut rng, 12, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a4 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a5 = i8v1::from_array(rt::vec::<i8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a6 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0029(a0, m0, i0, a1, s0, a2, s1, a3, a4, a5, a6);
+    let m0 = i64m2x4::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0029(m0, i0, a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -704,112 +718,128 @@ fn run_v0030() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0d94a4247504ff8e);
     let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let m0 = i32m4x2::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
     let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a3 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let r = v0030(a0, a1, s0, a2, i0, a3, i1);
-    vec![rt::Output::new("ret", &[r])]
+    let a3 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = v0030(a0, a1, a2, s0, m0, i0, a3, a4, i1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0031() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0dfe22ee642c5677);
-    let a0 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = f64v1::from_array(rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = i64v1::from_array(rt::vec::<i64>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0031(a0, a1, s0, a2, a3);
+    let a0 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0031(a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0032() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb58c9f58fa4da701);
-    let a0 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = f32v7::from_array(rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0032(a0, a1, a2, a3, a4);
+    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u64v6::from_array(rt::vec::<u64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a3 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = i32v6::from_array(rt::vec::<i32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a5 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0032(a0, a1, a2, a3, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0033() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdaa0b9efd750dda9);
-    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m0 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a4 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0033(a0, i0, a1, a2, a3, m0, s0, s1, a4);
+    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0033(a0, i0, i1, s0, a1, s1, s2, s3, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0034() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x26beb659a4a835d0);
-    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let m0 = i32m3x1::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Full));
-    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0034(a0, m0, a1, s0);
+    let a0 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0034(a0, a1, i0, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0035() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x928ab8207908741c);
+    let a0 = u16v1::from_array(rt::vec::<u16>(&mut rng, 1, rt::Dom::Int(0, 16)).try_into().unwrap());
     let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0035(s0);
+    let a1 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let r = v0035(a0, s0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0036() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb8148c9bf08db72f);
+    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a3 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a5 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i64v5::from_array(rt::vec::<i64>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i64v5::from_array(rt::vec::<i64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0036(s0, a0, a1, s1, i0, a2, a3);
-    vec![rt::Output::new("ret", &[r])]
+    let r = v0036(a0, a1, a2, a3, a4, i0, a5, s0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0037() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcd850183458ff18a);
-    let a0 = f64v16::from_array(rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0037(a0, s0, a1);
+    let a0 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a4 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a5 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a6 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0037(s0, a0, a1, i0, a2, a3, a4, i1, a5, i2, a6, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0038() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfda7b0e412e1c87a);
     let a0 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a3 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m0 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let r = v0038(a0, a1, a2, a3, m0);
+    let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let m0 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let m1 = i64m1x3::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a4 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0038(a0, a1, a2, s0, a3, m0, i0, m1, s1, s2, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0039() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbd1edb2a17b5ce5d);
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s3: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s4: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s5: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0039(s0, s1, a0, s2, s3, s4, s5);
+    let a0 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a2 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0039(a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

@@ -5,6 +5,7 @@
 typedef signed char i8v2 __attribute__((ext_vector_type(2)));
 typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
+typedef signed char i8v7 __attribute__((ext_vector_type(7)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
 typedef signed char i8v16 __attribute__((ext_vector_type(16)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
@@ -13,53 +14,53 @@ typedef short i16v4 __attribute__((ext_vector_type(4)));
 typedef short i16v6 __attribute__((ext_vector_type(6)));
 typedef short i16v8 __attribute__((ext_vector_type(8)));
 typedef short i16v16 __attribute__((ext_vector_type(16)));
-typedef int i32v1 __attribute__((ext_vector_type(1)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
 typedef int i32v3 __attribute__((ext_vector_type(3)));
 typedef int i32v4 __attribute__((ext_vector_type(4)));
-typedef int i32v5 __attribute__((ext_vector_type(5)));
 typedef int i32v8 __attribute__((ext_vector_type(8)));
 typedef int i32v15 __attribute__((ext_vector_type(15)));
 typedef int i32v16 __attribute__((ext_vector_type(16)));
+typedef long i64v1 __attribute__((ext_vector_type(1)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
 typedef long i64v4 __attribute__((ext_vector_type(4)));
+typedef long i64v5 __attribute__((ext_vector_type(5)));
+typedef long i64v6 __attribute__((ext_vector_type(6)));
 typedef long i64v8 __attribute__((ext_vector_type(8)));
 typedef long i64v16 __attribute__((ext_vector_type(16)));
-typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
-typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
+typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
 typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
-typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
 typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
 typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
 typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
 typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
+typedef unsigned short u16v12 __attribute__((ext_vector_type(12)));
 typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
 typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
 typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
 typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
 typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
-typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
 typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
 typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
-typedef unsigned int u32v15 __attribute__((ext_vector_type(15)));
 typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
+typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
 typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
 typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
 typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
-typedef unsigned long u64v7 __attribute__((ext_vector_type(7)));
+typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
 typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
+typedef unsigned long u64v12 __attribute__((ext_vector_type(12)));
 typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
-typedef float f32v1 __attribute__((ext_vector_type(1)));
 typedef float f32v2 __attribute__((ext_vector_type(2)));
 typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
-typedef float f32v8 __attribute__((ext_vector_type(8)));
+typedef float f32v5 __attribute__((ext_vector_type(5)));
+typedef float f32v16 __attribute__((ext_vector_type(16)));
 typedef double f64v1 __attribute__((ext_vector_type(1)));
 typedef double f64v2 __attribute__((ext_vector_type(2)));
 typedef double f64v3 __attribute__((ext_vector_type(3)));
@@ -67,313 +68,289 @@ typedef double f64v4 __attribute__((ext_vector_type(4)));
 typedef double f64v5 __attribute__((ext_vector_type(5)));
 typedef double f64v6 __attribute__((ext_vector_type(6)));
 typedef double f64v8 __attribute__((ext_vector_type(8)));
-typedef double f64v12 __attribute__((ext_vector_type(12)));
-typedef double f64v16 __attribute__((ext_vector_type(16)));
+typedef i8v2 i8v2_b;
 typedef i8v3 i8v3_b;
 typedef i8v4 i8v4_b;
-typedef i16v2 i16v2_b;
+typedef i8v7 i8v7_b;
+typedef i8v16 i8v16_b;
+typedef i16v3 i16v3_b;
 typedef i16v4 i16v4_b;
-typedef i16v8 i16v8_b;
+typedef i16v16 i16v16_b;
+typedef i32v2 i32v2_b;
 typedef i32v3 i32v3_b;
-typedef i32v4 i32v4_b;
-typedef i32v8 i32v8_b;
+typedef i64v3 i64v3_b;
 typedef i64v4 i64v4_b;
-typedef u8v1 u8v1_b;
-typedef u16v3 u16v3_b;
+typedef i64v5 i64v5_b;
+typedef i64v8 i64v8_b;
+typedef u8v8 u8v8_b;
+typedef u16v4 u16v4_b;
+typedef u16v8 u16v8_b;
 typedef u32v6 u32v6_b;
-typedef u32v8 u32v8_b;
+typedef u64v2 u64v2_b;
 typedef u64v3 u64v3_b;
 typedef u64v4 u64v4_b;
-typedef f32v2 f32v2_b;
-typedef f32v4 f32v4_b;
-typedef f64v3 f64v3_b;
+typedef u64v8 u64v8_b;
+typedef f64v4 f64v4_b;
+typedef f64v8 f64v8_b;
+typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
 typedef signed char i8m1x4 __attribute__((matrix_type(1, 4)));
-typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
-typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
-typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
+typedef signed char i8m3x2 __attribute__((matrix_type(3, 2)));
+typedef signed char i8m4x1 __attribute__((matrix_type(4, 1)));
+typedef short i16m1x3 __attribute__((matrix_type(1, 3)));
+typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
+typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
+typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
 typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
-typedef long i64m1x3 __attribute__((matrix_type(1, 3)));
 typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-typedef long i64m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
+typedef long i64m4x1 __attribute__((matrix_type(4, 1)));
+typedef long i64m4x3 __attribute__((matrix_type(4, 3)));
+typedef unsigned char u8m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
+typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
 typedef unsigned short u16m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
-typedef unsigned long u64m4x1 __attribute__((matrix_type(4, 1)));
-typedef unsigned long u64m4x4 __attribute__((matrix_type(4, 4)));
-typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
+typedef unsigned int u32m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned long u64m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned long u64m3x2 __attribute__((matrix_type(3, 2)));
+typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
+typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
+typedef float f32m3x2 __attribute__((matrix_type(3, 2)));
 typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
 
-float v0040(i32v1 a0, i32v5 a1, long i0, i32v2 a2, unsigned long i1, f64v2 a3, f64v2 a4, int i2, float s0) {
-    i32v4 t0 = ((i32v8)(a0.r)).odd;
-    t0 &= a1.S3;
-    t0[i0] = (a2 - a2)[i1];
-    f64v2 t1 = a3;
-    t1.S10 = t1.r - (8 + a4);
-    t1 += t1[i2];
-    return s0;
+unsigned int v0040(f64v1 a0, unsigned long i0, i32v4 a1, u16v8_b a2, i32v2_b a3, u16v3 a4, i8v7_b a5, i8v2 a6, u32v4 a7) {
+    i32v4 t0 = a1 + ((f64v2)(a0[i0]));
+    t0 *= (a3.y - a1) & __builtin_convertvector(a2, i16v8);
+    t0 >>= 15;
+    i8v3 t1 = __builtin_convertvector(a4, i8v3);
+    t1.xz *= a5.even.hi;
+    t1.gb = a6 | a6;
+    return a7.r;
 }
 
 static void run_v0040(void) {
     rt_rng rng = {0x03f331f946578431ULL};
-    i32v1 a0; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    i32v5 a1; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i32v2 a2; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    f64v2 a3; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    f64v2 a4; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float r = v0040(a0, a1, i0, a2, i1, a3, a4, i2, s0);
-    rt_out_f32("v0040", "ret", &r, 1);
+    f64v1 a0; { double b[1]; rt_fill_f64(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i32v2 a3; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u16v3 a4; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    i8v7 a5; { signed char b[7]; rt_fill_i8(&rng, b, 7, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 7; j++) a5[j] = b[j]; }
+    i8v2 a6; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    u32v4 a7; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
+    unsigned int r = v0040(a0, i0, a1, a2, a3, a4, a5, a6, a7);
+    rt_out_u32("v0040", "ret", &r, 1);
 }
 
-unsigned char v0041(u32v4 a0, u32v4 a1, i16v8_b a2, f32m3x1 m0, f32v2 a3, i16v4 a4, u8v4 a5) {
-    u32v4 t0 = a0;
-    t0.brga |= a1;
-    t0 = t0.bgbg;
-    f32v2 t1 = __builtin_convertvector((a2 >= a2), f32v8).S10;
-    t1.yx /= t1 - m0[0][0];
-    t1 /= a3 - ((f32v2)(a4.w));
-    return a5[2];
+u32v3 v0041(u16v6 a0, u32v1 a1, i8v3 a2, i8v3 a3, i8v16 a4, unsigned int s0, short s1) {
+    u32v4 t0 = (u32v4){a0.S4, 7, 6, a1.x};
+    t0.s213 <<= 16;
+    i8v3 t1 = a2 | a3;
+    t1.zxy = (a2 - t1) - a4.S92c;
+    return (u32v3){s0, ((i16v4)(s1))[2]};
 }
 
 static void run_v0041(void) {
     rt_rng rng = {0xeca4c96ab3f4521cULL};
-    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i16v8 a2; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    float m0_b[3]; rt_fill_f32(&rng, m0_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
-    f32v2 a3; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    i16v4 a4; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    unsigned char r = v0041(a0, a1, a2, m0, a3, a4, a5);
-    rt_out_u8("v0041", "ret", &r, 1);
+    u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    u32v1 a1; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    i8v3 a2; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i8v3 a3; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    i8v16 a4; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    u32v3 r = v0041(a0, a1, a2, a3, a4, s0, s1);
+    { unsigned int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u32("v0041", "ret", b, 3); }
 }
 
-signed char v0042(f32v1 a0, i8v4_b a1, u8v4 a2, u8v6 a3, u8m3x2 m0, long i0, signed char s0) {
-    f64v1 t0 = __builtin_convertvector(a0, f64v1);
-    u8v4 t1 = a2[2] * __builtin_convertvector(a1, u8v4);
-    t1 = ((u8v2){a3[5], m0[i0][1]}).xyxy;
-    return s0;
+unsigned int v0042(double s0, u16v2 a0, signed char s1, unsigned short s2, i8v4 a1, unsigned int i0, u8v4 a2, unsigned char s3, u8v4 a3, unsigned char i1, u8v5 a4, unsigned char i2, unsigned int s4) {
+    f64v1 t0 = (f64v1)(s0);
+    u8v4 t1 = ((i8v4){s1, s2, a1.s1, a1[i0]} ? a2 : s3) | (a0 + a0);
+    t1 %= (a3 & 7) | 1;
+    t1[i1] = (a4 + ((u8v5)(9)))[i2];
+    return s4;
 }
 
 static void run_v0042(void) {
     rt_rng rng = {0xb942fee19d48119fULL};
-    f32v1 a0; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u8v6 a3; { unsigned char b[6]; rt_fill_u8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
-    unsigned char m0_b[6]; rt_fill_u8(&rng, m0_b, 6, RT_DOM_FULL); u8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char r = v0042(a0, a1, a2, a3, m0, i0, s0);
-    rt_out_i8("v0042", "ret", &r, 1);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    u16v2 a0; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
+    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_FULL);
+    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    u8v5 a4; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
+    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 4LL));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int r = v0042(s0, a0, s1, s2, a1, i0, a2, s3, a3, i1, a4, i2, s4);
+    rt_out_u32("v0042", "ret", &r, 1);
 }
 
-u64v2 v0043(u64v4 a0, unsigned char i0, i64v4 a1, unsigned int i1, u64v4_b a2, i64v4_b a3, unsigned char i2, long s0, signed char s1, unsigned long s2) {
-    i64v3 t0 = (a0 != a0).S133;
-    t0[i0] = a1[i1];
-    return ((~a2) - (((u64v4){a3[i2], a3.y, 3, s0}) * ((u64v4){s1, a2.w, s2, 8}))).S10;
+u64v2 v0043(i8v3_b a0, i8v3 a1, i64v3_b a2, u64v2 a3, u64v4_b a4) {
+    i64v3 t0 = __builtin_convertvector(a0 + a1, i64v3);
+    t0.brg <<= (a2 + t0) & 63;
+    return -(a4.w * a3);
 }
 
 static void run_v0043(void) {
     rt_rng rng = {0xf94863ae7a1c1d79ULL};
-    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i64v4 a1; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    unsigned char i2; rt_fill_u8(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_FULL);
-    u64v2 r = v0043(a0, i0, a1, i1, a2, a3, i2, s0, s1, s2);
+    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u64v2 r = v0043(a0, a1, a2, a3, a4);
     { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0043", "ret", b, 2); }
 }
 
-signed char v0044(u64m4x4 m0, unsigned long i0, i8v3_b a0, unsigned char i1, long s0, i16v4 a1, signed char s1, unsigned long s2, i8v2 a2, signed char s3, u32v2 a3, i16v2 a4, long i2, i8m1x4 m1, int i3, i8v4 a5, u32m3x4 m2, long i4, i8v8 a6, int i5, unsigned int s4, unsigned char s5, i32v3 a7) {
-    return (-(((i8v16){m0[i0][0], a0[i1], a0.z, s0}) + (((i8v16){a1.z, 7, s1, s2, a2.y, -2, -5, s3, -4, -8, a3.even}) * ((i8v16){a4[i2], 8, m1[0][3], a0[i3], a2.y, a2.s0, a5.a, a2.even, m2[i4][0], a6[i5], s3, s4, s5, -3, a7.S0, a0.x}))))[5];
+signed char v0044(i8v16_b a0, u16v16 a1) {
+    return (8 - ((a0 - a1.SC) + a0)).s3;
 }
 
 static void run_v0044(void) {
     rt_rng rng = {0x75c7db2cd0f03f01ULL};
-    unsigned long m0_b[16]; rt_fill_u64(&rng, m0_b, 16, RT_DOM_FULL); u64m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_FULL);
-    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    u32v2 a3; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    i16v2 a4; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    signed char m1_b[4]; rt_fill_i8(&rng, m1_b, 4, RT_DOM_FULL); i8m1x4 m1 = __builtin_matrix_column_major_load(m1_b, 1, 4, 1);
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
-    i8v4 a5; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    unsigned int m2_b[12]; rt_fill_u32(&rng, m2_b, 12, RT_DOM_FULL); u32m3x4 m2 = __builtin_matrix_column_major_load(m2_b, 3, 4, 3);
-    long i4; rt_fill_i64(&rng, &i4, 1, RT_DOM_INT(0LL, 2LL));
-    i8v8 a6; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
-    int i5; rt_fill_i32(&rng, &i5, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char s5; rt_fill_u8(&rng, &s5, 1, RT_DOM_INT(0LL, 16LL));
-    i32v3 a7; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
-    signed char r = v0044(m0, i0, a0, i1, s0, a1, s1, s2, a2, s3, a3, a4, i2, m1, i3, a5, m2, i4, a6, i5, s4, s5, a7);
+    i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    u16v16 a1; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    signed char r = v0044(a0, a1);
     rt_out_i8("v0044", "ret", &r, 1);
 }
 
-i32v2 v0045(u8v2 a0, int i0, double s0, u32m4x2 m0, i16v2_b a1, f64v8 a2, f64v4 a3, i64v4 a4, i64v4_b a5, i32v2 a6, long s1, i32v16 a7) {
-    f64v5 t0 = (f64v5){a0[i0], s0 - s0, m0[1][1], a1.x, a2.s0};
-    t0[1] = a3.y;
-    t0 = a2.S45401;
-    i16v16 t1 = (i16v16)((~a4) ^ (a5 != ((i64v4){-8, -7, a6[0], s1})));
-    return (a6 - a7.S3f) * a6;
+i8v2 v0045(f64v6 a0, u32v1 a1, i64v2 a2, i64v4 a3, unsigned char i0, i64v4 a4) {
+    f64v5 t0 = (-a0).s30432;
+    u32v1 t1 = a1;
+    return __builtin_convertvector((~a2) + ((i64v2){a3[i0], a4.b}), i8v2);
 }
 
 static void run_v0045(void) {
     rt_rng rng = {0x12ba5bf05a6551eaULL};
-    u8v2 a0; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned int m0_b[8]; rt_fill_u32(&rng, m0_b, 8, RT_DOM_FULL); u32m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    f64v8 a2; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    f64v4 a3; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    i64v4 a5; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    i32v2 a6; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    i32v16 a7; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a7[j] = b[j]; }
-    i32v2 r = v0045(a0, i0, s0, m0, a1, a2, a3, a4, a5, a6, s1, a7);
-    { int b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i32("v0045", "ret", b, 2); }
+    f64v6 a0; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    u32v1 a1; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    i8v2 r = v0045(a0, a1, a2, a3, i0, a4);
+    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0045", "ret", b, 2); }
 }
 
-f64v3 v0046(u64v3 a0, unsigned long s0, u64v3 a1, u16v2 a2, u32v16 a3, u16v8 a4, unsigned int i0, i64m1x2 m0, unsigned int i1, unsigned int s1, f64v2 a5, f64v3_b a6) {
-    u64v3 t0 = a0 >> 49;
-    t0.br &= (u64v2){s0};
-    t0.yzx = a1;
-    u16v2 t1 = 1 + ((u16v3){a2.hi, a3[8], a4[i0]}).lo;
-    t1 = a2 - 6;
-    t1 = ((u16v2)(7)) * m0[i1][1];
-    return (-((f64v16)(s1)).se4).yyy + __builtin_convertvector(a5.yyx - (-a6), f64v3);
+i8v2 v0046(u64v3_b a0, i32v16 a1, float s0, f32m1x4 m0, i8v3 a2, u64v1 a3, f64v2 a4, unsigned long i0, f32m3x2 m1, f32v4 a5, unsigned short i1, float s1, f32m2x1 m2, f32v5 a6, f32v2 a7, f32v3 a8, f32v16 a9, i32v16 a10, int s2, i8v2_b a11) {
+    u64v3 t0 = a0;
+    i32v16 t1 = a1;
+    t1 = (((f32v16){s0, 8, m0[0][0], a2.x, a3.r, a4[i0], m1[1][1], a5[i1], 0, -4, s1, m2[1][0], s1, a6.S0, a7[1], a8.g}) && a9);
+    t1 *= s2 * a10;
+    return -a11;
 }
 
 static void run_v0046(void) {
     rt_rng rng = {0x69a0a02eb158b13aULL};
     u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    u64v3 a1; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u16v2 a2; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u32v16 a3; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    u16v8 a4; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    long m0_b[2]; rt_fill_i64(&rng, m0_b, 2, RT_DOM_FULL); i64m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    f64v2 a5; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    f64v3 a6; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    f64v3 r = v0046(a0, s0, a1, a2, a3, a4, i0, m0, i1, s1, a5, a6);
-    { double b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f64("v0046", "ret", b, 3); }
+    i32v16 a1; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float m0_b[4]; rt_fill_f32(&rng, m0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    i8v3 a2; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u64v1 a3; { unsigned long b[1]; rt_fill_u64(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
+    f64v2 a4; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    float m1_b[6]; rt_fill_f32(&rng, m1_b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x2 m1 = __builtin_matrix_column_major_load(m1_b, 3, 2, 3);
+    f32v4 a5; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float m2_b[2]; rt_fill_f32(&rng, m2_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m2x1 m2 = __builtin_matrix_column_major_load(m2_b, 2, 1, 2);
+    f32v5 a6; { float b[5]; rt_fill_f32(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a6[j] = b[j]; }
+    f32v2 a7; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a7[j] = b[j]; }
+    f32v3 a8; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a8[j] = b[j]; }
+    f32v16 a9; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a9[j] = b[j]; }
+    i32v16 a10; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a10[j] = b[j]; }
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
+    i8v2 a11; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a11[j] = b[j]; }
+    i8v2 r = v0046(a0, a1, s0, m0, a2, a3, a4, i0, m1, a5, i1, s1, m2, a6, a7, a8, a9, a10, s2, a11);
+    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0046", "ret", b, 2); }
 }
 
-u64v3 v0047(f32v4 a0, i64m4x2 m0, i64v16 a1, i64v4 a2, i32v4_b a3, u32v6_b a4, long i0, long s0, i8v4 a5, u64v3_b a6, i64m1x3 m1, u64m2x4 m2, int i1, unsigned char s1, i8v4 a7) {
-    i64v4 t0 = __builtin_convertvector(a0, i64v4) * (((i64v4){m0[1][0], a1.s8, a2.w, a3[2]}) * ((i64v4){a4[i0], s0, a5.x, -8}));
-    return ((u64v4){m1[0][1], m2[i1][2], s1, a7[2]}).z - (~a6);
+f64v2 v0047(float s0, i64v4 a0, i64v16 a1, i64v3 a2, i8v4 a3) {
+    i64v4 t0 = ((s0 ? a0 : (i64v4){-4, a1.s8}) * (a0 - a0)) * a0;
+    t0 = t0;
+    t0.s302 -= a2;
+    return __builtin_convertvector(a3.ba, f64v2);
 }
 
 static void run_v0047(void) {
     rt_rng rng = {0x55962a2538d0743bULL};
-    f32v4 a0; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    long m0_b[8]; rt_fill_i64(&rng, m0_b, 8, RT_DOM_FULL); i64m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     i64v16 a1; { long b[16]; rt_fill_i64(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    u32v6 a4; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    i8v4 a5; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u64v3 a6; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    long m1_b[3]; rt_fill_i64(&rng, m1_b, 3, RT_DOM_FULL); i64m1x3 m1 = __builtin_matrix_column_major_load(m1_b, 1, 3, 1);
-    unsigned long m2_b[8]; rt_fill_u64(&rng, m2_b, 8, RT_DOM_FULL); u64m2x4 m2 = __builtin_matrix_column_major_load(m2_b, 2, 4, 2);
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
-    i8v4 a7; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
-    u64v3 r = v0047(a0, m0, a1, a2, a3, a4, i0, s0, a5, a6, m1, m2, i1, s1, a7);
-    { unsigned long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u64("v0047", "ret", b, 3); }
+    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    f64v2 r = v0047(s0, a0, a1, a2, a3);
+    { double b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f64("v0047", "ret", b, 2); }
 }
 
-long v0048(i16m4x2 m0, short s0, i16v3 a0, int s1, i64v2 a1) {
-    i16v3 t0 = s1 + (-((i16v3){m0[0][1], s0, a0.s1}));
-    return a1.hi;
+i16v16 v0048(i16v3_b a0, u16v3 a1) {
+    i16v3 t0 = ((a1 - a0) || a1);
+    return __builtin_convertvector((u32v16)(9), i16v16);
 }
 
 static void run_v0048(void) {
     rt_rng rng = {0xb88cde67baebbc28ULL};
-    short m0_b[8]; rt_fill_i16(&rng, m0_b, 8, RT_DOM_FULL); i16m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
     i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
-    i64v2 a1; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    long r = v0048(m0, s0, a0, s1, a1);
-    rt_out_i64("v0048", "ret", &r, 1);
+    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i16v16 r = v0048(a0, a1);
+    { short b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_i16("v0048", "ret", b, 16); }
 }
 
-f64v6 v0049(f64v6 a0, f64v12 a1, double s0, f64v3 a2) {
-    return a0 - ((a1 + s0) * (a2.s2 + s0)).hi;
+f64v6 v0049(f64v6 a0, f64v8 a1) {
+    return a0 - (0 * a1.s075366);
 }
 
 static void run_v0049(void) {
     rt_rng rng = {0x9581ea309d16a6d4ULL};
     f64v6 a0; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    f64v12 a1; { double b[12]; rt_fill_f64(&rng, b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 12; j++) a1[j] = b[j]; }
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64v3 a2; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    f64v6 r = v0049(a0, a1, s0, a2);
+    f64v8 a1; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    f64v6 r = v0049(a0, a1);
     { double b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_f64("v0049", "ret", b, 6); }
 }
 
-f32v2 v0050(i8v3 a0, int i0, i16v2 a1, short s0, float s1, f32v2 a2) {
-    i8v3 t0 = ~(a0 * (-2));
-    t0[i0] = -2;
-    i16v4 t1 = a1.xxyx;
-    t1 = t1 * 4;
-    t1[0] = s0;
-    return (f32v2){s1, a2[1]};
+i32m2x1 v0050(signed char s0, i8v3 a0, unsigned long i0, i32v2 a1, long i1, int s1, i32m2x1 m0) {
+    i8v3 t0 = (i8v3)(s0);
+    t0 = t0;
+    t0[0] = a0[i0];
+    i32v2 t1 = a1 + a1;
+    t1[i1] = s1;
+    return m0;
 }
 
 static void run_v0050(void) {
     rt_rng rng = {0xe46a896babc90b3eULL};
-    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v2 a2; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    f32v2 r = v0050(a0, i0, a1, s0, s1, a2);
-    { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0050", "ret", b, 2); }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    i8v3 a0; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    int m0_b[2]; rt_fill_i32(&rng, m0_b, 2, RT_DOM_FULL); i32m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
+    i32m2x1 r = v0050(s0, a0, i0, a1, i1, s1, m0);
+    { int b[2]; __builtin_matrix_column_major_store(r, b, 2); rt_out_i32("v0050", "ret", b, 2); }
 }
 
-i16v2 v0051(u8v2 a0, f32v2_b a1, i64v4 a2) {
-    i8v4 t0 = __builtin_convertvector((u8v4)(a0.S1), i8v4);
-    t0 = t0;
-    return ((((u16v2)(7)) * __builtin_convertvector(a1 * a1, u16v2)) < __builtin_convertvector(a2.xw, u16v2));
+float v0051(i8v2 a0, i8v4 a1, i8m1x3 m0, long i0) {
+    i8v4 t0 = ((i8v4)(a0.S1)) + a1;
+    t0[3] = m0[i0][0];
+    return -0.5;
 }
 
 static void run_v0051(void) {
     rt_rng rng = {0xff923b795f3109f9ULL};
-    u8v2 a0; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    f32v2 a1; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i16v2 r = v0051(a0, a1, a2);
-    { short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i16("v0051", "ret", b, 2); }
+    i8v2 a0; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    signed char m0_b[3]; rt_fill_i8(&rng, m0_b, 3, RT_DOM_FULL); i8m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    float r = v0051(a0, a1, m0, i0);
+    rt_out_f32("v0051", "ret", &r, 1);
 }
 
 i64m3x4 v0052(i64m3x4 m0) {
@@ -387,177 +364,170 @@ static void run_v0052(void) {
     { long b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i64("v0052", "ret", b, 12); }
 }
 
-u16v8 v0053(u16v2 a0, int s0, u16v3_b a1, u16v8 a2, unsigned short s1) {
-    u16v2 t0 = a0;
-    u16v4 t1 = (u16v4)(s0);
-    t1[1] = a1.y;
-    t1 &= 1;
-    return a2 + s1;
+u8v4 v0053(u8v4 a0, u16v2 a1, int s0, int s1, unsigned int s2, int s3, int s4, u32v4 a2, i64v6 a3, unsigned char s5, u8v4 a4, u8v4 a5, i16v4_b a6) {
+    u16v2 t0 = ((u16v2)a0) % 7;
+    t0 = a1;
+    u8v8 t1 = a3[0] * __builtin_convertvector((i32v8){s0, s1, s2, 1, s3, s4, a2[0], a2.r}, u8v8);
+    t1[4] = s5;
+    t1 &= t1;
+    return (a4 + a5) * __builtin_convertvector(a6, u8v4);
 }
 
 static void run_v0053(void) {
     rt_rng rng = {0x9ab966a5a42bee19ULL};
-    u16v2 a0; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    u16v8 r = v0053(a0, s0, a1, a2, s1);
-    { unsigned short b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u16("v0053", "ret", b, 8); }
+    u8v4 a0; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u16v2 a1; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
+    int s4; rt_fill_i32(&rng, &s4, 1, RT_DOM_FULL);
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i64v6 a3; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
+    unsigned char s5; rt_fill_u8(&rng, &s5, 1, RT_DOM_FULL);
+    u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    i16v4 a6; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    u8v4 r = v0053(a0, a1, s0, s1, s2, s3, s4, a2, a3, s5, a4, a5, a6);
+    { unsigned char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u8("v0053", "ret", b, 4); }
 }
 
-u16v16 v0054(i8v4 a0, signed char s0, i8v3 a1, u8v4 a2, u16v16 a3, u16v4 a4) {
-    i8v4 t0 = -a0;
-    t0[3] = s0;
-    t0 = ((i8v2)(a1.s0)).grrr;
-    u8v4 t1 = a2;
-    return a3 - a4[2];
+unsigned int v0054(i8v4 a0, i8m1x3 m0, unsigned char i0, u8v3 a1, unsigned short s0, unsigned long i1, i64v4_b a2, int i2, unsigned int i3, long s1) {
+    i8v4 t0 = (a0 & (a0 >> 5)) ^ ((((i8v4)(-5)) - m0[0][0]) ^ ((-4) * a0));
+    t0.rba /= 5;
+    t0[i0] = ((i8v3)((u8v3){4, 8, a1.b})).x;
+    i64v3 t1 = (i64v3)(s0);
+    t1[i1] = ((i64v1)(a2.z))[i2];
+    t1[i3] = s1;
+    return 0;
 }
 
 static void run_v0054(void) {
     rt_rng rng = {0xc9ababd99dcce281ULL};
     i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u16v16 a3; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    u16v4 a4; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    u16v16 r = v0054(a0, s0, a1, a2, a3, a4);
-    { unsigned short b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u16("v0054", "ret", b, 16); }
+    signed char m0_b[3]; rt_fill_i8(&rng, m0_b, 3, RT_DOM_FULL); i8m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u8v3 a1; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int r = v0054(a0, m0, i0, a1, s0, i1, a2, i2, i3, s1);
+    rt_out_u32("v0054", "ret", &r, 1);
 }
 
-f32v2 v0055(f64v8 a0, u64m4x1 m0, long i0, f64m4x3 m1, unsigned long i1, unsigned int s0, f64v4 a1, unsigned short i2, f64v4 a2, long s1, f32v8 a3) {
-    f64v8 t0 = a0 / a0;
-    f64v4 t1 = __builtin_convertvector((u64v4)(m0[i0][0]), f64v4) - ((f64v4){m1[i1][2], s0, a1[i2]}).s1000;
-    t1 /= s1 + ((-5) - a2);
-    t1 = (f64v4)(-0.25);
-    return -a3.odd.hi;
+i64m4x1 v0055(f64v8_b a0, u32v8 a1, i16v16_b a2, long i0, i64m4x3 m0, unsigned long i1, i64m4x1 m1) {
+    f64v8 t0 = -a0;
+    i64v4 t1 = ((i64v4)a2) | (a1 == a1);
+    t1[i0] = m0[i1][2];
+    return m1;
 }
 
 static void run_v0055(void) {
     rt_rng rng = {0xead9ceeef11ba6e8ULL};
     f64v8 a0; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    unsigned long m0_b[4]; rt_fill_u64(&rng, m0_b, 4, RT_DOM_FULL); u64m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
+    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    i16v16 a2; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
     long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    double m1_b[12]; rt_fill_f64(&rng, m1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m4x3 m1 = __builtin_matrix_column_major_load(m1_b, 4, 3, 4);
+    long m0_b[12]; rt_fill_i64(&rng, m0_b, 12, RT_DOM_FULL); i64m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
     unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    f32v8 a3; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    f32v2 r = v0055(a0, m0, i0, m1, i1, s0, a1, i2, a2, s1, a3);
-    { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0055", "ret", b, 2); }
+    long m1_b[4]; rt_fill_i64(&rng, m1_b, 4, RT_DOM_FULL); i64m4x1 m1 = __builtin_matrix_column_major_load(m1_b, 4, 1, 4);
+    i64m4x1 r = v0055(a0, a1, a2, i0, m0, i1, m1);
+    { long b[4]; __builtin_matrix_column_major_store(r, b, 4); rt_out_i64("v0055", "ret", b, 4); }
 }
 
-f32v3 v0056(u64v4_b a0, u64v2 a1, float s0, int s1, i16v2_b a2) {
-    u64v2 t0 = a0.even & (a1 + ((u64v2)(2)));
-    return ((f32v4){s0, s1, -2.5, a2.y}).yzz;
+f64v4 v0056(u64v2_b a0, u32m2x2 m0, signed char s0, unsigned short s1, u16v4_b a1, i16v4 a2) {
+    u64v2 t0 = (m0[0][0] * a0) + (a0 * s0);
+    t0 += s1;
+    return __builtin_convertvector((a1 ? a2 : a2), f64v4);
 }
 
 static void run_v0056(void) {
     rt_rng rng = {0x3e379333e38e6dabULL};
-    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u64v2 a1; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    f32v3 r = v0056(a0, a1, s0, s1, a2);
-    { float b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f32("v0056", "ret", b, 3); }
+    u64v2 a0; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    unsigned int m0_b[4]; rt_fill_u32(&rng, m0_b, 4, RT_DOM_FULL); u32m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i16v4 a2; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    f64v4 r = v0056(a0, m0, s0, s1, a1, a2);
+    { double b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f64("v0056", "ret", b, 4); }
 }
 
-i32v8 v0057(u8v8 a0, int s0, u64v4 a1, unsigned char i0) {
-    return (a1[i0] * (__builtin_convertvector(a0, i32v8) & s0)) * s0;
+i32v8 v0057(int s0, u64v4_b a0, int s1, short s2, i32v3 a1, u8v8_b a2, i32v8 a3, i16v16 a4, i32v8 a5, i32v8 a6, u16v4 a7, int s3) {
+    return ((~(((i32v8){s0, a0.a, s1, 0, s2, -4, a1[2], a2[2]}) / ((a3 & 7) | 1))) + (a5.S41132573 * (-a4))) * ((a6 + a6) & a7[1] ? s3 - (s1 - a3) : (a3 * a3) * 2);
 }
 
 static void run_v0057(void) {
     rt_rng rng = {0xfad4f657b0233433ULL};
-    u8v8 a0; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
     int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i32v8 r = v0057(a0, s0, a1, i0);
+    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    u8v8 a2; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i32v8 a3; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    i16v16 a4; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
+    i32v8 a5; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a5[j] = b[j]; }
+    i32v8 a6; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
+    u16v4 a7; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
+    i32v8 r = v0057(s0, a0, s1, s2, a1, a2, a3, a4, a5, a6, a7, s3);
     { int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i32("v0057", "ret", b, 8); }
 }
 
-int v0058(i32v8_b a0, int s0, i32m4x4 m0) {
-    i32v8 t0 = a0 - s0;
-    t0.S7 = -2;
-    return m0[2][1];
+short v0058(i32v8 a0) {
+    i32v8 t0 = a0 - a0;
+    return 2;
 }
 
 static void run_v0058(void) {
     rt_rng rng = {0xfed3fa01eea6e189ULL};
     i32v8 a0; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    int m0_b[16]; rt_fill_i32(&rng, m0_b, 16, RT_DOM_FULL); i32m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    int r = v0058(a0, s0, m0);
-    rt_out_i32("v0058", "ret", &r, 1);
+    short r = v0058(a0);
+    rt_out_i16("v0058", "ret", &r, 1);
 }
 
-u32v3 v0059(u32v3 a0, unsigned int s0) {
-    return s0 + a0;
+u32v3 v0059(u32v6_b a0, u32v1 a1, unsigned char i0) {
+    return a0.odd + ((~a0.odd) * a1[i0]);
 }
 
 static void run_v0059(void) {
     rt_rng rng = {0x6fae7ca3164b8ae8ULL};
-    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u32v3 r = v0059(a0, s0);
+    u32v6 a0; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    u32v1 a1; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    u32v3 r = v0059(a0, a1, i0);
     { unsigned int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u32("v0059", "ret", b, 3); }
 }
 
-u32v4 v0060(i8v16 a0) {
-    return (u32v4)(a0 * a0);
+u32v4 v0060(u8v4 a0) {
+    return __builtin_convertvector(a0, u32v4) - 3;
 }
 
 static void run_v0060(void) {
     rt_rng rng = {0x0aa94272ba5e151bULL};
-    i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    u8v4 a0; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     u32v4 r = v0060(a0);
     { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0060", "ret", b, 4); }
 }
 
-unsigned int v0061(u32v1 a0, signed char s0, u64v5 a1, u16v2 a2, unsigned int s1, u32v8 a3, u32v2 a4, u32v15 a5, i32v8 a6, u32v8 a7, u32v4 a8, long i0, long s2, u32m4x1 m0, i32v16 a9, unsigned int i1, u32v16 a10, unsigned long s3, i64v16 a11, unsigned short i2, i8v3_b a12, u32v6 a13, u64v8 a14, i16v4 a15, int i3, u32v3 a16, unsigned int i4, i16v3 a17) {
-    i32v8 t0 = ((((u32v8){5, a0[0], 9, s0, a1.s0, a2.x, 2, s1}) / (((a3 + a3) & 7) | 1)) != (((u32v8)(a4.r)) & a5.even));
-    t0 |= s0;
-    t0 <<= a6 & 31;
-    return (a7.s4553334264451250 + (((u32v16){a8[i0], 7, s2, s1, s1, a7.s7, m0[1][0], a9[i1], a10[9], 3, s3, a11[i2], a12.S2, a13.S4, a14[7], s1}) - ((u32v16){2, s1, 3, s1, s1, s2, a15[i3], s1, 2, a16.z, 9, 6, a13[i4], 1, 2, a17.s2}))).S0c1fC4c9ea3343d5.S0;
+u64v16 v0061(i32v15 a0, unsigned short s0, u32v8 a1, u64v5 a2, i64v8_b a3) {
+    i32v8 t0 = (a0 + s0).even - (a2.S1 + (a1 || a1));
+    return (u64v16)(a3.S1257214426113702 << 35);
 }
 
 static void run_v0061(void) {
     rt_rng rng = {0x8904a226de5e254fULL};
-    u32v1 a0; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    u64v5 a1; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    u16v2 a2; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    u32v8 a3; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    u32v2 a4; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    u32v15 a5; { unsigned int b[15]; rt_fill_u32(&rng, b, 15, RT_DOM_FULL); for (int j = 0; j < 15; j++) a5[j] = b[j]; }
-    i32v8 a6; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
-    u32v8 a7; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
-    u32v4 a8; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a8[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned int m0_b[4]; rt_fill_u32(&rng, m0_b, 4, RT_DOM_FULL); u32m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
-    i32v16 a9; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a9[j] = b[j]; }
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 15LL));
-    u32v16 a10; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a10[j] = b[j]; }
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    i64v16 a11; { long b[16]; rt_fill_i64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a11[j] = b[j]; }
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 15LL));
-    i8v3 a12; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a12[j] = b[j]; }
-    u32v6 a13; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a13[j] = b[j]; }
-    u64v8 a14; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a14[j] = b[j]; }
-    i16v4 a15; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a15[j] = b[j]; }
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
-    u32v3 a16; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a16[j] = b[j]; }
-    unsigned int i4; rt_fill_u32(&rng, &i4, 1, RT_DOM_INT(0LL, 5LL));
-    i16v3 a17; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a17[j] = b[j]; }
-    unsigned int r = v0061(a0, s0, a1, a2, s1, a3, a4, a5, a6, a7, a8, i0, s2, m0, a9, i1, a10, s3, a11, i2, a12, a13, a14, a15, i3, a16, i4, a17);
-    rt_out_u32("v0061", "ret", &r, 1);
+    i32v15 a0; { int b[15]; rt_fill_i32(&rng, b, 15, RT_DOM_FULL); for (int j = 0; j < 15; j++) a0[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    u64v5 a2; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a2[j] = b[j]; }
+    i64v8 a3; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    u64v16 r = v0061(a0, s0, a1, a2, a3);
+    { unsigned long b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u64("v0061", "ret", b, 16); }
 }
 
 u16m4x1 v0062(u16m4x1 m0, u16v4 a0, unsigned short s0, u64v2 a1) {
@@ -574,271 +544,298 @@ static void run_v0062(void) {
     { unsigned short b[4]; __builtin_matrix_column_major_store(r, b, 4); rt_out_u16("v0062", "ret", b, 4); }
 }
 
-i16v4 v0063(u16v3 a0, u16v3_b a1, long i0, signed char s0, i16v4 a2) {
-    u16v3 t0 = a0 + a1;
-    t0.x = a1.ggr[i0];
-    t0 &= s0;
-    return a2;
+u64v8 v0063(u16v3 a0, u32v2 a1, long i0, u64v8 a2, u64v8 a3, u64v8 a4, signed char s0, i8m3x2 m0, i8v4 a5, u64m3x2 m1, unsigned short i1, i16v4 a6, short s1, long s2) {
+    u16v3 t0 = a0 + 2;
+    t0.x = (a1.y ? a0 : 7)[i0];
+    t0 /= 5;
+    return s2 - (((a2 ^ a3.s5) + (a2 - a4)) * (((u64v8){4, s0, m0[0][0], a5[0], 7, 4, m1[i1][1], a6.S1}) & s1));
 }
 
 static void run_v0063(void) {
     rt_rng rng = {0x00d70706c2b0c38fULL};
     u16v3 a0; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
     long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v4 a2; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i16v4 r = v0063(a0, a1, i0, s0, a2);
-    { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0063", "ret", b, 4); }
+    u64v8 a2; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    u64v8 a3; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    u64v8 a4; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    signed char m0_b[6]; rt_fill_i8(&rng, m0_b, 6, RT_DOM_FULL); i8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
+    i8v4 a5; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    unsigned long m1_b[6]; rt_fill_u64(&rng, m1_b, 6, RT_DOM_FULL); u64m3x2 m1 = __builtin_matrix_column_major_load(m1_b, 3, 2, 3);
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    i16v4 a6; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    u64v8 r = v0063(a0, a1, i0, a2, a3, a4, s0, m0, a5, m1, i1, a6, s1, s2);
+    { unsigned long b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u64("v0063", "ret", b, 8); }
 }
 
-u32v8 v0064(f64v2 a0, u32v8_b a1, u32v5 a2) {
-    f64v4 t0 = -((f64v4)(1)).wzyy;
-    t0.xy = a0;
-    t0 -= -2;
-    return ((a2.s0 - a1) + 7) - ((((u32v5)(4)) - a2).s41410331 + a1);
+u16v2 v0064(double s0, f64v4_b a0, u32v1 a1, i32v16 a2) {
+    f64v4 t0 = s0 / ((f64v4)(1)).wzyy;
+    t0 /= (a0 * (-2)) + a0.g;
+    t0.g += -5.5;
+    return (((u16v2)(a1 % ((a1 & 7) | 1))) - 4) * a2[10];
 }
 
 static void run_v0064(void) {
     rt_rng rng = {0x2e7a80d0f2afd271ULL};
-    f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    u32v5 a2; { unsigned int b[5]; rt_fill_u32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a2[j] = b[j]; }
-    u32v8 r = v0064(a0, a1, a2);
-    { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0064", "ret", b, 8); }
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64v4 a0; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u32v1 a1; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    i32v16 a2; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    u16v2 r = v0064(s0, a0, a1, a2);
+    { unsigned short b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u16("v0064", "ret", b, 2); }
 }
 
-u16v16 v0065(unsigned short s0, u16v6 a0) {
-    return (((u16v6)(s0)) + (~a0)).s3423210141512231;
+u16v16 v0065(u16v6 a0) {
+    return a0.S0110202243423210;
 }
 
 static void run_v0065(void) {
     rt_rng rng = {0xa537d0b03514ddc3ULL};
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
     u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    u16v16 r = v0065(s0, a0);
+    u16v16 r = v0065(a0);
     { unsigned short b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u16("v0065", "ret", b, 16); }
 }
 
-i64v3 v0066(i64v3 a0) {
-    return a0;
+i64v3 v0066(unsigned char s0) {
+    return (i64v3)((u16v12)(s0));
 }
 
 static void run_v0066(void) {
     rt_rng rng = {0xbafe8113e2d05e17ULL};
-    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i64v3 r = v0066(a0);
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    i64v3 r = v0066(s0);
     { long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i64("v0066", "ret", b, 3); }
 }
 
-i8v3 v0067(u16m1x3 m0, unsigned int i0, u16v4 a0, unsigned long s0, u16v3 a1, int i1, unsigned short s1, u8v3 a2) {
-    i16v4 t0 = s0 * (((u16v4)(m0[i0][2])) && a0);
-    u16v3 t1 = a1;
-    t1 &= a1;
-    t1[i1] = s1;
-    return (i8v3)a2;
+i64v3 v0067(i16m1x3 m0, unsigned int i0, i16v3 a0, i16v8 a1, short s0, i16v4_b a2, u8v4 a3, i8m4x1 m1, unsigned char i1, unsigned short i2, unsigned long i3, i16v8 a4, int i4, i32v2 a5, i64m1x2 m2, unsigned long i5, long s1) {
+    i16v4 t0 = ((i16v4){m0[i0][2], a0.z, a1[0], s0}) + (a2 - a2);
+    t0.z = __builtin_convertvector((i8v8){-3, a3.y, m1[i1][0]}, i16v8)[i2];
+    t0[i3] = a4[i4];
+    i32v2 t1 = a5;
+    return ((i64v5){m2[i5][0], s1}).lo;
 }
 
 static void run_v0067(void) {
     rt_rng rng = {0x1b65619ffb5c2e5cULL};
-    unsigned short m0_b[3]; rt_fill_u16(&rng, m0_b, 3, RT_DOM_FULL); u16m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
+    short m0_b[3]; rt_fill_i16(&rng, m0_b, 3, RT_DOM_FULL); i16m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
     unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i8v3 r = v0067(m0, i0, a0, s0, a1, i1, s1, a2);
-    { signed char b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i8("v0067", "ret", b, 3); }
+    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i16v4 a2; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    signed char m1_b[4]; rt_fill_i8(&rng, m1_b, 4, RT_DOM_FULL); i8m4x1 m1 = __builtin_matrix_column_major_load(m1_b, 4, 1, 4);
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned long i3; rt_fill_u64(&rng, &i3, 1, RT_DOM_INT(0LL, 3LL));
+    i16v8 a4; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    int i4; rt_fill_i32(&rng, &i4, 1, RT_DOM_INT(0LL, 7LL));
+    i32v2 a5; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    long m2_b[2]; rt_fill_i64(&rng, m2_b, 2, RT_DOM_FULL); i64m1x2 m2 = __builtin_matrix_column_major_load(m2_b, 1, 2, 1);
+    unsigned long i5; rt_fill_u64(&rng, &i5, 1, RT_DOM_INT(0LL, 0LL));
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    i64v3 r = v0067(m0, i0, a0, a1, s0, a2, a3, m1, i1, i2, i3, a4, i4, a5, m2, i5, s1);
+    { long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i64("v0067", "ret", b, 3); }
 }
 
-i16v3 v0068(i16v6 a0, i16v8 a1, unsigned int i0) {
-    return a0.odd + a1[i0];
+i16v3 v0068(i16v6 a0, i16v3_b a1) {
+    return a0.hi - (~a1);
 }
 
 static void run_v0068(void) {
     rt_rng rng = {0x5ec34a621e17cc4bULL};
     i16v6 a0; { short b[6]; rt_fill_i16(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    i16v3 r = v0068(a0, a1, i0);
+    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i16v3 r = v0068(a0, a1);
     { short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i16("v0068", "ret", b, 3); }
 }
 
-u8v3 v0069(unsigned short s0, i8v4_b a0, f64v4 a1, f32v1 a2, u8v2 a3, u8v8 a4) {
-    u16v2 t0 = (s0 + ((u16v2)(0))) + 5;
-    i8v4 t1 = a0.s0212;
-    t1 = __builtin_convertvector(a1, i8v4);
-    t1.wxzy = (t1 + t1) + (a0 * a2);
-    return ~(a4.S1 - (a3 * 0)).grg;
+i32v16 v0069(u16v2 a0, unsigned short s0, i16v2 a1, i32v4 a2, u16v4 a3, int s1, long s2, int s3, i32m1x3 m0, long i0, i8v8 a4, i32v2 a5, i32v8 a6, unsigned int s4, i32m4x2 m1, unsigned char i1, u32v3 a7, unsigned short i2, i32v16 a8) {
+    u16v2 t0 = (s0 * a0) * ((u16v2)a1);
+    i32v4 t1 = a2.yxzy;
+    return (a7[i2] - ((i32v16){a3.s0, 5, s1, s2, s3, m0[i0][0], a4[5], a5[0], s1, -2, -8, a6.s6, s4, t1.x, s1, m1[i1][1]})) ^ (((i32v16){s3}) >= a8);
 }
 
 static void run_v0069(void) {
     rt_rng rng = {0xc16647d9d768987bULL};
+    u16v2 a0; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
     unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    f32v1 a2; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
-    u8v2 a3; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    u8v8 a4; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
-    u8v3 r = v0069(s0, a0, a1, a2, a3, a4);
-    { unsigned char b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u8("v0069", "ret", b, 3); }
+    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    int s3; rt_fill_i32(&rng, &s3, 1, RT_DOM_FULL);
+    int m0_b[3]; rt_fill_i32(&rng, m0_b, 3, RT_DOM_FULL); i32m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    i8v8 a4; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    i32v2 a5; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    i32v8 a6; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
+    int m1_b[8]; rt_fill_i32(&rng, m1_b, 8, RT_DOM_FULL); i32m4x2 m1 = __builtin_matrix_column_major_load(m1_b, 4, 2, 4);
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    u32v3 a7; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    i32v16 a8; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a8[j] = b[j]; }
+    i32v16 r = v0069(a0, s0, a1, a2, a3, s1, s2, s3, m0, i0, a4, a5, a6, s4, m1, i1, a7, i2, a8);
+    { int b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_i32("v0069", "ret", b, 16); }
 }
 
-i32v4 v0070(u32v4 a0, u32v3 a1, u32v4 a2, i32v2 a3, unsigned char i0, float s0, f32v4 a4, f32v4_b a5, int s1, unsigned short s2, float s3) {
-    i32v4 t0 = 8 + ((a0 + a1.b) <= a2.w);
-    t0[3] = t0.r;
-    t0[0] = a3[i0];
-    return (((f32v4)(s0)) >= ((a4 + a5) - (((f32v4){s0, s1, s2, 0}) - s3)));
+u32m3x1 v0070(i32v4 a0, i8v16 a1, int i0, u32m3x1 m0, signed char s0) {
+    i32v4 t0 = a0;
+    t0[1] = ((i32v8)(a1[8]))[i0];
+    t0[0] = -4;
+    return s0 * m0;
 }
 
 static void run_v0070(void) {
     rt_rng rng = {0x07c6e2770707cc10ULL};
-    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i32v2 a3; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v4 a4; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    f32v4 a5; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
-    float s3; rt_fill_f32(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i32v4 r = v0070(a0, a1, a2, a3, i0, s0, a4, a5, s1, s2, s3);
-    { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0070", "ret", b, 4); }
+    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i8v16 a1; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    unsigned int m0_b[3]; rt_fill_u32(&rng, m0_b, 3, RT_DOM_FULL); u32m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    u32m3x1 r = v0070(a0, a1, i0, m0, s0);
+    { unsigned int b[3]; __builtin_matrix_column_major_store(r, b, 3); rt_out_u32("v0070", "ret", b, 3); }
 }
 
-f32v1 v0071(f64v3 a0, u32v2 a1, u16v3 a2, unsigned char s0, unsigned int s1, u8v4 a3, i32m2x4 m0, unsigned int i0, i8v4 a4, unsigned short i1, u8v1 a5, signed char s2, unsigned short s3, u8v4 a6, u16v4 a7, unsigned long i2, f32v1 a8) {
-    u32v3 t0 = __builtin_convertvector(a0 * a0, u32v3);
-    t0.zy = (a1 ^ a1) + 9;
-    t0 = (t0 - ((u32v3)(a1.x))) * (t0 * a2.z);
-    u64v16 t1 = __builtin_convertvector((u8v16){s0, s1, a3.S0, 6, m0[i0][1], a4[i1], a5.r, s2, 0, 2, s3, a3[2], a6.x, 4, 2, a7[i2]}, u64v16);
-    return -(a8 + a8);
+u8m2x3 v0071(u32v3 a0, u32v3 a1, u32v4 a2, unsigned int s0, u8v4 a3, u8v8 a4, u32v1 a5, u8v4 a6, unsigned short i0, unsigned char i1, u8m2x4 m0, unsigned int i2, u8m2x3 m1, unsigned char s1, u8m1x1 m2, int i3) {
+    u32v3 t0 = ((u32v3)(0) ? a0 : (a1 + a0) | (((u32v3)(a2.z)) + ((u32v3)(s0))));
+    u8v4 t1 = ((a3 - a3) - a4[7]) & (a6 + (~a5));
+    t1[i0] = 4;
+    t1[i1] = m0[i2][1];
+    return (s1 + m1) * m2[i3][0];
 }
 
 static void run_v0071(void) {
     rt_rng rng = {0x7b5211d5d0a5690aULL};
-    f64v3 a0; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u16v3 a2; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    int m0_b[8]; rt_fill_i32(&rng, m0_b, 8, RT_DOM_FULL); i32m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    i8v4 a4; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    u8v1 a5; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a5[j] = b[j]; }
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned short s3; rt_fill_u16(&rng, &s3, 1, RT_DOM_FULL);
+    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u8v8 a4; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    u32v1 a5; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 1; j++) a5[j] = b[j]; }
     u8v4 a6; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    u16v4 a7; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
-    unsigned long i2; rt_fill_u64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    f32v1 a8; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a8[j] = b[j]; }
-    f32v1 r = v0071(a0, a1, a2, s0, s1, a3, m0, i0, a4, i1, a5, s2, s3, a6, a7, i2, a8);
-    { float b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_f32("v0071", "ret", b, 1); }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char m0_b[8]; rt_fill_u8(&rng, m0_b, 8, RT_DOM_FULL); u8m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    unsigned char m1_b[6]; rt_fill_u8(&rng, m1_b, 6, RT_DOM_FULL); u8m2x3 m1 = __builtin_matrix_column_major_load(m1_b, 2, 3, 2);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned char m2_b[1]; rt_fill_u8(&rng, m2_b, 1, RT_DOM_FULL); u8m1x1 m2 = __builtin_matrix_column_major_load(m2_b, 1, 1, 1);
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 0LL));
+    u8m2x3 r = v0071(a0, a1, a2, s0, a3, a4, a5, a6, i0, i1, m0, i2, m1, s1, m2, i3);
+    { unsigned char b[6]; __builtin_matrix_column_major_store(r, b, 2); rt_out_u8("v0071", "ret", b, 6); }
 }
 
-float v0072(u64v8 a0, u64v2 a1, unsigned int i0, u64v4 a2, long i1, unsigned long s0, u64v4 a3, i8v4 a4, long s1) {
-    u64v8 t0 = a2.y - (a1[i0] * a0);
-    t0[i1] = s0;
-    t0.s3645 = (a2 ^ s0) - a3;
-    i64v4 t1 = 7 * ((i64v4)(a4.S3));
-    t1.ar = (i64v2)(s1);
-    return 3.25;
+f32v4 v0072(int s0, u64v8 a0, u64v8 a1, short s1, u64m2x3 m0, unsigned short i0, u64v4 a2, i32v3 a3, f32v4 a4, long s2, i64v8 a5) {
+    u64v8 t0 = s1 - (s0 ? a0 : a1);
+    t0.s471 = ((u64v3){m0[i0][2], 9, a2.z}) * __builtin_convertvector(a3, u64v3);
+    i64v4 t1 = __builtin_convertvector(a4, i64v4);
+    t1[0] = s2;
+    t1.gar = a5.s333;
+    return a4;
 }
 
 static void run_v0072(void) {
     rt_rng rng = {0x0c1b92836c8b782eULL};
-    u64v8 a0; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    u64v2 a1; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    u64v8 a0; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    u64v8 a1; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    unsigned long m0_b[6]; rt_fill_u64(&rng, m0_b, 6, RT_DOM_FULL); u64m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
     u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i8v4 a4; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    float r = v0072(a0, a1, i0, a2, i1, s0, a3, a4, s1);
-    rt_out_f32("v0072", "ret", &r, 1);
+    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    f32v4 a4; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
+    i64v8 a5; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a5[j] = b[j]; }
+    f32v4 r = v0072(s0, a0, a1, s1, m0, i0, a2, a3, a4, s2, a5);
+    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0072", "ret", b, 4); }
 }
 
-u8v2 v0073(u64v2 a0, u64v2 a1, i64v8 a2, u8v1_b a3, i8v4 a4, u8v3 a5) {
-    u64v2 t0 = ((a1[1] * a0) - a2.S4) + a1;
-    return a5.bgbg.ba - (((i8v4)(a3[0])) + a4).odd;
+u8m3x4 v0073(u64v8 a0, u64v8_b a1, u64v2 a2, u64v2 a3, u8m3x4 m0) {
+    u64v2 t0 = ((a0 | a1).S73 ? (a2 * a3) >> (a3 & 63) : 4);
+    return m0;
 }
 
 static void run_v0073(void) {
     rt_rng rng = {0x8bbb746a38087569ULL};
-    u64v2 a0; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u64v2 a1; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    i64v8 a2; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    u8v1 a3; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
-    i8v4 a4; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    u8v3 a5; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
-    u8v2 r = v0073(a0, a1, a2, a3, a4, a5);
-    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0073", "ret", b, 2); }
+    u64v8 a0; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    u64v8 a1; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    u64v2 a2; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    unsigned char m0_b[12]; rt_fill_u8(&rng, m0_b, 12, RT_DOM_FULL); u8m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
+    u8m3x4 r = v0073(a0, a1, a2, a3, m0);
+    { unsigned char b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_u8("v0073", "ret", b, 12); }
 }
 
-unsigned int v0074(unsigned char s0, int s1, i32v4 a0, i8v3 a1, unsigned int s2) {
-    i32v3 t0 = (i32v3){s0, s1, a0[3]};
-    t0 |= 5;
-    t0.xzy -= t0;
-    i8v4 t1 = a1.xyyx;
-    t1 >>= ((i8v4)(8)) & 7;
-    return s2;
+f64m4x3 v0074(i32v3 a0, i32v3 a1, i64v6 a2, unsigned int s0, i64v6 a3, u64v12 a4, unsigned long s1, i64v5_b a5, f64m4x3 m0, double s2) {
+    i32v3 t0 = ~a0;
+    t0 = a0;
+    t0 = a1.s100;
+    i64v6 t1 = (((a2 * s0) * a3) == a3);
+    t1 = (a4.even >= s1);
+    t1 ^= a5.s101002;
+    return s2 - (s2 * m0);
 }
 
 static void run_v0074(void) {
     rt_rng rng = {0x9b2d03a392b0d345ULL};
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int r = v0074(s0, s1, a0, a1, s2);
-    rt_out_u32("v0074", "ret", &r, 1);
+    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i64v6 a2; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    i64v6 a3; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
+    u64v12 a4; { unsigned long b[12]; rt_fill_u64(&rng, b, 12, RT_DOM_FULL); for (int j = 0; j < 12; j++) a4[j] = b[j]; }
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    i64v5 a5; { long b[5]; rt_fill_i64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a5[j] = b[j]; }
+    double m0_b[12]; rt_fill_f64(&rng, m0_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
+    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64m4x3 r = v0074(a0, a1, a2, s0, a3, a4, s1, a5, m0, s2);
+    { double b[12]; __builtin_matrix_column_major_store(r, b, 4); rt_out_f64("v0074", "ret", b, 12); }
 }
 
-u32v8 v0075(long s0, int s1, u32v8 a0, int s2) {
-    return ((u32v15)((i32v15){s0, 1, -4, s1, 1, 1})).lo >> ((((a0 + s2) + (~a0)) - 6) & 31);
+u32v8 v0075(u32v8 a0, u32v8 a1) {
+    return a0 - a1.S1;
 }
 
 static void run_v0075(void) {
     rt_rng rng = {0x2ebaac058eaebd3eULL};
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
     u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    u32v8 r = v0075(s0, s1, a0, s2);
+    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    u32v8 r = v0075(a0, a1);
     { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0075", "ret", b, 8); }
 }
 
-u64v4 v0076(i8v8 a0, i32v8 a1, long s0, i32v4_b a2, u64v8 a3, i8v3 a4, unsigned long s1, u64v4 a5, u32v2 a6, long i0, unsigned char s2) {
-    i8v8 t0 = ~a0;
-    i32v8 t1 = ~a1;
-    t1 = (a1 & t1) + (t1 * s0);
-    t1.s26 &= a2.even;
-    return (a3 - ((u64v8){2, a4.r, s1, 6, a5[1], a3[7], a6[i0], s2})).S3177402.lo << ((((-a5) + (a5 - a5)) << ((-a3).hi & 63)) & 63);
+i64v2 v0076(i8v8 a0, i8v3 a1, i8v8 a2, i8v4_b a3, u8v2 a4, unsigned long i0, i64v6 a5, i64v4_b a6, float s0, f32v5 a7, long s1) {
+    i8v8 t0 = a0 * a1[0];
+    t0 -= (a2 - t0).s30727352;
+    t0.S2536 = 0 - a3;
+    i64v2 t1 = ((i64v2)(a1.r)) | a4[0];
+    t1[i0] = a5[5];
+    return (a6.odd ? (i64v2)((f32v4){-2.5, s0, -3.25, a7[0]}) : s1);
 }
 
 static void run_v0076(void) {
     rt_rng rng = {0xeeace2e1211fd4acULL};
     i8v8 a0; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    i32v8 a1; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u64v8 a3; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    i8v3 a4; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u32v2 a6; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
-    u64v4 r = v0076(a0, a1, s0, a2, a3, a4, s1, a5, a6, i0, s2);
-    { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0076", "ret", b, 4); }
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i8v8 a2; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u8v2 a4; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    i64v6 a5; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
+    i64v4 a6; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32v5 a7; { float b[5]; rt_fill_f32(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a7[j] = b[j]; }
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    i64v2 r = v0076(a0, a1, a2, a3, a4, i0, a5, a6, s0, a7, s1);
+    { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0076", "ret", b, 2); }
 }
 
 i8m1x4 v0077(i8m1x4 m0, i8v4 a0) {
@@ -853,44 +850,40 @@ static void run_v0077(void) {
     { signed char b[4]; __builtin_matrix_column_major_store(r, b, 1); rt_out_i8("v0077", "ret", b, 4); }
 }
 
-f64v3 v0078(u8v3 a0, i16v4_b a1, short s0, long s1, i32v4 a2, int i0, unsigned short i1, f64v3 a3, f64v3 a4, unsigned long s2) {
-    u8v4 t0 = ((~a0) - a0).zxzy;
-    i16v2 t1 = (a1 ^ ((i16v4){s0, s1, s0, a2[i0]})).ga;
-    t1[i1] = -6;
-    return s2 + (a3 * ((f64v3){a4[1]}));
+i32v3 v0078(u8v3 a0, f32v2 a1, f32v2 a2, f32v2 a3, f64v3 a4, i32v3 a5) {
+    u8v4 t0 = ((a0 - a0) - (((u8v3)(6)) - 8)).bgrb;
+    t0.wzyx *= t0 | (t0.y + t0);
+    f32v2 t1 = (a1 + a2) * (a3 + a2);
+    t1[0] *= -1.25;
+    t1 += t1.x;
+    return (__builtin_convertvector(a4, i32v3) || (~a5));
 }
 
 static void run_v0078(void) {
     rt_rng rng = {0xcdd5f2edc06951e9ULL};
-    u8v3 a0; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u8v3 a0; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    f32v2 a1; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    f32v2 a2; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    f32v2 a3; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
     f64v3 a4; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    f64v3 r = v0078(a0, a1, s0, s1, a2, i0, i1, a3, a4, s2);
-    { double b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f64("v0078", "ret", b, 3); }
+    i32v3 a5; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    i32v3 r = v0078(a0, a1, a2, a3, a4, a5);
+    { int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i32("v0078", "ret", b, 3); }
 }
 
-i16v4 v0079(i32v4 a0, i32v3_b a1, unsigned int i0, i32v4_b a2, f32v4_b a3) {
-    i32v4 t0 = a0;
-    t0 ^= ((i32v4){0, a1[i0], a2.y, 7}) - a1.s2;
-    return 6 * __builtin_convertvector(a3, i16v4);
+i32v3 v0079(u32v3 a0, unsigned char i0, i32v3_b a1, unsigned char s0) {
+    i32v4 t0 = (i32v4){a0[i0], 0};
+    return (-8) + (a1 ^ ((i32v3){-3, s0, 1}));
 }
 
 static void run_v0079(void) {
     rt_rng rng = {0x0aa6b54ff570a5e1ULL};
-    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u32v3 a0; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
     i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    f32v4 a3; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i16v4 r = v0079(a0, a1, i0, a2, a3);
-    { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0079", "ret", b, 4); }
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    i32v3 r = v0079(a0, i0, a1, s0);
+    { int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i32("v0079", "ret", b, 3); }
 }
 
 int main(void) {

@@ -9,547 +9,525 @@ matrix! {
     typedef i8 i8v2 __attribute__((ext_vector_type(2)));
     typedef i8 i8v3 __attribute__((ext_vector_type(3)));
     pub typedef i8 i8v4 __attribute__((ext_vector_type(4)));
-    pub typedef char i8v8 __attribute__((ext_vector_type(8)));
-    pub typedef i8 i8v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef short i16v2 __attribute__((ext_vector_type(2)));
-    pub typedef int16_t i16v3 __attribute__((ext_vector_type(3)));
-    typedef i16 i16v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
-    typedef int16_t i16v8 __attribute__((ext_vector_type(8)));
+    pub typedef char i8v7 __attribute__((ext_vector_type(7)));
+    pub typedef i8 i8v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef signed char i8v16 __attribute__((ext_vector_type(16)));
+    pub typedef int16_t i16v2 __attribute__((ext_vector_type(2)));
+    typedef i16 i16v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef int16_t i16v4 __attribute__((ext_vector_type(4)));
+    typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
+    pub typedef i16 i16v8 __attribute__((ext_vector_type(8)));
     pub typedef i16 i16v16 __attribute__((ext_vector_type(16)));
-    pub typedef i32 i32v1 __attribute__((ext_vector_type(1)));
     pub(crate) typedef int32_t i32v2 __attribute__((ext_vector_type(2)));
     pub(crate) typedef int i32v3 __attribute__((ext_vector_type(3)));
     typedef i32 i32v4 __attribute__((ext_vector_type(4)));
-    pub typedef int32_t i32v5 __attribute__((ext_vector_type(5)));
     pub typedef int32_t i32v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef i32 i32v15 __attribute__((ext_vector_type(15)));
-    typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
+    pub typedef int32_t i32v15 __attribute__((ext_vector_type(15)));
+    pub(crate) typedef i32 i32v16 __attribute__((ext_vector_type(16)));
+    typedef int64_t i64v1 __attribute__((ext_vector_type(1)));
     typedef long long i64v2 __attribute__((ext_vector_type(2)));
     pub typedef long i64v3 __attribute__((ext_vector_type(3)));
     pub typedef long i64v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef long long i64v8 __attribute__((ext_vector_type(8)));
-    pub typedef int64_t i64v16 __attribute__((ext_vector_type(16)));
-    pub typedef u8 u8v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef long long i64v5 __attribute__((ext_vector_type(5)));
+    pub typedef int64_t i64v6 __attribute__((ext_vector_type(6)));
+    pub typedef long long i64v8 __attribute__((ext_vector_type(8)));
+    typedef int64_t i64v16 __attribute__((ext_vector_type(16)));
     typedef uint8_t u8v2 __attribute__((ext_vector_type(2)));
-    typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
+    typedef u8 u8v3 __attribute__((ext_vector_type(3)));
     typedef u8 u8v4 __attribute__((ext_vector_type(4)));
-    typedef u8 u8v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef u8 u8v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef u8 u8v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
     pub(crate) typedef uint16_t u16v2 __attribute__((ext_vector_type(2)));
     pub typedef u16 u16v3 __attribute__((ext_vector_type(3)));
     typedef uint16_t u16v4 __attribute__((ext_vector_type(4)));
     pub(crate) typedef uint16_t u16v6 __attribute__((ext_vector_type(6)));
     typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
-    typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
-    pub typedef unsigned u32v1 __attribute__((ext_vector_type(1)));
-    pub typedef u32 u32v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
-    typedef uint32_t u32v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
+    typedef unsigned short u16v12 __attribute__((ext_vector_type(12)));
+    pub typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
+    pub typedef u32 u32v1 __attribute__((ext_vector_type(1)));
+    typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
+    typedef uint32_t u32v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
     pub(crate) typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
     typedef unsigned u32v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef uint32_t u32v15 __attribute__((ext_vector_type(15)));
-    pub typedef unsigned u32v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef uint32_t u32v16 __attribute__((ext_vector_type(16)));
+    pub typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
     typedef unsigned long long u64v2 __attribute__((ext_vector_type(2)));
     pub(crate) typedef unsigned long long u64v3 __attribute__((ext_vector_type(3)));
     pub(crate) typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
     pub(crate) typedef u64 u64v5 __attribute__((ext_vector_type(5)));
-    pub typedef u64 u64v7 __attribute__((ext_vector_type(7)));
+    pub typedef u64 u64v6 __attribute__((ext_vector_type(6)));
     typedef unsigned long long u64v8 __attribute__((ext_vector_type(8)));
-    typedef unsigned long long u64v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef f32 f32v1 __attribute__((ext_vector_type(1)));
+    typedef unsigned long long u64v12 __attribute__((ext_vector_type(12)));
+    pub(crate) typedef u64 u64v16 __attribute__((ext_vector_type(16)));
     pub typedef f32 f32v2 __attribute__((ext_vector_type(2)));
     typedef float f32v3 __attribute__((ext_vector_type(3)));
     typedef float f32v4 __attribute__((ext_vector_type(4)));
-    pub typedef f32 f32v8 __attribute__((ext_vector_type(8)));
-    typedef f64 f64v1 __attribute__((ext_vector_type(1)));
-    typedef double f64v2 __attribute__((ext_vector_type(2)));
-    pub typedef double f64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef f64 f64v4 __attribute__((ext_vector_type(4)));
-    pub typedef f64 f64v5 __attribute__((ext_vector_type(5)));
-    typedef double f64v6 __attribute__((ext_vector_type(6)));
-    pub typedef double f64v8 __attribute__((ext_vector_type(8)));
-    typedef double f64v12 __attribute__((ext_vector_type(12)));
-    pub(crate) typedef double f64v16 __attribute__((ext_vector_type(16)));
+    pub typedef f32 f32v5 __attribute__((ext_vector_type(5)));
+    typedef f32 f32v16 __attribute__((ext_vector_type(16)));
+    typedef double f64v1 __attribute__((ext_vector_type(1)));
+    pub typedef double f64v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef f64 f64v3 __attribute__((ext_vector_type(3)));
+    pub typedef f64 f64v4 __attribute__((ext_vector_type(4)));
+    typedef double f64v5 __attribute__((ext_vector_type(5)));
+    pub typedef double f64v6 __attribute__((ext_vector_type(6)));
+    typedef double f64v8 __attribute__((ext_vector_type(8)));
+    typedef i8v2 i8v2_b;
     typedef i8v3 i8v3_b;
-    type i8v4_b = i8v4;
-    type i16v2_b = i16v2;
-    typedef i16v4 i16v4_b;
-    type i16v8_b = i16v8;
+    typedef i8v4 i8v4_b;
+    type i8v7_b = i8v7;
+    type i8v16_b = i8v16;
+    typedef i16v3 i16v3_b;
+    type i16v4_b = i16v4;
+    typedef i16v16 i16v16_b;
+    type i32v2_b = i32v2;
     typedef i32v3 i32v3_b;
-    type i32v4_b = i32v4;
-    typedef i32v8 i32v8_b;
-    type i64v4_b = i64v4;
-    typedef u8v1 u8v1_b;
-    type u16v3_b = u16v3;
+    type i64v3_b = i64v3;
+    typedef i64v4 i64v4_b;
+    type i64v5_b = i64v5;
+    typedef i64v8 i64v8_b;
+    typedef u8v8 u8v8_b;
+    typedef u16v4 u16v4_b;
+    typedef u16v8 u16v8_b;
     typedef u32v6 u32v6_b;
-    typedef u32v8 u32v8_b;
-    typedef u64v3 u64v3_b;
+    type u64v2_b = u64v2;
+    type u64v3_b = u64v3;
     typedef u64v4 u64v4_b;
-    typedef f32v2 f32v2_b;
-    type f32v4_b = f32v4;
-    type f64v3_b = f64v3;
-    typedef int8_t i8m1x4 __attribute__((matrix_type(1, 4)));
-    typedef int16_t i16m4x2 __attribute__((matrix_type(4, 2)));
-    typedef int i32m2x4 __attribute__((matrix_type(2, 4)));
-    typedef int32_t i32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef i64 i64m1x3 __attribute__((matrix_type(1, 3)));
-    typedef long long i64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef int64_t i64m4x2 __attribute__((matrix_type(4, 2)));
-    typedef uint8_t u8m3x2 __attribute__((matrix_type(3, 2)));
-    typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef u64v8 u64v8_b;
+    type f64v4_b = f64v4;
+    type f64v8_b = f64v8;
+    typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
+    typedef i8 i8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef char i8m3x2 __attribute__((matrix_type(3, 2)));
+    typedef int8_t i8m4x1 __attribute__((matrix_type(4, 1)));
+    typedef int16_t i16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef int i32m1x3 __attribute__((matrix_type(1, 3)));
+    typedef int32_t i32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef int64_t i64m1x2 __attribute__((matrix_type(1, 2)));
+    typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
+    typedef long long i64m4x1 __attribute__((matrix_type(4, 1)));
+    typedef i64 i64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef u8 u8m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned char u8m2x3 __attribute__((matrix_type(2, 3)));
+    typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
+    typedef uint8_t u8m3x4 __attribute__((matrix_type(3, 4)));
     typedef uint16_t u16m4x1 __attribute__((matrix_type(4, 1)));
-    typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef uint32_t u32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef unsigned u32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef unsigned long long u64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef u64 u64m4x1 __attribute__((matrix_type(4, 1)));
-    typedef unsigned long u64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef float f32m3x1 __attribute__((matrix_type(3, 1)));
-    typedef f64 f64m4x3 __attribute__((matrix_type(4, 3)));
+    typedef u32 u32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef unsigned int u32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef unsigned long long u64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef unsigned long long u64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef f32 f32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef float f32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef float f32m3x2 __attribute__((matrix_type(3, 2)));
+    typedef double f64m4x3 __attribute__((matrix_type(4, 3)));
 
-    pub fn v0040(a0: i32v1, a1: i32v5, i0: i64, a2: i32v2, i1: usize, a3: f64v2, a4: f64v2, i2: i32, s0: f32) -> f32 {
-        let mut t0: i32v4 = ((i32v8)(a0.r)).odd;
-        t0 &= a1.S3;
-        t0[i0] = (a2 - a2)[i1];
-        let mut t1: f64v2 = a3;
-        t1.S10 = t1.r - (8 + a4);
-        t1 += t1[i2];
-        return s0;
+    pub fn v0040(a0: f64v1, i0: usize, a1: i32v4, a2: u16v8_b, a3: i32v2_b, a4: u16v3, a5: i8v7_b, a6: i8v2, a7: u32v4) -> u32 {
+        let mut t0: i32v4 = a1 + ((f64v2)(a0[i0]));
+        t0 *= (a3.y - a1) & __builtin_convertvector(a2, i16v8);
+        t0 >>= 15;
+        let mut t1: i8v3 = __builtin_convertvector(a4, i8v3);
+        t1.xz *= a5.even.hi;
+        t1.gb = a6 | a6;
+        return a7.r;
     }
 
-    pub fn v0041(a0: Vector<u32, 4>, a1: u32v4, a2: i16v8_b, m0: f32m3x1, a3: f32v2, a4: i16v4, a5: u8v4) -> u8 {
+    pub fn v0041(a0: u16v6, a1: u32v1, a2: i8v3, a3: i8v3, a4: i8v16, s0: u32, s1: i16) -> u32v3 {
+        let mut t0 = (u32v4){a0.S4, 7, 6, a1.x};
+        t0.s213 <<= 16;
+        let mut t1: i8v3 = a2 | a3;
+        t1.zxy = (a2 - t1) - a4.S92c;
+        return (u32v3){s0, ((i16v4)(s1))[2]};
+    }
+
+    pub fn v0042(s0: f64, a0: u16v2, s1: i8, s2: u16, a1: Vector<i8, 4>, i0: u32, a2: u8v4, s3: u8, a3: u8v4, i1: u8, a4: u8v5, i2: u8, s4: u32) -> u32 {
+        let mut t0: f64v1 = (f64v1)(s0);
+        let mut t1: u8v4 = ((i8v4){s1, s2, a1.s1, a1[i0]} ? a2 : s3) | (a0 + a0);
+        t1 %= (a3 & 7) | 1;
+        t1[i1] = (a4 + ((u8v5)(9)))[i2];
+        return s4;
+    }
+
+    pub fn v0043(a0: i8v3_b, a1: i8v3, a2: i64v3_b, a3: Vector<u64, 2>, a4: u64v4_b) -> u64v2 {
+        let mut t0: i64v3 = __builtin_convertvector(a0 + a1, i64v3);
+        t0.brg <<= (a2 + t0) & 63;
+        return -(a4.w * a3);
+    }
+
+    pub fn v0044(a0: i8v16_b, a1: u16v16) -> i8 {
+        return (8 - ((a0 - a1.SC) + a0)).s3;
+    }
+
+    pub fn v0045(a0: f64v6, a1: u32v1, a2: i64v2, a3: i64v4, i0: u8, a4: i64v4) -> i8v2 {
+        let mut t0 = (-a0).s30432;
+        let mut t1: u32v1 = a1;
+        return __builtin_convertvector((!a2) + ((i64v2){a3[i0], a4.b}), i8v2);
+    }
+
+    pub fn v0046(a0: u64v3_b, a1: i32v16, s0: f32, m0: f32m1x4, a2: Vector<i8, 3>, a3: u64v1, a4: f64v2, i0: usize, m1: f32m3x2, a5: f32v4, i1: u16, s1: f32, m2: f32m2x1, a6: f32v5, a7: Vector<f32, 2>, a8: Vector<f32, 3>, a9: f32v16, a10: i32v16, s2: i32, a11: i8v2_b) -> i8v2 {
         let mut t0 = a0;
-        t0.brga |= a1;
-        t0 = t0.bgbg;
-        let mut t1 = __builtin_convertvector((a2 >= a2), f32v8).S10;
-        t1.yx /= t1 - m0[0][0];
-        t1 /= a3 - ((f32v2)(a4.w));
-        a5[2]
+        let mut t1 = a1;
+        t1 = (((f32v16){s0, 8, m0[0][0], a2.x, a3.r, a4[i0], m1[1][1], a5[i1], 0, -4, s1, m2[1][0], s1, a6.S0, a7[1], a8.g}) && a9);
+        t1 *= s2 * a10;
+        return -a11;
     }
 
-    pub fn v0042(a0: f32v1, a1: i8v4_b, a2: Vector<u8, 4>, a3: u8v6, m0: u8m3x2, i0: i64, s0: i8) -> i8 {
-        let mut t0: f64v1 = __builtin_convertvector(a0, f64v1);
-        let mut t1: u8v4 = a2[2] * __builtin_convertvector(a1, u8v4);
-        t1 = ((u8v2){a3[5], m0[i0][1]}).xyxy;
-        s0
-    }
-
-    pub fn v0043(a0: u64v4, i0: u8, a1: i64v4, i1: u32, a2: u64v4_b, a3: i64v4_b, i2: u8, s0: i64, s1: i8, s2: u64) -> u64v2 {
-        let mut t0: i64v3 = (a0 != a0).S133;
-        t0[i0] = a1[i1];
-        ((!a2) - (((u64v4){a3[i2], a3.y, 3, s0}) * ((u64v4){s1, a2.w, s2, 8}))).S10
-    }
-
-    pub fn v0044(m0: u64m4x4, i0: usize, a0: i8v3_b, i1: u8, s0: i64, a1: Vector<i16, 4>, s1: i8, s2: u64, a2: i8v2, s3: i8, a3: u32v2, a4: Vector<i16, 2>, i2: i64, m1: i8m1x4, i3: i32, a5: Vector<i8, 4>, m2: u32m3x4, i4: i64, a6: i8v8, i5: i32, s4: u32, s5: u8, a7: Vector<i32, 3>) -> i8 {
-        (-(((i8v16){m0[i0][0], a0[i1], a0.z, s0}) + (((i8v16){a1.z, 7, s1, s2, a2.y, -2, -5, s3, -4, -8, a3.even}) * ((i8v16){a4[i2], 8, m1[0][3], a0[i3], a2.y, a2.s0, a5.a, a2.even, m2[i4][0], a6[i5], s3, s4, s5, -3, a7.S0, a0.x}))))[5]
-    }
-
-    pub fn v0045(a0: u8v2, i0: i32, s0: f64, m0: u32m4x2, a1: i16v2_b, a2: Vector<f64, 8>, a3: f64v4, a4: Vector<i64, 4>, a5: i64v4_b, a6: i32v2, s1: i64, a7: Vector<i32, 16>) -> i32v2 {
-        let mut t0: f64v5 = (f64v5){a0[i0], s0 - s0, m0[1][1], a1.x, a2.s0};
-        t0[1] = a3.y;
-        t0 = a2.S45401;
-        let mut t1: i16v16 = (i16v16)((!a4) ^ (a5 != ((i64v4){-8, -7, a6[0], s1})));
-        (a6 - a7.S3f) * a6
-    }
-
-    pub fn v0046(a0: u64v3, s0: u64, a1: Vector<u64, 3>, a2: u16v2, a3: u32v16, a4: u16v8, i0: u32, m0: i64m1x2, i1: u32, s1: u32, a5: f64v2, a6: f64v3_b) -> f64v3 {
-        let mut t0: u64v3 = a0 >> 49;
-        t0.br &= (u64v2){s0};
-        t0.yzx = a1;
-        let mut t1: u16v2 = 1 + ((u16v3){a2.hi, a3[8], a4[i0]}).lo;
-        t1 = a2 - 6;
-        t1 = ((u16v2)(7)) * m0[i1][1];
-        (-((f64v16)(s1)).se4).yyy + __builtin_convertvector(a5.yyx - (-a6), f64v3)
-    }
-
-    pub fn v0047(a0: f32v4, m0: i64m4x2, a1: i64v16, a2: i64v4, a3: i32v4_b, a4: u32v6_b, i0: i64, s0: i64, a5: Vector<i8, 4>, a6: u64v3_b, m1: i64m1x3, m2: u64m2x4, i1: i32, s1: u8, a7: i8v4) -> u64v3 {
-        let mut t0 = __builtin_convertvector(a0, i64v4) * (((i64v4){m0[1][0], a1.s8, a2.w, a3[2]}) * ((i64v4){a4[i0], s0, a5.x, -8}));
-        return ((u64v4){m1[0][1], m2[i1][2], s1, a7[2]}).z - (!a6);
-    }
-
-    pub fn v0048(m0: i16m4x2, s0: i16, a0: i16v3, s1: i32, a1: i64v2) -> i64 {
-        let mut t0: i16v3 = s1 + (-((i16v3){m0[0][1], s0, a0.s1}));
-        return a1.hi;
-    }
-
-    pub fn v0049(a0: Vector<f64, 6>, a1: f64v12, s0: f64, a2: f64v3) -> f64v6 {
-        return a0 - ((a1 + s0) * (a2.s2 + s0)).hi;
-    }
-
-    pub fn v0050(a0: i8v3, i0: i32, a1: i16v2, s0: i16, s1: f32, a2: Vector<f32, 2>) -> f32v2 {
-        let mut t0: i8v3 = !(a0 * (-2));
-        t0[i0] = -2;
-        let mut t1: i16v4 = a1.xxyx;
-        t1 = t1 * 4;
-        t1[0] = s0;
-        return (f32v2){s1, a2[1]};
-    }
-
-    pub fn v0051(a0: u8v2, a1: f32v2_b, a2: i64v4) -> i16v2 {
-        let mut t0: i8v4 = __builtin_convertvector((u8v4)(a0.S1), i8v4);
+    pub fn v0047(s0: f32, a0: Vector<i64, 4>, a1: i64v16, a2: i64v3, a3: Vector<i8, 4>) -> f64v2 {
+        let mut t0 = ((s0 ? a0 : (i64v4){-4, a1.s8}) * (a0 - a0)) * a0;
         t0 = t0;
-        return ((((u16v2)(7)) * __builtin_convertvector(a1 * a1, u16v2)) < __builtin_convertvector(a2.xw, u16v2));
+        t0.s302 -= a2;
+        return __builtin_convertvector(a3.ba, f64v2);
+    }
+
+    pub fn v0048(a0: i16v3_b, a1: Vector<u16, 3>) -> i16v16 {
+        let mut t0 = ((a1 - a0) || a1);
+        __builtin_convertvector((u32v16)(9), i16v16)
+    }
+
+    pub fn v0049(a0: Vector<f64, 6>, a1: f64v8) -> f64v6 {
+        a0 - (0 * a1.s075366)
+    }
+
+    pub fn v0050(s0: i8, a0: i8v3, i0: usize, a1: i32v2, i1: i64, s1: i32, m0: i32m2x1) -> i32m2x1 {
+        let mut t0: i8v3 = (i8v3)(s0);
+        t0 = t0;
+        t0[0] = a0[i0];
+        let mut t1 = a1 + a1;
+        t1[i1] = s1;
+        m0
+    }
+
+    pub fn v0051(a0: i8v2, a1: i8v4, m0: i8m1x3, i0: i64) -> f32 {
+        let mut t0: i8v4 = ((i8v4)(a0.S1)) + a1;
+        t0[3] = m0[i0][0];
+        return -0.5;
     }
 
     pub fn v0052(m0: i64m3x4) -> i64m3x4 {
-        return m0;
+        m0
     }
 
-    pub fn v0053(a0: u16v2, s0: i32, a1: u16v3_b, a2: u16v8, s1: u16) -> u16v8 {
-        let mut t0 = a0;
-        let mut t1: u16v4 = (u16v4)(s0);
-        t1[1] = a1.y;
-        t1 &= 1;
-        return a2 + s1;
+    pub fn v0053(a0: Vector<u8, 4>, a1: u16v2, s0: i32, s1: i32, s2: u32, s3: i32, s4: i32, a2: u32v4, a3: i64v6, s5: u8, a4: u8v4, a5: u8v4, a6: i16v4_b) -> u8v4 {
+        let mut t0: u16v2 = ((u16v2)a0) % 7;
+        t0 = a1;
+        let mut t1: u8v8 = a3[0] * __builtin_convertvector((i32v8){s0, s1, s2, 1, s3, s4, a2[0], a2.r}, u8v8);
+        t1[4] = s5;
+        t1 &= t1;
+        (a4 + a5) * __builtin_convertvector(a6, u8v4)
     }
 
-    pub fn v0054(a0: i8v4, s0: i8, a1: Vector<i8, 3>, a2: Vector<u8, 4>, a3: Vector<u16, 16>, a4: u16v4) -> u16v16 {
-        let mut t0: i8v4 = -a0;
-        t0[3] = s0;
-        t0 = ((i8v2)(a1.s0)).grrr;
-        let mut t1: u8v4 = a2;
-        return a3 - a4[2];
+    pub fn v0054(a0: i8v4, m0: i8m1x3, i0: u8, a1: Vector<u8, 3>, s0: u16, i1: usize, a2: i64v4_b, i2: i32, i3: u32, s1: i64) -> u32 {
+        let mut t0: i8v4 = (a0 & (a0 >> 5)) ^ ((((i8v4)(-5)) - m0[0][0]) ^ ((-4) * a0));
+        t0.rba /= 5;
+        t0[i0] = ((i8v3)((u8v3){4, 8, a1.b})).x;
+        let mut t1: i64v3 = (i64v3)(s0);
+        t1[i1] = ((i64v1)(a2.z))[i2];
+        t1[i3] = s1;
+        0
     }
 
-    pub fn v0055(a0: f64v8, m0: u64m4x1, i0: i64, m1: f64m4x3, i1: usize, s0: u32, a1: f64v4, i2: u16, a2: f64v4, s1: i64, a3: f32v8) -> f32v2 {
-        let mut t0: f64v8 = a0 / a0;
-        let mut t1: f64v4 = __builtin_convertvector((u64v4)(m0[i0][0]), f64v4) - ((f64v4){m1[i1][2], s0, a1[i2]}).s1000;
-        t1 /= s1 + ((-5) - a2);
-        t1 = (f64v4)(-0.25);
-        return -a3.odd.hi;
+    pub fn v0055(a0: f64v8_b, a1: u32v8, a2: i16v16_b, i0: i64, m0: i64m4x3, i1: usize, m1: i64m4x1) -> i64m4x1 {
+        let mut t0: f64v8 = -a0;
+        let mut t1: i64v4 = ((i64v4)a2) | (a1 == a1);
+        t1[i0] = m0[i1][2];
+        return m1;
     }
 
-    pub fn v0056(a0: u64v4_b, a1: u64v2, s0: f32, s1: i32, a2: i16v2_b) -> f32v3 {
-        let mut t0: u64v2 = a0.even & (a1 + ((u64v2)(2)));
-        return ((f32v4){s0, s1, -2.5, a2.y}).yzz;
+    pub fn v0056(a0: u64v2_b, m0: u32m2x2, s0: i8, s1: u16, a1: u16v4_b, a2: Vector<i16, 4>) -> f64v4 {
+        let mut t0: u64v2 = (m0[0][0] * a0) + (a0 * s0);
+        t0 += s1;
+        __builtin_convertvector((a1 ? a2 : a2), f64v4)
     }
 
-    pub fn v0057(a0: u8v8, s0: i32, a1: u64v4, i0: u8) -> i32v8 {
-        return (a1[i0] * (__builtin_convertvector(a0, i32v8) & s0)) * s0;
+    pub fn v0057(s0: i32, a0: u64v4_b, s1: i32, s2: i16, a1: i32v3, a2: u8v8_b, a3: i32v8, a4: i16v16, a5: i32v8, a6: i32v8, a7: u16v4, s3: i32) -> i32v8 {
+        return ((!(((i32v8){s0, a0.a, s1, 0, s2, -4, a1[2], a2[2]}) / ((a3 & 7) | 1))) + (a5.S41132573 * (-a4))) * ((a6 + a6) & a7[1] ? s3 - (s1 - a3) : (a3 * a3) * 2);
     }
 
-    pub fn v0058(a0: i32v8_b, s0: i32, m0: i32m4x4) -> i32 {
-        let mut t0: i32v8 = a0 - s0;
-        t0.S7 = -2;
-        m0[2][1]
+    pub fn v0058(a0: i32v8) -> i16 {
+        let mut t0: i32v8 = a0 - a0;
+        return 2;
     }
 
-    pub fn v0059(a0: u32v3, s0: u32) -> u32v3 {
-        s0 + a0
+    pub fn v0059(a0: u32v6_b, a1: u32v1, i0: u8) -> u32v3 {
+        return a0.odd + ((!a0.odd) * a1[i0]);
     }
 
-    pub fn v0060(a0: i8v16) -> u32v4 {
-        (u32v4)(a0 * a0)
+    pub fn v0060(a0: Vector<u8, 4>) -> u32v4 {
+        __builtin_convertvector(a0, u32v4) - 3
     }
 
-    pub fn v0061(a0: Vector<u32, 1>, s0: i8, a1: u64v5, a2: Vector<u16, 2>, s1: u32, a3: u32v8, a4: Vector<u32, 2>, a5: u32v15, a6: i32v8, a7: Vector<u32, 8>, a8: u32v4, i0: i64, s2: i64, m0: u32m4x1, a9: i32v16, i1: u32, a10: u32v16, s3: u64, a11: i64v16, i2: u16, a12: i8v3_b, a13: u32v6, a14: Vector<u64, 8>, a15: i16v4, i3: i32, a16: u32v3, i4: u32, a17: i16v3) -> u32 {
-        let mut t0: i32v8 = ((((u32v8){5, a0[0], 9, s0, a1.s0, a2.x, 2, s1}) / (((a3 + a3) & 7) | 1)) != (((u32v8)(a4.r)) & a5.even));
-        t0 |= s0;
-        t0 <<= a6 & 31;
-        return (a7.s4553334264451250 + (((u32v16){a8[i0], 7, s2, s1, s1, a7.s7, m0[1][0], a9[i1], a10[9], 3, s3, a11[i2], a12.S2, a13.S4, a14[7], s1}) - ((u32v16){2, s1, 3, s1, s1, s2, a15[i3], s1, 2, a16.z, 9, 6, a13[i4], 1, 2, a17.s2}))).S0c1fC4c9ea3343d5.S0;
+    pub fn v0061(a0: Vector<i32, 15>, s0: u16, a1: u32v8, a2: Vector<u64, 5>, a3: i64v8_b) -> u64v16 {
+        let mut t0: i32v8 = (a0 + s0).even - (a2.S1 + (a1 || a1));
+        return (u64v16)(a3.S1257214426113702 << 35);
     }
 
     pub fn v0062(m0: u16m4x1, a0: u16v4, s0: u16, a1: u64v2) -> u16m4x1 {
         a1.x - (s0 * (m0 + a0.w))
     }
 
-    pub fn v0063(a0: u16v3, a1: u16v3_b, i0: i64, s0: i8, a2: i16v4) -> i16v4 {
-        let mut t0: u16v3 = a0 + a1;
-        t0.x = a1.ggr[i0];
-        t0 &= s0;
-        a2
+    pub fn v0063(a0: u16v3, a1: Vector<u32, 2>, i0: i64, a2: u64v8, a3: u64v8, a4: u64v8, s0: i8, m0: i8m3x2, a5: i8v4, m1: u64m3x2, i1: u16, a6: i16v4, s1: i16, s2: i64) -> u64v8 {
+        let mut t0: u16v3 = a0 + 2;
+        t0.x = (a1.y ? a0 : 7)[i0];
+        t0 /= 5;
+        return s2 - (((a2 ^ a3.s5) + (a2 - a4)) * (((u64v8){4, s0, m0[0][0], a5[0], 7, 4, m1[i1][1], a6.S1}) & s1));
     }
 
-    pub fn v0064(a0: f64v2, a1: u32v8_b, a2: u32v5) -> u32v8 {
-        let mut t0: f64v4 = -((f64v4)(1)).wzyy;
-        t0.xy = a0;
-        t0 -= -2;
-        ((a2.s0 - a1) + 7) - ((((u32v5)(4)) - a2).s41410331 + a1)
+    pub fn v0064(s0: f64, a0: f64v4_b, a1: Vector<u32, 1>, a2: i32v16) -> u16v2 {
+        let mut t0: f64v4 = s0 / ((f64v4)(1)).wzyy;
+        t0 /= (a0 * (-2)) + a0.g;
+        t0.g += -5.5;
+        return (((u16v2)(a1 % ((a1 & 7) | 1))) - 4) * a2[10];
     }
 
-    pub fn v0065(s0: u16, a0: u16v6) -> u16v16 {
-        return (((u16v6)(s0)) + (!a0)).s3423210141512231;
+    pub fn v0065(a0: u16v6) -> u16v16 {
+        return a0.S0110202243423210;
     }
 
-    pub fn v0066(a0: Vector<i64, 3>) -> i64v3 {
-        a0
+    pub fn v0066(s0: u8) -> i64v3 {
+        return (i64v3)((u16v12)(s0));
     }
 
-    pub fn v0067(m0: u16m1x3, i0: u32, a0: u16v4, s0: u64, a1: u16v3, i1: i32, s1: u16, a2: u8v3) -> i8v3 {
-        let mut t0: i16v4 = s0 * (((u16v4)(m0[i0][2])) && a0);
-        let mut t1: u16v3 = a1;
-        t1 &= a1;
-        t1[i1] = s1;
-        return (i8v3)a2;
+    pub fn v0067(m0: i16m1x3, i0: u32, a0: i16v3, a1: i16v8, s0: i16, a2: i16v4_b, a3: u8v4, m1: i8m4x1, i1: u8, i2: u16, i3: usize, a4: i16v8, i4: i32, a5: i32v2, m2: i64m1x2, i5: usize, s1: i64) -> i64v3 {
+        let mut t0: i16v4 = ((i16v4){m0[i0][2], a0.z, a1[0], s0}) + (a2 - a2);
+        t0.z = __builtin_convertvector((i8v8){-3, a3.y, m1[i1][0]}, i16v8)[i2];
+        t0[i3] = a4[i4];
+        let mut t1: i32v2 = a5;
+        return ((i64v5){m2[i5][0], s1}).lo;
     }
 
-    pub fn v0068(a0: i16v6, a1: Vector<i16, 8>, i0: u32) -> i16v3 {
-        return a0.odd + a1[i0];
+    pub fn v0068(a0: i16v6, a1: i16v3_b) -> i16v3 {
+        return a0.hi - (!a1);
     }
 
-    pub fn v0069(s0: u16, a0: i8v4_b, a1: f64v4, a2: f32v1, a3: u8v2, a4: u8v8) -> u8v3 {
-        let mut t0: u16v2 = (s0 + ((u16v2)(0))) + 5;
-        let mut t1: i8v4 = a0.s0212;
-        t1 = __builtin_convertvector(a1, i8v4);
-        t1.wxzy = (t1 + t1) + (a0 * a2);
-        return !(a4.S1 - (a3 * 0)).grg;
+    pub fn v0069(a0: u16v2, s0: u16, a1: i16v2, a2: Vector<i32, 4>, a3: u16v4, s1: i32, s2: i64, s3: i32, m0: i32m1x3, i0: i64, a4: i8v8, a5: Vector<i32, 2>, a6: i32v8, s4: u32, m1: i32m4x2, i1: u8, a7: u32v3, i2: u16, a8: i32v16) -> i32v16 {
+        let mut t0: u16v2 = (s0 * a0) * ((u16v2)a1);
+        let mut t1: i32v4 = a2.yxzy;
+        return (a7[i2] - ((i32v16){a3.s0, 5, s1, s2, s3, m0[i0][0], a4[5], a5[0], s1, -2, -8, a6.s6, s4, t1.x, s1, m1[i1][1]})) ^ (((i32v16){s3}) >= a8);
     }
 
-    pub fn v0070(a0: u32v4, a1: Vector<u32, 3>, a2: u32v4, a3: i32v2, i0: u8, s0: f32, a4: f32v4, a5: f32v4_b, s1: i32, s2: u16, s3: f32) -> i32v4 {
-        let mut t0: i32v4 = 8 + ((a0 + a1.b) <= a2.w);
-        t0[3] = t0.r;
-        t0[0] = a3[i0];
-        (((f32v4)(s0)) >= ((a4 + a5) - (((f32v4){s0, s1, s2, 0}) - s3)))
+    pub fn v0070(a0: i32v4, a1: i8v16, i0: i32, m0: u32m3x1, s0: i8) -> u32m3x1 {
+        let mut t0 = a0;
+        t0[1] = ((i32v8)(a1[8]))[i0];
+        t0[0] = -4;
+        return s0 * m0;
     }
 
-    pub fn v0071(a0: f64v3, a1: u32v2, a2: u16v3, s0: u8, s1: u32, a3: Vector<u8, 4>, m0: i32m2x4, i0: u32, a4: i8v4, i1: u16, a5: u8v1, s2: i8, s3: u16, a6: Vector<u8, 4>, a7: Vector<u16, 4>, i2: usize, a8: f32v1) -> f32v1 {
-        let mut t0: u32v3 = __builtin_convertvector(a0 * a0, u32v3);
-        t0.zy = (a1 ^ a1) + 9;
-        t0 = (t0 - ((u32v3)(a1.x))) * (t0 * a2.z);
-        let mut t1: u64v16 = __builtin_convertvector((u8v16){s0, s1, a3.S0, 6, m0[i0][1], a4[i1], a5.r, s2, 0, 2, s3, a3[2], a6.x, 4, 2, a7[i2]}, u64v16);
-        return -(a8 + a8);
+    pub fn v0071(a0: u32v3, a1: u32v3, a2: u32v4, s0: u32, a3: u8v4, a4: u8v8, a5: Vector<u32, 1>, a6: u8v4, i0: u16, i1: u8, m0: u8m2x4, i2: u32, m1: u8m2x3, s1: u8, m2: u8m1x1, i3: i32) -> u8m2x3 {
+        let mut t0: u32v3 = ((u32v3)(0) ? a0 : (a1 + a0) | (((u32v3)(a2.z)) + ((u32v3)(s0))));
+        let mut t1: u8v4 = ((a3 - a3) - a4[7]) & (a6 + (!a5));
+        t1[i0] = 4;
+        t1[i1] = m0[i2][1];
+        (s1 + m1) * m2[i3][0]
     }
 
-    pub fn v0072(a0: u64v8, a1: u64v2, i0: u32, a2: u64v4, i1: i64, s0: u64, a3: u64v4, a4: i8v4, s1: i64) -> f32 {
-        let mut t0 = a2.y - (a1[i0] * a0);
-        t0[i1] = s0;
-        t0.s3645 = (a2 ^ s0) - a3;
-        let mut t1: i64v4 = 7 * ((i64v4)(a4.S3));
-        t1.ar = (i64v2)(s1);
-        3.25
+    pub fn v0072(s0: i32, a0: u64v8, a1: u64v8, s1: i16, m0: u64m2x3, i0: u16, a2: u64v4, a3: i32v3, a4: f32v4, s2: i64, a5: i64v8) -> f32v4 {
+        let mut t0: u64v8 = s1 - (s0 ? a0 : a1);
+        t0.s471 = ((u64v3){m0[i0][2], 9, a2.z}) * __builtin_convertvector(a3, u64v3);
+        let mut t1: i64v4 = __builtin_convertvector(a4, i64v4);
+        t1[0] = s2;
+        t1.gar = a5.s333;
+        return a4;
     }
 
-    pub fn v0073(a0: u64v2, a1: u64v2, a2: i64v8, a3: u8v1_b, a4: i8v4, a5: Vector<u8, 3>) -> u8v2 {
-        let mut t0: u64v2 = ((a1[1] * a0) - a2.S4) + a1;
-        return a5.bgbg.ba - (((i8v4)(a3[0])) + a4).odd;
+    pub fn v0073(a0: u64v8, a1: u64v8_b, a2: Vector<u64, 2>, a3: Vector<u64, 2>, m0: u8m3x4) -> u8m3x4 {
+        let mut t0: u64v2 = ((a0 | a1).S73 ? (a2 * a3) >> (a3 & 63) : 4);
+        m0
     }
 
-    pub fn v0074(s0: u8, s1: i32, a0: i32v4, a1: i8v3, s2: u32) -> u32 {
-        let mut t0 = (i32v3){s0, s1, a0[3]};
-        t0 |= 5;
-        t0.xzy -= t0;
-        let mut t1 = a1.xyyx;
-        t1 >>= ((i8v4)(8)) & 7;
-        return s2;
+    pub fn v0074(a0: i32v3, a1: i32v3, a2: Vector<i64, 6>, s0: u32, a3: Vector<i64, 6>, a4: u64v12, s1: u64, a5: i64v5_b, m0: f64m4x3, s2: f64) -> f64m4x3 {
+        let mut t0: i32v3 = !a0;
+        t0 = a0;
+        t0 = a1.s100;
+        let mut t1 = (((a2 * s0) * a3) == a3);
+        t1 = (a4.even >= s1);
+        t1 ^= a5.s101002;
+        s2 - (s2 * m0)
     }
 
-    pub fn v0075(s0: i64, s1: i32, a0: u32v8, s2: i32) -> u32v8 {
-        return ((u32v15)((i32v15){s0, 1, -4, s1, 1, 1})).lo >> ((((a0 + s2) + (!a0)) - 6) & 31);
+    pub fn v0075(a0: u32v8, a1: u32v8) -> u32v8 {
+        a0 - a1.S1
     }
 
-    pub fn v0076(a0: i8v8, a1: i32v8, s0: i64, a2: i32v4_b, a3: u64v8, a4: Vector<i8, 3>, s1: u64, a5: u64v4, a6: u32v2, i0: i64, s2: u8) -> u64v4 {
-        let mut t0: i8v8 = !a0;
-        let mut t1: i32v8 = !a1;
-        t1 = (a1 & t1) + (t1 * s0);
-        t1.s26 &= a2.even;
-        return (a3 - ((u64v8){2, a4.r, s1, 6, a5[1], a3[7], a6[i0], s2})).S3177402.lo << ((((-a5) + (a5 - a5)) << ((-a3).hi & 63)) & 63);
+    pub fn v0076(a0: i8v8, a1: i8v3, a2: i8v8, a3: i8v4_b, a4: Vector<u8, 2>, i0: usize, a5: Vector<i64, 6>, a6: i64v4_b, s0: f32, a7: f32v5, s1: i64) -> i64v2 {
+        let mut t0: i8v8 = a0 * a1[0];
+        t0 -= (a2 - t0).s30727352;
+        t0.S2536 = 0 - a3;
+        let mut t1: i64v2 = ((i64v2)(a1.r)) | a4[0];
+        t1[i0] = a5[5];
+        return (a6.odd ? (i64v2)((f32v4){-2.5, s0, -3.25, a7[0]}) : s1);
     }
 
     pub fn v0077(m0: i8m1x4, a0: i8v4) -> i8m1x4 {
-        return ((-2) - (m0 - a0.x)) * (-7);
+        ((-2) - (m0 - a0.x)) * (-7)
     }
 
-    pub fn v0078(a0: u8v3, a1: i16v4_b, s0: i16, s1: i64, a2: Vector<i32, 4>, i0: i32, i1: u16, a3: f64v3, a4: f64v3, s2: u64) -> f64v3 {
-        let mut t0: u8v4 = ((!a0) - a0).zxzy;
-        let mut t1: i16v2 = (a1 ^ ((i16v4){s0, s1, s0, a2[i0]})).ga;
-        t1[i1] = -6;
-        return s2 + (a3 * ((f64v3){a4[1]}));
+    pub fn v0078(a0: Vector<u8, 3>, a1: f32v2, a2: Vector<f32, 2>, a3: f32v2, a4: f64v3, a5: i32v3) -> i32v3 {
+        let mut t0: u8v4 = ((a0 - a0) - (((u8v3)(6)) - 8)).bgrb;
+        t0.wzyx *= t0 | (t0.y + t0);
+        let mut t1: f32v2 = (a1 + a2) * (a3 + a2);
+        t1[0] *= -1.25;
+        t1 += t1.x;
+        (__builtin_convertvector(a4, i32v3) || (!a5))
     }
 
-    pub fn v0079(a0: i32v4, a1: i32v3_b, i0: u32, a2: i32v4_b, a3: f32v4_b) -> i16v4 {
-        let mut t0 = a0;
-        t0 ^= ((i32v4){0, a1[i0], a2.y, 7}) - a1.s2;
-        return 6 * __builtin_convertvector(a3, i16v4);
+    pub fn v0079(a0: u32v3, i0: u8, a1: i32v3_b, s0: u8) -> i32v3 {
+        let mut t0: i32v4 = (i32v4){a0[i0], 0};
+        (-8) + (a1 ^ ((i32v3){-3, s0, 1}))
     }
 }
 
 fn run_v0040() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x03f331f946578431);
-    let a0 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a3 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0040(a0, a1, i0, a2, i1, a3, a4, i2, s0);
+    let a0 = f64v1::from_array(rt::vec::<f64>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a3 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a5 = i8v7::from_array(rt::vec::<i8>(&mut rng, 7, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a6 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a7 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0040(a0, i0, a1, a2, a3, a4, a5, a6, a7);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0041() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeca4c96ab3f4521c);
-    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let m0 = f32m3x1::from_column_major(&rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let a3 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a5 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0041(a0, a1, a2, m0, a3, a4, a5);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a2 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0041(a0, a1, a2, a3, a4, s0, s1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0042() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb942fee19d48119f);
-    let a0 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = u8v6::from_array(rt::vec::<u8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let m0 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0042(a0, a1, a2, a3, m0, i0, s0);
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = u8v5::from_array(rt::vec::<u8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0042(s0, a0, s1, s2, a1, i0, a2, s3, a3, i1, a4, i2, s4);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0043() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf94863ae7a1c1d79);
-    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a1 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0043(a0, i0, a1, i1, a2, a3, i2, s0, s1, s2);
+    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0043(a0, a1, a2, a3, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0044() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x75c7db2cd0f03f01);
-    let m0 = u64m4x4::from_column_major(&rt::vec::<u64>(&mut rng, 16, rt::Dom::Full));
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a4 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let m1 = i8m1x4::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a5 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let m2 = u32m3x4::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let i4: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a6 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i5: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s5: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a7 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0044(m0, i0, a0, i1, s0, a1, s1, s2, a2, s3, a3, a4, i2, m1, i3, a5, m2, i4, a6, i5, s4, s5, a7);
+    let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a1 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0044(a0, a1);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0045() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x12ba5bf05a6551ea);
-    let a0 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let m0 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
-    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a6 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a7 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let r = v0045(a0, i0, s0, m0, a1, a2, a3, a4, a5, a6, s1, a7);
+    let a0 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0045(a0, a1, a2, a3, i0, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0046() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x69a0a02eb158b13a);
     let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a4 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let m0 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a5 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a6 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0046(a0, s0, a1, a2, a3, a4, i0, m0, i1, s1, a5, a6);
+    let a1 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let m0 = f32m1x4::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let a2 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = u64v1::from_array(rt::vec::<u64>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a4 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let m1 = f32m3x2::from_column_major(&rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)));
+    let a5 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let m2 = f32m2x1::from_column_major(&rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let a6 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a7 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a8 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a9 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a10 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a11 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0046(a0, a1, s0, m0, a2, a3, a4, i0, m1, a5, i1, s1, m2, a6, a7, a8, a9, a10, s2, a11);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0047() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x55962a2538d0743b);
-    let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m0 = i64m4x2::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let a1 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a4 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a5 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a6 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let m1 = i64m1x3::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
-    let m2 = u64m2x4::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a7 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0047(a0, m0, a1, a2, a3, a4, i0, s0, a5, a6, m1, m2, i1, s1, a7);
+    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0047(s0, a0, a1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0048() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb88cde67baebbc28);
-    let m0 = i16m4x2::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0048(m0, s0, a0, s1, a1);
-    vec![rt::Output::new("ret", &[r])]
+    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0048(a0, a1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0049() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9581ea309d16a6d4);
     let a0 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f64v12::from_array(rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0049(a0, a1, s0, a2);
+    let a1 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0049(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0050() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe46a896babc90b3e);
-    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0050(a0, i0, a1, s0, s1, a2);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = i32m2x1::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full));
+    let r = v0050(s0, a0, i0, a1, i1, s1, m0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0051() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xff923b795f3109f9);
-    let a0 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0051(a0, a1, a2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = i8m1x3::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = v0051(a0, a1, m0, i0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0052() -> Vec<rt::Output> {
@@ -561,121 +539,114 @@ fn run_v0052() -> Vec<rt::Output> {
 
 fn run_v0053() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9ab966a5a42bee19);
-    let a0 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0053(a0, s0, a1, a2, s1);
+    let a0 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let s5: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0053(a0, a1, s0, s1, s2, s3, s4, a2, a3, s5, a4, a5, a6);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0054() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc9ababd99dcce281);
     let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a4 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0054(a0, s0, a1, a2, a3, a4);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let m0 = i8m1x3::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a1 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0054(a0, m0, i0, a1, s0, i1, a2, i2, i3, s1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0055() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xead9ceeef11ba6e8);
     let a0 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m0 = u64m4x1::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
+    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
     let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let m1 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let m0 = i64m4x3::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
     let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0055(a0, m0, i0, m1, i1, s0, a1, i2, a2, s1, a3);
+    let m1 = i64m4x1::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let r = v0055(a0, a1, a2, i0, m0, i1, m1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0056() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3e379333e38e6dab);
-    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0056(a0, a1, s0, s1, a2);
+    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a1 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0056(a0, m0, s0, s1, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0057() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfad4f657b0233433);
-    let a0 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
     let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let r = v0057(a0, s0, a1, i0);
+    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a3 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a4 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a5 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a6 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a7 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0057(s0, a0, s1, s2, a1, a2, a3, a4, a5, a6, a7, s3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0058() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfed3fa01eea6e189);
     let a0 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
-    let r = v0058(a0, s0, m0);
+    let r = v0058(a0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0059() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6fae7ca3164b8ae8);
-    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0059(a0, s0);
+    let a0 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = v0059(a0, a1, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0060() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0aa94272ba5e151b);
-    let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a0 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let r = v0060(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0061() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8904a226de5e254f);
-    let a0 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a2 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a4 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a5 = u32v15::from_array(rt::vec::<u32>(&mut rng, 15, rt::Dom::Full).try_into().unwrap());
-    let a6 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a7 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a8 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let a9 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a10 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a11 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let a12 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a13 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a14 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a15 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a16 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a17 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0061(a0, s0, a1, a2, s1, a3, a4, a5, a6, a7, a8, i0, s2, m0, a9, i1, a10, s3, a11, i2, a12, a13, a14, a15, i3, a16, i4, a17);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i32v15::from_array(rt::vec::<i32>(&mut rng, 15, rt::Dom::Full).try_into().unwrap());
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a3 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0061(a0, s0, a1, a2, a3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0062() -> Vec<rt::Output> {
@@ -691,175 +662,202 @@ fn run_v0062() -> Vec<rt::Output> {
 fn run_v0063() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x00d70706c2b0c38f);
     let a0 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0063(a0, a1, i0, s0, a2);
+    let a2 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a4 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = i8m3x2::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
+    let a5 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m1 = u64m3x2::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a6 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0063(a0, a1, i0, a2, a3, a4, s0, m0, a5, m1, i1, a6, s1, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0064() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2e7a80d0f2afd271);
-    let a0 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v5::from_array(rt::vec::<u32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let r = v0064(a0, a1, a2);
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a2 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0064(s0, a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0065() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa537d0b03514ddc3);
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
     let a0 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0065(s0, a0);
+    let r = v0065(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0066() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbafe8113e2d05e17);
-    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0066(a0);
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0066(s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0067() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1b65619ffb5c2e5c);
-    let m0 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Full));
+    let m0 = i16m1x3::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
     let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a0 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0067(m0, i0, a0, s0, a1, i1, s1, a2);
+    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m1 = i8m4x1::from_column_major(&rt::vec::<i8>(&mut rng, 4, rt::Dom::Full));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let i3: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i4: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a5 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m2 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
+    let i5: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0067(m0, i0, a0, a1, s0, a2, a3, m1, i1, i2, i3, a4, i4, a5, m2, i5, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0068() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5ec34a621e17cc4b);
     let a0 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let r = v0068(a0, a1, i0);
+    let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0068(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0069() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xc16647d9d768987b);
+    let a0 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a4 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let r = v0069(s0, a0, a1, a2, a3, a4);
+    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = i32m1x3::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Full));
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a4 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a5 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a6 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let m1 = i32m4x2::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a7 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a8 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0069(a0, s0, a1, a2, a3, s1, s2, s3, m0, i0, a4, a5, a6, s4, m1, i1, a7, i2, a8);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0070() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x07c6e2770707cc10);
-    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a4 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a5 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s3: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0070(a0, a1, a2, a3, i0, s0, a4, a5, s1, s2, s3);
+    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let m0 = u32m3x1::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0070(a0, a1, i0, m0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0071() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7b5211d5d0a5690a);
-    let a0 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a2 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let m0 = i32m2x4::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a5 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s3: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a1 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a5 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Int(0, 16)).try_into().unwrap());
     let a6 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a7 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i2: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a8 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0071(a0, a1, a2, s0, s1, a3, m0, i0, a4, i1, a5, s2, s3, a6, a7, i2, a8);
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let m0 = u8m2x4::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let m1 = u8m2x3::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let m2 = u8m1x1::from_column_major(&rt::vec::<u8>(&mut rng, 1, rt::Dom::Full));
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let r = v0071(a0, a1, a2, s0, a3, a4, a5, a6, i0, i1, m0, i2, m1, s1, m2, i3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0072() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0c1b92836c8b782e);
-    let a0 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = u64m2x3::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
     let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0072(a0, a1, i0, a2, i1, s0, a3, a4, s1);
-    vec![rt::Output::new("ret", &[r])]
+    let a3 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a5 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0072(s0, a0, a1, s1, m0, i0, a2, a3, a4, s2, a5);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0073() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8bbb746a38087569);
-    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0073(a0, a1, a2, a3, a4, a5);
+    let a0 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = u8m3x4::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
+    let r = v0073(a0, a1, a2, a3, m0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0074() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9b2d03a392b0d345);
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0074(s0, s1, a0, a1, s2);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a4 = u64v12::from_array(rt::vec::<u64>(&mut rng, 12, rt::Dom::Full).try_into().unwrap());
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a5 = i64v5::from_array(rt::vec::<i64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let m0 = f64m4x3::from_column_major(&rt::vec::<f64>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0074(a0, a1, a2, s0, a3, a4, s1, a5, m0, s2);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0075() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x2ebaac058eaebd3e);
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0075(s0, s1, a0, s2);
+    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0075(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0076() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeeace2e1211fd4ac);
     let a0 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a4 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a5 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a6 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0076(a0, a1, s0, a2, a3, a4, s1, a5, a6, i0, s2);
+    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a2 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a6 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a7 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0076(a0, a1, a2, a3, a4, i0, a5, a6, s0, a7, s1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -873,28 +871,23 @@ fn run_v0077() -> Vec<rt::Output> {
 
 fn run_v0078() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcdd5f2edc06951e9);
-    let a0 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a0 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a4 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0078(a0, a1, s0, s1, a2, i0, i1, a3, a4, s2);
+    let a5 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0078(a0, a1, a2, a3, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0079() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0aa6b54ff570a5e1);
-    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a0 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
     let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0079(a0, a1, i0, a2, a3);
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0079(a0, i0, a1, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

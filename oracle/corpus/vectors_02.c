@@ -2,36 +2,37 @@
 /* Do not edit; regenerate (see oracle/README.md). */
 #include "oracle_rt.h"
 
-typedef signed char i8v1 __attribute__((ext_vector_type(1)));
 typedef signed char i8v2 __attribute__((ext_vector_type(2)));
 typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
+typedef signed char i8v5 __attribute__((ext_vector_type(5)));
 typedef signed char i8v6 __attribute__((ext_vector_type(6)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
 typedef short i16v1 __attribute__((ext_vector_type(1)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
 typedef short i16v3 __attribute__((ext_vector_type(3)));
 typedef short i16v4 __attribute__((ext_vector_type(4)));
+typedef short i16v5 __attribute__((ext_vector_type(5)));
 typedef short i16v6 __attribute__((ext_vector_type(6)));
 typedef short i16v8 __attribute__((ext_vector_type(8)));
 typedef short i16v16 __attribute__((ext_vector_type(16)));
+typedef int i32v1 __attribute__((ext_vector_type(1)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
 typedef int i32v3 __attribute__((ext_vector_type(3)));
 typedef int i32v4 __attribute__((ext_vector_type(4)));
-typedef int i32v10 __attribute__((ext_vector_type(10)));
+typedef int i32v5 __attribute__((ext_vector_type(5)));
 typedef int i32v16 __attribute__((ext_vector_type(16)));
 typedef long i64v2 __attribute__((ext_vector_type(2)));
 typedef long i64v3 __attribute__((ext_vector_type(3)));
 typedef long i64v4 __attribute__((ext_vector_type(4)));
-typedef long i64v7 __attribute__((ext_vector_type(7)));
+typedef long i64v5 __attribute__((ext_vector_type(5)));
+typedef long i64v6 __attribute__((ext_vector_type(6)));
 typedef long i64v8 __attribute__((ext_vector_type(8)));
+typedef long i64v12 __attribute__((ext_vector_type(12)));
 typedef long i64v16 __attribute__((ext_vector_type(16)));
-typedef unsigned char u8v1 __attribute__((ext_vector_type(1)));
 typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
-typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
-typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
-typedef unsigned char u8v7 __attribute__((ext_vector_type(7)));
+typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
 typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
 typedef unsigned char u8v16 __attribute__((ext_vector_type(16)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
@@ -40,13 +41,13 @@ typedef unsigned short u16v4 __attribute__((ext_vector_type(4)));
 typedef unsigned short u16v6 __attribute__((ext_vector_type(6)));
 typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
 typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
-typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
 typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
 typedef unsigned int u32v3 __attribute__((ext_vector_type(3)));
 typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
 typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
+typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
+typedef unsigned int u32v7 __attribute__((ext_vector_type(7)));
 typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
-typedef unsigned int u32v10 __attribute__((ext_vector_type(10)));
 typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
 typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
 typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
@@ -54,400 +55,380 @@ typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
 typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
 typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
+typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
 typedef float f32v2 __attribute__((ext_vector_type(2)));
 typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
-typedef float f32v5 __attribute__((ext_vector_type(5)));
-typedef float f32v6 __attribute__((ext_vector_type(6)));
 typedef float f32v8 __attribute__((ext_vector_type(8)));
 typedef float f32v16 __attribute__((ext_vector_type(16)));
 typedef double f64v2 __attribute__((ext_vector_type(2)));
 typedef double f64v3 __attribute__((ext_vector_type(3)));
 typedef double f64v4 __attribute__((ext_vector_type(4)));
-typedef double f64v6 __attribute__((ext_vector_type(6)));
 typedef double f64v8 __attribute__((ext_vector_type(8)));
-typedef i8v3 i8v3_b;
+typedef double f64v16 __attribute__((ext_vector_type(16)));
+typedef i8v2 i8v2_b;
 typedef i8v4 i8v4_b;
+typedef i8v8 i8v8_b;
 typedef i16v2 i16v2_b;
+typedef i16v3 i16v3_b;
 typedef i16v4 i16v4_b;
-typedef i16v8 i16v8_b;
 typedef i32v2 i32v2_b;
-typedef i32v16 i32v16_b;
-typedef i64v2 i64v2_b;
-typedef i64v4 i64v4_b;
-typedef i64v7 i64v7_b;
-typedef u8v3 u8v3_b;
-typedef u8v4 u8v4_b;
-typedef u8v5 u8v5_b;
-typedef u16v3 u16v3_b;
+typedef i32v3 i32v3_b;
+typedef i32v4 i32v4_b;
+typedef i64v3 i64v3_b;
+typedef i64v5 i64v5_b;
+typedef i64v12 i64v12_b;
+typedef u16v2 u16v2_b;
+typedef u16v6 u16v6_b;
 typedef u16v8 u16v8_b;
+typedef u16v16 u16v16_b;
+typedef u32v2 u32v2_b;
 typedef u32v4 u32v4_b;
 typedef u32v8 u32v8_b;
-typedef u32v16 u32v16_b;
+typedef u64v3 u64v3_b;
 typedef u64v4 u64v4_b;
-typedef f32v3 f32v3_b;
+typedef f32v4 f32v4_b;
 typedef f64v2 f64v2_b;
 typedef f64v3 f64v3_b;
 typedef f64v4 f64v4_b;
 typedef f64v8 f64v8_b;
+typedef signed char i8m1x1 __attribute__((matrix_type(1, 1)));
+typedef signed char i8m1x3 __attribute__((matrix_type(1, 3)));
 typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
-typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
-typedef short i16m4x4 __attribute__((matrix_type(4, 4)));
-typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
-typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
-typedef long i64m3x1 __attribute__((matrix_type(3, 1)));
-typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned char u8m2x4 __attribute__((matrix_type(2, 4)));
+typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
+typedef short i16m4x3 __attribute__((matrix_type(4, 3)));
+typedef int i32m2x1 __attribute__((matrix_type(2, 1)));
+typedef int i32m4x3 __attribute__((matrix_type(4, 3)));
+typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
+typedef long i64m2x2 __attribute__((matrix_type(2, 2)));
+typedef long i64m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned char u8m3x1 __attribute__((matrix_type(3, 1)));
-typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned char u8m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
-typedef unsigned short u16m3x2 __attribute__((matrix_type(3, 2)));
-typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned int u32m2x2 __attribute__((matrix_type(2, 2)));
-typedef unsigned long u64m1x4 __attribute__((matrix_type(1, 4)));
-typedef float f32m1x4 __attribute__((matrix_type(1, 4)));
-typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
-typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned short u16m1x1 __attribute__((matrix_type(1, 1)));
+typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned short u16m4x3 __attribute__((matrix_type(4, 3)));
+typedef unsigned short u16m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
+typedef unsigned int u32m3x1 __attribute__((matrix_type(3, 1)));
+typedef float f32m3x3 __attribute__((matrix_type(3, 3)));
+typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
 
-f64v4 v0080(i32v4 a0) {
-    i32v4 t0 = a0;
-    t0 -= -2;
-    t0 <<= ((i32v4)(-6)) & 31;
-    return __builtin_convertvector(a0 % 3, f64v4);
+i8v2 v0080(int s0, i16v2_b a0, u16v3 a1, u8v2 a2) {
+    i32v4 t0 = ((i32v3)(s0)).yzzx;
+    return (__builtin_convertvector(a0, i8v2) * a1.y) * a2.S0;
 }
 
 static void run_v0080(void) {
     rt_rng rng = {0x82f987ce53265175ULL};
-    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    f64v4 r = v0080(a0);
-    { double b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f64("v0080", "ret", b, 4); }
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
+    i16v2 a0; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i8v2 r = v0080(s0, a0, a1, a2);
+    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0080", "ret", b, 2); }
 }
 
-f64v2 v0081(i8v4 a0, i8v4_b a1, i16v4 a2, f64v4 a3) {
-    i8v4 t0 = a0 + a1;
-    return (((f64v4)(2.75)) / a2.r).even * ((f64v2)(a3.z));
+i8v4 v0081(u8v4 a0, i8v3 a1, signed char s0, i8v4 a2, i8m1x3 m0, unsigned char i0, unsigned int i1) {
+    i8v4 t0 = __builtin_convertvector(a0, i8v4);
+    t0.wyz = s0 + a1;
+    t0 -= a2;
+    return (i8v4){6, 7, m0[i0][0], a2[i1]};
 }
 
 static void run_v0081(void) {
     rt_rng rng = {0xeb213b926e491c5bULL};
-    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i16v4 a2; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    f64v4 a3; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    f64v2 r = v0081(a0, a1, a2, a3);
-    { double b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f64("v0081", "ret", b, 2); }
+    u8v4 a0; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    i8v4 a2; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    signed char m0_b[3]; rt_fill_i8(&rng, m0_b, 3, RT_DOM_FULL); i8m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    i8v4 r = v0081(a0, a1, s0, a2, m0, i0, i1);
+    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0081", "ret", b, 4); }
 }
 
-i32v2 v0082(u32v4_b a0, unsigned long i0, u64v4 a1, int i1, signed char s0, int s1, i16v3 a2, i8v4 a3, unsigned int s2, i16v6 a4, i32m4x4 m0, int i2, i32v2_b a5) {
-    i8v3 t0 = ((i8v3){a0[i0], a1[i1], s0}) * ((i8v3){s1, a2.r, a3.g});
-    i16v2 t1 = __builtin_convertvector(__builtin_convertvector(s2 - ((u32v2)(6)), u16v2), i16v2);
-    t1 /= (((i16v2){a4.S2, m0[i2][0]}) & 7) | 1;
-    return a5;
+i64v4 v0082(f32v3 a0, u16v3 a1, u16v4 a2, i64v4 a3, i32v2 a4, i32m2x1 m0, int i0) {
+    i8v3 t0 = __builtin_convertvector(a0, i8v3);
+    u16v3 t1 = a1 - ((u8v6)(9));
+    t1[0] = a2.x;
+    return m0[i0][0] * (a4.hi + a3);
 }
 
 static void run_v0082(void) {
     rt_rng rng = {0x4e9a3482d578282dULL};
-    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
-    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    i16v6 a4; { short b[6]; rt_fill_i16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
-    int m0_b[16]; rt_fill_i32(&rng, m0_b, 16, RT_DOM_FULL); i32m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
-    i32v2 a5; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    i32v2 r = v0082(a0, i0, a1, i1, s0, s1, a2, a3, s2, a4, m0, i2, a5);
-    { int b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i32("v0082", "ret", b, 2); }
+    f32v3 a0; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i32v2 a4; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    int m0_b[2]; rt_fill_i32(&rng, m0_b, 2, RT_DOM_FULL); i32m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    i64v4 r = v0082(a0, a1, a2, a3, a4, m0, i0);
+    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0082", "ret", b, 4); }
 }
 
-u32v8 v0083(i16v16 a0, unsigned short s0, u8m2x4 m0, short s1, unsigned char s2, i16v8_b a1, i16v1 a2, short s3, u32v4 a3, i16v2 a4, i8v8 a5, unsigned long i0, i16v2 a6, i32v16_b a7, unsigned char i1, unsigned int s4, u32v3 a8, u8v3 a9, unsigned short i2, unsigned int s5, u8v2 a10) {
-    i16v16 t0 = (a0 && ((i16v16)(s0)));
-    t0 += ((i16v16){m0[1][0], s1, s2, a1[6], 2, a2.x, -3, s1, s3, -3, -6, -6, a3.w, s3, a4[0], a5[i0]}) + ((i16v16)(a6.y));
-    t0 |= __builtin_convertvector(a7, i16v16);
-    return (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi};
+i64v3 v0083(i64v12_b a0) {
+    i16v16 t0 = (i16v16)(-7);
+    return a0.odd.even;
 }
 
 static void run_v0083(void) {
     rt_rng rng = {0x1b00d1f6eb550098ULL};
-    i16v16 a0; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned char m0_b[8]; rt_fill_u8(&rng, m0_b, 8, RT_DOM_FULL); u8m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
-    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    i16v1 a2; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
-    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i16v2 a4; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    i8v8 a5; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a5[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
-    i16v2 a6; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    i32v16 a7; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a7[j] = b[j]; }
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
-    u32v3 a8; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a8[j] = b[j]; }
-    u8v3 a9; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a9[j] = b[j]; }
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned int s5; rt_fill_u32(&rng, &s5, 1, RT_DOM_FULL);
-    u8v2 a10; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a10[j] = b[j]; }
-    u32v8 r = v0083(a0, s0, m0, s1, s2, a1, a2, s3, a3, a4, a5, i0, a6, a7, i1, s4, a8, a9, i2, s5, a10);
-    { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0083", "ret", b, 8); }
+    i64v12 a0; { long b[12]; rt_fill_i64(&rng, b, 12, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 12; j++) a0[j] = b[j]; }
+    i64v3 r = v0083(a0);
+    { long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i64("v0083", "ret", b, 3); }
 }
 
-float v0084(i8v1 a0, u8v2 a1, u8v3_b a2, i16v3 a3, u16v4 a4, int i0, f32v16 a5) {
-    i8v3 t0 = (i8v3)(a0[0]);
-    t0[0] = 7;
-    u8v4 t1 = a4[i0] + ((u8v4){a1[0], a2.S0, 9, a3.S2});
-    return a5.s2;
+f64v8 v0084(f32v3 a0, i8v2 a1, u8v4 a2, i32v3 a3, f64v8 a4) {
+    i8v3 t0 = __builtin_convertvector(a0, i8v3);
+    t0.S12 = (-a1) * a2[0];
+    i32v3 t1 = a3;
+    return a4;
 }
 
 static void run_v0084(void) {
     rt_rng rng = {0x0cf887a291b96956ULL};
-    i8v1 a0; { signed char b[1]; rt_fill_i8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i16v3 a3; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    u16v4 a4; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    f32v16 a5; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a5[j] = b[j]; }
-    float r = v0084(a0, a1, a2, a3, a4, i0, a5);
-    rt_out_f32("v0084", "ret", &r, 1);
+    f32v3 a0; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i8v2 a1; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    f64v8 a4; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    f64v8 r = v0084(a0, a1, a2, a3, a4);
+    { double b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_f64("v0084", "ret", b, 8); }
 }
 
-signed char v0085(u16m1x4 m0, double s0, f64v2_b a0, u64v16 a1, u8v3 a2, unsigned int s1, unsigned long i0, f64v3_b a3, unsigned short i1, double s2, signed char s3) {
-    i64v4 t0 = ((i64v8)(2)).odd;
-    t0 = t0 - t0;
-    f64v6 t1 = (f64v6){m0[0][1], s0, a0.y, a1.s9, a2[1], s1};
-    t1[i0] *= a0.r + a3[i1];
-    t1[3] = s2;
-    return s3;
+u8v16 v0085(u64v2 a0, u64v3 a1, unsigned long s0, u64v8 a2, unsigned char i0, u8v16 a3) {
+    i64v4 t0 = (i64v4){2, -1, a0[0], a1.x};
+    u64v3 t1 = (u64v3){s0, s0, t0.y};
+    t1 += a2[i0];
+    t1.b = s0;
+    return a3;
 }
 
 static void run_v0085(void) {
     rt_rng rng = {0xee69ac3122e1b403ULL};
-    unsigned short m0_b[4]; rt_fill_u16(&rng, m0_b, 4, RT_DOM_FULL); u16m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u64v16 a1; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    double s2; rt_fill_f64(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_FULL);
-    signed char r = v0085(m0, s0, a0, a1, a2, s1, i0, a3, i1, s2, s3);
-    rt_out_i8("v0085", "ret", &r, 1);
+    u64v2 a0; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    u64v3 a1; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    u64v8 a2; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    u8v16 a3; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
+    u8v16 r = v0085(a0, a1, s0, a2, i0, a3);
+    { unsigned char b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u8("v0085", "ret", b, 16); }
 }
 
-i64v2 v0086(i64v3 a0, u8v3_b a1, i64v3 a2, f64v3 a3, f64v3_b a4, f64m1x3 m0, int i0, f32m1x4 m1, unsigned char i1, signed char s0) {
-    return ((-(((i64v3){a0.z, -3, a1[0]}) % ((a2 & 7) | 1))) == ((a3 - a4) < (((f64v3){m0[i0][2], m1[i1][0]}) / s0))).rg;
+i64v2 v0086(double s0, u16v4 a0, i8v6 a1, f64v2 a2, short s1, u64v2 a3, u64v3 a4, int i0, f64m2x1 m0, int i1, f64v4 a5, unsigned int i2) {
+    return (s0 ? ((i64v2){-4, a0.z}) - ((-((i64v2)(a1.s5))) % 1) : ((((f64v2){a2[1], s1}) / ((f64v2){-0.75, 3.75})).gr != (~((u64v2){a3.r, a4[i0]}) ? ((f64v2)(m0[i1][0])) - a5[i2] : (-6.0) / ((f64v2){a2[0]}))));
 }
 
 static void run_v0086(void) {
     rt_rng rng = {0x651980747645fc43ULL};
-    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u8v3 a1; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    f64v3 a4; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    double m0_b[3]; rt_fill_f64(&rng, m0_b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    float m1_b[4]; rt_fill_f32(&rng, m1_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m1x4 m1 = __builtin_matrix_column_major_load(m1_b, 1, 4, 1);
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    i64v2 r = v0086(a0, a1, a2, a3, a4, m0, i0, m1, i1, s0);
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i8v6 a1; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
+    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
+    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u64v3 a4; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    double m0_b[2]; rt_fill_f64(&rng, m0_b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); f64m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    f64v4 a5; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i64v2 r = v0086(s0, a0, a1, a2, s1, a3, a4, i0, m0, i1, a5, i2);
     { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0086", "ret", b, 2); }
 }
 
-i64m3x4 v0087(i8v4_b a0, u32v2 a1, signed char s0, u32v2 a2, i64m3x4 m0, short s1, long s2, i64m3x1 m1) {
-    u32v4 t0 = __builtin_convertvector(a0 << 1, u32v4) - (s0 + (~((u32v4){a1.g})));
-    t0.xy %= (a2 & 7) | 1;
-    return ((s1 + ((-5) + m0)) + s2) - m1[0][0];
+short v0087(i64v2 a0, u32v4 a1, u32v8_b a2, i16v5 a3) {
+    u32v4 t0 = ~((u32v4)(-a0));
+    t0 %= (((u32v4)(5)) & 7) | 1;
+    t0.s2103 = (~a1) + a2.lo;
+    return a3.S1;
 }
 
 static void run_v0087(void) {
     rt_rng rng = {0x76b575edb25bfa77ULL};
-    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    u32v2 a2; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    long m0_b[12]; rt_fill_i64(&rng, m0_b, 12, RT_DOM_FULL); i64m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_FULL);
-    long m1_b[3]; rt_fill_i64(&rng, m1_b, 3, RT_DOM_FULL); i64m3x1 m1 = __builtin_matrix_column_major_load(m1_b, 3, 1, 3);
-    i64m3x4 r = v0087(a0, a1, s0, a2, m0, s1, s2, m1);
-    { long b[12]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i64("v0087", "ret", b, 12); }
+    i64v2 a0; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u32v8 a2; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i16v5 a3; { short b[5]; rt_fill_i16(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
+    short r = v0087(a0, a1, a2, a3);
+    rt_out_i16("v0087", "ret", &r, 1);
 }
 
-u16m3x2 v0088(f64v8 a0, i32v2 a1, u16m3x2 m0, i64v4_b a2, u16v4 a3, int i0, u8m3x1 m1, unsigned short s0) {
-    f64v2 t0 = (a0 + a1.even).s40;
-    return (m1[1][0] - (a3[i0] * (a2.w * m0))) * s0;
+i32v4 v0088(u16v6_b a0, i64v16 a1, f64v2 a2, i32v4 a3) {
+    f64v2 t0 = __builtin_convertvector(a0.S13, f64v2);
+    t0 += t0 + t0;
+    t0 /= (-1.25) + (a1.SA ? t0 : a2);
+    return a3;
 }
 
 static void run_v0088(void) {
     rt_rng rng = {0x746e384709a80e58ULL};
-    f64v8 a0; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    unsigned short m0_b[6]; rt_fill_u16(&rng, m0_b, 6, RT_DOM_FULL); u16m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
-    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u16v4 a3; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned char m1_b[3]; rt_fill_u8(&rng, m1_b, 3, RT_DOM_FULL); u8m3x1 m1 = __builtin_matrix_column_major_load(m1_b, 3, 1, 3);
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u16m3x2 r = v0088(a0, a1, m0, a2, a3, i0, m1, s0);
-    { unsigned short b[6]; __builtin_matrix_column_major_store(r, b, 3); rt_out_u16("v0088", "ret", b, 6); }
+    u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    i64v16 a1; { long b[16]; rt_fill_i64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    f64v2 a2; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i32v4 r = v0088(a0, a1, a2, a3);
+    { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0088", "ret", b, 4); }
 }
 
-f32v2 v0089(i32v3 a0, i32v3 a1, i16v2 a2) {
-    i32v3 t0 = -((a0 * a0) + a1.yxz);
-    t0 |= t0;
-    return __builtin_convertvector(a2 * a2, f32v2);
+i64v8 v0089(signed char s0, i32v4_b a0, int s1, i8v8_b a1, i8v2 a2, unsigned char i0, i32v3_b a3, u8v4 a4, i64v5_b a5) {
+    i32v3 t0 = (s0 ? (a0.S131 != s1) : ((i32v3){4, a1.S7, a2[i0]}) * (a3 / ((a3 & 7) | 1)));
+    t0 = (a3 * a4.x) * (a3 >> 29);
+    return a5.S24011311;
 }
 
 static void run_v0089(void) {
     rt_rng rng = {0x91f86d396aeae8ceULL};
-    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    f32v2 r = v0089(a0, a1, a2);
-    { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0089", "ret", b, 2); }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_FULL);
+    i8v8 a1; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    i32v3 a3; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    i64v5 a5; { long b[5]; rt_fill_i64(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a5[j] = b[j]; }
+    i64v8 r = v0089(s0, a0, s1, a1, a2, i0, a3, a4, a5);
+    { long b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i64("v0089", "ret", b, 8); }
 }
 
-i16v4 v0090(f64v8 a0, f64v8_b a1, u8v2 a2, long s0, i8v3 a3, i8v4 a4, i16v4 a5, i16v3 a6) {
-    f64v4 t0 = ((a0 / a1) - a1).s6667;
-    i8v6 t1 = a4[0] - ((i8v6){5, a2.x, -2, 2, s0, a3.y});
-    return a6[1] * a5;
+u16m4x3 v0090(f64v4 a0, u64v4_b a1, f64v4 a2, f32v2 a3, short s0, u8v2 a4, i8v4 a5, i8v3 a6, signed char s1, i8m1x1 m0, i8v8 a7, unsigned short i0, signed char s2, u16m4x3 m1, u8v8 a8, u16v4 a9) {
+    f64v4 t0 = a0;
+    t0 = (a1 ? a2 : (f64v4)(a3.lo)) / ((f64v4){-2, s0, a4.x, 4.75});
+    t0 -= __builtin_convertvector(a5, f64v4);
+    i8v3 t1 = (s1 * (a6 | a6)) * m0[0][0];
+    t1 = (-a6) << ((((i8v3)(a7.S2)) - a6) & 7);
+    t1[i0] = s2;
+    return 6 - (a9.s0 * (m1 * a8.s3));
 }
 
 static void run_v0090(void) {
     rt_rng rng = {0xf61419ca3d9eb401ULL};
-    f64v8 a0; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    f64v8 a1; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    i8v3 a3; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    i8v4 a4; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    i16v4 a5; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    i16v3 a6; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    i16v4 r = v0090(a0, a1, a2, s0, a3, a4, a5, a6);
-    { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0090", "ret", b, 4); }
+    f64v4 a0; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    f32v2 a3; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    u8v2 a4; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    i8v4 a5; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    i8v3 a6; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char m0_b[1]; rt_fill_i8(&rng, m0_b, 1, RT_DOM_FULL); i8m1x1 m0 = __builtin_matrix_column_major_load(m0_b, 1, 1, 1);
+    i8v8 a7; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned short m1_b[12]; rt_fill_u16(&rng, m1_b, 12, RT_DOM_FULL); u16m4x3 m1 = __builtin_matrix_column_major_load(m1_b, 4, 3, 4);
+    u8v8 a8; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a8[j] = b[j]; }
+    u16v4 a9; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a9[j] = b[j]; }
+    u16m4x3 r = v0090(a0, a1, a2, a3, s0, a4, a5, a6, s1, m0, a7, i0, s2, m1, a8, a9);
+    { unsigned short b[12]; __builtin_matrix_column_major_store(r, b, 4); rt_out_u16("v0090", "ret", b, 12); }
 }
 
-i8v1 v0091(f32v2 a0, u8v4_b a1, u8v7 a2, signed char s0, i8v1 a3) {
-    f32v2 t0 = ((f32v2)(a0[0])) + a0;
-    u8v4 t1 = a1;
-    t1.wzxy = a2.lo;
-    return (((i8v1)(s0)) + a3) << 0;
+double v0091(f32v2 a0, u16v6 a1, double s0) {
+    f32v2 t0 = ((f32v4)(a0[0])).lo;
+    t0[0] += a0[1];
+    u16v6 t1 = a1;
+    return s0;
 }
 
 static void run_v0091(void) {
     rt_rng rng = {0xbeec141f4d6a30e7ULL};
     f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u8v4 a1; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v7 a2; { unsigned char b[7]; rt_fill_u8(&rng, b, 7, RT_DOM_FULL); for (int j = 0; j < 7; j++) a2[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    i8v1 a3; { signed char b[1]; rt_fill_i8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
-    i8v1 r = v0091(a0, a1, a2, s0, a3);
-    { signed char b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i8("v0091", "ret", b, 1); }
+    u16v6 a1; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    double r = v0091(a0, a1, s0);
+    rt_out_f64("v0091", "ret", &r, 1);
 }
 
-f64v2 v0092(f64v2 a0) {
-    return a0;
+f64v2 v0092(f64v2_b a0, f64v8_b a1, unsigned int i0) {
+    return a0 + a1[i0];
 }
 
 static void run_v0092(void) {
     rt_rng rng = {0x3a9187829bfca82dULL};
     f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    f64v2 r = v0092(a0);
+    f64v8 a1; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    f64v2 r = v0092(a0, a1, i0);
     { double b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f64("v0092", "ret", b, 2); }
 }
 
-i16v4 v0093(i16v8 a0, i16v4 a1, unsigned char s0) {
-    return s0 * (a0.lo * (a1 * ((i16v4){2})));
+i16v4 v0093(u64v4 a0, i16v4_b a1) {
+    return (-a1) + (-((f32v2){a0[3]}));
 }
 
 static void run_v0093(void) {
     rt_rng rng = {0x4de04df9d4010dfaULL};
-    i16v8 a0; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    i16v4 r = v0093(a0, a1, s0);
+    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i16v4 r = v0093(a0, a1);
     { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0093", "ret", b, 4); }
 }
 
-u64v4 v0094(signed char s0, i16v4 a0, i8v3_b a1, u8v4 a2, f32v3_b a3, u64v4 a4, u64v4 a5, i16v8 a6, u16v8_b a7, i16m4x4 m0, unsigned short i0, unsigned long s1) {
-    f32v3 t0 = __builtin_convertvector(((i8v3){s0, a0[3], s0}) * a1, f32v3);
-    t0 /= __builtin_convertvector((u8v3)(a2.z), f32v3) - (t0 * t0);
-    t0.brg = a3;
-    return (a4 - a5) + (((u64v4){a6[5], a7.s6, m0[i0][2], s1}) + s1);
+f64v4 v0094(float s0, f32v3 a0, f64v16 a1, f32v3 a2, f32m3x3 m0, f64v3_b a3, long i0, f64v8 a4) {
+    f32v3 t0 = (((f32v3){s0, a0.x, a1.s2}) - a2) + (a2 / a0);
+    t0.s2 /= -6.0;
+    t0 = a3[i0] * ((f32v3){3, s0, m0[0][2]});
+    return (a4 + a4).s0530;
 }
 
 static void run_v0094(void) {
     rt_rng rng = {0x1215bd9a9406ff22ULL};
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    f32v3 a3; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    i16v8 a6; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
-    u16v8 a7; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
-    short m0_b[16]; rt_fill_i16(&rng, m0_b, 16, RT_DOM_FULL); i16m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    u64v4 r = v0094(s0, a0, a1, a2, a3, a4, a5, a6, a7, m0, i0, s1);
-    { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0094", "ret", b, 4); }
+    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f32v3 a0; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    f64v16 a1; { double b[16]; rt_fill_f64(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    float m0_b[9]; rt_fill_f32(&rng, m0_b, 9, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x3 m0 = __builtin_matrix_column_major_load(m0_b, 3, 3, 3);
+    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    f64v8 a4; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    f64v4 r = v0094(s0, a0, a1, a2, m0, a3, i0, a4);
+    { double b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f64("v0094", "ret", b, 4); }
 }
 
-signed char v0095(i32v16_b a0, u8v16 a1, unsigned int s0, u64v4 a2, unsigned int s1, i16v4_b a3, i32v4 a4, int s2, unsigned long s3, signed char s4) {
-    i32v16 t0 = ((~a0) + __builtin_convertvector(a1, i32v16)) * (((i32v4){s0, a2.z, s1, a3[2]}) <= a4).S1;
-    t0 |= s2;
-    t0.S01 ^= (i32v2)(s3);
-    return s4;
+i8v2 v0095(i32v2 a0, i32v2_b a1, u32v16 a2, i8v2 a3) {
+    i32v16 t0 = (i32v16)(a0.even);
+    t0 |= (i32v16)(a1[1]);
+    t0 -= (a2 && a2);
+    return a3;
 }
 
 static void run_v0095(void) {
     rt_rng rng = {0xe244c673d3f28f67ULL};
-    i32v16 a0; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    u8v16 a1; { unsigned char b[16]; rt_fill_u8(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    i16v4 a3; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
-    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
-    signed char r = v0095(a0, a1, s0, a2, s1, a3, a4, s2, s3, s4);
-    rt_out_i8("v0095", "ret", &r, 1);
+    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u32v16 a2; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    i8v2 a3; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    i8v2 r = v0095(a0, a1, a2, a3);
+    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0095", "ret", b, 2); }
 }
 
-int v0096(u32v2 a0, u8v2 a1) {
-    u8v2 t0 = __builtin_convertvector(a0, u8v2) + (~a1);
-    return -8;
+i64m1x4 v0096(u8v2 a0, int i0, u8v4 a1, i64m1x4 m0) {
+    u8v2 t0 = (-a0) % 5;
+    t0 |= (u8v2)(7);
+    t0[i0] = a1.z;
+    return m0;
 }
 
 static void run_v0096(void) {
     rt_rng rng = {0xaafe6e612a959997ULL};
-    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    int r = v0096(a0, a1);
-    rt_out_i32("v0096", "ret", &r, 1);
+    u8v2 a0; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    u8v4 a1; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    long m0_b[4]; rt_fill_i64(&rng, m0_b, 4, RT_DOM_FULL); i64m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    i64m1x4 r = v0096(a0, i0, a1, m0);
+    { long b[4]; __builtin_matrix_column_major_store(r, b, 1); rt_out_i64("v0096", "ret", b, 4); }
 }
 
-f32v3 v0097(u16v8 a0, unsigned short s0, u16v16 a1, f32v3 a2) {
+f32v3 v0097(u16v8 a0, unsigned short s0, u16v16 a1, f32v8 a2, f32v3 a3) {
     u16v8 t0 = a0;
     t0[0] = s0;
     t0 = a1.lo;
-    return a2 + (-1);
+    return a2.hi.gbg * a3;
 }
 
 static void run_v0097(void) {
@@ -455,163 +436,173 @@ static void run_v0097(void) {
     u16v8 a0; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
     unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
     u16v16 a1; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    f32v3 r = v0097(a0, s0, a1, a2);
+    f32v8 a2; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    f32v3 a3; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    f32v3 r = v0097(a0, s0, a1, a2, a3);
     { float b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f32("v0097", "ret", b, 3); }
 }
 
-u64v2 v0098(u32v16_b a0, u32v4_b a1, u32m2x2 m0, u64v4_b a2) {
-    u32v16 t0 = a0.Sffe1dcfd45b5282a;
-    t0.S4 = a1.z;
-    t0[7] = m0[0][0];
-    return -(~a2.zy);
+i16m4x2 v0098(u32v16 a0, u32v16 a1, u32v4 a2, i16m4x2 m0, i16v4 a3, i16m4x3 m1, unsigned char i0, unsigned char s0) {
+    u32v16 t0 = a0 + a1;
+    t0.Sd45b = a2;
+    return s0 * (2 - (m1[i0][2] - (a3.x - m0)));
 }
 
 static void run_v0098(void) {
     rt_rng rng = {0xe6665d6887c36fe3ULL};
     u32v16 a0; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned int m0_b[4]; rt_fill_u32(&rng, m0_b, 4, RT_DOM_FULL); u32m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
-    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u64v2 r = v0098(a0, a1, m0, a2);
-    { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0098", "ret", b, 2); }
+    u32v16 a1; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    short m0_b[8]; rt_fill_i16(&rng, m0_b, 8, RT_DOM_FULL); i16m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
+    i16v4 a3; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    short m1_b[12]; rt_fill_i16(&rng, m1_b, 12, RT_DOM_FULL); i16m4x3 m1 = __builtin_matrix_column_major_load(m1_b, 4, 3, 4);
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    i16m4x2 r = v0098(a0, a1, a2, m0, a3, m1, i0, s0);
+    { short b[8]; __builtin_matrix_column_major_store(r, b, 4); rt_out_i16("v0098", "ret", b, 8); }
 }
 
-i64v4 v0099(i64v3 a0, short s0, i16v2 a1, short s1, short s2, i64v2 a2, i64v16 a3) {
-    i16v8 t0 = (i16v8){-2, 8, -7, a0.z, s0, a1.s1, 6, s1};
-    t0 %= (((i16v8)(s2)) & 7) | 1;
-    return (a3.Sf * (a2 * a2)).grrg;
+i16v1 v0099(f64v8 a0, short s0, i16v2 a1, i16v3 a2, i32v4 a3, unsigned int s1, i64m2x2 m0, i32m4x3 m1, unsigned long i0, unsigned char s2, u16v8 a4, u16v2 a5, i16v2 a6, short s3, i16v4_b a7, unsigned long i1, i32v1 a8, i16v1 a9, signed char s4) {
+    i16v8 t0 = (a0.S7 ? ((i16v8){s0, s0, a1.x, a2[2], a3.b, s1, m0[1][1], m1[i0][2]}) * s2 : (a4 != a5.g)) - (((i16v8)(5)) >= a6.odd);
+    t0 = (i16v8){s3, 1, -5, 1, a7[i1], 0, s0, a8.x};
+    return (a9 * (~a9)) + s4;
 }
 
 static void run_v0099(void) {
     rt_rng rng = {0xddcce05ae675e163ULL};
-    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    f64v8 a0; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
     short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    i64v16 a3; { long b[16]; rt_fill_i64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    i64v4 r = v0099(a0, s0, a1, s1, s2, a2, a3);
-    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0099", "ret", b, 4); }
+    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    long m0_b[4]; rt_fill_i64(&rng, m0_b, 4, RT_DOM_FULL); i64m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
+    int m1_b[12]; rt_fill_i32(&rng, m1_b, 12, RT_DOM_FULL); i32m4x3 m1 = __builtin_matrix_column_major_load(m1_b, 4, 3, 4);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_FULL);
+    u16v8 a4; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    u16v2 a5; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    i16v2 a6; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
+    i16v4 a7; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    i32v1 a8; { int b[1]; rt_fill_i32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a8[j] = b[j]; }
+    i16v1 a9; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a9[j] = b[j]; }
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_INT(-8LL, 8LL));
+    i16v1 r = v0099(a0, s0, a1, a2, a3, s1, m0, m1, i0, s2, a4, a5, a6, s3, a7, i1, a8, a9, s4);
+    { short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i16("v0099", "ret", b, 1); }
 }
 
-i64v4 v0100(unsigned int s0, u32v10 a0, u64m1x4 m0, unsigned short i0, u32v1 a1, u32v4_b a2, u32v16 a3, f64v4 a4, double s1) {
-    u64v5 t0 = (u64v5)(((u32v10)(s0)) >= a0);
-    t0[1] = m0[i0][1];
-    u32v1 t1 = a1;
-    return __builtin_convertvector(a3[14] - a2, i64v4) + (((i64v4)a4) * (a4 / s1));
+long v0100(signed char s0, i16v16 a0, u64v2 a1, unsigned long i0, u64v16 a2, u64v3 a3, u32v4_b a4, u32v4 a5, long s1) {
+    u64v5 t0 = __builtin_convertvector((i8v5){s0, 7, a0.S8, 1, a1.odd}, u64v5);
+    t0[i0] = a2[1];
+    t0.S034 = -a3;
+    u32v4 t1 = a4 % ((a4 & 7) | 1);
+    t1 |= a5;
+    t1 <<= 22;
+    return s1;
 }
 
 static void run_v0100(void) {
     rt_rng rng = {0x11c11c1ea4515c7fULL};
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    u32v10 a0; { unsigned int b[10]; rt_fill_u32(&rng, b, 10, RT_DOM_FULL); for (int j = 0; j < 10; j++) a0[j] = b[j]; }
-    unsigned long m0_b[4]; rt_fill_u64(&rng, m0_b, 4, RT_DOM_FULL); u64m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    u32v1 a1; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u32v16 a3; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    f64v4 a4; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    i64v4 r = v0100(s0, a0, m0, i0, a1, a2, a3, a4, s1);
-    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0100", "ret", b, 4); }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
+    i16v16 a0; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    u64v2 a1; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
+    u64v16 a2; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    u64v3 a3; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u32v4 a5; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    long r = v0100(s0, a0, a1, i0, a2, a3, a4, a5, s1);
+    rt_out_i64("v0100", "ret", &r, 1);
 }
 
-u64v2 v0101(u64v4 a0, u64v16 a1, u32v2 a2) {
+u64v2 v0101(u64v4 a0, i16v4_b a1) {
     u64v4 t0 = a0;
-    return t0.S21.yx ^ (a2.S1 - a1)[2];
+    return (u64v2){a1[0], 2};
 }
 
 static void run_v0101(void) {
     rt_rng rng = {0x7c9787d68ebd6f03ULL};
     u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u64v16 a1; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    u32v2 a2; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u64v2 r = v0101(a0, a1, a2);
+    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u64v2 r = v0101(a0, a1);
     { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0101", "ret", b, 2); }
 }
 
-double v0102(f32v2 a0, f32m4x2 m0, unsigned short i0, unsigned int s0, f32m4x2 m1, float s1, f32v4 a1, f32v6 a2, float s2, unsigned char s3, float s4, u32v4 a3, u16v3_b a4, unsigned int i1, f32v2 a5, f32v2 a6, long s5, double s6) {
-    f32v16 t0 = (f32v16){a0.s1, m0[i0][1], s0, m1[1][0], s1 - a1.x, a2[3], s2, -4, s3, s4, a1.s0, a3.w, a4[i1], s2 + a5.x, a6.x, s5};
-    return s6;
+u16v3 v0102(unsigned int s0, f32v16 a0, unsigned long i0, f32v8 a1, u16v3 a2, unsigned short s1, i16v3 a3, u16v3 a4, u16m4x4 m0, i64m2x4 m1, long i1, float s2, u16v6_b a5) {
+    f32v16 t0 = (s0 ? a0 : a0).sd72b5587f569a1EA;
+    t0[i0] = a1.s0;
+    return ((a2 != s1) * a3 ? (((i16v6)(-5)).S231 ? -a4 : m0[1][3]) : (u16v3)(m1[i1][3])) * (s2 ? (~a5).hi : a2.b);
 }
 
 static void run_v0102(void) {
     rt_rng rng = {0x1a71b2610d0ca53fULL};
-    f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    float m0_b[8]; rt_fill_f32(&rng, m0_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    float m1_b[8]; rt_fill_f32(&rng, m1_b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x2 m1 = __builtin_matrix_column_major_load(m1_b, 4, 2, 4);
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    f32v6 a2; { float b[6]; rt_fill_f32(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
-    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_FULL);
-    float s4; rt_fill_f32(&rng, &s4, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    f32v16 a0; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    f32v8 a1; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    u16v3 a2; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    i16v3 a3; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
     u16v3 a4; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    f32v2 a5; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    f32v2 a6; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    long s5; rt_fill_i64(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
-    double s6; rt_fill_f64(&rng, &s6, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double r = v0102(a0, m0, i0, s0, m1, s1, a1, a2, s2, s3, s4, a3, a4, i1, a5, a6, s5, s6);
-    rt_out_f64("v0102", "ret", &r, 1);
+    unsigned short m0_b[16]; rt_fill_u16(&rng, m0_b, 16, RT_DOM_FULL); u16m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    long m1_b[8]; rt_fill_i64(&rng, m1_b, 8, RT_DOM_FULL); i64m2x4 m1 = __builtin_matrix_column_major_load(m1_b, 2, 4, 2);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    float s2; rt_fill_f32(&rng, &s2, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    u16v6 a5; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
+    u16v3 r = v0102(s0, a0, i0, a1, a2, s1, a3, a4, m0, m1, i1, s2, a5);
+    { unsigned short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u16("v0102", "ret", b, 3); }
 }
 
-f32v3 v0103(u64v4 a0, unsigned long s0, i32v2 a1, f32v3 a2, float s1) {
-    u64v4 t0 = a0 | s0;
-    t0 = a0 + ((u64v4)(a1.x));
-    return -(-((s1 * a2) + 5));
+u8m3x1 v0103(i32v4 a0, unsigned long s0, u8m3x1 m0) {
+    u64v4 t0 = (u64v4)(a0.b);
+    t0 = s0 + t0;
+    return m0 * 4;
 }
 
 static void run_v0103(void) {
     rt_rng rng = {0x87827f6213874febULL};
-    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    i32v2 a1; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    f32v3 r = v0103(a0, s0, a1, a2, s1);
-    { float b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_f32("v0103", "ret", b, 3); }
+    unsigned char m0_b[3]; rt_fill_u8(&rng, m0_b, 3, RT_DOM_FULL); u8m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
+    u8m3x1 r = v0103(a0, s0, m0);
+    { unsigned char b[3]; __builtin_matrix_column_major_store(r, b, 3); rt_out_u8("v0103", "ret", b, 3); }
 }
 
-i64v2 v0104(i8v4 a0, u8m4x2 m0, unsigned long s0, u32v8_b a1, i64v2_b a2, long s1, i64v2 a3) {
-    i8v4 t0 = a0 & a0;
-    t0.yzwx -= a0 * t0.s2313;
-    return ((a2 * s1) | (((u32v4){2, m0[2][1], s0}) || a1.lo)) - a3;
+f32v2 v0104(i8v4_b a0, f32v2 a1) {
+    i8v4 t0 = a0;
+    return a1;
 }
 
 static void run_v0104(void) {
     rt_rng rng = {0x01394103b9b21cf7ULL};
     i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned char m0_b[8]; rt_fill_u8(&rng, m0_b, 8, RT_DOM_FULL); u8m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    i64v2 a2; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
-    i64v2 a3; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    i64v2 r = v0104(a0, m0, s0, a1, a2, s1, a3);
-    { long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i64("v0104", "ret", b, 2); }
+    f32v2 a1; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    f32v2 r = v0104(a0, a1);
+    { float b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_f32("v0104", "ret", b, 2); }
 }
 
-float v0105(u16v16 a0, float s0) {
-    i32v16 t0 = __builtin_convertvector(a0 >> (a0 & 15), i32v16);
-    return s0;
+i16v4 v0105(i32v16 a0, i32v5 a1, i16v8 a2, i16v3 a3, i16v3_b a4) {
+    i32v16 t0 = a0;
+    t0 -= a1.S1344131203213440;
+    return (~a2).odd + (a3 >> (a4 & 15)).g;
 }
 
 static void run_v0105(void) {
     rt_rng rng = {0x9ebd8f0d394f993fULL};
-    u16v16 a0; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float r = v0105(a0, s0);
-    rt_out_f32("v0105", "ret", &r, 1);
+    i32v16 a0; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
+    i32v5 a1; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
+    i16v8 a2; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i16v3 a3; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    i16v3 a4; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    i16v4 r = v0105(a0, a1, a2, a3, a4);
+    { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0105", "ret", b, 4); }
 }
 
 u8v8 v0106(u8v8 a0) {
-    return 3 + a0;
+    return a0;
 }
 
 static void run_v0106(void) {
@@ -621,176 +612,186 @@ static void run_v0106(void) {
     { unsigned char b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u8("v0106", "ret", b, 8); }
 }
 
-u32v8 v0107(i32v3 a0, unsigned short s0, i8v2 a1, u32m2x1 m0, unsigned int s1) {
-    i32v3 t0 = __builtin_convertvector(a0, i32v3);
-    return (-((u32v5){s0, a1.x, 8, m0[0][0], s1})).s04423202;
+u32v5 v0107(i32v3 a0, u32v8 a1) {
+    i32v3 t0 = a0 + a0;
+    return a1.s57577;
 }
 
 static void run_v0107(void) {
     rt_rng rng = {0x9fa5172bde3c5ff5ULL};
     i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    i8v2 a1; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    unsigned int m0_b[2]; rt_fill_u32(&rng, m0_b, 2, RT_DOM_FULL); u32m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    u32v8 r = v0107(a0, s0, a1, m0, s1);
-    { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0107", "ret", b, 8); }
+    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    u32v5 r = v0107(a0, a1);
+    { unsigned int b[5]; for (int j = 0; j < 5; j++) b[j] = r[j]; rt_out_u32("v0107", "ret", b, 5); }
 }
 
-i16v8 v0108(short s0, short s1, u8v5_b a0, short s2, i16v8_b a1) {
-    return ((i16v8){s0, s1, s1, s1, -6, a0[4], s2, 5}) - a1;
+i16v8 v0108(u16v8 a0, i16m1x2 m0, unsigned long i0, i8v2_b a1, i16v8 a2) {
+    return ((__builtin_convertvector(a0, i16v8) + m0[i0][0]) << 5) | (a1.S0 ? a2 : a2);
 }
 
 static void run_v0108(void) {
     rt_rng rng = {0x4f7eb5fe9f59237aULL};
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    u8v5 a0; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    i16v8 r = v0108(s0, s1, a0, s2, a1);
+    u16v8 a0; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    short m0_b[2]; rt_fill_i16(&rng, m0_b, 2, RT_DOM_FULL); i16m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
+    i8v2 a1; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i16v8 a2; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i16v8 r = v0108(a0, m0, i0, a1, a2);
     { short b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i16("v0108", "ret", b, 8); }
 }
 
-i32v4 v0109(u16v6 a0) {
-    return (i32v4)(((i32v3)a0).zyzx.x);
+i32v4 v0109(u8v4 a0, u8v4 a1, u8v8 a2, u8v4 a3, unsigned char s0) {
+    return __builtin_convertvector(((a0 - a1) + ((u8v4){9, a2.S0, a0.a})) + (s0 * (a3 | a1)), i32v4);
 }
 
 static void run_v0109(void) {
     rt_rng rng = {0x08c39445cf9f642fULL};
-    u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    i32v4 r = v0109(a0);
+    u8v4 a0; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u8v4 a1; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u8v8 a2; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    i32v4 r = v0109(a0, a1, a2, a3, s0);
     { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0109", "ret", b, 4); }
 }
 
-short v0110(u32v4 a0, u32v4 a1, i8v8 a2, i16m3x1 m0, long i0) {
-    u32v4 t0 = (a0 + a1) * (a1 * a2[5]);
-    return m0[i0][0];
+u16v4 v0110(u32v2 a0, u32m3x1 m0, long i0, u32m2x3 m1, long i1, u32v4 a1, u16v4 a2, u16v2 a3, unsigned char s0, u16m1x1 m2, int i2, u16v4 a4) {
+    u32v4 t0 = (a0.S0 ? ((u32v7)(5)).even : ((u32v4){m0[i0][0], m1[i1][1]}) * a1);
+    return ((a2 || ((u16v4){a3.odd, s0, m2[i2][0]})) >> 5 ? a2.s2333 - (~a4) : (a3 * a3).xyyx);
 }
 
 static void run_v0110(void) {
     rt_rng rng = {0x9fb737ac160e76b0ULL};
-    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i8v8 a2; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    short m0_b[3]; rt_fill_i16(&rng, m0_b, 3, RT_DOM_FULL); i16m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
+    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    unsigned int m0_b[3]; rt_fill_u32(&rng, m0_b, 3, RT_DOM_FULL); u32m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
     long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    short r = v0110(a0, a1, a2, m0, i0);
-    rt_out_i16("v0110", "ret", &r, 1);
+    unsigned int m1_b[6]; rt_fill_u32(&rng, m1_b, 6, RT_DOM_FULL); u32m2x3 m1 = __builtin_matrix_column_major_load(m1_b, 2, 3, 2);
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u16v2 a3; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short m2_b[1]; rt_fill_u16(&rng, m2_b, 1, RT_DOM_FULL); u16m1x1 m2 = __builtin_matrix_column_major_load(m2_b, 1, 1, 1);
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 0LL));
+    u16v4 a4; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u16v4 r = v0110(a0, m0, i0, m1, i1, a1, a2, a3, s0, m2, i2, a4);
+    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0110", "ret", b, 4); }
 }
 
-u64v2 v0111(u64v2 a0) {
-    return a0;
+u64v2 v0111(u64v3 a0, unsigned long s0) {
+    return (((u64v6)(s0)).S3 + a0).gb;
 }
 
 static void run_v0111(void) {
     rt_rng rng = {0xf071af5d52133861ULL};
-    u64v2 a0; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u64v2 r = v0111(a0);
+    u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u64v2 r = v0111(a0, s0);
     { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0111", "ret", b, 2); }
 }
 
-f32v8 v0112(i64v4 a0, unsigned short i0, f32v8 a1, signed char s0) {
-    i64v4 t0 = ((-7) - a0) * 1;
-    t0[i0] = a0.x;
-    return (s0 - a1).s13760417;
+i8v2 v0112(i64v3_b a0, long s0, i64v4 a1, u64v4 a2, i8v2 a3, i8v4 a4, unsigned short i0, i32v3 a5, unsigned short i1) {
+    i64v4 t0 = (i64v4){a0[1]};
+    t0[2] = s0;
+    t0.zxwy = (a1 & (-4)) & (a2 ? t0 : t0[3]);
+    return a3 + ((-((i8v4){1, a4[i0], a5[i1], a4.s2})) * a4).zy;
 }
 
 static void run_v0112(void) {
     rt_rng rng = {0xd80043e0f931d578ULL};
-    i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    i64v4 a1; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i8v2 a3; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    i8v4 a4; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
     unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    f32v8 a1; { float b[8]; rt_fill_f32(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    f32v8 r = v0112(a0, i0, a1, s0);
-    { float b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_f32("v0112", "ret", b, 8); }
+    i32v3 a5; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    i8v2 r = v0112(a0, s0, a1, a2, a3, a4, i0, a5, i1);
+    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0112", "ret", b, 2); }
 }
 
-u16v4 v0113(i16v3 a0, i16v2_b a1, i16v2_b a2, i16v2 a3, i16m1x2 m0, unsigned int i0, short s0, unsigned short i1, f32v6 a4, i32v2 a5, f64v2 a6, u64v4_b a7, unsigned long s1) {
-    i16v2 t0 = -(a0.S12 * (a1 | a2));
-    t0.S01 = (a3 * m0[i0][0]) + s0;
-    t0[i1] = t0[1];
-    f32v5 t1 = a4.s45305 + 2.25;
-    return __builtin_convertvector(~(s1 + a7), u16v4) * (a5 + __builtin_convertvector(a6, i32v2));
+u64v2 v0113(i16v3_b a0, int i0, short s0, i16v4 a1, i16v2_b a2, u16v2_b a3, u32v4 a4, i32v4 a5, f32v4_b a6, u64v4 a7, unsigned int i1, u64v3_b a8, u64v3 a9) {
+    i16v2 t0 = ((i16v2){a0[i0], s0}) * (((i16v2){s0, a1[1]}) - a2);
+    t0 -= (a3 && ((u16v2)(4)));
+    i32v4 t1 = a5 & a4;
+    t1 = __builtin_convertvector(a6, i32v4);
+    return ((((u64v3)(a7[i1])) & a8) - (a9 % 3)).even;
 }
 
 static void run_v0113(void) {
     rt_rng rng = {0x8563912c2fa6f70eULL};
-    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
     i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    i16v2 a3; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    short m0_b[2]; rt_fill_i16(&rng, m0_b, 2, RT_DOM_FULL); i16m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    f32v6 a4; { float b[6]; rt_fill_f32(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
-    i32v2 a5; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    f64v2 a6; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    u16v2 a3; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    i32v4 a5; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    f32v4 a6; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
     u64v4 a7; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    u16v4 r = v0113(a0, a1, a2, a3, m0, i0, s0, i1, a4, a5, a6, a7, s1);
-    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0113", "ret", b, 4); }
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    u64v3 a8; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a8[j] = b[j]; }
+    u64v3 a9; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a9[j] = b[j]; }
+    u64v2 r = v0113(a0, i0, s0, a1, a2, a3, a4, a5, a6, a7, i1, a8, a9);
+    { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0113", "ret", b, 2); }
 }
 
-long v0114(u64v4 a0, unsigned int s0, unsigned long s1, u64v4 a1, int i0, u8v4 a2, i64v4 a3, i32m2x3 m0, long s2, unsigned char s3) {
-    u64v4 t0 = a0;
-    t0 %= 3;
-    t0 = ~((u64v4){s0, s1, a1[i0], 9});
-    u8v4 t1 = a2.wzwz.wzww;
-    return (a3 - ((i64v4){m0[0][0], s2, s3, s2})).x;
+short v0114(u64v4 a0, u64v4 a1, u16v8_b a2, unsigned short s0, u16v3 a3, i16v4 a4, unsigned long s1, u16m2x3 m0) {
+    u64v4 t0 = a0 * 0;
+    t0.yx %= (a1.odd & 7) | 1;
+    i16v16 t1 = (a2 || ((u16v8){s0, 2, s0, a3.S2, a4.x, s1, m0[0][0], s0})).S7443401132476532;
+    t1[14] = t1[15];
+    return t1.even.s1;
 }
 
 static void run_v0114(void) {
     rt_rng rng = {0xe70e4c27c18b9cecULL};
-    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
+    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    int m0_b[6]; rt_fill_i32(&rng, m0_b, 6, RT_DOM_FULL); i32m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
-    long s2; rt_fill_i64(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_FULL);
-    long r = v0114(a0, s0, s1, a1, i0, a2, a3, m0, s2, s3);
-    rt_out_i64("v0114", "ret", &r, 1);
+    u16v8 a2; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
+    u16v3 a3; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    i16v4 a4; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short m0_b[6]; rt_fill_u16(&rng, m0_b, 6, RT_DOM_FULL); u16m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
+    short r = v0114(a0, a1, a2, s0, a3, a4, s1, m0);
+    rt_out_i16("v0114", "ret", &r, 1);
 }
 
-i64v4 v0115(i16v3 a0, u16v16 a1, f64v4_b a2, f32v4 a3, f64v3 a4, f64v6 a5, i32v4 a6, u64v4 a7, long s0, i64v7_b a8, unsigned char s1) {
-    f64v3 t0 = __builtin_convertvector(a0 + a0, f64v3) * ((((f64v3){a1.Sc, a2.s3, a3.g}) - a4) - a5.even);
-    i32v4 t1 = a6;
-    t1 = __builtin_convertvector(a7, i32v4) + ((i32v4)((u16v8)(s0)));
-    t1 /= 5;
-    return ((a8 ^ s0) ^ s1).lo;
+u32v3 v0115(f64v3 a0, f64v4 a1, u16v4 a2, double s0, u16v16_b a3, u32v6 a4, u32v3 a5, u32v4 a6) {
+    f64v3 t0 = a0;
+    t0 = a2.S3 + ((f64v3)(a1.g));
+    t0[2] -= s0;
+    u16v16 t1 = a3;
+    return (a4.odd + (~a5)) - ((a5 % 7) + a6.z);
 }
 
 static void run_v0115(void) {
     rt_rng rng = {0xf4408e22bcb9360dULL};
-    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u16v16 a1; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    f32v4 a3; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    f64v3 a4; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    f64v6 a5; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
-    i32v4 a6; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    u64v4 a7; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
-    i64v7 a8; { long b[7]; rt_fill_i64(&rng, b, 7, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 7; j++) a8[j] = b[j]; }
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    i64v4 r = v0115(a0, a1, a2, a3, a4, a5, a6, a7, s0, a8, s1);
-    { long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i64("v0115", "ret", b, 4); }
+    f64v3 a0; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    u16v16 a3; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
+    u32v6 a4; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
+    u32v3 a5; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    u32v4 a6; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    u32v3 r = v0115(a0, a1, a2, s0, a3, a4, a5, a6);
+    { unsigned int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u32("v0115", "ret", b, 3); }
 }
 
-u64v1 v0116(u8v1 a0, u32v3 a1) {
-    return __builtin_convertvector(a0 * (a1 - a1).y, u64v1);
+u64v1 v0116(u64v1 a0, unsigned char s0) {
+    return (-a0) + ((s0 - a0) * 4);
 }
 
 static void run_v0116(void) {
     rt_rng rng = {0x9540005d1f6f9a15ULL};
-    u8v1 a0; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    u64v1 r = v0116(a0, a1);
+    u64v1 a0; { unsigned long b[1]; rt_fill_u64(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u64v1 r = v0116(a0, s0);
     { unsigned long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u64("v0116", "ret", b, 1); }
 }
 
@@ -810,41 +811,34 @@ static void run_v0117(void) {
     rt_out_i32("v0117", "ret", &r, 1);
 }
 
-u64v3 v0118(unsigned char s0, i64v3 a0, unsigned short i0, u8m3x2 m0, int i1, i8v3 a1, signed char s1, i8v2 a2, u64v6 a3) {
-    u8v4 t0 = ((u8v4){s0, a0[i0], m0[i1][0], a1.x}) - ((u8v4)(s1));
-    t0 /= 5;
-    return a3[4] + __builtin_convertvector(__builtin_convertvector((u8v3)(a2.odd), u8v3), u64v3);
+u16m1x3 v0118(u8v4 a0, u16m1x3 m0, unsigned int s0) {
+    u8v4 t0 = a0;
+    return 7 - (m0 + s0);
 }
 
 static void run_v0118(void) {
     rt_rng rng = {0x6139621d481fe5fcULL};
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
-    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char m0_b[6]; rt_fill_u8(&rng, m0_b, 6, RT_DOM_FULL); u8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    i8v3 a1; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
-    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u64v6 a3; { unsigned long b[6]; rt_fill_u64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
-    u64v3 r = v0118(s0, a0, i0, m0, i1, a1, s1, a2, a3);
-    { unsigned long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u64("v0118", "ret", b, 3); }
+    u8v4 a0; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned short m0_b[3]; rt_fill_u16(&rng, m0_b, 3, RT_DOM_FULL); u16m1x3 m0 = __builtin_matrix_column_major_load(m0_b, 1, 3, 1);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    u16m1x3 r = v0118(a0, m0, s0);
+    { unsigned short b[3]; __builtin_matrix_column_major_store(r, b, 1); rt_out_u16("v0118", "ret", b, 3); }
 }
 
-u8v2 v0119(int s0, u32v16 a0, u8v8 a1, u8v3 a2) {
-    u32v2 t0 = (u32v2){s0, a0.s8};
-    t0[0] = 2;
-    return (u8v2){a1.s1, a2.y};
+int v0119(u32v2_b a0, unsigned char i0, u32v16 a1, int s0) {
+    u32v2 t0 = a0;
+    t0[i0] = a1.s8;
+    return s0;
 }
 
 static void run_v0119(void) {
     rt_rng rng = {0x0b90adc363574bcfULL};
+    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    u32v16 a1; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
     int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    u32v16 a0; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    u8v8 a1; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    u8v3 a2; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u8v2 r = v0119(s0, a0, a1, a2);
-    { unsigned char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u8("v0119", "ret", b, 2); }
+    int r = v0119(a0, i0, a1, s0);
+    rt_out_i32("v0119", "ret", &r, 1);
 }
 
 int main(void) {

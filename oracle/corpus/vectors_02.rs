@@ -6,330 +6,343 @@ use matrix_core::Vector;
 use matrix_oracle::rt;
 
 matrix! {
-    pub(crate) typedef signed char i8v1 __attribute__((ext_vector_type(1)));
-    typedef signed char i8v2 __attribute__((ext_vector_type(2)));
-    typedef char i8v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef signed char i8v2 __attribute__((ext_vector_type(2)));
+    typedef signed char i8v3 __attribute__((ext_vector_type(3)));
     typedef char i8v4 __attribute__((ext_vector_type(4)));
+    typedef char i8v5 __attribute__((ext_vector_type(5)));
     typedef i8 i8v6 __attribute__((ext_vector_type(6)));
     typedef i8 i8v8 __attribute__((ext_vector_type(8)));
     pub typedef int16_t i16v1 __attribute__((ext_vector_type(1)));
     typedef i16 i16v2 __attribute__((ext_vector_type(2)));
     pub(crate) typedef short i16v3 __attribute__((ext_vector_type(3)));
     pub typedef i16 i16v4 __attribute__((ext_vector_type(4)));
-    typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
-    pub typedef i16 i16v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef int16_t i16v16 __attribute__((ext_vector_type(16)));
-    pub typedef int i32v2 __attribute__((ext_vector_type(2)));
+    typedef int16_t i16v5 __attribute__((ext_vector_type(5)));
+    pub typedef i16 i16v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef int16_t i16v8 __attribute__((ext_vector_type(8)));
+    pub typedef short i16v16 __attribute__((ext_vector_type(16)));
+    typedef int i32v1 __attribute__((ext_vector_type(1)));
+    typedef int32_t i32v2 __attribute__((ext_vector_type(2)));
     typedef int i32v3 __attribute__((ext_vector_type(3)));
-    typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
-    typedef int i32v10 __attribute__((ext_vector_type(10)));
-    pub(crate) typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
-    typedef int64_t i64v2 __attribute__((ext_vector_type(2)));
-    typedef long long i64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
+    typedef int i32v5 __attribute__((ext_vector_type(5)));
+    typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
+    typedef long i64v2 __attribute__((ext_vector_type(2)));
+    typedef i64 i64v3 __attribute__((ext_vector_type(3)));
     typedef long i64v4 __attribute__((ext_vector_type(4)));
-    typedef i64 i64v7 __attribute__((ext_vector_type(7)));
-    typedef long i64v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef long long i64v16 __attribute__((ext_vector_type(16)));
-    typedef u8 u8v1 __attribute__((ext_vector_type(1)));
-    pub typedef uint8_t u8v2 __attribute__((ext_vector_type(2)));
-    typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
-    typedef uint8_t u8v4 __attribute__((ext_vector_type(4)));
-    typedef u8 u8v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef uint8_t u8v7 __attribute__((ext_vector_type(7)));
-    pub typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef u8 u8v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef uint16_t u16v2 __attribute__((ext_vector_type(2)));
-    pub typedef unsigned short u16v3 __attribute__((ext_vector_type(3)));
-    pub typedef uint16_t u16v4 __attribute__((ext_vector_type(4)));
-    pub typedef u16 u16v6 __attribute__((ext_vector_type(6)));
-    pub typedef uint16_t u16v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef unsigned short u16v16 __attribute__((ext_vector_type(16)));
-    typedef unsigned int u32v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef long long i64v5 __attribute__((ext_vector_type(5)));
+    typedef long long i64v6 __attribute__((ext_vector_type(6)));
+    pub typedef long long i64v8 __attribute__((ext_vector_type(8)));
+    typedef long i64v12 __attribute__((ext_vector_type(12)));
+    typedef i64 i64v16 __attribute__((ext_vector_type(16)));
+    typedef u8 u8v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef uint8_t u8v4 __attribute__((ext_vector_type(4)));
+    pub typedef unsigned char u8v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef u8 u8v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef uint8_t u8v16 __attribute__((ext_vector_type(16)));
+    pub typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
+    pub typedef uint16_t u16v3 __attribute__((ext_vector_type(3)));
+    pub typedef u16 u16v4 __attribute__((ext_vector_type(4)));
+    pub typedef uint16_t u16v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef unsigned short u16v8 __attribute__((ext_vector_type(8)));
+    typedef uint16_t u16v16 __attribute__((ext_vector_type(16)));
     pub typedef unsigned int u32v2 __attribute__((ext_vector_type(2)));
     pub(crate) typedef unsigned u32v3 __attribute__((ext_vector_type(3)));
     typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
     typedef unsigned u32v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef uint32_t u32v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef u32 u32v10 __attribute__((ext_vector_type(10)));
-    pub(crate) typedef u32 u32v16 __attribute__((ext_vector_type(16)));
-    typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
-    pub typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
-    typedef u64 u64v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef u64 u64v5 __attribute__((ext_vector_type(5)));
-    pub typedef unsigned long long u64v6 __attribute__((ext_vector_type(6)));
-    typedef uint64_t u64v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef float f32v2 __attribute__((ext_vector_type(2)));
-    pub typedef float f32v3 __attribute__((ext_vector_type(3)));
-    pub typedef f32 f32v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef float f32v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef f32 f32v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef uint32_t u32v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef u32 u32v7 __attribute__((ext_vector_type(7)));
+    pub(crate) typedef u32 u32v8 __attribute__((ext_vector_type(8)));
+    typedef unsigned u32v16 __attribute__((ext_vector_type(16)));
+    pub typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
+    typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
+    typedef u64 u64v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef u64 u64v4 __attribute__((ext_vector_type(4)));
+    pub typedef unsigned long long u64v5 __attribute__((ext_vector_type(5)));
+    typedef uint64_t u64v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef uint64_t u64v8 __attribute__((ext_vector_type(8)));
+    pub typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
+    pub typedef f32 f32v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef float f32v3 __attribute__((ext_vector_type(3)));
+    pub(crate) typedef f32 f32v4 __attribute__((ext_vector_type(4)));
     pub(crate) typedef f32 f32v8 __attribute__((ext_vector_type(8)));
     typedef f32 f32v16 __attribute__((ext_vector_type(16)));
     typedef double f64v2 __attribute__((ext_vector_type(2)));
     pub(crate) typedef double f64v3 __attribute__((ext_vector_type(3)));
     pub typedef double f64v4 __attribute__((ext_vector_type(4)));
-    pub typedef f64 f64v6 __attribute__((ext_vector_type(6)));
     pub typedef f64 f64v8 __attribute__((ext_vector_type(8)));
-    type i8v3_b = i8v3;
+    pub typedef f64 f64v16 __attribute__((ext_vector_type(16)));
+    type i8v2_b = i8v2;
     typedef i8v4 i8v4_b;
+    typedef i8v8 i8v8_b;
     typedef i16v2 i16v2_b;
-    typedef i16v4 i16v4_b;
-    type i16v8_b = i16v8;
+    type i16v3_b = i16v3;
+    type i16v4_b = i16v4;
     type i32v2_b = i32v2;
-    type i32v16_b = i32v16;
-    type i64v2_b = i64v2;
-    typedef i64v4 i64v4_b;
-    type i64v7_b = i64v7;
-    typedef u8v3 u8v3_b;
-    typedef u8v4 u8v4_b;
-    type u8v5_b = u8v5;
-    typedef u16v3 u16v3_b;
+    type i32v3_b = i32v3;
+    typedef i32v4 i32v4_b;
+    type i64v3_b = i64v3;
+    typedef i64v5 i64v5_b;
+    typedef i64v12 i64v12_b;
+    type u16v2_b = u16v2;
+    typedef u16v6 u16v6_b;
     typedef u16v8 u16v8_b;
-    typedef u32v4 u32v4_b;
-    typedef u32v8 u32v8_b;
-    type u32v16_b = u32v16;
-    type u64v4_b = u64v4;
-    type f32v3_b = f32v3;
+    typedef u16v16 u16v16_b;
+    typedef u32v2 u32v2_b;
+    type u32v4_b = u32v4;
+    type u32v8_b = u32v8;
+    type u64v3_b = u64v3;
+    typedef u64v4 u64v4_b;
+    type f32v4_b = f32v4;
     typedef f64v2 f64v2_b;
-    type f64v3_b = f64v3;
+    typedef f64v3 f64v3_b;
     typedef f64v4 f64v4_b;
     typedef f64v8 f64v8_b;
-    typedef short i16m1x2 __attribute__((matrix_type(1, 2)));
-    typedef i16 i16m3x1 __attribute__((matrix_type(3, 1)));
-    typedef int16_t i16m4x4 __attribute__((matrix_type(4, 4)));
-    typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef i32 i32m4x4 __attribute__((matrix_type(4, 4)));
-    typedef int64_t i64m3x1 __attribute__((matrix_type(3, 1)));
-    typedef long i64m3x4 __attribute__((matrix_type(3, 4)));
-    typedef u8 u8m2x4 __attribute__((matrix_type(2, 4)));
+    typedef i8 i8m1x1 __attribute__((matrix_type(1, 1)));
+    typedef i8 i8m1x3 __attribute__((matrix_type(1, 3)));
+    typedef i16 i16m1x2 __attribute__((matrix_type(1, 2)));
+    typedef short i16m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i16 i16m4x3 __attribute__((matrix_type(4, 3)));
+    typedef i32 i32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef i32 i32m4x3 __attribute__((matrix_type(4, 3)));
+    typedef long i64m1x4 __attribute__((matrix_type(1, 4)));
+    typedef long long i64m2x2 __attribute__((matrix_type(2, 2)));
+    typedef i64 i64m2x4 __attribute__((matrix_type(2, 4)));
     typedef u8 u8m3x1 __attribute__((matrix_type(3, 1)));
-    typedef unsigned char u8m3x2 __attribute__((matrix_type(3, 2)));
-    typedef u8 u8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef unsigned short u16m1x4 __attribute__((matrix_type(1, 4)));
-    typedef u16 u16m3x2 __attribute__((matrix_type(3, 2)));
-    typedef u32 u32m2x1 __attribute__((matrix_type(2, 1)));
-    typedef u32 u32m2x2 __attribute__((matrix_type(2, 2)));
-    typedef unsigned long long u64m1x4 __attribute__((matrix_type(1, 4)));
-    typedef f32 f32m1x4 __attribute__((matrix_type(1, 4)));
-    typedef float f32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef double f64m1x3 __attribute__((matrix_type(1, 3)));
+    typedef u16 u16m1x1 __attribute__((matrix_type(1, 1)));
+    typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef unsigned short u16m2x3 __attribute__((matrix_type(2, 3)));
+    typedef unsigned short u16m4x3 __attribute__((matrix_type(4, 3)));
+    typedef uint16_t u16m4x4 __attribute__((matrix_type(4, 4)));
+    typedef uint32_t u32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef unsigned u32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef f32 f32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef double f64m2x1 __attribute__((matrix_type(2, 1)));
 
-    pub fn v0080(a0: Vector<i32, 4>) -> f64v4 {
-        let mut t0: i32v4 = a0;
-        t0 -= -2;
-        t0 <<= ((i32v4)(-6)) & 31;
-        return __builtin_convertvector(a0 % 3, f64v4);
+    pub fn v0080(s0: i32, a0: i16v2_b, a1: u16v3, a2: u8v2) -> i8v2 {
+        let mut t0: i32v4 = ((i32v3)(s0)).yzzx;
+        (__builtin_convertvector(a0, i8v2) * a1.y) * a2.S0
     }
 
-    pub fn v0081(a0: i8v4, a1: i8v4_b, a2: Vector<i16, 4>, a3: f64v4) -> f64v2 {
-        let mut t0: i8v4 = a0 + a1;
-        (((f64v4)(2.75)) / a2.r).even * ((f64v2)(a3.z))
+    pub fn v0081(a0: u8v4, a1: i8v3, s0: i8, a2: Vector<i8, 4>, m0: i8m1x3, i0: u8, i1: u32) -> i8v4 {
+        let mut t0: i8v4 = __builtin_convertvector(a0, i8v4);
+        t0.wyz = s0 + a1;
+        t0 -= a2;
+        return (i8v4){6, 7, m0[i0][0], a2[i1]};
     }
 
-    pub fn v0082(a0: u32v4_b, i0: usize, a1: u64v4, i1: i32, s0: i8, s1: i32, a2: Vector<i16, 3>, a3: Vector<i8, 4>, s2: u32, a4: i16v6, m0: i32m4x4, i2: i32, a5: i32v2_b) -> i32v2 {
-        let mut t0: i8v3 = ((i8v3){a0[i0], a1[i1], s0}) * ((i8v3){s1, a2.r, a3.g});
-        let mut t1: i16v2 = __builtin_convertvector(__builtin_convertvector(s2 - ((u32v2)(6)), u16v2), i16v2);
-        t1 /= (((i16v2){a4.S2, m0[i2][0]}) & 7) | 1;
-        return a5;
+    pub fn v0082(a0: f32v3, a1: Vector<u16, 3>, a2: Vector<u16, 4>, a3: Vector<i64, 4>, a4: i32v2, m0: i32m2x1, i0: i32) -> i64v4 {
+        let mut t0 = __builtin_convertvector(a0, i8v3);
+        let mut t1: u16v3 = a1 - ((u8v6)(9));
+        t1[0] = a2.x;
+        return m0[i0][0] * (a4.hi + a3);
     }
 
-    pub fn v0083(a0: i16v16, s0: u16, m0: u8m2x4, s1: i16, s2: u8, a1: i16v8_b, a2: Vector<i16, 1>, s3: i16, a3: Vector<u32, 4>, a4: Vector<i16, 2>, a5: i8v8, i0: usize, a6: i16v2, a7: i32v16_b, i1: u8, s4: u32, a8: u32v3, a9: Vector<u8, 3>, i2: u16, s5: u32, a10: u8v2) -> u32v8 {
-        let mut t0: i16v16 = (a0 && ((i16v16)(s0)));
-        t0 += ((i16v16){m0[1][0], s1, s2, a1[6], 2, a2.x, -3, s1, s3, -3, -6, -6, a3.w, s3, a4[0], a5[i0]}) + ((i16v16)(a6.y));
-        t0 |= __builtin_convertvector(a7, i16v16);
-        (u32v8){5, ((u32v3)(a6.s0))[i1], s4, a8[2], a9[i2], 7, s5, a10.hi}
+    pub fn v0083(a0: i64v12_b) -> i64v3 {
+        let mut t0 = (i16v16)(-7);
+        return a0.odd.even;
     }
 
-    pub fn v0084(a0: i8v1, a1: u8v2, a2: u8v3_b, a3: i16v3, a4: u16v4, i0: i32, a5: f32v16) -> f32 {
-        let mut t0: i8v3 = (i8v3)(a0[0]);
-        t0[0] = 7;
-        let mut t1: u8v4 = a4[i0] + ((u8v4){a1[0], a2.S0, 9, a3.S2});
-        return a5.s2;
+    pub fn v0084(a0: Vector<f32, 3>, a1: Vector<i8, 2>, a2: u8v4, a3: i32v3, a4: f64v8) -> f64v8 {
+        let mut t0: i8v3 = __builtin_convertvector(a0, i8v3);
+        t0.S12 = (-a1) * a2[0];
+        let mut t1 = a3;
+        a4
     }
 
-    pub fn v0085(m0: u16m1x4, s0: f64, a0: f64v2_b, a1: u64v16, a2: u8v3, s1: u32, i0: usize, a3: f64v3_b, i1: u16, s2: f64, s3: i8) -> i8 {
-        let mut t0: i64v4 = ((i64v8)(2)).odd;
-        t0 = t0 - t0;
-        let mut t1: f64v6 = (f64v6){m0[0][1], s0, a0.y, a1.s9, a2[1], s1};
-        t1[i0] *= a0.r + a3[i1];
-        t1[3] = s2;
-        return s3;
+    pub fn v0085(a0: u64v2, a1: u64v3, s0: u64, a2: Vector<u64, 8>, i0: u8, a3: u8v16) -> u8v16 {
+        let mut t0: i64v4 = (i64v4){2, -1, a0[0], a1.x};
+        let mut t1 = (u64v3){s0, s0, t0.y};
+        t1 += a2[i0];
+        t1.b = s0;
+        a3
     }
 
-    pub fn v0086(a0: i64v3, a1: u8v3_b, a2: i64v3, a3: f64v3, a4: f64v3_b, m0: f64m1x3, i0: i32, m1: f32m1x4, i1: u8, s0: i8) -> i64v2 {
-        return ((-(((i64v3){a0.z, -3, a1[0]}) % ((a2 & 7) | 1))) == ((a3 - a4) < (((f64v3){m0[i0][2], m1[i1][0]}) / s0))).rg;
+    pub fn v0086(s0: f64, a0: u16v4, a1: i8v6, a2: f64v2, s1: i16, a3: u64v2, a4: u64v3, i0: i32, m0: f64m2x1, i1: i32, a5: f64v4, i2: u32) -> i64v2 {
+        return (s0 ? ((i64v2){-4, a0.z}) - ((-((i64v2)(a1.s5))) % 1) : ((((f64v2){a2[1], s1}) / ((f64v2){-0.75, 3.75})).gr != (!((u64v2){a3.r, a4[i0]}) ? ((f64v2)(m0[i1][0])) - a5[i2] : (-6.0) / ((f64v2){a2[0]}))));
     }
 
-    pub fn v0087(a0: i8v4_b, a1: u32v2, s0: i8, a2: Vector<u32, 2>, m0: i64m3x4, s1: i16, s2: i64, m1: i64m3x1) -> i64m3x4 {
-        let mut t0: u32v4 = __builtin_convertvector(a0 << 1, u32v4) - (s0 + (!((u32v4){a1.g})));
-        t0.xy %= (a2 & 7) | 1;
-        ((s1 + ((-5) + m0)) + s2) - m1[0][0]
+    pub fn v0087(a0: Vector<i64, 2>, a1: u32v4, a2: u32v8_b, a3: i16v5) -> i16 {
+        let mut t0: u32v4 = !((u32v4)(-a0));
+        t0 %= (((u32v4)(5)) & 7) | 1;
+        t0.s2103 = (!a1) + a2.lo;
+        a3.S1
     }
 
-    pub fn v0088(a0: f64v8, a1: i32v2, m0: u16m3x2, a2: i64v4_b, a3: u16v4, i0: i32, m1: u8m3x1, s0: u16) -> u16m3x2 {
-        let mut t0: f64v2 = (a0 + a1.even).s40;
-        (m1[1][0] - (a3[i0] * (a2.w * m0))) * s0
+    pub fn v0088(a0: u16v6_b, a1: Vector<i64, 16>, a2: f64v2, a3: Vector<i32, 4>) -> i32v4 {
+        let mut t0: f64v2 = __builtin_convertvector(a0.S13, f64v2);
+        t0 += t0 + t0;
+        t0 /= (-1.25) + (a1.SA ? t0 : a2);
+        a3
     }
 
-    pub fn v0089(a0: i32v3, a1: Vector<i32, 3>, a2: i16v2) -> f32v2 {
-        let mut t0: i32v3 = -((a0 * a0) + a1.yxz);
-        t0 |= t0;
-        return __builtin_convertvector(a2 * a2, f32v2);
+    pub fn v0089(s0: i8, a0: i32v4_b, s1: i32, a1: i8v8_b, a2: i8v2, i0: u8, a3: i32v3_b, a4: u8v4, a5: i64v5_b) -> i64v8 {
+        let mut t0: i32v3 = (s0 ? (a0.S131 != s1) : ((i32v3){4, a1.S7, a2[i0]}) * (a3 / ((a3 & 7) | 1)));
+        t0 = (a3 * a4.x) * (a3 >> 29);
+        return a5.S24011311;
     }
 
-    pub fn v0090(a0: f64v8, a1: f64v8_b, a2: Vector<u8, 2>, s0: i64, a3: i8v3, a4: i8v4, a5: i16v4, a6: i16v3) -> i16v4 {
-        let mut t0: f64v4 = ((a0 / a1) - a1).s6667;
-        let mut t1 = a4[0] - ((i8v6){5, a2.x, -2, 2, s0, a3.y});
-        a6[1] * a5
+    pub fn v0090(a0: f64v4, a1: u64v4_b, a2: f64v4, a3: f32v2, s0: i16, a4: Vector<u8, 2>, a5: i8v4, a6: Vector<i8, 3>, s1: i8, m0: i8m1x1, a7: i8v8, i0: u16, s2: i8, m1: u16m4x3, a8: u8v8, a9: Vector<u16, 4>) -> u16m4x3 {
+        let mut t0: f64v4 = a0;
+        t0 = (a1 ? a2 : (f64v4)(a3.lo)) / ((f64v4){-2, s0, a4.x, 4.75});
+        t0 -= __builtin_convertvector(a5, f64v4);
+        let mut t1 = (s1 * (a6 | a6)) * m0[0][0];
+        t1 = (-a6) << ((((i8v3)(a7.S2)) - a6) & 7);
+        t1[i0] = s2;
+        return 6 - (a9.s0 * (m1 * a8.s3));
     }
 
-    pub fn v0091(a0: f32v2, a1: u8v4_b, a2: u8v7, s0: i8, a3: i8v1) -> i8v1 {
-        let mut t0: f32v2 = ((f32v2)(a0[0])) + a0;
-        let mut t1: u8v4 = a1;
-        t1.wzxy = a2.lo;
-        (((i8v1)(s0)) + a3) << 0
+    pub fn v0091(a0: f32v2, a1: u16v6, s0: f64) -> f64 {
+        let mut t0: f32v2 = ((f32v4)(a0[0])).lo;
+        t0[0] += a0[1];
+        let mut t1: u16v6 = a1;
+        return s0;
     }
 
-    pub fn v0092(a0: f64v2) -> f64v2 {
-        return a0;
+    pub fn v0092(a0: f64v2_b, a1: f64v8_b, i0: u32) -> f64v2 {
+        return a0 + a1[i0];
     }
 
-    pub fn v0093(a0: i16v8, a1: i16v4, s0: u8) -> i16v4 {
-        return s0 * (a0.lo * (a1 * ((i16v4){2})));
+    pub fn v0093(a0: u64v4, a1: i16v4_b) -> i16v4 {
+        (-a1) + (-((f32v2){a0[3]}))
     }
 
-    pub fn v0094(s0: i8, a0: Vector<i16, 4>, a1: i8v3_b, a2: u8v4, a3: f32v3_b, a4: u64v4, a5: u64v4, a6: i16v8, a7: u16v8_b, m0: i16m4x4, i0: u16, s1: u64) -> u64v4 {
-        let mut t0: f32v3 = __builtin_convertvector(((i8v3){s0, a0[3], s0}) * a1, f32v3);
-        t0 /= __builtin_convertvector((u8v3)(a2.z), f32v3) - (t0 * t0);
-        t0.brg = a3;
-        return (a4 - a5) + (((u64v4){a6[5], a7.s6, m0[i0][2], s1}) + s1);
+    pub fn v0094(s0: f32, a0: f32v3, a1: f64v16, a2: f32v3, m0: f32m3x3, a3: f64v3_b, i0: i64, a4: f64v8) -> f64v4 {
+        let mut t0 = (((f32v3){s0, a0.x, a1.s2}) - a2) + (a2 / a0);
+        t0.s2 /= -6.0;
+        t0 = a3[i0] * ((f32v3){3, s0, m0[0][2]});
+        return (a4 + a4).s0530;
     }
 
-    pub fn v0095(a0: i32v16_b, a1: Vector<u8, 16>, s0: u32, a2: u64v4, s1: u32, a3: i16v4_b, a4: i32v4, s2: i32, s3: u64, s4: i8) -> i8 {
-        let mut t0: i32v16 = ((!a0) + __builtin_convertvector(a1, i32v16)) * (((i32v4){s0, a2.z, s1, a3[2]}) <= a4).S1;
-        t0 |= s2;
-        t0.S01 ^= (i32v2)(s3);
-        return s4;
+    pub fn v0095(a0: i32v2, a1: i32v2_b, a2: u32v16, a3: i8v2) -> i8v2 {
+        let mut t0: i32v16 = (i32v16)(a0.even);
+        t0 |= (i32v16)(a1[1]);
+        t0 -= (a2 && a2);
+        return a3;
     }
 
-    pub fn v0096(a0: u32v2, a1: u8v2) -> i32 {
-        let mut t0: u8v2 = __builtin_convertvector(a0, u8v2) + (!a1);
-        -8
+    pub fn v0096(a0: u8v2, i0: i32, a1: u8v4, m0: i64m1x4) -> i64m1x4 {
+        let mut t0: u8v2 = (-a0) % 5;
+        t0 |= (u8v2)(7);
+        t0[i0] = a1.z;
+        m0
     }
 
-    pub fn v0097(a0: u16v8, s0: u16, a1: u16v16, a2: f32v3) -> f32v3 {
+    pub fn v0097(a0: u16v8, s0: u16, a1: u16v16, a2: Vector<f32, 8>, a3: f32v3) -> f32v3 {
         let mut t0 = a0;
         t0[0] = s0;
         t0 = a1.lo;
-        return a2 + (-1);
+        return a2.hi.gbg * a3;
     }
 
-    pub fn v0098(a0: u32v16_b, a1: u32v4_b, m0: u32m2x2, a2: u64v4_b) -> u64v2 {
-        let mut t0: u32v16 = a0.Sffe1dcfd45b5282a;
-        t0.S4 = a1.z;
-        t0[7] = m0[0][0];
-        return -(!a2.zy);
+    pub fn v0098(a0: u32v16, a1: u32v16, a2: Vector<u32, 4>, m0: i16m4x2, a3: i16v4, m1: i16m4x3, i0: u8, s0: u8) -> i16m4x2 {
+        let mut t0: u32v16 = a0 + a1;
+        t0.Sd45b = a2;
+        return s0 * (2 - (m1[i0][2] - (a3.x - m0)));
     }
 
-    pub fn v0099(a0: i64v3, s0: i16, a1: i16v2, s1: i16, s2: i16, a2: i64v2, a3: i64v16) -> i64v4 {
-        let mut t0 = (i16v8){-2, 8, -7, a0.z, s0, a1.s1, 6, s1};
-        t0 %= (((i16v8)(s2)) & 7) | 1;
-        (a3.Sf * (a2 * a2)).grrg
+    pub fn v0099(a0: f64v8, s0: i16, a1: i16v2, a2: i16v3, a3: i32v4, s1: u32, m0: i64m2x2, m1: i32m4x3, i0: usize, s2: u8, a4: Vector<u16, 8>, a5: Vector<u16, 2>, a6: Vector<i16, 2>, s3: i16, a7: i16v4_b, i1: usize, a8: i32v1, a9: Vector<i16, 1>, s4: i8) -> i16v1 {
+        let mut t0: i16v8 = (a0.S7 ? ((i16v8){s0, s0, a1.x, a2[2], a3.b, s1, m0[1][1], m1[i0][2]}) * s2 : (a4 != a5.g)) - (((i16v8)(5)) >= a6.odd);
+        t0 = (i16v8){s3, 1, -5, 1, a7[i1], 0, s0, a8.x};
+        return (a9 * (!a9)) + s4;
     }
 
-    pub fn v0100(s0: u32, a0: u32v10, m0: u64m1x4, i0: u16, a1: Vector<u32, 1>, a2: u32v4_b, a3: u32v16, a4: f64v4, s1: f64) -> i64v4 {
-        let mut t0: u64v5 = (u64v5)(((u32v10)(s0)) >= a0);
-        t0[1] = m0[i0][1];
-        let mut t1: u32v1 = a1;
-        return __builtin_convertvector(a3[14] - a2, i64v4) + (((i64v4)a4) * (a4 / s1));
+    pub fn v0100(s0: i8, a0: i16v16, a1: u64v2, i0: usize, a2: u64v16, a3: u64v3, a4: u32v4_b, a5: u32v4, s1: i64) -> i64 {
+        let mut t0 = __builtin_convertvector((i8v5){s0, 7, a0.S8, 1, a1.odd}, u64v5);
+        t0[i0] = a2[1];
+        t0.S034 = -a3;
+        let mut t1: u32v4 = a4 % ((a4 & 7) | 1);
+        t1 |= a5;
+        t1 <<= 22;
+        return s1;
     }
 
-    pub fn v0101(a0: u64v4, a1: u64v16, a2: u32v2) -> u64v2 {
+    pub fn v0101(a0: u64v4, a1: i16v4_b) -> u64v2 {
         let mut t0 = a0;
-        return t0.S21.yx ^ (a2.S1 - a1)[2];
+        return (u64v2){a1[0], 2};
     }
 
-    pub fn v0102(a0: f32v2, m0: f32m4x2, i0: u16, s0: u32, m1: f32m4x2, s1: f32, a1: f32v4, a2: f32v6, s2: f32, s3: u8, s4: f32, a3: Vector<u32, 4>, a4: u16v3_b, i1: u32, a5: f32v2, a6: f32v2, s5: i64, s6: f64) -> f64 {
-        let mut t0 = (f32v16){a0.s1, m0[i0][1], s0, m1[1][0], s1 - a1.x, a2[3], s2, -4, s3, s4, a1.s0, a3.w, a4[i1], s2 + a5.x, a6.x, s5};
-        return s6;
+    pub fn v0102(s0: u32, a0: Vector<f32, 16>, i0: usize, a1: Vector<f32, 8>, a2: u16v3, s1: u16, a3: i16v3, a4: u16v3, m0: u16m4x4, m1: i64m2x4, i1: i64, s2: f32, a5: u16v6_b) -> u16v3 {
+        let mut t0: f32v16 = (s0 ? a0 : a0).sd72b5587f569a1EA;
+        t0[i0] = a1.s0;
+        ((a2 != s1) * a3 ? (((i16v6)(-5)).S231 ? -a4 : m0[1][3]) : (u16v3)(m1[i1][3])) * (s2 ? (!a5).hi : a2.b)
     }
 
-    pub fn v0103(a0: u64v4, s0: u64, a1: i32v2, a2: f32v3, s1: f32) -> f32v3 {
-        let mut t0: u64v4 = a0 | s0;
-        t0 = a0 + ((u64v4)(a1.x));
-        return -(-((s1 * a2) + 5));
+    pub fn v0103(a0: Vector<i32, 4>, s0: u64, m0: u8m3x1) -> u8m3x1 {
+        let mut t0: u64v4 = (u64v4)(a0.b);
+        t0 = s0 + t0;
+        return m0 * 4;
     }
 
-    pub fn v0104(a0: Vector<i8, 4>, m0: u8m4x2, s0: u64, a1: u32v8_b, a2: i64v2_b, s1: i64, a3: Vector<i64, 2>) -> i64v2 {
-        let mut t0: i8v4 = a0 & a0;
-        t0.yzwx -= a0 * t0.s2313;
-        return ((a2 * s1) | (((u32v4){2, m0[2][1], s0}) || a1.lo)) - a3;
+    pub fn v0104(a0: i8v4_b, a1: Vector<f32, 2>) -> f32v2 {
+        let mut t0: i8v4 = a0;
+        return a1;
     }
 
-    pub fn v0105(a0: Vector<u16, 16>, s0: f32) -> f32 {
-        let mut t0: i32v16 = __builtin_convertvector(a0 >> (a0 & 15), i32v16);
-        s0
+    pub fn v0105(a0: i32v16, a1: i32v5, a2: i16v8, a3: i16v3, a4: i16v3_b) -> i16v4 {
+        let mut t0 = a0;
+        t0 -= a1.S1344131203213440;
+        (!a2).odd + (a3 >> (a4 & 15)).g
     }
 
     pub fn v0106(a0: u8v8) -> u8v8 {
-        return 3 + a0;
-    }
-
-    pub fn v0107(a0: Vector<i32, 3>, s0: u16, a1: i8v2, m0: u32m2x1, s1: u32) -> u32v8 {
-        let mut t0: i32v3 = __builtin_convertvector(a0, i32v3);
-        return (-((u32v5){s0, a1.x, 8, m0[0][0], s1})).s04423202;
-    }
-
-    pub fn v0108(s0: i16, s1: i16, a0: u8v5_b, s2: i16, a1: i16v8_b) -> i16v8 {
-        ((i16v8){s0, s1, s1, s1, -6, a0[4], s2, 5}) - a1
-    }
-
-    pub fn v0109(a0: u16v6) -> i32v4 {
-        (i32v4)(((i32v3)a0).zyzx.x)
-    }
-
-    pub fn v0110(a0: u32v4, a1: u32v4, a2: i8v8, m0: i16m3x1, i0: i64) -> i16 {
-        let mut t0: u32v4 = (a0 + a1) * (a1 * a2[5]);
-        m0[i0][0]
-    }
-
-    pub fn v0111(a0: u64v2) -> u64v2 {
         a0
     }
 
-    pub fn v0112(a0: i64v4, i0: u16, a1: f32v8, s0: i8) -> f32v8 {
-        let mut t0: i64v4 = ((-7) - a0) * 1;
-        t0[i0] = a0.x;
-        return (s0 - a1).s13760417;
+    pub fn v0107(a0: Vector<i32, 3>, a1: u32v8) -> u32v5 {
+        let mut t0: i32v3 = a0 + a0;
+        a1.s57577
     }
 
-    pub fn v0113(a0: Vector<i16, 3>, a1: i16v2_b, a2: i16v2_b, a3: i16v2, m0: i16m1x2, i0: u32, s0: i16, i1: u16, a4: f32v6, a5: Vector<i32, 2>, a6: f64v2, a7: u64v4_b, s1: u64) -> u16v4 {
-        let mut t0: i16v2 = -(a0.S12 * (a1 | a2));
-        t0.S01 = (a3 * m0[i0][0]) + s0;
-        t0[i1] = t0[1];
-        let mut t1 = a4.s45305 + 2.25;
-        __builtin_convertvector(!(s1 + a7), u16v4) * (a5 + __builtin_convertvector(a6, i32v2))
+    pub fn v0108(a0: u16v8, m0: i16m1x2, i0: usize, a1: i8v2_b, a2: i16v8) -> i16v8 {
+        ((__builtin_convertvector(a0, i16v8) + m0[i0][0]) << 5) | (a1.S0 ? a2 : a2)
     }
 
-    pub fn v0114(a0: u64v4, s0: u32, s1: u64, a1: Vector<u64, 4>, i0: i32, a2: u8v4, a3: Vector<i64, 4>, m0: i32m2x3, s2: i64, s3: u8) -> i64 {
-        let mut t0: u64v4 = a0;
-        t0 %= 3;
-        t0 = !((u64v4){s0, s1, a1[i0], 9});
-        let mut t1 = a2.wzwz.wzww;
-        (a3 - ((i64v4){m0[0][0], s2, s3, s2})).x
+    pub fn v0109(a0: u8v4, a1: Vector<u8, 4>, a2: u8v8, a3: u8v4, s0: u8) -> i32v4 {
+        return __builtin_convertvector(((a0 - a1) + ((u8v4){9, a2.S0, a0.a})) + (s0 * (a3 | a1)), i32v4);
     }
 
-    pub fn v0115(a0: i16v3, a1: Vector<u16, 16>, a2: f64v4_b, a3: f32v4, a4: Vector<f64, 3>, a5: f64v6, a6: i32v4, a7: Vector<u64, 4>, s0: i64, a8: i64v7_b, s1: u8) -> i64v4 {
-        let mut t0: f64v3 = __builtin_convertvector(a0 + a0, f64v3) * ((((f64v3){a1.Sc, a2.s3, a3.g}) - a4) - a5.even);
-        let mut t1: i32v4 = a6;
-        t1 = __builtin_convertvector(a7, i32v4) + ((i32v4)((u16v8)(s0)));
-        t1 /= 5;
-        ((a8 ^ s0) ^ s1).lo
+    pub fn v0110(a0: u32v2, m0: u32m3x1, i0: i64, m1: u32m2x3, i1: i64, a1: Vector<u32, 4>, a2: u16v4, a3: u16v2, s0: u8, m2: u16m1x1, i2: i32, a4: Vector<u16, 4>) -> u16v4 {
+        let mut t0: u32v4 = (a0.S0 ? ((u32v7)(5)).even : ((u32v4){m0[i0][0], m1[i1][1]}) * a1);
+        ((a2 || ((u16v4){a3.odd, s0, m2[i2][0]})) >> 5 ? a2.s2333 - (!a4) : (a3 * a3).xyyx)
     }
 
-    pub fn v0116(a0: Vector<u8, 1>, a1: Vector<u32, 3>) -> u64v1 {
-        return __builtin_convertvector(a0 * (a1 - a1).y, u64v1);
+    pub fn v0111(a0: u64v3, s0: u64) -> u64v2 {
+        (((u64v6)(s0)).S3 + a0).gb
+    }
+
+    pub fn v0112(a0: i64v3_b, s0: i64, a1: Vector<i64, 4>, a2: u64v4, a3: i8v2, a4: i8v4, i0: u16, a5: Vector<i32, 3>, i1: u16) -> i8v2 {
+        let mut t0 = (i64v4){a0[1]};
+        t0[2] = s0;
+        t0.zxwy = (a1 & (-4)) & (a2 ? t0 : t0[3]);
+        a3 + ((-((i8v4){1, a4[i0], a5[i1], a4.s2})) * a4).zy
+    }
+
+    pub fn v0113(a0: i16v3_b, i0: i32, s0: i16, a1: i16v4, a2: i16v2_b, a3: u16v2_b, a4: u32v4, a5: i32v4, a6: f32v4_b, a7: u64v4, i1: u32, a8: u64v3_b, a9: Vector<u64, 3>) -> u64v2 {
+        let mut t0 = ((i16v2){a0[i0], s0}) * (((i16v2){s0, a1[1]}) - a2);
+        t0 -= (a3 && ((u16v2)(4)));
+        let mut t1: i32v4 = a5 & a4;
+        t1 = __builtin_convertvector(a6, i32v4);
+        return ((((u64v3)(a7[i1])) & a8) - (a9 % 3)).even;
+    }
+
+    pub fn v0114(a0: u64v4, a1: u64v4, a2: u16v8_b, s0: u16, a3: u16v3, a4: Vector<i16, 4>, s1: u64, m0: u16m2x3) -> i16 {
+        let mut t0: u64v4 = a0 * 0;
+        t0.yx %= (a1.odd & 7) | 1;
+        let mut t1: i16v16 = (a2 || ((u16v8){s0, 2, s0, a3.S2, a4.x, s1, m0[0][0], s0})).S7443401132476532;
+        t1[14] = t1[15];
+        return t1.even.s1;
+    }
+
+    pub fn v0115(a0: f64v3, a1: f64v4, a2: u16v4, s0: f64, a3: u16v16_b, a4: Vector<u32, 6>, a5: u32v3, a6: u32v4) -> u32v3 {
+        let mut t0: f64v3 = a0;
+        t0 = a2.S3 + ((f64v3)(a1.g));
+        t0[2] -= s0;
+        let mut t1 = a3;
+        return (a4.odd + (!a5)) - ((a5 % 7) + a6.z);
+    }
+
+    pub fn v0116(a0: Vector<u64, 1>, s0: u8) -> u64v1 {
+        return (-a0) + ((s0 - a0) * 4);
     }
 
     pub fn v0117(a0: Vector<u16, 6>, s0: f64, s1: f32, s2: f64, a1: f64v4_b) -> i32 {
@@ -337,246 +350,217 @@ matrix! {
         return 1;
     }
 
-    pub fn v0118(s0: u8, a0: i64v3, i0: u16, m0: u8m3x2, i1: i32, a1: Vector<i8, 3>, s1: i8, a2: i8v2, a3: u64v6) -> u64v3 {
-        let mut t0: u8v4 = ((u8v4){s0, a0[i0], m0[i1][0], a1.x}) - ((u8v4)(s1));
-        t0 /= 5;
-        return a3[4] + __builtin_convertvector(__builtin_convertvector((u8v3)(a2.odd), u8v3), u64v3);
+    pub fn v0118(a0: u8v4, m0: u16m1x3, s0: u32) -> u16m1x3 {
+        let mut t0: u8v4 = a0;
+        return 7 - (m0 + s0);
     }
 
-    pub fn v0119(s0: i32, a0: u32v16, a1: Vector<u8, 8>, a2: u8v3) -> u8v2 {
-        let mut t0 = (u32v2){s0, a0.s8};
-        t0[0] = 2;
-        return (u8v2){a1.s1, a2.y};
+    pub fn v0119(a0: u32v2_b, i0: u8, a1: u32v16, s0: i32) -> i32 {
+        let mut t0 = a0;
+        t0[i0] = a1.s8;
+        s0
     }
 }
 
 fn run_v0080() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x82f987ce53265175);
-    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0080(a0);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0080(s0, a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0081() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xeb213b926e491c5b);
-    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0081(a0, a1, a2, a3);
+    let a0 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = i8m1x3::from_column_major(&rt::vec::<i8>(&mut rng, 3, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0081(a0, a1, s0, a2, m0, i0, i1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0082() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4e9a3482d578282d);
-    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a4 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let m0 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
-    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a5 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0082(a0, i0, a1, i1, s0, s1, a2, a3, s2, a4, m0, i2, a5);
+    let a0 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = i32m2x1::from_column_major(&rt::vec::<i32>(&mut rng, 2, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = v0082(a0, a1, a2, a3, a4, m0, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0083() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1b00d1f6eb550098);
-    let a0 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let m0 = u8m2x4::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a4 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a5 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a6 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a7 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a8 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a9 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s5: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a10 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0083(a0, s0, m0, s1, s2, a1, a2, s3, a3, a4, a5, i0, a6, a7, i1, s4, a8, a9, i2, s5, a10);
+    let a0 = i64v12::from_array(rt::vec::<i64>(&mut rng, 12, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0083(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0084() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0cf887a291b96956);
-    let a0 = i8v1::from_array(rt::vec::<i8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a3 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a4 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a5 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0084(a0, a1, a2, a3, a4, i0, a5);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0084(a0, a1, a2, a3, a4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0085() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xee69ac3122e1b403);
-    let m0 = u16m1x4::from_column_major(&rt::vec::<u16>(&mut rng, 4, rt::Dom::Full));
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a0 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s2: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0085(m0, s0, a0, a1, a2, s1, i0, a3, i1, s2, s3);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a3 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0085(a0, a1, s0, a2, i0, a3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0086() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x651980747645fc43);
-    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m0 = f64m1x3::from_column_major(&rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let m1 = f32m1x4::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0086(a0, a1, a2, a3, a4, m0, i0, m1, i1, s0);
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a2 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let m0 = f64m2x1::from_column_major(&rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a5 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0086(s0, a0, a1, a2, s1, a3, a4, i0, m0, i1, a5, i2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0087() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x76b575edb25bfa77);
-    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let m0 = i64m3x4::from_column_major(&rt::vec::<i64>(&mut rng, 12, rt::Dom::Full));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let m1 = i64m3x1::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
-    let r = v0087(a0, a1, s0, a2, m0, s1, s2, m1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a3 = i16v5::from_array(rt::vec::<i16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let r = v0087(a0, a1, a2, a3);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0088() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x746e384709a80e58);
-    let a0 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m0 = u16m3x2::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
-    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let m1 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0088(a0, a1, m0, a2, a3, i0, m1, s0);
+    let a0 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a1 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a2 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0088(a0, a1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0089() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x91f86d396aeae8ce);
-    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0089(a0, a1, a2);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a4 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = i64v5::from_array(rt::vec::<i64>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0089(s0, a0, s1, a1, a2, i0, a3, a4, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0090() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf61419ca3d9eb401);
-    let a0 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a6 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0090(a0, a1, a2, s0, a3, a4, a5, a6);
+    let a0 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a4 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a5 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let m0 = i8m1x1::from_column_major(&rt::vec::<i8>(&mut rng, 1, rt::Dom::Full));
+    let a7 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let m1 = u16m4x3::from_column_major(&rt::vec::<u16>(&mut rng, 12, rt::Dom::Full));
+    let a8 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a9 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0090(a0, a1, a2, a3, s0, a4, a5, a6, s1, m0, a7, i0, s2, m1, a8, a9);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0091() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbeec141f4d6a30e7);
     let a0 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v7::from_array(rt::vec::<u8>(&mut rng, 7, rt::Dom::Full).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i8v1::from_array(rt::vec::<i8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let r = v0091(a0, a1, a2, s0, a3);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0091(a0, a1, s0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0092() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x3a9187829bfca82d);
     let a0 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0092(a0);
+    let a1 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let r = v0092(a0, a1, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0093() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4de04df9d4010dfa);
-    let a0 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0093(a0, a1, s0);
+    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0093(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0094() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1215bd9a9406ff22);
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a6 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a7 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let m0 = i16m4x4::from_column_major(&rt::vec::<i16>(&mut rng, 16, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0094(s0, a0, a1, a2, a3, a4, a5, a6, a7, m0, i0, s1);
+    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a0 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = f64v16::from_array(rt::vec::<f64>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let m0 = f32m3x3::from_column_major(&rt::vec::<f32>(&mut rng, 9, rt::Dom::Dyadic(-32, 32, 2)));
+    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a4 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0094(s0, a0, a1, a2, m0, a3, i0, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0095() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe244c673d3f28f67);
-    let a0 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v16::from_array(rt::vec::<u8>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a3 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let r = v0095(a0, a1, s0, a2, s1, a3, a4, s2, s3, s4);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a3 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let r = v0095(a0, a1, a2, a3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0096() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xaafe6e612a959997);
-    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0096(a0, a1);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = i64m1x4::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let r = v0096(a0, i0, a1, m0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0097() -> Vec<rt::Output> {
@@ -584,112 +568,119 @@ fn run_v0097() -> Vec<rt::Output> {
     let a0 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
     let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
     let a1 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a2 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0097(a0, s0, a1, a2);
+    let a2 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0097(a0, s0, a1, a2, a3);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0098() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe6665d6887c36fe3);
     let a0 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m0 = u32m2x2::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0098(a0, a1, m0, a2);
+    let a1 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = i16m4x2::from_column_major(&rt::vec::<i16>(&mut rng, 8, rt::Dom::Full));
+    let a3 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m1 = i16m4x3::from_column_major(&rt::vec::<i16>(&mut rng, 12, rt::Dom::Full));
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0098(a0, a1, a2, m0, a3, m1, i0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0099() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xddcce05ae675e163);
-    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a0 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v16::from_array(rt::vec::<i64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let r = v0099(a0, s0, a1, s1, s2, a2, a3);
+    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let m0 = i64m2x2::from_column_major(&rt::vec::<i64>(&mut rng, 4, rt::Dom::Full));
+    let m1 = i32m4x3::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s2: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a5 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a6 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a7 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a8 = i32v1::from_array(rt::vec::<i32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a9 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0099(a0, s0, a1, a2, a3, s1, m0, m1, i0, s2, a4, a5, a6, s3, a7, i1, a8, a9, s4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0100() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x11c11c1ea4515c7f);
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u32v10::from_array(rt::vec::<u32>(&mut rng, 10, rt::Dom::Full).try_into().unwrap());
-    let m0 = u64m1x4::from_column_major(&rt::vec::<u64>(&mut rng, 4, rt::Dom::Full));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let a1 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a4 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0100(s0, a0, m0, i0, a1, a2, a3, a4, s1);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a2 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0100(s0, a0, a1, i0, a2, a3, a4, a5, s1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0101() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x7c9787d68ebd6f03);
     let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0101(a0, a1, a2);
+    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0101(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0102() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1a71b2610d0ca53f);
-    let a0 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let m0 = f32m4x2::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let m1 = f32m4x2::from_column_major(&rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)));
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = f32v6::from_array(rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let s3: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let s4: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a3 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a0 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a1 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
     let a4 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a5 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a6 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s5: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s6: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0102(a0, m0, i0, s0, m1, s1, a1, a2, s2, s3, s4, a3, a4, i1, a5, a6, s5, s6);
-    vec![rt::Output::new("ret", &[r])]
+    let m0 = u16m4x4::from_column_major(&rt::vec::<u16>(&mut rng, 16, rt::Dom::Full));
+    let m1 = i64m2x4::from_column_major(&rt::vec::<i64>(&mut rng, 8, rt::Dom::Full));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s2: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a5 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let r = v0102(s0, a0, i0, a1, a2, s1, a3, a4, m0, m1, i1, s2, a5);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0103() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x87827f6213874feb);
-    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0103(a0, s0, a1, a2, s1);
+    let m0 = u8m3x1::from_column_major(&rt::vec::<u8>(&mut rng, 3, rt::Dom::Full));
+    let r = v0103(a0, s0, m0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0104() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x01394103b9b21cf7);
     let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m0 = u8m4x2::from_column_major(&rt::vec::<u8>(&mut rng, 8, rt::Dom::Full));
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a2 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0104(a0, m0, s0, a1, a2, s1, a3);
+    let a1 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0104(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0105() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9ebd8f0d394f993f);
-    let a0 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0105(a0, s0);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a1 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a2 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a3 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0105(a0, a1, a2, a3, a4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0106() -> Vec<rt::Output> {
@@ -702,117 +693,126 @@ fn run_v0106() -> Vec<rt::Output> {
 fn run_v0107() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9fa5172bde3c5ff5);
     let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let m0 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0107(a0, s0, a1, m0, s1);
+    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0107(a0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0108() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4f7eb5fe9f59237a);
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u8v5::from_array(rt::vec::<u8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let r = v0108(s0, s1, a0, s2, a1);
+    let a0 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let m0 = i16m1x2::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a2 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0108(a0, m0, i0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0109() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x08c39445cf9f642f);
-    let a0 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let r = v0109(a0);
+    let a0 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0109(a0, a1, a2, a3, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0110() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9fb737ac160e76b0);
-    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let m0 = i16m3x1::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
+    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = u32m3x1::from_column_major(&rt::vec::<u32>(&mut rng, 3, rt::Dom::Full));
     let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = v0110(a0, a1, a2, m0, i0);
-    vec![rt::Output::new("ret", &[r])]
+    let m1 = u32m2x3::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a3 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let m2 = u16m1x1::from_column_major(&rt::vec::<u16>(&mut rng, 1, rt::Dom::Full));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a4 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0110(a0, m0, i0, m1, i1, a1, a2, a3, s0, m2, i2, a4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0111() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf071af5d52133861);
-    let a0 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0111(a0);
+    let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0111(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0112() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd80043e0f931d578);
-    let a0 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = f32v8::from_array(rt::vec::<f32>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0112(a0, i0, a1, s0);
+    let a5 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = v0112(a0, s0, a1, a2, a3, a4, i0, a5, i1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0113() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x8563912c2fa6f70e);
-    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m0 = i16m1x2::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a4 = f32v6::from_array(rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a5 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a6 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a6 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
     let a7 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0113(a0, a1, a2, a3, m0, i0, s0, i1, a4, a5, a6, a7, s1);
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a8 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a9 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0113(a0, i0, s0, a1, a2, a3, a4, a5, a6, a7, i1, a8, a9);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0114() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xe70e4c27c18b9cec);
-    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
     let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a3 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m0 = i32m2x3::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
-    let s2: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s3: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0114(a0, s0, s1, a1, i0, a2, a3, m0, s2, s3);
+    let a2 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a4 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let m0 = u16m2x3::from_column_major(&rt::vec::<u16>(&mut rng, 6, rt::Dom::Full));
+    let r = v0114(a0, a1, a2, s0, a3, a4, s1, m0);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0115() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf4408e22bcb9360d);
-    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a3 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a5 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a6 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a7 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a8 = i64v7::from_array(rt::vec::<i64>(&mut rng, 7, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0115(a0, a1, a2, a3, a4, a5, a6, a7, s0, a8, s1);
+    let a0 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a5 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a6 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0115(a0, a1, a2, s0, a3, a4, a5, a6);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0116() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9540005d1f6f9a15);
-    let a0 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0116(a0, a1);
+    let a0 = u64v1::from_array(rt::vec::<u64>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0116(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -829,27 +829,21 @@ fn run_v0117() -> Vec<rt::Output> {
 
 fn run_v0118() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6139621d481fe5fc);
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let m0 = u8m3x2::from_column_major(&rt::vec::<u8>(&mut rng, 6, rt::Dom::Full));
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a1 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = u64v6::from_array(rt::vec::<u64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let r = v0118(s0, a0, i0, m0, i1, a1, s1, a2, a3);
+    let a0 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Full));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0118(a0, m0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0119() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0b90adc363574bcf);
+    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a1 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
     let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a0 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0119(s0, a0, a1, a2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let r = v0119(a0, i0, a1, s0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 /// Every kernel of this chunk with its runner.

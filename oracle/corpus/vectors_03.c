@@ -5,18 +5,19 @@
 typedef signed char i8v2 __attribute__((ext_vector_type(2)));
 typedef signed char i8v3 __attribute__((ext_vector_type(3)));
 typedef signed char i8v4 __attribute__((ext_vector_type(4)));
-typedef signed char i8v5 __attribute__((ext_vector_type(5)));
 typedef signed char i8v6 __attribute__((ext_vector_type(6)));
-typedef signed char i8v7 __attribute__((ext_vector_type(7)));
 typedef signed char i8v8 __attribute__((ext_vector_type(8)));
-typedef signed char i8v9 __attribute__((ext_vector_type(9)));
+typedef signed char i8v12 __attribute__((ext_vector_type(12)));
 typedef signed char i8v16 __attribute__((ext_vector_type(16)));
 typedef short i16v1 __attribute__((ext_vector_type(1)));
 typedef short i16v2 __attribute__((ext_vector_type(2)));
 typedef short i16v3 __attribute__((ext_vector_type(3)));
 typedef short i16v4 __attribute__((ext_vector_type(4)));
+typedef short i16v5 __attribute__((ext_vector_type(5)));
 typedef short i16v6 __attribute__((ext_vector_type(6)));
 typedef short i16v8 __attribute__((ext_vector_type(8)));
+typedef short i16v12 __attribute__((ext_vector_type(12)));
+typedef short i16v16 __attribute__((ext_vector_type(16)));
 typedef int i32v2 __attribute__((ext_vector_type(2)));
 typedef int i32v3 __attribute__((ext_vector_type(3)));
 typedef int i32v4 __attribute__((ext_vector_type(4)));
@@ -35,7 +36,6 @@ typedef unsigned char u8v2 __attribute__((ext_vector_type(2)));
 typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
 typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
 typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
-typedef unsigned char u8v7 __attribute__((ext_vector_type(7)));
 typedef unsigned char u8v8 __attribute__((ext_vector_type(8)));
 typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
 typedef unsigned short u16v2 __attribute__((ext_vector_type(2)));
@@ -52,194 +52,252 @@ typedef unsigned int u32v4 __attribute__((ext_vector_type(4)));
 typedef unsigned int u32v5 __attribute__((ext_vector_type(5)));
 typedef unsigned int u32v6 __attribute__((ext_vector_type(6)));
 typedef unsigned int u32v8 __attribute__((ext_vector_type(8)));
-typedef unsigned int u32v16 __attribute__((ext_vector_type(16)));
-typedef unsigned long u64v1 __attribute__((ext_vector_type(1)));
+typedef unsigned int u32v12 __attribute__((ext_vector_type(12)));
 typedef unsigned long u64v2 __attribute__((ext_vector_type(2)));
 typedef unsigned long u64v3 __attribute__((ext_vector_type(3)));
 typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
-typedef unsigned long u64v5 __attribute__((ext_vector_type(5)));
 typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
 typedef unsigned long u64v8 __attribute__((ext_vector_type(8)));
 typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
-typedef float f32v1 __attribute__((ext_vector_type(1)));
+typedef float f32v2 __attribute__((ext_vector_type(2)));
 typedef float f32v3 __attribute__((ext_vector_type(3)));
 typedef float f32v4 __attribute__((ext_vector_type(4)));
+typedef float f32v5 __attribute__((ext_vector_type(5)));
 typedef float f32v6 __attribute__((ext_vector_type(6)));
 typedef float f32v7 __attribute__((ext_vector_type(7)));
-typedef float f32v14 __attribute__((ext_vector_type(14)));
 typedef float f32v16 __attribute__((ext_vector_type(16)));
 typedef double f64v2 __attribute__((ext_vector_type(2)));
 typedef double f64v3 __attribute__((ext_vector_type(3)));
 typedef double f64v4 __attribute__((ext_vector_type(4)));
-typedef double f64v6 __attribute__((ext_vector_type(6)));
+typedef double f64v5 __attribute__((ext_vector_type(5)));
+typedef double f64v8 __attribute__((ext_vector_type(8)));
 typedef i8v2 i8v2_b;
-typedef i16v1 i16v1_b;
-typedef i16v3 i16v3_b;
-typedef i32v2 i32v2_b;
+typedef i8v4 i8v4_b;
+typedef i8v8 i8v8_b;
+typedef i8v16 i8v16_b;
+typedef i16v8 i16v8_b;
 typedef i32v3 i32v3_b;
+typedef i32v4 i32v4_b;
 typedef i32v5 i32v5_b;
+typedef i32v8 i32v8_b;
 typedef i64v2 i64v2_b;
+typedef i64v4 i64v4_b;
+typedef u8v1 u8v1_b;
 typedef u8v2 u8v2_b;
+typedef u8v4 u8v4_b;
 typedef u8v8 u8v8_b;
-typedef u16v1 u16v1_b;
-typedef u16v6 u16v6_b;
-typedef u32v2 u32v2_b;
+typedef u16v2 u16v2_b;
+typedef u16v4 u16v4_b;
+typedef u32v4 u32v4_b;
 typedef u32v8 u32v8_b;
-typedef u32v16 u32v16_b;
 typedef u64v2 u64v2_b;
 typedef u64v3 u64v3_b;
 typedef u64v4 u64v4_b;
-typedef u64v16 u64v16_b;
+typedef f32v2 f32v2_b;
 typedef f32v3 f32v3_b;
-typedef f32v6 f32v6_b;
-typedef f64v2 f64v2_b;
-typedef f64v6 f64v6_b;
-typedef signed char i8m2x4 __attribute__((matrix_type(2, 4)));
-typedef signed char i8m4x2 __attribute__((matrix_type(4, 2)));
-typedef signed char i8m4x3 __attribute__((matrix_type(4, 3)));
+typedef f32v4 f32v4_b;
+typedef f32v5 f32v5_b;
+typedef f64v3 f64v3_b;
+typedef f64v4 f64v4_b;
+typedef signed char i8m3x2 __attribute__((matrix_type(3, 2)));
+typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
+typedef signed char i8m4x4 __attribute__((matrix_type(4, 4)));
+typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
+typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
+typedef short i16m3x1 __attribute__((matrix_type(3, 1)));
+typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
+typedef int i32m2x3 __attribute__((matrix_type(2, 3)));
+typedef int i32m3x1 __attribute__((matrix_type(3, 1)));
 typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
+typedef int i32m3x4 __attribute__((matrix_type(3, 4)));
 typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
-typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
-typedef long i64m4x4 __attribute__((matrix_type(4, 4)));
-typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
-typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
+typedef int i32m4x2 __attribute__((matrix_type(4, 2)));
+typedef int i32m4x4 __attribute__((matrix_type(4, 4)));
+typedef long i64m2x3 __attribute__((matrix_type(2, 3)));
+typedef long i64m3x1 __attribute__((matrix_type(3, 1)));
+typedef unsigned char u8m1x4 __attribute__((matrix_type(1, 4)));
 typedef unsigned char u8m4x3 __attribute__((matrix_type(4, 3)));
-typedef unsigned int u32m2x3 __attribute__((matrix_type(2, 3)));
-typedef unsigned int u32m3x4 __attribute__((matrix_type(3, 4)));
-typedef unsigned int u32m4x1 __attribute__((matrix_type(4, 1)));
+typedef unsigned short u16m1x3 __attribute__((matrix_type(1, 3)));
+typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
+typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
 typedef unsigned int u32m4x2 __attribute__((matrix_type(4, 2)));
-typedef unsigned long u64m2x4 __attribute__((matrix_type(2, 4)));
-typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
+typedef unsigned long u64m3x2 __attribute__((matrix_type(3, 2)));
+typedef float f32m2x2 __attribute__((matrix_type(2, 2)));
+typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
 
-u32v1 v0120(u32v2 a0, i64v1 a1, u8v2 a2, u32v1 a3, f32v1 a4) {
-    u64v4 t0 = ((u64v3){5, a0.even, a1.r}).yyxz;
-    t0.xzw += __builtin_convertvector(a2.xyx, u64v3);
-    return a3 - __builtin_convertvector(a4 * a4, u32v1);
+u32v4 v0120(u64v4 a0, u64v4 a1, unsigned long s0, u32v4_b a2) {
+    u64v4 t0 = ~((a0 + a0) - (a1 * ((u64v4)(s0))));
+    return a2;
 }
 
 static void run_v0120(void) {
     rt_rng rng = {0x9d0413f19b14ed4bULL};
-    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i64v1 a1; { long b[1]; rt_fill_i64(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u32v1 a3; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
-    f32v1 a4; { float b[1]; rt_fill_f32(&rng, b, 1, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 1; j++) a4[j] = b[j]; }
-    u32v1 r = v0120(a0, a1, a2, a3, a4);
-    { unsigned int b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u32("v0120", "ret", b, 1); }
+    u64v4 a0; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u32v4 r = v0120(a0, a1, s0, a2);
+    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0120", "ret", b, 4); }
 }
 
-u64v4 v0121(i32v4 a0, i32v16 a1, i32v4 a2, long i0, int s0, u64v8 a3, u64v8 a4) {
-    i32v4 t0 = a1.SE + a0;
-    t0.yzwx >>= (a2 + ((i32v4)(-4))) & 31;
-    t0[i0] = s0;
-    return (a3 + a4).odd;
+i64v3 v0121(i32v4 a0, i32v3 a1, int i0, u32v4_b a2, i32v8 a3, unsigned long i1, i16v12 a4, i64v3 a5, u32v3 a6, u64v3 a7, i64v3 a8, int s0, f64v8 a9, double s1, f64v3 a10) {
+    i32v4 t0 = a0;
+    t0 = (i32v4){-5, a1[i0], a2[1], a3[i1]};
+    return (((a5 + a4) >= __builtin_convertvector(a6, i64v3)) * (a7 * 5 ? a8 % ((((i64v3)(s0)) & 7) | 1) : 6)) - ((a9.S155 / s1) != (-(-a10)));
 }
 
 static void run_v0121(void) {
     rt_rng rng = {0x79b633ef758c6096ULL};
-    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i32v16 a1; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i32v8 a3; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
+    i16v12 a4; { short b[12]; rt_fill_i16(&rng, b, 12, RT_DOM_FULL); for (int j = 0; j < 12; j++) a4[j] = b[j]; }
+    i64v3 a5; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    u32v3 a6; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    u64v3 a7; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
+    i64v3 a8; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a8[j] = b[j]; }
     int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    u64v8 a3; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    u64v8 a4; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
-    u64v4 r = v0121(a0, a1, a2, i0, s0, a3, a4);
-    { unsigned long b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u64("v0121", "ret", b, 4); }
+    f64v8 a9; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a9[j] = b[j]; }
+    double s1; rt_fill_f64(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64v3 a10; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a10[j] = b[j]; }
+    i64v3 r = v0121(a0, a1, i0, a2, a3, i1, a4, a5, a6, a7, a8, s0, a9, s1, a10);
+    { long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i64("v0121", "ret", b, 3); }
 }
 
-double v0122(i8v16 a0, double s0) {
-    i8v16 t0 = a0 * 4;
-    i32v3 t1 = (((i32v4)t0) * (-4)).wxw;
-    return s0;
+i32v3 v0122(i8v6 a0, unsigned int s0, i8v8 a1, unsigned short i0, i8v3 a2, i8v4 a3, u32v4 a4, unsigned short i1, i8m3x2 m0, int i2, i8v3 a5, short s1, f32v5_b a6, i16v5 a7, unsigned short i3, i8v12 a8, i64v4_b a9, u32v3 a10) {
+    i8v16 t0 = (i8v16){4, a0.s0, 6, -7, s0, 5, a1[i0], a2[2], a3.S1, 0, a4[i1], a2[2], m0[i2][0], -6, a5.S0, s1};
+    t0 %= 3;
+    t0 = t0 - t0;
+    f32v5 t1 = (-1) - a6;
+    t1.s324 /= a7[i3];
+    return -(((i32v3)a8) + (((u32v3)(a9.y)) >= a10));
 }
 
 static void run_v0122(void) {
     rt_rng rng = {0xfc45b874a2e001edULL};
-    i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    double r = v0122(a0, s0);
-    rt_out_f64("v0122", "ret", &r, 1);
+    i8v6 a0; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    i8v8 a1; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    i8v3 a2; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    signed char m0_b[6]; rt_fill_i8(&rng, m0_b, 6, RT_DOM_FULL); i8m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    i8v3 a5; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    f32v5 a6; { float b[5]; rt_fill_f32(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a6[j] = b[j]; }
+    i16v5 a7; { short b[5]; rt_fill_i16(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a7[j] = b[j]; }
+    unsigned short i3; rt_fill_u16(&rng, &i3, 1, RT_DOM_INT(0LL, 4LL));
+    i8v12 a8; { signed char b[12]; rt_fill_i8(&rng, b, 12, RT_DOM_FULL); for (int j = 0; j < 12; j++) a8[j] = b[j]; }
+    i64v4 a9; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a9[j] = b[j]; }
+    u32v3 a10; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a10[j] = b[j]; }
+    i32v3 r = v0122(a0, s0, a1, i0, a2, a3, a4, i1, m0, i2, a5, s1, a6, a7, i3, a8, a9, a10);
+    { int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i32("v0122", "ret", b, 3); }
 }
 
-unsigned long v0123(i64v4 a0, i64v2_b a1, i64v4 a2, i64v4 a3, unsigned char i0, int s0, u64v4 a4, u64v4_b a5, i32v3 a6, unsigned int s1) {
-    i64v4 t0 = ((a0 | a1.g) > (a0 + a2)) + a1.x;
-    t0 >>= ((i64v4){a3[i0], s0, 7, a3[0]}) & 63;
-    t0 -= (a4 < a5);
-    u16v6 t1 = s1 - ((u16v6)a6.s001);
-    return 4;
+double v0123(short s0, i64v4 a0, i64v4 a1, long s1, i32m3x4 m0, unsigned long i0, unsigned int s2, u32v1 a2, long i1, i16m2x1 m1, u8v4_b a3, u8v4 a4, u8v4 a5, u8v4_b a6, f64v8 a7) {
+    i64v4 t0 = (s0 ? (((i64v4)(a0[0])) + a0) - (a1 % 7) : (i64v4){s1, m0[i0][1], s2, a2[i1]});
+    t0 *= m1[1][0];
+    u8v4 t1 = ((a3 << (a4 & 7)) * (a5 * a6)) - a5[1];
+    return a7.S2;
 }
 
 static void run_v0123(void) {
     rt_rng rng = {0x55ec070101a86dffULL};
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
     i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    i64v2 a1; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    u64v4 a4; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    u64v4 a5; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    i32v3 a6; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long r = v0123(a0, a1, a2, a3, i0, s0, a4, a5, a6, s1);
-    rt_out_u64("v0123", "ret", &r, 1);
+    i64v4 a1; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    long s1; rt_fill_i64(&rng, &s1, 1, RT_DOM_FULL);
+    int m0_b[12]; rt_fill_i32(&rng, m0_b, 12, RT_DOM_FULL); i32m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    u32v1 a2; { unsigned int b[1]; rt_fill_u32(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    short m1_b[2]; rt_fill_i16(&rng, m1_b, 2, RT_DOM_FULL); i16m2x1 m1 = __builtin_matrix_column_major_load(m1_b, 2, 1, 2);
+    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u8v4 a4; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    u8v4 a6; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    f64v8 a7; { double b[8]; rt_fill_f64(&rng, b, 8, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
+    double r = v0123(s0, a0, a1, s1, m0, i0, s2, a2, i1, m1, a3, a4, a5, a6, a7);
+    rt_out_f64("v0123", "ret", &r, 1);
 }
 
-i8v2 v0124(u32v8 a0, u32v8_b a1, i32v3_b a2, i8v2 a3) {
-    u32v8 t0 = a0;
-    t0 = -(a1 * t0);
-    t0.s520 = (u32v3)a2;
-    return a3;
+u16v4 v0124(u32v8_b a0, u32v3 a1, u32m2x1 m0, u8v4 a2, u32v4 a3, unsigned short i0) {
+    u32v8 t0 = (a0.S25206 - ((u32v5){a1[2], m0[0][0], a2.z})).s03241024;
+    t0.S4 = a3[i0];
+    return __builtin_convertvector(a3, u16v4);
 }
 
 static void run_v0124(void) {
     rt_rng rng = {0xdd9a0a2b65bd8be4ULL};
     u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    u32v8 a1; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i8v2 a3; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    i8v2 r = v0124(a0, a1, a2, a3);
-    { signed char b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i8("v0124", "ret", b, 2); }
+    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    unsigned int m0_b[2]; rt_fill_u32(&rng, m0_b, 2, RT_DOM_FULL); u32m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
+    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u32v4 a3; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u16v4 r = v0124(a0, a1, m0, a2, a3, i0);
+    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0124", "ret", b, 4); }
 }
 
-i32v3 v0125(i64v4 a0, u32v4 a1, unsigned int i0, unsigned int s0, i32v3 a2) {
-    i64v4 t0 = a0;
-    u32v4 t1 = (-(a1 * a1)) + a1;
-    t1[i0] = s0;
-    return a2;
+signed char v0125(i64v4 a0, i16v3 a1, long s0, unsigned char s1, unsigned int s2, u32v4_b a2, signed char s3) {
+    i64v4 t0 = (a0 >= a1[2]);
+    t0 >>= 36;
+    t0 |= s0;
+    u32v2 t1 = ((u32v2)(s2)) & ((u8v8)(s1));
+    t1 %= (a2.odd & 7) | 1;
+    t1 |= 6;
+    return s3;
 }
 
 static void run_v0125(void) {
     rt_rng rng = {0x985bf4d3aaa98914ULL};
     i64v4 a0; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i32v3 r = v0125(a0, a1, i0, s0, a2);
-    { int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i32("v0125", "ret", b, 3); }
+    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char r = v0125(a0, a1, s0, s1, s2, a2, s3);
+    rt_out_i8("v0125", "ret", &r, 1);
 }
 
-unsigned char v0126(unsigned int s0, i16v6 a0, unsigned char s1, short s2, i16v4 a1, unsigned long i0, u8v1 a2) {
-    f64v3 t0 = -((f64v3)(s0));
-    i16v3 t1 = a0.s251;
-    t1 |= (i16v3){s1, s2, a1[i0]};
-    t1.S0 = a1.S3;
-    return a2.x;
+i8v4 v0126(unsigned int s0, u16v3 a0, float s1, f64v4 a1, unsigned char i0, u16v4_b a2, int s2, f64v4 a3, double s3, i64v1 a4, i8v4 a5, u32m4x2 m0, u32v3 a6, int i1, u8v8 a7, unsigned long s4) {
+    f64v3 t0 = ((f64v3)(s0)) + a0.y;
+    t0.gb = (((f64v4){s1, a1[i0], a2[1], s2}) - a3).lo;
+    t0.S2 = s3;
+    i64v1 t1 = a4;
+    t1 = ~t1;
+    return (a5 - ((i8v4){m0[3][1], a6[i1], a7.s4, s4})) >> ((a5 ^ ((i8v4)(s4))) & 7);
 }
 
 static void run_v0126(void) {
     rt_rng rng = {0xbb64f90063140a38ULL};
     unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    i16v6 a0; { short b[6]; rt_fill_i16(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
-    short s2; rt_fill_i16(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u8v1 a2; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a2[j] = b[j]; }
-    unsigned char r = v0126(s0, a0, s1, s2, a1, i0, a2);
-    rt_out_u8("v0126", "ret", &r, 1);
+    u16v3 a0; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    f64v4 a1; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_FULL);
+    f64v4 a3; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    double s3; rt_fill_f64(&rng, &s3, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i64v1 a4; { long b[1]; rt_fill_i64(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a4[j] = b[j]; }
+    i8v4 a5; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    unsigned int m0_b[8]; rt_fill_u32(&rng, m0_b, 8, RT_DOM_FULL); u32m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
+    u32v3 a6; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    u8v8 a7; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a7[j] = b[j]; }
+    unsigned long s4; rt_fill_u64(&rng, &s4, 1, RT_DOM_FULL);
+    i8v4 r = v0126(s0, a0, s1, a1, i0, a2, s2, a3, s3, a4, a5, m0, a6, i1, a7, s4);
+    { signed char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i8("v0126", "ret", b, 4); }
 }
 
 float v0127(float s0) {
@@ -253,228 +311,238 @@ static void run_v0127(void) {
     rt_out_f32("v0127", "ret", &r, 1);
 }
 
-i32m3x3 v0128(unsigned short s0, unsigned long s1, unsigned short s2, signed char s3, u8v4 a0, u8v2_b a1, i32m3x3 m0) {
-    u16v4 t0 = ((u16v8){7, s0, s1, s2, s3, s0, 3, s2}).s2017;
-    u8v4 t1 = a0;
-    t1 = a1.yxyy;
-    return m0;
+u16m1x3 v0128(u16v4 a0, u16v4 a1, i16m1x4 m0, short s0, i16v3 a2, u16v2_b a3, i64v8 a4, unsigned long s1, unsigned short s2, unsigned long s3, u64v3_b a5, u16m1x3 m1) {
+    u16v4 t0 = __builtin_convertvector((a0 == a1), u16v4);
+    t0 = (((i16v4){m0[0][2], 0, -8, s0}) + a2.S1 ? t0 - a1 : a3[0]);
+    u64v8 t1 = (~a4 ? (u64v8)(s1) : s2) * s3;
+    t1.S712 |= a5;
+    return m1;
 }
 
 static void run_v0128(void) {
     rt_rng rng = {0xd9b709d401c5bf08ULL};
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_FULL);
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_FULL);
-    u8v4 a0; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    int m0_b[9]; rt_fill_i32(&rng, m0_b, 9, RT_DOM_FULL); i32m3x3 m0 = __builtin_matrix_column_major_load(m0_b, 3, 3, 3);
-    i32m3x3 r = v0128(s0, s1, s2, s3, a0, a1, m0);
-    { int b[9]; __builtin_matrix_column_major_store(r, b, 3); rt_out_i32("v0128", "ret", b, 9); }
+    u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    short m0_b[4]; rt_fill_i16(&rng, m0_b, 4, RT_DOM_FULL); i16m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u16v2 a3; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    i64v8 a4; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    unsigned long s3; rt_fill_u64(&rng, &s3, 1, RT_DOM_FULL);
+    u64v3 a5; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    unsigned short m1_b[3]; rt_fill_u16(&rng, m1_b, 3, RT_DOM_FULL); u16m1x3 m1 = __builtin_matrix_column_major_load(m1_b, 1, 3, 1);
+    u16m1x3 r = v0128(a0, a1, m0, s0, a2, a3, a4, s1, s2, s3, a5, m1);
+    { unsigned short b[3]; __builtin_matrix_column_major_store(r, b, 1); rt_out_u16("v0128", "ret", b, 3); }
 }
 
-u32v3 v0129(u32m2x3 m0, int s0, i32v2_b a0, i16v3 a1, i16v2 a2, f64v3 a3, u32v5 a4, u32v6 a5, u32v3 a6, u32v3 a7) {
-    i32v3 t0 = (i32v3)(m0[0][1]);
-    t0 &= s0;
-    t0.zy *= (-1) - a0;
-    i16v3 t1 = a1;
-    t1[0] = a2.S1;
-    return ((__builtin_convertvector(a3 * a3, u32v3) - a4.even) * (a5.hi - (a6 | a7))) % 5;
+u64v2 v0129(i32v3 a0, i32v3 a1, long i0, i32v6 a2, u64v2_b a3, unsigned long s0) {
+    i32v3 t0 = (-(a0 + a0)) - a1;
+    t0.xyz /= 1;
+    t0[i0] = a2.s5;
+    i32v3 t1 = t0;
+    t1 %= (a1 & 7) | 1;
+    return -(s0 - a3);
 }
 
 static void run_v0129(void) {
     rt_rng rng = {0x6ef973675008ab8eULL};
-    unsigned int m0_b[6]; rt_fill_u32(&rng, m0_b, 6, RT_DOM_FULL); u32m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
-    i32v2 a0; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i16v3 a1; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    f64v3 a3; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    u32v5 a4; { unsigned int b[5]; rt_fill_u32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
-    u32v6 a5; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
-    u32v3 a6; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    u32v3 a7; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
-    u32v3 r = v0129(m0, s0, a0, a1, a2, a3, a4, a5, a6, a7);
-    { unsigned int b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u32("v0129", "ret", b, 3); }
+    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    i32v3 a1; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    i32v6 a2; { int b[6]; rt_fill_i32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    u64v2 r = v0129(a0, a1, i0, a2, a3, s0);
+    { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0129", "ret", b, 2); }
 }
 
-u32v2 v0130(u64v16_b a0, unsigned long s0, i32v4 a1, unsigned long i0, u64v4_b a2, unsigned long s1, i32v8 a3, i32v4 a4, f64v2_b a5, unsigned int s2, u16v4 a6) {
-    u64v8 t0 = a0.S8491e4f0 * ((u64v8){s0, 7, ((i32v4)(a1.y))[i0], a2[2], ((u16v8)(4)).S6, 9, s1, 0});
-    t0 += a3.s0;
-    t0 &= t0;
-    f64v4 t1 = __builtin_convertvector(a4, f64v4) * a5.yyyx;
-    return ((u32v2)(s2)) % ((((u32v2)a6) & 7) | 1);
+u32v4 v0130(unsigned int s0, u16v6 a0, i64v2 a1, unsigned long s1, u8v4_b a2, unsigned long s2, u64v4 a3, signed char s3, signed char s4, u32v8 a4) {
+    u64v8 t0 = ((u64v16){9, s0, a0.s2, 5, a1.y, s1, 7, 6, a2[2], ((u16v8)(4)).S6, 9, s2, 0, a3.z, s3, s3}).sb501f35D;
+    t0 %= ((t0 / ((t0 & 7) | 1)) & 7) | 1;
+    u32v2 t1 = __builtin_convertvector((i8v2){s4, 5}, u32v2);
+    return ((u32v4){4, 9}) + a4.s16374.S1;
 }
 
 static void run_v0130(void) {
     rt_rng rng = {0x58c7e507f97957a2ULL};
-    u64v16 a0; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u64v4 a2; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u16v6 a0; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    i64v2 a1; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
     unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    i32v8 a3; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    f64v2 a5; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
-    u16v4 a6; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
-    u32v2 r = v0130(a0, s0, a1, i0, a2, s1, a3, a4, a5, s2, a6);
-    { unsigned int b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u32("v0130", "ret", b, 2); }
+    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_FULL);
+    u64v4 a3; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_FULL);
+    signed char s4; rt_fill_i8(&rng, &s4, 1, RT_DOM_FULL);
+    u32v8 a4; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
+    u32v4 r = v0130(s0, a0, a1, s1, a2, s2, a3, s3, s4, a4);
+    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0130", "ret", b, 4); }
 }
 
-i8v8 v0131(i8v16 a0, unsigned long s0) {
-    return (s0 + a0).S6b76DC60;
+i8v8 v0131(f32v2_b a0, i8v8_b a1, u8m1x4 m0, i8v8_b a2) {
+    return ((m0[0][1] + a1) * (a0 * (-7))) * a2.s1614270256712364.lo;
 }
 
 static void run_v0131(void) {
     rt_rng rng = {0x6a835ad31d7ed138ULL};
-    i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
-    i8v8 r = v0131(a0, s0);
+    f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    i8v8 a1; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
+    unsigned char m0_b[4]; rt_fill_u8(&rng, m0_b, 4, RT_DOM_FULL); u8m1x4 m0 = __builtin_matrix_column_major_load(m0_b, 1, 4, 1);
+    i8v8 a2; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i8v8 r = v0131(a0, a1, m0, a2);
     { signed char b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_i8("v0131", "ret", b, 8); }
 }
 
-f32v4 v0132(f32v4 a0, f32v16 a1, u32v4 a2) {
-    f32v4 t0 = a0 * a0;
-    return (a1 * a2.a).SCf53df09D06129.odd.lo;
+f32m2x2 v0132(f32v2 a0, f32v4 a1, unsigned char i0, f32m2x2 m0, unsigned int s0, float s1, i16v5 a2, i32v4 a3, unsigned short i1, i16v4 a4, unsigned int i2, i8v3 a5) {
+    f32v4 t0 = a0.s0011;
+    t0.S3 += a1[i0];
+    t0[3] /= -4.75;
+    return (a2 - ((i16v5){a3[i1], a4[i2], -5, -4, a5[0]})).even.z + (((m0 - s0) * s1) + (-1));
 }
 
 static void run_v0132(void) {
     rt_rng rng = {0x018283f57526ad4fULL};
-    f32v4 a0; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    f32v16 a1; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    f32v4 r = v0132(a0, a1, a2);
-    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0132", "ret", b, 4); }
+    f32v2 a0; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    float m0_b[4]; rt_fill_f32(&rng, m0_b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m2x2 m0 = __builtin_matrix_column_major_load(m0_b, 2, 2, 2);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i16v5 a2; { short b[5]; rt_fill_i16(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a2[j] = b[j]; }
+    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    i16v4 a4; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i8v3 a5; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    f32m2x2 r = v0132(a0, a1, i0, m0, s0, s1, a2, a3, i1, a4, i2, a5);
+    { float b[4]; __builtin_matrix_column_major_store(r, b, 2); rt_out_f32("v0132", "ret", b, 4); }
 }
 
-u64v2 v0133(i32v4 a0, unsigned char i0, i32v5 a1, u64v2 a2, u64v2 a3, u64v5 a4) {
-    i32v3 t0 = (((i32v5)(a0[i0])) | (a1 % 7)).lo;
-    return (a2 + a3) + (((u64v2){5, a4.S1}) & a2);
+unsigned long v0133(i32v4 a0, unsigned char i0, u64v3_b a1, i64v4 a2, long i1) {
+    i32v3 t0 = (i32v3){a0[i0]};
+    return ((~a2).S0 * a1)[i1];
 }
 
 static void run_v0133(void) {
     rt_rng rng = {0x1aa221682847e77cULL};
     i32v4 a0; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
     unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    i32v5 a1; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    u64v2 a2; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    u64v5 a4; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
-    u64v2 r = v0133(a0, i0, a1, a2, a3, a4);
-    { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0133", "ret", b, 2); }
+    u64v3 a1; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long r = v0133(a0, i0, a1, a2, i1);
+    rt_out_u64("v0133", "ret", &r, 1);
 }
 
-i8v5 v0134(u64v3_b a0, unsigned int s0, i8v2 a1, u8m3x4 m0, i8v9 a2) {
-    u64v3 t0 = a0 - ((u64v3){0, s0, 3});
-    t0 <<= 37;
-    t0 = a0 + a0;
-    i8v4 t1 = a1.xyxy - m0[0][3];
-    return a2.lo.S34141;
+float v0134(u64v3_b a0, unsigned short i0, unsigned long s0, f32v4 a1, float s1) {
+    u64v3 t0 = a0 / ((a0 & 7) | 1);
+    t0 *= t0;
+    t0[i0] = s0;
+    f32v4 t1 = a1;
+    return s1;
 }
 
 static void run_v0134(void) {
     rt_rng rng = {0x64afb182054aa810ULL};
     u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    i8v2 a1; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    unsigned char m0_b[12]; rt_fill_u8(&rng, m0_b, 12, RT_DOM_FULL); u8m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    i8v9 a2; { signed char b[9]; rt_fill_i8(&rng, b, 9, RT_DOM_FULL); for (int j = 0; j < 9; j++) a2[j] = b[j]; }
-    i8v5 r = v0134(a0, s0, a1, m0, a2);
-    { signed char b[5]; for (int j = 0; j < 5; j++) b[j] = r[j]; rt_out_i8("v0134", "ret", b, 5); }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    f32v4 a1; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    float r = v0134(a0, i0, s0, a1, s1);
+    rt_out_f32("v0134", "ret", &r, 1);
 }
 
-u64v16 v0135(f64v2 a0, f64v2 a1, double s0, u32v8 a2, u32v3 a3, u32v4 a4, u64v16 a5) {
-    f64v4 t0 = ((a0 / ((f64v2)(-5))) + (-a1)).yyxy;
-    t0.y += s0;
-    t0.br = a0;
-    u32v8 t1 = a2;
-    t1.s713 = (a3 - a3) + a4.gbg;
-    return a5;
+u32m2x4 v0135(f64v4 a0, i32v16 a1, i16v16 a2, i32v8_b a3, i32v4 a4, u32m2x4 m0, unsigned int s0, u32v3 a5) {
+    f64v4 t0 = a0;
+    i32v4 t1 = (a1.lo - (a3 | a2)).odd;
+    t1[2] = a4.w;
+    return 0 - (a5[1] - (s0 * m0));
 }
 
 static void run_v0135(void) {
     rt_rng rng = {0xb8bf0ea0246f569bULL};
-    f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    f64v2 a1; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    u32v8 a2; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    u32v3 a3; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
-    u32v4 a4; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
-    u64v16 a5; { unsigned long b[16]; rt_fill_u64(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a5[j] = b[j]; }
-    u64v16 r = v0135(a0, a1, s0, a2, a3, a4, a5);
-    { unsigned long b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_u64("v0135", "ret", b, 16); }
+    f64v4 a0; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i32v16 a1; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    i16v16 a2; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    i32v8 a3; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    i32v4 a4; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    unsigned int m0_b[8]; rt_fill_u32(&rng, m0_b, 8, RT_DOM_FULL); u32m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u32v3 a5; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    u32m2x4 r = v0135(a0, a1, a2, a3, a4, m0, s0, a5);
+    { unsigned int b[8]; __builtin_matrix_column_major_store(r, b, 2); rt_out_u32("v0135", "ret", b, 8); }
 }
 
-u32v4 v0136(i32v3 a0, f32v3_b a1, i32v3 a2, u32v16 a3, u64v6 a4, unsigned int i0, u32v16 a5, unsigned char i1, u32m4x1 m0, u32v3 a6, u8m2x1 m1, u64v4 a7) {
-    i32v3 t0 = a0 - a0;
-    t0 = (a1 > 3.0);
-    t0 &= a2;
-    u32v2 t1 = (u32v2){4, a3[1]};
-    t1 = (u32v2){a4[i0], a5[i1]};
-    t1[1] = ((u32v1)(m0[3][0])).x;
-    return (u32v4){a6.g, m1[0][0], a7.a, t1[0]};
+i32v5 v0136(int s0, i32v3_b a0, unsigned short s1, u32v3 a1, u32v6 a2, unsigned char i0, unsigned int s2, i8v2_b a3, i8v2 a4, i8v4 a5, signed char s3, i8v4 a6, unsigned char i1, u8v3 a7, i32v5 a8) {
+    i32v3 t0 = ((((i32v3)(s0)) - ((i32v3)(a0.g))) * (((u32v3){6, s1, 4}) || a1)) - ((((u32v3){a2[i0], s2, s2}) != ((u32v3){2, 4, 2})) % 5);
+    i8v2 t1 = -(a3 + a4);
+    t1.S1 = 6;
+    t1.y = (((i8v4){a5.x, 3, -6, s3}) - a6)[i1];
+    return (-((i32v5)(a7[1]))) - (a8 * a8);
 }
 
 static void run_v0136(void) {
     rt_rng rng = {0x4991965d157cdb9eULL};
+    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_FULL);
     i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    f32v3 a1; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u32v16 a3; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a3[j] = b[j]; }
-    u64v6 a4; { unsigned long b[6]; rt_fill_u64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
-    u32v16 a5; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a5[j] = b[j]; }
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 15LL));
-    unsigned int m0_b[4]; rt_fill_u32(&rng, m0_b, 4, RT_DOM_FULL); u32m4x1 m0 = __builtin_matrix_column_major_load(m0_b, 4, 1, 4);
-    u32v3 a6; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    unsigned char m1_b[2]; rt_fill_u8(&rng, m1_b, 2, RT_DOM_FULL); u8m2x1 m1 = __builtin_matrix_column_major_load(m1_b, 2, 1, 2);
-    u64v4 a7; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
-    u32v4 r = v0136(a0, a1, a2, a3, a4, i0, a5, i1, m0, a6, m1, a7);
-    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0136", "ret", b, 4); }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    u32v3 a1; { unsigned int b[3]; rt_fill_u32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    u32v6 a2; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a2[j] = b[j]; }
+    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    i8v2 a3; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    i8v2 a4; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    i8v4 a5; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
+    i8v4 a6; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    u8v3 a7; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
+    i32v5 a8; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a8[j] = b[j]; }
+    i32v5 r = v0136(s0, a0, s1, a1, a2, i0, s2, a3, a4, a5, s3, a6, i1, a7, a8);
+    { int b[5]; for (int j = 0; j < 5; j++) b[j] = r[j]; rt_out_i32("v0136", "ret", b, 5); }
 }
 
-signed char v0137(u32v2 a0, u32v2_b a1, u32v16_b a2, u64m2x4 m0, signed char s0) {
-    u32v2 t0 = (a0 * (a1 - 8)) * ((a0 ^ ((u32v2)(7))) >> 29);
-    t0 -= (u32v2){a2[4], m0[1][1]};
-    return s0;
+u32v4 v0137(i16v2 a0, i64m3x1 m0, u8v2 a1, unsigned int s0, unsigned char s1, long i0, u32v4_b a2, u32v8 a3) {
+    u32v2 t0 = __builtin_convertvector((i64v2){a0.x, m0[0][0]}, u32v2) * __builtin_convertvector((i8v2)a1, u32v2);
+    t0 &= (u32v2){s0, s1};
+    t0[i0] = (9 * a2).s0;
+    return (a2 - a2) - (a2 * a3.s1);
 }
 
 static void run_v0137(void) {
     rt_rng rng = {0xd0bfcffb778fa521ULL};
-    u32v2 a0; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u32v16 a2; { unsigned int b[16]; rt_fill_u32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    unsigned long m0_b[8]; rt_fill_u64(&rng, m0_b, 8, RT_DOM_FULL); u64m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_FULL);
-    signed char r = v0137(a0, a1, a2, m0, s0);
-    rt_out_i8("v0137", "ret", &r, 1);
+    i16v2 a0; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
+    long m0_b[3]; rt_fill_i64(&rng, m0_b, 3, RT_DOM_FULL); i64m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
+    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_FULL);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u32v8 a3; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
+    u32v4 r = v0137(a0, m0, a1, s0, s1, i0, a2, a3);
+    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0137", "ret", b, 4); }
 }
 
-i8v16 v0138(u8v3 a0, short s0, u64v4 a1, unsigned short i0, i8m2x4 m0, unsigned int i1, i8v16 a2, unsigned short s1, unsigned char s2, signed char s3, i8v4 a3, i8m4x2 m1, i8v6 a4) {
-    u8v3 t0 = a0 * a0;
-    t0 = ((u8v8)(s0)).s24470.lo;
-    return (i8v16){a1[i0], m0[i1][2], -4, a2[14], 0, s1, s2, s3, a3[2], -2, -4, 0, m1[3][0], a4[4], 2, s3};
+f32v16 v0138(u32v4 a0, i64m2x3 m0, i32m3x3 m1, u8v1 a1, unsigned char s0, f32v16 a2) {
+    u8v3 t0 = (a0[0] ? (u8v3){m0[0][0], m1[2][0], a1.x} : 7);
+    t0 &= t0 / 3;
+    t0 ^= s0;
+    return a2.s24e05d7d9d47c57D;
 }
 
 static void run_v0138(void) {
     rt_rng rng = {0x4bf8bab8e1498324ULL};
-    u8v3 a0; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    u64v4 a1; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    signed char m0_b[8]; rt_fill_i8(&rng, m0_b, 8, RT_DOM_FULL); i8m2x4 m0 = __builtin_matrix_column_major_load(m0_b, 2, 4, 2);
-    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    i8v16 a2; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned char s2; rt_fill_u8(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
-    signed char s3; rt_fill_i8(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    i8v4 a3; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    signed char m1_b[8]; rt_fill_i8(&rng, m1_b, 8, RT_DOM_FULL); i8m4x2 m1 = __builtin_matrix_column_major_load(m1_b, 4, 2, 4);
-    i8v6 a4; { signed char b[6]; rt_fill_i8(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
-    i8v16 r = v0138(a0, s0, a1, i0, m0, i1, a2, s1, s2, s3, a3, m1, a4);
-    { signed char b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_i8("v0138", "ret", b, 16); }
+    u32v4 a0; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    long m0_b[6]; rt_fill_i64(&rng, m0_b, 6, RT_DOM_FULL); i64m2x3 m0 = __builtin_matrix_column_major_load(m0_b, 2, 3, 2);
+    int m1_b[9]; rt_fill_i32(&rng, m1_b, 9, RT_DOM_FULL); i32m3x3 m1 = __builtin_matrix_column_major_load(m1_b, 3, 3, 3);
+    u8v1 a1; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    f32v16 a2; { float b[16]; rt_fill_f32(&rng, b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 16; j++) a2[j] = b[j]; }
+    f32v16 r = v0138(a0, m0, m1, a1, s0, a2);
+    { float b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_f32("v0138", "ret", b, 16); }
 }
 
 u8m4x3 v0139(u8m4x3 m0, unsigned char s0, unsigned char s1, u64v2_b a0) {
@@ -491,135 +559,132 @@ static void run_v0139(void) {
     { unsigned char b[12]; __builtin_matrix_column_major_store(r, b, 4); rt_out_u8("v0139", "ret", b, 12); }
 }
 
-f32v4 v0140(u8v2 a0, f32v6_b a1) {
-    u32v4 t0 = (u32v4)(4);
-    i32v16 t1 = (i32v16)(a0.S0);
-    t1 = t1;
-    return ((f32v4)(a1.S0)).bgrg.yxwx;
+u8v4 v0140(u32v8 a0, u32v2 a1, i32v4_b a2, u8v4 a3, u16v3 a4, u16v1 a5, short s0, int i0, unsigned short i1, unsigned char s1, i8v8_b a6, unsigned int i2, u64v6 a7, u8v4_b a8) {
+    u32v4 t0 = ((-a0) & a1.S0).s2247;
+    t0 %= ((a2 ? t0 : t0) & 7) | 1;
+    t0 ^= a3.g + t0;
+    u16v3 t1 = a5.S0 + a4;
+    return (4 - (a7.s5 + (((u8v4){s0, a2[i0], a1[0], a3[i1]}) - ((u8v4){a3[0], s1, a6[i2], s1})))) - a8;
 }
 
 static void run_v0140(void) {
     rt_rng rng = {0xf5e2b05a33d741daULL};
-    u8v2 a0; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    f32v6 a1; { float b[6]; rt_fill_f32(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
-    f32v4 r = v0140(a0, a1);
-    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0140", "ret", b, 4); }
+    u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    u32v2 a1; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    u16v3 a4; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    u16v1 a5; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a5[j] = b[j]; }
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    unsigned char s1; rt_fill_u8(&rng, &s1, 1, RT_DOM_INT(0LL, 16LL));
+    i8v8 a6; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a6[j] = b[j]; }
+    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 7LL));
+    u64v6 a7; { unsigned long b[6]; rt_fill_u64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a7[j] = b[j]; }
+    u8v4 a8; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a8[j] = b[j]; }
+    u8v4 r = v0140(a0, a1, a2, a3, a4, a5, s0, i0, i1, s1, a6, i2, a7, a8);
+    { unsigned char b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u8("v0140", "ret", b, 4); }
 }
 
-u32v4 v0141(i16v3_b a0, i64v3 a1, i64v3 a2, u64v2 a3, unsigned short i0, u16v5 a4, u16v4 a5, unsigned short i1, u16v16 a6, i64v3 a7) {
-    i64v3 t0 = -(__builtin_convertvector(a0, i64v3) + (a1 * a2));
-    u64v4 t1 = a3.s1100;
-    t1 >>= 23;
-    return __builtin_convertvector((u16v4){((u16v4)(4))[i0], a4.S3, ((u16v4){a5.z, 4, a5[i1], a6[4]}).s3, a7.z}, u32v4);
+u16v8 v0141(unsigned long s0, u8v3 a0, f64v3_b a1, f64v3 a2, u64m3x2 m0, unsigned short i0, i64v6 a3, unsigned short i1, i64v4 a4, u8v4 a5, f32v3 a6, float s1, u16v3 a7, unsigned short s2) {
+    i64v3 t0 = (s0 ? __builtin_convertvector(a0, i64v3) - (a1 == a2) : m0[i0][1]);
+    t0 >>= t0 & 63;
+    t0.rgb += a3[i1];
+    i32v3 t1 = __builtin_convertvector(((i64v2)(a4[2])).yyy, i32v3) - a5.x;
+    t1 = ((a6 / s1) < a7.b);
+    return ((u16v8){s2}).s41266206;
 }
 
 static void run_v0141(void) {
     rt_rng rng = {0xb60158df2c56ca9aULL};
-    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i64v3 a1; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    i64v3 a2; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u16v5 a4; { unsigned short b[5]; rt_fill_u16(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a4[j] = b[j]; }
-    u16v4 a5; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    u16v16 a6; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a6[j] = b[j]; }
-    i64v3 a7; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
-    u32v4 r = v0141(a0, a1, a2, a3, i0, a4, a5, i1, a6, a7);
-    { unsigned int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u32("v0141", "ret", b, 4); }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
+    u8v3 a0; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    f64v3 a1; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    f64v3 a2; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    unsigned long m0_b[6]; rt_fill_u64(&rng, m0_b, 6, RT_DOM_FULL); u64m3x2 m0 = __builtin_matrix_column_major_load(m0_b, 3, 2, 3);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    i64v6 a3; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 6; j++) a3[j] = b[j]; }
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 5LL));
+    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u8v4 a5; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    f32v3 a6; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    u16v3 a7; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
+    unsigned short s2; rt_fill_u16(&rng, &s2, 1, RT_DOM_INT(0LL, 16LL));
+    u16v8 r = v0141(s0, a0, a1, a2, m0, i0, a3, i1, a4, a5, a6, s1, a7, s2);
+    { unsigned short b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u16("v0141", "ret", b, 8); }
 }
 
-i16v1 v0142(i16v1 a0, i16v1_b a1, short s0, i16v3 a2, i64v4 a3) {
-    return (a0 + (a2.y * (a1 * s0))) + a3.S0;
+i16v1 v0142(i16v1 a0) {
+    return ((i16v1){-6}) + a0;
 }
 
 static void run_v0142(void) {
     rt_rng rng = {0x692da29b2b7412e2ULL};
-    i16v1 a0; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    i16v1 a1; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
-    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i64v4 a3; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    i16v1 r = v0142(a0, a1, s0, a2, a3);
+    i16v1 a0; { short b[1]; rt_fill_i16(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
+    i16v1 r = v0142(a0);
     { short b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_i16("v0142", "ret", b, 1); }
 }
 
-u64v3 v0143(u64v3 a0, u8v2_b a1) {
-    return (a1.odd * (-a0)) & ((i32v6)(0));
+u64v3 v0143(u64v3 a0, u64v6 a1, i32v4 a2) {
+    return a2.b * (a1.s4 + (-a0));
 }
 
 static void run_v0143(void) {
     rt_rng rng = {0x35c99629d9d49b74ULL};
-    u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    u8v2 a1; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    u64v3 r = v0143(a0, a1);
+    u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    u64v6 a1; { unsigned long b[6]; rt_fill_u64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
+    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u64v3 r = v0143(a0, a1, a2);
     { unsigned long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_u64("v0143", "ret", b, 3); }
 }
 
-i64v6 v0144(i16v4 a0, unsigned short s0, u64v5 a1, unsigned char i0, u16v4 a2, long i1, unsigned long s1, i32v5 a3, signed char s2, u8v3 a4, unsigned int i2, u16v6_b a5, long s3, unsigned int s4, i64v3 a6, i8v3 a7, i64v6 a8, i64v2 a9, int i3, f64v6_b a10) {
-    i32v5 t0 = __builtin_convertvector(((u64v16){a0[2], s0, a1[i0], a2[i1], s0, s1, s1}).s5D180, i32v5) & a3;
-    u16v3 t1 = (u16v3)(s2);
-    t1 *= a4.lo[i2];
-    t1.zxy = a5.odd;
-    return ((i64v6){s0, s3, s4, -1, a2[2], a6.g}) + ((__builtin_convertvector((u32v6)(a7.x), u64v6) == 5) - ((a8 * a9[i3]) * (a10 < a10)));
+unsigned int v0144(f32v5 a0, i64v4 a1, double s0, i32v4 a2, float s1, i64v2 a3, i64v3 a4, i64v4 a5, u32v12 a6, unsigned int s2) {
+    i32v5 t0 = (a0 || (s1 / __builtin_convertvector((f64v5){a1[2], s0, 1.75, a2[2], -6}, f32v5)));
+    i64v2 t1 = ((5 + a3) - a4.xx) * a5.x;
+    return (s2 * (~a6)).odd.S2;
 }
 
 static void run_v0144(void) {
     rt_rng rng = {0x548fb45b26541ef2ULL};
-    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_FULL);
-    u64v5 a1; { unsigned long b[5]; rt_fill_u64(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a1[j] = b[j]; }
-    unsigned char i0; rt_fill_u8(&rng, &i0, 1, RT_DOM_INT(0LL, 4LL));
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    long i1; rt_fill_i64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned long s1; rt_fill_u64(&rng, &s1, 1, RT_DOM_FULL);
-    i32v5 a3; { int b[5]; rt_fill_i32(&rng, b, 5, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 5; j++) a3[j] = b[j]; }
-    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
-    u8v3 a4; { unsigned char b[3]; rt_fill_u8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
-    unsigned int i2; rt_fill_u32(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    u16v6 a5; { unsigned short b[6]; rt_fill_u16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a5[j] = b[j]; }
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
-    i64v3 a6; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a6[j] = b[j]; }
-    i8v3 a7; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a7[j] = b[j]; }
-    i64v6 a8; { long b[6]; rt_fill_i64(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a8[j] = b[j]; }
-    i64v2 a9; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a9[j] = b[j]; }
-    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
-    f64v6 a10; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a10[j] = b[j]; }
-    i64v6 r = v0144(a0, s0, a1, i0, a2, i1, s1, a3, s2, a4, i2, a5, s3, s4, a6, a7, a8, a9, i3, a10);
-    { long b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_i64("v0144", "ret", b, 6); }
+    f32v5 a0; { float b[5]; rt_fill_f32(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
+    i64v4 a1; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    double s0; rt_fill_f64(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i32v4 a2; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    float s1; rt_fill_f32(&rng, &s1, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
+    i64v2 a3; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    i64v3 a4; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a4[j] = b[j]; }
+    i64v4 a5; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    u32v12 a6; { unsigned int b[12]; rt_fill_u32(&rng, b, 12, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 12; j++) a6[j] = b[j]; }
+    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
+    unsigned int r = v0144(a0, a1, s0, a2, s1, a3, a4, a5, a6, s2);
+    rt_out_u32("v0144", "ret", &r, 1);
 }
 
-i16v4 v0145(i16v4 a0, i16v8 a1, i16v3 a2) {
-    return a0 + (6 + (a1 < a2.S2).odd);
+i16v4 v0145(i16v8_b a0, i16v8 a1, long i0, short s0) {
+    return (-(a1[i0] - a0.even)) + (((i16v4)(s0)) - (-7));
 }
 
 static void run_v0145(void) {
     rt_rng rng = {0x0bb8584ccdd93f05ULL};
-    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    i16v8 a0; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
     i16v8 a1; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    i16v3 a2; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    i16v4 r = v0145(a0, a1, a2);
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 7LL));
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i16v4 r = v0145(a0, a1, i0, s0);
     { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0145", "ret", b, 4); }
 }
 
-u32v8 v0146(u32v8_b a0, int s0, short s1, unsigned long s2, unsigned int s3, unsigned int s4, u16v1_b a1, unsigned short i0, unsigned char s5, i64m4x4 m0) {
-    return (a0 / 1) - (((u32v8){s0, s1, s2, s3, s4, 4, a1[i0], s5}) * m0[2][3]);
+u32v8 v0146(u32v6 a0, unsigned long s0) {
+    return (a0 ? a0 : s0).s02324121;
 }
 
 static void run_v0146(void) {
     rt_rng rng = {0x201d41294331815dULL};
-    u32v8 a0; { unsigned int b[8]; rt_fill_u32(&rng, b, 8, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    int s0; rt_fill_i32(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    short s1; rt_fill_i16(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned long s2; rt_fill_u64(&rng, &s2, 1, RT_DOM_FULL);
-    unsigned int s3; rt_fill_u32(&rng, &s3, 1, RT_DOM_INT(0LL, 16LL));
-    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_FULL);
-    u16v1 a1; { unsigned short b[1]; rt_fill_u16(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a1[j] = b[j]; }
-    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 0LL));
-    unsigned char s5; rt_fill_u8(&rng, &s5, 1, RT_DOM_FULL);
-    long m0_b[16]; rt_fill_i64(&rng, m0_b, 16, RT_DOM_FULL); i64m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    u32v8 r = v0146(a0, s0, s1, s2, s3, s4, a1, i0, s5, m0);
+    u32v6 a0; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    u32v8 r = v0146(a0, s0);
     { unsigned int b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_u32("v0146", "ret", b, 8); }
 }
 
@@ -648,213 +713,272 @@ static void run_v0148(void) {
     { int b[4]; __builtin_matrix_column_major_store(r, b, 4); rt_out_i32("v0148", "ret", b, 4); }
 }
 
-float v0149(i32v3 a0, i8v8 a1, f32v3 a2, int i0) {
-    i32v3 t0 = (~a0) % 1;
-    i8v8 t1 = a1 * 5;
-    return a2[i0];
+i8v16 v0149(i8v12 a0, unsigned char s0, f32v2 a1, signed char s1, signed char s2, i8m4x4 m0, unsigned short i0, short s3, i8v4 a2, i8v2 a3, i8m3x4 m1, unsigned short i1, unsigned int s4, i8m4x4 m2, long i2, i8v16 a4, i8m3x2 m3, int i3, i8v3 a5, unsigned short i4, u8v4 a6, u16v5 a7, i64v2 a8, i64v4 a9, int i5) {
+    i32v3 t0 = (i32v3)a0;
+    t0 &= t0;
+    t0 = ((i32v3){-8, s0, -4}).xyz;
+    f32v2 t1 = a1;
+    return ((((i8v16){-7, s1, s2, s2, s1, -4, m0[i0][3], -8, s3, a2.x, a3.g, 2, m1[i1][1], s2, s4, m2[i2][2]}) - (-8)) * (a4 * ((i8v16){s2, 3, m3[i3][0], s4, -8, s4, s3, a5[i4], -5, -4, 6, s0, a6.x, a7.S2, a8.lo, a9[i5]}))) + (-1);
 }
 
 static void run_v0149(void) {
     rt_rng rng = {0x302453bda18db6afULL};
-    i32v3 a0; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    i8v8 a1; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    f32v3 a2; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
-    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    float r = v0149(a0, a1, a2, i0);
-    rt_out_f32("v0149", "ret", &r, 1);
+    i8v12 a0; { signed char b[12]; rt_fill_i8(&rng, b, 12, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 12; j++) a0[j] = b[j]; }
+    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_FULL);
+    f32v2 a1; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    signed char s1; rt_fill_i8(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    signed char s2; rt_fill_i8(&rng, &s2, 1, RT_DOM_FULL);
+    signed char m0_b[16]; rt_fill_i8(&rng, m0_b, 16, RT_DOM_FULL); i8m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
+    short s3; rt_fill_i16(&rng, &s3, 1, RT_DOM_FULL);
+    i8v4 a2; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    i8v2 a3; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    signed char m1_b[12]; rt_fill_i8(&rng, m1_b, 12, RT_DOM_FULL); i8m3x4 m1 = __builtin_matrix_column_major_load(m1_b, 3, 4, 3);
+    unsigned short i1; rt_fill_u16(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
+    unsigned int s4; rt_fill_u32(&rng, &s4, 1, RT_DOM_INT(0LL, 16LL));
+    signed char m2_b[16]; rt_fill_i8(&rng, m2_b, 16, RT_DOM_FULL); i8m4x4 m2 = __builtin_matrix_column_major_load(m2_b, 4, 4, 4);
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i8v16 a4; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a4[j] = b[j]; }
+    signed char m3_b[6]; rt_fill_i8(&rng, m3_b, 6, RT_DOM_FULL); i8m3x2 m3 = __builtin_matrix_column_major_load(m3_b, 3, 2, 3);
+    int i3; rt_fill_i32(&rng, &i3, 1, RT_DOM_INT(0LL, 2LL));
+    i8v3 a5; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    unsigned short i4; rt_fill_u16(&rng, &i4, 1, RT_DOM_INT(0LL, 2LL));
+    u8v4 a6; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a6[j] = b[j]; }
+    u16v5 a7; { unsigned short b[5]; rt_fill_u16(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a7[j] = b[j]; }
+    i64v2 a8; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a8[j] = b[j]; }
+    i64v4 a9; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a9[j] = b[j]; }
+    int i5; rt_fill_i32(&rng, &i5, 1, RT_DOM_INT(0LL, 3LL));
+    i8v16 r = v0149(a0, s0, a1, s1, s2, m0, i0, s3, a2, a3, m1, i1, s4, m2, i2, a4, m3, i3, a5, i4, a6, a7, a8, a9, i5);
+    { signed char b[16]; for (int j = 0; j < 16; j++) b[j] = r[j]; rt_out_i8("v0149", "ret", b, 16); }
 }
 
-u64v1 v0150(i64v3 a0, unsigned long i0, unsigned char s0, u16v3 a1, unsigned char i1, u8v2 a2, u8v2_b a3, u8v2 a4, i64v2_b a5, unsigned short i2, u16v2 a6, unsigned short s1, u64v1 a7) {
-    u8v2 t0 = (((u8v2){a0[i0], s0}) + a1[i1]) >> ((a2 + a3) & 7);
-    t0 %= (a4 & 7) | 1;
-    t0 |= __builtin_convertvector((i64v2){a5[i2], 1}, u8v2);
-    u16v2 t1 = __builtin_convertvector((a6 <= ((u16v2)(s1))), u16v2);
-    return a7;
+unsigned int v0150(u8v5 a0, u64v2_b a1, u8v8_b a2, u8v4 a3, u8v2 a4, i8v3 a5, u32v6 a6, unsigned short i0) {
+    u8v2 t0 = -((u8v2){a0[0]});
+    t0 = __builtin_convertvector(a1, u8v2);
+    t0 = (t0 * ((u8v2)(a2.s2)) ? a3.xy : (a4 ? (u8v2){0, a2.s3} : t0));
+    i8v3 t1 = a5;
+    return a6[i0];
 }
 
 static void run_v0150(void) {
     rt_rng rng = {0x5e3423dc3bdd1cb4ULL};
-    i64v3 a0; { long b[3]; rt_fill_i64(&rng, b, 3, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
-    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
-    unsigned char s0; rt_fill_u8(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
-    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 2LL));
-    u8v2 a2; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u8v2 a3; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u8v5 a0; { unsigned char b[5]; rt_fill_u8(&rng, b, 5, RT_DOM_FULL); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
+    u64v2 a1; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    u8v8 a2; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    u8v4 a3; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
     u8v2 a4; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
-    i64v2 a5; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
-    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
-    u16v2 a6; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
-    u64v1 a7; { unsigned long b[1]; rt_fill_u64(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a7[j] = b[j]; }
-    u64v1 r = v0150(a0, i0, s0, a1, i1, a2, a3, a4, a5, i2, a6, s1, a7);
-    { unsigned long b[1]; for (int j = 0; j < 1; j++) b[j] = r[j]; rt_out_u64("v0150", "ret", b, 1); }
+    i8v3 a5; { signed char b[3]; rt_fill_i8(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    u32v6 a6; { unsigned int b[6]; rt_fill_u32(&rng, b, 6, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 6; j++) a6[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 5LL));
+    unsigned int r = v0150(a0, a1, a2, a3, a4, a5, a6, i0);
+    rt_out_u32("v0150", "ret", &r, 1);
 }
 
-i64v3 v0151(i64v1 a0) {
-    return (i64v3)((a0 - a0)[0]);
+i64v3 v0151(u64v3 a0, unsigned long s0, i32v4 a1) {
+    return (a0 > ((~((u64v3){0, s0, a1.z})) + s0));
 }
 
 static void run_v0151(void) {
     rt_rng rng = {0xa05215adffb67a07ULL};
-    i64v1 a0; { long b[1]; rt_fill_i64(&rng, b, 1, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 1; j++) a0[j] = b[j]; }
-    i64v3 r = v0151(a0);
+    u64v3 a0; { unsigned long b[3]; rt_fill_u64(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_FULL);
+    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    i64v3 r = v0151(a0, s0, a1);
     { long b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i64("v0151", "ret", b, 3); }
 }
 
-u16v4 v0152(i8v16 a0, unsigned int s0, u32v4 a1, u16v4 a2) {
-    i8v16 t0 = a0.Sb1734905C14202da;
-    u32v4 t1 = ((u32v3){s0, s0, 9}).rrrb;
-    t1 /= (t1 & 7) | 1;
-    t1 = a1;
-    return a2;
+i32v2 v0152(i8v16_b a0, u16v16 a1, int i0, signed char s0, i32v3 a2, u8v2_b a3, int s1, i32v2 a4, i32v4 a5, int i1, i32m3x4 m0) {
+    i8v16 t0 = a1[i0] * a0;
+    t0[2] = s0;
+    i32v3 t1 = a2 * 8;
+    return __builtin_convertvector(a3, i32v2) / ((((i32v4){s1, a4.y, a5[i1], m0[2][3]}).lo & 7) | 1);
 }
 
 static void run_v0152(void) {
     rt_rng rng = {0xa3611f653dc6bcf1ULL};
     i8v16 a0; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    unsigned int s0; rt_fill_u32(&rng, &s0, 1, RT_DOM_FULL);
-    u32v4 a1; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u16v4 a2; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    u16v4 r = v0152(a0, s0, a1, a2);
-    { unsigned short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_u16("v0152", "ret", b, 4); }
+    u16v16 a1; { unsigned short b[16]; rt_fill_u16(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i32v3 a2; { int b[3]; rt_fill_i32(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    u8v2 a3; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    int s1; rt_fill_i32(&rng, &s1, 1, RT_DOM_INT(-8LL, 8LL));
+    i32v2 a4; { int b[2]; rt_fill_i32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    i32v4 a5; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    int m0_b[12]; rt_fill_i32(&rng, m0_b, 12, RT_DOM_FULL); i32m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
+    i32v2 r = v0152(a0, a1, i0, s0, a2, a3, s1, a4, a5, i1, m0);
+    { int b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_i32("v0152", "ret", b, 2); }
 }
 
-i32v4 v0153(u16v4 a0, i8m4x3 m0, unsigned int i0, unsigned short s0, u16v4 a1, i64v4 a2, i64v8 a3, u16v8 a4, u16v4 a5, u16v2 a6, unsigned long i1, u32v4 a7, unsigned int s1, unsigned int s2, i8v8 a8, long s3) {
-    i16v4 t0 = a2.z - ((a0 * a0) < (((u16v4){m0[i0][0], 6, 0, s0}) * a1));
-    u16v8 t1 = __builtin_convertvector((i64v8)(a3.S0), u16v8) * (a4 + a5.x);
-    t1[0] = a6[i1];
-    t1[2] = s0;
-    return (((a7 ^ s1) + __builtin_convertvector((u32v4){s2, a8.S7, a7[3], s3}, u32v4)) > a7);
+f32v6 v0153(i16v4 a0, i32m3x1 m0, int i0, i16v4 a1, u32v4 a2, u8v1_b a3, unsigned int i1, f32v6 a4, f32v3_b a5, int i2, f32v2 a6, long i3, f32m3x4 m1, unsigned long i4, u64v4_b a7, signed char s0) {
+    i16v4 t0 = a0 * ((i16v4){m0[i0][0], 2});
+    t0 &= a1;
+    u32v4 t1 = (a2.S2330 * a3[i1]).arrr;
+    return (m1[i4][2] * ((a4 / a5[i2]) / a6[i3])) / ((a7 - a7) | s0).S2;
 }
 
 static void run_v0153(void) {
     rt_rng rng = {0xf4b0edc8a3f689b5ULL};
-    u16v4 a0; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    signed char m0_b[12]; rt_fill_i8(&rng, m0_b, 12, RT_DOM_FULL); i8m4x3 m0 = __builtin_matrix_column_major_load(m0_b, 4, 3, 4);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned short s0; rt_fill_u16(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u16v4 a1; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    i64v4 a2; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    i64v8 a3; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a3[j] = b[j]; }
-    u16v8 a4; { unsigned short b[8]; rt_fill_u16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a4[j] = b[j]; }
-    u16v4 a5; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
-    u16v2 a6; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
-    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
-    u32v4 a7; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    unsigned int s2; rt_fill_u32(&rng, &s2, 1, RT_DOM_FULL);
-    i8v8 a8; { signed char b[8]; rt_fill_i8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a8[j] = b[j]; }
-    long s3; rt_fill_i64(&rng, &s3, 1, RT_DOM_FULL);
-    i32v4 r = v0153(a0, m0, i0, s0, a1, a2, a3, a4, a5, a6, i1, a7, s1, s2, a8, s3);
-    { int b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i32("v0153", "ret", b, 4); }
+    i16v4 a0; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    int m0_b[3]; rt_fill_i32(&rng, m0_b, 3, RT_DOM_FULL); i32m3x1 m0 = __builtin_matrix_column_major_load(m0_b, 3, 1, 3);
+    int i0; rt_fill_i32(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    i16v4 a1; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
+    u32v4 a2; { unsigned int b[4]; rt_fill_u32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    u8v1 a3; { unsigned char b[1]; rt_fill_u8(&rng, b, 1, RT_DOM_FULL); for (int j = 0; j < 1; j++) a3[j] = b[j]; }
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 0LL));
+    f32v6 a4; { float b[6]; rt_fill_f32(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a4[j] = b[j]; }
+    f32v3 a5; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a5[j] = b[j]; }
+    int i2; rt_fill_i32(&rng, &i2, 1, RT_DOM_INT(0LL, 2LL));
+    f32v2 a6; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    long i3; rt_fill_i64(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    float m1_b[12]; rt_fill_f32(&rng, m1_b, 12, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m3x4 m1 = __builtin_matrix_column_major_load(m1_b, 3, 4, 3);
+    unsigned long i4; rt_fill_u64(&rng, &i4, 1, RT_DOM_INT(0LL, 2LL));
+    u64v4 a7; { unsigned long b[4]; rt_fill_u64(&rng, b, 4, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 4; j++) a7[j] = b[j]; }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    f32v6 r = v0153(a0, m0, i0, a1, a2, a3, i1, a4, a5, i2, a6, i3, m1, i4, a7, s0);
+    { float b[6]; for (int j = 0; j < 6; j++) b[j] = r[j]; rt_out_f32("v0153", "ret", b, 6); }
 }
 
-signed char v0154(f32v7 a0, float s0, f32m4x4 m0, unsigned int i0, u8v8_b a1, int i1, i32v8 a2, i32v4 a3) {
-    f32v4 t0 = a0.lo * ((f32v4){s0, m0[i0][3], s0});
-    t0 -= ((f32v4){a1[i1]}) - __builtin_convertvector(t0, f32v4);
-    i32v8 t1 = ~a2;
-    t1[6] = a3.w;
-    return -2;
+i32m4x2 v0154(f32v7 a0, i32v4 a1, float s0, f32v4 a2, f32v3_b a3, f32v4_b a4, u16v4 a5, unsigned short s1, u16v2 a6, i32m4x2 m0) {
+    f32v4 t0 = a0.lo * (a1 ? (f32v4)(s0) : a2);
+    t0 -= (-1) / a3.xzzz;
+    t0 = a4 / 4.75;
+    u16v4 t1 = a5;
+    t1[0] = s1;
+    t1.zw *= a6;
+    return m0;
 }
 
 static void run_v0154(void) {
     rt_rng rng = {0xadec61cd85b66531ULL};
     f32v7 a0; { float b[7]; rt_fill_f32(&rng, b, 7, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 7; j++) a0[j] = b[j]; }
+    i32v4 a1; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
     float s0; rt_fill_f32(&rng, &s0, 1, RT_DOM_DYADIC(-32LL, 32LL, 2));
-    float m0_b[16]; rt_fill_f32(&rng, m0_b, 16, RT_DOM_DYADIC(-32LL, 32LL, 2)); f32m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
-    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    u8v8 a1; { unsigned char b[8]; rt_fill_u8(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a1[j] = b[j]; }
-    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 7LL));
-    i32v8 a2; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
-    i32v4 a3; { int b[4]; rt_fill_i32(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
-    signed char r = v0154(a0, s0, m0, i0, a1, i1, a2, a3);
-    rt_out_i8("v0154", "ret", &r, 1);
+    f32v4 a2; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    f32v3 a3; { float b[3]; rt_fill_f32(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a3[j] = b[j]; }
+    f32v4 a4; { float b[4]; rt_fill_f32(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    u16v4 a5; { unsigned short b[4]; rt_fill_u16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a5[j] = b[j]; }
+    unsigned short s1; rt_fill_u16(&rng, &s1, 1, RT_DOM_FULL);
+    u16v2 a6; { unsigned short b[2]; rt_fill_u16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    int m0_b[8]; rt_fill_i32(&rng, m0_b, 8, RT_DOM_FULL); i32m4x2 m0 = __builtin_matrix_column_major_load(m0_b, 4, 2, 4);
+    i32m4x2 r = v0154(a0, a1, s0, a2, a3, a4, a5, s1, a6, m0);
+    { int b[8]; __builtin_matrix_column_major_store(r, b, 4); rt_out_i32("v0154", "ret", b, 8); }
 }
 
-i64m1x2 v0155(i8v4 a0, u8v7 a1, i8v2 a2, i64m1x2 m0) {
-    i8v4 t0 = a0;
-    t0 = ((i8v7)a1).even;
-    t0.xw = -a2;
-    return m0;
+i16v3 v0155(signed char s0, i16v3 a0, unsigned short i0, int i1, i8v16 a1, long i2) {
+    i8v4 t0 = ((i8v2){s0, a0[i0]}).xxxx;
+    t0[i1] = a1[11];
+    t0[i2] = 0;
+    return a0;
 }
 
 static void run_v0155(void) {
     rt_rng rng = {0x1e729a04805f6fa2ULL};
-    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
-    u8v7 a1; { unsigned char b[7]; rt_fill_u8(&rng, b, 7, RT_DOM_FULL); for (int j = 0; j < 7; j++) a1[j] = b[j]; }
-    i8v2 a2; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    long m0_b[2]; rt_fill_i64(&rng, m0_b, 2, RT_DOM_FULL); i64m1x2 m0 = __builtin_matrix_column_major_load(m0_b, 1, 2, 1);
-    i64m1x2 r = v0155(a0, a1, a2, m0);
-    { long b[2]; __builtin_matrix_column_major_store(r, b, 1); rt_out_i64("v0155", "ret", b, 2); }
+    signed char s0; rt_fill_i8(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
+    i16v3 a0; { short b[3]; rt_fill_i16(&rng, b, 3, RT_DOM_FULL); for (int j = 0; j < 3; j++) a0[j] = b[j]; }
+    unsigned short i0; rt_fill_u16(&rng, &i0, 1, RT_DOM_INT(0LL, 2LL));
+    int i1; rt_fill_i32(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    i8v16 a1; { signed char b[16]; rt_fill_i8(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    long i2; rt_fill_i64(&rng, &i2, 1, RT_DOM_INT(0LL, 3LL));
+    i16v3 r = v0155(s0, a0, i0, i1, a1, i2);
+    { short b[3]; for (int j = 0; j < 3; j++) b[j] = r[j]; rt_out_i16("v0155", "ret", b, 3); }
 }
 
-short v0156(i64v8 a0, long s0, u32m3x4 m0, u32m4x2 m1, long i0, unsigned int s1, i16v2 a1) {
-    i64v8 t0 = ~a0;
-    u32v5 t1 = s1 + ((u32v5){1, s0, m0[2][2], m1[i0][1], 0});
-    t1.s4 = s1;
-    return a1.x;
+i16v4 v0156(i64v8 a0, i64v2_b a1, unsigned long i0, u64v8 a2, i16v4 a3) {
+    i64v8 t0 = a1[i0] - a0;
+    f64v8 t1 = __builtin_convertvector((u64v8)(a2.s6), f64v8);
+    return a3;
 }
 
 static void run_v0156(void) {
     rt_rng rng = {0x99518678d9297ff3ULL};
     i64v8 a0; { long b[8]; rt_fill_i64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
-    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_INT(-8LL, 8LL));
-    unsigned int m0_b[12]; rt_fill_u32(&rng, m0_b, 12, RT_DOM_FULL); u32m3x4 m0 = __builtin_matrix_column_major_load(m0_b, 3, 4, 3);
-    unsigned int m1_b[8]; rt_fill_u32(&rng, m1_b, 8, RT_DOM_FULL); u32m4x2 m1 = __builtin_matrix_column_major_load(m1_b, 4, 2, 4);
-    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 3LL));
-    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
-    i16v2 a1; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
-    short r = v0156(a0, s0, m0, m1, i0, s1, a1);
-    rt_out_i16("v0156", "ret", &r, 1);
+    i64v2 a1; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a1[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    u64v8 a2; { unsigned long b[8]; rt_fill_u64(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    i16v4 a3; { short b[4]; rt_fill_i16(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i16v4 r = v0156(a0, a1, i0, a2, a3);
+    { short b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_i16("v0156", "ret", b, 4); }
 }
 
-float v0157(f64v6 a0, i16v6 a1, i16v2 a2) {
-    i16v6 t0 = __builtin_convertvector(a0, i16v6);
-    t0 ^= t0 << (a1 & 15);
-    t0 ^= a2[0] * t0;
-    return -3.75;
+f64v4 v0157(i16v8 a0, u32m2x1 m0, short s0, i16m3x1 m1, i16v16 a1, unsigned long i0, f64v4_b a2, f64v4_b a3, unsigned long i1) {
+    i16v6 t0 = (i16v6){a0.S3, a0.S0, m0[0][0], s0, m1[0][0], a1[i0]};
+    t0 ^= 4;
+    return (f64v4)((-(a2 / a3))[i1]);
 }
 
 static void run_v0157(void) {
     rt_rng rng = {0x5184951768a5a61aULL};
-    f64v6 a0; { double b[6]; rt_fill_f64(&rng, b, 6, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 6; j++) a0[j] = b[j]; }
-    i16v6 a1; { short b[6]; rt_fill_i16(&rng, b, 6, RT_DOM_FULL); for (int j = 0; j < 6; j++) a1[j] = b[j]; }
-    i16v2 a2; { short b[2]; rt_fill_i16(&rng, b, 2, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    float r = v0157(a0, a1, a2);
-    rt_out_f32("v0157", "ret", &r, 1);
+    i16v8 a0; { short b[8]; rt_fill_i16(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a0[j] = b[j]; }
+    unsigned int m0_b[2]; rt_fill_u32(&rng, m0_b, 2, RT_DOM_FULL); u32m2x1 m0 = __builtin_matrix_column_major_load(m0_b, 2, 1, 2);
+    short s0; rt_fill_i16(&rng, &s0, 1, RT_DOM_FULL);
+    short m1_b[3]; rt_fill_i16(&rng, m1_b, 3, RT_DOM_FULL); i16m3x1 m1 = __builtin_matrix_column_major_load(m1_b, 3, 1, 3);
+    i16v16 a1; { short b[16]; rt_fill_i16(&rng, b, 16, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
+    unsigned long i0; rt_fill_u64(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    f64v4 a2; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
+    f64v4 a3; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    unsigned long i1; rt_fill_u64(&rng, &i1, 1, RT_DOM_INT(0LL, 3LL));
+    f64v4 r = v0157(a0, m0, s0, m1, a1, i0, a2, a3, i1);
+    { double b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f64("v0157", "ret", b, 4); }
 }
 
-signed char v0158(f64v2 a0, i8v4 a1, u8v4 a2) {
-    f64v2 t0 = a0;
-    t0 *= a1.b;
-    f32v3 t1 = (f32v3)(-1.5);
-    return __builtin_convertvector(-__builtin_convertvector(a2, u32v4), i8v4)[1];
+f32v4 v0158(f32v5 a0, f64v3 a1, f64v3 a2, long i0, f64v4 a3, i64v4 a4, f32v2 a5, unsigned char i1) {
+    f64v2 t0 = __builtin_convertvector(((f32v2){a0.S3}) - (-2.0), f64v2);
+    t0 = ((f64v2)(a1.x)) / ((f64v2)(a2.s1));
+    t0[i0] *= a3[0];
+    i64v4 t1 = 0 + a4;
+    return (f32v4)(a5[i1]);
 }
 
 static void run_v0158(void) {
     rt_rng rng = {0xcce713eba7e09f0eULL};
-    f64v2 a0; { double b[2]; rt_fill_f64(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a0[j] = b[j]; }
-    i8v4 a1; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a1[j] = b[j]; }
-    u8v4 a2; { unsigned char b[4]; rt_fill_u8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a2[j] = b[j]; }
-    signed char r = v0158(a0, a1, a2);
-    rt_out_i8("v0158", "ret", &r, 1);
+    f32v5 a0; { float b[5]; rt_fill_f32(&rng, b, 5, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 5; j++) a0[j] = b[j]; }
+    f64v3 a1; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    f64v3 a2; { double b[3]; rt_fill_f64(&rng, b, 3, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 3; j++) a2[j] = b[j]; }
+    long i0; rt_fill_i64(&rng, &i0, 1, RT_DOM_INT(0LL, 1LL));
+    f64v4 a3; { double b[4]; rt_fill_f64(&rng, b, 4, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 4; j++) a3[j] = b[j]; }
+    i64v4 a4; { long b[4]; rt_fill_i64(&rng, b, 4, RT_DOM_INT(-8LL, 8LL)); for (int j = 0; j < 4; j++) a4[j] = b[j]; }
+    f32v2 a5; { float b[2]; rt_fill_f32(&rng, b, 2, RT_DOM_DYADIC(-32LL, 32LL, 2)); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    unsigned char i1; rt_fill_u8(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    f32v4 r = v0158(a0, a1, a2, i0, a3, a4, a5, i1);
+    { float b[4]; for (int j = 0; j < 4; j++) b[j] = r[j]; rt_out_f32("v0158", "ret", b, 4); }
 }
 
-u64v2 v0159(i32v16 a0, i32v16 a1, u64v2 a2, u64v2 a3, unsigned long s0) {
-    i32v16 t0 = a0 % ((a1 & 7) | 1);
-    return s0 - (a2 + a3);
+f64v8 v0159(long s0, i8v4_b a0, unsigned int s1, u16v3 a1, i32v8 a2, int s2, unsigned char s3, unsigned short s4, i32m4x4 m0, i64v2 a3, u8v2 a4, i32m1x4 m1, int s5, unsigned int i0, int s6, i8v2 a5, unsigned int i1, i32m2x3 m2, unsigned short i2, signed char s7, u32v2 a6, unsigned int i3, signed char s8) {
+    i32v16 t0 = ((i32v16){-5, -1, -1, 6, s0, a0.y, s1, a1[0], a2.s4, s2, -1, 3, 6, s3, s4, m0[3][1]}) * a3.y;
+    t0.Sd10f |= ~((i32v4){a4.hi, m1[0][2], s5});
+    t0[i0] = s6;
+    return __builtin_convertvector(~((-5) - (((i8v8){6, a5[i1], 3, m2[i2][2], s7, s7, a0.g, a6[i3]}) & s8)), f64v8);
 }
 
 static void run_v0159(void) {
     rt_rng rng = {0x072ccf3a217a263fULL};
-    i32v16 a0; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a0[j] = b[j]; }
-    i32v16 a1; { int b[16]; rt_fill_i32(&rng, b, 16, RT_DOM_FULL); for (int j = 0; j < 16; j++) a1[j] = b[j]; }
-    u64v2 a2; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a2[j] = b[j]; }
-    u64v2 a3; { unsigned long b[2]; rt_fill_u64(&rng, b, 2, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
-    unsigned long s0; rt_fill_u64(&rng, &s0, 1, RT_DOM_INT(0LL, 16LL));
-    u64v2 r = v0159(a0, a1, a2, a3, s0);
-    { unsigned long b[2]; for (int j = 0; j < 2; j++) b[j] = r[j]; rt_out_u64("v0159", "ret", b, 2); }
+    long s0; rt_fill_i64(&rng, &s0, 1, RT_DOM_FULL);
+    i8v4 a0; { signed char b[4]; rt_fill_i8(&rng, b, 4, RT_DOM_FULL); for (int j = 0; j < 4; j++) a0[j] = b[j]; }
+    unsigned int s1; rt_fill_u32(&rng, &s1, 1, RT_DOM_FULL);
+    u16v3 a1; { unsigned short b[3]; rt_fill_u16(&rng, b, 3, RT_DOM_INT(0LL, 16LL)); for (int j = 0; j < 3; j++) a1[j] = b[j]; }
+    i32v8 a2; { int b[8]; rt_fill_i32(&rng, b, 8, RT_DOM_FULL); for (int j = 0; j < 8; j++) a2[j] = b[j]; }
+    int s2; rt_fill_i32(&rng, &s2, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned char s3; rt_fill_u8(&rng, &s3, 1, RT_DOM_FULL);
+    unsigned short s4; rt_fill_u16(&rng, &s4, 1, RT_DOM_FULL);
+    int m0_b[16]; rt_fill_i32(&rng, m0_b, 16, RT_DOM_FULL); i32m4x4 m0 = __builtin_matrix_column_major_load(m0_b, 4, 4, 4);
+    i64v2 a3; { long b[2]; rt_fill_i64(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a3[j] = b[j]; }
+    u8v2 a4; { unsigned char b[2]; rt_fill_u8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a4[j] = b[j]; }
+    int m1_b[4]; rt_fill_i32(&rng, m1_b, 4, RT_DOM_FULL); i32m1x4 m1 = __builtin_matrix_column_major_load(m1_b, 1, 4, 1);
+    int s5; rt_fill_i32(&rng, &s5, 1, RT_DOM_INT(-8LL, 8LL));
+    unsigned int i0; rt_fill_u32(&rng, &i0, 1, RT_DOM_INT(0LL, 15LL));
+    int s6; rt_fill_i32(&rng, &s6, 1, RT_DOM_INT(-8LL, 8LL));
+    i8v2 a5; { signed char b[2]; rt_fill_i8(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a5[j] = b[j]; }
+    unsigned int i1; rt_fill_u32(&rng, &i1, 1, RT_DOM_INT(0LL, 1LL));
+    int m2_b[6]; rt_fill_i32(&rng, m2_b, 6, RT_DOM_FULL); i32m2x3 m2 = __builtin_matrix_column_major_load(m2_b, 2, 3, 2);
+    unsigned short i2; rt_fill_u16(&rng, &i2, 1, RT_DOM_INT(0LL, 1LL));
+    signed char s7; rt_fill_i8(&rng, &s7, 1, RT_DOM_FULL);
+    u32v2 a6; { unsigned int b[2]; rt_fill_u32(&rng, b, 2, RT_DOM_FULL); for (int j = 0; j < 2; j++) a6[j] = b[j]; }
+    unsigned int i3; rt_fill_u32(&rng, &i3, 1, RT_DOM_INT(0LL, 1LL));
+    signed char s8; rt_fill_i8(&rng, &s8, 1, RT_DOM_FULL);
+    f64v8 r = v0159(s0, a0, s1, a1, a2, s2, s3, s4, m0, a3, a4, m1, s5, i0, s6, a5, i1, m2, i2, s7, a6, i3, s8);
+    { double b[8]; for (int j = 0; j < 8; j++) b[j] = r[j]; rt_out_f64("v0159", "ret", b, 8); }
 }
 
 int main(void) {

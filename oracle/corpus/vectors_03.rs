@@ -9,37 +9,37 @@ matrix! {
     pub typedef i8 i8v2 __attribute__((ext_vector_type(2)));
     pub(crate) typedef i8 i8v3 __attribute__((ext_vector_type(3)));
     pub(crate) typedef char i8v4 __attribute__((ext_vector_type(4)));
-    pub typedef char i8v5 __attribute__((ext_vector_type(5)));
-    pub(crate) typedef int8_t i8v6 __attribute__((ext_vector_type(6)));
-    typedef char i8v7 __attribute__((ext_vector_type(7)));
-    typedef char i8v8 __attribute__((ext_vector_type(8)));
-    typedef signed char i8v9 __attribute__((ext_vector_type(9)));
-    pub(crate) typedef char i8v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef short i16v1 __attribute__((ext_vector_type(1)));
-    typedef short i16v2 __attribute__((ext_vector_type(2)));
-    typedef int16_t i16v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef short i16v4 __attribute__((ext_vector_type(4)));
-    pub typedef int16_t i16v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef int16_t i16v8 __attribute__((ext_vector_type(8)));
-    pub typedef int32_t i32v2 __attribute__((ext_vector_type(2)));
-    typedef int32_t i32v3 __attribute__((ext_vector_type(3)));
-    typedef i32 i32v4 __attribute__((ext_vector_type(4)));
-    pub typedef int32_t i32v5 __attribute__((ext_vector_type(5)));
-    typedef int i32v6 __attribute__((ext_vector_type(6)));
-    pub typedef int32_t i32v8 __attribute__((ext_vector_type(8)));
-    typedef i32 i32v16 __attribute__((ext_vector_type(16)));
-    pub typedef int64_t i64v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef int64_t i64v2 __attribute__((ext_vector_type(2)));
-    pub typedef long long i64v3 __attribute__((ext_vector_type(3)));
-    typedef int64_t i64v4 __attribute__((ext_vector_type(4)));
-    typedef long i64v6 __attribute__((ext_vector_type(6)));
-    typedef int64_t i64v8 __attribute__((ext_vector_type(8)));
-    pub typedef uint8_t u8v1 __attribute__((ext_vector_type(1)));
-    typedef u8 u8v2 __attribute__((ext_vector_type(2)));
-    typedef uint8_t u8v3 __attribute__((ext_vector_type(3)));
+    pub typedef char i8v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef int8_t i8v8 __attribute__((ext_vector_type(8)));
+    typedef char i8v12 __attribute__((ext_vector_type(12)));
+    typedef char i8v16 __attribute__((ext_vector_type(16)));
+    typedef int16_t i16v1 __attribute__((ext_vector_type(1)));
+    pub(crate) typedef int16_t i16v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef short i16v3 __attribute__((ext_vector_type(3)));
+    typedef short i16v4 __attribute__((ext_vector_type(4)));
+    typedef int16_t i16v5 __attribute__((ext_vector_type(5)));
+    pub(crate) typedef short i16v6 __attribute__((ext_vector_type(6)));
+    pub typedef int16_t i16v8 __attribute__((ext_vector_type(8)));
+    pub(crate) typedef int16_t i16v12 __attribute__((ext_vector_type(12)));
+    pub typedef int16_t i16v16 __attribute__((ext_vector_type(16)));
+    typedef int32_t i32v2 __attribute__((ext_vector_type(2)));
+    typedef i32 i32v3 __attribute__((ext_vector_type(3)));
+    pub typedef int32_t i32v4 __attribute__((ext_vector_type(4)));
+    typedef int i32v5 __attribute__((ext_vector_type(5)));
+    pub typedef int32_t i32v6 __attribute__((ext_vector_type(6)));
+    typedef i32 i32v8 __attribute__((ext_vector_type(8)));
+    pub typedef int32_t i32v16 __attribute__((ext_vector_type(16)));
+    pub(crate) typedef int64_t i64v1 __attribute__((ext_vector_type(1)));
+    pub typedef long long i64v2 __attribute__((ext_vector_type(2)));
+    typedef int64_t i64v3 __attribute__((ext_vector_type(3)));
+    typedef long i64v4 __attribute__((ext_vector_type(4)));
+    typedef int64_t i64v6 __attribute__((ext_vector_type(6)));
+    pub typedef long i64v8 __attribute__((ext_vector_type(8)));
+    typedef u8 u8v1 __attribute__((ext_vector_type(1)));
+    typedef uint8_t u8v2 __attribute__((ext_vector_type(2)));
+    typedef unsigned char u8v3 __attribute__((ext_vector_type(3)));
     typedef unsigned char u8v4 __attribute__((ext_vector_type(4)));
-    typedef unsigned char u8v5 __attribute__((ext_vector_type(5)));
-    pub typedef u8 u8v7 __attribute__((ext_vector_type(7)));
+    pub typedef u8 u8v5 __attribute__((ext_vector_type(5)));
     pub typedef u8 u8v8 __attribute__((ext_vector_type(8)));
     pub(crate) typedef unsigned short u16v1 __attribute__((ext_vector_type(1)));
     pub typedef uint16_t u16v2 __attribute__((ext_vector_type(2)));
@@ -56,401 +56,463 @@ matrix! {
     typedef u32 u32v5 __attribute__((ext_vector_type(5)));
     typedef u32 u32v6 __attribute__((ext_vector_type(6)));
     typedef unsigned u32v8 __attribute__((ext_vector_type(8)));
-    typedef unsigned u32v16 __attribute__((ext_vector_type(16)));
-    pub typedef uint64_t u64v1 __attribute__((ext_vector_type(1)));
-    pub(crate) typedef u64 u64v2 __attribute__((ext_vector_type(2)));
-    typedef unsigned long long u64v3 __attribute__((ext_vector_type(3)));
-    pub(crate) typedef unsigned long u64v4 __attribute__((ext_vector_type(4)));
-    pub(crate) typedef uint64_t u64v5 __attribute__((ext_vector_type(5)));
-    typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
-    typedef unsigned long long u64v8 __attribute__((ext_vector_type(8)));
-    pub(crate) typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
-    pub(crate) typedef float f32v1 __attribute__((ext_vector_type(1)));
-    pub typedef float f32v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned u32v12 __attribute__((ext_vector_type(12)));
+    pub typedef uint64_t u64v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef u64 u64v3 __attribute__((ext_vector_type(3)));
+    typedef unsigned long long u64v4 __attribute__((ext_vector_type(4)));
+    pub(crate) typedef unsigned long u64v6 __attribute__((ext_vector_type(6)));
+    pub(crate) typedef uint64_t u64v8 __attribute__((ext_vector_type(8)));
+    typedef unsigned long u64v16 __attribute__((ext_vector_type(16)));
+    typedef f32 f32v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef float f32v3 __attribute__((ext_vector_type(3)));
     pub(crate) typedef float f32v4 __attribute__((ext_vector_type(4)));
+    pub typedef float f32v5 __attribute__((ext_vector_type(5)));
     pub(crate) typedef float f32v6 __attribute__((ext_vector_type(6)));
-    pub(crate) typedef f32 f32v7 __attribute__((ext_vector_type(7)));
-    typedef f32 f32v14 __attribute__((ext_vector_type(14)));
-    typedef f32 f32v16 __attribute__((ext_vector_type(16)));
-    typedef double f64v2 __attribute__((ext_vector_type(2)));
+    pub(crate) typedef float f32v7 __attribute__((ext_vector_type(7)));
+    pub(crate) typedef f32 f32v16 __attribute__((ext_vector_type(16)));
+    typedef f64 f64v2 __attribute__((ext_vector_type(2)));
     typedef f64 f64v3 __attribute__((ext_vector_type(3)));
-    pub typedef double f64v4 __attribute__((ext_vector_type(4)));
-    typedef double f64v6 __attribute__((ext_vector_type(6)));
+    typedef double f64v4 __attribute__((ext_vector_type(4)));
+    typedef f64 f64v5 __attribute__((ext_vector_type(5)));
+    pub typedef double f64v8 __attribute__((ext_vector_type(8)));
     typedef i8v2 i8v2_b;
-    typedef i16v1 i16v1_b;
-    typedef i16v3 i16v3_b;
-    typedef i32v2 i32v2_b;
+    type i8v4_b = i8v4;
+    typedef i8v8 i8v8_b;
+    typedef i8v16 i8v16_b;
+    typedef i16v8 i16v8_b;
     typedef i32v3 i32v3_b;
+    typedef i32v4 i32v4_b;
     typedef i32v5 i32v5_b;
-    type i64v2_b = i64v2;
+    type i32v8_b = i32v8;
+    typedef i64v2 i64v2_b;
+    typedef i64v4 i64v4_b;
+    type u8v1_b = u8v1;
     typedef u8v2 u8v2_b;
+    typedef u8v4 u8v4_b;
     typedef u8v8 u8v8_b;
-    type u16v1_b = u16v1;
-    typedef u16v6 u16v6_b;
-    typedef u32v2 u32v2_b;
+    typedef u16v2 u16v2_b;
+    typedef u16v4 u16v4_b;
+    typedef u32v4 u32v4_b;
     typedef u32v8 u32v8_b;
-    typedef u32v16 u32v16_b;
-    typedef u64v2 u64v2_b;
+    type u64v2_b = u64v2;
     typedef u64v3 u64v3_b;
     typedef u64v4 u64v4_b;
-    type u64v16_b = u64v16;
-    typedef f32v3 f32v3_b;
-    typedef f32v6 f32v6_b;
-    typedef f64v2 f64v2_b;
-    type f64v6_b = f64v6;
-    typedef i8 i8m2x4 __attribute__((matrix_type(2, 4)));
-    typedef int8_t i8m4x2 __attribute__((matrix_type(4, 2)));
-    typedef i8 i8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef int i32m3x3 __attribute__((matrix_type(3, 3)));
-    typedef int32_t i32m4x1 __attribute__((matrix_type(4, 1)));
-    typedef long i64m1x2 __attribute__((matrix_type(1, 2)));
-    typedef i64 i64m4x4 __attribute__((matrix_type(4, 4)));
-    typedef unsigned char u8m2x1 __attribute__((matrix_type(2, 1)));
-    typedef unsigned char u8m3x4 __attribute__((matrix_type(3, 4)));
-    typedef u8 u8m4x3 __attribute__((matrix_type(4, 3)));
-    typedef unsigned u32m2x3 __attribute__((matrix_type(2, 3)));
-    typedef uint32_t u32m3x4 __attribute__((matrix_type(3, 4)));
-    typedef u32 u32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef f32v2 f32v2_b;
+    type f32v3_b = f32v3;
+    type f32v4_b = f32v4;
+    typedef f32v5 f32v5_b;
+    type f64v3_b = f64v3;
+    type f64v4_b = f64v4;
+    typedef i8 i8m3x2 __attribute__((matrix_type(3, 2)));
+    typedef signed char i8m3x4 __attribute__((matrix_type(3, 4)));
+    typedef i8 i8m4x4 __attribute__((matrix_type(4, 4)));
+    typedef short i16m1x4 __attribute__((matrix_type(1, 4)));
+    typedef short i16m2x1 __attribute__((matrix_type(2, 1)));
+    typedef i16 i16m3x1 __attribute__((matrix_type(3, 1)));
+    typedef int i32m1x4 __attribute__((matrix_type(1, 4)));
+    typedef int32_t i32m2x3 __attribute__((matrix_type(2, 3)));
+    typedef i32 i32m3x1 __attribute__((matrix_type(3, 1)));
+    typedef i32 i32m3x3 __attribute__((matrix_type(3, 3)));
+    typedef i32 i32m3x4 __attribute__((matrix_type(3, 4)));
+    typedef int i32m4x1 __attribute__((matrix_type(4, 1)));
+    typedef int32_t i32m4x2 __attribute__((matrix_type(4, 2)));
+    typedef i32 i32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef int64_t i64m2x3 __attribute__((matrix_type(2, 3)));
+    typedef int64_t i64m3x1 __attribute__((matrix_type(3, 1)));
+    typedef uint8_t u8m1x4 __attribute__((matrix_type(1, 4)));
+    typedef uint8_t u8m4x3 __attribute__((matrix_type(4, 3)));
+    typedef u16 u16m1x3 __attribute__((matrix_type(1, 3)));
+    typedef unsigned int u32m2x1 __attribute__((matrix_type(2, 1)));
+    typedef unsigned int u32m2x4 __attribute__((matrix_type(2, 4)));
     typedef u32 u32m4x2 __attribute__((matrix_type(4, 2)));
-    typedef u64 u64m2x4 __attribute__((matrix_type(2, 4)));
-    typedef float f32m4x4 __attribute__((matrix_type(4, 4)));
+    typedef uint64_t u64m3x2 __attribute__((matrix_type(3, 2)));
+    typedef f32 f32m2x2 __attribute__((matrix_type(2, 2)));
+    typedef float f32m3x4 __attribute__((matrix_type(3, 4)));
 
-    pub fn v0120(a0: u32v2, a1: i64v1, a2: u8v2, a3: Vector<u32, 1>, a4: f32v1) -> u32v1 {
-        let mut t0: u64v4 = ((u64v3){5, a0.even, a1.r}).yyxz;
-        t0.xzw += __builtin_convertvector(a2.xyx, u64v3);
-        return a3 - __builtin_convertvector(a4 * a4, u32v1);
+    pub fn v0120(a0: u64v4, a1: u64v4, s0: u64, a2: u32v4_b) -> u32v4 {
+        let mut t0: u64v4 = !((a0 + a0) - (a1 * ((u64v4)(s0))));
+        return a2;
     }
 
-    pub fn v0121(a0: i32v4, a1: i32v16, a2: i32v4, i0: i64, s0: i32, a3: u64v8, a4: Vector<u64, 8>) -> u64v4 {
-        let mut t0 = a1.SE + a0;
-        t0.yzwx >>= (a2 + ((i32v4)(-4))) & 31;
-        t0[i0] = s0;
-        return (a3 + a4).odd;
+    pub fn v0121(a0: Vector<i32, 4>, a1: i32v3, i0: i32, a2: u32v4_b, a3: i32v8, i1: usize, a4: i16v12, a5: i64v3, a6: u32v3, a7: Vector<u64, 3>, a8: Vector<i64, 3>, s0: i32, a9: f64v8, s1: f64, a10: Vector<f64, 3>) -> i64v3 {
+        let mut t0: i32v4 = a0;
+        t0 = (i32v4){-5, a1[i0], a2[1], a3[i1]};
+        return (((a5 + a4) >= __builtin_convertvector(a6, i64v3)) * (a7 * 5 ? a8 % ((((i64v3)(s0)) & 7) | 1) : 6)) - ((a9.S155 / s1) != (-(-a10)));
     }
 
-    pub fn v0122(a0: Vector<i8, 16>, s0: f64) -> f64 {
-        let mut t0: i8v16 = a0 * 4;
-        let mut t1 = (((i32v4)t0) * (-4)).wxw;
-        return s0;
+    pub fn v0122(a0: i8v6, s0: u32, a1: i8v8, i0: u16, a2: Vector<i8, 3>, a3: i8v4, a4: u32v4, i1: u16, m0: i8m3x2, i2: i32, a5: Vector<i8, 3>, s1: i16, a6: f32v5_b, a7: i16v5, i3: u16, a8: Vector<i8, 12>, a9: i64v4_b, a10: Vector<u32, 3>) -> i32v3 {
+        let mut t0: i8v16 = (i8v16){4, a0.s0, 6, -7, s0, 5, a1[i0], a2[2], a3.S1, 0, a4[i1], a2[2], m0[i2][0], -6, a5.S0, s1};
+        t0 %= 3;
+        t0 = t0 - t0;
+        let mut t1: f32v5 = (-1) - a6;
+        t1.s324 /= a7[i3];
+        -(((i32v3)a8) + (((u32v3)(a9.y)) >= a10))
     }
 
-    pub fn v0123(a0: Vector<i64, 4>, a1: i64v2_b, a2: i64v4, a3: Vector<i64, 4>, i0: u8, s0: i32, a4: u64v4, a5: u64v4_b, a6: i32v3, s1: u32) -> u64 {
-        let mut t0: i64v4 = ((a0 | a1.g) > (a0 + a2)) + a1.x;
-        t0 >>= ((i64v4){a3[i0], s0, 7, a3[0]}) & 63;
-        t0 -= (a4 < a5);
-        let mut t1: u16v6 = s1 - ((u16v6)a6.s001);
-        return 4;
+    pub fn v0123(s0: i16, a0: Vector<i64, 4>, a1: i64v4, s1: i64, m0: i32m3x4, i0: usize, s2: u32, a2: u32v1, i1: i64, m1: i16m2x1, a3: u8v4_b, a4: Vector<u8, 4>, a5: u8v4, a6: u8v4_b, a7: f64v8) -> f64 {
+        let mut t0: i64v4 = (s0 ? (((i64v4)(a0[0])) + a0) - (a1 % 7) : (i64v4){s1, m0[i0][1], s2, a2[i1]});
+        t0 *= m1[1][0];
+        let mut t1: u8v4 = ((a3 << (a4 & 7)) * (a5 * a6)) - a5[1];
+        a7.S2
     }
 
-    pub fn v0124(a0: u32v8, a1: u32v8_b, a2: i32v3_b, a3: i8v2) -> i8v2 {
-        let mut t0 = a0;
-        t0 = -(a1 * t0);
-        t0.s520 = (u32v3)a2;
-        a3
+    pub fn v0124(a0: u32v8_b, a1: Vector<u32, 3>, m0: u32m2x1, a2: u8v4, a3: Vector<u32, 4>, i0: u16) -> u16v4 {
+        let mut t0 = (a0.S25206 - ((u32v5){a1[2], m0[0][0], a2.z})).s03241024;
+        t0.S4 = a3[i0];
+        return __builtin_convertvector(a3, u16v4);
     }
 
-    pub fn v0125(a0: i64v4, a1: Vector<u32, 4>, i0: u32, s0: u32, a2: i32v3) -> i32v3 {
-        let mut t0: i64v4 = a0;
-        let mut t1: u32v4 = (-(a1 * a1)) + a1;
-        t1[i0] = s0;
-        a2
+    pub fn v0125(a0: i64v4, a1: Vector<i16, 3>, s0: i64, s1: u8, s2: u32, a2: u32v4_b, s3: i8) -> i8 {
+        let mut t0: i64v4 = (a0 >= a1[2]);
+        t0 >>= 36;
+        t0 |= s0;
+        let mut t1: u32v2 = ((u32v2)(s2)) & ((u8v8)(s1));
+        t1 %= (a2.odd & 7) | 1;
+        t1 |= 6;
+        s3
     }
 
-    pub fn v0126(s0: u32, a0: i16v6, s1: u8, s2: i16, a1: i16v4, i0: usize, a2: Vector<u8, 1>) -> u8 {
-        let mut t0 = -((f64v3)(s0));
-        let mut t1: i16v3 = a0.s251;
-        t1 |= (i16v3){s1, s2, a1[i0]};
-        t1.S0 = a1.S3;
-        a2.x
+    pub fn v0126(s0: u32, a0: Vector<u16, 3>, s1: f32, a1: Vector<f64, 4>, i0: u8, a2: u16v4_b, s2: i32, a3: f64v4, s3: f64, a4: Vector<i64, 1>, a5: Vector<i8, 4>, m0: u32m4x2, a6: u32v3, i1: i32, a7: u8v8, s4: u64) -> i8v4 {
+        let mut t0 = ((f64v3)(s0)) + a0.y;
+        t0.gb = (((f64v4){s1, a1[i0], a2[1], s2}) - a3).lo;
+        t0.S2 = s3;
+        let mut t1: i64v1 = a4;
+        t1 = !t1;
+        return (a5 - ((i8v4){m0[3][1], a6[i1], a7.s4, s4})) >> ((a5 ^ ((i8v4)(s4))) & 7);
     }
 
     pub fn v0127(s0: f32) -> f32 {
         s0
     }
 
-    pub fn v0128(s0: u16, s1: u64, s2: u16, s3: i8, a0: u8v4, a1: u8v2_b, m0: i32m3x3) -> i32m3x3 {
-        let mut t0: u16v4 = ((u16v8){7, s0, s1, s2, s3, s0, 3, s2}).s2017;
-        let mut t1: u8v4 = a0;
-        t1 = a1.yxyy;
-        m0
+    pub fn v0128(a0: Vector<u16, 4>, a1: u16v4, m0: i16m1x4, s0: i16, a2: Vector<i16, 3>, a3: u16v2_b, a4: i64v8, s1: u64, s2: u16, s3: u64, a5: u64v3_b, m1: u16m1x3) -> u16m1x3 {
+        let mut t0: u16v4 = __builtin_convertvector((a0 == a1), u16v4);
+        t0 = (((i16v4){m0[0][2], 0, -8, s0}) + a2.S1 ? t0 - a1 : a3[0]);
+        let mut t1 = (!a4 ? (u64v8)(s1) : s2) * s3;
+        t1.S712 |= a5;
+        return m1;
     }
 
-    pub fn v0129(m0: u32m2x3, s0: i32, a0: i32v2_b, a1: i16v3, a2: i16v2, a3: f64v3, a4: Vector<u32, 5>, a5: u32v6, a6: u32v3, a7: u32v3) -> u32v3 {
-        let mut t0: i32v3 = (i32v3)(m0[0][1]);
-        t0 &= s0;
-        t0.zy *= (-1) - a0;
-        let mut t1: i16v3 = a1;
-        t1[0] = a2.S1;
-        ((__builtin_convertvector(a3 * a3, u32v3) - a4.even) * (a5.hi - (a6 | a7))) % 5
+    pub fn v0129(a0: i32v3, a1: i32v3, i0: i64, a2: i32v6, a3: u64v2_b, s0: u64) -> u64v2 {
+        let mut t0: i32v3 = (-(a0 + a0)) - a1;
+        t0.xyz /= 1;
+        t0[i0] = a2.s5;
+        let mut t1: i32v3 = t0;
+        t1 %= (a1 & 7) | 1;
+        return -(s0 - a3);
     }
 
-    pub fn v0130(a0: u64v16_b, s0: u64, a1: i32v4, i0: usize, a2: u64v4_b, s1: u64, a3: i32v8, a4: i32v4, a5: f64v2_b, s2: u32, a6: Vector<u16, 4>) -> u32v2 {
-        let mut t0: u64v8 = a0.S8491e4f0 * ((u64v8){s0, 7, ((i32v4)(a1.y))[i0], a2[2], ((u16v8)(4)).S6, 9, s1, 0});
-        t0 += a3.s0;
-        t0 &= t0;
-        let mut t1: f64v4 = __builtin_convertvector(a4, f64v4) * a5.yyyx;
-        return ((u32v2)(s2)) % ((((u32v2)a6) & 7) | 1);
+    pub fn v0130(s0: u32, a0: u16v6, a1: i64v2, s1: u64, a2: u8v4_b, s2: u64, a3: Vector<u64, 4>, s3: i8, s4: i8, a4: Vector<u32, 8>) -> u32v4 {
+        let mut t0: u64v8 = ((u64v16){9, s0, a0.s2, 5, a1.y, s1, 7, 6, a2[2], ((u16v8)(4)).S6, 9, s2, 0, a3.z, s3, s3}).sb501f35D;
+        t0 %= ((t0 / ((t0 & 7) | 1)) & 7) | 1;
+        let mut t1: u32v2 = __builtin_convertvector((i8v2){s4, 5}, u32v2);
+        return ((u32v4){4, 9}) + a4.s16374.S1;
     }
 
-    pub fn v0131(a0: i8v16, s0: u64) -> i8v8 {
-        (s0 + a0).S6b76DC60
+    pub fn v0131(a0: f32v2_b, a1: i8v8_b, m0: u8m1x4, a2: i8v8_b) -> i8v8 {
+        ((m0[0][1] + a1) * (a0 * (-7))) * a2.s1614270256712364.lo
     }
 
-    pub fn v0132(a0: f32v4, a1: f32v16, a2: u32v4) -> f32v4 {
-        let mut t0: f32v4 = a0 * a0;
-        return (a1 * a2.a).SCf53df09D06129.odd.lo;
+    pub fn v0132(a0: Vector<f32, 2>, a1: f32v4, i0: u8, m0: f32m2x2, s0: u32, s1: f32, a2: Vector<i16, 5>, a3: i32v4, i1: u16, a4: i16v4, i2: u32, a5: Vector<i8, 3>) -> f32m2x2 {
+        let mut t0: f32v4 = a0.s0011;
+        t0.S3 += a1[i0];
+        t0[3] /= -4.75;
+        (a2 - ((i16v5){a3[i1], a4[i2], -5, -4, a5[0]})).even.z + (((m0 - s0) * s1) + (-1))
     }
 
-    pub fn v0133(a0: i32v4, i0: u8, a1: i32v5, a2: Vector<u64, 2>, a3: u64v2, a4: u64v5) -> u64v2 {
-        let mut t0: i32v3 = (((i32v5)(a0[i0])) | (a1 % 7)).lo;
-        return (a2 + a3) + (((u64v2){5, a4.S1}) & a2);
+    pub fn v0133(a0: i32v4, i0: u8, a1: u64v3_b, a2: i64v4, i1: i64) -> u64 {
+        let mut t0 = (i32v3){a0[i0]};
+        ((!a2).S0 * a1)[i1]
     }
 
-    pub fn v0134(a0: u64v3_b, s0: u32, a1: i8v2, m0: u8m3x4, a2: Vector<i8, 9>) -> i8v5 {
-        let mut t0: u64v3 = a0 - ((u64v3){0, s0, 3});
-        t0 <<= 37;
-        t0 = a0 + a0;
-        let mut t1: i8v4 = a1.xyxy - m0[0][3];
-        return a2.lo.S34141;
+    pub fn v0134(a0: u64v3_b, i0: u16, s0: u64, a1: f32v4, s1: f32) -> f32 {
+        let mut t0: u64v3 = a0 / ((a0 & 7) | 1);
+        t0 *= t0;
+        t0[i0] = s0;
+        let mut t1: f32v4 = a1;
+        return s1;
     }
 
-    pub fn v0135(a0: f64v2, a1: f64v2, s0: f64, a2: u32v8, a3: u32v3, a4: Vector<u32, 4>, a5: u64v16) -> u64v16 {
-        let mut t0 = ((a0 / ((f64v2)(-5))) + (-a1)).yyxy;
-        t0.y += s0;
-        t0.br = a0;
-        let mut t1: u32v8 = a2;
-        t1.s713 = (a3 - a3) + a4.gbg;
-        a5
+    pub fn v0135(a0: Vector<f64, 4>, a1: Vector<i32, 16>, a2: i16v16, a3: i32v8_b, a4: i32v4, m0: u32m2x4, s0: u32, a5: u32v3) -> u32m2x4 {
+        let mut t0 = a0;
+        let mut t1: i32v4 = (a1.lo - (a3 | a2)).odd;
+        t1[2] = a4.w;
+        return 0 - (a5[1] - (s0 * m0));
     }
 
-    pub fn v0136(a0: i32v3, a1: f32v3_b, a2: i32v3, a3: Vector<u32, 16>, a4: u64v6, i0: u32, a5: Vector<u32, 16>, i1: u8, m0: u32m4x1, a6: Vector<u32, 3>, m1: u8m2x1, a7: u64v4) -> u32v4 {
-        let mut t0: i32v3 = a0 - a0;
-        t0 = (a1 > 3.0);
-        t0 &= a2;
-        let mut t1 = (u32v2){4, a3[1]};
-        t1 = (u32v2){a4[i0], a5[i1]};
-        t1[1] = ((u32v1)(m0[3][0])).x;
-        (u32v4){a6.g, m1[0][0], a7.a, t1[0]}
+    pub fn v0136(s0: i32, a0: i32v3_b, s1: u16, a1: u32v3, a2: u32v6, i0: u8, s2: u32, a3: i8v2_b, a4: Vector<i8, 2>, a5: i8v4, s3: i8, a6: Vector<i8, 4>, i1: u8, a7: u8v3, a8: i32v5) -> i32v5 {
+        let mut t0: i32v3 = ((((i32v3)(s0)) - ((i32v3)(a0.g))) * (((u32v3){6, s1, 4}) || a1)) - ((((u32v3){a2[i0], s2, s2}) != ((u32v3){2, 4, 2})) % 5);
+        let mut t1 = -(a3 + a4);
+        t1.S1 = 6;
+        t1.y = (((i8v4){a5.x, 3, -6, s3}) - a6)[i1];
+        return (-((i32v5)(a7[1]))) - (a8 * a8);
     }
 
-    pub fn v0137(a0: Vector<u32, 2>, a1: u32v2_b, a2: u32v16_b, m0: u64m2x4, s0: i8) -> i8 {
-        let mut t0: u32v2 = (a0 * (a1 - 8)) * ((a0 ^ ((u32v2)(7))) >> 29);
-        t0 -= (u32v2){a2[4], m0[1][1]};
-        return s0;
+    pub fn v0137(a0: i16v2, m0: i64m3x1, a1: u8v2, s0: u32, s1: u8, i0: i64, a2: u32v4_b, a3: u32v8) -> u32v4 {
+        let mut t0: u32v2 = __builtin_convertvector((i64v2){a0.x, m0[0][0]}, u32v2) * __builtin_convertvector((i8v2)a1, u32v2);
+        t0 &= (u32v2){s0, s1};
+        t0[i0] = (9 * a2).s0;
+        return (a2 - a2) - (a2 * a3.s1);
     }
 
-    pub fn v0138(a0: u8v3, s0: i16, a1: Vector<u64, 4>, i0: u16, m0: i8m2x4, i1: u32, a2: i8v16, s1: u16, s2: u8, s3: i8, a3: i8v4, m1: i8m4x2, a4: Vector<i8, 6>) -> i8v16 {
-        let mut t0: u8v3 = a0 * a0;
-        t0 = ((u8v8)(s0)).s24470.lo;
-        (i8v16){a1[i0], m0[i1][2], -4, a2[14], 0, s1, s2, s3, a3[2], -2, -4, 0, m1[3][0], a4[4], 2, s3}
+    pub fn v0138(a0: u32v4, m0: i64m2x3, m1: i32m3x3, a1: u8v1, s0: u8, a2: f32v16) -> f32v16 {
+        let mut t0: u8v3 = (a0[0] ? (u8v3){m0[0][0], m1[2][0], a1.x} : 7);
+        t0 &= t0 / 3;
+        t0 ^= s0;
+        return a2.s24e05d7d9d47c57D;
     }
 
     pub fn v0139(m0: u8m4x3, s0: u8, s1: u8, a0: u64v2_b) -> u8m4x3 {
-        return a0.y - (s1 * (s0 + m0));
+        a0.y - (s1 * (s0 + m0))
     }
 
-    pub fn v0140(a0: u8v2, a1: f32v6_b) -> f32v4 {
-        let mut t0: u32v4 = (u32v4)(4);
-        let mut t1: i32v16 = (i32v16)(a0.S0);
-        t1 = t1;
-        ((f32v4)(a1.S0)).bgrg.yxwx
+    pub fn v0140(a0: u32v8, a1: u32v2, a2: i32v4_b, a3: u8v4, a4: u16v3, a5: u16v1, s0: i16, i0: i32, i1: u16, s1: u8, a6: i8v8_b, i2: u32, a7: Vector<u64, 6>, a8: u8v4_b) -> u8v4 {
+        let mut t0: u32v4 = ((-a0) & a1.S0).s2247;
+        t0 %= ((a2 ? t0 : t0) & 7) | 1;
+        t0 ^= a3.g + t0;
+        let mut t1 = a5.S0 + a4;
+        return (4 - (a7.s5 + (((u8v4){s0, a2[i0], a1[0], a3[i1]}) - ((u8v4){a3[0], s1, a6[i2], s1})))) - a8;
     }
 
-    pub fn v0141(a0: i16v3_b, a1: i64v3, a2: i64v3, a3: u64v2, i0: u16, a4: u16v5, a5: u16v4, i1: u16, a6: u16v16, a7: i64v3) -> u32v4 {
-        let mut t0 = -(__builtin_convertvector(a0, i64v3) + (a1 * a2));
-        let mut t1: u64v4 = a3.s1100;
-        t1 >>= 23;
-        return __builtin_convertvector((u16v4){((u16v4)(4))[i0], a4.S3, ((u16v4){a5.z, 4, a5[i1], a6[4]}).s3, a7.z}, u32v4);
+    pub fn v0141(s0: u64, a0: u8v3, a1: f64v3_b, a2: f64v3, m0: u64m3x2, i0: u16, a3: i64v6, i1: u16, a4: Vector<i64, 4>, a5: u8v4, a6: f32v3, s1: f32, a7: u16v3, s2: u16) -> u16v8 {
+        let mut t0: i64v3 = (s0 ? __builtin_convertvector(a0, i64v3) - (a1 == a2) : m0[i0][1]);
+        t0 >>= t0 & 63;
+        t0.rgb += a3[i1];
+        let mut t1 = __builtin_convertvector(((i64v2)(a4[2])).yyy, i32v3) - a5.x;
+        t1 = ((a6 / s1) < a7.b);
+        return ((u16v8){s2}).s41266206;
     }
 
-    pub fn v0142(a0: i16v1, a1: i16v1_b, s0: i16, a2: i16v3, a3: i64v4) -> i16v1 {
-        return (a0 + (a2.y * (a1 * s0))) + a3.S0;
+    pub fn v0142(a0: Vector<i16, 1>) -> i16v1 {
+        return ((i16v1){-6}) + a0;
     }
 
-    pub fn v0143(a0: u64v3, a1: u8v2_b) -> u64v3 {
-        return (a1.odd * (-a0)) & ((i32v6)(0));
+    pub fn v0143(a0: u64v3, a1: Vector<u64, 6>, a2: i32v4) -> u64v3 {
+        return a2.b * (a1.s4 + (-a0));
     }
 
-    pub fn v0144(a0: i16v4, s0: u16, a1: Vector<u64, 5>, i0: u8, a2: u16v4, i1: i64, s1: u64, a3: i32v5, s2: i8, a4: Vector<u8, 3>, i2: u32, a5: u16v6_b, s3: i64, s4: u32, a6: i64v3, a7: Vector<i8, 3>, a8: i64v6, a9: i64v2, i3: i32, a10: f64v6_b) -> i64v6 {
-        let mut t0 = __builtin_convertvector(((u64v16){a0[2], s0, a1[i0], a2[i1], s0, s1, s1}).s5D180, i32v5) & a3;
-        let mut t1: u16v3 = (u16v3)(s2);
-        t1 *= a4.lo[i2];
-        t1.zxy = a5.odd;
-        ((i64v6){s0, s3, s4, -1, a2[2], a6.g}) + ((__builtin_convertvector((u32v6)(a7.x), u64v6) == 5) - ((a8 * a9[i3]) * (a10 < a10)))
+    pub fn v0144(a0: f32v5, a1: i64v4, s0: f64, a2: Vector<i32, 4>, s1: f32, a3: i64v2, a4: i64v3, a5: i64v4, a6: u32v12, s2: u32) -> u32 {
+        let mut t0: i32v5 = (a0 || (s1 / __builtin_convertvector((f64v5){a1[2], s0, 1.75, a2[2], -6}, f32v5)));
+        let mut t1: i64v2 = ((5 + a3) - a4.xx) * a5.x;
+        (s2 * (!a6)).odd.S2
     }
 
-    pub fn v0145(a0: i16v4, a1: Vector<i16, 8>, a2: i16v3) -> i16v4 {
-        a0 + (6 + (a1 < a2.S2).odd)
+    pub fn v0145(a0: i16v8_b, a1: i16v8, i0: i64, s0: i16) -> i16v4 {
+        return (-(a1[i0] - a0.even)) + (((i16v4)(s0)) - (-7));
     }
 
-    pub fn v0146(a0: u32v8_b, s0: i32, s1: i16, s2: u64, s3: u32, s4: u32, a1: u16v1_b, i0: u16, s5: u8, m0: i64m4x4) -> u32v8 {
-        (a0 / 1) - (((u32v8){s0, s1, s2, s3, s4, 4, a1[i0], s5}) * m0[2][3])
+    pub fn v0146(a0: u32v6, s0: u64) -> u32v8 {
+        return (a0 ? a0 : s0).s02324121;
     }
 
     pub fn v0147(a0: i8v2_b) -> i8 {
-        return a0.y;
+        a0.y
     }
 
     pub fn v0148(m0: i32m4x1, a0: i32v5_b, i0: usize, s0: i32) -> i32m4x1 {
         return (m0 - a0[i0]) * s0;
     }
 
-    pub fn v0149(a0: i32v3, a1: i8v8, a2: f32v3, i0: i32) -> f32 {
-        let mut t0: i32v3 = (!a0) % 1;
-        let mut t1: i8v8 = a1 * 5;
-        return a2[i0];
+    pub fn v0149(a0: Vector<i8, 12>, s0: u8, a1: f32v2, s1: i8, s2: i8, m0: i8m4x4, i0: u16, s3: i16, a2: Vector<i8, 4>, a3: i8v2, m1: i8m3x4, i1: u16, s4: u32, m2: i8m4x4, i2: i64, a4: i8v16, m3: i8m3x2, i3: i32, a5: i8v3, i4: u16, a6: u8v4, a7: u16v5, a8: i64v2, a9: Vector<i64, 4>, i5: i32) -> i8v16 {
+        let mut t0: i32v3 = (i32v3)a0;
+        t0 &= t0;
+        t0 = ((i32v3){-8, s0, -4}).xyz;
+        let mut t1: f32v2 = a1;
+        return ((((i8v16){-7, s1, s2, s2, s1, -4, m0[i0][3], -8, s3, a2.x, a3.g, 2, m1[i1][1], s2, s4, m2[i2][2]}) - (-8)) * (a4 * ((i8v16){s2, 3, m3[i3][0], s4, -8, s4, s3, a5[i4], -5, -4, 6, s0, a6.x, a7.S2, a8.lo, a9[i5]}))) + (-1);
     }
 
-    pub fn v0150(a0: Vector<i64, 3>, i0: usize, s0: u8, a1: u16v3, i1: u8, a2: u8v2, a3: u8v2_b, a4: u8v2, a5: i64v2_b, i2: u16, a6: u16v2, s1: u16, a7: u64v1) -> u64v1 {
-        let mut t0: u8v2 = (((u8v2){a0[i0], s0}) + a1[i1]) >> ((a2 + a3) & 7);
-        t0 %= (a4 & 7) | 1;
-        t0 |= __builtin_convertvector((i64v2){a5[i2], 1}, u8v2);
-        let mut t1: u16v2 = __builtin_convertvector((a6 <= ((u16v2)(s1))), u16v2);
-        return a7;
+    pub fn v0150(a0: u8v5, a1: u64v2_b, a2: u8v8_b, a3: Vector<u8, 4>, a4: u8v2, a5: i8v3, a6: u32v6, i0: u16) -> u32 {
+        let mut t0: u8v2 = -((u8v2){a0[0]});
+        t0 = __builtin_convertvector(a1, u8v2);
+        t0 = (t0 * ((u8v2)(a2.s2)) ? a3.xy : (a4 ? (u8v2){0, a2.s3} : t0));
+        let mut t1: i8v3 = a5;
+        return a6[i0];
     }
 
-    pub fn v0151(a0: i64v1) -> i64v3 {
-        return (i64v3)((a0 - a0)[0]);
+    pub fn v0151(a0: u64v3, s0: u64, a1: i32v4) -> i64v3 {
+        return (a0 > ((!((u64v3){0, s0, a1.z})) + s0));
     }
 
-    pub fn v0152(a0: i8v16, s0: u32, a1: u32v4, a2: u16v4) -> u16v4 {
-        let mut t0 = a0.Sb1734905C14202da;
-        let mut t1: u32v4 = ((u32v3){s0, s0, 9}).rrrb;
-        t1 /= (t1 & 7) | 1;
-        t1 = a1;
-        a2
+    pub fn v0152(a0: i8v16_b, a1: u16v16, i0: i32, s0: i8, a2: Vector<i32, 3>, a3: u8v2_b, s1: i32, a4: i32v2, a5: Vector<i32, 4>, i1: i32, m0: i32m3x4) -> i32v2 {
+        let mut t0: i8v16 = a1[i0] * a0;
+        t0[2] = s0;
+        let mut t1: i32v3 = a2 * 8;
+        __builtin_convertvector(a3, i32v2) / ((((i32v4){s1, a4.y, a5[i1], m0[2][3]}).lo & 7) | 1)
     }
 
-    pub fn v0153(a0: Vector<u16, 4>, m0: i8m4x3, i0: u32, s0: u16, a1: u16v4, a2: Vector<i64, 4>, a3: i64v8, a4: u16v8, a5: Vector<u16, 4>, a6: u16v2, i1: usize, a7: u32v4, s1: u32, s2: u32, a8: i8v8, s3: i64) -> i32v4 {
-        let mut t0: i16v4 = a2.z - ((a0 * a0) < (((u16v4){m0[i0][0], 6, 0, s0}) * a1));
-        let mut t1: u16v8 = __builtin_convertvector((i64v8)(a3.S0), u16v8) * (a4 + a5.x);
-        t1[0] = a6[i1];
-        t1[2] = s0;
-        return (((a7 ^ s1) + __builtin_convertvector((u32v4){s2, a8.S7, a7[3], s3}, u32v4)) > a7);
+    pub fn v0153(a0: i16v4, m0: i32m3x1, i0: i32, a1: i16v4, a2: Vector<u32, 4>, a3: u8v1_b, i1: u32, a4: f32v6, a5: f32v3_b, i2: i32, a6: f32v2, i3: i64, m1: f32m3x4, i4: usize, a7: u64v4_b, s0: i8) -> f32v6 {
+        let mut t0: i16v4 = a0 * ((i16v4){m0[i0][0], 2});
+        t0 &= a1;
+        let mut t1 = (a2.S2330 * a3[i1]).arrr;
+        return (m1[i4][2] * ((a4 / a5[i2]) / a6[i3])) / ((a7 - a7) | s0).S2;
     }
 
-    pub fn v0154(a0: f32v7, s0: f32, m0: f32m4x4, i0: u32, a1: u8v8_b, i1: i32, a2: i32v8, a3: i32v4) -> i8 {
-        let mut t0: f32v4 = a0.lo * ((f32v4){s0, m0[i0][3], s0});
-        t0 -= ((f32v4){a1[i1]}) - __builtin_convertvector(t0, f32v4);
-        let mut t1: i32v8 = !a2;
-        t1[6] = a3.w;
-        return -2;
-    }
-
-    pub fn v0155(a0: i8v4, a1: Vector<u8, 7>, a2: i8v2, m0: i64m1x2) -> i64m1x2 {
-        let mut t0: i8v4 = a0;
-        t0 = ((i8v7)a1).even;
-        t0.xw = -a2;
+    pub fn v0154(a0: f32v7, a1: i32v4, s0: f32, a2: f32v4, a3: f32v3_b, a4: f32v4_b, a5: u16v4, s1: u16, a6: u16v2, m0: i32m4x2) -> i32m4x2 {
+        let mut t0 = a0.lo * (a1 ? (f32v4)(s0) : a2);
+        t0 -= (-1) / a3.xzzz;
+        t0 = a4 / 4.75;
+        let mut t1: u16v4 = a5;
+        t1[0] = s1;
+        t1.zw *= a6;
         return m0;
     }
 
-    pub fn v0156(a0: i64v8, s0: i64, m0: u32m3x4, m1: u32m4x2, i0: i64, s1: u32, a1: i16v2) -> i16 {
-        let mut t0 = !a0;
-        let mut t1: u32v5 = s1 + ((u32v5){1, s0, m0[2][2], m1[i0][1], 0});
-        t1.s4 = s1;
-        return a1.x;
+    pub fn v0155(s0: i8, a0: i16v3, i0: u16, i1: i32, a1: i8v16, i2: i64) -> i16v3 {
+        let mut t0: i8v4 = ((i8v2){s0, a0[i0]}).xxxx;
+        t0[i1] = a1[11];
+        t0[i2] = 0;
+        return a0;
     }
 
-    pub fn v0157(a0: f64v6, a1: i16v6, a2: i16v2) -> f32 {
-        let mut t0: i16v6 = __builtin_convertvector(a0, i16v6);
-        t0 ^= t0 << (a1 & 15);
-        t0 ^= a2[0] * t0;
-        -3.75
+    pub fn v0156(a0: i64v8, a1: i64v2_b, i0: usize, a2: u64v8, a3: Vector<i16, 4>) -> i16v4 {
+        let mut t0: i64v8 = a1[i0] - a0;
+        let mut t1: f64v8 = __builtin_convertvector((u64v8)(a2.s6), f64v8);
+        a3
     }
 
-    pub fn v0158(a0: f64v2, a1: i8v4, a2: Vector<u8, 4>) -> i8 {
-        let mut t0: f64v2 = a0;
-        t0 *= a1.b;
-        let mut t1: f32v3 = (f32v3)(-1.5);
-        return __builtin_convertvector(-__builtin_convertvector(a2, u32v4), i8v4)[1];
+    pub fn v0157(a0: i16v8, m0: u32m2x1, s0: i16, m1: i16m3x1, a1: i16v16, i0: usize, a2: f64v4_b, a3: f64v4_b, i1: usize) -> f64v4 {
+        let mut t0: i16v6 = (i16v6){a0.S3, a0.S0, m0[0][0], s0, m1[0][0], a1[i0]};
+        t0 ^= 4;
+        return (f64v4)((-(a2 / a3))[i1]);
     }
 
-    pub fn v0159(a0: Vector<i32, 16>, a1: Vector<i32, 16>, a2: u64v2, a3: u64v2, s0: u64) -> u64v2 {
-        let mut t0 = a0 % ((a1 & 7) | 1);
-        return s0 - (a2 + a3);
+    pub fn v0158(a0: Vector<f32, 5>, a1: Vector<f64, 3>, a2: Vector<f64, 3>, i0: i64, a3: f64v4, a4: i64v4, a5: f32v2, i1: u8) -> f32v4 {
+        let mut t0: f64v2 = __builtin_convertvector(((f32v2){a0.S3}) - (-2.0), f64v2);
+        t0 = ((f64v2)(a1.x)) / ((f64v2)(a2.s1));
+        t0[i0] *= a3[0];
+        let mut t1 = 0 + a4;
+        (f32v4)(a5[i1])
+    }
+
+    pub fn v0159(s0: i64, a0: i8v4_b, s1: u32, a1: u16v3, a2: Vector<i32, 8>, s2: i32, s3: u8, s4: u16, m0: i32m4x4, a3: i64v2, a4: u8v2, m1: i32m1x4, s5: i32, i0: u32, s6: i32, a5: Vector<i8, 2>, i1: u32, m2: i32m2x3, i2: u16, s7: i8, a6: u32v2, i3: u32, s8: i8) -> f64v8 {
+        let mut t0: i32v16 = ((i32v16){-5, -1, -1, 6, s0, a0.y, s1, a1[0], a2.s4, s2, -1, 3, 6, s3, s4, m0[3][1]}) * a3.y;
+        t0.Sd10f |= !((i32v4){a4.hi, m1[0][2], s5});
+        t0[i0] = s6;
+        __builtin_convertvector(!((-5) - (((i8v8){6, a5[i1], 3, m2[i2][2], s7, s7, a0.g, a6[i3]}) & s8)), f64v8)
     }
 }
 
 fn run_v0120() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x9d0413f19b14ed4b);
-    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = i64v1::from_array(rt::vec::<i64>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a4 = f32v1::from_array(rt::vec::<f32>(&mut rng, 1, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0120(a0, a1, a2, a3, a4);
+    let a0 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0120(a0, a1, s0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0121() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x79b633ef758c6096);
-    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a4 = i16v12::from_array(rt::vec::<i16>(&mut rng, 12, rt::Dom::Full).try_into().unwrap());
+    let a5 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a6 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a7 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a8 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a4 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let r = v0121(a0, a1, a2, i0, s0, a3, a4);
+    let a9 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a10 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0121(a0, a1, i0, a2, a3, i1, a4, a5, a6, a7, a8, s0, a9, s1, a10);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0122() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xfc45b874a2e001ed);
-    let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let r = v0122(a0, s0);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a2 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let m0 = i8m3x2::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a5 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s1: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a6 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a7 = i16v5::from_array(rt::vec::<i16>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i3: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
+    let a8 = i8v12::from_array(rt::vec::<i8>(&mut rng, 12, rt::Dom::Full).try_into().unwrap());
+    let a9 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a10 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0122(a0, s0, a1, i0, a2, a3, a4, i1, m0, i2, a5, s1, a6, a7, i3, a8, a9, a10);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0123() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x55ec070101a86dff);
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
     let a0 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a4 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a6 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0123(a0, a1, a2, a3, i0, s0, a4, a5, a6, s1);
+    let a1 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a2 = u32v1::from_array(rt::vec::<u32>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let m1 = i16m2x1::from_column_major(&rt::vec::<i16>(&mut rng, 2, rt::Dom::Full));
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a4 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a7 = f64v8::from_array(rt::vec::<f64>(&mut rng, 8, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0123(s0, a0, a1, s1, m0, i0, s2, a2, i1, m1, a3, a4, a5, a6, a7);
     vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0124() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xdd9a0a2b65bd8be4);
     let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0124(a0, a1, a2, a3);
+    let a1 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let m0 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0124(a0, a1, m0, a2, a3, i0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0125() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x985bf4d3aaa98914);
     let a0 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0125(a0, a1, i0, s0, a2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0125(a0, a1, s0, s1, s2, a2, s3);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0126() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xbb64f90063140a38);
     let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a0 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s2: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let r = v0126(s0, a0, s1, s2, a1, i0, a2);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a1 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s3: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a4 = i64v1::from_array(rt::vec::<i64>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let a5 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
+    let a6 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a7 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s4: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0126(s0, a0, s1, a1, i0, a2, s2, a3, s3, a4, a5, m0, a6, i1, a7, s4);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0127() -> Vec<rt::Output> {
@@ -462,64 +524,75 @@ fn run_v0127() -> Vec<rt::Output> {
 
 fn run_v0128() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd9b709d401c5bf08);
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m0 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Full));
-    let r = v0128(s0, s1, s2, s3, a0, a1, m0);
+    let a0 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a1 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let m0 = i16m1x4::from_column_major(&rt::vec::<i16>(&mut rng, 4, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s1: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let s3: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a5 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let m1 = u16m1x3::from_column_major(&rt::vec::<u16>(&mut rng, 3, rt::Dom::Full));
+    let r = v0128(a0, a1, m0, s0, a2, a3, a4, s1, s2, s3, a5, m1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0129() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6ef973675008ab8e);
-    let m0 = u32m2x3::from_column_major(&rt::vec::<u32>(&mut rng, 6, rt::Dom::Full));
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a0 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a4 = u32v5::from_array(rt::vec::<u32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a5 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a6 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a7 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0129(m0, s0, a0, a1, a2, a3, a4, a5, a6, a7);
+    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a2 = i32v6::from_array(rt::vec::<i32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0129(a0, a1, i0, a2, a3, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0130() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x58c7e507f97957a2);
-    let a0 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a2 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a0 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a1 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
     let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a5 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0130(a0, s0, a1, i0, a2, s1, a3, a4, a5, s2, a6);
+    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s2: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a3 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a4 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0130(s0, a0, a1, s1, a2, s2, a3, s3, s4, a4);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0131() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x6a835ad31d7ed138);
-    let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0131(a0, s0);
+    let a0 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let m0 = u8m1x4::from_column_major(&rt::vec::<u8>(&mut rng, 4, rt::Dom::Full));
+    let a2 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0131(a0, a1, m0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0132() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x018283f57526ad4f);
-    let a0 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let r = v0132(a0, a1, a2);
+    let a0 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let m0 = f32m2x2::from_column_major(&rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = i16v5::from_array(rt::vec::<i16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a5 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let r = v0132(a0, a1, i0, m0, s0, s1, a2, a3, i1, a4, i2, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -527,83 +600,82 @@ fn run_v0133() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1aa221682847e77c);
     let a0 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a2 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a4 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let r = v0133(a0, i0, a1, a2, a3, a4);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a1 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let r = v0133(a0, i0, a1, a2, i1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0134() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x64afb182054aa810);
     let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m0 = u8m3x4::from_column_major(&rt::vec::<u8>(&mut rng, 12, rt::Dom::Full));
-    let a2 = i8v9::from_array(rt::vec::<i8>(&mut rng, 9, rt::Dom::Full).try_into().unwrap());
-    let r = v0134(a0, s0, a1, m0, a2);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let r = v0134(a0, i0, s0, a1, s1);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0135() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb8bf0ea0246f569b);
-    let a0 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let a2 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a3 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a4 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a5 = u64v16::from_array(rt::vec::<u64>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let r = v0135(a0, a1, s0, a2, a3, a4, a5);
+    let a0 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a2 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let a3 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a4 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let m0 = u32m2x4::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a5 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let r = v0135(a0, a1, a2, a3, a4, m0, s0, a5);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0136() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4991965d157cdb9e);
+    let s0: i32 = rt::draw(&mut rng, rt::Dom::Full);
     let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a4 = u64v6::from_array(rt::vec::<u64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
-    let a5 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
-    let m0 = u32m4x1::from_column_major(&rt::vec::<u32>(&mut rng, 4, rt::Dom::Full));
-    let a6 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let m1 = u8m2x1::from_column_major(&rt::vec::<u8>(&mut rng, 2, rt::Dom::Full));
-    let a7 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0136(a0, a1, a2, a3, a4, i0, a5, i1, m0, a6, m1, a7);
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u32v3::from_array(rt::vec::<u32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a2 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a3 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a5 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a6 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a7 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a8 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let r = v0136(s0, a0, s1, a1, a2, i0, s2, a3, a4, a5, s3, a6, i1, a7, a8);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0137() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xd0bfcffb778fa521);
-    let a0 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a2 = u32v16::from_array(rt::vec::<u32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let m0 = u64m2x4::from_column_major(&rt::vec::<u64>(&mut rng, 8, rt::Dom::Full));
-    let s0: i8 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0137(a0, a1, a2, m0, s0);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = i64m3x1::from_column_major(&rt::vec::<i64>(&mut rng, 3, rt::Dom::Full));
+    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let r = v0137(a0, m0, a1, s0, s1, i0, a2, a3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0138() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x4bf8bab8e1498324);
-    let a0 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a1 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let m0 = i8m2x4::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
-    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a2 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s3: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a3 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let m1 = i8m4x2::from_column_major(&rt::vec::<i8>(&mut rng, 8, rt::Dom::Full));
-    let a4 = i8v6::from_array(rt::vec::<i8>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0138(a0, s0, a1, i0, m0, i1, a2, s1, s2, s3, a3, m1, a4);
+    let a0 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = i64m2x3::from_column_major(&rt::vec::<i64>(&mut rng, 6, rt::Dom::Full));
+    let m1 = i32m3x3::from_column_major(&rt::vec::<i32>(&mut rng, 9, rt::Dom::Full));
+    let a1 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = f32v16::from_array(rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let r = v0138(a0, m0, m1, a1, s0, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -619,95 +691,91 @@ fn run_v0139() -> Vec<rt::Output> {
 
 fn run_v0140() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf5e2b05a33d741da);
-    let a0 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a1 = f32v6::from_array(rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0140(a0, a1);
+    let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a1 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a4 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a5 = u16v1::from_array(rt::vec::<u16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a6 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let a7 = u64v6::from_array(rt::vec::<u64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a8 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0140(a0, a1, a2, a3, a4, a5, s0, i0, i1, s1, a6, i2, a7, a8);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0141() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xb60158df2c56ca9a);
-    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a2 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a4 = u16v5::from_array(rt::vec::<u16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let a5 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a6 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a7 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0141(a0, a1, a2, a3, i0, a4, a5, i1, a6, a7);
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let a0 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let m0 = u64m3x2::from_column_major(&rt::vec::<u64>(&mut rng, 6, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a3 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a5 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a7 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let r = v0141(s0, a0, a1, a2, m0, i0, a3, i1, a4, a5, a6, s1, a7, s2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0142() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x692da29b2b7412e2);
-    let a0 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let a1 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0142(a0, a1, s0, a2, a3);
+    let a0 = i16v1::from_array(rt::vec::<i16>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0142(a0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0143() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x35c99629d9d49b74);
-    let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a1 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0143(a0, a1);
+    let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v6::from_array(rt::vec::<u64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0143(a0, a1, a2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0144() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x548fb45b26541ef2);
-    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u64v5::from_array(rt::vec::<u64>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
-    let i0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 4));
-    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let i1: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let a3 = i32v5::from_array(rt::vec::<i32>(&mut rng, 5, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let s2: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let a4 = u8v3::from_array(rt::vec::<u8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i2: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a5 = u16v6::from_array(rt::vec::<u16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a6 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a7 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a8 = i64v6::from_array(rt::vec::<i64>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a9 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a10 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let r = v0144(a0, s0, a1, i0, a2, i1, s1, a3, s2, a4, i2, a5, s3, s4, a6, a7, a8, a9, i3, a10);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a0 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s0: f64 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a2 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
+    let a3 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a5 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a6 = u32v12::from_array(rt::vec::<u32>(&mut rng, 12, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0144(a0, a1, s0, a2, s1, a3, a4, a5, a6, s2);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0145() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x0bb8584ccdd93f05);
-    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a0 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
     let a1 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let r = v0145(a0, a1, a2);
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0145(a0, a1, i0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0146() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x201d41294331815d);
-    let a0 = u32v8::from_array(rt::vec::<u32>(&mut rng, 8, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s0: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let s1: i16 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: u64 = rt::draw(&mut rng, rt::Dom::Full);
-    let s3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let s4: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u16v1::from_array(rt::vec::<u16>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
-    let s5: u8 = rt::draw(&mut rng, rt::Dom::Full);
-    let m0 = i64m4x4::from_column_major(&rt::vec::<i64>(&mut rng, 16, rt::Dom::Full));
-    let r = v0146(a0, s0, s1, s2, s3, s4, a1, i0, s5, m0);
+    let a0 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0146(a0, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
@@ -730,135 +798,191 @@ fn run_v0148() -> Vec<rt::Output> {
 
 fn run_v0149() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x302453bda18db6af);
-    let a0 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let a1 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a2 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let r = v0149(a0, a1, a2, i0);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i8v12::from_array(rt::vec::<i8>(&mut rng, 12, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let s0: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let s1: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s2: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Full));
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let s3: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a2 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a3 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m1 = i8m3x4::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
+    let i1: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let s4: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
+    let m2 = i8m4x4::from_column_major(&rt::vec::<i8>(&mut rng, 16, rt::Dom::Full));
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a4 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let m3 = i8m3x2::from_column_major(&rt::vec::<i8>(&mut rng, 6, rt::Dom::Full));
+    let i3: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a5 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i4: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a6 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a7 = u16v5::from_array(rt::vec::<u16>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a8 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a9 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i5: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0149(a0, s0, a1, s1, s2, m0, i0, s3, a2, a3, m1, i1, s4, m2, i2, a4, m3, i3, a5, i4, a6, a7, a8, a9, i5);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0150() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5e3423dc3bdd1cb4);
-    let a0 = i64v3::from_array(rt::vec::<i64>(&mut rng, 3, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let s0: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
-    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
-    let a2 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a0 = u8v5::from_array(rt::vec::<u8>(&mut rng, 5, rt::Dom::Full).try_into().unwrap());
+    let a1 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a2 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a3 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let a4 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let a5 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a6 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
-    let a7 = u64v1::from_array(rt::vec::<u64>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
-    let r = v0150(a0, i0, s0, a1, i1, a2, a3, a4, a5, i2, a6, s1, a7);
-    vec![rt::Output::new("ret", r.as_slice())]
+    let a5 = i8v3::from_array(rt::vec::<i8>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a6 = u32v6::from_array(rt::vec::<u32>(&mut rng, 6, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 5));
+    let r = v0150(a0, a1, a2, a3, a4, a5, a6, i0);
+    vec![rt::Output::new("ret", &[r])]
 }
 
 fn run_v0151() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa05215adffb67a07);
-    let a0 = i64v1::from_array(rt::vec::<i64>(&mut rng, 1, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0151(a0);
+    let a0 = u64v3::from_array(rt::vec::<u64>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: u64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let r = v0151(a0, s0, a1);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0152() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xa3611f653dc6bcf1);
     let a0 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let s0: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0152(a0, s0, a1, a2);
+    let a1 = u16v16::from_array(rt::vec::<u16>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a2 = i32v3::from_array(rt::vec::<i32>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let a3 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let s1: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a4 = i32v2::from_array(rt::vec::<i32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a5 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let m0 = i32m3x4::from_column_major(&rt::vec::<i32>(&mut rng, 12, rt::Dom::Full));
+    let r = v0152(a0, a1, i0, s0, a2, a3, s1, a4, a5, i1, m0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0153() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xf4b0edc8a3f689b5);
-    let a0 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let m0 = i8m4x3::from_column_major(&rt::vec::<i8>(&mut rng, 12, rt::Dom::Full));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let a1 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a3 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a4 = u16v8::from_array(rt::vec::<u16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let a5 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a6 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
-    let a7 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let s2: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a8 = i8v8::from_array(rt::vec::<i8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s3: i64 = rt::draw(&mut rng, rt::Dom::Full);
-    let r = v0153(a0, m0, i0, s0, a1, a2, a3, a4, a5, a6, i1, a7, s1, s2, a8, s3);
+    let a0 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let m0 = i32m3x1::from_column_major(&rt::vec::<i32>(&mut rng, 3, rt::Dom::Full));
+    let i0: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a1 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a2 = u32v4::from_array(rt::vec::<u32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let a3 = u8v1::from_array(rt::vec::<u8>(&mut rng, 1, rt::Dom::Full).try_into().unwrap());
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 0));
+    let a4 = f32v6::from_array(rt::vec::<f32>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a5 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i2: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a6 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i3: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let m1 = f32m3x4::from_column_major(&rt::vec::<f32>(&mut rng, 12, rt::Dom::Dyadic(-32, 32, 2)));
+    let i4: usize = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let a7 = u64v4::from_array(rt::vec::<u64>(&mut rng, 4, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let r = v0153(a0, m0, i0, a1, a2, a3, i1, a4, a5, i2, a6, i3, m1, i4, a7, s0);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0154() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xadec61cd85b66531);
     let a0 = f32v7::from_array(rt::vec::<f32>(&mut rng, 7, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
     let s0: f32 = rt::draw(&mut rng, rt::Dom::Dyadic(-32, 32, 2));
-    let m0 = f32m4x4::from_column_major(&rt::vec::<f32>(&mut rng, 16, rt::Dom::Dyadic(-32, 32, 2)));
-    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let a1 = u8v8::from_array(rt::vec::<u8>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 7));
-    let a2 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let a3 = i32v4::from_array(rt::vec::<i32>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0154(a0, s0, m0, i0, a1, i1, a2, a3);
-    vec![rt::Output::new("ret", &[r])]
+    let a2 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f32v3::from_array(rt::vec::<f32>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = f32v4::from_array(rt::vec::<f32>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a5 = u16v4::from_array(rt::vec::<u16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let a6 = u16v2::from_array(rt::vec::<u16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m0 = i32m4x2::from_column_major(&rt::vec::<i32>(&mut rng, 8, rt::Dom::Full));
+    let r = v0154(a0, a1, s0, a2, a3, a4, a5, s1, a6, m0);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0155() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x1e729a04805f6fa2);
-    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a1 = u8v7::from_array(rt::vec::<u8>(&mut rng, 7, rt::Dom::Full).try_into().unwrap());
-    let a2 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let m0 = i64m1x2::from_column_major(&rt::vec::<i64>(&mut rng, 2, rt::Dom::Full));
-    let r = v0155(a0, a1, a2, m0);
+    let s0: i8 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a0 = i16v3::from_array(rt::vec::<i16>(&mut rng, 3, rt::Dom::Full).try_into().unwrap());
+    let i0: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 2));
+    let i1: i32 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let a1 = i8v16::from_array(rt::vec::<i8>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i2: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0155(s0, a0, i0, i1, a1, i2);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0156() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x99518678d9297ff3);
     let a0 = i64v8::from_array(rt::vec::<i64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
-    let s0: i64 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
-    let m0 = u32m3x4::from_column_major(&rt::vec::<u32>(&mut rng, 12, rt::Dom::Full));
-    let m1 = u32m4x2::from_column_major(&rt::vec::<u32>(&mut rng, 8, rt::Dom::Full));
-    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 3));
-    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
-    let a1 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let r = v0156(a0, s0, m0, m1, i0, s1, a1);
-    vec![rt::Output::new("ret", &[r])]
+    let a1 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a2 = u64v8::from_array(rt::vec::<u64>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let a3 = i16v4::from_array(rt::vec::<i16>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let r = v0156(a0, a1, i0, a2, a3);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0157() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x5184951768a5a61a);
-    let a0 = f64v6::from_array(rt::vec::<f64>(&mut rng, 6, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = i16v6::from_array(rt::vec::<i16>(&mut rng, 6, rt::Dom::Full).try_into().unwrap());
-    let a2 = i16v2::from_array(rt::vec::<i16>(&mut rng, 2, rt::Dom::Int(-8, 8)).try_into().unwrap());
-    let r = v0157(a0, a1, a2);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = i16v8::from_array(rt::vec::<i16>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let m0 = u32m2x1::from_column_major(&rt::vec::<u32>(&mut rng, 2, rt::Dom::Full));
+    let s0: i16 = rt::draw(&mut rng, rt::Dom::Full);
+    let m1 = i16m3x1::from_column_major(&rt::vec::<i16>(&mut rng, 3, rt::Dom::Full));
+    let a1 = i16v16::from_array(rt::vec::<i16>(&mut rng, 16, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let i0: usize = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let a2 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i1: usize = rt::draw(&mut rng, rt::Dom::Int(0, 3));
+    let r = v0157(a0, m0, s0, m1, a1, i0, a2, a3, i1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0158() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0xcce713eba7e09f0e);
-    let a0 = f64v2::from_array(rt::vec::<f64>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
-    let a1 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let a2 = u8v4::from_array(rt::vec::<u8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
-    let r = v0158(a0, a1, a2);
-    vec![rt::Output::new("ret", &[r])]
+    let a0 = f32v5::from_array(rt::vec::<f32>(&mut rng, 5, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a1 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a2 = f64v3::from_array(rt::vec::<f64>(&mut rng, 3, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i0: i64 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let a3 = f64v4::from_array(rt::vec::<f64>(&mut rng, 4, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let a4 = i64v4::from_array(rt::vec::<i64>(&mut rng, 4, rt::Dom::Int(-8, 8)).try_into().unwrap());
+    let a5 = f32v2::from_array(rt::vec::<f32>(&mut rng, 2, rt::Dom::Dyadic(-32, 32, 2)).try_into().unwrap());
+    let i1: u8 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let r = v0158(a0, a1, a2, i0, a3, a4, a5, i1);
+    vec![rt::Output::new("ret", r.as_slice())]
 }
 
 fn run_v0159() -> Vec<rt::Output> {
     let mut rng = rt::Rng::new(0x072ccf3a217a263f);
-    let a0 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a1 = i32v16::from_array(rt::vec::<i32>(&mut rng, 16, rt::Dom::Full).try_into().unwrap());
-    let a2 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
-    let a3 = u64v2::from_array(rt::vec::<u64>(&mut rng, 2, rt::Dom::Int(0, 16)).try_into().unwrap());
-    let s0: u64 = rt::draw(&mut rng, rt::Dom::Int(0, 16));
-    let r = v0159(a0, a1, a2, a3, s0);
+    let s0: i64 = rt::draw(&mut rng, rt::Dom::Full);
+    let a0 = i8v4::from_array(rt::vec::<i8>(&mut rng, 4, rt::Dom::Full).try_into().unwrap());
+    let s1: u32 = rt::draw(&mut rng, rt::Dom::Full);
+    let a1 = u16v3::from_array(rt::vec::<u16>(&mut rng, 3, rt::Dom::Int(0, 16)).try_into().unwrap());
+    let a2 = i32v8::from_array(rt::vec::<i32>(&mut rng, 8, rt::Dom::Full).try_into().unwrap());
+    let s2: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let s3: u8 = rt::draw(&mut rng, rt::Dom::Full);
+    let s4: u16 = rt::draw(&mut rng, rt::Dom::Full);
+    let m0 = i32m4x4::from_column_major(&rt::vec::<i32>(&mut rng, 16, rt::Dom::Full));
+    let a3 = i64v2::from_array(rt::vec::<i64>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let a4 = u8v2::from_array(rt::vec::<u8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let m1 = i32m1x4::from_column_major(&rt::vec::<i32>(&mut rng, 4, rt::Dom::Full));
+    let s5: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let i0: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 15));
+    let s6: i32 = rt::draw(&mut rng, rt::Dom::Int(-8, 8));
+    let a5 = i8v2::from_array(rt::vec::<i8>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i1: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let m2 = i32m2x3::from_column_major(&rt::vec::<i32>(&mut rng, 6, rt::Dom::Full));
+    let i2: u16 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s7: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let a6 = u32v2::from_array(rt::vec::<u32>(&mut rng, 2, rt::Dom::Full).try_into().unwrap());
+    let i3: u32 = rt::draw(&mut rng, rt::Dom::Int(0, 1));
+    let s8: i8 = rt::draw(&mut rng, rt::Dom::Full);
+    let r = v0159(s0, a0, s1, a1, a2, s2, s3, s4, m0, a3, a4, m1, s5, i0, s6, a5, i1, m2, i2, s7, a6, i3, s8);
     vec![rt::Output::new("ret", r.as_slice())]
 }
 

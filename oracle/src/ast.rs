@@ -120,6 +120,8 @@ impl BinOp {
 /// for everything the corpus uses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Prec {
+    /// C's conditional `c ? a : b` (the macro's too).
+    Cond,
     /// `+ -`
     Add,
     /// `* /`
@@ -286,6 +288,16 @@ pub enum MExpr {
         kernel: String,
         /// Parameter names of the caller, one per callee parameter.
         args: Vec<String>,
+    },
+    /// C's conditional operator `c ? a : b`, a scalar `c` compared with
+    /// zero, `a` and `b` of one type.
+    Cond {
+        /// The condition.
+        c: Box<SExpr>,
+        /// The value where `c` is not zero.
+        a: Box<MExpr>,
+        /// The value where it is.
+        b: Box<MExpr>,
     },
 }
 
@@ -595,6 +607,11 @@ fn expr_types(e: &MExpr, v: &mut Vec<MatTy>) {
             sexpr_types(s, v);
         }
         MExpr::Transpose(m) => expr_types(m, v),
+        MExpr::Cond { c, a, b } => {
+            sexpr_types(c, v);
+            expr_types(a, v);
+            expr_types(b, v);
+        }
         MExpr::Cast { to, e, .. } => {
             v.push(*to);
             expr_types(e, v);

@@ -609,6 +609,11 @@ fn callees(k: &Kernel) -> Vec<String> {
                 sc(y, out);
             }
             MExpr::Transpose(x) | MExpr::Cast { e: x, .. } => m(x, out),
+            MExpr::Cond { c, a, b } => {
+                sc(c, out);
+                m(a, out);
+                m(b, out);
+            }
         }
     }
     fn sc(e: &SExpr, out: &mut Vec<String>) {
@@ -843,6 +848,12 @@ fn mexpr_features(e: &MExpr, k: &Kernel, f: &mut BTreeSet<&'static str>) {
         }
         MExpr::Call { .. } => {
             f.insert("call");
+        }
+        MExpr::Cond { c, a, b } => {
+            f.insert("conditional");
+            sexpr_features(c, k, f);
+            mexpr_features(a, k, f);
+            mexpr_features(b, k, f);
         }
     }
 }

@@ -220,11 +220,23 @@ pub fn mexpr(e: &MExpr, lang: Lang) -> (String, Prec) {
             ),
         },
         MExpr::Call { kernel, args } => (format!("{kernel}({})", args.join(", ")), Prec::Postfix),
+        // The second operand may be a conditional itself: both languages
+        // group them from the right.
+        MExpr::Cond { c, a, b } => (
+            format!(
+                "{} ? {} : {}",
+                wrap(sexpr(c, lang), Prec::Add),
+                mexpr(a, lang).0,
+                mexpr(b, lang).0
+            ),
+            Prec::Cond,
+        ),
     }
 }
 
 fn next(p: Prec) -> Prec {
     match p {
+        Prec::Cond => Prec::Add,
         Prec::Add => Prec::Mul,
         Prec::Mul => Prec::As,
         Prec::As => Prec::Unary,

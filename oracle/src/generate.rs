@@ -555,7 +555,7 @@ impl KGen<'_> {
             return self.leaf(ty);
         }
         let w_leaf = if depth <= 1 { 3 } else { 1 };
-        match self.rng.weighted(&[w_leaf, 3, 3, 3, 1, 1, 1]) {
+        match self.rng.weighted(&[w_leaf, 3, 3, 3, 1, 1, 1, 1]) {
             0 => self.leaf(ty),
             1 => {
                 let op = if self.rng.chance(1, 2) {
@@ -622,6 +622,7 @@ impl KGen<'_> {
                     im.union(ix),
                 )
             }
+            6 => self.conditional(ty, depth),
             _ => {
                 for _ in 0..4 {
                     // Mostly another element type; sometimes the same one
@@ -651,6 +652,30 @@ impl KGen<'_> {
                 self.leaf(ty)
             }
         }
+    }
+
+    /// `c ? a : b`: a scalar parameter of any element type as the
+    /// condition, drawn where zero is common so that each operand is
+    /// chosen, and two operands of `ty`.
+    fn conditional(&mut self, ty: MatTy, depth: u32) -> (MExpr, Iv) {
+        let p = self.elem();
+        let dom = if p.is_float() {
+            Domain::FloatChoice(vec![0.0, -0.0, 1.5, -2.0])
+        } else if p.is_signed_int() {
+            Domain::Int(-1, 1)
+        } else {
+            Domain::Int(0, 1)
+        };
+        let c = self.scalar_param(p, dom);
+        let (a, ia) = self.mexpr(ty, depth - 1);
+        let db = self.rng.below(u64::from(depth)) as u32;
+        let (b, ib) = self.mexpr(ty, db);
+        let e = MExpr::Cond {
+            c: Box::new(c),
+            a: Box::new(a),
+            b: Box::new(b),
+        };
+        (e, ia.union(ib))
     }
 
     /// `m op s`, `s op m` (`+ - *`) or `m / s`.
@@ -1362,6 +1387,9 @@ fn mexpr_reads(e: &MExpr, name: &str) -> bool {
         }
         MExpr::Transpose(m) => mexpr_reads(m, name),
         MExpr::Cast { e, .. } => mexpr_reads(e, name),
+        MExpr::Cond { c, a, b } => {
+            sexpr_reads(c, name) || mexpr_reads(a, name) || mexpr_reads(b, name)
+        }
     }
 }
 

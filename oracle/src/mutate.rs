@@ -927,9 +927,11 @@ fn naming_safe(k: &Kernel, e: &MExpr) -> bool {
         match e {
             MExpr::Var(v) => ok(v),
             MExpr::Load { rfc, .. } => !rfc,
-            MExpr::Rfc(..) | MExpr::RfcScale(..) | MExpr::Insert { .. } | MExpr::Call { .. } => {
-                false
-            }
+            MExpr::Rfc(..)
+            | MExpr::RfcScale(..)
+            | MExpr::Insert { .. }
+            | MExpr::Call { .. }
+            | MExpr::Cond { .. } => false,
             MExpr::Bin(_, a, b) => walk(a, ok) && walk(b, ok),
             MExpr::Scalar { m, .. } => walk(m, ok),
             MExpr::Transpose(_) | MExpr::Cast { .. } => true,

@@ -379,6 +379,7 @@ impl Gen<'_> {
             1,                        // splat cast
             if int { 3 } else { 0 },  // bitwise, shifts, integer division
             if int { 2 } else { 0 },  // another type's bytes
+            2,                        // c ? a : b
         ];
         match self.rng.weighted(&w) {
             0 => self.var(Ty::V(v)),
@@ -417,8 +418,39 @@ impl Gen<'_> {
             7 => self.literal(v, depth - 1),
             8 => self.splat_cast(v, depth - 1),
             9 => self.integer_op(v, depth),
-            _ => self.reinterpreted(v, depth),
+            10 => self.reinterpreted(v, depth),
+            _ => self.conditional(v, depth),
         }
+    }
+
+    /// C's conditional operator: an integer vector of as many lanes of the
+    /// same width choosing lane by lane (by each lane's sign bit), or a
+    /// scalar choosing a whole operand; the second operand a vector, or a
+    /// scalar splat onto the first's type.
+    fn conditional(&mut self, v: VTy, depth: u32) -> Ex {
+        self.note("conditional");
+        let cond = if self.rng.chance(2, 3) {
+            self.note("vector-condition");
+            let ints: Vec<Elem> = Elem::INTS
+                .into_iter()
+                .filter(|e| e.bits() == v.elem.bits())
+                .collect();
+            let c = v.with_elem(*self.rng.pick(&ints));
+            self.vector(c, depth - 1)
+        } else {
+            let e = *self.rng.pick(&Elem::ALL);
+            self.scalar_value(e, depth - 1)
+        };
+        let a = self.vector(v, depth - 1);
+        let b = if self.rng.chance(1, 3) {
+            self.splat_operand(v.elem, depth - 1)
+        } else {
+            self.vector(v, depth - 1)
+        };
+        Ex::atom2(
+            format!("({} ? {} : {})", cond.c, a.c, b.c),
+            format!("({} ? {} : {})", cond.rs, a.rs, b.rs),
+        )
     }
 
     /// A vector type other than `v` whose elements fill as many bytes

@@ -28,6 +28,8 @@ matrix! {
     fn select(v: float4, w: float4) -> float4 { v > w ? v : w }
     fn select_unsigned(c: uint4, v: float4) -> float4 { c ? v : 2.0f }
     fn select_scalars(c: int4) -> int4 { c ? 7 : -7 }
+    fn cast_condition(x: f32, a: f32) -> f32 { (int) x ? a : (float) (int) a }
+    fn literal_condition(n: i32, v: float4, w: float4) -> float4 { (int4){n, -n, 0, -1} ? v : w }
 }
 
 /// The same kernels in C.
@@ -48,6 +50,8 @@ float4 clamp_lanes(float4 v, float lo) { return v.x > lo ? v : lo; }
 float4 select(float4 v, float4 w) { return v > w ? v : w; }
 float4 select_unsigned(uint4 c, float4 v) { return c ? v : 2.0f; }
 int4 select_scalars(int4 c) { return c ? 7 : -7; }
+float cast_condition(float x, float a) { return (int) x ? a : (float) (int) a; }
+float4 literal_condition(int n, float4 v, float4 w) { return (int4){n, -n, 0, -1} ? v : w; }
 "#;
 
 /// The inputs: each `x` is a float, an integer, and the lanes' seed.
@@ -60,6 +64,12 @@ fn c_float(x: f32) -> String {
     } else {
         format!("{x:?}f")
     }
+}
+
+/// The input of `cast_condition`, whose `(int)` C leaves undefined for a
+/// NaN.
+fn cast_input(x: f32) -> f32 {
+    if x.is_nan() { 3.25 } else { x * 0.5 }
 }
 
 /// The lanes each input gives a vector: signs and magnitudes vary by lane.
@@ -85,6 +95,7 @@ fn c_program() -> String {
     for x in INPUTS {
         let (f, n) = (c_float(x), if x.is_nan() { 9 } else { x as i32 });
         let neg = -n;
+        let half = c_float(cast_input(x));
         let [l0, l1, l2, l3] = lanes(x).map(c_float);
         let [m0, m1, m2, m3] = lanes(-x).map(c_float);
         let [i0, i1, i2, i3] = int_lanes(x);
@@ -97,7 +108,8 @@ fn c_program() -> String {
              \x20 {{ float4 v = {{{l0}, {l1}, {l2}, {l3}}}, w = {{{m0}, {m1}, {m2}, {m3}}};\n\
              \x20   int4 c = {{{i0}, {i1}, {i2}, {i3}}}; uint4 u = (uint4) c;\n\
              \x20   pv(clamp_lanes(v, {f})); pv(select(v, w)); pv(select_unsigned(u, v));\n\
-             \x20   int4 s = select_scalars(c); printf(\"%d %d %d %d\\n\", s.x, s.y, s.z, s.w); }}"
+             \x20   int4 s = select_scalars(c); printf(\"%d %d %d %d\\n\", s.x, s.y, s.z, s.w);\n\
+             \x20   printf(\"%u\\n\", fb(cast_condition({half}, {l1}))); pv(literal_condition({n}, v, w)); }}"
         )
         .unwrap();
     }
@@ -140,6 +152,8 @@ fn ours() -> Vec<String> {
         lines.push(bits(select_unsigned(u, v).as_slice()));
         let s = select_scalars(c).to_array();
         lines.push(format!("{} {} {} {}", s[0], s[1], s[2], s[3]));
+        lines.push(cast_condition(cast_input(x), l1).to_bits().to_string());
+        lines.push(bits(literal_condition(n, v, w).as_slice()));
     }
     lines
 }

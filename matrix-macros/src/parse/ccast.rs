@@ -6,7 +6,7 @@
 //! any binary operator) without adding parentheses rustc would lint.
 //! Whether `(x)` is a cast is decided as in C: by whether `x` names a type.
 
-use super::ctype;
+use super::{cternary, ctype};
 use proc_macro2::{Delimiter, Group, Ident, Spacing, TokenStream, TokenTree};
 use std::collections::HashSet;
 
@@ -296,7 +296,12 @@ fn operand_end(trees: &[TokenTree], start: usize, names: &HashSet<String>) -> us
             {
                 j += 1
             }
-            Some(TokenTree::Punct(p)) if p.as_char() == '?' => j += 1,
+            // Rust's `?`, not the start of C's `c ? a : b`.
+            Some(TokenTree::Punct(p))
+                if p.as_char() == '?' && !cternary::is_conditional(trees, j) =>
+            {
+                j += 1
+            }
             Some(TokenTree::Punct(p)) if p.as_char() == '.' && p.spacing() == Spacing::Alone => {
                 match trees.get(j + 1) {
                     Some(TokenTree::Ident(_)) | Some(TokenTree::Literal(_)) => {

@@ -1,7 +1,9 @@
 //! C's conditional operator `cond ? a : b` in kernel bodies.
 //!
 //! Rust has no such syntax (its `?` is the error-propagation operator), so
-//! before a body is parsed each conditional becomes an `if` expression,
+//! before a body is parsed (after `ccast`, whose casts and compound
+//! literals are then single tokens, and which leaves a conditional's `?`
+//! out of a cast's operand) each conditional becomes an `if` expression,
 //! `if ««cond»» { a } else { b }`, its condition inside two invisible
 //! groups: the mark by which the checker gives it C's rules rather than an
 //! `if`'s (a numeric condition compares with zero, a literal arm converts
@@ -11,8 +13,9 @@
 //! from the right (`a ? b : c ? d : e` is `a ? b : (c ? d : e)`), so
 //!
 //! * the condition starts after the nearest `;`, `,`, `=>`, assignment
-//!   (`=`, `+=`, ...), block, closure head (`|x|`, `||`) or keyword that
-//!   begins an expression (`return`, `let`, `if`, ...) before the `?`;
+//!   (`=`, `+=`, ...), block, closure head (`|x|`, `||`), struct literal's
+//!   field name (`f:`) or keyword that begins an expression (`return`,
+//!   `let`, `if`, ...) before the `?`;
 //! * the first operand ends at the `:` that matches the `?` (nested
 //!   conditionals in it are counted);
 //! * the second operand ends at the next `;`, `,` or `=>`, or the end of
@@ -90,14 +93,21 @@ fn braced(inner: Vec<TokenTree>, span: Span) -> TokenTree {
     TokenTree::Group(group)
 }
 
+/// Whether the `?` at `question` starts C's conditional operator rather
+/// than being Rust's (see the module).
+pub(crate) fn is_conditional(trees: &[TokenTree], question: usize) -> bool {
+    is_punct(&trees[question], '?')
+        && starts_operand(trees.get(question + 1))
+        && matching_colon(trees, question).is_some()
+}
+
 /// The first conditional operator of this level: the indices of its `?`,
 /// of its `:`, and the end of its second operand.
 fn first_conditional(trees: &[TokenTree]) -> Option<(usize, usize, usize)> {
     let mut i = 0;
     while i < trees.len() {
-        if is_punct(&trees[i], '?')
-            && i > 0
-            && starts_operand(trees.get(i + 1))
+        if i > 0
+            && is_conditional(trees, i)
             && let Some(colon) = matching_colon(trees, i)
         {
             let end = (colon + 1..trees.len())
@@ -135,31 +145,43 @@ fn matching_colon(trees: &[TokenTree], question: usize) -> Option<usize> {
 
 /// Where the condition of the `?` at `question` starts (see the module).
 fn condition_start(trees: &[TokenTree], question: usize) -> usize {
-    // The nearest hard boundary before the `?`.
-    let mut start = (0..question)
-        .rev()
-        .find(|&j| begins_after(trees, j))
-        .map_or(0, |j| j + 1);
-    // Closure heads between it and the `?`: the condition is their body's.
-    loop {
-        let mut j = start;
-        if matches!(trees.get(j), Some(TokenTree::Ident(id)) if id == "move") {
-            j += 1;
+    // Forward from the level's first token: each boundary starts a new
+    // expression, and a closure head where an expression starts is passed
+    // whole (its parameters hold `:` and `,` of their own).
+    let mut start = 0;
+    let mut j = 0;
+    while j < question {
+        if j == start
+            && let Some(end) = closure_head_end(trees, j)
+            && end < question
+        {
+            start = end;
+            j = end;
+            continue;
         }
-        let head_end = match trees.get(j) {
-            Some(TokenTree::Punct(p)) if p.as_char() == '|' && p.spacing() == Spacing::Joint => {
-                // `||`: a closure without parameters.
-                Some(j + 2)
-            }
-            Some(TokenTree::Punct(p)) if p.as_char() == '|' => (j + 1..question)
-                .find(|&k| is_punct(&trees[k], '|'))
-                .map(|k| k + 1),
-            _ => None,
-        };
-        match head_end {
-            Some(end) if end < question => start = end,
-            _ => return start,
+        if begins_after(trees, j) || is_lone_colon(trees, j) {
+            start = j + 1;
         }
+        j += 1;
+    }
+    start
+}
+
+/// The end of the closure head (`|x, y: T|`, `||`, either after `move`)
+/// that starts at `j`, if one does.
+fn closure_head_end(trees: &[TokenTree], mut j: usize) -> Option<usize> {
+    if matches!(trees.get(j), Some(TokenTree::Ident(id)) if id == "move") {
+        j += 1;
+    }
+    match trees.get(j) {
+        // `||`: a closure without parameters.
+        Some(TokenTree::Punct(p)) if p.as_char() == '|' && p.spacing() == Spacing::Joint => {
+            Some(j + 2)
+        }
+        Some(TokenTree::Punct(p)) if p.as_char() == '|' => (j + 1..trees.len())
+            .find(|&k| is_punct(&trees[k], '|'))
+            .map(|k| k + 1),
+        _ => None,
     }
 }
 
@@ -332,6 +354,19 @@ mod tests {
         assert_eq!(
             rewritten("move || c ? a : b"),
             "move || if ««c»» {a} else {b}"
+        );
+        assert_eq!(
+            rewritten("|x: f32, y| x > y ? x : y"),
+            "| x : f32 , y | if ««x > y»» {x} else {y}"
+        );
+        // A struct literal's field, and paths, whose `::` is no field's `:`.
+        assert_eq!(
+            rewritten("S { f: c ? a : b, g: |x: T| x ? 1 : 2 }"),
+            "S {f : if ««c»» {a} else {b} , g : | x : T | if ««x»» {1} else {2}}"
+        );
+        assert_eq!(
+            rewritten("m::N > 0 ? f::g(1) : 0"),
+            "if ««m :: N > 0»» {f :: g (1)} else {0}"
         );
         assert_eq!(
             rewritten("let y = a || b ? 1 : 2;"),

@@ -219,8 +219,8 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
         }
         let body: proc_macro2::Group = input.parse()?;
         let body = cliteral::rewrite(TokenStream::from(TokenTree::Group(body)));
-        let body = cternary::rewrite(body);
-        let rewritten = ccast::rewrite(body, type_names);
+        let body = ccast::rewrite(body, type_names);
+        let rewritten = cternary::rewrite(body);
         let block: syn::Block = syn::parse2(rewritten)?;
         return Ok(Item::Kernel(Box::new(syn::ItemFn {
             attrs,
