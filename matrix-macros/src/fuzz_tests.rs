@@ -102,6 +102,21 @@ const SEEDS: &[&str] = &[
            let m = n > 1 ? a * a : a + y;
            (k ? v : m[0][1]) + (v > y ? v : 1.0f)
        }"#,
+    r#"typedef float m4 __attribute__((matrix_type(4, 4)));
+       fn s(a: m4, n: i32) -> m4 {
+           m4 r;
+           float t = 0, u = 1.5f;
+           const int k = 2;
+           for (int i = 0; i < 4; i++) {
+               if (i == k) continue;
+               for (int j = 0; j < 4; ++j) r[i][j] = a[j][i] * t;
+               t += u;
+           }
+           int c = n;
+           while (c > 0) c--;
+           if (n > 1) r = r * 2; else r = r - 1;
+           return r;
+       }"#,
 ];
 
 /// One mutation of a flattened token list.
@@ -125,7 +140,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         (
             any::<usize>(),
             prop::sample::select(vec![
-                '-', '*', '/', '[', ';', ',', '#', '&', '!', '<', '>', '=', '?', ':'
+                '-', '+', '*', '/', '[', ';', ',', '#', '&', '!', '<', '>', '=', '?', ':'
             ])
         )
             .prop_map(|(i, c)| Mutation::Insert(i, c)),

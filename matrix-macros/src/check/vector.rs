@@ -444,9 +444,22 @@ impl Checker<'_> {
     /// `value` where a value of type `to` is expected (an initialiser, an
     /// assigned value, an argument, a returned value): onto a vector type, a scalar converts
     /// to the element type and splats, as Clang converts it there (`float4
-    /// v = 1;`, `int4 w = d;` with a `double` `d`); any other value is
-    /// returned as it is, for the caller's check of its type.
+    /// v = 1;`, `int4 w = d;` with a `double` `d`); onto a scalar type, a
+    /// literal converts as C converts it (`float x = 0;`, `return 1;` from a
+    /// `double` kernel), a value it changes being Clang's warning (our
+    /// error); any other value is returned as it is, for the caller's check
+    /// of its type.
     pub(super) fn for_place(&mut self, value: Expr, src: &syn::Expr, to: &Ty) -> Expr {
+        if let Ty::Scalar(s) = to
+            && s.is_element()
+            && matches!(value.ty, Ty::IntLiteral | Ty::FloatLiteral)
+        {
+            let loc = value.loc;
+            return match self.element_operand(value, src, *s) {
+                Some(converted) => converted,
+                None => self.poisoned(loc),
+            };
+        }
         let Ty::Vector(v) = to else {
             return value;
         };

@@ -278,41 +278,12 @@ fn is_punct(tree: &TokenTree, c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::show;
 
     /// `src` rewritten, with the marks spelled `«` and `»`.
     fn rewritten(src: &str) -> String {
         let tokens: TokenStream = src.parse().unwrap();
         show(rewrite(tokens))
-    }
-
-    /// The tokens separated by spaces, but joint punctuation (`==`) and
-    /// groups' delimiters (invisible ones as `«»`) without.
-    fn show(tokens: TokenStream) -> String {
-        let mut out = String::new();
-        let mut joint = true;
-        for tree in tokens {
-            if !joint {
-                out.push(' ');
-            }
-            joint = false;
-            match tree {
-                TokenTree::Group(g) => {
-                    let (open, close) = match g.delimiter() {
-                        Delimiter::Parenthesis => ("(", ")"),
-                        Delimiter::Bracket => ("[", "]"),
-                        Delimiter::Brace => ("{", "}"),
-                        Delimiter::None => ("«", "»"),
-                    };
-                    out += &format!("{open}{}{close}", show(g.stream()));
-                }
-                TokenTree::Punct(p) => {
-                    out.push(p.as_char());
-                    joint = p.spacing() == Spacing::Joint;
-                }
-                other => out += &other.to_string(),
-            }
-        }
-        out
     }
 
     fn assert_unchanged(src: &str) {

@@ -7,6 +7,7 @@
 
 mod ccast;
 mod cliteral;
+mod cstmt;
 mod cternary;
 pub(crate) mod ctype;
 
@@ -220,7 +221,8 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
         let body: proc_macro2::Group = input.parse()?;
         let body = cliteral::rewrite(TokenStream::from(TokenTree::Group(body)));
         let body = ccast::rewrite(body, type_names);
-        let rewritten = cternary::rewrite(body);
+        let body = cternary::rewrite(body);
+        let rewritten = cstmt::rewrite(body, type_names);
         let block: syn::Block = syn::parse2(rewritten)?;
         return Ok(Item::Kernel(Box::new(syn::ItemFn {
             attrs,
@@ -515,4 +517,36 @@ fn single_paren_group(stream: TokenStream) -> Option<proc_macro2::Group> {
         (Some(TokenTree::Group(g)), None) if g.delimiter() == Delimiter::Parenthesis => Some(g),
         _ => None,
     }
+}
+
+/// The tokens separated by spaces, but joint punctuation (`==`) and
+/// groups' delimiters (invisible ones as `«»`) without: how the rewrites'
+/// tests read their output.
+#[cfg(test)]
+pub(crate) fn show(tokens: TokenStream) -> String {
+    let mut out = String::new();
+    let mut joint = true;
+    for tree in tokens {
+        if !joint {
+            out.push(' ');
+        }
+        joint = false;
+        match tree {
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::None => ("«", "»"),
+                };
+                out += &format!("{open}{}{close}", show(g.stream()));
+            }
+            TokenTree::Punct(p) => {
+                out.push(p.as_char());
+                joint = p.spacing() == proc_macro2::Spacing::Joint;
+            }
+            other => out += &other.to_string(),
+        }
+    }
+    out
 }

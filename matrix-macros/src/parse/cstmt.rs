@@ -1,0 +1,642 @@
+//! C's statements in kernel bodies, which Rust spells otherwise:
+//!
+//! | C | becomes |
+//! |---|---|
+//! | `float x = e;`, `m4x4_t r;`, `int i = 0, j;` | `let mut x: f32 = e;`, `let mut r: m4x4_t = <zero>;`, one `let` per name |
+//! | `const double k = 2;` | `let k: f64 = 2;` |
+//! | `for (init; cond; step) body` | `{ init; while cond { { body } step; } }` |
+//! | `i++;`, `++i;`, `n--;`, `--n;` | `i += 1;`, `n -= 1;` |
+//! | `if (c) s; else t;`, `while (c) s;` | the statements in braces |
+//!
+//! A declaration is a statement that starts with a type (a typedef of the
+//! block, a C scalar spelling such as `unsigned int`, or a Rust scalar)
+//! followed by a name; C leaves an uninitialised variable indeterminate,
+//! here it is zero (every element), one value C allows. Every variable is
+//! `mut` (with `unused_mut` allowed) except a `const` one, since C's are
+//! assignable. In a `for` loop without a condition the condition is `true`;
+//! a `continue` of the loop's own body (not of a loop nested in it) still
+//! runs the step: the body is then a labelled block that `continue` leaves.
+//! `i++` and its kin are rewritten only as whole statements and in a `for`
+//! step, where C discards their value. Rust's own statements are left as
+//! written: `for x in 0..n`, `let`, `x += 1`.
+//!
+//! This runs last of the body's rewrites (after `ccast` and `cternary`),
+//! so that casts, compound literals and conditionals are single tokens or
+//! Rust already.
+
+use super::ctype;
+use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
+use std::collections::HashSet;
+
+/// Rewrites C's statements in `tokens` (see the module); `names` are the
+/// block's typedef names.
+pub(crate) fn rewrite(tokens: TokenStream, names: &HashSet<String>) -> TokenStream {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut cx = Rewriter { names, labels: 0 };
+    cx.trees(&trees).into_iter().collect()
+}
+
+struct Rewriter<'a> {
+    names: &'a HashSet<String>,
+    /// Labels made so far (each `for` whose body continues has its own).
+    labels: usize,
+}
+
+impl Rewriter<'_> {
+    /// `trees` with every group's contents rewritten, a brace group's as
+    /// statements.
+    fn trees(&mut self, trees: &[TokenTree]) -> Vec<TokenTree> {
+        trees.iter().map(|t| self.tree(t)).collect()
+    }
+
+    fn tree(&mut self, tree: &TokenTree) -> TokenTree {
+        let TokenTree::Group(g) = tree else {
+            return tree.clone();
+        };
+        let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+        let inner = if g.delimiter() == Delimiter::Brace {
+            self.statements(&inner)
+        } else {
+            self.trees(&inner)
+        };
+        group(g.delimiter(), inner, g.span())
+    }
+
+    /// A block's contents, statement by statement.
+    fn statements(&mut self, trees: &[TokenTree]) -> Vec<TokenTree> {
+        let mut out = Vec::new();
+        let mut s = 0;
+        while s < trees.len() {
+            let end = statement_end(trees, s).max(s + 1);
+            out.extend(self.statement(&trees[s..end]));
+            s = end;
+        }
+        out
+    }
+
+    /// One statement (its `;` included).
+    fn statement(&mut self, t: &[TokenTree]) -> Vec<TokenTree> {
+        if let Some(out) = self.c_for(t) {
+            return out;
+        }
+        if let Some(out) = self.braceless(t) {
+            return out;
+        }
+        if let Some(out) = self.declaration(t) {
+            return out;
+        }
+        if let Some(out) = self.increment(t) {
+            return out;
+        }
+        self.trees(t)
+    }
+
+    /// A statement as the body of a block: its tokens rewritten, in braces.
+    fn block_of(&mut self, t: &[TokenTree], span: Span) -> TokenTree {
+        match t {
+            [TokenTree::Group(g)] if g.delimiter() == Delimiter::Brace => self.tree(&t[0]),
+            _ => group(Delimiter::Brace, self.statements(t), span),
+        }
+    }
+
+    /// `for (init; cond; step) body` (see the module).
+    fn c_for(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
+        let (TokenTree::Ident(kw), Some(TokenTree::Group(head))) = (t.first()?, t.get(1)) else {
+            return None;
+        };
+        let parts = c_for_head(kw, head)?;
+        let span = kw.span();
+        let body = &t[2..];
+        let mut out = Vec::new();
+        // `init;`: a declaration or an expression.
+        if !parts[0].is_empty() {
+            let mut init = parts[0].clone();
+            init.push(punct(';', span));
+            out.extend(self.statement(&init));
+        }
+        let cond = if parts[1].is_empty() {
+            vec![TokenTree::Ident(Ident::new("true", span))]
+        } else {
+            self.trees(&parts[1])
+        };
+        let mut step = Vec::new();
+        for expr in split_top_level(&parts[2], ',') {
+            if expr.is_empty() {
+                continue;
+            }
+            let mut e = expr.to_vec();
+            e.push(punct(';', span));
+            step.extend(self.statement(&e));
+        }
+        let body = self.block_of(body, span);
+        let mut inner = Vec::new();
+        // With a `continue`, the body is a labelled block that it leaves,
+        // and the loop is labelled too: Rust refuses a `break` without a
+        // label inside a labelled block.
+        let (next, exit) = (self.label("next", span), self.label("loop", span));
+        let labelled = continues_to(&body, &next, &exit);
+        if let Some(body) = labelled.clone() {
+            inner.extend(next);
+            inner.push(punct(':', span));
+            inner.push(body);
+            out.extend(exit);
+            out.push(punct(':', span));
+            self.labels += 1;
+        } else {
+            inner.push(body);
+        }
+        inner.extend(step);
+        out.push(TokenTree::Ident(Ident::new("while", span)));
+        out.push(group(Delimiter::None, cond, span));
+        out.push(group(Delimiter::Brace, inner, span));
+        Some(vec![group(Delimiter::Brace, out, span)])
+    }
+
+    /// A label of the next `for` whose body continues (`'__matrix_next0`).
+    fn label(&self, what: &str, span: Span) -> Vec<TokenTree> {
+        let mut quote = Punct::new('\'', Spacing::Joint);
+        quote.set_span(span);
+        let name = Ident::new(
+            &format!("__matrix_{what}{}", self.labels),
+            Span::mixed_site().located_at(span),
+        );
+        vec![TokenTree::Punct(quote), TokenTree::Ident(name)]
+    }
+
+    /// An `if` statement (its `else` chain included) and C's `while (c)
+    /// s;`: each branch that is a statement rather than a block braced
+    /// (`if (c) s; else t;`, `if c { .. } else t;`), each rewritten.
+    fn braceless(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
+        let TokenTree::Ident(kw) = t.first()? else {
+            return None;
+        };
+        let span = kw.span();
+        let (head_end, body_end) = if braceless_body(t, 0) {
+            (2, statement_end(t, 2))
+        } else if kw == "if" {
+            let brace = (1..t.len()).find(|&j| is_brace(&t[j]))?;
+            (brace, brace + 1)
+        } else {
+            return None;
+        };
+        if kw != "if" && kw != "while" {
+            return None;
+        }
+        let mut out = vec![t[0].clone()];
+        out.extend(self.trees(&t[1..head_end]));
+        out.push(self.block_of(&t[head_end..body_end], span));
+        if kw == "if"
+            && let Some(TokenTree::Ident(e)) = t.get(body_end)
+            && e == "else"
+        {
+            out.push(t[body_end].clone());
+            let rest = &t[body_end + 1..];
+            match rest.first() {
+                // `else if ...`: the next `if` of the chain.
+                Some(TokenTree::Ident(i)) if i == "if" => out.extend(self.statement(rest)),
+                _ => out.push(self.block_of(rest, e.span())),
+            }
+        } else {
+            out.extend(self.trees(&t[body_end..]));
+        }
+        Some(out)
+    }
+
+    /// `[const] TYPE name [= init] (, name [= init])* ;` (see the module).
+    fn declaration(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
+        let constant = matches!(t.first(), Some(TokenTree::Ident(id)) if id == "const");
+        let start = usize::from(constant);
+        let (ty, after) = self.type_at(t, start)?;
+        let [rest @ .., TokenTree::Punct(semi)] = &t[after..] else {
+            return None;
+        };
+        if semi.as_char() != ';' {
+            return None;
+        }
+        let declarators = split_top_level(rest, ',');
+        let mut parsed = Vec::new();
+        for d in &declarators {
+            let (TokenTree::Ident(name), init) = (d.first()?, &d[1..]) else {
+                return None;
+            };
+            let init = match init {
+                [] => None,
+                [TokenTree::Punct(eq), init @ ..] if eq.as_char() == '=' && !init.is_empty() => {
+                    Some(init)
+                }
+                _ => return None,
+            };
+            if is_keyword(name) {
+                return None;
+            }
+            parsed.push((name, init));
+        }
+        let mut out = Vec::new();
+        for (name, init) in parsed {
+            let span = name.span();
+            let value: Vec<TokenTree> = match init {
+                Some(init) => self.trees(init),
+                None => "::core::default::Default::default()"
+                    .parse::<TokenStream>()
+                    .expect("a path")
+                    .into_iter()
+                    .map(|mut t| {
+                        t.set_span(span);
+                        t
+                    })
+                    .collect(),
+            };
+            if !constant {
+                out.extend(
+                    "#[allow(unused_mut)]"
+                        .parse::<TokenStream>()
+                        .expect("an attribute"),
+                );
+            }
+            out.push(TokenTree::Ident(Ident::new("let", span)));
+            if !constant {
+                out.push(TokenTree::Ident(Ident::new("mut", span)));
+            }
+            out.push(TokenTree::Ident(name.clone()));
+            out.push(punct(':', span));
+            out.extend(ty.iter().cloned());
+            out.push(punct('=', span));
+            out.extend(value);
+            out.push(punct(';', semi.span()));
+        }
+        Some(out)
+    }
+
+    /// The type a declaration starts with at `i`, as Rust tokens, and the
+    /// index after it; `None` unless a name follows it.
+    fn type_at(&self, t: &[TokenTree], i: usize) -> Option<(Vec<TokenTree>, usize)> {
+        let TokenTree::Ident(first) = t.get(i)? else {
+            return None;
+        };
+        let word = first.to_string();
+        let (ty, end) = if ctype::is_c_type_word(&word) {
+            let end = (i..t.len())
+                .find(|&j| !matches!(&t[j], TokenTree::Ident(id) if ctype::is_c_type_word(&id.to_string())))
+                .unwrap_or(t.len());
+            let words = ctype::words(&t[i..end])?;
+            let scalar = ctype::from_c_spelling(&words)?;
+            (scalar.to_tokens(first.span()).into_iter().collect(), end)
+        } else if self.names.contains(&word)
+            || crate::types::Scalar::from_rust_name(&word).is_some()
+        {
+            (vec![t[i].clone()], i + 1)
+        } else {
+            return None;
+        };
+        // A name, then `=`, `,` or `;`.
+        let (Some(TokenTree::Ident(_)), Some(TokenTree::Punct(p))) = (t.get(end), t.get(end + 1))
+        else {
+            return None;
+        };
+        matches!(p.as_char(), '=' | ',' | ';')
+            .then_some(())
+            .filter(|()| !(p.as_char() == '=' && p.spacing() == Spacing::Joint))?;
+        Some((ty, end))
+    }
+
+    /// `x++;`, `++x;`, `x--;`, `--x;` (the `;` optional, as in a `for`
+    /// step): `x += 1;`, `x -= 1;`.
+    fn increment(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
+        let (body, semi) = match t {
+            [body @ .., TokenTree::Punct(p)] if p.as_char() == ';' => (body, Some(&t[t.len() - 1])),
+            _ => (t, None),
+        };
+        let (op, place) = match body {
+            [TokenTree::Punct(a), TokenTree::Punct(b), place @ ..]
+                if doubled(a, b) && !place.is_empty() =>
+            {
+                (a, place)
+            }
+            [place @ .., TokenTree::Punct(a), TokenTree::Punct(b)]
+                if doubled(a, b) && !place.is_empty() =>
+            {
+                (a, place)
+            }
+            _ => return None,
+        };
+        // C's value of `x++` is discarded only in a statement of its own.
+        let starts_statement = !matches!(&place[0], TokenTree::Ident(k) if matches!(k.to_string().as_str(), "return" | "let" | "break"));
+        let assigns = place
+            .iter()
+            .any(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '='));
+        if !starts_statement || assigns {
+            return None;
+        }
+        let span = op.span();
+        let mut out = self.trees(place);
+        let mut assign = Punct::new(op.as_char(), Spacing::Joint);
+        assign.set_span(span);
+        out.push(TokenTree::Punct(assign));
+        out.push(punct('=', span));
+        let mut one = Literal::u8_unsuffixed(1);
+        one.set_span(span);
+        out.push(TokenTree::Literal(one));
+        out.extend(semi.cloned());
+        Some(out)
+    }
+}
+
+/// Whether the `if` or `while` at `s` is C's `if (c) statement`: a
+/// parenthesised condition, then a statement that no Rust condition could
+/// continue with (a name or keyword other than `as`, or `++`/`--`).
+fn braceless_body(t: &[TokenTree], s: usize) -> bool {
+    let paren = matches!(t.get(s + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
+    let statement = match (t.get(s + 2), t.get(s + 3)) {
+        (Some(TokenTree::Ident(id)), _) => id != "as",
+        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) => doubled(a, b),
+        _ => false,
+    };
+    paren && statement
+}
+
+fn is_brace(t: &TokenTree) -> bool {
+    matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace)
+}
+
+/// `++` or `--`, as Rust lexes them: two joined puncts.
+fn doubled(a: &Punct, b: &Punct) -> bool {
+    matches!(a.as_char(), '+' | '-') && a.as_char() == b.as_char() && a.spacing() == Spacing::Joint
+}
+
+/// The three parts of a C `for` head `(init; cond; step)`, when `kw` is
+/// `for` and `head` is one (Rust's `for pat in expr` has no `;`).
+fn c_for_head(kw: &Ident, head: &Group) -> Option<Vec<Vec<TokenTree>>> {
+    if kw != "for" || head.delimiter() != Delimiter::Parenthesis {
+        return None;
+    }
+    let inner: Vec<TokenTree> = head.stream().into_iter().collect();
+    let parts = split_top_level(&inner, ';');
+    (parts.len() == 3).then(|| parts.into_iter().map(<[TokenTree]>::to_vec).collect())
+}
+
+/// `body` with every `continue` of its own loop (not of a loop nested in
+/// it) replaced by `break NEXT`, and every `break` by `break EXIT`, if it
+/// has a `continue`.
+fn continues_to(body: &TokenTree, next: &[TokenTree], exit: &[TokenTree]) -> Option<TokenTree> {
+    let TokenTree::Group(g) = body else {
+        return None;
+    };
+    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+    let mut found = false;
+    let replaced = replace_jumps(&inner, (next, exit), &mut found);
+    found.then(|| group(g.delimiter(), replaced, g.span()))
+}
+
+fn replace_jumps(
+    trees: &[TokenTree],
+    (next, exit): (&[TokenTree], &[TokenTree]),
+    found: &mut bool,
+) -> Vec<TokenTree> {
+    let mut out = Vec::with_capacity(trees.len());
+    let mut i = 0;
+    while i < trees.len() {
+        match &trees[i] {
+            // A nested loop's body: its `continue`s are its own.
+            TokenTree::Ident(kw) if matches!(kw.to_string().as_str(), "while" | "loop" | "for") => {
+                let body = (i + 1..trees.len())
+                    .find(|&j| matches!(&trees[j], TokenTree::Group(g) if g.delimiter() == Delimiter::Brace))
+                    .unwrap_or(trees.len() - 1);
+                out.extend(trees[i..=body].iter().cloned());
+                i = body + 1;
+                continue;
+            }
+            TokenTree::Ident(kw)
+                if (kw == "continue" || kw == "break")
+                    && !matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '\'') =>
+            {
+                out.push(TokenTree::Ident(Ident::new("break", kw.span())));
+                if kw == "continue" {
+                    out.extend(next.iter().cloned());
+                    *found = true;
+                } else {
+                    out.extend(exit.iter().cloned());
+                }
+            }
+            TokenTree::Group(g) if g.delimiter() != Delimiter::Parenthesis => {
+                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                let replaced = replace_jumps(&inner, (next, exit), found);
+                out.push(group(g.delimiter(), replaced, g.span()));
+            }
+            other => out.push(other.clone()),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Where the statement starting at `s` ends (after its `;`, or its block).
+fn statement_end(t: &[TokenTree], s: usize) -> usize {
+    let brace_after = |from: usize| {
+        (from..t.len())
+            .find(|&j| matches!(&t[j], TokenTree::Group(g) if g.delimiter() == Delimiter::Brace))
+    };
+    let semi_after = |from: usize| {
+        (from..t.len())
+            .find(|&j| matches!(&t[j], TokenTree::Punct(p) if p.as_char() == ';'))
+            .map_or(t.len(), |j| j + 1)
+    };
+    let paren_at = |j: usize| matches!(t.get(j), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
+    match &t[s] {
+        TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => s + 1,
+        TokenTree::Ident(kw) => match kw.to_string().as_str() {
+            "for"
+                if paren_at(s + 1)
+                    && matches!((&t[s], t.get(s + 1)), (TokenTree::Ident(k), Some(TokenTree::Group(h))) if c_for_head(k, h).is_some()) =>
+            {
+                if s + 2 < t.len() {
+                    statement_end(t, s + 2)
+                } else {
+                    t.len()
+                }
+            }
+            "while" if braceless_body(t, s) => statement_end(t, s + 2),
+            "if" => {
+                // The first block (or, after `if (c)`, the first statement)
+                // and any `else` chain.
+                let mut end = if braceless_body(t, s) {
+                    statement_end(t, s + 2)
+                } else {
+                    match brace_after(s + 1) {
+                        Some(j) if j < semi_after(s + 1) => j + 1,
+                        _ => return semi_after(s + 1),
+                    }
+                };
+                while matches!(t.get(end), Some(TokenTree::Ident(e)) if e == "else") {
+                    end = if end + 1 < t.len() {
+                        statement_end(t, end + 1)
+                    } else {
+                        t.len()
+                    };
+                }
+                end
+            }
+            "while" | "loop" | "for" | "match" | "unsafe" | "fn" => match brace_after(s + 1) {
+                Some(j) => j + 1,
+                None => t.len(),
+            },
+            _ => semi_after(s),
+        },
+        _ => semi_after(s),
+    }
+}
+
+/// The parts of `t` between the `sep`s at its top level.
+fn split_top_level(t: &[TokenTree], sep: char) -> Vec<&[TokenTree]> {
+    if t.is_empty() {
+        return vec![t];
+    }
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for (j, tree) in t.iter().enumerate() {
+        if matches!(tree, TokenTree::Punct(p) if p.as_char() == sep) {
+            parts.push(&t[start..j]);
+            start = j + 1;
+        }
+    }
+    parts.push(&t[start..]);
+    parts
+}
+
+fn is_keyword(id: &Ident) -> bool {
+    matches!(
+        id.to_string().as_str(),
+        "as" | "in"
+            | "mut"
+            | "ref"
+            | "let"
+            | "if"
+            | "else"
+            | "for"
+            | "while"
+            | "loop"
+            | "match"
+            | "return"
+            | "break"
+            | "continue"
+            | "fn"
+            | "move"
+    )
+}
+
+fn punct(c: char, span: Span) -> TokenTree {
+    let mut p = Punct::new(c, Spacing::Alone);
+    p.set_span(span);
+    TokenTree::Punct(p)
+}
+
+fn group(delimiter: Delimiter, inner: Vec<TokenTree>, span: Span) -> TokenTree {
+    let mut g = Group::new(delimiter, inner.into_iter().collect());
+    g.set_span(span);
+    TokenTree::Group(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::show;
+
+    /// `src` as a kernel body (in braces), rewritten; `m4` is a typedef.
+    fn rewritten(src: &str) -> String {
+        let names: HashSet<String> = ["m4".to_string()].into();
+        let tokens: TokenStream = format!("{{ {src} }}").parse().unwrap();
+        let out = show(rewrite(tokens, &names));
+        out.strip_prefix('{')
+            .and_then(|s| s.strip_suffix('}'))
+            .unwrap()
+            .to_string()
+    }
+
+    const LET: &str = "# [allow (unused_mut)] let mut";
+    const ZERO: &str = ":: core :: default :: Default :: default ()";
+
+    #[test]
+    fn declarations_become_lets() {
+        assert_eq!(rewritten("float x = 1;"), format!("{LET} x : f32 = 1 ;"));
+        assert_eq!(
+            rewritten("unsigned long n = 2, k;"),
+            format!("{LET} n : u64 = 2 ; {LET} k : u64 = {ZERO} ;")
+        );
+        assert_eq!(rewritten("const int k = 3;"), "let k : i32 = 3 ;");
+        assert_eq!(
+            rewritten("m4 r; r = a;"),
+            format!("{LET} r : m4 = {ZERO} ; r = a ;")
+        );
+        assert_eq!(
+            rewritten("f32 y = x * 2.0;"),
+            format!("{LET} y : f32 = x * 2.0 ;")
+        );
+    }
+
+    #[test]
+    fn a_c_for_is_a_while_in_a_block() {
+        assert_eq!(
+            rewritten("for (int i = 0; i < 4; i++) s += i;"),
+            format!("{{{LET} i : i32 = 0 ; while «i < 4» {{{{s += i ;}} i += 1 ;}}}}")
+        );
+        assert_eq!(
+            rewritten("for (;;) { break; }"),
+            "{while «true» {{break ;}}}"
+        );
+        // Nested, braceless, and with two steps.
+        assert_eq!(
+            rewritten("for (i = 0, j = 1; i < j; ++i, j--) for (;;) x--;"),
+            "{i = 0 , j = 1 ; while «i < j» {{{while «true» {{x -= 1 ;}}}} i += 1 ; j -= 1 ;}}"
+        );
+    }
+
+    #[test]
+    fn continue_runs_the_step() {
+        let out = rewritten("for (;;) { if (c) continue; if (d) break; while e { continue; } }");
+        assert!(
+            out.starts_with("{'__matrix_loop0 : while «true» {'__matrix_next0 : {"),
+            "{out}"
+        );
+        assert!(out.contains("if (c) {break '__matrix_next0 ;}"), "{out}");
+        assert!(out.contains("if (d) {break '__matrix_loop0 ;}"), "{out}");
+        // The nested loop's own `continue` is left.
+        assert!(out.contains("while e {continue ;}"), "{out}");
+    }
+
+    #[test]
+    fn increments_and_braceless_branches() {
+        assert_eq!(
+            rewritten("i++; --n; m[0][1]++;"),
+            "i += 1 ; n -= 1 ; m [0] [1] += 1 ;"
+        );
+        assert_eq!(
+            rewritten("if (a) x++; else if (b) y = 1; else { z = 2; }"),
+            "if (a) {x += 1 ;} else if (b) {y = 1 ;} else {z = 2 ;}"
+        );
+        assert_eq!(
+            rewritten("if c { x } else y--;"),
+            "if c {x} else {y -= 1 ;}"
+        );
+        assert_eq!(rewritten("while (k > 0) k--;"), "while (k > 0) {k -= 1 ;}");
+    }
+
+    #[test]
+    fn rust_is_left_alone() {
+        for src in [
+            "for x in 0..n { s += x; }",
+            "for (a, b) in pairs { s += a * b; }",
+            "if (a) || b { x } else { y }",
+            "if (x + 1) * 2 > y { x }",
+            "let x: f32 = 1.0; x += 1.0;",
+            "const N: usize = 3;",
+            "return x--;",
+            "y = x++;",
+            "while (a) as bool { }",
+            "m4::identity()",
+        ] {
+            let tokens: TokenStream = format!("{{ {src} }}").parse().unwrap();
+            let expected = show(tokens);
+            let got = format!("{{{}}}", rewritten(src));
+            assert_eq!(got, expected, "{src}");
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! C's statements in kernels against clang-19: declarations (`float s =
+//! 0;`, `m4 r;`, `int i = 0, j = 1;`, `const`), `for (init; cond; step)`
+//! loops (nested, braceless, with `continue` and `break`, an empty
+//! condition), `++`/`--` statements, and braceless `if`/`else`/`while`.
+//! Each kernel's body is the same text in `matrix!` and in C (`C_BODIES`
+//! is both), run on the same inputs, and the results compared bit for bit.
+
+use matrix_core::matrix;
+use matrix_oracle::harness;
+use std::fmt::Write;
+
+/// Declares the kernels in `matrix!` and keeps their text for C.
+macro_rules! kernels {
+    ($($(#[$doc:meta])* fn $name:ident($($p:ident: $t:ident),*) -> $r:ident $body:tt)*) => {
+        matrix! {
+            typedef float m4 __attribute__((matrix_type(4, 4)));
+            typedef int mi3 __attribute__((matrix_type(3, 3)));
+            typedef float float4 __attribute__((ext_vector_type(4)));
+            $($(#[$doc])* fn $name($($p: $t),*) -> $r $body)*
+        }
+        /// Each kernel's name and body, as written.
+        const C_BODIES: &[(&str, &str)] = &[$((stringify!($name), stringify!($body))),*];
+    };
+}
+
+kernels! {
+    fn lower_sum(m: m4) -> f32 {
+        float sum = 0;
+        for (int i = 0; i < 4; i++) {
+            for (int j = 0; j < 4; ++j) {
+                if (j > i) continue;
+                if (m[i][j] < -100) break;
+                sum += m[i][j];
+            }
+        }
+        return sum;
+    }
+    fn scaled(m: m4, s: f32) -> m4 {
+        m4 r;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                r[i][j] = m[i][j] * (s + (float) i);
+        return r;
+    }
+    fn countdown(n: i32) -> i32 {
+        int steps = 0, total = 1;
+        const int limit = 50;
+        int k = n;
+        while (k > 0) k--;
+        for (;;) {
+            if (steps >= limit) break;
+            steps++;
+            total += steps;
+            if (total > 300) break; else continue;
+        }
+        --total;
+        return total + k;
+    }
+    fn banded(a: mi3, k: i32) -> mi3 {
+        mi3 r = a;
+        unsigned int zeroed = 0;
+        for (int i = 0, j = 2; i < 3; i++, j--) {
+            if (i == j) r[i][j] = k;
+            else if (i < j) { r[i][j] = 0; zeroed++; }
+            else r[i][j] *= 2;
+        }
+        r[0][0] += (int) zeroed;
+        return r;
+    }
+    fn lanes(v: float4, lo: f32) -> float4 {
+        float4 out = v;
+        for (int i = 0; i < 4; i += 1) {
+            float x = v[i];
+            if (x < lo) x = lo;
+            out[i] = x * 2.0f;
+        }
+        return out;
+    }
+}
+
+/// The typedefs, then each kernel in C.
+fn c_kernels() -> String {
+    let mut c = String::from(
+        "typedef float m4 __attribute__((matrix_type(4, 4)));\n\
+         typedef int mi3 __attribute__((matrix_type(3, 3)));\n\
+         typedef float float4 __attribute__((ext_vector_type(4)));\n",
+    );
+    let signatures = [
+        "float lower_sum(m4 m)",
+        "m4 scaled(m4 m, float s)",
+        "int countdown(int n)",
+        "mi3 banded(mi3 a, int k)",
+        "float4 lanes(float4 v, float lo)",
+    ];
+    for ((name, body), signature) in C_BODIES.iter().zip(signatures) {
+        assert!(signature.contains(name), "{signature} is not {name}");
+        writeln!(c, "{signature} {body}").unwrap();
+    }
+    c
+}
+
+const INPUTS: [i32; 5] = [0, 1, -3, 7, 40];
+
+fn c_program() -> String {
+    let mut c = String::from("#include <stdio.h>\n");
+    c.push_str(harness::C_BITS);
+    c.push_str(&c_kernels());
+    c.push_str(
+        "static void pm(m4 m) { for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) printf(\"%u \", fb(m[i][j])); printf(\"\\n\"); }\n\
+         int main(void) {\n",
+    );
+    for x in INPUTS {
+        writeln!(
+            c,
+            "  {{ m4 m; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) m[i][j] = (float) (i * 4 + j - {x}) * 0.75f;\n\
+             \x20   printf(\"%u\\n\", fb(lower_sum(m))); pm(scaled(m, {x}.0f + 0.5f)); printf(\"%d\\n\", countdown({x}));\n\
+             \x20   mi3 a; for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) a[i][j] = i * 3 + j + {x};\n\
+             \x20   mi3 r = banded(a, {x}); for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) printf(\"%d \", r[i][j]); printf(\"\\n\");\n\
+             \x20   float4 v = {{{x}.0f, -1.5f, 2.25f, -({x}.0f)}}; float4 o = lanes(v, -1.0f);\n\
+             \x20   printf(\"%u %u %u %u\\n\", fb(o.x), fb(o.y), fb(o.z), fb(o.w)); }}"
+        )
+        .unwrap();
+    }
+    c.push_str("  return 0;\n}\n");
+    c
+}
+
+/// Bits of `xs`, each followed by a space (as the C program prints them).
+fn spaced(xs: impl IntoIterator<Item = String>) -> String {
+    xs.into_iter().map(|x| x + " ").collect()
+}
+
+fn ours() -> Vec<String> {
+    let mut lines = Vec::new();
+    for x in INPUTS {
+        let m = m4::from_fn(|i, j| (i as i32 * 4 + j as i32 - x) as f32 * 0.75);
+        lines.push(lower_sum(m).to_bits().to_string());
+        let s = scaled(m, x as f32 + 0.5);
+        lines.push(spaced(s.as_slice().iter().map(|v| v.to_bits().to_string())));
+        lines.push(countdown(x).to_string());
+        let a = mi3::from_fn(|i, j| i as i32 * 3 + j as i32 + x);
+        let r = banded(a, x);
+        lines.push(spaced(r.as_slice().iter().map(i32::to_string)));
+        let v = float4::from_array([x as f32, -1.5, 2.25, -(x as f32)]);
+        let o = lanes(v, -1.0).to_array().map(|f| f.to_bits().to_string());
+        lines.push(o.join(" "));
+    }
+    lines
+}
+
+#[test]
+fn c_statements_agree_with_clang() {
+    harness::assert_c_program_prints(
+        "c_statements_agree_with_clang",
+        "c-statements",
+        &c_program(),
+        &ours(),
+    );
+}
