@@ -24,15 +24,19 @@ matrix! {
         a * b + c
     }
 
-    /// `m * p`, as `c_transform_points` computes it for each point.
-    pub fn transform(m: m4x4_t, p: m4x1_t) -> m4x1_t {
-        m * p
+    /// `c_transform_points`, its C body pasted: each point becomes
+    /// `m * point`.
+    pub fn transform_points(m: m4x4_t, points: &mut [m4x1_t], count: usize) {
+        for (unsigned long i = 0; i < count; i++) {
+            points[i] = m * points[i];
+        }
     }
 
-    /// `aᵀ a` of the 3x3 matrix at `src` with stride `stride`, as `c_gram`.
+    /// `aᵀ a` of the 3x3 matrix at `src` with stride `stride`: `c_gram`'s
+    /// body, pasted, its store replaced by a returned value.
     pub fn gram(src: &[double], stride: usize) -> d3x3_t {
-        let a = __builtin_matrix_column_major_load(src, 3, 3, stride);
-        __builtin_matrix_transpose(a) * a
+        d3x3_t a = __builtin_matrix_column_major_load(src, 3, 3, stride);
+        return __builtin_matrix_transpose(a) * a;
     }
 }
 
@@ -63,7 +67,8 @@ fn main() {
     let src: Vec<f64> = (0..stride * 3).map(|i| (i as f64).sin()).collect();
 
     let rust_madd = madd(a, b, c);
-    let rust_points: Vec<m4x1_t> = points.iter().map(|&p| transform(a, p)).collect();
+    let mut rust_points = points.clone();
+    transform_points(a, &mut rust_points, points.len());
     let rust_gram = gram(&src, stride);
     println!("matrix! madd:\n{rust_madd:?}");
     println!("matrix! transformed points: {rust_points:?}");

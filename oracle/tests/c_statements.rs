@@ -1,7 +1,10 @@
 //! C's statements in kernels against clang-19: declarations (`float s =
 //! 0;`, `m4 r;`, `int i = 0, j = 1;`, `const`), `for (init; cond; step)`
 //! loops (nested, braceless, with `continue` and `break`, an empty
-//! condition), `++`/`--` statements, and braceless `if`/`else`/`while`.
+//! condition), `++`/`--` statements, braceless `if`/`else`/`while`, and
+//! C's usual arithmetic conversions between scalars of different types
+//! (`float * int`, `int < unsigned`, `usize > int`, an array indexed by an
+//! `int`).
 //! Each kernel's body is the same text in `matrix!` and in C (`C_BODIES`
 //! is both), run on the same inputs, and the results compared bit for bit.
 
@@ -11,7 +14,7 @@ use std::fmt::Write;
 
 /// Declares the kernels in `matrix!` and keeps their text for C.
 macro_rules! kernels {
-    ($($(#[$doc:meta])* fn $name:ident($($p:ident: $t:ident),*) -> $r:ident $body:tt)*) => {
+    ($($(#[$doc:meta])* fn $name:ident($($p:ident: $t:ty),*) -> $r:ident $body:tt)*) => {
         matrix! {
             typedef float m4 __attribute__((matrix_type(4, 4)));
             typedef int mi3 __attribute__((matrix_type(3, 3)));
@@ -67,6 +70,16 @@ kernels! {
         r[0][0] += (int) zeroed;
         return r;
     }
+    fn mixed(n: i32, f: f32, d: f64, u: u32, k: usize) -> f64 {
+        float a = f * n;
+        double b = a + d;
+        if (n < u) b += 1;
+        if (k > n) b *= 2;
+        return b + k;
+    }
+    fn pick(v: &[f32], i: i32, j: u8) -> f32 {
+        return v[i] - v[j] * i;
+    }
     fn lanes(v: float4, lo: f32) -> float4 {
         float4 out = v;
         for (int i = 0; i < 4; i += 1) {
@@ -90,6 +103,8 @@ fn c_kernels() -> String {
         "m4 scaled(m4 m, float s)",
         "int countdown(int n)",
         "mi3 banded(mi3 a, int k)",
+        "double mixed(int n, float f, double d, unsigned u, unsigned long k)",
+        "float pick(const float *v, int i, unsigned char j)",
         "float4 lanes(float4 v, float lo)",
     ];
     for ((name, body), signature) in C_BODIES.iter().zip(signatures) {
@@ -110,12 +125,15 @@ fn c_program() -> String {
          int main(void) {\n",
     );
     for x in INPUTS {
+        let pi = pick_index(x);
         writeln!(
             c,
             "  {{ m4 m; for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) m[i][j] = (float) (i * 4 + j - {x}) * 0.75f;\n\
              \x20   printf(\"%u\\n\", fb(lower_sum(m))); pm(scaled(m, {x}.0f + 0.5f)); printf(\"%d\\n\", countdown({x}));\n\
              \x20   mi3 a; for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) a[i][j] = i * 3 + j + {x};\n\
              \x20   mi3 r = banded(a, {x}); for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) printf(\"%d \", r[i][j]); printf(\"\\n\");\n\
+             \x20   printf(\"%llu\\n\", db(mixed({x}, {x}.0f * 0.25f, 1.5, 5u, 3ul)));\n\
+             \x20   {{ static const float t[6] = {{0.5f, -1.25f, 2.0f, 3.5f, -4.0f, 8.0f}}; printf(\"%u\\n\", fb(pick(t, {pi}, 2))); }}\n\
              \x20   float4 v = {{{x}.0f, -1.5f, 2.25f, -({x}.0f)}}; float4 o = lanes(v, -1.0f);\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(o.x), fb(o.y), fb(o.z), fb(o.w)); }}"
         )
@@ -123,6 +141,11 @@ fn c_program() -> String {
     }
     c.push_str("  return 0;\n}\n");
     c
+}
+
+/// An index of `pick`'s six-element table for input `x`.
+fn pick_index(x: i32) -> i32 {
+    x.rem_euclid(6)
 }
 
 /// Bits of `xs`, each followed by a space (as the C program prints them).
@@ -141,6 +164,9 @@ fn ours() -> Vec<String> {
         let a = mi3::from_fn(|i, j| i as i32 * 3 + j as i32 + x);
         let r = banded(a, x);
         lines.push(spaced(r.as_slice().iter().map(i32::to_string)));
+        lines.push(mixed(x, x as f32 * 0.25, 1.5, 5, 3).to_bits().to_string());
+        let t = [0.5f32, -1.25, 2.0, 3.5, -4.0, 8.0];
+        lines.push(pick(&t, pick_index(x), 2).to_bits().to_string());
         let v = float4::from_array([x as f32, -1.5, 2.25, -(x as f32)]);
         let o = lanes(v, -1.0).to_array().map(|f| f.to_bits().to_string());
         lines.push(o.join(" "));

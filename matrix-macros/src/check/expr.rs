@@ -880,6 +880,7 @@ impl<'a> Checker<'a> {
                 }
                 _ => (lhs, rhs),
             };
+            let (lhs, rhs) = usual_conversions(&b.op, lhs, rhs);
             let ty = scalar_binary_type(&b.op, &lhs.ty, &rhs.ty);
             return Expr::new(
                 ExprKind::Binary {
@@ -1328,6 +1329,20 @@ impl<'a> Checker<'a> {
             return self.vector_index(base, index, &v, loc);
         }
         let idx = self.expr(index);
+        // A slice, array or `Vec` indexed by an integer of another type, as
+        // C indexes its arrays (`for (int i = 0; ..) a[i]`): read as `usize`
+        // (a negative index is then out of bounds, and panics).
+        let idx = match (&base.ty, &idx.ty) {
+            (Ty::Seq { .. }, Ty::Scalar(s)) if s.is_integer() && *s != Scalar::Usize => {
+                let (l, span) = (idx.loc, idx.loc.start);
+                let cast = ExprKind::Cast {
+                    expr: Box::new(idx),
+                    ty: quote::quote_spanned!(span=> usize),
+                };
+                Expr::new(cast, Ty::Scalar(Scalar::Usize), l)
+            }
+            _ => idx,
+        };
         let ty = match (&base.ty, &idx.kind) {
             (Ty::Error, _) => Ty::Error,
             (Ty::Seq { elem, mutable, .. }, ExprKind::Range { .. }) => Ty::Seq {
@@ -1680,6 +1695,85 @@ pub(super) fn compatible(to: &Ty, from: &Ty) -> bool {
     }
 }
 
+/// C's usual arithmetic conversions of two scalar operands of different
+/// types (`i < count` with an `int` and a `usize`, `x * n` with a `float`
+/// and an `int`), which Rust would refuse: the one of the other type
+/// converted (`as`, which converts as C does) to their common type, as
+/// `convertible` defines it. Shifts keep their operands (C converts
+/// neither to the other), as do operands of any other type.
+fn usual_conversions(op: &syn::BinOp, lhs: Expr, rhs: Expr) -> (Expr, Expr) {
+    use syn::BinOp as B;
+    let (Ty::Scalar(a), Ty::Scalar(b)) = (&lhs.ty, &rhs.ty) else {
+        return (lhs, rhs);
+    };
+    let (a, b) = (*a, *b);
+    let shift = matches!(op, B::Shl(_) | B::Shr(_));
+    let Some(common) = common_type(a, b).filter(|_| a != b && !shift) else {
+        return (lhs, rhs);
+    };
+    let convert = |e: Expr| {
+        if matches!(e.ty, Ty::Scalar(s) if s == common) {
+            return e;
+        }
+        let (loc, span) = (e.loc, e.loc.start);
+        let ty = common.to_tokens(span);
+        let cast = ExprKind::Cast {
+            expr: Box::new(e),
+            ty,
+        };
+        // In parentheses: `i as usize < n` would read `<` as generics.
+        let cast = Expr::new(cast, Ty::Scalar(common), loc);
+        Expr::new(ExprKind::Paren(Box::new(cast)), Ty::Scalar(common), loc)
+    };
+    (convert(lhs), convert(rhs))
+}
+
+/// The type C computes `a op b` in, for two arithmetic types of Rust's
+/// primitives (`usize` and `isize` are `unsigned long` and `long`): the
+/// wider float if either is one, else, after the promotion of types
+/// narrower than `int` to `int`, the type of greater rank, unsigned where
+/// the ranks tie or the signed type is no wider. `None` for anything else
+/// (`bool`, `char`, the 128-bit integers, `f16` and `bf16`).
+fn common_type(a: Scalar, b: Scalar) -> Option<Scalar> {
+    let arithmetic = |s: Scalar| {
+        s.is_element() && !matches!(s, Scalar::F16 | Scalar::BF16)
+            || matches!(s, Scalar::Usize | Scalar::Isize)
+    };
+    if !arithmetic(a) || !arithmetic(b) {
+        return None;
+    }
+    if a.is_float() || b.is_float() {
+        let wide = |s: Scalar| if s.is_float() { s.bits() } else { 0 };
+        return Some(if wide(a) >= wide(b) { a } else { b });
+    }
+    let promoted = |s: Scalar| if s.bits() < 32 { Scalar::I32 } else { s };
+    let (a, b) = (promoted(a), promoted(b));
+    if a == b {
+        return Some(a);
+    }
+    // The pointer-sized types win a tie of width with their 64-bit twins,
+    // so that an index stays a `usize`.
+    let sized = |s: Scalar| matches!(s, Scalar::Usize | Scalar::Isize);
+    let pick = |x: Scalar, y: Scalar| if sized(y) && !sized(x) { y } else { x };
+    Some(match (a.is_signed(), b.is_signed()) {
+        (sa, sb) if sa == sb => {
+            if a.bits() > b.bits() || (a.bits() == b.bits() && pick(a, b) == a) {
+                a
+            } else {
+                b
+            }
+        }
+        _ => {
+            let (signed, unsigned) = if a.is_signed() { (a, b) } else { (b, a) };
+            if unsigned.bits() >= signed.bits() {
+                unsigned
+            } else {
+                signed
+            }
+        }
+    })
+}
+
 /// The type of a binary operation on two non-matrix operands.
 fn scalar_binary_type(op: &syn::BinOp, lhs: &Ty, rhs: &Ty) -> Ty {
     use syn::BinOp as B;
@@ -1803,4 +1897,39 @@ fn binary_of_assign(op: &syn::BinOp) -> Option<syn::BinOp> {
         B::ShrAssign(_) => B::Shr(Default::default()),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Scalar::*;
+
+    #[test]
+    fn mixed_scalars_meet_in_cs_common_type() {
+        // (a, b, C's type of a + b), with `long` for `isize`/`i64`.
+        let cases = [
+            (I32, F32, F32),
+            (F32, F64, F64),
+            (U64, F32, F32),
+            (I32, U32, U32),
+            (I64, U32, I64),
+            (U64, I64, U64),
+            (U8, I8, I32),
+            (I16, U16, I32),
+            (U16, U32, U32),
+            (I32, Usize, Usize),
+            (U64, Usize, Usize),
+            (Usize, U64, Usize),
+            (I64, Isize, Isize),
+            (Isize, U32, Isize),
+            (Isize, U64, U64),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(common_type(a, b), Some(want), "{a:?} and {b:?}");
+            assert_eq!(common_type(b, a), Some(want), "{b:?} and {a:?}");
+        }
+        for other in [Bool, Char, F16, BF16, I128] {
+            assert_eq!(common_type(other, I32), None, "{other:?}");
+        }
+    }
 }
