@@ -404,6 +404,10 @@ pub(crate) fn too_few_arguments(expected: &str, have: usize) -> String {
 pub(crate) fn too_many_arguments(expected: &str, have: usize) -> String {
     format!("too many arguments to function call, expected {expected}, have {have}")
 }
+/// A type name the block does not know (clang-19's words).
+pub(crate) fn unknown_type_name(name: &str) -> String {
+    format!("unknown type name '{name}'")
+}
 pub(crate) fn unknown_builtin(name: &str) -> String {
     format!("use of unknown builtin '{name}'")
 }

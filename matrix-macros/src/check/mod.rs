@@ -348,7 +348,7 @@ fn resolve_typedef(t: &parse::Typedef, env: &Env, diags: &mut Diagnostics) -> Op
         return match elem {
             Some(s) => Some(Resolved::Scalar(s)),
             None => {
-                diags.error(t.elem.loc, format!("unknown type name '{}'", t.elem.text));
+                diags.error(t.elem.loc, diag::unknown_type_name(&t.elem.text));
                 None
             }
         };

@@ -396,7 +396,7 @@ impl Checker<'_> {
             }
             Some(None) => return self.poisoned(loc),
             None => {
-                return self.error(Loc::of(&name), format!("unknown type name '{name}'"));
+                return self.error(Loc::of(&name), diag::unknown_type_name(&name.to_string()));
             }
         };
         let whole = Ty::Vector(to.clone());

@@ -270,24 +270,7 @@ impl Rewriter<'_> {
     /// The type a declaration starts with at `i`, as Rust tokens, and the
     /// index after it; `None` unless a name follows it.
     fn type_at(&self, t: &[TokenTree], i: usize) -> Option<(Vec<TokenTree>, usize)> {
-        let TokenTree::Ident(first) = t.get(i)? else {
-            return None;
-        };
-        let word = first.to_string();
-        let (ty, end) = if ctype::is_c_type_word(&word) {
-            let end = (i..t.len())
-                .find(|&j| !matches!(&t[j], TokenTree::Ident(id) if ctype::is_c_type_word(&id.to_string())))
-                .unwrap_or(t.len());
-            let words = ctype::words(&t[i..end])?;
-            let scalar = ctype::from_c_spelling(&words)?;
-            (scalar.to_tokens(first.span()).into_iter().collect(), end)
-        } else if self.names.contains(&word)
-            || crate::types::Scalar::from_rust_name(&word).is_some()
-        {
-            (vec![t[i].clone()], i + 1)
-        } else {
-            return None;
-        };
+        let (ty, end) = ctype::type_at(t, i, self.names)?;
         // A name, then `=`, `,` or `;`.
         let (Some(TokenTree::Ident(_)), Some(TokenTree::Punct(p))) = (t.get(end), t.get(end + 1))
         else {

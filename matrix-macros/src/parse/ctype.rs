@@ -2,6 +2,30 @@
 
 use crate::types::Scalar;
 use proc_macro2::TokenTree;
+use std::collections::HashSet;
+
+/// The type spelled from `t[i]` on, as Rust tokens, and the index after
+/// it: a C scalar spelling of one or more words (`unsigned int`), one of
+/// the block's typedef names `names`, or a Rust scalar.
+pub(crate) fn type_at(
+    t: &[TokenTree],
+    i: usize,
+    names: &HashSet<String>,
+) -> Option<(Vec<TokenTree>, usize)> {
+    let TokenTree::Ident(first) = t.get(i)? else {
+        return None;
+    };
+    let word = first.to_string();
+    if is_c_type_word(&word) {
+        let end = (i..t.len())
+            .find(|&j| !matches!(&t[j], TokenTree::Ident(id) if is_c_type_word(&id.to_string())))
+            .unwrap_or(t.len());
+        let scalar = from_c_spelling(&words(&t[i..end])?)?;
+        return Some((scalar.to_tokens(first.span()).into_iter().collect(), end));
+    }
+    (names.contains(&word) || Scalar::from_rust_name(&word).is_some())
+        .then(|| (vec![t[i].clone()], i + 1))
+}
 
 /// The tokens' words, if every one is an identifier: what a C type
 /// spelling is made of.

@@ -6,6 +6,7 @@
 //! literals), and any other Rust item, which passes through untouched.
 
 mod ccast;
+mod cfn;
 mod cliteral;
 mod cstmt;
 mod cternary;
@@ -218,19 +219,27 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
         if !input.peek(syn::token::Brace) {
             return Err(input.error(diag::EXPECTED_FUNCTION_BODY));
         }
-        let body: proc_macro2::Group = input.parse()?;
-        let body = cliteral::rewrite(TokenStream::from(TokenTree::Group(body)));
-        let body = ccast::rewrite(body, type_names);
-        let body = cternary::rewrite(body);
-        let rewritten = cstmt::rewrite(body, type_names);
-        let block: syn::Block = syn::parse2(rewritten)?;
-        return Ok(Item::Kernel(Box::new(syn::ItemFn {
-            attrs,
-            vis,
-            modifiers: Default::default(),
-            sig,
-            block: Box::new(block),
-        })));
+        let block = kernel_body(input, type_names)?;
+        return Ok(kernel(attrs, vis, sig, block));
+    }
+    if let Some((head_len, sig, any_mut)) = c_function_head(input, type_names) {
+        let vis: Visibility = input.parse()?;
+        for _ in 0..head_len {
+            let _: TokenTree = input.parse()?;
+        }
+        let sig: syn::Signature = syn::parse2(sig)?;
+        let block = kernel_body(input, type_names)?;
+        let mut attrs = attrs;
+        if any_mut {
+            attrs.push(cfn::allow_unused_mut());
+        }
+        return Ok(kernel(attrs, vis, sig, block));
+    }
+    if let Some(ty) = c_function_unknown_type(input, type_names) {
+        return Err(syn::Error::new(
+            ty.span(),
+            diag::unknown_type_name(&ty.to_string()),
+        ));
     }
     let mut item: syn::Item = input
         .parse()
@@ -517,6 +526,57 @@ fn single_paren_group(stream: TokenStream) -> Option<proc_macro2::Group> {
         (Some(TokenTree::Group(g)), None) if g.delimiter() == Delimiter::Parenthesis => Some(g),
         _ => None,
     }
+}
+
+/// A C function's head at the start of `input` (after a Rust visibility),
+/// if one is there: its length in tokens (the visibility's not counted),
+/// its Rust signature, and whether a parameter is `mut` (`parse::cfn`).
+fn c_function_head(
+    input: ParseStream,
+    type_names: &HashSet<String>,
+) -> Option<(usize, TokenStream, bool)> {
+    let head = c_head_tokens(input)?;
+    let (sig, any_mut) = cfn::signature(&head, type_names)?;
+    Some((head.len(), sig, any_mut))
+}
+
+/// For a C function's head naming a type the block does not know, that
+/// type (see `cfn::unknown_type`).
+fn c_function_unknown_type(input: ParseStream, type_names: &HashSet<String>) -> Option<Ident> {
+    let head = c_head_tokens(input)?;
+    cfn::unknown_type(&head, type_names)
+}
+
+/// The tokens from `input`'s start (after a Rust visibility) to the first
+/// brace group, if one comes within 64 tokens.
+fn c_head_tokens(input: ParseStream) -> Option<Vec<TokenTree>> {
+    let fork = input.fork();
+    let _: Visibility = fork.parse().ok()?;
+    let mut head = Vec::new();
+    while !fork.is_empty() && !fork.peek(syn::token::Brace) && head.len() < 64 {
+        head.push(fork.parse::<TokenTree>().ok()?);
+    }
+    fork.peek(syn::token::Brace).then_some(head)
+}
+
+/// A kernel's body, after C's spellings are rewritten to Rust (literals,
+/// casts and compound literals, conditionals, statements).
+fn kernel_body(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<syn::Block> {
+    let body: proc_macro2::Group = input.parse()?;
+    let body = cliteral::rewrite(TokenStream::from(TokenTree::Group(body)));
+    let body = ccast::rewrite(body, type_names);
+    let body = cternary::rewrite(body);
+    syn::parse2(cstmt::rewrite(body, type_names))
+}
+
+fn kernel(attrs: Vec<Attribute>, vis: Visibility, sig: syn::Signature, block: syn::Block) -> Item {
+    Item::Kernel(Box::new(syn::ItemFn {
+        attrs,
+        vis,
+        modifiers: Default::default(),
+        sig,
+        block: Box::new(block),
+    }))
 }
 
 /// The tokens separated by spaces, but joint punctuation (`==`) and

@@ -1,0 +1,141 @@
+//! Whole C functions in a `matrix!` block, against clang-19: the block's
+//! source is one text, compiled as `matrix!` and (through `stringify!`)
+//! as C, so every typedef, function head and body is the same in both.
+//! The functions take matrices, vectors and scalars by value, pointers
+//! (slices in Rust) to load and store through the builtins, `void`
+//! results, and call one another.
+
+use matrix_core::matrix;
+use matrix_oracle::harness;
+use std::fmt::Write;
+
+/// The same tokens as a `matrix!` block and as C source.
+macro_rules! c_and_rust {
+    ($($source:tt)*) => {
+        matrix! { $($source)* }
+        /// The block's source, for clang.
+        const C_SOURCE: &str = stringify!($($source)*);
+    };
+}
+
+c_and_rust! {
+    typedef float m4 __attribute__((matrix_type(4, 4)));
+    typedef float v4 __attribute__((ext_vector_type(4)));
+
+    m4 model_view(m4 model, m4 view, float s) {
+        m4 mv = view * model;
+        for (int i = 0; i < 3; i++)
+            mv[i][3] *= s;
+        return mv;
+    }
+
+    float trace(m4 m) {
+        float t = 0;
+        for (int i = 0; i < 4; ++i) t += m[i][i];
+        return t;
+    }
+
+    void scale_columns(const float *src, float *dst, unsigned long stride, float s) {
+        m4 a = __builtin_matrix_column_major_load(src, 4, 4, stride);
+        __builtin_matrix_column_major_store(a * s, dst, stride);
+    }
+
+    static inline float clampf(float x, float lo, float hi) {
+        return x < lo ? lo : x > hi ? hi : x;
+    }
+
+    v4 saturate(v4 v, int passes) {
+        v4 r = v;
+        for (; passes > 0; passes--) {
+            for (int i = 0; i < 4; i++) r[i] = clampf(r[i] * 1.5f, 0.0f, 1.0f);
+        }
+        return r;
+    }
+}
+
+const INPUTS: [i32; 5] = [0, 1, -3, 7, 40];
+
+/// The matrices each input gives, `(model, view)`.
+fn operands(x: i32) -> (m4, m4) {
+    let model = m4::from_fn(|r, c| (r as i32 * 4 + c as i32 - x) as f32 * 0.375);
+    let view = m4::from_fn(|r, c| {
+        if r == c {
+            1.0 + x as f32 * 0.5
+        } else {
+            0.25 * (r as f32 - c as f32)
+        }
+    });
+    (model, view)
+}
+
+/// `m` as C source statements assigning `name`'s elements.
+fn c_matrix(name: &str, m: &m4) -> String {
+    let mut s = String::new();
+    for r in 0..4 {
+        for c in 0..4 {
+            write!(s, "{name}[{r}][{c}] = {:?}f; ", m[(r, c)]).unwrap();
+        }
+    }
+    s
+}
+
+fn c_program() -> String {
+    let mut c = String::from("#include <stdio.h>\n");
+    c.push_str(harness::C_BITS);
+    c.push_str(C_SOURCE);
+    c.push_str(
+        "\nstatic void pm(m4 m) { for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) printf(\"%u \", fb(m[i][j])); printf(\"\\n\"); }\n\
+         int main(void) {\n",
+    );
+    for x in INPUTS {
+        let (model, view) = operands(x);
+        writeln!(
+            c,
+            "  {{ m4 model, view; {}{}\n\
+             \x20   pm(model_view(model, view, {x}.0f)); printf(\"%u\\n\", fb(trace(model)));\n\
+             \x20   float src[20], dst[20]; for (int k = 0; k < 20; k++) {{ src[k] = (float) (k - {x}) * 0.5f; dst[k] = -1.0f; }}\n\
+             \x20   scale_columns(src, dst, 5, {x}.0f + 0.25f); for (int k = 0; k < 20; k++) printf(\"%u \", fb(dst[k])); printf(\"\\n\");\n\
+             \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
+             \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}",
+            c_matrix("model", &model),
+            c_matrix("view", &view),
+            passes = x.rem_euclid(4),
+        )
+        .unwrap();
+    }
+    c.push_str("  return 0;\n}\n");
+    c
+}
+
+fn bits(xs: &[f32]) -> String {
+    xs.iter().map(|x| format!("{} ", x.to_bits())).collect()
+}
+
+fn ours() -> Vec<String> {
+    let mut lines = Vec::new();
+    for x in INPUTS {
+        let (model, view) = operands(x);
+        lines.push(bits(model_view(model, view, x as f32).as_slice()));
+        lines.push(trace(model).to_bits().to_string());
+        let src: Vec<f32> = (0..20).map(|k| (k - x) as f32 * 0.5).collect();
+        let mut dst = vec![-1.0f32; 20];
+        scale_columns(&src, &mut dst, 5, x as f32 + 0.25);
+        lines.push(bits(&dst));
+        let v = v4::from_array([x as f32 * 0.125, -0.5, 0.75, 2.0]);
+        let r = saturate(v, x.rem_euclid(4))
+            .to_array()
+            .map(|f| f.to_bits().to_string());
+        lines.push(r.join(" "));
+    }
+    lines
+}
+
+#[test]
+fn c_functions_agree_with_clang() {
+    harness::assert_c_program_prints(
+        "c_functions_agree_with_clang",
+        "c-functions",
+        &c_program(),
+        &ours(),
+    );
+}
