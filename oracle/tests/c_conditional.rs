@@ -30,6 +30,7 @@ matrix! {
     fn select_scalars(c: int4) -> int4 { c ? 7 : -7 }
     fn cast_condition(x: f32, a: f32) -> f32 { (int) x ? a : (float) (int) a }
     fn literal_condition(n: i32, v: float4, w: float4) -> float4 { (int4){n, -n, 0, -1} ? v : w }
+    fn mixed_operands(n: i32, x: f32) -> f64 { n > 2 ? x : n * 0.5 }
 }
 
 /// The same kernels in C.
@@ -52,6 +53,7 @@ float4 select_unsigned(uint4 c, float4 v) { return c ? v : 2.0f; }
 int4 select_scalars(int4 c) { return c ? 7 : -7; }
 float cast_condition(float x, float a) { return (int) x ? a : (float) (int) a; }
 float4 literal_condition(int n, float4 v, float4 w) { return (int4){n, -n, 0, -1} ? v : w; }
+double mixed_operands(int n, float x) { return n > 2 ? x : n * 0.5; }
 "#;
 
 /// The inputs: each `x` is a float, an integer, and the lanes' seed.
@@ -109,7 +111,8 @@ fn c_program() -> String {
              \x20   int4 c = {{{i0}, {i1}, {i2}, {i3}}}; uint4 u = (uint4) c;\n\
              \x20   pv(clamp_lanes(v, {f})); pv(select(v, w)); pv(select_unsigned(u, v));\n\
              \x20   int4 s = select_scalars(c); printf(\"%d %d %d %d\\n\", s.x, s.y, s.z, s.w);\n\
-             \x20   printf(\"%u\\n\", fb(cast_condition({half}, {l1}))); pv(literal_condition({n}, v, w)); }}"
+             \x20   printf(\"%u\\n\", fb(cast_condition({half}, {l1}))); pv(literal_condition({n}, v, w));\n\
+             \x20   printf(\"%llu\\n\", db(mixed_operands({n}, {f}))); }}"
         )
         .unwrap();
     }
@@ -154,6 +157,7 @@ fn ours() -> Vec<String> {
         lines.push(format!("{} {} {} {}", s[0], s[1], s[2], s[3]));
         lines.push(cast_condition(cast_input(x), l1).to_bits().to_string());
         lines.push(bits(literal_condition(n, v, w).as_slice()));
+        lines.push(mixed_operands(n, x).to_bits().to_string());
     }
     lines
 }

@@ -17,7 +17,7 @@
 //!
 //! A scalar condition evaluates only the operand it chooses, as C does.
 
-use super::expr::{Checker, compatible};
+use super::expr::{Checker, compatible, usual_conversions};
 use super::vector::{bitcast, same_bytes, splat, splats};
 use crate::diag::{self, Loc};
 use crate::ir::{Block, Expr, ExprKind, Stmt};
@@ -119,10 +119,10 @@ impl Checker<'_> {
     }
 
     /// Two operands that are not vectors, a literal converted to a float
-    /// operand's type (`x > 0 ? x : 0`), and the result's type. Anything
-    /// else keeps its type: two matrices are checked by the caller, two
-    /// scalars of different types are rustc's to report, as in an
-    /// operator.
+    /// operand's type (`x > 0 ? x : 0`) and two scalars of different types
+    /// to their common type (C's usual arithmetic conversions, as in an
+    /// operator), and the result's type. Two matrices are checked by the
+    /// caller.
     fn scalar_operands(
         &mut self,
         (then, then_src): (Expr, &syn::Expr),
@@ -145,6 +145,8 @@ impl Checker<'_> {
             let then = self.element_operand(then, then_src, s)?;
             return Some((then, other, Ty::Scalar(s)));
         }
+        let plus = syn::BinOp::Add(syn::Token![+](then.loc.start));
+        let (then, other) = usual_conversions(&plus, then, other);
         let ty = match (&then.ty, &other.ty) {
             (Ty::IntLiteral | Ty::FloatLiteral, t) => t.clone(),
             (t, _) => t.clone(),

@@ -1699,20 +1699,31 @@ pub(super) fn compatible(to: &Ty, from: &Ty) -> bool {
 /// types (`i < count` with an `int` and a `usize`, `x * n` with a `float`
 /// and an `int`), which Rust would refuse: the one of the other type
 /// converted (`as`, which converts as C does) to their common type, as
-/// `convertible` defines it. Shifts keep their operands (C converts
-/// neither to the other), as do operands of any other type.
-fn usual_conversions(op: &syn::BinOp, lhs: Expr, rhs: Expr) -> (Expr, Expr) {
+/// [`common_type`] defines it; an integer meeting a float literal
+/// (`n * 0.5`) is a `double`, as in C. Shifts keep their operands (C
+/// converts neither to the other), as do operands of any other type.
+pub(super) fn usual_conversions(op: &syn::BinOp, lhs: Expr, rhs: Expr) -> (Expr, Expr) {
     use syn::BinOp as B;
-    let (Ty::Scalar(a), Ty::Scalar(b)) = (&lhs.ty, &rhs.ty) else {
+    let scalar = |t: &Ty| match t {
+        Ty::Scalar(s) => Some(*s),
+        // A float literal is C's `double`, which an integer meets as one.
+        Ty::FloatLiteral => Some(Scalar::F64),
+        _ => None,
+    };
+    let (Some(a), Some(b)) = (scalar(&lhs.ty), scalar(&rhs.ty)) else {
         return (lhs, rhs);
     };
-    let (a, b) = (*a, *b);
+    let literal = |t: &Ty| matches!(t, Ty::FloatLiteral);
+    if (literal(&lhs.ty) && b.is_float()) || (literal(&rhs.ty) && a.is_float()) {
+        // A float literal takes a float operand's type (Rust infers it).
+        return (lhs, rhs);
+    }
     let shift = matches!(op, B::Shl(_) | B::Shr(_));
     let Some(common) = common_type(a, b).filter(|_| a != b && !shift) else {
         return (lhs, rhs);
     };
     let convert = |e: Expr| {
-        if matches!(e.ty, Ty::Scalar(s) if s == common) {
+        if matches!(e.ty, Ty::Scalar(s) if s == common) || literal(&e.ty) {
             return e;
         }
         let (loc, span) = (e.loc, e.loc.start);
