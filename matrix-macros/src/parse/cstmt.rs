@@ -134,8 +134,7 @@ impl Rewriter<'_> {
         // and the loop is labelled too: Rust refuses a `break` without a
         // label inside a labelled block.
         let (next, exit) = (self.label("next", span), self.label("loop", span));
-        let labelled = continues_to(&body, &next, &exit);
-        if let Some(body) = labelled.clone() {
+        if let Some(body) = continues_to(&body, &next, &exit) {
             inner.extend(next);
             inner.push(punct(':', span));
             inner.push(body);
@@ -423,14 +422,10 @@ fn statement_end(t: &[TokenTree], s: usize) -> usize {
             .find(|&j| matches!(&t[j], TokenTree::Punct(p) if p.as_char() == ';'))
             .map_or(t.len(), |j| j + 1)
     };
-    let paren_at = |j: usize| matches!(t.get(j), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
     match &t[s] {
         TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => s + 1,
         TokenTree::Ident(kw) => match kw.to_string().as_str() {
-            "for"
-                if paren_at(s + 1)
-                    && matches!((&t[s], t.get(s + 1)), (TokenTree::Ident(k), Some(TokenTree::Group(h))) if c_for_head(k, h).is_some()) =>
-            {
+            "for" if matches!(t.get(s + 1), Some(TokenTree::Group(h)) if c_for_head(kw, h).is_some()) => {
                 if s + 2 < t.len() {
                     statement_end(t, s + 2)
                 } else {
