@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `float x = e;`, `m4x4_t r;`, `int i = 0, j;` | `let mut x: f32 = e;`, `let mut r: m4x4_t = <zero>;`, one `let` per name |
 //! | `const double k = 2;` | `let k: f64 = 2;` |
+//! | `float w[4] = {1, 2};`, `int g[][2] = {{1, 2}, {3}};` | `let mut w: [f32; 4] = <zero>; w[0] = 1; w[1] = 2;` |
 //! | `for (init; cond; step) body` | `{ init; while cond { { body } step; } }` |
 //! | `i++;`, `++i;`, `n--;`, `--n;` | `i += 1;`, `n -= 1;` |
 //! | `if (c) s; else t;`, `while (c) s;` | the statements in braces |
@@ -212,40 +213,32 @@ impl Rewriter<'_> {
         if semi.as_char() != ';' {
             return None;
         }
-        let declarators = split_top_level(rest, ',');
-        let mut parsed = Vec::new();
-        for d in &declarators {
-            let (TokenTree::Ident(name), init) = (d.first()?, &d[1..]) else {
-                return None;
-            };
-            let init = match init {
-                [] => None,
-                [TokenTree::Punct(eq), init @ ..] if eq.as_char() == '=' && !init.is_empty() => {
-                    Some(init)
-                }
-                _ => return None,
-            };
-            if is_keyword(name) {
-                return None;
-            }
-            parsed.push((name, init));
-        }
+        let declarators: Vec<Declarator> = split_top_level(rest, ',')
+            .into_iter()
+            .map(declarator)
+            .collect::<Option<_>>()?;
         let mut out = Vec::new();
-        for (name, init) in parsed {
-            let span = name.span();
-            let value: Vec<TokenTree> = match init {
-                Some(init) => self.trees(init),
-                None => "::core::default::Default::default()"
-                    .parse::<TokenStream>()
-                    .expect("a path")
-                    .into_iter()
-                    .map(|mut t| {
-                        t.set_span(span);
-                        t
-                    })
-                    .collect(),
+        for d in declarators {
+            let span = d.name.span();
+            let (ty, value, elements) = if d.dims.is_empty() {
+                let value = match d.init {
+                    Some(init) => self.trees(init),
+                    None => zero(span),
+                };
+                (ty.clone(), value, Vec::new())
+            } else {
+                let elements = match d.init {
+                    Some(init) => array_elements(init, &d.dims)?,
+                    None => Vec::new(),
+                };
+                let dims = array_dims(&d.dims, &elements)?;
+                let (ty, value) = array_type_and_zero(&ty, &dims, span);
+                (ty, value, elements)
             };
-            if !constant {
+            // An array is assigned element by element after its `let`:
+            // mutable even where C's is `const`.
+            let mutable = !constant || !elements.is_empty();
+            if mutable {
                 out.extend(
                     "#[allow(unused_mut)]"
                         .parse::<TokenStream>()
@@ -253,15 +246,30 @@ impl Rewriter<'_> {
                 );
             }
             out.push(TokenTree::Ident(Ident::new("let", span)));
-            if !constant {
+            if mutable {
                 out.push(TokenTree::Ident(Ident::new("mut", span)));
             }
-            out.push(TokenTree::Ident(name.clone()));
+            out.push(TokenTree::Ident(d.name.clone()));
             out.push(punct(':', span));
-            out.extend(ty.iter().cloned());
+            out.extend(ty);
             out.push(punct('=', span));
             out.extend(value);
             out.push(punct(';', semi.span()));
+            for (path, value) in elements {
+                out.push(TokenTree::Ident(d.name.clone()));
+                for i in path {
+                    let mut lit = Literal::usize_unsuffixed(i);
+                    lit.set_span(span);
+                    out.push(group(
+                        Delimiter::Bracket,
+                        vec![TokenTree::Literal(lit)],
+                        span,
+                    ));
+                }
+                out.push(punct('=', span));
+                out.extend(self.trees(&value));
+                out.push(punct(';', semi.span()));
+            }
         }
         Some(out)
     }
@@ -270,15 +278,22 @@ impl Rewriter<'_> {
     /// index after it; `None` unless a name follows it.
     fn type_at(&self, t: &[TokenTree], i: usize) -> Option<(Vec<TokenTree>, usize)> {
         let (ty, end) = ctype::type_at(t, i, self.names)?;
-        // A name, then `=`, `,` or `;`.
-        let (Some(TokenTree::Ident(_)), Some(TokenTree::Punct(p))) = (t.get(end), t.get(end + 1))
-        else {
+        // A name, then `=`, `,`, `;` or an array's `[N]`.
+        let Some(TokenTree::Ident(_)) = t.get(end) else {
             return None;
         };
-        matches!(p.as_char(), '=' | ',' | ';')
-            .then_some(())
-            .filter(|()| !(p.as_char() == '=' && p.spacing() == Spacing::Joint))?;
-        Some((ty, end))
+        let follows = match t.get(end + 1)? {
+            TokenTree::Punct(p) => match p.as_char() {
+                // Not `==` or `=>` (`int a=-1;` has a joint `=` too).
+                '=' => !matches!(t.get(end + 2), Some(TokenTree::Punct(n))
+                    if p.spacing() == Spacing::Joint && matches!(n.as_char(), '=' | '>')),
+                ',' | ';' => true,
+                _ => false,
+            },
+            TokenTree::Group(g) => g.delimiter() == Delimiter::Bracket,
+            _ => false,
+        };
+        follows.then_some((ty, end))
     }
 
     /// `x++;`, `++x;`, `x--;`, `--x;` (the `;` optional, as in a `for`
@@ -321,6 +336,166 @@ impl Rewriter<'_> {
         out.extend(semi.cloned());
         Some(out)
     }
+}
+
+/// One declarator of a declaration: `name`, `name[N][M]`, with `= init`.
+struct Declarator<'a> {
+    name: &'a Ident,
+    /// Each `[N]`'s contents, outermost first (`[]` is empty).
+    dims: Vec<Vec<TokenTree>>,
+    init: Option<&'a [TokenTree]>,
+}
+
+fn declarator(d: &[TokenTree]) -> Option<Declarator<'_>> {
+    let TokenTree::Ident(name) = d.first()? else {
+        return None;
+    };
+    if is_keyword(name) {
+        return None;
+    }
+    let mut i = 1;
+    let mut dims = Vec::new();
+    while let Some(TokenTree::Group(g)) = d.get(i) {
+        if g.delimiter() != Delimiter::Bracket {
+            return None;
+        }
+        dims.push(g.stream().into_iter().collect());
+        i += 1;
+    }
+    let init = match &d[i..] {
+        [] => None,
+        [TokenTree::Punct(eq), init @ ..] if eq.as_char() == '=' && !init.is_empty() => Some(init),
+        _ => return None,
+    };
+    Some(Declarator { name, dims, init })
+}
+
+/// The elements an array's initialiser `{..}` sets, each with its
+/// indices: nested braces for each dimension (`{{1, 2}, {3, 4}}`), or a
+/// flat list in row-major order where every dimension after the first is
+/// a number (`{1, 2, 3, 4}`, C's braces elided). Elements not named stay
+/// zero, as in C.
+fn array_elements(init: &[TokenTree], dims: &[Vec<TokenTree>]) -> Option<Vec<Element>> {
+    let [TokenTree::Group(g)] = init else {
+        return None;
+    };
+    if g.delimiter() != Delimiter::Brace {
+        return None;
+    }
+    let mut out = Vec::new();
+    fill(brace_items(g), dims, &mut Vec::new(), &mut out)?;
+    Some(out)
+}
+
+/// An element an initialiser sets: its indices and its value.
+type Element = (Vec<usize>, Vec<TokenTree>);
+
+/// A brace group's items, split at its commas (a trailing one allowed).
+fn brace_items(g: &Group) -> Vec<Vec<TokenTree>> {
+    let trees: Vec<TokenTree> = g.stream().into_iter().collect();
+    let mut items: Vec<Vec<TokenTree>> = split_top_level(&trees, ',')
+        .into_iter()
+        .map(<[TokenTree]>::to_vec)
+        .collect();
+    if items.last().is_some_and(Vec::is_empty) {
+        items.pop();
+    }
+    items
+}
+
+fn fill(
+    items: Vec<Vec<TokenTree>>,
+    dims: &[Vec<TokenTree>],
+    path: &mut Vec<usize>,
+    out: &mut Vec<Element>,
+) -> Option<()> {
+    let braced = |item: &[TokenTree]| matches!(item, [TokenTree::Group(g)] if g.delimiter() == Delimiter::Brace);
+    if dims.len() > 1 && !items.is_empty() && items.iter().all(|i| braced(i)) {
+        for (k, item) in items.into_iter().enumerate() {
+            let [TokenTree::Group(g)] = item.as_slice() else {
+                return None;
+            };
+            path.push(k);
+            fill(brace_items(g), &dims[1..], path, out)?;
+            path.pop();
+        }
+        return Some(());
+    }
+    if items.iter().any(|i| braced(i) || i.is_empty()) {
+        return None;
+    }
+    // Row-major positions over the dimensions after the first.
+    let inner: Vec<usize> = dims[1..]
+        .iter()
+        .map(|d| dim_value(d))
+        .collect::<Option<_>>()?;
+    for (k, item) in items.into_iter().enumerate() {
+        let mut index = Vec::with_capacity(dims.len());
+        let mut rest = k;
+        for extent in inner.iter().rev() {
+            index.push(rest % extent);
+            rest /= extent;
+        }
+        index.push(rest);
+        index.reverse();
+        let mut full = path.clone();
+        full.extend(index);
+        out.push((full, item));
+    }
+    Some(())
+}
+
+/// A dimension written as a plain number.
+fn dim_value(d: &[TokenTree]) -> Option<usize> {
+    match d {
+        [TokenTree::Literal(l)] => l.to_string().parse().ok().filter(|&n| n > 0),
+        _ => None,
+    }
+}
+
+/// Each dimension's tokens; an empty first one (`a[] = {..}`) counted from
+/// the elements set.
+fn array_dims(dims: &[Vec<TokenTree>], elements: &[Element]) -> Option<Vec<Vec<TokenTree>>> {
+    let mut dims = dims.to_vec();
+    if dims[0].is_empty() {
+        let n = elements.iter().map(|(p, _)| p[0] + 1).max()?;
+        dims[0] = vec![TokenTree::Literal(Literal::usize_unsuffixed(n))];
+    }
+    dims[1..].iter().all(|d| !d.is_empty()).then_some(dims)
+}
+
+/// `[[T; M]; N]` and its zero `[[<zero>; M]; N]` for C's `T a[N][M]`.
+fn array_type_and_zero(
+    elem: &[TokenTree],
+    dims: &[Vec<TokenTree>],
+    span: Span,
+) -> (Vec<TokenTree>, Vec<TokenTree>) {
+    let (mut ty, mut value) = (elem.to_vec(), zero(span));
+    for d in dims.iter().rev() {
+        let wrap = |inner: Vec<TokenTree>| {
+            let mut tokens = inner;
+            tokens.push(punct(';', span));
+            tokens.extend(d.iter().cloned());
+            vec![group(Delimiter::Bracket, tokens, span)]
+        };
+        ty = wrap(ty);
+        value = wrap(value);
+    }
+    (ty, value)
+}
+
+/// `::core::default::Default::default()`: the zero of an element or
+/// matrix type, spanned at `span`.
+fn zero(span: Span) -> Vec<TokenTree> {
+    "::core::default::Default::default()"
+        .parse::<TokenStream>()
+        .expect("a path")
+        .into_iter()
+        .map(|mut t| {
+            t.set_span(span);
+            t
+        })
+        .collect()
 }
 
 /// Whether the `if` or `while` at `s` is C's `if (c) statement`: a
@@ -547,6 +722,30 @@ mod tests {
         assert_eq!(
             rewritten("f32 y = x * 2.0;"),
             format!("{LET} y : f32 = x * 2.0 ;")
+        );
+        assert_eq!(rewritten("int a=-1;"), format!("{LET} a : i32 = - 1 ;"));
+    }
+
+    #[test]
+    fn arrays_are_zeroed_then_set() {
+        assert_eq!(
+            rewritten("float w[3] = {1, 2};"),
+            format!("{LET} w : [f32 ; 3] = [{ZERO} ; 3] ; w [0] = 1 ; w [1] = 2 ;")
+        );
+        assert_eq!(
+            rewritten("int g[][2] = {{1, 2}, {3}};"),
+            format!(
+                "{LET} g : [[i32 ; 2] ; 2] = [[{ZERO} ; 2] ; 2] ; \
+                 g [0] [0] = 1 ; g [0] [1] = 2 ; g [1] [0] = 3 ;"
+            )
+        );
+        // Braces elided: row-major.
+        assert_eq!(
+            rewritten("int h[2][2] = {1, 2, 3};"),
+            format!(
+                "{LET} h : [[i32 ; 2] ; 2] = [[{ZERO} ; 2] ; 2] ; \
+                 h [0] [0] = 1 ; h [0] [1] = 2 ; h [1] [0] = 3 ;"
+            )
         );
     }
 
