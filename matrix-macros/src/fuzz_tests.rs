@@ -114,6 +114,7 @@ const SEEDS: &[&str] = &[
            }
            int c = n;
            while (c > 0) c--;
+           do { c++; if (c == 1) continue; } while (c < 3);
            if (n > 1) r = r * 2; else r = r - 1;
            return r;
        }"#,

@@ -1,7 +1,7 @@
 //! C's statements in kernels against clang-19: declarations (`float s =
 //! 0;`, `m4 r;`, `int i = 0, j = 1;`, `const`), `for (init; cond; step)`
 //! loops (nested, braceless, with `continue` and `break`, an empty
-//! condition), `++`/`--` statements, braceless `if`/`else`/`while`, and
+//! condition), `do`/`while`, `++`/`--` statements, braceless `if`/`else`/`while`, and
 //! C's usual arithmetic conversions between scalars of different types
 //! (`float * int`, `int < unsigned`, `usize > int`, an array indexed by an
 //! `int`), and arrays (`float w[4] = {..}`, `int idx[] = {..}`, nested
@@ -91,6 +91,17 @@ kernels! {
         acc += g[1][k % 3] + h[1][0] * g[0][2];
         return acc;
     }
+    fn halvings(x: f32) -> i32 {
+        int n = 0;
+        float v = x;
+        do {
+            v *= 0.5f;
+            n++;
+            if (v > 100) continue;
+            v -= 0.25f;
+        } while (v > 1 && n < 50);
+        return n;
+    }
     fn lanes(v: float4, lo: f32) -> float4 {
         float4 out = v;
         for (int i = 0; i < 4; i += 1) {
@@ -117,6 +128,7 @@ fn c_kernels() -> String {
         "double mixed(int n, float f, double d, unsigned u, unsigned long k)",
         "float pick(const float *v, int i, unsigned char j)",
         "float arrays(m4 m, int k)",
+        "int halvings(float x)",
         "float4 lanes(float4 v, float lo)",
     ];
     for ((name, body), signature) in C_BODIES.iter().zip(signatures) {
@@ -146,7 +158,7 @@ fn c_program() -> String {
              \x20   mi3 r = banded(a, {x}); for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) printf(\"%d \", r[i][j]); printf(\"\\n\");\n\
              \x20   printf(\"%llu\\n\", db(mixed({x}, {x}.0f * 0.25f, 1.5, 5u, 3ul)));\n\
              \x20   {{ static const float t[6] = {{0.5f, -1.25f, 2.0f, 3.5f, -4.0f, 8.0f}}; printf(\"%u\\n\", fb(pick(t, {pi}, 2))); }}\n\
-             \x20   printf(\"%u\\n\", fb(arrays(m, {x})));\n\
+             \x20   printf(\"%u %d\\n\", fb(arrays(m, {x})), halvings({x}.0f * 37.0f));\n\
              \x20   float4 v = {{{x}.0f, -1.5f, 2.25f, -({x}.0f)}}; float4 o = lanes(v, -1.0f);\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(o.x), fb(o.y), fb(o.z), fb(o.w)); }}"
         )
@@ -180,7 +192,11 @@ fn ours() -> Vec<String> {
         lines.push(mixed(x, x as f32 * 0.25, 1.5, 5, 3).to_bits().to_string());
         let t = [0.5f32, -1.25, 2.0, 3.5, -4.0, 8.0];
         lines.push(pick(&t, pick_index(x), 2).to_bits().to_string());
-        lines.push(arrays(m, x).to_bits().to_string());
+        lines.push(format!(
+            "{} {}",
+            arrays(m, x).to_bits(),
+            halvings(x as f32 * 37.0)
+        ));
         let v = float4::from_array([x as f32, -1.5, 2.25, -(x as f32)]);
         let o = lanes(v, -1.0).to_array().map(|f| f.to_bits().to_string());
         lines.push(o.join(" "));

@@ -8,6 +8,7 @@
 //! | `for (init; cond; step) body` | `{ init; while cond { { body } step; } }` |
 //! | `i++;`, `++i;`, `n--;`, `--n;` | `i += 1;`, `n -= 1;` |
 //! | `if (c) s; else t;`, `while (c) s;` | the statements in braces |
+//! | `do body while (c);` | `loop { body if !(c) { break; } }` |
 //!
 //! A declaration is a statement that starts with a type (a typedef of the
 //! block, a C scalar spelling such as `unsigned int`, or a Rust scalar)
@@ -80,6 +81,9 @@ impl Rewriter<'_> {
         if let Some(out) = self.c_for(t) {
             return out;
         }
+        if let Some(out) = self.do_while(t) {
+            return out;
+        }
         if let Some(out) = self.braceless(t) {
             return out;
         }
@@ -150,6 +154,56 @@ impl Rewriter<'_> {
         out.push(group(Delimiter::None, cond, span));
         out.push(group(Delimiter::Brace, inner, span));
         Some(vec![group(Delimiter::Brace, out, span)])
+    }
+
+    /// `do body while (cond);`: a `loop` that leaves after the body when
+    /// `cond` is false; a `continue` of the body still tests `cond`.
+    fn do_while(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
+        let TokenTree::Ident(kw) = t.first()? else {
+            return None;
+        };
+        if kw != "do" {
+            return None;
+        }
+        let body_end = statement_end(t, 1);
+        let [
+            TokenTree::Ident(w),
+            TokenTree::Group(cond),
+            TokenTree::Punct(semi),
+        ] = &t[body_end..]
+        else {
+            return None;
+        };
+        if w != "while" || cond.delimiter() != Delimiter::Parenthesis || semi.as_char() != ';' {
+            return None;
+        }
+        let span = kw.span();
+        let body = self.block_of(&t[1..body_end], span);
+        let (next, exit) = (self.label("next", span), self.label("loop", span));
+        let mut out = Vec::new();
+        let mut inner = Vec::new();
+        if let Some(body) = continues_to(&body, &next, &exit) {
+            inner.extend(next);
+            inner.push(punct(':', span));
+            inner.push(body);
+            out.extend(exit);
+            out.push(punct(':', span));
+            self.labels += 1;
+        } else {
+            inner.push(body);
+        }
+        // `if !(cond) { break; }`
+        inner.push(TokenTree::Ident(Ident::new("if", w.span())));
+        inner.push(punct('!', w.span()));
+        inner.push(self.tree(&t[body_end + 1]));
+        let stop = vec![
+            TokenTree::Ident(Ident::new("break", w.span())),
+            punct(';', w.span()),
+        ];
+        inner.push(group(Delimiter::Brace, stop, w.span()));
+        out.push(TokenTree::Ident(Ident::new("loop", span)));
+        out.push(group(Delimiter::Brace, inner, span));
+        Some(out)
     }
 
     /// A label of the next `for` whose body continues (`'__matrix_next0`).
@@ -608,6 +662,16 @@ fn statement_end(t: &[TokenTree], s: usize) -> usize {
                 }
             }
             "while" if braceless_body(t, s) => statement_end(t, s + 2),
+            // `do body while (cond);`
+            "do" if s + 1 < t.len() => {
+                let body_end = statement_end(t, s + 1);
+                let is_while = matches!(t.get(body_end), Some(TokenTree::Ident(w)) if w == "while");
+                if is_while {
+                    semi_after(body_end)
+                } else {
+                    body_end
+                }
+            }
             "if" => {
                 // The first block (or, after `if (c)`, the first statement)
                 // and any `else` chain.
@@ -777,6 +841,20 @@ mod tests {
         assert!(out.contains("if (d) {break '__matrix_loop0 ;}"), "{out}");
         // The nested loop's own `continue` is left.
         assert!(out.contains("while e {continue ;}"), "{out}");
+    }
+
+    #[test]
+    fn do_while_tests_after_the_body() {
+        assert_eq!(
+            rewritten("do x--; while (x > 0);"),
+            "loop {{x -= 1 ;} if ! (x > 0) {break ;}}"
+        );
+        let out = rewritten("do { if (a) continue; } while (b);");
+        assert!(
+            out.starts_with("'__matrix_loop0 : loop {'__matrix_next0 : {"),
+            "{out}"
+        );
+        assert!(out.ends_with("if ! (b) {break ;}}"), "{out}");
     }
 
     #[test]
