@@ -121,7 +121,8 @@ const SEEDS: &[&str] = &[
     r#"typedef double d3 __attribute__((matrix_type(3, 3)));
        static inline double sq(double x) { return x * x; }
        d3 gram(const double *src, unsigned long stride, int k) {
-           d3 a = __builtin_matrix_column_major_load(src, 3, 3, stride);
+           const double *p = src + k;
+           d3 a = __builtin_matrix_column_major_load(p, 3, 3, stride) + *src;
            return __builtin_matrix_transpose(a) * a * sq(k);
        }
        void store(d3 m, double *dst) { __builtin_matrix_column_major_store(m, dst, 3); }"#,

@@ -2,8 +2,9 @@
 //! source is one text, compiled as `matrix!` and (through `stringify!`)
 //! as C, so every typedef, function head and body is the same in both.
 //! The functions take matrices, vectors and scalars by value, pointers
-//! (slices in Rust) to load and store through the builtins, `void`
-//! results, and call one another.
+//! (slices in Rust) to load and store through the builtins, offset
+//! (`src + k * 16`), dereferenced (`*p`) and declared (`float *p = ..`),
+//! `void` results, and call one another.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
@@ -38,6 +39,16 @@ c_and_rust! {
     void scale_columns(const float *src, float *dst, unsigned long stride, float s) {
         m4 a = __builtin_matrix_column_major_load(src, 4, 4, stride);
         __builtin_matrix_column_major_store(a * s, dst, stride);
+    }
+
+    void transpose_tiles(const float *src, float *dst, int count) {
+        for (int k = 0; k < count; k++) {
+            const float *tile = src + k * 16;
+            m4 a = __builtin_matrix_column_major_load(tile, 4, 4, 4);
+            __builtin_matrix_column_major_store(__builtin_matrix_transpose(a), dst + k * 16, 4);
+        }
+        float *last = dst + (count * 16 - 1);
+        *last = *src + 1;
     }
 
     static inline float clampf(float x, float lo, float hi) {
@@ -95,6 +106,8 @@ fn c_program() -> String {
              \x20   pm(model_view(model, view, {x}.0f)); printf(\"%u\\n\", fb(trace(model)));\n\
              \x20   float src[20], dst[20]; for (int k = 0; k < 20; k++) {{ src[k] = (float) (k - {x}) * 0.5f; dst[k] = -1.0f; }}\n\
              \x20   scale_columns(src, dst, 5, {x}.0f + 0.25f); for (int k = 0; k < 20; k++) printf(\"%u \", fb(dst[k])); printf(\"\\n\");\n\
+             \x20   float tin[32], tout[32]; for (int k = 0; k < 32; k++) {{ tin[k] = (float) (k * {x}) - 3.5f; tout[k] = 0.0f; }}\n\
+             \x20   transpose_tiles(tin, tout, 2); for (int k = 0; k < 32; k++) printf(\"%u \", fb(tout[k])); printf(\"\\n\");\n\
              \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}",
             c_matrix("model", &model),
@@ -121,6 +134,10 @@ fn ours() -> Vec<String> {
         let mut dst = vec![-1.0f32; 20];
         scale_columns(&src, &mut dst, 5, x as f32 + 0.25);
         lines.push(bits(&dst));
+        let tin: Vec<f32> = (0..32).map(|k| (k * x) as f32 - 3.5).collect();
+        let mut tout = vec![0.0f32; 32];
+        transpose_tiles(&tin, &mut tout, 2);
+        lines.push(bits(&tout));
         let v = v4::from_array([x as f32 * 0.125, -0.5, 0.75, 2.0]);
         let r = saturate(v, x.rem_euclid(4))
             .to_array()

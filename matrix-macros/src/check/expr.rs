@@ -856,6 +856,15 @@ impl<'a> Checker<'a> {
         if compound {
             return self.compound(b, lhs, rhs, loc);
         }
+        // C's `p + k` on a pointer (a slice here), either way round.
+        let integer = |t: &Ty| t.is_integer_like() && !matches!(t, Ty::Other(None) | Ty::Error);
+        if let B::Add(_) = b.op {
+            match (&lhs.ty, &rhs.ty) {
+                (Ty::Seq { .. }, r) if integer(r) => return pointer_offset(lhs, rhs, loc),
+                (l, Ty::Seq { .. }) if integer(l) => return pointer_offset(rhs, lhs, loc),
+                _ => {}
+            }
+        }
         if matches!(lhs.ty, Ty::Vector(_)) || matches!(rhs.ty, Ty::Vector(_)) {
             return self.vector_binary(&b.op, lhs, rhs, &b.left, &b.right, loc);
         }
@@ -1226,6 +1235,24 @@ impl<'a> Checker<'a> {
 
     fn unary(&mut self, u: &syn::ExprUnary, loc: Loc) -> Expr {
         let inner = self.expr(&u.expr);
+        // C's `*p` on a pointer (a slice here): its first element.
+        if let (
+            syn::UnOp::Deref(_),
+            Ty::Seq {
+                elem,
+                kind: SeqKind::Slice,
+                ..
+            },
+        ) = (&u.op, &inner.ty)
+        {
+            let elem = (**elem).clone();
+            let index = Expr::usize_const(0, loc);
+            let kind = ExprKind::Index {
+                base: Box::new(inner),
+                index: Box::new(index),
+            };
+            return Expr::new(kind, elem, loc);
+        }
         let ty = match (&u.op, &inner.ty) {
             (_, Ty::Error) => return self.poisoned(loc),
             (syn::UnOp::Deref(_), Ty::Matrix(_)) => {
@@ -1693,6 +1720,49 @@ pub(super) fn compatible(to: &Ty, from: &Ty) -> bool {
         (Ty::Matrix(_) | Ty::Vector(_), _) | (_, Ty::Matrix(_) | Ty::Vector(_)) => false,
         _ => true,
     }
+}
+
+/// C's `p + k` with `p` a pointer, a slice here: the slice from element
+/// `k` on (`&p[k..]`, `&mut` where `p` is mutable), so that
+/// `__builtin_matrix_column_major_load(p + k, ..)` reads where C's does. A
+/// negative `k` is out of range, and panics.
+fn pointer_offset(seq: Expr, offset: Expr, loc: Loc) -> Expr {
+    let Ty::Seq { elem, mutable, .. } = seq.ty.clone() else {
+        return seq;
+    };
+    let span = loc.start;
+    let start = match offset.ty {
+        Ty::Scalar(Scalar::Usize) | Ty::IntLiteral => offset,
+        _ => {
+            let at = offset.loc;
+            let cast = ExprKind::Cast {
+                expr: Box::new(offset),
+                ty: quote::quote_spanned!(span=> usize),
+            };
+            Expr::new(cast, Ty::Scalar(Scalar::Usize), at)
+        }
+    };
+    let range = ExprKind::Range {
+        start: Some(Box::new(start)),
+        end: None,
+        limits: syn::RangeLimits::HalfOpen(syn::Token![..](span)),
+    };
+    let range = Expr::new(range, Ty::Other(Some("range".into())), loc);
+    let slice = Ty::Seq {
+        elem,
+        kind: SeqKind::Slice,
+        mutable,
+    };
+    let index = ExprKind::Index {
+        base: Box::new(seq),
+        index: Box::new(range),
+    };
+    let index = Expr::new(index, slice.clone(), loc);
+    let reference = ExprKind::Reference {
+        mutable,
+        expr: Box::new(index),
+    };
+    Expr::new(reference, slice, loc)
 }
 
 /// C's usual arithmetic conversions of two scalar operands of different

@@ -5,6 +5,7 @@
 //! | `float x = e;`, `m4x4_t r;`, `int i = 0, j;` | `let mut x: f32 = e;`, `let mut r: m4x4_t = <zero>;`, one `let` per name |
 //! | `const double k = 2;` | `let k: f64 = 2;` |
 //! | `float w[4] = {1, 2};`, `int g[][2] = {{1, 2}, {3}};` | `let mut w: [f32; 4] = <zero>; w[0] = 1; w[1] = 2;` |
+//! | `const float *p = src + 4;`, `float *q;` | `let mut p: &[f32] = src + 4;`, `let mut q: &mut [f32];` |
 //! | `for (init; cond; step) body` | `{ init; while cond { { body } step; } }` |
 //! | `i++;`, `++i;`, `n--;`, `--n;` | `i += 1;`, `n -= 1;` |
 //! | `if (c) s; else t;`, `while (c) s;` | the statements in braces |
@@ -274,6 +275,10 @@ impl Rewriter<'_> {
         let mut out = Vec::new();
         for d in declarators {
             let span = d.name.span();
+            if d.pointer {
+                out.extend(self.pointer_declaration(&d, &ty, constant, semi));
+                continue;
+            }
             let (ty, value, elements) = if d.dims.is_empty() {
                 let value = match d.init {
                     Some(init) => self.trees(init),
@@ -328,18 +333,57 @@ impl Rewriter<'_> {
         Some(out)
     }
 
+    /// `[const] T *p [= init];`: `let mut p: &[T] [= init];` (`&mut [T]`
+    /// where the pointee is not `const`); the pointer may be moved on
+    /// (`p = p + 4;`), as in C.
+    fn pointer_declaration(
+        &mut self,
+        d: &Declarator,
+        elem: &[TokenTree],
+        constant: bool,
+        semi: &Punct,
+    ) -> Vec<TokenTree> {
+        let span = d.name.span();
+        let mut out: Vec<TokenTree> = "#[allow(unused_mut)]"
+            .parse::<TokenStream>()
+            .expect("an attribute")
+            .into_iter()
+            .collect();
+        out.push(TokenTree::Ident(Ident::new("let", span)));
+        out.push(TokenTree::Ident(Ident::new("mut", span)));
+        out.push(TokenTree::Ident(d.name.clone()));
+        out.push(punct(':', span));
+        let mut amp = Punct::new('&', Spacing::Alone);
+        amp.set_span(span);
+        out.push(TokenTree::Punct(amp));
+        if !constant {
+            out.push(TokenTree::Ident(Ident::new("mut", span)));
+        }
+        out.push(group(Delimiter::Bracket, elem.to_vec(), span));
+        if let Some(init) = d.init {
+            out.push(punct('=', span));
+            out.extend(self.trees(init));
+        }
+        out.push(punct(';', semi.span()));
+        out
+    }
+
     /// The type a declaration starts with at `i`, as Rust tokens, and the
     /// index after it; `None` unless a name follows it.
     fn type_at(&self, t: &[TokenTree], i: usize) -> Option<(Vec<TokenTree>, usize)> {
         let (ty, end) = ctype::type_at(t, i, self.names)?;
-        // A name, then `=`, `,`, `;` or an array's `[N]`.
-        let Some(TokenTree::Ident(_)) = t.get(end) else {
+        // A name (or `*name`), then `=`, `,`, `;` or an array's `[N]`.
+        let name = match t.get(end) {
+            Some(TokenTree::Punct(p)) if p.as_char() == '*' => end + 1,
+            _ => end,
+        };
+        let Some(TokenTree::Ident(_)) = t.get(name) else {
             return None;
         };
-        let follows = match t.get(end + 1)? {
+        let follows = match t.get(name + 1)? {
             TokenTree::Punct(p) => match p.as_char() {
                 // Not `==` or `=>` (`int a=-1;` has a joint `=` too).
-                '=' => !matches!(t.get(end + 2), Some(TokenTree::Punct(n))
+                '=' => !matches!(t.get(name + 2), Some(TokenTree::Punct(n))
                     if p.spacing() == Spacing::Joint && matches!(n.as_char(), '=' | '>')),
                 ',' | ';' => true,
                 _ => false,
@@ -395,19 +439,22 @@ impl Rewriter<'_> {
 /// One declarator of a declaration: `name`, `name[N][M]`, with `= init`.
 struct Declarator<'a> {
     name: &'a Ident,
+    /// `*name`: a pointer, a slice here.
+    pointer: bool,
     /// Each `[N]`'s contents, outermost first (`[]` is empty).
     dims: Vec<Vec<TokenTree>>,
     init: Option<&'a [TokenTree]>,
 }
 
 fn declarator(d: &[TokenTree]) -> Option<Declarator<'_>> {
-    let TokenTree::Ident(name) = d.first()? else {
+    let pointer = matches!(d.first(), Some(TokenTree::Punct(p)) if p.as_char() == '*');
+    let TokenTree::Ident(name) = d.get(usize::from(pointer))? else {
         return None;
     };
     if is_keyword(name) {
         return None;
     }
-    let mut i = 1;
+    let mut i = 1 + usize::from(pointer);
     let mut dims = Vec::new();
     while let Some(TokenTree::Group(g)) = d.get(i) {
         if g.delimiter() != Delimiter::Bracket {
@@ -421,7 +468,15 @@ fn declarator(d: &[TokenTree]) -> Option<Declarator<'_>> {
         [TokenTree::Punct(eq), init @ ..] if eq.as_char() == '=' && !init.is_empty() => Some(init),
         _ => return None,
     };
-    Some(Declarator { name, dims, init })
+    if pointer && !dims.is_empty() {
+        return None;
+    }
+    Some(Declarator {
+        name,
+        pointer,
+        dims,
+        init,
+    })
 }
 
 /// The elements an array's initialiser `{..}` sets, each with its
@@ -788,6 +843,18 @@ mod tests {
             format!("{LET} y : f32 = x * 2.0 ;")
         );
         assert_eq!(rewritten("int a=-1;"), format!("{LET} a : i32 = - 1 ;"));
+    }
+
+    #[test]
+    fn pointers_are_slices() {
+        assert_eq!(
+            rewritten("const float *p = src + 4, *q;"),
+            format!("{LET} p : & [f32] = src + 4 ; {LET} q : & [f32] ;")
+        );
+        assert_eq!(
+            rewritten("m4 *out = dst;"),
+            format!("{LET} out : & mut [m4] = dst ;")
+        );
     }
 
     #[test]
