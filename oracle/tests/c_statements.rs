@@ -102,6 +102,17 @@ kernels! {
         } while (v > 1 && n < 50);
         return n;
     }
+    fn packed(m: m4, n: i32) -> f32 {
+        float out[16];
+        int k = 0;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j <= i; j++)
+                out[k++] = m[i][j];
+        float s = 0;
+        while (k-- > 0) s += out[k] * (float) k;
+        int c = n;
+        return s + ++c;
+    }
     fn lanes(v: float4, lo: f32) -> float4 {
         float4 out = v;
         for (int i = 0; i < 4; i += 1) {
@@ -129,6 +140,7 @@ fn c_kernels() -> String {
         "float pick(const float *v, int i, unsigned char j)",
         "float arrays(m4 m, int k)",
         "int halvings(float x)",
+        "float packed(m4 m, int n)",
         "float4 lanes(float4 v, float lo)",
     ];
     for ((name, body), signature) in C_BODIES.iter().zip(signatures) {
@@ -159,6 +171,7 @@ fn c_program() -> String {
              \x20   printf(\"%llu\\n\", db(mixed({x}, {x}.0f * 0.25f, 1.5, 5u, 3ul)));\n\
              \x20   {{ static const float t[6] = {{0.5f, -1.25f, 2.0f, 3.5f, -4.0f, 8.0f}}; printf(\"%u\\n\", fb(pick(t, {pi}, 2))); }}\n\
              \x20   printf(\"%u %d\\n\", fb(arrays(m, {x})), halvings({x}.0f * 37.0f));\n\
+             \x20   printf(\"%u\\n\", fb(packed(m, {x})));\n\
              \x20   float4 v = {{{x}.0f, -1.5f, 2.25f, -({x}.0f)}}; float4 o = lanes(v, -1.0f);\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(o.x), fb(o.y), fb(o.z), fb(o.w)); }}"
         )
@@ -197,6 +210,7 @@ fn ours() -> Vec<String> {
             arrays(m, x).to_bits(),
             halvings(x as f32 * 37.0)
         ));
+        lines.push(packed(m, x).to_bits().to_string());
         let v = float4::from_array([x as f32, -1.5, 2.25, -(x as f32)]);
         let o = lanes(v, -1.0).to_array().map(|f| f.to_bits().to_string());
         lines.push(o.join(" "));

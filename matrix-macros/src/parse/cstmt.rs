@@ -19,9 +19,11 @@
 //! assignable. In a `for` loop without a condition the condition is `true`;
 //! a `continue` of the loop's own body (not of a loop nested in it) still
 //! runs the step: the body is then a labelled block that `continue` leaves.
-//! `i++` and its kin are rewritten only as whole statements and in a `for`
-//! step, where C discards their value. Rust's own statements are left as
-//! written: `for x in 0..n`, `let`, `x += 1`.
+//! `i++` and its kin are `i += 1` as whole statements and in a `for` step,
+//! where C discards their value; inside an expression `x++`, `x--` and
+//! `++x` are blocks that give C's value (`--x` there is Rust's `-(-x)`).
+//! Rust's own statements are left as written: `for x in 0..n`, `let`,
+//! `x += 1`.
 //!
 //! This runs last of the body's rewrites (after `ccast` and `cternary`),
 //! so that casts, compound literals and conditionals are single tokens or
@@ -49,7 +51,18 @@ impl Rewriter<'_> {
     /// `trees` with every group's contents rewritten, a brace group's as
     /// statements.
     fn trees(&mut self, trees: &[TokenTree]) -> Vec<TokenTree> {
-        trees.iter().map(|t| self.tree(t)).collect()
+        let mut out = Vec::with_capacity(trees.len());
+        let mut i = 0;
+        while i < trees.len() {
+            if let Some((value, taken)) = step_in_expression(trees, i) {
+                out.push(value);
+                i += taken;
+                continue;
+            }
+            out.push(self.tree(&trees[i]));
+            i += 1;
+        }
+        out
     }
 
     fn tree(&mut self, tree: &TokenTree) -> TokenTree {
@@ -624,6 +637,76 @@ fn is_brace(t: &TokenTree) -> bool {
     matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace)
 }
 
+/// C's `x++`, `x--` and `++x` inside an expression (`a[n++] = v`,
+/// `while (n-- > 0)`), `x` a name, at `i`: the value C gives them, as a
+/// block that steps `x` (`({ let old = x; x += 1; old })`, `({ x += 1; x
+/// })`), and the tokens it takes. Not `--x`, which Rust reads as `-(-x)`,
+/// nor `x--` before an operand (Rust's `x - -y`).
+fn step_in_expression(t: &[TokenTree], i: usize) -> Option<(TokenTree, usize)> {
+    let operand_next = |j: usize| {
+        matches!(t.get(j), Some(TokenTree::Ident(_) | TokenTree::Literal(_)))
+            || matches!(t.get(j), Some(TokenTree::Group(g)) if g.delimiter() != Delimiter::Brace)
+    };
+    let after_value = |j: usize| {
+        j > 0
+            && match &t[j - 1] {
+                TokenTree::Ident(id) => !is_keyword(id),
+                TokenTree::Literal(_) | TokenTree::Group(_) => true,
+                TokenTree::Punct(_) => false,
+            }
+    };
+    match (&t[i], t.get(i + 1), t.get(i + 2)) {
+        // `x++` / `x--`: a name before, no operand after.
+        (TokenTree::Ident(x), Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+            if doubled(a, b) && !is_keyword(x) && !operand_next(i + 3) =>
+        {
+            Some((stepped(x, a, true), 3))
+        }
+        // `++x`, where no value comes before (`a ++x` is no C).
+        (TokenTree::Punct(a), Some(TokenTree::Punct(b)), Some(TokenTree::Ident(x)))
+            if a.as_char() == '+' && doubled(a, b) && !is_keyword(x) && !after_value(i) =>
+        {
+            Some((stepped(x, a, false), 3))
+        }
+        _ => None,
+    }
+}
+
+/// `({ let old = x; x op= 1; old })` (`postfix`) or `({ x op= 1; x })`.
+fn stepped(x: &Ident, op: &Punct, postfix: bool) -> TokenTree {
+    let span = op.span();
+    let old = Ident::new("__matrix_old", Span::mixed_site().located_at(span));
+    let mut assign = Punct::new(op.as_char(), Spacing::Joint);
+    assign.set_span(span);
+    let mut one = Literal::u8_unsuffixed(1);
+    one.set_span(span);
+    let step = [
+        TokenTree::Ident(x.clone()),
+        TokenTree::Punct(assign),
+        punct('=', span),
+        TokenTree::Literal(one),
+        punct(';', span),
+    ];
+    let mut block = Vec::new();
+    if postfix {
+        block.push(TokenTree::Ident(Ident::new("let", span)));
+        block.push(TokenTree::Ident(old.clone()));
+        block.push(punct('=', span));
+        block.push(TokenTree::Ident(x.clone()));
+        block.push(punct(';', span));
+        block.extend(step);
+        block.push(TokenTree::Ident(old));
+    } else {
+        block.extend(step);
+        block.push(TokenTree::Ident(x.clone()));
+    }
+    group(
+        Delimiter::Parenthesis,
+        vec![group(Delimiter::Brace, block, span)],
+        span,
+    )
+}
+
 /// `++` or `--`, as Rust lexes them: two joined puncts.
 fn doubled(a: &Punct, b: &Punct) -> bool {
     matches!(a.as_char(), '+' | '-') && a.as_char() == b.as_char() && a.spacing() == Spacing::Joint
@@ -925,6 +1008,22 @@ mod tests {
     }
 
     #[test]
+    fn steps_inside_expressions_give_cs_values() {
+        assert_eq!(
+            rewritten("a[n++] = v;"),
+            "a [({let __matrix_old = n ; n += 1 ; __matrix_old})] = v ;"
+        );
+        assert_eq!(
+            rewritten("while (k-- > 0) s += k;"),
+            "while (({let __matrix_old = k ; k -= 1 ; __matrix_old}) > 0) {s += k ;}"
+        );
+        assert_eq!(rewritten("return ++i;"), "return ({i += 1 ; i}) ;");
+        // Rust's `x - -y` and `-(-x)` stay.
+        assert_eq!(rewritten("y = x--z;"), "y = x -- z ;");
+        assert_eq!(rewritten("y = --x;"), "y = -- x ;");
+    }
+
+    #[test]
     fn increments_and_braceless_branches() {
         assert_eq!(
             rewritten("i++; --n; m[0][1]++;"),
@@ -950,8 +1049,6 @@ mod tests {
             "if (x + 1) * 2 > y { x }",
             "let x: f32 = 1.0; x += 1.0;",
             "const N: usize = 3;",
-            "return x--;",
-            "y = x++;",
             "while (a) as bool { }",
             "m4::identity()",
         ] {
