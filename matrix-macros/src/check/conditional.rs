@@ -17,7 +17,7 @@
 //!
 //! A scalar condition evaluates only the operand it chooses, as C does.
 
-use super::expr::{Checker, compatible, usual_conversions};
+use super::expr::{Checker, compatible};
 use super::vector::{bitcast, same_bytes, splat, splats};
 use crate::diag::{self, Loc};
 use crate::ir::{Block, Expr, ExprKind, Stmt};
@@ -92,7 +92,7 @@ impl Checker<'_> {
                 None => return self.poisoned(loc),
             }
         } else {
-            match self.scalar_operands(then, other) {
+            match self.operands_of_choice(then, other) {
                 Some(operands) => operands,
                 None => return self.poisoned(loc),
             }
@@ -118,35 +118,17 @@ impl Checker<'_> {
         Expr::new(kind, ty, loc)
     }
 
-    /// Two operands that are not vectors, a literal converted to a float
-    /// operand's type (`x > 0 ? x : 0`) and two scalars of different types
-    /// to their common type (C's usual arithmetic conversions, as in an
-    /// operator), and the result's type. Two matrices are checked by the
-    /// caller.
-    fn scalar_operands(
+    /// Two operands that are not vectors, brought to one type as an
+    /// operator's are ([`Checker::scalar_operands`]: `x > 0 ? x : 0`, two
+    /// scalars of different types), and the result's type. Two matrices
+    /// are checked by the caller.
+    fn operands_of_choice(
         &mut self,
-        (then, then_src): (Expr, &syn::Expr),
-        (other, else_src): (Expr, &syn::Expr),
+        then: (Expr, &syn::Expr),
+        other: (Expr, &syn::Expr),
     ) -> Option<(Expr, Expr, Ty)> {
-        let float = |t: &Ty| match t {
-            Ty::Scalar(s) if s.is_float() && s.is_element() => Some(*s),
-            _ => None,
-        };
-        let literal = |t: &Ty| matches!(t, Ty::IntLiteral | Ty::FloatLiteral);
-        if let Some(s) = float(&then.ty)
-            && literal(&other.ty)
-        {
-            let other = self.element_operand(other, else_src, s)?;
-            return Some((then, other, Ty::Scalar(s)));
-        }
-        if let Some(s) = float(&other.ty)
-            && literal(&then.ty)
-        {
-            let then = self.element_operand(then, then_src, s)?;
-            return Some((then, other, Ty::Scalar(s)));
-        }
-        let plus = syn::BinOp::Add(syn::Token![+](then.loc.start));
-        let (then, other) = usual_conversions(&plus, then, other);
+        let plus = syn::BinOp::Add(syn::Token![+](then.0.loc.start));
+        let (then, other) = self.scalar_operands(&plus, then, other)?;
         let ty = match (&then.ty, &other.ty) {
             (Ty::IntLiteral | Ty::FloatLiteral, t) => t.clone(),
             (t, _) => t.clone(),

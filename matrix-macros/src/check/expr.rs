@@ -869,27 +869,10 @@ impl<'a> Checker<'a> {
             return self.vector_binary(&b.op, lhs, rhs, &b.left, &b.right, loc);
         }
         if !lhs.ty.is_matrix() && !rhs.ty.is_matrix() {
-            // An integer literal meeting a float converts to it, as in C
-            // (`x * 2`); Rust would refuse the mixed operation.
-            let float_of = |t: &Ty| matches!(t, Ty::Scalar(s) if s.is_float() && s.is_element());
-            let (lhs, rhs) = match (&lhs.ty, &rhs.ty) {
-                (Ty::Scalar(s), Ty::IntLiteral) if float_of(&lhs.ty) => {
-                    let s = *s;
-                    match self.element_operand(rhs, &b.right, s) {
-                        Some(rhs) => (lhs, rhs),
-                        None => return self.poisoned(loc),
-                    }
-                }
-                (Ty::IntLiteral, Ty::Scalar(s)) if float_of(&rhs.ty) => {
-                    let s = *s;
-                    match self.element_operand(lhs, &b.left, s) {
-                        Some(lhs) => (lhs, rhs),
-                        None => return self.poisoned(loc),
-                    }
-                }
-                _ => (lhs, rhs),
+            let Some((lhs, rhs)) = self.scalar_operands(&b.op, (lhs, &b.left), (rhs, &b.right))
+            else {
+                return self.poisoned(loc);
             };
-            let (lhs, rhs) = usual_conversions(&b.op, lhs, rhs);
             let ty = scalar_binary_type(&b.op, &lhs.ty, &rhs.ty);
             return Expr::new(
                 ExprKind::Binary {
@@ -909,6 +892,35 @@ impl<'a> Checker<'a> {
             _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
         };
         self.matrix_arith(op, lhs, rhs, &b.right, &b.left, loc)
+    }
+
+    /// Two operands of `op` that are not matrices, brought to one type as C
+    /// brings them (Rust would refuse the mixed operation): an integer
+    /// literal meeting a float converts to it (`x * 2`, its value
+    /// checked), then C's usual arithmetic conversions
+    /// ([`usual_conversions`]). `None` once a literal's error is reported.
+    pub(super) fn scalar_operands(
+        &mut self,
+        op: &syn::BinOp,
+        (lhs, lsrc): (Expr, &syn::Expr),
+        (rhs, rsrc): (Expr, &syn::Expr),
+    ) -> Option<(Expr, Expr)> {
+        let float_of = |t: &Ty| match t {
+            Ty::Scalar(s) if s.is_float() && s.is_element() => Some(*s),
+            _ => None,
+        };
+        let (lhs, rhs) = match (float_of(&lhs.ty), float_of(&rhs.ty)) {
+            (Some(s), _) if matches!(rhs.ty, Ty::IntLiteral) => {
+                let rhs = self.element_operand(rhs, rsrc, s)?;
+                (lhs, rhs)
+            }
+            (_, Some(s)) if matches!(lhs.ty, Ty::IntLiteral) => {
+                let lhs = self.element_operand(lhs, lsrc, s)?;
+                (lhs, rhs)
+            }
+            _ => (lhs, rhs),
+        };
+        Some(usual_conversions(op, lhs, rhs))
     }
 
     /// `lhs op rhs` where at least one side is a matrix; `rsrc`/`lsrc` are
@@ -1360,14 +1372,7 @@ impl<'a> Checker<'a> {
         // C indexes its arrays (`for (int i = 0; ..) a[i]`): read as `usize`
         // (a negative index is then out of bounds, and panics).
         let idx = match (&base.ty, &idx.ty) {
-            (Ty::Seq { .. }, Ty::Scalar(s)) if s.is_integer() && *s != Scalar::Usize => {
-                let (l, span) = (idx.loc, idx.loc.start);
-                let cast = ExprKind::Cast {
-                    expr: Box::new(idx),
-                    ty: quote::quote_spanned!(span=> usize),
-                };
-                Expr::new(cast, Ty::Scalar(Scalar::Usize), l)
-            }
+            (Ty::Seq { .. }, Ty::Scalar(s)) if s.is_integer() => as_usize(idx),
             _ => idx,
         };
         let ty = match (&base.ty, &idx.kind) {
@@ -1722,6 +1727,20 @@ pub(super) fn compatible(to: &Ty, from: &Ty) -> bool {
     }
 }
 
+/// An integer `e` as a `usize` (an index or offset): `e as usize` unless it
+/// is one, or a literal Rust infers as one.
+fn as_usize(e: Expr) -> Expr {
+    if matches!(e.ty, Ty::Scalar(Scalar::Usize) | Ty::IntLiteral) {
+        return e;
+    }
+    let (loc, span) = (e.loc, e.loc.start);
+    let cast = ExprKind::Cast {
+        expr: Box::new(e),
+        ty: quote::quote_spanned!(span=> usize),
+    };
+    Expr::new(cast, Ty::Scalar(Scalar::Usize), loc)
+}
+
 /// C's `p + k` with `p` a pointer, a slice here: the slice from element
 /// `k` on (`&p[k..]`, `&mut` where `p` is mutable), so that
 /// `__builtin_matrix_column_major_load(p + k, ..)` reads where C's does. A
@@ -1731,19 +1750,8 @@ fn pointer_offset(seq: Expr, offset: Expr, loc: Loc) -> Expr {
         return seq;
     };
     let span = loc.start;
-    let start = match offset.ty {
-        Ty::Scalar(Scalar::Usize) | Ty::IntLiteral => offset,
-        _ => {
-            let at = offset.loc;
-            let cast = ExprKind::Cast {
-                expr: Box::new(offset),
-                ty: quote::quote_spanned!(span=> usize),
-            };
-            Expr::new(cast, Ty::Scalar(Scalar::Usize), at)
-        }
-    };
     let range = ExprKind::Range {
-        start: Some(Box::new(start)),
+        start: Some(Box::new(as_usize(offset))),
         end: None,
         limits: syn::RangeLimits::HalfOpen(syn::Token![..](span)),
     };
@@ -1772,7 +1780,7 @@ fn pointer_offset(seq: Expr, offset: Expr, loc: Loc) -> Expr {
 /// [`common_type`] defines it; an integer meeting a float literal
 /// (`n * 0.5`) is a `double`, as in C. Shifts keep their operands (C
 /// converts neither to the other), as do operands of any other type.
-pub(super) fn usual_conversions(op: &syn::BinOp, lhs: Expr, rhs: Expr) -> (Expr, Expr) {
+fn usual_conversions(op: &syn::BinOp, lhs: Expr, rhs: Expr) -> (Expr, Expr) {
     use syn::BinOp as B;
     let scalar = |t: &Ty| match t {
         Ty::Scalar(s) => Some(*s),

@@ -14,6 +14,7 @@
 //! allowed). `static` and `inline` change nothing; the function is private
 //! to the module unless written with Rust's `pub`, as a `fn` is.
 
+use super::cstmt::is_keyword;
 use super::ctype;
 use proc_macro2::{Delimiter, Ident, TokenStream, TokenTree};
 use quote::quote;
@@ -26,10 +27,7 @@ pub(crate) fn signature(
     head: &[TokenTree],
     names: &HashSet<String>,
 ) -> Option<(TokenStream, bool)> {
-    let mut i = 0;
-    while matches!(head.get(i), Some(TokenTree::Ident(id)) if id == "static" || id == "inline") {
-        i += 1;
-    }
+    let i = after_specifiers(head);
     let (ret, end) = match head.get(i) {
         Some(TokenTree::Ident(id)) if id == "void" => (None, i + 1),
         _ => {
@@ -61,6 +59,13 @@ pub(crate) fn signature(
     Some((quote!(fn #name(#(#rust_params),*) #ret), any_mut))
 }
 
+/// The index after the `static` and `inline` a head starts with.
+fn after_specifiers(head: &[TokenTree]) -> usize {
+    head.iter()
+        .take_while(|t| matches!(t, TokenTree::Ident(id) if id == "static" || id == "inline"))
+        .count()
+}
+
 /// One parameter: `[const] TYPE NAME` (assignable: `mut`) or `[const]
 /// TYPE *NAME` (a slice).
 fn parameter(p: &[TokenTree], names: &HashSet<String>) -> Option<(TokenStream, bool)> {
@@ -68,7 +73,7 @@ fn parameter(p: &[TokenTree], names: &HashSet<String>) -> Option<(TokenStream, b
     let (ty, end) = ctype::type_at(p, usize::from(constant), names)?;
     let ty: TokenStream = ty.into_iter().collect();
     match &p[end..] {
-        [TokenTree::Ident(name)] if !is_reserved(name) => {
+        [TokenTree::Ident(name)] if !is_keyword(name) => {
             let binding = if constant {
                 quote!(#name)
             } else {
@@ -77,7 +82,7 @@ fn parameter(p: &[TokenTree], names: &HashSet<String>) -> Option<(TokenStream, b
             Some((quote!(#binding: #ty), !constant))
         }
         [TokenTree::Punct(star), TokenTree::Ident(name)]
-            if star.as_char() == '*' && !is_reserved(name) =>
+            if star.as_char() == '*' && !is_keyword(name) =>
         {
             let slice = if constant {
                 quote!(&[#ty])
@@ -95,10 +100,7 @@ fn parameter(p: &[TokenTree], names: &HashSet<String>) -> Option<(TokenStream, b
 /// reports it (`unknown type name 'vec3'`). Rust's items (`struct S`,
 /// `impl X`) are no such heads.
 pub(crate) fn unknown_type(head: &[TokenTree], names: &HashSet<String>) -> Option<Ident> {
-    let mut i = 0;
-    while matches!(head.get(i), Some(TokenTree::Ident(id)) if id == "static" || id == "inline") {
-        i += 1;
-    }
+    let i = after_specifiers(head);
     let [
         TokenTree::Ident(ret),
         TokenTree::Ident(_),
@@ -151,13 +153,6 @@ fn is_rust_keyword(id: &Ident) -> bool {
             | "pub"
             | "unsafe"
             | "async"
-    )
-}
-
-fn is_reserved(id: &Ident) -> bool {
-    matches!(
-        id.to_string().as_str(),
-        "const" | "mut" | "self" | "fn" | "let" | "as"
     )
 }
 

@@ -29,7 +29,7 @@
 //! so that casts, compound literals and conditionals are single tokens or
 //! Rust already.
 
-use super::ctype;
+use super::{ctype, group, punct};
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use std::collections::HashSet;
 
@@ -148,21 +148,8 @@ impl Rewriter<'_> {
             step.extend(self.statement(&e));
         }
         let body = self.block_of(body, span);
-        let mut inner = Vec::new();
-        // With a `continue`, the body is a labelled block that it leaves,
-        // and the loop is labelled too: Rust refuses a `break` without a
-        // label inside a labelled block.
-        let (next, exit) = (self.label("next", span), self.label("loop", span));
-        if let Some(body) = continues_to(&body, &next, &exit) {
-            inner.extend(next);
-            inner.push(punct(':', span));
-            inner.push(body);
-            out.extend(exit);
-            out.push(punct(':', span));
-            self.labels += 1;
-        } else {
-            inner.push(body);
-        }
+        let (label, mut inner) = self.loop_body(body, span);
+        out.extend(label);
         inner.extend(step);
         out.push(TokenTree::Ident(Ident::new("while", span)));
         out.push(group(Delimiter::None, cond, span));
@@ -193,19 +180,7 @@ impl Rewriter<'_> {
         }
         let span = kw.span();
         let body = self.block_of(&t[1..body_end], span);
-        let (next, exit) = (self.label("next", span), self.label("loop", span));
-        let mut out = Vec::new();
-        let mut inner = Vec::new();
-        if let Some(body) = continues_to(&body, &next, &exit) {
-            inner.extend(next);
-            inner.push(punct(':', span));
-            inner.push(body);
-            out.extend(exit);
-            out.push(punct(':', span));
-            self.labels += 1;
-        } else {
-            inner.push(body);
-        }
+        let (mut out, mut inner) = self.loop_body(body, span);
         // `if !(cond) { break; }`
         inner.push(TokenTree::Ident(Ident::new("if", w.span())));
         inner.push(punct('!', w.span()));
@@ -218,6 +193,24 @@ impl Rewriter<'_> {
         out.push(TokenTree::Ident(Ident::new("loop", span)));
         out.push(group(Delimiter::Brace, inner, span));
         Some(out)
+    }
+
+    /// `body` as a loop's: with a `continue` of its own, a block labelled
+    /// `'__matrix_nextN` that the `continue` leaves, and the loop labelled
+    /// too (Rust refuses a `break` without a label inside a labelled
+    /// block). The loop's label with its `:` (none without a `continue`),
+    /// and the tokens the loop's block starts with.
+    fn loop_body(&mut self, body: TokenTree, span: Span) -> (Vec<TokenTree>, Vec<TokenTree>) {
+        let (next, exit) = (self.label("next", span), self.label("loop", span));
+        let Some(body) = continues_to(&body, &next, &exit) else {
+            return (Vec::new(), vec![body]);
+        };
+        self.labels += 1;
+        let (mut label, mut inner) = (exit, next);
+        label.push(punct(':', span));
+        inner.push(punct(':', span));
+        inner.push(body);
+        (label, inner)
     }
 
     /// A label of the next `for` whose body continues (`'__matrix_next0`).
@@ -238,6 +231,9 @@ impl Rewriter<'_> {
         let TokenTree::Ident(kw) = t.first()? else {
             return None;
         };
+        if kw != "if" && kw != "while" {
+            return None;
+        }
         let span = kw.span();
         let (head_end, body_end) = if braceless_body(t, 0) {
             (2, statement_end(t, 2))
@@ -247,9 +243,6 @@ impl Rewriter<'_> {
         } else {
             return None;
         };
-        if kw != "if" && kw != "while" {
-            return None;
-        }
         let mut out = vec![t[0].clone()];
         out.extend(self.trees(&t[1..head_end]));
         out.push(self.block_of(&t[head_end..body_end], span));
@@ -310,20 +303,7 @@ impl Rewriter<'_> {
             // An array is assigned element by element after its `let`:
             // mutable even where C's is `const`.
             let mutable = !constant || !elements.is_empty();
-            if mutable {
-                out.extend(
-                    "#[allow(unused_mut)]"
-                        .parse::<TokenStream>()
-                        .expect("an attribute"),
-                );
-            }
-            out.push(TokenTree::Ident(Ident::new("let", span)));
-            if mutable {
-                out.push(TokenTree::Ident(Ident::new("mut", span)));
-            }
-            out.push(TokenTree::Ident(d.name.clone()));
-            out.push(punct(':', span));
-            out.extend(ty);
+            out.extend(let_head(d.name, mutable, ty));
             out.push(punct('=', span));
             out.extend(value);
             out.push(punct(';', semi.span()));
@@ -357,22 +337,12 @@ impl Rewriter<'_> {
         semi: &Punct,
     ) -> Vec<TokenTree> {
         let span = d.name.span();
-        let mut out: Vec<TokenTree> = "#[allow(unused_mut)]"
-            .parse::<TokenStream>()
-            .expect("an attribute")
-            .into_iter()
-            .collect();
-        out.push(TokenTree::Ident(Ident::new("let", span)));
-        out.push(TokenTree::Ident(Ident::new("mut", span)));
-        out.push(TokenTree::Ident(d.name.clone()));
-        out.push(punct(':', span));
-        let mut amp = Punct::new('&', Spacing::Alone);
-        amp.set_span(span);
-        out.push(TokenTree::Punct(amp));
+        let mut slice = vec![punct('&', span)];
         if !constant {
-            out.push(TokenTree::Ident(Ident::new("mut", span)));
+            slice.push(TokenTree::Ident(Ident::new("mut", span)));
         }
-        out.push(group(Delimiter::Bracket, elem.to_vec(), span));
+        slice.push(group(Delimiter::Bracket, elem.to_vec(), span));
+        let mut out = let_head(d.name, true, slice);
         if let Some(init) = d.init {
             out.push(punct('=', span));
             out.extend(self.trees(init));
@@ -447,6 +417,28 @@ impl Rewriter<'_> {
         out.extend(semi.cloned());
         Some(out)
     }
+}
+
+/// `#[allow(unused_mut)] let mut name: ty` (`let name: ty` where not
+/// `mutable`): a declaration's start, before any `= value`.
+fn let_head(name: &Ident, mutable: bool, ty: Vec<TokenTree>) -> Vec<TokenTree> {
+    let span = name.span();
+    let mut out = Vec::new();
+    if mutable {
+        out.extend(
+            "#[allow(unused_mut)]"
+                .parse::<TokenStream>()
+                .expect("an attribute"),
+        );
+    }
+    out.push(TokenTree::Ident(Ident::new("let", span)));
+    if mutable {
+        out.push(TokenTree::Ident(Ident::new("mut", span)));
+    }
+    out.push(TokenTree::Ident(name.clone()));
+    out.push(punct(':', span));
+    out.extend(ty);
+    out
 }
 
 /// One declarator of a declaration: `name`, `name[N][M]`, with `= init`.
@@ -857,7 +849,8 @@ fn split_top_level(t: &[TokenTree], sep: char) -> Vec<&[TokenTree]> {
     parts
 }
 
-fn is_keyword(id: &Ident) -> bool {
+/// Words no C name can be here: Rust's keywords a rewrite could meet.
+pub(super) fn is_keyword(id: &Ident) -> bool {
     matches!(
         id.to_string().as_str(),
         "as" | "in"
@@ -875,19 +868,9 @@ fn is_keyword(id: &Ident) -> bool {
             | "continue"
             | "fn"
             | "move"
+            | "const"
+            | "self"
     )
-}
-
-fn punct(c: char, span: Span) -> TokenTree {
-    let mut p = Punct::new(c, Spacing::Alone);
-    p.set_span(span);
-    TokenTree::Punct(p)
-}
-
-fn group(delimiter: Delimiter, inner: Vec<TokenTree>, span: Span) -> TokenTree {
-    let mut g = Group::new(delimiter, inner.into_iter().collect());
-    g.set_span(span);
-    TokenTree::Group(g)
 }
 
 #[cfg(test)]

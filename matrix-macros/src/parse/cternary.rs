@@ -26,7 +26,8 @@
 //! closure) and with its `:` before the end of the expression; `r?`,
 //! `f()?.x`, `x? as T` and `S { a: x? }` stay Rust's.
 
-use proc_macro2::{Delimiter, Group, Ident, Spacing, Span, TokenStream, TokenTree};
+use super::group;
+use proc_macro2::{Delimiter, Ident, Spacing, TokenStream, TokenTree};
 
 /// Rewrites every conditional operator in `tokens` (see the module).
 pub(crate) fn rewrite(tokens: TokenStream) -> TokenStream {
@@ -59,11 +60,11 @@ fn rewrite_trees(trees: &[TokenTree]) -> Vec<TokenTree> {
     let second = rewrite_trees(&trees[colon + 1..end]);
     let at = trees[start].span();
     out.push(TokenTree::Ident(Ident::new("if", at)));
-    let marked = invisible([invisible(cond, at)], at);
+    let marked = group(Delimiter::None, vec![group(Delimiter::None, cond, at)], at);
     out.push(marked);
-    out.push(braced(first, trees[question].span()));
+    out.push(group(Delimiter::Brace, first, trees[question].span()));
     out.push(TokenTree::Ident(Ident::new("else", trees[colon].span())));
-    out.push(braced(second, trees[end - 1].span()));
+    out.push(group(Delimiter::Brace, second, trees[end - 1].span()));
     out.extend(rewrite_trees(&trees[end..]));
     out
 }
@@ -73,32 +74,23 @@ fn rewrite_inside(tree: &TokenTree) -> TokenTree {
     match tree {
         TokenTree::Group(g) => {
             let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-            let mut new = Group::new(g.delimiter(), rewrite_trees(&inner).into_iter().collect());
-            new.set_span(g.span());
-            TokenTree::Group(new)
+            group(g.delimiter(), rewrite_trees(&inner), g.span())
         }
         other => other.clone(),
     }
 }
 
-fn invisible(inner: impl IntoIterator<Item = TokenTree>, span: Span) -> TokenTree {
-    let mut group = Group::new(Delimiter::None, inner.into_iter().collect());
-    group.set_span(span);
-    TokenTree::Group(group)
-}
-
-fn braced(inner: Vec<TokenTree>, span: Span) -> TokenTree {
-    let mut group = Group::new(Delimiter::Brace, inner.into_iter().collect());
-    group.set_span(span);
-    TokenTree::Group(group)
-}
-
 /// Whether the `?` at `question` starts C's conditional operator rather
 /// than being Rust's (see the module).
 pub(crate) fn is_conditional(trees: &[TokenTree], question: usize) -> bool {
-    is_punct(&trees[question], '?')
-        && starts_operand(trees.get(question + 1))
-        && matching_colon(trees, question).is_some()
+    conditional_colon(trees, question).is_some()
+}
+
+/// The `:` of the conditional operator whose `?` is at `question`, if
+/// that `?` is C's.
+fn conditional_colon(trees: &[TokenTree], question: usize) -> Option<usize> {
+    let c = is_punct(&trees[question], '?') && starts_operand(trees.get(question + 1));
+    c.then(|| matching_colon(trees, question)).flatten()
 }
 
 /// The first conditional operator of this level: the indices of its `?`,
@@ -107,8 +99,7 @@ fn first_conditional(trees: &[TokenTree]) -> Option<(usize, usize, usize)> {
     let mut i = 0;
     while i < trees.len() {
         if i > 0
-            && is_conditional(trees, i)
-            && let Some(colon) = matching_colon(trees, i)
+            && let Some(colon) = conditional_colon(trees, i)
         {
             let end = (colon + 1..trees.len())
                 .find(|&j| ends_expression(trees, j))

@@ -222,24 +222,24 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
         let block = kernel_body(input, type_names)?;
         return Ok(kernel(attrs, vis, sig, block));
     }
-    if let Some((head_len, sig, any_mut)) = c_function_head(input, type_names) {
-        let vis: Visibility = input.parse()?;
-        for _ in 0..head_len {
-            let _: TokenTree = input.parse()?;
+    if let Some(head) = c_head_tokens(input) {
+        if let Some((sig, any_mut)) = cfn::signature(&head, type_names) {
+            let vis: Visibility = input.parse()?;
+            for _ in 0..head.len() {
+                let _: TokenTree = input.parse()?;
+            }
+            let sig: syn::Signature = syn::parse2(sig)?;
+            let block = kernel_body(input, type_names)?;
+            let mut attrs = attrs;
+            if any_mut {
+                attrs.push(cfn::allow_unused_mut());
+            }
+            return Ok(kernel(attrs, vis, sig, block));
         }
-        let sig: syn::Signature = syn::parse2(sig)?;
-        let block = kernel_body(input, type_names)?;
-        let mut attrs = attrs;
-        if any_mut {
-            attrs.push(cfn::allow_unused_mut());
+        if let Some(ty) = cfn::unknown_type(&head, type_names) {
+            let message = diag::unknown_type_name(&ty.to_string());
+            return Err(syn::Error::new(ty.span(), message));
         }
-        return Ok(kernel(attrs, vis, sig, block));
-    }
-    if let Some(ty) = c_function_unknown_type(input, type_names) {
-        return Err(syn::Error::new(
-            ty.span(),
-            diag::unknown_type_name(&ty.to_string()),
-        ));
     }
     let mut item: syn::Item = input
         .parse()
@@ -528,27 +528,9 @@ fn single_paren_group(stream: TokenStream) -> Option<proc_macro2::Group> {
     }
 }
 
-/// A C function's head at the start of `input` (after a Rust visibility),
-/// if one is there: its length in tokens (the visibility's not counted),
-/// its Rust signature, and whether a parameter is `mut` (`parse::cfn`).
-fn c_function_head(
-    input: ParseStream,
-    type_names: &HashSet<String>,
-) -> Option<(usize, TokenStream, bool)> {
-    let head = c_head_tokens(input)?;
-    let (sig, any_mut) = cfn::signature(&head, type_names)?;
-    Some((head.len(), sig, any_mut))
-}
-
-/// For a C function's head naming a type the block does not know, that
-/// type (see `cfn::unknown_type`).
-fn c_function_unknown_type(input: ParseStream, type_names: &HashSet<String>) -> Option<Ident> {
-    let head = c_head_tokens(input)?;
-    cfn::unknown_type(&head, type_names)
-}
-
 /// The tokens from `input`'s start (after a Rust visibility) to the first
-/// brace group, if one comes within 64 tokens.
+/// brace group, if one comes within 64 tokens: what may be a C function's
+/// head (`parse::cfn`).
 fn c_head_tokens(input: ParseStream) -> Option<Vec<TokenTree>> {
     let fork = input.fork();
     let _: Visibility = fork.parse().ok()?;
@@ -577,6 +559,24 @@ fn kernel(attrs: Vec<Attribute>, vis: Visibility, sig: syn::Signature, block: sy
         sig,
         block: Box::new(block),
     }))
+}
+
+/// A lone punctuation token `c` at `span`.
+pub(super) fn punct(c: char, span: proc_macro2::Span) -> TokenTree {
+    let mut p = proc_macro2::Punct::new(c, proc_macro2::Spacing::Alone);
+    p.set_span(span);
+    TokenTree::Punct(p)
+}
+
+/// A group of `inner` in `delimiter`, at `span`.
+pub(super) fn group(
+    delimiter: Delimiter,
+    inner: Vec<TokenTree>,
+    span: proc_macro2::Span,
+) -> TokenTree {
+    let mut g = proc_macro2::Group::new(delimiter, inner.into_iter().collect());
+    g.set_span(span);
+    TokenTree::Group(g)
 }
 
 /// The tokens separated by spaces, but joint punctuation (`==`) and
