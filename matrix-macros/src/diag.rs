@@ -265,6 +265,12 @@ pub(crate) fn vector_condition_widths(cond: &Ty, result: &Ty) -> String {
     )
 }
 pub(crate) const NOT_ASSIGNABLE: &str = "expression is not assignable";
+/// Ours: `p - k` and `p -= k` on a pointer, which is a slice here.
+pub(crate) fn pointer_moved_back(ty: &Ty) -> String {
+    format!(
+        "a pointer here is a slice ('{ty}'), which has nothing before its first element: it moves forward only ('+', '+=', '++'); index from an earlier pointer instead"
+    )
+}
 
 // ---- Conversions ---------------------------------------------------------------
 

@@ -126,6 +126,14 @@ const SEEDS: &[&str] = &[
            return __builtin_matrix_transpose(a) * a * sq(k);
        }
        void store(d3 m, double *dst) { __builtin_matrix_column_major_store(m, dst, 3); }"#,
+    r#"typedef float m2 __attribute__((matrix_type(2, 2)));
+       void walk(const float *src, float *const out, float *dst, int n) {
+           float s = 0;
+           while (n-- > 0) { *dst++ = *src++ * 2; s += *src; }
+           if (n) *dst *= s; else dst += 1;
+           src += 2; dst = dst + 1; dst++;
+           __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src, 2, 2, 2), out, 2);
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

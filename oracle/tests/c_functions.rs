@@ -3,8 +3,9 @@
 //! as C, so every typedef, function head and body is the same in both.
 //! The functions take matrices, vectors and scalars by value, pointers
 //! (slices in Rust) to load and store through the builtins, offset
-//! (`src + k * 16`), dereferenced (`*p`) and declared (`float *p = ..`),
-//! `void` results, and call one another.
+//! (`src + k * 16`), dereferenced (`*p`), declared (`float *p = ..`) and
+//! moved on (`src += 16`, `*o++ = v`, `s += *p++ * *q++`), `void` results,
+//! and call one another.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
@@ -49,6 +50,30 @@ c_and_rust! {
         }
         float *last = dst + (count * 16 - 1);
         *last = *src + 1;
+    }
+
+    void square_tiles(const float *src, float *dst, int count) {
+        while (count-- > 0) {
+            m4 a = __builtin_matrix_column_major_load(src, 4, 4, 4);
+            __builtin_matrix_column_major_store(a * a + 0.5f, dst, 4);
+            src += 16;
+            dst = dst + 16;
+        }
+    }
+
+    float dot_walk(const float *p, const float *q, int n) {
+        float s = 0;
+        while (n-- > 0) s += *p++ * *q++;
+        return s;
+    }
+
+    void ramp(float *const out, const float *from, int n) {
+        float *o = out;
+        for (int i = 0; i < n; i++) *o++ = *from++ * 0.5f + i;
+        o = out + 1;
+        *o++ += 1;
+        o++;
+        *o *= 3;
     }
 
     static inline float clampf(float x, float lo, float hi) {
@@ -108,6 +133,9 @@ fn c_program() -> String {
              \x20   scale_columns(src, dst, 5, {x}.0f + 0.25f); for (int k = 0; k < 20; k++) printf(\"%u \", fb(dst[k])); printf(\"\\n\");\n\
              \x20   float tin[32], tout[32]; for (int k = 0; k < 32; k++) {{ tin[k] = (float) (k * {x}) - 3.5f; tout[k] = 0.0f; }}\n\
              \x20   transpose_tiles(tin, tout, 2); for (int k = 0; k < 32; k++) printf(\"%u \", fb(tout[k])); printf(\"\\n\");\n\
+             \x20   float sq[48]; for (int k = 0; k < 48; k++) sq[k] = -2.0f; square_tiles(tin, sq, 2); for (int k = 0; k < 48; k++) printf(\"%u \", fb(sq[k])); printf(\"\\n\");\n\
+             \x20   printf(\"%u\\n\", fb(dot_walk(tin, src, 20)));\n\
+             \x20   float rp[6] = {{0}}; ramp(rp, src + 3, 5); for (int k = 0; k < 6; k++) printf(\"%u \", fb(rp[k])); printf(\"\\n\");\n\
              \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}",
             c_matrix("model", &model),
@@ -138,6 +166,13 @@ fn ours() -> Vec<String> {
         let mut tout = vec![0.0f32; 32];
         transpose_tiles(&tin, &mut tout, 2);
         lines.push(bits(&tout));
+        let mut sq = vec![-2.0f32; 48];
+        square_tiles(&tin, &mut sq, 2);
+        lines.push(bits(&sq));
+        lines.push(dot_walk(&tin, &src, 20).to_bits().to_string());
+        let mut rp = [0.0f32; 6];
+        ramp(&mut rp, &src[3..], 5);
+        lines.push(bits(&rp));
         let v = v4::from_array([x as f32 * 0.125, -0.5, 0.75, 2.0]);
         let r = saturate(v, x.rem_euclid(4))
             .to_array()

@@ -857,13 +857,13 @@ impl<'a> Checker<'a> {
             return self.compound(b, lhs, rhs, loc);
         }
         // C's `p + k` on a pointer (a slice here), either way round.
-        let integer = |t: &Ty| t.is_integer_like() && !matches!(t, Ty::Other(None) | Ty::Error);
-        if let B::Add(_) = b.op {
-            match (&lhs.ty, &rhs.ty) {
-                (Ty::Seq { .. }, r) if integer(r) => return pointer_offset(lhs, rhs, loc),
-                (l, Ty::Seq { .. }) if integer(l) => return pointer_offset(rhs, lhs, loc),
-                _ => {}
+        match (&b.op, &lhs.ty, &rhs.ty) {
+            (B::Add(_), Ty::Seq { .. }, r) if offset(r) => return pointer_offset(lhs, rhs, loc),
+            (B::Add(_), l, Ty::Seq { .. }) if offset(l) => return pointer_offset(rhs, lhs, loc),
+            (B::Sub(_), Ty::Seq { .. }, r) if offset(r) => {
+                return self.error(loc, diag::pointer_moved_back(&lhs.ty));
             }
+            _ => {}
         }
         if matches!(lhs.ty, Ty::Vector(_)) || matches!(rhs.ty, Ty::Vector(_)) {
             return self.vector_binary(&b.op, lhs, rhs, &b.left, &b.right, loc);
@@ -1158,6 +1158,14 @@ impl<'a> Checker<'a> {
         if rhs.ty.is_matrix() {
             return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
         }
+        if let Ty::Seq {
+            kind: SeqKind::Slice,
+            ..
+        } = lhs.ty
+            && offset(&rhs.ty)
+        {
+            return self.pointer_step(b, lhs, rhs, loc);
+        }
         let rhs = match (&lhs.ty, &rhs.ty) {
             (Ty::Vector(v), Ty::Vector(r)) if !v.same_type(r) => {
                 // `v op= w` on two types: `w` bit cast to `v`'s, as in
@@ -1200,6 +1208,26 @@ impl<'a> Checker<'a> {
             Ty::Unit,
             loc,
         )
+    }
+
+    /// C's `p += k` on a pointer (a slice here): `p = &p[k..]` (`&mut`
+    /// where `p` is), the pointer moved on `k` elements. A pointer does
+    /// not move back (`p -= k`): a slice has nothing before its first
+    /// element.
+    fn pointer_step(&mut self, b: &syn::ExprBinary, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
+        if !matches!(b.op, syn::BinOp::AddAssign(_)) {
+            let message = match b.op {
+                syn::BinOp::SubAssign(_) => diag::pointer_moved_back(&lhs.ty),
+                _ => diag::invalid_operands(&lhs.ty, &rhs.ty),
+            };
+            return self.error(loc, message);
+        }
+        let current = self.expr(&b.left);
+        let kind = ExprKind::Assign {
+            rhs: Box::new(pointer_offset(current, rhs, loc)),
+            lhs: Box::new(lhs),
+        };
+        Expr::new(kind, Ty::Unit, loc)
     }
 
     fn assign(&mut self, a: &syn::ExprAssign, loc: Loc) -> Expr {
@@ -1739,6 +1767,11 @@ fn as_usize(e: Expr) -> Expr {
         ty: quote::quote_spanned!(span=> usize),
     };
     Expr::new(cast, Ty::Scalar(Scalar::Usize), loc)
+}
+
+/// Whether `t` can move a pointer: an integer, not an unknown type.
+fn offset(t: &Ty) -> bool {
+    t.is_integer_like() && !matches!(t, Ty::Other(None) | Ty::Error)
 }
 
 /// C's `p + k` with `p` a pointer, a slice here: the slice from element

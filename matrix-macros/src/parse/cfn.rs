@@ -4,15 +4,18 @@
 //! | C | Rust |
 //! |---|---|
 //! | `m4x4_t f(m4x4_t a, float s)` | `fn f(mut a: m4x4_t, mut s: f32) -> m4x4_t` |
-//! | `void g(const float *src, float *dst)` | `fn g(src: &[f32], dst: &mut [f32])` |
+//! | `void g(const float *src, float *dst)` | `fn g(mut src: &[f32], mut dst: &mut [f32])` |
+//! | `void fill(float *const dst)` | `fn fill(dst: &mut [f32])` |
 //! | `int h(void)` | `fn h() -> i32` |
 //!
 //! A type is a typedef of the block, a C scalar spelling or a Rust scalar;
 //! a pointer parameter is a slice, shared where the pointee is `const`,
 //! which the builtins' loads and stores take where C passes the pointer.
 //! Parameters are assignable, as C's are (`mut`, with `unused_mut`
-//! allowed). `static` and `inline` change nothing; the function is private
-//! to the module unless written with Rust's `pub`, as a `fn` is.
+//! allowed), a pointer too (`src += 16` moves the slice on) unless
+//! declared `*const`. `static` and `inline` change nothing; the function
+//! is private to the module unless written with Rust's `pub`, as a `fn`
+//! is.
 
 use super::cstmt::is_keyword;
 use super::ctype;
@@ -67,7 +70,7 @@ fn after_specifiers(head: &[TokenTree]) -> usize {
 }
 
 /// One parameter: `[const] TYPE NAME` (assignable: `mut`) or `[const]
-/// TYPE *NAME` (a slice).
+/// TYPE *[const] NAME` (a slice, assignable unless `*const`).
 fn parameter(p: &[TokenTree], names: &HashSet<String>) -> Option<(TokenStream, bool)> {
     let constant = matches!(p.first(), Some(TokenTree::Ident(id)) if id == "const");
     let (ty, end) = ctype::type_at(p, usize::from(constant), names)?;
@@ -81,15 +84,26 @@ fn parameter(p: &[TokenTree], names: &HashSet<String>) -> Option<(TokenStream, b
             };
             Some((quote!(#binding: #ty), !constant))
         }
-        [TokenTree::Punct(star), TokenTree::Ident(name)]
+        [TokenTree::Punct(star), fixed @ .., TokenTree::Ident(name)]
             if star.as_char() == '*' && !is_keyword(name) =>
         {
+            // `T *const p`: the pointer itself is not assignable.
+            let movable = match fixed {
+                [] => true,
+                [TokenTree::Ident(c)] if c == "const" => false,
+                _ => return None,
+            };
             let slice = if constant {
                 quote!(&[#ty])
             } else {
                 quote!(&mut [#ty])
             };
-            Some((quote!(#name: #slice), false))
+            let binding = if movable {
+                quote!(mut #name)
+            } else {
+                quote!(#name)
+            };
+            Some((quote!(#binding: #slice), movable))
         }
         _ => None,
     }
@@ -179,7 +193,11 @@ mod tests {
         );
         assert_eq!(
             sig("static inline void g(const double *src, unsigned long n, float *dst)").as_deref(),
-            Some("fn g (src : & [f64] , mut n : u64 , dst : & mut [f32])")
+            Some("fn g (mut src : & [f64] , mut n : u64 , mut dst : & mut [f32])")
+        );
+        assert_eq!(
+            sig("void h(float *const dst, const float *const src)").as_deref(),
+            Some("fn h (dst : & mut [f32] , src : & [f32])")
         );
         assert_eq!(sig("int h(void)").as_deref(), Some("fn h () -> i32"));
         assert_eq!(sig("const int k(const int x)"), None);

@@ -8,6 +8,7 @@
 //! | `const float *p = src + 4;`, `float *q;` | `let mut p: &[f32] = src + 4;`, `let mut q: &mut [f32];` |
 //! | `for (init; cond; step) body` | `{ init; while cond { { body } step; } }` |
 //! | `i++;`, `++i;`, `n--;`, `--n;` | `i += 1;`, `n -= 1;` |
+//! | `*p++ = e;`, `*p++ += e;` | `*p = e; p += 1;`, `*p += e; p += 1;` |
 //! | `if (c) s; else t;`, `while (c) s;` | the statements in braces |
 //! | `do body while (c);` | `loop { body if !(c) { break; } }` |
 //!
@@ -102,6 +103,9 @@ impl Rewriter<'_> {
             return out;
         }
         if let Some(out) = self.declaration(t) {
+            return out;
+        }
+        if let Some(out) = self.store_and_step(t) {
             return out;
         }
         if let Some(out) = self.increment(t) {
@@ -379,6 +383,51 @@ impl Rewriter<'_> {
 
     /// `x++;`, `++x;`, `x--;`, `--x;` (the `;` optional, as in a `for`
     /// step): `x += 1;`, `x -= 1;`.
+    /// `*p++ = e;` (or `+=` and the other compound assignments, or
+    /// `p--`): `*p = e; p += 1;`, the store through the pointer, then the
+    /// pointer moved on, as C's statement does. (Inside an expression,
+    /// `x = *p++` reads through a copy of `p`, which a `&mut` slice is
+    /// not: this statement is the form a store takes.)
+    fn store_and_step(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
+        let [
+            TokenTree::Punct(star),
+            TokenTree::Ident(p),
+            TokenTree::Punct(a),
+            TokenTree::Punct(b),
+            rest @ ..,
+            TokenTree::Punct(semi),
+        ] = t
+        else {
+            return None;
+        };
+        let alone_eq = |eq: &Punct| eq.as_char() == '=' && eq.spacing() == Spacing::Alone;
+        let assigns = match rest {
+            [TokenTree::Punct(op), TokenTree::Punct(eq), ..] if op.spacing() == Spacing::Joint => {
+                "+-*/%&|^".contains(op.as_char()) && alone_eq(eq)
+            }
+            [TokenTree::Punct(eq), ..] => alone_eq(eq),
+            _ => false,
+        };
+        if star.as_char() != '*'
+            || !doubled(a, b)
+            || is_keyword(p)
+            || !assigns
+            || semi.as_char() != ';'
+        {
+            return None;
+        }
+        let mut out = vec![TokenTree::Punct(star.clone()), TokenTree::Ident(p.clone())];
+        out.extend(self.trees(rest));
+        out.push(TokenTree::Punct(semi.clone()));
+        out.extend(self.increment(&[
+            TokenTree::Ident(p.clone()),
+            t[2].clone(),
+            t[3].clone(),
+            t[t.len() - 1].clone(),
+        ])?);
+        Some(out)
+    }
+
     fn increment(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
         let (body, semi) = match t {
             [body @ .., TokenTree::Punct(p)] if p.as_char() == ';' => (body, Some(&t[t.len() - 1])),
@@ -614,12 +663,18 @@ fn zero(span: Span) -> Vec<TokenTree> {
 
 /// Whether the `if` or `while` at `s` is C's `if (c) statement`: a
 /// parenthesised condition, then a statement that no Rust condition could
-/// continue with (a name or keyword other than `as`, or `++`/`--`).
+/// continue with (a name or keyword other than `as`, or `++`/`--`), or a
+/// store through a pointer (`*p = x;`: a `*` with no block before the
+/// `;`, which a Rust condition `(c) * p` would need).
 fn braceless_body(t: &[TokenTree], s: usize) -> bool {
     let paren = matches!(t.get(s + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
     let statement = match (t.get(s + 2), t.get(s + 3)) {
         (Some(TokenTree::Ident(id)), _) => id != "as",
-        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) => doubled(a, b),
+        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if doubled(a, b) => true,
+        (Some(TokenTree::Punct(star)), _) if star.as_char() == '*' => t[s + 2..]
+            .iter()
+            .take_while(|x| !matches!(x, TokenTree::Punct(p) if p.as_char() == ';'))
+            .all(|x| !is_brace(x)),
         _ => false,
     };
     paren && statement
@@ -1021,6 +1076,23 @@ mod tests {
             "if c {x} else {y -= 1 ;}"
         );
         assert_eq!(rewritten("while (k > 0) k--;"), "while (k > 0) {k -= 1 ;}");
+    }
+
+    #[test]
+    fn a_store_through_a_stepped_pointer() {
+        assert_eq!(rewritten("*dst++ = x + 1;"), "* dst = x + 1 ; dst += 1 ;");
+        assert_eq!(rewritten("*dst-- *= 2;"), "* dst *= 2 ; dst -= 1 ;");
+        assert_eq!(
+            rewritten("while (n--) *q++ = *p++;"),
+            "while (({let __matrix_old = n ; n -= 1 ; __matrix_old})) \
+             {* q = * ({let __matrix_old = p ; p += 1 ; __matrix_old}) ; q += 1 ;}"
+        );
+        // A comparison is no store; a read through the pointer stays an
+        // expression.
+        assert_eq!(
+            rewritten("*p++ == x;"),
+            "* ({let __matrix_old = p ; p += 1 ; __matrix_old}) == x ;"
+        );
     }
 
     #[test]

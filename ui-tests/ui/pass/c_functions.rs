@@ -1,7 +1,8 @@
 // C functions pasted whole into a block compile without a warning: their
 // parameters are assignable as in C (`mut`, with `unused_mut` allowed), a
-// pointer is a slice, `void` has no result, `static` and `inline` are
-// accepted.
+// pointer is a slice that `+=`, `++` and `*p++ = v` move on (and that a
+// `*const` parameter keeps still), `void` has no result, `static` and
+// `inline` are accepted.
 #![deny(warnings)]
 
 use matrix_core::matrix;
@@ -23,6 +24,20 @@ matrix! {
         __builtin_matrix_column_major_store(scaled(a, s, 1), dst, 2);
     }
 
+    void square_tiles(const float *src, float *dst, int count) {
+        while (count-- > 0) {
+            m2 a = __builtin_matrix_column_major_load(src, 2, 2, 2);
+            __builtin_matrix_column_major_store(a * a, dst, 2);
+            src += 4;
+            dst = dst + 4;
+        }
+    }
+
+    void ramp(float *const out, const float *from, int n) {
+        float *o = out;
+        for (int i = 0; i < n; i++) *o++ = *from++ + i;
+    }
+
     int answer(void) {
         int digits[2] = {0};
         int n = 0;
@@ -37,5 +52,11 @@ fn main() {
     store_scaled(&[1.0, 2.0, 3.0, 4.0], &mut out, 0.5);
     assert_eq!(out, [1.0, 2.0, 3.0, 4.0]);
     assert_eq!(answer(), 42);
+    let mut squares = [0.0f32; 8];
+    square_tiles(&[1.0, 0.0, 0.0, 2.0, 0.0, 3.0, 3.0, 0.0], &mut squares, 2);
+    assert_eq!(squares, [1.0, 0.0, 0.0, 4.0, 9.0, 0.0, 0.0, 9.0]);
+    let mut ramped = [0.0f32; 3];
+    ramp(&mut ramped, &[0.5, 0.5, 0.5], 3);
+    assert_eq!(ramped, [0.5, 1.5, 2.5]);
     assert_eq!(scaled(m2::splat(1.0), 1.0, 3), m2::splat(8.0));
 }
