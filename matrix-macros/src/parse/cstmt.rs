@@ -381,8 +381,6 @@ impl Rewriter<'_> {
         follows.then_some((ty, end))
     }
 
-    /// `x++;`, `++x;`, `x--;`, `--x;` (the `;` optional, as in a `for`
-    /// step): `x += 1;`, `x -= 1;`.
     /// `*p++ = e;` (or `+=` and the other compound assignments, or
     /// `p--`): `*p = e; p += 1;`, the store through the pointer, then the
     /// pointer moved on, as C's statement does. (Inside an expression,
@@ -428,6 +426,8 @@ impl Rewriter<'_> {
         Some(out)
     }
 
+    /// `x++;`, `++x;`, `x--;`, `--x;` (the `;` optional, as in a `for`
+    /// step): `x += 1;`, `x -= 1;`.
     fn increment(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
         let (body, semi) = match t {
             [body @ .., TokenTree::Punct(p)] if p.as_char() == ';' => (body, Some(&t[t.len() - 1])),
