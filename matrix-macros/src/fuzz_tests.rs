@@ -134,6 +134,16 @@ const SEEDS: &[&str] = &[
            src += 2; dst = dst + 1; dst++;
            __builtin_matrix_column_major_store(__builtin_matrix_column_major_load(src, 2, 2, 2), out, 2);
        }"#,
+    r#"typedef float m2 __attribute__((matrix_type(2, 2)));
+       int truths(m2 m, int n, float x) {
+           int i, j, k = 0;
+           float a, b;
+           for (i = 0, j = n; i < j && !x; i++, j--) k += i;
+           m[0][1] = m[1][0] = a = b = x;
+           if (!n || k) k = a + b; else while (1) { if (n--) break; }
+           do k++; while (0);
+           return k;
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

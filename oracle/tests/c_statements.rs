@@ -1,7 +1,10 @@
 //! C's statements in kernels against clang-19: declarations (`float s =
 //! 0;`, `m4 r;`, `int i = 0, j = 1;`, `const`), `for (init; cond; step)`
 //! loops (nested, braceless, with `continue` and `break`, an empty
-//! condition), `do`/`while`, `++`/`--` statements, braceless `if`/`else`/`while`, and
+//! condition), `do`/`while`, `++`/`--` statements, braceless
+//! `if`/`else`/`while`, numbers as conditions (`if (n)`, `if (!x)`,
+//! `while (m--)`, `while (1)`, `do .. while (0)`, `n && !x`), comma-separated `for`
+//! initialisers, chained assignments (`a = b = k`, `f = q = x * 3.25f`),
 //! C's usual arithmetic conversions between scalars of different types
 //! (`float * int`, `int < unsigned`, `usize > int`, an array indexed by an
 //! `int`), and arrays (`float w[4] = {..}`, `int idx[] = {..}`, nested
@@ -113,6 +116,26 @@ kernels! {
         int c = n;
         return s + ++c;
     }
+    fn truths(n: i32, x: f32) -> i32 {
+        int k = 0, m = n * n % 7, i, j, a, b, q;
+        float y, z, f, w[3];
+        if (n) k += 1;
+        if (!n) k += 2;
+        if (x) k += 4;
+        if (!x) k += 8;
+        if (n && !x) k += 7;
+        if (!n || x > 1) k += 11;
+        while (m--) k += 16;
+        do k += 100; while (0);
+        while (1) { if (k > 1000) break; k += 300; }
+        for (i = 0, j = n; i < j; i++, j -= 2) k += i * j;
+        y = z = x * 0.5f;
+        a = b = k;
+        w[0] = w[2] = x - 1;
+        f = q = x * 3.25f;
+        k += (int) (y + z + w[0] + w[2] + f) + a - b + q;
+        return n ? (!x ? k : -k) : k * 2;
+    }
     fn lanes(v: float4, lo: f32) -> float4 {
         float4 out = v;
         for (int i = 0; i < 4; i += 1) {
@@ -141,6 +164,7 @@ fn c_kernels() -> String {
         "float arrays(m4 m, int k)",
         "int halvings(float x)",
         "float packed(m4 m, int n)",
+        "int truths(int n, float x)",
         "float4 lanes(float4 v, float lo)",
     ];
     for ((name, body), signature) in C_BODIES.iter().zip(signatures) {
@@ -172,6 +196,7 @@ fn c_program() -> String {
              \x20   {{ static const float t[6] = {{0.5f, -1.25f, 2.0f, 3.5f, -4.0f, 8.0f}}; printf(\"%u\\n\", fb(pick(t, {pi}, 2))); }}\n\
              \x20   printf(\"%u %d\\n\", fb(arrays(m, {x})), halvings({x}.0f * 37.0f));\n\
              \x20   printf(\"%u\\n\", fb(packed(m, {x})));\n\
+             \x20   printf(\"%d %d\\n\", truths({x}, {x}.0f * 0.5f), truths({x}, 0.0f));\n\
              \x20   float4 v = {{{x}.0f, -1.5f, 2.25f, -({x}.0f)}}; float4 o = lanes(v, -1.0f);\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(o.x), fb(o.y), fb(o.z), fb(o.w)); }}"
         )
@@ -211,6 +236,7 @@ fn ours() -> Vec<String> {
             halvings(x as f32 * 37.0)
         ));
         lines.push(packed(m, x).to_bits().to_string());
+        lines.push(format!("{} {}", truths(x, x as f32 * 0.5), truths(x, 0.0)));
         let v = float4::from_array([x as f32, -1.5, 2.25, -(x as f32)]);
         let o = lanes(v, -1.0).to_array().map(|f| f.to_bits().to_string());
         lines.push(o.join(" "));

@@ -17,12 +17,11 @@
 //!
 //! A scalar condition evaluates only the operand it chooses, as C does.
 
-use super::expr::{Checker, compatible};
+use super::expr::{Checker, compatible, truth};
 use super::vector::{bitcast, same_bytes, splat, splats};
 use crate::diag::{self, Loc};
 use crate::ir::{Block, Expr, ExprKind, Stmt};
 use crate::types::{Scalar, Ty, VecTy};
-use quote::ToTokens;
 
 /// The one expression of an operand's block, which `parse::cternary`
 /// makes.
@@ -247,31 +246,4 @@ impl Checker<'_> {
             }
         }
     }
-}
-
-/// A scalar condition as Rust's `bool`: a number compared with zero (C's
-/// reading of `n ? a : b`); a `bool`, or a value of a type the checker
-/// does not know, as it is.
-fn truth(cond: Expr) -> Expr {
-    let loc = cond.loc;
-    let zero = match &cond.ty {
-        Ty::Scalar(s) if s.is_element() => {
-            let ty = s.to_tokens(loc.start);
-            quote::quote_spanned!(loc.start=> <#ty as ::core::default::Default>::default())
-        }
-        Ty::IntLiteral => quote::quote_spanned!(loc.start=> 0),
-        Ty::FloatLiteral => quote::quote_spanned!(loc.start=> 0.0),
-        _ => return cond,
-    };
-    let ty = cond.ty.clone();
-    let kind = ExprKind::Binary {
-        op: syn::BinOp::Ne(syn::Token![!=](loc.start)),
-        lhs: Box::new(Expr::new(ExprKind::Group(Box::new(cond)), ty.clone(), loc)),
-        rhs: Box::new(Expr::new(
-            ExprKind::Verbatim(zero.into_token_stream()),
-            ty,
-            loc,
-        )),
-    };
-    Expr::new(kind, Ty::Scalar(Scalar::Bool), loc)
 }

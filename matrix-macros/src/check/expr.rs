@@ -795,13 +795,15 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// An `if`/`while` condition: a matrix is not a condition.
+    /// An `if`/`while` condition: a matrix is not a condition; a number
+    /// is compared with zero, as C reads `if (n)` and `while (n--)`
+    /// ([`truth`]).
     fn condition(&mut self, cond: &syn::Expr) -> Expr {
         let checked = self.expr(cond);
         if checked.ty.is_matrix() {
             return self.error(checked.loc, diag::requires_scalar_condition(&checked.ty));
         }
-        checked
+        truth(checked)
     }
 
     fn if_expr(&mut self, i: &syn::ExprIf, loc: Loc) -> Expr {
@@ -867,6 +869,15 @@ impl<'a> Checker<'a> {
         }
         if matches!(lhs.ty, Ty::Vector(_)) || matches!(rhs.ty, Ty::Vector(_)) {
             return self.vector_binary(&b.op, lhs, rhs, &b.left, &b.right, loc);
+        }
+        if matches!(b.op, B::And(_) | B::Or(_)) && !lhs.ty.is_matrix() && !rhs.ty.is_matrix() {
+            // C's `n && m`: each number compared with zero, as a condition.
+            let kind = ExprKind::Binary {
+                op: b.op,
+                lhs: Box::new(truth(lhs)),
+                rhs: Box::new(truth(rhs)),
+            };
+            return Expr::new(kind, Ty::Scalar(Scalar::Bool), loc);
         }
         if !lhs.ty.is_matrix() && !rhs.ty.is_matrix() {
             let Some((lhs, rhs)) = self.scalar_operands(&b.op, (lhs, &b.left), (rhs, &b.right))
@@ -1231,6 +1242,9 @@ impl<'a> Checker<'a> {
     }
 
     fn assign(&mut self, a: &syn::ExprAssign, loc: Loc) -> Expr {
+        if let Some(chained) = self.chained_assign(a, loc) {
+            return chained;
+        }
         let lhs = self.expr(&a.left);
         let rhs = self.expr(&a.right);
         if lhs.ty.is_error() || rhs.ty.is_error() {
@@ -1271,6 +1285,41 @@ impl<'a> Checker<'a> {
             Ty::Unit,
             loc,
         )
+    }
+
+    /// C's chained `x = y = e` (Rust's `y = e` has no value): `{ y = e; x
+    /// = y; }`, `x` taking `y`'s value in `y`'s type, as C's does. Only
+    /// where `y` can be read again with no effect (a name, an element at
+    /// indices without steps or calls); otherwise `None`, and rustc
+    /// reports the `()`.
+    fn chained_assign(&mut self, a: &syn::ExprAssign, loc: Loc) -> Option<Expr> {
+        let syn::Expr::Assign(inner) = peel_parens(&a.right) else {
+            return None;
+        };
+        if !rereadable(&inner.left) {
+            return None;
+        }
+        let first = self.expr(&a.right);
+        let then = syn::ExprAssign {
+            attrs: Vec::new(),
+            left: a.left.clone(),
+            eq_token: a.eq_token,
+            right: inner.left.clone(),
+        };
+        let second = self.assign(&then, loc);
+        if first.ty.is_error() || second.ty.is_error() {
+            return Some(self.poisoned(loc));
+        }
+        let stmts = [first, second]
+            .into_iter()
+            .map(|expr| Stmt::Expr { expr, semi: true })
+            .collect();
+        let kind = ExprKind::Block {
+            label: None,
+            block: Block { stmts },
+            unsafety: false,
+        };
+        Some(Expr::new(kind, Ty::Unit, loc))
     }
 
     fn unary(&mut self, u: &syn::ExprUnary, loc: Loc) -> Expr {
@@ -1769,6 +1818,64 @@ fn as_usize(e: Expr) -> Expr {
     Expr::new(cast, Ty::Scalar(Scalar::Usize), loc)
 }
 
+/// A scalar condition as Rust's `bool`, as C reads one (`n ? a : b`, `if
+/// (n)`, `while (n--)`, `n && m`): a number compared with zero, and C's
+/// `!n` of a number `n == 0` (a number as a condition is no Rust, so `!`
+/// there can only be C's logical not, not Rust's bitwise one); a `bool`,
+/// or a value of a type the checker does not know, as it is.
+pub(super) fn truth(cond: Expr) -> Expr {
+    let Expr { kind, ty, loc } = cond;
+    match kind {
+        // `if (!x)`: the parentheses C's statement needs are no operator.
+        ExprKind::Paren(inner) | ExprKind::Group(inner) => truth(*inner),
+        ExprKind::Unary {
+            op: syn::UnOp::Not(_),
+            expr,
+        } if zero_of(&expr).is_some() => compare_with_zero(*expr, false, loc),
+        kind => {
+            let cond = Expr::new(kind, ty, loc);
+            if zero_of(&cond).is_some() {
+                compare_with_zero(cond, true, loc)
+            } else {
+                cond
+            }
+        }
+    }
+}
+
+/// The zero of a number's type, written at `e`'s place; `None` for any
+/// other type.
+fn zero_of(e: &Expr) -> Option<proc_macro2::TokenStream> {
+    let at = e.loc.start;
+    Some(match &e.ty {
+        Ty::Scalar(s) if s.is_element() => {
+            let ty = s.to_tokens(at);
+            quote::quote_spanned!(at=> <#ty as ::core::default::Default>::default())
+        }
+        Ty::IntLiteral => quote::quote_spanned!(at=> 0),
+        Ty::FloatLiteral => quote::quote_spanned!(at=> 0.0),
+        _ => return None,
+    })
+}
+
+/// `(n) != 0` (`nonzero`) or `(n) == 0`, a `bool` at `loc`.
+fn compare_with_zero(n: Expr, nonzero: bool, loc: Loc) -> Expr {
+    let zero = zero_of(&n).unwrap_or_default();
+    let op = if nonzero {
+        syn::BinOp::Ne(syn::Token![!=](loc.start))
+    } else {
+        syn::BinOp::Eq(syn::Token![==](loc.start))
+    };
+    let ty = n.ty.clone();
+    let n_loc = n.loc;
+    let kind = ExprKind::Binary {
+        op,
+        lhs: Box::new(Expr::new(ExprKind::Group(Box::new(n)), ty.clone(), n_loc)),
+        rhs: Box::new(Expr::new(ExprKind::Verbatim(zero), ty, n_loc)),
+    };
+    Expr::new(kind, Ty::Scalar(Scalar::Bool), loc)
+}
+
 /// Whether `t` can move a pointer: an integer, not an unknown type.
 fn offset(t: &Ty) -> bool {
     t.is_integer_like() && !matches!(t, Ty::Other(None) | Ty::Error)
@@ -2001,6 +2108,34 @@ const STD_VALUE_MACROS: &[&str] = &[
 /// (`(a + b)[0][1]`, `(v + w).x`): C has no storage to assign it.
 fn is_unassignable_element(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Element { .. } | ExprKind::Index { .. }) && !e.is_place()
+}
+
+/// `e` without the parentheses around it.
+fn peel_parens(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => peel_parens(&p.expr),
+        syn::Expr::Group(g) => peel_parens(&g.expr),
+        other => other,
+    }
+}
+
+/// Whether reading `e` again changes nothing and gives the same value: a
+/// name, a literal, an element or field of one, or operators on them; no
+/// call, assignment, block (`i++` is one) or macro.
+fn rereadable(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Path(_) | syn::Expr::Lit(_) => true,
+        syn::Expr::Paren(p) => rereadable(&p.expr),
+        syn::Expr::Group(g) => rereadable(&g.expr),
+        syn::Expr::Index(i) => rereadable(&i.expr) && rereadable(&i.index),
+        syn::Expr::Field(f) => rereadable(&f.base),
+        syn::Expr::Unary(u) => rereadable(&u.expr),
+        syn::Expr::Cast(c) => rereadable(&c.expr),
+        syn::Expr::Binary(b) => {
+            binary_of_assign(&b.op).is_none() && rereadable(&b.left) && rereadable(&b.right)
+        }
+        _ => false,
+    }
 }
 
 /// The operator of a compound assignment: `+` for `+=`, and so on.

@@ -460,6 +460,18 @@ impl Checker<'_> {
                 None => self.poisoned(loc),
             };
         }
+        // A number of another element type converts, as C's assignment,
+        // initialisation, `return` and argument passing convert it
+        // (`int q = x * 3.25f;` truncates, `return k;` of an `int` from a
+        // `float` kernel rounds).
+        if let (Ty::Scalar(s), Ty::Scalar(from)) = (to, &value.ty)
+            && s.is_element()
+            && from.is_element()
+            && s != from
+        {
+            let loc = value.loc;
+            return super::expr::converted(value, *s, loc);
+        }
         let Ty::Vector(v) = to else {
             return value;
         };

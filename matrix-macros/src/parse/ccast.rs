@@ -143,7 +143,11 @@ fn cast_type_at(
     if !cast_position || !starts_operand(trees.get(i + 1), trees, i + 1, names) {
         return None;
     }
-    type_in_parens(group, names).or_else(|| unknown_name_cast(group, trees.get(i + 1)))
+    // After `if` or `while`, `(n) k += 1;` is C's condition and its
+    // statement, not a cast to an unknown type.
+    let condition = matches!(prev, Some(TokenTree::Ident(id)) if id == "if" || id == "while");
+    type_in_parens(group, names)
+        .or_else(|| (!condition).then(|| unknown_name_cast(group, trees.get(i + 1)))?)
 }
 
 /// `(NAME) x` or `(NAME) 1` where `NAME` is no type the block knows: never
@@ -400,5 +404,10 @@ mod tests {
         assert_eq!(rw("x . (f32)"), "x . (f32)");
         assert_eq!(rw("(f32)"), "(f32)");
         assert_eq!(rw("if c { x } (m4x4_t) t"), "if c {x} «t as m4x4_t»");
+        // C's `if (n) k += 1;`: a condition, not a cast to a type `n`;
+        // elsewhere `(n) k` is one, for the checker to call unknown.
+        assert_eq!(rw("if (n) k += 1 ;"), "if (n) k + = 1 ;");
+        assert_eq!(rw("while (n) k -= 1 ;"), "while (n) k - = 1 ;");
+        assert_eq!(rw("y = (n) k ;"), "y = «k as n» ;");
     }
 }

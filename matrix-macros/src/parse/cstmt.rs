@@ -131,26 +131,22 @@ impl Rewriter<'_> {
         let span = kw.span();
         let body = &t[2..];
         let mut out = Vec::new();
-        // `init;`: a declaration or an expression.
+        // `init;`: a declaration, or expressions separated by commas
+        // (`i = 0, j = n - 1`), each a statement.
         if !parts[0].is_empty() {
             let mut init = parts[0].clone();
             init.push(punct(';', span));
-            out.extend(self.statement(&init));
+            match self.declaration(&init) {
+                Some(declared) => out.extend(declared),
+                None => out.extend(self.each_statement(&parts[0], span)),
+            }
         }
         let cond = if parts[1].is_empty() {
             vec![TokenTree::Ident(Ident::new("true", span))]
         } else {
             self.trees(&parts[1])
         };
-        let mut step = Vec::new();
-        for expr in split_top_level(&parts[2], ',') {
-            if expr.is_empty() {
-                continue;
-            }
-            let mut e = expr.to_vec();
-            e.push(punct(';', span));
-            step.extend(self.statement(&e));
-        }
+        let step = self.each_statement(&parts[2], span);
         let body = self.block_of(body, span);
         let (label, mut inner) = self.loop_body(body, span);
         out.extend(label);
@@ -159,6 +155,21 @@ impl Rewriter<'_> {
         out.push(group(Delimiter::None, cond, span));
         out.push(group(Delimiter::Brace, inner, span));
         Some(vec![group(Delimiter::Brace, out, span)])
+    }
+
+    /// C's comma-separated expressions of a `for` head's init or step
+    /// (`i++, j--`), each as a statement, in order.
+    fn each_statement(&mut self, t: &[TokenTree], span: Span) -> Vec<TokenTree> {
+        let mut out = Vec::new();
+        for expr in split_top_level(t, ',') {
+            if expr.is_empty() {
+                continue;
+            }
+            let mut e = expr.to_vec();
+            e.push(punct(';', span));
+            out.extend(self.statement(&e));
+        }
+        out
     }
 
     /// `do body while (cond);`: a `loop` that leaves after the body when
@@ -468,14 +479,16 @@ impl Rewriter<'_> {
     }
 }
 
-/// `#[allow(unused_mut)] let mut name: ty` (`let name: ty` where not
-/// `mutable`): a declaration's start, before any `= value`.
+/// `#[allow(unused_mut, unused_assignments)] let mut name: ty` (`let
+/// name: ty` where not `mutable`): a declaration's start, before any `=
+/// value`. C's `int i, j;` and a loop that sets them assign the zero this
+/// gives before reading it: no warning for it, as C has none.
 fn let_head(name: &Ident, mutable: bool, ty: Vec<TokenTree>) -> Vec<TokenTree> {
     let span = name.span();
     let mut out = Vec::new();
     if mutable {
         out.extend(
-            "#[allow(unused_mut)]"
+            "#[allow(unused_mut, unused_assignments)]"
                 .parse::<TokenStream>()
                 .expect("an attribute"),
         );
@@ -944,7 +957,7 @@ mod tests {
             .to_string()
     }
 
-    const LET: &str = "# [allow (unused_mut)] let mut";
+    const LET: &str = "# [allow (unused_mut , unused_assignments)] let mut";
     const ZERO: &str = ":: core :: default :: Default :: default ()";
 
     #[test]
@@ -1014,7 +1027,7 @@ mod tests {
         // Nested, braceless, and with two steps.
         assert_eq!(
             rewritten("for (i = 0, j = 1; i < j; ++i, j--) for (;;) x--;"),
-            "{i = 0 , j = 1 ; while «i < j» {{{while «true» {{x -= 1 ;}}}} i += 1 ; j -= 1 ;}}"
+            "{i = 0 ; j = 1 ; while «i < j» {{{while «true» {{x -= 1 ;}}}} i += 1 ; j -= 1 ;}}"
         );
     }
 

@@ -2,7 +2,8 @@
 // parameters are assignable as in C (`mut`, with `unused_mut` allowed), a
 // pointer is a slice that `+=`, `++` and `*p++ = v` move on (and that a
 // `*const` parameter keeps still), `void` has no result, `static` and
-// `inline` are accepted.
+// `inline` are accepted; C's `int i, j;` set later, numbers as conditions,
+// comma initialisers and chained assignments draw no warning either.
 #![deny(warnings)]
 
 use matrix_core::matrix;
@@ -38,6 +39,26 @@ matrix! {
         for (int i = 0; i < n; i++) *o++ = *from++ + i;
     }
 
+    void reverse(float *v, int n) {
+        int i, j;
+        for (i = 0, j = n - 1; i < j; i++, j--) {
+            float t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+    }
+
+    int steps(int n, float x) {
+        int k = 0, q;
+        float a, b;
+        while (n--) k++;
+        if (!k || x) k += 10;
+        do k *= 2; while (0);
+        a = b = x;
+        q = a + b;
+        return k + q;
+    }
+
     int answer(void) {
         int digits[2] = {0};
         int n = 0;
@@ -59,4 +80,9 @@ fn main() {
     ramp(&mut ramped, &[0.5, 0.5, 0.5], 3);
     assert_eq!(ramped, [0.5, 1.5, 2.5]);
     assert_eq!(scaled(m2::splat(1.0), 1.0, 3), m2::splat(8.0));
+    let mut v = [1.0f32, 2.0, 3.0, 4.0, 5.0];
+    reverse(&mut v, 5);
+    assert_eq!(v, [5.0, 4.0, 3.0, 2.0, 1.0]);
+    assert_eq!(steps(3, 0.0), 6);
+    assert_eq!(steps(0, 1.75), 23);
 }
