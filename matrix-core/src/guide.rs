@@ -341,6 +341,8 @@
 //! | `` kernels are free functions: `self` is not allowed here `` (ours) | a `self` parameter | take the value as an ordinary parameter; write methods outside the block, calling the kernel |
 //! | `` `#[dispatch]` takes no arguments: write `#[dispatch]` on the kernel `` (ours) | `#[dispatch(avx2)]` | write `#[dispatch]` alone: the backend is chosen at run time |
 //! | `` `#[dispatch]` cannot apply to a `const fn`: it compiles the kernel once per backend and chooses one at each call `` (also `` an `async fn` ``, `a kernel that returns a reference`) (ours) | `#[dispatch]` on a `const fn`, an `async fn` or a kernel returning a reference | drop the attribute, or make the kernel a plain `fn` returning a value |
+//! | `` expected `case` or `default` before the first statement of a `switch` `` (ours) | pasted C's `switch (x) { y = 1; case 1: .. }`: a statement no label reaches (C never runs it) | start the body with a label, or move the statement before the `switch` |
+//! | `` expected `case VALUE:`: a value, then `:` `` (ours) | `case 1 y = 2;` or `case:` | `case 1:` |
 //! | `unknown fp_contract mode 'on': expected 'fast' or 'off'` (ours) | `#[fp_contract(on)]`, `#![fp_contract(fastest)]` | `fast` or `off` |
 //! | Rust's parser's own messages (`expected ...`) | Rust that does not parse, in a signature, a body or a `const` item | fix the Rust syntax |
 //!

@@ -204,6 +204,11 @@ pub(crate) fn typedef_redefinition(new: &MatTy, old: &MatTy) -> String {
 }
 /// Ours: the parser's.
 pub(crate) const EXPECTED_FUNCTION_BODY: &str = "expected a function body `{ ... }`";
+/// A C `switch` whose body does not start with a label.
+pub(crate) const SWITCH_WITHOUT_LABEL: &str =
+    "expected `case` or `default` before the first statement of a `switch`";
+/// A C `case` label with no value or no `:`.
+pub(crate) const CASE_WITHOUT_COLON: &str = "expected `case VALUE:`: a value, then `:`";
 pub(crate) const EXPECTED_SEMICOLON_AFTER_TYPEDEF: &str = "expected `;` after the typedef";
 /// Ours: the DSL's declaration syntax.
 pub(crate) const EXPECTED_MATRIX_TYPE_ATTRIBUTE: &str = "expected \

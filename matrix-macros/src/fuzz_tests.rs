@@ -144,6 +144,20 @@ const SEEDS: &[&str] = &[
            do k++; while (0);
            return k;
        }"#,
+    r#"int sections(int n, float x) {
+           float r = 0;
+           for (int i = 0; i < n; i++) {
+               switch ((n + i) % 4) {
+               case 0: r += x; break;
+               case 1:
+               case -1: if (i == 2) continue; r *= 2;
+               default: { r -= i; break; }
+               case 3: switch (i) { case 1: return -1; }
+               }
+               r += i;
+           }
+           switch (n) { case 7: return r; default: return r + 1; }
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

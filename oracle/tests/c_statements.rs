@@ -5,6 +5,9 @@
 //! `if`/`else`/`while`, numbers as conditions (`if (n)`, `if (!x)`,
 //! `while (m--)`, `while (1)`, `do .. while (0)`, `n && !x`), comma-separated `for`
 //! initialisers, chained assignments (`a = b = k`, `f = q = x * 3.25f`),
+//! compound assignments across types (`y += n`, `k -= x * 1.5f`),
+//! `switch` (fall through, `default` in the middle or last, `break` and
+//! `continue` inside, a nested `switch` that returns),
 //! C's usual arithmetic conversions between scalars of different types
 //! (`float * int`, `int < unsigned`, `usize > int`, an array indexed by an
 //! `int`), and arrays (`float w[4] = {..}`, `int idx[] = {..}`, nested
@@ -133,8 +136,38 @@ kernels! {
         a = b = k;
         w[0] = w[2] = x - 1;
         f = q = x * 3.25f;
+        y += n;
+        k -= x * 1.5f;
+        q *= y;
         k += (int) (y + z + w[0] + w[2] + f) + a - b + q;
         return n ? (!x ? k : -k) : k * 2;
+    }
+    fn switched(n: i32, m: m4) -> f32 {
+        float r = 0;
+        for (int i = 0; i < 6; i++) {
+            switch ((n + i) % 5) {
+            case 0:
+                r += m[0][0];
+                break;
+            case 1:
+            case -1:
+                r *= 2;
+                /* falls through */
+            case 2: {
+                r -= m[1][2];
+                if (r < -50) break;
+                r += 1;
+            }
+            case 3:
+                if (i == 4) continue;
+                r += 0.5f;
+                break;
+            default:
+                switch (i) { case 2: return r + 1000; default: r -= 3; }
+            }
+            r += i;
+        }
+        return r;
     }
     fn lanes(v: float4, lo: f32) -> float4 {
         float4 out = v;
@@ -165,6 +198,7 @@ fn c_kernels() -> String {
         "int halvings(float x)",
         "float packed(m4 m, int n)",
         "int truths(int n, float x)",
+        "float switched(int n, m4 m)",
         "float4 lanes(float4 v, float lo)",
     ];
     for ((name, body), signature) in C_BODIES.iter().zip(signatures) {
@@ -197,6 +231,7 @@ fn c_program() -> String {
              \x20   printf(\"%u %d\\n\", fb(arrays(m, {x})), halvings({x}.0f * 37.0f));\n\
              \x20   printf(\"%u\\n\", fb(packed(m, {x})));\n\
              \x20   printf(\"%d %d\\n\", truths({x}, {x}.0f * 0.5f), truths({x}, 0.0f));\n\
+             \x20   printf(\"%u\\n\", fb(switched({x}, m)));\n\
              \x20   float4 v = {{{x}.0f, -1.5f, 2.25f, -({x}.0f)}}; float4 o = lanes(v, -1.0f);\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(o.x), fb(o.y), fb(o.z), fb(o.w)); }}"
         )
@@ -237,6 +272,7 @@ fn ours() -> Vec<String> {
         ));
         lines.push(packed(m, x).to_bits().to_string());
         lines.push(format!("{} {}", truths(x, x as f32 * 0.5), truths(x, 0.0)));
+        lines.push(switched(x, m).to_bits().to_string());
         let v = float4::from_array([x as f32, -1.5, 2.25, -(x as f32)]);
         let o = lanes(v, -1.0).to_array().map(|f| f.to_bits().to_string());
         lines.push(o.join(" "));

@@ -531,6 +531,16 @@ impl<'a> Checker<'a> {
                 )
             }
             syn::Expr::If(i) => self.if_expr(i, loc),
+            // C's `while (1)` and `for (;;)`: a `loop`, which Rust knows
+            // ends only by a `break` (a function may end in one).
+            syn::Expr::While(w) if forever(&w.cond) => {
+                let (body, _) = self.block(&w.body);
+                let kind = ExprKind::Loop {
+                    label: w.label.clone(),
+                    body,
+                };
+                Expr::new(kind, Ty::unknown(), loc)
+            }
             syn::Expr::While(w) => {
                 self.scopes.push(HashMap::new());
                 let cond = self.condition(&w.cond);
@@ -1208,17 +1218,58 @@ impl<'a> Checker<'a> {
                     None => return self.poisoned(loc),
                 }
             }
+            (&Ty::Scalar(place), &Ty::Scalar(value))
+                if place != value
+                    && place.is_element()
+                    && value.is_element()
+                    && !matches!(b.op, B::ShlAssign(_) | B::ShrAssign(_)) =>
+            {
+                return self.mixed_compound(b, lhs, rhs, (place, value), loc);
+            }
             _ => rhs,
         };
-        Expr::new(
-            ExprKind::CompoundAssign {
-                op: b.op,
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
-            },
-            Ty::Unit,
-            loc,
-        )
+        compound_assign(b.op, lhs, rhs, loc)
+    }
+
+    /// C's `x op= y` on scalars of two types: `x = x op y` computed in
+    /// their common type and converted to `x`'s. Where that type is `x`'s
+    /// (`r += i` of a `float` and an `int`) it is `x op= (y as T)`;
+    /// otherwise (`k += x` of an `int` and a `float`) `x` is read again,
+    /// where that has no effect, and the sum converted (`k = (k as f32 +
+    /// x) as i32`); else rustc reports the types.
+    fn mixed_compound(
+        &mut self,
+        b: &syn::ExprBinary,
+        lhs: Expr,
+        rhs: Expr,
+        (place, value): (Scalar, Scalar),
+        loc: Loc,
+    ) -> Expr {
+        let (common, op) = match (common_type(place, value), binary_of_assign(&b.op)) {
+            (Some(common), Some(op)) => (common, op),
+            _ => return compound_assign(b.op, lhs, rhs, loc),
+        };
+        if common == place {
+            let rloc = rhs.loc;
+            return compound_assign(b.op, lhs, converted(rhs, place, rloc), loc);
+        }
+        if !rereadable(&b.left) {
+            return compound_assign(b.op, lhs, rhs, loc);
+        }
+        let current = self.expr(&b.left);
+        let (l, r) = usual_conversions(&op, current, rhs);
+        let computed = ExprKind::Binary {
+            op,
+            lhs: Box::new(l),
+            rhs: Box::new(r),
+        };
+        let computed = Expr::new(computed, Ty::Scalar(common), loc);
+        let computed = Expr::new(ExprKind::Paren(Box::new(computed)), Ty::Scalar(common), loc);
+        let kind = ExprKind::Assign {
+            lhs: Box::new(lhs),
+            rhs: Box::new(converted(computed, place, loc)),
+        };
+        Expr::new(kind, Ty::Unit, loc)
     }
 
     /// C's `p += k` on a pointer (a slice here): `p = &p[k..]` (`&mut`
@@ -2108,6 +2159,32 @@ const STD_VALUE_MACROS: &[&str] = &[
 /// (`(a + b)[0][1]`, `(v + w).x`): C has no storage to assign it.
 fn is_unassignable_element(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Element { .. } | ExprKind::Index { .. }) && !e.is_place()
+}
+
+/// `lhs op= rhs`, typed `()`.
+fn compound_assign(op: syn::BinOp, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
+    let kind = ExprKind::CompoundAssign {
+        op,
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+    };
+    Expr::new(kind, Ty::Unit, loc)
+}
+
+/// Whether a loop's condition is always true: `true`, or a nonzero
+/// integer literal (C's `while (1)`).
+fn forever(cond: &syn::Expr) -> bool {
+    match peel_parens(cond) {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(b),
+            ..
+        }) => b.value,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<u128>().is_ok_and(|v| v != 0),
+        _ => false,
+    }
 }
 
 /// `e` without the parentheses around it.

@@ -75,10 +75,13 @@ fn compound_literal_at(
     if ty.delimiter() != Delimiter::Parenthesis || init.delimiter() != Delimiter::Brace {
         return None;
     }
-    // After `if`, `while`, `match` or `in` a parenthesised name is an
-    // expression before a block.
+    // After `if`, `while`, `match`, `in` or C's `switch` a parenthesised
+    // name is an expression before a block.
     if let Some(TokenTree::Ident(id)) = prev
-        && matches!(id.to_string().as_str(), "if" | "while" | "match" | "in")
+        && matches!(
+            id.to_string().as_str(),
+            "if" | "while" | "match" | "in" | "switch"
+        )
     {
         return None;
     }

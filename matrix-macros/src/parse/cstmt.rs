@@ -11,6 +11,7 @@
 //! | `*p++ = e;`, `*p++ += e;` | `*p = e; p += 1;`, `*p += e; p += 1;` |
 //! | `if (c) s; else t;`, `while (c) s;` | the statements in braces |
 //! | `do body while (c);` | `loop { body if !(c) { break; } }` |
+//! | `switch (x) { case 1: a; case 2: b; break; default: c; }` | `'sw: { let case = ..; if case == 0 { a } if case <= 1 { b; break 'sw; } { c } }` |
 //!
 //! A declaration is a statement that starts with a type (a typedef of the
 //! block, a C scalar spelling such as `unsigned int`, or a Rust scalar)
@@ -20,6 +21,11 @@
 //! assignable. In a `for` loop without a condition the condition is `true`;
 //! a `continue` of the loop's own body (not of a loop nested in it) still
 //! runs the step: the body is then a labelled block that `continue` leaves.
+//! A `switch` numbers its sections in order, chooses the first to run by
+//! comparing the value with each `case` (the `default`'s number, or none,
+//! when no `case` matches), and runs every section from that one on, as
+//! C falls through; its `break`s leave the labelled block, a `continue`
+//! of the loop around is taken after it.
 //! `i++` and its kin are `i += 1` as whole statements and in a `for` step,
 //! where C discards their value; inside an expression `x++`, `x--` and
 //! `++x` are blocks that give C's value (`--x` there is Rust's `-(-x)`).
@@ -31,6 +37,7 @@
 //! Rust already.
 
 use super::{ctype, group, punct};
+use crate::diag;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use std::collections::HashSet;
 
@@ -94,6 +101,9 @@ impl Rewriter<'_> {
     /// One statement (its `;` included).
     fn statement(&mut self, t: &[TokenTree]) -> Vec<TokenTree> {
         if let Some(out) = self.c_for(t) {
+            return out;
+        }
+        if let Some(out) = self.switch(t) {
             return out;
         }
         if let Some(out) = self.do_while(t) {
@@ -208,6 +218,120 @@ impl Rewriter<'_> {
         out.push(TokenTree::Ident(Ident::new("loop", span)));
         out.push(group(Delimiter::Brace, inner, span));
         Some(out)
+    }
+
+    /// `switch (e) { case A: .. default: .. }` (see the module): the
+    /// sections in order, each run when the value chose it or one before
+    /// it (C's fall through), in a labelled block that `break` leaves:
+    ///
+    /// ```text
+    /// 'switch: {
+    ///     let case: usize = { let on = e; if on == A { 0 } else .. { D } };
+    ///     if case == 0 { section 0 }
+    ///     if case <= 1 { section 1 } ..
+    /// }
+    /// ```
+    ///
+    /// `D` is the `default` section's number, or the number of sections
+    /// (none runs). A body that does not start with a label, or a `case`
+    /// without its value or `:`, becomes a `compile_error!` on the tokens.
+    fn switch(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
+        let [
+            TokenTree::Ident(kw),
+            TokenTree::Group(on),
+            TokenTree::Group(body),
+        ] = t
+        else {
+            return None;
+        };
+        if kw != "switch" || on.delimiter() != Delimiter::Parenthesis || !is_brace(&t[2]) {
+            return None;
+        }
+        let span = kw.span();
+        let trees: Vec<TokenTree> = body.stream().into_iter().collect();
+        let on: TokenStream = self
+            .trees(&on.stream().into_iter().collect::<Vec<_>>())
+            .into_iter()
+            .collect();
+        if trees.is_empty() {
+            // No section: the value is evaluated, as C's is.
+            return Some(
+                quote::quote_spanned!(span=> { let _ = #on; })
+                    .into_iter()
+                    .collect(),
+            );
+        }
+        let sections = match switch_sections(&trees) {
+            Ok(sections) => sections,
+            Err((at, message)) => {
+                return Some(
+                    quote::quote_spanned!(at=> ::core::compile_error!(#message);)
+                        .into_iter()
+                        .collect(),
+                );
+            }
+        };
+        let exit = self.label("switch", span);
+        self.labels += 1;
+        let hygienic = |name: &str| Ident::new(name, Span::mixed_site().located_at(span));
+        let (case, value) = (hygienic("__matrix_case"), hygienic("__matrix_on"));
+        let default = sections.iter().position(|s| s.value.is_none());
+        let unmatched = Literal::usize_suffixed(default.unwrap_or(sections.len()));
+        let mut choice = quote::quote_spanned!(span=> { #unmatched });
+        for (k, section) in sections.iter().enumerate().rev() {
+            let Some(label) = &section.value else {
+                continue;
+            };
+            let label: TokenStream = self.trees(label).into_iter().collect();
+            let k = Literal::usize_suffixed(k);
+            choice = quote::quote_spanned!(span=> if #value == (#label) { #k } else #choice);
+        }
+        // A `continue` of the loop around: Rust has no unlabelled one in a
+        // labelled block, so it is noted, the block left, and taken after.
+        let again = hygienic("__matrix_continue");
+        let exit_tokens: TokenStream = exit.iter().cloned().collect();
+        let on_continue = quote::quote_spanned!(span=> { #again = true; break #exit_tokens; });
+        let mut jumps = Jumps::new(on_continue.into_iter().collect(), breaking_to(&exit, span));
+        let mut inner: Vec<TokenTree> = quote::quote_spanned!(span=>
+            let #case: usize = { let #value = #on; #choice };
+        )
+        .into_iter()
+        .collect();
+        let last = sections.len() - 1;
+        for (k, section) in sections.iter().enumerate() {
+            let body: TokenStream = jumps
+                .replace(&self.statements(section.body))
+                .into_iter()
+                .collect();
+            // With a `default` every value reaches the last section (as a
+            // block, so that a `return` there ends the function's paths);
+            // `== 0` for the first (`<= 0` of a `usize` draws a lint).
+            let runs = match Literal::usize_suffixed(k) {
+                _ if k == last && default.is_some() => {
+                    inner.push(group(Delimiter::Brace, body.into_iter().collect(), span));
+                    continue;
+                }
+                first if k == 0 => quote::quote_spanned!(span=> #case == #first),
+                later => quote::quote_spanned!(span=> #case <= #later),
+            };
+            inner.extend(quote::quote_spanned!(span=> if #runs { #body }));
+        }
+        let mut block = Vec::new();
+        if jumps.broke || jumps.continued {
+            block.extend(exit);
+            block.push(punct(':', span));
+        }
+        block.push(group(Delimiter::Brace, inner, span));
+        if !jumps.continued {
+            return Some(block);
+        }
+        let block: TokenStream = block.into_iter().collect();
+        let out = quote::quote_spanned!(span=> {
+            let mut #again = false;
+            #block
+            if #again { continue; }
+        });
+        Some(out.into_iter().collect())
     }
 
     /// `body` as a loop's: with a `continue` of its own, a block labelled
@@ -693,6 +817,10 @@ fn braceless_body(t: &[TokenTree], s: usize) -> bool {
     paren && statement
 }
 
+fn is_semicolon(t: &TokenTree) -> bool {
+    matches!(t, TokenTree::Punct(p) if p.as_char() == ';')
+}
+
 fn is_brace(t: &TokenTree) -> bool {
     matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace)
 }
@@ -791,51 +919,136 @@ fn continues_to(body: &TokenTree, next: &[TokenTree], exit: &[TokenTree]) -> Opt
         return None;
     };
     let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-    let mut found = false;
-    let replaced = replace_jumps(&inner, (next, exit), &mut found);
-    found.then(|| group(g.delimiter(), replaced, g.span()))
+    let span = g.span();
+    let mut jumps = Jumps::new(breaking_to(next, span), breaking_to(exit, span));
+    let replaced = jumps.replace(&inner);
+    jumps
+        .continued
+        .then(|| group(g.delimiter(), replaced, span))
 }
 
-fn replace_jumps(
-    trees: &[TokenTree],
-    (next, exit): (&[TokenTree], &[TokenTree]),
-    found: &mut bool,
-) -> Vec<TokenTree> {
-    let mut out = Vec::with_capacity(trees.len());
-    let mut i = 0;
-    while i < trees.len() {
-        match &trees[i] {
-            // A nested loop's body: its `continue`s are its own.
-            TokenTree::Ident(kw) if matches!(kw.to_string().as_str(), "while" | "loop" | "for") => {
-                let body = (i + 1..trees.len())
-                    .find(|&j| matches!(&trees[j], TokenTree::Group(g) if g.delimiter() == Delimiter::Brace))
-                    .unwrap_or(trees.len() - 1);
-                out.extend(trees[i..=body].iter().cloned());
-                i = body + 1;
-                continue;
-            }
-            TokenTree::Ident(kw)
-                if (kw == "continue" || kw == "break")
-                    && !matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '\'') =>
-            {
-                out.push(TokenTree::Ident(Ident::new("break", kw.span())));
-                if kw == "continue" {
-                    out.extend(next.iter().cloned());
-                    *found = true;
-                } else {
-                    out.extend(exit.iter().cloned());
-                }
-            }
-            TokenTree::Group(g) if g.delimiter() != Delimiter::Parenthesis => {
-                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                let replaced = replace_jumps(&inner, (next, exit), found);
-                out.push(group(g.delimiter(), replaced, g.span()));
-            }
-            other => out.push(other.clone()),
-        }
-        i += 1;
-    }
+/// `break LABEL`.
+fn breaking_to(label: &[TokenTree], span: Span) -> Vec<TokenTree> {
+    let mut out = vec![TokenTree::Ident(Ident::new("break", span))];
+    out.extend(label.iter().cloned());
     out
+}
+
+/// The jumps of a loop's body or a `switch`'s sections that Rust needs
+/// otherwise: each `continue` and each `break` replaced by the tokens
+/// given (a labelled `break`). Those of a loop nested in the body, and
+/// jumps already labelled, are not its own.
+struct Jumps {
+    on_continue: Vec<TokenTree>,
+    on_break: Vec<TokenTree>,
+    /// A `continue` was replaced.
+    continued: bool,
+    /// A `break` was replaced.
+    broke: bool,
+}
+
+impl Jumps {
+    fn new(on_continue: Vec<TokenTree>, on_break: Vec<TokenTree>) -> Self {
+        Jumps {
+            on_continue,
+            on_break,
+            continued: false,
+            broke: false,
+        }
+    }
+
+    fn replace(&mut self, trees: &[TokenTree]) -> Vec<TokenTree> {
+        let mut out = Vec::with_capacity(trees.len());
+        let mut i = 0;
+        while i < trees.len() {
+            match &trees[i] {
+                // A nested loop's body: its jumps are its own.
+                TokenTree::Ident(kw)
+                    if matches!(kw.to_string().as_str(), "while" | "loop" | "for") =>
+                {
+                    let body = (i + 1..trees.len())
+                        .find(|&j| is_brace(&trees[j]))
+                        .unwrap_or(trees.len() - 1);
+                    out.extend(trees[i..=body].iter().cloned());
+                    i = body + 1;
+                    continue;
+                }
+                TokenTree::Ident(kw)
+                    if (kw == "continue" || kw == "break")
+                        && !matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '\'') =>
+                {
+                    let with = if kw == "continue" {
+                        self.continued = true;
+                        &self.on_continue
+                    } else {
+                        self.broke = true;
+                        &self.on_break
+                    };
+                    out.extend(with.iter().cloned());
+                }
+                TokenTree::Group(g) if g.delimiter() != Delimiter::Parenthesis => {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    let replaced = self.replace(&inner);
+                    out.push(group(g.delimiter(), replaced, g.span()));
+                }
+                other => out.push(other.clone()),
+            }
+            i += 1;
+        }
+        out
+    }
+}
+
+/// A section of a `switch`: the value of its `case` label (`None` for
+/// `default`), and the statements up to the next label.
+struct Section<'a> {
+    value: Option<&'a [TokenTree]>,
+    body: &'a [TokenTree],
+}
+
+/// A `switch` body's sections, one per label (`case 1: case 2: s;` is an
+/// empty section, then one that holds `s`); or where and why it is not
+/// one: statements before the first label, a `case` without a value or
+/// a `:`.
+fn switch_sections(t: &[TokenTree]) -> Result<Vec<Section<'_>>, (Span, &'static str)> {
+    // A label's `:`: alone, not half of a path's `::`.
+    let colon = |j: usize| {
+        matches!(&t[j], TokenTree::Punct(p) if p.as_char() == ':' && p.spacing() == Spacing::Alone)
+            && !matches!(j.checked_sub(1).map(|i| &t[i]), Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == Spacing::Joint)
+    };
+    // Where each label starts, the end of its value, and where its
+    // section's statements start.
+    let mut labels = Vec::new();
+    let mut j = 0;
+    while j < t.len() {
+        match &t[j] {
+            TokenTree::Ident(id) if id == "default" && t.len() > j + 1 && colon(j + 1) => {
+                labels.push((j, None, j + 2));
+                j += 2;
+            }
+            TokenTree::Ident(id) if id == "case" => {
+                let end = (j + 1..t.len())
+                    .find(|&c| colon(c))
+                    .filter(|&end| end > j + 1 && !t[j + 1..end].iter().any(is_semicolon))
+                    .ok_or((id.span(), diag::CASE_WITHOUT_COLON))?;
+                labels.push((j, Some(j + 1..end), end + 1));
+                j = end + 1;
+            }
+            _ => j += 1,
+        }
+    }
+    if labels.first().map(|l| l.0) != Some(0) {
+        return Err((t[0].span(), diag::SWITCH_WITHOUT_LABEL));
+    }
+    let ends = labels.iter().skip(1).map(|l| l.0).chain([t.len()]);
+    Ok(labels
+        .iter()
+        .zip(ends)
+        .map(|((_, value, start), end)| Section {
+            value: value.clone().map(|r| &t[r]),
+            body: &t[*start..end],
+        })
+        .collect())
 }
 
 /// Where the statement starting at `s` ends (after its `;`, or its block).
@@ -890,10 +1103,12 @@ fn statement_end(t: &[TokenTree], s: usize) -> usize {
                 }
                 end
             }
-            "while" | "loop" | "for" | "match" | "unsafe" | "fn" => match brace_after(s + 1) {
-                Some(j) => j + 1,
-                None => t.len(),
-            },
+            "while" | "loop" | "for" | "match" | "unsafe" | "fn" | "switch" => {
+                match brace_after(s + 1) {
+                    Some(j) => j + 1,
+                    None => t.len(),
+                }
+            }
             _ => semi_after(s),
         },
         _ => semi_after(s),
@@ -1106,6 +1321,51 @@ mod tests {
             rewritten("*p++ == x;"),
             "* ({let __matrix_old = p ; p += 1 ; __matrix_old}) == x ;"
         );
+    }
+
+    #[test]
+    fn a_switch_runs_its_sections_from_the_one_chosen() {
+        let out = rewritten("switch (x) { case 1: case 2: y = 1; break; default: y = 0; }");
+        assert_eq!(
+            out,
+            "'__matrix_switch0 : {let __matrix_case : usize = {let __matrix_on = x ; \
+             if __matrix_on == (1) {0usize} else if __matrix_on == (2) {1usize} else {2usize}} ; \
+             if __matrix_case == 0usize {} \
+             if __matrix_case <= 1usize {y = 1 ; break '__matrix_switch0 ;} \
+             {y = 0 ;}}"
+        );
+        // No `break`: no label; no `default`: the last section is tested.
+        let out = rewritten("switch (x) { case 1: y = 1; }");
+        assert!(out.starts_with("{let __matrix_case"), "{out}");
+        assert!(
+            out.contains("if __matrix_case == 0usize {y = 1 ;}"),
+            "{out}"
+        );
+        // A `continue` of the loop around is taken after the block.
+        let out = rewritten("switch (x) { case 0: continue; }");
+        assert!(
+            out.starts_with("{let mut __matrix_continue = false ; '__matrix_switch0 :"),
+            "{out}"
+        );
+        assert!(
+            out.contains("{__matrix_continue = true ; break '__matrix_switch0 ;}"),
+            "{out}"
+        );
+        assert!(out.ends_with("if __matrix_continue {continue ;}}"), "{out}");
+        // An empty switch evaluates its value.
+        assert_eq!(rewritten("switch (f(x)) {}"), "{let _ = f (x) ;}");
+    }
+
+    #[test]
+    fn a_switch_not_cs_is_an_error_on_its_tokens() {
+        assert!(
+            rewritten("switch (x) { y = 1; case 1: break; }").contains(diag::SWITCH_WITHOUT_LABEL)
+        );
+        assert!(
+            rewritten("switch (x) { case 1 y = 1; case 2: break; }")
+                .contains(diag::CASE_WITHOUT_COLON)
+        );
+        assert!(rewritten("switch (x) { case: break; }").contains(diag::CASE_WITHOUT_COLON));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 // pointer is a slice that `+=`, `++` and `*p++ = v` move on (and that a
 // `*const` parameter keeps still), `void` has no result, `static` and
 // `inline` are accepted; C's `int i, j;` set later, numbers as conditions,
-// comma initialisers and chained assignments draw no warning either.
+// comma initialisers, chained assignments and `switch` (with fall through,
+// and a function ending in one whose sections all return) draw no warning
+// either.
 #![deny(warnings)]
 
 use matrix_core::matrix;
@@ -59,6 +61,29 @@ matrix! {
         return k + q;
     }
 
+    float axis(m2 m, int i) {
+        float r = 0;
+        switch (i) {
+        case 0:
+            r = m[0][0];
+            break;
+        case 1:
+        case 2:
+            r = m[1][1];
+        default:
+            r += 1;
+        }
+        return r;
+    }
+
+    int sign(int x) {
+        switch (x > 0 ? 1 : x < 0 ? -1 : 0) {
+        case 1: return 1;
+        case -1: return -1;
+        default: return 0;
+        }
+    }
+
     int answer(void) {
         int digits[2] = {0};
         int n = 0;
@@ -85,4 +110,7 @@ fn main() {
     assert_eq!(v, [5.0, 4.0, 3.0, 2.0, 1.0]);
     assert_eq!(steps(3, 0.0), 6);
     assert_eq!(steps(0, 1.75), 23);
+    let m = m2::from_fn(|i, j| (i * 2 + j) as f32);
+    assert_eq!([0, 1, 2, 3].map(|i| axis(m, i)), [0.0, 4.0, 4.0, 1.0]);
+    assert_eq!([5, -5, 0].map(sign), [1, -1, 0]);
 }
