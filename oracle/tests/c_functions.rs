@@ -5,7 +5,8 @@
 //! (slices in Rust) to load and store through the builtins, offset
 //! (`src + k * 16`), dereferenced (`*p`), declared (`float *p = ..`) and
 //! moved on (`src += 16`, `*o++ = v`, `s += *p++ * *q++`), `void` results,
-//! and call one another.
+//! names that are Rust keywords (`in`, `type`, `ref`), and call one
+//! another.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
@@ -76,6 +77,11 @@ c_and_rust! {
         *o *= 3;
     }
 
+    void keyword_names(const float *in, float *out, int type) {
+        float ref = type ? in[0] : in[1];
+        for (int i = 0; i < 4; i++) out[i] = in[i] * ref + type;
+    }
+
     static inline float clampf(float x, float lo, float hi) {
         return x < lo ? lo : x > hi ? hi : x;
     }
@@ -136,6 +142,7 @@ fn c_program() -> String {
              \x20   float sq[48]; for (int k = 0; k < 48; k++) sq[k] = -2.0f; square_tiles(tin, sq, 2); for (int k = 0; k < 48; k++) printf(\"%u \", fb(sq[k])); printf(\"\\n\");\n\
              \x20   printf(\"%u\\n\", fb(dot_walk(tin, src, 20)));\n\
              \x20   float rp[6] = {{0}}; ramp(rp, src + 3, 5); for (int k = 0; k < 6; k++) printf(\"%u \", fb(rp[k])); printf(\"\\n\");\n\
+             \x20   float kw[4]; keyword_names(src + 2, kw, {x} % 2); for (int k = 0; k < 4; k++) printf(\"%u \", fb(kw[k])); printf(\"\\n\");\n\
              \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}",
             c_matrix("model", &model),
@@ -173,6 +180,9 @@ fn ours() -> Vec<String> {
         let mut rp = [0.0f32; 6];
         ramp(&mut rp, &src[3..], 5);
         lines.push(bits(&rp));
+        let mut kw = [0.0f32; 4];
+        keyword_names(&src[2..], &mut kw, x % 2);
+        lines.push(bits(&kw));
         let v = v4::from_array([x as f32 * 0.125, -0.5, 0.75, 2.0]);
         let r = saturate(v, x.rem_euclid(4))
             .to_array()

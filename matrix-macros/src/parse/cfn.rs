@@ -17,6 +17,7 @@
 //! is private to the module unless written with Rust's `pub`, as a `fn`
 //! is.
 
+use super::ckeyword;
 use super::cstmt::is_keyword;
 use super::ctype;
 use proc_macro2::{Delimiter, Ident, TokenStream, TokenTree};
@@ -75,8 +76,14 @@ fn parameter(p: &[TokenTree], names: &HashSet<String>) -> Option<(TokenStream, b
     let constant = matches!(p.first(), Some(TokenTree::Ident(id)) if id == "const");
     let (ty, end) = ctype::type_at(p, usize::from(constant), names)?;
     let ty: TokenStream = ty.into_iter().collect();
+    // A C name that is a Rust keyword (`const float *in`) is a raw one.
+    let named = |name: &Ident| match ckeyword::raw_name(name, None, None) {
+        Some(raw) => Some(raw),
+        None => (!is_keyword(name)).then(|| name.clone()),
+    };
     match &p[end..] {
-        [TokenTree::Ident(name)] if !is_keyword(name) => {
+        [TokenTree::Ident(name)] => {
+            let name = named(name)?;
             let binding = if constant {
                 quote!(#name)
             } else {
@@ -84,9 +91,8 @@ fn parameter(p: &[TokenTree], names: &HashSet<String>) -> Option<(TokenStream, b
             };
             Some((quote!(#binding: #ty), !constant))
         }
-        [TokenTree::Punct(star), fixed @ .., TokenTree::Ident(name)]
-            if star.as_char() == '*' && !is_keyword(name) =>
-        {
+        [TokenTree::Punct(star), fixed @ .., TokenTree::Ident(name)] if star.as_char() == '*' => {
+            let name = named(name)?;
             // `T *const p`: the pointer itself is not assignable.
             let movable = match fixed {
                 [] => true,

@@ -7,6 +7,7 @@
 
 mod ccast;
 mod cfn;
+mod ckeyword;
 mod cliteral;
 mod cstmt;
 mod cternary;
@@ -541,11 +542,13 @@ fn c_head_tokens(input: ParseStream) -> Option<Vec<TokenTree>> {
     fork.peek(syn::token::Brace).then_some(head)
 }
 
-/// A kernel's body, after C's spellings are rewritten to Rust (literals,
-/// casts and compound literals, conditionals, statements).
+/// A kernel's body, after C's spellings are rewritten to Rust (names that
+/// are Rust keywords, literals, casts and compound literals, conditionals,
+/// statements).
 fn kernel_body(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<syn::Block> {
     let body: proc_macro2::Group = input.parse()?;
-    let body = cliteral::rewrite(TokenStream::from(TokenTree::Group(body)));
+    let body = ckeyword::rewrite(TokenStream::from(TokenTree::Group(body)));
+    let body = cliteral::rewrite(body);
     let body = ccast::rewrite(body, type_names);
     let body = cternary::rewrite(body);
     syn::parse2(cstmt::rewrite(body, type_names))
