@@ -5,8 +5,9 @@
 //! (slices in Rust) to load and store through the builtins, offset
 //! (`src + k * 16`), dereferenced (`*p`), declared (`float *p = ..`) and
 //! moved on (`src += 16`, `*o++ = v`, `s += *p++ * *q++`), `void` results,
-//! names that are Rust keywords (`in`, `type`, `ref`), and call one
-//! another.
+//! names that are Rust keywords (`in`, `type`, `ref`), array parameters
+//! (`float rows[][3]`), `static const` tables, `(void) x;`, the comma
+//! operator as a statement, and call one another.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
@@ -82,6 +83,19 @@ c_and_rust! {
         for (int i = 0; i < 4; i++) out[i] = in[i] * ref + type;
     }
 
+    float smooth(float rows[][3], int n, int type) {
+        static const float w[] = {0.25f, 0.5f, 0.25f};
+        float acc = 0;
+        int i, j;
+        (void) type;
+        for (i = 0; i < n; i++)
+            for (j = 0; j < 3; j++) acc += rows[i][j] * w[j];
+        rows[0][0] = acc;
+        i = 0, j = n;
+        while (i < j) i++, j--;
+        return acc + i - j;
+    }
+
     static inline float clampf(float x, float lo, float hi) {
         return x < lo ? lo : x > hi ? hi : x;
     }
@@ -143,6 +157,7 @@ fn c_program() -> String {
              \x20   printf(\"%u\\n\", fb(dot_walk(tin, src, 20)));\n\
              \x20   float rp[6] = {{0}}; ramp(rp, src + 3, 5); for (int k = 0; k < 6; k++) printf(\"%u \", fb(rp[k])); printf(\"\\n\");\n\
              \x20   float kw[4]; keyword_names(src + 2, kw, {x} % 2); for (int k = 0; k < 4; k++) printf(\"%u \", fb(kw[k])); printf(\"\\n\");\n\
+             \x20   float rows[4][3]; for (int k = 0; k < 12; k++) rows[k / 3][k % 3] = src[k] - 1.0f; float sm = smooth(rows, 4, {x}); printf(\"%u %u\\n\", fb(sm), fb(rows[0][0]));\n\
              \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}",
             c_matrix("model", &model),
@@ -183,6 +198,12 @@ fn ours() -> Vec<String> {
         let mut kw = [0.0f32; 4];
         keyword_names(&src[2..], &mut kw, x % 2);
         lines.push(bits(&kw));
+        let mut rows = [[0.0f32; 3]; 4];
+        for k in 0..12 {
+            rows[k / 3][k % 3] = src[k] - 1.0;
+        }
+        let sm = smooth(&mut rows, 4, x);
+        lines.push(format!("{} {}", sm.to_bits(), rows[0][0].to_bits()));
         let v = v4::from_array([x as f32 * 0.125, -0.5, 0.75, 2.0]);
         let r = saturate(v, x.rem_euclid(4))
             .to_array()

@@ -22,6 +22,18 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
     let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
     let mut i = 0;
     while i < trees.len() {
+        if discarded_at(trees, i, out.last()) {
+            // C's `(void) x;`, a value discarded: `let _ = x;`.
+            let span = trees[i].span();
+            out.push(TokenTree::Ident(Ident::new("let", span)));
+            out.push(TokenTree::Ident(Ident::new("_", span)));
+            out.push(TokenTree::Punct(proc_macro2::Punct::new(
+                '=',
+                Spacing::Alone,
+            )));
+            i += 1;
+            continue;
+        }
         if let Some(literal) = compound_literal_at(trees, i, out.last(), names) {
             out.push(literal);
             i += 2;
@@ -62,6 +74,22 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
 /// checker: `__matrix_literal!(NAME; a, b, c)` (its elements rewritten in
 /// turn). `NAME` is one of the block's typedef names.
 pub(crate) const COMPOUND_LITERAL: &str = "__matrix_literal";
+
+/// Whether `trees[i]` is `(void)` at the start of a statement (after
+/// `prev`, the tokens before it), followed by an operand.
+fn discarded_at(trees: &[TokenTree], i: usize, prev: Option<&TokenTree>) -> bool {
+    let TokenTree::Group(g) = &trees[i] else {
+        return false;
+    };
+    let void = g.delimiter() == Delimiter::Parenthesis && g.stream().to_string() == "void";
+    let statement_start = match prev {
+        None => true,
+        Some(TokenTree::Punct(p)) => p.as_char() == ';',
+        Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::Brace,
+        _ => false,
+    };
+    void && statement_start && i + 1 < trees.len()
+}
 
 fn compound_literal_at(
     trees: &[TokenTree],
@@ -412,5 +440,11 @@ mod tests {
         assert_eq!(rw("if (n) k += 1 ;"), "if (n) k + = 1 ;");
         assert_eq!(rw("while (n) k -= 1 ;"), "while (n) k - = 1 ;");
         assert_eq!(rw("y = (n) k ;"), "y = «k as n» ;");
+        // C's `(void) x;` discards a value.
+        assert_eq!(
+            rw("(void) n ; { (void) f (x) ; }"),
+            "let _ = n ; {let _ = f (x) ;}"
+        );
+        assert_eq!(rw("y = (void) n ;"), "y = «n as void» ;");
     }
 }

@@ -91,6 +91,32 @@ fn parameter(p: &[TokenTree], names: &HashSet<String>) -> Option<(TokenStream, b
             };
             Some((quote!(#binding: #ty), !constant))
         }
+        // `T a[]`, `T m[4][4]`: C's array parameter is a pointer to its
+        // first element (a row of `m`), a slice here: `&mut [T]`, `&mut
+        // [[T; 4]]`.
+        [TokenTree::Ident(name), dims @ ..]
+            if !dims.is_empty()
+                && dims.iter().all(
+                    |d| matches!(d, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket),
+                ) =>
+        {
+            let name = named(name)?;
+            let mut row = ty;
+            for d in dims[1..].iter().rev() {
+                let TokenTree::Group(g) = d else { return None };
+                let n = g.stream();
+                if n.is_empty() {
+                    return None;
+                }
+                row = quote!([#row; #n]);
+            }
+            let slice = if constant {
+                quote!(&[#row])
+            } else {
+                quote!(&mut [#row])
+            };
+            Some((quote!(mut #name: #slice), true))
+        }
         [TokenTree::Punct(star), fixed @ .., TokenTree::Ident(name)] if star.as_char() == '*' => {
             let name = named(name)?;
             // `T *const p`: the pointer itself is not assignable.
@@ -206,6 +232,10 @@ mod tests {
             Some("fn h (dst : & mut [f32] , src : & [f32])")
         );
         assert_eq!(sig("int h(void)").as_deref(), Some("fn h () -> i32"));
+        assert_eq!(
+            sig("void rows(float m[4][4], const int idx[], const float *in)").as_deref(),
+            Some("fn rows (mut m : & mut [[f32 ; 4]] , mut idx : & [i32] , mut r#in : & [f32])")
+        );
         assert_eq!(sig("const int k(const int x)"), None);
     }
 

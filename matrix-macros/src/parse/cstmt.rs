@@ -118,6 +118,9 @@ impl Rewriter<'_> {
         if let Some(out) = self.store_and_step(t) {
             return out;
         }
+        if let Some(out) = self.comma_statements(t) {
+            return out;
+        }
         if let Some(out) = self.increment(t) {
             return out;
         }
@@ -402,11 +405,24 @@ impl Rewriter<'_> {
         Some(out)
     }
 
-    /// `[const] TYPE name [= init] (, name [= init])* ;` (see the module).
+    /// `[static] [const] TYPE name [= init] (, name [= init])* ;` (see
+    /// the module).
     fn declaration(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
-        let constant = matches!(t.first(), Some(TokenTree::Ident(id)) if id == "const");
-        let start = usize::from(constant);
+        let word = |i: usize, w: &str| matches!(t.get(i), Some(TokenTree::Ident(id)) if id == w);
+        // `static const float w[] = {..};`: a constant table, which a
+        // local holds as well; a `static` C may change keeps its value
+        // from call to call, which a kernel has nowhere to keep.
+        let stored = word(0, "static");
+        let constant = word(usize::from(stored), "const");
+        let start = usize::from(stored) + usize::from(constant);
         let (ty, after) = self.type_at(t, start)?;
+        let mut out = Vec::new();
+        if stored && !constant {
+            // The error, and the variable declared as a local, so that
+            // its uses report nothing more.
+            let message = diag::STATIC_LOCAL;
+            out.extend(quote::quote_spanned!(t[0].span()=> ::core::compile_error!(#message);));
+        }
         let [rest @ .., TokenTree::Punct(semi)] = &t[after..] else {
             return None;
         };
@@ -417,7 +433,6 @@ impl Rewriter<'_> {
             .into_iter()
             .map(declarator)
             .collect::<Option<_>>()?;
-        let mut out = Vec::new();
         for d in declarators {
             let span = d.name.span();
             if d.pointer {
@@ -559,6 +574,21 @@ impl Rewriter<'_> {
             t[t.len() - 1].clone(),
         ])?);
         Some(out)
+    }
+
+    /// C's comma operator as a statement, `i++, j--;` or `a = 0, b = 1;`:
+    /// each part a statement, in order. Only where every part is a step
+    /// or an assignment to a name or an element (Rust's statements have
+    /// top-level commas in other places: `f::<A, B>()`, `|a, b| ..`).
+    fn comma_statements(&mut self, t: &[TokenTree]) -> Option<Vec<TokenTree>> {
+        let [body @ .., TokenTree::Punct(semi)] = t else {
+            return None;
+        };
+        let parts = split_top_level(body, ',');
+        if semi.as_char() != ';' || parts.len() < 2 || !parts.iter().all(|p| steps_or_assigns(p)) {
+            return None;
+        }
+        Some(self.each_statement(body, semi.span()))
     }
 
     /// `x++;`, `++x;`, `x--;`, `--x;` (the `;` optional, as in a `for`
@@ -815,6 +845,43 @@ fn braceless_body(t: &[TokenTree], s: usize) -> bool {
         _ => false,
     };
     paren && statement
+}
+
+/// Whether `part` of a comma expression is `x++`, `--x` (and the like),
+/// or an assignment `x = e`, `x op= e` to a name or an element
+/// (`a[i][j]`).
+fn steps_or_assigns(part: &[TokenTree]) -> bool {
+    let punct_at =
+        |i: usize, c: char| matches!(part.get(i), Some(TokenTree::Punct(p)) if p.as_char() == c);
+    let name = matches!(part.first(), Some(TokenTree::Ident(id)) if !is_keyword(id));
+    // `++x` / `--x`, or `x` then its subscripts.
+    if let (
+        [
+            TokenTree::Punct(a),
+            TokenTree::Punct(b),
+            TokenTree::Ident(_),
+        ],
+        _,
+    ) = (part, name)
+    {
+        return doubled(a, b);
+    }
+    if !name {
+        return false;
+    }
+    let after = 1 + part[1..]
+        .iter()
+        .take_while(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket))
+        .count();
+    let step = part.len() == after + 2
+        && matches!((&part[after], &part[after + 1]), (TokenTree::Punct(a), TokenTree::Punct(b)) if doubled(a, b));
+    // `=` alone (not `==`, nor a match arm's `=>`), or `op=`.
+    let alone_eq = |i: usize| matches!(part.get(i), Some(TokenTree::Punct(p)) if p.as_char() == '=' && p.spacing() == Spacing::Alone);
+    let assign = (alone_eq(after) && part.len() > after + 1)
+        || ("+-*/%&|^".chars().any(|c| punct_at(after, c))
+            && alone_eq(after + 1)
+            && part.len() > after + 2);
+    step || assign
 }
 
 fn is_semicolon(t: &TokenTree) -> bool {
@@ -1366,6 +1433,24 @@ mod tests {
                 .contains(diag::CASE_WITHOUT_COLON)
         );
         assert!(rewritten("switch (x) { case: break; }").contains(diag::CASE_WITHOUT_COLON));
+    }
+
+    #[test]
+    fn comma_statements_and_static_tables() {
+        assert_eq!(rewritten("i++, j--;"), "i += 1 ; j -= 1 ;");
+        assert_eq!(rewritten("i = 0, a[k] += 2;"), "i = 0 ; a [k] += 2 ;");
+        // Rust's own top-level commas stay.
+        assert_eq!(rewritten("f::<A, B>(x);"), "f ::< A , B > (x) ;");
+        assert_eq!(rewritten("i == 0, j = 1;"), "i == 0 , j = 1 ;");
+        assert_eq!(
+            rewritten("match n { k => y = k, _ => y = 0 }"),
+            "match n {k => y = k , _ => y = 0}"
+        );
+        assert_eq!(
+            rewritten("static const int k[] = {1};"),
+            format!("{LET} k : [i32 ; 1] = [{ZERO} ; 1] ; k [0] = 1 ;")
+        );
+        assert!(rewritten("static float s = 0;").contains(diag::STATIC_LOCAL));
     }
 
     #[test]

@@ -3,7 +3,8 @@
 // pointer is a slice that `+=`, `++` and `*p++ = v` move on (and that a
 // `*const` parameter keeps still), `void` has no result, `static` and
 // `inline` are accepted; C's `int i, j;` set later, numbers as conditions,
-// comma initialisers, chained assignments and `switch` (with fall through,
+// comma initialisers, chained assignments, `(void) x;`, array parameters,
+// `static const` tables and `switch` (with fall through,
 // and a function ending in one whose sections all return) draw no warning
 // either.
 #![deny(warnings)]
@@ -84,6 +85,15 @@ matrix! {
         }
     }
 
+    float weighted(const float rows[][2], int n, int unused) {
+        static const float w[] = {0.75f, 0.25f};
+        float acc = 0;
+        int i, j;
+        (void) unused;
+        for (i = 0, j = n - 1; i < n; i++, j--) acc += rows[i][0] * w[0] + rows[j][1] * w[1];
+        return acc;
+    }
+
     int answer(void) {
         int digits[2] = {0};
         int n = 0;
@@ -113,4 +123,5 @@ fn main() {
     let m = m2::from_fn(|i, j| (i * 2 + j) as f32);
     assert_eq!([0, 1, 2, 3].map(|i| axis(m, i)), [0.0, 4.0, 4.0, 1.0]);
     assert_eq!([5, -5, 0].map(sign), [1, -1, 0]);
+    assert_eq!(weighted(&[[4.0, 8.0], [0.0, 4.0]], 2, 0), 6.0);
 }

@@ -1,0 +1,14 @@
+// A C `static` local that is not `const` keeps state between calls, which a
+// kernel cannot: the error on the `static`. (`static const` tables work.)
+use matrix_core::matrix;
+
+matrix! {
+    int counter(int step) {
+        static const int start[] = {10};
+        static int calls = 0;
+        calls += step;
+        return start[0] + calls;
+    }
+}
+
+fn main() {}
