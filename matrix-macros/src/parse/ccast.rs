@@ -27,10 +27,7 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
             let span = trees[i].span();
             out.push(TokenTree::Ident(Ident::new("let", span)));
             out.push(TokenTree::Ident(Ident::new("_", span)));
-            out.push(TokenTree::Punct(proc_macro2::Punct::new(
-                '=',
-                Spacing::Alone,
-            )));
+            out.push(super::punct('=', span));
             i += 1;
             continue;
         }

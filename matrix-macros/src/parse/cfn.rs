@@ -6,6 +6,8 @@
 //! | `m4x4_t f(m4x4_t a, float s)` | `fn f(mut a: m4x4_t, mut s: f32) -> m4x4_t` |
 //! | `void g(const float *src, float *dst)` | `fn g(mut src: &[f32], mut dst: &mut [f32])` |
 //! | `void fill(float *const dst)` | `fn fill(dst: &mut [f32])` |
+//! | `float sum(const float rows[][4], int n)` | `fn sum(mut rows: &[[f32; 4]], mut n: i32) -> f32` |
+//! | `void copy(const float *in, float *out)` | `fn copy(mut r#in: &[f32], mut out: &mut [f32])` |
 //! | `int h(void)` | `fn h() -> i32` |
 //!
 //! A type is a typedef of the block, a C scalar spelling or a Rust scalar;
