@@ -35,8 +35,9 @@
 //!
 //! * **Element types**: C's names (`float`, `double`, `_Float16` with the
 //!   `f16` feature, `__bf16` with the `bf16` feature, `signed char`,
-//!   `short`, `int`, `long` and their `unsigned` forms) or Rust's (`f32`,
-//!   `i16`, `bf16`, ...). A `__bf16` matrix rounds every operation to
+//!   `short`, `int`, `long` and their `unsigned` forms, `<stdint.h>`'s
+//!   `int8_t` to `uint64_t`, and x86-64's `size_t` (`unsigned long`) and
+//!   `ptrdiff_t` (`long`)) or Rust's (`f32`, `i16`, `bf16`, ...). A `__bf16` matrix rounds every operation to
 //!   `__bf16`, as Clang's machine code does (checked against clang-19).
 //!   Scalar `__bf16` arithmetic in a kernel is Rust's (`half::bf16`, each
 //!   operation rounded), where Clang keeps a scalar expression in `float`

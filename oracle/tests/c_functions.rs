@@ -80,7 +80,7 @@ c_and_rust! {
 
     void keyword_names(const float *in, float *out, int type) {
         float ref = type ? in[0] : in[1];
-        for (int i = 0; i < 4; i++) out[i] = in[i] * ref + type;
+        for (size_t i = 0; i < 4; i++) out[i] = in[i] * ref + type;
     }
 
     float smooth(float rows[][3], int n, int type) {

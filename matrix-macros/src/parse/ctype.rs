@@ -62,12 +62,17 @@ pub(crate) fn from_c_spelling(words: &[String]) -> Option<Scalar> {
         | "long long int"
         | "signed long long"
         | "signed long long int"
-        | "int64_t" => Scalar::I64,
+        | "int64_t"
+        | "ptrdiff_t"
+        | "ssize_t"
+        | "intptr_t" => Scalar::I64,
         "unsigned long"
         | "unsigned long int"
         | "unsigned long long"
         | "unsigned long long int"
-        | "uint64_t" => Scalar::U64,
+        | "uint64_t"
+        | "size_t"
+        | "uintptr_t" => Scalar::U64,
         _ => return None,
     })
 }
@@ -90,6 +95,9 @@ pub(crate) fn is_c_type_word(word: &str) -> bool {
             | "__fp16"
             | "__bf16"
             | "__float128"
+            | "size_t"
+            | "ssize_t"
+            | "ptrdiff_t"
     ) || (word.ends_with("_t") && (word.starts_with("int") || word.starts_with("uint")))
 }
 
@@ -105,6 +113,9 @@ mod tests {
     fn c_spellings_follow_the_contract() {
         assert_eq!(from_c_spelling(&words("char")), Some(Scalar::I8));
         assert_eq!(from_c_spelling(&words("long")), Some(Scalar::I64));
+        // x86-64's: `size_t` is `unsigned long`, `ptrdiff_t` `long`.
+        assert_eq!(from_c_spelling(&words("size_t")), Some(Scalar::U64));
+        assert_eq!(from_c_spelling(&words("ptrdiff_t")), Some(Scalar::I64));
         assert_eq!(
             from_c_spelling(&words("unsigned long long")),
             Some(Scalar::U64)
