@@ -7,7 +7,8 @@
 //! moved on (`src += 16`, `*o++ = v`, `s += *p++ * *q++`), `void` results,
 //! names that are Rust keywords (`in`, `type`, `ref`), array parameters
 //! (`float rows[][3]`), `static const` tables, `(void) x;`, the comma
-//! operator as a statement, and call one another.
+//! operator as a statement, `sizeof` of types, arrays, matrices and
+//! vectors, and call one another.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
@@ -96,6 +97,15 @@ c_and_rust! {
         return acc + i - j;
     }
 
+    unsigned long sizes(m4 m, v4 v) {
+        float w[5] = {1};
+        int idx[] = {3, 1, 2};
+        unsigned long k = 0;
+        for (int i = 0; i < sizeof(w) / sizeof(w[0]); i++) k += w[i] + i;
+        return sizeof(m4) + sizeof m * 3 + sizeof(v4) * 100 + sizeof v + sizeof idx / sizeof idx[0] * 1000
+            + k * 100000 + sizeof(size_t) * 7 + sizeof(unsigned short);
+    }
+
     static inline float clampf(float x, float lo, float hi) {
         return x < lo ? lo : x > hi ? hi : x;
     }
@@ -157,6 +167,7 @@ fn c_program() -> String {
              \x20   printf(\"%u\\n\", fb(dot_walk(tin, src, 20)));\n\
              \x20   float rp[6] = {{0}}; ramp(rp, src + 3, 5); for (int k = 0; k < 6; k++) printf(\"%u \", fb(rp[k])); printf(\"\\n\");\n\
              \x20   float kw[4]; keyword_names(src + 2, kw, {x} % 2); for (int k = 0; k < 4; k++) printf(\"%u \", fb(kw[k])); printf(\"\\n\");\n\
+             \x20   printf(\"%lu\\n\", sizes(model, (v4){{1, 2, 3, 4}}));\n\
              \x20   float rows[4][3]; for (int k = 0; k < 12; k++) rows[k / 3][k % 3] = src[k] - 1.0f; float sm = smooth(rows, 4, {x}); printf(\"%u %u\\n\", fb(sm), fb(rows[0][0]));\n\
              \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}",
@@ -198,6 +209,7 @@ fn ours() -> Vec<String> {
         let mut kw = [0.0f32; 4];
         keyword_names(&src[2..], &mut kw, x % 2);
         lines.push(bits(&kw));
+        lines.push(sizes(model, v4::from_array([1.0, 2.0, 3.0, 4.0])).to_string());
         let mut rows = [[0.0f32; 3]; 4];
         for k in 0..12 {
             rows[k / 3][k % 3] = src[k] - 1.0;

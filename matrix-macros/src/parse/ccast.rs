@@ -31,6 +31,11 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
             i += 1;
             continue;
         }
+        if let Some((size, taken)) = size_at(trees, i, names) {
+            out.push(size);
+            i += taken;
+            continue;
+        }
         if let Some(literal) = compound_literal_at(trees, i, out.last(), names) {
             out.push(literal);
             i += 2;
@@ -71,6 +76,54 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
 /// checker: `__matrix_literal!(NAME; a, b, c)` (its elements rewritten in
 /// turn). `NAME` is one of the block's typedef names.
 pub(crate) const COMPOUND_LITERAL: &str = "__matrix_literal";
+
+/// C's `sizeof(TYPE)`, `sizeof(x)` or `sizeof x` at `trees[i]`: the size
+/// in bytes as C's `size_t` (`unsigned long`), Rust's `size_of::<T>()` of
+/// the type or `size_of_val` of the value (which has Clang's bytes for
+/// scalars, arrays, matrices and vectors: `sizeof(float3)` is 16), in an
+/// invisible group; and the tokens it takes. The value is evaluated
+/// (C's is not), and a pointer, a slice here, measures its elements.
+fn size_at(trees: &[TokenTree], i: usize, names: &HashSet<String>) -> Option<(TokenTree, usize)> {
+    let TokenTree::Ident(kw) = &trees[i] else {
+        return None;
+    };
+    if kw != "sizeof" {
+        return None;
+    }
+    let span = kw.span();
+    let (size, end) = match trees.get(i + 1) {
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => {
+            let size = match type_in_parens(g, names) {
+                Some(ty) => {
+                    let ty: TokenStream = ty.into_iter().collect();
+                    quote::quote_spanned!(span=> ::core::mem::size_of::<#ty>())
+                }
+                None => {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    let value: TokenStream = rewrite_trees(&inner, names).into_iter().collect();
+                    quote::quote_spanned!(span=> ::core::mem::size_of_val(&(#value)))
+                }
+            };
+            (size, i + 2)
+        }
+        _ => {
+            let end = operand_end(trees, i + 1, names);
+            if end == i + 1 {
+                return None;
+            }
+            let value: TokenStream = rewrite_trees(&trees[i + 1..end], names)
+                .into_iter()
+                .collect();
+            (
+                quote::quote_spanned!(span=> ::core::mem::size_of_val(&(#value))),
+                end,
+            )
+        }
+    };
+    let mut group = Group::new(Delimiter::None, quote::quote_spanned!(span=> #size as u64));
+    group.set_span(span);
+    Some((TokenTree::Group(group), end - i))
+}
 
 /// Whether `trees[i]` is `(void)` at the start of a statement (after
 /// `prev`, the tokens before it), followed by an operand.
@@ -443,5 +496,14 @@ mod tests {
             "let _ = n ; {let _ = f (x) ;}"
         );
         assert_eq!(rw("y = (void) n ;"), "y = «n as void» ;");
+        // C's `sizeof`: of a type, a parenthesised value, a bare operand.
+        assert_eq!(
+            rw("n * sizeof (unsigned int)"),
+            "n * «: : core : : mem : : size_of : : < u32 > () as u64»"
+        );
+        assert_eq!(
+            rw("sizeof (w) / sizeof w [0]"),
+            "«: : core : : mem : : size_of_val (& (w)) as u64» / «: : core : : mem : : size_of_val (& (w [0])) as u64»"
+        );
     }
 }
