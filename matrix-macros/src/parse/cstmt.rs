@@ -27,8 +27,8 @@
 //! C falls through; its `break`s leave the labelled block, a `continue`
 //! of the loop around is taken after it.
 //! `i++` and its kin are `i += 1` as whole statements and in a `for` step,
-//! where C discards their value; inside an expression `x++`, `x--` and
-//! `++x` are blocks that give C's value (`--x` there is Rust's `-(-x)`).
+//! where C discards their value; inside an expression `x++`, `x--`, `++x`
+//! and `--x` are blocks that give C's value.
 //! Rust's own statements are left as written: `for x in 0..n`, `let`,
 //! `x += 1`.
 //!
@@ -892,15 +892,23 @@ fn is_brace(t: &TokenTree) -> bool {
     matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace)
 }
 
-/// C's `x++`, `x--` and `++x` inside an expression (`a[n++] = v`,
-/// `while (n-- > 0)`), `x` a name, at `i`: the value C gives them, as a
-/// block that steps `x` (`({ let old = x; x += 1; old })`, `({ x += 1; x
-/// })`), and the tokens it takes. Not `--x`, which Rust reads as `-(-x)`,
-/// nor `x--` before an operand (Rust's `x - -y`).
+/// C's `x++`, `x--`, `++x` and `--x` inside an expression (`a[n++] = v`,
+/// `while (n-- > 0)`, `a[--k]`), `x` a name, at `i`: the value C gives
+/// them, as a block that steps `x` (`({ let old = x; x += 1; old })`,
+/// `({ x -= 1; x })`), and the tokens it takes. Not `x--` before an
+/// operand (Rust's `x - -y`), nor `--x` after a value (`a --x` is Rust's
+/// `a - -x`); nor `++a[i]`, whose step is the element's, left to rustc.
 fn step_in_expression(t: &[TokenTree], i: usize) -> Option<(TokenTree, usize)> {
     let operand_next = |j: usize| {
         matches!(t.get(j), Some(TokenTree::Ident(_) | TokenTree::Literal(_)))
             || matches!(t.get(j), Some(TokenTree::Group(g)) if g.delimiter() != Delimiter::Brace)
+    };
+    let postfix_next = |j: usize| match t.get(j) {
+        Some(TokenTree::Group(g)) => {
+            matches!(g.delimiter(), Delimiter::Bracket | Delimiter::Parenthesis)
+        }
+        Some(TokenTree::Punct(p)) => p.as_char() == '.',
+        _ => false,
     };
     let after_value = |j: usize| {
         j > 0
@@ -917,9 +925,10 @@ fn step_in_expression(t: &[TokenTree], i: usize) -> Option<(TokenTree, usize)> {
         {
             Some((stepped(x, a, true), 3))
         }
-        // `++x`, where no value comes before (`a ++x` is no C).
+        // `++x` / `--x`, where no value comes before (`a ++x` is no C,
+        // `a --x` Rust's `a - -x`) and no subscript, call or field after.
         (TokenTree::Punct(a), Some(TokenTree::Punct(b)), Some(TokenTree::Ident(x)))
-            if a.as_char() == '+' && doubled(a, b) && !is_keyword(x) && !after_value(i) =>
+            if doubled(a, b) && !is_keyword(x) && !after_value(i) && !postfix_next(i + 3) =>
         {
             Some((stepped(x, a, false), 3))
         }
@@ -1351,9 +1360,13 @@ mod tests {
             "while (({let __matrix_old = k ; k -= 1 ; __matrix_old}) > 0) {s += k ;}"
         );
         assert_eq!(rewritten("return ++i;"), "return ({i += 1 ; i}) ;");
-        // Rust's `x - -y` and `-(-x)` stay.
+        assert_eq!(rewritten("y = --x;"), "y = ({x -= 1 ; x}) ;");
+        assert_eq!(rewritten("a[--k] = 0;"), "a [({k -= 1 ; k})] = 0 ;");
+        // Rust's `x - -y` and `a - -x` stay; so does `++a[i]` (the
+        // element's step) for rustc to report.
         assert_eq!(rewritten("y = x--z;"), "y = x -- z ;");
-        assert_eq!(rewritten("y = --x;"), "y = -- x ;");
+        assert_eq!(rewritten("y = a --x;"), "y = a -- x ;");
+        assert_eq!(rewritten("y = ++a[i];"), "y = ++ a [i] ;");
     }
 
     #[test]
