@@ -3,7 +3,8 @@
 // pointer is a slice that `+=`, `++` and `*p++ = v` move on (and that a
 // `*const` parameter keeps still), `void` has no result, `static` and
 // `inline` are accepted; C's `int i, j;` set later, numbers as conditions,
-// comma initialisers, chained assignments, `(void) x;`, array parameters,
+// comma initialisers, chained assignments, `(void) x;`, `sizeof`, `--n`,
+// array parameters,
 // `static const` tables and `switch` (with fall through,
 // and a function ending in one whose sections all return) draw no warning
 // either.
@@ -94,6 +95,12 @@ matrix! {
         return acc;
     }
 
+    unsigned long table_bytes(int k) {
+        int t[] = {1, 2, 3};
+        int n = sizeof(t) / sizeof(t[0]);
+        return sizeof(t) + t[--n] + k;
+    }
+
     int answer(void) {
         int digits[2] = {0};
         int n = 0;
@@ -124,4 +131,5 @@ fn main() {
     assert_eq!([0, 1, 2, 3].map(|i| axis(m, i)), [0.0, 4.0, 4.0, 1.0]);
     assert_eq!([5, -5, 0].map(sign), [1, -1, 0]);
     assert_eq!(weighted(&[[4.0, 8.0], [0.0, 4.0]], 2, 0), 6.0);
+    assert_eq!(table_bytes(1), 16);
 }
