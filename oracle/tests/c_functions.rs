@@ -8,7 +8,8 @@
 //! names that are Rust keywords (`in`, `type`, `ref`), array parameters
 //! (`float rows[][3]`), `static const` tables, `(void) x;`, the comma
 //! operator as a statement, `sizeof` of types, arrays, matrices and
-//! vectors, and call one another.
+//! vectors, constants and tables at file scope (`static const float
+//! taps[] = {..};`), and call one another.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
@@ -106,6 +107,16 @@ c_and_rust! {
             + k * 100000 + sizeof(size_t) * 7 + sizeof(unsigned short);
     }
 
+    static const float taps[] = {0.25f, 0.5f, 1.0 / 3, -2};
+    const int ntaps = 4;
+    static const double grid[2][3] = {{1, 2.5}, {-1e-3}};
+
+    float filtered(const float *v) {
+        float acc = 0;
+        for (int i = 0; i < ntaps; i++) acc += v[i] * taps[i];
+        return acc + grid[0][1] * grid[1][0] + grid[1][2];
+    }
+
     static inline float clampf(float x, float lo, float hi) {
         return x < lo ? lo : x > hi ? hi : x;
     }
@@ -168,6 +179,7 @@ fn c_program() -> String {
              \x20   float rp[6] = {{0}}; ramp(rp, src + 3, 5); for (int k = 0; k < 6; k++) printf(\"%u \", fb(rp[k])); printf(\"\\n\");\n\
              \x20   float kw[4]; keyword_names(src + 2, kw, {x} % 2); for (int k = 0; k < 4; k++) printf(\"%u \", fb(kw[k])); printf(\"\\n\");\n\
              \x20   printf(\"%lu\\n\", sizes(model, (v4){{1, 2, 3, 4}}));\n\
+             \x20   printf(\"%u\\n\", fb(filtered(src + 1)));\n\
              \x20   float rows[4][3]; for (int k = 0; k < 12; k++) rows[k / 3][k % 3] = src[k] - 1.0f; float sm = smooth(rows, 4, {x}); printf(\"%u %u\\n\", fb(sm), fb(rows[0][0]));\n\
              \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}",
@@ -210,6 +222,7 @@ fn ours() -> Vec<String> {
         keyword_names(&src[2..], &mut kw, x % 2);
         lines.push(bits(&kw));
         lines.push(sizes(model, v4::from_array([1.0, 2.0, 3.0, 4.0])).to_string());
+        lines.push(filtered(&src[1..]).to_bits().to_string());
         let mut rows = [[0.0f32; 3]; 4];
         for k in 0..12 {
             rows[k / 3][k % 3] = src[k] - 1.0;

@@ -658,16 +658,16 @@ fn let_head(name: &Ident, mutable: bool, ty: Vec<TokenTree>) -> Vec<TokenTree> {
 }
 
 /// One declarator of a declaration: `name`, `name[N][M]`, with `= init`.
-struct Declarator<'a> {
-    name: &'a Ident,
+pub(super) struct Declarator<'a> {
+    pub(super) name: &'a Ident,
     /// `*name`: a pointer, a slice here.
-    pointer: bool,
+    pub(super) pointer: bool,
     /// Each `[N]`'s contents, outermost first (`[]` is empty).
-    dims: Vec<Vec<TokenTree>>,
-    init: Option<&'a [TokenTree]>,
+    pub(super) dims: Vec<Vec<TokenTree>>,
+    pub(super) init: Option<&'a [TokenTree]>,
 }
 
-fn declarator(d: &[TokenTree]) -> Option<Declarator<'_>> {
+pub(super) fn declarator(d: &[TokenTree]) -> Option<Declarator<'_>> {
     let pointer = matches!(d.first(), Some(TokenTree::Punct(p)) if p.as_char() == '*');
     let TokenTree::Ident(name) = d.get(usize::from(pointer))? else {
         return None;
@@ -705,7 +705,7 @@ fn declarator(d: &[TokenTree]) -> Option<Declarator<'_>> {
 /// flat list in row-major order where every dimension after the first is
 /// a number (`{1, 2, 3, 4}`, C's braces elided). Elements not named stay
 /// zero, as in C.
-fn array_elements(init: &[TokenTree], dims: &[Vec<TokenTree>]) -> Option<Vec<Element>> {
+pub(super) fn array_elements(init: &[TokenTree], dims: &[Vec<TokenTree>]) -> Option<Vec<Element>> {
     let [TokenTree::Group(g)] = init else {
         return None;
     };
@@ -718,7 +718,7 @@ fn array_elements(init: &[TokenTree], dims: &[Vec<TokenTree>]) -> Option<Vec<Ele
 }
 
 /// An element an initialiser sets: its indices and its value.
-type Element = (Vec<usize>, Vec<TokenTree>);
+pub(super) type Element = (Vec<usize>, Vec<TokenTree>);
 
 /// A brace group's items, split at its commas (a trailing one allowed).
 fn brace_items(g: &Group) -> Vec<Vec<TokenTree>> {
@@ -785,7 +785,10 @@ fn dim_value(d: &[TokenTree]) -> Option<usize> {
 
 /// Each dimension's tokens; an empty first one (`a[] = {..}`) counted from
 /// the elements set.
-fn array_dims(dims: &[Vec<TokenTree>], elements: &[Element]) -> Option<Vec<Vec<TokenTree>>> {
+pub(super) fn array_dims(
+    dims: &[Vec<TokenTree>],
+    elements: &[Element],
+) -> Option<Vec<Vec<TokenTree>>> {
     let mut dims = dims.to_vec();
     if dims[0].is_empty() {
         let n = elements.iter().map(|(p, _)| p[0] + 1).max()?;

@@ -7,6 +7,7 @@
 
 mod ccast;
 mod cfn;
+mod cglobal;
 mod ckeyword;
 mod cliteral;
 mod cstmt;
@@ -203,6 +204,11 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
                 None => Item::Other(syn::Item::Type(item)),
             },
         );
+    }
+    if let Some(item) = c_constant(input, type_names)? {
+        let mut item = item;
+        item.attrs.splice(0..0, attrs);
+        return Ok(Item::Const(item));
     }
     if ahead.peek(Token![const]) && !ahead.peek2(Token![fn]) && !ahead.peek2(Token![unsafe]) {
         let mut item: syn::ItemConst = input.parse()?;
@@ -527,6 +533,42 @@ fn single_paren_group(stream: TokenStream) -> Option<proc_macro2::Group> {
         (Some(TokenTree::Group(g)), None) if g.delimiter() == Delimiter::Parenthesis => Some(g),
         _ => None,
     }
+}
+
+/// A C constant at file scope (`static const float K[3] = {..};`,
+/// `parse::cglobal`), taken from `input` as a `const` item; `None`, with
+/// nothing taken, where the item is not one.
+fn c_constant(
+    input: ParseStream,
+    type_names: &HashSet<String>,
+) -> syn::Result<Option<syn::ItemConst>> {
+    let fork = input.fork();
+    let Ok(vis) = fork.parse::<Visibility>() else {
+        return Ok(None);
+    };
+    let c_words = fork.peek(Token![static]) || (fork.peek(Token![const]) && fork.peek2(Ident));
+    if !c_words {
+        return Ok(None);
+    }
+    let mut tokens = Vec::new();
+    while !fork.is_empty() && tokens.len() < 100_000 {
+        let Ok(t) = fork.parse::<TokenTree>() else {
+            return Ok(None);
+        };
+        let end = matches!(&t, TokenTree::Punct(p) if p.as_char() == ';');
+        tokens.push(t);
+        if end {
+            break;
+        }
+    }
+    let Some(item) = cglobal::constant(&vis.to_token_stream(), &tokens, type_names) else {
+        return Ok(None);
+    };
+    let _: Visibility = input.parse()?;
+    for _ in 0..tokens.len() {
+        let _: TokenTree = input.parse()?;
+    }
+    syn::parse2(item).map(Some)
 }
 
 /// The tokens from `input`'s start (after a Rust visibility) to the first

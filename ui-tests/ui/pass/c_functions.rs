@@ -4,6 +4,7 @@
 // `*const` parameter keeps still), `void` has no result, `static` and
 // `inline` are accepted; C's `int i, j;` set later, numbers as conditions,
 // comma initialisers, chained assignments, `(void) x;`, `sizeof`, `--n`,
+// tables and constants at file scope (named in lower case, as C's are),
 // array parameters,
 // `static const` tables and `switch` (with fall through,
 // and a function ending in one whose sections all return) draw no warning
@@ -101,6 +102,14 @@ matrix! {
         return sizeof(t) + t[--n] + k;
     }
 
+    static const float gains[] = {0.5f, 2};
+    const int ngains = 2;
+
+    float gained(float x) {
+        for (int i = 0; i < ngains; i++) x *= gains[i];
+        return x;
+    }
+
     int answer(void) {
         int digits[2] = {0};
         int n = 0;
@@ -132,4 +141,5 @@ fn main() {
     assert_eq!([5, -5, 0].map(sign), [1, -1, 0]);
     assert_eq!(weighted(&[[4.0, 8.0], [0.0, 4.0]], 2, 0), 6.0);
     assert_eq!(table_bytes(1), 16);
+    assert_eq!(gained(3.0), 3.0);
 }
