@@ -344,7 +344,7 @@
 //! | `` `#[dispatch]` cannot apply to a `const fn`: it compiles the kernel once per backend and chooses one at each call `` (also `` an `async fn` ``, `a kernel that returns a reference`) (ours) | `#[dispatch]` on a `const fn`, an `async fn` or a kernel returning a reference | drop the attribute, or make the kernel a plain `fn` returning a value |
 //! | `` expected `case` or `default` before the first statement of a `switch` `` (ours) | pasted C's `switch (x) { y = 1; case 1: .. }`: a statement no label reaches (C never runs it) | start the body with a label, or move the statement before the `switch` |
 //! | `` expected `case VALUE:`: a value, then `:` `` (ours) | `case 1 y = 2;` or `case:` | `case 1:` |
-//! | `` a `static` local keeps its value from call to call, which a kernel has nowhere to keep: make it `static const`, or keep the state outside the block `` (ours) | pasted C's `static int calls = 0;` inside a function | a `static const` table works; keep changing state in the caller and pass it in |
+//! | `` a `static` that is not `const` keeps its value from call to call, which a kernel has nowhere to keep: make it `static const`, or keep the state outside the block `` (ours) | pasted C's `static int calls = 0;`, inside a function or at file scope | a `static const` table works; keep changing state in the caller and pass it in |
 //! | `unknown fp_contract mode 'on': expected 'fast' or 'off'` (ours) | `#[fp_contract(on)]`, `#![fp_contract(fastest)]` | `fast` or `off` |
 //! | Rust's parser's own messages (`expected ...`) | Rust that does not parse, in a signature, a body or a `const` item | fix the Rust syntax |
 //!

@@ -207,8 +207,8 @@ pub(crate) const EXPECTED_FUNCTION_BODY: &str = "expected a function body `{ ...
 /// A C `switch` whose body does not start with a label.
 pub(crate) const SWITCH_WITHOUT_LABEL: &str =
     "expected `case` or `default` before the first statement of a `switch`";
-/// A C local `static` that is not `const`.
-pub(crate) const STATIC_LOCAL: &str = "a `static` local keeps its value from call to call, which a kernel has nowhere to keep: make it `static const`, or keep the state outside the block";
+/// A C `static` that is not `const`, local or at file scope.
+pub(crate) const STATIC_STATE: &str = "a `static` that is not `const` keeps its value from call to call, which a kernel has nowhere to keep: make it `static const`, or keep the state outside the block";
 /// A C `case` label with no value or no `:`.
 pub(crate) const CASE_WITHOUT_COLON: &str = "expected `case VALUE:`: a value, then `:`";
 pub(crate) const EXPECTED_SEMICOLON_AFTER_TYPEDEF: &str = "expected `;` after the typedef";

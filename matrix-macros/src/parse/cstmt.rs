@@ -420,7 +420,7 @@ impl Rewriter<'_> {
         if stored && !constant {
             // The error, and the variable declared as a local, so that
             // its uses report nothing more.
-            let message = diag::STATIC_LOCAL;
+            let message = diag::STATIC_STATE;
             out.extend(quote::quote_spanned!(t[0].span()=> ::core::compile_error!(#message);));
         }
         let [rest @ .., TokenTree::Punct(semi)] = &t[after..] else {
@@ -1466,7 +1466,7 @@ mod tests {
             rewritten("static const int k[] = {1};"),
             format!("{LET} k : [i32 ; 1] = [{ZERO} ; 1] ; k [0] = 1 ;")
         );
-        assert!(rewritten("static float s = 0;").contains(diag::STATIC_LOCAL));
+        assert!(rewritten("static float s = 0;").contains(diag::STATIC_STATE));
     }
 
     #[test]

@@ -562,6 +562,13 @@ fn c_constant(
         }
     }
     let Some(item) = cglobal::constant(&vis.to_token_stream(), &tokens, type_names) else {
+        // `static float s = 0;`: C's state between calls.
+        if let [TokenTree::Ident(stored), ..] = tokens.as_slice()
+            && stored == "static"
+            && ctype::type_at(&tokens, 1, type_names).is_some()
+        {
+            return Err(syn::Error::new(stored.span(), diag::STATIC_STATE));
+        }
         return Ok(None);
     };
     let _: Visibility = input.parse()?;

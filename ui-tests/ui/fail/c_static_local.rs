@@ -1,5 +1,6 @@
-// A C `static` local that is not `const` keeps state between calls, which a
-// kernel cannot: the error on the `static`. (`static const` tables work.)
+// A C `static` that is not `const` keeps state between calls, which a
+// kernel cannot: the error on the `static`, inside a function and at file
+// scope. (`static const` tables work.)
 use matrix_core::matrix;
 
 matrix! {
@@ -9,6 +10,10 @@ matrix! {
         calls += step;
         return start[0] + calls;
     }
+}
+
+matrix! {
+    static float total = 0;
 }
 
 fn main() {}
