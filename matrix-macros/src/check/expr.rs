@@ -1344,7 +1344,7 @@ impl<'a> Checker<'a> {
     /// indices without steps or calls); otherwise `None`, and rustc
     /// reports the `()`.
     fn chained_assign(&mut self, a: &syn::ExprAssign, loc: Loc) -> Option<Expr> {
-        let syn::Expr::Assign(inner) = peel_parens(&a.right) else {
+        let syn::Expr::Assign(inner) = strip(&a.right).0 else {
             return None;
         };
         if !rereadable(&inner.left) {
@@ -1876,22 +1876,30 @@ fn as_usize(e: Expr) -> Expr {
 /// or a value of a type the checker does not know, as it is.
 pub(super) fn truth(cond: Expr) -> Expr {
     let Expr { kind, ty, loc } = cond;
-    match kind {
+    let (n, nonzero) = match kind {
         // `if (!x)`: the parentheses C's statement needs are no operator.
-        ExprKind::Paren(inner) | ExprKind::Group(inner) => truth(*inner),
+        ExprKind::Paren(inner) | ExprKind::Group(inner) => return truth(*inner),
         ExprKind::Unary {
             op: syn::UnOp::Not(_),
             expr,
-        } if zero_of(&expr).is_some() => compare_with_zero(*expr, false, loc),
-        kind => {
-            let cond = Expr::new(kind, ty, loc);
-            if zero_of(&cond).is_some() {
-                compare_with_zero(cond, true, loc)
-            } else {
-                cond
-            }
-        }
-    }
+        } if zero_of(&expr).is_some() => (*expr, false),
+        kind => (Expr::new(kind, ty, loc), true),
+    };
+    let Some(zero) = zero_of(&n) else {
+        return n;
+    };
+    let op = if nonzero {
+        syn::BinOp::Ne(syn::Token![!=](loc.start))
+    } else {
+        syn::BinOp::Eq(syn::Token![==](loc.start))
+    };
+    let (n_ty, n_loc) = (n.ty.clone(), n.loc);
+    let kind = ExprKind::Binary {
+        op,
+        lhs: Box::new(Expr::new(ExprKind::Group(Box::new(n)), n_ty.clone(), n_loc)),
+        rhs: Box::new(Expr::new(ExprKind::Verbatim(zero), n_ty, n_loc)),
+    };
+    Expr::new(kind, Ty::Scalar(Scalar::Bool), loc)
 }
 
 /// The zero of a number's type, written at `e`'s place; `None` for any
@@ -1907,24 +1915,6 @@ fn zero_of(e: &Expr) -> Option<proc_macro2::TokenStream> {
         Ty::FloatLiteral => quote::quote_spanned!(at=> 0.0),
         _ => return None,
     })
-}
-
-/// `(n) != 0` (`nonzero`) or `(n) == 0`, a `bool` at `loc`.
-fn compare_with_zero(n: Expr, nonzero: bool, loc: Loc) -> Expr {
-    let zero = zero_of(&n).unwrap_or_default();
-    let op = if nonzero {
-        syn::BinOp::Ne(syn::Token![!=](loc.start))
-    } else {
-        syn::BinOp::Eq(syn::Token![==](loc.start))
-    };
-    let ty = n.ty.clone();
-    let n_loc = n.loc;
-    let kind = ExprKind::Binary {
-        op,
-        lhs: Box::new(Expr::new(ExprKind::Group(Box::new(n)), ty.clone(), n_loc)),
-        rhs: Box::new(Expr::new(ExprKind::Verbatim(zero), ty, n_loc)),
-    };
-    Expr::new(kind, Ty::Scalar(Scalar::Bool), loc)
 }
 
 /// Whether `t` can move a pointer: an integer, not an unknown type.
@@ -2174,7 +2164,7 @@ fn compound_assign(op: syn::BinOp, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
 /// Whether a loop's condition is always true: `true`, or a nonzero
 /// integer literal (C's `while (1)`).
 fn forever(cond: &syn::Expr) -> bool {
-    match peel_parens(cond) {
+    match strip(cond).0 {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Bool(b),
             ..
@@ -2187,23 +2177,12 @@ fn forever(cond: &syn::Expr) -> bool {
     }
 }
 
-/// `e` without the parentheses around it.
-fn peel_parens(e: &syn::Expr) -> &syn::Expr {
-    match e {
-        syn::Expr::Paren(p) => peel_parens(&p.expr),
-        syn::Expr::Group(g) => peel_parens(&g.expr),
-        other => other,
-    }
-}
-
 /// Whether reading `e` again changes nothing and gives the same value: a
 /// name, a literal, an element or field of one, or operators on them; no
 /// call, assignment, block (`i++` is one) or macro.
 fn rereadable(e: &syn::Expr) -> bool {
-    match e {
+    match strip(e).0 {
         syn::Expr::Path(_) | syn::Expr::Lit(_) => true,
-        syn::Expr::Paren(p) => rereadable(&p.expr),
-        syn::Expr::Group(g) => rereadable(&g.expr),
         syn::Expr::Index(i) => rereadable(&i.expr) && rereadable(&i.index),
         syn::Expr::Field(f) => rereadable(&f.base),
         syn::Expr::Unary(u) => rereadable(&u.expr),

@@ -56,15 +56,7 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
             }
         }
         out.push(match &trees[i] {
-            TokenTree::Group(g) => {
-                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                let mut new = Group::new(
-                    g.delimiter(),
-                    rewrite_trees(&inner, names).into_iter().collect(),
-                );
-                new.set_span(g.span());
-                TokenTree::Group(new)
-            }
+            TokenTree::Group(g) => super::regroup(g, |inner| rewrite_trees(inner, names)),
             other => other.clone(),
         });
         i += 1;

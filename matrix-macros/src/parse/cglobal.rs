@@ -15,9 +15,9 @@
 //! named in lower case, as C's are.
 
 use super::cstmt::{array_dims, array_elements, declarator};
-use super::{cliteral, ctype, punct};
+use super::{cliteral, ctype, punct, regroup};
 use crate::types::Scalar;
-use proc_macro2::{Group, Ident, Literal, Span, TokenStream, TokenTree};
+use proc_macro2::{Ident, Literal, Span, TokenStream, TokenTree};
 use quote::quote_spanned;
 use std::collections::HashSet;
 
@@ -148,13 +148,7 @@ fn in_float(v: &[TokenTree], scalar: Scalar) -> Vec<TokenTree> {
                 TokenTree::Literal(f)
             }
             TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Parenthesis => {
-                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                let mut group = Group::new(
-                    g.delimiter(),
-                    in_float(&inner, scalar).into_iter().collect(),
-                );
-                group.set_span(g.span());
-                TokenTree::Group(group)
+                regroup(g, |inner| in_float(inner, scalar))
             }
             other => other.clone(),
         })

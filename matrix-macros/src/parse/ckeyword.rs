@@ -13,7 +13,8 @@
 //! Rust's other keywords (`match`, `loop`, `fn`, `let`, `as`, ...) mean
 //! what Rust means, in C functions too.
 
-use proc_macro2::{Group, Ident, TokenStream, TokenTree};
+use super::regroup;
+use proc_macro2::{Ident, TokenStream, TokenTree};
 
 /// `tokens` with every C name that is a Rust keyword raw (see the module).
 pub(crate) fn rewrite(tokens: TokenStream) -> TokenStream {
@@ -25,13 +26,7 @@ fn rewrite_trees(trees: &[TokenTree]) -> Vec<TokenTree> {
     let mut out = Vec::with_capacity(trees.len());
     for (i, tree) in trees.iter().enumerate() {
         let rewritten = match tree {
-            TokenTree::Group(g) => {
-                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                let mut group =
-                    Group::new(g.delimiter(), rewrite_trees(&inner).into_iter().collect());
-                group.set_span(g.span());
-                TokenTree::Group(group)
-            }
+            TokenTree::Group(g) => regroup(g, rewrite_trees),
             TokenTree::Ident(id) => {
                 let prev = i.checked_sub(1).map(|p| &trees[p]);
                 match raw_name(id, prev, trees.get(i + 1)) {

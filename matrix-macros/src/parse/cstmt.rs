@@ -36,7 +36,7 @@
 //! so that casts, compound literals and conditionals are single tokens or
 //! Rust already.
 
-use super::{ctype, group, punct};
+use super::{ctype, group, punct, regroup};
 use crate::diag;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use std::collections::HashSet;
@@ -266,13 +266,7 @@ impl Rewriter<'_> {
         }
         let sections = match switch_sections(&trees) {
             Ok(sections) => sections,
-            Err((at, message)) => {
-                return Some(
-                    quote::quote_spanned!(at=> ::core::compile_error!(#message);)
-                        .into_iter()
-                        .collect(),
-                );
-            }
+            Err((at, message)) => return Some(compile_error(at, message)),
         };
         let exit = self.label("switch", span);
         self.labels += 1;
@@ -420,8 +414,7 @@ impl Rewriter<'_> {
         if stored && !constant {
             // The error, and the variable declared as a local, so that
             // its uses report nothing more.
-            let message = diag::STATIC_STATE;
-            out.extend(quote::quote_spanned!(t[0].span()=> ::core::compile_error!(#message);));
+            out.extend(compile_error(t[0].span(), diag::STATIC_STATE));
         }
         let [rest @ .., TokenTree::Punct(semi)] = &t[after..] else {
             return None;
@@ -548,18 +541,10 @@ impl Rewriter<'_> {
         else {
             return None;
         };
-        let alone_eq = |eq: &Punct| eq.as_char() == '=' && eq.spacing() == Spacing::Alone;
-        let assigns = match rest {
-            [TokenTree::Punct(op), TokenTree::Punct(eq), ..] if op.spacing() == Spacing::Joint => {
-                "+-*/%&|^".contains(op.as_char()) && alone_eq(eq)
-            }
-            [TokenTree::Punct(eq), ..] => alone_eq(eq),
-            _ => false,
-        };
         if star.as_char() != '*'
             || !doubled(a, b)
             || is_keyword(p)
-            || !assigns
+            || assignment_at(rest, 0).is_none()
             || semi.as_char() != ';'
         {
             return None;
@@ -843,7 +828,7 @@ fn braceless_body(t: &[TokenTree], s: usize) -> bool {
         (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if doubled(a, b) => true,
         (Some(TokenTree::Punct(star)), _) if star.as_char() == '*' => t[s + 2..]
             .iter()
-            .take_while(|x| !matches!(x, TokenTree::Punct(p) if p.as_char() == ';'))
+            .take_while(|x| !is_semicolon(x))
             .all(|x| !is_brace(x)),
         _ => false,
     };
@@ -854,37 +839,52 @@ fn braceless_body(t: &[TokenTree], s: usize) -> bool {
 /// or an assignment `x = e`, `x op= e` to a name or an element
 /// (`a[i][j]`).
 fn steps_or_assigns(part: &[TokenTree]) -> bool {
-    let punct_at =
-        |i: usize, c: char| matches!(part.get(i), Some(TokenTree::Punct(p)) if p.as_char() == c);
-    let name = matches!(part.first(), Some(TokenTree::Ident(id)) if !is_keyword(id));
-    // `++x` / `--x`, or `x` then its subscripts.
-    if let (
-        [
-            TokenTree::Punct(a),
-            TokenTree::Punct(b),
-            TokenTree::Ident(_),
-        ],
-        _,
-    ) = (part, name)
+    if let [
+        TokenTree::Punct(a),
+        TokenTree::Punct(b),
+        TokenTree::Ident(_),
+    ] = part
     {
         return doubled(a, b);
     }
-    if !name {
+    if !matches!(part.first(), Some(TokenTree::Ident(id)) if !is_keyword(id)) {
         return false;
     }
+    // The name's subscripts, then its step or its assignment.
     let after = 1 + part[1..]
         .iter()
         .take_while(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket))
         .count();
-    let step = part.len() == after + 2
-        && matches!((&part[after], &part[after + 1]), (TokenTree::Punct(a), TokenTree::Punct(b)) if doubled(a, b));
-    // `=` alone (not `==`, nor a match arm's `=>`), or `op=`.
-    let alone_eq = |i: usize| matches!(part.get(i), Some(TokenTree::Punct(p)) if p.as_char() == '=' && p.spacing() == Spacing::Alone);
-    let assign = (alone_eq(after) && part.len() > after + 1)
-        || ("+-*/%&|^".chars().any(|c| punct_at(after, c))
-            && alone_eq(after + 1)
-            && part.len() > after + 2);
-    step || assign
+    match &part[after..] {
+        [TokenTree::Punct(a), TokenTree::Punct(b)] => doubled(a, b),
+        rest => assignment_at(rest, 0).is_some_and(|len| rest.len() > len),
+    }
+}
+
+/// The length of the assignment operator at `t[i]`: 1 for `=` alone (not
+/// `==`, nor a match arm's `=>`), 2 for a compound one (`+=`, `^=`);
+/// `None` where there is none.
+fn assignment_at(t: &[TokenTree], i: usize) -> Option<usize> {
+    let alone_eq = |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == '=' && p.spacing() == Spacing::Alone);
+    match t.get(i) {
+        _ if alone_eq(t.get(i)) => Some(1),
+        Some(TokenTree::Punct(op))
+            if op.spacing() == Spacing::Joint
+                && "+-*/%&|^".contains(op.as_char())
+                && alone_eq(t.get(i + 1)) =>
+        {
+            Some(2)
+        }
+        _ => None,
+    }
+}
+
+/// `compile_error!(message);` at `at`: an error on the user's tokens from
+/// a rewrite that cannot read them.
+fn compile_error(at: Span, message: &str) -> Vec<TokenTree> {
+    quote::quote_spanned!(at=> ::core::compile_error!(#message);)
+        .into_iter()
+        .collect()
 }
 
 fn is_semicolon(t: &TokenTree) -> bool {
@@ -1066,9 +1066,7 @@ impl Jumps {
                     out.extend(with.iter().cloned());
                 }
                 TokenTree::Group(g) if g.delimiter() != Delimiter::Parenthesis => {
-                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                    let replaced = self.replace(&inner);
-                    out.push(group(g.delimiter(), replaced, g.span()));
+                    out.push(regroup(g, |inner| self.replace(inner)));
                 }
                 other => out.push(other.clone()),
             }

@@ -26,7 +26,7 @@
 //! closure) and with its `:` before the end of the expression; `r?`,
 //! `f()?.x`, `x? as T` and `S { a: x? }` stay Rust's.
 
-use super::group;
+use super::{group, regroup};
 use proc_macro2::{Delimiter, Ident, Spacing, TokenStream, TokenTree};
 
 /// Rewrites every conditional operator in `tokens` (see the module).
@@ -72,10 +72,7 @@ fn rewrite_trees(trees: &[TokenTree]) -> Vec<TokenTree> {
 /// `tree`, a group's contents rewritten.
 fn rewrite_inside(tree: &TokenTree) -> TokenTree {
     match tree {
-        TokenTree::Group(g) => {
-            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-            group(g.delimiter(), rewrite_trees(&inner), g.span())
-        }
+        TokenTree::Group(g) => regroup(g, rewrite_trees),
         other => other.clone(),
     }
 }

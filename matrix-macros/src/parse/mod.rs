@@ -621,6 +621,16 @@ pub(super) fn punct(c: char, span: proc_macro2::Span) -> TokenTree {
 }
 
 /// A group of `inner` in `delimiter`, at `span`.
+/// `g` with its contents rewritten by `rewrite`, its delimiter and span
+/// kept.
+pub(super) fn regroup(
+    g: &proc_macro2::Group,
+    rewrite: impl FnOnce(&[TokenTree]) -> Vec<TokenTree>,
+) -> TokenTree {
+    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+    group(g.delimiter(), rewrite(&inner), g.span())
+}
+
 pub(super) fn group(
     delimiter: Delimiter,
     inner: Vec<TokenTree>,
