@@ -143,9 +143,16 @@ fn in_float(v: &[TokenTree], scalar: Scalar) -> Vec<TokenTree> {
     v.iter()
         .map(|t| match t {
             TokenTree::Literal(l) if l.to_string().bytes().all(|b| b.is_ascii_digit()) => {
-                let mut f = Literal::f64_unsuffixed(l.to_string().parse::<f64>().unwrap_or(0.0));
-                f.set_span(l.span());
-                TokenTree::Literal(f)
+                // A literal past `double`'s range stays as written, for
+                // rustc to report.
+                match l.to_string().parse::<f64>() {
+                    Ok(v) if v.is_finite() => {
+                        let mut f = Literal::f64_unsuffixed(v);
+                        f.set_span(l.span());
+                        TokenTree::Literal(f)
+                    }
+                    _ => t.clone(),
+                }
             }
             TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Parenthesis => {
                 regroup(g, |inner| in_float(inner, scalar))
@@ -188,6 +195,9 @@ mod tests {
                  __matrix_table [1] = - 0.5f32 ; __matrix_table [2] = (1.0 / 3.0) as f32 ; __matrix_table} ;"
             )
         );
+        // An integer past `double`'s range is left for rustc (no panic).
+        let huge = format!("static const float h[] = {{2 * {}}};", "9".repeat(400));
+        assert!(item(&huge).is_some_and(|s| s.contains(&"9".repeat(400))));
         // Rust's items, a pointer, a changing `static`: not C constants.
         for rust in [
             "const N: usize = 3;",
