@@ -246,6 +246,21 @@ fn int_literal(v: i128, to: Scalar, span: Span) -> TokenStream {
     quote_spanned!(span=> #lit)
 }
 
+/// `f` as a `f64` literal, or `f64`'s infinity where a value overflowed
+/// (a literal has no infinite spelling).
+fn double_literal(f: f64, span: Span) -> TokenStream {
+    if f.is_finite() {
+        let lit = Literal::f64_suffixed(f);
+        quote_spanned!(span=> #lit)
+    } else if f.is_nan() {
+        quote_spanned!(span=> ::core::primitive::f64::NAN)
+    } else if f > 0.0 {
+        quote_spanned!(span=> ::core::primitive::f64::INFINITY)
+    } else {
+        quote_spanned!(span=> ::core::primitive::f64::NEG_INFINITY)
+    }
+}
+
 fn float_literal(f: f64, to: Scalar, span: Span) -> TokenStream {
     match to {
         Scalar::F32 => {
@@ -259,12 +274,9 @@ fn float_literal(f: f64, to: Scalar, span: Span) -> TokenStream {
                 quote_spanned!(span=> ::core::primitive::f32::NEG_INFINITY)
             }
         }
-        Scalar::F64 => {
-            let lit = Literal::f64_suffixed(f);
-            quote_spanned!(span=> #lit)
-        }
+        Scalar::F64 => double_literal(f, span),
         _ => {
-            let lit = Literal::f64_suffixed(f);
+            let lit = double_literal(f, span);
             let ty = to.to_tokens(span);
             quote_spanned!(span=> ::matrix_core::private::convert::<#ty, _>(#lit))
         }
