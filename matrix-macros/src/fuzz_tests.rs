@@ -310,3 +310,33 @@ proptest! {
         prop_assert!(syn::parse2::<syn::File>(out.clone()).is_ok(), "output does not parse: {}", out);
     }
 }
+
+/// Minimal failing inputs the fuzzer found in CI runs, replayed on every run
+/// so a fixed panic stays fixed.
+#[test]
+fn recorded_failures_never_panic() {
+    let recorded: &[(usize, &[Mutation])] = &[(
+        14,
+        &[
+            Mutation::Duplicate(3475414130399505643),
+            Mutation::Nest(8382146711537870369, 2),
+            Mutation::Nest(14530255549953134650, 2),
+        ],
+    )];
+    for (seed, mutations) in recorded {
+        let mut trees: Vec<TokenTree> = SEEDS[*seed]
+            .parse::<TokenStream>()
+            .unwrap()
+            .into_iter()
+            .collect();
+        for m in *mutations {
+            apply(&mut trees, m);
+        }
+        let input: TokenStream = trees.into_iter().collect();
+        let out = expand(input.clone());
+        assert!(
+            syn::parse2::<syn::File>(out.clone()).is_ok(),
+            "output does not parse for {input}: {out}"
+        );
+    }
+}

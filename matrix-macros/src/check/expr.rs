@@ -1132,7 +1132,7 @@ impl<'a> Checker<'a> {
 
     fn compound(&mut self, b: &syn::ExprBinary, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
         use syn::BinOp as B;
-        if is_unassignable_element(&lhs) {
+        if is_unassignable_element(&lhs) || !assignable(&b.left, false) {
             return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
         }
         if let ExprKind::Swizzle { .. } = lhs.kind {
@@ -1301,7 +1301,7 @@ impl<'a> Checker<'a> {
         if lhs.ty.is_error() || rhs.ty.is_error() {
             return self.poisoned(loc);
         }
-        if is_unassignable_element(&lhs) {
+        if is_unassignable_element(&lhs) || !assignable(&a.left, true) {
             return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
         }
         if let ExprKind::Swizzle { .. } = &lhs.kind {
@@ -2149,6 +2149,29 @@ const STD_VALUE_MACROS: &[&str] = &[
 /// (`(a + b)[0][1]`, `(v + w).x`): C has no storage to assign it.
 fn is_unassignable_element(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Element { .. } | ExprKind::Index { .. }) && !e.is_place()
+}
+
+/// Whether an expression can stand left of `=` (`destructures`: Rust's
+/// destructuring patterns too) or of a compound assignment: a place (a
+/// name, an element, a field, a dereference), or a pattern of them. A
+/// block, a literal or an operation is not, in C or in Rust.
+fn assignable(e: &syn::Expr, destructures: bool) -> bool {
+    match strip(e).0 {
+        syn::Expr::Path(_)
+        | syn::Expr::Index(_)
+        | syn::Expr::Field(_)
+        | syn::Expr::Macro(_)
+        | syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Deref(_),
+            ..
+        }) => true,
+        syn::Expr::Tuple(_)
+        | syn::Expr::Array(_)
+        | syn::Expr::Call(_)
+        | syn::Expr::Struct(_)
+        | syn::Expr::Infer(_) => destructures,
+        _ => false,
+    }
 }
 
 /// `lhs op= rhs`, typed `()`.
