@@ -760,7 +760,12 @@ fn expr(e: &Expr) -> TokenStream {
         ExprKind::PlaceValue => quote!(()),
         ExprKind::Path(tokens) | ExprKind::Verbatim(tokens) => tokens.clone(),
         ExprKind::Binary { op, lhs, rhs } => {
-            let (l, r) = (expr(lhs), expr(rhs));
+            let (mut l, r) = (expr(lhs), expr(rhs));
+            if let ExprKind::Group(_) = lhs.kind {
+                // rustc reads a C cast's invisible group through: `«r as
+                // u32» << 24` would take `u32 <<` for generics.
+                l = quote!((#l));
+            }
             quote!(#l #op #r)
         }
         ExprKind::Unary { op, expr: inner } => {

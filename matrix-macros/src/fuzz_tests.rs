@@ -158,6 +158,14 @@ const SEEDS: &[&str] = &[
            }
            switch (n) { case 7: return r; default: return r + 1; }
        }"#,
+    r#"typedef unsigned char px __attribute__((matrix_type(2, 2)));
+       unsigned char shade(unsigned char a, short b, char c, px m) {
+           int n = (a < b) + !c;
+           a += ~b << 2;
+           m[0][1]++;
+           if (~n && c != 'x') a -= c - '0';
+           return (a * m[0][1] + b) / 255 + -(n > 1);
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

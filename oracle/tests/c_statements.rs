@@ -5,7 +5,7 @@
 //! `if`/`else`/`while`, numbers as conditions (`if (n)`, `if (!x)`,
 //! `while (m--)`, `while (1)`, `do .. while (0)`, `n && !x`), comma-separated `for`
 //! initialisers, chained assignments (`a = b = k`, `f = q = x * 3.25f`),
-//! compound assignments across types (`y += n`, `k -= x * 1.5f`), `--x`
+//! compound assignments across types (`y += n`, `k -= x * 1.5f`, `k -= x - 2.5f`), `--x`
 //! inside an expression,
 //! `switch` (fall through, `default` in the middle or last, `break` and
 //! `continue` inside, a nested `switch` that returns),
@@ -141,6 +141,7 @@ kernels! {
         int down = 5;
         k += 3 * --down;
         k -= x * 1.5f;
+        k -= x - 2.5f;
         q *= y;
         k += (int) (y + z + w[0] + w[2] + f) + a - b + q;
         return n ? (!x ? k : -k) : k * 2;

@@ -110,7 +110,7 @@ impl Checker<'_> {
             other_loc,
         );
         let kind = ExprKind::If {
-            cond: Box::new(truth(cond)),
+            cond: Box::new(truth(cond, !self.c_arithmetic)),
             then: block_of(then),
             otherwise: Some(Box::new(otherwise)),
         };

@@ -5,7 +5,7 @@ use super::{Env, any_token, resolve_type};
 use crate::consteval;
 use crate::diag::{self, Axis, Diagnostics, Loc};
 use crate::ir::{self, ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt, Stride};
-use crate::parse::{COMPOUND_LITERAL, is_conditional_mark};
+use crate::parse::{COMPLEMENT, COMPOUND_LITERAL, is_conditional_mark};
 use crate::types::{Dim, MatTy, MemoryLayout, Scalar, SeqKind, Ty, VecTy};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -28,6 +28,9 @@ pub(super) struct Checker<'a> {
     /// Constant subscripts of generic dimensions, checked when the kernel
     /// is instantiated.
     pub(super) index_checks: Vec<ir::IndexCheck>,
+    /// The kernel has a C head: C's integer promotions apply (see
+    /// [`Checker::promoted`]).
+    pub(super) c_arithmetic: bool,
 }
 
 /// What a name is bound to.
@@ -115,6 +118,7 @@ impl<'a> Checker<'a> {
             ret,
             poisoned: false,
             index_checks: Vec::new(),
+            c_arithmetic: false,
         }
     }
 
@@ -716,6 +720,7 @@ impl<'a> Checker<'a> {
             syn::Expr::Macro(m) if m.mac.path.is_ident(COMPOUND_LITERAL) => {
                 self.compound_literal(&m.mac, loc)
             }
+            syn::Expr::Macro(m) if m.mac.path.is_ident(COMPLEMENT) => self.complement(&m.mac, loc),
             syn::Expr::Macro(m) if let Some(checked) = self.std_macro(&m.mac, loc) => checked,
             // Other macros, async blocks and the rest: emitted as written.
             // Matrix operations inside them use `Matrix`'s own operators.
@@ -813,7 +818,7 @@ impl<'a> Checker<'a> {
         if checked.ty.is_matrix() {
             return self.error(checked.loc, diag::requires_scalar_condition(&checked.ty));
         }
-        truth(checked)
+        truth(checked, !self.c_arithmetic)
     }
 
     fn if_expr(&mut self, i: &syn::ExprIf, loc: Loc) -> Expr {
@@ -884,8 +889,8 @@ impl<'a> Checker<'a> {
             // C's `n && m`: each number compared with zero, as a condition.
             let kind = ExprKind::Binary {
                 op: b.op,
-                lhs: Box::new(truth(lhs)),
-                rhs: Box::new(truth(rhs)),
+                lhs: Box::new(truth(lhs, !self.c_arithmetic)),
+                rhs: Box::new(truth(rhs, !self.c_arithmetic)),
             };
             return Expr::new(kind, Ty::Scalar(Scalar::Bool), loc);
         }
@@ -926,6 +931,7 @@ impl<'a> Checker<'a> {
         (lhs, lsrc): (Expr, &syn::Expr),
         (rhs, rsrc): (Expr, &syn::Expr),
     ) -> Option<(Expr, Expr)> {
+        let (lhs, rhs) = (self.promoted(lhs), self.promoted(rhs));
         let float_of = |t: &Ty| match t {
             Ty::Scalar(s) if s.is_float() && s.is_element() => Some(*s),
             _ => None,
@@ -942,6 +948,21 @@ impl<'a> Checker<'a> {
             _ => (lhs, rhs),
         };
         Some(usual_conversions(op, lhs, rhs))
+    }
+
+    /// C's integer promotion of an operand of an arithmetic, bitwise or
+    /// shift operator, or of unary `-` and `~` (`!` here), in a kernel
+    /// with a C head: a `char`, `short` or their unsigned forms becomes an
+    /// `int` (`a + b` of two `unsigned char` is 300 for 200 and 100, not
+    /// 44, and `-c` is negative). Anything else, and every operand of a
+    /// kernel with a Rust head (whose `u8 + u8` is Rust's), as it is.
+    pub(super) fn promoted(&self, e: Expr) -> Expr {
+        match e.ty {
+            Ty::Scalar(s) if self.c_arithmetic && (promotes(s) || s == Scalar::Bool) => {
+                cast(e, Scalar::I32)
+            }
+            _ => e,
+        }
     }
 
     /// `lhs op rhs` where at least one side is a matrix; `rsrc`/`lsrc` are
@@ -1132,6 +1153,11 @@ impl<'a> Checker<'a> {
 
     fn compound(&mut self, b: &syn::ExprBinary, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
         use syn::BinOp as B;
+        // A truth value is C's `int` there (`n += a < b`).
+        let rhs = match rhs.ty {
+            Ty::Scalar(Scalar::Bool) => self.promoted(rhs),
+            _ => rhs,
+        };
         if is_unassignable_element(&lhs) || !assignable(&b.left, false) {
             return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
         }
@@ -1210,6 +1236,16 @@ impl<'a> Checker<'a> {
                     None => return self.poisoned(loc),
                 }
             }
+            // A narrow place of a C kernel computes in `int` (`c += 200`
+            // wraps as C's conversion back does, and `c <<= 8` is zero).
+            (&Ty::Scalar(place), value) if self.c_arithmetic && promotes(place) => {
+                let value = match value {
+                    Ty::Scalar(v) if v.is_element() => *v,
+                    Ty::IntLiteral => Scalar::I32,
+                    _ => return compound_assign(b.op, lhs, rhs, loc),
+                };
+                return self.mixed_compound(b, lhs, rhs, (place, value), loc);
+            }
             // A literal converts to the place's type, as in C (`x *= 2`).
             (Ty::Scalar(s), _) if s.is_element() && NumLit::of(&b.right).is_some() => {
                 let elem = *s;
@@ -1246,6 +1282,8 @@ impl<'a> Checker<'a> {
         loc: Loc,
     ) -> Expr {
         let (common, op) = match (common_type(place, value), binary_of_assign(&b.op)) {
+            // A shift is computed in its left operand's promoted type.
+            (Some(_), Some(op @ (syn::BinOp::Shl(_) | syn::BinOp::Shr(_)))) => (Scalar::I32, op),
             (Some(common), Some(op)) => (common, op),
             _ => return compound_assign(b.op, lhs, rhs, loc),
         };
@@ -1257,7 +1295,10 @@ impl<'a> Checker<'a> {
             return compound_assign(b.op, lhs, rhs, loc);
         }
         let current = self.expr(&b.left);
-        let (l, r) = usual_conversions(&op, current, rhs);
+        // `y` keeps its grouping: `k -= a - b` is `k - (a - b)`.
+        let (rty, rloc) = (rhs.ty.clone(), rhs.loc);
+        let rhs = Expr::new(ExprKind::Paren(Box::new(rhs)), rty, rloc);
+        let (l, r) = usual_conversions(&op, self.promoted(current), self.promoted(rhs));
         let computed = ExprKind::Binary {
             op,
             lhs: Box::new(l),
@@ -1373,8 +1414,59 @@ impl<'a> Checker<'a> {
         Some(Expr::new(kind, Ty::Unit, loc))
     }
 
+    /// C's `~x` (see [`COMPLEMENT`]): Rust's `!` of the promoted operand,
+    /// an integer or a vector of integers.
+    fn complement(&mut self, mac: &syn::Macro, loc: Loc) -> Expr {
+        let operand = match mac.parse_body::<syn::Expr>() {
+            Ok(operand) => operand,
+            Err(e) => return self.error(loc, e.to_string()),
+        };
+        let inner = self.expr(&operand);
+        // From the `~` to the operand's end, as Clang underlines it.
+        let loc = Loc {
+            start: loc.start,
+            end: inner.loc.end,
+        };
+        let inner = match inner.ty {
+            Ty::Scalar(Scalar::Bool) => cast(inner, Scalar::I32),
+            _ => self.promoted(inner),
+        };
+        match &inner.ty {
+            Ty::Error => return self.poisoned(loc),
+            Ty::Scalar(s) if s.is_float() => {
+                return self.error(loc, diag::invalid_unary_argument(&inner.ty));
+            }
+            _ => {}
+        }
+        let not = syn::UnOp::Not(syn::Token![!](loc.start));
+        self.unary_of(not, inner, loc)
+    }
+
     fn unary(&mut self, u: &syn::ExprUnary, loc: Loc) -> Expr {
         let inner = self.expr(&u.expr);
+        let inner = match u.op {
+            syn::UnOp::Neg(_) => self.promoted(inner),
+            // C's `!n` of a number in a function with a C head: `n == 0`.
+            syn::UnOp::Not(_) if self.c_arithmetic && zero_of(&inner).is_some() => {
+                let not = ExprKind::Unary {
+                    op: u.op,
+                    expr: Box::new(inner),
+                };
+                let zero = truth(Expr::new(not, Ty::Scalar(Scalar::Bool), loc), true);
+                // In parentheses, an operand of whatever surrounds it.
+                return Expr::new(
+                    ExprKind::Paren(Box::new(zero)),
+                    Ty::Scalar(Scalar::Bool),
+                    loc,
+                );
+            }
+            _ => inner,
+        };
+        self.unary_of(u.op, inner, loc)
+    }
+
+    /// `op inner`, `inner` checked.
+    fn unary_of(&mut self, op: syn::UnOp, inner: Expr, loc: Loc) -> Expr {
         // C's `*p` on a pointer (a slice here): its first element.
         if let (
             syn::UnOp::Deref(_),
@@ -1383,7 +1475,7 @@ impl<'a> Checker<'a> {
                 kind: SeqKind::Slice,
                 ..
             },
-        ) = (&u.op, &inner.ty)
+        ) = (&op, &inner.ty)
         {
             let elem = (**elem).clone();
             let index = Expr::usize_const(0, loc);
@@ -1393,7 +1485,7 @@ impl<'a> Checker<'a> {
             };
             return Expr::new(kind, elem, loc);
         }
-        let ty = match (&u.op, &inner.ty) {
+        let ty = match (&op, &inner.ty) {
             (_, Ty::Error) => return self.poisoned(loc),
             (syn::UnOp::Deref(_), Ty::Matrix(_)) => {
                 return self.error(loc, diag::indirection_requires_pointer(&inner.ty));
@@ -1410,7 +1502,7 @@ impl<'a> Checker<'a> {
         };
         Expr::new(
             ExprKind::Unary {
-                op: u.op,
+                op,
                 expr: Box::new(inner),
             },
             ty,
@@ -1874,15 +1966,15 @@ fn as_usize(e: Expr) -> Expr {
 /// `!n` of a number `n == 0` (a number as a condition is no Rust, so `!`
 /// there can only be C's logical not, not Rust's bitwise one); a `bool`,
 /// or a value of a type the checker does not know, as it is.
-pub(super) fn truth(cond: Expr) -> Expr {
+pub(super) fn truth(cond: Expr, logical_not: bool) -> Expr {
     let Expr { kind, ty, loc } = cond;
     let (n, nonzero) = match kind {
         // `if (!x)`: the parentheses C's statement needs are no operator.
-        ExprKind::Paren(inner) | ExprKind::Group(inner) => return truth(*inner),
+        ExprKind::Paren(inner) | ExprKind::Group(inner) => return truth(*inner, logical_not),
         ExprKind::Unary {
             op: syn::UnOp::Not(_),
             expr,
-        } if zero_of(&expr).is_some() => (*expr, false),
+        } if logical_not && zero_of(&expr).is_some() => (*expr, false),
         kind => (Expr::new(kind, ty, loc), true),
     };
     let Some(zero) = zero_of(&n) else {
@@ -1985,17 +2077,27 @@ fn usual_conversions(op: &syn::BinOp, lhs: Expr, rhs: Expr) -> (Expr, Expr) {
         if matches!(e.ty, Ty::Scalar(s) if s == common) || literal(&e.ty) {
             return e;
         }
-        let (loc, span) = (e.loc, e.loc.start);
-        let ty = common.to_tokens(span);
-        let cast = ExprKind::Cast {
-            expr: Box::new(e),
-            ty,
-        };
-        // In parentheses: `i as usize < n` would read `<` as generics.
-        let cast = Expr::new(cast, Ty::Scalar(common), loc);
-        Expr::new(ExprKind::Paren(Box::new(cast)), Ty::Scalar(common), loc)
+        cast(e, common)
     };
     (convert(lhs), convert(rhs))
+}
+
+/// `(e as T)`: a scalar converted as C converts it. In parentheses: `i as
+/// usize < n` would read `<` as generics.
+fn cast(e: Expr, to: Scalar) -> Expr {
+    let (loc, span) = (e.loc, e.loc.start);
+    let kind = ExprKind::Cast {
+        expr: Box::new(e),
+        ty: to.to_tokens(span),
+    };
+    let cast = Expr::new(kind, Ty::Scalar(to), loc);
+    Expr::new(ExprKind::Paren(Box::new(cast)), Ty::Scalar(to), loc)
+}
+
+/// Whether C promotes an operand of type `s` to `int`: an integer type
+/// narrower than `int` (`char`, `short` and their unsigned forms).
+fn promotes(s: Scalar) -> bool {
+    s.is_integer() && s.bits() < 32
 }
 
 /// The type C computes `a op b` in, for two arithmetic types of Rust's

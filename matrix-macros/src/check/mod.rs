@@ -15,7 +15,7 @@ mod vector;
 use crate::consteval::{self, Consts};
 use crate::diag::{self, Diagnostics, Loc};
 use crate::ir::{self, Contract};
-use crate::parse::{self, Item, ctype};
+use crate::parse::{self, Head, Item, ctype};
 use crate::types::{Dim, Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote_spanned};
@@ -118,7 +118,7 @@ fn kernel_body_names(items: &[Item]) -> HashSet<String> {
     }
     let mut names = HashSet::new();
     for item in items {
-        if let Item::Kernel(f) = item {
+        if let Item::Kernel(f, _) = item {
             walk(f.block.to_token_stream(), &mut names);
         }
     }
@@ -220,7 +220,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
     // Kernel signatures, so kernels may call each other in any order.
     let mut sigs = Vec::new();
     for item in &block.items {
-        if let Item::Kernel(f) = item {
+        if let Item::Kernel(f, _) = item {
             let before = diags.len();
             env.generics = const_generics(&f.sig);
             let sig = resolve_signature(&f.sig, &env, diags);
@@ -239,12 +239,14 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
     let mut sigs = sigs.into_iter();
     for item in block.items {
         match item {
-            Item::Kernel(f) => {
+            Item::Kernel(f, head) => {
                 let Some((sig, sig_errors)) = sigs.next() else {
                     continue;
                 };
                 env.generics = const_generics(&f.sig);
-                kernels.push(check_kernel(*f, sig, sig_errors, contract, &env, diags));
+                kernels.push(check_kernel(
+                    *f, head, sig, sig_errors, contract, &env, diags,
+                ));
             }
             Item::Const(c) => items.push(c.to_token_stream()),
             Item::Other(i) => items.push(i.to_token_stream()),
@@ -807,6 +809,7 @@ fn resolve_signature(sig: &syn::Signature, env: &Env, diags: &mut Diagnostics) -
 
 fn check_kernel(
     f: syn::ItemFn,
+    head: Head,
     sig: Signature,
     sig_errors: bool,
     block_contract: Contract,
@@ -834,6 +837,7 @@ fn check_kernel(
     }
     let before = diags.len();
     let mut checker = expr::Checker::new(env, diags, sig.ret.clone());
+    checker.c_arithmetic = head == Head::C;
     for (name, ty) in &sig.params {
         if let Some(name) = name {
             checker.bind_param(&name.to_string(), ty.clone());

@@ -460,6 +460,18 @@ impl Checker<'_> {
                 None => self.poisoned(loc),
             };
         }
+        // In a function with a C head a truth value is C's `int`, 0 or 1
+        // (`return a < b;`, `int z = !n;`), and converts from there.
+        if let (Ty::Scalar(s), Ty::Scalar(Scalar::Bool)) = (to, &value.ty)
+            && self.c_arithmetic
+            && s.is_element()
+        {
+            let (loc, int) = (value.loc, self.promoted(value));
+            return match s {
+                Scalar::I32 => int,
+                _ => super::expr::converted(int, *s, loc),
+            };
+        }
         // A number of another element type converts, as C's assignment,
         // initialisation, `return` and argument passing convert it
         // (`int q = x * 3.25f;` truncates, `return k;` of an `int` from a

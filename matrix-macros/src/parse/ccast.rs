@@ -36,6 +36,11 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
             i += taken;
             continue;
         }
+        if let Some((complement, end)) = complement_at(trees, i, names) {
+            out.push(complement);
+            i = end;
+            continue;
+        }
         if let Some(literal) = compound_literal_at(trees, i, out.last(), names) {
             out.push(literal);
             i += 2;
@@ -68,6 +73,42 @@ fn rewrite_trees(trees: &[TokenTree], names: &HashSet<String>) -> Vec<TokenTree>
 /// checker: `__matrix_literal!(NAME; a, b, c)` (its elements rewritten in
 /// turn). `NAME` is one of the block's typedef names.
 pub(crate) const COMPOUND_LITERAL: &str = "__matrix_literal";
+
+/// The macro call C's `~x` becomes, for the checker:
+/// `__matrix_complement!(x)`. Rust has no `~`, and its `!` is C's `!` in a
+/// function with a C head, so the complement needs a spelling of its own.
+pub(crate) const COMPLEMENT: &str = "__matrix_complement";
+
+/// C's `~x` at `trees[i]`, `x` a unary expression: the
+/// [`COMPLEMENT`] call, in an invisible group (a unary operator binds
+/// tighter than any binary one), and where the operand ends.
+fn complement_at(
+    trees: &[TokenTree],
+    i: usize,
+    names: &HashSet<String>,
+) -> Option<(TokenTree, usize)> {
+    let TokenTree::Punct(tilde) = &trees[i] else {
+        return None;
+    };
+    let end = operand_end(trees, i + 1, names);
+    if tilde.as_char() != '~' || end == i + 1 {
+        return None;
+    }
+    let span = tilde.span();
+    let operand = rewrite_trees(&trees[i + 1..end], names);
+    let mut args = Group::new(Delimiter::Parenthesis, operand.into_iter().collect());
+    args.set_span(span);
+    let call: TokenStream = [
+        TokenTree::Ident(Ident::new(COMPLEMENT, span)),
+        super::punct('!', span),
+        TokenTree::Group(args),
+    ]
+    .into_iter()
+    .collect();
+    let mut whole = Group::new(Delimiter::None, call);
+    whole.set_span(span);
+    Some((TokenTree::Group(whole), end))
+}
 
 /// C's `sizeof(TYPE)`, `sizeof(x)` or `sizeof x` at `trees[i]`: the size
 /// in bytes as C's `size_t` (`unsigned long`), Rust's `size_of::<T>()` of
@@ -300,7 +341,7 @@ fn starts_operand(
             Delimiter::Brace => false,
         },
         Some(TokenTree::Punct(p)) => match p.as_char() {
-            '-' | '!' | '*' | '&' => {
+            '-' | '!' | '*' | '&' | '~' => {
                 // `&&` and `*=`-like pairs are binary operators, not prefixes.
                 p.spacing() == Spacing::Alone || operand_end(trees, at, names) > at
             }
@@ -316,7 +357,7 @@ fn operand_end(trees: &[TokenTree], start: usize, names: &HashSet<String>) -> us
     // Prefix operators.
     while let Some(TokenTree::Punct(p)) = trees.get(j) {
         match p.as_char() {
-            '-' | '!' | '*' => j += 1,
+            '-' | '!' | '*' | '~' => j += 1,
             '&' => {
                 j += 1;
                 if let Some(TokenTree::Ident(id)) = trees.get(j)
@@ -468,6 +509,27 @@ mod tests {
             "««a . b (c) as i32» as m4x4_t»"
         );
         assert_eq!(rw("f((double) y, 2)"), "f («y as f64» , 2)");
+    }
+
+    #[test]
+    fn complements_take_a_unary_operand() {
+        assert_eq!(rw("~ x"), "«__matrix_complement ! (x)»");
+        assert_eq!(
+            rw("a & ~ b [i] << 2"),
+            "a & «__matrix_complement ! (b [i])» < < 2"
+        );
+        assert_eq!(
+            rw("~ ~ x"),
+            "«__matrix_complement ! («__matrix_complement ! (x)»)»"
+        );
+        assert_eq!(rw("~ (unsigned) s"), "«__matrix_complement ! («s as u32»)»");
+        assert_eq!(
+            rw("(int) ~ x . y"),
+            "««__matrix_complement ! (x . y)» as i32»"
+        );
+        assert_eq!(rw("- ~ f (a)"), "- «__matrix_complement ! (f (a))»");
+        // Nothing to take: left for the parser to report.
+        assert_eq!(rw("x ~"), "x ~");
     }
 
     #[test]

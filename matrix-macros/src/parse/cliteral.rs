@@ -71,6 +71,32 @@ pub(crate) fn rewrite(tokens: TokenStream) -> TokenStream {
     out.into_iter().collect()
 }
 
+/// C's character constants in a function with a C head: each ASCII
+/// `'c'` is the `int` it codes (`'0'` is 48, `'\n'` 10), so that `c -
+/// '0'` and `case 'x':` compute as in C. Any other character literal
+/// stays Rust's `char`.
+pub(crate) fn char_codes(tokens: TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Group(g) => {
+                let mut new = Group::new(g.delimiter(), char_codes(g.stream()));
+                new.set_span(g.span());
+                TokenTree::Group(new)
+            }
+            TokenTree::Literal(lit) => match syn::Lit::new(lit.clone()) {
+                syn::Lit::Char(c) if c.value().is_ascii() => {
+                    let mut code = Literal::u8_unsuffixed(c.value() as u8);
+                    code.set_span(lit.span());
+                    TokenTree::Literal(code)
+                }
+                _ => TokenTree::Literal(lit),
+            },
+            other => other,
+        })
+        .collect()
+}
+
 /// Whether a `.` after `prev` is a field access (`t.1.f`, `r?.0`) or the
 /// second point of a range (`0..5`), not part of a literal.
 fn ends_field_path(prev: Option<&TokenTree>) -> bool {
@@ -184,6 +210,14 @@ mod tests {
     fn assert_unchanged(src: &str) {
         let written = src.parse::<TokenStream>().unwrap().to_string();
         assert_eq!(rewritten(src), written, "{src}");
+    }
+
+    #[test]
+    fn ascii_characters_are_their_codes() {
+        let codes = |src: &str| char_codes(src.parse().unwrap()).to_string();
+        assert_eq!(codes("c - '0'"), "c - 48");
+        assert_eq!(codes("f('\\n', ['\\0'], 'é')"), "f (10 , [0] , 'é')");
+        assert_eq!(codes("b'a' + \"x\""), "b'a' + \"x\"");
     }
 
     #[test]

@@ -14,7 +14,7 @@ mod cstmt;
 mod cternary;
 pub(crate) mod ctype;
 
-pub(crate) use ccast::COMPOUND_LITERAL;
+pub(crate) use ccast::{COMPLEMENT, COMPOUND_LITERAL};
 pub(crate) use cternary::is_conditional_mark;
 
 use crate::diag::{self, Diagnostics, Loc};
@@ -35,9 +35,18 @@ pub(crate) struct Block {
 pub(crate) enum Item {
     Typedef(Box<Typedef>),
     Const(syn::ItemConst),
-    Kernel(Box<syn::ItemFn>),
+    Kernel(Box<syn::ItemFn>, Head),
     /// Any other Rust item, emitted as written.
     Other(syn::Item),
+}
+
+/// How a kernel's head is written: `fn NAME(..)` or C's `TYPE NAME(..)`.
+/// A function with a C head computes in C's arithmetic, integer
+/// promotions included (two `unsigned char` add in `int`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Head {
+    Rust,
+    C,
 }
 
 /// `typedef ELEM NAME __attribute__((matrix_type(R, C)));`, or a plain scalar
@@ -226,8 +235,8 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
         if !input.peek(syn::token::Brace) {
             return Err(input.error(diag::EXPECTED_FUNCTION_BODY));
         }
-        let block = kernel_body(input, type_names)?;
-        return Ok(kernel(attrs, vis, sig, block));
+        let block = kernel_body(input, type_names, Head::Rust)?;
+        return Ok(kernel(attrs, vis, sig, block, Head::Rust));
     }
     if let Some(head) = c_head_tokens(input) {
         if let Some((sig, any_mut)) = cfn::signature(&head, type_names) {
@@ -236,12 +245,12 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
                 let _: TokenTree = input.parse()?;
             }
             let sig: syn::Signature = syn::parse2(sig)?;
-            let block = kernel_body(input, type_names)?;
+            let block = kernel_body(input, type_names, Head::C)?;
             let mut attrs = attrs;
             if any_mut {
                 attrs.push(cfn::allow_unused_mut());
             }
-            return Ok(kernel(attrs, vis, sig, block));
+            return Ok(kernel(attrs, vis, sig, block, Head::C));
         }
         if let Some(ty) = cfn::unknown_type(&head, type_names) {
             let message = diag::unknown_type_name(&ty.to_string());
@@ -594,23 +603,38 @@ fn c_head_tokens(input: ParseStream) -> Option<Vec<TokenTree>> {
 /// A kernel's body, after C's spellings are rewritten to Rust (names that
 /// are Rust keywords, literals, casts and compound literals, conditionals,
 /// statements).
-fn kernel_body(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<syn::Block> {
+fn kernel_body(
+    input: ParseStream,
+    type_names: &HashSet<String>,
+    head: Head,
+) -> syn::Result<syn::Block> {
     let body: proc_macro2::Group = input.parse()?;
     let body = ckeyword::rewrite(TokenStream::from(TokenTree::Group(body)));
     let body = cliteral::rewrite(body);
+    let body = match head {
+        Head::C => cliteral::char_codes(body),
+        Head::Rust => body,
+    };
     let body = ccast::rewrite(body, type_names);
     let body = cternary::rewrite(body);
     syn::parse2(cstmt::rewrite(body, type_names))
 }
 
-fn kernel(attrs: Vec<Attribute>, vis: Visibility, sig: syn::Signature, block: syn::Block) -> Item {
-    Item::Kernel(Box::new(syn::ItemFn {
+fn kernel(
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    sig: syn::Signature,
+    block: syn::Block,
+    head: Head,
+) -> Item {
+    let f = syn::ItemFn {
         attrs,
         vis,
         modifiers: Default::default(),
         sig,
         block: Box::new(block),
-    }))
+    };
+    Item::Kernel(Box::new(f), head)
 }
 
 /// A lone punctuation token `c` at `span`.
