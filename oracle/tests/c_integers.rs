@@ -6,8 +6,9 @@
 //! `c++` wrap, `c <<= 8` is zero, `-128 / -1` of `signed char` is -128),
 //! truth values as `int` (`n += a < b`, `return a > b;`, `!n` and `!!n`
 //! anywhere, `-(x > 1)`), and `~` on integers, truth values and in
-//! conditions, and character constants as the `int`s they code (`c -
-//! '0'`, `case 'x':`). The block's source is one text, compiled as `matrix!` and
+//! conditions, character constants as the `int`s they code (`c -
+//! '0'`, `case 'x':`), and elements stepped inside expressions (`++bins[b]
+//! > top`, `m[0][1]--`). The block's source is one text, compiled as `matrix!` and
 //! (through `stringify!`) as C; every kernel runs on the edges of its
 //! types, and the results are compared line for line.
 
@@ -99,6 +100,18 @@ c_and_rust! {
         unsigned short h = 5381;
         for (int i = 0; i < n; i++) h = h * 33 + s[i];
         return h;
+    }
+
+    int histogram(const unsigned char *px, int n, u8m m) {
+        int bins[4] = {0};
+        int top = 0;
+        for (int i = 0; i < n; i++) {
+            int b = px[i] >> 6;
+            if (++bins[b] > top) top = bins[b];
+        }
+        int first = bins[0]++;
+        unsigned char e = ++m[1][1] + m[0][1]--;
+        return top * 1000 + first * 100 + --bins[3] * 10 + bins[0] + e * 10000 + m[0][1];
     }
 
     u8m bump(u8m m, unsigned char k) {
@@ -215,6 +228,13 @@ fn cases() -> Vec<(String, String)> {
     }
     for n in [0, 1, 5, 16] {
         push(format!("hash(lut, {n})"), "%d", hash(&lut, n).to_string());
+    }
+    for n in [0, 1, 5, 16] {
+        let m = u8m::from_rows([[1, 0], [7, 255]]);
+        let c = format!(
+            "{{ u8m m; m[0][0] = 1; m[0][1] = 0; m[1][0] = 7; m[1][1] = 255; printf(\"%d\\n\", histogram(lut, {n}, m)); }}"
+        );
+        out.push((c, histogram(&lut, n, m).to_string()));
     }
     for (m, k) in [
         ([250u8, 200, 255, 3], 10u8),

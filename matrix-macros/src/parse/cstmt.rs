@@ -896,11 +896,12 @@ fn is_brace(t: &TokenTree) -> bool {
 }
 
 /// C's `x++`, `x--`, `++x` and `--x` inside an expression (`a[n++] = v`,
-/// `while (n-- > 0)`, `a[--k]`), `x` a name, at `i`: the value C gives
-/// them, as a block that steps `x` (`({ let old = x; x += 1; old })`,
-/// `({ x -= 1; x })`), and the tokens it takes. Not `x--` before an
-/// operand (Rust's `x - -y`), nor `--x` after a value (`a --x` is Rust's
-/// `a - -x`); nor `++a[i]`, whose step is the element's, left to rustc.
+/// `while (n-- > 0)`, `a[--k]`, `y = ++m[i][j]`), `x` a name or an
+/// element whose subscripts can be read twice ([`place_end`]), at `i`:
+/// the value C gives them, as a block that steps `x` (`({ let old = x; x
+/// += 1; old })`, `({ x -= 1; x })`), and the tokens it takes. Not `x--`
+/// before an operand (Rust's `x - -y`), nor `--x` after a value (`a --x`
+/// is Rust's `a - -x`).
 fn step_in_expression(t: &[TokenTree], i: usize) -> Option<(TokenTree, usize)> {
     let operand_next = |j: usize| {
         matches!(t.get(j), Some(TokenTree::Ident(_) | TokenTree::Literal(_)))
@@ -921,51 +922,89 @@ fn step_in_expression(t: &[TokenTree], i: usize) -> Option<(TokenTree, usize)> {
                 TokenTree::Punct(_) => false,
             }
     };
-    match (&t[i], t.get(i + 1), t.get(i + 2)) {
-        // `x++` / `x--`: a name before, no operand after.
-        (TokenTree::Ident(x), Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
-            if doubled(a, b) && !is_keyword(x) && !operand_next(i + 3) =>
-        {
-            Some((stepped(x, a, true), 3))
-        }
-        // `++x` / `--x`, where no value comes before (`a ++x` is no C,
-        // `a --x` Rust's `a - -x`) and no subscript, call or field after.
-        (TokenTree::Punct(a), Some(TokenTree::Punct(b)), Some(TokenTree::Ident(x)))
-            if doubled(a, b) && !is_keyword(x) && !after_value(i) && !postfix_next(i + 3) =>
-        {
-            Some((stepped(x, a, false), 3))
-        }
+    let doubled_at = |j: usize| match (t.get(j), t.get(j + 1)) {
+        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if doubled(a, b) => Some(a),
         _ => None,
+    };
+    // `x++` / `x--`: a place before, no operand after.
+    if let Some(end) = place_end(t, i)
+        && let Some(op) = doubled_at(end)
+        && !operand_next(end + 2)
+    {
+        return Some((stepped(&t[i..end], op, true), end + 2 - i));
     }
+    // `++x` / `--x`, where no value comes before (`a ++x` is no C,
+    // `a --x` Rust's `a - -x`) and no call or field after.
+    if let Some(op) = doubled_at(i)
+        && !after_value(i)
+        && let Some(end) = place_end(t, i + 2)
+        && !postfix_next(end)
+    {
+        return Some((stepped(&t[i + 2..end], op, false), end - i));
+    }
+    None
 }
 
-/// `({ let old = x; x op= 1; old })` (`postfix`) or `({ x op= 1; x })`.
-fn stepped(x: &Ident, op: &Punct, postfix: bool) -> TokenTree {
+/// Where a place that can be read again with no effect ends, if one
+/// starts at `j`: a name, then any subscripts made of names, literals
+/// and operators (no step, assignment or call: `m[i][j + 1]`, not
+/// `a[k++]` or `a[f(i)]`).
+fn place_end(t: &[TokenTree], j: usize) -> Option<usize> {
+    let plain = |tokens: &[TokenTree]| {
+        tokens.iter().enumerate().all(|(k, tree)| match tree {
+            TokenTree::Ident(id) => !is_keyword(id),
+            TokenTree::Literal(_) => true,
+            TokenTree::Punct(p) => {
+                let next = tokens.get(k + 1);
+                p.as_char() != '=' && !matches!(next, Some(TokenTree::Punct(q)) if doubled(p, q))
+            }
+            TokenTree::Group(_) => false,
+        })
+    };
+    let Some(TokenTree::Ident(x)) = t.get(j) else {
+        return None;
+    };
+    if is_keyword(x) {
+        return None;
+    }
+    let mut end = j + 1;
+    while let Some(TokenTree::Group(g)) = t.get(end)
+        && g.delimiter() == Delimiter::Bracket
+        && plain(&g.stream().into_iter().collect::<Vec<_>>())
+    {
+        end += 1;
+    }
+    Some(end)
+}
+
+/// `({ let old = x; x op= 1; old })` (`postfix`) or `({ x op= 1; x })`,
+/// `x` the place's tokens.
+fn stepped(x: &[TokenTree], op: &Punct, postfix: bool) -> TokenTree {
     let span = op.span();
     let old = Ident::new("__matrix_old", Span::mixed_site().located_at(span));
     let mut assign = Punct::new(op.as_char(), Spacing::Joint);
     assign.set_span(span);
     let mut one = Literal::u8_unsuffixed(1);
     one.set_span(span);
-    let step = [
-        TokenTree::Ident(x.clone()),
+    let mut step = x.to_vec();
+    step.extend([
         TokenTree::Punct(assign),
         punct('=', span),
         TokenTree::Literal(one),
         punct(';', span),
-    ];
+    ]);
     let mut block = Vec::new();
     if postfix {
         block.push(TokenTree::Ident(Ident::new("let", span)));
         block.push(TokenTree::Ident(old.clone()));
         block.push(punct('=', span));
-        block.push(TokenTree::Ident(x.clone()));
+        block.extend(x.iter().cloned());
         block.push(punct(';', span));
         block.extend(step);
         block.push(TokenTree::Ident(old));
     } else {
         block.extend(step);
-        block.push(TokenTree::Ident(x.clone()));
+        block.extend(x.iter().cloned());
     }
     group(
         Delimiter::Parenthesis,
@@ -1363,11 +1402,23 @@ mod tests {
         assert_eq!(rewritten("return ++i;"), "return ({i += 1 ; i}) ;");
         assert_eq!(rewritten("y = --x;"), "y = ({x -= 1 ; x}) ;");
         assert_eq!(rewritten("a[--k] = 0;"), "a [({k -= 1 ; k})] = 0 ;");
-        // Rust's `x - -y` and `a - -x` stay; so does `++a[i]` (the
-        // element's step) for rustc to report.
+        // Rust's `x - -y` and `a - -x` stay.
         assert_eq!(rewritten("y = x--z;"), "y = x -- z ;");
         assert_eq!(rewritten("y = a --x;"), "y = a -- x ;");
-        assert_eq!(rewritten("y = ++a[i];"), "y = ++ a [i] ;");
+        // An element steps where its subscripts can be read twice.
+        assert_eq!(rewritten("y = ++a[i];"), "y = ({a [i] += 1 ; a [i]}) ;");
+        assert_eq!(
+            rewritten("s += m[i][j + 1]--;"),
+            "s += ({let __matrix_old = m [i] [j + 1] ; m [i] [j + 1] -= 1 ; __matrix_old}) ;"
+        );
+        // A subscript with a step or a call, or a field after, stays, for
+        // rustc to report.
+        assert_eq!(
+            rewritten("y = a[k++]++;"),
+            "y = a [({let __matrix_old = k ; k += 1 ; __matrix_old})] ++;"
+        );
+        assert_eq!(rewritten("y = ++a[f(i)];"), "y = ++ a [f (i)] ;");
+        assert_eq!(rewritten("y = ++v.x;"), "y = ++ v . x ;");
     }
 
     #[test]
