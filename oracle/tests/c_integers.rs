@@ -5,12 +5,13 @@
 //! conversion back where a narrow place is assigned (`c += 200` and
 //! `c++` wrap, `c <<= 8` is zero, `-128 / -1` of `signed char` is -128),
 //! truth values as `int` (`n += a < b`, `return a > b;`, `!n` and `!!n`
-//! anywhere, `-(x > 1)`), and `~` on integers, truth values and in
-//! conditions, character constants as the `int`s they code (`c -
-//! '0'`, `case 'x':`), and elements stepped inside expressions (`++bins[b]
-//! > top`, `m[0][1]--`). The block's source is one text, compiled as `matrix!` and
-//! (through `stringify!`) as C; every kernel runs on the edges of its
-//! types, and the results are compared line for line.
+//! anywhere, `-(x > 1)`), `~` on integers, truth values and in
+//! conditions, character constants as the `int`s they code (`c - '0'`,
+//! `case 'x':`), and elements stepped inside expressions (`if
+//! (++bins[b] > top)`, `m[0][1]--`). The block's source is one text,
+//! compiled as `matrix!` and (through `stringify!`) as C; every kernel
+//! runs on the edges of its types, and the results are compared line for
+//! line.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
