@@ -67,6 +67,12 @@ impl Diagnostics {
         self.errors.len()
     }
 
+    /// The errors' messages, in order.
+    #[cfg(test)]
+    pub(crate) fn messages(&self) -> Vec<String> {
+        self.errors.iter().map(ToString::to_string).collect()
+    }
+
     pub(crate) fn to_compile_errors(&self) -> TokenStream {
         self.errors
             .iter()
@@ -201,6 +207,35 @@ pub(crate) fn typedef_redefinition(new: &MatTy, old: &MatTy) -> String {
             ..old.clone()
         }
     )
+}
+/// C's preprocessor (`parse::cpreproc`): Clang's texts, and ours for what
+/// the block does not carry out.
+pub(crate) const UNTERMINATED_CONDITIONAL: &str = "unterminated conditional directive";
+pub(crate) const MACRO_NAME_MISSING: &str = "macro name missing";
+pub(crate) const MACRO_TOO_MANY_ARGUMENTS: &str =
+    "too many arguments provided to function-like macro invocation";
+pub(crate) const MACRO_TOO_FEW_ARGUMENTS: &str =
+    "too few arguments provided to function-like macro invocation";
+/// Ours.
+pub(crate) const MACRO_PARAMETERS: &str =
+    "expected a macro's parameters: names separated by commas (`...` is not supported)";
+/// Ours.
+pub(crate) const MACRO_STRINGIZING: &str =
+    "`#` and `##` in a macro's replacement are not supported in `matrix!`";
+/// Ours: what `#if` evaluates.
+pub(crate) const IF_NOT_CONSTANT: &str = "expected an integer constant expression after `#if`: numbers, macros, `defined(NAME)`, arithmetic, comparisons, `!`, `&&` and `||`";
+/// `#else` (`#elif`, `#endif`) with no `#if` open.
+pub(crate) fn directive_without_if(word: &str) -> String {
+    format!("#{word} without #if")
+}
+/// A directive C has that the block does not carry out (ours), or one C
+/// does not have (Clang's text).
+pub(crate) fn unsupported_directive(word: &str) -> String {
+    match word {
+        "line" | "warning" | "ident" | "sccs" | "embed" | "include_next" | "pragma" | "assert"
+        | "unassert" | "import" => format!("`#{word}` is not supported in `matrix!`"),
+        _ => "invalid preprocessing directive".to_string(),
+    }
 }
 /// Ours: the parser's.
 pub(crate) const EXPECTED_FUNCTION_BODY: &str = "expected a function body `{ ... }`";

@@ -166,6 +166,20 @@ const SEEDS: &[&str] = &[
            if (~n && c != 'x') a -= c - '0';
            return (a * m[0][1] + b) / 255 + -(n > 1);
        }"#,
+    r#"#include <math.h>
+       #define N 2
+       #define SQ(x) ((x) * (x))
+       #if defined(N) && N > 1
+       #define K 3
+       #else
+       #define K 1
+       #endif
+       typedef float mn __attribute__((matrix_type(N, N)));
+       float e(mn m) {
+       #ifdef K
+           return SQ(m[0][1]) * K;
+       #endif
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

@@ -10,6 +10,7 @@ mod cfn;
 mod cglobal;
 mod ckeyword;
 mod cliteral;
+mod cpreproc;
 mod cstmt;
 mod cternary;
 pub(crate) mod ctype;
@@ -69,8 +70,8 @@ pub(crate) struct Typedef {
 pub(crate) enum Dims {
     /// `matrix_type(R, C[, LAYOUT])`, or `Matrix<T, R, C[, L]>`.
     Matrix {
-        rows: Expr,
-        cols: Expr,
+        rows: Box<Expr>,
+        cols: Box<Expr>,
         /// The layout, or where a `Matrix`'s fourth argument names none.
         layout: Result<Layout, Loc>,
     },
@@ -91,7 +92,7 @@ pub(crate) struct ElemSpelling {
 /// Parses a block, recovering at item boundaries so every syntax error is
 /// reported; the items that did parse are returned too.
 pub(crate) fn parse_block(input: TokenStream, diags: &mut Diagnostics) -> Block {
-    let trees: Vec<TokenTree> = input.into_iter().collect();
+    let trees: Vec<TokenTree> = cpreproc::preprocess(input, diags).into_iter().collect();
     let mut chunks = split_items(&trees);
 
     let mut inner_attrs = Vec::new();
@@ -306,8 +307,8 @@ fn rust_typedef(item: &syn::ItemType) -> Option<Typedef> {
             (
                 elem,
                 Dims::Matrix {
-                    rows: generic_expr(rows)?,
-                    cols: generic_expr(cols)?,
+                    rows: Box::new(generic_expr(rows)?),
+                    cols: Box::new(generic_expr(cols)?),
                     layout,
                 },
             )
@@ -525,7 +526,11 @@ fn parse_attribute(input: ParseStream, attr_loc: Loc) -> syn::Result<Dims> {
     };
     let layout = Ok(layout);
     match (exprs.pop(), exprs.pop(), exprs.is_empty()) {
-        (Some(cols), Some(rows), true) => Ok(Dims::Matrix { rows, cols, layout }),
+        (Some(cols), Some(rows), true) => Ok(Dims::Matrix {
+            rows: Box::new(rows),
+            cols: Box::new(cols),
+            layout,
+        }),
         _ => Err(diag::error_at(arguments, diag::REQUIRES_TWO_ARGUMENTS)),
     }
 }
