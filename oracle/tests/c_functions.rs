@@ -9,7 +9,8 @@
 //! (`float rows[][3]`), `static const` tables, `(void) x;`, the comma
 //! operator as a statement, `sizeof` of types, arrays, matrices and
 //! vectors, constants and tables at file scope (`static const float
-//! taps[] = {..};`), and call one another.
+//! taps[] = {..};`), arrays where pointers are wanted (`ramp(w, ..)`,
+//! `float *q = w;`, `const float *t = taps;`), and call one another.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
@@ -128,6 +129,16 @@ c_and_rust! {
         }
         return r;
     }
+
+    float decayed(const float *src, int n) {
+        float w[4];
+        float *q = w;
+        for (int i = 0; i < 4; i++) q[i] = src[i] * 2;
+        ramp(w, src + 1, 3);
+        const float *t = taps;
+        float g[2][3] = {{1, 2, 3}, {4, 5, 6}};
+        return dot_walk(w, t, 4) + smooth(g, 2, n) + g[0][0];
+    }
 }
 
 const INPUTS: [i32; 5] = [0, 1, -3, 7, 40];
@@ -182,7 +193,8 @@ fn c_program() -> String {
              \x20   printf(\"%u\\n\", fb(filtered(src + 1)));\n\
              \x20   float rows[4][3]; for (int k = 0; k < 12; k++) rows[k / 3][k % 3] = src[k] - 1.0f; float sm = smooth(rows, 4, {x}); printf(\"%u %u\\n\", fb(sm), fb(rows[0][0]));\n\
              \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
-             \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w)); }}",
+             \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w));\n\
+             \x20   printf(\"%u\\n\", fb(decayed(src, {x}))); }}",
             c_matrix("model", &model),
             c_matrix("view", &view),
             passes = x.rem_euclid(4),
@@ -234,6 +246,7 @@ fn ours() -> Vec<String> {
             .to_array()
             .map(|f| f.to_bits().to_string());
         lines.push(r.join(" "));
+        lines.push(decayed(&src, x).to_bits().to_string());
     }
     lines
 }

@@ -2046,6 +2046,17 @@ fn pointer_offset(seq: Expr, offset: Expr, loc: Loc) -> Expr {
     Expr::new(reference, slice, loc)
 }
 
+/// C's array where a pointer is wanted: `&a[0..]`, `&mut` where
+/// `mutable`.
+pub(super) fn decayed(array: Expr, mutable: bool) -> Expr {
+    let mut array = array;
+    if let Ty::Seq { mutable: m, .. } = &mut array.ty {
+        *m = mutable;
+    }
+    let loc = array.loc;
+    pointer_offset(array, Expr::usize_const(0, loc), loc)
+}
+
 /// C's usual arithmetic conversions of two scalar operands of different
 /// types (`i < count` with an `int` and a `usize`, `x * n` with a `float`
 /// and an `int`), which Rust would refuse: the one of the other type

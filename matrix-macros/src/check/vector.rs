@@ -8,7 +8,7 @@ use super::literal::NumLit;
 use crate::consteval;
 use crate::diag::{self, Loc};
 use crate::ir::{Expr, ExprKind};
-use crate::types::{Dim, MatTy, Scalar, Ty, VecTy};
+use crate::types::{Dim, MatTy, Scalar, SeqKind, Ty, VecTy};
 
 /// The lanes a component name selects from a vector of `len` elements,
 /// or Clang's error for it.
@@ -459,6 +459,23 @@ impl Checker<'_> {
                 Some(converted) => converted,
                 None => self.poisoned(loc),
             };
+        }
+        // C's array where a pointer is wanted (`fill(w, 4)`, `const float
+        // *p = table;`): the slice of all its elements, shared or not as
+        // the pointer is.
+        if let (
+            Ty::Seq {
+                kind: SeqKind::Slice,
+                mutable,
+                ..
+            },
+            Ty::Seq {
+                kind: SeqKind::Array,
+                ..
+            },
+        ) = (to, &value.ty)
+        {
+            return super::expr::decayed(value, *mutable);
         }
         // In a function with a C head a truth value is C's `int`, 0 or 1
         // (`return a < b;`, `int z = !n;`), and converts from there.
