@@ -187,7 +187,9 @@ mod tests {
     fn c_constants_become_const_items() {
         assert_eq!(
             item("const int steps = 4;").as_deref(),
-            Some("# [allow (non_upper_case_globals , clippy :: unnecessary_cast)] const steps : i32 = 4i32 ;")
+            Some(
+                "# [allow (non_upper_case_globals , clippy :: unnecessary_cast)] const steps : i32 = 4i32 ;"
+            )
         );
         assert_eq!(
             item("static const float w[] = {1, -0.5f, 1.0 / 3};").as_deref(),
