@@ -661,6 +661,106 @@ pub fn storage<T: Element, const R: usize, const C: usize, L: Layout>(
     m.storage_ref()
 }
 
+/// C's `memcpy(dst, src, bytes)` of arrays and pointers (slices here)
+/// and of matrices (their storage): the first `bytes / size_of::<T>()`
+/// elements of `src` copied to `dst`. The size comes first, so that the
+/// expansion reads `sizeof m` before it borrows `m`.
+///
+/// # Panics
+///
+/// If `bytes` is not a whole number of elements, or either slice is
+/// shorter than that many.
+#[track_caller]
+pub fn memcpy<T: Copy>(bytes: usize, dst: &mut [T], src: &[T]) {
+    let n = elements::<T>("memcpy", bytes);
+    assert!(
+        n <= dst.len() && n <= src.len(),
+        "memcpy of {n} elements ({bytes} bytes) from {} elements to {}: past the end",
+        src.len(),
+        dst.len()
+    );
+    dst[..n].copy_from_slice(&src[..n]);
+}
+
+/// C's `memset(dst, value, bytes)`: each of the first `bytes` bytes of
+/// `dst` set to `value` converted to `unsigned char`, as C sets them
+/// (`memset(p, 0, ..)` is zero, `memset(p, -1, ..)` all ones). The size
+/// comes first, as [`memcpy`]'s.
+///
+/// # Panics
+///
+/// If `bytes` is not a whole number of elements, or `dst` is shorter than
+/// that many.
+#[track_caller]
+pub fn memset<T: FromByte>(bytes: usize, dst: &mut [T], value: i32) {
+    let n = elements::<T>("memset", bytes);
+    assert!(
+        n <= dst.len(),
+        "memset of {n} elements ({bytes} bytes) of {}: past the end",
+        dst.len()
+    );
+    // C converts the value to `unsigned char`: its low byte.
+    dst[..n].fill(T::from_byte(value as u8));
+}
+
+/// The elements `bytes` bytes make, for [`memcpy`] and [`memset`].
+#[track_caller]
+fn elements<T>(what: &str, bytes: usize) -> usize {
+    let size = size_of::<T>().max(1);
+    assert!(
+        bytes.is_multiple_of(size),
+        "{what} of {bytes} bytes: not a whole number of {size}-byte elements"
+    );
+    bytes / size
+}
+
+/// A value whose every byte is one byte, as [`memset`] writes it: the
+/// numbers a matrix or a C array holds, and arrays of them (a row of a
+/// two-dimensional array).
+#[diagnostic::on_unimplemented(
+    message = "memset of an array of '{Self}', which is not a number",
+    label = "memset sets numbers"
+)]
+pub trait FromByte: Copy {
+    /// Every byte `b`.
+    fn from_byte(b: u8) -> Self;
+}
+
+macro_rules! from_byte {
+    ($($t:ty),*) => {$(
+        impl FromByte for $t {
+            #[inline]
+            fn from_byte(b: u8) -> Self {
+                <$t>::from_ne_bytes([b; size_of::<$t>()])
+            }
+        }
+    )*};
+}
+from_byte!(i8, u8, i16, u16, i32, u32, i64, u64, isize, usize, f32, f64);
+
+#[cfg(feature = "f16")]
+impl FromByte for half::f16 {
+    #[inline]
+    fn from_byte(b: u8) -> Self {
+        half::f16::from_bits(u16::from_byte(b))
+    }
+}
+
+#[cfg(feature = "bf16")]
+impl FromByte for half::bf16 {
+    #[inline]
+    fn from_byte(b: u8) -> Self {
+        half::bf16::from_bits(u16::from_byte(b))
+    }
+}
+
+impl<T: FromByte, const N: usize> FromByte for [T; N] {
+    #[inline]
+    fn from_byte(b: u8) -> Self {
+        [T::from_byte(b); N]
+    }
+}
+
 /// `f(x)`: the closure of `__builtin_matrix_map` on one element (a call
 /// rather than a closure expression called in place, which would need an
 /// attribute on an expression to be inlined at opt-level 0).
@@ -790,6 +890,32 @@ pub fn with_row<T: Lanes<C>, const R: usize, const C: usize, L: Layout>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memcpy_and_memset_work_in_bytes_as_c() {
+        let mut dst = [0.0f32; 4];
+        memcpy(8, &mut dst, &[1.0, 2.0, 3.0]);
+        assert_eq!(dst, [1.0, 2.0, 0.0, 0.0]);
+        memset(8, &mut dst[1..], -1);
+        assert_eq!(dst[0], 1.0);
+        assert!(dst[1].is_nan() && dst[2].is_nan());
+        assert_eq!(dst[3], 0.0);
+        let mut grid = [[7u16; 2]; 3];
+        memset(8, &mut grid, 0x01);
+        assert_eq!(grid, [[0x0101; 2], [0x0101; 2], [7; 2]]);
+    }
+
+    #[test]
+    #[should_panic(expected = "memcpy of 6 bytes: not a whole number of 4-byte elements")]
+    fn memcpy_refuses_part_of_an_element() {
+        memcpy(6, &mut [0i32; 4], &[1, 2]);
+    }
+
+    #[test]
+    #[should_panic(expected = "memset of 5 elements (20 bytes) of 4: past the end")]
+    fn memset_refuses_to_pass_the_end() {
+        memset(20, &mut [0.0f32; 4], 0);
+    }
 
     #[test]
     fn index_values() {

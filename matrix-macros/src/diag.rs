@@ -328,6 +328,15 @@ pub(crate) fn returning(from: &Ty, to: &Ty) -> String {
 pub(crate) fn passing(from: &Ty, to: &Ty) -> String {
     format!("passing '{from}' to parameter of incompatible type '{to}'")
 }
+/// Clang's, for a value that is no pointer where `memcpy` or `memset`
+/// wants one (`to` is `void *` or `const void *`).
+pub(crate) fn passing_to_pointer(from: &Ty, to: &str) -> String {
+    format!("passing '{from}' to parameter of incompatible type '{to}'")
+}
+/// Clang's, for a `const` pointer as `memcpy`'s or `memset`'s destination.
+pub(crate) fn discards_qualifiers(from: &Ty) -> String {
+    format!("passing '{from}' to parameter of type 'void *' discards qualifiers")
+}
 pub(crate) fn cast_between_sizes(to: &Ty, from: &Ty) -> String {
     format!("conversion between matrix types '{to}' and '{from}' of different size is not allowed")
 }

@@ -10,7 +10,9 @@
 //! operator as a statement, `sizeof` of types, arrays, matrices and
 //! vectors, constants and tables at file scope (`static const float
 //! taps[] = {..};`), arrays where pointers are wanted (`ramp(w, ..)`,
-//! `float *q = w;`, `const float *t = taps;`), and call one another.
+//! `float *q = w;`, `const float *t = taps;`), `memcpy` and `memset` of
+//! arrays, pointers and matrices (`memcpy(&m, src, sizeof m)`), and call
+//! one another.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
@@ -139,6 +141,18 @@ c_and_rust! {
         float g[2][3] = {{1, 2, 3}, {4, 5, 6}};
         return dot_walk(w, t, 4) + smooth(g, 2, n) + g[0][0];
     }
+
+    m4 copied(const float *src, float *dst) {
+        m4 m;
+        memcpy(&m, src, sizeof m);
+        memcpy(dst, &m, sizeof(float) * 4);
+        float w[6];
+        memset(w, 0, sizeof w);
+        memcpy(w + 1, src + 2, 3 * sizeof(float));
+        memset(dst + 4, 0, 2 * sizeof(float));
+        m[0][0] = w[1] + w[5];
+        return m;
+    }
 }
 
 const INPUTS: [i32; 5] = [0, 1, -3, 7, 40];
@@ -194,7 +208,8 @@ fn c_program() -> String {
              \x20   float rows[4][3]; for (int k = 0; k < 12; k++) rows[k / 3][k % 3] = src[k] - 1.0f; float sm = smooth(rows, 4, {x}); printf(\"%u %u\\n\", fb(sm), fb(rows[0][0]));\n\
              \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w));\n\
-             \x20   printf(\"%u\\n\", fb(decayed(src, {x}))); }}",
+             \x20   printf(\"%u\\n\", fb(decayed(src, {x})));\n\
+             \x20   float cp[8]; for (int k = 0; k < 8; k++) cp[k] = 9.0f; pm(copied(src, cp)); for (int k = 0; k < 8; k++) printf(\"%u \", fb(cp[k])); printf(\"\\n\"); }}",
             c_matrix("model", &model),
             c_matrix("view", &view),
             passes = x.rem_euclid(4),
@@ -247,6 +262,9 @@ fn ours() -> Vec<String> {
             .map(|f| f.to_bits().to_string());
         lines.push(r.join(" "));
         lines.push(decayed(&src, x).to_bits().to_string());
+        let mut cp = [9.0f32; 8];
+        lines.push(bits(copied(&src, &mut cp).as_slice()));
+        lines.push(bits(&cp));
     }
     lines
 }

@@ -1728,6 +1728,9 @@ impl<'a> Checker<'a> {
             {
                 return self.kernel_call(c, &sig.params, sig.ret, loc);
             }
+            if self.lookup(&name).is_none() && super::cstring::is_string_function(&name) {
+                return self.string_call(&name, c, loc);
+            }
             if self.lookup(&name).is_none()
                 && let Some(f) = super::cmath::lookup(&name)
             {
@@ -1949,7 +1952,7 @@ pub(super) fn compatible(to: &Ty, from: &Ty) -> bool {
 
 /// An integer `e` as a `usize` (an index or offset): `e as usize` unless it
 /// is one, or a literal Rust infers as one.
-fn as_usize(e: Expr) -> Expr {
+pub(super) fn as_usize(e: Expr) -> Expr {
     if matches!(e.ty, Ty::Scalar(Scalar::Usize) | Ty::IntLiteral) {
         return e;
     }

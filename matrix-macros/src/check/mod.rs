@@ -8,6 +8,7 @@
 mod builtins;
 mod cmath;
 mod conditional;
+mod cstring;
 mod expr;
 pub(crate) mod literal;
 mod vector;
