@@ -79,10 +79,23 @@ impl Preprocessor<'_> {
     /// `trees` with directives carried out and macros replaced, groups'
     /// contents in turn.
     fn lines(&mut self, trees: &[TokenTree]) -> Vec<TokenTree> {
+        self.scan(trees, &mut Vec::new(), true)
+    }
+
+    /// `trees` with every macro replaced but those in `disabled`, groups'
+    /// contents in turn; with `directives`, directives carried out and the
+    /// lines of branches not taken dropped (a replacement, rescanned, has
+    /// none).
+    fn scan(
+        &mut self,
+        trees: &[TokenTree],
+        disabled: &mut Vec<String>,
+        directives: bool,
+    ) -> Vec<TokenTree> {
         let mut out = Vec::with_capacity(trees.len());
         let mut i = 0;
         while i < trees.len() {
-            if let Some(name) = directive_at(trees, i) {
+            if directives && let Some(name) = directive_at(trees, i) {
                 let end = line_end(trees, i);
                 let at = Loc {
                     start: trees[i].span(),
@@ -92,11 +105,11 @@ impl Preprocessor<'_> {
                 i = end;
                 continue;
             }
-            if !self.taking() {
+            if directives && !self.taking() {
                 i += 1;
                 continue;
             }
-            if let Some((replaced, taken)) = self.replaced_at(trees, i, &mut Vec::new()) {
+            if let Some((replaced, taken)) = self.replaced_at(trees, i, disabled) {
                 out.extend(replaced);
                 i += taken;
                 continue;
@@ -104,7 +117,8 @@ impl Preprocessor<'_> {
             out.push(match &trees[i] {
                 TokenTree::Group(g) => {
                     let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                    super::group(g.delimiter(), self.lines(&inner), g.span())
+                    let inner = self.scan(&inner, disabled, directives);
+                    super::group(g.delimiter(), inner, g.span())
                 }
                 other => other.clone(),
             });
@@ -296,36 +310,14 @@ impl Preprocessor<'_> {
                     }
                 };
                 let args: Vec<Vec<TokenTree>> =
-                    args.iter().map(|a| self.rescanned(a, disabled)).collect();
+                    args.iter().map(|a| self.scan(a, disabled, false)).collect();
                 (substituted(&body, &params, &args), 2)
             }
         };
         disabled.push(key);
-        let out = self.rescanned(&body, disabled);
+        let out = self.scan(&body, disabled, false);
         disabled.pop();
         Some((respanned(&out, name.span()), taken))
-    }
-
-    /// `trees` with every macro replaced, but those in `disabled`.
-    fn rescanned(&mut self, trees: &[TokenTree], disabled: &mut Vec<String>) -> Vec<TokenTree> {
-        let mut out = Vec::with_capacity(trees.len());
-        let mut i = 0;
-        while i < trees.len() {
-            if let Some((replaced, taken)) = self.replaced_at(trees, i, disabled) {
-                out.extend(replaced);
-                i += taken;
-                continue;
-            }
-            out.push(match &trees[i] {
-                TokenTree::Group(g) => {
-                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                    super::group(g.delimiter(), self.rescanned(&inner, disabled), g.span())
-                }
-                other => other.clone(),
-            });
-            i += 1;
-        }
-        out
     }
 }
 
