@@ -147,12 +147,27 @@ fn split_items(trees: &[TokenTree]) -> Vec<Vec<TokenTree>> {
         let ends = match tree {
             TokenTree::Punct(p) => p.as_char() == ';',
             // A brace group ends an item unless it is a `const` initializer
-            // or a type (`= {`), which continue to a `;`.
-            TokenTree::Group(g) => g.delimiter() == Delimiter::Brace && !has_equals(&current),
+            // or a type (`= {`), which continue to a `;`, or a C `typedef
+            // struct { .. } NAME;`, refused whole.
+            TokenTree::Group(g) => {
+                g.delimiter() == Delimiter::Brace
+                    && !has_equals(&current)
+                    && !current
+                        .iter()
+                        .any(|t| matches!(t, TokenTree::Ident(id) if id == "typedef"))
+            }
             _ => false,
         };
         if ends {
-            chunks.push(std::mem::take(&mut current));
+            // C's `struct S { .. };`: its `;` with it, refused whole.
+            let after_c_aggregate = matches!(current.as_slice(), [TokenTree::Punct(_)])
+                && chunks
+                    .last()
+                    .is_some_and(|c: &Vec<TokenTree>| c.iter().any(is_aggregate_keyword));
+            match chunks.last_mut() {
+                Some(last) if after_c_aggregate => last.append(&mut current),
+                _ => chunks.push(std::mem::take(&mut current)),
+            }
         }
         i += 1;
     }
@@ -160,6 +175,12 @@ fn split_items(trees: &[TokenTree]) -> Vec<Vec<TokenTree>> {
         chunks.push(current);
     }
     chunks
+}
+
+/// `struct`, `union` or `enum`: C's aggregates, which the block refuses
+/// (`diag::C_AGGREGATE`).
+fn is_aggregate_keyword(t: &TokenTree) -> bool {
+    matches!(t, TokenTree::Ident(id) if id == "struct" || id == "union" || id == "enum")
 }
 
 fn has_equals(chunk: &[TokenTree]) -> bool {
@@ -258,9 +279,16 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
             return Err(syn::Error::new(ty.span(), message));
         }
     }
-    let mut item: syn::Item = input
-        .parse()
-        .map_err(|e| syn::Error::new(e.span(), diag::EXPECTED_ITEM))?;
+    let aggregate = {
+        let fork = input.fork();
+        let _ = fork.parse::<Visibility>();
+        fork.parse::<TokenTree>().ok().filter(is_aggregate_keyword)
+    };
+    let mut item: syn::Item = input.parse().map_err(|e| match &aggregate {
+        // C's `struct S { float x, y; };`, which is no Rust.
+        Some(word) => syn::Error::new(word.span(), diag::C_AGGREGATE),
+        None => syn::Error::new(e.span(), diag::EXPECTED_ITEM),
+    })?;
     if let Some(item_attrs) = item_attrs_mut(&mut item) {
         item_attrs.splice(0..0, attrs);
     }
@@ -411,6 +439,11 @@ fn parse_typedef(
     attrs: Vec<Attribute>,
     vis: Visibility,
 ) -> syn::Result<Typedef> {
+    if let Ok(word) = input.fork().parse::<TokenTree>()
+        && is_aggregate_keyword(&word)
+    {
+        return Err(syn::Error::new(word.span(), diag::C_AGGREGATE));
+    }
     // Everything up to `__attribute__` or `;`: the element words, then the name.
     let mut before: Vec<TokenTree> = Vec::new();
     while !input.is_empty() && !input.peek(Token![;]) {

@@ -1,0 +1,16 @@
+use matrix_core::matrix;
+
+// C's aggregates are not declared in a block (a Rust `struct` is, as any
+// Rust item): one error on the keyword, and no other for the rest.
+matrix! {
+    typedef struct { float x, y; } vec2;
+    struct point { int a, b; };
+    typedef union { float f; unsigned u; } bits;
+    struct Rusty {
+        x: f32,
+    }
+    typedef float m2 __attribute__((matrix_type(2, 2)));
+    float first(m2 m) { return m[0][0]; }
+}
+
+fn main() {}
