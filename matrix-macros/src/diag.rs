@@ -251,8 +251,14 @@ pub(crate) const EXPECTED_SEMICOLON_AFTER_TYPEDEF: &str = "expected `;` after th
 pub(crate) const EXPECTED_MATRIX_TYPE_ATTRIBUTE: &str = "expected \
     `__attribute__((matrix_type(ROWS, COLUMNS)))` or `__attribute__((ext_vector_type(N)))` \
     after the typedef name";
-/// Ours: C's `struct`, `union` and `enum`, which a block does not declare.
-pub(crate) const C_AGGREGATE: &str = "C's `struct`, `union` and `enum` are not supported in `matrix!`: declare the type in Rust outside the block (`#[repr(C)] struct`) and pass its fields to the kernels";
+/// Ours: C's `struct` and `union`, which a block does not declare, and an
+/// `enum` that is not a declaration of constants.
+pub(crate) fn c_aggregate(keyword: &str) -> String {
+    match keyword {
+        "enum" => "a C `enum` in `matrix!` declares constants, `enum { A, B = 4 };` or `typedef enum { A, B } name;`, at file scope".to_string(),
+        _ => format!("C's `{keyword}` is not supported in `matrix!`: declare the type in Rust outside the block (`#[repr(C)] struct`) and pass its fields to the kernels"),
+    }
+}
 /// Ours: what a block may hold.
 pub(crate) const EXPECTED_ITEM: &str =
     "expected a typedef, a `const` item or a kernel `fn` in `matrix!`";

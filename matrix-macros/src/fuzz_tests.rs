@@ -175,6 +175,7 @@ const SEEDS: &[&str] = &[
        #define K 1
        #endif
        typedef float mn __attribute__((matrix_type(N, N)));
+       typedef enum { LOW, HIGH = K << 1 } level;
        float e(mn m) {
        #ifdef K
            return SQ(m[0][1]) * K;

@@ -11,8 +11,9 @@
 //! vectors, constants and tables at file scope (`static const float
 //! taps[] = {..};`), arrays where pointers are wanted (`ramp(w, ..)`,
 //! `float *q = w;`, `const float *t = taps;`), `memcpy` and `memset` of
-//! arrays, pointers and matrices (`memcpy(&m, src, sizeof m)`), and call
-//! one another.
+//! arrays, pointers and matrices (`memcpy(&m, src, sizeof m)`),
+//! enumerations as `int` constants (`enum { AX, AY };`, `typedef enum {
+//! .. } level;`, `case MID:`), and call one another.
 
 use matrix_core::matrix;
 use matrix_oracle::harness;
@@ -142,6 +143,17 @@ c_and_rust! {
         return dot_walk(w, t, 4) + smooth(g, 2, n) + g[0][0];
     }
 
+    enum { AX, AY, AZ, AW };
+    typedef enum { LOW = 1, MID = LOW << 2, HIGH } level;
+
+    float pick(v4 v, level l) {
+        switch (l) {
+        case LOW: return v[AX];
+        case MID: return v[AY] * MID;
+        default: return v[AW] + HIGH + AZ;
+        }
+    }
+
     m4 copied(const float *src, float *dst) {
         m4 m;
         memcpy(&m, src, sizeof m);
@@ -209,7 +221,8 @@ fn c_program() -> String {
              \x20   v4 v = {{(float) {x} * 0.125f, -0.5f, 0.75f, 2.0f}}; v4 r = saturate(v, {passes});\n\
              \x20   printf(\"%u %u %u %u\\n\", fb(r.x), fb(r.y), fb(r.z), fb(r.w));\n\
              \x20   printf(\"%u\\n\", fb(decayed(src, {x})));\n\
-             \x20   float cp[8]; for (int k = 0; k < 8; k++) cp[k] = 9.0f; pm(copied(src, cp)); for (int k = 0; k < 8; k++) printf(\"%u \", fb(cp[k])); printf(\"\\n\"); }}",
+             \x20   float cp[8]; for (int k = 0; k < 8; k++) cp[k] = 9.0f; pm(copied(src, cp)); for (int k = 0; k < 8; k++) printf(\"%u \", fb(cp[k])); printf(\"\\n\");\n\
+             \x20   printf(\"%u %u %u %u\\n\", fb(pick(v, LOW)), fb(pick(v, MID)), fb(pick(v, HIGH)), fb(pick(v, {x}))); }}",
             c_matrix("model", &model),
             c_matrix("view", &view),
             passes = x.rem_euclid(4),
@@ -265,6 +278,8 @@ fn ours() -> Vec<String> {
         let mut cp = [9.0f32; 8];
         lines.push(bits(copied(&src, &mut cp).as_slice()));
         lines.push(bits(&cp));
+        let picked = [LOW, MID, HIGH, x].map(|l| pick(v, l).to_bits().to_string());
+        lines.push(picked.join(" "));
     }
     lines
 }

@@ -86,9 +86,11 @@ pub(super) fn constant(
     };
     let semi = punct(';', semi.span());
     // A value converted with `as` may be of its type already (`SQ(0.5f)`
-    // of a macro): C's conversion, which costs nothing.
+    // of a macro): C's conversion, which costs nothing. A C file declares
+    // more constants than a block uses (a header's, an enumeration's, one
+    // only a constant subscript reads, folded), and C does not warn.
     Some(quote_spanned!(span=>
-        #[allow(non_upper_case_globals, clippy::unnecessary_cast)]
+        #[allow(non_upper_case_globals, dead_code, clippy::unnecessary_cast)]
         #vis const #name: #full_ty = #expr #semi
     ))
 }
@@ -188,13 +190,13 @@ mod tests {
         assert_eq!(
             item("const int steps = 4;").as_deref(),
             Some(
-                "# [allow (non_upper_case_globals , clippy :: unnecessary_cast)] const steps : i32 = 4i32 ;"
+                "# [allow (non_upper_case_globals , dead_code , clippy :: unnecessary_cast)] const steps : i32 = 4i32 ;"
             )
         );
         assert_eq!(
             item("static const float w[] = {1, -0.5f, 1.0 / 3};").as_deref(),
             Some(
-                "# [allow (non_upper_case_globals , clippy :: unnecessary_cast)] const w : [f32 ; 3] = {# [allow (unused_mut)] \
+                "# [allow (non_upper_case_globals , dead_code , clippy :: unnecessary_cast)] const w : [f32 ; 3] = {# [allow (unused_mut)] \
                  let mut __matrix_table : [f32 ; 3] = [0f32 ; 3] ; __matrix_table [0] = 1f32 ; \
                  __matrix_table [1] = - 0.5f32 ; __matrix_table [2] = (1.0 / 3.0) as f32 ; __matrix_table} ;"
             )

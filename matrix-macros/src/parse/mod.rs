@@ -6,6 +6,7 @@
 //! literals), and any other Rust item, which passes through untouched.
 
 mod ccast;
+mod cenum;
 mod cfn;
 mod cglobal;
 mod ckeyword;
@@ -93,6 +94,7 @@ pub(crate) struct ElemSpelling {
 /// reported; the items that did parse are returned too.
 pub(crate) fn parse_block(input: TokenStream, diags: &mut Diagnostics) -> Block {
     let trees: Vec<TokenTree> = cpreproc::preprocess(input, diags).into_iter().collect();
+    let trees = cenum::rewrite(trees);
     let mut chunks = split_items(&trees);
 
     let mut inner_attrs = Vec::new();
@@ -178,7 +180,7 @@ fn split_items(trees: &[TokenTree]) -> Vec<Vec<TokenTree>> {
 }
 
 /// `struct`, `union` or `enum`: C's aggregates, which the block refuses
-/// (`diag::C_AGGREGATE`).
+/// ([`diag::c_aggregate`]) but for the enumerations `cenum` reads.
 fn is_aggregate_keyword(t: &TokenTree) -> bool {
     matches!(t, TokenTree::Ident(id) if id == "struct" || id == "union" || id == "enum")
 }
@@ -286,7 +288,7 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
     };
     let mut item: syn::Item = input.parse().map_err(|e| match &aggregate {
         // C's `struct S { float x, y; };`, which is no Rust.
-        Some(word) => syn::Error::new(word.span(), diag::C_AGGREGATE),
+        Some(word) => syn::Error::new(word.span(), diag::c_aggregate(&word.to_string())),
         None => syn::Error::new(e.span(), diag::EXPECTED_ITEM),
     })?;
     if let Some(item_attrs) = item_attrs_mut(&mut item) {
@@ -442,7 +444,10 @@ fn parse_typedef(
     if let Ok(word) = input.fork().parse::<TokenTree>()
         && is_aggregate_keyword(&word)
     {
-        return Err(syn::Error::new(word.span(), diag::C_AGGREGATE));
+        return Err(syn::Error::new(
+            word.span(),
+            diag::c_aggregate(&word.to_string()),
+        ));
     }
     // Everything up to `__attribute__` or `;`: the element words, then the name.
     let mut before: Vec<TokenTree> = Vec::new();

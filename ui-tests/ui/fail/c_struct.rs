@@ -1,11 +1,13 @@
 use matrix_core::matrix;
 
 // C's aggregates are not declared in a block (a Rust `struct` is, as any
-// Rust item): one error on the keyword, and no other for the rest.
+// Rust item), nor is an `enum` other than a declaration of constants: one
+// error on the keyword, and no other for the rest.
 matrix! {
     typedef struct { float x, y; } vec2;
     struct point { int a, b; };
     typedef union { float f; unsigned u; } bits;
+    enum colour paint;
     struct Rusty {
         x: f32,
     }
