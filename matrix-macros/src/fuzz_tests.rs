@@ -166,6 +166,17 @@ const SEEDS: &[&str] = &[
            if (~n && c != 'x') a -= c - '0';
            return (a * m[0][1] + b) / 255 + -(n > 1);
        }"#,
+    r#"typedef float m2 __attribute__((matrix_type(2, 2)));
+       m2 copy(const float *src, float *dst, int n) {
+           m2 m;
+           float w[4];
+           memcpy(&m, src, sizeof m);
+           memset(w, -1, sizeof w);
+           memcpy(dst + 1, w, n * sizeof(float));
+           fill(w, 4);
+           return m;
+       }
+       void fill(float *p, int n) { while (n--) *p++ = n; }"#,
     r#"#include <math.h>
        #define N 2
        #define SQ(x) ((x) * (x))
