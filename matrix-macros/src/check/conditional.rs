@@ -17,7 +17,7 @@
 //!
 //! A scalar condition evaluates only the operand it chooses, as C does.
 
-use super::expr::{Checker, compatible, truth};
+use super::expr::{Checker, compatible};
 use super::vector::{bitcast, same_bytes, splat, splats};
 use crate::diag::{self, Loc};
 use crate::ir::{Block, Expr, ExprKind, Stmt};
@@ -110,7 +110,7 @@ impl Checker<'_> {
             other_loc,
         );
         let kind = ExprKind::If {
-            cond: Box::new(truth(cond, !self.c_arithmetic)),
+            cond: Box::new(self.truth(cond)),
             then: block_of(then),
             otherwise: Some(Box::new(otherwise)),
         };

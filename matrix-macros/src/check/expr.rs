@@ -818,7 +818,14 @@ impl<'a> Checker<'a> {
         if checked.ty.is_matrix() {
             return self.error(checked.loc, diag::requires_scalar_condition(&checked.ty));
         }
-        truth(checked, !self.c_arithmetic)
+        self.truth(checked)
+    }
+
+    /// A condition as Rust's `bool` ([`truth`]); `!n` there is C's
+    /// logical not where a function with a Rust head leaves it Rust's (in
+    /// a C head's, [`Checker::unary`] has made it `n == 0` already).
+    pub(super) fn truth(&self, cond: Expr) -> Expr {
+        truth(cond, !self.c_arithmetic)
     }
 
     fn if_expr(&mut self, i: &syn::ExprIf, loc: Loc) -> Expr {
@@ -889,8 +896,8 @@ impl<'a> Checker<'a> {
             // C's `n && m`: each number compared with zero, as a condition.
             let kind = ExprKind::Binary {
                 op: b.op,
-                lhs: Box::new(truth(lhs, !self.c_arithmetic)),
-                rhs: Box::new(truth(rhs, !self.c_arithmetic)),
+                lhs: Box::new(self.truth(lhs)),
+                rhs: Box::new(self.truth(rhs)),
             };
             return Expr::new(kind, Ty::Scalar(Scalar::Bool), loc);
         }
@@ -1969,7 +1976,7 @@ pub(super) fn as_usize(e: Expr) -> Expr {
 /// `!n` of a number `n == 0` (a number as a condition is no Rust, so `!`
 /// there can only be C's logical not, not Rust's bitwise one); a `bool`,
 /// or a value of a type the checker does not know, as it is.
-pub(super) fn truth(cond: Expr, logical_not: bool) -> Expr {
+fn truth(cond: Expr, logical_not: bool) -> Expr {
     let Expr { kind, ty, loc } = cond;
     let (n, nonzero) = match kind {
         // `if (!x)`: the parentheses C's statement needs are no operator.

@@ -109,7 +109,7 @@ fn enumeration_at(t: &[TokenTree]) -> Option<(Vec<TokenTree>, usize)> {
 fn enumerators(body: &Group) -> Option<Vec<(Ident, Option<Vec<TokenTree>>)>> {
     let inner: Vec<TokenTree> = body.stream().into_iter().collect();
     let mut out = Vec::new();
-    for part in inner.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+    for part in super::cstmt::split_top_level(&inner, ',') {
         match part {
             [] => continue,
             [TokenTree::Ident(name)] => out.push((name.clone(), None)),

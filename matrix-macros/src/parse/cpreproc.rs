@@ -24,6 +24,7 @@
 //!
 //! A block without a directive is returned as it came.
 
+use super::cstmt::split_top_level;
 use crate::diag::{self, Diagnostics, Loc};
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use std::collections::HashMap;
@@ -405,8 +406,8 @@ fn parameters(g: &Group) -> Option<Vec<String>> {
     if inner.is_empty() {
         return Some(Vec::new());
     }
-    inner
-        .split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+    split_top_level(&inner, ',')
+        .into_iter()
         .map(|p| match p {
             [TokenTree::Ident(n)] => Some(n.to_string()),
             _ => None,
@@ -417,8 +418,8 @@ fn parameters(g: &Group) -> Option<Vec<String>> {
 /// A call's arguments, split at its top-level commas.
 fn split_arguments(args: &Group) -> Vec<Vec<TokenTree>> {
     let inner: Vec<TokenTree> = args.stream().into_iter().collect();
-    inner
-        .split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+    split_top_level(&inner, ',')
+        .into_iter()
         .map(<[TokenTree]>::to_vec)
         .collect()
 }

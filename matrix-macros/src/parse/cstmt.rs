@@ -1232,7 +1232,7 @@ fn statement_end(t: &[TokenTree], s: usize) -> usize {
 }
 
 /// The parts of `t` between the `sep`s at its top level.
-fn split_top_level(t: &[TokenTree], sep: char) -> Vec<&[TokenTree]> {
+pub(super) fn split_top_level(t: &[TokenTree], sep: char) -> Vec<&[TokenTree]> {
     if t.is_empty() {
         return vec![t];
     }
