@@ -1,9 +1,11 @@
 //! What an operator of a `matrix!` kernel accepts when the macro knows only
-//! one operand's type: a matrix meeting a value the block cannot see (a
-//! kernel or typedef of another block, a method's result). rustc decides
-//! from the real types: a matrix of the right shape takes part as a
-//! matrix, a scalar of any arithmetic type converts to the element type
-//! (Rust's `as`), anything else is an error in Clang's words.
+//! one operand's type: a matrix or a vector meeting a value the block
+//! cannot see (a kernel or typedef of another block, a method's result, a
+//! field of a struct declared outside the block). rustc decides from the
+//! real types: a matrix or vector of a fitting type takes part as one
+//! (a matrix times a vector is a product), a scalar of any arithmetic type
+//! converts to the element type (Rust's `as`), anything else is an error
+//! in Clang's words.
 
 use core::ops::{Add, Div, Mul, Sub};
 
@@ -11,6 +13,7 @@ use crate::element::Element;
 use crate::layout::Layout;
 use crate::matrix::Matrix;
 use crate::private::ConvertTo;
+use crate::vector::{Lanes, Vector};
 
 macro_rules! kernel_trait {
     ($($(#[$doc:meta])* $Trait:ident::$method:ident, $sym:literal, $label:literal;)*) => {$(
@@ -138,6 +141,85 @@ macro_rules! matrix_scalar {
 matrix_scalar!(
     i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
 );
+
+// Two vectors of one type, element by element.
+macro_rules! vector_vector {
+    ($($Trait:ident::$method:ident => $Op:ident::$op:ident;)*) => {$(
+        impl<T: Lanes<N>, const N: usize> $Trait<Vector<T, N>> for Vector<T, N> {
+            type Output = Vector<T, N>;
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: Vector<T, N>) -> Vector<T, N> {
+                $Op::$op(self, rhs)
+            }
+        }
+    )*};
+}
+
+vector_vector! {
+    KernelAdd::kernel_add => Add::add;
+    KernelSub::kernel_sub => Sub::sub;
+    KernelMul::kernel_mul => Mul::mul;
+    KernelDiv::kernel_div => Div::div;
+}
+
+// A matrix and a vector: the vector a column on the right, a row on the
+// left.
+impl<T, const R: usize, const C: usize, L: Layout> KernelMul<Vector<T, C>> for Matrix<T, R, C, L>
+where
+    T: Lanes<R> + Lanes<C>,
+{
+    type Output = Vector<T, R>;
+    #[inline]
+    fn kernel_mul(self, rhs: Vector<T, C>) -> Vector<T, R> {
+        self * rhs
+    }
+}
+
+impl<T, const R: usize, const C: usize, L: Layout> KernelMul<Matrix<T, R, C, L>> for Vector<T, R>
+where
+    T: Lanes<R> + Lanes<C>,
+{
+    type Output = Vector<T, C>;
+    #[inline]
+    fn kernel_mul(self, rhs: Matrix<T, R, C, L>) -> Vector<T, C> {
+        self * rhs
+    }
+}
+
+// A vector and a scalar of any arithmetic type, converted to the element
+// type with `as` semantics and splatted, on either side.
+macro_rules! vector_scalar {
+    ($($s:ty),* $(,)?) => {$(
+        vector_scalar!(@each $s; KernelAdd::kernel_add => Add::add, KernelSub::kernel_sub => Sub::sub, KernelMul::kernel_mul => Mul::mul, KernelDiv::kernel_div => Div::div);
+    )*};
+    (@each $s:ty; $($Trait:ident::$method:ident => $Op:ident::$op:ident),*) => {$(
+        impl<T: Lanes<N>, const N: usize> $Trait<$s> for Vector<T, N> {
+            type Output = Vector<T, N>;
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: $s) -> Vector<T, N> {
+                $Op::$op(self, ConvertTo::<T>::convert(rhs))
+            }
+        }
+        impl<T: Lanes<N>, const N: usize> $Trait<Vector<T, N>> for $s {
+            type Output = Vector<T, N>;
+            #[inline]
+            #[track_caller]
+            fn $method(self, rhs: Vector<T, N>) -> Vector<T, N> {
+                $Op::$op(Vector::splat(ConvertTo::<T>::convert(self)), rhs)
+            }
+        }
+    )*};
+}
+
+vector_scalar!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
+#[cfg(feature = "f16")]
+vector_scalar!(half::f16);
+#[cfg(feature = "bf16")]
+vector_scalar!(half::bf16);
 #[cfg(feature = "f16")]
 matrix_scalar!(half::f16);
 #[cfg(feature = "bf16")]

@@ -482,6 +482,10 @@ pub unsafe fn store_packed_ptr<T: Element, const R: usize, const C: usize, L: La
 /// Converts a scalar to an element type with Rust's `as` semantics (`bool`
 /// as 0 or 1; `half::f16` through `f32`). The expansion converts a scalar
 /// variable that meets a matrix with [`convert`].
+#[diagnostic::on_unimplemented(
+    message = "'{Self}' is not a scalar: it cannot be converted to '{T}'",
+    label = "a scalar of an arithmetic type is expected here"
+)]
 pub trait ConvertTo<T>: Copy {
     /// `self as T`.
     fn convert(self) -> T;

@@ -1669,6 +1669,18 @@ fn arithmetic(e: &Expr, operand: &dyn Fn(&Expr) -> TokenStream) -> TokenStream {
             product_node(e, operand, None).unwrap_or_default()
         }
         ExprKind::Map { inputs, body } => map(e, inputs, body, operand),
+        // `place op= value` with a value the block cannot see
+        // (`Checker::mixed`): `place.kernel_op(value)`.
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            turbofish,
+            args,
+        } if matches!(receiver.kind, ExprKind::PlaceValue) => {
+            let receiver = operand(receiver);
+            let args = args.iter().map(expr);
+            quote_spanned!(span=> #receiver.#method #turbofish(#(#args),*))
+        }
         _ => operand(e),
     }
 }

@@ -192,6 +192,17 @@ const SEEDS: &[&str] = &[
            return SQ(m[0][1]) * K;
        #endif
        }"#,
+    r#"typedef float m2 __attribute__((matrix_type(2, 2)));
+       typedef float v2 __attribute__((ext_vector_type(2)));
+       struct Cam { view: m2, eye: v2, fov: f32, inner: Inner }
+       struct Inner(m2, f32);
+       fn f(c: &mut Cam, o: Other, mut v: v2) -> v2 {
+           c.view[1][0] += 2;
+           c.eye.yx = c.eye * c.fov + c.inner.1;
+           v += o.eye;
+           v = c.view * v + o.view * v - o.k / v;
+           c.inner.0 * v
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

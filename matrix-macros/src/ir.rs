@@ -106,6 +106,19 @@ pub(crate) enum ArithOp {
     Div,
 }
 
+impl ArithOp {
+    /// The arithmetic operator `op` is, if it is one.
+    pub(crate) fn of(op: &syn::BinOp) -> Option<ArithOp> {
+        match op {
+            syn::BinOp::Add(_) => Some(ArithOp::Add),
+            syn::BinOp::Sub(_) => Some(ArithOp::Sub),
+            syn::BinOp::Mul(_) => Some(ArithOp::Mul),
+            syn::BinOp::Div(_) => Some(ArithOp::Div),
+            _ => None,
+        }
+    }
+}
+
 pub(crate) enum ExprKind {
     // ---- Matrix operations -------------------------------------------------
     /// `a + b`, `a - b` on two matrices of one type.

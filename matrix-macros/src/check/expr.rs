@@ -647,20 +647,21 @@ impl<'a> Checker<'a> {
             }
             syn::Expr::Field(f) => {
                 let base = self.expr(&f.base);
+                let name = match &f.member {
+                    syn::Member::Named(id) => id.to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
                 if let Ty::Vector(v) = base.ty.clone() {
-                    let name = match &f.member {
-                        syn::Member::Named(id) => id.to_string(),
-                        syn::Member::Unnamed(i) => i.index.to_string(),
-                    };
                     let at = Loc::of(&f.member);
                     return self.vector_component(base, &name, &v, at);
                 }
+                let ty = self.env.field_type(&base.ty, &name);
                 Expr::new(
                     ExprKind::Field {
                         base: Box::new(base),
                         member: f.member.clone(),
                     },
-                    Ty::unknown(),
+                    ty.unwrap_or_else(Ty::unknown),
                     loc,
                 )
             }
@@ -917,12 +918,8 @@ impl<'a> Checker<'a> {
                 loc,
             );
         }
-        let op = match b.op {
-            B::Add(_) => ArithOp::Add,
-            B::Sub(_) => ArithOp::Sub,
-            B::Mul(_) => ArithOp::Mul,
-            B::Div(_) => ArithOp::Div,
-            _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
+        let Some(op) = ArithOp::of(&b.op) else {
+            return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
         };
         self.matrix_arith(op, lhs, rhs, &b.right, &b.left, loc)
     }
@@ -984,10 +981,7 @@ impl<'a> Checker<'a> {
         loc: Loc,
     ) -> Expr {
         let invalid = diag::invalid_operands(&lhs.ty, &rhs.ty);
-        let unknown = |e: &Expr, src: &syn::Expr| {
-            matches!(e.ty, Ty::Other(None)) && NumLit::of(src).is_none()
-        };
-        if unknown(&lhs, lsrc) || unknown(&rhs, rsrc) {
+        if unseen(&lhs, lsrc) || unseen(&rhs, rsrc) {
             return self.mixed(op, lhs, rhs, loc);
         }
         match (lhs.ty.clone(), rhs.ty.clone()) {
@@ -1063,20 +1057,23 @@ impl<'a> Checker<'a> {
         Expr::new(kind, Ty::Matrix(m), loc)
     }
 
-    /// `lhs op rhs` where one side is a matrix and the other a value whose
-    /// type the block cannot see (a kernel or typedef of another block, a
-    /// method's result): never guessed to be a scalar, but decided by rustc
-    /// through `matrix_core::Kernel{Add,Sub,Mul,Div}`, which take a matrix
-    /// of the right shape as a matrix and convert a scalar to the element
+    /// `lhs op rhs` where one side is a matrix or a vector and the other a
+    /// value whose type the block cannot see ([`unseen`]): never guessed to
+    /// be a scalar, but decided by rustc through
+    /// `matrix_core::Kernel{Add,Sub,Mul,Div}`, which take a matrix or
+    /// vector of a fitting type as one and convert a scalar to the element
     /// type.
-    fn mixed(&mut self, op: ArithOp, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
+    pub(super) fn mixed(&mut self, op: ArithOp, lhs: Expr, rhs: Expr, loc: Loc) -> Expr {
         let known = match (&lhs.ty, &rhs.ty) {
-            (Ty::Matrix(m), _) | (_, Ty::Matrix(m)) => m.clone(),
+            (Ty::Matrix(_), _) | (_, Ty::Matrix(_))
+                if op == ArithOp::Div && !lhs.ty.is_matrix() =>
+            {
+                return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
+            }
+            (known @ (Ty::Matrix(_) | Ty::Vector(_)), _)
+            | (_, known @ (Ty::Matrix(_) | Ty::Vector(_))) => known.clone(),
             _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
         };
-        if op == ArithOp::Div && !lhs.ty.is_matrix() {
-            return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
-        }
         let method = match op {
             ArithOp::Add => "kernel_add",
             ArithOp::Sub => "kernel_sub",
@@ -1087,7 +1084,7 @@ impl<'a> Checker<'a> {
         // on the other operand.
         let ty = match op {
             ArithOp::Mul => Ty::unknown(),
-            _ => Ty::Matrix(known),
+            _ => known,
         };
         // A method call (the traits are in scope in every kernel body):
         // rustc reports one error, on the operands.
@@ -1184,12 +1181,8 @@ impl<'a> Checker<'a> {
             return self.swizzle_assign(lhs, value, &b.right, loc);
         }
         if let Ty::Matrix(place_ty) = lhs.ty.clone() {
-            let op = match b.op {
-                B::AddAssign(_) => ArithOp::Add,
-                B::SubAssign(_) => ArithOp::Sub,
-                B::MulAssign(_) => ArithOp::Mul,
-                B::DivAssign(_) => ArithOp::Div,
-                _ => return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty)),
+            let Some(op) = binary_of_assign(&b.op).as_ref().and_then(ArithOp::of) else {
+                return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
             };
             if !lhs.is_place() {
                 return self.error(lhs.loc, diag::NOT_ASSIGNABLE);
@@ -1219,6 +1212,21 @@ impl<'a> Checker<'a> {
             && offset(&rhs.ty)
         {
             return self.pointer_step(b, lhs, rhs, loc);
+        }
+        // A vector place and a value the block cannot see: rustc decides,
+        // as in `v op value` ([`Checker::mixed`]).
+        if let (Ty::Vector(_), Some(op)) = (&lhs.ty, binary_of_assign(&b.op))
+            && let Some(op) = ArithOp::of(&op)
+            && unseen(&rhs, &b.right)
+            && lhs.is_place()
+        {
+            let current = Expr::new(ExprKind::PlaceValue, lhs.ty.clone(), lhs.loc);
+            let value = self.mixed(op, current, rhs, loc);
+            let kind = ExprKind::MatrixCompound {
+                place: Box::new(lhs),
+                value: Box::new(value),
+            };
+            return Expr::new(kind, Ty::Unit, loc);
         }
         let rhs = match (&lhs.ty, &rhs.ty) {
             (Ty::Vector(v), Ty::Vector(r)) if !v.same_type(r) => {
@@ -2341,6 +2349,13 @@ fn rereadable(e: &syn::Expr) -> bool {
 }
 
 /// The operator of a compound assignment: `+` for `+=`, and so on.
+/// Whether `e` (written as `src`) is a value whose type the block cannot
+/// see (a kernel or typedef of another block, a method's result, a field
+/// of a struct declared outside it), not a literal.
+pub(super) fn unseen(e: &Expr, src: &syn::Expr) -> bool {
+    matches!(e.ty, Ty::Other(None)) && NumLit::of(src).is_none()
+}
+
 fn binary_of_assign(op: &syn::BinOp) -> Option<syn::BinOp> {
     use syn::BinOp as B;
     Some(match op {

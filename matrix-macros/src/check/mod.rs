@@ -81,6 +81,10 @@ struct Env {
     /// The vector typedefs that declare their type (not aliases of
     /// another typedef), in the order the block writes them.
     vector_typedefs: Vec<(String, VecTy)>,
+    /// The fields of the block's own structs (not generic ones), by the
+    /// struct's name: each field's name (a tuple field's index) and type,
+    /// so that `camera.view * v` is a product of a known matrix.
+    structs: HashMap<String, Vec<(String, Ty)>>,
 }
 
 impl Env {
@@ -92,6 +96,22 @@ impl Env {
             .iter()
             .find(|(_, v)| v.elem == elem && v.len == len)
             .map(|(name, _)| name.clone())
+    }
+
+    /// The type of field `member` of a value of type `ty` (or of what a
+    /// reference of type `ty` refers to), when `ty` is a struct of the
+    /// block.
+    pub(super) fn field_type(&self, ty: &Ty, member: &str) -> Option<Ty> {
+        match ty {
+            Ty::Ref { inner, .. } => self.field_type(inner, member),
+            Ty::Other(Some(name)) => self
+                .structs
+                .get(name)?
+                .iter()
+                .find(|(field, _)| field == member)
+                .map(|(_, ty)| ty.clone()),
+            _ => None,
+        }
     }
 
     /// The kernel's const generic parameter that `expr` names, if it is one.
@@ -148,6 +168,7 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
         kernels: HashMap::new(),
         generics: Vec::new(),
         vector_typedefs: Vec::new(),
+        structs: HashMap::new(),
     };
     // Constants first: typedef dimensions may name them.
     for item in &block.items {
@@ -212,6 +233,14 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
         }
     }
     for item in &block.items {
+        if let Item::Other(syn::Item::Struct(s)) = item
+            && s.generics.params.is_empty()
+        {
+            let fields = struct_fields(s, &env);
+            env.structs.insert(s.ident.to_string(), fields);
+        }
+    }
+    for item in &block.items {
         if let Item::Const(c) = item {
             let mut scratch = Diagnostics::default();
             let ty = resolve_type(&c.ty, &env, &mut scratch).0;
@@ -259,6 +288,23 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
         kernels,
         items,
     }
+}
+
+/// Each field of `s` with its type as the checker sees it (rustc reports
+/// a field's unknown type, so nothing is reported here).
+fn struct_fields(s: &syn::ItemStruct, env: &Env) -> Vec<(String, Ty)> {
+    let mut scratch = Diagnostics::default();
+    s.fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let name = f
+                .ident
+                .as_ref()
+                .map_or_else(|| i.to_string(), |id| id.to_string());
+            (name, resolve_type(&f.ty, env, &mut scratch).0)
+        })
+        .collect()
 }
 
 /// `#[fp_contract(fast)]` / `#[fp_contract(off)]`, or `None` for another attribute.

@@ -3,11 +3,11 @@
 //! scalar splat, comparisons giving Clang's mask vectors, and matrix-vector
 //! products (our extension).
 
-use super::expr::Checker;
+use super::expr::{Checker, unseen};
 use super::literal::NumLit;
 use crate::consteval;
 use crate::diag::{self, Loc};
-use crate::ir::{Expr, ExprKind};
+use crate::ir::{ArithOp, Expr, ExprKind};
 use crate::types::{Dim, MatTy, Scalar, SeqKind, Ty, VecTy};
 
 /// The lanes a component name selects from a vector of `len` elements,
@@ -230,6 +230,14 @@ impl Checker<'_> {
         // `&&` and `||` compare each lane with zero, and give a mask as a
         // comparison does (Clang's vector logical operators).
         let logical = matches!(op, B::And(_) | B::Or(_));
+        // A value whose type the block cannot see (a field of a struct
+        // declared elsewhere, a method's result) is never guessed to be a
+        // scalar: rustc decides, as for a matrix (`Checker::mixed`).
+        if let Some(arith) = ArithOp::of(op)
+            && (unseen(&lhs, lsrc) || unseen(&rhs, rsrc))
+        {
+            return self.mixed(arith, lhs, rhs, loc);
+        }
         if let B::Mul(_) = op
             && let Some(product) = self.matrix_vector(&lhs, &rhs, loc)
         {
