@@ -4,7 +4,8 @@
 //! matrices, and compute bit for bit what the same kernels written in
 //! `matrix!` compute. A `Matrix<f32, R, C>` has the bytes (size, alignment,
 //! column-major order) of Clang's `float __attribute__((matrix_type(R, C)))`,
-//! so `&m` is a `const m4x4_t *` to C.
+//! so `&m` is a `const m4x4_t *` to C; a C structure pasted into the block
+//! is a `#[repr(C)]` struct with C's bytes, so `&mut camera` is a `camera *`.
 //!
 //! Run it with `cargo run --example c_interop` (it needs clang-19; without
 //! it the example says so and computes the Rust side only).
@@ -38,6 +39,22 @@ matrix! {
         d3x3_t a = __builtin_matrix_column_major_load(src, 3, 3, stride);
         return __builtin_matrix_transpose(a) * a;
     }
+
+    /// A camera, `transform.c`'s structure pasted: a `#[repr(C)]` struct
+    /// with the same bytes.
+    pub typedef struct camera {
+        m4x4_t view;
+        float fov, aspect;
+        float planes[2];
+    } camera;
+
+    /// `c_aim`, pasted whole: its pointer is a one-element slice here.
+    pub void aim(camera *c, float k) {
+        c->view[0][3] += k;
+        c->view = c->view * c->view;
+        c->fov *= 0.5f;
+        c->planes[1] = c->planes[0] + k;
+    }
 }
 
 #[cfg(clang_matrix)]
@@ -53,6 +70,8 @@ mod c {
         /// Stores `aᵀ a` (column-major, dense) at `dst`, for the 3x3 `a`
         /// loaded from `src` with stride `stride`.
         pub fn c_gram(src: *const f64, stride: usize, dst: *mut f64);
+        /// Moves and narrows the camera at `c`.
+        pub fn c_aim(c: *mut super::camera, k: f32);
     }
 }
 
@@ -70,28 +89,42 @@ fn main() {
     let mut rust_points = points.clone();
     transform_points(a, &mut rust_points, points.len());
     let rust_gram = gram(&src, stride);
+    let camera0 = camera {
+        view: a,
+        fov: 1.2,
+        aspect: 16.0 / 9.0,
+        planes: [0.1, 100.0],
+    };
+    let mut rust_camera = camera0;
+    aim(std::slice::from_mut(&mut rust_camera), 2.5);
     println!("matrix! madd:\n{rust_madd:?}");
     println!("matrix! transformed points: {rust_points:?}");
     println!("matrix! gram:\n{rust_gram:?}");
+    println!("matrix! aimed camera: {rust_camera:?}");
 
     #[cfg(clang_matrix)]
     {
         let mut out = m4x4_t::default();
         let mut gram_out = [0.0f64; 9];
+        let mut c_camera = camera0;
         // SAFETY: each pointer comes from a live reference to a value of
         // the type the C function reads or writes: `Matrix<f32, 4, 4>` and
         // `Matrix<f32, 4, 1>` are `#[repr(C)]` arrays with the layout of
         // Clang's `m4x4_t` and `m4x1_t`; `points` holds `count` of them;
-        // `src` holds 3 columns of `stride` doubles and `gram_out` 9.
+        // `src` holds 3 columns of `stride` doubles and `gram_out` 9;
+        // `camera` is `#[repr(C)]` with the members of C's `camera` in its
+        // order and of its types, so it has C's layout.
         unsafe {
             c::c_madd(&a, &b, &c, &mut out);
             c::c_transform_points(&a, points.as_mut_ptr(), points.len());
             c::c_gram(src.as_ptr(), stride, gram_out.as_mut_ptr());
+            c::c_aim(&mut c_camera, 2.5);
         }
         let c_gram = d3x3_t::from_column_major(&gram_out);
         println!("clang-19 c_madd:\n{out:?}");
         println!("clang-19 transformed points: {points:?}");
         println!("clang-19 c_gram:\n{c_gram:?}");
+        println!("clang-19 aimed camera: {c_camera:?}");
         let bits = |m: &[f32]| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(out.as_slice()), bits(rust_madd.as_slice()));
         for (c_point, rust_point) in points.iter().zip(&rust_points) {
@@ -99,7 +132,13 @@ fn main() {
         }
         let bits64 = |m: &[f64]| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits64(c_gram.as_slice()), bits64(rust_gram.as_slice()));
-        println!("clang-19 and matrix! agree bit for bit on all three");
+        assert_eq!(
+            bits(c_camera.view.as_slice()),
+            bits(rust_camera.view.as_slice())
+        );
+        let scalars = |c: &camera| bits(&[c.fov, c.aspect, c.planes[0], c.planes[1]]);
+        assert_eq!(scalars(&c_camera), scalars(&rust_camera));
+        println!("clang-19 and matrix! agree bit for bit on all four");
     }
     #[cfg(not(clang_matrix))]
     println!("SKIPPED the C side: clang-19 was not found when this example was built");

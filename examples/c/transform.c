@@ -25,3 +25,20 @@ void c_gram(const double *src, unsigned long stride, double *dst) {
     d3x3_t a = __builtin_matrix_column_major_load(src, 3, 3, stride);
     __builtin_matrix_column_major_store(__builtin_matrix_transpose(a) * a, dst, 3);
 }
+
+/* A camera: a structure of a matrix, scalars and an array. Its Rust twin,
+ * pasted into a `matrix!` block, has the same bytes (`#[repr(C)]`). */
+typedef struct camera {
+    m4x4_t view;
+    float fov, aspect;
+    float planes[2];
+} camera;
+
+/* Moves the camera by `k` along its view's last column and halves its
+ * field of view. */
+void c_aim(camera *c, float k) {
+    c->view[0][3] += k;
+    c->view = c->view * c->view;
+    c->fov *= 0.5f;
+    c->planes[1] = c->planes[0] + k;
+}

@@ -251,14 +251,42 @@ pub(crate) const EXPECTED_SEMICOLON_AFTER_TYPEDEF: &str = "expected `;` after th
 pub(crate) const EXPECTED_MATRIX_TYPE_ATTRIBUTE: &str = "expected \
     `__attribute__((matrix_type(ROWS, COLUMNS)))` or `__attribute__((ext_vector_type(N)))` \
     after the typedef name";
-/// Ours: C's `struct` and `union`, which a block does not declare, and an
-/// `enum` that is not a declaration of constants.
+/// Ours: C's `union`, which a block does not declare, a `struct` that is
+/// not a declaration at file scope, and an `enum` that is not a
+/// declaration of constants.
 pub(crate) fn c_aggregate(keyword: &str) -> String {
     match keyword {
         "enum" => "a C `enum` in `matrix!` declares constants, `enum { A, B = 4 };` or `typedef enum { A, B } name;`, at file scope".to_string(),
-        _ => format!("C's `{keyword}` is not supported in `matrix!`: declare the type in Rust outside the block (`#[repr(C)] struct`) and pass its fields to the kernels"),
+        "struct" => "a C `struct` in `matrix!` is declared at file scope, `struct tag { float x, y; };` or `typedef struct { .. } name;`, with `;` after its braces".to_string(),
+        _ => format!("C's `{keyword}` is not supported in `matrix!`: declare the type in Rust outside the block (`#[repr(C)] union`) and pass its fields to the kernels"),
     }
 }
+/// Ours: a member of a C structure that is no value of a type the block
+/// knows.
+pub(crate) const EXPECTED_MEMBER: &str =
+    "expected a member declaration, `TYPE name;` or `TYPE name[N];`";
+/// Clang's, for `s.w` of a struct with no member `w`.
+pub(crate) fn no_member(member: &str, ty: &Ty) -> String {
+    let ty = match ty {
+        Ty::Ref { inner, .. } => inner,
+        other => other,
+    };
+    format!("no member named '{member}' in '{ty}'")
+}
+/// Clang's, for `{.w = 1}` of a struct with no member `w`.
+pub(crate) fn no_such_field_designator(field: &str, ty: &str) -> String {
+    format!("field designator '{field}' does not refer to any field in type '{ty}'")
+}
+/// Clang's (a warning there): more items than members.
+pub(crate) const EXCESS_STRUCT_ELEMENTS: &str = "excess elements in struct initializer";
+/// Ours: an array member's braces that are no array initialiser.
+pub(crate) const EXPECTED_INITIALIZER: &str =
+    "expected an array initializer: `{a, b}`, or `{{a, b}, {c, d}}` for each dimension";
+/// Ours: a pointer member, which a struct of the block cannot hold.
+pub(crate) const POINTER_MEMBER: &str = "a pointer member is not supported in a struct of `matrix!`: its members are values (matrices, vectors, scalars, arrays and structs)";
+/// Ours: a bit-field member.
+pub(crate) const BIT_FIELD_MEMBER: &str =
+    "a bit-field is not supported in a struct of `matrix!`: declare a whole integer member";
 /// Ours: what a block may hold.
 pub(crate) const EXPECTED_ITEM: &str =
     "expected a typedef, a `const` item or a kernel `fn` in `matrix!`";

@@ -164,7 +164,14 @@ fn kernel_body_fn(k: &Kernel, body: TokenStream) -> TokenStream {
         #(#attrs)*
         #[doc(hidden)]
         #[inline(always)]
-        #[allow(clippy::too_many_arguments, unused_variables, unused_mut, non_snake_case)]
+        // A C structure's initialiser sets its members after its zero.
+        #[allow(
+            clippy::too_many_arguments,
+            clippy::field_reassign_with_default,
+            unused_variables,
+            unused_mut,
+            non_snake_case
+        )]
         #sig #body
     }
 }

@@ -203,6 +203,21 @@ const SEEDS: &[&str] = &[
            v = c.view * v + o.view * v - o.k / v;
            c.inner.0 * v
        }"#,
+    r#"typedef float m2 __attribute__((matrix_type(2, 2)));
+       typedef float v3 __attribute__((ext_vector_type(3)));
+       struct light { v3 dir; float power; };
+       typedef struct cam { m2 view; float planes[2]; struct light sun; unsigned char r; } cam;
+       typedef struct cam cam_t;
+       typedef struct { float x, y; } pt;
+       void aim(cam *c, float k) { c->view[0][1] += k; c->sun.power *= 3; c->r += 200; }
+       pt mid(pt a, pt b) { pt m = { (a.x + b.x) / 2, .y = b.y }; return m; }
+       float run(float a) {
+           cam c = { .planes = { 1, a }, .sun = { { 1, 2, 3 }, 5 } };
+           cam_t d = c;
+           struct light ls[2] = { { .power = 7 }, c.sun };
+           aim(&c, a);
+           return mid((pt){ a, 2 }, (pt){ .y = a }).x + d.sun.power + ls[1].dir.y + sizeof(cam);
+       }"#,
 ];
 
 /// One mutation of a flattened token list.

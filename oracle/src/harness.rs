@@ -269,6 +269,40 @@ pub fn assert_c_program_prints(test: &str, name: &str, program: &str, ours: &[St
     assert_same_lines(ours, &stdout, "clang-19");
 }
 
+/// A case of a C text checked line by line: a C statement that prints one
+/// line, and the line our kernels give.
+pub type Case = (String, String);
+
+/// `printf("FORMAT\n", CALL);` and `ours`: a case printing one value.
+pub fn case(call: &str, format: &str, ours: impl ToString) -> Case {
+    (
+        format!("printf(\"{format}\\n\", {call});"),
+        ours.to_string(),
+    )
+}
+
+/// Builds the C program of `source` (the block's text, with `<stdio.h>`
+/// and [`C_BITS`] before it) whose `main` runs `setup`, then each case's
+/// statement, and asserts that it prints each case's line (see
+/// [`assert_c_program_prints`]).
+///
+/// # Panics
+///
+/// If clang refuses the program, it fails, or any line differs.
+pub fn assert_c_cases_print(test: &str, name: &str, source: &str, setup: &str, cases: &[Case]) {
+    let mut c = String::from("#include <stdio.h>\n");
+    c.push_str(C_BITS);
+    c.push_str(source);
+    c.push_str("\nint main(void) {\n");
+    c.push_str(setup);
+    for (statement, _) in cases {
+        c.push_str(&format!("  {statement}\n"));
+    }
+    c.push_str("  return 0;\n}\n");
+    let ours: Vec<String> = cases.iter().map(|c| c.1.clone()).collect();
+    assert_c_program_prints(test, name, &c, &ours);
+}
+
 /// Outputs of one kernel, keyed by label.
 pub type KernelOutputs = BTreeMap<String, (usize, Vec<u64>)>;
 

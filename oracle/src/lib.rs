@@ -8,6 +8,17 @@
 //! that ill-typed mutants ([`mutate`]) are rejected by both with the same
 //! message on the same line ([`harness`]). See `oracle/README.md`.
 
+/// The same tokens as a `matrix!` block and, through `stringify!`, as C
+/// source: `C_SOURCE`, for clang to compile beside the block's kernels.
+#[macro_export]
+macro_rules! c_and_rust {
+    ($($source:tt)*) => {
+        ::matrix_core::matrix! { $($source)* }
+        /// The block's source, for clang.
+        const C_SOURCE: &str = stringify!($($source)*);
+    };
+}
+
 pub mod ast;
 pub mod corpus;
 pub mod dual;

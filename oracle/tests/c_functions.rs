@@ -15,18 +15,8 @@
 //! enumerations as `int` constants (`enum { AX, AY };`, `typedef enum {
 //! .. } level;`, `case MID:`), and call one another.
 
-use matrix_core::matrix;
-use matrix_oracle::harness;
+use matrix_oracle::{c_and_rust, harness};
 use std::fmt::Write;
-
-/// The same tokens as a `matrix!` block and as C source.
-macro_rules! c_and_rust {
-    ($($source:tt)*) => {
-        matrix! { $($source)* }
-        /// The block's source, for clang.
-        const C_SOURCE: &str = stringify!($($source)*);
-    };
-}
 
 c_and_rust! {
     typedef float m4 __attribute__((matrix_type(4, 4)));

@@ -13,17 +13,7 @@
 //! runs on the edges of its types, and the results are compared line for
 //! line.
 
-use matrix_core::matrix;
-use matrix_oracle::harness;
-
-/// The same tokens as a `matrix!` block and as C source.
-macro_rules! c_and_rust {
-    ($($source:tt)*) => {
-        matrix! { $($source)* }
-        /// The block's source, for clang.
-        const C_SOURCE: &str = stringify!($($source)*);
-    };
-}
+use matrix_oracle::{c_and_rust, harness};
 
 c_and_rust! {
     typedef unsigned char u8m __attribute__((matrix_type(2, 2)));
@@ -131,10 +121,10 @@ const I16: [i16; 8] = [-32768, -300, -1, 0, 1, 255, 300, 32767];
 const INTS: [i32; 7] = [i32::MIN, -40000, -1, 0, 1, 7, i32::MAX];
 
 /// Each case as a C statement that prints one line, and the line here.
-fn cases() -> Vec<(String, String)> {
+fn cases() -> Vec<harness::Case> {
     let mut out = Vec::new();
     let mut push = |call: String, format: &str, ours: String| {
-        out.push((format!("printf(\"{format}\\n\", {call});"), ours));
+        out.push(harness::case(&call, format, ours));
     };
     for a in U8 {
         for b in U8 {
@@ -254,28 +244,13 @@ fn cases() -> Vec<(String, String)> {
     out
 }
 
-fn c_program(cases: &[(String, String)]) -> String {
-    let mut c = String::from("#include <stdio.h>\n");
-    c.push_str(harness::C_BITS);
-    c.push_str(C_SOURCE);
-    c.push_str("\nint main(void) {\n");
-    c.push_str("  unsigned char lut[16];\n");
-    c.push_str("  for (int k = 0; k < 16; k++) lut[k] = (unsigned char) (k * 37 + 11);\n");
-    for (statement, _) in cases {
-        c.push_str(&format!("  {statement}\n"));
-    }
-    c.push_str("  return 0;\n}\n");
-    c
-}
-
 #[test]
 fn c_integer_arithmetic_agrees_with_clang() {
-    let cases = cases();
-    let ours: Vec<String> = cases.iter().map(|c| c.1.clone()).collect();
-    harness::assert_c_program_prints(
+    harness::assert_c_cases_print(
         "c_integer_arithmetic_agrees_with_clang",
         "c-integers",
-        &c_program(&cases),
-        &ours,
+        C_SOURCE,
+        "  unsigned char lut[16];\n  for (int k = 0; k < 16; k++) lut[k] = (unsigned char) (k * 37 + 11);\n",
+        &cases(),
     );
 }

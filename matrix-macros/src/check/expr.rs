@@ -655,13 +655,22 @@ impl<'a> Checker<'a> {
                     let at = Loc::of(&f.member);
                     return self.vector_component(base, &name, &v, at);
                 }
-                let ty = self.env.field_type(&base.ty, &name);
+                let ty = match self.env.struct_fields(&base.ty) {
+                    Some(fields) => match fields.iter().find(|(field, _)| *field == name) {
+                        Some((_, ty)) => ty.clone(),
+                        None => {
+                            let message = diag::no_member(&name, &base.ty);
+                            return self.error(Loc::of(&f.member), message);
+                        }
+                    },
+                    None => Ty::unknown(),
+                };
                 Expr::new(
                     ExprKind::Field {
                         base: Box::new(base),
                         member: f.member.clone(),
                     },
-                    ty.unwrap_or_else(Ty::unknown),
+                    ty,
                     loc,
                 )
             }

@@ -98,18 +98,12 @@ impl Env {
             .map(|(name, _)| name.clone())
     }
 
-    /// The type of field `member` of a value of type `ty` (or of what a
-    /// reference of type `ty` refers to), when `ty` is a struct of the
-    /// block.
-    pub(super) fn field_type(&self, ty: &Ty, member: &str) -> Option<Ty> {
+    /// The fields of the struct of the block a value of type `ty` is (or
+    /// a reference of type `ty` refers to).
+    pub(super) fn struct_fields(&self, ty: &Ty) -> Option<&[(String, Ty)]> {
         match ty {
-            Ty::Ref { inner, .. } => self.field_type(inner, member),
-            Ty::Other(Some(name)) => self
-                .structs
-                .get(name)?
-                .iter()
-                .find(|(field, _)| field == member)
-                .map(|(_, ty)| ty.clone()),
+            Ty::Ref { inner, .. } => self.struct_fields(inner),
+            Ty::Other(Some(name)) => self.structs.get(name).map(Vec::as_slice),
             _ => None,
         }
     }
@@ -238,6 +232,18 @@ pub(crate) fn check(block: parse::Block, diags: &mut Diagnostics) -> Program {
         {
             let fields = struct_fields(s, &env);
             env.structs.insert(s.ident.to_string(), fields);
+        }
+    }
+    // `type NAME = STRUCT;` (C's `typedef struct tag NAME;`) names the
+    // same fields.
+    for item in &block.items {
+        if let Item::Typedef(t) = item
+            && let Some(alias) = &t.rust_item
+            && let syn::Type::Path(p) = &*alias.ty
+            && let Some(target) = p.path.get_ident()
+            && let Some(fields) = env.structs.get(&target.to_string()).cloned()
+        {
+            env.structs.insert(t.name.to_string(), fields);
         }
     }
     for item in &block.items {

@@ -485,6 +485,19 @@ impl Checker<'_> {
         {
             return super::expr::decayed(value, *mutable);
         }
+        // C's `&x` where a pointer is wanted (`aim(&camera, k)`, `int
+        // *p = &n;`): the slice of that one value.
+        if let (
+            Ty::Seq {
+                kind: SeqKind::Slice,
+                mutable,
+                ..
+            },
+            Ty::Ref { .. },
+        ) = (to, &value.ty)
+        {
+            return one_element_slice(value, *mutable);
+        }
         // In a function with a C head a truth value is C's `int`, 0 or 1
         // (`return a < b;`, `int z = !n;`), and converts from there.
         if let (Ty::Scalar(s), Ty::Scalar(Scalar::Bool)) = (to, &value.ty)
@@ -600,6 +613,46 @@ impl Checker<'_> {
 /// Whether the elements of `a` fill as many bytes as those of `b` (a
 /// three-element vector's padding not counted): Clang's condition for a
 /// bit cast between them, explicit or in an operator.
+/// `&x` as the slice of that one value: `core::slice::from_ref(&x)`, or
+/// `from_mut(&mut x)` where the slice is mutable. Anything else as it is.
+fn one_element_slice(value: Expr, mutable: bool) -> Expr {
+    let Expr {
+        kind: ExprKind::Reference { expr: inner, .. },
+        ty: Ty::Ref { inner: elem, .. },
+        loc,
+    } = value
+    else {
+        return value;
+    };
+    let span = loc.start;
+    let func = if mutable {
+        quote::quote_spanned!(span=> ::core::slice::from_mut)
+    } else {
+        quote::quote_spanned!(span=> ::core::slice::from_ref)
+    };
+    let reference = Expr::new(
+        ExprKind::Reference {
+            mutable,
+            expr: inner,
+        },
+        Ty::Ref {
+            inner: elem.clone(),
+            mutable,
+        },
+        loc,
+    );
+    let kind = ExprKind::Call {
+        func: Box::new(Expr::new(ExprKind::Path(func), Ty::unknown(), loc)),
+        args: vec![reference],
+    };
+    let ty = Ty::Seq {
+        elem,
+        kind: SeqKind::Slice,
+        mutable,
+    };
+    Expr::new(kind, ty, loc)
+}
+
 pub(super) fn same_bytes(a: &VecTy, b: &VecTy) -> bool {
     a.len * a.elem.bytes() == b.len * b.elem.bytes()
 }

@@ -205,15 +205,27 @@ fn compound_literal_at(
     if syn::parse2::<Ident>(TokenStream::from(TokenTree::Ident(name.clone()))).is_err() {
         return None;
     }
-    let span = ty.span();
     let elements: Vec<TokenTree> = init.stream().into_iter().collect();
+    let elements = rewrite_trees(&elements, names);
+    Some(compound_literal(name, elements, ty.span(), init.span()))
+}
+
+/// `__matrix_literal!(NAME; elements)` in an invisible group: the compound
+/// literal `(NAME){elements}` for the checker, its elements rewritten;
+/// `span` is the type's, `init` the braces'.
+pub(super) fn compound_literal(
+    name: &Ident,
+    elements: Vec<TokenTree>,
+    span: proc_macro2::Span,
+    init: proc_macro2::Span,
+) -> TokenTree {
     let mut args = vec![
         TokenTree::Ident(name.clone()),
         TokenTree::Punct(proc_macro2::Punct::new(';', Spacing::Alone)),
     ];
-    args.extend(rewrite_trees(&elements, names));
+    args.extend(elements);
     let mut group = Group::new(Delimiter::Parenthesis, args.into_iter().collect());
-    group.set_span(init.span());
+    group.set_span(init);
     let mut bang = proc_macro2::Punct::new('!', Spacing::Alone);
     bang.set_span(span);
     let call: TokenStream = [
@@ -225,7 +237,7 @@ fn compound_literal_at(
     .collect();
     let mut whole = Group::new(Delimiter::None, call);
     whole.set_span(span);
-    Some(TokenTree::Group(whole))
+    TokenTree::Group(whole)
 }
 
 /// If `trees[i]` is a parenthesised type name in cast position, the Rust type.

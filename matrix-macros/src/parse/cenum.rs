@@ -18,10 +18,9 @@ pub(crate) fn rewrite(trees: Vec<TokenTree>) -> Vec<TokenTree> {
     let mut out = Vec::with_capacity(trees.len());
     let mut i = 0;
     while i < trees.len() {
-        let item_start = i == 0
-            || matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == ';')
-            || matches!(&trees[i - 1], TokenTree::Group(g) if g.delimiter() == Delimiter::Brace);
-        if item_start && let Some((constants, taken)) = enumeration_at(&trees[i..]) {
+        if super::item_start(&trees, i)
+            && let Some((constants, taken)) = enumeration_at(&trees[i..])
+        {
             out.extend(constants);
             i += taken;
             continue;

@@ -6,6 +6,8 @@
 //! | `const double k = 2;` | `let k: f64 = 2;` |
 //! | `float w[4] = {1, 2};`, `int g[][2] = {{1, 2}, {3}};` | `let mut w: [f32; 4] = <zero>; w[0] = 1; w[1] = 2;` |
 //! | `const float *p = src + 4;`, `float *q;` | `let mut p: &[f32] = src + 4;`, `let mut q: &mut [f32];` |
+//! | `point p = {1, .y = 2};` (a struct of the block) | `let mut p: point = <zero>; p.x = 1; p.y = 2;` |
+//! | `(point){a, b}` | `{ let mut v: point = <zero>; v.x = a; v.y = b; v }` |
 //! | `for (init; cond; step) body` | `{ init; while cond { { body } step; } }` |
 //! | `i++;`, `++i;`, `n--;`, `--n;` | `i += 1;`, `n -= 1;` |
 //! | `*p++ = e;`, `*p++ += e;` | `*p = e; p += 1;`, `*p += e; p += 1;` |
@@ -36,21 +38,32 @@
 //! so that casts, compound literals and conditionals are single tokens or
 //! Rust already.
 
-use super::{ctype, group, punct, regroup};
+use super::cstruct::{Member, Structs};
+use super::{ccast, ctype, group, punct, regroup};
 use crate::diag;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use std::collections::HashSet;
 
 /// Rewrites C's statements in `tokens` (see the module); `names` are the
 /// block's typedef names.
-pub(crate) fn rewrite(tokens: TokenStream, names: &HashSet<String>) -> TokenStream {
+pub(crate) fn rewrite(
+    tokens: TokenStream,
+    names: &HashSet<String>,
+    structs: &Structs,
+) -> TokenStream {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
-    let mut cx = Rewriter { names, labels: 0 };
+    let mut cx = Rewriter {
+        names,
+        structs,
+        labels: 0,
+    };
     cx.trees(&trees).into_iter().collect()
 }
 
 struct Rewriter<'a> {
     names: &'a HashSet<String>,
+    /// The block's structs, whose initialisers set their members.
+    structs: &'a Structs,
     /// Labels made so far (each `for` whose body continues has its own).
     labels: usize,
 }
@@ -77,6 +90,9 @@ impl Rewriter<'_> {
         let TokenTree::Group(g) = tree else {
             return tree.clone();
         };
+        if let Some(value) = self.struct_literal(g) {
+            return value;
+        }
         let inner: Vec<TokenTree> = g.stream().into_iter().collect();
         let inner = if g.delimiter() == Delimiter::Brace {
             self.statements(&inner)
@@ -100,6 +116,9 @@ impl Rewriter<'_> {
 
     /// One statement (its `;` included).
     fn statement(&mut self, t: &[TokenTree]) -> Vec<TokenTree> {
+        if let Some(word) = local_c_aggregate(t) {
+            return compile_error(word.span(), &diag::c_aggregate(&word.to_string()));
+        }
         if let Some(out) = self.c_for(t) {
             return out;
         }
@@ -432,6 +451,18 @@ impl Rewriter<'_> {
                 out.extend(self.pointer_declaration(&d, &ty, constant, semi));
                 continue;
             }
+            if let (true, Some(name), Some([TokenTree::Group(init)])) =
+                (d.dims.is_empty(), self.struct_named(&ty), d.init)
+                && init.delimiter() == Delimiter::Brace
+            {
+                // `T s = {..};` of a struct: zero, then each member set.
+                out.extend(let_head(d.name, true, ty.clone()));
+                out.push(punct('=', span));
+                out.extend(zero(span));
+                out.push(punct(';', semi.span()));
+                out.extend(self.struct_init(&[TokenTree::Ident(d.name.clone())], &name, init));
+                continue;
+            }
             let (ty, value, elements) = if d.dims.is_empty() {
                 let value = match d.init {
                     Some(init) => self.trees(init),
@@ -450,27 +481,181 @@ impl Rewriter<'_> {
             // An array is assigned element by element after its `let`:
             // mutable even where C's is `const`.
             let mutable = !constant || !elements.is_empty();
+            let elem = ty_elem(&ty);
             out.extend(let_head(d.name, mutable, ty));
             out.push(punct('=', span));
             out.extend(value);
             out.push(punct(';', semi.span()));
             for (path, value) in elements {
-                out.push(TokenTree::Ident(d.name.clone()));
-                for i in path {
-                    let mut lit = Literal::usize_unsuffixed(i);
-                    lit.set_span(span);
-                    out.push(group(
-                        Delimiter::Bracket,
-                        vec![TokenTree::Literal(lit)],
-                        span,
-                    ));
-                }
-                out.push(punct('=', span));
-                out.extend(self.trees(&value));
-                out.push(punct(';', semi.span()));
+                let place = indexed(&[TokenTree::Ident(d.name.clone())], &path, span);
+                out.extend(self.element_init(&place, &elem, &value));
             }
         }
         Some(out)
+    }
+
+    /// The struct a type's tokens name, if they name one of the block's.
+    fn struct_named(&self, ty: &[TokenTree]) -> Option<String> {
+        match ty {
+            [TokenTree::Ident(id)] => Some(id.to_string()).filter(|n| self.structs.contains_key(n)),
+            _ => None,
+        }
+    }
+
+    /// `place = value;`, or the members of a struct `place` set from a
+    /// braced `value`, for an element of type `elem`.
+    fn element_init(
+        &mut self,
+        place: &[TokenTree],
+        elem: &[TokenTree],
+        value: &[TokenTree],
+    ) -> Vec<TokenTree> {
+        match (self.struct_named(elem), value) {
+            (Some(name), [TokenTree::Group(g)]) if g.delimiter() == Delimiter::Brace => {
+                self.struct_init(place, &name, g)
+            }
+            _ => self.assign(place, value),
+        }
+    }
+
+    /// `place = value;`, `value` rewritten.
+    fn assign(&mut self, place: &[TokenTree], value: &[TokenTree]) -> Vec<TokenTree> {
+        let span = value.first().map_or_else(Span::call_site, TokenTree::span);
+        let mut out = place.to_vec();
+        out.push(punct('=', span));
+        out.extend(self.trees(value));
+        out.push(punct(';', span));
+        out
+    }
+
+    /// The statements that set the members of `place`, a struct `name`,
+    /// from its initialiser `init`: `{a, b}` in member order, `{.y = b}`
+    /// by name (the next item after it takes the member after that one),
+    /// a braced item setting a struct or array member in turn. Members
+    /// not named stay zero, as in C.
+    fn struct_init(&mut self, place: &[TokenTree], name: &str, init: &Group) -> Vec<TokenTree> {
+        let members = self.structs.get(name).cloned().unwrap_or_default();
+        let mut out = Vec::new();
+        let mut next = 0;
+        for item in brace_items(init) {
+            let (k, value) = match item.as_slice() {
+                [
+                    TokenTree::Punct(dot),
+                    TokenTree::Ident(field),
+                    TokenTree::Punct(eq),
+                    value @ ..,
+                ] if dot.as_char() == '.' && eq.as_char() == '=' && !value.is_empty() => {
+                    match members.iter().position(|m| m.name == *field) {
+                        Some(k) => (k, value.to_vec()),
+                        None => {
+                            let message = diag::no_such_field_designator(&field.to_string(), name);
+                            out.extend(compile_error(field.span(), &message));
+                            return out;
+                        }
+                    }
+                }
+                value if next < members.len() => (next, value.to_vec()),
+                value => {
+                    out.extend(compile_error(value[0].span(), diag::EXCESS_STRUCT_ELEMENTS));
+                    return out;
+                }
+            };
+            next = k + 1;
+            out.extend(self.member_init(place, &members[k], &value));
+        }
+        out
+    }
+
+    /// The statements that set member `m` of `place` from `value`.
+    fn member_init(
+        &mut self,
+        place: &[TokenTree],
+        m: &Member,
+        value: &[TokenTree],
+    ) -> Vec<TokenTree> {
+        let span = m.name.span();
+        let mut target = place.to_vec();
+        target.push(punct('.', span));
+        target.push(TokenTree::Ident(m.name.clone()));
+        let [TokenTree::Group(g)] = value else {
+            return self.assign(&target, value);
+        };
+        if g.delimiter() != Delimiter::Brace {
+            return self.assign(&target, value);
+        }
+        if !m.dims.is_empty() {
+            let Some(elements) = array_elements(value, &m.dims) else {
+                return compile_error(g.span(), diag::EXPECTED_INITIALIZER);
+            };
+            let mut out = Vec::new();
+            for (path, v) in elements {
+                out.extend(self.element_init(&indexed(&target, &path, span), &m.elem, &v));
+            }
+            return out;
+        }
+        if let Some(name) = self.struct_named(&m.elem) {
+            return self.struct_init(&target, &name, g);
+        }
+        match m.elem.as_slice() {
+            // A vector (or other typedef) member: its compound literal.
+            [TokenTree::Ident(ty)] if self.names.contains(&ty.to_string()) => {
+                let elements = g.stream().into_iter().collect();
+                let literal = ccast::compound_literal(ty, elements, g.span(), g.span());
+                self.assign(&target, &[literal])
+            }
+            // `{x}` of a scalar is `x`.
+            _ => {
+                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                self.assign(&target, &inner)
+            }
+        }
+    }
+
+    /// `(T){..}` of a struct `T` (`__matrix_literal!(T; ..)` after
+    /// `ccast`): a block that zeroes a `T`, sets its members as a
+    /// declaration's initialiser does, and gives it.
+    fn struct_literal(&mut self, g: &Group) -> Option<TokenTree> {
+        if g.delimiter() != Delimiter::None {
+            return None;
+        }
+        let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+        let [
+            TokenTree::Ident(mark),
+            TokenTree::Punct(bang),
+            TokenTree::Group(args),
+        ] = inner.as_slice()
+        else {
+            return None;
+        };
+        if mark != ccast::COMPOUND_LITERAL || bang.as_char() != '!' {
+            return None;
+        }
+        let args: Vec<TokenTree> = args.stream().into_iter().collect();
+        let [
+            TokenTree::Ident(name),
+            TokenTree::Punct(semi),
+            elements @ ..,
+        ] = args.as_slice()
+        else {
+            return None;
+        };
+        let name_string = name.to_string();
+        if semi.as_char() != ';' || !self.structs.contains_key(&name_string) {
+            return None;
+        }
+        let span = g.span();
+        let value = Ident::new("__matrix_value", Span::mixed_site().located_at(span));
+        let init = group(Delimiter::Brace, elements.to_vec(), span);
+        let TokenTree::Group(init) = init else {
+            return None;
+        };
+        let mut block = let_head(&value, true, vec![TokenTree::Ident(name.clone())]);
+        block.push(punct('=', span));
+        block.extend(zero(span));
+        block.push(punct(';', span));
+        block.extend(self.struct_init(&[TokenTree::Ident(value.clone())], &name_string, &init));
+        block.push(TokenTree::Ident(value));
+        Some(group(Delimiter::Brace, block, span))
     }
 
     /// `[const] T *p [= init];`: `let mut p: &[T] [= init];` (`&mut [T]`
@@ -736,7 +921,12 @@ fn fill(
         }
         return Some(());
     }
-    if items.iter().any(|i| braced(i) || i.is_empty()) {
+    // At the last dimension a braced item is one element's initialiser
+    // (a structure's, `{{1, 2}, {3, 4}}` for two of them).
+    if items
+        .iter()
+        .any(|i| (braced(i) && dims.len() > 1) || i.is_empty())
+    {
         return None;
     }
     // Row-major positions over the dimensions after the first.
@@ -800,6 +990,59 @@ fn array_type_and_zero(
         value = wrap(value);
     }
     (ty, value)
+}
+
+/// The `struct` or `union` keyword of a C declaration inside a function
+/// (`struct q { float z; } v;`, `struct tag v;` of a tag the block does
+/// not declare), which the block only reads at file scope; a Rust item
+/// (`struct S { z: f32 }`) is none.
+fn local_c_aggregate(t: &[TokenTree]) -> Option<&Ident> {
+    let [TokenTree::Ident(word), TokenTree::Ident(_), rest @ ..] = t else {
+        return None;
+    };
+    if word != "struct" && word != "union" {
+        return None;
+    }
+    let c = match rest.first() {
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
+            g.stream().into_iter().any(|t| is_semicolon(&t)) || rest.len() > 1
+        }
+        Some(TokenTree::Ident(_) | TokenTree::Punct(_)) => {
+            rest.len() > 1 && rest.last().is_some_and(is_semicolon)
+        }
+        _ => false,
+    };
+    c.then_some(word)
+}
+
+/// `place[i][j]..` for the indices `path`.
+fn indexed(place: &[TokenTree], path: &[usize], span: Span) -> Vec<TokenTree> {
+    let mut out = place.to_vec();
+    for &i in path {
+        let mut lit = Literal::usize_unsuffixed(i);
+        lit.set_span(span);
+        out.push(group(
+            Delimiter::Bracket,
+            vec![TokenTree::Literal(lit)],
+            span,
+        ));
+    }
+    out
+}
+
+/// The innermost element type of an array type's tokens (`[[T; M]; N]`
+/// is `T`); any other type as it is.
+fn ty_elem(ty: &[TokenTree]) -> Vec<TokenTree> {
+    match ty {
+        [TokenTree::Group(g)] if g.delimiter() == Delimiter::Bracket => {
+            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            match split_top_level(&inner, ';').first() {
+                Some(elem) => ty_elem(elem),
+                None => ty.to_vec(),
+            }
+        }
+        _ => ty.to_vec(),
+    }
 }
 
 /// `::core::default::Default::default()`: the zero of an element or
@@ -1281,7 +1524,7 @@ mod tests {
     fn rewritten(src: &str) -> String {
         let names: HashSet<String> = ["m4".to_string()].into();
         let tokens: TokenStream = format!("{{ {src} }}").parse().unwrap();
-        let out = show(rewrite(tokens, &names));
+        let out = show(rewrite(tokens, &names, &Structs::new()));
         out.strip_prefix('{')
             .and_then(|s| s.strip_suffix('}'))
             .unwrap()
@@ -1308,6 +1551,104 @@ mod tests {
             format!("{LET} y : f32 = x * 2.0 ;")
         );
         assert_eq!(rewritten("int a=-1;"), format!("{LET} a : i32 = - 1 ;"));
+    }
+
+    /// `src` as a kernel body through `ccast` and this rewrite, with two
+    /// structs: `pt { x: f32, y: f32 }` and `bx { lo: pt, hi: pt, w: [f32; 2] }`.
+    fn with_structs(src: &str) -> String {
+        let member = |name: &str, elem: &str, dims: &[&str]| Member {
+            name: Ident::new(name, Span::call_site()),
+            elem: elem.parse::<TokenStream>().unwrap().into_iter().collect(),
+            dims: dims
+                .iter()
+                .map(|d| d.parse::<TokenStream>().unwrap().into_iter().collect())
+                .collect(),
+        };
+        let structs: Structs = [
+            (
+                "pt".to_string(),
+                vec![member("x", "f32", &[]), member("y", "f32", &[])],
+            ),
+            (
+                "bx".to_string(),
+                vec![
+                    member("lo", "pt", &[]),
+                    member("hi", "pt", &[]),
+                    member("w", "f32", &["2"]),
+                ],
+            ),
+        ]
+        .into();
+        let names: HashSet<String> = ["pt".to_string(), "bx".to_string()].into();
+        let tokens: TokenStream = format!("{{ {src} }}").parse().unwrap();
+        let tokens = ccast::rewrite(tokens, &names);
+        let out = show(rewrite(tokens, &names, &structs));
+        out.strip_prefix('{')
+            .and_then(|s| s.strip_suffix('}'))
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn struct_initialisers_set_members() {
+        assert_eq!(
+            with_structs("pt p = {1, .y = 2};"),
+            format!("{LET} p : pt = {ZERO} ; p . x = 1 ; p . y = 2 ;")
+        );
+        assert_eq!(
+            with_structs("bx b = {{1, 2}, .w = {3}, };"),
+            format!("{LET} b : bx = {ZERO} ; b . lo . x = 1 ; b . lo . y = 2 ; b . w [0] = 3 ;")
+        );
+        // After a designator the next member follows it; a struct value
+        // sets a whole member.
+        assert_eq!(
+            with_structs("bx b = {.hi = q, 4};"),
+            format!("{LET} b : bx = {ZERO} ; b . hi = q ; b . w = 4 ;")
+        );
+        assert_eq!(
+            with_structs("pt q[2] = {{1}, {.y = 4}};"),
+            format!("{LET} q : [pt ; 2] = [{ZERO} ; 2] ; q [0] . x = 1 ; q [1] . y = 4 ;")
+        );
+    }
+
+    #[test]
+    fn struct_compound_literals_are_blocks() {
+        let out = with_structs("return (pt){ a, b };");
+        assert_eq!(
+            out,
+            format!(
+                "return {{{LET} __matrix_value : pt = {ZERO} ; __matrix_value . x = a ; \
+                 __matrix_value . y = b ; __matrix_value}} ;"
+            )
+        );
+    }
+
+    #[test]
+    fn local_c_structures_are_refused_and_rust_ones_stay() {
+        for c in [
+            "struct q { float z; } v;",
+            "struct tag v;",
+            "union u { int a; float b; };",
+        ] {
+            assert!(
+                rewritten(c).starts_with(":: core :: compile_error !"),
+                "{c}"
+            );
+        }
+        for rust in ["struct S;", "struct S { z: f32 }", "struct P(f32);"] {
+            assert!(!rewritten(rust).contains("compile_error"), "{rust}");
+        }
+    }
+
+    #[test]
+    fn struct_initialiser_errors_are_clangs() {
+        assert!(
+            with_structs("pt p = {1, 2, 3};").contains("excess elements in struct initializer")
+        );
+        assert!(
+            with_structs("pt p = {.z = 1};")
+                .contains("field designator 'z' does not refer to any field in type 'pt'")
+        );
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! or Rust's `type NAME = Matrix<T, R, C>;`), `const` items, kernels (`fn`
 //! items whose bodies may use C-style casts and C's spellings of numeric
 //! literals), and any other Rust item, which passes through untouched.
+//! C's file-scope declarations are made Rust's first: the preprocessor's
+//! lines (`cpreproc`), enumerations (`cenum`) and structures (`cstruct`).
 
 mod ccast;
 mod cenum;
@@ -13,6 +15,7 @@ mod ckeyword;
 mod cliteral;
 mod cpreproc;
 mod cstmt;
+mod cstruct;
 mod cternary;
 pub(crate) mod ctype;
 
@@ -95,6 +98,8 @@ pub(crate) struct ElemSpelling {
 pub(crate) fn parse_block(input: TokenStream, diags: &mut Diagnostics) -> Block {
     let trees: Vec<TokenTree> = cpreproc::preprocess(input, diags).into_iter().collect();
     let trees = cenum::rewrite(trees);
+    let names = typedef_names(&split_items(&trees));
+    let trees = cstruct::rewrite(trees, &names);
     let mut chunks = split_items(&trees);
 
     let mut inner_attrs = Vec::new();
@@ -107,12 +112,18 @@ pub(crate) fn parse_block(input: TokenStream, diags: &mut Diagnostics) -> Block 
             chunks.remove(0);
         }
     }
-    // Kernel bodies need the typedef names (C casts), so collect them first.
+    // Kernel bodies need the typedef names (C casts) and the structs'
+    // members (initialisers), so collect them first.
     let type_names = typedef_names(&chunks);
+    let structs = struct_members(&chunks);
+    let names = Names {
+        types: &type_names,
+        structs: &structs,
+    };
     let mut items = Vec::new();
     for chunk in chunks {
         let tokens: TokenStream = chunk.into_iter().collect();
-        match (|input: ParseStream| parse_item(input, &type_names)).parse2(tokens) {
+        match (|input: ParseStream| parse_item(input, &names)).parse2(tokens) {
             Ok(item) => items.push(item),
             Err(err) => diags.push(err),
         }
@@ -191,7 +202,43 @@ fn has_equals(chunk: &[TokenTree]) -> bool {
         .any(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '='))
 }
 
-/// The names declared by `typedef ... NAME ...;` and `type NAME = ...;`.
+/// What a kernel body's rewrites read of the block: its type names and
+/// its structs' members.
+struct Names<'a> {
+    types: &'a HashSet<String>,
+    structs: &'a cstruct::Structs,
+}
+
+/// The members of the block's structs (Rust's, C's once `cstruct` made
+/// them Rust's, and the aliases `type NAME = STRUCT;`), by name.
+fn struct_members(chunks: &[Vec<TokenTree>]) -> cstruct::Structs {
+    let mut structs: cstruct::Structs = chunks
+        .iter()
+        .filter_map(|c| cstruct::rust_members(c))
+        .collect();
+    for chunk in chunks {
+        if let Some(TokenTree::Ident(name)) = chunk
+            .iter()
+            .skip_while(|t| !matches!(t, TokenTree::Ident(id) if id == "type"))
+            .nth(1)
+            && let [
+                ..,
+                TokenTree::Punct(eq),
+                TokenTree::Ident(target),
+                TokenTree::Punct(semi),
+            ] = chunk.as_slice()
+            && eq.as_char() == '='
+            && semi.as_char() == ';'
+            && let Some(members) = structs.get(&target.to_string()).cloned()
+        {
+            structs.insert(name.to_string(), members);
+        }
+    }
+    structs
+}
+
+/// The names declared by `typedef ... NAME ...;`, `type NAME = ...;` and
+/// `struct NAME`.
 fn typedef_names(chunks: &[Vec<TokenTree>]) -> HashSet<String> {
     let mut names = HashSet::new();
     for chunk in chunks {
@@ -209,7 +256,7 @@ fn typedef_names(chunks: &[Vec<TokenTree>]) -> HashSet<String> {
             if let Some(name) = before_attr.last() {
                 names.insert(name.clone());
             }
-        } else if let Some(pos) = idents.iter().position(|w| w == "type")
+        } else if let Some(pos) = idents.iter().position(|w| w == "type" || w == "struct")
             && let Some(name) = idents.get(pos + 1)
         {
             names.insert(name.clone());
@@ -218,7 +265,8 @@ fn typedef_names(chunks: &[Vec<TokenTree>]) -> HashSet<String> {
     names
 }
 
-fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<Item> {
+fn parse_item(input: ParseStream, names: &Names) -> syn::Result<Item> {
+    let type_names = names.types;
     let attrs = input.call(Attribute::parse_outer)?;
     let ahead = input.fork();
     let _: Visibility = ahead.parse()?;
@@ -259,7 +307,7 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
         if !input.peek(syn::token::Brace) {
             return Err(input.error(diag::EXPECTED_FUNCTION_BODY));
         }
-        let block = kernel_body(input, type_names, Head::Rust)?;
+        let block = kernel_body(input, names, Head::Rust)?;
         return Ok(kernel(attrs, vis, sig, block, Head::Rust));
     }
     if let Some(head) = c_head_tokens(input) {
@@ -269,7 +317,7 @@ fn parse_item(input: ParseStream, type_names: &HashSet<String>) -> syn::Result<I
                 let _: TokenTree = input.parse()?;
             }
             let sig: syn::Signature = syn::parse2(sig)?;
-            let block = kernel_body(input, type_names, Head::C)?;
+            let block = kernel_body(input, names, Head::C)?;
             let mut attrs = attrs;
             if any_mut {
                 attrs.push(cfn::allow_unused_mut());
@@ -646,13 +694,11 @@ fn c_head_tokens(input: ParseStream) -> Option<Vec<TokenTree>> {
 /// A kernel's body, after C's spellings are rewritten to Rust (names that
 /// are Rust keywords, literals, casts and compound literals, conditionals,
 /// statements).
-fn kernel_body(
-    input: ParseStream,
-    type_names: &HashSet<String>,
-    head: Head,
-) -> syn::Result<syn::Block> {
+fn kernel_body(input: ParseStream, names: &Names, head: Head) -> syn::Result<syn::Block> {
+    let type_names = names.types;
     let body: proc_macro2::Group = input.parse()?;
     let body = ckeyword::rewrite(TokenStream::from(TokenTree::Group(body)));
+    let body = cstruct::arrows(body);
     let body = cliteral::rewrite(body);
     let body = match head {
         Head::C => cliteral::char_codes(body),
@@ -660,7 +706,7 @@ fn kernel_body(
     };
     let body = ccast::rewrite(body, type_names);
     let body = cternary::rewrite(body);
-    syn::parse2(cstmt::rewrite(body, type_names))
+    syn::parse2(cstmt::rewrite(body, type_names, names.structs))
 }
 
 fn kernel(
@@ -678,6 +724,14 @@ fn kernel(
         block: Box::new(block),
     };
     Item::Kernel(Box::new(f), head)
+}
+
+/// Whether an item of the block may start at `trees[i]`: the block's
+/// start, or after a `;` or a braced group.
+pub(super) fn item_start(trees: &[TokenTree], i: usize) -> bool {
+    i == 0
+        || matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == ';')
+        || matches!(&trees[i - 1], TokenTree::Group(g) if g.delimiter() == Delimiter::Brace)
 }
 
 /// A lone punctuation token `c` at `span`.
