@@ -214,6 +214,7 @@ const SEEDS: &[&str] = &[
        float run(float a) {
            cam c = { .planes = { 1, a }, .sun = { { 1, 2, 3 }, 5 } };
            cam_t d = c;
+           v3 up = { 0, a }, ups[2] = { { 1 }, up };
            struct light ls[2] = { { .power = 7 }, c.sun };
            aim(&c, a);
            return mid((pt){ a, 2 }, (pt){ .y = a }).x + d.sun.power + ls[1].dir.y + sizeof(cam);

@@ -3,6 +3,8 @@
 //! members of matrix, vector, scalar (narrow integers too), array and
 //! structure types; initialisers in member order, by designator, nested,
 //! partial (the rest zero), of arrays of structures, and compound literals;
+//! vectors' braced initialisers (`vec3 up = {0, 1, 0};`, lanes left out
+//! zero, arrays of vectors);
 //! `.` and `->`, `&local` passed for a pointer, copies by assignment,
 //! structures passed and returned by value, and `sizeof`, which checks
 //! that each structure has C's layout. The block's source is one text,
@@ -94,6 +96,15 @@ c_and_rust! {
             + m[1][1];
     }
 
+    float lanes(float k) {
+        const vec3 up = { 0, 1, 0 };
+        vec3 w = { 2 }, z = { k, k * 2 };
+        vec3 pts[2] = { { 1, 2, 3 }, { k } };
+        float s = { 5 };
+        struct light l = { up * k, k };
+        return up.y + w.x + w.y + z.y + pts[1].x + pts[0].z + s + l.dir.y + l.power;
+    }
+
     unsigned sizes(void) {
         return sizeof(camera) * 1000000 + sizeof(pixel) * 1000 + sizeof(struct light) * 10
             + sizeof(point);
@@ -134,6 +145,13 @@ fn cases() -> Vec<harness::Case> {
             format!("db(grid({s:?}))"),
             "%llu",
             grid(s).to_bits().to_string(),
+        );
+    }
+    for k in floats {
+        push(
+            format!("fb(lanes({k:?}f))"),
+            "%u",
+            lanes(k).to_bits().to_string(),
         );
     }
     push("sizes()".to_string(), "%u", sizes().to_string());

@@ -465,6 +465,10 @@ impl Rewriter<'_> {
             }
             let (ty, value, elements) = if d.dims.is_empty() {
                 let value = match d.init {
+                    // `vec3 v = {0, 1};`: the compound literal's lanes.
+                    Some([TokenTree::Group(g)]) if g.delimiter() == Delimiter::Brace => {
+                        self.trees(&braced_value(self.names, &ty, g))
+                    }
                     Some(init) => self.trees(init),
                     None => zero(span),
                 };
@@ -513,6 +517,10 @@ impl Rewriter<'_> {
         match (self.struct_named(elem), value) {
             (Some(name), [TokenTree::Group(g)]) if g.delimiter() == Delimiter::Brace => {
                 self.struct_init(place, &name, g)
+            }
+            (None, [TokenTree::Group(g)]) if g.delimiter() == Delimiter::Brace => {
+                let value = braced_value(self.names, elem, g);
+                self.assign(place, &value)
             }
             _ => self.assign(place, value),
         }
@@ -596,19 +604,8 @@ impl Rewriter<'_> {
         if let Some(name) = self.struct_named(&m.elem) {
             return self.struct_init(&target, &name, g);
         }
-        match m.elem.as_slice() {
-            // A vector (or other typedef) member: its compound literal.
-            [TokenTree::Ident(ty)] if self.names.contains(&ty.to_string()) => {
-                let elements = g.stream().into_iter().collect();
-                let literal = ccast::compound_literal(ty, elements, g.span(), g.span());
-                self.assign(&target, &[literal])
-            }
-            // `{x}` of a scalar is `x`.
-            _ => {
-                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                self.assign(&target, &inner)
-            }
-        }
+        let value = braced_value(self.names, &m.elem, g);
+        self.assign(&target, &value)
     }
 
     /// `(T){..}` of a struct `T` (`__matrix_literal!(T; ..)` after
@@ -1013,6 +1010,20 @@ fn local_c_aggregate(t: &[TokenTree]) -> Option<&Ident> {
         _ => false,
     };
     c.then_some(word)
+}
+
+/// The value of a braced initialiser `{..}` of type `ty`, not a struct:
+/// for a typedef of the block (a vector), its compound literal `(T){..}`
+/// (missing lanes zero, a matrix Clang's error); for a scalar, `{x}` is
+/// `x`.
+fn braced_value(names: &HashSet<String>, ty: &[TokenTree], g: &Group) -> Vec<TokenTree> {
+    let elements: Vec<TokenTree> = g.stream().into_iter().collect();
+    match ty {
+        [TokenTree::Ident(name)] if names.contains(&name.to_string()) => {
+            vec![ccast::compound_literal(name, elements, g.span(), g.span())]
+        }
+        _ => elements,
+    }
 }
 
 /// `place[i][j]..` for the indices `path`.
@@ -1608,6 +1619,15 @@ mod tests {
         assert_eq!(
             with_structs("pt q[2] = {{1}, {.y = 4}};"),
             format!("{LET} q : [pt ; 2] = [{ZERO} ; 2] ; q [0] . x = 1 ; q [1] . y = 4 ;")
+        );
+    }
+
+    #[test]
+    fn braced_initialisers_of_typedefs_are_compound_literals() {
+        let out = rewritten("m4 m = {1, 2}; float x = {3};");
+        assert_eq!(
+            out,
+            format!("{LET} m : m4 = «__matrix_literal ! (m4 ; 1 , 2)» ; {LET} x : f32 = 3 ;")
         );
     }
 
