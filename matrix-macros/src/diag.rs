@@ -282,6 +282,9 @@ pub(crate) const EXCESS_STRUCT_ELEMENTS: &str = "excess elements in struct initi
 /// Ours: an array member's braces that are no array initialiser.
 pub(crate) const EXPECTED_INITIALIZER: &str =
     "expected an array initializer: `{a, b}`, or `{{a, b}, {c, d}}` for each dimension";
+/// Ours: a file-scope constant of a vector or structure type written
+/// `pub`, which is no item outside the block.
+pub(crate) const PUBLIC_COMPOSITE_CONSTANT: &str = "a constant of a vector or structure type is read by the block's functions only (each declares it where it names it), so it cannot be `pub`: make it a function's result, or a `const` outside the block";
 /// Ours: a pointer member, which a struct of the block cannot hold.
 pub(crate) const POINTER_MEMBER: &str = "a pointer member is not supported in a struct of `matrix!`: its members are values (matrices, vectors, scalars, arrays and structs)";
 /// Ours: a bit-field member.

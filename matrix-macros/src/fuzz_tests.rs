@@ -209,6 +209,8 @@ const SEEDS: &[&str] = &[
        typedef struct cam { m2 view; float planes[2]; struct light sun; unsigned char r; } cam;
        typedef struct cam cam_t;
        typedef struct { float x, y; } pt;
+       static const v3 axis = { 0, 1 };
+       const pt unit = { .y = 1 };
        void aim(cam *c, float k) { c->view[0][1] += k; c->sun.power *= 3; c->r += 200; }
        pt mid(pt a, pt b) { pt m = { (a.x + b.x) / 2, .y = b.y }; return m; }
        float run(float a) {
@@ -217,7 +219,7 @@ const SEEDS: &[&str] = &[
            v3 up = { 0, a }, ups[2] = { { 1 }, up };
            struct light ls[2] = { { .power = 7 }, c.sun };
            aim(&c, a);
-           return mid((pt){ a, 2 }, (pt){ .y = a }).x + d.sun.power + ls[1].dir.y + sizeof(cam);
+           return mid((pt){ a, 2 }, unit).x + d.sun.power + ls[1].dir.y + axis.y + sizeof(cam);
        }"#,
 ];
 

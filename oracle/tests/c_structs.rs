@@ -3,8 +3,9 @@
 //! members of matrix, vector, scalar (narrow integers too), array and
 //! structure types; initialisers in member order, by designator, nested,
 //! partial (the rest zero), of arrays of structures, and compound literals;
-//! vectors' braced initialisers (`vec3 up = {0, 1, 0};`, lanes left out
-//! zero, arrays of vectors);
+//! vectors' braced initialisers (`vec3 w = {2};`, lanes left out zero,
+//! arrays of vectors); constants of vector and structure types at file
+//! scope (`static const vec3 up = {0, 1, 0};`);
 //! `.` and `->`, `&local` passed for a pointer, copies by assignment,
 //! structures passed and returned by value, and `sizeof`, which checks
 //! that each structure has C's layout. The block's source is one text,
@@ -33,6 +34,10 @@ c_and_rust! {
     typedef struct camera cam_t;
 
     typedef struct { float x, y; } point;
+
+    static const vec3 up = { 0, 1, 0 };
+    static const vec3 axes[2] = { { 1, 2, 3 }, { 4 } };
+    const point unit = { .y = 1 };
 
     typedef struct {
         unsigned char r, g, b;
@@ -97,12 +102,12 @@ c_and_rust! {
     }
 
     float lanes(float k) {
-        const vec3 up = { 0, 1, 0 };
         vec3 w = { 2 }, z = { k, k * 2 };
         vec3 pts[2] = { { 1, 2, 3 }, { k } };
         float s = { 5 };
         struct light l = { up * k, k };
-        return up.y + w.x + w.y + z.y + pts[1].x + pts[0].z + s + l.dir.y + l.power;
+        return up.y + w.x + w.y + z.y + pts[1].x + pts[0].z + s + l.dir.y + l.power
+            + axes[1].x * axes[0].z + unit.y;
     }
 
     unsigned sizes(void) {

@@ -8,6 +8,7 @@
 //! lines (`cpreproc`), enumerations (`cenum`) and structures (`cstruct`).
 
 mod ccast;
+mod cconst;
 mod cenum;
 mod cfn;
 mod cglobal;
@@ -116,12 +117,22 @@ pub(crate) fn parse_block(input: TokenStream, diags: &mut Diagnostics) -> Block 
     // members (initialisers), so collect them first.
     let type_names = typedef_names(&chunks);
     let structs = struct_members(&chunks);
+    let mut constants = Vec::new();
+    let mut items_chunks = Vec::with_capacity(chunks.len());
+    for chunk in chunks {
+        match cconst::classify(&chunk, &type_names) {
+            cconst::Chunk::Constant(c) => constants.push(c),
+            cconst::Chunk::Public(err) => diags.push(err),
+            cconst::Chunk::Other => items_chunks.push(chunk),
+        }
+    }
     let names = Names {
         types: &type_names,
         structs: &structs,
+        constants: &constants,
     };
     let mut items = Vec::new();
-    for chunk in chunks {
+    for chunk in items_chunks {
         let tokens: TokenStream = chunk.into_iter().collect();
         match (|input: ParseStream| parse_item(input, &names)).parse2(tokens) {
             Ok(item) => items.push(item),
@@ -207,6 +218,9 @@ fn has_equals(chunk: &[TokenTree]) -> bool {
 struct Names<'a> {
     types: &'a HashSet<String>,
     structs: &'a cstruct::Structs,
+    /// The block's constants of vector and structure types, which the
+    /// bodies that name them declare.
+    constants: &'a [cconst::FileConstant],
 }
 
 /// The members of the block's structs (Rust's, C's once `cstruct` made
@@ -307,7 +321,7 @@ fn parse_item(input: ParseStream, names: &Names) -> syn::Result<Item> {
         if !input.peek(syn::token::Brace) {
             return Err(input.error(diag::EXPECTED_FUNCTION_BODY));
         }
-        let block = kernel_body(input, names, Head::Rust)?;
+        let block = kernel_body(input, names, Head::Rust, &sig)?;
         return Ok(kernel(attrs, vis, sig, block, Head::Rust));
     }
     if let Some(head) = c_head_tokens(input) {
@@ -317,7 +331,7 @@ fn parse_item(input: ParseStream, names: &Names) -> syn::Result<Item> {
                 let _: TokenTree = input.parse()?;
             }
             let sig: syn::Signature = syn::parse2(sig)?;
-            let block = kernel_body(input, names, Head::C)?;
+            let block = kernel_body(input, names, Head::C, &sig)?;
             let mut attrs = attrs;
             if any_mut {
                 attrs.push(cfn::allow_unused_mut());
@@ -694,9 +708,26 @@ fn c_head_tokens(input: ParseStream) -> Option<Vec<TokenTree>> {
 /// A kernel's body, after C's spellings are rewritten to Rust (names that
 /// are Rust keywords, literals, casts and compound literals, conditionals,
 /// statements).
-fn kernel_body(input: ParseStream, names: &Names, head: Head) -> syn::Result<syn::Block> {
+fn kernel_body(
+    input: ParseStream,
+    names: &Names,
+    head: Head,
+    sig: &syn::Signature,
+) -> syn::Result<syn::Block> {
     let type_names = names.types;
     let body: proc_macro2::Group = input.parse()?;
+    let params: HashSet<String> = sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(pt) => match &*pt.pat {
+                syn::Pat::Ident(id) => Some(syn::ext::IdentExt::unraw(&id.ident).to_string()),
+                _ => None,
+            },
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let body = cconst::prepend(body, names.constants, &params);
     let body = ckeyword::rewrite(TokenStream::from(TokenTree::Group(body)));
     let body = cstruct::arrows(body);
     let body = cliteral::rewrite(body);

@@ -8,6 +8,7 @@ matrix! {
     typedef struct { float x, y; } vec2;
     struct node { float *next; int bits : 3; vec5 v; m2 m; };
     typedef union { float f; unsigned u; } bits;
+    pub static const vec2 origin = { 0, 0 };
     enum colour paint;
     struct Rusty {
         x: f32,
