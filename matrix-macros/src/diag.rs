@@ -218,10 +218,15 @@ pub(crate) const MACRO_TOO_FEW_ARGUMENTS: &str =
     "too few arguments provided to function-like macro invocation";
 /// Ours.
 pub(crate) const MACRO_PARAMETERS: &str =
-    "expected a macro's parameters: names separated by commas (`...` is not supported)";
-/// Ours.
-pub(crate) const MACRO_STRINGIZING: &str =
-    "`#` and `##` in a macro's replacement are not supported in `matrix!`";
+    "expected a macro's parameters: names separated by commas, the last one possibly `...`";
+/// Clang's.
+pub(crate) const HASH_WITHOUT_PARAMETER: &str = "'#' is not followed by a macro parameter";
+/// Clang's.
+pub(crate) const PASTE_AT_END: &str = "'##' cannot appear at either end of a macro expansion";
+/// Clang's, for `a ## b` that is no one token.
+pub(crate) fn invalid_paste(text: &str) -> String {
+    format!("pasting formed '{text}', an invalid preprocessing token")
+}
 /// Ours: what `#if` evaluates.
 pub(crate) const IF_NOT_CONSTANT: &str = "expected an integer constant expression after `#if`: numbers, macros, `defined(NAME)`, arithmetic, comparisons, `!`, `&&` and `||`";
 /// `#else` (`#elif`, `#endif`) with no `#if` open.

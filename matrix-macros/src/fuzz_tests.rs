@@ -221,6 +221,15 @@ const SEEDS: &[&str] = &[
            aim(&c, a);
            return mid((pt){ a, 2 }, unit).x + d.sun.power + ls[1].dir.y + axis.y + sizeof(cam);
        }"#,
+    r#"#define MAT(N) typedef float m ## N __attribute__((matrix_type(N, N)));
+       #define ADD(N) m ## N add ## N(m ## N a, m ## N b) { return a + b; }
+       #define NAME(f) #f
+       #define CALL(f, ...) f(__VA_ARGS__)
+       MAT(2)
+       ADD(2)
+       static float add3(float a, float b, float c) { return a + b + c; }
+       fn name() -> &'static str { NAME(add2 (x)) }
+       float g(m2 m) { return CALL(add3, m[0][0], 1, CALL(add3, 2, 3, 4)); }"#,
 ];
 
 /// One mutation of a flattened token list.

@@ -2,7 +2,10 @@
 //! function-like `#define`s (nested, with arguments that are macros
 //! themselves, used in typedefs, tables and bodies, defined inside a
 //! function), `#undef`, `#ifdef`/`#ifndef`/`#if`/`#elif`/`#else`/
-//! `#endif` with `defined` and arithmetic, `#include` and `#pragma once`.
+//! `#endif` with `defined` and arithmetic, `#include` and `#pragma once`,
+//! a macro stamping out functions (`VARIANT(dot2, 2, float)`) and `...`
+//! with `__VA_ARGS__` (`##` is no token Rust 2024 lexes; the unit tests
+//! of `parse::cpreproc` check it).
 //! `stringify!` keeps no line breaks, which directives need, so the C text
 //! is written twice: once in `matrix!`, once as the string clang compiles;
 //! `the_two_texts_are_one` checks that they are the same tokens.
@@ -51,6 +54,18 @@ matrix! {
     #endif
         return MAX(k, SQ(n));
     }
+
+    #define VARIANT(NAME, N, T) T NAME(const T *a, const T *b) { T s = 0; for (int i = 0; i < N; i++) s += a[i] * b[i]; return s; }
+    VARIANT(dot2, 2, float)
+    VARIANT(dot3, 3, double)
+    #define FIRST(x, ...) (x)
+    #define SUM3(...) add3(__VA_ARGS__)
+    static float add3(float a, float b, float c) { return a + b * 2 + c * 4; }
+    float variants(float x) {
+        float a[3] = { x, 2, 3 }, b[3] = { 4, x, 6 };
+        double c[3] = { x, 0.5, 1 }, d[3] = { 1, x, x };
+        return dot2(a, b) + (float) dot3(c, d) + SUM3(x, FIRST(1, 2, 3), a[2]) + FIRST(x);
+    }
 }
 
 const C_SOURCE: &str = r#"
@@ -93,6 +108,18 @@ const C_SOURCE: &str = r#"
         k = -1;
     #endif
         return MAX(k, SQ(n));
+    }
+
+    #define VARIANT(NAME, N, T) T NAME(const T *a, const T *b) { T s = 0; for (int i = 0; i < N; i++) s += a[i] * b[i]; return s; }
+    VARIANT(dot2, 2, float)
+    VARIANT(dot3, 3, double)
+    #define FIRST(x, ...) (x)
+    #define SUM3(...) add3(__VA_ARGS__)
+    static float add3(float a, float b, float c) { return a + b * 2 + c * 4; }
+    float variants(float x) {
+        float a[3] = { x, 2, 3 }, b[3] = { 4, x, 6 };
+        double c[3] = { x, 0.5, 1 }, d[3] = { 1, x, x };
+        return dot2(a, b) + (float) dot3(c, d) + SUM3(x, FIRST(1, 2, 3), a[2]) + FIRST(x);
     }
 "#;
 
@@ -141,6 +168,8 @@ fn c_preprocessor_agrees_with_clang() {
             "  {{ m3 m; {set}printf(\"%u %d\\n\", fb(energy(m, {t:?}f)), steps({n})); }}\n"
         ));
         ours.push(format!("{} {}", energy(m, t).to_bits(), steps(n)));
+        c.push_str(&format!("  printf(\"%u\\n\", fb(variants({x:?}f)));\n"));
+        ours.push(variants(x).to_bits().to_string());
     }
     c.push_str("  return 0;\n}\n");
     harness::assert_c_program_prints(

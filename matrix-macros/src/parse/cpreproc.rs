@@ -17,8 +17,11 @@
 //! inside functions too; a function-like one only where `(` follows its
 //! name, and only where its definition wrote the `(` right after the name;
 //! arguments are expanded first, and a replacement is scanned again for
-//! other macros but not for itself. `#` and `##` in a replacement, `...`
-//! parameters and any other directive are refused with a message. A
+//! other macros but not for itself. In a replacement `#x` is the
+//! argument as a string, `a ## b` one token pasted from `a` and `b` (a
+//! parameter there takes its argument as written), and a last parameter
+//! `...` takes the arguments left, commas and all, as `__VA_ARGS__`.
+//! Any other directive is refused with a message. A
 //! replacement's tokens take the place of the name they replace, so an
 //! error in one points at the use.
 //!
@@ -197,13 +200,8 @@ impl Preprocessor<'_> {
             }
             _ => (None, &rest[1..]),
         };
-        if let Some(hash) = body
-            .iter()
-            .find(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '#'))
-        {
-            return self
-                .diags
-                .error(Loc::from(hash.span()), diag::MACRO_STRINGIZING);
+        if let Err((at, message)) = check_hashes(body, params.as_deref()) {
+            return self.diags.error(Loc::from(at), message);
         }
         let body = body.to_vec();
         self.macros.insert(name.to_string(), Macro { params, body });
@@ -286,7 +284,14 @@ impl Preprocessor<'_> {
         }
         let m = self.macros.get(&key)?;
         let (body, taken) = match &m.params {
-            None => (m.body.clone(), 1),
+            None => {
+                let none = Arguments {
+                    params: &[],
+                    raw: &[],
+                    expanded: &[],
+                };
+                (self.substituted(&m.body.clone(), &none), 1)
+            }
             Some(params) => {
                 let Some(TokenTree::Group(args)) = trees.get(i + 1) else {
                     return None;
@@ -296,9 +301,24 @@ impl Preprocessor<'_> {
                 }
                 let (params, body) = (params.clone(), m.body.clone());
                 let args = split_arguments(args);
+                let variadic = params.last().is_some_and(|p| p == VA_ARGS);
                 let args = match (args.len(), params.len()) {
                     (1, 0) if args[0].is_empty() => Vec::new(),
                     (a, p) if a == p => args,
+                    // `F(x)` of `F(x, ...)`: no variable arguments.
+                    (a, p) if variadic && a + 1 == p => {
+                        let mut args = args;
+                        args.push(Vec::new());
+                        args
+                    }
+                    // The variable arguments, with their commas, are one.
+                    (a, p) if variadic && a > p => {
+                        let mut args = args;
+                        let rest: Vec<Vec<TokenTree>> = args.split_off(p - 1);
+                        let comma = super::punct(',', trees[i + 1].span());
+                        args.push(rest.join(&comma));
+                        args
+                    }
                     (a, p) => {
                         let message = if a > p {
                             diag::MACRO_TOO_MANY_ARGUMENTS
@@ -310,15 +330,33 @@ impl Preprocessor<'_> {
                         return None;
                     }
                 };
-                let args: Vec<Vec<TokenTree>> =
+                let expanded: Vec<Vec<TokenTree>> =
                     args.iter().map(|a| self.scan(a, disabled, false)).collect();
-                (substituted(&body, &params, &args), 2)
+                let arguments = Arguments {
+                    params: &params,
+                    raw: &args,
+                    expanded: &expanded,
+                };
+                (self.substituted(&body, &arguments), 2)
             }
         };
         disabled.push(key);
         let out = self.scan(&body, disabled, false);
         disabled.pop();
         Some((respanned(&out, name.span()), taken))
+    }
+}
+
+impl Preprocessor<'_> {
+    /// [`substituted`], its errors reported (a paste that forms no token
+    /// keeps its left operand, so that nothing else is reported).
+    fn substituted(&mut self, body: &[TokenTree], args: &Arguments) -> Vec<TokenTree> {
+        let mut errors = Vec::new();
+        let out = substituted(body, args, &mut errors);
+        for (at, message) in errors {
+            self.diags.error(Loc::from(at), &message);
+        }
+        out
     }
 }
 
@@ -399,20 +437,121 @@ fn adjacent(a: Span, b: Span) -> bool {
     end.line == start.line && end.column == start.column
 }
 
-/// A function-like macro's parameter names, or `None` where they are not
-/// names separated by commas (`...` among them).
+/// The name the variable arguments of a macro declared with `...` take.
+const VA_ARGS: &str = "__VA_ARGS__";
+
+/// A function-like macro's parameter names (a last `...` as
+/// [`VA_ARGS`]), or `None` where they are not names separated by commas.
 fn parameters(g: &Group) -> Option<Vec<String>> {
     let inner: Vec<TokenTree> = g.stream().into_iter().collect();
     if inner.is_empty() {
         return Some(Vec::new());
     }
-    split_top_level(&inner, ',')
+    let parts = split_top_level(&inner, ',');
+    let last = parts.len() - 1;
+    parts
         .into_iter()
-        .map(|p| match p {
-            [TokenTree::Ident(n)] => Some(n.to_string()),
+        .enumerate()
+        .map(|(k, p)| match p {
+            [TokenTree::Ident(n)] if n != VA_ARGS => Some(n.to_string()),
+            [
+                TokenTree::Punct(a),
+                TokenTree::Punct(b),
+                TokenTree::Punct(c),
+            ] if k == last && [a, b, c].iter().all(|p| p.as_char() == '.') => {
+                Some(VA_ARGS.to_string())
+            }
             _ => None,
         })
         .collect()
+}
+
+/// Whether `t[k]` and `t[k + 1]` are `##`.
+fn paste_at(t: &[TokenTree], k: usize) -> bool {
+    matches!(
+        (t.get(k), t.get(k + 1)),
+        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+            if a.as_char() == '#' && b.as_char() == '#' && a.spacing() == proc_macro2::Spacing::Joint
+    )
+}
+
+/// Clang's checks of `#` and `##` in a replacement: `##` not at either
+/// end, and in a function-like macro (`params`) `#` before a parameter.
+fn check_hashes(body: &[TokenTree], params: Option<&[String]>) -> Result<(), (Span, &'static str)> {
+    if paste_at(body, 0) {
+        return Err((body[0].span(), diag::PASTE_AT_END));
+    }
+    if body.len() >= 2 && paste_at(body, body.len() - 2) {
+        return Err((body[body.len() - 2].span(), diag::PASTE_AT_END));
+    }
+    let Some(params) = params else {
+        return Ok(());
+    };
+    let mut k = 0;
+    while k < body.len() {
+        if paste_at(body, k) {
+            k += 2;
+            continue;
+        }
+        if let TokenTree::Punct(hash) = &body[k]
+            && hash.as_char() == '#'
+            && !matches!(body.get(k + 1), Some(TokenTree::Ident(id)) if params.iter().any(|p| id == p))
+        {
+            return Err((hash.span(), diag::HASH_WITHOUT_PARAMETER));
+        }
+        k += 1;
+    }
+    Ok(())
+}
+
+/// The arguments of a call of a function-like macro: the parameters'
+/// names, and each argument as written and with its macros replaced.
+struct Arguments<'a> {
+    params: &'a [String],
+    raw: &'a [Vec<TokenTree>],
+    expanded: &'a [Vec<TokenTree>],
+}
+
+impl Arguments<'_> {
+    /// The argument parameter `id` takes, if it names one: as written
+    /// (`raw`, for `#` and `##`) or expanded.
+    fn of(&self, id: &Ident, raw: bool) -> Option<&[TokenTree]> {
+        let k = self.params.iter().position(|p| id == p)?;
+        Some(if raw { &self.raw[k] } else { &self.expanded[k] })
+    }
+}
+
+/// The tokens of an argument as one string literal (C's `#x`): written
+/// as they stand, a space where the source had one between two tokens.
+fn stringized(arg: &[TokenTree], span: Span) -> TokenTree {
+    let mut text = String::new();
+    for (k, t) in arg.iter().enumerate() {
+        if k > 0 && !adjacent(arg[k - 1].span(), t.span()) {
+            text.push(' ');
+        }
+        text.push_str(&t.to_string());
+    }
+    let mut lit = proc_macro2::Literal::string(&text);
+    lit.set_span(span);
+    TokenTree::Literal(lit)
+}
+
+/// `a ## b`: one token spelled as `a` then `b`, or Clang's error where
+/// that spelling is no single token.
+fn pasted(a: &TokenTree, b: &TokenTree) -> Result<TokenTree, (Span, String)> {
+    let text = format!("{a}{b}");
+    let tokens: Vec<TokenTree> = text
+        .parse::<TokenStream>()
+        .map(|s| s.into_iter().collect())
+        .unwrap_or_default();
+    match tokens.as_slice() {
+        [one] if !matches!(one, TokenTree::Group(_)) => {
+            let mut one = one.clone();
+            one.set_span(a.span());
+            Ok(one)
+        }
+        _ => Err((a.span(), diag::invalid_paste(&text))),
+    }
 }
 
 /// A call's arguments, split at its top-level commas.
@@ -424,22 +563,74 @@ fn split_arguments(args: &Group) -> Vec<Vec<TokenTree>> {
         .collect()
 }
 
-/// `body` with each parameter name replaced by its argument.
-fn substituted(body: &[TokenTree], params: &[String], args: &[Vec<TokenTree>]) -> Vec<TokenTree> {
-    let mut out = Vec::with_capacity(body.len());
-    for tree in body {
+/// `body` with each parameter name replaced by its argument, as C
+/// replaces it: `#x` by the argument as a string, the operands of `##` by
+/// their arguments as written and then pasted into one token, any other
+/// by its argument with its macros replaced.
+fn substituted(
+    body: &[TokenTree],
+    args: &Arguments,
+    errors: &mut Vec<(Span, String)>,
+) -> Vec<TokenTree> {
+    let mut out: Vec<TokenTree> = Vec::with_capacity(body.len());
+    let mut k = 0;
+    while k < body.len() {
+        let tree = &body[k];
+        let pasted_before = k >= 2 && paste_at(body, k - 2);
+        if paste_at(body, k) {
+            // `a ## b`: the last token so far with `b`'s first.
+            let rhs: Vec<TokenTree> = match body.get(k + 2) {
+                Some(TokenTree::Ident(id)) => match args.of(id, true) {
+                    Some(arg) => arg.to_vec(),
+                    None => vec![body[k + 2].clone()],
+                },
+                Some(other) => vec![other.clone()],
+                None => Vec::new(),
+            };
+            match (out.pop(), rhs.split_first()) {
+                (Some(lhs), Some((first, rest))) => {
+                    match pasted(&lhs, first) {
+                        Ok(one) => out.push(one),
+                        Err(error) => {
+                            errors.push(error);
+                            out.push(lhs);
+                        }
+                    }
+                    out.extend(rest.iter().cloned());
+                }
+                // An empty argument on either side: the other stands.
+                (Some(lhs), None) => out.push(lhs),
+                (None, _) => out.extend(rhs),
+            }
+            k += 3;
+            continue;
+        }
         match tree {
-            TokenTree::Ident(id) => match params.iter().position(|p| id == p) {
-                Some(k) => out.extend(args[k].iter().cloned()),
-                None => out.push(tree.clone()),
-            },
+            TokenTree::Punct(hash) if hash.as_char() == '#' && !args.params.is_empty() => {
+                if let Some(TokenTree::Ident(id)) = body.get(k + 1)
+                    && let Some(arg) = args.of(id, true)
+                {
+                    out.push(stringized(arg, hash.span()));
+                    k += 2;
+                    continue;
+                }
+                out.push(tree.clone());
+            }
+            TokenTree::Ident(id) => {
+                let raw = pasted_before || paste_at(body, k + 1);
+                match args.of(id, raw) {
+                    Some(arg) => out.extend(arg.iter().cloned()),
+                    None => out.push(tree.clone()),
+                }
+            }
             TokenTree::Group(g) => {
                 let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                let inner = substituted(&inner, params, args);
+                let inner = substituted(&inner, args, errors);
                 out.push(super::group(g.delimiter(), inner, g.span()));
             }
             other => out.push(other.clone()),
         }
+        k += 1;
     }
     out
 }
@@ -564,10 +755,42 @@ mod tests {
     }
 
     #[test]
+    fn stringizing_pasting_and_variable_arguments() {
+        assert_eq!(
+            expanded("#define NAME(x) #x\nconst char *s = NAME(a  +b);"),
+            "const char * s = \"a +b\" ;"
+        );
+        assert_eq!(
+            expanded(
+                "#define ADD(N) m##N add##N(m##N a, m##N b) { return a + b; }\n#define K 2\nADD(2) ADD(K)"
+            ),
+            "m2 add2 (m2 a , m2 b) { return a + b ; } mK addK (mK a , mK b) { return a + b ; }"
+        );
+        assert_eq!(
+            expanded("#define AB a ## b ## 1\nint x = AB;"),
+            "int x = ab1 ;"
+        );
+        assert_eq!(
+            expanded("#define F(x, y) x##y\nint a = F(, q) + F(p, );"),
+            "int a = q + p ;"
+        );
+        assert_eq!(
+            expanded("#define CALL(f, ...) f(__VA_ARGS__)\nint x = CALL(g, 1, (2, 3)) + CALL(h);"),
+            "int x = g (1 , (2 , 3)) + h () ;"
+        );
+    }
+
+    #[test]
     fn refusals() {
         let errors = |src: &str| run(src).1;
-        assert_eq!(errors("#define S(x) #x\n"), [diag::MACRO_STRINGIZING]);
-        assert_eq!(errors("#define V(...) 1\n"), [diag::MACRO_PARAMETERS]);
+        assert_eq!(errors("#define S(x) #y\n"), [diag::HASH_WITHOUT_PARAMETER]);
+        assert_eq!(errors("#define P(x) ## x\n"), [diag::PASTE_AT_END]);
+        assert_eq!(errors("#define P(x) x ##\n"), [diag::PASTE_AT_END]);
+        assert_eq!(errors("#define V(..., x) 1\n"), [diag::MACRO_PARAMETERS]);
+        assert_eq!(
+            errors("#define P(a, b) a ## b\nint x = P(+, 1);"),
+            [diag::invalid_paste("+1")]
+        );
         assert_eq!(errors("#define\n"), [diag::MACRO_NAME_MISSING]);
         assert_eq!(
             errors("#define F(a, b) a\nint x = F(1);"),

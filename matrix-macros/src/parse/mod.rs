@@ -676,9 +676,11 @@ fn c_constant(
         }
     }
     let Some(item) = cglobal::constant(&vis.to_token_stream(), &tokens, type_names) else {
-        // `static float s = 0;`: C's state between calls.
-        if let [TokenTree::Ident(stored), ..] = tokens.as_slice()
+        // `static float s = 0;`: C's state between calls (not `static
+        // float f(..) {..}`, a function, which ends with its body).
+        if let [TokenTree::Ident(stored), .., TokenTree::Punct(semi)] = tokens.as_slice()
             && stored == "static"
+            && semi.as_char() == ';'
             && ctype::type_at(&tokens, 1, type_names).is_some()
         {
             return Err(syn::Error::new(stored.span(), diag::STATIC_STATE));
