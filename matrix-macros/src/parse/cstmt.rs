@@ -38,8 +38,7 @@
 //! so that casts, compound literals and conditionals are single tokens or
 //! Rust already.
 
-use super::cstruct::{Member, Structs};
-use super::{ccast, ctype, group, punct, regroup};
+use super::{Member, Structs, ccast, ctype, group, punct, regroup};
 use crate::diag;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use std::collections::HashSet;

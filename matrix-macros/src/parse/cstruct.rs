@@ -12,29 +12,15 @@
 //! other structures; a pointer or a bit-field member is refused. A Rust
 //! `struct` (fields `name: T` and no `;` after its braces) is left as
 //! written. Initialisers (`= {..}`, `(camera){..}`) are `cstmt`'s: it
-//! reads every struct of the block, C's and Rust's, through [`Structs`].
+//! reads every struct of the block, C's and Rust's, through
+//! [`Structs`](super::Structs).
 
 use super::cstmt::{declarator, split_top_level};
-use super::{ctype, group, punct};
+use super::{Member, ctype, group, punct};
 use crate::diag;
 use proc_macro2::{Delimiter, Ident, Spacing, Span, TokenStream, TokenTree};
 use quote::quote_spanned;
 use std::collections::{HashMap, HashSet};
-
-/// A member of a struct, as an initialiser fills it.
-#[derive(Clone, Debug)]
-pub(crate) struct Member {
-    pub(crate) name: Ident,
-    /// The type of the member, or of its innermost element for an array.
-    pub(crate) elem: Vec<TokenTree>,
-    /// Each dimension of an array member, outermost first; empty for any
-    /// other.
-    pub(crate) dims: Vec<Vec<TokenTree>>,
-}
-
-/// The block's structs (C's and Rust's, and C's aliases of them) by name,
-/// each with its members in order.
-pub(crate) type Structs = HashMap<String, Vec<Member>>;
 
 /// A C structure's declaration at the start of an item.
 struct Declaration {

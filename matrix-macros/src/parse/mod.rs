@@ -213,11 +213,27 @@ fn has_equals(chunk: &[TokenTree]) -> bool {
         .any(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '='))
 }
 
+/// A member of a struct of the block, as an initialiser fills it
+/// (`cstruct` reads them, `cstmt` fills them).
+#[derive(Clone, Debug)]
+pub(crate) struct Member {
+    pub(crate) name: Ident,
+    /// The type of the member, or of its innermost element for an array.
+    pub(crate) elem: Vec<TokenTree>,
+    /// Each dimension of an array member, outermost first; empty for any
+    /// other.
+    pub(crate) dims: Vec<Vec<TokenTree>>,
+}
+
+/// The block's structs (C's and Rust's, and C's aliases of them) by name,
+/// each with its members in order.
+pub(crate) type Structs = std::collections::HashMap<String, Vec<Member>>;
+
 /// What a kernel body's rewrites read of the block: its type names and
 /// its structs' members.
 struct Names<'a> {
     types: &'a HashSet<String>,
-    structs: &'a cstruct::Structs,
+    structs: &'a Structs,
     /// The block's constants of vector and structure types, which the
     /// bodies that name them declare.
     constants: &'a [cconst::FileConstant],
@@ -225,8 +241,8 @@ struct Names<'a> {
 
 /// The members of the block's structs (Rust's, C's once `cstruct` made
 /// them Rust's, and the aliases `type NAME = STRUCT;`), by name.
-fn struct_members(chunks: &[Vec<TokenTree>]) -> cstruct::Structs {
-    let mut structs: cstruct::Structs = chunks
+fn struct_members(chunks: &[Vec<TokenTree>]) -> Structs {
+    let mut structs: Structs = chunks
         .iter()
         .filter_map(|c| cstruct::rust_members(c))
         .collect();
