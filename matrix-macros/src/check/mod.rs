@@ -18,7 +18,7 @@ use crate::diag::{self, Diagnostics, Loc};
 use crate::ir::{self, Contract};
 use crate::parse::{self, Head, Item, ctype};
 use crate::types::{Dim, Layout, MAX_DIMENSION, MatTy, Scalar, SeqKind, Ty, VecTy};
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote_spanned};
 use std::collections::{HashMap, HashSet};
 
@@ -120,17 +120,7 @@ impl Env {
 
 /// Every identifier the kernel bodies of the block write.
 fn kernel_body_names(items: &[Item]) -> HashSet<String> {
-    fn walk(tokens: TokenStream, names: &mut HashSet<String>) {
-        for tree in tokens {
-            match tree {
-                TokenTree::Ident(ident) => {
-                    names.insert(ident.to_string());
-                }
-                TokenTree::Group(group) => walk(group.stream(), names),
-                TokenTree::Punct(_) | TokenTree::Literal(_) => {}
-            }
-        }
-    }
+    let walk = parse::idents;
     let mut names = HashSet::new();
     for item in items {
         if let Item::Kernel(f, _) = item {

@@ -9,10 +9,10 @@
 //! so it cannot be `pub`; scalars and arrays of scalars are `const` items
 //! (`cglobal`).
 
-use super::{ctype, group};
+use super::{ctype, group, idents};
 use crate::diag;
 use crate::types::Scalar;
-use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, TokenTree};
 use std::collections::HashSet;
 
 /// A constant of the block read by its functions: its name and its
@@ -121,23 +121,11 @@ pub(crate) fn prepend(
     g
 }
 
-/// Every identifier in `tokens`.
-fn idents(tokens: TokenStream, out: &mut HashSet<String>) {
-    for t in tokens {
-        match t {
-            TokenTree::Ident(id) => {
-                out.insert(id.to_string());
-            }
-            TokenTree::Group(g) => idents(g.stream(), out),
-            _ => {}
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::parse::show;
+    use proc_macro2::TokenStream;
 
     fn chunk(src: &str) -> Vec<TokenTree> {
         src.parse::<TokenStream>().unwrap().into_iter().collect()

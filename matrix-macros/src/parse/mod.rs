@@ -775,6 +775,19 @@ fn kernel(
     Item::Kernel(Box::new(f), head)
 }
 
+/// Every identifier in `tokens`, groups' too, added to `out`.
+pub(crate) fn idents(tokens: TokenStream, out: &mut HashSet<String>) {
+    for t in tokens {
+        match t {
+            TokenTree::Ident(id) => {
+                out.insert(id.to_string());
+            }
+            TokenTree::Group(g) => idents(g.stream(), out),
+            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+        }
+    }
+}
+
 /// Whether an item of the block may start at `trees[i]`: the block's
 /// start, or after a `;` or a braced group.
 pub(super) fn item_start(trees: &[TokenTree], i: usize) -> bool {
