@@ -7,7 +7,8 @@
 //! truth values as `int` (`n += a < b`, `return a > b;`, `!n` and `!!n`
 //! anywhere, `-(x > 1)`), `~` on integers, truth values and in
 //! conditions, character constants as the `int`s they code (`c - '0'`,
-//! `case 'x':`), and elements stepped inside expressions (`if
+//! `case 'x':`), unsigned arithmetic that wraps (`i--` past zero, `-n`),
+//! and elements stepped inside expressions (`if
 //! (++bins[b] > top)`, `m[0][1]--`). The block's source is one text,
 //! compiled as `matrix!` and (through `stringify!`) as C; every kernel
 //! runs on the edges of its types, and the results are compared line for
@@ -70,6 +71,18 @@ c_and_rust! {
         return lut[(i + j) & 15] + lut[(i ^ j) & 7] * 2;
     }
 
+    unsigned countdown(unsigned n, unsigned long m) {
+        unsigned s = 0;
+        for (unsigned i = n; i-- > 0;) s += i * 2654435761u;
+        unsigned k = 0;
+        k--;
+        k -= n;
+        k *= 3u;
+        m = m - 1;
+        m += 2 * m;
+        return s + k + (n - 7) + (unsigned) m + -n + (unsigned) (m >> 40);
+    }
+
     float mix(unsigned char a, float x) { return a * x - ~a + -(x > 1); }
 
     int digit(char c) { return c >= '0' && c <= '9' ? c - '0' : -1; }
@@ -126,6 +139,16 @@ fn cases() -> Vec<harness::Case> {
     let mut push = |call: String, format: &str, ours: String| {
         out.push(harness::case(&call, format, ours));
     };
+    // C's unsigned arithmetic wraps: `i--` past zero, `k--` of zero, `-n`.
+    for n in [0u32, 1, 5, 40000] {
+        for m in [0u64, 1, 1 << 41, u64::MAX] {
+            push(
+                format!("countdown({n}u, {m}ul)"),
+                "%u",
+                countdown(n, m).to_string(),
+            );
+        }
+    }
     for a in U8 {
         for b in U8 {
             push(

@@ -8,7 +8,7 @@ use crate::ir::{self, ArithOp, Arm, Block, Contract, Expr, ExprKind, Index, Stmt
 use crate::parse::{COMPLEMENT, COMPOUND_LITERAL, is_conditional_mark};
 use crate::types::{Dim, MatTy, MemoryLayout, Scalar, SeqKind, Ty, VecTy};
 use proc_macro2::TokenStream;
-use quote::ToTokens;
+use quote::{ToTokens, quote_spanned};
 use std::collections::{HashMap, HashSet};
 
 pub(super) struct Checker<'a> {
@@ -917,15 +917,7 @@ impl<'a> Checker<'a> {
                 return self.poisoned(loc);
             };
             let ty = scalar_binary_type(&b.op, &lhs.ty, &rhs.ty);
-            return Expr::new(
-                ExprKind::Binary {
-                    op: b.op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                ty,
-                loc,
-            );
+            return self.scalar_binary(b.op, lhs, rhs, ty, loc);
         }
         let Some(op) = ArithOp::of(&b.op) else {
             return self.error(loc, diag::invalid_operands(&lhs.ty, &rhs.ty));
@@ -976,6 +968,47 @@ impl<'a> Checker<'a> {
             }
             _ => e,
         }
+    }
+
+    /// `lhs op rhs` of two scalars of type `ty`: in a function with a C
+    /// head, `+ - *` of an unsigned type wrap, as C's unsigned arithmetic
+    /// does (`u32::wrapping_sub(i, 1)` where `i - 1` would panic in a debug
+    /// build at zero); Rust's operator otherwise.
+    fn scalar_binary(&self, op: syn::BinOp, lhs: Expr, rhs: Expr, ty: Ty, loc: Loc) -> Expr {
+        if let Some(call) = self.wrapping(&op, &ty, loc) {
+            let kind = ExprKind::Call {
+                func: Box::new(call),
+                args: vec![lhs, rhs],
+            };
+            return Expr::new(kind, ty, loc);
+        }
+        let kind = ExprKind::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        };
+        Expr::new(kind, ty, loc)
+    }
+
+    /// `T::wrapping_add` (`_sub`, `_mul`) for `op` on the unsigned type
+    /// `ty` in a function with a C head; `None` otherwise.
+    fn wrapping(&self, op: &syn::BinOp, ty: &Ty, loc: Loc) -> Option<Expr> {
+        use syn::BinOp as B;
+        let Ty::Scalar(s) = ty else {
+            return None;
+        };
+        if !self.c_arithmetic || !s.is_integer() || s.is_signed() {
+            return None;
+        }
+        let method = match op {
+            B::Add(_) | B::AddAssign(_) => "wrapping_add",
+            B::Sub(_) | B::SubAssign(_) => "wrapping_sub",
+            B::Mul(_) | B::MulAssign(_) => "wrapping_mul",
+            _ => return None,
+        };
+        let (ty, method) = (s.to_tokens(loc.start), syn::Ident::new(method, loc.start));
+        let path = quote_spanned!(loc.start=> #ty::#method);
+        Some(Expr::new(ExprKind::Path(path), Ty::unknown(), loc))
     }
 
     /// `lhs op rhs` where at least one side is a matrix; `rsrc`/`lsrc` are
@@ -1288,6 +1321,24 @@ impl<'a> Checker<'a> {
             }
             _ => rhs,
         };
+        // `n -= k` of an unsigned `n` in a function with a C head wraps:
+        // `n = u32::wrapping_sub(n, k)`.
+        if let Some(call) = self.wrapping(&b.op, &lhs.ty, loc)
+            && matches!(rhs.ty, Ty::Scalar(_) | Ty::IntLiteral)
+            && rereadable(&b.left)
+        {
+            let current = self.expr(&b.left);
+            let value = ExprKind::Call {
+                func: Box::new(call),
+                args: vec![current, rhs],
+            };
+            let value = Expr::new(value, lhs.ty.clone(), loc);
+            let kind = ExprKind::Assign {
+                lhs: Box::new(lhs),
+                rhs: Box::new(value),
+            };
+            return Expr::new(kind, Ty::Unit, loc);
+        }
         compound_assign(b.op, lhs, rhs, loc)
     }
 
@@ -1323,12 +1374,7 @@ impl<'a> Checker<'a> {
         let (rty, rloc) = (rhs.ty.clone(), rhs.loc);
         let rhs = Expr::new(ExprKind::Paren(Box::new(rhs)), rty, rloc);
         let (l, r) = usual_conversions(&op, self.promoted(current), self.promoted(rhs));
-        let computed = ExprKind::Binary {
-            op,
-            lhs: Box::new(l),
-            rhs: Box::new(r),
-        };
-        let computed = Expr::new(computed, Ty::Scalar(common), loc);
+        let computed = self.scalar_binary(op, l, r, Ty::Scalar(common), loc);
         let computed = Expr::new(ExprKind::Paren(Box::new(computed)), Ty::Scalar(common), loc);
         let kind = ExprKind::Assign {
             lhs: Box::new(lhs),
@@ -1469,7 +1515,24 @@ impl<'a> Checker<'a> {
     fn unary(&mut self, u: &syn::ExprUnary, loc: Loc) -> Expr {
         let inner = self.expr(&u.expr);
         let inner = match u.op {
-            syn::UnOp::Neg(_) => self.promoted(inner),
+            syn::UnOp::Neg(_) => {
+                let inner = self.promoted(inner);
+                // `-n` of an unsigned `n` (after the promotions) in a
+                // function with a C head: C's `0 - n`, wrapped (Rust has
+                // no `-` of an unsigned type).
+                let sub = syn::BinOp::Sub(Default::default());
+                if let Some(call) = self.wrapping(&sub, &inner.ty, loc) {
+                    let zero = quote_spanned!(loc.start=> 0);
+                    let zero = Expr::new(ExprKind::Verbatim(zero), Ty::IntLiteral, loc);
+                    let ty = inner.ty.clone();
+                    let kind = ExprKind::Call {
+                        func: Box::new(call),
+                        args: vec![zero, inner],
+                    };
+                    return Expr::new(kind, ty, loc);
+                }
+                inner
+            }
             // C's `!n` of a number in a function with a C head: `n == 0`.
             syn::UnOp::Not(_) if self.c_arithmetic && zero_of(&inner).is_some() => {
                 let not = ExprKind::Unary {
