@@ -230,6 +230,15 @@ const SEEDS: &[&str] = &[
        static float add3(float a, float b, float c) { return a + b + c; }
        fn name() -> &'static str { NAME(add2 (x)) }
        float g(m2 m) { return CALL(add3, m[0][0], 1, CALL(add3, 2, 3, 4)); }"#,
+    r#"unsigned countdown(unsigned n, unsigned long m) {
+           unsigned s = 0;
+           for (unsigned i = n; i-- > 0;) s += i * 3u;
+           unsigned k = 0;
+           k--;
+           k -= n;
+           m += 2 * m;
+           return s + k + (n - 7) + (unsigned) m + -n;
+       }"#,
 ];
 
 /// One mutation of a flattened token list.
