@@ -975,9 +975,20 @@ impl<'a> Checker<'a> {
     /// does (`u32::wrapping_sub(i, 1)` where `i - 1` would panic in a debug
     /// build at zero); Rust's operator otherwise.
     fn scalar_binary(&self, op: syn::BinOp, lhs: Expr, rhs: Expr, ty: Ty, loc: Loc) -> Expr {
-        if let Some(call) = self.wrapping(&op, &ty, loc) {
+        use syn::BinOp as B;
+        let method = match op {
+            B::Add(_) => "wrapping_add",
+            B::Sub(_) => "wrapping_sub",
+            B::Mul(_) => "wrapping_mul",
+            _ => "",
+        };
+        if let Some(s) = self.wrapping_type(&ty)
+            && !method.is_empty()
+        {
+            let (t, method) = (s.to_tokens(loc.start), syn::Ident::new(method, loc.start));
+            let path = quote_spanned!(loc.start=> #t::#method);
             let kind = ExprKind::Call {
-                func: Box::new(call),
+                func: Box::new(Expr::new(ExprKind::Path(path), Ty::unknown(), loc)),
                 args: vec![lhs, rhs],
             };
             return Expr::new(kind, ty, loc);
@@ -990,25 +1001,13 @@ impl<'a> Checker<'a> {
         Expr::new(kind, ty, loc)
     }
 
-    /// `T::wrapping_add` (`_sub`, `_mul`) for `op` on the unsigned type
-    /// `ty` in a function with a C head; `None` otherwise.
-    fn wrapping(&self, op: &syn::BinOp, ty: &Ty, loc: Loc) -> Option<Expr> {
-        use syn::BinOp as B;
-        let Ty::Scalar(s) = ty else {
-            return None;
-        };
-        if !self.c_arithmetic || !s.is_integer() || s.is_signed() {
-            return None;
+    /// `ty`, if it is an unsigned integer type whose arithmetic wraps as
+    /// C's does: in a function with a C head.
+    fn wrapping_type(&self, ty: &Ty) -> Option<Scalar> {
+        match ty {
+            Ty::Scalar(s) if self.c_arithmetic && s.is_integer() && !s.is_signed() => Some(*s),
+            _ => None,
         }
-        let method = match op {
-            B::Add(_) | B::AddAssign(_) => "wrapping_add",
-            B::Sub(_) | B::SubAssign(_) => "wrapping_sub",
-            B::Mul(_) | B::MulAssign(_) => "wrapping_mul",
-            _ => return None,
-        };
-        let (ty, method) = (s.to_tokens(loc.start), syn::Ident::new(method, loc.start));
-        let path = quote_spanned!(loc.start=> #ty::#method);
-        Some(Expr::new(ExprKind::Path(path), Ty::unknown(), loc))
     }
 
     /// `lhs op rhs` where at least one side is a matrix; `rsrc`/`lsrc` are
@@ -1323,16 +1322,13 @@ impl<'a> Checker<'a> {
         };
         // `n -= k` of an unsigned `n` in a function with a C head wraps:
         // `n = u32::wrapping_sub(n, k)`.
-        if let Some(call) = self.wrapping(&b.op, &lhs.ty, loc)
+        if let Some(op @ (B::Add(_) | B::Sub(_) | B::Mul(_))) = binary_of_assign(&b.op)
+            && self.wrapping_type(&lhs.ty).is_some()
             && matches!(rhs.ty, Ty::Scalar(_) | Ty::IntLiteral)
             && rereadable(&b.left)
         {
             let current = self.expr(&b.left);
-            let value = ExprKind::Call {
-                func: Box::new(call),
-                args: vec![current, rhs],
-            };
-            let value = Expr::new(value, lhs.ty.clone(), loc);
+            let value = self.scalar_binary(op, current, rhs, lhs.ty.clone(), loc);
             let kind = ExprKind::Assign {
                 lhs: Box::new(lhs),
                 rhs: Box::new(value),
@@ -1520,16 +1516,11 @@ impl<'a> Checker<'a> {
                 // `-n` of an unsigned `n` (after the promotions) in a
                 // function with a C head: C's `0 - n`, wrapped (Rust has
                 // no `-` of an unsigned type).
-                let sub = syn::BinOp::Sub(Default::default());
-                if let Some(call) = self.wrapping(&sub, &inner.ty, loc) {
+                if self.wrapping_type(&inner.ty).is_some() {
                     let zero = quote_spanned!(loc.start=> 0);
                     let zero = Expr::new(ExprKind::Verbatim(zero), Ty::IntLiteral, loc);
-                    let ty = inner.ty.clone();
-                    let kind = ExprKind::Call {
-                        func: Box::new(call),
-                        args: vec![zero, inner],
-                    };
-                    return Expr::new(kind, ty, loc);
+                    let (sub, ty) = (syn::BinOp::Sub(Default::default()), inner.ty.clone());
+                    return self.scalar_binary(sub, zero, inner, ty, loc);
                 }
                 inner
             }
@@ -2420,7 +2411,6 @@ fn rereadable(e: &syn::Expr) -> bool {
     }
 }
 
-/// The operator of a compound assignment: `+` for `+=`, and so on.
 /// Whether `e` (written as `src`) is a value whose type the block cannot
 /// see (a kernel or typedef of another block, a method's result, a field
 /// of a struct declared outside it), not a literal.
@@ -2428,6 +2418,7 @@ pub(super) fn unseen(e: &Expr, src: &syn::Expr) -> bool {
     matches!(e.ty, Ty::Other(None)) && NumLit::of(src).is_none()
 }
 
+/// The operator of a compound assignment: `+` for `+=`, and so on.
 fn binary_of_assign(op: &syn::BinOp) -> Option<syn::BinOp> {
     use syn::BinOp as B;
     Some(match op {

@@ -610,9 +610,6 @@ impl Checker<'_> {
     }
 }
 
-/// Whether the elements of `a` fill as many bytes as those of `b` (a
-/// three-element vector's padding not counted): Clang's condition for a
-/// bit cast between them, explicit or in an operator.
 /// `&x` as the slice of that one value: `core::slice::from_ref(&x)`, or
 /// `from_mut(&mut x)` where the slice is mutable. Anything else as it is.
 fn one_element_slice(value: Expr, mutable: bool) -> Expr {
@@ -653,6 +650,9 @@ fn one_element_slice(value: Expr, mutable: bool) -> Expr {
     Expr::new(kind, ty, loc)
 }
 
+/// Whether the elements of `a` fill as many bytes as those of `b` (a
+/// three-element vector's padding not counted): Clang's condition for a
+/// bit cast between them, explicit or in an operator.
 pub(super) fn same_bytes(a: &VecTy, b: &VecTy) -> bool {
     a.len * a.elem.bytes() == b.len * b.elem.bytes()
 }
