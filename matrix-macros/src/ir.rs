@@ -603,6 +603,21 @@ impl Expr {
             | ExprKind::Index {
                 base: lhs,
                 index: rhs,
+            }
+            | ExprKind::WithScalar {
+                matrix: lhs,
+                scalar: rhs,
+                ..
+            }
+            | ExprKind::SwizzleAssign {
+                place: lhs,
+                value: rhs,
+                ..
+            }
+            | ExprKind::VectorCompare { lhs, rhs, .. }
+            | ExprKind::MatrixCompound {
+                place: lhs,
+                value: rhs,
             } => {
                 lhs.for_each_expr_mut(f);
                 rhs.for_each_expr_mut(f);
@@ -613,10 +628,6 @@ impl Expr {
                 lhs.for_each_expr_mut(f);
                 rhs.for_each_expr_mut(f);
                 addend.for_each_expr_mut(f);
-            }
-            ExprKind::WithScalar { matrix, scalar, .. } => {
-                matrix.for_each_expr_mut(f);
-                scalar.for_each_expr_mut(f);
             }
             ExprKind::Transpose(e)
             | ExprKind::ConvertScalar { expr: e, .. }
@@ -649,14 +660,6 @@ impl Expr {
                 if let Some(v) = value {
                     v.for_each_expr_mut(f);
                 }
-            }
-            ExprKind::SwizzleAssign { place, value, .. } => {
-                place.for_each_expr_mut(f);
-                value.for_each_expr_mut(f);
-            }
-            ExprKind::VectorCompare { lhs, rhs, .. } => {
-                lhs.for_each_expr_mut(f);
-                rhs.for_each_expr_mut(f);
             }
             ExprKind::VectorSelect {
                 mask,
@@ -699,10 +702,6 @@ impl Expr {
                 index(col, f);
                 value.for_each_expr_mut(f);
             }
-            ExprKind::MatrixCompound { place, value } => {
-                place.for_each_expr_mut(f);
-                value.for_each_expr_mut(f);
-            }
             ExprKind::Call { func, args } => {
                 func.for_each_expr_mut(f);
                 each(args, f);
@@ -726,12 +725,8 @@ impl Expr {
                     o.for_each_expr_mut(f);
                 }
             }
-            ExprKind::While { cond, body, .. } => {
-                cond.for_each_expr_mut(f);
-                body.for_each_expr_mut(f);
-            }
-            ExprKind::For { iter, body, .. } => {
-                iter.for_each_expr_mut(f);
+            ExprKind::While { cond: e, body, .. } | ExprKind::For { iter: e, body, .. } => {
+                e.for_each_expr_mut(f);
                 body.for_each_expr_mut(f);
             }
             ExprKind::Match { expr, arms } => {

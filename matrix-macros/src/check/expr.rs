@@ -1592,36 +1592,45 @@ impl<'a> Checker<'a> {
         let (inner_expr, separated) = strip(&i.expr);
         if let syn::Expr::Index(inner) = inner_expr {
             let base = self.expr(&inner.expr);
-            if let Ty::Matrix(m) = base.ty.clone() {
-                if separated {
+            let subscripts = match base.ty.clone() {
+                Ty::Matrix(_) if separated => {
                     return self.error(loc, diag::SEPARATED_SUBSCRIPTS);
                 }
-                let row = self.subscript(&inner.index, Axis::Row, &m.rows);
-                let col = self.subscript(&i.index, Axis::Column, &m.cols);
-                let (Some(row), Some(col)) = (row, col) else {
-                    return self.poisoned(loc);
-                };
-                let kind = ExprKind::Element {
-                    base: Box::new(base),
-                    row,
-                    col,
-                    shape: m.clone(),
-                };
-                return Expr::new(kind, Ty::Scalar(m.elem), loc);
-            }
-            if matches!(base.ty, Ty::Other(_)) && !separated {
+                Ty::Matrix(m) => {
+                    let row = self.subscript(&inner.index, Axis::Row, &m.rows);
+                    let col = self.subscript(&i.index, Axis::Column, &m.cols);
+                    Some((row, col, Some(m)))
+                }
                 // A value the block cannot see (another block's matrix):
                 // `matrix_core::KernelIndex` decides, with a matrix's checks.
-                let (row, col) = (self.unseen_index(&inner.index), self.unseen_index(&i.index));
+                Ty::Other(_) if !separated => {
+                    let row = self.unseen_index(&inner.index);
+                    Some((row, self.unseen_index(&i.index), None))
+                }
+                _ => None,
+            };
+            if let Some((row, col, shape)) = subscripts {
                 let (Some(row), Some(col)) = (row, col) else {
                     return self.poisoned(loc);
                 };
-                let kind = ExprKind::UnseenElement {
-                    base: Box::new(base),
-                    row,
-                    col,
+                let base = Box::new(base);
+                return match shape {
+                    Some(m) => {
+                        let elem = Ty::Scalar(m.elem);
+                        let kind = ExprKind::Element {
+                            base,
+                            row,
+                            col,
+                            shape: m,
+                        };
+                        Expr::new(kind, elem, loc)
+                    }
+                    None => Expr::new(
+                        ExprKind::UnseenElement { base, row, col },
+                        Ty::unknown(),
+                        loc,
+                    ),
                 };
-                return Expr::new(kind, Ty::unknown(), loc);
             }
             let first = self.plain_index(base, &inner.index, Loc::of(inner));
             let first = if separated {

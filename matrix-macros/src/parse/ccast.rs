@@ -484,6 +484,7 @@ fn skip_angles(trees: &[TokenTree], mut j: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::assert_rewrites;
 
     fn rw(src: &str) -> String {
         let names: HashSet<String> = ["m4x4_t".to_string()].into_iter().collect();
@@ -513,63 +514,72 @@ mod tests {
 
     #[test]
     fn casts_become_as() {
-        assert_eq!(rw("(m4x4_t) a * b"), "«a as m4x4_t» * b");
-        assert_eq!(rw("(float) x"), "«x as f32»");
-        assert_eq!(rw("(unsigned int) - x [1] [2]"), "«- x [1] [2] as u32»");
-        assert_eq!(
-            rw("(m4x4_t) (int) a.b(c)"),
-            "««a . b (c) as i32» as m4x4_t»"
+        assert_rewrites(
+            rw,
+            &[
+                ("(m4x4_t) a * b", "«a as m4x4_t» * b"),
+                ("(float) x", "«x as f32»"),
+                ("(unsigned int) - x [1] [2]", "«- x [1] [2] as u32»"),
+                ("(m4x4_t) (int) a.b(c)", "««a . b (c) as i32» as m4x4_t»"),
+                ("f((double) y, 2)", "f («y as f64» , 2)"),
+            ],
         );
-        assert_eq!(rw("f((double) y, 2)"), "f («y as f64» , 2)");
     }
 
     #[test]
     fn complements_take_a_unary_operand() {
-        assert_eq!(rw("~ x"), "«__matrix_complement ! (x)»");
-        assert_eq!(
-            rw("a & ~ b [i] << 2"),
-            "a & «__matrix_complement ! (b [i])» < < 2"
+        assert_rewrites(
+            rw,
+            &[
+                ("~ x", "«__matrix_complement ! (x)»"),
+                (
+                    "a & ~ b [i] << 2",
+                    "a & «__matrix_complement ! (b [i])» < < 2",
+                ),
+                (
+                    "~ ~ x",
+                    "«__matrix_complement ! («__matrix_complement ! (x)»)»",
+                ),
+                ("~ (unsigned) s", "«__matrix_complement ! («s as u32»)»"),
+                ("(int) ~ x . y", "««__matrix_complement ! (x . y)» as i32»"),
+                ("- ~ f (a)", "- «__matrix_complement ! (f (a))»"),
+                // Nothing to take: left for the parser to report.
+                ("x ~", "x ~"),
+            ],
         );
-        assert_eq!(
-            rw("~ ~ x"),
-            "«__matrix_complement ! («__matrix_complement ! (x)»)»"
-        );
-        assert_eq!(rw("~ (unsigned) s"), "«__matrix_complement ! («s as u32»)»");
-        assert_eq!(
-            rw("(int) ~ x . y"),
-            "««__matrix_complement ! (x . y)» as i32»"
-        );
-        assert_eq!(rw("- ~ f (a)"), "- «__matrix_complement ! (f (a))»");
-        // Nothing to take: left for the parser to report.
-        assert_eq!(rw("x ~"), "x ~");
     }
 
     #[test]
     fn leaves_rust_alone() {
-        assert_eq!(rw("(x) - y"), "(x) - y");
-        assert_eq!(rw("foo (a) + 1"), "foo (a) + 1");
-        assert_eq!(rw("x . (f32)"), "x . (f32)");
-        assert_eq!(rw("(f32)"), "(f32)");
-        assert_eq!(rw("if c { x } (m4x4_t) t"), "if c {x} «t as m4x4_t»");
-        // C's `if (n) k += 1;`: a condition, not a cast to a type `n`;
-        // elsewhere `(n) k` is one, for the checker to call unknown.
-        assert_eq!(rw("if (n) k += 1 ;"), "if (n) k + = 1 ;");
-        assert_eq!(rw("while (n) k -= 1 ;"), "while (n) k - = 1 ;");
-        assert_eq!(rw("y = (n) k ;"), "y = «k as n» ;");
-        // C's `(void) x;` discards a value.
-        assert_eq!(
-            rw("(void) n ; { (void) f (x) ; }"),
-            "let _ = n ; {let _ = f (x) ;}"
-        );
-        assert_eq!(rw("y = (void) n ;"), "y = «n as void» ;");
-        // C's `sizeof`: of a type, a parenthesised value, a bare operand.
-        assert_eq!(
-            rw("n * sizeof (unsigned int)"),
-            "n * «: : core : : mem : : size_of : : < u32 > () as u64»"
-        );
-        assert_eq!(
-            rw("sizeof (w) / sizeof w [0]"),
-            "«: : core : : mem : : size_of_val (& (w)) as u64» / «: : core : : mem : : size_of_val (& (w [0])) as u64»"
+        assert_rewrites(
+            rw,
+            &[
+                ("(x) - y", "(x) - y"),
+                ("foo (a) + 1", "foo (a) + 1"),
+                ("x . (f32)", "x . (f32)"),
+                ("(f32)", "(f32)"),
+                ("if c { x } (m4x4_t) t", "if c {x} «t as m4x4_t»"),
+                // C's `if (n) k += 1;`: a condition, not a cast to a type `n`;
+                // elsewhere `(n) k` is one, for the checker to call unknown.
+                ("if (n) k += 1 ;", "if (n) k + = 1 ;"),
+                ("while (n) k -= 1 ;", "while (n) k - = 1 ;"),
+                ("y = (n) k ;", "y = «k as n» ;"),
+                // C's `(void) x;` discards a value.
+                (
+                    "(void) n ; { (void) f (x) ; }",
+                    "let _ = n ; {let _ = f (x) ;}",
+                ),
+                ("y = (void) n ;", "y = «n as void» ;"),
+                // C's `sizeof`: of a type, a parenthesised value, a bare operand.
+                (
+                    "n * sizeof (unsigned int)",
+                    "n * «: : core : : mem : : size_of : : < u32 > () as u64»",
+                ),
+                (
+                    "sizeof (w) / sizeof w [0]",
+                    "«: : core : : mem : : size_of_val (& (w)) as u64» / «: : core : : mem : : size_of_val (& (w [0])) as u64»",
+                ),
+            ],
         );
     }
 }

@@ -126,6 +126,7 @@ fn enumerators(body: &Group) -> Option<Vec<(Ident, Option<Vec<TokenTree>>)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::assert_rewrites;
     use proc_macro2::TokenStream;
 
     fn rw(src: &str) -> String {
@@ -138,21 +139,31 @@ mod tests {
 
     #[test]
     fn enumerations_become_int_constants() {
-        assert_eq!(
-            rw("enum { X, Y = 4, Z, };"),
-            "const int X = (0) ; const int Y = (4) ; const int Z = (Y + 1) ;"
+        assert_rewrites(
+            rw,
+            &[
+                (
+                    "enum { X, Y = 4, Z, };",
+                    "const int X = (0) ; const int Y = (4) ; const int Z = (Y + 1) ;",
+                ),
+                (
+                    "typedef enum axis { U = 1 << 2, V } axis_t; int f();",
+                    "const int U = (1 << 2) ; const int V = (U + 1) ; typedef int axis_t ; int f () ;",
+                ),
+                ("pub enum { A };", "pub const int A = (0) ;"),
+            ],
         );
-        assert_eq!(
-            rw("typedef enum axis { U = 1 << 2, V } axis_t; int f();"),
-            "const int U = (1 << 2) ; const int V = (U + 1) ; typedef int axis_t ; int f () ;"
-        );
-        assert_eq!(rw("pub enum { A };"), "pub const int A = (0) ;");
     }
 
     #[test]
     fn rust_enums_stay() {
-        assert_eq!(rw("enum E { A, B }"), "enum E { A , B }");
-        assert_eq!(rw("enum E { A(i32), B };"), "enum E { A (i32) , B } ;");
-        assert_eq!(rw("x = enum { A };"), "x = enum { A } ;");
+        assert_rewrites(
+            rw,
+            &[
+                ("enum E { A, B }", "enum E { A , B }"),
+                ("enum E { A(i32), B };", "enum E { A (i32) , B } ;"),
+                ("x = enum { A };", "x = enum { A } ;"),
+            ],
+        );
     }
 }

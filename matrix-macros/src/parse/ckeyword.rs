@@ -62,6 +62,7 @@ pub(super) fn raw_name(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::assert_rewrites;
     use crate::parse::show;
 
     fn rw(src: &str) -> String {
@@ -70,21 +71,31 @@ mod tests {
 
     #[test]
     fn c_names_become_raw() {
-        assert_eq!(rw("out [i] = in [i] * 2 ;"), "out [i] = r#in [i] * 2 ;");
-        assert_eq!(
-            rw("float * in = src ; int type = 1 ;"),
-            "float * r#in = src ; int r#type = 1 ;"
+        assert_rewrites(
+            rw,
+            &[
+                ("out [i] = in [i] * 2 ;", "out [i] = r#in [i] * 2 ;"),
+                (
+                    "float * in = src ; int type = 1 ;",
+                    "float * r#in = src ; int r#type = 1 ;",
+                ),
+                ("ref += box ;", "r#ref += r#box ;"),
+                ("{ f (in , type) }", "{f (r#in , r#type)}"),
+            ],
         );
-        assert_eq!(rw("ref += box ;"), "r#ref += r#box ;");
-        assert_eq!(rw("{ f (in , type) }"), "{f (r#in , r#type)}");
     }
 
     #[test]
     fn rust_keywords_stay() {
-        assert_eq!(rw("for x in 0 .. n {}"), "for x in 0 .. n {}");
-        assert_eq!(rw("for (a , b) in v {}"), "for (a , b) in v {}");
-        assert_eq!(rw("type T = f32 ;"), "type T = f32 ;");
-        assert_eq!(rw("let ref x = y ;"), "let ref x = y ;");
-        assert_eq!(rw("match x { _ => 1 }"), "match x {_ => 1}");
+        assert_rewrites(
+            rw,
+            &[
+                ("for x in 0 .. n {}", "for x in 0 .. n {}"),
+                ("for (a , b) in v {}", "for (a , b) in v {}"),
+                ("type T = f32 ;", "type T = f32 ;"),
+                ("let ref x = y ;", "let ref x = y ;"),
+                ("match x { _ => 1 }", "match x {_ => 1}"),
+            ],
+        );
     }
 }

@@ -201,6 +201,7 @@ fn with_rust_suffix(lit: &Literal) -> Option<Literal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::assert_rewrites;
 
     fn rewritten(src: &str) -> String {
         rewrite(src.parse().unwrap()).to_string()
@@ -215,27 +216,42 @@ mod tests {
     #[test]
     fn ascii_characters_are_their_codes() {
         let codes = |src: &str| char_codes(src.parse().unwrap()).to_string();
-        assert_eq!(codes("c - '0'"), "c - 48");
-        assert_eq!(codes("f('\\n', ['\\0'], 'é')"), "f (10 , [0] , 'é')");
-        assert_eq!(codes("b'a' + \"x\""), "b'a' + \"x\"");
+        assert_rewrites(
+            codes,
+            &[
+                ("c - '0'", "c - 48"),
+                ("f('\\n', ['\\0'], 'é')", "f (10 , [0] , 'é')"),
+                ("b'a' + \"x\"", "b'a' + \"x\""),
+            ],
+        );
     }
 
     #[test]
     fn float_suffixes_become_f32() {
-        assert_eq!(rewritten("0.5f"), "0.5f32");
-        assert_eq!(rewritten("2.0F * x"), "2.0f32 * x");
-        assert_eq!(rewritten("1e5f"), "1e5f32");
-        assert_eq!(rewritten("(v4){1, 2.5f}"), "(v4) { 1 , 2.5f32 }");
+        assert_rewrites(
+            rewritten,
+            &[
+                ("0.5f", "0.5f32"),
+                ("2.0F * x", "2.0f32 * x"),
+                ("1e5f", "1e5f32"),
+                ("(v4){1, 2.5f}", "(v4) { 1 , 2.5f32 }"),
+            ],
+        );
     }
 
     #[test]
     fn integer_suffixes_take_cs_types() {
-        assert_eq!(rewritten("1u"), "1u32");
-        assert_eq!(rewritten("4294967295U"), "4294967295u32");
-        assert_eq!(rewritten("4294967296u"), "4294967296u64");
-        assert_eq!(rewritten("10L"), "10i64");
-        assert_eq!(rewritten("3ll"), "3i64");
-        assert_eq!(rewritten("3LL"), "3i64");
+        assert_rewrites(
+            rewritten,
+            &[
+                ("1u", "1u32"),
+                ("4294967295U", "4294967295u32"),
+                ("4294967296u", "4294967296u64"),
+                ("10L", "10i64"),
+                ("3ll", "3i64"),
+                ("3LL", "3i64"),
+            ],
+        );
         for s in [
             "ul", "lu", "UL", "LU", "ull", "llu", "ULL", "LLU", "uLL", "Ull",
         ] {
@@ -243,19 +259,29 @@ mod tests {
         }
         // A decimal `long` stays signed, however large (rustc reports the
         // overflow); a hexadecimal one becomes `unsigned long` as in C.
-        assert_eq!(rewritten("9223372036854775808L"), "9223372036854775808i64");
-        assert_eq!(rewritten("0xFFFFFFFFFFFFFFFFL"), "18446744073709551615u64");
-        assert_eq!(rewritten("0x7FL"), "127i64");
-        assert_eq!(rewritten("0x10u"), "16u32");
+        assert_rewrites(
+            rewritten,
+            &[
+                ("9223372036854775808L", "9223372036854775808i64"),
+                ("0xFFFFFFFFFFFFFFFFL", "18446744073709551615u64"),
+                ("0x7FL", "127i64"),
+                ("0x10u", "16u32"),
+            ],
+        );
     }
 
     #[test]
     fn floats_without_digits_on_one_side() {
-        assert_eq!(rewritten("1.f"), "1.0f32");
-        assert_eq!(rewritten("x * 2.F + y"), "x * 2.0f32 + y");
-        assert_eq!(rewritten(".5"), "0.5");
-        assert_eq!(rewritten("(.25f, -.5F)"), "(0.25f32 , -0.5f32)");
-        assert_eq!(rewritten("a = .75;"), "a = 0.75 ;");
+        assert_rewrites(
+            rewritten,
+            &[
+                ("1.f", "1.0f32"),
+                ("x * 2.F + y", "x * 2.0f32 + y"),
+                (".5", "0.5"),
+                ("(.25f, -.5F)", "(0.25f32 , -0.5f32)"),
+                ("a = .75;", "a = 0.75 ;"),
+            ],
+        );
     }
 
     #[test]

@@ -657,6 +657,7 @@ fn respanned(trees: &[TokenTree], span: Span) -> Vec<TokenTree> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::assert_rewrites;
 
     fn run(src: &str) -> (String, Vec<String>) {
         let mut diags = Diagnostics::default();
@@ -766,17 +767,19 @@ mod tests {
             ),
             "m2 add2 (m2 a , m2 b) { return a + b ; } mK addK (mK a , mK b) { return a + b ; }"
         );
-        assert_eq!(
-            expanded("#define AB a ## b ## 1\nint x = AB;"),
-            "int x = ab1 ;"
-        );
-        assert_eq!(
-            expanded("#define F(x, y) x##y\nint a = F(, q) + F(p, );"),
-            "int a = q + p ;"
-        );
-        assert_eq!(
-            expanded("#define CALL(f, ...) f(__VA_ARGS__)\nint x = CALL(g, 1, (2, 3)) + CALL(h);"),
-            "int x = g (1 , (2 , 3)) + h () ;"
+        assert_rewrites(
+            expanded,
+            &[
+                ("#define AB a ## b ## 1\nint x = AB;", "int x = ab1 ;"),
+                (
+                    "#define F(x, y) x##y\nint a = F(, q) + F(p, );",
+                    "int a = q + p ;",
+                ),
+                (
+                    "#define CALL(f, ...) f(__VA_ARGS__)\nint x = CALL(g, 1, (2, 3)) + CALL(h);",
+                    "int x = g (1 , (2 , 3)) + h () ;",
+                ),
+            ],
         );
     }
 

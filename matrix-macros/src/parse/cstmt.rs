@@ -67,6 +67,10 @@ struct Rewriter<'a> {
     labels: usize,
 }
 
+/// The rewrite of one C statement form: its Rust tokens, or `None` when
+/// the statement is not of that form.
+type Form<'n> = fn(&mut Rewriter<'n>, &[TokenTree]) -> Option<Vec<TokenTree>>;
+
 impl Rewriter<'_> {
     /// `trees` with every group's contents rewritten, a brace group's as
     /// statements.
@@ -118,29 +122,22 @@ impl Rewriter<'_> {
         if let Some(word) = local_c_aggregate(t) {
             return compile_error(word.span(), &diag::c_aggregate(&word.to_string()));
         }
-        if let Some(out) = self.c_for(t) {
-            return out;
-        }
-        if let Some(out) = self.switch(t) {
-            return out;
-        }
-        if let Some(out) = self.do_while(t) {
-            return out;
-        }
-        if let Some(out) = self.braceless(t) {
-            return out;
-        }
-        if let Some(out) = self.declaration(t) {
-            return out;
-        }
-        if let Some(out) = self.store_and_step(t) {
-            return out;
-        }
-        if let Some(out) = self.comma_statements(t) {
-            return out;
-        }
-        if let Some(out) = self.increment(t) {
-            return out;
+        // Each C form's rewrite, tried in this order; the first that
+        // recognises the statement writes it.
+        let forms: [Form<'_>; 8] = [
+            Self::c_for,
+            Self::switch,
+            Self::do_while,
+            Self::braceless,
+            Self::declaration,
+            Self::store_and_step,
+            Self::comma_statements,
+            Self::increment,
+        ];
+        for form in forms {
+            if let Some(out) = form(self, t) {
+                return out;
+            }
         }
         self.trees(t)
     }
@@ -1529,6 +1526,7 @@ pub(super) fn is_keyword(id: &Ident) -> bool {
 mod tests {
     use super::*;
     use crate::parse::show;
+    use crate::parse::{assert_contains, assert_rewrites};
 
     /// `src` as a kernel body (in braces), rewritten; `m4` is a typedef.
     fn rewritten(src: &str) -> String {
@@ -1711,14 +1709,16 @@ mod tests {
             rewritten("for (int i = 0; i < 4; i++) s += i;"),
             format!("{{{LET} i : i32 = 0 ; while «i < 4» {{{{s += i ;}} i += 1 ;}}}}")
         );
-        assert_eq!(
-            rewritten("for (;;) { break; }"),
-            "{while «true» {{break ;}}}"
-        );
-        // Nested, braceless, and with two steps.
-        assert_eq!(
-            rewritten("for (i = 0, j = 1; i < j; ++i, j--) for (;;) x--;"),
-            "{i = 0 ; j = 1 ; while «i < j» {{{while «true» {{x -= 1 ;}}}} i += 1 ; j -= 1 ;}}"
+        assert_rewrites(
+            rewritten,
+            &[
+                ("for (;;) { break; }", "{while «true» {{break ;}}}"),
+                // Nested, braceless, and with two steps.
+                (
+                    "for (i = 0, j = 1; i < j; ++i, j--) for (;;) x--;",
+                    "{i = 0 ; j = 1 ; while «i < j» {{{while «true» {{x -= 1 ;}}}} i += 1 ; j -= 1 ;}}",
+                ),
+            ],
         );
     }
 
@@ -1729,10 +1729,15 @@ mod tests {
             out.starts_with("{'__matrix_loop0 : while «true» {'__matrix_next0 : {"),
             "{out}"
         );
-        assert!(out.contains("if (c) {break '__matrix_next0 ;}"), "{out}");
-        assert!(out.contains("if (d) {break '__matrix_loop0 ;}"), "{out}");
-        // The nested loop's own `continue` is left.
-        assert!(out.contains("while e {continue ;}"), "{out}");
+        assert_contains(
+            &out,
+            &[
+                "if (c) {break '__matrix_next0 ;}",
+                "if (d) {break '__matrix_loop0 ;}",
+                // The nested loop's own `continue` is left.
+                "while e {continue ;}",
+            ],
+        );
     }
 
     #[test]
@@ -1751,67 +1756,76 @@ mod tests {
 
     #[test]
     fn steps_inside_expressions_give_cs_values() {
-        assert_eq!(
-            rewritten("a[n++] = v;"),
-            "a [({let __matrix_old = n ; n += 1 ; __matrix_old})] = v ;"
+        assert_rewrites(
+            rewritten,
+            &[
+                (
+                    "a[n++] = v;",
+                    "a [({let __matrix_old = n ; n += 1 ; __matrix_old})] = v ;",
+                ),
+                (
+                    "while (k-- > 0) s += k;",
+                    "while (({let __matrix_old = k ; k -= 1 ; __matrix_old}) > 0) {s += k ;}",
+                ),
+                ("return ++i;", "return ({i += 1 ; i}) ;"),
+                ("y = --x;", "y = ({x -= 1 ; x}) ;"),
+                ("a[--k] = 0;", "a [({k -= 1 ; k})] = 0 ;"),
+                // Rust's `x - -y` and `a - -x` stay.
+                ("y = x--z;", "y = x -- z ;"),
+                ("y = a --x;", "y = a -- x ;"),
+                // An element steps where its subscripts can be read twice.
+                ("y = ++a[i];", "y = ({a [i] += 1 ; a [i]}) ;"),
+                (
+                    "s += m[i][j + 1]--;",
+                    "s += ({let __matrix_old = m [i] [j + 1] ; m [i] [j + 1] -= 1 ; __matrix_old}) ;",
+                ),
+                // A subscript with a step or a call, or a field after, stays, for
+                // rustc to report.
+                (
+                    "y = a[k++]++;",
+                    "y = a [({let __matrix_old = k ; k += 1 ; __matrix_old})] ++;",
+                ),
+                ("y = ++a[f(i)];", "y = ++ a [f (i)] ;"),
+                ("y = ++v.x;", "y = ++ v . x ;"),
+            ],
         );
-        assert_eq!(
-            rewritten("while (k-- > 0) s += k;"),
-            "while (({let __matrix_old = k ; k -= 1 ; __matrix_old}) > 0) {s += k ;}"
-        );
-        assert_eq!(rewritten("return ++i;"), "return ({i += 1 ; i}) ;");
-        assert_eq!(rewritten("y = --x;"), "y = ({x -= 1 ; x}) ;");
-        assert_eq!(rewritten("a[--k] = 0;"), "a [({k -= 1 ; k})] = 0 ;");
-        // Rust's `x - -y` and `a - -x` stay.
-        assert_eq!(rewritten("y = x--z;"), "y = x -- z ;");
-        assert_eq!(rewritten("y = a --x;"), "y = a -- x ;");
-        // An element steps where its subscripts can be read twice.
-        assert_eq!(rewritten("y = ++a[i];"), "y = ({a [i] += 1 ; a [i]}) ;");
-        assert_eq!(
-            rewritten("s += m[i][j + 1]--;"),
-            "s += ({let __matrix_old = m [i] [j + 1] ; m [i] [j + 1] -= 1 ; __matrix_old}) ;"
-        );
-        // A subscript with a step or a call, or a field after, stays, for
-        // rustc to report.
-        assert_eq!(
-            rewritten("y = a[k++]++;"),
-            "y = a [({let __matrix_old = k ; k += 1 ; __matrix_old})] ++;"
-        );
-        assert_eq!(rewritten("y = ++a[f(i)];"), "y = ++ a [f (i)] ;");
-        assert_eq!(rewritten("y = ++v.x;"), "y = ++ v . x ;");
     }
 
     #[test]
     fn increments_and_braceless_branches() {
-        assert_eq!(
-            rewritten("i++; --n; m[0][1]++;"),
-            "i += 1 ; n -= 1 ; m [0] [1] += 1 ;"
+        assert_rewrites(
+            rewritten,
+            &[
+                ("i++; --n; m[0][1]++;", "i += 1 ; n -= 1 ; m [0] [1] += 1 ;"),
+                (
+                    "if (a) x++; else if (b) y = 1; else { z = 2; }",
+                    "if (a) {x += 1 ;} else if (b) {y = 1 ;} else {z = 2 ;}",
+                ),
+                ("if c { x } else y--;", "if c {x} else {y -= 1 ;}"),
+                ("while (k > 0) k--;", "while (k > 0) {k -= 1 ;}"),
+            ],
         );
-        assert_eq!(
-            rewritten("if (a) x++; else if (b) y = 1; else { z = 2; }"),
-            "if (a) {x += 1 ;} else if (b) {y = 1 ;} else {z = 2 ;}"
-        );
-        assert_eq!(
-            rewritten("if c { x } else y--;"),
-            "if c {x} else {y -= 1 ;}"
-        );
-        assert_eq!(rewritten("while (k > 0) k--;"), "while (k > 0) {k -= 1 ;}");
     }
 
     #[test]
     fn a_store_through_a_stepped_pointer() {
-        assert_eq!(rewritten("*dst++ = x + 1;"), "* dst = x + 1 ; dst += 1 ;");
-        assert_eq!(rewritten("*dst-- *= 2;"), "* dst *= 2 ; dst -= 1 ;");
-        assert_eq!(
-            rewritten("while (n--) *q++ = *p++;"),
-            "while (({let __matrix_old = n ; n -= 1 ; __matrix_old})) \
-             {* q = * ({let __matrix_old = p ; p += 1 ; __matrix_old}) ; q += 1 ;}"
-        );
-        // A comparison is no store; a read through the pointer stays an
-        // expression.
-        assert_eq!(
-            rewritten("*p++ == x;"),
-            "* ({let __matrix_old = p ; p += 1 ; __matrix_old}) == x ;"
+        assert_rewrites(
+            rewritten,
+            &[
+                ("*dst++ = x + 1;", "* dst = x + 1 ; dst += 1 ;"),
+                ("*dst-- *= 2;", "* dst *= 2 ; dst -= 1 ;"),
+                (
+                    "while (n--) *q++ = *p++;",
+                    "while (({let __matrix_old = n ; n -= 1 ; __matrix_old})) \
+             {* q = * ({let __matrix_old = p ; p += 1 ; __matrix_old}) ; q += 1 ;}",
+                ),
+                // A comparison is no store; a read through the pointer stays an
+                // expression.
+                (
+                    "*p++ == x;",
+                    "* ({let __matrix_old = p ; p += 1 ; __matrix_old}) == x ;",
+                ),
+            ],
         );
     }
 
@@ -1829,19 +1843,16 @@ mod tests {
         // No `break`: no label; no `default`: the last section is tested.
         let out = rewritten("switch (x) { case 1: y = 1; }");
         assert!(out.starts_with("{let __matrix_case"), "{out}");
-        assert!(
-            out.contains("if __matrix_case == 0usize {y = 1 ;}"),
-            "{out}"
-        );
+        assert_contains(&out, &["if __matrix_case == 0usize {y = 1 ;}"]);
         // A `continue` of the loop around is taken after the block.
         let out = rewritten("switch (x) { case 0: continue; }");
         assert!(
             out.starts_with("{let mut __matrix_continue = false ; '__matrix_switch0 :"),
             "{out}"
         );
-        assert!(
-            out.contains("{__matrix_continue = true ; break '__matrix_switch0 ;}"),
-            "{out}"
+        assert_contains(
+            &out,
+            &["{__matrix_continue = true ; break '__matrix_switch0 ;}"],
         );
         assert!(out.ends_with("if __matrix_continue {continue ;}}"), "{out}");
         // An empty switch evaluates its value.
@@ -1862,14 +1873,19 @@ mod tests {
 
     #[test]
     fn comma_statements_and_static_tables() {
-        assert_eq!(rewritten("i++, j--;"), "i += 1 ; j -= 1 ;");
-        assert_eq!(rewritten("i = 0, a[k] += 2;"), "i = 0 ; a [k] += 2 ;");
-        // Rust's own top-level commas stay.
-        assert_eq!(rewritten("f::<A, B>(x);"), "f ::< A , B > (x) ;");
-        assert_eq!(rewritten("i == 0, j = 1;"), "i == 0 , j = 1 ;");
-        assert_eq!(
-            rewritten("match n { k => y = k, _ => y = 0 }"),
-            "match n {k => y = k , _ => y = 0}"
+        assert_rewrites(
+            rewritten,
+            &[
+                ("i++, j--;", "i += 1 ; j -= 1 ;"),
+                ("i = 0, a[k] += 2;", "i = 0 ; a [k] += 2 ;"),
+                // Rust's own top-level commas stay.
+                ("f::<A, B>(x);", "f ::< A , B > (x) ;"),
+                ("i == 0, j = 1;", "i == 0 , j = 1 ;"),
+                (
+                    "match n { k => y = k, _ => y = 0 }",
+                    "match n {k => y = k , _ => y = 0}",
+                ),
+            ],
         );
         assert_eq!(
             rewritten("static const int k[] = {1};"),

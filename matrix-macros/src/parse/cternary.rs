@@ -266,6 +266,7 @@ fn is_punct(tree: &TokenTree, c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::assert_rewrites;
     use crate::parse::show;
 
     /// `src` rewritten, with the marks spelled `«` and `»`.
@@ -281,80 +282,83 @@ mod tests {
 
     #[test]
     fn a_conditional_becomes_a_marked_if() {
-        assert_eq!(rewritten("c ? a : b"), "if ««c»» {a} else {b}");
-        assert_eq!(
-            rewritten("let y = x > 0.0 ? x : 0.1 * x;"),
-            "let y = if ««x > 0.0»» {x} else {0.1 * x} ;"
-        );
-        assert_eq!(
-            rewritten("return n == 0 ? a * b : -a;"),
-            "return if ««n == 0»» {a * b} else {- a} ;"
+        assert_rewrites(
+            rewritten,
+            &[
+                ("c ? a : b", "if ««c»» {a} else {b}"),
+                (
+                    "let y = x > 0.0 ? x : 0.1 * x;",
+                    "let y = if ««x > 0.0»» {x} else {0.1 * x} ;",
+                ),
+                (
+                    "return n == 0 ? a * b : -a;",
+                    "return if ««n == 0»» {a * b} else {- a} ;",
+                ),
+            ],
         );
     }
 
     #[test]
     fn the_extents_are_cs() {
         // Assignment binds more loosely, every binary operator more tightly.
-        assert_eq!(
-            rewritten("r += a && b ? 1 : 2;"),
-            "r += if ««a && b»» {1} else {2} ;"
-        );
-        assert_eq!(
-            rewritten("f(c ? a : b, d)"),
-            "f (if ««c»» {a} else {b} , d)"
-        );
-        assert_eq!(rewritten("(c ? a : b) * 2"), "(if ««c»» {a} else {b}) * 2");
-        assert_eq!(rewritten("x => c ? a : b,"), "x => if ««c»» {a} else {b} ,");
-        // A closure's body, with and without parameters.
-        assert_eq!(
-            rewritten("map(m, |x| x > 0 ? x : 0)"),
-            "map (m , | x | if ««x > 0»» {x} else {0})"
-        );
-        assert_eq!(
-            rewritten("move || c ? a : b"),
-            "move || if ««c»» {a} else {b}"
-        );
-        assert_eq!(
-            rewritten("|x: f32, y| x > y ? x : y"),
-            "| x : f32 , y | if ««x > y»» {x} else {y}"
-        );
-        // A struct literal's field, and paths, whose `::` is no field's `:`.
-        assert_eq!(
-            rewritten("S { f: c ? a : b, g: |x: T| x ? 1 : 2 }"),
-            "S {f : if ««c»» {a} else {b} , g : | x : T | if ««x»» {1} else {2}}"
-        );
-        assert_eq!(
-            rewritten("m::N > 0 ? f::g(1) : 0"),
-            "if ««m :: N > 0»» {f :: g (1)} else {0}"
-        );
-        assert_eq!(
-            rewritten("let y = a || b ? 1 : 2;"),
-            "let y = if ««a || b»» {1} else {2} ;"
-        );
-        // Comparisons are not assignments.
-        assert_eq!(
-            rewritten("y = a <= b ? a : b;"),
-            "y = if ««a <= b»» {a} else {b} ;"
-        );
-        assert_eq!(
-            rewritten("y <<= a != b ? 1 : 2;"),
-            "y <<= if ««a != b»» {1} else {2} ;"
+        assert_rewrites(
+            rewritten,
+            &[
+                ("r += a && b ? 1 : 2;", "r += if ««a && b»» {1} else {2} ;"),
+                ("f(c ? a : b, d)", "f (if ««c»» {a} else {b} , d)"),
+                ("(c ? a : b) * 2", "(if ««c»» {a} else {b}) * 2"),
+                ("x => c ? a : b,", "x => if ««c»» {a} else {b} ,"),
+                // A closure's body, with and without parameters.
+                (
+                    "map(m, |x| x > 0 ? x : 0)",
+                    "map (m , | x | if ««x > 0»» {x} else {0})",
+                ),
+                ("move || c ? a : b", "move || if ««c»» {a} else {b}"),
+                (
+                    "|x: f32, y| x > y ? x : y",
+                    "| x : f32 , y | if ««x > y»» {x} else {y}",
+                ),
+                // A struct literal's field, and paths, whose `::` is no field's `:`.
+                (
+                    "S { f: c ? a : b, g: |x: T| x ? 1 : 2 }",
+                    "S {f : if ««c»» {a} else {b} , g : | x : T | if ««x»» {1} else {2}}",
+                ),
+                (
+                    "m::N > 0 ? f::g(1) : 0",
+                    "if ««m :: N > 0»» {f :: g (1)} else {0}",
+                ),
+                (
+                    "let y = a || b ? 1 : 2;",
+                    "let y = if ««a || b»» {1} else {2} ;",
+                ),
+                // Comparisons are not assignments.
+                ("y = a <= b ? a : b;", "y = if ««a <= b»» {a} else {b} ;"),
+                (
+                    "y <<= a != b ? 1 : 2;",
+                    "y <<= if ««a != b»» {1} else {2} ;",
+                ),
+            ],
         );
     }
 
     #[test]
     fn conditionals_group_from_the_right_and_nest() {
-        assert_eq!(
-            rewritten("a ? b : c ? d : e"),
-            "if ««a»» {b} else {if ««c»» {d} else {e}}"
-        );
-        assert_eq!(
-            rewritten("a ? b ? c : d : e"),
-            "if ««a»» {if ««b»» {c} else {d}} else {e}"
-        );
-        assert_eq!(
-            rewritten("{ let v = [p ? 1 : 2, q ? 3 : 4]; }"),
-            "{let v = [if ««p»» {1} else {2} , if ««q»» {3} else {4}] ;}"
+        assert_rewrites(
+            rewritten,
+            &[
+                (
+                    "a ? b : c ? d : e",
+                    "if ««a»» {b} else {if ««c»» {d} else {e}}",
+                ),
+                (
+                    "a ? b ? c : d : e",
+                    "if ««a»» {if ««b»» {c} else {d}} else {e}",
+                ),
+                (
+                    "{ let v = [p ? 1 : 2, q ? 3 : 4]; }",
+                    "{let v = [if ««p»» {1} else {2} , if ««q»» {3} else {4}] ;}",
+                ),
+            ],
         );
     }
 

@@ -824,6 +824,25 @@ pub(super) fn group(
     TokenTree::Group(g)
 }
 
+/// Asserts that `rewritten` turns each case's source text into its
+/// expected text: the rewrites' tests, as tables.
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn assert_rewrites(rewritten: impl Fn(&str) -> String, cases: &[(&str, &str)]) {
+    for (src, want) in cases {
+        assert_eq!(rewritten(src), *want, "rewriting {src:?}");
+    }
+}
+
+/// Asserts that `out` holds each of `parts`.
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn assert_contains(out: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(out.contains(part), "{part:?} not in {out}");
+    }
+}
+
 /// The tokens separated by spaces, but joint punctuation (`==`) and
 /// groups' delimiters (invisible ones as `«»`) without: how the rewrites'
 /// tests read their output.
