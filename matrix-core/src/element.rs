@@ -18,7 +18,8 @@ use crate::kernels::dispatch::Dispatch;
 use crate::kernels::dispatch::{Auto, Op};
 use crate::kernels::gemm::{self, Dims, Operands};
 use crate::kernels::passes::{self, Arithmetic};
-use crate::kernels::{transpose, widen};
+use crate::kernels::transpose::{self, Transposition};
+use crate::kernels::widen;
 use crate::simd::SimdVector;
 use crate::simd::dispatch::{Backend, is_static};
 
@@ -239,11 +240,11 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
     #[doc(hidden)]
     fn scalar_dyn(op: Arithmetic, a: &mut [Self], s: Self, scalar_first: bool);
 
-    /// Transposes the column-major `rows x cols` matrix `src` into `dst`,
-    /// compiled inside `matrix-core`, as [`Element::zip_dyn`], on the
-    /// detected backend's [`Element::transpose`] ([`transpose_on_auto`]).
+    /// Runs a transpose compiled inside `matrix-core`, as
+    /// [`Element::zip_dyn`], on the detected backend's
+    /// [`Element::transpose`] ([`transpose_on_auto`]).
     #[doc(hidden)]
-    fn transpose_dyn(rows: usize, cols: usize, src: &[Self], dst: &mut [Self]);
+    fn transpose_dyn(m: Transposition<'_, '_, Self>);
 
     /// Whether [`Element::transpose_dyn`] runs [`Element::transpose`] on
     /// the detected backend, rather than the element-by-element loop: the
@@ -269,20 +270,13 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
         rows * cols <= 64
     }
 
-    /// Transposes the column-major `rows x cols` matrix `src` into `dst`;
-    /// with the tiles for a CPU whose 512-bit units are full width where
-    /// `FULL_WIDTH` (`transpose_f32`).
+    /// Runs a transpose on backend `S`, with the tiles for a CPU whose
+    /// 512-bit units are full width where `FULL_WIDTH` (`transpose_f32`).
     #[doc(hidden)]
     #[inline(always)]
-    fn transpose<S: Isa, const FULL_WIDTH: bool>(
-        s: S,
-        rows: usize,
-        cols: usize,
-        src: &[Self],
-        dst: &mut [Self],
-    ) {
+    fn transpose<S: Isa, const FULL_WIDTH: bool>(s: S, m: Transposition<'_, '_, Self>) {
         let _ = s;
-        transpose::transpose(rows, cols, src, dst);
+        transpose::transpose(m);
     }
 }
 
@@ -301,33 +295,23 @@ pub trait Element: Arith + Default + PartialEq + Debug + Display + Send + Sync +
 /// the loop, and 16x16 327 ns against 274 ns (same benchmark). Where
 /// `matrix-core` itself is unoptimised, every type keeps the loop: there
 /// every intrinsic is a call.
-fn transpose_on_auto<T: Element>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
+fn transpose_on_auto<T: Element>(m: Transposition<'_, '_, T>) {
     #[cfg(matrix_core_opt0)]
-    transpose::transpose(rows, cols, src, dst);
+    transpose::transpose(m);
     #[cfg(not(matrix_core_opt0))]
     if !T::TRANSPOSE_DYN_ON_BACKEND {
-        transpose::transpose(rows, cols, src, dst);
+        transpose::transpose(m);
     } else {
         /// The transpose as an operation, generic over the backend.
-        struct Run<'a, T> {
-            rows: usize,
-            cols: usize,
-            src: &'a [T],
-            dst: &'a mut [T],
-        }
-        impl<T: Element> Op for Run<'_, T> {
+        struct Run<'s, 'd, T>(Transposition<'s, 'd, T>);
+        impl<T: Element> Op for Run<'_, '_, T> {
             type Output = ();
             #[inline(always)]
             fn run<S: Isa>(self, s: S) {
-                T::transpose::<S, false>(s, self.rows, self.cols, self.src, self.dst);
+                T::transpose::<S, false>(s, self.0);
             }
         }
-        Auto.run(Run {
-            rows,
-            cols,
-            src,
-            dst,
-        });
+        Auto.run(Run(m));
     }
 }
 
@@ -355,8 +339,8 @@ macro_rules! element {
                 passes::with_scalar(op, a, s, scalar_first);
             }
 
-            fn transpose_dyn(rows: usize, cols: usize, src: &[Self], dst: &mut [Self]) {
-                transpose_on_auto(rows, cols, src, dst);
+            fn transpose_dyn(m: Transposition<'_, '_, Self>) {
+                transpose_on_auto(m);
             }
 
             #[inline(always)]
@@ -493,14 +477,8 @@ macro_rules! shuffle_transposes {
     // type of the same size.
     (@transpose) => {
         #[inline(always)]
-        fn transpose<S: Isa, const FULL_WIDTH: bool>(
-            s: S,
-            rows: usize,
-            cols: usize,
-            src: &[Self],
-            dst: &mut [Self],
-        ) {
-            transpose::transpose_as_bits::<S, Self, FULL_WIDTH>(s, rows, cols, src, dst);
+        fn transpose<S: Isa, const FULL_WIDTH: bool>(s: S, m: Transposition<'_, '_, Self>) {
+            transpose::transpose_as_bits::<S, Self, FULL_WIDTH>(s, m);
         }
     };
     (@f64 f32) => {

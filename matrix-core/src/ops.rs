@@ -27,6 +27,7 @@ use crate::kernels::gemm::Dims;
 use crate::kernels::gemm::INLINE_VECTOR_MACS;
 use crate::kernels::gemm::Operands;
 use crate::kernels::passes::Arithmetic;
+use crate::kernels::transpose::Transposition;
 use crate::layout::{ColumnMajor, Layout};
 use crate::matrix::Matrix;
 
@@ -626,7 +627,8 @@ fn product_into<
         let (stored, span) = (lhs.stored(), (N - 1) * M + ROW_BLOCK);
         let mut i0 = 0;
         while i0 < M {
-            T::transpose::<S, FULL_WIDTH>(s, K, ROW_BLOCK, &stored[i0 * K..][..ROW_BLOCK * K], a);
+            let rows = &stored[i0 * K..][..ROW_BLOCK * K];
+            T::transpose::<S, FULL_WIDTH>(s, Transposition::new(K, ROW_BLOCK, rows, a));
             let block = Operands {
                 m: ROW_BLOCK,
                 k: K,
@@ -646,7 +648,8 @@ fn product_into<
         }
     } else if Lhs::TRANSPOSED {
         let mut a = [[scratch_zero::<T>(size_of::<[[T; M]; K]>()); M]; K];
-        T::transpose::<S, FULL_WIDTH>(s, K, M, lhs.stored(), a.as_flattened_mut());
+        let m = Transposition::new(K, M, lhs.stored(), a.as_flattened_mut());
+        T::transpose::<S, FULL_WIDTH>(s, m);
         kernel::<S, T, M, K, N, M, FUSE, RETURNED, D, Rhs>(s, &p(a.as_flattened()), out);
     } else {
         kernel::<S, T, M, K, N, M, FUSE, RETURNED, D, Rhs>(s, &p(lhs.stored()), out);
@@ -957,7 +960,10 @@ impl<'a, T: Element, const R: usize, const C: usize, L: Layout, const FULL_WIDTH
     #[inline(always)]
     fn write<S: Isa>(self, s: S, out: &mut Matrix<T, R, C, L>) {
         let (rows, cols) = Self::SOURCE;
-        T::transpose::<S, FULL_WIDTH>(s, rows, cols, self.src, out.as_mut_slice());
+        T::transpose::<S, FULL_WIDTH>(
+            s,
+            Transposition::new(rows, cols, self.src, out.as_mut_slice()),
+        );
     }
 
     /// Writes every element of `out` on the transpose compiled inside
@@ -966,7 +972,7 @@ impl<'a, T: Element, const R: usize, const C: usize, L: Layout, const FULL_WIDTH
     #[inline(always)]
     fn write_dyn(self, out: &mut Matrix<T, R, C, L>) {
         let (rows, cols) = Self::SOURCE;
-        T::transpose_dyn(rows, cols, self.src, out.as_mut_slice());
+        T::transpose_dyn(Transposition::new(rows, cols, self.src, out.as_mut_slice()));
     }
 }
 

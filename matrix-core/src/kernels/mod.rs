@@ -30,40 +30,32 @@ pub(crate) mod widen;
 mod tests;
 
 use crate::simd::dispatch::Scalar;
-use crate::simd::{Group4, SimdFloat, SimdVector, Token, scalar};
+use crate::simd::{Group4, SimdFloat, SimdVector, Tile, Token, scalar};
 
-/// A strided transpose of a `2 * $half` square block as four `$half x
-/// $half` tiles, `$s.$tile(src, src_at, dst, dst_at)` each (a macro, not a
-/// function taking the tile as a closure, so that the tiles are compiled
-/// with their caller's target features).
+/// A `2 * $half` square [`Tile`] as four `$half x $half` ones,
+/// `$s.$method(tile)` each (a macro, not a function taking the method as a
+/// closure, so that the tiles are compiled with their caller's target
+/// features).
 macro_rules! by_quarters {
-    ($s:ident.$tile:ident, $half:literal, $src:ident, $src_at:ident, $dst:ident, $dst_at:ident) => {{
-        let ((src_offset, src_stride), (dst_offset, dst_stride)) = ($src_at, $dst_at);
-        for c in (0..2 * $half).step_by($half) {
-            for r in (0..2 * $half).step_by($half) {
-                let from = (src_offset + c * src_stride + r, src_stride);
-                let to = (dst_offset + r * dst_stride + c, dst_stride);
-                $s.$tile($src, from, $dst, to);
+    ($s:ident.$method:ident, $half:literal, $tile:ident) => {{
+        let mut tile = $tile;
+        for c in [0, $half] {
+            for r in [0, $half] {
+                $s.$method(tile.sub(r, c));
             }
         }
     }};
 }
 
-/// Strided transpose methods of [`Isa`] or of an impl of it (the signature
-/// of [`Isa::transpose_4x4_f32_strided`] over elements of type `$t`), each
-/// forwarding to a backend's function that takes the token first.
+/// Transpose methods of [`Isa`] or of an impl of it for `$n x $n` [`Tile`]s
+/// of `$t`, each forwarding to a backend's function that takes the token
+/// first.
 macro_rules! strided_transposes {
-    ($($(#[$doc:meta])* $name:ident($t:ty) => $f:expr;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident($t:ty, $n:literal) => $f:expr;)*) => {$(
         $(#[$doc])*
         #[inline(always)]
-        fn $name(
-            self,
-            src: &[$t],
-            src_at: (usize, usize),
-            dst: &mut [$t],
-            dst_at: (usize, usize),
-        ) {
-            $f(self, src, src_at, dst, dst_at);
+        fn $name(self, tile: Tile<'_, '_, $t, $n>) {
+            $f(self, tile);
         }
     )*};
 }
@@ -133,116 +125,50 @@ pub trait Isa: Token + dispatch::Dispatch + dynamic::DynKernels {
     #[inline(always)]
     fn transpose_8x8_f32(self, src: &[f32; 64]) -> [f32; 64] {
         let mut out = [0.0; 64];
-        self.transpose_8x8_f32_strided(src, (0, 8), &mut out, (0, 8));
+        self.transpose_8x8_f32_strided(Tile::new(src, (0, 8), &mut out, (0, 8)));
         out
     }
-    /// Transposes the 4x4 block whose element `(r, c)` is
-    /// `src[so + c * ss + r]` into the block whose element `(c, r)` is
-    /// `dst[do + r * ds + c]`, with `(so, ss)` and `(do, ds)` the offsets
-    /// and strides: a tile of a larger transpose.
-    ///
-    /// # Panics
-    /// If a block is not inside its slice.
-    fn transpose_4x4_f32_strided(
-        self,
-        src: &[f32],
-        src_at: (usize, usize),
-        dst: &mut [f32],
-        dst_at: (usize, usize),
-    );
-    /// [`Isa::transpose_4x4_f32_strided`] for an 8x8 block.
-    ///
-    /// # Panics
-    /// If a block is not inside its slice.
-    fn transpose_8x8_f32_strided(
-        self,
-        src: &[f32],
-        src_at: (usize, usize),
-        dst: &mut [f32],
-        dst_at: (usize, usize),
-    );
+    /// Transposes a 4x4 [`Tile`] of `f32`: a tile of a larger transpose.
+    fn transpose_4x4_f32_strided(self, tile: Tile<'_, '_, f32, 4>);
+    /// [`Isa::transpose_4x4_f32_strided`] for an 8x8 tile.
+    fn transpose_8x8_f32_strided(self, tile: Tile<'_, '_, f32, 8>);
     /// [`Isa::transpose_4x4_f32_strided`] for `f64`.
-    ///
-    /// # Panics
-    /// If a block is not inside its slice.
-    fn transpose_4x4_f64_strided(
-        self,
-        src: &[f64],
-        src_at: (usize, usize),
-        dst: &mut [f64],
-        dst_at: (usize, usize),
-    );
-    /// [`Isa::transpose_4x4_f64_strided`] for an 8x8 block, as four 4x4
+    fn transpose_4x4_f64_strided(self, tile: Tile<'_, '_, f64, 4>);
+    /// [`Isa::transpose_4x4_f64_strided`] for an 8x8 tile, as four 4x4
     /// tiles (each row of the block written is a whole 64-byte line, in
     /// two stores), unless the backend writes each row in one store
     /// (AVX-512).
-    ///
-    /// # Panics
-    /// If a block is not inside its slice.
     #[inline(always)]
-    fn transpose_8x8_f64_strided(
-        self,
-        src: &[f64],
-        src_at: (usize, usize),
-        dst: &mut [f64],
-        dst_at: (usize, usize),
-    ) {
-        by_quarters!(self.transpose_4x4_f64_strided, 4, src, src_at, dst, dst_at);
+    fn transpose_8x8_f64_strided(self, tile: Tile<'_, '_, f64, 8>) {
+        by_quarters!(self.transpose_4x4_f64_strided, 4, tile);
     }
     strided_transposes! {
-        /// [`Isa::transpose_4x4_f32_strided`] for an 8x8 block of `u16`
+        /// [`Isa::transpose_4x4_f32_strided`] for an 8x8 tile of `u16`
         /// (the 16-bit types' transposes move their elements as `u16`
         /// bits): the element loop, unless the backend has shuffles for it
         /// (the x86 backends, all with SSE2's).
-        ///
-        /// # Panics
-        /// If a block is not inside its slice.
-        transpose_8x8_u16_strided(u16) => scalar::transpose_strided::<_, _, 8>;
-        /// [`Isa::transpose_8x8_u16_strided`] for an 8x8 block of `u8`.
-        ///
-        /// # Panics
-        /// If a block is not inside its slice.
-        transpose_8x8_u8_strided(u8) => scalar::transpose_strided::<_, _, 8>;
-        /// [`Isa::transpose_8x8_u16_strided`] for a 16x16 block of `u8`.
-        ///
-        /// # Panics
-        /// If a block is not inside its slice.
-        transpose_16x16_u8_strided(u8) => scalar::transpose_strided::<_, _, 16>;
+        transpose_8x8_u16_strided(u16, 8) => scalar::transpose_strided::<_, _, 8>;
+        /// [`Isa::transpose_8x8_u16_strided`] for an 8x8 tile of `u8`.
+        transpose_8x8_u8_strided(u8, 8) => scalar::transpose_strided::<_, _, 8>;
+        /// [`Isa::transpose_8x8_u16_strided`] for a 16x16 tile of `u8`.
+        transpose_16x16_u8_strided(u8, 16) => scalar::transpose_strided::<_, _, 16>;
     }
-    /// [`Isa::transpose_4x4_f32_strided`] for a 16x16 block: four
+    /// [`Isa::transpose_4x4_f32_strided`] for a 16x16 tile: four
     /// [`Isa::transpose_8x8_f32_strided`] tiles, unless the backend has a
     /// dedicated one (AVX-512).
-    ///
-    /// # Panics
-    /// If a block is not inside its slice.
     #[inline(always)]
-    fn transpose_16x16_f32_strided(
-        self,
-        src: &[f32],
-        src_at: (usize, usize),
-        dst: &mut [f32],
-        dst_at: (usize, usize),
-    ) {
-        by_quarters!(self.transpose_8x8_f32_strided, 8, src, src_at, dst, dst_at);
+    fn transpose_16x16_f32_strided(self, tile: Tile<'_, '_, f32, 16>) {
+        by_quarters!(self.transpose_8x8_f32_strided, 8, tile);
     }
 
     /// [`Isa::transpose_16x16_f32_strided`] on a CPU whose 512-bit units
     /// are full width ([`full_width_512`]): the same tile, unless the
     /// backend has one for such a CPU (AVX-512's from whole columns).
     ///
-    /// # Panics
-    /// If a block is not inside its slice.
-    ///
     /// [`full_width_512`]: crate::simd::dispatch::full_width_512
     #[inline(always)]
-    fn transpose_16x16_f32_full_width(
-        self,
-        src: &[f32],
-        src_at: (usize, usize),
-        dst: &mut [f32],
-        dst_at: (usize, usize),
-    ) {
-        self.transpose_16x16_f32_strided(src, src_at, dst, dst_at);
+    fn transpose_16x16_f32_full_width(self, tile: Tile<'_, '_, f32, 16>) {
+        self.transpose_16x16_f32_strided(tile);
     }
 }
 
@@ -266,15 +192,16 @@ impl Isa for Scalar {
         core::array::from_fn(|i| src[(i % 4) * 4 + i / 4])
     }
     strided_transposes! {
-        transpose_4x4_f32_strided(f32) => scalar::transpose_strided::<_, _, 4>;
-        transpose_8x8_f32_strided(f32) => scalar::transpose_strided::<_, _, 8>;
-        transpose_4x4_f64_strided(f64) => scalar::transpose_strided::<_, _, 4>;
+        transpose_4x4_f32_strided(f32, 4) => scalar::transpose_strided::<_, _, 4>;
+        transpose_8x8_f32_strided(f32, 8) => scalar::transpose_strided::<_, _, 8>;
+        transpose_4x4_f64_strided(f64, 4) => scalar::transpose_strided::<_, _, 4>;
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{Isa, gemm};
+    use crate::simd::Tile;
     use crate::simd::dispatch::{Avx2, Avx512, Backend, Sse2, full_width_512, is_static};
     use crate::simd::{avx2, avx512, scalar, sse2};
 
@@ -289,12 +216,12 @@ mod x86 {
                 $m::transpose_4x4_f32(self, src)
             }
             strided_transposes! {
-                transpose_4x4_f32_strided(f32) => sse2::transpose_4x4_f32_strided;
-                transpose_8x8_f32_strided(f32) => $strided8::transpose_8x8_f32_strided;
-                transpose_4x4_f64_strided(f64) => $f64::transpose_4x4_f64_strided;
-                transpose_8x8_u16_strided(u16) => sse2::transpose_narrow_strided::<_, _, 8>;
-                transpose_8x8_u8_strided(u8) => sse2::transpose_8x8_u8_strided;
-                transpose_16x16_u8_strided(u8) => sse2::transpose_narrow_strided::<_, _, 16>;
+                transpose_4x4_f32_strided(f32, 4) => sse2::transpose_4x4_f32_strided;
+                transpose_8x8_f32_strided(f32, 8) => $strided8::transpose_8x8_f32_strided;
+                transpose_4x4_f64_strided(f64, 4) => $f64::transpose_4x4_f64_strided;
+                transpose_8x8_u16_strided(u16, 8) => sse2::transpose_narrow_strided::<_, _, 8>;
+                transpose_8x8_u8_strided(u8, 8) => sse2::transpose_8x8_u8_strided;
+                transpose_16x16_u8_strided(u8, 16) => sse2::transpose_narrow_strided::<_, _, 16>;
             }
         };
     }
@@ -407,14 +334,14 @@ mod x86 {
             avx512::transpose_8x8_f32(self, src)
         }
         strided_transposes! {
-            transpose_16x16_f32_strided(f32) => avx512::transpose_16x16_f32_strided;
-            transpose_8x8_f64_strided(f64) => avx512::transpose_8x8_f64_strided;
+            transpose_16x16_f32_strided(f32, 16) => avx512::transpose_16x16_f32_strided;
+            transpose_8x8_f64_strided(f64, 8) => avx512::transpose_8x8_f64_strided;
             /// From whole columns (sixteen loads, 64 shuffles), which the
             /// full-width units of AMD's Zen 5 run two per cycle: on an AMD
             /// EPYC (Zen 5), default build, a 16x16 `f32` `transpose_to` took
             /// 9.5 ns from quarter columns and takes 5.3 ns this way. (Intel's
             /// cores run 512-bit shuffles on one port, hence quarters there.)
-            transpose_16x16_f32_full_width(f32) => avx512::transpose_16x16_f32_from_columns;
+            transpose_16x16_f32_full_width(f32, 16) => avx512::transpose_16x16_f32_from_columns;
         }
     }
 }

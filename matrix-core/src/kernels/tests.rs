@@ -11,12 +11,13 @@ use super::gemm::{
 };
 use super::int8::{self, Byte, Int8Kernel};
 use super::transpose::{
-    transpose, transpose_as_bits, transpose_f32, transpose_f64, transpose_u8, transpose_u16,
+    Transposition, transpose, transpose_as_bits, transpose_f32, transpose_f64, transpose_u8,
+    transpose_u16,
 };
 use super::widen::{self, Widen};
 use crate::arith::Arith;
 use crate::simd::dispatch::{Backend, backends, detected};
-use crate::simd::{Group4, Pairs, SimdFloat, SimdVector, VecExt};
+use crate::simd::{Group4, Pairs, SimdFloat, SimdVector, Tile, VecExt};
 
 /// Runs `$suite(token)` for every backend the CPU supports, and reports the
 /// others as skipped. On a thread with a large stack: unoptimized, a kernel
@@ -450,8 +451,22 @@ fn check_tile<T: Data>(
 /// [`check_tile`] of each `type, n, method;` row: the tile method of `s`.
 macro_rules! check_tiles {
     ($s:ident, $seed:ident: $($t:ty, $n:literal, $tile:ident;)*) => {$(
-        check_tile::<$t>($n, $seed, |a, at, d, to| $s.$tile(a, at, d, to));
+        check_tile::<$t>($n, $seed, |a, at, d, to| $s.$tile(Tile::new(a, at, d, to)));
     )*};
+}
+
+/// Asserts that `run` transposes the `rows x cols` matrix `src` as
+/// [`ref_transpose`] does.
+fn check_transpose<T: Copy + Default + PartialEq + core::fmt::Debug>(
+    rows: usize,
+    cols: usize,
+    src: &[T],
+    what: &str,
+    run: impl FnOnce(Transposition<'_, '_, T>),
+) {
+    let mut dst = vec![T::default(); src.len()];
+    run(Transposition::new(rows, cols, src, &mut dst));
+    assert_eq!(dst, ref_transpose(rows, cols, src), "{what} {rows}x{cols}");
 }
 
 fn transposes<S: Isa>(s: S) {
@@ -499,44 +514,29 @@ fn transposes<S: Isa>(s: S) {
         (48, 16),
         (64, 64),
     ] {
-        let src = f32::data(rows * cols, 4);
-        let mut dst = vec![0.0; rows * cols];
-        transpose_f32::<_, false>(s, rows, cols, &src, &mut dst);
-        assert_eq!(dst, ref_transpose(rows, cols, &src), "{rows}x{cols}");
+        let n = rows * cols;
+        let f32s = f32::data(n, 4);
+        check_transpose(rows, cols, &f32s, "f32", |m| {
+            transpose_f32::<_, false>(s, m)
+        });
         // The tiles for a CPU whose 512-bit units are full width, run
         // whatever this CPU's are (their result is the same).
-        let mut full = vec![0.0; rows * cols];
-        transpose_f32::<_, true>(s, rows, cols, &src, &mut full);
-        assert_eq!(full, dst, "full width, {rows}x{cols}");
-        transpose(rows, cols, &src, &mut dst);
-        assert_eq!(dst, ref_transpose(rows, cols, &src), "{rows}x{cols}");
-        let src = f64::data(rows * cols, 5);
-        let mut dst = vec![0.0; rows * cols];
-        transpose_f64(s, rows, cols, &src, &mut dst);
-        assert_eq!(dst, ref_transpose(rows, cols, &src), "f64 {rows}x{cols}");
-        let src = u16::data(rows * cols, 6);
-        let mut dst = vec![0; rows * cols];
-        transpose_u16(s, rows, cols, &src, &mut dst);
-        assert_eq!(dst, ref_transpose(rows, cols, &src), "u16 {rows}x{cols}");
-        let src = u8::data(rows * cols, 7);
-        let mut dst = vec![0; rows * cols];
-        transpose_u8(s, rows, cols, &src, &mut dst);
-        assert_eq!(dst, ref_transpose(rows, cols, &src), "u8 {rows}x{cols}");
+        check_transpose(rows, cols, &f32s, "f32 full width", |m| {
+            transpose_f32::<_, true>(s, m)
+        });
+        check_transpose(rows, cols, &f32s, "f32 in blocks", transpose);
+        check_transpose(rows, cols, &f64::data(n, 5), "f64", |m| transpose_f64(s, m));
+        check_transpose(rows, cols, &u16::data(n, 6), "u16", |m| transpose_u16(s, m));
+        check_transpose(rows, cols, &u8::data(n, 7), "u8", |m| transpose_u8(s, m));
         // Other 8- and 16-bit types, moved as the bits of these.
-        let src: Vec<i16> = u16::data(rows * cols, 8)
-            .into_iter()
-            .map(|x| x as i16)
-            .collect();
-        let mut dst = vec![0; rows * cols];
-        transpose_as_bits::<_, _, false>(s, rows, cols, &src, &mut dst);
-        assert_eq!(dst, ref_transpose(rows, cols, &src), "i16 {rows}x{cols}");
-        let src: Vec<i8> = u8::data(rows * cols, 9)
-            .into_iter()
-            .map(|x| x as i8)
-            .collect();
-        let mut dst = vec![0; rows * cols];
-        transpose_as_bits::<_, _, false>(s, rows, cols, &src, &mut dst);
-        assert_eq!(dst, ref_transpose(rows, cols, &src), "i8 {rows}x{cols}");
+        let i16s: Vec<i16> = u16::data(n, 8).into_iter().map(|x| x as i16).collect();
+        check_transpose(rows, cols, &i16s, "i16", |m| {
+            transpose_as_bits::<_, _, false>(s, m)
+        });
+        let i8s: Vec<i8> = u8::data(n, 9).into_iter().map(|x| x as i8).collect();
+        check_transpose(rows, cols, &i8s, "i8", |m| {
+            transpose_as_bits::<_, _, false>(s, m)
+        });
         #[cfg(feature = "f16")]
         {
             use half::f16;
@@ -545,7 +545,7 @@ fn transposes<S: Isa>(s: S) {
                 .map(f16::from_bits)
                 .collect();
             let mut dst = vec![f16::ZERO; rows * cols];
-            transpose_as_bits::<_, _, false>(s, rows, cols, &src, &mut dst);
+            transpose_as_bits::<_, _, false>(s, Transposition::new(rows, cols, &src, &mut dst));
             let bits = |v: &[f16]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(
                 bits(&dst),
@@ -570,34 +570,27 @@ fn transposes_on_every_backend() {
 fn both_forms_of_the_tiles_chosen_by_build() {
     use crate::simd::dispatch::{Avx2, Avx512};
     use crate::simd::{avx2, avx512};
-    /// A strided `f32` tile of backend `T`.
-    type Tile<T> = fn(T, &[f32], (usize, usize), &mut [f32], (usize, usize));
-    /// Checks each of `forms`, `n x n` tiles, on backend `T` if the CPU
-    /// has it.
-    fn check_forms<T: crate::simd::Token>(n: usize, forms: [Tile<T>; 2]) {
+    /// A transpose of `N x N` `f32` tiles on backend `T`.
+    type TileFn<T, const N: usize> = fn(T, Tile<'_, '_, f32, N>);
+    /// Checks each of `forms` on backend `T` if the CPU has it.
+    fn check_forms<T: crate::simd::Token, const N: usize>(forms: [TileFn<T, N>; 2]) {
         let Some(t) = detected::<T>() else {
             return skipped("both_forms_of_the_tiles_chosen_by_build", T::BACKEND);
         };
         for form in forms {
             for seed in 0..4 {
-                check_tile::<f32>(n, seed, |a, at, d, to| form(t, a, at, d, to));
+                check_tile::<f32>(N, seed, |a, at, d, to| form(t, Tile::new(a, at, d, to)));
             }
         }
     }
-    check_forms::<Avx2>(
-        8,
-        [
-            avx2::transpose_8x8_f32_from_columns,
-            avx2::transpose_8x8_f32_from_halves,
-        ],
-    );
-    check_forms::<Avx512>(
-        16,
-        [
-            avx512::transpose_16x16_f32_from_columns,
-            avx512::transpose_16x16_f32_from_quarters,
-        ],
-    );
+    check_forms::<Avx2, 8>([
+        avx2::transpose_8x8_f32_from_columns,
+        avx2::transpose_8x8_f32_from_halves,
+    ]);
+    check_forms::<Avx512, 16>([
+        avx512::transpose_16x16_f32_from_columns,
+        avx512::transpose_16x16_f32_from_quarters,
+    ]);
 }
 
 // ---------------------------------------------------------------------------

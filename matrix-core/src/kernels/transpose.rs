@@ -4,17 +4,60 @@
 
 use super::Isa;
 use super::check::check_shape;
+use crate::simd::Tile;
 
-/// Transposes the column-major `rows x cols` matrix `src` into the
-/// column-major `cols x rows` matrix `dst`, for any element type, in
-/// cache-friendly 8x8 blocks.
-///
-/// # Panics
-/// If a slice's length is not `rows * cols`.
+/// A transpose of the column-major `rows x cols` matrix `src` into the
+/// column-major `cols x rows` matrix `dst`, the slices' lengths checked
+/// against the shape where it is made ([`Transposition::new`]): what every
+/// transpose below takes.
+pub struct Transposition<'s, 'd, T> {
+    rows: usize,
+    cols: usize,
+    src: &'s [T],
+    dst: &'d mut [T],
+}
+
+impl<'s, 'd, T> Transposition<'s, 'd, T> {
+    /// The transpose of the `rows x cols` matrix `src` into `dst`.
+    ///
+    /// # Panics
+    /// If a slice's length is not `rows * cols`.
+    #[inline(always)]
+    pub(crate) fn new(rows: usize, cols: usize, src: &'s [T], dst: &'d mut [T]) -> Self {
+        check_shape("source", src.len(), rows, cols);
+        check_shape("destination", dst.len(), cols, rows);
+        Transposition {
+            rows,
+            cols,
+            src,
+            dst,
+        }
+    }
+
+    /// The source and the destination as arrays of `N` elements.
+    ///
+    /// # Panics
+    /// If the matrices do not have `N` elements.
+    #[inline(always)]
+    pub(crate) fn square<const N: usize>(self) -> (&'s [T; N], &'d mut [T; N]) {
+        match (self.src.try_into(), self.dst.try_into()) {
+            (Ok(src), Ok(dst)) => (src, dst),
+            _ => panic!("a transpose of {} elements, not {N}", self.src.len()),
+        }
+    }
+
+    /// The rows and columns of the source, the source and the
+    /// destination.
+    #[inline(always)]
+    pub(crate) fn parts(self) -> (usize, usize, &'s [T], &'d mut [T]) {
+        (self.rows, self.cols, self.src, self.dst)
+    }
+}
+
+/// Runs a transpose, for any element type, in cache-friendly 8x8 blocks.
 #[inline(always)]
-pub(crate) fn transpose<T: Copy>(rows: usize, cols: usize, src: &[T], dst: &mut [T]) {
-    check_shape("source", src.len(), rows, cols);
-    check_shape("destination", dst.len(), cols, rows);
+pub(crate) fn transpose<T: Copy>(m: Transposition<'_, '_, T>) {
+    let (rows, cols, src, dst) = m.parts();
     const B: usize = 8;
     for c0 in (0..cols).step_by(B) {
         for r0 in (0..rows).step_by(B) {
@@ -31,33 +74,18 @@ pub(crate) fn transpose<T: Copy>(rows: usize, cols: usize, src: &[T], dst: &mut 
 /// ([`transpose_f32`]), `f64` ([`transpose_f64`]), `u16`
 /// ([`transpose_u16`]) and `u8` ([`transpose_u8`]).
 pub(crate) trait Shuffled: Copy {
-    /// Transposes the column-major `rows x cols` matrix `src` into `dst`
-    /// on backend `S`, with the tiles for a CPU whose 512-bit units are
-    /// full width where `FULL_WIDTH` (see [`transpose_f32`]).
-    ///
-    /// # Panics
-    /// If a slice's length is not `rows * cols`.
-    fn transpose_shuffled<S: Isa, const FULL_WIDTH: bool>(
-        s: S,
-        rows: usize,
-        cols: usize,
-        src: &[Self],
-        dst: &mut [Self],
-    );
+    /// Runs a transpose on backend `S`, with the tiles for a CPU whose
+    /// 512-bit units are full width where `FULL_WIDTH` (see
+    /// [`transpose_f32`]).
+    fn transpose_shuffled<S: Isa, const FULL_WIDTH: bool>(s: S, m: Transposition<'_, '_, Self>);
 }
 
 macro_rules! shuffled {
     ($($t:ty => $f:expr;)*) => {$(
         impl Shuffled for $t {
             #[inline(always)]
-            fn transpose_shuffled<S: Isa, const FULL_WIDTH: bool>(
-                s: S,
-                rows: usize,
-                cols: usize,
-                src: &[$t],
-                dst: &mut [$t],
-            ) {
-                $f(s, rows, cols, src, dst);
+            fn transpose_shuffled<S: Isa, const FULL_WIDTH: bool>(s: S, m: Transposition<'_, '_, $t>) {
+                $f(s, m);
             }
         }
     )*};
@@ -108,17 +136,12 @@ bits! {
 /// 8x8 `i32` `transpose_to` took 12.4 ns on [`transpose`] and takes 3.4 ns
 /// this way, 16x16 85 ns and 20 ns (a scratch crate's timing loop, default
 /// build, AVX-512 Xeon).
-///
-/// # Panics
-/// If a slice's length is not `rows * cols`.
 #[inline(always)]
 pub(crate) fn transpose_as_bits<S: Isa, T: Bits, const FULL_WIDTH: bool>(
     s: S,
-    rows: usize,
-    cols: usize,
-    src: &[T],
-    dst: &mut [T],
+    m: Transposition<'_, '_, T>,
 ) {
+    let (rows, cols, src, dst) = m.parts();
     const {
         assert!(
             size_of::<T>() == size_of::<T::Lanes>() && align_of::<T>() == align_of::<T::Lanes>()
@@ -137,39 +160,47 @@ pub(crate) fn transpose_as_bits<S: Isa, T: Bits, const FULL_WIDTH: bool>(
             core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<T::Lanes>(), dst.len()),
         )
     };
-    T::Lanes::transpose_shuffled::<S, FULL_WIDTH>(s, rows, cols, src, dst);
+    // The lengths are those of `m`, checked where it was made.
+    let m = Transposition {
+        rows,
+        cols,
+        src,
+        dst,
+    };
+    T::Lanes::transpose_shuffled::<S, FULL_WIDTH>(s, m);
 }
 
-/// The tiles and edges of a shuffle transpose of the column-major `$rows x
-/// $cols` matrix `$src` into `$dst` on backend `$s`: whole tiles of each
+/// The tiles and edges of the shuffle transpose `$m` on backend `$s`:
+/// whole tiles of each
 /// size (`$b: $tile`, an [`Isa`] method), largest first, each size over
 /// what the larger ones left, then the edges element by element. (A macro,
 /// not a function taking the tiles as closures: a closure is compiled
 /// without the caller's target features, so the intrinsics of a tile
 /// might not be inlined into it.)
 macro_rules! by_tiles {
-    ($s:ident, $rows:ident, $cols:ident, $src:ident, $dst:ident; $($b:literal: $tile:ident),+) => {{
+    ($s:ident, $m:ident; $($b:literal: $tile:ident),+) => {{
+        let (rows, cols, src, dst) = $m.parts();
         // Block (r0, c0) of `src` goes to block (c0, r0) of `dst`.
-        let at = |r0: usize, c0: usize| ((c0 * $rows + r0, $rows), (r0 * $cols + c0, $cols));
+        let at = |r0: usize, c0: usize| ((c0 * rows + r0, rows), (r0 * cols + c0, cols));
         // After tiles of size `b`, rows `..done.0` of columns `..done.1`
         // are done.
         let mut done = (0, 0);
         $(
-            let (rb, cb) = ($rows / $b * $b, $cols / $b * $b);
+            let (rb, cb) = (rows / $b * $b, cols / $b * $b);
             for c0 in (0..cb).step_by($b) {
                 let first = if c0 < done.1 { done.0 } else { 0 };
                 for r0 in (first..rb).step_by($b) {
                     let (from, to) = at(r0, c0);
-                    $s.$tile($src, from, $dst, to);
+                    $s.$tile(Tile::new(src, from, dst, to));
                 }
             }
             done = (rb, cb);
         )+
         let (rt, ct) = done;
-        for c in 0..$cols {
+        for c in 0..cols {
             let first = if c < ct { rt } else { 0 };
-            for r in first..$rows {
-                $dst[r * $cols + c] = $src[c * $rows + r];
+            for r in first..rows {
+                dst[r * cols + c] = src[c * rows + r];
             }
         }
     }};
@@ -183,42 +214,26 @@ macro_rules! by_tiles {
 /// caller chooses it outside the backend's boundary, so that each tile is
 /// a constant choice inside it (a branch per tile cost a 16x16 product
 /// with a transposed left operand 4 ns, on an AMD EPYC Zen 5).
-///
-/// # Panics
-/// If a slice's length is not `rows * cols`.
 #[inline(always)]
-pub(crate) fn transpose_f32<S: Isa, const FULL_WIDTH: bool>(
-    s: S,
-    rows: usize,
-    cols: usize,
-    src: &[f32],
-    dst: &mut [f32],
-) {
-    check_shape("source", src.len(), rows, cols);
-    check_shape("destination", dst.len(), cols, rows);
-    if let (Ok(a), Ok(out)) = (
-        <&[f32; 16]>::try_from(src),
-        <&mut [f32; 16]>::try_from(&mut *dst),
-    ) && rows == 4
-    {
+pub(crate) fn transpose_f32<S: Isa, const FULL_WIDTH: bool>(s: S, m: Transposition<'_, '_, f32>) {
+    let square = |n| m.rows == n && m.cols == n;
+    if square(4) {
+        let (a, out) = m.square::<16>();
         *out = s.transpose_4x4_f32(a);
         return;
     }
-    if let (Ok(a), Ok(out)) = (
-        <&[f32; 64]>::try_from(src),
-        <&mut [f32; 64]>::try_from(&mut *dst),
-    ) && rows == 8
-    {
+    if square(8) {
+        let (a, out) = m.square::<64>();
         *out = s.transpose_8x8_f32(a);
         return;
     }
     if FULL_WIDTH {
-        by_tiles!(s, rows, cols, src, dst;
+        by_tiles!(s, m;
             16: transpose_16x16_f32_full_width,
             8: transpose_8x8_f32_strided,
             4: transpose_4x4_f32_strided);
     } else {
-        by_tiles!(s, rows, cols, src, dst;
+        by_tiles!(s, m;
             16: transpose_16x16_f32_strided,
             8: transpose_8x8_f32_strided,
             4: transpose_4x4_f32_strided);
@@ -227,14 +242,9 @@ pub(crate) fn transpose_f32<S: Isa, const FULL_WIDTH: bool>(
 
 /// [`transpose`] for `f64` on backend `S`: whole 8x8 tiles, then whole 4x4
 /// ones, with the backend's shuffles, and the edges element by element.
-///
-/// # Panics
-/// If a slice's length is not `rows * cols`.
 #[inline(always)]
-pub(crate) fn transpose_f64<S: Isa>(s: S, rows: usize, cols: usize, src: &[f64], dst: &mut [f64]) {
-    check_shape("source", src.len(), rows, cols);
-    check_shape("destination", dst.len(), cols, rows);
-    by_tiles!(s, rows, cols, src, dst;
+pub(crate) fn transpose_f64<S: Isa>(s: S, m: Transposition<'_, '_, f64>) {
+    by_tiles!(s, m;
         8: transpose_8x8_f64_strided,
         4: transpose_4x4_f64_strided);
 }
@@ -242,28 +252,18 @@ pub(crate) fn transpose_f64<S: Isa>(s: S, rows: usize, cols: usize, src: &[f64],
 /// [`transpose`] for `u16` on backend `S`: whole 8x8 tiles with the
 /// backend's shuffles (SSE2's unpacks on every x86 backend), and the edges
 /// element by element.
-///
-/// # Panics
-/// If a slice's length is not `rows * cols`.
 #[inline(always)]
-pub(crate) fn transpose_u16<S: Isa>(s: S, rows: usize, cols: usize, src: &[u16], dst: &mut [u16]) {
-    check_shape("source", src.len(), rows, cols);
-    check_shape("destination", dst.len(), cols, rows);
-    by_tiles!(s, rows, cols, src, dst;
+pub(crate) fn transpose_u16<S: Isa>(s: S, m: Transposition<'_, '_, u16>) {
+    by_tiles!(s, m;
         8: transpose_8x8_u16_strided);
 }
 
 /// [`transpose`] for `u8` on backend `S`: whole 16x16 tiles, then whole
 /// 8x8 ones, with the backend's shuffles, and the edges element by
 /// element.
-///
-/// # Panics
-/// If a slice's length is not `rows * cols`.
 #[inline(always)]
-pub(crate) fn transpose_u8<S: Isa>(s: S, rows: usize, cols: usize, src: &[u8], dst: &mut [u8]) {
-    check_shape("source", src.len(), rows, cols);
-    check_shape("destination", dst.len(), cols, rows);
-    by_tiles!(s, rows, cols, src, dst;
+pub(crate) fn transpose_u8<S: Isa>(s: S, m: Transposition<'_, '_, u8>) {
+    by_tiles!(s, m;
         16: transpose_16x16_u8_strided,
         8: transpose_8x8_u8_strided);
 }

@@ -134,10 +134,8 @@ pub(crate) fn transpose_4x4_f32<T: super::Token>(t: T, src: &[f32; 16]) -> [f32;
 }
 
 tile_by_build! {
-    /// Transposes the 8x8 block whose element `(r, c)` is
-    /// `src[src_offset + c * src_stride + r]` into the block whose element
-    /// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`; a tile of a
-    /// larger transpose.
+    /// Transposes an 8x8 `f32` [`Tile`](super::Tile); a tile of a larger
+    /// transpose.
     /// From half columns ([`transpose_8x8_f32_from_halves`]: twice the loads,
     /// two thirds of the shuffles), but from whole columns
     /// ([`transpose_8x8_f32_from_columns`]) where `matrix-core` has debug
@@ -145,7 +143,7 @@ tile_by_build! {
     /// offsets' overflow checks), and in a debug build whose `matrix-core` is
     /// optimised an 8x8 `f32` `transpose_to` on this backend took 78 ns from
     /// halves against 48 ns from columns (AVX-512 Xeon, AVX2 forced).
-    transpose_8x8_f32_strided:
+    transpose_8x8_f32_strided(8):
         checked transpose_8x8_f32_from_columns,
         plain transpose_8x8_f32_from_halves
 }
@@ -161,59 +159,33 @@ tile_by_build! {
 /// backend forced, a release build's 8x8 `f32` `transpose_to` takes 7.6
 /// ns from whole columns ([`transpose_8x8_f32_from_columns`]) and 5.0 to
 /// 5.2 ns this way, and a 16x16 one (four tiles) 30.5 ns against 16.3 to
-/// 16.8 ns.
-///
-/// # Panics
-/// If a block is not inside its slice.
+/// 16.8 ns. The tile is [`transpose_by_lanes`](super::transpose_by_lanes).
 #[inline(always)]
 pub(crate) fn transpose_8x8_f32_from_halves<T: super::Token>(
     t: T,
-    src: &[f32],
-    src_at: (usize, usize),
-    dst: &mut [f32],
-    dst_at: (usize, usize),
+    tile: super::Tile<'_, '_, f32, 8>,
 ) {
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(8, src, src_at, dst, dst_at);
-    // Register 4h + j: rows 4h..4h + 4 of column j, then of column j + 4.
-    let mut x = [F32x8::zero(t).0; 8];
-    for h in 0..2 {
-        for j in 0..4 {
-            let lo = F32x4::load(t, src, j * src_stride + 4 * h).0;
-            let hi = F32x4::load(t, src, (j + 4) * src_stride + 4 * h).0;
-            // SAFETY: the loads above made vectors, so AVX2 is supported.
-            x[4 * h + j] = unsafe { _mm256_set_m128(hi, lo) };
-        }
-    }
-    // SAFETY: the loads above made vectors, so AVX2 is supported.
-    let r = unsafe {
-        // Rows h..h + 4 of the result (columns 0..4, then 4..8).
-        let mut r = x;
-        for h in [0, 4] {
-            [r[h], r[h + 1], r[h + 2], r[h + 3]] =
-                x86_transpose_lanes4!(_mm256_shuffle_ps, [x[h], x[h + 1], x[h + 2], x[h + 3]]);
-        }
-        r
-    };
-    for (j, v) in r.iter().enumerate() {
-        F32x8(*v, t).store(dst, j * dst_stride);
-    }
+    super::transpose_by_lanes::<F32x8<T>, 8>(t, tile);
 }
+
+x86_in_lanes!(F32x8, _mm256_shuffle_ps, |t, src, first, step| {
+    let (lo, hi) = (
+        F32x4::load(t, src, first).0,
+        F32x4::load(t, src, first + step).0,
+    );
+    // SAFETY: the loads made vectors, so AVX2 is supported.
+    F32x8(unsafe { _mm256_set_m128(hi, lo) }, t)
+});
 
 /// [`transpose_8x8_f32_strided`] from whole columns: eight loads, 24
 /// shuffles (eight unpacks, eight `vshufps`, eight lane permutes), eight
 /// stores.
-///
-/// # Panics
-/// If a block is not inside its slice.
 #[inline(always)]
 pub(crate) fn transpose_8x8_f32_from_columns<T: super::Token>(
     t: T,
-    src: &[f32],
-    src_at: (usize, usize),
-    dst: &mut [f32],
-    dst_at: (usize, usize),
+    tile: super::Tile<'_, '_, f32, 8>,
 ) {
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(8, src, src_at, dst, dst_at);
+    let (src, src_stride, dst, dst_stride) = tile.parts();
     let mut c = [F32x8::zero(t).0; 8];
     for (j, col) in c.iter_mut().enumerate() {
         *col = F32x8::load(t, src, j * src_stride).0;
@@ -252,24 +224,13 @@ pub(crate) fn transpose_8x8_f32_from_columns<T: super::Token>(
     }
 }
 
-/// Transposes the 4x4 `f64` block whose element `(r, c)` is
-/// `src[src_offset + c * src_stride + r]` into the block whose element
-/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: eight 128-bit loads
+/// Transposes a 4x4 `f64` [`Tile`](super::Tile): eight 128-bit loads
 /// (four of them folded into `vinsertf128`, which does not need the
 /// shuffle port), four shuffles, four stores.
-///
-/// # Panics
-/// If a block is not inside its slice.
 #[inline(always)]
-pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(
-    t: T,
-    src: &[f64],
-    src_at: (usize, usize),
-    dst: &mut [f64],
-    dst_at: (usize, usize),
-) {
+pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(t: T, tile: super::Tile<'_, '_, f64, 4>) {
     requires!(T, Avx2);
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(4, src, src_at, dst, dst_at);
+    let (src, src_stride, dst, dst_stride) = tile.parts();
     // Rows `r` and `r + 1` of column `c`.
     let half = |c: usize, r: usize| super::sse2::F64x2::load(t, src, c * src_stride + r).0;
     // SAFETY: `T` implies AVX2 (checked above) and a token exists only on a

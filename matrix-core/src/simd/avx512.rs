@@ -290,25 +290,14 @@ pub(crate) fn transpose_8x8_f32<T: super::Token>(t: T, src: &[f32; 64]) -> [f32;
     o
 }
 
-/// Transposes the 8x8 block of `f64` whose element `(r, c)` is
-/// `src[src_offset + c * src_stride + r]` into the block whose element
-/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: eight 64-byte
+/// Transposes an 8x8 `f64` [`Tile`](super::Tile): eight 64-byte
 /// loads, 24 shuffles (the rows of each 128-bit lane, then 128-bit lanes
 /// twice), eight 64-byte stores. Each column of the result is one store,
 /// as [`transpose_16x16_f32_strided`] writes them, where four 4x4 tiles
 /// write it as two 32-byte halves.
-///
-/// # Panics
-/// If a block is not inside its slice.
 #[inline(always)]
-pub(crate) fn transpose_8x8_f64_strided<T: super::Token>(
-    t: T,
-    src: &[f64],
-    src_at: (usize, usize),
-    dst: &mut [f64],
-    dst_at: (usize, usize),
-) {
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(8, src, src_at, dst, dst_at);
+pub(crate) fn transpose_8x8_f64_strided<T: super::Token>(t: T, tile: super::Tile<'_, '_, f64, 8>) {
+    let (src, src_stride, dst, dst_stride) = tile.parts();
     let mut c = [F64x8::zero(t).0; 8];
     for (j, col) in c.iter_mut().enumerate() {
         *col = F64x8::load(t, src, j * src_stride).0;
@@ -351,10 +340,8 @@ pub(crate) fn transpose_8x8_f64_strided<T: super::Token>(
 }
 
 tile_by_build! {
-    /// Transposes the 16x16 block whose element `(r, c)` is
-    /// `src[src_offset + c * src_stride + r]` into the block whose element
-    /// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`; a tile of a
-    /// larger transpose.
+    /// Transposes a 16x16 `f32` [`Tile`](super::Tile); a tile of a larger
+    /// transpose.
     /// Each column of the result is one 64-byte store, the unit in which a
     /// product on this backend reads it back (four 8x8 tiles write each column
     /// as two 32-byte halves, and a returned 16x16 transpose took 42 ns on them
@@ -366,7 +353,7 @@ tile_by_build! {
     /// debug build whose `matrix-core` is optimised a 16x16 `f32`
     /// `transpose_to` took 156 to 175 ns from quarters against 126 ns from
     /// columns (AVX-512 Xeon).
-    transpose_16x16_f32_strided:
+    transpose_16x16_f32_strided(16):
         checked transpose_16x16_f32_from_columns,
         plain transpose_16x16_f32_from_quarters
 }
@@ -380,66 +367,39 @@ tile_by_build! {
 /// (unpacks, then two rounds of lane permutes,
 /// [`transpose_16x16_f32_from_columns`]) takes 64 shuffles: a release
 /// build's 16x16 `transpose_to` takes 21.2 ns that way and 16.6 ns this
-/// way (a default build on an AVX-512 Xeon).
-///
-/// # Panics
-/// If a block is not inside its slice.
+/// way (a default build on an AVX-512 Xeon). The tile is
+/// [`transpose_by_lanes`](super::transpose_by_lanes).
 #[inline(always)]
 pub(crate) fn transpose_16x16_f32_from_quarters<T: super::Token>(
     t: T,
-    src: &[f32],
-    src_at: (usize, usize),
-    dst: &mut [f32],
-    dst_at: (usize, usize),
+    tile: super::Tile<'_, '_, f32, 16>,
 ) {
-    use super::avx2::F32x4;
-    requires!(T, Avx512);
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(16, src, src_at, dst, dst_at);
-    // Register 4h + j: rows 4h..4h + 4 of columns j, j + 4, j + 8, j + 12.
-    let mut x = [F32x16::zero(t).0; 16];
-    for h in 0..4 {
-        for j in 0..4 {
-            let q = |k: usize| F32x4::load(t, src, (j + 4 * k) * src_stride + 4 * h).0;
-            // SAFETY: `T` implies AVX-512F (checked above) and a token
-            // exists only on a CPU that has its backend.
-            x[4 * h + j] = unsafe {
-                let v = _mm512_castps128_ps512(q(0));
-                let v = _mm512_insertf32x4::<1>(v, q(1));
-                let v = _mm512_insertf32x4::<2>(v, q(2));
-                _mm512_insertf32x4::<3>(v, q(3))
-            };
-        }
-    }
-    // SAFETY: the loads above made vectors, so AVX-512F is supported.
-    let r = unsafe {
-        // Rows h..h + 4 of the result (all sixteen columns).
-        let mut r = x;
-        for h in [0, 4, 8, 12] {
-            [r[h], r[h + 1], r[h + 2], r[h + 3]] =
-                x86_transpose_lanes4!(_mm512_shuffle_ps, [x[h], x[h + 1], x[h + 2], x[h + 3]]);
-        }
-        r
-    };
-    for (j, v) in r.iter().enumerate() {
-        F32x16(*v, t).store(dst, j * dst_stride);
-    }
+    super::transpose_by_lanes::<F32x16<T>, 16>(t, tile);
 }
+
+x86_in_lanes!(F32x16, _mm512_shuffle_ps, |t, src, first, step| {
+    requires!(T, Avx512);
+    let q = |k: usize| super::avx2::F32x4::load(t, src, first + k * step).0;
+    // SAFETY: `T` implies AVX-512F (checked above) and a token exists only
+    // on a CPU that has its backend.
+    let v = unsafe {
+        let v = _mm512_castps128_ps512(q(0));
+        let v = _mm512_insertf32x4::<1>(v, q(1));
+        let v = _mm512_insertf32x4::<2>(v, q(2));
+        _mm512_insertf32x4::<3>(v, q(3))
+    };
+    F32x16(v, t)
+});
 
 /// [`transpose_16x16_f32_strided`] from whole columns: sixteen 64-byte
 /// loads, 64 shuffles (four rounds of sixteen: `f32` pairs, `f64` pairs,
 /// then 128-bit lanes twice), sixteen 64-byte stores.
-///
-/// # Panics
-/// If a block is not inside its slice.
 #[inline(always)]
 pub(crate) fn transpose_16x16_f32_from_columns<T: super::Token>(
     t: T,
-    src: &[f32],
-    src_at: (usize, usize),
-    dst: &mut [f32],
-    dst_at: (usize, usize),
+    tile: super::Tile<'_, '_, f32, 16>,
 ) {
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(16, src, src_at, dst, dst_at);
+    let (src, src_stride, dst, dst_stride) = tile.parts();
     let mut c = [F32x16::zero(t).0; 16];
     for (j, col) in c.iter_mut().enumerate() {
         *col = F32x16::load(t, src, j * src_stride).0;

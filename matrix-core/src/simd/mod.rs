@@ -61,27 +61,121 @@ fn too_many_lanes(n: usize, lanes: usize) -> ! {
     panic!("partial access of {n} lanes, at most {lanes}")
 }
 
-/// The `n x n` source and destination blocks of a strided transpose tile
-/// (each `at` an offset and a stride), each as the slice from the block's
-/// first element to its last, with its stride: one bounds check per block,
-/// after which the tile's loads and stores need none.
-///
-/// # Panics
-/// If a block is not inside its slice.
-#[inline(always)]
-pub(crate) fn tile_blocks<'s, 'd, E>(
-    n: usize,
+/// One `N x N` tile of a strided column-major transpose: the source
+/// block, whose element `(r, c)` is `src[c * src_stride + r]`, goes to the
+/// destination block, whose element `(c, r)` is `dst[r * dst_stride + c]`.
+/// Each block is the slice from its first element to its last, checked
+/// once where the tile is made ([`Tile::new`]), so that the tile's loads
+/// and stores need no checks of their own. What every backend's tile
+/// transposes take.
+pub struct Tile<'s, 'd, E, const N: usize> {
+    /// The source block, from its first element to its last.
     src: &'s [E],
-    (src_offset, src_stride): (usize, usize),
+    /// The distance between the source block's columns.
+    src_stride: usize,
+    /// The destination block, from its first element to its last.
     dst: &'d mut [E],
-    (dst_offset, dst_stride): (usize, usize),
-) -> (&'s [E], usize, &'d mut [E], usize) {
-    (
-        &src[src_offset..][..(n - 1) * src_stride + n],
-        src_stride,
-        &mut dst[dst_offset..][..(n - 1) * dst_stride + n],
-        dst_stride,
-    )
+    /// The distance between the destination block's rows.
+    dst_stride: usize,
+}
+
+impl<'s, 'd, E, const N: usize> Tile<'s, 'd, E, N> {
+    /// The tile whose source block starts at `src[src_at.0]`, its columns
+    /// `src_at.1` apart, and whose destination block starts at
+    /// `dst[dst_at.0]`, its rows `dst_at.1` apart.
+    ///
+    /// # Panics
+    /// If a block is not inside its slice.
+    #[inline(always)]
+    pub(crate) fn new(
+        src: &'s [E],
+        (src_offset, src_stride): (usize, usize),
+        dst: &'d mut [E],
+        (dst_offset, dst_stride): (usize, usize),
+    ) -> Self {
+        const { assert!(N > 0) };
+        Tile {
+            src: &src[src_offset..][..(N - 1) * src_stride + N],
+            src_stride,
+            dst: &mut dst[dst_offset..][..(N - 1) * dst_stride + N],
+            dst_stride,
+        }
+    }
+
+    /// The source block, its stride, the destination block and its
+    /// stride.
+    #[inline(always)]
+    pub(crate) fn parts(self) -> (&'s [E], usize, &'d mut [E], usize) {
+        (self.src, self.src_stride, self.dst, self.dst_stride)
+    }
+
+    /// The `H x H` tile of rows `r..r + H` and columns `c..c + H` of the
+    /// source block, with its place in the destination block.
+    ///
+    /// # Panics
+    /// If it is not inside this tile's blocks.
+    #[inline(always)]
+    pub(crate) fn sub<const H: usize>(&mut self, r: usize, c: usize) -> Tile<'s, '_, E, H> {
+        Tile::new(
+            self.src,
+            (c * self.src_stride + r, self.src_stride),
+            self.dst,
+            (r * self.dst_stride + c, self.dst_stride),
+        )
+    }
+}
+
+/// An `f32` vector of whole 128-bit lanes, with what a transpose by lanes
+/// ([`transpose_by_lanes`]) needs: SSE2's 128-bit vectors, AVX2's 256-bit
+/// ones and AVX-512's 512-bit ones.
+#[cfg(target_arch = "x86_64")]
+pub(crate) trait InLanes: SimdVector<Elem = f32> {
+    /// The vector whose 128-bit lane `k` holds the four elements from
+    /// `src[first + k * step]`.
+    ///
+    /// # Panics
+    /// If they are not inside `src`.
+    fn load_lanes(t: Self::Token, src: &[f32], first: usize, step: usize) -> Self;
+
+    /// Transposes the 4x4 block in each 128-bit lane of four vectors
+    /// (columns in, rows out).
+    fn transpose_in_lanes(v: [Self; 4]) -> [Self; 4];
+}
+
+/// Transposes an `N x N` `f32` [`Tile`] on vectors of `N` lanes whose
+/// 128-bit lanes hold pieces of `N / 4` columns: register `4h + j` holds
+/// rows `4h..4h + 4` of columns `j`, `j + 4`, `j + 8`, ..., one per lane,
+/// so that a 4x4 transpose in each lane of registers `4h..4h + 4` leaves
+/// rows `4h..4h + 4` of the source whole, which are columns of the result.
+/// `N * N / 4` loads of 128 bits (LLVM folds those of the upper lanes into
+/// inserts, which do not need the shuffle port), `2 * N` in-lane shuffles,
+/// `N` stores, and no shuffle crosses lanes. SSE2's 4x4 tile, AVX2's 8x8
+/// one from half columns and AVX-512's 16x16 one from quarter columns.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn transpose_by_lanes<V: InLanes, const N: usize>(
+    t: V::Token,
+    tile: Tile<'_, '_, f32, N>,
+) {
+    const { assert!(N == V::LANES && N.is_multiple_of(4)) };
+    let (src, src_stride, dst, dst_stride) = tile.parts();
+    // Plain loops, not closures: a closure is a function without the
+    // caller's target features, into which LLVM may refuse to inline the
+    // intrinsics.
+    let mut x = [V::zero(t); N];
+    for h in 0..N / 4 {
+        for j in 0..4 {
+            x[4 * h + j] = V::load_lanes(t, src, j * src_stride + 4 * h, 4 * src_stride);
+        }
+    }
+    let mut r = x;
+    for h in (0..N).step_by(4) {
+        [r[h], r[h + 1], r[h + 2], r[h + 3]] =
+            V::transpose_in_lanes([x[h], x[h + 1], x[h + 2], x[h + 3]]);
+    }
+    for (j, v) in r.iter().enumerate() {
+        v.store(dst, j * dst_stride);
+    }
 }
 
 mod sealed {

@@ -123,21 +123,13 @@ impl<T: Token> SimdFloat for F64x4<T> {
     }
 }
 
-/// Transposes the `N x N` block whose element `(r, c)` is
-/// `src[src_offset + c * src_stride + r]` into the block whose element
-/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`.
-///
-/// # Panics
-/// If a block is not inside its slice.
+/// Transposes an `N x N` [`Tile`](super::Tile), element by element.
 #[inline(always)]
 pub(crate) fn transpose_strided<T: super::Token, E: Copy, const N: usize>(
     _: T,
-    src: &[E],
-    src_at: (usize, usize),
-    dst: &mut [E],
-    dst_at: (usize, usize),
+    tile: super::Tile<'_, '_, E, N>,
 ) {
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(N, src, src_at, dst, dst_at);
+    let (src, src_stride, dst, dst_stride) = tile.parts();
     for c in 0..N {
         for r in 0..N {
             dst[r * dst_stride + c] = src[c * src_stride + r];

@@ -67,91 +67,44 @@ unsafe fn mullo_epi32(a: __m128i, b: __m128i) -> __m128i {
     }
 }
 
-/// Transposes four columns held in registers ([`x86_transpose_lanes4`]).
-#[inline(always)]
-fn transpose4<T: super::Token>(c: [F32x4<T>; 4]) -> [F32x4<T>; 4] {
-    let t = c[0].1;
-    // SAFETY: the vectors exist, so SSE2 is supported.
-    let r = unsafe { x86_transpose_lanes4!(_mm_shuffle_ps, c.map(|v| v.0)) };
-    r.map(|v| F32x4(v, t))
-}
+x86_in_lanes!(F32x4, _mm_shuffle_ps, |t, src, first, _step| Self::load(
+    t, src, first
+));
 
-/// Transposes the 4x4 block whose element `(r, c)` is
-/// `src[src_offset + c * src_stride + r]` into the block whose element
-/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`: a tile of a strided
-/// column-major transpose.
-///
-/// # Panics
-/// If a block is not inside its slice.
+/// Transposes a 4x4 `f32` [`Tile`](super::Tile): four loads, eight
+/// shuffles, four stores ([`transpose_by_lanes`](super::transpose_by_lanes)).
 #[inline(always)]
-pub(crate) fn transpose_4x4_f32_strided<T: super::Token>(
-    t: T,
-    src: &[f32],
-    (src_offset, src_stride): (usize, usize),
-    dst: &mut [f32],
-    (dst_offset, dst_stride): (usize, usize),
-) {
-    let cols = [
-        F32x4::load(t, src, src_offset),
-        F32x4::load(t, src, src_offset + src_stride),
-        F32x4::load(t, src, src_offset + 2 * src_stride),
-        F32x4::load(t, src, src_offset + 3 * src_stride),
-    ];
-    let rows = transpose4(cols);
-    for (j, v) in rows.iter().enumerate() {
-        v.store(dst, dst_offset + j * dst_stride);
-    }
+pub(crate) fn transpose_4x4_f32_strided<T: super::Token>(t: T, tile: super::Tile<'_, '_, f32, 4>) {
+    super::transpose_by_lanes::<F32x4<T>, 4>(t, tile);
 }
 
 /// Transposes a column-major 4x4 `f32` matrix (eight shuffles).
 #[inline(always)]
 pub(crate) fn transpose_4x4_f32<T: super::Token>(t: T, src: &[f32; 16]) -> [f32; 16] {
     let mut out = [0.0; 16];
-    transpose_4x4_f32_strided(t, src, (0, 4), &mut out, (0, 4));
+    transpose_4x4_f32_strided(t, super::Tile::new(src, (0, 4), &mut out, (0, 4)));
     out
 }
 
-/// [`transpose_4x4_f32_strided`] for an 8x8 block, as four 4x4 tiles.
-///
-/// # Panics
-/// If a block is not inside its slice.
+/// [`transpose_4x4_f32_strided`] for an 8x8 [`Tile`](super::Tile), as four
+/// 4x4 tiles.
 #[inline(always)]
 pub(crate) fn transpose_8x8_f32_strided<T: super::Token>(
     t: T,
-    src: &[f32],
-    (src_offset, src_stride): (usize, usize),
-    dst: &mut [f32],
-    (dst_offset, dst_stride): (usize, usize),
+    mut tile: super::Tile<'_, '_, f32, 8>,
 ) {
-    for tj in 0..2 {
-        for ti in 0..2 {
-            transpose_4x4_f32_strided(
-                t,
-                src,
-                (src_offset + 4 * tj * src_stride + 4 * ti, src_stride),
-                dst,
-                (dst_offset + 4 * ti * dst_stride + 4 * tj, dst_stride),
-            );
+    for c in [0, 4] {
+        for r in [0, 4] {
+            transpose_4x4_f32_strided(t, tile.sub(r, c));
         }
     }
 }
 
-/// Transposes the 4x4 `f64` block whose element `(r, c)` is
-/// `src[src_offset + c * src_stride + r]` into the block whose element
-/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`, as four 2x2 tiles:
+/// Transposes a 4x4 `f64` [`Tile`](super::Tile), as four 2x2 tiles:
 /// eight loads, eight shuffles, eight stores.
-///
-/// # Panics
-/// If a block is not inside its slice.
 #[inline(always)]
-pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(
-    t: T,
-    src: &[f64],
-    src_at: (usize, usize),
-    dst: &mut [f64],
-    dst_at: (usize, usize),
-) {
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(4, src, src_at, dst, dst_at);
+pub(crate) fn transpose_4x4_f64_strided<T: super::Token>(t: T, tile: super::Tile<'_, '_, f64, 4>) {
+    let (src, src_stride, dst, dst_stride) = tile.parts();
     for c in (0..4).step_by(2) {
         for r in (0..4).step_by(2) {
             // Rows r and r + 1 of columns c and c + 1.
@@ -201,28 +154,20 @@ unsafe fn unpack_stage<const N: usize, const W: usize>(regs: [__m128i; N]) -> [_
     out
 }
 
-/// Transposes the `N x N` block of `E` whose element `(r, c)` is
-/// `src[src_offset + c * src_stride + r]` into the block whose element
-/// `(c, r)` is `dst[dst_offset + r * dst_stride + c]`, where a column of
+/// Transposes an `N x N` [`Tile`](super::Tile) of `E`, where a column of
 /// `N` elements fills a 128-bit register (16 `u8`, 8 `u16`): `N` loads,
 /// one stage of `N` unpacks per doubling of the lane width up to 64 bits
 /// (3 for `u16`, 4 for `u8`), `N` stores. After the stages, register `k`
 /// holds row `k` with the bits of its index reversed.
-///
-/// # Panics
-/// If a block is not inside its slice.
 #[inline(always)]
 pub(crate) fn transpose_narrow_strided<T: super::Token, E: Narrow, const N: usize>(
     t: T,
-    src: &[E],
-    src_at: (usize, usize),
-    dst: &mut [E],
-    dst_at: (usize, usize),
+    tile: super::Tile<'_, '_, E, N>,
 ) {
     requires!(T, Sse2);
     const { assert!(N * size_of::<E>() == 16 && N.is_power_of_two()) };
     let _ = t;
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(N, src, src_at, dst, dst_at);
+    let (src, src_stride, dst, dst_stride) = tile.parts();
     let columns: [__m128i; N] = core::array::from_fn(|c| {
         let column = &src[c * src_stride..][..N];
         // SAFETY: `t` proves SSE2 (checked above); `column` is `N`
@@ -263,20 +208,11 @@ const fn bit_reversed<const N: usize>() -> [usize; N] {
 /// [`transpose_narrow_strided`] for an 8x8 block of `u8`: each column is a
 /// 64-bit load, the three stages unpack pairs of columns into registers of
 /// two rows each (12 unpacks), and each row is a 64-bit store.
-///
-/// # Panics
-/// If a block is not inside its slice.
 #[inline(always)]
-pub(crate) fn transpose_8x8_u8_strided<T: super::Token>(
-    t: T,
-    src: &[u8],
-    src_at: (usize, usize),
-    dst: &mut [u8],
-    dst_at: (usize, usize),
-) {
+pub(crate) fn transpose_8x8_u8_strided<T: super::Token>(t: T, tile: super::Tile<'_, '_, u8, 8>) {
     requires!(T, Sse2);
     let _ = t;
-    let (src, src_stride, dst, dst_stride) = super::tile_blocks(8, src, src_at, dst, dst_at);
+    let (src, src_stride, dst, dst_stride) = tile.parts();
     let columns: [__m128i; 8] = core::array::from_fn(|c| {
         let column = &src[c * src_stride..][..8];
         // SAFETY: `t` proves SSE2 (checked above); `column` is 8 readable

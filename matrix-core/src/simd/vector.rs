@@ -246,29 +246,48 @@ macro_rules! x86_transpose_lanes4 {
     }};
 }
 
-/// A strided `f32` tile (the signature of the backends' strided
-/// transposes) that runs `$checked`, the form with fewer loads, where
+/// [`InLanes`](super::InLanes) for the `f32` vector `$name`: its lanes
+/// loaded by `$load` (the body of `load_lanes`, over its parameters
+/// `$t, $src, $first, $step`), its in-lane transposes on `$shuffle`, the
+/// width's `shufps` intrinsic ([`x86_transpose_lanes4`]).
+macro_rules! x86_in_lanes {
+    ($name:ident, $shuffle:ident, |$t:ident, $src:ident, $first:ident, $step:ident| $load:expr) => {
+        impl<T: $crate::simd::Token> $crate::simd::InLanes for $name<T> {
+            #[inline(always)]
+            fn load_lanes($t: T, $src: &[f32], $first: usize, $step: usize) -> Self {
+                $load
+            }
+
+            #[inline(always)]
+            fn transpose_in_lanes([a, b, c, d]: [Self; 4]) -> [Self; 4] {
+                let t = a.1;
+                // No `array::map`: its closure would be a function without
+                // the caller's target features, which takes and returns
+                // wide vectors through memory (a 16x16 AVX-512 tile took
+                // ten times as long).
+                // SAFETY: the vectors exist, so the CPU has their backend's
+                // instructions.
+                let [a, b, c, d] = unsafe { x86_transpose_lanes4!($shuffle, [a.0, b.0, c.0, d.0]) };
+                [$name(a, t), $name(b, t), $name(c, t), $name(d, t)]
+            }
+        }
+    };
+}
+
+/// A transpose of `$n x $n` `f32` [`Tile`](super::Tile)s that runs
+/// `$checked`, the form with fewer loads, where
 /// `matrix-core` has debug assertions, and `$plain` elsewhere: with debug
 /// assertions each load is checked (the intrinsics' `ub_checks`, the
 /// offsets' overflow checks).
 macro_rules! tile_by_build {
-    ($(#[$doc:meta])* $name:ident: checked $checked:ident, plain $plain:ident) => {
+    ($(#[$doc:meta])* $name:ident($n:literal): checked $checked:ident, plain $plain:ident) => {
         $(#[$doc])*
-        ///
-        /// # Panics
-        /// If a block is not inside its slice.
         #[inline(always)]
-        pub(crate) fn $name<T: super::Token>(
-            t: T,
-            src: &[f32],
-            src_at: (usize, usize),
-            dst: &mut [f32],
-            dst_at: (usize, usize),
-        ) {
+        pub(crate) fn $name<T: super::Token>(t: T, tile: super::Tile<'_, '_, f32, $n>) {
             if cfg!(debug_assertions) {
-                $checked(t, src, src_at, dst, dst_at);
+                $checked(t, tile);
             } else {
-                $plain(t, src, src_at, dst, dst_at);
+                $plain(t, tile);
             }
         }
     };
