@@ -1526,7 +1526,7 @@ pub(super) fn is_keyword(id: &Ident) -> bool {
 mod tests {
     use super::*;
     use crate::parse::show;
-    use crate::parse::{assert_contains, assert_rewrites};
+    use crate::parse::{assert_contains, assert_rewrites, assert_starts_with};
 
     /// `src` as a kernel body (in braces), rewritten; `m4` is a typedef.
     fn rewritten(src: &str) -> String {
@@ -1725,10 +1725,7 @@ mod tests {
     #[test]
     fn continue_runs_the_step() {
         let out = rewritten("for (;;) { if (c) continue; if (d) break; while e { continue; } }");
-        assert!(
-            out.starts_with("{'__matrix_loop0 : while «true» {'__matrix_next0 : {"),
-            "{out}"
-        );
+        assert_starts_with(&out, "{'__matrix_loop0 : while «true» {'__matrix_next0 : {");
         assert_contains(
             &out,
             &[
@@ -1747,10 +1744,7 @@ mod tests {
             "loop {{x -= 1 ;} if ! (x > 0) {break ;}}"
         );
         let out = rewritten("do { if (a) continue; } while (b);");
-        assert!(
-            out.starts_with("'__matrix_loop0 : loop {'__matrix_next0 : {"),
-            "{out}"
-        );
+        assert_starts_with(&out, "'__matrix_loop0 : loop {'__matrix_next0 : {");
         assert!(out.ends_with("if ! (b) {break ;}}"), "{out}");
     }
 
@@ -1842,13 +1836,13 @@ mod tests {
         );
         // No `break`: no label; no `default`: the last section is tested.
         let out = rewritten("switch (x) { case 1: y = 1; }");
-        assert!(out.starts_with("{let __matrix_case"), "{out}");
+        assert_starts_with(&out, "{let __matrix_case");
         assert_contains(&out, &["if __matrix_case == 0usize {y = 1 ;}"]);
         // A `continue` of the loop around is taken after the block.
         let out = rewritten("switch (x) { case 0: continue; }");
-        assert!(
-            out.starts_with("{let mut __matrix_continue = false ; '__matrix_switch0 :"),
-            "{out}"
+        assert_starts_with(
+            &out,
+            "{let mut __matrix_continue = false ; '__matrix_switch0 :",
         );
         assert_contains(
             &out,

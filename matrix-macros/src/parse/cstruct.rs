@@ -421,7 +421,7 @@ fn has_arrow(tokens: TokenStream) -> bool {
 mod tests {
     use super::*;
     use crate::parse::show;
-    use crate::parse::{assert_contains, assert_rewrites};
+    use crate::parse::{assert_contains, assert_rewrites, assert_starts_with};
 
     fn rw(src: &str) -> String {
         let trees: Vec<TokenTree> = src.parse::<TokenStream>().unwrap().into_iter().collect();
@@ -432,12 +432,10 @@ mod tests {
     #[test]
     fn c_structures_become_repr_c_structs() {
         let out = rw("struct cam { m4 view; float fov, k[2][3]; };");
-        assert!(
-            out.starts_with(
-                "# [repr (C)] # [derive (Clone , Copy , Debug)] # [allow (non_camel_case_types)] \
-                 struct cam {pub view : m4 , pub fov : f32 , pub k : [[f32 ; 3] ; 2] ,}"
-            ),
-            "{out}"
+        assert_starts_with(
+            &out,
+            "# [repr (C)] # [derive (Clone , Copy , Debug)] # [allow (non_camel_case_types)] \
+                 struct cam {pub view : m4 , pub fov : f32 , pub k : [[f32 ; 3] ; 2] ,}",
         );
         assert_contains(
             &out,
@@ -465,9 +463,9 @@ mod tests {
     #[test]
     fn attributes_stay_on_the_struct_and_its_members() {
         let out = rw("/// A point.\n#[derive(PartialEq)] struct pt { /// Across.\n float x; };");
-        assert!(
-            out.starts_with("# [doc = \" A point.\"] # [derive (PartialEq)] # [repr (C)]"),
-            "{out}"
+        assert_starts_with(
+            &out,
+            "# [doc = \" A point.\"] # [derive (PartialEq)] # [repr (C)]",
         );
         assert_contains(&out, &["{# [doc = \" Across.\"] pub x : f32 ,}"]);
     }

@@ -834,6 +834,16 @@ pub(crate) fn assert_rewrites(rewritten: impl Fn(&str) -> String, cases: &[(&str
     }
 }
 
+/// Asserts that `out` starts with `prefix`.
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn assert_starts_with(out: &str, prefix: &str) {
+    assert!(
+        out.starts_with(prefix),
+        "{out} does not start with {prefix:?}"
+    );
+}
+
 /// Asserts that `out` holds each of `parts`.
 #[cfg(test)]
 #[track_caller]
