@@ -426,32 +426,32 @@ fn out_of_bounds_accesses_panic_on_every_backend() {
 // ---------------------------------------------------------------------------
 // Transposes
 
-/// A strided `n x n` transpose tile (`tile(src, src_at, dst, dst_at)`),
-/// checked on the block at (3, 2) of an `(n + 5) x (n + 4)` source, written
-/// at (2, 3) of its `(n + 4) x (n + 5)` transpose: every element of the
-/// block moved, and nothing else written.
-fn check_tile<T: Data>(
-    n: usize,
-    seed: u32,
-    tile: impl Fn(&[T], (usize, usize), &mut [T], (usize, usize)),
-) {
-    let (rows, cols) = (n + 5, n + 4);
+/// A transpose of `N x N` tiles, checked on the block at (3, 2) of an
+/// `(N + 5) x (N + 4)` source, written at (2, 3) of its `(N + 4) x (N + 5)`
+/// transpose: every element of the block moved, and nothing else written.
+fn check_tile<T: Data, const N: usize>(seed: u32, tile: impl Fn(Tile<'_, '_, T, N>)) {
+    let (rows, cols) = (N + 5, N + 4);
     let src = T::data(rows * cols, seed);
     let mut d = vec![T::default(); rows * cols];
-    tile(&src, (2 * rows + 3, rows), &mut d, (3 * cols + 2, cols));
+    tile(Tile::new(
+        &src,
+        (2 * rows + 3, rows),
+        &mut d,
+        (3 * cols + 2, cols),
+    ));
     let mut expected = vec![T::default(); rows * cols];
-    for c in 0..n {
-        for r in 0..n {
+    for c in 0..N {
+        for r in 0..N {
             expected[(3 + r) * cols + 2 + c] = src[(2 + c) * rows + 3 + r];
         }
     }
-    assert_eq!(T::bits(&d), T::bits(&expected), "{n}x{n} tile");
+    assert_eq!(T::bits(&d), T::bits(&expected), "{N}x{N} tile");
 }
 
 /// [`check_tile`] of each `type, n, method;` row: the tile method of `s`.
 macro_rules! check_tiles {
     ($s:ident, $seed:ident: $($t:ty, $n:literal, $tile:ident;)*) => {$(
-        check_tile::<$t>($n, $seed, |a, at, d, to| $s.$tile(Tile::new(a, at, d, to)));
+        check_tile::<$t, $n>($seed, |tile| $s.$tile(tile));
     )*};
 }
 
@@ -579,7 +579,7 @@ fn both_forms_of_the_tiles_chosen_by_build() {
         };
         for form in forms {
             for seed in 0..4 {
-                check_tile::<f32>(N, seed, |a, at, d, to| form(t, Tile::new(a, at, d, to)));
+                check_tile::<f32, N>(seed, |tile| form(t, tile));
             }
         }
     }
